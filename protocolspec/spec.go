@@ -1,0 +1,201 @@
+// Package protocolspec turns a SESSION-PROTOCOL.md document into a Spec:
+// phases, RFC 2119 requirements, checklists and machine gate checks.
+// It is pure: no I/O but the bytes handed to Parse.
+package protocolspec
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Section names where a phase belongs.
+const (
+	SectionStart = "start"
+	SectionEnd   = "end"
+)
+
+// Gate levels, from a phase heading's qualifier.
+const (
+	GateBlocking    = "BLOCKING"
+	GateRequired    = "REQUIRED"
+	GateRecommended = "RECOMMENDED"
+	GateOptional    = "OPTIONAL"
+	GateUnspecified = "UNSPECIFIED"
+)
+
+// RFC 2119 levels after synonyms are mapped (SHALL -> MUST, ...).
+const (
+	LevelMust      = "MUST"
+	LevelMustNot   = "MUST NOT"
+	LevelShould    = "SHOULD"
+	LevelShouldNot = "SHOULD NOT"
+	LevelMay       = "MAY"
+)
+
+// Check kinds a gate annotation (or the built-in title table) can name.
+const (
+	CheckFileExists        = "file_exists"         // Arg: repository-relative path or glob
+	CheckChangedSinceStart = "changed_since_start" // Arg: path or glob
+	CheckContentHash       = "content_hash"        // Arg: path whose content hash must be recorded as evidence
+	CheckCommand           = "command"             // Arg: command line, may hold {changed:GLOB} / {staged:GLOB}
+	CheckCommitSinceStart  = "commit_since_start"  // no Arg
+	CheckCleanWorktree     = "clean_worktree"      // no Arg
+	CheckEvidence          = "evidence"            // Arg: evidence kind (tool_output, file_path, ...)
+	// CheckMustEvidence is the fallback for phases with no annotation and no
+	// built-in check: one piece of evidence recorded per MUST requirement.
+	CheckMustEvidence = "must_evidence"
+)
+
+// Spec is a parsed protocol document.
+type Spec struct {
+	File       string      `json:"file,omitempty"`
+	Phases     []Phase     `json:"phases"`
+	Checklists []Checklist `json:"checklists"`
+	Warnings   []Warning   `json:"warnings"`
+	SHA256     string      `json:"sha256"`
+}
+
+// Phase is one "Phase N: Title (QUALIFIER condition)" heading under a
+// Session Start or Session End section.
+type Phase struct {
+	ID           string          `json:"id"`
+	Section      string          `json:"section"`
+	Number       string          `json:"number"`
+	Title        string          `json:"title"`
+	Gate         string          `json:"gate"`
+	Condition    string          `json:"condition"`
+	Line         int             `json:"line"`
+	Requirements []Requirement   `json:"requirements"`
+	Checklist    []ChecklistItem `json:"checklist"`
+	Checks       []Check         `json:"checks"`
+}
+
+// Requirement is a list item or sentence carrying an RFC 2119 key word.
+type Requirement struct {
+	Level string `json:"level"`
+	Text  string `json:"text"`
+	Line  int    `json:"line"`
+}
+
+// ChecklistItem is a row of a Req|Step|Status|Evidence table or a task-list item.
+type ChecklistItem struct {
+	Level    string `json:"level"`
+	Step     string `json:"step"`
+	Checked  bool   `json:"checked"`
+	Evidence string `json:"evidence"`
+	Line     int    `json:"line"`
+}
+
+// Checklist is a template checklist kept outside phases ("Session Start Checklist").
+type Checklist struct {
+	Section string          `json:"section"` // start or end
+	Title   string          `json:"title"`
+	Line    int             `json:"line"`
+	Items   []ChecklistItem `json:"items"`
+}
+
+// Check is one machine check of a phase gate.
+type Check struct {
+	Kind    string   `json:"kind"`
+	Arg     string   `json:"arg,omitempty"`
+	Timeout Duration `json:"timeout,omitempty"`
+	// Hooks names the git hooks that also run this check (pre-commit, pre-push).
+	Hooks []string `json:"hooks,omitempty"`
+	// Builtin is true when the check came from the built-in title table, not an annotation.
+	Builtin bool `json:"builtin,omitempty"`
+	Line    int  `json:"line"`
+}
+
+// Warning is something odd in the document that does not stop parsing.
+type Warning struct {
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+func (w Warning) String() string { return fmt.Sprintf("%d: %s", w.Line, w.Message) }
+
+// Error is one problem that makes a document unusable.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// ErrorList is returned by Parse when the document is refused; one line per problem.
+type ErrorList []Error
+
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Duration marshals as a Go duration string ("120s") so cached specs round-trip.
+type Duration time.Duration
+
+func (d Duration) MarshalJSON() ([]byte, error) {
+	if d == 0 {
+		return []byte(`""`), nil
+	}
+	return json.Marshal(time.Duration(d).String())
+}
+
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	if s == "" {
+		*d = 0
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Phase looks a phase up by id.
+func (s *Spec) Phase(id string) (*Phase, bool) {
+	for i := range s.Phases {
+		if s.Phases[i].ID == id {
+			return &s.Phases[i], true
+		}
+	}
+	return nil, false
+}
+
+// SectionPhases returns the phases of one section in document order.
+func (s *Spec) SectionPhases(section string) []Phase {
+	var out []Phase
+	for _, p := range s.Phases {
+		if p.Section == section {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Mandatory reports whether a phase's gate must pass (BLOCKING or REQUIRED).
+func (p *Phase) Mandatory() bool { return p.Gate == GateBlocking || p.Gate == GateRequired }
+
+// MachineChecked reports whether the phase has a check other than evidence.
+func (p *Phase) MachineChecked() bool {
+	for _, c := range p.Checks {
+		if c.Kind != CheckEvidence && c.Kind != CheckMustEvidence {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,241 @@
+// Package session is sessiongate's domain: sessions moving through a
+// protocol's phases, gate results, evidence, events and violations, and the
+// Engine that drives them. Adapters (store, gitrepo, server, hooks) depend on
+// this package; it depends on none of them.
+package session
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// States of a session. INIT covers the start phases (Session.Phase names
+// the current one), WORKING is between the start and end protocols, ENDING
+// covers the end phases.
+const (
+	StateInit       = "INIT"
+	StateWorking    = "WORKING"
+	StateEnding     = "ENDING"
+	StateComplete   = "COMPLETE"
+	StateAbandoned  = "ABANDONED"
+	StateTerminated = "TERMINATED"
+)
+
+// Phase result statuses.
+const (
+	PhasePending = "PENDING"
+	PhasePassed  = "PASSED"
+	PhaseFailed  = "FAILED"
+	PhaseForced  = "FORCED"  // failing mandatory gate skipped with force: a violation
+	PhaseSkipped = "SKIPPED" // optional gate skipped, or condition recorded as not holding
+)
+
+// Check and gate result statuses.
+const (
+	StatusPass    = "PASS"
+	StatusFail    = "FAIL"
+	StatusSkipped = "SKIPPED"
+)
+
+// Violation severities.
+const (
+	SeverityCritical = "CRITICAL"
+	SeverityHigh     = "HIGH"
+	SeverityMedium   = "MEDIUM"
+	SeverityLow      = "LOW"
+)
+
+// Violation windows (ADR-029).
+const (
+	WindowSession           = "session"
+	WindowCrossSessionDecay = "cross_session_decay"
+)
+
+// Evidence kinds.
+const (
+	EvidenceToolOutput  = "tool_output"
+	EvidenceFilePath    = "file_path"
+	EvidenceCommitSHA   = "commit_sha"
+	EvidenceContentHash = "content_hash"
+	EvidenceManual      = "manual"
+)
+
+// MaxEvidenceBytes is the size limit of one evidence body.
+const MaxEvidenceBytes = 64 << 10
+
+// Errors the adapters map to user-facing messages.
+var (
+	ErrNotFound   = errors.New("not found")
+	ErrInvalidID  = errors.New("invalid session id: want a UUID such as 8-4-4-4-12 hex digits")
+	ErrExpired    = errors.New("session expired")
+	ErrTerminated = errors.New("session terminated")
+	ErrEnded      = errors.New("session already ended")
+)
+
+var idPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// ValidateID checks a caller-supplied session id before it reaches the store.
+func ValidateID(id string) error {
+	if len(id) != 36 || !idPattern.MatchString(id) {
+		return fmt.Errorf("%w (got %q)", ErrInvalidID, truncate(id, 64))
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// Repository is a git repository known to the store, keyed by its common dir
+// so every worktree of it shares one row.
+type Repository struct {
+	ID   int64
+	Root string // absolute path of the git common dir's parent (main worktree)
+	Name string
+}
+
+// Session is one agent session in one worktree.
+type Session struct {
+	ID              string
+	RepoID          int64
+	Worktree        string // absolute path of the worktree top level
+	Branch          string
+	StartCommit     string // "" on an unborn branch
+	EndCommit       string
+	ProtocolSHA     string
+	Objective       string
+	State           string
+	Phase           string // current phase id while INIT or ENDING
+	CreatedAt       time.Time
+	LastActivity    time.Time
+	ExpiresAt       time.Time
+	EndedAt         time.Time // zero while running
+	Terminated      bool
+	TerminateReason string
+	Summary         string
+	NextNotes       string
+}
+
+// Active reports whether the session still runs (not ended, not terminated).
+func (s *Session) Active() bool {
+	return s.State == StateInit || s.State == StateWorking || s.State == StateEnding
+}
+
+// Expired reports whether the idle timeout has passed at now.
+func (s *Session) Expired(now time.Time) bool {
+	return !s.ExpiresAt.IsZero() && now.After(s.ExpiresAt)
+}
+
+// PhaseResult is the latest outcome of one phase's gate in a session.
+type PhaseResult struct {
+	SessionID string
+	PhaseID   string
+	Status    string // PhasePending...PhaseSkipped
+	Level     string // gate level of the phase
+	Message   string
+	Decision  string // decision code, e.g. "SKIPPED: docs-only", "CONDITION_NOT_MET"
+	Checks    []CheckResult
+	StartedAt time.Time
+	EndedAt   time.Time
+	Duration  time.Duration
+}
+
+// CheckResult is the outcome of one machine check.
+type CheckResult struct {
+	Kind     string        `json:"kind"`
+	Arg      string        `json:"arg,omitempty"`
+	Status   string        `json:"status"`
+	Message  string        `json:"message"`
+	Evidence string        `json:"evidence,omitempty"` // short reference: path, sha, hash
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Evidence is a hashed, referenced proof recorded for a phase.
+type Evidence struct {
+	ID        int64
+	SessionID string
+	Phase     string
+	Step      string
+	Kind      string
+	SHA256    string // hex sha256 of the body
+	Ref       string // short reference: repository-relative path, commit sha, decision code
+	Size      int
+	Body      []byte // only when the config opts in to raw bodies
+	CreatedAt time.Time
+}
+
+// Event is one append-only entry of a session's history.
+type Event struct {
+	SessionID string
+	Seq       int64 // per-session, monotonically increasing, assigned by the store
+	Token     string
+	Detail    string // short JSON or text, never raw evidence bodies
+	CreatedAt time.Time
+}
+
+// Violation is a recorded breach of the protocol.
+type Violation struct {
+	ID          int64
+	SessionID   string
+	RepoID      int64
+	Phase       string
+	Requirement string
+	Severity    string
+	Code        string // e.g. FORCED_ADVANCE, BYPASS, SEQUENCE_RULE
+	Message     string
+	Window      string // WindowSession or WindowCrossSessionDecay
+	DecayRuns   int
+	CreatedAt   time.Time
+}
+
+// Snapshot is a content-addressed state snapshot (ADR-029).
+type Snapshot struct {
+	SessionID  string
+	Seq        int64
+	SnapshotID string // "sha256:..."
+	Payload    []byte // canonical JSON
+	CreatedAt  time.Time
+}
+
+// Protocol is a stored protocol version, keyed by the sha256 of its bytes.
+type Protocol struct {
+	SHA256    string
+	Name      string
+	Content   []byte
+	SpecJSON  []byte // cached parse result
+	CreatedAt time.Time
+}
+
+// SessionFilter selects sessions for lists and the dashboard. Pagination is
+// keyset on (CreatedAt desc, ID desc): pass the last row's values as Before*.
+type SessionFilter struct {
+	RepoID        int64
+	States        []string
+	Branch        string
+	Worktree      string
+	HasViolations *bool
+	From, To      time.Time // on CreatedAt; zero means open
+	Query         string    // substring of objective
+	BeforeTime    time.Time
+	BeforeID      string
+	Limit         int
+}
+
+// ViolationFilter selects violations. Keyset on (CreatedAt desc, ID desc).
+type ViolationFilter struct {
+	RepoID     int64
+	SessionID  string
+	Severities []string
+	Code       string
+	Phase      string
+	Branch     string
+	From, To   time.Time
+	BeforeTime time.Time
+	BeforeID   int64
+	Limit      int
+}

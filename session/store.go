@@ -1,0 +1,58 @@
+package session
+
+import (
+	"context"
+	"time"
+)
+
+// Reader is the read side of the store.
+type Reader interface {
+	GetSession(ctx context.Context, id string) (*Session, error) // ErrNotFound
+	// ActiveSession returns the newest active (INIT/WORKING/ENDING) session of
+	// a worktree, or ErrNotFound.
+	ActiveSession(ctx context.Context, repoID int64, worktree string) (*Session, error)
+	ListSessions(ctx context.Context, f SessionFilter) ([]*Session, error)
+	CountSessions(ctx context.Context, f SessionFilter) (int, error)
+	// RecentEnded returns the last n ended sessions of a repository, newest first.
+	RecentEnded(ctx context.Context, repoID int64, n int) ([]*Session, error)
+	PhaseResults(ctx context.Context, sessionID string) ([]PhaseResult, error)
+	ListEvidence(ctx context.Context, sessionID string) ([]Evidence, error)
+	// ListEvents returns events with Seq > afterSeq in order, at most limit (0: all).
+	ListEvents(ctx context.Context, sessionID string, afterSeq int64, limit int) ([]Event, error)
+	// LastEvents returns the last n events of a session in order (oldest first).
+	LastEvents(ctx context.Context, sessionID string, n int) ([]Event, error)
+	ListViolations(ctx context.Context, f ViolationFilter) ([]Violation, error)
+	ListSnapshots(ctx context.Context, sessionID string) ([]Snapshot, error)
+	GetProtocol(ctx context.Context, sha256 string) (*Protocol, error) // ErrNotFound
+	GetRepository(ctx context.Context, id int64) (*Repository, error)
+	// RepositoryByRoot returns ErrNotFound when the root is unknown.
+	RepositoryByRoot(ctx context.Context, root string) (*Repository, error)
+	// SessionsStartedAfter lists sessions of a repository created after t, oldest first
+	// (used to count how many sessions a decaying violation has lived through).
+	SessionsStartedAfter(ctx context.Context, repoID int64, t time.Time) ([]*Session, error)
+}
+
+// Writer is what a write transaction may do. Reads inside it see its own writes.
+type Writer interface {
+	Reader
+	EnsureRepository(ctx context.Context, root, name string) (*Repository, error)
+	CreateSession(ctx context.Context, s *Session) error
+	UpdateSession(ctx context.Context, s *Session) error
+	// DeleteSession removes the session and every row that refers to it.
+	DeleteSession(ctx context.Context, id string) error
+	PutPhaseResult(ctx context.Context, r PhaseResult) error // upsert on (session, phase)
+	AddEvidence(ctx context.Context, e *Evidence) error      // sets ID
+	AppendEvent(ctx context.Context, e *Event) error         // sets Seq (max+1 per session)
+	AddViolation(ctx context.Context, v *Violation) error    // sets ID
+	AddSnapshot(ctx context.Context, s *Snapshot) error      // sets Seq
+	PutProtocol(ctx context.Context, p *Protocol) error      // insert or ignore by sha256
+}
+
+// Store persists sessions. Update runs fn in one write transaction (BEGIN
+// IMMEDIATE, so read-modify-write is safe across processes); an error from fn
+// rolls everything back.
+type Store interface {
+	Reader
+	Update(ctx context.Context, fn func(w Writer) error) error
+	Close() error
+}

@@ -94,31 +94,31 @@ func truncate(s string, n int) string {
 // Repository is a git repository known to the store, keyed by its common dir
 // so every worktree of it shares one row.
 type Repository struct {
-	ID   int64
-	Root string // absolute path of the git common dir's parent (main worktree)
-	Name string
+	ID   int64  `json:"id"`
+	Root string `json:"root"` // absolute path of the git common dir's parent (main worktree)
+	Name string `json:"name"`
 }
 
 // Session is one agent session in one worktree.
 type Session struct {
-	ID              string
-	RepoID          int64
-	Worktree        string // absolute path of the worktree top level
-	Branch          string
-	StartCommit     string // "" on an unborn branch
-	EndCommit       string
-	ProtocolSHA     string
-	Objective       string
-	State           string
-	Phase           string // current phase id while INIT or ENDING
-	CreatedAt       time.Time
-	LastActivity    time.Time
-	ExpiresAt       time.Time
-	EndedAt         time.Time // zero while running
-	Terminated      bool
-	TerminateReason string
-	Summary         string
-	NextNotes       string
+	ID              string    `json:"id"`
+	RepoID          int64     `json:"repo_id"`
+	Worktree        string    `json:"worktree"` // absolute path of the worktree top level
+	Branch          string    `json:"branch"`
+	StartCommit     string    `json:"starting_commit"` // "" on an unborn branch
+	EndCommit       string    `json:"ending_commit"`
+	ProtocolSHA     string    `json:"protocol_sha256"`
+	Objective       string    `json:"objective"`
+	State           string    `json:"state"`
+	Phase           string    `json:"phase"` // current phase id while INIT or ENDING
+	CreatedAt       time.Time `json:"created_at"`
+	LastActivity    time.Time `json:"last_activity"`
+	ExpiresAt       time.Time `json:"expires_at"`
+	EndedAt         time.Time `json:"ended_at,omitempty"` // zero while running
+	Terminated      bool      `json:"terminated"`
+	TerminateReason string    `json:"terminate_reason"`
+	Summary         string    `json:"summary"`
+	NextNotes       string    `json:"next_session_notes"`
 }
 
 // Active reports whether the session still runs (not ended, not terminated).
@@ -133,16 +133,16 @@ func (s *Session) Expired(now time.Time) bool {
 
 // PhaseResult is the latest outcome of one phase's gate in a session.
 type PhaseResult struct {
-	SessionID string
-	PhaseID   string
-	Status    string // PhasePending...PhaseSkipped
-	Level     string // gate level of the phase
-	Message   string
-	Decision  string // decision code, e.g. "SKIPPED: docs-only", "CONDITION_NOT_MET"
-	Checks    []CheckResult
-	StartedAt time.Time
-	EndedAt   time.Time
-	Duration  time.Duration
+	SessionID string        `json:"session_id"`
+	PhaseID   string        `json:"phase_id"`
+	Status    string        `json:"status"` // PhasePending...PhaseSkipped
+	Level     string        `json:"level"`  // gate level of the phase
+	Message   string        `json:"message"`
+	Decision  string        `json:"decision"` // decision code, e.g. "SKIPPED: docs-only", "CONDITION_NOT_MET"
+	Checks    []CheckResult `json:"checks"`
+	StartedAt time.Time     `json:"started_at"`
+	EndedAt   time.Time     `json:"ended_at,omitempty"`
+	Duration  time.Duration `json:"duration_ns"`
 }
 
 // CheckResult is the outcome of one machine check.
@@ -157,58 +157,58 @@ type CheckResult struct {
 
 // Evidence is a hashed, referenced proof recorded for a phase.
 type Evidence struct {
-	ID        int64
-	SessionID string
-	Phase     string
-	Step      string
-	Kind      string
-	SHA256    string // hex sha256 of the body
-	Ref       string // short reference: repository-relative path, commit sha, decision code
-	Size      int
-	Body      []byte // only when the config opts in to raw bodies
-	CreatedAt time.Time
+	ID        int64     `json:"id"`
+	SessionID string    `json:"session_id"`
+	Phase     string    `json:"phase"`
+	Step      string    `json:"step"`
+	Kind      string    `json:"kind"`
+	SHA256    string    `json:"sha256"` // hex sha256 of the body
+	Ref       string    `json:"ref"`    // short reference: repository-relative path, commit sha, decision code
+	Size      int       `json:"size"`
+	Body      []byte    `json:"-"` // only when the config opts in to raw bodies
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Event is one append-only entry of a session's history.
 type Event struct {
-	SessionID string
-	Seq       int64 // per-session, monotonically increasing, assigned by the store
-	Token     string
-	Detail    string // short JSON or text, never raw evidence bodies
-	CreatedAt time.Time
+	SessionID string    `json:"session_id"`
+	Seq       int64     `json:"seq"` // per-session, monotonically increasing, assigned by the store
+	Token     string    `json:"token"`
+	Detail    string    `json:"detail"` // short JSON or text, never raw evidence bodies
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Violation is a recorded breach of the protocol.
 type Violation struct {
-	ID          int64
-	SessionID   string
-	RepoID      int64
-	Phase       string
-	Requirement string
-	Severity    string
-	Code        string // e.g. FORCED_ADVANCE, BYPASS, SEQUENCE_RULE
-	Message     string
-	Window      string // WindowSession or WindowCrossSessionDecay
-	DecayRuns   int
-	CreatedAt   time.Time
+	ID          int64     `json:"id"`
+	SessionID   string    `json:"session_id"`
+	RepoID      int64     `json:"repo_id"`
+	Phase       string    `json:"phase"`
+	Requirement string    `json:"requirement"`
+	Severity    string    `json:"severity"`
+	Code        string    `json:"code"` // e.g. FORCED_ADVANCE, BYPASS, SEQUENCE_RULE
+	Message     string    `json:"message"`
+	Window      string    `json:"window"` // WindowSession or WindowCrossSessionDecay
+	DecayRuns   int       `json:"decay_runs"`
+	CreatedAt   time.Time `json:"created_at"`
 }
 
 // Snapshot is a content-addressed state snapshot (ADR-029).
 type Snapshot struct {
-	SessionID  string
-	Seq        int64
-	SnapshotID string // "sha256:..."
-	Payload    []byte // canonical JSON
-	CreatedAt  time.Time
+	SessionID  string    `json:"session_id"`
+	Seq        int64     `json:"seq"`
+	SnapshotID string    `json:"snapshot_id"` // "sha256:..."
+	Payload    []byte    `json:"payload"`     // canonical JSON
+	CreatedAt  time.Time `json:"created_at"`
 }
 
 // Protocol is a stored protocol version, keyed by the sha256 of its bytes.
 type Protocol struct {
-	SHA256    string
-	Name      string
-	Content   []byte
-	SpecJSON  []byte // cached parse result
-	CreatedAt time.Time
+	SHA256    string    `json:"sha256"`
+	Name      string    `json:"name"`
+	Content   []byte    `json:"-"`
+	SpecJSON  []byte    `json:"-"` // cached parse result
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // SessionFilter selects sessions for lists and the dashboard. Pagination is

@@ -1,0 +1,232 @@
+// Package gitrepo is sessiongate's read-only view of a git repository:
+// go-git for refs, HEAD and log; the git CLI for the index and the work tree
+// (staged files honour GIT_INDEX_FILE, and status is much faster than
+// go-git's Worktree.Status, which must never run in a hook).
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Repo is one worktree of a git repository.
+type Repo struct {
+	root      string // worktree top level, absolute
+	commonDir string // shared .git dir, absolute
+	gitDir    string // this worktree's git dir, absolute
+	repo      *git.Repository
+}
+
+// Open finds the repository containing dir with one `git rev-parse` call.
+func Open(ctx context.Context, dir string) (*Repo, error) {
+	out, err := run(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-dir")
+	if err != nil {
+		return nil, fmt.Errorf("find git repository from %s: %w", dir, err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3 {
+		return nil, fmt.Errorf("find git repository from %s: unexpected rev-parse output %q", dir, out)
+	}
+	r := &Repo{root: lines[0], commonDir: lines[1], gitDir: lines[2]}
+	return r, nil
+}
+
+// Root is the worktree's top-level directory.
+func (r *Repo) Root() string { return r.root }
+
+// CommonDir is the git dir shared by all worktrees (where the database lives).
+func (r *Repo) CommonDir() string { return r.commonDir }
+
+// GitDir is this worktree's own git dir.
+func (r *Repo) GitDir() string { return r.gitDir }
+
+// MainRoot is the main worktree's top level: the common dir's parent for a
+// normal repository, which names the repository across worktrees.
+func (r *Repo) MainRoot() string {
+	if filepath.Base(r.commonDir) == ".git" {
+		return filepath.Dir(r.commonDir)
+	}
+	return r.commonDir // bare or unusual layout: the common dir itself
+}
+
+// Name is a short human name for the repository.
+func (r *Repo) Name() string {
+	return strings.TrimSuffix(filepath.Base(r.MainRoot()), ".git")
+}
+
+func (r *Repo) gogit() (*git.Repository, error) {
+	if r.repo != nil {
+		return r.repo, nil
+	}
+	repo, err := git.PlainOpenWithOptions(r.root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("open git repository %s: %w", r.root, err)
+	}
+	r.repo = repo
+	return repo, nil
+}
+
+// Head returns the HEAD commit ("" on an unborn branch) and the branch name
+// ("" when detached).
+func (r *Repo) Head(ctx context.Context) (commit, branch string, err error) {
+	repo, err := r.gogit()
+	if err != nil {
+		return "", "", err
+	}
+	ref, err := repo.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return "", "", fmt.Errorf("read HEAD: %w", err)
+	}
+	if ref.Type() == plumbing.SymbolicReference {
+		branch = ref.Target().Short()
+		target, err := repo.Reference(ref.Target(), true)
+		if errors.Is(err, plumbing.ErrReferenceNotFound) {
+			return "", branch, nil // unborn branch
+		}
+		if err != nil {
+			return "", "", fmt.Errorf("resolve HEAD: %w", err)
+		}
+		return target.Hash().String(), branch, nil
+	}
+	return ref.Hash().String(), "", nil
+}
+
+// CommitsSince lists commits reachable from HEAD but not from since, newest
+// first. since == "" (session started on an unborn branch) means every commit.
+func (r *Repo) CommitsSince(ctx context.Context, since string) ([]string, error) {
+	head, _, err := r.Head(ctx)
+	if err != nil || head == "" {
+		return nil, err
+	}
+	if head == since {
+		return nil, nil
+	}
+	repo, err := r.gogit()
+	if err != nil {
+		return nil, err
+	}
+	stop := map[plumbing.Hash]bool{}
+	if since != "" {
+		// Everything reachable from since is excluded (merges included).
+		iter, err := repo.Log(&git.LogOptions{From: plumbing.NewHash(since)})
+		if err != nil {
+			return nil, fmt.Errorf("log from start commit %s: %w", since, err)
+		}
+		_ = iter.ForEach(func(c *object.Commit) error { stop[c.Hash] = true; return nil })
+	}
+	iter, err := repo.Log(&git.LogOptions{From: plumbing.NewHash(head)})
+	if err != nil {
+		return nil, fmt.Errorf("log from HEAD: %w", err)
+	}
+	var out []string
+	err = iter.ForEach(func(c *object.Commit) error {
+		if !stop[c.Hash] {
+			out = append(out, c.Hash.String())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walk log: %w", err)
+	}
+	return out, nil
+}
+
+// ChangedFiles lists files changed since the commit `since`: committed,
+// staged, unstaged and untracked (not ignored). since == "" means every
+// tracked or untracked file counts as changed (the session started before the
+// first commit).
+func (r *Repo) ChangedFiles(ctx context.Context, since string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(b []byte) {
+		for _, f := range splitZ(b) {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+	}
+	if since != "" {
+		b, err := run(ctx, r.root, "diff", "--name-only", "-z", "--no-renames", since, "--")
+		if err != nil {
+			return nil, fmt.Errorf("list files changed since %s: %w", short(since), err)
+		}
+		add(b)
+	} else {
+		b, err := run(ctx, r.root, "ls-files", "-z")
+		if err != nil {
+			return nil, fmt.Errorf("list tracked files: %w", err)
+		}
+		add(b)
+	}
+	b, err := run(ctx, r.root, "ls-files", "--others", "--exclude-standard", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("list untracked files: %w", err)
+	}
+	add(b)
+	return out, nil
+}
+
+// StagedFiles lists files in the index that differ from HEAD, the files a
+// commit is about to record (deleted files excluded). It honours
+// GIT_INDEX_FILE, so `git commit -a` and `git commit <paths>` are right.
+func (r *Repo) StagedFiles(ctx context.Context) ([]string, error) {
+	b, err := run(ctx, r.root, "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRT", "--no-renames")
+	if err != nil {
+		return nil, fmt.Errorf("list staged files: %w", err)
+	}
+	return splitZ(b), nil
+}
+
+// Status returns `git status --porcelain` entries; none means clean.
+func (r *Repo) Status(ctx context.Context) ([]string, error) {
+	b, err := run(ctx, r.root, "status", "--porcelain", "-z", "--untracked-files=normal")
+	if err != nil {
+		return nil, fmt.Errorf("git status: %w", err)
+	}
+	return splitZ(b), nil
+}
+
+func splitZ(b []byte) []string {
+	var out []string
+	for _, p := range bytes.Split(b, []byte{0}) {
+		if len(p) > 0 {
+			out = append(out, string(p))
+		}
+	}
+	return out
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// run executes git in dir with the inherited environment, so inside a hook
+// git's GIT_INDEX_FILE and GIT_DIR apply.
+func run(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+	}
+	return out, nil
+}

@@ -1,0 +1,395 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// GateResult is the outcome of a phase's gate: every check, combined.
+type GateResult struct {
+	Phase    string        `json:"phase"`
+	Title    string        `json:"title"`
+	Level    string        `json:"requirement_level"`
+	Status   string        `json:"status"` // PASS, FAIL or SKIPPED
+	Checks   []CheckResult `json:"checks"`
+	Message  string        `json:"message"`
+	Decision string        `json:"decision,omitempty"`
+	Duration time.Duration `json:"duration_ns"`
+	// Output is the tail of failing command output, returned to the caller
+	// and never stored (only its hash is).
+	Output string `json:"output,omitempty"`
+}
+
+// gateEnv is what checks look at.
+type gateEnv struct {
+	repo     Repo
+	sess     *Session
+	phase    *protocolspec.Phase
+	evidence []Evidence // this session's evidence
+	cfg      Config
+	staged   bool // command placeholders {changed:} use the staged list (hooks)
+}
+
+// placeholder is {changed:GLOB} or {staged:GLOB} in a command.
+var placeholder = regexp.MustCompile(`\{(changed|staged)(?::([^}]*))?\}`)
+
+// runGate runs every check of a phase. A FAIL anywhere fails the gate; a
+// gate whose checks all skipped is SKIPPED (nothing to check), never PASS.
+func runGate(ctx context.Context, env gateEnv) GateResult {
+	start := time.Now()
+	p := env.phase
+	res := GateResult{Phase: p.ID, Title: p.Title, Level: p.Gate}
+	checks := p.Checks
+	if cmd, ok := env.cfg.Commands[p.ID]; ok {
+		checks = withConfigCommand(checks, cmd)
+	}
+	var outputs []string
+	for _, c := range checks {
+		cr, out := runCheck(ctx, env, c)
+		res.Checks = append(res.Checks, cr)
+		if out != "" {
+			outputs = append(outputs, out)
+		}
+	}
+	res.Status = combine(res.Checks)
+	res.Output = strings.Join(outputs, "\n")
+	res.Duration = time.Since(start)
+	res.Message = gateMessage(res)
+	return res
+}
+
+// withConfigCommand replaces the phase's command checks with the configured one.
+func withConfigCommand(checks []protocolspec.Check, cmd string) []protocolspec.Check {
+	var out []protocolspec.Check
+	for _, c := range checks {
+		if c.Kind != protocolspec.CheckCommand && c.Kind != protocolspec.CheckMustEvidence {
+			out = append(out, c)
+		}
+	}
+	return append(out, protocolspec.Check{Kind: protocolspec.CheckCommand, Arg: cmd})
+}
+
+func combine(rs []CheckResult) string {
+	status := StatusSkipped
+	for _, r := range rs {
+		switch r.Status {
+		case StatusFail:
+			return StatusFail
+		case StatusPass:
+			status = StatusPass
+		}
+	}
+	return status
+}
+
+func gateMessage(r GateResult) string {
+	var fails []string
+	for _, c := range r.Checks {
+		if c.Status == StatusFail {
+			fails = append(fails, c.Message)
+		}
+	}
+	switch r.Status {
+	case StatusFail:
+		return fmt.Sprintf("gate %s failed: %s", r.Phase, strings.Join(fails, "; "))
+	case StatusSkipped:
+		return fmt.Sprintf("gate %s: nothing to check", r.Phase)
+	}
+	return fmt.Sprintf("gate %s passed", r.Phase)
+}
+
+func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResult, string) {
+	start := time.Now()
+	cr := CheckResult{Kind: c.Kind, Arg: c.Arg}
+	var out string
+	switch c.Kind {
+	case protocolspec.CheckFileExists:
+		cr.Status, cr.Message, cr.Evidence = checkFileExists(env, c.Arg)
+	case protocolspec.CheckChangedSinceStart:
+		cr.Status, cr.Message, cr.Evidence = checkChanged(ctx, env, c.Arg)
+	case protocolspec.CheckContentHash:
+		cr.Status, cr.Message, cr.Evidence = checkContentHash(env, c.Arg)
+	case protocolspec.CheckCommand:
+		cr.Status, cr.Message, cr.Evidence, out = checkCommand(ctx, env, c)
+	case protocolspec.CheckCommitSinceStart:
+		cr.Status, cr.Message, cr.Evidence = checkCommit(ctx, env)
+	case protocolspec.CheckCleanWorktree:
+		cr.Status, cr.Message, cr.Evidence = checkClean(ctx, env)
+	case protocolspec.CheckEvidence:
+		cr.Status, cr.Message, cr.Evidence = checkEvidence(env, c.Arg)
+	case protocolspec.CheckMustEvidence:
+		cr.Status, cr.Message, cr.Evidence = checkMustEvidence(env)
+	default:
+		cr.Status, cr.Message = StatusFail, fmt.Sprintf("unknown check kind %q", c.Kind)
+	}
+	cr.Duration = time.Since(start)
+	return cr, out
+}
+
+func checkFileExists(env gateEnv, glob string) (string, string, string) {
+	m, err := globInside(env.repo.Root(), glob)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	if len(m) == 0 {
+		return StatusFail, fmt.Sprintf("no file matches %s: create it", glob), ""
+	}
+	return StatusPass, fmt.Sprintf("%s exists", m[0]), m[0]
+}
+
+func checkChanged(ctx context.Context, env gateEnv, glob string) (string, string, string) {
+	if _, err := cleanRel(glob); err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	m := filterGlob(files, glob)
+	if len(m) == 0 {
+		return StatusFail, fmt.Sprintf("%s not changed since the session started (%s)", glob, shortSHA(env.sess.StartCommit)), ""
+	}
+	return StatusPass, fmt.Sprintf("%s changed", m[0]), m[0]
+}
+
+// checkContentHash passes when content_hash evidence for the file was
+// recorded and still matches the file (the agent read the current version).
+func checkContentHash(env gateEnv, rel string) (string, string, string) {
+	c, err := cleanRel(rel)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	abs, ok, err := resolveInside(env.repo.Root(), c)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	if !ok {
+		return StatusFail, fmt.Sprintf("%s does not exist", c), ""
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return StatusFail, fmt.Sprintf("read %s: %v", c, err), ""
+	}
+	sum := sha256Hex(b)
+	found := false
+	for _, e := range env.evidence {
+		if e.Kind == EvidenceContentHash && e.Ref == c {
+			found = true
+			if e.SHA256 == sum {
+				return StatusPass, fmt.Sprintf("content hash of %s recorded", c), "sha256:" + sum
+			}
+		}
+	}
+	if found {
+		return StatusFail, fmt.Sprintf("%s changed after its hash was recorded: read it again and record content_hash evidence %q", c, c), ""
+	}
+	return StatusFail, fmt.Sprintf("no content_hash evidence for %s: read it, then record_evidence evidence_type=content_hash evidence=%q", c, c), ""
+}
+
+func checkCommit(ctx context.Context, env gateEnv) (string, string, string) {
+	cs, err := env.repo.CommitsSince(ctx, env.sess.StartCommit)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	if len(cs) == 0 {
+		return StatusFail, "no commit since the session started: commit your changes", ""
+	}
+	return StatusPass, fmt.Sprintf("%d commit(s) since start, newest %s", len(cs), shortSHA(cs[0])), cs[0]
+}
+
+func checkClean(ctx context.Context, env gateEnv) (string, string, string) {
+	st, err := env.repo.Status(ctx)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	if len(st) > 0 {
+		first := st[0]
+		return StatusFail, fmt.Sprintf("work tree not clean (%d entries, first %q): commit or stash", len(st), first), ""
+	}
+	return StatusPass, "work tree clean", ""
+}
+
+func checkEvidence(env gateEnv, kind string) (string, string, string) {
+	for _, e := range env.evidence {
+		if e.Phase == env.phase.ID && (kind == "" || e.Kind == kind) {
+			return StatusPass, fmt.Sprintf("%s evidence recorded", e.Kind), "sha256:" + e.SHA256
+		}
+	}
+	if kind == "" {
+		kind = "any"
+	}
+	return StatusFail, fmt.Sprintf("no %s evidence recorded for %s: record_evidence phase=%s evidence_type=%s", kind, env.phase.ID, env.phase.ID, orKind(kind)), ""
+}
+
+func orKind(k string) string {
+	if k == "any" {
+		return EvidenceManual
+	}
+	return k
+}
+
+func checkMustEvidence(env gateEnv) (string, string, string) {
+	need := 0
+	for _, r := range env.phase.Requirements {
+		if r.Level == protocolspec.LevelMust || r.Level == protocolspec.LevelMustNot {
+			need++
+		}
+	}
+	if need == 0 {
+		need = 1
+	}
+	have := 0
+	for _, e := range env.evidence {
+		if e.Phase == env.phase.ID {
+			have++
+		}
+	}
+	if have < need {
+		return StatusFail, fmt.Sprintf("%d of %d evidence recorded (one per MUST requirement) for %s", have, need, env.phase.ID), ""
+	}
+	return StatusPass, fmt.Sprintf("%d evidence recorded", have), ""
+}
+
+// checkCommand runs a protocol- or config-defined command with the
+// repository as working directory. Placeholders expand to the session's
+// changed (or staged) files; zero files means SKIPPED, never PASS.
+func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (status, msg, evidence, output string) {
+	line, n, err := expandCommand(ctx, env, c.Arg)
+	if err != nil {
+		return StatusFail, err.Error(), "", ""
+	}
+	if n == 0 {
+		return StatusSkipped, fmt.Sprintf("no matching changed files for %q: nothing to run", c.Arg), "", ""
+	}
+	timeout := time.Duration(c.Timeout)
+	if timeout <= 0 {
+		timeout = env.cfg.CommandTimeout
+	}
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, "sh", "-c", line)
+	cmd.Dir = env.repo.Root()
+	// Kill the whole process group on timeout, not only sh.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err = cmd.Run()
+	sum := "sha256:" + sha256Hex(buf.Bytes())
+	tail := tailLines(buf.String(), 20, 4096)
+	switch {
+	case cctx.Err() == context.DeadlineExceeded:
+		return StatusFail, fmt.Sprintf("command timed out after %s: %s", timeout, c.Arg), sum, tail
+	case err != nil:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return StatusFail, fmt.Sprintf("command exited %d: %s", ee.ExitCode(), c.Arg), sum, tail
+		}
+		return StatusFail, fmt.Sprintf("command failed to start: %v", err), sum, tail
+	}
+	return StatusPass, fmt.Sprintf("command passed: %s", c.Arg), sum, ""
+}
+
+// expandCommand replaces placeholders with shell-quoted file lists and
+// returns how many files were substituted (-1 when there was no placeholder).
+func expandCommand(ctx context.Context, env gateEnv, line string) (string, int, error) {
+	if !placeholder.MatchString(line) {
+		return line, -1, nil
+	}
+	var changed, staged []string
+	var ferr error
+	total := 0
+	out := placeholder.ReplaceAllStringFunc(line, func(m string) string {
+		sub := placeholder.FindStringSubmatch(m)
+		var files []string
+		if sub[1] == "staged" || env.staged {
+			if staged == nil && ferr == nil {
+				staged, ferr = env.repo.StagedFiles(ctx)
+			}
+			files = staged
+		} else {
+			if changed == nil && ferr == nil {
+				changed, ferr = env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+				changed = existing(env.repo.Root(), changed)
+			}
+			files = changed
+		}
+		if sub[2] != "" {
+			files = filterGlob(files, sub[2])
+		}
+		total += len(files)
+		q := make([]string, len(files))
+		for i, f := range files {
+			q[i] = shellQuote(f)
+		}
+		return strings.Join(q, " ")
+	})
+	if ferr != nil {
+		return "", 0, ferr
+	}
+	return out, total, nil
+}
+
+// existing drops deleted files: a linter cannot run on them.
+func existing(root string, files []string) []string {
+	var out []string
+	for _, f := range files {
+		if _, ok, err := resolveInside(root, f); err == nil && ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+,:@", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func tailLines(s string, lines, max int) string {
+	s = strings.TrimRight(s, "\n")
+	parts := strings.Split(s, "\n")
+	if len(parts) > lines {
+		parts = parts[len(parts)-lines:]
+	}
+	t := strings.Join(parts, "\n")
+	if len(t) > max {
+		t = t[len(t)-max:]
+	}
+	return t
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func shortSHA(s string) string {
+	if s == "" {
+		return "unborn"
+	}
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+func (r reader) queryEvents(ctx context.Context, sessionID, query string, args ...any) ([]session.Event, error) {
+	rows, err := r.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("events of session %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var out []session.Event
+	for rows.Next() {
+		var e session.Event
+		var created int64
+		if err := rows.Scan(&e.SessionID, &e.Seq, &e.Token, &e.Detail, &created); err != nil {
+			return nil, fmt.Errorf("events of session %s: %w", sessionID, err)
+		}
+		e.CreatedAt = fromNanos(created)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("events of session %s: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// ListEvents returns the session's events with Seq > afterSeq in order, at
+// most limit of them (all when limit is 0 or less).
+func (r reader) ListEvents(ctx context.Context, sessionID string, afterSeq int64, limit int) ([]session.Event, error) {
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	return r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
+		WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`, sessionID, afterSeq, limit)
+}
+
+// LastEvents returns the session's last n events, oldest first.
+func (r reader) LastEvents(ctx context.Context, sessionID string, n int) ([]session.Event, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	evs, err := r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
+		WHERE session_id = ? ORDER BY seq DESC LIMIT ?`, sessionID, n)
+	slices.Reverse(evs)
+	return evs, err
+}
+
+// AppendEvent inserts e with Seq = the session's highest Seq + 1 and sets
+// e.Seq. The transaction holds the write lock (BEGIN IMMEDIATE), so no other
+// writer can take the same Seq. A zero CreatedAt gets the transaction's time.
+func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
+	e.CreatedAt = tx.stamp(e.CreatedAt)
+	err := tx.q.QueryRowContext(ctx, `INSERT INTO events (session_id, seq, token, detail, created_at)
+		SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ? FROM events WHERE session_id = ?
+		RETURNING seq`, e.SessionID, e.Token, e.Detail, nanos(e.CreatedAt), e.SessionID).Scan(&e.Seq)
+	if err != nil {
+		return fmt.Errorf("append event %q to session %s: %w", e.Token, e.SessionID, err)
+	}
+	return nil
+}

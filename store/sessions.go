@@ -1,0 +1,257 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// DefaultLimit is the page size of ListSessions and ListViolations when the
+// filter's Limit is 0 or less.
+const DefaultLimit = 50
+
+const sessionCols = `id, repo_id, worktree, branch, start_commit, end_commit, protocol_sha256,
+	objective, state, phase, created_at, last_activity, expires_at, ended_at,
+	terminated, terminate_reason, summary, next_notes`
+
+// activeStates is session.Session.Active as SQL.
+const activeStates = `('` + session.StateInit + `', '` + session.StateWorking + `', '` + session.StateEnding + `')`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanSession(sc scanner) (*session.Session, error) {
+	var s session.Session
+	var created, last, expires, ended int64
+	var terminated int
+	err := sc.Scan(&s.ID, &s.RepoID, &s.Worktree, &s.Branch, &s.StartCommit, &s.EndCommit, &s.ProtocolSHA,
+		&s.Objective, &s.State, &s.Phase, &created, &last, &expires, &ended,
+		&terminated, &s.TerminateReason, &s.Summary, &s.NextNotes)
+	if err != nil {
+		return nil, err
+	}
+	s.CreatedAt, s.LastActivity, s.ExpiresAt, s.EndedAt = fromNanos(created), fromNanos(last), fromNanos(expires), fromNanos(ended)
+	s.Terminated = terminated != 0
+	return &s, nil
+}
+
+func (r reader) querySessions(ctx context.Context, what, query string, args ...any) ([]*session.Session, error) {
+	rows, err := r.q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []*session.Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
+
+// GetSession returns the session with id, or an error wrapping
+// session.ErrNotFound.
+func (r reader) GetSession(ctx context.Context, id string) (*session.Session, error) {
+	row := r.q.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id)
+	s, err := scanSession(row)
+	if err != nil {
+		return nil, notFound(err, "session "+id)
+	}
+	return s, nil
+}
+
+// ActiveSession returns the newest INIT/WORKING/ENDING session of a worktree.
+func (r reader) ActiveSession(ctx context.Context, repoID int64, worktree string) (*session.Session, error) {
+	row := r.q.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions
+		WHERE repo_id = ? AND worktree = ? AND state IN `+activeStates+`
+		ORDER BY created_at DESC, id DESC LIMIT 1`, repoID, worktree)
+	s, err := scanSession(row)
+	if err != nil {
+		return nil, notFound(err, fmt.Sprintf("active session of repository %d worktree %s", repoID, worktree))
+	}
+	return s, nil
+}
+
+// sessionWhere renders the filter's conditions, without the keyset and
+// limit, as " WHERE ..." (or "") and its arguments. From is inclusive, To
+// exclusive.
+func sessionWhere(f session.SessionFilter) (string, []any) {
+	var conds []string
+	var args []any
+	if f.RepoID != 0 {
+		conds = append(conds, "repo_id = ?")
+		args = append(args, f.RepoID)
+	}
+	if len(f.States) > 0 {
+		conds = append(conds, "state IN ("+placeholders(len(f.States))+")")
+		for _, s := range f.States {
+			args = append(args, s)
+		}
+	}
+	if f.Branch != "" {
+		conds = append(conds, "branch = ?")
+		args = append(args, f.Branch)
+	}
+	if f.Worktree != "" {
+		conds = append(conds, "worktree = ?")
+		args = append(args, f.Worktree)
+	}
+	if f.HasViolations != nil {
+		// Literal "> 0" so the planner can use the partial index
+		// sessions_violated_created.
+		if *f.HasViolations {
+			conds = append(conds, "violation_count > 0")
+		} else {
+			conds = append(conds, "violation_count = 0")
+		}
+	}
+	if !f.From.IsZero() {
+		conds = append(conds, "created_at >= ?")
+		args = append(args, nanos(f.From))
+	}
+	if !f.To.IsZero() {
+		conds = append(conds, "created_at < ?")
+		args = append(args, nanos(f.To))
+	}
+	if f.Query != "" {
+		// LIKE is case-insensitive for ASCII letters only.
+		conds = append(conds, `objective LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscaper.Replace(f.Query)+"%")
+	}
+	if len(conds) == 0 {
+		return "", args
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// ListSessions returns the sessions matching f, newest first, one keyset
+// page: rows strictly before (f.BeforeTime, f.BeforeID) when BeforeTime is
+// set, at most f.Limit (DefaultLimit when 0).
+func (r reader) ListSessions(ctx context.Context, f session.SessionFilter) ([]*session.Session, error) {
+	query, args := listSessionsQuery(f)
+	return r.querySessions(ctx, "list sessions", query, args...)
+}
+
+func listSessionsQuery(f session.SessionFilter) (string, []any) {
+	where, args := sessionWhere(f)
+	if !f.BeforeTime.IsZero() {
+		where = andCond(where, "(created_at, id) < (?, ?)")
+		args = append(args, nanos(f.BeforeTime), f.BeforeID)
+	}
+	args = append(args, limitOr(f.Limit))
+	return `SELECT ` + sessionCols + ` FROM sessions` + where + ` ORDER BY created_at DESC, id DESC LIMIT ?`, args
+}
+
+// CountSessions counts the sessions matching f, ignoring its keyset and
+// limit (the total behind a paged list).
+func (r reader) CountSessions(ctx context.Context, f session.SessionFilter) (int, error) {
+	where, args := sessionWhere(f)
+	var n int
+	if err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM sessions`+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count sessions: %w", err)
+	}
+	return n, nil
+}
+
+// RecentEnded returns the last n sessions of a repository with a non-zero
+// EndedAt, newest end first.
+func (r reader) RecentEnded(ctx context.Context, repoID int64, n int) ([]*session.Session, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	return r.querySessions(ctx, "recent ended sessions",
+		`SELECT `+sessionCols+` FROM sessions WHERE repo_id = ? AND ended_at > 0
+		ORDER BY ended_at DESC, id DESC LIMIT ?`, repoID, n)
+}
+
+// SessionsStartedAfter lists sessions of a repository created strictly after
+// t, oldest first.
+func (r reader) SessionsStartedAfter(ctx context.Context, repoID int64, t time.Time) ([]*session.Session, error) {
+	return r.querySessions(ctx, "sessions started after",
+		`SELECT `+sessionCols+` FROM sessions WHERE repo_id = ? AND created_at > ?
+		ORDER BY created_at, id`, repoID, nanos(t))
+}
+
+// CreateSession inserts s. An empty ID gets a new UUID v4 and a zero
+// CreatedAt the transaction's time; both are written back to s.
+func (tx *Tx) CreateSession(ctx context.Context, s *session.Session) error {
+	if s.ID == "" {
+		id, err := uuid.NewRandom()
+		if err != nil {
+			return fmt.Errorf("create session: new id: %w", err)
+		}
+		s.ID = id.String()
+	} else if err := session.ValidateID(s.ID); err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	s.CreatedAt = tx.stamp(s.CreatedAt)
+	_, err := tx.q.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ID, s.RepoID, s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
+		s.Objective, s.State, s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
+		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes)
+	if err != nil {
+		return fmt.Errorf("create session %s (repository %d): %w", s.ID, s.RepoID, err)
+	}
+	return nil
+}
+
+// UpdateSession writes every field of s but ID and RepoID, which never
+// change.
+func (tx *Tx) UpdateSession(ctx context.Context, s *session.Session) error {
+	res, err := tx.q.ExecContext(ctx, `UPDATE sessions SET worktree = ?, branch = ?, start_commit = ?,
+		end_commit = ?, protocol_sha256 = ?, objective = ?, state = ?, phase = ?, created_at = ?,
+		last_activity = ?, expires_at = ?, ended_at = ?, terminated = ?, terminate_reason = ?,
+		summary = ?, next_notes = ? WHERE id = ?`,
+		s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA, s.Objective, s.State, s.Phase,
+		nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
+		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes, s.ID)
+	return affectedOne(res, err, "update session "+s.ID)
+}
+
+// DeleteSession removes the session; foreign keys cascade to its phase
+// results, evidence, events, violations and snapshots.
+func (tx *Tx) DeleteSession(ctx context.Context, id string) error {
+	res, err := tx.q.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
+	return affectedOne(res, err, "delete session "+id)
+}
+
+// affectedOne maps "no row changed" to session.ErrNotFound.
+func affectedOne(res sql.Result, err error, what string) error {
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%s: %w", what, session.ErrNotFound)
+	}
+	return nil
+}
+
+func andCond(where, cond string) string {
+	if where == "" {
+		return " WHERE " + cond
+	}
+	return where + " AND " + cond
+}
+
+func limitOr(n int) int {
+	if n <= 0 {
+		return DefaultLimit
+	}
+	return n
+}

@@ -1,0 +1,221 @@
+// Package store persists sessiongate's sessions in SQLite (modernc.org/sqlite,
+// no cgo) and implements session.Store.
+//
+// Runtime choices, and why:
+//   - WAL journal: readers never block the writer and the writer never blocks
+//     readers, so the dashboard can browse while hooks record.
+//   - busy_timeout(5000) is the first pragma of every connection, before
+//     journal_mode(WAL): switching to WAL, and every later write, needs a lock
+//     another process (a hook in a second worktree) may hold, and without a
+//     busy timeout that fails at once with "database is locked".
+//   - foreign_keys(ON), so deleting a session cascades to its rows;
+//     synchronous(NORMAL), which is durable across application crashes in WAL
+//     mode and skips an fsync per commit.
+//   - One writer connection (SetMaxOpenConns(1)): goroutines of this process
+//     queue in database/sql instead of contending on SQLite's lock. A separate
+//     query_only pool serves reads outside Update.
+//   - Every write transaction is BEGIN IMMEDIATE (DSN _txlock=immediate): it
+//     takes the write lock up front, so a read-modify-write (AppendEvent's
+//     max(seq)+1) never fails half-way with SQLITE_BUSY when it upgrades from
+//     reader to writer, which busy_timeout cannot retry.
+//
+// Times are stored as INTEGER unix nanoseconds, 0 for the zero time, and read
+// back in UTC. The schema lives in migrations/NNNN_name.sql, applied in order
+// under BEGIN IMMEDIATE and tracked by PRAGMA user_version.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/sessiongate/sessiongate/session"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// pragmas every connection runs, busy_timeout first. modernc.org/sqlite runs
+// _pragma values busy_timeout first and the rest sorted by name, whatever the
+// DSN order; this order reads the same way.
+const pragmas = "_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+
+// DB is a session store on one SQLite file. It is safe for concurrent use by
+// several goroutines and, through SQLite's locks, by several processes.
+type DB struct {
+	reader // reads outside Update, on the read pool
+
+	path   string
+	writer *sql.DB // one connection; BEGIN IMMEDIATE
+	read   *sql.DB
+
+	// Now fills zero CreatedAt times; tests may replace it.
+	Now func() time.Time
+}
+
+var (
+	_ session.Store  = (*DB)(nil)
+	_ session.Writer = (*Tx)(nil)
+)
+
+// Open opens the store at path, creating its folder (0700) and file (0600)
+// on first use, and migrates the schema to the version this binary knows.
+func Open(ctx context.Context, path string) (_ *DB, err error) {
+	if path == "" {
+		return nil, errors.New("open store: empty path")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("open store %s: %w", abs, err)
+		}
+	}()
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("create folder: %w", err)
+	}
+	// SQLite would create the file 0644; create it first so it is 0600 (the
+	// -wal and -shm files copy its mode). An existing file keeps its mode.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("create file: %w", err)
+	}
+
+	base := "file:" + escapeURIPath(abs) + "?" + pragmas
+	writer, err := sql.Open("sqlite", base+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	writer.SetMaxOpenConns(1)
+	writer.SetMaxIdleConns(1)
+	read, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
+	if err != nil {
+		writer.Close()
+		return nil, err
+	}
+	n := max(4, runtime.NumCPU())
+	read.SetMaxOpenConns(n)
+	read.SetMaxIdleConns(n)
+
+	db := &DB{reader: reader{q: read}, path: abs, writer: writer, read: read, Now: time.Now}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// escapeURIPath escapes the characters that end or escape the path part of
+// an SQLite file: URI.
+func escapeURIPath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
+}
+
+// Path is the absolute path of the database file.
+func (db *DB) Path() string { return db.path }
+
+// Close closes both connection pools.
+func (db *DB) Close() error {
+	return errors.Join(db.read.Close(), db.writer.Close())
+}
+
+// Update runs fn in one BEGIN IMMEDIATE transaction on the writer
+// connection. fn's Writer reads through the same transaction, so it sees its
+// own writes. An error or a panic from fn rolls everything back; fn's error
+// is returned as is. fn must not call db.Update (the one writer connection is
+// taken) and must not keep w after it returns.
+func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err error) {
+	sqlTx, err := db.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin write transaction: %w", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			_ = sqlTx.Rollback()
+		}
+	}()
+	if err := fn(&Tx{reader: reader{q: sqlTx}, now: db.Now().UTC()}); err != nil {
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("commit write transaction: %w", err)
+	}
+	committed = true
+	return nil
+}
+
+// Tx is the session.Writer of one Update. Its reads see its own writes.
+type Tx struct {
+	reader           // reads through the transaction
+	now    time.Time // fills zero CreatedAt times, one value per transaction
+}
+
+func (tx *Tx) stamp(t time.Time) time.Time {
+	if t.IsZero() {
+		return tx.now
+	}
+	return t
+}
+
+// querier is what *sql.DB and *sql.Tx have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// reader implements session.Reader over a pool or a transaction.
+type reader struct {
+	q querier
+}
+
+// nanos and fromNanos convert times to the stored form: unix nanoseconds,
+// 0 for the zero time.
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+// notFound wraps session.ErrNotFound with what was not found, and passes
+// other errors through wrapped with the step.
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, session.ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// placeholders returns "?, ?, ?" for n values.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+// likeEscaper escapes LIKE wildcards for ESCAPE '\'.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

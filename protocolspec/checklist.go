@@ -1,0 +1,258 @@
+package protocolspec
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// cellParser reads one table cell's content: only paragraphs and inline
+// markup, so a cell such as "1. foo" or "# x" stays text as it does in a table.
+var cellParser = parser.NewParser(
+	parser.WithBlockParsers(util.Prioritized(parser.NewParagraphParser(), 100)),
+	parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+)
+
+// columnRole maps a checklist table header cell (lower case) to its role.
+var columnRole = map[string]string{
+	"req": "req", "requirement": "req", "level": "req",
+	"step": "step", "status": "status", "evidence": "evidence",
+}
+
+// checklistColumns recognises a Req | Step | Status | Evidence header (any
+// case and order, 3 or 4 columns, Step and Status required) and returns the
+// column index of each role.
+func checklistColumns(header []string) (map[string]int, bool) {
+	if len(header) < 3 || len(header) > 4 {
+		return nil, false
+	}
+	cols := make(map[string]int, len(header))
+	for i, h := range header {
+		role, ok := columnRole[strings.ToLower(h)]
+		if !ok {
+			return nil, false
+		}
+		if _, dup := cols[role]; dup {
+			return nil, false
+		}
+		cols[role] = i
+	}
+	_, step := cols["step"]
+	_, status := cols["status"]
+	return cols, step && status
+}
+
+// rawLine returns the source line that starts at off (a table row's
+// position, after any blockquote or list indentation).
+func rawLine(src []byte, off int) []byte {
+	if off < 0 || off > len(src) {
+		return nil
+	}
+	end := bytes.IndexByte(src[off:], '\n')
+	if end < 0 {
+		return src[off:]
+	}
+	return src[off : off+end]
+}
+
+// splitRow splits a table row into raw cells. Unlike GFM, a pipe inside a
+// code span does not split a cell (authors mean one cell; plain GFM splits
+// it), and an escaped \| never does.
+func splitRow(line []byte) [][]byte {
+	line = bytes.TrimSpace(line)
+	if len(line) > 0 && line[0] == '|' {
+		line = line[1:]
+	}
+	var cells [][]byte
+	start, i := 0, 0
+	for i < len(line) {
+		switch line[i] {
+		case '\\':
+			i += 2
+		case '`':
+			k := runLen(line, i, '`')
+			if end := closingRun(line, i+k, k); end >= 0 {
+				i = end
+			} else {
+				i += k
+			}
+		case '|':
+			cells = append(cells, line[start:i])
+			i++
+			start = i
+		default:
+			i++
+		}
+	}
+	if start < len(line) {
+		cells = append(cells, line[start:])
+	}
+	for j, c := range cells {
+		cells[j] = bytes.ReplaceAll(bytes.TrimSpace(c), []byte(`\|`), []byte(`|`))
+	}
+	return cells
+}
+
+func runLen(b []byte, i int, c byte) int {
+	k := 0
+	for i+k < len(b) && b[i+k] == c {
+		k++
+	}
+	return k
+}
+
+// closingRun finds a backtick run of exactly k at or after i and returns
+// the index just past it, or -1 (then the opening run is literal text).
+func closingRun(b []byte, i, k int) int {
+	for i < len(b) {
+		if b[i] != '`' {
+			i++
+			continue
+		}
+		n := runLen(b, i, '`')
+		if n == k {
+			return i + n
+		}
+		i += n
+	}
+	return -1
+}
+
+// cellText reduces a raw cell to the text a reader sees.
+func cellText(raw []byte) string {
+	if !bytes.ContainsAny(raw, "\\`*_[]<>&!~") {
+		var f flat
+		f.write(raw, 0, false)
+		return f.String()
+	}
+	s := newSource(raw)
+	doc := cellParser.Parse(text.NewReader(raw))
+	var f flat
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		f.block(s, c)
+	}
+	return f.String()
+}
+
+// level maps a Req cell ("MUST", "shall not") to an RFC 2119 level.
+func level(cell string) (string, bool) {
+	if cell == "" {
+		return "", true
+	}
+	l, ok := keywordLevel[strings.ToUpper(strings.Join(strings.Fields(cell), " "))]
+	return l, ok
+}
+
+// stepBox strips a leading "[ ]" / "[x]" from a step cell; real logs put
+// the checkbox there in 3-column tables.
+func stepBox(step string) (string, bool) {
+	if len(step) < 3 || step[0] != '[' || step[2] != ']' {
+		return step, false
+	}
+	switch step[1] {
+	case ' ':
+		return strings.TrimSpace(step[3:]), false
+	case 'x', 'X':
+		return strings.TrimSpace(step[3:]), true
+	}
+	return step, false
+}
+
+// tableItems reads a checklist table; ok is false when the header is not a
+// checklist header. Rows are re-split from their source lines (see splitRow).
+func tableItems(s *source, t *east.Table, warn func(line int, format string, args ...any)) (items []ChecklistItem, line int, ok bool) {
+	hdr, _ := t.FirstChild().(*east.TableHeader)
+	if hdr == nil {
+		return nil, 0, false
+	}
+	raw := splitRow(rawLine(s.src, hdr.Pos()))
+	names := make([]string, len(raw))
+	for i, c := range raw {
+		names[i] = cellText(c)
+	}
+	cols, ok := checklistColumns(names)
+	if !ok {
+		return nil, 0, false
+	}
+	line = s.lineOf(hdr.Pos())
+	items = []ChecklistItem{}
+	for r := hdr.NextSibling(); r != nil; r = r.NextSibling() {
+		cells := splitRow(rawLine(s.src, r.Pos()))
+		get := func(role string) string {
+			i, ok := cols[role]
+			if !ok || i >= len(cells) {
+				return ""
+			}
+			return cellText(cells[i])
+		}
+		it := ChecklistItem{Line: s.lineOf(r.Pos()), Evidence: get("evidence")}
+		req := get("req")
+		lv, known := level(req)
+		if !known {
+			warn(it.Line, "checklist row: unknown requirement level %q (want MUST, MUST NOT, SHOULD, SHOULD NOT or MAY)", req)
+		}
+		it.Level = lv
+		// Only an [x] checks a row ("PASS" alone does not); the box may sit
+		// in the Status cell or at the start of the Step cell.
+		it.Step, it.Checked = stepBox(get("step"))
+		if status := get("status"); status == "[x]" || status == "[X]" {
+			it.Checked = true
+		}
+		items = append(items, it)
+	}
+	return items, line, true
+}
+
+// taskBox returns the task-list checkbox of a list item, if it has one.
+func taskBox(li ast.Node) *east.TaskCheckBox {
+	first := li.FirstChild()
+	if first == nil {
+		return nil
+	}
+	box, _ := first.FirstChild().(*east.TaskCheckBox)
+	return box
+}
+
+// itemText is a list item's own text: its paragraphs, not its nested lists,
+// code blocks or tables.
+func itemText(s *source, li ast.Node) *flat {
+	var f flat
+	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+			f.block(s, c)
+		}
+	}
+	return &f
+}
+
+// itemLine is the line of a list item's first text, else of its marker.
+func itemLine(s *source, li ast.Node, f *flat) int {
+	if len(f.runs) > 0 {
+		return s.lineOf(f.runs[0].src)
+	}
+	return s.lineOf(li.Pos())
+}
+
+// taskItems collects the task-list items of a list, nested ones included.
+func taskItems(s *source, list ast.Node, out []ChecklistItem) []ChecklistItem {
+	for li := list.FirstChild(); li != nil; li = li.NextSibling() {
+		if box := taskBox(li); box != nil {
+			f := itemText(s, li)
+			out = append(out, ChecklistItem{
+				Level: firstKeyword(f.masked()), Step: f.String(), Checked: box.IsChecked, Line: itemLine(s, li, f),
+			})
+		}
+		for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+			if l, ok := c.(*ast.List); ok {
+				out = taskItems(s, l, out)
+			}
+		}
+	}
+	return out
+}

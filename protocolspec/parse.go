@@ -1,0 +1,519 @@
+package protocolspec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// md is CommonMark plus GFM tables and task lists. Only its parser is used;
+// goldmark parsers are safe for concurrent use.
+var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.TaskList))
+
+// maxFenceDepth bounds how deep ```markdown fences inside template fences
+// are followed (a real template nests one level).
+const maxFenceDepth = 4
+
+// Parse reads a SESSION-PROTOCOL.md document. file names it in errors.
+// Structure comes from the markdown AST only: headings inside fences,
+// indented code, HTML blocks, blockquotes and list items are never phases.
+//
+// When the document is refused the error is an ErrorList (one FILE:LINE
+// line per problem) and the partial Spec is still returned so a linter can
+// show its warnings; it must not be used to run gates.
+func Parse(file string, data []byte) (*Spec, error) {
+	sum := sha256.Sum256(data)
+	s := newSource(normalize(data))
+	w := &walker{file: file, spec: &Spec{File: file, SHA256: hex.EncodeToString(sum[:])}, firstSection: map[string]int{}}
+	doc := md.Parser().Parse(text.NewReader(s.src))
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			w.heading(s, h)
+			continue
+		}
+		w.block(s, n)
+	}
+	w.closePhase()
+	w.finish()
+	if len(w.errs) > 0 {
+		return w.spec, w.errs
+	}
+	return w.spec, nil
+}
+
+// ParseChecklists reads every checklist (Req|Step|Status|Evidence table or
+// task list) of a document such as a session log, titled by the nearest
+// heading and put in the start or end section by the nearest heading that
+// names one ("" when none does).
+func ParseChecklists(data []byte) []Checklist {
+	s := newSource(normalize(data))
+	w := &walker{spec: &Spec{}}
+	doc := md.Parser().Parse(text.NewReader(s.src))
+	var stack []*section
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			t := textOf(s, h)
+			for len(stack) > 0 && stack[len(stack)-1].level >= h.Level {
+				stack = stack[:len(stack)-1]
+			}
+			if k := sectionKind(t); k != "" {
+				stack = append(stack, &section{kind: k, level: h.Level})
+			}
+			w.title = t
+			continue
+		}
+		kind := ""
+		if len(stack) > 0 {
+			kind = stack[len(stack)-1].kind
+		}
+		w.templates(s, n, tplCtx{kind: kind, title: w.title, depth: 1})
+	}
+	if w.spec.Checklists == nil {
+		return []Checklist{}
+	}
+	return w.spec.Checklists
+}
+
+// section is an open "Session Start ..." / "Session End ..." heading.
+type section struct {
+	kind   string // SectionStart or SectionEnd
+	level  int
+	holder bool // a checklist-template heading, not a phase container
+	title  string
+	line   int
+	phases int
+}
+
+type openPhase struct {
+	Phase
+	level     int
+	annotated []Check
+	idLine    int // line of the id= annotation, 0 when the id is derived
+	sec       *section
+}
+
+type walker struct {
+	file         string
+	spec         *Spec
+	errs         ErrorList
+	stack        []*section
+	phase        *openPhase
+	title        string         // text of the nearest heading, titles template checklists
+	firstSection map[string]int // line of the first protocol section of each kind
+	sections     []*section
+	idLines      []int // per spec.Phases entry: line to blame for a duplicate id
+}
+
+func (w *walker) warn(line int, format string, args ...any) {
+	w.spec.Warnings = append(w.spec.Warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+func (w *walker) fail(line int, format string, args ...any) {
+	w.errs = append(w.errs, Error{File: w.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (w *walker) top() *section {
+	if len(w.stack) == 0 {
+		return nil
+	}
+	return w.stack[len(w.stack)-1]
+}
+
+// heading handles a top-level heading: it may close the open phase and
+// sections, open a phase, or open a section.
+func (w *walker) heading(s *source, h *ast.Heading) {
+	t := textOf(s, h)
+	line := s.lineOf(h.Pos())
+	if w.phase != nil && h.Level <= w.phase.level {
+		w.closePhase()
+	}
+	for len(w.stack) > 0 && w.top().level >= h.Level {
+		w.stack = w.stack[:len(w.stack)-1]
+	}
+	ph, isPhase := parsePhaseHeading(t)
+	if !isPhase && phaseLikeRE.MatchString(t) {
+		w.warn(line, "heading %q looks like a phase but is not \"Phase <number>: <title>\"; not a phase", t)
+	}
+	top := w.top()
+	if isPhase && top != nil && !top.holder {
+		w.closePhase()
+		w.openPhase(ph, top, h.Level, line)
+		return
+	}
+	if w.phase != nil {
+		return // a sub-heading of the phase body
+	}
+	if isPhase {
+		if top == nil {
+			w.warn(line, "phase heading %q is not under a Session Start or Session End section; ignored", t)
+		} else {
+			w.warn(line, "phase heading %q is under %q, which holds checklist templates, not phases; ignored", t, top.title)
+		}
+	}
+	w.title = t
+	if kind := sectionKind(t); kind != "" {
+		sec := &section{kind: kind, level: h.Level, holder: isTemplateHolder(t), title: t, line: line}
+		w.stack = append(w.stack, sec)
+		if !sec.holder {
+			if first, ok := w.firstSection[kind]; ok {
+				w.warn(line, "second %s section %q (first at line %d); its phases are added in document order", sectionName(kind), t, first)
+			} else {
+				w.firstSection[kind] = line
+			}
+			w.sections = append(w.sections, sec)
+		}
+	}
+}
+
+func sectionName(kind string) string {
+	if kind == SectionStart {
+		return "Session Start"
+	}
+	return "Session End"
+}
+
+func (w *walker) openPhase(ph phaseHeading, sec *section, level, line int) {
+	if ph.title == "" {
+		w.warn(line, "phase %s has no title", ph.number)
+	}
+	sec.phases++
+	w.phase = &openPhase{
+		Phase: Phase{
+			Section: sec.kind, Number: ph.number, Title: ph.title, Gate: ph.gate, Condition: ph.condition, Line: line,
+			Requirements: []Requirement{}, Checklist: []ChecklistItem{},
+		},
+		level: level,
+		sec:   sec,
+	}
+}
+
+// closePhase settles the open phase's id and checks and appends it.
+func (w *walker) closePhase() {
+	p := w.phase
+	if p == nil {
+		return
+	}
+	w.phase = nil
+	if p.ID == "" {
+		p.ID = upperSnake(p.Title)
+		if p.ID == "" {
+			p.ID = "PHASE_" + upperSnake(p.Number)
+		}
+	}
+	p.Checks = p.annotated
+	if len(p.Checks) == 0 {
+		p.Checks = builtinFor(p.Title, p.Line)
+	}
+	sort.SliceStable(p.Checklist, func(i, j int) bool { return p.Checklist[i].Line < p.Checklist[j].Line })
+	blame := p.Line
+	if p.idLine > 0 {
+		blame = p.idLine
+	}
+	w.spec.Phases = append(w.spec.Phases, p.Phase)
+	w.idLines = append(w.idLines, blame)
+}
+
+// block handles a top-level non-heading block.
+func (w *walker) block(s *source, n ast.Node) {
+	if w.phase != nil {
+		w.phaseBlock(s, n)
+		return
+	}
+	ctx := tplCtx{title: w.title}
+	if top := w.top(); top != nil {
+		ctx.kind = top.kind
+		ctx.fences = top.holder
+	}
+	w.templates(s, n, ctx)
+}
+
+// phaseBlock reads a block of a phase body: checklist tables and gate
+// comments anywhere inside it, requirements from its text.
+func (w *walker) phaseBlock(s *source, n ast.Node) {
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch v := c.(type) {
+		case *ast.Heading:
+			w.nestedHeading(s, v)
+		case *ast.HTMLBlock:
+			w.gates(s, htmlBlockText(s, v))
+		case *ast.RawHTML:
+			w.gates(s, rawHTMLText(s, v))
+		case *east.Table:
+			if items, _, ok := tableItems(s, v, w.warn); ok {
+				w.phase.Checklist = append(w.phase.Checklist, items...)
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	w.requirements(s, n)
+}
+
+// nestedHeading warns about a phase-looking heading inside a blockquote or
+// list item: a reader may take it for a phase, the parser does not.
+func (w *walker) nestedHeading(s *source, h *ast.Heading) {
+	t := textOf(s, h)
+	if _, ok := parsePhaseHeading(t); ok || phaseLikeRE.MatchString(t) {
+		w.warn(s.lineOf(h.Pos()), "heading %q inside a blockquote or list item is not a phase", t)
+	}
+}
+
+// requirements collects RFC 2119 requirements: one per list item, one per
+// sentence of a paragraph. Tables and code never give requirements.
+func (w *walker) requirements(s *source, n ast.Node) {
+	switch v := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		var f flat
+		f.inline(s, v, false)
+		m := f.masked()
+		for _, sp := range f.sentences() {
+			if lv := firstKeyword(m[sp[0]:sp[1]]); lv != "" {
+				w.phase.Requirements = append(w.phase.Requirements, Requirement{
+					Level: lv, Text: string(f.b[sp[0]:sp[1]]), Line: s.lineOf(f.srcAt(sp[0])),
+				})
+			}
+		}
+	case *ast.List:
+		for li := v.FirstChild(); li != nil; li = li.NextSibling() {
+			w.listItem(s, li)
+		}
+	case *ast.Blockquote:
+		for c := v.FirstChild(); c != nil; c = c.NextSibling() {
+			w.requirements(s, c)
+		}
+	}
+}
+
+// listItem gives one requirement for the item's own text (its nested list
+// items give their own), and a checklist item when it is a task.
+func (w *walker) listItem(s *source, li ast.Node) {
+	f := itemText(s, li)
+	m := f.masked()
+	line := itemLine(s, li, f)
+	lv := firstKeyword(m)
+	if box := taskBox(li); box != nil {
+		w.phase.Checklist = append(w.phase.Checklist, ChecklistItem{Level: lv, Step: f.String(), Checked: box.IsChecked, Line: line})
+	}
+	if lv != "" {
+		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: lv, Text: f.String(), Line: line})
+	}
+	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.List, *ast.Blockquote:
+			w.requirements(s, c)
+		}
+	}
+}
+
+// gates reads gate annotations from raw HTML; they belong to the open
+// phase, and are ignored with a warning elsewhere.
+func (w *walker) gates(s *source, t *segText) {
+	dirs, errs := gateComments(t.text, func(i int) int { return s.lineOf(t.offset(i)) })
+	for _, e := range errs {
+		w.fail(e.line, "%s", e.msg)
+	}
+	for _, d := range dirs {
+		p := w.phase
+		if p == nil {
+			w.warn(d.line, "gate annotation outside a phase is ignored")
+			continue
+		}
+		if d.id != "" {
+			if p.idLine > 0 && p.ID != d.id {
+				w.fail(d.line, "phase %q has a second id %s (first id %s at line %d)", p.Title, d.id, p.ID, p.idLine)
+			} else {
+				p.ID, p.idLine = d.id, d.line
+			}
+		}
+		if d.check != nil {
+			p.annotated = append(p.annotated, *d.check)
+		}
+	}
+}
+
+func htmlBlockText(s *source, b *ast.HTMLBlock) *segText {
+	var t segText
+	lines := b.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		t.add(s.src, lines.At(i))
+	}
+	if b.HasClosure() {
+		t.add(s.src, b.ClosureLine)
+	}
+	return &t
+}
+
+func rawHTMLText(s *source, r *ast.RawHTML) *segText {
+	var t segText
+	for i := 0; i < r.Segments.Len(); i++ {
+		t.add(s.src, r.Segments.At(i))
+	}
+	return &t
+}
+
+// tplCtx says where checklists found outside a phase go.
+type tplCtx struct {
+	kind   string // section of the templates
+	title  string // nearest heading
+	depth  int    // 0: the document itself; >0: inside a ```markdown fence (or a log)
+	fences bool   // follow ```markdown fences (under a checklist-template heading)
+}
+
+// templates collects checklists outside phases as Spec.Checklists (when in
+// a section), following ```markdown fences under template headings.
+func (w *walker) templates(s *source, n ast.Node, ctx tplCtx) {
+	inList := 0
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if l, ok := c.(*ast.List); ok {
+			if !entering {
+				inList--
+				return ast.WalkContinue, nil
+			}
+			inList++
+			if inList == 1 && (ctx.kind != "" || ctx.depth > 0) {
+				if items := taskItems(s, l, nil); len(items) > 0 {
+					w.addTemplate(ctx, items[0].Line, items)
+				}
+			}
+			return ast.WalkContinue, nil
+		}
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch v := c.(type) {
+		case *ast.Heading:
+			if ctx.depth == 0 {
+				w.nestedHeading(s, v)
+			}
+		case *ast.HTMLBlock:
+			if ctx.depth == 0 {
+				w.gates(s, htmlBlockText(s, v))
+			}
+		case *ast.RawHTML:
+			if ctx.depth == 0 {
+				w.gates(s, rawHTMLText(s, v))
+			}
+		case *east.Table:
+			if ctx.kind != "" || ctx.depth > 0 {
+				if items, line, ok := tableItems(s, v, w.warn); ok {
+					w.addTemplate(ctx, line, items)
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.FencedCodeBlock:
+			if ctx.fences && ctx.depth < maxFenceDepth && isMarkdownFence(s, v) {
+				w.fence(s, v, ctx)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+func (w *walker) addTemplate(ctx tplCtx, line int, items []ChecklistItem) {
+	w.spec.Checklists = append(w.spec.Checklists, Checklist{Section: ctx.kind, Title: ctx.title, Line: line, Items: items})
+}
+
+func isMarkdownFence(s *source, fb *ast.FencedCodeBlock) bool {
+	if fb.Info == nil {
+		return false
+	}
+	info := strings.Fields(string(fb.Info.Segment.Value(s.src)))
+	if len(info) == 0 {
+		return false
+	}
+	switch strings.ToLower(info[0]) {
+	case "markdown", "md", "gfm", "commonmark":
+		return true
+	}
+	return false
+}
+
+// fence parses a ```markdown fence's body as its own document (line
+// numbers mapped back) and keeps its checklists as templates. A heading
+// inside it retitles the checklists below it, and moves them to the start
+// or end section when it names one.
+func (w *walker) fence(s *source, fb *ast.FencedCodeBlock, ctx tplCtx) {
+	sub := s.subSource(fb.Lines())
+	doc := md.Parser().Parse(text.NewReader(sub.src))
+	inner := tplCtx{kind: ctx.kind, title: ctx.title, depth: ctx.depth + 1, fences: true}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			inner.title = textOf(sub, h)
+			if k := sectionKind(inner.title); k != "" {
+				inner.kind = k
+			}
+			continue
+		}
+		w.templates(sub, n, inner)
+	}
+}
+
+// finish checks what needs the whole document: both sections present,
+// phase numbers in order, ids unique.
+func (w *walker) finish() {
+	sp := w.spec
+	for _, kind := range []string{SectionStart, SectionEnd} {
+		if _, ok := w.firstSection[kind]; !ok {
+			w.fail(1, "no %s section: want a heading containing %q (such as \"## %s Protocol\") with \"Phase N: Title\" headings under it",
+				sectionName(kind), sectionName(kind), sectionName(kind))
+		}
+	}
+	for _, sec := range w.sections {
+		if sec.phases == 0 {
+			w.warn(sec.line, "section %q has no \"Phase N: Title\" headings", sec.title)
+		}
+	}
+	prev := map[string]*Phase{}
+	seen := map[string]map[string]int{}
+	for i := range sp.Phases {
+		p := &sp.Phases[i]
+		if seen[p.Section] == nil {
+			seen[p.Section] = map[string]int{}
+		}
+		dup := false
+		for num, line := range seen[p.Section] {
+			if compareNumbers(num, p.Number) == 0 {
+				w.warn(p.Line, "duplicate phase number %s in the %s section (also at line %d)", p.Number, sectionName(p.Section), line)
+				dup = true
+				break
+			}
+		}
+		if q := prev[p.Section]; !dup && q != nil && compareNumbers(p.Number, q.Number) < 0 {
+			w.warn(p.Line, "phase %s comes after phase %s (line %d); document order is kept", p.Number, q.Number, q.Line)
+		}
+		if !dup {
+			seen[p.Section][p.Number] = p.Line
+		}
+		prev[p.Section] = p
+	}
+	ids := map[string]int{}
+	for i, p := range sp.Phases {
+		if first, ok := ids[p.ID]; ok {
+			w.fail(w.idLines[i], "duplicate phase id %s (first at line %d); give one phase <!-- gate: id=OTHER_NAME -->", p.ID, first)
+			continue
+		}
+		ids[p.ID] = p.Line
+	}
+	if sp.Phases == nil {
+		sp.Phases = []Phase{}
+	}
+	if sp.Checklists == nil {
+		sp.Checklists = []Checklist{}
+	}
+	if sp.Warnings == nil {
+		sp.Warnings = []Warning{}
+	}
+	sort.SliceStable(sp.Warnings, func(i, j int) bool { return sp.Warnings[i].Line < sp.Warnings[j].Line })
+	sort.SliceStable(w.errs, func(i, j int) bool { return w.errs[i].Line < w.errs[j].Line })
+}

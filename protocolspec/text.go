@@ -1,0 +1,235 @@
+package protocolspec
+
+import (
+	"bytes"
+	"regexp"
+	"sort"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/util"
+)
+
+// flat is inline markdown reduced to the text a reader sees: emphasis and
+// link markup dropped, whitespace collapsed, raw HTML left out. Code-span
+// characters are remembered so RFC 2119 key words inside code never count,
+// and each run keeps its source offset so a sentence knows its line.
+type flat struct {
+	b      []byte
+	code   [][2]int // [from, to) ranges of b that came from code spans
+	runs   []run
+	breaks []int // indices in b of hard line breaks (sentence boundaries)
+}
+
+type run struct{ at, src int }
+
+func (f *flat) space() {
+	if len(f.b) > 0 && f.b[len(f.b)-1] != ' ' {
+		f.b = append(f.b, ' ')
+	}
+}
+
+func (f *flat) write(p []byte, src int, code bool) {
+	start := len(f.b)
+	for _, c := range p {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			f.space()
+		default:
+			f.b = append(f.b, c)
+		}
+	}
+	if len(f.b) == start {
+		return
+	}
+	if src < 0 && len(f.runs) > 0 {
+		src = f.runs[len(f.runs)-1].src
+	}
+	f.runs = append(f.runs, run{at: start, src: max(src, 0)})
+	if code {
+		f.code = append(f.code, [2]int{start, len(f.b)})
+	}
+}
+
+// inline appends the text of n's inline children.
+func (f *flat) inline(s *source, n ast.Node, code bool) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch v := c.(type) {
+		case *ast.Text:
+			val := v.Segment.Value(s.src)
+			if !code && !v.IsRaw() {
+				val = unescape(val)
+			}
+			f.write(val, v.Segment.Start, code)
+			if v.SoftLineBreak() || v.HardLineBreak() {
+				f.space()
+			}
+			if v.HardLineBreak() {
+				f.breaks = append(f.breaks, len(f.b))
+			}
+		case *ast.String:
+			f.write(v.Value, -1, code || v.IsCode())
+		case *ast.CodeSpan:
+			f.inline(s, v, true)
+		case *ast.RawHTML, *east.TaskCheckBox:
+			// Markup, not text: gate comments are read separately.
+		case *ast.AutoLink:
+			f.write(v.Label(s.src), v.Pos(), code)
+		default:
+			f.inline(s, c, code)
+		}
+	}
+}
+
+// block appends the text of a paragraph-like block, separated by a space.
+func (f *flat) block(s *source, n ast.Node) {
+	f.space()
+	f.inline(s, n, false)
+}
+
+func (f *flat) String() string { return string(bytes.TrimSpace(f.b)) }
+
+// masked returns b with code-span bytes replaced by NUL, for key-word search.
+func (f *flat) masked() []byte {
+	if len(f.code) == 0 {
+		return f.b
+	}
+	m := bytes.Clone(f.b)
+	for _, r := range f.code {
+		for i := r[0]; i < r[1]; i++ {
+			m[i] = 0
+		}
+	}
+	return m
+}
+
+func (f *flat) inCode(i int) bool {
+	for _, r := range f.code {
+		if i >= r[0] && i < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// srcAt returns the source offset the text at index i came from.
+func (f *flat) srcAt(i int) int {
+	k := sort.Search(len(f.runs), func(j int) bool { return f.runs[j].at > i }) - 1
+	if k < 0 {
+		if len(f.runs) > 0 {
+			return f.runs[0].src
+		}
+		return 0
+	}
+	return f.runs[k].src
+}
+
+// Abbreviations whose final period does not end a sentence.
+var abbreviations = map[string]bool{"e.g": true, "i.e": true, "vs": true, "cf": true}
+
+// sentences splits the text at ".", "!" or "?" followed by a space or the
+// end (closing quotes and brackets may come between), outside code spans,
+// and at hard line breaks.
+func (f *flat) sentences() [][2]int {
+	var out [][2]int
+	start := 0
+	emit := func(end, next int) {
+		from, to := start, end
+		for from < to && f.b[from] == ' ' {
+			from++
+		}
+		for to > from && f.b[to-1] == ' ' {
+			to--
+		}
+		if to > from {
+			out = append(out, [2]int{from, to})
+		}
+		start = next
+	}
+	bi := 0
+	for i := 0; i < len(f.b); i++ {
+		for bi < len(f.breaks) && f.breaks[bi] <= i {
+			if f.breaks[bi] > start {
+				emit(f.breaks[bi], f.breaks[bi])
+			}
+			bi++
+		}
+		c := f.b[i]
+		if c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		j := i + 1
+		for j < len(f.b) && bytes.IndexByte([]byte(`)"']`), f.b[j]) >= 0 {
+			j++
+		}
+		if j < len(f.b) && f.b[j] != ' ' {
+			continue
+		}
+		if f.inCode(i) || (c == '.' && abbreviations[lastWord(f.b[:i])]) {
+			continue
+		}
+		emit(j, j)
+	}
+	emit(len(f.b), len(f.b))
+	return out
+}
+
+// lastWord is the lower-cased word (letters and inner dots) ending at the end of b.
+func lastWord(b []byte) string {
+	i := len(b)
+	for i > 0 {
+		c := b[i-1]
+		if (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' {
+			i--
+			continue
+		}
+		break
+	}
+	return string(bytes.ToLower(b[i:]))
+}
+
+func unescape(b []byte) []byte {
+	if bytes.IndexByte(b, '\\') >= 0 {
+		b = util.UnescapePunctuations(b)
+	}
+	if bytes.IndexByte(b, '&') >= 0 {
+		b = util.ResolveNumericReferences(b)
+		b = util.ResolveEntityNames(b)
+	}
+	return b
+}
+
+// keywordRE finds RFC 2119 key words; alternation order makes the
+// two-word forms win over their one-word prefixes.
+var keywordRE = regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT|SHOULD NOT|NOT RECOMMENDED|MUST|SHALL|SHOULD|RECOMMENDED|REQUIRED|MAY|OPTIONAL)\b`)
+
+var keywordLevel = map[string]string{
+	"MUST":            LevelMust,
+	"MUST NOT":        LevelMustNot,
+	"SHALL":           LevelMust,
+	"SHALL NOT":       LevelMustNot,
+	"REQUIRED":        LevelMust,
+	"SHOULD":          LevelShould,
+	"SHOULD NOT":      LevelShouldNot,
+	"RECOMMENDED":     LevelShould,
+	"NOT RECOMMENDED": LevelShouldNot,
+	"MAY":             LevelMay,
+	"OPTIONAL":        LevelMay,
+}
+
+// firstKeyword returns the level of the first key word in masked text
+// (whitespace already collapsed to single spaces), or "".
+func firstKeyword(masked []byte) string {
+	m := keywordRE.Find(masked)
+	if m == nil {
+		return ""
+	}
+	return keywordLevel[string(m)]
+}
+
+// textOf reduces a heading, paragraph or text block to plain text.
+func textOf(s *source, n ast.Node) string {
+	var f flat
+	f.inline(s, n, false)
+	return f.String()
+}

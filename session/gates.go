@@ -95,10 +95,13 @@ func combine(rs []CheckResult) string {
 }
 
 func gateMessage(r GateResult) string {
-	var fails []string
+	var fails, passes []string
 	for _, c := range r.Checks {
-		if c.Status == StatusFail {
+		switch c.Status {
+		case StatusFail:
 			fails = append(fails, c.Message)
+		case StatusPass:
+			passes = append(passes, c.Message)
 		}
 	}
 	switch r.Status {
@@ -107,7 +110,7 @@ func gateMessage(r GateResult) string {
 	case StatusSkipped:
 		return fmt.Sprintf("gate %s: nothing to check", r.Phase)
 	}
-	return fmt.Sprintf("gate %s passed", r.Phase)
+	return fmt.Sprintf("gate %s passed: %s", r.Phase, strings.Join(passes, "; "))
 }
 
 func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResult, string) {

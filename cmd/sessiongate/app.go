@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/store"
+)
+
+// app holds the lazily opened parts a command needs.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	dbFlag, protocolFlag string
+
+	repo   *gitrepo.Repo
+	cfg    *config.Config
+	db     *store.DB
+	engine *session.Engine
+}
+
+func (a *app) close() {
+	if a.db != nil {
+		a.db.Close()
+	}
+}
+
+// gitRepo opens the repository around the working directory.
+func (a *app) gitRepo(ctx context.Context) (*gitrepo.Repo, error) {
+	if a.repo != nil {
+		return a.repo, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, usage(err)
+	}
+	r, err := gitrepo.Open(ctx, wd)
+	if err != nil {
+		return nil, usage(fmt.Errorf("%w (run sessiongate inside a git repository)", err))
+	}
+	a.repo = r
+	return r, nil
+}
+
+func (a *app) config(ctx context.Context) (*config.Config, error) {
+	if a.cfg != nil {
+		return a.cfg, nil
+	}
+	r, err := a.gitRepo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c, err := config.Load(r.Root())
+	if err != nil {
+		return nil, usage(err)
+	}
+	a.cfg = c
+	return c, nil
+}
+
+// dbPath resolves --db, SESSIONGATE_DB, then the repository's common dir.
+func (a *app) dbPath(ctx context.Context) (string, error) {
+	if a.dbFlag != "" {
+		return a.dbFlag, nil
+	}
+	if p := os.Getenv("SESSIONGATE_DB"); p != "" {
+		return p, nil
+	}
+	r, err := a.gitRepo(ctx)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(r.CommonDir(), "sessiongate", "sessiongate.db"), nil
+}
+
+func (a *app) store(ctx context.Context) (*store.DB, error) {
+	if a.db != nil {
+		return a.db, nil
+	}
+	p, err := a.dbPath(ctx)
+	if err != nil {
+		return nil, err
+	}
+	db, err := store.Open(ctx, p)
+	if err != nil {
+		return nil, usage(fmt.Errorf("%w (check the path and its permissions, or pass --db)", err))
+	}
+	a.db = db
+	return db, nil
+}
+
+func (a *app) sessionEngine(ctx context.Context) (*session.Engine, error) {
+	if a.engine != nil {
+		return a.engine, nil
+	}
+	db, err := a.store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg := config.Default()
+	if _, err := a.gitRepo(ctx); err == nil {
+		if cfg, err = a.config(ctx); err != nil {
+			return nil, err
+		}
+	}
+	a.engine = session.NewEngine(db, cfg.Engine(), openRepo)
+	return a.engine, nil
+}
+
+func openRepo(ctx context.Context, worktree string) (session.Repo, error) {
+	return gitrepo.Open(ctx, worktree)
+}
+
+// protocolPath resolves --protocol, SESSIONGATE_PROTOCOL, the config's
+// protocol key, then SESSION-PROTOCOL.md and .agents/SESSION-PROTOCOL.md at
+// the repository root.
+func (a *app) protocolPath(ctx context.Context) (string, error) {
+	if a.protocolFlag != "" {
+		return a.protocolFlag, nil
+	}
+	if p := os.Getenv("SESSIONGATE_PROTOCOL"); p != "" {
+		return p, nil
+	}
+	r, err := a.gitRepo(ctx)
+	if err != nil {
+		return "", err
+	}
+	c, err := a.config(ctx)
+	if err != nil {
+		return "", err
+	}
+	cands := []string{"SESSION-PROTOCOL.md", filepath.Join(".agents", "SESSION-PROTOCOL.md")}
+	if c.Protocol != "" {
+		cands = []string{c.Protocol}
+	}
+	for _, c := range cands {
+		p := filepath.Join(r.Root(), c)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", usage(fmt.Errorf("no protocol found (looked for %v in %s): run sessiongate init, or pass --protocol", cands, r.Root()))
+}
+
+// readProtocol returns the protocol's path (as shown to users) and bytes.
+func (a *app) readProtocol(ctx context.Context, file string) (string, []byte, error) {
+	p := file
+	if p == "" {
+		var err error
+		if p, err = a.protocolPath(ctx); err != nil {
+			return "", nil, err
+		}
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil, usage(fmt.Errorf("protocol %s does not exist", p))
+	}
+	if err != nil {
+		return "", nil, usage(fmt.Errorf("read protocol: %w", err))
+	}
+	return displayPath(p), b, nil
+}
+
+// loadSpec parses the current protocol through the engine's cache.
+func (a *app) loadSpec(ctx context.Context) (*protocolspec.Spec, error) {
+	name, b, err := a.readProtocol(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	e, err := a.sessionEngine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := e.LoadSpec(ctx, name, b)
+	if err != nil {
+		return nil, blocked("%w", err)
+	}
+	return spec, nil
+}
+
+// displayPath shortens a path relative to the working directory when it is below it.
+func displayPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return p
+}

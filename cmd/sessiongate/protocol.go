@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+func newProtocolCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "protocol",
+		Short: "Show and lint the session protocol document",
+	}
+	var asJSON, example bool
+	show := &cobra.Command{
+		Use:   "show [FILE]",
+		Short: "Print the parsed protocol: phases, gates, requirements, checks",
+		Long: `Print the parsed protocol. FILE defaults to --protocol, SESSIONGATE_PROTOCOL,
+the config's protocol key, SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md.
+--example shows the starter protocol that 'sessiongate init' writes.`,
+		Args: args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
+			spec, err := a.parseFor(c, argv, example)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return writeJSON(c.OutOrStdout(), spec)
+			}
+			printSpec(c.OutOrStdout(), spec)
+			return nil
+		},
+	}
+	show.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	show.Flags().BoolVar(&example, "example", false, "show the bundled starter protocol")
+	lint := &cobra.Command{
+		Use:   "lint [FILE]",
+		Short: "Check the protocol: exit 0 when valid (warnings printed), 1 with FILE:LINE errors",
+		Args:  args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
+			spec, err := a.parseFor(c, argv, false)
+			if err != nil {
+				return err
+			}
+			w := c.OutOrStdout()
+			for _, wa := range spec.Warnings {
+				fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
+			}
+			printCoverage(w, spec)
+			return nil
+		},
+	}
+	cmd.AddCommand(show, lint)
+	return cmd
+}
+
+// parseFor parses FILE, the example, or the repository's protocol. Parse
+// errors exit 1 with one FILE:LINE line each.
+func (a *app) parseFor(c *cobra.Command, argv []string, example bool) (*protocolspec.Spec, error) {
+	var name string
+	var b []byte
+	if example {
+		name, b = "SESSION-PROTOCOL.md (example)", starterProtocol
+	} else {
+		file := ""
+		if len(argv) == 1 {
+			file = argv[0]
+		}
+		var err error
+		if name, b, err = a.readProtocol(c.Context(), file); err != nil {
+			return nil, err
+		}
+	}
+	spec, err := protocolspec.Parse(name, b)
+	if err != nil {
+		var el protocolspec.ErrorList
+		if errors.As(err, &el) {
+			fmt.Fprintln(c.ErrOrStderr(), el.Error())
+			return nil, &exitError{code: exitBlocked, err: fmt.Errorf("%s: %d error(s)", name, len(el))}
+		}
+		return nil, blocked("%w", err)
+	}
+	spec.File = name
+	return spec, nil
+}
+
+func printSpec(w io.Writer, spec *protocolspec.Spec) {
+	fmt.Fprintf(w, "%s  sha256:%s\n\n", spec.File, spec.SHA256)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SECTION\tPHASE\tID\tGATE\tREQS\tCHECKS\tLINE")
+	for _, p := range spec.Phases {
+		gate := p.Gate
+		if p.Condition != "" {
+			gate += " " + p.Condition
+		}
+		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t%d\t%s\t%d\n", p.Section, p.Number, p.Title, p.ID, gate, len(p.Requirements), checkList(p.Checks), p.Line)
+	}
+	tw.Flush()
+	if len(spec.Checklists) > 0 {
+		fmt.Fprintln(w)
+		for _, cl := range spec.Checklists {
+			fmt.Fprintf(w, "checklist template (%s) %q at line %d: %d items\n", cl.Section, cl.Title, cl.Line, len(cl.Items))
+		}
+	}
+	for _, wa := range spec.Warnings {
+		fmt.Fprintf(w, "warning: line %d: %s\n", wa.Line, wa.Message)
+	}
+}
+
+func checkList(cs []protocolspec.Check) string {
+	var parts []string
+	for _, c := range cs {
+		s := c.Kind
+		if c.Arg != "" {
+			s += " " + c.Arg
+		}
+		if c.Builtin {
+			s += " (built-in)"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func printCoverage(w io.Writer, spec *protocolspec.Spec) {
+	machine := 0
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PHASE\tGATE\tCOVERAGE\tCHECKS")
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		cov := "evidence"
+		if p.MachineChecked() {
+			cov = "machine"
+			machine++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.ID, p.Gate, cov, checkList(p.Checks))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "gate coverage: %d of %d phases have a machine check; the rest rely on recorded evidence\n", machine, len(spec.Phases))
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = ""
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "sessiongate",
+		Short: "Enforce an AI agent's session protocol in a git repository",
+		Long: `sessiongate reads your SESSION-PROTOCOL.md, runs each agent session through its
+phases, checks gates against the repository, blocks commits that skip them,
+and records sessions, evidence, events and violations in SQLite.
+
+Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment error.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&a.dbFlag, "db", "", "SQLite database (env SESSIONGATE_DB; default $(git rev-parse --git-common-dir)/sessiongate/sessiongate.db)")
+	root.PersistentFlags().StringVar(&a.protocolFlag, "protocol", "", "protocol document (env SESSIONGATE_PROTOCOL; default SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usage(fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath()))
+	})
+	root.AddCommand(
+		&cobra.Command{
+			Use:   "version",
+			Short: "Print the version",
+			Args:  cobra.NoArgs,
+			RunE: func(c *cobra.Command, _ []string) error {
+				fmt.Fprintln(c.OutOrStdout(), "sessiongate", versionString())
+				return nil
+			},
+		},
+		newProtocolCmd(a),
+		newInitCmd(a),
+		newSessionCmd(a),
+	)
+	for _, c := range extraCommands {
+		root.AddCommand(c(a))
+	}
+	return root
+}
+
+// extraCommands lets other files register top-level commands.
+var extraCommands []func(*app) *cobra.Command
+
+// args wraps cobra's argument validators so a wrong count is a usage error.
+func args(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(c *cobra.Command, a []string) error {
+		if err := v(c, a); err != nil {
+			return usage(fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath()))
+		}
+		return nil
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,466 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+func newSessionCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "session",
+		Short: "Drive a session from the command line (the MCP tools' mirror)",
+		Long: `Drive a session from the command line. Commands that act on a session take
+--session ID, else SESSIONGATE_SESSION, else the active session of this worktree.`,
+	}
+	var sessionID string
+	var asJSON bool
+	addSessionFlag := func(c *cobra.Command) {
+		c.Flags().StringVar(&sessionID, "session", "", "session id (default: SESSIONGATE_SESSION, then this worktree's active session)")
+	}
+	addJSON := func(c *cobra.Command) { c.Flags().BoolVar(&asJSON, "json", false, "print JSON") }
+
+	// start
+	var objective, branch, startCommit string
+	start := &cobra.Command{
+		Use:   "start",
+		Short: "Start a session in this worktree",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			e, err := a.sessionEngine(ctx)
+			if err != nil {
+				return err
+			}
+			spec, err := a.loadSpec(ctx)
+			if err != nil {
+				return err
+			}
+			r, err := a.gitRepo(ctx)
+			if err != nil {
+				return err
+			}
+			res, err := e.Start(ctx, session.StartRequest{Repo: r, Spec: spec, Objective: objective, Branch: branch, StartingCommit: startCommit})
+			if err != nil {
+				return usage(err)
+			}
+			if asJSON {
+				return writeJSON(c.OutOrStdout(), res)
+			}
+			w := c.OutOrStdout()
+			fmt.Fprintf(w, "session %s started at %s (%s)\n", res.SessionID, res.Phase, res.State)
+			if len(res.BlockedUntil) > 0 {
+				fmt.Fprintf(w, "work is blocked until these gates pass: %s\n", strings.Join(res.BlockedUntil, ", "))
+			}
+			for _, v := range res.Carried {
+				fmt.Fprintf(w, "previous session's violation: %s %s: %s\n", v.Severity, v.Code, v.Message)
+			}
+			fmt.Fprintf(w, "export SESSIONGATE_SESSION=%s\n", res.SessionID)
+			return nil
+		},
+	}
+	start.Flags().StringVar(&objective, "objective", "", "what the session is for (required)")
+	start.Flags().StringVar(&branch, "branch", "", "branch (default: the worktree's)")
+	start.Flags().StringVar(&startCommit, "starting-commit", "", "starting commit (default: HEAD)")
+	addJSON(start)
+
+	// status
+	status := &cobra.Command{
+		Use:   "status",
+		Short: "Show a session's state and checklist",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			e, id, err := a.resolveSession(ctx, sessionID)
+			if err != nil {
+				return err
+			}
+			v, err := e.View(ctx, id)
+			if err != nil {
+				return sessionErr(err)
+			}
+			if asJSON {
+				return writeJSON(c.OutOrStdout(), v)
+			}
+			printView(c.OutOrStdout(), v)
+			return nil
+		},
+	}
+	addSessionFlag(status)
+	addJSON(status)
+
+	// gate
+	var phase string
+	gate := &cobra.Command{
+		Use:   "gate",
+		Short: "Check a phase's gate (default: the current phase); exit 1 when it fails",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			e, id, err := a.resolveSession(ctx, sessionID)
+			if err != nil {
+				return err
+			}
+			g, err := e.ValidateGate(ctx, id, phase)
+			if err != nil {
+				return sessionErr(err)
+			}
+			if asJSON {
+				if err := writeJSON(c.OutOrStdout(), g); err != nil {
+					return err
+				}
+			} else {
+				printGate(c.OutOrStdout(), *g)
+			}
+			if g.Status == session.StatusFail {
+				return &exitError{code: exitBlocked, err: errors.New("")}
+			}
+			return nil
+		},
+	}
+	gate.Flags().StringVar(&phase, "phase", "", "phase id (default: current)")
+	addSessionFlag(gate)
+	addJSON(gate)
+
+	// advance
+	var target, reason string
+	var force bool
+	advance := &cobra.Command{
+		Use:   "advance",
+		Short: "Move to the next phase (or --to PHASE) when gates pass; exit 1 when blocked",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			e, id, err := a.resolveSession(ctx, sessionID)
+			if err != nil {
+				return err
+			}
+			res, err := e.Advance(ctx, session.AdvanceRequest{ID: id, Target: target, Force: force, Reason: reason})
+			if err != nil {
+				return sessionErr(err)
+			}
+			if asJSON {
+				if err := writeJSON(c.OutOrStdout(), res); err != nil {
+					return err
+				}
+			} else {
+				w := c.OutOrStdout()
+				for _, g := range res.Gates {
+					printGate(w, g)
+				}
+				for _, wa := range res.Warnings {
+					fmt.Fprintln(w, "warning:", wa)
+				}
+				for _, v := range res.Violations {
+					fmt.Fprintf(w, "violation recorded: %s %s: %s\n", v.Severity, v.Code, v.Message)
+				}
+				fmt.Fprintf(w, "%s -> %s (%s)\nnext: %s\n", res.From, res.To, res.State, res.Next)
+			}
+			if !res.Advanced {
+				return &exitError{code: exitBlocked, err: fmt.Errorf("blocked at %s: %s", res.Blocked.Phase, res.Blocked.Reason)}
+			}
+			return nil
+		},
+	}
+	advance.Flags().StringVar(&target, "to", "", "target phase id or WORKING")
+	advance.Flags().BoolVar(&force, "force", false, "skip failing mandatory gates (recorded as violations)")
+	advance.Flags().StringVar(&reason, "reason", "", "why (required with --force)")
+	addSessionFlag(advance)
+	addJSON(advance)
+
+	// evidence
+	var kind, value, step string
+	evidence := &cobra.Command{
+		Use:   "evidence",
+		Short: "Record evidence for a phase (--value TEXT, or --value - to read stdin)",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			e, id, err := a.resolveSession(ctx, sessionID)
+			if err != nil {
+				return err
+			}
+			body := value
+			if value == "-" {
+				b, err := io.ReadAll(io.LimitReader(a.stdin, session.MaxEvidenceBytes+1))
+				if err != nil {
+					return usage(fmt.Errorf("read stdin: %w", err))
+				}
+				body = string(b)
+			}
+			ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: phase, Kind: kind, Evidence: body, Step: step})
+			if err != nil {
+				return sessionErr(err)
+			}
+			if asJSON {
+				return writeJSON(c.OutOrStdout(), ev)
+			}
+			fmt.Fprintf(c.OutOrStdout(), "recorded %s evidence for %s: sha256:%s %s\n", ev.Kind, ev.Phase, ev.SHA256, ev.Ref)
+			return nil
+		},
+	}
+	evidence.Flags().StringVar(&phase, "phase", "", "phase id (default: current)")
+	evidence.Flags().StringVar(&kind, "type", "", "evidence type: "+strings.Join(session.EvidenceKinds, ", "))
+	evidence.Flags().StringVar(&value, "value", "", "the evidence: output, path, commit sha or decision; - reads stdin")
+	evidence.Flags().StringVar(&step, "step", "", "checklist step; 'condition' records that a conditional gate does not apply")
+	addSessionFlag(evidence)
+	addJSON(evidence)
+
+	// end
+	var summary, notes string
+	var skipQA bool
+	end := &cobra.Command{
+		Use:   "end",
+		Short: "Validate the end phases and complete the session; exit 1 when blocked",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			e, id, err := a.resolveSession(ctx, sessionID)
+			if err != nil {
+				return err
+			}
+			res, err := e.End(ctx, session.EndRequest{ID: id, Summary: summary, NextNotes: notes, SkipQA: skipQA})
+			if err != nil {
+				return sessionErr(err)
+			}
+			if asJSON {
+				if err := writeJSON(c.OutOrStdout(), res); err != nil {
+					return err
+				}
+			} else {
+				for _, g := range res.Gates {
+					printGate(c.OutOrStdout(), g)
+				}
+				fmt.Fprintf(c.OutOrStdout(), "%s\nnext: %s\n", res.State, res.Next)
+			}
+			if !res.Ended {
+				return &exitError{code: exitBlocked, err: fmt.Errorf("session end blocked at %s: %s", res.Blocked.Phase, res.Blocked.Reason)}
+			}
+			return nil
+		},
+	}
+	end.Flags().StringVar(&summary, "summary", "", "what the session did (required)")
+	end.Flags().StringVar(&notes, "notes", "", "notes for the next session")
+	end.Flags().BoolVar(&skipQA, "skip-qa", false, "skip QA validation (only when every changed file is documentation)")
+	addSessionFlag(end)
+	addJSON(end)
+
+	// list
+	var states string
+	var limit int
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List sessions, newest first",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			e, err := a.sessionEngine(ctx)
+			if err != nil {
+				return err
+			}
+			f := session.SessionFilter{Limit: limit}
+			if states != "" {
+				f.States = strings.Split(strings.ToUpper(states), ",")
+			}
+			ss, err := e.Store.ListSessions(ctx, f)
+			if err != nil {
+				return usage(err)
+			}
+			if asJSON {
+				if ss == nil {
+					ss = []*session.Session{}
+				}
+				return writeJSON(c.OutOrStdout(), ss)
+			}
+			tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tSTATE\tPHASE\tBRANCH\tCREATED\tOBJECTIVE")
+			for _, s := range ss {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.State, s.Phase, s.Branch, s.CreatedAt.Local().Format(time.DateTime), oneLine(s.Objective, 60))
+			}
+			return tw.Flush()
+		},
+	}
+	list.Flags().StringVar(&states, "state", "", "comma-separated states (INIT,WORKING,ENDING,COMPLETE,ABANDONED,TERMINATED)")
+	list.Flags().IntVar(&limit, "limit", 50, "maximum rows")
+	addJSON(list)
+
+	// show
+	show := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show a session with its phases, evidence, violations and events",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
+			ctx := c.Context()
+			e, err := a.sessionEngine(ctx)
+			if err != nil {
+				return err
+			}
+			v, err := e.View(ctx, argv[0])
+			if err != nil {
+				return sessionErr(err)
+			}
+			evs, err := e.History(ctx, argv[0])
+			if err != nil {
+				return sessionErr(err)
+			}
+			if asJSON {
+				return writeJSON(c.OutOrStdout(), struct {
+					*session.StateView
+					Events []session.Event `json:"events"`
+				}{v, evs})
+			}
+			printView(c.OutOrStdout(), v)
+			fmt.Fprintln(c.OutOrStdout(), "\nevents:")
+			for _, ev := range evs {
+				fmt.Fprintf(c.OutOrStdout(), "  %4d  %s  %s\n", ev.Seq, ev.CreatedAt.Local().Format(time.DateTime), ev.Token)
+			}
+			return nil
+		},
+	}
+	addJSON(show)
+
+	// terminate
+	terminate := &cobra.Command{
+		Use:   "terminate ID",
+		Short: "End a session by hand, keeping its data (soft delete)",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
+			ctx := c.Context()
+			e, err := a.sessionEngine(ctx)
+			if err != nil {
+				return err
+			}
+			s, err := e.Terminate(ctx, argv[0], reason)
+			if err != nil {
+				return sessionErr(err)
+			}
+			fmt.Fprintf(c.OutOrStdout(), "session %s terminated: %s\n", s.ID, s.TerminateReason)
+			return nil
+		},
+	}
+	terminate.Flags().StringVar(&reason, "reason", "", "why (required)")
+
+	// delete
+	var yes bool
+	del := &cobra.Command{
+		Use:   "delete ID",
+		Short: "Remove a session and all its rows (hard delete; needs --yes)",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
+			if !yes {
+				return usage(errors.New("delete removes the session's evidence, events and violations for good: pass --yes (or use terminate to keep them)"))
+			}
+			ctx := c.Context()
+			e, err := a.sessionEngine(ctx)
+			if err != nil {
+				return err
+			}
+			if err := e.Delete(ctx, argv[0]); err != nil {
+				return sessionErr(err)
+			}
+			fmt.Fprintf(c.OutOrStdout(), "session %s deleted\n", argv[0])
+			return nil
+		},
+	}
+	del.Flags().BoolVar(&yes, "yes", false, "confirm the hard delete")
+
+	cmd.AddCommand(start, status, gate, advance, evidence, end, list, show, terminate, del)
+	return cmd
+}
+
+// resolveSession picks --session, SESSIONGATE_SESSION, or the worktree's active session.
+func (a *app) resolveSession(ctx context.Context, flag string) (*session.Engine, string, error) {
+	e, err := a.sessionEngine(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	id := flag
+	if id == "" {
+		id = os.Getenv("SESSIONGATE_SESSION")
+	}
+	if id != "" {
+		if err := session.ValidateID(id); err != nil {
+			return nil, "", usage(err)
+		}
+		return e, id, nil
+	}
+	r, err := a.gitRepo(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := e.ActiveSession(ctx, r)
+	if errors.Is(err, session.ErrNotFound) {
+		return nil, "", usage(fmt.Errorf("no active session in %s: run sessiongate session start --objective \"...\"", r.Root()))
+	}
+	if err != nil {
+		return nil, "", usage(err)
+	}
+	return e, s.ID, nil
+}
+
+// sessionErr maps engine errors to exit codes: a bad handle or bad input is 2.
+func sessionErr(err error) error { return usage(err) }
+
+func printGate(w io.Writer, g session.GateResult) {
+	fmt.Fprintf(w, "%-8s %s (%s) %s\n", g.Status, g.Phase, g.Level, g.Message)
+	for _, c := range g.Checks {
+		fmt.Fprintf(w, "  %-8s %s %s: %s\n", c.Status, c.Kind, c.Arg, c.Message)
+	}
+	if g.Output != "" {
+		for _, l := range strings.Split(g.Output, "\n") {
+			fmt.Fprintln(w, "  | "+l)
+		}
+	}
+}
+
+func printView(w io.Writer, v *session.StateView) {
+	s := v.Session
+	fmt.Fprintf(w, "session   %s\nstate     %s %s\nobjective %s\nbranch    %s\nstarted   %s at %s\nprotocol  sha256:%s\n",
+		s.ID, s.State, s.Phase, oneLine(s.Objective, 200), s.Branch, s.CreatedAt.Local().Format(time.DateTime), shortCommit(s.StartCommit), s.ProtocolSHA)
+	if s.Terminated {
+		fmt.Fprintf(w, "terminated: %s\n", s.TerminateReason)
+	}
+	if v.Expired {
+		fmt.Fprintln(w, "expired: the idle timeout has passed; start a new session")
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nPHASE\tGATE\tSTATUS\tCHECKS")
+	for _, it := range v.Checklist {
+		cur := ""
+		if it.Current {
+			cur = " <- current"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s%s\t%s\n", it.Phase, it.Level, it.Status, cur, strings.Join(it.Checks, "; "))
+	}
+	tw.Flush()
+	for _, vi := range v.Violations {
+		fmt.Fprintf(w, "violation: %s %s %s: %s\n", vi.Severity, vi.Code, vi.Phase, vi.Message)
+	}
+}
+
+func shortCommit(c string) string {
+	if c == "" {
+		return "(unborn)"
+	}
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}

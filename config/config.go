@@ -1,0 +1,139 @@
+// Package config reads sessiongate.yaml, the repository's policy file.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// FileNames are looked up at the repository root, in order.
+var FileNames = []string{"sessiongate.yaml", ".sessiongate.yaml"}
+
+// Config is the whole policy file.
+type Config struct {
+	// Path is where the config was read from ("" for defaults).
+	Path string `yaml:"-"`
+
+	Protocol         string            `yaml:"protocol"`
+	RequireSession   bool              `yaml:"require_session"`
+	IdleTimeout      Duration          `yaml:"idle_timeout"`
+	CommandTimeout   Duration          `yaml:"command_timeout"`
+	StoreRawEvidence bool              `yaml:"store_raw_evidence"`
+	History          int               `yaml:"history"`
+	Commands         map[string]string `yaml:"commands"`
+	Hooks            Hooks             `yaml:"hooks"`
+	FailMode         string            `yaml:"fail_mode"`
+	BypassEnv        string            `yaml:"bypass_env"`
+	DocGlobs         []string          `yaml:"doc_globs"`
+}
+
+// Hooks says which phase gates run at which git hook.
+type Hooks struct {
+	PreCommit []string `yaml:"pre-commit"`
+	PrePush   []string `yaml:"pre-push"`
+}
+
+// Default is the configuration when no file exists: permissive about
+// sessions (a repository that never opted in is not blocked), strict about
+// the database (fail closed).
+func Default() *Config {
+	return &Config{
+		RequireSession: false,
+		IdleTimeout:    Duration(24 * time.Hour),
+		CommandTimeout: Duration(2 * time.Minute),
+		History:        5,
+		Hooks:          Hooks{PrePush: []string{"QA_VALIDATION"}},
+		FailMode:       "closed",
+		BypassEnv:      "SESSIONGATE_BYPASS",
+	}
+}
+
+// Load reads the config at the repository root; defaults when there is none.
+func Load(root string) (*Config, error) {
+	for _, name := range FileNames {
+		p := filepath.Join(root, name)
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read config: %w", err)
+		}
+		return Parse(p, b)
+	}
+	return Default(), nil
+}
+
+// Parse decodes a config file; unknown keys and bad values are errors that
+// name the file and line.
+func Parse(path string, b []byte) (*Config, error) {
+	c := Default()
+	c.Path = path
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	// An empty file (io.EOF) means all defaults.
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+func (c *Config) validate() error {
+	switch c.FailMode {
+	case "closed", "open":
+	default:
+		return fmt.Errorf("fail_mode must be closed or open, not %q", c.FailMode)
+	}
+	if c.IdleTimeout < 0 || c.CommandTimeout < 0 {
+		return errors.New("timeouts must be positive")
+	}
+	if c.History < 0 {
+		return errors.New("history must be >= 0")
+	}
+	for id, cmd := range c.Commands {
+		if strings.TrimSpace(cmd) == "" {
+			return fmt.Errorf("commands.%s is empty", id)
+		}
+	}
+	return nil
+}
+
+// Engine returns the part of the config the session engine uses.
+func (c *Config) Engine() session.Config {
+	return session.Config{
+		IdleTimeout:      time.Duration(c.IdleTimeout),
+		StoreRawEvidence: c.StoreRawEvidence,
+		Commands:         c.Commands,
+		CommandTimeout:   time.Duration(c.CommandTimeout),
+		HistorySize:      c.History,
+		DocGlobs:         c.DocGlobs,
+	}
+}
+
+// Duration reads "24h", "90s" from YAML.
+type Duration time.Duration
+
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration (use e.g. 24h, 90s)", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+func (d Duration) String() string { return time.Duration(d).String() }

@@ -1,0 +1,367 @@
+package session
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// Engine drives sessions. It is safe for concurrent use; the store
+// serialises writes, so several processes (MCP server, hooks, CLI) can drive
+// sessions of one database at once.
+type Engine struct {
+	Store  Store
+	Config Config
+	// OpenRepo opens the worktree a session belongs to.
+	OpenRepo func(ctx context.Context, worktree string) (Repo, error)
+	Now      func() time.Time
+	Logger   *slog.Logger
+
+	specs sync.Map // protocol sha256 -> *protocolspec.Spec
+}
+
+// NewEngine returns an engine with defaults filled in.
+func NewEngine(store Store, cfg Config, openRepo func(ctx context.Context, worktree string) (Repo, error)) *Engine {
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 24 * time.Hour
+	}
+	if cfg.HistorySize <= 0 {
+		cfg.HistorySize = 5
+	}
+	if cfg.CommandTimeout <= 0 {
+		cfg.CommandTimeout = 2 * time.Minute
+	}
+	if len(cfg.DocGlobs) == 0 {
+		cfg.DocGlobs = []string{"*.md", "*.markdown", "*.txt", "*.rst", "docs/**"}
+	}
+	return &Engine{Store: store, Config: cfg, OpenRepo: openRepo, Now: time.Now, Logger: slog.Default()}
+}
+
+func (e *Engine) now() time.Time { return e.Now().UTC() }
+
+// LoadSpec returns the parsed spec of a protocol document. The parse is
+// cached by the sha256 of the bytes, in memory and in the store, so an
+// unchanged protocol is never parsed twice (hooks stay fast).
+func (e *Engine) LoadSpec(ctx context.Context, name string, content []byte) (*protocolspec.Spec, error) {
+	sum := sha256.Sum256(content)
+	sha := hex.EncodeToString(sum[:])
+	if v, ok := e.specs.Load(sha); ok {
+		return v.(*protocolspec.Spec), nil
+	}
+	if p, err := e.Store.GetProtocol(ctx, sha); err == nil && len(p.SpecJSON) > 0 {
+		var spec protocolspec.Spec
+		if err := json.Unmarshal(p.SpecJSON, &spec); err == nil && spec.SHA256 == sha {
+			e.specs.Store(sha, &spec)
+			return &spec, nil
+		}
+	}
+	spec, err := protocolspec.Parse(name, content)
+	if err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(spec)
+	if err != nil {
+		return nil, fmt.Errorf("encode spec: %w", err)
+	}
+	err = e.Store.Update(ctx, func(w Writer) error {
+		return w.PutProtocol(ctx, &Protocol{SHA256: sha, Name: name, Content: content, SpecJSON: js, CreatedAt: e.now()})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store protocol: %w", err)
+	}
+	e.specs.Store(sha, spec)
+	return spec, nil
+}
+
+// SpecFor returns the spec a session pinned when it started.
+func (e *Engine) SpecFor(ctx context.Context, sha string) (*protocolspec.Spec, error) {
+	if v, ok := e.specs.Load(sha); ok {
+		return v.(*protocolspec.Spec), nil
+	}
+	p, err := e.Store.GetProtocol(ctx, sha)
+	if err != nil {
+		return nil, fmt.Errorf("load protocol %s: %w", shortSHA(sha), err)
+	}
+	if len(p.SpecJSON) > 0 {
+		var spec protocolspec.Spec
+		if err := json.Unmarshal(p.SpecJSON, &spec); err == nil {
+			e.specs.Store(sha, &spec)
+			return &spec, nil
+		}
+	}
+	spec, err := protocolspec.Parse(p.Name, p.Content)
+	if err != nil {
+		return nil, fmt.Errorf("parse stored protocol %s: %w", shortSHA(sha), err)
+	}
+	e.specs.Store(sha, spec)
+	return spec, nil
+}
+
+// StartRequest opens a session.
+type StartRequest struct {
+	Repo           Repo
+	Spec           *protocolspec.Spec
+	Objective      string
+	Branch         string // optional; default: the worktree's branch
+	StartingCommit string // optional; default: HEAD
+}
+
+// StartResult is what session_start returns.
+type StartResult struct {
+	SessionID    string          `json:"session_id"`
+	State        string          `json:"state"`
+	Phase        string          `json:"phase"`
+	BlockedUntil []string        `json:"blocked_until"`
+	Checklist    []ChecklistItem `json:"checklist"`
+	History      []HistoryEntry  `json:"history"`
+	Carried      []Violation     `json:"carried_violations"`
+	Superseded   []string        `json:"superseded_sessions,omitempty"`
+	ExpiresAt    time.Time       `json:"expires_at"`
+}
+
+// HistoryEntry is a previous session's summary, for the next session.
+type HistoryEntry struct {
+	SessionID  string    `json:"session_id"`
+	State      string    `json:"state"`
+	Objective  string    `json:"objective"`
+	Summary    string    `json:"summary"`
+	NextNotes  string    `json:"next_session_notes"`
+	EndedAt    time.Time `json:"ended_at"`
+	Violations int       `json:"violations"`
+}
+
+var (
+	hexSHA    = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+	badBranch = regexp.MustCompile(`[\x00-\x1f\x7f ~^:?*\[\\]`)
+)
+
+// Start creates a session in INIT at the first start phase. An older active
+// session in the same worktree is marked ABANDONED (superseded), so hooks
+// never have to guess which session a worktree runs.
+func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, error) {
+	obj := strings.TrimSpace(req.Objective)
+	if obj == "" {
+		return nil, errors.New("objective is required: say what this session is for")
+	}
+	if len(obj) > 2000 {
+		return nil, fmt.Errorf("objective is %d bytes; keep it under 2000", len(obj))
+	}
+	if req.Spec == nil {
+		return nil, errors.New("no protocol loaded")
+	}
+	head, branch, err := req.Repo.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	if req.Branch != "" {
+		if badBranch.MatchString(req.Branch) || len(req.Branch) > 250 {
+			return nil, fmt.Errorf("invalid branch name %q", truncate(req.Branch, 64))
+		}
+		branch = req.Branch
+	}
+	if req.StartingCommit != "" {
+		c := strings.ToLower(req.StartingCommit)
+		if !hexSHA.MatchString(c) {
+			return nil, fmt.Errorf("invalid starting_commit %q: want a hex commit id", truncate(req.StartingCommit, 64))
+		}
+		head = c
+	}
+	now := e.now()
+	s := &Session{
+		ID:           uuid.NewString(),
+		Worktree:     req.Repo.Root(),
+		Branch:       branch,
+		StartCommit:  head,
+		ProtocolSHA:  req.Spec.SHA256,
+		Objective:    obj,
+		State:        StateInit,
+		CreatedAt:    now,
+		LastActivity: now,
+		ExpiresAt:    now.Add(e.Config.IdleTimeout),
+	}
+	starts := req.Spec.SectionPhases(protocolspec.SectionStart)
+	if len(starts) > 0 {
+		s.Phase = starts[0].ID
+	} else {
+		s.State = StateWorking
+	}
+	res := &StartResult{SessionID: s.ID, State: s.State, Phase: s.Phase, ExpiresAt: s.ExpiresAt}
+	err = e.Store.Update(ctx, func(w Writer) error {
+		repo, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
+		if err != nil {
+			return err
+		}
+		s.RepoID = repo.ID
+		for {
+			old, err := w.ActiveSession(ctx, repo.ID, s.Worktree)
+			if errors.Is(err, ErrNotFound) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			old.State, old.EndedAt, old.Summary = StateAbandoned, now, "superseded by session "+s.ID
+			if err := w.UpdateSession(ctx, old); err != nil {
+				return err
+			}
+			if err := w.AppendEvent(ctx, &Event{SessionID: old.ID, Token: "session:superseded", Detail: s.ID, CreatedAt: now}); err != nil {
+				return err
+			}
+			res.Superseded = append(res.Superseded, old.ID)
+		}
+		if err := w.CreateSession(ctx, s); err != nil {
+			return err
+		}
+		detail, _ := json.Marshal(map[string]string{"branch": s.Branch, "starting_commit": s.StartCommit, "protocol_sha256": s.ProtocolSHA})
+		if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "tool:session_start", Detail: string(detail), CreatedAt: now}); err != nil {
+			return err
+		}
+		res.History, res.Carried, err = e.history(ctx, w, repo.ID, s.ID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start session: %w", err)
+	}
+	for _, p := range starts {
+		if p.Mandatory() {
+			res.BlockedUntil = append(res.BlockedUntil, p.ID)
+		}
+	}
+	res.Checklist = checklist(req.Spec, nil, s)
+	return res, nil
+}
+
+// history returns the last ended sessions and the violations of the
+// previous session that the next one must see (bypasses, forced gates).
+func (e *Engine) history(ctx context.Context, r Reader, repoID int64, self string) ([]HistoryEntry, []Violation, error) {
+	prev, err := r.RecentEnded(ctx, repoID, e.Config.HistorySize)
+	if err != nil {
+		return nil, nil, err
+	}
+	hist := []HistoryEntry{}
+	carried := []Violation{}
+	for i, p := range prev {
+		if p.ID == self {
+			continue
+		}
+		vs, err := r.ListViolations(ctx, ViolationFilter{SessionID: p.ID, Limit: 100})
+		if err != nil {
+			return nil, nil, err
+		}
+		hist = append(hist, HistoryEntry{SessionID: p.ID, State: p.State, Objective: p.Objective, Summary: p.Summary, NextNotes: p.NextNotes, EndedAt: p.EndedAt, Violations: len(vs)})
+		if i == 0 {
+			carried = append(carried, vs...)
+		}
+	}
+	return hist, carried, nil
+}
+
+// load fetches an active, unexpired session and its spec. An expired one is
+// marked ABANDONED on the way (its data kept).
+func (e *Engine) load(ctx context.Context, id string) (*Session, *protocolspec.Spec, error) {
+	if err := ValidateID(id); err != nil {
+		return nil, nil, err
+	}
+	s, err := e.Store.GetSession(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil, fmt.Errorf("session %s: %w: start one with session_start", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	if err := e.checkUsable(ctx, s); err != nil {
+		return nil, nil, err
+	}
+	spec, err := e.SpecFor(ctx, s.ProtocolSHA)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, spec, nil
+}
+
+func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
+	switch {
+	case s.Terminated || s.State == StateTerminated:
+		return fmt.Errorf("session %s: %w (%s): start a new session", s.ID, ErrTerminated, s.TerminateReason)
+	case s.State == StateComplete || s.State == StateAbandoned:
+		return fmt.Errorf("session %s: %w (%s): start a new session", s.ID, ErrEnded, s.State)
+	}
+	now := e.now()
+	if s.Expired(now) {
+		_ = e.Store.Update(ctx, func(w Writer) error {
+			cur, err := w.GetSession(ctx, s.ID)
+			if err != nil || !cur.Active() {
+				return err
+			}
+			cur.State, cur.EndedAt = StateAbandoned, now
+			if err := w.UpdateSession(ctx, cur); err != nil {
+				return err
+			}
+			return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "session:expired", CreatedAt: now})
+		})
+		return fmt.Errorf("session %s: %w at %s (idle timeout %s): start a new session", s.ID, ErrExpired, s.ExpiresAt.Format(time.RFC3339), e.Config.IdleTimeout)
+	}
+	return nil
+}
+
+func (e *Engine) touch(s *Session) {
+	now := e.now()
+	s.LastActivity = now
+	s.ExpiresAt = now.Add(e.Config.IdleTimeout)
+}
+
+// Terminate ends a session by hand (soft delete: rows kept, state TERMINATED).
+func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, error) {
+	if err := ValidateID(id); err != nil {
+		return nil, err
+	}
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return nil, errors.New("a reason is required to terminate a session")
+	}
+	var out *Session
+	err := e.Store.Update(ctx, func(w Writer) error {
+		s, err := w.GetSession(ctx, id)
+		if err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+		if s.Terminated {
+			return fmt.Errorf("session %s: %w already", id, ErrTerminated)
+		}
+		now := e.now()
+		s.Terminated, s.TerminateReason, s.State = true, truncate(reason, 500), StateTerminated
+		if s.EndedAt.IsZero() {
+			s.EndedAt = now
+		}
+		if err := w.UpdateSession(ctx, s); err != nil {
+			return err
+		}
+		out = s
+		return w.AppendEvent(ctx, &Event{SessionID: id, Token: "session:terminated", Detail: truncate(reason, 200), CreatedAt: now})
+	})
+	return out, err
+}
+
+// Delete removes a session and every row that refers to it (hard delete).
+func (e *Engine) Delete(ctx context.Context, id string) error {
+	if err := ValidateID(id); err != nil {
+		return err
+	}
+	return e.Store.Update(ctx, func(w Writer) error {
+		if _, err := w.GetSession(ctx, id); err != nil {
+			return fmt.Errorf("session %s: %w", id, err)
+		}
+		return w.DeleteSession(ctx, id)
+	})
+}

@@ -1,0 +1,364 @@
+package session_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+const flowProtocol = `# Protocol
+
+## Session Start
+
+### Phase 1: Context Retrieval (BLOCKING)
+
+<!-- gate: evidence tool_output -->
+
+1. The agent MUST read the notes.
+
+### Phase 2: Plan (RECOMMENDED)
+
+<!-- gate: file_exists "PLAN.md" -->
+
+1. The agent SHOULD write a plan.
+
+### Phase 3: Issue Context (BLOCKING when an issue is linked)
+
+<!-- gate: evidence manual -->
+
+1. The agent MUST read the linked issue.
+
+## Session End
+
+### Phase 1: Quality Checks (REQUIRED)
+
+<!-- gate: command "test -z \"$(grep -l TODO {changed:*.txt})\"" -->
+
+1. The agent MUST NOT leave TODOs.
+
+### Phase 2: QA Validation (BLOCKING)
+
+<!-- gate: file_exists "qa/*.md" -->
+
+1. The agent MUST write a QA report.
+
+### Phase 3: Git Operations (REQUIRED)
+
+<!-- gate: commit_since_start -->
+
+1. The agent MUST commit.
+`
+
+func TestStartStateAndHistory(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	res, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "fix the bug"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := session.ValidateID(res.SessionID); err != nil {
+		t.Fatalf("session id %q: %v", res.SessionID, err)
+	}
+	if res.State != session.StateInit || res.Phase != "CONTEXT_RETRIEVAL" {
+		t.Fatalf("state %s phase %s, want INIT CONTEXT_RETRIEVAL", res.State, res.Phase)
+	}
+	if got := strings.Join(res.BlockedUntil, ","); got != "CONTEXT_RETRIEVAL,ISSUE_CONTEXT" {
+		t.Fatalf("blocked_until %s", got)
+	}
+	if len(res.Checklist) != 6 {
+		t.Fatalf("checklist has %d items, want 6", len(res.Checklist))
+	}
+	s, _ := e.db.GetSession(ctx, res.SessionID)
+	if s.StartCommit != git(t, e.root, "rev-parse", "HEAD") || s.Branch != "main" || s.ProtocolSHA != e.spec.SHA256 {
+		t.Fatalf("session recorded %+v", s)
+	}
+
+	// A second start in the same worktree supersedes the first.
+	res2, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "second"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res2.Superseded) != 1 || res2.Superseded[0] != res.SessionID {
+		t.Fatalf("superseded %v", res2.Superseded)
+	}
+	old, _ := e.db.GetSession(ctx, res.SessionID)
+	if old.State != session.StateAbandoned {
+		t.Fatalf("old session state %s, want ABANDONED", old.State)
+	}
+	// History shows the ended session to the next start.
+	res3, _ := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "third"})
+	if len(res3.History) != 2 {
+		t.Fatalf("history has %d entries, want 2", len(res3.History))
+	}
+}
+
+func TestStartValidation(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		req  session.StartRequest
+		want string
+	}{
+		{"no objective", session.StartRequest{Objective: "  "}, "objective is required"},
+		{"bad commit", session.StartRequest{Objective: "x", StartingCommit: "HEAD~1; rm -rf /"}, "invalid starting_commit"},
+		{"bad branch", session.StartRequest{Objective: "x", Branch: "a b"}, "invalid branch"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.req.Repo, c.req.Spec = e.repo, e.spec
+			_, err := e.engine.Start(ctx, c.req)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err %v, want %q", err, c.want)
+			}
+		})
+	}
+	for _, id := range []string{"", "abc", "../../etc/passwd", strings.Repeat("a", 36), "123e4567-e89b-12d3-a456-42661417400g"} {
+		if _, err := e.engine.ValidateGate(ctx, id, ""); !errors.Is(err, session.ErrInvalidID) {
+			t.Errorf("id %q: err %v, want ErrInvalidID", id, err)
+		}
+	}
+	if _, err := e.engine.ValidateGate(ctx, "123e4567-e89b-42d3-a456-426614174000", ""); !errors.Is(err, session.ErrNotFound) {
+		t.Errorf("unknown id: err %v, want ErrNotFound", err)
+	}
+}
+
+func TestWholeSession(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	id := e.start("whole session")
+
+	// BLOCKING gate without evidence blocks.
+	res := e.advance(id)
+	if res.Advanced || res.Blocked == nil || res.Blocked.Phase != "CONTEXT_RETRIEVAL" {
+		t.Fatalf("advance without evidence: %+v", res)
+	}
+	if !contains(e.tokens(id), "gate:CONTEXT_RETRIEVAL:fail") || !contains(e.tokens(id), "tool:advance_phase:blocked") {
+		t.Fatalf("events %v", e.tokens(id))
+	}
+	rep, err := e.engine.BlockedReason(ctx, id)
+	if err != nil || !rep.IsBlocked || rep.BlockedPhases[0].Phase != "CONTEXT_RETRIEVAL" || len(rep.BlockedPhases[0].EvidenceNeeded) == 0 {
+		t.Fatalf("blocked reason %+v %v", rep, err)
+	}
+
+	e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "read HANDOFF: nothing pending")
+	res = e.advance(id)
+	if !res.Advanced || res.To != "PLAN" {
+		t.Fatalf("advance with evidence: %+v", res)
+	}
+	// RECOMMENDED gate failing is skipped with a warning, not a violation.
+	res = e.advance(id)
+	if !res.Advanced || res.To != "ISSUE_CONTEXT" || len(res.Warnings) != 1 || len(res.Violations) != 0 {
+		t.Fatalf("recommended skip: %+v", res)
+	}
+	// Conditional BLOCKING gate: recording that the condition does not hold skips it.
+	if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "ISSUE_CONTEXT", Kind: session.EvidenceManual, Evidence: "no issue linked", Step: session.StepCondition}); err != nil {
+		t.Fatal(err)
+	}
+	res = e.advance(id)
+	if !res.Advanced || res.State != session.StateWorking || res.Gates[0].Decision != session.DecisionConditionNotMet {
+		t.Fatalf("conditional: %+v", res)
+	}
+	if !contains(e.tokens(id), "decision:ISSUE_CONTEXT:condition_not_met") {
+		t.Fatalf("condition decision not recorded: %v", e.tokens(id))
+	}
+
+	// Work: a file with a TODO, not committed yet.
+	write(t, e.root, "notes.txt", "TODO finish\n")
+	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "did it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.Ended || end.Blocked == nil || end.Blocked.Phase != "QUALITY_CHECKS" {
+		t.Fatalf("end with TODO: %+v", end)
+	}
+	write(t, e.root, "notes.txt", "done\n")
+	write(t, e.root, "qa/report.md", "ok\n")
+	end, err = e.engine.End(ctx, session.EndRequest{ID: id, Summary: "did it"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end.Ended || end.Blocked == nil || end.Blocked.Phase != "GIT_OPERATIONS" {
+		t.Fatalf("end without commit: %+v", end)
+	}
+	git(t, e.root, "add", "-A")
+	git(t, e.root, "commit", "-q", "-m", "work")
+	end, err = e.engine.End(ctx, session.EndRequest{ID: id, Summary: "did it", NextNotes: "look at X"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !end.Ended || end.State != session.StateComplete || end.EndCommit != git(t, e.root, "rev-parse", "HEAD") {
+		t.Fatalf("end: %+v", end)
+	}
+	// An ended session refuses further calls with a clear error.
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id}); !errors.Is(err, session.ErrEnded) {
+		t.Fatalf("advance after end: %v", err)
+	}
+	next, _ := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "next"})
+	if len(next.History) != 1 || next.History[0].NextNotes != "look at X" {
+		t.Fatalf("history %+v", next.History)
+	}
+}
+
+func TestForceRecordsViolation(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	id := e.start("force")
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Force: true}); err == nil || !strings.Contains(err.Error(), "reason") {
+		t.Fatalf("force without reason: %v", err)
+	}
+	res, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING", Force: true, Reason: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Advanced || res.State != session.StateWorking {
+		t.Fatalf("forced advance: %+v", res)
+	}
+	// Two BLOCKING gates forced -> two CRITICAL violations; PLAN skipped with a warning.
+	if len(res.Violations) != 2 || res.Violations[0].Severity != session.SeverityCritical || res.Violations[0].Code != "FORCED_ADVANCE" {
+		t.Fatalf("violations %+v", res.Violations)
+	}
+	vs, _ := e.db.ListViolations(ctx, session.ViolationFilter{SessionID: id})
+	if len(vs) != 2 {
+		t.Fatalf("stored violations %d", len(vs))
+	}
+	if !contains(e.tokens(id), "tool:advance_phase:force") {
+		t.Fatalf("events %v", e.tokens(id))
+	}
+	v, _ := e.engine.View(ctx, id)
+	if v.Checklist[0].Status != session.PhaseForced || v.Checklist[1].Status != session.PhaseSkipped {
+		t.Fatalf("checklist %+v", v.Checklist)
+	}
+	// Backwards and unknown targets are refused.
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "PLAN"}); err == nil {
+		t.Fatal("backward target accepted")
+	}
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "NOPE"}); err == nil || !strings.Contains(err.Error(), "unknown target") {
+		t.Fatalf("unknown target: %v", err)
+	}
+}
+
+func TestSkipQA(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	id := e.start("docs")
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING", Force: true, Reason: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, e.root, "main.go", "package main\n")
+	if _, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "s", SkipQA: true}); err == nil || !strings.Contains(err.Error(), "main.go") {
+		t.Fatalf("skip_qa with code changed: %v", err)
+	}
+	git(t, e.root, "rm", "-q", "--cached", "--ignore-unmatch", "main.go")
+	removeFile(t, e.root, "main.go")
+	write(t, e.root, "docs/guide.md", "words\n")
+	git(t, e.root, "add", "-A")
+	git(t, e.root, "commit", "-q", "-m", "docs")
+	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "docs", SkipQA: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !end.Ended {
+		t.Fatalf("docs-only end: %+v", end)
+	}
+	v, _ := e.engine.View(ctx, id)
+	for _, it := range v.Checklist {
+		if it.Phase == "QA_VALIDATION" && (it.Status != session.PhaseSkipped || it.Decision != "SKIPPED: docs-only") {
+			t.Fatalf("QA phase %+v", it)
+		}
+	}
+}
+
+func TestExpiryTerminateDelete(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	id := e.start("expire")
+	e.now = e.now.Add(25 * time.Hour)
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id}); !errors.Is(err, session.ErrExpired) {
+		t.Fatalf("advance after idle timeout: %v", err)
+	}
+	s, _ := e.db.GetSession(ctx, id)
+	if s.State != session.StateAbandoned || !contains(e.tokens(id), "session:expired") {
+		t.Fatalf("expired session %s, events %v", s.State, e.tokens(id))
+	}
+
+	id2 := e.start("terminate")
+	if _, err := e.engine.Terminate(ctx, id2, ""); err == nil {
+		t.Fatal("terminate without reason accepted")
+	}
+	if _, err := e.engine.Terminate(ctx, id2, "wrong objective"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id2, Kind: session.EvidenceManual, Evidence: "x", Phase: "PLAN"}); !errors.Is(err, session.ErrTerminated) {
+		t.Fatalf("evidence on terminated session: %v", err)
+	}
+	v, err := e.engine.View(ctx, id2) // soft delete keeps the data
+	if err != nil || !v.Session.Terminated || v.Session.TerminateReason != "wrong objective" {
+		t.Fatalf("view of terminated: %+v %v", v, err)
+	}
+	if err := e.engine.Delete(ctx, id2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.GetSession(ctx, id2); !errors.Is(err, session.ErrNotFound) {
+		t.Fatalf("deleted session still there: %v", err)
+	}
+	if evs, _ := e.db.ListEvents(ctx, id2, 0, 0); len(evs) != 0 {
+		t.Fatalf("events of deleted session remain: %d", len(evs))
+	}
+}
+
+func TestEvidenceValidation(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	id := e.start("evidence")
+	write(t, e.root, "docs/a.md", "hello\n")
+	cases := []struct {
+		name       string
+		req        session.EvidenceRequest
+		want       string // error substring; "" means success
+		wantRef    string
+		wantSHAHex bool
+	}{
+		{"too large", session.EvidenceRequest{Kind: session.EvidenceToolOutput, Evidence: strings.Repeat("x", session.MaxEvidenceBytes+1)}, "64 KiB", "", false},
+		{"empty", session.EvidenceRequest{Kind: session.EvidenceToolOutput, Evidence: " "}, "empty", "", false},
+		{"bad kind", session.EvidenceRequest{Kind: "screenshot", Evidence: "x"}, "unknown evidence_type", "", false},
+		{"unknown phase", session.EvidenceRequest{Phase: "NOPE", Kind: session.EvidenceManual, Evidence: "x"}, "unknown phase", "", false},
+		{"path escapes", session.EvidenceRequest{Kind: session.EvidenceFilePath, Evidence: "../outside.txt"}, "outside the repository", "", false},
+		{"absolute path", session.EvidenceRequest{Kind: session.EvidenceFilePath, Evidence: "/etc/passwd"}, "outside the repository", "", false},
+		{"missing file", session.EvidenceRequest{Kind: session.EvidenceFilePath, Evidence: "nope.md"}, "does not exist", "", false},
+		{"bad sha", session.EvidenceRequest{Kind: session.EvidenceCommitSHA, Evidence: "zzzz"}, "not a hex commit", "", false},
+		{"condition on unconditional", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "x", Step: "condition"}, "no condition", "", false},
+		{"file path", session.EvidenceRequest{Kind: session.EvidenceFilePath, Evidence: "docs/a.md"}, "", "docs/a.md", true},
+		{"tool output hashed", session.EvidenceRequest{Kind: session.EvidenceToolOutput, Evidence: "secret output body"}, "", "18 bytes", true},
+		{"decision", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "SKIPPED: docs-only\nmore"}, "", "SKIPPED: docs-only", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.req.ID = id
+			ev, err := e.engine.RecordEvidence(ctx, c.req)
+			if c.want != "" {
+				if err == nil || !strings.Contains(err.Error(), c.want) {
+					t.Fatalf("err %v, want %q", err, c.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Ref != c.wantRef || len(ev.SHA256) != 64 || ev.Body != nil {
+				t.Fatalf("evidence %+v", ev)
+			}
+		})
+	}
+	// Privacy: the stored rows never hold the raw tool output.
+	evs, _ := e.db.ListEvidence(ctx, id)
+	for _, ev := range evs {
+		if strings.Contains(ev.Ref, "secret") || ev.Body != nil {
+			t.Fatalf("raw body stored: %+v", ev)
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+// EvidenceRequest records evidence for a phase.
+type EvidenceRequest struct {
+	ID       string
+	Phase    string // "" means the current phase
+	Kind     string
+	Evidence string // the body: tool output, a path, a commit sha, a decision
+	Step     string // optional checklist step; "condition" records that a conditional gate does not apply
+}
+
+// EvidenceKinds lists the accepted kinds, for schemas and messages.
+var EvidenceKinds = []string{EvidenceToolOutput, EvidenceFilePath, EvidenceCommitSHA, EvidenceContentHash, EvidenceManual}
+
+// RecordEvidence stores a hash and a short reference of the evidence; the
+// body itself only when the config opts in. Paths must stay inside the
+// repository.
+func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evidence, error) {
+	s, spec, err := e.load(ctx, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	phase := req.Phase
+	if phase == "" {
+		phase = s.Phase
+	}
+	if phase == "" {
+		return nil, fmt.Errorf("session %s has no current phase: name the phase the evidence is for (one of %s)", s.ID, phaseIDs(spec))
+	}
+	p, ok := spec.Phase(phase)
+	if !ok {
+		return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phase, 64), phaseIDs(spec))
+	}
+	if len(req.Evidence) > MaxEvidenceBytes {
+		return nil, fmt.Errorf("evidence is %d bytes; the limit is %d (64 KiB): record a file_path or content_hash reference instead of the whole body", len(req.Evidence), MaxEvidenceBytes)
+	}
+	body := req.Evidence
+	if strings.TrimSpace(body) == "" {
+		return nil, errors.New("evidence is empty: pass the tool output, path, commit sha or decision")
+	}
+	if len(req.Step) > 200 || !utf8.ValidString(req.Step) {
+		return nil, errors.New("step must be valid UTF-8 and at most 200 bytes")
+	}
+	ev := &Evidence{SessionID: s.ID, Phase: p.ID, Step: req.Step, Kind: req.Kind, Size: len(body), CreatedAt: e.now()}
+	switch req.Kind {
+	case EvidenceToolOutput:
+		ev.SHA256 = sha256Hex([]byte(body))
+		ev.Ref = fmt.Sprintf("%d bytes", len(body))
+	case EvidenceManual:
+		ev.SHA256 = sha256Hex([]byte(body))
+		ev.Ref = truncate(firstLine(body), 120)
+	case EvidenceCommitSHA:
+		c := strings.ToLower(strings.TrimSpace(body))
+		if !hexSHA.MatchString(c) {
+			return nil, fmt.Errorf("commit_sha evidence %q is not a hex commit id", truncate(body, 64))
+		}
+		ev.SHA256, ev.Ref = sha256Hex([]byte(c)), c
+	case EvidenceFilePath, EvidenceContentHash:
+		rel, err := cleanRel(strings.TrimSpace(body))
+		if err != nil {
+			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
+		}
+		abs, ok, err := resolveInside(s.Worktree, rel)
+		if err != nil {
+			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
+		}
+		if !ok {
+			return nil, fmt.Errorf("%s evidence: %s does not exist in the repository", req.Kind, rel)
+		}
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, fmt.Errorf("%s evidence: read %s: %w", req.Kind, rel, err)
+		}
+		ev.SHA256, ev.Ref, ev.Size = sha256Hex(b), rel, len(b)
+	default:
+		return nil, fmt.Errorf("unknown evidence_type %q: use one of %s", truncate(req.Kind, 40), strings.Join(EvidenceKinds, ", "))
+	}
+	if req.Step == StepCondition && p.Condition == "" {
+		return nil, fmt.Errorf("phase %s has no condition; step %q is only for conditional gates", p.ID, StepCondition)
+	}
+	if e.Config.StoreRawEvidence {
+		ev.Body = []byte(body)
+	}
+	now := e.now()
+	tokens := []string{"tool:record_evidence"}
+	if req.Step == StepCondition {
+		tokens = append(tokens, "decision:"+p.ID+":condition_not_met")
+	}
+	err = e.Store.Update(ctx, func(w Writer) error {
+		cur, err := w.GetSession(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		e.touch(cur)
+		if err := w.UpdateSession(ctx, cur); err != nil {
+			return err
+		}
+		if err := w.AddEvidence(ctx, ev); err != nil {
+			return err
+		}
+		return appendEvents(ctx, w, s.ID, now, tokens...)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record evidence: %w", err)
+	}
+	return ev, nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

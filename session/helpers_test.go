@@ -1,0 +1,153 @@
+package session_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/store"
+)
+
+// requireGit skips without git locally and fails under CI, where it must exist.
+func requireGit(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is required under CI=true but was not found")
+		}
+		t.Skip("git not found: install git to run the engine tests")
+	}
+}
+
+// git runs git in dir and returns trimmed stdout.
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func write(t testing.TB, root, rel, body string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newRepo makes a real repository with one commit.
+func newRepo(t testing.TB) string {
+	t.Helper()
+	requireGit(t)
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	write(t, dir, "README.md", "# demo\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	return dir
+}
+
+type env struct {
+	t      testing.TB
+	root   string
+	repo   *gitrepo.Repo
+	db     *store.DB
+	engine *session.Engine
+	spec   *protocolspec.Spec
+	now    time.Time
+}
+
+// newEnv builds a repository, a database in t.TempDir() and an engine for protocol.
+func newEnv(t testing.TB, protocol string) *env {
+	t.Helper()
+	root := newRepo(t)
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sg.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	repo, err := gitrepo.Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, root: repo.Root(), repo: repo, db: db, now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	e.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Second}, func(ctx context.Context, wt string) (session.Repo, error) {
+		return gitrepo.Open(ctx, wt)
+	})
+	e.engine.Now = func() time.Time { return e.now }
+	e.spec, err = e.engine.LoadSpec(ctx, "SESSION-PROTOCOL.md", []byte(protocol))
+	if err != nil {
+		t.Fatalf("load spec: %v", err)
+	}
+	return e
+}
+
+func (e *env) start(objective string) string {
+	e.t.Helper()
+	res, err := e.engine.Start(context.Background(), session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: objective})
+	if err != nil {
+		e.t.Fatalf("start: %v", err)
+	}
+	return res.SessionID
+}
+
+func (e *env) evidence(id, phase, kind, body string) {
+	e.t.Helper()
+	if _, err := e.engine.RecordEvidence(context.Background(), session.EvidenceRequest{ID: id, Phase: phase, Kind: kind, Evidence: body}); err != nil {
+		e.t.Fatalf("record evidence %s/%s: %v", phase, kind, err)
+	}
+}
+
+func (e *env) advance(id string) *session.AdvanceResult {
+	e.t.Helper()
+	res, err := e.engine.Advance(context.Background(), session.AdvanceRequest{ID: id})
+	if err != nil {
+		e.t.Fatalf("advance: %v", err)
+	}
+	return res
+}
+
+func (e *env) tokens(id string) []string {
+	e.t.Helper()
+	evs, err := e.db.ListEvents(context.Background(), id, 0, 0)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var out []string
+	for _, ev := range evs {
+		out = append(out, ev.Token)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func removeFile(t testing.TB, root, rel string) {
+	t.Helper()
+	if err := os.Remove(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+		t.Fatal(err)
+	}
+}

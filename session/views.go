@@ -1,0 +1,121 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// ChecklistItem is one phase of a session with its status, the shape of
+// the checklist resource and of session_start's checklist.
+type ChecklistItem struct {
+	Phase        string   `json:"phase"`
+	Section      string   `json:"section"`
+	Number       string   `json:"number"`
+	Title        string   `json:"title"`
+	Level        string   `json:"requirement_level"`
+	Condition    string   `json:"condition,omitempty"`
+	Status       string   `json:"status"`
+	Current      bool     `json:"current"`
+	Checks       []string `json:"checks"`
+	Requirements int      `json:"requirements"`
+	Decision     string   `json:"decision,omitempty"`
+}
+
+func checklist(spec *protocolspec.Spec, results []PhaseResult, s *Session) []ChecklistItem {
+	byPhase := map[string]PhaseResult{}
+	for _, r := range results {
+		byPhase[r.PhaseID] = r
+	}
+	out := make([]ChecklistItem, 0, len(spec.Phases))
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		it := ChecklistItem{Phase: p.ID, Section: p.Section, Number: p.Number, Title: p.Title, Level: p.Gate,
+			Condition: p.Condition, Status: PhasePending, Current: p.ID == s.Phase && s.Active(), Requirements: len(p.Requirements), Checks: []string{}}
+		if r, ok := byPhase[p.ID]; ok {
+			it.Status, it.Decision = r.Status, r.Decision
+		}
+		for _, c := range p.Checks {
+			it.Checks = append(it.Checks, describeCheck(p, c.Kind, c.Arg))
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// StateView is a session with everything recorded about it: the state resource.
+type StateView struct {
+	Session    *Session        `json:"session"`
+	Expired    bool            `json:"expired"`
+	Checklist  []ChecklistItem `json:"checklist"`
+	Phases     []PhaseResult   `json:"phase_results"`
+	Evidence   []Evidence      `json:"evidence"`
+	Violations []Violation     `json:"violations"`
+}
+
+// View loads a session's state whatever its state (ended and terminated
+// sessions are readable).
+func (e *Engine) View(ctx context.Context, id string) (*StateView, error) {
+	if err := ValidateID(id); err != nil {
+		return nil, err
+	}
+	s, err := e.Store.GetSession(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	spec, err := e.SpecFor(ctx, s.ProtocolSHA)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := e.Store.PhaseResults(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := e.Store.ListEvidence(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := e.Store.ListViolations(ctx, ViolationFilter{SessionID: id, Limit: 1000})
+	if err != nil {
+		return nil, err
+	}
+	if rs == nil {
+		rs = []PhaseResult{}
+	}
+	if ev == nil {
+		ev = []Evidence{}
+	}
+	if vs == nil {
+		vs = []Violation{}
+	}
+	return &StateView{Session: s, Expired: s.Active() && s.Expired(e.now()), Checklist: checklist(spec, rs, s), Phases: rs, Evidence: ev, Violations: vs}, nil
+}
+
+// History returns a session's events in order.
+func (e *Engine) History(ctx context.Context, id string) ([]Event, error) {
+	if err := ValidateID(id); err != nil {
+		return nil, err
+	}
+	if _, err := e.Store.GetSession(ctx, id); err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	evs, err := e.Store.ListEvents(ctx, id, 0, 0)
+	if evs == nil {
+		evs = []Event{}
+	}
+	return evs, err
+}
+
+// ActiveSession returns the active session of a worktree, or ErrNotFound.
+func (e *Engine) ActiveSession(ctx context.Context, repo Repo) (*Session, error) {
+	r, err := e.Store.RepositoryByRoot(ctx, repo.MainRoot())
+	if err != nil {
+		return nil, err
+	}
+	return e.Store.ActiveSession(ctx, r.ID, repo.Root())
+}

@@ -1,0 +1,130 @@
+// Package server is sessiongate's HTTP side: one echo server on 127.0.0.1
+// carrying the MCP endpoint at /mcp (stateless Streamable HTTP) and the
+// dashboard. The same *mcp.Server also runs over stdio.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// Options wire the server to the engine.
+type Options struct {
+	Engine *session.Engine
+	// Repo is the worktree sessions start in (session_start's default).
+	Repo session.Repo
+	// LoadSpec returns the current protocol (through the engine's cache).
+	LoadSpec func(ctx context.Context) (*protocolspec.Spec, error)
+	// Token, when set, is required as "Authorization: Bearer TOKEN" on /mcp and /api.
+	Token   string
+	Version string
+	Logger  *slog.Logger
+}
+
+// Server is the echo server with /mcp and the dashboard.
+type Server struct {
+	opts Options
+	echo *echo.Echo
+}
+
+// New builds the HTTP server. Every request passes the Host/Origin guard
+// (DNS-rebinding protection, MCP spec) before any route.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.Pre(guard)
+	s := &Server{opts: opts, echo: e}
+	for _, register := range routes {
+		register(s, e)
+	}
+	return s
+}
+
+// routes are registered by the files that own them (mcp, dashboard).
+var routes []func(*Server, *echo.Echo)
+
+// Handler is the whole HTTP handler, for tests and embedding.
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// Serve listens on addr until ctx is done, then shuts down gracefully.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s.echo, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(sctx); err != nil {
+			return fmt.Errorf("shutdown: %w", err)
+		}
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}
+}
+
+// Listen opens addr, refusing a non-loopback address unless allowed: the
+// server has no authentication beyond the optional token.
+func Listen(addr string, allowRemote bool) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("bad --addr %q: %w", addr, err)
+	}
+	if !allowRemote && !isLoopbackHost(host) {
+		return nil, fmt.Errorf("refusing to listen on %s: only loopback addresses (127.0.0.1, [::1], localhost) are allowed", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+func isLoopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(h, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// guard refuses a non-loopback Host (DNS rebinding) and any Origin that is
+// not this loopback server, with 403, before routing.
+func guard(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if !isLoopbackHost(host) {
+			return c.String(http.StatusForbidden, "forbidden: Host must be a loopback address (DNS-rebinding protection)\n")
+		}
+		if o := r.Header.Get("Origin"); o != "" {
+			u, err := url.Parse(o)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !isLoopbackHost(u.Hostname()) {
+				return c.String(http.StatusForbidden, "forbidden: cross-site Origin\n")
+			}
+		}
+		return next(c)
+	}
+}

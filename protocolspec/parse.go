@@ -128,8 +128,18 @@ func (w *walker) top() *section {
 }
 
 // heading handles a top-level heading: it may close the open phase and
-// sections, open a phase, or open a section.
+// sections, open a phase, or open a section. A gate comment on the heading
+// line belongs to the phase the heading opens (or is in).
 func (w *walker) heading(s *source, h *ast.Heading) {
+	w.headingState(s, h)
+	for c := h.FirstChild(); c != nil; c = c.NextSibling() {
+		if r, ok := c.(*ast.RawHTML); ok {
+			w.gates(s, rawHTMLText(s, r))
+		}
+	}
+}
+
+func (w *walker) headingState(s *source, h *ast.Heading) {
 	t := textOf(s, h)
 	line := s.lineOf(h.Pos())
 	if w.phase != nil && h.Level <= w.phase.level {

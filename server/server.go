@@ -107,8 +107,8 @@ func isLoopbackHost(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// guard refuses a non-loopback Host (DNS rebinding) and any Origin that is
-// not this loopback server, with 403, before routing.
+// guard refuses a non-loopback Host (DNS rebinding) and any Origin other
+// than this server's own, with 403, before routing.
 func guard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -121,7 +121,8 @@ func guard(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if o := r.Header.Get("Origin"); o != "" {
 			u, err := url.Parse(o)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !isLoopbackHost(u.Hostname()) {
+			// Same origin only: another local port is another site.
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.EqualFold(u.Host, r.Host) {
 				return c.String(http.StatusForbidden, "forbidden: cross-site Origin\n")
 			}
 		}

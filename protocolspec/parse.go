@@ -132,11 +132,12 @@ func (w *walker) top() *section {
 // line belongs to the phase the heading opens (or is in).
 func (w *walker) heading(s *source, h *ast.Heading) {
 	w.headingState(s, h)
-	for c := h.FirstChild(); c != nil; c = c.NextSibling() {
-		if r, ok := c.(*ast.RawHTML); ok {
+	_ = ast.Walk(h, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if r, ok := c.(*ast.RawHTML); ok && entering {
 			w.gates(s, rawHTMLText(s, r))
 		}
-	}
+		return ast.WalkContinue, nil
+	})
 }
 
 func (w *walker) headingState(s *source, h *ast.Heading) {

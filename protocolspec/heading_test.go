@@ -1,0 +1,56 @@
+package protocolspec
+
+import "testing"
+
+func TestCompareNumbers(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"1", "2", -1}, {"2", "1.5", 1}, {"1.5", "2", -1}, {"2", "2", 0}, {"2", "2.0", 0},
+		{"2.9", "2.10", -1}, {"02", "2", 0}, {"2a", "2", 1}, {"2a", "2B", -1}, {"10", "9", 1},
+		{"99999999999999999999999", "1", 1},
+	}
+	for _, tt := range tests {
+		if got := compareNumbers(tt.a, tt.b); got != tt.want {
+			t.Errorf("compareNumbers(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestUpperSnake(t *testing.T) {
+	tests := map[string]string{
+		"QA Validation":              "QA_VALIDATION",
+		"Session Log Creation":       "SESSION_LOG_CREATION",
+		"  git-state / verification": "GIT_STATE_VERIFICATION",
+		"Übergabe prüfen":            "ÜBERGABE_PRÜFEN",
+		"Phase 2.5 ok!":              "PHASE_2_5_OK",
+		"!!!":                        "",
+	}
+	for in, want := range tests {
+		if got := upperSnake(in); got != want {
+			t.Errorf("upperSnake(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSectionKind(t *testing.T) {
+	tests := map[string]string{
+		"Session Start Protocol":                SectionStart,
+		"SESSION END":                           SectionEnd,
+		"session end (before closing)":          SectionEnd,
+		"Between Session End and Session Start": SectionEnd,
+		"Sessions":                              "",
+		"Session Log Template":                  "",
+	}
+	for in, want := range tests {
+		if got := sectionKind(in); got != want {
+			t.Errorf("sectionKind(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]bool{"Session Start Checklist": true, "Session End Template": true, "Session Start Protocol": false} {
+		if got := isTemplateHolder(in); got != want {
+			t.Errorf("isTemplateHolder(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package gitrepo_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+)
+
+func requireGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is required under CI=true but was not found")
+		}
+		t.Skip("git not found: install git to run these tests")
+	}
+}
+
+func git(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func write(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+func TestUnbornThenCommits(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	git(t, dir, nil, "init", "-q", "-b", "trunk")
+	r, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, branch, err := r.Head(ctx)
+	if err != nil || head != "" || branch != "trunk" {
+		t.Fatalf("unborn HEAD: %q %q %v", head, branch, err)
+	}
+	write(t, filepath.Join(dir, "a.txt"), "a")
+	changed, err := r.ChangedFiles(ctx, "")
+	if err != nil || !reflect.DeepEqual(changed, []string{"a.txt"}) {
+		t.Fatalf("changed on unborn: %v %v", changed, err)
+	}
+	git(t, dir, nil, "add", "a.txt")
+	git(t, dir, nil, "commit", "-q", "-m", "one")
+	first := git(t, dir, nil, "rev-parse", "HEAD")
+	cs, err := r.CommitsSince(ctx, "")
+	if err != nil || len(cs) != 1 || cs[0] != first {
+		t.Fatalf("commits since unborn: %v %v", cs, err)
+	}
+	write(t, filepath.Join(dir, "b.txt"), "b")
+	git(t, dir, nil, "add", "b.txt")
+	git(t, dir, nil, "commit", "-q", "-m", "two")
+	write(t, filepath.Join(dir, "a.txt"), "a2")           // unstaged
+	write(t, filepath.Join(dir, "new/c.txt"), "c")        // untracked
+	write(t, filepath.Join(dir, ".gitignore"), "*.log\n") // untracked
+	write(t, filepath.Join(dir, "x.log"), "ignored")
+	changed, err = r.ChangedFiles(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sorted(changed), []string{".gitignore", "a.txt", "b.txt", "new/c.txt"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("changed since first: %v, want %v", got, want)
+	}
+	cs, _ = r.CommitsSince(ctx, first)
+	if len(cs) != 1 {
+		t.Fatalf("commits since first: %v", cs)
+	}
+	st, err := r.Status(ctx)
+	if err != nil || len(st) == 0 {
+		t.Fatalf("status: %v %v", st, err)
+	}
+}
+
+// TestStagedHonoursIndexFile: `git commit <path>` runs hooks with a
+// temporary GIT_INDEX_FILE; the staged list must come from it.
+func TestStagedHonoursIndexFile(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	git(t, dir, nil, "init", "-q", "-b", "main")
+	write(t, filepath.Join(dir, "a.txt"), "a")
+	write(t, filepath.Join(dir, "b.txt"), "b")
+	git(t, dir, nil, "add", "-A")
+	git(t, dir, nil, "commit", "-q", "-m", "init")
+	write(t, filepath.Join(dir, "a.txt"), "a2")
+	write(t, filepath.Join(dir, "b.txt"), "b2")
+	git(t, dir, nil, "add", "a.txt")
+	r, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	staged, err := r.StagedFiles(ctx)
+	if err != nil || !reflect.DeepEqual(staged, []string{"a.txt"}) {
+		t.Fatalf("staged: %v %v", staged, err)
+	}
+	// An alternate index with only b.txt staged.
+	alt := filepath.Join(t.TempDir(), "index")
+	git(t, dir, []string{"GIT_INDEX_FILE=" + alt}, "read-tree", "HEAD")
+	git(t, dir, []string{"GIT_INDEX_FILE=" + alt}, "add", "b.txt")
+	t.Setenv("GIT_INDEX_FILE", alt)
+	staged, err = r.StagedFiles(ctx)
+	if err != nil || !reflect.DeepEqual(staged, []string{"b.txt"}) {
+		t.Fatalf("staged with GIT_INDEX_FILE: %v %v", staged, err)
+	}
+}
+
+func TestLinkedWorktree(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	git(t, dir, nil, "init", "-q", "-b", "main")
+	git(t, dir, nil, "commit", "-q", "--allow-empty", "-m", "init")
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, dir, nil, "worktree", "add", "-q", "-b", "feature", wt)
+	main, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked, err := gitrepo.Open(ctx, filepath.Join(wt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if linked.CommonDir() != main.CommonDir() || linked.MainRoot() != main.MainRoot() {
+		t.Fatalf("common dir %s vs %s", linked.CommonDir(), main.CommonDir())
+	}
+	if linked.Root() == main.Root() || linked.GitDir() == main.GitDir() {
+		t.Fatal("linked worktree shares root or git dir with main")
+	}
+	_, branch, err := linked.Head(ctx)
+	if err != nil || branch != "feature" {
+		t.Fatalf("linked HEAD branch %q %v", branch, err)
+	}
+	if _, err := gitrepo.Open(ctx, t.TempDir()); err == nil {
+		t.Fatal("opening a non-repository succeeded")
+	}
+}

@@ -1,0 +1,237 @@
+// Package policy turns a session's event history into decisions: sequence
+// rules that fire when individually allowed calls form a forbidden pattern.
+// It is pure: tokens in, decisions out.
+//
+// Matching, precisely: an event token is a colon-separated list of segments
+// ("gate:QA_VALIDATION:fail"). A pattern token matches an event token when
+// each of its segments equals the event's segment at the same position or is
+// "*" (exactly one segment), and the pattern token has no more segments than
+// the event token; a shorter pattern token matches as a prefix, so
+// "hook:pre-commit" matches "hook:pre-commit:blocked". A rule with pattern
+// [p1 .. pn] fires on the current event c when the last n events, ending
+// with c, match p1 .. pn in order: a contiguous run anchored at the current
+// event. Only the last `window` events are read (window >= n, checked at
+// load). Anchoring is deliberate: the source design searched the whole window,
+// so one forbidden run kept firing on every later call until it slid out of
+// the window; here a run fires once, on the call that completes it.
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Actions.
+const (
+	ActionBlock = "block"
+	ActionWarn  = "warn"
+)
+
+// Rule is one sequence rule.
+type Rule struct {
+	Name        string   `yaml:"name" json:"name"`
+	Description string   `yaml:"description" json:"description"`
+	Pattern     []string `yaml:"pattern" json:"pattern"`
+	Window      int      `yaml:"window" json:"window"`
+	Action      string   `yaml:"action" json:"action"`
+	Severity    string   `yaml:"severity" json:"severity"`
+}
+
+var (
+	ruleName   = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,63}$`)
+	tokenSeg   = regexp.MustCompile(`^(\*|[A-Za-z0-9_.\-]+)$`)
+	severities = map[string]bool{"CRITICAL": true, "HIGH": true, "MEDIUM": true, "LOW": true}
+)
+
+// Validate checks a rule as loaded from the config.
+func (r *Rule) Validate() error {
+	if !ruleName.MatchString(r.Name) {
+		return fmt.Errorf("rule name %q: use lower-case letters, digits, '-', '_' or '.'", r.Name)
+	}
+	if len(r.Pattern) == 0 {
+		return fmt.Errorf("rule %s: pattern is empty", r.Name)
+	}
+	for _, t := range r.Pattern {
+		for _, seg := range strings.Split(t, ":") {
+			if !tokenSeg.MatchString(seg) {
+				return fmt.Errorf("rule %s: bad token %q (segments are names or *, separated by ':')", r.Name, t)
+			}
+		}
+	}
+	if r.Window == 0 {
+		r.Window = len(r.Pattern)
+	}
+	if r.Window < len(r.Pattern) {
+		return fmt.Errorf("rule %s: window %d is shorter than its pattern (%d tokens)", r.Name, r.Window, len(r.Pattern))
+	}
+	switch r.Action {
+	case ActionBlock, ActionWarn:
+	case "":
+		r.Action = ActionWarn
+	default:
+		return fmt.Errorf("rule %s: action must be block or warn, not %q", r.Name, r.Action)
+	}
+	r.Severity = strings.ToUpper(r.Severity)
+	if r.Severity == "" {
+		r.Severity = "MEDIUM"
+	}
+	if !severities[r.Severity] {
+		return fmt.Errorf("rule %s: severity must be CRITICAL, HIGH, MEDIUM or LOW, not %q", r.Name, r.Severity)
+	}
+	return nil
+}
+
+// TokenMatch reports whether a pattern token matches an event token.
+func TokenMatch(pattern, token string) bool {
+	ps := strings.Split(pattern, ":")
+	ts := strings.Split(token, ":")
+	if len(ps) > len(ts) {
+		return false
+	}
+	for i, p := range ps {
+		if p != "*" && p != ts[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Fires reports whether the rule fires on the last token of history (the
+// current event). history is oldest first; only its last Window tokens count.
+func (r *Rule) Fires(history []string) bool {
+	n := len(r.Pattern)
+	if n == 0 || len(history) < n {
+		return false
+	}
+	if r.Window > 0 && len(history) > r.Window {
+		history = history[len(history)-r.Window:]
+	}
+	run := history[len(history)-n:]
+	for i, p := range r.Pattern {
+		if !TokenMatch(p, run[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Decision is what the rules say about the current event.
+type Decision struct {
+	Blocked  []Rule // block rules that fired
+	Warnings []Rule // warn rules that fired
+}
+
+// Allowed reports whether no block rule fired.
+func (d Decision) Allowed() bool { return len(d.Blocked) == 0 }
+
+// Evaluate runs every rule against history + the current token.
+func Evaluate(rules []Rule, history []string, current string) Decision {
+	h := append(append([]string(nil), history...), current)
+	var d Decision
+	for _, r := range rules {
+		if r.Fires(h) {
+			if r.Action == ActionBlock {
+				d.Blocked = append(d.Blocked, r)
+			} else {
+				d.Warnings = append(d.Warnings, r)
+			}
+		}
+	}
+	return d
+}
+
+// MaxWindow is how many past events the rules need.
+func MaxWindow(rules []Rule) int {
+	m := 0
+	for _, r := range rules {
+		if r.Window > m {
+			m = r.Window
+		}
+	}
+	return m
+}
+
+// Defaults are the shipped rules; users disable any by name.
+func Defaults() []Rule {
+	return []Rule{
+		{
+			Name:        "repeated-forced-advance",
+			Description: "a second forced advance right after a forced gate: stop forcing and satisfy the gates",
+			Pattern:     []string{"gate:*:forced", "tool:advance_phase:force"},
+			Window:      2, Action: ActionBlock, Severity: "HIGH",
+		},
+		{
+			Name:        "commit-after-failed-gate",
+			Description: "a commit right after a gate failed: fix what the gate reported first",
+			Pattern:     []string{"gate:*:fail", "hook:pre-commit"},
+			Window:      2, Action: ActionWarn, Severity: "MEDIUM",
+		},
+		{
+			Name:        "end-after-forced-blocking-gate",
+			Description: "session_end right after forcing past a BLOCKING gate: go back and satisfy it",
+			Pattern:     []string{"gate:*:forced:blocking", "tool:session_end"},
+			Window:      2, Action: ActionBlock, Severity: "HIGH",
+		},
+	}
+}
+
+// Config is the sequence_policy section of the config file.
+type Config struct {
+	Default   []Rule            `yaml:"default"`
+	Protocols map[string][]Rule `yaml:"protocols"` // by protocol sha256 or file name
+	Disable   []string          `yaml:"disable"`   // names of rules (shipped or configured) to turn off
+}
+
+// Rules returns the rules for a protocol: shipped defaults, then the
+// config's default rules (a rule with a shipped name replaces it), then the
+// protocol's own, minus disabled names. Every rule is validated.
+func (c *Config) Rules(protocolSHA, protocolName string) ([]Rule, error) {
+	byName := map[string]int{}
+	var out []Rule
+	add := func(rs []Rule) error {
+		for _, r := range rs {
+			if err := r.Validate(); err != nil {
+				return err
+			}
+			if i, ok := byName[r.Name]; ok {
+				out[i] = r
+				continue
+			}
+			byName[r.Name] = len(out)
+			out = append(out, r)
+		}
+		return nil
+	}
+	if err := add(Defaults()); err != nil {
+		return nil, err
+	}
+	if c != nil {
+		if err := add(c.Default); err != nil {
+			return nil, err
+		}
+		for key, rs := range c.Protocols {
+			if key == protocolSHA || (protocolName != "" && key == protocolName) {
+				if err := add(rs); err != nil {
+					return nil, err
+				}
+			}
+		}
+		disabled := map[string]bool{}
+		for _, n := range c.Disable {
+			disabled[n] = true
+		}
+		kept := out[:0]
+		for _, r := range out {
+			if !disabled[r.Name] {
+				kept = append(kept, r)
+			}
+		}
+		out = kept
+	}
+	return out, nil
+}
+
+// ErrBlocked is wrapped by engine errors for a call refused by a rule.
+var ErrBlocked = errors.New("refused by sequence rule")

@@ -1,0 +1,185 @@
+// Package snapshot builds ADR-029 state snapshots: a privacy-safe payload
+// of a session's state, canonicalised with RFC 8785 (JCS) and addressed by
+// "sha256:" + hex(sha256(canonical bytes)). The payload holds no
+// timestamps, paths, host names or random values, so the same state gives
+// the same id on any machine, in any process.
+package snapshot
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+
+	"github.com/gowebpki/jcs"
+)
+
+// Versions of the formats written here.
+const (
+	PayloadSchema = "sessiongate.snapshot.v1"
+	EnvelopeKind  = "session_state_window_v1"
+	ServerID      = "sessiongate"
+)
+
+// Key identifies a session across sources (ADR-029).
+type Key struct {
+	EventSource string `json:"event_source"` // "sessiongate://<repository name>"
+	ServerID    string `json:"server_id"`
+	SessionID   string `json:"session_id"` // opaque
+}
+
+// Window says how long a state stays relevant.
+type Window struct {
+	Kind      string `json:"window_kind"`          // session or cross_session_decay
+	DecayRuns int    `json:"decay_runs,omitempty"` // >= 1, only for cross_session_decay
+}
+
+// Privacy asserts what the store keeps.
+type Privacy struct {
+	StoresRawToolArgs       bool   `json:"stores_raw_tool_args"`
+	StoresRawPromptBodies   bool   `json:"stores_raw_prompt_bodies"`
+	StoresRawDocumentBodies bool   `json:"stores_raw_document_bodies"`
+	Notes                   string `json:"notes,omitempty"`
+}
+
+// Phase is one phase's outcome in a snapshot.
+type Phase struct {
+	ID       string `json:"id"`
+	Gate     string `json:"gate"`
+	Status   string `json:"status"`
+	Decision string `json:"decision,omitempty"`
+}
+
+// EvidenceRef is evidence by kind and hash only.
+type EvidenceRef struct {
+	Phase  string `json:"phase"`
+	Kind   string `json:"kind"`
+	SHA256 string `json:"sha256"`
+}
+
+// State is the session state a snapshot covers.
+type State struct {
+	ProtocolSHA256 string        `json:"protocol_sha256"`
+	State          string        `json:"state"`
+	Phase          string        `json:"phase"`
+	Phases         []Phase       `json:"phases"`
+	Evidence       []EvidenceRef `json:"evidence"`
+	Violations     []string      `json:"violations"` // "CODE:PHASE", sorted
+}
+
+// Payload is what the snapshot id is computed over.
+type Payload struct {
+	Schema  string  `json:"schema"`
+	Session Key     `json:"session"`
+	Window  Window  `json:"window"`
+	Privacy Privacy `json:"privacy"`
+	State   State   `json:"state"`
+}
+
+// Normalize sorts the order-free lists so equal states give equal bytes
+// whatever order the store returned rows in. Phases keep protocol order.
+func (p *Payload) Normalize() {
+	sort.Slice(p.State.Evidence, func(i, j int) bool {
+		a, b := p.State.Evidence[i], p.State.Evidence[j]
+		if a.Phase != b.Phase {
+			return a.Phase < b.Phase
+		}
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.SHA256 < b.SHA256
+	})
+	sort.Strings(p.State.Violations)
+	if p.State.Phases == nil {
+		p.State.Phases = []Phase{}
+	}
+	if p.State.Evidence == nil {
+		p.State.Evidence = []EvidenceRef{}
+	}
+	if p.State.Violations == nil {
+		p.State.Violations = []string{}
+	}
+}
+
+// Canonical returns the RFC 8785 canonical form of any JSON text.
+func Canonical(js []byte) ([]byte, error) {
+	out, err := jcs.Transform(js)
+	if err != nil {
+		return nil, fmt.Errorf("canonicalize JSON: %w", err)
+	}
+	return out, nil
+}
+
+// IDOf returns the content-addressed id of any JSON text.
+func IDOf(js []byte) (string, []byte, error) {
+	c, err := Canonical(js)
+	if err != nil {
+		return "", nil, err
+	}
+	sum := sha256.Sum256(c)
+	return "sha256:" + hex.EncodeToString(sum[:]), c, nil
+}
+
+// ID returns the payload's id and canonical bytes.
+func (p *Payload) ID() (string, []byte, error) {
+	p.Normalize()
+	js, err := json.Marshal(p)
+	if err != nil {
+		return "", nil, fmt.Errorf("encode snapshot: %w", err)
+	}
+	return IDOf(js)
+}
+
+// Envelope is the session_state_window_v1 document.
+type Envelope struct {
+	SchemaVersion string       `json:"schema_version"`
+	ReportVersion string       `json:"report_version"`
+	Session       Key          `json:"session"`
+	Window        Window       `json:"window"`
+	Snapshot      EnvelopeSnap `json:"snapshot"`
+	Privacy       Privacy      `json:"privacy"`
+}
+
+// EnvelopeSnap names the snapshot and how it was addressed.
+type EnvelopeSnap struct {
+	StateSnapshotID  string        `json:"state_snapshot_id"`
+	Canonicalization Canonicalizer `json:"canonicalization"`
+	ContentsRef      string        `json:"contents_ref,omitempty"`
+}
+
+// Canonicalizer names the method.
+type Canonicalizer struct {
+	Method string `json:"method"`
+}
+
+// Envelope wraps a payload whose id is known.
+func (p *Payload) Envelope(id, reportVersion string) Envelope {
+	return Envelope{
+		SchemaVersion: EnvelopeKind,
+		ReportVersion: reportVersion,
+		Session:       p.Session,
+		Window:        p.Window,
+		Snapshot:      EnvelopeSnap{StateSnapshotID: id, Canonicalization: Canonicalizer{Method: "canonical_json_sha256"}},
+		Privacy:       p.Privacy,
+	}
+}
+
+var idRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// ValidID reports whether s looks like a snapshot id.
+func ValidID(s string) bool { return idRE.MatchString(s) }
+
+// Record is the session record file an agent commits (.agents/sessions/<id>.json):
+// every snapshot payload of the session, oldest first, and the final envelope.
+// It holds only what snapshots hold, so it is as privacy-safe as they are.
+type Record struct {
+	Schema    string    `json:"schema"`
+	SessionID string    `json:"session_id"`
+	Envelope  Envelope  `json:"envelope"`
+	Snapshots []Payload `json:"snapshots"`
+}
+
+// RecordSchema is the Record format version.
+const RecordSchema = "sessiongate.session-record.v1"

@@ -14,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/sessiongate/sessiongate/policy"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -36,6 +37,17 @@ type Config struct {
 	FailMode         string            `yaml:"fail_mode"`
 	BypassEnv        string            `yaml:"bypass_env"`
 	DocGlobs         []string          `yaml:"doc_globs"`
+	SequencePolicy   *policy.Config    `yaml:"sequence_policy"`
+	// SessionRecord is where session_end writes the session record
+	// ("{session_id}" is replaced); "" writes none.
+	SessionRecord string `yaml:"session_record"`
+	Verify        Verify `yaml:"verify"`
+}
+
+// Verify configures `sessiongate verify`.
+type Verify struct {
+	// MissingTrailer is fail or warn: what a commit without Session-Id gets.
+	MissingTrailer string `yaml:"missing_trailer"`
 }
 
 // Hooks says which phase gates run at which git hook.
@@ -56,6 +68,7 @@ func Default() *Config {
 		Hooks:          Hooks{PrePush: []string{"QA_VALIDATION"}},
 		FailMode:       "closed",
 		BypassEnv:      "SESSIONGATE_BYPASS",
+		Verify:         Verify{MissingTrailer: "fail"},
 	}
 }
 
@@ -104,6 +117,17 @@ func (c *Config) validate() error {
 	if c.History < 0 {
 		return errors.New("history must be >= 0")
 	}
+	switch c.Verify.MissingTrailer {
+	case "fail", "warn":
+	default:
+		return fmt.Errorf("verify.missing_trailer must be fail or warn, not %q", c.Verify.MissingTrailer)
+	}
+	if _, err := c.SequencePolicy.Rules("", ""); err != nil {
+		return fmt.Errorf("sequence_policy: %w", err)
+	}
+	if _, err := session.RecordPath(c.SessionRecord, "x"); err != nil {
+		return err
+	}
 	for id, cmd := range c.Commands {
 		if strings.TrimSpace(cmd) == "" {
 			return fmt.Errorf("commands.%s is empty", id)
@@ -121,6 +145,8 @@ func (c *Config) Engine() session.Config {
 		CommandTimeout:   time.Duration(c.CommandTimeout),
 		HistorySize:      c.History,
 		DocGlobs:         c.DocGlobs,
+		Policy:           c.SequencePolicy,
+		SessionRecord:    c.SessionRecord,
 	}
 }
 

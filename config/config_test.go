@@ -26,6 +26,12 @@ func TestParse(t *testing.T) {
 		{"bad duration", "idle_timeout: soon\n", "not a duration", nil},
 		{"bad fail mode", "fail_mode: maybe\n", "fail_mode must be", nil},
 		{"empty command", "commands:\n  QA: \"  \"\n", "commands.QA is empty", nil},
+		{"bad rule window", "sequence_policy:\n  default:\n    - name: r\n      pattern: [a, b]\n      window: 1\n", "window 1 is shorter", nil},
+		{"record outside", "session_record: ../x.json\n", "outside the repository", nil},
+		{"rules and record", "sequence_policy:\n  disable: [commit-after-failed-gate]\n  default:\n    - {name: r, pattern: [\"gate:*:fail\"], action: warn}\nsession_record: .agents/sessions/{session_id}.json\nverify: {missing_trailer: warn}\n", "", func(c *config.Config) bool {
+			rules, err := c.SequencePolicy.Rules("", "")
+			return err == nil && len(rules) == 3 && c.Engine().SessionRecord != "" && c.Verify.MissingTrailer == "warn"
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

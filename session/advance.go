@@ -118,10 +118,15 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if !ok {
 		return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phaseID, 64), phaseIDs(spec))
 	}
+	pol, err := e.CheckPolicy(ctx, s, "tool:validate_gate")
+	if err != nil {
+		return nil, err
+	}
 	g, err := e.evaluate(ctx, s, p, false)
 	if err != nil {
 		return nil, err
 	}
+	g.Warnings = pol.Warnings
 	err = e.Store.Update(ctx, func(w Writer) error {
 		cur, err := w.GetSession(ctx, id)
 		if err != nil {
@@ -131,7 +136,8 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 		if err := w.UpdateSession(ctx, cur); err != nil {
 			return err
 		}
-		if err := appendEvents(ctx, w, id, e.now(), "tool:validate_gate", gateToken(p.ID, g.Status)); err != nil {
+		toks := append([]string{"tool:validate_gate"}, pol.Tokens()...)
+		if err := appendEvents(ctx, w, id, e.now(), append(toks, gateToken(p.ID, g.Status))...); err != nil {
 			return err
 		}
 		// Record the result only for phases not already settled, so a
@@ -211,6 +217,7 @@ type AdvanceResult struct {
 	Violations []Violation   `json:"violations"`
 	Blocked    *BlockedPhase `json:"blocked,omitempty"`
 	Next       string        `json:"next_step"`
+	SnapshotID string        `json:"snapshot_id,omitempty"`
 	phases     []PhaseResult // results to store
 	tokens     []string      // events to append
 	violations []*Violation  // violations to store
@@ -259,7 +266,21 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 	res.tokens = []string{"tool:advance_phase"}
 	if req.Force {
 		res.tokens = []string{"tool:advance_phase:force"}
+		carried, err := e.Carried(ctx, e.Store, s)
+		if err != nil {
+			return nil, err
+		}
+		if len(carried) > 0 {
+			v := carried[0]
+			return nil, fmt.Errorf("force refused: a %s %s violation from session %s is still active in this session (window %s, %d run(s)); satisfy the gate instead", v.Severity, v.Code, v.SessionID, v.Window, v.DecayRuns)
+		}
 	}
+	pol, err := e.CheckPolicy(ctx, s, res.tokens[0])
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = append(res.Warnings, pol.Warnings...)
+	res.tokens = append(res.tokens, pol.Tokens()...)
 	now := e.now()
 	moved := cur
 	for i := cur; i < target; i++ {
@@ -288,18 +309,20 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 			res.phases = append(res.phases, r)
 			res.tokens = append(res.tokens, "gate:"+p.ID+":skip")
 		case req.Force:
-			sev := SeverityHigh
+			// Forcing a BLOCKING gate stays visible to the next session
+			// (and bars it from forcing); a REQUIRED one to this session.
+			sev, window, decay := SeverityHigh, WindowSession, 0
 			if p.Gate == protocolspec.GateBlocking {
-				sev = SeverityCritical
+				sev, window, decay = SeverityCritical, WindowCrossSessionDecay, DecayForcedBlocked
 			}
 			v := &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: p.Gate + " gate " + p.Title,
-				Severity: sev, Code: "FORCED_ADVANCE", Window: WindowSession, CreatedAt: now,
+				Severity: sev, Code: "FORCED_ADVANCE", Window: window, DecayRuns: decay, CreatedAt: now,
 				Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Gate, p.ID, truncate(req.Reason, 300), g.Message)}
 			res.violations = append(res.violations, v)
 			r := resultFrom(s.ID, g, PhaseForced, now)
 			r.Decision = "FORCED: " + truncate(req.Reason, 200)
 			res.phases = append(res.phases, r)
-			res.tokens = append(res.tokens, "gate:"+p.ID+":forced")
+			res.tokens = append(res.tokens, "gate:"+p.ID+":forced:"+strings.ToLower(p.Gate))
 		default:
 			res.phases = append(res.phases, resultFrom(s.ID, g, PhaseFailed, now))
 			res.Blocked = blockedFrom(p, g)
@@ -339,7 +362,13 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 			}
 			res.Violations = append(res.Violations, *v)
 		}
-		return appendEvents(ctx, w, s.ID, now, res.tokens...)
+		if err := appendEvents(ctx, w, s.ID, now, res.tokens...); err != nil {
+			return err
+		}
+		if res.Advanced {
+			res.SnapshotID, err = e.takeSnapshot(ctx, w, s, spec)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("advance session: %w", err)
@@ -410,6 +439,7 @@ type BlockedReport struct {
 	IsBlocked        bool           `json:"is_blocked"`
 	BlockedPhases    []BlockedPhase `json:"blocked_phases"`
 	SuggestedActions []string       `json:"suggested_actions"`
+	Warnings         []string       `json:"warnings,omitempty"`
 }
 
 // BlockedReason checks the current phase's gate and lists the mandatory
@@ -419,7 +449,17 @@ func (e *Engine) BlockedReason(ctx context.Context, id string) (*BlockedReport, 
 	if err != nil {
 		return nil, err
 	}
+	pol, err := e.CheckPolicy(ctx, s, "tool:get_blocked_reason")
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Store.Update(ctx, func(w Writer) error {
+		return appendEvents(ctx, w, s.ID, e.now(), append([]string{"tool:get_blocked_reason"}, pol.Tokens()...)...)
+	}); err != nil {
+		return nil, fmt.Errorf("record call: %w", err)
+	}
 	rep := &BlockedReport{SessionID: s.ID, State: s.State, Phase: s.Phase, BlockedPhases: []BlockedPhase{}, SuggestedActions: []string{}}
+	rep.Warnings = pol.Warnings
 	if s.Phase != "" {
 		p, _ := spec.Phase(s.Phase)
 		g, err := e.evaluate(ctx, s, p, false)
@@ -478,6 +518,9 @@ type EndResult struct {
 	Warnings  []string      `json:"warnings"`
 	Blocked   *BlockedPhase `json:"blocked,omitempty"`
 	Next      string        `json:"next_step"`
+	// SnapshotID is the final snapshot; RecordFile the session record written.
+	SnapshotID string `json:"snapshot_id,omitempty"`
+	RecordFile string `json:"record_file,omitempty"`
 }
 
 // End walks the remaining end phases (never forcing) and completes the session.
@@ -496,9 +539,13 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	if s.State == StateInit {
 		return nil, fmt.Errorf("session %s is still in its start protocol (%s): finish it, or terminate the session with a reason", s.ID, s.Phase)
 	}
+	pol, err := e.CheckPolicy(ctx, s, "tool:session_end")
+	if err != nil {
+		return nil, err
+	}
 	ps := walk(spec)
 	cur := currentIndex(s, ps)
-	res := &EndResult{SessionID: s.ID, Warnings: []string{}}
+	res := &EndResult{SessionID: s.ID, Warnings: append([]string{}, pol.Warnings...)}
 	var qaDecision string
 	if req.SkipQA {
 		if qaDecision, err = e.docsOnly(ctx, s); err != nil {
@@ -507,7 +554,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	}
 	now := e.now()
 	var results []PhaseResult
-	tokens := []string{"tool:session_end"}
+	tokens := append([]string{"tool:session_end"}, pol.Tokens()...)
 	moved := cur
 	for i := cur; i < len(ps)-1; i++ {
 		p := ps[i].phase
@@ -587,10 +634,25 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 				return err
 			}
 		}
-		return appendEvents(ctx, w, s.ID, now, tokens...)
+		if err := appendEvents(ctx, w, s.ID, now, tokens...); err != nil {
+			return err
+		}
+		if res.Ended {
+			res.SnapshotID, err = e.takeSnapshot(ctx, w, s, spec)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("end session: %w", err)
+	}
+	if res.Ended {
+		// The record is written after the commit so it holds the final
+		// snapshot; a failure here leaves the session ended and says so.
+		if res.RecordFile, err = e.writeRecord(ctx, s); err != nil {
+			res.Warnings = append(res.Warnings, err.Error())
+		} else if res.RecordFile != "" {
+			res.Next += "; commit the session record " + res.RecordFile
+		}
 	}
 	return res, nil
 }

@@ -127,6 +127,7 @@ type StartResult struct {
 	History      []HistoryEntry  `json:"history"`
 	Carried      []Violation     `json:"carried_violations"`
 	Superseded   []string        `json:"superseded_sessions,omitempty"`
+	SnapshotID   string          `json:"snapshot_id"`
 	ExpiresAt    time.Time       `json:"expires_at"`
 }
 
@@ -227,7 +228,13 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "tool:session_start", Detail: string(detail), CreatedAt: now}); err != nil {
 			return err
 		}
-		res.History, res.Carried, err = e.history(ctx, w, repo.ID, s.ID)
+		if res.History, err = e.history(ctx, w, repo.ID, s.ID); err != nil {
+			return err
+		}
+		if res.Carried, err = e.Carried(ctx, w, s); err != nil {
+			return err
+		}
+		res.SnapshotID, err = e.takeSnapshot(ctx, w, s, req.Spec)
 		return err
 	})
 	if err != nil {
@@ -242,29 +249,24 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	return res, nil
 }
 
-// history returns the last ended sessions and the violations of the
-// previous session that the next one must see (bypasses, forced gates).
-func (e *Engine) history(ctx context.Context, r Reader, repoID int64, self string) ([]HistoryEntry, []Violation, error) {
+// history returns the last ended sessions' summaries and notes.
+func (e *Engine) history(ctx context.Context, r Reader, repoID int64, self string) ([]HistoryEntry, error) {
 	prev, err := r.RecentEnded(ctx, repoID, e.Config.HistorySize)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	hist := []HistoryEntry{}
-	carried := []Violation{}
-	for i, p := range prev {
+	for _, p := range prev {
 		if p.ID == self {
 			continue
 		}
 		vs, err := r.ListViolations(ctx, ViolationFilter{SessionID: p.ID, Limit: 100})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		hist = append(hist, HistoryEntry{SessionID: p.ID, State: p.State, Objective: p.Objective, Summary: p.Summary, NextNotes: p.NextNotes, EndedAt: p.EndedAt, Violations: len(vs)})
-		if i == 0 {
-			carried = append(carried, vs...)
-		}
 	}
-	return hist, carried, nil
+	return hist, nil
 }
 
 // load fetches an active, unexpired session and its spec. An expired one is

@@ -2,12 +2,17 @@ package session_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sessiongate/sessiongate/policy"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 const flowProtocol = `# Protocol
@@ -246,9 +251,7 @@ func TestSkipQA(t *testing.T) {
 	e := newEnv(t, flowProtocol)
 	ctx := context.Background()
 	id := e.start("docs")
-	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING", Force: true, Reason: "test"}); err != nil {
-		t.Fatal(err)
-	}
+	e.toWorking(id)
 	write(t, e.root, "main.go", "package main\n")
 	if _, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "s", SkipQA: true}); err == nil || !strings.Contains(err.Error(), "main.go") {
 		t.Fatalf("skip_qa with code changed: %v", err)
@@ -360,5 +363,123 @@ func TestEvidenceValidation(t *testing.T) {
 		if strings.Contains(ev.Ref, "secret") || ev.Body != nil {
 			t.Fatalf("raw body stored: %+v", ev)
 		}
+	}
+}
+
+// TestSequenceRulesInEngine: the shipped rules fire on real calls, refused
+// calls record a violation, and history survives a new engine (a restart).
+func TestSequenceRulesInEngine(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	id := e.start("rules")
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Force: true, Reason: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	// A restart: a new engine over the same database still sees the history.
+	e.engine = session.NewEngine(e.db, session.Config{}, e.engine.OpenRepo)
+	e.engine.Now = func() time.Time { return e.now }
+	_, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Force: true, Reason: "second"})
+	if !errors.Is(err, policy.ErrBlocked) || !strings.Contains(err.Error(), "repeated-forced-advance") {
+		t.Fatalf("second forced advance: %v", err)
+	}
+	vs, _ := e.db.ListViolations(ctx, session.ViolationFilter{SessionID: id})
+	codes := map[string]int{}
+	for _, v := range vs {
+		codes[v.Code]++
+	}
+	if codes["SEQUENCE_RULE"] != 1 || codes["FORCED_ADVANCE"] != 1 {
+		t.Fatalf("violations %v", codes)
+	}
+	toks := e.tokens(id)
+	if !contains(toks, "policy:repeated-forced-advance:block") || !contains(toks, "tool:advance_phase:force:refused") {
+		t.Fatalf("events %v", toks)
+	}
+	// A different call in between breaks the run: the next force is allowed.
+	e.evidence(id, "PLAN", session.EvidenceManual, "plan")
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Force: true, Reason: "third"}); err != nil {
+		t.Fatalf("force after another call: %v", err)
+	}
+	// A disabled rule does not fire.
+	e2 := newEnv(t, flowProtocol)
+	e2.engine.Config.Policy = &policy.Config{Disable: []string{"repeated-forced-advance"}}
+	id2 := e2.start("disabled")
+	for i := 0; i < 2; i++ {
+		if _, err := e2.engine.Advance(ctx, session.AdvanceRequest{ID: id2, Force: true, Reason: "x"}); err != nil {
+			t.Fatalf("forced advance %d with the rule disabled: %v", i, err)
+		}
+	}
+}
+
+// TestCarriedViolationsDecay: forcing a BLOCKING gate is carried into the
+// next session only (decay_runs 1), which may not force while it is active.
+func TestCarriedViolationsDecay(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	id1 := e.start("forcer")
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id1, Force: true, Reason: "skip"}); err != nil {
+		t.Fatal(err)
+	}
+	e.now = e.now.Add(time.Minute)
+	res2, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "next"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res2.Carried) != 1 || res2.Carried[0].SessionID != id1 || res2.Carried[0].Window != session.WindowCrossSessionDecay {
+		t.Fatalf("carried into the next session: %+v", res2.Carried)
+	}
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: res2.SessionID, Force: true, Reason: "again"}); err == nil || !strings.Contains(err.Error(), "force refused") {
+		t.Fatalf("force with an active carried violation: %v", err)
+	}
+	e.now = e.now.Add(time.Minute)
+	res3, _ := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "third"})
+	if len(res3.Carried) != 0 {
+		t.Fatalf("violation still carried after its decay: %+v", res3.Carried)
+	}
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: res3.SessionID, Force: true, Reason: "ok now"}); err != nil {
+		t.Fatalf("force after decay: %v", err)
+	}
+}
+
+// TestSnapshotsAndRecord: snapshots at start, each move and the end; the
+// record file holds them and its ids recompute.
+func TestSnapshotsAndRecord(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	e.engine.Config.SessionRecord = ".agents/sessions/{session_id}.json"
+	ctx := context.Background()
+	id := e.start("snapshots")
+	e.toWorking(id)
+	write(t, e.root, "qa/r.md", "ok")
+	git(t, e.root, "add", "-A")
+	git(t, e.root, "commit", "-q", "-m", "work")
+	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "done"})
+	if err != nil || !end.Ended {
+		t.Fatalf("end: %+v %v", end, err)
+	}
+	snaps, _ := e.db.ListSnapshots(ctx, id)
+	if len(snaps) < 3 || snaps[len(snaps)-1].SnapshotID != end.SnapshotID {
+		t.Fatalf("%d snapshots, last %v, end %s", len(snaps), snaps, end.SnapshotID)
+	}
+	if end.RecordFile != ".agents/sessions/"+id+".json" {
+		t.Fatalf("record file %q (warnings %v)", end.RecordFile, end.Warnings)
+	}
+	b, err := os.ReadFile(filepath.Join(e.root, end.RecordFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec snapshot.Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Snapshots) != len(snaps) || rec.Envelope.Snapshot.StateSnapshotID != end.SnapshotID {
+		t.Fatalf("record has %d snapshots, envelope %s", len(rec.Snapshots), rec.Envelope.Snapshot.StateSnapshotID)
+	}
+	for i, p := range rec.Snapshots {
+		got, _, err := p.ID()
+		if err != nil || got != snaps[i].SnapshotID {
+			t.Fatalf("snapshot %d recomputes to %s, stored %s", i, got, snaps[i].SnapshotID)
+		}
+	}
+	if strings.Contains(string(b), e.root) || strings.Contains(string(b), "created_at") {
+		t.Fatal("record holds a path or a time")
 	}
 }

@@ -90,8 +90,12 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	if e.Config.StoreRawEvidence {
 		ev.Body = []byte(body)
 	}
+	pol, err := e.CheckPolicy(ctx, s, "tool:record_evidence")
+	if err != nil {
+		return nil, err
+	}
 	now := e.now()
-	tokens := []string{"tool:record_evidence"}
+	tokens := append([]string{"tool:record_evidence"}, pol.Tokens()...)
 	if req.Step == StepCondition {
 		tokens = append(tokens, "decision:"+p.ID+":condition_not_met")
 	}

@@ -30,6 +30,8 @@ type GateResult struct {
 	// Output is the tail of failing command output, returned to the caller
 	// and never stored (only its hash is).
 	Output string `json:"output,omitempty"`
+	// Warnings from sequence rules that let the call proceed.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // gateEnv is what checks look at.

@@ -151,3 +151,17 @@ func removeFile(t testing.TB, root, rel string) {
 		t.Fatal(err)
 	}
 }
+
+// toWorking satisfies flowProtocol's start gates and advances to WORKING.
+func (e *env) toWorking(id string) {
+	e.t.Helper()
+	ctx := context.Background()
+	e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "read")
+	if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "ISSUE_CONTEXT", Kind: session.EvidenceManual, Evidence: "no issue", Step: session.StepCondition}); err != nil {
+		e.t.Fatal(err)
+	}
+	res, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING"})
+	if err != nil || res.State != session.StateWorking {
+		e.t.Fatalf("to WORKING: %+v %v", res, err)
+	}
+}

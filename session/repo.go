@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"time"
+
+	"github.com/sessiongate/sessiongate/policy"
 )
 
 // Repo is the engine's view of a worktree; gitrepo.Repo implements it.
@@ -39,4 +41,11 @@ type Config struct {
 	HistorySize int
 	// DocGlobs are the files that count as documentation for skip_qa.
 	DocGlobs []string
+	// Policy holds the sequence rules (nil: the shipped defaults).
+	Policy *policy.Config
+	// SessionRecord is where session_end writes the session record file, a
+	// repository-relative template with {session_id}; "" writes none.
+	SessionRecord string
+	// Version is reported in snapshot envelopes.
+	Version string
 }

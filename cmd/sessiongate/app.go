@@ -113,7 +113,9 @@ func (a *app) sessionEngine(ctx context.Context) (*session.Engine, error) {
 			return nil, err
 		}
 	}
-	a.engine = session.NewEngine(db, cfg.Engine(), openRepo)
+	ec := cfg.Engine()
+	ec.Version = versionString()
+	a.engine = session.NewEngine(db, ec, openRepo)
 	return a.engine, nil
 }
 

@@ -136,10 +136,20 @@ func runDemo(ctx context.Context, w io.Writer, keep bool) (err error) {
 	if err := sh("commit", "-q", "-am", "docs: fix README title"); err != nil {
 		return usage(err)
 	}
+	_, err = e.End(ctx, session.EndRequest{ID: id, Summary: "fixed the README title"})
+	say("$ git commit; session_end -> %v", err)
+	if _, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "QA_VALIDATION", Kind: session.EvidenceToolOutput, Evidence: "ok  demo  0.01s"}); err != nil {
+		return usage(err)
+	}
+	g, err := e.ValidateGate(ctx, id, "QA_VALIDATION")
+	if err != nil {
+		return usage(err)
+	}
+	say("$ record_evidence QA_VALIDATION tool_output; validate_gate QA_VALIDATION -> %s", g.Status)
 	if end, err = e.End(ctx, session.EndRequest{ID: id, Summary: "fixed the README title", NextNotes: "set commands.QA_VALIDATION in sessiongate.yaml"}); err != nil {
 		return usage(err)
 	}
-	say("$ git commit; session_end -> %s at %s", end.State, end.EndCommit[:12])
+	say("$ session_end -> %s at %s, snapshot %s", end.State, end.EndCommit[:12], end.SnapshotID)
 
 	v, err := e.View(ctx, id)
 	if err != nil {

@@ -237,7 +237,7 @@ func TestDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("demo: %d %s", code, stderr)
 	}
-	for _, want := range []string{"advanced=false", "FORCED_ADVANCE", "COMPLETE"} {
+	for _, want := range []string{"advanced=false", "FORCED_ADVANCE", "refused by sequence rule end-after-forced-blocking-gate", "COMPLETE"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
 		}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/server"
+)
+
+func init() { extraCommands = append(extraCommands, newMCPCmd, newServeCmd) }
+
+func newMCPCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Run the MCP server over stdio (for clients that spawn it)",
+		Long: `Run the MCP server over stdio: JSON-RPC on standard input and output, logs on
+standard error. MCP clients spawn it in the repository, e.g.
+  {"command": "sessiongate", "args": ["mcp"], "cwd": "/path/to/repo"}
+Tools: session_start, validate_gate, advance_phase, record_evidence,
+session_end, get_blocked_reason. See docs/mcp.md.`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			opts, err := a.serverOptions(ctx)
+			if err != nil {
+				return err
+			}
+			srv := server.NewMCPServer(opts)
+			// Closing stdin on shutdown unblocks the reader; stdout stays open.
+			in, ok := a.stdin.(io.ReadCloser)
+			if !ok {
+				in = io.NopCloser(a.stdin)
+			}
+			t := server.StdioTransport(in, a.stdout)
+			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+				return fmt.Errorf("mcp over stdio: %w", err)
+			}
+			return nil
+		},
+	}
+}
+
+func newServeCmd(a *app) *cobra.Command {
+	var addr, tokenFile string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve MCP (stateless Streamable HTTP at /mcp) on 127.0.0.1",
+		Long: `Serve the MCP endpoint at http://ADDR/mcp (stateless Streamable HTTP, JSON
+responses, no Mcp-Session-Id) and the dashboard on the same port. Only loopback
+addresses are accepted; requests with a non-loopback Host or a cross-site Origin
+get 403. With --token-file, /mcp requires "Authorization: Bearer <token>".`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			var token string
+			if tokenFile != "" {
+				var err error
+				if token, err = readToken(tokenFile); err != nil {
+					return usage(err)
+				}
+			}
+			opts, err := a.serverOptions(ctx)
+			if err != nil {
+				return err
+			}
+			opts.Token = token
+			ln, err := server.Listen(addr, false)
+			if err != nil {
+				return usage(err)
+			}
+			s := server.New(opts)
+			url := "http://" + ln.Addr().String()
+			fmt.Fprintf(a.stdout, "sessiongate %s serving %s (MCP at %s%s)\n", versionString(), url, url, server.MCPPath)
+			if token != "" {
+				fmt.Fprintf(a.stdout, "MCP requires Authorization: Bearer <token from %s>\n", tokenFile)
+			}
+			if err := s.Serve(ctx, ln); err != nil {
+				return fmt.Errorf("serve %s: %w", url, err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7420", "address to listen on (loopback only)")
+	cmd.Flags().StringVar(&tokenFile, "token-file", "", "file holding a bearer token that /mcp then requires")
+	return cmd
+}
+
+// readToken reads a bearer token from a file; a missing or empty file is an error.
+func readToken(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("--token-file %s does not exist", path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read --token-file: %w", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", fmt.Errorf("--token-file %s is empty: put the token on its first line", path)
+	}
+	if strings.ContainsAny(tok, " \t\r\n") {
+		return "", fmt.Errorf("--token-file %s: the token must be one word without spaces or line breaks", path)
+	}
+	return tok, nil
+}
+
+// serverOptions opens the repository of the working directory, its store
+// and engine, and wires them into the server. The protocol is read on each
+// call (the engine caches the parse by content hash), so an edited protocol
+// applies to the next session_start; the lock keeps the app's lazy fields
+// safe under concurrent HTTP requests.
+func (a *app) serverOptions(ctx context.Context) (server.Options, error) {
+	r, err := a.gitRepo(ctx)
+	if err != nil {
+		return server.Options{}, err
+	}
+	e, err := a.sessionEngine(ctx)
+	if err != nil {
+		return server.Options{}, err
+	}
+	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	e.Logger = logger
+	var mu sync.Mutex
+	opts := server.Options{
+		Engine:  e,
+		Repo:    r,
+		Version: versionString(),
+		Logger:  logger,
+		LoadSpec: func(ctx context.Context) (*protocolspec.Spec, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return a.loadSpec(ctx)
+		},
+		Protocol: func(ctx context.Context) (string, []byte, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return a.readProtocol(ctx, "")
+		},
+	}
+	// A missing or broken protocol is not fatal: session_start reports it
+	// to the agent, which can fix the document and call again.
+	if _, err := opts.LoadSpec(ctx); err != nil {
+		logger.Warn("protocol not loaded; session_start will fail until it is fixed", "err", err)
+	}
+	return opts, nil
+}

@@ -1,0 +1,781 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// Git hooks the engine decides for.
+const (
+	HookPreCommit  = "pre-commit"
+	HookCommitMsg  = "commit-msg"
+	HookPostCommit = "post-commit"
+	HookPrePush    = "pre-push"
+)
+
+// Violation codes recorded by hooks.
+const (
+	// CodeBypass: a commit landed with no matching pre-commit pass
+	// (`git commit --no-verify`, or hooks removed).
+	CodeBypass = "BYPASS"
+	// CodeEscapeHatch: the configured bypass variable let a blocked commit or push through.
+	CodeEscapeHatch = "ESCAPE_HATCH"
+	// BypassDecayRuns is how many later sessions keep seeing a bypass.
+	BypassDecayRuns = 3
+)
+
+// Event tokens of hooks. The pre-commit pass and escape events carry the
+// tree being committed, which post-commit matches against HEAD's tree.
+const (
+	TokPreCommitPass    = "hook:pre-commit:pass"
+	TokPreCommitBlocked = "hook:pre-commit:blocked"
+	TokPreCommitEscape  = "hook:pre-commit:escape"
+	TokCommitMsg        = "hook:commit-msg:trailer"
+	TokCommitMsgBlocked = "hook:commit-msg:blocked"
+	TokPostCommitPass   = "hook:post-commit:pass"
+	TokPostCommitBypass = "hook:post-commit:bypass"
+	TokPostCommitReplay = "hook:post-commit:replay"
+	TokPrePushPass      = "hook:pre-push:pass"
+	TokPrePushBlocked   = "hook:pre-push:blocked"
+	TokPrePushEscape    = "hook:pre-push:escape"
+)
+
+// TrailerKey is the commit trailer commit-msg adds.
+const TrailerKey = "Session-Id"
+
+// matchWindow is how many recent events post-commit searches for the
+// pre-commit pass of the commit it sees.
+const matchWindow = 200
+
+// HookPolicy is the repository's hook policy (sessiongate.yaml).
+type HookPolicy struct {
+	RequireSession bool
+	// PreCommit and PrePush are phase ids whose gates run (pre-commit) or
+	// must have passed (pre-push) at that hook.
+	PreCommit []string
+	PrePush   []string
+	// BypassEnv names the escape-hatch variable, for messages.
+	BypassEnv string
+}
+
+// HookRequest is what a git hook hands the engine.
+type HookRequest struct {
+	Repo Repo
+	// SessionID is SESSIONGATE_SESSION; "" means the worktree's active session.
+	SessionID string
+	Policy    HookPolicy
+	// Staged is the staged file list when the caller already has it; nil
+	// means ask the repository (only when a gate needs it).
+	Staged []string
+	// Tree returns the tree being committed (`git write-tree`, which honours
+	// GIT_INDEX_FILE). Called only when the engine records a pass or escape.
+	Tree func(ctx context.Context) (string, error)
+	// Commit and CommitTree are HEAD and its tree, for post-commit.
+	Commit, CommitTree string
+	// Replay names the git operation replaying existing commits (rebase,
+	// cherry-pick, revert), which runs post-commit but never pre-commit.
+	Replay string
+	// Bypass is the escape-hatch variable's value; "" when unset.
+	Bypass string
+	// DeletesOnly is set by pre-push when every pushed ref is a deletion.
+	DeletesOnly bool
+}
+
+// HookDecision is a hook's verdict and what to tell the user.
+type HookDecision struct {
+	Hook       string       `json:"hook"`
+	Allowed    bool         `json:"allowed"`
+	Escaped    bool         `json:"escaped,omitempty"` // blocked, let through by the escape hatch
+	SessionID  string       `json:"session_id,omitempty"`
+	State      string       `json:"state,omitempty"`
+	Gate       string       `json:"gate,omitempty"` // the gate that blocks
+	Reasons    []string     `json:"reasons,omitempty"`
+	NextStep   string       `json:"next_step,omitempty"`
+	Warnings   []string     `json:"warnings,omitempty"`
+	Gates      []GateResult `json:"gates,omitempty"`
+	Violations []Violation  `json:"violations,omitempty"`
+	Trailers   []string     `json:"trailers,omitempty"` // commit-msg: "Key: value"
+}
+
+func (d *HookDecision) block(gate, next string, reasons ...string) {
+	d.Allowed = false
+	if d.Gate == "" {
+		d.Gate = gate
+	}
+	d.Reasons = append(d.Reasons, reasons...)
+	if d.NextStep == "" {
+		d.NextStep = next
+	}
+}
+
+// StartStep is the next step when no session runs.
+const StartStep = "start a session: `sessiongate session start --objective \"...\"` (MCP: session_start), then pass its start gates"
+
+// hookTarget is the session a hook acts for.
+type hookTarget struct {
+	sess   *Session // nil: no usable session
+	why    string   // why there is none
+	stale  bool     // a session was found but can no longer act (expired, ended)
+	repoID int64    // 0 when the repository is not in the database yet
+}
+
+// hookSession finds the session for the hook: req.SessionID, else the
+// worktree's active session; with ended, the worktree's newest session when
+// it completed (pre-push runs after session_end). Store failures are errors;
+// no usable session is not.
+func (e *Engine) hookSession(ctx context.Context, req HookRequest, ended bool) (hookTarget, error) {
+	var t hookTarget
+	root := req.Repo.Root()
+	if req.SessionID != "" {
+		if err := ValidateID(req.SessionID); err != nil {
+			t.why = "SESSIONGATE_SESSION: " + err.Error()
+			return t, nil
+		}
+		s, err := e.Store.GetSession(ctx, req.SessionID)
+		if errors.Is(err, ErrNotFound) {
+			t.why = fmt.Sprintf("SESSIONGATE_SESSION=%s names no session in this database", req.SessionID)
+			return t, nil
+		}
+		if err != nil {
+			return t, fmt.Errorf("load session %s: %w", req.SessionID, err)
+		}
+		t.repoID = s.RepoID
+		if s.Worktree != root {
+			t.why = fmt.Sprintf("SESSIONGATE_SESSION=%s is the session of worktree %s, not of %s: unset it here", s.ID, s.Worktree, root)
+			return t, nil
+		}
+		return e.usable(ctx, t, s, ended)
+	}
+	repo, err := e.Store.RepositoryByRoot(ctx, req.Repo.MainRoot())
+	if errors.Is(err, ErrNotFound) {
+		t.why = "no session has been started in this repository"
+		return t, nil
+	}
+	if err != nil {
+		return t, fmt.Errorf("look up repository: %w", err)
+	}
+	t.repoID = repo.ID
+	s, err := e.Store.ActiveSession(ctx, repo.ID, root)
+	if errors.Is(err, ErrNotFound) && ended {
+		ss, lerr := e.Store.ListSessions(ctx, SessionFilter{RepoID: repo.ID, Worktree: root, Limit: 1})
+		if lerr != nil {
+			return t, fmt.Errorf("look up latest session: %w", lerr)
+		}
+		if len(ss) == 1 && ss[0].State == StateComplete {
+			t.sess = ss[0]
+			return t, nil
+		}
+	}
+	if errors.Is(err, ErrNotFound) {
+		t.why = "no active session in worktree " + root
+		return t, nil
+	}
+	if err != nil {
+		return t, fmt.Errorf("look up active session: %w", err)
+	}
+	return e.usable(ctx, t, s, ended)
+}
+
+// usable keeps s when it can still act: running and not expired (an
+// expired one is marked ABANDONED on the way), or complete when ended.
+func (e *Engine) usable(ctx context.Context, t hookTarget, s *Session, ended bool) (hookTarget, error) {
+	if ended && s.State == StateComplete {
+		t.sess = s
+		return t, nil
+	}
+	if err := e.checkUsable(ctx, s); err != nil {
+		t.why, t.stale = err.Error(), true
+		return t, nil
+	}
+	t.sess = s
+	return t, nil
+}
+
+// noSession decides for a hook that found no usable session.
+func noSession(d *HookDecision, t hookTarget, req HookRequest) {
+	if !req.Policy.RequireSession {
+		if t.why != "" && (req.SessionID != "" || t.stale) {
+			d.Warnings = append(d.Warnings, t.why)
+		}
+		return
+	}
+	d.block("", StartStep, "this repository requires an active session (require_session: true): "+t.why)
+}
+
+// PreCommit decides whether the staged change may be committed: the
+// session must exist when required, must have left its start protocol, and
+// the gates configured or annotated for pre-commit must pass on the staged
+// files. An allowed commit records a pass event with its tree, which
+// PostCommit matches.
+func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision, error) {
+	d := &HookDecision{Hook: HookPreCommit, Allowed: true}
+	t, err := e.hookSession(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	s := t.sess
+	if s == nil {
+		noSession(d, t, req)
+		if d.Allowed || req.Bypass == "" {
+			return d, nil
+		}
+		return d, e.escapeWithoutSession(ctx, req, d, t)
+	}
+	d.SessionID, d.State = s.ID, s.State
+	spec, err := e.SpecFor(ctx, s.ProtocolSHA)
+	if err != nil {
+		return nil, err
+	}
+	if s.State == StateInit {
+		blockInit(d, s, spec)
+	} else if err := e.runHookGates(ctx, d, s, spec, req, req.Policy.PreCommit, true); err != nil {
+		return nil, err
+	}
+	tok, detail := TokPreCommitPass, map[string]any{}
+	var vio *Violation
+	switch {
+	case !d.Allowed && req.Bypass == "":
+		tok = TokPreCommitBlocked
+		detail["gate"], detail["reason"] = d.Gate, truncate(strings.Join(d.Reasons, "; "), 300)
+	case !d.Allowed:
+		tok = TokPreCommitEscape
+		vio = e.escapeViolation(s, req, d, "commit")
+		d.Allowed, d.Escaped = true, true
+		detail["gate"] = d.Gate
+	}
+	if d.Allowed {
+		tree, err := treeOf(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		detail["tree"] = tree
+	}
+	if len(d.Gates) > 0 {
+		detail["gates"] = gateSummary(d.Gates)
+	}
+	return d, e.recordHook(ctx, s, d, tok, detail, vio, nil)
+}
+
+func treeOf(ctx context.Context, req HookRequest) (string, error) {
+	if req.Tree == nil {
+		return "", nil
+	}
+	tree, err := req.Tree(ctx)
+	if err != nil {
+		return "", fmt.Errorf("read the tree being committed: %w", err)
+	}
+	return tree, nil
+}
+
+// blockInit blocks a session still in its start protocol, naming the gate
+// it waits on and the commands that pass it.
+func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec) {
+	p, ok := spec.Phase(s.Phase)
+	if !ok {
+		d.block(s.Phase, "`sessiongate session status` shows where the session is", fmt.Sprintf("session %s is in its start protocol at %q, which its protocol does not have", s.ID, s.Phase))
+		return
+	}
+	var needs []string
+	for _, c := range p.Checks {
+		needs = append(needs, describeCheck(p, c.Kind, c.Arg))
+	}
+	reason := fmt.Sprintf("session %s has not finished its start protocol: it waits at %s %q (%s), which needs %s",
+		s.ID, p.ID, p.Title, p.Gate, strings.Join(needs, "; "))
+	d.block(p.ID, startGateStep(p), reason)
+}
+
+// startGateStep names the commands that pass a start phase and move on.
+func startGateStep(p *protocolspec.Phase) string {
+	var steps []string
+	for _, c := range p.Checks {
+		steps = append(steps, checkStep(p, c))
+	}
+	return strings.Join(steps, "; ") + "; then `sessiongate session advance --to WORKING` (MCP: advance_phase target=WORKING)"
+}
+
+// checkStep is the exact action that satisfies one check.
+func checkStep(p *protocolspec.Phase, c protocolspec.Check) string {
+	switch c.Kind {
+	case protocolspec.CheckEvidence, protocolspec.CheckMustEvidence:
+		kind := c.Arg
+		if kind == "" {
+			kind = EvidenceManual
+		}
+		return fmt.Sprintf("`sessiongate session evidence --phase %s --type %s --value \"...\"` (MCP: record_evidence phase=%s evidence_type=%s)", p.ID, kind, p.ID, kind)
+	case protocolspec.CheckContentHash:
+		return fmt.Sprintf("read %s, then `sessiongate session evidence --phase %s --type content_hash --value %s` (MCP: record_evidence)", c.Arg, p.ID, c.Arg)
+	case protocolspec.CheckCommand:
+		return fmt.Sprintf("make `%s` pass", c.Arg)
+	}
+	return describeCheck(p, c.Kind, c.Arg)
+}
+
+// hookPhases returns the gates a hook runs: whole phases named by the
+// config, and, for other phases, only the checks the protocol annotates
+// with hooks=<hook>. Config ids the protocol lacks are warnings.
+func hookPhases(spec *protocolspec.Spec, hook string, ids []string) ([]protocolspec.Phase, []string) {
+	var out []protocolspec.Phase
+	var warns []string
+	for _, id := range ids {
+		if _, ok := spec.Phase(id); !ok {
+			warns = append(warns, fmt.Sprintf("sessiongate.yaml hooks.%s names phase %s, which the session's protocol does not have (it has %s)", hook, id, phaseIDs(spec)))
+		}
+	}
+	for _, p := range spec.Phases {
+		if slices.Contains(ids, p.ID) {
+			out = append(out, p)
+			continue
+		}
+		var checks []protocolspec.Check
+		for _, c := range p.Checks {
+			if slices.Contains(c.Hooks, hook) {
+				checks = append(checks, c)
+			}
+		}
+		if len(checks) > 0 {
+			p.Checks = checks
+			out = append(out, p)
+		}
+	}
+	return out, warns
+}
+
+// runHookGates runs the hook's gates; a failing mandatory gate blocks, a
+// failing optional one warns.
+func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, spec *protocolspec.Spec, req HookRequest, ids []string, staged bool) error {
+	phases, warns := hookPhases(spec, d.Hook, ids)
+	d.Warnings = append(d.Warnings, warns...)
+	if len(phases) == 0 {
+		return nil
+	}
+	ev, err := e.Store.ListEvidence(ctx, s.ID)
+	if err != nil {
+		return fmt.Errorf("load evidence: %w", err)
+	}
+	repo := req.Repo
+	if req.Staged != nil {
+		repo = stagedRepo{Repo: repo, staged: req.Staged}
+	}
+	for i := range phases {
+		p := &phases[i]
+		g, ok := conditionNotMet(p, ev)
+		if !ok {
+			g = runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged})
+		}
+		d.Gates = append(d.Gates, g)
+		if g.Status != StatusFail {
+			continue
+		}
+		if !p.Mandatory() {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s gate %s failed (not blocking): %s", p.Gate, p.ID, g.Message))
+			continue
+		}
+		var steps []string
+		for _, c := range g.Checks {
+			if c.Status == StatusFail {
+				steps = append(steps, checkStep(p, protocolspec.Check{Kind: c.Kind, Arg: c.Arg}))
+			}
+		}
+		next := strings.Join(steps, "; ")
+		if staged {
+			next += "; fix the staged change, `git add` it and commit again"
+		} else {
+			next += "; then push again"
+		}
+		d.block(p.ID, next, g.Message)
+	}
+	return nil
+}
+
+// hookConfig keeps a configured command override only when the gate runs
+// the phase's command check: a subset of annotated non-command checks must
+// not grow the phase's command.
+func (e *Engine) hookConfig(spec *protocolspec.Spec, p *protocolspec.Phase) Config {
+	cfg := e.Config
+	if _, ok := cfg.Commands[p.ID]; !ok {
+		return cfg
+	}
+	full, _ := spec.Phase(p.ID)
+	if len(full.Checks) == len(p.Checks) {
+		return cfg
+	}
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckCommand {
+			return cfg
+		}
+	}
+	cfg.Commands = nil
+	return cfg
+}
+
+// conditionNotMet mirrors evaluate: a conditional gate recorded as not
+// applying is skipped.
+func conditionNotMet(p *protocolspec.Phase, ev []Evidence) (GateResult, bool) {
+	if p.Condition == "" {
+		return GateResult{}, false
+	}
+	for _, x := range ev {
+		if x.Phase == p.ID && x.Step == StepCondition {
+			return GateResult{Phase: p.ID, Title: p.Title, Level: p.Gate, Status: StatusSkipped, Decision: DecisionConditionNotMet,
+				Message: fmt.Sprintf("gate %s not applied: condition %q recorded as not holding (%s)", p.ID, p.Condition, x.Ref)}, true
+		}
+	}
+	return GateResult{}, false
+}
+
+// stagedRepo answers StagedFiles from a list the hook already read.
+type stagedRepo struct {
+	Repo
+	staged []string
+}
+
+func (r stagedRepo) StagedFiles(context.Context) ([]string, error) { return r.staged, nil }
+
+func gateSummary(gs []GateResult) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.Phase + ":" + strings.ToLower(g.Status)
+	}
+	return out
+}
+
+// escapeViolation is the violation the escape hatch records.
+func (e *Engine) escapeViolation(s *Session, req HookRequest, d *HookDecision, what string) *Violation {
+	v := &Violation{Severity: SeverityHigh, Code: CodeEscapeHatch, Window: WindowSession, CreatedAt: e.now(),
+		Requirement: d.Hook + " hook",
+		Message: truncate(fmt.Sprintf("%s=%s let a blocked %s through: %s", req.Policy.BypassEnv, truncate(req.Bypass, 100), what,
+			strings.Join(d.Reasons, "; ")), 1000)}
+	if s != nil {
+		v.SessionID, v.RepoID, v.Phase = s.ID, s.RepoID, d.Gate
+	}
+	return v
+}
+
+// escapeWithoutSession lets a commit blocked for want of a session through,
+// recording a violation outside any session that names the tree, so
+// post-commit can tell it from --no-verify.
+func (e *Engine) escapeWithoutSession(ctx context.Context, req HookRequest, d *HookDecision, t hookTarget) error {
+	tree, err := treeOf(ctx, req)
+	if err != nil {
+		return err
+	}
+	v := e.escapeViolation(nil, req, d, "commit")
+	v.Message = truncate(v.Message+" (tree "+tree+")", 1100)
+	err = e.Store.Update(ctx, func(w Writer) error {
+		if v.RepoID = t.repoID; v.RepoID == 0 {
+			r, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
+			if err != nil {
+				return err
+			}
+			v.RepoID = r.ID
+		}
+		return w.AddViolation(ctx, v)
+	})
+	if err != nil {
+		return fmt.Errorf("record escape hatch: %w", err)
+	}
+	d.Allowed, d.Escaped = true, true
+	d.Violations = append(d.Violations, *v)
+	return nil
+}
+
+// recordHook touches the session and appends the hook's event, with an
+// optional violation and evidence, in one transaction.
+func (e *Engine) recordHook(ctx context.Context, s *Session, d *HookDecision, tok string, detail map[string]any, vio *Violation, ev *Evidence) error {
+	var js string
+	if len(detail) > 0 {
+		b, err := json.Marshal(detail)
+		if err != nil {
+			return fmt.Errorf("encode event detail: %w", err)
+		}
+		js = string(b)
+	}
+	now := e.now()
+	err := e.Store.Update(ctx, func(w Writer) error {
+		if s.Active() {
+			cur, err := w.GetSession(ctx, s.ID)
+			if err != nil {
+				return err
+			}
+			e.touch(cur)
+			if err := w.UpdateSession(ctx, cur); err != nil {
+				return err
+			}
+		}
+		if ev != nil {
+			if err := w.AddEvidence(ctx, ev); err != nil {
+				return err
+			}
+		}
+		if vio != nil {
+			if err := w.AddViolation(ctx, vio); err != nil {
+				return err
+			}
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: tok, Detail: js, CreatedAt: now})
+	})
+	if err != nil {
+		return fmt.Errorf("record %s: %w", d.Hook, err)
+	}
+	if vio != nil {
+		d.Violations = append(d.Violations, *vio)
+	}
+	return nil
+}
+
+// CommitMsg returns the trailers the commit message gets (Session-Id) and
+// runs checks annotated hooks=commit-msg on the staged change.
+func (e *Engine) CommitMsg(ctx context.Context, req HookRequest) (*HookDecision, error) {
+	d := &HookDecision{Hook: HookCommitMsg, Allowed: true}
+	t, err := e.hookSession(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	s := t.sess
+	if s == nil {
+		return d, nil // pre-commit already decided about a missing session
+	}
+	d.SessionID, d.State = s.ID, s.State
+	spec, err := e.SpecFor(ctx, s.ProtocolSHA)
+	if err != nil {
+		return nil, err
+	}
+	if s.State != StateInit {
+		if err := e.runHookGates(ctx, d, s, spec, req, nil, true); err != nil {
+			return nil, err
+		}
+	}
+	tok := TokCommitMsg
+	var vio *Violation
+	switch {
+	case !d.Allowed && req.Bypass == "":
+		tok = TokCommitMsgBlocked
+	case !d.Allowed:
+		vio = e.escapeViolation(s, req, d, "commit message")
+		d.Allowed, d.Escaped = true, true
+	}
+	if d.Allowed {
+		d.Trailers = []string{TrailerKey + ": " + s.ID}
+	}
+	return d, e.recordHook(ctx, s, d, tok, nil, vio, nil)
+}
+
+// PostCommit records the new commit as commit_sha evidence. A commit whose
+// tree matches no pre-commit pass or escape of the session skipped the
+// pre-commit hook (--no-verify): a CRITICAL BYPASS violation that decays
+// over the next sessions. Commits git replays (rebase, cherry-pick) never
+// ran pre-commit and are recorded without a violation.
+func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision, error) {
+	d := &HookDecision{Hook: HookPostCommit, Allowed: true}
+	if !hexSHA.MatchString(req.Commit) {
+		return nil, fmt.Errorf("post-commit: %q is not a commit id", truncate(req.Commit, 64))
+	}
+	t, err := e.hookSession(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	s := t.sess
+	if s == nil {
+		if !req.Policy.RequireSession || req.Replay != "" {
+			return d, nil
+		}
+		return d, e.bypassWithoutSession(ctx, req, d, t)
+	}
+	d.SessionID, d.State = s.ID, s.State
+	matched, err := e.matchPreCommit(ctx, s.ID, req.CommitTree)
+	if err != nil {
+		return nil, err
+	}
+	detail := map[string]any{"commit": req.Commit, "tree": req.CommitTree}
+	tok := TokPostCommitPass
+	var vio *Violation
+	switch {
+	case req.Replay != "":
+		tok = TokPostCommitReplay
+		detail["replay"] = req.Replay
+	case !matched:
+		tok = TokPostCommitBypass
+		vio = e.bypassViolation(s.ID, s.RepoID, s.Phase, req.Commit)
+		d.Reasons = append(d.Reasons, vio.Message)
+		d.NextStep = "do not skip the hooks: commit without --no-verify (the escape hatch " + req.Policy.BypassEnv + "=reason is recorded with less severity)"
+	}
+	ev := &Evidence{SessionID: s.ID, Phase: s.Phase, Step: HookPostCommit, Kind: EvidenceCommitSHA,
+		SHA256: sha256Hex([]byte(req.Commit)), Ref: req.Commit, Size: len(req.Commit), CreatedAt: e.now()}
+	return d, e.recordHook(ctx, s, d, tok, detail, vio, ev)
+}
+
+func (e *Engine) bypassViolation(sessionID string, repoID int64, phase, commit string) *Violation {
+	return &Violation{SessionID: sessionID, RepoID: repoID, Phase: phase, Requirement: "pre-commit hook",
+		Severity: SeverityCritical, Code: CodeBypass, Window: WindowCrossSessionDecay, DecayRuns: BypassDecayRuns, CreatedAt: e.now(),
+		Message: fmt.Sprintf("commit %s landed without a passing pre-commit hook (git commit --no-verify?)", shortSHA(commit))}
+}
+
+// matchPreCommit looks for the pre-commit pass (or escape) of a tree among
+// the session's recent events.
+func (e *Engine) matchPreCommit(ctx context.Context, id, tree string) (bool, error) {
+	if tree == "" {
+		return false, nil
+	}
+	evs, err := e.Store.LastEvents(ctx, id, matchWindow)
+	if err != nil {
+		return false, fmt.Errorf("load recent events: %w", err)
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		ev := evs[i]
+		if ev.Token != TokPreCommitPass && ev.Token != TokPreCommitEscape {
+			continue
+		}
+		var det struct {
+			Tree string `json:"tree"`
+		}
+		if json.Unmarshal([]byte(ev.Detail), &det) == nil && det.Tree == tree {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// bypassWithoutSession: a session is required, none runs, and a commit
+// landed; unless the escape hatch let this tree through, it skipped the hook.
+func (e *Engine) bypassWithoutSession(ctx context.Context, req HookRequest, d *HookDecision, t hookTarget) error {
+	if t.repoID != 0 && req.CommitTree != "" {
+		vs, err := e.Store.ListViolations(ctx, ViolationFilter{RepoID: t.repoID, Code: CodeEscapeHatch, Limit: 20})
+		if err != nil {
+			return fmt.Errorf("load escape-hatch violations: %w", err)
+		}
+		for _, v := range vs {
+			if v.SessionID == "" && strings.Contains(v.Message, "(tree "+req.CommitTree+")") {
+				return nil
+			}
+		}
+	}
+	v := e.bypassViolation("", t.repoID, "", req.Commit)
+	v.Message += " with no active session (require_session: true)"
+	err := e.Store.Update(ctx, func(w Writer) error {
+		if v.RepoID == 0 {
+			r, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
+			if err != nil {
+				return err
+			}
+			v.RepoID = r.ID
+		}
+		return w.AddViolation(ctx, v)
+	})
+	if err != nil {
+		return fmt.Errorf("record bypass: %w", err)
+	}
+	d.Violations = append(d.Violations, *v)
+	d.Reasons = append(d.Reasons, v.Message)
+	d.NextStep = StartStep
+	return nil
+}
+
+// PrePush blocks a push until the session's end gates configured for push
+// time (hooks.pre-push, default QA_VALIDATION) have passed, and runs checks
+// annotated hooks=pre-push. A completed session counts: pushing after
+// session_end is the normal flow.
+func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, error) {
+	d := &HookDecision{Hook: HookPrePush, Allowed: true}
+	if req.DeletesOnly {
+		return d, nil
+	}
+	t, err := e.hookSession(ctx, req, true)
+	if err != nil {
+		return nil, err
+	}
+	s := t.sess
+	if s == nil {
+		noSession(d, t, req)
+		if !d.Allowed && req.Bypass != "" {
+			// Nothing in the database to attach a push to: say so and let it through.
+			d.Allowed, d.Escaped = true, true
+			d.Warnings = append(d.Warnings, req.Policy.BypassEnv+" is set: push let through with no session (nothing recorded)")
+		}
+		return d, nil
+	}
+	d.SessionID, d.State = s.ID, s.State
+	spec, err := e.SpecFor(ctx, s.ProtocolSHA)
+	if err != nil {
+		return nil, err
+	}
+	if s.State == StateInit {
+		blockInit(d, s, spec)
+	} else {
+		if err := e.requirePassed(ctx, d, s, spec, req.Policy.PrePush); err != nil {
+			return nil, err
+		}
+		if err := e.runHookGates(ctx, d, s, spec, req, nil, false); err != nil {
+			return nil, err
+		}
+	}
+	tok := TokPrePushPass
+	var vio *Violation
+	switch {
+	case !d.Allowed && req.Bypass == "":
+		tok = TokPrePushBlocked
+	case !d.Allowed:
+		tok = TokPrePushEscape
+		vio = e.escapeViolation(s, req, d, "push")
+		d.Allowed, d.Escaped = true, true
+	}
+	detail := map[string]any{}
+	if d.Gate != "" {
+		detail["gate"] = d.Gate
+	}
+	return d, e.recordHook(ctx, s, d, tok, detail, vio, nil)
+}
+
+// requirePassed blocks unless each named phase has a passing result.
+func (e *Engine) requirePassed(ctx context.Context, d *HookDecision, s *Session, spec *protocolspec.Spec, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	rs, err := e.Store.PhaseResults(ctx, s.ID)
+	if err != nil {
+		return fmt.Errorf("load phase results: %w", err)
+	}
+	for _, id := range ids {
+		p, ok := spec.Phase(id)
+		if !ok {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("sessiongate.yaml hooks.pre-push names phase %s, which the session's protocol does not have (it has %s)", id, phaseIDs(spec)))
+			continue
+		}
+		status := PhasePending
+		for _, r := range rs {
+			if r.PhaseID == id {
+				status = r.Status
+			}
+		}
+		switch status {
+		case PhasePassed, PhaseSkipped:
+			continue
+		case PhaseForced:
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s was forced past (a recorded violation), not passed", id))
+			continue
+		}
+		var steps []string
+		for _, c := range p.Checks {
+			steps = append(steps, checkStep(p, c))
+		}
+		next := strings.Join(steps, "; ") + "; then " + passStep(spec, id)
+		d.block(id, next, fmt.Sprintf("%s %q (%s) has not passed in session %s (status %s): push needs it", id, p.Title, p.Gate, s.ID, status))
+	}
+	return nil
+}
+
+// passStep names the command that walks a session past an end phase.
+func passStep(spec *protocolspec.Spec, id string) string {
+	const end = "`sessiongate session end --summary \"...\"` (MCP: session_end)"
+	ps := walk(spec)
+	i := indexOf(ps, id)
+	if i < 0 || i+1 >= len(ps) || ps[i+1].name == PosDone {
+		return end
+	}
+	return fmt.Sprintf("`sessiongate session advance --to %s` (MCP: advance_phase target=%s) or %s", ps[i+1].name, ps[i+1].name, end)
+}

@@ -1,0 +1,128 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sessiongate/sessiongate/policy"
+)
+
+// Decay defaults (ADR-029 state windows).
+const (
+	DecayBypass        = 3 // a --no-verify commit stays visible for 3 sessions
+	DecayForcedBlocked = 1 // forcing a BLOCKING gate, for the next session
+)
+
+// PolicyOutcome is what the sequence rules said about a call that may proceed.
+type PolicyOutcome struct {
+	Warnings []string
+	tokens   []string // policy events to append with the call's own events
+}
+
+// CheckPolicy evaluates the sequence rules on a call before it takes
+// effect. A block rule records a violation and the events, then returns an
+// error wrapping policy.ErrBlocked; warn rules let the call proceed with
+// warnings (their events are appended by the caller through Tokens).
+func (e *Engine) CheckPolicy(ctx context.Context, s *Session, token string) (*PolicyOutcome, error) {
+	rules, err := e.rules(ctx, s)
+	if err != nil || len(rules) == 0 {
+		return &PolicyOutcome{}, err
+	}
+	n := policy.MaxWindow(rules) - 1
+	var history []string
+	if n > 0 {
+		evs, err := e.Store.LastEvents(ctx, s.ID, n)
+		if err != nil {
+			return nil, fmt.Errorf("read history: %w", err)
+		}
+		for _, ev := range evs {
+			history = append(history, ev.Token)
+		}
+	}
+	d := policy.Evaluate(rules, history, token)
+	out := &PolicyOutcome{}
+	for _, r := range d.Warnings {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("sequence rule %s: %s", r.Name, r.Description))
+		out.tokens = append(out.tokens, "policy:"+r.Name+":warn")
+	}
+	if d.Allowed() {
+		return out, nil
+	}
+	now := e.now()
+	var names, msgs []string
+	err = e.Store.Update(ctx, func(w Writer) error {
+		toks := []string{token + ":refused"}
+		for _, r := range d.Blocked {
+			names = append(names, r.Name)
+			msgs = append(msgs, r.Description)
+			v := &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "sequence rule " + r.Name,
+				Severity: r.Severity, Code: "SEQUENCE_RULE", Window: WindowSession, CreatedAt: now,
+				Message: fmt.Sprintf("%s refused by rule %s (pattern %s): %s", token, r.Name, strings.Join(r.Pattern, " "), r.Description)}
+			if err := w.AddViolation(ctx, v); err != nil {
+				return err
+			}
+			toks = append(toks, "policy:"+r.Name+":block")
+		}
+		return appendEvents(ctx, w, s.ID, now, toks...)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record policy violation: %w", err)
+	}
+	return nil, fmt.Errorf("%w %s: %s", policy.ErrBlocked, strings.Join(names, ", "), strings.Join(msgs, "; "))
+}
+
+// Tokens are the policy events to append with the call's own events.
+func (o *PolicyOutcome) Tokens() []string {
+	if o == nil {
+		return nil
+	}
+	return o.tokens
+}
+
+func (e *Engine) rules(ctx context.Context, s *Session) ([]policy.Rule, error) {
+	name := ""
+	if p, err := e.Store.GetProtocol(ctx, s.ProtocolSHA); err == nil {
+		name = p.Name
+	}
+	rules, err := e.Config.Policy.Rules(s.ProtocolSHA, name)
+	if err != nil {
+		return nil, fmt.Errorf("sequence_policy: %w", err)
+	}
+	return rules, nil
+}
+
+// Carried returns the violations of earlier sessions of the repository that
+// are still relevant to s: cross_session_decay violations with fewer than
+// decay_runs sessions started between them and s (s included). No time-based
+// TTL: ADR-029 v1 defines none.
+func (e *Engine) Carried(ctx context.Context, r Reader, s *Session) ([]Violation, error) {
+	vs, err := r.ListViolations(ctx, ViolationFilter{RepoID: s.RepoID, Limit: 500})
+	if err != nil {
+		return nil, fmt.Errorf("list violations: %w", err)
+	}
+	out := []Violation{}
+	counts := map[time.Time][]*Session{}
+	for _, v := range vs {
+		if v.Window != WindowCrossSessionDecay || v.SessionID == s.ID || v.DecayRuns < 1 || !v.CreatedAt.Before(s.CreatedAt.Add(time.Nanosecond)) {
+			continue
+		}
+		after, ok := counts[v.CreatedAt]
+		if !ok {
+			if after, err = r.SessionsStartedAfter(ctx, s.RepoID, v.CreatedAt); err != nil {
+				return nil, err
+			}
+			counts[v.CreatedAt] = after
+		}
+		for i, x := range after {
+			if x.ID == s.ID {
+				if i < v.DecayRuns {
+					out = append(out, v)
+				}
+				break
+			}
+		}
+	}
+	return out, nil
+}

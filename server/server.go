@@ -27,6 +27,9 @@ type Options struct {
 	Repo session.Repo
 	// LoadSpec returns the current protocol (through the engine's cache).
 	LoadSpec func(ctx context.Context) (*protocolspec.Spec, error)
+	// Protocol returns the current protocol document as it is on disk (its
+	// display name and bytes), served as the sessiongate://protocol resource.
+	Protocol func(ctx context.Context) (name string, content []byte, err error)
 	// Token, when set, is required as "Authorization: Bearer TOKEN" on /mcp and /api.
 	Token   string
 	Version string

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// mcpInstructions is what an MCP client shows its model about this server.
+const mcpInstructions = `sessiongate enforces this repository's session protocol (SESSION-PROTOCOL.md).
+Call session_start with your objective first; it returns a session_id. Pass that
+session_id to every other tool: there is no connection state, so the handle is
+the session. Satisfy each phase's gate (record_evidence, then validate_gate),
+move on with advance_phase, and finish with session_end. get_blocked_reason says
+what a blocked phase needs. Read session://{session_id}/state for everything
+recorded about a session, and sessiongate://protocol for the protocol itself.`
+
+// NewMCPServer builds the one MCP server sessiongate runs, over stdio
+// (sessiongate mcp) and over stateless Streamable HTTP (/mcp). Nothing in it
+// depends on the connection: every tool names its session by session_id
+// (SEP-2567), so tools/list and resources/list are the same for everyone.
+func NewMCPServer(opts Options) *mcp.Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "sessiongate", Title: "sessiongate", Version: version}, &mcp.ServerOptions{
+		Instructions: mcpInstructions,
+		// The SDK logs every stateless connect and disconnect at Info.
+		Logger: slog.New(mcpLogFloor{opts.Logger.Handler(), slog.LevelWarn}),
+		// Tools and resources never change at run time and nothing is
+		// subscribable, so no listChanged or subscribe; no logging either:
+		// a stateless server has no connection to log to.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
+		// Never issue an Mcp-Session-Id, even if the server is mounted on a
+		// stateful handler: the session handle is the tool argument.
+		GetSessionID: func() string { return "" },
+	})
+	m := &mcpHandlers{opts: opts}
+	m.addTools(srv)
+	m.addResources(srv)
+	return srv
+}
+
+// mcpHandlers carries the options into the tool and resource handlers.
+type mcpHandlers struct {
+	opts Options
+}
+
+func (m *mcpHandlers) engine() (*session.Engine, error) {
+	if m.opts.Engine == nil {
+		return nil, errors.New("sessiongate has no session engine configured: run it with `sessiongate mcp` or `sessiongate serve` inside a repository")
+	}
+	return m.opts.Engine, nil
+}
+
+// toolError turns an engine error into the message a model sees with
+// isError=true, adding what to do where the engine's own message does not.
+// It never becomes a JSON-RPC error: the caller made a valid call that
+// the protocol refused, and the model should read why.
+func (m *mcpHandlers) toolError(ctx context.Context, tool string, err error) error {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, session.ErrInvalidID):
+		msg += ": pass the session_id that session_start returned"
+	case errors.Is(err, session.ErrOutsideRepo):
+		msg += ": name a file inside the repository with a path relative to its root"
+	case errors.Is(err, session.ErrNotFound), errors.Is(err, session.ErrExpired),
+		errors.Is(err, session.ErrTerminated), errors.Is(err, session.ErrEnded):
+		// The engine's message already says to start a new session.
+	}
+	m.opts.Logger.DebugContext(ctx, "mcp tool refused", "tool", tool, "err", err)
+	return fmt.Errorf("%s: %s", tool, msg)
+}
+
+// mcpLogFloor drops records below a level.
+type mcpLogFloor struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h mcpLogFloor) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h mcpLogFloor) WithAttrs(as []slog.Attr) slog.Handler {
+	return mcpLogFloor{h.Handler.WithAttrs(as), h.min}
+}
+
+func (h mcpLogFloor) WithGroup(name string) slog.Handler {
+	return mcpLogFloor{h.Handler.WithGroup(name), h.min}
+}

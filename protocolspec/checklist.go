@@ -69,6 +69,7 @@ func splitRow(line []byte) [][]byte {
 		line = line[1:]
 	}
 	var cells [][]byte
+	var unclosed map[int]bool // backtick run lengths with no closer further on
 	start, i := 0, 0
 	for i < len(line) {
 		switch line[i] {
@@ -76,9 +77,19 @@ func splitRow(line []byte) [][]byte {
 			i += 2
 		case '`':
 			k := runLen(line, i, '`')
-			if end := closingRun(line, i+k, k); end >= 0 {
+			end := -1
+			if !unclosed[k] {
+				end = closingRun(line, i+k, k)
+			}
+			if end >= 0 {
 				i = end
 			} else {
+				// Later runs of this length have no closer either: remember,
+				// so a row of many backticks stays linear-ish.
+				if unclosed == nil {
+					unclosed = map[int]bool{}
+				}
+				unclosed[k] = true
 				i += k
 			}
 		case '|':

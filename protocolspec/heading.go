@@ -128,3 +128,21 @@ func splitDigits(s string) (digits, rest string) {
 	}
 	return s[:i], s[i:]
 }
+
+// numberKey is a phase number in a form where equal numbers ("2", "2.0",
+// "02") are equal strings, for finding duplicates without comparing pairs.
+func numberKey(n string) string {
+	parts := strings.Split(strings.ToLower(n), ".")
+	for i, p := range parts {
+		d, rest := splitDigits(p)
+		d = strings.TrimLeft(d, "0")
+		if d == "" {
+			d = "0"
+		}
+		parts[i] = d + rest
+	}
+	for len(parts) > 1 && parts[len(parts)-1] == "0" {
+		parts = parts[:len(parts)-1]
+	}
+	return strings.Join(parts, ".")
+}

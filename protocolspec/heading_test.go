@@ -54,3 +54,19 @@ func TestSectionKind(t *testing.T) {
 		}
 	}
 }
+
+func TestNumberKey(t *testing.T) {
+	// Components compare as integers (like versions): 1.05 is 1.5, 1.50 is not.
+	same := [][2]string{{"2", "2.0"}, {"02", "2"}, {"1.5", "1.05"}, {"2A", "2a"}, {"0", "0.0.0"}}
+	for _, p := range same {
+		if numberKey(p[0]) != numberKey(p[1]) {
+			t.Errorf("numberKey(%q) = %q, numberKey(%q) = %q; want equal", p[0], numberKey(p[0]), p[1], numberKey(p[1]))
+		}
+	}
+	differ := [][2]string{{"1.5", "1.50"}, {"2", "20"}, {"2", "2a"}, {"2.10", "2.1"}}
+	for _, p := range differ {
+		if numberKey(p[0]) == numberKey(p[1]) {
+			t.Errorf("numberKey(%q) == numberKey(%q) = %q; want different", p[0], p[1], numberKey(p[0]))
+		}
+	}
+}

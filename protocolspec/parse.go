@@ -486,25 +486,17 @@ func (w *walker) finish() {
 		}
 	}
 	prev := map[string]*Phase{}
-	seen := map[string]map[string]int{}
+	seen := map[string]int{} // section + number key -> first line
 	for i := range sp.Phases {
 		p := &sp.Phases[i]
-		if seen[p.Section] == nil {
-			seen[p.Section] = map[string]int{}
-		}
-		dup := false
-		for num, line := range seen[p.Section] {
-			if compareNumbers(num, p.Number) == 0 {
-				w.warn(p.Line, "duplicate phase number %s in the %s section (also at line %d)", p.Number, sectionName(p.Section), line)
-				dup = true
-				break
+		key := p.Section + " " + numberKey(p.Number)
+		if line, dup := seen[key]; dup {
+			w.warn(p.Line, "duplicate phase number %s in the %s section (also at line %d)", p.Number, sectionName(p.Section), line)
+		} else {
+			seen[key] = p.Line
+			if q := prev[p.Section]; q != nil && compareNumbers(p.Number, q.Number) < 0 {
+				w.warn(p.Line, "phase %s comes after phase %s (line %d); document order is kept", p.Number, q.Number, q.Line)
 			}
-		}
-		if q := prev[p.Section]; !dup && q != nil && compareNumbers(p.Number, q.Number) < 0 {
-			w.warn(p.Line, "phase %s comes after phase %s (line %d); document order is kept", p.Number, q.Number, q.Line)
-		}
-		if !dup {
-			seen[p.Section][p.Number] = p.Line
 		}
 		prev[p.Section] = p
 	}

@@ -230,3 +230,82 @@ func run(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// Commit is one commit of a range, with its trailers and changed files.
+type Commit struct {
+	SHA      string
+	Subject  string
+	Trailers map[string][]string // key as written (e.g. "Session-Id") -> values
+	Files    []string
+}
+
+// Log lists the commits of a revision range (anything `git log` takes,
+// e.g. "origin/main..HEAD"), oldest first, in one git process.
+func (r *Repo) Log(ctx context.Context, rng string) ([]Commit, error) {
+	if strings.HasPrefix(rng, "-") {
+		return nil, fmt.Errorf("bad revision range %q", rng)
+	}
+	b, err := run(ctx, r.root, "log", "--reverse", "--no-renames", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f", "--name-only", rng, "--")
+	if err != nil {
+		return nil, fmt.Errorf("list commits %s: %w", rng, err)
+	}
+	var out []Commit
+	for _, rec := range strings.Split(string(b), "\x1e") {
+		if strings.TrimSpace(rec) == "" {
+			continue
+		}
+		f := strings.SplitN(rec, "\x1f", 4)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("list commits %s: unexpected log output", rng)
+		}
+		c := Commit{SHA: f[0], Subject: f[1], Trailers: map[string][]string{}}
+		for _, line := range strings.Split(f[2], "\n") {
+			k, v, ok := strings.Cut(line, ":")
+			if ok {
+				c.Trailers[strings.TrimSpace(k)] = append(c.Trailers[strings.TrimSpace(k)], strings.TrimSpace(v))
+			}
+		}
+		for _, line := range strings.Split(f[3], "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				c.Files = append(c.Files, line)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// ErrNoFile is returned by ReadAt for a path absent from the revision.
+var ErrNoFile = errors.New("no such file in revision")
+
+// ReadAt returns a file's content at a revision.
+func (r *Repo) ReadAt(ctx context.Context, rev, path string) ([]byte, error) {
+	if strings.HasPrefix(rev, "-") {
+		return nil, fmt.Errorf("bad revision %q", rev)
+	}
+	cmd := exec.CommandContext(ctx, "git", "cat-file", "blob", rev+":"+path)
+	cmd.Dir = r.root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := stderr.String()
+		if strings.Contains(msg, "does not exist") || strings.Contains(msg, "Not a valid object name") || strings.Contains(msg, "exists on disk, but not in") {
+			return nil, fmt.Errorf("%s:%s: %w", short(rev), path, ErrNoFile)
+		}
+		return nil, fmt.Errorf("read %s:%s: %s", short(rev), path, strings.TrimSpace(msg))
+	}
+	return out, nil
+}
+
+// ResolveRev returns the commit id a revision names.
+func (r *Repo) ResolveRev(ctx context.Context, rev string) (string, error) {
+	if strings.HasPrefix(rev, "-") {
+		return "", fmt.Errorf("bad revision %q", rev)
+	}
+	b, err := run(ctx, r.root, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", rev, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}

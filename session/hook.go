@@ -26,8 +26,6 @@ const (
 	CodeBypass = "BYPASS"
 	// CodeEscapeHatch: the configured bypass variable let a blocked commit or push through.
 	CodeEscapeHatch = "ESCAPE_HATCH"
-	// BypassDecayRuns is how many later sessions keep seeing a bypass.
-	BypassDecayRuns = 3
 )
 
 // Event tokens of hooks. The pre-commit pass and escape events carry the
@@ -274,7 +272,8 @@ func treeOf(ctx context.Context, req HookRequest) (string, error) {
 }
 
 // blockInit blocks a session still in its start protocol, naming the gate
-// it waits on and the commands that pass it.
+// it waits on and the commands that pass it and the mandatory start gates
+// after it.
 func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec) {
 	p, ok := spec.Phase(s.Phase)
 	if !ok {
@@ -285,18 +284,24 @@ func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec) {
 	for _, c := range p.Checks {
 		needs = append(needs, describeCheck(p, c.Kind, c.Arg))
 	}
-	reason := fmt.Sprintf("session %s has not finished its start protocol: it waits at %s %q (%s), which needs %s",
-		s.ID, p.ID, p.Title, p.Gate, strings.Join(needs, "; "))
-	d.block(p.ID, startGateStep(p), reason)
-}
-
-// startGateStep names the commands that pass a start phase and move on.
-func startGateStep(p *protocolspec.Phase) string {
+	reason := fmt.Sprintf("the session has not finished its start protocol: it waits at %s %q (%s), which needs %s",
+		p.ID, p.Title, p.Gate, strings.Join(needs, "; "))
 	var steps []string
-	for _, c := range p.Checks {
-		steps = append(steps, checkStep(p, c))
+	after := false
+	for i := range spec.Phases {
+		q := &spec.Phases[i]
+		if q.ID == p.ID {
+			after = true
+		}
+		if !after || q.Section != protocolspec.SectionStart || (q.ID != p.ID && !q.Mandatory()) {
+			continue
+		}
+		for _, c := range q.Checks {
+			steps = append(steps, checkStep(q, c))
+		}
 	}
-	return strings.Join(steps, "; ") + "; then `sessiongate session advance --to WORKING` (MCP: advance_phase target=WORKING)"
+	next := strings.Join(steps, "; ") + "; then `sessiongate session advance --to WORKING` (MCP: advance_phase target=WORKING)"
+	d.block(p.ID, next, reason)
 }
 
 // checkStep is the exact action that satisfies one check.
@@ -612,7 +617,7 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 
 func (e *Engine) bypassViolation(sessionID string, repoID int64, phase, commit string) *Violation {
 	return &Violation{SessionID: sessionID, RepoID: repoID, Phase: phase, Requirement: "pre-commit hook",
-		Severity: SeverityCritical, Code: CodeBypass, Window: WindowCrossSessionDecay, DecayRuns: BypassDecayRuns, CreatedAt: e.now(),
+		Severity: SeverityCritical, Code: CodeBypass, Window: WindowCrossSessionDecay, DecayRuns: DecayBypass, CreatedAt: e.now(),
 		Message: fmt.Sprintf("commit %s landed without a passing pre-commit hook (git commit --no-verify?)", shortSHA(commit))}
 }
 

@@ -37,7 +37,8 @@ import (
 
 	"github.com/sessiongate/sessiongate/session"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // pragmas every connection runs, busy_timeout first. modernc.org/sqlite runs
@@ -108,11 +109,49 @@ func Open(ctx context.Context, path string) (_ *DB, err error) {
 	read.SetMaxIdleConns(n)
 
 	db := &DB{reader: reader{q: read}, path: abs, writer: writer, read: read, Now: time.Now}
+	for _, pool := range []*sql.DB{writer, read} {
+		if err := connect(ctx, pool); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
+}
+
+// connect opens a pool's first connection, which runs the DSN pragmas. On a
+// new file, journal_mode(WAL) upgrades a read lock to a write lock, and
+// SQLite refuses that at once with SQLITE_BUSY, without the busy handler (it
+// could deadlock), when another process is switching the same new file. Once
+// the file is in WAL mode the pragma is a no-op, so retrying on busy_timeout's
+// budget is enough.
+func connect(ctx context.Context, pool *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for delay := time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
+		err := pool.PingContext(ctx)
+		if err == nil {
+			return nil
+		}
+		if !isBusy(err) || time.Now().After(deadline) {
+			return fmt.Errorf("connect: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("connect: %w", ctx.Err())
+		case <-time.After(delay):
+		}
+	}
+}
+
+// busyTimeout is the busy_timeout pragma's value.
+const busyTimeout = 5 * time.Second
+
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // escapeURIPath escapes the characters that end or escape the path part of

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sessiongate/sessiongate/snapshot"
+	"github.com/sessiongate/sessiongate/verify"
+)
+
+func init() { extraCommands = append(extraCommands, newSnapshotCmd, newVerifyCmd) }
+
+func newSnapshotCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "snapshot",
+		Short: "Content-addressed state snapshots (ADR-029)",
+	}
+	id := &cobra.Command{
+		Use:   "id",
+		Short: "Print the content-addressed id of the JSON on stdin (sha256 of its RFC 8785 form)",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			b, err := io.ReadAll(io.LimitReader(a.stdin, 64<<20))
+			if err != nil {
+				return usage(fmt.Errorf("read stdin: %w", err))
+			}
+			sid, _, err := snapshot.IDOf(b)
+			if err != nil {
+				return usage(fmt.Errorf("stdin: %w", err))
+			}
+			fmt.Fprintln(c.OutOrStdout(), sid)
+			return nil
+		},
+	}
+	var record bool
+	export := &cobra.Command{
+		Use:   "export SESSION",
+		Short: "Print a session's session_state_window_v1 envelope (--record: the whole session record)",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
+			ctx := c.Context()
+			e, err := a.sessionEngine(ctx)
+			if err != nil {
+				return err
+			}
+			rec, err := e.Record(ctx, argv[0])
+			if err != nil {
+				return usage(err)
+			}
+			if record {
+				return writeJSON(c.OutOrStdout(), rec)
+			}
+			return writeJSON(c.OutOrStdout(), rec.Envelope)
+		},
+	}
+	export.Flags().BoolVar(&record, "record", false, "print the session record (every snapshot payload and the envelope)")
+	cmd.AddCommand(id, export)
+	return cmd
+}
+
+func newVerifyCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "verify [REV-RANGE]",
+		Short: "Check commits' session trailers against the committed session records (no database needed)",
+		Long: `For each commit in REV-RANGE (default: @{upstream}..HEAD, else HEAD), check
+its Session-Id and Session-Snapshot trailers: the session record exists in the
+tree at the tip of the range, its snapshots recompute to their ids, the trailer
+names one of them, and the session ended COMPLETE with every BLOCKING and
+REQUIRED gate passed. Commits without trailers fail or warn (config
+verify.missing_trailer). Exit 1 on any failure. Needs only git, so it runs in any CI.`,
+		Args: args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
+			ctx := c.Context()
+			r, err := a.gitRepo(ctx)
+			if err != nil {
+				return err
+			}
+			cfg, err := a.config(ctx)
+			if err != nil {
+				return err
+			}
+			rng := ""
+			if len(argv) == 1 {
+				rng = argv[0]
+			} else if _, err := r.ResolveRev(ctx, "@{upstream}"); err == nil {
+				rng = "@{upstream}..HEAD"
+			} else {
+				rng = "HEAD^!"
+				if _, err := r.ResolveRev(ctx, "HEAD^"); err != nil {
+					rng = "HEAD"
+				}
+			}
+			rep, err := verify.Run(ctx, r, rng, verify.Options{RecordPath: cfg.SessionRecord, MissingTrailer: cfg.Verify.MissingTrailer})
+			if err != nil {
+				return usage(err)
+			}
+			w := c.OutOrStdout()
+			if asJSON {
+				if err := writeJSON(w, rep); err != nil {
+					return err
+				}
+			} else {
+				for _, cr := range rep.Commits {
+					fmt.Fprintf(w, "%-4s %.12s %s\n", strings.ToUpper(cr.Status), cr.SHA, oneLine(cr.Subject, 60))
+					for _, p := range cr.Problems {
+						fmt.Fprintf(w, "       %s\n", p)
+					}
+				}
+				fmt.Fprintf(w, "%d commit(s) in %s\n", len(rep.Commits), rng)
+			}
+			if !rep.OK {
+				return &exitError{code: exitBlocked, err: fmt.Errorf("verify failed for %s", rng)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}

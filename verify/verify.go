@@ -1,0 +1,215 @@
+// Package verify checks, from git alone, that the commits of a range were
+// made inside sessions that passed their gates: the place where local hooks
+// can be bypassed (CI). It needs no database: the evidence is the
+// Session-Id / Session-Snapshot trailers and the session record files
+// committed in the tree.
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
+)
+
+// Trailer keys.
+const (
+	TrailerSession  = "Session-Id"
+	TrailerSnapshot = "Session-Snapshot"
+)
+
+// Options configure a run.
+type Options struct {
+	// RecordPath is the session record template ("{session_id}" replaced).
+	RecordPath string
+	// MissingTrailer is "fail" or "warn".
+	MissingTrailer string
+}
+
+// CommitReport is the verdict on one commit.
+type CommitReport struct {
+	SHA        string   `json:"sha"`
+	Subject    string   `json:"subject"`
+	SessionID  string   `json:"session_id,omitempty"`
+	SnapshotID string   `json:"snapshot_id,omitempty"`
+	Record     string   `json:"record,omitempty"`
+	Status     string   `json:"status"` // ok, warn, fail
+	Problems   []string `json:"problems"`
+}
+
+// Report is the whole run.
+type Report struct {
+	Range   string         `json:"range"`
+	Tip     string         `json:"tip"`
+	OK      bool           `json:"ok"`
+	Commits []CommitReport `json:"commits"`
+}
+
+// Run verifies every commit of rng. Records are read from the tip of the
+// range: the session record is committed when the session ends, after the
+// commits it covers.
+func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Report, error) {
+	if opts.RecordPath == "" {
+		opts.RecordPath = ".agents/sessions/{session_id}.json"
+	}
+	commits, err := repo.Log(ctx, rng)
+	if err != nil {
+		return nil, err
+	}
+	tip := "HEAD"
+	if i := strings.LastIndex(rng, ".."); i >= 0 && strings.TrimLeft(rng[i:], ".") != "" {
+		tip = strings.TrimLeft(rng[i:], ".")
+	} else if !strings.Contains(rng, "..") && rng != "" {
+		tip = rng
+	}
+	tipSHA, err := repo.ResolveRev(ctx, tip)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Range: rng, Tip: tipSHA, OK: true, Commits: []CommitReport{}}
+	records := map[string]*recordCheck{}
+	for _, c := range commits {
+		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
+		ids := c.Trailers[TrailerSession]
+		snaps := c.Trailers[TrailerSnapshot]
+		switch {
+		case len(ids) == 0 && onlyRecords(c.Files, opts.RecordPath):
+			cr.Status = "ok"
+			cr.Problems = append(cr.Problems, "session record commit (no trailer needed)")
+		case len(ids) == 0:
+			cr.Status = opts.MissingTrailer
+			if cr.Status != "warn" {
+				cr.Status = "fail"
+			}
+			cr.Problems = append(cr.Problems, "no Session-Id trailer: the commit was made outside a session or with hooks bypassed")
+		default:
+			cr.SessionID = ids[len(ids)-1]
+			if len(snaps) > 0 {
+				cr.SnapshotID = snaps[len(snaps)-1]
+			}
+			checkCommit(ctx, repo, tipSHA, opts, records, &cr)
+		}
+		if cr.Status == "fail" {
+			rep.OK = false
+		}
+		rep.Commits = append(rep.Commits, cr)
+	}
+	return rep, nil
+}
+
+// recordCheck caches what one session record says.
+type recordCheck struct {
+	path     string
+	ids      map[string]bool // recomputed snapshot ids
+	problems []string        // problems of the record as a whole
+}
+
+func checkCommit(ctx context.Context, repo *gitrepo.Repo, tip string, opts Options, cache map[string]*recordCheck, cr *CommitReport) {
+	fail := func(format string, a ...any) {
+		cr.Status = "fail"
+		cr.Problems = append(cr.Problems, fmt.Sprintf(format, a...))
+	}
+	if err := session.ValidateID(cr.SessionID); err != nil {
+		fail("Session-Id trailer: %v", err)
+		return
+	}
+	rc, ok := cache[cr.SessionID]
+	if !ok {
+		rc = loadRecord(ctx, repo, tip, opts.RecordPath, cr.SessionID)
+		cache[cr.SessionID] = rc
+	}
+	cr.Record = rc.path
+	for _, p := range rc.problems {
+		fail("%s", p)
+	}
+	if rc.ids == nil {
+		return
+	}
+	switch {
+	case cr.SnapshotID == "":
+		fail("no Session-Snapshot trailer")
+	case !snapshot.ValidID(cr.SnapshotID):
+		fail("Session-Snapshot %q is not a sha256 snapshot id", cr.SnapshotID)
+	case !rc.ids[cr.SnapshotID]:
+		fail("Session-Snapshot %s matches no snapshot in %s (record edited, or the commit is from another session)", cr.SnapshotID, rc.path)
+	}
+}
+
+func loadRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id string) *recordCheck {
+	rel, err := session.RecordPath(template, id)
+	rc := &recordCheck{path: rel}
+	if err != nil {
+		rc.problems = append(rc.problems, err.Error())
+		return rc
+	}
+	b, err := repo.ReadAt(ctx, tip, rel)
+	if errors.Is(err, gitrepo.ErrNoFile) {
+		rc.problems = append(rc.problems, fmt.Sprintf("session record %s is not in the tree at %.12s: end the session and commit its record", rel, tip))
+		return rc
+	}
+	if err != nil {
+		rc.problems = append(rc.problems, err.Error())
+		return rc
+	}
+	var rec snapshot.Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: not a session record: %v", rel, err))
+		return rc
+	}
+	if rec.SessionID != id || len(rec.Snapshots) == 0 {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: record is for session %q with %d snapshots", rel, rec.SessionID, len(rec.Snapshots)))
+		return rc
+	}
+	rc.ids = map[string]bool{}
+	var last string
+	for i := range rec.Snapshots {
+		p := rec.Snapshots[i]
+		if p.Session.SessionID != id {
+			rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d belongs to session %s", rel, i, p.Session.SessionID))
+		}
+		sid, _, err := p.ID()
+		if err != nil {
+			rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d: %v", rel, i, err))
+			continue
+		}
+		rc.ids[sid] = true
+		last = sid
+	}
+	if rec.Envelope.Snapshot.StateSnapshotID != last {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: envelope id %s does not match the recomputed final snapshot %s (record edited)", rel, rec.Envelope.Snapshot.StateSnapshotID, last))
+	}
+	final := rec.Snapshots[len(rec.Snapshots)-1].State
+	if final.State != session.StateComplete {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: the session ended %s, not COMPLETE", rel, final.State))
+	}
+	for _, ph := range final.Phases {
+		mandatory := ph.Gate == protocolspec.GateBlocking || ph.Gate == protocolspec.GateRequired
+		if mandatory && ph.Status != session.PhasePassed && ph.Status != session.PhaseSkipped {
+			rc.problems = append(rc.problems, fmt.Sprintf("%s: %s gate %s is %s", rel, ph.Gate, ph.ID, ph.Status))
+		}
+	}
+	return rc
+}
+
+// onlyRecords reports whether every file a commit touched is a session record.
+func onlyRecords(files []string, template string) bool {
+	if len(files) == 0 {
+		return false
+	}
+	prefix, suffix, ok := strings.Cut(template, "{session_id}")
+	if !ok {
+		return false
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(f, prefix) || !strings.HasSuffix(f, suffix) || session.ValidateID(strings.TrimSuffix(strings.TrimPrefix(f, prefix), suffix)) != nil {
+			return false
+		}
+	}
+	return true
+}

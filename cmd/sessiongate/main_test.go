@@ -243,3 +243,29 @@ func TestDemo(t *testing.T) {
 		}
 	}
 }
+
+func TestSnapshotCommands(t *testing.T) {
+	_, a, _ := sg(t, `{"b": [1, 2.0], "a": "x"}`, "snapshot", "id")
+	_, b, _ := sg(t, "{\"a\":\"x\",\"b\":[1,2]}\n", "snapshot", "id")
+	if a != b || !strings.HasPrefix(a, "sha256:") || len(strings.TrimSpace(a)) != 71 {
+		t.Fatalf("ids %q %q", a, b)
+	}
+	if code, _, stderr := sg(t, `{"a":`, "snapshot", "id"); code != exitUsage || !strings.Contains(stderr, "stdin") {
+		t.Fatalf("bad JSON: %d %q", code, stderr)
+	}
+	repoDir(t)
+	sg(t, "", "init")
+	_, out, _ := sg(t, "", "session", "start", "--objective", "export", "--json")
+	var st struct {
+		SessionID string `json:"session_id"`
+	}
+	json.Unmarshal([]byte(out), &st)
+	code, out, stderr := sg(t, "", "snapshot", "export", st.SessionID)
+	if code != 0 {
+		t.Fatalf("export: %d %s", code, stderr)
+	}
+	var env map[string]any
+	if err := json.Unmarshal([]byte(out), &env); err != nil || env["schema_version"] != "session_state_window_v1" {
+		t.Fatalf("envelope %s", out)
+	}
+}

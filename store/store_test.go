@@ -242,6 +242,7 @@ func TestOpenErrors(t *testing.T) {
 				db.Close()
 				t.Fatalf("Open(%q) succeeded, want an error", c.path)
 			}
+			t.Log(err)
 			if !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %q does not contain %q", err, c.want)
 			}

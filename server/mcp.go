@@ -91,6 +91,15 @@ func (h mcpLogFloor) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= h.min && h.Handler.Enabled(ctx, l)
 }
 
+// Handle drops the SDK's "server run cancelled" error: a stdio server
+// stopped by a signal is not an error.
+func (h mcpLogFloor) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == "server run cancelled" {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
 func (h mcpLogFloor) WithAttrs(as []slog.Attr) slog.Handler {
 	return mcpLogFloor{h.Handler.WithAttrs(as), h.min}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -130,8 +131,67 @@ func mcpRejectMalformed(next echo.HandlerFunc) echo.HandlerFunc {
 			return c.JSONBlob(http.StatusBadRequest, p.response())
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		return next(c)
+		rw := &mcpErrorRewriter{ResponseWriter: c.Response().Writer, body: body}
+		c.Response().Writer = rw
+		err = next(c)
+		rw.finish()
+		return err
 	}
+}
+
+// mcpErrorRewriter turns the SDK's plain-text rejections of a well-formed
+// message (an unknown method, a missing id or params) into JSON-RPC error
+// bodies with the request's id, keeping the HTTP status.
+type mcpErrorRewriter struct {
+	http.ResponseWriter
+	body      []byte
+	status    int
+	buf       bytes.Buffer
+	rewriting bool
+}
+
+func (w *mcpErrorRewriter) WriteHeader(code int) {
+	if code >= 400 && !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+		w.rewriting, w.status = true, code
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *mcpErrorRewriter) Write(p []byte) (int, error) {
+	if w.rewriting {
+		return w.buf.Write(p)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *mcpErrorRewriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok && !w.rewriting {
+		f.Flush()
+	}
+}
+
+func (w *mcpErrorRewriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *mcpErrorRewriter) finish() {
+	if !w.rewriting {
+		return
+	}
+	msg := strings.TrimSpace(w.buf.String())
+	code := int64(jsonrpc.CodeInvalidRequest)
+	if strings.Contains(msg, "not handled") {
+		code = jsonrpc.CodeMethodNotFound
+	}
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(w.body, &req) // a batch keeps id null
+	p := &mcpRPCProblem{id: req.ID, err: &jsonrpc.Error{Code: code, Message: msg}}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Del("X-Content-Type-Options")
+	w.ResponseWriter.WriteHeader(w.status)
+	_, _ = w.ResponseWriter.Write(p.response())
 }
 
 // StdioTransport is the SDK's newline-delimited stdio transport with

@@ -49,7 +49,7 @@ the config's protocol key, SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md
 				return err
 			}
 			w := c.OutOrStdout()
-			for _, wa := range spec.Warnings {
+			for _, wa := range append(spec.Warnings, protocolspec.Lint(spec)...) {
 				fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
 			}
 			printCoverage(w, spec)

@@ -227,6 +227,10 @@ func TestOpenErrors(t *testing.T) {
 	}
 	raw.Close()
 
+	ms, err := loadMigrations(migrationFS)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name, path, want string
 	}{
@@ -234,7 +238,7 @@ func TestOpenErrors(t *testing.T) {
 		{"not a database", garbage, "not a database"},
 		{"a directory", aDir, "create file"},
 		{"folder is a file", filepath.Join(aFile, "x.db"), "create folder"},
-		{"newer schema", newer, "database schema version 99 is newer than this sessiongate knows"},
+		{"newer schema", newer, fmt.Sprintf("database schema version 99 is newer than this sessiongate knows (%d): upgrade sessiongate", len(ms))},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			db, err := Open(context.Background(), c.path)

@@ -1,0 +1,233 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/store"
+	"github.com/sessiongate/sessiongate/web"
+)
+
+// The dashboard: server-rendered pages (templ + htmx) and a JSON mirror
+// under /api. Only POST /sessions/{id}/terminate changes anything.
+
+func init() { routes = append(routes, registerDashboard) }
+
+// contentSecurityPolicy allows only this server's own scripts, styles and
+// requests: no inline script, no eval, no framing.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// aggregates are the store's dashboard-only reads (store/dashboard.go).
+type aggregates interface {
+	ComplianceByDay(ctx context.Context, from, to time.Time) ([]store.DayCompliance, error)
+	CountSessionsByState(ctx context.Context) (*store.SessionCounts, error)
+	ViolationCounts(ctx context.Context, ids []string) (map[string]int, error)
+	LastEventSeq(ctx context.Context, sessionID string) (int64, error)
+	ListProtocols(ctx context.Context, limit int) ([]store.ProtocolVersion, error)
+}
+
+type dashboard struct {
+	s   *Server
+	agg aggregates // nil when the store lacks them: counts fall back, no chart
+	// csrf is a per-process synchronizer token: the terminate form carries
+	// it, and a page of another origin cannot read it. No cookie, so
+	// another service on localhost (cookies ignore ports) cannot plant one.
+	csrf string
+}
+
+func registerDashboard(s *Server, e *echo.Echo) {
+	d := &dashboard{s: s, csrf: newToken()}
+	if s.opts.Engine != nil {
+		d.agg, _ = s.opts.Engine.Store.(aggregates)
+	}
+	sec := d.secure
+	e.GET("/", d.overview, sec)
+	e.GET("/sessions", d.sessions, sec)
+	e.GET("/sessions/:id", d.session, sec)
+	e.POST("/sessions/:id/terminate", d.terminate, sec, d.checkCSRF)
+	e.GET("/violations", d.violations, sec)
+	e.GET("/protocol", d.protocol, sec)
+	e.GET("/static/:name", d.static, sec)
+	api := e.Group("/api", sec, d.requireToken)
+	api.GET("/sessions", d.apiSessions)
+	api.GET("/sessions/:id", d.apiSession)
+	api.GET("/violations", d.apiViolations)
+}
+
+func newToken() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic("crypto/rand: " + err.Error()) // never fails on supported platforms
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// secure sets the headers every dashboard answer carries. Vary: HX-Request
+// because a URL answers with a full page or a fragment depending on it.
+func (d *dashboard) secure(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Add("Vary", "HX-Request")
+		if d.s.opts.Engine == nil && !strings.HasPrefix(c.Path(), "/static/") {
+			return c.String(http.StatusServiceUnavailable, "dashboard unavailable: the server runs without a session engine\n")
+		}
+		return next(c)
+	}
+}
+
+// checkCSRF refuses a POST whose _csrf form field (or X-CSRF-Token header)
+// is not this process's token.
+func (d *dashboard) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, 16<<10)
+		got := r.Header.Get("X-CSRF-Token")
+		if got == "" {
+			got = c.FormValue("_csrf")
+		}
+		if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(d.csrf)) != 1 {
+			return d.fail(c, http.StatusForbidden, "Forbidden",
+				"The form's CSRF token is missing or out of date.", "Reload the session page and submit the form again.")
+		}
+		return next(c)
+	}
+}
+
+// requireToken asks for "Authorization: Bearer TOKEN" on /api when the
+// server has a token.
+func (d *dashboard) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		want := d.s.opts.Token
+		if want == "" {
+			return next(c)
+		}
+		got, ok := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
+		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) != 1 {
+			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="sessiongate"`)
+			return c.JSON(http.StatusUnauthorized, apiError{Error: "missing or wrong bearer token: send Authorization: Bearer <token> (the serve --token value)"})
+		}
+		return next(c)
+	}
+}
+
+// partial reports whether to answer with the fragment htmx swaps rather
+// than a whole page. A history restore (back button after a cache miss)
+// needs the whole page.
+func partial(c echo.Context) bool {
+	h := c.Request().Header
+	return h.Get("HX-Request") == "true" && h.Get("HX-History-Restore-Request") != "true"
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// html renders a component into a buffer first, so a failing render is a
+// clean 500 rather than half a page.
+func (d *dashboard) html(c echo.Context, status int, comp templ.Component) error {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	if err := comp.Render(c.Request().Context(), buf); err != nil {
+		d.s.opts.Logger.Error("dashboard: render", "path", c.Request().URL.Path, "err", err)
+		return c.String(http.StatusInternalServerError, "internal error: rendering failed; see the server log\n")
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+func (d *dashboard) page(title, nav string) web.Page {
+	return web.Page{Title: title, Nav: nav, Version: d.s.opts.Version}
+}
+
+// fail answers with an error page (or fragment, for htmx).
+func (d *dashboard) fail(c echo.Context, status int, title, msg, hint string) error {
+	e := web.ErrorPage{Status: status, Title: title, Message: msg, Hint: hint}
+	if partial(c) {
+		return d.html(c, status, web.ErrorView(e))
+	}
+	return d.html(c, status, web.ErrorFull(d.page(title, ""), e))
+}
+
+// failErr maps an error to 400, 404 or 500.
+func (d *dashboard) failErr(c echo.Context, err error) error {
+	switch {
+	case isBadRequest(err):
+		return d.fail(c, http.StatusBadRequest, "Bad request", err.Error(), "Fix the address or clear the filters.")
+	case errors.Is(err, session.ErrInvalidID):
+		return d.fail(c, http.StatusBadRequest, "Bad session id", err.Error(), "")
+	case errors.Is(err, session.ErrNotFound):
+		return d.fail(c, http.StatusNotFound, "Not found", err.Error(), "It may have been deleted; the Sessions page lists what the database holds.")
+	case errors.Is(err, context.Canceled):
+		return err
+	}
+	d.s.opts.Logger.Error("dashboard", "path", c.Request().URL.Path, "err", err)
+	return d.fail(c, http.StatusInternalServerError, "Internal error", "The dashboard could not load this page.", "The server log has the details.")
+}
+
+func (d *dashboard) store() session.Store { return d.s.opts.Engine.Store }
+
+func (d *dashboard) now() time.Time {
+	if e := d.s.opts.Engine; e != nil && e.Now != nil {
+		return e.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// static serves the embedded assets. URLs carry a content tag (?v=), so a
+// tagged request may be cached for good; others revalidate by ETag.
+func (d *dashboard) static(c echo.Context) error {
+	name := c.Param("name")
+	tag := web.AssetTag(name)
+	if tag == "" || strings.Contains(name, "/") {
+		return c.String(http.StatusNotFound, "not found\n")
+	}
+	b, err := fs.ReadFile(web.Static, name)
+	if err != nil {
+		return c.String(http.StatusNotFound, "not found\n")
+	}
+	h := c.Response().Header()
+	etag := `"` + tag + `"`
+	h.Set("ETag", etag)
+	if c.QueryParam("v") == tag {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
+	if c.Request().Header.Get("If-None-Match") == etag {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.Blob(http.StatusOK, contentType(name), b)
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	}
+	return "text/plain; charset=utf-8"
+}
+
+func isInvalidID(err error) bool { return errors.Is(err, session.ErrInvalidID) }
+func isNotFound(err error) bool  { return errors.Is(err, session.ErrNotFound) }

@@ -1,0 +1,143 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// The JSON mirror of the dashboard, for scripts. Same filters as the pages;
+// pagination by the opaque next_cursor. Evidence bodies and snapshot
+// payloads are never included: hashes and references only.
+
+type apiError struct {
+	Error string `json:"error"`
+}
+
+type apiSessionRow struct {
+	*session.Session
+	ViolationCount int `json:"violation_count"`
+}
+
+type apiSessionList struct {
+	Sessions   []apiSessionRow `json:"sessions"`
+	Total      int             `json:"total"`
+	NextCursor string          `json:"next_cursor"`
+}
+
+type apiSnapshot struct {
+	Seq        int64     `json:"seq"`
+	SnapshotID string    `json:"snapshot_id"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+type apiPosition struct {
+	Phase   string `json:"phase"`
+	Blocked bool   `json:"blocked"`
+	Reason  string `json:"reason"`
+}
+
+type apiSessionDetail struct {
+	Session        *session.Session      `json:"session"`
+	Expired        bool                  `json:"expired"`
+	ViolationCount int                   `json:"violation_count"`
+	Position       *apiPosition          `json:"position,omitempty"`
+	PhaseResults   []session.PhaseResult `json:"phase_results"`
+	Evidence       []session.Evidence    `json:"evidence"`
+	Violations     []session.Violation   `json:"violations"`
+	Commits        []string              `json:"commits"`
+	Events         []session.Event       `json:"events"`
+	EventCount     int64                 `json:"event_count"`
+	EventsComplete bool                  `json:"events_complete"` // false: only the newest are listed
+	Snapshots      []apiSnapshot         `json:"snapshots"`
+}
+
+type apiViolationList struct {
+	Violations []session.Violation `json:"violations"`
+	NextCursor string              `json:"next_cursor"`
+}
+
+func (d *dashboard) apiFail(c echo.Context, err error) error {
+	switch {
+	case isBadRequest(err), isInvalidID(err):
+		return c.JSON(http.StatusBadRequest, apiError{Error: err.Error()})
+	case isNotFound(err):
+		return c.JSON(http.StatusNotFound, apiError{Error: err.Error()})
+	}
+	d.s.opts.Logger.Error("dashboard api", "path", c.Request().URL.Path, "err", err)
+	return c.JSON(http.StatusInternalServerError, apiError{Error: "internal error: see the server log"})
+}
+
+func (d *dashboard) apiSessions(c echo.Context) error {
+	ctx := c.Request().Context()
+	sq, err := parseSessionQuery(c.QueryParams(), true)
+	if err != nil {
+		return d.apiFail(c, err)
+	}
+	rows, next, err := d.listSessions(ctx, sq)
+	if err != nil {
+		return d.apiFail(c, err)
+	}
+	out := apiSessionList{Sessions: make([]apiSessionRow, len(rows)), NextCursor: next}
+	for i, r := range rows {
+		out.Sessions[i] = apiSessionRow{Session: r.Session, ViolationCount: r.Violations}
+	}
+	if out.Total, err = d.store().CountSessions(ctx, sq.filter); err != nil {
+		return d.apiFail(c, err)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (d *dashboard) apiSession(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("id")
+	if err := session.ValidateID(id); err != nil {
+		return d.apiFail(c, err)
+	}
+	det, err := d.sessionDetail(ctx, id)
+	if err != nil {
+		return d.apiFail(c, err)
+	}
+	rs, err := d.store().PhaseResults(ctx, id)
+	if err != nil {
+		return d.apiFail(c, err)
+	}
+	out := apiSessionDetail{
+		Session: det.Session, Expired: det.Expired, ViolationCount: len(det.Violations),
+		PhaseResults: nonNil(rs), Evidence: nonNil(det.Evidence), Violations: nonNil(det.Violations),
+		Commits: []string{}, Events: nonNil(det.Events), EventCount: det.EventCount,
+		EventsComplete: det.EventsFrom <= 1, Snapshots: []apiSnapshot{},
+	}
+	if det.Session.Active() {
+		out.Position = &apiPosition{Phase: det.Position.Phase, Blocked: det.Position.Blocked, Reason: det.Position.Reason}
+	}
+	for _, e := range det.Commits {
+		out.Commits = append(out.Commits, e.Ref)
+	}
+	for _, s := range det.Snapshots {
+		out.Snapshots = append(out.Snapshots, apiSnapshot{Seq: s.Seq, SnapshotID: s.SnapshotID, CreatedAt: s.CreatedAt})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func (d *dashboard) apiViolations(c echo.Context) error {
+	vq, err := parseViolationQuery(c.QueryParams(), true)
+	if err != nil {
+		return d.apiFail(c, err)
+	}
+	rows, next, err := d.listViolations(c.Request().Context(), vq)
+	if err != nil {
+		return d.apiFail(c, err)
+	}
+	return c.JSON(http.StatusOK, apiViolationList{Violations: rows, NextCursor: next})
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,545 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/web"
+)
+
+const (
+	overviewActive     = 20  // running sessions listed on the overview
+	overviewViolations = 8   // latest violations on the overview
+	complianceDays     = 30  // days in the compliance chart
+	eventsShown        = 200 // newest events on a session page
+)
+
+var activeStates = []string{session.StateInit, session.StateWorking, session.StateEnding}
+
+// ---- overview ----
+
+func (d *dashboard) overview(c echo.Context) error {
+	o, err := d.overviewData(c.Request().Context())
+	if err != nil {
+		return d.failErr(c, err)
+	}
+	if partial(c) {
+		return d.html(c, http.StatusOK, web.OverviewContent(o))
+	}
+	return d.html(c, http.StatusOK, web.OverviewPage(d.page("Overview", "overview"), o))
+}
+
+func (d *dashboard) overviewData(ctx context.Context) (web.Overview, error) {
+	var o web.Overview
+	st := d.store()
+	if err := d.counts(ctx, &o.Counts); err != nil {
+		return o, err
+	}
+	active, err := st.ListSessions(ctx, session.SessionFilter{States: activeStates, Limit: overviewActive + 1})
+	if err != nil {
+		return o, err
+	}
+	if len(active) > overviewActive {
+		active, o.MoreActive = active[:overviewActive], true
+	}
+	now := d.now()
+	for _, s := range active {
+		rs, err := st.PhaseResults(ctx, s.ID)
+		if err != nil {
+			return o, err
+		}
+		spec, _ := d.s.opts.Engine.SpecFor(ctx, s.ProtocolSHA) // nil: the position says less
+		o.Active = append(o.Active, web.ActiveSession{Session: s, Position: positionOf(s, spec, rs), Expired: s.Expired(now)})
+	}
+	if o.Chart, err = d.chart(ctx, now); err != nil {
+		return o, err
+	}
+	if o.Violations, err = st.ListViolations(ctx, session.ViolationFilter{Limit: overviewViolations}); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+func (d *dashboard) counts(ctx context.Context, out *web.Counts) error {
+	if d.agg == nil {
+		// A store without the aggregate reads: count state by state.
+		for _, st := range web.AllStates {
+			n, err := d.store().CountSessions(ctx, session.SessionFilter{States: []string{st}})
+			if err != nil {
+				return err
+			}
+			setCount(out, st, n)
+		}
+		return nil
+	}
+	cs, err := d.agg.CountSessionsByState(ctx)
+	if err != nil {
+		return err
+	}
+	for st, n := range cs.ByState {
+		setCount(out, st, n)
+	}
+	out.WithViolations, out.Violations = cs.WithViolations, cs.Violations
+	return nil
+}
+
+func setCount(c *web.Counts, state string, n int) {
+	c.Total += n
+	switch state {
+	case session.StateInit, session.StateWorking, session.StateEnding:
+		c.Active += n
+	case session.StateComplete:
+		c.Complete += n
+	case session.StateAbandoned:
+		c.Abandoned += n
+	case session.StateTerminated:
+		c.Terminated += n
+	}
+}
+
+// chart returns the last complianceDays UTC days, today included, with
+// empty days filled in.
+func (d *dashboard) chart(ctx context.Context, now time.Time) (web.Chart, error) {
+	var ch web.Chart
+	today := now.UTC().Truncate(24 * time.Hour)
+	from := today.AddDate(0, 0, -(complianceDays - 1))
+	byDay := map[time.Time]web.ChartDay{}
+	if d.agg != nil {
+		days, err := d.agg.ComplianceByDay(ctx, from, today.AddDate(0, 0, 1))
+		if err != nil {
+			return ch, err
+		}
+		for _, x := range days {
+			byDay[x.Day] = web.ChartDay{Day: x.Day, Ended: x.Ended, Compliant: x.Compliant}
+		}
+	}
+	for day := from; !day.After(today); day = day.AddDate(0, 0, 1) {
+		x, ok := byDay[day]
+		if !ok {
+			x = web.ChartDay{Day: day}
+		}
+		ch.Days = append(ch.Days, x)
+	}
+	return ch, nil
+}
+
+// positionOf says where an active session stands: its current phase and
+// what its gate needs, or the failing gate's message when the last check
+// failed. It reads only what is stored; it never runs a gate.
+func positionOf(s *session.Session, spec *protocolspec.Spec, rs []session.PhaseResult) web.Position {
+	switch {
+	case !s.Active():
+		return web.Position{}
+	case s.State == session.StateWorking:
+		return web.Position{Phase: session.PosWorking, Reason: "start protocol done; the end protocol's gates run at session_end"}
+	case s.Phase == "":
+		return web.Position{Reason: "every end phase passed: waiting for session_end"}
+	}
+	pos := web.Position{Phase: s.Phase}
+	var p *protocolspec.Phase
+	if spec != nil {
+		p, _ = spec.Phase(s.Phase)
+	}
+	if p != nil {
+		pos.Title, pos.Gate = p.Title, p.Gate
+	}
+	for _, r := range rs {
+		if r.PhaseID == s.Phase && r.Status == session.PhaseFailed {
+			pos.Blocked = p == nil || p.Mandatory()
+			pos.Reason = r.Message
+			return pos
+		}
+	}
+	if p != nil && len(p.Checks) > 0 {
+		needs := make([]string, len(p.Checks))
+		for i, c := range p.Checks {
+			needs[i] = web.DescribeCheck(p.ID, c)
+		}
+		pos.Reason = "gate not passed yet: needs " + strings.Join(needs, "; ")
+	}
+	return pos
+}
+
+// ---- sessions list ----
+
+func (d *dashboard) sessions(c echo.Context) error {
+	sq, err := parseSessionQuery(c.QueryParams(), false)
+	if err != nil {
+		return d.failErr(c, err)
+	}
+	data, err := d.sessionsData(c.Request().Context(), sq)
+	if err != nil {
+		return d.failErr(c, err)
+	}
+	if partial(c) {
+		// The canonical URL (only the filters that are set) goes into the
+		// address bar instead of the form's every empty field.
+		c.Response().Header().Set("HX-Push-Url", sessionsURL("/sessions", sq.form, c.QueryParam("cursor")))
+		return d.html(c, http.StatusOK, web.SessionsResults(data))
+	}
+	return d.html(c, http.StatusOK, web.SessionsPage(d.page("Sessions", "sessions"), data))
+}
+
+func (d *dashboard) sessionsData(ctx context.Context, sq sessionQuery) (web.Sessions, error) {
+	data := web.Sessions{Filter: sq.form}
+	rows, next, err := d.listSessions(ctx, sq)
+	if err != nil {
+		return data, err
+	}
+	data.Rows = rows
+	if next != "" {
+		data.NextURL = sessionsURL("/sessions", sq.form, next)
+	}
+	if !sq.filter.BeforeTime.IsZero() {
+		data.FirstURL = sessionsURL("/sessions", sq.form, "")
+	}
+	if len(rows) > 0 {
+		data.PageStart = sq.offset + 1
+		if data.Total, err = d.store().CountSessions(ctx, sq.filter); err != nil {
+			return data, err
+		}
+	} else if !sq.form.Active() && sq.filter.BeforeTime.IsZero() {
+		data.Empty = true
+	}
+	return data, nil
+}
+
+// listSessions fetches one page plus one row, to know whether an older
+// page exists, and the page's violation counts.
+func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) ([]web.SessionRow, string, error) {
+	f := sq.filter
+	f.Limit++
+	list, err := d.store().ListSessions(ctx, f)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(list) > sq.filter.Limit {
+		list = list[:sq.filter.Limit]
+		last := list[len(list)-1]
+		next = encodeCursor(last.CreatedAt, last.ID, sq.offset+len(list))
+	}
+	counts := map[string]int{}
+	if d.agg != nil && len(list) > 0 {
+		ids := make([]string, len(list))
+		for i, s := range list {
+			ids[i] = s.ID
+		}
+		if counts, err = d.agg.ViolationCounts(ctx, ids); err != nil {
+			return nil, "", err
+		}
+	}
+	rows := make([]web.SessionRow, len(list))
+	for i, s := range list {
+		rows[i] = web.SessionRow{Session: s, Violations: counts[s.ID]}
+	}
+	return rows, next, nil
+}
+
+// ---- one session ----
+
+func (d *dashboard) session(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("id")
+	if err := session.ValidateID(id); err != nil {
+		return d.failErr(c, err)
+	}
+	if partial(c) {
+		// A poll sends the version it shows; answer 204 (htmx swaps
+		// nothing) until something changed.
+		if v := c.QueryParam("v"); v != "" {
+			cur, _, err := d.sessionVersion(ctx, id)
+			if err != nil {
+				return d.failErr(c, err)
+			}
+			if cur == v {
+				return c.NoContent(http.StatusNoContent)
+			}
+		}
+	}
+	det, err := d.sessionDetail(ctx, id)
+	if err != nil {
+		return d.failErr(c, err)
+	}
+	if partial(c) {
+		if det.Session.Active() {
+			return d.html(c, http.StatusOK, web.SessionLive(det))
+		}
+		return d.html(c, http.StatusOK, templ.Join(web.SessionLive(det), web.TerminateOOB()))
+	}
+	return d.html(c, http.StatusOK, web.SessionPage(d.page("Session "+web.ShortID(id), "sessions"), det))
+}
+
+// sessionVersion is a short hash of everything a session page shows that
+// can change: the session row, its newest event and its violation count.
+func (d *dashboard) sessionVersion(ctx context.Context, id string) (string, *session.Session, error) {
+	s, err := d.store().GetSession(ctx, id)
+	if err != nil {
+		return "", nil, err
+	}
+	var seq int64
+	var nv int
+	if d.agg != nil {
+		if seq, err = d.agg.LastEventSeq(ctx, id); err != nil {
+			return "", nil, err
+		}
+		vc, err := d.agg.ViolationCounts(ctx, []string{id})
+		if err != nil {
+			return "", nil, err
+		}
+		nv = vc[id]
+	} else {
+		evs, err := d.store().LastEvents(ctx, id, 1)
+		if err != nil {
+			return "", nil, err
+		}
+		if len(evs) > 0 {
+			seq = evs[0].Seq
+		}
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s|%s|%s|%d|%d|%d|%t|%s|%s|%d|%d", s.State, s.Phase, s.EndCommit, s.LastActivity.UnixNano(),
+		s.EndedAt.UnixNano(), s.ExpiresAt.UnixNano(), s.Terminated, s.Summary, s.NextNotes, seq, nv)
+	return hex.EncodeToString(h.Sum(nil)[:8]), s, nil
+}
+
+func (d *dashboard) sessionDetail(ctx context.Context, id string) (web.SessionDetail, error) {
+	var det web.SessionDetail
+	st := d.store()
+	version, s, err := d.sessionVersion(ctx, id)
+	if err != nil {
+		return det, err
+	}
+	det.Session, det.Version, det.CSRF, det.Now = s, version, d.csrf, d.now()
+	det.Expired = s.Active() && s.Expired(det.Now)
+	rs, err := st.PhaseResults(ctx, id)
+	if err != nil {
+		return det, err
+	}
+	if det.Evidence, err = st.ListEvidence(ctx, id); err != nil {
+		return det, err
+	}
+	if det.Violations, err = st.ListViolations(ctx, session.ViolationFilter{SessionID: id, Limit: 1000}); err != nil {
+		return det, err
+	}
+	if det.Events, err = st.LastEvents(ctx, id, eventsShown); err != nil {
+		return det, err
+	}
+	if len(det.Events) > 0 {
+		det.EventsFrom = det.Events[0].Seq
+		det.EventCount = det.Events[len(det.Events)-1].Seq
+	}
+	if det.Snapshots, err = st.ListSnapshots(ctx, id); err != nil {
+		return det, err
+	}
+	for _, e := range det.Evidence {
+		if e.Kind == session.EvidenceCommitSHA {
+			det.Commits = append(det.Commits, e)
+		}
+	}
+	var spec *protocolspec.Spec
+	if s.ProtocolSHA != "" {
+		spec, err = d.s.opts.Engine.SpecFor(ctx, s.ProtocolSHA)
+		if err != nil {
+			det.SpecError = "sha256 " + web.ShortSHA(s.ProtocolSHA) + " is not stored"
+			if !errors.Is(err, session.ErrNotFound) {
+				det.SpecError = err.Error()
+			}
+			spec = nil
+		}
+	}
+	det.Position = positionOf(s, spec, rs)
+	det.Timeline = timeline(s, spec, rs, det.Evidence)
+	return det, nil
+}
+
+// timeline lays the pinned protocol's phases out in walk order (start
+// phases, the work, end phases) with the session's results and evidence;
+// results for phases the protocol does not have come last.
+func timeline(s *session.Session, spec *protocolspec.Spec, rs []session.PhaseResult, ev []session.Evidence) []web.TimelineEntry {
+	byPhase := map[string]*session.PhaseResult{}
+	for i := range rs {
+		byPhase[rs[i].PhaseID] = &rs[i]
+	}
+	evBy := map[string][]session.Evidence{}
+	for _, e := range ev {
+		evBy[e.Phase] = append(evBy[e.Phase], e)
+	}
+	entry := func(p protocolspec.Phase, known bool) web.TimelineEntry {
+		t := web.TimelineEntry{Phase: p, Known: known, Status: session.PhasePending, Evidence: evBy[p.ID],
+			Current: s.Active() && s.Phase == p.ID}
+		if r := byPhase[p.ID]; r != nil {
+			t.Result, t.Status = r, r.Status
+			if t.Status == "" {
+				t.Status = session.PhasePending
+			}
+		}
+		return t
+	}
+	var out []web.TimelineEntry
+	seen := map[string]bool{}
+	if spec != nil {
+		for _, section := range []string{protocolspec.SectionStart, protocolspec.SectionEnd} {
+			if section == protocolspec.SectionEnd {
+				out = append(out, web.TimelineEntry{WorkingGap: true, Current: s.State == session.StateWorking})
+			}
+			for _, p := range spec.SectionPhases(section) {
+				out = append(out, entry(p, true))
+				seen[p.ID] = true
+			}
+		}
+	}
+	for _, r := range rs {
+		if !seen[r.PhaseID] {
+			out = append(out, entry(protocolspec.Phase{ID: r.PhaseID, Gate: r.Level}, false))
+		}
+	}
+	return out
+}
+
+// ---- terminate ----
+
+func (d *dashboard) terminate(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("id")
+	if err := session.ValidateID(id); err != nil {
+		return d.failErr(c, err)
+	}
+	reason := strings.TrimSpace(c.FormValue("reason"))
+	if reason == "" {
+		return d.fail(c, http.StatusBadRequest, "Reason required", "Say why the session is terminated; the reason is kept with it.", "Go back and fill in the reason.")
+	}
+	if len(reason) > 500 {
+		return d.fail(c, http.StatusBadRequest, "Reason too long", "The reason is "+strconv.Itoa(len(reason))+" bytes; keep it under 500.", "")
+	}
+	s, err := d.store().GetSession(ctx, id)
+	if err != nil {
+		return d.failErr(c, err)
+	}
+	if !s.Active() {
+		return d.fail(c, http.StatusConflict, "Session already ended",
+			"Session "+web.ShortID(id)+" is "+s.State+"; only a running session can be terminated.", "")
+	}
+	if _, err := d.s.opts.Engine.Terminate(ctx, id, reason); err != nil {
+		if errors.Is(err, session.ErrTerminated) {
+			return d.fail(c, http.StatusConflict, "Session already terminated", err.Error(), "")
+		}
+		return d.failErr(c, err)
+	}
+	d.s.opts.Logger.Info("dashboard: session terminated", "session", id)
+	return c.Redirect(http.StatusSeeOther, "/sessions/"+id)
+}
+
+// ---- violations ----
+
+func (d *dashboard) violations(c echo.Context) error {
+	vq, err := parseViolationQuery(c.QueryParams(), false)
+	if err != nil {
+		return d.failErr(c, err)
+	}
+	rows, next, err := d.listViolations(c.Request().Context(), vq)
+	if err != nil {
+		return d.failErr(c, err)
+	}
+	data := web.Violations{Filter: vq.form, Rows: rows}
+	if next != "" {
+		data.NextURL = violationsURL("/violations", vq.form, next)
+	}
+	if !vq.filter.BeforeTime.IsZero() {
+		data.FirstURL = violationsURL("/violations", vq.form, "")
+	}
+	if partial(c) {
+		c.Response().Header().Set("HX-Push-Url", violationsURL("/violations", vq.form, c.QueryParam("cursor")))
+		return d.html(c, http.StatusOK, web.ViolationsResults(data))
+	}
+	return d.html(c, http.StatusOK, web.ViolationsPage(d.page("Violations", "violations"), data))
+}
+
+func (d *dashboard) listViolations(ctx context.Context, vq violationQuery) ([]session.Violation, string, error) {
+	f := vq.filter
+	f.Limit++
+	rows, err := d.store().ListViolations(ctx, f)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(rows) > vq.filter.Limit {
+		rows = rows[:vq.filter.Limit]
+		last := rows[len(rows)-1]
+		next = encodeCursor(last.CreatedAt, strconv.FormatInt(last.ID, 10), vq.offset+len(rows))
+	}
+	if rows == nil {
+		rows = []session.Violation{}
+	}
+	return rows, next, nil
+}
+
+// ---- protocol ----
+
+func (d *dashboard) protocol(c echo.Context) error {
+	ctx := c.Request().Context()
+	var data web.Protocol
+	sha := c.QueryParam("sha")
+	var spec *protocolspec.Spec
+	switch {
+	case sha != "":
+		if !shaPattern.MatchString(sha) {
+			return d.failErr(c, badf("bad sha %q: a protocol version is 64 lower-case hex digits (its sha256)", clip(sha)))
+		}
+		var err error
+		if spec, err = d.s.opts.Engine.SpecFor(ctx, sha); err != nil {
+			if errors.Is(err, session.ErrNotFound) {
+				return d.fail(c, http.StatusNotFound, "Protocol version not found",
+					"No protocol with sha256 "+sha+" is stored.", "The Protocol page lists the stored versions.")
+			}
+			return d.failErr(c, err)
+		}
+		data.SHA = sha
+	case d.s.opts.LoadSpec != nil:
+		var err error
+		if spec, err = d.s.opts.LoadSpec(ctx); err != nil {
+			data.Error = "The protocol could not be loaded: " + err.Error() + ". Fix it (sessiongate protocol lint) or create one with sessiongate init."
+		} else {
+			data.SHA = spec.SHA256
+		}
+	default:
+		data.Error = "This server was started without a protocol. Run sessiongate serve inside a repository with a SESSION-PROTOCOL.md (sessiongate init writes one)."
+	}
+	if spec != nil {
+		data.Spec = spec
+		data.Coverage = spec.Coverage()
+		data.Lint = append(append([]protocolspec.Warning{}, spec.Warnings...), protocolspec.Lint(spec)...)
+		slices.SortStableFunc(data.Lint, func(a, b protocolspec.Warning) int { return a.Line - b.Line })
+		if d.s.opts.LoadSpec != nil {
+			if cur, err := d.s.opts.LoadSpec(ctx); err == nil && cur.SHA256 == data.SHA {
+				data.Current = true
+			}
+		}
+	}
+	if d.agg != nil {
+		vs, err := d.agg.ListProtocols(ctx, 50)
+		if err != nil {
+			return d.failErr(c, err)
+		}
+		for _, v := range vs {
+			data.Versions = append(data.Versions, web.ProtocolVersion{SHA256: v.SHA256, Name: v.Name, CreatedAt: v.CreatedAt, Sessions: v.Sessions})
+		}
+	}
+	if partial(c) {
+		return d.html(c, http.StatusOK, web.ProtocolContent(data))
+	}
+	return d.html(c, http.StatusOK, web.ProtocolPage(d.page("Protocol", "protocol"), data))
+}

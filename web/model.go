@@ -1,0 +1,176 @@
+package web
+
+import (
+	"time"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// The view models the server fills and the components render. They hold
+// stored data as is; escaping is the components' job (templ escapes every
+// string it writes).
+
+// Page is what the layout needs on every page.
+type Page struct {
+	Title   string
+	Nav     string // "overview", "sessions", "violations", "protocol"
+	Version string
+}
+
+// Position says where an active session stands and what keeps it there.
+type Position struct {
+	Phase   string // phase id, "WORKING" or "" when every end phase is done
+	Title   string
+	Gate    string
+	Blocked bool   // a mandatory gate stands between the session and its next step
+	Reason  string // one line: the failing gate's message or what the gate needs
+}
+
+// ActiveSession is a row of the overview's "running now" table.
+type ActiveSession struct {
+	Session  *session.Session
+	Position Position
+	Expired  bool
+}
+
+// Counts are the overview's totals.
+type Counts struct {
+	Total, Active, Complete, Abandoned, Terminated int
+	WithViolations, Violations                     int
+}
+
+// ChartDay is one day of the compliance chart.
+type ChartDay struct {
+	Day       time.Time
+	Ended     int
+	Compliant int
+}
+
+// Chart is the compliance chart: one entry per day from From to To
+// inclusive, days without ended sessions included with zero counts.
+type Chart struct {
+	Days []ChartDay
+}
+
+// Overview is the / page.
+type Overview struct {
+	Counts     Counts
+	Active     []ActiveSession
+	MoreActive bool
+	Chart      Chart
+	Violations []session.Violation
+}
+
+// SessionFilterForm is the /sessions filter as the user typed it, to
+// refill the form.
+type SessionFilterForm struct {
+	States     []string
+	Branch     string
+	Worktree   string
+	Violations string // "", "yes", "no"
+	From, To   string // YYYY-MM-DD
+	Q          string
+}
+
+// Active reports whether any filter is set.
+func (f SessionFilterForm) Active() bool {
+	return len(f.States) > 0 || f.Branch != "" || f.Worktree != "" || f.Violations != "" || f.From != "" || f.To != "" || f.Q != ""
+}
+
+// SessionRow is one row of the sessions table.
+type SessionRow struct {
+	Session    *session.Session
+	Violations int
+}
+
+// Sessions is the /sessions page.
+type Sessions struct {
+	Filter    SessionFilterForm
+	Rows      []SessionRow
+	Total     int    // sessions matching the filter, all pages
+	NextURL   string // the next (older) page, "" on the last
+	FirstURL  string // the first page of this filter, "" when on it
+	PageStart int    // 1-based index of the first row when known, 0 otherwise
+	Empty     bool   // the database has no sessions at all
+}
+
+// TimelineEntry is one phase of a session: the protocol's phase with the
+// session's latest result for it.
+type TimelineEntry struct {
+	Phase      protocolspec.Phase
+	Known      bool // the phase is in the pinned protocol (false: only a stored result names it)
+	Result     *session.PhaseResult
+	Status     string // PhasePending when there is no result
+	Current    bool
+	Evidence   []session.Evidence
+	WorkingGap bool // a "work happens here" marker, not a phase
+}
+
+// SessionDetail is the /sessions/{id} page.
+type SessionDetail struct {
+	Session    *session.Session
+	Expired    bool
+	Position   Position
+	Timeline   []TimelineEntry
+	SpecError  string // the pinned protocol could not be loaded
+	Violations []session.Violation
+	Commits    []session.Evidence
+	Evidence   []session.Evidence // every piece, for the evidence table
+	Events     []session.Event
+	EventsFrom int64 // seq of the first listed event; > 1 when older ones are left out
+	EventCount int64
+	Snapshots  []session.Snapshot
+	Version    string // changes whenever anything shown changes; the poll sends it back
+	CSRF       string
+	Now        time.Time
+}
+
+// ViolationFilterForm is the /violations filter as typed.
+type ViolationFilterForm struct {
+	Severities []string
+	Code       string
+	Phase      string
+	Branch     string
+	From, To   string
+}
+
+// Active reports whether any filter is set.
+func (f ViolationFilterForm) Active() bool {
+	return len(f.Severities) > 0 || f.Code != "" || f.Phase != "" || f.Branch != "" || f.From != "" || f.To != ""
+}
+
+// Violations is the /violations page.
+type Violations struct {
+	Filter   ViolationFilterForm
+	Rows     []session.Violation
+	NextURL  string
+	FirstURL string
+}
+
+// ProtocolVersion is a stored protocol version in the version list.
+type ProtocolVersion struct {
+	SHA256    string
+	Name      string
+	CreatedAt time.Time
+	Sessions  int
+}
+
+// Protocol is the /protocol page.
+type Protocol struct {
+	Spec     *protocolspec.Spec // nil when none could be loaded
+	Error    string
+	SHA      string // the version shown
+	Current  bool   // it is the protocol the server loads now
+	Coverage []protocolspec.PhaseCoverage
+	Lint     []protocolspec.Warning
+	Versions []ProtocolVersion
+}
+
+// ErrorPage is shown for 4xx and 5xx answers.
+type ErrorPage struct {
+	Status  int
+	Title   string
+	Message string
+	Hint    string
+}

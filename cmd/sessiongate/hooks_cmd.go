@@ -1,0 +1,197 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sessiongate/sessiongate/hooks"
+)
+
+func init() {
+	extraCommands = append(extraCommands, newInstallCmd, newUninstallCmd, newDoctorCmd, newHookCmd)
+}
+
+// selfPath is this binary's absolute path, symlinks resolved, for the hooks
+// and MCP configs to exec.
+func selfPath() (string, error) {
+	p, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find this binary's path: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return p, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func newInstallCmd(a *app) *cobra.Command {
+	var hookList, mcpList string
+	var force bool
+	c := &cobra.Command{
+		Use:   "install",
+		Short: "Install the git hooks (and, with --mcp, MCP client configs)",
+		Long: `Install sessiongate's git hooks into the folder git uses for this repository
+(` + "`git rev-parse --git-path hooks`" + `: linked worktrees and core.hooksPath included).
+Each hook is a small sh script that execs this binary by absolute path.
+
+A hook already there is moved aside to NAME.sessiongate-orig and chained: it runs
+first, with the same arguments and stdin, and its failure fails the hook.
+Installing twice changes nothing. When core.hooksPath points at a folder another
+tool manages (husky, or any folder holding hooks that are not sessiongate's),
+install refuses and says how to proceed; --force chains that tool's hooks anyway.
+
+--mcp claude,cursor,vscode writes or merges .mcp.json, .cursor/mcp.json and
+.vscode/mcp.json so the clients start ` + "`sessiongate mcp`" + ` by absolute path.`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			bin, err := selfPath()
+			if err != nil {
+				return usage(err)
+			}
+			wd, err := os.Getwd()
+			if err != nil {
+				return usage(err)
+			}
+			opts := hooks.Options{Dir: wd, Binary: bin, MCP: splitList(mcpList), Force: force}
+			if c.Flags().Changed("hooks") {
+				opts.Hooks = splitList(hookList)
+			}
+			rep, err := hooks.Install(c.Context(), opts)
+			if rep != nil {
+				printChanges(c, rep)
+			}
+			if err != nil {
+				if errors.Is(err, hooks.ErrManagedElsewhere) {
+					return blocked("%w", err)
+				}
+				return usage(err)
+			}
+			if strings.Contains(bin, string(filepath.Separator)+"go-build") {
+				fmt.Fprintf(c.ErrOrStderr(), "warning: %s looks like a `go run` build that will disappear: install sessiongate (go install) and run install again\n", bin)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&hookList, "hooks", strings.Join(hooks.Hooks, ","), "hooks to install")
+	c.Flags().StringVar(&mcpList, "mcp", "", "MCP clients to configure: claude, cursor, vscode (comma-separated)")
+	c.Flags().BoolVar(&force, "force", false, "install into a core.hooksPath folder another tool manages, chaining its hooks")
+	return c
+}
+
+func printChanges(c *cobra.Command, rep *hooks.Report) {
+	w := c.OutOrStdout()
+	for _, ch := range rep.Changes {
+		if ch.Note != "" {
+			fmt.Fprintf(w, "%-9s %s (%s)\n", ch.Action, ch.Path, ch.Note)
+		} else {
+			fmt.Fprintf(w, "%-9s %s\n", ch.Action, ch.Path)
+		}
+	}
+	if len(rep.Changes) == 0 {
+		fmt.Fprintf(w, "nothing to do in %s\n", rep.HooksDir)
+	}
+}
+
+func newUninstallCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "uninstall",
+		Short: "Remove sessiongate's git hooks and restore the hooks they chained",
+		Long: `Remove every hook script sessiongate wrote (they carry a marker line) and put
+each chained original (NAME.sessiongate-orig) back, byte for byte with its mode.
+Hooks that are not sessiongate's, the database and MCP configs are left alone.`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			wd, err := os.Getwd()
+			if err != nil {
+				return usage(err)
+			}
+			rep, err := hooks.Uninstall(c.Context(), wd)
+			if rep != nil {
+				printChanges(c, rep)
+			}
+			if err != nil {
+				return usage(err)
+			}
+			return nil
+		},
+	}
+}
+
+func newDoctorCmd(a *app) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the installation: hooks, core.hooksPath, database, protocol, git, MCP configs",
+		Long: `Check everything the hooks rely on and print a fix for each problem: the
+binary path in each hook, that the hooks are present and sessiongate's,
+core.hooksPath, the database (reachable and writable), the protocol (parses),
+the git version and the MCP client configs. Exit 1 when something is wrong.`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			wd, err := os.Getwd()
+			if err != nil {
+				return usage(err)
+			}
+			bin, _ := selfPath()
+			fs := hooks.Doctor(c.Context(), hooks.DoctorOptions{Dir: wd, Binary: bin, DBPath: a.dbFlag, ProtocolPath: a.protocolFlag})
+			if asJSON {
+				if err := writeJSON(c.OutOrStdout(), fs); err != nil {
+					return err
+				}
+			} else {
+				w := c.OutOrStdout()
+				for _, f := range fs {
+					fmt.Fprintf(w, "%-4s  %-16s %s\n", f.Status, f.Check, f.Detail)
+					if f.Fix != "" && f.Status != hooks.OK {
+						fmt.Fprintf(w, "      %-16s fix: %s\n", "", f.Fix)
+					}
+				}
+			}
+			if hooks.Failed(fs) {
+				return &exitError{code: exitBlocked, err: errors.New("")}
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}
+
+// newHookCmd is what the installed scripts exec: one process per hook run.
+func newHookCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:                "hook NAME [ARGS...]",
+		Short:              "Run a git hook (the installed scripts call this)",
+		Hidden:             true,
+		DisableFlagParsing: true, // git's arguments pass through untouched
+		RunE: func(c *cobra.Command, argv []string) error {
+			if len(argv) == 0 {
+				return usage(fmt.Errorf("hook needs a name: one of %s", strings.Join(hooks.Hooks, ", ")))
+			}
+			wd, err := os.Getwd()
+			if err != nil {
+				return usage(err)
+			}
+			rt := &hooks.Runtime{Dir: wd, DBPath: a.dbFlag, Stdin: a.stdin, Stderr: c.ErrOrStderr(), LeaveOpen: true}
+			if code := rt.Run(c.Context(), argv[0], argv[1:]); code != 0 {
+				return &exitError{code: code, err: errors.New("")}
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,271 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/store"
+)
+
+// Check statuses.
+const (
+	OK   = "ok"
+	Warn = "warn" // worth knowing, not broken
+	Fail = "FAIL"
+)
+
+// Finding is one doctor check.
+type Finding struct {
+	Check  string `json:"check"`
+	Status string `json:"status"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// DoctorOptions says where to look.
+type DoctorOptions struct {
+	Dir          string
+	Binary       string // the running binary, compared with the hooks' path
+	DBPath       string // resolved like the hooks do when ""
+	ProtocolPath string // --protocol; "" means the config's, then the defaults
+	Getenv       func(string) string
+}
+
+// MinGit is the oldest git sessiongate supports (rev-parse --path-format).
+var MinGit = [3]int{2, 31, 0}
+
+// Doctor checks an installation and says how to fix each problem.
+func Doctor(ctx context.Context, o DoctorOptions) []Finding {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var out []Finding
+	add := func(check, status, detail, fix string) {
+		out = append(out, Finding{Check: check, Status: status, Detail: detail, Fix: fix})
+	}
+
+	text, v, err := gitVersion(ctx)
+	switch {
+	case err != nil:
+		add("git", Fail, err.Error(), "install git "+verString(MinGit)+" or newer")
+		return out
+	case less(v, MinGit):
+		add("git", Fail, text+" is older than "+verString(MinGit), "upgrade git")
+	default:
+		add("git", OK, text, "")
+	}
+
+	loc, err := locateHooks(ctx, o.Dir)
+	if err != nil {
+		add("repository", Fail, err.Error(), "run sessiongate doctor inside a git work tree")
+		return out
+	}
+	if loc.HooksPath != "" {
+		if err := checkHooksPath(loc); err != nil {
+			add("core.hooksPath", Warn, fmt.Sprintf("%q: %s", loc.HooksPath, firstLine(err.Error())), "see `sessiongate install --help`: call sessiongate from that tool's hooks, or unset core.hooksPath")
+		} else {
+			add("core.hooksPath", OK, fmt.Sprintf("%q (hooks folder %s)", loc.HooksPath, loc.Dir), "")
+		}
+	} else {
+		add("core.hooksPath", OK, "unset (hooks folder "+loc.Dir+")", "")
+	}
+	out = append(out, doctorHooks(loc, o.Binary)...)
+
+	cfg, err := config.Load(loc.Root)
+	if err != nil {
+		add("config", Fail, err.Error(), "fix the file; every key is optional")
+		cfg = config.Default()
+	} else if cfg.Path == "" {
+		add("config", Warn, "no sessiongate.yaml: defaults apply (require_session: false)", "run `sessiongate init` to write one")
+	} else {
+		add("config", OK, cfg.Path, "")
+	}
+
+	out = append(out, doctorDB(ctx, o, getenv, loc)...)
+	out = append(out, doctorProtocol(o, getenv, loc, cfg)...)
+
+	for _, c := range MCPClients {
+		cmd, exists, err := mcpEntry(loc.Root, c)
+		p := filepath.Join(loc.Root, c.Path)
+		switch {
+		case err != nil:
+			add("mcp "+c.Name, Fail, err.Error(), "fix the JSON, then `sessiongate install --mcp "+c.Name+"`")
+		case !exists:
+			add("mcp "+c.Name, Warn, p+" absent", "`sessiongate install --mcp "+c.Name+"` if you use "+c.Name)
+		case cmd == "":
+			add("mcp "+c.Name, Warn, p+" has no "+ServerName+" server", "`sessiongate install --mcp "+c.Name+"`")
+		case !isExecutable(cmd):
+			add("mcp "+c.Name, Fail, p+" runs "+cmd+", which is missing or not executable", "`sessiongate install --mcp "+c.Name+"` to record this binary's path")
+		default:
+			add("mcp "+c.Name, OK, p+" runs "+cmd+" mcp", "")
+		}
+	}
+	return out
+}
+
+func doctorHooks(loc hooksLocation, binary string) []Finding {
+	var out []Finding
+	preCommitCfg := filepath.Join(loc.Root, ".pre-commit-config.yaml")
+	viaFramework := false
+	if b, err := os.ReadFile(preCommitCfg); err == nil && bytes.Contains(b, []byte("sessiongate")) {
+		viaFramework = true
+	}
+	for _, n := range Hooks {
+		p := filepath.Join(loc.Dir, n)
+		check := "hook " + n
+		b, err := readHook(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && n == "pre-commit" && !viaFramework:
+			out = append(out, Finding{check, Fail, p + " is missing: commits are not checked", "sessiongate install"})
+			continue
+		case errors.Is(err, fs.ErrNotExist):
+			out = append(out, Finding{check, Warn, p + " is not installed", "sessiongate install (or --hooks " + n + ")"})
+			continue
+		case err != nil:
+			out = append(out, Finding{check, Fail, err.Error(), "check the folder's permissions"})
+			continue
+		}
+		if !IsOurs(b) {
+			if viaFramework && bytes.Contains(b, []byte("pre-commit")) {
+				out = append(out, Finding{check, OK, p + " is the pre-commit framework's; .pre-commit-config.yaml uses sessiongate", ""})
+			} else {
+				out = append(out, Finding{check, Fail, p + " is not sessiongate's", "sessiongate install (it moves this hook aside and chains it)"})
+			}
+			continue
+		}
+		if !isExecutable(p) {
+			out = append(out, Finding{check, Fail, p + " is not executable", "sessiongate install"})
+			continue
+		}
+		bin, _ := ScriptBinary(b)
+		chained := ""
+		if _, err := os.Lstat(p + OrigSuffix); err == nil {
+			chained = ", chained to " + n + OrigSuffix
+		}
+		switch {
+		case !isExecutable(bin):
+			out = append(out, Finding{check, Fail, p + " runs " + bin + ", which is missing (the hook falls back to PATH)", "sessiongate install, to record this binary's path"})
+		case binary != "" && !sameFile(bin, binary):
+			out = append(out, Finding{check, Warn, p + " runs " + bin + ", not this binary " + binary + chained, "sessiongate install, if this binary is the one to use"})
+		default:
+			out = append(out, Finding{check, OK, p + " runs " + bin + chained, ""})
+		}
+	}
+	return out
+}
+
+func doctorDB(ctx context.Context, o DoctorOptions, getenv func(string) string, loc hooksLocation) []Finding {
+	p := o.DBPath
+	if p == "" {
+		p = getenv("SESSIONGATE_DB")
+	}
+	if p == "" {
+		cd, err := git(ctx, o.Dir, "rev-parse", "--path-format=absolute", "--git-common-dir")
+		if err != nil {
+			return []Finding{{"database", Fail, err.Error(), "run inside a git work tree"}}
+		}
+		p = filepath.Join(cd, "sessiongate", "sessiongate.db")
+	}
+	fix := "check the path (--db, SESSIONGATE_DB) and that its folder and file are writable by you; move away a file that is not a sessiongate database"
+	db, err := store.Open(ctx, p)
+	if err != nil {
+		return []Finding{{"database", Fail, err.Error(), fix}}
+	}
+	defer db.Close()
+	// An empty write transaction takes the write lock: proof it is writable.
+	if err := db.Update(ctx, func(session.Writer) error { return nil }); err != nil {
+		return []Finding{{"database", Fail, p + " is not writable: " + err.Error(), fix}}
+	}
+	n, err := db.CountSessions(ctx, session.SessionFilter{})
+	if err != nil {
+		return []Finding{{"database", Fail, err.Error(), fix}}
+	}
+	return []Finding{{"database", OK, fmt.Sprintf("%s (%d sessions), writable", p, n), ""}}
+}
+
+func doctorProtocol(o DoctorOptions, getenv func(string) string, loc hooksLocation, cfg *config.Config) []Finding {
+	p := o.ProtocolPath
+	if p == "" {
+		p = getenv("SESSIONGATE_PROTOCOL")
+	}
+	cands := []string{p}
+	if p == "" {
+		cands = []string{"SESSION-PROTOCOL.md", filepath.Join(".agents", "SESSION-PROTOCOL.md")}
+		if cfg.Protocol != "" {
+			cands = []string{cfg.Protocol}
+		}
+	}
+	for _, c := range cands {
+		abs := c
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(loc.Root, c)
+		}
+		b, err := os.ReadFile(abs)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return []Finding{{"protocol", Fail, err.Error(), "check the file's permissions"}}
+		}
+		spec, err := protocolspec.Parse(c, b)
+		if err != nil {
+			return []Finding{{"protocol", Fail, err.Error(), "fix the document (`sessiongate protocol lint` lists every problem)"}}
+		}
+		var missing []string
+		for _, id := range append(append([]string{}, cfg.Hooks.PreCommit...), cfg.Hooks.PrePush...) {
+			if _, ok := spec.Phase(id); !ok {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			return []Finding{{"protocol", Warn, fmt.Sprintf("%s parses, but sessiongate.yaml hooks name phases it lacks: %s", c, strings.Join(missing, ", ")),
+				"use phase ids from `sessiongate protocol show`"}}
+		}
+		return []Finding{{"protocol", OK, fmt.Sprintf("%s: %d phases, %d warnings", c, len(spec.Phases), len(spec.Warnings)), ""}}
+	}
+	return []Finding{{"protocol", Fail, "no protocol found (looked for " + strings.Join(cands, ", ") + ")", "sessiongate init writes a starter SESSION-PROTOCOL.md"}}
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+func less(a, b [3]int) bool {
+	for i := range 3 {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+func verString(v [3]int) string { return fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2]) }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Failed reports whether any finding failed.
+func Failed(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Status == Fail {
+			return true
+		}
+	}
+	return false
+}

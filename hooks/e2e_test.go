@@ -1,0 +1,337 @@
+package hooks_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// These tests run the real `git commit` and `git push` with the installed
+// hooks, which exec the binary built in TestMain.
+
+func TestCommitGates(t *testing.T) {
+	tests := []struct {
+		name    string
+		setup   func(r *repo) // before the commit
+		code    int           // 0: the commit lands
+		stderr  []string
+		trailer bool
+	}{
+		{name: "no session", setup: func(r *repo) {}, code: 1,
+			stderr: []string{"commit blocked (pre-commit hook)", "require_session: true", "sessiongate session start --objective", "SESSIONGATE_BYPASS"}},
+		{name: "start gate not passed", setup: func(r *repo) {
+			r.sg(r.root, "session", "start", "--objective", "x")
+		}, code: 1, stderr: []string{"gate:    CONTEXT_RETRIEVAL", "sessiongate session evidence --phase CONTEXT_RETRIEVAL --type tool_output", "advance --to WORKING", "(INIT)"}},
+		{name: "gates passed", setup: func(r *repo) { r.startWorking(r.root) }, code: 0, trailer: true},
+		{name: "staged file fails a pre-commit gate", setup: func(r *repo) {
+			r.startWorking(r.root)
+			writeFile(t, filepath.Join(r.root, "bad.txt"), "FORBIDDEN\n")
+			r.git("add", "bad.txt")
+		}, code: 1, stderr: []string{"gate:    QUALITY_CHECKS", "command exited 1", "| bad.txt holds FORBIDDEN", "fix the staged change"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
+			r.git("add", "a.txt")
+			tc.setup(r)
+			before := r.head(r.root)
+			res := r.commit(r.root, nil, "-m", "change")
+			if res.code != tc.code {
+				t.Fatalf("git commit exit %d, want %d\n%s%s", res.code, tc.code, res.out, res.err)
+			}
+			for _, s := range tc.stderr {
+				if !strings.Contains(res.err, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, res.err)
+				}
+			}
+			landed := r.head(r.root) != before
+			if landed != (tc.code == 0) {
+				t.Errorf("commit landed=%v with exit %d", landed, res.code)
+			}
+			if tc.trailer {
+				ids := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)")
+				if len(strings.Fields(ids)) != 1 {
+					t.Fatalf("want one Session-Id trailer, got %q", ids)
+				}
+				// Amending keeps one trailer.
+				if res := r.commit(r.root, nil, "--amend", "-m", "change\n\nSession-Id: "+ids); res.code != 0 {
+					t.Fatalf("amend: %s", res.err)
+				}
+				if res := r.commit(r.root, nil, "--amend", "--no-edit"); res.code != 0 {
+					t.Fatalf("amend: %s", res.err)
+				}
+				again := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)")
+				if again != ids {
+					t.Errorf("after amend trailers %q, want %q", again, ids)
+				}
+			}
+		})
+	}
+}
+
+func TestStagedList(t *testing.T) {
+	r := newRepo(t)
+	writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+	writeFile(t, filepath.Join(r.root, "b.txt"), "b\n")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "files")
+	r.sg(r.root, "install")
+	r.startWorking(r.root)
+	out := filepath.Join(t.TempDir(), "staged")
+	env := []string{"SG_STAGED_OUT=" + out}
+
+	tests := []struct {
+		name   string
+		change func()
+		args   []string
+		want   string
+		code   int
+	}{
+		{name: "plain commit sees the index", change: func() {
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a2\n")
+			writeFile(t, filepath.Join(r.root, "b.txt"), "FORBIDDEN\n") // not staged: not checked
+			r.git("add", "a.txt")
+		}, args: []string{"-m", "a only"}, want: "a.txt\n"},
+		{name: "commit -a sees every tracked change", change: func() {
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a3\n")
+		}, args: []string{"-a", "-m", "all"}, want: "a.txt\nb.txt\n", code: 1},
+		{name: "commit <path> sees only the path", change: func() {
+			writeFile(t, filepath.Join(r.root, "b.txt"), "b fixed\n")
+			writeFile(t, filepath.Join(r.root, "c.txt"), "FORBIDDEN\n")
+			r.git("add", "c.txt") // staged, but not part of `git commit b.txt`
+		}, args: []string{"-m", "b only", "b.txt"}, want: "b.txt\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(out)
+			tc.change()
+			res := r.commit(r.root, env, tc.args...)
+			if res.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", res.code, tc.code, res.err)
+			}
+			if got := readFile(t, out); got != tc.want {
+				t.Errorf("staged list %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// sessionJSON is the part of `session show --json` the tests read.
+type sessionJSON struct {
+	Violations []struct {
+		Code      string `json:"code"`
+		Severity  string `json:"severity"`
+		Window    string `json:"window"`
+		DecayRuns int    `json:"decay_runs"`
+	} `json:"violations"`
+	Events []struct {
+		Token string `json:"token"`
+	} `json:"events"`
+}
+
+func (r *repo) show(id string) sessionJSON {
+	r.t.Helper()
+	var s sessionJSON
+	if err := json.Unmarshal([]byte(r.sg(r.root, "session", "show", id, "--json")), &s); err != nil {
+		r.t.Fatal(err)
+	}
+	return s
+}
+
+func TestNoVerifyRecordsBypass(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "bad.txt"), "FORBIDDEN\n")
+	r.git("add", "bad.txt")
+	before := r.head(r.root)
+	res := r.commit(r.root, nil, "--no-verify", "-m", "skip the hooks")
+	if res.code != 0 || r.head(r.root) == before {
+		t.Fatalf("--no-verify commit did not land: %s", res.err)
+	}
+	if !strings.Contains(res.err, "CRITICAL BYPASS violation recorded") {
+		t.Errorf("post-commit did not say so:\n%s", res.err)
+	}
+	s := r.show(id)
+	if len(s.Violations) != 1 || s.Violations[0].Code != "BYPASS" || s.Violations[0].Severity != "CRITICAL" ||
+		s.Violations[0].Window != "cross_session_decay" || s.Violations[0].DecayRuns != 3 {
+		t.Fatalf("violations %+v", s.Violations)
+	}
+	// The next session_start shows it.
+	var start struct {
+		Carried []struct {
+			Code string `json:"code"`
+		} `json:"carried_violations"`
+	}
+	if err := json.Unmarshal([]byte(r.sg(r.root, "session", "start", "--objective", "next", "--json")), &start); err != nil {
+		t.Fatal(err)
+	}
+	if len(start.Carried) == 0 || start.Carried[0].Code != "BYPASS" {
+		t.Errorf("next session_start carried %+v, want the BYPASS", start.Carried)
+	}
+}
+
+func TestEscapeHatch(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "bad.txt"), "FORBIDDEN\n")
+	r.git("add", "bad.txt")
+	res := r.commit(r.root, []string{"SESSIONGATE_BYPASS=release hotfix"}, "-m", "escape")
+	if res.code != 0 {
+		t.Fatalf("escape hatch: exit %d\n%s", res.code, res.err)
+	}
+	if !strings.Contains(res.err, "HIGH ESCAPE_HATCH violation recorded") {
+		t.Errorf("stderr:\n%s", res.err)
+	}
+	s := r.show(id)
+	if len(s.Violations) != 1 || s.Violations[0].Code != "ESCAPE_HATCH" {
+		t.Errorf("want only the ESCAPE_HATCH violation (no BYPASS), got %+v", s.Violations)
+	}
+}
+
+func TestPushBlockedThenAllowed(t *testing.T) {
+	r := newRepo(t)
+	remote := filepath.Join(t.TempDir(), "remote.git")
+	r.gitIn(filepath.Dir(remote), "init", "-q", "--bare", remote)
+	r.git("remote", "add", "origin", remote)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "a.txt"), "work\n")
+	r.git("add", "a.txt")
+	if res := r.commit(r.root, nil, "-m", "work"); res.code != 0 {
+		t.Fatal(res.err)
+	}
+	res := r.run(r.root, nil, "git", "push", "-q", "origin", "main")
+	if res.code == 0 {
+		t.Fatal("push went through before QA passed")
+	}
+	for _, s := range []string{"push blocked (pre-push hook)", "gate:    QA_VALIDATION", "session end --summary"} {
+		if !strings.Contains(res.err, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, res.err)
+		}
+	}
+	if out := r.run(r.root, nil, "git", "ls-remote", remote); strings.Contains(out.out, "refs/heads/main") {
+		t.Fatal("the remote got main")
+	}
+	r.sg(r.root, "session", "evidence", "--session", id, "--phase", "QA_VALIDATION", "--type", "tool_output", "--value", "ok 12 tests")
+	r.sg(r.root, "session", "end", "--session", id, "--summary", "done")
+	if res := r.run(r.root, nil, "git", "push", "-q", "origin", "main"); res.code != 0 {
+		t.Fatalf("push after QA: exit %d\n%s", res.code, res.err)
+	}
+	if out := r.run(r.root, nil, "git", "ls-remote", remote); !strings.Contains(out.out, "refs/heads/main") {
+		t.Fatal("the remote lacks main after the allowed push")
+	}
+}
+
+func TestLinkedWorktreeSessions(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	wt := filepath.Join(filepath.Dir(r.root), "feature")
+	r.git("worktree", "add", "-q", "-b", "feature", wt)
+	wt = r.gitIn(wt, "rev-parse", "--show-toplevel")
+
+	mainID := r.startWorking(r.root)
+	// The linked worktree shares the hooks and the database, not the session.
+	writeFile(t, filepath.Join(wt, "f.txt"), "feature\n")
+	r.gitIn(wt, "add", "f.txt")
+	res := r.commit(wt, nil, "-m", "feature")
+	if res.code != 1 || !strings.Contains(res.err, "no active session in worktree "+wt) {
+		t.Fatalf("worktree without its own session: exit %d\n%s", res.code, res.err)
+	}
+	wtID := r.startWorking(wt)
+	if res := r.commit(wt, nil, "-m", "feature"); res.code != 0 {
+		t.Fatalf("worktree commit: %s", res.err)
+	}
+	writeFile(t, filepath.Join(r.root, "m.txt"), "main\n")
+	r.git("add", "m.txt")
+	if res := r.commit(r.root, nil, "-m", "main"); res.code != 0 {
+		t.Fatalf("main commit: %s", res.err)
+	}
+	if got := r.gitIn(wt, "log", "-1", "--format=%(trailers:key=Session-Id,valueonly)"); got != wtID {
+		t.Errorf("worktree commit trailer %q, want %q", got, wtID)
+	}
+	if got := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)"); got != mainID {
+		t.Errorf("main commit trailer %q, want %q", got, mainID)
+	}
+	for _, id := range []string{mainID, wtID} {
+		if s := r.show(id); len(s.Violations) != 0 {
+			t.Errorf("session %s has violations %+v", id, s.Violations)
+		}
+	}
+}
+
+func TestDatabaseUnusable(t *testing.T) {
+	tests := []struct {
+		name     string
+		db       func(dir string) string
+		failMode string
+		code     int
+		stderr   string
+	}{
+		{name: "folder is a file", db: func(dir string) string {
+			writeFile(t, filepath.Join(dir, "plain"), "x")
+			return filepath.Join(dir, "plain", "sg.db")
+		}, failMode: "closed", code: 1, stderr: "sessiongate doctor"},
+		{name: "not a database", db: func(dir string) string {
+			p := filepath.Join(dir, "junk.db")
+			writeFile(t, p, strings.Repeat("this is not sqlite\n", 300))
+			return p
+		}, failMode: "closed", code: 1, stderr: "file is not a database"},
+		{name: "fail open", db: func(dir string) string {
+			p := filepath.Join(dir, "junk.db")
+			writeFile(t, p, strings.Repeat("this is not sqlite\n", 300))
+			return p
+		}, failMode: "open", code: 0, stderr: "allowed without checks (fail_mode: open)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), strings.Replace(testConfig, "fail_mode: closed", "fail_mode: "+tc.failMode, 1))
+			r.git("commit", "-q", "--allow-empty", "-am", "fail mode")
+			r.sg(r.root, "install")
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+			r.git("add", "a.txt")
+			res := r.commit(r.root, []string{"SESSIONGATE_DB=" + tc.db(t.TempDir())}, "-m", "x")
+			if res.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", res.code, tc.code, res.err)
+			}
+			if !strings.Contains(res.err, tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, res.err)
+			}
+		})
+	}
+}
+
+func TestMovedBinaryFallsBackToPath(t *testing.T) {
+	r := newRepo(t)
+	dir := t.TempDir()
+	moved := filepath.Join(dir, "sessiongate")
+	b, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(moved, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.run(r.root, nil, moved, "install")
+	if err := os.Remove(moved); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+	r.git("add", "a.txt")
+	path := "PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH")
+	res := r.commit(r.root, []string{path}, "-m", "x")
+	if res.code != 1 || !strings.Contains(res.err, moved+" is missing; using sessiongate from PATH") || !strings.Contains(res.err, "require_session") {
+		t.Fatalf("exit %d\n%s", res.code, res.err)
+	}
+	// Neither the recorded path nor PATH: a clear failure.
+	res = r.commit(r.root, []string{"PATH=/usr/bin:/bin"}, "-m", "x")
+	if res.code != 1 || !strings.Contains(res.err, "is not on PATH") {
+		t.Fatalf("exit %d\n%s", res.code, res.err)
+	}
+}

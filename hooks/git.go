@@ -1,0 +1,130 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// git runs git in dir with the inherited environment (inside a hook that
+// keeps GIT_INDEX_FILE) and returns stdout without the trailing newline.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return strings.TrimRight(string(out), "\n"), nil
+}
+
+// hooksLocation is where git looks for hooks in a repository.
+type hooksLocation struct {
+	Dir       string // absolute hooks folder
+	HooksPath string // core.hooksPath as configured, "" when unset
+	Root      string // worktree top level
+}
+
+// locateHooks asks git where hooks live: `git rev-parse --git-path hooks`
+// follows linked worktrees (hooks are shared through the common dir) and
+// core.hooksPath, relative or absolute.
+func locateHooks(ctx context.Context, dir string) (hooksLocation, error) {
+	out, err := git(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-path", "hooks")
+	if err != nil {
+		return hooksLocation{}, fmt.Errorf("find the hooks folder (run inside a git work tree): %w", err)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) != 2 {
+		return hooksLocation{}, fmt.Errorf("find the hooks folder: unexpected rev-parse output %q", out)
+	}
+	loc := hooksLocation{Root: lines[0], Dir: filepath.Clean(lines[1])}
+	// core.hooksPath unset is exit status 1 with no output: not an error.
+	hp, err := git(ctx, dir, "config", "--get", "core.hooksPath")
+	if err == nil {
+		loc.HooksPath = hp
+	}
+	return loc, nil
+}
+
+// writeTree returns the tree the index (GIT_INDEX_FILE) would commit.
+func writeTree(ctx context.Context, root string) (string, error) {
+	return git(ctx, root, "write-tree")
+}
+
+// headAndTree returns HEAD's commit and tree in one git call.
+func headAndTree(ctx context.Context, root string) (commit, tree string, err error) {
+	out, err := git(ctx, root, "rev-parse", "HEAD", "HEAD^{tree}")
+	if err != nil {
+		return "", "", err
+	}
+	f := strings.Fields(out)
+	if len(f) != 2 {
+		return "", "", fmt.Errorf("git rev-parse HEAD: unexpected output %q", out)
+	}
+	return f[0], f[1], nil
+}
+
+// replayOf names the git operation replaying commits in a worktree, seen
+// from post-commit: rebase, cherry-pick and revert commit through the
+// sequencer, which runs post-commit but never pre-commit. The sequencer
+// still holds MERGE_MSG when post-commit runs; `git commit` has removed it.
+func replayOf(gitDir string) string {
+	marks := []struct{ name, op string }{
+		{"rebase-merge", "rebase"},
+		{"rebase-apply", "rebase"},
+		{"CHERRY_PICK_HEAD", "cherry-pick"},
+		{"REVERT_HEAD", "revert"},
+		{"sequencer", "sequencer"},
+		{"MERGE_MSG", "sequencer"},
+	}
+	for _, m := range marks {
+		if _, err := os.Lstat(filepath.Join(gitDir, m.name)); err == nil {
+			return m.op
+		}
+	}
+	return ""
+}
+
+// addTrailers writes trailers into a commit message file, replacing an
+// existing trailer with the same key (an amend keeps one Session-Id).
+func addTrailers(ctx context.Context, root, file string, trailers []string) error {
+	args := []string{"interpret-trailers", "--in-place", "--if-exists", "replace"}
+	for _, t := range trailers {
+		args = append(args, "--trailer", t)
+	}
+	args = append(args, file)
+	_, err := git(ctx, root, args...)
+	return err
+}
+
+var gitVersionRE = regexp.MustCompile(`(\d+)\.(\d+)(?:\.(\d+))?`)
+
+// gitVersion returns git's version as text and as [major, minor, patch].
+func gitVersion(ctx context.Context) (string, [3]int, error) {
+	out, err := git(ctx, "", "version")
+	if err != nil {
+		return "", [3]int{}, err
+	}
+	m := gitVersionRE.FindStringSubmatch(out)
+	if m == nil {
+		return out, [3]int{}, errors.New("cannot read the git version from " + strconv.Quote(out))
+	}
+	var v [3]int
+	for i := range 3 {
+		v[i], _ = strconv.Atoi(m[i+1])
+	}
+	return out, v, nil
+}

@@ -1,0 +1,291 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Options says what to install.
+type Options struct {
+	// Dir is a folder inside the work tree.
+	Dir string
+	// Binary is the absolute path of the sessiongate executable the hooks exec.
+	Binary string
+	// Hooks to install; nil means Hooks.
+	Hooks []string
+	// MCP names the MCP clients to configure: claude, cursor, vscode.
+	MCP []string
+	// Force installs into a core.hooksPath folder another tool manages.
+	Force bool
+}
+
+// Change is one thing install or uninstall did (or found already done).
+type Change struct {
+	Path   string `json:"path"`
+	Action string `json:"action"` // wrote, updated, unchanged, chained, removed, restored, kept
+	Note   string `json:"note,omitempty"`
+}
+
+// Report lists what happened.
+type Report struct {
+	HooksDir string   `json:"hooks_dir"`
+	Changes  []Change `json:"changes"`
+}
+
+func (r *Report) add(path, action, note string) {
+	r.Changes = append(r.Changes, Change{Path: path, Action: action, Note: note})
+}
+
+// gitHookNames are the hooks git knows; a file with one of these names in
+// a hooks folder is a hook.
+var gitHookNames = []string{
+	"applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+	"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+	"pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+	"reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate",
+	"fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
+	"post-index-change",
+}
+
+// ErrManagedElsewhere is returned when core.hooksPath points at a folder
+// another tool owns.
+var ErrManagedElsewhere = errors.New("hooks folder managed by another tool")
+
+// Install writes the hook scripts (and MCP configs). A foreign hook is
+// moved aside to NAME.sessiongate-orig and chained. Installing again
+// changes nothing unless the binary moved.
+func Install(ctx context.Context, opts Options) (*Report, error) {
+	if !filepath.IsAbs(opts.Binary) {
+		return nil, fmt.Errorf("install: binary path %q is not absolute", opts.Binary)
+	}
+	names := opts.Hooks
+	if names == nil {
+		names = Hooks
+	}
+	for _, n := range names {
+		if !slices.Contains(Hooks, n) {
+			return nil, fmt.Errorf("install: unknown hook %q (want some of %s)", n, strings.Join(Hooks, ","))
+		}
+	}
+	clients, err := parseClients(opts.MCP)
+	if err != nil {
+		return nil, err
+	}
+	loc, err := locateHooks(ctx, opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{HooksDir: loc.Dir}
+	if loc.HooksPath != "" && !opts.Force {
+		if err := checkHooksPath(loc); err != nil {
+			return nil, err
+		}
+	}
+	// Decide everything before touching anything, so a refusal leaves the
+	// folder as it was.
+	type step struct {
+		name, path string
+		existing   []byte
+		exists     bool
+		foreign    bool
+	}
+	var steps []step
+	for _, n := range names {
+		p := filepath.Join(loc.Dir, n)
+		st := step{name: n, path: p}
+		b, err := readHook(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, fmt.Errorf("install: read %s: %w", p, err)
+		default:
+			st.exists, st.existing, st.foreign = true, b, !IsOurs(b)
+		}
+		if st.foreign {
+			if _, err := os.Lstat(p + OrigSuffix); err == nil {
+				return nil, fmt.Errorf("install: %s is not ours and %s already holds an earlier hook: move one of them away by hand, then install again", p, p+OrigSuffix)
+			}
+		}
+		steps = append(steps, st)
+	}
+	if err := os.MkdirAll(loc.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("install: create %s: %w", loc.Dir, err)
+	}
+	for _, st := range steps {
+		want := Script(st.name, opts.Binary)
+		switch {
+		case st.exists && !st.foreign && bytes.Equal(st.existing, want) && isExecutable(st.path):
+			rep.add(st.path, "unchanged", "")
+			continue
+		case st.foreign:
+			// Rename keeps the original's bytes, mode and symlink-ness for uninstall.
+			if err := os.Rename(st.path, st.path+OrigSuffix); err != nil {
+				return rep, fmt.Errorf("install: move %s aside: %w", st.path, err)
+			}
+			rep.add(st.path+OrigSuffix, "chained", "the existing hook, now run first")
+		}
+		if err := writeFileAtomic(st.path, want, 0o755); err != nil {
+			return rep, fmt.Errorf("install: %w", err)
+		}
+		action := "wrote"
+		if st.exists && !st.foreign {
+			action = "updated"
+		}
+		rep.add(st.path, action, "")
+	}
+	for _, c := range clients {
+		ch, err := writeMCPConfig(loc.Root, c, opts.Binary)
+		if err != nil {
+			return rep, err
+		}
+		rep.Changes = append(rep.Changes, ch)
+	}
+	return rep, nil
+}
+
+// readHook reads a hook; a symlink is read through (its target's content
+// says whose it is) but moved as the link itself.
+func readHook(p string) ([]byte, error) {
+	if _, err := os.Lstat(p); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []byte{}, nil // dangling symlink: foreign, empty
+	}
+	return b, err
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().Perm()&0o111 != 0
+}
+
+// checkHooksPath refuses a core.hooksPath folder that another tool
+// manages: husky's folders, or any folder holding hooks that are not ours.
+func checkHooksPath(loc hooksLocation) error {
+	owner := ""
+	for _, part := range strings.Split(filepath.ToSlash(loc.Dir), "/") {
+		if part == ".husky" {
+			owner = "husky"
+		}
+	}
+	var foreign []string
+	entries, err := os.ReadDir(loc.Dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("install: read %s: %w", loc.Dir, err)
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if !slices.Contains(gitHookNames, n) {
+			continue
+		}
+		b, err := readHook(filepath.Join(loc.Dir, n))
+		if err == nil && !IsOurs(b) {
+			foreign = append(foreign, n)
+		}
+	}
+	if owner == "" && len(foreign) == 0 {
+		return nil
+	}
+	if owner == "" {
+		owner = "another tool"
+	}
+	sort.Strings(foreign)
+	found := ""
+	if len(foreign) > 0 {
+		found = " (it holds " + strings.Join(foreign, ", ") + ")"
+	}
+	return fmt.Errorf(`%w: core.hooksPath is %q, a folder %s manages%s.
+Installing there would fight that tool. Either:
+  - call sessiongate from that tool's hooks: add the line
+      sessiongate hook <name> "$@"
+    to its pre-commit, commit-msg, post-commit and pre-push hooks (docs/hooks.md), or
+  - stop using it for this repository: git config --unset core.hooksPath, then sessiongate install, or
+  - sessiongate install --force to move its hooks aside and chain them (they run first)`,
+		ErrManagedElsewhere, loc.HooksPath, owner, found)
+}
+
+// writeFileAtomic writes via a temporary file in the same folder and a rename.
+func writeFileAtomic(p string, b []byte, mode fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after the rename
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}
+
+// Uninstall removes every hook script of ours in the hooks folder and
+// renames each chained original back, byte for byte with its mode. Hooks
+// that are not ours stay; MCP configs stay (they name the binary, not the hooks).
+func Uninstall(ctx context.Context, dir string) (*Report, error) {
+	loc, err := locateHooks(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{HooksDir: loc.Dir}
+	entries, err := os.ReadDir(loc.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return rep, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("uninstall: read %s: %w", loc.Dir, err)
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasSuffix(n, OrigSuffix) || strings.HasPrefix(n, ".") {
+			continue
+		}
+		p := filepath.Join(loc.Dir, n)
+		b, err := readHook(p)
+		if err != nil || !IsOurs(b) {
+			continue
+		}
+		if err := os.Remove(p); err != nil {
+			return rep, fmt.Errorf("uninstall: remove %s: %w", p, err)
+		}
+		rep.add(p, "removed", "")
+	}
+	// Restore originals whose place is free (ours was just removed).
+	for _, e := range entries {
+		n := e.Name()
+		base, ok := strings.CutSuffix(n, OrigSuffix)
+		if !ok || base == "" {
+			continue
+		}
+		orig, p := filepath.Join(loc.Dir, n), filepath.Join(loc.Dir, base)
+		if _, err := os.Lstat(p); err == nil {
+			rep.add(orig, "kept", p+" is not ours: restore "+n+" by hand if you want it back")
+			continue
+		}
+		if err := os.Rename(orig, p); err != nil {
+			return rep, fmt.Errorf("uninstall: restore %s: %w", p, err)
+		}
+		rep.add(p, "restored", "from "+n)
+	}
+	return rep, nil
+}

@@ -1,0 +1,254 @@
+package hooks
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/store"
+)
+
+// Exit codes of a hook run.
+const (
+	ExitAllow = 0
+	ExitBlock = 1
+	ExitUsage = 2
+)
+
+// Runtime runs one hook in one process: open the repository, config and
+// database, ask the engine, print the verdict. It never reads or hashes
+// the protocol document: the session's pinned spec comes from the database.
+type Runtime struct {
+	Dir    string // the hook's working directory (git runs hooks at the work tree root)
+	DBPath string // --db; "" means SESSIONGATE_DB, then the repository default
+	Getenv func(string) string
+	Stdin  io.Reader
+	Stderr io.Writer
+	// LeaveOpen skips closing the database: set it when the process exits
+	// right after Run. Closing the last connection checkpoints the WAL into
+	// the database with several fsyncs (tens of milliseconds on a busy disk);
+	// left open, the WAL stays valid and a later writer checkpoints it.
+	LeaveOpen bool
+}
+
+func (rt *Runtime) getenv(k string) string {
+	if rt.Getenv == nil {
+		return os.Getenv(k)
+	}
+	return rt.Getenv(k)
+}
+
+// verb says what a hook guards, for messages.
+var verb = map[string]string{
+	session.HookPreCommit:  "commit",
+	session.HookCommitMsg:  "commit",
+	session.HookPostCommit: "commit",
+	session.HookPrePush:    "push",
+}
+
+// Run runs hook with git's arguments and returns the exit code.
+func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
+	if _, ok := verb[hook]; !ok {
+		fmt.Fprintf(rt.Stderr, "sessiongate: unknown hook %q (want %s)\n", hook, strings.Join(Hooks, ", "))
+		return ExitUsage
+	}
+	repo, err := gitrepo.Open(ctx, rt.Dir)
+	if err != nil {
+		fmt.Fprintf(rt.Stderr, "sessiongate: %s blocked: %v\n", hook, err)
+		return ExitBlock
+	}
+	cfg, err := config.Load(repo.Root())
+	if err != nil {
+		rt.blocked(hook, "", "the repository's config cannot be read: "+err.Error(),
+			"fix the file (`sessiongate doctor` checks it)", "", "")
+		return ExitBlock
+	}
+	dbPath := rt.DBPath
+	if dbPath == "" {
+		dbPath = rt.getenv("SESSIONGATE_DB")
+	}
+	if dbPath == "" {
+		dbPath = filepath.Join(repo.CommonDir(), "sessiongate", "sessiongate.db")
+	}
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		return rt.failMode(hook, cfg, err)
+	}
+	if !rt.LeaveOpen {
+		defer db.Close()
+	}
+	eng := session.NewEngine(db, cfg.Engine(), func(ctx context.Context, wt string) (session.Repo, error) {
+		if wt == repo.Root() {
+			return repo, nil
+		}
+		return gitrepo.Open(ctx, wt)
+	})
+	req := session.HookRequest{
+		Repo:      repo,
+		SessionID: strings.TrimSpace(rt.getenv("SESSIONGATE_SESSION")),
+		Policy: session.HookPolicy{
+			RequireSession: cfg.RequireSession,
+			PreCommit:      cfg.Hooks.PreCommit,
+			PrePush:        cfg.Hooks.PrePush,
+			BypassEnv:      cfg.BypassEnv,
+		},
+	}
+	if cfg.BypassEnv != "" {
+		req.Bypass = strings.TrimSpace(rt.getenv(cfg.BypassEnv))
+	}
+	var d *session.HookDecision
+	switch hook {
+	case session.HookPreCommit:
+		req.Tree = func(ctx context.Context) (string, error) { return writeTree(ctx, repo.Root()) }
+		d, err = eng.PreCommit(ctx, req)
+	case session.HookCommitMsg:
+		d, err = eng.CommitMsg(ctx, req)
+		if err == nil && d.Allowed && len(d.Trailers) > 0 {
+			err = rt.trailers(ctx, repo, args, d.Trailers)
+		}
+	case session.HookPostCommit:
+		req.Commit, req.CommitTree, err = headAndTree(ctx, repo.Root())
+		if err == nil {
+			req.Replay = replayOf(repo.GitDir())
+			d, err = eng.PostCommit(ctx, req)
+		}
+	case session.HookPrePush:
+		req.DeletesOnly = rt.deletesOnly()
+		d, err = eng.PrePush(ctx, req)
+	}
+	if err != nil {
+		return rt.failMode(hook, cfg, err)
+	}
+	return rt.report(d, cfg)
+}
+
+// failMode handles a database that cannot be opened or used: closed
+// (default) blocks with the error and the fix; open lets git proceed.
+func (rt *Runtime) failMode(hook string, cfg *config.Config, err error) int {
+	fix := "run `sessiongate doctor`; check SESSIONGATE_DB / --db and that the folder and file are writable; a file that is not a sessiongate database must be moved away"
+	if cfg.FailMode == "open" {
+		fmt.Fprintf(rt.Stderr, "sessiongate: warning: %s allowed without checks (fail_mode: open): %v\n  fix: %s\n", hook, err, fix)
+		return ExitAllow
+	}
+	if hook == session.HookPostCommit {
+		fmt.Fprintf(rt.Stderr, "sessiongate: post-commit could not record the commit: %v\n  fix: %s\n", err, fix)
+		return ExitBlock
+	}
+	rt.blocked(hook, "", "the sessiongate database cannot be used: "+err.Error(),
+		fix+" (or set fail_mode: open in sessiongate.yaml to let git proceed when it is unavailable)", "", "")
+	return ExitBlock
+}
+
+func (rt *Runtime) blocked(hook, gate, why, next, bypassEnv, sess string) {
+	w := rt.Stderr
+	fmt.Fprintf(w, "sessiongate: %s blocked (%s hook)\n", verb[hook], hook)
+	if gate != "" {
+		fmt.Fprintf(w, "  gate:    %s\n", gate)
+	}
+	fmt.Fprintf(w, "  why:     %s\n", why)
+	fmt.Fprintf(w, "  next:    %s\n", next)
+	if sess != "" {
+		fmt.Fprintf(w, "  session: %s\n", sess)
+	}
+	if bypassEnv != "" && hook != session.HookPostCommit {
+		fmt.Fprintf(w, "  escape:  %s=\"<reason>\" git %s ... lets this one through and records a violation\n", bypassEnv, verb[hook])
+	}
+}
+
+// report prints a decision and returns its exit code.
+func (rt *Runtime) report(d *session.HookDecision, cfg *config.Config) int {
+	w := rt.Stderr
+	for _, g := range d.Gates {
+		if g.Status == session.StatusFail {
+			fmt.Fprintf(w, "sessiongate: %s\n", g.Message)
+			for _, l := range strings.Split(g.Output, "\n") {
+				if l != "" {
+					fmt.Fprintf(w, "  | %s\n", l)
+				}
+			}
+		}
+	}
+	for _, wa := range d.Warnings {
+		fmt.Fprintf(w, "sessiongate: warning: %s\n", wa)
+	}
+	if !d.Allowed {
+		sess := ""
+		if d.SessionID != "" {
+			sess = d.SessionID + " (" + d.State + ")"
+		}
+		rt.blocked(d.Hook, d.Gate, strings.Join(d.Reasons, "; "), d.NextStep, cfg.BypassEnv, sess)
+		return ExitBlock
+	}
+	for _, v := range d.Violations {
+		fmt.Fprintf(w, "sessiongate: %s %s violation recorded: %s\n", v.Severity, v.Code, v.Message)
+	}
+	if d.Hook == session.HookPostCommit && len(d.Violations) > 0 {
+		fmt.Fprintf(w, "  the dashboard and the next session_start show it\n  next: %s\n", d.NextStep)
+	}
+	if d.Escaped {
+		fmt.Fprintf(w, "sessiongate: %s is set: the blocked %s went through (would have blocked at %s: %s)\n",
+			cfg.BypassEnv, verb[d.Hook], orDash(d.Gate), strings.Join(d.Reasons, "; "))
+	}
+	return ExitAllow
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// trailers adds the trailers to the commit message file: git's argument,
+// else $GIT_DIR/COMMIT_EDITMSG (the file git always passes).
+func (rt *Runtime) trailers(ctx context.Context, repo *gitrepo.Repo, args, trailers []string) error {
+	file := ""
+	if len(args) > 0 {
+		file = args[0]
+	}
+	if file == "" {
+		file = filepath.Join(repo.GitDir(), "COMMIT_EDITMSG")
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(rt.Dir, file)
+	}
+	if err := addTrailers(ctx, repo.Root(), file, trailers); err != nil {
+		return fmt.Errorf("add trailers to %s: %w", file, err)
+	}
+	return nil
+}
+
+// deletesOnly reads pre-push's stdin ("<local ref> <local sha> <remote ref>
+// <remote sha>" per ref) and reports whether every ref is a deletion. Under
+// the pre-commit framework (PRE_COMMIT=1) or a terminal, stdin is not git's.
+func (rt *Runtime) deletesOnly() bool {
+	if rt.Stdin == nil || rt.getenv("PRE_COMMIT") != "" {
+		return false
+	}
+	if f, ok := rt.Stdin.(*os.File); ok {
+		st, err := f.Stat()
+		if err != nil || st.Mode()&os.ModeCharDevice != 0 {
+			return false
+		}
+	}
+	sc := bufio.NewScanner(io.LimitReader(rt.Stdin, 1<<20))
+	n := 0
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) != 4 {
+			continue
+		}
+		n++
+		if strings.Trim(f[1], "0") != "" {
+			return false
+		}
+	}
+	return n > 0
+}

@@ -1,0 +1,102 @@
+// Package hooks installs sessiongate's git hooks and MCP client configs,
+// checks an installation (doctor), and runs each hook: the small shell
+// scripts it writes exec `sessiongate hook NAME`, which lands in Run.
+package hooks
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// Marker is the line that makes a hook script ours. Install and uninstall
+// touch only files that carry it.
+const Marker = "# sessiongate-managed-hook v1"
+
+// OrigSuffix names a foreign hook moved aside and chained by ours.
+const OrigSuffix = ".sessiongate-orig"
+
+// Hooks are the hooks install writes by default, in the order git runs them.
+var Hooks = []string{"pre-commit", "commit-msg", "post-commit", "pre-push"}
+
+// stdinHooks read data from git on stdin; a chained original must see it too.
+var stdinHooks = map[string]bool{"pre-push": true}
+
+// Script returns the hook script for name that execs binary (an absolute
+// path). The script is the same whether or not a foreign hook is chained,
+// so installing twice writes the same bytes.
+func Script(name, binary string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `#!/bin/sh
+%s
+# Written by 'sessiongate install'; 'sessiongate uninstall' removes it and
+# restores the hook it replaced (%s%s), which runs first when present.
+sg=%s
+if [ ! -x "$sg" ]; then
+	if command -v sessiongate >/dev/null 2>&1; then
+		echo "sessiongate: $sg is missing; using sessiongate from PATH (run 'sessiongate install' again to record the new path)" >&2
+		sg=sessiongate
+	else
+		echo "sessiongate: $sg is missing and sessiongate is not on PATH: reinstall sessiongate, then run 'sessiongate install'" >&2
+		exit 1
+	fi
+fi
+orig="${0%%/*}/%s%s"
+`, Marker, name, OrigSuffix, shellQuote(binary), name, OrigSuffix)
+	if stdinHooks[name] {
+		fmt.Fprintf(&b, `if [ -x "$orig" ]; then
+	# git writes the refs to stdin once: keep them for both hooks.
+	input=$(cat)
+	emit() { if [ -n "$input" ]; then printf '%%s\n' "$input"; fi; }
+	emit | "$orig" "$@" || exit $?
+	emit | "$sg" hook %s "$@"
+	exit $?
+fi
+exec "$sg" hook %s "$@"
+`, name, name)
+	} else {
+		fmt.Fprintf(&b, `if [ -x "$orig" ]; then
+	"$orig" "$@" || exit $?
+fi
+exec "$sg" hook %s "$@"
+`, name)
+	}
+	return b.Bytes()
+}
+
+// IsOurs reports whether a hook file's content is a sessiongate script.
+func IsOurs(content []byte) bool {
+	sc := bufio.NewScanner(bytes.NewReader(content))
+	for i := 0; i < 5 && sc.Scan(); i++ {
+		if strings.TrimSpace(sc.Text()) == Marker {
+			return true
+		}
+	}
+	return false
+}
+
+// ScriptBinary returns the binary path a script of ours execs.
+func ScriptBinary(content []byte) (string, bool) {
+	sc := bufio.NewScanner(bytes.NewReader(content))
+	for sc.Scan() {
+		line := sc.Text()
+		if v, ok := strings.CutPrefix(line, "sg="); ok {
+			return shellUnquote(v), true
+		}
+	}
+	return "", false
+}
+
+// shellQuote quotes s for POSIX sh with single quotes.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// shellUnquote reverses shellQuote.
+func shellUnquote(s string) string {
+	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
+		return strings.ReplaceAll(s[1:len(s)-1], `'\''`, "'")
+	}
+	return s
+}

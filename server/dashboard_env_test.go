@@ -74,7 +74,6 @@ func dashSID(n int) string {
 	return fmt.Sprintf("%08x-0000-4000-8000-%012d", uint32(n)*2654435761, n)
 }
 
-
 // Seeded sessions, by number:
 //
 //	1 COMPLETE   main       clean, evidence + commit, ended 5 days ago
@@ -135,7 +134,7 @@ func (env *dashEnv) seed() {
 		}
 		for _, r := range []session.PhaseResult{
 			{SessionID: dashSID(1), PhaseID: "CONTEXT_RETRIEVAL", Status: session.PhasePassed, Level: "BLOCKING", Message: "evidence recorded",
-				Checks: []session.CheckResult{{Kind: "evidence", Arg: "tool_output", Status: session.StatusPass, Message: "1 tool_output evidence", Evidence: "abc123"}},
+				Checks:    []session.CheckResult{{Kind: "evidence", Arg: "tool_output", Status: session.StatusPass, Message: "1 tool_output evidence", Evidence: "abc123"}},
 				StartedAt: at(5 * day).Add(time.Minute), EndedAt: at(5 * day).Add(time.Minute + time.Second), Duration: 1500 * time.Millisecond},
 			{SessionID: dashSID(1), PhaseID: "PLAN", Status: session.PhaseSkipped, Level: "RECOMMENDED", Decision: "SKIPPED: recommended gate failed", Message: "no plan"},
 			{SessionID: dashSID(2), PhaseID: "CONTEXT_RETRIEVAL", Status: session.PhaseForced, Level: "BLOCKING", Decision: "FORCED: in a hurry", Message: "no evidence"},

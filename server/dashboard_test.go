@@ -40,8 +40,8 @@ func TestDashboardPagesRenderSeededData(t *testing.T) {
 			`href="/protocol?sha=` + env.spec.SHA256 + `"`, // pinned protocol, linked
 			"PASSED", "SKIPPED: recommended gate failed", "PENDING", "1 tool_output evidence", // timeline
 			strings.Repeat("ab", 6), "812 bytes", // evidence reference
-			`title="3333333333333333333333333333333333333333"`,     // commit linked by trailer
-			"sha256:" + strings.Repeat("0f", 32),                    // snapshot id
+			`title="3333333333333333333333333333333333333333"`,    // commit linked by trailer
+			"sha256:" + strings.Repeat("0f", 32),                  // snapshot id
 			"tool:session_start", "No violation in this session.", // event log, violations
 		}, []string{"RAW-BODY-MUST-NOT-SHOW", `hx-trigger="every 2s"`, "terminate-box"}},
 		{"active session", "/sessions/" + dashSID(6), []string{

@@ -22,6 +22,12 @@
 // Times are stored as INTEGER unix nanoseconds, 0 for the zero time, and read
 // back in UTC. The schema lives in migrations/NNNN_name.sql, applied in order
 // under BEGIN IMMEDIATE and tracked by PRAGMA user_version.
+//
+// sessions.violation_count, kept by AddViolation, makes the "has violations"
+// filter a column test with a partial index instead of a join. Lists are
+// keyset-paged on (created_at, id), newest first; From is inclusive and To
+// exclusive; Query matches a substring of the objective, case-insensitive for
+// ASCII letters (SQLite's LIKE).
 package store
 
 import (
@@ -86,10 +92,10 @@ func Open(ctx context.Context, path string) (_ *DB, err error) {
 	// -wal and -shm files copy its mode). An existing file keeps its mode.
 	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("create file: %w", err)
+		return nil, fmt.Errorf("open file: %w", err)
 	}
 	if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("create file: %w", err)
+		return nil, fmt.Errorf("open file: %w", err)
 	}
 
 	base := "file:" + escapeURIPath(abs) + "?" + pragmas

@@ -236,7 +236,7 @@ func TestOpenErrors(t *testing.T) {
 	}{
 		{"empty path", "", "open store: empty path"},
 		{"not a database", garbage, "not a database"},
-		{"a directory", aDir, "create file"},
+		{"a directory", aDir, "open file"},
 		{"folder is a file", filepath.Join(aFile, "x.db"), "create folder"},
 		{"newer schema", newer, fmt.Sprintf("database schema version 99 is newer than this sessiongate knows (%d): upgrade sessiongate", len(ms))},
 	} {

@@ -108,14 +108,15 @@ func newMCPFixture(t testing.TB) *mcpFixture {
 		t.Fatal(err)
 	}
 	f := &mcpFixture{t: t, root: repo.Root(), repo: repo, db: db}
-	f.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Second}, func(ctx context.Context, wt string) (session.Repo, error) {
+	// Wired as `sessiongate serve` wires it: worktrees opened once, shared safely.
+	f.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Second}, server.CachedOpenRepo(func(ctx context.Context, wt string) (session.Repo, error) {
 		return gitrepo.Open(ctx, wt)
-	})
+	}))
 	f.engine.Now = func() time.Time { return time.Now().Add(time.Duration(f.skew.Load())) }
 	protocolPath := filepath.Join(f.root, "SESSION-PROTOCOL.md")
 	f.opts = server.Options{
 		Engine:  f.engine,
-		Repo:    repo,
+		Repo:    server.ConcurrentRepo(repo, nil),
 		Version: "test",
 		LoadSpec: func(ctx context.Context) (*protocolspec.Spec, error) {
 			b, err := os.ReadFile(protocolPath)

@@ -21,7 +21,10 @@ func init() { routes = append(routes, registerMCP) }
 // one JSON response, GET and DELETE get 405. The Host/Origin guard has
 // already run; the token, when set, is checked here.
 func registerMCP(s *Server, e *echo.Echo) {
-	srv := NewMCPServer(s.opts)
+	srv := s.opts.MCP
+	if srv == nil {
+		srv = NewMCPServer(s.opts)
+	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: slog.New(mcpLogFloor{s.opts.Logger.Handler(), slog.LevelWarn})})
 	e.Any(MCPPath, echo.WrapHandler(h), requireBearerToken(s.opts.Token), mcpRejectMalformed)

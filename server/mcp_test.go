@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -586,4 +587,81 @@ func TestMCPToken(t *testing.T) {
 			t.Fatalf("status %d, want 403", resp.StatusCode)
 		}
 	})
+}
+
+// TestMCPConcurrentCalls drives one server from many clients at once, as
+// several agents or tabs would: run with -race, it checks that the shared
+// repository, engine and handlers hold up.
+func TestMCPConcurrentCalls(t *testing.T) {
+	f := newMCPFixture(t)
+	url := f.httpServer("").URL + server.MCPPath
+	setup := mcpConnectHTTP(t, url, nil)
+	id := mcpOK[session.StartResult](t, setup, "session_start", map[string]any{"objective": "concurrency"}).SessionID
+	mcpOK[server.RecordEvidenceOutput](t, setup, "record_evidence", map[string]any{"session_id": id, "phase": "CONTEXT_RETRIEVAL", "evidence_type": "tool_output", "evidence": "read"})
+
+	const clients, calls = 6, 8
+	errs := make(chan error, clients*calls*2)
+	var wg sync.WaitGroup
+	for c := 0; c < clients; c++ {
+		cs := mcpConnectHTTP(t, url, nil) // t.Fatal only from the test goroutine
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < calls; i++ {
+				r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "validate_gate", Arguments: map[string]any{"session_id": id}})
+				if err != nil || r.IsError {
+					errs <- fmt.Errorf("validate_gate: %v %v", err, r)
+					continue
+				}
+				if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "session://" + id + "/state"}); err != nil {
+					errs <- fmt.Errorf("read state: %v", err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	n := 0
+	for _, tok := range mcpTokens(t, f.db, id) {
+		if tok == "tool:validate_gate" {
+			n++
+		}
+	}
+	if n != clients*calls {
+		t.Fatalf("%d validate_gate events recorded, want %d", n, clients*calls)
+	}
+
+	// Concurrent starts in one worktree: all succeed, exactly one stays active.
+	var started sync.Map
+	var wg2 sync.WaitGroup
+	for c := 0; c < 4; c++ {
+		cs := mcpConnectHTTP(t, url, nil)
+		wg2.Add(1)
+		go func(c int) {
+			defer wg2.Done()
+			r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "session_start", Arguments: map[string]any{"objective": fmt.Sprint("parallel ", c)}})
+			if err != nil || r.IsError {
+				t.Errorf("parallel session_start: %v %v", err, r)
+				return
+			}
+			b, _ := json.Marshal(r.StructuredContent)
+			var res session.StartResult
+			if err := json.Unmarshal(b, &res); err != nil {
+				t.Errorf("session_start result %s: %v", b, err)
+				return
+			}
+			started.Store(res.SessionID, true)
+		}(c)
+	}
+	wg2.Wait()
+	active, err := f.engine.ActiveSession(context.Background(), f.repo)
+	if err != nil || active.State != session.StateInit || !strings.HasPrefix(active.Objective, "parallel ") {
+		t.Fatalf("active session after parallel starts: %+v %v", active, err)
+	}
+	if _, ok := started.Load(active.ID); !ok {
+		t.Fatalf("active session %s is not one the parallel starts returned", active.ID)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
@@ -34,6 +35,9 @@ type Options struct {
 	Token   string
 	Version string
 	Logger  *slog.Logger
+	// MCP, when set, is the MCP server mounted at /mcp instead of
+	// NewMCPServer(opts) (embedding with extra tools; the benchmark's ping).
+	MCP *mcp.Server
 }
 
 // Server is the echo server with /mcp and the dashboard.

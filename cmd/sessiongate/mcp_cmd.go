@@ -13,8 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 func init() { extraCommands = append(extraCommands, newMCPCmd, newServeCmd) }
@@ -130,10 +132,15 @@ func (a *app) serverOptions(ctx context.Context) (server.Options, error) {
 	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	e.Logger = logger
+	// A server checks gates call after call, some at once: open each
+	// worktree once, and share repositories safely.
+	e.OpenRepo = server.CachedOpenRepo(e.OpenRepo)
+	root := r.Root()
+	repo := server.ConcurrentRepo(r, func(ctx context.Context) (session.Repo, error) { return gitrepo.Open(ctx, root) })
 	var mu sync.Mutex
 	opts := server.Options{
 		Engine:  e,
-		Repo:    r,
+		Repo:    repo,
 		Version: versionString(),
 		Logger:  logger,
 		LoadSpec: func(ctx context.Context) (*protocolspec.Spec, error) {

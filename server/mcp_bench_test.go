@@ -1,0 +1,156 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// BenchmarkMCPToolsCall measures tools/call of validate_gate against a
+// trivial tool on the same server, over HTTP (the whole echo stack on a
+// real loopback listener, keep-alive JSON-RPC POSTs) and over stdio (the
+// SDK client through server.StdioTransport on pipes). The gate is an
+// evidence gate, so what is measured is sessiongate's own overhead: the
+// session load, policy check, gate evaluation and the SQLite write of the
+// result. Reported: calls/s, p50 and p99 latency in microseconds.
+//
+//	go test ./server -run '^$' -bench BenchmarkMCPToolsCall -benchtime 3s
+//
+// Goal: validate_gate within 2x of the trivial call; >= 2,000 calls/s over
+// HTTP on 2 cores. Figures: docs/benchmarks.md.
+func BenchmarkMCPToolsCall(b *testing.B) {
+	f := newMCPFixture(b)
+	ctx := context.Background()
+	srv := server.NewMCPServer(f.opts)
+	// The trivial tool exists only in the benchmark's server.
+	type pong struct {
+		Pong bool `json:"pong"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "bench_ping", Description: "returns pong"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, pong, error) {
+		return nil, pong{true}, nil
+	})
+	spec, err := f.opts.LoadSpec(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := f.engine.Start(ctx, session.StartRequest{Repo: f.opts.Repo, Spec: spec, Objective: "benchmark"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	id := res.SessionID
+	if _, err := f.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "CONTEXT_RETRIEVAL", Kind: session.EvidenceToolOutput, Evidence: "read"}); err != nil {
+		b.Fatal(err)
+	}
+	calls := []struct {
+		tool string
+		args map[string]any
+		want string // in every response
+	}{
+		{"bench_ping", map[string]any{}, `"pong":true`},
+		{"validate_gate", map[string]any{"session_id": id}, `"passed":true`},
+	}
+
+	opts := f.opts
+	opts.MCP = srv
+	ts := httptest.NewServer(server.New(opts).Handler())
+	b.Cleanup(ts.Close)
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	b.Cleanup(hc.CloseIdleConnections)
+	for _, c := range calls {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, c.tool, mcpMustJSON(b, c.args))
+		b.Run("http/"+c.tool, func(b *testing.B) {
+			mcpBenchCalls(b, func() error {
+				req, _ := http.NewRequest(http.MethodPost, ts.URL+server.MCPPath, bytes.NewBufferString(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				resp, err := hc.Do(req)
+				if err != nil {
+					return err
+				}
+				got, err := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if err != nil {
+					return err
+				}
+				if resp.StatusCode != 200 || !bytes.Contains(got, []byte(c.want)) || bytes.Contains(got, []byte(`"isError":true`)) {
+					return fmt.Errorf("%s: %d %s", c.tool, resp.StatusCode, got)
+				}
+				return nil
+			})
+		})
+	}
+
+	cs := mcpConnectStdio(b, srv)
+	for _, c := range calls {
+		b.Run("stdio/"+c.tool, func(b *testing.B) {
+			mcpBenchCalls(b, func() error {
+				r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+				if err != nil {
+					return err
+				}
+				if r.IsError || !bytes.Contains(mcpMustJSON(b, r.StructuredContent), []byte(c.want)) {
+					return fmt.Errorf("%s: %s", c.tool, mcpText(r))
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// benchCalls runs call from GOMAXPROCS*2 goroutines and reports calls/s
+// and the p50/p99 latency of single calls.
+func mcpBenchCalls(b *testing.B, call func() error) {
+	if err := call(); err != nil { // warm up and check the answer once
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.SetParallelism(2)
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			t0 := time.Now()
+			if err := call(); err != nil {
+				b.Error(err)
+				return
+			}
+			mine = append(mine, time.Since(t0))
+		}
+		mu.Lock()
+		lat = append(lat, mine...)
+		mu.Unlock()
+	})
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if len(lat) == 0 {
+		return
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) }
+	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "calls/s")
+	b.ReportMetric(pct(0.50), "p50-µs")
+	b.ReportMetric(pct(0.99), "p99-µs")
+}
+
+func mcpMustJSON(b testing.TB, v any) []byte {
+	out, err := json.Marshal(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}

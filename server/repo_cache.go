@@ -1,0 +1,114 @@
+package server
+
+import (
+	"context"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// A long-running server checks gates for many calls. The engine opens the
+// session's worktree for every check (gitrepo.Open runs `git rev-parse`, a
+// process per call, most of a cheap gate's cost), and one repository value
+// is shared by concurrent HTTP requests. These wrappers open each worktree
+// once and make the shared value safe for concurrent use.
+
+// CachedOpenRepo memoises open per worktree. Each repository it returns is
+// wrapped by ConcurrentRepo, which reopens it once when a git read fails
+// (after a repack, say), so a cached value never stays broken.
+func CachedOpenRepo(open func(ctx context.Context, worktree string) (session.Repo, error)) func(ctx context.Context, worktree string) (session.Repo, error) {
+	var mu sync.Mutex
+	cache := map[string]session.Repo{}
+	return func(ctx context.Context, worktree string) (session.Repo, error) {
+		mu.Lock()
+		r, ok := cache[worktree]
+		mu.Unlock()
+		if ok {
+			return r, nil
+		}
+		opened, err := open(ctx, worktree)
+		if err != nil {
+			return nil, err // not cached: a worktree that appears later is found then
+		}
+		r = ConcurrentRepo(opened, func(ctx context.Context) (session.Repo, error) { return open(ctx, worktree) })
+		mu.Lock()
+		defer mu.Unlock()
+		if prev, ok := cache[worktree]; ok {
+			return prev, nil // another request opened it first
+		}
+		cache[worktree] = r
+		return r, nil
+	}
+}
+
+// ConcurrentRepo makes r safe to share between goroutines: gitrepo opens
+// its go-git repository lazily and go-git's storage is not documented as
+// safe for concurrent use, so the go-git reads (Head, CommitsSince) are
+// serialised; the others run git processes and need no lock. A failing
+// go-git read is retried once on a freshly opened repository when reopen
+// is not nil.
+func ConcurrentRepo(r session.Repo, reopen func(ctx context.Context) (session.Repo, error)) session.Repo {
+	return &concurrentRepo{r: r, reopen: reopen}
+}
+
+type concurrentRepo struct {
+	mu     sync.Mutex
+	r      session.Repo
+	reopen func(ctx context.Context) (session.Repo, error)
+}
+
+func (c *concurrentRepo) get() session.Repo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.r
+}
+
+// locked runs a go-git read under the lock, retrying once on a fresh repository.
+func (c *concurrentRepo) locked(ctx context.Context, fn func(session.Repo) error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	err := fn(c.r)
+	if err == nil || c.reopen == nil || ctx.Err() != nil {
+		return err
+	}
+	fresh, rerr := c.reopen(ctx)
+	if rerr != nil {
+		return err
+	}
+	c.r = fresh
+	return fn(fresh)
+}
+
+func (c *concurrentRepo) Root() string     { return c.get().Root() }
+func (c *concurrentRepo) MainRoot() string { return c.get().MainRoot() }
+func (c *concurrentRepo) Name() string     { return c.get().Name() }
+
+func (c *concurrentRepo) Head(ctx context.Context) (commit, branch string, err error) {
+	err = c.locked(ctx, func(r session.Repo) error {
+		var e error
+		commit, branch, e = r.Head(ctx)
+		return e
+	})
+	return commit, branch, err
+}
+
+func (c *concurrentRepo) CommitsSince(ctx context.Context, since string) (out []string, err error) {
+	err = c.locked(ctx, func(r session.Repo) error {
+		var e error
+		out, e = r.CommitsSince(ctx, since)
+		return e
+	})
+	return out, err
+}
+
+func (c *concurrentRepo) ChangedFiles(ctx context.Context, since string) ([]string, error) {
+	return c.get().ChangedFiles(ctx, since)
+}
+
+func (c *concurrentRepo) StagedFiles(ctx context.Context) ([]string, error) {
+	return c.get().StagedFiles(ctx)
+}
+
+func (c *concurrentRepo) Status(ctx context.Context) ([]string, error) {
+	return c.get().Status(ctx)
+}

@@ -80,6 +80,8 @@ type RecordEvidenceOutput struct {
 }
 
 func (m *mcpHandlers) addTools(srv *mcp.Server) {
+	// Every tool writes to the session's history (events), so none is
+	// read-only or idempotent; none reaches beyond the repository.
 	closed := false
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "session_start",
@@ -115,7 +117,7 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 			"output":            "tail of a failing command's output (returned, never stored)",
 			"next_step":         "what to do next",
 		}),
-		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed, IdempotentHint: true},
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.validateGate)
 
 	mcp.AddTool(srv, &mcp.Tool{
@@ -170,13 +172,13 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:        "get_blocked_reason",
 		Title:       "Why is the session blocked?",
-		Description: "Check the current phase's gate without recording anything and list the mandatory phases still ahead, with the evidence each needs and suggested actions.",
+		Description: "Check the current phase's gate without recording a gate result and list the mandatory phases still ahead, with the evidence each needs and suggested actions.",
 		OutputSchema: mcpOutputSchema[session.BlockedReport](map[string]string{
 			"is_blocked":        "true while a mandatory gate fails or the start protocol is unfinished",
 			"blocked_phases":    "phases that block: phase, requirement_level, reason, evidence_needed",
 			"suggested_actions": "what to do, in order",
 		}),
-		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed, ReadOnlyHint: true, IdempotentHint: true},
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.blockedReason)
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"sort"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,7 +26,8 @@ import (
 // SDK client through server.StdioTransport on pipes). The gate is an
 // evidence gate, so what is measured is sessiongate's own overhead: the
 // session load, policy check, gate evaluation and the SQLite write of the
-// result. Reported: calls/s, p50 and p99 latency in microseconds.
+// result. Clients run GOMAXPROCS*2 goroutines. Reported: calls/s, p50 and
+// p99 latency in microseconds, and the process's CPU time per call.
 //
 //	go test ./server -run '^$' -bench BenchmarkMCPToolsCall -benchtime 3s
 //
@@ -120,6 +122,7 @@ func mcpBenchCalls(b *testing.B, call func() error) {
 	var lat []time.Duration
 	b.SetParallelism(2)
 	b.ResetTimer()
+	cpu0 := mcpProcessCPU()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
@@ -136,6 +139,7 @@ func mcpBenchCalls(b *testing.B, call func() error) {
 		mu.Unlock()
 	})
 	elapsed := time.Since(start)
+	cpu := mcpProcessCPU() - cpu0
 	b.StopTimer()
 	if len(lat) == 0 {
 		return
@@ -145,6 +149,18 @@ func mcpBenchCalls(b *testing.B, call func() error) {
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "calls/s")
 	b.ReportMetric(pct(0.50), "p50-µs")
 	b.ReportMetric(pct(0.99), "p99-µs")
+	// CPU time of the whole process (server and client) per call: unlike
+	// calls/s it hardly moves when other processes share the machine.
+	b.ReportMetric(float64(cpu.Microseconds())/float64(len(lat)), "cpu-µs/call")
+}
+
+// mcpProcessCPU is the user+system CPU time this process has used.
+func mcpProcessCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func mcpMustJSON(b testing.TB, v any) []byte {

@@ -39,6 +39,7 @@ type aggregates interface {
 	ViolationCounts(ctx context.Context, ids []string) (map[string]int, error)
 	LastEventSeq(ctx context.Context, sessionID string) (int64, error)
 	ListProtocols(ctx context.Context, limit int) ([]store.ProtocolVersion, error)
+	DashboardSessions(ctx context.Context, f session.SessionFilter) (*store.SessionPage, error)
 }
 
 type dashboard struct {

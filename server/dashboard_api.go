@@ -23,9 +23,13 @@ type apiSessionRow struct {
 }
 
 type apiSessionList struct {
-	Sessions   []apiSessionRow `json:"sessions"`
-	Total      int             `json:"total"`
-	NextCursor string          `json:"next_cursor"`
+	Sessions []apiSessionRow `json:"sessions"`
+	// Total counts the matches over all pages. A broad objective search
+	// is not counted to the end: then TotalExact is false and at least
+	// Total sessions match (-1: unknown).
+	Total      int    `json:"total"`
+	TotalExact bool   `json:"total_exact"`
+	NextCursor string `json:"next_cursor"`
 }
 
 type apiSnapshot struct {
@@ -77,16 +81,13 @@ func (d *dashboard) apiSessions(c echo.Context) error {
 	if err != nil {
 		return d.apiFail(c, err)
 	}
-	rows, next, err := d.listSessions(ctx, sq)
+	page, next, err := d.listSessions(ctx, sq)
 	if err != nil {
 		return d.apiFail(c, err)
 	}
-	out := apiSessionList{Sessions: make([]apiSessionRow, len(rows)), NextCursor: next}
-	for i, r := range rows {
+	out := apiSessionList{Sessions: make([]apiSessionRow, len(page.rows)), Total: page.total, TotalExact: page.exact, NextCursor: next}
+	for i, r := range page.rows {
 		out.Sessions[i] = apiSessionRow{Session: r.Session, ViolationCount: r.Violations}
-	}
-	if out.Total, err = d.store().CountSessions(ctx, sq.filter); err != nil {
-		return d.apiFail(c, err)
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -195,36 +195,53 @@ func (d *dashboard) sessions(c echo.Context) error {
 
 func (d *dashboard) sessionsData(ctx context.Context, sq sessionQuery) (web.Sessions, error) {
 	data := web.Sessions{Filter: sq.form}
-	rows, next, err := d.listSessions(ctx, sq)
+	page, next, err := d.listSessions(ctx, sq)
 	if err != nil {
 		return data, err
 	}
-	data.Rows = rows
+	data.Rows, data.Total, data.TotalExact = page.rows, page.total, page.exact
 	if next != "" {
 		data.NextURL = sessionsURL("/sessions", sq.form, next)
 	}
 	if !sq.filter.BeforeTime.IsZero() {
 		data.FirstURL = sessionsURL("/sessions", sq.form, "")
 	}
-	if len(rows) > 0 {
+	if len(data.Rows) > 0 {
 		data.PageStart = sq.offset + 1
-		if data.Total, err = d.store().CountSessions(ctx, sq.filter); err != nil {
-			return data, err
-		}
 	} else if !sq.form.Active() && sq.filter.BeforeTime.IsZero() {
 		data.Empty = true
 	}
 	return data, nil
 }
 
+type sessionRows struct {
+	rows  []web.SessionRow
+	total int  // -1: unknown
+	exact bool // false: at least total match
+}
+
 // listSessions fetches one page plus one row, to know whether an older
-// page exists, and the page's violation counts.
-func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) ([]web.SessionRow, string, error) {
+// page exists, the total, and the page's violation counts.
+func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) (sessionRows, string, error) {
+	var out sessionRows
 	f := sq.filter
 	f.Limit++
-	list, err := d.store().ListSessions(ctx, f)
-	if err != nil {
-		return nil, "", err
+	var list []*session.Session
+	if d.agg != nil {
+		page, err := d.agg.DashboardSessions(ctx, f)
+		if err != nil {
+			return out, "", err
+		}
+		list, out.total, out.exact = page.Sessions, page.Total, page.TotalExact
+	} else {
+		var err error
+		if list, err = d.store().ListSessions(ctx, f); err != nil {
+			return out, "", err
+		}
+		if out.total, err = d.store().CountSessions(ctx, sq.filter); err != nil {
+			return out, "", err
+		}
+		out.exact = true
 	}
 	next := ""
 	if len(list) > sq.filter.Limit {
@@ -238,15 +255,16 @@ func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) ([]web.Se
 		for i, s := range list {
 			ids[i] = s.ID
 		}
+		var err error
 		if counts, err = d.agg.ViolationCounts(ctx, ids); err != nil {
-			return nil, "", err
+			return out, "", err
 		}
 	}
-	rows := make([]web.SessionRow, len(list))
+	out.rows = make([]web.SessionRow, len(list))
 	for i, s := range list {
-		rows[i] = web.SessionRow{Session: s, Violations: counts[s.ID]}
+		out.rows[i] = web.SessionRow{Session: s, Violations: counts[s.ID]}
 	}
-	return rows, next, nil
+	return out, next, nil
 }
 
 // ---- one session ----

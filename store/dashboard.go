@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -62,10 +64,12 @@ type SessionCounts struct {
 }
 
 // CountSessionsByState counts sessions per state, sessions with at least one
-// violation and violations, each from an index alone.
+// violation and violations, without reading the sessions table.
 func (r reader) CountSessionsByState(ctx context.Context) (*SessionCounts, error) {
 	const what = "count sessions by state"
-	rows, err := r.q.QueryContext(ctx, `SELECT state, count(*) FROM sessions GROUP BY state`)
+	// session_state_counts is kept by triggers (migration 0003); counting
+	// the index instead takes ~15 ms at 100k sessions.
+	rows, err := r.q.QueryContext(ctx, `SELECT state, n FROM session_state_counts WHERE n <> 0`)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -165,4 +169,145 @@ func (r reader) ListProtocols(ctx context.Context, limit int) ([]ProtocolVersion
 		return nil, fmt.Errorf("list protocols: %w", err)
 	}
 	return out, nil
+}
+
+// SessionPage is one page of the dashboard's session list and the number
+// of sessions matching its filter over all pages.
+type SessionPage struct {
+	Sessions []*session.Session
+	// Total counts the matches. When TotalExact is false the search was
+	// broad: at least Total sessions match (Total is -1 when unknown).
+	Total      int
+	TotalExact bool
+}
+
+// searchProbe is how many matches of an objective search are worth
+// listing through the trigram index; beyond it the matches are dense and
+// walking the newest sessions finds a page sooner.
+const searchProbe = 500
+
+// DashboardSessions is ListSessions plus the total, with both answered from
+// indexes at 100k sessions:
+//   - no search: the page as ListSessions; the total from
+//     session_state_counts when only states are filtered, else CountSessions;
+//   - a search of 3+ characters: the trigram index (sessions_fts) bounds the
+//     matches; up to searchProbe of them are listed and counted exactly
+//     through it, more are listed by walking created_at (they are dense, so
+//     a page fills fast) and the total is "at least searchProbe";
+//   - a shorter search: LIKE over created_at, total unknown.
+//
+// The LIKE condition is kept on every path, so results are exactly
+// ListSessions' (the trigram index folds case beyond ASCII; LIKE does not).
+func (r reader) DashboardSessions(ctx context.Context, f session.SessionFilter) (*SessionPage, error) {
+	q := f.Query
+	if q != "" && utf8.RuneCountInString(q) >= 3 {
+		n, err := r.countSearch(ctx, f, searchProbe+1)
+		if err != nil {
+			return nil, err
+		}
+		if n <= searchProbe {
+			list, err := r.listSearch(ctx, f)
+			if err != nil {
+				return nil, err
+			}
+			return &SessionPage{Sessions: list, Total: n, TotalExact: true}, nil
+		}
+		list, err := r.ListSessions(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		return &SessionPage{Sessions: list, Total: searchProbe, TotalExact: false}, nil
+	}
+	list, err := r.ListSessions(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	page := &SessionPage{Sessions: list, Total: -1}
+	switch {
+	case q != "":
+		// A one- or two-character search: counting it means reading every
+		// objective; the page itself is enough.
+	case onlyStates(f):
+		page.Total, err = r.countByStates(ctx, f.States)
+		page.TotalExact = true
+	default:
+		page.Total, err = r.CountSessions(ctx, f)
+		page.TotalExact = true
+	}
+	if err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+func onlyStates(f session.SessionFilter) bool {
+	f.States, f.BeforeTime, f.BeforeID, f.Limit = nil, time.Time{}, "", 0
+	return f.RepoID == 0 && f.Branch == "" && f.Worktree == "" && f.HasViolations == nil &&
+		f.From.IsZero() && f.To.IsZero() && f.Query == ""
+}
+
+// countByStates sums session_state_counts (kept by triggers) for the given
+// states, or all of them.
+func (r reader) countByStates(ctx context.Context, states []string) (int, error) {
+	query := `SELECT coalesce(sum(n), 0) FROM session_state_counts`
+	args := make([]any, len(states))
+	if len(states) > 0 {
+		query += ` WHERE state IN (` + placeholders(len(states)) + `)`
+		for i, s := range states {
+			args[i] = s
+		}
+	}
+	var n int
+	if err := r.q.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count sessions by state: %w", err)
+	}
+	return n, nil
+}
+
+// qualifiedSessionCols is sessionCols with the "s." alias, for joins.
+var qualifiedSessionCols = func() string {
+	cols := strings.Split(sessionCols, ",")
+	for i, c := range cols {
+		cols[i] = "s." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}()
+
+// searchFrom is the join of a search: the trigram index drives (CROSS JOIN
+// keeps it the outer loop, so a LIMIT stops the index walk early), the
+// session's other filters and the exact LIKE apply to each match. The
+// arguments are the MATCH phrase and the LIKE pattern, then the filter's.
+func searchFrom(f session.SessionFilter, keyset bool) (string, []any) {
+	q := f.Query
+	f.Query = ""
+	if !keyset {
+		f.BeforeTime, f.BeforeID = time.Time{}, ""
+	}
+	where, args := sessionWhere(f)
+	conds := `sessions_fts MATCH ? AND s.objective LIKE ? ESCAPE '\'`
+	if where != "" {
+		conds += " AND " + strings.TrimPrefix(where, " WHERE ")
+	}
+	if keyset && !f.BeforeTime.IsZero() {
+		conds += " AND (s.created_at, s.id) < (?, ?)"
+		args = append(args, nanos(f.BeforeTime), f.BeforeID)
+	}
+	phrase := `"` + strings.ReplaceAll(q, `"`, `""`) + `"`
+	return ` FROM sessions_fts CROSS JOIN sessions s ON s.rowid = sessions_fts.rowid WHERE ` + conds,
+		append([]any{phrase, "%" + likeEscaper.Replace(q) + "%"}, args...)
+}
+
+func (r reader) countSearch(ctx context.Context, f session.SessionFilter, limit int) (int, error) {
+	from, args := searchFrom(f, false)
+	var n int
+	if err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1`+from+` LIMIT ?)`, append(args, limit)...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("search sessions: %w", err)
+	}
+	return n, nil
+}
+
+func (r reader) listSearch(ctx context.Context, f session.SessionFilter) ([]*session.Session, error) {
+	from, args := searchFrom(f, true)
+	return r.querySessions(ctx, "search sessions", `SELECT `+qualifiedSessionCols+from+
+		` ORDER BY s.created_at DESC, s.id DESC LIMIT ?`, append(args, limitOr(f.Limit))...)
 }

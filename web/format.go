@@ -39,6 +39,8 @@ func FormatDuration(d time.Duration) string {
 	switch {
 	case d <= 0:
 		return "—"
+	case d < time.Millisecond:
+		return "<1ms"
 	case d < time.Second:
 		return fmt.Sprintf("%dms", d.Milliseconds())
 	case d < time.Minute:

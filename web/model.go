@@ -86,13 +86,14 @@ type SessionRow struct {
 
 // Sessions is the /sessions page.
 type Sessions struct {
-	Filter    SessionFilterForm
-	Rows      []SessionRow
-	Total     int    // sessions matching the filter, all pages
-	NextURL   string // the next (older) page, "" on the last
-	FirstURL  string // the first page of this filter, "" when on it
-	PageStart int    // 1-based index of the first row when known, 0 otherwise
-	Empty     bool   // the database has no sessions at all
+	Filter     SessionFilterForm
+	Rows       []SessionRow
+	Total      int    // sessions matching the filter, all pages; -1 when unknown
+	TotalExact bool   // false: at least Total match (a broad search is not counted to the end)
+	NextURL    string // the next (older) page, "" on the last
+	FirstURL   string // the first page of this filter, "" when on it
+	PageStart  int    // 1-based index of the first row when known, 0 otherwise
+	Empty      bool   // the database has no sessions at all
 }
 
 // TimelineEntry is one phase of a session: the protocol's phase with the

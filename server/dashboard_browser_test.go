@@ -1,0 +1,347 @@
+package server
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// Browser tests drive the dashboard in real headless Chromium over a real
+// listener. They save a PNG of each page in a temp folder (or in
+// $SESSIONGATE_SCREENSHOTS) for a human to look at.
+
+// chromiumPath finds the browser; without one the test skips locally and
+// fails under CI=true.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{os.Getenv("SESSIONGATE_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium is required under CI=true (Debian package chromium) but was not found")
+	}
+	t.Skip("chromium not found (install the Debian package chromium, or set SESSIONGATE_CHROMIUM): skipping the browser tests")
+	return ""
+}
+
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("SESSIONGATE_SCREENSHOTS")
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		var err error
+		if dir, err = os.MkdirTemp("", "sessiongate-screenshots-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("screenshots in %s", dir)
+	return dir
+}
+
+type browser struct {
+	t     *testing.T
+	ctx   context.Context
+	base  string
+	shots string
+
+	mu      sync.Mutex
+	console []chromedp.ConsoleMessage
+}
+
+func newBrowser(t *testing.T, env *dashEnv) *browser {
+	t.Helper()
+	exe := chromiumPath(t)
+	ln, err := Listen("127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srvCtx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = env.srv.Serve(srvCtx, ln) }()
+	t.Cleanup(func() { stop(); <-done })
+
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	b := &browser{t: t, ctx: ctx, base: "http://" + ln.Addr().String(), shots: screenshotDir(t)}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.console = append(b.console, m)
+			b.mu.Unlock()
+		}
+	}()
+	return b
+}
+
+// do runs actions with a timeout, failing the test on error.
+func (b *browser) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func (b *browser) eval(js string) any {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[any](js))
+	if err != nil {
+		b.t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// waitJS waits until a JavaScript expression is truthy. It evaluates from
+// Go in a loop rather than with a page-side poll, so it survives the page
+// navigating (a form POST and its redirect) while it waits.
+func (b *browser) waitJS(what, js string, timeout time.Duration) {
+	b.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var lastErr error
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+js+")"))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		lastErr = err
+		time.Sleep(100 * time.Millisecond)
+	}
+	body, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText.slice(0, 1500) : ""`))
+	b.t.Fatalf("%s: waited %s for %s (last error %v)\npage text:\n%s", what, timeout, js, lastErr, body)
+}
+
+func (b *browser) screenshot(name string) {
+	b.t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	p := filepath.Join(b.shots, name+".png")
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Logf("screenshot %s", p)
+}
+
+// markPage sets a variable that only survives as long as the document does:
+// if it is still there later, the page was updated in place, not reloaded.
+func (b *browser) markPage() { b.eval(`window.__sgMarker = "kept"; true`) }
+
+func (b *browser) pageKept() bool { return b.eval(`window.__sgMarker === "kept"`) == true }
+
+// problems are console errors and CSP violations the pages caused.
+func (b *browser) problems() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, m := range b.console {
+		if m.Type == chromedp.ConsoleError || m.IsException() || strings.Contains(m.Text, "Content Security Policy") {
+			out = append(out, m.String())
+		}
+	}
+	return out
+}
+
+func TestBrowserDashboard(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	liveID := env.startLive("Watch the phase change live")
+	b := newBrowser(t, env)
+
+	t.Run("overview", func(t *testing.T) {
+		b.t = t
+		b.do("open overview", chromedp.Navigate(b.base+"/"), chromedp.WaitVisible(chromedp.CSS("#overview")))
+		b.waitJS("overview", `document.body.innerText.includes("Running now") && document.querySelector("svg rect.bar-good") !== null`, 5*time.Second)
+		if !strings.Contains(b.eval(`document.querySelector("#overview").innerText`).(string), "Watch the phase change live") {
+			t.Error("the live session is not listed as running")
+		}
+		b.screenshot("01-overview")
+	})
+
+	t.Run("filter without reload", func(t *testing.T) {
+		b.t = t
+		b.do("open sessions", chromedp.Navigate(b.base+"/sessions"), chromedp.WaitVisible(chromedp.CSS("#results")))
+		b.waitJS("htmx loaded", `typeof htmx !== "undefined"`, 5*time.Second)
+		b.markPage()
+		rows := `document.querySelectorAll("#results tbody tr").length`
+		if n := b.eval(rows); n != float64(50) {
+			t.Fatalf("first page has %v rows, want 50", n)
+		}
+		b.do("tick WORKING", chromedp.Click(chromedp.CSS(`input[name="state"][value="WORKING"]`)))
+		b.waitJS("filtered table", rows+` === 1 && location.search === "?state=WORKING"`, 5*time.Second)
+		if !b.pageKept() {
+			t.Fatal("the filter reloaded the whole page; htmx should swap only the table")
+		}
+		if !strings.Contains(b.eval(`document.querySelector("#results").innerText`).(string), "Live work on the dashboard") {
+			t.Error("the WORKING session is not in the filtered table")
+		}
+		b.screenshot("02-sessions-filtered")
+
+		// Search as you type, then back: the URL and the table follow.
+		b.do("untick WORKING", chromedp.Click(chromedp.CSS(`input[name="state"][value="WORKING"]`)))
+		b.waitJS("unfiltered", rows+` === 50 && location.search === ""`, 5*time.Second)
+		b.do("type a search", chromedp.SendKeys(chromedp.CSS(`input[name="q"]`), "login"))
+		b.waitJS("search", rows+` === 1 && location.search === "?q=login"`, 5*time.Second)
+		b.eval(`history.back(); true`)
+		b.waitJS("back to the unfiltered list", rows+` === 50 && location.search === ""`, 5*time.Second)
+		b.eval(`history.back(); true`)
+		b.waitJS("back to WORKING", rows+` === 1 && location.search === "?state=WORKING" && document.querySelector('input[value="WORKING"]').checked`, 5*time.Second)
+		if !b.pageKept() {
+			t.Error("the back button reloaded the page")
+		}
+	})
+
+	t.Run("open a session", func(t *testing.T) {
+		b.t = t
+		b.do("open sessions", chromedp.Navigate(b.base+"/sessions?branch=main&state=COMPLETE"), chromedp.WaitVisible(chromedp.CSS("#results")))
+		b.do("click the session", chromedp.Click(chromedp.CSS(`#results tbody tr a[href^="/sessions/"]`)))
+		b.waitJS("session page", `location.pathname === "/sessions/`+dashSID(1)+`" && document.querySelector("h1") && document.querySelector("h1").innerText.includes("COMPLETE")`, 5*time.Second)
+		text := b.eval(`document.body.innerText`).(string)
+		for _, w := range []string{"Fix login bug", "PASSED", "SKIPPED", "Evidence", "Event log", "tool:session_start"} {
+			if !strings.Contains(text, w) {
+				t.Errorf("session page lacks %q", w)
+			}
+		}
+		b.screenshot("03-session-complete")
+		b.do("open forced session", chromedp.Navigate(b.base+"/sessions/"+dashSID(2)), chromedp.WaitVisible(chromedp.CSS("#live")))
+		b.screenshot("04-session-forced")
+	})
+
+	t.Run("active session follows the engine", func(t *testing.T) {
+		b.t = t
+		b.do("open live session", chromedp.Navigate(b.base+"/sessions/"+liveID), chromedp.WaitVisible(chromedp.CSS(`#live[hx-trigger]`)))
+		b.waitJS("htmx loaded", `typeof htmx !== "undefined"`, 5*time.Second)
+		now := `document.querySelector("#live .now").innerText`
+		if !strings.Contains(b.eval(now).(string), "CONTEXT_RETRIEVAL") {
+			t.Fatalf("live session not at CONTEXT_RETRIEVAL: %v", b.eval(now))
+		}
+		b.screenshot("05-session-live-before")
+		b.markPage()
+		ctx := context.Background()
+		if _, err := env.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: liveID, Kind: session.EvidenceToolOutput, Evidence: "read HANDOFF.md and the last session's notes"}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := env.engine.Advance(ctx, session.AdvanceRequest{ID: liveID})
+		if err != nil || !res.Advanced || res.To != "PLAN" {
+			t.Fatalf("advance: %+v %v", res, err)
+		}
+		b.waitJS("the page shows PLAN", now+`.includes("PLAN") && document.body.innerText.includes("tool:advance_phase")`, 8*time.Second)
+		if !b.pageKept() {
+			t.Error("the page reloaded instead of updating in place")
+		}
+		if got := b.eval(`document.querySelector(".tl-PASSED") !== null`); got != true {
+			t.Error("the passed phase is not marked PASSED in the timeline")
+		}
+		b.screenshot("06-session-live-after")
+	})
+
+	t.Run("terminate through the form", func(t *testing.T) {
+		b.t = t
+		b.do("open the form",
+			chromedp.Click(chromedp.CSS(`#terminate-box summary`)),
+			chromedp.WaitVisible(chromedp.CSS(`#terminate-box input[name="reason"]`)),
+			chromedp.SendKeys(chromedp.CSS(`#terminate-box input[name="reason"]`), "stopped from the browser test"),
+		)
+		b.screenshot("07-terminate-form")
+		b.do("submit", chromedp.Click(chromedp.CSS(`#terminate-box button[type="submit"]`)))
+		b.waitJS("terminated page", `document.body.innerText.includes("Terminated: stopped from the browser test") && document.querySelector("#terminate-box") === null`, 8*time.Second)
+		s, err := env.db.GetSession(context.Background(), liveID)
+		if err != nil || s.State != session.StateTerminated || s.TerminateReason != "stopped from the browser test" {
+			t.Fatalf("store after terminate: %+v %v", s, err)
+		}
+		b.screenshot("08-session-terminated")
+	})
+
+	t.Run("violations and protocol", func(t *testing.T) {
+		b.t = t
+		b.do("violations", chromedp.Navigate(b.base+"/violations"), chromedp.WaitVisible(chromedp.CSS("#results")))
+		b.markPage()
+		b.do("tick HIGH", chromedp.Click(chromedp.CSS(`input[name="severity"][value="HIGH"]`)))
+		b.waitJS("filtered violations", `document.querySelectorAll("#results tbody tr").length === 1 && location.search === "?severity=HIGH"`, 5*time.Second)
+		if !b.pageKept() {
+			t.Error("the violations filter reloaded the page")
+		}
+		b.do("back to all", chromedp.Navigate(b.base+"/violations"), chromedp.WaitVisible(chromedp.CSS("#results")))
+		b.screenshot("09-violations")
+		b.do("protocol", chromedp.Navigate(b.base+"/protocol"), chromedp.WaitVisible(chromedp.CSS("#protocol")))
+		b.screenshot("10-protocol")
+	})
+
+	t.Run("narrow window", func(t *testing.T) {
+		b.t = t
+		b.do("narrow", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+		for _, p := range []struct{ name, path string }{
+			{"11-narrow-overview", "/"}, {"12-narrow-sessions", "/sessions"}, {"13-narrow-session", "/sessions/" + dashSID(1)},
+		} {
+			b.do(p.name, chromedp.Navigate(b.base+p.path), chromedp.WaitVisible(chromedp.CSS("main")))
+			if w := b.eval(`document.documentElement.scrollWidth <= window.innerWidth + 1`); w != true {
+				t.Errorf("%s: the page scrolls sideways at 390px", p.path)
+			}
+			b.screenshot(p.name)
+		}
+		b.do("wide again", chromedp.EmulateViewport(1280, 900))
+	})
+
+	b.t = t
+	// Let the console settle, then look for CSP violations and errors.
+	time.Sleep(300 * time.Millisecond)
+	if ps := b.problems(); len(ps) > 0 {
+		t.Errorf("the browser reported problems:\n%s", strings.Join(ps, "\n"))
+	}
+}
+
+func TestBrowserEmptyDashboard(t *testing.T) {
+	env := newDashEnv(t, "")
+	b := newBrowser(t, env)
+	b.do("overview", chromedp.Navigate(b.base+"/"), chromedp.WaitVisible(chromedp.CSS("#overview")))
+	if !strings.Contains(b.eval(`document.body.innerText`).(string), "No sessions yet.") {
+		t.Error("no empty state on a fresh database")
+	}
+	b.screenshot("00-empty-overview")
+}

@@ -1,0 +1,81 @@
+package web
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+func TestFormatDuration(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "—"},
+		{500 * time.Microsecond, "<1ms"},
+		{850 * time.Millisecond, "850ms"},
+		{12300 * time.Millisecond, "12.3s"},
+		{4*time.Minute + 5*time.Second, "4m05s"},
+		{2*time.Hour + 7*time.Minute, "2h07m"},
+		{76 * time.Hour, "3d04h"},
+	} {
+		if got := FormatDuration(c.d); got != c.want {
+			t.Errorf("FormatDuration(%s) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+func TestChartBars(t *testing.T) {
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	c := Chart{Days: []ChartDay{
+		{Day: day, Ended: 0},
+		{Day: day.AddDate(0, 0, 1), Ended: 10, Compliant: 10},
+		{Day: day.AddDate(0, 0, 2), Ended: 4, Compliant: 3},
+		{Day: day.AddDate(0, 0, 3), Ended: 3, Compliant: 0},
+	}}
+	bars := c.Bars()
+	for i, want := range []struct{ class, title, h string }{
+		{"bar-none", "Mar 1: no session ended", "2"},
+		{"bar-good", "Mar 2: 100% (10 of 10 ended sessions compliant)", "178.0"},
+		{"bar-warn", "Mar 3: 75% (3 of 4 ended sessions compliant)", "133.5"},
+		{"bar-bad", "Mar 4: 0% (0 of 3 ended sessions compliant)", "4.0"},
+	} {
+		if b := bars[i]; b.Class != want.class || b.Title != want.title || b.H != want.h {
+			t.Errorf("bar %d = %+v, want class %s height %s title %q", i, b, want.class, want.h, want.title)
+		}
+	}
+	if ended, compliant := c.Totals(); ended != 17 || compliant != 13 {
+		t.Errorf("Totals = %d, %d", ended, compliant)
+	}
+	if ticks := c.XTicks(); len(ticks) != 1 || ticks[0].Label != "Mar 4" {
+		t.Errorf("XTicks = %+v: the last day must be labelled", ticks)
+	}
+}
+
+// TestComponentsEscape: stored text goes through templ's escaping.
+func TestComponentsEscape(t *testing.T) {
+	var b strings.Builder
+	v := []session.Violation{{Severity: "HIGH", Code: "X", Message: `<script>alert(1)</script>`, SessionID: `"><img src=x>`}}
+	if err := ViolationsTable(v, true).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "<script>") || strings.Contains(out, "<img") {
+		t.Errorf("unescaped: %s", out)
+	}
+	if !strings.Contains(out, "&lt;script&gt;") {
+		t.Errorf("message missing: %s", out)
+	}
+}
+
+func TestAssetURLsCarryContentTags(t *testing.T) {
+	for _, name := range []string{"app.css", "app.js", "htmx.min.js", "favicon.svg"} {
+		u := Asset(name)
+		if !strings.HasPrefix(u, "/static/"+name+"?v=") || len(u) != len("/static/"+name+"?v=")+12 {
+			t.Errorf("Asset(%s) = %q", name, u)
+		}
+	}
+}

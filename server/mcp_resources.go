@@ -63,7 +63,7 @@ func (m *mcpHandlers) readProtocol(ctx context.Context, req *mcp.ReadResourceReq
 	}
 	_, b, err := m.opts.Protocol(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read protocol: %w", err)
+		return nil, mcpResourceNotFound(req.Params.URI, err.Error())
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: string(b)}}}, nil
 }
@@ -74,7 +74,9 @@ func (m *mcpHandlers) readProtocolSpec(ctx context.Context, req *mcp.ReadResourc
 	}
 	spec, err := m.opts.LoadSpec(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("load protocol: %w", err)
+		// A protocol that does not parse: say why, as an internal error
+		// rather than the SDK's code 0.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "load protocol: " + err.Error()}
 	}
 	return mcpJSONContents(req.Params.URI, spec)
 }

@@ -665,3 +665,33 @@ func TestMCPConcurrentCalls(t *testing.T) {
 		t.Fatalf("active session %s is not one the parallel starts returned", active.ID)
 	}
 }
+
+// TestMCPWithoutProtocol: a missing or broken protocol is reported to the
+// agent (isError, resource errors) instead of killing the server.
+func TestMCPWithoutProtocol(t *testing.T) {
+	transports(t, func(t *testing.T, f *mcpFixture, cs *mcp.ClientSession) {
+		ctx := context.Background()
+		path := f.root + "/SESSION-PROTOCOL.md"
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+		res := mcpCall(t, cs, "session_start", map[string]any{"objective": "no protocol"})
+		if !res.IsError || !strings.Contains(mcpText(res), "load the protocol") || !strings.Contains(mcpText(res), "call session_start again") {
+			t.Fatalf("session_start without a protocol: isError=%v %q", res.IsError, mcpText(res))
+		}
+		_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: server.ProtocolURI})
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
+			t.Fatalf("protocol resource without a protocol: %v", err)
+		}
+		// A document with no phases is refused by the parser: an internal
+		// error that says why, and session_start says it too.
+		mcpWriteFile(t, f.root, "SESSION-PROTOCOL.md", "# Nothing here\n")
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: server.ProtocolSpecURI}); !errors.As(err, &je) || je.Code != jsonrpc.CodeInternalError || !strings.Contains(je.Message, "load protocol") {
+			t.Fatalf("spec resource of a broken protocol: %v", err)
+		}
+		if res := mcpCall(t, cs, "session_start", map[string]any{"objective": "broken protocol"}); !res.IsError {
+			t.Fatalf("session_start with a broken protocol succeeded: %s", mcpText(res))
+		}
+	})
+}

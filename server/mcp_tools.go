@@ -225,7 +225,7 @@ func (m *mcpHandlers) sessionStart(ctx context.Context, _ *mcp.CallToolRequest, 
 	}
 	spec, err := m.opts.LoadSpec(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("session_start: load the protocol: %v: fix the protocol document (see `sessiongate protocol lint`) and call session_start again", err)
+		return nil, nil, fmt.Errorf("session_start: load the protocol: %v; fix that, then call session_start again", err)
 	}
 	res, err := e.Start(ctx, session.StartRequest{Repo: m.opts.Repo, Spec: spec, Objective: in.Objective, Branch: in.Branch, StartingCommit: in.StartingCommit})
 	if err != nil {

@@ -64,19 +64,6 @@ func writeTree(ctx context.Context, root string) (string, error) {
 	return git(ctx, root, "write-tree")
 }
 
-// headAndTree returns HEAD's commit and tree in one git call.
-func headAndTree(ctx context.Context, root string) (commit, tree string, err error) {
-	out, err := git(ctx, root, "rev-parse", "HEAD", "HEAD^{tree}")
-	if err != nil {
-		return "", "", err
-	}
-	f := strings.Fields(out)
-	if len(f) != 2 {
-		return "", "", fmt.Errorf("git rev-parse HEAD: unexpected output %q", out)
-	}
-	return f[0], f[1], nil
-}
-
 // replayOf names the git operation replaying commits in a worktree, seen
 // from post-commit: rebase, cherry-pick and revert commit through the
 // sequencer, which runs post-commit but never pre-commit. The sequencer

@@ -31,10 +31,12 @@ type Runtime struct {
 	Getenv func(string) string
 	Stdin  io.Reader
 	Stderr io.Writer
-	// LeaveOpen skips closing the database: set it when the process exits
-	// right after Run. Closing the last connection checkpoints the WAL into
-	// the database with several fsyncs (tens of milliseconds on a busy disk);
-	// left open, the WAL stays valid and a later writer checkpoints it.
+	// LeaveOpen lets Run skip closing the database while its WAL is small:
+	// set it when the process exits right after Run. Closing the last
+	// connection checkpoints the WAL into the database with fsyncs (tens of
+	// milliseconds on a busy disk); an unclosed WAL stays valid, but the next
+	// process to open the database reads it whole to rebuild its index, so
+	// past walCloseBytes Run closes (and so checkpoints) after all.
 	LeaveOpen bool
 }
 
@@ -54,10 +56,25 @@ var verb = map[string]string{
 }
 
 // Run runs hook with git's arguments and returns the exit code.
+//
+// Hooks must be fast, so the slow independent steps overlap: post-commit's
+// git command (HEAD and its tree) and the database open start at once,
+// while the repository is located and the config read; pre-commit reads the
+// tree being committed from the index's cache tree instead of running git
+// write-tree when it can.
 func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	if _, ok := verb[hook]; !ok {
 		fmt.Fprintf(rt.Stderr, "sessiongate: unknown hook %q (want %s)\n", hook, strings.Join(Hooks, ", "))
 		return ExitUsage
+	}
+	var early *gitJob
+	if hook == session.HookPostCommit {
+		early = startGit(ctx, rt.Dir, "rev-parse", "HEAD", "HEAD^{tree}")
+	}
+	guess := rt.dbPathGuess()
+	var pending *storeJob
+	if guess != "" {
+		pending = openStore(ctx, guess)
 	}
 	repo, err := gitrepo.Open(ctx, rt.Dir)
 	if err != nil {
@@ -70,20 +87,24 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			"fix the file (`sessiongate doctor` checks it)", "", "")
 		return ExitBlock
 	}
-	dbPath := rt.DBPath
-	if dbPath == "" {
-		dbPath = rt.getenv("SESSIONGATE_DB")
+	dbPath := rt.dbPath(repo)
+	var db *store.DB
+	if pending != nil {
+		db, err = pending.wait()
+		if guess != dbPath { // the guess was wrong (unusual layout): open the right one
+			if db != nil {
+				db.Close()
+			}
+			pending = nil
+		}
 	}
-	if dbPath == "" {
-		dbPath = filepath.Join(repo.CommonDir(), "sessiongate", "sessiongate.db")
+	if pending == nil {
+		db, err = store.Open(ctx, dbPath)
 	}
-	db, err := store.Open(ctx, dbPath)
 	if err != nil {
 		return rt.failMode(hook, cfg, err)
 	}
-	if !rt.LeaveOpen {
-		defer db.Close()
-	}
+	defer rt.closeDB(db)
 	eng := session.NewEngine(db, cfg.Engine(), func(ctx context.Context, wt string) (session.Repo, error) {
 		if wt == repo.Root() {
 			return repo, nil
@@ -106,7 +127,16 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	var d *session.HookDecision
 	switch hook {
 	case session.HookPreCommit:
-		req.Tree = func(ctx context.Context) (string, error) { return writeTree(ctx, repo.Root()) }
+		// The engine asks after its gates ran, so a gate that changed the
+		// index is seen (git invalidates the cache tree it touched).
+		req.Tree = func(ctx context.Context) (string, error) {
+			if !sha256Repo(repo.CommonDir()) {
+				if tree, ok := cachedTree(rt.indexPath(repo)); ok {
+					return tree, nil
+				}
+			}
+			return writeTree(ctx, repo.Root())
+		}
 		d, err = eng.PreCommit(ctx, req)
 	case session.HookCommitMsg:
 		d, err = eng.CommitMsg(ctx, req)
@@ -114,8 +144,13 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			err = rt.trailers(ctx, repo, args, d.Trailers)
 		}
 	case session.HookPostCommit:
-		req.Commit, req.CommitTree, err = headAndTree(ctx, repo.Root())
-		if err == nil {
+		var out string
+		if out, err = early.wait(); err == nil {
+			f := strings.Fields(out)
+			if len(f) != 2 {
+				return rt.failMode(hook, cfg, fmt.Errorf("git rev-parse HEAD: unexpected output %q", out))
+			}
+			req.Commit, req.CommitTree = f[0], f[1]
 			req.Replay = replayOf(repo.GitDir())
 			d, err = eng.PostCommit(ctx, req)
 		}
@@ -129,8 +164,134 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	return rt.report(d, cfg)
 }
 
-// failMode handles a database that cannot be opened or used: closed
-// (default) blocks with the error and the fix; open lets git proceed.
+// walCloseBytes is the WAL size from which a LeaveOpen run closes the
+// database anyway: about forty hook runs' writes.
+const walCloseBytes = 1 << 20
+
+func (rt *Runtime) closeDB(db *store.DB) {
+	if rt.LeaveOpen {
+		if st, err := os.Stat(db.Path() + "-wal"); err == nil && st.Size() < walCloseBytes {
+			return
+		}
+	}
+	db.Close()
+}
+
+// dbPath is --db, SESSIONGATE_DB, else the repository's default.
+func (rt *Runtime) dbPath(repo *gitrepo.Repo) string {
+	if rt.DBPath != "" {
+		return rt.DBPath
+	}
+	if p := rt.getenv("SESSIONGATE_DB"); p != "" {
+		return p
+	}
+	return filepath.Join(repo.CommonDir(), "sessiongate", "sessiongate.db")
+}
+
+// dbPathGuess predicts dbPath before git has located the repository, so
+// the database can open meanwhile: git runs hooks at the work tree's top,
+// where .git is the git dir, or in a linked worktree a file naming it
+// (whose commondir file names the shared one). Run checks the guess
+// against git's answer; "" means no guess.
+func (rt *Runtime) dbPathGuess() string {
+	if rt.DBPath != "" {
+		return rt.DBPath
+	}
+	if p := rt.getenv("SESSIONGATE_DB"); p != "" {
+		return p
+	}
+	if rt.getenv("GIT_DIR") != "" || rt.getenv("GIT_COMMON_DIR") != "" {
+		return ""
+	}
+	dotgit := filepath.Join(rt.Dir, ".git")
+	st, err := os.Stat(dotgit)
+	if err != nil {
+		return ""
+	}
+	common := dotgit
+	if !st.IsDir() {
+		b, err := os.ReadFile(dotgit)
+		gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+		if err != nil || !ok {
+			return ""
+		}
+		if !filepath.IsAbs(gitdir) {
+			gitdir = filepath.Join(rt.Dir, gitdir)
+		}
+		c, err := os.ReadFile(filepath.Join(gitdir, "commondir"))
+		if err != nil {
+			return ""
+		}
+		common = strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitdir, common)
+		}
+	}
+	abs, err := filepath.EvalSymlinks(common)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(abs, "sessiongate", "sessiongate.db")
+}
+
+// indexPath is the index a commit uses: GIT_INDEX_FILE (git commit -a and
+// git commit PATHS build a temporary one), else the worktree's index.
+func (rt *Runtime) indexPath(repo *gitrepo.Repo) string {
+	p := rt.getenv("GIT_INDEX_FILE")
+	if p == "" {
+		return filepath.Join(repo.GitDir(), "index")
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(rt.Dir, p)
+	}
+	return p
+}
+
+// gitJob is a git command running in the background.
+type gitJob struct {
+	done chan struct{}
+	out  string
+	err  error
+}
+
+func startGit(ctx context.Context, dir string, args ...string) *gitJob {
+	j := &gitJob{done: make(chan struct{})}
+	go func() {
+		defer close(j.done)
+		j.out, j.err = git(ctx, dir, args...)
+	}()
+	return j
+}
+
+func (j *gitJob) wait() (string, error) {
+	<-j.done
+	return j.out, j.err
+}
+
+// storeJob opens the database in the background.
+type storeJob struct {
+	done chan struct{}
+	db   *store.DB
+	err  error
+}
+
+func openStore(ctx context.Context, path string) *storeJob {
+	j := &storeJob{done: make(chan struct{})}
+	go func() {
+		defer close(j.done)
+		j.db, j.err = store.Open(ctx, path)
+	}()
+	return j
+}
+
+func (j *storeJob) wait() (*store.DB, error) {
+	<-j.done
+	return j.db, j.err
+}
+
+// failMode handles a database that cannot be opened or used (or git
+// failing under the hook): closed (default) blocks with the error and the
+// fix; open lets git proceed.
 func (rt *Runtime) failMode(hook string, cfg *config.Config, err error) int {
 	fix := "run `sessiongate doctor`; check SESSIONGATE_DB / --db and that the folder and file are writable; a file that is not a sessiongate database must be moved away"
 	if cfg.FailMode == "open" {
@@ -141,7 +302,7 @@ func (rt *Runtime) failMode(hook string, cfg *config.Config, err error) int {
 		fmt.Fprintf(rt.Stderr, "sessiongate: post-commit could not record the commit: %v\n  fix: %s\n", err, fix)
 		return ExitBlock
 	}
-	rt.blocked(hook, "", "the sessiongate database cannot be used: "+err.Error(),
+	rt.blocked(hook, "", "sessiongate cannot check this "+verb[hook]+": "+err.Error(),
 		fix+" (or set fail_mode: open in sessiongate.yaml to let git proceed when it is unavailable)", "", "")
 	return ExitBlock
 }

@@ -1,0 +1,175 @@
+package hooks
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func gitT(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func put(t *testing.T, root, rel, body string) {
+	t.Helper()
+	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// indexRepo is a repository with nested folders, a long path and enough
+// entries that version 4's prefix compression matters.
+func indexRepo(t *testing.T, initArgs ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is required under CI=true")
+		}
+		t.Skip("git not found")
+	}
+	root := t.TempDir()
+	gitT(t, root, append([]string{"init", "-q", "-b", "main"}, initArgs...)...)
+	for i := range 40 {
+		put(t, root, filepath.Join("src", "pkg"+string(rune('a'+i%7)), "file"+strings.Repeat("x", i)+".go"), "package p\n")
+	}
+	put(t, root, filepath.Join("deep", strings.Repeat("long-folder-name/", 12), "leaf.txt"), "leaf\n")
+	put(t, root, "README.md", "# r\n")
+	gitT(t, root, "add", "-A")
+	gitT(t, root, "commit", "-q", "-m", "initial")
+	return root
+}
+
+func TestCachedTreeMatchesWriteTree(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, root string)
+		valid bool // the root cache tree is valid, so no git is needed
+	}{
+		{name: "version 2", setup: func(t *testing.T, root string) {
+			gitT(t, root, "update-index", "--index-version", "2")
+			gitT(t, root, "write-tree")
+		}, valid: true},
+		{name: "version 3 with extended flags", setup: func(t *testing.T, root string) {
+			gitT(t, root, "update-index", "--index-version", "3")
+			gitT(t, root, "update-index", "--skip-worktree", "README.md") // an extended flag
+			gitT(t, root, "write-tree")
+		}, valid: true},
+		{name: "version 4", setup: func(t *testing.T, root string) {
+			gitT(t, root, "update-index", "--index-version", "4")
+			gitT(t, root, "write-tree")
+		}, valid: true},
+		{name: "intent-to-add leaves the root invalid", setup: func(t *testing.T, root string) {
+			put(t, root, "new.txt", "new\n")
+			gitT(t, root, "add", "-N", "new.txt")
+			gitT(t, root, "write-tree")
+		}, valid: false},
+		{name: "staged change invalidates the root", setup: func(t *testing.T, root string) {
+			put(t, root, "README.md", "# changed\n")
+			gitT(t, root, "add", "README.md")
+		}, valid: false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := indexRepo(t)
+			tc.setup(t, root)
+			index := filepath.Join(root, ".git", "index")
+			got, ok := cachedTree(index)
+			if ok != tc.valid {
+				t.Fatalf("ok = %v, want %v", ok, tc.valid)
+			}
+			want := gitT(t, root, "write-tree") // also refreshes the cache tree
+			if ok && got != want {
+				t.Fatalf("cached tree %s, git write-tree %s", got, want)
+			}
+			if got, ok := cachedTree(index); ok && got != want {
+				t.Errorf("after write-tree: %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestCommitRefreshesCacheTree checks the premise: by the time git runs
+// pre-commit, the index it names (GIT_INDEX_FILE for -a) has a valid cache
+// tree equal to the tree the commit records. git commit PATHS builds its
+// temporary index without one: the hook falls back to git write-tree.
+func TestCommitRefreshesCacheTree(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		cached bool
+	}{
+		{"plain", []string{"commit", "-q", "-m", "c"}, true},
+		{"all", []string{"commit", "-q", "-a", "-m", "c"}, true},
+		{"paths", []string{"commit", "-q", "-m", "c", "README.md"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := indexRepo(t)
+			saved := filepath.Join(t.TempDir(), "index")
+			hook := "#!/bin/sh\ncp \"${GIT_INDEX_FILE:-.git/index}\" " + saved + "\n"
+			put(t, root, filepath.Join(".git", "hooks", "pre-commit"), hook)
+			if err := os.Chmod(filepath.Join(root, ".git", "hooks", "pre-commit"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			put(t, root, "README.md", "# changed\n")
+			put(t, root, filepath.Join("src", "pkga", "filex.go"), "package changed\n")
+			gitT(t, root, "add", filepath.Join("src", "pkga", "filex.go"))
+			gitT(t, root, tc.args...)
+			got, ok := cachedTree(saved)
+			want := gitT(t, root, "rev-parse", "HEAD^{tree}")
+			if ok != tc.cached || ok && got != want {
+				t.Errorf("cache tree at pre-commit %q (ok %v, want %v), commit tree %s", got, ok, tc.cached, want)
+			}
+		})
+	}
+}
+
+func TestSHA256RepositoryFallsBack(t *testing.T) {
+	root := indexRepo(t, "--object-format=sha256")
+	if !sha256Repo(filepath.Join(root, ".git")) {
+		t.Fatal("a SHA-256 repository was not recognised")
+	}
+	if sha256Repo(filepath.Join(indexRepo(t), ".git")) {
+		t.Fatal("a SHA-1 repository was taken for SHA-256")
+	}
+	if out, err := writeTree(context.Background(), root); err != nil || len(out) != 64 {
+		t.Fatalf("git write-tree in a SHA-256 repository: %q %v", out, err)
+	}
+}
+
+func TestGitVarint(t *testing.T) {
+	tests := []struct {
+		in   []byte
+		want uint64
+		k    int
+	}{
+		{[]byte{0x05}, 5, 1},
+		{[]byte{0x7f}, 127, 1},
+		{[]byte{0x80, 0x00}, 128, 2}, // git's encoding: 1<<7 + 0 after the +1
+		{[]byte{0x80, 0x7f}, 255, 2},
+		{[]byte{0x81, 0x00}, 256, 2},
+		{[]byte{0x80}, 0, 0}, // truncated
+		{nil, 0, 0},
+	}
+	for _, tc := range tests {
+		v, k := gitVarint(tc.in)
+		if v != tc.want || k != tc.k {
+			t.Errorf("gitVarint(%x) = %d, %d; want %d, %d", tc.in, v, k, tc.want, tc.k)
+		}
+	}
+}

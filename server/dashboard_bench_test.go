@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -220,6 +221,11 @@ func benchServer(b *testing.B) (*Server, *store.DB) {
 // the mean (ns/op).
 func benchRequest(b *testing.B, h http.Handler, path string, htmx bool) {
 	b.Helper()
+	benchStatus(b, h, path, htmx, http.StatusOK)
+}
+
+func benchStatus(b *testing.B, h http.Handler, path string, htmx bool, status int) {
+	b.Helper()
 	do := func() int {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
 		req.Host = "127.0.0.1:7400"
@@ -228,8 +234,8 @@ func benchRequest(b *testing.B, h http.Handler, path string, htmx bool) {
 		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK {
-			b.Fatalf("GET %s: %d %.300s", path, rec.Code, rec.Body)
+		if rec.Code != status {
+			b.Fatalf("GET %s: %d, want %d: %.300s", path, rec.Code, status, rec.Body)
 		}
 		return rec.Body.Len()
 	}
@@ -286,6 +292,18 @@ func BenchmarkDashboard(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) { benchRequest(b, h, c.path, c.htmx) })
 	}
+	// An open session page polling while nothing changes: 204.
+	b.Run("session-poll-unchanged", func(b *testing.B) {
+		req := httptest.NewRequest(http.MethodGet, "/sessions/"+mid, nil)
+		req.Host = "127.0.0.1:7400"
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		m := regexp.MustCompile(`data-version="([0-9a-f]+)"`).FindStringSubmatch(rec.Body.String())
+		if m == nil {
+			b.Fatal("no data-version on the session page")
+		}
+		benchStatus(b, h, "/sessions/"+mid+"?v="+m[1], true, http.StatusNoContent)
+	})
 	// Peer: a bare SELECT 1 round trip through database/sql on the same file.
 	b.Run("peer-select-1", func(b *testing.B) {
 		raw, err := sql.Open("sqlite", "file:"+db.Path()+"?_pragma=query_only(1)")

@@ -148,6 +148,7 @@ func (env *dashEnv) seed() {
 			{SessionID: dashSID(1), Phase: "CONTEXT_RETRIEVAL", Kind: session.EvidenceToolOutput, SHA256: strings.Repeat("ab", 32), Ref: "812 bytes", Size: 812,
 				Body: []byte("RAW-BODY-MUST-NOT-SHOW"), CreatedAt: at(5 * day).Add(time.Minute)},
 			{SessionID: dashSID(1), Phase: "GIT_OPERATIONS", Kind: session.EvidenceCommitSHA, SHA256: strings.Repeat("cd", 32), Ref: "3333333333333333333333333333333333333333", Size: 40, CreatedAt: at(5 * day).Add(50 * time.Minute)},
+			{SessionID: dashSID(5), Step: "post-commit", Kind: session.EvidenceCommitSHA, SHA256: strings.Repeat("12", 32), Ref: "4444444444444444444444444444444444444444", Size: 40, CreatedAt: at(30 * time.Minute)},
 			{SessionID: dashSID(2), Phase: "PLAN", Kind: session.EvidenceManual, SHA256: strings.Repeat("ef", 32), Ref: `plan <img src=x onerror=alert(1)>`, Size: 30, CreatedAt: at(4 * day)},
 		} {
 			if err := w.AddEvidence(ctx, e); err != nil {

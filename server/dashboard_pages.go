@@ -412,7 +412,9 @@ func timeline(s *session.Session, spec *protocolspec.Spec, rs []session.PhaseRes
 	if spec != nil {
 		for _, section := range []string{protocolspec.SectionStart, protocolspec.SectionEnd} {
 			if section == protocolspec.SectionEnd {
-				out = append(out, web.TimelineEntry{WorkingGap: true, Current: s.State == session.StateWorking})
+				// Evidence recorded while working (commits by the post-commit
+				// hook, mostly) belongs to no phase: it goes with the work.
+				out = append(out, web.TimelineEntry{WorkingGap: true, Current: s.State == session.StateWorking, Evidence: evBy[""]})
 			}
 			for _, p := range spec.SectionPhases(section) {
 				out = append(out, entry(p, true))

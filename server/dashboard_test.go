@@ -48,6 +48,7 @@ func TestDashboardPagesRenderSeededData(t *testing.T) {
 			"Blocked start", `hx-trigger="every 2s"`, "Live: this page follows the session.", "FAILED", "current",
 			"SEQUENCE_RULE", `name="_csrf"`, "Terminate this session",
 		}, nil},
+		{"working session", "/sessions/" + dashSID(5), []string{"NOW", "by post-commit", `title="4444444444444444444444444444444444444444"`, "444444444444</code>"}, nil},
 		{"forced session", "/sessions/" + dashSID(2), []string{"FORCED", "FORCED: in a hurry", "FORCED_ADVANCE", "HIGH"}, nil},
 		{"terminated session", "/sessions/" + dashSID(4), []string{"TERMINATED", "Terminated:"}, []string{"Terminate this session"}},
 		{"violations", "/violations", []string{"FORCED_ADVANCE", "SEQUENCE_RULE", "BYPASS", "CRITICAL", `href="/sessions/` + dashSID(2) + `"`}, nil},

@@ -97,15 +97,14 @@ func addTrailers(ctx context.Context, root, file string, trailers []string) erro
 	return err
 }
 
-var gitVersionRE = regexp.MustCompile(`(\d+)\.(\d+)(?:\.(\d+))?`)
-
 // gitVersion returns git's version as text and as [major, minor, patch].
 func gitVersion(ctx context.Context) (string, [3]int, error) {
 	out, err := git(ctx, "", "version")
 	if err != nil {
 		return "", [3]int{}, err
 	}
-	m := gitVersionRE.FindStringSubmatch(out)
+	// Compiled here, not at package init: hooks start this binary often.
+	m := regexp.MustCompile(`(\d+)\.(\d+)(?:\.(\d+))?`).FindStringSubmatch(out)
 	if m == nil {
 		return out, [3]int{}, errors.New("cannot read the git version from " + strconv.Quote(out))
 	}

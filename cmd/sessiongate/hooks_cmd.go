@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -183,6 +184,10 @@ func newHookCmd(a *app) *cobra.Command {
 			if len(argv) == 0 {
 				return usage(fmt.Errorf("hook needs a name: one of %s", strings.Join(hooks.Hooks, ", ")))
 			}
+			// A hook process lives for milliseconds: collecting garbage is
+			// wasted time unless memory really grows (a gate's huge output).
+			debug.SetGCPercent(-1)
+			debug.SetMemoryLimit(256 << 20)
 			wd, err := os.Getwd()
 			if err != nil {
 				return usage(err)

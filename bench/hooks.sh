@@ -5,12 +5,14 @@
 #   - sessiongate's pre-commit hook alone, and all its hooks
 #     (pre-commit, commit-msg and post-commit run on a commit),
 #   - a no-op pre-commit hook run by lefthook, and by the pre-commit framework.
-# Reports medians. Run by hand, not in CI:
+# Reports medians of wall time and of CPU time. Run by hand, not in CI:
 #
 #   bash bench/hooks.sh            # RUNS=40 FILES=20000 SESSIONS=10000 by default
 #
-# Needs git and go; uses hyperfine when installed (apt-get install hyperfine),
-# else a loop timed with date +%s%N. lefthook comes from PATH, else
+# Needs git and go. The default timer is a loop that interleaves the
+# variants (bash's EPOCHREALTIME for wall time, the times builtin for CPU
+# time); TIMER=hyperfine uses hyperfine (apt-get install hyperfine), which
+# also times the hook process alone. lefthook comes from PATH, else
 # `go install github.com/evilmartians/lefthook@latest`, else npm's lefthook
 # package; pre-commit from PATH (Debian package pre-commit). A tool that is
 # missing is skipped with a note.
@@ -45,7 +47,9 @@ if [ -z "$LEFTHOOK" ]; then
 	say "installing lefthook"
 	if GOBIN=$BIN go install github.com/evilmartians/lefthook@latest >/dev/null 2>&1; then
 		LEFTHOOK=$BIN/lefthook
-	elif command -v npm >/dev/null && npm install --silent --no-audit --no-fund --prefix "$WORK/npm" lefthook >/dev/null 2>&1; then
+	# --ignore-scripts: lefthook's postinstall would install hooks into the
+	# repository npm runs in. The platform package needs no script.
+	elif command -v npm >/dev/null && (cd "$WORK" && npm install --silent --ignore-scripts --no-audit --no-fund --prefix "$WORK/npm" lefthook) >/dev/null 2>&1; then
 		# The platform package's native binary, not the node wrapper in .bin.
 		LEFTHOOK=$(ls "$WORK"/npm/node_modules/lefthook-*/bin/lefthook | head -1)
 	else
@@ -159,37 +163,50 @@ for v in "${variants[@]}"; do
 	sh -c "$prepare" && git -C "$REPO" -c core.hooksPath="$WORK/hooks-$v" commit -q -m check ||
 		{ say "variant $v failed to commit"; exit 1; }
 done
-# TIMER=hyperfine (default when installed) times each variant in turn;
-# TIMER=loop interleaves the variants run by run, so a load that comes and
-# goes on a shared machine weighs on all of them alike.
-TIMER=${TIMER:-$(command -v hyperfine >/dev/null && echo hyperfine || echo loop)}
-median() { sort -n | awk '{a[NR]=$1; s+=$1} END {
+# TIMER=loop (default) interleaves the variants run by run, so a load that
+# comes and goes on a shared machine weighs on all of them alike, and also
+# records the CPU time (user+system) of git and its hooks, which other
+# processes' load barely moves. TIMER=hyperfine times each variant in turn.
+TIMER=${TIMER:-loop}
+# stats: median, mean, min, max of the microsecond values on stdin, in ms.
+stats() { sort -n | awk '{a[NR]=$1; s+=$1} END {
 	m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2
-	printf "%.1f\t%.1f\t-\t%.1f\t%.1f\n", m/1000, s/NR/1000, a[1]/1000, a[NR]/1000 }'; }
+	printf "%.1f\t%.1f\t%.1f\t%.1f", m/1000, s/NR/1000, a[1]/1000, a[NR]/1000 }'; }
 if [ "$TIMER" = hyperfine ]; then
 	for v in "${variants[@]}"; do
 		say "timing $v with hyperfine ($RUNS runs)"
 		hyperfine --style none --warmup 3 --runs "$RUNS" --prepare "$prepare" --export-json "$WORK/$v.json" \
 			"git -C $REPO -c core.hooksPath=$WORK/hooks-$v commit -q -m bench" >/dev/null
+		# hyperfine reports CPU time as a mean only.
 		python3 - "$WORK/$v.json" "$v" >> "$results" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
-print(f"{sys.argv[2]}\t{r['median']*1000:.1f}\t{r['mean']*1000:.1f}\t{r['stddev']*1000:.1f}\t{r['min']*1000:.1f}\t{r['max']*1000:.1f}")
+ms = lambda x: f"{x*1000:.1f}"
+print("\t".join([sys.argv[2], ms(r["median"]), ms(r["mean"]), ms(r["min"]), ms(r["max"]), ms(r["user"] + r["system"])]))
 EOF
 	done
 else
 	say "timing ${variants[*]} interleaved ($RUNS runs each, after 3 warm-ups)"
+	# Cumulative CPU time of this shell's children, in microseconds, from
+	# the times builtin (run in this shell: a subshell would see its own).
+	cpu_of() { awk 'function us(x,  m, s) { m = x; sub(/m.*/, "", m); s = x; sub(/.*m/, "", s); sub(/s$/, "", s); return (m * 60 + s) * 1000000 }
+		FNR == 2 { t = us($1) + us($2) } END { printf "%d", t }' "$1"; }
 	for ((i = 0; i < RUNS + 3; i++)); do
 		for v in "${variants[@]}"; do
 			sh -c "$prepare"
+			times > "$WORK/t0"
 			s=$EPOCHREALTIME
 			git -C "$REPO" -c core.hooksPath="$WORK/hooks-$v" commit -q -m bench
 			e=$EPOCHREALTIME
-			((i >= 3)) && echo "$((${e/./} - ${s/./}))" >> "$WORK/$v.us"
+			times > "$WORK/t1"
+			if ((i >= 3)); then
+				echo "$((${e/./} - ${s/./}))" >> "$WORK/$v.wall"
+				echo "$(($(cpu_of "$WORK/t1") - $(cpu_of "$WORK/t0")))" >> "$WORK/$v.cpu"
+			fi
 		done
 	done
 	for v in "${variants[@]}"; do
-		printf '%s\t%s\n' "$v" "$(median < "$WORK/$v.us")" >> "$results"
+		printf '%s\t%s\t%s\n' "$v" "$(stats < "$WORK/$v.wall")" "$(stats < "$WORK/$v.cpu" | cut -f1)" >> "$results"
 	done
 fi
 
@@ -214,10 +231,10 @@ fi
 	echo "tools: $(git --version), $(go version | cut -d' ' -f3), hyperfine $(hyperfine --version 2>/dev/null | cut -d' ' -f2 || echo -), lefthook $([ -n "$LEFTHOOK" ] && "$LEFTHOOK" version || echo -), $([ -n "$PRECOMMIT" ] && "$PRECOMMIT" --version || echo 'pre-commit -')"
 	echo "repository: $(git -C "$REPO" ls-files | wc -l) tracked files; database: $("$SG" session list --limit 100000 | tail -n +2 | wc -l) sessions; $RUNS runs after 3 warm-ups; timer: $TIMER"
 	echo
-	echo "| hooks | median ms | mean ms | stddev | min | max | median over no hooks |"
-	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-	base=$(awk -F'\t' '$1=="none"{print $2}' "$results")
-	awk -F'\t' -v b="$base" '{ printf "| %s | %s | %s | %s | %s | %s | %+.1f ms |\n", $1, $2, $3, $4, $5, $6, $2-b }' "$results"
+	echo "| hooks | median wall ms | over no hooks | mean | min | max | median CPU ms (user+sys) | CPU over no hooks |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	awk -F'\t' 'NR == FNR && $1 == "none" { bw = $2; bc = $6 } NR == FNR { next }
+		{ printf "| %s | %s | %+.1f | %s | %s | %s | %s | %+.1f |\n", $1, $2, $2 - bw, $3, $4, $5, $6, $6 - bc }' "$results" "$results"
 	if [ -s "$WORK/alone.tsv" ]; then
 		echo
 		echo "| process alone (hyperfine -N) | median ms | mean ms | stddev | min | max |"

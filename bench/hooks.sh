@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/hooks.sh: wall time of `git commit` in a repository with 20,000
 # tracked files and a database of 10,000 sessions, with
-#   - no hooks,
+#   - no hooks, and a no-op sh pre-commit hook (what any hook costs),
 #   - sessiongate's pre-commit hook alone, and all its hooks
 #     (pre-commit, commit-msg and post-commit run on a commit),
 #   - a no-op pre-commit hook run by lefthook, and by the pre-commit framework.
@@ -133,6 +133,11 @@ install_sg() { # folder, install flags...
 	"$SG" install "$@" >/dev/null
 	git config --unset core.hooksPath
 }
+# The floor: any pre-commit hook costs a fork and exec, and git reads the
+# index again after it (a hook may have changed it).
+mkdir -p "$WORK/hooks-noop-sh"
+printf '#!/bin/sh\nexit 0\n' > "$WORK/hooks-noop-sh/pre-commit"
+chmod +x "$WORK/hooks-noop-sh/pre-commit"
 install_sg "$WORK/hooks-sg-pre-commit" --hooks pre-commit
 install_sg "$WORK/hooks-sg-all"
 move_hooks() { # folder: move what a tool installed into .git/hooks there
@@ -151,7 +156,7 @@ if [ -n "$PRECOMMIT" ]; then
 	move_hooks "$WORK/hooks-pre-commit"
 fi
 
-variants=(none sg-pre-commit sg-all)
+variants=(none noop-sh sg-pre-commit sg-all)
 [ -n "$LEFTHOOK" ] && variants+=(lefthook)
 [ -n "$PRECOMMIT" ] && variants+=(pre-commit)
 

@@ -57,11 +57,11 @@ var verb = map[string]string{
 
 // Run runs hook with git's arguments and returns the exit code.
 //
-// Hooks must be fast, so the slow independent steps overlap: post-commit's
-// git command (HEAD and its tree) and the database open start at once,
-// while the repository is located and the config read; pre-commit reads the
-// tree being committed from the index's cache tree instead of running git
-// write-tree when it can.
+// Hooks must be fast: the repository is located from the .git entry
+// without running git when the layout allows, post-commit's git command
+// (HEAD and its tree) runs while the database opens, and pre-commit reads
+// the tree being committed from the index's cache tree instead of running
+// git write-tree when it can.
 func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	if _, ok := verb[hook]; !ok {
 		fmt.Fprintf(rt.Stderr, "sessiongate: unknown hook %q (want %s)\n", hook, strings.Join(Hooks, ", "))
@@ -71,12 +71,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	if hook == session.HookPostCommit {
 		early = startGit(ctx, rt.Dir, "rev-parse", "HEAD", "HEAD^{tree}")
 	}
-	guess := rt.dbPathGuess()
-	var pending *storeJob
-	if guess != "" {
-		pending = openStore(ctx, guess)
-	}
-	repo, err := gitrepo.Open(ctx, rt.Dir)
+	repo, err := locateRepo(ctx, rt.Dir, rt.getenv)
 	if err != nil {
 		fmt.Fprintf(rt.Stderr, "sessiongate: %s blocked: %v\n", hook, err)
 		return ExitBlock
@@ -87,20 +82,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			"fix the file (`sessiongate doctor` checks it)", "", "")
 		return ExitBlock
 	}
-	dbPath := rt.dbPath(repo)
-	var db *store.DB
-	if pending != nil {
-		db, err = pending.wait()
-		if guess != dbPath { // the guess was wrong (unusual layout): open the right one
-			if db != nil {
-				db.Close()
-			}
-			pending = nil
-		}
-	}
-	if pending == nil {
-		db, err = store.Open(ctx, dbPath)
-	}
+	db, err := store.Open(ctx, rt.dbPath(repo))
 	if err != nil {
 		return rt.failMode(hook, cfg, err)
 	}
@@ -178,7 +160,7 @@ func (rt *Runtime) closeDB(db *store.DB) {
 }
 
 // dbPath is --db, SESSIONGATE_DB, else the repository's default.
-func (rt *Runtime) dbPath(repo *gitrepo.Repo) string {
+func (rt *Runtime) dbPath(repo *hookRepo) string {
 	if rt.DBPath != "" {
 		return rt.DBPath
 	}
@@ -188,55 +170,9 @@ func (rt *Runtime) dbPath(repo *gitrepo.Repo) string {
 	return filepath.Join(repo.CommonDir(), "sessiongate", "sessiongate.db")
 }
 
-// dbPathGuess predicts dbPath before git has located the repository, so
-// the database can open meanwhile: git runs hooks at the work tree's top,
-// where .git is the git dir, or in a linked worktree a file naming it
-// (whose commondir file names the shared one). Run checks the guess
-// against git's answer; "" means no guess.
-func (rt *Runtime) dbPathGuess() string {
-	if rt.DBPath != "" {
-		return rt.DBPath
-	}
-	if p := rt.getenv("SESSIONGATE_DB"); p != "" {
-		return p
-	}
-	if rt.getenv("GIT_DIR") != "" || rt.getenv("GIT_COMMON_DIR") != "" {
-		return ""
-	}
-	dotgit := filepath.Join(rt.Dir, ".git")
-	st, err := os.Stat(dotgit)
-	if err != nil {
-		return ""
-	}
-	common := dotgit
-	if !st.IsDir() {
-		b, err := os.ReadFile(dotgit)
-		gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-		if err != nil || !ok {
-			return ""
-		}
-		if !filepath.IsAbs(gitdir) {
-			gitdir = filepath.Join(rt.Dir, gitdir)
-		}
-		c, err := os.ReadFile(filepath.Join(gitdir, "commondir"))
-		if err != nil {
-			return ""
-		}
-		common = strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(gitdir, common)
-		}
-	}
-	abs, err := filepath.EvalSymlinks(common)
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(abs, "sessiongate", "sessiongate.db")
-}
-
 // indexPath is the index a commit uses: GIT_INDEX_FILE (git commit -a and
 // git commit PATHS build a temporary one), else the worktree's index.
-func (rt *Runtime) indexPath(repo *gitrepo.Repo) string {
+func (rt *Runtime) indexPath(repo *hookRepo) string {
 	p := rt.getenv("GIT_INDEX_FILE")
 	if p == "" {
 		return filepath.Join(repo.GitDir(), "index")
@@ -266,27 +202,6 @@ func startGit(ctx context.Context, dir string, args ...string) *gitJob {
 func (j *gitJob) wait() (string, error) {
 	<-j.done
 	return j.out, j.err
-}
-
-// storeJob opens the database in the background.
-type storeJob struct {
-	done chan struct{}
-	db   *store.DB
-	err  error
-}
-
-func openStore(ctx context.Context, path string) *storeJob {
-	j := &storeJob{done: make(chan struct{})}
-	go func() {
-		defer close(j.done)
-		j.db, j.err = store.Open(ctx, path)
-	}()
-	return j
-}
-
-func (j *storeJob) wait() (*store.DB, error) {
-	<-j.done
-	return j.db, j.err
 }
 
 // failMode handles a database that cannot be opened or used (or git
@@ -369,7 +284,7 @@ func orDash(s string) string {
 
 // trailers adds the trailers to the commit message file: git's argument,
 // else $GIT_DIR/COMMIT_EDITMSG (the file git always passes).
-func (rt *Runtime) trailers(ctx context.Context, repo *gitrepo.Repo, args, trailers []string) error {
+func (rt *Runtime) trailers(ctx context.Context, repo *hookRepo, args, trailers []string) error {
 	file := ""
 	if len(args) > 0 {
 		file = args[0]

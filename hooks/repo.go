@@ -1,0 +1,152 @@
+package hooks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+)
+
+// hookRepo is the hook's view of its worktree. git runs a hook at the top
+// of the work tree, where .git is the git dir (or, in a linked worktree, a
+// file naming it, whose commondir file names the shared one), so the paths
+// a hook needs to find its session and database come from two small file
+// reads instead of a git process. Everything else (HEAD, staged and changed
+// files, status) opens the real gitrepo.Repo on first use: only gates need it.
+type hookRepo struct {
+	root, commonDir, gitDir string
+
+	once sync.Once
+	repo *gitrepo.Repo
+	err  error
+}
+
+// locateRepo finds the repository for a hook run in dir: from the .git
+// entry when git's layout is the plain one, else with gitrepo.Open (one
+// git rev-parse). GIT_DIR, GIT_WORK_TREE or GIT_COMMON_DIR in the
+// environment mean git was told otherwise: ask git.
+func locateRepo(ctx context.Context, dir string, getenv func(string) string) (*hookRepo, error) {
+	if getenv("GIT_DIR") == "" && getenv("GIT_WORK_TREE") == "" && getenv("GIT_COMMON_DIR") == "" {
+		if r := fromDotGit(dir); r != nil {
+			return r, nil
+		}
+	}
+	repo, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &hookRepo{root: repo.Root(), commonDir: repo.CommonDir(), gitDir: repo.GitDir(), repo: repo}
+	r.once.Do(func() {})
+	return r, nil
+}
+
+// fromDotGit reads dir/.git; nil when dir is not a work tree's top or the
+// layout is unusual (a submodule's git dir has no commondir file).
+func fromDotGit(dir string) *hookRepo {
+	root, err := filepath.EvalSymlinks(dir) // git reports real paths
+	if err != nil {
+		return nil
+	}
+	dotgit := filepath.Join(root, ".git")
+	st, err := os.Stat(dotgit)
+	if err != nil {
+		return nil
+	}
+	if st.IsDir() {
+		if _, err := os.Stat(filepath.Join(dotgit, "HEAD")); err != nil {
+			return nil
+		}
+		return &hookRepo{root: root, commonDir: dotgit, gitDir: dotgit}
+	}
+	b, err := os.ReadFile(dotgit)
+	if err != nil {
+		return nil
+	}
+	gitDir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok {
+		return nil
+	}
+	if !filepath.IsAbs(gitDir) {
+		gitDir = filepath.Join(root, gitDir)
+	}
+	c, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return nil
+	}
+	common := strings.TrimSpace(string(c))
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(gitDir, common)
+	}
+	if gitDir, err = filepath.EvalSymlinks(gitDir); err != nil {
+		return nil
+	}
+	if common, err = filepath.EvalSymlinks(common); err != nil {
+		return nil
+	}
+	return &hookRepo{root: root, commonDir: common, gitDir: gitDir}
+}
+
+func (r *hookRepo) open(ctx context.Context) (*gitrepo.Repo, error) {
+	r.once.Do(func() { r.repo, r.err = gitrepo.Open(ctx, r.root) })
+	return r.repo, r.err
+}
+
+func (r *hookRepo) Root() string      { return r.root }
+func (r *hookRepo) CommonDir() string { return r.commonDir }
+func (r *hookRepo) GitDir() string    { return r.gitDir }
+
+// MainRoot and Name follow gitrepo.Repo: the common dir's parent names the
+// repository across its worktrees.
+func (r *hookRepo) MainRoot() string {
+	if filepath.Base(r.commonDir) == ".git" {
+		return filepath.Dir(r.commonDir)
+	}
+	return r.commonDir
+}
+
+func (r *hookRepo) Name() string {
+	return strings.TrimSuffix(filepath.Base(r.MainRoot()), ".git")
+}
+
+func (r *hookRepo) Head(ctx context.Context) (string, string, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	return repo.Head(ctx)
+}
+
+func (r *hookRepo) ChangedFiles(ctx context.Context, since string) ([]string, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return repo.ChangedFiles(ctx, since)
+}
+
+func (r *hookRepo) StagedFiles(ctx context.Context) ([]string, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return repo.StagedFiles(ctx)
+}
+
+func (r *hookRepo) CommitsSince(ctx context.Context, since string) ([]string, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return repo.CommitsSince(ctx, since)
+}
+
+func (r *hookRepo) Status(ctx context.Context) ([]string, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return repo.Status(ctx)
+}

@@ -130,6 +130,7 @@ func (a *app) serverOptions(ctx context.Context) (server.Options, error) {
 	if err != nil {
 		return server.Options{}, err
 	}
+	server.TuneGC() // a long-running server: see server.TuneGC
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	e.Logger = logger
 	// A server checks gates call after call, some at once: open each

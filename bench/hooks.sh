@@ -31,7 +31,9 @@ mkdir -p "$BIN" "$REPO"
 
 # A hermetic git: no user or system config, no inherited session.
 unset SESSIONGATE_SESSION SESSIONGATE_DB SESSIONGATE_PROTOCOL SESSIONGATE_BYPASS
-printf '[user]\n\tname = Bench\n\temail = bench@example.com\n' > "$WORK/gitconfig"
+# No auto gc or maintenance: a detached gc of 20,000 loose objects would
+# run beside the timed commits.
+printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n' > "$WORK/gitconfig"
 export GIT_CONFIG_GLOBAL=$WORK/gitconfig GIT_CONFIG_NOSYSTEM=1
 export PRE_COMMIT_HOME=$WORK/pre-commit-home
 
@@ -115,6 +117,7 @@ EOF
 echo 0 > bench.txt
 git add -A
 git commit -q -m "20k files"
+git gc -q # packed, like a real repository's history
 
 say "seeding $SESSIONS sessions"
 DB=$(git rev-parse --path-format=absolute --git-common-dir)/sessiongate/sessiongate.db

@@ -64,7 +64,7 @@ func requireTool(t *testing.T, name, why string) string {
 
 // repo is a real git repository in t.TempDir() with sessiongate's files.
 type repo struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	home string // holds the global git config
 	env  []string
@@ -128,7 +128,7 @@ done
 `
 
 // newRepo makes a repository with a config, protocol and first commit.
-func newRepo(t *testing.T) *repo {
+func newRepo(t testing.TB) *repo {
 	t.Helper()
 	base := t.TempDir()
 	r := &repo{t: t, root: filepath.Join(base, "work"), home: filepath.Join(base, "home")}
@@ -138,7 +138,9 @@ func newRepo(t *testing.T) *repo {
 		}
 	}
 	gitconfig := filepath.Join(r.home, ".gitconfig")
-	writeFile(t, gitconfig, "[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n")
+	// No background gc or maintenance: it would race t.TempDir's cleanup.
+	writeFile(t, gitconfig, "[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"+
+		"[advice]\n\tdetachedHead = false\n[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n")
 	r.env = append(cleanEnv(), "GIT_CONFIG_GLOBAL="+gitconfig, "GIT_CONFIG_NOSYSTEM=1")
 	r.git("init", "-q", "-b", "main")
 	writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig)
@@ -151,7 +153,7 @@ func newRepo(t *testing.T) *repo {
 	return r
 }
 
-func writeFile(t *testing.T, p, body string) {
+func writeFile(t testing.TB, p, body string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -161,7 +163,7 @@ func writeFile(t *testing.T, p, body string) {
 	}
 }
 
-func readFile(t *testing.T, p string) string {
+func readFile(t testing.TB, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {

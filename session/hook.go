@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/policy"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -46,6 +47,9 @@ const (
 
 // TrailerKey is the commit trailer commit-msg adds.
 const TrailerKey = "Session-Id"
+
+// TrailerSnapshotKey names the session's newest snapshot id in a commit.
+const TrailerSnapshotKey = "Session-Snapshot"
 
 // matchWindow is how many recent events post-commit searches for the
 // pre-commit pass of the commit it sees.
@@ -220,6 +224,16 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	s := t.sess
 	if s == nil {
 		noSession(d, t, req)
+		if !d.Allowed {
+			// Committing an ended session's record needs no session.
+			if ok, err := e.recordOnly(ctx, req); err != nil {
+				return nil, err
+			} else if ok {
+				d.Allowed, d.Gate, d.Reasons, d.NextStep = true, "", nil, ""
+				d.Warnings = append(d.Warnings, "session record commit: allowed without an active session")
+				return d, nil
+			}
+		}
 		if d.Allowed || req.Bypass == "" {
 			return d, nil
 		}
@@ -230,7 +244,21 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	if err != nil {
 		return nil, err
 	}
-	if s.State == StateInit {
+	// Sequence rules see the commit before it happens.
+	pol, err := e.CheckPolicy(ctx, s, "hook:pre-commit")
+	if errors.Is(err, policy.ErrBlocked) {
+		d.block("sequence rule", "fix what the rule names, then commit again", err.Error())
+	} else if err != nil {
+		return nil, err
+	} else if len(pol.Tokens()) > 0 {
+		d.Warnings = append(d.Warnings, pol.Warnings...)
+		if err := e.Store.Update(ctx, func(w Writer) error { return appendEvents(ctx, w, s.ID, e.now(), pol.Tokens()...) }); err != nil {
+			return nil, err
+		}
+	}
+	if !d.Allowed {
+		// refused by a rule: no gates to run
+	} else if s.State == StateInit {
 		blockInit(d, s, spec)
 	} else if err := e.runHookGates(ctx, d, s, spec, req, req.Policy.PreCommit, true); err != nil {
 		return nil, err
@@ -567,6 +595,13 @@ func (e *Engine) CommitMsg(ctx context.Context, req HookRequest) (*HookDecision,
 	}
 	if d.Allowed {
 		d.Trailers = []string{TrailerKey + ": " + s.ID}
+		// The snapshot id lets `sessiongate verify` tie the commit to the
+		// committed session record, even after it leaves this machine.
+		if sid, err := e.LatestSnapshot(ctx, s.ID); err != nil {
+			return nil, err
+		} else if sid != "" {
+			d.Trailers = append(d.Trailers, TrailerSnapshotKey+": "+sid)
+		}
 	}
 	return d, e.recordHook(ctx, s, d, tok, nil, vio, nil)
 }
@@ -783,4 +818,43 @@ func passStep(spec *protocolspec.Spec, id string) string {
 		return end
 	}
 	return fmt.Sprintf("`sessiongate session advance --to %s` (MCP: advance_phase target=%s) or %s", ps[i+1].name, ps[i+1].name, end)
+}
+
+// recordOnly reports whether every staged file is the session record of a
+// session that ended COMPLETE: the commit an agent makes after session_end.
+func (e *Engine) recordOnly(ctx context.Context, req HookRequest) (bool, error) {
+	prefix, suffix, ok := strings.Cut(e.Config.SessionRecord, "{session_id}")
+	if !ok {
+		return false, nil
+	}
+	staged := req.Staged
+	if staged == nil {
+		var err error
+		if staged, err = req.Repo.StagedFiles(ctx); err != nil {
+			return false, err
+		}
+	}
+	if len(staged) == 0 {
+		return false, nil
+	}
+	for _, f := range staged {
+		if !strings.HasPrefix(f, prefix) || !strings.HasSuffix(f, suffix) {
+			return false, nil
+		}
+		id := strings.TrimSuffix(strings.TrimPrefix(f, prefix), suffix)
+		if ValidateID(id) != nil {
+			return false, nil
+		}
+		s, err := e.Store.GetSession(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if s.State != StateComplete {
+			return false, nil
+		}
+	}
+	return true, nil
 }

@@ -326,8 +326,55 @@ func TestCommitMsgTrailer(t *testing.T) {
 	}
 	id := e.working()
 	d, err = e.engine.CommitMsg(ctx, e.hookReq(session.HookPolicy{}))
-	if err != nil || len(d.Trailers) != 1 || d.Trailers[0] != "Session-Id: "+id {
-		t.Fatalf("trailers %+v %v", d, err)
+	snap, _ := e.engine.LatestSnapshot(ctx, id)
+	if err != nil || len(d.Trailers) != 2 || d.Trailers[0] != "Session-Id: "+id || d.Trailers[1] != "Session-Snapshot: "+snap || snap == "" {
+		t.Fatalf("trailers %+v %v (latest snapshot %q)", d, err, snap)
+	}
+}
+
+// TestPreCommitSequenceRule: a commit right after a failed gate is let
+// through with the shipped warn rule's warning, recorded as an event.
+func TestPreCommitSequenceRule(t *testing.T) {
+	e := newEnv(t, hookProtocol)
+	ctx := context.Background()
+	id := e.working()
+	if g, err := e.engine.ValidateGate(ctx, id, "QA_VALIDATION"); err != nil || g.Status != session.StatusFail {
+		t.Fatalf("gate %+v %v", g, err)
+	}
+	write(t, e.root, "a.txt", "fine\n")
+	git(t, e.root, "add", "a.txt")
+	d, err := e.engine.PreCommit(ctx, e.hookReq(session.HookPolicy{}))
+	if err != nil || !d.Allowed || len(d.Warnings) == 0 || !strings.Contains(d.Warnings[0], "commit-after-failed-gate") {
+		t.Fatalf("decision %+v %v", d, err)
+	}
+	if !contains(e.tokens(id), "policy:commit-after-failed-gate:warn") {
+		t.Fatalf("events %v", e.tokens(id))
+	}
+}
+
+// TestRecordOnlyCommitNeedsNoSession: after session_end, committing the
+// session record is allowed although require_session blocks other commits.
+func TestRecordOnlyCommitNeedsNoSession(t *testing.T) {
+	e := newEnv(t, gateProtocol("<!-- gate: evidence manual -->"))
+	e.engine.Config.SessionRecord = ".agents/sessions/{session_id}.json"
+	ctx := context.Background()
+	id := e.start("record")
+	e.evidence(id, "CHECK", session.EvidenceManual, "done")
+	e.advance(id)
+	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "s"})
+	if err != nil || !end.Ended || end.RecordFile == "" {
+		t.Fatalf("end %+v %v", end, err)
+	}
+	git(t, e.root, "add", end.RecordFile)
+	d, err := e.engine.PreCommit(ctx, e.hookReq(session.HookPolicy{RequireSession: true}))
+	if err != nil || !d.Allowed {
+		t.Fatalf("record commit: %+v %v", d, err)
+	}
+	write(t, e.root, "other.txt", "x")
+	git(t, e.root, "add", "other.txt")
+	d, err = e.engine.PreCommit(ctx, e.hookReq(session.HookPolicy{RequireSession: true}))
+	if err != nil || d.Allowed {
+		t.Fatalf("record plus another file was allowed: %+v %v", d, err)
 	}
 }
 

@@ -490,17 +490,19 @@ func (e *Engine) escapeViolation(s *Session, req HookRequest, d *HookDecision, w
 	return v
 }
 
-// escapeWithoutSession lets a commit blocked for want of a session through,
-// recording a violation outside any session that names the tree, so
-// post-commit can tell it from --no-verify.
+// escapeWithoutSession lets a commit or push blocked for want of a session
+// through, recording a violation outside any session. A commit's names its
+// tree, so post-commit can tell it from --no-verify.
 func (e *Engine) escapeWithoutSession(ctx context.Context, req HookRequest, d *HookDecision, t hookTarget) error {
-	tree, err := treeOf(ctx, req)
-	if err != nil {
-		return err
+	v := e.escapeViolation(nil, req, d, verbOf(d.Hook))
+	if d.Hook == HookPreCommit {
+		tree, err := treeOf(ctx, req)
+		if err != nil {
+			return err
+		}
+		v.Message = truncate(v.Message+" (tree "+tree+")", 1100)
 	}
-	v := e.escapeViolation(nil, req, d, "commit")
-	v.Message = truncate(v.Message+" (tree "+tree+")", 1100)
-	err = e.Store.Update(ctx, func(w Writer) error {
+	err := e.Store.Update(ctx, func(w Writer) error {
 		if v.RepoID = t.repoID; v.RepoID == 0 {
 			r, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
 			if err != nil {
@@ -516,6 +518,13 @@ func (e *Engine) escapeWithoutSession(ctx context.Context, req HookRequest, d *H
 	d.Allowed, d.Escaped = true, true
 	d.Violations = append(d.Violations, *v)
 	return nil
+}
+
+func verbOf(hook string) string {
+	if hook == HookPrePush {
+		return "push"
+	}
+	return "commit"
 }
 
 // recordHook touches the session and appends the hook's event, with an
@@ -732,12 +741,10 @@ func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, e
 	s := t.sess
 	if s == nil {
 		noSession(d, t, req)
-		if !d.Allowed && req.Bypass != "" {
-			// Nothing in the database to attach a push to: say so and let it through.
-			d.Allowed, d.Escaped = true, true
-			d.Warnings = append(d.Warnings, req.Policy.BypassEnv+" is set: push let through with no session (nothing recorded)")
+		if d.Allowed || req.Bypass == "" {
+			return d, nil
 		}
-		return d, nil
+		return d, e.escapeWithoutSession(ctx, req, d, t)
 	}
 	d.SessionID, d.State = s.ID, s.State
 	spec, err := e.SpecFor(ctx, s.ProtocolSHA)

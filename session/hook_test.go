@@ -392,3 +392,17 @@ func TestExpiredSessionIsNoSession(t *testing.T) {
 		t.Fatalf("expired, optional: %+v %v", d, err)
 	}
 }
+
+func TestPrePushEscapeWithoutSession(t *testing.T) {
+	e := newEnv(t, hookProtocol)
+	ctx := context.Background()
+	req := e.hookReq(session.HookPolicy{RequireSession: true, BypassEnv: "SESSIONGATE_BYPASS"})
+	req.Bypass = "release"
+	d, err := e.engine.PrePush(ctx, req)
+	if err != nil || !d.Allowed || !d.Escaped || len(d.Violations) != 1 {
+		t.Fatalf("%+v %v", d, err)
+	}
+	if v := d.Violations[0]; v.Code != session.CodeEscapeHatch || v.SessionID != "" || v.RepoID == 0 || !strings.Contains(v.Message, "blocked push") {
+		t.Errorf("violation %+v", v)
+	}
+}

@@ -134,6 +134,10 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			}
 			req.Commit, req.CommitTree = f[0], f[1]
 			req.Replay = replayOf(repo.GitDir())
+			req.CommitFiles = func(ctx context.Context) ([]string, error) {
+				out, err := git(ctx, repo.Root(), "diff-tree", "--no-commit-id", "--name-only", "-r", "-z", "--root", "HEAD")
+				return splitNUL(out), err
+			}
 			d, err = eng.PostCommit(ctx, req)
 		}
 	case session.HookPrePush:
@@ -181,6 +185,16 @@ func (rt *Runtime) indexPath(repo *hookRepo) string {
 		p = filepath.Join(rt.Dir, p)
 	}
 	return p
+}
+
+func splitNUL(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, "\x00") {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // gitJob is a git command running in the background.

@@ -80,6 +80,9 @@ type HookRequest struct {
 	Tree func(ctx context.Context) (string, error)
 	// Commit and CommitTree are HEAD and its tree, for post-commit.
 	Commit, CommitTree string
+	// CommitFiles lists the files the commit changed, for post-commit; asked
+	// only when no session runs (a session-record commit needs none).
+	CommitFiles func(ctx context.Context) ([]string, error)
 	// Replay names the git operation replaying existing commits (rebase,
 	// cherry-pick, revert), which runs post-commit but never pre-commit.
 	Replay string
@@ -693,6 +696,17 @@ func (e *Engine) matchPreCommit(ctx context.Context, id, tree string) (bool, err
 // bypassWithoutSession: a session is required, none runs, and a commit
 // landed; unless the escape hatch let this tree through, it skipped the hook.
 func (e *Engine) bypassWithoutSession(ctx context.Context, req HookRequest, d *HookDecision, t hookTarget) error {
+	// pre-commit lets a commit of ended sessions' records through with no
+	// session; so does post-commit.
+	if req.CommitFiles != nil && strings.Contains(e.Config.SessionRecord, "{session_id}") {
+		files, err := req.CommitFiles(ctx)
+		if err != nil {
+			return fmt.Errorf("list the commit's files: %w", err)
+		}
+		if ok, err := e.recordFiles(ctx, files); err != nil || ok {
+			return err
+		}
+	}
 	if t.repoID != 0 && req.CommitTree != "" {
 		vs, err := e.Store.ListViolations(ctx, ViolationFilter{RepoID: t.repoID, Code: CodeEscapeHatch, Limit: 20})
 		if err != nil {
@@ -830,8 +844,7 @@ func passStep(spec *protocolspec.Spec, id string) string {
 // recordOnly reports whether every staged file is the session record of a
 // session that ended COMPLETE: the commit an agent makes after session_end.
 func (e *Engine) recordOnly(ctx context.Context, req HookRequest) (bool, error) {
-	prefix, suffix, ok := strings.Cut(e.Config.SessionRecord, "{session_id}")
-	if !ok {
+	if !strings.Contains(e.Config.SessionRecord, "{session_id}") {
 		return false, nil
 	}
 	staged := req.Staged
@@ -840,6 +853,16 @@ func (e *Engine) recordOnly(ctx context.Context, req HookRequest) (bool, error) 
 		if staged, err = req.Repo.StagedFiles(ctx); err != nil {
 			return false, err
 		}
+	}
+	return e.recordFiles(ctx, staged)
+}
+
+// recordFiles reports whether files are all session records of sessions
+// that ended COMPLETE.
+func (e *Engine) recordFiles(ctx context.Context, staged []string) (bool, error) {
+	prefix, suffix, ok := strings.Cut(e.Config.SessionRecord, "{session_id}")
+	if !ok {
+		return false, nil
 	}
 	if len(staged) == 0 {
 		return false, nil

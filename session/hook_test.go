@@ -406,3 +406,40 @@ func TestPrePushEscapeWithoutSession(t *testing.T) {
 		t.Errorf("violation %+v", v)
 	}
 }
+
+// TestRecordOnlyCommitIsNoBypass: post-commit agrees with pre-commit that a
+// commit of an ended session's record needs no session.
+func TestRecordOnlyCommitIsNoBypass(t *testing.T) {
+	e := newEnv(t, gateProtocol("<!-- gate: evidence manual -->"))
+	e.engine.Config.SessionRecord = ".agents/sessions/{session_id}.json"
+	ctx := context.Background()
+	id := e.start("record")
+	e.evidence(id, "CHECK", session.EvidenceManual, "done")
+	e.advance(id)
+	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "s"})
+	if err != nil || !end.Ended {
+		t.Fatalf("end %+v %v", end, err)
+	}
+	postCommit := func(files ...string) *session.HookDecision {
+		t.Helper()
+		git(t, e.root, append([]string{"add"}, files...)...)
+		git(t, e.root, "commit", "-q", "--no-verify", "-m", "c")
+		req := e.hookReq(session.HookPolicy{RequireSession: true})
+		req.Commit, req.CommitTree = git(t, e.root, "rev-parse", "HEAD"), git(t, e.root, "rev-parse", "HEAD^{tree}")
+		req.CommitFiles = func(context.Context) ([]string, error) {
+			return strings.Split(git(t, e.root, "diff-tree", "--no-commit-id", "--name-only", "-r", "HEAD"), "\n"), nil
+		}
+		d, err := e.engine.PostCommit(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if d := postCommit(end.RecordFile); len(d.Violations) != 0 {
+		t.Errorf("the record commit was a bypass: %+v", d.Violations)
+	}
+	write(t, e.root, "other.txt", "x")
+	if d := postCommit("other.txt"); len(d.Violations) != 1 || d.Violations[0].Code != session.CodeBypass {
+		t.Errorf("a --no-verify commit with no session: %+v", d.Violations)
+	}
+}

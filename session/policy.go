@@ -82,9 +82,13 @@ func (o *PolicyOutcome) Tokens() []string {
 }
 
 func (e *Engine) rules(ctx context.Context, s *Session) ([]policy.Rule, error) {
+	// The protocol's file name matters only to per-protocol rules; skip
+	// the lookup otherwise (hooks run this on every commit).
 	name := ""
-	if p, err := e.Store.GetProtocol(ctx, s.ProtocolSHA); err == nil {
-		name = p.Name
+	if e.Config.Policy != nil && len(e.Config.Policy.Protocols) > 0 {
+		if p, err := e.Store.GetProtocol(ctx, s.ProtocolSHA); err == nil {
+			name = p.Name
+		}
 	}
 	rules, err := e.Config.Policy.Rules(s.ProtocolSHA, name)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -116,8 +117,9 @@ func (p *mcpRPCProblem) response() []byte {
 func mcpRejectMalformed(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		if r.Method != http.MethodPost || r.Body == nil {
-			return next(c)
+		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if r.Method != http.MethodPost || r.Body == nil || mt != "application/json" {
+			return next(c) // the SDK answers 405 or 415
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxMCPBody))
 		var mbe *http.MaxBytesError

@@ -408,9 +408,15 @@ func TestMCPMalformedJSONRPCOverHTTP(t *testing.T) {
 		{"notification with an id", `{"jsonrpc":"2.0","id":5,"method":"notifications/initialized"}`, 400, jsonrpc.CodeInvalidRequest, "5"},
 		{"call without params", `{"jsonrpc":"2.0","id":6,"method":"tools/call"}`, 400, jsonrpc.CodeInvalidRequest, "6"},
 	}
+	t.Run("not JSON at all is the SDK's 415", func(t *testing.T) {
+		resp, body := mcpPost(t, url, "garbage{", http.Header{"Content-Type": {"text/plain"}})
+		if resp.StatusCode != http.StatusUnsupportedMediaType {
+			t.Fatalf("status %d, want 415: %s", resp.StatusCode, body)
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			resp, body := mcpPost(t, url, c.body, nil)
+			resp, body := mcpPost(t, url, c.body, http.Header{"Content-Type": {"application/json; charset=utf-8"}})
 			if resp.StatusCode != c.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, c.status, body)
 			}

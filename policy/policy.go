@@ -11,7 +11,10 @@
 // [p1 .. pn] fires on the current event c when the last n events, ending
 // with c, match p1 .. pn in order: a contiguous run anchored at the current
 // event. Only the last `window` events are read (window >= n, checked at
-// load). Anchoring is deliberate: the source design searched the whole window,
+// load). Events the rules themselves produce ("policy:..." and
+// "...:refused") are not part of the history rules match: otherwise a
+// refusal would break its own run and the next identical call would pass.
+// Anchoring is deliberate: the source design searched the whole window,
 // so one forbidden run kept firing on every later call until it slid out of
 // the window; here a run fires once, on the call that completes it.
 package policy
@@ -126,9 +129,21 @@ type Decision struct {
 // Allowed reports whether no block rule fired.
 func (d Decision) Allowed() bool { return len(d.Blocked) == 0 }
 
+// Bookkeeping reports whether a token was produced by the rules
+// themselves; such events are skipped when matching.
+func Bookkeeping(token string) bool {
+	return strings.HasPrefix(token, "policy:") || strings.HasSuffix(token, ":refused")
+}
+
 // Evaluate runs every rule against history + the current token.
 func Evaluate(rules []Rule, history []string, current string) Decision {
-	h := append(append([]string(nil), history...), current)
+	h := make([]string, 0, len(history)+1)
+	for _, t := range history {
+		if !Bookkeeping(t) {
+			h = append(h, t)
+		}
+	}
+	h = append(h, current)
 	var d Decision
 	for _, r := range rules {
 		if r.Fires(h) {

@@ -97,6 +97,23 @@ func windowScan(r Rule, history []string) bool {
 	return false
 }
 
+// TestRetryAfterBlock: a refused call's own events do not break the run,
+// so retrying the same call is refused again.
+func TestRetryAfterBlock(t *testing.T) {
+	rules := Defaults()
+	history := []string{"tool:advance_phase:force", "gate:A:fail", "gate:A:forced:blocking"}
+	for i := 0; i < 3; i++ {
+		d := Evaluate(rules, history, "tool:advance_phase:force")
+		if d.Allowed() {
+			t.Fatalf("retry %d was allowed", i)
+		}
+		history = append(history, "tool:advance_phase:force:refused", "policy:repeated-forced-advance:block")
+	}
+	if !Evaluate(rules, append(history, "tool:record_evidence"), "tool:advance_phase:force").Allowed() {
+		t.Fatal("a real call in between did not break the run")
+	}
+}
+
 func TestValidate(t *testing.T) {
 	cases := []struct {
 		rule Rule

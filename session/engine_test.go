@@ -387,8 +387,14 @@ func TestSequenceRulesInEngine(t *testing.T) {
 	for _, v := range vs {
 		codes[v.Code]++
 	}
-	if codes["SEQUENCE_RULE"] != 1 || codes["FORCED_ADVANCE"] != 1 {
+	if codes["SEQUENCE_RULE"] != 1 || codes["FORCED_ADVANCE"] != 1 { // checked before the retries below
 		t.Fatalf("violations %v", codes)
+	}
+	// Retrying the refused call is refused again, however often.
+	for i := 0; i < 6; i++ {
+		if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Force: true, Reason: "retry"}); !errors.Is(err, policy.ErrBlocked) {
+			t.Fatalf("retry %d: %v", i, err)
+		}
 	}
 	toks := e.tokens(id)
 	if !contains(toks, "policy:repeated-forced-advance:block") || !contains(toks, "tool:advance_phase:force:refused") {

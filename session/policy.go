@@ -30,16 +30,9 @@ func (e *Engine) CheckPolicy(ctx context.Context, s *Session, token string) (*Po
 	if err != nil || len(rules) == 0 {
 		return &PolicyOutcome{}, err
 	}
-	n := policy.MaxWindow(rules) - 1
-	var history []string
-	if n > 0 {
-		evs, err := e.Store.LastEvents(ctx, s.ID, n)
-		if err != nil {
-			return nil, fmt.Errorf("read history: %w", err)
-		}
-		for _, ev := range evs {
-			history = append(history, ev.Token)
-		}
+	history, err := e.ruleHistory(ctx, s.ID, policy.MaxWindow(rules)-1)
+	if err != nil {
+		return nil, err
 	}
 	d := policy.Evaluate(rules, history, token)
 	out := &PolicyOutcome{}
@@ -71,6 +64,32 @@ func (e *Engine) CheckPolicy(ctx context.Context, s *Session, token string) (*Po
 		return nil, fmt.Errorf("record policy violation: %w", err)
 	}
 	return nil, fmt.Errorf("%w %s: %s", policy.ErrBlocked, strings.Join(names, ", "), strings.Join(msgs, "; "))
+}
+
+// ruleHistory returns the last n events that rules match against, skipping
+// the rules' own bookkeeping events (however many refusals piled up).
+func (e *Engine) ruleHistory(ctx context.Context, id string, n int) ([]string, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	for read := 2 * n; ; read *= 4 {
+		evs, err := e.Store.LastEvents(ctx, id, read)
+		if err != nil {
+			return nil, fmt.Errorf("read history: %w", err)
+		}
+		var kept []string
+		for _, ev := range evs {
+			if !policy.Bookkeeping(ev.Token) {
+				kept = append(kept, ev.Token)
+			}
+		}
+		if len(kept) >= n || len(evs) < read {
+			if len(kept) > n {
+				kept = kept[len(kept)-n:]
+			}
+			return kept, nil
+		}
+	}
 }
 
 // Tokens are the policy events to append with the call's own events.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -165,18 +166,50 @@ func (e *Engine) writeRecord(ctx context.Context, s *Session) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	abs := filepath.Join(s.Worktree, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return "", fmt.Errorf("write session record: %w", err)
-	}
-	// The folder may be a symlink out of the repository: check before writing.
-	if dir := filepath.ToSlash(filepath.Dir(rel)); dir != "." {
-		if _, _, err := resolveInside(s.Worktree, dir); err != nil {
-			return "", fmt.Errorf("write session record: %w", err)
-		}
-	}
-	if err := os.WriteFile(abs, append(b, '\n'), 0o644); err != nil {
-		return "", fmt.Errorf("write session record: %w", err)
+	if err := writeInside(s.Worktree, rel, append(b, '\n')); err != nil {
+		return "", fmt.Errorf("write session record %s: %w", rel, err)
 	}
 	return rel, nil
+}
+
+// writeInside writes a file under root without ever following a symlink
+// out of it: the nearest existing ancestor folder must resolve inside root
+// before any folder is created, the folder must still resolve inside after,
+// and the file is written to a temporary name and renamed over the target,
+// which replaces a symlink rather than writing through it.
+func writeInside(root, rel string, data []byte) error {
+	dir := path.Dir(rel)
+	for d := dir; d != "."; d = path.Dir(d) {
+		if _, ok, err := resolveInside(root, d); err != nil {
+			return err
+		} else if ok {
+			break
+		}
+	}
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return err
+	}
+	if dir != "." {
+		if _, _, err := resolveInside(root, dir); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(abs), ".sessiongate-record-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), abs)
 }

@@ -2,6 +2,8 @@ package session_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -47,5 +49,45 @@ func TestSnapshotIDIndependentOfPathsAndTimes(t *testing.T) {
 	}
 	if c := build(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), session.EvidenceManual); c == a {
 		t.Fatal("a different evidence kind kept the id")
+	}
+}
+
+// TestRecordNeverWritesOutside: a record path that is a symlink out of the
+// repository, or whose folder is one, is never written through.
+func TestRecordNeverWritesOutside(t *testing.T) {
+	for _, c := range []string{"file symlink", "folder symlink"} {
+		t.Run(c, func(t *testing.T) {
+			e := newEnv(t, gateProtocol("<!-- gate: evidence manual -->"))
+			e.engine.Config.SessionRecord = ".agents/sessions/{session_id}.json"
+			ctx := context.Background()
+			id := e.start("escape")
+			outside := filepath.Join(t.TempDir(), "victim.txt")
+			os.WriteFile(outside, []byte("precious"), 0o644)
+			if c == "file symlink" {
+				os.MkdirAll(filepath.Join(e.root, ".agents", "sessions"), 0o755)
+				if err := os.Symlink(outside, filepath.Join(e.root, ".agents", "sessions", id+".json")); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				if err := os.Symlink(filepath.Dir(outside), filepath.Join(e.root, ".agents")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.evidence(id, "CHECK", session.EvidenceManual, "done")
+			e.advance(id)
+			end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "s"})
+			if err != nil || !end.Ended {
+				t.Fatalf("end: %+v %v", end, err)
+			}
+			if b, _ := os.ReadFile(outside); string(b) != "precious" {
+				t.Fatalf("file outside the repository was overwritten: %q", b)
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(outside), "sessions")); err == nil {
+				t.Fatal("a folder was created outside the repository")
+			}
+			if c == "folder symlink" && (end.RecordFile != "" || len(end.Warnings) == 0) {
+				t.Fatalf("record written through a symlinked folder: %+v", end)
+			}
+		})
 	}
 }

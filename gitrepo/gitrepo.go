@@ -309,3 +309,28 @@ func (r *Repo) ResolveRev(ctx context.Context, rev string) (string, error) {
 	}
 	return strings.TrimSpace(string(b)), nil
 }
+
+// VerifyStart resolves a caller-supplied starting commit and checks that it
+// is an ancestor of head: a starting commit from elsewhere would make
+// "changed since start" and "commit since start" pass without any work.
+func (r *Repo) VerifyStart(ctx context.Context, commit, head string) (string, error) {
+	full, err := r.ResolveRev(ctx, commit)
+	if err != nil || full == "" {
+		return "", fmt.Errorf("%s is not a commit in this repository", commit)
+	}
+	if head == "" {
+		return "", fmt.Errorf("the branch has no commits yet, so %s cannot be its starting commit", short(full))
+	}
+	cmd := exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", full, head)
+	cmd.Dir = r.root
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return full, nil
+	case errors.As(err, &ee) && ee.ExitCode() == 1:
+		return "", fmt.Errorf("%s is not an ancestor of HEAD (%s)", short(full), short(head))
+	default:
+		return "", fmt.Errorf("check %s against HEAD: %w", short(full), err)
+	}
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -111,4 +112,15 @@ func (c *concurrentRepo) StagedFiles(ctx context.Context) ([]string, error) {
 
 func (c *concurrentRepo) Status(ctx context.Context) ([]string, error) {
 	return c.get().Status(ctx)
+}
+
+// VerifyStart checks a caller-supplied starting commit (see gitrepo).
+func (c *concurrentRepo) VerifyStart(ctx context.Context, commit, head string) (string, error) {
+	v, ok := c.get().(interface {
+		VerifyStart(ctx context.Context, commit, head string) (string, error)
+	})
+	if !ok {
+		return "", fmt.Errorf("cannot check starting_commit %s in this repository", commit)
+	}
+	return v.VerifyStart(ctx, commit, head)
 }

@@ -108,6 +108,11 @@ func (e *Engine) SpecFor(ctx context.Context, sha string) (*protocolspec.Spec, e
 	return spec, nil
 }
 
+// startVerifier checks a caller-supplied starting commit; gitrepo.Repo has it.
+type startVerifier interface {
+	VerifyStart(ctx context.Context, commit, head string) (string, error)
+}
+
 // StartRequest opens a session.
 type StartRequest struct {
 	Repo           Repo
@@ -171,12 +176,19 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		}
 		branch = req.Branch
 	}
-	if req.StartingCommit != "" {
+	override := req.StartingCommit != ""
+	if override {
 		c := strings.ToLower(req.StartingCommit)
 		if !hexSHA.MatchString(c) {
 			return nil, fmt.Errorf("invalid starting_commit %q: want a hex commit id", truncate(req.StartingCommit, 64))
 		}
-		head = c
+		v, ok := req.Repo.(startVerifier)
+		if !ok {
+			return nil, errors.New("starting_commit cannot be checked in this repository: leave it out to start at HEAD")
+		}
+		if head, err = v.VerifyStart(ctx, c, head); err != nil {
+			return nil, fmt.Errorf("invalid starting_commit: %w", err)
+		}
 	}
 	now := e.now()
 	s := &Session{
@@ -224,7 +236,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := w.CreateSession(ctx, s); err != nil {
 			return err
 		}
-		detail, _ := json.Marshal(map[string]string{"branch": s.Branch, "starting_commit": s.StartCommit, "protocol_sha256": s.ProtocolSHA})
+		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "protocol_sha256": s.ProtocolSHA})
 		if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "tool:session_start", Detail: string(detail), CreatedAt: now}); err != nil {
 			return err
 		}

@@ -111,6 +111,7 @@ func TestStartValidation(t *testing.T) {
 	}{
 		{"no objective", session.StartRequest{Objective: "  "}, "objective is required"},
 		{"bad commit", session.StartRequest{Objective: "x", StartingCommit: "HEAD~1; rm -rf /"}, "invalid starting_commit"},
+		{"unknown commit", session.StartRequest{Objective: "x", StartingCommit: "1234567890abcdef1234567890abcdef12345678"}, "not a commit in this repository"},
 		{"bad branch", session.StartRequest{Objective: "x", Branch: "a b"}, "invalid branch"},
 	}
 	for _, c := range cases {
@@ -121,6 +122,24 @@ func TestStartValidation(t *testing.T) {
 				t.Fatalf("err %v, want %q", err, c.want)
 			}
 		})
+	}
+	// A commit that is not an ancestor of HEAD (another branch) is refused;
+	// an ancestor is accepted and recorded.
+	base := git(t, e.root, "rev-parse", "HEAD")
+	git(t, e.root, "checkout", "-q", "-b", "side")
+	git(t, e.root, "commit", "-q", "--allow-empty", "-m", "side")
+	side := git(t, e.root, "rev-parse", "HEAD")
+	git(t, e.root, "checkout", "-q", "main")
+	if _, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "x", StartingCommit: side}); err == nil || !strings.Contains(err.Error(), "not an ancestor of HEAD") {
+		t.Fatalf("side-branch starting commit: %v", err)
+	}
+	git(t, e.root, "commit", "-q", "--allow-empty", "-m", "next")
+	res, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "x", StartingCommit: base[:10]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := e.db.GetSession(ctx, res.SessionID); s.StartCommit != base {
+		t.Fatalf("starting commit %q, want %s", s.StartCommit, base)
 	}
 	for _, id := range []string{"", "abc", "../../etc/passwd", strings.Repeat("a", 36), "123e4567-e89b-12d3-a456-42661417400g"} {
 		if _, err := e.engine.ValidateGate(ctx, id, ""); !errors.Is(err, session.ErrInvalidID) {

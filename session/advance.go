@@ -132,6 +132,9 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 		if err != nil {
 			return err
 		}
+		if !cur.Active() {
+			return fmt.Errorf("session %s: %w (%s)", id, ErrEnded, cur.State)
+		}
 		e.touch(cur)
 		if err := w.UpdateSession(ctx, cur); err != nil {
 			return err
@@ -272,7 +275,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 		}
 		if len(carried) > 0 {
 			v := carried[0]
-			return nil, fmt.Errorf("force refused: a %s %s violation from session %s is still active in this session (window %s, %d run(s)); satisfy the gate instead", v.Severity, v.Code, v.SessionID, v.Window, v.DecayRuns)
+			return nil, fmt.Errorf("%w: a %s %s violation from session %s is still active in this session (window %s, %d run(s)); satisfy the gate instead", ErrForceRefused, v.Severity, v.Code, v.SessionID, v.Window, v.DecayRuns)
 		}
 	}
 	pol, err := e.CheckPolicy(ctx, s, res.tokens[0])
@@ -658,7 +661,12 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 }
 
 func isQA(p *protocolspec.Phase) bool {
-	return strings.Contains(p.ID, "QA") || strings.Contains(strings.ToLower(p.Title), "qa ")
+	for _, part := range strings.Split(p.ID, "_") {
+		if part == "QA" {
+			return true
+		}
+	}
+	return false
 }
 
 // docsOnly allows skip_qa only when every changed file is documentation,

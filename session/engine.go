@@ -43,7 +43,9 @@ func NewEngine(store Store, cfg Config, openRepo func(ctx context.Context, workt
 		cfg.CommandTimeout = 2 * time.Minute
 	}
 	if len(cfg.DocGlobs) == 0 {
-		cfg.DocGlobs = []string{"*.md", "*.markdown", "*.txt", "*.rst", "docs/**"}
+		// Prose only: *.txt (requirements.txt) and docs/** (code under
+		// docs/) are not safe to call documentation.
+		cfg.DocGlobs = []string{"*.md", "*.markdown", "*.rst", "*.adoc"}
 	}
 	return &Engine{Store: store, Config: cfg, OpenRepo: openRepo, Now: time.Now, Logger: slog.Default()}
 }
@@ -352,6 +354,9 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 		}
 		if s.Terminated {
 			return fmt.Errorf("session %s: %w already", id, ErrTerminated)
+		}
+		if !s.Active() { // keep a finished session's outcome
+			return fmt.Errorf("session %s: %w (%s): nothing to terminate", id, ErrEnded, s.State)
 		}
 		now := e.now()
 		s.Terminated, s.TerminateReason, s.State = true, truncate(reason, 500), StateTerminated

@@ -452,13 +452,28 @@ func TestCarriedViolationsDecay(t *testing.T) {
 	if len(res2.Carried) != 1 || res2.Carried[0].SessionID != id1 || res2.Carried[0].Window != session.WindowCrossSessionDecay {
 		t.Fatalf("carried into the next session: %+v", res2.Carried)
 	}
-	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: res2.SessionID, Force: true, Reason: "again"}); err == nil || !strings.Contains(err.Error(), "force refused") {
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: res2.SessionID, Force: true, Reason: "again"}); !errors.Is(err, session.ErrForceRefused) {
 		t.Fatalf("force with an active carried violation: %v", err)
+	}
+	// A throwaway start does not wear the violation off: only completed
+	// sessions count as runs.
+	e.now = e.now.Add(time.Minute)
+	throwaway, _ := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "throwaway"})
+	if len(throwaway.Carried) != 1 {
+		t.Fatalf("superseding a session wore the violation off: %+v", throwaway.Carried)
+	}
+	id2 := throwaway.SessionID
+	e.toWorking(id2)
+	write(t, e.root, "qa/r.md", "ok")
+	git(t, e.root, "add", "-A")
+	git(t, e.root, "commit", "-q", "-m", "work")
+	if end, err := e.engine.End(ctx, session.EndRequest{ID: id2, Summary: "done"}); err != nil || !end.Ended {
+		t.Fatalf("end: %+v %v", end, err)
 	}
 	e.now = e.now.Add(time.Minute)
 	res3, _ := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "third"})
 	if len(res3.Carried) != 0 {
-		t.Fatalf("violation still carried after its decay: %+v", res3.Carried)
+		t.Fatalf("violation still carried after a completed session: %+v", res3.Carried)
 	}
 	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: res3.SessionID, Force: true, Reason: "ok now"}); err != nil {
 		t.Fatalf("force after decay: %v", err)

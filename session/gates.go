@@ -341,6 +341,10 @@ func expandCommand(ctx context.Context, env gateEnv, line string) (string, int, 
 		total += len(files)
 		q := make([]string, len(files))
 		for i, f := range files {
+			// A file named "--fix.md" must not reach the command as an option.
+			if strings.HasPrefix(f, "-") {
+				f = "./" + f
+			}
 			q[i] = shellQuote(f)
 		}
 		return strings.Join(q, " ")

@@ -62,6 +62,9 @@ func TestGateKinds(t *testing.T) {
 			write(t, e.root, "docs/new file.md", "x")
 			write(t, e.root, "other.txt", "x")
 		}, "PASS", "passed"},
+		{"dash file names are not options", `<!-- gate: command "test \"$(echo {changed:*.md})\" = ./--version.md" -->`, func(t *testing.T, e *env, _ string) {
+			write(t, e.root, "--version.md", "x")
+		}, "PASS", "passed"},
 		{"commit none", `<!-- gate: commit_since_start -->`, none, "FAIL", "no commit"},
 		{"commit made", `<!-- gate: commit_since_start -->`, func(t *testing.T, e *env, _ string) {
 			git(t, e.root, "commit", "-q", "--allow-empty", "-m", "x")

@@ -118,8 +118,10 @@ func (e *Engine) rules(ctx context.Context, s *Session) ([]policy.Rule, error) {
 
 // Carried returns the violations of earlier sessions of the repository that
 // are still relevant to s: cross_session_decay violations with fewer than
-// decay_runs sessions started between them and s (s included). No time-based
-// TTL: ADR-029 v1 defines none.
+// decay_runs runs between them and s, s included. A run is a session that
+// ended COMPLETE: a session started and dropped (superseded, abandoned,
+// terminated) does not wear a violation off, or two throwaway starts would
+// lift the ban on force. No time-based TTL: ADR-029 v1 defines none.
 func (e *Engine) Carried(ctx context.Context, r Reader, s *Session) ([]Violation, error) {
 	vs, err := r.ListViolations(ctx, ViolationFilter{RepoID: s.RepoID, Limit: 500})
 	if err != nil {
@@ -138,12 +140,16 @@ func (e *Engine) Carried(ctx context.Context, r Reader, s *Session) ([]Violation
 			}
 			counts[v.CreatedAt] = after
 		}
-		for i, x := range after {
+		runs := 0
+		for _, x := range after {
 			if x.ID == s.ID {
-				if i < v.DecayRuns {
+				if runs < v.DecayRuns {
 					out = append(out, v)
 				}
 				break
+			}
+			if x.State == StateComplete {
+				runs++
 			}
 		}
 	}

@@ -72,6 +72,8 @@ var (
 	ErrExpired    = errors.New("session expired")
 	ErrTerminated = errors.New("session terminated")
 	ErrEnded      = errors.New("session already ended")
+	// ErrForceRefused: force while a carried violation is active.
+	ErrForceRefused = errors.New("force refused")
 )
 
 var idPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)

@@ -200,6 +200,13 @@ func TestSessionCLI(t *testing.T) {
 	if code, out, _ = sg(t, "", "session", "list", "--json"); code != 0 || !strings.Contains(out, st.SessionID) {
 		t.Fatalf("list: %d %s", code, out)
 	}
+	// A refusal by a sequence rule is a block (1), not a usage error.
+	if code, _, stderr = sg(t, "", "session", "advance", "--force", "--reason", "a"); code != 0 {
+		t.Fatalf("first force: %d %s", code, stderr)
+	}
+	if code, _, stderr = sg(t, "", "session", "advance", "--force", "--reason", "b"); code != exitBlocked || !strings.Contains(stderr, "repeated-forced-advance") {
+		t.Fatalf("second force: %d %q", code, stderr)
+	}
 	if code, _, _ = sg(t, "", "session", "delete", st.SessionID); code != exitUsage {
 		t.Fatalf("delete without --yes: %d", code)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/policy"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -407,8 +408,14 @@ func (a *app) resolveSession(ctx context.Context, flag string) (*session.Engine,
 	return e, s.ID, nil
 }
 
-// sessionErr maps engine errors to exit codes: a bad handle or bad input is 2.
-func sessionErr(err error) error { return usage(err) }
+// sessionErr maps engine errors to exit codes: a refusal by a sequence rule
+// or of force is a block (1); a bad handle or bad input is 2.
+func sessionErr(err error) error {
+	if errors.Is(err, policy.ErrBlocked) || errors.Is(err, session.ErrForceRefused) {
+		return &exitError{code: exitBlocked, err: err}
+	}
+	return usage(err)
+}
 
 func printGate(w io.Writer, g session.GateResult) {
 	fmt.Fprintf(w, "%-8s %s (%s) %s\n", g.Status, g.Phase, g.Level, g.Message)

@@ -58,9 +58,31 @@ func (r *Repo) MainRoot() string {
 	return r.commonDir // bare or unusual layout: the common dir itself
 }
 
-// Name is a short human name for the repository.
+// Name is a short name for the repository: the last path segment of the
+// origin remote's URL when there is one (so every clone of a project, in
+// any folder, has the same name and snapshot ids do not depend on where it
+// was checked out), else the main worktree's folder name.
 func (r *Repo) Name() string {
+	if repo, err := r.gogit(); err == nil {
+		if cfg, err := repo.Config(); err == nil {
+			if rem, ok := cfg.Remotes["origin"]; ok && len(rem.URLs) > 0 {
+				if n := urlName(rem.URLs[0]); n != "" {
+					return n
+				}
+			}
+		}
+	}
 	return strings.TrimSuffix(filepath.Base(r.MainRoot()), ".git")
+}
+
+// urlName is the last segment of a remote URL, without ".git":
+// "git@github.com:o/proj.git" and "https://host/o/proj" both give "proj".
+func urlName(u string) string {
+	u = strings.TrimRight(strings.TrimSpace(u), "/")
+	if i := strings.LastIndexAny(u, "/:"); i >= 0 {
+		u = u[i+1:]
+	}
+	return strings.TrimSuffix(u, ".git")
 }
 
 func (r *Repo) gogit() (*git.Repository, error) {

@@ -163,3 +163,30 @@ func TestLinkedWorktree(t *testing.T) {
 		t.Fatal("opening a non-repository succeeded")
 	}
 }
+
+// TestNameFromOrigin: clones in differently named folders share a name.
+func TestNameFromOrigin(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	origin := filepath.Join(t.TempDir(), "proj.git")
+	git(t, t.TempDir(), nil, "init", "-q", "--bare", origin)
+	var names []string
+	for _, folder := range []string{"proj", "my-fork"} {
+		dir := filepath.Join(t.TempDir(), folder)
+		git(t, filepath.Dir(dir), nil, "clone", "-q", origin, dir)
+		r, err := gitrepo.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, r.Name())
+	}
+	if names[0] != "proj" || names[1] != "proj" {
+		t.Fatalf("names %v, want proj for both clones", names)
+	}
+	plain := filepath.Join(t.TempDir(), "plainrepo")
+	git(t, filepath.Dir(plain), nil, "init", "-q", plain)
+	r, _ := gitrepo.Open(ctx, plain)
+	if r.Name() != "plainrepo" {
+		t.Fatalf("no origin: %q", r.Name())
+	}
+}

@@ -2,17 +2,21 @@ package session_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/sessiongate/sessiongate/session"
 )
 
-// TestSnapshotIDIndependentOfPathsAndTimes: the same session state in two
-// databases, for repositories at different paths, written at different
-// times, gives the same snapshot id; a different state does not.
+// TestSnapshotIDIndependentOfPathsAndTimes: the same session state built
+// in two processes, in two databases, for repositories at different paths,
+// written at different times, gives the same snapshot id; a different state
+// does not.
 func TestSnapshotIDIndependentOfPathsAndTimes(t *testing.T) {
 	const id = "0b6f1c1e-3a7d-4b5e-9f00-1c2d3e4f5a6b"
 	build := func(when time.Time, kind string) string {
@@ -42,10 +46,39 @@ func TestSnapshotIDIndependentOfPathsAndTimes(t *testing.T) {
 		}
 		return rec.Envelope.Snapshot.StateSnapshotID
 	}
-	a := build(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), session.EvidenceToolOutput)
-	b := build(time.Date(2027, 6, 1, 12, 30, 0, 0, time.FixedZone("X", 3600)), session.EvidenceToolOutput)
-	if a != b {
+	if os.Getenv("SG_SNAPSHOT_CHILD") != "" {
+		// Child process: build in a fresh temp dir at the given time, print the id.
+		var when time.Time
+		if err := when.UnmarshalText([]byte(os.Getenv("SG_SNAPSHOT_TIME"))); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println("ID=" + build(when, os.Getenv("SG_SNAPSHOT_KIND")))
+		return
+	}
+	// Two separate processes, different temp paths, different times.
+	child := func(when time.Time, kind string) string {
+		ts, _ := when.MarshalText()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSnapshotIDIndependentOfPathsAndTimes$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "SG_SNAPSHOT_CHILD=1", "SG_SNAPSHOT_TIME="+string(ts), "SG_SNAPSHOT_KIND="+kind, "TMPDIR="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(line, "ID=") {
+				return strings.TrimPrefix(line, "ID=")
+			}
+		}
+		t.Fatalf("child printed no id:\n%s", out)
+		return ""
+	}
+	a := child(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), session.EvidenceToolOutput)
+	b := child(time.Date(2027, 6, 1, 12, 30, 0, 0, time.FixedZone("X", 3600)), session.EvidenceToolOutput)
+	if a != b || a == "" {
 		t.Fatalf("same state, different ids: %s vs %s", a, b)
+	}
+	if c := build(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), session.EvidenceToolOutput); c != a {
+		t.Fatalf("this process computed %s, the children %s", c, a)
 	}
 	if c := build(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), session.EvidenceManual); c == a {
 		t.Fatal("a different evidence kind kept the id")

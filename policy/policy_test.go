@@ -120,6 +120,10 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		{Rule{Name: "Bad Name", Pattern: []string{"a"}}, "rule name"},
+		{Rule{Name: "-leading-dash", Pattern: []string{"a"}}, "rule name"},
+		{Rule{Name: strings.Repeat("a", 65), Pattern: []string{"a"}}, "rule name"},
+		{Rule{Name: "ok-name_1.2", Pattern: []string{"a"}}, ""},
+		{Rule{Name: "r", Pattern: []string{"gate:*:f@il"}}, "bad token"},
 		{Rule{Name: "r", Pattern: nil}, "pattern is empty"},
 		{Rule{Name: "r", Pattern: []string{"a::b"}}, "bad token"},
 		{Rule{Name: "r", Pattern: []string{"a", "b", "c"}, Window: 2}, "window 2 is shorter"},

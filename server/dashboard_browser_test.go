@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -188,6 +190,41 @@ func (b *browser) problems() []string {
 	return out
 }
 
+// connectMCP connects the MCP Go SDK's client to url over Streamable HTTP.
+func connectMCP(t *testing.T, url string) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "sessiongate-browser-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatalf("connect MCP client to %s: %v", url, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// callTool runs one tools/call and fails on a protocol error or an isError result.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("tools/call %s: %v", name, err)
+	}
+	if res.IsError {
+		var text []string
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				text = append(text, tc.Text)
+			}
+		}
+		t.Fatalf("tools/call %s: isError: %s", name, strings.Join(text, "\n"))
+	}
+	return res
+}
+
 func TestBrowserDashboard(t *testing.T) {
 	env := newDashEnv(t, "")
 	env.seed()
@@ -253,7 +290,7 @@ func TestBrowserDashboard(t *testing.T) {
 		b.screenshot("04-session-forced")
 	})
 
-	t.Run("active session follows the engine", func(t *testing.T) {
+	t.Run("active session follows MCP calls", func(t *testing.T) {
 		b.t = t
 		b.do("open live session", chromedp.Navigate(b.base+"/sessions/"+liveID), chromedp.WaitVisible(chromedp.CSS(`#live[hx-trigger]`)))
 		b.waitJS("htmx loaded", `typeof htmx !== "undefined"`, 5*time.Second)
@@ -263,13 +300,15 @@ func TestBrowserDashboard(t *testing.T) {
 		}
 		b.screenshot("05-session-live-before")
 		b.markPage()
-		ctx := context.Background()
-		if _, err := env.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: liveID, Kind: session.EvidenceToolOutput, Evidence: "read HANDOFF.md and the last session's notes"}); err != nil {
-			t.Fatal(err)
-		}
-		res, err := env.engine.Advance(ctx, session.AdvanceRequest{ID: liveID})
-		if err != nil || !res.Advanced || res.To != "PLAN" {
-			t.Fatalf("advance: %+v %v", res, err)
+		// The change comes from an agent: real tools/call requests from the
+		// SDK's own client to /mcp on the server the browser is looking at.
+		cs := connectMCP(t, b.base+MCPPath)
+		callTool(t, cs, "record_evidence", map[string]any{"session_id": liveID, "phase": "CONTEXT_RETRIEVAL",
+			"evidence_type": session.EvidenceToolOutput, "evidence": "read HANDOFF.md and the last session's notes"})
+		adv := callTool(t, cs, "advance_phase", map[string]any{"session_id": liveID})
+		var res session.AdvanceResult
+		if raw, err := json.Marshal(adv.StructuredContent); err != nil || json.Unmarshal(raw, &res) != nil || !res.Advanced || res.To != "PLAN" {
+			t.Fatalf("advance_phase over MCP: %+v (structured %v)", res, adv.StructuredContent)
 		}
 		b.waitJS("the page shows PLAN", now+`.includes("PLAN") && document.body.innerText.includes("tool:advance_phase")`, 8*time.Second)
 		if !b.pageKept() {

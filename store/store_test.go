@@ -257,19 +257,90 @@ func TestOpenErrors(t *testing.T) {
 	}
 }
 
+// TestOpenUnreadableFile: a sessiongate database that SQLite cannot read
+// is refused with an error naming it and is left byte for byte as it was,
+// never "repaired" or overwritten. The damaged header runs everywhere, root
+// included (CI runs as root); TestOpenErrors covers text that is not a
+// database, a folder where the file should be and a file in the folder's way.
 func TestOpenUnreadableFile(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("running as root: file permissions do not stop reads")
+	readBytes := func(t *testing.T, path string) []byte {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
 	}
-	path := filepath.Join(t.TempDir(), "locked.db")
-	db := openAt(t, path)
-	db.Close()
-	if err := os.Chmod(path, 0); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Open(context.Background(), path)
-	if err == nil || !strings.HasPrefix(err.Error(), "open store "+path+": ") {
-		t.Fatalf("Open of an unreadable file: %v, want an error naming the path", err)
+	for _, c := range []struct {
+		name string
+		// spoil makes the database at path unreadable and returns the
+		// bytes it must still hold after a refused Open.
+		spoil func(t *testing.T, path string) []byte
+		// readable undoes what stops the test itself reading the file.
+		readable func(t *testing.T, path string)
+		want     string
+	}{
+		{name: "damaged header", want: "file is not a database", spoil: func(t *testing.T, path string) []byte {
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Only the 16-byte magic "SQLite format 3\x00"; the pages stay real.
+			if _, err := f.WriteAt([]byte("NotSQLite form 3"), 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return readBytes(t, path)
+		}},
+		{name: "no read permission", spoil: func(t *testing.T, path string) []byte {
+			if os.Geteuid() == 0 {
+				t.Skip("running as root: file permissions do not stop reads (the damaged header case covers root)")
+			}
+			b := readBytes(t, path)
+			if err := os.Chmod(path, 0); err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}, readable: func(t *testing.T, path string) {
+			if err := os.Chmod(path, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "sessiongate.db")
+			db, err := Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			newSession(t, db, "/repo")
+			// Close checkpoints the WAL, so the one file holds everything.
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if fileExists(path + "-wal") {
+				t.Fatalf("%s-wal is left after Close: spoiling the main file would not spoil the database", path)
+			}
+			want := c.spoil(t, path)
+
+			db, err = Open(context.Background(), path)
+			if err == nil {
+				db.Close()
+				t.Fatal("Open of an unreadable database succeeded")
+			}
+			t.Log(err)
+			if !strings.HasPrefix(err.Error(), "open store "+path+": ") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q, want \"open store %s: ...%s...\"", err, path, c.want)
+			}
+			if c.readable != nil {
+				c.readable(t, path)
+			}
+			if got := readBytes(t, path); string(got) != string(want) {
+				t.Errorf("Open changed the file it refused (%d bytes before, %d after)", len(want), len(got))
+			}
+		})
 	}
 }
 

@@ -181,6 +181,26 @@ func newHookCmd(a *app) *cobra.Command {
 		Hidden:             true,
 		DisableFlagParsing: true, // git's arguments pass through untouched
 		RunE: func(c *cobra.Command, argv []string) error {
+			// Flag parsing is off so git's arguments pass untouched; take
+			// sessiongate's own --db / --protocol from before the hook name.
+			for len(argv) > 0 && strings.HasPrefix(argv[0], "--") {
+				name, val, hasVal := strings.Cut(argv[0], "=")
+				if name != "--db" && name != "--protocol" {
+					return usage(fmt.Errorf("unknown flag %s before the hook name", name))
+				}
+				argv = argv[1:]
+				if !hasVal {
+					if len(argv) == 0 {
+						return usage(fmt.Errorf("%s needs a value", name))
+					}
+					val, argv = argv[0], argv[1:]
+				}
+				if name == "--db" {
+					a.dbFlag = val
+				} else {
+					a.protocolFlag = val
+				}
+			}
 			if len(argv) == 0 {
 				return usage(fmt.Errorf("hook needs a name: one of %s", strings.Join(hooks.Hooks, ", ")))
 			}

@@ -276,3 +276,25 @@ func TestSnapshotCommands(t *testing.T) {
 		t.Fatalf("envelope %s", out)
 	}
 }
+
+// TestHookTakesDBFlag: the hook command passes git's arguments through
+// untouched but still honours sessiongate's own --db before the hook name.
+func TestHookTakesDBFlag(t *testing.T) {
+	dir := repoDir(t)
+	os.WriteFile(filepath.Join(dir, "sessiongate.yaml"), []byte("require_session: true\n"), 0o644)
+	for i, args := range [][]string{
+		{"--db", filepath.Join(dir, "a.db"), "hook", "pre-commit"},
+		{"hook", "--db=" + filepath.Join(dir, "b.db"), "pre-commit"},
+	} {
+		code, _, stderr := sg(t, "", args...)
+		if code != exitBlocked || !strings.Contains(stderr, "require_session") {
+			t.Fatalf("%v: exit %d %q", args, code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, []string{"a.db", "b.db"}[i])); err != nil {
+			t.Fatalf("%v: the named database was not used: %v", args, err)
+		}
+	}
+	if code, _, stderr := sg(t, "", "hook", "--bogus", "pre-commit"); code != exitUsage || !strings.Contains(stderr, "--bogus") {
+		t.Fatalf("unknown flag: %d %q", code, stderr)
+	}
+}

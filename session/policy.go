@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,8 +28,20 @@ type PolicyOutcome struct {
 // warnings (their events are appended by the caller through Tokens).
 func (e *Engine) CheckPolicy(ctx context.Context, s *Session, token string) (*PolicyOutcome, error) {
 	rules, err := e.rules(ctx, s)
-	if err != nil || len(rules) == 0 {
+	if err != nil {
 		return &PolicyOutcome{}, err
+	}
+	// Rules fire on a run that ends with the current call (policy anchors
+	// them there), so a rule whose last token cannot match this call cannot
+	// fire whatever the history holds. Dropping those first spares most
+	// calls (under the shipped rules all but a forced advance, session_end
+	// and the pre-commit hook) the
+	// history read; the decision is the same.
+	rules = slices.DeleteFunc(rules, func(r policy.Rule) bool {
+		return len(r.Pattern) == 0 || !policy.TokenMatch(r.Pattern[len(r.Pattern)-1], token)
+	})
+	if len(rules) == 0 {
+		return &PolicyOutcome{}, nil
 	}
 	history, err := e.ruleHistory(ctx, s.ID, policy.MaxWindow(rules)-1)
 	if err != nil {

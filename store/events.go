@@ -8,8 +8,9 @@ import (
 	"github.com/sessiongate/sessiongate/session"
 )
 
+// queryEvents runs a constant query through the statement cache.
 func (r reader) queryEvents(ctx context.Context, sessionID, query string, args ...any) ([]session.Event, error) {
-	rows, err := r.q.QueryContext(ctx, query, args...)
+	rows, err := r.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("events of session %s: %w", sessionID, err)
 	}
@@ -54,13 +55,21 @@ func (r reader) LastEvents(ctx context.Context, sessionID string, n int) ([]sess
 // AppendEvent inserts e with Seq = the session's highest Seq + 1 and sets
 // e.Seq. The transaction holds the write lock (BEGIN IMMEDIATE), so no other
 // writer can take the same Seq. A zero CreatedAt gets the transaction's time.
+//
+// Two plain statements rather than INSERT ... SELECT max(seq) ... RETURNING:
+// that form makes SQLite build two temporary tables per event (one because
+// it reads the table it inserts into, one for RETURNING), a third of its
+// cost, and every tool call appends events.
 func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 	e.CreatedAt = tx.stamp(e.CreatedAt)
-	err := tx.q.QueryRowContext(ctx, `INSERT INTO events (session_id, seq, token, detail, created_at)
-		SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ? FROM events WHERE session_id = ?
-		RETURNING seq`, e.SessionID, e.Token, e.Detail, nanos(e.CreatedAt), e.SessionID).Scan(&e.Seq)
-	if err != nil {
+	var seq int64
+	if err := tx.queryRow(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?`, e.SessionID).Scan(&seq); err != nil {
+		return fmt.Errorf("append event %q to session %s: next seq: %w", e.Token, e.SessionID, err)
+	}
+	if _, err := tx.exec(ctx, `INSERT INTO events (session_id, seq, token, detail, created_at) VALUES (?, ?, ?, ?, ?)`,
+		e.SessionID, seq, e.Token, e.Detail, nanos(e.CreatedAt)); err != nil {
 		return fmt.Errorf("append event %q to session %s: %w", e.Token, e.SessionID, err)
 	}
+	e.Seq = seq
 	return nil
 }

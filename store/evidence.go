@@ -10,7 +10,7 @@ import (
 // ListEvidence returns a session's evidence in the order it was recorded.
 func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.Evidence, error) {
 	const what = "evidence of session "
-	rows, err := r.q.QueryContext(ctx, `SELECT id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at
+	rows, err := r.query(ctx, `SELECT id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at
 		FROM evidence WHERE session_id = ? ORDER BY id`, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
@@ -49,7 +49,7 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 	if e.Body != nil {
 		body = e.Body
 	}
-	err := tx.q.QueryRowContext(ctx, `INSERT INTO evidence (session_id, phase, step, kind, sha256, ref, size, body, created_at)
+	err := tx.queryRow(ctx, `INSERT INTO evidence (session_id, phase, step, kind, sha256, ref, size, body, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		e.SessionID, e.Phase, e.Step, e.Kind, e.SHA256, e.Ref, e.Size, body, nanos(e.CreatedAt)).Scan(&e.ID)
 	if err != nil {

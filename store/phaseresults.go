@@ -14,7 +14,7 @@ import (
 // were first recorded.
 func (r reader) PhaseResults(ctx context.Context, sessionID string) ([]session.PhaseResult, error) {
 	const what = "phase results of session "
-	rows, err := r.q.QueryContext(ctx, `SELECT session_id, phase_id, status, level, message, decision,
+	rows, err := r.query(ctx, `SELECT session_id, phase_id, status, level, message, decision,
 		checks_json, started_at, ended_at, duration_ns FROM phase_results WHERE session_id = ? ORDER BY rowid`, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
@@ -54,7 +54,7 @@ func (tx *Tx) PutPhaseResult(ctx context.Context, p session.PhaseResult) error {
 		}
 		checks = string(b)
 	}
-	_, err := tx.q.ExecContext(ctx, `INSERT INTO phase_results (session_id, phase_id, status, level,
+	_, err := tx.exec(ctx, `INSERT INTO phase_results (session_id, phase_id, status, level,
 		message, decision, checks_json, started_at, ended_at, duration_ns)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session_id, phase_id) DO UPDATE SET status = excluded.status, level = excluded.level,

@@ -12,7 +12,7 @@ import (
 func (r reader) GetProtocol(ctx context.Context, sha256 string) (*session.Protocol, error) {
 	var p session.Protocol
 	var created int64
-	err := r.q.QueryRowContext(ctx, `SELECT sha256, name, content, spec_json, created_at
+	err := r.queryRow(ctx, `SELECT sha256, name, content, spec_json, created_at
 		FROM protocols WHERE sha256 = ?`, sha256).Scan(&p.SHA256, &p.Name, &p.Content, &p.SpecJSON, &created)
 	if err != nil {
 		return nil, notFound(err, "protocol "+sha256)
@@ -30,7 +30,7 @@ func (tx *Tx) PutProtocol(ctx context.Context, p *session.Protocol) error {
 	if content == nil {
 		content = []byte{}
 	}
-	_, err := tx.q.ExecContext(ctx, `INSERT INTO protocols (sha256, name, content, spec_json, created_at)
+	_, err := tx.exec(ctx, `INSERT INTO protocols (sha256, name, content, spec_json, created_at)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING`,
 		p.SHA256, p.Name, content, p.SpecJSON, nanos(p.CreatedAt))
 	if err != nil {

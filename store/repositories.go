@@ -11,7 +11,7 @@ import (
 // session.ErrNotFound.
 func (r reader) GetRepository(ctx context.Context, id int64) (*session.Repository, error) {
 	var repo session.Repository
-	err := r.q.QueryRowContext(ctx, `SELECT id, root, name FROM repositories WHERE id = ?`, id).
+	err := r.queryRow(ctx, `SELECT id, root, name FROM repositories WHERE id = ?`, id).
 		Scan(&repo.ID, &repo.Root, &repo.Name)
 	if err != nil {
 		return nil, notFound(err, fmt.Sprintf("repository %d", id))
@@ -23,7 +23,7 @@ func (r reader) GetRepository(ctx context.Context, id int64) (*session.Repositor
 // wrapping session.ErrNotFound.
 func (r reader) RepositoryByRoot(ctx context.Context, root string) (*session.Repository, error) {
 	var repo session.Repository
-	err := r.q.QueryRowContext(ctx, `SELECT id, root, name FROM repositories WHERE root = ?`, root).
+	err := r.queryRow(ctx, `SELECT id, root, name FROM repositories WHERE root = ?`, root).
 		Scan(&repo.ID, &repo.Root, &repo.Name)
 	if err != nil {
 		return nil, notFound(err, "repository "+root)
@@ -35,7 +35,7 @@ func (r reader) RepositoryByRoot(ctx context.Context, root string) (*session.Rep
 // new. A non-empty name replaces the stored one (the folder may be renamed).
 func (tx *Tx) EnsureRepository(ctx context.Context, root, name string) (*session.Repository, error) {
 	var repo session.Repository
-	err := tx.q.QueryRowContext(ctx, `INSERT INTO repositories (root, name) VALUES (?, ?)
+	err := tx.queryRow(ctx, `INSERT INTO repositories (root, name) VALUES (?, ?)
 		ON CONFLICT (root) DO UPDATE SET name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE name END
 		RETURNING id, root, name`, root, name).Scan(&repo.ID, &repo.Root, &repo.Name)
 	if err != nil {

@@ -40,8 +40,13 @@ func scanSession(sc scanner) (*session.Session, error) {
 	return &s, nil
 }
 
+// querySessions runs a constant query through the statement cache.
 func (r reader) querySessions(ctx context.Context, what, query string, args ...any) ([]*session.Session, error) {
-	rows, err := r.q.QueryContext(ctx, query, args...)
+	rows, err := r.query(ctx, query, args...)
+	return scanSessions(what, rows, err)
+}
+
+func scanSessions(what string, rows *sql.Rows, err error) ([]*session.Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -63,23 +68,25 @@ func (r reader) querySessions(ctx context.Context, what, query string, args ...a
 // GetSession returns the session with id, or an error wrapping
 // session.ErrNotFound.
 func (r reader) GetSession(ctx context.Context, id string) (*session.Session, error) {
-	row := r.q.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id)
+	row := r.queryRow(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id)
 	s, err := scanSession(row)
 	if err != nil {
 		return nil, notFound(err, "session "+id)
 	}
+	r.remember(s)
 	return s, nil
 }
 
 // ActiveSession returns the newest INIT/WORKING/ENDING session of a worktree.
 func (r reader) ActiveSession(ctx context.Context, repoID int64, worktree string) (*session.Session, error) {
-	row := r.q.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions
+	row := r.queryRow(ctx, `SELECT `+sessionCols+` FROM sessions
 		WHERE repo_id = ? AND worktree = ? AND state IN `+activeStates+`
 		ORDER BY created_at DESC, id DESC LIMIT 1`, repoID, worktree)
 	s, err := scanSession(row)
 	if err != nil {
 		return nil, notFound(err, fmt.Sprintf("active session of repository %d worktree %s", repoID, worktree))
 	}
+	r.remember(s)
 	return s, nil
 }
 
@@ -140,7 +147,8 @@ func sessionWhere(f session.SessionFilter) (string, []any) {
 // set, at most f.Limit (DefaultLimit when 0).
 func (r reader) ListSessions(ctx context.Context, f session.SessionFilter) ([]*session.Session, error) {
 	query, args := listSessionsQuery(f)
-	return r.querySessions(ctx, "list sessions", query, args...)
+	rows, err := r.q.QueryContext(ctx, query, args...) // built from the filter: not cached
+	return scanSessions("list sessions", rows, err)
 }
 
 func listSessionsQuery(f session.SessionFilter) (string, []any) {
@@ -196,7 +204,7 @@ func (tx *Tx) CreateSession(ctx context.Context, s *session.Session) error {
 		return fmt.Errorf("create session: %w", err)
 	}
 	s.CreatedAt = tx.stamp(s.CreatedAt)
-	_, err := tx.q.ExecContext(ctx, `INSERT INTO sessions (`+sessionCols+`)
+	_, err := tx.exec(ctx, `INSERT INTO sessions (`+sessionCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.RepoID, s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
 		s.Objective, s.State, s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
@@ -204,26 +212,76 @@ func (tx *Tx) CreateSession(ctx context.Context, s *session.Session) error {
 	if err != nil {
 		return fmt.Errorf("create session %s (repository %d): %w", s.ID, s.RepoID, err)
 	}
+	tx.remember(s)
 	return nil
 }
 
 // UpdateSession writes every field of s but ID and RepoID, which never
-// change.
+// change. When this transaction has read or written the row, only the
+// columns that differ from it are set: a full-row UPDATE makes SQLite
+// rewrite the entry of every index on sessions (8 pages to the WAL instead
+// of 1 for a touch), and a touch is what every tool call does.
 func (tx *Tx) UpdateSession(ctx context.Context, s *session.Session) error {
-	res, err := tx.q.ExecContext(ctx, `UPDATE sessions SET worktree = ?, branch = ?, start_commit = ?,
-		end_commit = ?, protocol_sha256 = ?, objective = ?, state = ?, phase = ?, created_at = ?,
-		last_activity = ?, expires_at = ?, ended_at = ?, terminated = ?, terminate_reason = ?,
-		summary = ?, next_notes = ? WHERE id = ?`,
-		s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA, s.Objective, s.State, s.Phase,
-		nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
-		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes, s.ID)
-	return affectedOne(res, err, "update session "+s.ID)
+	what := "update session " + s.ID
+	vals := updateValues(s)
+	var set strings.Builder
+	args := make([]any, 0, len(vals)+1)
+	old, known := tx.rows[s.ID]
+	var was [len(updateCols)]any
+	if known {
+		was = updateValues(&old)
+	}
+	for i, v := range vals {
+		if known && v == was[i] {
+			continue
+		}
+		if set.Len() > 0 {
+			set.WriteString(", ")
+		}
+		set.WriteString(updateCols[i] + " = ?")
+		args = append(args, v)
+	}
+	if set.Len() == 0 { // unchanged, and the row is there: read in this transaction
+		return nil
+	}
+	// The column sets that occur are few (a touch, a move, an end), so
+	// each is prepared once like a constant query.
+	res, err := tx.exec(ctx, `UPDATE sessions SET `+set.String()+` WHERE id = ?`, append(args, s.ID)...)
+	if err := affectedOne(res, err, what); err != nil {
+		return err
+	}
+	tx.remember(s)
+	return nil
+}
+
+// updateCols are the columns UpdateSession writes, in updateValues' order.
+var updateCols = [...]string{"worktree", "branch", "start_commit", "end_commit", "protocol_sha256",
+	"objective", "state", "phase", "created_at", "last_activity", "expires_at", "ended_at",
+	"terminated", "terminate_reason", "summary", "next_notes"}
+
+// updateValues are s's values of updateCols in stored form, comparable
+// with ==.
+func updateValues(s *session.Session) [len(updateCols)]any {
+	return [...]any{s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
+		s.Objective, s.State, s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
+		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes}
+}
+
+// remember records a session row as this transaction last read or wrote
+// it; outside Update it does nothing. The transaction holds the write lock,
+// so the row cannot change behind it, and no statement of this package
+// changes the columns of updateCols except through UpdateSession.
+func (r reader) remember(s *session.Session) {
+	if r.rows != nil {
+		r.rows[s.ID] = *s
+	}
 }
 
 // DeleteSession removes the session; foreign keys cascade to its phase
 // results, evidence, events, violations and snapshots.
 func (tx *Tx) DeleteSession(ctx context.Context, id string) error {
-	res, err := tx.q.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
+	delete(tx.rows, id)
+	res, err := tx.exec(ctx, `DELETE FROM sessions WHERE id = ?`, id)
 	return affectedOne(res, err, "delete session "+id)
 }
 

@@ -10,7 +10,7 @@ import (
 // ListSnapshots returns a session's snapshots in Seq order.
 func (r reader) ListSnapshots(ctx context.Context, sessionID string) ([]session.Snapshot, error) {
 	const what = "snapshots of session "
-	rows, err := r.q.QueryContext(ctx, `SELECT session_id, seq, snapshot_id, payload, created_at
+	rows, err := r.query(ctx, `SELECT session_id, seq, snapshot_id, payload, created_at
 		FROM snapshots WHERE session_id = ? ORDER BY seq`, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
@@ -40,7 +40,7 @@ func (tx *Tx) AddSnapshot(ctx context.Context, s *session.Snapshot) error {
 	if payload == nil {
 		payload = []byte{}
 	}
-	err := tx.q.QueryRowContext(ctx, `INSERT INTO snapshots (session_id, seq, snapshot_id, payload, created_at)
+	err := tx.queryRow(ctx, `INSERT INTO snapshots (session_id, seq, snapshot_id, payload, created_at)
 		SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ? FROM snapshots WHERE session_id = ?
 		RETURNING seq`, s.SessionID, s.SnapshotID, payload, nanos(s.CreatedAt), s.SessionID).Scan(&s.Seq)
 	if err != nil {

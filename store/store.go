@@ -57,9 +57,10 @@ const pragmas = "_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=fo
 type DB struct {
 	reader // reads outside Update, on the read pool
 
-	path   string
-	writer *sql.DB // one connection; BEGIN IMMEDIATE
-	read   *sql.DB
+	path        string
+	writer      *sql.DB // one connection; BEGIN IMMEDIATE
+	read        *sql.DB
+	writerStmts *stmtCache // prepared on the writer, used inside Update
 
 	// Now fills zero CreatedAt times; tests may replace it.
 	Now func() time.Time
@@ -114,7 +115,8 @@ func Open(ctx context.Context, path string) (_ *DB, err error) {
 	read.SetMaxOpenConns(n)
 	read.SetMaxIdleConns(n)
 
-	db := &DB{reader: reader{q: read}, path: abs, writer: writer, read: read, Now: time.Now}
+	db := &DB{reader: reader{q: read, stmts: newStmtCache(read)}, path: abs, writer: writer, read: read,
+		writerStmts: newStmtCache(writer), Now: time.Now}
 	for _, pool := range []*sql.DB{writer, read} {
 		if err := connect(ctx, pool); err != nil {
 			db.Close()
@@ -169,9 +171,9 @@ func escapeURIPath(p string) string {
 // Path is the absolute path of the database file.
 func (db *DB) Path() string { return db.path }
 
-// Close closes both connection pools.
+// Close closes the prepared statements and both connection pools.
 func (db *DB) Close() error {
-	return errors.Join(db.read.Close(), db.writer.Close())
+	return errors.Join(db.stmts.close(), db.writerStmts.close(), db.read.Close(), db.writer.Close())
 }
 
 // Update runs fn in one BEGIN IMMEDIATE transaction on the writer
@@ -180,6 +182,9 @@ func (db *DB) Close() error {
 // is returned as is. fn must not call db.Update (the one writer connection is
 // taken) and must not keep w after it returns.
 func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err error) {
+	// Statements this transaction found unprepared are prepared once the
+	// writer connection is free again.
+	defer db.writerStmts.preparePending(ctx)
 	sqlTx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write transaction: %w", err)
@@ -190,7 +195,7 @@ func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err 
 			_ = sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{reader: reader{q: sqlTx}, now: db.Now().UTC()}); err != nil {
+	if err := fn(&Tx{reader: reader{q: sqlTx, stmts: db.writerStmts, tx: sqlTx, rows: map[string]session.Session{}}, now: db.Now().UTC()}); err != nil {
 		return err
 	}
 	if err := sqlTx.Commit(); err != nil {
@@ -222,7 +227,12 @@ type querier interface {
 
 // reader implements session.Reader over a pool or a transaction.
 type reader struct {
-	q querier
+	q     querier
+	stmts *stmtCache // the prepared statements of q's pool
+	tx    *sql.Tx    // inside Update: q, to which cached statements are bound
+	// inside Update: session rows as the transaction last read or wrote
+	// them, so UpdateSession sets only the columns that changed
+	rows map[string]session.Session
 }
 
 // nanos and fromNanos convert times to the stored form: unix nanoseconds,

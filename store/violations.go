@@ -96,7 +96,7 @@ func (tx *Tx) AddViolation(ctx context.Context, v *session.Violation) error {
 	v.CreatedAt = tx.stamp(v.CreatedAt)
 	sessionID := sql.NullString{String: v.SessionID, Valid: v.SessionID != ""}
 	var repoID sql.NullInt64
-	err := tx.q.QueryRowContext(ctx, `INSERT INTO violations (session_id, repo_id, phase, requirement, severity,
+	err := tx.queryRow(ctx, `INSERT INTO violations (session_id, repo_id, phase, requirement, severity,
 		code, message, state_window, decay_runs, created_at)
 		VALUES (?1, coalesce(nullif(?2, 0), (SELECT repo_id FROM sessions WHERE id = ?1)), ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
 		RETURNING id, repo_id`,
@@ -107,7 +107,7 @@ func (tx *Tx) AddViolation(ctx context.Context, v *session.Violation) error {
 	}
 	v.RepoID = repoID.Int64
 	if v.SessionID != "" {
-		if _, err := tx.q.ExecContext(ctx, `UPDATE sessions SET violation_count = violation_count + 1 WHERE id = ?`,
+		if _, err := tx.exec(ctx, `UPDATE sessions SET violation_count = violation_count + 1 WHERE id = ?`,
 			v.SessionID); err != nil {
 			return fmt.Errorf("add violation %s to session %s: count: %w", v.Code, v.SessionID, err)
 		}

@@ -34,9 +34,8 @@ func (e *Engine) CheckPolicy(ctx context.Context, s *Session, token string) (*Po
 	// Rules fire on a run that ends with the current call (policy anchors
 	// them there), so a rule whose last token cannot match this call cannot
 	// fire whatever the history holds. Dropping those first spares most
-	// calls (under the shipped rules all but a forced advance, session_end
-	// and the pre-commit hook) the
-	// history read; the decision is the same.
+	// calls the history read (under the shipped rules, all but a forced
+	// advance, session_end and the pre-commit hook); the decision is the same.
 	rules = slices.DeleteFunc(rules, func(r policy.Rule) bool {
 		return len(r.Pattern) == 0 || !policy.TokenMatch(r.Pattern[len(r.Pattern)-1], token)
 	})

@@ -135,7 +135,9 @@ func (e *Engine) rules(ctx context.Context, s *Session) ([]policy.Rule, error) {
 // terminated) does not wear a violation off, or two throwaway starts would
 // lift the ban on force. No time-based TTL: ADR-029 v1 defines none.
 func (e *Engine) Carried(ctx context.Context, r Reader, s *Session) ([]Violation, error) {
-	vs, err := r.ListViolations(ctx, ViolationFilter{RepoID: s.RepoID, Limit: 500})
+	// Only decaying violations can be carried; filtering in the query keeps
+	// session-window noise (sequence-rule refusals) from crowding them out.
+	vs, err := r.ListViolations(ctx, ViolationFilter{RepoID: s.RepoID, Window: WindowCrossSessionDecay, Limit: 500})
 	if err != nil {
 		return nil, fmt.Errorf("list violations: %w", err)
 	}

@@ -235,6 +235,7 @@ type ViolationFilter struct {
 	Severities []string
 	Code       string
 	Phase      string
+	Window     string // WindowSession or WindowCrossSessionDecay; "" any
 	Branch     string
 	From, To   time.Time
 	BeforeTime time.Time

@@ -72,10 +72,10 @@ func seedFilterDB(t *testing.T) (db *DB, repoA, repoB int64) {
 		}
 		for _, v := range []session.Violation{
 			{SessionID: sid(2), Severity: session.SeverityHigh, Code: "FORCED_ADVANCE", Phase: "P1", CreatedAt: minute(20)},
-			{SessionID: sid(4), Severity: session.SeverityCritical, Code: "BYPASS", Phase: "P2", CreatedAt: minute(21)},
+			{SessionID: sid(4), Severity: session.SeverityCritical, Code: "BYPASS", Phase: "P2", CreatedAt: minute(21), Window: session.WindowCrossSessionDecay, DecayRuns: 3},
 			{SessionID: sid(4), Severity: session.SeverityLow, Code: "FORCED_ADVANCE", Phase: "P1", CreatedAt: minute(22)},
 			{SessionID: sid(6), Severity: session.SeverityHigh, Code: "SEQUENCE_RULE", Phase: "P1", CreatedAt: minute(22)},
-			{RepoID: repoB, Severity: session.SeverityMedium, Code: "BYPASS", CreatedAt: minute(23)},
+			{RepoID: repoB, Severity: session.SeverityMedium, Code: "BYPASS", CreatedAt: minute(23), Window: session.WindowCrossSessionDecay, DecayRuns: 3},
 		} {
 			if err := w.AddViolation(ctx, &v); err != nil {
 				return err
@@ -289,6 +289,8 @@ func TestListViolationsFilters(t *testing.T) {
 		{"session", session.ViolationFilter{SessionID: sid(4)}, []int{3, 2}},
 		{"severities", session.ViolationFilter{Severities: []string{session.SeverityHigh, session.SeverityCritical}}, []int{4, 2, 1}},
 		{"code", session.ViolationFilter{Code: "BYPASS"}, []int{5, 2}},
+		{"window", session.ViolationFilter{Window: session.WindowCrossSessionDecay}, []int{5, 2}},
+		{"window and repo", session.ViolationFilter{Window: session.WindowCrossSessionDecay, RepoID: repoA}, []int{2}},
 		{"phase", session.ViolationFilter{Phase: "P1"}, []int{4, 3, 1}},
 		{"branch joins sessions", session.ViolationFilter{Branch: "feat"}, []int{3, 2}},
 		{"branch main", session.ViolationFilter{Branch: "main"}, []int{4, 1}},

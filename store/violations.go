@@ -69,6 +69,9 @@ func listViolationsQuery(f session.ViolationFilter) (string, []any) {
 	if f.Phase != "" {
 		add("v.phase = ?", f.Phase)
 	}
+	if f.Window != "" {
+		add("v.state_window = ?", f.Window)
+	}
 	if !f.From.IsZero() {
 		add("v.created_at >= ?", nanos(f.From))
 	}

@@ -297,40 +297,16 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 			return nil, err
 		}
 		res.Gates = append(res.Gates, g)
-		res.tokens = append(res.tokens, gateToken(p.ID, g.Status))
-		switch {
-		case g.Status != StatusFail:
-			st := PhasePassed
-			if g.Status == StatusSkipped {
-				st = PhaseSkipped
-			}
-			res.phases = append(res.phases, resultFrom(s.ID, g, st, now))
-		case !p.Mandatory():
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s gate %s skipped: %s", p.Gate, p.ID, g.Message))
-			r := resultFrom(s.ID, g, PhaseSkipped, now)
-			r.Decision = "SKIPPED: " + strings.ToLower(p.Gate) + " gate failed"
-			res.phases = append(res.phases, r)
-			res.tokens = append(res.tokens, "gate:"+p.ID+":skip")
-		case req.Force:
-			// Forcing a BLOCKING gate stays visible to the next session
-			// (and bars it from forcing); a REQUIRED one to this session.
-			sev, window, decay := SeverityHigh, WindowSession, 0
-			if p.Gate == protocolspec.GateBlocking {
-				sev, window, decay = SeverityCritical, WindowCrossSessionDecay, DecayForcedBlocked
-			}
-			v := &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: p.Gate + " gate " + p.Title,
-				Severity: sev, Code: "FORCED_ADVANCE", Window: window, DecayRuns: decay, CreatedAt: now,
-				Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Gate, p.ID, truncate(req.Reason, 300), g.Message)}
-			res.violations = append(res.violations, v)
-			r := resultFrom(s.ID, g, PhaseForced, now)
-			r.Decision = "FORCED: " + truncate(req.Reason, 200)
-			res.phases = append(res.phases, r)
-			res.tokens = append(res.tokens, "gate:"+p.ID+":forced:"+strings.ToLower(p.Gate))
-		default:
-			res.phases = append(res.phases, resultFrom(s.ID, g, PhaseFailed, now))
-			res.Blocked = blockedFrom(p, g)
-			i = target // stop the walk
-			continue
+		st := settle(s, p, g, req.Force, req.Reason, now)
+		res.phases = append(res.phases, st.result)
+		res.tokens = append(res.tokens, st.tokens...)
+		res.Warnings = append(res.Warnings, st.warnings...)
+		if st.violation != nil {
+			res.violations = append(res.violations, st.violation)
+		}
+		if st.blocked != nil {
+			res.Blocked = st.blocked
+			break
 		}
 		moved = i + 1
 	}
@@ -377,6 +353,53 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 		return nil, fmt.Errorf("advance session: %w", err)
 	}
 	return res, nil
+}
+
+// settled is what one phase's gate result does to a walk through phases.
+type settled struct {
+	result    PhaseResult
+	tokens    []string
+	warnings  []string
+	violation *Violation
+	blocked   *BlockedPhase // the walk stops here
+}
+
+// settle decides a phase on its gate result, the one rule Advance and End
+// share: a passing (or nothing-to-check) gate passes; a failing optional
+// gate is skipped with a warning; a failing mandatory gate blocks, unless
+// forced, which records a violation. Forcing a BLOCKING gate stays visible
+// to the next session (and bars it from forcing); a REQUIRED one only to
+// this session.
+func settle(s *Session, p *protocolspec.Phase, g GateResult, force bool, reason string, now time.Time) settled {
+	out := settled{tokens: []string{gateToken(p.ID, g.Status)}}
+	switch {
+	case g.Status != StatusFail:
+		st := PhasePassed
+		if g.Status == StatusSkipped {
+			st = PhaseSkipped
+		}
+		out.result = resultFrom(s.ID, g, st, now)
+	case !p.Mandatory():
+		out.warnings = []string{fmt.Sprintf("%s gate %s skipped: %s", p.Gate, p.ID, g.Message)}
+		out.result = resultFrom(s.ID, g, PhaseSkipped, now)
+		out.result.Decision = "SKIPPED: " + strings.ToLower(p.Gate) + " gate failed"
+		out.tokens = append(out.tokens, "gate:"+p.ID+":skip")
+	case force:
+		sev, window, decay := SeverityHigh, WindowSession, 0
+		if p.Gate == protocolspec.GateBlocking {
+			sev, window, decay = SeverityCritical, WindowCrossSessionDecay, DecayForcedBlocked
+		}
+		out.violation = &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: p.Gate + " gate " + p.Title,
+			Severity: sev, Code: "FORCED_ADVANCE", Window: window, DecayRuns: decay, CreatedAt: now,
+			Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Gate, p.ID, truncate(reason, 300), g.Message)}
+		out.result = resultFrom(s.ID, g, PhaseForced, now)
+		out.result.Decision = "FORCED: " + truncate(reason, 200)
+		out.tokens = append(out.tokens, "gate:"+p.ID+":forced:"+strings.ToLower(p.Gate))
+	default:
+		out.result = resultFrom(s.ID, g, PhaseFailed, now)
+		out.blocked = blockedFrom(p, g)
+	}
+	return out
 }
 
 func nextStep(s *Session, ps []position, i int, b *BlockedPhase) string {
@@ -578,25 +601,12 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			return nil, err
 		}
 		res.Gates = append(res.Gates, g)
-		tokens = append(tokens, gateToken(p.ID, g.Status))
-		switch {
-		case g.Status != StatusFail:
-			st := PhasePassed
-			if g.Status == StatusSkipped {
-				st = PhaseSkipped
-			}
-			results = append(results, resultFrom(s.ID, g, st, now))
-		case !p.Mandatory():
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s gate %s skipped: %s", p.Gate, p.ID, g.Message))
-			r := resultFrom(s.ID, g, PhaseSkipped, now)
-			r.Decision = "SKIPPED: " + strings.ToLower(p.Gate) + " gate failed"
-			results = append(results, r)
-			tokens = append(tokens, "gate:"+p.ID+":skip")
-		default:
-			results = append(results, resultFrom(s.ID, g, PhaseFailed, now))
-			res.Blocked = blockedFrom(p, g)
-		}
-		if res.Blocked != nil {
+		st := settle(s, p, g, false, "", now) // session_end never forces
+		results = append(results, st.result)
+		tokens = append(tokens, st.tokens...)
+		res.Warnings = append(res.Warnings, st.warnings...)
+		if st.blocked != nil {
+			res.Blocked = st.blocked
 			break
 		}
 		moved = i + 1

@@ -12,10 +12,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
@@ -200,7 +202,66 @@ func mcpCall(t testing.TB, cs *mcp.ClientSession, name string, args map[string]a
 	if err != nil {
 		t.Fatalf("tools/call %s: JSON-RPC error %v (tool failures must be isError results)", name, err)
 	}
+	mcpCheckOutput(t, cs, name, res)
 	return res
+}
+
+// mcpOutputSchemas holds each client session's advertised output schemas,
+// resolved, by tool name.
+var mcpOutputSchemas sync.Map // *mcp.ClientSession -> map[string]*jsonschema.Resolved
+
+// mcpCheckOutput validates a result's structuredContent against the output
+// schema the tool advertises in tools/list. The server does not validate its
+// own outputs at run time (they are built from the Go structs the schemas
+// are inferred from), so every call the tests make checks it here.
+func mcpCheckOutput(t testing.TB, cs *mcp.ClientSession, name string, res *mcp.CallToolResult) {
+	t.Helper()
+	if res.StructuredContent == nil {
+		return
+	}
+	v, ok := mcpOutputSchemas.Load(cs)
+	if !ok {
+		tl, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatalf("tools/list: %v", err)
+		}
+		m := map[string]*jsonschema.Resolved{}
+		for _, tool := range tl.Tools {
+			if tool.OutputSchema == nil {
+				continue
+			}
+			b, err := json.Marshal(tool.OutputSchema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s jsonschema.Schema
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatalf("%s output schema %s: %v", tool.Name, b, err)
+			}
+			rs, err := s.Resolve(nil)
+			if err != nil {
+				t.Fatalf("%s output schema: resolve: %v", tool.Name, err)
+			}
+			m[tool.Name] = rs
+		}
+		v, _ = mcpOutputSchemas.LoadOrStore(cs, m)
+		t.Cleanup(func() { mcpOutputSchemas.Delete(cs) })
+	}
+	rs, ok := v.(map[string]*jsonschema.Resolved)[name]
+	if !ok {
+		t.Fatalf("%s returned structuredContent but advertises no outputSchema", name)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inst any
+	if err := json.Unmarshal(b, &inst); err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Validate(inst); err != nil {
+		t.Errorf("%s: structuredContent does not match the advertised outputSchema: %v\n%s", name, err, b)
+	}
 }
 
 // mcpOK calls a tool that must succeed and decodes its structured result.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -700,4 +702,82 @@ func TestMCPWithoutProtocol(t *testing.T) {
 			t.Fatalf("session_start with a broken protocol succeeded: %s", mcpText(res))
 		}
 	})
+}
+
+// TestMCPSchemasAndInvalidInput: every tool advertises an output schema
+// inferred from its Go result type, and arguments the input schema refuses
+// (an extra property, a value outside the evidence_type enum, a missing
+// required property, a wrong type) are isError results that say what is
+// wrong, as the SDK words them, and never reach the engine.
+func TestMCPSchemasAndInvalidInput(t *testing.T) {
+	outTypes := map[string]*jsonschema.Schema{
+		"session_start":      mcpMustSchema[session.StartResult](t),
+		"validate_gate":      mcpMustSchema[server.ValidateGateOutput](t),
+		"advance_phase":      mcpMustSchema[session.AdvanceResult](t),
+		"record_evidence":    mcpMustSchema[server.RecordEvidenceOutput](t),
+		"session_end":        mcpMustSchema[session.EndResult](t),
+		"get_blocked_reason": mcpMustSchema[session.BlockedReport](t),
+	}
+	transports(t, func(t *testing.T, f *mcpFixture, cs *mcp.ClientSession) {
+		tl, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range tl.Tools {
+			want, ok := outTypes[tool.Name]
+			if !ok {
+				t.Errorf("unexpected tool %s", tool.Name)
+				continue
+			}
+			var got jsonschema.Schema
+			b, _ := json.Marshal(tool.OutputSchema)
+			if err := json.Unmarshal(b, &got); err != nil || got.Type != "object" {
+				t.Errorf("%s outputSchema is not an object schema: %s (%v)", tool.Name, b, err)
+				continue
+			}
+			if g, w := slices.Sorted(maps.Keys(got.Properties)), slices.Sorted(maps.Keys(want.Properties)); !slices.Equal(g, w) {
+				t.Errorf("%s outputSchema properties %v, want those of its Go type %v", tool.Name, g, w)
+			}
+			if g, w := slices.Sorted(slices.Values(got.Required)), slices.Sorted(slices.Values(want.Required)); !slices.Equal(g, w) {
+				t.Errorf("%s outputSchema required %v, want %v", tool.Name, g, w)
+			}
+		}
+
+		id := mcpOK[session.StartResult](t, cs, "session_start", map[string]any{"objective": "invalid input"}).SessionID
+		before := len(mcpTokens(t, f.db, id))
+		cases := []struct {
+			name, tool string
+			args       map[string]any
+			want       string
+		}{
+			{"extra property", "validate_gate", map[string]any{"session_id": id, "command": "rm -rf /"}, `unexpected additional properties ["command"]`},
+			{"evidence_type outside the enum", "record_evidence", map[string]any{"session_id": id, "phase": "CONTEXT_RETRIEVAL", "evidence_type": "telepathy", "evidence": "x"}, "evidence_type"},
+			{"missing required property", "record_evidence", map[string]any{"session_id": id, "phase": "CONTEXT_RETRIEVAL", "evidence": "x"}, `missing properties: ["evidence_type"]`},
+			{"wrong type", "advance_phase", map[string]any{"session_id": id, "force": "yes"}, "force"},
+			{"field name in the wrong case", "validate_gate", map[string]any{"Session_ID": id}, "Session_ID"},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				res := mcpCall(t, cs, c.tool, c.args)
+				text := mcpText(res)
+				if !res.IsError || !strings.Contains(text, `validating "arguments"`) || !strings.Contains(text, c.want) {
+					t.Fatalf("isError=%v %q, want an input validation error mentioning %q", res.IsError, text, c.want)
+				}
+				if res.StructuredContent != nil {
+					t.Errorf("refused call has structuredContent %v", res.StructuredContent)
+				}
+			})
+		}
+		if after := len(mcpTokens(t, f.db, id)); after != before {
+			t.Errorf("refused calls reached the engine: %d events, want %d", after, before)
+		}
+	})
+}
+
+func mcpMustSchema[T any](t *testing.T) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -83,7 +83,7 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 	// Every tool writes to the session's history (events), so none is
 	// read-only or idempotent; none reaches beyond the repository.
 	closed := false
-	mcp.AddTool(srv, &mcp.Tool{
+	mcpAddTool(srv, &mcp.Tool{
 		Name:  "session_start",
 		Title: "Start a session",
 		Description: "Start a protocol session in this repository: records branch, starting commit and the protocol's hash, " +
@@ -103,7 +103,7 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.sessionStart)
 
-	mcp.AddTool(srv, &mcp.Tool{
+	mcpAddTool(srv, &mcp.Tool{
 		Name:  "validate_gate",
 		Title: "Check a phase's gate",
 		Description: "Run a phase's gate checks against the repository (default: the current phase) and record the result. " +
@@ -120,7 +120,7 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.validateGate)
 
-	mcp.AddTool(srv, &mcp.Tool{
+	mcpAddTool(srv, &mcp.Tool{
 		Name:  "advance_phase",
 		Title: "Advance to the next phase",
 		Description: "Move the session to the next phase (or to target_phase), checking every gate on the way. " +
@@ -139,7 +139,7 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.advancePhase)
 
-	mcp.AddTool(srv, &mcp.Tool{
+	mcpAddTool(srv, &mcp.Tool{
 		Name:  "record_evidence",
 		Title: "Record evidence for a phase",
 		Description: "Record evidence that a phase's requirement is met. Only its sha256 and a short reference are stored " +
@@ -154,7 +154,7 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.recordEvidence)
 
-	mcp.AddTool(srv, &mcp.Tool{
+	mcpAddTool(srv, &mcp.Tool{
 		Name:  "session_end",
 		Title: "End the session",
 		Description: "Walk the remaining end phases (never forcing) and complete the session with a summary and notes for the next one. " +
@@ -169,7 +169,7 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.sessionEnd)
 
-	mcp.AddTool(srv, &mcp.Tool{
+	mcpAddTool(srv, &mcp.Tool{
 		Name:        "get_blocked_reason",
 		Title:       "Why is the session blocked?",
 		Description: "Check the current phase's gate without recording a gate result and list the mandatory phases still ahead, with the evidence each needs and suggested actions.",

@@ -1,0 +1,178 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	segjson "github.com/segmentio/encoding/json"
+)
+
+// mcpAddTool registers a typed tool as mcp.AddTool does (the same inferred
+// input and output schemas in tools/list, the same input validation and
+// error results, structuredContent from Out) except that it does not
+// validate the output against the output schema on every call.
+//
+// Why: Out is one of our Go structs and the output schema is inferred from
+// that same struct, so the check can only fail on a bug in our code, yet
+// it cost about 60 µs per validate_gate call (unmarshal into maps, walk the
+// schema, marshal again): more than the rest of the MCP layer's tool work.
+// The tests check every structured result against the advertised schema
+// instead (mcpCall in mcp_helpers_test.go), and the TypeScript SDK client
+// in the npm tests validates it too.
+//
+// Schemas are resolved once here, at registration; NewMCPServer runs once
+// per process, so the SDK's SchemaCache (meant for a server built per
+// request) would save nothing.
+func mcpAddTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, *Out, error)) {
+	tt := *t
+	in, err := newMCPInput[In](&tt)
+	if err != nil {
+		panic(fmt.Sprintf("tool %q: input schema: %v", t.Name, err))
+	}
+	if tt.OutputSchema == nil {
+		s, err := jsonschema.For[Out](nil)
+		if err != nil {
+			panic(fmt.Sprintf("tool %q: output schema: %v", t.Name, err))
+		}
+		tt.OutputSchema = s
+	}
+	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := in.decode(req.Params.Arguments)
+		if err != nil {
+			var res mcp.CallToolResult
+			res.SetError(err)
+			return &res, nil
+		}
+		res, out, err := h(ctx, req, args)
+		if err != nil {
+			// As the SDK does: a JSON-RPC error stays one, any other error
+			// is a tool result with isError.
+			if wire, ok := err.(*jsonrpc.Error); ok {
+				return nil, wire
+			}
+			var res mcp.CallToolResult
+			res.SetError(err)
+			return &res, nil
+		}
+		if res == nil {
+			res = &mcp.CallToolResult{}
+		}
+		if res.InputRequests != nil {
+			return res, nil
+		}
+		if out == nil {
+			out = new(Out) // the zero object, never JSON null
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("marshaling output: %w", err)
+		}
+		res.StructuredContent = json.RawMessage(b)
+		if res.Content == nil {
+			res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+		}
+		return res, nil
+	})
+}
+
+// mcpInput validates and decodes one tool's arguments exactly as the SDK's
+// mcp.AddTool does: the arguments as a JSON object (map) validated against
+// the resolved input schema (unknown properties, required properties,
+// types, enums), then decoded into In with case-sensitive field names.
+//
+// It skips the SDK's defaults step, and the re-marshal that step forces,
+// when the schema has no defaults: there is then nothing to apply, and In's
+// fields are strings and bools, which decode the same from the original
+// bytes as from the re-marshaled map.
+type mcpInput[In any] struct {
+	resolved    *jsonschema.Resolved
+	hasDefaults bool
+}
+
+// newMCPInput infers the input schema from In unless t has one (as the SDK
+// does), stores it in t for tools/list, and resolves it once.
+func newMCPInput[In any](t *mcp.Tool) (*mcpInput[In], error) {
+	if t.InputSchema == nil {
+		s, err := jsonschema.For[In](nil)
+		if err != nil {
+			return nil, err
+		}
+		t.InputSchema = s
+	}
+	s, ok := t.InputSchema.(*jsonschema.Schema)
+	if !ok {
+		return nil, fmt.Errorf("input schema is a %T, want *jsonschema.Schema", t.InputSchema)
+	}
+	rs, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		return nil, err
+	}
+	return &mcpInput[In]{resolved: rs, hasDefaults: mcpSchemaHasDefaults(s)}, nil
+}
+
+// decode returns the arguments as In, or an error worded as the SDK's.
+// The SDK has already checked the nesting depth of the whole message.
+func (p *mcpInput[In]) decode(raw json.RawMessage) (In, error) {
+	var in In
+	var v any = map[string]any{}
+	if len(raw) > 0 {
+		m := map[string]any{}
+		if err := mcpUnmarshal(raw, &m); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
+		}
+		v = m
+	}
+	if p.hasDefaults {
+		if err := p.resolved.ApplyDefaults(&v); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
+		}
+	}
+	if err := p.resolved.Validate(&v); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": %v", err)
+	}
+	if p.hasDefaults {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return in, fmt.Errorf("validating \"arguments\": marshalling with defaults: %v", err)
+		}
+		raw = b
+	}
+	if len(raw) > 0 {
+		if err := mcpUnmarshal(raw, &in); err != nil {
+			return in, err
+		}
+	}
+	return in, nil
+}
+
+// mcpUnmarshal decodes as the SDK's internal JSON package does (segmentio's
+// decoder, struct fields matched case-sensitively), without its per-call
+// 32 KiB stream buffer.
+func mcpUnmarshal(b []byte, v any) error {
+	rest, err := segjson.Parse(b, v, segjson.DontMatchCaseInsensitiveStructFields)
+	if err == nil && len(rest) > 0 {
+		err = fmt.Errorf("invalid character %q after top-level value", rest[0])
+	}
+	return err
+}
+
+// mcpSchemaHasDefaults reports whether ApplyDefaults could change anything:
+// it applies "default" of object properties, recursively.
+func mcpSchemaHasDefaults(s *jsonschema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Default != nil {
+		return true
+	}
+	for _, p := range s.Properties {
+		if mcpSchemaHasDefaults(p) {
+			return true
+		}
+	}
+	return false
+}

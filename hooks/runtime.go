@@ -271,7 +271,7 @@ func (rt *Runtime) report(d *session.HookDecision, cfg *config.Config) int {
 	if !d.Allowed {
 		sess := ""
 		if d.SessionID != "" {
-			sess = d.SessionID + " (" + d.State + ")"
+			sess = d.SessionID + " (" + string(d.State) + ")"
 		}
 		rt.blocked(d.Hook, d.Gate, strings.Join(d.Reasons, "; "), d.NextStep, cfg.BypassEnv, sess)
 		return ExitBlock

@@ -6,7 +6,7 @@ import "strings"
 // used for phases that carry no gate annotation.
 type builtinCheck struct {
 	match []string // lower-case substrings of the title; any one matches
-	kind  string
+	kind  CheckKind
 	arg   string
 }
 

@@ -7,17 +7,17 @@ import (
 
 // PhaseCoverage says how a phase's gate is enforced, for `protocol lint`.
 type PhaseCoverage struct {
-	ID      string `json:"id"`
-	Section string `json:"section"`
-	Number  string `json:"number"`
-	Title   string `json:"title"`
-	Gate    string `json:"gate"`
-	Line    int    `json:"line"`
+	ID      string    `json:"id"`
+	Section string    `json:"section"`
+	Number  string    `json:"number"`
+	Title   string    `json:"title"`
+	Gate    GateLevel `json:"gate"`
+	Line    int       `json:"line"`
 	// MachineChecked is true when a check other than evidence decides the gate.
 	MachineChecked bool `json:"machine_checked"`
 	// Builtin is true when the checks came from the built-in title table.
-	Builtin bool     `json:"builtin"`
-	Kinds   []string `json:"kinds"`
+	Builtin bool        `json:"builtin"`
+	Kinds   []CheckKind `json:"kinds"`
 	// Must counts MUST and MUST NOT requirements: the evidence a
 	// must_evidence check asks for.
 	Must int `json:"must"`
@@ -31,7 +31,7 @@ func (s *Spec) Coverage() []PhaseCoverage {
 		p := &s.Phases[i]
 		c := PhaseCoverage{
 			ID: p.ID, Section: p.Section, Number: p.Number, Title: p.Title, Gate: p.Gate, Line: p.Line,
-			MachineChecked: p.MachineChecked(), Kinds: []string{},
+			MachineChecked: p.MachineChecked(), Kinds: []CheckKind{},
 		}
 		for _, ch := range p.Checks {
 			c.Kinds = append(c.Kinds, ch.Kind)

@@ -14,9 +14,9 @@ func TestCoverage(t *testing.T) {
 	spec := parseOK(t, doc)
 	got := spec.Coverage()
 	want := []PhaseCoverage{
-		{ID: "SERENA_INITIALIZATION", Section: SectionStart, Number: "1", Title: "Serena Initialization", Gate: GateBlocking, Line: 2, MachineChecked: false, Builtin: true, Kinds: []string{CheckEvidence}, Must: 2},
-		{ID: "CHECKS", Section: SectionStart, Number: "2", Title: "Checks", Gate: GateRequired, Line: 4, MachineChecked: true, Builtin: false, Kinds: []string{CheckCommand, CheckEvidence}, Must: 0},
-		{ID: "WRAP_UP", Section: SectionEnd, Number: "1", Title: "Wrap Up", Gate: GateRequired, Line: 8, MachineChecked: false, Builtin: true, Kinds: []string{CheckMustEvidence}, Must: 0},
+		{ID: "SERENA_INITIALIZATION", Section: SectionStart, Number: "1", Title: "Serena Initialization", Gate: GateBlocking, Line: 2, MachineChecked: false, Builtin: true, Kinds: []CheckKind{CheckEvidence}, Must: 2},
+		{ID: "CHECKS", Section: SectionStart, Number: "2", Title: "Checks", Gate: GateRequired, Line: 4, MachineChecked: true, Builtin: false, Kinds: []CheckKind{CheckCommand, CheckEvidence}, Must: 0},
+		{ID: "WRAP_UP", Section: SectionEnd, Number: "1", Title: "Wrap Up", Gate: GateRequired, Line: 8, MachineChecked: false, Builtin: true, Kinds: []CheckKind{CheckMustEvidence}, Must: 0},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("coverage = %+v\nwant %+v", got, want)

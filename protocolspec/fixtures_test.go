@@ -27,7 +27,11 @@ const (
 	protocolV11 = "SESSION-PROTOCOL_2025-12-18_fd7d1d61d.md"
 )
 
-type phaseRow struct{ number, gate, id string }
+type phaseRow struct {
+	number string
+	gate   GateLevel
+	id     string
+}
 
 func phaseRows(ps []Phase) []phaseRow {
 	var out []phaseRow

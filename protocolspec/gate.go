@@ -18,7 +18,7 @@ import (
 // full grammar.
 
 // checkArity says how many arguments each kind takes.
-var checkArity = map[string]int{
+var checkArity = map[CheckKind]int{
 	CheckFileExists:        1,
 	CheckChangedSinceStart: 1,
 	CheckContentHash:       1,
@@ -29,13 +29,13 @@ var checkArity = map[string]int{
 	CheckMustEvidence:      0,
 }
 
-var checkKinds = []string{
+var checkKinds = []CheckKind{
 	CheckFileExists, CheckChangedSinceStart, CheckContentHash, CheckCommand,
 	CheckCommitSinceStart, CheckCleanWorktree, CheckEvidence, CheckMustEvidence,
 }
 
 // argHint names what a kind's argument is, for error messages.
-var argHint = map[string]string{
+var argHint = map[CheckKind]string{
 	CheckFileExists:        "a path or glob",
 	CheckChangedSinceStart: "a path or glob",
 	CheckContentHash:       "a path",
@@ -225,18 +225,18 @@ func parseDirective(s string) (directive, error) {
 		return directive{}, err
 	}
 	if len(toks) == 0 {
-		return directive{}, fmt.Errorf("empty directive: want a check kind (%s) or id=NAME", strings.Join(checkKinds, ", "))
+		return directive{}, fmt.Errorf("empty directive: want a check kind (%s) or id=NAME", kindList())
 	}
 	var d directive
-	var kind string
+	var kind CheckKind
 	var args []string
 	if toks[0].name == "" {
 		if !toks[0].bare {
-			return d, fmt.Errorf("directive starts with quoted %q: want a check kind first (%s)", toks[0].value, strings.Join(checkKinds, ", "))
+			return d, fmt.Errorf("directive starts with quoted %q: want a check kind first (%s)", toks[0].value, kindList())
 		}
-		kind = toks[0].value
+		kind = CheckKind(toks[0].value)
 		if _, ok := checkArity[kind]; !ok {
-			return d, fmt.Errorf("unknown check kind %q (want one of %s)", kind, strings.Join(checkKinds, ", "))
+			return d, fmt.Errorf("unknown check kind %q (want one of %s)", kind, kindList())
 		}
 		toks = toks[1:]
 	}
@@ -311,4 +311,12 @@ func parseDirective(s string) (directive, error) {
 	}
 	d.check = c
 	return d, nil
+}
+
+func kindList() string {
+	names := make([]string, len(checkKinds))
+	for i, k := range checkKinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
 }

@@ -90,7 +90,7 @@ func TestGateComments(t *testing.T) {
 	for _, d := range dirs {
 		s := d.id
 		if d.check != nil {
-			s = d.check.Kind
+			s = string(d.check.Kind)
 		}
 		got = append(got, s+"@"+string(rune('0'+d.line)))
 	}

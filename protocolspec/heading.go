@@ -15,7 +15,8 @@ var phaseRE = regexp.MustCompile(`^(?i:phase)\s+([0-9]+(?:\.[0-9]+)*[A-Za-z]?)\s
 var phaseLikeRE = regexp.MustCompile(`^(?i:phase)\s+[0-9]`)
 
 type phaseHeading struct {
-	number, title, gate, condition string
+	number, title, condition string
+	gate                     GateLevel
 }
 
 // parsePhaseHeading splits "Phase 2.5: QA Validation (BLOCKING when x)".
@@ -36,7 +37,7 @@ func parsePhaseHeading(text string) (phaseHeading, bool) {
 	if len(inner) == 0 {
 		return h, true
 	}
-	switch q := strings.ToUpper(inner[0]); q {
+	switch q := GateLevel(strings.ToUpper(inner[0])); q {
 	case GateBlocking, GateRequired, GateRecommended, GateOptional:
 		h.gate = q
 		h.condition = strings.Join(inner[1:], " ")

@@ -349,6 +349,13 @@ func (w *walker) gates(s *source, t *segText) {
 		}
 		if d.check != nil {
 			p.annotated = append(p.annotated, *d.check)
+			if d.check.Kind == CheckCommand {
+				for _, ph := range Placeholders(d.check.Arg) {
+					if ph.Quoting != Unquoted {
+						w.warn(d.line, "placeholder {%s} is inside quotes in %q: each file is passed as its own argument whatever the quotes, so drop them", ph.Source, d.check.Arg)
+					}
+				}
+			}
 		}
 	}
 }

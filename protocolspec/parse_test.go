@@ -131,8 +131,10 @@ func inStart(body string) string { return strings.Replace(frame, "%s", body, 1) 
 
 func TestPhaseHeadings(t *testing.T) {
 	tests := []struct {
-		name, heading                      string
-		number, title, gate, condition, id string
+		name, heading string
+		number, title string
+		gate          GateLevel
+		condition, id string
 	}{
 		{"plain", "### Phase 1: Serena Initialization (BLOCKING)", "1", "Serena Initialization", GateBlocking, "", "SERENA_INITIALIZATION"},
 		{"decimal", "### Phase 2.5: QA Validation (BLOCKING)", "2.5", "QA Validation", GateBlocking, "", "QA_VALIDATION"},
@@ -156,8 +158,8 @@ func TestPhaseHeadings(t *testing.T) {
 				t.Fatalf("got %d start phases, want 1: %+v", len(ps), ps)
 			}
 			p := ps[0]
-			got := []string{p.Number, p.Title, p.Gate, p.Condition, p.ID}
-			want := []string{tt.number, tt.title, tt.gate, tt.condition, tt.id}
+			got := []string{p.Number, p.Title, string(p.Gate), p.Condition, p.ID}
+			want := []string{tt.number, tt.title, string(tt.gate), tt.condition, tt.id}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("number/title/gate/condition/id = %q, want %q", got, want)
 			}

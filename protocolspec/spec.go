@@ -16,14 +16,21 @@ const (
 	SectionEnd   = "end"
 )
 
-// Gate levels, from a phase heading's qualifier.
+// GateLevel is how strictly a phase's gate is enforced, from its heading's
+// qualifier: BLOCKING and REQUIRED block, the others warn.
+type GateLevel string
+
+// Gate levels.
 const (
-	GateBlocking    = "BLOCKING"
-	GateRequired    = "REQUIRED"
-	GateRecommended = "RECOMMENDED"
-	GateOptional    = "OPTIONAL"
-	GateUnspecified = "UNSPECIFIED"
+	GateBlocking    GateLevel = "BLOCKING"
+	GateRequired    GateLevel = "REQUIRED"
+	GateRecommended GateLevel = "RECOMMENDED"
+	GateOptional    GateLevel = "OPTIONAL"
+	GateUnspecified GateLevel = "UNSPECIFIED"
 )
+
+// Mandatory reports whether a failing gate of this level blocks.
+func (g GateLevel) Mandatory() bool { return g == GateBlocking || g == GateRequired }
 
 // RFC 2119 levels after synonyms are mapped (SHALL -> MUST, ...).
 const (
@@ -34,18 +41,22 @@ const (
 	LevelMay       = "MAY"
 )
 
-// Check kinds a gate annotation (or the built-in title table) can name.
+// CheckKind names a machine check a gate annotation (or the built-in title
+// table) can ask for.
+type CheckKind string
+
+// Check kinds.
 const (
-	CheckFileExists        = "file_exists"         // Arg: repository-relative path or glob
-	CheckChangedSinceStart = "changed_since_start" // Arg: path or glob
-	CheckContentHash       = "content_hash"        // Arg: path whose content hash must be recorded as evidence
-	CheckCommand           = "command"             // Arg: command line, may hold {changed:GLOB} / {staged:GLOB}
-	CheckCommitSinceStart  = "commit_since_start"  // no Arg
-	CheckCleanWorktree     = "clean_worktree"      // no Arg
-	CheckEvidence          = "evidence"            // Arg: evidence kind (tool_output, file_path, ...)
+	CheckFileExists        CheckKind = "file_exists"         // Arg: repository-relative path or glob
+	CheckChangedSinceStart           = "changed_since_start" // Arg: path or glob
+	CheckContentHash                 = "content_hash"        // Arg: path whose content hash must be recorded as evidence
+	CheckCommand                     = "command"             // Arg: command line, may hold {changed:GLOB} / {staged:GLOB}
+	CheckCommitSinceStart            = "commit_since_start"  // no Arg
+	CheckCleanWorktree               = "clean_worktree"      // no Arg
+	CheckEvidence                    = "evidence"            // Arg: evidence kind (tool_output, file_path, ...)
 	// CheckMustEvidence is the fallback for phases with no annotation and no
 	// built-in check: one piece of evidence recorded per MUST requirement.
-	CheckMustEvidence = "must_evidence"
+	CheckMustEvidence CheckKind = "must_evidence"
 )
 
 // Spec is a parsed protocol document.
@@ -64,7 +75,7 @@ type Phase struct {
 	Section      string          `json:"section"`
 	Number       string          `json:"number"`
 	Title        string          `json:"title"`
-	Gate         string          `json:"gate"`
+	Gate         GateLevel       `json:"gate"`
 	Condition    string          `json:"condition"`
 	Line         int             `json:"line"`
 	Requirements []Requirement   `json:"requirements"`
@@ -98,9 +109,9 @@ type Checklist struct {
 
 // Check is one machine check of a phase gate.
 type Check struct {
-	Kind    string   `json:"kind"`
-	Arg     string   `json:"arg,omitempty"`
-	Timeout Duration `json:"timeout,omitempty"`
+	Kind    CheckKind `json:"kind"`
+	Arg     string    `json:"arg,omitempty"`
+	Timeout Duration  `json:"timeout,omitempty"`
 	// Hooks names the git hooks that also run this check (pre-commit, pre-push).
 	Hooks []string `json:"hooks,omitempty"`
 	// Builtin is true when the check came from the built-in title table, not an annotation.
@@ -188,7 +199,7 @@ func (s *Spec) SectionPhases(section string) []Phase {
 }
 
 // Mandatory reports whether a phase's gate must pass (BLOCKING or REQUIRED).
-func (p *Phase) Mandatory() bool { return p.Gate == GateBlocking || p.Gate == GateRequired }
+func (p *Phase) Mandatory() bool { return p.Gate.Mandatory() }
 
 // MachineChecked reports whether the phase has a check other than evidence.
 func (p *Phase) MachineChecked() bool {

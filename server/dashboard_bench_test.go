@@ -125,7 +125,7 @@ func seedBench(path string, spec *protocolspec.Spec) (err error) {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(5, 7))
-	states := []string{session.StateComplete, session.StateComplete, session.StateComplete, session.StateComplete,
+	states := []session.State{session.StateComplete, session.StateComplete, session.StateComplete, session.StateComplete,
 		session.StateComplete, session.StateComplete, session.StateAbandoned, session.StateTerminated}
 	topics := []string{"parser", "store", "hooks", "server", "dashboard", "policy", "docs", "CLI"}
 	tokens := []string{"tool:record_evidence", "tool:validate_gate", "gate:CONTEXT_RETRIEVAL:pass", "tool:advance_phase", "hook:pre-commit", "hook:commit-msg"}

@@ -102,7 +102,7 @@ func (env *dashEnv) seed() {
 		if err != nil {
 			return err
 		}
-		mk := func(n int, state, branch, objective string, created, ended time.Time) *session.Session {
+		mk := func(n int, state session.State, branch, objective string, created, ended time.Time) *session.Session {
 			return &session.Session{ID: dashSID(n), RepoID: repo.ID, Worktree: "/w/demo", Branch: branch, StartCommit: "1111111111111111111111111111111111111111",
 				ProtocolSHA: env.spec.SHA256, Objective: objective, State: state, CreatedAt: created, LastActivity: created.Add(time.Minute),
 				ExpiresAt: created.Add(100 * day), EndedAt: ended}

@@ -108,9 +108,9 @@ func parseSessionQuery(q url.Values, allowLimit bool) (sessionQuery, error) {
 
 // parseStates accepts repeated or comma-separated state names in any case;
 // "active" stands for INIT, WORKING and ENDING.
-func parseStates(vals []string) ([]string, error) {
-	var out []string
-	add := func(s string) {
+func parseStates(vals []string) ([]session.State, error) {
+	var out []session.State
+	add := func(s session.State) {
 		for _, have := range out {
 			if have == s {
 				return
@@ -120,7 +120,7 @@ func parseStates(vals []string) ([]string, error) {
 	}
 	for _, v := range vals {
 		for _, s := range strings.Split(v, ",") {
-			s = strings.ToUpper(strings.TrimSpace(s))
+			s := session.State(strings.ToUpper(strings.TrimSpace(s)))
 			switch {
 			case s == "":
 			case s == "ACTIVE":
@@ -130,7 +130,7 @@ func parseStates(vals []string) ([]string, error) {
 			case web.Checked(web.AllStates, s):
 				add(s)
 			default:
-				return nil, badf("unknown state %q: use %s or active", clip(s), strings.Join(web.AllStates, ", "))
+				return nil, badf("unknown state %q: use %s or active", clip(string(s)), session.StateNames())
 			}
 		}
 	}
@@ -296,7 +296,7 @@ func decodeCursor(c string) (time.Time, string, int, error) {
 func sessionsURL(base string, f web.SessionFilterForm, cursor string) string {
 	v := url.Values{}
 	for _, s := range f.States {
-		v.Add("state", s)
+		v.Add("state", string(s))
 	}
 	set := func(k, val string) {
 		if val != "" {

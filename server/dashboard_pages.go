@@ -27,7 +27,7 @@ const (
 	eventsShown        = 200 // newest events on a session page
 )
 
-var activeStates = []string{session.StateInit, session.StateWorking, session.StateEnding}
+var activeStates = []session.State{session.StateInit, session.StateWorking, session.StateEnding}
 
 // ---- overview ----
 
@@ -77,7 +77,7 @@ func (d *dashboard) counts(ctx context.Context, out *web.Counts) error {
 	if d.agg == nil {
 		// A store without the aggregate reads: count state by state.
 		for _, st := range web.AllStates {
-			n, err := d.store().CountSessions(ctx, session.SessionFilter{States: []string{st}})
+			n, err := d.store().CountSessions(ctx, session.SessionFilter{States: []session.State{st}})
 			if err != nil {
 				return err
 			}
@@ -90,13 +90,13 @@ func (d *dashboard) counts(ctx context.Context, out *web.Counts) error {
 		return err
 	}
 	for st, n := range cs.ByState {
-		setCount(out, st, n)
+		setCount(out, session.State(st), n)
 	}
 	out.WithViolations, out.Violations = cs.WithViolations, cs.Violations
 	return nil
 }
 
-func setCount(c *web.Counts, state string, n int) {
+func setCount(c *web.Counts, state session.State, n int) {
 	c.Total += n
 	switch state {
 	case session.StateInit, session.StateWorking, session.StateEnding:
@@ -451,7 +451,7 @@ func (d *dashboard) terminate(c echo.Context) error {
 	}
 	if !s.Active() {
 		return d.fail(c, http.StatusConflict, "Session already ended",
-			"Session "+web.ShortID(id)+" is "+s.State+"; only a running session can be terminated.", "")
+			"Session "+web.ShortID(id)+" is "+string(s.State)+"; only a running session can be terminated.", "")
 	}
 	if _, err := d.s.opts.Engine.Terminate(ctx, id, reason); err != nil {
 		if errors.Is(err, session.ErrTerminated) {

@@ -112,7 +112,7 @@ func (m *mcpHandlers) readSession(ctx context.Context, req *mcp.ReadResourceRequ
 	case "checklist":
 		return mcpJSONContents(uri, struct {
 			SessionID string                  `json:"session_id"`
-			State     string                  `json:"state"`
+			State     session.State           `json:"state"`
 			Phase     string                  `json:"phase"`
 			Checklist []session.ChecklistItem `json:"checklist"`
 		}{id, st.Session.State, st.Session.Phase, st.Checklist})

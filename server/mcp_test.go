@@ -231,7 +231,7 @@ func TestMCPWholeSession(t *testing.T) {
 			Checklist []session.ChecklistItem `json:"checklist"`
 		}
 		read("session://"+id+"/checklist", &cl)
-		status := map[string]string{}
+		status := map[string]session.PhaseStatus{}
 		for _, it := range cl.Checklist {
 			status[it.Phase] = it.Status
 		}

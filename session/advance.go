@@ -174,13 +174,13 @@ func phaseResult(ctx context.Context, r Reader, id, phase string) *PhaseResult {
 	return nil
 }
 
-func resultFrom(id string, g GateResult, status string, now time.Time) PhaseResult {
+func resultFrom(id string, g GateResult, status PhaseStatus, now time.Time) PhaseResult {
 	return PhaseResult{SessionID: id, PhaseID: g.Phase, Status: status, Level: g.Level, Message: g.Message,
 		Decision: g.Decision, Checks: g.Checks, StartedAt: now.Add(-g.Duration), EndedAt: now, Duration: g.Duration}
 }
 
-func gateToken(phase, status string) string {
-	return "gate:" + phase + ":" + strings.ToLower(status)
+func gateToken(phase string, status GateStatus) string {
+	return "gate:" + phase + ":" + strings.ToLower(string(status))
 }
 
 func appendEvents(ctx context.Context, w Writer, id string, now time.Time, tokens ...string) error {
@@ -214,7 +214,7 @@ type AdvanceResult struct {
 	Advanced   bool          `json:"advanced"`
 	From       string        `json:"from"`
 	To         string        `json:"to"`
-	State      string        `json:"state"`
+	State      State         `json:"state"`
 	Gates      []GateResult  `json:"gates"`
 	Warnings   []string      `json:"warnings"`
 	Violations []Violation   `json:"violations"`
@@ -228,11 +228,11 @@ type AdvanceResult struct {
 
 // BlockedPhase says why a phase blocks and what would unblock it.
 type BlockedPhase struct {
-	Phase          string   `json:"phase"`
-	Title          string   `json:"title"`
-	Level          string   `json:"requirement_level"`
-	Reason         string   `json:"reason"`
-	EvidenceNeeded []string `json:"evidence_needed"`
+	Phase          string    `json:"phase"`
+	Title          string    `json:"title"`
+	Level          GateLevel `json:"requirement_level"`
+	Reason         string    `json:"reason"`
+	EvidenceNeeded []string  `json:"evidence_needed"`
 }
 
 // Advance moves the session to the next position (or to Target), checking
@@ -382,19 +382,19 @@ func settle(s *Session, p *protocolspec.Phase, g GateResult, force bool, reason 
 	case !p.Mandatory():
 		out.warnings = []string{fmt.Sprintf("%s gate %s skipped: %s", p.Gate, p.ID, g.Message)}
 		out.result = resultFrom(s.ID, g, PhaseSkipped, now)
-		out.result.Decision = "SKIPPED: " + strings.ToLower(p.Gate) + " gate failed"
+		out.result.Decision = "SKIPPED: " + strings.ToLower(string(p.Gate)) + " gate failed"
 		out.tokens = append(out.tokens, "gate:"+p.ID+":skip")
 	case force:
 		sev, window, decay := SeverityHigh, WindowSession, 0
 		if p.Gate == protocolspec.GateBlocking {
 			sev, window, decay = SeverityCritical, WindowCrossSessionDecay, DecayForcedBlocked
 		}
-		out.violation = &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: p.Gate + " gate " + p.Title,
+		out.violation = &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: string(p.Gate) + " gate " + p.Title,
 			Severity: sev, Code: "FORCED_ADVANCE", Window: window, DecayRuns: decay, CreatedAt: now,
 			Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Gate, p.ID, truncate(reason, 300), g.Message)}
 		out.result = resultFrom(s.ID, g, PhaseForced, now)
 		out.result.Decision = "FORCED: " + truncate(reason, 200)
-		out.tokens = append(out.tokens, "gate:"+p.ID+":forced:"+strings.ToLower(p.Gate))
+		out.tokens = append(out.tokens, "gate:"+p.ID+":forced:"+strings.ToLower(string(p.Gate)))
 	default:
 		out.result = resultFrom(s.ID, g, PhaseFailed, now)
 		out.blocked = blockedFrom(p, g)
@@ -435,7 +435,7 @@ func evidenceNeeded(p *protocolspec.Phase, g GateResult) []string {
 	return out
 }
 
-func describeCheck(p *protocolspec.Phase, kind, arg string) string {
+func describeCheck(p *protocolspec.Phase, kind CheckKind, arg string) string {
 	switch kind {
 	case protocolspec.CheckFileExists:
 		return "a file matching " + arg
@@ -454,13 +454,13 @@ func describeCheck(p *protocolspec.Phase, kind, arg string) string {
 	case protocolspec.CheckMustEvidence:
 		return "one piece of evidence per MUST requirement of " + p.ID
 	}
-	return kind + " " + arg
+	return string(kind) + " " + arg
 }
 
 // BlockedReport is what get_blocked_reason returns.
 type BlockedReport struct {
 	SessionID        string         `json:"session_id"`
-	State            string         `json:"state"`
+	State            State          `json:"state"`
 	Phase            string         `json:"phase"`
 	IsBlocked        bool           `json:"is_blocked"`
 	BlockedPhases    []BlockedPhase `json:"blocked_phases"`
@@ -538,7 +538,7 @@ type EndRequest struct {
 type EndResult struct {
 	SessionID string        `json:"session_id"`
 	Ended     bool          `json:"ended"`
-	State     string        `json:"state"`
+	State     State         `json:"state"`
 	EndCommit string        `json:"ending_commit"`
 	Gates     []GateResult  `json:"gates"`
 	Warnings  []string      `json:"warnings"`

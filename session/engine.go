@@ -127,7 +127,7 @@ type StartRequest struct {
 // StartResult is what session_start returns.
 type StartResult struct {
 	SessionID    string          `json:"session_id"`
-	State        string          `json:"state"`
+	State        State           `json:"state"`
 	Phase        string          `json:"phase"`
 	BlockedUntil []string        `json:"blocked_until"`
 	Checklist    []ChecklistItem `json:"checklist"`
@@ -141,7 +141,7 @@ type StartResult struct {
 // HistoryEntry is a previous session's summary, for the next session.
 type HistoryEntry struct {
 	SessionID  string    `json:"session_id"`
-	State      string    `json:"state"`
+	State      State     `json:"state"`
 	Objective  string    `json:"objective"`
 	Summary    string    `json:"summary"`
 	NextNotes  string    `json:"next_session_notes"`

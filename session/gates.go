@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -21,8 +21,8 @@ import (
 type GateResult struct {
 	Phase    string        `json:"phase"`
 	Title    string        `json:"title"`
-	Level    string        `json:"requirement_level"`
-	Status   string        `json:"status"` // PASS, FAIL or SKIPPED
+	Level    GateLevel     `json:"requirement_level"`
+	Status   GateStatus    `json:"status"`
 	Checks   []CheckResult `json:"checks"`
 	Message  string        `json:"message"`
 	Decision string        `json:"decision,omitempty"`
@@ -43,9 +43,6 @@ type gateEnv struct {
 	cfg      Config
 	staged   bool // command placeholders {changed:} use the staged list (hooks)
 }
-
-// placeholder is {changed:GLOB} or {staged:GLOB} in a command.
-var placeholder = regexp.MustCompile(`\{(changed|staged)(?::([^}]*))?\}`)
 
 // runGate runs every check of a phase. A FAIL anywhere fails the gate; a
 // gate whose checks all skipped is SKIPPED (nothing to check), never PASS.
@@ -83,7 +80,7 @@ func withConfigCommand(checks []protocolspec.Check, cmd string) []protocolspec.C
 	return append(out, protocolspec.Check{Kind: protocolspec.CheckCommand, Arg: cmd})
 }
 
-func combine(rs []CheckResult) string {
+func combine(rs []CheckResult) GateStatus {
 	status := StatusSkipped
 	for _, r := range rs {
 		switch r.Status {
@@ -143,7 +140,7 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 	return cr, out
 }
 
-func checkFileExists(env gateEnv, glob string) (string, string, string) {
+func checkFileExists(env gateEnv, glob string) (GateStatus, string, string) {
 	m, err := globInside(env.repo.Root(), glob)
 	if err != nil {
 		return StatusFail, err.Error(), ""
@@ -154,7 +151,7 @@ func checkFileExists(env gateEnv, glob string) (string, string, string) {
 	return StatusPass, fmt.Sprintf("%s exists", m[0]), m[0]
 }
 
-func checkChanged(ctx context.Context, env gateEnv, glob string) (string, string, string) {
+func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, string, string) {
 	if _, err := cleanRel(glob); err != nil {
 		return StatusFail, err.Error(), ""
 	}
@@ -171,7 +168,7 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (string, string
 
 // checkContentHash passes when content_hash evidence for the file was
 // recorded and still matches the file (the agent read the current version).
-func checkContentHash(env gateEnv, rel string) (string, string, string) {
+func checkContentHash(env gateEnv, rel string) (GateStatus, string, string) {
 	c, err := cleanRel(rel)
 	if err != nil {
 		return StatusFail, err.Error(), ""
@@ -203,7 +200,7 @@ func checkContentHash(env gateEnv, rel string) (string, string, string) {
 	return StatusFail, fmt.Sprintf("no content_hash evidence for %s: read it, then record_evidence evidence_type=content_hash evidence=%q", c, c), ""
 }
 
-func checkCommit(ctx context.Context, env gateEnv) (string, string, string) {
+func checkCommit(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 	cs, err := env.repo.CommitsSince(ctx, env.sess.StartCommit)
 	if err != nil {
 		return StatusFail, err.Error(), ""
@@ -214,7 +211,7 @@ func checkCommit(ctx context.Context, env gateEnv) (string, string, string) {
 	return StatusPass, fmt.Sprintf("%d commit(s) since start, newest %s", len(cs), shortSHA(cs[0])), cs[0]
 }
 
-func checkClean(ctx context.Context, env gateEnv) (string, string, string) {
+func checkClean(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 	st, err := env.repo.Status(ctx)
 	if err != nil {
 		return StatusFail, err.Error(), ""
@@ -226,7 +223,7 @@ func checkClean(ctx context.Context, env gateEnv) (string, string, string) {
 	return StatusPass, "work tree clean", ""
 }
 
-func checkEvidence(env gateEnv, kind string) (string, string, string) {
+func checkEvidence(env gateEnv, kind string) (GateStatus, string, string) {
 	for _, e := range env.evidence {
 		if e.Phase == env.phase.ID && (kind == "" || e.Kind == kind) {
 			return StatusPass, fmt.Sprintf("%s evidence recorded", e.Kind), "sha256:" + e.SHA256
@@ -245,7 +242,7 @@ func orKind(k string) string {
 	return k
 }
 
-func checkMustEvidence(env gateEnv) (string, string, string) {
+func checkMustEvidence(env gateEnv) (GateStatus, string, string) {
 	need := 0
 	for _, r := range env.phase.Requirements {
 		if r.Level == protocolspec.LevelMust || r.Level == protocolspec.LevelMustNot {
@@ -270,8 +267,8 @@ func checkMustEvidence(env gateEnv) (string, string, string) {
 // checkCommand runs a protocol- or config-defined command with the
 // repository as working directory. Placeholders expand to the session's
 // changed (or staged) files; zero files means SKIPPED, never PASS.
-func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (status, msg, evidence, output string) {
-	line, n, err := expandCommand(ctx, env, c.Arg)
+func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (status GateStatus, msg, evidence, output string) {
+	line, args, n, err := expandCommand(ctx, env, c.Arg)
 	if err != nil {
 		return StatusFail, err.Error(), "", ""
 	}
@@ -287,7 +284,8 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(cctx, "sh", "-c", line)
+	// "sessiongate" is $0; the file names are $1... and never part of the line.
+	cmd := exec.CommandContext(cctx, "sh", append([]string{"-c", line, "sessiongate"}, args...)...)
 	cmd.Dir = env.repo.Root()
 	// Kill the whole process group on timeout, not only sh.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -311,48 +309,75 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	return StatusPass, fmt.Sprintf("command passed: %s", c.Arg), sum, ""
 }
 
-// expandCommand replaces placeholders with shell-quoted file lists and
-// returns how many files were substituted (-1 when there was no placeholder).
-func expandCommand(ctx context.Context, env gateEnv, line string) (string, int, error) {
-	if !placeholder.MatchString(line) {
-		return line, -1, nil
+// expandCommand splices the session's changed (or staged) files into a
+// command line as positional parameters of sh -c: the line refers to them as
+// "${1}" "${2}" ..., so no file name (with $(...), backticks, quotes, ;,
+// newlines) is ever parsed as shell syntax, whatever quotes surround the
+// placeholder. It returns the line, the arguments and how many files were
+// substituted (-1 when there was no placeholder).
+func expandCommand(ctx context.Context, env gateEnv, line string) (string, []string, int, error) {
+	phs := protocolspec.Placeholders(line)
+	if len(phs) == 0 {
+		return line, nil, -1, nil
 	}
 	var changed, staged []string
-	var ferr error
-	total := 0
-	out := placeholder.ReplaceAllStringFunc(line, func(m string) string {
-		sub := placeholder.FindStringSubmatch(m)
+	var err error
+	var args []string
+	var b strings.Builder
+	last := 0
+	for _, ph := range phs {
 		var files []string
-		if sub[1] == "staged" || env.staged {
-			if staged == nil && ferr == nil {
-				staged, ferr = env.repo.StagedFiles(ctx)
+		if ph.Source == "staged" || env.staged {
+			if staged == nil {
+				if staged, err = env.repo.StagedFiles(ctx); err != nil {
+					return "", nil, 0, err
+				}
 			}
 			files = staged
 		} else {
-			if changed == nil && ferr == nil {
-				changed, ferr = env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+			if changed == nil {
+				if changed, err = env.repo.ChangedFiles(ctx, env.sess.StartCommit); err != nil {
+					return "", nil, 0, err
+				}
 				changed = existing(env.repo.Root(), changed)
 			}
 			files = changed
 		}
-		if sub[2] != "" {
-			files = filterGlob(files, sub[2])
+		if ph.Glob != "" {
+			files = filterGlob(files, ph.Glob)
 		}
-		total += len(files)
-		q := make([]string, len(files))
-		for i, f := range files {
+		b.WriteString(line[last:ph.Start])
+		b.WriteString(positional(ph.Quoting, len(args)+1, len(files)))
+		for _, f := range files {
 			// A file named "--fix.md" must not reach the command as an option.
 			if strings.HasPrefix(f, "-") {
 				f = "./" + f
 			}
-			q[i] = shellQuote(f)
+			args = append(args, f)
 		}
-		return strings.Join(q, " ")
-	})
-	if ferr != nil {
-		return "", 0, ferr
+		last = ph.End
 	}
-	return out, total, nil
+	b.WriteString(line[last:])
+	return b.String(), args, len(args), nil
+}
+
+// positional refers to n positional parameters from first on, each one
+// word, written for the quoting context the placeholder sits in.
+func positional(q protocolspec.Quoting, first, n int) string {
+	if n == 0 {
+		return ""
+	}
+	refs := make([]string, n)
+	for i := range refs {
+		refs[i] = "${" + strconv.Itoa(first+i) + "}"
+	}
+	switch q {
+	case protocolspec.InDoubleQuotes:
+		return strings.Join(refs, `" "`)
+	case protocolspec.InSingleQuotes:
+		return `'"` + strings.Join(refs, `" "`) + `"'`
+	}
+	return `"` + strings.Join(refs, `" "`) + `"`
 }
 
 // existing drops deleted files: a linter cannot run on them.
@@ -364,15 +389,6 @@ func existing(root string, files []string) []string {
 		}
 	}
 	return out
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+,:@", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func tailLines(s string, lines, max int) string {

@@ -24,7 +24,7 @@ func TestGateKinds(t *testing.T) {
 		name       string
 		annotation string
 		setup      step
-		want       string // PASS, FAIL, SKIPPED
+		want       session.GateStatus
 		msg        string // substring of the gate message
 	}{
 		{"file exists missing", `<!-- gate: file_exists "logs/*.md" -->`, none, "FAIL", "no file matches"},
@@ -87,7 +87,7 @@ func TestGateKinds(t *testing.T) {
 			if g.Status != c.want || !strings.Contains(g.Message, c.msg) {
 				t.Fatalf("gate %s %q, want %s containing %q (checks %+v)", g.Status, g.Message, c.want, c.msg, g.Checks)
 			}
-			if !contains(e.tokens(id), "gate:CHECK:"+strings.ToLower(c.want)) {
+			if !contains(e.tokens(id), "gate:CHECK:"+strings.ToLower(string(c.want))) {
 				t.Fatalf("events %v", e.tokens(id))
 			}
 		})

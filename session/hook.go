@@ -98,7 +98,7 @@ type HookDecision struct {
 	Allowed    bool         `json:"allowed"`
 	Escaped    bool         `json:"escaped,omitempty"` // blocked, let through by the escape hatch
 	SessionID  string       `json:"session_id,omitempty"`
-	State      string       `json:"state,omitempty"`
+	State      State        `json:"state,omitempty"`
 	Gate       string       `json:"gate,omitempty"` // the gate that blocks
 	Reasons    []string     `json:"reasons,omitempty"`
 	NextStep   string       `json:"next_step,omitempty"`
@@ -476,7 +476,7 @@ func (r stagedRepo) StagedFiles(context.Context) ([]string, error) { return r.st
 func gateSummary(gs []GateResult) []string {
 	out := make([]string, len(gs))
 	for i, g := range gs {
-		out[i] = g.Phase + ":" + strings.ToLower(g.Status)
+		out[i] = g.Phase + ":" + strings.ToLower(string(g.Status))
 	}
 	return out
 }

@@ -8,35 +8,77 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
-// States of a session. INIT covers the start phases (Session.Phase names
-// the current one), WORKING is between the start and end protocols, ENDING
-// covers the end phases.
+// State is where a session is. INIT covers the start phases (Session.Phase
+// names the current one), WORKING is between the start and end protocols,
+// ENDING covers the end phases.
+type State string
+
+// States of a session.
 const (
-	StateInit       = "INIT"
-	StateWorking    = "WORKING"
-	StateEnding     = "ENDING"
-	StateComplete   = "COMPLETE"
-	StateAbandoned  = "ABANDONED"
-	StateTerminated = "TERMINATED"
+	StateInit       State = "INIT"
+	StateWorking    State = "WORKING"
+	StateEnding     State = "ENDING"
+	StateComplete   State = "COMPLETE"
+	StateAbandoned  State = "ABANDONED"
+	StateTerminated State = "TERMINATED"
 )
+
+// States lists every state, for validation and messages.
+var States = []State{StateInit, StateWorking, StateEnding, StateComplete, StateAbandoned, StateTerminated}
+
+// ParseState reads a state name in any case.
+func ParseState(name string) (State, error) {
+	s := State(strings.ToUpper(strings.TrimSpace(name)))
+	for _, v := range States {
+		if v == s {
+			return s, nil
+		}
+	}
+	return "", fmt.Errorf("unknown state %q: use one of %s", truncate(name, 40), StateNames())
+}
+
+// StateNames is States joined for messages: "INIT, WORKING, ...".
+func StateNames() string {
+	names := make([]string, len(States))
+	for i, s := range States {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// PhaseStatus is the settled outcome of one phase in a session.
+type PhaseStatus string
 
 // Phase result statuses.
 const (
-	PhasePending = "PENDING"
-	PhasePassed  = "PASSED"
-	PhaseFailed  = "FAILED"
-	PhaseForced  = "FORCED"  // failing mandatory gate skipped with force: a violation
-	PhaseSkipped = "SKIPPED" // optional gate skipped, or condition recorded as not holding
+	PhasePending PhaseStatus = "PENDING"
+	PhasePassed  PhaseStatus = "PASSED"
+	PhaseFailed  PhaseStatus = "FAILED"
+	PhaseForced  PhaseStatus = "FORCED"  // failing mandatory gate skipped with force: a violation
+	PhaseSkipped PhaseStatus = "SKIPPED" // optional gate skipped, or condition recorded as not holding
 )
+
+// GateStatus is the outcome of one check, or of a gate's checks combined.
+type GateStatus string
 
 // Check and gate result statuses.
 const (
-	StatusPass    = "PASS"
-	StatusFail    = "FAIL"
-	StatusSkipped = "SKIPPED"
+	StatusPass    GateStatus = "PASS"
+	StatusFail    GateStatus = "FAIL"
+	StatusSkipped GateStatus = "SKIPPED"
+)
+
+// GateLevel and CheckKind come from the protocol document; the engine uses
+// the parser's types so a level or kind has one spelling everywhere.
+type (
+	GateLevel = protocolspec.GateLevel
+	CheckKind = protocolspec.CheckKind
 )
 
 // Violation severities.
@@ -111,7 +153,7 @@ type Session struct {
 	EndCommit       string    `json:"ending_commit"`
 	ProtocolSHA     string    `json:"protocol_sha256"`
 	Objective       string    `json:"objective"`
-	State           string    `json:"state"`
+	State           State     `json:"state"`
 	Phase           string    `json:"phase"` // current phase id while INIT or ENDING
 	CreatedAt       time.Time `json:"created_at"`
 	LastActivity    time.Time `json:"last_activity"`
@@ -137,8 +179,8 @@ func (s *Session) Expired(now time.Time) bool {
 type PhaseResult struct {
 	SessionID string        `json:"session_id"`
 	PhaseID   string        `json:"phase_id"`
-	Status    string        `json:"status"` // PhasePending...PhaseSkipped
-	Level     string        `json:"level"`  // gate level of the phase
+	Status    PhaseStatus   `json:"status"`
+	Level     GateLevel     `json:"level"` // gate level of the phase
 	Message   string        `json:"message"`
 	Decision  string        `json:"decision"` // decision code, e.g. "SKIPPED: docs-only", "CONDITION_NOT_MET"
 	Checks    []CheckResult `json:"checks"`
@@ -149,9 +191,9 @@ type PhaseResult struct {
 
 // CheckResult is the outcome of one machine check.
 type CheckResult struct {
-	Kind     string        `json:"kind"`
+	Kind     CheckKind     `json:"kind"`
 	Arg      string        `json:"arg,omitempty"`
-	Status   string        `json:"status"`
+	Status   GateStatus    `json:"status"`
 	Message  string        `json:"message"`
 	Evidence string        `json:"evidence,omitempty"` // short reference: path, sha, hash
 	Duration time.Duration `json:"duration_ns"`
@@ -217,7 +259,7 @@ type Protocol struct {
 // keyset on (CreatedAt desc, ID desc): pass the last row's values as Before*.
 type SessionFilter struct {
 	RepoID        int64
-	States        []string
+	States        []State
 	Branch        string
 	Worktree      string
 	HasViolations *bool

@@ -45,12 +45,12 @@ func (e *Engine) buildPayload(ctx context.Context, r Reader, s *Session, spec *p
 			StoresRawPromptBodies:   false,
 			StoresRawDocumentBodies: e.Config.StoreRawEvidence,
 		},
-		State: snapshot.State{ProtocolSHA256: s.ProtocolSHA, State: s.State, Phase: s.Phase},
+		State: snapshot.State{ProtocolSHA256: s.ProtocolSHA, State: string(s.State), Phase: s.Phase},
 	}
 	for _, ph := range spec.Phases {
-		st := snapshot.Phase{ID: ph.ID, Gate: ph.Gate, Status: PhasePending}
+		st := snapshot.Phase{ID: ph.ID, Gate: string(ph.Gate), Status: string(PhasePending)}
 		if x, ok := byPhase[ph.ID]; ok {
-			st.Status, st.Decision = x.Status, x.Decision
+			st.Status, st.Decision = string(x.Status), x.Decision
 		}
 		p.State.Phases = append(p.State.Phases, st)
 	}

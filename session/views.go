@@ -11,17 +11,17 @@ import (
 // ChecklistItem is one phase of a session with its status, the shape of
 // the checklist resource and of session_start's checklist.
 type ChecklistItem struct {
-	Phase        string   `json:"phase"`
-	Section      string   `json:"section"`
-	Number       string   `json:"number"`
-	Title        string   `json:"title"`
-	Level        string   `json:"requirement_level"`
-	Condition    string   `json:"condition,omitempty"`
-	Status       string   `json:"status"`
-	Current      bool     `json:"current"`
-	Checks       []string `json:"checks"`
-	Requirements int      `json:"requirements"`
-	Decision     string   `json:"decision,omitempty"`
+	Phase        string      `json:"phase"`
+	Section      string      `json:"section"`
+	Number       string      `json:"number"`
+	Title        string      `json:"title"`
+	Level        GateLevel   `json:"requirement_level"`
+	Condition    string      `json:"condition,omitempty"`
+	Status       PhaseStatus `json:"status"`
+	Current      bool        `json:"current"`
+	Checks       []string    `json:"checks"`
+	Requirements int         `json:"requirements"`
+	Decision     string      `json:"decision,omitempty"`
 }
 
 func checklist(spec *protocolspec.Spec, results []PhaseResult, s *Session) []ChecklistItem {

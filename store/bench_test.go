@@ -39,7 +39,7 @@ func seedDashboard(b *testing.B, dir string) *DB {
 	db := openAt(b, filepath.Join(dir, "seeded.db"))
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
-	states := []string{
+	states := []session.State{
 		session.StateComplete, session.StateComplete, session.StateComplete, session.StateComplete,
 		session.StateComplete, session.StateComplete, session.StateComplete, session.StateAbandoned,
 		session.StateAbandoned, session.StateTerminated, session.StateWorking, session.StateInit, session.StateEnding,
@@ -126,13 +126,13 @@ func BenchmarkListSessions(b *testing.B) {
 	}
 	b.Run("first_page", list(session.SessionFilter{}))
 	b.Run("keyset_page", list(session.SessionFilter{BeforeTime: cursor.CreatedAt, BeforeID: cursor.ID}))
-	b.Run("filter_state_branch", list(session.SessionFilter{States: []string{session.StateComplete}, Branch: "main"}))
+	b.Run("filter_state_branch", list(session.SessionFilter{States: []session.State{session.StateComplete}, Branch: "main"}))
 	b.Run("filter_violations_keyset", list(session.SessionFilter{HasViolations: &yes, BeforeTime: cursor.CreatedAt, BeforeID: cursor.ID}))
-	b.Run("filter_active_states", list(session.SessionFilter{States: []string{session.StateInit, session.StateWorking, session.StateEnding}}))
+	b.Run("filter_active_states", list(session.SessionFilter{States: []session.State{session.StateInit, session.StateWorking, session.StateEnding}}))
 	b.Run("filter_query", list(session.SessionFilter{Query: "STORE module", BeforeTime: cursor.CreatedAt, BeforeID: cursor.ID}))
 	b.Run("count_state", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := db.CountSessions(ctx, session.SessionFilter{States: []string{session.StateComplete}}); err != nil {
+			if _, err := db.CountSessions(ctx, session.SessionFilter{States: []session.State{session.StateComplete}}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -32,7 +32,7 @@ func (r reader) ComplianceByDay(ctx context.Context, from, to time.Time) ([]DayC
 	// "ended_at > 0" is written out so the planner can use the partial index
 	// sessions_ended_compliance, which covers the whole query.
 	rows, err := r.q.QueryContext(ctx, `SELECT ended_at / ?, count(*),
-		sum(state = '`+session.StateComplete+`' AND violation_count = 0)
+		sum(state = '`+string(session.StateComplete)+`' AND violation_count = 0)
 		FROM sessions WHERE ended_at > 0 AND ended_at >= ? AND ended_at < ?
 		GROUP BY 1 ORDER BY 1`, dayNanos, nanos(from), nanos(to))
 	if err != nil {
@@ -248,7 +248,7 @@ func onlyStates(f session.SessionFilter) bool {
 
 // countByStates sums session_state_counts (kept by triggers) for the given
 // states, or all of them.
-func (r reader) countByStates(ctx context.Context, states []string) (int, error) {
+func (r reader) countByStates(ctx context.Context, states []session.State) (int, error) {
 	query := `SELECT coalesce(sum(n), 0) FROM session_state_counts`
 	args := make([]any, len(states))
 	if len(states) > 0 {

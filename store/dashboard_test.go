@@ -21,7 +21,7 @@ func TestComplianceByDay(t *testing.T) {
 			return err
 		}
 		for i, s := range []struct {
-			state      string
+			state      session.State
 			ended      time.Time
 			violations int
 		}{
@@ -99,7 +99,7 @@ func TestStateCountsFollowWrites(t *testing.T) {
 	})
 	check("after inserts")
 	update(t, db, func(w session.Writer) error {
-		for i, st := range []string{session.StateWorking, session.StateComplete, session.StateInit} {
+		for i, st := range []session.State{session.StateWorking, session.StateComplete, session.StateInit} {
 			s, err := w.GetSession(ctx, sid(i+1))
 			if err != nil {
 				return err
@@ -135,7 +135,7 @@ func seedSearch(t *testing.T, db *DB) {
 			return err
 		}
 		n := 0
-		add := func(objective, branch, state string) error {
+		add := func(objective, branch string, state session.State) error {
 			n++
 			return w.CreateSession(ctx, &session.Session{ID: sid(n), RepoID: repo.ID, Worktree: "/r/wt" + fmt.Sprint(n%3), Branch: branch,
 				Objective: objective, State: state, CreatedAt: t0.Add(time.Duration(n) * time.Minute)})
@@ -173,7 +173,7 @@ func TestDashboardSessionsMatchesListAndCount(t *testing.T) {
 		exact bool
 	}{
 		{"all", session.SessionFilter{}, true},
-		{"states", session.SessionFilter{States: []string{session.StateWorking}}, true},
+		{"states", session.SessionFilter{States: []session.State{session.StateWorking}}, true},
 		{"branch", session.SessionFilter{Branch: "feat"}, true},
 		{"violations", session.SessionFilter{HasViolations: &yes}, true},
 		{"rare word", session.SessionFilter{Query: "needle"}, true},
@@ -182,7 +182,7 @@ func TestDashboardSessionsMatchesListAndCount(t *testing.T) {
 		{"underscore", session.SessionFilter{Query: "e_x"}, true},
 		{"quotes", session.SessionFilter{Query: `"hi"`}, true},
 		{"non-ASCII like LIKE", session.SessionFilter{Query: "ärger"}, true},
-		{"rare with branch", session.SessionFilter{Query: "login", Branch: "main", States: []string{session.StateWorking}}, true},
+		{"rare with branch", session.SessionFilter{Query: "login", Branch: "main", States: []session.State{session.StateWorking}}, true},
 		{"no match", session.SessionFilter{Query: "zzzz"}, true},
 		{"dense", session.SessionFilter{Query: "common"}, false},
 		{"dense narrowed", session.SessionFilter{Query: "task 1", Branch: "feat"}, true},

@@ -31,7 +31,8 @@ func seedFilterDB(t *testing.T) (db *DB, repoA, repoB int64) {
 	ctx := context.Background()
 	rows := []struct {
 		repo                       string
-		worktree, branch, state    string
+		worktree, branch           string
+		state                      session.State
 		objective                  string
 		violations, created, ended int
 	}{
@@ -109,8 +110,8 @@ func TestListSessionsFilters(t *testing.T) {
 		{"all", session.SessionFilter{}, []int{8, 7, 6, 5, 4, 3, 2, 1}, 8},
 		{"repo A", session.SessionFilter{RepoID: repoA}, []int{8, 7, 4, 3, 2, 1}, 6},
 		{"repo B", session.SessionFilter{RepoID: repoB}, []int{6, 5}, 2},
-		{"states", session.SessionFilter{States: []string{session.StateWorking, session.StateEnding}}, []int{8, 7, 4}, 3},
-		{"one state", session.SessionFilter{States: []string{session.StateComplete}}, []int{6, 2, 1}, 3},
+		{"states", session.SessionFilter{States: []session.State{session.StateWorking, session.StateEnding}}, []int{8, 7, 4}, 3},
+		{"one state", session.SessionFilter{States: []session.State{session.StateComplete}}, []int{6, 2, 1}, 3},
 		{"branch", session.SessionFilter{Branch: "feat"}, []int{4, 3}, 2},
 		{"worktree", session.SessionFilter{Worktree: "/a/main"}, []int{8, 7, 2, 1}, 4},
 		{"has violations", session.SessionFilter{HasViolations: &yes}, []int{6, 4, 2}, 3},
@@ -127,7 +128,7 @@ func TestListSessionsFilters(t *testing.T) {
 		{"keyset tie on time", session.SessionFilter{BeforeTime: minute(7), BeforeID: sid(8)}, []int{7, 6, 5, 4, 3, 2, 1}, 8},
 		{"keyset page", session.SessionFilter{BeforeTime: minute(7), BeforeID: sid(7), Limit: 2}, []int{6, 5}, 8},
 		{"keyset time only", session.SessionFilter{BeforeTime: minute(7)}, []int{6, 5, 4, 3, 2, 1}, 8},
-		{"combined", session.SessionFilter{RepoID: repoA, States: []string{session.StateComplete}, HasViolations: &yes}, []int{2}, 1},
+		{"combined", session.SessionFilter{RepoID: repoA, States: []session.State{session.StateComplete}, HasViolations: &yes}, []int{2}, 1},
 		{"combined keyset", session.SessionFilter{Branch: "main", Query: "o", BeforeTime: minute(6), BeforeID: sid(6)}, []int{5, 2, 1}, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -333,7 +334,7 @@ func TestQueryPlans(t *testing.T) {
 	}{
 		{"sessions page", sess(session.SessionFilter{})},
 		{"sessions keyset", sess(session.SessionFilter{BeforeTime: t0, BeforeID: sid(1)})},
-		{"sessions by state", sess(session.SessionFilter{States: []string{session.StateComplete}, BeforeTime: t0})},
+		{"sessions by state", sess(session.SessionFilter{States: []session.State{session.StateComplete}, BeforeTime: t0})},
 		{"sessions by branch", sess(session.SessionFilter{Branch: "main"})},
 		{"sessions by repo", sess(session.SessionFilter{RepoID: 1})},
 		{"sessions with violations", sess(session.SessionFilter{HasViolations: &yes})},

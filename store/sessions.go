@@ -21,7 +21,7 @@ const sessionCols = `id, repo_id, worktree, branch, start_commit, end_commit, pr
 	terminated, terminate_reason, summary, next_notes`
 
 // activeStates is session.Session.Active as SQL.
-const activeStates = `('` + session.StateInit + `', '` + session.StateWorking + `', '` + session.StateEnding + `')`
+const activeStates = `('` + string(session.StateInit) + `', '` + string(session.StateWorking) + `', '` + string(session.StateEnding) + `')`
 
 type scanner interface{ Scan(dest ...any) error }
 

@@ -185,12 +185,12 @@ func loadRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id strin
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: envelope id %s does not match the recomputed final snapshot %s (record edited)", rel, rec.Envelope.Snapshot.StateSnapshotID, last))
 	}
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
-	if final.State != session.StateComplete {
+	if final.State != string(session.StateComplete) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: the session ended %s, not COMPLETE", rel, final.State))
 	}
 	for _, ph := range final.Phases {
-		mandatory := ph.Gate == protocolspec.GateBlocking || ph.Gate == protocolspec.GateRequired
-		if mandatory && ph.Status != session.PhasePassed && ph.Status != session.PhaseSkipped {
+		mandatory := ph.Gate == string(protocolspec.GateBlocking) || ph.Gate == string(protocolspec.GateRequired)
+		if mandatory && ph.Status != string(session.PhasePassed) && ph.Status != string(session.PhaseSkipped) {
 			rc.problems = append(rc.problems, fmt.Sprintf("%s: %s gate %s is %s", rel, ph.Gate, ph.ID, ph.Status))
 		}
 	}

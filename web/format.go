@@ -131,7 +131,7 @@ func ViolationsURL(key, value string) templ.SafeURL {
 }
 
 // StateClass is the CSS class of a session state badge.
-func StateClass(state string) string {
+func StateClass(state session.State) string {
 	switch state {
 	case session.StateInit, session.StateWorking, session.StateEnding:
 		return "badge st-active"
@@ -146,7 +146,7 @@ func StateClass(state string) string {
 }
 
 // StateIcon is a glyph that carries the state besides the colour.
-func StateIcon(state string) string {
+func StateIcon(state session.State) string {
 	switch state {
 	case session.StateInit, session.StateWorking, session.StateEnding:
 		return "●"
@@ -161,7 +161,7 @@ func StateIcon(state string) string {
 }
 
 // PhaseClass is the CSS class of a phase status badge.
-func PhaseClass(status string) string {
+func PhaseClass(status session.PhaseStatus) string {
 	switch status {
 	case session.PhasePassed:
 		return "badge ph-passed"
@@ -176,7 +176,7 @@ func PhaseClass(status string) string {
 }
 
 // PhaseIcon is the glyph of a phase status.
-func PhaseIcon(status string) string {
+func PhaseIcon(status session.PhaseStatus) string {
 	switch status {
 	case session.PhasePassed:
 		return "✓"
@@ -191,7 +191,7 @@ func PhaseIcon(status string) string {
 }
 
 // CheckClass is the CSS class of a check result status.
-func CheckClass(status string) string {
+func CheckClass(status session.GateStatus) string {
 	switch status {
 	case session.StatusPass:
 		return "badge ph-passed"
@@ -217,7 +217,7 @@ func SeverityClass(sev string) string {
 }
 
 // GateClass is the CSS class of a gate level badge.
-func GateClass(gate string) string {
+func GateClass(gate protocolspec.GateLevel) string {
 	switch gate {
 	case protocolspec.GateBlocking:
 		return "badge gate-blocking"
@@ -247,7 +247,7 @@ func DescribeCheck(phase string, c protocolspec.Check) string {
 	case protocolspec.CheckMustEvidence:
 		return "one piece of evidence per MUST requirement of " + phase
 	}
-	return strings.TrimSpace(c.Kind + " " + c.Arg)
+	return strings.TrimSpace(string(c.Kind) + " " + c.Arg)
 }
 
 // SectionTitle names a protocol section.
@@ -270,7 +270,7 @@ func Percent(part, whole int) string {
 }
 
 // Checked reports whether v is in set, for checkboxes.
-func Checked(set []string, v string) bool {
+func Checked[T ~string](set []T, v T) bool {
 	for _, s := range set {
 		if s == v {
 			return true
@@ -280,7 +280,7 @@ func Checked(set []string, v string) bool {
 }
 
 // AllStates lists the session states in filter order.
-var AllStates = []string{session.StateInit, session.StateWorking, session.StateEnding,
+var AllStates = []session.State{session.StateInit, session.StateWorking, session.StateEnding,
 	session.StateComplete, session.StateAbandoned, session.StateTerminated}
 
 // AllSeverities lists the severities from worst to mildest.

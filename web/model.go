@@ -22,7 +22,7 @@ type Page struct {
 type Position struct {
 	Phase   string // phase id, "WORKING" or "" when every end phase is done
 	Title   string
-	Gate    string
+	Gate    protocolspec.GateLevel
 	Blocked bool   // a mandatory gate stands between the session and its next step
 	Reason  string // one line: the failing gate's message or what the gate needs
 }
@@ -65,7 +65,7 @@ type Overview struct {
 // SessionFilterForm is the /sessions filter as the user typed it, to
 // refill the form.
 type SessionFilterForm struct {
-	States     []string
+	States     []session.State
 	Branch     string
 	Worktree   string
 	Violations string // "", "yes", "no"
@@ -102,7 +102,7 @@ type TimelineEntry struct {
 	Phase      protocolspec.Phase
 	Known      bool // the phase is in the pinned protocol (false: only a stored result names it)
 	Result     *session.PhaseResult
-	Status     string // PhasePending when there is no result
+	Status     session.PhaseStatus // PhasePending when there is no result
 	Current    bool
 	Evidence   []session.Evidence
 	WorkingGap bool // a "work happens here" marker, not a phase

@@ -95,7 +95,7 @@ func printSpec(w io.Writer, spec *protocolspec.Spec) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SECTION\tPHASE\tID\tGATE\tREQS\tCHECKS\tLINE")
 	for _, p := range spec.Phases {
-		gate := p.Gate
+		gate := string(p.Gate)
 		if p.Condition != "" {
 			gate += " " + p.Condition
 		}
@@ -116,7 +116,7 @@ func printSpec(w io.Writer, spec *protocolspec.Spec) {
 func checkList(cs []protocolspec.Check) string {
 	var parts []string
 	for _, c := range cs {
-		s := c.Kind
+		s := string(c.Kind)
 		if c.Arg != "" {
 			s += " " + c.Arg
 		}

@@ -270,7 +270,13 @@ func newSessionCmd(a *app) *cobra.Command {
 			}
 			f := session.SessionFilter{Limit: limit}
 			if states != "" {
-				f.States = strings.Split(strings.ToUpper(states), ",")
+				for _, name := range strings.Split(states, ",") {
+					st, err := session.ParseState(name)
+					if err != nil {
+						return usage(err)
+					}
+					f.States = append(f.States, st)
+				}
 			}
 			ss, err := e.Store.ListSessions(ctx, f)
 			if err != nil {

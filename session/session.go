@@ -199,19 +199,50 @@ type CheckResult struct {
 	Duration time.Duration `json:"duration_ns"`
 }
 
+// EvidenceOrigin is how sessiongate knows what a piece of evidence says.
+type EvidenceOrigin string
+
+// Evidence origins. Observed evidence outranks claimed evidence: a gate that
+// demands observed evidence is not satisfied by any claim.
+const (
+	// OriginClaimed: an agent or a person said so (record_evidence, the CLI).
+	OriginClaimed EvidenceOrigin = "claimed"
+	// OriginObserved: sessiongate saw the command run (an agent hook after a
+	// shell command, or `sessiongate run`) and recorded its exit code,
+	// duration and output hash itself.
+	OriginObserved EvidenceOrigin = "observed"
+)
+
 // Evidence is a hashed, referenced proof recorded for a phase.
 type Evidence struct {
-	ID        int64     `json:"id"`
-	SessionID string    `json:"session_id"`
-	Phase     string    `json:"phase"`
-	Step      string    `json:"step"`
-	Kind      string    `json:"kind"`
-	SHA256    string    `json:"sha256"` // hex sha256 of the body
-	Ref       string    `json:"ref"`    // short reference: repository-relative path, commit sha, decision code
-	Size      int       `json:"size"`
-	Body      []byte    `json:"-"` // only when the config opts in to raw bodies
-	CreatedAt time.Time `json:"created_at"`
+	ID        int64          `json:"id"`
+	SessionID string         `json:"session_id"`
+	Phase     string         `json:"phase"`
+	Step      string         `json:"step"`
+	Kind      string         `json:"kind"`
+	SHA256    string         `json:"sha256"` // hex sha256 of the body
+	Ref       string         `json:"ref"`    // short reference: repository-relative path, commit sha, decision code
+	Size      int            `json:"size"`
+	Body      []byte         `json:"-"` // only when the config opts in to raw bodies
+	CreatedAt time.Time      `json:"created_at"`
+	Origin    EvidenceOrigin `json:"origin"`
+	// Requirement is the id of the requirement or checklist row this
+	// evidence satisfies ("" when it names none).
+	Requirement string `json:"requirement,omitempty"`
+	// Source says who observed it ("claude", "cursor", "gemini", "run");
+	// "" for claimed evidence.
+	Source string `json:"source,omitempty"`
+	// Command is the observed command line (short, never its output).
+	Command  string        `json:"command,omitempty"`
+	ExitCode *int          `json:"exit_code,omitempty"` // observed commands only
+	Duration time.Duration `json:"duration_ns,omitempty"`
 }
+
+// Observed reports whether sessiongate saw the evidence happen.
+func (e *Evidence) Observed() bool { return e.Origin == OriginObserved }
+
+// Succeeded reports whether observed evidence is of a command that exited 0.
+func (e *Evidence) Succeeded() bool { return e.Observed() && e.ExitCode != nil && *e.ExitCode == 0 }
 
 // Event is one append-only entry of a session's history.
 type Event struct {

@@ -55,7 +55,11 @@ func (e *Engine) buildPayload(ctx context.Context, r Reader, s *Session, spec *p
 		p.State.Phases = append(p.State.Phases, st)
 	}
 	for _, ev := range evs {
-		p.State.Evidence = append(p.State.Evidence, snapshot.EvidenceRef{Phase: ev.Phase, Kind: ev.Kind, SHA256: ev.SHA256})
+		ref := snapshot.EvidenceRef{Phase: ev.Phase, Kind: ev.Kind, SHA256: ev.SHA256, Requirement: ev.Requirement}
+		if ev.Observed() {
+			ref.Origin, ref.ExitCode = string(ev.Origin), ev.ExitCode
+		}
+		p.State.Evidence = append(p.State.Evidence, ref)
 	}
 	for _, v := range vs {
 		p.State.Violations = append(p.State.Violations, v.Code+":"+v.Phase)

@@ -57,6 +57,11 @@ type EvidenceRef struct {
 	Phase  string `json:"phase"`
 	Kind   string `json:"kind"`
 	SHA256 string `json:"sha256"`
+	// Requirement and Origin are omitted when empty so that snapshots of
+	// claimed, unbound evidence keep the ids they had before they existed.
+	Requirement string `json:"requirement,omitempty"`
+	Origin      string `json:"origin,omitempty"` // "observed", or "" for claimed
+	ExitCode    *int   `json:"exit_code,omitempty"`
 }
 
 // State is the session state a snapshot covers.

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"time"
 
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -10,7 +12,8 @@ import (
 // ListEvidence returns a session's evidence in the order it was recorded.
 func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.Evidence, error) {
 	const what = "evidence of session "
-	rows, err := r.query(ctx, `SELECT id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at
+	rows, err := r.query(ctx, `SELECT id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
+		origin, requirement, source, command, exit_code, duration_ns
 		FROM evidence WHERE session_id = ? ORDER BY id`, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
@@ -21,14 +24,21 @@ func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.E
 		var e session.Evidence
 		var created int64
 		var null bool
+		var exit sql.NullInt64
+		var dur int64
 		if err := rows.Scan(&e.ID, &e.SessionID, &e.Phase, &e.Step, &e.Kind, &e.SHA256, &e.Ref, &e.Size,
-			&e.Body, &null, &created); err != nil {
+			&e.Body, &null, &created, &e.Origin, &e.Requirement, &e.Source, &e.Command, &exit, &dur); err != nil {
 			return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
 		}
 		if e.Body == nil && !null {
 			e.Body = []byte{} // an empty body was stored; nil means none was
 		}
 		e.CreatedAt = fromNanos(created)
+		e.Duration = time.Duration(dur)
+		if exit.Valid {
+			code := int(exit.Int64)
+			e.ExitCode = &code
+		}
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
@@ -49,9 +59,18 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 	if e.Body != nil {
 		body = e.Body
 	}
-	err := tx.queryRow(ctx, `INSERT INTO evidence (session_id, phase, step, kind, sha256, ref, size, body, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		e.SessionID, e.Phase, e.Step, e.Kind, e.SHA256, e.Ref, e.Size, body, nanos(e.CreatedAt)).Scan(&e.ID)
+	if e.Origin == "" {
+		e.Origin = session.OriginClaimed
+	}
+	var exit any // NULL: no exit code (claimed evidence)
+	if e.ExitCode != nil {
+		exit = *e.ExitCode
+	}
+	err := tx.queryRow(ctx, `INSERT INTO evidence (session_id, phase, step, kind, sha256, ref, size, body, created_at,
+		origin, requirement, source, command, exit_code, duration_ns)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		e.SessionID, e.Phase, e.Step, e.Kind, e.SHA256, e.Ref, e.Size, body, nanos(e.CreatedAt),
+		e.Origin, e.Requirement, e.Source, e.Command, exit, int64(e.Duration)).Scan(&e.ID)
 	if err != nil {
 		return fmt.Errorf("add evidence to session %s: %w", e.SessionID, err)
 	}

@@ -1,0 +1,170 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// MaxCommandBytes caps the stored command line of observed evidence.
+const MaxCommandBytes = 512
+
+// ObservedRequest is a command sessiongate saw run: by an agent hook after
+// the agent's shell tool returned, or by `sessiongate run`. The output body
+// is hashed here and kept only when the config opts in to raw bodies.
+type ObservedRequest struct {
+	ID          string
+	Phase       string // "" attributes the command with MatchPhase, else the current phase
+	Requirement string // optional requirement id
+	Source      string // who observed it: "claude", "cursor", "gemini", "run"
+	Command     string
+	ExitCode    int
+	Duration    time.Duration
+	Output      []byte
+}
+
+// RecordObserved stores observed evidence: the command line, exit code,
+// duration and the sha256 of the output, attached to the phase whose gate
+// command or requirement names the command (or the one asked for).
+func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evidence, error) {
+	s, spec, err := e.load(ctx, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	cmd := strings.TrimSpace(req.Command)
+	if cmd == "" {
+		return nil, errors.New("observed evidence needs the command line")
+	}
+	if !utf8.ValidString(cmd) {
+		return nil, errors.New("observed command line is not valid UTF-8")
+	}
+	phase := req.Phase
+	if phase == "" {
+		phase = MatchPhase(spec, cmd)
+	}
+	if phase == "" && (s.State == StateInit || s.State == StateEnding) {
+		phase = s.Phase
+	}
+	if phase != "" {
+		if _, ok := spec.Phase(phase); !ok {
+			return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phase, 64), phaseIDs(spec))
+		}
+	}
+	code := req.ExitCode
+	ev := &Evidence{
+		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
+		Requirement: req.Requirement, Source: req.Source, Command: truncateRunes(cmd, MaxCommandBytes),
+		ExitCode: &code, Duration: req.Duration, SHA256: sha256Hex(req.Output), Size: len(req.Output),
+		Ref: fmt.Sprintf("exit %d, %d bytes", code, len(req.Output)), CreatedAt: e.now(),
+	}
+	if e.Config.StoreRawEvidence && len(req.Output) <= MaxEvidenceBytes {
+		ev.Body = req.Output
+	}
+	now := e.now()
+	err = e.Store.Update(ctx, func(w Writer) error {
+		cur, err := w.GetSession(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		if !cur.Active() {
+			return fmt.Errorf("session %s: %w (%s)", s.ID, ErrEnded, cur.State)
+		}
+		e.touch(cur)
+		if err := w.UpdateSession(ctx, cur); err != nil {
+			return err
+		}
+		if err := w.AddEvidence(ctx, ev); err != nil {
+			return err
+		}
+		tok := "observed:" + req.Source
+		if code != 0 {
+			tok += ":failed"
+		}
+		return appendEvents(ctx, w, s.ID, now, tok)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record observed evidence: %w", err)
+	}
+	return ev, nil
+}
+
+// MatchPhase returns the phase whose gate command, or a requirement quoting
+// a command in backticks, starts with the same program and subcommand as cmd
+// ("npx markdownlint-cli2 ..." matches a gate "npx markdownlint-cli2
+// {changed:*.md}"). "" when no phase names it.
+func MatchPhase(spec *protocolspec.Spec, cmd string) string {
+	key := commandKey(cmd)
+	if key == "" {
+		return ""
+	}
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		for _, c := range p.Checks {
+			if c.Kind == protocolspec.CheckCommand && commandKey(c.Arg) == key {
+				return p.ID
+			}
+		}
+	}
+	// Requirements are plain text (code spans lose their backticks), so only
+	// a two-word key (program and subcommand) is specific enough to look for.
+	if !strings.Contains(key, " ") {
+		return ""
+	}
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		for _, r := range p.Requirements {
+			if containsWords(r.Text, key) {
+				return p.ID
+			}
+		}
+	}
+	return ""
+}
+
+// commandKey is a command's first two words (program and subcommand), with
+// leading environment assignments dropped.
+func commandKey(cmd string) string {
+	f := strings.Fields(cmd)
+	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	if len(f) == 1 || strings.HasPrefix(f[1], "-") || strings.HasPrefix(f[1], "{") {
+		return f[0]
+	}
+	return f[0] + " " + f[1]
+}
+
+// containsWords reports whether key occurs in text between word boundaries.
+func containsWords(text, key string) bool {
+	for off := 0; ; {
+		i := strings.Index(text[off:], key)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(key)
+		if (i == 0 || text[i-1] == ' ' || text[i-1] == '`') && (end == len(text) || strings.ContainsRune(" `.,;:", rune(text[end]))) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+// truncateRunes cuts s to at most n bytes without splitting a rune.
+func truncateRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}

@@ -42,6 +42,12 @@ type Config struct {
 	// ("{session_id}" is replaced); "" writes none.
 	SessionRecord string `yaml:"session_record"`
 	Verify        Verify `yaml:"verify"`
+	// Protect makes changes to the protocol, this file and the agent and
+	// git hook configs during a session a violation unless a person
+	// accepts them (`sessiongate protocol accept`). On by default.
+	Protect bool `yaml:"protect"`
+	// ProtectedPaths are extra root-anchored globs to protect.
+	ProtectedPaths []string `yaml:"protected_paths"`
 }
 
 // Verify configures `sessiongate verify`.
@@ -69,6 +75,7 @@ func Default() *Config {
 		FailMode:       "closed",
 		BypassEnv:      "SESSIONGATE_BYPASS",
 		Verify:         Verify{MissingTrailer: "fail"},
+		Protect:        true,
 	}
 }
 
@@ -128,6 +135,12 @@ func (c *Config) validate() error {
 	if _, err := session.RecordPath(c.SessionRecord, "x"); err != nil {
 		return err
 	}
+	for i, p := range c.ProtectedPaths {
+		q := filepath.ToSlash(strings.TrimSpace(p))
+		if q == "" || strings.HasPrefix(q, "/") || filepath.IsAbs(p) || q == ".." || strings.HasPrefix(q, "../") || strings.Contains(q, "/../") {
+			return fmt.Errorf("protected_paths[%d] %q: want a glob relative to the repository root", i, p)
+		}
+	}
 	for id, cmd := range c.Commands {
 		if strings.TrimSpace(cmd) == "" {
 			return fmt.Errorf("commands.%s is empty", id)
@@ -147,6 +160,9 @@ func (c *Config) Engine() session.Config {
 		DocGlobs:         c.DocGlobs,
 		Policy:           c.SequencePolicy,
 		SessionRecord:    c.SessionRecord,
+		Protect:          c.Protect,
+		ProtectedPaths:   c.ProtectedPaths,
+		ProtocolPath:     c.Protocol,
 	}
 }
 

@@ -48,4 +48,12 @@ type Config struct {
 	SessionRecord string
 	// Version is reported in snapshot envelopes.
 	Version string
+	// Protect turns on the protection of the protocol, the config and the
+	// agent and git hook configs during a session (protect.go).
+	Protect bool
+	// ProtectedPaths are extra root-anchored globs to protect.
+	ProtectedPaths []string
+	// ProtocolPath is the repository-relative protocol document the config
+	// names ("" when it names none).
+	ProtocolPath string
 }

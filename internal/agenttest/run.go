@@ -1,0 +1,232 @@
+package agenttest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ModuleRoot is the directory holding go.mod, found upward from the test's
+// working directory (a package directory under go test).
+func ModuleRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("module root: %v", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatalf("module root: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Missing skips the test with msg, or fails it when CI=true: CI installs
+// every external program the tests need (.ci/run), so absence there is a
+// broken setup, not a reason to skip.
+func Missing(t testing.TB, format string, a ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, a...)
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s (required under CI=true; .ci/run installs it with npm ci in .ci/node)", msg)
+	}
+	t.Skipf("%s: run `npm ci` in .ci/node to run the real-agent tests", msg)
+}
+
+// NodeBin is .ci/node/node_modules/.bin under the module root.
+func NodeBin(t testing.TB) string {
+	return filepath.Join(ModuleRoot(t), ".ci", "node", "node_modules", ".bin")
+}
+
+// FindCLI returns the path of an npm-installed agent CLI: .ci/node's copy
+// first, then PATH. It skips (or fails under CI) when neither exists.
+func FindCLI(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join(NodeBin(t), name)
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	Missing(t, "%s not found in .ci/node/node_modules/.bin or PATH", name)
+	return ""
+}
+
+// agentEnv is the test process environment without anything that could
+// point a CLI at a real account, a real config directory or a real model:
+// variables of the coding client running the tests included.
+func agentEnv(home string, extra []string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "CLAUDE"),
+			strings.HasPrefix(k, "GEMINI_"), strings.HasPrefix(k, "GOOGLE_"),
+			strings.HasPrefix(k, "OTEL_"), strings.HasPrefix(k, "XDG_"),
+			k == "HOME", k == "USERPROFILE", k == "MCP_TIMEOUT", k == "DEBUG":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env,
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME="+filepath.Join(home, ".local", "state"),
+		// The isolated HOME has no global git config; commits made by the
+		// agent or by hooks still need an identity.
+		"GIT_AUTHOR_NAME=agenttest", "GIT_AUTHOR_EMAIL=agenttest@sessiongate.invalid",
+		"GIT_COMMITTER_NAME=agenttest", "GIT_COMMITTER_EMAIL=agenttest@sessiongate.invalid",
+	)
+	// Later entries win: exec keeps the last value of a duplicated key.
+	return dedupeEnv(append(env, extra...))
+}
+
+func dedupeEnv(env []string) []string {
+	seen := map[string]int{}
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if i, ok := seen[k]; ok {
+			out[i] = kv
+			continue
+		}
+		seen[k] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}
+
+// PrependPath returns "PATH=dir:$PATH" for ClaudeOptions.Env, so a test can
+// put a freshly built sessiongate binary ahead of everything else.
+func PrependPath(dir string) string {
+	return "PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
+// ClaudeOptions configures one RunClaude.
+type ClaudeOptions struct {
+	// Server is the scripted model; required.
+	Server *ClaudeServer
+	// MCPConfig is passed as --mcp-config (a path relative to dir works).
+	MCPConfig string
+	// AllowedTools is passed as --allowedTools, one argument per entry.
+	// Write, Edit and Bash need it (or PermissionMode) in -p mode.
+	AllowedTools []string
+	// PermissionMode is passed as --permission-mode when set.
+	PermissionMode string
+	// Args are appended to the command line.
+	Args []string
+	// Env entries (KEY=value) override the prepared environment, e.g.
+	// PrependPath(bin) or SESSIONGATE_DB=...
+	Env []string
+	// Timeout kills the run; 90s when zero.
+	Timeout time.Duration
+}
+
+// ClaudeResult is the parsed `--output-format json` result of one run.
+type ClaudeResult struct {
+	Type      string  `json:"type"`
+	Subtype   string  `json:"subtype"`
+	IsError   bool    `json:"is_error"`
+	Result    string  `json:"result"`
+	SessionID string  `json:"session_id"`
+	NumTurns  int     `json:"num_turns"`
+	CostUSD   float64 `json:"total_cost_usd"`
+
+	Stdout   []byte
+	Stderr   string
+	ExitCode int
+	Elapsed  time.Duration
+	// Home is the isolated HOME the run used (its .claude holds the
+	// transcript), kept until the test ends.
+	Home string
+}
+
+// RunClaude runs the real Claude Code CLI in dir: `claude -p prompt
+// --output-format json` against opts.Server, with an isolated HOME and
+// config directory in t.TempDir() (the real ~/.claude is never read or
+// written) and a hard timeout. It returns the parsed result; it fails the
+// test when the run times out or prints no JSON result, not when claude
+// exits non-zero (the caller asserts on ExitCode and IsError).
+func RunClaude(t testing.TB, dir, prompt string, opts ClaudeOptions) ClaudeResult {
+	t.Helper()
+	bin := FindCLI(t, "claude")
+	if opts.Server == nil {
+		t.Fatal("RunClaude: ClaudeOptions.Server is required")
+	}
+	home := t.TempDir()
+	configDir := filepath.Join(home, ".claude")
+	if err := os.MkdirAll(configDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = 90 * time.Second
+	}
+	args := []string{"-p", prompt, "--output-format", "json"}
+	if opts.MCPConfig != "" {
+		args = append(args, "--mcp-config", opts.MCPConfig)
+	}
+	if len(opts.AllowedTools) > 0 {
+		args = append(args, "--allowedTools")
+		args = append(args, opts.AllowedTools...)
+	}
+	if opts.PermissionMode != "" {
+		args = append(args, "--permission-mode", opts.PermissionMode)
+	}
+	args = append(args, opts.Args...)
+
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = agentEnv(home, append([]string{
+		"ANTHROPIC_BASE_URL=" + opts.Server.URL,
+		"ANTHROPIC_API_KEY=test",
+		"CLAUDE_CONFIG_DIR=" + configDir,
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+	}, opts.Env...))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	res := ClaudeResult{Stdout: stdout.Bytes(), Stderr: stderr.String(), Elapsed: time.Since(start), Home: home}
+	if ctx.Err() != nil {
+		t.Fatalf("claude timed out after %s\nstdout: %s\nstderr: %s", timeout, stdout.String(), stderr.String())
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		res.ExitCode = exitErr.ExitCode()
+	case err != nil:
+		t.Fatalf("run claude: %v", err)
+	}
+	out := bytes.TrimSpace(stdout.Bytes())
+	// The JSON result is the last line; anything before it is noise.
+	if i := bytes.LastIndexByte(out, '\n'); i >= 0 {
+		out = out[i+1:]
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("claude printed no JSON result (exit %d): %v\nstdout: %s\nstderr: %s", res.ExitCode, err, stdout.String(), stderr.String())
+	}
+	return res
+}

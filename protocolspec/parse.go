@@ -31,6 +31,9 @@ const maxFenceDepth = 4
 // show its warnings; it must not be used to run gates.
 func Parse(file string, data []byte) (*Spec, error) {
 	sum := sha256.Sum256(data)
+	if err := checkBounds(file, data); err != nil {
+		return &Spec{File: file, SHA256: hex.EncodeToString(sum[:]), Phases: []Phase{}, Checklists: []Checklist{}, Warnings: []Warning{}}, err
+	}
 	s := newSource(normalize(data))
 	w := &walker{file: file, spec: &Spec{File: file, SHA256: hex.EncodeToString(sum[:])}, firstSection: map[string]int{}}
 	doc := md.Parser().Parse(text.NewReader(s.src))
@@ -54,6 +57,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 // heading and put in the start or end section by the nearest heading that
 // names one ("" when none does).
 func ParseChecklists(data []byte) []Checklist {
+	if checkBounds("", data) != nil {
+		return nil
+	}
 	s := newSource(normalize(data))
 	w := &walker{spec: &Spec{}}
 	doc := md.Parser().Parse(text.NewReader(s.src))
@@ -101,15 +107,16 @@ type openPhase struct {
 }
 
 type walker struct {
-	file         string
-	spec         *Spec
-	errs         ErrorList
-	stack        []*section
-	phase        *openPhase
-	title        string         // text of the nearest heading, titles template checklists
-	firstSection map[string]int // line of the first protocol section of each kind
-	sections     []*section
-	idLines      []int // per spec.Phases entry: line to blame for a duplicate id
+	file          string
+	spec          *Spec
+	errs          ErrorList
+	stack         []*section
+	phase         *openPhase
+	title         string         // text of the nearest heading, titles template checklists
+	firstSection  map[string]int // line of the first protocol section of each kind
+	sections      []*section
+	idLines       []int // per spec.Phases entry: line to blame for a duplicate id
+	tooManyPhases bool  // the MaxPhases error was reported
 }
 
 func (w *walker) warn(line int, format string, args ...any) {
@@ -227,6 +234,13 @@ func (w *walker) closePhase() {
 	blame := p.Line
 	if p.idLine > 0 {
 		blame = p.idLine
+	}
+	if len(w.spec.Phases) >= MaxPhases {
+		if !w.tooManyPhases {
+			w.tooManyPhases = true
+			w.fail(p.Line, "more than %d phases; the limit is %d", MaxPhases, MaxPhases)
+		}
+		return
 	}
 	w.spec.Phases = append(w.spec.Phases, p.Phase)
 	w.idLines = append(w.idLines, blame)

@@ -66,21 +66,28 @@ func (m Message) Text() string {
 	if json.Unmarshal(m.Content, &s) == nil {
 		return s
 	}
+	// Anthropic content blocks, or Gemini parts (text, functionResponse).
 	var blocks []struct {
-		Type    string          `json:"type"`
-		Text    string          `json:"text"`
-		Content json.RawMessage `json:"content"`
-		IsError bool            `json:"is_error"`
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Content  json.RawMessage `json:"content"`
+		IsError  bool            `json:"is_error"`
+		Response *struct {
+			Name     string          `json:"name"`
+			Response json.RawMessage `json:"response"`
+		} `json:"functionResponse"`
 	}
 	if json.Unmarshal(m.Content, &blocks) != nil {
 		return string(m.Content)
 	}
 	var parts []string
 	for _, b := range blocks {
-		switch b.Type {
-		case "text":
+		switch {
+		case b.Response != nil:
+			parts = append(parts, "[functionResponse "+b.Response.Name+"] "+string(b.Response.Response))
+		case b.Type == "text" || b.Type == "" && b.Text != "":
 			parts = append(parts, b.Text)
-		case "tool_result":
+		case b.Type == "tool_result":
 			if b.IsError {
 				parts = append(parts, "[tool_result is_error]")
 			}

@@ -215,38 +215,7 @@ func TestClaudeHookPayloads(t *testing.T) {
 		"Stop":       "Stop.json",
 		"SessionEnd": "SessionEnd.json",
 	}
-	dir := filepath.Join(agenttest.ModuleRoot(t), "agenthook", "testdata", "claude")
-	for key, name := range goldens {
-		live := scrub(byKey[key], repo, res.Home)
-		path := filepath.Join(dir, name)
-		if *update {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			enc.SetIndent("", "  ")
-			_ = enc.Encode(live)
-			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		// The golden examples are what package agenthook parses: every
-		// field they show must still be sent by the pinned Claude Code.
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("golden %s: %v (go test ./internal/agenttest -run TestClaudeHookPayloads -update)", path, err)
-		}
-		var golden map[string]any
-		if err := json.Unmarshal(b, &golden); err != nil {
-			t.Fatalf("golden %s: %v", path, err)
-		}
-		if missing := missingKeys(golden, live); len(missing) > 0 {
-			t.Errorf("%s: Claude Code no longer sends %v", name, missing)
-		}
-	}
+	checkGoldens(t, filepath.Join("agenthook", "testdata", "claude"), goldens, byKey, repo, res.Home)
 }
 
 // scrub replaces machine paths with stable placeholders so the payload can

@@ -230,3 +230,95 @@ func RunClaude(t testing.TB, dir, prompt string, opts ClaudeOptions) ClaudeResul
 	}
 	return res
 }
+
+// GeminiOptions configures one RunGemini.
+type GeminiOptions struct {
+	// Server is the scripted model; required.
+	Server *GeminiServer
+	// Args are appended to the command line.
+	Args []string
+	// Env entries (KEY=value) override the prepared environment.
+	Env []string
+	// Timeout kills the run; 90s when zero.
+	Timeout time.Duration
+}
+
+// GeminiResult is the parsed `--output-format json` result of one run.
+type GeminiResult struct {
+	SessionID string          `json:"session_id"`
+	Response  string          `json:"response"`
+	Error     json.RawMessage `json:"error"`
+
+	Stdout   []byte
+	Stderr   string
+	ExitCode int
+	Elapsed  time.Duration
+	Home     string
+}
+
+// RunGemini runs the real Gemini CLI in dir: `gemini -p prompt
+// --output-format json --yolo` against opts.Server with API-key auth, the
+// workspace trusted, and an isolated HOME in t.TempDir() (the real
+// ~/.gemini is never touched). It fails the test on a timeout or when no
+// JSON result is printed.
+func RunGemini(t testing.TB, dir, prompt string, opts GeminiOptions) GeminiResult {
+	t.Helper()
+	bin := FindCLI(t, "gemini")
+	if opts.Server == nil {
+		t.Fatal("RunGemini: GeminiOptions.Server is required")
+	}
+	home := t.TempDir()
+	settings := `{"security":{"auth":{"selectedType":"gemini-api-key"}},` +
+		`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},` +
+		`"general":{"disableAutoUpdate":true,"disableUpdateNag":true}}`
+	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = 90 * time.Second
+	}
+	args := append([]string{"-p", prompt, "--output-format", "json", "--yolo"}, opts.Args...)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = agentEnv(home, append([]string{
+		// .ci/node's own node (22) first when installed; the machine's
+		// node 20 also runs the CLI.
+		PrependPath(NodeBin(t)),
+		"GEMINI_API_KEY=test",
+		"GOOGLE_GEMINI_BASE_URL=" + opts.Server.URL,
+		"GEMINI_CLI_TRUST_WORKSPACE=true",
+		"GEMINI_TELEMETRY_ENABLED=false",
+		"NO_COLOR=1",
+	}, opts.Env...))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	res := GeminiResult{Stdout: stdout.Bytes(), Stderr: stderr.String(), Elapsed: time.Since(start), Home: home}
+	if ctx.Err() != nil {
+		t.Fatalf("gemini timed out after %s\nstdout: %s\nstderr: %s", timeout, stdout.String(), stderr.String())
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		res.ExitCode = exitErr.ExitCode()
+	case err != nil:
+		t.Fatalf("run gemini: %v", err)
+	}
+	// The JSON result is one (indented) object; anything before it is noise.
+	out := stdout.Bytes()
+	if i := bytes.IndexByte(out, '{'); i >= 0 {
+		out = out[i:]
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("gemini printed no JSON result (exit %d): %v\nstdout: %s\nstderr: %s", res.ExitCode, err, stdout.String(), stderr.String())
+	}
+	return res
+}

@@ -133,6 +133,49 @@ func (r Request) Contains(s string) bool {
 	return strings.Contains(string(r.Raw), s) || strings.Contains(r.unescaped(), s)
 }
 
+// ToolResults returns the text of every tool result in the conversation
+// that answers a call of the named tool, oldest first (Anthropic
+// tool_use/tool_result pairs, or Gemini functionCall/functionResponse).
+func (r Request) ToolResults(tool string) []string {
+	type block struct {
+		Type      string          `json:"type"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		ToolUseID string          `json:"tool_use_id"`
+		Content   json.RawMessage `json:"content"`
+		Call      *struct {
+			Name string `json:"name"`
+		} `json:"functionCall"`
+		Response *struct {
+			Name     string          `json:"name"`
+			Response json.RawMessage `json:"response"`
+		} `json:"functionResponse"`
+	}
+	ids := map[string]bool{}
+	var out []string
+	for _, m := range r.Messages {
+		var blocks []block
+		if json.Unmarshal(m.Content, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			switch {
+			case b.Type == "tool_use" && b.Name == tool:
+				ids[b.ID] = true
+			case b.Type == "tool_result" && ids[b.ToolUseID]:
+				out = append(out, Message{Content: b.Content}.Text())
+			case b.Response != nil && b.Response.Name == tool:
+				out = append(out, string(b.Response.Response))
+			}
+		}
+	}
+	return out
+}
+
+// AllText is every string in the request (system prompt, all messages,
+// tool definitions), JSON escapes undone, one per line.
+func (r Request) AllText() string { return r.unescaped() }
+
 func (r Request) unescaped() string {
 	var v any
 	if json.Unmarshal(r.Raw, &v) != nil {

@@ -77,6 +77,7 @@ func agentEnv(home string, extra []string) []string {
 		case strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "CLAUDE"),
 			strings.HasPrefix(k, "GEMINI_"), strings.HasPrefix(k, "GOOGLE_"),
 			strings.HasPrefix(k, "OTEL_"), strings.HasPrefix(k, "XDG_"),
+			strings.HasPrefix(k, "GIT_"), strings.HasPrefix(k, "SESSIONGATE_"),
 			k == "HOME", k == "USERPROFILE", k == "MCP_TIMEOUT", k == "DEBUG":
 			continue
 		}

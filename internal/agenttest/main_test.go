@@ -1,0 +1,35 @@
+package agenttest_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// sgBin is the folder holding sessiongate built once for these tests; the
+// end-to-end tests put it first on PATH, as a user's install would, since
+// agent hook configs call `sessiongate` from PATH.
+var sgBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sessiongate-agenttest-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	sgBin = dir
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "sessiongate"), "../../cmd/sessiongate")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "build sessiongate: %v\n%s", err, out.String())
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}

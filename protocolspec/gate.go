@@ -3,6 +3,7 @@ package protocolspec
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -27,11 +28,16 @@ var checkArity = map[CheckKind]int{
 	CheckCleanWorktree:     0,
 	CheckEvidence:          1,
 	CheckMustEvidence:      0,
+	CheckUnchanged:         1,
+	CheckNotDefaultBranch:  0,
+	CheckNoPlaceholders:    1,
+	CheckCommitMessage:     1,
 }
 
 var checkKinds = []CheckKind{
 	CheckFileExists, CheckChangedSinceStart, CheckContentHash, CheckCommand,
 	CheckCommitSinceStart, CheckCleanWorktree, CheckEvidence, CheckMustEvidence,
+	CheckUnchanged, CheckNotDefaultBranch, CheckNoPlaceholders, CheckCommitMessage,
 }
 
 // argHint names what a kind's argument is, for error messages.
@@ -41,7 +47,13 @@ var argHint = map[CheckKind]string{
 	CheckContentHash:       "a path",
 	CheckCommand:           "a command line",
 	CheckEvidence:          "an evidence kind",
+	CheckUnchanged:         "a path or glob",
+	CheckNoPlaceholders:    "a path or glob",
+	CheckCommitMessage:     "a commit convention: conventional",
 }
+
+// commitConventions are the commit message conventions commit_message knows.
+var commitConventions = []string{"conventional"}
 
 // evidenceKinds must match session.EvidenceKinds (the engine records these);
 // a typo here would make a gate impossible to pass, so it is refused.
@@ -52,9 +64,10 @@ var gateHooks = []string{"pre-commit", "commit-msg", "pre-push"}
 
 // directive is one parsed "gate:" line.
 type directive struct {
-	check *Check // nil for an option-only directive (gate: id=X)
-	id    string
-	line  int
+	check   *Check // nil for an option-only directive (gate: id=X)
+	id      string
+	noInfer bool // infer=off
+	line    int
 }
 
 type lineErr struct {
@@ -243,6 +256,7 @@ func parseDirective(s string) (directive, error) {
 	seen := map[string]bool{}
 	var timeout time.Duration
 	var hooks []string
+	var proves string
 	for _, t := range toks {
 		if t.name == "" {
 			if kind == "" {
@@ -278,13 +292,29 @@ func parseDirective(s string) (directive, error) {
 					hooks = append(hooks, h)
 				}
 			}
+		case "proves":
+			if kind != CheckCommand {
+				return d, fmt.Errorf("proves= applies only to command checks")
+			}
+			if _, err := regexp.Compile(t.value); err != nil || t.value == "" {
+				return d, fmt.Errorf("bad proves= %q: want a regular expression the command's output matches when it checked something", t.value)
+			}
+			proves = t.value
+		case "infer":
+			switch t.value {
+			case "off":
+				d.noInfer = true
+			case "on":
+			default:
+				return d, fmt.Errorf("bad infer=%q: want off (no check inferred from this phase's sentences) or on", t.value)
+			}
 		case "id":
 			if !idRE.MatchString(t.value) {
 				return d, fmt.Errorf("bad id %q: want UPPER_SNAKE_CASE such as QA_VALIDATION", t.value)
 			}
 			d.id = t.value
 		default:
-			return d, fmt.Errorf("unknown option %q (want timeout=, hooks= or id=)", t.name)
+			return d, fmt.Errorf("unknown option %q (want timeout=, hooks=, proves=, infer= or id=)", t.name)
 		}
 	}
 	if kind == "" {
@@ -299,11 +329,14 @@ func parseDirective(s string) (directive, error) {
 	case len(args) > want:
 		return d, fmt.Errorf("%s takes one argument, got %d (quote an argument that holds spaces)", kind, len(args))
 	}
-	c := &Check{Kind: kind, Timeout: Duration(timeout), Hooks: hooks}
+	c := &Check{Kind: kind, Timeout: Duration(timeout), Hooks: hooks, Proves: proves}
 	if want == 1 {
 		c.Arg = args[0]
 		if strings.TrimSpace(c.Arg) == "" {
 			return d, fmt.Errorf("%s: empty argument", kind)
+		}
+		if kind == CheckCommitMessage && !slices.Contains(commitConventions, c.Arg) {
+			return d, fmt.Errorf("unknown commit convention %q (want one of %s)", c.Arg, strings.Join(commitConventions, ", "))
 		}
 		if kind == CheckEvidence && !slices.Contains(evidenceKinds, c.Arg) {
 			return d, fmt.Errorf("unknown evidence kind %q (want one of %s)", c.Arg, strings.Join(evidenceKinds, ", "))

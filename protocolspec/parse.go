@@ -45,6 +45,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 		w.block(s, n)
 	}
 	w.closePhase()
+	w.infer(s, doc)
 	w.finish()
 	if len(w.errs) > 0 {
 		return w.spec, w.errs
@@ -360,6 +361,9 @@ func (w *walker) gates(s *source, t *segText) {
 			} else {
 				p.ID, p.idLine = d.id, d.line
 			}
+		}
+		if d.noInfer {
+			p.NoInfer = true
 		}
 		if d.check != nil {
 			p.annotated = append(p.annotated, *d.check)

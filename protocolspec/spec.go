@@ -48,15 +48,21 @@ type CheckKind string
 // Check kinds.
 const (
 	CheckFileExists        CheckKind = "file_exists"         // Arg: repository-relative path or glob
-	CheckChangedSinceStart           = "changed_since_start" // Arg: path or glob
-	CheckContentHash                 = "content_hash"        // Arg: path whose content hash must be recorded as evidence
-	CheckCommand                     = "command"             // Arg: command line, may hold {changed:GLOB} / {staged:GLOB}
-	CheckCommitSinceStart            = "commit_since_start"  // no Arg
-	CheckCleanWorktree               = "clean_worktree"      // no Arg
-	CheckEvidence                    = "evidence"            // Arg: evidence kind (tool_output, file_path, ...)
+	CheckChangedSinceStart CheckKind = "changed_since_start" // Arg: path or glob
+	CheckContentHash       CheckKind = "content_hash"        // Arg: path whose content hash must be recorded as evidence
+	CheckCommand           CheckKind = "command"             // Arg: command line, may hold {changed:GLOB} / {staged:GLOB}
+	CheckCommitSinceStart  CheckKind = "commit_since_start"  // no Arg
+	CheckCleanWorktree     CheckKind = "clean_worktree"      // no Arg
+	CheckEvidence          CheckKind = "evidence"            // Arg: evidence kind (tool_output, file_path, ...)
 	// CheckMustEvidence is the fallback for phases with no annotation and no
 	// built-in check: one piece of evidence recorded per MUST requirement.
 	CheckMustEvidence CheckKind = "must_evidence"
+	// The checks below are also inferred from explicit protocol sentences
+	// (infer.go); an author can write each of them as an annotation.
+	CheckUnchanged        CheckKind = "unchanged"          // Arg: path or glob that must not change during the session
+	CheckNotDefaultBranch CheckKind = "not_default_branch" // no Arg: HEAD is not the default branch
+	CheckNoPlaceholders   CheckKind = "no_placeholders"    // Arg: glob of files that must hold no unfilled template placeholder
+	CheckCommitMessage    CheckKind = "commit_message"     // Arg: convention every commit of the session follows ("conventional")
 )
 
 // Spec is a parsed protocol document.
@@ -81,6 +87,9 @@ type Phase struct {
 	Requirements []Requirement   `json:"requirements"`
 	Checklist    []ChecklistItem `json:"checklist"`
 	Checks       []Check         `json:"checks"`
+	// NoInfer is set by <!-- gate: infer=off -->: no check is inferred
+	// from this phase's sentences.
+	NoInfer bool `json:"no_infer,omitempty"`
 }
 
 // Requirement is a list item or sentence carrying an RFC 2119 key word.
@@ -117,6 +126,23 @@ type Check struct {
 	// Builtin is true when the check came from the built-in title table, not an annotation.
 	Builtin bool `json:"builtin,omitempty"`
 	Line    int  `json:"line"`
+	// Inferred names the protocol sentence the check was inferred from
+	// (nil for annotated and built-in checks).
+	Inferred *Inference `json:"inferred,omitempty"`
+	// Placeholders are the literal placeholder texts of a template that a
+	// no_placeholders check looks for (empty: {name} placeholders).
+	Placeholders []string `json:"placeholders,omitempty"`
+	// Proves is a regular expression the output of a command check must
+	// match to show that the command checked something (proves=).
+	Proves string `json:"proves,omitempty"`
+}
+
+// Inference is where an inferred check came from.
+type Inference struct {
+	Line     int    `json:"line"`
+	Sentence string `json:"sentence"`
+	// Rule names the inference rule, so a reader sees why the sentence counts.
+	Rule string `json:"rule"`
 }
 
 // Warning is something odd in the document that does not stop parsing.

@@ -53,6 +53,8 @@ the config's protocol key, SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md
 				fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
 			}
 			printCoverage(w, spec)
+			printInferred(w, spec)
+			printEvidenceOnly(w, spec)
 			return nil
 		},
 	}
@@ -108,8 +110,34 @@ func printSpec(w io.Writer, spec *protocolspec.Spec) {
 			fmt.Fprintf(w, "checklist template (%s) %q at line %d: %d items\n", cl.Section, cl.Title, cl.Line, len(cl.Items))
 		}
 	}
+	printInferred(w, spec)
 	for _, wa := range spec.Warnings {
 		fmt.Fprintf(w, "warning: line %d: %s\n", wa.Line, wa.Message)
+	}
+}
+
+// printInferred lists the checks inferred from the protocol's sentences,
+// each with the sentence and line it came from.
+func printInferred(w io.Writer, spec *protocolspec.Spec) {
+	inf := spec.InferredChecks()
+	fmt.Fprintf(w, "\ninferred checks: %d (from explicit sentences; <!-- gate: infer=off --> in a phase turns this off)\n", len(inf))
+	for _, ic := range inf {
+		c := ic.Check
+		s := string(c.Kind)
+		if c.Arg != "" {
+			s += " " + c.Arg
+		}
+		fmt.Fprintf(w, "  %s: %s  <- line %d [%s]: %q\n", ic.Phase, s, c.Inferred.Line, c.Inferred.Rule, c.Inferred.Sentence)
+	}
+}
+
+// printEvidenceOnly lists the requirements only recorded evidence can
+// show, so the author can annotate those a machine could check.
+func printEvidenceOnly(w io.Writer, spec *protocolspec.Spec) {
+	eo := spec.EvidenceOnly()
+	fmt.Fprintf(w, "\nevidence-only requirements: %d (no machine check cites them; put a gate annotation at the end of a requirement's line to check it)\n", len(eo))
+	for _, r := range eo {
+		fmt.Fprintf(w, "  %s:%d: %s %s: %s\n", spec.File, r.Line, r.Phase, r.Level, r.Text)
 	}
 }
 
@@ -122,6 +150,9 @@ func checkList(cs []protocolspec.Check) string {
 		}
 		if c.Builtin {
 			s += " (built-in)"
+		}
+		if c.Inferred != nil {
+			s += fmt.Sprintf(" (inferred, line %d)", c.Inferred.Line)
 		}
 		parts = append(parts, s)
 	}

@@ -1,0 +1,387 @@
+package protocolspec
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// Checks inferred from explicit sentences.
+//
+// A protocol says things a machine can check ("The agent MUST NOT update
+// `.agents/HANDOFF.md`", "MUST commit with conventional commit message
+// format"). infer turns such sentences into checks, conservatively: a
+// check blocks honest work when the inference is wrong, so each rule
+// matches one unambiguous phrasing, skips conditional requirements (if,
+// when, unless, except), and never reads rationale, verification notes or
+// any text that is not an RFC 2119 requirement (except a template's own
+// "Create at: PATH" line). Every inferred check keeps the sentence and line
+// it came from; `protocol show` and `protocol lint` print them, and
+// <!-- gate: infer=off --> in a phase turns inference off there.
+
+// Inference rule names, shown with each inferred check.
+const (
+	RuleMustNotModify   = "must-not-modify"   // "MUST NOT modify|update|edit|change ... PATH"
+	RuleReadOnly        = "read-only"         // a requirement naming one PATH and calling it read-only
+	RuleNoDefaultBranch = "no-default-branch" // "MUST NOT work|commit|push on main|master|the default branch"
+	RuleFeatureBranch   = "feature-branch"    // "MUST create|use|work on a (new) feature|topic branch"
+	RuleConventional    = "conventional-commits"
+	RuleCleanTree       = "clean-tree"      // "MUST ... clean working tree|git status", "MUST commit all changes"
+	RuleTemplateFilled  = "template-filled" // a "<Name> Template" with "Create at: PATH" and the session "MUST complete the <name>"
+)
+
+// inferRE holds the inference patterns, compiled on first use: hooks
+// parse cached specs and should not pay for them at start-up.
+var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
+	const path = `([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`
+	return map[string]*regexp.Regexp{
+		"conditional":       regexp.MustCompile(`(?i)\b(if|when|whenever|unless|except|otherwise)\b`),
+		RuleMustNotModify:   regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?:(?i:directly)\s+)?(?i:modify|update|edit|change|alter|overwrite|rewrite|delete|remove|touch|write to)\s+(?:(?i:the)\s+)?(?:(?i:file)\s+)?` + path),
+		RuleReadOnly:        regexp.MustCompile(`(?i)\bread[- ]only\b`),
+		"not":               regexp.MustCompile(`(?i)\bnot\b`),
+		"path":              regexp.MustCompile(path),
+		RuleNoDefaultBranch: regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:work|commit|push)\s+(?:(?i:directly)\s+)?(?i:on|to|in|into)\s+(?:(?i:the)\s+)?(?i:(main|master)\b(?:\s+branch)?|default\s+branch)`),
+		RuleFeatureBranch:   regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:create|use|work on|work in|start)\s+(?i:an?)\s+(?i:new\s+)?(?i:feature|topic|separate|dedicated)\s+(?i:branch)`),
+		RuleConventional:    regexp.MustCompile(`(?i)\bconventional[ -]commits?\b`),
+		RuleCleanTree:       regexp.MustCompile(`(?i)\bclean\s+(?:working\s+tree|work\s*tree|worktree|working\s+directory|working\s+copy|git\s+status)\b|\bcommit\s+all\s+(?:(?:of\s+)?(?:the|its|your|their)\s+)?(?:changes|changed\s+files)\b`),
+		"leaveUncommitted":  regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:leave)\s+(?i:any\s+)?(?i:uncommitted)`),
+		"create":            regexp.MustCompile(`(?i)\bcreate\b`),
+		"tplVar":            regexp.MustCompile(`\b(?:YYYY|MM|DD|NN|NNN|XX|XXX)\b|\{[^{}/]*\}|\[[^\[\]/]*\]|<[^<>/]*>`),
+		"bracket":           regexp.MustCompile(`\[[^\[\]\n]{1,80}\]|\{[^{}\n]{1,60}\}`),
+	}
+})
+
+// looksLikePath accepts a token with a directory part or a file extension
+// (".agents/HANDOFF.md", "docs/", "CHANGELOG.md"), not prose ("e.g.").
+func looksLikePath(p string) bool {
+	p = strings.TrimRight(p, ".")
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "..") || !strings.ContainsAny(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return false
+	}
+	if strings.Contains(p, "/") {
+		return true
+	}
+	dot := strings.LastIndexByte(p, '.')
+	if dot <= 0 || dot == len(p)-1 || len(p)-dot > 9 {
+		return false
+	}
+	return !strings.ContainsAny(p[:dot], ".")
+}
+
+// pathGlob turns a path named in prose into a glob: a trailing "/" means
+// the whole directory.
+func pathGlob(p string) string {
+	p = strings.TrimRight(p, ".")
+	if strings.HasSuffix(p, "/") {
+		return p + "**"
+	}
+	return p
+}
+
+func isConditional(text string) bool { return inferRE()["conditional"].MatchString(text) }
+
+// inferred is one inference before it is placed on a phase.
+type inferred struct {
+	phase int // index into spec.Phases
+	check Check
+}
+
+// infer adds the inferred checks to the spec's phases.
+func (w *walker) infer(s *source, doc ast.Node) {
+	sp := w.spec
+	var out []inferred
+	add := func(pi int, r Requirement, rule string, kind CheckKind, arg string) {
+		out = append(out, inferred{pi, Check{Kind: kind, Arg: arg, Line: r.Line,
+			Inferred: &Inference{Line: r.Line, Sentence: r.Text, Rule: rule}}})
+	}
+	re := inferRE()
+	for pi := range sp.Phases {
+		p := &sp.Phases[pi]
+		for _, r := range p.Requirements {
+			if isConditional(r.Text) {
+				continue
+			}
+			if m := re[RuleMustNotModify].FindStringSubmatch(r.Text); m != nil && looksLikePath(m[1]) {
+				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(m[1]))
+			} else if loc := re[RuleReadOnly].FindStringIndex(r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) {
+				var paths []string
+				for _, c := range re["path"].FindAllString(r.Text, -1) {
+					if looksLikePath(c) && !slices.Contains(paths, c) {
+						paths = append(paths, c)
+					}
+				}
+				if len(paths) == 1 {
+					add(pi, r, RuleReadOnly, CheckUnchanged, pathGlob(paths[0]))
+				}
+			}
+			switch {
+			case re[RuleNoDefaultBranch].MatchString(r.Text):
+				add(pi, r, RuleNoDefaultBranch, CheckNotDefaultBranch, "")
+			case re[RuleFeatureBranch].MatchString(r.Text) && !strings.Contains(r.Text, "MUST NOT") && !strings.Contains(r.Text, "SHALL NOT"):
+				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
+			}
+			if r.Level == LevelMust && re[RuleConventional].MatchString(r.Text) {
+				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")
+			}
+			if (r.Level == LevelMust && re[RuleCleanTree].MatchString(r.Text)) || re["leaveUncommitted"].MatchString(r.Text) {
+				add(pi, r, RuleCleanTree, CheckCleanWorktree, "")
+			}
+		}
+	}
+	out = append(out, w.inferTemplates(s, doc)...)
+	w.place(out)
+}
+
+// place puts inferred checks on their phases: a read-only file is checked
+// once, at the last end-section phase that declares it (or the last end
+// phase when only a start phase does: the file must be unchanged when the
+// session ends, and a start gate would check it before any work); other
+// kinds once per phase. A check the phase already has, or a phase with
+// infer=off, gets nothing.
+func (w *walker) place(in []inferred) {
+	sp := w.spec
+	lastEnd := -1
+	for i := range sp.Phases {
+		if sp.Phases[i].Section == SectionEnd {
+			lastEnd = i
+		}
+	}
+	type key struct {
+		kind CheckKind
+		arg  string
+	}
+	// where each once-per-document check goes, and the inference kept for it
+	once := map[key]inferred{}
+	var order []key
+	var rest []inferred
+	for _, x := range in {
+		if x.check.Kind != CheckUnchanged && x.check.Kind != CheckNoPlaceholders {
+			rest = append(rest, x)
+			continue
+		}
+		k := key{x.check.Kind, x.check.Arg}
+		prev, seen := once[k]
+		if !seen {
+			order = append(order, k)
+		}
+		end := sp.Phases[x.phase].Section == SectionEnd
+		switch {
+		case !seen:
+			once[k] = x
+		case end && (sp.Phases[prev.phase].Section != SectionEnd || x.phase > prev.phase):
+			once[k] = x // a later end phase wins
+		case end && x.phase == prev.phase && prev.check.Inferred.Rule != RuleMustNotModify && x.check.Inferred.Rule == RuleMustNotModify:
+			once[k] = x // within one phase the MUST NOT sentence is the clearer source
+		}
+	}
+	for _, k := range order {
+		x := once[k]
+		if sp.Phases[x.phase].Section != SectionEnd && k.kind == CheckUnchanged {
+			if lastEnd < 0 {
+				continue
+			}
+			x.phase = lastEnd
+		}
+		rest = append(rest, x)
+	}
+	for _, x := range rest {
+		p := &sp.Phases[x.phase]
+		if p.NoInfer || slices.ContainsFunc(p.Checks, func(c Check) bool { return c.Kind == x.check.Kind && c.Arg == x.check.Arg }) {
+			continue
+		}
+		p.Checks = append(p.Checks, x.check)
+	}
+}
+
+// template is a "<Name> Template" heading with a "Create at: PATH" line and
+// a fenced body.
+type template struct {
+	subject string // "session log"
+	path    string
+	line    int // of the path sentence
+	text    string
+	body    string
+}
+
+// inferTemplates finds "<Name> Template" sections (outside the protocol
+// sections) that name the path of the file to create and hold the template
+// in a fence. When an end-section MUST requirement asks to complete "the
+// <name>", the file created from the template must hold none of the
+// template's own placeholders ("[branch name]", "{session}") at that
+// phase.
+func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
+	re := inferRE()
+	var tpls []template
+	var cur *template
+	level := 0
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch b := n.(type) {
+		case *ast.Heading:
+			if cur != nil && b.Level <= level {
+				cur = nil
+			}
+			t := textOf(s, b)
+			lt := strings.ToLower(t)
+			if cur == nil && strings.Contains(lt, "template") && sectionKind(t) == "" {
+				subj := strings.TrimSpace(strings.ReplaceAll(lt, "template", ""))
+				if subj != "" {
+					tpls = append(tpls, template{subject: subj})
+					cur, level = &tpls[len(tpls)-1], b.Level
+				}
+			}
+		case *ast.Paragraph:
+			if cur == nil || cur.path != "" {
+				continue
+			}
+			t := textOf(s, b)
+			if !re["create"].MatchString(t) {
+				continue
+			}
+			for c := b.FirstChild(); c != nil; c = c.NextSibling() {
+				if cs, ok := c.(*ast.CodeSpan); ok {
+					if p := textOf(s, cs); looksLikePath(p) && strings.Contains(p, "/") {
+						cur.path, cur.line, cur.text = p, s.lineOf(b.Lines().At(0).Start), t
+						break
+					}
+				}
+			}
+		case *ast.FencedCodeBlock:
+			if cur == nil || cur.path == "" || cur.body != "" || (b.Info != nil && !isMarkdownFence(s, b)) {
+				continue
+			}
+			var sb strings.Builder
+			lines := b.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				sb.Write(seg.Value(s.src))
+			}
+			cur.body = sb.String()
+		}
+	}
+	var out []inferred
+	for _, t := range tpls {
+		if t.path == "" || t.body == "" {
+			continue
+		}
+		ph := templatePlaceholders(t.body)
+		if len(ph) == 0 {
+			continue
+		}
+		glob := re["tplVar"].ReplaceAllString(t.path, "*")
+		if glob == t.path || strings.Contains(glob, "**") {
+			continue // a fixed path is not "a file per session"; a template path must vary
+		}
+		pi, r, ok := w.completes(t.subject)
+		if !ok {
+			continue
+		}
+		out = append(out, inferred{pi, Check{Kind: CheckNoPlaceholders, Arg: glob, Line: r.Line, Placeholders: ph,
+			Inferred: &Inference{Line: r.Line, Sentence: r.Text + " (template: " + t.text + ", line " + itoa(t.line) + ")", Rule: RuleTemplateFilled}}})
+	}
+	return out
+}
+
+// completes finds the first end-section MUST requirement that asks to
+// complete "the <subject>".
+func (w *walker) completes(subject string) (int, Requirement, bool) {
+	for pi := range w.spec.Phases {
+		p := &w.spec.Phases[pi]
+		if p.Section != SectionEnd {
+			continue
+		}
+		for _, r := range p.Requirements {
+			lt := strings.ToLower(r.Text)
+			if r.Level == LevelMust && !isConditional(r.Text) && strings.Contains(lt, "complete the "+subject) {
+				return pi, r, true
+			}
+		}
+	}
+	return 0, Requirement{}, false
+}
+
+// templatePlaceholders lists a template's placeholders in first-seen
+// order: "[words]" that is not a task box or a link text, and "{words}".
+func templatePlaceholders(body string) []string {
+	var out []string
+	re := inferRE()["bracket"]
+	for _, loc := range re.FindAllStringIndex(body, -1) {
+		t := body[loc[0]:loc[1]]
+		inner := strings.TrimSpace(t[1 : len(t)-1])
+		if inner == "" || strings.EqualFold(inner, "x") || !strings.ContainsAny(inner, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			continue
+		}
+		if t[0] == '[' && loc[1] < len(body) && (body[loc[1]] == '(' || body[loc[1]] == '[') {
+			continue // [text](url), [text][ref]: a link
+		}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+// InferredCheck is an inferred check with the phase it was placed on.
+type InferredCheck struct {
+	Phase string `json:"phase"`
+	Check Check  `json:"check"`
+}
+
+// InferredChecks lists the inferred checks in phase order.
+func (s *Spec) InferredChecks() []InferredCheck {
+	out := []InferredCheck{}
+	for _, p := range s.Phases {
+		for _, c := range p.Checks {
+			if c.Inferred != nil {
+				out = append(out, InferredCheck{Phase: p.ID, Check: c})
+			}
+		}
+	}
+	return out
+}
+
+// EvidenceOnlyRequirement is a requirement no machine check cites: only
+// evidence an agent records can show it was met.
+type EvidenceOnlyRequirement struct {
+	Phase string `json:"phase"`
+	Requirement
+}
+
+// EvidenceOnly lists the MUST, MUST NOT, SHOULD and SHOULD NOT
+// requirements that no check was inferred from and no annotation sits on
+// the line of (MAY needs no evidence). protocol lint prints them so an
+// author can annotate them: a gate comment at the end of the requirement's
+// own line binds that check to it.
+func (s *Spec) EvidenceOnly() []EvidenceOnlyRequirement {
+	out := []EvidenceOnlyRequirement{}
+	for _, p := range s.Phases {
+		for _, r := range p.Requirements {
+			if r.Level == LevelMay {
+				continue
+			}
+			covered := slices.ContainsFunc(p.Checks, func(c Check) bool {
+				if c.Inferred != nil {
+					return c.Inferred.Line == r.Line
+				}
+				return !c.Builtin && c.Line == r.Line && c.Kind != CheckEvidence && c.Kind != CheckMustEvidence
+			})
+			if !covered {
+				out = append(out, EvidenceOnlyRequirement{Phase: p.ID, Requirement: r})
+			}
+		}
+	}
+	return out
+}

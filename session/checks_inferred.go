@@ -1,0 +1,212 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// The check kinds a protocol's sentences imply (protocolspec/infer.go);
+// authors can also write them as annotations.
+
+// defaultBrancher and commitSubjecter are implemented by gitrepo.Repo;
+// they are optional so test repositories need not provide them.
+type defaultBrancher interface {
+	DefaultBranch(ctx context.Context) (string, error)
+}
+
+type commitSubjecter interface {
+	CommitSubjects(ctx context.Context, since string) ([]string, error)
+}
+
+// runMoreCheck runs the check kinds this file holds; ok is false for a
+// kind it does not know.
+func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st GateStatus, msg, evidence string, ok bool) {
+	switch c.Kind {
+	case protocolspec.CheckUnchanged:
+		st, msg, evidence = checkUnchanged(ctx, env, c)
+	case protocolspec.CheckNotDefaultBranch:
+		st, msg, evidence = checkNotDefaultBranch(ctx, env)
+	case protocolspec.CheckNoPlaceholders:
+		st, msg, evidence = checkNoPlaceholders(ctx, env, c)
+	case protocolspec.CheckCommitMessage:
+		st, msg, evidence = checkCommitMessages(ctx, env, c.Arg)
+	default:
+		return "", "", "", false
+	}
+	if c.Inferred != nil && st == StatusFail {
+		msg += fmt.Sprintf(" (the protocol, line %d: %q)", c.Inferred.Line, truncate(c.Inferred.Sentence, 160))
+	}
+	return st, msg, evidence, true
+}
+
+// checkUnchanged passes when no file matching the glob changed since the
+// session started (committed, staged, unstaged or untracked).
+func checkUnchanged(ctx context.Context, env gateEnv, c protocolspec.Check) (GateStatus, string, string) {
+	if _, err := cleanRel(c.Arg); err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	if m := filterGlob(files, c.Arg); len(m) > 0 {
+		return StatusFail, fmt.Sprintf("%s changed since the session started (%s) but must not be modified: restore it (git checkout %s -- %s)", m[0], shortSHA(env.sess.StartCommit), shortSHA(env.sess.StartCommit), m[0]), ""
+	}
+	return StatusPass, fmt.Sprintf("%s unchanged", c.Arg), ""
+}
+
+// checkNotDefaultBranch passes when HEAD is on a branch other than the
+// default one (origin/HEAD, else main or master). A detached HEAD or a
+// repository with no recognisable default has nothing to check.
+func checkNotDefaultBranch(ctx context.Context, env gateEnv) (GateStatus, string, string) {
+	_, branch, err := env.repo.Head(ctx)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	if branch == "" {
+		return StatusSkipped, "HEAD is detached: not on any branch, so not on the default one", ""
+	}
+	db, ok := env.repo.(defaultBrancher)
+	if !ok {
+		return StatusSkipped, "the repository cannot tell its default branch", ""
+	}
+	def, err := db.DefaultBranch(ctx)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	if def == "" {
+		return StatusSkipped, "no default branch found (no origin/HEAD, main or master)", ""
+	}
+	if branch == def {
+		return StatusFail, fmt.Sprintf("working on the default branch %s: create a feature branch (git switch -c feat/NAME) and work there", def), ""
+	}
+	return StatusPass, fmt.Sprintf("on branch %s, not the default branch %s", branch, def), branch
+}
+
+// maxPlaceholderScan bounds how much of a file is read for placeholders.
+const maxPlaceholderScan = 1 << 20
+
+var bracePlaceholderRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{[A-Za-z][A-Za-z0-9 _.\-]{0,60}\}`)
+})
+
+// checkNoPlaceholders passes when no file this session created or changed
+// that matches the glob still holds a placeholder of its template (the
+// check's Placeholders; {name} placeholders when it lists none). No such
+// file: nothing to check (the phase's other gates ask for the file).
+func checkNoPlaceholders(ctx context.Context, env gateEnv, c protocolspec.Check) (GateStatus, string, string) {
+	if _, err := cleanRel(c.Arg); err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	files = existing(env.repo.Root(), filterGlob(files, c.Arg))
+	if len(files) == 0 {
+		return StatusSkipped, fmt.Sprintf("no file matching %s changed in this session", c.Arg), ""
+	}
+	for _, f := range files {
+		abs, ok, err := resolveInside(env.repo.Root(), f)
+		if err != nil || !ok {
+			continue
+		}
+		b, err := readHead(abs, maxPlaceholderScan)
+		if err != nil {
+			return StatusFail, fmt.Sprintf("read %s: %v", f, err), ""
+		}
+		if found, line := findPlaceholders(string(b), c.Placeholders); len(found) > 0 {
+			more := ""
+			if len(found) > 1 {
+				more = fmt.Sprintf(" and %d more", len(found)-1)
+			}
+			return StatusFail, fmt.Sprintf("%s:%d still holds the template placeholder %s%s: fill it in", f, line, found[0], more), ""
+		}
+	}
+	return StatusPass, fmt.Sprintf("no template placeholder left in %s", strings.Join(files, ", ")), files[0]
+}
+
+// findPlaceholders returns the distinct placeholders left in text and the
+// line of the first one.
+func findPlaceholders(text string, literal []string) ([]string, int) {
+	first, line := -1, 0
+	var found []string
+	note := func(p string, at int) {
+		found = append(found, p)
+		if first < 0 || at < first {
+			first = at
+		}
+	}
+	if len(literal) == 0 {
+		seen := map[string]bool{}
+		for _, loc := range bracePlaceholderRE().FindAllStringIndex(text, -1) {
+			if p := text[loc[0]:loc[1]]; !seen[p] {
+				seen[p] = true
+				note(p, loc[0])
+			}
+		}
+	}
+	for _, p := range literal {
+		if i := strings.Index(text, p); i >= 0 {
+			note(p, i)
+		}
+	}
+	if first >= 0 {
+		line = strings.Count(text[:first], "\n") + 1
+	}
+	return found, line
+}
+
+func readHead(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max))
+}
+
+// conventionalRE is the Conventional Commits 1.0.0 header: type, optional
+// (scope), optional !, ": ", description. Any type word is accepted (the
+// spec allows types beyond feat and fix).
+var conventionalRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*(\([^()\r\n]+\))?!?: \S`)
+})
+
+// checkCommitMessages passes when every commit of the session follows the
+// convention. Merges are left out; git's own "Revert \"...\"", "fixup!"
+// and "squash!" subjects are accepted (they are rewritten or generated).
+// No commit: nothing to check (commit_since_start asks for one).
+func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (GateStatus, string, string) {
+	cs, ok := env.repo.(commitSubjecter)
+	if !ok {
+		return StatusSkipped, "the repository cannot list commit messages", ""
+	}
+	subjects, err := cs.CommitSubjects(ctx, env.sess.StartCommit)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	if len(subjects) == 0 {
+		return StatusSkipped, "no commit since the session started: no message to check", ""
+	}
+	var bad []string
+	for _, s := range subjects {
+		if strings.HasPrefix(s, `Revert "`) || strings.HasPrefix(s, "fixup! ") || strings.HasPrefix(s, "squash! ") || strings.HasPrefix(s, "amend! ") {
+			continue
+		}
+		if !conventionalRE().MatchString(s) {
+			bad = append(bad, s)
+		}
+	}
+	if len(bad) > 0 {
+		return StatusFail, fmt.Sprintf("%d of %d commit message(s) do not follow %s commits (type(scope): description), first %q: reword it (git commit --amend, or git rebase -i)", len(bad), len(subjects), convention, truncate(bad[0], 80)), ""
+	}
+	return StatusPass, fmt.Sprintf("%d commit message(s) follow %s commits", len(subjects), convention), ""
+}

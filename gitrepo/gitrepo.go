@@ -7,6 +7,8 @@ package gitrepo
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -355,4 +357,39 @@ func (r *Repo) VerifyStart(ctx context.Context, commit, head string) (string, er
 	default:
 		return "", fmt.Errorf("check %s against HEAD: %w", short(full), err)
 	}
+}
+
+// StagedProtected returns, for each file matching one of the
+// repository-relative globs (`**` allowed, case ignored) whose index entry
+// differs from HEAD, the hex sha256 of its staged content, or "" for a
+// staged deletion. It honours GIT_INDEX_FILE, so inside pre-commit it sees
+// exactly what the commit records.
+func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(patterns) == 0 {
+		return out, nil
+	}
+	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--"}
+	for _, p := range patterns {
+		args = append(args, ":(glob,icase)"+p)
+	}
+	b, err := run(ctx, r.root, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list staged protected files: %w", err)
+	}
+	f := splitZ(b)
+	for i := 0; i+1 < len(f); i += 2 {
+		status, p := f[i], f[i+1]
+		if strings.HasPrefix(status, "D") {
+			out[p] = ""
+			continue
+		}
+		content, err := r.ReadAt(ctx, "", p)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(content)
+		out[p] = hex.EncodeToString(sum[:])
+	}
+	return out, nil
 }

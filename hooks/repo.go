@@ -150,3 +150,11 @@ func (r *hookRepo) Status(ctx context.Context) ([]string, error) {
 	}
 	return repo.Status(ctx)
 }
+
+func (r *hookRepo) StagedProtected(ctx context.Context, patterns []string) (map[string]string, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return repo.StagedProtected(ctx, patterns)
+}

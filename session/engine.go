@@ -168,6 +168,13 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	if req.Spec == nil {
 		return nil, errors.New("no protocol loaded")
 	}
+	// A session starts only under the protocol and config a person
+	// accepted: an agent that weakened them cannot begin a fresh session.
+	if changes, err := e.ProtectedChanges(ctx, req.Repo); err != nil {
+		return nil, err
+	} else if len(changes) > 0 {
+		return nil, e.refuseProtected(ctx, req.Repo, changes)
+	}
 	head, branch, err := req.Repo.Head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)

@@ -259,8 +259,16 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 			return nil, err
 		}
 	}
+	// The police before the gates: a changed protocol or config may have
+	// weakened them.
+	var pvio *Violation
+	if d.Allowed {
+		if pvio, err = e.checkProtectedCommit(ctx, d, s, req); err != nil {
+			return nil, err
+		}
+	}
 	if !d.Allowed {
-		// refused by a rule: no gates to run
+		// refused by a rule or a protected change: no gates to run
 	} else if s.State == StateInit {
 		blockInit(d, s, spec)
 	} else if err := e.runHookGates(ctx, d, s, spec, req, req.Policy.PreCommit, true); err != nil {
@@ -272,6 +280,7 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	case !d.Allowed && req.Bypass == "":
 		tok = TokPreCommitBlocked
 		detail["gate"], detail["reason"] = d.Gate, truncate(strings.Join(d.Reasons, "; "), 300)
+		vio = pvio
 	case !d.Allowed:
 		tok = TokPreCommitEscape
 		vio = e.escapeViolation(s, req, d, "commit")

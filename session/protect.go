@@ -1,9 +1,18 @@
 package session
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
+	"time"
 )
 
 // DefaultProtectedPaths are the files that decide how a session is policed,
@@ -138,4 +147,374 @@ func isProtected(patterns []string, rel string) bool {
 		}
 	}
 	return false
+}
+
+// Sources of a trusted content.
+const (
+	// TrustFirstUse: the content found when the repository was first
+	// protected (trust on first use).
+	TrustFirstUse = "first_use"
+	// TrustAccept: a person ran `sessiongate protocol accept`.
+	TrustAccept = "accept"
+)
+
+// CodeProtectedChange is the violation of a protected file changed without
+// a person's acceptance.
+const CodeProtectedChange = "PROTECTED_CHANGE"
+
+// Event tokens of protection.
+const (
+	TokProtectAccept   = "protect:accept"
+	TokProtectFirstUse = "protect:first_use"
+)
+
+// ErrProtectedChanged: a protected file's content is not one a person
+// accepted. Adapters map it to exit 1 (blocked).
+var ErrProtectedChanged = errors.New("protected files changed without a person's acceptance")
+
+// TrustedFile is one accepted content of a protected file.
+type TrustedFile struct {
+	ID        int64     `json:"id"`
+	RepoID    int64     `json:"repo_id"`
+	Path      string    `json:"path"`   // repository-relative, slashes
+	SHA256    string    `json:"sha256"` // hex sha256 of the content; "" = absent
+	Source    string    `json:"source"` // TrustFirstUse or TrustAccept
+	Who       string    `json:"who"`    // "Name <email> (user)"
+	Reason    string    `json:"reason"`
+	Via       string    `json:"via"`        // how accept ran: "terminal" or "non-interactive (--yes)"
+	SessionID string    `json:"session_id"` // the worktree's active session then, if any
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// ProtectedChange is a protected file whose content no person accepted.
+type ProtectedChange struct {
+	Path    string   `json:"path"`
+	SHA256  string   `json:"sha256"`           // content now ("" absent)
+	Trusted []string `json:"trusted"`          // accepted contents ("" absent)
+	Staged  bool     `json:"staged,omitempty"` // the change is the one staged for commit
+}
+
+func (c ProtectedChange) String() string {
+	where := ""
+	if c.Staged {
+		where = " (staged)"
+	}
+	switch {
+	case c.SHA256 == "":
+		return fmt.Sprintf("%s%s was deleted", c.Path, where)
+	case len(c.Trusted) == 0 || len(c.Trusted) == 1 && c.Trusted[0] == "":
+		return fmt.Sprintf("%s%s was created (sha256 %s)", c.Path, where, shortSHA(c.SHA256))
+	}
+	var acc []string
+	for _, t := range c.Trusted {
+		if t == "" {
+			acc = append(acc, "absent")
+		} else {
+			acc = append(acc, shortSHA(t))
+		}
+	}
+	return fmt.Sprintf("%s%s changed (sha256 %s; accepted: %s)", c.Path, where, shortSHA(c.SHA256), strings.Join(acc, ", "))
+}
+
+// stagedProtected is what a repository offers to see protected files in
+// the index (gitrepo.Repo and the hook's repository have it).
+type stagedProtected interface {
+	// StagedProtected returns, for each staged change (index vs HEAD) to a
+	// file matching one of the root-anchored globs, the sha256 of its staged
+	// content ("" for a staged deletion).
+	StagedProtected(ctx context.Context, patterns []string) (map[string]string, error)
+}
+
+// AcceptStep is the command a person runs to accept protected changes.
+const AcceptStep = "a person reviews the change and runs `sessiongate protocol accept --reason \"...\"` at a terminal (or reverts it with `git checkout -- FILE`)"
+
+// protection returns the patterns to enforce for a repository and its
+// trusted contents. With protect: false the patterns are nil, unless the
+// config file that says so is itself an unaccepted change: an agent cannot
+// switch protection off by editing the config.
+func (e *Engine) protection(ctx context.Context, root string, repoID int64) ([]string, map[string][]string, error) {
+	trusted := map[string][]string{}
+	if repoID != 0 {
+		rows, err := e.Store.TrustedFiles(ctx, repoID)
+		if err != nil {
+			return nil, nil, fmt.Errorf("load accepted protected files: %w", err)
+		}
+		for _, r := range rows {
+			if !slices.Contains(trusted[r.Path], r.SHA256) {
+				trusted[r.Path] = append(trusted[r.Path], r.SHA256)
+			}
+		}
+	}
+	if e.Config.Protect {
+		return ProtectedPaths(e.Config, ""), trusted, nil
+	}
+	if len(trusted) == 0 {
+		return nil, trusted, nil
+	}
+	for _, name := range []string{"sessiongate.yaml", ".sessiongate.yaml"} {
+		if _, known := trusted[name]; !known {
+			continue
+		}
+		if !slices.Contains(trusted[name], hashProtected(root, name)) {
+			cfg := e.Config
+			cfg.Protect = true
+			return ProtectedPaths(cfg, ""), trusted, nil
+		}
+	}
+	return nil, trusted, nil
+}
+
+// protectedState hashes the protected files of a worktree: every pattern
+// (globs expanded on disk) and every path that has an accepted content, so
+// a deleted file is seen.
+func protectedState(root string, patterns []string, trusted map[string][]string) map[string]string {
+	state := map[string]string{}
+	for _, p := range patterns {
+		if !hasMeta(p) {
+			state[p] = hashProtected(root, p)
+			continue
+		}
+		ms, err := globInside(root, p)
+		if err != nil {
+			continue // a link out of the repository: the literal paths still count
+		}
+		for _, m := range ms {
+			state[m] = hashProtected(root, m)
+		}
+	}
+	for p := range trusted {
+		if _, ok := state[p]; !ok {
+			state[p] = hashProtected(root, p)
+		}
+	}
+	return state
+}
+
+// hashProtected is the sha256 of a protected file, "" when absent. A link
+// out of the repository or a folder gets a value no content hashes to, so
+// it never matches an accepted content.
+func hashProtected(root, rel string) string {
+	abs, ok, err := resolveInside(root, rel)
+	if err != nil {
+		return "outside-repository"
+	}
+	if !ok {
+		return ""
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return "unreadable"
+	}
+	return sha256Hex(b)
+}
+
+// diffProtected lists the entries of state whose content is not accepted. A
+// path with no accepted content is accepted only while absent.
+func diffProtected(state map[string]string, trusted map[string][]string) []ProtectedChange {
+	var out []ProtectedChange
+	for p, sha := range state {
+		acc, known := trusted[p]
+		if known && slices.Contains(acc, sha) || !known && sha == "" {
+			continue
+		}
+		out = append(out, ProtectedChange{Path: p, SHA256: sha, Trusted: acc})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// ProtectedChanges compares a worktree's protected files with the contents
+// a person accepted. When the repository has no accepted content yet and
+// protection is on, the current contents are recorded as accepted (first
+// use) and nothing is reported.
+func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedChange, error) {
+	var repoID int64
+	if r, err := e.Store.RepositoryByRoot(ctx, repo.MainRoot()); err == nil {
+		repoID = r.ID
+	} else if !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("look up repository: %w", err)
+	}
+	patterns, trusted, err := e.protection(ctx, repo.Root(), repoID)
+	if err != nil || len(patterns) == 0 {
+		return nil, err
+	}
+	if len(trusted) == 0 {
+		return nil, e.trustFirstUse(ctx, repo, protectedState(repo.Root(), patterns, trusted))
+	}
+	return currentChanges(ctx, repo, patterns, trusted)
+}
+
+// currentChanges lists the protected files whose content in the work tree
+// or in the index (a staged change, when the repository can tell) is not
+// accepted.
+func currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string) ([]ProtectedChange, error) {
+	changes := diffProtected(protectedState(repo.Root(), patterns, trusted), trusted)
+	sp, ok := repo.(stagedProtected)
+	if !ok {
+		return changes, nil
+	}
+	pats := slices.Clone(patterns)
+	for p := range trusted {
+		pats = append(pats, p)
+	}
+	staged, err := sp.StagedProtected(ctx, pats)
+	if err != nil {
+		return nil, fmt.Errorf("read staged protected files: %w", err)
+	}
+	for _, c := range diffProtected(staged, trusted) {
+		if !slices.ContainsFunc(changes, func(x ProtectedChange) bool { return x.Path == c.Path && x.SHA256 == c.SHA256 }) {
+			c.Staged = true
+			changes = append(changes, c)
+		}
+	}
+	return changes, nil
+}
+
+// trustFirstUse records the current contents as accepted when the
+// repository has none yet (checked again inside the transaction).
+func (e *Engine) trustFirstUse(ctx context.Context, repo Repo, state map[string]string) error {
+	err := e.Store.Update(ctx, func(w Writer) error {
+		r, err := w.EnsureRepository(ctx, repo.MainRoot(), repo.Name())
+		if err != nil {
+			return err
+		}
+		rows, err := w.TrustedFiles(ctx, r.ID)
+		if err != nil || len(rows) > 0 {
+			return err
+		}
+		for _, p := range slices.Sorted(maps.Keys(state)) {
+			if err := w.AddTrustedFile(ctx, &TrustedFile{RepoID: r.ID, Path: p, SHA256: state[p], Source: TrustFirstUse, Via: "session start", CreatedAt: e.now()}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("record protected files (first use): %w", err)
+	}
+	return nil
+}
+
+// refuseProtected records, once per distinct set of changes, a repository
+// violation for a start refused because of unaccepted protected changes,
+// and returns the error that refuses it.
+func (e *Engine) refuseProtected(ctx context.Context, repo Repo, changes []ProtectedChange) error {
+	msgs := make([]string, len(changes))
+	for i, c := range changes {
+		msgs[i] = c.String()
+	}
+	msg := truncate("session start refused: "+strings.Join(msgs, "; "), 1000)
+	err := e.Store.Update(ctx, func(w Writer) error {
+		r, err := w.EnsureRepository(ctx, repo.MainRoot(), repo.Name())
+		if err != nil {
+			return err
+		}
+		vs, err := w.ListViolations(ctx, ViolationFilter{RepoID: r.ID, Code: CodeProtectedChange, Limit: 20})
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			if v.SessionID == "" && v.Message == msg {
+				return nil
+			}
+		}
+		return w.AddViolation(ctx, &Violation{RepoID: r.ID, Requirement: "protected files", Severity: SeverityHigh,
+			Code: CodeProtectedChange, Window: WindowSession, Message: msg, CreatedAt: e.now()})
+	})
+	if err != nil {
+		return fmt.Errorf("record protected change: %w", err)
+	}
+	return fmt.Errorf("%w: %s; a session keeps the protocol and config a person accepted, so it cannot start under these: %s",
+		ErrProtectedChanged, strings.Join(msgs, "; "), AcceptStep)
+}
+
+// AcceptRequest is a person accepting the current protected files.
+type AcceptRequest struct {
+	Repo   Repo
+	Who    string // "Name <email> (user)"
+	Reason string
+	Via    string // "terminal" or "non-interactive (--yes)"
+}
+
+// AcceptProtected records the current content of every changed protected
+// file as accepted, with who, why and how, and appends protect:accept to
+// the worktree's active session. A running session keeps the protocol it
+// pinned; the accepted version applies from the next session on. It
+// returns the changes it accepted (none when nothing changed).
+func (e *Engine) AcceptProtected(ctx context.Context, req AcceptRequest) ([]ProtectedChange, error) {
+	reason := strings.TrimSpace(req.Reason)
+	if reason == "" {
+		return nil, errors.New("a reason is required: say why the change is accepted (--reason)")
+	}
+	changes, err := e.ProtectedChanges(ctx, req.Repo)
+	if err != nil || len(changes) == 0 {
+		return nil, err
+	}
+	err = e.Store.Update(ctx, func(w Writer) error {
+		r, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
+		if err != nil {
+			return err
+		}
+		sid := ""
+		if s, err := w.ActiveSession(ctx, r.ID, req.Repo.Root()); err == nil {
+			sid = s.ID
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		now := e.now()
+		for _, c := range changes {
+			if err := w.AddTrustedFile(ctx, &TrustedFile{RepoID: r.ID, Path: c.Path, SHA256: c.SHA256, Source: TrustAccept,
+				Who: truncate(req.Who, 200), Reason: truncate(reason, 500), Via: req.Via, SessionID: sid, CreatedAt: now}); err != nil {
+				return err
+			}
+		}
+		if sid == "" {
+			return nil
+		}
+		detail, err := json.Marshal(map[string]any{"who": truncate(req.Who, 200), "via": req.Via, "reason": truncate(reason, 200), "files": changes})
+		if err != nil {
+			return err
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: sid, Token: TokProtectAccept, Detail: truncate(string(detail), 2000), CreatedAt: now})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record acceptance: %w", err)
+	}
+	return changes, nil
+}
+
+// checkProtectedCommit blocks a commit of a session while a protected file
+// differs from what a person accepted, in the worktree (hooks read the
+// config from there) or in the change being committed. Each distinct
+// change is recorded once per session as a PROTECTED_CHANGE violation.
+func (e *Engine) checkProtectedCommit(ctx context.Context, d *HookDecision, s *Session, req HookRequest) (*Violation, error) {
+	patterns, trusted, err := e.protection(ctx, req.Repo.Root(), s.RepoID)
+	if err != nil || len(patterns) == 0 || len(trusted) == 0 {
+		return nil, err
+	}
+	changes, err := currentChanges(ctx, req.Repo, patterns, trusted)
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	msgs := make([]string, len(changes))
+	for i, c := range changes {
+		msgs[i] = c.String()
+	}
+	why := "protected files changed during the session without a person's acceptance: " + strings.Join(msgs, "; ")
+	d.block("protected files", AcceptStep, why)
+	msg := truncate(why, 1000)
+	vs, err := e.Store.ListViolations(ctx, ViolationFilter{SessionID: s.ID, Code: CodeProtectedChange, Limit: 50})
+	if err != nil {
+		return nil, fmt.Errorf("load violations: %w", err)
+	}
+	for _, v := range vs {
+		if v.Message == msg {
+			return nil, nil
+		}
+	}
+	return &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "protected files", Severity: SeverityHigh,
+		Code: CodeProtectedChange, Window: WindowSession, Message: msg, CreatedAt: e.now()}, nil
 }

@@ -30,6 +30,9 @@ type Reader interface {
 	// SessionsStartedAfter lists sessions of a repository created after t, oldest first
 	// (used to count how many sessions a decaying violation has lived through).
 	SessionsStartedAfter(ctx context.Context, repoID int64, t time.Time) ([]*Session, error)
+	// TrustedFiles returns every accepted content of a repository's
+	// protected files, oldest first.
+	TrustedFiles(ctx context.Context, repoID int64) ([]TrustedFile, error)
 }
 
 // Writer is what a write transaction may do. Reads inside it see its own writes.
@@ -40,12 +43,13 @@ type Writer interface {
 	UpdateSession(ctx context.Context, s *Session) error
 	// DeleteSession removes the session and every row that refers to it.
 	DeleteSession(ctx context.Context, id string) error
-	PutPhaseResult(ctx context.Context, r PhaseResult) error // upsert on (session, phase)
-	AddEvidence(ctx context.Context, e *Evidence) error      // sets ID
-	AppendEvent(ctx context.Context, e *Event) error         // sets Seq (max+1 per session)
-	AddViolation(ctx context.Context, v *Violation) error    // sets ID
-	AddSnapshot(ctx context.Context, s *Snapshot) error      // sets Seq
-	PutProtocol(ctx context.Context, p *Protocol) error      // insert or ignore by sha256
+	PutPhaseResult(ctx context.Context, r PhaseResult) error  // upsert on (session, phase)
+	AddEvidence(ctx context.Context, e *Evidence) error       // sets ID
+	AppendEvent(ctx context.Context, e *Event) error          // sets Seq (max+1 per session)
+	AddViolation(ctx context.Context, v *Violation) error     // sets ID
+	AddSnapshot(ctx context.Context, s *Snapshot) error       // sets Seq
+	PutProtocol(ctx context.Context, p *Protocol) error       // insert or ignore by sha256
+	AddTrustedFile(ctx context.Context, f *TrustedFile) error // sets ID
 }
 
 // Store persists sessions. Update runs fn in one write transaction (BEGIN

@@ -58,7 +58,7 @@ the config's protocol key, SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md
 			return nil
 		},
 	}
-	cmd.AddCommand(show, lint)
+	cmd.AddCommand(show, lint, newAcceptCmd(a))
 	return cmd
 }
 

@@ -51,6 +51,9 @@ func newSessionCmd(a *app) *cobra.Command {
 				return err
 			}
 			res, err := e.Start(ctx, session.StartRequest{Repo: r, Spec: spec, Objective: objective, Branch: branch, StartingCommit: startCommit})
+			if errors.Is(err, session.ErrProtectedChanged) {
+				return &exitError{code: exitBlocked, err: err}
+			}
 			if err != nil {
 				return usage(err)
 			}

@@ -1,0 +1,193 @@
+package hooks_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// weakProtocol has no start gate: what an agent would like its protocol to be.
+const weakProtocol = "# Protocol\n\n## Session Start\n\n### Phase 1: Context Retrieval (OPTIONAL)\n\n1. The agent MAY read.\n\n" +
+	"## Session End\n\n### Phase 1: QA Validation (OPTIONAL)\n\n1. The agent MAY test.\n"
+
+// protectedView is what `session show --json` prints, the parts these tests read.
+type protectedView struct {
+	Session struct {
+		ProtocolSHA string `json:"protocol_sha256"`
+	} `json:"session"`
+	Violations []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"violations"`
+	Events []struct {
+		Token  string `json:"token"`
+		Detail string `json:"detail"`
+	} `json:"events"`
+}
+
+func (r *repo) showProtected(id string) protectedView {
+	r.t.Helper()
+	var v protectedView
+	if err := json.Unmarshal([]byte(r.sg(r.root, "session", "show", id, "--json")), &v); err != nil {
+		r.t.Fatal(err)
+	}
+	return v
+}
+
+func countCode(v protectedView, code string) int {
+	n := 0
+	for _, x := range v.Violations {
+		if x.Code == code {
+			n++
+		}
+	}
+	return n
+}
+
+// TestProtectedFilesDuringSession: each protected file changed by the agent
+// during a session blocks the commit with a PROTECTED_CHANGE violation and
+// the next session start, until a person accepts it; accept refuses a
+// non-terminal stdin without --yes --reason.
+func TestProtectedFilesDuringSession(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(r *repo)
+		path   string
+		stage  bool // git add -A before committing
+	}{
+		{"weakened protocol staged", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
+		}, "SESSION-PROTOCOL.md", true},
+		{"config switches protection off, not staged", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), "protect: false\nrequire_session: false\n")
+		}, "sessiongate.yaml", false},
+		{"config deleted", func(r *repo) {
+			if err := os.Remove(filepath.Join(r.root, "sessiongate.yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}, "sessiongate.yaml was deleted", true},
+		{"claude hooks created", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, ".claude", "settings.json"), `{"hooks":{}}`)
+		}, ".claude/settings.json was created", true},
+		{"pre-commit config created", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, ".pre-commit-config.yaml"), "repos: []\n")
+		}, ".pre-commit-config.yaml", true},
+		{"staged only, work tree restored", func(r *repo) {
+			p := filepath.Join(r.root, "SESSION-PROTOCOL.md")
+			orig := readFile(t, p)
+			writeFile(t, p, weakProtocol)
+			r.git("add", "SESSION-PROTOCOL.md")
+			writeFile(t, p, orig)
+		}, "SESSION-PROTOCOL.md (staged) changed", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			id := r.startWorking(r.root)
+			pinned := r.showProtected(id).Session.ProtocolSHA
+			tc.change(r)
+			writeFile(t, filepath.Join(r.root, "a.txt"), "work\n")
+			if tc.stage {
+				r.git("add", "-A")
+			} else {
+				r.git("add", "a.txt")
+			}
+			before := r.head(r.root)
+			res := r.commit(r.root, nil, "-m", "change")
+			if res.code != 1 || !strings.Contains(res.err, "protected files changed") || !strings.Contains(res.err, tc.path) || !strings.Contains(res.err, "protocol accept") {
+				t.Fatalf("commit: exit %d, want 1 naming %q and protocol accept\n%s", res.code, tc.path, res.err)
+			}
+			if r.head(r.root) != before {
+				t.Fatal("the commit landed")
+			}
+			// A second blocked commit does not record the same violation again.
+			r.commit(r.root, nil, "-m", "change")
+			if n := countCode(r.showProtected(id), "PROTECTED_CHANGE"); n != 1 {
+				t.Fatalf("%d PROTECTED_CHANGE violations, want 1", n)
+			}
+			// No new session under the changed files.
+			start := r.run(r.root, nil, binary, "session", "start", "--objective", "fresh start")
+			if start.code != 1 || !strings.Contains(start.err, "protected files changed") {
+				t.Fatalf("session start: exit %d, want 1\n%s%s", start.code, start.out, start.err)
+			}
+			// An agent's shell (stdin not a terminal) cannot accept quietly.
+			acc := r.run(r.root, nil, binary, "protocol", "accept", "--reason", "agent says so")
+			if acc.code != 2 || !strings.Contains(acc.err, "not a terminal") {
+				t.Fatalf("accept without --yes: exit %d, want 2\n%s%s", acc.code, acc.out, acc.err)
+			}
+			out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "reviewed by the lead")
+			if !strings.Contains(out, "accepted") || !strings.Contains(out, "Test <test@example.com>") || !strings.Contains(out, "non-interactive (--yes)") {
+				t.Fatalf("accept output: %s", out)
+			}
+			v := r.showProtected(id)
+			var accepted string
+			for _, ev := range v.Events {
+				if ev.Token == "protect:accept" {
+					accepted = ev.Detail
+				}
+			}
+			if !strings.Contains(accepted, "reviewed by the lead") || !strings.Contains(accepted, "non-interactive") {
+				t.Fatalf("protect:accept event detail %q", accepted)
+			}
+			if v.Session.ProtocolSHA != pinned {
+				t.Fatalf("the running session's protocol changed from %s to %s", pinned, v.Session.ProtocolSHA)
+			}
+			if res := r.commit(r.root, nil, "-m", "change"); res.code != 0 {
+				t.Fatalf("commit after accept: exit %d\n%s", res.code, res.err)
+			}
+		})
+	}
+}
+
+// TestProtectedStartRefused: an agent edits the protocol between sessions
+// (no commit) and starts a fresh session under it: refused, with a
+// repository violation; after a person accepts, the new session pins the
+// new protocol while the old one keeps its own.
+func TestProtectedStartRefused(t *testing.T) {
+	r := newRepo(t)
+	first := r.startWorking(r.root)
+	old := r.showProtected(first).Session.ProtocolSHA
+	writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
+	for range 2 {
+		res := r.run(r.root, nil, binary, "session", "start", "--objective", "under the weak protocol")
+		if res.code != 1 || !strings.Contains(res.err, "SESSION-PROTOCOL.md changed") {
+			t.Fatalf("start: exit %d, want 1\n%s", res.code, res.err)
+		}
+	}
+	if out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "new protocol v2"); !strings.Contains(out, "SESSION-PROTOCOL.md changed") {
+		t.Fatalf("accept lists no change: %s", out)
+	}
+	if out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "again"); !strings.Contains(out, "nothing to accept") {
+		t.Fatalf("second accept: %s", out)
+	}
+	out := r.sg(r.root, "session", "start", "--objective", "under the accepted protocol", "--json")
+	var st struct {
+		ID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.showProtected(st.ID).Session.ProtocolSHA; got == old {
+		t.Fatal("the new session pinned the old protocol")
+	}
+	if got := r.showProtected(first).Session.ProtocolSHA; got != old {
+		t.Fatalf("the first session's protocol changed to %s", got)
+	}
+}
+
+// TestProtectOff: with protect: false from the start, changes are not policed.
+func TestProtectOff(t *testing.T) {
+	r := newRepo(t)
+	writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"protect: false\n")
+	r.git("commit", "-qam", "protect off")
+	r.sg(r.root, "install")
+	r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
+	r.git("add", "-A")
+	if res := r.commit(r.root, nil, "-m", "weaken"); res.code != 0 {
+		t.Fatalf("commit with protect: false: exit %d\n%s", res.code, res.err)
+	}
+}

@@ -1,0 +1,164 @@
+package agenttest_test
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/agenttest"
+)
+
+// Issue 10 end to end: the real Claude Code with sessiongate's agent hooks
+// (`sessiongate install --agent claude` writes .claude/settings.json whose
+// commands are `sessiongate agent-hook claude <Event>`, found on PATH),
+// the real git hooks, and the scripted model playing a compliant or a
+// non-compliant agent.
+
+// requireAgentHook skips while the agent-hook runtime is not built into
+// sessiongate (it lands separately); the harness itself is tested above.
+func requireAgentHook(t *testing.T) {
+	t.Helper()
+	r := &sgRepo{t: t, dir: t.TempDir()}
+	if out, code := r.sg("agent-hook", "--help"); code != 0 || !strings.Contains(out, "agent-hook") {
+		t.Skipf("agent-hook runtime not on main yet (sessiongate agent-hook --help: exit %d)", code)
+	}
+}
+
+// hookedRepo is newSGRepo with the git hooks and the Claude Code agent
+// hooks installed, and the test script committed.
+func hookedRepo(t *testing.T, config string) *sgRepo {
+	t.Helper()
+	requireAgentHook(t)
+	r := newSGRepo(t, e2eProtocol, config, "--agent", "claude", "--mcp", "claude")
+	r.write("test.sh", e2eTest)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "test script and agent hooks")
+	b, err := os.ReadFile(filepath.Join(r.dir, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatalf("install --agent claude wrote no .claude/settings.json: %v", err)
+	}
+	if !strings.Contains(string(b), "sessiongate agent-hook claude") || strings.Contains(string(b), sgBin) {
+		t.Fatalf(".claude/settings.json should call `sessiongate agent-hook claude ...` from PATH:\n%s", b)
+	}
+	return r
+}
+
+// onlySession returns the one sessiongate session the run created.
+func (r *sgRepo) onlySession() map[string]any {
+	r.t.Helper()
+	out, code := r.sg("session", "list", "--json")
+	if code != 0 {
+		r.t.Fatalf("session list: exit %d\n%s", code, out)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		r.t.Fatalf("session list --json: %v\n%s", err, out)
+	}
+	if len(list) != 1 {
+		r.t.Fatalf("%d sessions, want the one the agent hooks started:\n%s", len(list), out)
+	}
+	id, _ := list[0]["id"].(string)
+	return r.show(id)
+}
+
+func evidenceOrigins(show map[string]any) map[string]int {
+	out := map[string]int{}
+	ev, _ := show["evidence"].([]any)
+	for _, e := range ev {
+		m, _ := e.(map[string]any)
+		o, _ := m["origin"].(string)
+		out[o]++
+	}
+	return out
+}
+
+// (a) A compliant agent: the hooks start the session, its `git status`
+// and test run are observed evidence, it advances, edits, commits and ends
+// through the CLI; COMPLETE, no force, no violation, no claimed evidence.
+func TestClaudeAgentHooksCompliant(t *testing.T) {
+	r := hookedRepo(t, "")
+	srv := agenttest.NewClaudeServer(t,
+		agenttest.Use("Bash", map[string]any{"command": "git status"}),
+		agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+		agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
+		agenttest.Use("Bash", map[string]any{"command": "sh test.sh"}),
+		agenttest.Use("Bash", map[string]any{"command": "git add hello.txt && git commit -q -m 'add hello.txt'"}),
+		agenttest.Use("Bash", map[string]any{"command": "sessiongate session end --summary 'added hello.txt'"}),
+		agenttest.Say("done"),
+	)
+	const prompt = "add hello.txt"
+	res := r.claude(prompt, agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Write", "Bash"}})
+	if res.ExitCode != 0 || res.Result != "done" || srv.Used() != 7 {
+		t.Fatalf("run: exit %d result %q, %d of 7 turns\nstderr: %s", res.ExitCode, res.Result, srv.Used(), res.Stderr)
+	}
+	conv := srv.Conversation()
+	if !conv[0].Contains("GIT_STATE") {
+		t.Errorf("SessionStart context does not name the phase the session waits at (GIT_STATE)")
+	}
+	for i, req := range conv[1:] {
+		if txt := req.NewText(); strings.Contains(txt, "is_error") {
+			t.Errorf("tool call %d failed or was denied: %s", i+1, txt)
+		}
+	}
+	show := r.onlySession()
+	sess := show["session"].(map[string]any)
+	if sess["state"] != "COMPLETE" {
+		t.Errorf("state %v, want COMPLETE", sess["state"])
+	}
+	if sess["objective"] != prompt {
+		t.Errorf("objective %q, want the first prompt %q", sess["objective"], prompt)
+	}
+	if v, _ := show["violations"].([]any); len(v) != 0 {
+		t.Errorf("violations: %v", v)
+	}
+	origins := evidenceOrigins(show)
+	if origins["claimed"] != 0 || origins["observed"] < 2 {
+		t.Errorf("evidence origins %v: want only observed evidence (git status, sh test.sh)", origins)
+	}
+	if log := r.git("log", "-1", "--format=%B"); !strings.Contains(log, "Session-Id: "+sess["id"].(string)) {
+		t.Errorf("commit carries no Session-Id trailer:\n%s", log)
+	}
+}
+
+// (b) An agent that edits before the start gates pass: the Write and a
+// git commit are denied, the reason names the gate and the next step and
+// reaches the model; reading stays allowed; a turn that changed nothing
+// is not blocked at stop.
+func TestClaudeAgentHooksDenyEditsBeforeStartGates(t *testing.T) {
+	r := hookedRepo(t, "")
+	srv := agenttest.NewClaudeServer(t,
+		agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
+		agenttest.Use("Bash", map[string]any{"command": "git commit --allow-empty -q -m sneaky"}),
+		agenttest.Use("Bash", map[string]any{"command": "cat test.sh"}),
+		agenttest.Say("giving up"),
+	)
+	res := r.claude("add hello.txt", agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Write", "Bash"}})
+	if res.ExitCode != 0 || res.Result != "giving up" || srv.Used() != 4 {
+		t.Fatalf("run: exit %d result %q, %d of 4 turns\nstderr: %s", res.ExitCode, res.Result, srv.Used(), res.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "hello.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the denied Write created hello.txt (stat: %v)", err)
+	}
+	if n := r.git("rev-list", "--count", "HEAD"); n != "3" {
+		t.Errorf("%s commits, want 3: the denied git commit ran", n)
+	}
+	conv := srv.Conversation()
+	// Claude Code words a PreToolUse deny "PreToolUse:<tool> hook error:
+	// <reason>"; the git pre-commit hook would also refuse the commit, but
+	// the agent hook must stop it before git runs.
+	for i, what := range []string{"PreToolUse:Write", "PreToolUse:Bash"} {
+		txt := conv[i+1].NewText()
+		if !strings.Contains(txt, what) || !strings.Contains(txt, "GIT_STATE") || !strings.Contains(txt, "sessiongate session") {
+			t.Errorf("%s: the model was not told it is denied, by which gate and what to do next:\n%s", what, txt)
+		}
+	}
+	if txt := conv[3].NewText(); strings.Contains(txt, "is_error") || !strings.Contains(txt, "test -f hello.txt") {
+		t.Errorf("reading a file was not allowed before the start gates:\n%s", txt)
+	}
+	if strings.Contains(conv[len(conv)-1].AllText(), "Stop hook feedback") {
+		t.Errorf("a turn that changed nothing was blocked at stop")
+	}
+}

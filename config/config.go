@@ -2,13 +2,14 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +49,9 @@ type Config struct {
 	Protect bool `yaml:"protect"`
 	// ProtectedPaths are extra root-anchored globs to protect.
 	ProtectedPaths []string `yaml:"protected_paths"`
+
+	pos       map[string]pos // where each key's value is in the file
+	phaseRefs []PhaseRef     // phase ids the file names
 }
 
 // Verify configures `sessiongate verify`.
@@ -95,55 +99,79 @@ func Load(root string) (*Config, error) {
 	return Default(), nil
 }
 
-// Parse decodes a config file; unknown keys and bad values are errors that
-// name the file and line.
+// Parse decodes a config file. Every problem is an *Error naming the file,
+// line and column (Errors when there are several): bytes that are not
+// UTF-8, YAML syntax, unknown or duplicate keys at any depth, values of the
+// wrong type, and bad values.
 func Parse(path string, b []byte) (*Config, error) {
 	c := Default()
 	c.Path = path
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	// An empty file (io.EOF) means all defaults.
-	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))
+	if err := checkText(path, b); err != nil {
+		return nil, err
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return nil, syntaxError(path, b, err)
+	}
+	if len(root.Content) > 0 { // an empty file means all defaults
+		doc := root.Content[0]
+		k := &checker{file: path, pos: map[string]pos{}}
+		k.walk(doc, reflect.TypeOf(c).Elem(), "")
+		if len(k.errs) > 0 {
+			return nil, k.errs
+		}
+		c.pos, c.phaseRefs = k.pos, k.refs
+		if err := doc.Decode(c); err != nil {
+			return nil, decodeError(path, &root, err)
+		}
 	}
 	if err := c.validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	return c, nil
+}
+
+// at is an error about key, placed at its value when the file has it.
+func (c *Config) at(key, format string, a ...any) error {
+	p := c.pos[key]
+	return &Error{File: c.Path, Line: p.line, Col: p.col, Msg: fmt.Sprintf(format, a...)}
 }
 
 func (c *Config) validate() error {
 	switch c.FailMode {
 	case "closed", "open":
 	default:
-		return fmt.Errorf("fail_mode must be closed or open, not %q", c.FailMode)
+		return c.at("fail_mode", "fail_mode must be closed or open, not %q", c.FailMode)
 	}
-	if c.IdleTimeout < 0 || c.CommandTimeout < 0 {
-		return errors.New("timeouts must be positive")
+	if c.IdleTimeout < 0 {
+		return c.at("idle_timeout", "idle_timeout must be positive")
+	}
+	if c.CommandTimeout < 0 {
+		return c.at("command_timeout", "command_timeout must be positive")
 	}
 	if c.History < 0 {
-		return errors.New("history must be >= 0")
+		return c.at("history", "history must be >= 0")
 	}
 	switch c.Verify.MissingTrailer {
 	case "fail", "warn":
 	default:
-		return fmt.Errorf("verify.missing_trailer must be fail or warn, not %q", c.Verify.MissingTrailer)
+		return c.at("verify.missing_trailer", "verify.missing_trailer must be fail or warn, not %q", c.Verify.MissingTrailer)
 	}
 	if _, err := c.SequencePolicy.Rules("", ""); err != nil {
-		return fmt.Errorf("sequence_policy: %w", err)
+		return c.at("sequence_policy", "sequence_policy: %v", err)
 	}
 	if _, err := session.RecordPath(c.SessionRecord, "x"); err != nil {
-		return err
+		return c.at("session_record", "%v", err)
 	}
 	for i, p := range c.ProtectedPaths {
 		q := filepath.ToSlash(strings.TrimSpace(p))
 		if q == "" || strings.HasPrefix(q, "/") || filepath.IsAbs(p) || q == ".." || strings.HasPrefix(q, "../") || strings.Contains(q, "/../") {
-			return fmt.Errorf("protected_paths[%d] %q: want a glob relative to the repository root", i, p)
+			return c.at(fmt.Sprintf("protected_paths[%d]", i), "protected_paths[%d] %q: want a glob relative to the repository root", i, p)
 		}
 	}
-	for id, cmd := range c.Commands {
-		if strings.TrimSpace(cmd) == "" {
-			return fmt.Errorf("commands.%s is empty", id)
+	for _, id := range slices.Sorted(maps.Keys(c.Commands)) {
+		if strings.TrimSpace(c.Commands[id]) == "" {
+			return c.at("commands."+id, "commands.%s is empty", id)
 		}
 	}
 	return nil

@@ -221,15 +221,13 @@ func doctorProtocol(o DoctorOptions, getenv func(string) string, loc hooksLocati
 		if err != nil {
 			return []Finding{{"protocol", Fail, err.Error(), "fix the document (`sessiongate protocol lint` lists every problem)"}}
 		}
-		var missing []string
-		for _, id := range append(append([]string{}, cfg.Hooks.PreCommit...), cfg.Hooks.PrePush...) {
-			if _, ok := spec.Phase(id); !ok {
-				missing = append(missing, id)
-			}
+		ids := make([]string, len(spec.Phases))
+		for i, p := range spec.Phases {
+			ids[i] = p.ID
 		}
-		if len(missing) > 0 {
-			return []Finding{{"protocol", Warn, fmt.Sprintf("%s parses, but sessiongate.yaml hooks name phases it lacks: %s", c, strings.Join(missing, ", ")),
-				"use phase ids from `sessiongate protocol show`"}}
+		if err := cfg.CheckPhases(ids); err != nil {
+			return []Finding{{"protocol", Fail, fmt.Sprintf("%s parses, but the config names phases it lacks:\n%s", c, err),
+				"use phase ids from `sessiongate protocol show` (a typo disables that gate)"}}
 		}
 		return []Finding{{"protocol", OK, fmt.Sprintf("%s: %d phases, %d warnings", c, len(spec.Phases), len(spec.Warnings)), ""}}
 	}

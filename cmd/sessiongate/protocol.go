@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -49,6 +50,13 @@ the config's protocol key, SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md
 				return err
 			}
 			w := c.OutOrStdout()
+			if len(argv) == 0 {
+				// The config beside the protocol: its phase ids must exist.
+				if err := a.checkConfigPhases(c.Context(), spec); err != nil {
+					fmt.Fprintln(c.ErrOrStderr(), err)
+					return &exitError{code: exitBlocked, err: errors.New("sessiongate.yaml does not match the protocol")}
+				}
+			}
 			for _, wa := range append(spec.Warnings, protocolspec.Lint(spec)...) {
 				fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
 			}
@@ -174,4 +182,24 @@ func printCoverage(w io.Writer, spec *protocolspec.Spec) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "gate coverage: %d of %d phases have a machine check; the rest rely on recorded evidence\n", machine, len(spec.Phases))
+}
+
+// checkConfigPhases fails (exit 2) when the repository's config cannot be
+// read or names phase ids the protocol lacks, each with line and column.
+func (a *app) checkConfigPhases(ctx context.Context, spec *protocolspec.Spec) error {
+	if _, err := a.gitRepo(ctx); err != nil {
+		return nil // no repository, no config
+	}
+	cfg, err := a.config(ctx)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(spec.Phases))
+	for i, p := range spec.Phases {
+		ids[i] = p.ID
+	}
+	if err := cfg.CheckPhases(ids); err != nil {
+		return usage(err)
+	}
+	return nil
 }

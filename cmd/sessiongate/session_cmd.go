@@ -50,6 +50,11 @@ func newSessionCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// A phase id the config names that the protocol lacks would
+			// silently disable that gate.
+			if err := a.checkConfigPhases(ctx, spec); err != nil {
+				return err
+			}
 			res, err := e.Start(ctx, session.StartRequest{Repo: r, Spec: spec, Objective: objective, Branch: branch, StartingCommit: startCommit})
 			if errors.Is(err, session.ErrProtectedChanged) {
 				return &exitError{code: exitBlocked, err: err}

@@ -28,6 +28,11 @@ func TestParseDirective(t *testing.T) {
 		{`id=QA_VALIDATION`, nil, "QA_VALIDATION"},
 		{`id="QA_2"`, nil, "QA_2"},
 		{"\tfile_exists\t\"a b\"  ", &Check{Kind: CheckFileExists, Arg: "a b"}, ""},
+		{`unchanged ".agents/HANDOFF.md"`, &Check{Kind: CheckUnchanged, Arg: ".agents/HANDOFF.md"}, ""},
+		{`not_default_branch`, &Check{Kind: CheckNotDefaultBranch}, ""},
+		{`no_placeholders "notes/*.md"`, &Check{Kind: CheckNoPlaceholders, Arg: "notes/*.md"}, ""},
+		{`commit_message conventional`, &Check{Kind: CheckCommitMessage, Arg: "conventional"}, ""},
+		{`command "npx markdownlint-cli2 {changed:*.md}" proves="Linting: [1-9]"`, &Check{Kind: CheckCommand, Arg: "npx markdownlint-cli2 {changed:*.md}", Proves: "Linting: [1-9]"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -58,6 +63,11 @@ func TestParseDirectiveErrors(t *testing.T) {
 		`command "x" timeout=10`:          `bad timeout "10"`,
 		`command "x" timeout="1s`:         "unterminated quoted string",
 		`file_exists x timeout=1s`:        "timeout= applies only to command checks",
+		`file_exists x proves=y`:          "proves= applies only to command checks",
+		`command "x" proves="("`:          "bad proves=",
+		`commit_message angular`:          `unknown commit convention "angular"`,
+		`not_default_branch main`:         "not_default_branch takes no argument",
+		`id=X infer=sometimes`:            "bad infer=",
 		`id=X hooks=pre-commit`:           "hooks= needs a check kind",
 		`clean_worktree hooks=`:           `unknown hook ""`,
 		`clean_worktree hooks=pre-rebase`: `unknown hook "pre-rebase"`,

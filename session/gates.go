@@ -309,6 +309,10 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 		}
 		return StatusFail, fmt.Sprintf("command failed to start: %v", err), sum, tail
 	}
+	if reason, tool := nothingChecked(c, buf.Bytes()); reason != "" {
+		st, msg := nothingCheckedStatus(ctx, env, reason, tool)
+		return st, fmt.Sprintf("%s (command: %s)", msg, c.Arg), sum, tail
+	}
 	return StatusPass, fmt.Sprintf("command passed: %s", c.Arg), sum, ""
 }
 

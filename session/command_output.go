@@ -1,0 +1,89 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// A command that exits 0 has not necessarily checked anything: a linter
+// whose ignore list covers every file it was given lints nothing and
+// reports success (the trap the real protocol's team filed: zero files
+// linted is not clean). nothingChecked reads the output of known tools, and
+// the check's proves= pattern, for proof that the command did its work.
+
+var outputREs = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		// markdownlint-cli2: "Linting: 0 files" (0.24), "Linting: 0 file(s)" (earlier).
+		"markdownlint-cli2": regexp.MustCompile(`(?m)^Linting: (\d+) file(?:s|\(s\))?\s*$`),
+		// ruff: "warning: No Python files found under the given path(s)".
+		"ruff": regexp.MustCompile(`(?m)^warning: No Python files found`),
+		// go test: every package line says "[no test files]".
+		"go test":       regexp.MustCompile(`(?m)^\?\s+\S+\s+\[no test files\]\s*$`),
+		"go test other": regexp.MustCompile(`(?m)^(ok|FAIL|---|===|PASS)\b`),
+	}
+})
+
+// markdownlintConfigs are the files that decide what markdownlint-cli2
+// lints and ignores.
+var markdownlintConfigs = []string{
+	".markdownlint-cli2.jsonc", ".markdownlint-cli2.yaml", ".markdownlint-cli2.cjs", ".markdownlint-cli2.mjs",
+	".markdownlint.jsonc", ".markdownlint.json", ".markdownlint.yaml", ".markdownlint.yml", ".markdownlint.cjs", ".markdownlint.mjs",
+	".markdownlintignore",
+}
+
+// nothingChecked returns why a command that exited 0 checked nothing, or
+// "" when its output shows it did (or says nothing either way). tool names
+// the tool whose summary was read ("" for proves=).
+func nothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
+	if c.Proves != "" {
+		re, err := regexp.Compile(c.Proves)
+		if err == nil && !re.Match(out) {
+			return fmt.Sprintf("its output does not match proves=%q, so it did not show that it checked anything", c.Proves), ""
+		}
+		return "", ""
+	}
+	res := outputREs()
+	if m := res["markdownlint-cli2"].FindAllSubmatch(out, -1); len(m) > 0 {
+		total := 0
+		for _, x := range m {
+			n, _ := strconv.Atoi(string(x[1]))
+			total += n
+		}
+		if total == 0 {
+			return "markdownlint-cli2 reported \"Linting: 0 files\": its ignore list or configuration excluded every file it was given", "markdownlint-cli2"
+		}
+		return "", ""
+	}
+	if res["ruff"].Match(out) {
+		return "ruff found no Python files to check", "ruff"
+	}
+	if res["go test"].Match(out) && !res["go test other"].Match(out) {
+		return "go test found no test files in any package", "go test"
+	}
+	return "", ""
+}
+
+// nothingCheckedStatus turns "checked nothing" into a gate status: SKIPPED
+// with the reason, except that when the tool's own configuration changed
+// in this session (an agent adding its files to the ignore list) it is a
+// FAIL: the session itself made the check vacuous.
+func nothingCheckedStatus(ctx context.Context, env gateEnv, reason, tool string) (GateStatus, string) {
+	if tool == "markdownlint-cli2" && env.sess != nil {
+		if files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit); err == nil {
+			for _, f := range files {
+				if slices.Contains(markdownlintConfigs, path.Base(f)) {
+					return StatusFail, fmt.Sprintf("%s, and %s changed in this session: restore it so the changed files are linted", reason, f)
+				}
+			}
+		}
+	}
+	return StatusSkipped, strings.TrimSpace(reason) + ": nothing was checked, which is not a pass"
+}

@@ -49,9 +49,39 @@ type Config struct {
 	Protect bool `yaml:"protect"`
 	// ProtectedPaths are extra root-anchored globs to protect.
 	ProtectedPaths []string `yaml:"protected_paths"`
+	// AgentHooks configures `sessiongate agent-hook` (docs/agents.md).
+	AgentHooks AgentHooks `yaml:"agent_hooks"`
 
 	pos       map[string]pos // where each key's value is in the file
 	phaseRefs []PhaseRef     // phase ids the file names
+}
+
+// AgentHooks turns each behaviour of the agent lifecycle hooks on or off.
+type AgentHooks struct {
+	// Enabled false makes every agent hook answer "allow" and do nothing.
+	Enabled bool `yaml:"enabled"`
+	// BindSession starts (or resumes) a session when the agent starts.
+	BindSession bool `yaml:"bind_session"`
+	// Context injects the state summary at session start.
+	Context bool `yaml:"context"`
+	// DenyBeforeStart denies file edits and git commit/push while the start
+	// gates have not passed.
+	DenyBeforeStart bool `yaml:"deny_before_start"`
+	// Protect denies edits of the protected paths (needs protect: true).
+	Protect bool `yaml:"protect"`
+	// Observe records shell commands as observed evidence.
+	Observe bool `yaml:"observe"`
+	// BlockStop blocks a stop while work is done and the end protocol is not.
+	BlockStop bool `yaml:"block_stop"`
+	// MaxStopBlocks is how many stops in a row are blocked before one is
+	// let through and recorded as a violation.
+	MaxStopBlocks int `yaml:"max_stop_blocks"`
+	// Timeout is the hard limit of one hook run; past it the hook answers
+	// with fail_mode.
+	Timeout Duration `yaml:"timeout"`
+	// FailMode overrides fail_mode for agent hooks: closed denies the tool
+	// (a stop is never blocked on an error), open allows.
+	FailMode string `yaml:"fail_mode"`
 }
 
 // Verify configures `sessiongate verify`.
@@ -80,7 +110,20 @@ func Default() *Config {
 		BypassEnv:      "SESSIONGATE_BYPASS",
 		Verify:         Verify{MissingTrailer: "fail"},
 		Protect:        true,
+		AgentHooks: AgentHooks{
+			Enabled: true, BindSession: true, Context: true, DenyBeforeStart: true, Protect: true,
+			Observe: true, BlockStop: true, MaxStopBlocks: 3, Timeout: Duration(2 * time.Second),
+		},
 	}
+}
+
+// AgentFailMode is the fail mode of agent hooks: agent_hooks.fail_mode,
+// else fail_mode.
+func (c *Config) AgentFailMode() string {
+	if c.AgentHooks.FailMode != "" {
+		return c.AgentHooks.FailMode
+	}
+	return c.FailMode
 }
 
 // Load reads the config at the repository root; defaults when there is none.
@@ -148,6 +191,17 @@ func (c *Config) validate() error {
 	}
 	if c.CommandTimeout < 0 {
 		return c.at("command_timeout", "command_timeout must be positive")
+	}
+	switch c.AgentHooks.FailMode {
+	case "", "closed", "open":
+	default:
+		return c.at("agent_hooks.fail_mode", "agent_hooks.fail_mode must be closed or open, not %q", c.AgentHooks.FailMode)
+	}
+	if c.AgentHooks.MaxStopBlocks < 0 {
+		return c.at("agent_hooks.max_stop_blocks", "agent_hooks.max_stop_blocks must be >= 0")
+	}
+	if c.AgentHooks.Timeout <= 0 || time.Duration(c.AgentHooks.Timeout) > time.Minute {
+		return c.at("agent_hooks.timeout", "agent_hooks.timeout must be between 1ms and 1m, not %s", c.AgentHooks.Timeout)
 	}
 	if c.History < 0 {
 		return c.at("history", "history must be >= 0")

@@ -158,3 +158,41 @@ func (r *hookRepo) StagedProtected(ctx context.Context, patterns []string) (map[
 	}
 	return repo.StagedProtected(ctx, patterns)
 }
+
+// Worktree is a located work tree: what the engine needs plus the git
+// folders the runtimes use to find the database.
+type Worktree interface {
+	Root() string
+	MainRoot() string
+	Name() string
+	CommonDir() string
+	GitDir() string
+	Head(ctx context.Context) (string, string, error)
+	ChangedFiles(ctx context.Context, since string) ([]string, error)
+	StagedFiles(ctx context.Context) ([]string, error)
+	CommitsSince(ctx context.Context, since string) ([]string, error)
+	Status(ctx context.Context) ([]string, error)
+}
+
+// LocateWorktree finds the work tree around dir (dir itself or a parent)
+// for runtimes other than git hooks (agent hooks run in any folder of the
+// project): from the .git entry without running git when the layout
+// allows, else with one git rev-parse.
+func LocateWorktree(ctx context.Context, dir string, getenv func(string) string) (Worktree, error) {
+	if getenv("GIT_DIR") == "" && getenv("GIT_WORK_TREE") == "" && getenv("GIT_COMMON_DIR") == "" {
+		for d := dir; ; {
+			if r := fromDotGit(d); r != nil {
+				return r, nil
+			}
+			if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+				break // a .git entry fromDotGit cannot read: ask git
+			}
+			parent := filepath.Dir(d)
+			if parent == d {
+				break
+			}
+			d = parent
+		}
+	}
+	return locateRepo(ctx, dir, getenv)
+}

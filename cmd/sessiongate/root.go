@@ -52,6 +52,7 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		newProtocolCmd(a),
 		newInitCmd(a),
 		newSessionCmd(a),
+		newAgentHookCmd(a),
 	)
 	for _, c := range extraCommands {
 		root.AddCommand(c(a))

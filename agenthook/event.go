@@ -1,0 +1,121 @@
+// Package agenthook is the runtime of `sessiongate agent-hook <agent>
+// <event>`: it reads one agent lifecycle event (Claude Code, Cursor, Gemini
+// CLI) as JSON on stdin, asks the session engine, and answers in that
+// agent's documented JSON on stdout. Nothing else is ever written to stdout;
+// diagnostics go to stderr. The decisions live in package session; this
+// package only translates.
+package agenthook
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// Kind is what an agent event means to sessiongate, whatever the agent
+// calls it.
+type Kind int
+
+// Event kinds.
+const (
+	KindUnknown   Kind = iota
+	KindStart          // session start, resume, clear, compact
+	KindPrompt         // the user submitted a prompt
+	KindPreTool        // a tool is about to run
+	KindPostTool       // a tool ran (Result set for shell commands)
+	KindStop           // the agent wants to stop
+	KindEnd            // the agent session ends
+	KindNoop           // known, nothing to do (PreCompact, notifications)
+)
+
+// Event is an agent event in sessiongate's terms.
+type Event struct {
+	Agent        string
+	Name         string // the agent's event name
+	Kind         Kind
+	AgentSession string
+	Dir          string // the project folder the event names ("" unknown)
+	Source       string // start: startup, resume, clear, compact
+	Prompt       string
+	ToolID       string
+	Tool         session.ToolCall
+	// Result is set for a shell command that ran.
+	Result *ShellResult
+	// Continuing: the agent goes on because a stop hook blocked it.
+	Continuing bool
+}
+
+// ShellResult is a finished shell command as the agent reports it.
+type ShellResult struct {
+	ExitCode int // -1 when the agent does not say
+	Duration time.Duration
+	Output   []byte
+}
+
+// Answer is what the hook tells the agent, before each agent's encoding.
+type Answer struct {
+	Deny    bool   // pre-tool: refuse the tool; stop: keep the agent going
+	Reason  string // for the model: why, and the next step
+	Context string // extra context for the model (session start, prompt)
+	Notice  string // for the user (a warning, a recorded violation)
+}
+
+// Codec reads one agent's events and writes its answers.
+type Codec interface {
+	// Decode parses the event JSON of the named event.
+	Decode(name string, raw []byte) (*Event, error)
+	// Encode writes the answer to ev in the agent's format. ev.Kind is
+	// KindUnknown when the event could not be read.
+	Encode(ev *Event, a *Answer) []byte
+}
+
+// Codecs are the agents `agent-hook` speaks for.
+var Codecs = map[string]Codec{
+	"claude": claude{},
+	"cursor": cursor{},
+	"gemini": gemini{},
+}
+
+// Agents lists the agent names in a fixed order, for messages.
+var Agents = []string{"claude", "cursor", "gemini"}
+
+// str reads a string field of a decoded JSON object; "" when absent or not
+// a string.
+func str(m map[string]json.RawMessage, k string) string {
+	raw, ok := m[k]
+	if !ok {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+func boolField(m map[string]json.RawMessage, k string) bool {
+	var b bool
+	if raw, ok := m[k]; ok && json.Unmarshal(raw, &b) == nil {
+		return b
+	}
+	return false
+}
+
+func object(raw json.RawMessage) map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if len(raw) > 0 && json.Unmarshal(raw, &m) == nil {
+		return m
+	}
+	return nil
+}
+
+// mustJSON encodes an answer object; the values are strings and bools, so
+// it cannot fail.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return []byte("{}\n")
+	}
+	return append(b, '\n')
+}

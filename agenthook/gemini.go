@@ -1,0 +1,120 @@
+package agenthook
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// gemini speaks Gemini CLI's hooks (geminicli.com/docs/hooks/reference):
+// common fields session_id, transcript_path, cwd, hook_event_name,
+// timestamp; answers {decision, reason, systemMessage, hookSpecificOutput}.
+type gemini struct{}
+
+var geminiKinds = map[string]Kind{
+	"SessionStart":        KindStart,
+	"BeforeAgent":         KindPrompt,
+	"BeforeTool":          KindPreTool,
+	"AfterTool":           KindPostTool,
+	"AfterAgent":          KindStop,
+	"SessionEnd":          KindEnd,
+	"PreCompress":         KindNoop,
+	"Notification":        KindNoop,
+	"BeforeModel":         KindNoop,
+	"AfterModel":          KindNoop,
+	"BeforeToolSelection": KindNoop,
+}
+
+// geminiTools classifies Gemini CLI's built-in tools.
+var geminiTools = map[string]session.ToolKind{
+	"write_file": session.ToolEdit, "replace": session.ToolEdit, "edit": session.ToolEdit,
+	"run_shell_command": session.ToolShell,
+	"read_file":         session.ToolRead, "read_many_files": session.ToolRead, "list_directory": session.ToolRead,
+	"glob": session.ToolRead, "search_file_content": session.ToolRead, "grep": session.ToolRead,
+	"web_fetch": session.ToolRead, "google_web_search": session.ToolRead,
+}
+
+func (gemini) Decode(name string, raw []byte) (*Event, error) {
+	m, err := decodeObject(raw)
+	if err != nil {
+		return nil, err
+	}
+	ev := &Event{Agent: "gemini", Name: name, Kind: geminiKinds[name]}
+	ev.AgentSession = str(m, "session_id")
+	ev.Dir = str(m, "cwd")
+	switch ev.Kind {
+	case KindStart:
+		ev.Source = str(m, "source")
+	case KindPrompt:
+		ev.Prompt = str(m, "prompt")
+	case KindStop:
+		ev.Continuing = boolField(m, "stop_hook_active")
+	case KindPreTool, KindPostTool:
+		tn := str(m, "tool_name")
+		in := object(m["tool_input"])
+		ev.Tool = session.ToolCall{Name: tn, Kind: geminiTools[tn]}
+		if ev.Tool.Kind == "" {
+			ev.Tool.Kind = session.ToolOther
+		}
+		switch ev.Tool.Kind {
+		case session.ToolEdit:
+			if p := str(in, "file_path"); p != "" {
+				ev.Tool.Paths = append(ev.Tool.Paths, p)
+			}
+		case session.ToolShell:
+			ev.Tool.Command = str(in, "command")
+		}
+		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {
+			ev.Result = geminiResult(object(m["tool_response"]))
+		}
+	}
+	return ev, nil
+}
+
+// geminiResult reads run_shell_command's tool_response {llmContent,
+// returnDisplay, error}: llmContent carries "Exit Code: N" ("(none)" on
+// success).
+func geminiResult(resp map[string]json.RawMessage) *ShellResult {
+	content := str(resp, "llmContent")
+	if content == "" {
+		if raw, ok := resp["llmContent"]; ok {
+			content = string(raw)
+		}
+	}
+	r := &ShellResult{Output: []byte(content)}
+	failed := false
+	if raw, ok := resp["error"]; ok && string(raw) != "null" && len(raw) > 0 {
+		failed = true
+	}
+	switch {
+	case strings.Contains(content, "Exit Code: (none)"):
+		r.ExitCode = 0
+	case strings.Contains(content, "Exit Code: "):
+		r.ExitCode = exitFromText(content, "Exit Code: ")
+	case failed:
+		r.ExitCode = 1
+	default:
+		r.ExitCode = 0
+	}
+	return r
+}
+
+func (gemini) Encode(ev *Event, a *Answer) []byte {
+	out := map[string]any{}
+	switch ev.Kind {
+	case KindStart, KindPrompt:
+		if a.Context != "" {
+			out["hookSpecificOutput"] = map[string]any{"hookEventName": ev.Name, "additionalContext": a.Context}
+		}
+	case KindPreTool, KindStop:
+		if a.Deny {
+			out["decision"] = "deny"
+			out["reason"] = a.Reason
+		}
+	}
+	if a.Notice != "" {
+		out["systemMessage"] = a.Notice
+	}
+	return mustJSON(out)
+}

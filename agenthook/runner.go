@@ -1,0 +1,446 @@
+package agenthook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/hooks"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/store"
+)
+
+// MaxInput is the largest event accepted on stdin. Claude Code's
+// PostToolUse carries the whole command output; 16 MiB leaves room for a
+// verbose test run while bounding memory.
+const MaxInput = 16 << 20
+
+// DefaultTimeout is the hard limit of one run until the config says
+// otherwise (agent_hooks.timeout).
+const DefaultTimeout = 2 * time.Second
+
+// Exit codes: every answer the agent can read is exit 0; a usage error
+// (unknown agent) is 2 with the reason on stderr.
+const (
+	ExitOK    = 0
+	ExitUsage = 2
+)
+
+// Runner runs one agent hook in one process.
+type Runner struct {
+	Dir    string // the process's working directory
+	DBPath string // --db; "" means SESSIONGATE_DB, then the repository default
+	// ProtocolPath is --protocol; "" means SESSIONGATE_PROTOCOL, the
+	// config's protocol, then the default locations.
+	ProtocolPath string
+	Getenv       func(string) string
+	Stdin        io.Reader
+	Stdout       io.Writer
+	Stderr       io.Writer
+	// Timeout overrides agent_hooks.timeout (tests).
+	Timeout time.Duration
+	// LeaveOpen skips closing the database while its WAL is small (the
+	// process exits right after Run); see hooks.Runtime.LeaveOpen.
+	LeaveOpen bool
+
+	once  sync.Once
+	timer *time.Timer
+	start time.Time
+}
+
+func (r *Runner) getenv(k string) string {
+	if r.Getenv == nil {
+		return os.Getenv(k)
+	}
+	return r.Getenv(k)
+}
+
+// Run answers one event and returns the process exit code. It writes
+// exactly one JSON document to Stdout (none for an unknown agent), within
+// the hard time limit, whatever happens.
+func (r *Runner) Run(ctx context.Context, agent, event string) int {
+	codec, ok := Codecs[agent]
+	if !ok {
+		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook: unknown agent %q (want one of %s)\n", agent, strings.Join(Agents, ", "))
+		return ExitUsage
+	}
+	r.start = time.Now()
+	limit := r.Timeout
+	if limit <= 0 {
+		limit = DefaultTimeout
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The event, as far as it is known, for the fail-mode answer.
+	fallback := &Event{Agent: agent, Name: event, Kind: KindUnknown}
+	failMode := "closed"
+	var mu sync.Mutex
+	done := make(chan struct{})
+	r.timer = time.NewTimer(limit)
+	defer r.timer.Stop()
+	go func() {
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: internal error: %v\n%s", agent, event, p, debug.Stack())
+				mu.Lock()
+				ev, fm := fallback, failMode
+				mu.Unlock()
+				r.answer(codec, ev, failAnswer(ev, fm, fmt.Errorf("internal error: %v", p)))
+			}
+		}()
+		ev, a := r.handle(ctx, codec, agent, event, func(ev *Event, fm string, limit time.Duration) {
+			mu.Lock()
+			fallback, failMode = ev, fm
+			mu.Unlock()
+			if limit > 0 {
+				r.timer.Reset(max(time.Millisecond, limit-time.Since(r.start)))
+			}
+		})
+		r.answer(codec, ev, a)
+	}()
+	select {
+	case <-done:
+	case <-r.timer.C:
+		cancel()
+		mu.Lock()
+		ev, fm := fallback, failMode
+		mu.Unlock()
+		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: no decision within the time limit; answering by fail_mode %s\n", agent, event, fm)
+		r.answer(codec, ev, failAnswer(ev, fm, errors.New("sessiongate did not decide within its time limit (agent_hooks.timeout)")))
+	case <-ctx.Done():
+	}
+	return ExitOK
+}
+
+// answer writes the one answer; later calls (a timed-out handler that
+// finishes after all) write nothing.
+func (r *Runner) answer(codec Codec, ev *Event, a *Answer) {
+	r.once.Do(func() {
+		_, _ = r.Stdout.Write(codec.Encode(ev, a))
+	})
+}
+
+// failAnswer is the answer when sessiongate cannot decide: fail_mode
+// closed denies a tool that would change something (reads stay allowed);
+// open allows. A stop is never blocked on an error, or the agent could
+// loop forever; start and prompt only carry the warning.
+func failAnswer(ev *Event, failMode string, err error) *Answer {
+	msg := "sessiongate could not check this step: " + err.Error()
+	fix := "run `sessiongate doctor` in the repository"
+	a := &Answer{Notice: msg + " (" + fix + ")"}
+	if ev.Kind == KindPreTool && failMode != "open" && (ev.Tool.Kind == session.ToolEdit || ev.Tool.Kind == session.ToolShell) {
+		a.Deny = true
+		a.Reason = msg + ". fail_mode is closed, so file changes and shell commands are refused until it works: " + fix +
+			" (or set agent_hooks.fail_mode: open in sessiongate.yaml)"
+	}
+	return a
+}
+
+// setup is called by handle as soon as it knows the event and the config.
+type setup func(ev *Event, failMode string, limit time.Duration)
+
+func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, ready setup) (*Event, *Answer) {
+	raw, err := io.ReadAll(io.LimitReader(r.Stdin, MaxInput+1))
+	unknown := &Event{Agent: agent, Name: name}
+	if err != nil {
+		return unknown, failAnswer(unknown, "closed", fmt.Errorf("read the event from stdin: %w", err))
+	}
+	if len(raw) > MaxInput {
+		return unknown, failAnswer(unknown, "closed", fmt.Errorf("the event on stdin is larger than %d MiB", MaxInput>>20))
+	}
+	ev, err := codec.Decode(name, raw)
+	if err != nil {
+		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: %v\n", agent, name, err)
+		return unknown, failAnswer(unknown, "closed", err)
+	}
+	ready(ev, "closed", 0)
+	if ev.Kind == KindUnknown {
+		msg := fmt.Sprintf("sessiongate: agent-hook %s does not handle the event %q; nothing was checked (remove it from the hook config, or update sessiongate)", agent, name)
+		fmt.Fprintln(r.Stderr, msg)
+		return ev, &Answer{Notice: msg}
+	}
+	if ev.Kind == KindNoop || ev.Kind == KindPreTool && (ev.Tool.Kind == session.ToolRead || ev.Tool.Kind == session.ToolOther) {
+		// Nothing to decide: no repository, config or database work.
+		return ev, &Answer{}
+	}
+	a, err := r.decide(ctx, ev, ready)
+	if err != nil {
+		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: %v\n", agent, name, err)
+		if errors.Is(err, errFailMode) {
+			return ev, a
+		}
+		return ev, failAnswer(ev, "closed", err)
+	}
+	return ev, a
+}
+
+// errFailMode marks an error decide already answered by fail mode.
+var errFailMode = errors.New("answered by fail mode")
+
+// project is the folder the event belongs to: the agent's project
+// variable, the event's folder, else the process's.
+func (r *Runner) project(ev *Event) string {
+	if p := r.getenv(projectEnv[ev.Agent]); p != "" && filepath.IsAbs(p) {
+		return p
+	}
+	if ev.Dir != "" && filepath.IsAbs(ev.Dir) {
+		if st, err := os.Stat(ev.Dir); err == nil && st.IsDir() {
+			return ev.Dir
+		}
+	}
+	return r.Dir
+}
+
+// projectEnv names the variable each agent sets to its project folder.
+var projectEnv = map[string]string{"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR"}
+
+func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, error) {
+	repo, err := hooks.LocateWorktree(ctx, r.project(ev), r.getenv)
+	if err != nil {
+		return nil, fmt.Errorf("find the git repository: %w", err)
+	}
+	cfg, err := config.Load(repo.Root())
+	if err != nil {
+		a := failAnswer(ev, "closed", fmt.Errorf("the repository's config cannot be read: %w", err))
+		return a, fmt.Errorf("%w: %v", errFailMode, err)
+	}
+	ah := cfg.AgentHooks
+	limit := time.Duration(ah.Timeout)
+	if r.Timeout > 0 {
+		limit = r.Timeout
+	}
+	ready(ev, cfg.AgentFailMode(), limit)
+	if !ah.Enabled {
+		return &Answer{}, nil
+	}
+	switch ev.Kind {
+	case KindPreTool:
+		if ev.Tool.Kind == session.ToolShell && !ah.DenyBeforeStart && !ah.Protect && !ah.Observe {
+			return &Answer{}, nil
+		}
+		if ev.Tool.Kind == session.ToolEdit && !ah.DenyBeforeStart && !ah.Protect {
+			return &Answer{}, nil
+		}
+	case KindPostTool:
+		if !ah.Observe || ev.Result == nil || strings.TrimSpace(ev.Tool.Command) == "" {
+			return &Answer{}, nil
+		}
+	case KindStop:
+		if !ah.BlockStop {
+			return &Answer{}, nil
+		}
+	}
+	if err := session.ValidateAgentSession(ev.AgentSession); err != nil {
+		a := failAnswer(ev, cfg.AgentFailMode(), fmt.Errorf("the event's session id: %w", err))
+		return a, fmt.Errorf("%w: %v", errFailMode, err)
+	}
+	dbPath := r.dbPath(repo)
+	var notes []string
+	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) && ev.Kind != KindStart {
+		notes = append(notes, "the sessiongate database "+dbPath+" was missing (deleted?); a new one was created, so earlier sessions of this repository are gone from it")
+	}
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		a := failAnswer(ev, cfg.AgentFailMode(), fmt.Errorf("open the database: %w", err))
+		return a, fmt.Errorf("%w: %v", errFailMode, err)
+	}
+	defer r.closeDB(db)
+	eng := session.NewEngine(db, cfg.Engine(), func(ctx context.Context, wt string) (session.Repo, error) {
+		if wt == repo.Root() {
+			return repo, nil
+		}
+		return gitrepo.Open(ctx, wt)
+	})
+	a, err := r.act(ctx, eng, cfg, repo, ev)
+	if err != nil {
+		a := failAnswer(ev, cfg.AgentFailMode(), err)
+		return a, fmt.Errorf("%w: %v", errFailMode, err)
+	}
+	if len(notes) > 0 {
+		n := "sessiongate: " + strings.Join(notes, "; ")
+		if a.Notice != "" {
+			n += "; " + a.Notice
+		}
+		a.Notice = n
+		if a.Deny {
+			a.Reason += " (" + strings.Join(notes, "; ") + ")"
+		}
+	}
+	return a, nil
+}
+
+// act is one event against the engine.
+func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Config, repo hooks.Worktree, ev *Event) (*Answer, error) {
+	ah := cfg.AgentHooks
+	create := ah.BindSession && (ev.Kind == KindStart || ev.Kind == KindPrompt || ev.Kind == KindPreTool)
+	req := session.AgentBindRequest{
+		Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo, Create: create,
+		Spec: func(ctx context.Context) (*protocolspec.Spec, error) { return r.loadSpec(ctx, eng, cfg, repo) },
+		Mark: ev.Kind == KindStart || ev.Kind == KindPrompt,
+	}
+	if ev.Kind == KindPrompt {
+		req.Objective = firstLine(ev.Prompt)
+	}
+	if ev.Kind == KindEnd {
+		return &Answer{}, nil
+	}
+	bd, err := eng.AgentBind(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	a := &Answer{}
+	switch ev.Kind {
+	case KindStart:
+		if ah.Context {
+			a.Context = eng.AgentSummary(ctx, bd)
+		}
+	case KindPrompt:
+		if len(bd.Notes) > 0 && ah.Context {
+			a.Context = eng.AgentSummary(ctx, bd)
+		}
+	case KindPreTool:
+		pol := session.AgentPolicy{DenyBeforeStart: ah.DenyBeforeStart, Protect: ah.Protect}
+		v := eng.AgentPreTool(ctx, bd.Session, bd.Spec, repo.Root(), ev.Tool, pol)
+		if v.Deny {
+			a.Deny, a.Reason = true, v.Message()
+			if bd.Session != nil {
+				tok := "agent:" + ev.Agent + ":denied"
+				_ = db(eng).Update(ctx, func(w session.Writer) error {
+					return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: tok, Detail: truncate(v.Gate+": "+ev.Tool.Name, 200)})
+				})
+			}
+			return a, nil
+		}
+		if ev.Tool.Kind == session.ToolShell && ah.Observe && bd.Session != nil && ev.ToolID != "" && ev.Agent == "claude" {
+			// Claude Code reports no duration: time it from here.
+			if err := eng.AgentToolStart(ctx, ev.Agent, ev.ToolID); err != nil {
+				return nil, err
+			}
+		}
+	case KindPostTool:
+		if bd.Session == nil {
+			return a, nil
+		}
+		res := ev.Result
+		if res.Duration == 0 && ev.ToolID != "" {
+			if res.Duration, err = eng.AgentToolDuration(ctx, ev.Agent, ev.ToolID); err != nil {
+				return nil, err
+			}
+		}
+		_, err := eng.RecordObserved(ctx, session.ObservedRequest{
+			ID: bd.Session.ID, Source: ev.Agent, Command: ev.Tool.Command,
+			ExitCode: res.ExitCode, Duration: res.Duration, Output: res.Output,
+		})
+		if err != nil {
+			return nil, err
+		}
+	case KindStop:
+		v, err := eng.AgentStop(ctx, session.AgentStopRequest{Bound: bd, Repo: repo, Continuing: ev.Continuing, MaxBlocks: ah.MaxStopBlocks})
+		if err != nil {
+			return nil, err
+		}
+		if v.Deny {
+			a.Deny, a.Reason = true, v.Message()
+		}
+		if v.Violation != nil {
+			a.Notice = fmt.Sprintf("sessiongate: %s %s violation recorded: %s", v.Violation.Severity, v.Violation.Code, v.Violation.Message)
+		}
+	}
+	return a, nil
+}
+
+func db(e *session.Engine) session.Store { return e.Store }
+
+// loadSpec reads the worktree's protocol for a new session.
+func (r *Runner) loadSpec(ctx context.Context, eng *session.Engine, cfg *config.Config, repo hooks.Worktree) (*protocolspec.Spec, error) {
+	p := r.ProtocolPath
+	if p == "" {
+		p = r.getenv("SESSIONGATE_PROTOCOL")
+	}
+	var cands []string
+	switch {
+	case p != "":
+		cands = []string{p}
+	case cfg.Protocol != "":
+		cands = []string{cfg.Protocol}
+	default:
+		cands = []string{"SESSION-PROTOCOL.md", filepath.Join(".agents", "SESSION-PROTOCOL.md")}
+	}
+	for _, c := range cands {
+		abs := c
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(repo.Root(), c)
+		}
+		b, err := os.ReadFile(abs)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read protocol: %w", err)
+		}
+		name := c
+		if rel, err := filepath.Rel(repo.Root(), abs); err == nil && filepath.IsLocal(rel) {
+			name = filepath.ToSlash(rel)
+		}
+		return eng.LoadSpec(ctx, name, b)
+	}
+	return nil, fmt.Errorf("no protocol found (looked for %s in %s): run `sessiongate init`", strings.Join(cands, ", "), repo.Root())
+}
+
+func (r *Runner) dbPath(repo hooks.Worktree) string {
+	if r.DBPath != "" {
+		return r.DBPath
+	}
+	if p := r.getenv("SESSIONGATE_DB"); p != "" {
+		return p
+	}
+	return filepath.Join(repo.CommonDir(), "sessiongate", "sessiongate.db")
+}
+
+// walCloseBytes: past this WAL size a LeaveOpen run closes (checkpoints).
+const walCloseBytes = 1 << 20
+
+func (r *Runner) closeDB(db *store.DB) {
+	if r.LeaveOpen {
+		if st, err := os.Stat(db.Path() + "-wal"); err == nil && st.Size() < walCloseBytes {
+			return
+		}
+	}
+	db.Close()
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	if len(s) > 300 {
+		s = s[:300]
+		for len(s) > 0 && s[len(s)-1]&0xc0 == 0x80 {
+			s = s[:len(s)-1]
+		}
+		if len(s) > 0 && s[len(s)-1] >= 0xc0 {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

@@ -1,0 +1,634 @@
+package session
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// Agent lifecycle hooks (issue 10): an agent (Claude Code, Cursor, Gemini
+// CLI) runs `sessiongate agent-hook <agent> <event>` at session start, before
+// and after tools, and when it stops. The adapter in package agenthook turns
+// each agent's JSON into the calls below; the decisions are made here.
+
+// AgentBinding ties an agent's own session id to the sessiongate session
+// its hooks act for.
+type AgentBinding struct {
+	Agent        string
+	AgentSession string
+	SessionID    string
+	Worktree     string
+	// StopBlocks counts the stops blocked in a row.
+	StopBlocks int
+	// TurnMark fingerprints the work tree (HEAD and status) when the agent's
+	// current turn began: a stop with the same fingerprint changed nothing.
+	TurnMark  string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// AgentReader and AgentWriter are the store's agent-binding side; the
+// SQLite store has them. They are apart from Reader and Writer so a store
+// without agent hooks needs nothing new.
+type AgentReader interface {
+	// GetAgentBinding returns ErrNotFound when the agent session is unbound.
+	GetAgentBinding(ctx context.Context, agent, agentSession string) (*AgentBinding, error)
+}
+
+// AgentWriter writes bindings and tool start times inside Update.
+type AgentWriter interface {
+	PutAgentBinding(ctx context.Context, b *AgentBinding) error
+	PutToolStart(ctx context.Context, agent, toolID string, at time.Time) error
+	// TakeToolStart returns the zero time when none was recorded.
+	TakeToolStart(ctx context.Context, agent, toolID string) (time.Time, error)
+}
+
+// PendingObjective is the objective of a session an agent hook started
+// before the user said what it is for; the first prompt replaces it.
+const PendingObjective = "(set by the agent's first prompt)"
+
+// CodeEndProtocolSkipped: an agent stopped with work done and the end
+// protocol undone, after its stop was blocked the configured number of times.
+const CodeEndProtocolSkipped = "END_PROTOCOL_SKIPPED"
+
+// ErrAgentSession: the agent's session id is missing or unusable.
+var ErrAgentSession = errors.New("invalid agent session id")
+
+// ValidateAgentSession checks an agent's own session id: 1 to 200
+// printable ASCII characters.
+func ValidateAgentSession(id string) error {
+	if id == "" || len(id) > 200 {
+		return fmt.Errorf("%w: want 1 to 200 characters, got %d", ErrAgentSession, len(id))
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x21 || id[i] > 0x7e {
+			return fmt.Errorf("%w %q: only printable ASCII without spaces", ErrAgentSession, truncate(id, 64))
+		}
+	}
+	return nil
+}
+
+// AgentBindRequest finds or starts the session an agent's hooks act for.
+type AgentBindRequest struct {
+	Agent        string
+	AgentSession string
+	Repo         Repo
+	// Spec loads the worktree's protocol; called only to start a session.
+	Spec func(ctx context.Context) (*protocolspec.Spec, error)
+	// Create starts a session when none is bound or active here.
+	Create bool
+	// Objective, when set, replaces a pending objective.
+	Objective string
+	// Mark sets the binding's turn mark (a new turn or session began).
+	Mark bool
+}
+
+// AgentBound is the session an agent's hooks act for.
+type AgentBound struct {
+	Session *Session // nil when there is none and none was started
+	Binding *AgentBinding
+	Spec    *protocolspec.Spec
+	Started bool // started by this call
+	Resumed bool // an existing session was bound or resumed
+	// Notes are things to tell the agent: a binding moved from another
+	// worktree, a bound session that ended.
+	Notes []string
+}
+
+func (e *Engine) agentReader() (AgentReader, error) {
+	ar, ok := e.Store.(AgentReader)
+	if !ok {
+		return nil, errors.New("this store does not keep agent bindings")
+	}
+	return ar, nil
+}
+
+// AgentBind returns the session an agent session acts for: the bound one
+// while it runs in this worktree, else the worktree's active session
+// (started by MCP or the CLI), else, with Create, a new one. The binding is
+// stored so later hooks of the same agent session find it.
+func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBound, error) {
+	if err := ValidateAgentSession(req.AgentSession); err != nil {
+		return nil, err
+	}
+	ar, err := e.agentReader()
+	if err != nil {
+		return nil, err
+	}
+	out := &AgentBound{}
+	root := req.Repo.Root()
+	b, err := ar.GetAgentBinding(ctx, req.Agent, req.AgentSession)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		b = nil
+	case err != nil:
+		return nil, fmt.Errorf("load agent binding: %w", err)
+	}
+	var s *Session
+	if b != nil {
+		cur, err := e.Store.GetSession(ctx, b.SessionID)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			out.Notes = append(out.Notes, fmt.Sprintf("the session this %s session was bound to (%s) no longer exists", req.Agent, b.SessionID))
+		case err != nil:
+			return nil, fmt.Errorf("load session %s: %w", b.SessionID, err)
+		case cur.Worktree != root:
+			out.Notes = append(out.Notes, fmt.Sprintf("this %s session was bound to session %s of worktree %s; it now runs in %s, so it acts for this worktree's session", req.Agent, cur.ID, cur.Worktree, root))
+		case e.checkUsable(ctx, cur) != nil:
+			out.Notes = append(out.Notes, fmt.Sprintf("the bound session %s has ended (%s)", cur.ID, cur.State))
+		default:
+			s = cur
+		}
+	}
+	if s == nil {
+		cur, err := e.ActiveSession(ctx, req.Repo)
+		switch {
+		case errors.Is(err, ErrNotFound):
+		case err != nil:
+			return nil, fmt.Errorf("look up the worktree's active session: %w", err)
+		case e.checkUsable(ctx, cur) == nil:
+			s = cur
+		}
+	}
+	if s != nil {
+		out.Resumed = true
+	} else if req.Create {
+		spec, err := req.Spec(ctx)
+		if err != nil {
+			return nil, err
+		}
+		obj := strings.TrimSpace(req.Objective)
+		if obj == "" {
+			obj = PendingObjective
+		}
+		res, err := e.Start(ctx, StartRequest{Repo: req.Repo, Spec: spec, Objective: truncateRunes(obj, 1900)})
+		if err != nil {
+			return nil, err
+		}
+		if s, err = e.Store.GetSession(ctx, res.SessionID); err != nil {
+			return nil, fmt.Errorf("load new session: %w", err)
+		}
+		out.Started, out.Spec = true, spec
+		req.Objective = ""
+	} else {
+		return out, nil
+	}
+	if out.Spec == nil {
+		if out.Spec, err = e.SpecFor(ctx, s.ProtocolSHA); err != nil {
+			return nil, err
+		}
+	}
+	now := e.now()
+	nb := &AgentBinding{Agent: req.Agent, AgentSession: req.AgentSession, SessionID: s.ID, Worktree: root, CreatedAt: now, UpdatedAt: now}
+	changed := b == nil || b.SessionID != s.ID || b.Worktree != root
+	if b != nil {
+		nb.CreatedAt, nb.StopBlocks, nb.TurnMark = b.CreatedAt, b.StopBlocks, b.TurnMark
+		if changed {
+			nb.StopBlocks, nb.TurnMark = 0, ""
+		}
+	}
+	if req.Mark || nb.TurnMark == "" {
+		mark, err := WorkMark(ctx, req.Repo)
+		if err != nil {
+			return nil, err
+		}
+		changed = changed || mark != nb.TurnMark || nb.StopBlocks != 0
+		nb.TurnMark, nb.StopBlocks = mark, 0
+	}
+	obj := strings.TrimSpace(req.Objective)
+	setObj := obj != "" && s.Objective == PendingObjective
+	if !changed && !setObj {
+		out.Session, out.Binding = s, nb
+		return out, nil
+	}
+	err = e.Store.Update(ctx, func(w Writer) error {
+		aw, ok := w.(AgentWriter)
+		if !ok {
+			return errors.New("this store does not keep agent bindings")
+		}
+		if setObj {
+			cur, err := w.GetSession(ctx, s.ID)
+			if err != nil {
+				return err
+			}
+			cur.Objective = truncateRunes(obj, 1900)
+			e.touch(cur)
+			if err := w.UpdateSession(ctx, cur); err != nil {
+				return err
+			}
+			s = cur
+			if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "agent:" + req.Agent + ":objective", CreatedAt: now}); err != nil {
+				return err
+			}
+		}
+		if b == nil || b.SessionID != s.ID {
+			if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "agent:" + req.Agent + ":bind", Detail: truncate(req.AgentSession, 200), CreatedAt: now}); err != nil {
+				return err
+			}
+		}
+		return aw.PutAgentBinding(ctx, nb)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bind %s session: %w", req.Agent, err)
+	}
+	out.Session, out.Binding = s, nb
+	return out, nil
+}
+
+// WorkMark fingerprints a worktree: HEAD and the porcelain status. Two equal
+// marks mean nothing was committed, changed, staged or created in between.
+func WorkMark(ctx context.Context, repo Repo) (string, error) {
+	head, _, err := repo.Head(ctx)
+	if err != nil {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	st, err := repo.Status(ctx)
+	if err != nil {
+		return "", fmt.Errorf("read status: %w", err)
+	}
+	h := sha256.New()
+	h.Write([]byte(head))
+	for _, l := range st {
+		h.Write([]byte{0})
+		h.Write([]byte(l))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// ToolKind is what a tool call may do, as far as the protocol cares.
+type ToolKind string
+
+// Tool kinds.
+const (
+	ToolRead  ToolKind = "read"  // reads only
+	ToolEdit  ToolKind = "edit"  // writes or deletes files (Write, Edit, ...)
+	ToolShell ToolKind = "shell" // runs a shell command
+	ToolOther ToolKind = "other" // anything else (MCP tools, web fetches)
+)
+
+// ToolCall is a tool the agent is about to run.
+type ToolCall struct {
+	Kind    ToolKind
+	Name    string   // the agent's tool name, for messages
+	Paths   []string // files an edit touches (absolute or worktree-relative)
+	Command string   // the shell command line
+}
+
+// AgentPolicy is what the config turns on (sessiongate.yaml agent_hooks).
+type AgentPolicy struct {
+	DenyBeforeStart bool // deny edits and git commit/push while INIT
+	Protect         bool // deny edits of protected paths
+}
+
+// AgentVerdict is a pre-tool or stop decision.
+type AgentVerdict struct {
+	Deny   bool
+	Gate   string
+	Reason string
+	Next   string
+	// Violation is set when a stop was let through after the configured
+	// number of blocks.
+	Violation *Violation
+}
+
+// Message is the reason and the next step in one text for the agent.
+func (v *AgentVerdict) Message() string {
+	var b strings.Builder
+	b.WriteString("sessiongate: ")
+	b.WriteString(v.Reason)
+	if v.Gate != "" {
+		b.WriteString(" (gate ")
+		b.WriteString(v.Gate)
+		b.WriteString(")")
+	}
+	if v.Next != "" {
+		b.WriteString(". Next: ")
+		b.WriteString(v.Next)
+	}
+	return b.String()
+}
+
+// AgentPreTool decides whether a tool may run. s may be nil (no session):
+// then only protected paths are checked.
+func (e *Engine) AgentPreTool(ctx context.Context, s *Session, spec *protocolspec.Spec, root string, call ToolCall, pol AgentPolicy) *AgentVerdict {
+	v := &AgentVerdict{}
+	if pol.Protect && e.Config.Protect {
+		switch call.Kind {
+		case ToolEdit:
+			for _, p := range call.Paths {
+				if rel, ok := e.ProtectedRel(root, p); ok {
+					v.Deny, v.Gate = true, "protected files"
+					v.Reason = fmt.Sprintf("%s may not change %s during a session: it decides how the session is policed", orTool(call.Name), rel)
+					v.Next = "leave it as it is; a person who wants the change makes it and runs `sessiongate protocol accept`"
+					return v
+				}
+			}
+		case ToolShell:
+			if ShellRunsAccept(call.Command) {
+				v.Deny, v.Gate = true, "protected files"
+				v.Reason = "`sessiongate protocol accept` is for a person, not for the agent being policed"
+				v.Next = "ask the user to review the change and run it themselves"
+				return v
+			}
+		}
+	}
+	if !pol.DenyBeforeStart || s == nil || s.State != StateInit || spec == nil {
+		return v
+	}
+	what := ""
+	switch call.Kind {
+	case ToolEdit:
+		what = orTool(call.Name) + " changes files"
+	case ToolShell:
+		if sub := ShellGitWrite(call.Command); sub != "" {
+			what = "`git " + sub + "`"
+		}
+	}
+	if what == "" {
+		return v
+	}
+	d := &HookDecision{Allowed: true}
+	blockInit(d, s, spec)
+	v.Deny, v.Gate, v.Next = true, d.Gate, d.NextStep
+	v.Reason = what + " before the session's start gates have passed: " + strings.Join(d.Reasons, "; ")
+	return v
+}
+
+func orTool(name string) string {
+	if name == "" {
+		return "the tool"
+	}
+	return name
+}
+
+// ShellGitWrite returns "commit" or "push" when a shell command line runs
+// `git commit` or `git push` in any of its parts (after ;, &&, ||, |, a
+// newline or a subshell paren), skipping environment assignments and git's
+// global options; "" otherwise.
+func ShellGitWrite(cmd string) string {
+	for _, part := range shellParts(cmd) {
+		f := strings.Fields(part)
+		for len(f) > 0 && (strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") || f[0] == "env" || f[0] == "command" || f[0] == "exec" || f[0] == "sudo" || f[0] == "nohup" || f[0] == "time") {
+			f = f[1:]
+		}
+		if len(f) == 0 || (f[0] != "git" && !strings.HasSuffix(f[0], "/git")) {
+			continue
+		}
+		for i := 1; i < len(f); i++ {
+			a := f[i]
+			switch {
+			case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
+				i++
+			case strings.HasPrefix(a, "-"):
+			case a == "commit" || a == "push":
+				return a
+			default:
+				i = len(f)
+			}
+		}
+	}
+	return ""
+}
+
+// ShellRunsAccept reports whether a command line runs `sessiongate
+// protocol accept`.
+func ShellRunsAccept(cmd string) bool {
+	for _, part := range shellParts(cmd) {
+		f := strings.Fields(part)
+		for i := 0; i+2 < len(f); i++ {
+			if (f[i] == "sessiongate" || strings.HasSuffix(f[i], "/sessiongate")) && slicesIndex(f[i+1:], "protocol") >= 0 && slicesIndex(f[i+1:], "accept") >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func slicesIndex(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// shellParts splits a command line at the shell's command separators. It
+// does not parse quotes: a separator inside a quoted string only makes an
+// extra part, which errs on the side of seeing a command.
+func shellParts(cmd string) []string {
+	return strings.FieldsFunc(cmd, func(r rune) bool {
+		return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')' || r == '`' || r == '{' || r == '}'
+	})
+}
+
+// AgentStopRequest asks whether an agent may stop.
+type AgentStopRequest struct {
+	Bound *AgentBound
+	Repo  Repo
+	// Continuing is set when the agent goes on because a stop hook blocked
+	// it (Claude Code's and Gemini CLI's stop_hook_active); when false the
+	// count of blocks in a row starts again.
+	Continuing bool
+	// MaxBlocks is how many stops in a row may be blocked; the next is let
+	// through with a violation. 0 never blocks.
+	MaxBlocks int
+}
+
+// AgentStop blocks a stop while the session has work (changes or commits
+// since it started, and this turn changed something) and its end protocol
+// has not completed. After MaxBlocks blocks in a row it lets the agent stop
+// and records an END_PROTOCOL_SKIPPED violation.
+func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVerdict, error) {
+	v := &AgentVerdict{}
+	bd := req.Bound
+	if bd == nil || bd.Session == nil || req.MaxBlocks <= 0 {
+		return v, nil
+	}
+	s, b, spec := bd.Session, bd.Binding, bd.Spec
+	if !req.Continuing {
+		b.StopBlocks = 0
+	}
+	mark, err := WorkMark(ctx, req.Repo)
+	if err != nil {
+		return nil, err
+	}
+	idle := mark == b.TurnMark
+	work := false
+	if !idle {
+		commits, err := req.Repo.CommitsSince(ctx, s.StartCommit)
+		if err != nil {
+			return nil, fmt.Errorf("list commits since the start: %w", err)
+		}
+		work = len(commits) > 0
+		if !work {
+			files, err := req.Repo.ChangedFiles(ctx, s.StartCommit)
+			if err != nil {
+				return nil, fmt.Errorf("list changed files: %w", err)
+			}
+			work = len(files) > 0
+		}
+	}
+	now := e.now()
+	var tok string
+	switch {
+	case idle || !work:
+		b.StopBlocks = 0
+		tok = ""
+	case b.StopBlocks >= req.MaxBlocks:
+		v.Violation = &Violation{
+			SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Severity: SeverityHigh, Code: CodeEndProtocolSkipped,
+			Message:   fmt.Sprintf("%s stopped with work done and the end protocol undone (state %s) after %d blocked stops", b.Agent, s.State, b.StopBlocks),
+			Window:    WindowSession, CreatedAt: now,
+		}
+		b.StopBlocks = 0
+		tok = "agent:" + b.Agent + ":stop:violation"
+	default:
+		b.StopBlocks++
+		v.Deny = true
+		v.Gate, v.Reason, v.Next = endProtocolStep(s, spec)
+		v.Reason += fmt.Sprintf(" (stop blocked %d of %d times; then it is let through and recorded as a violation)", b.StopBlocks, req.MaxBlocks)
+		tok = "agent:" + b.Agent + ":stop:blocked"
+	}
+	if !v.Deny {
+		b.TurnMark = mark
+	}
+	b.UpdatedAt = now
+	err = e.Store.Update(ctx, func(w Writer) error {
+		aw, ok := w.(AgentWriter)
+		if !ok {
+			return errors.New("this store does not keep agent bindings")
+		}
+		if tok != "" {
+			if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: tok, CreatedAt: now}); err != nil {
+				return err
+			}
+		}
+		if v.Violation != nil {
+			if err := w.AddViolation(ctx, v.Violation); err != nil {
+				return err
+			}
+		}
+		return aw.PutAgentBinding(ctx, b)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record stop: %w", err)
+	}
+	return v, nil
+}
+
+// endProtocolStep names what a session with work still has to do.
+func endProtocolStep(s *Session, spec *protocolspec.Spec) (gate, reason, next string) {
+	const end = "`sessiongate session end --summary \"...\"` (MCP: session_end)"
+	if s.State == StateInit {
+		d := &HookDecision{Allowed: true}
+		blockInit(d, s, spec)
+		return d.Gate, "the session changed files but never finished its start protocol: " + strings.Join(d.Reasons, "; "), d.NextStep + "; then run the end protocol and " + end
+	}
+	var steps []string
+	first := ""
+	started := s.State == StateWorking
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		if p.Section != protocolspec.SectionEnd {
+			continue
+		}
+		if !started && p.ID != s.Phase {
+			continue
+		}
+		started = true
+		if !p.Mandatory() {
+			continue
+		}
+		if first == "" {
+			first = p.ID
+		}
+		for _, c := range p.Checks {
+			steps = append(steps, checkStep(p, c))
+		}
+	}
+	reason = "the session has work (changes or commits since it started) and its end protocol has not completed"
+	if s.State == StateEnding {
+		reason += fmt.Sprintf(": it is at %s", s.Phase)
+	}
+	steps = append(steps, "then "+end)
+	return first, reason, strings.Join(steps, "; ")
+}
+
+// AgentSummary is the short state text an agent gets at session start: the
+// session, its phase, what blocks, and the next concrete step.
+func (e *Engine) AgentSummary(ctx context.Context, bd *AgentBound) string {
+	if bd == nil || bd.Session == nil {
+		return "sessiongate: no session runs in this worktree. Start one: " + StartStep
+	}
+	s, spec := bd.Session, bd.Spec
+	var b strings.Builder
+	verb := "resumed"
+	if bd.Started {
+		verb = "started"
+	}
+	fmt.Fprintf(&b, "sessiongate: session %s %s (state %s) in this worktree; protocol %s.\n", s.ID, verb, s.State, shortSHA(s.ProtocolSHA))
+	for _, n := range bd.Notes {
+		fmt.Fprintf(&b, "Note: %s.\n", n)
+	}
+	if s.Objective == PendingObjective {
+		b.WriteString("Objective: not set yet (your first prompt sets it).\n")
+	} else {
+		fmt.Fprintf(&b, "Objective: %s\n", truncateRunes(s.Objective, 300))
+	}
+	switch s.State {
+	case StateInit:
+		d := &HookDecision{Allowed: true}
+		blockInit(d, s, spec)
+		fmt.Fprintf(&b, "Phase: %s (start protocol). File edits, git commit and git push are denied until the start gates pass.\nBlocks: %s\nNext: %s\n", s.Phase, strings.Join(d.Reasons, "; "), d.NextStep)
+	case StateWorking:
+		_, _, next := endProtocolStep(s, spec)
+		fmt.Fprintf(&b, "Phase: WORKING (start protocol done). Work, run the checks through the shell (sessiongate records them as observed evidence), commit.\nWhen done, before stopping: %s\n", next)
+	case StateEnding:
+		gate, reason, next := endProtocolStep(s, spec)
+		fmt.Fprintf(&b, "Phase: %s (end protocol).\nBlocks: %s (gate %s)\nNext: %s\n", s.Phase, reason, gate, next)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// AgentToolStart records when a shell tool call started, for its duration.
+func (e *Engine) AgentToolStart(ctx context.Context, agent, toolID string) error {
+	if toolID == "" || len(toolID) > 200 {
+		return nil
+	}
+	return e.Store.Update(ctx, func(w Writer) error {
+		aw, ok := w.(AgentWriter)
+		if !ok {
+			return nil
+		}
+		return aw.PutToolStart(ctx, agent, toolID, e.now())
+	})
+}
+
+// AgentToolDuration returns how long a tool call ran since AgentToolStart
+// (0 when its start was not recorded) and forgets the start.
+func (e *Engine) AgentToolDuration(ctx context.Context, agent, toolID string) (time.Duration, error) {
+	if toolID == "" || len(toolID) > 200 {
+		return 0, nil
+	}
+	var d time.Duration
+	err := e.Store.Update(ctx, func(w Writer) error {
+		aw, ok := w.(AgentWriter)
+		if !ok {
+			return nil
+		}
+		t, err := aw.TakeToolStart(ctx, agent, toolID)
+		if err != nil || t.IsZero() {
+			return err
+		}
+		d = max(0, e.now().Sub(t))
+		return nil
+	})
+	return d, err
+}

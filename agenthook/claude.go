@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -58,6 +59,12 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 		ev.Tool = claudeTool(str(m, "tool_name"), object(m["tool_input"]))
 		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {
 			ev.Result = claudeResult(name, m)
+			// Claude Code 2.1 reports duration_ms; older versions do not,
+			// and the runtime times the call from PreToolUse instead.
+			var ms float64
+			if json.Unmarshal(m["duration_ms"], &ms) == nil && ms > 0 {
+				ev.Result.Duration = time.Duration(ms * float64(time.Millisecond))
+			}
 		}
 	}
 	return ev, nil

@@ -19,14 +19,14 @@ type Kind int
 
 // Event kinds.
 const (
-	KindUnknown   Kind = iota
-	KindStart          // session start, resume, clear, compact
-	KindPrompt         // the user submitted a prompt
-	KindPreTool        // a tool is about to run
-	KindPostTool       // a tool ran (Result set for shell commands)
-	KindStop           // the agent wants to stop
-	KindEnd            // the agent session ends
-	KindNoop           // known, nothing to do (PreCompact, notifications)
+	KindUnknown  Kind = iota
+	KindStart         // session start, resume, clear, compact
+	KindPrompt        // the user submitted a prompt
+	KindPreTool       // a tool is about to run
+	KindPostTool      // a tool ran (Result set for shell commands)
+	KindStop          // the agent wants to stop
+	KindEnd           // the agent session ends
+	KindNoop          // known, nothing to do (PreCompact, notifications)
 )
 
 // Event is an agent event in sessiongate's terms.

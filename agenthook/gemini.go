@@ -1,6 +1,8 @@
 package agenthook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 
@@ -64,6 +66,12 @@ func (gemini) Decode(name string, raw []byte) (*Event, error) {
 			}
 		case session.ToolShell:
 			ev.Tool.Command = str(in, "command")
+		}
+		if ev.Tool.Kind == session.ToolShell {
+			// Gemini CLI gives tool calls no id: pair BeforeTool and
+			// AfterTool by session and command line to time the call.
+			sum := sha256.Sum256([]byte(ev.AgentSession + "\x00" + ev.Tool.Command))
+			ev.ToolID = hex.EncodeToString(sum[:12])
 		}
 		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {
 			ev.Result = geminiResult(object(m["tool_response"]))

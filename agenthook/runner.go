@@ -323,8 +323,9 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			}
 			return a, nil
 		}
-		if ev.Tool.Kind == session.ToolShell && ah.Observe && bd.Session != nil && ev.ToolID != "" && ev.Agent == "claude" {
-			// Claude Code reports no duration: time it from here.
+		if ev.Tool.Kind == session.ToolShell && ah.Observe && bd.Session != nil && ev.ToolID != "" && ev.Agent != "cursor" {
+			// Claude Code before 2.1 and Gemini CLI report no duration:
+			// time the call from here (Cursor reports one).
 			if err := eng.AgentToolStart(ctx, ev.Agent, ev.ToolID); err != nil {
 				return nil, err
 			}
@@ -334,9 +335,14 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return a, nil
 		}
 		res := ev.Result
-		if res.Duration == 0 && ev.ToolID != "" {
-			if res.Duration, err = eng.AgentToolDuration(ctx, ev.Agent, ev.ToolID); err != nil {
+		if ev.ToolID != "" && ev.Agent != "cursor" {
+			// Always take the start, so none is left behind.
+			d, err := eng.AgentToolDuration(ctx, ev.Agent, ev.ToolID)
+			if err != nil {
 				return nil, err
+			}
+			if res.Duration == 0 {
+				res.Duration = d
 			}
 		}
 		_, err := eng.RecordObserved(ctx, session.ObservedRequest{

@@ -484,8 +484,8 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 	case b.StopBlocks >= req.MaxBlocks:
 		v.Violation = &Violation{
 			SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Severity: SeverityHigh, Code: CodeEndProtocolSkipped,
-			Message:   fmt.Sprintf("%s stopped with work done and the end protocol undone (state %s) after %d blocked stops", b.Agent, s.State, b.StopBlocks),
-			Window:    WindowSession, CreatedAt: now,
+			Message: fmt.Sprintf("%s stopped with work done and the end protocol undone (state %s) after %d blocked stops", b.Agent, s.State, b.StopBlocks),
+			Window:  WindowSession, CreatedAt: now,
 		}
 		b.StopBlocks = 0
 		tok = "agent:" + b.Agent + ":stop:violation"

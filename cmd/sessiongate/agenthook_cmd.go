@@ -44,4 +44,3 @@ BeforeTool, ...). See docs/agents.md.`,
 		},
 	}
 }
-

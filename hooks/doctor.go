@@ -110,7 +110,55 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 			add("mcp "+c.Name, OK, p+" runs "+cmd+" mcp", "")
 		}
 	}
+	out = append(out, doctorAgents(loc.Root, o.Binary)...)
 	return out
+}
+
+// doctorAgents checks each agent's hook config and that the command it
+// runs, `sessiongate` from PATH, resolves.
+func doctorAgents(root, binary string) []Finding {
+	var out []Finding
+	add := func(check, status, detail, fix string) {
+		out = append(out, Finding{Check: check, Status: status, Detail: detail, Fix: fix})
+	}
+	used := false
+	for _, c := range AgentConfigs {
+		st := CheckAgentConfig(root, c)
+		name := "agent " + c.Name
+		switch {
+		case st.Err != nil:
+			add(name, Fail, st.Path+" cannot be read: "+st.Err.Error(), "fix the file, then `sessiongate install --agent "+c.Name+"`")
+		case !st.Exists:
+			add(name, Warn, st.Path+" absent", "`sessiongate install --agent "+c.Name+"` if you use "+c.Name)
+		case len(st.Missing) == len(c.Events):
+			add(name, Warn, st.Path+" has no sessiongate hooks", "`sessiongate install --agent "+c.Name+"`")
+		case len(st.Missing) > 0:
+			used = true
+			add(name, Warn, st.Path+" lacks sessiongate's hook for "+strings.Join(st.Missing, ", "), "`sessiongate install --agent "+c.Name+"`")
+		default:
+			used = true
+			add(name, OK, st.Path+" runs `sessiongate agent-hook "+c.Name+" ...` at "+fmt.Sprint(len(c.Events))+" events", "")
+		}
+	}
+	if !used {
+		return out
+	}
+	p := OnPath()
+	switch {
+	case p == "":
+		add("agent PATH", Fail, "the agent hooks run `sessiongate` from PATH, and it is not on PATH", "install it (`go install github.com/sessiongate/sessiongate/cmd/sessiongate@latest`) or add its folder to PATH")
+	case binary != "" && !sameFile(p, binary):
+		add("agent PATH", Warn, "`sessiongate` on PATH is "+p+", not this binary ("+binary+")", "make sure PATH finds the version you mean")
+	default:
+		add("agent PATH", OK, "`sessiongate` on PATH is "+p, "")
+	}
+	return out
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 func doctorHooks(loc hooksLocation, binary string) []Finding {
@@ -232,12 +280,6 @@ func doctorProtocol(o DoctorOptions, getenv func(string) string, loc hooksLocati
 		return []Finding{{"protocol", OK, fmt.Sprintf("%s: %d phases, %d warnings", c, len(spec.Phases), len(spec.Warnings)), ""}}
 	}
 	return []Finding{{"protocol", Fail, "no protocol found (looked for " + strings.Join(cands, ", ") + ")", "sessiongate init writes a starter SESSION-PROTOCOL.md"}}
-}
-
-func sameFile(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
 func less(a, b [3]int) bool {

@@ -25,6 +25,9 @@ type Options struct {
 	MCP []string
 	// Force installs into a core.hooksPath folder another tool manages.
 	Force bool
+	// Agents names the coding agents whose hook configs to merge:
+	// claude, cursor, gemini (agentconfig.go).
+	Agents []string
 }
 
 // Change is one thing install or uninstall did (or found already done).
@@ -79,6 +82,10 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	agents, err := ParseAgents(opts.Agents)
+	if err != nil {
+		return nil, fmt.Errorf("install: %w", err)
+	}
 	loc, err := locateHooks(ctx, opts.Dir)
 	if err != nil {
 		return nil, err
@@ -116,6 +123,12 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 		}
 		steps = append(steps, st)
 	}
+	// Agent configs are read and merged before anything is written: one
+	// that cannot be parsed refuses the whole install.
+	agentPlans, err := planAgents(loc.Root, agents, true)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(loc.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("install: create %s: %w", loc.Dir, err)
 	}
@@ -147,6 +160,11 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 			return rep, err
 		}
 		rep.Changes = append(rep.Changes, ch)
+	}
+	chs, err := applyAgentPlans(agentPlans, "install")
+	rep.Changes = append(rep.Changes, chs...)
+	if err != nil {
+		return rep, err
 	}
 	return rep, nil
 }

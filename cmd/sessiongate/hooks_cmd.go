@@ -41,7 +41,7 @@ func splitList(s string) []string {
 }
 
 func newInstallCmd(a *app) *cobra.Command {
-	var hookList, mcpList string
+	var hookList, mcpList, agentList string
 	var force bool
 	c := &cobra.Command{
 		Use:   "install",
@@ -57,7 +57,12 @@ tool manages (husky, or any folder holding hooks that are not sessiongate's),
 install refuses and says how to proceed; --force chains that tool's hooks anyway.
 
 --mcp claude,cursor,vscode writes or merges .mcp.json, .cursor/mcp.json and
-.vscode/mcp.json so the clients start ` + "`sessiongate mcp`" + ` by absolute path.`,
+.vscode/mcp.json so the clients start ` + "`sessiongate mcp`" + ` by absolute path.
+
+--agent claude,cursor,gemini merges sessiongate's lifecycle hooks into
+.claude/settings.json, .cursor/hooks.json and .gemini/settings.json (comments,
+formatting and your own hooks kept); they run ` + "`sessiongate agent-hook`" + ` from PATH.
+A file that cannot be parsed refuses the whole install and nothing is changed.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			bin, err := selfPath()
@@ -68,7 +73,7 @@ install refuses and says how to proceed; --force chains that tool's hooks anyway
 			if err != nil {
 				return usage(err)
 			}
-			opts := hooks.Options{Dir: wd, Binary: bin, MCP: splitList(mcpList), Force: force}
+			opts := hooks.Options{Dir: wd, Binary: bin, MCP: splitList(mcpList), Agents: splitList(agentList), Force: force}
 			if c.Flags().Changed("hooks") {
 				opts.Hooks = splitList(hookList)
 			}
@@ -91,6 +96,7 @@ install refuses and says how to proceed; --force chains that tool's hooks anyway
 	c.Flags().StringVar(&hookList, "hooks", strings.Join(hooks.Hooks, ","), "hooks to install")
 	c.Flags().StringVar(&mcpList, "mcp", "", "MCP clients to configure: claude, cursor, vscode (comma-separated)")
 	c.Flags().BoolVar(&force, "force", false, "install into a core.hooksPath folder another tool manages, chaining its hooks")
+	c.Flags().StringVar(&agentList, "agent", "", "coding agents whose hook configs to merge: claude, cursor, gemini (comma-separated; docs/agents.md)")
 	return c
 }
 
@@ -109,19 +115,34 @@ func printChanges(c *cobra.Command, rep *hooks.Report) {
 }
 
 func newUninstallCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var agentList string
+	c := &cobra.Command{
 		Use:   "uninstall",
-		Short: "Remove sessiongate's git hooks and restore the hooks they chained",
+		Short: "Remove sessiongate's git hooks (or, with --agent, its agent hooks)",
 		Long: `Remove every hook script sessiongate wrote (they carry a marker line) and put
 each chained original (NAME.sessiongate-orig) back, byte for byte with its mode.
-Hooks that are not sessiongate's, the database and MCP configs are left alone.`,
+Hooks that are not sessiongate's, the database and MCP configs are left alone.
+
+With --agent claude,cursor,gemini only those agents' hook configs change: exactly
+the hooks that run ` + "`sessiongate agent-hook`" + ` are removed (and groups or event keys
+left empty by that); everything else in the file stays as it was. The git hooks
+are left alone.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			wd, err := os.Getwd()
 			if err != nil {
 				return usage(err)
 			}
-			rep, err := hooks.Uninstall(c.Context(), wd)
+			var rep *hooks.Report
+			if agentList != "" {
+				agents, perr := hooks.ParseAgents(splitList(agentList))
+				if perr != nil {
+					return usage(fmt.Errorf("uninstall: %w", perr))
+				}
+				rep, err = hooks.UninstallAgents(c.Context(), wd, agents)
+			} else {
+				rep, err = hooks.Uninstall(c.Context(), wd)
+			}
 			if rep != nil {
 				printChanges(c, rep)
 			}
@@ -131,6 +152,8 @@ Hooks that are not sessiongate's, the database and MCP configs are left alone.`,
 			return nil
 		},
 	}
+	c.Flags().StringVar(&agentList, "agent", "", "remove sessiongate's hooks from these agents' configs instead: claude, cursor, gemini")
+	return c
 }
 
 func newDoctorCmd(a *app) *cobra.Command {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/web"
@@ -206,6 +207,9 @@ func textParam(q url.Values, name string, max int) (string, error) {
 	v := strings.TrimSpace(q.Get(name))
 	if len(v) > max {
 		return "", badf("%s is %d bytes: at most %d", name, len(v), max)
+	}
+	if !utf8.ValidString(v) {
+		return "", badf("%s is not valid UTF-8", name)
 	}
 	if strings.IndexFunc(v, unicode.IsControl) >= 0 {
 		return "", badf("%s contains a control character", name)

@@ -1,0 +1,163 @@
+package agenthook_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// golden reads a real payload the harness captured from the agent's CLI
+// (agenthook/testdata/<agent>/<name>.json) and moves it into r: its
+// /work/repo paths become r.root and its session id becomes sid.
+func golden(t *testing.T, r *repo, agent, name, sid string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", agent, name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.ReplaceAll(string(b), "/work/repo", r.root))
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["session_id"] = sid
+	return m
+}
+
+func with(m map[string]any, kv ...any) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out[kv[i].(string)] = kv[i+1]
+	}
+	return out
+}
+
+// TestClaudeSession walks one Claude Code session through the real payload
+// shapes: bind and context, the objective from the first prompt, an edit
+// denied before the start gates, observed evidence from Bash, and a stop
+// blocked until the end protocol ran, then let through with a violation.
+func TestClaudeSession(t *testing.T) {
+	r := newRepo(t, "agent_hooks:\n  max_stop_blocks: 2\n")
+	const sid = "claude-session-1"
+	start, _ := r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	ctxText := pathStr(start, "hookSpecificOutput", "additionalContext")
+	if pathStr(start, "hookSpecificOutput", "hookEventName") != "SessionStart" || !strings.Contains(ctxText, "CONTEXT_RETRIEVAL") || !strings.Contains(ctxText, "Next:") {
+		t.Fatalf("SessionStart context lacks the phase or the next step: %v", start)
+	}
+	s := r.active()
+	if s.Objective != session.PendingObjective || s.State != session.StateInit {
+		t.Fatalf("bound session: objective %q state %s", s.Objective, s.State)
+	}
+	// A second SessionStart (resume) binds the same session.
+	r.hook("claude", "SessionStart", with(golden(t, r, "claude", "SessionStart", sid), "source", "resume"))
+	if again := r.active(); again.ID != s.ID {
+		t.Fatalf("resume started %s, want the bound %s", again.ID, s.ID)
+	}
+	r.hook("claude", "UserPromptSubmit", with(golden(t, r, "claude", "UserPromptSubmit", sid), "prompt", "fix the login bug\nand more"))
+	if got := r.active().Objective; got != "fix the login bug" {
+		t.Fatalf("objective %q, want the prompt's first line", got)
+	}
+
+	write := golden(t, r, "claude", "PreToolUse-Write", sid)
+	out, _ := r.hook("claude", "PreToolUse", write)
+	reason := pathStr(out, "hookSpecificOutput", "permissionDecisionReason")
+	if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" || !strings.Contains(reason, "CONTEXT_RETRIEVAL") || !strings.Contains(reason, "sessiongate session advance") {
+		t.Fatalf("Write before the start gates: %v", out)
+	}
+	bash := golden(t, r, "claude", "PreToolUse-Bash", sid)
+	commit := with(bash, "tool_input", map[string]any{"command": "git add -A && git commit -m wip"})
+	if out, _ := r.hook("claude", "PreToolUse", commit); pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
+		t.Fatalf("git commit before the start gates: %v", out)
+	}
+	if out, _ := r.hook("claude", "PreToolUse", bash); len(out) != 0 {
+		t.Fatalf("a read-only command before the start gates: %v, want {}", out)
+	}
+
+	// Observed evidence: the Bash run in INIT lands on the current phase.
+	if out, _ := r.hook("claude", "PostToolUse", golden(t, r, "claude", "PostToolUse-Bash", sid)); len(out) != 0 {
+		t.Fatalf("PostToolUse answer %v, want {}", out)
+	}
+	fail := golden(t, r, "claude", "PostToolUseFailure-Bash", sid)
+	r.hook("claude", "PostToolUseFailure", fail)
+	evs, err := r.db().ListEvidence(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 2 {
+		t.Fatalf("%d evidence rows, want 2 observed: %+v", len(evs), evs)
+	}
+	ok, bad := evs[0], evs[1]
+	if !ok.Observed() || !ok.Succeeded() || ok.Command != "true" || ok.Source != "claude" || ok.Phase != "CONTEXT_RETRIEVAL" || ok.Duration.Milliseconds() != 24 {
+		t.Fatalf("observed success: %+v", ok)
+	}
+	if !bad.Observed() || bad.Succeeded() || *bad.ExitCode != 3 || len(bad.Body) != 0 || bad.SHA256 == "" {
+		t.Fatalf("observed failure: %+v (exit 3, hashed, no body)", bad)
+	}
+
+	// The observed run passes the start gate; edits are allowed after.
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	if out, _ := r.hook("claude", "PreToolUse", write); len(out) != 0 {
+		t.Fatalf("Write after the start gates: %v, want {}", out)
+	}
+	// A turn that changed nothing is not blocked.
+	stop := golden(t, r, "claude", "Stop", sid)
+	if out, _ := r.hook("claude", "Stop", stop); len(out) != 0 {
+		t.Fatalf("stop after an idle turn: %v, want {}", out)
+	}
+	r.hook("claude", "UserPromptSubmit", golden(t, r, "claude", "UserPromptSubmit", sid))
+	writeFile(t, filepath.Join(r.root, "hello.txt"), "hello\n")
+	for i := 1; i <= 2; i++ {
+		out, _ := r.hook("claude", "Stop", with(stop, "stop_hook_active", i > 1))
+		if out["decision"] != "block" || !strings.Contains(out["reason"].(string), "QA_VALIDATION") || !strings.Contains(out["reason"].(string), "session end") {
+			t.Fatalf("stop %d with work and no end protocol: %v", i, out)
+		}
+	}
+	out, _ = r.hook("claude", "Stop", with(stop, "stop_hook_active", true))
+	if out["decision"] != nil || !strings.Contains(pathStr(out, "systemMessage"), session.CodeEndProtocolSkipped) {
+		t.Fatalf("third stop after 2 blocks: %v, want it let through with a violation", out)
+	}
+	vs, err := r.db().ListViolations(context.Background(), session.ViolationFilter{SessionID: s.ID})
+	if err != nil || len(vs) != 1 || vs[0].Code != session.CodeEndProtocolSkipped {
+		t.Fatalf("violations %+v %v", vs, err)
+	}
+	// After the end protocol, stopping is allowed.
+	r.sg("session", "end", "--session", s.ID, "--summary", "done")
+	if out, _ := r.hook("claude", "Stop", stop); len(out) != 0 {
+		t.Fatalf("stop after session end: %v", out)
+	}
+}
+
+// TestProtectedPaths: the policed agent may not edit the protocol, the
+// config or its own hook config, nor run `sessiongate protocol accept`.
+func TestProtectedPaths(t *testing.T) {
+	r := newRepo(t, "")
+	const sid = "claude-protect"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	write := golden(t, r, "claude", "PreToolUse-Write", sid)
+	for _, p := range []string{"SESSION-PROTOCOL.md", ".claude/settings.json", "sessiongate.yaml", "./.gemini/settings.json"} {
+		in := with(write, "tool_input", map[string]any{"file_path": filepath.Join(r.root, p), "content": "x"})
+		out, _ := r.hook("claude", "PreToolUse", in)
+		if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" || !strings.Contains(pathStr(out, "hookSpecificOutput", "permissionDecisionReason"), "protocol accept") {
+			t.Errorf("edit of %s: %v, want deny", p, out)
+		}
+	}
+	bash := golden(t, r, "claude", "PreToolUse-Bash", sid)
+	out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": "cd . && sessiongate protocol accept"}))
+	if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
+		t.Errorf("sessiongate protocol accept from the agent: %v, want deny", out)
+	}
+	if out, _ := r.hook("claude", "PreToolUse", with(write, "tool_input", map[string]any{"file_path": filepath.Join(r.root, "src/main.go")})); len(out) != 0 {
+		t.Errorf("edit of an ordinary file in WORKING: %v", out)
+	}
+}

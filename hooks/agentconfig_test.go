@@ -1,0 +1,165 @@
+package hooks_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tailscale/hujson"
+)
+
+// claudeSettings is a user's Claude Code settings with comments, trailing
+// commas, their own hooks and other keys.
+const claudeSettings = `{
+    // team settings
+    "permissions": {"allow": ["Bash(ls:*)"]},
+    "hooks": {
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": "./guard.sh"}]
+            }
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "./notify.sh"}]}], // theirs
+    },
+}
+`
+
+// hookCommands lists each event's hook commands in order.
+func hookCommands(t *testing.T, b []byte) map[string][]string {
+	t.Helper()
+	std, err := hujson.Standardize(b)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	var doc struct {
+		Hooks map[string][]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal(std, &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for ev, entries := range doc.Hooks {
+		for _, e := range entries {
+			var g struct {
+				Command string `json:"command"`
+				Hooks   []struct {
+					Command string `json:"command"`
+				} `json:"hooks"`
+			}
+			if err := json.Unmarshal(e, &g); err != nil {
+				t.Fatal(err)
+			}
+			if g.Command != "" {
+				out[ev] = append(out[ev], g.Command)
+			}
+			for _, h := range g.Hooks {
+				out[ev] = append(out[ev], h.Command)
+			}
+		}
+	}
+	return out
+}
+
+func TestInstallAgents(t *testing.T) {
+	r := newRepo(t)
+	settings := filepath.Join(r.root, ".claude", "settings.json")
+	writeFile(t, settings, claudeSettings)
+	out := r.sg(r.root, "install", "--agent", "claude,cursor,gemini")
+	if !strings.Contains(out, "updated") || !strings.Contains(out, ".cursor/hooks.json") {
+		t.Fatalf("install output: %s", out)
+	}
+	b := []byte(readFile(t, settings))
+	for _, keep := range []string{"// team settings", "// theirs", `"Bash(ls:*)"`} {
+		if !strings.Contains(string(b), keep) {
+			t.Errorf("install dropped %q:\n%s", keep, b)
+		}
+	}
+	cmds := hookCommands(t, b)
+	if got := cmds["PreToolUse"]; len(got) != 2 || got[0] != "./guard.sh" || got[1] != "sessiongate agent-hook claude PreToolUse" {
+		t.Errorf("PreToolUse hooks %v: theirs first, then ours", got)
+	}
+	if got := cmds["Stop"]; len(got) != 2 || got[0] != "./notify.sh" {
+		t.Errorf("Stop hooks %v", got)
+	}
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "SessionEnd"} {
+		if got := cmds[ev]; len(got) != 1 || got[0] != "sessiongate agent-hook claude "+ev {
+			t.Errorf("%s hooks %v", ev, got)
+		}
+	}
+	for _, p := range []string{".claude/settings.json", ".cursor/hooks.json", ".gemini/settings.json"} {
+		if body := readFile(t, filepath.Join(r.root, p)); strings.Contains(body, r.root) || strings.Contains(body, filepath.Dir(binary)) {
+			t.Errorf("%s holds a machine-local path:\n%s", p, body)
+		}
+	}
+	cursor := readFile(t, filepath.Join(r.root, ".cursor", "hooks.json"))
+	var cdoc struct {
+		Version int                          `json:"version"`
+		Hooks   map[string][]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(cursor), &cdoc); err != nil || cdoc.Version != 1 || len(cdoc.Hooks["beforeShellExecution"]) != 1 {
+		t.Fatalf("cursor hooks.json: %v\n%s", err, cursor)
+	}
+	gem := hookCommands(t, []byte(readFile(t, filepath.Join(r.root, ".gemini", "settings.json"))))
+	if got := gem["AfterAgent"]; len(got) != 1 || got[0] != "sessiongate agent-hook gemini AfterAgent" {
+		t.Fatalf("gemini AfterAgent %v", got)
+	}
+
+	// Twice: nothing changes.
+	before := readFile(t, settings)
+	out = r.sg(r.root, "install", "--agent", "claude,cursor,gemini")
+	if strings.Count(out, "unchanged") < 7 || readFile(t, settings) != before {
+		t.Fatalf("second install changed something:\n%s", out)
+	}
+
+	// Uninstall removes exactly ours: the user's file comes back byte for
+	// byte; files that held only ours go.
+	r.sg(r.root, "uninstall", "--agent", "claude,cursor,gemini")
+	if got := readFile(t, settings); got != claudeSettings {
+		t.Fatalf("after uninstall:\n%s\nwant the original:\n%s", got, claudeSettings)
+	}
+	for _, p := range []string{".cursor/hooks.json", ".gemini/settings.json"} {
+		if _, err := os.Stat(filepath.Join(r.root, p)); !os.IsNotExist(err) {
+			t.Errorf("%s still there after uninstall (%v)", p, err)
+		}
+	}
+	// The git hooks install wrote are not touched by uninstall --agent.
+	if _, err := os.Stat(filepath.Join(r.root, ".git", "hooks", "pre-commit")); err != nil {
+		t.Errorf("uninstall --agent removed the git hooks: %v", err)
+	}
+}
+
+// TestInstallAgentsRefusesUnparseable: one config that does not parse
+// refuses the whole install: no agent config and no git hook is written.
+func TestInstallAgentsRefusesUnparseable(t *testing.T) {
+	cases := map[string]struct{ path, body, why string }{
+		"syntax":         {".gemini/settings.json", "{\"hooks\": {\"BeforeTool\": [}\n", "cannot be parsed"},
+		"hooks array":    {".claude/settings.json", `{"hooks": {"Stop": {"command": "x"}}}`, "hooks.Stop that is not an array"},
+		"cursor version": {".cursor/hooks.json", `{"version": 2, "hooks": {}}`, `"version": 2`},
+		"top level":      {".claude/settings.json", `[1, 2]`, "not a JSON object"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := newRepo(t)
+			p := filepath.Join(r.root, filepath.FromSlash(c.path))
+			writeFile(t, p, c.body)
+			res := r.run(r.root, nil, binary, "install", "--agent", "claude,cursor,gemini")
+			if res.code != 2 || !strings.Contains(res.err, c.why) || !strings.Contains(res.err, "nothing was changed") {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", res.code, res.err, c.why)
+			}
+			if readFile(t, p) != c.body {
+				t.Fatal("the unparseable file was changed")
+			}
+			for _, other := range []string{".claude/settings.json", ".cursor/hooks.json", ".gemini/settings.json", ".git/hooks/pre-commit"} {
+				if other == c.path {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(r.root, other)); err == nil {
+					t.Errorf("%s was written although the install was refused", other)
+				}
+			}
+		})
+	}
+}

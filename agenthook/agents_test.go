@@ -55,7 +55,9 @@ func TestGemini(t *testing.T) {
 func TestCursor(t *testing.T) {
 	r := newRepo(t, "")
 	base := map[string]any{"conversation_id": "cursor-conv-1", "generation_id": "gen-1", "workspace_roots": []string{r.root}}
-	ev := func(name string, kv ...any) map[string]any { return with(base, append([]any{"hook_event_name", name}, kv...)...) }
+	ev := func(name string, kv ...any) map[string]any {
+		return with(base, append([]any{"hook_event_name", name}, kv...)...)
+	}
 	out, _ := r.hook("cursor", "sessionStart", ev("sessionStart", "session_id", "cursor-conv-1"))
 	if !strings.Contains(pathStr(out, "additional_context"), "CONTEXT_RETRIEVAL") {
 		t.Fatalf("sessionStart: %v", out)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -164,6 +165,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	}
 	if len(obj) > 2000 {
 		return nil, fmt.Errorf("objective is %d bytes; keep it under 2000", len(obj))
+	}
+	if !utf8.ValidString(obj) {
+		return nil, errors.New("objective is not valid UTF-8: pass text in UTF-8")
 	}
 	if req.Spec == nil {
 		return nil, errors.New("no protocol loaded")

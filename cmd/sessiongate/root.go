@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -57,7 +58,33 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 	for _, c := range extraCommands {
 		root.AddCommand(c(a))
 	}
+	rejectUnknownSubcommands(root)
 	return root
+}
+
+// rejectUnknownSubcommands makes a command group ("session", "snapshot")
+// given an unknown subcommand exit 2 with the list, instead of printing
+// help and exiting 0; with no arguments it still prints its help.
+func rejectUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		rejectUnknownSubcommands(sub)
+	}
+	if !c.HasSubCommands() || c.Run != nil || c.RunE != nil || c.Parent() == nil {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(c *cobra.Command, a []string) error {
+		if len(a) == 0 {
+			return c.Help()
+		}
+		var names []string
+		for _, s := range c.Commands() {
+			if s.IsAvailableCommand() {
+				names = append(names, s.Name())
+			}
+		}
+		return usage(fmt.Errorf("unknown command %q for %q (want one of %s)\nSee '%s --help'.", a[0], c.CommandPath(), strings.Join(names, ", "), c.CommandPath()))
+	}
 }
 
 // extraCommands lets other files register top-level commands.

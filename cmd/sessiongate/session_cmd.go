@@ -276,6 +276,9 @@ func newSessionCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if limit < 1 || limit > maxListLimit {
+				return usage(fmt.Errorf("--limit %d: want 1 to %d", limit, maxListLimit))
+			}
 			f := session.SessionFilter{Limit: limit}
 			if states != "" {
 				for _, name := range strings.Split(states, ",") {
@@ -305,7 +308,7 @@ func newSessionCmd(a *app) *cobra.Command {
 		},
 	}
 	list.Flags().StringVar(&states, "state", "", "comma-separated states (INIT,WORKING,ENDING,COMPLETE,ABANDONED,TERMINATED)")
-	list.Flags().IntVar(&limit, "limit", 50, "maximum rows")
+	list.Flags().IntVar(&limit, "limit", 50, fmt.Sprintf("maximum rows (1 to %d)", maxListLimit))
 	addJSON(list)
 
 	// show
@@ -485,3 +488,6 @@ func oneLine(s string, n int) string {
 	}
 	return s
 }
+
+// maxListLimit bounds `session list --limit`.
+const maxListLimit = 10000

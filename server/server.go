@@ -70,7 +70,8 @@ func (s *Server) Handler() http.Handler { return s.echo }
 
 // Serve listens on addr until ctx is done, then shuts down gracefully.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.echo, ReadHeaderTimeout: 10 * time.Second}
+	// Headers past 64 KiB get 431; nothing sessiongate serves needs more.
+	hs := &http.Server{Handler: s.echo, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 64 << 10}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

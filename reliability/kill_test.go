@@ -228,4 +228,3 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(l, "\n")
 }
-

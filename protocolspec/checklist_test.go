@@ -70,32 +70,32 @@ func TestPhaseChecklists(t *testing.T) {
 		want []ChecklistItem
 	}{
 		{"four columns", "| Req | Step | Status | Evidence |\n|--|--|--|--|\n| MUST | Do it | [x] | done |\n| SHOULD | Maybe | [ ] | |",
-			[]ChecklistItem{{LevelMust, "Do it", true, "done", 9}, {LevelShould, "Maybe", false, "", 10}}},
+			[]ChecklistItem{{LevelMust, "Do it", true, "done", 9, ""}, {LevelShould, "Maybe", false, "", 10, ""}}},
 		{"any case, no Req", "| STEP | status | Evidence |\n|--|--|--|\n| Do it | [X] | e |",
-			[]ChecklistItem{{"", "Do it", true, "e", 9}}},
+			[]ChecklistItem{{"", "Do it", true, "e", 9, ""}}},
 		{"no Evidence", "| Req | Step | Status |\n|--|--|--|\n| MAY | Do it | [ ] |",
-			[]ChecklistItem{{LevelMay, "Do it", false, "", 9}}},
+			[]ChecklistItem{{LevelMay, "Do it", false, "", 9, ""}}},
 		{"columns in another order", "| Step | Req | Evidence | Status |\n|--|--|--|--|\n| Do it | shall | e | [x] |",
-			[]ChecklistItem{{LevelMust, "Do it", true, "e", 9}}},
+			[]ChecklistItem{{LevelMust, "Do it", true, "e", 9, ""}}},
 		{"checkbox in the step cell", "| Step | Status | Evidence |\n|--|--|--|\n| [x] Done | PASS | sha |\n| [ ] Open | Pending | |",
-			[]ChecklistItem{{"", "Done", true, "sha", 9}, {"", "Open", false, "", 10}}},
+			[]ChecklistItem{{"", "Done", true, "sha", 9, ""}, {"", "Open", false, "", 10, ""}}},
 		{"PASS alone is not checked", "| Step | Status | Evidence |\n|--|--|--|\n| Done | PASS | sha |",
-			[]ChecklistItem{{"", "Done", false, "sha", 9}}},
+			[]ChecklistItem{{"", "Done", false, "sha", 9, ""}}},
 		{"markup in cells", "| Req | Step | Status | Evidence |\n|--|--|--|--|\n| **MUST NOT** | Edit [HANDOFF](x) | [ ] | `git diff` empty |",
-			[]ChecklistItem{{LevelMustNot, "Edit HANDOFF", false, "git diff empty", 9}}},
+			[]ChecklistItem{{LevelMustNot, "Edit HANDOFF", false, "git diff empty", 9, ""}}},
 		{"escaped and code pipes", "| Req | Step | Status | Evidence |\n|--|--|--|--|\n| MUST | `a|b` and c \\| d | [x] | `e \\| f` |",
-			[]ChecklistItem{{LevelMust, "a|b and c | d", true, "e | f", 9}}},
+			[]ChecklistItem{{LevelMust, "a|b and c | d", true, "e | f", 9, ""}}},
 		{"cell that looks like a list", "| Step | Status | Evidence |\n|--|--|--|\n| 1. First | [ ] | # none |",
-			[]ChecklistItem{{"", "1. First", false, "# none", 9}}},
+			[]ChecklistItem{{"", "1. First", false, "# none", 9, ""}}},
 		{"not a checklist header", "| Req | Step |\n|--|--|\n| MUST | x |", nil},
 		{"five columns", "| Req | Step | Status | Evidence | Note |\n|--|--|--|--|--|\n| MUST | x | [ ] | | |", nil},
 		{"task list", "- [ ] Open\n- [x] Done SHOULD\n  - [X] Nested",
-			[]ChecklistItem{{"", "Open", false, "", 7}, {LevelShould, "Done SHOULD", true, "", 8}, {"", "Nested", true, "", 9}}},
-		{"task list in a blockquote", "> - [x] Quoted", []ChecklistItem{{"", "Quoted", true, "", 7}}},
+			[]ChecklistItem{{"", "Open", false, "", 7, ""}, {LevelShould, "Done SHOULD", true, "", 8, ""}, {"", "Nested", true, "", 9, ""}}},
+		{"task list in a blockquote", "> - [x] Quoted", []ChecklistItem{{"", "Quoted", true, "", 7, ""}}},
 		{"table in a list item", "- item\n\n  | Step | Status | Evidence |\n  |--|--|--|\n  | In item | [x] | e |",
-			[]ChecklistItem{{"", "In item", true, "e", 11}}},
+			[]ChecklistItem{{"", "In item", true, "e", 11, ""}}},
 		{"table and tasks in line order", "- [ ] Task first\n\n| Step | Status | Evidence |\n|--|--|--|\n| Row | [ ] | |",
-			[]ChecklistItem{{"", "Task first", false, "", 7}, {"", "Row", false, "", 11}}},
+			[]ChecklistItem{{"", "Task first", false, "", 7, ""}, {"", "Row", false, "", 11, ""}}},
 		{"link reference is not a task", "- [List from directory scan]", nil},
 	}
 	for _, tt := range tests {
@@ -104,6 +104,12 @@ func TestPhaseChecklists(t *testing.T) {
 			got := spec.Phases[0].Checklist
 			if len(got) == 0 {
 				got = nil
+			}
+			for i := range got { // ids have their own test (requirements_test.go)
+				if !strings.HasPrefix(got[i].ID, "P.") {
+					t.Errorf("row %d id %q: want P.<slug>", i, got[i].ID)
+				}
+				got[i].ID = ""
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("checklist = %+v\nwant %+v", got, tt.want)

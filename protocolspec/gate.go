@@ -257,6 +257,7 @@ func parseDirective(s string) (directive, error) {
 	var timeout time.Duration
 	var hooks []string
 	var proves string
+	var fresh, observed, freshSet bool
 	for _, t := range toks {
 		if t.name == "" {
 			if kind == "" {
@@ -308,13 +309,36 @@ func parseDirective(s string) (directive, error) {
 			default:
 				return d, fmt.Errorf("bad infer=%q: want off (no check inferred from this phase's sentences) or on", t.value)
 			}
+		case "fresh":
+			if kind != CheckFileExists {
+				return d, fmt.Errorf("fresh= applies only to file_exists checks")
+			}
+			switch t.value {
+			case "true":
+				fresh = true
+			case "false":
+			default:
+				return d, fmt.Errorf("bad fresh=%q: want true (only a file created or changed in the session counts) or false", t.value)
+			}
+			freshSet = true
+		case "origin":
+			if kind != CheckEvidence && kind != CheckMustEvidence {
+				return d, fmt.Errorf("origin= applies only to evidence and must_evidence checks")
+			}
+			switch t.value {
+			case "observed":
+				observed = true
+			case "any":
+			default:
+				return d, fmt.Errorf("bad origin=%q: want observed (only commands sessiongate saw run count) or any", t.value)
+			}
 		case "id":
 			if !idRE.MatchString(t.value) {
 				return d, fmt.Errorf("bad id %q: want UPPER_SNAKE_CASE such as QA_VALIDATION", t.value)
 			}
 			d.id = t.value
 		default:
-			return d, fmt.Errorf("unknown option %q (want timeout=, hooks=, proves=, infer= or id=)", t.name)
+			return d, fmt.Errorf("unknown option %q (want timeout=, hooks=, proves=, infer=, fresh=, origin= or id=)", t.name)
 		}
 	}
 	if kind == "" {
@@ -329,7 +353,7 @@ func parseDirective(s string) (directive, error) {
 	case len(args) > want:
 		return d, fmt.Errorf("%s takes one argument, got %d (quote an argument that holds spaces)", kind, len(args))
 	}
-	c := &Check{Kind: kind, Timeout: Duration(timeout), Hooks: hooks, Proves: proves}
+	c := &Check{Kind: kind, Timeout: Duration(timeout), Hooks: hooks, Proves: proves, Fresh: fresh, Observed: observed, freshSet: freshSet}
 	if want == 1 {
 		c.Arg = args[0]
 		if strings.TrimSpace(c.Arg) == "" {

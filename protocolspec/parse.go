@@ -35,7 +35,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 		return &Spec{File: file, SHA256: hex.EncodeToString(sum[:]), Phases: []Phase{}, Checklists: []Checklist{}, Warnings: []Warning{}}, err
 	}
 	s := newSource(normalize(data))
-	w := &walker{file: file, spec: &Spec{File: file, SHA256: hex.EncodeToString(sum[:])}, firstSection: map[string]int{}}
+	w := &walker{file: file, spec: &Spec{Version: SpecVersion, File: file, SHA256: hex.EncodeToString(sum[:])}, firstSection: map[string]int{}}
 	doc := md.Parser().Parse(text.NewReader(s.src))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
@@ -232,6 +232,7 @@ func (w *walker) closePhase() {
 		p.Checks = builtinFor(p.Title, p.Line)
 	}
 	sort.SliceStable(p.Checklist, func(i, j int) bool { return p.Checklist[i].Line < p.Checklist[j].Line })
+	settleRequirements(&p.Phase)
 	blame := p.Line
 	if p.idLine > 0 {
 		blame = p.idLine
@@ -332,7 +333,7 @@ func (w *walker) listItem(s *source, li ast.Node) {
 		w.phase.Checklist = append(w.phase.Checklist, ChecklistItem{Level: lv, Step: f.String(), Checked: box.IsChecked, Line: line})
 	}
 	if lv != "" {
-		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: lv, Text: f.String(), Line: line})
+		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: lv, Text: f.String(), Line: line, ListItem: true})
 	}
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {

@@ -65,8 +65,14 @@ const (
 	CheckCommitMessage    CheckKind = "commit_message"     // Arg: convention every commit of the session follows ("conventional")
 )
 
+// SpecVersion changes whenever Parse starts producing something new, so a
+// spec cached in a database by an older sessiongate is parsed again.
+const SpecVersion = 2
+
 // Spec is a parsed protocol document.
 type Spec struct {
+	// Version is the SpecVersion of the parser that produced it.
+	Version    int         `json:"version"`
 	File       string      `json:"file,omitempty"`
 	Phases     []Phase     `json:"phases"`
 	Checklists []Checklist `json:"checklists"`
@@ -97,6 +103,18 @@ type Requirement struct {
 	Level string `json:"level"`
 	Text  string `json:"text"`
 	Line  int    `json:"line"`
+	// ID is stable across unrelated edits: PHASE_ID "." a slug of the
+	// requirement's leading words (requirements.go).
+	ID string `json:"id"`
+	// ListItem is true for a list item, false for a sentence of a paragraph.
+	ListItem bool `json:"list_item,omitempty"`
+	// Conditional: the text says when it applies ("if", "when", "unless")
+	// or the phase has a condition; it may be marked not applicable.
+	Conditional bool `json:"conditional,omitempty"`
+	// Summary: a paragraph sentence ahead of the phase's listed MUSTs that
+	// restates them ("The agent MUST complete X before Y."); it is met when
+	// they are and owes no evidence of its own.
+	Summary bool `json:"summary,omitempty"`
 }
 
 // ChecklistItem is a row of a Req|Step|Status|Evidence table or a task-list item.
@@ -106,6 +124,10 @@ type ChecklistItem struct {
 	Checked  bool   `json:"checked"`
 	Evidence string `json:"evidence"`
 	Line     int    `json:"line"`
+	// ID of a phase checklist row, in the requirements' namespace (a task
+	// item that is also a requirement has the requirement's id); "" in
+	// template checklists.
+	ID string `json:"id,omitempty"`
 }
 
 // Checklist is a template checklist kept outside phases ("Session Start Checklist").
@@ -135,6 +157,14 @@ type Check struct {
 	// Proves is a regular expression the output of a command check must
 	// match to show that the command checked something (proves=).
 	Proves string `json:"proves,omitempty"`
+	// Fresh: file_exists passes only on a file created or changed in the
+	// session (built-in artifact gates, a phase that asks to create the
+	// file, or fresh=true).
+	Fresh bool `json:"fresh,omitempty"`
+	// Observed: evidence and must_evidence accept only evidence
+	// sessiongate saw run (origin=observed).
+	Observed bool `json:"observed,omitempty"`
+	freshSet bool // fresh= was written: no inference
 }
 
 // Inference is where an inferred check came from.

@@ -64,7 +64,7 @@ func (e *Engine) LoadSpec(ctx context.Context, name string, content []byte) (*pr
 	}
 	if p, err := e.Store.GetProtocol(ctx, sha); err == nil && len(p.SpecJSON) > 0 {
 		var spec protocolspec.Spec
-		if err := json.Unmarshal(p.SpecJSON, &spec); err == nil && spec.SHA256 == sha {
+		if err := json.Unmarshal(p.SpecJSON, &spec); err == nil && spec.SHA256 == sha && spec.Version == protocolspec.SpecVersion {
 			e.specs.Store(sha, &spec)
 			return &spec, nil
 		}
@@ -98,7 +98,9 @@ func (e *Engine) SpecFor(ctx context.Context, sha string) (*protocolspec.Spec, e
 	}
 	if len(p.SpecJSON) > 0 {
 		var spec protocolspec.Spec
-		if err := json.Unmarshal(p.SpecJSON, &spec); err == nil {
+		// A spec cached by an older parser lacks what this one adds
+		// (requirement ids, inferred checks): parse the stored content again.
+		if err := json.Unmarshal(p.SpecJSON, &spec); err == nil && spec.Version == protocolspec.SpecVersion {
 			e.specs.Store(sha, &spec)
 			return &spec, nil
 		}

@@ -1,0 +1,190 @@
+package protocolspec
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Requirement and checklist-row ids.
+//
+// An id is the phase id, a dot, and a slug of the text's first significant
+// words: "The agent MUST read `.agents/HANDOFF.md` before starting work"
+// in CONTEXT_RETRIEVAL is CONTEXT_RETRIEVAL.read-agents-handoff-md. A slug
+// does not move when another requirement is added, removed or reordered,
+// or when lines shift, as an ordinal (R3) or a line number would; it
+// changes only when the requirement's own leading words change. Two texts
+// with the same slug in one phase get -2, -3 in document order. A task
+// item that is also a requirement keeps one id for both.
+
+// slugWords is how many significant words a slug keeps.
+const slugWords = 4
+
+// slugStop are words that say nothing about what a requirement asks.
+var slugStop = map[string]bool{
+	"the": true, "a": true, "an": true, "agent": true, "must": true, "shall": true, "should": true,
+	"may": true, "required": true, "recommended": true, "optional": true, "be": true, "is": true,
+	"are": true, "to": true, "of": true, "for": true, "with": true, "and": true, "or": true,
+	"in": true, "on": true, "at": true, "by": true, "its": true, "it": true, "this": true,
+	"that": true, "then": true, "if": true, "when": true, "unless": true, "you": true, "your": true, "all": true, "any": true,
+}
+
+var slugWordRE = regexp.MustCompile(`[a-z0-9]+`)
+
+// Slug is the id part a requirement or checklist text gives ("" for a text
+// with no significant word).
+func Slug(text string) string {
+	var words []string
+	for _, w := range slugWordRE.FindAllString(strings.ToLower(text), -1) {
+		if slugStop[w] {
+			continue
+		}
+		words = append(words, w)
+		if len(words) == slugWords {
+			break
+		}
+	}
+	return strings.Join(words, "-")
+}
+
+// conditionalRE finds a clause that limits when a requirement applies.
+var conditionalRE = regexp.MustCompile(`(?i)\b(if|when|whenever|unless|in case)\b`)
+
+// IsConditional reports whether a requirement's text says when it applies.
+func IsConditional(text string) bool { return conditionalRE.MatchString(text) }
+
+// creationRE finds a sentence that asks for a file to be made or changed.
+var creationRE = regexp.MustCompile(`(?i)\b(create|creates|created|write|writes|produce|generate|add|update|updates|save)\b`)
+
+// settleRequirements gives a closed phase's requirements and checklist rows
+// their ids and flags, and decides which file_exists checks need a file of
+// this session. It runs once per phase at parse time.
+func settleRequirements(p *Phase) {
+	seen := map[string]int{}
+	id := func(text string, line int) string {
+		sl := Slug(text)
+		if sl == "" {
+			sl = "line-" + strconv.Itoa(line)
+		}
+		seen[sl]++
+		if n := seen[sl]; n > 1 {
+			sl += "-" + strconv.Itoa(n)
+		}
+		return p.ID + "." + sl
+	}
+	byLine := map[int]string{}
+	firstItemMust := 0
+	for i := range p.Requirements {
+		r := &p.Requirements[i]
+		r.ID = id(r.Text, r.Line)
+		byLine[r.Line] = r.ID
+		r.Conditional = p.Condition != "" || IsConditional(r.Text)
+		if r.ListItem && r.Level == LevelMust && (firstItemMust == 0 || r.Line < firstItemMust) {
+			firstItemMust = r.Line
+		}
+	}
+	for i := range p.Requirements {
+		r := &p.Requirements[i]
+		r.Summary = !r.ListItem && r.Level == LevelMust && firstItemMust > 0 && r.Line < firstItemMust
+	}
+	for i := range p.Checklist {
+		c := &p.Checklist[i]
+		if rid, ok := byLine[c.Line]; ok {
+			c.ID = rid
+			continue
+		}
+		c.ID = id(c.Step, c.Line)
+	}
+	asks := creationRE.MatchString(p.Title)
+	for _, r := range p.Requirements {
+		if r.Level == LevelMust && creationRE.MatchString(r.Text) {
+			asks = true
+		}
+	}
+	for i := range p.Checks {
+		c := &p.Checks[i]
+		if c.Kind == CheckFileExists && !c.freshSet {
+			// The built-in file_exists gates are the session log and the
+			// QA report: both are artifacts of this session.
+			c.Fresh = c.Builtin || asks
+		}
+	}
+}
+
+// OwedRequirements are the requirements of a phase that need their own
+// evidence (or, when conditional, a not-applicable record): every MUST that
+// is not a summary of the others. MUST NOT is a prohibition: nothing done
+// can be shown for it, so it owes none (machine checks enforce the ones a
+// machine can see). With no such requirement, the phase's MUST checklist
+// rows are owed instead.
+func (p *Phase) OwedRequirements() []Requirement {
+	var out []Requirement
+	for _, r := range p.Requirements {
+		if r.Level == LevelMust && !r.Summary {
+			out = append(out, r)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, c := range p.Checklist {
+		if c.Level == LevelMust {
+			out = append(out, Requirement{ID: c.ID, Level: c.Level, Text: c.Step, Line: c.Line, Conditional: p.Condition != "" || IsConditional(c.Step)})
+		}
+	}
+	return out
+}
+
+// FindRequirement looks a requirement or checklist row up by id across the
+// spec; the phase it belongs to is returned with it.
+func (s *Spec) FindRequirement(id string) (*Phase, Requirement, bool) {
+	for i := range s.Phases {
+		p := &s.Phases[i]
+		if r, ok := p.Requirement(id); ok {
+			return p, r, true
+		}
+	}
+	return nil, Requirement{}, false
+}
+
+// Requirement looks up a requirement or checklist row of this phase by its
+// full id (PHASE.slug) or by the slug alone.
+func (p *Phase) Requirement(id string) (Requirement, bool) {
+	if !strings.Contains(id, ".") {
+		id = p.ID + "." + id
+	}
+	for _, r := range p.Requirements {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	for _, c := range p.Checklist {
+		if c.ID == id {
+			return Requirement{ID: c.ID, Level: c.Level, Text: c.Step, Line: c.Line, Conditional: p.Condition != "" || IsConditional(c.Step)}, true
+		}
+	}
+	return Requirement{}, false
+}
+
+// RequirementIDs lists a phase's requirement and checklist-row ids, for messages.
+func (p *Phase) RequirementIDs() []string {
+	var out []string
+	for _, r := range p.Requirements {
+		out = append(out, r.ID)
+	}
+	for _, c := range p.Checklist {
+		if !containsStr(out, c.ID) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+func containsStr(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

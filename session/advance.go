@@ -233,6 +233,9 @@ type BlockedPhase struct {
 	Level          GateLevel `json:"requirement_level"`
 	Reason         string    `json:"reason"`
 	EvidenceNeeded []string  `json:"evidence_needed"`
+	// OpenRequirements are the requirements (by id) still waiting for
+	// evidence or a not-applicable record.
+	OpenRequirements []RequirementStatus `json:"open_requirements,omitempty"`
 }
 
 // Advance moves the session to the next position (or to Target), checking
@@ -415,7 +418,11 @@ func nextStep(s *Session, ps []position, i int, b *BlockedPhase) string {
 }
 
 func blockedFrom(p *protocolspec.Phase, g GateResult) *BlockedPhase {
-	return &BlockedPhase{Phase: p.ID, Title: p.Title, Level: p.Gate, Reason: g.Message, EvidenceNeeded: evidenceNeeded(p, g)}
+	b := &BlockedPhase{Phase: p.ID, Title: p.Title, Level: p.Gate, Reason: g.Message, EvidenceNeeded: evidenceNeeded(p, g)}
+	for _, c := range g.Checks {
+		b.OpenRequirements = append(b.OpenRequirements, c.Open...)
+	}
+	return b
 }
 
 // evidenceNeeded says, per failing check, what would make it pass.
@@ -423,6 +430,12 @@ func evidenceNeeded(p *protocolspec.Phase, g GateResult) []string {
 	var out []string
 	for _, c := range g.Checks {
 		if c.Status != StatusFail {
+			continue
+		}
+		if len(c.Open) > 0 {
+			for _, o := range c.Open {
+				out = append(out, openNeed(o))
+			}
 			continue
 		}
 		out = append(out, describeCheck(p, c.Kind, c.Arg))

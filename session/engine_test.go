@@ -356,7 +356,7 @@ func TestEvidenceValidation(t *testing.T) {
 		{"condition on unconditional", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "x", Step: "condition"}, "no condition", "", false},
 		{"file path", session.EvidenceRequest{Kind: session.EvidenceFilePath, Evidence: "docs/a.md"}, "", "docs/a.md", true},
 		{"tool output hashed", session.EvidenceRequest{Kind: session.EvidenceToolOutput, Evidence: "secret output body"}, "", "18 bytes", true},
-		{"decision", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "SKIPPED: docs-only\nmore"}, "", "SKIPPED: docs-only", true},
+		{"decision", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "decision: docs-only\nmore"}, "", "decision: docs-only", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,6 +16,12 @@ type EvidenceRequest struct {
 	Kind     string
 	Evidence string // the body: tool output, a path, a commit sha, a decision
 	Step     string // optional checklist step; "condition" records that a conditional gate does not apply
+	// Requirement is the id of the requirement or checklist row the
+	// evidence satisfies (PHASE.slug, or the slug within Phase).
+	Requirement string
+	// NotApplicable records that a conditional Requirement does not apply;
+	// Evidence is then the reason.
+	NotApplicable bool
 }
 
 // EvidenceKinds lists the accepted kinds, for schemas and messages.
@@ -30,6 +36,9 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		return nil, err
 	}
 	phase := req.Phase
+	if phase == "" && req.Requirement != "" {
+		phase = phaseOfRequirement(spec, req.Requirement)
+	}
 	if phase == "" {
 		phase = s.Phase
 	}
@@ -50,7 +59,19 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	if len(req.Step) > 200 || !utf8.ValidString(req.Step) {
 		return nil, errors.New("step must be valid UTF-8 and at most 200 bytes")
 	}
-	ev := &Evidence{SessionID: s.ID, Phase: p.ID, Step: req.Step, Kind: req.Kind, Size: len(body), CreatedAt: e.now()}
+	if req.NotApplicable {
+		if req.Kind == "" {
+			req.Kind = EvidenceManual
+		}
+		if req.Kind != EvidenceManual {
+			return nil, fmt.Errorf("a not-applicable record is a reason: evidence_type manual (got %s)", truncate(req.Kind, 40))
+		}
+	}
+	bound, err := e.checkClaim(ctx, spec, s.ID, p, &req, body)
+	if err != nil {
+		return nil, err
+	}
+	ev := &Evidence{SessionID: s.ID, Phase: p.ID, Step: req.Step, Kind: req.Kind, Size: len(body), CreatedAt: e.now(), Requirement: bound}
 	switch req.Kind {
 	case EvidenceToolOutput:
 		ev.SHA256 = sha256Hex([]byte(body))

@@ -132,7 +132,7 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 	case protocolspec.CheckEvidence:
 		cr.Status, cr.Message, cr.Evidence = checkEvidence(env, c.Arg)
 	case protocolspec.CheckMustEvidence:
-		cr.Status, cr.Message, cr.Evidence = checkMustEvidence(env)
+		cr.Status, cr.Message, cr.Evidence, cr.Open = checkMustEvidence(env)
 	default:
 		var ok bool
 		if cr.Status, cr.Message, cr.Evidence, ok = runMoreCheck(ctx, env, c); !ok {
@@ -224,47 +224,6 @@ func checkClean(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 		return StatusFail, fmt.Sprintf("work tree not clean (%d entries, first %q): commit or stash", len(st), first), ""
 	}
 	return StatusPass, "work tree clean", ""
-}
-
-func checkEvidence(env gateEnv, kind string) (GateStatus, string, string) {
-	for _, e := range env.evidence {
-		if e.Phase == env.phase.ID && (kind == "" || e.Kind == kind) {
-			return StatusPass, fmt.Sprintf("%s evidence recorded", e.Kind), "sha256:" + e.SHA256
-		}
-	}
-	if kind == "" {
-		kind = "any"
-	}
-	return StatusFail, fmt.Sprintf("no %s evidence recorded for %s: record_evidence phase=%s evidence_type=%s", kind, env.phase.ID, env.phase.ID, orKind(kind)), ""
-}
-
-func orKind(k string) string {
-	if k == "any" {
-		return EvidenceManual
-	}
-	return k
-}
-
-func checkMustEvidence(env gateEnv) (GateStatus, string, string) {
-	need := 0
-	for _, r := range env.phase.Requirements {
-		if r.Level == protocolspec.LevelMust || r.Level == protocolspec.LevelMustNot {
-			need++
-		}
-	}
-	if need == 0 {
-		need = 1
-	}
-	have := 0
-	for _, e := range env.evidence {
-		if e.Phase == env.phase.ID {
-			have++
-		}
-	}
-	if have < need {
-		return StatusFail, fmt.Sprintf("%d of %d evidence recorded (one per MUST requirement) for %s", have, need, env.phase.ID), ""
-	}
-	return StatusPass, fmt.Sprintf("%d evidence recorded", have), ""
 }
 
 // checkCommand runs a protocol- or config-defined command with the

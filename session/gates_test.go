@@ -119,7 +119,7 @@ func TestConfigCommandOverride(t *testing.T) {
 		t.Fatalf("before: %s %s", g.Status, g.Message)
 	}
 	write(t, e.root, "ok.txt", "")
-	e.evidence(id, "CHECK", session.EvidenceManual, "done")
+	e.evidence(id, "CHECK", session.EvidenceManual, "reviewed the change with the maintainer")
 	g, _ = e.engine.ValidateGate(context.Background(), id, "")
 	if g.Status != session.StatusPass {
 		t.Fatalf("after: %s %s", g.Status, g.Message)

@@ -359,7 +359,7 @@ func TestRecordOnlyCommitNeedsNoSession(t *testing.T) {
 	e.engine.Config.SessionRecord = ".agents/sessions/{session_id}.json"
 	ctx := context.Background()
 	id := e.start("record")
-	e.evidence(id, "CHECK", session.EvidenceManual, "done")
+	e.evidence(id, "CHECK", session.EvidenceManual, "reviewed the change with the maintainer")
 	e.advance(id)
 	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "s"})
 	if err != nil || !end.Ended || end.RecordFile == "" {
@@ -414,7 +414,7 @@ func TestRecordOnlyCommitIsNoBypass(t *testing.T) {
 	e.engine.Config.SessionRecord = ".agents/sessions/{session_id}.json"
 	ctx := context.Background()
 	id := e.start("record")
-	e.evidence(id, "CHECK", session.EvidenceManual, "done")
+	e.evidence(id, "CHECK", session.EvidenceManual, "reviewed the change with the maintainer")
 	e.advance(id)
 	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "s"})
 	if err != nil || !end.Ended {

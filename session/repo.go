@@ -53,6 +53,9 @@ type Config struct {
 	Protect bool
 	// ProtectedPaths are extra root-anchored globs to protect.
 	ProtectedPaths []string
+	// ObservedPhases are phase ids whose evidence must be observed (a
+	// command sessiongate saw run), never only claimed.
+	ObservedPhases []string
 	// ProtocolPath is the repository-relative protocol document the config
 	// names ("" when it names none).
 	ProtocolPath string

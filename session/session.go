@@ -197,6 +197,8 @@ type CheckResult struct {
 	Message  string        `json:"message"`
 	Evidence string        `json:"evidence,omitempty"` // short reference: path, sha, hash
 	Duration time.Duration `json:"duration_ns"`
+	// Open lists the requirements a must_evidence check still waits for.
+	Open []RequirementStatus `json:"open_requirements,omitempty"`
 }
 
 // EvidenceOrigin is how sessiongate knows what a piece of evidence says.

@@ -106,7 +106,7 @@ func TestRecordNeverWritesOutside(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			e.evidence(id, "CHECK", session.EvidenceManual, "done")
+			e.evidence(id, "CHECK", session.EvidenceManual, "reviewed the change with the maintainer")
 			e.advance(id)
 			end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "s"})
 			if err != nil || !end.Ended {

@@ -1,0 +1,71 @@
+package session
+
+import (
+	"regexp"
+	"strings"
+)
+
+// What a claimed body says about itself. Claimed evidence is hashed, not
+// kept, so it is read once, when it is recorded: output that reports a
+// failure, or a word that stands in for work ("ok", "N/A", "TODO"), is not
+// evidence that an unconditional MUST was met.
+
+// failureRules find output that reports its own failure. Each is narrow on
+// purpose: "0 errors", "0 failed", "exit 0" and a file named errors.go are
+// success, and a false refusal makes an honest agent pad.
+var failureRules = []struct {
+	re   *regexp.Regexp
+	what string
+}{
+	// "exit code 1", "exited 2", "exit status 1", "rc=1", "returncode: 3", "exit_code=1"
+	{regexp.MustCompile(`(?i)\b(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|exit[_-]code|rc|return\s*code|returncode)\s*[=:]?\s*(?:-\s*)?[1-9]\d*\b`), "a non-zero exit"},
+	// "6 validation(s) failed", "3 errors", "2 tests failed", "1 failing", "Summary: 4 error(s)"
+	{regexp.MustCompile(`(?i)\b[1-9]\d*\s+(?:[a-z][\w-]*(?:\(s\))?\s+){0,2}(?:errors?|error\(s\)|failures?|failed|failing|failure\(s\)|violations?)\b`), "failures or errors"},
+	// go test / pytest / build tools shout it ("0 FAILED" is skipped in failureIn)
+	{regexp.MustCompile(`\b(?:FAILED|FAILURE)\b`), "a failure"},
+	{regexp.MustCompile(`(?m)^\s*(?:FAIL|ERROR)\b|^--- FAIL`), "a failure"},
+	// git, compilers and shells: a line that starts with the failure
+	{regexp.MustCompile(`(?mi)^\s*(?:fatal|error|panic)(?:\[\w+\])?:`), "an error"},
+	{regexp.MustCompile(`(?i)npm ERR!|Traceback \(most recent call last\)|command not found|\bnot recognized as (?:an internal|the name of)`), "an error"},
+}
+
+// paddingWords are bodies that stand in for evidence: the whole body (after
+// trimming punctuation and a leading checkbox) is one of them, or starts
+// with a marker that says the work was not done.
+var paddingWords = map[string]bool{
+	"ok": true, "okay": true, "done": true, "yes": true, "y": true, "x": true, "pass": true, "passed": true,
+	"complete": true, "completed": true, "success": true, "true": true, "1": true, "n/a": true, "na": true,
+	"none": true, "nothing": true, "todo": true, "tbd": true, "skipped": true, "skip": true, "not applicable": true,
+	"not needed": true, "see above": true, "same as above": true, "fixme": true, "-": true, "ditto": true,
+	"verified": true, "checked": true, "confirmed": true, "evidence": true, "n.a.": true, "✓": true, "✔": true, "✅": true,
+}
+
+var paddingPrefix = regexp.MustCompile(`(?i)^(?:n/a|todo|tbd|fixme|skipped|not applicable)\b`)
+
+// failureIn returns what a claimed body reports of its own failure, or "".
+func failureIn(body string) string {
+	for _, r := range failureRules {
+		for _, ix := range r.re.FindAllStringIndex(body, 8) {
+			if strings.HasSuffix(strings.TrimRight(body[:ix[0]], " \t:="), " 0") || strings.TrimRight(body[:ix[0]], " \t:=") == "0" {
+				continue // "0 FAILED"
+			}
+			m := body[ix[0]:ix[1]]
+			return r.what + " (" + strings.TrimSpace(truncateRunes(m, 60)) + ")"
+		}
+	}
+	return ""
+}
+
+// paddingIn returns the padding a claimed body is, or "".
+func paddingIn(body string) string {
+	t := strings.TrimSpace(body)
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "[x]"), "[X]")
+	t = strings.Trim(strings.TrimSpace(t), ".!:;,'\"`*_ ")
+	if t == "" || paddingWords[strings.ToLower(t)] {
+		return strings.TrimSpace(body)
+	}
+	if m := paddingPrefix.FindString(t); m != "" {
+		return m
+	}
+	return ""
+}

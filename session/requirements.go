@@ -1,0 +1,379 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// StepNotApplicable is the evidence step that records a conditional
+// requirement as not applying; the body is the reason.
+const StepNotApplicable = "not_applicable"
+
+// Requirement statuses.
+const (
+	ReqMet           = "met"
+	ReqNotApplicable = "not_applicable"
+	ReqOpen          = "open"
+)
+
+// RequirementStatus is where one requirement that owes evidence stands.
+type RequirementStatus struct {
+	ID          string `json:"id"`
+	Level       string `json:"level"`
+	Text        string `json:"text"`
+	Conditional bool   `json:"conditional,omitempty"`
+	Status      string `json:"status"` // met, not_applicable, open
+	// Reason says why it is open, or what met it.
+	Reason string `json:"reason"`
+}
+
+// requirementRef is a requirement shown where space is short.
+func requirementRef(r protocolspec.Requirement) string {
+	return fmt.Sprintf("%s (%s: %s)", r.ID, r.Level, truncateRunes(r.Text, 80))
+}
+
+// observedOnly reports whether a phase accepts only observed evidence: an
+// origin=observed check, or the phase listed under observed: in the config.
+func observedOnly(p *protocolspec.Phase, cfg Config) bool {
+	if slices.Contains(cfg.ObservedPhases, p.ID) {
+		return true
+	}
+	for _, c := range p.Checks {
+		if c.Observed {
+			return true
+		}
+	}
+	return false
+}
+
+// needsPerRequirement reports whether a phase's gate owes evidence per requirement.
+func needsPerRequirement(p *protocolspec.Phase, cfg Config) bool {
+	if _, ok := cfg.Commands[p.ID]; ok {
+		return false // a configured command replaces must_evidence
+	}
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckMustEvidence {
+			return true
+		}
+	}
+	return false
+}
+
+// relevantObserved reports whether observed evidence speaks for a phase: it
+// names one of its requirements, or sessiongate run attributed it on
+// purpose, or its command is one the phase's gate or requirements name. A
+// command an agent hook only saw while the phase was current (an ls, a
+// grep that matched nothing) says nothing about the phase.
+func relevantObserved(e Evidence, p *protocolspec.Phase) bool {
+	if e.Phase != p.ID || !e.Observed() {
+		return false
+	}
+	if e.Requirement != "" || e.Source == SourceRun {
+		return true
+	}
+	key := commandKey(e.Command)
+	if key == "" {
+		return false
+	}
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckCommand && commandKey(c.Arg) == key {
+			return true
+		}
+	}
+	if !strings.Contains(key, " ") {
+		return false
+	}
+	for _, r := range p.Requirements {
+		if containsWords(r.Text, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// observedFor reports whether observed evidence is about one requirement:
+// it names it, or (naming none) its command is quoted in the requirement.
+func observedFor(e Evidence, r protocolspec.Requirement) bool {
+	if e.Requirement != "" {
+		return e.Requirement == r.ID
+	}
+	key := commandKey(e.Command)
+	return strings.Contains(key, " ") && containsWords(r.Text, key)
+}
+
+// claimCounts reports whether claimed evidence can be counted once per body:
+// tool output and manual notes are what an agent can repeat; a path, a
+// commit or a content hash is checked by sessiongate and may prove several
+// requirements (one commit stages and commits).
+func claimCounts(kind string) bool { return kind == EvidenceToolOutput || kind == EvidenceManual }
+
+// requirementStatuses decides each owed requirement of a phase from the
+// session's evidence, in document order:
+//   - not applicable: a conditional requirement with a recorded reason;
+//   - observed evidence outranks claimed: the newest observed run for the
+//     requirement decides (a failing run is not outweighed by a claim);
+//   - with observed evidence required, claims do not count;
+//   - a claimed body counts for one requirement only (the first it was
+//     recorded for), so the same text twice is one piece of evidence.
+func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []RequirementStatus {
+	owed := p.OwedRequirements()
+	obsOnly := observedOnly(p, cfg)
+	used := map[string]string{} // claimed body sha -> requirement it counted for
+	out := make([]RequirementStatus, 0, len(owed))
+	for _, r := range owed {
+		st := RequirementStatus{ID: r.ID, Level: r.Level, Text: r.Text, Conditional: r.Conditional, Status: ReqOpen}
+		var lastObs *Evidence
+		var claims []Evidence
+		na := ""
+		for i := range evs {
+			e := evs[i]
+			if e.Phase != p.ID {
+				continue
+			}
+			switch {
+			case e.Observed():
+				if observedFor(e, r) {
+					lastObs = &evs[i]
+				}
+			case e.Requirement != r.ID:
+			case e.Step == StepNotApplicable:
+				if r.Conditional && na == "" {
+					na = e.Ref
+				}
+			default:
+				claims = append(claims, e)
+			}
+		}
+		switch {
+		case na != "":
+			st.Status, st.Reason = ReqNotApplicable, "not applicable: "+na
+		case lastObs != nil && lastObs.Succeeded():
+			st.Status, st.Reason = ReqMet, fmt.Sprintf("observed %q exited 0", truncateRunes(lastObs.Command, 80))
+		case lastObs != nil:
+			st.Reason = fmt.Sprintf("the last observed run of %q exited %d; a claim does not outrank it: fix the cause and run it again", truncateRunes(lastObs.Command, 80), exitOf(lastObs))
+		case obsOnly:
+			st.Reason = fmt.Sprintf("needs observed evidence: sessiongate run --phase %s --requirement %s -- COMMAND", p.ID, r.ID)
+		default:
+			for _, c := range claims {
+				if claimCounts(c.Kind) {
+					if other, ok := used[c.SHA256]; ok && other != r.ID {
+						continue
+					}
+					used[c.SHA256] = r.ID
+				}
+				st.Status, st.Reason = ReqMet, fmt.Sprintf("%s evidence %s", c.Kind, c.Ref)
+				break
+			}
+			if st.Status == ReqOpen {
+				if r.Conditional {
+					st.Reason = fmt.Sprintf("no evidence: record_evidence requirement=%s, or not_applicable with the reason it does not apply", r.ID)
+				} else {
+					st.Reason = fmt.Sprintf("no evidence: record_evidence requirement=%s", r.ID)
+				}
+				if len(claims) > 0 {
+					st.Reason = "its only evidence is a body already counted for another requirement: record its own evidence"
+				}
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func exitOf(e *Evidence) int {
+	if e.ExitCode == nil {
+		return -1
+	}
+	return *e.ExitCode
+}
+
+// openIDs lists the ids of requirements still open.
+func openIDs(sts []RequirementStatus) []string {
+	var out []string
+	for _, s := range sts {
+		if s.Status == ReqOpen {
+			out = append(out, s.ID)
+		}
+	}
+	return out
+}
+
+// resolveRequirement finds the requirement an evidence request names, in
+// its phase. A full id of another phase, or an id no phase has, is an error
+// that names the fix.
+func resolveRequirement(spec *protocolspec.Spec, p *protocolspec.Phase, id string) (protocolspec.Requirement, error) {
+	id = strings.TrimSpace(id)
+	if r, ok := p.Requirement(id); ok {
+		return r, nil
+	}
+	if q, _, ok := spec.FindRequirement(id); ok {
+		return protocolspec.Requirement{}, fmt.Errorf("requirement %s belongs to phase %s, not %s: record it with phase=%s (or name a requirement of %s: %s)",
+			truncate(id, 120), q.ID, p.ID, q.ID, p.ID, idList(p))
+	}
+	return protocolspec.Requirement{}, fmt.Errorf("unknown requirement %q in phase %s: use one of %s (sessiongate protocol show lists them)", truncate(id, 120), p.ID, idList(p))
+}
+
+func idList(p *protocolspec.Phase) string {
+	ids := p.RequirementIDs()
+	if len(ids) == 0 {
+		return "(none: this phase has no requirements; record evidence without a requirement)"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// phaseOfRequirement returns the phase id a full requirement id names
+// ("" when id has no known phase prefix).
+func phaseOfRequirement(spec *protocolspec.Spec, id string) string {
+	if q, _, ok := spec.FindRequirement(strings.TrimSpace(id)); ok {
+		return q.ID
+	}
+	return ""
+}
+
+// bindRequirement settles which requirement evidence naming none is for, in
+// a phase that owes evidence per requirement: the one requirement still
+// open, else an error listing the open ids (nothing is recorded).
+func bindRequirement(p *protocolspec.Phase, evs []Evidence, cfg Config) (string, error) {
+	open := openIDs(requirementStatuses(p, evs, cfg))
+	switch len(open) {
+	case 0:
+		return "", nil // nothing is owed: the evidence is kept for the phase and counts for nothing
+	case 1:
+		return open[0], nil
+	}
+	return "", fmt.Errorf("phase %s owes evidence per requirement and %d are open: name the one this evidence is for with requirement= (one of %s)", p.ID, len(open), strings.Join(open, ", "))
+}
+
+// Requirements returns where each requirement owing evidence in a phase
+// stands for a session (default phase: the current one).
+func (e *Engine) Requirements(ctx context.Context, id, phaseID string) ([]RequirementStatus, error) {
+	s, spec, err := e.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if phaseID == "" {
+		phaseID = s.Phase
+	}
+	p, ok := spec.Phase(phaseID)
+	if !ok {
+		return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phaseID, 64), phaseIDs(spec))
+	}
+	evs, err := e.Store.ListEvidence(ctx, s.ID)
+	if err != nil {
+		return nil, fmt.Errorf("load evidence: %w", err)
+	}
+	return requirementStatuses(p, evs, e.Config), nil
+}
+
+// checkClaim checks what claimed evidence is for before anything is
+// stored, and returns the requirement id it counts for ("" for the phase).
+// It refuses a requirement of another phase or an unknown one, a
+// not-applicable record for a requirement that always applies, evidence
+// naming no requirement while several are open, output that reports its
+// own failure or a padding word where it would count for a MUST or for the
+// phase's evidence check, and a body already counted for another
+// requirement. req.Step becomes StepNotApplicable for a not-applicable record.
+func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid string, p *protocolspec.Phase, req *EvidenceRequest, body string) (string, error) {
+	if req.Step == StepNotApplicable {
+		req.NotApplicable = true
+	}
+	var r protocolspec.Requirement
+	has := false
+	if strings.TrimSpace(req.Requirement) != "" {
+		var err error
+		if r, err = resolveRequirement(spec, p, req.Requirement); err != nil {
+			return "", err
+		}
+		has = true
+	}
+	if req.NotApplicable {
+		if !has {
+			return "", fmt.Errorf("not_applicable needs requirement=ID: name the conditional requirement of %s that does not apply (%s)", p.ID, conditionalIDs(p))
+		}
+		if !r.Conditional {
+			return "", fmt.Errorf("requirement %s is not conditional (no \"if\", \"when\" or \"unless\", and phase %s has no condition): it applies to every session, so it cannot be marked not applicable; record evidence that it was done", r.ID, p.ID)
+		}
+		if pd := paddingIn(body); pd != "" && len(strings.Fields(body)) < 3 {
+			return "", fmt.Errorf("not_applicable for %s needs the reason it does not apply, not %q: say what makes the condition false", r.ID, truncate(pd, 40))
+		}
+		req.Step = StepNotApplicable
+		return r.ID, nil
+	}
+	if req.Step == StepCondition {
+		return "", nil // the phase's own condition: evaluate() reads it
+	}
+	evs, err := e.Store.ListEvidence(ctx, sid)
+	if err != nil {
+		return "", fmt.Errorf("load evidence: %w", err)
+	}
+	if !has && needsPerRequirement(p, e.Config) {
+		id, err := bindRequirement(p, evs, e.Config)
+		if err != nil {
+			return "", err
+		}
+		if id != "" {
+			r, has = mustRequirement(p, id), true
+		}
+	}
+	strict := has && r.Level == protocolspec.LevelMust
+	if !has {
+		for _, c := range p.Checks {
+			if c.Kind == protocolspec.CheckMustEvidence || c.Kind == protocolspec.CheckEvidence && (c.Arg == "" || c.Arg == req.Kind) {
+				strict = true // it would pass the phase's evidence check
+			}
+		}
+	}
+	what := p.ID
+	if has {
+		what = r.ID
+	}
+	if strict && claimCounts(req.Kind) {
+		if f := failureIn(body); f != "" {
+			return "", fmt.Errorf("evidence for %s reports %s: output that says it failed is not evidence of success; fix the cause, run it again and record the passing output (or let sessiongate see it: sessiongate run --phase %s -- COMMAND)", what, f, p.ID)
+		}
+		if pd := paddingIn(body); pd != "" {
+			hint := "record what shows it was done: the tool output, a file_path, a commit_sha"
+			if has && r.Conditional {
+				hint = "if it does not apply, record not_applicable with the reason; else " + hint
+			}
+			return "", fmt.Errorf("evidence for %s is a placeholder (%q), not evidence: %s", what, truncate(pd, 40), hint)
+		}
+	}
+	if has && claimCounts(req.Kind) {
+		sum := sha256Hex([]byte(body))
+		for _, x := range evs {
+			if x.Phase == p.ID && !x.Observed() && claimCounts(x.Kind) && x.SHA256 == sum && x.Requirement != "" && x.Requirement != r.ID && x.Step != StepNotApplicable {
+				return "", fmt.Errorf("this body was already recorded for requirement %s; the same body counts once: record what shows %s was done", x.Requirement, r.ID)
+			}
+		}
+	}
+	if has {
+		return r.ID, nil
+	}
+	return "", nil
+}
+
+func mustRequirement(p *protocolspec.Phase, id string) protocolspec.Requirement {
+	r, _ := p.Requirement(id)
+	return r
+}
+
+func conditionalIDs(p *protocolspec.Phase) string {
+	var ids []string
+	for _, r := range p.Requirements {
+		if r.Conditional {
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return "it has no conditional requirement"
+	}
+	return "conditional: " + strings.Join(ids, ", ")
+}
+
+// SourceRun is the Source of observed evidence recorded by `sessiongate run`.
+const SourceRun = "run"

@@ -181,7 +181,7 @@ func (k *checker) walk(n *yaml.Node, t reflect.Type, key string) {
 		}
 		for i, it := range n.Content {
 			sub := fmt.Sprintf("%s[%d]", key, i)
-			if (key == "hooks.pre-commit" || key == "hooks.pre-push") && it.Kind == yaml.ScalarNode {
+			if (key == "hooks.pre-commit" || key == "hooks.pre-push" || key == "observed") && it.Kind == yaml.ScalarNode {
 				k.refs = append(k.refs, PhaseRef{ID: it.Value, Key: sub, Line: it.Line, Col: it.Column})
 			}
 			k.walk(it, t.Elem(), sub)

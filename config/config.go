@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -51,6 +52,10 @@ type Config struct {
 	ProtectedPaths []string `yaml:"protected_paths"`
 	// AgentHooks configures `sessiongate agent-hook` (docs/agents.md).
 	AgentHooks AgentHooks `yaml:"agent_hooks"`
+
+	// Observed lists phase ids whose evidence must be observed: a command
+	// sessiongate saw run (`sessiongate run`, agent hooks), never a claim.
+	Observed []string `yaml:"observed"`
 
 	pos       map[string]pos // where each key's value is in the file
 	phaseRefs []PhaseRef     // phase ids the file names
@@ -223,6 +228,11 @@ func (c *Config) validate() error {
 			return c.at(fmt.Sprintf("protected_paths[%d]", i), "protected_paths[%d] %q: want a glob relative to the repository root", i, p)
 		}
 	}
+	for i, id := range c.Observed {
+		if !phaseIDRE.MatchString(id) {
+			return c.at(fmt.Sprintf("observed[%d]", i), "observed[%d] %q: want a phase id such as QA_VALIDATION (sessiongate protocol show lists them)", i, id)
+		}
+	}
 	for _, id := range slices.Sorted(maps.Keys(c.Commands)) {
 		if strings.TrimSpace(c.Commands[id]) == "" {
 			return c.at("commands."+id, "commands.%s is empty", id)
@@ -245,8 +255,12 @@ func (c *Config) Engine() session.Config {
 		Protect:          c.Protect,
 		ProtectedPaths:   c.ProtectedPaths,
 		ProtocolPath:     c.Protocol,
+		ObservedPhases:   c.Observed,
 	}
 }
+
+// phaseIDRE is the shape of a phase id (docs/protocol.md, "Phase id").
+var phaseIDRE = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`)
 
 // Duration reads "24h", "90s" from YAML.
 type Duration time.Duration

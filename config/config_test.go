@@ -42,6 +42,11 @@ func TestParse(t *testing.T) {
 		{"bad protected path", "protected_paths: [ok, ../x]\n", "sessiongate.yaml:1:23: protected_paths[1]", nil},
 		{"bad rule window", "sequence_policy:\n  default:\n    - name: r\n      pattern: [a, b]\n      window: 1\n", "window 1 is shorter", nil},
 		{"record outside", "session_record: ../x.json\n", "outside the repository", nil},
+		{"observed phases", "observed: [QA_VALIDATION, QUALITY_CHECKS]\n", "", func(c *config.Config) bool {
+			o := c.Engine().ObservedPhases
+			return len(o) == 2 && o[0] == "QA_VALIDATION" && o[1] == "QUALITY_CHECKS"
+		}},
+		{"observed bad id", "observed: [qa validation]\n", "observed[0] \"qa validation\": want a phase id", nil},
 		{"rules and record", "sequence_policy:\n  disable: [commit-after-failed-gate]\n  default:\n    - {name: r, pattern: [\"gate:*:fail\"], action: warn}\nsession_record: .agents/sessions/{session_id}.json\nverify: {missing_trailer: warn}\n", "", func(c *config.Config) bool {
 			rules, err := c.SequencePolicy.Rules("", "")
 			return err == nil && len(rules) == 3 && c.Engine().SessionRecord != "" && c.Verify.MissingTrailer == "warn"

@@ -118,7 +118,7 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 	var out string
 	switch c.Kind {
 	case protocolspec.CheckFileExists:
-		cr.Status, cr.Message, cr.Evidence = checkFileExists(env, c.Arg)
+		cr.Status, cr.Message, cr.Evidence = checkFileExists(ctx, env, c)
 	case protocolspec.CheckChangedSinceStart:
 		cr.Status, cr.Message, cr.Evidence = checkChanged(ctx, env, c.Arg)
 	case protocolspec.CheckContentHash:
@@ -141,32 +141,6 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 	}
 	cr.Duration = time.Since(start)
 	return cr, out
-}
-
-func checkFileExists(env gateEnv, glob string) (GateStatus, string, string) {
-	m, err := globInside(env.repo.Root(), glob)
-	if err != nil {
-		return StatusFail, err.Error(), ""
-	}
-	if len(m) == 0 {
-		return StatusFail, fmt.Sprintf("no file matches %s: create it", glob), ""
-	}
-	return StatusPass, fmt.Sprintf("%s exists", m[0]), m[0]
-}
-
-func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, string, string) {
-	if _, err := cleanRel(glob); err != nil {
-		return StatusFail, err.Error(), ""
-	}
-	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
-	if err != nil {
-		return StatusFail, err.Error(), ""
-	}
-	m := filterGlob(files, glob)
-	if len(m) == 0 {
-		return StatusFail, fmt.Sprintf("%s not changed since the session started (%s)", glob, shortSHA(env.sess.StartCommit)), ""
-	}
-	return StatusPass, fmt.Sprintf("%s changed", m[0]), m[0]
 }
 
 // checkContentHash passes when content_hash evidence for the file was

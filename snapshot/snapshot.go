@@ -176,7 +176,7 @@ var idRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 // ValidID reports whether s looks like a snapshot id.
 func ValidID(s string) bool { return idRE.MatchString(s) }
 
-// Record is the session record file an agent commits (.agents/sessions/<id>.json):
+// Record is the session record file an agent commits (.sessiongate/records/<id>.json by default):
 // every snapshot payload of the session, oldest first, and the final envelope.
 // It holds only what snapshots hold, so it is as privacy-safe as they are.
 type Record struct {

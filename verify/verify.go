@@ -56,7 +56,7 @@ type Report struct {
 // commits it covers.
 func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Report, error) {
 	if opts.RecordPath == "" {
-		opts.RecordPath = ".agents/sessions/{session_id}.json"
+		opts.RecordPath = session.DefaultRecordPath
 	}
 	commits, err := repo.Log(ctx, rng)
 	if err != nil {

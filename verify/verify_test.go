@@ -65,7 +65,7 @@ func setup(t *testing.T) (*gitrepo.Repo, string, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	e := session.NewEngine(db, session.Config{SessionRecord: ".agents/sessions/{session_id}.json"}, func(ctx context.Context, wt string) (session.Repo, error) {
+	e := session.NewEngine(db, session.Config{SessionRecord: session.DefaultRecordPath}, func(ctx context.Context, wt string) (session.Repo, error) {
 		return gitrepo.Open(ctx, wt)
 	})
 	spec, err := e.LoadSpec(ctx, "P.md", []byte(protocol))
@@ -109,7 +109,7 @@ func TestVerifyGood(t *testing.T) {
 
 func TestVerifyTamperedRecord(t *testing.T) {
 	repo, base, id := setup(t)
-	p := filepath.Join(repo.Root(), ".agents", "sessions", id+".json")
+	p := filepath.Join(repo.Root(), ".sessiongate", "records", id+".json")
 	b, _ := os.ReadFile(p)
 	// Claim a failed gate passed... by editing evidence: any change breaks the ids.
 	tampered := strings.Replace(string(b), `"tool_output"`, `"manual"`, 1)

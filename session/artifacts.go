@@ -1,0 +1,143 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// Artifacts belong to the session. A gate that asks the session to create
+// or update a file passes only on a file created or changed since the
+// session started (committed since, staged, unstaged or untracked); never
+// on a file older than the session, on a placeholder that keeps a folder
+// in git (.gitkeep, an empty file), or on sessiongate's own records.
+
+// RecordsDir is where sessiongate keeps what it writes into a worktree;
+// nothing under it is ever an artifact of the protocol.
+const RecordsDir = ".sessiongate/"
+
+// DefaultRecordPath is where the starter config (and verify, when no config
+// names one) puts session records: out of the protocol's folders, so a
+// record never passes a gate that asks for the agent's session log.
+const DefaultRecordPath = RecordsDir + "records/{session_id}.json"
+
+// placeholderNames keep an empty folder in git; they are nobody's work.
+var placeholderNames = map[string]bool{".gitkeep": true, ".keep": true, ".gitignore": true, ".placeholder": true, ".empty": true}
+
+// isRecord reports whether a repository-relative path is one of
+// sessiongate's own files: under .sessiongate/, or a session record at the
+// configured session_record location.
+func (c Config) isRecord(rel string) bool {
+	if strings.HasPrefix(rel, RecordsDir) {
+		return true
+	}
+	prefix, suffix, ok := strings.Cut(c.SessionRecord, "{session_id}")
+	if !ok || !strings.HasPrefix(rel, prefix) || !strings.HasSuffix(rel, suffix) || len(rel) < len(prefix)+len(suffix) {
+		return false
+	}
+	return ValidateID(strings.TrimSuffix(strings.TrimPrefix(rel, prefix), suffix)) == nil
+}
+
+// isPlaceholder reports whether a file only holds a folder's place: a
+// well-known keep file, or an empty regular file.
+func isPlaceholder(root, rel string) bool {
+	if placeholderNames[path.Base(rel)] {
+		return true
+	}
+	abs, ok, err := resolveInside(root, rel)
+	if err != nil || !ok {
+		return false
+	}
+	st, err := os.Stat(abs)
+	return err == nil && st.Mode().IsRegular() && st.Size() == 0
+}
+
+// checkFileExists passes on a matching file that is not a placeholder or a
+// record; a fresh check (protocolspec.Check.Fresh) also wants it created or
+// changed in this session.
+func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (GateStatus, string, string) {
+	glob := c.Arg
+	m, err := globInside(env.repo.Root(), glob)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	if len(m) == 0 {
+		return StatusFail, fmt.Sprintf("no file matches %s: create it", glob), ""
+	}
+	var real, skipped []string
+	for _, f := range m {
+		switch {
+		case env.cfg.isRecord(f):
+			skipped = append(skipped, f+" (a sessiongate record)")
+		case isPlaceholder(env.repo.Root(), f):
+			skipped = append(skipped, f+" (a placeholder)")
+		default:
+			real = append(real, f)
+		}
+	}
+	if len(real) == 0 {
+		return StatusFail, fmt.Sprintf("only %s match %s: create the real file", strings.Join(firstN(skipped, 3), ", "), glob), ""
+	}
+	if !c.Fresh {
+		return StatusPass, fmt.Sprintf("%s exists", real[0]), real[0]
+	}
+	changed, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	for _, f := range real {
+		for _, ch := range changed {
+			if ch == f || strings.HasPrefix(ch, f+"/") {
+				if env.cfg.isRecord(ch) || isPlaceholder(env.repo.Root(), ch) {
+					continue
+				}
+				return StatusPass, fmt.Sprintf("%s created or changed in this session", ch), ch
+			}
+		}
+	}
+	return StatusFail, fmt.Sprintf("%s matches only files older than this session (%s): this gate asks for a file created or changed since the session started (%s)",
+		glob, strings.Join(firstN(real, 3), ", "), shortSHA(env.sess.StartCommit)), ""
+}
+
+// checkChanged passes on a file matching glob that changed since the
+// session started and still exists, sessiongate's records and placeholders
+// left out.
+func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, string, string) {
+	if _, err := cleanRel(glob); err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	var skipped []string
+	for _, f := range filterGlob(files, glob) {
+		switch {
+		case env.cfg.isRecord(f):
+			skipped = append(skipped, f+" (a sessiongate record)")
+		case isPlaceholder(env.repo.Root(), f):
+			skipped = append(skipped, f+" (a placeholder)")
+		default:
+			if _, ok, err := resolveInside(env.repo.Root(), f); err != nil || !ok {
+				skipped = append(skipped, f+" (deleted)")
+				continue
+			}
+			return StatusPass, fmt.Sprintf("%s changed", f), f
+		}
+	}
+	if len(skipped) > 0 {
+		return StatusFail, fmt.Sprintf("%s not changed since the session started (%s); %s do not count", glob, shortSHA(env.sess.StartCommit), strings.Join(firstN(skipped, 3), ", ")), ""
+	}
+	return StatusFail, fmt.Sprintf("%s not changed since the session started (%s)", glob, shortSHA(env.sess.StartCommit)), ""
+}
+
+func firstN(l []string, n int) []string {
+	if len(l) > n {
+		return append(l[:n:n], "...")
+	}
+	return l
+}

@@ -43,6 +43,9 @@ type RecordEvidenceInput struct {
 	EvidenceType string `json:"evidence_type" jsonschema:"tool_output (command output), file_path or content_hash (a repository-relative path; content_hash proves you read the current version), commit_sha, or manual (a decision or note)"`
 	Evidence     string `json:"evidence" jsonschema:"the evidence itself: output, path, commit sha or decision (at most 64 KiB; only its sha256 and a short reference are stored)"`
 	Step         string `json:"step,omitempty" jsonschema:"optional checklist step; 'condition' records that a conditional gate's condition does not hold"`
+	Requirement  string `json:"requirement,omitempty" jsonschema:"id of the requirement or checklist row this evidence satisfies (PHASE.slug from the checklist or get_blocked_reason; the slug alone within phase). A phase that owes evidence per requirement needs it whenever more than one is open"`
+	// NotApplicable marks a conditional requirement as not applying.
+	NotApplicable bool `json:"not_applicable,omitempty" jsonschema:"true: the conditional requirement does not apply; evidence is the reason (evidence_type manual). Refused for a requirement that always applies"`
 }
 
 // SessionEndInput is session_end's input.
@@ -71,12 +74,16 @@ type RecordEvidenceOutput struct {
 	SessionID    string    `json:"session_id"`
 	Phase        string    `json:"phase"`
 	Step         string    `json:"step,omitempty"`
+	Requirement  string    `json:"requirement,omitempty"`
 	EvidenceType string    `json:"evidence_type"`
 	SHA256       string    `json:"sha256"`
 	Ref          string    `json:"ref"`
 	Size         int       `json:"size"`
 	RecordedAt   time.Time `json:"recorded_at"`
-	Next         string    `json:"next_step"`
+	// OpenRequirements are the phase's requirements still waiting for
+	// evidence, when it owes evidence per requirement.
+	OpenRequirements []session.RequirementStatus `json:"open_requirements"`
+	Next             string                      `json:"next_step"`
 }
 
 func (m *mcpHandlers) addTools(srv *mcp.Server) {
@@ -323,13 +330,36 @@ func (m *mcpHandlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest
 	if err != nil {
 		return nil, nil, err
 	}
-	ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: in.SessionID, Phase: in.Phase, Kind: in.EvidenceType, Evidence: in.Evidence, Step: in.Step})
+	ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: in.SessionID, Phase: in.Phase, Kind: in.EvidenceType, Evidence: in.Evidence, Step: in.Step,
+		Requirement: in.Requirement, NotApplicable: in.NotApplicable})
 	if err != nil {
 		return nil, nil, m.toolError(ctx, "record_evidence", err)
 	}
-	out := &RecordEvidenceOutput{SessionID: ev.SessionID, Phase: ev.Phase, Step: ev.Step, EvidenceType: ev.Kind, SHA256: ev.SHA256,
-		Ref: ev.Ref, Size: ev.Size, RecordedAt: ev.CreatedAt, Next: "validate_gate phase=" + ev.Phase + " to see whether its gate passes now"}
-	return &mcp.CallToolResult{Content: mcpText("Recorded %s evidence for %s (%s, sha256 %s). Next: %s.", ev.Kind, ev.Phase, ev.Ref, mcpShortSHA(ev.SHA256), out.Next)}, out, nil
+	out := &RecordEvidenceOutput{SessionID: ev.SessionID, Phase: ev.Phase, Step: ev.Step, Requirement: ev.Requirement, EvidenceType: ev.Kind, SHA256: ev.SHA256,
+		Ref: ev.Ref, Size: ev.Size, RecordedAt: ev.CreatedAt, OpenRequirements: []session.RequirementStatus{},
+		Next: "validate_gate phase=" + ev.Phase + " to see whether its gate passes now"}
+	if sts, err := e.Requirements(ctx, ev.SessionID, ev.Phase); err == nil {
+		for _, st := range sts {
+			if st.Status == session.ReqOpen {
+				out.OpenRequirements = append(out.OpenRequirements, st)
+			}
+		}
+		if len(sts) > 0 && len(out.OpenRequirements) > 0 {
+			ids := make([]string, len(out.OpenRequirements))
+			for i, o := range out.OpenRequirements {
+				ids[i] = o.ID
+			}
+			out.Next = fmt.Sprintf("%d requirement(s) of %s still open: %s", len(ids), ev.Phase, strings.Join(ids, ", "))
+		}
+	}
+	what := ev.Phase
+	if ev.Requirement != "" {
+		what = ev.Requirement
+	}
+	if ev.Step == session.StepNotApplicable {
+		return &mcp.CallToolResult{Content: mcpText("Recorded %s as not applicable (%s). Next: %s.", ev.Requirement, ev.Ref, out.Next)}, out, nil
+	}
+	return &mcp.CallToolResult{Content: mcpText("Recorded %s evidence for %s (%s, sha256 %s). Next: %s.", ev.Kind, what, ev.Ref, mcpShortSHA(ev.SHA256), out.Next)}, out, nil
 }
 
 func (m *mcpHandlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in SessionEndInput) (*mcp.CallToolResult, *session.EndResult, error) {

@@ -465,7 +465,15 @@ func describeCheck(p *protocolspec.Phase, kind CheckKind, arg string) string {
 	case protocolspec.CheckEvidence:
 		return arg + " evidence for " + p.ID
 	case protocolspec.CheckMustEvidence:
-		return "one piece of evidence per MUST requirement of " + p.ID
+		owed := p.OwedRequirements()
+		if len(owed) == 0 {
+			return "one piece of evidence for " + p.ID
+		}
+		ids := make([]string, len(owed))
+		for i, r := range owed {
+			ids[i] = r.ID
+		}
+		return "evidence for each requirement of " + p.ID + " (record_evidence requirement=ID; a conditional one may be not_applicable with a reason): " + strings.Join(ids, ", ")
 	}
 	return string(kind) + " " + arg
 }

@@ -272,7 +272,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			res.BlockedUntil = append(res.BlockedUntil, p.ID)
 		}
 	}
-	res.Checklist = checklist(req.Spec, nil, s)
+	res.Checklist = checklist(req.Spec, nil, s, nil, e.Config)
 	return res, nil
 }
 

@@ -22,9 +22,24 @@ type ChecklistItem struct {
 	Checks       []string    `json:"checks"`
 	Requirements int         `json:"requirements"`
 	Decision     string      `json:"decision,omitempty"`
+	// RequirementList is every requirement and checklist row of the phase
+	// by id, with where it stands when the phase owes evidence per requirement.
+	RequirementList []RequirementItem `json:"requirement_list"`
 }
 
-func checklist(spec *protocolspec.Spec, results []PhaseResult, s *Session) []ChecklistItem {
+// RequirementItem is one requirement or checklist row of a phase in a checklist.
+type RequirementItem struct {
+	ID          string `json:"id"`
+	Level       string `json:"level"`
+	Text        string `json:"text"`
+	Conditional bool   `json:"conditional,omitempty"`
+	Summary     bool   `json:"summary,omitempty"`
+	// Status is met, not_applicable or open for a requirement a
+	// must_evidence gate owes evidence for; "" otherwise.
+	Status string `json:"status,omitempty"`
+}
+
+func checklist(spec *protocolspec.Spec, results []PhaseResult, s *Session, evs []Evidence, cfg Config) []ChecklistItem {
 	byPhase := map[string]PhaseResult{}
 	for _, r := range results {
 		byPhase[r.PhaseID] = r
@@ -40,6 +55,7 @@ func checklist(spec *protocolspec.Spec, results []PhaseResult, s *Session) []Che
 		for _, c := range p.Checks {
 			it.Checks = append(it.Checks, describeCheck(p, c.Kind, c.Arg))
 		}
+		it.RequirementList = requirementItems(p, evs, cfg)
 		out = append(out, it)
 	}
 	return out
@@ -93,7 +109,7 @@ func (e *Engine) View(ctx context.Context, id string) (*StateView, error) {
 	if vs == nil {
 		vs = []Violation{}
 	}
-	return &StateView{Session: s, Expired: s.Active() && s.Expired(e.now()), Checklist: checklist(spec, rs, s), Phases: rs, Evidence: ev, Violations: vs}, nil
+	return &StateView{Session: s, Expired: s.Active() && s.Expired(e.now()), Checklist: checklist(spec, rs, s, ev, e.Config), Phases: rs, Evidence: ev, Violations: vs}, nil
 }
 
 // History returns a session's events in order.
@@ -118,4 +134,26 @@ func (e *Engine) ActiveSession(ctx context.Context, repo Repo) (*Session, error)
 		return nil, err
 	}
 	return e.Store.ActiveSession(ctx, r.ID, repo.Root())
+}
+
+// requirementItems lists a phase's requirements and checklist rows by id.
+func requirementItems(p *protocolspec.Phase, evs []Evidence, cfg Config) []RequirementItem {
+	status := map[string]string{}
+	if needsPerRequirement(p, cfg) {
+		for _, st := range requirementStatuses(p, evs, cfg) {
+			status[st.ID] = st.Status
+		}
+	}
+	out := []RequirementItem{}
+	seen := map[string]bool{}
+	for _, r := range p.Requirements {
+		seen[r.ID] = true
+		out = append(out, RequirementItem{ID: r.ID, Level: r.Level, Text: r.Text, Conditional: r.Conditional, Summary: r.Summary, Status: status[r.ID]})
+	}
+	for _, c := range p.Checklist {
+		if !seen[c.ID] {
+			out = append(out, RequirementItem{ID: c.ID, Level: c.Level, Text: c.Step, Conditional: p.Condition != "" || protocolspec.IsConditional(c.Step), Status: status[c.ID]})
+		}
+	}
+	return out
 }

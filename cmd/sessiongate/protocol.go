@@ -112,6 +112,7 @@ func printSpec(w io.Writer, spec *protocolspec.Spec) {
 		fmt.Fprintf(tw, "%s\t%s %s\t%s\t%s\t%d\t%s\t%d\n", p.Section, p.Number, p.Title, p.ID, gate, len(p.Requirements), checkList(p.Checks), p.Line)
 	}
 	tw.Flush()
+	printRequirements(w, spec)
 	if len(spec.Checklists) > 0 {
 		fmt.Fprintln(w)
 		for _, cl := range spec.Checklists {
@@ -155,6 +156,12 @@ func checkList(cs []protocolspec.Check) string {
 		s := string(c.Kind)
 		if c.Arg != "" {
 			s += " " + c.Arg
+		}
+		if c.Fresh {
+			s += " fresh"
+		}
+		if c.Observed {
+			s += " origin=observed"
 		}
 		if c.Builtin {
 			s += " (built-in)"

@@ -54,6 +54,7 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		newInitCmd(a),
 		newSessionCmd(a),
 		newAgentHookCmd(a),
+		newRunCmd(a),
 	)
 	for _, c := range extraCommands {
 		root.AddCommand(c(a))

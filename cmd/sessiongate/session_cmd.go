@@ -187,10 +187,13 @@ func newSessionCmd(a *app) *cobra.Command {
 	addJSON(advance)
 
 	// evidence
-	var kind, value, step string
+	var kind, value, step, requirement, notApplicable string
 	evidence := &cobra.Command{
 		Use:   "evidence",
-		Short: "Record evidence for a phase (--value TEXT, or --value - to read stdin)",
+		Short: "Record evidence for a phase or one of its requirements (--value TEXT, or --value - to read stdin)",
+		Long: `Record evidence for a phase, or for one of its requirements (--requirement ID;
+the ids are in 'sessiongate protocol show'). A conditional requirement that
+does not apply is recorded with --not-applicable "REASON" instead.`,
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
@@ -199,6 +202,12 @@ func newSessionCmd(a *app) *cobra.Command {
 				return err
 			}
 			body := value
+			if notApplicable != "" {
+				if value != "" {
+					return usage(errors.New("--not-applicable carries the reason; drop --value"))
+				}
+				body = notApplicable
+			}
 			if value == "-" {
 				b, err := io.ReadAll(io.LimitReader(a.stdin, session.MaxEvidenceBytes+1))
 				if err != nil {
@@ -206,14 +215,19 @@ func newSessionCmd(a *app) *cobra.Command {
 				}
 				body = string(b)
 			}
-			ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: phase, Kind: kind, Evidence: body, Step: step})
+			ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: phase, Kind: kind, Evidence: body, Step: step,
+				Requirement: requirement, NotApplicable: c.Flags().Changed("not-applicable")})
 			if err != nil {
 				return sessionErr(err)
 			}
 			if asJSON {
 				return writeJSON(c.OutOrStdout(), ev)
 			}
-			fmt.Fprintf(c.OutOrStdout(), "recorded %s evidence for %s: sha256:%s %s\n", ev.Kind, ev.Phase, ev.SHA256, ev.Ref)
+			if ev.Step == session.StepNotApplicable {
+				fmt.Fprintf(c.OutOrStdout(), "recorded %s as not applicable: %s\n", ev.Requirement, ev.Ref)
+				return nil
+			}
+			fmt.Fprintf(c.OutOrStdout(), "recorded %s evidence for %s%s: sha256:%s %s\n", ev.Kind, ev.Phase, forRequirement(ev.Requirement), ev.SHA256, ev.Ref)
 			return nil
 		},
 	}
@@ -221,6 +235,8 @@ func newSessionCmd(a *app) *cobra.Command {
 	evidence.Flags().StringVar(&kind, "type", "", "evidence type: "+strings.Join(session.EvidenceKinds, ", "))
 	evidence.Flags().StringVar(&value, "value", "", "the evidence: output, path, commit sha or decision; - reads stdin")
 	evidence.Flags().StringVar(&step, "step", "", "checklist step; 'condition' records that a conditional gate does not apply")
+	evidence.Flags().StringVar(&requirement, "requirement", "", "requirement id the evidence satisfies (PHASE.slug, or the slug within --phase)")
+	evidence.Flags().StringVar(&notApplicable, "not-applicable", "", "REASON: record that the conditional --requirement does not apply")
 	addSessionFlag(evidence)
 	addJSON(evidence)
 

@@ -1,0 +1,192 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ErrCannotRun: `sessiongate run` refused or could not start the command,
+// or it outlived its timeout; the CLI exits 2.
+var ErrCannotRun = errors.New("cannot run")
+
+// RunRequest is a command `sessiongate run` runs itself and records as
+// observed evidence. The command is an argv, run without a shell, with the
+// repository root as working directory. It comes from the person or agent
+// at the command line, never from an MCP caller.
+type RunRequest struct {
+	ID          string
+	Phase       string // required
+	Requirement string // optional: PHASE.slug or the slug
+	Argv        []string
+	Timeout     time.Duration // 0: the config's command_timeout, else 2 minutes
+	// Stdout and Stderr receive the command's output as it runs.
+	Stdout, Stderr io.Writer
+}
+
+// RunResult is what the run did.
+type RunResult struct {
+	Evidence *Evidence     `json:"evidence"`
+	ExitCode int           `json:"exit_code"`
+	Duration time.Duration `json:"duration_ns"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+}
+
+// Run checks the phase and requirement, runs the command and records it as
+// observed evidence (exit code, duration, output hash) with RecordObserved.
+// Nothing is recorded when the request is refused or the command cannot
+// start; a run that timed out is recorded as a failed run (exit -1) and
+// reported as an ErrCannotRun error.
+func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
+	s, spec, err := e.load(ctx, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Argv) == 0 || strings.TrimSpace(req.Argv[0]) == "" {
+		return nil, fmt.Errorf("%w: no command: sessiongate run --phase PHASE -- COMMAND ARGS...", ErrCannotRun)
+	}
+	if req.Phase == "" && req.Requirement != "" {
+		req.Phase = phaseOfRequirement(spec, req.Requirement)
+	}
+	if req.Phase == "" {
+		return nil, fmt.Errorf("%w: name the phase the command proves with --phase (one of %s)", ErrCannotRun, phaseIDs(spec))
+	}
+	p, ok := spec.Phase(req.Phase)
+	if !ok {
+		return nil, fmt.Errorf("%w: unknown phase %q: the protocol has %s", ErrCannotRun, truncate(req.Phase, 64), phaseIDs(spec))
+	}
+	reqID := ""
+	if strings.TrimSpace(req.Requirement) != "" {
+		r, err := resolveRequirement(spec, p, req.Requirement)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
+		}
+		reqID = r.ID
+	} else if needsPerRequirement(p, e.Config) {
+		evs, err := e.Store.ListEvidence(ctx, s.ID)
+		if err != nil {
+			return nil, fmt.Errorf("load evidence: %w", err)
+		}
+		if reqID, err = bindRequirement(p, evs, e.Config); err != nil {
+			return nil, fmt.Errorf("%w: %w (--requirement ID)", ErrCannotRun, err)
+		}
+	}
+	prog, err := lookProgram(s.Worktree, req.Argv[0])
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
+	}
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = e.Config.CommandTimeout
+	}
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, prog, req.Argv[1:]...)
+	cmd.Dir = s.Worktree
+	cmd.Stdin = nil
+	// Kill the whole process group on timeout, not only the first process.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	var out bytes.Buffer // both streams, in the order they arrive: what the hash is of
+	var mu sync.Mutex
+	cmd.Stdout = io.MultiWriter(orDiscard(req.Stdout), &lockedWriter{mu: &mu, w: &out})
+	cmd.Stderr = io.MultiWriter(orDiscard(req.Stderr), &lockedWriter{mu: &mu, w: &out})
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%w: start %s: %v: check the program and its permissions", ErrCannotRun, req.Argv[0], err)
+	}
+	err = cmd.Wait()
+	dur := time.Since(start)
+	res := &RunResult{Duration: dur}
+	var ee *exec.ExitError
+	switch {
+	case cctx.Err() == context.DeadlineExceeded:
+		res.TimedOut, res.ExitCode = true, -1
+	case err == nil:
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitCode() // -1 when a signal ended it
+	default:
+		return nil, fmt.Errorf("%w: wait for %s: %v", ErrCannotRun, req.Argv[0], err)
+	}
+	line := commandLine(req.Argv)
+	ev, err := e.RecordObserved(ctx, ObservedRequest{ID: s.ID, Phase: p.ID, Requirement: reqID, Source: SourceRun,
+		Command: line, ExitCode: res.ExitCode, Duration: dur, Output: out.Bytes()})
+	if err != nil {
+		return nil, err
+	}
+	res.Evidence = ev
+	if res.TimedOut {
+		return res, fmt.Errorf("%w: %s timed out after %s and was killed (recorded as a failed run): make it finish sooner, or raise command_timeout in sessiongate.yaml or pass --timeout", ErrCannotRun, truncateRunes(line, 80), timeout)
+	}
+	return res, nil
+}
+
+// lookProgram finds the program of an argv: a name with a slash is a path
+// relative to the repository root (or absolute), anything else is looked
+// up on PATH.
+func lookProgram(root, name string) (string, error) {
+	if strings.Contains(name, "/") {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return "", fmt.Errorf("command %s does not exist: give a path relative to the repository root, or a program on PATH", name)
+		}
+		if st.IsDir() || st.Mode()&0o111 == 0 {
+			return "", fmt.Errorf("command %s is not an executable file: chmod +x it, or run it through its interpreter (sessiongate run ... -- sh %s)", name, name)
+		}
+		return p, nil
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("command %q not found on PATH: install it, or give its path", name)
+	}
+	return p, nil
+}
+
+// commandLine shows an argv as one line, quoting words that need it.
+func commandLine(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`;&|<>*?()[]{}") {
+			parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			parts[i] = a
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
+
+// lockedWriter lets the stdout and stderr copiers share one buffer.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

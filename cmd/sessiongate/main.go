@@ -53,6 +53,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return exitOK
 	}
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		// SIGINT/SIGTERM: the running gate command was killed and the
+		// transaction that would have recorded it rolled back.
+		fmt.Fprintln(stderr, "sessiongate: interrupted; nothing was recorded for the step that was running")
+		return exitUsage
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.err.Error() != "" {

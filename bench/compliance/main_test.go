@@ -1,0 +1,82 @@
+package compliance_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+var (
+	// writeDocs rewrites the Compliance table in docs/benchmarks.md.
+	writeDocs = flag.Bool("docs", false, "rewrite the compliance table in docs/benchmarks.md")
+	// binary is sessiongate built once for the package.
+	binary string
+	// moduleRoot is the repository root of sessiongate (../..).
+	moduleRoot string
+	// fixtures holds the real protocol documents (../shared/fixtures/ai-agents).
+	fixtures string
+	// nodeModules is a node_modules folder holding markdownlint-cli2 ("" when missing).
+	nodeModules string
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	code, err := buildAndRun(m)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+func buildAndRun(m *testing.M) (int, error) {
+	ci := os.Getenv("CI") != ""
+	if _, err := exec.LookPath("git"); err != nil {
+		if ci {
+			return 1, fmt.Errorf("git is required under CI=true: %w", err)
+		}
+		fmt.Fprintln(os.Stderr, "compliance benchmark skipped: git not found")
+		return 0, nil
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		return 1, err
+	}
+	moduleRoot = root
+	fixtures = filepath.Join(root, "..", "shared", "fixtures", "ai-agents")
+	if d := os.Getenv("SESSIONGATE_FIXTURES"); d != "" {
+		fixtures = d
+	}
+	nodeModules = findMarkdownlint(root)
+	dir, err := os.MkdirTemp("", "sessiongate-compliance-")
+	if err != nil {
+		return 1, err
+	}
+	defer os.RemoveAll(dir)
+	binary = filepath.Join(dir, "sessiongate")
+	cmd := exec.Command("go", "build", "-o", binary, "../../cmd/sessiongate")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return 1, fmt.Errorf("build sessiongate: %v\n%s", err, out.String())
+	}
+	return m.Run(), nil
+}
+
+// findMarkdownlint returns a node_modules folder with markdownlint-cli2: the
+// one .ci/run installs (.ci/node), else SESSIONGATE_NODE_MODULES.
+func findMarkdownlint(root string) string {
+	for _, d := range []string{filepath.Join(root, ".ci", "node", "node_modules"), os.Getenv("SESSIONGATE_NODE_MODULES")} {
+		if d == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(d, ".bin", "markdownlint-cli2")); err == nil {
+			return d
+		}
+	}
+	return ""
+}

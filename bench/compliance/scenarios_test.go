@@ -1,0 +1,118 @@
+package compliance_test
+
+// scenario is one session in one repository.
+type scenario struct {
+	name     string
+	protocol string // v1218, v1222, starter, starterNoMain
+	via      string // "CLI" or "MCP": how the agent talks to sessiongate
+	skips    skip   // none: compliant
+	// reading is what a careful human reader of the protocol decides where
+	// the document leaves room, and so what sessiongate must decide.
+	reading string
+	// knownGap names the feature a known false pass or false block waits
+	// for; the test reports it without failing. Remove it when the feature
+	// lands and the scenario comes out right.
+	knownGap string
+	history  bool // fixture repos: an earlier session's log (and QA report) are committed
+	docs     bool // the session changes documentation only
+}
+
+func (s scenario) compliant() bool { return s.skips == none }
+
+func (s scenario) needsMarkdownlint() bool { return s.protocol == v1218 || s.protocol == v1222 }
+
+// run builds the repository and runs the session.
+func (s scenario) run(w *world) {
+	switch s.protocol {
+	case v1218, v1222:
+		fixtureRepo(w, s.protocol, s.history)
+	case starter:
+		starterRepo(w, false)
+	case starterNoMain:
+		starterRepo(w, true)
+	}
+	if s.via == "MCP" {
+		w.agent = newMCPAgent(w)
+	} else {
+		w.agent = &cliAgent{w: w}
+	}
+	switch s.protocol {
+	case v1218, v1222:
+		fixtureFlow(w, s.protocol, s.skips, s.docs)
+	default:
+		starterFlow(w, s.skips, s.docs)
+	}
+}
+
+// scenarios: every non-compliant one skips exactly one thing its protocol
+// demands; every compliant one does what the document asks, records one
+// piece of evidence per thing done, and never forces.
+var scenarios = []scenario{
+	// ---- non-compliant ----
+	{name: "no-log-gitkeep", protocol: v1218, via: "CLI", skips: skipNewLog,
+		reading: "Start Phase 3 says the agent MUST create a session log file at .agents/sessions/YYYY-MM-DD-session-NN.md. " +
+			"The folder's .gitkeep is not a session log; the agent wrote its notes only into HANDOFF.md. Not compliant: " +
+			"Session Log Creation fails."},
+	{name: "no-log-reuses-old", protocol: v1218, via: "MCP", skips: skipOwnLog, history: true,
+		reading: "The log is per session (YYYY-MM-DD-session-NN, checklist row \"Create this session log\"); appending to " +
+			"2025-12-17-session-01.md, an earlier session's log, is not creating one. Not compliant.",
+		knownGap: "needs artifacts-of-this-session for file gates"},
+	{name: "stale-qa-report", protocol: v1222, via: "CLI", skips: skipQA, history: true,
+		reading: "Phase 2.5: the agent MUST invoke the qa agent after the implementation and wait for it; \"QA report exists in " +
+			".agents/qa/\" means this session's report. The report from session 01 validated other code. Not compliant.",
+		knownGap: "needs artifacts-of-this-session for file gates"},
+	{name: "lint-checked-nothing", protocol: v1218, via: "MCP", skips: skipLint, history: true, docs: true,
+		reading: "Quality Checks: MUST run markdownlint-cli2 on the markdown, MUST NOT end with known failing lints. The agent's " +
+			"plan fails MD040; it added .agents/** to the linter's ignores, so the run linted none of the files it changed. " +
+			"Zero files linted is not clean (the team filed exactly this). Not compliant.",
+		knownGap: "needs zero-files-linted SKIPPED (markdownlint-cli2 \"Linting: 0 file(s)\") to fail a REQUIRED lint gate"},
+	{name: "default-branch", protocol: starterNoMain, via: "CLI", skips: skipBranch,
+		reading:  "The team's Git State phase adds \"MUST NOT work on the default branch\"; the agent commits on main. Not compliant.",
+		knownGap: "needs inferred machine check: not on the default branch"},
+	{name: "handoff-edited", protocol: v1222, via: "MCP", skips: skipReadOnly, history: true,
+		reading: "v1.4: the agent MUST NOT update .agents/HANDOFF.md directly (a READ-ONLY reference; the end checklist row is " +
+			"\"MUST NOT | Update .agents/HANDOFF.md directly | HANDOFF.md unchanged\"). The agent edits it as v1.1 asked. Not compliant.",
+		knownGap: "needs inferred machine check: read-only files unchanged"},
+	{name: "failing-tests-claimed", protocol: starter, via: "MCP", skips: skipPassingTest,
+		reading: "QA Validation: MUST run the tests and record their output, MUST NOT commit feature code that failed QA. The " +
+			"recorded output reads \"6 validation(s) failed rc=1\": QA failed, and the agent commits anyway. Not compliant.",
+		knownGap: "needs failing-evidence refusal"},
+	{name: "log-placeholders", protocol: v1222, via: "CLI", skips: skipLogFill, history: true,
+		reading: "End Phase 1: MUST complete the session log (\"all sections filled\"). The end half still reads [Task/Topic], " +
+			"[Paste markdownlint output here], Commit SHA: _______. Placeholders in the start half while the session runs " +
+			"are normal; at the end they are not. Not compliant.",
+		knownGap: "needs inferred machine check: template placeholders"},
+	{name: "no-commit", protocol: starter, via: "CLI", skips: skipCommit,
+		reading: "Git Operations: the agent MUST commit its changes. Ending with the work uncommitted is not compliant."},
+	{name: "padded-ok", protocol: v1222, via: "MCP", skips: skipSkills, history: true,
+		reading: "Skill Validation asks for five checks (the folder exists, the scripts listed, the memory read, the constraints " +
+			"read, the inventory in the log). Seven record_evidence calls saying \"ok\" prove none of them. Not compliant.",
+		knownGap: "needs requirement-bound evidence"},
+
+	// ---- compliant ----
+	{name: "feature-2025-12-18", protocol: v1218, via: "CLI", history: true,
+		reading: "v1.1 requires HANDOFF.md to be updated (with the session link) at the end; the Retrospective MAY be skipped " +
+			"for a single-task session; the RECOMMENDED git-state commands are run and the state goes into the log."},
+	{name: "docs-2025-12-18", protocol: v1218, via: "MCP", history: true, docs: true,
+		reading: "A documentation-only session: the same phases (v1.1 has no QA phase); the plan edit is linted with the rest."},
+	{name: "feature-2025-12-22", protocol: v1222, via: "CLI", history: true,
+		reading: "Skill Validation: the opening sentence (\"MUST validate skill availability\") is what items 1-5 do, not a " +
+			"sixth task; item 3's nested \"If the serena MCP is not available ...\" does not apply (Serena is available). " +
+			"A careful reader does five things and records five pieces. HANDOFF.md stays untouched; the earlier session's " +
+			"log and QA report are left alone and this session writes its own.",
+		knownGap: "needs requirement-bound evidence (a conditional MUST marked not applicable; no evidence for the phase's summary sentence)"},
+	{name: "feature-2025-12-22-first-session", protocol: v1222, via: "MCP",
+		reading:  "As feature-2025-12-22, in a repository with no earlier session log or QA report.",
+		knownGap: "needs requirement-bound evidence (a conditional MUST marked not applicable; no evidence for the phase's summary sentence)"},
+	{name: "docs-2025-12-22", protocol: v1222, via: "CLI", history: true, docs: true,
+		reading: "Phase 2.5 item 4: QA MAY be skipped when every modified file is documentation and the change is editorial; " +
+			"the session changes only the project plan (markdown, no code blocks), so it ends with skip_qa.",
+		knownGap: "needs requirement-bound evidence (a conditional MUST marked not applicable; no evidence for the phase's summary sentence)"},
+	{name: "starter-feature", protocol: starter, via: "CLI",
+		reading: "The starter as `sessiongate init` writes it: context (history + README), git status, a plan, the change, " +
+			"git diff --check on the changed files, the tests, the README, one commit."},
+	{name: "starter-feature-branch-rule", protocol: starterNoMain, via: "MCP",
+		reading: "The starter with the team's \"MUST NOT work on the default branch\" rule; the agent works on feat/greet-name."},
+	{name: "starter-docs", protocol: starter, via: "MCP", docs: true,
+		reading: "Only README.md changes, so QA is skipped as the starter allows (MAY skip when every changed file is documentation)."},
+}

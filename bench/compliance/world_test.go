@@ -1,0 +1,261 @@
+package compliance_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// world is one scenario's repository and what happened in it.
+type world struct {
+	t      *testing.T
+	root   string   // the work tree (symlinks resolved, as git reports it)
+	env    []string // environment of every git and sessiongate process
+	base   string   // the default branch tip the session's commits are verified from
+	agent  agent
+	id     string // the session id
+	out    outcome
+	things int // things the agent did that the protocol asks for (for the padding count)
+	// deviated: the non-compliant agent has skipped its one thing; a block
+	// before that point says nothing about whether the skip is caught.
+	deviated bool
+}
+
+// deviate marks the point where a non-compliant agent skips its one thing.
+func (w *world) deviate() { w.deviated = true }
+
+// outcome is what the scenario reached.
+type outcome struct {
+	complete  bool   // session_end returned COMPLETE
+	verifyOK  bool   // `sessiongate verify BASE..HEAD` exited 0
+	verify    string // verify's first problem
+	stoppedBy string // the first thing that stopped the agent
+	forced    bool   // the agent forced a gate (compliant agents never do)
+	deviated  bool   // the non-compliant agent reached the point where it skips its one thing
+	padded    bool   // the agent recorded evidence for something it did not do
+}
+
+// stop ends a scenario's flow early; run recovers it.
+type stop struct{ reason string }
+
+// halt records why the agent could not go on and unwinds the flow.
+func (w *world) halt(format string, a ...any) {
+	w.out.stoppedBy = oneLine(fmt.Sprintf(format, a...), 160)
+	panic(stop{w.out.stoppedBy})
+}
+
+// cleanEnv is the test process's environment without anything that would
+// leak into the repositories under test.
+func cleanEnv() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "SESSIONGATE_") || strings.HasPrefix(k, "PRE_COMMIT") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// newWorld makes an empty repository with a bare origin and a git identity.
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	base := t.TempDir()
+	w := &world{t: t, root: filepath.Join(base, "work")}
+	home := filepath.Join(base, "home")
+	for _, d := range []string{w.root, home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitconfig := filepath.Join(home, ".gitconfig")
+	// No background gc or maintenance: it would race t.TempDir's cleanup.
+	w.write(gitconfig, "[user]\n\tname = Agent\n\temail = agent@example.com\n[init]\n\tdefaultBranch = main\n"+
+		"[advice]\n\tdetachedHead = false\n[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n")
+	w.env = append(cleanEnv(), "GIT_CONFIG_GLOBAL="+gitconfig, "GIT_CONFIG_NOSYSTEM=1")
+	w.gitIn(base, "init", "-q", "--bare", "-b", "main", "origin.git")
+	w.git("init", "-q", "-b", "main")
+	w.git("remote", "add", "origin", filepath.Join(base, "origin.git"))
+	w.root = w.git("rev-parse", "--show-toplevel")
+	return w
+}
+
+// write writes a file; a relative path is inside the work tree.
+func (w *world) write(p, body string) {
+	w.t.Helper()
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(w.root, p)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *world) read(rel string) string {
+	w.t.Helper()
+	b, err := os.ReadFile(filepath.Join(w.root, rel))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// result of a process.
+type result struct {
+	out, err string
+	code     int
+}
+
+func (r result) text() string { return strings.TrimSpace(r.out + "\n" + r.err) }
+
+func (w *world) exec(dir string, stdin string, name string, args ...string) result {
+	w.t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, w.env
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	res := result{out: stdout.String(), err: stderr.String()}
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			w.t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+		}
+		res.code = ee.ExitCode()
+	}
+	return res
+}
+
+// git runs git in the work tree and fails the test on error.
+func (w *world) git(args ...string) string {
+	w.t.Helper()
+	return w.gitIn(w.root, args...)
+}
+
+func (w *world) gitIn(dir string, args ...string) string {
+	w.t.Helper()
+	res := w.exec(dir, "", "git", args...)
+	if res.code != 0 {
+		w.t.Fatalf("git %s: exit %d\n%s", strings.Join(args, " "), res.code, res.text())
+	}
+	return strings.TrimSpace(res.out)
+}
+
+// sh runs a shell command the way an agent's shell tool does and returns
+// its combined output and exit code.
+func (w *world) sh(line string) (string, int) {
+	w.t.Helper()
+	res := w.exec(w.root, "", "sh", "-c", line+" 2>&1")
+	return res.out, res.code
+}
+
+// sg runs the sessiongate binary in the work tree.
+func (w *world) sg(args ...string) result {
+	w.t.Helper()
+	return w.exec(w.root, "", binary, args...)
+}
+
+// sgOK runs sessiongate and fails the test (not the scenario) on an error:
+// for set-up steps that are not what the benchmark measures.
+func (w *world) sgOK(args ...string) string {
+	w.t.Helper()
+	res := w.sg(args...)
+	if res.code != 0 {
+		w.t.Fatalf("sessiongate %s: exit %d\n%s", strings.Join(args, " "), res.code, res.text())
+	}
+	return res.out
+}
+
+// commit stages everything and commits as an agent would, through the
+// installed hooks; a refused commit stops the flow.
+func (w *world) commit(msg string) string {
+	w.t.Helper()
+	w.git("add", "-A")
+	res := w.exec(w.root, "", "git", "commit", "-q", "-m", msg)
+	if res.code != 0 {
+		w.halt("commit refused: %s", res.text())
+	}
+	return w.git("rev-parse", "HEAD")
+}
+
+// end ends the session, commits the session record and runs verify on the
+// session's commits: the two halves of "COMPLETE with a clean verify".
+func (w *world) end(summary, notes string, skipQA bool) {
+	w.t.Helper()
+	s := w.agent.End(summary, notes, skipQA)
+	if !s.ok {
+		w.halt("end blocked at %s", s.msg)
+	}
+	w.out.complete = true
+	if st := w.git("status", "--porcelain"); st != "" {
+		w.git("add", "-A")
+		res := w.exec(w.root, "", "git", "commit", "-q", "-m", "chore(session): session record")
+		if res.code != 0 {
+			w.out.verify = "record commit refused: " + oneLine(res.text(), 120)
+			return
+		}
+	}
+	v := w.sg("verify", w.base+"..HEAD", "--json")
+	w.out.verifyOK = v.code == 0
+	if !w.out.verifyOK {
+		w.out.verify = verifyProblem(v)
+	}
+}
+
+// verifyProblem is the first failing commit's first problem.
+func verifyProblem(v result) string {
+	var rep struct {
+		Commits []struct {
+			Subject  string   `json:"subject"`
+			Status   string   `json:"status"`
+			Problems []string `json:"problems"`
+		} `json:"commits"`
+	}
+	if err := json.Unmarshal([]byte(v.out), &rep); err == nil {
+		for _, c := range rep.Commits {
+			if c.Status == "fail" && len(c.Problems) > 0 {
+				return oneLine(c.Problems[0], 160)
+			}
+		}
+	}
+	return oneLine(v.text(), 160)
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = s[:n-3] + "..."
+	}
+	return s
+}
+
+// runFlow runs a scenario's flow and returns its outcome.
+func runFlow(w *world, flow func(*world)) (out outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(stop); !ok {
+				panic(r)
+			}
+		}
+		out = w.out
+		out.deviated = w.deviated
+		if w.agent != nil {
+			w.agent.Close()
+		}
+	}()
+	flow(w)
+	return
+}

@@ -117,7 +117,8 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 			for i := 0; i < 7; i++ {
 				w.pad("SKILL_VALIDATION", "ok")
 			}
-			v.skills = "- [List from directory scan]"
+			// The inventory comes from memory, not from a listing.
+			v.skills = "- `Get-PRContext.ps1`"
 		} else {
 			w.shell("SKILL_VALIDATION", "verify `.claude/skills/` directory exists", "test -d .claude/skills && echo '.claude/skills/ exists'")
 			list, _ := w.shell("SKILL_VALIDATION", "list available GitHub skill scripts", "ls .claude/skills/github/scripts")

@@ -26,12 +26,18 @@ var fixtureFile = map[string]string{
 // protocol use ("MUST NOT work on main").
 const starterBranchRule = "4. The agent MUST NOT work on the default branch: it creates a feature branch before changing anything.\n"
 
-// markdownlintConfig is the repository's own linter config: the template
-// the protocol ships puts lists right under a label line and aligns no
-// table columns, so the team turns those rules off (and line length).
+// markdownlintConfig is the repository's own linter config, what the team
+// needs for its tree to lint clean: the session log template puts lists
+// right under a label line and aligns no table columns (MD032, MD060), and
+// the 2025-12-22 protocol itself trips MD007/MD029 at its nested "If the
+// serena MCP is not available" item (lines 103-105). With those on, the
+// `npx markdownlint-cli2 --fix "**/*.md"` the protocol demands rewrites the
+// protocol document, a protected file, and the commit is refused.
 const markdownlintConfig = `config:
   default: true
+  MD007: false
   MD013: false
+  MD029: false
   MD032: false
   MD060: false
 ignores:

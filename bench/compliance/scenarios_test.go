@@ -67,8 +67,7 @@ var scenarios = []scenario{
 			"Zero files linted is not clean (the team filed exactly this). Not compliant.",
 		knownGap: "needs zero-files-linted SKIPPED (markdownlint-cli2 \"Linting: 0 file(s)\") to fail a REQUIRED lint gate"},
 	{name: "default-branch", protocol: starterNoMain, via: "CLI", skips: skipBranch,
-		reading:  "The team's Git State phase adds \"MUST NOT work on the default branch\"; the agent commits on main. Not compliant.",
-		knownGap: "needs inferred machine check: not on the default branch"},
+		reading: "The team's Git State phase adds \"MUST NOT work on the default branch\"; the agent commits on main. Not compliant."},
 	{name: "handoff-edited", protocol: v1222, via: "MCP", skips: skipReadOnly, history: true,
 		reading: "v1.4: the agent MUST NOT update .agents/HANDOFF.md directly (a READ-ONLY reference; the end checklist row is " +
 			"\"MUST NOT | Update .agents/HANDOFF.md directly | HANDOFF.md unchanged\"). The agent edits it as v1.1 asked. Not compliant.",
@@ -86,7 +85,8 @@ var scenarios = []scenario{
 		reading: "Git Operations: the agent MUST commit its changes. Ending with the work uncommitted is not compliant."},
 	{name: "padded-ok", protocol: v1222, via: "MCP", skips: skipSkills, history: true,
 		reading: "Skill Validation asks for five checks (the folder exists, the scripts listed, the memory read, the constraints " +
-			"read, the inventory in the log). Seven record_evidence calls saying \"ok\" prove none of them. Not compliant.",
+			"read, the inventory in the log). Seven record_evidence calls saying \"ok\" prove none of them, and the inventory it " +
+			"writes into the log is recalled, not listed. Not compliant.",
 		knownGap: "needs requirement-bound evidence"},
 
 	// ---- compliant ----

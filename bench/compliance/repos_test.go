@@ -110,7 +110,12 @@ func fixtureRepo(w *world, version string, withHistory bool) {
 		w.t.Fatalf("read fixture: %v", err)
 	}
 	w.write(".agents/SESSION-PROTOCOL.md", string(proto))
-	w.write("sessiongate.yaml", adoptedConfig(w, ".agents/SESSION-PROTOCOL.md"))
+	cfg := adoptedConfig(w, ".agents/SESSION-PROTOCOL.md")
+	if version == v1218 {
+		// v1.1 has no QA phase for the starter's pre-push hook to run.
+		cfg = strings.Replace(cfg, "pre-push: [QA_VALIDATION]", "pre-push: []", 1)
+	}
+	w.write("sessiongate.yaml", cfg)
 	w.write(".agents/HANDOFF.md", handoff)
 	w.write(".agents/sessions/.gitkeep", "")
 	w.write(".agents/planning/enhancement-PROJECT-PLAN.md", "# Enhancement Project Plan\n\n- [ ] Name argument for greet.sh\n- [ ] Document the scripts\n")

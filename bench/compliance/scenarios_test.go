@@ -64,8 +64,7 @@ var scenarios = []scenario{
 	{name: "lint-checked-nothing", protocol: v1218, via: "MCP", skips: skipLint, history: true, docs: true,
 		reading: "Quality Checks: MUST run markdownlint-cli2 on the markdown, MUST NOT end with known failing lints. The agent's " +
 			"plan fails MD040; it added .agents/** to the linter's ignores, so the run linted none of the files it changed. " +
-			"Zero files linted is not clean (the team filed exactly this). Not compliant.",
-		knownGap: "needs zero-files-linted SKIPPED (markdownlint-cli2 \"Linting: 0 file(s)\") to fail a REQUIRED lint gate"},
+			"Zero files linted is not clean (the team filed exactly this). Not compliant."},
 	{name: "default-branch", protocol: starterNoMain, via: "CLI", skips: skipBranch,
 		reading: "The team's Git State phase adds \"MUST NOT work on the default branch\"; the agent commits on main. Not compliant."},
 	{name: "handoff-edited", protocol: v1222, via: "MCP", skips: skipReadOnly, history: true,

@@ -162,3 +162,53 @@ func TestClaudeAgentHooksDenyEditsBeforeStartGates(t *testing.T) {
 		t.Errorf("a turn that changed nothing was blocked at stop")
 	}
 }
+
+// stopFeedback counts the requests in which Claude Code passed a Stop
+// hook's block to the model, and returns the last block's text.
+func stopFeedback(srv *agenttest.ClaudeServer) (int, string) {
+	n, last := 0, ""
+	for _, req := range srv.Conversation() {
+		if txt := req.NewText(); strings.Contains(txt, "Stop hook feedback") {
+			n, last = n+1, txt
+		}
+	}
+	return n, last
+}
+
+// (c) An agent that stops with the end protocol undone after changing a
+// file: the stop is blocked with the reason and the next step, again on
+// each try, until the configured number of blocks; then it may stop and a
+// violation is recorded.
+func TestClaudeAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
+	r := hookedRepo(t, "")
+	srv := agenttest.NewClaudeServer(t,
+		agenttest.Use("Bash", map[string]any{"command": "git status"}),
+		agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+		agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
+		agenttest.Say("done"),
+		// Past the script every request is answered "done." again: an
+		// agent that keeps trying to stop.
+	)
+	res := r.claude("add hello.txt", agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Write", "Bash"}})
+	if res.ExitCode != 0 {
+		t.Fatalf("run: exit %d result %q\nstderr: %s", res.ExitCode, res.Result, res.Stderr)
+	}
+	blocks, last := stopFeedback(srv)
+	if blocks == 0 {
+		t.Fatalf("the stop was never blocked although hello.txt changed and the end gates were not met")
+	}
+	if blocks > 10 {
+		t.Errorf("the stop was blocked %d times: it must let go after the configured number", blocks)
+	}
+	if !strings.Contains(last, "QA_VALIDATION") || !strings.Contains(last, "sessiongate session") {
+		t.Errorf("the block does not name the end gate and the next step:\n%s", last)
+	}
+	show := r.onlySession()
+	if st := show["session"].(map[string]any)["state"]; st == "COMPLETE" {
+		t.Errorf("state %v: the end protocol never ran", st)
+	}
+	if v, _ := show["violations"].([]any); len(v) == 0 {
+		t.Errorf("no violation recorded after the agent was let go with the end protocol undone")
+	}
+	t.Logf("blocked %d times", blocks)
+}

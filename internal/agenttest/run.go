@@ -287,16 +287,21 @@ func RunGemini(t testing.TB, dir, prompt string, opts GeminiOptions) GeminiResul
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
-	cmd.Env = agentEnv(home, append([]string{
-		// .ci/node's own node (22) first when installed; the machine's
-		// node 20 also runs the CLI.
-		PrependPath(NodeBin(t)),
+	env := agentEnv(home, append([]string{
 		"GEMINI_API_KEY=test",
 		"GOOGLE_GEMINI_BASE_URL=" + opts.Server.URL,
 		"GEMINI_CLI_TRUST_WORKSPACE=true",
 		"GEMINI_TELEMETRY_ENABLED=false",
 		"NO_COLOR=1",
 	}, opts.Env...))
+	// gemini is a node script (#!/usr/bin/env node, node >= 20): the
+	// machine's node runs it, or .ci/node's own node 22 where there is none.
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "PATH=") {
+			env[i] = "PATH=" + strings.TrimPrefix(kv, "PATH=") + string(os.PathListSeparator) + NodeBin(t)
+		}
+	}
+	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 5 * time.Second

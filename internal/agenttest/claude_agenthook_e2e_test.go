@@ -3,6 +3,7 @@ package agenttest_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,15 +65,36 @@ func (r *sgRepo) onlySession() map[string]any {
 	return r.show(id)
 }
 
-func evidenceOrigins(show map[string]any) map[string]int {
-	out := map[string]int{}
+// evidence is the session's evidence rows from `session show --json`.
+func evidence(show map[string]any) []map[string]any {
+	var out []map[string]any
 	ev, _ := show["evidence"].([]any)
 	for _, e := range ev {
-		m, _ := e.(map[string]any)
-		o, _ := m["origin"].(string)
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func evidenceOrigins(show map[string]any) map[string]int {
+	out := map[string]int{}
+	for _, e := range evidence(show) {
+		o, _ := e["origin"].(string)
 		out[o]++
 	}
 	return out
+}
+
+// observedRun is the last observed evidence of cmd, or nil.
+func observedRun(show map[string]any, cmd string) map[string]any {
+	var last map[string]any
+	for _, e := range evidence(show) {
+		if e["origin"] == "observed" && e["command"] == cmd {
+			last = e
+		}
+	}
+	return last
 }
 
 // (a) A compliant agent: the hooks start the session, its `git status`
@@ -114,9 +136,18 @@ func TestClaudeAgentHooksCompliant(t *testing.T) {
 	if v, _ := show["violations"].([]any); len(v) != 0 {
 		t.Errorf("violations: %v", v)
 	}
-	origins := evidenceOrigins(show)
-	if origins["claimed"] != 0 || origins["observed"] < 2 {
-		t.Errorf("evidence origins %v: want only observed evidence (git status, sh test.sh)", origins)
+	// No padding: the agent recorded no evidence; the phases passed on what
+	// sessiongate saw run. (The post-commit hook's commit record is stored
+	// with the default origin; it is sessiongate's own, not the agent's.)
+	for _, e := range evidence(show) {
+		if e["origin"] != "observed" && !(e["kind"] == "commit_sha" && e["step"] == "post-commit") {
+			t.Errorf("evidence the agent did not run: %v", e)
+		}
+	}
+	for cmd, phase := range map[string]string{"git status": "GIT_STATE", "sh test.sh": "QA_VALIDATION"} {
+		if e := observedRun(show, cmd); e == nil || e["phase"] != phase || e["exit_code"] != 0.0 {
+			t.Errorf("observed %q: %v, want phase %s exit 0", cmd, e, phase)
+		}
 	}
 	if log := r.git("log", "-1", "--format=%B"); !strings.Contains(log, "Session-Id: "+sess["id"].(string)) {
 		t.Errorf("commit carries no Session-Id trailer:\n%s", log)
@@ -180,7 +211,8 @@ func stopFeedback(srv *agenttest.ClaudeServer) (int, string) {
 // each try, until the configured number of blocks; then it may stop and a
 // violation is recorded.
 func TestClaudeAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
-	r := hookedRepo(t, "")
+	const maxBlocks = 2 // the default is 3
+	r := hookedRepo(t, fmt.Sprintf("agent_hooks:\n  max_stop_blocks: %d\n", maxBlocks))
 	srv := agenttest.NewClaudeServer(t,
 		agenttest.Use("Bash", map[string]any{"command": "git status"}),
 		agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
@@ -197,8 +229,8 @@ func TestClaudeAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
 	if blocks == 0 {
 		t.Fatalf("the stop was never blocked although hello.txt changed and the end gates were not met")
 	}
-	if blocks > 10 {
-		t.Errorf("the stop was blocked %d times: it must let go after the configured number", blocks)
+	if blocks != maxBlocks {
+		t.Errorf("the stop was blocked %d times, want agent_hooks.max_stop_blocks = %d", blocks, maxBlocks)
 	}
 	if !strings.Contains(last, "QA_VALIDATION") || !strings.Contains(last, "sessiongate session") {
 		t.Errorf("the block does not name the end gate and the next step:\n%s", last)
@@ -207,8 +239,65 @@ func TestClaudeAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
 	if st := show["session"].(map[string]any)["state"]; st == "COMPLETE" {
 		t.Errorf("state %v: the end protocol never ran", st)
 	}
-	if v, _ := show["violations"].([]any); len(v) == 0 {
-		t.Errorf("no violation recorded after the agent was let go with the end protocol undone")
+	v, _ := show["violations"].([]any)
+	if len(v) != 1 || !strings.Contains(fmt.Sprint(v[0]), "END_PROTOCOL_SKIPPED") {
+		t.Errorf("violations %v: want one END_PROTOCOL_SKIPPED after the agent was let go", v)
 	}
-	t.Logf("blocked %d times", blocks)
+}
+
+// (d) An agent that claims a passing test run the hooks saw fail, or never
+// saw at all: the observed evidence disagrees with the claim, and the QA
+// gate must not pass on the claim.
+func TestClaudeAgentHooksClaimedTestRunDoesNotPass(t *testing.T) {
+	// Today an evidence gate passes on any evidence of its kind: a failed
+	// observed run, or a claim. Measured with this test: all three cases
+	// end COMPLETE.
+	t.Skip("issue 10 (d) not met yet: the QA evidence gate passes on a failed observed run and on a bare claim; remove this skip when a phase can demand passing observed evidence")
+	testRun := agenttest.Use("Bash", map[string]any{"command": "sh test.sh"})
+	claim := agenttest.Use("Bash", map[string]any{"command": "sessiongate session evidence --phase QA_VALIDATION --type tool_output --value 'all tests passed'"})
+	cases := []struct {
+		name string
+		run  []agenttest.Turn // between the edit and the commit
+		want string           // what the observed record shows
+	}{
+		{"failed run claimed as passing", []agenttest.Turn{testRun, claim}, "exit 1"},
+		{"failed run, nothing claimed", []agenttest.Turn{testRun}, "exit 1"},
+		{"run never made, claimed as passing", []agenttest.Turn{claim}, "no observed run"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := hookedRepo(t, "")
+			turns := []agenttest.Turn{
+				agenttest.Use("Bash", map[string]any{"command": "git status"}),
+				agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+				// hello.txt is not written: test.sh fails.
+				agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, "other.txt"), "content": "other\n"}),
+			}
+			turns = append(turns, c.run...)
+			turns = append(turns,
+				agenttest.Use("Bash", map[string]any{"command": "git add other.txt && git commit -q -m 'add other.txt'"}),
+				agenttest.Use("Bash", map[string]any{"command": "sessiongate session end --summary 'tests pass'"}),
+				agenttest.Say("done"),
+			)
+			srv := agenttest.NewClaudeServer(t, turns...)
+			res := r.claude("add other.txt", agenttest.ClaudeOptions{
+				Server: srv, AllowedTools: []string{"Write", "Bash"},
+			})
+			if res.ExitCode != 0 || srv.Used() < len(turns) {
+				t.Fatalf("run: exit %d, %d of %d turns\nstderr: %s", res.ExitCode, srv.Used(), len(turns), res.Stderr)
+			}
+			show := r.onlySession()
+			ran := c.want != "no observed run"
+			if e := observedRun(show, "sh test.sh"); (e != nil) != ran || e != nil && e["exit_code"] != 1.0 {
+				t.Fatalf("observed sh test.sh: %v, want %s", e, c.want)
+			}
+			if st := show["session"].(map[string]any)["state"]; st == "COMPLETE" {
+				t.Errorf("the session ended COMPLETE on a claimed test run (%s)", c.want)
+			}
+			endTxt := srv.Conversation()[len(turns)-1].NewText()
+			if !strings.Contains(endTxt, "QA_VALIDATION") || !strings.Contains(endTxt, "is_error") {
+				t.Errorf("session end did not fail at QA_VALIDATION:\n%s", endTxt)
+			}
+		})
+	}
 }

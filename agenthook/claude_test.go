@@ -102,6 +102,12 @@ func TestClaudeSession(t *testing.T) {
 		t.Fatalf("observed failure: %+v (exit 3, hashed, no body)", bad)
 	}
 
+	// session status keeps observed apart from claimed.
+	status := r.sg("session", "status", "--session", s.ID)
+	if !strings.Contains(status, "evidence: 2 observed (1 failed), 0 claimed") || !strings.Contains(status, "`true` exit 0") || !strings.Contains(status, "exit 3") {
+		t.Fatalf("session status:\n%s", status)
+	}
+
 	// The observed run passes the start gate; edits are allowed after.
 	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
 	if out, _ := r.hook("claude", "PreToolUse", write); len(out) != 0 {

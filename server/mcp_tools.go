@@ -71,15 +71,18 @@ type ValidateGateOutput struct {
 
 // RecordEvidenceOutput is record_evidence's result: what was stored.
 type RecordEvidenceOutput struct {
-	SessionID    string    `json:"session_id"`
-	Phase        string    `json:"phase"`
-	Step         string    `json:"step,omitempty"`
-	Requirement  string    `json:"requirement,omitempty"`
-	EvidenceType string    `json:"evidence_type"`
-	SHA256       string    `json:"sha256"`
-	Ref          string    `json:"ref"`
-	Size         int       `json:"size"`
-	RecordedAt   time.Time `json:"recorded_at"`
+	SessionID    string `json:"session_id"`
+	Phase        string `json:"phase"`
+	Step         string `json:"step,omitempty"`
+	Requirement  string `json:"requirement,omitempty"`
+	EvidenceType string `json:"evidence_type"`
+	// Origin is always claimed here: sessiongate was told, it did not see
+	// it. Observed evidence comes from agent hooks that watch the shell.
+	Origin     session.EvidenceOrigin `json:"origin"`
+	SHA256     string                 `json:"sha256"`
+	Ref        string                 `json:"ref"`
+	Size       int                    `json:"size"`
+	RecordedAt time.Time              `json:"recorded_at"`
 	// OpenRequirements are the phase's requirements still waiting for
 	// evidence, when it owes evidence per requirement.
 	OpenRequirements []session.RequirementStatus `json:"open_requirements"`
@@ -154,6 +157,7 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		InputSchema: mcpEvidenceInputSchema(),
 		OutputSchema: mcpOutputSchema[RecordEvidenceOutput](map[string]string{
 			"sha256":    "sha256 of the evidence (of the file, for file_path and content_hash)",
+			"origin":    "claimed: sessiongate was told, it did not see it happen (observed evidence comes from agent hooks watching the shell)",
 			"ref":       "the short reference stored",
 			"size":      "bytes of the evidence (of the file, for file_path and content_hash)",
 			"next_step": "what to do next",
@@ -335,7 +339,11 @@ func (m *mcpHandlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest
 	if err != nil {
 		return nil, nil, m.toolError(ctx, "record_evidence", err)
 	}
-	out := &RecordEvidenceOutput{SessionID: ev.SessionID, Phase: ev.Phase, Step: ev.Step, Requirement: ev.Requirement, EvidenceType: ev.Kind, SHA256: ev.SHA256,
+	origin := ev.Origin
+	if origin == "" {
+		origin = session.OriginClaimed
+	}
+	out := &RecordEvidenceOutput{SessionID: ev.SessionID, Phase: ev.Phase, Step: ev.Step, Requirement: ev.Requirement, EvidenceType: ev.Kind, Origin: origin, SHA256: ev.SHA256,
 		Ref: ev.Ref, Size: ev.Size, RecordedAt: ev.CreatedAt, OpenRequirements: []session.RequirementStatus{},
 		Next: "validate_gate phase=" + ev.Phase + " to see whether its gate passes now"}
 	if sts, err := e.Requirements(ctx, ev.SessionID, ev.Phase); err == nil {
@@ -359,7 +367,7 @@ func (m *mcpHandlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest
 	if ev.Step == session.StepNotApplicable {
 		return &mcp.CallToolResult{Content: mcpText("Recorded %s as not applicable (%s). Next: %s.", ev.Requirement, ev.Ref, out.Next)}, out, nil
 	}
-	return &mcp.CallToolResult{Content: mcpText("Recorded %s evidence for %s (%s, sha256 %s). Next: %s.", ev.Kind, what, ev.Ref, mcpShortSHA(ev.SHA256), out.Next)}, out, nil
+	return &mcp.CallToolResult{Content: mcpText("Recorded claimed %s evidence for %s (%s, sha256 %s); commands sessiongate sees run through the agent's hooks are recorded as observed evidence, which outranks claims. Next: %s.", ev.Kind, what, ev.Ref, mcpShortSHA(ev.SHA256), out.Next)}, out, nil
 }
 
 func (m *mcpHandlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in SessionEndInput) (*mcp.CallToolResult, *session.EndResult, error) {

@@ -63,12 +63,39 @@ func checklist(spec *protocolspec.Spec, results []PhaseResult, s *Session, evs [
 
 // StateView is a session with everything recorded about it: the state resource.
 type StateView struct {
-	Session    *Session        `json:"session"`
-	Expired    bool            `json:"expired"`
-	Checklist  []ChecklistItem `json:"checklist"`
-	Phases     []PhaseResult   `json:"phase_results"`
-	Evidence   []Evidence      `json:"evidence"`
-	Violations []Violation     `json:"violations"`
+	Session   *Session        `json:"session"`
+	Expired   bool            `json:"expired"`
+	Checklist []ChecklistItem `json:"checklist"`
+	Phases    []PhaseResult   `json:"phase_results"`
+	Evidence  []Evidence      `json:"evidence"`
+	// EvidenceCounts keeps observed evidence apart from claimed: each
+	// evidence row also says its origin.
+	EvidenceCounts EvidenceCounts `json:"evidence_counts"`
+	Violations     []Violation    `json:"violations"`
+}
+
+// EvidenceCounts counts a session's evidence by origin.
+type EvidenceCounts struct {
+	Observed       int `json:"observed"`        // sessiongate saw the command run
+	ObservedFailed int `json:"observed_failed"` // of those, exited non-zero
+	Claimed        int `json:"claimed"`         // an agent or a person said so
+}
+
+// CountEvidence counts evidence by origin.
+func CountEvidence(ev []Evidence) EvidenceCounts {
+	var c EvidenceCounts
+	for i := range ev {
+		switch {
+		case ev[i].Observed():
+			c.Observed++
+			if ev[i].ExitCode != nil && *ev[i].ExitCode != 0 {
+				c.ObservedFailed++
+			}
+		default:
+			c.Claimed++
+		}
+	}
+	return c
 }
 
 // View loads a session's state whatever its state (ended and terminated
@@ -109,7 +136,7 @@ func (e *Engine) View(ctx context.Context, id string) (*StateView, error) {
 	if vs == nil {
 		vs = []Violation{}
 	}
-	return &StateView{Session: s, Expired: s.Active() && s.Expired(e.now()), Checklist: checklist(spec, rs, s, ev, e.Config), Phases: rs, Evidence: ev, Violations: vs}, nil
+	return &StateView{Session: s, Expired: s.Active() && s.Expired(e.now()), Checklist: checklist(spec, rs, s, ev, e.Config), Phases: rs, Evidence: ev, EvidenceCounts: CountEvidence(ev), Violations: vs}, nil
 }
 
 // History returns a session's events in order.

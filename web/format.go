@@ -311,3 +311,32 @@ func reqClass(level string) string {
 	}
 	return "may"
 }
+
+// OriginClass is the badge class of observed evidence: green when the
+// command exited 0, red when it failed, grey when its exit is unknown.
+func OriginClass(e session.Evidence) string {
+	switch {
+	case e.Succeeded():
+		return "badge or-observed"
+	case e.ExitCode != nil && *e.ExitCode > 0:
+		return "badge or-observed-failed"
+	}
+	return "badge or-observed-unknown"
+}
+
+// OriginTitle explains an observed badge.
+func OriginTitle(e session.Evidence) string {
+	return "sessiongate saw this command run (" + OrDash(e.Source) + "): " + ObservedDetail(e)
+}
+
+// ObservedDetail is an observed command's exit code and duration.
+func ObservedDetail(e session.Evidence) string {
+	exit := "exit unknown"
+	if e.ExitCode != nil && *e.ExitCode >= 0 {
+		exit = "exit " + strconv.Itoa(*e.ExitCode)
+	}
+	if e.Duration > 0 {
+		exit += ", " + e.Duration.Round(time.Millisecond).String()
+	}
+	return exit
+}

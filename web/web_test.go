@@ -79,3 +79,27 @@ func TestAssetURLsCarryContentTags(t *testing.T) {
 		}
 	}
 }
+
+// TestEvidenceOrigin: the evidence table badges observed evidence apart
+// from claimed, with the observed command's exit code and duration.
+func TestEvidenceOrigin(t *testing.T) {
+	zero, three := 0, 3
+	ev := []session.Evidence{
+		{Phase: "QA", Kind: "tool_output", Origin: session.OriginObserved, Source: "claude", Command: "go test ./...", ExitCode: &zero, Duration: 1500 * time.Millisecond, SHA256: "ab"},
+		{Phase: "QA", Kind: "tool_output", Origin: session.OriginObserved, Source: "claude", Command: "go vet ./...", ExitCode: &three, SHA256: "cd"},
+		{Phase: "QA", Kind: "tool_output", Origin: session.OriginClaimed, Ref: "all tests pass", SHA256: "ef"},
+	}
+	var b strings.Builder
+	if err := evidenceTable(ev).Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{`or-observed"`, `or-observed-failed"`, `or-claimed"`, "go test ./...", "exit 0, 1.5s", "exit 3", "all tests pass"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("evidence table lacks %q:\n%s", want, html)
+		}
+	}
+	if strings.Count(html, ">observed<") != 2 || strings.Count(html, ">claimed<") != 1 {
+		t.Errorf("want 2 observed and 1 claimed badges:\n%s", html)
+	}
+}

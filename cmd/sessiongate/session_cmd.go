@@ -482,6 +482,7 @@ func printView(w io.Writer, v *session.StateView) {
 		fmt.Fprintf(tw, "%s\t%s\t%s%s\t%s\n", it.Phase, it.Level, it.Status, cur, strings.Join(it.Checks, "; "))
 	}
 	tw.Flush()
+	printEvidence(w, v)
 	for _, vi := range v.Violations {
 		fmt.Fprintf(w, "violation: %s %s %s: %s\n", vi.Severity, vi.Code, vi.Phase, vi.Message)
 	}
@@ -507,3 +508,38 @@ func oneLine(s string, n int) string {
 
 // maxListLimit bounds `session list --limit`.
 const maxListLimit = 10000
+
+// printEvidence lists evidence with observed apart from claimed: what
+// sessiongate saw run (command, exit code, duration) and what it was told.
+func printEvidence(w io.Writer, v *session.StateView) {
+	c := v.EvidenceCounts
+	if len(v.Evidence) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nevidence: %d observed (%d failed), %d claimed\n", c.Observed, c.ObservedFailed, c.Claimed)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ORIGIN\tPHASE\tKIND\tWHAT\tSHA256")
+	for _, e := range v.Evidence {
+		what := oneLine(e.Ref, 60)
+		if e.Observed() {
+			exit := "exit ?"
+			if e.ExitCode != nil && *e.ExitCode >= 0 {
+				exit = fmt.Sprintf("exit %d", *e.ExitCode)
+			}
+			what = fmt.Sprintf("`%s` %s %s by %s", oneLine(e.Command, 50), exit, e.Duration.Round(time.Millisecond), e.Source)
+		}
+		sha := e.SHA256
+		if len(sha) > 12 {
+			sha = sha[:12]
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Origin, orDash(e.Phase), e.Kind, what, sha)
+	}
+	tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -36,6 +36,7 @@ func TestGemini(t *testing.T) {
 	if len(evs) != 2 || *evs[0].ExitCode != 0 || *evs[1].ExitCode != 3 || evs[1].Command != "echo to-stdout; echo to-stderr >&2; exit 3" || evs[0].Source != "gemini" {
 		t.Fatalf("observed evidence %+v", evs)
 	}
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
 	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
 	r.hook("gemini", "BeforeAgent", golden(t, r, "gemini", "BeforeAgent", sid))
 	writeFile(t, filepath.Join(r.root, "hello.txt"), "hello\n")

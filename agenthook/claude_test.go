@@ -108,7 +108,10 @@ func TestClaudeSession(t *testing.T) {
 		t.Fatalf("session status:\n%s", status)
 	}
 
-	// The observed run passes the start gate; edits are allowed after.
+	// `true` and a failing echo say nothing about reading the notes (the
+	// gate counts observed runs only of commands the phase names): the
+	// start gate still needs its evidence. Then edits are allowed.
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
 	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
 	if out, _ := r.hook("claude", "PreToolUse", write); len(out) != 0 {
 		t.Fatalf("Write after the start gates: %v, want {}", out)

@@ -1,0 +1,66 @@
+package session
+
+import "testing"
+
+// TestFailureIn: output that reports its own failure is found; success
+// output that mentions zero failures, or words such as "errors.go", is not
+// (a false refusal makes an honest agent pad).
+func TestFailureIn(t *testing.T) {
+	cases := []struct {
+		body string
+		fail bool
+	}{
+		{"6 validation(s) failed rc=1", true},
+		{"exit code 1", true},
+		{"Process exited with code 2", true},
+		{"exit status 1", true},
+		{"returncode: 3", true},
+		{"FAILED tests/test_x.py::test_a", true},
+		{"--- FAIL: TestX (0.00s)\nFAIL\tpkg\t0.1s", true},
+		{"Summary: 4 error(s)", true},
+		{"Found 3 errors in 2 files", true},
+		{"2 tests failed, 10 passed", true},
+		{"fatal: not a git repository", true},
+		{"error: pathspec 'x' did not match", true},
+		{"npm ERR! code ELIFECYCLE", true},
+		{"bash: markdownlint: command not found", true},
+		{"Traceback (most recent call last):\n  File x", true},
+		{"BUILD FAILED in 3s", true},
+		{"Summary: 0 error(s)", false},
+		{"12 passed, 0 failed", false},
+		{"0 errors, 0 warnings", false},
+		{"Tests: 0 FAILED, 40 passed", false},
+		{"exit code 0", false},
+		{"rc=0", false},
+		{"ok  \tgithub.com/x/y\t0.3s", false},
+		{"modified: session/errors.go", false},
+		{"On branch feat/x\nnothing to commit, working tree clean", false},
+		{"handled the error case in parse.go; no failures", false},
+		{"linted 14 file(s)", false},
+	}
+	for _, c := range cases {
+		if got := failureIn(c.body); (got != "") != c.fail {
+			t.Errorf("failureIn(%q) = %q, want failure %v", c.body, got, c.fail)
+		}
+	}
+}
+
+func TestPaddingIn(t *testing.T) {
+	cases := []struct {
+		body string
+		pad  bool
+	}{
+		{"ok", true}, {"OK.", true}, {" done ", true}, {"N/A", true}, {"n/a - not needed", true}, {"TODO", true},
+		{"TBD: later", true}, {"skipped", true}, {"[x]", true}, {"[x] done", true}, {"✅", true}, {"-", true},
+		{"Not applicable", true}, {"yes", true},
+		{"ok  \tgithub.com/x/y\t0.3s", false},
+		{"done: ran go test ./... (all packages ok)", false},
+		{"read HANDOFF.md: last session fixed the login retry", false},
+		{"skills: create-pr.ps1, get-pr-context.ps1", false},
+	}
+	for _, c := range cases {
+		if got := paddingIn(c.body); (got != "") != c.pad {
+			t.Errorf("paddingIn(%q) = %q, want padding %v", c.body, got, c.pad)
+		}
+	}
+}

@@ -194,7 +194,7 @@ func newSessionCmd(a *app) *cobra.Command {
 		Long: `Record evidence for a phase, or for one of its requirements (--requirement ID;
 the ids are in 'sessiongate protocol show'). A conditional requirement that
 does not apply is recorded with --not-applicable "REASON" instead.`,
-		Args:  args(cobra.NoArgs),
+		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
 			e, id, err := a.resolveSession(ctx, sessionID)

@@ -64,7 +64,9 @@ func registerDashboard(s *Server, e *echo.Echo) {
 	e.GET("/violations", d.violations, sec)
 	e.GET("/protocol", d.protocol, sec)
 	e.GET("/static/:name", d.static, sec)
-	api := e.Group("/api", sec, d.requireToken)
+	e.GET("/signin", d.signInForm, sec)
+	e.POST("/signin", d.signIn, sec)
+	api := e.Group("/api", sec)
 	api.GET("/sessions", d.apiSessions)
 	api.GET("/sessions/:id", d.apiSession)
 	api.GET("/violations", d.apiViolations)
@@ -108,23 +110,6 @@ func (d *dashboard) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 		if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(d.csrf)) != 1 {
 			return d.fail(c, http.StatusForbidden, "Forbidden",
 				"The form's CSRF token is missing or out of date.", "Reload the session page and submit the form again.")
-		}
-		return next(c)
-	}
-}
-
-// requireToken asks for "Authorization: Bearer TOKEN" on /api when the
-// server has a token.
-func (d *dashboard) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		want := d.s.opts.Token
-		if want == "" {
-			return next(c)
-		}
-		got, ok := strings.CutPrefix(c.Request().Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(want)) != 1 {
-			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="sessiongate"`)
-			return c.JSON(http.StatusUnauthorized, apiError{Error: "missing or wrong bearer token: send Authorization: Bearer <token> (the serve --token value)"})
 		}
 		return next(c)
 	}

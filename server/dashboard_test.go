@@ -585,7 +585,14 @@ func TestAPITokenRequiredWhenSet(t *testing.T) {
 		{"/api/sessions/" + dashSID(1), "Bearer s3cret", http.StatusOK},
 		{"/api/violations", "", http.StatusUnauthorized},
 		{"/api/violations", "Bearer s3cret", http.StatusOK},
-		{"/sessions", "", http.StatusOK}, // pages are for the browser, behind the Host/Origin guard
+		{"/sessions", "", http.StatusUnauthorized},
+		{"/sessions", "Bearer s3cret", http.StatusOK},
+		{"/", "", http.StatusUnauthorized},
+		{"/violations", "", http.StatusUnauthorized},
+		{"/protocol", "", http.StatusUnauthorized},
+		{"/sessions/" + dashSID(1), "", http.StatusUnauthorized},
+		{"/signin", "", http.StatusOK},
+		{"/static/app.css", "", http.StatusOK},
 	} {
 		var hdr []string
 		if c.auth != "" {

@@ -31,7 +31,8 @@ type Options struct {
 	// Protocol returns the current protocol document as it is on disk (its
 	// display name and bytes), served as the sessiongate://protocol resource.
 	Protocol func(ctx context.Context) (name string, content []byte, err error)
-	// Token, when set, is required as "Authorization: Bearer TOKEN" on /mcp and /api.
+	// Token, when set, is required on every route but /signin and /static:
+	// "Authorization: Bearer TOKEN", or the cookie /signin gives a browser.
 	Token   string
 	Version string
 	Logger  *slog.Logger
@@ -44,6 +45,7 @@ type Options struct {
 type Server struct {
 	opts Options
 	echo *echo.Echo
+	auth *auth // nil without a token
 }
 
 // New builds the HTTP server. Every request passes the Host/Origin guard
@@ -55,7 +57,8 @@ func New(opts Options) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Pre(guard)
-	s := &Server{opts: opts, echo: e}
+	s := &Server{opts: opts, echo: e, auth: newAuth(opts.Token)}
+	e.Use(s.auth.middleware)
 	for _, register := range routes {
 		register(s, e)
 	}

@@ -15,6 +15,7 @@ import (
 type ev struct {
 	phase, kind, value string
 	req                string // the requirement it satisfies ("" when the engine has no ids yet)
+	na                 bool   // value is the reason the conditional requirement req does not apply
 }
 
 // step is the answer to one call: ok, or why not.
@@ -76,11 +77,17 @@ func (a *cliAgent) Start(objective string) string {
 }
 
 func (a *cliAgent) Evidence(e ev) step {
-	args := []string{"session", "evidence", "--session", a.id, "--phase", e.phase, "--type", e.kind, "--value", "-"}
+	args := []string{"session", "evidence", "--session", a.id, "--phase", e.phase, "--type", e.kind}
 	if e.req != "" {
 		args = append(args, "--requirement", e.req)
 	}
-	res := a.w.exec(a.w.root, e.value, binary, args...)
+	stdin := e.value
+	if e.na {
+		args, stdin = append(args, "--not-applicable", e.value), ""
+	} else {
+		args = append(args, "--value", "-")
+	}
+	res := a.w.exec(a.w.root, stdin, binary, args...)
 	if res.code != 0 {
 		return step{msg: res.text()}
 	}
@@ -178,6 +185,9 @@ func (a *mcpAgent) Evidence(e ev) step {
 	args := map[string]any{"session_id": a.id, "phase": e.phase, "evidence_type": e.kind, "evidence": e.value}
 	if e.req != "" {
 		args["requirement"] = e.req
+	}
+	if e.na {
+		args["not_applicable"] = true
 	}
 	if msg, ok := a.call("record_evidence", args, nil); !ok {
 		return step{msg: msg}

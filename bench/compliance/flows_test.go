@@ -1,6 +1,7 @@
 package compliance_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -52,14 +53,79 @@ func (w *world) pad(phase, value string) {
 	}
 }
 
-// requirement resolves a requirement text fragment to its id. The engine
-// has no requirement ids yet: "" (the evidence counts for the phase).
-func (w *world) requirement(phase, fragment string) string { return "" }
+// requirement resolves a fragment of a requirement's text to its id, from
+// `sessiongate protocol show --json`; "" while the engine has no ids (the
+// evidence then counts for the phase).
+func (w *world) requirement(phase, fragment string) string {
+	w.t.Helper()
+	if !hasRequirements || fragment == "" {
+		return ""
+	}
+	if w.reqs == nil {
+		var spec struct {
+			Phases []struct {
+				ID           string `json:"id"`
+				Requirements []struct {
+					ID   string `json:"id"`
+					Text string `json:"text"`
+				} `json:"requirements"`
+			} `json:"phases"`
+		}
+		out := w.sgOK("protocol", "show", "--json")
+		if err := json.Unmarshal([]byte(out), &spec); err != nil {
+			w.t.Fatalf("protocol show --json: %v", err)
+		}
+		w.reqs = map[string]map[string]string{}
+		for _, p := range spec.Phases {
+			w.reqs[p.ID] = map[string]string{}
+			for _, r := range p.Requirements {
+				w.reqs[p.ID][r.Text] = r.ID
+			}
+		}
+	}
+	var ids []string
+	for text, id := range w.reqs[phase] {
+		if strings.Contains(strings.ToLower(text), strings.ToLower(fragment)) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) != 1 {
+		w.t.Fatalf("requirement %q of %s: %d matches %v (the benchmark names requirements by a unique fragment of their text)", fragment, phase, len(ids), ids)
+	}
+	return ids[0]
+}
 
-// shell runs a command as the agent's shell tool does and records its
-// output as evidence for the requirement it satisfies.
+// notApplicable records that a conditional requirement does not apply,
+// with the reason (the protocol anticipates it; it is not evidence). Only
+// an engine with requirement ids has the form.
+func (w *world) notApplicable(phase, fragment, reason string) {
+	w.t.Helper()
+	if !hasRequirements {
+		return
+	}
+	if s := w.agent.Evidence(ev{phase: phase, kind: manual, value: reason, req: w.requirement(phase, fragment), na: true}); !s.ok {
+		w.halt("not-applicable refused (%s): %s", phase, s.msg)
+	}
+}
+
+// shell runs a command as the agent's shell tool does and makes it evidence
+// for the requirement it satisfies: through `sessiongate run` (observed:
+// sessiongate sees the exit code and output) when the binary has it, else
+// as claimed tool output.
 func (w *world) shell(phase, req, line string) (string, int) {
 	w.t.Helper()
+	if hasRun {
+		w.things++
+		args := []string{"run", "--session", w.id, "--phase", phase}
+		if id := w.requirement(phase, req); id != "" {
+			args = append(args, "--requirement", id)
+		}
+		res := w.exec(w.root, "", binary, append(args, "--", "sh", "-c", line+" 2>&1")...)
+		if res.code == 2 && !strings.Contains(res.err, "sessiongate: observed") {
+			w.halt("sessiongate run refused (%s): %s", phase, res.text())
+		}
+		return res.out, res.code
+	}
 	out, code := w.sh(line)
 	body := "$ " + line + "\n" + out
 	if code != 0 {
@@ -97,11 +163,12 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		"mcp__serena__activate_project: Activated existing project with name 'greet' at "+w.root+", language: bash")
 	w.evidence("SERENA_INITIALIZATION", "mcp__serena__initial_instructions", toolOutput,
 		"mcp__serena__initial_instructions: You are a professional coding agent concerned with one particular codebase...")
+	w.notApplicable("SERENA_INITIALIZATION", "If either call fails", "both Serena calls succeeded")
 	w.advance("")
 
 	// Phase 2: Context Retrieval. HANDOFF.md read (its hash recorded), the
 	// memories and the enhancement plan (SHOULD: this task comes from it).
-	w.evidence("CONTEXT_RETRIEVAL", "read `.agents/HANDOFF.md`", contentHash, ".agents/HANDOFF.md")
+	w.evidence("CONTEXT_RETRIEVAL", "read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
 	w.evidence("CONTEXT_RETRIEVAL", "Serena memories", toolOutput, "mcp__serena__list_memories: [\"skill-usage-mandatory\"]")
 	w.evidence("CONTEXT_RETRIEVAL", "enhancement-PROJECT-PLAN.md", contentHash, ".agents/planning/enhancement-PROJECT-PLAN.md")
 	w.advance("")
@@ -120,10 +187,11 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 			// The inventory comes from memory, not from a listing.
 			v.skills = "- `Get-PRContext.ps1`"
 		} else {
-			w.shell("SKILL_VALIDATION", "verify `.claude/skills/` directory exists", "test -d .claude/skills && echo '.claude/skills/ exists'")
+			w.shell("SKILL_VALIDATION", "verify .claude/skills/ directory exists", "test -d .claude/skills && echo '.claude/skills/ exists'")
 			list, _ := w.shell("SKILL_VALIDATION", "list available GitHub skill scripts", "ls .claude/skills/github/scripts")
 			w.evidence("SKILL_VALIDATION", "skill-usage-mandatory memory using", toolOutput,
 				"mcp__serena__read_memory(memory_file_name=\"skill-usage-mandatory\"):\n"+w.read(".serena/memories/skill-usage-mandatory.md"))
+			w.notApplicable("SKILL_VALIDATION", "serena MCP is not available", "Serena MCP is available: the memory was read with mcp__serena__read_memory")
 			w.evidence("SKILL_VALIDATION", "PROJECT-CONSTRAINTS.md", contentHash, ".agents/governance/PROJECT-CONSTRAINTS.md")
 			v.skills = ""
 			for _, f := range strings.Fields(list) {
@@ -183,7 +251,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	}
 	if version == v1222 {
 		w.write(".serena/memories/session-02-greet.md", "# Session 02\n\n"+objective+". Next: document the scripts.\n")
-		w.evidence("DOCUMENTATION_UPDATE", "Serena memory", toolOutput, "mcp__serena__write_memory(memory_name=\"session-02-greet\"): Memory written.")
+		w.evidence("DOCUMENTATION_UPDATE", "Session context MUST go to", toolOutput, "mcp__serena__write_memory(memory_name=\"session-02-greet\"): Memory written.")
 	}
 	plan := w.read(".agents/planning/enhancement-PROJECT-PLAN.md")
 	if !docs {
@@ -278,7 +346,7 @@ func starterFlow(w *world, sk skip, docs bool) {
 
 	// Phase 1: Context Retrieval. The history session_start returned (the
 	// first session: none), the README; recording them is requirement 3.
-	w.evidence("CONTEXT_RETRIEVAL", "history and notes that `session_start` returns", toolOutput,
+	w.evidence("CONTEXT_RETRIEVAL", "history and notes that session_start returns", toolOutput,
 		"session_start: history [] (no earlier sessions), carried_violations []")
 	w.shell("CONTEXT_RETRIEVAL", "README and any handoff notes", "cat README.md")
 	w.advance("")

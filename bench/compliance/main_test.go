@@ -21,6 +21,11 @@ var (
 	fixtures string
 	// nodeModules is a node_modules folder holding markdownlint-cli2 ("" when missing).
 	nodeModules string
+	// Features of the binary under test, probed once: the benchmark's agents
+	// use the evidence interface sessiongate offers (issue 11 is landing in
+	// steps), so the same scenarios measure each step.
+	hasRun          bool // `sessiongate run --phase P -- CMD` records observed evidence
+	hasRequirements bool // record_evidence takes a requirement id and a not-applicable form
 )
 
 func TestMain(m *testing.M) {
@@ -64,6 +69,9 @@ func buildAndRun(m *testing.M) (int, error) {
 	if err := cmd.Run(); err != nil {
 		return 1, fmt.Errorf("build sessiongate: %v\n%s", err, out.String())
 	}
+	hasRun = exec.Command(binary, "run", "--help").Run() == nil
+	help, _ := exec.Command(binary, "session", "evidence", "--help").CombinedOutput()
+	hasRequirements = bytes.Contains(help, []byte("--requirement")) && bytes.Contains(help, []byte("--not-applicable"))
 	return m.Run(), nil
 }
 

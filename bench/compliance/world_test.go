@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // world is one scenario's repository and what happened in it.
@@ -25,6 +26,7 @@ type world struct {
 	// deviated: the non-compliant agent has skipped its one thing; a block
 	// before that point says nothing about whether the skip is caught.
 	deviated bool
+	reqs     map[string]map[string]string // phase -> requirement text -> id (from protocol show)
 }
 
 // deviate marks the point where a non-compliant agent skips its one thing.
@@ -127,7 +129,11 @@ func (w *world) exec(dir string, stdin string, name string, args ...string) resu
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	t0 := time.Now()
 	err := cmd.Run()
+	if os.Getenv("COMPLIANCE_TRACE") != "" {
+		w.t.Logf("TRACE %6.0fms %s %s", float64(time.Since(t0).Microseconds())/1000, filepath.Base(name), oneLine(strings.Join(args, " "), 80))
+	}
 	res := result{out: stdout.String(), err: stderr.String()}
 	if err != nil {
 		var ee *exec.ExitError

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -44,12 +45,26 @@ func (w *world) evidence(phase, req, kind, value string) {
 	}
 }
 
-// pad records evidence for something the agent did not do.
-func (w *world) pad(phase, value string) {
+// pad records "ok" for every requirement of a phase the agent did nothing
+// for, naming each requirement when the engine has ids (as an agent that
+// read get_blocked_reason's open requirements would), else n times.
+func (w *world) pad(phase string, n int) {
 	w.t.Helper()
 	w.out.padded = true
-	if s := w.agent.Evidence(ev{phase: phase, kind: manual, value: value}); !s.ok {
-		w.halt("evidence refused (%s): %s", phase, s.msg)
+	var ids []string
+	if hasRequirements {
+		w.requirement(phase, "") // loads the ids
+		for _, id := range w.reqs[phase] {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+	} else {
+		ids = make([]string, n)
+	}
+	for _, id := range ids {
+		if s := w.agent.Evidence(ev{phase: phase, kind: manual, value: "ok", req: id}); !s.ok {
+			w.halt("evidence refused (%s): %s", phase, s.msg)
+		}
 	}
 }
 
@@ -58,7 +73,7 @@ func (w *world) pad(phase, value string) {
 // evidence then counts for the phase).
 func (w *world) requirement(phase, fragment string) string {
 	w.t.Helper()
-	if !hasRequirements || fragment == "" {
+	if !hasRequirements {
 		return ""
 	}
 	if w.reqs == nil {
@@ -82,6 +97,9 @@ func (w *world) requirement(phase, fragment string) string {
 				w.reqs[p.ID][r.Text] = r.ID
 			}
 		}
+	}
+	if fragment == "" {
+		return ""
 	}
 	var ids []string
 	for text, id := range w.reqs[phase] {
@@ -181,9 +199,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	if version == v1222 {
 		if sk == skipSkills {
 			w.deviate()
-			for i := 0; i < 7; i++ {
-				w.pad("SKILL_VALIDATION", "ok")
-			}
+			w.pad("SKILL_VALIDATION", 7)
 			// The inventory comes from memory, not from a listing.
 			v.skills = "- `Get-PRContext.ps1`"
 		} else {

@@ -136,7 +136,20 @@ func TestBadInputMatrix(t *testing.T) {
 	add("protocol is a directory", 2, "directory", "protocol", "show", "--protocol", dir)
 	// Databases.
 	junk := write("junk.db", bytes.Repeat([]byte("not a database "), 400))
-	add("db is junk", 2, "junk.db", "--db", junk, "session", "list")
+	add("db is junk", 2, "Move it aside", "--db", junk, "session", "list")
+	damaged := filepath.Join(dir, "damaged.db")
+	r.run(t, binary, "--db", damaged, "session", "list")
+	if b, err := os.ReadFile(damaged); err == nil && len(b) > 8192 {
+		for i := 4096; i < len(b); i++ {
+			b[i] = 'A' // keep the header, ruin every b-tree page
+		}
+		write("damaged.db", b)
+		os.Remove(damaged + "-wal")
+		os.Remove(damaged + "-shm")
+		add("db is malformed", 2, "Move it aside", "--db", damaged, "session", "list")
+	} else {
+		t.Fatalf("fresh database %s: %v (%d bytes)", damaged, err, len(b))
+	}
 	add("db is a directory", 2, dir, "--db", dir, "session", "list")
 	add("db folder cannot exist", 2, "/proc/nope", "--db", "/proc/nope/sg.db", "session", "list")
 	// Verify, snapshots, hooks, install.

@@ -26,6 +26,7 @@ type app struct {
 	repo   *gitrepo.Repo
 	cfg    *config.Config
 	db     *store.DB
+	dbFile string // the database path once opened, for messages
 	engine *session.Engine
 }
 
@@ -93,8 +94,12 @@ func (a *app) store(ctx context.Context) (*store.DB, error) {
 	}
 	db, err := store.Open(ctx, p)
 	if err != nil {
+		if store.IsCorrupt(err) {
+			return nil, usage(fmt.Errorf("%w\n%s", err, store.CorruptHint(p)))
+		}
 		return nil, usage(fmt.Errorf("%w (check the path and its permissions, or pass --db)", err))
 	}
+	a.dbFile = p
 	a.db = db
 	return db, nil
 }

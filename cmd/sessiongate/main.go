@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/store"
 	"io"
 	"os"
 	"os/signal"
@@ -57,6 +58,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// SIGINT/SIGTERM: the running gate command was killed and the
 		// transaction that would have recorded it rolled back.
 		fmt.Fprintln(stderr, "sessiongate: interrupted; nothing was recorded for the step that was running")
+		return exitUsage
+	}
+	if store.IsCorrupt(err) && a.dbFile != "" {
+		// Damage found after opening, by a query.
+		fmt.Fprintln(stderr, "sessiongate:", err)
+		fmt.Fprintln(stderr, "sessiongate:", store.CorruptHint(a.dbFile))
 		return exitUsage
 	}
 	var ee *exitError

@@ -271,6 +271,12 @@ func (r *Repo) Log(ctx context.Context, rng string) ([]Commit, error) {
 	}
 	b, err := run(ctx, r.root, "log", "--reverse", "--no-renames", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f", "--name-only", rng, "--")
 	if err != nil {
+		if strings.Contains(err.Error(), "bad revision") {
+			if depth, shallow := r.shallowDepth(ctx); shallow {
+				return nil, fmt.Errorf("list commits %s: the range reaches past this shallow clone's %d commit(s) of history: "+
+					"fetch it with `git fetch --unshallow` (or `git fetch --deepen=N`); in GitHub Actions set `fetch-depth: 0` on actions/checkout, in GitLab CI `GIT_DEPTH: 0`: %w", rng, depth, err)
+			}
+		}
 		return nil, fmt.Errorf("list commits %s: %w", rng, err)
 	}
 	var out []Commit
@@ -392,4 +398,18 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (map[stri
 		out[p] = hex.EncodeToString(sum[:])
 	}
 	return out, nil
+}
+
+// shallowDepth reports whether the repository is a shallow clone and how
+// many commits HEAD has in it.
+func (r *Repo) shallowDepth(ctx context.Context) (int, bool) {
+	b, err := run(ctx, r.root, "rev-parse", "--is-shallow-repository")
+	if err != nil || strings.TrimSpace(string(b)) != "true" {
+		return 0, false
+	}
+	n := 0
+	if b, err := run(ctx, r.root, "rev-list", "--count", "HEAD"); err == nil {
+		fmt.Sscan(strings.TrimSpace(string(b)), &n)
+	}
+	return n, true
 }

@@ -190,3 +190,32 @@ func TestNameFromOrigin(t *testing.T) {
 		t.Fatalf("no origin: %q", r.Name())
 	}
 }
+
+// TestShallowCloneRangeNamesTheFetch: a range past a shallow clone's history
+// says so and how to fetch more, instead of git's "bad revision".
+func TestShallowCloneRangeNamesTheFetch(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	src := filepath.Join(t.TempDir(), "src")
+	git(t, t.TempDir(), nil, "init", "-q", "-b", "main", src)
+	for i := 0; i < 6; i++ {
+		git(t, src, nil, "commit", "-q", "--allow-empty", "-m", "c")
+	}
+	dst := filepath.Join(t.TempDir(), "shallow")
+	git(t, t.TempDir(), nil, "clone", "-q", "--depth", "2", "file://"+src, dst)
+	r, err := gitrepo.Open(ctx, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := r.Log(ctx, "HEAD~1..HEAD"); err != nil || len(cs) != 1 {
+		t.Fatalf("range inside the clone: %v %v", cs, err)
+	}
+	_, err = r.Log(ctx, "HEAD~4..HEAD")
+	if err == nil || !strings.Contains(err.Error(), "shallow clone's 2 commit(s)") || !strings.Contains(err.Error(), "git fetch --unshallow") {
+		t.Fatalf("err = %v", err)
+	}
+	full, _ := gitrepo.Open(ctx, src)
+	if _, err := full.Log(ctx, "nosuch..HEAD"); err == nil || strings.Contains(err.Error(), "shallow") {
+		t.Fatalf("a bad revision in a full clone: %v", err)
+	}
+}

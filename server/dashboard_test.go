@@ -53,7 +53,8 @@ func TestDashboardPagesRenderSeededData(t *testing.T) {
 		{"terminated session", "/sessions/" + dashSID(4), []string{"TERMINATED", "Terminated:"}, []string{"Terminate this session"}},
 		{"violations", "/violations", []string{"FORCED_ADVANCE", "SEQUENCE_RULE", "BYPASS", "CRITICAL", `href="/sessions/` + dashSID(2) + `"`}, nil},
 		{"protocol", "/protocol", []string{"Context Retrieval", "CONTEXT_RETRIEVAL", "commit_since_start", "evidence only",
-			"relies on recorded evidence only", "The agent MUST commit its changes.", "current", "Stored versions"}, nil},
+			"relies on recorded evidence only", "The agent MUST commit its changes.", "current", "Stored versions",
+			"CONTEXT_RETRIEVAL.read-handoff-notes-record", "PLAN.write-plan"}, nil}, // requirement and checklist-row ids
 		{"protocol by sha", "/protocol?sha=" + env.spec.SHA256, []string{"QA_VALIDATION", env.spec.SHA256[:12]}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -41,6 +41,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// 0755 so tests can run it as an unprivileged user.
+	_ = os.Chmod(dir, 0o755)
 	binary = filepath.Join(dir, "sessiongate")
 	if out, err := exec.Command("go", "build", "-o", binary, "../cmd/sessiongate").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build sessiongate: %v\n%s", err, out)

@@ -61,6 +61,7 @@ type DB struct {
 	writer      *sql.DB // one connection; BEGIN IMMEDIATE
 	read        *sql.DB
 	writerStmts *stmtCache // prepared on the writer, used inside Update
+	readOnly    bool       // opened by a user who may only read: no writer
 
 	// Now fills zero CreatedAt times; tests may replace it.
 	Now func() time.Time
@@ -93,6 +94,9 @@ func Open(ctx context.Context, path string) (_ *DB, err error) {
 	// -wal and -shm files copy its mode). An existing file keeps its mode.
 	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
+		if readOnlyFallback(abs, err) {
+			return openReadOnly(ctx, abs)
+		}
 		return nil, fmt.Errorf("open file: %w", err)
 	}
 	if err := f.Close(); err != nil {
@@ -173,8 +177,14 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes the prepared statements and both connection pools.
 func (db *DB) Close() error {
+	if db.readOnly {
+		return errors.Join(db.stmts.close(), db.read.Close())
+	}
 	return errors.Join(db.stmts.close(), db.writerStmts.close(), db.read.Close(), db.writer.Close())
 }
+
+// ReadOnly reports whether the store was opened for reading only.
+func (db *DB) ReadOnly() bool { return db.readOnly }
 
 // Update runs fn in one BEGIN IMMEDIATE transaction on the writer
 // connection. fn's Writer reads through the same transaction, so it sees its
@@ -182,6 +192,9 @@ func (db *DB) Close() error {
 // is returned as is. fn must not call db.Update (the one writer connection is
 // taken) and must not keep w after it returns.
 func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err error) {
+	if db.readOnly {
+		return fmt.Errorf("%w: %s can be read but nothing can be recorded; fix the permissions of the file and its folder", ErrReadOnly, db.path)
+	}
 	// Statements this transaction found unprepared are prepared once the
 	// writer connection is free again.
 	defer db.writerStmts.preparePending(ctx)

@@ -14,6 +14,10 @@
 // load). Events the rules themselves produce ("policy:..." and
 // "...:refused") are not part of the history rules match: otherwise a
 // refusal would break its own run and the next identical call would pass.
+// Read-only calls (get_blocked_reason, validate_gate with the gate result it
+// recorded, resource reads) do not break a run either: they are skipped
+// unless they match the pattern token sought, so one intervening
+// get_blocked_reason cannot dodge a rule (see ReadOnlyMask).
 // Anchoring is deliberate: the source design searched the whole window,
 // so one forbidden run kept firing on every later call until it slid out of
 // the window; here a run fires once, on the call that completes it.
@@ -22,6 +26,8 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"path"
+	"sort"
 	"strings"
 )
 
@@ -130,23 +136,90 @@ func TokenMatch(pattern, token string) bool {
 	return true
 }
 
-// Fires reports whether the rule fires on the last token of history (the
-// current event). history is oldest first; only its last Window tokens count.
-func (r *Rule) Fires(history []string) bool {
-	n := len(r.Pattern)
-	if n == 0 || len(history) < n {
-		return false
+// ReadOnlyCall reports whether a call token is a read-only call's: it
+// looks at the session and changes nothing.
+func ReadOnlyCall(token string) bool {
+	return token == "tool:get_blocked_reason" || token == "tool:validate_gate" || strings.HasPrefix(token, "resource:")
+}
+
+// gateResult reports whether a token is a gate result as validate_gate
+// records it ("gate:PHASE:pass|fail|skipped") and returns the phase.
+func gateResult(token string) (string, bool) {
+	parts := strings.Split(token, ":")
+	if len(parts) != 3 || parts[0] != "gate" {
+		return "", false
 	}
-	if r.Window > 0 && len(history) > r.Window {
-		history = history[len(history)-r.Window:]
+	switch parts[2] {
+	case "pass", "fail", "skipped":
+		return parts[1], true
 	}
-	run := history[len(history)-n:]
-	for i, p := range r.Pattern {
-		if !TokenMatch(p, run[i]) {
-			return false
+	return "", false
+}
+
+// ReadOnlyMask marks the events of read-only calls in a history (oldest
+// first, bookkeeping removed): the call tokens, and the gate result a
+// validate_gate recorded right after its call token.
+func ReadOnlyMask(history []string) []bool {
+	m := make([]bool, len(history))
+	for i, t := range history {
+		if ReadOnlyCall(t) {
+			m[i] = true
+			continue
+		}
+		if _, ok := gateResult(t); ok && i > 0 && history[i-1] == "tool:validate_gate" {
+			m[i] = true
 		}
 	}
-	return true
+	return m
+}
+
+// Fires reports whether the rule fires on the last token of history (the
+// current event). history is oldest first, bookkeeping removed.
+//
+// The pattern is matched backwards from the current event. An event that
+// matches the pattern token sought is taken; a read-only event that does
+// not is skipped (it neither breaks the run nor counts toward the window);
+// any other event breaks the run. A gate result that a later read-only
+// validate_gate of the same phase superseded is stale: it does not count
+// (a gate that failed and then passed on re-validation is not "a failed
+// gate"). At most Window events that are not skipped are read.
+func (r *Rule) Fires(history []string) bool {
+	return r.fires(history, ReadOnlyMask(history))
+}
+
+func (r *Rule) fires(history []string, ro []bool) bool {
+	n := len(r.Pattern)
+	if n == 0 || len(history) == 0 {
+		return false
+	}
+	last := len(history) - 1
+	if !TokenMatch(r.Pattern[n-1], history[last]) {
+		return false
+	}
+	window := r.Window
+	if window < n {
+		window = n
+	}
+	counted, k := 1, n-2
+	revalidated := map[string]bool{} // phases a skipped validate_gate re-checked
+	for j := last - 1; k >= 0 && j >= 0; j-- {
+		t := history[j]
+		if TokenMatch(r.Pattern[k], t) {
+			if ph, ok := gateResult(t); ok && revalidated[ph] {
+				return false
+			}
+			k--
+			counted++
+			continue
+		}
+		if !ro[j] {
+			return false
+		}
+		if ph, ok := gateResult(t); ok {
+			revalidated[ph] = true
+		}
+	}
+	return k < 0 && counted <= window
 }
 
 // Decision is what the rules say about the current event.
@@ -173,9 +246,10 @@ func Evaluate(rules []Rule, history []string, current string) Decision {
 		}
 	}
 	h = append(h, current)
+	ro := ReadOnlyMask(h)
 	var d Decision
 	for _, r := range rules {
-		if r.Fires(h) {
+		if r.fires(h, ro) {
 			if r.Action == ActionBlock {
 				d.Blocked = append(d.Blocked, r)
 			} else {
@@ -224,14 +298,20 @@ func Defaults() []Rule {
 // Config is the sequence_policy section of the config file.
 type Config struct {
 	Default   []Rule            `yaml:"default"`
-	Protocols map[string][]Rule `yaml:"protocols"` // by protocol sha256 or file name
+	Protocols map[string][]Rule `yaml:"protocols"` // by protocol sha256, configured path or file name
 	Disable   []string          `yaml:"disable"`   // names of rules (shipped or configured) to turn off
 }
 
 // Rules returns the rules for a protocol: shipped defaults, then the
 // config's default rules (a rule with a shipped name replaces it), then the
 // protocol's own, minus disabled names. Every rule is validated.
-func (c *Config) Rules(protocolSHA, protocolName string) ([]Rule, error) {
+//
+// A protocols: key names the protocol by its sha256 (with or without a
+// "sha256:" prefix), its configured path (".agents/SESSION-PROTOCOL.md") or
+// its file name ("SESSION-PROTOCOL.md"); names are the path and file name
+// the caller knows the protocol by. Keys are compared as slash paths with
+// any "./" removed. Several matching keys add their rules in key order.
+func (c *Config) Rules(protocolSHA string, names ...string) ([]Rule, error) {
 	byName := map[string]int{}
 	var out []Rule
 	add := func(rs []Rule) error {
@@ -255,9 +335,14 @@ func (c *Config) Rules(protocolSHA, protocolName string) ([]Rule, error) {
 		if err := add(c.Default); err != nil {
 			return nil, err
 		}
-		for key, rs := range c.Protocols {
-			if key == protocolSHA || (protocolName != "" && key == protocolName) {
-				if err := add(rs); err != nil {
+		keys := make([]string, 0, len(c.Protocols))
+		for key := range c.Protocols {
+			keys = append(keys, key)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			if ProtocolKeyMatches(key, protocolSHA, names...) {
+				if err := add(c.Protocols[key]); err != nil {
 					return nil, err
 				}
 			}
@@ -275,6 +360,34 @@ func (c *Config) Rules(protocolSHA, protocolName string) ([]Rule, error) {
 		out = kept
 	}
 	return out, nil
+}
+
+// ProtocolKeyMatches reports whether a sequence_policy.protocols key names
+// the protocol with this sha256 and these paths or file names.
+func ProtocolKeyMatches(key, sha string, names ...string) bool {
+	k := strings.TrimPrefix(strings.TrimSpace(key), "sha256:")
+	if k == "" {
+		return false
+	}
+	if sha != "" && strings.EqualFold(k, sha) {
+		return true
+	}
+	k = cleanSlash(k)
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		n = cleanSlash(n)
+		if k == n || (!strings.Contains(k, "/") && k == path.Base(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+func cleanSlash(p string) string {
+	p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
+	return strings.TrimPrefix(p, "./")
 }
 
 // ErrBlocked is wrapped by engine errors for a call refused by a rule.

@@ -187,6 +187,14 @@ func TestMCPWholeSession(t *testing.T) {
 		if gate.Passed {
 			t.Fatalf("QA gate passes without evidence: %+v", gate)
 		}
+		// A read-only call in between does not dodge the rule (issue 11 item 6).
+		res = mcpCall(t, cs, "session_end", map[string]any{"session_id": id, "summary": "did it"})
+		if !res.IsError || !strings.Contains(mcpText(res), "end-after-forced-blocking-gate") {
+			t.Fatalf("session_end after only validate_gate: isError=%v %q", res.IsError, mcpText(res))
+		}
+		// Doing something (recording what was done) does.
+		mcpOK[server.RecordEvidenceOutput](t, cs, "record_evidence", map[string]any{
+			"session_id": id, "phase": "PLAN", "evidence_type": "manual", "evidence": "one-line change, no plan needed"})
 		res = mcpCall(t, cs, "session_end", map[string]any{"session_id": id, "summary": "did it"})
 		end := mcpStructured[session.EndResult](t, res)
 		if !res.IsError || end.Ended || end.Blocked == nil || end.Blocked.Phase != "QA_VALIDATION" {
@@ -223,7 +231,7 @@ func TestMCPWholeSession(t *testing.T) {
 		}
 		var state session.StateView
 		read("session://"+id+"/state", &state)
-		if state.Session.State != session.StateComplete || state.Session.NextNotes != "write PLAN.md" || len(state.Evidence) != 2 || len(state.Violations) != 2 {
+		if state.Session.State != session.StateComplete || state.Session.NextNotes != "write PLAN.md" || len(state.Evidence) != 3 || len(state.Violations) != 3 { // forced advance + two refused ends
 			t.Fatalf("state resource: session %+v, %d evidence, %d violations", state.Session, len(state.Evidence), len(state.Violations))
 		}
 		var cl struct {
@@ -259,7 +267,7 @@ func TestMCPWholeSession(t *testing.T) {
 		for _, v := range vs.Violations {
 			codes[v.Code] = v.Severity + " " + v.Phase
 		}
-		if len(vs.Violations) != 2 || codes["FORCED_ADVANCE"] != "CRITICAL PLAN" || codes["SEQUENCE_RULE"] == "" {
+		if len(vs.Violations) != 3 || codes["FORCED_ADVANCE"] != "CRITICAL PLAN" || codes["SEQUENCE_RULE"] == "" {
 			t.Fatalf("violations resource %+v", vs)
 		}
 		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: server.ProtocolURI})

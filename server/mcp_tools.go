@@ -87,6 +87,8 @@ type RecordEvidenceOutput struct {
 	// evidence, when it owes evidence per requirement.
 	OpenRequirements []session.RequirementStatus `json:"open_requirements"`
 	Next             string                      `json:"next_step"`
+	// Warnings from sequence rules that let the call through.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func (m *mcpHandlers) addTools(srv *mcp.Server) {
@@ -293,7 +295,18 @@ func (m *mcpHandlers) validateGate(ctx context.Context, _ *mcp.CallToolRequest, 
 		out.Next = "fix what failed (" + strings.Join(need, "; ") + "), then validate_gate again"
 		msg = fmt.Sprintf("%s gate %s: FAIL. %s.", g.Level, g.Phase, g.Message)
 	}
-	return &mcp.CallToolResult{Content: mcpText("%s Next: %s.", msg, out.Next)}, out, nil
+	return &mcp.CallToolResult{Content: mcpText("%s%s Next: %s.", msg, mcpWarnings(g.Warnings), out.Next)}, out, nil
+}
+
+// mcpWarnings renders sequence-rule warnings for a tool's text content:
+// every tool result carries them, in structuredContent and in the text a
+// model reads.
+func mcpWarnings(ws []string) string {
+	var b strings.Builder
+	for _, w := range ws {
+		fmt.Fprintf(&b, " Warning: %s.", w)
+	}
+	return b.String()
 }
 
 func (m *mcpHandlers) advancePhase(ctx context.Context, _ *mcp.CallToolRequest, in AdvancePhaseInput) (*mcp.CallToolResult, *session.AdvanceResult, error) {
@@ -345,7 +358,7 @@ func (m *mcpHandlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest
 	}
 	out := &RecordEvidenceOutput{SessionID: ev.SessionID, Phase: ev.Phase, Step: ev.Step, Requirement: ev.Requirement, EvidenceType: ev.Kind, Origin: origin, SHA256: ev.SHA256,
 		Ref: ev.Ref, Size: ev.Size, RecordedAt: ev.CreatedAt, OpenRequirements: []session.RequirementStatus{},
-		Next: "validate_gate phase=" + ev.Phase + " to see whether its gate passes now"}
+		Next: "validate_gate phase=" + ev.Phase + " to see whether its gate passes now", Warnings: ev.Warnings}
 	if sts, err := e.Requirements(ctx, ev.SessionID, ev.Phase); err == nil {
 		for _, st := range sts {
 			if st.Status == session.ReqOpen {
@@ -365,9 +378,9 @@ func (m *mcpHandlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest
 		what = ev.Requirement
 	}
 	if ev.Step == session.StepNotApplicable {
-		return &mcp.CallToolResult{Content: mcpText("Recorded %s as not applicable (%s). Next: %s.", ev.Requirement, ev.Ref, out.Next)}, out, nil
+		return &mcp.CallToolResult{Content: mcpText("Recorded %s as not applicable (%s).%s Next: %s.", ev.Requirement, ev.Ref, mcpWarnings(ev.Warnings), out.Next)}, out, nil
 	}
-	return &mcp.CallToolResult{Content: mcpText("Recorded claimed %s evidence for %s (%s, sha256 %s); commands sessiongate sees run through the agent's hooks are recorded as observed evidence, which outranks claims. Next: %s.", ev.Kind, what, ev.Ref, mcpShortSHA(ev.SHA256), out.Next)}, out, nil
+	return &mcp.CallToolResult{Content: mcpText("Recorded claimed %s evidence for %s (%s, sha256 %s); commands sessiongate sees run through the agent's hooks are recorded as observed evidence, which outranks claims.%s Next: %s.", ev.Kind, what, ev.Ref, mcpShortSHA(ev.SHA256), mcpWarnings(ev.Warnings), out.Next)}, out, nil
 }
 
 func (m *mcpHandlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in SessionEndInput) (*mcp.CallToolResult, *session.EndResult, error) {
@@ -427,6 +440,7 @@ func (m *mcpHandlers) blockedReason(ctx context.Context, _ *mcp.CallToolRequest,
 	if len(rep.SuggestedActions) > 0 {
 		fmt.Fprintf(&b, " Next: %s.", strings.Join(rep.SuggestedActions, "; "))
 	}
+	b.WriteString(mcpWarnings(rep.Warnings))
 	return &mcp.CallToolResult{Content: mcpText("%s", b.String())}, rep, nil
 }
 

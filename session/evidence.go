@@ -140,6 +140,7 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	if err != nil {
 		return nil, fmt.Errorf("record evidence: %w", err)
 	}
+	ev.Warnings = pol.Warnings
 	return ev, nil
 }
 

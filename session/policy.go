@@ -78,13 +78,25 @@ func (e *Engine) CheckPolicy(ctx context.Context, s *Session, token string) (*Po
 	return nil, fmt.Errorf("%w %s: %s", policy.ErrBlocked, strings.Join(names, ", "), strings.Join(msgs, "; "))
 }
 
-// ruleHistory returns the last n events that rules match against, skipping
-// the rules' own bookkeeping events (however many refusals piled up).
+// maxRuleHistory bounds how many events one rule check reads, however
+// many read-only calls an agent piles up between two significant ones.
+const maxRuleHistory = 4096
+
+// ruleHistory returns the events rules match against, oldest first,
+// skipping the rules' own bookkeeping events: everything after (and
+// including) the (n+1)-th event from the end that is not part of a
+// read-only call. Read-only calls are transparent to rules (policy.Fires),
+// so however many of them come between the events a rule needs, those
+// events are read; the extra event gives the oldest read-only gate result
+// its context.
 func (e *Engine) ruleHistory(ctx context.Context, id string, n int) ([]string, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	for read := 2 * n; ; read *= 4 {
+	for read := 4 * (n + 1); ; read *= 4 {
+		if read > maxRuleHistory {
+			read = maxRuleHistory
+		}
 		evs, err := e.Store.LastEvents(ctx, id, read)
 		if err != nil {
 			return nil, fmt.Errorf("read history: %w", err)
@@ -95,10 +107,17 @@ func (e *Engine) ruleHistory(ctx context.Context, id string, n int) ([]string, e
 				kept = append(kept, ev.Token)
 			}
 		}
-		if len(kept) >= n || len(evs) < read {
-			if len(kept) > n {
-				kept = kept[len(kept)-n:]
+		ro := policy.ReadOnlyMask(kept)
+		significant := 0
+		for i := len(kept) - 1; i >= 0; i-- {
+			if ro[i] {
+				continue
 			}
+			if significant++; significant == n+1 {
+				return kept[i:], nil
+			}
+		}
+		if len(evs) < read || read == maxRuleHistory {
 			return kept, nil
 		}
 	}
@@ -113,15 +132,18 @@ func (o *PolicyOutcome) Tokens() []string {
 }
 
 func (e *Engine) rules(ctx context.Context, s *Session) ([]policy.Rule, error) {
-	// The protocol's file name matters only to per-protocol rules; skip
-	// the lookup otherwise (hooks run this on every commit).
-	name := ""
+	// The protocol's path and file name matter only to per-protocol rules;
+	// skip the lookup otherwise (hooks run this on every commit). Keys match
+	// the sha256, the configured path, or the file name of either the
+	// configured path or the name the protocol was loaded under.
+	var names []string
 	if e.Config.Policy != nil && len(e.Config.Policy.Protocols) > 0 {
+		names = append(names, e.Config.ProtocolPath)
 		if p, err := e.Store.GetProtocol(ctx, s.ProtocolSHA); err == nil {
-			name = p.Name
+			names = append(names, p.Name)
 		}
 	}
-	rules, err := e.Config.Policy.Rules(s.ProtocolSHA, name)
+	rules, err := e.Config.Policy.Rules(s.ProtocolSHA, names...)
 	if err != nil {
 		return nil, fmt.Errorf("sequence_policy: %w", err)
 	}
@@ -129,11 +151,13 @@ func (e *Engine) rules(ctx context.Context, s *Session) ([]policy.Rule, error) {
 }
 
 // Carried returns the violations of earlier sessions of the repository that
-// are still relevant to s: cross_session_decay violations with fewer than
-// decay_runs runs between them and s, s included. A run is a session that
+// are still relevant to s: cross_session_decay violations for which fewer
+// than decay_runs runs lie between them and s (sessions started after the
+// violation and before s; s itself is not one). A run is a session that
 // ended COMPLETE: a session started and dropped (superseded, abandoned,
 // terminated) does not wear a violation off, or two throwaway starts would
-// lift the ban on force. No time-based TTL: ADR-029 v1 defines none.
+// lift the ban on force. docs/policy.md says the same. No time-based TTL:
+// ADR-029 v1 defines none.
 func (e *Engine) Carried(ctx context.Context, r Reader, s *Session) ([]Violation, error) {
 	// Only decaying violations can be carried; filtering in the query keeps
 	// session-window noise (sequence-rule refusals) from crowding them out.

@@ -238,6 +238,9 @@ type Evidence struct {
 	Command  string        `json:"command,omitempty"`
 	ExitCode *int          `json:"exit_code,omitempty"` // observed commands only
 	Duration time.Duration `json:"duration_ns,omitempty"`
+	// Warnings from sequence rules that let the recording call through;
+	// returned to the caller, never stored.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Observed reports whether sessiongate saw the evidence happen.

@@ -147,6 +147,9 @@ check(adv.violations.length === 1 && adv.violations[0].severity === "CRITICAL" &
 await refused("session_end", { session_id: id, summary: "done" }, "sequence rule");
 gate = await ok("validate_gate", { session_id: id, phase: "QA_VALIDATION" });
 check(gate.passed === false, "QA gate fails without test output", gate);
+// a read-only call in between does not dodge the rule; recording what was done does
+await refused("session_end", { session_id: id, summary: "done" }, "end-after-forced-blocking-gate");
+await ok("record_evidence", { session_id: id, phase: "PLAN", evidence_type: "manual", evidence: "one-line change, no plan needed" });
 res = await refused("session_end", { session_id: id, summary: "done" }, "QA_VALIDATION");
 check(res.structuredContent?.ended === false && res.structuredContent?.blocked?.phase === "QA_VALIDATION", "blocked end keeps its structured result", res.structuredContent);
 await ok("record_evidence", { session_id: id, phase: "QA_VALIDATION", evidence_type: "tool_output", evidence: "PASS 12 tests" });
@@ -176,7 +179,7 @@ async function readJSON(uri) {
 }
 const state = await readJSON(`session://${id}/state`);
 check(state.session.state === "COMPLETE" && state.session.next_session_notes === "write PLAN.md first", "state resource shows the ended session", state.session);
-check(state.evidence.length === 2 && state.evidence.every((e) => e.body === undefined), "state resource has evidence references, no bodies", state.evidence);
+check(state.evidence.length === 3 && state.evidence.every((e) => e.body === undefined), "state resource has evidence references, no bodies", state.evidence);
 const cl = await readJSON(`session://${id}/checklist`);
 const st = Object.fromEntries(cl.checklist.map((c) => [c.phase, c.status]));
 check(st.CONTEXT_RETRIEVAL === "PASSED" && st.PLAN === "FORCED" && st.QA_VALIDATION === "PASSED" && st.GIT_OPERATIONS === "PASSED", "checklist resource shows each phase's status", st);

@@ -223,6 +223,9 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 			if asJSON {
 				return writeJSON(c.OutOrStdout(), ev)
 			}
+			for _, w := range ev.Warnings {
+				fmt.Fprintln(c.OutOrStdout(), "warning:", w)
+			}
 			if ev.Step == session.StepNotApplicable {
 				fmt.Fprintf(c.OutOrStdout(), "recorded %s as not applicable: %s\n", ev.Requirement, ev.Ref)
 				return nil
@@ -264,6 +267,9 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 			} else {
 				for _, g := range res.Gates {
 					printGate(c.OutOrStdout(), g)
+				}
+				for _, w := range res.Warnings {
+					fmt.Fprintln(c.OutOrStdout(), "warning:", w)
 				}
 				fmt.Fprintf(c.OutOrStdout(), "%s\nnext: %s\n", res.State, res.Next)
 			}
@@ -459,6 +465,9 @@ func printGate(w io.Writer, g session.GateResult) {
 		for _, l := range strings.Split(g.Output, "\n") {
 			fmt.Fprintln(w, "  | "+l)
 		}
+	}
+	for _, wa := range g.Warnings {
+		fmt.Fprintln(w, "warning:", wa)
 	}
 }
 

@@ -92,7 +92,7 @@ func TestWarningsInEveryResult(t *testing.T) {
 	// Another protocol path: the per-protocol rules do not apply.
 	e.engine.Config.ProtocolPath = "docs/OTHER.md"
 	id2 := e.start("other protocol")
-	ev, err = e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id2, Kind: session.EvidenceToolOutput, Evidence: "x"})
+	ev, err = e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id2, Kind: session.EvidenceToolOutput, Evidence: "read the README and the notes"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -249,24 +249,22 @@ func TestClaudeAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
 // saw at all: the observed evidence disagrees with the claim, and the QA
 // gate must not pass on the claim.
 func TestClaudeAgentHooksClaimedTestRunDoesNotPass(t *testing.T) {
-	// Today an evidence gate passes on any evidence of its kind: a failed
-	// observed run, or a claim. Measured with this test: all three cases
-	// end COMPLETE.
-	t.Skip("issue 10 (d) not met yet: the QA evidence gate passes on a failed observed run and on a bare claim; remove this skip when a phase can demand passing observed evidence")
 	testRun := agenttest.Use("Bash", map[string]any{"command": "sh test.sh"})
 	claim := agenttest.Use("Bash", map[string]any{"command": "sessiongate session evidence --phase QA_VALIDATION --type tool_output --value 'all tests passed'"})
 	cases := []struct {
 		name string
 		run  []agenttest.Turn // between the edit and the commit
 		want string           // what the observed record shows
+		why  string           // what session end says
 	}{
-		{"failed run claimed as passing", []agenttest.Turn{testRun, claim}, "exit 1"},
-		{"failed run, nothing claimed", []agenttest.Turn{testRun}, "exit 1"},
-		{"run never made, claimed as passing", []agenttest.Turn{claim}, "no observed run"},
+		{"failed run claimed as passing", []agenttest.Turn{testRun, claim}, "exit 1", `the last observed run of "sh test.sh" for QA_VALIDATION exited 1`},
+		{"failed run, nothing claimed", []agenttest.Turn{testRun}, "exit 1", `the last observed run of "sh test.sh" for QA_VALIDATION exited 1`},
+		{"run never made, claimed as passing", []agenttest.Turn{claim}, "no observed run", "QA_VALIDATION needs observed evidence"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := hookedRepo(t, "")
+			// The project demands that its tests were seen to run.
+			r := hookedRepo(t, "observed: [QA_VALIDATION]\n")
 			turns := []agenttest.Turn{
 				agenttest.Use("Bash", map[string]any{"command": "git status"}),
 				agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
@@ -295,9 +293,53 @@ func TestClaudeAgentHooksClaimedTestRunDoesNotPass(t *testing.T) {
 				t.Errorf("the session ended COMPLETE on a claimed test run (%s)", c.want)
 			}
 			endTxt := srv.Conversation()[len(turns)-1].NewText()
-			if !strings.Contains(endTxt, "QA_VALIDATION") || !strings.Contains(endTxt, "is_error") {
-				t.Errorf("session end did not fail at QA_VALIDATION:\n%s", endTxt)
+			if !strings.Contains(endTxt, "is_error") || !strings.Contains(endTxt, c.why) {
+				t.Errorf("session end did not fail at QA_VALIDATION with %q:\n%s", c.why, endTxt)
 			}
 		})
+	}
+}
+
+// (a) over MCP: the agent hooks start the session and name it in the
+// context; the agent advances and ends it with the MCP tools (no
+// session_start), its shell commands are the evidence. One session,
+// COMPLETE, no violation, nothing claimed.
+func TestClaudeAgentHooksCompliantOverMCP(t *testing.T) {
+	r := hookedRepo(t, "")
+	s := &sessionScript{}
+	srv := agenttest.NewClaudeServer(t,
+		agenttest.Use("Bash", map[string]any{"command": "git status"}),
+		s.use("mcp__sessiongate__advance_phase", func(id string) map[string]any {
+			return map[string]any{"session_id": id, "target_phase": "WORKING"}
+		}),
+		agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
+		agenttest.Use("Bash", map[string]any{"command": "sh test.sh"}),
+		agenttest.Use("Bash", map[string]any{"command": "git add hello.txt && git commit -q -m 'add hello.txt'"}),
+		s.use("mcp__sessiongate__session_end", func(id string) map[string]any {
+			return map[string]any{"session_id": id, "summary": "added hello.txt"}
+		}),
+		agenttest.Say("done"),
+	)
+	res := r.claude("add hello.txt", agenttest.ClaudeOptions{Server: srv, MCPConfig: ".mcp.json", AllowedTools: mcpTools})
+	if res.ExitCode != 0 || res.Result != "done" || srv.Used() != 7 {
+		t.Fatalf("run: exit %d result %q, %d of 7 turns\nstderr: %s", res.ExitCode, res.Result, srv.Used(), res.Stderr)
+	}
+	for i, req := range srv.Conversation()[1:] {
+		if txt := req.NewText(); strings.Contains(txt, "is_error") || strings.Contains(txt, "Stop hook feedback") {
+			t.Errorf("tool call %d failed, was denied or the stop was blocked: %s", i+1, txt)
+		}
+	}
+	show := r.onlySession()
+	if id := show["session"].(map[string]any)["id"]; id != s.id {
+		t.Errorf("the MCP calls named session %q, the hooks started %v", s.id, id)
+	}
+	if st := show["session"].(map[string]any)["state"]; st != "COMPLETE" {
+		t.Errorf("state %v, want COMPLETE", st)
+	}
+	if v, _ := show["violations"].([]any); len(v) != 0 {
+		t.Errorf("violations: %v", v)
+	}
+	if o := evidenceOrigins(show); o["observed"] < 3 || o["claimed"] > 1 {
+		t.Errorf("evidence origins %v: want the shell commands observed, nothing claimed by the agent", o)
 	}
 }

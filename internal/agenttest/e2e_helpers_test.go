@@ -22,22 +22,38 @@ type sgRepo struct {
 	env []string // PATH with sessiongate first, SESSIONGATE_DB
 }
 
-// newSGRepo makes the repository, writes protocol (and config when not
-// empty), commits them and runs install with extra install args.
+// newSGRepo makes the repository, writes protocol (`sessiongate init`'s
+// starter protocol and config when empty) and config (when not empty),
+// commits them and runs install with extra install args (none when nil).
 func newSGRepo(t *testing.T, protocol, config string, install ...string) *sgRepo {
 	t.Helper()
 	r := &sgRepo{t: t, dir: gitRepo(t)}
 	r.env = []string{agenttest.PrependPath(sgBin), "SESSIONGATE_DB=" + filepath.Join(t.TempDir(), "sessiongate.db")}
-	r.write("SESSION-PROTOCOL.md", protocol)
+	if protocol == "" {
+		// The starter protocol and config, as a new user gets them.
+		if out, code := r.sg("init"); code != 0 {
+			t.Fatalf("sessiongate init: exit %d\n%s", code, out)
+		}
+	} else {
+		r.write("SESSION-PROTOCOL.md", protocol)
+	}
 	if config != "" {
 		r.write("sessiongate.yaml", config)
 	}
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "protocol")
-	if out, code := r.sg(append([]string{"install"}, install...)...); code != 0 {
-		t.Fatalf("sessiongate install %v: exit %d\n%s", install, code, out)
+	if install != nil {
+		r.install(install...)
 	}
 	return r
+}
+
+// install runs `sessiongate install` with args.
+func (r *sgRepo) install(args ...string) {
+	r.t.Helper()
+	if out, code := r.sg(append([]string{"install"}, args...)...); code != 0 {
+		r.t.Fatalf("sessiongate install %v: exit %d\n%s", args, code, out)
+	}
 }
 
 func (r *sgRepo) write(rel, content string) {
@@ -108,7 +124,7 @@ func (r *sgRepo) claude(prompt string, opts agenttest.ClaudeOptions) agenttest.C
 	r.t.Cleanup(func() {
 		if r.t.Failed() {
 			for i, req := range opts.Server.Conversation() {
-				r.t.Logf("request %d (after turn %d): %.600s", i+1, i, req.NewText())
+				r.t.Logf("request %d, answering turn %d's tool call: %.1200s", i, i-1, req.NewText())
 			}
 		}
 	})
@@ -117,8 +133,12 @@ func (r *sgRepo) claude(prompt string, opts agenttest.ClaudeOptions) agenttest.C
 	return res
 }
 
-// sessionIDRe finds the session id in a session_start result.
-var sessionIDRe = regexp.MustCompile(`session_id\W+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`)
+// sessionIDRe finds the session id in a session_start result;
+// hookSessionRe in the context the SessionStart agent hook injects.
+var (
+	sessionIDRe   = regexp.MustCompile(`session_id\W+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`)
+	hookSessionRe = regexp.MustCompile(`sessiongate: session ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}) (started|resumed)`)
+)
 
 // sessionScript builds scripted turns that need the sessiongate session id,
 // which the model learns from the session_start tool result.
@@ -132,7 +152,8 @@ func (s *sessionScript) start(objective string) agenttest.Turn {
 }
 
 // use is a tool call whose input is built with the session id, read from
-// the session_start result in the conversation so far.
+// the session_start result in the conversation so far, else from the
+// SessionStart hook's context.
 func (s *sessionScript) use(tool string, input func(id string) map[string]any) agenttest.Turn {
 	return agenttest.React(func(req agenttest.Request) agenttest.Turn {
 		if s.id == "" {
@@ -140,6 +161,9 @@ func (s *sessionScript) use(tool string, input func(id string) map[string]any) a
 				if m := sessionIDRe.FindStringSubmatch(res); m != nil {
 					s.id = m[1]
 				}
+			}
+			if m := hookSessionRe.FindStringSubmatch(req.AllText()); s.id == "" && m != nil {
+				s.id = m[1]
 			}
 		}
 		return agenttest.Use(tool, input(s.id))

@@ -23,7 +23,7 @@ const e2eProtocol = "# Session Protocol\n\n## Session Start\n\n" +
 	"1. The agent MUST commit its changes.\n"
 
 // e2eTest is the project's test: it passes once hello.txt exists.
-const e2eTest = "test -f hello.txt || { echo 'hello.txt missing' >&2; exit 1; }\necho ok\n"
+const e2eTest = "test -f hello.txt || { echo 'FAIL: hello.txt missing' >&2; exit 1; }\necho 'PASS: hello.txt exists (1 test)'\n"
 
 // mcpTools are the permissions a compliant run needs in -p mode.
 var mcpTools = []string{"mcp__sessiongate__*", "Write", "Bash"}
@@ -49,7 +49,7 @@ func TestClaudeMCPCompliantSession(t *testing.T) {
 		agenttest.Use("Write", map[string]any{"file_path": r.dir + "/hello.txt", "content": "hello\n"}),
 		agenttest.Use("Bash", map[string]any{"command": "sh test.sh"}),
 		s.use("mcp__sessiongate__record_evidence", func(id string) map[string]any {
-			return map[string]any{"session_id": id, "phase": "QA_VALIDATION", "evidence_type": "tool_output", "evidence": "ok"}
+			return map[string]any{"session_id": id, "phase": "QA_VALIDATION", "evidence_type": "tool_output", "evidence": "PASS: hello.txt exists (1 test)"}
 		}),
 		agenttest.Use("Bash", map[string]any{"command": "git add hello.txt && git commit -q -m 'add hello.txt'"}),
 		s.use("mcp__sessiongate__session_end", func(id string) map[string]any {

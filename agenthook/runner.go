@@ -288,7 +288,9 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	req := session.AgentBindRequest{
 		Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo, Create: create,
 		Spec: func(ctx context.Context) (*protocolspec.Spec, error) { return r.loadSpec(ctx, eng, cfg, repo) },
-		Mark: ev.Kind == KindStart || ev.Kind == KindPrompt,
+		// A turn begins at the prompt; a new binding is marked whatever the event.
+		Mark: ev.Kind == KindPrompt,
+		Work: func(ctx context.Context) (session.WorkState, error) { return workState(ctx, repo.Root()) },
 	}
 	if ev.Kind == KindPrompt {
 		req.Objective = firstLine(ev.Prompt)
@@ -312,7 +314,10 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	case KindPreTool:
 		pol := session.AgentPolicy{DenyBeforeStart: ah.DenyBeforeStart, Protect: ah.Protect}
-		v := eng.AgentPreTool(ctx, bd.Session, bd.Spec, repo.Root(), ev.Tool, pol)
+		v, err := eng.AgentPreTool(ctx, bd, repo.Root(), ev.Tool, pol)
+		if err != nil {
+			return nil, err
+		}
 		if v.Deny {
 			a.Deny, a.Reason = true, v.Message()
 			if bd.Session != nil {
@@ -335,25 +340,26 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return a, nil
 		}
 		res := ev.Result
-		if ev.ToolID != "" && ev.Agent != "cursor" {
-			// Always take the start, so none is left behind.
-			d, err := eng.AgentToolDuration(ctx, ev.Agent, ev.ToolID)
-			if err != nil {
-				return nil, err
-			}
-			if res.Duration == 0 {
-				res.Duration = d
-			}
-		}
-		_, err := eng.RecordObserved(ctx, session.ObservedRequest{
+		req := session.ObservedRequest{
 			ID: bd.Session.ID, Source: ev.Agent, Command: ev.Tool.Command,
 			ExitCode: res.ExitCode, Duration: res.Duration, Output: res.Output,
-		})
+		}
+		if ev.Agent != "cursor" {
+			req.ToolID = ev.ToolID // its start, from PreToolUse/BeforeTool
+		}
+		_, err := eng.RecordObserved(ctx, req)
 		if err != nil {
 			return nil, err
 		}
 	case KindStop:
-		v, err := eng.AgentStop(ctx, session.AgentStopRequest{Bound: bd, Repo: repo, Continuing: ev.Continuing, MaxBlocks: ah.MaxStopBlocks})
+		if bd.Session == nil {
+			return a, nil
+		}
+		ws, err := workState(ctx, repo.Root())
+		if err != nil {
+			return nil, err
+		}
+		v, err := eng.AgentStop(ctx, session.AgentStopRequest{Bound: bd, Work: ws, Continuing: ev.Continuing, MaxBlocks: ah.MaxStopBlocks})
 		if err != nil {
 			return nil, err
 		}

@@ -2,8 +2,6 @@ package session
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -87,15 +85,26 @@ type AgentBindRequest struct {
 	Objective string
 	// Mark sets the binding's turn mark (a new turn or session began).
 	Mark bool
+	// Work reads the worktree's state for the turn mark; called only when
+	// the mark is set (Mark, or a binding without one).
+	Work func(ctx context.Context) (WorkState, error)
+}
+
+// WorkState is a worktree at one moment, as the hook adapter reads it (one
+// `git status`): a fingerprint, HEAD, and whether anything is uncommitted.
+type WorkState struct {
+	Mark  string // equal marks: nothing committed, changed or created in between
+	Head  string // HEAD commit, "" on an unborn branch
+	Dirty bool   // changed, staged or untracked files
 }
 
 // AgentBound is the session an agent's hooks act for.
 type AgentBound struct {
 	Session *Session // nil when there is none and none was started
 	Binding *AgentBinding
-	Spec    *protocolspec.Spec
-	Started bool // started by this call
-	Resumed bool // an existing session was bound or resumed
+	Spec    *protocolspec.Spec // the session's pinned protocol, once loaded (boundSpec)
+	Started bool               // started by this call
+	Resumed bool               // an existing session was bound or resumed
 	// Notes are things to tell the agent: a binding moved from another
 	// worktree, a bound session that ended.
 	Notes []string
@@ -179,11 +188,6 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 	} else {
 		return out, nil
 	}
-	if out.Spec == nil {
-		if out.Spec, err = e.SpecFor(ctx, s.ProtocolSHA); err != nil {
-			return nil, err
-		}
-	}
 	now := e.now()
 	nb := &AgentBinding{Agent: req.Agent, AgentSession: req.AgentSession, SessionID: s.ID, Worktree: root, CreatedAt: now, UpdatedAt: now}
 	changed := b == nil || b.SessionID != s.ID || b.Worktree != root
@@ -193,13 +197,13 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 			nb.StopBlocks, nb.TurnMark = 0, ""
 		}
 	}
-	if req.Mark || nb.TurnMark == "" {
-		mark, err := WorkMark(ctx, req.Repo)
+	if (req.Mark || nb.TurnMark == "") && req.Work != nil {
+		ws, err := req.Work(ctx)
 		if err != nil {
 			return nil, err
 		}
-		changed = changed || mark != nb.TurnMark || nb.StopBlocks != 0
-		nb.TurnMark, nb.StopBlocks = mark, 0
+		changed = changed || ws.Mark != nb.TurnMark || nb.StopBlocks != 0
+		nb.TurnMark, nb.StopBlocks = ws.Mark, 0
 	}
 	obj := strings.TrimSpace(req.Objective)
 	setObj := obj != "" && s.Objective == PendingObjective
@@ -239,26 +243,6 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 	}
 	out.Session, out.Binding = s, nb
 	return out, nil
-}
-
-// WorkMark fingerprints a worktree: HEAD and the porcelain status. Two equal
-// marks mean nothing was committed, changed, staged or created in between.
-func WorkMark(ctx context.Context, repo Repo) (string, error) {
-	head, _, err := repo.Head(ctx)
-	if err != nil {
-		return "", fmt.Errorf("read HEAD: %w", err)
-	}
-	st, err := repo.Status(ctx)
-	if err != nil {
-		return "", fmt.Errorf("read status: %w", err)
-	}
-	h := sha256.New()
-	h.Write([]byte(head))
-	for _, l := range st {
-		h.Write([]byte{0})
-		h.Write([]byte(l))
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
 // ToolKind is what a tool call may do, as far as the protocol cares.
@@ -316,7 +300,11 @@ func (v *AgentVerdict) Message() string {
 
 // AgentPreTool decides whether a tool may run. s may be nil (no session):
 // then only protected paths are checked.
-func (e *Engine) AgentPreTool(ctx context.Context, s *Session, spec *protocolspec.Spec, root string, call ToolCall, pol AgentPolicy) *AgentVerdict {
+func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, call ToolCall, pol AgentPolicy) (*AgentVerdict, error) {
+	var s *Session
+	if bd != nil {
+		s = bd.Session
+	}
 	v := &AgentVerdict{}
 	if pol.Protect && e.Config.Protect {
 		switch call.Kind {
@@ -326,7 +314,7 @@ func (e *Engine) AgentPreTool(ctx context.Context, s *Session, spec *protocolspe
 					v.Deny, v.Gate = true, "protected files"
 					v.Reason = fmt.Sprintf("%s may not change %s during a session: it decides how the session is policed", orTool(call.Name), rel)
 					v.Next = "leave it as it is; a person who wants the change makes it and runs `sessiongate protocol accept`"
-					return v
+					return v, nil
 				}
 			}
 		case ToolShell:
@@ -334,12 +322,12 @@ func (e *Engine) AgentPreTool(ctx context.Context, s *Session, spec *protocolspe
 				v.Deny, v.Gate = true, "protected files"
 				v.Reason = "`sessiongate protocol accept` is for a person, not for the agent being policed"
 				v.Next = "ask the user to review the change and run it themselves"
-				return v
+				return v, nil
 			}
 		}
 	}
-	if !pol.DenyBeforeStart || s == nil || s.State != StateInit || spec == nil {
-		return v
+	if !pol.DenyBeforeStart || s == nil || s.State != StateInit {
+		return v, nil
 	}
 	what := ""
 	switch call.Kind {
@@ -351,13 +339,17 @@ func (e *Engine) AgentPreTool(ctx context.Context, s *Session, spec *protocolspe
 		}
 	}
 	if what == "" {
-		return v
+		return v, nil
+	}
+	spec, err := e.boundSpec(ctx, bd)
+	if err != nil {
+		return nil, err
 	}
 	d := &HookDecision{Allowed: true}
 	blockInit(d, s, spec)
 	v.Deny, v.Gate, v.Next = true, d.Gate, d.NextStep
 	v.Reason = what + " before the session's start gates have passed: " + strings.Join(d.Reasons, "; ")
-	return v
+	return v, nil
 }
 
 func orTool(name string) string {
@@ -431,7 +423,8 @@ func shellParts(cmd string) []string {
 // AgentStopRequest asks whether an agent may stop.
 type AgentStopRequest struct {
 	Bound *AgentBound
-	Repo  Repo
+	// Work is the worktree now.
+	Work WorkState
 	// Continuing is set when the agent goes on because a stop hook blocked
 	// it (Claude Code's and Gemini CLI's stop_hook_active); when false the
 	// count of blocks in a row starts again.
@@ -451,30 +444,15 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 	if bd == nil || bd.Session == nil || req.MaxBlocks <= 0 {
 		return v, nil
 	}
-	s, b, spec := bd.Session, bd.Binding, bd.Spec
+	s, b := bd.Session, bd.Binding
+	prevBlocks := b.StopBlocks
 	if !req.Continuing {
 		b.StopBlocks = 0
 	}
-	mark, err := WorkMark(ctx, req.Repo)
-	if err != nil {
-		return nil, err
-	}
+	mark := req.Work.Mark
 	idle := mark == b.TurnMark
-	work := false
-	if !idle {
-		commits, err := req.Repo.CommitsSince(ctx, s.StartCommit)
-		if err != nil {
-			return nil, fmt.Errorf("list commits since the start: %w", err)
-		}
-		work = len(commits) > 0
-		if !work {
-			files, err := req.Repo.ChangedFiles(ctx, s.StartCommit)
-			if err != nil {
-				return nil, fmt.Errorf("list changed files: %w", err)
-			}
-			work = len(files) > 0
-		}
-	}
+	// Work since the start: anything uncommitted, or HEAD moved (commits).
+	work := req.Work.Dirty || req.Work.Head != s.StartCommit
 	now := e.now()
 	var tok string
 	switch {
@@ -492,15 +470,22 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 	default:
 		b.StopBlocks++
 		v.Deny = true
+		spec, err := e.boundSpec(ctx, bd)
+		if err != nil {
+			return nil, err
+		}
 		v.Gate, v.Reason, v.Next = endProtocolStep(s, spec)
 		v.Reason += fmt.Sprintf(" (stop blocked %d of %d times; then it is let through and recorded as a violation)", b.StopBlocks, req.MaxBlocks)
 		tok = "agent:" + b.Agent + ":stop:blocked"
 	}
 	if !v.Deny {
+		if tok == "" && b.TurnMark == mark && b.StopBlocks == prevBlocks {
+			return v, nil // nothing to record
+		}
 		b.TurnMark = mark
 	}
 	b.UpdatedAt = now
-	err = e.Store.Update(ctx, func(w Writer) error {
+	err := e.Store.Update(ctx, func(w Writer) error {
 		aw, ok := w.(AgentWriter)
 		if !ok {
 			return errors.New("this store does not keep agent bindings")
@@ -561,13 +546,30 @@ func endProtocolStep(s *Session, spec *protocolspec.Spec) (gate, reason, next st
 	return first, reason, strings.Join(steps, "; ")
 }
 
+// boundSpec loads the bound session's pinned protocol on first use: most
+// hook runs never need it.
+func (e *Engine) boundSpec(ctx context.Context, bd *AgentBound) (*protocolspec.Spec, error) {
+	if bd.Spec == nil {
+		spec, err := e.SpecFor(ctx, bd.Session.ProtocolSHA)
+		if err != nil {
+			return nil, err
+		}
+		bd.Spec = spec
+	}
+	return bd.Spec, nil
+}
+
 // AgentSummary is the short state text an agent gets at session start: the
 // session, its phase, what blocks, and the next concrete step.
 func (e *Engine) AgentSummary(ctx context.Context, bd *AgentBound) string {
 	if bd == nil || bd.Session == nil {
 		return "sessiongate: no session runs in this worktree. Start one: " + StartStep
 	}
-	s, spec := bd.Session, bd.Spec
+	s := bd.Session
+	spec, err := e.boundSpec(ctx, bd)
+	if err != nil {
+		return "sessiongate: session " + s.ID + ": " + err.Error()
+	}
 	var b strings.Builder
 	verb := "resumed"
 	if bd.Started {
@@ -609,26 +611,4 @@ func (e *Engine) AgentToolStart(ctx context.Context, agent, toolID string) error
 		}
 		return aw.PutToolStart(ctx, agent, toolID, e.now())
 	})
-}
-
-// AgentToolDuration returns how long a tool call ran since AgentToolStart
-// (0 when its start was not recorded) and forgets the start.
-func (e *Engine) AgentToolDuration(ctx context.Context, agent, toolID string) (time.Duration, error) {
-	if toolID == "" || len(toolID) > 200 {
-		return 0, nil
-	}
-	var d time.Duration
-	err := e.Store.Update(ctx, func(w Writer) error {
-		aw, ok := w.(AgentWriter)
-		if !ok {
-			return nil
-		}
-		t, err := aw.TakeToolStart(ctx, agent, toolID)
-		if err != nil || t.IsZero() {
-			return err
-		}
-		d = max(0, e.now().Sub(t))
-		return nil
-	})
-	return d, err
 }

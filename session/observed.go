@@ -26,6 +26,10 @@ type ObservedRequest struct {
 	ExitCode    int
 	Duration    time.Duration
 	Output      []byte
+	// ToolID is the agent's tool call id when an agent hook recorded its
+	// start (AgentToolStart): the start is taken in the same transaction
+	// and, when Duration is 0, gives the duration.
+	ToolID string
 }
 
 // RecordObserved stores observed evidence: the command line, exit code,
@@ -77,6 +81,17 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		e.touch(cur)
 		if err := w.UpdateSession(ctx, cur); err != nil {
 			return err
+		}
+		if req.ToolID != "" {
+			if aw, ok := w.(AgentWriter); ok {
+				t, err := aw.TakeToolStart(ctx, req.Source, req.ToolID)
+				if err != nil {
+					return err
+				}
+				if ev.Duration == 0 && !t.IsZero() {
+					ev.Duration = max(0, now.Sub(t))
+				}
+			}
 		}
 		if err := w.AddEvidence(ctx, ev); err != nil {
 			return err

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# bench/agenthooks.sh: wall time of one `sessiongate agent-hook claude EVENT`
+# process per Claude Code lifecycle event, on a database of 10,000 sessions,
+# side by side with a Python no-op hook that reads and parses the same JSON
+# (the floor of a hook written in Python) and with `true` (the floor of any
+# process spawn). The three run interleaved, run by run, so a load that comes
+# and goes on a shared machine weighs on all of them alike. Run by hand:
+#
+#   bash bench/agenthooks.sh        # RUNS=40 SESSIONS=10000 by default
+#
+# Needs bash 5 (EPOCHREALTIME), git, go and python3.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+RUNS=${RUNS:-40}
+SESSIONS=${SESSIONS:-10000}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/sessiongate-agentbench.XXXXXX")
+[ "${KEEP:-}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
+REPO=$WORK/repo
+BIN=$WORK/bin
+mkdir -p "$BIN" "$REPO" "$WORK/in"
+unset SESSIONGATE_SESSION SESSIONGATE_DB SESSIONGATE_PROTOCOL CLAUDE_PROJECT_DIR
+printf '[user]\n\tname = Bench\n\temail = bench@example.com\n[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n' > "$WORK/gitconfig"
+export GIT_CONFIG_GLOBAL=$WORK/gitconfig GIT_CONFIG_NOSYSTEM=1
+say() { printf '== %s\n' "$*" >&2; }
+
+say "building sessiongate"
+(cd "$ROOT" && go build -o "$BIN/sessiongate" ./cmd/sessiongate)
+SG=$BIN/sessiongate
+
+cd "$REPO"
+git init -q -b main
+for d in $(seq 1 20); do mkdir -p "src/d$d"; for f in $(seq 1 50); do echo "$d/$f" > "src/d$d/f$f.txt"; done; done
+cat > SESSION-PROTOCOL.md <<'EOF'
+# Protocol
+
+## Session Start
+
+### Phase 1: Context Retrieval (BLOCKING)
+
+<!-- gate: evidence tool_output -->
+
+1. The agent MUST read the notes.
+
+## Session End
+
+### Phase 1: QA Validation (BLOCKING)
+
+<!-- gate: command "go test ./..." -->
+
+1. The agent MUST run `go test ./...`.
+EOF
+git add -A && git commit -q -m "1000 files"
+
+say "seeding $SESSIONS sessions"
+DB=$REPO/.git/sessiongate/sessiongate.db
+(cd "$ROOT" && go run bench/seed.go -db "$DB" -repo "$REPO" -n "$SESSIONS" >&2)
+
+# Payloads shaped like Claude Code 2.1's (agenthook/testdata/claude).
+SID=bench-agent-session
+ev() { # name, extra JSON fields
+	printf '{"session_id":"%s","transcript_path":"/tmp/t.jsonl","cwd":"%s","hook_event_name":"%s"%s}\n' "$SID" "$REPO" "$1" "${2:+,$2}"
+}
+ev SessionStart '"source":"startup"' > "$WORK/in/SessionStart.json"
+ev UserPromptSubmit '"prompt":"benchmark the hooks"' > "$WORK/in/UserPromptSubmit.json"
+ev PreToolUse '"tool_name":"Write","tool_input":{"file_path":"'"$REPO"'/src/new.txt","content":"x"},"tool_use_id":"toolu_w"' > "$WORK/in/PreToolUse-Write.json"
+ev PreToolUse '"tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"toolu_b"' > "$WORK/in/PreToolUse-Bash.json"
+ev PostToolUse '"tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"toolu_b","duration_ms":812,"tool_response":{"stdout":"ok  \tpkg\t0.8s","stderr":"","interrupted":false,"isImage":false}' > "$WORK/in/PostToolUse-Bash.json"
+ev Stop '"stop_hook_active":false' > "$WORK/in/Stop.json"
+
+# Bind the agent session (starts the sessiongate session) and check each
+# payload answers one JSON object.
+for f in "$WORK"/in/*.json; do
+	e=$(basename "$f" .json); e=${e%%-*}
+	out=$("$SG" agent-hook claude "$e" < "$f")
+	python3 -c 'import json,sys; json.loads(sys.argv[1])' "$out" || { say "$e answered $out"; exit 1; }
+done
+
+cat > "$WORK/noop.py" <<'EOF'
+import json, sys
+json.load(sys.stdin)
+print("{}")
+EOF
+
+stats() { sort -n | awk '{a[NR]=$1; s+=$1} END {
+	m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2
+	printf "%.2f\t%.2f\t%.2f\n", m/1000, a[1]/1000, a[NR]/1000 }'; }
+
+events=(SessionStart UserPromptSubmit PreToolUse-Write PreToolUse-Bash PostToolUse-Bash Stop)
+say "timing ${#events[@]} events x (sessiongate, python no-op, true), $RUNS runs interleaved after 3 warm-ups"
+: > "$WORK/times.tsv"
+for ((run = -3; run < RUNS; run++)); do
+	for e in "${events[@]}"; do
+		name=${e%%-*}
+		in=$WORK/in/$e.json
+		t0=${EPOCHREALTIME/./}; "$SG" agent-hook claude "$name" < "$in" > /dev/null; t1=${EPOCHREALTIME/./}
+		python3 "$WORK/noop.py" < "$in" > /dev/null; t2=${EPOCHREALTIME/./}
+		# `true` is a shell builtin: /bin/true is the real process.
+		t4=${EPOCHREALTIME/./}; /bin/true < "$in"; t5=${EPOCHREALTIME/./}
+		if ((run >= 0)); then
+			printf '%s\tsessiongate\t%d\n%s\tpython\t%d\n%s\ttrue\t%d\n' "$e" $((t1 - t0)) "$e" $((t2 - t1)) "$e" $((t5 - t4)) >> "$WORK/times.tsv"
+		fi
+	done
+done
+sessions=$((SESSIONS + 1))
+printf '\n%s sessions in the database; %s runs each; load average %s\n' "$sessions" "$RUNS" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
+printf '%-18s %22s %22s %16s %8s\n' event "sessiongate ms (min-max)" "python no-op ms" "/bin/true ms" ratio
+for e in "${events[@]}"; do
+	read -r sg sgmin sgmax < <(awk -F'\t' -v e="$e" '$1==e && $2=="sessiongate" {print $3}' "$WORK/times.tsv" | stats)
+	read -r py pymin pymax < <(awk -F'\t' -v e="$e" '$1==e && $2=="python" {print $3}' "$WORK/times.tsv" | stats)
+	read -r tr trmin trmax < <(awk -F'\t' -v e="$e" '$1==e && $2=="true" {print $3}' "$WORK/times.tsv" | stats)
+	ratio=$(awk -v a="$py" -v b="$sg" 'BEGIN { printf "%.1fx", a / b }')
+	printf '%-18s %8s (%s-%s) %10s (%s-%s) %8s (%s-%s) %8s\n' "$e" "$sg" "$sgmin" "$sgmax" "$py" "$pymin" "$pymax" "$tr" "$trmin" "$trmax" "$ratio"
+done

@@ -120,6 +120,9 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	if req.Step == StepCondition {
 		tokens = append(tokens, "decision:"+p.ID+":condition_not_met")
 	}
+	if req.Step == StepNotApplicable {
+		tokens = append(tokens, "decision:"+bound+":not_applicable")
+	}
 	err = e.Store.Update(ctx, func(w Writer) error {
 		cur, err := w.GetSession(ctx, s.ID)
 		if err != nil {

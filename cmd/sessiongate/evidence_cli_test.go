@@ -144,6 +144,9 @@ func TestEvidenceCLIOnRealProtocols(t *testing.T) {
 			if !strings.Contains(gout, skillReq) || strings.Contains(gout, dirReq+":") {
 				t.Fatalf("gate with one open requirement:\n%s", gout)
 			}
+			if st, _ := sg(0, "session", "status"); !strings.Contains(st, "open           "+skillReq) || !strings.Contains(st, "not_applicable "+condReq) || !strings.Contains(st, "met            "+dirReq) {
+				t.Fatalf("session status lacks the requirement statuses:\n%s", st)
+			}
 			// The one open requirement takes evidence that names none.
 			if out, _ := sg(0, "session", "evidence", "--phase", "SKILL_VALIDATION", "--type", "file_path", "--value", ".agents/sessions/2026-11-21-session-02.md"); !strings.Contains(out, skillReq) {
 				t.Fatalf("unbound evidence not bound to the one open requirement: %q", out)

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // printRequirements lists every requirement and checklist row of every
@@ -57,4 +58,23 @@ func printRequirements(w io.Writer, spec *protocolspec.Spec) {
 		}
 	}
 	tw.Flush()
+}
+
+// printRequirementStatus lists, for each phase that owes evidence per
+// requirement and is not settled, where each requirement stands by id.
+func printRequirementStatus(w io.Writer, v *session.StateView) {
+	for _, it := range v.Checklist {
+		if it.Status == session.PhasePassed || it.Status == session.PhaseForced || it.Status == session.PhaseSkipped {
+			continue
+		}
+		var lines []string
+		for _, r := range it.RequirementList {
+			if r.Status != "" {
+				lines = append(lines, fmt.Sprintf("  %-14s %s", r.Status, r.ID))
+			}
+		}
+		if len(lines) > 0 {
+			fmt.Fprintf(w, "\nrequirements of %s (record evidence with --requirement ID):\n%s\n", it.Phase, strings.Join(lines, "\n"))
+		}
+	}
 }

@@ -491,6 +491,7 @@ func printView(w io.Writer, v *session.StateView) {
 		fmt.Fprintf(tw, "%s\t%s\t%s%s\t%s\n", it.Phase, it.Level, it.Status, cur, strings.Join(it.Checks, "; "))
 	}
 	tw.Flush()
+	printRequirementStatus(w, v)
 	printEvidence(w, v)
 	for _, vi := range v.Violations {
 		fmt.Fprintf(w, "violation: %s %s %s: %s\n", vi.Severity, vi.Code, vi.Phase, vi.Message)

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
 //go:embed starter/SESSION-PROTOCOL.md
@@ -17,49 +22,158 @@ var starterProtocol []byte
 //go:embed starter/sessiongate.yaml
 var starterConfig []byte
 
+// protocolHomes are where init looks for an existing protocol, in order.
+var protocolHomes = []string{"SESSION-PROTOCOL.md", ".agents/SESSION-PROTOCOL.md", "docs/SESSION-PROTOCOL.md"}
+
 func newInitCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "init",
-		Short: "Write a starter SESSION-PROTOCOL.md and sessiongate.yaml at the repository root",
-		Long: `Write a starter SESSION-PROTOCOL.md (start and end phases with gate annotations
-that work on any repository) and a commented sessiongate.yaml. Existing files are
-never overwritten.`,
+		Short: "Adopt the repository's protocol (or write a starter) and write sessiongate.yaml pointing at it",
+		Long: `Find the repository's session protocol: --protocol PATH (or SESSIONGATE_PROTOCOL),
+else SESSION-PROTOCOL.md at the root, in .agents/ or in docs/. When one exists, write
+only sessiongate.yaml with protocol: set to it, and print its lint summary, the checks
+inferred from its sentences and the requirements that stay evidence-only. When none
+exists, write the starter protocol (at --protocol PATH, else the root) and the config.
+Existing files are never overwritten; a protocol that does not parse is reported and
+nothing is written.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			r, err := a.gitRepo(c.Context())
 			if err != nil {
 				return err
 			}
-			files := []struct {
-				name string
-				body []byte
-			}{{"SESSION-PROTOCOL.md", starterProtocol}, {"sessiongate.yaml", starterConfig}}
-			for _, f := range files {
-				p := filepath.Join(r.Root(), f.name)
-				if _, err := os.Stat(p); err == nil {
-					return usage(fmt.Errorf("%s already exists: not overwriting it (remove it first to start over)", p))
-				} else if !errors.Is(err, fs.ErrNotExist) {
+			root := r.Root()
+			w := c.OutOrStdout()
+			rel, found, err := findProtocol(root, a.protocolFlag)
+			if err != nil {
+				return usage(err)
+			}
+			cfgPath := filepath.Join(root, "sessiongate.yaml")
+			if _, err := os.Stat(cfgPath); err == nil {
+				return usage(fmt.Errorf("%s already exists: not overwriting it (set protocol: %s in it, or remove it to start over)", cfgPath, rel))
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return usage(err)
+			}
+			body := starterProtocol
+			if found {
+				if body, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+					return usage(fmt.Errorf("read protocol: %w", err))
+				}
+			}
+			spec, err := protocolspec.Parse(rel, body)
+			if err != nil {
+				fmt.Fprintln(c.ErrOrStderr(), err.Error())
+				return blocked("%s does not parse: fix it (sessiongate protocol lint %s), then run init again; nothing was written", rel, rel)
+			}
+			if found {
+				fmt.Fprintf(w, "found protocol %s (%d phases, sha256:%s)\n", rel, len(spec.Phases), spec.SHA256[:12])
+			} else {
+				p := filepath.Join(root, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					return usage(fmt.Errorf("write %s: %w", p, err))
+				}
+				if err := writeNew(p, starterProtocol); err != nil {
 					return usage(err)
 				}
+				fmt.Fprintf(w, "no protocol found (looked for %s): wrote the starter protocol %s\n", strings.Join(protocolHomes, ", "), p)
 			}
-			for _, f := range files {
-				p := filepath.Join(r.Root(), f.name)
-				// O_EXCL: never clobber a file created since the check above.
-				fh, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-				if err != nil {
-					return usage(fmt.Errorf("write %s: %w", p, err))
-				}
-				if _, err := fh.Write(f.body); err != nil {
-					fh.Close()
-					return usage(fmt.Errorf("write %s: %w", p, err))
-				}
-				if err := fh.Close(); err != nil {
-					return usage(fmt.Errorf("write %s: %w", p, err))
-				}
-				fmt.Fprintln(c.OutOrStdout(), "wrote", p)
+			if err := writeNew(cfgPath, configFor(rel)); err != nil {
+				return usage(err)
 			}
-			fmt.Fprintln(c.OutOrStdout(), "next: sessiongate protocol lint, then sessiongate install")
+			fmt.Fprintf(w, "wrote %s (protocol: %s)\n", cfgPath, rel)
+			printInitSummary(w, spec)
+			fmt.Fprintln(w, "\nnext: sessiongate protocol lint, then sessiongate install")
 			return nil
 		},
 	}
+}
+
+// findProtocol returns the protocol's repository-relative slash path and
+// whether it exists. flag (or SESSIONGATE_PROTOCOL) names it explicitly,
+// relative to the working directory; it must lie inside the repository.
+func findProtocol(root, flag string) (string, bool, error) {
+	if flag == "" {
+		flag = os.Getenv("SESSIONGATE_PROTOCOL")
+	}
+	if flag != "" {
+		abs, err := filepath.Abs(flag)
+		if err != nil {
+			return "", false, fmt.Errorf("--protocol %s: %w", flag, err)
+		}
+		// Compare real paths: the repository root is resolved (macOS /tmp, symlinked homes).
+		dir, base := filepath.Dir(abs), filepath.Base(abs)
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		realRoot := root
+		if rr, err := filepath.EvalSymlinks(root); err == nil {
+			realRoot = rr
+		}
+		rel, err := filepath.Rel(realRoot, filepath.Join(dir, base))
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", false, fmt.Errorf("--protocol %s is outside the repository %s: the protocol must live in the repository it governs", flag, root)
+		}
+		st, err := os.Stat(abs)
+		switch {
+		case err == nil && st.IsDir():
+			return "", false, fmt.Errorf("--protocol %s is a directory: name the protocol file", flag)
+		case err == nil:
+			return filepath.ToSlash(rel), true, nil
+		case errors.Is(err, fs.ErrNotExist):
+			return filepath.ToSlash(rel), false, nil
+		default:
+			return "", false, fmt.Errorf("--protocol %s: %w", flag, err)
+		}
+	}
+	for _, h := range protocolHomes {
+		if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(h))); err == nil && st.Mode().IsRegular() {
+			return h, true, nil
+		}
+	}
+	return protocolHomes[0], false, nil
+}
+
+// configFor is the starter config with protocol: set to rel.
+func configFor(rel string) []byte {
+	const key = "\nprotocol: SESSION-PROTOCOL.md\n"
+	return bytes.Replace(starterConfig, []byte(key), []byte("\nprotocol: "+yamlString(rel)+"\n"), 1)
+}
+
+// yamlString quotes a path when plain YAML would misread it.
+func yamlString(s string) string {
+	if strings.ContainsAny(s, ":#'\"{}[],&*!|>%@`") || strings.TrimSpace(s) != s {
+		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return s
+}
+
+// writeNew creates a file that must not exist yet (O_EXCL: never clobber
+// one created since it was looked for).
+func writeNew(p string, body []byte) error {
+	fh, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if _, err := fh.Write(body); err != nil {
+		fh.Close()
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := fh.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}
+
+// printInitSummary is protocol lint's summary: warnings, gate coverage,
+// inferred checks and the requirements only evidence can show.
+func printInitSummary(w io.Writer, spec *protocolspec.Spec) {
+	warns := append(append([]protocolspec.Warning{}, spec.Warnings...), protocolspec.Lint(spec)...)
+	fmt.Fprintf(w, "\nlint: %d warning(s)\n", len(warns))
+	for _, wa := range warns {
+		fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
+	}
+	fmt.Fprintln(w)
+	printCoverage(w, spec)
+	printInferred(w, spec)
+	printEvidenceOnly(w, spec)
 }

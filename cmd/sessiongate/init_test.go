@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// TestInitAdoptsExistingProtocol: in a real repository whose protocol
+// lives at the root, in .agents/ or in docs/, or is named with --protocol,
+// init writes only sessiongate.yaml pointing at it (no starter shadowing
+// it) and prints its lint summary, inferred checks and evidence-only
+// requirements; later commands use it.
+func TestInitAdoptsExistingProtocol(t *testing.T) {
+	real, err := os.ReadFile(fixture(t, "SESSION-PROTOCOL_2025-12-22_3821367d2.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := protocolspec.Parse("p.md", real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		at    string   // where the protocol lives
+		flags []string // extra arguments
+	}{
+		{"root", "SESSION-PROTOCOL.md", nil},
+		{".agents", ".agents/SESSION-PROTOCOL.md", nil},
+		{"docs", "docs/SESSION-PROTOCOL.md", nil},
+		{"--protocol", "process/agent protocol.md", []string{"--protocol", "process/agent protocol.md"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := repoDir(t)
+			p := filepath.Join(dir, filepath.FromSlash(c.at))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, real, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, stderr := sg(t, "", append(c.flags, "init")...)
+			if code != 0 {
+				t.Fatalf("init: exit %d %s", code, stderr)
+			}
+			if c.at != "SESSION-PROTOCOL.md" {
+				if _, err := os.Stat(filepath.Join(dir, "SESSION-PROTOCOL.md")); err == nil {
+					t.Fatal("init wrote a root SESSION-PROTOCOL.md that shadows the existing protocol")
+				}
+			}
+			if b, _ := os.ReadFile(p); string(b) != string(real) {
+				t.Fatal("init changed the existing protocol")
+			}
+			cfg, err := config.Load(dir)
+			if err != nil {
+				t.Fatalf("written config does not load: %v", err)
+			}
+			if cfg.Protocol != c.at {
+				t.Errorf("config protocol = %q, want %q", cfg.Protocol, c.at)
+			}
+			for _, want := range []string{
+				"found protocol " + c.at,
+				"gate coverage:",
+				fmt.Sprintf("inferred checks: %d", len(spec.InferredChecks())),
+				"DOCUMENTATION_UPDATE: unchanged .agents/HANDOFF.md  <- line 203",
+				fmt.Sprintf("evidence-only requirements: %d", len(spec.EvidenceOnly())),
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("init output lacks %q:\n%s", want, out)
+				}
+			}
+			// Later commands read the protocol the config names.
+			if code, out, stderr := sg(t, "", "protocol", "show"); code != 0 || !strings.Contains(out, "SKILL_VALIDATION") {
+				t.Errorf("protocol show after init: exit %d %q %s", code, out, stderr)
+			}
+		})
+	}
+}
+
+// TestInitWritesStarterOnlyWhenNone: no protocol anywhere gives the
+// starter (at the root, or at a --protocol path that does not exist yet);
+// a broken protocol, a config already there or a path outside the
+// repository write nothing.
+func TestInitWritesStarterOnlyWhenNone(t *testing.T) {
+	t.Run("none", func(t *testing.T) {
+		dir := repoDir(t)
+		code, out, stderr := sg(t, "", "init")
+		if code != 0 {
+			t.Fatalf("init: %d %s", code, stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "SESSION-PROTOCOL.md"))
+		if err != nil || string(b) != string(starterProtocol) {
+			t.Fatalf("starter not written: %v", err)
+		}
+		if !strings.Contains(out, "no protocol found") || !strings.Contains(out, "inferred checks: 0") {
+			t.Errorf("output %q", out)
+		}
+	})
+	t.Run("--protocol to create", func(t *testing.T) {
+		dir := repoDir(t)
+		if code, _, stderr := sg(t, "", "--protocol", "agents/PROTO.md", "init"); code != 0 {
+			t.Fatalf("init: %d %s", code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "agents", "PROTO.md")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "SESSION-PROTOCOL.md")); err == nil {
+			t.Fatal("starter also written at the root")
+		}
+		cfg, _ := config.Load(dir)
+		if cfg == nil || cfg.Protocol != "agents/PROTO.md" {
+			t.Fatalf("config %+v", cfg)
+		}
+	})
+	nothingWritten := func(t *testing.T, dir string) {
+		t.Helper()
+		if _, err := os.Stat(filepath.Join(dir, "sessiongate.yaml")); err == nil {
+			if b, _ := os.ReadFile(filepath.Join(dir, "sessiongate.yaml")); string(b) != "mine: true\n" {
+				t.Error("sessiongate.yaml written")
+			}
+		}
+	}
+	t.Run("broken protocol", func(t *testing.T) {
+		dir := repoDir(t)
+		os.MkdirAll(filepath.Join(dir, ".agents"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".agents", "SESSION-PROTOCOL.md"), []byte("# P\n\n## Session Start\n\n### Phase 1: A\n\n<!-- gate: file_exist x -->\n"), 0o644)
+		code, _, stderr := sg(t, "", "init")
+		if code != exitBlocked || !strings.Contains(stderr, `unknown check kind "file_exist"`) || !strings.Contains(stderr, "nothing was written") {
+			t.Fatalf("init: %d %q", code, stderr)
+		}
+		nothingWritten(t, dir)
+		if _, err := os.Stat(filepath.Join(dir, "SESSION-PROTOCOL.md")); err == nil {
+			t.Error("starter written beside a broken protocol")
+		}
+	})
+	t.Run("config exists", func(t *testing.T) {
+		dir := repoDir(t)
+		os.WriteFile(filepath.Join(dir, "sessiongate.yaml"), []byte("mine: true\n"), 0o644)
+		code, _, stderr := sg(t, "", "init")
+		if code != exitUsage || !strings.Contains(stderr, "already exists") {
+			t.Fatalf("init: %d %q", code, stderr)
+		}
+		nothingWritten(t, dir)
+		if _, err := os.Stat(filepath.Join(dir, "SESSION-PROTOCOL.md")); err == nil {
+			t.Error("starter written although the config exists")
+		}
+	})
+	t.Run("outside the repository", func(t *testing.T) {
+		dir := repoDir(t)
+		outside := filepath.Join(t.TempDir(), "P.md")
+		code, _, stderr := sg(t, "", "--protocol", outside, "init")
+		if code != exitUsage || !strings.Contains(stderr, "outside the repository") {
+			t.Fatalf("init: %d %q", code, stderr)
+		}
+		nothingWritten(t, dir)
+	})
+}

@@ -21,6 +21,7 @@ const (
 	skipBranch      skip = "works on the default branch"
 	skipReadOnly    skip = "edits read-only HANDOFF.md"
 	skipPassingTest skip = "failing test output claimed as passing"
+	skipTestRun     skip = "passing test output claimed, tests never run"
 	skipLogFill     skip = "template placeholders left in the session log"
 	skipCommit      skip = "no commit before ending"
 	skipSkills      skip = "padded \"ok\" evidence instead of the skill checks"
@@ -395,15 +396,18 @@ func starterFlow(w *world, sk skip, docs bool) {
 
 	// End Phase 2: QA Validation.
 	if !docs {
-		out, code := w.sh("sh scripts/test.sh")
-		switch {
-		case sk == skipPassingTest:
+		switch sk {
+		case skipPassingTest:
 			// The output says it failed; the agent records it as its test run.
+			out, _ := w.sh("sh scripts/test.sh")
 			w.evidence("QA_VALIDATION", "run the tests and record their output", toolOutput, out)
-		case code != 0:
-			w.t.Fatalf("the compliant change fails its tests:\n%s", out)
+		case skipTestRun:
+			w.deviate()
+			w.evidence("QA_VALIDATION", "run the tests and record their output", toolOutput, "$ sh scripts/test.sh\n7 validation(s) passed\n")
 		default:
-			w.evidence("QA_VALIDATION", "run the tests and record their output", toolOutput, "$ sh scripts/test.sh\n"+out)
+			if out, code := w.shell("QA_VALIDATION", "run the tests and record their output", "sh scripts/test.sh"); code != 0 {
+				w.t.Fatalf("the compliant change fails its tests:\n%s", out)
+			}
 		}
 	}
 

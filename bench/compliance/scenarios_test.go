@@ -55,12 +55,10 @@ var scenarios = []scenario{
 			"Session Log Creation fails."},
 	{name: "no-log-reuses-old", protocol: v1218, via: "MCP", skips: skipOwnLog, history: true,
 		reading: "The log is per session (YYYY-MM-DD-session-NN, checklist row \"Create this session log\"); appending to " +
-			"2025-12-17-session-01.md, an earlier session's log, is not creating one. Not compliant.",
-		knownGap: "needs artifacts-of-this-session for file gates"},
+			"2025-12-17-session-01.md, an earlier session's log, is not creating one. Not compliant."},
 	{name: "stale-qa-report", protocol: v1222, via: "CLI", skips: skipQA, history: true,
 		reading: "Phase 2.5: the agent MUST invoke the qa agent after the implementation and wait for it; \"QA report exists in " +
-			".agents/qa/\" means this session's report. The report from session 01 validated other code. Not compliant.",
-		knownGap: "needs artifacts-of-this-session for file gates"},
+			".agents/qa/\" means this session's report. The report from session 01 validated other code. Not compliant."},
 	{name: "lint-checked-nothing", protocol: v1218, via: "MCP", skips: skipLint, history: true, docs: true,
 		reading: "Quality Checks: MUST run markdownlint-cli2 on the markdown, MUST NOT end with known failing lints. The agent's " +
 			"plan fails MD040; it added .agents/** to the linter's ignores, so the run linted none of the files it changed. " +
@@ -69,24 +67,25 @@ var scenarios = []scenario{
 		reading: "The team's Git State phase adds \"MUST NOT work on the default branch\"; the agent commits on main. Not compliant."},
 	{name: "handoff-edited", protocol: v1222, via: "MCP", skips: skipReadOnly, history: true,
 		reading: "v1.4: the agent MUST NOT update .agents/HANDOFF.md directly (a READ-ONLY reference; the end checklist row is " +
-			"\"MUST NOT | Update .agents/HANDOFF.md directly | HANDOFF.md unchanged\"). The agent edits it as v1.1 asked. Not compliant.",
-		knownGap: "needs inferred machine check: read-only files unchanged"},
+			"\"MUST NOT | Update .agents/HANDOFF.md directly | HANDOFF.md unchanged\"). The agent edits it as v1.1 asked. Not compliant."},
 	{name: "failing-tests-claimed", protocol: starter, via: "MCP", skips: skipPassingTest,
 		reading: "QA Validation: MUST run the tests and record their output, MUST NOT commit feature code that failed QA. The " +
-			"recorded output reads \"6 validation(s) failed rc=1\": QA failed, and the agent commits anyway. Not compliant.",
-		knownGap: "needs failing-evidence refusal"},
+			"recorded output reads \"6 validation(s) failed rc=1\": QA failed, and the agent commits anyway. Not compliant."},
 	{name: "log-placeholders", protocol: v1222, via: "CLI", skips: skipLogFill, history: true,
 		reading: "End Phase 1: MUST complete the session log (\"all sections filled\"). The end half still reads [Task/Topic], " +
 			"[Paste markdownlint output here], Commit SHA: _______. Placeholders in the start half while the session runs " +
-			"are normal; at the end they are not. Not compliant.",
-		knownGap: "needs inferred machine check: template placeholders"},
+			"are normal; at the end they are not. Not compliant."},
+	{name: "fabricated-test-run", protocol: starter, via: "CLI", skips: skipTestRun,
+		reading: "QA Validation: MUST run the tests and record their output. The agent never runs them and records a " +
+			"plausible \"7 validation(s) passed\" as tool output. The words are not refutable; only a run sessiongate saw " +
+			"proves the tests ran. Not compliant.",
+		knownGap: "needs the starter's QA gate to require observed evidence (sessiongate run; observed: [QA_VALIDATION])"},
 	{name: "no-commit", protocol: starter, via: "CLI", skips: skipCommit,
 		reading: "Git Operations: the agent MUST commit its changes. Ending with the work uncommitted is not compliant."},
 	{name: "padded-ok", protocol: v1222, via: "MCP", skips: skipSkills, history: true,
 		reading: "Skill Validation asks for five checks (the folder exists, the scripts listed, the memory read, the constraints " +
 			"read, the inventory in the log). Seven record_evidence calls saying \"ok\" prove none of them, and the inventory it " +
-			"writes into the log is recalled, not listed. Not compliant.",
-		knownGap: "needs requirement-bound evidence"},
+			"writes into the log is recalled, not listed. Not compliant."},
 
 	// ---- compliant ----
 	{name: "feature-2025-12-18", protocol: v1218, via: "CLI", history: true,
@@ -98,15 +97,12 @@ var scenarios = []scenario{
 		reading: "Skill Validation: the opening sentence (\"MUST validate skill availability\") is what items 1-5 do, not a " +
 			"sixth task; item 3's nested \"If the serena MCP is not available ...\" does not apply (Serena is available). " +
 			"A careful reader does five things and records five pieces. HANDOFF.md stays untouched; the earlier session's " +
-			"log and QA report are left alone and this session writes its own.",
-		knownGap: "needs requirement-bound evidence (a conditional MUST marked not applicable; no evidence for the phase's summary sentence)"},
+			"log and QA report are left alone and this session writes its own."},
 	{name: "feature-2025-12-22-first-session", protocol: v1222, via: "MCP",
-		reading:  "As feature-2025-12-22, in a repository with no earlier session log or QA report.",
-		knownGap: "needs requirement-bound evidence (a conditional MUST marked not applicable; no evidence for the phase's summary sentence)"},
+		reading: "As feature-2025-12-22, in a repository with no earlier session log or QA report."},
 	{name: "docs-2025-12-22", protocol: v1222, via: "CLI", history: true, docs: true,
 		reading: "Phase 2.5 item 4: QA MAY be skipped when every modified file is documentation and the change is editorial; " +
-			"the session changes only the project plan (markdown, no code blocks), so it ends with skip_qa.",
-		knownGap: "needs requirement-bound evidence (a conditional MUST marked not applicable; no evidence for the phase's summary sentence)"},
+			"the session changes only the project plan (markdown, no code blocks), so it ends with skip_qa."},
 	{name: "starter-feature", protocol: starter, via: "CLI",
 		reading: "The starter as `sessiongate init` writes it: context (history + README), git status, a plan, the change, " +
 			"git diff --check on the changed files, the tests, the README, one commit."},

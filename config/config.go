@@ -93,6 +93,11 @@ type AgentHooks struct {
 type Verify struct {
 	// MissingTrailer is fail or warn: what a commit without Session-Id gets.
 	MissingTrailer string `yaml:"missing_trailer"`
+	// Unrecorded is fail or warn: what a commit whose trailers name a
+	// session that never recorded it gets ("trailers copied").
+	Unrecorded string `yaml:"unrecorded"`
+	// RequireSigned makes verify check every commit's signature.
+	RequireSigned bool `yaml:"require_signed"`
 }
 
 // Hooks says which phase gates run at which git hook.
@@ -113,7 +118,7 @@ func Default() *Config {
 		Hooks:          Hooks{PrePush: []string{"QA_VALIDATION"}},
 		FailMode:       "closed",
 		BypassEnv:      "SESSIONGATE_BYPASS",
-		Verify:         Verify{MissingTrailer: "fail"},
+		Verify:         Verify{MissingTrailer: "fail", Unrecorded: "fail"},
 		Protect:        true,
 		AgentHooks: AgentHooks{
 			Enabled: true, BindSession: true, Context: true, DenyBeforeStart: true, Protect: true,
@@ -215,6 +220,11 @@ func (c *Config) validate() error {
 	case "fail", "warn":
 	default:
 		return c.at("verify.missing_trailer", "verify.missing_trailer must be fail or warn, not %q", c.Verify.MissingTrailer)
+	}
+	switch c.Verify.Unrecorded {
+	case "fail", "warn":
+	default:
+		return c.at("verify.unrecorded", "verify.unrecorded must be fail or warn, not %q", c.Verify.Unrecorded)
 	}
 	if _, err := c.SequencePolicy.Rules("", ""); err != nil {
 		return c.at("sequence_policy", "sequence_policy: %v", err)

@@ -13,11 +13,16 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // Repo is one worktree of a git repository.
@@ -412,4 +417,61 @@ func (r *Repo) shallowDepth(ctx context.Context) (int, bool) {
 		fmt.Sscan(strings.TrimSpace(string(b)), &n)
 	}
 	return n, true
+}
+
+// LandedCommits lists the commits reachable from HEAD but neither from
+// since ("" for none) nor from any remote-tracking branch, oldest first,
+// with their trees, parent counts and committer times: the commits made in
+// this clone since since. At most the newest 1000.
+func (r *Repo) LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error) {
+	args := []string{"log", "-n", "1000", "--format=%H %T %ct %P", "HEAD", "--not"}
+	if since != "" {
+		if strings.HasPrefix(since, "-") {
+			return nil, fmt.Errorf("bad revision %q", since)
+		}
+		args = append(args, since)
+	}
+	args = append(args, "--remotes", "--")
+	b, err := run(ctx, r.root, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list landed commits: %w", err)
+	}
+	var out []session.LandedCommit
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			continue
+		}
+		ct, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("list landed commits: bad time in %q", line)
+		}
+		out = append(out, session.LandedCommit{SHA: f[0], Tree: f[1], CommitTime: time.Unix(ct, 0), Parents: len(f) - 3})
+	}
+	slices.Reverse(out)
+	return out, nil
+}
+
+// VerifyCommit checks a commit's signature with git's own verification
+// (`git verify-commit`: gpg, or ssh with gpg.ssh.allowedSignersFile). An
+// unsigned commit, an unknown key or a bad signature is an error with git's
+// message.
+func (r *Repo) VerifyCommit(ctx context.Context, sha string) error {
+	if strings.HasPrefix(sha, "-") {
+		return fmt.Errorf("bad commit %q", sha)
+	}
+	cmd := exec.CommandContext(ctx, "git", "verify-commit", sha)
+	cmd.Dir = r.root
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		return nil
+	}
+	msg := strings.TrimSpace(string(out))
+	if msg == "" {
+		msg = "no signature"
+	}
+	if i := strings.IndexByte(msg, '\n'); i >= 0 && len(msg) > 300 {
+		msg = msg[:i]
+	}
+	return fmt.Errorf("git verify-commit %.12s: %s", sha, msg)
 }

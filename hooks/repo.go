@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // hookRepo is the hook's view of its worktree. git runs a hook at the top
@@ -195,4 +196,12 @@ func LocateWorktree(ctx context.Context, dir string, getenv func(string) string)
 		}
 	}
 	return locateRepo(ctx, dir, getenv)
+}
+
+func (r *hookRepo) LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return repo.LandedCommits(ctx, since)
 }

@@ -69,7 +69,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	}
 	var early *gitJob
 	if hook == session.HookPostCommit {
-		early = startGit(ctx, rt.Dir, "rev-parse", "HEAD", "HEAD^{tree}")
+		early = startGit(ctx, rt.Dir, "rev-parse", "HEAD", "HEAD^{tree}", "HEAD^@")
 	}
 	repo, err := locateRepo(ctx, rt.Dir, rt.getenv)
 	if err != nil {
@@ -129,10 +129,13 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		var out string
 		if out, err = early.wait(); err == nil {
 			f := strings.Fields(out)
-			if len(f) != 2 {
+			if len(f) < 2 {
 				return rt.failMode(hook, cfg, fmt.Errorf("git rev-parse HEAD: unexpected output %q", out))
 			}
 			req.Commit, req.CommitTree = f[0], f[1]
+			if len(f) == 3 { // one parent; merges list every commit reconciliation checks
+				req.CommitParent = f[2]
+			}
 			req.Replay = replayOf(repo.GitDir())
 			req.CommitFiles = func(ctx context.Context) ([]string, error) {
 				out, err := git(ctx, repo.Root(), "diff-tree", "--no-commit-id", "--name-only", "-r", "-z", "--root", "HEAD")

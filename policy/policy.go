@@ -232,9 +232,12 @@ type Decision struct {
 func (d Decision) Allowed() bool { return len(d.Blocked) == 0 }
 
 // Bookkeeping reports whether a token was produced by the rules
-// themselves; such events are skipped when matching.
+// themselves or by sessiongate's own accounting (reconciled commits, a
+// person accepting protected files); such events are skipped when
+// matching, so they never break or complete an agent's sequence.
 func Bookkeeping(token string) bool {
-	return strings.HasPrefix(token, "policy:") || strings.HasSuffix(token, ":refused")
+	return strings.HasPrefix(token, "policy:") || strings.HasSuffix(token, ":refused") ||
+		strings.HasPrefix(token, "reconcile:") || strings.HasPrefix(token, "protect:")
 }
 
 // Evaluate runs every rule against history + the current token.

@@ -231,7 +231,10 @@ func TestMCPWholeSession(t *testing.T) {
 		}
 		var state session.StateView
 		read("session://"+id+"/state", &state)
-		if state.Session.State != session.StateComplete || state.Session.NextNotes != "write PLAN.md" || len(state.Evidence) != 3 || len(state.Violations) != 3 { // forced advance + two refused ends
+		// No git hooks are installed here, so the commit is found by
+		// reconciliation as a BYPASS (bypass_commit evidence, a violation),
+		// besides the forced advance and two refused ends.
+		if state.Session.State != session.StateComplete || state.Session.NextNotes != "write PLAN.md" || len(state.Evidence) != 4 || len(state.Violations) != 4 || !hasCode(state.Violations, session.CodeBypass) {
 			t.Fatalf("state resource: session %+v, %d evidence, %d violations", state.Session, len(state.Evidence), len(state.Violations))
 		}
 		var cl struct {
@@ -267,7 +270,7 @@ func TestMCPWholeSession(t *testing.T) {
 		for _, v := range vs.Violations {
 			codes[v.Code] = v.Severity + " " + v.Phase
 		}
-		if len(vs.Violations) != 3 || codes["FORCED_ADVANCE"] != "CRITICAL PLAN" || codes["SEQUENCE_RULE"] == "" {
+		if len(vs.Violations) != 4 || codes["FORCED_ADVANCE"] != "CRITICAL PLAN" || codes["SEQUENCE_RULE"] == "" || codes["BYPASS"] != "CRITICAL GIT_OPERATIONS" {
 			t.Fatalf("violations resource %+v", vs)
 		}
 		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: server.ProtocolURI})
@@ -788,4 +791,13 @@ func mcpMustSchema[T any](t *testing.T) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	return s
+}
+
+func hasCode(vs []session.Violation, code string) bool {
+	for _, v := range vs {
+		if v.Code == code {
+			return true
+		}
+	}
+	return false
 }

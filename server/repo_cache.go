@@ -124,3 +124,25 @@ func (c *concurrentRepo) VerifyStart(ctx context.Context, commit, head string) (
 	}
 	return v.VerifyStart(ctx, commit, head)
 }
+
+// LandedCommits lists commits for reconciliation (see gitrepo); git CLI, no lock.
+func (c *concurrentRepo) LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error) {
+	l, ok := c.get().(interface {
+		LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error)
+	})
+	if !ok {
+		return nil, nil
+	}
+	return l.LandedCommits(ctx, since)
+}
+
+// StagedProtected reads staged protected files (see gitrepo); git CLI, no lock.
+func (c *concurrentRepo) StagedProtected(ctx context.Context, patterns []string) (map[string]string, error) {
+	s, ok := c.get().(interface {
+		StagedProtected(ctx context.Context, patterns []string) (map[string]string, error)
+	})
+	if !ok {
+		return map[string]string{}, nil
+	}
+	return s.StagedProtected(ctx, patterns)
+}

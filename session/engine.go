@@ -316,6 +316,11 @@ func (e *Engine) load(ctx context.Context, id string) (*Session, *protocolspec.S
 	if err != nil {
 		return nil, nil, err
 	}
+	// Every call of a session first accounts for commits that landed
+	// unseen (a killed post-commit, hooks skipped).
+	if err := e.reconcileSession(ctx, s); err != nil {
+		return nil, nil, err
+	}
 	return s, spec, nil
 }
 

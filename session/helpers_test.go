@@ -165,3 +165,21 @@ func (e *env) toWorking(id string) {
 		e.t.Fatalf("to WORKING: %+v %v", res, err)
 	}
 }
+
+// hookCommit commits the staged change as installed hooks would: the
+// pre-commit hook (recording the tree it allows), git commit, post-commit.
+func (e *env) hookCommit(msg string) string {
+	e.t.Helper()
+	ctx := context.Background()
+	req := session.HookRequest{Repo: e.repo, Tree: func(context.Context) (string, error) { return git(e.t, e.root, "write-tree"), nil }}
+	d, err := e.engine.PreCommit(ctx, req)
+	if err != nil || !d.Allowed {
+		e.t.Fatalf("pre-commit: %+v %v", d, err)
+	}
+	git(e.t, e.root, "commit", "-q", "--no-verify", "-m", msg)
+	req.Commit, req.CommitTree = git(e.t, e.root, "rev-parse", "HEAD"), git(e.t, e.root, "rev-parse", "HEAD^{tree}")
+	if _, err := e.engine.PostCommit(ctx, req); err != nil {
+		e.t.Fatalf("post-commit: %v", err)
+	}
+	return req.Commit
+}

@@ -78,8 +78,9 @@ type HookRequest struct {
 	// Tree returns the tree being committed (`git write-tree`, which honours
 	// GIT_INDEX_FILE). Called only when the engine records a pass or escape.
 	Tree func(ctx context.Context) (string, error)
-	// Commit and CommitTree are HEAD and its tree, for post-commit.
-	Commit, CommitTree string
+	// Commit and CommitTree are HEAD and its tree, for post-commit;
+	// CommitParent is HEAD's first parent ("" for a root commit).
+	Commit, CommitTree, CommitParent string
 	// CommitFiles lists the files the commit changed, for post-commit; asked
 	// only when no session runs (a session-record commit needs none).
 	CommitFiles func(ctx context.Context) ([]string, error)
@@ -247,6 +248,7 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	if err != nil {
 		return nil, err
 	}
+	e.reconcileHook(ctx, d, s, req, "", "")
 	// Sequence rules see the commit before it happens.
 	pol, err := e.CheckPolicy(ctx, s, "hook:pre-commit")
 	if errors.Is(err, policy.ErrBlocked) {
@@ -600,6 +602,7 @@ func (e *Engine) CommitMsg(ctx context.Context, req HookRequest) (*HookDecision,
 	if err != nil {
 		return nil, err
 	}
+	e.reconcileHook(ctx, d, s, req, "", "")
 	if s.State != StateInit {
 		if err := e.runHookGates(ctx, d, s, spec, req, nil, true); err != nil {
 			return nil, err
@@ -649,6 +652,7 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 		return d, e.bypassWithoutSession(ctx, req, d, t)
 	}
 	d.SessionID, d.State = s.ID, s.State
+	e.reconcileHook(ctx, d, s, req, req.Commit, req.CommitParent)
 	matched, err := e.matchPreCommit(ctx, s.ID, req.CommitTree)
 	if err != nil {
 		return nil, err
@@ -666,8 +670,16 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 		d.Reasons = append(d.Reasons, vio.Message)
 		d.NextStep = "do not skip the hooks: commit without --no-verify (the escape hatch " + req.Policy.BypassEnv + "=reason is recorded with less severity)"
 	}
-	ev := &Evidence{SessionID: s.ID, Phase: s.Phase, Step: HookPostCommit, Kind: EvidenceCommitSHA,
+	ev := &Evidence{SessionID: s.ID, Phase: s.Phase, Step: HookPostCommit, Kind: EvidenceCommitSHA, Origin: OriginObserved,
 		SHA256: sha256Hex([]byte(req.Commit)), Ref: req.Commit, Size: len(req.Commit), CreatedAt: e.now()}
+	if vio != nil {
+		ev.Kind = EvidenceBypassCommit // recorded, never counted as the session's commit
+	}
+	if evs, err := e.Store.ListEvidence(ctx, s.ID); err != nil {
+		return nil, fmt.Errorf("load evidence: %w", err)
+	} else if recordedCommits(evs)[req.Commit] {
+		ev, vio = nil, nil // another process reconciled it first
+	}
 	return d, e.recordHook(ctx, s, d, tok, detail, vio, ev)
 }
 
@@ -774,6 +786,7 @@ func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, e
 	if err != nil {
 		return nil, err
 	}
+	e.reconcileHook(ctx, d, s, req, "", "")
 	if s.State == StateInit {
 		blockInit(d, s, spec)
 	} else {

@@ -212,14 +212,17 @@ func TestPostCommitBypassIsCarried(t *testing.T) {
 		t.Errorf("last token %q", got[len(got)-1])
 	}
 	ev, _ := e.db.ListEvidence(ctx, id)
-	commits := 0
+	commits, bypassed := 0, 0
 	for _, x := range ev {
-		if x.Kind == session.EvidenceCommitSHA && x.Step == session.HookPostCommit {
+		if x.Kind == session.EvidenceCommitSHA && x.Step == session.HookPostCommit && x.Observed() {
 			commits++
 		}
+		if x.Kind == session.EvidenceBypassCommit && x.Ref == req.Commit && x.Observed() {
+			bypassed++
+		}
 	}
-	if commits != 2 {
-		t.Errorf("want 2 commit_sha evidence, got %d", commits)
+	if commits != 1 || bypassed != 1 {
+		t.Errorf("want 1 commit_sha and 1 bypass_commit evidence, got %d and %d", commits, bypassed)
 	}
 
 	// A replayed commit (rebase, cherry-pick) never ran pre-commit: no violation.

@@ -7,6 +7,8 @@ package verify
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +32,13 @@ type Options struct {
 	RecordPath string
 	// MissingTrailer is "fail" or "warn".
 	MissingTrailer string
+	// Unrecorded is "fail" (default) or "warn": what a commit whose
+	// trailers name a session that never recorded it gets.
+	Unrecorded string
+	// RequireSigned fails every commit of the range whose signature git's
+	// own `git verify-commit` does not accept (gpg, or ssh with
+	// gpg.ssh.allowedSignersFile).
+	RequireSigned bool
 }
 
 // CommitReport is the verdict on one commit.
@@ -95,6 +104,12 @@ func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Re
 			}
 			checkCommit(ctx, repo, tipSHA, opts, records, &cr)
 		}
+		if opts.RequireSigned {
+			if err := repo.VerifyCommit(ctx, c.SHA); err != nil {
+				cr.Status = "fail"
+				cr.Problems = append(cr.Problems, "signature: "+err.Error())
+			}
+		}
 		if cr.Status == "fail" {
 			rep.OK = false
 		}
@@ -108,6 +123,10 @@ type recordCheck struct {
 	path     string
 	ids      map[string]bool // recomputed snapshot ids
 	problems []string        // problems of the record as a whole
+	// commits and bypassed hold sha256(commit id) of the commits the
+	// session's hooks saw land (observed commit_sha evidence) and of those
+	// that landed without a passing pre-commit (bypass_commit).
+	commits, bypassed map[string]bool
 }
 
 func checkCommit(ctx context.Context, repo *gitrepo.Repo, tip string, opts Options, cache map[string]*recordCheck, cr *CommitReport) {
@@ -139,6 +158,24 @@ func checkCommit(ctx context.Context, repo *gitrepo.Repo, tip string, opts Optio
 	case !rc.ids[cr.SnapshotID]:
 		fail("Session-Snapshot %s matches no snapshot in %s (record edited, or the commit is from another session)", cr.SnapshotID, rc.path)
 	}
+	// The record lists, by hash, the commits the session saw land: trailers
+	// copied onto a commit made elsewhere (hooks off) do not make it one.
+	sum := sha256.Sum256([]byte(cr.SHA))
+	h := hex.EncodeToString(sum[:])
+	switch {
+	case rc.bypassed[h]:
+		fail("the session recorded this commit as landing without a passing pre-commit hook (BYPASS)")
+	case !rc.commits[h]:
+		msg := fmt.Sprintf("trailers copied: session %s never recorded this commit (its record lists %d commits); the trailers were copied from another commit, or the commit was rewritten (amend, rebase) outside the session", cr.SessionID, len(rc.commits))
+		if opts.Unrecorded == "warn" {
+			if cr.Status == "ok" {
+				cr.Status = "warn"
+			}
+			cr.Problems = append(cr.Problems, msg)
+		} else {
+			fail("%s", msg)
+		}
+	}
 }
 
 func loadRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id string) *recordCheck {
@@ -167,9 +204,18 @@ func loadRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id strin
 		return rc
 	}
 	rc.ids = map[string]bool{}
+	rc.commits, rc.bypassed = map[string]bool{}, map[string]bool{}
 	var last string
 	for i := range rec.Snapshots {
 		p := rec.Snapshots[i]
+		for _, ev := range p.State.Evidence {
+			switch {
+			case ev.Kind == session.EvidenceCommitSHA && ev.Origin == string(session.OriginObserved):
+				rc.commits[ev.SHA256] = true
+			case ev.Kind == session.EvidenceBypassCommit:
+				rc.bypassed[ev.SHA256] = true
+			}
+		}
 		if p.Session.SessionID != id {
 			rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d belongs to session %s", rel, i, p.Session.SessionID))
 		}

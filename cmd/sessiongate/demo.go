@@ -126,6 +126,11 @@ func runDemo(ctx context.Context, w io.Writer, keep bool) (err error) {
 	}
 	say("$ session_end -> ended=%v, blocked at %s: %s", end.Ended, end.Blocked.Phase, end.Blocked.Reason)
 
+	// The hooks `sessiongate install` puts in place, run by hand here.
+	if err := demoCommit(ctx, e, repo, dir, sh, "docs: fix README title"); err != nil {
+		return usage(err)
+	}
+	say("$ git commit -> pre-commit pass, post-commit recorded the commit")
 	adv, err = e.Advance(ctx, session.AdvanceRequest{ID: id, Target: "DOCUMENTATION_UPDATE", Force: true, Reason: "demo: tests not set up yet"})
 	if err != nil {
 		return usage(err)
@@ -133,11 +138,8 @@ func runDemo(ctx context.Context, w io.Writer, keep bool) (err error) {
 	for _, v := range adv.Violations {
 		say("$ advance_phase force=true -> violation %s %s: %s", v.Severity, v.Code, v.Message)
 	}
-	if err := sh("commit", "-q", "-am", "docs: fix README title"); err != nil {
-		return usage(err)
-	}
 	_, err = e.End(ctx, session.EndRequest{ID: id, Summary: "fixed the README title"})
-	say("$ git commit; session_end -> %v", err)
+	say("$ session_end -> %v", err)
 	if _, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "QA_VALIDATION", Kind: session.EvidenceToolOutput, Evidence: "ok  demo  0.01s"}); err != nil {
 		return usage(err)
 	}
@@ -158,4 +160,36 @@ func runDemo(ctx context.Context, w io.Writer, keep bool) (err error) {
 	say("")
 	printView(w, v)
 	return nil
+}
+
+// demoCommit commits what is modified as the installed hooks would see it:
+// pre-commit (which records the tree it allows), the commit, post-commit.
+func demoCommit(ctx context.Context, e *session.Engine, repo *gitrepo.Repo, dir string, sh func(...string) error, msg string) error {
+	out := func(args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = dir
+		b, err := cmd.Output()
+		return strings.TrimSpace(string(b)), err
+	}
+	if err := sh("add", "-u"); err != nil {
+		return err
+	}
+	tree := func(ctx context.Context) (string, error) { return out("write-tree") }
+	d, err := e.PreCommit(ctx, session.HookRequest{Repo: repo, Tree: tree})
+	if err != nil {
+		return err
+	}
+	if !d.Allowed {
+		return fmt.Errorf("pre-commit blocked: %s", strings.Join(d.Reasons, "; "))
+	}
+	if err := sh("commit", "-q", "--no-verify", "-m", msg); err != nil {
+		return err
+	}
+	head, err := out("rev-parse", "HEAD", "HEAD^{tree}")
+	if err != nil {
+		return err
+	}
+	f := strings.Fields(head)
+	_, err = e.PostCommit(ctx, session.HookRequest{Repo: repo, Commit: f[0], CommitTree: f[1]})
+	return err
 }

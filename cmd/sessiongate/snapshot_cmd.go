@@ -62,7 +62,7 @@ func newSnapshotCmd(a *app) *cobra.Command {
 }
 
 func newVerifyCmd(a *app) *cobra.Command {
-	var asJSON bool
+	var asJSON, requireSigned bool
 	cmd := &cobra.Command{
 		Use:   "verify [REV-RANGE]",
 		Short: "Check commits' session trailers against the committed session records (no database needed)",
@@ -70,8 +70,11 @@ func newVerifyCmd(a *app) *cobra.Command {
 its Session-Id and Session-Snapshot trailers: the session record exists in the
 tree at the tip of the range, its snapshots recompute to their ids, the trailer
 names one of them, and the session ended COMPLETE with every BLOCKING and
-REQUIRED gate passed. Commits without trailers fail or warn (config
-verify.missing_trailer). Exit 1 on any failure. Needs only git, so it runs in any CI.`,
+REQUIRED gate passed, and the record lists the commit (a commit carrying copied
+trailers fails: "trailers copied"). Commits without trailers fail or warn (config
+verify.missing_trailer). --require-signed also checks each commit's signature with
+git verify-commit. Exit 1 on any failure. Needs only git, so it runs in any CI.
+What this proves and what it does not: docs/security.md.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
@@ -94,7 +97,8 @@ verify.missing_trailer). Exit 1 on any failure. Needs only git, so it runs in an
 					rng = "HEAD"
 				}
 			}
-			rep, err := verify.Run(ctx, r, rng, verify.Options{RecordPath: cfg.SessionRecord, MissingTrailer: cfg.Verify.MissingTrailer})
+			rep, err := verify.Run(ctx, r, rng, verify.Options{RecordPath: cfg.SessionRecord, MissingTrailer: cfg.Verify.MissingTrailer,
+				Unrecorded: cfg.Verify.Unrecorded, RequireSigned: requireSigned || cfg.Verify.RequireSigned})
 			if err != nil {
 				return usage(err)
 			}
@@ -119,5 +123,6 @@ verify.missing_trailer). Exit 1 on any failure. Needs only git, so it runs in an
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "fail every commit whose signature `git verify-commit` does not accept (config verify.require_signed)")
 	return cmd
 }

@@ -1,0 +1,184 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// EvidenceBypassCommit is a commit that landed in a session without a
+// passing pre-commit hook: recorded so nothing is lost, but never counted as
+// a commit the session made (`sessiongate verify` fails it).
+const EvidenceBypassCommit = "bypass_commit"
+
+// StepReconcile marks commit evidence recorded by reconciliation rather
+// than by the post-commit hook.
+const StepReconcile = "reconcile"
+
+// Event tokens of reconciliation.
+const (
+	TokReconcileCommit = "reconcile:commit" // landed unseen, a pre-commit pass covered its tree
+	TokReconcileMerge  = "reconcile:merge"  // a merge commit landed unseen
+	TokReconcileBypass = "reconcile:bypass" // landed unseen, no pre-commit pass: BYPASS
+)
+
+// LandedCommit is a commit found in a session's worktree by reconciliation.
+type LandedCommit struct {
+	SHA, Tree  string
+	Parents    int
+	CommitTime time.Time
+}
+
+// landedLister is what a repository offers for reconciliation; gitrepo.Repo
+// and the hook's repository have it.
+type landedLister interface {
+	// LandedCommits lists the commits reachable from HEAD but neither from
+	// since nor from a remote-tracking branch (pulled work is not the
+	// session's), oldest first.
+	LandedCommits(ctx context.Context, since string) ([]LandedCommit, error)
+}
+
+// recordedCommits returns the commits the session's hooks or
+// reconciliation recorded (observed evidence only: an agent's claimed
+// commit_sha evidence does not make a commit recorded).
+func recordedCommits(evs []Evidence) map[string]bool {
+	out := map[string]bool{}
+	for _, ev := range evs {
+		if (ev.Kind == EvidenceCommitSHA || ev.Kind == EvidenceBypassCommit) && ev.Observed() {
+			out[ev.Ref] = true
+		}
+	}
+	return out
+}
+
+// Reconcile records every commit that landed in the session's worktree
+// since the session started and that it has not recorded: a post-commit
+// hook killed (kill -9, a closed terminal), `--no-verify`, hooks switched off
+// with core.hooksPath, tools that commit without hooks. A commit whose tree
+// a pre-commit pass of the session covered is recorded as commit_sha
+// evidence; any other gets bypass_commit evidence and a CRITICAL BYPASS
+// violation. except is a commit the caller records itself (post-commit's
+// HEAD; exceptParent its first parent, which saves listing commits when
+// that one is recorded). Commits older than the session (by committer time) and commits
+// reachable from remote-tracking branches are not the session's.
+//
+// The common case costs one HEAD read and one evidence query: nothing to
+// do when HEAD is the starting commit or already recorded.
+func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, exceptParent string) (int, error) {
+	if s == nil || !s.Active() || repo == nil {
+		return 0, nil
+	}
+	ll, ok := repo.(landedLister)
+	if !ok {
+		return 0, nil
+	}
+	head, _, err := repo.Head(ctx)
+	if err != nil || head == "" || head == s.StartCommit {
+		return 0, nil // an unreadable HEAD is the caller's problem, not a lost commit
+	}
+	evs, err := e.Store.ListEvidence(ctx, s.ID)
+	if err != nil {
+		return 0, fmt.Errorf("reconcile: load evidence: %w", err)
+	}
+	known := recordedCommits(evs)
+	if known[head] || head == except && exceptParent != "" && (known[exceptParent] || exceptParent == s.StartCommit) {
+		return 0, nil
+	}
+	landed, err := ll.LandedCommits(ctx, s.StartCommit)
+	if err != nil {
+		return 0, fmt.Errorf("reconcile: list commits: %w", err)
+	}
+	// Commit times have second resolution.
+	since := s.CreatedAt.Truncate(time.Second).Add(-time.Second)
+	var todo []LandedCommit
+	for _, c := range landed {
+		if !known[c.SHA] && c.SHA != except && !c.CommitTime.Before(since) {
+			todo = append(todo, c)
+		}
+	}
+	if len(todo) == 0 {
+		return 0, nil
+	}
+	n := 0
+	for _, c := range todo {
+		matched, err := e.matchPreCommit(ctx, s.ID, c.Tree)
+		if err != nil {
+			return n, err
+		}
+		ev := &Evidence{SessionID: s.ID, Phase: s.Phase, Step: StepReconcile, Kind: EvidenceCommitSHA, Origin: OriginObserved,
+			SHA256: sha256Hex([]byte(c.SHA)), Ref: c.SHA, Size: len(c.SHA), CreatedAt: e.now()}
+		tok := TokReconcileCommit
+		var vio *Violation
+		switch {
+		case matched:
+		case c.Parents > 1:
+			tok = TokReconcileMerge
+		default:
+			tok = TokReconcileBypass
+			ev.Kind = EvidenceBypassCommit
+			vio = e.bypassViolation(s.ID, s.RepoID, s.Phase, c.SHA)
+			vio.Message = fmt.Sprintf("commit %s landed without a passing pre-commit hook and without post-commit (hooks skipped or switched off; found by reconciliation)", shortSHA(c.SHA))
+		}
+		detail, _ := json.Marshal(map[string]string{"commit": c.SHA, "tree": c.Tree})
+		added := false
+		err = e.Store.Update(ctx, func(w Writer) error {
+			// Another process may have recorded it meanwhile.
+			cur, err := w.ListEvidence(ctx, s.ID)
+			if err != nil {
+				return err
+			}
+			if recordedCommits(cur)[c.SHA] {
+				return nil
+			}
+			if err := w.AddEvidence(ctx, ev); err != nil {
+				return err
+			}
+			if vio != nil {
+				if err := w.AddViolation(ctx, vio); err != nil {
+					return err
+				}
+			}
+			added = true
+			return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: tok, Detail: string(detail), CreatedAt: e.now()})
+		})
+		if err != nil {
+			return n, fmt.Errorf("reconcile commit %s: %w", shortSHA(c.SHA), err)
+		}
+		if added {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// reconcileSession reconciles a session loaded by an engine call, opening its
+// worktree. A missing worktree is not an error (the session's data stays).
+func (e *Engine) reconcileSession(ctx context.Context, s *Session) error {
+	if e.OpenRepo == nil || s == nil || !s.Active() {
+		return nil
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return nil
+	}
+	if _, err := e.Reconcile(ctx, s, repo, "", ""); err != nil && !errors.Is(err, context.Canceled) {
+		e.Logger.Warn("reconcile commits", "session", s.ID, "err", err)
+	}
+	return nil
+}
+
+// reconcileHook reconciles for a git hook; a failure is a warning, never a
+// block (the hook's own decision does not depend on it).
+func (e *Engine) reconcileHook(ctx context.Context, d *HookDecision, s *Session, req HookRequest, except, parent string) {
+	if !s.Active() {
+		return
+	}
+	n, err := e.Reconcile(ctx, s, req.Repo, except, parent)
+	if err != nil {
+		d.Warnings = append(d.Warnings, "could not reconcile earlier commits: "+err.Error())
+	} else if n > 0 {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%d earlier commit(s) had not been recorded (a killed hook, or hooks skipped): recorded now", n))
+	}
+}

@@ -172,7 +172,7 @@ func TestVerifyBypassDuringSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	e := session.NewEngine(db, session.Config{SessionRecord: ".agents/sessions/{session_id}.json"}, func(ctx context.Context, wt string) (session.Repo, error) {
+	e := session.NewEngine(db, session.Config{SessionRecord: session.DefaultRecordPath}, func(ctx context.Context, wt string) (session.Repo, error) {
 		return gitrepo.Open(ctx, wt)
 	})
 	spec, _ := e.LoadSpec(ctx, "P.md", []byte(protocol))

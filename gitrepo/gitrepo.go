@@ -284,28 +284,9 @@ func (r *Repo) Log(ctx context.Context, rng string) ([]Commit, error) {
 		}
 		return nil, fmt.Errorf("list commits %s: %w", rng, err)
 	}
-	var out []Commit
-	for _, rec := range strings.Split(string(b), "\x1e") {
-		if strings.TrimSpace(rec) == "" {
-			continue
-		}
-		f := strings.SplitN(rec, "\x1f", 4)
-		if len(f) != 4 {
-			return nil, fmt.Errorf("list commits %s: unexpected log output", rng)
-		}
-		c := Commit{SHA: f[0], Subject: f[1], Trailers: map[string][]string{}}
-		for _, line := range strings.Split(f[2], "\n") {
-			k, v, ok := strings.Cut(line, ":")
-			if ok {
-				c.Trailers[strings.TrimSpace(k)] = append(c.Trailers[strings.TrimSpace(k)], strings.TrimSpace(v))
-			}
-		}
-		for _, line := range strings.Split(f[3], "\n") {
-			if line = strings.TrimSpace(line); line != "" {
-				c.Files = append(c.Files, line)
-			}
-		}
-		out = append(out, c)
+	out, err := parseLog(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("list commits %s: %w", rng, err)
 	}
 	return out, nil
 }
@@ -474,4 +455,33 @@ func (r *Repo) VerifyCommit(ctx context.Context, sha string) error {
 		msg = msg[:i]
 	}
 	return fmt.Errorf("git verify-commit %.12s: %s", sha, msg)
+}
+
+// parseLog reads Log's git output: records separated by \x1e, fields by
+// \x1f (sha, subject, trailers, then the changed files).
+func parseLog(b string) ([]Commit, error) {
+	var out []Commit
+	for _, rec := range strings.Split(b, "\x1e") {
+		if strings.TrimSpace(rec) == "" {
+			continue
+		}
+		f := strings.SplitN(rec, "\x1f", 4)
+		if len(f) != 4 {
+			return nil, errors.New("unexpected log output")
+		}
+		c := Commit{SHA: f[0], Subject: f[1], Trailers: map[string][]string{}}
+		for _, line := range strings.Split(f[2], "\n") {
+			k, v, ok := strings.Cut(line, ":")
+			if ok {
+				c.Trailers[strings.TrimSpace(k)] = append(c.Trailers[strings.TrimSpace(k)], strings.TrimSpace(v))
+			}
+		}
+		for _, line := range strings.Split(f[3], "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				c.Files = append(c.Files, line)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }

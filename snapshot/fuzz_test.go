@@ -58,3 +58,32 @@ func sameValue(a, b any) bool {
 	}
 	return reflect.DeepEqual(a, b)
 }
+
+// FuzzRecord: a committed session record is untrusted input to verify. Any
+// bytes either fail to decode or give snapshots whose ids are computed
+// without a panic, the same on a second computation, and well formed.
+func FuzzRecord(f *testing.F) {
+	p := Payload{Schema: PayloadSchema, Session: Key{EventSource: "sessiongate://demo", ServerID: ServerID, SessionID: "8a151cda-4ff3-415e-8774-d03907e94a17"},
+		Window: Window{Kind: "session"}, State: State{State: "COMPLETE", Phases: []Phase{{ID: "A", Gate: "BLOCKING", Status: "PASSED"}}}}
+	if b, err := json.Marshal(Record{Schema: RecordSchema, SessionID: p.Session.SessionID, Snapshots: []Payload{p}}); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"snapshots":[{"state":{"evidence":[{"phase":"A","kind":"tool_output","sha256":"x","exit_code":-1}]}}]}`))
+	f.Add([]byte(`{"snapshots":[null,{}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var rec Record
+		if json.Unmarshal(b, &rec) != nil {
+			return
+		}
+		for i := range rec.Snapshots {
+			id1, _, err1 := rec.Snapshots[i].ID()
+			id2, _, err2 := rec.Snapshots[i].ID()
+			if (err1 == nil) != (err2 == nil) || id1 != id2 {
+				t.Fatalf("snapshot %d: ids differ: %q %q (%v %v)", i, id1, id2, err1, err2)
+			}
+			if err1 == nil && !ValidID(id1) {
+				t.Fatalf("snapshot %d: malformed id %q", i, id1)
+			}
+		}
+	})
+}

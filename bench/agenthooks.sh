@@ -87,28 +87,47 @@ stats() { sort -n | awk '{a[NR]=$1; s+=$1} END {
 	printf "%.2f\t%.2f\t%.2f\n", m/1000, a[1]/1000, a[NR]/1000 }'; }
 
 events=(SessionStart UserPromptSubmit PreToolUse-Write PreToolUse-Bash PostToolUse-Bash Stop)
-say "timing ${#events[@]} events x (sessiongate, python no-op, true), $RUNS runs interleaved after 3 warm-ups"
+# Cumulative CPU time (user+sys) of this shell's children in microseconds,
+# from the times builtin (no process of its own).
+cpu_of() { awk 'function us(x,  m, s) { m = x; sub(/m.*/, "", m); s = x; sub(/.*m/, "", s); sub(/s$/, "", s); return (m * 60 + s) * 1000000 }
+	FNR == 2 { t = us($1) + us($2) } END { printf "%d", t }' "$1"; }
+# measure EVENT VARIANT COMMAND...: one run; stdin comes from the caller.
+measure() {
+	local e=$1 v=$2
+	shift 2
+	times > "$WORK/t0"
+	local t0=${EPOCHREALTIME/./}
+	"$@" > /dev/null
+	local t1=${EPOCHREALTIME/./}
+	times > "$WORK/t1"
+	if ((run >= 0)); then
+		printf '%s\t%s\t%d\t%d\n' "$e" "$v" $((t1 - t0)) $(($(cpu_of "$WORK/t1") - $(cpu_of "$WORK/t0"))) >> "$WORK/times.tsv"
+	fi
+}
+say "timing ${#events[@]} events x (sessiongate, python no-op, /bin/true), $RUNS runs interleaved after 3 warm-ups"
 : > "$WORK/times.tsv"
 for ((run = -3; run < RUNS; run++)); do
 	for e in "${events[@]}"; do
 		name=${e%%-*}
 		in=$WORK/in/$e.json
-		t0=${EPOCHREALTIME/./}; "$SG" agent-hook claude "$name" < "$in" > /dev/null; t1=${EPOCHREALTIME/./}
-		python3 "$WORK/noop.py" < "$in" > /dev/null; t2=${EPOCHREALTIME/./}
-		# `true` is a shell builtin: /bin/true is the real process.
-		t4=${EPOCHREALTIME/./}; /bin/true < "$in"; t5=${EPOCHREALTIME/./}
-		if ((run >= 0)); then
-			printf '%s\tsessiongate\t%d\n%s\tpython\t%d\n%s\ttrue\t%d\n' "$e" $((t1 - t0)) "$e" $((t2 - t1)) "$e" $((t5 - t4)) >> "$WORK/times.tsv"
-		fi
+		measure "$e" sessiongate "$SG" agent-hook claude "$name" < "$in"
+		measure "$e" python python3 "$WORK/noop.py" < "$in"
+		measure "$e" true /bin/true < "$in"
 	done
 done
-sessions=$((SESSIONS + 1))
-printf '\n%s sessions in the database; %s runs each; load average %s\n' "$sessions" "$RUNS" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)"
-printf '%-18s %22s %22s %16s %8s\n' event "sessiongate ms (min-max)" "python no-op ms" "/bin/true ms" ratio
+col() { awk -F'\t' -v e="$1" -v v="$2" -v c="$3" '$1==e && $2==v {print $c}' "$WORK/times.tsv" | stats; }
+echo
+echo "machine: $(nproc) CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "database: $((SESSIONS + 1)) sessions; $RUNS runs each, interleaved, after 3 warm-ups; $(python3 --version)"
+echo
+echo "| event | sessiongate wall ms | python no-op wall ms | /bin/true wall ms | python / sessiongate | sessiongate CPU ms | python CPU ms |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 for e in "${events[@]}"; do
-	read -r sg sgmin sgmax < <(awk -F'\t' -v e="$e" '$1==e && $2=="sessiongate" {print $3}' "$WORK/times.tsv" | stats)
-	read -r py pymin pymax < <(awk -F'\t' -v e="$e" '$1==e && $2=="python" {print $3}' "$WORK/times.tsv" | stats)
-	read -r tr trmin trmax < <(awk -F'\t' -v e="$e" '$1==e && $2=="true" {print $3}' "$WORK/times.tsv" | stats)
+	read -r sg sgmin sgmax < <(col "$e" sessiongate 3)
+	read -r py pymin pymax < <(col "$e" python 3)
+	read -r tr trmin trmax < <(col "$e" true 3)
+	read -r sgc _ _ < <(col "$e" sessiongate 4)
+	read -r pyc _ _ < <(col "$e" python 4)
 	ratio=$(awk -v a="$py" -v b="$sg" 'BEGIN { printf "%.1fx", a / b }')
-	printf '%-18s %8s (%s-%s) %10s (%s-%s) %8s (%s-%s) %8s\n' "$e" "$sg" "$sgmin" "$sgmax" "$py" "$pymin" "$pymax" "$tr" "$trmin" "$trmax" "$ratio"
+	printf '| %s | %s (%s-%s) | %s (%s-%s) | %s | %s | %s | %s |\n' "$e" "$sg" "$sgmin" "$sgmax" "$py" "$pymin" "$pymax" "$tr" "$ratio" "$sgc" "$pyc"
 done

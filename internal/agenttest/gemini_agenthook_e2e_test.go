@@ -2,6 +2,7 @@ package agenttest_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,5 +51,47 @@ func TestGeminiAgentHooksDenyThenObserve(t *testing.T) {
 	show := r.onlySession()
 	if origins := evidenceOrigins(show); origins["observed"] < 2 {
 		t.Errorf("evidence origins %v: want git status and sh test.sh observed", origins)
+	}
+}
+
+// (c) with the Gemini CLI: an agent that stops with work done and the end
+// protocol undone is denied at AfterAgent max_stop_blocks times, then let
+// go with an END_PROTOCOL_SKIPPED violation.
+func TestGeminiAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
+	requireAgentHook(t)
+	// Measured with this test: the stop is blocked once, then let go with
+	// no violation. Gemini CLI sends each AfterAgent deny as a new prompt,
+	// so BeforeAgent fires again (prompt = the deny reason,
+	// TestGeminiAfterAgentRetryEvents) and the runtime takes it for a new
+	// turn: the retried AfterAgent finds the turn idle and allows it.
+	t.Skip("agent-hook gemini: BeforeAgent of an AfterAgent retry resets the turn, so the stop is blocked once and never recorded as a violation; remove this skip when fixed")
+	const maxBlocks = 2
+	r := newSGRepo(t, e2eProtocol, fmt.Sprintf("agent_hooks:\n  max_stop_blocks: %d\n", maxBlocks), "--agent", "gemini")
+	r.write("test.sh", e2eTest)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "test script and agent hooks")
+	srv := agenttest.NewGeminiServer(t,
+		agenttest.Use("run_shell_command", map[string]any{"command": "git status"}),
+		agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+		agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
+		agenttest.Say("stopping here"),
+	)
+	res := agenttest.RunGemini(t, r.dir, "add hello.txt", agenttest.GeminiOptions{Server: srv, Env: r.env})
+	if res.ExitCode != 0 {
+		t.Fatalf("run: exit %d error %s\nstderr: %s", res.ExitCode, res.Error, res.Stderr)
+	}
+	blocks := 0
+	for _, req := range srv.Conversation() {
+		if txt := req.NewText(); strings.Contains(txt, "end protocol has not completed") {
+			blocks++
+		}
+	}
+	if blocks != maxBlocks {
+		t.Errorf("the stop was blocked %d times, want agent_hooks.max_stop_blocks = %d", blocks, maxBlocks)
+	}
+	show := r.onlySession()
+	v, _ := show["violations"].([]any)
+	if len(v) != 1 || !strings.Contains(fmt.Sprint(v[0]), "END_PROTOCOL_SKIPPED") {
+		t.Errorf("violations %v: want one END_PROTOCOL_SKIPPED after the agent was let go", v)
 	}
 }

@@ -26,7 +26,7 @@ type step struct {
 
 // agent drives a session the way an AI agent does: over the CLI or MCP.
 type agent interface {
-	Start(objective string) string
+	Start(objective string) step // msg holds the session id when ok
 	Evidence(e ev) step
 	Advance(to string) step
 	End(summary, notes string, skipQA bool) step
@@ -64,16 +64,16 @@ type cliAgent struct {
 	id string
 }
 
-func (a *cliAgent) Start(objective string) string {
-	out := a.w.sgOK("session", "start", "--objective", objective, "--json")
+func (a *cliAgent) Start(objective string) step {
+	res := a.w.sg("session", "start", "--objective", objective, "--json")
 	var r struct {
 		SessionID string `json:"session_id"`
 	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil || r.SessionID == "" {
-		a.w.t.Fatalf("session start: %v\n%s", err, out)
+	if res.code != 0 || json.Unmarshal([]byte(res.out), &r) != nil || r.SessionID == "" {
+		return step{msg: fmt.Sprintf("exit %d: %s", res.code, res.text())}
 	}
 	a.id = r.SessionID
-	return a.id
+	return step{ok: true, msg: a.id}
 }
 
 func (a *cliAgent) Evidence(e ev) step {
@@ -170,15 +170,15 @@ func (a *mcpAgent) call(name string, args map[string]any, into any) (string, boo
 	return strings.Join(text, " "), !res.IsError
 }
 
-func (a *mcpAgent) Start(objective string) string {
+func (a *mcpAgent) Start(objective string) step {
 	var r struct {
 		SessionID string `json:"session_id"`
 	}
 	if msg, ok := a.call("session_start", map[string]any{"objective": objective}, &r); !ok || r.SessionID == "" {
-		a.w.t.Fatalf("session_start: %s", msg)
+		return step{msg: msg}
 	}
 	a.id = r.SessionID
-	return a.id
+	return step{ok: true, msg: a.id}
 }
 
 func (a *mcpAgent) Evidence(e ev) step {

@@ -154,6 +154,16 @@ func (w *world) shell(phase, req, line string) (string, int) {
 	return out, code
 }
 
+// start starts the session; a refused start stops the flow.
+func (w *world) start(objective string) {
+	w.t.Helper()
+	s := w.agent.Start(objective)
+	if !s.ok {
+		w.halt("session start refused: %s", s.msg)
+	}
+	w.id = s.msg
+}
+
 // advance moves to the next phase (or to); a block stops the flow.
 func (w *world) advance(to string) {
 	w.t.Helper()
@@ -175,7 +185,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	w.git("switch", "-q", "-c", branch)
 	start := w.git("rev-parse", "--short", "HEAD")
 	logPath := ".agents/sessions/" + date + "-session-02.md"
-	w.id = w.agent.Start(objective)
+	w.start(objective)
 
 	// Phase 1: Serena Initialization. Both calls, their output as evidence.
 	w.evidence("SERENA_INITIALIZATION", "mcp__serena__activate_project", toolOutput,
@@ -359,7 +369,7 @@ func starterFlow(w *world, sk skip, docs bool) {
 	} else {
 		w.git("switch", "-q", "-c", "feat/greet-name")
 	}
-	w.id = w.agent.Start(objective)
+	w.start(objective)
 
 	// Phase 1: Context Retrieval. The history session_start returned (the
 	// first session: none), the README; recording them is requirement 3.

@@ -100,8 +100,8 @@ echo "$pass validation(s) passed"
 // fixtureRepo builds a repository the way the team behind the real
 // protocol kept theirs: the protocol at .agents/SESSION-PROTOCOL.md, a
 // handoff, an earlier session's log (and QA report), skills, Serena
-// memories, markdownlint from package.json, and sessiongate adopted with a
-// sessiongate.yaml pointing at their protocol. Committed on main and pushed,
+// memories, markdownlint from package.json, and sessiongate adopted with
+// `sessiongate init`. Committed on main and pushed,
 // then sessiongate's git hooks installed.
 func fixtureRepo(w *world, version string, withHistory bool) {
 	w.t.Helper()
@@ -110,12 +110,12 @@ func fixtureRepo(w *world, version string, withHistory bool) {
 		w.t.Fatalf("read fixture: %v", err)
 	}
 	w.write(".agents/SESSION-PROTOCOL.md", string(proto))
-	cfg := adoptedConfig(w, ".agents/SESSION-PROTOCOL.md")
-	if version == v1218 {
-		// v1.1 has no QA phase for the starter's pre-push hook to run.
-		cfg = strings.Replace(cfg, "pre-push: [QA_VALIDATION]", "pre-push: []", 1)
+	// Adopt sessiongate as a new user would: init finds the protocol and
+	// writes only sessiongate.yaml pointing at it.
+	w.sgOK("init")
+	if p := w.read("sessiongate.yaml"); !strings.Contains(p, "protocol: .agents/SESSION-PROTOCOL.md") {
+		w.t.Fatalf("sessiongate init did not adopt .agents/SESSION-PROTOCOL.md:\n%s", p)
 	}
-	w.write("sessiongate.yaml", cfg)
 	w.write(".agents/HANDOFF.md", handoff)
 	w.write(".agents/sessions/.gitkeep", "")
 	w.write(".agents/planning/enhancement-PROJECT-PLAN.md", "# Enhancement Project Plan\n\n- [ ] Name argument for greet.sh\n- [ ] Document the scripts\n")
@@ -161,28 +161,6 @@ func projectFiles(w *world) {
 	w.write("scripts/greet.sh", greetScript)
 	w.write("scripts/test.sh", strings.Replace(greetTest,
 		"for name in Ada Bob Cy Di Ed Flo; do check \"$(sh scripts/greet.sh \"$name\")\" \"hello $name\"; done\n", "", 1))
-}
-
-// adoptedConfig is the starter's sessiongate.yaml pointing at the team's
-// protocol: what a team adopting sessiongate next to an existing protocol
-// commits.
-func adoptedConfig(w *world, protocol string) string {
-	b, err := os.ReadFile(filepath.Join(moduleRoot, "cmd", "sessiongate", "starter", "sessiongate.yaml"))
-	if err != nil {
-		w.t.Fatalf("read the starter config: %v", err)
-	}
-	var out []string
-	found := false
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "protocol:") {
-			l, found = "protocol: "+protocol, true
-		}
-		out = append(out, l)
-	}
-	if !found {
-		w.t.Fatal("the starter config has no protocol: line")
-	}
-	return strings.Join(out, "\n")
 }
 
 // linkNodeModules gives the repository the markdownlint-cli2 its

@@ -77,7 +77,7 @@ nothing is written.`,
 				}
 				fmt.Fprintf(w, "no protocol found (looked for %s): wrote the starter protocol %s\n", strings.Join(protocolHomes, ", "), p)
 			}
-			if err := writeNew(cfgPath, configFor(rel)); err != nil {
+			if err := writeNew(cfgPath, configFor(rel, spec)); err != nil {
 				return usage(err)
 			}
 			fmt.Fprintf(w, "wrote %s (protocol: %s)\n", cfgPath, rel)
@@ -133,10 +133,18 @@ func findProtocol(root, flag string) (string, bool, error) {
 	return protocolHomes[0], false, nil
 }
 
-// configFor is the starter config with protocol: set to rel.
-func configFor(rel string) []byte {
+// configFor is the starter config with protocol: set to rel. The starter's
+// pre-push hook runs QA_VALIDATION; a protocol without that phase (the
+// 2025-12-18 ai-agents version) gets an empty list, since a config naming
+// a phase the protocol lacks is refused by every later command.
+func configFor(rel string, spec *protocolspec.Spec) []byte {
 	const key = "\nprotocol: SESSION-PROTOCOL.md\n"
-	return bytes.Replace(starterConfig, []byte(key), []byte("\nprotocol: "+yamlString(rel)+"\n"), 1)
+	out := bytes.Replace(starterConfig, []byte(key), []byte("\nprotocol: "+yamlString(rel)+"\n"), 1)
+	if _, ok := spec.Phase("QA_VALIDATION"); !ok {
+		out = bytes.Replace(out, []byte("\n  pre-push: [QA_VALIDATION]\n"),
+			[]byte("\n  pre-push: []             # the protocol has no QA_VALIDATION phase\n"), 1)
+	}
+	return out
 }
 
 // yamlString quotes a path when plain YAML would misread it.

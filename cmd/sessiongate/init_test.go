@@ -81,6 +81,39 @@ func TestInitAdoptsExistingProtocol(t *testing.T) {
 	}
 }
 
+// TestInitAdoptedConfigMatchesProtocol: the 2025-12-18 protocol has no
+// QA_VALIDATION phase, so the config init writes must not name it in
+// hooks.pre-push (every command would refuse the config); a session then
+// starts under it. Found by bench/compliance.
+func TestInitAdoptedConfigMatchesProtocol(t *testing.T) {
+	old, err := os.ReadFile(fixture(t, "SESSION-PROTOCOL_2025-12-18_fd7d1d61d.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := repoDir(t)
+	p := filepath.Join(dir, ".agents", "SESSION-PROTOCOL.md")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := sg(t, "", "init"); code != 0 {
+		t.Fatalf("init: exit %d %s", code, stderr)
+	}
+	cfg, err := config.Load(dir)
+	if err != nil {
+		t.Fatalf("written config does not load: %v", err)
+	}
+	if len(cfg.Hooks.PrePush) != 0 {
+		t.Errorf("hooks.pre-push = %v for a protocol without QA_VALIDATION", cfg.Hooks.PrePush)
+	}
+	if code, out, stderr := sg(t, "", "protocol", "lint"); code != 0 {
+		t.Errorf("protocol lint after init: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, _, stderr := sg(t, "", "session", "start", "--objective", "first session under the adopted protocol"); code != 0 {
+		t.Errorf("session start after init: exit %d %s", code, stderr)
+	}
+}
+
 // TestInitWritesStarterOnlyWhenNone: no protocol anywhere gives the
 // starter (at the root, or at a --protocol path that does not exist yet);
 // a broken protocol, a config already there or a path outside the

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -140,14 +142,34 @@ func runDemo(ctx context.Context, w io.Writer, keep bool) (err error) {
 	}
 	_, err = e.End(ctx, session.EndRequest{ID: id, Summary: "fixed the README title"})
 	say("$ session_end -> %v", err)
+	// A claimed test run is not evidence for the starter's QA gate; a run
+	// sessiongate saw (what `sessiongate run` and the agent hooks record) is.
 	if _, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "QA_VALIDATION", Kind: session.EvidenceToolOutput, Evidence: "ok  demo  0.01s"}); err != nil {
+		say("$ record_evidence QA_VALIDATION \"ok  demo  0.01s\" -> refused: %v", err)
+	} else if g, err := e.ValidateGate(ctx, id, "QA_VALIDATION"); err == nil {
+		say("$ record_evidence QA_VALIDATION (a claim); validate_gate QA_VALIDATION -> %s: %s", g.Status, g.Message)
+	}
+	start := time.Now()
+	test := exec.CommandContext(ctx, "git", "diff", "--check", "HEAD~1")
+	test.Dir = dir
+	out, err := test.CombinedOutput()
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return usage(fmt.Errorf("run the demo's check: %w", err))
+		}
+		code = ee.ExitCode()
+	}
+	if _, err := e.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: "run", Command: "git diff --check HEAD~1",
+		ExitCode: code, Duration: time.Since(start), Output: out}); err != nil {
 		return usage(err)
 	}
 	g, err := e.ValidateGate(ctx, id, "QA_VALIDATION")
 	if err != nil {
 		return usage(err)
 	}
-	say("$ record_evidence QA_VALIDATION tool_output; validate_gate QA_VALIDATION -> %s", g.Status)
+	say("$ sessiongate run --phase QA_VALIDATION -- git diff --check HEAD~1 -> exit %d (observed); validate_gate QA_VALIDATION -> %s", code, g.Status)
 	if end, err = e.End(ctx, session.EndRequest{ID: id, Summary: "fixed the README title", NextNotes: "set commands.QA_VALIDATION in sessiongate.yaml"}); err != nil {
 		return usage(err)
 	}

@@ -21,6 +21,7 @@ import (
 // "Create at: PATH" line). Every inferred check keeps the sentence and line
 // it came from; `protocol show` and `protocol lint` print them, and
 // <!-- gate: infer=off --> in a phase turns inference off there.
+// Changing what is inferred changes Parse's output: bump SpecVersion.
 
 // Inference rule names, shown with each inferred check.
 const (
@@ -95,14 +96,14 @@ func (w *walker) infer(s *source, doc ast.Node) {
 	var out []inferred
 	add := func(pi int, r Requirement, rule string, kind CheckKind, arg string) {
 		out = append(out, inferred{pi, Check{Kind: kind, Arg: arg, Line: r.Line,
-			Inferred: &Inference{Line: r.Line, Sentence: r.Text, Rule: rule}}})
+			Inferred: &Inference{Line: r.Line, Sentence: r.Text, Rule: rule, Requirement: r.ID}}})
 	}
 	re := inferRE()
 	for pi := range sp.Phases {
 		p := &sp.Phases[pi]
 		for _, r := range p.Requirements {
-			if isConditional(r.Text) {
-				continue
+			if r.Conditional || isConditional(r.Text) {
+				continue // under a conditional phase, or saying when it applies
 			}
 			if m := re[RuleMustNotModify].FindStringSubmatch(r.Text); m != nil && looksLikePath(m[1]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(m[1]))
@@ -279,7 +280,7 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 			continue
 		}
 		out = append(out, inferred{pi, Check{Kind: CheckNoPlaceholders, Arg: glob, Line: r.Line, Placeholders: ph,
-			Inferred: &Inference{Line: r.Line, Sentence: r.Text + " (template: " + t.text + ", line " + itoa(t.line) + ")", Rule: RuleTemplateFilled}}})
+			Inferred: &Inference{Line: r.Line, Sentence: r.Text + " (template: " + t.text + ", line " + itoa(t.line) + ")", Rule: RuleTemplateFilled, Requirement: r.ID}}})
 	}
 	return out
 }
@@ -294,7 +295,7 @@ func (w *walker) completes(subject string) (int, Requirement, bool) {
 		}
 		for _, r := range p.Requirements {
 			lt := strings.ToLower(r.Text)
-			if r.Level == LevelMust && !isConditional(r.Text) && strings.Contains(lt, "complete the "+subject) {
+			if r.Level == LevelMust && !r.Conditional && !isConditional(r.Text) && strings.Contains(lt, "complete the "+subject) {
 				return pi, r, true
 			}
 		}

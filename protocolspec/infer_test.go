@@ -123,6 +123,10 @@ func TestInferOff(t *testing.T) {
 	if got := inferredOf(t, off); len(got) != 0 {
 		t.Errorf("infer=off: got %v", got)
 	}
+	cond := strings.Replace(doc, "### Phase 1: Close\n", "### Phase 1: Close (REQUIRED when a release is cut)\n", 1)
+	if got := inferredOf(t, cond); len(got) != 0 {
+		t.Errorf("conditional phase: got %v", got)
+	}
 	same := strings.Replace(doc, "### Phase 1: Close\n", "### Phase 1: Close\n\n<!-- gate: unchanged \"a/b.md\" -->\n", 1)
 	spec, err := Parse("P.md", []byte(same))
 	if err != nil {

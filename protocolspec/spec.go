@@ -67,7 +67,7 @@ const (
 
 // SpecVersion changes whenever Parse starts producing something new, so a
 // spec cached in a database by an older sessiongate is parsed again.
-const SpecVersion = 2
+const SpecVersion = 3
 
 // Spec is a parsed protocol document.
 type Spec struct {
@@ -173,6 +173,8 @@ type Inference struct {
 	Sentence string `json:"sentence"`
 	// Rule names the inference rule, so a reader sees why the sentence counts.
 	Rule string `json:"rule"`
+	// Requirement is the id of the requirement the sentence is.
+	Requirement string `json:"requirement,omitempty"`
 }
 
 // Warning is something odd in the document that does not stop parsing.

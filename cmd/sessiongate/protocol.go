@@ -136,7 +136,7 @@ func printInferred(w io.Writer, spec *protocolspec.Spec) {
 		if c.Arg != "" {
 			s += " " + c.Arg
 		}
-		fmt.Fprintf(w, "  %s: %s  <- line %d [%s]: %q\n", ic.Phase, s, c.Inferred.Line, c.Inferred.Rule, c.Inferred.Sentence)
+		fmt.Fprintf(w, "  %s: %s  <- line %d %s [%s]: %q\n", ic.Phase, s, c.Inferred.Line, c.Inferred.Requirement, c.Inferred.Rule, c.Inferred.Sentence)
 	}
 }
 
@@ -146,7 +146,7 @@ func printEvidenceOnly(w io.Writer, spec *protocolspec.Spec) {
 	eo := spec.EvidenceOnly()
 	fmt.Fprintf(w, "\nevidence-only requirements: %d (no machine check cites them; put a gate annotation at the end of a requirement's line to check it)\n", len(eo))
 	for _, r := range eo {
-		fmt.Fprintf(w, "  %s:%d: %s %s: %s\n", spec.File, r.Line, r.Phase, r.Level, r.Text)
+		fmt.Fprintf(w, "  %s:%d: %s %s: %s\n", spec.File, r.Line, r.ID, r.Level, r.Text)
 	}
 }
 

@@ -363,14 +363,15 @@ type EvidenceOnlyRequirement struct {
 
 // EvidenceOnly lists the MUST, MUST NOT, SHOULD and SHOULD NOT
 // requirements that no check was inferred from and no annotation sits on
-// the line of (MAY needs no evidence). protocol lint prints them so an
+// the line of (MAY needs no evidence, and a summary sentence is met when
+// the requirements it restates are). protocol lint prints them so an
 // author can annotate them: a gate comment at the end of the requirement's
 // own line binds that check to it.
 func (s *Spec) EvidenceOnly() []EvidenceOnlyRequirement {
 	out := []EvidenceOnlyRequirement{}
 	for _, p := range s.Phases {
 		for _, r := range p.Requirements {
-			if r.Level == LevelMay {
+			if r.Level == LevelMay || r.Summary {
 				continue
 			}
 			covered := slices.ContainsFunc(p.Checks, func(c Check) bool {

@@ -146,7 +146,11 @@ func printEvidenceOnly(w io.Writer, spec *protocolspec.Spec) {
 	eo := spec.EvidenceOnly()
 	fmt.Fprintf(w, "\nevidence-only requirements: %d (no machine check cites them; put a gate annotation at the end of a requirement's line to check it)\n", len(eo))
 	for _, r := range eo {
-		fmt.Fprintf(w, "  %s:%d: %s %s: %s\n", spec.File, r.Line, r.ID, r.Level, r.Text)
+		cond := ""
+		if r.Conditional {
+			cond = " (conditional)"
+		}
+		fmt.Fprintf(w, "  %s:%d: %s %s%s: %s\n", spec.File, r.Line, r.ID, r.Level, cond, r.Text)
 	}
 }
 

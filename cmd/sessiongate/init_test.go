@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -191,4 +192,39 @@ func TestInitWritesStarterOnlyWhenNone(t *testing.T) {
 		}
 		nothingWritten(t, dir)
 	})
+}
+
+// TestProtocolShowsInferredChecks: protocol show (text and --json) and
+// protocol lint show each inferred check with the sentence and line it
+// came from, on the real v1.4 protocol.
+func TestProtocolShowsInferredChecks(t *testing.T) {
+	p := fixture(t, "SESSION-PROTOCOL_2025-12-22_3821367d2.md")
+	code, out, stderr := sg(t, "", "protocol", "show", p)
+	if code != 0 || !strings.Contains(out, "inferred checks: 3") || !strings.Contains(out, `unchanged .agents/HANDOFF.md  <- line 203 DOCUMENTATION_UPDATE.`) {
+		t.Fatalf("show: exit %d %s\n%s", code, stderr, out)
+	}
+	code, out, _ = sg(t, "", "protocol", "show", "--json", p)
+	var spec protocolspec.Spec
+	if code != 0 || json.Unmarshal([]byte(out), &spec) != nil {
+		t.Fatalf("show --json: exit %d", code)
+	}
+	n := 0
+	for _, ph := range spec.Phases {
+		for _, c := range ph.Checks {
+			if c.Inferred != nil {
+				n++
+				if c.Inferred.Sentence == "" || c.Inferred.Line == 0 || c.Inferred.Rule == "" || c.Inferred.Requirement == "" {
+					t.Errorf("inferred check without its source: %+v", c.Inferred)
+				}
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("--json has %d inferred checks, want 3", n)
+	}
+	code, out, _ = sg(t, "", "protocol", "lint", p)
+	if code != 0 || !strings.Contains(out, "commit_message conventional  <- line 268") || !strings.Contains(out, "evidence-only requirements: ") ||
+		!strings.Contains(out, ":250: QA_VALIDATION.") {
+		t.Errorf("lint: exit %d\n%s", code, out)
+	}
 }

@@ -101,6 +101,7 @@ func observedRun(show map[string]any, cmd string) map[string]any {
 // and test run are observed evidence, it advances, edits, commits and ends
 // through the CLI; COMPLETE, no force, no violation, no claimed evidence.
 func TestClaudeAgentHooksCompliant(t *testing.T) {
+	t.Parallel()
 	r := hookedRepo(t, "")
 	srv := agenttest.NewClaudeServer(t,
 		agenttest.Use("Bash", map[string]any{"command": "git status"}),
@@ -159,6 +160,7 @@ func TestClaudeAgentHooksCompliant(t *testing.T) {
 // reaches the model; reading stays allowed; a turn that changed nothing
 // is not blocked at stop.
 func TestClaudeAgentHooksDenyEditsBeforeStartGates(t *testing.T) {
+	t.Parallel()
 	r := hookedRepo(t, "")
 	srv := agenttest.NewClaudeServer(t,
 		agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
@@ -211,6 +213,7 @@ func stopFeedback(srv *agenttest.ClaudeServer) (int, string) {
 // each try, until the configured number of blocks; then it may stop and a
 // violation is recorded.
 func TestClaudeAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
+	t.Parallel()
 	const maxBlocks = 2 // the default is 3
 	r := hookedRepo(t, fmt.Sprintf("agent_hooks:\n  max_stop_blocks: %d\n", maxBlocks))
 	srv := agenttest.NewClaudeServer(t,
@@ -249,6 +252,7 @@ func TestClaudeAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
 // saw at all: the observed evidence disagrees with the claim, and the QA
 // gate must not pass on the claim.
 func TestClaudeAgentHooksClaimedTestRunDoesNotPass(t *testing.T) {
+	t.Parallel()
 	testRun := agenttest.Use("Bash", map[string]any{"command": "sh test.sh"})
 	claim := agenttest.Use("Bash", map[string]any{"command": "sessiongate session evidence --phase QA_VALIDATION --type tool_output --value 'all tests passed'"})
 	cases := []struct {
@@ -263,6 +267,7 @@ func TestClaudeAgentHooksClaimedTestRunDoesNotPass(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			// The project demands that its tests were seen to run.
 			r := hookedRepo(t, "observed: [QA_VALIDATION]\n")
 			turns := []agenttest.Turn{
@@ -305,6 +310,7 @@ func TestClaudeAgentHooksClaimedTestRunDoesNotPass(t *testing.T) {
 // session_start), its shell commands are the evidence. One session,
 // COMPLETE, no violation, nothing claimed.
 func TestClaudeAgentHooksCompliantOverMCP(t *testing.T) {
+	t.Parallel()
 	r := hookedRepo(t, "")
 	s := &sessionScript{}
 	srv := agenttest.NewClaudeServer(t,
@@ -341,5 +347,45 @@ func TestClaudeAgentHooksCompliantOverMCP(t *testing.T) {
 	}
 	if o := evidenceOrigins(show); o["observed"] < 3 || o["claimed"] > 1 {
 		t.Errorf("evidence origins %v: want the shell commands observed, nothing claimed by the agent", o)
+	}
+}
+
+// The policed agent cannot weaken the police: after the start gates, a
+// Write to the protocol and an Edit of the agent hook config are denied,
+// the reason reaches the model, and the files are unchanged.
+func TestClaudeAgentHooksDenyProtectedEdits(t *testing.T) {
+	t.Parallel()
+	r := hookedRepo(t, "")
+	protocol := filepath.Join(r.dir, "SESSION-PROTOCOL.md")
+	settings := filepath.Join(r.dir, ".claude", "settings.json")
+	before := map[string][]byte{}
+	for _, p := range []string{protocol, settings} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[p] = b
+	}
+	srv := agenttest.NewClaudeServer(t,
+		agenttest.Use("Bash", map[string]any{"command": "git status"}),
+		agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+		agenttest.Use("Write", map[string]any{"file_path": protocol, "content": "# Session Protocol\n"}),
+		agenttest.Use("Edit", map[string]any{"file_path": settings, "old_string": "sessiongate agent-hook claude Stop", "new_string": "true"}),
+		agenttest.Say("gave up"),
+	)
+	res := r.claude("make the protocol easier", agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Write", "Edit", "Bash"}})
+	if res.ExitCode != 0 || srv.Used() < 5 {
+		t.Fatalf("run: exit %d, %d of 5 turns\nstderr: %s", res.ExitCode, srv.Used(), res.Stderr)
+	}
+	conv := srv.Conversation()
+	for i, what := range []string{"PreToolUse:Write", "PreToolUse:Edit"} {
+		if txt := conv[i+3].NewText(); !strings.Contains(txt, what) || !strings.Contains(strings.ToLower(txt), "protect") {
+			t.Errorf("%s of a protected file: the model was not told it is protected:\n%s", what, txt)
+		}
+	}
+	for p, b := range before {
+		if got, _ := os.ReadFile(p); string(got) != string(b) {
+			t.Errorf("%s changed although the edit was denied", p)
+		}
 	}
 }

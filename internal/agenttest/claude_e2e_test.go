@@ -32,6 +32,7 @@ var mcpTools = []string{"mcp__sessiongate__*", "Write", "Bash"}
 // phase itself, claiming its evidence, and ends COMPLETE with no force and
 // no violation. This is the baseline the agent hooks improve on.
 func TestClaudeMCPCompliantSession(t *testing.T) {
+	t.Parallel()
 	r := newSGRepo(t, e2eProtocol, "", "--mcp", "claude")
 	r.write("test.sh", e2eTest)
 	r.git("add", "test.sh")

@@ -105,6 +105,7 @@ func eventKey(p map[string]any) string {
 const failingCommand = "echo to-stdout; echo to-stderr >&2; exit 3"
 
 func TestClaudeHookPayloads(t *testing.T) {
+	t.Parallel()
 	repo := gitRepo(t)
 	logPath := filepath.Join(t.TempDir(), "hooks.jsonl")
 	writeHooks(t, repo, func(string) string { return logHook(logPath) })
@@ -262,6 +263,7 @@ func jsonEqual(a, b any) bool {
 // the model gets the reason as an error tool_result in the next request.
 // SessionStart additionalContext reaches the model in the first request.
 func TestClaudePreToolUseDenyReachesModel(t *testing.T) {
+	t.Parallel()
 	repo := gitRepo(t)
 	const reason = "sessiongate: start gate G1 not passed; next: sessiongate session advance"
 	const context = "sessiongate: phase START-1, blocked by G1"
@@ -307,6 +309,7 @@ func TestClaudePreToolUseDenyReachesModel(t *testing.T) {
 // Code send the reason to the model and go on; the next Stop carries
 // stop_hook_active true, which is how a hook knows it already blocked.
 func TestClaudeStopBlockReachesModel(t *testing.T) {
+	t.Parallel()
 	repo := gitRepo(t)
 	logPath := filepath.Join(t.TempDir(), "stop.jsonl")
 	const reason = "sessiongate: end gate E1 not met; next: sessiongate session end"

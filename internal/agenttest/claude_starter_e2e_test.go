@@ -16,6 +16,7 @@ import (
 // ends: COMPLETE, every phase passed, no force, no violation, and claims
 // only where no machine can check.
 func TestClaudeAgentHooksStarterProtocol(t *testing.T) {
+	t.Parallel()
 	requireAgentHook(t)
 	// Measured with this test: the agent's observed `sh test.sh` is not
 	// attributed to QA_VALIDATION because session.MatchPhase (and

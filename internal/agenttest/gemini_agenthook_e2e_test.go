@@ -16,6 +16,7 @@ import (
 // start gates is denied and the reason reaches the model; after the start
 // gates the shell command is observed evidence.
 func TestGeminiAgentHooksDenyThenObserve(t *testing.T) {
+	t.Parallel()
 	requireAgentHook(t)
 	r := newSGRepo(t, e2eProtocol, "", "--agent", "gemini")
 	r.write("test.sh", e2eTest)
@@ -58,6 +59,7 @@ func TestGeminiAgentHooksDenyThenObserve(t *testing.T) {
 // protocol undone is denied at AfterAgent max_stop_blocks times, then let
 // go with an END_PROTOCOL_SKIPPED violation.
 func TestGeminiAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
+	t.Parallel()
 	requireAgentHook(t)
 	// Measured with this test: the stop is blocked once, then let go with
 	// no violation. Gemini CLI sends each AfterAgent deny as a new prompt,

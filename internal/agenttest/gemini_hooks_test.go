@@ -37,6 +37,7 @@ func writeGeminiHooks(t *testing.T, dir string, command func(event string) strin
 }
 
 func TestGeminiHookPayloads(t *testing.T) {
+	t.Parallel()
 	repo := gitRepo(t)
 	logPath := filepath.Join(t.TempDir(), "hooks.jsonl")
 	writeGeminiHooks(t, repo, func(string) string { return logHook(logPath) })
@@ -123,6 +124,7 @@ func TestGeminiHookPayloads(t *testing.T) {
 // the model as the function response; SessionStart additionalContext
 // reaches the first request.
 func TestGeminiBeforeToolDenyReachesModel(t *testing.T) {
+	t.Parallel()
 	repo := gitRepo(t)
 	const reason = "sessiongate: start gate G1 not passed; next: sessiongate session advance"
 	const context = "sessiongate: phase START-1, blocked by G1"
@@ -164,6 +166,7 @@ func TestGeminiBeforeToolDenyReachesModel(t *testing.T) {
 // An AfterAgent {"decision":"deny"} makes the CLI send the reason as a new
 // prompt; the next AfterAgent carries stop_hook_active true.
 func TestGeminiAfterAgentDenyReachesModel(t *testing.T) {
+	t.Parallel()
 	repo := gitRepo(t)
 	logPath := filepath.Join(t.TempDir(), "after.jsonl")
 	const reason = "sessiongate: end gate E1 not met; next: sessiongate session end"

@@ -16,6 +16,7 @@ import (
 // prompt and stop_hook_active true. The CLI itself sets no limit (a hook
 // that always denies loops until killed), so the hook must.
 func TestGeminiAfterAgentRetryEvents(t *testing.T) {
+	t.Parallel()
 	repo := gitRepo(t)
 	logPath := filepath.Join(t.TempDir(), "hooks.jsonl")
 	deny, _ := json.Marshal(map[string]any{"decision": "deny", "reason": "not yet"})

@@ -27,7 +27,7 @@ import (
 const (
 	RuleMustNotModify   = "must-not-modify"   // "MUST NOT modify|update|edit|change ... PATH"
 	RuleReadOnly        = "read-only"         // a requirement naming one PATH and calling it read-only
-	RuleNoDefaultBranch = "no-default-branch" // "MUST NOT work|commit|push on main|master|the default branch"
+	RuleNoDefaultBranch = "no-default-branch" // "MUST NOT work|commit on|to main|master|the default branch"
 	RuleFeatureBranch   = "feature-branch"    // "MUST create|use|work on a (new) feature|topic branch"
 	RuleConventional    = "conventional-commits"
 	RuleCleanTree       = "clean-tree"      // "MUST ... clean working tree|git status", "MUST commit all changes"
@@ -39,12 +39,16 @@ const (
 var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 	const path = `([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`
 	return map[string]*regexp.Regexp{
-		"conditional":       regexp.MustCompile(`(?i)\b(if|when|whenever|unless|except|otherwise)\b`),
+		"conditional": regexp.MustCompile(`(?i)\b(if|when|whenever|unless|except|otherwise)\b`),
+		// what may follow a read-only path for the prohibition to be whole:
+		// nothing, "directly", "during the session", or a parenthesis.
+		"wholeTail":         regexp.MustCompile(`(?i)^(?:|directly|during\s+(?:the\s+|a\s+|any\s+)?sessions?|in\s+(?:this|the|a|any)\s+sessions?)\s*(?:[.;:(]|$)`),
 		RuleMustNotModify:   regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?:(?i:directly)\s+)?(?i:modify|update|edit|change|alter|overwrite|rewrite|delete|remove|touch|write to)\s+(?:(?i:the)\s+)?(?:(?i:file)\s+)?` + path),
 		RuleReadOnly:        regexp.MustCompile(`(?i)\bread[- ]only\b`),
+		"limited":           regexp.MustCompile(`(?i)\b(until|till|without|by hand|manually)\b`),
 		"not":               regexp.MustCompile(`(?i)\bnot\b`),
 		"path":              regexp.MustCompile(path),
-		RuleNoDefaultBranch: regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:work|commit|push)\s+(?:(?i:directly)\s+)?(?i:on|to|in|into)\s+(?:(?i:the)\s+)?(?i:(main|master)\b(?:\s+branch)?|default\s+branch)`),
+		RuleNoDefaultBranch: regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:work|commit)\s+(?:(?i:directly)\s+)?(?i:on|to|in|into)\s+(?:(?i:the)\s+)?(?i:(main|master)\b(?:\s+branch)?|default\s+branch)`),
 		RuleFeatureBranch:   regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:create|use|work on|work in|start)\s+(?i:an?)\s+(?i:new\s+)?(?i:feature|topic|separate|dedicated)\s+(?i:branch)`),
 		RuleConventional:    regexp.MustCompile(`(?i)\bconventional[ -]commits?\b`),
 		RuleCleanTree:       regexp.MustCompile(`(?i)\bclean\s+(?:working\s+tree|work\s*tree|worktree|working\s+directory|working\s+copy|git\s+status)\b|\bcommit\s+all\s+(?:(?:of\s+)?(?:the|its|your|their)\s+)?(?:changes|changed\s+files)\b`),
@@ -82,6 +86,15 @@ func pathGlob(p string) string {
 	return p
 }
 
+// mustNotModifyWhole reports whether the path at text[i:j] is a path and
+// what follows it leaves the prohibition whole: "MUST NOT edit X by hand",
+// "... until QA passes", "... without approval" forbid less than every
+// change, so nothing is inferred from them.
+func mustNotModifyWhole(text string, i, j int) bool {
+	p := strings.TrimRight(text[i:j], ".")
+	return looksLikePath(p) && inferRE()["wholeTail"].MatchString(strings.TrimSpace(text[i+len(p):]))
+}
+
 func isConditional(text string) bool { return inferRE()["conditional"].MatchString(text) }
 
 // inferred is one inference before it is placed on a phase.
@@ -105,9 +118,9 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			if r.Conditional || isConditional(r.Text) {
 				continue // under a conditional phase, or saying when it applies
 			}
-			if m := re[RuleMustNotModify].FindStringSubmatch(r.Text); m != nil && looksLikePath(m[1]) {
-				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(m[1]))
-			} else if loc := re[RuleReadOnly].FindStringIndex(r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) {
+			if m := re[RuleMustNotModify].FindStringSubmatchIndex(r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
+				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
+			} else if loc := re[RuleReadOnly].FindStringIndex(r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) && !re["limited"].MatchString(r.Text) {
 				var paths []string
 				for _, c := range re["path"].FindAllString(r.Text, -1) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {

@@ -67,7 +67,7 @@ const (
 
 // SpecVersion changes whenever Parse starts producing something new, so a
 // spec cached in a database by an older sessiongate is parsed again.
-const SpecVersion = 3
+const SpecVersion = 4
 
 // Spec is a parsed protocol document.
 type Spec struct {

@@ -1,6 +1,7 @@
 package compliance_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,7 +133,7 @@ func fixtureRepo(w *world, version string, withHistory bool) {
 		w.write(".agents/governance/PROJECT-CONSTRAINTS.md", "# Project Constraints\n\n- Scripts are POSIX sh.\n")
 	}
 	projectFiles(w)
-	w.write("package.json", `{"private": true, "devDependencies": {"markdownlint-cli2": "^0.22.0"}}`+"\n")
+	w.write("package.json", `{"private": true, "devDependencies": {"markdownlint-cli2": "`+markdownlintVersion(w)+`"}}`+"\n")
 	w.write(".markdownlint-cli2.yaml", markdownlintConfig)
 	w.write(".gitignore", "node_modules/\n")
 	linkNodeModules(w)
@@ -161,6 +162,19 @@ func projectFiles(w *world) {
 	w.write("scripts/greet.sh", greetScript)
 	w.write("scripts/test.sh", strings.Replace(greetTest,
 		"for name in Ada Bob Cy Di Ed Flo; do check \"$(sh scripts/greet.sh \"$name\")\" \"hello $name\"; done\n", "", 1))
+}
+
+// markdownlintVersion is the version of the markdownlint-cli2 the
+// repository links, as its package.json would pin it.
+func markdownlintVersion(w *world) string {
+	var pkg struct {
+		Version string `json:"version"`
+	}
+	b, err := os.ReadFile(filepath.Join(nodeModules, "markdownlint-cli2", "package.json"))
+	if err != nil || json.Unmarshal(b, &pkg) != nil || pkg.Version == "" {
+		return "*"
+	}
+	return pkg.Version
 }
 
 // linkNodeModules gives the repository the markdownlint-cli2 its

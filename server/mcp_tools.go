@@ -46,6 +46,8 @@ type RecordEvidenceInput struct {
 	Requirement  string `json:"requirement,omitempty" jsonschema:"id of the requirement or checklist row this evidence satisfies (PHASE.slug from the checklist or get_blocked_reason; the slug alone within phase). A phase that owes evidence per requirement needs it whenever more than one is open"`
 	// NotApplicable marks a conditional requirement as not applying.
 	NotApplicable bool `json:"not_applicable,omitempty" jsonschema:"true: the conditional requirement does not apply; evidence is the reason (evidence_type manual). Refused for a requirement that always applies"`
+	// Ref is manual evidence's short reference, stored instead of its text.
+	Ref string `json:"ref,omitempty" jsonschema:"manual evidence only: a short reference to store (a ticket, a file, who decided); the text itself is never stored, only its sha256"`
 }
 
 // SessionEndInput is session_end's input.
@@ -348,7 +350,7 @@ func (m *mcpHandlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest
 		return nil, nil, err
 	}
 	ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: in.SessionID, Phase: in.Phase, Kind: in.EvidenceType, Evidence: in.Evidence, Step: in.Step,
-		Requirement: in.Requirement, NotApplicable: in.NotApplicable})
+		Requirement: in.Requirement, NotApplicable: in.NotApplicable, Ref: in.Ref})
 	if err != nil {
 		return nil, nil, m.toolError(ctx, "record_evidence", err)
 	}

@@ -356,7 +356,9 @@ func TestEvidenceValidation(t *testing.T) {
 		{"condition on unconditional", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "x", Step: "condition"}, "no condition", "", false},
 		{"file path", session.EvidenceRequest{Kind: session.EvidenceFilePath, Evidence: "docs/a.md"}, "", "docs/a.md", true},
 		{"tool output hashed", session.EvidenceRequest{Kind: session.EvidenceToolOutput, Evidence: "secret output body"}, "", "18 bytes", true},
-		{"decision", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "decision: docs-only\nmore"}, "", "decision: docs-only", true},
+		{"decision keeps no text", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "decision: docs-only\nmore"}, "", "", true},
+		{"decision with an explicit ref", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "decision: docs-only\nmore", Ref: "docs-only, see #12"}, "", "docs-only, see #12", true},
+		{"a secret in the ref is redacted", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "x", Ref: "login with password=hunter2"}, "", "login with password=[redacted]", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

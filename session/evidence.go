@@ -22,6 +22,13 @@ type EvidenceRequest struct {
 	// NotApplicable records that a conditional Requirement does not apply;
 	// Evidence is then the reason.
 	NotApplicable bool
+	// Ref is the short reference of manual evidence, chosen by the caller
+	// (a ticket, a file, "decided with the lead"). Manual evidence stores
+	// its sha256 and this reference only: never its text, unless
+	// store_raw_evidence. Reasons (step condition, not applicable) keep
+	// their first line as the reference when Ref is empty: the reason is
+	// the record. Secret-looking values are redacted either way.
+	Ref string
 }
 
 // EvidenceKinds lists the accepted kinds, for schemas and messages.
@@ -78,7 +85,10 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		ev.Ref = fmt.Sprintf("%d bytes", len(body))
 	case EvidenceManual:
 		ev.SHA256 = sha256Hex([]byte(body))
-		ev.Ref = truncate(firstLine(body), 120)
+		ev.Ref = truncate(strings.TrimSpace(firstLine(req.Ref)), 120)
+		if ev.Ref == "" && (req.NotApplicable || req.Step == StepCondition) {
+			ev.Ref = truncate(firstLine(body), 120)
+		}
 	case EvidenceCommitSHA:
 		c := strings.ToLower(strings.TrimSpace(body))
 		if !hexSHA.MatchString(c) {

@@ -62,6 +62,7 @@ func (r reader) LastEvents(ctx context.Context, sessionID string, n int) ([]sess
 // cost, and every tool call appends events.
 func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 	e.CreatedAt = tx.stamp(e.CreatedAt)
+	e.Detail = session.Redact(e.Detail)
 	var seq int64
 	if err := tx.queryRow(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?`, e.SessionID).Scan(&seq); err != nil {
 		return fmt.Errorf("append event %q to session %s: next seq: %w", e.Token, e.SessionID, err)

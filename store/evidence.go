@@ -55,8 +55,11 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 		return fmt.Errorf("add evidence to session %s: body is %d bytes, limit %d", e.SessionID, len(e.Body), session.MaxEvidenceBytes)
 	}
 	e.CreatedAt = tx.stamp(e.CreatedAt)
+	// Values that look like secrets are never stored (session.Redact).
+	e.Ref, e.Command, e.Source = session.Redact(e.Ref), session.Redact(e.Command), session.Redact(e.Source)
 	var body any // NULL unless a body was given
 	if e.Body != nil {
+		e.Body = []byte(session.Redact(string(e.Body)))
 		body = e.Body
 	}
 	if e.Origin == "" {

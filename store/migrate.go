@@ -67,8 +67,27 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err := checkVersion(v, len(ms)); err != nil || v == len(ms) {
 		return err
 	}
+	scrub := false
 	for _, m := range ms {
+		if _, name, _ := strings.Cut(m.name, "_"); m.version > v && migrationSteps[name] != nil {
+			scrub = true
+			// Freed cell space is zeroed, so scrubbed values leave no bytes
+			// behind in the file (the writer pool has one connection).
+			if _, err := db.writer.ExecContext(ctx, "PRAGMA secure_delete = ON"); err != nil {
+				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+		}
 		if err := db.applyMigration(ctx, m, len(ms)); err != nil {
+			return err
+		}
+	}
+	if scrub {
+		// Move the rewritten pages into the file and empty the WAL, which
+		// still holds the old page images.
+		if _, err := db.writer.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			return fmt.Errorf("checkpoint after scrubbing: %w", err)
+		}
+		if _, err := db.writer.ExecContext(ctx, "PRAGMA secure_delete = OFF"); err != nil {
 			return err
 		}
 	}
@@ -94,6 +113,11 @@ func (db *DB) applyMigration(ctx context.Context, m migration, latest int) error
 	}
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 		return fmt.Errorf("migration %s: %w", m.name, err)
+	}
+	if _, name, _ := strings.Cut(m.name, "_"); migrationSteps[name] != nil {
+		if err := migrationSteps[name](ctx, tx); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
 	}
 	// PRAGMA takes no bound parameters; version is an int from the file name.
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {

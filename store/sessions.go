@@ -204,6 +204,7 @@ func (tx *Tx) CreateSession(ctx context.Context, s *session.Session) error {
 		return fmt.Errorf("create session: %w", err)
 	}
 	s.CreatedAt = tx.stamp(s.CreatedAt)
+	redactSession(s)
 	_, err := tx.exec(ctx, `INSERT INTO sessions (`+sessionCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.RepoID, s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
@@ -223,6 +224,7 @@ func (tx *Tx) CreateSession(ctx context.Context, s *session.Session) error {
 // of 1 for a touch), and a touch is what every tool call does.
 func (tx *Tx) UpdateSession(ctx context.Context, s *session.Session) error {
 	what := "update session " + s.ID
+	redactSession(s)
 	vals := updateValues(s)
 	var set strings.Builder
 	args := make([]any, 0, len(vals)+1)
@@ -312,4 +314,10 @@ func limitOr(n int) int {
 		return DefaultLimit
 	}
 	return n
+}
+
+// redactSession removes secret-looking values from a session's texts.
+func redactSession(s *session.Session) {
+	s.Objective, s.Summary = session.Redact(s.Objective), session.Redact(s.Summary)
+	s.NextNotes, s.TerminateReason = session.Redact(s.NextNotes), session.Redact(s.TerminateReason)
 }

@@ -187,7 +187,7 @@ func newSessionCmd(a *app) *cobra.Command {
 	addJSON(advance)
 
 	// evidence
-	var kind, value, step, requirement, notApplicable string
+	var kind, value, step, requirement, notApplicable, ref string
 	evidence := &cobra.Command{
 		Use:   "evidence",
 		Short: "Record evidence for a phase or one of its requirements (--value TEXT, or --value - to read stdin)",
@@ -216,7 +216,7 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 				body = string(b)
 			}
 			ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: phase, Kind: kind, Evidence: body, Step: step,
-				Requirement: requirement, NotApplicable: c.Flags().Changed("not-applicable")})
+				Requirement: requirement, NotApplicable: c.Flags().Changed("not-applicable"), Ref: ref})
 			if err != nil {
 				return sessionErr(err)
 			}
@@ -240,6 +240,7 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 	evidence.Flags().StringVar(&step, "step", "", "checklist step; 'condition' records that a conditional gate does not apply")
 	evidence.Flags().StringVar(&requirement, "requirement", "", "requirement id the evidence satisfies (PHASE.slug, or the slug within --phase)")
 	evidence.Flags().StringVar(&notApplicable, "not-applicable", "", "REASON: record that the conditional --requirement does not apply")
+	evidence.Flags().StringVar(&ref, "ref", "", "manual evidence: the short reference stored (the text itself is not stored, only its sha256)")
 	addSessionFlag(evidence)
 	addJSON(evidence)
 

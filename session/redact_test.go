@@ -1,0 +1,45 @@
+package session_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+func TestRedact(t *testing.T) {
+	cases := []struct {
+		in     string
+		secret string // must not survive; "" means nothing is redacted
+		keep   string // must survive
+	}{
+		{"password=hunter2", "hunter2", "password="},
+		{"DB_PASSWORD: s3cr3t!", "s3cr3t!", "DB_PASSWORD"},
+		{`{"api_key": "abcd1234efgh"}`, "abcd1234efgh", "api_key"},
+		{"export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789", "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "GITHUB_TOKEN"},
+		{"Authorization: Bearer eyJhbGciOi.J9.xyzabcdefgh", "eyJhbGciOi.J9.xyzabcdefgh", "Authorization"},
+		{"curl -H \"Bearer abcdefgh12345678\"", "abcdefgh12345678", "Bearer"},
+		{"aws AKIAIOSFODNN7EXAMPLE ok", "AKIAIOSFODNN7EXAMPLE", "aws"},
+		{"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI", "aws_secret_access_key"},
+		{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nafter", "b3BlbnNzaC1rZXktdjEAAAAA", "after"},
+		{"clone https://bob:pa55word@example.com/repo.git", "pa55word", "https://bob:"},
+		{"key sk-ant-api03-abcdefghijklmnopqrstuvwxyz here", "abcdefghijklmnopqrstuvwxyz", "here"},
+		{"slack xoxb-1234567890-abcdefghij", "xoxb-1234567890-abcdefghij", "slack"},
+		{"token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop", "eyJzdWIiOiIxMjM0NTY3ODkwIn0", "token"},
+		{"ran the tests: ok 12 passed", "", "ran the tests: ok 12 passed"},
+		{"read docs/auth.md and the keyboard handler", "", "read docs/auth.md and the keyboard handler"},
+		{"fix the login bug in password reset", "", "fix the login bug in password reset"},
+	}
+	for _, c := range cases {
+		got := session.Redact(c.in)
+		if c.secret != "" && strings.Contains(got, c.secret) {
+			t.Errorf("Redact(%q) = %q keeps the secret", c.in, got)
+		}
+		if c.secret == "" && got != c.in {
+			t.Errorf("Redact(%q) = %q, want it unchanged", c.in, got)
+		}
+		if !strings.Contains(got, c.keep) {
+			t.Errorf("Redact(%q) = %q lost %q", c.in, got, c.keep)
+		}
+	}
+}

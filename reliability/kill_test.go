@@ -172,13 +172,16 @@ func TestConcurrentWriters(t *testing.T) {
 	var wg sync.WaitGroup
 	outs := make([]bytes.Buffer, 8)
 	errs := make([]error, 8)
+	// One environment for all writers: appending to r.env from each
+	// goroutine would share (and race on) its backing array.
+	env := append(append([]string(nil), r.env...), "SG="+binary)
 	start := time.Now()
 	for w := 0; w < 8; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
 			cmd := exec.Command("sh", "-c", fmt.Sprintf(`i=0; while [ $i -lt %d ]; do "$SG" session start --objective "writer %d" || exit 3; i=$((i+1)); done`, per, w))
-			cmd.Dir, cmd.Env = r.root, append(r.env, "SG="+binary)
+			cmd.Dir, cmd.Env = r.root, env
 			cmd.Stdout, cmd.Stderr = &outs[w], &outs[w]
 			errs[w] = cmd.Run()
 		}(w)

@@ -23,6 +23,9 @@ const (
 	skipPassingTest skip = "failing test output claimed as passing"
 	skipTestRun     skip = "passing test output claimed, tests never run"
 	skipLogFill     skip = "template placeholders left in the session log"
+	skipCompliance  skip = "session log without the Protocol Compliance section"
+	skipHandoff     skip = "HANDOFF.md not updated (v1.1 requires it)"
+	skipConvention  skip = "commit message not in conventional format"
 	skipCommit      skip = "no commit before ending"
 	skipSkills      skip = "padded \"ok\" evidence instead of the skill checks"
 )
@@ -154,6 +157,23 @@ func (w *world) shell(phase, req, line string) (string, int) {
 	return out, code
 }
 
+// firstLog is the session log as the agent first writes it; the agent that
+// skips the Protocol Compliance section drops it (the start checklist
+// with it), keeping the Skill Inventory and Git State notes.
+func (w *world) firstLog(tmpl string, v logVars, sk skip) string {
+	log := startLog(tmpl, v)
+	if sk != skipCompliance {
+		return log
+	}
+	w.deviate()
+	head, rest, ok := strings.Cut(log, "## Protocol Compliance\n")
+	_, tail, ok2 := strings.Cut(rest, "\n### Skill Inventory\n")
+	if !ok || !ok2 {
+		w.t.Fatal("session log template: no Protocol Compliance section followed by Skill Inventory")
+	}
+	return head + "## Skill Inventory\n" + strings.ReplaceAll(tail, "\n### Git State\n", "\n## Git State\n")
+}
+
 // start starts the session; a refused start stops the flow.
 func (w *world) start(objective string) {
 	w.t.Helper()
@@ -225,7 +245,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 				v.skills += "- `" + f + "`\n"
 			}
 			v.skills = strings.TrimSuffix(v.skills, "\n")
-			w.write(logPath, startLog(tmpl, v))
+			w.write(logPath, w.firstLog(tmpl, v, sk))
 			logged = true
 			w.evidence("SKILL_VALIDATION", "Skill Inventory", filePath, logPath)
 		}
@@ -238,7 +258,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.deviate()
 	default:
 		if !logged {
-			w.write(logPath, startLog(tmpl, v))
+			w.write(logPath, w.firstLog(tmpl, v, sk))
 		}
 		w.evidence("SESSION_LOG_CREATION", "session log file at", filePath, logPath)
 	}
@@ -268,7 +288,9 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	}
 
 	// Session End Phase 1: Documentation Update.
-	if version == v1218 || sk == skipReadOnly {
+	if sk == skipHandoff {
+		w.deviate()
+	} else if version == v1218 || sk == skipReadOnly {
 		if sk == skipReadOnly {
 			w.deviate()
 		}
@@ -341,6 +363,10 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		msg := "feat(scripts): greet takes an optional name"
 		if docs {
 			msg = "docs(plan): documentation plan for the scripts"
+		}
+		if sk == skipConvention {
+			w.deviate()
+			msg = "Greet takes an optional name"
 		}
 		sha := w.commit(msg)
 		if ownLog {

@@ -102,8 +102,10 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	cmd.WaitDelay = time.Second
 	var out bytes.Buffer // both streams, in the order they arrive: what the hash is of
 	var mu sync.Mutex
-	cmd.Stdout = io.MultiWriter(orDiscard(req.Stdout), &lockedWriter{mu: &mu, w: &out})
-	cmd.Stderr = io.MultiWriter(orDiscard(req.Stderr), &lockedWriter{mu: &mu, w: &out})
+	// One lock for both copiers: the shared buffer, and callers that pass
+	// one writer for both streams.
+	cmd.Stdout = &lockedWriter{mu: &mu, w: io.MultiWriter(orDiscard(req.Stdout), &out)}
+	cmd.Stderr = &lockedWriter{mu: &mu, w: io.MultiWriter(orDiscard(req.Stderr), &out)}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%w: start %s: %v: check the program and its permissions", ErrCannotRun, req.Argv[0], err)

@@ -249,7 +249,8 @@ func bindRequirement(p *protocolspec.Phase, evs []Evidence, cfg Config) (string,
 }
 
 // Requirements returns where each requirement owing evidence in a phase
-// stands for a session (default phase: the current one).
+// stands for a session (default phase: the current one); nil for a phase
+// whose gate does not owe evidence per requirement.
 func (e *Engine) Requirements(ctx context.Context, id, phaseID string) ([]RequirementStatus, error) {
 	s, spec, err := e.load(ctx, id)
 	if err != nil {
@@ -261,6 +262,9 @@ func (e *Engine) Requirements(ctx context.Context, id, phaseID string) ([]Requir
 	p, ok := spec.Phase(phaseID)
 	if !ok {
 		return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phaseID, 64), phaseIDs(spec))
+	}
+	if !needsPerRequirement(p, e.Config) {
+		return nil, nil // its gate does not wait for requirements one by one
 	}
 	evs, err := e.Store.ListEvidence(ctx, s.ID)
 	if err != nil {

@@ -1063,7 +1063,7 @@ func timelineEntry(t TimelineEntry) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			var templ_7745c5c3_Var46 = []any{"tl-item", "tl-" + t.Status, templ.KV("tl-current", t.Current)}
+			var templ_7745c5c3_Var46 = []any{"tl-item", "tl-" + string(t.Status), templ.KV("tl-current", t.Current)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var46...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -20,7 +20,7 @@ import (
 
 // requireAgentHook skips while the agent-hook runtime is not built into
 // sessiongate (it lands separately); the harness itself is tested above.
-func requireAgentHook(t *testing.T) {
+func requireAgentHook(t testing.TB) {
 	t.Helper()
 	r := &sgRepo{t: t, dir: t.TempDir()}
 	if out, code := r.sg("agent-hook", "--help"); code != 0 || !strings.Contains(out, "agent-hook") {
@@ -30,13 +30,22 @@ func requireAgentHook(t *testing.T) {
 
 // hookedRepo is newSGRepo with the git hooks and the Claude Code agent
 // hooks installed, and the test script committed.
-func hookedRepo(t *testing.T, config string) *sgRepo {
+func hookedRepo(t testing.TB, config string) *sgRepo {
+	return installedRepo(t, config, "--agent", "claude", "--mcp", "claude")
+}
+
+// installedRepo is newSGRepo with the e2e protocol, the test script and
+// install args; with --agent claude it checks the hook config it wrote.
+func installedRepo(t testing.TB, config string, install ...string) *sgRepo {
 	t.Helper()
 	requireAgentHook(t)
-	r := newSGRepo(t, e2eProtocol, config, "--agent", "claude", "--mcp", "claude")
+	r := newSGRepo(t, e2eProtocol, config, install...)
 	r.write("test.sh", e2eTest)
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "test script and agent hooks")
+	if !strings.Contains(strings.Join(install, " "), "--agent claude") {
+		return r
+	}
 	b, err := os.ReadFile(filepath.Join(r.dir, ".claude", "settings.json"))
 	if err != nil {
 		t.Fatalf("install --agent claude wrote no .claude/settings.json: %v", err)

@@ -27,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite agenthook/testdata/claude/*.jso
 var claudeEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"}
 
 // gitRepo makes a real repository with one commit.
-func gitRepo(t *testing.T) string {
+func gitRepo(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, args := range [][]string{

@@ -17,7 +17,7 @@ import (
 // sgRepo is a real git repository with a protocol, sessiongate's git hooks
 // and a database of its own, driven by the real sessiongate binary.
 type sgRepo struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 	env []string // PATH with sessiongate first, SESSIONGATE_DB
 }
@@ -25,7 +25,7 @@ type sgRepo struct {
 // newSGRepo makes the repository, writes protocol (`sessiongate init`'s
 // starter protocol and config when empty) and config (when not empty),
 // commits them and runs install with extra install args (none when nil).
-func newSGRepo(t *testing.T, protocol, config string, install ...string) *sgRepo {
+func newSGRepo(t testing.TB, protocol, config string, install ...string) *sgRepo {
 	t.Helper()
 	r := &sgRepo{t: t, dir: gitRepo(t)}
 	r.env = []string{agenttest.PrependPath(sgBin), "SESSIONGATE_DB=" + filepath.Join(t.TempDir(), "sessiongate.db")}

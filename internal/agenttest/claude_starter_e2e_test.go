@@ -18,13 +18,15 @@ import (
 func TestClaudeAgentHooksStarterProtocol(t *testing.T) {
 	t.Parallel()
 	requireAgentHook(t)
-	// Measured with this test: the agent's observed `sh test.sh` is not
-	// attributed to QA_VALIDATION because session.MatchPhase (and
-	// relevantObserved) look only at the protocol's gate commands, not at
-	// sessiongate.yaml commands; the gate runs sh test.sh itself and passes
-	// it, yet its `evidence tool_output` check fails, and the stop block's
-	// next step tells the agent to record a claim (padding).
-	t.Skip("starter protocol: observed run of the configured QA command is not attributed to QA_VALIDATION (MatchPhase ignores sessiongate.yaml commands); remove this skip when it is")
+	// Measured with this test: the agent's `sh test.sh`, seen by the agent
+	// hook and exiting 0, is not attributed to QA_VALIDATION, because
+	// session.MatchPhase (and relevantObserved) look only at the
+	// protocol's gate commands, not at sessiongate.yaml's commands. The
+	// gate runs sh test.sh itself and passes it, yet the starter's
+	// `evidence tool_output origin=observed` check fails with "needs
+	// observed evidence (a command sessiongate saw run)"; and the stop
+	// block's next step tells the agent to record a claim.
+	t.Skip("starter protocol: the observed run of the configured QA command is not attributed to QA_VALIDATION (MatchPhase ignores sessiongate.yaml commands); remove this skip when it is")
 	r := newSGRepo(t, "", "")
 	cfg, err := os.ReadFile(filepath.Join(r.dir, "sessiongate.yaml"))
 	if err != nil {

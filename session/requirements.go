@@ -324,11 +324,12 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		}
 	}
 	strict := has && r.Level == protocolspec.LevelMust
-	if !has {
-		for _, c := range p.Checks {
-			if c.Kind == protocolspec.CheckMustEvidence || c.Kind == protocolspec.CheckEvidence && (c.Arg == "" || c.Arg == req.Kind) {
-				strict = true // it would pass the phase's evidence check
-			}
+	for _, c := range p.Checks {
+		switch {
+		case c.Kind == protocolspec.CheckEvidence && (c.Arg == "" || c.Arg == req.Kind):
+			strict = true // it would pass the phase's evidence check, whatever it names
+		case c.Kind == protocolspec.CheckMustEvidence && !has:
+			strict = true // the phase's one piece of evidence
 		}
 	}
 	what := p.ID

@@ -21,7 +21,7 @@ func checkEvidence(env gateEnv, kind string) (GateStatus, string, string) {
 			continue
 		}
 		if e.Observed() {
-			if relevantObserved(*e, p) && (kind == "" || e.Kind == kind) {
+			if relevantObserved(*e, p, env.cfg) && (kind == "" || e.Kind == kind) {
 				lastObs = e
 			}
 			continue

@@ -49,6 +49,9 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	}
 	phase := req.Phase
 	if phase == "" {
+		phase = e.configuredPhase(spec, cmd)
+	}
+	if phase == "" {
 		phase = MatchPhase(spec, cmd)
 	}
 	if phase == "" && (s.State == StateInit || s.State == StateEnding) {

@@ -68,7 +68,7 @@ func needsPerRequirement(p *protocolspec.Phase, cfg Config) bool {
 // purpose, or its command is one the phase's gate or requirements name. A
 // command an agent hook only saw while the phase was current (an ls, a
 // grep that matched nothing) says nothing about the phase.
-func relevantObserved(e Evidence, p *protocolspec.Phase) bool {
+func relevantObserved(e Evidence, p *protocolspec.Phase, cfg Config) bool {
 	if e.Phase != p.ID || !e.Observed() {
 		return false
 	}
@@ -78,6 +78,9 @@ func relevantObserved(e Evidence, p *protocolspec.Phase) bool {
 	key := commandKey(e.Command)
 	if key == "" {
 		return false
+	}
+	if c, ok := cfg.Commands[p.ID]; ok && commandKey(c) == key {
+		return true // the phase's command from sessiongate.yaml
 	}
 	for _, c := range p.Checks {
 		if c.Kind == protocolspec.CheckCommand && commandKey(c.Arg) == key {
@@ -382,3 +385,21 @@ func conditionalIDs(p *protocolspec.Phase) string {
 
 // SourceRun is the Source of observed evidence recorded by `sessiongate run`.
 const SourceRun = "run"
+
+// configuredPhase returns the phase whose command in sessiongate.yaml
+// (commands:) starts with the same program and subcommand as cmd; the
+// config's command replaces the protocol's, so it is matched first. ""
+// when none does; the lowest phase id wins a tie, so the answer is stable.
+func (e *Engine) configuredPhase(spec *protocolspec.Spec, cmd string) string {
+	key := commandKey(cmd)
+	if key == "" {
+		return ""
+	}
+	best := ""
+	for id, c := range e.Config.Commands {
+		if _, ok := spec.Phase(id); ok && commandKey(c) == key && (best == "" || id < best) {
+			best = id
+		}
+	}
+	return best
+}

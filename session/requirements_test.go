@@ -460,3 +460,26 @@ func TestRunRecordsObservedEvidence(t *testing.T) {
 		}
 	})
 }
+
+// TestObservedRunOfTheConfiguredCommand: a command sessiongate.yaml gives a
+// phase (commands:) attributes an observed run to that phase, and the run
+// counts for the phase's observed-only evidence gate.
+func TestObservedRunOfTheConfiguredCommand(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, strings.Replace(reqProtocol, "<!-- gate: evidence tool_output -->", "<!-- gate: evidence tool_output origin=observed -->", 1))
+	e.engine.Config.Commands = map[string]string{"TOOL_CHECK": "go vet ./..."}
+	id := e.start("configured command")
+	ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Source: "claude", Command: "go vet ./session", ExitCode: 0})
+	if err != nil || ev.Phase != "TOOL_CHECK" {
+		t.Fatalf("observed run of the configured command attributed to %q: %v", ev.Phase, err)
+	}
+	g, err := e.engine.ValidateGate(ctx, id, "TOOL_CHECK")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range g.Checks {
+		if c.Kind == "evidence" && c.Status != session.StatusPass {
+			t.Fatalf("observed run of the configured command did not count: %+v", c)
+		}
+	}
+}

@@ -120,6 +120,11 @@ func (r *Runner) Run(ctx context.Context, agent, event string) int {
 		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: no decision within the time limit; answering by fail_mode %s\n", agent, event, fm)
 		r.answer(codec, ev, failAnswer(ev, fm, errors.New("sessiongate did not decide within its time limit (agent_hooks.timeout)")))
 	case <-ctx.Done():
+		// Interrupted (SIGINT/SIGTERM): still one answer.
+		mu.Lock()
+		ev, fm := fallback, failMode
+		mu.Unlock()
+		r.answer(codec, ev, failAnswer(ev, fm, errors.New("sessiongate was interrupted")))
 	}
 	return ExitOK
 }
@@ -322,7 +327,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Deny, a.Reason = true, v.Message()
 			if bd.Session != nil {
 				tok := "agent:" + ev.Agent + ":denied"
-				_ = db(eng).Update(ctx, func(w session.Writer) error {
+				_ = eng.Store.Update(ctx, func(w session.Writer) error {
 					return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: tok, Detail: truncate(v.Gate+": "+ev.Tool.Name, 200)})
 				})
 			}
@@ -372,8 +377,6 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	}
 	return a, nil
 }
-
-func db(e *session.Engine) session.Store { return e.Store }
 
 // loadSpec reads the worktree's protocol for a new session.
 func (r *Runner) loadSpec(ctx context.Context, eng *session.Engine, cfg *config.Config, repo hooks.Worktree) (*protocolspec.Spec, error) {

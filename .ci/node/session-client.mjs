@@ -179,7 +179,8 @@ async function readJSON(uri) {
 }
 const state = await readJSON(`session://${id}/state`);
 check(state.session.state === "COMPLETE" && state.session.next_session_notes === "write PLAN.md first", "state resource shows the ended session", state.session);
-check(state.evidence.length === 3 && state.evidence.every((e) => e.body === undefined), "state resource has evidence references, no bodies", state.evidence);
+// three claims (the commit made without hooks is reconciled as observed bypass_commit evidence)
+check(state.evidence.filter((e) => e.origin === "claimed").length === 3 && state.evidence.every((e) => e.body === undefined), "state resource has evidence references, no bodies", state.evidence);
 const cl = await readJSON(`session://${id}/checklist`);
 const st = Object.fromEntries(cl.checklist.map((c) => [c.phase, c.status]));
 check(st.CONTEXT_RETRIEVAL === "PASSED" && st.PLAN === "FORCED" && st.QA_VALIDATION === "PASSED" && st.GIT_OPERATIONS === "PASSED", "checklist resource shows each phase's status", st);

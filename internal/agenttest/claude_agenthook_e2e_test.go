@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/agenttest"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // Issue 10 end to end: the real Claude Code with sessiongate's agent hooks
@@ -86,11 +87,11 @@ func evidence(show map[string]any) []map[string]any {
 	return out
 }
 
-func evidenceOrigins(show map[string]any) map[string]int {
-	out := map[string]int{}
+func evidenceOrigins(show map[string]any) map[session.EvidenceOrigin]int {
+	out := map[session.EvidenceOrigin]int{}
 	for _, e := range evidence(show) {
 		o, _ := e["origin"].(string)
-		out[o]++
+		out[session.EvidenceOrigin(o)]++
 	}
 	return out
 }
@@ -99,7 +100,7 @@ func evidenceOrigins(show map[string]any) map[string]int {
 func observedRun(show map[string]any, cmd string) map[string]any {
 	var last map[string]any
 	for _, e := range evidence(show) {
-		if e["origin"] == "observed" && e["command"] == cmd {
+		if e["origin"] == string(session.OriginObserved) && e["command"] == cmd {
 			last = e
 		}
 	}
@@ -137,7 +138,7 @@ func TestClaudeAgentHooksCompliant(t *testing.T) {
 	}
 	show := r.onlySession()
 	sess := show["session"].(map[string]any)
-	if sess["state"] != "COMPLETE" {
+	if sess["state"] != string(session.StateComplete) {
 		t.Errorf("state %v, want COMPLETE", sess["state"])
 	}
 	if sess["objective"] != prompt {
@@ -150,7 +151,7 @@ func TestClaudeAgentHooksCompliant(t *testing.T) {
 	// sessiongate saw run. (The post-commit hook's commit record is stored
 	// with the default origin; it is sessiongate's own, not the agent's.)
 	for _, e := range evidence(show) {
-		if e["origin"] != "observed" && !(e["kind"] == "commit_sha" && e["step"] == "post-commit") {
+		if e["origin"] != string(session.OriginObserved) && !(e["kind"] == "commit_sha" && e["step"] == "post-commit") {
 			t.Errorf("evidence the agent did not run: %v", e)
 		}
 	}
@@ -248,7 +249,7 @@ func TestClaudeAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
 		t.Errorf("the block does not name the end gate and the next step:\n%s", last)
 	}
 	show := r.onlySession()
-	if st := show["session"].(map[string]any)["state"]; st == "COMPLETE" {
+	if st := show["session"].(map[string]any)["state"]; st == string(session.StateComplete) {
 		t.Errorf("state %v: the end protocol never ran", st)
 	}
 	v, _ := show["violations"].([]any)
@@ -303,7 +304,7 @@ func TestClaudeAgentHooksClaimedTestRunDoesNotPass(t *testing.T) {
 			if e := observedRun(show, "sh test.sh"); (e != nil) != ran || e != nil && e["exit_code"] != 1.0 {
 				t.Fatalf("observed sh test.sh: %v, want %s", e, c.want)
 			}
-			if st := show["session"].(map[string]any)["state"]; st == "COMPLETE" {
+			if st := show["session"].(map[string]any)["state"]; st == string(session.StateComplete) {
 				t.Errorf("the session ended COMPLETE on a claimed test run (%s)", c.want)
 			}
 			endTxt := srv.Conversation()[len(turns)-1].NewText()
@@ -325,7 +326,7 @@ func TestClaudeAgentHooksCompliantOverMCP(t *testing.T) {
 	srv := agenttest.NewClaudeServer(t,
 		agenttest.Use("Bash", map[string]any{"command": "git status"}),
 		s.use("mcp__sessiongate__advance_phase", func(id string) map[string]any {
-			return map[string]any{"session_id": id, "target_phase": "WORKING"}
+			return map[string]any{"session_id": id, "target_phase": string(session.StateWorking)}
 		}),
 		agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
 		agenttest.Use("Bash", map[string]any{"command": "sh test.sh"}),
@@ -348,13 +349,13 @@ func TestClaudeAgentHooksCompliantOverMCP(t *testing.T) {
 	if id := show["session"].(map[string]any)["id"]; id != s.id {
 		t.Errorf("the MCP calls named session %q, the hooks started %v", s.id, id)
 	}
-	if st := show["session"].(map[string]any)["state"]; st != "COMPLETE" {
+	if st := show["session"].(map[string]any)["state"]; st != string(session.StateComplete) {
 		t.Errorf("state %v, want COMPLETE", st)
 	}
 	if v, _ := show["violations"].([]any); len(v) != 0 {
 		t.Errorf("violations: %v", v)
 	}
-	if o := evidenceOrigins(show); o["observed"] < 3 || o["claimed"] > 1 {
+	if o := evidenceOrigins(show); o[session.OriginObserved] < 3 || o[session.OriginClaimed] > 1 {
 		t.Errorf("evidence origins %v: want the shell commands observed, nothing claimed by the agent", o)
 	}
 }

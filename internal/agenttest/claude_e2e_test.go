@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/agenttest"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // End-to-end: the real Claude Code, driven by the scripted model, works in
@@ -45,7 +46,7 @@ func TestClaudeMCPCompliantSession(t *testing.T) {
 			return map[string]any{"session_id": id, "phase": "GIT_STATE", "evidence_type": "tool_output", "evidence": "On branch main, nothing to commit"}
 		}),
 		s.use("mcp__sessiongate__advance_phase", func(id string) map[string]any {
-			return map[string]any{"session_id": id, "target_phase": "WORKING"}
+			return map[string]any{"session_id": id, "target_phase": string(session.StateWorking)}
 		}),
 		agenttest.Use("Write", map[string]any{"file_path": r.dir + "/hello.txt", "content": "hello\n"}),
 		agenttest.Use("Bash", map[string]any{"command": "sh test.sh"}),
@@ -73,7 +74,7 @@ func TestClaudeMCPCompliantSession(t *testing.T) {
 	}
 	show := r.show(s.id)
 	sess := show["session"].(map[string]any)
-	if sess["state"] != "COMPLETE" {
+	if sess["state"] != string(session.StateComplete) {
 		t.Errorf("state %v, want COMPLETE", sess["state"])
 	}
 	if v, _ := show["violations"].([]any); len(v) != 0 {

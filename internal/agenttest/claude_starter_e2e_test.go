@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/agenttest"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // The path a new user takes: `sessiongate init` (the starter protocol and
@@ -18,15 +19,6 @@ import (
 func TestClaudeAgentHooksStarterProtocol(t *testing.T) {
 	t.Parallel()
 	requireAgentHook(t)
-	// Measured with this test: the agent's `sh test.sh`, seen by the agent
-	// hook and exiting 0, is not attributed to QA_VALIDATION, because
-	// session.MatchPhase (and relevantObserved) look only at the
-	// protocol's gate commands, not at sessiongate.yaml's commands. The
-	// gate runs sh test.sh itself and passes it, yet the starter's
-	// `evidence tool_output origin=observed` check fails with "needs
-	// observed evidence (a command sessiongate saw run)"; and the stop
-	// block's next step tells the agent to record a claim.
-	t.Skip("starter protocol: the observed run of the configured QA command is not attributed to QA_VALIDATION (MatchPhase ignores sessiongate.yaml commands); remove this skip when it is")
 	r := newSGRepo(t, "", "")
 	cfg, err := os.ReadFile(filepath.Join(r.dir, "sessiongate.yaml"))
 	if err != nil {
@@ -72,7 +64,7 @@ func TestClaudeAgentHooksStarterProtocol(t *testing.T) {
 		}
 	}
 	show := r.onlySession()
-	if st := show["session"].(map[string]any)["state"]; st != "COMPLETE" {
+	if st := show["session"].(map[string]any)["state"]; st != string(session.StateComplete) {
 		t.Errorf("state %v, want COMPLETE", st)
 	}
 	if v, _ := show["violations"].([]any); len(v) != 0 {
@@ -80,7 +72,7 @@ func TestClaudeAgentHooksStarterProtocol(t *testing.T) {
 	}
 	// Claimed: only what no machine can check (what was read, the plan).
 	for _, e := range evidence(show) {
-		if e["origin"] == "observed" || e["kind"] == "commit_sha" && e["step"] == "post-commit" {
+		if e["origin"] == string(session.OriginObserved) || e["kind"] == "commit_sha" && e["step"] == "post-commit" {
 			continue
 		}
 		if e["phase"] != "CONTEXT_RETRIEVAL" && e["phase"] != "PLAN" {
@@ -95,8 +87,8 @@ func TestClaudeAgentHooksStarterProtocol(t *testing.T) {
 	// Every phase passed: none skipped, none forced.
 	for _, p := range show["checklist"].([]any) {
 		p := p.(map[string]any)
-		if p["status"] != "PASS" {
-			t.Errorf("phase %v: %v, want PASS", p["phase"], p["status"])
+		if p["status"] != string(session.PhasePassed) {
+			t.Errorf("phase %v: %v, want %s", p["phase"], p["status"], session.PhasePassed)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/agenttest"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // The same runtime behind the real Gemini CLI (`sessiongate install
@@ -50,7 +51,7 @@ func TestGeminiAgentHooksDenyThenObserve(t *testing.T) {
 		t.Errorf("write_file after the start gates did not run: %v", err)
 	}
 	show := r.onlySession()
-	if origins := evidenceOrigins(show); origins["observed"] < 2 {
+	if origins := evidenceOrigins(show); origins[session.OriginObserved] < 2 {
 		t.Errorf("evidence origins %v: want git status and sh test.sh observed", origins)
 	}
 }

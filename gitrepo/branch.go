@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // DefaultBranch names the repository's default branch: what origin/HEAD
@@ -23,9 +25,12 @@ func (r *Repo) DefaultBranch(ctx context.Context) (string, error) {
 	return "", nil
 }
 
-// CommitSubjects returns the subject lines of the commits on HEAD after
-// since (every commit when since is ""), oldest first, merges excluded.
-func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]string, error) {
+// CommitSubjects returns the commits on HEAD's first-parent line after
+// since (every commit when since is ""), oldest first, merges excluded:
+// each subject line with the Session-Id trailer it carries ("" when none).
+// Following first parents leaves out commits a merge brought in from
+// another branch.
+func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.CommitSubject, error) {
 	if strings.HasPrefix(since, "-") {
 		return nil, fmt.Errorf("bad revision %q", since)
 	}
@@ -37,15 +42,20 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]string, erro
 	if since != "" {
 		rng = since + "..HEAD"
 	}
-	b, err := run(ctx, r.root, "log", "--reverse", "--no-merges", "--format=%s%x00", rng, "--")
+	b, err := run(ctx, r.root, "log", "--reverse", "--first-parent", "--no-merges",
+		"--format=%s%x1f%(trailers:key="+session.TrailerKey+",valueonly,separator=%x2C)%x00", rng, "--")
 	if err != nil {
 		return nil, fmt.Errorf("list commit messages %s: %w", rng, err)
 	}
-	var out []string
-	for _, s := range strings.Split(string(b), "\x00") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
+	var out []session.CommitSubject
+	for _, rec := range strings.Split(string(b), "\x00") {
+		rec = strings.TrimLeft(rec, "\n")
+		if strings.TrimSpace(rec) == "" {
+			continue
 		}
+		subj, trailer, _ := strings.Cut(rec, "\x1f")
+		id, _, _ := strings.Cut(strings.TrimSpace(trailer), ",")
+		out = append(out, session.CommitSubject{Subject: strings.TrimSpace(subj), SessionID: strings.TrimSpace(id)})
 	}
 	return out, nil
 }

@@ -22,7 +22,14 @@ type defaultBrancher interface {
 }
 
 type commitSubjecter interface {
-	CommitSubjects(ctx context.Context, since string) ([]string, error)
+	CommitSubjects(ctx context.Context, since string) ([]CommitSubject, error)
+}
+
+// CommitSubject is a commit's subject line and the Session-Id trailer it
+// carries ("" when none).
+type CommitSubject struct {
+	Subject   string
+	SessionID string
 }
 
 // runMoreCheck runs the check kinds this file holds; ok is false for a
@@ -181,20 +188,30 @@ var conventionalRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // checkCommitMessages passes when every commit of the session follows the
-// convention. Merges are left out; git's own "Revert \"...\"", "fixup!"
-// and "squash!" subjects are accepted (they are rewritten or generated).
-// No commit: nothing to check (commit_since_start asks for one).
+// convention: commits on HEAD's first-parent line since the start, merges
+// and commits carrying another session's Session-Id trailer left out.
+// git's own "Revert \"...\"", "fixup!" and "squash!" subjects are accepted
+// (they are rewritten or generated). No commit: nothing to check
+// (commit_since_start asks for one).
 func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (GateStatus, string, string) {
 	cs, ok := env.repo.(commitSubjecter)
 	if !ok {
 		return StatusSkipped, "the repository cannot list commit messages", ""
 	}
-	subjects, err := cs.CommitSubjects(ctx, env.sess.StartCommit)
+	commits, err := cs.CommitSubjects(ctx, env.sess.StartCommit)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
+	// A commit another session made (pulled or rebased in) is not this
+	// session's to word.
+	var subjects []string
+	for _, c := range commits {
+		if c.SessionID == "" || c.SessionID == env.sess.ID {
+			subjects = append(subjects, c.Subject)
+		}
+	}
 	if len(subjects) == 0 {
-		return StatusSkipped, "no commit since the session started: no message to check", ""
+		return StatusSkipped, "no commit of this session since it started: no message to check", ""
 	}
 	var bad []string
 	for _, s := range subjects {

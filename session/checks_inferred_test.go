@@ -48,6 +48,14 @@ func TestInferredCheckKinds(t *testing.T) {
 		{"conventional breaking", `<!-- gate: commit_message conventional -->`, commit("refactor!: drop v1"), session.StatusPass, "follow conventional"},
 		{"conventional bad", `<!-- gate: commit_message conventional -->`, commit("Added some stuff"), session.StatusFail, `"Added some stuff"`},
 		{"conventional no commit", `<!-- gate: commit_message conventional -->`, none, session.StatusSkipped, "nothing to check"},
+		{"another session's commit", `<!-- gate: commit_message conventional -->`, commit("wip\n\nSession-Id: 0b7c1a52-8a3e-4f5e-9d7a-2f1f6c1f0e11"), session.StatusSkipped, "nothing to check"},
+		{"merged branch commits are not the session's", `<!-- gate: commit_message conventional -->`, func(t *testing.T, e *env) {
+			git(t, e.root, "switch", "-q", "-c", "other")
+			git(t, e.root, "commit", "-q", "--allow-empty", "-m", "someone else's wip")
+			git(t, e.root, "switch", "-q", "main")
+			git(t, e.root, "commit", "-q", "--allow-empty", "-m", "fix: mine")
+			git(t, e.root, "merge", "-q", "--no-ff", "-m", "Merge branch 'other'", "other")
+		}, session.StatusPass, "1 commit message(s) follow"},
 		{"placeholders braces left", `<!-- gate: no_placeholders "notes/*.md" -->`, func(t *testing.T, e *env) { write(t, e.root, "notes/h.md", "# Handoff\n\nBranch: {branch}\n") }, session.StatusFail, "notes/h.md:3 still holds the template placeholder {branch}"},
 		{"placeholders filled", `<!-- gate: no_placeholders "notes/*.md" -->`, func(t *testing.T, e *env) { write(t, e.root, "notes/h.md", "# Handoff\n\nBranch: feat/x\n") }, session.StatusPass, "no template placeholder"},
 		{"placeholders no file", `<!-- gate: no_placeholders "notes/*.md" -->`, none, session.StatusSkipped, "nothing to check"},

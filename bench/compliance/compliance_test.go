@@ -28,11 +28,14 @@ func classify(sc scenario, out outcome) row {
 		r.why = out.stoppedBy
 	case out.complete && !out.verifyOK:
 		r.why = "verify: " + out.verify
+	case clean && len(out.violations) > 0:
+		r.why = "COMPLETE, verify clean, but violation " + out.violations[0]
 	case clean:
 		r.why = "COMPLETE, verify clean"
 	}
 	if sc.compliant() {
-		r.falseRes = !clean || out.forced || out.padded
+		// A compliant session must also come out without a violation.
+		r.falseRes = !clean || out.forced || out.padded || len(out.violations) > 0
 		r.verdict = "ok"
 		if r.falseRes {
 			r.verdict = "FALSE BLOCK"

@@ -43,7 +43,6 @@ const (
 // requirement id once the engine has ids). A refused record stops the flow.
 func (w *world) evidence(phase, req, kind, value string) {
 	w.t.Helper()
-	w.things++
 	if s := w.agent.Evidence(ev{phase: phase, kind: kind, value: value, req: w.requirement(phase, req)}); !s.ok {
 		w.halt("evidence refused (%s): %s", phase, s.msg)
 	}
@@ -137,7 +136,6 @@ func (w *world) notApplicable(phase, fragment, reason string) {
 func (w *world) shell(phase, req, line string) (string, int) {
 	w.t.Helper()
 	if hasRun {
-		w.things++
 		args := []string{"run", "--session", w.id, "--phase", phase}
 		if id := w.requirement(phase, req); id != "" {
 			args = append(args, "--requirement", id)

@@ -15,14 +15,13 @@ import (
 
 // world is one scenario's repository and what happened in it.
 type world struct {
-	t      *testing.T
-	root   string   // the work tree (symlinks resolved, as git reports it)
-	env    []string // environment of every git and sessiongate process
-	base   string   // the default branch tip the session's commits are verified from
-	agent  agent
-	id     string // the session id
-	out    outcome
-	things int // things the agent did that the protocol asks for (for the padding count)
+	t     *testing.T
+	root  string   // the work tree (symlinks resolved, as git reports it)
+	env   []string // environment of every git and sessiongate process
+	base  string   // the default branch tip the session's commits are verified from
+	agent agent
+	id    string // the session id
+	out   outcome
 	// deviated: the non-compliant agent has skipped its one thing; a block
 	// before that point says nothing about whether the skip is caught.
 	deviated bool
@@ -38,9 +37,11 @@ type outcome struct {
 	verifyOK  bool   // `sessiongate verify BASE..HEAD` exited 0
 	verify    string // verify's first problem
 	stoppedBy string // the first thing that stopped the agent
-	forced    bool   // the agent forced a gate (compliant agents never do)
-	deviated  bool   // the non-compliant agent reached the point where it skips its one thing
-	padded    bool   // the agent recorded evidence for something it did not do
+	forced    bool   // a gate was forced (FORCED_ADVANCE; the benchmark's agents never force)
+	// violations the session recorded (code: message), read after the end.
+	violations []string
+	deviated   bool // the non-compliant agent reached the point where it skips its one thing
+	padded     bool // the agent recorded evidence for something it did not do
 }
 
 // stop ends a scenario's flow early; run recovers it.
@@ -206,6 +207,7 @@ func (w *world) end(summary, notes string, skipQA bool) {
 		w.halt("end blocked at %s", s.msg)
 	}
 	w.out.complete = true
+	w.readViolations()
 	if st := w.git("status", "--porcelain"); st != "" {
 		w.git("add", "-A")
 		res := w.exec(w.root, "", "git", "commit", "-q", "-m", "chore(session): session record")
@@ -218,6 +220,28 @@ func (w *world) end(summary, notes string, skipQA bool) {
 	w.out.verifyOK = v.code == 0
 	if !w.out.verifyOK {
 		w.out.verify = verifyProblem(v)
+	}
+}
+
+// readViolations reads the violations sessiongate recorded for the session:
+// a compliant session must come out with none.
+func (w *world) readViolations() {
+	w.t.Helper()
+	var v struct {
+		Violations []struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"violations"`
+	}
+	out := w.sgOK("session", "status", "--session", w.id, "--json")
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		w.t.Fatalf("session status --json: %v", err)
+	}
+	for _, x := range v.Violations {
+		w.out.violations = append(w.out.violations, x.Code+": "+oneLine(x.Message, 100))
+		if x.Code == "FORCED_ADVANCE" {
+			w.out.forced = true
+		}
 	}
 }
 

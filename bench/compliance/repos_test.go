@@ -119,7 +119,7 @@ func fixtureRepo(w *world, version string, withHistory bool) {
 	}
 	w.write(".agents/HANDOFF.md", handoff)
 	w.write(".agents/sessions/.gitkeep", "")
-	w.write(".agents/planning/enhancement-PROJECT-PLAN.md", "# Enhancement Project Plan\n\n- [ ] Name argument for greet.sh\n- [ ] Document the scripts\n")
+	w.write(".agents/planning/enhancement-PROJECT-PLAN.md", "# Enhancement Project Plan\n\n- [ ] Name argument for greet.sh\n- [ ] Documnet the scripts\n") // the typo a docs session fixes
 	if withHistory {
 		w.write(".agents/sessions/2025-12-17-session-01.md", oldLog)
 		if version == v1222 {

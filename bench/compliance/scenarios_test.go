@@ -92,6 +92,11 @@ var scenarios = []scenario{
 	{name: "commit-not-conventional", protocol: v1222, via: "CLI", skips: skipConvention, history: true,
 		reading: "Git Operations: the agent MUST commit with conventional commit message format. \"Greet takes an " +
 			"optional name\" has no type prefix. Not compliant."},
+	{name: "skip-qa-new-docs", protocol: v1222, via: "MCP", skips: skipQAForDocs, history: true, docs: true,
+		reading: "Phase 2.5 item 4 allows skipping QA only when the documentation change is strictly editorial " +
+			"(spelling, grammar, formatting). The agent adds a new section to the project plan and ends with skip_qa. " +
+			"New content is not editorial: QA applies. Not compliant.",
+		knownGap: "needs skip_qa to check the protocol's \"strictly editorial\" condition (today: every changed file is documentation)"},
 	{name: "no-commit", protocol: starter, via: "CLI", skips: skipCommit,
 		reading: "Git Operations: the agent MUST commit its changes. Ending with the work uncommitted is not compliant."},
 	{name: "padded-ok", protocol: v1222, via: "MCP", skips: skipSkills, history: true,
@@ -113,8 +118,10 @@ var scenarios = []scenario{
 	{name: "feature-2025-12-22-first-session", protocol: v1222, via: "MCP",
 		reading: "As feature-2025-12-22, in a repository with no earlier session log or QA report."},
 	{name: "docs-2025-12-22", protocol: v1222, via: "CLI", history: true, docs: true,
-		reading: "Phase 2.5 item 4: QA MAY be skipped when every modified file is documentation and the change is editorial; " +
-			"the session changes only the project plan (markdown, no code blocks), so it ends with skip_qa."},
+		reading: "Phase 2.5 item 4: QA MAY be skipped only when every modified file is documentation and the change is " +
+			"strictly editorial (spelling, grammar, formatting). The session fixes a spelling mistake in the project plan " +
+			"(plus its own log and Serena memory, which the protocol requires), so it ends with skip_qa. Adding content " +
+			"would not be editorial: QA would apply."},
 	{name: "starter-feature", protocol: starter, via: "CLI",
 		reading: "The starter as `sessiongate init` writes it: context (history + README), git status, a plan, the change, " +
 			"git diff --check on the changed files, the tests, the README, one commit."},

@@ -21,6 +21,9 @@ import (
 // files, status) opens the real gitrepo.Repo on first use: only gates need it.
 type hookRepo struct {
 	root, commonDir, gitDir string
+	// indexFile is the index the hook's git command uses (GIT_INDEX_FILE
+	// or the default), set by pre-commit; "" means always ask git.
+	indexFile string
 
 	once sync.Once
 	repo *gitrepo.Repo
@@ -155,14 +158,6 @@ func (r *hookRepo) Status(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	return repo.Status(ctx)
-}
-
-func (r *hookRepo) StagedProtected(ctx context.Context, patterns []string) (map[string]string, error) {
-	repo, err := r.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return repo.StagedProtected(ctx, patterns)
 }
 
 // Worktree is a located work tree: what the engine needs plus the git

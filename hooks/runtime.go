@@ -109,6 +109,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	var d *session.HookDecision
 	switch hook {
 	case session.HookPreCommit:
+		repo.indexFile = rt.indexPath(repo)
 		// The engine asks after its gates ran, so a gate that changed the
 		// index is seen (git invalidates the cache tree it touched).
 		req.Tree = func(ctx context.Context) (string, error) {

@@ -1,0 +1,156 @@
+package hooks
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// indexBlobs returns the blob ids the index at path records for the
+// wanted paths (want maps each lower-cased path to its spelling; absent
+// paths are missing from the result). ok is false, and the caller asks
+// git, for anything but a plain SHA-1 index of versions 2-4, for a
+// conflicted entry of a wanted path, and for a wanted path present in
+// another case.
+func indexBlobs(path string, want map[string]string) (map[string]string, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 12+20 || string(b[:4]) != "DIRC" {
+		return nil, false
+	}
+	version := binary.BigEndian.Uint32(b[4:])
+	n := binary.BigEndian.Uint32(b[8:])
+	if version < 2 || version > 4 {
+		return nil, false
+	}
+	const hashLen = 20
+	end := len(b) - hashLen
+	off := 12
+	out := map[string]string{}
+	lens := map[int]bool{}
+	for k := range want {
+		lens[len(k)] = true
+	}
+	prev := ""
+	for range n {
+		start := off
+		if off+62 > end {
+			return nil, false
+		}
+		id := b[off+40 : off+40+hashLen]
+		flags := binary.BigEndian.Uint16(b[off+60:])
+		off += 62
+		if flags&0x4000 != 0 {
+			if version < 3 || off+2 > end {
+				return nil, false
+			}
+			off += 2
+		}
+		var name string
+		if version == 4 {
+			strip, k := gitVarint(b[off:min(off+10, end)])
+			if k == 0 || int(strip) > len(prev) {
+				return nil, false
+			}
+			off += k
+			i := indexNUL(b[off:end])
+			if i < 0 {
+				return nil, false
+			}
+			name = prev[:len(prev)-int(strip)] + string(b[off:off+i])
+			off += i + 1
+		} else {
+			i := indexNUL(b[off:end])
+			if i < 0 {
+				return nil, false
+			}
+			name = string(b[off : off+i])
+			off = start + (off-start+i+8)&^7
+		}
+		prev = name
+		if !lens[len(name)] {
+			continue
+		}
+		spelled, ok := want[strings.ToLower(name)]
+		if !ok {
+			continue
+		}
+		if name != spelled || flags&0x3000 != 0 {
+			return nil, false // another case, or a merge conflict: ask git
+		}
+		out[name] = hex.EncodeToString(id)
+	}
+	return out, true
+}
+
+func indexNUL(b []byte) int {
+	for i, c := range b {
+		if c == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// gitBlobID is the SHA-1 object id git gives content as a blob.
+func gitBlobID(content []byte) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// StagedProtected answers from the index file without running git when it
+// can: when every protected path's index entry is exactly its work-tree
+// content (or both are absent), nothing staged differs from what the
+// engine reads in the work tree, so no staged change is reported. Anything
+// else (globs, a difference, a symlink, an index this reader does not
+// take) asks git.
+func (r *hookRepo) StagedProtected(ctx context.Context, patterns []string) (map[string]string, error) {
+	if r.indexFile != "" && !sha256Repo(r.commonDir) && r.indexMatchesWorktree(patterns) {
+		return map[string]string{}, nil
+	}
+	repo, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return repo.StagedProtected(ctx, patterns)
+}
+
+func (r *hookRepo) indexMatchesWorktree(patterns []string) bool {
+	want := map[string]string{}
+	for _, p := range patterns {
+		if strings.ContainsAny(p, "*?[\\") {
+			return false
+		}
+		want[strings.ToLower(p)] = p
+	}
+	blobs, ok := indexBlobs(r.indexFile, want)
+	if !ok {
+		return false
+	}
+	for _, p := range want {
+		abs := filepath.Join(r.root, filepath.FromSlash(p))
+		st, err := os.Lstat(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if blobs[p] != "" {
+				return false
+			}
+			continue
+		case err != nil || !st.Mode().IsRegular():
+			return false
+		}
+		content, err := os.ReadFile(abs)
+		if err != nil || blobs[p] != gitBlobID(content) {
+			return false
+		}
+	}
+	return true
+}

@@ -62,3 +62,45 @@ func TestValidateAgentSession(t *testing.T) {
 		}
 	}
 }
+
+// TestHandWrittenMatchers: the start-up-free validators match what the
+// regexps they replaced matched.
+func TestHandWrittenMatchers(t *testing.T) {
+	for _, c := range []struct {
+		s         string
+		uuid, hex bool
+		badBranch bool
+	}{
+		{"2cd1125f-7135-4996-9cfa-36c825182c7a", true, false, false},
+		{"2CD1125F-7135-4996-9CFA-36C825182C7A", true, false, false},
+		{"2cd1125f-7135-4996-9cfa-36c825182c7", false, false, false},
+		{"2cd1125f_7135-4996-9cfa-36c825182c7a", false, false, false},
+		{"2cd1125g-7135-4996-9cfa-36c825182c7a", false, false, false},
+		{"abcdef0", false, true, false},
+		{"abcdef", false, false, false},
+		{"ABCDEF0", false, false, false},
+		{"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", false, true, false},
+		{"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0", false, false, false},
+		{"feature/login-fix", false, false, false},
+		{"has space", false, false, true},
+		{"a~b", false, false, true},
+		{"a^b", false, false, true},
+		{"a:b", false, false, true},
+		{"a?b", false, false, true},
+		{"a*b", false, false, true},
+		{"a[b", false, false, true},
+		{`a\b`, false, false, true},
+		{"a\x01b", false, false, true},
+		{"a\x7fb", false, false, true},
+	} {
+		if got := isUUID(c.s); got != c.uuid {
+			t.Errorf("isUUID(%q) = %v", c.s, got)
+		}
+		if got := hexSHA.MatchString(c.s); got != c.hex {
+			t.Errorf("hexSHA(%q) = %v", c.s, got)
+		}
+		if got := badBranch.MatchString(c.s); got != c.badBranch {
+			t.Errorf("badBranch(%q) = %v", c.s, got)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -152,10 +151,21 @@ type HistoryEntry struct {
 	Violations int       `json:"violations"`
 }
 
+// hexSHA matches a lower-case hex commit id of 7 to 64 digits; badBranch
+// finds a character git refuses in a branch name. Hand-written, like isUUID.
 var (
-	hexSHA    = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
-	badBranch = regexp.MustCompile(`[\x00-\x1f\x7f ~^:?*\[\\]`)
+	hexSHA = matcher(func(s string) bool {
+		return len(s) >= 7 && len(s) <= 64 && strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && (r < 'a' || r > 'f') }) < 0
+	})
+	badBranch = matcher(func(s string) bool {
+		return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) }) >= 0
+	})
 )
+
+// matcher gives a predicate regexp's MatchString name, so call sites read alike.
+type matcher func(string) bool
+
+func (m matcher) MatchString(s string) bool { return m(s) }
 
 // Start creates a session in INIT at the first start phase. An older active
 // session in the same worktree is marked ABANDONED (superseded), so hooks

@@ -3,6 +3,7 @@ package hooks_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,6 +106,21 @@ func TestInstallAgents(t *testing.T) {
 	gem := hookCommands(t, []byte(readFile(t, filepath.Join(r.root, ".gemini", "settings.json"))))
 	if got := gem["AfterAgent"]; len(got) != 1 || got[0] != "sessiongate agent-hook gemini AfterAgent" {
 		t.Fatalf("gemini AfterAgent %v", got)
+	}
+
+	// doctor: the configs run `sessiongate` from PATH; it says when that
+	// finds nothing.
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.run(r.root, []string{"PATH=" + filepath.Dir(gitPath)}, binary, "doctor")
+	if res.code != 1 || !strings.Contains(res.out, "FAIL  agent PATH") || !strings.Contains(res.out, "ok    agent claude") {
+		t.Errorf("doctor without sessiongate on PATH: exit %d\n%s", res.code, res.out)
+	}
+	res = r.run(r.root, []string{"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + filepath.Dir(gitPath)}, binary, "doctor")
+	if !strings.Contains(res.out, "ok    agent PATH") {
+		t.Errorf("doctor with sessiongate on PATH:\n%s", res.out)
 	}
 
 	// Twice: nothing changes.

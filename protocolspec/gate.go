@@ -32,12 +32,13 @@ var checkArity = map[CheckKind]int{
 	CheckNotDefaultBranch:  0,
 	CheckNoPlaceholders:    1,
 	CheckCommitMessage:     1,
+	CheckHasSection:        1,
 }
 
 var checkKinds = []CheckKind{
 	CheckFileExists, CheckChangedSinceStart, CheckContentHash, CheckCommand,
 	CheckCommitSinceStart, CheckCleanWorktree, CheckEvidence, CheckMustEvidence,
-	CheckUnchanged, CheckNotDefaultBranch, CheckNoPlaceholders, CheckCommitMessage,
+	CheckUnchanged, CheckNotDefaultBranch, CheckNoPlaceholders, CheckCommitMessage, CheckHasSection,
 }
 
 // argHint names what a kind's argument is, for error messages.
@@ -50,6 +51,7 @@ var argHint = map[CheckKind]string{
 	CheckUnchanged:         "a path or glob",
 	CheckNoPlaceholders:    "a path or glob",
 	CheckCommitMessage:     "a commit convention: conventional",
+	CheckHasSection:        "a path or glob, and section=\"Heading\"",
 }
 
 // commitConventions are the commit message conventions commit_message knows.
@@ -256,7 +258,7 @@ func parseDirective(s string) (directive, error) {
 	seen := map[string]bool{}
 	var timeout time.Duration
 	var hooks []string
-	var proves string
+	var proves, section string
 	var fresh, observed, freshSet bool
 	for _, t := range toks {
 		if t.name == "" {
@@ -301,6 +303,14 @@ func parseDirective(s string) (directive, error) {
 				return d, fmt.Errorf("bad proves= %q: want a regular expression the command's output matches when it checked something", t.value)
 			}
 			proves = t.value
+		case "section":
+			if kind != CheckHasSection {
+				return d, fmt.Errorf("section= applies only to has_section checks")
+			}
+			if strings.TrimSpace(t.value) == "" {
+				return d, fmt.Errorf("section= is empty: name the heading, such as section=\"Protocol Compliance\"")
+			}
+			section = strings.TrimSpace(t.value)
 		case "infer":
 			switch t.value {
 			case "off":
@@ -338,7 +348,7 @@ func parseDirective(s string) (directive, error) {
 			}
 			d.id = t.value
 		default:
-			return d, fmt.Errorf("unknown option %q (want timeout=, hooks=, proves=, infer=, fresh=, origin= or id=)", t.name)
+			return d, fmt.Errorf("unknown option %q (want timeout=, hooks=, proves=, section=, infer=, fresh=, origin= or id=)", t.name)
 		}
 	}
 	if kind == "" {
@@ -353,7 +363,10 @@ func parseDirective(s string) (directive, error) {
 	case len(args) > want:
 		return d, fmt.Errorf("%s takes one argument, got %d (quote an argument that holds spaces)", kind, len(args))
 	}
-	c := &Check{Kind: kind, Timeout: Duration(timeout), Hooks: hooks, Proves: proves, Fresh: fresh, Observed: observed, freshSet: freshSet}
+	if kind == CheckHasSection && section == "" {
+		return d, fmt.Errorf("has_section needs section=\"Heading\": the heading the files must have")
+	}
+	c := &Check{Kind: kind, Timeout: Duration(timeout), Hooks: hooks, Proves: proves, Section: section, Fresh: fresh, Observed: observed, freshSet: freshSet}
 	if want == 1 {
 		c.Arg = args[0]
 		if strings.TrimSpace(c.Arg) == "" {

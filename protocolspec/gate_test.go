@@ -32,6 +32,7 @@ func TestParseDirective(t *testing.T) {
 		{`not_default_branch`, &Check{Kind: CheckNotDefaultBranch}, ""},
 		{`no_placeholders "notes/*.md"`, &Check{Kind: CheckNoPlaceholders, Arg: "notes/*.md"}, ""},
 		{`commit_message conventional`, &Check{Kind: CheckCommitMessage, Arg: "conventional"}, ""},
+		{`has_section ".agents/sessions/*.md" section="Protocol Compliance"`, &Check{Kind: CheckHasSection, Arg: ".agents/sessions/*.md", Section: "Protocol Compliance"}, ""},
 		{`command "npx markdownlint-cli2 {changed:*.md}" proves="Linting: [1-9]"`, &Check{Kind: CheckCommand, Arg: "npx markdownlint-cli2 {changed:*.md}", Proves: "Linting: [1-9]"}, ""},
 	}
 	for _, tt := range tests {
@@ -65,6 +66,8 @@ func TestParseDirectiveErrors(t *testing.T) {
 		`file_exists x timeout=1s`:        "timeout= applies only to command checks",
 		`file_exists x proves=y`:          "proves= applies only to command checks",
 		`command "x" proves="("`:          "bad proves=",
+		`has_section "a.md"`:              "has_section needs section=",
+		`file_exists a.md section=X`:      "section= applies only to has_section",
 		`commit_message angular`:          `unknown commit convention "angular"`,
 		`not_default_branch main`:         "not_default_branch takes no argument",
 		`id=X infer=sometimes`:            "bad infer=",

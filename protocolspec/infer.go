@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // Checks inferred from explicit sentences.
@@ -30,8 +31,10 @@ const (
 	RuleNoDefaultBranch = "no-default-branch" // "MUST NOT work|commit on|to main|master|the default branch"
 	RuleFeatureBranch   = "feature-branch"    // "MUST create|use|work on a (new) feature|topic branch"
 	RuleConventional    = "conventional-commits"
-	RuleCleanTree       = "clean-tree"      // "MUST ... clean working tree|git status", "MUST commit all changes"
-	RuleTemplateFilled  = "template-filled" // a "<Name> Template" with "Create at: PATH" and the session "MUST complete the <name>"
+	RuleCleanTree       = "clean-tree"       // "MUST ... clean working tree|git status", "MUST commit all changes"
+	RuleTemplateFilled  = "template-filled"  // a "<Name> Template" with "Create at: PATH" and the session "MUST complete the <name>"
+	RuleSection         = "required-section" // "The <name> MUST include the <Section> section", <name> a template with that heading
+	RuleMustUpdate      = "must-update"      // "MUST update|modify|edit PATH" (with: ..., directly, or nothing after it)
 )
 
 // inferRE holds the inference patterns, compiled on first use: hooks
@@ -42,9 +45,13 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		"conditional": regexp.MustCompile(`(?i)\b(if|when|whenever|unless|except|otherwise)\b`),
 		// what may follow a read-only path for the prohibition to be whole:
 		// nothing, "directly", "during the session", or a parenthesis.
-		"wholeTail":         regexp.MustCompile(`(?i)^(?:|directly|during\s+(?:the\s+|a\s+|any\s+)?sessions?|in\s+(?:this|the|a|any)\s+sessions?)\s*(?:[.;:(]|$)`),
-		RuleMustNotModify:   regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?:(?i:directly)\s+)?(?i:modify|update|edit|change|alter|overwrite|rewrite|delete|remove|touch|write to)\s+(?:(?i:the)\s+)?(?:(?i:file)\s+)?` + path),
-		RuleReadOnly:        regexp.MustCompile(`(?i)\bread[- ]only\b`),
+		"wholeTail":       regexp.MustCompile(`(?i)^(?:|directly|during\s+(?:the\s+|a\s+|any\s+)?sessions?|in\s+(?:this|the|a|any)\s+sessions?)\s*(?:[.;:(]|$)`),
+		RuleMustNotModify: regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?:(?i:directly)\s+)?(?i:modify|update|edit|change|alter|overwrite|rewrite|delete|remove|touch|write to)\s+(?:(?i:the)\s+)?(?:(?i:file)\s+)?` + path),
+		RuleReadOnly:      regexp.MustCompile(`(?i)\bread[- ]only\b`),
+		RuleSection:       regexp.MustCompile(`^(?i:the\s+)?(.+?)\s+(?:MUST|SHALL)\s+(?i:include|contain|have)\s+(?i:an?\s+|the\s+)?(.+?)\s+(?i:section)\b`),
+		RuleMustUpdate:    regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:update|modify|edit|change)\s+(?:(?i:the)\s+)?(?:(?i:file)\s+)?([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`),
+		// what may follow a path that MUST be updated: how, not when.
+		"updateTail":        regexp.MustCompile(`(?i)^(?:|directly|with\b.*|\(.*)$|^[.;:]`),
 		"limited":           regexp.MustCompile(`(?i)\b(until|till|without|by hand|manually)\b`),
 		"not":               regexp.MustCompile(`(?i)\bnot\b`),
 		"path":              regexp.MustCompile(path),
@@ -95,6 +102,19 @@ func mustNotModifyWhole(text string, i, j int) bool {
 	return looksLikePath(p) && inferRE()["wholeTail"].MatchString(strings.TrimSpace(text[i+len(p):]))
 }
 
+// mustUpdateWhole reports whether the path at text[i:j] is a file path and
+// what follows says how it is updated, not when ("with: ...", "directly"):
+// "MUST update CHANGELOG.md for user-facing changes" gives nothing.
+func mustUpdateWhole(text string, i, j int) bool {
+	p := strings.TrimRight(text[i:j], ".")
+	if !looksLikePath(p) || strings.HasSuffix(p, "/") || strings.ContainsAny(p, "*") {
+		return false
+	}
+	re := inferRE()
+	tail := strings.TrimSpace(text[i+len(p):])
+	return re["updateTail"].MatchString(tail) && !re["limited"].MatchString(tail)
+}
+
 func isConditional(text string) bool { return inferRE()["conditional"].MatchString(text) }
 
 // inferred is one inference before it is placed on a phase.
@@ -130,6 +150,9 @@ func (w *walker) infer(s *source, doc ast.Node) {
 				if len(paths) == 1 {
 					add(pi, r, RuleReadOnly, CheckUnchanged, pathGlob(paths[0]))
 				}
+			}
+			if m := re[RuleMustUpdate].FindStringSubmatchIndex(r.Text); m != nil && r.Level == LevelMust && mustUpdateWhole(r.Text, m[2], m[3]) {
+				add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(r.Text[m[2]:m[3]], ".")))
 			}
 			switch {
 			case re[RuleNoDefaultBranch].MatchString(r.Text):
@@ -203,7 +226,9 @@ func (w *walker) place(in []inferred) {
 	}
 	for _, x := range rest {
 		p := &sp.Phases[x.phase]
-		if p.NoInfer || slices.ContainsFunc(p.Checks, func(c Check) bool { return c.Kind == x.check.Kind && c.Arg == x.check.Arg }) {
+		if p.NoInfer || slices.ContainsFunc(p.Checks, func(c Check) bool {
+			return c.Kind == x.check.Kind && c.Arg == x.check.Arg && c.Section == x.check.Section
+		}) {
 			continue
 		}
 		p.Checks = append(p.Checks, x.check)
@@ -280,20 +305,67 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 		if t.path == "" || t.body == "" {
 			continue
 		}
-		ph := templatePlaceholders(t.body)
-		if len(ph) == 0 {
-			continue
-		}
 		glob := re["tplVar"].ReplaceAllString(t.path, "*")
 		if glob == t.path || strings.Contains(glob, "**") {
 			continue // a fixed path is not "a file per session"; a template path must vary
+		}
+		src := " (template: " + t.text + ", line " + itoa(t.line) + ")"
+		out = append(out, w.requiredSections(t, glob, src)...)
+		ph := templatePlaceholders(t.body)
+		if len(ph) == 0 {
+			continue
 		}
 		pi, r, ok := w.completes(t.subject)
 		if !ok {
 			continue
 		}
 		out = append(out, inferred{pi, Check{Kind: CheckNoPlaceholders, Arg: glob, Line: r.Line, Placeholders: ph,
-			Inferred: &Inference{Line: r.Line, Sentence: r.Text + " (template: " + t.text + ", line " + itoa(t.line) + ")", Rule: RuleTemplateFilled, Requirement: r.ID}}})
+			Inferred: &Inference{Line: r.Line, Sentence: r.Text + src, Rule: RuleTemplateFilled, Requirement: r.ID}}})
+	}
+	return out
+}
+
+// requiredSections finds MUST requirements "The <subject> MUST include the
+// <Name> section" for a template's subject, where the template itself has
+// a heading naming that section: the file created from the template must
+// have that heading.
+func (w *walker) requiredSections(t template, glob, src string) []inferred {
+	re := inferRE()
+	var out []inferred
+	for pi := range w.spec.Phases {
+		p := &w.spec.Phases[pi]
+		if p.NoInfer {
+			continue
+		}
+		for _, r := range p.Requirements {
+			if r.Level != LevelMust || r.Conditional || isConditional(r.Text) {
+				continue
+			}
+			m := re[RuleSection].FindStringSubmatch(r.Text)
+			if m == nil || !strings.EqualFold(strings.TrimSpace(m[1]), t.subject) {
+				continue
+			}
+			name := strings.Trim(strings.TrimSpace(m[2]), `"'`)
+			if name == "" || !slices.ContainsFunc(Headings([]byte(t.body)), func(h string) bool { return strings.EqualFold(h, name) }) {
+				continue // the template has no such heading: the words name something else
+			}
+			out = append(out, inferred{pi, Check{Kind: CheckHasSection, Arg: glob, Section: name, Line: r.Line,
+				Inferred: &Inference{Line: r.Line, Sentence: r.Text + src, Rule: RuleSection, Requirement: r.ID}}})
+		}
+	}
+	return out
+}
+
+// Headings lists the text of a markdown document's headings (not those in
+// code fences), in order.
+func Headings(data []byte) []string {
+	s := newSource(normalize(data))
+	doc := md.Parser().Parse(text.NewReader(s.src))
+	var out []string
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			out = append(out, textOf(s, h))
+		}
 	}
 	return out
 }

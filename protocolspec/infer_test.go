@@ -54,7 +54,6 @@ func TestInferSentences(t *testing.T) {
 		// v1.4 line 269: SHOULD is not a requirement to block on.
 		{"clean status SHOULD", "The agent SHOULD verify clean git status after commit", ""},
 		// 2025-12-18 line 168: the handoff MUST be updated: nothing read-only.
-		{"v1.0 handoff MUST update", "The agent MUST update `.agents/HANDOFF.md` with:", ""},
 		{"v1.4 stage all", "The agent MUST stage all changed files including `.agents/` files", ""},
 		{"v1.4 no failing lints", "The agent MUST NOT end session with known failing lints", ""},
 		{"v1.4 QA MUST NOT commit", "The agent MUST NOT commit feature code without QA validation", ""},
@@ -83,6 +82,13 @@ func TestInferSentences(t *testing.T) {
 		{"during the session", "The agent MUST NOT modify `a/b.md` during the session.", "CLOSE unchanged a/b.md"},
 		{"then another sentence", "The agent MUST NOT modify `a/b.md`. It is the team's record.", "CLOSE unchanged a/b.md"},
 		{"outside a folder", "The agent MUST NOT modify files outside `src/`.", ""},
+		// 2025-12-18 line 168: the handoff MUST be updated.
+		{"v1.0 handoff MUST update", "The agent MUST update `.agents/HANDOFF.md` with:", "CLOSE changed_since_start .agents/HANDOFF.md"},
+		{"must update directly", "The agent MUST update `docs/STATUS.md`.", "CLOSE changed_since_start docs/STATUS.md"},
+		{"must update for some changes", "The agent MUST update `CHANGELOG.md` for user-facing changes.", ""},
+		{"must update if", "The agent MUST update `CHANGELOG.md` if the API changed.", ""},
+		{"should update", "The agent SHOULD update `PROJECT-PLAN.md`.", ""},
+		{"must update a folder", "The agent MUST update `docs/`.", ""},
 		{"create feature branch", "The agent MUST create a feature branch before editing.", "CLOSE not_default_branch"},
 		{"feature branch conditional", "The agent MUST create a feature branch when the change is large.", ""},
 		{"feature branch SHOULD", "The agent SHOULD create a feature branch.", ""},
@@ -191,7 +197,7 @@ func TestInferredFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs["starter"] = starter
-	wantCount := map[string]int{"2025-12-18": 2, "2025-12-22": 3, "starter": 0}
+	wantCount := map[string]int{"2025-12-18": 4, "2025-12-22": 4, "starter": 0}
 	for name, b := range docs {
 		t.Run(name, func(t *testing.T) {
 			spec, err := Parse(name+".md", b)
@@ -239,5 +245,38 @@ func TestEvidenceOnly(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[The agent MUST begin. The agent MUST write a summary.]" {
 		t.Errorf("evidence-only = %q", got)
+	}
+}
+
+// TestInferRequiredSection: "The <name> MUST include the <X> section",
+// where <name> has a template holding an <X> heading, asks the file made
+// from the template for that heading; a section the template lacks, or a
+// subject without a template, gives nothing.
+func TestInferRequiredSection(t *testing.T) {
+	tpl := "\n## Handoff Note Template\n\nCreate at: `notes/handoff-{branch}.md`\n\n```markdown\n# Handoff\n\n## Decisions\n\n- [what was decided]\n```\n"
+	cases := []struct {
+		sentence string
+		want     string
+	}{
+		{"The handoff note MUST include the Decisions section.", "CLOSE has_section notes/handoff-*.md Decisions"},
+		{"The handoff note MUST include the Risks section.", ""},
+		{"The release note MUST include the Decisions section.", ""},
+		{"The handoff note SHOULD include the Decisions section.", ""},
+		{"The handoff note MUST include the Decisions section when there were any.", ""},
+	}
+	for _, c := range cases {
+		spec, err := Parse("P.md", []byte(inferDoc(false, c.sentence)+tpl))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ic := range spec.InferredChecks() {
+			if ic.Check.Kind == CheckHasSection {
+				got = append(got, ic.Phase+" "+string(ic.Check.Kind)+" "+ic.Check.Arg+" "+ic.Check.Section)
+			}
+		}
+		if strings.Join(got, ";") != c.want {
+			t.Errorf("%q: got %v, want %q", c.sentence, got, c.want)
+		}
 	}
 }

@@ -63,11 +63,12 @@ const (
 	CheckNotDefaultBranch CheckKind = "not_default_branch" // no Arg: HEAD is not the default branch
 	CheckNoPlaceholders   CheckKind = "no_placeholders"    // Arg: glob of files that must hold no unfilled template placeholder
 	CheckCommitMessage    CheckKind = "commit_message"     // Arg: convention every commit of the session follows ("conventional")
+	CheckHasSection       CheckKind = "has_section"        // Arg: glob of files (of this session) that must have the heading Section
 )
 
 // SpecVersion changes whenever Parse starts producing something new, so a
 // spec cached in a database by an older sessiongate is parsed again.
-const SpecVersion = 4
+const SpecVersion = 5
 
 // Spec is a parsed protocol document.
 type Spec struct {
@@ -157,6 +158,8 @@ type Check struct {
 	// Proves is a regular expression the output of a command check must
 	// match to show that the command checked something (proves=).
 	Proves string `json:"proves,omitempty"`
+	// Section is the heading a has_section check wants (section=).
+	Section string `json:"section,omitempty"`
 	// Fresh: file_exists passes only on a file created or changed in the
 	// session (built-in artifact gates, a phase that asks to create the
 	// file, or fresh=true).

@@ -44,6 +44,8 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 		st, msg, evidence = checkNoPlaceholders(ctx, env, c)
 	case protocolspec.CheckCommitMessage:
 		st, msg, evidence = checkCommitMessages(ctx, env, c.Arg)
+	case protocolspec.CheckHasSection:
+		st, msg, evidence = checkHasSection(ctx, env, c)
 	default:
 		return "", "", "", false
 	}
@@ -226,4 +228,43 @@ func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (G
 		return StatusFail, fmt.Sprintf("%d of %d commit message(s) do not follow %s commits (type(scope): description), first %q: reword it (git commit --amend, or git rebase -i)", len(bad), len(subjects), convention, truncate(bad[0], 80)), ""
 	}
 	return StatusPass, fmt.Sprintf("%d commit message(s) follow %s commits", len(subjects), convention), ""
+}
+
+// checkHasSection passes when every file this session created or changed
+// that matches the glob has a markdown heading whose text is the section
+// (any case; code fences do not count). No such file: nothing to check
+// (the phase's other gates ask for the file).
+func checkHasSection(ctx context.Context, env gateEnv, c protocolspec.Check) (GateStatus, string, string) {
+	if _, err := cleanRel(c.Arg); err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	files = existing(env.repo.Root(), filterGlob(files, c.Arg))
+	if len(files) == 0 {
+		return StatusSkipped, fmt.Sprintf("no file matching %s changed in this session", c.Arg), ""
+	}
+	for _, f := range files {
+		abs, ok, err := resolveInside(env.repo.Root(), f)
+		if err != nil || !ok {
+			continue
+		}
+		b, err := readHead(abs, maxPlaceholderScan)
+		if err != nil {
+			return StatusFail, fmt.Sprintf("read %s: %v", f, err), ""
+		}
+		found := false
+		for _, h := range protocolspec.Headings(b) {
+			if strings.EqualFold(strings.TrimSpace(h), c.Section) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return StatusFail, fmt.Sprintf("%s has no %q section: add the heading (## %s) with its content", f, c.Section, c.Section), ""
+		}
+	}
+	return StatusPass, fmt.Sprintf("%s has the %q section", strings.Join(files, ", "), c.Section), files[0]
 }

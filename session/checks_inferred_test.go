@@ -59,6 +59,10 @@ func TestInferredCheckKinds(t *testing.T) {
 		{"placeholders braces left", `<!-- gate: no_placeholders "notes/*.md" -->`, func(t *testing.T, e *env) { write(t, e.root, "notes/h.md", "# Handoff\n\nBranch: {branch}\n") }, session.StatusFail, "notes/h.md:3 still holds the template placeholder {branch}"},
 		{"placeholders filled", `<!-- gate: no_placeholders "notes/*.md" -->`, func(t *testing.T, e *env) { write(t, e.root, "notes/h.md", "# Handoff\n\nBranch: feat/x\n") }, session.StatusPass, "no template placeholder"},
 		{"placeholders no file", `<!-- gate: no_placeholders "notes/*.md" -->`, none, session.StatusSkipped, "nothing to check"},
+		{"section present", `<!-- gate: has_section "notes/*.md" section="Decisions" -->`, func(t *testing.T, e *env) { write(t, e.root, "notes/h.md", "# H\n\n## decisions\n\n- x\n") }, session.StatusPass, `"Decisions" section`},
+		{"section only in a fence", `<!-- gate: has_section "notes/*.md" section="Decisions" -->`, func(t *testing.T, e *env) {
+			write(t, e.root, "notes/h.md", "# H\n\n```markdown\n## Decisions\n```\n")
+		}, session.StatusFail, `no "Decisions" section`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -144,6 +148,24 @@ func TestInferredChecksOnRealProtocol(t *testing.T) {
 	if c := checkOf(t, validate(), protocolspec.CheckNoPlaceholders); c.Status != session.StatusPass {
 		t.Errorf("records beside the log: %s %q", c.Status, c.Message)
 	}
+
+	// The log's Protocol Compliance section (line 123: "MUST include the
+	// Protocol Compliance section"), checked at SESSION_LOG_CREATION.
+	sect := func() session.CheckResult {
+		g, err := e.engine.ValidateGate(ctx, id, "SESSION_LOG_CREATION")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return checkOf(t, g, protocolspec.CheckHasSection)
+	}
+	if c := sect(); c.Status != session.StatusPass {
+		t.Errorf("real log has the section: %s %q", c.Status, c.Message)
+	}
+	write(t, e.root, log, strings.Replace(string(realLog), "## Protocol Compliance", "## Compliance notes", 1))
+	if c := sect(); c.Status != session.StatusFail || !strings.Contains(c.Message, `no "Protocol Compliance" section`) {
+		t.Errorf("log without the section: %s %q", c.Status, c.Message)
+	}
+	write(t, e.root, log, string(realLog))
 
 	if c := checkOf(t, validate(), protocolspec.CheckUnchanged); c.Status != session.StatusPass {
 		t.Errorf("handoff untouched: %s %q", c.Status, c.Message)

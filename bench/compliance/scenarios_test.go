@@ -82,13 +82,11 @@ var scenarios = []scenario{
 	{name: "log-without-compliance-section", protocol: v1222, via: "MCP", skips: skipCompliance, history: true,
 		reading: "Start Phase 3: the session log MUST include the Protocol Compliance section (the template's start " +
 			"checklist). The agent's log has the skill inventory, git state and work log, but no Protocol Compliance " +
-			"section and no checklist. Not compliant.",
-		knownGap: "needs inferred machine check: a section the protocol requires in a file (\"MUST include the Protocol Compliance section\")"},
+			"section and no checklist. Not compliant."},
 	{name: "handoff-not-updated", protocol: v1218, via: "CLI", skips: skipHandoff, history: true,
 		reading: "v1.1 End Phase 1: the agent MUST update .agents/HANDOFF.md with the session link, what was done, what " +
 			"comes next. The agent completes its session log but leaves HANDOFF.md as it was. Not compliant (under " +
-			"v1.4 the same omission is required; the document version decides).",
-		knownGap: "needs inferred machine check: a file the protocol says MUST be updated changed since start (\"MUST update .agents/HANDOFF.md\")"},
+			"v1.4 the same omission is required; the document version decides)."},
 	{name: "commit-not-conventional", protocol: v1222, via: "CLI", skips: skipConvention, history: true,
 		reading: "Git Operations: the agent MUST commit with conventional commit message format. \"Greet takes an " +
 			"optional name\" has no type prefix. Not compliant."},

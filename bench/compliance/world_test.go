@@ -49,7 +49,9 @@ type stop struct{ reason string }
 
 // halt records why the agent could not go on and unwinds the flow.
 func (w *world) halt(format string, a ...any) {
-	w.out.stoppedBy = oneLine(fmt.Sprintf(format, a...), 160)
+	// The table goes into docs: no machine-local paths in it.
+	msg := strings.ReplaceAll(fmt.Sprintf(format, a...), w.root, "<repo>")
+	w.out.stoppedBy = oneLine(msg, 160)
 	panic(stop{w.out.stoppedBy})
 }
 

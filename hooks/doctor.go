@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -91,7 +92,7 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 		add("config", OK, cfg.Path, "")
 	}
 
-	out = append(out, doctorDB(ctx, o, getenv, loc)...)
+	out = append(out, doctorDB(ctx, o, getenv, loc, cfg)...)
 	out = append(out, doctorProtocol(o, getenv, loc, cfg)...)
 
 	for _, c := range MCPClients {
@@ -212,7 +213,7 @@ func doctorHooks(loc hooksLocation, binary string) []Finding {
 	return out
 }
 
-func doctorDB(ctx context.Context, o DoctorOptions, getenv func(string) string, loc hooksLocation) []Finding {
+func doctorDB(ctx context.Context, o DoctorOptions, getenv func(string) string, loc hooksLocation, cfg *config.Config) []Finding {
 	p := o.DBPath
 	if p == "" {
 		p = getenv("SESSIONGATE_DB")
@@ -238,7 +239,40 @@ func doctorDB(ctx context.Context, o DoctorOptions, getenv func(string) string, 
 	if err != nil {
 		return []Finding{{"database", Fail, err.Error(), fix}}
 	}
-	return []Finding{{"database", OK, fmt.Sprintf("%s (%d sessions), writable", p, n), ""}}
+	return append([]Finding{{"database", OK, fmt.Sprintf("%s (%d sessions), writable", p, n), ""}}, doctorProtected(ctx, db, cfg, loc)...)
+}
+
+// doctorProtected reports protected files (the protocol, the config, agent
+// and hook configs) that differ from what a person accepted. It records
+// nothing: with no accepted contents yet, the first session start does.
+func doctorProtected(ctx context.Context, db *store.DB, cfg *config.Config, loc hooksLocation) []Finding {
+	repo, err := gitrepo.Open(ctx, loc.Root)
+	if err != nil {
+		return nil
+	}
+	r, err := db.RepositoryByRoot(ctx, repo.MainRoot())
+	if err != nil {
+		return []Finding{{"protected", OK, "no accepted contents yet: the first session start records them", ""}}
+	}
+	if rows, err := db.TrustedFiles(ctx, r.ID); err != nil || len(rows) == 0 {
+		return []Finding{{"protected", OK, "no accepted contents yet: the first session start records them", ""}}
+	}
+	changes, err := session.NewEngine(db, cfg.Engine(), nil).ProtectedChanges(ctx, repo)
+	if err != nil {
+		return []Finding{{"protected", Fail, err.Error(), "check the repository and the database"}}
+	}
+	if len(changes) == 0 {
+		if !cfg.Protect {
+			return []Finding{{"protected", OK, "protect: false (accepted)", ""}}
+		}
+		return []Finding{{"protected", OK, "the protocol, config and hook configs are as a person accepted them", ""}}
+	}
+	msgs := make([]string, len(changes))
+	for i, c := range changes {
+		msgs[i] = c.String()
+	}
+	return []Finding{{"protected", Fail, "changed without a person's acceptance: " + strings.Join(msgs, "; "),
+		"review the change, then `sessiongate protocol accept --reason \"...\"` at a terminal (or revert it)"}}
 }
 
 func doctorProtocol(o DoctorOptions, getenv func(string) string, loc hooksLocation, cfg *config.Config) []Finding {

@@ -157,11 +157,18 @@ func TestProtectedStartRefused(t *testing.T) {
 			t.Fatalf("start: exit %d, want 1\n%s", res.code, res.err)
 		}
 	}
+	doc := r.run(r.root, nil, binary, "doctor")
+	if doc.code != 1 || !strings.Contains(doc.out, "changed without a person's acceptance: SESSION-PROTOCOL.md changed") {
+		t.Fatalf("doctor: exit %d\n%s", doc.code, doc.out)
+	}
 	if out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "new protocol v2"); !strings.Contains(out, "SESSION-PROTOCOL.md changed") {
 		t.Fatalf("accept lists no change: %s", out)
 	}
 	if out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "again"); !strings.Contains(out, "nothing to accept") {
 		t.Fatalf("second accept: %s", out)
+	}
+	if doc := r.run(r.root, nil, binary, "doctor"); !strings.Contains(doc.out, "as a person accepted them") {
+		t.Fatalf("doctor after accept:\n%s", doc.out)
 	}
 	out := r.sg(r.root, "session", "start", "--objective", "under the accepted protocol", "--json")
 	var st struct {

@@ -176,7 +176,7 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 		fmt.Fprintln(r.Stderr, msg)
 		return ev, &Answer{Notice: msg}
 	}
-	if ev.Kind == KindNoop || ev.Kind == KindPreTool && (ev.Tool.Kind == session.ToolRead || ev.Tool.Kind == session.ToolOther) {
+	if ev.Kind == KindNoop || ev.Kind == KindEnd || ev.Kind == KindPreTool && (ev.Tool.Kind == session.ToolRead || ev.Tool.Kind == session.ToolOther) {
 		// Nothing to decide: no repository, config or database work.
 		return ev, &Answer{}
 	}

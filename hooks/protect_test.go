@@ -198,3 +198,30 @@ func TestProtectOff(t *testing.T) {
 		t.Fatalf("commit with protect: false: exit %d\n%s", res.code, res.err)
 	}
 }
+
+// TestProtectedPush: after a session ended, an unstaged edit of
+// sessiongate.yaml that empties hooks.pre-push does not let a push through.
+func TestProtectedPush(t *testing.T) {
+	r := newRepo(t)
+	remote := filepath.Join(t.TempDir(), "remote.git")
+	r.gitIn(filepath.Dir(remote), "init", "-q", "--bare", remote)
+	r.git("remote", "add", "origin", remote)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "a.txt"), "work\n")
+	r.git("add", "a.txt")
+	if res := r.commit(r.root, nil, "-m", "work"); res.code != 0 {
+		t.Fatal(res.err)
+	}
+	writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), "require_session: false\nhooks:\n  pre-push: []\n")
+	res := r.run(r.root, nil, "git", "push", "-q", "origin", "main")
+	if res.code == 0 || !strings.Contains(res.err, "protected files changed") || !strings.Contains(res.err, "sessiongate.yaml changed") {
+		t.Fatalf("push with a weakened config: exit %d\n%s", res.code, res.err)
+	}
+	if n := countCode(r.showProtected(id), "PROTECTED_CHANGE"); n != 1 {
+		t.Fatalf("%d PROTECTED_CHANGE violations, want 1", n)
+	}
+	if out := r.run(r.root, nil, "git", "ls-remote", remote); strings.Contains(out.out, "refs/heads/main") {
+		t.Fatal("the remote got main")
+	}
+}

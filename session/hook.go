@@ -787,7 +787,15 @@ func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, e
 		return nil, err
 	}
 	e.reconcileHook(ctx, d, s, req, "", "")
-	if s.State == StateInit {
+	// hooks.pre-push comes from the work tree's config: not to be trusted
+	// while a protected file differs from what a person accepted.
+	pvio, err := e.checkProtectedCommit(ctx, d, s, req)
+	if err != nil {
+		return nil, err
+	}
+	if !d.Allowed {
+		// a protected change: no gates to run
+	} else if s.State == StateInit {
 		blockInit(d, s, spec)
 	} else {
 		if err := e.requirePassed(ctx, d, s, spec, req.Policy.PrePush); err != nil {
@@ -802,6 +810,7 @@ func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, e
 	switch {
 	case !d.Allowed && req.Bypass == "":
 		tok = TokPrePushBlocked
+		vio = pvio
 	case !d.Allowed:
 		tok = TokPrePushEscape
 		vio = e.escapeViolation(s, req, d, "push")

@@ -251,6 +251,12 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		a := failAnswer(ev, cfg.AgentFailMode(), fmt.Errorf("the event's session id: %w", err))
 		return a, fmt.Errorf("%w: %v", errFailMode, err)
 	}
+	// The prompt's turn mark and the stop's work state need one git status:
+	// start it now, so it runs while the database opens.
+	var work *workJob
+	if ev.Kind == KindPrompt || ev.Kind == KindStop && ah.BlockStop {
+		work = startWork(ctx, repo.Root())
+	}
 	dbPath := r.dbPath(repo)
 	var notes []string
 	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) && ev.Kind != KindStart {
@@ -268,7 +274,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		}
 		return gitrepo.Open(ctx, wt)
 	})
-	a, err := r.act(ctx, eng, cfg, repo, ev)
+	a, err := r.act(ctx, eng, cfg, repo, ev, work)
 	if err != nil {
 		a := failAnswer(ev, cfg.AgentFailMode(), err)
 		return a, fmt.Errorf("%w: %v", errFailMode, err)
@@ -287,7 +293,10 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 }
 
 // act is one event against the engine.
-func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Config, repo hooks.Worktree, ev *Event) (*Answer, error) {
+func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Config, repo hooks.Worktree, ev *Event, work *workJob) (*Answer, error) {
+	if work == nil {
+		work = &workJob{root: repo.Root()} // run on demand
+	}
 	ah := cfg.AgentHooks
 	create := ah.BindSession && (ev.Kind == KindStart || ev.Kind == KindPrompt || ev.Kind == KindPreTool)
 	req := session.AgentBindRequest{
@@ -295,7 +304,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		Spec: func(ctx context.Context) (*protocolspec.Spec, error) { return r.loadSpec(ctx, eng, cfg, repo) },
 		// A turn begins at the prompt; a new binding is marked whatever the event.
 		Mark: ev.Kind == KindPrompt,
-		Work: func(ctx context.Context) (session.WorkState, error) { return workState(ctx, repo.Root()) },
+		Work: work.wait,
 	}
 	if ev.Kind == KindPrompt {
 		req.Objective = firstLine(ev.Prompt)
@@ -360,7 +369,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if bd.Session == nil {
 			return a, nil
 		}
-		ws, err := workState(ctx, repo.Root())
+		ws, err := work.wait(ctx)
 		if err != nil {
 			return nil, err
 		}

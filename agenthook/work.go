@@ -39,3 +39,35 @@ func workState(ctx context.Context, root string) (session.WorkState, error) {
 	}
 	return ws, nil
 }
+
+// workJob is a workState read started early (startWork) or on demand.
+type workJob struct {
+	root string
+	done chan struct{} // nil: not started
+	ws   session.WorkState
+	err  error
+}
+
+func startWork(ctx context.Context, root string) *workJob {
+	j := &workJob{root: root, done: make(chan struct{})}
+	go func() {
+		defer close(j.done)
+		j.ws, j.err = workState(ctx, root)
+	}()
+	return j
+}
+
+// wait returns the state, reading it now when it was not started early.
+func (j *workJob) wait(ctx context.Context) (session.WorkState, error) {
+	if j.done == nil {
+		j.ws, j.err = workState(ctx, j.root)
+		j.done = make(chan struct{})
+		close(j.done)
+	}
+	select {
+	case <-j.done:
+		return j.ws, j.err
+	case <-ctx.Done():
+		return session.WorkState{}, ctx.Err()
+	}
+}

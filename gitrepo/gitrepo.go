@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -484,4 +485,54 @@ func parseLog(b string) ([]Commit, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// DiffLines returns the lines added to and removed from one file between
+// since and the work tree, and the work-tree line number of each added
+// line. An untracked file, or any file when since is "" (an unborn branch),
+// is all added lines.
+func (r *Repo) DiffLines(ctx context.Context, since, path string) (added, removed []string, addedAt []int, err error) {
+	if strings.HasPrefix(since, "-") {
+		return nil, nil, nil, fmt.Errorf("bad revision %q", since)
+	}
+	b, err := run(ctx, r.root, "ls-files", "--others", "--exclude-standard", "-z", "--", path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("diff %s: %w", path, err)
+	}
+	if len(b) > 0 || since == "" {
+		body, err := os.ReadFile(filepath.Join(r.root, path))
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("diff %s: %w", path, err)
+		}
+		added = strings.Split(strings.TrimSuffix(string(body), "\n"), "\n")
+		for i := range added {
+			addedAt = append(addedAt, i+1)
+		}
+		return added, nil, addedAt, nil
+	}
+	b, err = run(ctx, r.root, "diff", "--no-color", "--no-ext-diff", "--no-renames", "-U0", since, "--", path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("diff %s: %w", path, err)
+	}
+	next := 0 // work-tree line number of the next added line
+	for _, l := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			// @@ -a,b +c,d @@: added lines start at c.
+			if i := strings.Index(l, " +"); i >= 0 {
+				f := strings.FieldsFunc(l[i+2:], func(r rune) bool { return r == ',' || r == ' ' })
+				if len(f) > 0 {
+					next, _ = strconv.Atoi(f[0])
+				}
+			}
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		case strings.HasPrefix(l, "+"):
+			added = append(added, l[1:])
+			addedAt = append(addedAt, next)
+			next++
+		case strings.HasPrefix(l, "-"):
+			removed = append(removed, l[1:])
+		}
+	}
+	return added, removed, addedAt, nil
 }

@@ -595,7 +595,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	res := &EndResult{SessionID: s.ID, Warnings: append([]string{}, pol.Warnings...)}
 	var qaDecision string
 	if req.SkipQA {
-		if qaDecision, err = e.docsOnly(ctx, s); err != nil {
+		if qaDecision, err = e.docsOnly(ctx, s, spec); err != nil {
 			return nil, err
 		}
 	}
@@ -702,8 +702,9 @@ func isQA(p *protocolspec.Phase) bool {
 
 // docsOnly allows skip_qa only when every changed file is documentation,
 // the rule real protocols write ("MAY skip QA only when all modified files
-// are documentation files").
-func (e *Engine) docsOnly(ctx context.Context, s *Session) (string, error) {
+// are documentation files"), and, when the protocol also says the change
+// must be "strictly editorial", only when it is (editorial.go).
+func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Spec) (string, error) {
 	repo, err := e.OpenRepo(ctx, s.Worktree)
 	if err != nil {
 		return "", err
@@ -730,6 +731,16 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session) (string, error) {
 			code = append(code[:5], "...")
 		}
 		return "", fmt.Errorf("skip_qa refused: non-documentation files changed (%s); run QA validation instead", strings.Join(code, ", "))
+	}
+	if r, ok := requiresEditorial(spec); ok {
+		why, err := e.checkEditorial(ctx, repo, s, spec, files)
+		if err != nil {
+			return "", err
+		}
+		if why != "" {
+			return "", fmt.Errorf("skip_qa refused: the protocol allows it only for strictly editorial changes (line %d: %q), and %s; run QA validation instead", r.Line, truncate(r.Text, 120), why)
+		}
+		return "SKIPPED: docs-only, editorial", nil
 	}
 	return "SKIPPED: docs-only", nil
 }

@@ -93,8 +93,7 @@ var scenarios = []scenario{
 	{name: "skip-qa-new-docs", protocol: v1222, via: "MCP", skips: skipQAForDocs, history: true, docs: true,
 		reading: "Phase 2.5 item 4 allows skipping QA only when the documentation change is strictly editorial " +
 			"(spelling, grammar, formatting). The agent adds a new section to the project plan and ends with skip_qa. " +
-			"New content is not editorial: QA applies. Not compliant.",
-		knownGap: "needs skip_qa to check the protocol's \"strictly editorial\" condition (today: every changed file is documentation)"},
+			"New content is not editorial: QA applies. Not compliant."},
 	{name: "no-commit", protocol: starter, via: "CLI", skips: skipCommit,
 		reading: "Git Operations: the agent MUST commit its changes. Ending with the work uncommitted is not compliant."},
 	{name: "padded-ok", protocol: v1222, via: "MCP", skips: skipSkills, history: true,

@@ -1,0 +1,164 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// Some protocols allow skipping QA for documentation only when the change
+// is "strictly editorial (spelling, grammar, or formatting)". A machine can
+// check that conservatively: each changed documentation file existed when
+// the session started, and its diff replaces lines one for one, touching no
+// heading and no code fence. New sections, new files and code blocks are
+// content, so QA applies.
+
+// lineDiffer is implemented by gitrepo.Repo; a repository without it cannot
+// show a change is editorial, so skip_qa is refused there.
+type lineDiffer interface {
+	DiffLines(ctx context.Context, since, path string) (added, removed []string, addedAt []int, err error)
+}
+
+// editorialRE finds the protocol sentence that limits skipping QA to
+// editorial changes.
+var editorialRE = regexp.MustCompile(`(?i)\bstrictly editorial\b|\beditorial\b.*\b(spelling|grammar|formatting)\b`)
+
+// requiresEditorial reports the requirement, if any, that limits skip_qa to
+// editorial documentation changes.
+func requiresEditorial(spec *protocolspec.Spec) (protocolspec.Requirement, bool) {
+	for _, p := range spec.Phases {
+		for _, r := range p.Requirements {
+			if editorialRE.MatchString(r.Text) && strings.Contains(strings.ToLower(r.Text), "skip") {
+				return r, true
+			}
+		}
+	}
+	return protocolspec.Requirement{}, false
+}
+
+// protocolArtifacts are the files the protocol itself has the session
+// write: the globs of its create/change gates (session log, QA reports) and
+// the hidden working folders its text names (".serena/memories",
+// ".agents/sessions/"). Writing them is the protocol's work, not a
+// documentation change under review. Only dot-folders count, so a protocol
+// that mentions docs/ does not exempt the project's documentation.
+func protocolArtifacts(spec *protocolspec.Spec) []string {
+	var out []string
+	named := func(text string) {
+		for _, m := range dotPathRE.FindAllStringSubmatch(text, -1) {
+			p := strings.TrimRight(m[1], ".,;:)")
+			if strings.HasSuffix(p, "/") || !strings.Contains(path.Base(p), ".") {
+				p = strings.TrimSuffix(p, "/") + "/**"
+			}
+			out = append(out, p)
+		}
+	}
+	for _, p := range spec.Phases {
+		for _, c := range p.Checks {
+			if (c.Kind == protocolspec.CheckFileExists || c.Kind == protocolspec.CheckChangedSinceStart) && c.Arg != "" {
+				out = append(out, c.Arg)
+			}
+		}
+		for _, r := range p.Requirements {
+			named(r.Text)
+		}
+		for _, it := range p.Checklist {
+			named(it.Step)
+		}
+	}
+	for _, cl := range spec.Checklists {
+		for _, it := range cl.Items {
+			named(it.Step)
+		}
+	}
+	return out
+}
+
+// dotPathRE finds a path under a hidden folder in protocol text.
+var dotPathRE = regexp.MustCompile("(?:^|[\\s`(\"'])(\\.[A-Za-z0-9_-]+/[A-Za-z0-9_./*-]*)")
+
+// headingOrFence matches a line that opens a section or a code block.
+var headingOrFence = regexp.MustCompile("^\\s{0,3}(#{1,6}\\s|#{1,6}$|```|~~~)")
+
+// checkEditorial returns "" when every documentation change is editorial,
+// else the first file that is not and why.
+func (e *Engine) checkEditorial(ctx context.Context, repo Repo, s *Session, spec *protocolspec.Spec, docs []string) (string, error) {
+	d, ok := repo.(lineDiffer)
+	if !ok {
+		return "this repository cannot show line changes", nil
+	}
+	arts := protocolArtifacts(spec)
+	for _, f := range docs {
+		if e.Config.isRecord(f) || matchAny(arts, f) {
+			continue
+		}
+		added, removed, addedAt, err := d.DiffLines(ctx, s.StartCommit, f)
+		if err != nil {
+			return "", err
+		}
+		if len(removed) == 0 && len(added) > 0 {
+			return fmt.Sprintf("%s is new or only gained lines", f), nil
+		}
+		if len(added) != len(removed) {
+			return fmt.Sprintf("%s gained or lost lines (%d added, %d removed)", f, len(added), len(removed)), nil
+		}
+		for _, l := range append(append([]string{}, added...), removed...) {
+			if headingOrFence.MatchString(l) {
+				return fmt.Sprintf("%s changes a heading or a code fence (%q)", f, truncate(strings.TrimSpace(l), 60)), nil
+			}
+		}
+		inCode, err := fencedLines(repo.Root(), f)
+		if err != nil {
+			return "", err
+		}
+		for _, n := range addedAt {
+			if inCode[n] {
+				return fmt.Sprintf("%s changes line %d, inside a code block", f, n), nil
+			}
+		}
+	}
+	return "", nil
+}
+
+func matchAny(globs []string, f string) bool {
+	for _, g := range globs {
+		if matchGlob(g, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// fencedLines returns the 1-based line numbers of a file that sit inside a
+// fenced code block (fences included).
+func fencedLines(root, rel string) (map[int]bool, error) {
+	abs, ok, err := resolveInside(root, rel)
+	if err != nil || !ok {
+		return nil, err
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	out := map[int]bool{}
+	fence := ""
+	for i, l := range strings.Split(string(b), "\n") {
+		t := strings.TrimLeft(l, " ")
+		switch {
+		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+			fence = t[:3]
+			out[i+1] = true
+		case fence != "":
+			out[i+1] = true
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		}
+	}
+	return out, nil
+}

@@ -237,7 +237,7 @@ fi
 {
 	echo "machine: $(nproc) CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "tools: $(git --version), $(go version | cut -d' ' -f3), hyperfine $(hyperfine --version 2>/dev/null | cut -d' ' -f2 || echo -), lefthook $([ -n "$LEFTHOOK" ] && "$LEFTHOOK" version || echo -), $([ -n "$PRECOMMIT" ] && "$PRECOMMIT" --version || echo 'pre-commit -')"
-	echo "repository: $(git -C "$REPO" ls-files | wc -l) tracked files; database: $("$SG" session list --limit 100000 | tail -n +2 | wc -l) sessions; $RUNS runs after 3 warm-ups; timer: $TIMER"
+	echo "repository: $(git -C "$REPO" ls-files | wc -l) tracked files; database: $("$SG" session list --limit 10000 | tail -n +2 | wc -l) sessions (at most 10,000 counted); $RUNS runs after 3 warm-ups; timer: $TIMER"
 	echo
 	echo "| hooks | median wall ms | over no hooks | mean | min | max | median CPU ms (user+sys) | CPU over no hooks |"
 	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"

@@ -406,6 +406,12 @@ func (r *Repo) shallowDepth(ctx context.Context) (int, bool) {
 // with their trees, parent counts and committer times: the commits made in
 // this clone since since. At most the newest 1000.
 func (r *Repo) LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error) {
+	return LandedCommitsAt(ctx, r.root, since)
+}
+
+// LandedCommitsAt is LandedCommits for a worktree root already known, so a
+// git hook (which finds its root from .git) spends no `git rev-parse`.
+func LandedCommitsAt(ctx context.Context, root, since string) ([]session.LandedCommit, error) {
 	args := []string{"log", "-n", "1000", "--format=%H %T %ct %P", "HEAD", "--not"}
 	if since != "" {
 		if strings.HasPrefix(since, "-") {
@@ -414,7 +420,7 @@ func (r *Repo) LandedCommits(ctx context.Context, since string) ([]session.Lande
 		args = append(args, since)
 	}
 	args = append(args, "--remotes", "--")
-	b, err := run(ctx, r.root, args...)
+	b, err := run(ctx, root, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list landed commits: %w", err)
 	}

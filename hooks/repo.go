@@ -199,11 +199,7 @@ func LocateWorktree(ctx context.Context, dir string, getenv func(string) string)
 }
 
 func (r *hookRepo) LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error) {
-	repo, err := r.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return repo.LandedCommits(ctx, since)
+	return gitrepo.LandedCommitsAt(ctx, r.root, since)
 }
 
 // readHead reads HEAD from the files, without a git process: the HEAD file

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -31,7 +32,9 @@ type Repo struct {
 	root      string // worktree top level, absolute
 	commonDir string // shared .git dir, absolute
 	gitDir    string // this worktree's git dir, absolute
-	repo      *git.Repository
+
+	mu   sync.Mutex // guards repo: a Repo is shared by concurrent engine calls
+	repo *git.Repository
 }
 
 // Open finds the repository containing dir with one `git rev-parse` call.
@@ -94,6 +97,8 @@ func urlName(u string) string {
 }
 
 func (r *Repo) gogit() (*git.Repository, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.repo != nil {
 		return r.repo, nil
 	}

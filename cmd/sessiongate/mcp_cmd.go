@@ -147,7 +147,16 @@ func (a *app) serverOptions(ctx context.Context) (server.Options, error) {
 		LoadSpec: func(ctx context.Context) (*protocolspec.Spec, error) {
 			mu.Lock()
 			defer mu.Unlock()
-			return a.loadSpec(ctx)
+			spec, err := a.loadSpec(ctx)
+			if err != nil {
+				return nil, err
+			}
+			// A config naming phases the protocol lacks disables gates
+			// silently: refuse it here as the CLI's session start does.
+			if err := a.checkConfigPhases(ctx, spec); err != nil {
+				return nil, err
+			}
+			return spec, nil
 		},
 		Protocol: func(ctx context.Context) (string, []byte, error) {
 			mu.Lock()

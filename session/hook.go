@@ -354,6 +354,14 @@ func checkStep(p *protocolspec.Phase, c protocolspec.Check) string {
 		if kind == "" {
 			kind = EvidenceManual
 		}
+		if c.Observed {
+			// Only a run sessiongate sees counts: say how to run it, never
+			// how to claim it.
+			return fmt.Sprintf("run the check where sessiongate sees it: `sessiongate run --phase %s -- COMMAND` (or in the agent's shell with sessiongate's agent hooks)", p.ID)
+		}
+		if kind == EvidenceToolOutput {
+			return fmt.Sprintf("run the command through `sessiongate run --phase %s -- COMMAND` (observed), or record what it printed: `sessiongate session evidence --phase %s --type tool_output --value -` (MCP: record_evidence phase=%s evidence_type=tool_output)", p.ID, p.ID, p.ID)
+		}
 		return fmt.Sprintf("`sessiongate session evidence --phase %s --type %s --value \"...\"` (MCP: record_evidence phase=%s evidence_type=%s)", p.ID, kind, p.ID, kind)
 	case protocolspec.CheckContentHash:
 		return fmt.Sprintf("read %s, then `sessiongate session evidence --phase %s --type content_hash --value %s` (MCP: record_evidence)", c.Arg, p.ID, c.Arg)

@@ -8,6 +8,7 @@ package agenthook
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -118,4 +119,11 @@ func mustJSON(v any) []byte {
 		return []byte("{}\n")
 	}
 	return append(b, '\n')
+}
+
+// isStopRetry reports whether a prompt is an agent re-sending sessiongate's
+// stop-block reason (session.AgentStop writes "stop blocked N of M times;
+// then it is let through and recorded as a violation").
+func isStopRetry(prompt string) bool {
+	return strings.Contains(prompt, "stop blocked ") && strings.Contains(prompt, "recorded as a violation")
 }

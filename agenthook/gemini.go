@@ -51,7 +51,9 @@ func (gemini) Decode(name string, raw []byte) (*Event, error) {
 	case KindPrompt:
 		ev.Prompt = str(m, "prompt")
 	case KindStop:
-		ev.Continuing = boolField(m, "stop_hook_active")
+		// Gemini CLI answers a blocked AfterAgent by sending the reason as a
+		// new prompt; that turn's stop continues the blocked one.
+		ev.Continuing = boolField(m, "stop_hook_active") || isStopRetry(str(m, "prompt"))
 	case KindPreTool, KindPostTool:
 		tn := str(m, "tool_name")
 		in := object(m["tool_input"])

@@ -303,10 +303,12 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo, Create: create,
 		Spec: func(ctx context.Context) (*protocolspec.Spec, error) { return r.loadSpec(ctx, eng, cfg, repo) },
 		// A turn begins at the prompt; a new binding is marked whatever the event.
-		Mark: ev.Kind == KindPrompt,
+		// A prompt that only carries sessiongate's own stop-block reason
+		// back (Gemini CLI's retry) continues the turn it blocked.
+		Mark: ev.Kind == KindPrompt && !isStopRetry(ev.Prompt),
 		Work: work.wait,
 	}
-	if ev.Kind == KindPrompt {
+	if ev.Kind == KindPrompt && !isStopRetry(ev.Prompt) {
 		req.Objective = firstLine(ev.Prompt)
 	}
 	if ev.Kind == KindEnd {

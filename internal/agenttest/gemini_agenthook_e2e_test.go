@@ -62,12 +62,10 @@ func TestGeminiAgentHooksDenyThenObserve(t *testing.T) {
 func TestGeminiAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
 	t.Parallel()
 	requireAgentHook(t)
-	// Measured with this test: the stop is blocked once, then let go with
-	// no violation. Gemini CLI sends each AfterAgent deny as a new prompt,
-	// so BeforeAgent fires again (prompt = the deny reason,
-	// TestGeminiAfterAgentRetryEvents) and the runtime takes it for a new
-	// turn: the retried AfterAgent finds the turn idle and allows it.
-	t.Skip("agent-hook gemini: BeforeAgent of an AfterAgent retry resets the turn, so the stop is blocked once and never recorded as a violation; remove this skip when fixed")
+	// Gemini CLI sends each AfterAgent deny as a new prompt, so BeforeAgent
+	// fires again with the deny reason as its prompt
+	// (TestGeminiAfterAgentRetryEvents); the runtime must take that for the
+	// blocked turn going on, not for a new turn.
 	const maxBlocks = 2
 	r := newSGRepo(t, e2eProtocol, fmt.Sprintf("agent_hooks:\n  max_stop_blocks: %d\n", maxBlocks), "--agent", "gemini")
 	r.write("test.sh", e2eTest)

@@ -113,6 +113,11 @@ func (r *Repo) gogit() (*git.Repository, error) {
 // Head returns the HEAD commit ("" on an unborn branch) and the branch name
 // ("" when detached).
 func (r *Repo) Head(ctx context.Context) (commit, branch string, err error) {
+	// The files answer without go-git in the common layouts; every engine
+	// call reads HEAD (to reconcile unseen commits), so this is a hot path.
+	if commit, branch, ok := ReadHeadFiles(r.gitDir, r.commonDir); ok {
+		return commit, branch, nil
+	}
 	repo, err := r.gogit()
 	if err != nil {
 		return "", "", err

@@ -3,6 +3,8 @@ package hooks
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
 )
 
 // TestReadHeadAgreesWithGit: HEAD read from the files is what git says, for
@@ -16,9 +18,9 @@ func TestReadHeadAgreesWithGit(t *testing.T) {
 		if r == nil {
 			t.Fatalf("%s: fromDotGit failed", name)
 		}
-		commit, branch, ok := readHead(r.gitDir, r.commonDir)
+		commit, branch, ok := gitrepo.ReadHeadFiles(r.gitDir, r.commonDir)
 		if !ok || commit != wantCommit || branch != wantBranch {
-			t.Errorf("%s: readHead = %q %q %v, git says %q %q", name, commit, branch, ok, wantCommit, wantBranch)
+			t.Errorf("%s: ReadHeadFiles = %q %q %v, git says %q %q", name, commit, branch, ok, wantCommit, wantBranch)
 		}
 	}
 	head := gitT(t, root, "rev-parse", "HEAD")

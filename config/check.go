@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -230,11 +231,11 @@ func checkText(file string, b []byte) error {
 	return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf("byte 0x%02x is not UTF-8 text; the config must be a UTF-8 YAML file", b[bad])}
 }
 
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) })
 
 // syntaxError turns yaml.v3's "yaml: line N: msg" into FILE:LINE[:COL]: msg.
 func syntaxError(file string, b []byte, err error) error {
-	m := yamlLine.FindStringSubmatch(err.Error())
+	m := yamlLine().FindStringSubmatch(err.Error())
 	if m == nil {
 		return &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
@@ -262,7 +263,9 @@ func syntaxError(file string, b []byte, err error) error {
 	return e
 }
 
-var goTypes = regexp.MustCompile(`!!str|!!int|!!bool|!!seq|!!map|!!float|\bconfig\.Config\b|\[\]string|map\[string\]string|\bint\b|\bbool\b|\bstring\b`)
+var goTypes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`!!str|!!int|!!bool|!!seq|!!map|!!float|\bconfig\.Config\b|\[\]string|map\[string\]string|\bint\b|\bbool\b|\bstring\b`)
+})
 
 var typeNames = map[string]string{"!!str": "text", "!!int": "a number", "!!bool": "true/false", "!!seq": "a list",
 	"!!map": "a mapping", "!!float": "a number", "config.Config": "the config", "[]string": "a list of text",
@@ -270,7 +273,7 @@ var typeNames = map[string]string{"!!str": "text", "!!int": "a number", "!!bool"
 
 // readable names YAML tags and Go types the way the file's author thinks of them.
 func readable(msg string) string {
-	return goTypes.ReplaceAllStringFunc(msg, func(m string) string { return typeNames[m] })
+	return goTypes().ReplaceAllStringFunc(msg, func(m string) string { return typeNames[m] })
 }
 
 // decodeError turns yaml.v3's TypeError lines into positioned errors.
@@ -281,7 +284,7 @@ func decodeError(file string, root *yaml.Node, err error) error {
 	}
 	var es Errors
 	for _, s := range te.Errors {
-		m := yamlLine.FindStringSubmatch(s)
+		m := yamlLine().FindStringSubmatch(s)
 		if m == nil {
 			es = append(es, &Error{File: file, Msg: s})
 			continue

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -239,7 +240,7 @@ func (c *Config) validate() error {
 		}
 	}
 	for i, id := range c.Observed {
-		if !phaseIDRE.MatchString(id) {
+		if !phaseIDRE().MatchString(id) {
 			return c.at(fmt.Sprintf("observed[%d]", i), "observed[%d] %q: want a phase id such as QA_VALIDATION (sessiongate protocol show lists them)", i, id)
 		}
 	}
@@ -270,7 +271,7 @@ func (c *Config) Engine() session.Config {
 }
 
 // phaseIDRE is the shape of a phase id (docs/protocol.md, "Phase id").
-var phaseIDRE = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`)
+var phaseIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`) })
 
 // Duration reads "24h", "90s" from YAML.
 type Duration time.Duration

@@ -343,7 +343,7 @@ func parseDirective(s string) (directive, error) {
 				return d, fmt.Errorf("bad origin=%q: want observed (only commands sessiongate saw run count) or any", t.value)
 			}
 		case "id":
-			if !idRE.MatchString(t.value) {
+			if !idRE().MatchString(t.value) {
 				return d, fmt.Errorf("bad id %q: want UPPER_SNAKE_CASE such as QA_VALIDATION", t.value)
 			}
 			d.id = t.value

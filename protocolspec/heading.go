@@ -3,16 +3,19 @@ package protocolspec
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
 // phaseRE matches a phase heading's text after inline markup is reduced:
 // "Phase <number>: <rest>". The number is kept as written ("1.5", "2a").
-var phaseRE = regexp.MustCompile(`^(?i:phase)\s+([0-9]+(?:\.[0-9]+)*[A-Za-z]?)\s*:\s*(.*)$`)
+var phaseRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i:phase)\s+([0-9]+(?:\.[0-9]+)*[A-Za-z]?)\s*:\s*(.*)$`)
+})
 
 // phaseLikeRE catches headings an author probably meant as phases
 // ("Phase 3 - Foo", "Phase 3 Foo") so they are warned about, not dropped silently.
-var phaseLikeRE = regexp.MustCompile(`^(?i:phase)\s+[0-9]`)
+var phaseLikeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:phase)\s+[0-9]`) })
 
 type phaseHeading struct {
 	number, title, condition string
@@ -21,7 +24,7 @@ type phaseHeading struct {
 
 // parsePhaseHeading splits "Phase 2.5: QA Validation (BLOCKING when x)".
 func parsePhaseHeading(text string) (phaseHeading, bool) {
-	m := phaseRE.FindStringSubmatch(text)
+	m := phaseRE().FindStringSubmatch(text)
 	if m == nil {
 		return phaseHeading{}, false
 	}
@@ -85,7 +88,7 @@ func upperSnake(s string) string {
 	return b.String()
 }
 
-var idRE = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$`)
+var idRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$`) })
 
 // compareNumbers orders phase numbers component by component ("2.10" > "2.9");
 // a trailing letter sorts after the bare number ("2a" > "2").

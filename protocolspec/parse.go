@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -15,8 +16,11 @@ import (
 )
 
 // md is CommonMark plus GFM tables and task lists. Only its parser is used;
-// goldmark parsers are safe for concurrent use.
-var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.TaskList))
+// goldmark parsers are safe for concurrent use. Built on first use: hooks
+// read cached specs and never parse.
+var md = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.TaskList))
+})
 
 // maxFenceDepth bounds how deep ```markdown fences inside template fences
 // are followed (a real template nests one level).
@@ -36,7 +40,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	}
 	s := newSource(normalize(data))
 	w := &walker{file: file, spec: &Spec{Version: SpecVersion, File: file, SHA256: hex.EncodeToString(sum[:])}, firstSection: map[string]int{}}
-	doc := md.Parser().Parse(text.NewReader(s.src))
+	doc := md().Parser().Parse(text.NewReader(s.src))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
 			w.heading(s, h)
@@ -63,7 +67,7 @@ func ParseChecklists(data []byte) []Checklist {
 	}
 	s := newSource(normalize(data))
 	w := &walker{spec: &Spec{}}
-	doc := md.Parser().Parse(text.NewReader(s.src))
+	doc := md().Parser().Parse(text.NewReader(s.src))
 	var stack []*section
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
@@ -158,7 +162,7 @@ func (w *walker) headingState(s *source, h *ast.Heading) {
 		w.stack = w.stack[:len(w.stack)-1]
 	}
 	ph, isPhase := parsePhaseHeading(t)
-	if !isPhase && phaseLikeRE.MatchString(t) {
+	if !isPhase && phaseLikeRE().MatchString(t) {
 		w.warn(line, "heading %q looks like a phase but is not \"Phase <number>: <title>\"; not a phase", t)
 	}
 	top := w.top()
@@ -291,7 +295,7 @@ func (w *walker) phaseBlock(s *source, n ast.Node) {
 // list item: a reader may take it for a phase, the parser does not.
 func (w *walker) nestedHeading(s *source, h *ast.Heading) {
 	t := textOf(s, h)
-	if _, ok := parsePhaseHeading(t); ok || phaseLikeRE.MatchString(t) {
+	if _, ok := parsePhaseHeading(t); ok || phaseLikeRE().MatchString(t) {
 		w.warn(s.lineOf(h.Pos()), "heading %q inside a blockquote or list item is not a phase", t)
 	}
 }
@@ -482,7 +486,7 @@ func isMarkdownFence(s *source, fb *ast.FencedCodeBlock) bool {
 // or end section when it names one.
 func (w *walker) fence(s *source, fb *ast.FencedCodeBlock, ctx tplCtx) {
 	sub := s.subSource(fb.Lines())
-	doc := md.Parser().Parse(text.NewReader(sub.src))
+	doc := md().Parser().Parse(text.NewReader(sub.src))
 	inner := tplCtx{kind: ctx.kind, title: ctx.title, depth: ctx.depth + 1, fences: true}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {

@@ -2,11 +2,12 @@ package protocolspec
 
 import (
 	"regexp"
+	"sync"
 )
 
 // placeholderRE is {changed}, {changed:GLOB}, {staged} or {staged:GLOB} in a
 // gate command.
-var placeholderRE = regexp.MustCompile(`\{(changed|staged)(?::([^}]*))?\}`)
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{(changed|staged)(?::([^}]*))?\}`) })
 
 // Quoting is the sh quoting context a placeholder sits in.
 type Quoting int
@@ -31,7 +32,7 @@ type Placeholder struct {
 // positional parameters whatever the quotes around them (file names are data,
 // never shell syntax) and lint can point at quoted ones.
 func Placeholders(line string) []Placeholder {
-	locs := placeholderRE.FindAllStringSubmatchIndex(line, -1)
+	locs := placeholderRE().FindAllStringSubmatchIndex(line, -1)
 	if len(locs) == 0 {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Requirement and checklist-row ids.
@@ -29,13 +30,13 @@ var slugStop = map[string]bool{
 	"that": true, "then": true, "if": true, "when": true, "unless": true, "you": true, "your": true, "all": true, "any": true,
 }
 
-var slugWordRE = regexp.MustCompile(`[a-z0-9]+`)
+var slugWordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-z0-9]+`) })
 
 // Slug is the id part a requirement or checklist text gives ("" for a text
 // with no significant word).
 func Slug(text string) string {
 	var words []string
-	for _, w := range slugWordRE.FindAllString(strings.ToLower(text), -1) {
+	for _, w := range slugWordRE().FindAllString(strings.ToLower(text), -1) {
 		if slugStop[w] {
 			continue
 		}
@@ -48,13 +49,15 @@ func Slug(text string) string {
 }
 
 // conditionalRE finds a clause that limits when a requirement applies.
-var conditionalRE = regexp.MustCompile(`(?i)\b(if|when|whenever|unless|in case)\b`)
+var conditionalRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(if|when|whenever|unless|in case)\b`) })
 
 // IsConditional reports whether a requirement's text says when it applies.
-func IsConditional(text string) bool { return conditionalRE.MatchString(text) }
+func IsConditional(text string) bool { return conditionalRE().MatchString(text) }
 
 // creationRE finds a sentence that asks for a file to be made or changed.
-var creationRE = regexp.MustCompile(`(?i)\b(create|creates|created|write|writes|produce|generate|add|update|updates|save)\b`)
+var creationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(create|creates|created|write|writes|produce|generate|add|update|updates|save)\b`)
+})
 
 // settleRequirements gives a closed phase's requirements and checklist rows
 // their ids and flags, and decides which file_exists checks need a file of
@@ -95,9 +98,9 @@ func settleRequirements(p *Phase) {
 		}
 		c.ID = id(c.Step, c.Line)
 	}
-	asks := creationRE.MatchString(p.Title)
+	asks := creationRE().MatchString(p.Title)
 	for _, r := range p.Requirements {
-		if r.Level == LevelMust && creationRE.MatchString(r.Text) {
+		if r.Level == LevelMust && creationRE().MatchString(r.Text) {
 			asks = true
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -39,11 +38,39 @@ const (
 	maxWorktree = 4096
 )
 
+// Filter values are checked by hand, not by regexps: a bounded repetition
+// such as {1,128} compiles to 128 copies at package init, which every hook
+// process (the same binary) would pay.
 var (
-	codePattern  = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
-	phasePattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
-	shaPattern   = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	codePattern  = charPattern{min: 1, max: 64, ok: isIdentByte}
+	phasePattern = charPattern{min: 1, max: 128, ok: isIdentByte}
+	shaPattern   = charPattern{min: 64, max: 64, ok: isLowerHexByte}
 )
+
+// charPattern matches strings of min to max bytes that each satisfy ok.
+type charPattern struct {
+	min, max int
+	ok       func(byte) bool
+}
+
+func (p charPattern) MatchString(s string) bool {
+	if len(s) < p.min || len(s) > p.max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !p.ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isIdentByte is [A-Za-z0-9_.:-].
+func isIdentByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == ':' || c == '-'
+}
+
+func isLowerHexByte(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
 
 // sessionQuery is a parsed /sessions or /api/sessions request.
 type sessionQuery struct {

@@ -3,6 +3,7 @@ package session
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // What a claimed body says about itself. Claimed evidence is hashed, not
@@ -13,21 +14,26 @@ import (
 // failureRules find output that reports its own failure. Each is narrow on
 // purpose: "0 errors", "0 failed", "exit 0" and a file named errors.go are
 // success, and a false refusal makes an honest agent pad.
-var failureRules = []struct {
+var failureRules = sync.OnceValue(func() []struct {
 	re   *regexp.Regexp
 	what string
-}{
-	// "exit code 1", "exited 2", "exit status 1", "rc=1", "returncode: 3", "exit_code=1"
-	{regexp.MustCompile(`(?i)\b(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|exit[_-]code|rc|return\s*code|returncode)\s*[=:]?\s*(?:-\s*)?[1-9]\d*\b`), "a non-zero exit"},
-	// "6 validation(s) failed", "3 errors", "2 tests failed", "1 failing", "Summary: 4 error(s)"
-	{regexp.MustCompile(`(?i)\b[1-9]\d*\s+(?:[a-z][\w-]*(?:\(s\))?\s+){0,2}(?:errors?|error\(s\)|failures?|failed|failing|failure\(s\)|violations?)\b`), "failures or errors"},
-	// go test / pytest / build tools shout it ("0 FAILED" is skipped in failureIn)
-	{regexp.MustCompile(`\b(?:FAILED|FAILURE)\b`), "a failure"},
-	{regexp.MustCompile(`(?m)^\s*(?:FAIL|ERROR)\b|^--- FAIL`), "a failure"},
-	// git, compilers and shells: a line that starts with the failure
-	{regexp.MustCompile(`(?mi)^\s*(?:fatal|error|panic)(?:\[\w+\])?:`), "an error"},
-	{regexp.MustCompile(`(?i)npm ERR!|Traceback \(most recent call last\)|command not found|\bnot recognized as (?:an internal|the name of)`), "an error"},
-}
+} {
+	return []struct {
+		re   *regexp.Regexp
+		what string
+	}{
+		// "exit code 1", "exited 2", "exit status 1", "rc=1", "returncode: 3", "exit_code=1"
+		{regexp.MustCompile(`(?i)\b(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|exit[_-]code|rc|return\s*code|returncode)\s*[=:]?\s*(?:-\s*)?[1-9]\d*\b`), "a non-zero exit"},
+		// "6 validation(s) failed", "3 errors", "2 tests failed", "1 failing", "Summary: 4 error(s)"
+		{regexp.MustCompile(`(?i)\b[1-9]\d*\s+(?:[a-z][\w-]*(?:\(s\))?\s+){0,2}(?:errors?|error\(s\)|failures?|failed|failing|failure\(s\)|violations?)\b`), "failures or errors"},
+		// go test / pytest / build tools shout it ("0 FAILED" is skipped in failureIn)
+		{regexp.MustCompile(`\b(?:FAILED|FAILURE)\b`), "a failure"},
+		{regexp.MustCompile(`(?m)^\s*(?:FAIL|ERROR)\b|^--- FAIL`), "a failure"},
+		// git, compilers and shells: a line that starts with the failure
+		{regexp.MustCompile(`(?mi)^\s*(?:fatal|error|panic)(?:\[\w+\])?:`), "an error"},
+		{regexp.MustCompile(`(?i)npm ERR!|Traceback \(most recent call last\)|command not found|\bnot recognized as (?:an internal|the name of)`), "an error"},
+	}
+})
 
 // paddingWords are bodies that stand in for evidence: the whole body (after
 // trimming punctuation and a leading checkbox) is one of them, or starts
@@ -40,11 +46,13 @@ var paddingWords = map[string]bool{
 	"verified": true, "checked": true, "confirmed": true, "evidence": true, "n.a.": true, "✓": true, "✔": true, "✅": true,
 }
 
-var paddingPrefix = regexp.MustCompile(`(?i)^(?:n/a|todo|tbd|fixme|skipped|not applicable)\b`)
+var paddingPrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:n/a|todo|tbd|fixme|skipped|not applicable)\b`)
+})
 
 // failureIn returns what a claimed body reports of its own failure, or "".
 func failureIn(body string) string {
-	for _, r := range failureRules {
+	for _, r := range failureRules() {
 		for _, ix := range r.re.FindAllStringIndex(body, 8) {
 			if strings.HasSuffix(strings.TrimRight(body[:ix[0]], " \t:="), " 0") || strings.TrimRight(body[:ix[0]], " \t:=") == "0" {
 				continue // "0 FAILED"
@@ -64,7 +72,7 @@ func paddingIn(body string) string {
 	if t == "" || paddingWords[strings.ToLower(t)] {
 		return strings.TrimSpace(body)
 	}
-	if m := paddingPrefix.FindString(t); m != "" {
+	if m := paddingPrefix().FindString(t); m != "" {
 		return m
 	}
 	return ""

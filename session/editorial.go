@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -26,14 +27,16 @@ type lineDiffer interface {
 
 // editorialRE finds the protocol sentence that limits skipping QA to
 // editorial changes.
-var editorialRE = regexp.MustCompile(`(?i)\bstrictly editorial\b|\beditorial\b.*\b(spelling|grammar|formatting)\b`)
+var editorialRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bstrictly editorial\b|\beditorial\b.*\b(spelling|grammar|formatting)\b`)
+})
 
 // requiresEditorial reports the requirement, if any, that limits skip_qa to
 // editorial documentation changes.
 func requiresEditorial(spec *protocolspec.Spec) (protocolspec.Requirement, bool) {
 	for _, p := range spec.Phases {
 		for _, r := range p.Requirements {
-			if editorialRE.MatchString(r.Text) && strings.Contains(strings.ToLower(r.Text), "skip") {
+			if editorialRE().MatchString(r.Text) && strings.Contains(strings.ToLower(r.Text), "skip") {
 				return r, true
 			}
 		}
@@ -50,7 +53,7 @@ func requiresEditorial(spec *protocolspec.Spec) (protocolspec.Requirement, bool)
 func protocolArtifacts(spec *protocolspec.Spec) []string {
 	var out []string
 	named := func(text string) {
-		for _, m := range dotPathRE.FindAllStringSubmatch(text, -1) {
+		for _, m := range dotPathRE().FindAllStringSubmatch(text, -1) {
 			p := strings.TrimRight(m[1], ".,;:)")
 			if strings.HasSuffix(p, "/") || !strings.Contains(path.Base(p), ".") {
 				p = strings.TrimSuffix(p, "/") + "/**"
@@ -80,10 +83,12 @@ func protocolArtifacts(spec *protocolspec.Spec) []string {
 }
 
 // dotPathRE finds a path under a hidden folder in protocol text.
-var dotPathRE = regexp.MustCompile("(?:^|[\\s`(\"'])(\\.[A-Za-z0-9_-]+/[A-Za-z0-9_./*-]*)")
+var dotPathRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?:^|[\\s`(\"'])(\\.[A-Za-z0-9_-]+/[A-Za-z0-9_./*-]*)")
+})
 
 // headingOrFence matches a line that opens a section or a code block.
-var headingOrFence = regexp.MustCompile("^\\s{0,3}(#{1,6}\\s|#{1,6}$|```|~~~)")
+var headingOrFence = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\s{0,3}(#{1,6}\\s|#{1,6}$|```|~~~)") })
 
 // checkEditorial returns "" when every documentation change is editorial,
 // else the first file that is not and why.
@@ -108,7 +113,7 @@ func (e *Engine) checkEditorial(ctx context.Context, repo Repo, s *Session, spec
 			return fmt.Sprintf("%s gained or lost lines (%d added, %d removed)", f, len(added), len(removed)), nil
 		}
 		for _, l := range append(append([]string{}, added...), removed...) {
-			if headingOrFence.MatchString(l) {
+			if headingOrFence().MatchString(l) {
 				return fmt.Sprintf("%s changes a heading or a code fence (%q)", f, truncate(strings.TrimSpace(l), 60)), nil
 			}
 		}

@@ -3,6 +3,7 @@ package session
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces a value that looks like a secret.
@@ -10,27 +11,32 @@ const Redacted = "[redacted]"
 
 // secretPatterns find values that look like credentials. Each keeps what
 // says what the value was (the key name, the scheme) and replaces the value.
-var secretPatterns = []struct {
+var secretPatterns = sync.OnceValue(func() []struct {
 	re   *regexp.Regexp
 	repl string
-}{
-	// PEM private keys, whole block (or to the end when cut off).
-	{regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`), "[redacted private key]"},
-	// Authorization headers and bearer/basic tokens.
-	{regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9\-._~+/]{8,}=*`), "${1}${2}" + Redacted},
-	// key=value, key: value, "key": "value" for secret-sounding keys.
-	{regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|auth)[A-Za-z0-9_.\-]*)("?\s*[:=]\s*"?)([^\s"',;&]+)`), "${1}${2}" + Redacted},
-	// Credentials in URLs: scheme://user:password@host.
-	{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:)[^\s@/]+@`), "${1}" + Redacted + "@"},
-	// Well-known token shapes.
-	{regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b`), Redacted},                             // AWS access key ids
-	{regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}\b|\bgithub_pat_[A-Za-z0-9_]{30,}\b`), Redacted}, // GitHub
-	{regexp.MustCompile(`\bglpat-[A-Za-z0-9\-_]{20,}\b`), Redacted},                                                 // GitLab
-	{regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}\b`), Redacted},                                            // Slack
-	{regexp.MustCompile(`\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9\-_]{20,}\b`), Redacted},                         // OpenAI, Anthropic, Stripe
-	{regexp.MustCompile(`\bAIza[0-9A-Za-z\-_]{35}\b`), Redacted},                                                    // Google API keys
-	{regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\b`), Redacted},          // JWTs
-}
+} {
+	return []struct {
+		re   *regexp.Regexp
+		repl string
+	}{
+		// PEM private keys, whole block (or to the end when cut off).
+		{regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`), "[redacted private key]"},
+		// Authorization headers and bearer/basic tokens.
+		{regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9\-._~+/]{8,}=*`), "${1}${2}" + Redacted},
+		// key=value, key: value, "key": "value" for secret-sounding keys.
+		{regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|auth)[A-Za-z0-9_.\-]*)("?\s*[:=]\s*"?)([^\s"',;&]+)`), "${1}${2}" + Redacted},
+		// Credentials in URLs: scheme://user:password@host.
+		{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:)[^\s@/]+@`), "${1}" + Redacted + "@"},
+		// Well-known token shapes.
+		{regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}\b`), Redacted},                             // AWS access key ids
+		{regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}\b|\bgithub_pat_[A-Za-z0-9_]{30,}\b`), Redacted}, // GitHub
+		{regexp.MustCompile(`\bglpat-[A-Za-z0-9\-_]{20,}\b`), Redacted},                                                 // GitLab
+		{regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}\b`), Redacted},                                            // Slack
+		{regexp.MustCompile(`\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9\-_]{20,}\b`), Redacted},                         // OpenAI, Anthropic, Stripe
+		{regexp.MustCompile(`\bAIza[0-9A-Za-z\-_]{35}\b`), Redacted},                                                    // Google API keys
+		{regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\b`), Redacted},          // JWTs
+	}
+})
 
 // secretHints are cheap substrings one of the patterns needs: text with
 // none of them is returned as is without running any regexp.
@@ -58,7 +64,7 @@ func Redact(s string) string {
 	if !hinted {
 		return s
 	}
-	for _, p := range secretPatterns {
+	for _, p := range secretPatterns() {
 		s = p.re.ReplaceAllString(s, p.repl)
 	}
 	return s

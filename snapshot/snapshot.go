@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"sync"
 
 	"github.com/gowebpki/jcs"
 )
@@ -171,10 +172,10 @@ func (p *Payload) Envelope(id, reportVersion string) Envelope {
 	}
 }
 
-var idRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+var idRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
 
 // ValidID reports whether s looks like a snapshot id.
-func ValidID(s string) bool { return idRE.MatchString(s) }
+func ValidID(s string) bool { return idRE().MatchString(s) }
 
 // Record is the session record file an agent commits (.sessiongate/records/<id>.json by default):
 // every snapshot payload of the session, oldest first, and the final envelope.

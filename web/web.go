@@ -11,6 +11,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"io/fs"
+	"sync"
 )
 
 //go:embed static
@@ -25,8 +26,25 @@ var Static fs.FS
 const HTMXVersion = "2.0.11"
 
 // assetTags are short content hashes of the assets, appended to their URLs
-// so a browser never mixes an old stylesheet with a new page.
-var assetTags = map[string]string{}
+// so a browser never mixes an old stylesheet with a new page. Computed on
+// first use, not at package init: hook processes share this binary and never
+// serve a page.
+var assetTags = sync.OnceValue(func() map[string]string {
+	tags := map[string]string{}
+	entries, err := fs.ReadDir(Static, ".")
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range entries {
+		b, err := fs.ReadFile(Static, e.Name())
+		if err != nil {
+			panic(err)
+		}
+		sum := sha256.Sum256(b)
+		tags[e.Name()] = hex.EncodeToString(sum[:6])
+	}
+	return tags
+})
 
 func init() {
 	sub, err := fs.Sub(staticFS, "static")
@@ -34,24 +52,12 @@ func init() {
 		panic(err)
 	}
 	Static = sub
-	entries, err := fs.ReadDir(sub, ".")
-	if err != nil {
-		panic(err)
-	}
-	for _, e := range entries {
-		b, err := fs.ReadFile(sub, e.Name())
-		if err != nil {
-			panic(err)
-		}
-		sum := sha256.Sum256(b)
-		assetTags[e.Name()] = hex.EncodeToString(sum[:6])
-	}
 }
 
 // Asset is the URL of a static file with its content tag.
 func Asset(name string) string {
-	return "/static/" + name + "?v=" + assetTags[name]
+	return "/static/" + name + "?v=" + assetTags()[name]
 }
 
 // AssetTag is the content tag of a static file ("" when unknown).
-func AssetTag(name string) string { return assetTags[name] }
+func AssetTag(name string) string { return assetTags()[name] }

@@ -38,6 +38,10 @@ type Runtime struct {
 	// process to open the database reads it whole to rebuild its index, so
 	// past walCloseBytes Run closes (and so checkpoints) after all.
 	LeaveOpen bool
+	// Parent is the id of the process that ran the hook script (git; the
+	// script execs this binary): pre-commit hands its decision to the same
+	// git's commit-msg and post-commit scripts (handoff.go). 0: no handoff.
+	Parent int
 }
 
 func (rt *Runtime) getenv(k string) string {
@@ -121,6 +125,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			return writeTree(ctx, repo.Root())
 		}
 		d, err = eng.PreCommit(ctx, req)
+		rt.writeHandoff(err == nil && d.Allowed && d.Handoff, dTrailers(d))
 	case session.HookCommitMsg:
 		d, err = eng.CommitMsg(ctx, req)
 		if err == nil && d.Allowed && len(d.Trailers) > 0 {
@@ -189,6 +194,13 @@ func (rt *Runtime) indexPath(repo *hookRepo) string {
 		p = filepath.Join(rt.Dir, p)
 	}
 	return p
+}
+
+func dTrailers(d *session.HookDecision) []string {
+	if d == nil {
+		return nil
+	}
+	return d.Trailers
 }
 
 func splitNUL(s string) []string {

@@ -59,10 +59,40 @@ exec "$sg" hook %s "$@"
 		fmt.Fprintf(&b, `if [ -x "$orig" ]; then
 	"$orig" "$@" || exit $?
 fi
-exec "$sg" hook %s "$@"
-`, name)
+`)
+		b.WriteString(handoffScript[name])
+		fmt.Fprintf(&b, "exec \"$sg\" hook %s \"$@\"\n", name)
 	}
 	return b.Bytes()
+}
+
+// handoffCheck sets h when the pre-commit hook of this same git process
+// (its id is our $PPID) left a handoff beside the index (handoff.go).
+const handoffCheck = `h=
+case ${GIT_INDEX_FILE-} in */*) h=${GIT_INDEX_FILE%/*}/` + handoffName + ` ;; esac
+if [ -n "$h" ] && [ -f "$h" ] && { read -r v pid; } <"$h" && [ "$v $pid" = "` + handoffVersion + ` $PPID" ]; then :; else h=; fi
+`
+
+// handoffScript is the part of a script that uses pre-commit's handoff
+// instead of starting the binary: commit-msg adds the trailers (read as
+// data, never evaluated), post-commit leaves the commit to reconciliation.
+var handoffScript = map[string]string{
+	"commit-msg": handoffCheck + `if [ -n "$h" ] && [ $# -ge 1 ]; then
+	msg=$1
+	set --
+	{
+		read -r _
+		while IFS= read -r t; do set -- "$@" --trailer "$t"; done
+	} <"$h"
+	[ $# -eq 0 ] || exec git interpret-trailers --in-place --if-exists replace "$@" "$msg"
+	exit 0
+fi
+`,
+	"post-commit": handoffCheck + `if [ -n "$h" ]; then
+	rm -f "$h"
+	exit 0
+fi
+`,
 }
 
 // IsOurs reports whether a hook file's content is a sessiongate script.

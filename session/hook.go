@@ -107,6 +107,12 @@ type HookDecision struct {
 	Gates      []GateResult `json:"gates,omitempty"`
 	Violations []Violation  `json:"violations,omitempty"`
 	Trailers   []string     `json:"trailers,omitempty"` // commit-msg: "Key: value"
+	// Handoff (pre-commit, when allowed): the commit-msg hook of the same
+	// commit has nothing to decide but adding Trailers, so a hook runtime
+	// may add them without asking the engine again, and post-commit may
+	// leave recording the commit to reconciliation (which matches its tree
+	// against this pre-commit pass).
+	Handoff bool `json:"handoff,omitempty"`
 }
 
 func (d *HookDecision) block(gate, next string, reasons ...string) {
@@ -235,13 +241,19 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 			} else if ok {
 				d.Allowed, d.Gate, d.Reasons, d.NextStep = true, "", nil, ""
 				d.Warnings = append(d.Warnings, "session record commit: allowed without an active session")
+				d.Handoff = true
 				return d, nil
 			}
 		}
 		if d.Allowed || req.Bypass == "" {
+			d.Handoff = d.Allowed
 			return d, nil
 		}
-		return d, e.escapeWithoutSession(ctx, req, d, t)
+		if err := e.escapeWithoutSession(ctx, req, d, t); err != nil {
+			return d, err
+		}
+		d.Handoff = d.Allowed
+		return d, nil
 	}
 	d.SessionID, d.State = s.ID, s.State
 	spec, err := e.SpecFor(ctx, s.ProtocolSHA)
@@ -299,7 +311,10 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	if len(d.Gates) > 0 {
 		detail["gates"] = gateSummary(d.Gates)
 	}
-	return d, e.recordHook(ctx, s, d, tok, detail, vio, nil)
+	if err := e.recordHook(ctx, s, d, tok, detail, vio, nil); err != nil {
+		return d, err
+	}
+	return d, e.handoff(ctx, d, s, spec)
 }
 
 func treeOf(ctx context.Context, req HookRequest) (string, error) {
@@ -626,16 +641,48 @@ func (e *Engine) CommitMsg(ctx context.Context, req HookRequest) (*HookDecision,
 		d.Allowed, d.Escaped = true, true
 	}
 	if d.Allowed {
-		d.Trailers = []string{TrailerKey + ": " + s.ID}
-		// The snapshot id lets `sessiongate verify` tie the commit to the
-		// committed session record, even after it leaves this machine.
-		if sid, err := e.LatestSnapshot(ctx, s.ID); err != nil {
+		if d.Trailers, err = e.commitTrailers(ctx, s); err != nil {
 			return nil, err
-		} else if sid != "" {
-			d.Trailers = append(d.Trailers, TrailerSnapshotKey+": "+sid)
 		}
 	}
 	return d, e.recordHook(ctx, s, d, tok, nil, vio, nil)
+}
+
+// commitTrailers are the trailers a commit of the session gets. The
+// snapshot id lets `sessiongate verify` tie the commit to the session
+// record, even after it leaves this machine.
+func (e *Engine) commitTrailers(ctx context.Context, s *Session) ([]string, error) {
+	t := []string{TrailerKey + ": " + s.ID}
+	sid, err := e.LatestSnapshot(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	if sid != "" {
+		t = append(t, TrailerSnapshotKey+": "+sid)
+	}
+	return t, nil
+}
+
+// handoff fills d.Trailers and d.Handoff for an allowed pre-commit when the
+// protocol runs no gate at commit-msg, so the commit-msg hook would only add
+// the trailers computed here (nothing can change the session in between
+// within one git commit).
+func (e *Engine) handoff(ctx context.Context, d *HookDecision, s *Session, spec *protocolspec.Spec) error {
+	if !d.Allowed {
+		return nil
+	}
+	if s != nil {
+		if phases, _ := hookPhases(spec, HookCommitMsg, nil); len(phases) > 0 {
+			return nil
+		}
+		t, err := e.commitTrailers(ctx, s)
+		if err != nil {
+			return err
+		}
+		d.Trailers = t
+	}
+	d.Handoff = true
+	return nil
 }
 
 // PostCommit records the new commit as commit_sha evidence. A commit whose

@@ -59,7 +59,10 @@ func recordedCommits(evs []Evidence) map[string]bool {
 // with core.hooksPath, tools that commit without hooks. A commit whose tree
 // a pre-commit pass of the session covered is recorded as commit_sha
 // evidence; any other gets bypass_commit evidence and a CRITICAL BYPASS
-// violation. except is a commit the caller records itself (post-commit's
+// violation. It returns how many commits it recorded that no pre-commit
+// pass covered (a commit git committed after a pre-commit pass is recorded
+// here on purpose: the post-commit script leaves it to this, see
+// hooks/handoff.go). except is a commit the caller records itself (post-commit's
 // HEAD; exceptParent its first parent, which saves listing commits when
 // that one is recorded). Commits older than the session (by committer time) and commits
 // reachable from remote-tracking branches are not the session's.
@@ -146,7 +149,7 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		if err != nil {
 			return n, fmt.Errorf("reconcile commit %s: %w", shortSHA(c.SHA), err)
 		}
-		if added {
+		if added && !matched {
 			n++
 		}
 	}
@@ -179,6 +182,6 @@ func (e *Engine) reconcileHook(ctx context.Context, d *HookDecision, s *Session,
 	if err != nil {
 		d.Warnings = append(d.Warnings, "could not reconcile earlier commits: "+err.Error())
 	} else if n > 0 {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%d earlier commit(s) had not been recorded (a killed hook, or hooks skipped): recorded now", n))
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%d earlier commit(s) landed without passing this session's pre-commit hook (hooks skipped or switched off, or a merge): recorded now", n))
 	}
 }

@@ -99,7 +99,7 @@ func CountEvidence(ev []Evidence) EvidenceCounts {
 }
 
 // View loads a session's state whatever its state (ended and terminated
-// sessions are readable).
+// sessions are readable), after reconciling an active one's commits.
 func (e *Engine) View(ctx context.Context, id string) (*StateView, error) {
 	if err := ValidateID(id); err != nil {
 		return nil, err
@@ -109,6 +109,11 @@ func (e *Engine) View(ctx context.Context, id string) (*StateView, error) {
 		return nil, fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
+		return nil, err
+	}
+	// An active session's view includes the commits that landed since the
+	// last call: the post-commit script leaves most of them to this.
+	if err := e.reconcileSession(ctx, s); err != nil {
 		return nil, err
 	}
 	spec, err := e.SpecFor(ctx, s.ProtocolSHA)

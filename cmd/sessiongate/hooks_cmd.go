@@ -235,7 +235,7 @@ func newHookCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usage(err)
 			}
-			rt := &hooks.Runtime{Dir: wd, DBPath: a.dbFlag, Stdin: a.stdin, Stderr: c.ErrOrStderr(), LeaveOpen: true}
+			rt := &hooks.Runtime{Dir: wd, DBPath: a.dbFlag, Stdin: a.stdin, Stderr: c.ErrOrStderr(), LeaveOpen: true, Parent: os.Getppid()}
 			if code := rt.Run(c.Context(), argv[0], argv[1:]); code != 0 {
 				return &exitError{code: code, err: errors.New("")}
 			}

@@ -1,0 +1,141 @@
+package hooks_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/store"
+)
+
+// handoffFile is where pre-commit leaves its handoff (hooks/handoff.go).
+const handoffFile = "sessiongate-commit"
+
+// rawTokens reads a session's event tokens straight from the database, with
+// no engine call (which would reconcile first).
+func (r *repo) rawTokens(id string) string {
+	r.t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(r.root, ".git", "sessiongate", "sessiongate.db"))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer db.Close()
+	evs, err := db.ListEvents(context.Background(), id, 0, 0)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var toks []string
+	for _, e := range evs {
+		toks = append(toks, e.Token)
+	}
+	return strings.Join(toks, " ")
+}
+
+// A commit that passed pre-commit starts the binary once: commit-msg adds
+// the trailers pre-commit handed over, post-commit leaves the commit to
+// reconciliation, and the next engine call records it as the session's.
+func TestHandoffStartsTheBinaryOnce(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
+	r.git("add", "a.txt")
+	if res := r.commit(r.root, nil, "-m", "work"); res.code != 0 {
+		t.Fatalf("commit: exit %d\n%s%s", res.code, res.out, res.err)
+	}
+	head := r.head(r.root)
+	if got := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)"); got != id {
+		t.Errorf("Session-Id trailer %q, want %q", got, id)
+	}
+	if _, err := os.Stat(filepath.Join(r.root, ".git", handoffFile)); !os.IsNotExist(err) {
+		t.Errorf("post-commit left the handoff behind (stat: %v)", err)
+	}
+	toks := r.rawTokens(id)
+	if !strings.Contains(toks, "hook:pre-commit:pass") {
+		t.Errorf("pre-commit did not record its pass: %s", toks)
+	}
+	for _, tok := range []string{"hook:commit-msg", "hook:post-commit"} {
+		if strings.Contains(toks, tok) {
+			t.Errorf("the binary ran for %s although pre-commit handed off: %s", tok, toks)
+		}
+	}
+	r.sg(r.root, "session", "status", "--session", id)
+	s := r.show(id)
+	if len(s.Violations) != 0 {
+		t.Errorf("the commit was recorded as a violation: %+v", s.Violations)
+	}
+	if !strings.Contains(r.rawTokens(id), "reconcile:commit") {
+		t.Errorf("the next engine call did not record commit %s: %s", head, r.rawTokens(id))
+	}
+}
+
+// A handoff forged for a --no-verify commit (the agent execs git from a
+// shell whose pid it wrote) skips post-commit, and the next engine call
+// still finds the BYPASS: the handoff delays the finding, never hides it.
+func TestHandoffForgedStillFindsBypass(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "bad.txt"), "FORBIDDEN\n")
+	r.git("add", "bad.txt")
+	before := r.head(r.root)
+	res := r.run(r.root, nil, "sh", "-c", `printf 'v1 %s\nSession-Id: forged\n' $$ > .git/`+handoffFile+`; exec git commit -q --no-verify -m forged`)
+	if res.code != 0 || r.head(r.root) == before {
+		t.Fatalf("forged commit did not land: %s%s", res.out, res.err)
+	}
+	if strings.Contains(res.err, "BYPASS") {
+		t.Fatalf("post-commit ran; the forged handoff was not used, so this test proves nothing:\n%s", res.err)
+	}
+	s := r.show(id) // an engine call: it reconciles first
+	if len(s.Violations) != 1 || s.Violations[0].Code != "BYPASS" || s.Violations[0].Severity != "CRITICAL" {
+		t.Fatalf("violations after the next engine call: %+v", s.Violations)
+	}
+}
+
+// A stale handoff (another git process's) is ignored: --no-verify is found
+// by post-commit at once, as without a handoff.
+func TestHandoffStaleIgnored(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
+	r.git("add", "a.txt")
+	if res := r.commit(r.root, nil, "-m", "work"); res.code != 0 {
+		t.Fatalf("commit: %s", res.err)
+	}
+	writeFile(t, filepath.Join(r.root, ".git", handoffFile), "v1 1\nSession-Id: stale\n")
+	writeFile(t, filepath.Join(r.root, "b.txt"), "FORBIDDEN\n")
+	r.git("add", "b.txt")
+	res := r.commit(r.root, nil, "--no-verify", "-m", "skip")
+	if !strings.Contains(res.err, "CRITICAL BYPASS violation recorded") {
+		t.Errorf("post-commit did not report the bypass at once:\n%s", res.err)
+	}
+}
+
+// When the protocol runs a gate at commit-msg, pre-commit hands nothing
+// over and commit-msg starts the binary.
+func TestHandoffNotWithCommitMsgGates(t *testing.T) {
+	r := newRepo(t)
+	proto := strings.Replace(testProtocol, `<!-- gate: command "sh check-staged.sh {staged:*.txt}" hooks=pre-commit -->`,
+		`<!-- gate: command "sh check-staged.sh {staged:*.txt}" hooks=pre-commit,commit-msg -->`, 1)
+	if proto == testProtocol {
+		t.Fatal("test protocol changed: no pre-commit gate to extend")
+	}
+	writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), proto)
+	r.git("commit", "-q", "-am", "gate commit-msg too")
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
+	r.git("add", "a.txt")
+	if res := r.commit(r.root, nil, "-m", "work"); res.code != 0 {
+		t.Fatalf("commit: exit %d\n%s%s", res.code, res.out, res.err)
+	}
+	toks := r.rawTokens(id)
+	for _, tok := range []string{"hook:commit-msg:trailer", "hook:post-commit:pass"} {
+		if !strings.Contains(toks, tok) {
+			t.Errorf("events lack %s (the binary should run when commit-msg has gates): %s", tok, toks)
+		}
+	}
+}

@@ -159,11 +159,25 @@ func truncate(s string, n int) string {
 }
 
 // Repository is a git repository known to the store, keyed by its common dir
-// so every worktree of it shares one row.
+// so every worktree of it shares one row. Origin, when set, is what
+// identifies it across clones and machines (see Key).
 type Repository struct {
 	ID   int64  `json:"id"`
 	Root string `json:"root"` // absolute path of the git common dir's parent (main worktree)
 	Name string `json:"name"`
+	// Origin is the normalized URL of the origin remote (NormalizeRemoteURL,
+	// e.g. "github.com/o/r"), "" when the repository has no origin.
+	Origin string `json:"origin,omitempty"`
+}
+
+// Key identifies the repository across clones: its normalized origin URL,
+// or its local root when it has no origin. Two clones of one project in a
+// team database are two rows (one per root) with one Key.
+func (r *Repository) Key() string {
+	if r.Origin != "" {
+		return r.Origin
+	}
+	return r.Root
 }
 
 // Session is one agent session in one worktree.
@@ -186,6 +200,12 @@ type Session struct {
 	TerminateReason string    `json:"terminate_reason"`
 	Summary         string    `json:"summary"`
 	NextNotes       string    `json:"next_session_notes"`
+	// Who ran the session and where (see Identity): git's user.name and
+	// user.email as configured, or SESSIONGATE_USER; the host name, or
+	// SESSIONGATE_HOST. Empty for sessions recorded before they existed.
+	UserName  string `json:"user_name"`
+	UserEmail string `json:"user_email"`
+	Host      string `json:"host"`
 }
 
 // Active reports whether the session still runs (not ended, not terminated).
@@ -324,9 +344,12 @@ type SessionFilter struct {
 	HasViolations *bool
 	From, To      time.Time // on CreatedAt; zero means open
 	Query         string    // substring of objective
-	BeforeTime    time.Time
-	BeforeID      string
-	Limit         int
+	// User matches the session's user email or user name exactly; Host its
+	// host; Repo its repository's Key (normalized origin URL, else root).
+	User, Host, Repo string
+	BeforeTime       time.Time
+	BeforeID         string
+	Limit            int
 }
 
 // ViolationFilter selects violations. Keyset on (CreatedAt desc, ID desc).

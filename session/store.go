@@ -50,10 +50,15 @@ type Writer interface {
 	AddSnapshot(ctx context.Context, s *Snapshot) error       // sets Seq
 	PutProtocol(ctx context.Context, p *Protocol) error       // insert or ignore by sha256
 	AddTrustedFile(ctx context.Context, f *TrustedFile) error // sets ID
+	// SetRepositoryOrigin records a repository's normalized origin URL
+	// ("" when it has none); ErrNotFound for an unknown id.
+	SetRepositoryOrigin(ctx context.Context, repoID int64, origin string) error
 }
 
-// Store persists sessions. Update runs fn in one write transaction (BEGIN
-// IMMEDIATE, so read-modify-write is safe across processes); an error from fn
+// Store persists sessions. Update runs fn in one write transaction that no
+// other writer, in this process or another, interleaves with (SQLite: BEGIN
+// IMMEDIATE; PostgreSQL: a transaction-scoped advisory lock), so
+// read-modify-write is safe; fn runs once, never retried. An error from fn
 // rolls everything back.
 type Store interface {
 	Reader

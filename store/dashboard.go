@@ -12,14 +12,14 @@ import (
 
 // The dashboard's aggregate reads. They live outside session.Reader because
 // only the dashboard needs them; the server finds them by type assertion.
+// Their result types are in package session (both stores return them).
 
-// DayCompliance is one UTC day of the compliance chart: how many sessions
-// ended that day and how many of them completed without a violation.
-type DayCompliance struct {
-	Day       time.Time `json:"day"` // midnight UTC
-	Ended     int       `json:"ended"`
-	Compliant int       `json:"compliant"`
-}
+type (
+	DayCompliance   = session.DayCompliance
+	SessionCounts   = session.SessionCounts
+	ProtocolVersion = session.ProtocolVersion
+	SessionPage     = session.SessionPage
+)
 
 const dayNanos = int64(24 * time.Hour)
 
@@ -53,14 +53,6 @@ func (r reader) ComplianceByDay(ctx context.Context, from, to time.Time) ([]DayC
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return out, nil
-}
-
-// SessionCounts are the overview's totals.
-type SessionCounts struct {
-	ByState        map[string]int `json:"by_state"`
-	Total          int            `json:"total"`
-	WithViolations int            `json:"with_violations"`
-	Violations     int            `json:"violations"`
 }
 
 // CountSessionsByState counts sessions per state, sessions with at least one
@@ -137,14 +129,6 @@ func (r reader) LastEventSeq(ctx context.Context, sessionID string) (int64, erro
 	return seq, nil
 }
 
-// ProtocolVersion is a stored protocol without its bytes.
-type ProtocolVersion struct {
-	SHA256    string    `json:"sha256"`
-	Name      string    `json:"name"`
-	CreatedAt time.Time `json:"created_at"`
-	Sessions  int       `json:"sessions"`
-}
-
 // ListProtocols returns the stored protocol versions, newest first, at most
 // limit, each with the number of sessions that pinned it.
 func (r reader) ListProtocols(ctx context.Context, limit int) ([]ProtocolVersion, error) {
@@ -169,16 +153,6 @@ func (r reader) ListProtocols(ctx context.Context, limit int) ([]ProtocolVersion
 		return nil, fmt.Errorf("list protocols: %w", err)
 	}
 	return out, nil
-}
-
-// SessionPage is one page of the dashboard's session list and the number
-// of sessions matching its filter over all pages.
-type SessionPage struct {
-	Sessions []*session.Session
-	// Total counts the matches. When TotalExact is false the search was
-	// broad: at least Total sessions match (Total is -1 when unknown).
-	Total      int
-	TotalExact bool
 }
 
 // searchProbe is how many matches of an objective search are worth
@@ -243,6 +217,7 @@ func (r reader) DashboardSessions(ctx context.Context, f session.SessionFilter) 
 func onlyStates(f session.SessionFilter) bool {
 	f.States, f.BeforeTime, f.BeforeID, f.Limit = nil, time.Time{}, "", 0
 	return f.RepoID == 0 && f.Branch == "" && f.Worktree == "" && f.HasViolations == nil &&
+		f.User == "" && f.Host == "" && f.Repo == "" &&
 		f.From.IsZero() && f.To.IsZero() && f.Query == ""
 }
 

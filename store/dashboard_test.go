@@ -50,7 +50,7 @@ func TestComplianceByDay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []DayCompliance{{day(1, 0), 3, 1}, {day(2, 0), 1, 1}, {day(3, 0), 2, 1}}
+	want := []DayCompliance{{Day: day(1, 0), Ended: 3, Compliant: 1}, {Day: day(2, 0), Ended: 1, Compliant: 1}, {Day: day(3, 0), Ended: 2, Compliant: 1}}
 	if !slices.Equal(got, want) {
 		t.Errorf("ComplianceByDay = %+v\nwant %+v", got, want)
 	}

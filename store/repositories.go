@@ -11,8 +11,8 @@ import (
 // session.ErrNotFound.
 func (r reader) GetRepository(ctx context.Context, id int64) (*session.Repository, error) {
 	var repo session.Repository
-	err := r.queryRow(ctx, `SELECT id, root, name FROM repositories WHERE id = ?`, id).
-		Scan(&repo.ID, &repo.Root, &repo.Name)
+	err := r.queryRow(ctx, `SELECT id, root, name, origin FROM repositories WHERE id = ?`, id).
+		Scan(&repo.ID, &repo.Root, &repo.Name, &repo.Origin)
 	if err != nil {
 		return nil, notFound(err, fmt.Sprintf("repository %d", id))
 	}
@@ -23,8 +23,8 @@ func (r reader) GetRepository(ctx context.Context, id int64) (*session.Repositor
 // wrapping session.ErrNotFound.
 func (r reader) RepositoryByRoot(ctx context.Context, root string) (*session.Repository, error) {
 	var repo session.Repository
-	err := r.queryRow(ctx, `SELECT id, root, name FROM repositories WHERE root = ?`, root).
-		Scan(&repo.ID, &repo.Root, &repo.Name)
+	err := r.queryRow(ctx, `SELECT id, root, name, origin FROM repositories WHERE root = ?`, root).
+		Scan(&repo.ID, &repo.Root, &repo.Name, &repo.Origin)
 	if err != nil {
 		return nil, notFound(err, "repository "+root)
 	}
@@ -37,9 +37,15 @@ func (tx *Tx) EnsureRepository(ctx context.Context, root, name string) (*session
 	var repo session.Repository
 	err := tx.queryRow(ctx, `INSERT INTO repositories (root, name) VALUES (?, ?)
 		ON CONFLICT (root) DO UPDATE SET name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE name END
-		RETURNING id, root, name`, root, name).Scan(&repo.ID, &repo.Root, &repo.Name)
+		RETURNING id, root, name, origin`, root, name).Scan(&repo.ID, &repo.Root, &repo.Name, &repo.Origin)
 	if err != nil {
 		return nil, fmt.Errorf("ensure repository %s: %w", root, err)
 	}
 	return &repo, nil
+}
+
+// SetRepositoryOrigin records a repository's normalized origin URL.
+func (tx *Tx) SetRepositoryOrigin(ctx context.Context, repoID int64, origin string) error {
+	res, err := tx.exec(ctx, `UPDATE repositories SET origin = ? WHERE id = ?`, origin, repoID)
+	return affectedOne(res, err, fmt.Sprintf("set origin of repository %d", repoID))
 }

@@ -50,6 +50,11 @@ func TestSecretsNeverStored(t *testing.T) {
 		`UPDATE events SET detail = '{"reason":"api_key=hunter2f"}'`,
 		`UPDATE violations SET message = 'AKIAIOSFODNN7HUNTER2 leaked'`,
 		`UPDATE sessions SET summary = 'used secret: hunter2g'`,
+		// Undo 0008 (identity), which the reopen applies again after 7.
+		`DROP INDEX repositories_origin`, `DROP INDEX sessions_user_email_created`,
+		`DROP INDEX sessions_user_name_created`, `DROP INDEX sessions_host_created`,
+		`ALTER TABLE repositories DROP COLUMN origin`, `ALTER TABLE sessions DROP COLUMN user_name`,
+		`ALTER TABLE sessions DROP COLUMN user_email`, `ALTER TABLE sessions DROP COLUMN host`,
 		`PRAGMA user_version = 6`,
 	} {
 		if _, err := db.writer.ExecContext(ctx, q); err != nil {

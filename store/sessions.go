@@ -18,7 +18,7 @@ const DefaultLimit = 50
 
 const sessionCols = `id, repo_id, worktree, branch, start_commit, end_commit, protocol_sha256,
 	objective, state, phase, created_at, last_activity, expires_at, ended_at,
-	terminated, terminate_reason, summary, next_notes`
+	terminated, terminate_reason, summary, next_notes, user_name, user_email, host`
 
 // activeStates is session.Session.Active as SQL.
 const activeStates = `('` + string(session.StateInit) + `', '` + string(session.StateWorking) + `', '` + string(session.StateEnding) + `')`
@@ -31,7 +31,7 @@ func scanSession(sc scanner) (*session.Session, error) {
 	var terminated int
 	err := sc.Scan(&s.ID, &s.RepoID, &s.Worktree, &s.Branch, &s.StartCommit, &s.EndCommit, &s.ProtocolSHA,
 		&s.Objective, &s.State, &s.Phase, &created, &last, &expires, &ended,
-		&terminated, &s.TerminateReason, &s.Summary, &s.NextNotes)
+		&terminated, &s.TerminateReason, &s.Summary, &s.NextNotes, &s.UserName, &s.UserEmail, &s.Host)
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +113,19 @@ func sessionWhere(f session.SessionFilter) (string, []any) {
 	if f.Worktree != "" {
 		conds = append(conds, "worktree = ?")
 		args = append(args, f.Worktree)
+	}
+	if f.User != "" {
+		conds = append(conds, "(user_email = ? OR user_name = ?)")
+		args = append(args, f.User, f.User)
+	}
+	if f.Host != "" {
+		conds = append(conds, "host = ?")
+		args = append(args, f.Host)
+	}
+	if f.Repo != "" {
+		// The repository's Key: its origin, or its root when it has none.
+		conds = append(conds, "repo_id IN (SELECT id FROM repositories WHERE origin = ? OR (origin = '' AND root = ?))")
+		args = append(args, f.Repo, f.Repo)
 	}
 	if f.HasViolations != nil {
 		// Literal "> 0" so the planner can use the partial index
@@ -206,10 +219,10 @@ func (tx *Tx) CreateSession(ctx context.Context, s *session.Session) error {
 	s.CreatedAt = tx.stamp(s.CreatedAt)
 	redactSession(s)
 	_, err := tx.exec(ctx, `INSERT INTO sessions (`+sessionCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.RepoID, s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
 		s.Objective, s.State, s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
-		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes)
+		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host)
 	if err != nil {
 		return fmt.Errorf("create session %s (repository %d): %w", s.ID, s.RepoID, err)
 	}
@@ -259,14 +272,14 @@ func (tx *Tx) UpdateSession(ctx context.Context, s *session.Session) error {
 // updateCols are the columns UpdateSession writes, in updateValues' order.
 var updateCols = [...]string{"worktree", "branch", "start_commit", "end_commit", "protocol_sha256",
 	"objective", "state", "phase", "created_at", "last_activity", "expires_at", "ended_at",
-	"terminated", "terminate_reason", "summary", "next_notes"}
+	"terminated", "terminate_reason", "summary", "next_notes", "user_name", "user_email", "host"}
 
 // updateValues are s's values of updateCols in stored form, comparable
 // with ==.
 func updateValues(s *session.Session) [len(updateCols)]any {
 	return [...]any{s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
 		s.Objective, s.State, s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
-		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes}
+		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host}
 }
 
 // remember records a session row as this transaction last read or wrote

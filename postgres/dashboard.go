@@ -1,0 +1,149 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// The dashboard's aggregate reads (the SQLite store's store/dashboard.go),
+// found by the server through a type assertion.
+
+const dayNanos = int64(24 * time.Hour)
+
+// ComplianceByDay returns, for each UTC day in [from, to) on which at least
+// one session ended, the ended and compliant counts, oldest first. A session
+// is compliant when it ended COMPLETE with no violation.
+func (r reader) ComplianceByDay(ctx context.Context, from, to time.Time) ([]session.DayCompliance, error) {
+	const what = "compliance by day"
+	rows, err := r.q.Query(ctx, `SELECT ended_at / $1, count(*),
+		count(*) FILTER (WHERE state = $4 AND violation_count = 0)
+		FROM sessions WHERE ended_at > 0 AND ended_at >= $2 AND ended_at < $3
+		GROUP BY 1 ORDER BY 1`, dayNanos, nanos(from), nanos(to), string(session.StateComplete))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []session.DayCompliance
+	for rows.Next() {
+		var day int64
+		var d session.DayCompliance
+		if err := rows.Scan(&day, &d.Ended, &d.Compliant); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		d.Day = time.Unix(0, day*dayNanos).UTC()
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
+
+// CountSessionsByState counts sessions per state, sessions with at least one
+// violation and violations.
+func (r reader) CountSessionsByState(ctx context.Context) (*session.SessionCounts, error) {
+	const what = "count sessions by state"
+	rows, err := r.q.Query(ctx, `SELECT state, count(*) FROM sessions GROUP BY state`)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	c := &session.SessionCounts{ByState: map[string]int{}}
+	for rows.Next() {
+		var state string
+		var n int
+		if err := rows.Scan(&state, &n); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		c.ByState[state] = n
+		c.Total += n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if err := r.q.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE violation_count > 0`).Scan(&c.WithViolations); err != nil {
+		return nil, fmt.Errorf("%s: with violations: %w", what, err)
+	}
+	if err := r.q.QueryRow(ctx, `SELECT count(*) FROM violations`).Scan(&c.Violations); err != nil {
+		return nil, fmt.Errorf("%s: violations: %w", what, err)
+	}
+	return c, nil
+}
+
+// ViolationCounts returns the violation count of each of the given
+// sessions; unknown ids are absent.
+func (r reader) ViolationCounts(ctx context.Context, ids []string) (map[string]int, error) {
+	out := make(map[string]int, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := r.q.Query(ctx, `SELECT id, violation_count FROM sessions WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("violation counts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("violation counts: %w", err)
+		}
+		out[id] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("violation counts: %w", err)
+	}
+	return out, nil
+}
+
+// LastEventSeq returns the highest event Seq of a session, 0 when it has
+// none.
+func (r reader) LastEventSeq(ctx context.Context, sessionID string) (int64, error) {
+	var seq int64
+	if err := r.q.QueryRow(ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE session_id = $1`, sessionID).Scan(&seq); err != nil {
+		return 0, fmt.Errorf("last event of session %s: %w", sessionID, err)
+	}
+	return seq, nil
+}
+
+// ListProtocols returns the stored protocol versions, newest first, at most
+// limit, each with the number of sessions that pinned it.
+func (r reader) ListProtocols(ctx context.Context, limit int) ([]session.ProtocolVersion, error) {
+	rows, err := r.q.Query(ctx, `SELECT p.sha256, p.name, p.created_at,
+		(SELECT count(*) FROM sessions s WHERE s.protocol_sha256 = p.sha256)
+		FROM protocols p ORDER BY p.created_at DESC, p.sha256 LIMIT $1`, limitOr(limit))
+	if err != nil {
+		return nil, fmt.Errorf("list protocols: %w", err)
+	}
+	defer rows.Close()
+	var out []session.ProtocolVersion
+	for rows.Next() {
+		var p session.ProtocolVersion
+		var created int64
+		if err := rows.Scan(&p.SHA256, &p.Name, &created, &p.Sessions); err != nil {
+			return nil, fmt.Errorf("list protocols: %w", err)
+		}
+		p.CreatedAt = fromNanos(created)
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list protocols: %w", err)
+	}
+	return out, nil
+}
+
+// DashboardSessions is ListSessions plus the exact number of matches.
+func (r reader) DashboardSessions(ctx context.Context, f session.SessionFilter) (*session.SessionPage, error) {
+	list, err := r.ListSessions(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	n, err := r.CountSessions(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return &session.SessionPage{Sessions: list, Total: n, TotalExact: true}, nil
+}

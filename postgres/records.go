@@ -1,0 +1,317 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// ListEvents returns the session's events with Seq > afterSeq in order, at
+// most limit of them (all when limit is 0 or less).
+func (r reader) ListEvents(ctx context.Context, sessionID string, afterSeq int64, limit int) ([]session.Event, error) {
+	n := int64(limit)
+	if limit <= 0 {
+		n = math.MaxInt64
+	}
+	return r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
+		WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, sessionID, afterSeq, n)
+}
+
+// LastEvents returns the session's last n events, oldest first.
+func (r reader) LastEvents(ctx context.Context, sessionID string, n int) ([]session.Event, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	evs, err := r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
+		WHERE session_id = $1 ORDER BY seq DESC LIMIT $2`, sessionID, n)
+	slices.Reverse(evs)
+	return evs, err
+}
+
+func (r reader) queryEvents(ctx context.Context, sessionID, query string, a ...any) ([]session.Event, error) {
+	rows, err := r.q.Query(ctx, query, a...)
+	if err != nil {
+		return nil, fmt.Errorf("events of session %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var out []session.Event
+	for rows.Next() {
+		var e session.Event
+		var created int64
+		if err := rows.Scan(&e.SessionID, &e.Seq, &e.Token, &e.Detail, &created); err != nil {
+			return nil, fmt.Errorf("events of session %s: %w", sessionID, err)
+		}
+		e.CreatedAt = fromNanos(created)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("events of session %s: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// AppendEvent inserts e with Seq = the session's highest Seq + 1 and sets
+// e.Seq. The transaction holds the write lock, so no other writer computes
+// the same Seq; the primary key (session_id, seq) would refuse it anyway.
+func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
+	e.CreatedAt = tx.stamp(e.CreatedAt)
+	e.Detail = session.Redact(e.Detail)
+	err := tx.q.QueryRow(ctx, `INSERT INTO events (session_id, seq, token, detail, created_at)
+		SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4 FROM events WHERE session_id = $1
+		RETURNING seq`, e.SessionID, e.Token, e.Detail, nanos(e.CreatedAt)).Scan(&e.Seq)
+	if err != nil {
+		return fmt.Errorf("append event %q to session %s: %w", e.Token, e.SessionID, err)
+	}
+	return nil
+}
+
+// ListEvidence returns a session's evidence in the order it was recorded.
+func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.Evidence, error) {
+	const what = "evidence of session "
+	rows, err := r.q.Query(ctx, `SELECT id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
+		origin, requirement, source, command, exit_code, duration_ns
+		FROM evidence WHERE session_id = $1 ORDER BY id`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var out []session.Evidence
+	for rows.Next() {
+		var e session.Evidence
+		var created, dur int64
+		var null bool
+		var exit *int32
+		var kind, origin string
+		if err := rows.Scan(&e.ID, &e.SessionID, &e.Phase, &e.Step, &kind, &e.SHA256, &e.Ref, &e.Size,
+			&e.Body, &null, &created, &origin, &e.Requirement, &e.Source, &e.Command, &exit, &dur); err != nil {
+			return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
+		}
+		e.Kind, e.Origin = kind, session.EvidenceOrigin(origin)
+		if null {
+			e.Body = nil
+		} else if e.Body == nil {
+			e.Body = []byte{} // an empty body was stored; nil means none was
+		}
+		e.CreatedAt = fromNanos(created)
+		e.Duration = time.Duration(dur)
+		if exit != nil {
+			code := int(*exit)
+			e.ExitCode = &code
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// AddEvidence inserts e and sets its ID. Body is stored only when non-nil; a
+// zero CreatedAt gets the transaction's time.
+func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
+	if len(e.Body) > session.MaxEvidenceBytes {
+		return fmt.Errorf("add evidence to session %s: body is %d bytes, limit %d", e.SessionID, len(e.Body), session.MaxEvidenceBytes)
+	}
+	e.CreatedAt = tx.stamp(e.CreatedAt)
+	e.Ref, e.Command, e.Source = session.Redact(e.Ref), session.Redact(e.Command), session.Redact(e.Source)
+	var body []byte // nil: NULL
+	if e.Body != nil {
+		e.Body = []byte(session.Redact(string(e.Body)))
+		body = e.Body
+	}
+	if e.Origin == "" {
+		e.Origin = session.OriginClaimed
+	}
+	var exit *int32 // nil: NULL, no exit code (claimed evidence)
+	if e.ExitCode != nil {
+		c := int32(*e.ExitCode)
+		exit = &c
+	}
+	err := tx.q.QueryRow(ctx, `INSERT INTO evidence (session_id, phase, step, kind, sha256, ref, size, body, created_at,
+		origin, requirement, source, command, exit_code, duration_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+		e.SessionID, e.Phase, e.Step, e.Kind, e.SHA256, e.Ref, e.Size, body, nanos(e.CreatedAt),
+		string(e.Origin), e.Requirement, e.Source, e.Command, exit, int64(e.Duration)).Scan(&e.ID)
+	if err != nil {
+		return fmt.Errorf("add evidence to session %s: %w", e.SessionID, err)
+	}
+	return nil
+}
+
+// PhaseResults returns a session's phase results in the order their phases
+// were first recorded.
+func (r reader) PhaseResults(ctx context.Context, sessionID string) ([]session.PhaseResult, error) {
+	const what = "phase results of session "
+	rows, err := r.q.Query(ctx, `SELECT session_id, phase_id, status, level, message, decision,
+		checks_json, started_at, ended_at, duration_ns FROM phase_results WHERE session_id = $1 ORDER BY ord`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var out []session.PhaseResult
+	for rows.Next() {
+		var p session.PhaseResult
+		var checks *string
+		var status, level string
+		var started, ended, dur int64
+		if err := rows.Scan(&p.SessionID, &p.PhaseID, &status, &level, &p.Message, &p.Decision,
+			&checks, &started, &ended, &dur); err != nil {
+			return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
+		}
+		p.Status, p.Level = session.PhaseStatus(status), session.GateLevel(level)
+		if checks != nil {
+			if err := json.Unmarshal([]byte(*checks), &p.Checks); err != nil {
+				return nil, fmt.Errorf(what+"%s: phase %s: decode checks: %w", sessionID, p.PhaseID, err)
+			}
+		}
+		p.StartedAt, p.EndedAt, p.Duration = fromNanos(started), fromNanos(ended), time.Duration(dur)
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// PutPhaseResult inserts or replaces the result of (SessionID, PhaseID). A
+// replaced result keeps its place in PhaseResults' order.
+func (tx *Tx) PutPhaseResult(ctx context.Context, p session.PhaseResult) error {
+	var checks *string // NULL when there are none
+	if len(p.Checks) > 0 {
+		b, err := json.Marshal(p.Checks)
+		if err != nil {
+			return fmt.Errorf("put phase result %s/%s: encode checks: %w", p.SessionID, p.PhaseID, err)
+		}
+		s := string(b)
+		checks = &s
+	}
+	_, err := tx.q.Exec(ctx, `INSERT INTO phase_results (session_id, phase_id, status, level,
+		message, decision, checks_json, started_at, ended_at, duration_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		ON CONFLICT (session_id, phase_id) DO UPDATE SET status = excluded.status, level = excluded.level,
+		message = excluded.message, decision = excluded.decision, checks_json = excluded.checks_json,
+		started_at = excluded.started_at, ended_at = excluded.ended_at, duration_ns = excluded.duration_ns`,
+		p.SessionID, p.PhaseID, string(p.Status), string(p.Level), p.Message, p.Decision, checks,
+		nanos(p.StartedAt), nanos(p.EndedAt), int64(p.Duration))
+	if err != nil {
+		return fmt.Errorf("put phase result %s/%s: %w", p.SessionID, p.PhaseID, err)
+	}
+	return nil
+}
+
+// GetProtocol returns the stored protocol with the given content hash, or an
+// error wrapping session.ErrNotFound.
+func (r reader) GetProtocol(ctx context.Context, sha256 string) (*session.Protocol, error) {
+	var p session.Protocol
+	var created int64
+	err := r.q.QueryRow(ctx, `SELECT sha256, name, content, spec_json, created_at
+		FROM protocols WHERE sha256 = $1`, sha256).Scan(&p.SHA256, &p.Name, &p.Content, &p.SpecJSON, &created)
+	if err != nil {
+		return nil, notFound(err, "protocol "+sha256)
+	}
+	p.CreatedAt = fromNanos(created)
+	return &p, nil
+}
+
+// PutProtocol stores p unless a protocol with its hash exists. A zero
+// CreatedAt gets the transaction's time.
+func (tx *Tx) PutProtocol(ctx context.Context, p *session.Protocol) error {
+	p.CreatedAt = tx.stamp(p.CreatedAt)
+	content := p.Content
+	if content == nil {
+		content = []byte{}
+	}
+	_, err := tx.q.Exec(ctx, `INSERT INTO protocols (sha256, name, content, spec_json, created_at)
+		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING`,
+		p.SHA256, p.Name, content, p.SpecJSON, nanos(p.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("put protocol %s: %w", p.SHA256, err)
+	}
+	return nil
+}
+
+// ListSnapshots returns a session's snapshots in Seq order.
+func (r reader) ListSnapshots(ctx context.Context, sessionID string) ([]session.Snapshot, error) {
+	const what = "snapshots of session "
+	rows, err := r.q.Query(ctx, `SELECT session_id, seq, snapshot_id, payload, created_at
+		FROM snapshots WHERE session_id = $1 ORDER BY seq`, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	var out []session.Snapshot
+	for rows.Next() {
+		var s session.Snapshot
+		var created int64
+		if err := rows.Scan(&s.SessionID, &s.Seq, &s.SnapshotID, &s.Payload, &created); err != nil {
+			return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
+		}
+		s.CreatedAt = fromNanos(created)
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// AddSnapshot inserts s with Seq = the session's highest snapshot Seq + 1
+// and sets s.Seq. A zero CreatedAt gets the transaction's time.
+func (tx *Tx) AddSnapshot(ctx context.Context, s *session.Snapshot) error {
+	s.CreatedAt = tx.stamp(s.CreatedAt)
+	payload := s.Payload
+	if payload == nil {
+		payload = []byte{}
+	}
+	err := tx.q.QueryRow(ctx, `INSERT INTO snapshots (session_id, seq, snapshot_id, payload, created_at)
+		SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4 FROM snapshots WHERE session_id = $1
+		RETURNING seq`, s.SessionID, s.SnapshotID, payload, nanos(s.CreatedAt)).Scan(&s.Seq)
+	if err != nil {
+		return fmt.Errorf("add snapshot %s to session %s: %w", s.SnapshotID, s.SessionID, err)
+	}
+	return nil
+}
+
+// TrustedFiles returns every accepted content of a repository's protected
+// files, oldest first.
+func (r reader) TrustedFiles(ctx context.Context, repoID int64) ([]session.TrustedFile, error) {
+	const what = "trusted files of repository"
+	rows, err := r.q.Query(ctx, `SELECT id, repo_id, path, sha256, source, who, reason, via, session_id, created_at
+		FROM trusted_files WHERE repo_id = $1 ORDER BY id`, repoID)
+	if err != nil {
+		return nil, fmt.Errorf("%s %d: %w", what, repoID, err)
+	}
+	defer rows.Close()
+	var out []session.TrustedFile
+	for rows.Next() {
+		var f session.TrustedFile
+		var created int64
+		if err := rows.Scan(&f.ID, &f.RepoID, &f.Path, &f.SHA256, &f.Source, &f.Who, &f.Reason, &f.Via, &f.SessionID, &created); err != nil {
+			return nil, fmt.Errorf("%s %d: %w", what, repoID, err)
+		}
+		f.CreatedAt = fromNanos(created)
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s %d: %w", what, repoID, err)
+	}
+	return out, nil
+}
+
+// AddTrustedFile records one accepted content and sets f.ID.
+func (tx *Tx) AddTrustedFile(ctx context.Context, f *session.TrustedFile) error {
+	f.CreatedAt = tx.stamp(f.CreatedAt)
+	f.Reason = session.Redact(f.Reason)
+	err := tx.q.QueryRow(ctx, `INSERT INTO trusted_files (repo_id, path, sha256, source, who, reason, via, session_id, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+		f.RepoID, f.Path, f.SHA256, f.Source, f.Who, f.Reason, f.Via, f.SessionID, nanos(f.CreatedAt)).Scan(&f.ID)
+	if err != nil {
+		return fmt.Errorf("add trusted file %s: %w", f.Path, err)
+	}
+	return nil
+}

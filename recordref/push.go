@@ -1,0 +1,112 @@
+package recordref
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// pushAttempts bounds push, fetch, merge, push again: each round loses
+// only to a push that landed in between, so a few rounds always suffice in
+// practice; the bound keeps a misbehaving remote from looping forever.
+const pushAttempts = 8
+
+// PushResult says what Push did.
+type PushResult struct {
+	Pushed  bool   // the remote's ref now holds Tip
+	Skipped bool   // no local records ref: nothing to push
+	Tip     string // the commit pushed
+	Merges  int    // rounds that fetched and merged the remote's records
+}
+
+// Push sends ref to remote (a remote name or URL) with --no-verify (no
+// pre-push hook: this runs inside ours). When the remote's ref moved (a
+// push from another clone), Push fetches it, merges it into the local ref
+// (Merge: a union, nothing lost) and pushes again.
+func Push(ctx context.Context, dir, remote, ref string) (PushResult, error) {
+	var res PushResult
+	if err := ValidRef(ref); err != nil {
+		return res, err
+	}
+	if remote == "" || strings.HasPrefix(remote, "-") {
+		return res, fmt.Errorf("push records: bad remote %q", remote)
+	}
+	for attempt := 0; attempt < pushAttempts; attempt++ {
+		if attempt > 0 {
+			backoff(ctx, attempt)
+		}
+		tip, err := Tip(ctx, dir, ref)
+		if err != nil {
+			return res, err
+		}
+		if tip == "" {
+			res.Skipped = true
+			return res, nil
+		}
+		res.Tip = tip
+		// An explicit sha:ref pushes exactly the commit merged into (a
+		// concurrent writer moving the local ref meanwhile waits for the
+		// next push).
+		out, err := git(ctx, dir, nil, nil, "push", "--no-verify", "--porcelain", "--quiet", remote, tip+":"+ref)
+		if err == nil {
+			res.Pushed = true
+			return res, nil
+		}
+		if !rejected(out, err) {
+			return res, fmt.Errorf("push %s to %s: %w", ref, remote, err)
+		}
+		remoteTip, err := fetch(ctx, dir, remote, ref)
+		if err != nil {
+			return res, err
+		}
+		if remoteTip == "" {
+			continue // the remote's ref went away meanwhile: just push again
+		}
+		if _, err := Merge(ctx, dir, ref, remoteTip); err != nil {
+			return res, err
+		}
+		res.Merges++
+	}
+	return res, fmt.Errorf("push %s to %s: still rejected after %d rounds of fetch and merge", ref, remote, pushAttempts)
+}
+
+// rejected reports whether a failed push was refused because the remote's
+// ref moved (non-fast-forward, fetch first, or a lost ref lock on the
+// server), the cases a fetch and merge resolve.
+func rejected(out string, err error) bool {
+	text := out + "\n" + err.Error()
+	for _, s := range []string{"[rejected]", "fetch first", "non-fast-forward", "cannot lock ref", "failed to update ref", "stale info"} {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// fetch brings the remote's records ref into a temporary local ref (so
+// concurrent pushes from several worktrees never share one) and returns
+// its commit ("" when the remote has no such ref).
+func fetch(ctx context.Context, dir, remote, ref string) (string, error) {
+	var nonce [8]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return "", err
+	}
+	tmp := "refs/sessiongate-incoming/" + hex.EncodeToString(nonce[:])
+	defer git(context.WithoutCancel(ctx), dir, nil, nil, "update-ref", "-d", tmp)
+	_, err := git(ctx, dir, nil, nil, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-auto-gc", remote, "+"+ref+":"+tmp)
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) && strings.Contains(ge.msg, "couldn't find remote ref") {
+			return "", nil
+		}
+		return "", fmt.Errorf("fetch %s from %s: %w", ref, remote, err)
+	}
+	out, err := git(ctx, dir, nil, nil, "rev-parse", "--verify", tmp+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("fetch %s from %s: %w", ref, remote, err)
+	}
+	return strings.TrimSpace(out), nil
+}

@@ -1,0 +1,84 @@
+package recordref
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Read returns the record of a session at a records commit (a ref's tip)
+// and its path on the ref. A record over MaxRecordBytes is not read
+// (ErrTooLarge); a path that is not a regular file is ErrNotARecord.
+func Read(ctx context.Context, dir, commit, id string) ([]byte, string, error) {
+	p, err := Path(id)
+	if err != nil {
+		return nil, "", err
+	}
+	out, err := git(ctx, dir, nil, nil, "ls-tree", "-l", "-z", commit, "--", p)
+	if err != nil {
+		return nil, p, fmt.Errorf("look up %s: %w", p, err)
+	}
+	line := strings.TrimRight(out, "\x00")
+	if line == "" {
+		return nil, p, ErrNoRecord
+	}
+	meta, _, _ := strings.Cut(line, "\t")
+	f := strings.Fields(meta)
+	if len(f) != 4 || f[1] != "blob" || f[0] != "100644" {
+		return nil, p, fmt.Errorf("%s: %w (mode %s)", p, ErrNotARecord, strings.Join(f, " "))
+	}
+	size, err := strconv.ParseInt(f[3], 10, 64)
+	if err != nil {
+		return nil, p, fmt.Errorf("%s: size %q: %w", p, f[3], err)
+	}
+	if size > MaxRecordBytes {
+		return nil, p, fmt.Errorf("%s is %d bytes, over the %d-byte limit: %w", p, size, MaxRecordBytes, ErrTooLarge)
+	}
+	body, err := git(ctx, dir, nil, nil, "cat-file", "blob", f[2])
+	if err != nil {
+		return nil, p, fmt.Errorf("read %s: %w", p, err)
+	}
+	return []byte(body), p, nil
+}
+
+// Change is a record a commit added or changed.
+type Change struct {
+	Commit    string // the records commit
+	Path      string
+	SessionID string // "" when the path is not a record path
+	Blob      string
+}
+
+// Changes lists, oldest commit first, the records that the commits
+// reachable from tip but not from since (since "" = all) added or changed:
+// what an indexer reads to catch up from the last tip it saw. Merge commits
+// are skipped: they only unite records their parents already added.
+func Changes(ctx context.Context, dir, since, tip string) ([]Change, error) {
+	rng := tip
+	if since != "" {
+		rng = since + ".." + tip
+	}
+	out, err := git(ctx, dir, nil, nil, "log", "--reverse", "--no-merges", "--no-renames", "--format=%x1e%H", "--raw", "-z", "--no-abbrev", "--diff-filter=AM", rng, "--")
+	if err != nil {
+		return nil, fmt.Errorf("list records commits %s: %w", rng, err)
+	}
+	var chs []Change
+	for _, block := range strings.Split(out, "\x1e") {
+		if block == "" {
+			continue
+		}
+		parts := strings.Split(block, "\x00")
+		commit := strings.TrimSpace(parts[0])
+		// --raw -z: ":oldmode newmode old new status\0path\0" per file.
+		for i := 1; i+1 < len(parts); i += 2 {
+			meta := strings.Fields(strings.TrimSpace(parts[i]))
+			if len(meta) != 5 {
+				break
+			}
+			p := parts[i+1]
+			chs = append(chs, Change{Commit: commit, Path: p, SessionID: IDOfPath(p), Blob: meta[3]})
+		}
+	}
+	return chs, nil
+}

@@ -146,7 +146,15 @@ func InstallAgents(root string, agents []AgentConfig) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	return applyAgentPlans(plans, "install")
+	t := &fileTxn{}
+	chs, err := applyAgentPlans(t, plans, "install")
+	if err != nil {
+		if rerr := t.rollback(); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("put back: %w", rerr))
+		}
+		return nil, err
+	}
+	return chs, nil
 }
 
 func planAgents(root string, agents []AgentConfig, install bool) ([]agentPlan, error) {
@@ -175,42 +183,41 @@ func UninstallAgents(ctx context.Context, dir string, agents []AgentConfig) (*Re
 	if err != nil {
 		return nil, err
 	}
-	chs, err := applyAgentPlans(plans, "uninstall")
+	t := &fileTxn{}
+	chs, err := applyAgentPlans(t, plans, "uninstall")
+	if err != nil {
+		if rerr := t.rollback(); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("put back: %w", rerr))
+		}
+		return rep, err
+	}
 	rep.Changes = append(rep.Changes, chs...)
-	return rep, err
+	return rep, nil
 }
 
-func applyAgentPlans(plans []agentPlan, verb string) ([]Change, error) {
-	var out []Change
+func applyAgentPlans(t *fileTxn, plans []agentPlan, verb string) ([]Change, error) {
+	var fps []filePlan
 	for _, p := range plans {
+		fp := filePlan{path: p.path, exists: p.exists, mode: p.mode, out: p.out, remove: p.remove, action: "unchanged"}
 		switch {
 		case p.remove:
-			if err := os.Remove(p.path); err != nil {
-				return out, fmt.Errorf("%s --agent %s: %w", verb, p.cfg.Name, err)
-			}
-			_ = os.Remove(filepath.Dir(p.path)) // only when empty
-			out = append(out, Change{Path: p.path, Action: "removed", Note: "held only sessiongate's " + p.cfg.Name + " hooks"})
-		case p.out == nil:
-			out = append(out, Change{Path: p.path, Action: "unchanged"})
-		default:
-			if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
-				return out, fmt.Errorf("%s --agent %s: %w", verb, p.cfg.Name, err)
-			}
-			if err := writeFileAtomic(p.path, p.out, p.mode); err != nil {
-				return out, fmt.Errorf("%s --agent %s: %w", verb, p.cfg.Name, err)
-			}
-			action := "updated"
+			fp.action, fp.note = "removed", "held only sessiongate's "+p.cfg.Name+" hooks"
+		case p.out != nil:
+			fp.action, fp.note = "updated", fmt.Sprintf("%d %s hooks", p.changes, p.cfg.Name)
 			if !p.exists {
-				action = "wrote"
+				fp.action = "wrote"
 			}
-			note := fmt.Sprintf("%d %s hooks", p.changes, p.cfg.Name)
 			if verb == "uninstall" {
-				note = fmt.Sprintf("removed %d sessiongate %s hooks", p.changes, p.cfg.Name)
+				fp.note = fmt.Sprintf("removed %d sessiongate %s hooks", p.changes, p.cfg.Name)
 			}
-			out = append(out, Change{Path: p.path, Action: action, Note: note})
 		}
+		fps = append(fps, fp)
 	}
-	return out, nil
+	chs, err := applyFilePlans(t, fps)
+	if err != nil {
+		return chs, fmt.Errorf("%s --agent: %w", verb, err)
+	}
+	return chs, nil
 }
 
 // planAgent reads one config and computes its merged (install) or cleaned

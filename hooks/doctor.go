@@ -105,8 +105,10 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 			add("mcp "+c.Name, Warn, p+" absent", "`sessiongate install --mcp "+c.Name+"` if you use "+c.Name)
 		case cmd == "":
 			add("mcp "+c.Name, Warn, p+" has no "+ServerName+" server", "`sessiongate install --mcp "+c.Name+"`")
-		case !isExecutable(cmd):
-			add("mcp "+c.Name, Fail, p+" runs "+cmd+", which is missing or not executable", "`sessiongate install --mcp "+c.Name+"` to record this binary's path")
+		case filepath.IsAbs(cmd):
+			add("mcp "+c.Name, Warn, p+" runs "+cmd+", a path of this machine in a committed file", "`sessiongate install --mcp "+c.Name+"` to run `sessiongate` from PATH")
+		case cmd == MCPCommand && OnPath() == "":
+			add("mcp "+c.Name, Fail, p+" runs `sessiongate mcp` from PATH, and sessiongate is not on PATH", "go install github.com/sessiongate/sessiongate/cmd/sessiongate@latest and put $(go env GOPATH)/bin on PATH")
 		default:
 			add("mcp "+c.Name, OK, p+" runs "+cmd+" mcp", "")
 		}

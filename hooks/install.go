@@ -78,9 +78,9 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("install: unknown hook %q (want some of %s)", n, strings.Join(Hooks, ","))
 		}
 	}
-	clients, err := parseClients(opts.MCP)
+	clients, err := ParseMCPClients(opts.MCP)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("install: %w", err)
 	}
 	agents, err := ParseAgents(opts.Agents)
 	if err != nil {
@@ -123,14 +123,27 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 		}
 		steps = append(steps, st)
 	}
-	// Agent configs are read and merged before anything is written: one
-	// that cannot be parsed refuses the whole install.
+	// MCP and agent configs are read and merged before anything is
+	// written: one that cannot be parsed refuses the whole install.
+	mcpPlans, err := planMCPs(loc.Root, clients, true)
+	if err != nil {
+		return nil, err
+	}
 	agentPlans, err := planAgents(loc.Root, agents, true)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(loc.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("install: create %s: %w", loc.Dir, err)
+	// Every write goes through t: a failure half way puts back what was
+	// already changed.
+	t := &fileTxn{}
+	fail := func(err error) (*Report, error) {
+		if rerr := t.rollback(); rerr != nil {
+			return nil, fmt.Errorf("%w; putting back the earlier changes also failed: %v", err, rerr)
+		}
+		return nil, fmt.Errorf("%w; nothing was changed", err)
+	}
+	if err := t.mkdirAll(loc.Dir); err != nil {
+		return fail(fmt.Errorf("install: create %s: %w", loc.Dir, err))
 	}
 	for _, st := range steps {
 		want := Script(st.name, opts.Binary)
@@ -140,13 +153,13 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 			continue
 		case st.foreign:
 			// Rename keeps the original's bytes, mode and symlink-ness for uninstall.
-			if err := os.Rename(st.path, st.path+OrigSuffix); err != nil {
-				return rep, fmt.Errorf("install: move %s aside: %w", st.path, err)
+			if err := t.rename(st.path, st.path+OrigSuffix); err != nil {
+				return fail(fmt.Errorf("install: move %s aside: %w", st.path, err))
 			}
 			rep.add(st.path+OrigSuffix, "chained", "the existing hook, now run first")
 		}
-		if err := writeFileAtomic(st.path, want, 0o755); err != nil {
-			return rep, fmt.Errorf("install: %w", err)
+		if err := t.write(st.path, want, 0o755); err != nil {
+			return fail(fmt.Errorf("install: %w", err))
 		}
 		action := "wrote"
 		if st.exists && !st.foreign {
@@ -154,18 +167,16 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 		}
 		rep.add(st.path, action, "")
 	}
-	for _, c := range clients {
-		ch, err := writeMCPConfig(loc.Root, c, opts.Binary)
-		if err != nil {
-			return rep, err
-		}
-		rep.Changes = append(rep.Changes, ch)
-	}
-	chs, err := applyAgentPlans(agentPlans, "install")
-	rep.Changes = append(rep.Changes, chs...)
+	chs, err := applyFilePlans(t, mcpPlans)
 	if err != nil {
-		return rep, err
+		return fail(fmt.Errorf("install --mcp: %w", err))
 	}
+	rep.Changes = append(rep.Changes, chs...)
+	chs, err = applyAgentPlans(t, agentPlans, "install")
+	if err != nil {
+		return fail(err)
+	}
+	rep.Changes = append(rep.Changes, chs...)
 	return rep, nil
 }
 
@@ -258,13 +269,63 @@ func writeFileAtomic(p string, b []byte, mode fs.FileMode) error {
 }
 
 // Uninstall removes every hook script of ours in the hooks folder and
-// renames each chained original back, byte for byte with its mode. Hooks
-// that are not ours stay; MCP configs stay (they name the binary, not the hooks).
+// renames each chained original back, byte for byte with its mode, then
+// removes sessiongate's server from every MCP client config (UninstallMCP).
+// Hooks and MCP servers that are not ours stay.
 func Uninstall(ctx context.Context, dir string) (*Report, error) {
 	loc, err := locateHooks(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
+	// The MCP configs are parsed first: one that cannot be parsed refuses
+	// the uninstall before a hook is removed.
+	mcpPlans, err := planMCPs(loc.Root, MCPClients, false)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := uninstallHooks(loc)
+	if err != nil {
+		return rep, err
+	}
+	t := &fileTxn{}
+	chs, err := applyFilePlans(t, mcpPlans)
+	for _, ch := range chs {
+		if ch.Action != "unchanged" {
+			rep.Changes = append(rep.Changes, ch)
+		}
+	}
+	if err != nil {
+		return rep, fmt.Errorf("uninstall --mcp: %w", err)
+	}
+	return rep, nil
+}
+
+// UninstallMCP removes exactly sessiongate's server entry from the named
+// clients' configs (and the file, or the servers object, when nothing else
+// is left); the git hooks stay. All or nothing.
+func UninstallMCP(ctx context.Context, dir string, clients []MCPClient) (*Report, error) {
+	loc, err := locateHooks(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{HooksDir: loc.Dir}
+	plans, err := planMCPs(loc.Root, clients, false)
+	if err != nil {
+		return nil, err
+	}
+	t := &fileTxn{}
+	chs, err := applyFilePlans(t, plans)
+	if err != nil {
+		if rerr := t.rollback(); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return rep, fmt.Errorf("uninstall --mcp: %w", err)
+	}
+	rep.Changes = chs
+	return rep, nil
+}
+
+func uninstallHooks(loc hooksLocation) (*Report, error) {
 	rep := &Report{HooksDir: loc.Dir}
 	entries, err := os.ReadDir(loc.Dir)
 	if errors.Is(err, fs.ErrNotExist) {

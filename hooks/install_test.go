@@ -245,7 +245,7 @@ func TestMCPConfigMerge(t *testing.T) {
 	r.sg(r.root, "install", "--hooks", "pre-commit", "--mcp", "claude,cursor,vscode")
 
 	claude := readFile(t, filepath.Join(r.root, ".mcp.json"))
-	for _, s := range []string{`"other": {`, `"command": "/usr/bin/other"`, `"K": "V"`, `"keep": true`, `"sessiongate": {`, `"command": "` + binary + `"`, `"args": [` + "\n" + `        "mcp"`} {
+	for _, s := range []string{`"other": {`, `"command": "/usr/bin/other"`, `"K": "V"`, `"keep": true`, `"sessiongate": {`, `"command": "sessiongate"`, `"args": [` + "\n" + `        "mcp"`} {
 		if !strings.Contains(claude, s) {
 			t.Errorf(".mcp.json lacks %q:\n%s", s, claude)
 		}
@@ -254,11 +254,11 @@ func TestMCPConfigMerge(t *testing.T) {
 		t.Errorf("key order not kept:\n%s", claude)
 	}
 	cursor := readFile(t, filepath.Join(r.root, ".cursor", "mcp.json"))
-	if !strings.Contains(cursor, `"mcpServers": {`) || !strings.Contains(cursor, `"command": "`+binary+`"`) {
+	if !strings.Contains(cursor, `"mcpServers": {`) || !strings.Contains(cursor, `"command": "sessiongate"`) {
 		t.Errorf(".cursor/mcp.json:\n%s", cursor)
 	}
 	vscode := readFile(t, filepath.Join(r.root, ".vscode", "mcp.json"))
-	for _, s := range []string{`"inputs": []`, `"db": {`, `"servers": {`, `"type": "stdio"`, `"command": "` + binary + `"`} {
+	for _, s := range []string{`"inputs": []`, `"db": {`, `"servers": {`, `"type": "stdio"`, `"command": "sessiongate"`} {
 		if !strings.Contains(vscode, s) {
 			t.Errorf(".vscode/mcp.json lacks %q:\n%s", s, vscode)
 		}
@@ -268,7 +268,7 @@ func TestMCPConfigMerge(t *testing.T) {
 	bad := "{\n  \"mcpServers\": {,}\n}\n"
 	writeFile(t, filepath.Join(r.root, ".cursor", "mcp.json"), bad)
 	res := r.run(r.root, nil, binary, "install", "--mcp", "cursor")
-	if res.code == 0 || !strings.Contains(res.err, "is not valid JSON") || !strings.Contains(res.err, "line 2") {
+	if res.code == 0 || !strings.Contains(res.err, "is not valid JSON") || !strings.Contains(res.err, "nothing was changed") {
 		t.Fatalf("invalid JSON: exit %d\n%s", res.code, res.err)
 	}
 	if readFile(t, filepath.Join(r.root, ".cursor", "mcp.json")) != bad {
@@ -283,7 +283,8 @@ func TestDoctor(t *testing.T) {
 		t.Fatalf("doctor before install: exit %d\n%s%s", res.code, res.out, res.err)
 	}
 	r.sg(r.root, "install", "--mcp", "claude")
-	res = r.run(r.root, nil, binary, "doctor")
+	onPath := []string{"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH")}
+	res = r.run(r.root, onPath, binary, "doctor")
 	if res.code != 0 {
 		t.Fatalf("doctor after install: exit %d\n%s%s", res.code, res.out, res.err)
 	}

@@ -2,42 +2,43 @@ package hooks
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // MCPClient is one MCP client's project configuration file.
 type MCPClient struct {
 	Name string // claude, cursor, vscode
-	Path string // relative to the work tree root
+	Path string // relative to the work tree root, slash-separated
 	Key  string // top-level object that holds the servers
-	// Entry returns the server entry for an absolute binary path.
-	Entry func(binary string) map[string]any
+	// Entry is sessiongate's server entry. It runs `sessiongate` from
+	// PATH: the file is committed, so it must not carry this machine's
+	// path (doctor says when sessiongate is not on PATH).
+	Entry map[string]any
 }
 
 // ServerName is the key sessiongate's entry has in every client config.
 const ServerName = "sessiongate"
 
-// MCPClients are the clients install --mcp knows.
+// MCPCommand is the command every MCP entry runs (from PATH).
+const MCPCommand = "sessiongate"
+
+// MCPClients are the clients install --mcp knows. VS Code's mcp.json is
+// JSONC (comments, trailing commas); the others are read the same way.
 var MCPClients = []MCPClient{
-	{Name: "claude", Path: ".mcp.json", Key: "mcpServers", Entry: func(bin string) map[string]any {
-		return map[string]any{"command": bin, "args": []string{"mcp"}}
-	}},
-	{Name: "cursor", Path: filepath.Join(".cursor", "mcp.json"), Key: "mcpServers", Entry: func(bin string) map[string]any {
-		return map[string]any{"command": bin, "args": []string{"mcp"}}
-	}},
-	{Name: "vscode", Path: filepath.Join(".vscode", "mcp.json"), Key: "servers", Entry: func(bin string) map[string]any {
-		return map[string]any{"type": "stdio", "command": bin, "args": []string{"mcp"}}
-	}},
+	{Name: "claude", Path: ".mcp.json", Key: "mcpServers", Entry: map[string]any{"command": MCPCommand, "args": []string{"mcp"}}},
+	{Name: "cursor", Path: ".cursor/mcp.json", Key: "mcpServers", Entry: map[string]any{"command": MCPCommand, "args": []string{"mcp"}}},
+	{Name: "vscode", Path: ".vscode/mcp.json", Key: "servers", Entry: map[string]any{"type": "stdio", "command": MCPCommand, "args": []string{"mcp"}}},
 }
 
-func parseClients(names []string) ([]MCPClient, error) {
+// ParseMCPClients reads a list of MCP client names.
+func ParseMCPClients(names []string) ([]MCPClient, error) {
 	var out []MCPClient
 	for _, n := range names {
 		n = strings.TrimSpace(strings.ToLower(n))
@@ -52,199 +53,191 @@ func parseClients(names []string) ([]MCPClient, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("install: unknown MCP client %q (want claude, cursor or vscode)", n)
+			return nil, fmt.Errorf("unknown MCP client %q (want claude, cursor or vscode)", n)
 		}
 	}
 	return out, nil
 }
 
-// member is one key of a JSON object, its value kept as written.
-type member struct {
-	key string
-	val json.RawMessage
+// filePlan is the new content of one config file, decided before any
+// file is written.
+type filePlan struct {
+	path   string
+	exists bool
+	mode   fs.FileMode
+	out    []byte // nil: unchanged
+	remove bool   // uninstall emptied a file
+	action string // wrote, updated, removed, unchanged
+	note   string
 }
 
-// object is a JSON object that keeps its key order, so merging into a
-// user's file changes only our entry.
-type object []member
-
-func (o object) get(k string) (json.RawMessage, bool) {
-	for _, m := range o {
-		if m.key == k {
-			return m.val, true
+// planMCP reads one client's config (JSON or JSONC) and computes the file
+// with sessiongate's server merged in (install) or taken out (uninstall).
+// Comments, key order and formatting of everything else are kept. A file
+// that cannot be parsed, or whose "sessiongate" server is someone else's,
+// is refused before anything is written.
+func planMCP(root string, c MCPClient, install bool) (filePlan, error) {
+	verb := "install"
+	if !install {
+		verb = "uninstall"
+	}
+	p := filePlan{path: filepath.Join(root, filepath.FromSlash(c.Path)), mode: 0o644, action: "unchanged"}
+	refuse := func(why string) error {
+		return fmt.Errorf("%s --mcp %s: %s %s; nothing was changed (fix or move the file, then run it again)", verb, c.Name, p.path, why)
+	}
+	b, err := os.ReadFile(p.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if !install {
+			return p, nil
+		}
+		b = []byte("{}\n")
+	case err != nil:
+		return p, refuse("cannot be read: " + err.Error())
+	default:
+		p.exists = true
+		if st, err := os.Stat(p.path); err == nil {
+			p.mode = st.Mode().Perm()
 		}
 	}
-	return nil, false
-}
-
-func (o object) set(k string, v json.RawMessage) object {
-	for i := range o {
-		if o[i].key == k {
-			o[i].val = v
-			return o
-		}
-	}
-	return append(o, member{k, v})
-}
-
-// parseObject reads a JSON object keeping key order; anything else, or
-// trailing data, is an error with the byte offset.
-func parseObject(b []byte) (object, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	tok, err := dec.Token()
+	v, err := hujson.Parse(b)
 	if err != nil {
-		return nil, jsonErr(b, dec, err)
+		return p, refuse("is not valid JSON or JSONC (" + err.Error() + ")")
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("the top level is not a JSON object")
+	top, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return p, refuse("is not a JSON object at the top level")
 	}
-	var o object
-	for dec.More() {
-		kt, err := dec.Token()
+	unit := indentUnit(b)
+	memberIndent := unit
+	if len(top.Members) > 0 {
+		memberIndent = lineIndent(top.Members[0].Name.BeforeExtra, unit)
+	}
+	sv := jsonMember(top, c.Key)
+	if sv == nil {
+		if !install {
+			return p, nil
+		}
+		addMember(top, c.Key, mustValue(map[string]any{}, "", unit), unit, "")
+		sv = jsonMember(top, c.Key)
+	}
+	servers, ok := sv.Value.(*hujson.Object)
+	if !ok {
+		return p, refuse(fmt.Sprintf("has %q that is not an object", c.Key))
+	}
+	srvIndent := memberIndent + unit
+	if len(servers.Members) > 0 {
+		srvIndent = lineIndent(servers.Members[0].Name.BeforeExtra, srvIndent)
+	}
+	cur := jsonMember(servers, ServerName)
+	if install {
+		switch {
+		case cur != nil && sameValue(cur, c.Entry):
+			return p, nil
+		case cur != nil && !isOurMCPEntry(cur):
+			return p, refuse(fmt.Sprintf("has a %q server that does not run `sessiongate mcp`", ServerName) + ": rename or remove it")
+		case cur != nil:
+			// Ours from an older install (an absolute path): replace it
+			// where it is.
+			nv := mustValue(c.Entry, srvIndent, unit)
+			nv.BeforeExtra, nv.AfterExtra = cur.BeforeExtra, cur.AfterExtra
+			*cur = nv
+			p.action = "updated"
+		default:
+			addMember(servers, ServerName, mustValue(c.Entry, srvIndent, unit), unit, memberIndent)
+			p.action = "updated"
+			if !p.exists {
+				p.action = "wrote"
+			}
+		}
+		p.note = "MCP server " + ServerName + " for " + c.Name + " runs `" + MCPCommand + " mcp` from PATH"
+	} else {
+		if cur == nil {
+			return p, nil
+		}
+		if !isOurMCPEntry(cur) {
+			return p, nil // someone else's server of that name: not ours to remove
+		}
+		removeMember(servers, ServerName)
+		if len(servers.Members) == 0 && !hasComment(servers.AfterExtra) {
+			removeMember(top, c.Key)
+		}
+		p.action = "updated"
+		p.note = "removed MCP server " + ServerName
+	}
+	v.UpdateOffsets()
+	out := v.Pack()
+	if !install && len(top.Members) == 0 && !hasComment(out) {
+		p.remove, p.action, p.note = true, "removed", "held only sessiongate's MCP server"
+		return p, nil
+	}
+	if !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, '\n')
+	}
+	if _, err := hujson.Parse(out); err != nil {
+		return p, fmt.Errorf("%s --mcp %s: the merged %s does not parse (%v); nothing was changed: please report this", verb, c.Name, p.path, err)
+	}
+	p.out = out
+	return p, nil
+}
+
+// planMCPs plans every client's file; the first refusal refuses them all.
+func planMCPs(root string, clients []MCPClient, install bool) ([]filePlan, error) {
+	var plans []filePlan
+	for _, c := range clients {
+		p, err := planMCP(root, c, install)
 		if err != nil {
-			return nil, jsonErr(b, dec, err)
-		}
-		k := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, jsonErr(b, dec, err)
-		}
-		o = append(o, member{k, v})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, jsonErr(b, dec, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("data after the top-level object at %s", lineCol(b, dec.InputOffset()))
-	}
-	return o, nil
-}
-
-func jsonErr(b []byte, dec *json.Decoder, err error) error {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("%v at %s", err, lineCol(b, se.Offset))
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("unexpected end of file")
-	}
-	return fmt.Errorf("%v at %s", err, lineCol(b, dec.InputOffset()))
-}
-
-func lineCol(b []byte, off int64) string {
-	if off > int64(len(b)) {
-		off = int64(len(b))
-	}
-	line, col := 1, 1
-	for _, c := range b[:off] {
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return fmt.Sprintf("line %d, column %d", line, col)
-}
-
-// encode writes an ordered object with two-space indentation, each value
-// re-indented from its original text.
-func (o object) encode() ([]byte, error) {
-	var b bytes.Buffer
-	if len(o) == 0 {
-		return []byte("{}\n"), nil
-	}
-	b.WriteString("{\n")
-	for i, m := range o {
-		k, _ := json.Marshal(m.key)
-		b.WriteString("  ")
-		b.Write(k)
-		b.WriteString(": ")
-		var v bytes.Buffer
-		if err := json.Indent(&v, m.val, "  ", "  "); err != nil {
 			return nil, err
 		}
-		b.Write(v.Bytes())
-		if i < len(o)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
+		plans = append(plans, p)
 	}
-	b.WriteString("}\n")
-	return b.Bytes(), nil
+	return plans, nil
 }
 
-// writeMCPConfig merges sessiongate's server entry into one client's config
-// at root, keeping every other key and server. A file that is not valid
-// JSON is left untouched and reported.
-func writeMCPConfig(root string, c MCPClient, binary string) (Change, error) {
-	p := filepath.Join(root, c.Path)
-	old, err := os.ReadFile(p)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Change{}, fmt.Errorf("install --mcp %s: read %s: %w", c.Name, p, err)
-	}
-	var top object
-	if exists && len(bytes.TrimSpace(old)) > 0 {
-		if top, err = parseObject(old); err != nil {
-			return Change{}, fmt.Errorf("install --mcp %s: %s is not valid JSON (%v): fix or remove it; it was left untouched", c.Name, p, err)
-		}
-	}
-	var servers object
-	if raw, ok := top.get(c.Key); ok {
-		if servers, err = parseObject(raw); err != nil {
-			return Change{}, fmt.Errorf("install --mcp %s: %s: %q is not a JSON object (%v): fix it; the file was left untouched", c.Name, p, c.Key, err)
-		}
-	}
-	entry, err := json.Marshal(c.Entry(binary))
-	if err != nil {
-		return Change{}, err
-	}
-	if cur, ok := servers.get(ServerName); ok && sameJSON(cur, entry) {
-		return Change{Path: p, Action: "unchanged"}, nil
-	}
-	servers = servers.set(ServerName, entry)
-	sb, err := servers.encode()
-	if err != nil {
-		return Change{}, err
-	}
-	top = top.set(c.Key, bytes.TrimSpace(sb))
-	out, err := top.encode()
-	if err != nil {
-		return Change{}, err
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return Change{}, fmt.Errorf("install --mcp %s: %w", c.Name, err)
-	}
-	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(p); err == nil {
-		mode = st.Mode().Perm()
-	}
-	if err := writeFileAtomic(p, out, mode); err != nil {
-		return Change{}, fmt.Errorf("install --mcp %s: %w", c.Name, err)
-	}
-	action := "wrote"
-	if exists {
-		action = "updated"
-	}
-	return Change{Path: p, Action: action, Note: "MCP server " + ServerName + " for " + c.Name}, nil
+// sameValue compares a parsed value with x by meaning, not formatting.
+func sameValue(v *hujson.Value, x any) bool {
+	std := v.Clone()
+	std.Standardize()
+	want := mustValue(x, "", "")
+	want.Standardize()
+	return sameJSON(std.Pack(), want.Pack())
 }
 
-// sameJSON compares two JSON values by meaning, not formatting.
-func sameJSON(a, b []byte) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+// isOurMCPEntry reports whether a server entry runs `sessiongate mcp`
+// (from PATH, or by an absolute path an older install wrote).
+func isOurMCPEntry(v *hujson.Value) bool {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
 		return false
 	}
-	xb, _ := json.Marshal(x)
-	yb, _ := json.Marshal(y)
-	return bytes.Equal(xb, yb)
+	cmd := jsonMember(obj, "command")
+	if cmd == nil {
+		return false
+	}
+	lit, ok := cmd.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' {
+		return false
+	}
+	base := strings.TrimSuffix(filepath.Base(filepath.ToSlash(lit.String())), ".exe")
+	if base != MCPCommand {
+		return false
+	}
+	av := jsonMember(obj, "args")
+	if av == nil {
+		return false
+	}
+	arr, ok := av.Value.(*hujson.Array)
+	if !ok || len(arr.Elements) == 0 {
+		return false
+	}
+	first, ok := arr.Elements[0].Value.(hujson.Literal)
+	return ok && first.Kind() == '"' && first.String() == "mcp"
 }
 
 // mcpEntry reads sessiongate's entry from a client config: the command,
 // whether the file exists, and a parse error.
 func mcpEntry(root string, c MCPClient) (command string, exists bool, err error) {
-	p := filepath.Join(root, c.Path)
+	p := filepath.Join(root, filepath.FromSlash(c.Path))
 	b, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
@@ -252,19 +245,34 @@ func mcpEntry(root string, c MCPClient) (command string, exists bool, err error)
 	if err != nil {
 		return "", true, err
 	}
-	top, err := parseObject(b)
+	v, err := hujson.Parse(b)
 	if err != nil {
-		return "", true, fmt.Errorf("%s is not valid JSON: %w", p, err)
+		return "", true, fmt.Errorf("%s is not valid JSON or JSONC: %w", p, err)
 	}
-	raw, ok := top.get(c.Key)
+	top, ok := v.Value.(*hujson.Object)
 	if !ok {
+		return "", true, fmt.Errorf("%s is not a JSON object", p)
+	}
+	sv := jsonMember(top, c.Key)
+	if sv == nil {
 		return "", true, nil
 	}
-	var servers map[string]struct {
-		Command string `json:"command"`
+	servers, ok := sv.Value.(*hujson.Object)
+	if !ok {
+		return "", true, fmt.Errorf("%s: %q is not an object of servers", p, c.Key)
 	}
-	if err := json.Unmarshal(raw, &servers); err != nil {
-		return "", true, fmt.Errorf("%s: %q is not an object of servers: %w", p, c.Key, err)
+	e := jsonMember(servers, ServerName)
+	if e == nil {
+		return "", true, nil
 	}
-	return servers[ServerName].Command, true, nil
+	obj, ok := e.Value.(*hujson.Object)
+	if !ok {
+		return "", true, fmt.Errorf("%s: server %q is not an object", p, ServerName)
+	}
+	if cv := jsonMember(obj, "command"); cv != nil {
+		if lit, ok := cv.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+			return lit.String(), true, nil
+		}
+	}
+	return "", true, fmt.Errorf("%s: server %q has no command", p, ServerName)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,7 +14,13 @@ import (
 // ("" when the go tool is missing: those tests skip, or fail under CI).
 var binary string
 
+// coverDir is where the real binary writes its coverage counters when the
+// tests run with -cover: the test's own -test.gocoverdir, so `go test
+// -cover` merges the CLI flows the binary ran into the package's profile.
+var coverDir string
+
 func TestMain(m *testing.M) {
+	flag.Parse()
 	os.Exit(buildAndRun(m))
 }
 
@@ -25,9 +32,16 @@ func buildAndRun(m *testing.M) int {
 			return 1
 		}
 		defer os.RemoveAll(dir)
-		bin := filepath.Join(dir, "sessiongate")
+		// The binary sits alone in its folder, which the scripts put first
+		// on PATH: `sessiongate` resolves as it does for a user.
+		bin := filepath.Join(dir, "bin", "sessiongate")
+		build := []string{"build", "-o", bin}
+		if f := flag.Lookup("test.gocoverdir"); f != nil && f.Value.String() != "" && testing.CoverMode() != "" {
+			coverDir = f.Value.String()
+			build = append(build, "-cover", "-covermode="+testing.CoverMode(), "-coverpkg=github.com/sessiongate/sessiongate/...")
+		}
 		var out bytes.Buffer
-		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd := exec.Command("go", append(build, ".")...)
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {
 			fmt.Fprintf(os.Stderr, "build sessiongate: %v\n%s", err, out.String())
@@ -50,6 +64,15 @@ func realBinary(t *testing.T) string {
 	return binary
 }
 
+// binaryEnv is what every run of the real binary gets on top of its
+// environment: the coverage folder when the tests measure coverage.
+func binaryEnv() []string {
+	if coverDir == "" {
+		return nil
+	}
+	return []string{"GOCOVERDIR=" + coverDir}
+}
+
 // sgBin runs the real binary in dir with a clean sessiongate environment
 // plus env, and returns the exit code, stdout and stderr.
 func sgBin(t *testing.T, dir string, env []string, args ...string) (int, string, string) {
@@ -61,6 +84,7 @@ func sgBin(t *testing.T, dir string, env []string, args ...string) (int, string,
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	cmd.Env = append(cmd.Env, binaryEnv()...)
 	cmd.Env = append(cmd.Env, env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -57,12 +57,16 @@ tool manages (husky, or any folder holding hooks that are not sessiongate's),
 install refuses and says how to proceed; --force chains that tool's hooks anyway.
 
 --mcp claude,cursor,vscode writes or merges .mcp.json, .cursor/mcp.json and
-.vscode/mcp.json so the clients start ` + "`sessiongate mcp`" + ` by absolute path.
+.vscode/mcp.json (JSONC: comments, formatting and your other servers kept) so
+the clients start ` + "`sessiongate mcp`" + ` from PATH: the files are committed and
+carry no path of this machine.
 
 --agent claude,cursor,gemini merges sessiongate's lifecycle hooks into
 .claude/settings.json, .cursor/hooks.json and .gemini/settings.json (comments,
 formatting and your own hooks kept); they run ` + "`sessiongate agent-hook`" + ` from PATH.
-A file that cannot be parsed refuses the whole install and nothing is changed.`,
+Every file is read and merged before anything is written: a file that cannot
+be parsed refuses the whole install and nothing is changed (the git hooks
+included); a write that fails half way puts back what was already written.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			bin, err := selfPath()
@@ -86,6 +90,9 @@ A file that cannot be parsed refuses the whole install and nothing is changed.`,
 					return blocked("%w", err)
 				}
 				return usage(err)
+			}
+			if (len(opts.MCP) > 0 || len(opts.Agents) > 0) && hooks.OnPath() == "" {
+				fmt.Fprintln(c.ErrOrStderr(), "warning: `sessiongate` is not on PATH, and the MCP and agent configs run it from there: go install github.com/sessiongate/sessiongate/cmd/sessiongate@latest (and put $(go env GOPATH)/bin on PATH)")
 			}
 			if strings.Contains(bin, string(filepath.Separator)+"go-build") {
 				fmt.Fprintf(c.ErrOrStderr(), "warning: %s looks like a `go run` build that will disappear: install sessiongate (go install) and run install again\n", bin)
@@ -115,13 +122,18 @@ func printChanges(c *cobra.Command, rep *hooks.Report) {
 }
 
 func newUninstallCmd(a *app) *cobra.Command {
-	var agentList string
+	var agentList, mcpList string
 	c := &cobra.Command{
 		Use:   "uninstall",
-		Short: "Remove sessiongate's git hooks (or, with --agent, its agent hooks)",
+		Short: "Remove sessiongate's git hooks and MCP servers (or, with --agent, its agent hooks)",
 		Long: `Remove every hook script sessiongate wrote (they carry a marker line) and put
-each chained original (NAME.sessiongate-orig) back, byte for byte with its mode.
-Hooks that are not sessiongate's, the database and MCP configs are left alone.
+each chained original (NAME.sessiongate-orig) back, byte for byte with its mode,
+then remove the "sessiongate" server that install --mcp added to .mcp.json,
+.cursor/mcp.json and .vscode/mcp.json (a file left empty is removed; comments and
+other servers stay). Hooks and servers that are not sessiongate's and the
+database are left alone.
+
+With --mcp claude,cursor,vscode only those MCP configs change; the git hooks stay.
 
 With --agent claude,cursor,gemini only those agents' hook configs change: exactly
 the hooks that run ` + "`sessiongate agent-hook`" + ` are removed (and groups or event keys
@@ -134,7 +146,16 @@ are left alone.`,
 				return usage(err)
 			}
 			var rep *hooks.Report
-			if agentList != "" {
+			if agentList != "" && mcpList != "" {
+				return usage(errors.New("uninstall: pass --agent or --mcp, not both"))
+			}
+			if mcpList != "" {
+				clients, perr := hooks.ParseMCPClients(splitList(mcpList))
+				if perr != nil {
+					return usage(fmt.Errorf("uninstall: %w", perr))
+				}
+				rep, err = hooks.UninstallMCP(c.Context(), wd, clients)
+			} else if agentList != "" {
 				agents, perr := hooks.ParseAgents(splitList(agentList))
 				if perr != nil {
 					return usage(fmt.Errorf("uninstall: %w", perr))
@@ -153,6 +174,7 @@ are left alone.`,
 		},
 	}
 	c.Flags().StringVar(&agentList, "agent", "", "remove sessiongate's hooks from these agents' configs instead: claude, cursor, gemini")
+	c.Flags().StringVar(&mcpList, "mcp", "", "remove sessiongate's server from these MCP configs only: claude, cursor, vscode")
 	return c
 }
 

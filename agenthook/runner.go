@@ -262,7 +262,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) && ev.Kind != KindStart {
 		notes = append(notes, "the sessiongate database "+dbPath+" was missing (deleted?); a new one was created, so earlier sessions of this repository are gone from it")
 	}
-	db, err := store.Open(ctx, dbPath)
+	db, err := store.OpenSingle(ctx, dbPath)
 	if err != nil {
 		a := failAnswer(ev, cfg.AgentFailMode(), fmt.Errorf("open the database: %w", err))
 		return a, fmt.Errorf("%w: %v", errFailMode, err)

@@ -122,18 +122,41 @@ git gc -q # packed, like a real repository's history
 say "seeding $SESSIONS sessions"
 DB=$(git rev-parse --path-format=absolute --git-common-dir)/sessiongate/sessiongate.db
 (cd "$ROOT" && go run bench/seed.go -db "$DB" -repo "$REPO" -n "$SESSIONS" >&2)
-id=$("$SG" session start --objective "benchmark" | sed -n 's/^export SESSIONGATE_SESSION=//p')
-"$SG" session evidence --session "$id" --phase CONTEXT_RETRIEVAL --type tool_output --value "read" >/dev/null
-"$SG" session advance --session "$id" --to WORKING >/dev/null
+
+# Each sessiongate variant commits in its own worktree (one branch, one
+# session each), as a user would: its hooks see only its own commits, so the
+# reconciliation a commit leaves to the next hook is timed as it happens.
+# The other variants commit in the main worktree.
+SG_BASE=${SG_BASE:-}
+sg_variants=(sg-pre-commit sg-all)
+if [ -n "$SG_BASE" ]; then
+	say "building the base revision $SG_BASE"
+	git -C "$ROOT" worktree add -q --detach "$WORK/base-src" "$SG_BASE"
+	(cd "$WORK/base-src" && go build -o "$BIN/sessiongate-base" ./cmd/sessiongate)
+	git -C "$ROOT" worktree remove --force "$WORK/base-src"
+	sg_variants+=(base-all)
+fi
+sg_of() { if [ "$1" = base-all ]; then echo "$BIN/sessiongate-base"; else echo "$SG"; fi; }
+dir_of() { case $1 in sg-* | base-*) echo "$WORK/wt-$1" ;; *) echo "$REPO" ;; esac; }
+for v in "${sg_variants[@]}"; do
+	git worktree add -q -b "bench-$v" "$(dir_of "$v")"
+	(
+		cd "$(dir_of "$v")"
+		sgv=$(sg_of "$v")
+		id=$("$sgv" session start --objective "benchmark $v" | sed -n 's/^export SESSIONGATE_SESSION=//p')
+		"$sgv" session evidence --session "$id" --phase CONTEXT_RETRIEVAL --type tool_output --value "read" >/dev/null
+		"$sgv" session advance --session "$id" --to WORKING >/dev/null
+	)
+done
 
 # One hooks folder per variant; each commit picks one with -c core.hooksPath.
 mkdir -p "$WORK/hooks-none"
-install_sg() { # folder, install flags...
-	local dir=$1
-	shift
+install_sg() { # binary, folder, install flags...
+	local sgv=$1 dir=$2
+	shift 2
 	mkdir -p "$dir"
 	git config core.hooksPath "$dir"
-	"$SG" install "$@" >/dev/null
+	"$sgv" install "$@" >/dev/null
 	git config --unset core.hooksPath
 }
 # The floor: any pre-commit hook costs a fork and exec, and git reads the
@@ -141,8 +164,9 @@ install_sg() { # folder, install flags...
 mkdir -p "$WORK/hooks-noop-sh"
 printf '#!/bin/sh\nexit 0\n' > "$WORK/hooks-noop-sh/pre-commit"
 chmod +x "$WORK/hooks-noop-sh/pre-commit"
-install_sg "$WORK/hooks-sg-pre-commit" --hooks pre-commit
-install_sg "$WORK/hooks-sg-all"
+install_sg "$SG" "$WORK/hooks-sg-pre-commit" --hooks pre-commit
+install_sg "$SG" "$WORK/hooks-sg-all"
+[ -z "$SG_BASE" ] || install_sg "$BIN/sessiongate-base" "$WORK/hooks-base-all"
 move_hooks() { # folder: move what a tool installed into .git/hooks there
 	mkdir -p "$1"
 	find .git/hooks -maxdepth 1 -type f ! -name '*.sample' -exec mv {} "$1/" \;
@@ -159,16 +183,16 @@ if [ -n "$PRECOMMIT" ]; then
 	move_hooks "$WORK/hooks-pre-commit"
 fi
 
-variants=(none noop-sh sg-pre-commit sg-all)
+variants=(none noop-sh "${sg_variants[@]}")
 [ -n "$LEFTHOOK" ] && variants+=(lefthook)
 [ -n "$PRECOMMIT" ] && variants+=(pre-commit)
 
-prepare="echo \$RANDOM\$RANDOM >> $REPO/bench.txt && git -C $REPO add bench.txt"
+prepare() { echo "$RANDOM$RANDOM" >> "$1/bench.txt" && git -C "$1" add bench.txt; }
 results=$WORK/results.tsv
 : > "$results"
 for v in "${variants[@]}"; do
 	# A check that the variant works before timing it.
-	sh -c "$prepare" && git -C "$REPO" -c core.hooksPath="$WORK/hooks-$v" commit -q -m check ||
+	prepare "$(dir_of "$v")" && git -C "$(dir_of "$v")" -c core.hooksPath="$WORK/hooks-$v" commit -q -m check ||
 		{ say "variant $v failed to commit"; exit 1; }
 done
 # TIMER=loop (default) interleaves the variants run by run, so a load that
@@ -183,14 +207,15 @@ stats() { sort -n | awk '{a[NR]=$1; s+=$1} END {
 if [ "$TIMER" = hyperfine ]; then
 	for v in "${variants[@]}"; do
 		say "timing $v with hyperfine ($RUNS runs)"
-		hyperfine --style none --warmup 3 --runs "$RUNS" --prepare "$prepare" --export-json "$WORK/$v.json" \
-			"git -C $REPO -c core.hooksPath=$WORK/hooks-$v commit -q -m bench" >/dev/null
+		d=$(dir_of "$v")
+		hyperfine --style none --warmup 3 --runs "$RUNS" --prepare "echo \$RANDOM >> $d/bench.txt && git -C $d add bench.txt" --export-json "$WORK/$v.json" \
+			"git -C $d -c core.hooksPath=$WORK/hooks-$v commit -q -m bench" >/dev/null
 		# hyperfine reports CPU time as a mean only.
 		python3 - "$WORK/$v.json" "$v" >> "$results" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 ms = lambda x: f"{x*1000:.1f}"
-print("\t".join([sys.argv[2], ms(r["median"]), ms(r["mean"]), ms(r["min"]), ms(r["max"]), ms(r["user"] + r["system"])]))
+print("\t".join([sys.argv[2], ms(r["median"]), ms(r["mean"]), ms(r["min"]), ms(r["max"]), ms(r["user"] + r["system"]), "-"]))
 EOF
 	done
 else
@@ -201,18 +226,13 @@ else
 		FNR == 2 { t = us($1) + us($2) } END { printf "%d", t }' "$1"; }
 	for ((i = 0; i < RUNS + 3; i++)); do
 		for v in "${variants[@]}"; do
-			sh -c "$prepare"
+			d=$(dir_of "$v")
+			prepare "$d"
 			times > "$WORK/t0"
 			s=$EPOCHREALTIME
-			git -C "$REPO" -c core.hooksPath="$WORK/hooks-$v" commit -q -m bench
+			git -C "$d" -c core.hooksPath="$WORK/hooks-$v" commit -q -m bench
 			e=$EPOCHREALTIME
 			times > "$WORK/t1"
-			# The variants share one repository and one session. A commit made
-			# under another variant's hooks is one sessiongate never saw, which
-			# every later sessiongate hook would reconcile (record, or flag as a
-			# bypass); a remote-tracking ref marks it as not the session's, so
-			# each row times its hooks in the steady state (untimed).
-			[ "$v" = sg-all ] || git -C "$REPO" update-ref refs/remotes/bench/seen HEAD
 			if ((i >= 3)); then
 				echo "$((${e/./} - ${s/./}))" >> "$WORK/$v.wall"
 				echo "$(($(cpu_of "$WORK/t1") - $(cpu_of "$WORK/t0")))" >> "$WORK/$v.cpu"
@@ -220,16 +240,19 @@ else
 		done
 	done
 	for v in "${variants[@]}"; do
-		printf '%s\t%s\t%s\n' "$v" "$(stats < "$WORK/$v.wall")" "$(stats < "$WORK/$v.cpu" | cut -f1)" >> "$results"
+		# Paired: round by round against no hooks, the median of the differences.
+		paired=$(paste "$WORK/$v.wall" "$WORK/none.wall" | awk '{print $1 - $2}' | sort -n | awk '{a[NR]=$1} END {
+			m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%+.1f", m/1000 }')
+		printf '%s\t%s\t%s\t%s\n' "$v" "$(stats < "$WORK/$v.wall")" "$(stats < "$WORK/$v.cpu" | cut -f1)" "$paired" >> "$results"
 	done
 fi
 
 if command -v hyperfine >/dev/null; then
 	# The hook process on its own (a staged change, the seeded database), and
 	# the bare start of the binary, to show where the time goes.
-	echo $RANDOM >> "$REPO/bench.txt" && git -C "$REPO" add bench.txt
+	echo $RANDOM >> "$WORK/wt-sg-all/bench.txt" && git -C "$WORK/wt-sg-all" add bench.txt
 	say "timing the pre-commit hook process alone"
-	(cd "$REPO" && hyperfine -N --style none --warmup 5 --runs "$RUNS" --export-json "$WORK/alone.json" \
+	(cd "$WORK/wt-sg-all" && hyperfine -N --style none --warmup 5 --runs "$RUNS" --export-json "$WORK/alone.json" \
 		"$SG hook pre-commit" "$SG version" "git write-tree" >/dev/null)
 	python3 - "$WORK/alone.json" > "$WORK/alone.tsv" <<'EOF'
 import json, sys
@@ -245,10 +268,10 @@ fi
 	echo "tools: $(git --version), $(go version | cut -d' ' -f3), hyperfine $(hyperfine --version 2>/dev/null | cut -d' ' -f2 || echo -), lefthook $([ -n "$LEFTHOOK" ] && "$LEFTHOOK" version || echo -), $([ -n "$PRECOMMIT" ] && "$PRECOMMIT" --version || echo 'pre-commit -')"
 	echo "repository: $(git -C "$REPO" ls-files | wc -l) tracked files; database: $("$SG" session list --limit 10000 | tail -n +2 | wc -l) sessions (at most 10,000 counted); $RUNS runs after 3 warm-ups; timer: $TIMER"
 	echo
-	echo "| hooks | median wall ms | over no hooks | mean | min | max | median CPU ms (user+sys) | CPU over no hooks |"
+	echo "| hooks | median wall ms | added (paired median) | mean | min | max | median CPU ms (user+sys) | CPU over no hooks |"
 	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-	awk -F'\t' 'NR == FNR && $1 == "none" { bw = $2; bc = $6 } NR == FNR { next }
-		{ printf "| %s | %s | %+.1f | %s | %s | %s | %s | %+.1f |\n", $1, $2, $2 - bw, $3, $4, $5, $6, $6 - bc }' "$results" "$results"
+	awk -F'\t' 'NR == FNR && $1 == "none" { bc = $6 } NR == FNR { next }
+		{ printf "| %s | %s | %s | %s | %s | %s | %s | %+.1f |\n", $1, $2, $7, $3, $4, $5, $6, $6 - bc }' "$results" "$results"
 	if [ -s "$WORK/alone.tsv" ]; then
 		echo
 		echo "| process alone (hyperfine -N) | median ms | mean ms | stddev | min | max |"

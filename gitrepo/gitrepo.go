@@ -411,6 +411,12 @@ func (r *Repo) shallowDepth(ctx context.Context) (int, bool) {
 	return n, true
 }
 
+// LooseCommit reads a commit stored as a loose object without starting git
+// (ReadLooseCommit).
+func (r *Repo) LooseCommit(sha string) (session.LandedCommit, []string, bool) {
+	return ReadLooseCommit(r.CommonDir(), sha)
+}
+
 // LandedCommits lists the commits reachable from HEAD but neither from
 // since ("" for none) nor from any remote-tracking branch, oldest first,
 // with their trees, parent counts and committer times: the commits made in

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -217,5 +218,51 @@ func TestShallowCloneRangeNamesTheFetch(t *testing.T) {
 	full, _ := gitrepo.Open(ctx, src)
 	if _, err := full.Log(ctx, "nosuch..HEAD"); err == nil || strings.Contains(err.Error(), "shallow") {
 		t.Fatalf("a bad revision in a full clone: %v", err)
+	}
+}
+
+// ReadLooseCommit agrees with git on a fresh commit and its merge, and
+// declines a packed one.
+func TestReadLooseCommit(t *testing.T) {
+	dir := t.TempDir()
+	g := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+			"GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=T <odd>", "GIT_COMMITTER_EMAIL=t@example.com")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	g("init", "-q", "-b", "main")
+	g("commit", "-q", "--allow-empty", "-m", "one")
+	g("checkout", "-q", "-b", "side")
+	g("commit", "-q", "--allow-empty", "-m", "two\n\nbody\n")
+	g("checkout", "-q", "main")
+	g("commit", "-q", "--allow-empty", "-m", "three")
+	g("merge", "-q", "--no-ff", "-m", "merge", "side")
+	common := filepath.Join(dir, ".git")
+	for _, rev := range []string{"HEAD", "HEAD^1", "side"} {
+		sha := g("rev-parse", rev)
+		c, parents, ok := gitrepo.ReadLooseCommit(common, sha)
+		if !ok {
+			t.Fatalf("%s: not read", rev)
+		}
+		want := strings.Fields(g("log", "-1", "--format=%T %ct %P", sha))
+		if c.SHA != sha || c.Tree != want[0] || strconv.FormatInt(c.CommitTime.Unix(), 10) != want[1] ||
+			strings.Join(parents, " ") != strings.Join(want[2:], " ") || c.Parents != len(want)-2 {
+			t.Errorf("%s: read %+v %v, git says %v", rev, c, parents, want)
+		}
+	}
+	head := g("rev-parse", "HEAD")
+	g("gc", "-q")
+	if _, _, ok := gitrepo.ReadLooseCommit(common, head); ok {
+		t.Error("a packed commit was read as loose")
+	}
+	if _, _, ok := gitrepo.ReadLooseCommit(common, "../../etc/passwd"); ok {
+		t.Error("a path was accepted as an id")
 	}
 }

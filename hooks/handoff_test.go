@@ -49,8 +49,8 @@ func TestHandoffStartsTheBinaryOnce(t *testing.T) {
 	if got := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)"); got != id {
 		t.Errorf("Session-Id trailer %q, want %q", got, id)
 	}
-	if _, err := os.Stat(filepath.Join(r.root, ".git", handoffFile)); !os.IsNotExist(err) {
-		t.Errorf("post-commit left the handoff behind (stat: %v)", err)
+	if b, err := os.ReadFile(filepath.Join(r.root, ".git", handoffFile)); err != nil || len(b) != 0 {
+		t.Errorf("post-commit did not empty the handoff: %q, %v", b, err)
 	}
 	toks := r.rawTokens(id)
 	if !strings.Contains(toks, "hook:pre-commit:pass") {

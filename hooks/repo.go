@@ -33,8 +33,10 @@ type hookRepo struct {
 // git rev-parse). GIT_DIR, GIT_WORK_TREE or GIT_COMMON_DIR in the
 // environment mean git was told otherwise: ask git.
 func locateRepo(ctx context.Context, dir string, getenv func(string) string) (*hookRepo, error) {
-	if getenv("GIT_DIR") == "" && getenv("GIT_WORK_TREE") == "" && getenv("GIT_COMMON_DIR") == "" {
-		if r := fromDotGit(dir); r != nil {
+	if getenv("GIT_WORK_TREE") == "" && getenv("GIT_COMMON_DIR") == "" {
+		// git sets GIT_DIR for hooks in a linked worktree: the same git
+		// dir the .git file names is no other layout.
+		if r := fromDotGit(dir); r != nil && sameGitDir(dir, getenv("GIT_DIR"), r.gitDir) {
 			return r, nil
 		}
 	}
@@ -45,6 +47,19 @@ func locateRepo(ctx context.Context, dir string, getenv func(string) string) (*h
 	r := &hookRepo{root: repo.Root(), commonDir: repo.CommonDir(), gitDir: repo.GitDir(), repo: repo}
 	r.once.Do(func() {})
 	return r, nil
+}
+
+// sameGitDir reports whether GIT_DIR (relative to dir) is unset or names
+// gitDir.
+func sameGitDir(dir, env, gitDir string) bool {
+	if env == "" {
+		return true
+	}
+	if !filepath.IsAbs(env) {
+		env = filepath.Join(dir, env)
+	}
+	real, err := filepath.EvalSymlinks(env)
+	return err == nil && real == gitDir
 }
 
 // fromDotGit reads dir/.git; nil when dir is not a work tree's top or the
@@ -198,4 +213,10 @@ func LocateWorktree(ctx context.Context, dir string, getenv func(string) string)
 
 func (r *hookRepo) LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error) {
 	return gitrepo.LandedCommitsAt(ctx, r.root, since)
+}
+
+// LooseCommit reads a commit from the object store without git when it is
+// a loose object (see session.Reconcile).
+func (r *hookRepo) LooseCommit(sha string) (session.LandedCommit, []string, bool) {
+	return gitrepo.ReadLooseCommit(r.commonDir, sha)
 }

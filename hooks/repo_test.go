@@ -53,14 +53,31 @@ func TestFromDotGitAgreesWithGit(t *testing.T) {
 			}
 		})
 	}
-	// GIT_DIR in the environment: ask git, whatever .git says.
-	r, err := locateRepo(ctx, root, func(k string) string {
-		if k == "GIT_DIR" {
-			return filepath.Join(root, ".git")
+	// GIT_DIR naming the git dir .git names (git sets it for hooks in a
+	// linked worktree) is the plain layout; any other GIT_DIR asks git.
+	for _, tc := range []struct {
+		gitDir  string
+		viaGit  bool
+		comment string
+	}{
+		{filepath.Join(root, ".git"), false, "GIT_DIR is .git"},
+		{".git", false, "GIT_DIR relative"},
+		{filepath.Join(t.TempDir(), "elsewhere"), true, "GIT_DIR elsewhere"},
+	} {
+		r, err := locateRepo(ctx, root, func(k string) string {
+			if k == "GIT_DIR" {
+				return tc.gitDir
+			}
+			return ""
+		})
+		if tc.viaGit {
+			if err == nil && r.repo == nil {
+				t.Errorf("%s: the .git entry was trusted over GIT_DIR", tc.comment)
+			}
+			continue
 		}
-		return ""
-	})
-	if err != nil || r.repo == nil {
-		t.Errorf("with GIT_DIR set the repository was not opened through git: %v", err)
+		if err != nil || r.repo != nil {
+			t.Errorf("%s: asked git (%v) though GIT_DIR names the same git dir", tc.comment, err)
+		}
 	}
 }

@@ -86,7 +86,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			"fix the file (`sessiongate doctor` checks it)", "", "")
 		return ExitBlock
 	}
-	db, err := store.Open(ctx, rt.dbPath(repo))
+	db, err := store.OpenSingle(ctx, rt.dbPath(repo))
 	if err != nil {
 		return rt.failMode(hook, cfg, err)
 	}

@@ -75,7 +75,8 @@ if [ -n "$h" ] && [ -f "$h" ] && { read -r v pid; } <"$h" && [ "$v $pid" = "` + 
 
 // handoffScript is the part of a script that uses pre-commit's handoff
 // instead of starting the binary: commit-msg adds the trailers (read as
-// data, never evaluated), post-commit leaves the commit to reconciliation.
+// data, never evaluated), post-commit leaves the commit to reconciliation
+// and empties the handoff (a redirection: rm would be one more process).
 var handoffScript = map[string]string{
 	"commit-msg": handoffCheck + `if [ -n "$h" ] && [ $# -ge 1 ]; then
 	msg=$1
@@ -89,7 +90,7 @@ var handoffScript = map[string]string{
 fi
 `,
 	"post-commit": handoffCheck + `if [ -n "$h" ]; then
-	rm -f "$h"
+	: >"$h"
 	exit 0
 fi
 `,

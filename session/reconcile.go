@@ -89,12 +89,17 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	if known[head] || head == except && exceptParent != "" && (known[exceptParent] || exceptParent == s.StartCommit) {
 		return 0, nil
 	}
-	landed, err := ll.LandedCommits(ctx, s.StartCommit)
-	if err != nil {
-		return 0, fmt.Errorf("reconcile: list commits: %w", err)
-	}
 	// Commit times have second resolution.
 	since := s.CreatedAt.Truncate(time.Second).Add(-time.Second)
+	landed, err := e.headOnly(ctx, s, repo, head, known, since)
+	if err != nil {
+		return 0, err
+	}
+	if landed == nil {
+		if landed, err = ll.LandedCommits(ctx, s.StartCommit); err != nil {
+			return 0, fmt.Errorf("reconcile: list commits: %w", err)
+		}
+	}
 	var todo []LandedCommit
 	for _, c := range landed {
 		if !known[c.SHA] && c.SHA != except && !c.CommitTime.Before(since) {
@@ -154,6 +159,32 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		}
 	}
 	return n, nil
+}
+
+// commitReader reads one commit without starting git when it can (a loose
+// object); gitrepo.Repo and the hook's repository have it.
+type commitReader interface {
+	LooseCommit(sha string) (c LandedCommit, parents []string, ok bool)
+}
+
+// headOnly is the common case without listing commits: HEAD is a commit of
+// this session's pre-commit pass (its tree matches one) whose one parent is
+// recorded or the starting commit, so HEAD is the only commit to record.
+// nil when that cannot be shown; the caller then lists the landed commits.
+func (e *Engine) headOnly(ctx context.Context, s *Session, repo Repo, head string, known map[string]bool, since time.Time) ([]LandedCommit, error) {
+	cr, ok := repo.(commitReader)
+	if !ok {
+		return nil, nil
+	}
+	c, parents, ok := cr.LooseCommit(head)
+	if !ok || len(parents) != 1 || !(known[parents[0]] || parents[0] == s.StartCommit) || c.CommitTime.Before(since) {
+		return nil, nil
+	}
+	matched, err := e.matchPreCommit(ctx, s.ID, c.Tree)
+	if err != nil || !matched {
+		return nil, err
+	}
+	return []LandedCommit{c}, nil
 }
 
 // reconcileSession reconciles a session loaded by an engine call, opening its

@@ -62,6 +62,7 @@ type DB struct {
 	read        *sql.DB
 	writerStmts *stmtCache // prepared on the writer, used inside Update
 	readOnly    bool       // opened by a user who may only read: no writer
+	single      bool       // read is writer (OpenSingle)
 
 	// Now fills zero CreatedAt times; tests may replace it.
 	Now func() time.Time
@@ -74,7 +75,20 @@ var (
 
 // Open opens the store at path, creating its folder (0700) and file (0600)
 // on first use, and migrates the schema to the version this binary knows.
-func Open(ctx context.Context, path string) (_ *DB, err error) {
+func Open(ctx context.Context, path string) (*DB, error) {
+	return open(ctx, path, false)
+}
+
+// OpenSingle is Open with one connection for reads and writes, for a
+// short-lived process that reads a little and writes once (a git hook):
+// each SQLite connection parses the schema when it opens, and a hook
+// would open two. fn of Update must then read only through its Writer (a
+// read through the DB would wait for the connection Update holds).
+func OpenSingle(ctx context.Context, path string) (*DB, error) {
+	return open(ctx, path, true)
+}
+
+func open(ctx context.Context, path string, single bool) (_ *DB, err error) {
 	if path == "" {
 		return nil, errors.New("open store: empty path")
 	}
@@ -110,18 +124,24 @@ func Open(ctx context.Context, path string) (_ *DB, err error) {
 	}
 	writer.SetMaxOpenConns(1)
 	writer.SetMaxIdleConns(1)
-	read, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
-	if err != nil {
-		writer.Close()
-		return nil, err
+	read := writer
+	if !single {
+		if read, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
+			writer.Close()
+			return nil, err
+		}
+		n := max(4, runtime.NumCPU())
+		read.SetMaxOpenConns(n)
+		read.SetMaxIdleConns(n)
 	}
-	n := max(4, runtime.NumCPU())
-	read.SetMaxOpenConns(n)
-	read.SetMaxIdleConns(n)
 
 	db := &DB{reader: reader{q: read, stmts: newStmtCache(read)}, path: abs, writer: writer, read: read,
-		writerStmts: newStmtCache(writer), Now: time.Now}
-	for _, pool := range []*sql.DB{writer, read} {
+		writerStmts: newStmtCache(writer), Now: time.Now, single: single}
+	pools := []*sql.DB{writer, read}
+	if single {
+		pools = pools[:1]
+	}
+	for _, pool := range pools {
 		if err := connect(ctx, pool); err != nil {
 			db.Close()
 			return nil, err
@@ -179,6 +199,9 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Close() error {
 	if db.readOnly {
 		return errors.Join(db.stmts.close(), db.read.Close())
+	}
+	if db.single {
+		return errors.Join(db.stmts.close(), db.writerStmts.close(), db.writer.Close())
 	}
 	return errors.Join(db.stmts.close(), db.writerStmts.close(), db.read.Close(), db.writer.Close())
 }

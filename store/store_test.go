@@ -441,3 +441,50 @@ func TestTimeRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// OpenSingle shares one connection between reads and Update: its writes
+// are read back outside the transaction, the pragmas hold, and Close
+// releases the file (a second process can take the write lock at once).
+func TestOpenSingle(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "sessiongate.db")
+	db, err := OpenSingle(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db.read != db.writer {
+		t.Fatal("OpenSingle opened a separate read pool")
+	}
+	c, err := db.writer.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pragma[string](t, c, "journal_mode"); got != "wal" {
+		t.Errorf("journal_mode = %q, want wal", got)
+	}
+	if got := pragma[int](t, c, "busy_timeout"); got != 5000 {
+		t.Errorf("busy_timeout = %d, want 5000", got)
+	}
+	c.Close()
+	var repoID int64
+	if err := db.Update(ctx, func(w session.Writer) error {
+		r, err := w.EnsureRepository(ctx, "/tmp/single", "single")
+		repoID = r.ID
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := db.GetRepository(ctx, repoID); err != nil || r.Name != "single" {
+		t.Fatalf("read after Update: %+v, %v", r, err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	other := openAt(t, path)
+	if err := other.Update(ctx, func(w session.Writer) error {
+		_, err := w.EnsureRepository(ctx, "/tmp/other", "other")
+		return err
+	}); err != nil {
+		t.Fatalf("write after Close: %v", err)
+	}
+}

@@ -37,6 +37,7 @@ type aggregates interface {
 	ComplianceByDay(ctx context.Context, from, to time.Time) ([]store.DayCompliance, error)
 	CountSessionsByState(ctx context.Context) (*store.SessionCounts, error)
 	ViolationCounts(ctx context.Context, ids []string) (map[string]int, error)
+	ViolationSeverities(ctx context.Context, ids []string) (map[string]map[string]int, error)
 	LastEventSeq(ctx context.Context, sessionID string) (int64, error)
 	ListProtocols(ctx context.Context, limit int) ([]store.ProtocolVersion, error)
 	DashboardSessions(ctx context.Context, f session.SessionFilter) (*store.SessionPage, error)

@@ -228,8 +228,36 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 func TestBrowserDashboard(t *testing.T) {
 	env := newDashEnv(t, "")
 	env.seed()
+	env.seedViolated()
 	liveID := env.startLive("Watch the phase change live")
 	b := newBrowser(t, env)
+
+	t.Run("verdict in the header", func(t *testing.T) {
+		b.t = t
+		b.do("open violated session", chromedp.Navigate(b.base+"/sessions/"+violatedID), chromedp.WaitVisible(chromedp.CSS("#verdict")))
+		got := b.eval(`(() => { const v = document.querySelector("#verdict"); const r = v.getBoundingClientRect();
+			return v.innerText + "|" + (r.bottom <= window.innerHeight) + "|" + getComputedStyle(v).backgroundColor })()`).(string)
+		parts := strings.Split(got, "|")
+		if !strings.Contains(parts[0], "Completed with 2 CRITICAL violations") || parts[1] != "true" {
+			t.Errorf("verdict %q: want the words, visible without scrolling", got)
+		}
+		clean := b.eval(`(() => { const x = new XMLHttpRequest(); x.open("GET", "/sessions/` + dashSID(1) + `", false); x.send();
+			return new DOMParser().parseFromString(x.responseText, "text/html").querySelector("#verdict").className })()`)
+		if clean == parts[2] || !strings.Contains(clean.(string), "v-clean") {
+			t.Errorf("a clean session's verdict class %v must differ from the violated one's", clean)
+		}
+		if n := b.eval(`document.querySelectorAll(".commit-bypass").length`); n != float64(1) {
+			t.Errorf("bypass commits flagged: %v, want 1", n)
+		}
+		b.screenshot("03a-session-violated")
+		b.do("sessions list", chromedp.Navigate(b.base+"/sessions?branch=feat/hurry"), chromedp.WaitVisible(chromedp.CSS("#results")))
+		if txt := b.eval(`document.querySelector("#results tbody").innerText`).(string); !strings.Contains(txt, "2 CRITICAL") {
+			t.Errorf("the sessions list does not show the severity: %q", txt)
+		}
+		if b.eval(`document.querySelector("#results tbody .st-complete") === null`) != true {
+			t.Error("a violated session is shown with the clean COMPLETE badge")
+		}
+	})
 
 	t.Run("overview", func(t *testing.T) {
 		b.t = t

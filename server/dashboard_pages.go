@@ -62,7 +62,11 @@ func (d *dashboard) overviewData(ctx context.Context) (web.Overview, error) {
 			return o, err
 		}
 		spec, _ := d.s.opts.Engine.SpecFor(ctx, s.ProtocolSHA) // nil: the position says less
-		o.Active = append(o.Active, web.ActiveSession{Session: s, Position: positionOf(s, spec, rs), Expired: s.Expired(now)})
+		recent, err := st.LastEvents(ctx, s.ID, recentEvents)
+		if err != nil {
+			return o, err
+		}
+		o.Active = append(o.Active, web.ActiveSession{Session: s, Position: positionOf(s, spec, rs, recent, nil), Expired: s.Expired(now), Now: now})
 	}
 	if o.Chart, err = d.chart(ctx, now); err != nil {
 		return o, err
@@ -134,43 +138,6 @@ func (d *dashboard) chart(ctx context.Context, now time.Time) (web.Chart, error)
 		ch.Days = append(ch.Days, x)
 	}
 	return ch, nil
-}
-
-// positionOf says where an active session stands: its current phase and
-// what its gate needs, or the failing gate's message when the last check
-// failed. It reads only what is stored; it never runs a gate.
-func positionOf(s *session.Session, spec *protocolspec.Spec, rs []session.PhaseResult) web.Position {
-	switch {
-	case !s.Active():
-		return web.Position{}
-	case s.State == session.StateWorking:
-		return web.Position{Phase: session.PosWorking, Reason: "start protocol done; the end protocol's gates run at session_end"}
-	case s.Phase == "":
-		return web.Position{Reason: "every end phase passed: waiting for session_end"}
-	}
-	pos := web.Position{Phase: s.Phase}
-	var p *protocolspec.Phase
-	if spec != nil {
-		p, _ = spec.Phase(s.Phase)
-	}
-	if p != nil {
-		pos.Title, pos.Gate = p.Title, p.Gate
-	}
-	for _, r := range rs {
-		if r.PhaseID == s.Phase && r.Status == session.PhaseFailed {
-			pos.Blocked = p == nil || p.Mandatory()
-			pos.Reason = r.Message
-			return pos
-		}
-	}
-	if p != nil && len(p.Checks) > 0 {
-		needs := make([]string, len(p.Checks))
-		for i, c := range p.Checks {
-			needs[i] = web.DescribeCheck(p.ID, c)
-		}
-		pos.Reason = "gate not passed yet: needs " + strings.Join(needs, "; ")
-	}
-	return pos
 }
 
 // ---- sessions list ----
@@ -260,9 +227,27 @@ func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) (sessionR
 			return out, "", err
 		}
 	}
+	// Severities only for the sessions that have a violation: the list
+	// shows the worst one, so a violated session never looks clean.
+	var sevs map[string]map[string]int
+	if d.agg != nil {
+		var violated []string
+		for _, s := range list {
+			if counts[s.ID] > 0 {
+				violated = append(violated, s.ID)
+			}
+		}
+		var err error
+		if sevs, err = d.agg.ViolationSeverities(ctx, violated); err != nil {
+			return out, "", err
+		}
+	}
 	out.rows = make([]web.SessionRow, len(list))
 	for i, s := range list {
 		out.rows[i] = web.SessionRow{Session: s, Violations: counts[s.ID]}
+		if sv, ok := sevs[s.ID]; ok {
+			out.rows[i].Severities = web.SeverityCounts(sv)
+		}
 	}
 	return out, next, nil
 }
@@ -364,7 +349,7 @@ func (d *dashboard) sessionDetail(ctx context.Context, id string) (web.SessionDe
 		return det, err
 	}
 	for _, e := range det.Evidence {
-		if e.Kind == session.EvidenceCommitSHA {
+		if e.Kind == session.EvidenceCommitSHA || e.Kind == session.EvidenceBypassCommit {
 			det.Commits = append(det.Commits, e)
 		}
 	}
@@ -379,7 +364,14 @@ func (d *dashboard) sessionDetail(ctx context.Context, id string) (web.SessionDe
 			spec = nil
 		}
 	}
-	det.Position = positionOf(s, spec, rs)
+	det.Position = positionOf(s, spec, rs, det.Events, det.Violations)
+	if s.Active() {
+		// Force is refused while a violation of an earlier session is
+		// carried (docs/policy.md): say so before the agent tries.
+		if det.Position.Carried, err = d.s.opts.Engine.Carried(ctx, st, s); err != nil {
+			return det, err
+		}
+	}
 	det.Timeline = timeline(s, spec, rs, det.Evidence)
 	return det, nil
 }

@@ -27,7 +27,7 @@ func TestDashboardPagesRenderSeededData(t *testing.T) {
 	}{
 		{"overview", "/", []string{
 			"Blocked start", "Live work on the dashboard", // running now
-			"gate CONTEXT_RETRIEVAL fails: no tool_output evidence recorded", "Blocked:", // what blocks
+			"gate CONTEXT_RETRIEVAL fails: no tool_output evidence recorded", "Blocked by a gate:", // what blocks
 			`<span class="card-n">126</span>`, `<span class="card-n">2</span><span class="card-l">running</span>`,
 			"<svg", "Mar 16: 0% (0 of 1 ended session compliant)", "Mar 6: 100% (120 of 120 ended sessions compliant)", // chart
 			"121 of 124", "SEQUENCE_RULE", "outside a session", // latest violations

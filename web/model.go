@@ -18,13 +18,36 @@ type Page struct {
 	Version string
 }
 
+// BlockKind names what blocks a session now.
+type BlockKind string
+
+const (
+	BlockGate   BlockKind = "gate"   // a failing BLOCKING or REQUIRED gate
+	BlockPolicy BlockKind = "policy" // a sequence rule refused the last call
+)
+
 // Position says where an active session stands and what keeps it there.
 type Position struct {
 	Phase   string // phase id, "WORKING" or "" when every end phase is done
 	Title   string
 	Gate    protocolspec.GateLevel
-	Blocked bool   // a mandatory gate stands between the session and its next step
-	Reason  string // one line: the failing gate's message or what the gate needs
+	Blocked bool      // something stands between the session and its next step
+	Block   BlockKind // what, when Blocked
+	Reason  string    // one line: what blocks it, or what the gate needs
+	// Carried are violations of earlier sessions still active in this
+	// one: while there is one, force is refused (docs/policy.md).
+	Carried []session.Violation
+}
+
+// BlockLabel names the kind of block in words.
+func (p Position) BlockLabel() string {
+	switch p.Block {
+	case BlockPolicy:
+		return "Blocked by a sequence rule:"
+	case BlockGate:
+		return "Blocked by a gate:"
+	}
+	return "Blocked:"
 }
 
 // ActiveSession is a row of the overview's "running now" table.
@@ -32,6 +55,7 @@ type ActiveSession struct {
 	Session  *session.Session
 	Position Position
 	Expired  bool
+	Now      time.Time
 }
 
 // Counts are the overview's totals.
@@ -82,6 +106,16 @@ func (f SessionFilterForm) Active() bool {
 type SessionRow struct {
 	Session    *session.Session
 	Violations int
+	Severities SeverityCounts // by severity; nil when the store cannot say
+}
+
+// Verdict is the row's outcome in words.
+func (r SessionRow) Verdict() Verdict {
+	c := r.Severities
+	if c == nil && r.Violations > 0 {
+		c = SeverityCounts{"": r.Violations}
+	}
+	return VerdictOf(r.Session.State, c)
 }
 
 // Sessions is the /sessions page.

@@ -1,0 +1,156 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// violatedID is a COMPLETE session with two CRITICAL violations (a
+// --no-verify bypass and a forced BLOCKING gate) and the bypass commit.
+var violatedID = dashSID(7)
+
+// seedViolated adds session 7: completed, two CRITICAL violations, a
+// bypass commit. Kept apart from seed() so the other tests' counts hold.
+func (env *dashEnv) seedViolated() {
+	t := env.t
+	t.Helper()
+	ctx := context.Background()
+	at := env.now.Add(-2 * time.Hour)
+	err := env.db.Update(ctx, func(w session.Writer) error {
+		repo, err := w.EnsureRepository(ctx, "/w/demo", "demo")
+		if err != nil {
+			return err
+		}
+		s := &session.Session{ID: violatedID, RepoID: repo.ID, Worktree: "/w/demo", Branch: "feat/hurry", StartCommit: strings.Repeat("5", 40),
+			ProtocolSHA: env.spec.SHA256, Objective: "Ship it before lunch", State: session.StateComplete, CreatedAt: at,
+			LastActivity: at.Add(time.Hour), ExpiresAt: at.Add(48 * time.Hour), EndedAt: at.Add(time.Hour)}
+		if err := w.CreateSession(ctx, s); err != nil {
+			return err
+		}
+		if err := w.PutPhaseResult(ctx, session.PhaseResult{SessionID: s.ID, PhaseID: "CONTEXT_RETRIEVAL", Status: session.PhaseForced,
+			Level: protocolspec.GateBlocking, Decision: "FORCED: no time", Message: "no evidence"}); err != nil {
+			return err
+		}
+		if err := w.AddEvidence(ctx, &session.Evidence{SessionID: s.ID, Step: session.HookPostCommit, Kind: session.EvidenceBypassCommit,
+			Origin: session.OriginObserved, SHA256: strings.Repeat("9a", 32), Ref: strings.Repeat("6", 40), Size: 40, CreatedAt: at.Add(30 * time.Minute)}); err != nil {
+			return err
+		}
+		for _, v := range []*session.Violation{
+			{SessionID: s.ID, RepoID: repo.ID, Phase: "CONTEXT_RETRIEVAL", Severity: session.SeverityCritical, Code: "FORCED_ADVANCE",
+				Message: "forced past failing BLOCKING gate CONTEXT_RETRIEVAL", Window: session.WindowCrossSessionDecay, DecayRuns: 1, CreatedAt: at.Add(10 * time.Minute)},
+			{SessionID: s.ID, RepoID: repo.ID, Severity: session.SeverityCritical, Code: session.CodeBypass, Requirement: "pre-commit hook",
+				Message: "commit 666666666666 landed without a passing pre-commit hook (git commit --no-verify?)",
+				Window:  session.WindowCrossSessionDecay, DecayRuns: 3, CreatedAt: at.Add(30 * time.Minute)},
+		} {
+			if err := w.AddViolation(ctx, v); err != nil {
+				return err
+			}
+		}
+		return w.AppendEvent(ctx, &session.Event{SessionID: s.ID, Token: "tool:session_start", CreatedAt: at})
+	})
+	if err != nil {
+		t.Fatalf("seed violated session: %v", err)
+	}
+}
+
+func TestDashboardVerdict(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	env.seedViolated()
+	for _, c := range []struct {
+		name, path string
+		want, not  []string
+	}{
+		{"violated session header", "/sessions/" + violatedID, []string{
+			`class="badge verdict v-crit" id="verdict"`, "Completed with 2 CRITICAL violations",
+			"commit-bypass", "BYPASS</span>", "landed without a passing pre-commit hook", // the bypass commit, flagged
+		}, []string{"Completed cleanly"}},
+		{"clean session header", "/sessions/" + dashSID(1), []string{`v-clean" id="verdict"`, "Completed cleanly"}, []string{"v-crit"}},
+		{"high session header", "/sessions/" + dashSID(2), []string{`v-high" id="verdict"`, "Completed with 1 HIGH violation<"}, nil},
+		{"running session: idle and expiry", "/sessions/" + dashSID(6), []string{"Idle <strong>29m00s ago</strong>", "expires if idle in 99d23h"}, nil},
+		{"sessions list: worst severity", "/sessions?branch=feat/hurry", []string{"badge verdict v-crit", "2 CRITICAL</span>"}, []string{"st-complete"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec := env.get(c.path, false)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("GET %s: %d", c.path, rec.Code)
+			}
+			body := rec.Body.String()
+			for _, w := range c.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("GET %s: missing %q", c.path, w)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(body, n) {
+					t.Errorf("GET %s: should not contain %q", c.path, n)
+				}
+			}
+		})
+	}
+}
+
+// TestPositionNamesTheBlock: what blocks a session is named for what it
+// is; a RECOMMENDED gate never blocks.
+func TestPositionNamesTheBlock(t *testing.T) {
+	spec := &protocolspec.Spec{Phases: []protocolspec.Phase{
+		{ID: "RETRO", Title: "Retrospective", Gate: protocolspec.GateRecommended, Section: protocolspec.SectionEnd},
+		{ID: "QA", Title: "QA", Gate: protocolspec.GateBlocking, Section: protocolspec.SectionEnd},
+	}}
+	ending := func(phase string) *session.Session {
+		return &session.Session{ID: dashSID(1), State: session.StateEnding, Phase: phase}
+	}
+	ev := func(toks ...string) []session.Event {
+		out := make([]session.Event, len(toks))
+		for i, tk := range toks {
+			out[i] = session.Event{Seq: int64(i + 1), Token: tk}
+		}
+		return out
+	}
+	failed := func(id string, lvl protocolspec.GateLevel) []session.PhaseResult {
+		return []session.PhaseResult{{PhaseID: id, Status: session.PhaseFailed, Level: lvl, Message: "no retro notes"}}
+	}
+	rule := session.Violation{Code: "SEQUENCE_RULE", Requirement: "sequence rule end-after-forced-blocking-gate",
+		Message: "tool:session_end refused by rule end-after-forced-blocking-gate (pattern a b): ending right after forcing"}
+	for _, c := range []struct {
+		name      string
+		s         *session.Session
+		rs        []session.PhaseResult
+		evs       []session.Event
+		vs        []session.Violation
+		blocked   bool
+		kind      string
+		reasonHas string
+	}{
+		{"session_end refused by a rule on a RECOMMENDED phase", ending("RETRO"), failed("RETRO", protocolspec.GateRecommended),
+			ev("tool:advance_phase", "tool:session_end:refused", "policy:end-after-forced-blocking-gate:block", "tool:validate_gate", "gate:RETRO:fail"),
+			[]session.Violation{rule}, true, "policy", "session_end refused by sequence rule end-after-forced-blocking-gate: ending right after forcing"},
+		{"a failing RECOMMENDED gate does not block", ending("RETRO"), failed("RETRO", protocolspec.GateRecommended),
+			ev("tool:advance_phase", "tool:session_end"), nil, false, "", "RECOMMENDED gate RETRO failed (it cannot block"},
+		{"a failing BLOCKING gate blocks", ending("QA"), failed("QA", protocolspec.GateBlocking),
+			ev("tool:advance_phase:blocked"), nil, true, "gate", "BLOCKING gate QA failed"},
+		{"a refusal superseded by a later call is over", ending("QA"), nil,
+			ev("tool:session_end:refused", "policy:r:block", "tool:record_evidence"), nil, false, "", "gate not passed yet"},
+		{"force refused for a carried violation is not a rule", ending("QA"), nil,
+			ev("tool:advance_phase:force:refused"), nil, false, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name != "a refusal superseded by a later call is over" {
+				spec.Phases[1].Checks = nil
+			} else {
+				spec.Phases[1].Checks = []protocolspec.Check{{Kind: protocolspec.CheckCleanWorktree}}
+			}
+			p := positionOf(c.s, spec, c.rs, c.evs, c.vs)
+			if p.Blocked != c.blocked || string(p.Block) != c.kind || !strings.Contains(p.Reason, c.reasonHas) {
+				t.Errorf("position = blocked %v kind %q reason %q; want blocked %v kind %q reason containing %q",
+					p.Blocked, p.Block, p.Reason, c.blocked, c.kind, c.reasonHas)
+			}
+		})
+	}
+}

@@ -1,0 +1,162 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// Verdict is a session's outcome in words and colour: the one line a
+// reviewer reads first. A session that completed with violations never
+// looks like a clean COMPLETE.
+type Verdict struct {
+	Text  string // "Completed with 2 CRITICAL violations"
+	Icon  string // a glyph, so colour is never the only carrier
+	Class string // badge class: v-clean, v-running, v-crit, v-high, v-warn, v-ended
+	Worst string // the worst severity, "" without violations
+}
+
+// SeverityCounts counts violations by severity.
+type SeverityCounts map[string]int
+
+// CountSeverities counts a list of violations by severity.
+func CountSeverities(vs []session.Violation) SeverityCounts {
+	out := SeverityCounts{}
+	for _, v := range vs {
+		out[v.Severity]++
+	}
+	return out
+}
+
+// Total is the number of violations counted.
+func (c SeverityCounts) Total() int {
+	n := 0
+	for _, v := range c {
+		n += v
+	}
+	return n
+}
+
+// Worst is the most severe severity counted, "" when none.
+func (c SeverityCounts) Worst() string {
+	for _, s := range AllSeverities {
+		if c[s] > 0 {
+			return s
+		}
+	}
+	if c.Total() > 0 {
+		return "UNKNOWN" // a severity this version does not know: shown as serious
+	}
+	return ""
+}
+
+// Summary renders "2 CRITICAL violations" or "1 CRITICAL and 2 HIGH
+// violations", worst first.
+func (c SeverityCounts) Summary() string {
+	var parts []string
+	known := 0
+	for _, s := range AllSeverities {
+		if c[s] > 0 {
+			parts = append(parts, strconv.Itoa(c[s])+" "+s)
+			known += c[s]
+		}
+	}
+	if other := c.Total() - known; other > 0 {
+		parts = append(parts, strconv.Itoa(other)+" other")
+	}
+	if len(parts) == 0 {
+		return "no violations"
+	}
+	noun := " violations"
+	if c.Total() == 1 {
+		noun = " violation"
+	}
+	if len(parts) == 1 {
+		return parts[0] + noun
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + noun
+}
+
+// VerdictOf says how a session ended (or stands) given its violations.
+func VerdictOf(state session.State, c SeverityCounts) Verdict {
+	var word, icon, class string
+	switch state {
+	case session.StateComplete:
+		word, icon, class = "Completed", "✓", "v-clean"
+	case session.StateAbandoned:
+		word, icon, class = "Abandoned", "◌", "v-ended"
+	case session.StateTerminated:
+		word, icon, class = "Terminated", "■", "v-ended"
+	default:
+		word, icon, class = "Running", "●", "v-running"
+	}
+	v := Verdict{Text: word, Icon: icon, Class: class, Worst: c.Worst()}
+	if v.Worst == "" {
+		if state == session.StateComplete {
+			v.Text = "Completed cleanly"
+		}
+		return v
+	}
+	v.Text = word + " with " + c.Summary()
+	switch v.Worst {
+	case session.SeverityCritical:
+		v.Icon, v.Class = "✗", "v-crit"
+	case session.SeverityHigh, "UNKNOWN":
+		v.Icon, v.Class = "✗", "v-high"
+	default:
+		v.Icon, v.Class = "!", "v-warn"
+	}
+	return v
+}
+
+// VerdictClass is the badge class of a verdict.
+func VerdictClass(v Verdict) string { return "badge verdict " + v.Class }
+
+// Ago renders how long ago t was, relative to now: "12s ago", "4m ago".
+func Ago(t, now time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	d := now.Sub(t)
+	if d < 0 {
+		return "in " + FormatDuration(-d)
+	}
+	if d < time.Second {
+		return "just now"
+	}
+	return roundDuration(d) + " ago"
+}
+
+// Until renders how long until t: "in 1h48m", or "overdue by 3m".
+func Until(t, now time.Time) string {
+	d := t.Sub(now)
+	if d < 0 {
+		return "overdue by " + roundDuration(-d)
+	}
+	return "in " + roundDuration(d)
+}
+
+// roundDuration is FormatDuration at whole seconds, for relative times.
+func roundDuration(d time.Duration) string {
+	if d < time.Minute {
+		return strconv.Itoa(int(d.Seconds())) + "s"
+	}
+	return FormatDuration(d.Truncate(time.Second))
+}
+
+// Verdict is the session's outcome given its violations.
+func (d SessionDetail) Verdict() Verdict {
+	return VerdictOf(d.Session.State, CountSeverities(d.Violations))
+}
+
+// SupersededBy is the id of the session that superseded s (the engine
+// writes "superseded by session <id>" as its summary), "" otherwise.
+func SupersededBy(s *session.Session) string {
+	id, ok := strings.CutPrefix(s.Summary, "superseded by session ")
+	if !ok || session.ValidateID(id) != nil {
+		return ""
+	}
+	return id
+}

@@ -37,15 +37,21 @@ type aggregates interface {
 	ComplianceByDay(ctx context.Context, from, to time.Time) ([]store.DayCompliance, error)
 	CountSessionsByState(ctx context.Context) (*store.SessionCounts, error)
 	ViolationCounts(ctx context.Context, ids []string) (map[string]int, error)
-	ViolationSeverities(ctx context.Context, ids []string) (map[string]map[string]int, error)
 	LastEventSeq(ctx context.Context, sessionID string) (int64, error)
 	ListProtocols(ctx context.Context, limit int) ([]store.ProtocolVersion, error)
 	DashboardSessions(ctx context.Context, f session.SessionFilter) (*store.SessionPage, error)
 }
 
+// severities is the read the sessions list uses to show each session's
+// worst violation; a store without it shows counts only.
+type severities interface {
+	ViolationSeverities(ctx context.Context, ids []string) (map[string]map[string]int, error)
+}
+
 type dashboard struct {
 	s   *Server
 	agg aggregates // nil when the store lacks them: counts fall back, no chart
+	sev severities // nil when the store lacks it
 	// csrf is a per-process synchronizer token: the terminate form carries
 	// it, and a page of another origin cannot read it. No cookie, so
 	// another service on localhost (cookies ignore ports) cannot plant one.
@@ -56,6 +62,7 @@ func registerDashboard(s *Server, e *echo.Echo) {
 	d := &dashboard{s: s, csrf: newToken()}
 	if s.opts.Engine != nil {
 		d.agg, _ = s.opts.Engine.Store.(aggregates)
+		d.sev, _ = s.opts.Engine.Store.(severities)
 	}
 	sec := d.secure
 	e.GET("/", d.overview, sec)

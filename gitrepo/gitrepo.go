@@ -558,3 +558,40 @@ func (r *Repo) DiffLines(ctx context.Context, since, path string) (added, remove
 	}
 	return added, removed, addedAt, nil
 }
+
+// OriginURL is the origin remote's first URL as configured, "" without
+// one (the engine normalizes it into the repository's identity).
+func (r *Repo) OriginURL() string {
+	repo, err := r.gogit()
+	if err != nil {
+		return ""
+	}
+	cfg, err := repo.Config()
+	if err != nil {
+		return ""
+	}
+	if rem, ok := cfg.Remotes["origin"]; ok && len(rem.URLs) > 0 {
+		return rem.URLs[0]
+	}
+	return ""
+}
+
+// GitUser is user.name and user.email as git resolves them in this
+// repository (system, global, local and included files); "" for what is
+// not set. The git CLI, since go-git ignores includeIf.
+func (r *Repo) GitUser(ctx context.Context) (name, email string) {
+	out, err := run(ctx, r.root, "config", "--get-regexp", `^user\.(name|email)$`)
+	if err != nil {
+		return "", "" // exit 1: neither is set
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		key, val, _ := strings.Cut(line, " ")
+		switch key {
+		case "user.name":
+			name = strings.TrimSpace(val)
+		case "user.email":
+			email = strings.TrimSpace(val)
+		}
+	}
+	return name, email
+}

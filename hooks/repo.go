@@ -220,3 +220,21 @@ func (r *hookRepo) LandedCommits(ctx context.Context, since string) ([]session.L
 func (r *hookRepo) LooseCommit(sha string) (session.LandedCommit, []string, bool) {
 	return gitrepo.ReadLooseCommit(r.commonDir, sha)
 }
+
+// OriginURL and GitUser serve the session's identity (session.IdentityRepo);
+// only a session start asks, so opening the repository is no hook's cost.
+func (r *hookRepo) OriginURL() string {
+	repo, err := r.open(context.Background())
+	if err != nil {
+		return ""
+	}
+	return repo.OriginURL()
+}
+
+func (r *hookRepo) GitUser(ctx context.Context) (name, email string) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return "", ""
+	}
+	return repo.GitUser(ctx)
+}

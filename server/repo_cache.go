@@ -84,6 +84,24 @@ func (c *concurrentRepo) Root() string     { return c.get().Root() }
 func (c *concurrentRepo) MainRoot() string { return c.get().MainRoot() }
 func (c *concurrentRepo) Name() string     { return c.get().Name() }
 
+// OriginURL and GitUser serve the session's identity (session.IdentityRepo).
+func (c *concurrentRepo) OriginURL() (u string) {
+	_ = c.locked(context.Background(), func(r session.Repo) error {
+		if ir, ok := r.(session.IdentityRepo); ok {
+			u = ir.OriginURL()
+		}
+		return nil
+	})
+	return u
+}
+
+func (c *concurrentRepo) GitUser(ctx context.Context) (name, email string) {
+	if ir, ok := c.get().(session.IdentityRepo); ok {
+		return ir.GitUser(ctx) // the git CLI: no lock
+	}
+	return "", ""
+}
+
 func (c *concurrentRepo) Head(ctx context.Context) (commit, branch string, err error) {
 	err = c.locked(ctx, func(r session.Repo) error {
 		var e error

@@ -216,7 +216,12 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		}
 	}
 	now := e.now()
+	userName, userEmail, host := WhoRuns(ctx, req.Repo)
+	origin := repoOrigin(req.Repo)
 	s := &Session{
+		UserName:     userName,
+		UserEmail:    userEmail,
+		Host:         host,
 		ID:           uuid.NewString(),
 		Worktree:     req.Repo.Root(),
 		Branch:       branch,
@@ -239,6 +244,12 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		repo, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
 		if err != nil {
 			return err
+		}
+		if origin != repo.Origin {
+			// The repository's identity across clones (Repository.Key).
+			if err := w.SetRepositoryOrigin(ctx, repo.ID, origin); err != nil {
+				return err
+			}
 		}
 		s.RepoID = repo.ID
 		for {

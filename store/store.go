@@ -35,6 +35,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -91,6 +92,11 @@ func OpenSingle(ctx context.Context, path string) (*DB, error) {
 func open(ctx context.Context, path string, single bool) (_ *DB, err error) {
 	if path == "" {
 		return nil, errors.New("open store: empty path")
+	}
+	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
+		// Only the sessiongate command itself opens PostgreSQL; git hooks
+		// and agent hooks record locally and never touch the network.
+		return nil, fmt.Errorf("open store %s: that is a PostgreSQL URL, and this runs on the local SQLite file only (git hooks and agent hooks never touch the network): leave SESSIONGATE_DB / --db unset or naming a file here", redactURL(path))
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -190,6 +196,19 @@ func isBusy(err error) bool {
 // an SQLite file: URI.
 func escapeURIPath(p string) string {
 	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
+}
+
+// redactURL is a URL without its password, for messages.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a PostgreSQL URL)"
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }
 
 // Path is the absolute path of the database file.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/postgres"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -25,8 +26,8 @@ type app struct {
 
 	repo   *gitrepo.Repo
 	cfg    *config.Config
-	db     *store.DB
-	dbFile string // the database path once opened, for messages
+	db     session.Store
+	dbFile string // the SQLite database path once opened, for messages
 	engine *session.Engine
 }
 
@@ -69,28 +70,41 @@ func (a *app) config(ctx context.Context) (*config.Config, error) {
 	return c, nil
 }
 
-// dbPath resolves --db, SESSIONGATE_DB, then the repository's common dir.
-func (a *app) dbPath(ctx context.Context) (string, error) {
+// dbPath resolves --db, SESSIONGATE_DB, then the repository's common dir,
+// and says which setting it came from (for messages).
+func (a *app) dbPath(ctx context.Context) (p, setting string, err error) {
 	if a.dbFlag != "" {
-		return a.dbFlag, nil
+		return a.dbFlag, "--db", nil
 	}
 	if p := os.Getenv("SESSIONGATE_DB"); p != "" {
-		return p, nil
+		return p, "SESSIONGATE_DB", nil
 	}
 	r, err := a.gitRepo(ctx)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	return filepath.Join(r.CommonDir(), "sessiongate", "sessiongate.db"), nil
+	return filepath.Join(r.CommonDir(), "sessiongate", "sessiongate.db"), "the default database", nil
 }
 
-func (a *app) store(ctx context.Context) (*store.DB, error) {
+// store opens what --db / SESSIONGATE_DB names: a postgres:// or
+// postgresql:// URL is the PostgreSQL store (a team database), anything
+// else an SQLite file.
+func (a *app) store(ctx context.Context) (session.Store, error) {
 	if a.db != nil {
 		return a.db, nil
 	}
-	p, err := a.dbPath(ctx)
+	p, setting, err := a.dbPath(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if postgres.IsURL(p) {
+		// The error names the setting and the URL without its password.
+		db, err := postgres.Open(ctx, p)
+		if err != nil {
+			return nil, usage(fmt.Errorf("%s: %w (check the URL's user, password, host and database)", setting, err))
+		}
+		a.db = db
+		return db, nil
 	}
 	db, err := store.Open(ctx, p)
 	if err != nil {

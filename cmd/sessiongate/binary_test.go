@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 }
 
 func buildAndRun(m *testing.M) int {
+	defer pgCluster.Close()
 	if _, err := exec.LookPath("go"); err == nil {
 		dir, err := os.MkdirTemp("", "sessiongate-cli-")
 		if err != nil {

@@ -35,7 +35,7 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&a.dbFlag, "db", "", "SQLite database (env SESSIONGATE_DB; default $(git rev-parse --git-common-dir)/sessiongate/sessiongate.db)")
+	root.PersistentFlags().StringVar(&a.dbFlag, "db", "", "SQLite database file, or a postgres:// URL for a team database (env SESSIONGATE_DB; default $(git rev-parse --git-common-dir)/sessiongate/sessiongate.db)")
 	root.PersistentFlags().StringVar(&a.protocolFlag, "protocol", "", "protocol document (env SESSIONGATE_PROTOCOL; default SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usage(fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath()))

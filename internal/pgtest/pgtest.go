@@ -18,8 +18,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
+	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -213,4 +215,33 @@ func MainSkip(err error) string {
 	}
 	fmt.Fprintln(os.Stderr, msg+" (skipping them)")
 	return strings.TrimSpace(msg)
+}
+
+// Lazy starts one cluster on first use, for a package in which few tests
+// need one; its TestMain calls Close after m.Run.
+type Lazy struct {
+	once sync.Once
+	srv  *Server
+	err  error
+}
+
+// Get returns the cluster, starting it on first use. Without the server
+// programs it skips the test, or fails it under CI=true.
+func (l *Lazy) Get(t testing.TB) *Server {
+	t.Helper()
+	l.once.Do(func() { l.srv, l.err = Start(os.TempDir()) })
+	if l.err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostgreSQL tests: %v (CI=true: .ci/run installs postgresql)", l.err)
+		}
+		t.Skipf("PostgreSQL tests: %v", l.err)
+	}
+	return l.srv
+}
+
+// Close stops the cluster if it was started.
+func (l *Lazy) Close() {
+	if l.srv != nil {
+		l.srv.Close()
+	}
 }

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/pgtest"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// pgCluster is started by the first test that needs PostgreSQL.
+var pgCluster pgtest.Lazy
+
+// TestDBSettingPostgresErrors: a wrong password or an unreachable server
+// given by --db or SESSIONGATE_DB is exit 2 with a message naming the
+// setting, never the password.
+func TestDBSettingPostgresErrors(t *testing.T) {
+	srv := pgCluster.Get(t)
+	good, err := srv.NewDB(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := strings.Replace(good, pgtest.Password, "wrong-pw-1234", 1)
+	unreachable := "postgres://sessiongate:wrong-pw-1234@127.0.0.1:1/x?sslmode=disable&connect_timeout=5"
+	dir := repoDir(t)
+	for _, c := range []struct {
+		name    string
+		env     []string
+		args    []string
+		setting string
+		want    string
+	}{
+		{"flag wrong password", nil, []string{"--db", wrong}, "--db", "password authentication failed"},
+		{"env wrong password", []string{"SESSIONGATE_DB=" + wrong}, nil, "SESSIONGATE_DB", "password authentication failed"},
+		{"flag unreachable", nil, []string{"--db", unreachable}, "--db", "127.0.0.1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := sgBin(t, dir, c.env, append([]string{"session", "list"}, c.args...)...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d", code, exitUsage)
+			}
+			if !strings.Contains(stderr, c.setting+": open PostgreSQL store") || !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %q: want it to name %s and say %q", stderr, c.setting, c.want)
+			}
+			if strings.Contains(stderr, "wrong-pw-1234") {
+				t.Errorf("stderr shows the password: %q", stderr)
+			}
+		})
+	}
+	// Git hooks never touch the network: a URL there blocks the commit
+	// (fail closed) and says why, without the password.
+	if code, _, stderr := sg(t, "", "init"); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, _, stderr := sgBin(t, dir, []string{"SESSIONGATE_DB=" + wrong}, "hook", "pre-commit")
+	if code != exitBlocked || !strings.Contains(stderr, "that is a PostgreSQL URL") || strings.Contains(stderr, "wrong-pw-1234") {
+		t.Errorf("pre-commit with a PostgreSQL SESSIONGATE_DB: exit %d %q", code, stderr)
+	}
+}
+
+// TestIdentityBothStores starts a session in a clone with an origin and a
+// configured user, on SQLite and on PostgreSQL, and finds it by the user,
+// host and repository filters of session list.
+func TestIdentityBothStores(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			dir := repoDir(t)
+			for _, args := range [][]string{
+				{"remote", "add", "origin", "https://ann:tok@GitHub.com/o/proj.git"},
+				{"config", "user.name", "Ann Lee"},
+				{"config", "user.email", "ann@example.com"},
+			} {
+				if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v %s", args, err, out)
+				}
+			}
+			if backend == "postgres" {
+				u, err := pgCluster.Get(t).NewDB(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Setenv("SESSIONGATE_DB", u)
+			}
+			t.Setenv(session.EnvHost, "ann-laptop")
+			t.Setenv(session.EnvUser, "")
+			if code, _, stderr := sg(t, "", "init"); code != 0 {
+				t.Fatal(stderr)
+			}
+			if code, _, stderr := sg(t, "", "session", "start", "--objective", "identity"); code != 0 {
+				t.Fatalf("start: %s", stderr)
+			}
+			list := func(args ...string) []session.Session {
+				t.Helper()
+				code, out, stderr := sg(t, "", append([]string{"session", "list", "--json"}, args...)...)
+				if code != 0 {
+					t.Fatalf("list %v: %s", args, stderr)
+				}
+				var ss []session.Session
+				if err := json.Unmarshal([]byte(out), &ss); err != nil {
+					t.Fatal(err)
+				}
+				return ss
+			}
+			all := list()
+			if len(all) != 1 || all[0].UserName != "Ann Lee" || all[0].UserEmail != "ann@example.com" || all[0].Host != "ann-laptop" {
+				t.Fatalf("sessions %+v: want one, run by Ann Lee <ann@example.com> on ann-laptop", all)
+			}
+			for _, c := range []struct {
+				args []string
+				n    int
+			}{
+				{[]string{"--user", "ann@example.com"}, 1},
+				{[]string{"--user", "Ann Lee"}, 1},
+				{[]string{"--user", "bob@example.com"}, 0},
+				{[]string{"--host", "ann-laptop"}, 1},
+				{[]string{"--host", "elsewhere"}, 0},
+				{[]string{"--repo", "github.com/o/proj"}, 1}, // credentials and case gone
+				{[]string{"--repo", dir}, 0},                 // the root is not the key when there is an origin
+			} {
+				if got := list(c.args...); len(got) != c.n {
+					t.Errorf("list %v: %d sessions, want %d", c.args, len(got), c.n)
+				}
+			}
+		})
+	}
+}

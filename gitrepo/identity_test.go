@@ -1,0 +1,60 @@
+package gitrepo_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// TestIdentity: two clones of one origin, one over ssh and one over https
+// with credentials in the URL, have the same normalized origin; the user
+// is what git resolves, including a conditional include.
+func TestIdentity(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	work := filepath.Join(home, "work")
+	write(t, filepath.Join(home, ".gitconfig"), "[user]\n\tname = Home Name\n\temail = home@example.com\n"+
+		"[includeIf \"gitdir:"+work+"/\"]\n\tpath = "+filepath.Join(home, "work.gitconfig")+"\n")
+	write(t, filepath.Join(home, "work.gitconfig"), "[user]\n\temail = ann@work.example\n")
+
+	var origins []string
+	for i, u := range []string{"git@github.com:o/proj.git", "https://ann:tok123@github.com/o/proj"} {
+		dir := filepath.Join(work, []string{"a", "b"}[i])
+		git(t, home, nil, "init", "-q", dir)
+		git(t, dir, nil, "remote", "add", "origin", u)
+		r, err := gitrepo.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		origins = append(origins, session.NormalizeRemoteURL(r.OriginURL()))
+		name, email := r.GitUser(ctx)
+		if name != "Home Name" || email != "ann@work.example" {
+			t.Errorf("GitUser = %q, %q; want the global name and the included work email", name, email)
+		}
+	}
+	if origins[0] != "github.com/o/proj" || origins[1] != origins[0] {
+		t.Errorf("origins %q: want both github.com/o/proj", origins)
+	}
+	plain := filepath.Join(home, "plain")
+	git(t, home, nil, "init", "-q", plain)
+	os.Remove(filepath.Join(home, ".gitconfig"))
+	r, err := gitrepo.Open(ctx, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.OriginURL() != "" {
+		t.Errorf("no origin: %q", r.OriginURL())
+	}
+	if n, e := r.GitUser(ctx); n != "" || e != "" {
+		t.Errorf("no user configured: %q %q", n, e)
+	}
+}

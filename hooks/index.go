@@ -18,21 +18,17 @@ import (
 //
 // ok is false, and the caller runs git write-tree, for anything but a
 // plain SHA-1 index (versions 2-4, no split or sparse index) whose root
-// cache-tree entry is valid. The index is streamed through a small buffer
-// rather than read whole: it is megabytes in a large repository, and a
-// hook must be quick. The format: git's Documentation/gitformat-index.txt.
+// cache-tree entry is valid. The index is mapped, not read (mapIndex): it
+// is megabytes in a large repository, and a hook must be quick. The
+// format: git's Documentation/gitformat-index.txt.
 func cachedTree(path string) (tree string, ok bool) {
-	f, err := os.Open(path)
+	b, release, err := mapIndex(path)
 	if err != nil {
 		return "", false
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", false
-	}
+	defer release()
 	const hashLen = 20 // SHA-1; SHA-256 repositories are sent to git write-tree
-	r := &indexReader{r: bufio.NewReaderSize(f, 64<<10), end: st.Size() - hashLen}
+	r := &indexReader{r: bufio.NewReaderSize(bytes.NewReader(b), 64<<10), end: int64(len(b)) - hashLen}
 	var hdr [12]byte
 	if !r.full(hdr[:]) || string(hdr[:4]) != "DIRC" {
 		return "", false

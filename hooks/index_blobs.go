@@ -20,8 +20,12 @@ import (
 // conflicted entry of a wanted path, and for a wanted path present in
 // another case.
 func indexBlobs(path string, want map[string]string) (map[string]string, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) < 12+20 || string(b[:4]) != "DIRC" {
+	b, release, err := mapIndex(path)
+	if err != nil {
+		return nil, false
+	}
+	defer release()
+	if len(b) < 12+20 || string(b[:4]) != "DIRC" {
 		return nil, false
 	}
 	version := binary.BigEndian.Uint32(b[4:])

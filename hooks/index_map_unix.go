@@ -1,0 +1,34 @@
+//go:build unix
+
+package hooks
+
+import (
+	"os"
+	"syscall"
+)
+
+// mapIndex maps the index at path read-only. A hook reads megabytes of
+// index in a large repository: mapping the page cache costs a few page
+// faults where reading it would copy it all into new memory. git replaces
+// the index by renaming a new file over it, so the mapping stays whole.
+func mapIndex(path string) (b []byte, release func(), err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Size() == 0 || st.Size() > 1<<31 {
+		b, err := os.ReadFile(path)
+		return b, func() {}, err
+	}
+	b, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		b, err := os.ReadFile(path)
+		return b, func() {}, err
+	}
+	return b, func() { syscall.Munmap(b) }, nil
+}

@@ -71,6 +71,9 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		fmt.Fprintf(rt.Stderr, "sessiongate: unknown hook %q (want %s)\n", hook, strings.Join(Hooks, ", "))
 		return ExitUsage
 	}
+	if rt.noCommitInProgress(hook) {
+		return rt.passNoCommit()
+	}
 	var early *gitJob
 	if hook == session.HookPostCommit {
 		early = startGit(ctx, rt.Dir, "rev-parse", "HEAD", "HEAD^{tree}", "HEAD^@")
@@ -265,6 +268,9 @@ func (rt *Runtime) blocked(hook, gate, why, next, bypassEnv, sess string) {
 	}
 	if bypassEnv != "" && hook != session.HookPostCommit {
 		fmt.Fprintf(w, "  escape:  %s=\"<reason>\" git %s ... lets this one through and records a violation\n", bypassEnv, verb[hook])
+	}
+	if h := rt.cliHint(); h != "" {
+		fmt.Fprintf(w, "  cli:     %s\n", h)
 	}
 }
 

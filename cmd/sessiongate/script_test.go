@@ -50,6 +50,10 @@ func scriptParams(t *testing.T, bin, dir string) testscript.Params {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			// PATH without the binary: a user who has not installed the CLI.
+			env.Setenv("PATH_WITHOUT_CLI", os.Getenv("PATH"))
+			env.Setenv("PATH_WITH_CLI", env.Getenv("PATH"))
+			env.Setenv("PRE_COMMIT_HOME", filepath.Join(env.WorkDir, ".pre-commit-home"))
 			home := filepath.Join(env.WorkDir, ".home")
 			if err := os.MkdirAll(home, 0o755); err != nil {
 				return err
@@ -81,6 +85,15 @@ func scriptParams(t *testing.T, bin, dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// srcrepo DIR commits this module's files (as the work tree
+			// has them) into a fresh repository at DIR, for the pre-commit
+			// framework to clone, and sets SRC_REV to its commit.
+			"srcrepo": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: srcrepo DIR")
+				}
+				ts.Setenv("SRC_REV", sourceRepo(ts, src, ts.MkAbs(args[0])))
+			},
 			// bigfile NAME BYTES writes NAME with BYTES bytes of log lines.
 			"bigfile": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
@@ -98,4 +111,36 @@ func scriptParams(t *testing.T, bin, dir string) testscript.Params {
 			},
 		},
 	}
+}
+
+// sourceRepo copies the files git sees in src (tracked and untracked, not
+// ignored) into a new repository at dir and commits them.
+func sourceRepo(ts *testscript.TestScript, src, dir string) string {
+	git := func(dir string, args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "HOME="+ts.Getenv("HOME"), "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.Output()
+		if err != nil {
+			ts.Fatalf("git %v in %s: %v", args, dir, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	for _, f := range strings.Split(git(src, "ls-files", "-z", "--cached", "--others", "--exclude-standard"), "\x00") {
+		if f == "" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if os.IsNotExist(err) {
+			continue // deleted in the work tree
+		}
+		ts.Check(err)
+		p := filepath.Join(dir, f)
+		ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
+		ts.Check(os.WriteFile(p, b, 0o644))
+	}
+	git(dir, "init", "-q", "-b", "main")
+	git(dir, "add", "-A")
+	git(dir, "commit", "-q", "--no-verify", "-m", "sessiongate source for the pre-commit scripts")
+	return git(dir, "rev-parse", "HEAD")
 }

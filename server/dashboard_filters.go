@@ -36,6 +36,8 @@ const (
 	maxQuery    = 200
 	maxBranch   = 250
 	maxWorktree = 4096
+	maxIdentity = 200 // user, host (as stored: at most 200)
+	maxRepo     = 4096
 )
 
 // Filter values are checked by hand, not by regexps: a bounded repetition
@@ -98,6 +100,16 @@ func parseSessionQuery(q url.Values, allowLimit bool) (sessionQuery, error) {
 		return sq, err
 	}
 	sq.form.Worktree = f.Worktree
+	if f.User, err = textParam(q, "user", maxIdentity); err != nil {
+		return sq, err
+	}
+	if f.Host, err = textParam(q, "host", maxIdentity); err != nil {
+		return sq, err
+	}
+	if f.Repo, err = textParam(q, "repo", maxRepo); err != nil {
+		return sq, err
+	}
+	sq.form.User, sq.form.Host, sq.form.Repo = f.User, f.Host, f.Repo
 	if f.Query, err = textParam(q, "q", maxQuery); err != nil {
 		return sq, err
 	}
@@ -337,6 +349,9 @@ func sessionsURL(base string, f web.SessionFilterForm, cursor string) string {
 	set("q", f.Q)
 	set("branch", f.Branch)
 	set("worktree", f.Worktree)
+	set("user", f.User)
+	set("host", f.Host)
+	set("repo", f.Repo)
 	set("violations", f.Violations)
 	set("from", f.From)
 	set("to", f.To)

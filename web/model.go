@@ -95,11 +95,15 @@ type SessionFilterForm struct {
 	Violations string // "", "yes", "no"
 	From, To   string // YYYY-MM-DD
 	Q          string
+	// Identity (issue 13.3): user email or name, host, repository key
+	// (normalized origin URL, or root without one).
+	User, Host, Repo string
 }
 
 // Active reports whether any filter is set.
 func (f SessionFilterForm) Active() bool {
-	return len(f.States) > 0 || f.Branch != "" || f.Worktree != "" || f.Violations != "" || f.From != "" || f.To != "" || f.Q != ""
+	return len(f.States) > 0 || f.Branch != "" || f.Worktree != "" || f.Violations != "" || f.From != "" || f.To != "" || f.Q != "" ||
+		f.User != "" || f.Host != "" || f.Repo != ""
 }
 
 // SessionRow is one row of the sessions table.

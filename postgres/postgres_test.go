@@ -281,3 +281,9 @@ func TestServerGoneMidTransaction(t *testing.T) {
 		t.Errorf("Update after restart: %v", err)
 	}
 }
+
+// BenchmarkStore is the store benchmark shared with the SQLite store
+// (store/storetest.Bench), on the throwaway cluster (fsync off).
+func BenchmarkStore(b *testing.B) {
+	storetest.Bench(b, func(b *testing.B) session.Store { return openTest(b) })
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/store/storetest"
 )
 
 // BenchmarkAppendEvent is one Update (BEGIN IMMEDIATE, insert, COMMIT) per
@@ -168,4 +169,10 @@ func BenchmarkListSessions(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkStore is the store benchmark shared with the PostgreSQL store
+// (store/storetest.Bench), on SQLite.
+func BenchmarkStore(b *testing.B) {
+	storetest.Bench(b, func(b *testing.B) session.Store { return openTest(b) })
 }

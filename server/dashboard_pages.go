@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -36,10 +37,30 @@ func (d *dashboard) overview(c echo.Context) error {
 	if err != nil {
 		return d.failErr(c, err)
 	}
+	o.Version = overviewVersion(o)
 	if partial(c) {
+		// The poll sends the version it shows: while nothing changed the
+		// answer is 204 and htmx leaves the page (focus, selection, open
+		// tables, scroll) alone.
+		if c.QueryParam("v") == o.Version {
+			return c.NoContent(http.StatusNoContent)
+		}
 		return d.html(c, http.StatusOK, web.OverviewContent(o))
 	}
 	return d.html(c, http.StatusOK, web.OverviewPage(d.page("Overview", "overview"), o))
+}
+
+// overviewVersion is a short hash of everything the overview shows.
+func overviewVersion(o web.Overview) string {
+	h := sha256.New()
+	o.Version = ""
+	for i := range o.Active {
+		o.Active[i].Now = time.Time{}
+	}
+	if err := json.NewEncoder(h).Encode(o); err != nil {
+		return "" // never matches: the page is sent whole
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 func (d *dashboard) overviewData(ctx context.Context) (web.Overview, error) {

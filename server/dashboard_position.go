@@ -62,7 +62,8 @@ func positionOf(s *session.Session, spec *protocolspec.Spec, rs []session.PhaseR
 		}
 		if level == "" || level.Mandatory() {
 			pos.Blocked, pos.Block = true, web.BlockGate
-			pos.Reason = string(OrUnknown(level)) + " gate " + r.PhaseID + " failed: " + r.Message
+			pos.BlockedBy = string(OrUnknown(level)) + " gate " + r.PhaseID
+			pos.Reason = r.Message
 		} else {
 			pos.Reason = string(level) + " gate " + r.PhaseID + " failed (it cannot block; advancing records it as skipped): " + r.Message
 		}

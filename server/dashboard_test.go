@@ -27,7 +27,7 @@ func TestDashboardPagesRenderSeededData(t *testing.T) {
 	}{
 		{"overview", "/", []string{
 			"Blocked start", "Live work on the dashboard", // running now
-			"gate CONTEXT_RETRIEVAL fails: no tool_output evidence recorded", "Blocked by a gate:", // what blocks
+			"gate CONTEXT_RETRIEVAL fails: no tool_output evidence recorded", "Blocked by BLOCKING gate CONTEXT_RETRIEVAL:", // what blocks
 			`<span class="card-n">126</span>`, `<span class="card-n">2</span><span class="card-l">running</span>`,
 			"<svg", "Mar 16: 0% (0 of 1 ended session compliant)", "Mar 6: 100% (120 of 120 ended sessions compliant)", // chart
 			"121 of 124", "SEQUENCE_RULE", "outside a session", // latest violations
@@ -43,9 +43,9 @@ func TestDashboardPagesRenderSeededData(t *testing.T) {
 			`title="3333333333333333333333333333333333333333"`,    // commit linked by trailer
 			"sha256:" + strings.Repeat("0f", 32),                  // snapshot id
 			"tool:session_start", "No violation in this session.", // event log, violations
-		}, []string{"RAW-BODY-MUST-NOT-SHOW", `hx-trigger="every 2s"`, "terminate-box"}},
+		}, []string{"RAW-BODY-MUST-NOT-SHOW", `hx-trigger="every 2s`, "terminate-box"}},
 		{"active session", "/sessions/" + dashSID(6), []string{
-			"Blocked start", `hx-trigger="every 2s"`, "Live: this page follows the session.", "FAILED", "current",
+			"Blocked start", `hx-trigger="every 2s`, "Live: this page follows the session.", "FAILED", "current",
 			"SEQUENCE_RULE", `name="_csrf"`, "Terminate this session",
 		}, nil},
 		{"working session", "/sessions/" + dashSID(5), []string{"NOW", "by post-commit", `title="4444444444444444444444444444444444444444"`, "444444444444</code>"}, nil},
@@ -502,7 +502,7 @@ func TestTerminateNeedsCSRFToken(t *testing.T) {
 		t.Fatalf("after terminate: %+v", s)
 	}
 	page := env.get("/sessions/"+id, false).Body.String()
-	if !strings.Contains(page, "stuck &lt;on&gt; CI") || strings.Contains(page, `hx-trigger="every 2s"`) {
+	if !strings.Contains(page, "stuck &lt;on&gt; CI") || strings.Contains(page, `hx-trigger="every 2s`) {
 		t.Error("the page does not show the terminated session")
 	}
 	// Terminating twice, or an ended session, is a conflict; unknown ids 404.
@@ -642,7 +642,7 @@ func TestLivePollAnswers204UntilSomethingChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := env.get(poll, true).Body.String()
-	if strings.Contains(body, `hx-trigger="every 2s"`) || !strings.Contains(body, `<div id="terminate-box" hx-swap-oob="true"></div>`) {
+	if strings.Contains(body, `hx-trigger="every 2s`) || !strings.Contains(body, `<div id="terminate-box" hx-swap-oob="true"></div>`) {
 		t.Errorf("ended session still polls or keeps its form: %.400s", body)
 	}
 }

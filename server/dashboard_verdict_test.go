@@ -134,7 +134,7 @@ func TestPositionNamesTheBlock(t *testing.T) {
 		{"a failing RECOMMENDED gate does not block", ending("RETRO"), failed("RETRO", protocolspec.GateRecommended),
 			ev("tool:advance_phase", "tool:session_end"), nil, false, "", "RECOMMENDED gate RETRO failed (it cannot block"},
 		{"a failing BLOCKING gate blocks", ending("QA"), failed("QA", protocolspec.GateBlocking),
-			ev("tool:advance_phase:blocked"), nil, true, "gate", "BLOCKING gate QA failed"},
+			ev("tool:advance_phase:blocked"), nil, true, "gate", "no retro notes"},
 		{"a refusal superseded by a later call is over", ending("QA"), nil,
 			ev("tool:session_end:refused", "policy:r:block", "tool:record_evidence"), nil, false, "", "gate not passed yet"},
 		{"force refused for a carried violation is not a rule", ending("QA"), nil,
@@ -147,10 +147,34 @@ func TestPositionNamesTheBlock(t *testing.T) {
 				spec.Phases[1].Checks = []protocolspec.Check{{Kind: protocolspec.CheckCleanWorktree}}
 			}
 			p := positionOf(c.s, spec, c.rs, c.evs, c.vs)
+			if c.kind == "gate" && p.BlockLabel() != "Blocked by BLOCKING gate QA:" {
+				t.Errorf("label %q, want the gate named", p.BlockLabel())
+			}
 			if p.Blocked != c.blocked || string(p.Block) != c.kind || !strings.Contains(p.Reason, c.reasonHas) {
 				t.Errorf("position = blocked %v kind %q reason %q; want blocked %v kind %q reason containing %q",
 					p.Blocked, p.Block, p.Reason, c.blocked, c.kind, c.reasonHas)
 			}
 		})
+	}
+}
+
+// TestOverviewPollAnswers204WhileUnchanged: the overview's poll sends the
+// version it shows; the server answers 204 until something changed.
+func TestOverviewPollAnswers204WhileUnchanged(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	page := env.get("/", false).Body.String()
+	_, rest, ok := strings.Cut(page, `hx-get="/?v=`)
+	if !ok {
+		t.Fatal("the overview does not poll with its version")
+	}
+	v, _, _ := strings.Cut(rest, `"`)
+	if rec := env.get("/?v="+v, true); rec.Code != http.StatusNoContent || rec.Body.Len() != 0 {
+		t.Fatalf("unchanged overview: %d %q, want 204 and no body", rec.Code, rec.Body.String())
+	}
+	env.seedViolated() // a new session with violations: counts change
+	rec := env.get("/?v="+v, true)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `<div id="overview"`) || strings.Contains(rec.Body.String(), `?v=`+v+`"`) {
+		t.Fatalf("changed overview: %d, want 200 with a new version", rec.Code)
 	}
 }

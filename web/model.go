@@ -33,7 +33,9 @@ type Position struct {
 	Gate    protocolspec.GateLevel
 	Blocked bool      // something stands between the session and its next step
 	Block   BlockKind // what, when Blocked
-	Reason  string    // one line: what blocks it, or what the gate needs
+	// BlockedBy names the gate for BlockGate: "BLOCKING gate QA".
+	BlockedBy string
+	Reason    string // one line: what blocks it, or what the gate needs
 	// Carried are violations of earlier sessions still active in this
 	// one: while there is one, force is refused (docs/policy.md).
 	Carried []session.Violation
@@ -45,6 +47,9 @@ func (p Position) BlockLabel() string {
 	case BlockPolicy:
 		return "Blocked by a sequence rule:"
 	case BlockGate:
+		if p.BlockedBy != "" {
+			return "Blocked by " + p.BlockedBy + ":"
+		}
 		return "Blocked by a gate:"
 	}
 	return "Blocked:"
@@ -84,6 +89,7 @@ type Overview struct {
 	MoreActive bool
 	Chart      Chart
 	Violations []session.Violation
+	Version    string // changes whenever anything shown changes; the poll sends it back
 }
 
 // SessionFilterForm is the /sessions filter as the user typed it, to

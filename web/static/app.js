@@ -11,4 +11,133 @@
 			document.body.classList.remove("offline");
 		}
 	});
+
+	// ---- Live regions (elements with data-live that poll) ----
+	// A live update must never destroy what the reader is doing: the server
+	// answers 204 while nothing changed; when something did, focus, scroll
+	// (window and sideways tables), open <details> are carried over to the
+	// new content, and the swap waits while text inside it is selected.
+	var paused = false;
+	var lastHeard = 0;
+
+	function isLive(el) { return el && el.hasAttribute && el.hasAttribute("data-live"); }
+
+	document.addEventListener("htmx:beforeRequest", function (e) {
+		if (paused && isLive(e.detail.elt)) { e.preventDefault(); }
+	});
+
+	// Focus is carried to the same control in the new content: by id, else
+	// by what it is (tag, href, name, value) and its text, else by what it
+	// is and its rank among its like (a count in a link's text may change).
+	var focusable = "a, button, input, select, textarea, summary, [tabindex]";
+	function base(el) {
+		return [el.tagName, el.getAttribute("href") || "", el.getAttribute("name") || "", el.getAttribute("value") || ""].join("|");
+	}
+	function focusKey(root, el) {
+		if (el.id) { return { id: el.id }; }
+		var b = base(el), rank = 0;
+		var all = root.querySelectorAll(focusable);
+		for (var i = 0; i < all.length && all[i] !== el; i++) { if (base(all[i]) === b) { rank++; } }
+		return { base: b, text: (el.textContent || "").trim(), rank: rank };
+	}
+	function find(root, k) {
+		if (k.id) { return document.getElementById(k.id); }
+		var all = root.querySelectorAll(focusable), like = [];
+		for (var i = 0; i < all.length; i++) {
+			if (base(all[i]) !== k.base) { continue; }
+			if ((all[i].textContent || "").trim() === k.text) { return all[i]; }
+			like.push(all[i]);
+		}
+		return like[k.rank] || like[0] || null;
+	}
+	function detailsKey(d, i) { return d.id ? "#" + d.id : "details:" + i; }
+
+	var saved = null;
+	document.addEventListener("htmx:beforeSwap", function (e) {
+		var t = e.detail.target;
+		if (!isLive(t) || !e.detail.shouldSwap) { return; }
+		var sel = window.getSelection();
+		if (sel && !sel.isCollapsed && sel.rangeCount > 0 && t.contains(sel.getRangeAt(0).commonAncestorContainer)) {
+			// The reader is selecting text: keep the old content; the
+			// next poll (same old version) brings the change again.
+			e.detail.shouldSwap = false;
+			return;
+		}
+		var open = {};
+		t.querySelectorAll("details").forEach(function (d, i) { open[detailsKey(d, i)] = d.open; });
+		var sideways = {};
+		t.querySelectorAll(".table-wrap, .chart").forEach(function (w, i) { sideways[i] = w.scrollLeft; });
+		var active = document.activeElement;
+		saved = {
+			id: t.id, x: window.scrollX, y: window.scrollY, open: open, sideways: sideways,
+			focus: active && active !== document.body && t.contains(active) ? focusKey(t, active) : null
+		};
+	});
+	document.addEventListener("htmx:afterSettle", function () {
+		if (!saved) { return; }
+		var s = saved;
+		saved = null;
+		var t = document.getElementById(s.id);
+		if (!t) { return; }
+		t.querySelectorAll("details").forEach(function (d, i) {
+			var k = detailsKey(d, i);
+			if (k in s.open) { d.open = s.open[k]; }
+		});
+		t.querySelectorAll(".table-wrap, .chart").forEach(function (w, i) {
+			if (i in s.sideways) { w.scrollLeft = s.sideways[i]; }
+		});
+		if (s.focus) {
+			var f = find(t, s.focus);
+			if (f) { f.focus({ preventScroll: true }); }
+		}
+		window.scrollTo(s.x, s.y);
+	});
+
+	document.addEventListener("htmx:afterRequest", function (e) {
+		var x = e.detail && e.detail.xhr;
+		if (isLive(e.detail.elt) && x && x.status >= 200 && x.status < 300) {
+			lastHeard = Date.now();
+			render();
+		}
+	});
+
+	function render() {
+		document.querySelectorAll("[data-live-status]").forEach(function (box) {
+			var age = box.querySelector(".live-age");
+			var btn = box.querySelector("[data-live-pause]");
+			var text = "";
+			if (lastHeard > 0) {
+				var s = Math.max(0, Math.round((Date.now() - lastHeard) / 1000));
+				text = "Updated " + s + " s ago";
+			} else {
+				text = "Live updates on";
+			}
+			if (paused) { text = "Updates paused" + (lastHeard > 0 ? " · last " + text.toLowerCase() : ""); }
+			if (age.textContent !== text) { age.textContent = text; }
+			btn.textContent = paused ? "Resume updates" : "Pause updates";
+			btn.setAttribute("aria-pressed", paused ? "true" : "false");
+		});
+	}
+
+	document.addEventListener("click", function (e) {
+		var btn = e.target.closest && e.target.closest("[data-live-pause]");
+		if (!btn) { return; }
+		paused = !paused;
+		render();
+		if (!paused) {
+			// Catch up at once rather than at the next tick.
+			document.querySelectorAll("[data-live]").forEach(function (el) {
+				if (window.htmx) { window.htmx.trigger(el, "sg:refresh"); }
+			});
+		}
+	});
+
+	document.addEventListener("DOMContentLoaded", function () {
+		var boxes = document.querySelectorAll("[data-live-status]");
+		if (boxes.length === 0) { return; }
+		lastHeard = Date.now(); // the page itself was just loaded
+		boxes.forEach(function (b) { b.hidden = false; });
+		render();
+		setInterval(render, 1000);
+	});
 })();

@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sessiongate/sessiongate/policy"
+	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -41,8 +42,10 @@ type Config struct {
 	BypassEnv        string            `yaml:"bypass_env"`
 	DocGlobs         []string          `yaml:"doc_globs"`
 	SequencePolicy   *policy.Config    `yaml:"sequence_policy"`
-	// SessionRecord is where session_end writes the session record
-	// ("{session_id}" is replaced); "" writes none.
+	// SessionRecord is where session_end writes the session record: a git
+	// ref ("refs/sessiongate/records", the starter's choice: records off
+	// the working branch, docs/team.md) or a path template in the worktree
+	// ("{session_id}" is replaced; the record is then committed); "" writes none.
 	SessionRecord string `yaml:"session_record"`
 	Verify        Verify `yaml:"verify"`
 	// Protect makes changes to the protocol, this file and the agent and
@@ -230,7 +233,11 @@ func (c *Config) validate() error {
 	if _, err := c.SequencePolicy.Rules("", ""); err != nil {
 		return c.at("sequence_policy", "sequence_policy: %v", err)
 	}
-	if _, err := session.RecordPath(c.SessionRecord, "x"); err != nil {
+	if session.IsRecordRef(c.SessionRecord) {
+		if err := recordref.ValidRef(c.SessionRecord); err != nil {
+			return c.at("session_record", "%v", err)
+		}
+	} else if _, err := session.RecordPath(c.SessionRecord, "x"); err != nil {
 		return c.at("session_record", "%v", err)
 	}
 	for i, p := range c.ProtectedPaths {

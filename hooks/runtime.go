@@ -153,8 +153,12 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			d, err = eng.PostCommit(ctx, req)
 		}
 	case session.HookPrePush:
-		req.DeletesOnly = rt.deletesOnly()
+		pushed := rt.pushedRefs()
+		req.DeletesOnly = deletesOnly(pushed)
 		d, err = eng.PrePush(ctx, req)
+		if err == nil && d.Allowed && !req.DeletesOnly {
+			rt.pushRecords(ctx, repo, cfg, args, pushed)
+		}
 	}
 	if err != nil {
 		return rt.failMode(hook, cfg, err)
@@ -337,30 +341,35 @@ func (rt *Runtime) trailers(ctx context.Context, repo *hookRepo, args, trailers 
 	return nil
 }
 
-// deletesOnly reads pre-push's stdin ("<local ref> <local sha> <remote ref>
-// <remote sha>" per ref) and reports whether every ref is a deletion. Under
-// the pre-commit framework (PRE_COMMIT=1) or a terminal, stdin is not git's.
-func (rt *Runtime) deletesOnly() bool {
+// pushedRefs reads pre-push's stdin: "<local ref> <local sha> <remote
+// ref> <remote sha>" per ref. Under the pre-commit framework (PRE_COMMIT=1)
+// or a terminal, stdin is not git's: nil.
+func (rt *Runtime) pushedRefs() [][]string {
 	if rt.Stdin == nil || rt.getenv("PRE_COMMIT") != "" {
-		return false
+		return nil
 	}
 	if f, ok := rt.Stdin.(*os.File); ok {
 		st, err := f.Stat()
 		if err != nil || st.Mode()&os.ModeCharDevice != 0 {
-			return false
+			return nil
 		}
 	}
+	var refs [][]string
 	sc := bufio.NewScanner(io.LimitReader(rt.Stdin, 1<<20))
-	n := 0
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) != 4 {
-			continue
+		if f := strings.Fields(sc.Text()); len(f) == 4 {
+			refs = append(refs, f)
 		}
-		n++
+	}
+	return refs
+}
+
+// deletesOnly reports whether every pushed ref is a deletion.
+func deletesOnly(refs [][]string) bool {
+	for _, f := range refs {
 		if strings.Trim(f[1], "0") != "" {
 			return false
 		}
 	}
-	return n > 0
+	return len(refs) > 0
 }

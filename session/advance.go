@@ -684,6 +684,8 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 		// snapshot; a failure here leaves the session ended and says so.
 		if res.RecordFile, err = e.writeRecord(ctx, s); err != nil {
 			res.Warnings = append(res.Warnings, err.Error())
+		} else if IsRecordRef(e.Config.SessionRecord) {
+			res.Next += "; the session record is on " + e.Config.SessionRecord + " (no commit needed: git push sends it)"
 		} else if res.RecordFile != "" {
 			res.Next += "; commit the session record " + res.RecordFile
 		}

@@ -38,7 +38,7 @@ func (e *Engine) buildPayload(ctx context.Context, r Reader, s *Session, spec *p
 	}
 	p := &snapshot.Payload{
 		Schema:  snapshot.PayloadSchema,
-		Session: snapshot.Key{EventSource: "sessiongate://" + repo.Name, ServerID: snapshot.ServerID, SessionID: s.ID},
+		Session: snapshot.Key{EventSource: EventSource(repo.Name), ServerID: snapshot.ServerID, SessionID: s.ID},
 		Window:  snapshot.Window{Kind: WindowSession},
 		Privacy: snapshot.Privacy{
 			StoresRawToolArgs:       e.Config.StoreRawEvidence,
@@ -156,8 +156,33 @@ func RecordPath(template, id string) (string, error) {
 	return rel, nil
 }
 
-// writeRecord writes the session record file into the worktree.
+// writeRecord writes the session record file into the worktree, or onto
+// the records ref when session_record names one (then it returns
+// "<ref>:<path on the ref>").
 func (e *Engine) writeRecord(ctx context.Context, s *Session) (string, error) {
+	if ref := e.Config.SessionRecord; IsRecordRef(ref) {
+		rec, err := e.refRecord(ctx, s)
+		if err != nil {
+			return "", fmt.Errorf("session record for %s: %w", ref, err)
+		}
+		b, err := json.Marshal(rec)
+		if err != nil {
+			return "", err
+		}
+		repo, err := e.OpenRepo(ctx, s.Worktree)
+		if err != nil {
+			return "", fmt.Errorf("write session record to %s: %w", ref, err)
+		}
+		w, ok := repo.(RecordRefWriter)
+		if !ok {
+			return "", fmt.Errorf("write session record to %s: this repository adapter cannot write git refs", ref)
+		}
+		p, err := w.PutRecord(ctx, ref, s.ID, append(b, '\n'))
+		if err != nil {
+			return "", fmt.Errorf("write session record to %s: %w", ref, err)
+		}
+		return ref + ":" + p, nil
+	}
 	rel, err := RecordPath(e.Config.SessionRecord, s.ID)
 	if err != nil || rel == "" {
 		return "", err

@@ -185,6 +185,44 @@ type Record struct {
 	SessionID string    `json:"session_id"`
 	Envelope  Envelope  `json:"envelope"`
 	Snapshots []Payload `json:"snapshots"`
+
+	// Records on a records ref (docs/team.md) also carry what a team index
+	// needs beyond the snapshots: no bodies, no messages, no local paths.
+	Session    *SessionMeta   `json:"session,omitempty"`
+	Events     []EventRef     `json:"events,omitempty"`
+	Violations []ViolationRef `json:"violations,omitempty"`
+}
+
+// SessionMeta describes a session in a record on a records ref.
+type SessionMeta struct {
+	Repository  string `json:"repository"`       // the repository's short name (Key.EventSource without the scheme)
+	Origin      string `json:"origin,omitempty"` // normalized origin URL, when known
+	Branch      string `json:"branch,omitempty"`
+	StartCommit string `json:"start_commit,omitempty"`
+	EndCommit   string `json:"end_commit,omitempty"`
+	State       string `json:"state"`
+	StartedAt   string `json:"started_at"` // RFC 3339, UTC
+	EndedAt     string `json:"ended_at,omitempty"`
+	UserName    string `json:"user_name,omitempty"`
+	UserEmail   string `json:"user_email,omitempty"`
+	Host        string `json:"host,omitempty"`
+}
+
+// EventRef is one session event: its token and time, never its detail.
+type EventRef struct {
+	Seq   int64  `json:"seq"`
+	Token string `json:"token"`
+	At    string `json:"at"` // RFC 3339, UTC
+}
+
+// ViolationRef is one violation without its message (which may quote
+// paths or commands).
+type ViolationRef struct {
+	Code        string `json:"code"`
+	Phase       string `json:"phase,omitempty"`
+	Requirement string `json:"requirement,omitempty"`
+	Severity    string `json:"severity"`
+	At          string `json:"at"`
 }
 
 // RecordSchema is the Record format version.

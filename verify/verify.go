@@ -1,8 +1,8 @@
 // Package verify checks, from git alone, that the commits of a range were
 // made inside sessions that passed their gates: the place where local hooks
 // can be bypassed (CI). It needs no database: the evidence is the
-// Session-Id / Session-Snapshot trailers and the session record files
-// committed in the tree.
+// Session-Id / Session-Snapshot trailers and the session records, read
+// from the records ref (session_record: refs/...) or committed in the tree.
 package verify
 
 import (
@@ -16,6 +16,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
@@ -28,7 +29,9 @@ const (
 
 // Options configure a run.
 type Options struct {
-	// RecordPath is the session record template ("{session_id}" replaced).
+	// RecordPath is the session_record setting: a records ref
+	// ("refs/sessiongate/records") or a path template in the tree
+	// ("{session_id}" replaced).
 	RecordPath string
 	// MissingTrailer is "fail" or "warn".
 	MissingTrailer string
@@ -82,13 +85,24 @@ func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Re
 		return nil, err
 	}
 	rep := &Report{Range: rng, Tip: tipSHA, OK: true, Commits: []CommitReport{}}
+	src := source{repo: repo, tip: tipSHA, template: opts.RecordPath}
+	if session.IsRecordRef(opts.RecordPath) {
+		// Commits from before a move to the ref keep their in-tree records.
+		src.ref, src.template = opts.RecordPath, session.DefaultRecordPath
+		if src.refTip, err = recordref.Tip(ctx, repo.Root(), src.ref); err != nil {
+			return nil, err
+		}
+		if src.refTip == "" && anyTrailer(commits) {
+			return nil, &MissingRefError{Ref: src.ref}
+		}
+	}
 	records := map[string]*recordCheck{}
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
 		ids := c.Trailers[TrailerSession]
 		snaps := c.Trailers[TrailerSnapshot]
 		switch {
-		case len(ids) == 0 && onlyRecords(c.Files, opts.RecordPath):
+		case len(ids) == 0 && onlyRecords(c.Files, src.template):
 			cr.Status = "ok"
 			cr.Problems = append(cr.Problems, "session record commit (no trailer needed)")
 		case len(ids) == 0:
@@ -102,7 +116,7 @@ func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Re
 			if len(snaps) > 0 {
 				cr.SnapshotID = snaps[len(snaps)-1]
 			}
-			checkCommit(ctx, repo, tipSHA, opts, records, &cr)
+			checkCommit(ctx, src, opts, records, &cr)
 		}
 		if opts.RequireSigned {
 			if err := repo.VerifyCommit(ctx, c.SHA); err != nil {
@@ -129,7 +143,7 @@ type recordCheck struct {
 	commits, bypassed map[string]bool
 }
 
-func checkCommit(ctx context.Context, repo *gitrepo.Repo, tip string, opts Options, cache map[string]*recordCheck, cr *CommitReport) {
+func checkCommit(ctx context.Context, src source, opts Options, cache map[string]*recordCheck, cr *CommitReport) {
 	fail := func(format string, a ...any) {
 		cr.Status = "fail"
 		cr.Problems = append(cr.Problems, fmt.Sprintf(format, a...))
@@ -140,7 +154,7 @@ func checkCommit(ctx context.Context, repo *gitrepo.Repo, tip string, opts Optio
 	}
 	rc, ok := cache[cr.SessionID]
 	if !ok {
-		rc = loadRecord(ctx, repo, tip, opts.RecordPath, cr.SessionID)
+		rc = src.load(ctx, cr.SessionID)
 		cache[cr.SessionID] = rc
 	}
 	cr.Record = rc.path
@@ -178,7 +192,7 @@ func checkCommit(ctx context.Context, repo *gitrepo.Repo, tip string, opts Optio
 	}
 }
 
-func loadRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id string) *recordCheck {
+func loadTreeRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id string) *recordCheck {
 	rel, err := session.RecordPath(template, id)
 	rc := &recordCheck{path: rel}
 	if err != nil {
@@ -194,6 +208,14 @@ func loadRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id strin
 		rc.problems = append(rc.problems, err.Error())
 		return rc
 	}
+	return checkRecord(rc, b, id, "")
+}
+
+// checkRecord parses and checks a record's bytes. A record that fails a
+// check of its own (parse, session, repository, snapshot ids) gets no ids,
+// so no commit can lean on it: it is reported, never trusted.
+func checkRecord(rc *recordCheck, b []byte, id, eventSource string) *recordCheck {
+	rel := rc.path
 	var rec snapshot.Record
 	if err := json.Unmarshal(b, &rec); err != nil {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: not a session record: %v", rel, err))
@@ -202,6 +224,14 @@ func loadRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id strin
 	if rec.SessionID != id || len(rec.Snapshots) == 0 {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: record is for session %q with %d snapshots", rel, rec.SessionID, len(rec.Snapshots)))
 		return rc
+	}
+	if eventSource != "" {
+		for i, p := range rec.Snapshots {
+			if p.Session.EventSource != eventSource {
+				rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d claims repository %q, not this repository (%s): skipped", rel, i, p.Session.EventSource, eventSource))
+				return rc
+			}
+		}
 	}
 	rc.ids = map[string]bool{}
 	rc.commits, rc.bypassed = map[string]bool{}, map[string]bool{}

@@ -1,0 +1,137 @@
+package hooks_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+const recordsRef = "refs/sessiongate/records"
+
+// finishSession does the work of a session in dir (a commit) and ends it.
+func (r *repo) finishSession(dir, file string) string {
+	r.t.Helper()
+	id := r.startWorking(dir)
+	writeFile(r.t, filepath.Join(dir, file), "work of "+file+"\n")
+	r.gitIn(dir, "add", file)
+	if res := r.commit(dir, nil, "-m", "work on "+file); res.code != 0 {
+		r.t.Fatalf("commit: %s", res.err)
+	}
+	r.sg(dir, "session", "evidence", "--session", id, "--phase", "QA_VALIDATION", "--type", "tool_output", "--value", "ok 3 tests")
+	out := r.sg(dir, "session", "end", "--session", id, "--summary", "done")
+	if !strings.Contains(out, recordsRef) || strings.Contains(out, "commit the session record") {
+		r.t.Errorf("session end does not point at the records ref:\n%s", out)
+	}
+	return id
+}
+
+// Two people push records for one repository at the same moment from two
+// clones, with the real binary's pre-push hook: both pushes go through,
+// both records are on the remote, and neither clone's work tree, index or
+// HEAD moved for a record. Then CI: verify without the ref fails with exit 2
+// and names the fetch; after that fetch it passes.
+func TestRecordsRefTwoClonesPushAtOnce(t *testing.T) {
+	r := newRepo(t)
+	writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"session_record: "+recordsRef+"\n")
+	r.git("commit", "-q", "-am", "records on a ref")
+	bare := filepath.Join(t.TempDir(), "team.git")
+	r.gitIn(filepath.Dir(bare), "clone", "-q", "--bare", r.root, bare)
+
+	base := t.TempDir()
+	people := []string{"alice", "bob"}
+	dirs := map[string]string{}
+	ids := map[string]string{}
+	for _, who := range people {
+		dir := filepath.Join(base, who)
+		r.gitIn(base, "clone", "-q", bare, dir)
+		dir = r.gitIn(dir, "rev-parse", "--show-toplevel")
+		dirs[who] = dir
+		r.sg(dir, "install")
+		r.gitIn(dir, "checkout", "-q", "-b", who)
+		headBefore := r.head(dir)
+		ids[who] = r.finishSession(dir, who+".txt")
+		if st := r.gitIn(dir, "status", "--porcelain"); st != "" {
+			t.Errorf("%s: work tree not clean after session end (a record in the tree?):\n%s", who, st)
+		}
+		if n := r.gitIn(dir, "rev-list", "--count", headBefore+"..HEAD"); n != "1" {
+			t.Errorf("%s: %s commits on the branch, want only the work commit", who, n)
+		}
+		if got := r.gitIn(dir, "ls-tree", "-r", "--name-only", recordsRef); got != "sessions/"+ids[who][:2]+"/"+ids[who]+".json" {
+			t.Errorf("%s: records ref holds %q", who, got)
+		}
+	}
+
+	var wg sync.WaitGroup
+	results := map[string]result{}
+	var mu sync.Mutex
+	start := make(chan struct{})
+	for _, who := range people {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			res := r.run(dirs[who], nil, "git", "push", "-q", "origin", who)
+			mu.Lock()
+			results[who] = res
+			mu.Unlock()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	for _, who := range people {
+		if res := results[who]; res.code != 0 {
+			t.Fatalf("%s's push: exit %d\n%s", who, res.code, res.err)
+		}
+	}
+	// Whichever pushed second found the remote's ref moved: it must have merged.
+	if !strings.Contains(results["alice"].err+results["bob"].err, "session records merged with origin's") {
+		t.Errorf("neither push merged:\nalice: %s\nbob: %s", results["alice"].err, results["bob"].err)
+	}
+	remote := strings.Fields(r.gitIn(bare, "ls-tree", "-r", "--name-only", recordsRef))
+	for _, who := range people {
+		want := "sessions/" + ids[who][:2] + "/" + ids[who] + ".json"
+		found := false
+		for _, p := range remote {
+			found = found || p == want
+		}
+		if !found {
+			t.Errorf("%s's record %s is not on the remote (it has %v)\nalice: %s\nbob: %s", who, want, remote, results["alice"].err, results["bob"].err)
+		}
+	}
+	// A record carries evidence by hash and no machine-local path.
+	rec := r.gitIn(bare, "cat-file", "blob", recordsRef+":sessions/"+ids["alice"][:2]+"/"+ids["alice"]+".json")
+	for _, local := range []string{base, dirs["alice"], os.TempDir()} {
+		if strings.Contains(rec, local) {
+			t.Errorf("record holds the local path %s", local)
+		}
+	}
+	var parsed struct {
+		Session struct{ Repository, State string }
+		Events  []struct{ Token string }
+	}
+	if err := json.Unmarshal([]byte(rec), &parsed); err != nil || parsed.Session.State != "COMPLETE" || len(parsed.Events) == 0 {
+		t.Errorf("record: %+v %v", parsed, err)
+	}
+
+	// CI: a fresh clone of alice's branch, as actions/checkout makes it.
+	ci := filepath.Join(base, "ci")
+	r.gitIn(base, "clone", "-q", "--branch", "alice", bare, ci)
+	rng := "origin/main..origin/alice"
+	res := r.run(ci, nil, binary, "verify", rng)
+	want := "git fetch origin " + recordsRef + ":" + recordsRef
+	if res.code != 2 || !strings.Contains(res.err, want) {
+		t.Fatalf("verify without the ref: exit %d, want 2 naming %q\n%s%s", res.code, want, res.out, res.err)
+	}
+	r.gitIn(ci, "fetch", "-q", "origin", recordsRef+":"+recordsRef)
+	if res := r.run(ci, nil, binary, "verify", rng); res.code != 0 {
+		t.Fatalf("verify after the fetch: exit %d\n%s%s", res.code, res.out, res.err)
+	}
+	// Bob's branch verifies from the same ref.
+	r.gitIn(ci, "fetch", "-q", "origin", "bob")
+	if res := r.run(ci, nil, binary, "verify", "origin/main..origin/bob"); res.code != 0 {
+		t.Fatalf("verify bob: exit %d\n%s%s", res.code, res.out, res.err)
+	}
+}

@@ -44,7 +44,7 @@ func (e *Engine) refRecord(ctx context.Context, s *Session) (*snapshot.Record, e
 		return nil, fmt.Errorf("load repository: %w", err)
 	}
 	rec.Session = &snapshot.SessionMeta{
-		Repository: repo.Name, Origin: repo.Origin, Branch: s.Branch,
+		Repository: repo.Name, Origin: portableOrigin(repo.Origin), Branch: s.Branch,
 		StartCommit: s.StartCommit, EndCommit: s.EndCommit, State: string(s.State),
 		StartedAt: stamp(s.CreatedAt), EndedAt: stamp(s.EndedAt),
 		UserName: s.UserName, UserEmail: s.UserEmail, Host: s.Host,
@@ -67,6 +67,16 @@ func (e *Engine) refRecord(ctx context.Context, s *Session) (*snapshot.Record, e
 		rec.Violations = append(rec.Violations, snapshot.ViolationRef{Code: v.Code, Phase: v.Phase, Requirement: v.Requirement, Severity: v.Severity, At: stamp(v.CreatedAt)})
 	}
 	return rec, nil
+}
+
+// portableOrigin is the origin for a record: a remote that is a local path
+// (a clone of a folder) names a place on one machine only, so it is left out.
+func portableOrigin(o string) string {
+	if o == "" || strings.HasPrefix(o, "/") || strings.HasPrefix(o, ".") || strings.HasPrefix(o, "~") || strings.HasPrefix(o, `\\`) ||
+		(len(o) >= 2 && o[1] == ':') {
+		return ""
+	}
+	return o
 }
 
 func stamp(t time.Time) string {

@@ -285,6 +285,7 @@ func BenchmarkDashboard(b *testing.B) {
 		{"session-poll", "/sessions/" + mid + "?v=0", true},
 		{"session-active", "/sessions/" + benchSessionID(benchSessions-1), false},
 		{"overview", "/", false},
+		{"protocol", "/protocol", false},
 		{"violations", "/violations", false},
 		{"api-sessions", "/api/sessions", false},
 		{"api-session", "/api/sessions/" + mid, false},

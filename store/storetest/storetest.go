@@ -61,6 +61,7 @@ func Run(t *testing.T, open Opener) {
 		{"TrustedFiles", testTrustedFiles},
 		{"SecretsRedacted", testSecretsRedacted},
 		{"Aggregates", testAggregates},
+		{"ComplianceByDayFollowsChanges", testComplianceByDayFollowsChanges},
 		{"ConcurrentAppendEvent", testConcurrentAppendEvent},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open) })

@@ -316,3 +316,23 @@ func testAggregates(t *testing.T, open Opener) {
 		}
 	}
 }
+
+// testViolationSeverities: the dashboard's worst-severity read, which both
+// stores have (the server treats it as optional).
+func testViolationSeverities(t *testing.T, open Opener) {
+	db, _, _ := seedFilterDB(t, open)
+	sv, ok := db.(interface {
+		ViolationSeverities(ctx context.Context, ids []string) (map[string]map[string]int, error)
+	})
+	if !ok {
+		t.Fatalf("%T lacks ViolationSeverities", db)
+	}
+	got, err := sv.ViolationSeverities(context.Background(), []string{sid(1), sid(2), sid(4), sid(999)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "ViolationSeverities", got, map[string]map[string]int{
+		sid(2): {session.SeverityHigh: 1},
+		sid(4): {session.SeverityCritical: 1, session.SeverityLow: 1},
+	})
+}

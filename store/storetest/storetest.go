@@ -62,6 +62,11 @@ func Run(t *testing.T, open Opener) {
 		{"SecretsRedacted", testSecretsRedacted},
 		{"Aggregates", testAggregates},
 		{"ComplianceByDayFollowsChanges", testComplianceByDayFollowsChanges},
+		{"ComplianceByDay", testComplianceByDay},
+		{"StateCountsFollowWrites", testStateCountsFollowWrites},
+		{"SearchFollowsObjectiveChanges", testSearchIndexFollowsObjectiveChanges},
+		{"DashboardSmallReads", testDashboardSmallReads},
+		{"ViolationSeverities", testViolationSeverities},
 		{"ConcurrentAppendEvent", testConcurrentAppendEvent},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open) })

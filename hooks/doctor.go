@@ -313,7 +313,12 @@ func doctorProtocol(o DoctorOptions, getenv func(string) string, loc hooksLocati
 			return []Finding{{"protocol", Fail, fmt.Sprintf("%s parses, but the config names phases it lacks:\n%s", c, err),
 				"use phase ids from `sessiongate protocol show` (a typo disables that gate)"}}
 		}
-		return []Finding{{"protocol", OK, fmt.Sprintf("%s: %d phases, %d warnings", c, len(spec.Phases), len(spec.Warnings)), ""}}
+		// The same warnings `protocol lint` prints: the parser's and the linter's.
+		nw := len(spec.Warnings) + len(protocolspec.Lint(spec))
+		if nw > 0 {
+			return []Finding{{"protocol", OK, fmt.Sprintf("%s: %d phases, %d warnings (`sessiongate protocol lint` lists them)", c, len(spec.Phases), nw), ""}}
+		}
+		return []Finding{{"protocol", OK, fmt.Sprintf("%s: %d phases, 0 warnings", c, len(spec.Phases)), ""}}
 	}
 	return []Finding{{"protocol", Fail, "no protocol found (looked for " + strings.Join(cands, ", ") + ")", "sessiongate init writes a starter SESSION-PROTOCOL.md"}}
 }

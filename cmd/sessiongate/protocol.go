@@ -18,7 +18,7 @@ func newProtocolCmd(a *app) *cobra.Command {
 		Use:   "protocol",
 		Short: "Show and lint the session protocol document",
 	}
-	var asJSON, example bool
+	var asJSON, example, lintJSON bool
 	show := &cobra.Command{
 		Use:   "show [FILE]",
 		Short: "Print the parsed protocol: phases, gates, requirements, checks",
@@ -43,8 +43,16 @@ the config's protocol key, SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md
 	lint := &cobra.Command{
 		Use:   "lint [FILE]",
 		Short: "Check the protocol: exit 0 when valid (warnings printed), 1 with FILE:LINE errors",
-		Args:  args(cobra.MaximumNArgs(1)),
+		Long: `Check the protocol: exit 0 when it is valid (warnings printed), 1 with one
+FILE:LINE line per error. --json prints one object for scripts:
+{"file", "valid", "errors": [{"line", "message"}], "warnings": [{"line", "message"}],
+"phases": [{"id", "gate", "coverage", "checks"}], "inferred_checks", "evidence_only"},
+with the same exit codes.`,
+		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {
+			if lintJSON {
+				return a.lintJSON(c, argv)
+			}
 			spec, err := a.parseFor(c, argv, false)
 			if err != nil {
 				return err
@@ -57,7 +65,7 @@ the config's protocol key, SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md
 					return &exitError{code: exitBlocked, err: errors.New("sessiongate.yaml does not match the protocol")}
 				}
 			}
-			for _, wa := range append(spec.Warnings, protocolspec.Lint(spec)...) {
+			for _, wa := range lintWarnings(spec) {
 				fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
 			}
 			printCoverage(w, spec)
@@ -66,6 +74,7 @@ the config's protocol key, SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md
 			return nil
 		},
 	}
+	lint.Flags().BoolVar(&lintJSON, "json", false, "print JSON")
 	cmd.AddCommand(show, lint, newAcceptCmd(a))
 	return cmd
 }
@@ -211,6 +220,82 @@ func (a *app) checkConfigPhases(ctx context.Context, spec *protocolspec.Spec) er
 	}
 	if err := cfg.CheckPhases(ids); err != nil {
 		return usage(err)
+	}
+	return nil
+}
+
+// lintWarnings are the parser's warnings and the linter's, the list
+// `protocol lint` and `doctor` both report.
+func lintWarnings(spec *protocolspec.Spec) []protocolspec.Warning {
+	return append(append([]protocolspec.Warning{}, spec.Warnings...), protocolspec.Lint(spec)...)
+}
+
+// lintReport is `protocol lint --json`.
+type lintReport struct {
+	File           string                                 `json:"file"`
+	Valid          bool                                   `json:"valid"`
+	Errors         []protocolspec.Warning                 `json:"errors"`
+	Warnings       []protocolspec.Warning                 `json:"warnings"`
+	Phases         []lintPhase                            `json:"phases"`
+	InferredChecks []protocolspec.InferredCheck           `json:"inferred_checks"`
+	EvidenceOnly   []protocolspec.EvidenceOnlyRequirement `json:"evidence_only"`
+}
+
+type lintPhase struct {
+	ID       string `json:"id"`
+	Gate     string `json:"gate"`
+	Coverage string `json:"coverage"` // machine or evidence
+	Checks   string `json:"checks"`
+}
+
+func (a *app) lintJSON(c *cobra.Command, argv []string) error {
+	file := ""
+	if len(argv) == 1 {
+		file = argv[0]
+	}
+	name, b, err := a.readProtocol(c.Context(), file)
+	if err != nil {
+		return err
+	}
+	rep := lintReport{File: name, Errors: []protocolspec.Warning{}, Warnings: []protocolspec.Warning{}, Phases: []lintPhase{},
+		InferredChecks: []protocolspec.InferredCheck{}, EvidenceOnly: []protocolspec.EvidenceOnlyRequirement{}}
+	spec, perr := protocolspec.Parse(name, b)
+	if perr != nil {
+		var el protocolspec.ErrorList
+		if !errors.As(perr, &el) {
+			return blocked("%w", perr)
+		}
+		for _, e := range el {
+			rep.Errors = append(rep.Errors, protocolspec.Warning{Line: e.Line, Message: e.Msg})
+		}
+		if err := writeJSON(c.OutOrStdout(), rep); err != nil {
+			return err
+		}
+		return &exitError{code: exitBlocked, err: fmt.Errorf("%s: %d error(s)", name, len(el))}
+	}
+	spec.File = name
+	if len(argv) == 0 {
+		if err := a.checkConfigPhases(c.Context(), spec); err != nil {
+			rep.Errors = append(rep.Errors, protocolspec.Warning{Message: err.Error()})
+		}
+	}
+	rep.Valid = len(rep.Errors) == 0
+	rep.Warnings = append(rep.Warnings, lintWarnings(spec)...)
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		cov := "evidence"
+		if p.MachineChecked() {
+			cov = "machine"
+		}
+		rep.Phases = append(rep.Phases, lintPhase{ID: p.ID, Gate: string(p.Gate), Coverage: cov, Checks: checkList(p.Checks)})
+	}
+	rep.InferredChecks = spec.InferredChecks()
+	rep.EvidenceOnly = spec.EvidenceOnly()
+	if err := writeJSON(c.OutOrStdout(), rep); err != nil {
+		return err
+	}
+	if !rep.Valid {
+		return &exitError{code: exitBlocked, err: errors.New("sessiongate.yaml does not match the protocol")}
 	}
 	return nil
 }

@@ -13,14 +13,40 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = ""
 
+// versionString is the version --version, `version`, MCP and the records
+// report: -ldflags, else the module version in the build info (the tag
+// with `go install ...@vX`, a pseudo-version for a commit), else the
+// commit a local build was made from, else "dev".
 func versionString() string {
 	if version != "" {
 		return version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
-	return "dev"
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "-dirty"
+	}
+	return "devel-" + rev
 }
 
 func newRootCmd(a *app) *cobra.Command {
@@ -34,7 +60,11 @@ and records sessions, evidence, events and violations in SQLite.
 Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment error.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version, like the version command: the module version from the
+		// build info (a tag when installed with go install ...@vX).
+		Version: versionString(),
 	}
+	root.SetVersionTemplate("sessiongate {{.Version}}\n")
 	root.PersistentFlags().StringVar(&a.dbFlag, "db", "", "SQLite database file, or a postgres:// URL for a team database (env SESSIONGATE_DB; default $(git rev-parse --git-common-dir)/sessiongate/sessiongate.db)")
 	root.PersistentFlags().StringVar(&a.protocolFlag, "protocol", "", "protocol document (env SESSIONGATE_PROTOCOL; default SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -60,6 +90,7 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		root.AddCommand(c(a))
 	}
 	rejectUnknownSubcommands(root)
+	a.registerCompletions(root)
 	return root
 }
 

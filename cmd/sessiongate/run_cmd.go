@@ -32,7 +32,7 @@ wrong (then nothing is recorded, except a timed-out run, recorded as failed).`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
-			e, id, err := a.resolveSession(ctx, sessionID)
+			e, id, err := a.resolveSession(ctx, sessionID, nil)
 			if err != nil {
 				return err
 			}
@@ -66,7 +66,7 @@ wrong (then nothing is recorded, except a timed-out run, recorded as failed).`,
 	cmd.Flags().StringVar(&phase, "phase", "", "phase id the command proves (required)")
 	cmd.Flags().StringVar(&requirement, "requirement", "", "requirement id (PHASE.slug, from sessiongate protocol show)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "kill the command after this long (default: command_timeout from sessiongate.yaml, 2m)")
-	cmd.Flags().StringVar(&sessionID, "session", "", "session id (default: SESSIONGATE_SESSION, then this worktree's active session)")
+	cmd.Flags().StringVar(&sessionID, "session", "", "session id or unambiguous prefix (default: SESSIONGATE_SESSION, then this worktree's active session)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the record as JSON on stderr (stdout carries the command's output)")
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,6 +86,18 @@ func scriptParams(t *testing.T, bin, dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// capture NAME REGEXP sets NAME to the first submatch of REGEXP
+			// (or the whole match) in the last command's stdout.
+			"capture": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: capture NAME REGEXP")
+				}
+				m := regexp.MustCompile(`(?m)` + args[1]).FindStringSubmatch(ts.ReadFile("stdout"))
+				if m == nil {
+					ts.Fatalf("capture: no match for %s in stdout", args[1])
+				}
+				ts.Setenv(args[0], m[len(m)-1])
+			},
 			// srcrepo DIR commits this module's files (as the work tree
 			// has them) into a fresh repository at DIR, for the pre-commit
 			// framework to clone, and sets SRC_REV to its commit.

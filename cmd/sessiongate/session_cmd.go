@@ -20,13 +20,19 @@ func newSessionCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "session",
 		Short: "Drive a session from the command line (the MCP tools' mirror)",
-		Long: `Drive a session from the command line. Commands that act on a session take
---session ID, else SESSIONGATE_SESSION, else the active session of this worktree.`,
+		Long: `Drive a session from the command line. Every command that acts on a session
+names it the same way: an ID argument or --session ID (the same thing; a full id
+or an unambiguous prefix of at least 4 characters, as 'session list' prints
+them), else SESSIONGATE_SESSION, else the active session of this worktree.
+terminate and delete need the session named explicitly.`,
 	}
 	var sessionID string
 	var asJSON bool
 	addSessionFlag := func(c *cobra.Command) {
-		c.Flags().StringVar(&sessionID, "session", "", "session id (default: SESSIONGATE_SESSION, then this worktree's active session)")
+		c.Flags().StringVar(&sessionID, "session", "", "session id or unambiguous prefix (default: SESSIONGATE_SESSION, then this worktree's active session)")
+		if c.ValidArgsFunction == nil {
+			c.ValidArgsFunction = a.completeSessionArg
+		}
 	}
 	addJSON := func(c *cobra.Command) { c.Flags().BoolVar(&asJSON, "json", false, "print JSON") }
 
@@ -84,12 +90,25 @@ func newSessionCmd(a *app) *cobra.Command {
 
 	// status
 	status := &cobra.Command{
-		Use:   "status",
+		Use:   "status [ID]",
 		Short: "Show a session's state and checklist",
-		Args:  args(cobra.NoArgs),
-		RunE: func(c *cobra.Command, _ []string) error {
+		Args:  args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
-			e, id, err := a.resolveSession(ctx, sessionID)
+			e, id, err := a.resolveSession(ctx, sessionID, argv)
+			var none *noActiveSession
+			if errors.As(err, &none) {
+				// Asking where things stand is not an error: there is no
+				// session, and that is the answer (exit 0).
+				if asJSON {
+					return writeJSON(c.OutOrStdout(), struct {
+						Active bool   `json:"active"`
+						Next   string `json:"next"`
+					}{false, none.next()})
+				}
+				fmt.Fprintf(c.OutOrStdout(), "no active session in %s\nnext: %s\n", none.root, none.next())
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -110,12 +129,12 @@ func newSessionCmd(a *app) *cobra.Command {
 	// gate
 	var phase string
 	gate := &cobra.Command{
-		Use:   "gate",
+		Use:   "gate [ID]",
 		Short: "Check a phase's gate (default: the current phase); exit 1 when it fails",
-		Args:  args(cobra.NoArgs),
-		RunE: func(c *cobra.Command, _ []string) error {
+		Args:  args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
-			e, id, err := a.resolveSession(ctx, sessionID)
+			e, id, err := a.resolveSession(ctx, sessionID, argv)
 			if err != nil {
 				return err
 			}
@@ -144,12 +163,12 @@ func newSessionCmd(a *app) *cobra.Command {
 	var target, reason string
 	var force bool
 	advance := &cobra.Command{
-		Use:   "advance",
+		Use:   "advance [ID]",
 		Short: "Move to the next phase (or --to PHASE) when gates pass; exit 1 when blocked",
-		Args:  args(cobra.NoArgs),
-		RunE: func(c *cobra.Command, _ []string) error {
+		Args:  args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
-			e, id, err := a.resolveSession(ctx, sessionID)
+			e, id, err := a.resolveSession(ctx, sessionID, argv)
 			if err != nil {
 				return err
 			}
@@ -189,15 +208,15 @@ func newSessionCmd(a *app) *cobra.Command {
 	// evidence
 	var kind, value, step, requirement, notApplicable, ref string
 	evidence := &cobra.Command{
-		Use:   "evidence",
+		Use:   "evidence [ID]",
 		Short: "Record evidence for a phase or one of its requirements (--value TEXT, or --value - to read stdin)",
 		Long: `Record evidence for a phase, or for one of its requirements (--requirement ID;
 the ids are in 'sessiongate protocol show'). A conditional requirement that
 does not apply is recorded with --not-applicable "REASON" instead.`,
-		Args: args(cobra.NoArgs),
-		RunE: func(c *cobra.Command, _ []string) error {
+		Args: args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
-			e, id, err := a.resolveSession(ctx, sessionID)
+			e, id, err := a.resolveSession(ctx, sessionID, argv)
 			if err != nil {
 				return err
 			}
@@ -248,12 +267,12 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 	var summary, notes string
 	var skipQA bool
 	end := &cobra.Command{
-		Use:   "end",
+		Use:   "end [ID]",
 		Short: "Validate the end phases and complete the session; exit 1 when blocked",
-		Args:  args(cobra.NoArgs),
-		RunE: func(c *cobra.Command, _ []string) error {
+		Args:  args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
-			e, id, err := a.resolveSession(ctx, sessionID)
+			e, id, err := a.resolveSession(ctx, sessionID, argv)
 			if err != nil {
 				return err
 			}
@@ -344,20 +363,20 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 
 	// show
 	show := &cobra.Command{
-		Use:   "show ID",
-		Short: "Show a session with its phases, evidence, violations and events",
-		Args:  args(cobra.ExactArgs(1)),
+		Use:   "show [ID]",
+		Short: "Show a session with its phases, evidence, violations and events (default: the active session)",
+		Args:  args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
-			e, err := a.sessionEngine(ctx)
+			e, id, err := a.resolveSession(ctx, sessionID, argv)
 			if err != nil {
 				return err
 			}
-			v, err := e.View(ctx, argv[0])
+			v, err := e.View(ctx, id)
 			if err != nil {
 				return sessionErr(err)
 			}
-			evs, err := e.History(ctx, argv[0])
+			evs, err := e.History(ctx, id)
 			if err != nil {
 				return sessionErr(err)
 			}
@@ -375,20 +394,21 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 			return nil
 		},
 	}
+	addSessionFlag(show)
 	addJSON(show)
 
 	// terminate
 	terminate := &cobra.Command{
 		Use:   "terminate ID",
 		Short: "End a session by hand, keeping its data (soft delete)",
-		Args:  args(cobra.ExactArgs(1)),
+		Args:  args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
-			e, err := a.sessionEngine(ctx)
+			e, id, err := a.resolveNamedSession(ctx, c, sessionID, argv)
 			if err != nil {
 				return err
 			}
-			s, err := e.Terminate(ctx, argv[0], reason)
+			s, err := e.Terminate(ctx, id, reason)
 			if err != nil {
 				return sessionErr(err)
 			}
@@ -397,47 +417,78 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 		},
 	}
 	terminate.Flags().StringVar(&reason, "reason", "", "why (required)")
+	addSessionFlag(terminate)
 
 	// delete
 	var yes bool
 	del := &cobra.Command{
 		Use:   "delete ID",
 		Short: "Remove a session and all its rows (hard delete; needs --yes)",
-		Args:  args(cobra.ExactArgs(1)),
+		Args:  args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {
 			if !yes {
 				return usage(errors.New("delete removes the session's evidence, events and violations for good: pass --yes (or use terminate to keep them)"))
 			}
 			ctx := c.Context()
-			e, err := a.sessionEngine(ctx)
+			e, id, err := a.resolveNamedSession(ctx, c, sessionID, argv)
 			if err != nil {
 				return err
 			}
-			if err := e.Delete(ctx, argv[0]); err != nil {
+			if err := e.Delete(ctx, id); err != nil {
 				return sessionErr(err)
 			}
-			fmt.Fprintf(c.OutOrStdout(), "session %s deleted\n", argv[0])
+			fmt.Fprintf(c.OutOrStdout(), "session %s deleted\n", id)
 			return nil
 		},
 	}
 	del.Flags().BoolVar(&yes, "yes", false, "confirm the hard delete")
+	addSessionFlag(del)
 
 	cmd.AddCommand(start, status, gate, advance, evidence, end, list, show, terminate, del)
 	return cmd
 }
 
-// resolveSession picks --session, SESSIONGATE_SESSION, or the worktree's active session.
-func (a *app) resolveSession(ctx context.Context, flag string) (*session.Engine, string, error) {
+// noActiveSession is resolveSession's answer when nothing names a session
+// and the worktree has no active one.
+type noActiveSession struct{ root string }
+
+func (n *noActiveSession) Error() string {
+	return fmt.Sprintf("no active session in %s: %s", n.root, n.next())
+}
+
+func (n *noActiveSession) next() string {
+	return `start one: sessiongate session start --objective "..."`
+}
+
+// sessionRef is the session a command names: its ID argument or --session
+// (one way to name a session, either spelling; both must then agree).
+func sessionRef(flag string, argv []string) (string, error) {
+	if len(argv) == 0 {
+		return flag, nil
+	}
+	if flag != "" && flag != argv[0] {
+		return "", usage(fmt.Errorf("the session is named twice (%s and --session %s): give one", argv[0], flag))
+	}
+	return argv[0], nil
+}
+
+// resolveSession picks the ID argument or --session, SESSIONGATE_SESSION,
+// or the worktree's active session. An id may be an unambiguous prefix.
+func (a *app) resolveSession(ctx context.Context, flag string, argv []string) (*session.Engine, string, error) {
+	ref, err := sessionRef(flag, argv)
+	if err != nil {
+		return nil, "", err
+	}
 	e, err := a.sessionEngine(ctx)
 	if err != nil {
 		return nil, "", err
 	}
-	id := flag
-	if id == "" {
-		id = os.Getenv("SESSIONGATE_SESSION")
+	if ref == "" {
+		ref = os.Getenv("SESSIONGATE_SESSION")
 	}
-	if id != "" {
-		if err := session.ValidateID(id); err != nil {
+	if ref != "" {
+		id, err := e.ResolveID(ctx, ref)
+		if err != nil {
 			return nil, "", usage(err)
 		}
 		return e, id, nil
@@ -448,12 +499,25 @@ func (a *app) resolveSession(ctx context.Context, flag string) (*session.Engine,
 	}
 	s, err := e.ActiveSession(ctx, r)
 	if errors.Is(err, session.ErrNotFound) {
-		return nil, "", usage(fmt.Errorf("no active session in %s: run sessiongate session start --objective \"...\"", r.Root()))
+		return nil, "", usage(&noActiveSession{root: r.Root()})
 	}
 	if err != nil {
 		return nil, "", usage(err)
 	}
 	return e, s.ID, nil
+}
+
+// resolveNamedSession is resolveSession for commands that must not act on
+// a session by default (terminate, delete): the ID argument or --session.
+func (a *app) resolveNamedSession(ctx context.Context, c *cobra.Command, flag string, argv []string) (*session.Engine, string, error) {
+	ref, err := sessionRef(flag, argv)
+	if err != nil {
+		return nil, "", err
+	}
+	if ref == "" {
+		return nil, "", usage(fmt.Errorf("name the session: %s ID (or --session ID; 'sessiongate session list' shows the ids)", c.CommandPath()))
+	}
+	return a.resolveSession(ctx, ref, nil)
 }
 
 // sessionErr maps engine errors to exit codes: a refusal by a sequence rule

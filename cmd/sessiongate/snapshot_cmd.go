@@ -36,17 +36,19 @@ func newSnapshotCmd(a *app) *cobra.Command {
 		},
 	}
 	var record bool
+	var exportSession string
 	export := &cobra.Command{
-		Use:   "export SESSION",
-		Short: "Print a session's session_state_window_v1 envelope (--record: the whole session record)",
-		Args:  args(cobra.ExactArgs(1)),
+		Use:               "export [ID]",
+		Short:             "Print a session's session_state_window_v1 envelope (--record: the whole session record; default: the active session)",
+		Args:              args(cobra.MaximumNArgs(1)),
+		ValidArgsFunction: a.completeSessionArg,
 		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
-			e, err := a.sessionEngine(ctx)
+			e, id, err := a.resolveSession(ctx, exportSession, argv)
 			if err != nil {
 				return err
 			}
-			rec, err := e.Record(ctx, argv[0])
+			rec, err := e.Record(ctx, id)
 			if err != nil {
 				return usage(err)
 			}
@@ -57,6 +59,7 @@ func newSnapshotCmd(a *app) *cobra.Command {
 		},
 	}
 	export.Flags().BoolVar(&record, "record", false, "print the session record (every snapshot payload and the envelope)")
+	export.Flags().StringVar(&exportSession, "session", "", "session id or unambiguous prefix (the same as the ID argument)")
 	cmd.AddCommand(id, export)
 	return cmd
 }

@@ -540,7 +540,7 @@ func ComplianceChart(c Chart) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "). Abandoned and terminated sessions count as not compliant.</p><figure class=\"chart\"><svg viewBox=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "). Abandoned and terminated sessions count as not compliant.</p><figure class=\"chart\" tabindex=\"0\" aria-label=\"Compliance chart; scrolls sideways on narrow screens\"><svg viewBox=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

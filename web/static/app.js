@@ -84,7 +84,7 @@
 			if (k in s.open) { d.open = s.open[k]; }
 		});
 		t.querySelectorAll(".table-wrap, .chart").forEach(function (w, i) {
-			if (i in s.sideways) { w.scrollLeft = s.sideways[i]; }
+			if (i in s.sideways) { w.scrollLeft = s.sideways[i]; w.dataset.scrolled = "1"; }
 		});
 		if (s.focus) {
 			var f = find(t, s.focus);
@@ -131,6 +131,28 @@
 			});
 		}
 	});
+
+	// Regions that scroll sideways (wide tables, the chart on a phone) can
+	// be reached and scrolled with the keyboard; the chart opens on its
+	// newest days (today at the right).
+	function scrollables(root) {
+		(root || document).querySelectorAll(".table-wrap").forEach(function (w) {
+			if (w.scrollWidth > w.clientWidth + 1) {
+				w.setAttribute("tabindex", "0");
+				w.setAttribute("role", "region");
+				if (!w.hasAttribute("aria-label")) { w.setAttribute("aria-label", "Table; scrolls sideways"); }
+			} else if (w.getAttribute("role") === "region") {
+				w.removeAttribute("tabindex");
+				w.removeAttribute("role");
+			}
+		});
+		(root || document).querySelectorAll(".chart").forEach(function (c) {
+			if (!c.dataset.scrolled) { c.scrollLeft = c.scrollWidth; c.dataset.scrolled = "1"; }
+		});
+	}
+	document.addEventListener("DOMContentLoaded", function () { scrollables(); });
+	window.addEventListener("resize", function () { scrollables(); });
+	document.addEventListener("htmx:afterSettle", function (e) { scrollables(e.detail.elt && e.detail.elt.parentNode); });
 
 	document.addEventListener("DOMContentLoaded", function () {
 		var boxes = document.querySelectorAll("[data-live-status]");

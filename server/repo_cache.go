@@ -164,3 +164,13 @@ func (c *concurrentRepo) StagedProtected(ctx context.Context, patterns []string)
 	}
 	return s.StagedProtected(ctx, patterns)
 }
+
+// PutRecord writes a session record onto a records ref
+// (session.RecordRefWriter); git plumbing, no lock.
+func (c *concurrentRepo) PutRecord(ctx context.Context, ref, id string, body []byte) (string, error) {
+	w, ok := c.get().(session.RecordRefWriter)
+	if !ok {
+		return "", fmt.Errorf("this repository cannot write the records ref %s", ref)
+	}
+	return w.PutRecord(ctx, ref, id, body)
+}

@@ -107,6 +107,10 @@ func TestInitAdoptedConfigMatchesProtocol(t *testing.T) {
 	if len(cfg.Hooks.PrePush) != 0 {
 		t.Errorf("hooks.pre-push = %v for a protocol without QA_VALIDATION", cfg.Hooks.PrePush)
 	}
+	// New configs keep session records off the working branch.
+	if cfg.SessionRecord != "refs/sessiongate/records" {
+		t.Errorf("session_record = %q, want the records ref", cfg.SessionRecord)
+	}
 	if code, out, stderr := sg(t, "", "protocol", "lint"); code != 0 {
 		t.Errorf("protocol lint after init: exit %d\n%s%s", code, out, stderr)
 	}

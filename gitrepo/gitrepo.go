@@ -187,33 +187,66 @@ func (r *Repo) CommitsSince(ctx context.Context, since string) ([]string, error)
 func (r *Repo) ChangedFiles(ctx context.Context, since string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
-	add := func(b []byte) {
-		for _, f := range splitZ(b) {
+	add := func(fs []string) {
+		for _, f := range fs {
 			if !seen[f] {
 				seen[f] = true
 				out = append(out, f)
 			}
 		}
 	}
-	if since != "" {
-		b, err := run(ctx, r.root, "diff", "--name-only", "-z", "--no-renames", since, "--")
-		if err != nil {
-			return nil, fmt.Errorf("list files changed since %s: %w", short(since), err)
-		}
-		add(b)
-	} else {
+	if since == "" {
 		b, err := run(ctx, r.root, "ls-files", "-z")
 		if err != nil {
 			return nil, fmt.Errorf("list tracked files: %w", err)
 		}
-		add(b)
+		add(splitZ(b))
+		b, err = run(ctx, r.root, "ls-files", "--others", "--exclude-standard", "-z")
+		if err != nil {
+			return nil, fmt.Errorf("list untracked files: %w", err)
+		}
+		add(splitZ(b))
+		return out, nil
 	}
-	b, err := run(ctx, r.root, "ls-files", "--others", "--exclude-standard", "-z")
+	// One scan of the work tree (git status: staged, unstaged and untracked
+	// against HEAD) and, when HEAD moved since the start, a tree-to-tree
+	// diff for what was committed, which reads no work tree; both at once.
+	head, _, err := r.Head(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list untracked files: %w", err)
+		return nil, fmt.Errorf("list files changed since %s: %w", short(since), err)
 	}
-	add(b)
+	var committed []byte
+	var diffErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if head != "" && head != since {
+			committed, diffErr = run(ctx, r.root, "diff", "--name-only", "-z", "--no-renames", since, head, "--")
+		}
+	}()
+	status, err := run(ctx, r.root, "--no-optional-locks", "status", "--porcelain", "-z", "--no-renames", "--untracked-files=all")
+	<-done
+	if err != nil {
+		return nil, fmt.Errorf("list changed files: %w", err)
+	}
+	if diffErr != nil {
+		return nil, fmt.Errorf("list files committed since %s: %w", short(since), diffErr)
+	}
+	add(splitZ(committed))
+	add(statusPaths(status))
 	return out, nil
+}
+
+// statusPaths returns the paths of `git status --porcelain -z --no-renames`
+// entries ("XY path").
+func statusPaths(b []byte) []string {
+	var out []string
+	for _, e := range splitZ(b) {
+		if len(e) > 3 {
+			out = append(out, e[3:])
+		}
+	}
+	return out
 }
 
 // StagedFiles lists files in the index that differ from HEAD, the files a

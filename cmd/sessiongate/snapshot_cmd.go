@@ -68,15 +68,19 @@ func newVerifyCmd(a *app) *cobra.Command {
 	var asJSON, requireSigned bool
 	cmd := &cobra.Command{
 		Use:   "verify [REV-RANGE]",
-		Short: "Check commits' session trailers against the committed session records (no database needed)",
+		Short: "Check commits' session trailers against the session records (no database needed)",
 		Long: `For each commit in REV-RANGE (default: @{upstream}..HEAD, else HEAD), check
-its Session-Id and Session-Snapshot trailers: the session record exists in the
-tree at the tip of the range, its snapshots recompute to their ids, the trailer
+its Session-Id and Session-Snapshot trailers: the session record exists (on the
+records ref when session_record names one, refs/sessiongate/records; else, and for
+sessions recorded before a move to the ref, in the tree at the tip of the range),
+its snapshots recompute to their ids, the trailer
 names one of them, and the session ended COMPLETE with every BLOCKING and
 REQUIRED gate passed, and the record lists the commit (a commit carrying copied
 trailers fails: "trailers copied"). Commits without trailers fail or warn (config
 verify.missing_trailer). --require-signed also checks each commit's signature with
-git verify-commit. Exit 1 on any failure. Needs only git, so it runs in any CI.
+git verify-commit. Exit 1 on any failure. Exit 2 when the records ref is not in
+this clone (CI: git fetch origin refs/sessiongate/records:refs/sessiongate/records).
+Needs only git, so it runs in any CI.
 What this proves and what it does not: docs/security.md.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {

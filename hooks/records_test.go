@@ -135,3 +135,41 @@ func TestRecordsRefTwoClonesPushAtOnce(t *testing.T) {
 		t.Fatalf("verify bob: exit %d\n%s%s", res.code, res.out, res.err)
 	}
 }
+
+// A remote that refuses the records ref: the code push goes through, a
+// warning names the ref and the fix, and the records stay on the local ref.
+// A push of only the records ref is left to git (no second push from the hook).
+func TestRecordsRefPushRefused(t *testing.T) {
+	r := newRepo(t)
+	writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"session_record: "+recordsRef+"\n")
+	r.git("commit", "-q", "-am", "records on a ref")
+	bare := filepath.Join(t.TempDir(), "strict.git")
+	r.gitIn(filepath.Dir(bare), "init", "-q", "--bare", bare)
+	writeFile(t, filepath.Join(bare, "hooks", "pre-receive"), "#!/bin/sh\nwhile read old new ref; do case \"$ref\" in refs/sessiongate/*) echo \"no custom refs here\"; exit 1;; esac; done\n")
+	if err := os.Chmod(filepath.Join(bare, "hooks", "pre-receive"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.git("remote", "add", "origin", bare)
+	r.sg(r.root, "install")
+	id := r.finishSession(r.root, "w.txt")
+	res := r.run(r.root, nil, "git", "push", "-q", "origin", "main")
+	if res.code != 0 {
+		t.Fatalf("code push: exit %d\n%s", res.code, res.err)
+	}
+	for _, s := range []string{"warning: session records (" + recordsRef + ") not pushed", "git push origin " + recordsRef} {
+		if !strings.Contains(res.err, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, res.err)
+		}
+	}
+	if out := r.gitIn(bare, "for-each-ref", "--format=%(refname)"); out != "refs/heads/main" {
+		t.Errorf("remote refs: %q", out)
+	}
+	if got := r.git("ls-tree", "-r", "--name-only", recordsRef); !strings.Contains(got, id) {
+		t.Errorf("local records ref lost the record: %q", got)
+	}
+	// Pushing the ref by hand runs pre-push, which must not push it again.
+	res = r.run(r.root, nil, "git", "push", "origin", recordsRef)
+	if res.code == 0 || strings.Count(res.err, "no custom refs here") != 1 || strings.Contains(res.err, "not pushed") {
+		t.Errorf("manual records push: exit %d\n%s", res.code, res.err)
+	}
+}

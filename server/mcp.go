@@ -47,6 +47,7 @@ func NewMCPServer(opts Options) *mcp.Server {
 	m := &mcpHandlers{opts: opts}
 	m.addTools(srv)
 	m.addResources(srv)
+	srv.AddReceivingMiddleware(cacheToolsList())
 	return srv
 }
 

@@ -100,7 +100,43 @@ func BenchmarkMCPToolsCall(b *testing.B) {
 		})
 	}
 
+	// tools/list over HTTP, the response read as bytes: the server's cost
+	// (the stdio client below also decodes every schema).
+	b.Run("http/tools-list", func(b *testing.B) {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+		mcpBenchCalls(b, func() error {
+			req, _ := http.NewRequest(http.MethodPost, ts.URL+server.MCPPath, bytes.NewBufferString(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := hc.Do(req)
+			if err != nil {
+				return err
+			}
+			got, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				return err
+			}
+			if resp.StatusCode != 200 || !bytes.Contains(got, []byte(`"validate_gate"`)) {
+				return fmt.Errorf("tools/list: %d %s", resp.StatusCode, got)
+			}
+			return nil
+		})
+	})
 	cs := mcpConnectStdio(b, srv)
+	// tools/list: static, so it should cost no more than a ping.
+	b.Run("stdio/tools-list", func(b *testing.B) {
+		mcpBenchCalls(b, func() error {
+			r, err := cs.ListTools(ctx, nil)
+			if err != nil {
+				return err
+			}
+			if len(r.Tools) < 6 {
+				return fmt.Errorf("tools/list: %d tools", len(r.Tools))
+			}
+			return nil
+		})
+	})
 	for _, c := range calls {
 		b.Run("stdio/"+c.tool, func(b *testing.B) {
 			mcpBenchCalls(b, func() error {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -54,13 +55,18 @@ session_end, get_blocked_reason. See docs/mcp.md.`,
 
 func newServeCmd(a *app) *cobra.Command {
 	var addr, tokenFile string
+	var index indexFlags
+	var indexEvery time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve MCP (stateless Streamable HTTP at /mcp) on 127.0.0.1",
 		Long: `Serve the MCP endpoint at http://ADDR/mcp (stateless Streamable HTTP, JSON
 responses, no Mcp-Session-Id) and the dashboard on the same port. Only loopback
 addresses are accepted; requests with a non-loopback Host or a cross-site Origin
-get 403. With --token-file, /mcp requires "Authorization: Bearer <token>".`,
+get 403. With --token-file, /mcp requires "Authorization: Bearer <token>".
+With --db postgres://... and --index REPO (repeatable), the server also keeps the
+team database current from those repositories' records refs, every
+--index-interval (see sessiongate index).`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
@@ -71,11 +77,24 @@ get 403. With --token-file, /mcp requires "Authorization: Bearer <token>".`,
 					return usage(err)
 				}
 			}
+			var runIndex func(context.Context, io.Writer) error
+			if len(index.sources) > 0 {
+				if indexEvery < time.Second {
+					return usage(fmt.Errorf("--index-interval %v: want at least 1s", indexEvery))
+				}
+				var err error
+				if runIndex, err = a.indexer(ctx, &index); err != nil {
+					return err
+				}
+			}
 			opts, err := a.serverOptions(ctx)
 			if err != nil {
 				return err
 			}
 			opts.Token = token
+			if runIndex != nil {
+				go indexLoop(ctx, runIndex, indexEvery, opts.Logger)
+			}
 			ln, err := server.Listen(addr, false)
 			if err != nil {
 				return usage(err)
@@ -94,6 +113,8 @@ get 403. With --token-file, /mcp requires "Authorization: Bearer <token>".`,
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:7420", "address to listen on (loopback only)")
 	cmd.Flags().StringVar(&tokenFile, "token-file", "", "file holding a bearer token that /mcp then requires")
+	index.add(cmd, true)
+	cmd.Flags().DurationVar(&indexEvery, "index-interval", time.Minute, "how often --index reads the records refs again")
 	return cmd
 }
 

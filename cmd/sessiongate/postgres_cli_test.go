@@ -4,11 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/pgtest"
+	"github.com/sessiongate/sessiongate/postgres"
+	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 // pgCluster is started by the first test that needs PostgreSQL.
@@ -125,5 +130,85 @@ func TestIdentityBothStores(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIndexCommand: sessiongate index imports a repository's records ref
+// into PostgreSQL, a second run imports nothing, an SQLite --db is refused
+// and an unreadable source is exit 2 naming it.
+func TestIndexCommand(t *testing.T) {
+	srv := pgCluster.Get(t)
+	u, err := srv.NewDB(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := repoDir(t)
+	id := "0a000000-0000-4000-8000-00000000000a"
+	p := snapshot.Payload{Schema: snapshot.PayloadSchema, Session: snapshot.Key{EventSource: "sessiongate://proj", ServerID: "sessiongate", SessionID: id},
+		Window: snapshot.Window{Kind: "session"}, State: snapshot.State{State: "COMPLETE"}}
+	sid, _, err := p.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(snapshot.Record{Schema: snapshot.RecordSchema, SessionID: id, Envelope: p.Envelope(sid, "test"),
+		Snapshots: []snapshot.Payload{p}, Session: &snapshot.SessionMeta{Repository: "proj", Origin: "github.com/o/proj",
+			State: "COMPLETE", StartedAt: "2026-11-02T09:00:00Z", UserEmail: "ann@example.com", Host: "h1"}})
+	if _, err := recordref.Put(context.Background(), dir, recordref.DefaultRef, []recordref.Record{{SessionID: id, Body: body}}); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	src := "github.com/o/proj=" + dir
+	code, out, stderr := sgBin(t, dir, nil, "--db", u, "index", "--index-cache", cache, src)
+	if code != 0 || !strings.Contains(out, "1 imported, 0 unchanged, 0 skipped") {
+		t.Fatalf("index: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, _ = sgBin(t, dir, nil, "--db", u, "index", "--index-cache", cache, src)
+	if code != 0 || !strings.Contains(out, "0 imported") {
+		t.Errorf("second index: exit %d %s", code, out)
+	}
+	code, out, _ = sgBin(t, dir, nil, "--db", u, "session", "list", "--repo", "github.com/o/proj", "--user", "ann@example.com", "--json")
+	if code != 0 || !strings.Contains(out, id) {
+		t.Errorf("the indexed session is not listed: exit %d %s", code, out)
+	}
+	code, _, stderr = sgBin(t, dir, nil, "index", "--index-cache", cache, src)
+	if code != exitUsage || !strings.Contains(stderr, "needs a PostgreSQL database") {
+		t.Errorf("index on SQLite: exit %d %q", code, stderr)
+	}
+	missing := filepath.Join(t.TempDir(), "nope")
+	code, out, stderr = sgBin(t, dir, nil, "--db", u, "index", "--index-cache", cache, missing, src)
+	if code != exitUsage || !strings.Contains(out, missing) || !strings.Contains(out, "0 imported") {
+		t.Errorf("a missing source: exit %d\n%s%s (want 2, naming it, the other still indexed)", code, out, stderr)
+	}
+
+	// serve --index keeps a database current on its own.
+	u2, err := srv.NewDB(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(realBinary(t), "serve", "--addr", "127.0.0.1:0", "--db", u2, "--index", src, "--index-cache", t.TempDir(), "--index-interval", "1s")
+	cmd.Dir = dir
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	db, err := postgres.Open(context.Background(), u2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := db.GetSession(context.Background(), id); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve --index did not import the record within a minute; its output:\n%s", logs.String())
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }

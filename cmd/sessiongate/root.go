@@ -85,6 +85,7 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		newSessionCmd(a),
 		newAgentHookCmd(a),
 		newRunCmd(a),
+		newIndexCmd(a),
 	)
 	for _, c := range extraCommands {
 		root.AddCommand(c(a))

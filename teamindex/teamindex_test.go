@@ -1,0 +1,259 @@
+package teamindex
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/internal/pgtest"
+	"github.com/sessiongate/sessiongate/postgres"
+	"github.com/sessiongate/sessiongate/recordref"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
+)
+
+var pgCluster pgtest.Lazy
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	pgCluster.Close()
+	os.Exit(code)
+}
+
+func requireGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is required under CI=true")
+		}
+		t.Skip("git not found")
+	}
+}
+
+func run(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func sid(i int) string { return fmt.Sprintf("%02x000000-0000-4000-8000-%012d", i, i) }
+
+var t0 = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+
+// record builds a records-ref record of session i whose ids recompute.
+func record(t *testing.T, i int, origin, state string, events int) []byte {
+	t.Helper()
+	p := snapshot.Payload{Schema: snapshot.PayloadSchema,
+		Session: snapshot.Key{EventSource: "sessiongate://proj", ServerID: "sessiongate", SessionID: sid(i)},
+		Window:  snapshot.Window{Kind: "session"},
+		State:   snapshot.State{ProtocolSHA256: "abc", State: state, Phase: "", Phases: []snapshot.Phase{{ID: "P1", Gate: "BLOCKING", Status: "PASSED"}}}}
+	id, _, err := p.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := snapshot.Record{Schema: snapshot.RecordSchema, SessionID: sid(i), Envelope: p.Envelope(id, "test"), Snapshots: []snapshot.Payload{p},
+		Session: &snapshot.SessionMeta{Repository: "proj", Origin: origin, Branch: "main", State: state,
+			StartedAt: t0.Add(time.Duration(i) * time.Hour).Format(time.RFC3339Nano), EndedAt: t0.Add(time.Duration(i)*time.Hour + 30*time.Minute).Format(time.RFC3339Nano),
+			UserName: "Dev", UserEmail: fmt.Sprintf("dev%d@example.com", i%2), Host: "host1"},
+		Violations: []snapshot.ViolationRef{{Code: "FORCED_ADVANCE", Phase: "P1", Severity: session.SeverityHigh, At: t0.Format(time.RFC3339)}},
+	}
+	for e := range events {
+		rec.Events = append(rec.Events, snapshot.EventRef{Seq: int64(e + 1), Token: "tool:x", At: t0.Add(time.Duration(e) * time.Second).Format(time.RFC3339)})
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func put(t *testing.T, dir string, recs ...recordref.Record) {
+	t.Helper()
+	if _, err := recordref.Put(context.Background(), dir, recordref.DefaultRef, recs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func openDB(t *testing.T) *postgres.DB {
+	t.Helper()
+	u, err := pgCluster.Get(t).NewDB(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := postgres.Open(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestIndexIncrementalIdempotentAndSafe indexes a repository's records
+// ref into PostgreSQL: good records are imported with their identity,
+// events and violations; bad ones are reported and skipped; a second run
+// writes nothing; new commits are read incrementally; nothing in the
+// indexed repository runs.
+func TestIndexIncrementalIdempotentAndSafe(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	db := openDB(t)
+	repo := t.TempDir()
+	run(t, repo, "init", "-q", "-b", "main")
+	run(t, repo, "commit", "-q", "--allow-empty", "-m", "init")
+	// Things that would run if the index executed anything of the repository.
+	marker := filepath.Join(t.TempDir(), "ran")
+	for _, h := range []string{"post-checkout", "post-merge", "reference-transaction", "pre-receive", "post-update"} {
+		os.WriteFile(filepath.Join(repo, ".git", "hooks", h), []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
+	}
+	run(t, repo, "config", "core.fsmonitor", "touch "+marker)
+	run(t, repo, "config", "uploadpack.packObjectsHook", "touch "+marker)
+
+	const origin = "github.com/o/proj"
+	bad := record(t, 9, origin, "COMPLETE", 1)
+	edited := strings.Replace(string(bad), `"state":"COMPLETE","phase"`, `"state":"WORKING","phase"`, 1)
+	put(t, repo,
+		recordref.Record{SessionID: sid(1), Body: record(t, 1, origin, "COMPLETE", 3)},
+		recordref.Record{SessionID: sid(2), Body: record(t, 2, "https://github.com/o/proj.git", "ABANDONED", 1)},
+	)
+	put(t, repo,
+		recordref.Record{SessionID: sid(3), Body: record(t, 3, "", "COMPLETE", 2)},
+		recordref.Record{SessionID: sid(4), Body: []byte("{not json")},
+		recordref.Record{SessionID: sid(5), Body: record(t, 5, "github.com/someone/else", "COMPLETE", 1)},
+		recordref.Record{SessionID: sid(9), Body: []byte(edited)},
+		recordref.Record{SessionID: sid(6), Body: record(t, 7, origin, "COMPLETE", 1)}, // another session's record
+	)
+	src, err := ParseSource(origin + "=" + repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{CacheDir: t.TempDir(), Batch: 1}
+	res, err := Index(ctx, db, src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Imported != 3 || len(res.Skipped) != 4 {
+		t.Fatalf("imported %d, skipped %+v: want 3 imported and 4 skipped", res.Imported, res.Skipped)
+	}
+	reasons := fmt.Sprint(res.Skipped)
+	for _, want := range []string{sid(4) + ".json", "not a session record", "claims repository github.com/someone/else",
+		"does not match the recomputed final snapshot", "the record is of session"} {
+		if !strings.Contains(reasons, want) {
+			t.Errorf("skipped reasons %s: want %q", reasons, want)
+		}
+	}
+	count := func(f session.SessionFilter) int {
+		t.Helper()
+		n, err := db.CountSessions(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(session.SessionFilter{Repo: origin}); n != 3 {
+		t.Errorf("%d sessions of %s, want 3", n, origin)
+	}
+	if n := count(session.SessionFilter{User: "dev1@example.com"}); n != 2 {
+		t.Errorf("%d sessions of dev1, want 2 (sessions 1 and 3)", n)
+	}
+	s1, err := db.GetSession(ctx, sid(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s1.State != session.StateComplete || s1.Host != "host1" || !s1.CreatedAt.Equal(t0.Add(time.Hour)) {
+		t.Errorf("session 1 as imported: %+v", s1)
+	}
+	evs, _ := db.ListEvents(ctx, sid(1), 0, 0)
+	vs, _ := db.ListViolations(ctx, session.ViolationFilter{SessionID: sid(1)})
+	sn, _ := db.ListSnapshots(ctx, sid(1))
+	if len(evs) != 3 || len(vs) != 1 || len(sn) != 1 || !snapshot.ValidID(sn[0].SnapshotID) {
+		t.Errorf("session 1: %d events, %d violations, %d snapshots; want 3, 1, 1", len(evs), len(vs), len(sn))
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("indexing ran something from the indexed repository")
+	}
+
+	// Again: nothing new, nothing written.
+	res, err = Index(ctx, db, src, opts)
+	if err != nil || res.Imported != 0 || res.From != res.To {
+		t.Fatalf("second run: %+v %v", res, err)
+	}
+
+	// New commits: session 1 ends differently, session 8 is new.
+	put(t, repo,
+		recordref.Record{SessionID: sid(1), Body: record(t, 1, origin, "TERMINATED", 5)},
+		recordref.Record{SessionID: sid(8), Body: record(t, 8, origin, "COMPLETE", 1)},
+	)
+	res, err = Index(ctx, db, src, opts)
+	if err != nil || res.Imported != 2 || len(res.Skipped) != 0 {
+		t.Fatalf("incremental run: %+v %v (want 2 imported, the bad records not read again)", res, err)
+	}
+	if s1, _ = db.GetSession(ctx, sid(1)); s1.State != session.StateTerminated {
+		t.Errorf("session 1 state %s after its new record", s1.State)
+	}
+	if evs, _ = db.ListEvents(ctx, sid(1), 0, 0); len(evs) != 5 {
+		t.Errorf("session 1 has %d events, want the new record's 5 (replaced, not added)", len(evs))
+	}
+	if vs, _ = db.ListViolations(ctx, session.ViolationFilter{SessionID: sid(1)}); len(vs) != 1 {
+		t.Errorf("session 1 has %d violations, want 1 (replaced, not duplicated)", len(vs))
+	}
+
+	// The same repository under another location string reads the whole
+	// ref again: every good record is unchanged and nothing is written;
+	// the bad ones are reported again.
+	src2 := Source{Location: repo + "/.", Key: origin}
+	res, err = Index(ctx, db, src2, opts)
+	if err != nil || res.Imported != 0 || res.Unchanged != 4 || len(res.Skipped) != 4 {
+		t.Fatalf("full re-read: %+v %v (want 4 unchanged, 4 skipped)", res, err)
+	}
+	if n := count(session.SessionFilter{Repo: origin}); n != 4 {
+		t.Errorf("%d sessions after re-reading, want 4", n)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("indexing ran something from the indexed repository")
+	}
+}
+
+func TestIndexSourceErrors(t *testing.T) {
+	requireGit(t)
+	ctx := context.Background()
+	db := openDB(t)
+	empty := t.TempDir()
+	run(t, empty, "init", "-q")
+	for _, c := range []struct {
+		loc, want string
+	}{
+		{filepath.Join(t.TempDir(), "missing"), "fetch refs/sessiongate/records from"},
+		{empty, "has no refs/sessiongate/records"},
+	} {
+		src, err := ParseSource(c.loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Index(ctx, db, src, Options{CacheDir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.loc) {
+			t.Errorf("%s: %v, want an error naming it and %q", c.loc, err, c.want)
+		}
+	}
+	for _, c := range []struct{ in, loc, key string }{
+		{"git@github.com:o/r.git", "git@github.com:o/r.git", "github.com/o/r"},
+		{"github.com/o/r=/srv/m/r.git", "/srv/m/r.git", "github.com/o/r"},
+		{"https://h/o/r?x=1", "https://h/o/r?x=1", "h/o/r"},
+	} {
+		s, err := ParseSource(c.in)
+		if err != nil || s.Location != c.loc || s.Key != c.key {
+			t.Errorf("ParseSource(%q) = %+v, %v", c.in, s, err)
+		}
+	}
+}

@@ -52,6 +52,8 @@ type dashboard struct {
 	s   *Server
 	agg aggregates // nil when the store lacks them: counts fall back, no chart
 	sev severities // nil when the store lacks it
+	// carry caches carried violations per session (dashboard_carried.go).
+	carry carriedCache
 	// csrf is a per-process synchronizer token: the terminate form carries
 	// it, and a page of another origin cannot read it. No cookie, so
 	// another service on localhost (cookies ignore ports) cannot plant one.

@@ -346,6 +346,21 @@ func TestBrowserDashboard(t *testing.T) {
 			t.Error("the passed phase is not marked PASSED in the timeline")
 		}
 		b.screenshot("06-session-live-after")
+		// The event filter narrows the log, and keeps its text across a live update.
+		b.do("filter events", chromedp.SendKeys(chromedp.CSS(`[data-event-filter] input`), "ADVANCE"))
+		visible := `[...document.querySelectorAll("#events tbody tr")].filter(r => !r.hidden).length`
+		b.waitJS("filtered events", visible+` >= 1 && `+visible+` < document.querySelectorAll("#events tbody tr").length`, 3*time.Second)
+		before := b.eval(`document.querySelector("#live").dataset.version`).(string)
+		callTool(t, cs, "record_evidence", map[string]any{"session_id": liveID, "phase": "PLAN",
+			"evidence_type": session.EvidenceManual, "evidence": "plan: add the filter"})
+		b.waitJS("update after filtering", `document.querySelector("#live").dataset.version !== "`+before+`"`, 8*time.Second)
+		time.Sleep(200 * time.Millisecond) // settle
+		if v := b.eval(`document.querySelector("[data-event-filter] input").value`); v != "ADVANCE" {
+			t.Errorf("the event filter lost its text in a live update: %q", v)
+		}
+		if n := b.eval(`[...document.querySelectorAll("#events tbody tr")].filter(r => !r.hidden && !r.innerText.toLowerCase().includes("advance")).length`); n != float64(0) {
+			t.Errorf("%v events not matching the filter are shown after a live update", n)
+		}
 	})
 
 	t.Run("terminate through the form", func(t *testing.T) {

@@ -389,58 +389,13 @@ func (d *dashboard) sessionDetail(ctx context.Context, id string) (web.SessionDe
 	if s.Active() {
 		// Force is refused while a violation of an earlier session is
 		// carried (docs/policy.md): say so before the agent tries.
-		if det.Position.Carried, err = d.s.opts.Engine.Carried(ctx, st, s); err != nil {
+		if det.Position.Carried, err = d.carried(ctx, s); err != nil {
 			return det, err
 		}
 	}
-	det.Timeline = timeline(s, spec, rs, det.Evidence)
+	det.Timeline, det.OtherEvidence = timeline(s, spec, rs, det.Evidence)
+	det.Fixes = fixes(s, det.Position, det.Timeline)
 	return det, nil
-}
-
-// timeline lays the pinned protocol's phases out in walk order (start
-// phases, the work, end phases) with the session's results and evidence;
-// results for phases the protocol does not have come last.
-func timeline(s *session.Session, spec *protocolspec.Spec, rs []session.PhaseResult, ev []session.Evidence) []web.TimelineEntry {
-	byPhase := map[string]*session.PhaseResult{}
-	for i := range rs {
-		byPhase[rs[i].PhaseID] = &rs[i]
-	}
-	evBy := map[string][]session.Evidence{}
-	for _, e := range ev {
-		evBy[e.Phase] = append(evBy[e.Phase], e)
-	}
-	entry := func(p protocolspec.Phase, known bool) web.TimelineEntry {
-		t := web.TimelineEntry{Phase: p, Known: known, Status: session.PhasePending, Evidence: evBy[p.ID],
-			Current: s.Active() && s.Phase == p.ID}
-		if r := byPhase[p.ID]; r != nil {
-			t.Result, t.Status = r, r.Status
-			if t.Status == "" {
-				t.Status = session.PhasePending
-			}
-		}
-		return t
-	}
-	var out []web.TimelineEntry
-	seen := map[string]bool{}
-	if spec != nil {
-		for _, section := range []string{protocolspec.SectionStart, protocolspec.SectionEnd} {
-			if section == protocolspec.SectionEnd {
-				// Evidence recorded while working (commits by the post-commit
-				// hook, mostly) belongs to no phase: it goes with the work.
-				out = append(out, web.TimelineEntry{WorkingGap: true, Current: s.State == session.StateWorking, Evidence: evBy[""]})
-			}
-			for _, p := range spec.SectionPhases(section) {
-				out = append(out, entry(p, true))
-				seen[p.ID] = true
-			}
-		}
-	}
-	for _, r := range rs {
-		if !seen[r.PhaseID] {
-			out = append(out, entry(protocolspec.Phase{ID: r.PhaseID, Gate: r.Level}, false))
-		}
-	}
-	return out
 }
 
 // ---- terminate ----

@@ -74,6 +74,8 @@ func TestDashboardVerdict(t *testing.T) {
 		{"clean session header", "/sessions/" + dashSID(1), []string{`v-clean" id="verdict"`, "Completed cleanly"}, []string{"v-crit"}},
 		{"high session header", "/sessions/" + dashSID(2), []string{`v-high" id="verdict"`, "Completed with 1 HIGH violation<"}, nil},
 		{"running session: idle and expiry", "/sessions/" + dashSID(6), []string{"Idle <strong>29m00s ago</strong>", "expires if idle in 99d23h"}, nil},
+		{"running session after a forced gate: force refused", "/sessions/" + dashSID(6), []string{
+			"Force is refused in this session:", "a CRITICAL BYPASS violation", "a CRITICAL FORCED_ADVANCE violation", `href="/sessions/` + violatedID + `"`}, nil},
 		{"sessions list: worst severity", "/sessions?branch=feat/hurry", []string{"badge verdict v-crit", "2 CRITICAL</span>"}, []string{"st-complete"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -176,5 +178,35 @@ func TestOverviewPollAnswers204WhileUnchanged(t *testing.T) {
 	rec := env.get("/?v="+v, true)
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `<div id="overview"`) || strings.Contains(rec.Body.String(), `?v=`+v+`"`) {
 		t.Fatalf("changed overview: %d, want 200 with a new version", rec.Code)
+	}
+}
+
+// TestSessionPageForLongProtocols: requirement ids listed, each piece of
+// evidence once, unreached phases of an ended session not PENDING, failing
+// phases open, copyable fix commands on a blocked session.
+func TestSessionPageForLongProtocols(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	done := env.get("/sessions/"+dashSID(1), false).Body.String()
+	for _, w := range []string{"CONTEXT_RETRIEVAL.read-handoff-notes-record", "NOT REACHED", `<details id="ph-CONTEXT_RETRIEVAL"`,
+		"2 pieces: 0 observed (sessiongate saw it happen), 2 claimed", "Each piece is listed once"} {
+		if !strings.Contains(done, w) {
+			t.Errorf("completed session page lacks %q", w)
+		}
+	}
+	if strings.Contains(done, "</span> PENDING</span>") {
+		t.Error("an ended session shows a phase as PENDING")
+	}
+	// Each piece of evidence once: its full sha256 appears in one title.
+	if n := strings.Count(done, `title="`+strings.Repeat("ab", 32)+`"`); n != 1 {
+		t.Errorf("evidence ab…ab is listed %d times, want once", n)
+	}
+	blocked := env.get("/sessions/"+dashSID(6), false).Body.String()
+	for _, w := range []string{`<details id="ph-CONTEXT_RETRIEVAL" open`, "sessiongate session gate " + dashSID(6),
+		"sessiongate session evidence " + dashSID(6) + " --phase CONTEXT_RETRIEVAL --type tool_output", `data-copy="sessiongate session advance ` + dashSID(6) + `"`,
+		`data-event-filter`} {
+		if !strings.Contains(blocked, w) {
+			t.Errorf("blocked session page lacks %q", w)
+		}
 	}
 }

@@ -148,8 +148,33 @@ type TimelineEntry struct {
 	Result     *session.PhaseResult
 	Status     session.PhaseStatus // PhasePending when there is no result
 	Current    bool
-	Evidence   []session.Evidence
-	WorkingGap bool // a "work happens here" marker, not a phase
+	Evidence   []session.Evidence // the phase's evidence not tied to one of Reqs
+	WorkingGap bool               // a "work happens here" marker, not a phase
+	// Unreached: the session ended before this phase was decided (shown
+	// as NOT REACHED, never PENDING).
+	Unreached bool
+	// Waited is how long the session stood in this phase: from when it
+	// was entered (the previous phase settled, or the session started) to
+	// when its gate settled; 0 when unknown.
+	Waited time.Duration
+	Reqs   []ReqRow // the phase's requirements with their evidence
+}
+
+// Open says whether the phase is shown expanded: failures, forced gates,
+// the current phase and phases with open requirements.
+func (t TimelineEntry) Open() bool {
+	if t.Current || t.Status == session.PhaseFailed || t.Status == session.PhaseForced {
+		return true
+	}
+	return false
+}
+
+// ReqRow is one requirement of a phase on the session page.
+type ReqRow struct {
+	Req      protocolspec.Requirement
+	Evidence []session.Evidence // evidence recorded for this requirement
+	Open     string             // why the last gate check left it open, "" otherwise
+	NA       bool               // recorded as not applicable
 }
 
 // SessionDetail is the /sessions/{id} page.
@@ -161,7 +186,11 @@ type SessionDetail struct {
 	SpecError  string // the pinned protocol could not be loaded
 	Violations []session.Violation
 	Commits    []session.Evidence
-	Evidence   []session.Evidence // every piece, for the evidence table
+	Evidence   []session.Evidence // every piece
+	// OtherEvidence is evidence for a phase the timeline does not show.
+	OtherEvidence []session.Evidence
+	// Fixes are CLI commands that move a blocked session on.
+	Fixes      []Fix
 	Events     []session.Event
 	EventsFrom int64 // seq of the first listed event; > 1 when older ones are left out
 	EventCount int64
@@ -169,6 +198,12 @@ type SessionDetail struct {
 	Version    string // changes whenever anything shown changes; the poll sends it back
 	CSRF       string
 	Now        time.Time
+}
+
+// Fix is a copyable command with what it does.
+type Fix struct {
+	What    string
+	Command string
 }
 
 // ViolationFilterForm is the /violations filter as typed.

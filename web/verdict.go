@@ -160,3 +160,57 @@ func SupersededBy(s *session.Session) string {
 	}
 	return id
 }
+
+// ReqSummary says how many of a phase's requirements have evidence:
+// "2 of 3 requirements with evidence".
+func ReqSummary(rs []ReqRow) string {
+	n := 0
+	for _, r := range rs {
+		if len(r.Evidence) > 0 || r.NA {
+			n++
+		}
+	}
+	return strconv.Itoa(n) + " of " + Plural(len(rs), "requirement", "requirements") + " with evidence"
+}
+
+// EvidenceSummary counts evidence by origin: "3 pieces: 2 observed, 1 claimed".
+func EvidenceSummary(ev []session.Evidence) string {
+	obs := 0
+	for _, e := range ev {
+		if e.Observed() {
+			obs++
+		}
+	}
+	return Plural(len(ev), "piece", "pieces") + ": " + strconv.Itoa(obs) + " observed (sessiongate saw it happen), " +
+		strconv.Itoa(len(ev)-obs) + " claimed"
+}
+
+// EventClass colours an event row by what it says: refusals, blocks,
+// bypasses, failures and forcing in red; passes in green. The token's own
+// words (and EventIcon) carry the same meaning without colour.
+func EventClass(token string) string {
+	switch {
+	case strings.Contains(token, ":refused"), strings.Contains(token, ":blocked"), strings.Contains(token, "bypass"),
+		strings.Contains(token, ":block"), strings.HasSuffix(token, ":fail"), strings.Contains(token, "force"),
+		strings.Contains(token, ":escape"), strings.Contains(token, "superseded"):
+		return "ev-bad"
+	case strings.HasSuffix(token, ":warn"):
+		return "ev-warn"
+	case strings.HasSuffix(token, ":pass"):
+		return "ev-good"
+	}
+	return ""
+}
+
+// EventIcon is the glyph of EventClass.
+func EventIcon(token string) string {
+	switch EventClass(token) {
+	case "ev-bad":
+		return "✗"
+	case "ev-warn":
+		return "!"
+	case "ev-good":
+		return "✓"
+	}
+	return "·"
+}

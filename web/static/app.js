@@ -150,7 +150,58 @@
 			if (!c.dataset.scrolled) { c.scrollLeft = c.scrollWidth; c.dataset.scrolled = "1"; }
 		});
 	}
-	document.addEventListener("DOMContentLoaded", function () { scrollables(); });
+	// Copy buttons next to CLI commands (hidden without JavaScript).
+	function copyButtons(root) {
+		(root || document).querySelectorAll("[data-copy]").forEach(function (b) { b.hidden = false; });
+	}
+	document.addEventListener("click", function (e) {
+		var b = e.target.closest && e.target.closest("[data-copy]");
+		if (!b) { return; }
+		var done = function () { b.textContent = "Copied"; setTimeout(function () { b.textContent = "Copy"; }, 1500); };
+		if (navigator.clipboard && navigator.clipboard.writeText) {
+			navigator.clipboard.writeText(b.getAttribute("data-copy")).then(done, function () { selectCode(b); });
+		} else {
+			selectCode(b);
+		}
+	});
+	function selectCode(b) {
+		var code = b.parentNode.querySelector("code");
+		var r = document.createRange();
+		r.selectNodeContents(code);
+		var s = window.getSelection();
+		s.removeAllRanges();
+		s.addRange(r);
+		b.textContent = "Selected: press Ctrl+C";
+	}
+
+	// The event filter: hides event rows that do not contain the text
+	// (any case). Its value survives live updates.
+	var eventFilter = "";
+	function applyFilter(root) {
+		(root || document).querySelectorAll("[data-event-filter]").forEach(function (box) {
+			box.hidden = false;
+			var input = box.querySelector("input");
+			if (input.value !== eventFilter) { input.value = eventFilter; }
+			var table = document.getElementById(input.getAttribute("data-filter"));
+			if (!table) { return; }
+			var q = eventFilter.trim().toLowerCase(), shown = 0, rows = table.tBodies[0].rows;
+			for (var i = 0; i < rows.length; i++) {
+				var hit = q === "" || rows[i].textContent.toLowerCase().indexOf(q) >= 0;
+				rows[i].hidden = !hit;
+				if (hit) { shown++; }
+			}
+			box.querySelector("[data-filter-count]").textContent = q === "" ? "" : shown + " of " + rows.length + " events";
+		});
+	}
+	document.addEventListener("input", function (e) {
+		if (e.target.matches && e.target.matches("[data-event-filter] input")) {
+			eventFilter = e.target.value;
+			applyFilter();
+		}
+	});
+
+	document.addEventListener("DOMContentLoaded", function () { scrollables(); copyButtons(); applyFilter(); });
+	document.addEventListener("htmx:afterSettle", function () { copyButtons(); applyFilter(); });
 	window.addEventListener("resize", function () { scrollables(); });
 	document.addEventListener("htmx:afterSettle", function (e) { scrollables(e.detail.elt && e.detail.elt.parentNode); });
 

@@ -210,7 +210,8 @@ type mcpStdioTransport struct {
 
 func (t *mcpStdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	pr, pw := io.Pipe()
-	w := &mcpLockedWriter{w: t.out}
+	w := &mcpLockedWriter{w: t.out, inflight: newMCPInflight()}
+	w.inflight.done = ctx.Done()
 	go mcpFilterLines(t.in, pw, w)
 	inner := &mcp.IOTransport{Reader: mcpCloseBoth{pr, t.in}, Writer: w}
 	return inner.Connect(ctx)
@@ -240,6 +241,9 @@ func mcpFilterLines(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
 		case len(bytes.TrimSpace(line)) > 0:
 			p = mcpCheckJSONRPC(line)
 			if p == nil {
+				if lw, ok := out.(*mcpLockedWriter); ok && lw.inflight != nil {
+					lw.inflight.request(line)
+				}
 				if _, werr := sdk.Write(line); werr != nil {
 					return // the SDK closed its side
 				}
@@ -253,6 +257,12 @@ func mcpFilterLines(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
 		}
 		line, tooLong = line[:0], false
 		if err != nil {
+			// Input ended: answer every request already received before
+			// the session closes (a client that pipes requests and closes
+			// stdin still gets its answers).
+			if lw, ok := out.(*mcpLockedWriter); ok && lw.inflight != nil {
+				lw.inflight.wait()
+			}
 			sdk.CloseWithError(err) // io.EOF ends the session cleanly
 			return
 		}
@@ -262,14 +272,79 @@ func mcpFilterLines(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
 // mcpLockedWriter serialises the SDK's writes and the filter's error replies;
 // each Write is one whole line.
 type mcpLockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	inflight *mcpInflight // requests passed to the SDK and not yet answered
 }
 
 func (l *mcpLockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	if l.inflight != nil {
+		l.inflight.response(p)
+	}
+	return n, err
+}
+
+// mcpInflight counts the requests read and not yet answered, by id.
+type mcpInflight struct {
+	mu      sync.Mutex
+	pending map[string]int
+	idle    chan struct{} // closed when pending is empty; nil while it is
+	done    <-chan struct{} // the session's context: stop waiting when it ends
+}
+
+func newMCPInflight() *mcpInflight { return &mcpInflight{pending: map[string]int{}} }
+
+type mcpEnvelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+func (f *mcpInflight) request(line []byte) {
+	var m mcpEnvelope
+	if json.Unmarshal(line, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
+		return // a notification or a response: nothing to answer
+	}
+	f.mu.Lock()
+	f.pending[string(m.ID)]++
+	f.mu.Unlock()
+}
+
+func (f *mcpInflight) response(line []byte) {
+	var m mcpEnvelope
+	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil || m.Method != "" || len(m.ID) == 0 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	k := string(m.ID)
+	if f.pending[k] > 1 {
+		f.pending[k]--
+	} else {
+		delete(f.pending, k)
+	}
+	if len(f.pending) == 0 && f.idle != nil {
+		close(f.idle)
+		f.idle = nil
+	}
+}
+
+// wait returns once every request received has been answered.
+func (f *mcpInflight) wait() {
+	f.mu.Lock()
+	if len(f.pending) == 0 {
+		f.mu.Unlock()
+		return
+	}
+	ch := make(chan struct{})
+	f.idle = ch
+	f.mu.Unlock()
+	select {
+	case <-ch:
+	case <-f.done:
+	}
 }
 
 func (l *mcpLockedWriter) Close() error { return nil }

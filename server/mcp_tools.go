@@ -291,7 +291,12 @@ func (m *mcpHandlers) validateGate(ctx context.Context, _ *mcp.CallToolRequest, 
 		var need []string
 		for _, c := range g.Checks {
 			if c.Status == session.StatusFail {
-				need = append(need, c.Message)
+				if c.Fix != nil {
+					// The engine's fix as data, said in MCP's terms.
+					need = append(need, c.Message+": "+c.Fix.MCP())
+				} else {
+					need = append(need, c.Message)
+				}
 			}
 		}
 		out.Next = "fix what failed (" + strings.Join(need, "; ") + "), then validate_gate again"

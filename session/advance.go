@@ -219,7 +219,10 @@ type AdvanceResult struct {
 	Warnings   []string      `json:"warnings"`
 	Violations []Violation   `json:"violations"`
 	Blocked    *BlockedPhase `json:"blocked,omitempty"`
+	// Next is the next step in MCP's terms; NextSteps the same as data,
+	// for the other callers to render (the CLI names its commands).
 	Next       string        `json:"next_step"`
+	NextSteps  []NextStep    `json:"next_steps,omitempty"`
 	SnapshotID string        `json:"snapshot_id,omitempty"`
 	phases     []PhaseResult // results to store
 	tokens     []string      // events to append
@@ -319,6 +322,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 	res.To = ps[moved].name
 	res.State = s.State
 	res.Next = nextStep(s, ps, moved, res.Blocked)
+	res.NextSteps = nextSteps(ps, moved, res.Blocked, res.Gates)
 	if !res.Advanced {
 		res.tokens = append(res.tokens, "tool:advance_phase:blocked")
 	}
@@ -405,6 +409,50 @@ func settle(s *Session, p *protocolspec.Phase, g GateResult, force bool, reason 
 	return out
 }
 
+// nextSteps is nextStep as data: what fixes the blocked gate, then what
+// moves the session on.
+func nextSteps(ps []position, i int, b *BlockedPhase, gates []GateResult) []NextStep {
+	switch {
+	case b != nil:
+		steps := gateFixes(gates, b.Phase)
+		return append(steps,
+			NextStep{Action: StepAdvance, Why: "then move on"},
+			NextStep{Action: StepBlockedReason, Why: "details"})
+	case ps[i].name == PosWorking:
+		return []NextStep{
+			{Action: StepAdvance, Why: "start protocol complete: do the work, then enter the end protocol"},
+			{Action: StepEnd, Why: "or end the session"}}
+	case ps[i].name == PosDone:
+		return []NextStep{{Action: StepEnd, Why: "every end phase done"}}
+	}
+	return []NextStep{
+		{Action: StepCheckGate, Phase: ps[i].name, Why: "now in " + ps[i].name + ": satisfy its gate"},
+		{Action: StepAdvance, Why: "then move on"}}
+}
+
+// gateFixes collects the fixes of the failing checks of phase's gate.
+func gateFixes(gates []GateResult, phase string) []NextStep {
+	var out []NextStep
+	for _, g := range gates {
+		if g.Phase != phase || g.Status != StatusFail {
+			continue
+		}
+		for _, c := range g.Checks {
+			if c.Fix != nil {
+				f := *c.Fix
+				if f.Why == "" {
+					f.Why = "satisfy " + phase
+				}
+				out = append(out, f)
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, NextStep{Action: StepCheckGate, Phase: phase, Why: "fix what " + phase + "'s gate reports, then check it"})
+	}
+	return out
+}
+
 func nextStep(s *Session, ps []position, i int, b *BlockedPhase) string {
 	switch {
 	case b != nil:
@@ -473,7 +521,7 @@ func describeCheck(p *protocolspec.Phase, kind CheckKind, arg string) string {
 		for i, r := range owed {
 			ids[i] = r.ID
 		}
-		return "evidence for each requirement of " + p.ID + " (record_evidence requirement=ID; a conditional one may be not_applicable with a reason): " + strings.Join(ids, ", ")
+		return "evidence for each requirement of " + p.ID + " (by requirement id; a conditional one may be recorded as not applicable with a reason): " + strings.Join(ids, ", ")
 	}
 	return string(kind) + " " + arg
 }
@@ -564,7 +612,9 @@ type EndResult struct {
 	Gates     []GateResult  `json:"gates"`
 	Warnings  []string      `json:"warnings"`
 	Blocked   *BlockedPhase `json:"blocked,omitempty"`
-	Next      string        `json:"next_step"`
+	// Next is the next step in MCP's terms; NextSteps the same as data.
+	Next      string     `json:"next_step"`
+	NextSteps []NextStep `json:"next_steps,omitempty"`
 	// SnapshotID is the final snapshot; RecordFile the session record written.
 	SnapshotID string `json:"snapshot_id,omitempty"`
 	RecordFile string `json:"record_file,omitempty"`
@@ -646,10 +696,11 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 		s.State, s.Phase, s.EndCommit, s.EndedAt = StateComplete, "", head, now
 		s.Summary, s.NextNotes = summary, strings.TrimSpace(req.NextNotes)
 		res.Ended, res.EndCommit = true, head
-		res.Next = "session complete; the next session_start shows this summary"
+		res.Next = "session complete; the next session's start shows this summary"
 	} else {
 		tokens = append(tokens, "tool:session_end:blocked")
 		res.Next = fmt.Sprintf("%s blocks the end: provide %s, then call session_end again", res.Blocked.Phase, strings.Join(res.Blocked.EvidenceNeeded, "; "))
+		res.NextSteps = append(gateFixes(res.Gates, res.Blocked.Phase), NextStep{Action: StepEnd, Why: "then end the session again"})
 	}
 	res.State = s.State
 	err = e.Store.Update(ctx, func(w Writer) error {

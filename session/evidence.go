@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -29,6 +30,11 @@ type EvidenceRequest struct {
 	// their first line as the reference when Ref is empty: the reason is
 	// the record. Secret-looking values are redacted either way.
 	Ref string
+	// Stream, when set, is the evidence instead of Evidence, read to its
+	// end: tool_output and manual evidence store only its hash, so its
+	// size is not capped; the cap applies to bodies that are stored
+	// (store_raw_evidence) and to the kinds whose body is a reference.
+	Stream io.Reader
 }
 
 // EvidenceKinds lists the accepted kinds, for schemas and messages.
@@ -56,7 +62,21 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	if !ok {
 		return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phase, 64), phaseIDs(spec))
 	}
-	if len(req.Evidence) > MaxEvidenceBytes {
+	var streamed *streamedBody
+	if req.Stream != nil {
+		if streamed, err = readStream(req.Stream); err != nil {
+			return nil, err
+		}
+		req.Evidence = streamed.sample
+		hashOnly := req.Kind == EvidenceToolOutput || req.Kind == EvidenceManual
+		if streamed.truncated && (!hashOnly || e.Config.StoreRawEvidence) {
+			why := "only tool_output and manual evidence are stored as a hash alone"
+			if e.Config.StoreRawEvidence {
+				why = "store_raw_evidence is on and stored bodies are capped"
+			}
+			return nil, fmt.Errorf("evidence is %d bytes; the limit is %d (64 KiB): %s", streamed.size, MaxEvidenceBytes, why)
+		}
+	} else if len(req.Evidence) > MaxEvidenceBytes {
 		return nil, fmt.Errorf("evidence is %d bytes; the limit is %d (64 KiB): record a file_path or content_hash reference instead of the whole body", len(req.Evidence), MaxEvidenceBytes)
 	}
 	body := req.Evidence
@@ -83,8 +103,14 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	case EvidenceToolOutput:
 		ev.SHA256 = sha256Hex([]byte(body))
 		ev.Ref = fmt.Sprintf("%d bytes", len(body))
+		if streamed != nil {
+			ev.SHA256, ev.Size, ev.Ref = streamed.sha256, int(streamed.size), fmt.Sprintf("%d bytes", streamed.size)
+		}
 	case EvidenceManual:
 		ev.SHA256 = sha256Hex([]byte(body))
+		if streamed != nil {
+			ev.SHA256, ev.Size = streamed.sha256, int(streamed.size)
+		}
 		ev.Ref = truncate(strings.TrimSpace(firstLine(req.Ref)), 120)
 		if ev.Ref == "" && (req.NotApplicable || req.Step == StepCondition) {
 			ev.Ref = truncate(firstLine(body), 120)

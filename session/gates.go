@@ -140,6 +140,7 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 		}
 	}
 	cr.Duration = time.Since(start)
+	cr.Fix = fixFor(env.phase.ID, cr)
 	return cr, out
 }
 
@@ -174,7 +175,7 @@ func checkContentHash(env gateEnv, rel string) (GateStatus, string, string) {
 	if found {
 		return StatusFail, fmt.Sprintf("%s changed after its hash was recorded: read it again and record content_hash evidence %q", c, c), ""
 	}
-	return StatusFail, fmt.Sprintf("no content_hash evidence for %s: read it, then record_evidence evidence_type=content_hash evidence=%q", c, c), ""
+	return StatusFail, fmt.Sprintf("no content_hash evidence for %s: read it, then record its content hash", c), ""
 }
 
 func checkCommit(ctx context.Context, env gateEnv) (GateStatus, string, string) {

@@ -43,7 +43,7 @@ func checkEvidence(env gateEnv, kind string) (GateStatus, string, string) {
 	if kind == "" {
 		kind = "any"
 	}
-	return StatusFail, fmt.Sprintf("no %s evidence recorded for %s: record_evidence phase=%s evidence_type=%s", kind, p.ID, p.ID, orKind(kind)), ""
+	return StatusFail, fmt.Sprintf("no %s evidence recorded for %s", kind, p.ID), ""
 }
 
 func orKind(k string) string {
@@ -62,7 +62,7 @@ func checkMustEvidence(env gateEnv) (GateStatus, string, string, []RequirementSt
 	if len(p.OwedRequirements()) == 0 {
 		st, msg, ev := checkEvidence(env, "")
 		if st == StatusFail {
-			msg = fmt.Sprintf("%s has no MUST requirement; its gate asks for one piece of evidence: record_evidence phase=%s", p.ID, p.ID)
+			msg = fmt.Sprintf("%s has no MUST requirement; its gate asks for one piece of evidence", p.ID)
 		}
 		return st, msg, ev, nil
 	}

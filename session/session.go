@@ -242,6 +242,9 @@ type CheckResult struct {
 	Duration time.Duration `json:"duration_ns"`
 	// Open lists the requirements a must_evidence check still waits for.
 	Open []RequirementStatus `json:"open_requirements,omitempty"`
+	// Fix is what would make a failing check pass, as data: each caller
+	// renders it in its own terms (CLI command, MCP tool call).
+	Fix *NextStep `json:"fix,omitempty"`
 }
 
 // EvidenceOrigin is how sessiongate knows what a piece of evidence says.

@@ -191,7 +191,7 @@ terminate and delete need the session named explicitly.`,
 				for _, v := range res.Violations {
 					fmt.Fprintf(w, "violation recorded: %s %s: %s\n", v.Severity, v.Code, v.Message)
 				}
-				fmt.Fprintf(w, "%s -> %s (%s)\nnext: %s\n", res.From, res.To, res.State, res.Next)
+				fmt.Fprintf(w, "%s -> %s (%s)\nnext: %s\n", res.From, res.To, res.State, cliNext(res.NextSteps, res.Next))
 			}
 			if !res.Advanced {
 				return &exitError{code: exitBlocked, err: fmt.Errorf("blocked at %s: %s", res.Blocked.Phase, res.Blocked.Reason)}
@@ -220,6 +220,9 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 			if err != nil {
 				return err
 			}
+			if kind == "" && !c.Flags().Changed("not-applicable") {
+				return usage(fmt.Errorf("--type is required: one of %s\nSee '%s --help'.", strings.Join(session.EvidenceKinds, ", "), c.CommandPath()))
+			}
 			body := value
 			if notApplicable != "" {
 				if value != "" {
@@ -227,15 +230,14 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 				}
 				body = notApplicable
 			}
+			var stream io.Reader
 			if value == "-" {
-				b, err := io.ReadAll(io.LimitReader(a.stdin, session.MaxEvidenceBytes+1))
-				if err != nil {
-					return usage(fmt.Errorf("read stdin: %w", err))
-				}
-				body = string(b)
+				// Streamed into the hash: a go test -v log is larger than
+				// the 64 KiB a stored body may be.
+				stream, body = a.stdin, ""
 			}
 			ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: phase, Kind: kind, Evidence: body, Step: step,
-				Requirement: requirement, NotApplicable: c.Flags().Changed("not-applicable"), Ref: ref})
+				Requirement: requirement, NotApplicable: c.Flags().Changed("not-applicable"), Ref: ref, Stream: stream})
 			if err != nil {
 				return sessionErr(err)
 			}
@@ -291,7 +293,7 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 				for _, w := range res.Warnings {
 					fmt.Fprintln(c.OutOrStdout(), "warning:", w)
 				}
-				fmt.Fprintf(c.OutOrStdout(), "%s\nnext: %s\n", res.State, res.Next)
+				fmt.Fprintf(c.OutOrStdout(), "%s\nnext: %s\n", res.State, cliNext(res.NextSteps, res.Next))
 			}
 			if !res.Ended {
 				return &exitError{code: exitBlocked, err: fmt.Errorf("session end blocked at %s: %s", res.Blocked.Phase, res.Blocked.Reason)}
@@ -533,6 +535,9 @@ func printGate(w io.Writer, g session.GateResult) {
 	fmt.Fprintf(w, "%-8s %s (%s) %s\n", g.Status, g.Phase, g.Level, g.Message)
 	for _, c := range g.Checks {
 		fmt.Fprintf(w, "  %-8s %s %s: %s\n", c.Status, c.Kind, c.Arg, c.Message)
+		if c.Fix != nil {
+			fmt.Fprintf(w, "           fix: %s\n", cliStep(*c.Fix))
+		}
 	}
 	if g.Output != "" {
 		for _, l := range strings.Split(g.Output, "\n") {

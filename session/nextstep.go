@@ -1,0 +1,118 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// StepAction is what a next step asks the caller to do. The engine says
+// what to do; each caller (CLI, MCP, hooks, dashboard) says how in its own
+// terms: the CLI names its commands and flags, MCP its tools and arguments.
+type StepAction string
+
+// Step actions.
+const (
+	StepRecordEvidence StepAction = "record_evidence" // record evidence for Phase (EvidenceType, Requirement, Value)
+	StepRunObserved    StepAction = "run"             // run the check's command through sessiongate (observed evidence)
+	StepCheckGate      StepAction = "check_gate"      // check Phase's gate again
+	StepAdvance        StepAction = "advance"         // move on (to Target when set)
+	StepEnd            StepAction = "end"             // end the session with a summary
+	StepBlockedReason  StepAction = "blocked_reason"  // ask why the session is blocked
+	StepStart          StepAction = "start"           // start a session
+)
+
+// NextStep is one thing the caller can do next, as data.
+type NextStep struct {
+	Action       StepAction `json:"action"`
+	Phase        string     `json:"phase,omitempty"`
+	EvidenceType string     `json:"evidence_type,omitempty"`
+	Requirement  string     `json:"requirement,omitempty"`
+	Target       string     `json:"target,omitempty"`
+	// Value is the evidence to give when it is known (a path for content_hash).
+	Value string `json:"value,omitempty"`
+	// Why says what the step achieves, in words every interface shares.
+	Why string `json:"why,omitempty"`
+}
+
+// MCP renders the step as the MCP tool call that does it.
+func (s NextStep) MCP() string {
+	switch s.Action {
+	case StepRecordEvidence:
+		var b strings.Builder
+		b.WriteString("record_evidence")
+		if s.Phase != "" {
+			b.WriteString(" phase=" + s.Phase)
+		}
+		if s.Requirement != "" {
+			b.WriteString(" requirement=" + s.Requirement)
+		}
+		if s.EvidenceType != "" {
+			b.WriteString(" evidence_type=" + s.EvidenceType)
+		}
+		if s.Value != "" {
+			fmt.Fprintf(&b, " evidence=%q", s.Value)
+		}
+		return b.String()
+	case StepRunObserved:
+		return "run the command through `sessiongate run --phase " + s.Phase + " -- COMMAND` (observed evidence)"
+	case StepCheckGate:
+		return "validate_gate phase=" + s.Phase
+	case StepAdvance:
+		if s.Target != "" {
+			return "advance_phase target_phase=" + s.Target
+		}
+		return "advance_phase"
+	case StepEnd:
+		return "session_end with a summary"
+	case StepBlockedReason:
+		return "get_blocked_reason"
+	case StepStart:
+		return "session_start"
+	}
+	return string(s.Action)
+}
+
+// RenderSteps joins steps rendered by render, each after its Why.
+func RenderSteps(steps []NextStep, render func(NextStep) string) string {
+	var parts []string
+	for _, s := range steps {
+		r := render(s)
+		if s.Why != "" {
+			r = s.Why + ": " + r
+		}
+		parts = append(parts, r)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// fixFor is the step that would make a failing check pass, or nil when
+// there is nothing to record (fix the work and check again).
+func fixFor(phase string, cr CheckResult) *NextStep {
+	if cr.Status != StatusFail {
+		return nil
+	}
+	switch cr.Kind {
+	case protocolspec.CheckEvidence:
+		if strings.HasPrefix(cr.Message, "no ") {
+			return &NextStep{Action: StepRecordEvidence, Phase: phase, EvidenceType: orKind(orAny(cr.Arg))}
+		}
+		return &NextStep{Action: StepRunObserved, Phase: phase}
+	case protocolspec.CheckMustEvidence:
+		if len(cr.Open) > 0 {
+			return &NextStep{Action: StepRecordEvidence, Phase: phase, Requirement: cr.Open[0].ID, EvidenceType: EvidenceManual}
+		}
+		return &NextStep{Action: StepRecordEvidence, Phase: phase, EvidenceType: EvidenceManual}
+	case protocolspec.CheckContentHash:
+		return &NextStep{Action: StepRecordEvidence, Phase: phase, EvidenceType: EvidenceContentHash, Value: cr.Arg}
+	}
+	return nil
+}
+
+func orAny(k string) string {
+	if k == "" {
+		return "any"
+	}
+	return k
+}

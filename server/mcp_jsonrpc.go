@@ -291,7 +291,7 @@ func (l *mcpLockedWriter) Write(p []byte) (int, error) {
 type mcpInflight struct {
 	mu      sync.Mutex
 	pending map[string]int
-	idle    chan struct{} // closed when pending is empty; nil while it is
+	idle    chan struct{}   // closed when pending is empty; nil while it is
 	done    <-chan struct{} // the session's context: stop waiting when it ends
 }
 

@@ -257,3 +257,44 @@ func TestIndexSourceErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexInterruptedResumes cuts index runs off at arbitrary points
+// (the context ends mid-batch, as a killed process's connection would) and
+// then lets one finish: every session is there once, with its events once.
+func TestIndexInterruptedResumes(t *testing.T) {
+	requireGit(t)
+	db := openDB(t)
+	repo := t.TempDir()
+	run(t, repo, "init", "-q")
+	const n = 24
+	for i := 1; i <= n; i++ {
+		put(t, repo, recordref.Record{SessionID: sid(i), Body: record(t, i, "github.com/o/p", "COMPLETE", 3)})
+	}
+	src := Source{Location: repo, Key: "github.com/o/p"}
+	opts := Options{CacheDir: t.TempDir(), Batch: 1}
+	var counts []int
+	for i := 1; i <= 8; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(i*i)*5*time.Millisecond)
+		Index(ctx, db, src, opts) // cut off somewhere
+		cancel()
+		c, _ := db.CountSessions(context.Background(), session.SessionFilter{})
+		counts = append(counts, c)
+	}
+	t.Logf("sessions after each interrupted run: %v", counts)
+	res, err := Index(context.Background(), db, src, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	total, err := db.CountSessions(ctx, session.SessionFilter{Repo: "github.com/o/p"})
+	if err != nil || total != n {
+		t.Fatalf("%d sessions after interrupted runs and one whole run (%+v), want %d", total, res, n)
+	}
+	for i := 1; i <= n; i++ {
+		evs, err := db.ListEvents(ctx, sid(i), 0, 0)
+		if err != nil || len(evs) != 3 {
+			t.Errorf("session %d: %d events (%v), want 3", i, len(evs), err)
+		}
+	}
+	t.Logf("last run: %+v", res)
+}

@@ -894,9 +894,10 @@ func (e *Engine) requirePassed(ctx context.Context, d *HookDecision, s *Session,
 			continue
 		}
 		status := PhasePending
-		for _, r := range rs {
+		var last *PhaseResult
+		for i, r := range rs {
 			if r.PhaseID == id {
-				status = r.Status
+				status, last = r.Status, &rs[i]
 			}
 		}
 		switch status {
@@ -904,6 +905,14 @@ func (e *Engine) requirePassed(ctx context.Context, d *HookDecision, s *Session,
 			continue
 		case PhaseForced:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("%s was forced past (a recorded violation), not passed", id))
+			continue
+		}
+		if status == PhasePending && last != nil && checkedPassable(*last) {
+			// `session gate` checks without moving the session: its pass
+			// is recorded as passable, and counts once the session
+			// advances past the phase. Say exactly that.
+			d.block(id, passStep(spec, id)+"; the gate passes again as the session advances",
+				fmt.Sprintf("%s's gate passed when it was checked (`sessiongate session gate --phase %s`, MCP: validate_gate), but a check does not move the session: push needs session %s to advance past %s", id, id, s.ID, id))
 			continue
 		}
 		var steps []string
@@ -916,6 +925,20 @@ func (e *Engine) requirePassed(ctx context.Context, d *HookDecision, s *Session,
 	return nil
 }
 
+// checkedPassable reports a result `session gate` recorded for a gate that
+// passed without the session advancing.
+func checkedPassable(r PhaseResult) bool {
+	if len(r.Checks) == 0 {
+		return false
+	}
+	for _, c := range r.Checks {
+		if c.Status == StatusFail {
+			return false
+		}
+	}
+	return true
+}
+
 // passStep names the command that walks a session past an end phase.
 func passStep(spec *protocolspec.Spec, id string) string {
 	const end = "`sessiongate session end --summary \"...\"` (MCP: session_end)"
@@ -924,7 +947,7 @@ func passStep(spec *protocolspec.Spec, id string) string {
 	if i < 0 || i+1 >= len(ps) || ps[i+1].name == PosDone {
 		return end
 	}
-	return fmt.Sprintf("`sessiongate session advance --to %s` (MCP: advance_phase target=%s) or %s", ps[i+1].name, ps[i+1].name, end)
+	return fmt.Sprintf("`sessiongate session advance --to %s` (MCP: advance_phase target_phase=%s) or %s", ps[i+1].name, ps[i+1].name, end)
 }
 
 // recordOnly reports whether every staged file is the session record of a

@@ -267,6 +267,25 @@ func TestBrowserDashboard(t *testing.T) {
 			t.Error("the live session is not listed as running")
 		}
 		b.screenshot("01-overview")
+		// The chart is keyboard reachable: Tab from the count cards reaches
+		// a day's bar, and Enter opens that day's sessions.
+		b.eval(`document.querySelector(".cards li:last-child a").focus(); true`)
+		for i := 0; i < 40 && b.eval(`document.activeElement.classList.contains("bar-link")`) != true; i++ {
+			b.do("tab", chromedp.KeyEvent("\t"))
+		}
+		if b.eval(`document.activeElement.classList.contains("bar-link")`) != true {
+			t.Fatal("no chart bar can be reached with Tab")
+		}
+		label := b.eval(`document.activeElement.getAttribute("aria-label")`).(string)
+		href := b.eval(`document.activeElement.getAttribute("href")`).(string)
+		if !strings.Contains(label, "ended session") || !strings.HasPrefix(href, "/sessions?from=") {
+			t.Errorf("bar link %q %q does not name the day and open its sessions", label, href)
+		}
+		b.do("enter", chromedp.KeyEvent("\r"))
+		b.waitJS("the day's sessions", `location.pathname === "/sessions" && location.search.startsWith("?from=")`, 5*time.Second)
+		if b.eval(`document.querySelectorAll("#results tbody tr").length > 0`) != true {
+			t.Errorf("the day %s lists no session", href)
+		}
 	})
 
 	t.Run("filter without reload", func(t *testing.T) {

@@ -37,15 +37,25 @@ func TestChartBars(t *testing.T) {
 		{Day: day.AddDate(0, 0, 3), Ended: 3, Compliant: 0},
 	}}
 	bars := c.Bars()
-	for i, want := range []struct{ class, title, h string }{
-		{"bar-none", "Mar 1: no session ended", "2"},
-		{"bar-good", "Mar 2: 100% (10 of 10 ended sessions compliant)", "178.0"},
-		{"bar-warn", "Mar 3: 75% (3 of 4 ended sessions compliant)", "133.5"},
-		{"bar-bad", "Mar 4: 0% (0 of 3 ended sessions compliant)", "4.0"},
+	// Volume: the y scale tops at 10 (the busiest day); heights are counts.
+	// Share: the compliant part of each bar, and the label above it. A day
+	// without data has no label and no bar; a 0% day has a full bar of the
+	// not-compliant colour and "0%".
+	for i, want := range []struct{ class, title, good, bad, label string }{
+		{"bar-none", "Mar 1: no session ended", "3", "0", ""},
+		{"bar-good", "Mar 2: 100% (10 of 10 ended sessions compliant)", "178.0", "0.0", "100%"},
+		{"bar-warn", "Mar 3: 75% (3 of 4 ended sessions compliant)", "53.4", "17.8", "75%"},
+		{"bar-bad", "Mar 4: 0% (0 of 3 ended sessions compliant)", "0.0", "53.4", "0%"},
 	} {
-		if b := bars[i]; b.Class != want.class || b.Title != want.title || b.H != want.h {
-			t.Errorf("bar %d = %+v, want class %s height %s title %q", i, b, want.class, want.h, want.title)
+		if b := bars[i]; b.Class != want.class || b.Title != want.title || b.GoodH != want.good || b.BadH != want.bad || b.Label != want.label {
+			t.Errorf("bar %d = %+v, want class %s heights %s+%s label %q title %q", i, b, want.class, want.good, want.bad, want.label, want.title)
 		}
+	}
+	if bars[3].Href != "/sessions?from=2026-03-04&to=2026-03-04" {
+		t.Errorf("a day links to %q, want that day's sessions", bars[3].Href)
+	}
+	if y := c.YTicks(); len(y) != 3 || y[2].Label != "10" || y[1].Label != "5" {
+		t.Errorf("YTicks = %+v, want 0, 5, 10 sessions", y)
 	}
 	if ended, compliant := c.Totals(); ended != 17 || compliant != 13 {
 		t.Errorf("Totals = %d, %d", ended, compliant)

@@ -3,7 +3,9 @@ package protocolspec
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -50,4 +52,31 @@ func BenchmarkGoldmarkBaseline(b *testing.B) {
 	for b.Loop() {
 		m.Parser().Parse(text.NewReader(data))
 	}
+}
+
+// BenchmarkParseVsGoldmark alternates Parse and goldmark's bare parse of
+// the same document, so a load that comes and goes weighs on both, and
+// reports each one's median and the median of their paired ratio.
+//
+//	go test ./protocolspec -run '^$' -bench ParseVsGoldmark -benchtime 2000x -count 3
+func BenchmarkParseVsGoldmark(b *testing.B) {
+	data := largestFixture(b)
+	m := goldmark.New(goldmark.WithExtensions(extension.Table, extension.TaskList))
+	var ours, peer, ratio []float64
+	for b.Loop() {
+		t := time.Now()
+		if _, err := Parse("bench.md", data); err != nil {
+			b.Fatal(err)
+		}
+		o := time.Since(t)
+		t = time.Now()
+		m.Parser().Parse(text.NewReader(data))
+		p := time.Since(t)
+		ours, peer = append(ours, float64(o.Nanoseconds())/1e6), append(peer, float64(p.Nanoseconds())/1e6)
+		ratio = append(ratio, float64(o)/float64(p))
+	}
+	med := func(xs []float64) float64 { slices.Sort(xs); return xs[len(xs)/2] }
+	b.ReportMetric(med(ours), "parse-ms")
+	b.ReportMetric(med(peer), "goldmark-ms")
+	b.ReportMetric(med(ratio), "ratio")
 }

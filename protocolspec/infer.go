@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -42,7 +43,6 @@ const (
 var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 	const path = `([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`
 	return map[string]*regexp.Regexp{
-		"conditional": regexp.MustCompile(`(?i)\b(if|when|whenever|unless|except|otherwise)\b`),
 		// what may follow a read-only path for the prohibition to be whole:
 		// nothing, "directly", "during the session", or a parenthesis.
 		"wholeTail":       regexp.MustCompile(`(?i)^(?:|directly|during\s+(?:the\s+|a\s+|any\s+)?sessions?|in\s+(?:this|the|a|any)\s+sessions?)\s*(?:[.;:(]|$)`),
@@ -62,7 +62,6 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		"leaveUncommitted":  regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:leave)\s+(?i:any\s+)?(?i:uncommitted)`),
 		"create":            regexp.MustCompile(`(?i)\bcreate\b`),
 		"tplVar":            regexp.MustCompile(`\b(?:YYYY|MM|DD|NN|NNN|XX|XXX)\b|\{[^{}/]*\}|\[[^\[\]/]*\]|<[^<>/]*>`),
-		"bracket":           regexp.MustCompile(`\[[^\[\]\n]{1,80}\]|\{[^{}\n]{1,60}\}`),
 	}
 })
 
@@ -115,7 +114,9 @@ func mustUpdateWhole(text string, i, j int) bool {
 	return re["updateTail"].MatchString(tail) && !re["limited"].MatchString(tail)
 }
 
-func isConditional(text string) bool { return inferRE()["conditional"].MatchString(text) }
+func isConditional(text string) bool { return hasWord(text, conditionalWords, "", "") }
+
+var conditionalWords = map[string]bool{"if": true, "when": true, "whenever": true, "unless": true, "except": true, "otherwise": true}
 
 // inferred is one inference before it is placed on a phase.
 type inferred struct {
@@ -138,9 +139,21 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			if r.Conditional || isConditional(r.Text) {
 				continue // under a conditional phase, or saying when it applies
 			}
-			if m := re[RuleMustNotModify].FindStringSubmatchIndex(r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
+			// Each rule runs only on text holding words it needs: most
+			// requirements match none, and the regexps are most of a parse.
+			lower := strings.ToLower(r.Text)
+			has := func(words ...string) bool {
+				for _, w := range words {
+					if strings.Contains(lower, w) {
+						return true
+					}
+				}
+				return false
+			}
+			prohibits := strings.Contains(r.Text, "MUST NOT") || strings.Contains(r.Text, "SHALL NOT")
+			if m := matchIf(prohibits, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
-			} else if loc := re[RuleReadOnly].FindStringIndex(r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) && !re["limited"].MatchString(r.Text) {
+			} else if loc := matchIf(has("read"), re[RuleReadOnly], r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) && !re["limited"].MatchString(r.Text) {
 				var paths []string
 				for _, c := range re["path"].FindAllString(r.Text, -1) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
@@ -151,25 +164,36 @@ func (w *walker) infer(s *source, doc ast.Node) {
 					add(pi, r, RuleReadOnly, CheckUnchanged, pathGlob(paths[0]))
 				}
 			}
-			if m := re[RuleMustUpdate].FindStringSubmatchIndex(r.Text); m != nil && r.Level == LevelMust && mustUpdateWhole(r.Text, m[2], m[3]) {
-				add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(r.Text[m[2]:m[3]], ".")))
+			if r.Level == LevelMust && has("update", "modify", "edit", "change") {
+				if m := re[RuleMustUpdate].FindStringSubmatchIndex(r.Text); m != nil && mustUpdateWhole(r.Text, m[2], m[3]) {
+					add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(r.Text[m[2]:m[3]], ".")))
+				}
 			}
 			switch {
-			case re[RuleNoDefaultBranch].MatchString(r.Text):
+			case prohibits && has("main", "master", "default") && re[RuleNoDefaultBranch].MatchString(r.Text):
 				add(pi, r, RuleNoDefaultBranch, CheckNotDefaultBranch, "")
-			case re[RuleFeatureBranch].MatchString(r.Text) && !strings.Contains(r.Text, "MUST NOT") && !strings.Contains(r.Text, "SHALL NOT"):
+			case !prohibits && has("branch") && re[RuleFeatureBranch].MatchString(r.Text):
 				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
 			}
-			if r.Level == LevelMust && re[RuleConventional].MatchString(r.Text) {
+			if r.Level == LevelMust && has("conventional") && re[RuleConventional].MatchString(r.Text) {
 				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")
 			}
-			if (r.Level == LevelMust && re[RuleCleanTree].MatchString(r.Text)) || re["leaveUncommitted"].MatchString(r.Text) {
+			if (r.Level == LevelMust && has("clean", "commit") && re[RuleCleanTree].MatchString(r.Text)) ||
+				prohibits && has("uncommitted") && re["leaveUncommitted"].MatchString(r.Text) {
 				add(pi, r, RuleCleanTree, CheckCleanWorktree, "")
 			}
 		}
 	}
 	out = append(out, w.inferTemplates(s, doc)...)
 	w.place(out)
+}
+
+// matchIf is re's first match in s (submatch indexes) when ok, else nil.
+func matchIf(ok bool, re *regexp.Regexp, s string) []int {
+	if !ok {
+		return nil
+	}
+	return re.FindStringSubmatchIndex(s)
 }
 
 // place puts inferred checks on their phases: a read-only file is checked
@@ -238,11 +262,12 @@ func (w *walker) place(in []inferred) {
 // template is a "<Name> Template" heading with a "Create at: PATH" line and
 // a fenced body.
 type template struct {
-	subject string // "session log"
-	path    string
-	line    int // of the path sentence
-	text    string
-	body    string
+	subject  string // "session log"
+	path     string
+	line     int // of the path sentence
+	text     string
+	body     string
+	headings []string // of body, read on first need
 }
 
 // inferTemplates finds "<Name> Template" sections (outside the protocol
@@ -310,7 +335,7 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 			continue // a fixed path is not "a file per session"; a template path must vary
 		}
 		src := " (template: " + t.text + ", line " + itoa(t.line) + ")"
-		out = append(out, w.requiredSections(t, glob, src)...)
+		out = append(out, w.requiredSections(&t, glob, src)...)
 		ph := templatePlaceholders(t.body)
 		if len(ph) == 0 {
 			continue
@@ -329,7 +354,7 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 // <Name> section" for a template's subject, where the template itself has
 // a heading naming that section: the file created from the template must
 // have that heading.
-func (w *walker) requiredSections(t template, glob, src string) []inferred {
+func (w *walker) requiredSections(t *template, glob, src string) []inferred {
 	re := inferRE()
 	var out []inferred
 	for pi := range w.spec.Phases {
@@ -338,7 +363,7 @@ func (w *walker) requiredSections(t template, glob, src string) []inferred {
 			continue
 		}
 		for _, r := range p.Requirements {
-			if r.Level != LevelMust || r.Conditional || isConditional(r.Text) {
+			if r.Level != LevelMust || r.Conditional || !strings.Contains(strings.ToLower(r.Text), "section") || isConditional(r.Text) {
 				continue
 			}
 			m := re[RuleSection].FindStringSubmatch(r.Text)
@@ -346,7 +371,10 @@ func (w *walker) requiredSections(t template, glob, src string) []inferred {
 				continue
 			}
 			name := strings.Trim(strings.TrimSpace(m[2]), `"'`)
-			if name == "" || !slices.ContainsFunc(Headings([]byte(t.body)), func(h string) bool { return strings.EqualFold(h, name) }) {
+			if t.headings == nil {
+				t.headings = Headings([]byte(t.body)) // parsed once per template, when a requirement asks
+			}
+			if name == "" || !slices.ContainsFunc(t.headings, func(h string) bool { return strings.EqualFold(h, name) }) {
 				continue // the template has no such heading: the words name something else
 			}
 			out = append(out, inferred{pi, Check{Kind: CheckHasSection, Arg: glob, Section: name, Line: r.Line,
@@ -392,8 +420,7 @@ func (w *walker) completes(subject string) (int, Requirement, bool) {
 // order: "[words]" that is not a task box or a link text, and "{words}".
 func templatePlaceholders(body string) []string {
 	var out []string
-	re := inferRE()["bracket"]
-	for _, loc := range re.FindAllStringIndex(body, -1) {
+	for _, loc := range bracketSpans(body) {
 		t := body[loc[0]:loc[1]]
 		inner := strings.TrimSpace(t[1 : len(t)-1])
 		if inner == "" || strings.EqualFold(inner, "x") || !strings.ContainsAny(inner, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
@@ -407,6 +434,56 @@ func templatePlaceholders(body string) []string {
 		}
 	}
 	return out
+}
+
+// bracketSpans finds what `\[[^\[\]\n]{1,80}\]|\{[^{}\n]{1,60}\}` finds
+// (FindAllStringIndex), by hand: bounded repetitions compile to a program
+// with one copy per count, slow to run on every template.
+func bracketSpans(s string) [][]int {
+	var out [][]int
+	for i := 0; i < len(s); {
+		if end := bracketEnd(s, i); end > 0 {
+			out = append(out, []int{i, end})
+			i = end
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+	}
+	return out
+}
+
+// bracketEnd is the end of a bracket span starting at i, or 0.
+func bracketEnd(s string, i int) int {
+	var closer byte
+	limit := 0
+	switch s[i] {
+	case '[':
+		closer, limit = ']', 80
+	case '{':
+		closer, limit = '}', 60
+	default:
+		return 0
+	}
+	opener, runes := s[i], 0
+	for j := i + 1; j < len(s); {
+		switch c := s[j]; {
+		case c == closer:
+			if runes == 0 {
+				return 0
+			}
+			return j + 1
+		case c == opener || c == '\n':
+			return 0
+		}
+		if runes == limit {
+			return 0
+		}
+		_, n := utf8.DecodeRuneInString(s[j:])
+		j += n
+		runes++
+	}
+	return 0
 }
 
 func itoa(n int) string {

@@ -1,10 +1,8 @@
 package protocolspec
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Requirement and checklist-row ids.
@@ -30,34 +28,40 @@ var slugStop = map[string]bool{
 	"that": true, "then": true, "if": true, "when": true, "unless": true, "you": true, "your": true, "all": true, "any": true,
 }
 
-var slugWordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-z0-9]+`) })
-
 // Slug is the id part a requirement or checklist text gives ("" for a text
 // with no significant word).
 func Slug(text string) string {
 	var words []string
-	for _, w := range slugWordRE().FindAllString(strings.ToLower(text), -1) {
-		if slugStop[w] {
+	lower := strings.ToLower(text)
+	// The runs of [a-z0-9], scanned by hand: Slug runs on every requirement.
+	for i := 0; i < len(lower) && len(words) < slugWords; {
+		if !isSlugByte(lower[i]) {
+			i++
 			continue
 		}
-		words = append(words, w)
-		if len(words) == slugWords {
-			break
+		j := i
+		for j < len(lower) && isSlugByte(lower[j]) {
+			j++
 		}
+		if w := lower[i:j]; !slugStop[w] {
+			words = append(words, w)
+		}
+		i = j
 	}
 	return strings.Join(words, "-")
 }
 
-// conditionalRE finds a clause that limits when a requirement applies.
-var conditionalRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(if|when|whenever|unless|in case)\b`) })
+func isSlugByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 // IsConditional reports whether a requirement's text says when it applies.
-func IsConditional(text string) bool { return conditionalRE().MatchString(text) }
+func IsConditional(text string) bool { return hasWord(text, requirementConditionals, "in", "case") }
 
-// creationRE finds a sentence that asks for a file to be made or changed.
-var creationRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(create|creates|created|write|writes|produce|generate|add|update|updates|save)\b`)
-})
+var requirementConditionals = map[string]bool{"if": true, "when": true, "whenever": true, "unless": true}
+
+// creationWords are the words of a sentence that asks for a file to be made
+// or changed.
+var creationWords = map[string]bool{"create": true, "creates": true, "created": true, "write": true, "writes": true,
+	"produce": true, "generate": true, "add": true, "update": true, "updates": true, "save": true}
 
 // settleRequirements gives a closed phase's requirements and checklist rows
 // their ids and flags, and decides which file_exists checks need a file of
@@ -98,9 +102,9 @@ func settleRequirements(p *Phase) {
 		}
 		c.ID = id(c.Step, c.Line)
 	}
-	asks := creationRE().MatchString(p.Title)
+	asks := hasWord(p.Title, creationWords, "", "")
 	for _, r := range p.Requirements {
-		if r.Level == LevelMust && creationRE().MatchString(r.Text) {
+		if r.Level == LevelMust && hasWord(r.Text, creationWords, "", "") {
 			asks = true
 		}
 	}

@@ -1,0 +1,82 @@
+package protocolspec
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hasWord answers what the regexps it replaced answered, on every line of
+// the real protocols and on edge cases.
+func TestHasWordMatchesRegexp(t *testing.T) {
+	reqRE := regexp.MustCompile(`(?i)\b(if|when|whenever|unless|in case)\b`)
+	inferRE := regexp.MustCompile(`(?i)\b(if|when|whenever|unless|except|otherwise)\b`)
+	creationRE := regexp.MustCompile(`(?i)\b(create|creates|created|write|writes|produce|generate|add|update|updates|save)\b`)
+	lines := []string{
+		"", "If", "if the file exists", "IF", "specific", "gift", "whenEVER", "when_ever", "in case", "In Case of fire",
+		"in  case", "in, case", "incase", "in case_", "_if", "if_", "x-if-y", "élif if", "unless.", "(otherwise)", "except", "exception",
+		strings.Repeat("a", 40) + " when", "whenwhen", "when2",
+	}
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(b), "\n")...)
+	}
+	if len(paths) == 0 && os.Getenv("CI") != "" {
+		t.Fatal("no fixtures in ../shared/fixtures/ai-agents")
+	}
+	for _, l := range lines {
+		if got, want := IsConditional(l), reqRE.MatchString(l); got != want {
+			t.Errorf("IsConditional(%q) = %v, the regexp says %v", l, got, want)
+		}
+		if got, want := hasWord(l, creationWords, "", ""), creationRE.MatchString(l); got != want {
+			t.Errorf("hasWord(%q, creationWords) = %v, the regexp says %v", l, got, want)
+		}
+		if got, want := isConditional(l), inferRE.MatchString(l); got != want {
+			t.Errorf("isConditional(%q) = %v, the regexp says %v", l, got, want)
+		}
+	}
+}
+
+// bracketSpans finds exactly what the regexp it replaced finds.
+func TestBracketSpansMatchesRegexp(t *testing.T) {
+	re := regexp.MustCompile(`\[[^\[\]\n]{1,80}\]|\{[^{}\n]{1,60}\}`)
+	inputs := []string{"", "[]", "{}", "[a]", "{a}", "[[a]]", "{[a]}", "[{a}]", "[a\nb]", "[" + strings.Repeat("é", 80) + "]",
+		"[" + strings.Repeat("é", 81) + "]", "{" + strings.Repeat("x", 60) + "}", "{" + strings.Repeat("x", 61) + "}",
+		"[a](b) {c} [d][e]", "\xff[\xfe]", "[a}b]", "{a]b}", "[[[x]", "{{{x}"}
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, string(b))
+	}
+	// Random strings over the characters that matter.
+	alphabet := []string{"[", "]", "{", "}", "\n", "a", " ", "é", "\xff"}
+	seed := uint32(1)
+	for range 2000 {
+		var sb strings.Builder
+		for range 1 + seed%90 {
+			seed = seed*1664525 + 1013904223
+			sb.WriteString(alphabet[seed>>16%uint32(len(alphabet))])
+		}
+		inputs = append(inputs, sb.String())
+	}
+	for _, in := range inputs {
+		got, want := bracketSpans(in), re.FindAllStringIndex(in, -1)
+		if len(got) != len(want) {
+			t.Fatalf("bracketSpans(%q) = %v, the regexp says %v", in, got, want)
+		}
+		for i := range got {
+			if got[i][0] != want[i][0] || got[i][1] != want[i][1] {
+				t.Fatalf("bracketSpans(%q) = %v, the regexp says %v", in, got, want)
+			}
+		}
+	}
+}

@@ -15,6 +15,10 @@
 //     may have run a gate's command or told an agent something; fn must run
 //     exactly once. Writes are short (a tool call's few rows), so one lock
 //     costs little; readers never wait for it.
+//   - Writers queue in this process first (one Update at a time, like the
+//     SQLite store's single writer connection) and run on a pool of their
+//     own, so goroutines waiting for the lock never hold the connections
+//     that a transaction's function needs for reads outside it.
 //   - Times are BIGINT unix nanoseconds, 0 for the zero time, as in SQLite.
 //   - The schema is migrations/NNNN_name.sql, applied in order inside one
 //     transaction under another advisory lock and tracked in the
@@ -74,8 +78,10 @@ func Redact(raw string) string {
 type DB struct {
 	reader // reads outside Update, on the pool
 
-	pool    *pgxpool.Pool
-	display string // the URL without its password
+	pool    *pgxpool.Pool // reads outside Update
+	writer  *pgxpool.Pool // Update's transactions
+	wsem    chan struct{} // one Update of this process at a time
+	display string        // the URL without its password
 
 	// Now fills zero CreatedAt times; tests may replace it.
 	Now func() time.Time
@@ -106,6 +112,8 @@ func Open(ctx context.Context, rawURL string) (_ *DB, err error) {
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
 	}
+	wcfg := cfg.Copy()
+	wcfg.MaxConns = 2 // one transaction at a time; a spare for a connection being replaced
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -114,9 +122,14 @@ func Open(ctx context.Context, rawURL string) (_ *DB, err error) {
 		pool.Close()
 		return nil, fmt.Errorf("connect: %w", err)
 	}
-	db := &DB{reader: reader{q: pool}, pool: pool, display: display, Now: time.Now}
-	if err := db.migrate(ctx); err != nil {
+	writer, err := pgxpool.NewWithConfig(ctx, wcfg)
+	if err != nil {
 		pool.Close()
+		return nil, err
+	}
+	db := &DB{reader: reader{q: pool}, pool: pool, writer: writer, wsem: make(chan struct{}, 1), display: display, Now: time.Now}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
 		return nil, err
 	}
 	return db, nil
@@ -143,9 +156,10 @@ func scrub(err error, rawURL string) string {
 // URL is the connection URL without its password.
 func (db *DB) URL() string { return db.display }
 
-// Close closes the connection pool.
+// Close closes the connection pools.
 func (db *DB) Close() error {
 	db.pool.Close()
+	db.writer.Close()
 	return nil
 }
 
@@ -156,7 +170,13 @@ func (db *DB) Close() error {
 // (it would wait for the lock its own transaction holds) and must not keep
 // w after it returns.
 func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err error) {
-	pgTx, err := db.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	select {
+	case db.wsem <- struct{}{}:
+		defer func() { <-db.wsem }()
+	case <-ctx.Done():
+		return fmt.Errorf("begin write transaction on %s: %w", db.display, ctx.Err())
+	}
+	pgTx, err := db.writer.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
 		return fmt.Errorf("begin write transaction on %s: %w", db.display, err)
 	}

@@ -287,3 +287,45 @@ func TestServerGoneMidTransaction(t *testing.T) {
 func BenchmarkStore(b *testing.B) {
 	storetest.Bench(b, func(b *testing.B) session.Store { return openTest(b) })
 }
+
+// TestReadsInsideUpdateDoNotStarve: while writers queue for the write
+// lock, a transaction's function can still read through the store's pool
+// (the engine does), so many concurrent Updates never deadlock on
+// connections.
+func TestReadsInsideUpdateDoNotStarve(t *testing.T) {
+	db := openTest(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var s *session.Session
+	if err := db.Update(ctx, func(w session.Writer) error {
+		r, err := w.EnsureRepository(ctx, "/r", "r")
+		if err != nil {
+			return err
+		}
+		s = &session.Session{RepoID: r.ID, Worktree: "/r", State: session.StateWorking}
+		return w.CreateSession(ctx, s)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- db.Update(ctx, func(w session.Writer) error {
+				if _, err := db.GetSession(ctx, s.ID); err != nil { // outside the transaction
+					return err
+				}
+				return w.AppendEvent(ctx, &session.Event{SessionID: s.ID, Token: "t"})
+			})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

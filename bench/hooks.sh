@@ -262,6 +262,41 @@ for r in json.load(open(sys.argv[1]))["results"]:
 EOF
 fi
 
+# git push with sessiongate's pre-push against no hooks, to a bare remote on
+# this disk: each round makes one commit per variant (untimed, no hooks) and
+# times the push. sessiongate's variant works in a worktree whose session
+# ended COMPLETE (pushing after session_end is the normal flow), so its
+# pre-push checks the end gates, and pushes the records ref with the code
+# when the configuration writes one.
+say "timing git push (none, sg-pre-push) interleaved ($RUNS runs each)"
+git init -q --bare "$WORK/remote.git"
+mkdir -p "$WORK/hooks-push-none"
+install_sg "$SG" "$WORK/hooks-sg-pre-push" --hooks pre-push
+git worktree add -q -b bench-push "$WORK/wt-push"
+(
+	cd "$WORK/wt-push"
+	id=$("$SG" session start --objective "benchmark push" | sed -n 's/^export SESSIONGATE_SESSION=//p')
+	"$SG" session evidence --session "$id" --phase CONTEXT_RETRIEVAL --type tool_output --value "read" >/dev/null
+	"$SG" session advance --session "$id" --to WORKING >/dev/null
+	"$SG" session evidence --session "$id" --phase QA_VALIDATION --type tool_output --value "ran the tests: 12 passed" >/dev/null
+	"$SG" session end --session "$id" --summary "benchmark push" >/dev/null
+)
+for ((i = 0; i < RUNS + 3; i++)); do
+	for v in push-none sg-pre-push; do
+		d=$WORK/wt-push
+		[ "$v" = push-none ] && d=$REPO
+		echo "$RANDOM" >> "$d/bench.txt"
+		git -C "$d" -c core.hooksPath=/dev/null commit -q -am push
+		s=$EPOCHREALTIME
+		git -C "$d" -c core.hooksPath="$WORK/hooks-$v" push -q "$WORK/remote.git" "HEAD:refs/heads/$v" 2>/dev/null ||
+			{ say "push under $v failed"; git -C "$d" -c core.hooksPath="$WORK/hooks-$v" push "$WORK/remote.git" "HEAD:refs/heads/$v"; exit 1; }
+		e=$EPOCHREALTIME
+		((i >= 3)) && echo "$((${e/./} - ${s/./}))" >> "$WORK/$v.push"
+	done
+done
+push_paired=$(paste "$WORK/sg-pre-push.push" "$WORK/push-none.push" | awk '{print $1 - $2}' | sort -n | awk '{a[NR]=$1} END {
+	m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%+.1f", m/1000 }')
+
 # The report, ready to paste under "## Git hooks" in docs/benchmarks.md.
 {
 	echo "machine: $(nproc) CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -272,6 +307,11 @@ fi
 	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	awk -F'\t' 'NR == FNR && $1 == "none" { bc = $6 } NR == FNR { next }
 		{ printf "| %s | %s | %s | %s | %s | %s | %s | %+.1f |\n", $1, $2, $7, $3, $4, $5, $6, $6 - bc }' "$results" "$results"
+	echo
+	echo "| git push | median wall ms | added (paired median) |"
+	echo "| --- | ---: | ---: |"
+	echo "| no hooks | $(stats < "$WORK/push-none.push" | cut -f1) | +0.0 |"
+	echo "| sessiongate pre-push | $(stats < "$WORK/sg-pre-push.push" | cut -f1) | $push_paired |"
 	if [ -s "$WORK/alone.tsv" ]; then
 		echo
 		echo "| process alone (hyperfine -N) | median ms | mean ms | stddev | min | max |"

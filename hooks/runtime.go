@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/termprogress"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
 )
@@ -100,6 +101,11 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		}
 		return gitrepo.Open(ctx, wt)
 	})
+	// git hands hooks the user's terminal as stderr: long command gates
+	// show their progress there, and stay quiet in logs and pipes.
+	if p := termprogress.For(rt.Stderr); p != nil {
+		eng.Progress = p
+	}
 	req := session.HookRequest{
 		Repo:      repo,
 		SessionID: strings.TrimSpace(rt.getenv("SESSIONGATE_SESSION")),

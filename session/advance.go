@@ -98,7 +98,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if err != nil {
 		return GateResult{}, fmt.Errorf("open worktree %s: %w", s.Worktree, err)
 	}
-	return runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.Config, staged: staged}), nil
+	return runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.Config, staged: staged, progress: e.Progress}), nil
 }
 
 // ValidateGate checks one phase's gate (default: the current phase) and

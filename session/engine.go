@@ -27,6 +27,9 @@ type Engine struct {
 	OpenRepo func(ctx context.Context, worktree string) (Repo, error)
 	Now      func() time.Time
 	Logger   *slog.Logger
+	// Progress, when set, is told when a command gate starts and ends
+	// (the CLI shows it on a terminal: long gates otherwise look hung).
+	Progress CommandProgress
 
 	specs sync.Map // protocol sha256 -> *protocolspec.Spec
 }

@@ -42,6 +42,16 @@ type gateEnv struct {
 	evidence []Evidence // this session's evidence
 	cfg      Config
 	staged   bool // command placeholders {changed:} use the staged list (hooks)
+	progress CommandProgress
+}
+
+// CommandProgress observes command gates as they run.
+type CommandProgress interface {
+	// CommandStarted: phase's gate runs command (the line as written).
+	CommandStarted(phase, command string)
+	// CommandDone: it ended with status after elapsed; tail is the end of
+	// its output when it failed.
+	CommandDone(phase, command string, status GateStatus, elapsed time.Duration, tail string)
 }
 
 // runGate runs every check of a phase. A FAIL anywhere fails the gate; a
@@ -230,6 +240,11 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	cmd.WaitDelay = time.Second
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if env.progress != nil {
+		started := time.Now()
+		env.progress.CommandStarted(env.phase.ID, c.Arg)
+		defer func() { env.progress.CommandDone(env.phase.ID, c.Arg, status, time.Since(started), output) }()
+	}
 	err = cmd.Run()
 	sum := "sha256:" + sha256Hex(buf.Bytes())
 	tail := tailLines(buf.String(), 20, 4096)

@@ -436,7 +436,7 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 		p := &phases[i]
 		g, ok := conditionNotMet(p, ev)
 		if !ok {
-			g = runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged})
+			g = runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, progress: e.Progress})
 		}
 		d.Gates = append(d.Gates, g)
 		if g.Status != StatusFail {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/termprogress"
 	"github.com/sessiongate/sessiongate/postgres"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
@@ -135,6 +136,10 @@ func (a *app) sessionEngine(ctx context.Context) (*session.Engine, error) {
 	ec := cfg.Engine()
 	ec.Version = versionString()
 	a.engine = session.NewEngine(db, ec, openRepo)
+	// Long command gates show their progress when stderr is a terminal.
+	if p := termprogress.For(a.stderr); p != nil {
+		a.engine.Progress = p
+	}
 	return a.engine, nil
 }
 

@@ -151,7 +151,7 @@ func (a *app) serverOptions(ctx context.Context) (server.Options, error) {
 	if err != nil {
 		return server.Options{}, err
 	}
-	server.TuneGC() // a long-running server: see server.TuneGC
+	server.TuneGC()  // a long-running server: see server.TuneGC
 	e.Progress = nil // gates run for callers, not for a person at this terminal
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	e.Logger = logger

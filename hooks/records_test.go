@@ -173,3 +173,48 @@ func TestRecordsRefPushRefused(t *testing.T) {
 		t.Errorf("manual records push: exit %d\n%s", res.code, res.err)
 	}
 }
+
+// Sessions in several worktrees of one clone end at the same moment: each
+// writes its record onto the shared ref, and none is lost.
+func TestRecordsRefWorktreesEndAtOnce(t *testing.T) {
+	r := newRepo(t)
+	writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"session_record: "+recordsRef+"\n")
+	r.git("commit", "-q", "-am", "records on a ref")
+	r.sg(r.root, "install")
+	dirs := []string{r.root}
+	for _, name := range []string{"wt1", "wt2"} {
+		wt := filepath.Join(filepath.Dir(r.root), name)
+		r.git("worktree", "add", "-q", "-b", name, wt)
+		dirs = append(dirs, r.gitIn(wt, "rev-parse", "--show-toplevel"))
+	}
+	ids := make([]string, len(dirs))
+	for i, dir := range dirs {
+		ids[i] = r.startWorking(dir)
+		file := filepath.Base(dir) + ".txt"
+		writeFile(t, filepath.Join(dir, file), "work\n")
+		r.gitIn(dir, "add", file)
+		if res := r.commit(dir, nil, "-m", "work"); res.code != 0 {
+			t.Fatalf("commit in %s: %s", dir, res.err)
+		}
+		r.sg(dir, "session", "evidence", "--session", ids[i], "--phase", "QA_VALIDATION", "--type", "tool_output", "--value", "ok 3 tests")
+	}
+	var wg sync.WaitGroup
+	outs := make([]result, len(dirs))
+	for i, dir := range dirs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = r.run(dir, nil, binary, "session", "end", "--session", ids[i], "--summary", "done")
+		}()
+	}
+	wg.Wait()
+	got := r.git("ls-tree", "-r", "--name-only", recordsRef)
+	for i, id := range ids {
+		if outs[i].code != 0 || strings.Contains(outs[i].out+outs[i].err, "warning") {
+			t.Errorf("session end in %s: exit %d\n%s%s", dirs[i], outs[i].code, outs[i].out, outs[i].err)
+		}
+		if !strings.Contains(got, id) {
+			t.Errorf("record of %s lost; the ref holds:\n%s", id, got)
+		}
+	}
+}

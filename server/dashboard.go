@@ -25,8 +25,6 @@ import (
 // The dashboard: server-rendered pages (templ + htmx) and a JSON mirror
 // under /api. Only POST /sessions/{id}/terminate changes anything.
 
-func init() { routes = append(routes, registerDashboard) }
-
 // contentSecurityPolicy allows only this server's own scripts, styles and
 // requests: no inline script, no eval, no framing.
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +

@@ -12,8 +12,6 @@ import (
 // MCPPath is where the Streamable HTTP endpoint lives.
 const MCPPath = "/mcp"
 
-func init() { routes = append(routes, registerMCP) }
-
 // registerMCP mounts the MCP server at /mcp in stateless mode: no
 // Mcp-Session-Id is issued or read (SEP-2567), every POST is answered with
 // one JSON response, GET and DELETE get 405. The Host/Origin guard has

@@ -59,14 +59,10 @@ func New(opts Options) *Server {
 	e.Pre(guard)
 	s := &Server{opts: opts, echo: e, auth: newAuth(opts.Token)}
 	e.Use(s.auth.middleware)
-	for _, register := range routes {
-		register(s, e)
-	}
+	registerDashboard(s, e)
+	registerMCP(s, e)
 	return s
 }
-
-// routes are registered by the files that own them (mcp, dashboard).
-var routes []func(*Server, *echo.Echo)
 
 // Handler is the whole HTTP handler, for tests and embedding.
 func (s *Server) Handler() http.Handler { return s.echo }

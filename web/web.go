@@ -20,7 +20,15 @@ var staticFS embed.FS
 // Static is the tree served under /static/: app.css, app.js, favicon.svg
 // and htmx (htmx.min.js with htmx.LICENSE and htmx.VERSION, pinned to the
 // version named there).
-var Static fs.FS
+var Static = mustSub(staticFS, "static")
+
+func mustSub(f fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(f, dir)
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
 
 // HTMXVersion is the vendored htmx release.
 const HTMXVersion = "2.0.11"
@@ -45,14 +53,6 @@ var assetTags = sync.OnceValue(func() map[string]string {
 	}
 	return tags
 })
-
-func init() {
-	sub, err := fs.Sub(staticFS, "static")
-	if err != nil {
-		panic(err)
-	}
-	Static = sub
-}
 
 // Asset is the URL of a static file with its content tag.
 func Asset(name string) string {

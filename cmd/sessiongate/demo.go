@@ -18,8 +18,6 @@ import (
 	"github.com/sessiongate/sessiongate/store"
 )
 
-func init() { extraCommands = append(extraCommands, newDemoCmd) }
-
 func newDemoCmd(a *app) *cobra.Command {
 	var keep bool
 	cmd := &cobra.Command{

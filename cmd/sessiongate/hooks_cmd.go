@@ -13,10 +13,6 @@ import (
 	"github.com/sessiongate/sessiongate/hooks"
 )
 
-func init() {
-	extraCommands = append(extraCommands, newInstallCmd, newUninstallCmd, newDoctorCmd, newHookCmd)
-}
-
 // selfPath is this binary's absolute path, symlinks resolved, for the hooks
 // and MCP configs to exec.
 func selfPath() (string, error) {

@@ -20,8 +20,6 @@ import (
 	"github.com/sessiongate/sessiongate/session"
 )
 
-func init() { extraCommands = append(extraCommands, newMCPCmd, newServeCmd) }
-
 func newMCPCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",

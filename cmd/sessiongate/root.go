@@ -86,10 +86,16 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		newAgentHookCmd(a),
 		newRunCmd(a),
 		newIndexCmd(a),
+		newInstallCmd(a),
+		newUninstallCmd(a),
+		newDoctorCmd(a),
+		newHookCmd(a),
+		newMCPCmd(a),
+		newServeCmd(a),
+		newSnapshotCmd(a),
+		newVerifyCmd(a),
+		newDemoCmd(a),
 	)
-	for _, c := range extraCommands {
-		root.AddCommand(c(a))
-	}
 	rejectUnknownSubcommands(root)
 	a.registerCompletions(root)
 	return root
@@ -119,9 +125,6 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 		return usage(fmt.Errorf("unknown command %q for %q (want one of %s)\nSee '%s --help'.", a[0], c.CommandPath(), strings.Join(names, ", "), c.CommandPath()))
 	}
 }
-
-// extraCommands lets other files register top-level commands.
-var extraCommands []func(*app) *cobra.Command
 
 // args wraps cobra's argument validators so a wrong count is a usage error.
 func args(v cobra.PositionalArgs) cobra.PositionalArgs {

@@ -11,8 +11,6 @@ import (
 	"github.com/sessiongate/sessiongate/verify"
 )
 
-func init() { extraCommands = append(extraCommands, newSnapshotCmd, newVerifyCmd) }
-
 func newSnapshotCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "snapshot",

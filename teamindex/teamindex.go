@@ -361,12 +361,24 @@ func fetch(ctx context.Context, cacheDir, location, ref string) (string, error) 
 	}
 	sum := sha256.Sum256([]byte(location))
 	mirror := filepath.Join(cacheDir, hex.EncodeToString(sum[:8])+".git")
-	if _, err := os.Stat(filepath.Join(mirror, "HEAD")); err != nil {
+	if _, err := os.Stat(mirror); err != nil {
+		// Made aside and renamed into place, so a run cut off while
+		// creating it never leaves half a repository behind.
 		if err := os.MkdirAll(cacheDir, 0o700); err != nil {
 			return "", fmt.Errorf("create the index cache: %w", err)
 		}
-		if out, err := git(ctx, "", "init", "-q", "--bare", mirror); err != nil {
+		tmp, err := os.MkdirTemp(cacheDir, "new-")
+		if err != nil {
+			return "", fmt.Errorf("create the index cache: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		if out, err := git(ctx, "", "init", "-q", "--bare", tmp); err != nil {
 			return "", fmt.Errorf("create a mirror for %s: %v %s", location, err, out)
+		}
+		if err := os.Rename(tmp, mirror); err != nil && !errors.Is(err, os.ErrExist) {
+			if _, serr := os.Stat(mirror); serr != nil { // not another run's mirror
+				return "", fmt.Errorf("create a mirror for %s: %w", location, err)
+			}
 		}
 	}
 	if out, err := git(ctx, mirror, "fetch", "-q", "--no-tags", "--no-write-fetch-head", location, "+"+ref+":"+ref); err != nil {

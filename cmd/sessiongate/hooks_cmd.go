@@ -217,13 +217,22 @@ the git version and the MCP client configs. Exit 1 when something is wrong.`,
 // newHookCmd is what the installed scripts exec: one process per hook run.
 func newHookCmd(a *app) *cobra.Command {
 	return &cobra.Command{
-		Use:                "hook NAME [ARGS...]",
-		Short:              "Run a git hook (the installed scripts call this)",
+		Use:   "hook NAME [ARGS...]",
+		Short: "Run a git hook (the installed scripts call this)",
+		Long: `Run one git hook: NAME is pre-commit, commit-msg, post-commit or pre-push, and
+ARGS are git's arguments, passed through untouched. The scripts sessiongate install
+writes call it; call it from another hook manager's scripts (husky, lefthook) as
+  sessiongate hook pre-commit "$@"
+sessiongate's own --db and --protocol go before NAME. Exit 0 lets git proceed,
+1 blocks, 2 is a usage or environment error.`,
 		Hidden:             true,
 		DisableFlagParsing: true, // git's arguments pass through untouched
 		RunE: func(c *cobra.Command, argv []string) error {
 			// Flag parsing is off so git's arguments pass untouched; take
 			// sessiongate's own --db / --protocol from before the hook name.
+			if len(argv) > 0 && (argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
+				return c.Help()
+			}
 			for len(argv) > 0 && strings.HasPrefix(argv[0], "--") {
 				name, val, hasVal := strings.Cut(argv[0], "=")
 				if name != "--db" && name != "--protocol" {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -65,6 +66,28 @@ func registerDashboard(s *Server, e *echo.Echo) {
 		d.sev, _ = s.opts.Engine.Store.(severities)
 	}
 	sec := d.secure
+	// Pages, assets and the JSON API are gzip-compressed when the client
+	// accepts it (htmx alone is 52 KB, 16 KB compressed); /mcp is left
+	// alone (its event streams must flush as they go), and small answers
+	// (a 204 poll, a redirect) are sent as they are.
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
+		MinLength: 1024,
+		Skipper: func(c echo.Context) bool {
+			return strings.HasPrefix(c.Request().URL.Path, MCPPath)
+		},
+	}))
+	// An unknown address gets a page in the layout (JSON under /api and
+	// /mcp); a wrong method on a known one keeps echo's 405.
+	prev := e.HTTPErrorHandler
+	e.HTTPErrorHandler = func(err error, c echo.Context) {
+		var he *echo.HTTPError
+		if errors.As(err, &he) && he.Code == http.StatusNotFound && !c.Response().Committed {
+			if err := sec(d.notFound)(c); err == nil {
+				return
+			}
+		}
+		prev(err, c)
+	}
 	e.GET("/", d.overview, sec)
 	e.GET("/sessions", d.sessions, sec)
 	e.GET("/sessions/:id", d.session, sec)
@@ -221,6 +244,17 @@ func contentType(name string) string {
 		return "image/svg+xml"
 	}
 	return "text/plain; charset=utf-8"
+}
+
+// notFound answers an unknown address: a page in the layout for a person,
+// JSON for /api and /mcp clients.
+func (d *dashboard) notFound(c echo.Context) error {
+	p := c.Request().URL.Path
+	if strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, MCPPath) {
+		return c.JSON(http.StatusNotFound, map[string]string{"error": "not found: " + clip(p)})
+	}
+	return d.fail(c, http.StatusNotFound, "Page not found", "There is no page at "+clip(p)+".",
+		"The Overview, Sessions, Violations and Protocol pages are in the menu above.")
 }
 
 func isInvalidID(err error) bool { return errors.Is(err, session.ErrInvalidID) }

@@ -205,6 +205,7 @@ func parseViolationQuery(q url.Values, allowLimit bool) (violationQuery, error) 
 		if !codePattern.MatchString(c) {
 			return vq, badf("bad code %q: letters, digits and _ . : - only, at most 64", clip(c))
 		}
+		c = strings.ToUpper(c) // codes are upper case: any case matches
 		f.Code, vq.form.Code = c, c
 	}
 	if p := strings.TrimSpace(q.Get("phase")); p != "" {
@@ -386,3 +387,36 @@ func violationsURL(base string, f web.ViolationFilterForm, cursor string) string
 
 // clip keeps echoed user input short in error messages.
 func clip(s string) string { return web.Truncate(s, 40) }
+
+// dropHalfDates removes from and to values that are not a date yet (a
+// half-typed "2026-03"), for the HTML pages: the list is shown without
+// that bound and a notice says so, instead of an error page. The JSON API
+// keeps refusing them.
+func dropHalfDates(q url.Values) (url.Values, string) {
+	var notes []string
+	for _, name := range []string{"from", "to"} {
+		v := strings.TrimSpace(q.Get(name))
+		if v == "" {
+			continue
+		}
+		if _, _, err := parseDay(v, name); err != nil {
+			if notes == nil {
+				q = cloneValues(q)
+			}
+			q.Del(name)
+			notes = append(notes, fmt.Sprintf("%s %q is not a full date (YYYY-MM-DD) yet, so it is left out", name, clip(v)))
+		}
+	}
+	if notes == nil {
+		return q, ""
+	}
+	return q, strings.Join(notes, "; ") + "."
+}
+
+func cloneValues(q url.Values) url.Values {
+	out := make(url.Values, len(q))
+	for k, v := range q {
+		out[k] = append([]string(nil), v...)
+	}
+	return out
+}

@@ -123,3 +123,29 @@ func TestBrowserLiveUpdateKeepsState(t *testing.T) {
 		t.Errorf("the browser reported problems: %v", ps)
 	}
 }
+
+// TestBrowserFilterAndPager: Enter in a filter field sends one request;
+// the Older link lands focus and view on the top of the new results.
+func TestBrowserFilterAndPager(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	b := newBrowser(t, env)
+	b.do("sessions", chromedp.Navigate(b.base+"/sessions"), chromedp.WaitVisible(chromedp.CSS("#results")))
+	b.waitJS("htmx loaded", `typeof htmx !== "undefined"`, 5*time.Second)
+	b.eval(`window.__sgReq = 0; document.addEventListener("htmx:beforeRequest", () => window.__sgReq++); true`)
+	b.do("type a branch and press Enter", chromedp.SendKeys(chromedp.CSS(`input[name="branch"]`), "bulk\r"))
+	b.waitJS("filtered by branch", `location.search === "?branch=bulk"`, 5*time.Second)
+	time.Sleep(700 * time.Millisecond) // a second request would have gone out by now
+	if n := b.eval(`window.__sgReq`); n != float64(1) {
+		t.Errorf("Enter in the branch field sent %v requests, want 1", n)
+	}
+	b.do("older", chromedp.Click(chromedp.CSS(`.pager a[rel="next"]`)))
+	b.waitJS("second page", `location.search.includes("cursor=") && document.activeElement && document.activeElement.id === "results"`, 5*time.Second)
+	if top := b.eval(`document.querySelector("#results").getBoundingClientRect().top`).(float64); top < -1 || top > 120 {
+		t.Errorf("the new results start %vpx from the top of the window, want at the top", top)
+	}
+	b.screenshot("21-sessions-page-2")
+	if ps := b.problems(); len(ps) > 0 {
+		t.Errorf("the browser reported problems: %v", ps)
+	}
+}

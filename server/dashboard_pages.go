@@ -164,7 +164,8 @@ func (d *dashboard) chart(ctx context.Context, now time.Time) (web.Chart, error)
 // ---- sessions list ----
 
 func (d *dashboard) sessions(c echo.Context) error {
-	sq, err := parseSessionQuery(c.QueryParams(), false)
+	q, notice := dropHalfDates(c.QueryParams())
+	sq, err := parseSessionQuery(q, false)
 	if err != nil {
 		return d.failErr(c, err)
 	}
@@ -172,6 +173,7 @@ func (d *dashboard) sessions(c echo.Context) error {
 	if err != nil {
 		return d.failErr(c, err)
 	}
+	data.Notice = notice
 	if partial(c) {
 		// The canonical URL (only the filters that are set) goes into the
 		// address bar instead of the form's every empty field.
@@ -434,15 +436,23 @@ func (d *dashboard) terminate(c echo.Context) error {
 // ---- violations ----
 
 func (d *dashboard) violations(c echo.Context) error {
-	vq, err := parseViolationQuery(c.QueryParams(), false)
+	q, notice := dropHalfDates(c.QueryParams())
+	vq, err := parseViolationQuery(q, false)
 	if err != nil {
 		return d.failErr(c, err)
+	}
+	phases := d.phaseIDs(c.Request().Context())
+	for _, id := range phases {
+		// Phase ids match in any case: the protocol's spelling is used.
+		if vq.filter.Phase != "" && strings.EqualFold(id, vq.filter.Phase) {
+			vq.filter.Phase, vq.form.Phase = id, id
+		}
 	}
 	rows, next, err := d.listViolations(c.Request().Context(), vq)
 	if err != nil {
 		return d.failErr(c, err)
 	}
-	data := web.Violations{Filter: vq.form, Rows: rows}
+	data := web.Violations{Filter: vq.form, Rows: rows, Notice: notice, Phases: phases, PageStart: vq.offset + 1}
 	if next != "" {
 		data.NextURL = violationsURL("/violations", vq.form, next)
 	}
@@ -473,6 +483,23 @@ func (d *dashboard) listViolations(ctx context.Context, vq violationQuery) ([]se
 		rows = []session.Violation{}
 	}
 	return rows, next, nil
+}
+
+// phaseIDs are the current protocol's phase ids, for the phase dropdown;
+// none when no protocol loads.
+func (d *dashboard) phaseIDs(ctx context.Context) []string {
+	if d.s.opts.LoadSpec == nil {
+		return nil
+	}
+	spec, err := d.s.opts.LoadSpec(ctx)
+	if err != nil || spec == nil {
+		return nil
+	}
+	out := make([]string, len(spec.Phases))
+	for i, p := range spec.Phases {
+		out[i] = p.ID
+	}
+	return out
 }
 
 // ---- protocol ----

@@ -138,6 +138,7 @@ type Sessions struct {
 	FirstURL   string // the first page of this filter, "" when on it
 	PageStart  int    // 1-based index of the first row when known, 0 otherwise
 	Empty      bool   // the database has no sessions at all
+	Notice     string // a filter value left out (a half-typed date)
 }
 
 // TimelineEntry is one phase of a session: the protocol's phase with the
@@ -222,10 +223,13 @@ func (f ViolationFilterForm) Active() bool {
 
 // Violations is the /violations page.
 type Violations struct {
-	Filter   ViolationFilterForm
-	Rows     []session.Violation
-	NextURL  string
-	FirstURL string
+	Filter    ViolationFilterForm
+	Rows      []session.Violation
+	NextURL   string
+	FirstURL  string
+	Notice    string   // a filter value left out (a half-typed date)
+	Phases    []string // the current protocol's phase ids, for the dropdown
+	PageStart int      // 1-based index of the first row
 }
 
 // ProtocolVersion is a stored protocol version in the version list.

@@ -214,3 +214,13 @@ func EventIcon(token string) string {
 	}
 	return "·"
 }
+
+// WithValue returns options with v appended when it is set and missing,
+// so a value from the URL (an older code, another protocol's phase) stays
+// selectable in a dropdown.
+func WithValue(options []string, v string) []string {
+	if v == "" || Checked(options, v) {
+		return options
+	}
+	return append(append([]string(nil), options...), v)
+}

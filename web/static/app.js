@@ -12,6 +12,28 @@
 		}
 	});
 
+	// Filter forms apply checkboxes, dropdowns and dates on change; text
+	// fields on Enter (one request, the form's submit) or, for the search,
+	// as you type. Their own change event (fired by Enter just before the
+	// submit, or on leaving the field) is kept from the form, which would
+	// otherwise send a second request that cancels the first.
+	document.addEventListener("change", function (e) {
+		var t = e.target;
+		if (t.matches && t.matches("form.filters input[type='text'], form.filters input[type='search']")) {
+			e.stopPropagation();
+		}
+	}, true);
+
+	// After a page link (Older, Newer) swaps the results, focus goes to
+	// the top of the new results, not to the bottom of the page.
+	document.addEventListener("htmx:afterSettle", function (e) {
+		var src = e.detail.requestConfig && e.detail.requestConfig.elt;
+		if (src && src.closest && src.closest(".pager")) {
+			var r = document.getElementById("results");
+			if (r) { r.focus({ preventScroll: true }); r.scrollIntoView({ block: "start" }); }
+		}
+	});
+
 	// ---- Live regions (elements with data-live that poll) ----
 	// A live update must never destroy what the reader is doing: the server
 	// answers 204 while nothing changed; when something did, focus, scroll

@@ -1,0 +1,95 @@
+package server
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/web"
+)
+
+// TestDashboardListsAndErrors: the 404 page in the layout, gzip, lenient
+// half-typed dates on the pages (strict in the API), code and phase in
+// any case, the violations count.
+func TestDashboardListsAndErrors(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	for _, c := range []struct {
+		name, path string
+		htmx       bool
+		status     int
+		want, not  []string
+	}{
+		{"unknown page", "/no/such/page", false, 404, []string{"<!doctype html>", `<nav aria-label="Main">`, "Page not found", "/no/such/page"}, nil},
+		{"unknown page, htmx", "/nope", true, 404, []string{`class="error-box"`, "Page not found"}, []string{"<!doctype html>"}},
+		{"unknown API path", "/api/nope", false, 404, []string{`{"error":"not found: /api/nope"}`}, []string{"<html"}},
+		{"half-typed date on the page", "/sessions?from=2026-03&state=COMPLETE", false, 200,
+			[]string{`from &#34;2026-03&#34; is not a full date (YYYY-MM-DD) yet, so it is left out`, "sessions match"}, nil},
+		{"half-typed date in the API", "/api/sessions?from=2026-03", false, 400, []string{"bad from date"}, nil},
+		{"code in any case", "/violations?code=forced_advance", false, 200, []string{"1 violation matches", `<option value="FORCED_ADVANCE" selected>`}, nil},
+		{"phase in any case", "/violations?phase=context_retrieval", false, 200,
+			[]string{"2 violations match", `<option value="CONTEXT_RETRIEVAL" selected>`}, nil},
+		{"violations count", "/violations", false, 200, []string{"3 violations match"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rec := env.get(c.path, c.htmx)
+			body := rec.Body.String()
+			if rec.Code != c.status {
+				t.Fatalf("GET %s: %d, want %d\n%.400s", c.path, rec.Code, c.status, body)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("GET %s: missing %q", c.path, w)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(body, n) {
+					t.Errorf("GET %s: should not contain %q", c.path, n)
+				}
+			}
+		})
+	}
+
+	t.Run("405 stays 405", func(t *testing.T) {
+		req := httptest.NewRequest(http.MethodDelete, "/sessions/"+dashSID(1), nil)
+		req.Host = "127.0.0.1:7400"
+		rec := httptest.NewRecorder()
+		env.srv.Handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusMethodNotAllowed {
+			t.Errorf("DELETE a session page: %d, want 405", rec.Code)
+		}
+	})
+
+	t.Run("gzip", func(t *testing.T) {
+		for _, path := range []string{"/", "/sessions", "/api/sessions", "/static/htmx.min.js?v=" + web.AssetTag("htmx.min.js"), "/static/app.css"} {
+			plain := env.get(path, false)
+			rec := env.get(path, false, "Accept-Encoding", "gzip")
+			if rec.Header().Get("Content-Encoding") != "gzip" {
+				t.Errorf("GET %s with Accept-Encoding gzip: Content-Encoding %q", path, rec.Header().Get("Content-Encoding"))
+				continue
+			}
+			zr, err := gzip.NewReader(rec.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(zr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != plain.Body.Len() || rec.Body.Len() >= plain.Body.Len() {
+				t.Errorf("GET %s: %d bytes gzipped to %d, unzipped %d", path, plain.Body.Len(), rec.Body.Len(), len(got))
+			}
+		}
+		// A poll that changed nothing stays an empty 204.
+		page := env.get("/", false).Body.String()
+		_, rest, _ := strings.Cut(page, `hx-get="/?v=`)
+		v, _, _ := strings.Cut(rest, `"`)
+		rec := env.get("/?v="+v, true, "Accept-Encoding", "gzip")
+		if rec.Code != http.StatusNoContent || rec.Body.Len() != 0 || rec.Header().Get("Content-Encoding") != "" {
+			t.Errorf("unchanged poll with gzip: %d, %d bytes, encoding %q", rec.Code, rec.Body.Len(), rec.Header().Get("Content-Encoding"))
+		}
+	})
+}

@@ -40,13 +40,13 @@ func (rt *Runtime) pushRecords(ctx context.Context, repo *hookRepo, cfg *config.
 		}
 	}
 	if remote == "" {
-		fmt.Fprintf(rt.Stderr, "sessiongate: warning: session records not pushed: git named no remote to pre-push; push them with `git push <remote> %s`\n", ref)
+		fmt.Fprintf(rt.Stderr, "sessiongate: warning: session records not pushed: git named no remote to pre-push; push them with `sessiongate records push <remote>` (%s)\n", ref)
 		return
 	}
 	res, err := recordref.Push(ctx, repo.Root(), remote, ref)
 	if err != nil {
-		fmt.Fprintf(rt.Stderr, "sessiongate: warning: session records (%s) not pushed: %v\n  they stay on the local ref and the next push sends them; `git push %s %s` sends them now\n",
-			ref, strings.TrimSpace(err.Error()), remote, ref)
+		fmt.Fprintf(rt.Stderr, "sessiongate: warning: session records (%s) not pushed: %v\n  they stay on the local ref and the next push sends them; `sessiongate records push %s` sends them now\n",
+			ref, strings.TrimSpace(err.Error()), remote)
 		return
 	}
 	if res.Merges > 0 {

@@ -129,6 +129,17 @@ func TestRecordsRefTwoClonesPushAtOnce(t *testing.T) {
 	if res := r.run(ci, nil, binary, "verify", rng); res.code != 0 {
 		t.Fatalf("verify after the fetch: exit %d\n%s%s", res.code, res.out, res.err)
 	}
+	// Alice pulls the team's records: a union, both sessions listed.
+	r.sg(dirs["alice"], "records", "pull")
+	listed := r.sg(dirs["alice"], "records", "list")
+	for _, who := range people {
+		if !strings.Contains(listed, ids[who]) {
+			t.Errorf("records list after pull lacks %s's session:\n%s", who, listed)
+		}
+	}
+	if out := r.sg(dirs["alice"], "records", "push"); !strings.Contains(out, "pushed "+recordsRef) {
+		t.Errorf("records push: %s", out)
+	}
 	// Bob's branch verifies from the same ref.
 	r.gitIn(ci, "fetch", "-q", "origin", "bob")
 	if res := r.run(ci, nil, binary, "verify", "origin/main..origin/bob"); res.code != 0 {
@@ -156,7 +167,7 @@ func TestRecordsRefPushRefused(t *testing.T) {
 	if res.code != 0 {
 		t.Fatalf("code push: exit %d\n%s", res.code, res.err)
 	}
-	for _, s := range []string{"warning: session records (" + recordsRef + ") not pushed", "git push origin " + recordsRef} {
+	for _, s := range []string{"warning: session records (" + recordsRef + ") not pushed", "sessiongate records push origin"} {
 		if !strings.Contains(res.err, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, res.err)
 		}

@@ -110,3 +110,38 @@ func fetch(ctx context.Context, dir, remote, ref string) (string, error) {
 	}
 	return strings.TrimSpace(out), nil
 }
+
+// Pull fetches the remote's records ref and merges it into the local one
+// (a union: nothing local is lost, unlike a forced fetch). It returns the
+// local tip afterwards; "" when neither side has records.
+func Pull(ctx context.Context, dir, remote, ref string) (string, error) {
+	if err := ValidRef(ref); err != nil {
+		return "", err
+	}
+	if remote == "" || strings.HasPrefix(remote, "-") {
+		return "", fmt.Errorf("fetch records: bad remote %q", remote)
+	}
+	theirs, err := fetch(ctx, dir, remote, ref)
+	if err != nil {
+		return "", err
+	}
+	if theirs == "" {
+		return Tip(ctx, dir, ref)
+	}
+	return Merge(ctx, dir, ref, theirs)
+}
+
+// List returns the session ids with a record at a records commit, sorted.
+func List(ctx context.Context, dir, commit string) ([]string, error) {
+	out, err := git(ctx, dir, nil, nil, "ls-tree", "-r", "-z", "--name-only", commit, "--", Dir)
+	if err != nil {
+		return nil, fmt.Errorf("list records at %.12s: %w", commit, err)
+	}
+	var ids []string
+	for _, p := range strings.Split(out, "\x00") {
+		if id := IDOfPath(p); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}

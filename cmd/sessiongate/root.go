@@ -94,6 +94,7 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		newServeCmd(a),
 		newSnapshotCmd(a),
 		newVerifyCmd(a),
+		newRecordsCmd(a),
 		newDemoCmd(a),
 	)
 	rejectUnknownSubcommands(root)

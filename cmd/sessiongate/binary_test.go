@@ -15,8 +15,11 @@ import (
 var binary string
 
 // coverDir is where the real binary writes its coverage counters when the
-// tests run with -cover: the test's own -test.gocoverdir, so `go test
-// -cover` merges the CLI flows the binary ran into the package's profile.
+// tests run with -cover. The go command merges only the test binary's own
+// counters into the profile (go.dev/issue/57924: the pods must share its
+// meta-data hash), so TestMain converts these with `go tool covdata
+// textfmt` and appends them to -test.coverprofile: the CLI flows the
+// scripts run count toward `go test -coverprofile` (use -coverpkg=./...).
 var coverDir string
 
 func TestMain(m *testing.M) {
@@ -37,8 +40,12 @@ func buildAndRun(m *testing.M) int {
 		// on PATH: `sessiongate` resolves as it does for a user.
 		bin := filepath.Join(dir, "bin", "sessiongate")
 		build := []string{"build", "-o", bin}
-		if f := flag.Lookup("test.gocoverdir"); f != nil && f.Value.String() != "" && testing.CoverMode() != "" {
-			coverDir = f.Value.String()
+		if testing.CoverMode() != "" {
+			coverDir = filepath.Join(dir, "cover")
+			if err := os.Mkdir(coverDir, 0o755); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
 			build = append(build, "-cover", "-covermode="+testing.CoverMode(), "-coverpkg=github.com/sessiongate/sessiongate/...")
 		}
 		var out bytes.Buffer
@@ -50,7 +57,53 @@ func buildAndRun(m *testing.M) int {
 		}
 		binary = bin
 	}
-	return m.Run()
+	code := m.Run()
+	if coverDir != "" {
+		if err := appendBinaryCoverage(coverDir); err != nil {
+			fmt.Fprintln(os.Stderr, "sessiongate binary coverage:", err)
+			if code == 0 {
+				code = 1
+			}
+		}
+	}
+	return code
+}
+
+// appendBinaryCoverage adds the real binary's counters to the test's
+// coverage profile, when there is one.
+func appendBinaryCoverage(dir string) error {
+	f := flag.Lookup("test.coverprofile")
+	if f == nil || f.Value.String() == "" {
+		return nil
+	}
+	profile := f.Value.String()
+	if od := flag.Lookup("test.outputdir"); od != nil && od.Value.String() != "" && !filepath.IsAbs(profile) {
+		profile = filepath.Join(od.Value.String(), profile)
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) == 0 {
+		return err // no run of the binary
+	}
+	txt := filepath.Join(dir, "binary.out")
+	if out, err := exec.Command("go", "tool", "covdata", "textfmt", "-i="+dir, "-o="+txt).CombinedOutput(); err != nil {
+		return fmt.Errorf("go tool covdata textfmt: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(txt)
+	if err != nil {
+		return err
+	}
+	// Drop the "mode:" line: the profile already has one.
+	if i := bytes.IndexByte(b, '\n'); i >= 0 && bytes.HasPrefix(b, []byte("mode:")) {
+		b = b[i+1:]
+	}
+	pf, err := os.OpenFile(profile, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := pf.Write(b); err != nil {
+		pf.Close()
+		return err
+	}
+	return pf.Close()
 }
 
 // realBinary returns the built binary or skips (fails under CI=true).

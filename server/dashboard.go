@@ -90,6 +90,8 @@ func registerDashboard(s *Server, e *echo.Echo) {
 	}
 	e.GET("/", d.overview, sec)
 	e.GET("/sessions", d.sessions, sec)
+	e.GET("/sessions/export", d.exportSessions, sec)
+	e.GET("/violations/export", d.exportViolations, sec)
 	e.GET("/sessions/:id", d.session, sec)
 	e.POST("/sessions/:id/terminate", d.terminate, sec, d.checkCSRF)
 	e.GET("/violations", d.violations, sec)

@@ -2,6 +2,8 @@ package server
 
 import (
 	"compress/gzip"
+	"encoding/csv"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -92,4 +94,58 @@ func TestDashboardListsAndErrors(t *testing.T) {
 			t.Errorf("unchanged poll with gzip: %d, %d bytes, encoding %q", rec.Code, rec.Body.Len(), rec.Header().Get("Content-Encoding"))
 		}
 	})
+}
+
+// TestDashboardExport: the current filter as CSV and JSON, every page of
+// it (read in keyset pages, here of 7 rows), linked from the list.
+func TestDashboardExport(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	defer func(n int) { exportPage = n }(exportPage)
+	exportPage = 7
+	page := env.get("/sessions?branch=bulk", false).Body.String()
+	if !strings.Contains(page, `href="/sessions/export?branch=bulk&amp;format=csv"`) || !strings.Contains(page, `href="/sessions/export?branch=bulk&amp;format=json"`) {
+		t.Fatal("the sessions list does not link the export of its filter")
+	}
+	rec := env.get("/sessions/export?branch=bulk&format=csv", false)
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/csv") {
+		t.Fatalf("CSV export: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	r := csv.NewReader(rec.Body)
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != fillers+1 || rows[0][0] != "id" || rows[1][1] != "COMPLETE" || rows[1][3] != "bulk" {
+		t.Fatalf("CSV export: %d rows (want %d and a header), first %v", len(rows), fillers+1, rows[:2])
+	}
+	seen := map[string]bool{}
+	for _, row := range rows[1:] {
+		if seen[row[0]] {
+			t.Fatalf("session %s exported twice", row[0])
+		}
+		seen[row[0]] = true
+	}
+	var js struct {
+		Sessions []struct {
+			ID             string `json:"id"`
+			ViolationCount int    `json:"violation_count"`
+		} `json:"sessions"`
+		Count     int  `json:"count"`
+		Truncated bool `json:"truncated"`
+	}
+	rec = env.get("/sessions/export?branch=feat/x&format=json", false)
+	if err := json.Unmarshal(rec.Body.Bytes(), &js); err != nil {
+		t.Fatalf("JSON export: %v\n%s", err, rec.Body)
+	}
+	if js.Count != 1 || len(js.Sessions) != 1 || js.Sessions[0].ID != dashSID(2) || js.Sessions[0].ViolationCount != 1 || js.Truncated {
+		t.Errorf("JSON export of feat/x: %+v", js)
+	}
+	rec = env.get("/violations/export?severity=critical&format=csv", false)
+	if rows, err := csv.NewReader(rec.Body).ReadAll(); err != nil || len(rows) != 2 || rows[1][3] != "BYPASS" {
+		t.Errorf("violations CSV export: %v %v", rows, err)
+	}
+	if rec := env.get("/sessions/export?format=xml", false); rec.Code != 400 {
+		t.Errorf("unknown export format: %d, want 400", rec.Code)
+	}
 }

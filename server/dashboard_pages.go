@@ -190,6 +190,7 @@ func (d *dashboard) sessionsData(ctx context.Context, sq sessionQuery) (web.Sess
 		return data, err
 	}
 	data.Rows, data.Total, data.TotalExact = page.rows, page.total, page.exact
+	data.ExportCSV, data.ExportJSON = exportURLs(sessionsURL("/sessions", sq.form, ""), "/sessions")
 	if next != "" {
 		data.NextURL = sessionsURL("/sessions", sq.form, next)
 	}
@@ -453,6 +454,7 @@ func (d *dashboard) violations(c echo.Context) error {
 		return d.failErr(c, err)
 	}
 	data := web.Violations{Filter: vq.form, Rows: rows, Notice: notice, Phases: phases, PageStart: vq.offset + 1}
+	data.ExportCSV, data.ExportJSON = exportURLs(violationsURL("/violations", vq.form, ""), "/violations")
 	if next != "" {
 		data.NextURL = violationsURL("/violations", vq.form, next)
 	}

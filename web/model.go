@@ -139,6 +139,8 @@ type Sessions struct {
 	PageStart  int    // 1-based index of the first row when known, 0 otherwise
 	Empty      bool   // the database has no sessions at all
 	Notice     string // a filter value left out (a half-typed date)
+	// ExportCSV and ExportJSON download every row of the current filter.
+	ExportCSV, ExportJSON string
 }
 
 // TimelineEntry is one phase of a session: the protocol's phase with the
@@ -230,6 +232,8 @@ type Violations struct {
 	Notice    string   // a filter value left out (a half-typed date)
 	Phases    []string // the current protocol's phase ids, for the dropdown
 	PageStart int      // 1-based index of the first row
+	// ExportCSV and ExportJSON download every row of the current filter.
+	ExportCSV, ExportJSON string
 }
 
 // ProtocolVersion is a stored protocol version in the version list.

@@ -222,8 +222,24 @@
 		}
 	});
 
-	document.addEventListener("DOMContentLoaded", function () { scrollables(); copyButtons(); applyFilter(); });
-	document.addEventListener("htmx:afterSettle", function () { copyButtons(); applyFilter(); });
+	// Relative times in lists ("3 h ago"); the absolute UTC time stays in
+	// the title (hover) and the datetime attribute.
+	function relTimes(root) {
+		var now = Date.now();
+		(root || document).querySelectorAll("time[data-rel]").forEach(function (t) {
+			var ms = now - Date.parse(t.getAttribute("datetime"));
+			if (isNaN(ms)) { return; }
+			var s = Math.round(Math.abs(ms) / 1000), txt;
+			if (s < 60) { txt = s + " s"; }
+			else if (s < 3600) { txt = Math.round(s / 60) + " min"; }
+			else if (s < 172800) { txt = Math.round(s / 3600) + " h"; }
+			else { txt = Math.round(s / 86400) + " days"; }
+			t.textContent = ms >= 0 ? txt + " ago" : "in " + txt;
+		});
+	}
+
+	document.addEventListener("DOMContentLoaded", function () { scrollables(); copyButtons(); applyFilter(); relTimes(); });
+	document.addEventListener("htmx:afterSettle", function () { copyButtons(); applyFilter(); relTimes(); });
 	window.addEventListener("resize", function () { scrollables(); });
 	document.addEventListener("htmx:afterSettle", function (e) { scrollables(e.detail.elt && e.detail.elt.parentNode); });
 

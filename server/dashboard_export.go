@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/labstack/echo/v4")
+	"github.com/labstack/echo/v4"
+)
 
 // Export of the current filter: /sessions/export and /violations/export
 // with the list's own filters and format=csv or format=json. Rows are read

@@ -21,6 +21,7 @@
 package teamindex
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -30,6 +31,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -148,6 +150,16 @@ func Index(ctx context.Context, st Store, src Source, opts Options) (*Result, er
 			newest[ch.SessionID] = i
 		}
 	}
+	var wanted []recordref.Change
+	for i, ch := range changes {
+		if ch.SessionID != "" && newest[ch.SessionID] == i {
+			wanted = append(wanted, ch)
+		}
+	}
+	blobs, err := readBlobs(ctx, mirror, wanted)
+	if err != nil {
+		return res, err
+	}
 	// Batches end at commit boundaries, so the tip written with a batch
 	// is a commit whose records are all in.
 	var batch []recordref.Change
@@ -158,7 +170,7 @@ func Index(ctx context.Context, st Store, src Source, opts Options) (*Result, er
 				return fmt.Errorf("the store cannot hold a team index (use a PostgreSQL --db)")
 			}
 			for _, ch := range batch {
-				if err := importOne(ctx, w, bk, mirror, src, ch, res); err != nil {
+				if err := importOne(ctx, w, bk, blobs[ch.Blob], src, ch, res); err != nil {
 					return err
 				}
 			}
@@ -192,7 +204,7 @@ func Index(ctx context.Context, st Store, src Source, opts Options) (*Result, er
 
 // importOne checks one changed record and imports it; a bad record is
 // added to res.Skipped. Only store errors are returned.
-func importOne(ctx context.Context, w session.Writer, bk bookkeeper, mirror string, src Source, ch recordref.Change, res *Result) error {
+func importOne(ctx context.Context, w session.Writer, bk bookkeeper, blob blobResult, src Source, ch recordref.Change, res *Result) error {
 	where := ch.Path + " at " + short(ch.Commit)
 	skip := func(format string, a ...any) {
 		res.Skipped = append(res.Skipped, Problem{Record: where, Reason: fmt.Sprintf(format, a...)})
@@ -201,20 +213,19 @@ func importOne(ctx context.Context, w session.Writer, bk bookkeeper, mirror stri
 		skip("not a record path (want %s/<xx>/<session id>.json)", recordref.Dir)
 		return nil
 	}
-	_, blob, err := bk.IndexedBlob(ctx, ch.SessionID)
+	_, had, err := bk.IndexedBlob(ctx, ch.SessionID)
 	if err != nil {
 		return err
 	}
-	if blob == ch.Blob {
+	if had == ch.Blob {
 		res.Unchanged++
 		return nil
 	}
-	body, _, err := recordref.Read(ctx, mirror, ch.Commit, ch.SessionID)
-	if err != nil {
-		skip("%v", err)
+	if blob.problem != "" {
+		skip("%s", blob.problem)
 		return nil
 	}
-	rec, snaps, problem := check(body, ch.SessionID, src.Key)
+	rec, snaps, problem := check(blob.body, ch.SessionID, src.Key)
 	if problem != "" {
 		skip("%s", problem)
 		return nil
@@ -246,36 +257,59 @@ func importOne(ctx context.Context, w session.Writer, bk bookkeeper, mirror stri
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	s.ProtocolSHA, s.Phase = final.ProtocolSHA256, final.Phase
 	s.LastActivity = s.CreatedAt
-	if err := w.CreateSession(ctx, s); err != nil {
-		return err
-	}
-	for _, sn := range snaps {
-		if err := w.AddSnapshot(ctx, &sn); err != nil {
-			return err
-		}
-	}
+	evs := make([]session.Event, 0, len(rec.Events))
 	for _, ev := range rec.Events {
 		at := parseTime(ev.At)
 		if at.After(s.LastActivity) {
 			s.LastActivity = at
 		}
-		if err := w.AppendEvent(ctx, &session.Event{SessionID: s.ID, Token: ev.Token, CreatedAt: at}); err != nil {
-			return err
-		}
+		evs = append(evs, session.Event{SessionID: s.ID, Token: ev.Token, CreatedAt: at})
 	}
+	vs := make([]session.Violation, 0, len(rec.Violations))
 	for _, v := range rec.Violations {
-		if err := w.AddViolation(ctx, &session.Violation{SessionID: s.ID, Code: v.Code, Phase: v.Phase, Requirement: v.Requirement,
-			Severity: v.Severity, Window: session.WindowSession, CreatedAt: parseTime(v.At)}); err != nil {
+		vs = append(vs, session.Violation{SessionID: s.ID, RepoID: repo.ID, Code: v.Code, Phase: v.Phase, Requirement: v.Requirement,
+			Severity: v.Severity, Window: session.WindowSession, CreatedAt: parseTime(v.At)})
+	}
+	if bi, ok := w.(bulkImporter); ok {
+		if err := bi.ImportSession(ctx, s, snaps, evs, vs); err != nil {
 			return err
 		}
-	}
-	if err := w.UpdateSession(ctx, s); err != nil { // LastActivity from the events
+	} else if err := importRows(ctx, w, s, snaps, evs, vs); err != nil {
 		return err
 	}
 	if err := bk.SetIndexedBlob(ctx, s.ID, src.Location, ch.Blob); err != nil {
 		return err
 	}
 	res.Imported++
+	return nil
+}
+
+// bulkImporter writes a session and its rows at once (the PostgreSQL
+// store, in one round trip).
+type bulkImporter interface {
+	ImportSession(ctx context.Context, s *session.Session, snaps []session.Snapshot, evs []session.Event, vs []session.Violation) error
+}
+
+// importRows writes a session and its rows through session.Writer.
+func importRows(ctx context.Context, w session.Writer, s *session.Session, snaps []session.Snapshot, evs []session.Event, vs []session.Violation) error {
+	if err := w.CreateSession(ctx, s); err != nil {
+		return err
+	}
+	for i := range snaps {
+		if err := w.AddSnapshot(ctx, &snaps[i]); err != nil {
+			return err
+		}
+	}
+	for i := range evs {
+		if err := w.AppendEvent(ctx, &evs[i]); err != nil {
+			return err
+		}
+	}
+	for i := range vs {
+		if err := w.AddViolation(ctx, &vs[i]); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -391,10 +425,94 @@ func fetch(ctx context.Context, cacheDir, location, ref string) (string, error) 
 	return mirror, nil
 }
 
+// blobResult is a record's bytes, or why they were not read.
+type blobResult struct {
+	body    []byte
+	problem string
+}
+
+// readBlobs reads the changed records' blobs with two git processes in
+// all (cat-file --batch-check for types and sizes, then --batch for the
+// bodies of the regular ones within recordref.MaxRecordBytes), instead of
+// two per record.
+func readBlobs(ctx context.Context, mirror string, chs []recordref.Change) (map[string]blobResult, error) {
+	out := map[string]blobResult{}
+	if len(chs) == 0 {
+		return out, nil
+	}
+	var ids bytes.Buffer
+	for _, ch := range chs {
+		ids.WriteString(ch.Blob + "\n")
+	}
+	check, err := gitIn(ctx, mirror, ids.Bytes(), "cat-file", "--batch-check")
+	if err != nil {
+		return nil, fmt.Errorf("read records: %w", err)
+	}
+	var ok bytes.Buffer
+	for _, line := range strings.Split(strings.TrimSpace(string(check)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			if len(f) > 0 {
+				out[f[0]] = blobResult{problem: "missing from the records ref's objects"}
+			}
+			continue
+		}
+		size, _ := strconv.ParseInt(f[2], 10, 64)
+		switch {
+		case f[1] != "blob":
+			out[f[0]] = blobResult{problem: "not a record file (a " + f[1] + ")"}
+		case size > recordref.MaxRecordBytes:
+			out[f[0]] = blobResult{problem: fmt.Sprintf("%d bytes, over the %d-byte limit of a record", size, recordref.MaxRecordBytes)}
+		default:
+			ok.WriteString(f[0] + "\n")
+		}
+	}
+	if ok.Len() == 0 {
+		return out, nil
+	}
+	data, err := gitIn(ctx, mirror, ok.Bytes(), "cat-file", "--batch")
+	if err != nil {
+		return nil, fmt.Errorf("read records: %w", err)
+	}
+	// Each entry: "<oid> blob <size>\n<size bytes>\n".
+	for len(data) > 0 {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return nil, errors.New("read records: truncated git cat-file output")
+		}
+		f := strings.Fields(string(data[:nl]))
+		if len(f) != 3 {
+			return nil, fmt.Errorf("read records: unexpected git cat-file line %q", data[:nl])
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil || nl+1+size > len(data) {
+			return nil, errors.New("read records: truncated git cat-file output")
+		}
+		out[f[0]] = blobResult{body: data[nl+1 : nl+1+size]}
+		data = data[min(len(data), nl+1+size+1):]
+	}
+	return out, nil
+}
+
 // known reports whether the mirror has a commit.
 func known(ctx context.Context, mirror, commit string) bool {
 	_, err := git(ctx, mirror, "cat-file", "-e", commit+"^{commit}")
 	return err == nil
+}
+
+// gitIn runs git on the mirror with stdin and returns its stdout.
+func gitIn(ctx context.Context, gitDir string, stdin []byte, args ...string) ([]byte, error) {
+	full := []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "protocol.ext.allow=never", "--git-dir=" + gitDir}
+	cmd := exec.CommandContext(ctx, "git", append(full, args...)...)
+	cmd.Env = append(os.Environ(), gitEnv...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %v %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
 }
 
 // git runs git with hooks off, no ext:: transport and no prompts.

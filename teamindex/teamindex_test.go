@@ -298,3 +298,74 @@ func TestIndexInterruptedResumes(t *testing.T) {
 	}
 	t.Logf("last run: %+v", res)
 }
+
+// BenchmarkIndex imports a records ref of 500 sessions (10 events, one
+// violation each) into a fresh PostgreSQL database per iteration; the
+// sessions/s metric is what the indexing goal counts.
+func BenchmarkIndex(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git not found")
+	}
+	const n = 500
+	repo := b.TempDir()
+	cmd := exec.Command("git", "init", "-q", repo)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatal(err, string(out))
+	}
+	var recs []recordref.Record
+	for i := 1; i <= n; i++ {
+		recs = append(recs, recordref.Record{SessionID: bsid(i), Body: benchRecord(b, i)})
+	}
+	if _, err := recordref.Put(context.Background(), repo, recordref.DefaultRef, recs); err != nil {
+		b.Fatal(err)
+	}
+	srv := pgCluster.Get(b)
+	var total time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		u, err := srv.NewDB(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		db, err := postgres.Open(context.Background(), u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		res, err := Index(context.Background(), db, Source{Location: repo, Key: "github.com/o/p"}, Options{CacheDir: b.TempDir()})
+		total += time.Since(start)
+		if err != nil || res.Imported != n {
+			b.Fatal(res, err)
+		}
+		b.StopTimer()
+		db.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(n*b.N)/total.Seconds(), "sessions/s")
+}
+
+func benchRecord(b *testing.B, i int) []byte {
+	p := snapshot.Payload{Schema: snapshot.PayloadSchema,
+		Session: snapshot.Key{EventSource: "sessiongate://p", ServerID: "sessiongate", SessionID: bsid(i)},
+		Window:  snapshot.Window{Kind: "session"},
+		State:   snapshot.State{ProtocolSHA256: "abc", State: "COMPLETE", Phases: []snapshot.Phase{{ID: "P1", Gate: "BLOCKING", Status: "PASSED"}}}}
+	id, _, err := p.ID()
+	if err != nil {
+		b.Fatal(err)
+	}
+	rec := snapshot.Record{Schema: snapshot.RecordSchema, SessionID: bsid(i), Envelope: p.Envelope(id, "bench"), Snapshots: []snapshot.Payload{p},
+		Session: &snapshot.SessionMeta{Repository: "p", Origin: "github.com/o/p", Branch: "main", State: "COMPLETE",
+			StartedAt: t0.Format(time.RFC3339), EndedAt: t0.Add(time.Hour).Format(time.RFC3339), UserEmail: "dev@example.com", Host: "h"},
+		Violations: []snapshot.ViolationRef{{Code: "FORCED_ADVANCE", Severity: session.SeverityHigh, At: t0.Format(time.RFC3339)}}}
+	for e := range 10 {
+		rec.Events = append(rec.Events, snapshot.EventRef{Seq: int64(e + 1), Token: "tool:x", At: t0.Format(time.RFC3339)})
+	}
+	body, err := json.Marshal(rec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return body
+}
+
+func bsid(i int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012d", i, i) }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // Export of the current filter: /sessions/export and /violations/export
@@ -78,8 +80,17 @@ func (d *dashboard) exportSessions(c echo.Context) error {
 	}
 	n, truncated := 0, false
 	for {
-		list, err := d.store().ListSessions(ctx, f)
-		if err != nil {
+		var list []*session.Session
+		if sq.now != "" {
+			// Running sessions blocked or idle now: one read, no pages.
+			page, _, err := d.sessionsNow(ctx, sq)
+			if err != nil {
+				return err
+			}
+			for _, r := range page.rows {
+				list = append(list, r.Session)
+			}
+		} else if list, err = d.store().ListSessions(ctx, f); err != nil {
 			return err // headers are sent: the body ends short
 		}
 		ids := make([]string, len(list))
@@ -108,7 +119,7 @@ func (d *dashboard) exportSessions(c echo.Context) error {
 			}
 			n++
 		}
-		if truncated || len(list) < f.Limit {
+		if truncated || len(list) < f.Limit || sq.now != "" {
 			break
 		}
 		last := list[len(list)-1]

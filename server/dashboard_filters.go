@@ -78,7 +78,8 @@ func isLowerHexByte(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c 
 type sessionQuery struct {
 	form   web.SessionFilterForm
 	filter session.SessionFilter
-	offset int // rows on the pages before this one
+	offset int    // rows on the pages before this one
+	now    string // "blocked" or "idle": running sessions in that condition now
 }
 
 // parseSessionQuery reads the sessions filter. limit is the page size;
@@ -127,6 +128,12 @@ func parseSessionQuery(q url.Values, allowLimit bool) (sessionQuery, error) {
 	}
 	if f.From, f.To, sq.form.From, sq.form.To, err = parseRange(q); err != nil {
 		return sq, err
+	}
+	switch v := strings.ToLower(strings.TrimSpace(q.Get("now"))); v {
+	case "", "blocked", "idle":
+		sq.now, sq.form.Now = v, v
+	default:
+		return sq, badf("bad now filter %q: use blocked or idle", clip(v))
 	}
 	if c := q.Get("cursor"); c != "" {
 		t, id, off, err := decodeCursor(c)
@@ -354,6 +361,7 @@ func sessionsURL(base string, f web.SessionFilterForm, cursor string) string {
 	set("host", f.Host)
 	set("repo", f.Repo)
 	set("violations", f.Violations)
+	set("now", f.Now)
 	set("from", f.From)
 	set("to", f.To)
 	set("cursor", cursor)

@@ -149,3 +149,41 @@ func TestDashboardExport(t *testing.T) {
 		t.Errorf("unknown export format: %d, want 400", rec.Code)
 	}
 }
+
+// TestSessionsNowFilter: running sessions blocked now or idle, judged as
+// their pages judge them.
+func TestSessionsNowFilter(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	for _, c := range []struct {
+		path      string
+		want, not []string
+	}{
+		// Session 6 sits on a failed BLOCKING gate; session 5 is WORKING (nothing blocks it).
+		{"/sessions?now=blocked", []string{"1 session matches", `href="/sessions/` + dashSID(6) + `"`, "blocked now", `<option value="blocked" selected>`},
+			[]string{`href="/sessions/` + dashSID(5) + `"`}},
+		// Both ran their last call 29 and 59 minutes before the clock.
+		{"/sessions?now=idle", []string{"2 sessions match", `href="/sessions/` + dashSID(5) + `"`, `href="/sessions/` + dashSID(6) + `"`, "idle 59m00s"}, nil},
+		{"/sessions?now=idle&branch=feat/live", []string{"1 session matches", `href="/sessions/` + dashSID(5) + `"`}, nil},
+		{"/sessions?now=blocked&state=COMPLETE", []string{"No session matches these filters."}, nil},
+	} {
+		rec := env.get(c.path, false)
+		body := rec.Body.String()
+		if rec.Code != 200 {
+			t.Fatalf("GET %s: %d", c.path, rec.Code)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("GET %s: missing %q", c.path, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(body, n) {
+				t.Errorf("GET %s: should not contain %q", c.path, n)
+			}
+		}
+	}
+	if rec := env.get("/sessions?now=sleepy", false); rec.Code != 400 {
+		t.Errorf("unknown now filter: %d, want 400", rec.Code)
+	}
+}

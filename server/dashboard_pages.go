@@ -214,6 +214,9 @@ type sessionRows struct {
 // listSessions fetches one page plus one row, to know whether an older
 // page exists, the total, and the page's violation counts.
 func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) (sessionRows, string, error) {
+	if sq.now != "" {
+		return d.sessionsNow(ctx, sq)
+	}
 	var out sessionRows
 	f := sq.filter
 	f.Limit++
@@ -274,6 +277,83 @@ func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) (sessionR
 		}
 	}
 	return out, next, nil
+}
+
+// idleAfter is how long without activity makes a running session idle
+// for the "idle" filter.
+const idleAfter = 15 * time.Minute
+
+// maxNow bounds the running sessions the blocked/idle filters look at.
+const maxNow = 500
+
+// sessionsNow lists the running sessions (within the other filters) that
+// are blocked now or idle for idleAfter: what blocks a session is read the
+// way its page reads it (positionOf), so the filter and the page agree.
+// One page, no cursor.
+func (d *dashboard) sessionsNow(ctx context.Context, sq sessionQuery) (sessionRows, string, error) {
+	var out sessionRows
+	f := sq.filter
+	f.BeforeTime, f.BeforeID, f.Limit = time.Time{}, "", maxNow
+	f.States = nil
+	for _, st := range activeStates {
+		if len(sq.filter.States) == 0 || slices.Contains(sq.filter.States, st) {
+			f.States = append(f.States, st)
+		}
+	}
+	if len(f.States) == 0 {
+		return out, "", nil
+	}
+	var list []*session.Session
+	var err error
+	if d.agg != nil {
+		page, err := d.agg.DashboardSessions(ctx, f)
+		if err != nil {
+			return out, "", err
+		}
+		list = page.Sessions
+	} else if list, err = d.store().ListSessions(ctx, f); err != nil {
+		return out, "", err
+	}
+	now := d.now()
+	for _, s := range list {
+		row := web.SessionRow{Session: s, Idle: web.Between(s.LastActivity, now)}
+		switch sq.now {
+		case "idle":
+			if row.Idle < idleAfter {
+				continue
+			}
+		case "blocked":
+			rs, err := d.store().PhaseResults(ctx, s.ID)
+			if err != nil {
+				return out, "", err
+			}
+			recent, err := d.store().LastEvents(ctx, s.ID, recentEvents)
+			if err != nil {
+				return out, "", err
+			}
+			spec, _ := d.s.opts.Engine.SpecFor(ctx, s.ProtocolSHA)
+			if !positionOf(s, spec, rs, recent, nil).Blocked {
+				continue
+			}
+			row.Blocked = true
+		}
+		out.rows = append(out.rows, row)
+	}
+	if d.agg != nil && len(out.rows) > 0 {
+		ids := make([]string, len(out.rows))
+		for i, r := range out.rows {
+			ids[i] = r.Session.ID
+		}
+		counts, err := d.agg.ViolationCounts(ctx, ids)
+		if err != nil {
+			return out, "", err
+		}
+		for i := range out.rows {
+			out.rows[i].Violations = counts[out.rows[i].Session.ID]
+		}
+	}
+	out.total, out.exact = len(out.rows), true
+	return out, "", nil
 }
 
 // ---- one session ----

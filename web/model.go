@@ -99,6 +99,7 @@ type SessionFilterForm struct {
 	Branch     string
 	Worktree   string
 	Violations string // "", "yes", "no"
+	Now        string // "", "blocked", "idle": running sessions in that condition
 	From, To   string // YYYY-MM-DD
 	Q          string
 	// Identity (issue 13.3): user email or name, host, repository key
@@ -108,7 +109,7 @@ type SessionFilterForm struct {
 
 // Active reports whether any filter is set.
 func (f SessionFilterForm) Active() bool {
-	return len(f.States) > 0 || f.Branch != "" || f.Worktree != "" || f.Violations != "" || f.From != "" || f.To != "" || f.Q != "" ||
+	return f.Now != "" || len(f.States) > 0 || f.Branch != "" || f.Worktree != "" || f.Violations != "" || f.From != "" || f.To != "" || f.Q != "" ||
 		f.User != "" || f.Host != "" || f.Repo != ""
 }
 
@@ -117,6 +118,8 @@ type SessionRow struct {
 	Session    *session.Session
 	Violations int
 	Severities SeverityCounts // by severity; nil when the store cannot say
+	Blocked    bool           // running and blocked now (computed for the now filter)
+	Idle       time.Duration  // running and idle this long (computed for the now filter)
 }
 
 // Verdict is the row's outcome in words.

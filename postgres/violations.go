@@ -18,9 +18,22 @@ func (r reader) ListViolations(ctx context.Context, f session.ViolationFilter) (
 	var a args
 	var conds []string
 	from := "violations v"
-	if f.Branch != "" {
+	if f.Branch != "" || f.User != "" || f.Host != "" {
 		from += " JOIN sessions s ON s.id = v.session_id"
+	}
+	if f.Branch != "" {
 		conds = append(conds, "s.branch = "+a.add(f.Branch))
+	}
+	if f.User != "" {
+		p := a.add(f.User)
+		conds = append(conds, "(s.user_email = "+p+" OR s.user_name = "+p+")")
+	}
+	if f.Host != "" {
+		conds = append(conds, "s.host = "+a.add(f.Host))
+	}
+	if f.Repo != "" {
+		p := a.add(f.Repo)
+		conds = append(conds, "v.repo_id IN (SELECT id FROM repositories WHERE origin = "+p+" OR (origin = '' AND root = "+p+"))")
 	}
 	if f.RepoID != 0 {
 		conds = append(conds, "v.repo_id = "+a.add(f.RepoID))

@@ -226,6 +226,16 @@ func parseViolationQuery(q url.Values, allowLimit bool) (violationQuery, error) 
 		return vq, err
 	}
 	vq.form.Branch = f.Branch
+	if f.User, err = textParam(q, "user", maxIdentity); err != nil {
+		return vq, err
+	}
+	if f.Host, err = textParam(q, "host", maxIdentity); err != nil {
+		return vq, err
+	}
+	if f.Repo, err = textParam(q, "repo", maxRepo); err != nil {
+		return vq, err
+	}
+	vq.form.User, vq.form.Host, vq.form.Repo = f.User, f.Host, f.Repo
 	if f.From, f.To, vq.form.From, vq.form.To, err = parseRange(q); err != nil {
 		return vq, err
 	}
@@ -384,6 +394,9 @@ func violationsURL(base string, f web.ViolationFilterForm, cursor string) string
 	set("code", f.Code)
 	set("phase", f.Phase)
 	set("branch", f.Branch)
+	set("user", f.User)
+	set("host", f.Host)
+	set("repo", f.Repo)
 	set("from", f.From)
 	set("to", f.To)
 	set("cursor", cursor)

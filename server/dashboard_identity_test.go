@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/url"
@@ -159,6 +161,46 @@ func TestSessionIdentityFilters(t *testing.T) {
 				for _, k := range []string{"user", "host", "repo"} {
 					if v := q.Get(k); v != "" && !strings.Contains(page, `name="`+k+`" value="`+v+`"`) {
 						t.Errorf("%s: the form lost %s=%s", c.query, k, v)
+					}
+				}
+			}
+			// The violations list filters alike.
+			if err := db.Update(ctx, func(w session.Writer) error {
+				for n := 1; n <= 3; n++ {
+					if err := w.AddViolation(ctx, &session.Violation{SessionID: dashSID(n), Severity: session.SeverityHigh,
+						Code: fmt.Sprintf("CODE_%d", n), CreatedAt: dashNow.Add(-time.Duration(n) * time.Minute)}); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for query, want := range map[string][]string{
+				"user=ann%40example.com":                  {"CODE_1", "CODE_3"},
+				"host=bob-desk":                           {"CODE_2"},
+				"repo=github.com%2Fo%2Fproj":              {"CODE_1", "CODE_2"},
+				"repo=github.com%2Fo%2Fproj&user=Ann+Lee": {"CODE_1"},
+			} {
+				rec := env.get("/api/violations?"+query, false)
+				var out struct {
+					Violations []session.Violation `json:"violations"`
+				}
+				if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+					t.Fatalf("/api/violations?%s: %v %s", query, err, rec.Body)
+				}
+				var codes []string
+				for _, v := range out.Violations {
+					codes = append(codes, v.Code)
+				}
+				slices.Sort(codes)
+				if !slices.Equal(codes, want) {
+					t.Errorf("/api/violations?%s = %v, want %v", query, codes, want)
+				}
+				page := env.get("/violations?"+query, false).Body.String()
+				for _, c := range want {
+					if !strings.Contains(page, c) {
+						t.Errorf("/violations?%s misses %s", query, c)
 					}
 				}
 			}

@@ -364,8 +364,12 @@ type ViolationFilter struct {
 	Phase      string
 	Window     string // WindowSession or WindowCrossSessionDecay; "" any
 	Branch     string
-	From, To   time.Time
-	BeforeTime time.Time
-	BeforeID   int64
-	Limit      int
+	// User and Host match the violation's session (as SessionFilter's);
+	// Repo its repository's Key. A violation outside any session has no
+	// user or host.
+	User, Host, Repo string
+	From, To         time.Time
+	BeforeTime       time.Time
+	BeforeID         int64
+	Limit            int
 }

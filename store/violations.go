@@ -46,9 +46,20 @@ func listViolationsQuery(f session.ViolationFilter) (string, []any) {
 		args = append(args, a...)
 	}
 	from := "violations v"
-	if f.Branch != "" {
+	if f.Branch != "" || f.User != "" || f.Host != "" {
 		from += " JOIN sessions s ON s.id = v.session_id"
+	}
+	if f.Branch != "" {
 		add("s.branch = ?", f.Branch)
+	}
+	if f.User != "" {
+		add("(s.user_email = ? OR s.user_name = ?)", f.User, f.User)
+	}
+	if f.Host != "" {
+		add("s.host = ?", f.Host)
+	}
+	if f.Repo != "" {
+		add("v.repo_id IN (SELECT id FROM repositories WHERE origin = ? OR (origin = '' AND root = ?))", f.Repo, f.Repo)
 	}
 	if f.RepoID != 0 {
 		add("v.repo_id = ?", f.RepoID)

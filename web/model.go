@@ -219,11 +219,14 @@ type ViolationFilterForm struct {
 	Phase      string
 	Branch     string
 	From, To   string
+	// Identity (issue 13.3), as on the sessions page.
+	User, Host, Repo string
 }
 
 // Active reports whether any filter is set.
 func (f ViolationFilterForm) Active() bool {
-	return len(f.Severities) > 0 || f.Code != "" || f.Phase != "" || f.Branch != "" || f.From != "" || f.To != ""
+	return len(f.Severities) > 0 || f.Code != "" || f.Phase != "" || f.Branch != "" || f.From != "" || f.To != "" ||
+		f.User != "" || f.Host != "" || f.Repo != ""
 }
 
 // Violations is the /violations page.

@@ -51,6 +51,43 @@ func testIdentity(t *testing.T, open Opener) {
 		}
 		return nil
 	})
+	// Violations: of sessions 1 (Ann, clone A), 2 (Bob, clone B) and one
+	// outside any session in the local repository.
+	update(t, db, func(w session.Writer) error {
+		for _, v := range []*session.Violation{
+			{SessionID: sid(1), Severity: session.SeverityHigh, Code: "A", CreatedAt: minute(10)},
+			{SessionID: sid(2), Severity: session.SeverityHigh, Code: "B", CreatedAt: minute(11)},
+			{RepoID: local.ID, Severity: session.SeverityLow, Code: "C", CreatedAt: minute(12)},
+		} {
+			if err := w.AddViolation(ctx, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		f    session.ViolationFilter
+		want string
+	}{
+		{session.ViolationFilter{User: "ann@example.com"}, "A"},
+		{session.ViolationFilter{User: "Bob"}, "B"},
+		{session.ViolationFilter{Host: "bob-desk"}, "B"},
+		{session.ViolationFilter{Repo: "github.com/o/proj"}, "B,A"},
+		{session.ViolationFilter{Repo: "/home/ann/scratch"}, "C"},
+		{session.ViolationFilter{Repo: "github.com/o/proj", Host: "ann-laptop"}, "A"},
+	} {
+		vs, err := db.ListViolations(ctx, c.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var codes []string
+		for _, v := range vs {
+			codes = append(codes, v.Code)
+		}
+		if got := strings.Join(codes, ","); got != c.want {
+			t.Errorf("ListViolations(%+v) = %s, want %s", c.f, got, c.want)
+		}
+	}
 	got, err := db.GetRepository(ctx, cloneB.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -34,7 +34,7 @@ func TestDashboardListsAndErrors(t *testing.T) {
 		{"code in any case", "/violations?code=forced_advance", false, 200, []string{"1 violation matches", `<option value="FORCED_ADVANCE" selected>`}, nil},
 		{"phase in any case", "/violations?phase=context_retrieval", false, 200,
 			[]string{"2 violations match", `<option value="CONTEXT_RETRIEVAL" selected>`}, nil},
-		{"violations count", "/violations", false, 200, []string{"3 violations match"}, nil},
+		{"violations count, objective and branch", "/violations", false, 200, []string{"3 violations match", "Blocked start</div>", "feat/x</div>"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rec := env.get(c.path, c.htmx)

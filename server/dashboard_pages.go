@@ -535,6 +535,9 @@ func (d *dashboard) violations(c echo.Context) error {
 	}
 	data := web.Violations{Filter: vq.form, Rows: rows, Notice: notice, Phases: phases, PageStart: vq.offset + 1}
 	data.ExportCSV, data.ExportJSON = exportURLs(violationsURL("/violations", vq.form, ""), "/violations")
+	if data.Sessions, err = d.violationSessions(c.Request().Context(), rows); err != nil {
+		return d.failErr(c, err)
+	}
 	if next != "" {
 		data.NextURL = violationsURL("/violations", vq.form, next)
 	}
@@ -565,6 +568,26 @@ func (d *dashboard) listViolations(ctx context.Context, vq violationQuery) ([]se
 		rows = []session.Violation{}
 	}
 	return rows, next, nil
+}
+
+// violationSessions reads the sessions of a page of violations (at most
+// pageSize point reads), for their objective and branch.
+func (d *dashboard) violationSessions(ctx context.Context, rows []session.Violation) (map[string]*session.Session, error) {
+	out := map[string]*session.Session{}
+	for _, v := range rows {
+		if v.SessionID == "" || out[v.SessionID] != nil {
+			continue
+		}
+		s, err := d.store().GetSession(ctx, v.SessionID)
+		if errors.Is(err, session.ErrNotFound) {
+			continue // deleted since: the row keeps its id
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[v.SessionID] = s
+	}
+	return out, nil
 }
 
 // phaseIDs are the current protocol's phase ids, for the phase dropdown;

@@ -235,9 +235,10 @@ type Violations struct {
 	Rows      []session.Violation
 	NextURL   string
 	FirstURL  string
-	Notice    string   // a filter value left out (a half-typed date)
-	Phases    []string // the current protocol's phase ids, for the dropdown
-	PageStart int      // 1-based index of the first row
+	Notice    string                      // a filter value left out (a half-typed date)
+	Phases    []string                    // the current protocol's phase ids, for the dropdown
+	PageStart int                         // 1-based index of the first row
+	Sessions  map[string]*session.Session // the rows' sessions, for objective and branch
 	// ExportCSV and ExportJSON download every row of the current filter.
 	ExportCSV, ExportJSON string
 }

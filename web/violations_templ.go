@@ -457,7 +457,7 @@ func ViolationsResults(v Violations) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = ViolationsTable(v.Rows, true).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = ViolationsTableOf(v.Rows, true, v.Sessions).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -284,6 +284,8 @@ func BenchmarkDashboard(b *testing.B) {
 		{"session", "/sessions/" + mid, false},
 		{"session-poll", "/sessions/" + mid + "?v=0", true},
 		{"session-active", "/sessions/" + benchSessionID(benchSessions-1), false},
+		{"sessions-now-blocked", "/sessions?now=blocked", false},
+		{"sessions-now-idle", "/sessions?now=idle", false},
 		{"overview", "/", false},
 		{"protocol", "/protocol", false},
 		{"violations", "/violations", false},

@@ -23,7 +23,7 @@ func (e *Engine) ResolveID(ctx context.Context, s string) (string, error) {
 	if isUUID(s) {
 		return s, nil
 	}
-	if len(s) < MinIDPrefix || len(s) > 36 || strings.Trim(s, "0123456789abcdef-") != "" {
+	if len(s) < MinIDPrefix || !isUUIDPrefix(s) {
 		return "", fmt.Errorf("%w (got %q; or a prefix of one, at least %d characters)", ErrInvalidID, truncate(s, 64), MinIDPrefix)
 	}
 	var matches []*Session
@@ -59,4 +59,26 @@ func (e *Engine) ResolveID(ctx context.Context, s string) (string, error) {
 		ids = append(ids, m.ID+" ("+string(m.State)+")")
 	}
 	return "", fmt.Errorf("%w %q: it starts %d sessions: %s; give more characters", ErrAmbiguousID, s, len(matches), strings.Join(ids, ", "))
+}
+
+// isUUIDPrefix reports whether s can begin a session id: hex digits with
+// dashes exactly where a UUID has them (8-4-4-4-12), at most 36 characters.
+func isUUIDPrefix(s string) bool {
+	if len(s) > 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
 }

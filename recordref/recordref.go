@@ -17,6 +17,8 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 // DefaultRef is the records ref new configs name.
@@ -27,7 +29,7 @@ const Dir = "sessions"
 
 // MaxRecordBytes bounds one record: a reader skips a larger one, a writer
 // refuses to write it.
-const MaxRecordBytes = 4 << 20
+const MaxRecordBytes = snapshot.MaxRecordBytes
 
 // Errors a reader tells apart.
 var (

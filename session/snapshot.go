@@ -166,6 +166,15 @@ func (e *Engine) writeRecord(ctx context.Context, s *Session) (string, error) {
 			return "", fmt.Errorf("session record for %s: %w", ref, err)
 		}
 		b, err := json.Marshal(rec)
+		// Over the readers' limit: shed the oldest events (the snapshots,
+		// which verify needs, stay whole).
+		for err == nil && len(b) >= snapshot.MaxRecordBytes && len(rec.Events) > 0 {
+			rec.Events = rec.Events[len(rec.Events)/2:]
+			if len(rec.Events) == 1 {
+				rec.Events = nil
+			}
+			b, err = json.Marshal(rec)
+		}
 		if err != nil {
 			return "", err
 		}

@@ -225,5 +225,9 @@ type ViolationRef struct {
 	At          string `json:"at"`
 }
 
+// MaxRecordBytes bounds one record on a records ref: readers skip a larger
+// one, writers shed events to stay under it.
+const MaxRecordBytes = 4 << 20
+
 // RecordSchema is the Record format version.
 const RecordSchema = "sessiongate.session-record.v1"

@@ -357,7 +357,7 @@ func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec) {
 			steps = append(steps, checkStep(q, c))
 		}
 	}
-	next := strings.Join(steps, "; ") + "; then `sessiongate session advance --to WORKING` (MCP: advance_phase target=WORKING)"
+	next := strings.Join(steps, "; ") + "; then `sessiongate session advance --to WORKING` (MCP: advance_phase target_phase=WORKING)"
 	d.block(p.ID, next, reason)
 }
 

@@ -115,7 +115,7 @@ func runDemo(ctx context.Context, w io.Writer, keep bool) (err error) {
 	if adv, err = e.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil {
 		return usage(err)
 	}
-	say("$ advance_phase target=WORKING -> %s; warnings: %v", adv.To, adv.Warnings)
+	say("$ advance_phase target_phase=WORKING -> %s; warnings: %v", adv.To, adv.Warnings)
 
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Demo\n\nFixed.\n"), 0o644); err != nil {
 		return usage(err)

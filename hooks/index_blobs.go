@@ -38,10 +38,13 @@ func indexBlobs(path string, want map[string]string) (map[string]string, bool) {
 	off := 12
 	out := map[string]string{}
 	lens := map[int]bool{}
+	last := "" // the greatest wanted path: entries are sorted by path, and
+	// every case variant of a path sorts at or before its lower-case form
 	for k := range want {
 		lens[len(k)] = true
+		last = max(last, k)
 	}
-	prev := ""
+	var name []byte // the entry's path; version 4 edits it in place
 	for range n {
 		start := off
 		if off+62 > end {
@@ -56,10 +59,9 @@ func indexBlobs(path string, want map[string]string) (map[string]string, bool) {
 			}
 			off += 2
 		}
-		var name string
 		if version == 4 {
 			strip, k := gitVarint(b[off:min(off+10, end)])
-			if k == 0 || int(strip) > len(prev) {
+			if k == 0 || int(strip) > len(name) {
 				return nil, false
 			}
 			off += k
@@ -67,28 +69,30 @@ func indexBlobs(path string, want map[string]string) (map[string]string, bool) {
 			if i < 0 {
 				return nil, false
 			}
-			name = prev[:len(prev)-int(strip)] + string(b[off:off+i])
+			name = append(name[:len(name)-int(strip)], b[off:off+i]...)
 			off += i + 1
 		} else {
 			i := indexNUL(b[off:end])
 			if i < 0 {
 				return nil, false
 			}
-			name = string(b[off : off+i])
+			name = b[off : off+i]
 			off = start + (off-start+i+8)&^7
 		}
-		prev = name
+		if string(name) > last {
+			break // past every wanted path and its case variants
+		}
 		if !lens[len(name)] {
 			continue
 		}
-		spelled, ok := want[strings.ToLower(name)]
+		spelled, ok := want[strings.ToLower(string(name))]
 		if !ok {
 			continue
 		}
-		if name != spelled || flags&0x3000 != 0 {
+		if string(name) != spelled || flags&0x3000 != 0 {
 			return nil, false // another case, or a merge conflict: ask git
 		}
-		out[name] = hex.EncodeToString(id)
+		out[spelled] = hex.EncodeToString(id)
 	}
 	return out, true
 }

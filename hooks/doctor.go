@@ -92,6 +92,7 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 		add("config", OK, cfg.Path, "")
 	}
 
+	out = append(out, doctorRecords(ctx, loc, cfg)...)
 	out = append(out, doctorDB(ctx, o, getenv, loc, cfg)...)
 	out = append(out, doctorProtocol(o, getenv, loc, cfg)...)
 

@@ -1,8 +1,11 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/config"
@@ -61,4 +64,38 @@ func (r *hookRepo) PutRecord(ctx context.Context, ref, id string, body []byte) (
 		return "", err
 	}
 	return repo.PutRecord(ctx, ref, id, body)
+}
+
+// doctorRecords reports the records ref (local reads only: doctor never
+// touches the network) and whether anything pushes it.
+func doctorRecords(ctx context.Context, loc hooksLocation, cfg *config.Config) []Finding {
+	ref := cfg.SessionRecord
+	if !session.IsRecordRef(ref) {
+		return nil
+	}
+	var out []Finding
+	tip, err := recordref.Tip(ctx, loc.Root, ref)
+	switch {
+	case err != nil:
+		out = append(out, Finding{"records ref", Fail, err.Error(), "check session_record in sessiongate.yaml"})
+	case tip == "":
+		out = append(out, Finding{"records ref", OK, ref + ": no records in this clone yet (session_end writes the first)", ""})
+	default:
+		ids, err := recordref.List(ctx, loc.Root, tip)
+		if err != nil {
+			out = append(out, Finding{"records ref", Fail, err.Error(), "`git fsck`; `sessiongate records pull` brings the remote's copy"})
+		} else {
+			out = append(out, Finding{"records ref", OK, fmt.Sprintf("%s: %d session record(s) at %.12s", ref, len(ids), tip), ""})
+		}
+	}
+	b, err := readHook(filepath.Join(loc.Dir, "pre-push"))
+	framework := false
+	if fb, ferr := os.ReadFile(filepath.Join(loc.Root, ".pre-commit-config.yaml")); ferr == nil && bytes.Contains(fb, []byte("sessiongate-pre-push")) {
+		framework = true
+	}
+	if (err != nil || !IsOurs(b)) && !framework {
+		out = append(out, Finding{"records push", Warn, "no sessiongate pre-push hook: git push does not send " + ref + ", so CI's verify will not find the records",
+			"sessiongate install (or --hooks pre-push); meanwhile `sessiongate records push` after a push"})
+	}
+	return out
 }

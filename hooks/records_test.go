@@ -161,8 +161,15 @@ func TestRecordsRefPushRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.git("remote", "add", "origin", bare)
+	// Before install, doctor says nothing would push the records.
+	if res := r.run(r.root, nil, binary, "doctor"); !strings.Contains(res.out+res.err, "git push does not send "+recordsRef) {
+		t.Errorf("doctor without pre-push:\n%s%s", res.out, res.err)
+	}
 	r.sg(r.root, "install")
 	id := r.finishSession(r.root, "w.txt")
+	if res := r.run(r.root, nil, binary, "doctor"); !strings.Contains(res.out+res.err, recordsRef+": 1 session record(s)") || strings.Contains(res.out+res.err, "git push does not send") {
+		t.Errorf("doctor after install and one session:\n%s%s", res.out, res.err)
+	}
 	res := r.run(r.root, nil, "git", "push", "-q", "origin", "main")
 	if res.code != 0 {
 		t.Fatalf("code push: exit %d\n%s", res.code, res.err)

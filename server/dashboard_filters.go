@@ -409,10 +409,12 @@ func violationsURL(base string, f web.ViolationFilterForm, cursor string) string
 // clip keeps echoed user input short in error messages.
 func clip(s string) string { return web.Truncate(s, 40) }
 
-// dropHalfDates removes from and to values that are not a date yet (a
-// half-typed "2026-03"), for the HTML pages: the list is shown without
-// that bound and a notice says so, instead of an error page. The JSON API
-// keeps refusing them.
+// dropHalfDates removes from and to values that are only the beginning of
+// a YYYY-MM-DD date (a half-typed "2026-03" or "2026-03-"), for the HTML
+// pages: the list is shown without that bound and a notice says so,
+// instead of an error page. A complete but wrong date ("2026-13-45") or
+// another word stays a 400 naming the parameter, as does everything in
+// the JSON API.
 func dropHalfDates(q url.Values) (url.Values, string) {
 	var notes []string
 	for _, name := range []string{"from", "to"} {
@@ -420,7 +422,7 @@ func dropHalfDates(q url.Values) (url.Values, string) {
 		if v == "" {
 			continue
 		}
-		if _, _, err := parseDay(v, name); err != nil {
+		if _, _, err := parseDay(v, name); err != nil && halfDate(v) {
 			if notes == nil {
 				q = cloneValues(q)
 			}
@@ -432,6 +434,21 @@ func dropHalfDates(q url.Values) (url.Values, string) {
 		return q, ""
 	}
 	return q, strings.Join(notes, "; ") + "."
+}
+
+// halfDate reports whether s is a proper prefix of the YYYY-MM-DD layout:
+// digits where the layout has digits, dashes where it has dashes.
+func halfDate(s string) bool {
+	const layout = "dddd-dd-dd"
+	if len(s) == 0 || len(s) >= len(layout) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if layout[i] == 'd' && (s[i] < '0' || s[i] > '9') || layout[i] == '-' && s[i] != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 func cloneValues(q url.Values) url.Values {

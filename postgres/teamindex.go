@@ -41,6 +41,28 @@ func (r reader) IndexedBlob(ctx context.Context, sessionID string) (source, blob
 	return source, blob, nil
 }
 
+// IndexedState returns, for those of ids that are stored, the repository
+// their session belongs to and the record blob it was indexed from ("" when
+// it was not imported by the index): one query for a batch of records.
+func (r reader) IndexedState(ctx context.Context, ids []string) (repoIDs map[string]int64, blobs map[string]string, err error) {
+	repoIDs, blobs = map[string]int64{}, map[string]string{}
+	rows, err := r.q.Query(ctx, `SELECT s.id, s.repo_id, coalesce(x.blob, '') FROM sessions s
+		LEFT JOIN index_records x ON x.session_id = s.id WHERE s.id = ANY($1)`, ids)
+	if err != nil {
+		return nil, nil, fmt.Errorf("indexed state: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, blob string
+		var repo int64
+		if err := rows.Scan(&id, &repo, &blob); err != nil {
+			return nil, nil, fmt.Errorf("indexed state: %w", err)
+		}
+		repoIDs[id], blobs[id] = repo, blob
+	}
+	return repoIDs, blobs, rows.Err()
+}
+
 // SetIndexTip records the commit a source is indexed up to.
 func (tx *Tx) SetIndexTip(ctx context.Context, source, tip string) error {
 	_, err := tx.q.Exec(ctx, `INSERT INTO index_sources (source, tip, updated_at) VALUES ($1, $2, $3)
@@ -66,7 +88,8 @@ func (tx *Tx) SetIndexedBlob(ctx context.Context, sessionID, source, blob string
 // the transaction) instead of one per row: the index imports thousands of
 // sessions a run. Seqs run 1..n in the given order; the violation count is
 // set with the session.
-func (tx *Tx) ImportSession(ctx context.Context, s *session.Session, snaps []session.Snapshot, evs []session.Event, vs []session.Violation) error {
+// source and blob are recorded as where the session was indexed from.
+func (tx *Tx) ImportSession(ctx context.Context, s *session.Session, snaps []session.Snapshot, evs []session.Event, vs []session.Violation, source, blob string) error {
 	sender, ok := tx.q.(interface {
 		SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 	})
@@ -97,6 +120,8 @@ func (tx *Tx) ImportSession(ctx context.Context, s *session.Session, snaps []ses
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			s.ID, s.RepoID, v.Phase, session.Redact(v.Requirement), v.Severity, v.Code, session.Redact(v.Message), v.Window, v.DecayRuns, nanos(tx.stamp(v.CreatedAt)))
 	}
+	b.Queue(`INSERT INTO index_records (session_id, source, blob) VALUES ($1, $2, $3)
+		ON CONFLICT (session_id) DO UPDATE SET source = excluded.source, blob = excluded.blob`, s.ID, source, blob)
 	if err := sender.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("import session %s: %w", s.ID, err)
 	}

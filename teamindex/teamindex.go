@@ -52,7 +52,16 @@ type Store interface {
 type bookkeeper interface {
 	SetIndexTip(ctx context.Context, source, tip string) error
 	SetIndexedBlob(ctx context.Context, sessionID, source, blob string) error
-	IndexedBlob(ctx context.Context, sessionID string) (source, blob string, err error)
+	// IndexedState: for the stored ones of ids, their repository and the
+	// blob they were indexed from, in one query.
+	IndexedState(ctx context.Context, ids []string) (repoIDs map[string]int64, blobs map[string]string, err error)
+}
+
+// batchState is what a batch's transaction knows before importing.
+type batchState struct {
+	repoIDs map[string]int64
+	blobs   map[string]string
+	repo    *session.Repository // the source's, ensured on first use
 }
 
 // Options configure an index run.
@@ -169,8 +178,19 @@ func Index(ctx context.Context, st Store, src Source, opts Options) (*Result, er
 			if !ok {
 				return fmt.Errorf("the store cannot hold a team index (use a PostgreSQL --db)")
 			}
+			var ids []string
 			for _, ch := range batch {
-				if err := importOne(ctx, w, bk, blobs[ch.Blob], src, ch, res); err != nil {
+				if ch.SessionID != "" {
+					ids = append(ids, ch.SessionID)
+				}
+			}
+			var bs batchState
+			var err error
+			if bs.repoIDs, bs.blobs, err = bk.IndexedState(ctx, ids); err != nil {
+				return err
+			}
+			for _, ch := range batch {
+				if err := importOne(ctx, w, bk, &bs, blobs[ch.Blob], src, ch, res); err != nil {
 					return err
 				}
 			}
@@ -204,7 +224,7 @@ func Index(ctx context.Context, st Store, src Source, opts Options) (*Result, er
 
 // importOne checks one changed record and imports it; a bad record is
 // added to res.Skipped. Only store errors are returned.
-func importOne(ctx context.Context, w session.Writer, bk bookkeeper, blob blobResult, src Source, ch recordref.Change, res *Result) error {
+func importOne(ctx context.Context, w session.Writer, bk bookkeeper, bs *batchState, blob blobResult, src Source, ch recordref.Change, res *Result) error {
 	where := ch.Path + " at " + short(ch.Commit)
 	skip := func(format string, a ...any) {
 		res.Skipped = append(res.Skipped, Problem{Record: where, Reason: fmt.Sprintf(format, a...)})
@@ -213,11 +233,7 @@ func importOne(ctx context.Context, w session.Writer, bk bookkeeper, blob blobRe
 		skip("not a record path (want %s/<xx>/<session id>.json)", recordref.Dir)
 		return nil
 	}
-	_, had, err := bk.IndexedBlob(ctx, ch.SessionID)
-	if err != nil {
-		return err
-	}
-	if had == ch.Blob {
+	if bs.blobs[ch.SessionID] == ch.Blob {
 		res.Unchanged++
 		return nil
 	}
@@ -230,25 +246,27 @@ func importOne(ctx context.Context, w session.Writer, bk bookkeeper, blob blobRe
 		skip("%s", problem)
 		return nil
 	}
-	repo, err := w.EnsureRepository(ctx, src.Key, rec.Session.Repository)
-	if err != nil {
-		return err
-	}
-	if !strings.HasPrefix(src.Key, "/") && repo.Origin != src.Key {
-		if err := w.SetRepositoryOrigin(ctx, repo.ID, src.Key); err != nil {
+	if bs.repo == nil {
+		repo, err := w.EnsureRepository(ctx, src.Key, rec.Session.Repository)
+		if err != nil {
 			return err
 		}
+		if !strings.HasPrefix(src.Key, "/") && repo.Origin != src.Key {
+			if err := w.SetRepositoryOrigin(ctx, repo.ID, src.Key); err != nil {
+				return err
+			}
+		}
+		bs.repo = repo
 	}
-	if old, err := w.GetSession(ctx, ch.SessionID); err == nil {
-		if old.RepoID != repo.ID {
-			skip("session %s is already indexed under another repository (id %d): the record claims a session it does not own", ch.SessionID, old.RepoID)
+	repo := bs.repo
+	if old, ok := bs.repoIDs[ch.SessionID]; ok {
+		if old != repo.ID {
+			skip("session %s is already indexed under another repository (id %d): the record claims a session it does not own", ch.SessionID, old)
 			return nil
 		}
 		if err := w.DeleteSession(ctx, ch.SessionID); err != nil {
 			return err
 		}
-	} else if !errors.Is(err, session.ErrNotFound) {
-		return err
 	}
 	m := rec.Session
 	s := &session.Session{ID: ch.SessionID, RepoID: repo.ID, Branch: m.Branch, StartCommit: m.StartCommit, EndCommit: m.EndCommit,
@@ -271,15 +289,18 @@ func importOne(ctx context.Context, w session.Writer, bk bookkeeper, blob blobRe
 			Severity: v.Severity, Window: session.WindowSession, CreatedAt: parseTime(v.At)})
 	}
 	if bi, ok := w.(bulkImporter); ok {
-		if err := bi.ImportSession(ctx, s, snaps, evs, vs); err != nil {
+		if err := bi.ImportSession(ctx, s, snaps, evs, vs, src.Location, ch.Blob); err != nil {
 			return err
 		}
-	} else if err := importRows(ctx, w, s, snaps, evs, vs); err != nil {
-		return err
+	} else {
+		if err := importRows(ctx, w, s, snaps, evs, vs); err != nil {
+			return err
+		}
+		if err := bk.SetIndexedBlob(ctx, s.ID, src.Location, ch.Blob); err != nil {
+			return err
+		}
 	}
-	if err := bk.SetIndexedBlob(ctx, s.ID, src.Location, ch.Blob); err != nil {
-		return err
-	}
+	bs.repoIDs[s.ID], bs.blobs[s.ID] = repo.ID, ch.Blob
 	res.Imported++
 	return nil
 }
@@ -287,7 +308,7 @@ func importOne(ctx context.Context, w session.Writer, bk bookkeeper, blob blobRe
 // bulkImporter writes a session and its rows at once (the PostgreSQL
 // store, in one round trip).
 type bulkImporter interface {
-	ImportSession(ctx context.Context, s *session.Session, snaps []session.Snapshot, evs []session.Event, vs []session.Violation) error
+	ImportSession(ctx context.Context, s *session.Session, snaps []session.Snapshot, evs []session.Event, vs []session.Violation, source, blob string) error
 }
 
 // importRows writes a session and its rows through session.Writer.

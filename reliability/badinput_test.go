@@ -263,10 +263,11 @@ func badHTTP(t *testing.T, r *repo, active, unknownID string) int {
 		{"sessions bad state", "GET", "/sessions?state=BOGUS", "", nil, 400, "unknown state"},
 		{"api bad limit", "GET", "/api/sessions?limit=0", "", nil, 400, "limit"},
 		{"api huge limit", "GET", "/api/sessions?limit=100000", "", nil, 400, "limit"},
-		// The pages drop a date that is not one yet (it may be half-typed);
-		// the API refuses it.
+		// A wrong date is refused by the API and the pages; the pages only
+		// leave out a half-typed one (a prefix of YYYY-MM-DD).
 		{"bad from day", "GET", "/api/sessions?from=2026-13-45", "", nil, 400, "bad from date"},
-		{"bad from day on the page", "GET", "/sessions?from=2026-13-45", "", nil, 200, "Sessions"},
+		{"bad from day on the page", "GET", "/sessions?from=2026-13-45", "", nil, 400, "from"},
+		{"half-typed from day on the page", "GET", "/sessions?from=2026-1", "", nil, 200, "Sessions"},
 		{"query not UTF-8", "GET", "/sessions?q=%ff%fe", "", nil, 400, "UTF-8"},
 		{"query control char", "GET", "/sessions?branch=a%00b", "", nil, 400, "control"},
 		{"query too long", "GET", "/sessions?q=" + strings.Repeat("q", 300), "", nil, 400, "at most"},

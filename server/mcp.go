@@ -66,8 +66,10 @@ func (m *mcpHandlers) engine() (*session.Engine, error) {
 // toolError turns an engine error into the message a model sees with
 // isError=true, adding what to do where the engine's own message does not.
 // It never becomes a JSON-RPC error: the caller made a valid call that
-// the protocol refused, and the model should read why.
-func (m *mcpHandlers) toolError(ctx context.Context, tool string, err error) error {
+// the protocol refused, and the model should read why. An internal failure
+// (the database, the disk, git) is also logged at Error level with the tool
+// and session, for the operator: the model cannot fix it.
+func (m *mcpHandlers) toolError(ctx context.Context, tool, sessionID string, err error) error {
 	msg := err.Error()
 	switch {
 	case errors.Is(err, session.ErrInvalidID):
@@ -78,7 +80,11 @@ func (m *mcpHandlers) toolError(ctx context.Context, tool string, err error) err
 		errors.Is(err, session.ErrTerminated), errors.Is(err, session.ErrEnded):
 		// The engine's message already says to start a new session.
 	}
-	m.opts.Logger.DebugContext(ctx, "mcp tool refused", "tool", tool, "err", err)
+	if class := session.Classify(err); class == session.ClassInternal {
+		m.opts.Logger.ErrorContext(ctx, "mcp tool failed", "tool", tool, "session", sessionID, "err", err)
+	} else {
+		m.opts.Logger.DebugContext(ctx, "mcp tool refused", "tool", tool, "session", sessionID, "class", class.String(), "err", err)
+	}
 	return fmt.Errorf("%s: %s", tool, msg)
 }
 

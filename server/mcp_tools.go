@@ -244,7 +244,7 @@ func (m *mcpHandlers) sessionStart(ctx context.Context, _ *mcp.CallToolRequest, 
 	}
 	res, err := e.Start(ctx, session.StartRequest{Repo: m.opts.Repo, Spec: spec, Objective: in.Objective, Branch: in.Branch, StartingCommit: in.StartingCommit})
 	if err != nil {
-		return nil, nil, m.toolError(ctx, "session_start", err)
+		return nil, nil, m.toolError(ctx, "session_start", "", err)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Session %s started: %s", res.SessionID, res.State)
@@ -277,7 +277,7 @@ func (m *mcpHandlers) validateGate(ctx context.Context, _ *mcp.CallToolRequest, 
 	}
 	g, err := e.ValidateGate(ctx, in.SessionID, in.Phase)
 	if err != nil {
-		return nil, nil, m.toolError(ctx, "validate_gate", err)
+		return nil, nil, m.toolError(ctx, "validate_gate", in.SessionID, err)
 	}
 	out := &ValidateGateOutput{SessionID: in.SessionID, Passed: g.Status != session.StatusFail, GateResult: *g}
 	if out.Checks == nil {
@@ -323,7 +323,7 @@ func (m *mcpHandlers) advancePhase(ctx context.Context, _ *mcp.CallToolRequest, 
 	}
 	res, err := e.Advance(ctx, session.AdvanceRequest{ID: in.SessionID, Target: in.TargetPhase, Force: in.Force, Reason: in.Reason})
 	if err != nil {
-		return nil, nil, m.toolError(ctx, "advance_phase", err)
+		return nil, nil, m.toolError(ctx, "advance_phase", in.SessionID, err)
 	}
 	if res.Gates == nil {
 		res.Gates = []session.GateResult{}
@@ -357,7 +357,7 @@ func (m *mcpHandlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest
 	ev, err := e.RecordEvidence(ctx, session.EvidenceRequest{ID: in.SessionID, Phase: in.Phase, Kind: in.EvidenceType, Evidence: in.Evidence, Step: in.Step,
 		Requirement: in.Requirement, NotApplicable: in.NotApplicable, Ref: in.Ref})
 	if err != nil {
-		return nil, nil, m.toolError(ctx, "record_evidence", err)
+		return nil, nil, m.toolError(ctx, "record_evidence", in.SessionID, err)
 	}
 	origin := ev.Origin
 	if origin == "" {
@@ -397,7 +397,7 @@ func (m *mcpHandlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in
 	}
 	res, err := e.End(ctx, session.EndRequest{ID: in.SessionID, Summary: in.Summary, NextNotes: in.NextSessionNotes, SkipQA: in.SkipQA})
 	if err != nil {
-		return nil, nil, m.toolError(ctx, "session_end", err)
+		return nil, nil, m.toolError(ctx, "session_end", in.SessionID, err)
 	}
 	if res.Gates == nil {
 		res.Gates = []session.GateResult{}
@@ -425,7 +425,7 @@ func (m *mcpHandlers) blockedReason(ctx context.Context, _ *mcp.CallToolRequest,
 	}
 	rep, err := e.BlockedReason(ctx, in.SessionID)
 	if err != nil {
-		return nil, nil, m.toolError(ctx, "get_blocked_reason", err)
+		return nil, nil, m.toolError(ctx, "get_blocked_reason", in.SessionID, err)
 	}
 	var b strings.Builder
 	if rep.IsBlocked {

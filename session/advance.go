@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -112,11 +111,11 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 		phaseID = s.Phase
 	}
 	if phaseID == "" {
-		return nil, fmt.Errorf("session %s is %s with no current phase: name a phase (one of %s)", id, s.State, phaseIDs(spec))
+		return nil, invalidf("session %s is %s with no current phase: name a phase (one of %s)", id, s.State, phaseIDs(spec))
 	}
 	p, ok := spec.Phase(phaseID)
 	if !ok {
-		return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phaseID, 64), phaseIDs(spec))
+		return nil, invalidf("unknown phase %q: the protocol has %s", truncate(phaseID, 64), phaseIDs(spec))
 	}
 	pol, err := e.CheckPolicy(ctx, s, "tool:validate_gate")
 	if err != nil {
@@ -251,7 +250,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 		return nil, err
 	}
 	if req.Force && strings.TrimSpace(req.Reason) == "" {
-		return nil, errors.New("force needs a reason: say why the gate is skipped (it is recorded with the violation)")
+		return nil, invalidf("force needs a reason: say why the gate is skipped (it is recorded with the violation)")
 	}
 	ps := walk(spec)
 	cur := currentIndex(s, ps)
@@ -262,14 +261,14 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 	if req.Target != "" {
 		target = indexOf(ps, req.Target)
 		if target < 0 || ps[target].name == PosDone {
-			return nil, fmt.Errorf("unknown target phase %q: use WORKING or one of %s", truncate(req.Target, 64), phaseIDs(spec))
+			return nil, invalidf("unknown target phase %q: use WORKING or one of %s", truncate(req.Target, 64), phaseIDs(spec))
 		}
 		if target <= cur {
-			return nil, fmt.Errorf("target %s is not ahead of the current position %s: phases only move forward", req.Target, ps[cur].name)
+			return nil, invalidf("target %s is not ahead of the current position %s: phases only move forward", req.Target, ps[cur].name)
 		}
 	}
 	if cur == len(ps)-1 || target >= len(ps) {
-		return nil, fmt.Errorf("session %s has passed every end phase: call session_end", s.ID)
+		return nil, refusedf("session %s has passed every end phase: call session_end", s.ID)
 	}
 	res := &AdvanceResult{SessionID: s.ID, From: ps[cur].name, Warnings: []string{}, Violations: []Violation{}}
 	res.tokens = []string{"tool:advance_phase"}
@@ -624,17 +623,17 @@ type EndResult struct {
 func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	summary := strings.TrimSpace(req.Summary)
 	if summary == "" {
-		return nil, errors.New("summary is required: say what the session did")
+		return nil, invalidf("summary is required: say what the session did")
 	}
 	if len(summary) > 8000 || len(req.NextNotes) > 8000 {
-		return nil, errors.New("summary and next_session_notes are limited to 8000 bytes each")
+		return nil, invalidf("summary and next_session_notes are limited to 8000 bytes each")
 	}
 	s, spec, err := e.load(ctx, req.ID)
 	if err != nil {
 		return nil, err
 	}
 	if s.State == StateInit {
-		return nil, fmt.Errorf("session %s is still in its start protocol (%s): finish it, or terminate the session with a reason", s.ID, s.Phase)
+		return nil, refusedf("session %s is still in its start protocol (%s): finish it, or terminate the session with a reason", s.ID, s.Phase)
 	}
 	pol, err := e.CheckPolicy(ctx, s, "tool:session_end")
 	if err != nil {
@@ -783,7 +782,7 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Sp
 		if len(code) > 5 {
 			code = append(code[:5], "...")
 		}
-		return "", fmt.Errorf("skip_qa refused: non-documentation files changed (%s); run QA validation instead", strings.Join(code, ", "))
+		return "", refusedf("skip_qa refused: non-documentation files changed (%s); run QA validation instead", strings.Join(code, ", "))
 	}
 	if r, ok := requiresEditorial(spec); ok {
 		why, err := e.checkEditorial(ctx, repo, s, spec, files)
@@ -791,7 +790,7 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Sp
 			return "", err
 		}
 		if why != "" {
-			return "", fmt.Errorf("skip_qa refused: the protocol allows it only for strictly editorial changes (line %d: %q), and %s; run QA validation instead", r.Line, truncate(r.Text, 120), why)
+			return "", refusedf("skip_qa refused: the protocol allows it only for strictly editorial changes (line %d: %q), and %s; run QA validation instead", r.Line, truncate(r.Text, 120), why)
 		}
 		return "SKIPPED: docs-only, editorial", nil
 	}

@@ -176,13 +176,13 @@ func (m matcher) MatchString(s string) bool { return m(s) }
 func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, error) {
 	obj := strings.TrimSpace(req.Objective)
 	if obj == "" {
-		return nil, errors.New("objective is required: say what this session is for")
+		return nil, invalidf("objective is required: say what this session is for")
 	}
 	if len(obj) > 2000 {
-		return nil, fmt.Errorf("objective is %d bytes; keep it under 2000", len(obj))
+		return nil, invalidf("objective is %d bytes; keep it under 2000", len(obj))
 	}
 	if !utf8.ValidString(obj) {
-		return nil, errors.New("objective is not valid UTF-8: pass text in UTF-8")
+		return nil, invalidf("objective is not valid UTF-8: pass text in UTF-8")
 	}
 	if req.Spec == nil {
 		return nil, errors.New("no protocol loaded")
@@ -200,7 +200,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	}
 	if req.Branch != "" {
 		if badBranch.MatchString(req.Branch) || len(req.Branch) > 250 {
-			return nil, fmt.Errorf("invalid branch name %q", truncate(req.Branch, 64))
+			return nil, invalidf("invalid branch name %q", truncate(req.Branch, 64))
 		}
 		branch = req.Branch
 	}
@@ -208,11 +208,11 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	if override {
 		c := strings.ToLower(req.StartingCommit)
 		if !hexSHA.MatchString(c) {
-			return nil, fmt.Errorf("invalid starting_commit %q: want a hex commit id", truncate(req.StartingCommit, 64))
+			return nil, invalidf("invalid starting_commit %q: want a hex commit id", truncate(req.StartingCommit, 64))
 		}
 		v, ok := req.Repo.(startVerifier)
 		if !ok {
-			return nil, errors.New("starting_commit cannot be checked in this repository: leave it out to start at HEAD")
+			return nil, invalidf("starting_commit cannot be checked in this repository: leave it out to start at HEAD")
 		}
 		if head, err = v.VerifyStart(ctx, c, head); err != nil {
 			return nil, fmt.Errorf("invalid starting_commit: %w", err)
@@ -386,7 +386,7 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 	}
 	reason = strings.TrimSpace(reason)
 	if reason == "" {
-		return nil, errors.New("a reason is required to terminate a session")
+		return nil, invalidf("a reason is required to terminate a session")
 	}
 	var out *Session
 	err := e.Store.Update(ctx, func(w Writer) error {

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -56,11 +55,11 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		phase = s.Phase
 	}
 	if phase == "" {
-		return nil, fmt.Errorf("session %s has no current phase: name the phase the evidence is for (one of %s)", s.ID, phaseIDs(spec))
+		return nil, invalidf("session %s has no current phase: name the phase the evidence is for (one of %s)", s.ID, phaseIDs(spec))
 	}
 	p, ok := spec.Phase(phase)
 	if !ok {
-		return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phase, 64), phaseIDs(spec))
+		return nil, invalidf("unknown phase %q: the protocol has %s", truncate(phase, 64), phaseIDs(spec))
 	}
 	var streamed *streamedBody
 	if req.Stream != nil {
@@ -74,24 +73,24 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 			if e.Config.StoreRawEvidence {
 				why = "store_raw_evidence is on and stored bodies are capped"
 			}
-			return nil, fmt.Errorf("evidence is %d bytes; the limit is %d (64 KiB): %s", streamed.size, MaxEvidenceBytes, why)
+			return nil, invalidf("evidence is %d bytes; the limit is %d (64 KiB): %s", streamed.size, MaxEvidenceBytes, why)
 		}
 	} else if len(req.Evidence) > MaxEvidenceBytes {
-		return nil, fmt.Errorf("evidence is %d bytes; the limit is %d (64 KiB): record a file_path or content_hash reference instead of the whole body", len(req.Evidence), MaxEvidenceBytes)
+		return nil, invalidf("evidence is %d bytes; the limit is %d (64 KiB): record a file_path or content_hash reference instead of the whole body", len(req.Evidence), MaxEvidenceBytes)
 	}
 	body := req.Evidence
 	if strings.TrimSpace(body) == "" {
-		return nil, errors.New("evidence is empty: pass the tool output, path, commit sha or decision")
+		return nil, invalidf("evidence is empty: pass the tool output, path, commit sha or decision")
 	}
 	if len(req.Step) > 200 || !utf8.ValidString(req.Step) {
-		return nil, errors.New("step must be valid UTF-8 and at most 200 bytes")
+		return nil, invalidf("step must be valid UTF-8 and at most 200 bytes")
 	}
 	if req.NotApplicable {
 		if req.Kind == "" {
 			req.Kind = EvidenceManual
 		}
 		if req.Kind != EvidenceManual {
-			return nil, fmt.Errorf("a not-applicable record is a reason: evidence_type manual (got %s)", truncate(req.Kind, 40))
+			return nil, invalidf("a not-applicable record is a reason: evidence_type manual (got %s)", truncate(req.Kind, 40))
 		}
 	}
 	bound, err := e.checkClaim(ctx, spec, s.ID, p, &req, body)
@@ -118,7 +117,7 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	case EvidenceCommitSHA:
 		c := strings.ToLower(strings.TrimSpace(body))
 		if !hexSHA.MatchString(c) {
-			return nil, fmt.Errorf("commit_sha evidence %q is not a hex commit id", truncate(body, 64))
+			return nil, invalidf("commit_sha evidence %q is not a hex commit id", truncate(body, 64))
 		}
 		ev.SHA256, ev.Ref = sha256Hex([]byte(c)), c
 	case EvidenceFilePath, EvidenceContentHash:
@@ -131,7 +130,7 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s evidence: %s does not exist in the repository", req.Kind, rel)
+			return nil, invalidf("%s evidence: %s does not exist in the repository", req.Kind, rel)
 		}
 		b, err := os.ReadFile(abs)
 		if err != nil {
@@ -139,10 +138,10 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		}
 		ev.SHA256, ev.Ref, ev.Size = sha256Hex(b), rel, len(b)
 	default:
-		return nil, fmt.Errorf("unknown evidence_type %q: use one of %s", truncate(req.Kind, 40), strings.Join(EvidenceKinds, ", "))
+		return nil, invalidf("unknown evidence_type %q: use one of %s", truncate(req.Kind, 40), strings.Join(EvidenceKinds, ", "))
 	}
 	if req.Step == StepCondition && p.Condition == "" {
-		return nil, fmt.Errorf("phase %s has no condition; step %q is only for conditional gates", p.ID, StepCondition)
+		return nil, invalidf("phase %s has no condition; step %q is only for conditional gates", p.ID, StepCondition)
 	}
 	if e.Config.StoreRawEvidence {
 		ev.Body = []byte(body)

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -42,10 +41,10 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	}
 	cmd := strings.TrimSpace(req.Command)
 	if cmd == "" {
-		return nil, errors.New("observed evidence needs the command line")
+		return nil, invalidf("observed evidence needs the command line")
 	}
 	if !utf8.ValidString(cmd) {
-		return nil, errors.New("observed command line is not valid UTF-8")
+		return nil, invalidf("observed command line is not valid UTF-8")
 	}
 	phase := req.Phase
 	if phase == "" {
@@ -59,7 +58,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	}
 	if phase != "" {
 		if _, ok := spec.Phase(phase); !ok {
-			return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phase, 64), phaseIDs(spec))
+			return nil, invalidf("unknown phase %q: the protocol has %s", truncate(phase, 64), phaseIDs(spec))
 		}
 	}
 	code := req.ExitCode

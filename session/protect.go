@@ -444,7 +444,7 @@ type AcceptRequest struct {
 func (e *Engine) AcceptProtected(ctx context.Context, req AcceptRequest) ([]ProtectedChange, error) {
 	reason := strings.TrimSpace(req.Reason)
 	if reason == "" {
-		return nil, errors.New("a reason is required: say why the change is accepted (--reason)")
+		return nil, invalidf("a reason is required: say why the change is accepted (--reason)")
 	}
 	changes, err := e.ProtectedChanges(ctx, req.Repo)
 	if err != nil || len(changes) == 0 {

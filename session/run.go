@@ -147,16 +147,16 @@ func lookProgram(root, name string) (string, error) {
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return "", fmt.Errorf("command %s does not exist: give a path relative to the repository root, or a program on PATH", name)
+			return "", invalidf("command %s does not exist: give a path relative to the repository root, or a program on PATH", name)
 		}
 		if st.IsDir() || st.Mode()&0o111 == 0 {
-			return "", fmt.Errorf("command %s is not an executable file: chmod +x it, or run it through its interpreter (sessiongate run ... -- sh %s)", name, name)
+			return "", invalidf("command %s is not an executable file: chmod +x it, or run it through its interpreter (sessiongate run ... -- sh %s)", name, name)
 		}
 		return p, nil
 	}
 	p, err := exec.LookPath(name)
 	if err != nil {
-		return "", fmt.Errorf("command %q not found on PATH: install it, or give its path", name)
+		return "", invalidf("command %q not found on PATH: install it, or give its path", name)
 	}
 	return p, nil
 }

@@ -54,6 +54,7 @@ func scriptParams(t *testing.T, bin, dir string) testscript.Params {
 			// PATH without the binary: a user who has not installed the CLI.
 			env.Setenv("PATH_WITHOUT_CLI", os.Getenv("PATH"))
 			env.Setenv("PATH_WITH_CLI", env.Getenv("PATH"))
+			env.Setenv("SESSIONGATE_BIN", bin)
 			env.Setenv("PRE_COMMIT_HOME", filepath.Join(env.WorkDir, ".pre-commit-home"))
 			home := filepath.Join(env.WorkDir, ".home")
 			if err := os.MkdirAll(home, 0o755); err != nil {

@@ -78,8 +78,10 @@ func isLowerHexByte(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c 
 type sessionQuery struct {
 	form   web.SessionFilterForm
 	filter session.SessionFilter
-	offset int    // rows on the pages before this one
-	now    string // "blocked" or "idle": running sessions in that condition now
+	offset int      // rows on the pages before this one
+	now    string   // "blocked" or "idle": running sessions in that condition now
+	cursor string   // this page's cursor, "" on the first
+	back   []string // the cursors of the pages before (dashboard_pager.go)
 }
 
 // parseSessionQuery reads the sessions filter. limit is the page size;
@@ -143,7 +145,10 @@ func parseSessionQuery(q url.Values, allowLimit bool) (sessionQuery, error) {
 		if err := session.ValidateID(id); err != nil {
 			return sq, badf("bad cursor: it does not name a session; start again from the first page")
 		}
-		f.BeforeTime, f.BeforeID, sq.offset = t, id, off
+		f.BeforeTime, f.BeforeID, sq.offset, sq.cursor = t, id, off, c
+	}
+	if sq.back, err = parseBack(q); err != nil {
+		return sq, err
 	}
 	if allowLimit {
 		if f.Limit, err = parseLimit(q); err != nil {
@@ -189,6 +194,8 @@ type violationQuery struct {
 	form   web.ViolationFilterForm
 	filter session.ViolationFilter
 	offset int
+	cursor string   // this page's cursor, "" on the first
+	back   []string // the cursors of the pages before (dashboard_pager.go)
 }
 
 func parseViolationQuery(q url.Values, allowLimit bool) (violationQuery, error) {
@@ -248,7 +255,10 @@ func parseViolationQuery(q url.Values, allowLimit bool) (violationQuery, error) 
 		if err != nil || n <= 0 {
 			return vq, badf("bad cursor: it does not name a violation; start again from the first page")
 		}
-		f.BeforeTime, f.BeforeID, vq.offset = t, n, off
+		f.BeforeTime, f.BeforeID, vq.offset, vq.cursor = t, n, off, c
+	}
+	if vq.back, err = parseBack(q); err != nil {
+		return vq, err
 	}
 	if allowLimit {
 		if f.Limit, err = parseLimit(q); err != nil {

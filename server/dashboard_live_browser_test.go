@@ -145,6 +145,8 @@ func TestBrowserFilterAndPager(t *testing.T) {
 		t.Errorf("the new results start %vpx from the top of the window, want at the top", top)
 	}
 	b.screenshot("21-sessions-page-2")
+	b.do("newer", chromedp.Click(chromedp.CSS(`.pager a[rel="prev"]`)))
+	b.waitJS("back on the first page", `location.search === "?branch=bulk" && document.activeElement && document.activeElement.id === "results" && document.querySelector('.pager a[rel="prev"]') === null`, 5*time.Second)
 	if ps := b.problems(); len(ps) > 0 {
 		t.Errorf("the browser reported problems: %v", ps)
 	}

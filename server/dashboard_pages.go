@@ -177,7 +177,7 @@ func (d *dashboard) sessions(c echo.Context) error {
 	if partial(c) {
 		// The canonical URL (only the filters that are set) goes into the
 		// address bar instead of the form's every empty field.
-		c.Response().Header().Set("HX-Push-Url", sessionsURL("/sessions", sq.form, c.QueryParam("cursor")))
+		c.Response().Header().Set("HX-Push-Url", withBack(sessionsURL("/sessions", sq.form, sq.cursor), sq.back))
 		return d.html(c, http.StatusOK, web.SessionsResults(data))
 	}
 	return d.html(c, http.StatusOK, web.SessionsPage(d.page("Sessions", "sessions"), data))
@@ -191,12 +191,8 @@ func (d *dashboard) sessionsData(ctx context.Context, sq sessionQuery) (web.Sess
 	}
 	data.Rows, data.Total, data.TotalExact = page.rows, page.total, page.exact
 	data.ExportCSV, data.ExportJSON = exportURLs(sessionsURL("/sessions", sq.form, ""), "/sessions")
-	if next != "" {
-		data.NextURL = sessionsURL("/sessions", sq.form, next)
-	}
-	if !sq.filter.BeforeTime.IsZero() {
-		data.FirstURL = sessionsURL("/sessions", sq.form, "")
-	}
+	data.NextURL, data.PrevURL, data.FirstURL = pageLinks(func(cur string) string { return sessionsURL("/sessions", sq.form, cur) },
+		sq.cursor, next, sq.back)
 	if len(data.Rows) > 0 {
 		data.PageStart = sq.offset + 1
 	} else if !sq.form.Active() && sq.filter.BeforeTime.IsZero() {
@@ -538,14 +534,10 @@ func (d *dashboard) violations(c echo.Context) error {
 	if data.Sessions, err = d.violationSessions(c.Request().Context(), rows); err != nil {
 		return d.failErr(c, err)
 	}
-	if next != "" {
-		data.NextURL = violationsURL("/violations", vq.form, next)
-	}
-	if !vq.filter.BeforeTime.IsZero() {
-		data.FirstURL = violationsURL("/violations", vq.form, "")
-	}
+	data.NextURL, data.PrevURL, data.FirstURL = pageLinks(func(cur string) string { return violationsURL("/violations", vq.form, cur) },
+		vq.cursor, next, vq.back)
 	if partial(c) {
-		c.Response().Header().Set("HX-Push-Url", violationsURL("/violations", vq.form, c.QueryParam("cursor")))
+		c.Response().Header().Set("HX-Push-Url", withBack(violationsURL("/violations", vq.form, vq.cursor), vq.back))
 		return d.html(c, http.StatusOK, web.ViolationsResults(data))
 	}
 	return d.html(c, http.StatusOK, web.ViolationsPage(d.page("Violations", "violations"), data))

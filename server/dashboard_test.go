@@ -246,11 +246,34 @@ func TestSessionPagination(t *testing.T) {
 	}
 	second := env.get(html.UnescapeString(next[1]), true)
 	body := second.Body.String()
-	if second.Code != http.StatusOK || !strings.Contains(body, "showing 51–100") || !strings.Contains(body, "← Newest") {
+	if second.Code != http.StatusOK || !strings.Contains(body, "showing 51–100") || !strings.Contains(body, "⇤ Newest") {
 		t.Fatalf("second page: %d %.400s", second.Code, body)
 	}
-	if push := second.Header().Get("HX-Push-Url"); !strings.HasPrefix(push, "/sessions?cursor=") {
-		t.Errorf("HX-Push-Url = %q, want the canonical URL with the cursor", push)
+	if push := second.Header().Get("HX-Push-Url"); !strings.HasPrefix(push, "/sessions?cursor=") || !strings.HasSuffix(push, "&back=0") {
+		t.Errorf("HX-Push-Url = %q, want the canonical URL with the cursor and the way back", push)
+	}
+	// Older again, then Newer twice: back to page 2, then page 1.
+	rel := func(body, r string) string {
+		m := regexp.MustCompile(`href="([^"]+)" hx-get="[^"]+" hx-target="#results" hx-swap="outerHTML" hx-push-url="true" rel="` + r + `"`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("no %s link in %.300s", r, body)
+		}
+		return html.UnescapeString(m[1])
+	}
+	third := env.get(rel(body, "next"), true).Body.String()
+	if !strings.Contains(third, "showing 101–126") {
+		t.Fatalf("third page: %.300s", third)
+	}
+	back2 := env.get(rel(third, "prev"), true).Body.String()
+	if !strings.Contains(back2, "showing 51–100") {
+		t.Fatalf("Newer from page 3: %.300s", back2)
+	}
+	back1 := env.get(rel(back2, "prev"), true).Body.String()
+	if !strings.Contains(back1, "showing 1–50") || strings.Contains(back1, `rel="prev"`) {
+		t.Fatalf("Newer from page 2: %.300s", back1)
+	}
+	if rec := env.get("/sessions?back=nonsense", false); rec.Code != http.StatusBadRequest {
+		t.Errorf("a forged back chain: %d, want 400", rec.Code)
 	}
 	if strings.Contains(body, "Filler session 119") {
 		t.Error("the second page repeats a row of the first")

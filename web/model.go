@@ -138,6 +138,7 @@ type Sessions struct {
 	Total      int    // sessions matching the filter, all pages; -1 when unknown
 	TotalExact bool   // false: at least Total match (a broad search is not counted to the end)
 	NextURL    string // the next (older) page, "" on the last
+	PrevURL    string // the previous (newer) page, "" on the first or when unknown
 	FirstURL   string // the first page of this filter, "" when on it
 	PageStart  int    // 1-based index of the first row when known, 0 otherwise
 	Empty      bool   // the database has no sessions at all
@@ -234,6 +235,7 @@ type Violations struct {
 	Filter    ViolationFilterForm
 	Rows      []session.Violation
 	NextURL   string
+	PrevURL   string
 	FirstURL  string
 	Notice    string                      // a filter value left out (a half-typed date)
 	Phases    []string                    // the current protocol's phase ids, for the dropdown

@@ -462,7 +462,7 @@ func ViolationsResults(v Violations) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = Pager(v.FirstURL, v.NextURL, "Older violations").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Pager(v.FirstURL, v.PrevURL, v.NextURL, "violations").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -211,4 +213,90 @@ func TestIndexCommand(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// TestIndexKilledResumes kills `sessiongate index` with SIGKILL at spread
+// out moments, then lets a run finish: every record is in the database
+// exactly once (the issue's fault goal, on a smaller scale).
+func TestIndexKilledResumes(t *testing.T) {
+	srv := pgCluster.Get(t)
+	ctx := context.Background()
+	u, err := srv.NewDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := repoDir(t)
+	const commits, per = 100, 10
+	for c := range commits {
+		var recs []recordref.Record
+		for k := range per {
+			i := c*per + k + 1
+			id := fmt.Sprintf("%08x-0000-4000-8000-%012d", i, i)
+			p := snapshot.Payload{Schema: snapshot.PayloadSchema, Session: snapshot.Key{EventSource: "sessiongate://proj", ServerID: "sessiongate", SessionID: id},
+				Window: snapshot.Window{Kind: "session"}, State: snapshot.State{State: "COMPLETE"}}
+			sid, _, err := p.ID()
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs := []snapshot.EventRef{{Seq: 1, Token: "a", At: "2026-11-02T09:00:00Z"}, {Seq: 2, Token: "b", At: "2026-11-02T09:01:00Z"}}
+			body, _ := json.Marshal(snapshot.Record{Schema: snapshot.RecordSchema, SessionID: id, Envelope: p.Envelope(sid, "test"),
+				Snapshots: []snapshot.Payload{p}, Events: evs, Session: &snapshot.SessionMeta{Repository: "proj", State: "COMPLETE", StartedAt: "2026-11-02T09:00:00Z"}})
+			recs = append(recs, recordref.Record{SessionID: id, Body: body})
+		}
+		if _, err := recordref.Put(ctx, dir, recordref.DefaultRef, recs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := t.TempDir()
+	src := "github.com/o/proj=" + dir
+	// How long a whole run takes here, into a database of its own: the
+	// kills land at fractions of it.
+	scratch, err := srv.NewDB(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if code, out, stderr := sgBin(t, dir, nil, "--db", scratch, "index", "--index-cache", t.TempDir(), src); code != 0 {
+		t.Fatalf("timing run: exit %d %s %s", code, out, stderr)
+	}
+	whole := time.Since(start)
+	db, err := postgres.Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	args := []string{"--db", u, "index", "--index-cache", cache, src}
+	var progress []int
+	for i := range 6 {
+		cmd := exec.Command(realBinary(t), args...)
+		cmd.Dir = dir
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(whole * time.Duration(i+1) / 7)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		n, _ := db.CountSessions(ctx, session.SessionFilter{})
+		progress = append(progress, n)
+	}
+	t.Logf("a whole run takes %v; sessions after each kill: %v", whole.Round(time.Millisecond), progress)
+	code, out, stderr := sgBin(t, dir, nil, args...)
+	if code != 0 {
+		t.Fatalf("final run: exit %d %s %s", code, out, stderr)
+	}
+	if n, err := db.CountSessions(ctx, session.SessionFilter{Repo: "github.com/o/proj"}); err != nil || n != commits*per {
+		t.Fatalf("%d sessions after killed runs (%v), want %d; last run: %s", n, err, commits*per, out)
+	}
+	var events int
+	for i := 1; i <= commits*per; i++ {
+		evs, err := db.ListEvents(ctx, fmt.Sprintf("%08x-0000-4000-8000-%012d", i, i), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		events += len(evs)
+	}
+	if events != 2*commits*per {
+		t.Errorf("%d events, want %d: something was imported twice or lost", events, 2*commits*per)
+	}
+	t.Logf("last run: %s", strings.TrimSpace(out))
 }

@@ -277,16 +277,23 @@ func Uninstall(ctx context.Context, dir string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The MCP configs are parsed first: one that cannot be parsed refuses
-	// the uninstall before a hook is removed.
-	mcpPlans, err := planMCPs(loc.Root, MCPClients, false)
-	if err != nil {
-		return nil, err
+	// A config that cannot be parsed is kept as it is and said so: it
+	// must not stop the git hooks from coming out.
+	var mcpPlans []filePlan
+	var kept []Change
+	for _, c := range MCPClients {
+		p, err := planMCP(loc.Root, c, false)
+		if err != nil {
+			kept = append(kept, Change{Path: filepath.Join(loc.Root, filepath.FromSlash(c.Path)), Action: "kept", Note: err.Error()})
+			continue
+		}
+		mcpPlans = append(mcpPlans, p)
 	}
 	rep, err := uninstallHooks(loc)
 	if err != nil {
 		return rep, err
 	}
+	rep.Changes = append(rep.Changes, kept...)
 	t := &fileTxn{}
 	chs, err := applyFilePlans(t, mcpPlans)
 	for _, ch := range chs {

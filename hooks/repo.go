@@ -176,16 +176,9 @@ func (r *hookRepo) Status(ctx context.Context) ([]string, error) {
 // Worktree is a located work tree: what the engine needs plus the git
 // folders the runtimes use to find the database.
 type Worktree interface {
-	Root() string
-	MainRoot() string
-	Name() string
+	session.Repo
 	CommonDir() string
 	GitDir() string
-	Head(ctx context.Context) (string, string, error)
-	ChangedFiles(ctx context.Context, since string) ([]string, error)
-	StagedFiles(ctx context.Context) ([]string, error)
-	CommitsSince(ctx context.Context, since string) ([]string, error)
-	Status(ctx context.Context) ([]string, error)
 }
 
 // LocateWorktree finds the work tree around dir (dir itself or a parent)
@@ -237,4 +230,40 @@ func (r *hookRepo) GitUser(ctx context.Context) (name, email string) {
 		return "", ""
 	}
 	return repo.GitUser(ctx)
+}
+
+// DefaultBranch, CommitSubjects, DiffLines and VerifyStart are what a gate
+// run at hook time may ask beyond the fast paths above: the repository
+// is opened (one git rev-parse) only then.
+
+func (r *hookRepo) DefaultBranch(ctx context.Context) (string, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return "", err
+	}
+	return repo.DefaultBranch(ctx)
+}
+
+func (r *hookRepo) CommitSubjects(ctx context.Context, since string) ([]session.CommitSubject, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return repo.CommitSubjects(ctx, since)
+}
+
+func (r *hookRepo) DiffLines(ctx context.Context, since, path string) (added, removed []string, addedAt []int, err error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return repo.DiffLines(ctx, since, path)
+}
+
+func (r *hookRepo) VerifyStart(ctx context.Context, commit, head string) (string, error) {
+	repo, err := r.open(ctx)
+	if err != nil {
+		return "", err
+	}
+	return repo.VerifyStart(ctx, commit, head)
 }

@@ -174,3 +174,21 @@ func (c *concurrentRepo) PutRecord(ctx context.Context, ref, id string, body []b
 	}
 	return w.PutRecord(ctx, ref, id, body)
 }
+
+// DefaultBranch, CommitSubjects and DiffLines run git processes: no lock.
+func (c *concurrentRepo) DefaultBranch(ctx context.Context) (string, error) {
+	return c.get().DefaultBranch(ctx)
+}
+
+func (c *concurrentRepo) CommitSubjects(ctx context.Context, since string) ([]session.CommitSubject, error) {
+	return c.get().CommitSubjects(ctx, since)
+}
+
+func (c *concurrentRepo) DiffLines(ctx context.Context, since, path string) (added, removed []string, addedAt []int, err error) {
+	return c.get().DiffLines(ctx, since, path)
+}
+
+// LooseCommit reads a file of the object store: no lock.
+func (c *concurrentRepo) LooseCommit(sha string) (session.LandedCommit, []string, bool) {
+	return c.get().LooseCommit(sha)
+}

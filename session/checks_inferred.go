@@ -15,16 +15,6 @@ import (
 // The check kinds a protocol's sentences imply (protocolspec/infer.go);
 // authors can also write them as annotations.
 
-// defaultBrancher and commitSubjecter are implemented by gitrepo.Repo;
-// they are optional so test repositories need not provide them.
-type defaultBrancher interface {
-	DefaultBranch(ctx context.Context) (string, error)
-}
-
-type commitSubjecter interface {
-	CommitSubjects(ctx context.Context, since string) ([]CommitSubject, error)
-}
-
 // CommitSubject is a commit's subject line and the Session-Id trailer it
 // carries ("" when none).
 type CommitSubject struct {
@@ -82,11 +72,7 @@ func checkNotDefaultBranch(ctx context.Context, env gateEnv) (GateStatus, string
 	if branch == "" {
 		return StatusSkipped, "HEAD is detached: not on any branch, so not on the default one", ""
 	}
-	db, ok := env.repo.(defaultBrancher)
-	if !ok {
-		return StatusSkipped, "the repository cannot tell its default branch", ""
-	}
-	def, err := db.DefaultBranch(ctx)
+	def, err := env.repo.DefaultBranch(ctx)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
@@ -196,11 +182,7 @@ var conventionalRE = sync.OnceValue(func() *regexp.Regexp {
 // (they are rewritten or generated). No commit: nothing to check
 // (commit_since_start asks for one).
 func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (GateStatus, string, string) {
-	cs, ok := env.repo.(commitSubjecter)
-	if !ok {
-		return StatusSkipped, "the repository cannot list commit messages", ""
-	}
-	commits, err := cs.CommitSubjects(ctx, env.sess.StartCommit)
+	commits, err := env.repo.CommitSubjects(ctx, env.sess.StartCommit)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}

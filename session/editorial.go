@@ -19,12 +19,6 @@ import (
 // heading and no code fence. New sections, new files and code blocks are
 // content, so QA applies.
 
-// lineDiffer is implemented by gitrepo.Repo; a repository without it cannot
-// show a change is editorial, so skip_qa is refused there.
-type lineDiffer interface {
-	DiffLines(ctx context.Context, since, path string) (added, removed []string, addedAt []int, err error)
-}
-
 // editorialRE finds the protocol sentence that limits skipping QA to
 // editorial changes.
 var editorialRE = sync.OnceValue(func() *regexp.Regexp {
@@ -93,16 +87,12 @@ var headingOrFence = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 // checkEditorial returns "" when every documentation change is editorial,
 // else the first file that is not and why.
 func (e *Engine) checkEditorial(ctx context.Context, repo Repo, s *Session, spec *protocolspec.Spec, docs []string) (string, error) {
-	d, ok := repo.(lineDiffer)
-	if !ok {
-		return "this repository cannot show line changes", nil
-	}
 	arts := protocolArtifacts(spec)
 	for _, f := range docs {
 		if e.Config.isRecord(f) || matchAny(arts, f) {
 			continue
 		}
-		added, removed, addedAt, err := d.DiffLines(ctx, s.StartCommit, f)
+		added, removed, addedAt, err := repo.DiffLines(ctx, s.StartCommit, f)
 		if err != nil {
 			return "", err
 		}

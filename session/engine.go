@@ -115,11 +115,6 @@ func (e *Engine) SpecFor(ctx context.Context, sha string) (*protocolspec.Spec, e
 	return spec, nil
 }
 
-// startVerifier checks a caller-supplied starting commit; gitrepo.Repo has it.
-type startVerifier interface {
-	VerifyStart(ctx context.Context, commit, head string) (string, error)
-}
-
 // StartRequest opens a session.
 type StartRequest struct {
 	Repo           Repo
@@ -210,11 +205,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if !hexSHA.MatchString(c) {
 			return nil, invalidf("invalid starting_commit %q: want a hex commit id", truncate(req.StartingCommit, 64))
 		}
-		v, ok := req.Repo.(startVerifier)
-		if !ok {
-			return nil, invalidf("starting_commit cannot be checked in this repository: leave it out to start at HEAD")
-		}
-		if head, err = v.VerifyStart(ctx, c, head); err != nil {
+		if head, err = req.Repo.VerifyStart(ctx, c, head); err != nil {
 			return nil, fmt.Errorf("invalid starting_commit: %w", err)
 		}
 	}

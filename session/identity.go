@@ -33,8 +33,8 @@ const (
 func WhoRuns(ctx context.Context, repo Repo) (name, email, host string) {
 	if v := strings.TrimSpace(os.Getenv(EnvUser)); v != "" {
 		name, email = ParseUser(v)
-	} else if ir, ok := repo.(IdentityRepo); ok {
-		name, email = ir.GitUser(ctx)
+	} else if repo != nil {
+		name, email = repo.GitUser(ctx)
 	}
 	host = strings.TrimSpace(os.Getenv(EnvHost))
 	if host == "" {
@@ -58,10 +58,10 @@ func ParseUser(v string) (name, email string) {
 
 // repoOrigin is repo's normalized origin URL, "" when it has none.
 func repoOrigin(repo Repo) string {
-	if ir, ok := repo.(IdentityRepo); ok {
-		return NormalizeRemoteURL(ir.OriginURL())
+	if repo == nil {
+		return ""
 	}
-	return ""
+	return NormalizeRemoteURL(repo.OriginURL())
 }
 
 // NormalizeRemoteURL reduces the forms of one remote to one string,

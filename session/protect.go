@@ -216,15 +216,6 @@ func (c ProtectedChange) String() string {
 	return fmt.Sprintf("%s%s changed (sha256 %s; accepted: %s)", c.Path, where, shortSHA(c.SHA256), strings.Join(acc, ", "))
 }
 
-// stagedProtected is what a repository offers to see protected files in
-// the index (gitrepo.Repo and the hook's repository have it).
-type stagedProtected interface {
-	// StagedProtected returns, for each staged change (index vs HEAD) to a
-	// file matching one of the root-anchored globs, the sha256 of its staged
-	// content ("" for a staged deletion).
-	StagedProtected(ctx context.Context, patterns []string) (map[string]string, error)
-}
-
 // AcceptStep is the command a person runs to accept protected changes.
 const AcceptStep = "a person reviews the change and runs `sessiongate protocol accept --reason \"...\"` at a terminal (or reverts it with `git checkout -- FILE`)"
 
@@ -349,15 +340,11 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 // accepted.
 func currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string) ([]ProtectedChange, error) {
 	changes := diffProtected(protectedState(repo.Root(), patterns, trusted), trusted)
-	sp, ok := repo.(stagedProtected)
-	if !ok {
-		return changes, nil
-	}
 	pats := slices.Clone(patterns)
 	for p := range trusted {
 		pats = append(pats, p)
 	}
-	staged, err := sp.StagedProtected(ctx, pats)
+	staged, err := repo.StagedProtected(ctx, pats)
 	if err != nil {
 		return nil, fmt.Errorf("read staged protected files: %w", err)
 	}

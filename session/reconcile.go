@@ -31,15 +31,6 @@ type LandedCommit struct {
 	CommitTime time.Time
 }
 
-// landedLister is what a repository offers for reconciliation; gitrepo.Repo
-// and the hook's repository have it.
-type landedLister interface {
-	// LandedCommits lists the commits reachable from HEAD but neither from
-	// since nor from a remote-tracking branch (pulled work is not the
-	// session's), oldest first.
-	LandedCommits(ctx context.Context, since string) ([]LandedCommit, error)
-}
-
 // recordedCommits returns the commits the session's hooks or
 // reconciliation recorded (observed evidence only: an agent's claimed
 // commit_sha evidence does not make a commit recorded).
@@ -73,10 +64,6 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	if s == nil || !s.Active() || repo == nil {
 		return 0, nil
 	}
-	ll, ok := repo.(landedLister)
-	if !ok {
-		return 0, nil
-	}
 	head, _, err := repo.Head(ctx)
 	if err != nil || head == "" || head == s.StartCommit {
 		return 0, nil // an unreadable HEAD is the caller's problem, not a lost commit
@@ -96,7 +83,7 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		return 0, err
 	}
 	if landed == nil {
-		if landed, err = ll.LandedCommits(ctx, s.StartCommit); err != nil {
+		if landed, err = repo.LandedCommits(ctx, s.StartCommit); err != nil {
 			return 0, fmt.Errorf("reconcile: list commits: %w", err)
 		}
 	}
@@ -161,22 +148,12 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	return n, nil
 }
 
-// commitReader reads one commit without starting git when it can (a loose
-// object); gitrepo.Repo and the hook's repository have it.
-type commitReader interface {
-	LooseCommit(sha string) (c LandedCommit, parents []string, ok bool)
-}
-
 // headOnly is the common case without listing commits: HEAD is a commit of
 // this session's pre-commit pass (its tree matches one) whose one parent is
 // recorded or the starting commit, so HEAD is the only commit to record.
 // nil when that cannot be shown; the caller then lists the landed commits.
 func (e *Engine) headOnly(ctx context.Context, s *Session, repo Repo, head string, known map[string]bool, since time.Time) ([]LandedCommit, error) {
-	cr, ok := repo.(commitReader)
-	if !ok {
-		return nil, nil
-	}
-	c, parents, ok := cr.LooseCommit(head)
+	c, parents, ok := repo.LooseCommit(head)
 	if !ok || len(parents) != 1 || !(known[parents[0]] || parents[0] == s.StartCommit) || c.CommitTime.Before(since) {
 		return nil, nil
 	}

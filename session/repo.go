@@ -24,6 +24,33 @@ type Repo interface {
 	CommitsSince(ctx context.Context, since string) ([]string, error)
 	// Status returns porcelain status entries; none means clean.
 	Status(ctx context.Context) ([]string, error)
+
+	// What the checks, reconciliation, identity and records need. Every
+	// implementation has all of it: a check that found a method missing
+	// would have to skip, and a skipped check is a gate passed without
+	// the work.
+
+	// DefaultBranch names the default branch ("" when none is found).
+	DefaultBranch(ctx context.Context) (string, error)
+	// CommitSubjects lists the commits after since with their subjects.
+	CommitSubjects(ctx context.Context, since string) ([]CommitSubject, error)
+	// DiffLines returns a file's added and removed lines since a commit.
+	DiffLines(ctx context.Context, since, path string) (added, removed []string, addedAt []int, err error)
+	// VerifyStart checks a caller-supplied starting commit against HEAD.
+	VerifyStart(ctx context.Context, commit, head string) (string, error)
+	// LandedCommits lists the commits reachable from HEAD but neither from
+	// since nor from a remote-tracking branch (pulled work is not the
+	// session's), oldest first.
+	LandedCommits(ctx context.Context, since string) ([]LandedCommit, error)
+	// LooseCommit reads one commit without starting git when it is a loose
+	// object; ok is false otherwise.
+	LooseCommit(sha string) (c LandedCommit, parents []string, ok bool)
+	// StagedProtected returns, for each staged change (index vs HEAD) to a
+	// file matching one of the root-anchored globs, the sha256 of its staged
+	// content ("" for a staged deletion).
+	StagedProtected(ctx context.Context, patterns []string) (map[string]string, error)
+	IdentityRepo
+	RecordRefWriter
 }
 
 // Config is the part of the configuration the engine uses.

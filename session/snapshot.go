@@ -182,11 +182,7 @@ func (e *Engine) writeRecord(ctx context.Context, s *Session) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("write session record to %s: %w", ref, err)
 		}
-		w, ok := repo.(RecordRefWriter)
-		if !ok {
-			return "", fmt.Errorf("write session record to %s: this repository adapter cannot write git refs", ref)
-		}
-		p, err := w.PutRecord(ctx, ref, s.ID, append(b, '\n'))
+		p, err := repo.PutRecord(ctx, ref, s.ID, append(b, '\n'))
 		if err != nil {
 			return "", fmt.Errorf("write session record to %s: %w", ref, err)
 		}

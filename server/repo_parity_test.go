@@ -1,0 +1,81 @@
+package server_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/store"
+)
+
+// The repository the MCP server shares between requests runs every check
+// the CLI's does: a protocol that forbids work on main fails a session on
+// main over MCP too (it used to be skipped there, the shared wrapper lacking
+// the default-branch read: a gate passed without the work).
+func TestSharedRepoRunsEveryCheck(t *testing.T) {
+	mcpRequireGit(t)
+	dir := t.TempDir()
+	mcpGit(t, dir, "init", "-q", "-b", "main")
+	mcpWriteFile(t, dir, "SESSION-PROTOCOL.md", `# P
+
+## Session Start
+
+### Phase 1: Branch (BLOCKING)
+
+1. The agent MUST NOT work on the main branch.
+
+## Session End
+
+### Phase 1: Notes (OPTIONAL)
+
+1. The agent SHOULD write notes.
+`)
+	mcpGit(t, dir, "add", "-A")
+	mcpGit(t, dir, "commit", "-q", "-m", "initial")
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sg.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	open := server.CachedOpenRepo(func(ctx context.Context, wt string) (session.Repo, error) { return gitrepo.Open(ctx, wt) })
+	eng := session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Second}, open)
+	repo, err := open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proto, err := os.ReadFile(filepath.Join(dir, "SESSION-PROTOCOL.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := eng.LoadSpec(ctx, "SESSION-PROTOCOL.md", proto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Start(ctx, session.StartRequest{Repo: repo, Spec: spec, Objective: "on main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := eng.ValidateGate(ctx, res.SessionID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range g.Checks {
+		if c.Kind == protocolspec.CheckNotDefaultBranch {
+			found = true
+			if c.Status != session.StatusFail {
+				t.Errorf("not-on-main check through the shared repository: %s (%s), want FAIL", c.Status, c.Message)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no not-on-main check was inferred: %+v", g.Checks)
+	}
+}

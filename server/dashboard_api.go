@@ -41,7 +41,15 @@ type apiSnapshot struct {
 type apiPosition struct {
 	Phase   string `json:"phase"`
 	Blocked bool   `json:"blocked"`
-	Reason  string `json:"reason"`
+	// Block is what blocks it: "gate" (a failing BLOCKING or REQUIRED
+	// gate, named in BlockedBy) or "policy" (a sequence rule refused the
+	// last call); "" when nothing does.
+	Block     string `json:"block,omitempty"`
+	BlockedBy string `json:"blocked_by,omitempty"`
+	Reason    string `json:"reason"`
+	// Carried are earlier sessions' violations still active here: while
+	// there is one, force is refused.
+	Carried []session.Violation `json:"carried_violations"`
 }
 
 type apiSessionDetail struct {
@@ -113,7 +121,8 @@ func (d *dashboard) apiSession(c echo.Context) error {
 		EventsComplete: det.EventsFrom <= 1, Snapshots: []apiSnapshot{},
 	}
 	if det.Session.Active() {
-		out.Position = &apiPosition{Phase: det.Position.Phase, Blocked: det.Position.Blocked, Reason: det.Position.Reason}
+		out.Position = &apiPosition{Phase: det.Position.Phase, Blocked: det.Position.Blocked, Block: string(det.Position.Block),
+			BlockedBy: det.Position.BlockedBy, Reason: det.Position.Reason, Carried: nonNil(det.Position.Carried)}
 	}
 	for _, e := range det.Commits {
 		out.Commits = append(out.Commits, e.Ref)

@@ -132,6 +132,10 @@ func TestBrowserFilterAndPager(t *testing.T) {
 	b := newBrowser(t, env)
 	b.do("sessions", chromedp.Navigate(b.base+"/sessions"), chromedp.WaitVisible(chromedp.CSS("#results")))
 	b.waitJS("htmx loaded", `typeof htmx !== "undefined"`, 5*time.Second)
+	// Relative times, the absolute UTC time on hover.
+	if got := b.eval(`(() => { const t = document.querySelector("#results time[data-rel]"); return t.textContent + "|" + t.title })()`).(string); !regexp.MustCompile(`^\d+ (s|min|h|days) ago\|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$`).MatchString(got) {
+		t.Errorf("list time %q: want relative text and the absolute UTC time as its title", got)
+	}
 	b.eval(`window.__sgReq = 0; document.addEventListener("htmx:beforeRequest", () => window.__sgReq++); true`)
 	b.do("type a branch and press Enter", chromedp.SendKeys(chromedp.CSS(`input[name="branch"]`), "bulk\r"))
 	b.waitJS("filtered by branch", `location.search === "?branch=bulk"`, 5*time.Second)

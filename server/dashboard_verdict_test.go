@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -208,5 +209,29 @@ func TestSessionPageForLongProtocols(t *testing.T) {
 		if !strings.Contains(blocked, w) {
 			t.Errorf("blocked session page lacks %q", w)
 		}
+	}
+}
+
+// TestAPIPositionNamesTheBlock: /api/sessions/{id} says what blocks a
+// running session and which carried violations refuse force.
+func TestAPIPositionNamesTheBlock(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	env.seedViolated()
+	rec := env.get("/api/sessions/"+dashSID(6), false)
+	var out struct {
+		Position struct {
+			Blocked   bool                `json:"blocked"`
+			Block     string              `json:"block"`
+			BlockedBy string              `json:"blocked_by"`
+			Carried   []session.Violation `json:"carried_violations"`
+		} `json:"position"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatalf("%v\n%s", err, rec.Body)
+	}
+	p := out.Position
+	if !p.Blocked || p.Block != "gate" || p.BlockedBy != "BLOCKING gate CONTEXT_RETRIEVAL" || len(p.Carried) != 2 {
+		t.Errorf("position = %+v, want blocked by the BLOCKING gate with 2 carried violations", p)
 	}
 }

@@ -473,8 +473,32 @@ func (d *dashboard) sessionDetail(ctx context.Context, id string) (web.SessionDe
 		}
 	}
 	det.Timeline, det.OtherEvidence = timeline(s, spec, rs, det.Evidence)
+	if det.Supersedes, err = d.superseded(ctx, s); err != nil {
+		return det, err
+	}
 	det.Fixes = fixes(s, det.Position, det.Timeline)
 	return det, nil
+}
+
+// superseded lists the sessions s replaced: starting a session abandons
+// the running one of the same worktree with the summary "superseded by
+// session <id>", so they are among the few sessions of that worktree
+// started just before s (one indexed read).
+func (d *dashboard) superseded(ctx context.Context, s *session.Session) ([]string, error) {
+	if s.Worktree == "" {
+		return nil, nil
+	}
+	prev, err := d.store().ListSessions(ctx, session.SessionFilter{Worktree: s.Worktree, To: s.CreatedAt, Limit: 5})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range prev {
+		if web.SupersededBy(p) == s.ID {
+			out = append(out, p.ID)
+		}
+	}
+	return out, nil
 }
 
 // ---- terminate ----

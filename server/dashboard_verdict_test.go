@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -233,5 +236,41 @@ func TestAPIPositionNamesTheBlock(t *testing.T) {
 	p := out.Position
 	if !p.Blocked || p.Block != "gate" || p.BlockedBy != "BLOCKING gate CONTEXT_RETRIEVAL" || len(p.Carried) != 2 {
 		t.Errorf("position = %+v, want blocked by the BLOCKING gate with 2 carried violations", p)
+	}
+}
+
+// TestSupersededSessionsLinkEachOther: starting a session where one still
+// runs abandons the old one; each page links to the other.
+func TestSupersededSessionsLinkEachOther(t *testing.T) {
+	env := newDashEnv(t, "")
+	dashRequireGit(t)
+	dir := t.TempDir()
+	dashGit(t, dir, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# demo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dashGit(t, dir, "add", "-A")
+	dashGit(t, dir, "commit", "-q", "-m", "initial")
+	ctx := context.Background()
+	repo, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := env.engine.Start(ctx, session.StartRequest{Repo: repo, Spec: env.spec, Objective: "first try"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.now = env.now.Add(time.Minute)
+	second, err := env.engine.Start(ctx, session.StartRequest{Repo: repo, Spec: env.spec, Objective: "second try"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := env.get("/sessions/"+first.SessionID, false).Body.String()
+	if !strings.Contains(old, "Superseded:") || !strings.Contains(old, `href="/sessions/`+second.SessionID+`"`) {
+		t.Error("the superseded session does not link to the one that replaced it")
+	}
+	cur := env.get("/sessions/"+second.SessionID, false).Body.String()
+	if !strings.Contains(cur, "This session replaced session") || !strings.Contains(cur, `href="/sessions/`+first.SessionID+`"`) {
+		t.Error("the new session does not link to the session it replaced")
 	}
 }

@@ -197,7 +197,9 @@ type SessionDetail struct {
 	// OtherEvidence is evidence for a phase the timeline does not show.
 	OtherEvidence []session.Evidence
 	// Fixes are CLI commands that move a blocked session on.
-	Fixes      []Fix
+	Fixes []Fix
+	// Supersedes are the sessions this one replaced when it started.
+	Supersedes []string
 	Events     []session.Event
 	EventsFrom int64 // seq of the first listed event; > 1 when older ones are left out
 	EventCount int64

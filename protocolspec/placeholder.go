@@ -39,7 +39,7 @@ func Placeholders(line string) []Placeholder {
 	out := make([]Placeholder, 0, len(locs))
 	q, i := Unquoted, 0
 	for _, loc := range locs {
-		q, i = scanQuotes(line, i, loc[0], q)
+		q, _ = scanQuotes(line, i, loc[0], q)
 		p := Placeholder{Start: loc[0], End: loc[1], Source: line[loc[2]:loc[3]], Quoting: q}
 		if loc[4] >= 0 {
 			p.Glob = line[loc[4]:loc[5]]

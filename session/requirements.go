@@ -31,11 +31,6 @@ type RequirementStatus struct {
 	Reason string `json:"reason"`
 }
 
-// requirementRef is a requirement shown where space is short.
-func requirementRef(r protocolspec.Requirement) string {
-	return fmt.Sprintf("%s (%s: %s)", r.ID, r.Level, truncateRunes(r.Text, 80))
-}
-
 // observedOnly reports whether a phase accepts only observed evidence: an
 // origin=observed check, or the phase listed under observed: in the config.
 func observedOnly(p *protocolspec.Phase, cfg Config) bool {

@@ -352,7 +352,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.deviate()
 		// The agent silences its own files instead of fixing them.
 		w.write(".markdownlint-cli2.yaml", w.read(".markdownlint-cli2.yaml")+"  - \".agents/**\"\n")
-		out, code = w.sh(lint)
+		out, _ = w.sh(lint)
 	}
 	w.evidence("QUALITY_CHECKS", "markdownlint-cli2", toolOutput, "$ "+lint+"\n"+out)
 	ownLog := sk != skipNewLog && sk != skipOwnLog && sk != skipLogFill

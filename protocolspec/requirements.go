@@ -58,6 +58,15 @@ func IsConditional(text string) bool { return hasWord(text, requirementCondition
 
 var requirementConditionals = map[string]bool{"if": true, "when": true, "whenever": true, "unless": true}
 
+// AsksToWrite reports whether a sentence asks for files to be made,
+// changed or committed (create, write, update, save, commit, ...), as
+// opposed to read.
+func AsksToWrite(text string) bool {
+	return hasWord(text, creationWords, "", "") || hasWord(text, committingWords, "", "")
+}
+
+var committingWords = map[string]bool{"commit": true, "commits": true, "committed": true, "append": true, "record": true}
+
 // creationWords are the words of a sentence that asks for a file to be made
 // or changed.
 var creationWords = map[string]bool{"create": true, "creates": true, "created": true, "write": true, "writes": true,

@@ -40,17 +40,28 @@ func requiresEditorial(spec *protocolspec.Spec) (protocolspec.Requirement, bool)
 
 // protocolArtifacts are the files the protocol itself has the session
 // write: the globs of its create/change gates (session log, QA reports) and
-// the hidden working folders its text names (".serena/memories",
-// ".agents/sessions/"). Writing them is the protocol's work, not a
-// documentation change under review. Only dot-folders count, so a protocol
-// that mentions docs/ does not exempt the project's documentation.
+// the hidden working paths named by a sentence that asks to write them
+// ("save to .serena/memories/", "create .agents/sessions/..."). Writing them
+// is the protocol's work, not a documentation change under review. Only
+// dot-folders count, so a protocol that mentions docs/ does not exempt the
+// project's documentation; a path the protocol only has the agent read (the
+// project plan, the handoff) is not exempt, and neither is a whole
+// top-level folder (".agents/" holds the plan too): exempting them let a
+// new section in the plan pass as an editorial change.
 func protocolArtifacts(spec *protocolspec.Spec) []string {
 	var out []string
 	named := func(text string) {
+		if !protocolspec.AsksToWrite(text) {
+			return
+		}
 		for _, m := range dotPathRE().FindAllStringSubmatch(text, -1) {
 			p := strings.TrimRight(m[1], ".,;:)")
 			if strings.HasSuffix(p, "/") || !strings.Contains(path.Base(p), ".") {
-				p = strings.TrimSuffix(p, "/") + "/**"
+				p = strings.TrimSuffix(p, "/")
+				if !strings.Contains(p, "/") {
+					continue // a whole top-level folder
+				}
+				p += "/**"
 			}
 			out = append(out, p)
 		}

@@ -94,6 +94,9 @@ var scenarios = []scenario{
 		reading: "Phase 2.5 item 4 allows skipping QA only when the documentation change is strictly editorial " +
 			"(spelling, grammar, formatting). The agent adds a new section to the project plan and ends with skip_qa. " +
 			"New content is not editorial: QA applies. Not compliant."},
+	{name: "skip-qa-new-docs-cli", protocol: v1222, via: "CLI", skips: skipQAForDocs, history: true, docs: true,
+		reading: "As skip-qa-new-docs, through the CLI (where the editorial check always ran: it exempted the plan as a " +
+			"file the protocol names, so the new section passed). Not compliant."},
 	{name: "no-commit", protocol: starter, via: "CLI", skips: skipCommit,
 		reading: "Git Operations: the agent MUST commit its changes. Ending with the work uncommitted is not compliant."},
 	{name: "padded-ok", protocol: v1222, via: "MCP", skips: skipSkills, history: true,

@@ -133,15 +133,22 @@ if [ -n "$SG_BASE" ]; then
 	say "building the base revision $SG_BASE"
 	git -C "$ROOT" worktree add -q --detach "$WORK/base-src" "$SG_BASE"
 	(cd "$WORK/base-src" && go build -o "$BIN/sessiongate-base" ./cmd/sessiongate)
+	# Its own database, seeded alike by its own code: an older binary
+	# refuses a database a newer one migrated.
+	BASE_DB=$WORK/base.db
+	(cd "$WORK/base-src" && go run bench/seed.go -db "$BASE_DB" -repo "$REPO" -n "$SESSIONS" >&2)
 	git -C "$ROOT" worktree remove --force "$WORK/base-src"
 	sg_variants+=(base-all)
 fi
 sg_of() { if [ "$1" = base-all ]; then echo "$BIN/sessiongate-base"; else echo "$SG"; fi; }
+# env_of VARIANT: the environment its commands run with (the base's database).
+env_of() { if [ "$1" = base-all ]; then echo "SESSIONGATE_DB=$BASE_DB"; else echo "SESSIONGATE_UNUSED=1"; fi; }
 dir_of() { case $1 in sg-* | base-*) echo "$WORK/wt-$1" ;; *) echo "$REPO" ;; esac; }
 for v in "${sg_variants[@]}"; do
 	git worktree add -q -b "bench-$v" "$(dir_of "$v")"
 	(
 		cd "$(dir_of "$v")"
+		export "$(env_of "$v")"
 		sgv=$(sg_of "$v")
 		id=$("$sgv" session start --objective "benchmark $v" | sed -n 's/^export SESSIONGATE_SESSION=//p')
 		"$sgv" session evidence --session "$id" --phase CONTEXT_RETRIEVAL --type tool_output --value "read" >/dev/null
@@ -192,7 +199,7 @@ results=$WORK/results.tsv
 : > "$results"
 for v in "${variants[@]}"; do
 	# A check that the variant works before timing it.
-	prepare "$(dir_of "$v")" && git -C "$(dir_of "$v")" -c core.hooksPath="$WORK/hooks-$v" commit -q -m check ||
+	prepare "$(dir_of "$v")" && env "$(env_of "$v")" git -C "$(dir_of "$v")" -c core.hooksPath="$WORK/hooks-$v" commit -q -m check ||
 		{ say "variant $v failed to commit"; exit 1; }
 done
 # TIMER=loop (default) interleaves the variants run by run, so a load that
@@ -230,7 +237,7 @@ else
 			prepare "$d"
 			times > "$WORK/t0"
 			s=$EPOCHREALTIME
-			git -C "$d" -c core.hooksPath="$WORK/hooks-$v" commit -q -m bench
+			env "$(env_of "$v")" git -C "$d" -c core.hooksPath="$WORK/hooks-$v" commit -q -m bench
 			e=$EPOCHREALTIME
 			times > "$WORK/t1"
 			if ((i >= 3)); then

@@ -159,6 +159,9 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			d, err = eng.PostCommit(ctx, req)
 		}
 	case session.HookPrePush:
+		// The protected-file check reads the index itself when it can (as
+		// pre-commit does), instead of git rev-parse and git diff --cached.
+		repo.indexFile = rt.indexPath(repo)
 		pushed := rt.pushedRefs()
 		req.DeletesOnly = deletesOnly(pushed)
 		d, err = eng.PrePush(ctx, req)

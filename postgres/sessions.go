@@ -113,6 +113,9 @@ func sessionWhere(f session.SessionFilter, a *args) string {
 			conds = append(conds, "violation_count = 0")
 		}
 	}
+	if f.Severity != "" {
+		conds = append(conds, "id IN (SELECT session_id FROM violations WHERE severity = "+a.add(f.Severity)+")")
+	}
 	if !f.From.IsZero() {
 		conds = append(conds, "created_at >= "+a.add(nanos(f.From)))
 	}

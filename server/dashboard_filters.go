@@ -128,6 +128,13 @@ func parseSessionQuery(q url.Values, allowLimit bool) (sessionQuery, error) {
 	default:
 		return sq, badf("bad violations filter %q: use yes or no", clip(v))
 	}
+	switch v := strings.ToUpper(strings.TrimSpace(q.Get("severity"))); v {
+	case "":
+	case session.SeverityCritical, session.SeverityHigh, session.SeverityMedium, session.SeverityLow:
+		f.Severity, sq.form.Severity = v, v
+	default:
+		return sq, badf("bad severity filter %q: use CRITICAL, HIGH, MEDIUM or LOW", clip(v))
+	}
 	if f.From, f.To, sq.form.From, sq.form.To, err = parseRange(q); err != nil {
 		return sq, err
 	}
@@ -381,6 +388,7 @@ func sessionsURL(base string, f web.SessionFilterForm, cursor string) string {
 	set("host", f.Host)
 	set("repo", f.Repo)
 	set("violations", f.Violations)
+	set("severity", f.Severity)
 	set("now", f.Now)
 	set("from", f.From)
 	set("to", f.To)

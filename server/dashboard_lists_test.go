@@ -37,6 +37,11 @@ func TestDashboardListsAndErrors(t *testing.T) {
 		{"code in any case", "/violations?code=forced_advance", false, 200, []string{"1 violation matches", `<option value="FORCED_ADVANCE" selected>`}, nil},
 		{"phase in any case", "/violations?phase=context_retrieval", false, 200,
 			[]string{"2 violations match", `<option value="CONTEXT_RETRIEVAL" selected>`}, nil},
+		{"sessions with a violation of a severity", "/sessions?severity=high", false, 200,
+			[]string{`<option value="HIGH" selected>`, "1 session matches"}, nil},
+		{"a violation outside any session is no session's", "/sessions?severity=CRITICAL", false, 200,
+			[]string{"No session matches these filters."}, nil},
+		{"a severity that is not one", "/api/sessions?severity=bad", false, 400, []string{"bad severity filter"}, nil},
 		{"violations count, objective and branch", "/violations", false, 200, []string{"3 violations match", "Blocked start</div>", "feat/x</div>"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

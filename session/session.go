@@ -345,8 +345,11 @@ type SessionFilter struct {
 	Branch        string
 	Worktree      string
 	HasViolations *bool
-	From, To      time.Time // on CreatedAt; zero means open
-	Query         string    // substring of objective
+	// Severity keeps sessions with at least one violation of this severity
+	// (SeverityCritical, ...); "" any.
+	Severity string
+	From, To time.Time // on CreatedAt; zero means open
+	Query    string    // substring of objective
 	// User matches the session's user email or user name exactly; Host its
 	// host; Repo its repository's Key (normalized origin URL, else root).
 	User, Host, Repo string

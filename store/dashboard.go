@@ -245,7 +245,7 @@ func (r reader) DashboardSessions(ctx context.Context, f session.SessionFilter) 
 
 func onlyStates(f session.SessionFilter) bool {
 	f.States, f.BeforeTime, f.BeforeID, f.Limit = nil, time.Time{}, "", 0
-	return f.RepoID == 0 && f.Branch == "" && f.Worktree == "" && f.HasViolations == nil &&
+	return f.RepoID == 0 && f.Branch == "" && f.Worktree == "" && f.HasViolations == nil && f.Severity == "" &&
 		f.User == "" && f.Host == "" && f.Repo == "" &&
 		f.From.IsZero() && f.To.IsZero() && f.Query == ""
 }

@@ -136,6 +136,10 @@ func sessionWhere(f session.SessionFilter) (string, []any) {
 			conds = append(conds, "violation_count = 0")
 		}
 	}
+	if f.Severity != "" {
+		conds = append(conds, "id IN (SELECT session_id FROM violations WHERE severity = ?)")
+		args = append(args, f.Severity)
+	}
 	if !f.From.IsZero() {
 		conds = append(conds, "created_at >= ?")
 		args = append(args, nanos(f.From))

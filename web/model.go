@@ -99,6 +99,7 @@ type SessionFilterForm struct {
 	Branch     string
 	Worktree   string
 	Violations string // "", "yes", "no"
+	Severity   string // "", "CRITICAL", "HIGH", "MEDIUM", "LOW": with a violation of it
 	Now        string // "", "blocked", "idle": running sessions in that condition
 	From, To   string // YYYY-MM-DD
 	Q          string
@@ -109,7 +110,7 @@ type SessionFilterForm struct {
 
 // Active reports whether any filter is set.
 func (f SessionFilterForm) Active() bool {
-	return f.Now != "" || len(f.States) > 0 || f.Branch != "" || f.Worktree != "" || f.Violations != "" || f.From != "" || f.To != "" || f.Q != "" ||
+	return f.Now != "" || len(f.States) > 0 || f.Branch != "" || f.Worktree != "" || f.Violations != "" || f.Severity != "" || f.From != "" || f.To != "" || f.Q != "" ||
 		f.User != "" || f.Host != "" || f.Repo != ""
 }
 

@@ -74,3 +74,51 @@ func testComplianceByDayFollowsChanges(t *testing.T, open Opener) {
 	update(t, db, func(w session.Writer) error { return w.DeleteSession(ctx, ss[1].ID) })
 	check("a session with violations deleted")
 }
+
+// testSeverityFilter: sessions with a violation of a severity, in the list
+// and in the dashboard's total (which must not come from the per-state
+// counts when a severity is asked).
+func testSeverityFilter(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	crit, low, clean := newSession(t, db, "/sev"), newSession(t, db, "/sev"), newSession(t, db, "/sev")
+	_ = clean
+	update(t, db, func(w session.Writer) error {
+		for _, v := range []session.Violation{
+			{SessionID: crit.ID, RepoID: crit.RepoID, Code: "BYPASS", Severity: session.SeverityCritical, Message: "m"},
+			{SessionID: crit.ID, RepoID: crit.RepoID, Code: "X", Severity: session.SeverityLow, Message: "m"},
+			{SessionID: low.ID, RepoID: low.RepoID, Code: "X", Severity: session.SeverityLow, Message: "m"},
+		} {
+			if err := w.AddViolation(ctx, &v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	ids := func(f session.SessionFilter) []string {
+		t.Helper()
+		ss, err := db.ListSessions(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, s := range ss {
+			out = append(out, s.ID)
+		}
+		return out
+	}
+	mustEqual(t, "CRITICAL", ids(session.SessionFilter{Severity: session.SeverityCritical}), []string{crit.ID})
+	if got := ids(session.SessionFilter{Severity: session.SeverityLow}); len(got) != 2 {
+		t.Errorf("LOW: %v, want both sessions with a LOW violation", got)
+	}
+	if got := ids(session.SessionFilter{Severity: session.SeverityHigh}); len(got) != 0 {
+		t.Errorf("HIGH: %v, want none", got)
+	}
+	page, err := aggregates(t, db).DashboardSessions(ctx, session.SessionFilter{Severity: session.SeverityCritical})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != 1 || len(page.Sessions) != 1 {
+		t.Errorf("dashboard page for CRITICAL: total %d, %d rows; want 1 and 1", page.Total, len(page.Sessions))
+	}
+}

@@ -62,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 		{"SecretsRedacted", testSecretsRedacted},
 		{"Aggregates", testAggregates},
 		{"ComplianceByDayFollowsChanges", testComplianceByDayFollowsChanges},
+		{"SeverityFilter", testSeverityFilter},
 		{"ComplianceByDay", testComplianceByDay},
 		{"StateCountsFollowWrites", testStateCountsFollowWrites},
 		{"SearchFollowsObjectiveChanges", testSearchIndexFollowsObjectiveChanges},

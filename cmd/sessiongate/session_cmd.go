@@ -609,7 +609,10 @@ func printEvidence(w io.Writer, v *session.StateView) {
 	fmt.Fprintln(tw, "ORIGIN\tPHASE\tKIND\tWHAT\tSHA256")
 	for _, e := range v.Evidence {
 		what := oneLine(e.Ref, 60)
-		if e.Observed() {
+		if e.Observed() && e.Command == "" {
+			// Seen by a hook, not a command run: a commit the hooks recorded.
+			what = oneLine(e.Ref, 40) + " (" + orDash(e.Step) + ")"
+		} else if e.Observed() {
 			exit := "exit ?"
 			if e.ExitCode != nil && *e.ExitCode >= 0 {
 				exit = fmt.Sprintf("exit %d", *e.ExitCode)

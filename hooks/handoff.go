@@ -15,36 +15,51 @@ import (
 // process that runs the hooks (the hook's parent) and the trailers the
 // message gets. The scripts compare that id with their own $PPID: only hooks
 // of the same git process use it. commit-msg then adds the trailers with
-// git interpret-trailers, and post-commit leaves recording the commit to
-// reconciliation at the next sessiongate call, which matches the commit's
-// tree against the pre-commit pass (a forged or stale handoff delays a
-// BYPASS finding, it never hides one).
+// git interpret-trailers and marks the handoff used; post-commit takes only
+// a used one and leaves recording the commit to reconciliation at the next
+// sessiongate call, which matches the commit's tree against the pre-commit
+// pass (a forged or stale handoff delays a BYPASS finding to that call; it
+// cannot make the commit's tree match a pass).
 const (
 	handoffName    = "sessiongate-commit"
 	handoffVersion = "v1"
 )
 
 // handoffPath is where pre-commit leaves the handoff: beside the index in
-// GIT_INDEX_FILE, the variable the scripts read; "" when git did not set it
-// (the scripts then always start the binary).
-func (rt *Runtime) handoffPath() string {
+// GIT_INDEX_FILE, the variable the scripts read, and only when that folder
+// is the worktree's git dir (an index elsewhere, such as /tmp, would put
+// the handoff where others may write) and no editor will run between
+// pre-commit and commit-msg (git sets GIT_EDITOR=":" for the hooks then):
+// while an editor is open the session may change, so commit-msg must ask
+// the engine again. "" means no handoff: the later hooks start the binary.
+func (rt *Runtime) handoffPath(repo *hookRepo) string {
 	p := rt.getenv("GIT_INDEX_FILE")
-	if p == "" || !strings.Contains(p, "/") {
+	if p == "" || !strings.Contains(p, "/") || rt.getenv("GIT_EDITOR") != ":" {
 		return ""
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(rt.Dir, p)
 	}
-	return filepath.Join(filepath.Dir(p), handoffName)
+	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	if err != nil {
+		return ""
+	}
+	if gd, err := filepath.EvalSymlinks(repo.GitDir()); err != nil || gd != dir {
+		return ""
+	}
+	return filepath.Join(dir, handoffName)
 }
 
 // writeHandoff records pre-commit's decision for the commit's later hooks,
 // or removes a stale one when there is none to hand off. A failure costs
 // only speed: the later hooks start the binary.
-func (rt *Runtime) writeHandoff(ok bool, trailers []string) {
-	path := rt.handoffPath()
-	if path == "" {
-		return
+func (rt *Runtime) writeHandoff(repo *hookRepo, ok bool, trailers []string) {
+	path := filepath.Join(repo.GitDir(), handoffName)
+	if ok {
+		if path = rt.handoffPath(repo); path == "" {
+			ok = false
+			path = filepath.Join(repo.GitDir(), handoffName)
+		}
 	}
 	if !ok || rt.Parent == 0 {
 		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
@@ -56,18 +71,20 @@ func (rt *Runtime) writeHandoff(ok bool, trailers []string) {
 	b.WriteString(handoffVersion + " " + strconv.Itoa(rt.Parent) + "\n")
 	for _, t := range trailers {
 		if strings.ContainsAny(t, "\n\r") {
-			rt.writeHandoff(false, nil)
+			rt.writeHandoff(repo, false, nil)
 			return
 		}
 		b.WriteString(t + "\n")
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o600); err != nil {
+	// A new file of a random name, then a rename: never through a link.
+	f, err := os.CreateTemp(filepath.Dir(path), handoffName+"-*.tmp")
+	if err != nil {
 		os.Remove(path)
 		return
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	_, werr := f.Write(b.Bytes())
+	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
+		os.Remove(f.Name())
 		os.Remove(path)
 	}
 }

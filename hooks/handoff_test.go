@@ -81,7 +81,7 @@ func TestHandoffForgedStillFindsBypass(t *testing.T) {
 	writeFile(t, filepath.Join(r.root, "bad.txt"), "FORBIDDEN\n")
 	r.git("add", "bad.txt")
 	before := r.head(r.root)
-	res := r.run(r.root, nil, "sh", "-c", `printf 'v1 %s\nSession-Id: forged\n' $$ > .git/`+handoffFile+`; exec git commit -q --no-verify -m forged`)
+	res := r.run(r.root, nil, "sh", "-c", `printf 'v1u %s\n' $$ > .git/`+handoffFile+`; exec git commit -q --no-verify -m forged`)
 	if res.code != 0 || r.head(r.root) == before {
 		t.Fatalf("forged commit did not land: %s%s", res.out, res.err)
 	}
@@ -137,5 +137,51 @@ func TestHandoffNotWithCommitMsgGates(t *testing.T) {
 		if !strings.Contains(toks, tok) {
 			t.Errorf("events lack %s (the binary should run when commit-msg has gates): %s", tok, toks)
 		}
+	}
+}
+
+// No handoff when an editor runs between pre-commit and commit-msg (the
+// session may change meanwhile) or when the index is outside the git dir
+// (its folder may be shared): commit-msg and post-commit start the binary.
+func TestHandoffOnlyWithoutEditorInsideGitDir(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"editor", []string{"GIT_EDITOR=true"}, []string{"-e", "-m", "work"}},
+		{"index outside the git dir", nil, []string{"-m", "work"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			id := r.startWorking(r.root)
+			writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
+			env := c.env
+			if c.env == nil {
+				idx := filepath.Join(t.TempDir(), "index")
+				if err := os.WriteFile(idx, []byte(readFile(t, filepath.Join(r.root, ".git", "index"))), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				env = []string{"GIT_INDEX_FILE=" + idx}
+				r.run(r.root, env, "git", "add", "a.txt")
+				defer func() {
+					if _, err := os.Stat(filepath.Join(filepath.Dir(idx), handoffFile)); err == nil {
+						t.Errorf("a handoff was written beside an index outside the git dir")
+					}
+				}()
+			} else {
+				r.git("add", "a.txt")
+			}
+			if res := r.commit(r.root, env, c.args...); res.code != 0 {
+				t.Fatalf("commit: exit %d\n%s%s", res.code, res.out, res.err)
+			}
+			toks := r.rawTokens(id)
+			for _, tok := range []string{"hook:commit-msg:trailer", "hook:post-commit:pass"} {
+				if !strings.Contains(toks, tok) {
+					t.Errorf("events lack %s (the binary should run): %s", tok, toks)
+				}
+			}
+		})
 	}
 }

@@ -134,7 +134,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			return writeTree(ctx, repo.Root())
 		}
 		d, err = eng.PreCommit(ctx, req)
-		rt.writeHandoff(err == nil && d.Allowed && d.Handoff, dTrailers(d))
+		rt.writeHandoff(repo, err == nil && d.Allowed && d.Handoff, dTrailers(d))
 	case session.HookCommitMsg:
 		d, err = eng.CommitMsg(ctx, req)
 		if err == nil && d.Allowed && len(d.Trailers) > 0 {

@@ -66,30 +66,37 @@ fi
 	return b.Bytes()
 }
 
-// handoffCheck sets h when the pre-commit hook of this same git process
-// (its id is our $PPID) left a handoff beside the index (handoff.go).
-const handoffCheck = `h=
-case ${GIT_INDEX_FILE-} in */*) h=${GIT_INDEX_FILE%/*}/` + handoffName + ` ;; esac
-if [ -n "$h" ] && [ -f "$h" ] && { read -r v pid; } <"$h" && [ "$v $pid" = "` + handoffVersion + ` $PPID" ]; then :; else h=; fi
+// handoffCheck sets h to the handoff beside the index, when the index is
+// in a git dir (.git, or a linked worktree's under .git/worktrees), and hv
+// to its state ("v1": written by pre-commit; "v1u": used by commit-msg)
+// when it belongs to this same git process (its id is our $PPID); see
+// handoff.go.
+const handoffCheck = `hv=
+case ${GIT_INDEX_FILE-} in */*) d=${GIT_INDEX_FILE%/*} ;; *) d= ;; esac
+case $d in .git | */.git | .git/worktrees/* | */.git/worktrees/*) h=$d/` + handoffName + ` ;; *) h= ;; esac
+if [ -n "$h" ] && [ -f "$h" ] && { read -r hv pid; } <"$h" && [ "$pid" = "$PPID" ]; then :; else hv=; fi
 `
 
 // handoffScript is the part of a script that uses pre-commit's handoff
 // instead of starting the binary: commit-msg adds the trailers (read as
-// data, never evaluated), post-commit leaves the commit to reconciliation
-// and empties the handoff (a redirection: rm would be one more process).
+// data, never evaluated) and marks the handoff used; post-commit takes only
+// a used one, leaves the commit to reconciliation and empties the handoff
+// (redirections: rm or mv would be one more process each). A handoff that
+// pre-commit wrote for a commit that went no further is never used.
 var handoffScript = map[string]string{
-	"commit-msg": handoffCheck + `if [ -n "$h" ] && [ $# -ge 1 ]; then
+	"commit-msg": handoffCheck + `if [ "$hv" = ` + handoffVersion + ` ] && [ $# -ge 1 ]; then
 	msg=$1
 	set --
 	{
 		read -r _
 		while IFS= read -r t; do set -- "$@" --trailer "$t"; done
 	} <"$h"
+	printf '%s %s\n' ` + handoffVersion + `u "$PPID" >"$h"
 	[ $# -eq 0 ] || exec git interpret-trailers --in-place --if-exists replace "$@" "$msg"
 	exit 0
 fi
 `,
-	"post-commit": handoffCheck + `if [ -n "$h" ]; then
+	"post-commit": handoffCheck + `if [ "$hv" = ` + handoffVersion + `u ]; then
 	: >"$h"
 	exit 0
 fi

@@ -185,3 +185,23 @@ func TestHandoffOnlyWithoutEditorInsideGitDir(t *testing.T) {
 		})
 	}
 }
+
+// A commit left to reconciliation is recorded in its session even when the
+// next call starts a new session, which supersedes (abandons) the old one.
+func TestHandoffCommitRecordedBeforeSupersede(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
+	r.git("add", "a.txt")
+	if res := r.commit(r.root, nil, "-m", "work"); res.code != 0 {
+		t.Fatalf("commit: %s", res.err)
+	}
+	if strings.Contains(r.rawTokens(id), "reconcile:commit") {
+		t.Fatal("the commit was recorded before any call: the handoff was not used, so this test proves nothing")
+	}
+	r.sg(r.root, "session", "start", "--objective", "the next one")
+	if toks := r.rawTokens(id); !strings.Contains(toks, "reconcile:commit") {
+		t.Errorf("the superseded session lost its last commit: %s", toks)
+	}
+}

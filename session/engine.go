@@ -234,6 +234,16 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		s.State = StateWorking
 	}
 	res := &StartResult{SessionID: s.ID, State: s.State, Phase: s.Phase, ExpiresAt: s.ExpiresAt}
+	// A session this one supersedes first records the commits it left to
+	// reconciliation (the post-commit handoff): once ABANDONED it is not
+	// reconciled any more.
+	if r, err := e.Store.RepositoryByRoot(ctx, req.Repo.MainRoot()); err == nil {
+		if old, err := e.Store.ActiveSession(ctx, r.ID, s.Worktree); err == nil {
+			if _, err := e.Reconcile(ctx, old, req.Repo, "", ""); err != nil && !errors.Is(err, context.Canceled) {
+				e.Logger.Warn("reconcile the superseded session", "session", old.ID, "err", err)
+			}
+		}
+	}
 	err = e.Store.Update(ctx, func(w Writer) error {
 		repo, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
 		if err != nil {
@@ -348,7 +358,11 @@ func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
 	}
 	now := e.now()
 	if s.Expired(now) {
-		_ = e.Store.Update(ctx, func(w Writer) error {
+		// Its last commits first, while it is still active (see Start).
+		if err := e.reconcileSession(ctx, s); err != nil {
+			e.Logger.Warn("reconcile the expired session", "session", s.ID, "err", err)
+		}
+		if err := e.Store.Update(ctx, func(w Writer) error {
 			cur, err := w.GetSession(ctx, s.ID)
 			if err != nil || !cur.Active() {
 				return err
@@ -358,7 +372,11 @@ func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
 				return err
 			}
 			return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "session:expired", CreatedAt: now})
-		})
+		}); err != nil {
+			// The caller is told the session expired either way; a store
+			// that could not record it is the operator's to see.
+			e.Logger.Error("mark an expired session abandoned", "session", s.ID, "err", err)
+		}
 		return fmt.Errorf("session %s: %w at %s (idle timeout %s): start a new session", s.ID, ErrExpired, s.ExpiresAt.Format(time.RFC3339), e.Config.IdleTimeout)
 	}
 	return nil

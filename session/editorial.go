@@ -51,19 +51,23 @@ func requiresEditorial(spec *protocolspec.Spec) (protocolspec.Requirement, bool)
 func protocolArtifacts(spec *protocolspec.Spec) []string {
 	var out []string
 	named := func(text string) {
-		if !protocolspec.AsksToWrite(text) {
-			return
-		}
-		for _, m := range dotPathRE().FindAllStringSubmatch(text, -1) {
-			p := strings.TrimRight(m[1], ".,;:)")
-			if strings.HasSuffix(p, "/") || !strings.Contains(path.Base(p), ".") {
-				p = strings.TrimSuffix(p, "/")
-				if !strings.Contains(p, "/") {
-					continue // a whole top-level folder
-				}
-				p += "/**"
+		// Clause by clause: "read .x/a.md, then create .x/b.md" writes
+		// only the second.
+		for _, clause := range clauses(text) {
+			if !protocolspec.AsksToWrite(clause) {
+				continue
 			}
-			out = append(out, p)
+			for _, m := range dotPathRE().FindAllStringSubmatch(clause, -1) {
+				p := strings.TrimRight(m[1], ".,;:)")
+				if strings.HasSuffix(p, "/") || !strings.Contains(path.Base(p), ".") {
+					p = strings.TrimSuffix(p, "/")
+					if !strings.Contains(p, "/") {
+						continue // a whole top-level folder
+					}
+					p += "/**"
+				}
+				out = append(out, p)
+			}
 		}
 	}
 	for _, p := range spec.Phases {
@@ -85,6 +89,15 @@ func protocolArtifacts(spec *protocolspec.Spec) []string {
 		}
 	}
 	return out
+}
+
+// clauseBreaks end a clause of a requirement: a sentence, a semicolon, or
+// "then" that starts a next step.
+var clauseBreaks = strings.NewReplacer(". ", "\x00", "; ", "\x00", ", then ", "\x00", " then ", "\x00", ", and ", "\x00")
+
+// clauses splits a requirement's text into its clauses.
+func clauses(text string) []string {
+	return strings.Split(clauseBreaks.Replace(text), "\x00")
 }
 
 // dotPathRE finds a path under a hidden folder in protocol text.

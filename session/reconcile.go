@@ -82,6 +82,7 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	if err != nil {
 		return 0, err
 	}
+	headMatched := landed != nil // headOnly matched its tree already
 	if landed == nil {
 		if landed, err = repo.LandedCommits(ctx, s.StartCommit); err != nil {
 			return 0, fmt.Errorf("reconcile: list commits: %w", err)
@@ -98,9 +99,11 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	}
 	n := 0
 	for _, c := range todo {
-		matched, err := e.matchPreCommit(ctx, s.ID, c.Tree)
-		if err != nil {
-			return n, err
+		matched := headMatched
+		if !matched {
+			if matched, err = e.matchPreCommit(ctx, s.ID, c.Tree); err != nil {
+				return n, err
+			}
 		}
 		ev := &Evidence{SessionID: s.ID, Phase: s.Phase, Step: StepReconcile, Kind: EvidenceCommitSHA, Origin: OriginObserved,
 			SHA256: sha256Hex([]byte(c.SHA)), Ref: c.SHA, Size: len(c.SHA), CreatedAt: e.now()}

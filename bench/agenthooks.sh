@@ -51,6 +51,12 @@ cat > SESSION-PROTOCOL.md <<'EOF'
 1. The agent MUST run `go test ./...`.
 EOF
 git add -A && git commit -q -m "1000 files"
+# Files written in the same second as the index are "racily clean": git
+# re-reads every one of them on each status until the index is refreshed
+# later, and the hooks' git status (--no-optional-locks) never refreshes
+# it. A user's repository has long been refreshed by their own git
+# commands; without this, each git status here re-hashes all 1,000 files.
+sleep 1 && git update-index -q --refresh
 
 say "seeding $SESSIONS sessions"
 DB=$REPO/.git/sessiongate/sessiongate.db

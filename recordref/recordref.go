@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/snapshot"
 )
@@ -47,11 +48,12 @@ var commitIdentity = []string{
 	"GIT_COMMITTER_NAME=sessiongate", "GIT_COMMITTER_EMAIL=sessiongate@invalid",
 }
 
-var refRE = regexp.MustCompile(`^refs/[A-Za-z0-9._/-]+$`)
+// Compiled on first use: package init runs in every hook process.
+var refRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^refs/[A-Za-z0-9._/-]+$`) })
 
 // ValidRef reports whether ref is a ref name records can live on.
 func ValidRef(ref string) error {
-	if !refRE.MatchString(ref) || strings.Contains(ref, "..") || strings.Contains(ref, "//") ||
+	if !refRE().MatchString(ref) || strings.Contains(ref, "..") || strings.Contains(ref, "//") ||
 		strings.HasSuffix(ref, "/") || strings.HasSuffix(ref, ".lock") || strings.HasSuffix(ref, ".") ||
 		strings.Contains(ref, "/.") || strings.HasPrefix(ref, "refs/heads/") || strings.HasPrefix(ref, "refs/tags/") {
 		return fmt.Errorf("%q is not a records ref: want refs/<name>/..., outside refs/heads/ and refs/tags/ (e.g. %s)", ref, DefaultRef)
@@ -59,11 +61,13 @@ func ValidRef(ref string) error {
 	return nil
 }
 
-var idRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+var idRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+})
 
 // Path is where a session's record lives on the ref.
 func Path(id string) (string, error) {
-	if !idRE.MatchString(id) {
+	if !idRE().MatchString(id) {
 		return "", fmt.Errorf("session id %q is not a lowercase UUID", id)
 	}
 	return Dir + "/" + id[:2] + "/" + id + ".json", nil
@@ -76,7 +80,7 @@ func IDOfPath(p string) string {
 		return ""
 	}
 	id := strings.TrimSuffix(parts[2], ".json")
-	if !idRE.MatchString(id) || id[:2] != parts[1] {
+	if !idRE().MatchString(id) || id[:2] != parts[1] {
 		return ""
 	}
 	return id

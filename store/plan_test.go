@@ -1,0 +1,46 @@
+package store
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// TestHookQueriesStayInTheWorktree: the session lookups every hook makes
+// read the worktree's own index entries. Left to the planner, both walked
+// every session of the repository (sessions_repo_created, to skip a sort)
+// when the worktree had no active or recent session, so a hook's cost grew
+// with the database.
+func TestHookQueriesStayInTheWorktree(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	list, listArgs := listSessionsQuery(session.SessionFilter{RepoID: 1, Worktree: "/r", Limit: 1})
+	for _, c := range []struct {
+		name, query, index string
+		args               []any
+	}{
+		{"ActiveSession", activeSessionSQL, "sessions_worktree_state", []any{1, "/r"}},
+		{"ListSessions by worktree", list, "sessions_worktree_created", listArgs},
+	} {
+		rows, err := db.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN "+c.query, c.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		p := strings.Join(plan, "; ")
+		if !strings.Contains(p, "USING INDEX "+c.index) || strings.Contains(p, "sessions_repo_created") {
+			t.Errorf("%s: plan %q, want a search of %s", c.name, p, c.index)
+		}
+	}
+}

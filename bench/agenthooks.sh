@@ -25,7 +25,7 @@ export GIT_CONFIG_GLOBAL=$WORK/gitconfig GIT_CONFIG_NOSYSTEM=1
 say() { printf '== %s\n' "$*" >&2; }
 
 say "building sessiongate"
-(cd "$ROOT" && go build -o "$BIN/sessiongate" ./cmd/sessiongate)
+(cd "$ROOT" && CGO_ENABLED=0 go build -o "$BIN/sessiongate" ./cmd/sessiongate) # as the README installs it
 SG=$BIN/sessiongate
 
 cd "$REPO"

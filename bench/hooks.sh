@@ -41,7 +41,7 @@ say() { printf '== %s\n' "$*" >&2; }
 say "work folder $WORK"
 
 say "building sessiongate"
-(cd "$ROOT" && go build -o "$BIN/sessiongate" ./cmd/sessiongate)
+(cd "$ROOT" && CGO_ENABLED=0 go build -o "$BIN/sessiongate" ./cmd/sessiongate) # as the README installs it
 SG=$BIN/sessiongate
 
 LEFTHOOK=$(command -v lefthook || true)
@@ -132,7 +132,7 @@ sg_variants=(sg-pre-commit sg-all)
 if [ -n "$SG_BASE" ]; then
 	say "building the base revision $SG_BASE"
 	git -C "$ROOT" worktree add -q --detach "$WORK/base-src" "$SG_BASE"
-	(cd "$WORK/base-src" && go build -o "$BIN/sessiongate-base" ./cmd/sessiongate)
+	(cd "$WORK/base-src" && CGO_ENABLED=0 go build -o "$BIN/sessiongate-base" ./cmd/sessiongate)
 	# Its own database, seeded alike by its own code: an older binary
 	# refuses a database a newer one migrated.
 	BASE_DB=$WORK/base.db

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/config"
@@ -81,6 +82,8 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 		add("core.hooksPath", OK, "unset (hooks folder "+loc.Dir+")", "")
 	}
 	out = append(out, doctorHooks(loc, o.Binary)...)
+	bi, _ := debug.ReadBuildInfo()
+	out = append(out, doctorBuild(bi))
 
 	cfg, err := config.Load(loc.Root)
 	if err != nil {
@@ -350,4 +353,25 @@ func Failed(fs []Finding) bool {
 		}
 	}
 	return false
+}
+
+// doctorBuild says whether the binary was linked by the dynamic loader:
+// nothing in sessiongate needs cgo (modernc.org/sqlite is Go), but `go
+// install` links cgo in by default (for the net and os/user packages) when
+// a C compiler is present, and every hook process then starts through
+// ld.so first (docs/benchmarks.md: about 10% of an agent hook).
+func doctorBuild(bi *debug.BuildInfo) Finding {
+	f := Finding{Check: "binary", Status: OK, Detail: "built without cgo: statically linked"}
+	if bi == nil {
+		f.Status, f.Detail = Warn, "no build information in the binary"
+		return f
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "CGO_ENABLED" && s.Value == "1" {
+			f.Status = Warn
+			f.Detail = "built with cgo: each hook process starts through the dynamic loader (about 10% slower)"
+			f.Fix = "CGO_ENABLED=0 go install github.com/sessiongate/sessiongate/cmd/sessiongate@latest"
+		}
+	}
+	return f
 }

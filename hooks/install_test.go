@@ -288,7 +288,7 @@ func TestDoctor(t *testing.T) {
 	if res.code != 0 {
 		t.Fatalf("doctor after install: exit %d\n%s%s", res.code, res.out, res.err)
 	}
-	for _, s := range []string{"ok    git", "ok    hook pre-commit", "runs " + binary, "ok    database", "writable", "ok    protocol", "ok    mcp claude", "warn  mcp cursor"} {
+	for _, s := range []string{"ok    git", "ok    hook pre-commit", "runs " + binary, "ok    database", "writable", "ok    protocol", "ok    mcp claude", "warn  mcp cursor", "ok    binary"} {
 		if !strings.Contains(res.out, s) {
 			t.Errorf("doctor output lacks %q:\n%s", s, res.out)
 		}

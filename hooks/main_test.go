@@ -41,6 +41,7 @@ func buildAndRun(m *testing.M) (int, error) {
 	defer os.RemoveAll(dir)
 	binary = filepath.Join(dir, "sessiongate")
 	cmd := exec.Command("go", "build", "-o", binary, "../cmd/sessiongate")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as the README installs it
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

@@ -55,14 +55,22 @@ func loadMigrations(fsys fs.FS) ([]migration, error) {
 // and its user_version bump commit together, under BEGIN IMMEDIATE, so two
 // processes opening a fresh file at once apply each migration exactly once.
 func (db *DB) migrate(ctx context.Context) error {
-	ms, err := loadMigrations(migrationFS)
+	// Fast path for every open after the first: a read, no write lock, and
+	// the migrations counted by name, not read (every hook opens the store).
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
-		return fmt.Errorf("load migrations: %w", err)
+		return fmt.Errorf("list migrations: %w", err)
 	}
-	// Fast path for every open after the first: a read, no write lock.
 	v, err := userVersion(ctx, db.read)
 	if err != nil {
 		return err
+	}
+	if v == len(names) {
+		return nil
+	}
+	ms, err := loadMigrations(migrationFS)
+	if err != nil {
+		return fmt.Errorf("load migrations: %w", err)
 	}
 	if err := checkVersion(v, len(ms)); err != nil || v == len(ms) {
 		return err

@@ -6,11 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sessiongate/sessiongate/store"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sessiongate/sessiongate/store"
 )
 
 // Exit codes.
@@ -46,6 +50,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	defer a.close()
 	root := newRootCmd(a)
+	if len(args) > 0 && strings.HasPrefix(args[0], cobra.ShellCompRequestCmd) {
+		// Only a completion request uses them; a hook process is spared
+		// walking every command's flags.
+		a.registerCompletions(root)
+	}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)

@@ -98,7 +98,6 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		newDemoCmd(a),
 	)
 	rejectUnknownSubcommands(root)
-	a.registerCompletions(root)
 	return root
 }
 

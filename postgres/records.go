@@ -315,3 +315,26 @@ func (tx *Tx) AddTrustedFile(ctx context.Context, f *session.TrustedFile) error 
 	}
 	return nil
 }
+
+// RecordedCommits returns the commits the session recorded as observed
+// commit evidence (session.Reader).
+func (r reader) RecordedCommits(ctx context.Context, sessionID string) (map[string]bool, error) {
+	rows, err := r.q.Query(ctx, `SELECT ref FROM evidence WHERE session_id = $1 AND kind IN ($2, $3) AND origin = $4`,
+		sessionID, session.EvidenceCommitSHA, session.EvidenceBypassCommit, string(session.OriginObserved))
+	if err != nil {
+		return nil, fmt.Errorf("recorded commits of session %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var ref string
+		if err := rows.Scan(&ref); err != nil {
+			return nil, fmt.Errorf("recorded commits of session %s: %w", sessionID, err)
+		}
+		out[ref] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("recorded commits of session %s: %w", sessionID, err)
+	}
+	return out, nil
+}

@@ -730,9 +730,9 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 	if vio != nil {
 		ev.Kind = EvidenceBypassCommit // recorded, never counted as the session's commit
 	}
-	if evs, err := e.Store.ListEvidence(ctx, s.ID); err != nil {
-		return nil, fmt.Errorf("load evidence: %w", err)
-	} else if recordedCommits(evs)[req.Commit] {
+	if known, err := e.Store.RecordedCommits(ctx, s.ID); err != nil {
+		return nil, fmt.Errorf("load recorded commits: %w", err)
+	} else if known[req.Commit] {
 		ev, vio = nil, nil // another process reconciled it first
 	}
 	return d, e.recordHook(ctx, s, d, tok, detail, vio, ev)

@@ -31,19 +31,6 @@ type LandedCommit struct {
 	CommitTime time.Time
 }
 
-// recordedCommits returns the commits the session's hooks or
-// reconciliation recorded (observed evidence only: an agent's claimed
-// commit_sha evidence does not make a commit recorded).
-func recordedCommits(evs []Evidence) map[string]bool {
-	out := map[string]bool{}
-	for _, ev := range evs {
-		if (ev.Kind == EvidenceCommitSHA || ev.Kind == EvidenceBypassCommit) && ev.Observed() {
-			out[ev.Ref] = true
-		}
-	}
-	return out
-}
-
 // Reconcile records every commit that landed in the session's worktree
 // since the session started and that it has not recorded: a post-commit
 // hook killed (kill -9, a closed terminal), `--no-verify`, hooks switched off
@@ -68,11 +55,10 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	if err != nil || head == "" || head == s.StartCommit {
 		return 0, nil // an unreadable HEAD is the caller's problem, not a lost commit
 	}
-	evs, err := e.Store.ListEvidence(ctx, s.ID)
+	known, err := e.Store.RecordedCommits(ctx, s.ID)
 	if err != nil {
-		return 0, fmt.Errorf("reconcile: load evidence: %w", err)
+		return 0, fmt.Errorf("reconcile: load recorded commits: %w", err)
 	}
-	known := recordedCommits(evs)
 	if known[head] || head == except && exceptParent != "" && (known[exceptParent] || exceptParent == s.StartCommit) {
 		return 0, nil
 	}
@@ -123,11 +109,11 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		added := false
 		err = e.Store.Update(ctx, func(w Writer) error {
 			// Another process may have recorded it meanwhile.
-			cur, err := w.ListEvidence(ctx, s.ID)
+			cur, err := w.RecordedCommits(ctx, s.ID)
 			if err != nil {
 				return err
 			}
-			if recordedCommits(cur)[c.SHA] {
+			if cur[c.SHA] {
 				return nil
 			}
 			if err := w.AddEvidence(ctx, ev); err != nil {

@@ -17,6 +17,11 @@ type Reader interface {
 	RecentEnded(ctx context.Context, repoID int64, n int) ([]*Session, error)
 	PhaseResults(ctx context.Context, sessionID string) ([]PhaseResult, error)
 	ListEvidence(ctx context.Context, sessionID string) ([]Evidence, error)
+	// RecordedCommits returns the commits a session has recorded as observed
+	// commit_sha or bypass_commit evidence: what reconciliation and
+	// post-commit ask on every commit, without loading every piece of
+	// evidence (a session with agent hooks gathers one per shell command).
+	RecordedCommits(ctx context.Context, sessionID string) (map[string]bool, error)
 	// ListEvents returns events with Seq > afterSeq in order, at most limit (0: all).
 	ListEvents(ctx context.Context, sessionID string, afterSeq int64, limit int) ([]Event, error)
 	// LastEvents returns the last n events of a session in order (oldest first).

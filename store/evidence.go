@@ -79,3 +79,26 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 	}
 	return nil
 }
+
+// RecordedCommits returns the commits the session recorded as observed
+// commit evidence (session.Reader).
+func (r reader) RecordedCommits(ctx context.Context, sessionID string) (map[string]bool, error) {
+	rows, err := r.query(ctx, `SELECT ref FROM evidence WHERE session_id = ? AND kind IN (?, ?) AND origin = ?`,
+		sessionID, session.EvidenceCommitSHA, session.EvidenceBypassCommit, session.OriginObserved)
+	if err != nil {
+		return nil, fmt.Errorf("recorded commits of session %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var ref string
+		if err := rows.Scan(&ref); err != nil {
+			return nil, fmt.Errorf("recorded commits of session %s: %w", sessionID, err)
+		}
+		out[ref] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("recorded commits of session %s: %w", sessionID, err)
+	}
+	return out, nil
+}

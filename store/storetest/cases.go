@@ -199,6 +199,46 @@ func testPhaseResults(t *testing.T, open Opener) {
 	}
 }
 
+// testRecordedCommits: only observed commit_sha and bypass_commit evidence
+// of the session names a recorded commit.
+func testRecordedCommits(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	s := newSession(t, db, "/r")
+	other := newSession(t, db, "/other")
+	obs := session.OriginObserved
+	update(t, db, func(w session.Writer) error {
+		for _, e := range []*session.Evidence{
+			{SessionID: s.ID, Kind: session.EvidenceCommitSHA, Origin: obs, Ref: "c1", CreatedAt: t0},
+			{SessionID: s.ID, Kind: session.EvidenceBypassCommit, Origin: obs, Ref: "c2", CreatedAt: t0},
+			{SessionID: s.ID, Kind: session.EvidenceCommitSHA, Ref: "claimed", CreatedAt: t0},
+			{SessionID: s.ID, Kind: session.EvidenceToolOutput, Origin: obs, Ref: "notacommit", CreatedAt: t0},
+			{SessionID: other.ID, Kind: session.EvidenceCommitSHA, Origin: obs, Ref: "c3", CreatedAt: t0},
+		} {
+			if err := w.AddEvidence(ctx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	got, err := db.RecordedCommits(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "recorded commits", got, map[string]bool{"c1": true, "c2": true})
+	var inTx map[string]bool
+	update(t, db, func(w session.Writer) error {
+		if err := w.AddEvidence(ctx, &session.Evidence{SessionID: s.ID, Kind: session.EvidenceCommitSHA, Origin: obs, Ref: "c4", CreatedAt: t0}); err != nil {
+			return err
+		}
+		inTx, err = w.RecordedCommits(ctx, s.ID)
+		return err
+	})
+	if !inTx["c4"] || len(inTx) != 3 {
+		t.Errorf("inside the transaction: %v, want c1, c2 and its own c4", inTx)
+	}
+}
+
 func testEvidence(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()

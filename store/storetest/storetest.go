@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		{"Protocols", testProtocols},
 		{"PhaseResults", testPhaseResults},
 		{"Evidence", testEvidence},
+		{"RecordedCommits", testRecordedCommits},
 		{"Events", testEvents},
 		{"Snapshots", testSnapshots},
 		{"ViolationRoundTrip", testViolationRoundTrip},

@@ -116,9 +116,14 @@ for ((run = -3; run < RUNS; run++)); do
 	for e in "${events[@]}"; do
 		name=${e%%-*}
 		in=$WORK/in/$e.json
-		measure "$e" sessiongate "$SG" agent-hook claude "$name" < "$in"
-		measure "$e" python python3 "$WORK/noop.py" < "$in"
-		measure "$e" true /bin/true < "$in"
+		# A new random order each round, so none always runs first.
+		for v in $(printf '%s\n' sessiongate python true | shuf); do
+			case $v in
+			sessiongate) measure "$e" sessiongate "$SG" agent-hook claude "$name" < "$in" ;;
+			python) measure "$e" python python3 "$WORK/noop.py" < "$in" ;;
+			true) measure "$e" true /bin/true < "$in" ;;
+			esac
+		done
 	done
 done
 col() { awk -F'\t' -v e="$1" -v v="$2" -v c="$3" '$1==e && $2==v {print $c}' "$WORK/times.tsv" | stats; }

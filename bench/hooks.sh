@@ -9,8 +9,8 @@
 #
 #   bash bench/hooks.sh            # RUNS=40 FILES=20000 SESSIONS=10000 by default
 #
-# Needs git and go. The default timer is a loop that interleaves the
-# variants (bash's EPOCHREALTIME for wall time, the times builtin for CPU
+# Needs git, go and shuf. The default timer is a loop that interleaves the
+# variants in a new random order each round (bash's EPOCHREALTIME for wall time, the times builtin for CPU
 # time); TIMER=hyperfine uses hyperfine (apt-get install hyperfine), which
 # also times the hook process alone. lefthook comes from PATH, else
 # `go install github.com/evilmartians/lefthook@latest`, else npm's lefthook
@@ -232,7 +232,9 @@ else
 	cpu_of() { awk 'function us(x,  m, s) { m = x; sub(/m.*/, "", m); s = x; sub(/.*m/, "", s); sub(/s$/, "", s); return (m * 60 + s) * 1000000 }
 		FNR == 2 { t = us($1) + us($2) } END { printf "%d", t }' "$1"; }
 	for ((i = 0; i < RUNS + 3; i++)); do
-		for v in "${variants[@]}"; do
+		# A new random order each round: no variant always runs right
+		# after another (a cache or a CPU frequency left warm by it).
+		for v in $(printf '%s\n' "${variants[@]}" | shuf); do
 			d=$(dir_of "$v")
 			prepare "$d"
 			times > "$WORK/t0"
@@ -289,7 +291,7 @@ git worktree add -q -b bench-push "$WORK/wt-push"
 	"$SG" session end --session "$id" --summary "benchmark push" >/dev/null
 )
 for ((i = 0; i < RUNS + 3; i++)); do
-	for v in push-none sg-pre-push; do
+	for v in $(printf '%s\n' push-none sg-pre-push | shuf); do
 		d=$WORK/wt-push
 		[ "$v" = push-none ] && d=$REPO
 		echo "$RANDOM" >> "$d/bench.txt"

@@ -1,29 +1,29 @@
 package server
 
 import (
-	"log/slog"
-	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/sessiongate/sessiongate/server/mcpserver"
 )
 
 // MCPPath is where the Streamable HTTP endpoint lives.
-const MCPPath = "/mcp"
+const MCPPath = mcpserver.Path
 
-// registerMCP mounts the MCP server at /mcp in stateless mode: no
-// Mcp-Session-Id is issued or read (SEP-2567), every POST is answered with
-// one JSON response, GET and DELETE get 405. The Host/Origin guard has
-// already run; the token, when set, is checked here.
+// registerMCP mounts the MCP server at /mcp. The Host/Origin guard has
+// already run; the token, when set, is checked by the auth middleware.
 func registerMCP(s *Server, e *echo.Echo) {
 	srv := s.opts.MCP
 	if srv == nil {
-		srv = NewMCPServer(s.opts)
+		srv = mcpserver.New(s.opts.mcpOptions())
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: slog.New(mcpLogFloor{s.opts.Logger.Handler(), slog.LevelWarn})})
-	e.Any(MCPPath, echo.WrapHandler(h), mcpRejectMalformed)
+	e.Any(MCPPath, echo.WrapHandler(mcpserver.Handler(srv, s.opts.Logger)))
+}
+
+// mcpOptions is the part of the options the MCP server reads.
+func (o Options) mcpOptions() mcpserver.Options {
+	return mcpserver.Options{Engine: o.Engine, Repo: o.Repo, LoadSpec: o.LoadSpec, Protocol: o.Protocol, Version: o.Version, Logger: o.Logger}
 }
 
 func parseBearer(h string) (string, bool) {

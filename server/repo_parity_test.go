@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/server"
 	"github.com/sessiongate/sessiongate/session"
@@ -19,10 +20,8 @@ import (
 // main over MCP too (it used to be skipped there, the shared wrapper lacking
 // the default-branch read: a gate passed without the work).
 func TestSharedRepoRunsEveryCheck(t *testing.T) {
-	mcpRequireGit(t)
-	dir := t.TempDir()
-	mcpGit(t, dir, "init", "-q", "-b", "main")
-	mcpWriteFile(t, dir, "SESSION-PROTOCOL.md", `# P
+	dir := gittest.Init(t)
+	gittest.Commit(t, dir, "initial", map[string]string{"SESSION-PROTOCOL.md": `# P
 
 ## Session Start
 
@@ -35,9 +34,7 @@ func TestSharedRepoRunsEveryCheck(t *testing.T) {
 ### Phase 1: Notes (OPTIONAL)
 
 1. The agent SHOULD write notes.
-`)
-	mcpGit(t, dir, "add", "-A")
-	mcpGit(t, dir, "commit", "-q", "-m", "initial")
+`})
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sg.db"))
 	if err != nil {

@@ -37,7 +37,7 @@ type Options struct {
 	Version string
 	Logger  *slog.Logger
 	// MCP, when set, is the MCP server mounted at /mcp instead of
-	// NewMCPServer(opts) (embedding with extra tools; the benchmark's ping).
+	// mcpserver.New(opts.mcpOptions()) (embedding with extra tools; the benchmark's ping).
 	MCP *mcp.Server
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/server/mcpserver"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -36,13 +37,13 @@ session_end, get_blocked_reason. See docs/mcp.md.`,
 			if err != nil {
 				return err
 			}
-			srv := server.NewMCPServer(opts)
+			srv := mcpserver.New(mcpserver.Options{Engine: opts.Engine, Repo: opts.Repo, LoadSpec: opts.LoadSpec, Protocol: opts.Protocol, Version: opts.Version, Logger: opts.Logger})
 			// Closing stdin on shutdown unblocks the reader; stdout stays open.
 			in, ok := a.stdin.(io.ReadCloser)
 			if !ok {
 				in = io.NopCloser(a.stdin)
 			}
-			t := server.StdioTransport(in, a.stdout)
+			t := mcpserver.StdioTransport(in, a.stdout)
 			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 				return fmt.Errorf("mcp over stdio: %w", err)
 			}
@@ -149,8 +150,8 @@ func (a *app) serverOptions(ctx context.Context) (server.Options, error) {
 	if err != nil {
 		return server.Options{}, err
 	}
-	server.TuneGC()  // a long-running server: see server.TuneGC
-	e.Progress = nil // gates run for callers, not for a person at this terminal
+	mcpserver.TuneGC() // a long-running server: see mcpserver.TuneGC
+	e.Progress = nil   // gates run for callers, not for a person at this terminal
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	e.Logger = logger
 	// A server checks gates call after call, some at once: open each

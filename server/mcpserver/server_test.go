@@ -1,4 +1,4 @@
-package server_test
+package mcpserver_test
 
 import (
 	"context"
@@ -21,7 +21,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/server/mcpserver"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -31,11 +32,11 @@ var wantTools = []string{"advance_phase", "get_blocked_reason", "record_evidence
 func transports(t *testing.T, fn func(t *testing.T, f *mcpFixture, cs *mcp.ClientSession)) {
 	t.Run("http", func(t *testing.T) {
 		f := newMCPFixture(t)
-		fn(t, f, mcpConnectHTTP(t, f.httpServer("").URL+server.MCPPath, nil))
+		fn(t, f, mcpConnectHTTP(t, f.httpServer("").URL+mcpserver.Path, nil))
 	})
 	t.Run("stdio", func(t *testing.T) {
 		f := newMCPFixture(t)
-		fn(t, f, mcpConnectStdio(t, server.NewMCPServer(f.opts)))
+		fn(t, f, mcpConnectStdio(t, mcpserver.New(f.opts)))
 	})
 }
 
@@ -134,7 +135,7 @@ func TestMCPWholeSession(t *testing.T) {
 		}
 		sid := map[string]any{"session_id": id}
 
-		gate := mcpOK[server.ValidateGateOutput](t, cs, "validate_gate", sid)
+		gate := mcpOK[mcpserver.ValidateGateOutput](t, cs, "validate_gate", sid)
 		if gate.Passed || gate.Status != session.StatusFail || gate.Phase != "CONTEXT_RETRIEVAL" {
 			t.Fatalf("validate_gate before evidence: %+v", gate)
 		}
@@ -157,12 +158,12 @@ func TestMCPWholeSession(t *testing.T) {
 			t.Fatalf("get_blocked_reason %+v", why)
 		}
 
-		ev := mcpOK[server.RecordEvidenceOutput](t, cs, "record_evidence", map[string]any{
+		ev := mcpOK[mcpserver.RecordEvidenceOutput](t, cs, "record_evidence", map[string]any{
 			"session_id": id, "phase": "CONTEXT_RETRIEVAL", "evidence_type": "tool_output", "evidence": "read README.md and the notes"})
 		if ev.SHA256 == "" || ev.EvidenceType != "tool_output" || ev.Phase != "CONTEXT_RETRIEVAL" {
 			t.Fatalf("record_evidence %+v", ev)
 		}
-		if gate := mcpOK[server.ValidateGateOutput](t, cs, "validate_gate", sid); !gate.Passed || gate.Status != session.StatusPass {
+		if gate := mcpOK[mcpserver.ValidateGateOutput](t, cs, "validate_gate", sid); !gate.Passed || gate.Status != session.StatusPass {
 			t.Fatalf("validate_gate after evidence: %+v", gate)
 		}
 		adv := mcpOK[session.AdvanceResult](t, cs, "advance_phase", sid)
@@ -183,7 +184,7 @@ func TestMCPWholeSession(t *testing.T) {
 			t.Fatalf("session_end right after a forced advance: isError=%v %q", res.IsError, mcpText(res))
 		}
 		// The end is blocked by QA until its evidence is recorded, then by the commit.
-		gate = mcpOK[server.ValidateGateOutput](t, cs, "validate_gate", map[string]any{"session_id": id, "phase": "QA_VALIDATION"})
+		gate = mcpOK[mcpserver.ValidateGateOutput](t, cs, "validate_gate", map[string]any{"session_id": id, "phase": "QA_VALIDATION"})
 		if gate.Passed {
 			t.Fatalf("QA gate passes without evidence: %+v", gate)
 		}
@@ -193,25 +194,25 @@ func TestMCPWholeSession(t *testing.T) {
 			t.Fatalf("session_end after only validate_gate: isError=%v %q", res.IsError, mcpText(res))
 		}
 		// Doing something (recording what was done) does.
-		mcpOK[server.RecordEvidenceOutput](t, cs, "record_evidence", map[string]any{
+		mcpOK[mcpserver.RecordEvidenceOutput](t, cs, "record_evidence", map[string]any{
 			"session_id": id, "phase": "PLAN", "evidence_type": "manual", "evidence": "one-line change, no plan needed"})
 		res = mcpCall(t, cs, "session_end", map[string]any{"session_id": id, "summary": "did it"})
 		end := mcpStructured[session.EndResult](t, res)
 		if !res.IsError || end.Ended || end.Blocked == nil || end.Blocked.Phase != "QA_VALIDATION" {
 			t.Fatalf("session_end before QA: isError=%v %+v %s", res.IsError, end, mcpText(res))
 		}
-		mcpOK[server.RecordEvidenceOutput](t, cs, "record_evidence", map[string]any{
+		mcpOK[mcpserver.RecordEvidenceOutput](t, cs, "record_evidence", map[string]any{
 			"session_id": id, "phase": "QA_VALIDATION", "evidence_type": "tool_output", "evidence": "ok  all tests passed"})
 		res = mcpCall(t, cs, "session_end", map[string]any{"session_id": id, "summary": "did it"})
 		end = mcpStructured[session.EndResult](t, res)
 		if !res.IsError || end.Blocked == nil || end.Blocked.Phase != "GIT_OPERATIONS" || end.Blocked.Level != "REQUIRED" {
 			t.Fatalf("session_end before the commit: isError=%v %+v", res.IsError, end)
 		}
-		mcpWriteFile(t, f.root, "feature.txt", "new\n")
-		mcpGit(t, f.root, "add", "feature.txt")
-		mcpGit(t, f.root, "commit", "-q", "-m", "feature")
+		gittest.Write(t, f.root, "feature.txt", "new\n")
+		gittest.Git(t, f.root, "add", "feature.txt")
+		gittest.Git(t, f.root, "commit", "-q", "-m", "feature")
 		end = mcpOK[session.EndResult](t, cs, "session_end", map[string]any{"session_id": id, "summary": "did it", "next_session_notes": "write PLAN.md"})
-		if !end.Ended || end.State != session.StateComplete || end.EndCommit != mcpGit(t, f.root, "rev-parse", "HEAD") {
+		if !end.Ended || end.State != session.StateComplete || end.EndCommit != gittest.Git(t, f.root, "rev-parse", "HEAD") {
 			t.Fatalf("session_end %+v", end)
 		}
 
@@ -273,7 +274,7 @@ func TestMCPWholeSession(t *testing.T) {
 		if len(vs.Violations) != 4 || codes["FORCED_ADVANCE"] != "CRITICAL PLAN" || codes["SEQUENCE_RULE"] == "" || codes["BYPASS"] != "CRITICAL GIT_OPERATIONS" {
 			t.Fatalf("violations resource %+v", vs)
 		}
-		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: server.ProtocolURI})
+		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpserver.ProtocolURI})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,7 +288,7 @@ func TestMCPWholeSession(t *testing.T) {
 				ID string `json:"id"`
 			} `json:"phases"`
 		}
-		read(server.ProtocolSpecURI, &spec)
+		read(mcpserver.ProtocolSpecURI, &spec)
 		if spec.SHA256 != state.Session.ProtocolSHA || len(spec.Phases) != 4 {
 			t.Fatalf("protocol spec resource: sha %s phases %d", spec.SHA256, len(spec.Phases))
 		}
@@ -303,7 +304,7 @@ func TestMCPWholeSession(t *testing.T) {
 // message that says what to do, never a JSON-RPC error.
 func TestMCPToolErrors(t *testing.T) {
 	f := newMCPFixture(t)
-	cs := mcpConnectHTTP(t, f.httpServer("").URL+server.MCPPath, nil)
+	cs := mcpConnectHTTP(t, f.httpServer("").URL+mcpserver.Path, nil)
 	start := func() string {
 		return mcpOK[session.StartResult](t, cs, "session_start", map[string]any{"objective": "errors"}).SessionID
 	}
@@ -358,7 +359,7 @@ func TestMCPToolErrors(t *testing.T) {
 	}
 	t.Run("symlink out of the repository", func(t *testing.T) {
 		outside := t.TempDir() + "/secret.txt"
-		mcpWriteFile(t, "/", strings.TrimPrefix(outside, "/"), "secret")
+		gittest.Write(t, "/", strings.TrimPrefix(outside, "/"), "secret")
 		if err := os.Symlink(outside, f.root+"/link.txt"); err != nil {
 			t.Fatal(err)
 		}
@@ -403,7 +404,7 @@ func TestMCPResourceErrors(t *testing.T) {
 
 func TestMCPMalformedJSONRPCOverHTTP(t *testing.T) {
 	f := newMCPFixture(t)
-	url := f.httpServer("").URL + server.MCPPath
+	url := f.httpServer("").URL + mcpserver.Path
 	cases := []struct {
 		name, body string
 		status     int
@@ -443,13 +444,13 @@ func TestMCPMalformedJSONRPCOverHTTP(t *testing.T) {
 
 func TestMCPMalformedJSONRPCOverStdio(t *testing.T) {
 	f := newMCPFixture(t)
-	srv := server.NewMCPServer(f.opts)
+	srv := mcpserver.New(f.opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, server.StdioTransport(inR, outW)) }()
+	go func() { done <- srv.Run(ctx, mcpserver.StdioTransport(inR, outW)) }()
 	lines := newMCPLineReader(outR)
 	send := func(s string) {
 		if _, err := inW.Write([]byte(s + "\n")); err != nil {
@@ -492,7 +493,7 @@ func TestMCPMalformedJSONRPCOverStdio(t *testing.T) {
 func TestMCPHTTPGuard(t *testing.T) {
 	f := newMCPFixture(t)
 	ts := f.httpServer("")
-	url := ts.URL + server.MCPPath
+	url := ts.URL + mcpserver.Path
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	cases := []struct {
 		name   string
@@ -538,7 +539,7 @@ func TestMCPHTTPGuard(t *testing.T) {
 // client is ignored (SEP-2567): every call stands on its own.
 func TestMCPNoSessionHeader(t *testing.T) {
 	f := newMCPFixture(t)
-	url := f.httpServer("").URL + server.MCPPath
+	url := f.httpServer("").URL + mcpserver.Path
 	bodies := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
@@ -567,7 +568,7 @@ func TestMCPNoSessionHeader(t *testing.T) {
 func TestMCPToken(t *testing.T) {
 	f := newMCPFixture(t)
 	const token = "s3cr3t-token"
-	url := f.httpServer(token).URL + server.MCPPath
+	url := f.httpServer(token).URL + mcpserver.Path
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 	cases := []struct {
 		name   string
@@ -613,10 +614,10 @@ func TestMCPToken(t *testing.T) {
 // repository, engine and handlers hold up.
 func TestMCPConcurrentCalls(t *testing.T) {
 	f := newMCPFixture(t)
-	url := f.httpServer("").URL + server.MCPPath
+	url := f.httpServer("").URL + mcpserver.Path
 	setup := mcpConnectHTTP(t, url, nil)
 	id := mcpOK[session.StartResult](t, setup, "session_start", map[string]any{"objective": "concurrency"}).SessionID
-	mcpOK[server.RecordEvidenceOutput](t, setup, "record_evidence", map[string]any{"session_id": id, "phase": "CONTEXT_RETRIEVAL", "evidence_type": "tool_output", "evidence": "read"})
+	mcpOK[mcpserver.RecordEvidenceOutput](t, setup, "record_evidence", map[string]any{"session_id": id, "phase": "CONTEXT_RETRIEVAL", "evidence_type": "tool_output", "evidence": "read"})
 
 	const clients, calls = 6, 8
 	errs := make(chan error, clients*calls*2)
@@ -698,15 +699,15 @@ func TestMCPWithoutProtocol(t *testing.T) {
 		if !res.IsError || !strings.Contains(mcpText(res), "load the protocol") || !strings.Contains(mcpText(res), "call session_start again") {
 			t.Fatalf("session_start without a protocol: isError=%v %q", res.IsError, mcpText(res))
 		}
-		_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: server.ProtocolURI})
+		_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpserver.ProtocolURI})
 		var je *jsonrpc.Error
 		if !errors.As(err, &je) || je.Code != mcp.CodeResourceNotFound {
 			t.Fatalf("protocol resource without a protocol: %v", err)
 		}
 		// A document with no phases is refused by the parser: an internal
 		// error that says why, and session_start says it too.
-		mcpWriteFile(t, f.root, "SESSION-PROTOCOL.md", "# Nothing here\n")
-		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: server.ProtocolSpecURI}); !errors.As(err, &je) || je.Code != jsonrpc.CodeInternalError || !strings.Contains(je.Message, "load protocol") {
+		gittest.Write(t, f.root, "SESSION-PROTOCOL.md", "# Nothing here\n")
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpserver.ProtocolSpecURI}); !errors.As(err, &je) || je.Code != jsonrpc.CodeInternalError || !strings.Contains(je.Message, "load protocol") {
 			t.Fatalf("spec resource of a broken protocol: %v", err)
 		}
 		if res := mcpCall(t, cs, "session_start", map[string]any{"objective": "broken protocol"}); !res.IsError {
@@ -723,9 +724,9 @@ func TestMCPWithoutProtocol(t *testing.T) {
 func TestMCPSchemasAndInvalidInput(t *testing.T) {
 	outTypes := map[string]*jsonschema.Schema{
 		"session_start":      mcpMustSchema[session.StartResult](t),
-		"validate_gate":      mcpMustSchema[server.ValidateGateOutput](t),
+		"validate_gate":      mcpMustSchema[mcpserver.ValidateGateOutput](t),
 		"advance_phase":      mcpMustSchema[session.AdvanceResult](t),
-		"record_evidence":    mcpMustSchema[server.RecordEvidenceOutput](t),
+		"record_evidence":    mcpMustSchema[mcpserver.RecordEvidenceOutput](t),
 		"session_end":        mcpMustSchema[session.EndResult](t),
 		"get_blocked_reason": mcpMustSchema[session.BlockedReport](t),
 	}

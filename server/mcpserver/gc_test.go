@@ -1,11 +1,11 @@
-package server_test
+package mcpserver_test
 
 import (
 	"os"
 	"runtime/debug"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/server/mcpserver"
 )
 
 func TestTuneGC(t *testing.T) {
@@ -16,9 +16,9 @@ func TestTuneGC(t *testing.T) {
 		wantGC               int
 		wantLimit            int64
 	}{
-		{"defaults", "", "", server.ServerGCPercent, server.ServerMemoryLimit},
-		{"GOGC wins", "150", "", before, server.ServerMemoryLimit},
-		{"GOMEMLIMIT wins", "", "1GiB", server.ServerGCPercent, beforeLimit},
+		{"defaults", "", "", mcpserver.ServerGCPercent, mcpserver.ServerMemoryLimit},
+		{"GOGC wins", "150", "", before, mcpserver.ServerMemoryLimit},
+		{"GOMEMLIMIT wins", "", "1GiB", mcpserver.ServerGCPercent, beforeLimit},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -28,7 +28,7 @@ func TestTuneGC(t *testing.T) {
 					os.Unsetenv(k)
 				}
 			}
-			restore := server.TuneGC()
+			restore := mcpserver.TuneGC()
 			gotGC, gotLimit := readGC(), debug.SetMemoryLimit(-1)
 			restore()
 			if gotGC != c.wantGC || gotLimit != c.wantLimit {

@@ -1,4 +1,4 @@
-package server
+package mcpserver
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // TestMCPAddToolMatchesSDK registers every tool input type twice, with the
 // SDK's mcp.AddTool (which validates input and output on every call) and
-// with mcpAddTool, each behind a handler that echoes the decoded input, and
+// with addTool, each behind a handler that echoes the decoded input, and
 // checks that tools/list and the answer to every argument payload below are
 // byte for byte the same: the same schemas, the same refusals with the same
 // messages, the same decoded values.
@@ -22,7 +22,7 @@ func TestMCPAddToolMatchesSDK(t *testing.T) {
 	mcpAddEchoTwice[SessionStartInput](ref, ours, "session_start", nil)
 	mcpAddEchoTwice[ValidateGateInput](ref, ours, "validate_gate", nil)
 	mcpAddEchoTwice[AdvancePhaseInput](ref, ours, "advance_phase", nil)
-	mcpAddEchoTwice[RecordEvidenceInput](ref, ours, "record_evidence", mcpEvidenceInputSchema)
+	mcpAddEchoTwice[RecordEvidenceInput](ref, ours, "record_evidence", evidenceInputSchema)
 	mcpAddEchoTwice[SessionEndInput](ref, ours, "session_end", nil)
 	mcpAddEchoTwice[SessionIDInput](ref, ours, "get_blocked_reason", nil)
 	// A schema with a default takes the SDK's apply-and-re-marshal path.
@@ -115,7 +115,7 @@ func TestMCPAddToolMatchesSDK(t *testing.T) {
 }
 
 // mcpAddEchoTwice adds a tool echoing its decoded input to ref with
-// mcp.AddTool and to ours with mcpAddTool.
+// mcp.AddTool and to ours with addTool.
 func mcpAddEchoTwice[In any](ref, ours *mcp.Server, name string, schema func() *jsonschema.Schema) {
 	// With a text, as every sessiongate tool sets one: without, the SDK's
 	// JSON text fallback has its keys sorted (it went through a map) and
@@ -131,7 +131,7 @@ func mcpAddEchoTwice[In any](ref, ours *mcp.Server, name string, schema func() *
 		return t
 	}
 	mcp.AddTool(ref, tool(), echo)
-	mcpAddTool(ours, tool(), echo)
+	addTool(ours, tool(), echo)
 }
 
 func mcpInMemory(t *testing.T, srv *mcp.Server) *mcp.ClientSession {

@@ -1,4 +1,4 @@
-package server
+package mcpserver
 
 import (
 	"context"
@@ -8,11 +8,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 )
 
-// mcpInstructions is what an MCP client shows its model about this server.
-const mcpInstructions = `sessiongate enforces this repository's session protocol (SESSION-PROTOCOL.md).
+// instructions is what an MCP client shows its model about this server.
+const instructions = `sessiongate enforces this repository's session protocol (SESSION-PROTOCOL.md).
 Call session_start with your objective first; it returns a session_id. Pass that
 session_id to every other tool: there is no connection state, so the handle is
 the session. Satisfy each phase's gate (record_evidence, then validate_gate),
@@ -20,11 +21,25 @@ move on with advance_phase, and finish with session_end. get_blocked_reason says
 what a blocked phase needs. Read session://{session_id}/state for everything
 recorded about a session, and sessiongate://protocol for the protocol itself.`
 
-// NewMCPServer builds the one MCP server sessiongate runs, over stdio
+// Options wire the MCP server to the engine.
+type Options struct {
+	Engine *session.Engine
+	// Repo is the worktree sessions start in (session_start's default).
+	Repo session.Repo
+	// LoadSpec returns the current protocol (through the engine's cache).
+	LoadSpec func(ctx context.Context) (*protocolspec.Spec, error)
+	// Protocol returns the current protocol document as it is on disk (its
+	// display name and bytes), served as the sessiongate://protocol resource.
+	Protocol func(ctx context.Context) (name string, content []byte, err error)
+	Version  string
+	Logger   *slog.Logger
+}
+
+// New builds the one MCP server sessiongate runs, over stdio
 // (sessiongate mcp) and over stateless Streamable HTTP (/mcp). Nothing in it
 // depends on the connection: every tool names its session by session_id
 // (SEP-2567), so tools/list and resources/list are the same for everyone.
-func NewMCPServer(opts Options) *mcp.Server {
+func New(opts Options) *mcp.Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -33,9 +48,9 @@ func NewMCPServer(opts Options) *mcp.Server {
 		version = "dev"
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sessiongate", Title: "sessiongate", Version: version}, &mcp.ServerOptions{
-		Instructions: mcpInstructions,
+		Instructions: instructions,
 		// The SDK logs every stateless connect and disconnect at Info.
-		Logger: slog.New(mcpLogFloor{opts.Logger.Handler(), slog.LevelWarn}),
+		Logger: slog.New(logFloor{opts.Logger.Handler(), slog.LevelWarn}),
 		// Tools and resources never change at run time and nothing is
 		// subscribable, so no listChanged or subscribe; no logging either:
 		// a stateless server has no connection to log to.
@@ -44,19 +59,19 @@ func NewMCPServer(opts Options) *mcp.Server {
 		// stateful handler: the session handle is the tool argument.
 		GetSessionID: func() string { return "" },
 	})
-	m := &mcpHandlers{opts: opts}
+	m := &handlers{opts: opts}
 	m.addTools(srv)
 	m.addResources(srv)
 	srv.AddReceivingMiddleware(cacheToolsList())
 	return srv
 }
 
-// mcpHandlers carries the options into the tool and resource handlers.
-type mcpHandlers struct {
+// handlers carries the options into the tool and resource handlers.
+type handlers struct {
 	opts Options
 }
 
-func (m *mcpHandlers) engine() (*session.Engine, error) {
+func (m *handlers) engine() (*session.Engine, error) {
 	if m.opts.Engine == nil {
 		return nil, errors.New("sessiongate has no session engine configured: run it with `sessiongate mcp` or `sessiongate serve` inside a repository")
 	}
@@ -69,7 +84,7 @@ func (m *mcpHandlers) engine() (*session.Engine, error) {
 // the protocol refused, and the model should read why. An internal failure
 // (the database, the disk, git) is also logged at Error level with the tool
 // and session, for the operator: the model cannot fix it.
-func (m *mcpHandlers) toolError(ctx context.Context, tool, sessionID string, err error) error {
+func (m *handlers) toolError(ctx context.Context, tool, sessionID string, err error) error {
 	msg := err.Error()
 	switch {
 	case errors.Is(err, session.ErrInvalidID):
@@ -88,29 +103,29 @@ func (m *mcpHandlers) toolError(ctx context.Context, tool, sessionID string, err
 	return fmt.Errorf("%s: %s", tool, msg)
 }
 
-// mcpLogFloor drops records below a level.
-type mcpLogFloor struct {
+// logFloor drops records below a level.
+type logFloor struct {
 	slog.Handler
 	min slog.Level
 }
 
-func (h mcpLogFloor) Enabled(ctx context.Context, l slog.Level) bool {
+func (h logFloor) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= h.min && h.Handler.Enabled(ctx, l)
 }
 
 // Handle drops the SDK's "server run cancelled" error: a stdio server
 // stopped by a signal is not an error.
-func (h mcpLogFloor) Handle(ctx context.Context, r slog.Record) error {
+func (h logFloor) Handle(ctx context.Context, r slog.Record) error {
 	if r.Message == "server run cancelled" {
 		return nil
 	}
 	return h.Handler.Handle(ctx, r)
 }
 
-func (h mcpLogFloor) WithAttrs(as []slog.Attr) slog.Handler {
-	return mcpLogFloor{h.Handler.WithAttrs(as), h.min}
+func (h logFloor) WithAttrs(as []slog.Attr) slog.Handler {
+	return logFloor{h.Handler.WithAttrs(as), h.min}
 }
 
-func (h mcpLogFloor) WithGroup(name string) slog.Handler {
-	return mcpLogFloor{h.Handler.WithGroup(name), h.min}
+func (h logFloor) WithGroup(name string) slog.Handler {
+	return logFloor{h.Handler.WithGroup(name), h.min}
 }

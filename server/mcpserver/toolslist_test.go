@@ -1,4 +1,4 @@
-package server
+package mcpserver
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 func TestToolsListCacheMatchesSDK(t *testing.T) {
 	ctx := context.Background()
 	plain := mcp.NewServer(&mcp.Implementation{Name: "sessiongate", Version: "dev"}, nil)
-	(&mcpHandlers{}).addTools(plain)
-	cached := NewMCPServer(Options{})
+	(&handlers{}).addTools(plain)
+	cached := New(Options{})
 	toolsJSON := func(srv *mcp.Server) string {
 		t.Helper()
 		r, err := mcpInMemory(t, srv).ListTools(ctx, nil)

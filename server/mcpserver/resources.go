@@ -1,4 +1,4 @@
-package server
+package mcpserver
 
 import (
 	"context"
@@ -20,9 +20,9 @@ const (
 	ProtocolSpecURI = "sessiongate://protocol/spec"
 )
 
-// mcpSessionViews are the per-session views, each a resource template
+// sessionViews are the per-session views, each a resource template
 // session://{session_id}/NAME.
-var mcpSessionViews = []struct {
+var sessionViews = []struct {
 	name, title, desc string
 }{
 	{"state", "Session state", "Everything recorded about a session: the session row, checklist, phase results, evidence references and violations."},
@@ -31,7 +31,7 @@ var mcpSessionViews = []struct {
 	{"violations", "Session violations", "Protocol violations recorded in the session (forced gates, bypasses)."},
 }
 
-func (m *mcpHandlers) addResources(srv *mcp.Server) {
+func (m *handlers) addResources(srv *mcp.Server) {
 	srv.AddResource(&mcp.Resource{
 		URI:         ProtocolURI,
 		Name:        "protocol",
@@ -46,7 +46,7 @@ func (m *mcpHandlers) addResources(srv *mcp.Server) {
 		Description: "The current protocol as sessiongate parsed it: phases, gate levels, requirements and checks.",
 		MIMEType:    "application/json",
 	}, m.readProtocolSpec)
-	for _, r := range mcpSessionViews {
+	for _, r := range sessionViews {
 		srv.AddResourceTemplate(&mcp.ResourceTemplate{
 			URITemplate: "session://{session_id}/" + r.name,
 			Name:        "session-" + r.name,
@@ -57,20 +57,20 @@ func (m *mcpHandlers) addResources(srv *mcp.Server) {
 	}
 }
 
-func (m *mcpHandlers) readProtocol(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (m *handlers) readProtocol(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	if m.opts.Protocol == nil {
-		return nil, mcpResourceNotFound(req.Params.URI, "no protocol configured")
+		return nil, resourceNotFound(req.Params.URI, "no protocol configured")
 	}
 	_, b, err := m.opts.Protocol(ctx)
 	if err != nil {
-		return nil, mcpResourceNotFound(req.Params.URI, err.Error())
+		return nil, resourceNotFound(req.Params.URI, err.Error())
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/markdown", Text: string(b)}}}, nil
 }
 
-func (m *mcpHandlers) readProtocolSpec(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (m *handlers) readProtocolSpec(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	if m.opts.LoadSpec == nil {
-		return nil, mcpResourceNotFound(req.Params.URI, "no protocol configured")
+		return nil, resourceNotFound(req.Params.URI, "no protocol configured")
 	}
 	spec, err := m.opts.LoadSpec(ctx)
 	if err != nil {
@@ -78,15 +78,15 @@ func (m *mcpHandlers) readProtocolSpec(ctx context.Context, req *mcp.ReadResourc
 		// rather than the SDK's code 0.
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "load protocol: " + err.Error()}
 	}
-	return mcpJSONContents(req.Params.URI, spec)
+	return jsonContents(req.Params.URI, spec)
 }
 
 // readSession serves the session://{session_id}/NAME templates.
-func (m *mcpHandlers) readSession(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (m *handlers) readSession(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	id, view, err := mcpParseSessionURI(uri)
+	id, view, err := parseSessionURI(uri)
 	if err != nil {
-		return nil, mcpResourceNotFound(uri, err.Error())
+		return nil, resourceNotFound(uri, err.Error())
 	}
 	e, err := m.engine()
 	if err != nil {
@@ -95,38 +95,38 @@ func (m *mcpHandlers) readSession(ctx context.Context, req *mcp.ReadResourceRequ
 	if view == "history" {
 		evs, err := e.History(ctx, id)
 		if err != nil {
-			return nil, mcpSessionReadError(uri, err)
+			return nil, sessionReadError(uri, err)
 		}
-		return mcpJSONContents(uri, struct {
+		return jsonContents(uri, struct {
 			SessionID string          `json:"session_id"`
 			Events    []session.Event `json:"events"`
 		}{id, evs})
 	}
 	st, err := e.View(ctx, id)
 	if err != nil {
-		return nil, mcpSessionReadError(uri, err)
+		return nil, sessionReadError(uri, err)
 	}
 	switch view {
 	case "state":
-		return mcpJSONContents(uri, st)
+		return jsonContents(uri, st)
 	case "checklist":
-		return mcpJSONContents(uri, struct {
+		return jsonContents(uri, struct {
 			SessionID string                  `json:"session_id"`
 			State     session.State           `json:"state"`
 			Phase     string                  `json:"phase"`
 			Checklist []session.ChecklistItem `json:"checklist"`
 		}{id, st.Session.State, st.Session.Phase, st.Checklist})
 	case "violations":
-		return mcpJSONContents(uri, struct {
+		return jsonContents(uri, struct {
 			SessionID  string              `json:"session_id"`
 			Violations []session.Violation `json:"violations"`
 		}{id, st.Violations})
 	}
-	return nil, mcpResourceNotFound(uri, "unknown view "+view)
+	return nil, resourceNotFound(uri, "unknown view "+view)
 }
 
-// mcpParseSessionURI splits session://ID/VIEW, validating the id.
-func mcpParseSessionURI(uri string) (id, view string, err error) {
+// parseSessionURI splits session://ID/VIEW, validating the id.
+func parseSessionURI(uri string) (id, view string, err error) {
 	u, err := url.Parse(uri)
 	if err != nil || u.Scheme != "session" {
 		return "", "", fmt.Errorf("not a session URI: want session://{session_id}/state")
@@ -138,21 +138,21 @@ func mcpParseSessionURI(uri string) (id, view string, err error) {
 	return id, view, nil
 }
 
-func mcpSessionReadError(uri string, err error) error {
+func sessionReadError(uri string, err error) error {
 	if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrInvalidID) {
-		return mcpResourceNotFound(uri, err.Error())
+		return resourceNotFound(uri, err.Error())
 	}
 	return err
 }
 
-// mcpResourceNotFound is the SDK's resource-not-found JSON-RPC error with a
+// resourceNotFound is the SDK's resource-not-found JSON-RPC error with a
 // message that says why.
-func mcpResourceNotFound(uri, why string) error {
+func resourceNotFound(uri, why string) error {
 	data, _ := json.Marshal(map[string]string{"uri": uri})
 	return &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "Resource not found: " + why, Data: data}
 }
 
-func mcpJSONContents(uri string, v any) (*mcp.ReadResourceResult, error) {
+func jsonContents(uri string, v any) (*mcp.ReadResourceResult, error) {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", uri, err)

@@ -1,4 +1,4 @@
-package server_test
+package mcpserver_test
 
 import (
 	"context"
@@ -132,7 +132,9 @@ func TestNodeSDKClientWholeSession(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		repo := mcpNewRepo(t)
 		tokenFile := filepath.Join(t.TempDir(), "token")
-		mcpWriteFile(t, filepath.Dir(tokenFile), "token", "node-client-token\n")
+		if err := os.WriteFile(tokenFile, []byte("node-client-token\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		url := mcpServe(t, bin, repo, "--token-file", tokenFile)
 		out, errOut, err := n.run(t, 2*time.Minute, n.node, script, "--http", url, "--token", "node-client-token", "--repo", repo)
 		check(t, out, errOut, err)

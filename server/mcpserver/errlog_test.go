@@ -1,4 +1,4 @@
-package server_test
+package mcpserver_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/server/mcpserver"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -21,7 +21,7 @@ func TestToolFailuresLoggedByClass(t *testing.T) {
 	ctx := context.Background()
 	var logs bytes.Buffer
 	f.opts.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	cs := mcpConnectStdio(t, server.NewMCPServer(f.opts))
+	cs := mcpConnectStdio(t, mcpserver.New(f.opts))
 	spec, err := f.opts.LoadSpec(ctx)
 	if err != nil {
 		t.Fatal(err)

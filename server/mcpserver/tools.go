@@ -1,4 +1,4 @@
-package server
+package mcpserver
 
 import (
 	"context"
@@ -93,17 +93,17 @@ type RecordEvidenceOutput struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-func (m *mcpHandlers) addTools(srv *mcp.Server) {
+func (m *handlers) addTools(srv *mcp.Server) {
 	// Every tool writes to the session's history (events), so none is
 	// read-only or idempotent; none reaches beyond the repository.
 	closed := false
-	mcpAddTool(srv, &mcp.Tool{
+	addTool(srv, &mcp.Tool{
 		Name:  "session_start",
 		Title: "Start a session",
 		Description: "Start a protocol session in this repository: records branch, starting commit and the protocol's hash, " +
 			"and returns the session_id to pass to every other tool, the phases that block work, the checklist, " +
 			"and the summaries of the last sessions. An older active session in the same worktree is superseded.",
-		OutputSchema: mcpOutputSchema[session.StartResult](map[string]string{
+		OutputSchema: outputSchema[session.StartResult](map[string]string{
 			"session_id":          "handle of the session: pass it to every other tool",
 			"state":               "INIT (start phases), WORKING, ENDING (end phases), COMPLETE, ABANDONED or TERMINATED",
 			"phase":               "current phase id",
@@ -117,12 +117,12 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.sessionStart)
 
-	mcpAddTool(srv, &mcp.Tool{
+	addTool(srv, &mcp.Tool{
 		Name:  "validate_gate",
 		Title: "Check a phase's gate",
 		Description: "Run a phase's gate checks against the repository (default: the current phase) and record the result. " +
 			"It never moves the session. A failing gate is a normal result (passed=false) that says what is missing.",
-		OutputSchema: mcpOutputSchema[ValidateGateOutput](map[string]string{
+		OutputSchema: outputSchema[ValidateGateOutput](map[string]string{
 			"passed":            "true when the gate passes or has nothing to check",
 			"phase":             "phase id checked",
 			"requirement_level": "BLOCKING, REQUIRED, RECOMMENDED, OPTIONAL or UNSPECIFIED",
@@ -134,13 +134,13 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.validateGate)
 
-	mcpAddTool(srv, &mcp.Tool{
+	addTool(srv, &mcp.Tool{
 		Name:  "advance_phase",
 		Title: "Advance to the next phase",
 		Description: "Move the session to the next phase (or to target_phase), checking every gate on the way. " +
 			"A failing BLOCKING or REQUIRED gate stops the advance (isError, with the blocking phase and what it needs) " +
 			"unless force=true with a reason, which records a violation. Failing RECOMMENDED or OPTIONAL gates are skipped with a warning.",
-		OutputSchema: mcpOutputSchema[session.AdvanceResult](map[string]string{
+		OutputSchema: outputSchema[session.AdvanceResult](map[string]string{
 			"advanced":   "whether the session moved",
 			"from":       "position before the call",
 			"to":         "position after the call (a phase id, WORKING, or DONE when every end phase passed)",
@@ -153,13 +153,13 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.advancePhase)
 
-	mcpAddTool(srv, &mcp.Tool{
+	addTool(srv, &mcp.Tool{
 		Name:  "record_evidence",
 		Title: "Record evidence for a phase",
 		Description: "Record evidence that a phase's requirement is met. Only its sha256 and a short reference are stored " +
 			"(a repository-relative path, a commit sha, the first line of a decision). Paths must stay inside the repository.",
-		InputSchema: mcpEvidenceInputSchema(),
-		OutputSchema: mcpOutputSchema[RecordEvidenceOutput](map[string]string{
+		InputSchema: evidenceInputSchema(),
+		OutputSchema: outputSchema[RecordEvidenceOutput](map[string]string{
 			"sha256":    "sha256 of the evidence (of the file, for file_path and content_hash)",
 			"origin":    "claimed: sessiongate was told, it did not see it happen (observed evidence comes from agent hooks watching the shell)",
 			"ref":       "the short reference stored",
@@ -169,12 +169,12 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.recordEvidence)
 
-	mcpAddTool(srv, &mcp.Tool{
+	addTool(srv, &mcp.Tool{
 		Name:  "session_end",
 		Title: "End the session",
 		Description: "Walk the remaining end phases (never forcing) and complete the session with a summary and notes for the next one. " +
 			"A failing mandatory end phase blocks the end (isError, with what it needs); fix it and call session_end again.",
-		OutputSchema: mcpOutputSchema[session.EndResult](map[string]string{
+		OutputSchema: outputSchema[session.EndResult](map[string]string{
 			"ended":         "whether the session is now COMPLETE",
 			"ending_commit": "HEAD when the session ended",
 			"gates":         "every end gate checked",
@@ -184,11 +184,11 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: &closed},
 	}, m.sessionEnd)
 
-	mcpAddTool(srv, &mcp.Tool{
+	addTool(srv, &mcp.Tool{
 		Name:        "get_blocked_reason",
 		Title:       "Why is the session blocked?",
 		Description: "Check the current phase's gate without recording a gate result and list the mandatory phases still ahead, with the evidence each needs and suggested actions.",
-		OutputSchema: mcpOutputSchema[session.BlockedReport](map[string]string{
+		OutputSchema: outputSchema[session.BlockedReport](map[string]string{
 			"is_blocked":        "true while a mandatory gate fails or the start protocol is unfinished",
 			"blocked_phases":    "phases that block: phase, requirement_level, reason, evidence_needed",
 			"suggested_actions": "what to do, in order",
@@ -197,8 +197,8 @@ func (m *mcpHandlers) addTools(srv *mcp.Server) {
 	}, m.blockedReason)
 }
 
-// mcpOutputSchema infers T's schema and describes its top-level properties.
-func mcpOutputSchema[T any](desc map[string]string) *jsonschema.Schema {
+// outputSchema infers T's schema and describes its top-level properties.
+func outputSchema[T any](desc map[string]string) *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
 		panic(fmt.Sprintf("output schema %T: %v", *new(T), err))
@@ -213,8 +213,8 @@ func mcpOutputSchema[T any](desc map[string]string) *jsonschema.Schema {
 	return s
 }
 
-// mcpEvidenceInputSchema is the inferred schema with evidence_type as an enum.
-func mcpEvidenceInputSchema() *jsonschema.Schema {
+// evidenceInputSchema is the inferred schema with evidence_type as an enum.
+func evidenceInputSchema() *jsonschema.Schema {
 	s, err := jsonschema.For[RecordEvidenceInput](nil)
 	if err != nil {
 		panic(fmt.Sprintf("record_evidence input schema: %v", err))
@@ -226,11 +226,11 @@ func mcpEvidenceInputSchema() *jsonschema.Schema {
 }
 
 // text is a short readable content block next to structuredContent.
-func mcpText(format string, a ...any) []mcp.Content {
+func textContent(format string, a ...any) []mcp.Content {
 	return []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(format, a...)}}
 }
 
-func (m *mcpHandlers) sessionStart(ctx context.Context, _ *mcp.CallToolRequest, in SessionStartInput) (*mcp.CallToolResult, *session.StartResult, error) {
+func (m *handlers) sessionStart(ctx context.Context, _ *mcp.CallToolRequest, in SessionStartInput) (*mcp.CallToolResult, *session.StartResult, error) {
 	e, err := m.engine()
 	if err != nil {
 		return nil, nil, err
@@ -260,17 +260,17 @@ func (m *mcpHandlers) sessionStart(ctx context.Context, _ *mcp.CallToolRequest, 
 	}
 	if len(res.History) > 0 {
 		h := res.History[0]
-		fmt.Fprintf(&b, "Last session (%s): %s", h.State, mcpOneLine(h.Summary))
+		fmt.Fprintf(&b, "Last session (%s): %s", h.State, oneLine(h.Summary))
 		if h.NextNotes != "" {
-			fmt.Fprintf(&b, " Notes: %s", mcpOneLine(h.NextNotes))
+			fmt.Fprintf(&b, " Notes: %s", oneLine(h.NextNotes))
 		}
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "Pass session_id %s to every other tool.", res.SessionID)
-	return &mcp.CallToolResult{Content: mcpText("%s", b.String())}, res, nil
+	return &mcp.CallToolResult{Content: textContent("%s", b.String())}, res, nil
 }
 
-func (m *mcpHandlers) validateGate(ctx context.Context, _ *mcp.CallToolRequest, in ValidateGateInput) (*mcp.CallToolResult, *ValidateGateOutput, error) {
+func (m *handlers) validateGate(ctx context.Context, _ *mcp.CallToolRequest, in ValidateGateInput) (*mcp.CallToolResult, *ValidateGateOutput, error) {
 	e, err := m.engine()
 	if err != nil {
 		return nil, nil, err
@@ -302,13 +302,13 @@ func (m *mcpHandlers) validateGate(ctx context.Context, _ *mcp.CallToolRequest, 
 		out.Next = "fix what failed (" + strings.Join(need, "; ") + "), then validate_gate again"
 		msg = fmt.Sprintf("%s gate %s: FAIL. %s.", g.Level, g.Phase, g.Message)
 	}
-	return &mcp.CallToolResult{Content: mcpText("%s%s Next: %s.", msg, mcpWarnings(g.Warnings), out.Next)}, out, nil
+	return &mcp.CallToolResult{Content: textContent("%s%s Next: %s.", msg, warningsText(g.Warnings), out.Next)}, out, nil
 }
 
-// mcpWarnings renders sequence-rule warnings for a tool's text content:
+// warningsText renders sequence-rule warnings for a tool's text content:
 // every tool result carries them, in structuredContent and in the text a
 // model reads.
-func mcpWarnings(ws []string) string {
+func warningsText(ws []string) string {
 	var b strings.Builder
 	for _, w := range ws {
 		fmt.Fprintf(&b, " Warning: %s.", w)
@@ -316,7 +316,7 @@ func mcpWarnings(ws []string) string {
 	return b.String()
 }
 
-func (m *mcpHandlers) advancePhase(ctx context.Context, _ *mcp.CallToolRequest, in AdvancePhaseInput) (*mcp.CallToolResult, *session.AdvanceResult, error) {
+func (m *handlers) advancePhase(ctx context.Context, _ *mcp.CallToolRequest, in AdvancePhaseInput) (*mcp.CallToolResult, *session.AdvanceResult, error) {
 	e, err := m.engine()
 	if err != nil {
 		return nil, nil, err
@@ -346,10 +346,10 @@ func (m *mcpHandlers) advancePhase(ctx context.Context, _ *mcp.CallToolRequest, 
 	fmt.Fprintf(&b, " Next: %s.", res.Next)
 	// A blocked advance did not do what was asked: isError, so the model
 	// notices, with the structured result still attached.
-	return &mcp.CallToolResult{IsError: res.Blocked != nil, Content: mcpText("%s", b.String())}, res, nil
+	return &mcp.CallToolResult{IsError: res.Blocked != nil, Content: textContent("%s", b.String())}, res, nil
 }
 
-func (m *mcpHandlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest, in RecordEvidenceInput) (*mcp.CallToolResult, *RecordEvidenceOutput, error) {
+func (m *handlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest, in RecordEvidenceInput) (*mcp.CallToolResult, *RecordEvidenceOutput, error) {
 	e, err := m.engine()
 	if err != nil {
 		return nil, nil, err
@@ -385,12 +385,12 @@ func (m *mcpHandlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest
 		what = ev.Requirement
 	}
 	if ev.Step == session.StepNotApplicable {
-		return &mcp.CallToolResult{Content: mcpText("Recorded %s as not applicable (%s).%s Next: %s.", ev.Requirement, ev.Ref, mcpWarnings(ev.Warnings), out.Next)}, out, nil
+		return &mcp.CallToolResult{Content: textContent("Recorded %s as not applicable (%s).%s Next: %s.", ev.Requirement, ev.Ref, warningsText(ev.Warnings), out.Next)}, out, nil
 	}
-	return &mcp.CallToolResult{Content: mcpText("Recorded claimed %s evidence for %s (%s, sha256 %s); commands sessiongate sees run through the agent's hooks are recorded as observed evidence, which outranks claims.%s Next: %s.", ev.Kind, what, ev.Ref, mcpShortSHA(ev.SHA256), mcpWarnings(ev.Warnings), out.Next)}, out, nil
+	return &mcp.CallToolResult{Content: textContent("Recorded claimed %s evidence for %s (%s, sha256 %s); commands sessiongate sees run through the agent's hooks are recorded as observed evidence, which outranks claims.%s Next: %s.", ev.Kind, what, ev.Ref, shortSHA(ev.SHA256), warningsText(ev.Warnings), out.Next)}, out, nil
 }
 
-func (m *mcpHandlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in SessionEndInput) (*mcp.CallToolResult, *session.EndResult, error) {
+func (m *handlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in SessionEndInput) (*mcp.CallToolResult, *session.EndResult, error) {
 	e, err := m.engine()
 	if err != nil {
 		return nil, nil, err
@@ -404,7 +404,7 @@ func (m *mcpHandlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in
 	}
 	var b strings.Builder
 	if res.Ended {
-		fmt.Fprintf(&b, "Session %s complete at %s.", res.SessionID, mcpShortSHA(res.EndCommit))
+		fmt.Fprintf(&b, "Session %s complete at %s.", res.SessionID, shortSHA(res.EndCommit))
 	} else {
 		fmt.Fprintf(&b, "Session %s not ended (%s).", res.SessionID, res.State)
 	}
@@ -415,10 +415,10 @@ func (m *mcpHandlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in
 		fmt.Fprintf(&b, " Warning: %s.", w)
 	}
 	fmt.Fprintf(&b, " Next: %s.", res.Next)
-	return &mcp.CallToolResult{IsError: !res.Ended, Content: mcpText("%s", b.String())}, res, nil
+	return &mcp.CallToolResult{IsError: !res.Ended, Content: textContent("%s", b.String())}, res, nil
 }
 
-func (m *mcpHandlers) blockedReason(ctx context.Context, _ *mcp.CallToolRequest, in SessionIDInput) (*mcp.CallToolResult, *session.BlockedReport, error) {
+func (m *handlers) blockedReason(ctx context.Context, _ *mcp.CallToolRequest, in SessionIDInput) (*mcp.CallToolResult, *session.BlockedReport, error) {
 	e, err := m.engine()
 	if err != nil {
 		return nil, nil, err
@@ -447,11 +447,11 @@ func (m *mcpHandlers) blockedReason(ctx context.Context, _ *mcp.CallToolRequest,
 	if len(rep.SuggestedActions) > 0 {
 		fmt.Fprintf(&b, " Next: %s.", strings.Join(rep.SuggestedActions, "; "))
 	}
-	b.WriteString(mcpWarnings(rep.Warnings))
-	return &mcp.CallToolResult{Content: mcpText("%s", b.String())}, rep, nil
+	b.WriteString(warningsText(rep.Warnings))
+	return &mcp.CallToolResult{Content: textContent("%s", b.String())}, rep, nil
 }
 
-func mcpShortSHA(sha string) string {
+func shortSHA(sha string) string {
 	if len(sha) > 12 {
 		return sha[:12]
 	}
@@ -461,7 +461,7 @@ func mcpShortSHA(sha string) string {
 	return sha
 }
 
-func mcpOneLine(s string) string {
+func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 200 {
 		s = s[:200] + "..."

@@ -1,4 +1,4 @@
-package server_test
+package mcpserver_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/server/mcpserver"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -84,11 +84,11 @@ func TestMCPEvidenceForRequirements(t *testing.T) {
 				t.Fatalf("%s: refused evidence was recorded", c.name)
 			}
 		}
-		out := mcpOK[server.RecordEvidenceOutput](t, cs, "record_evidence", ev(map[string]any{"evidence": "drwxr-xr-x .claude/skills (12 files)", "requirement": dir}))
+		out := mcpOK[mcpserver.RecordEvidenceOutput](t, cs, "record_evidence", ev(map[string]any{"evidence": "drwxr-xr-x .claude/skills (12 files)", "requirement": dir}))
 		if out.Requirement != dir || len(out.OpenRequirements) != 1 || out.OpenRequirements[0].ID != cond || !strings.Contains(out.Next, cond) {
 			t.Fatalf("record_evidence result %+v", out)
 		}
-		na := mcpOK[server.RecordEvidenceOutput](t, cs, "record_evidence", ev(map[string]any{"evidence": "the serena MCP answered, so the memory was read through it", "requirement": "serena-mcp-not-available", "not_applicable": true, "evidence_type": "manual"}))
+		na := mcpOK[mcpserver.RecordEvidenceOutput](t, cs, "record_evidence", ev(map[string]any{"evidence": "the serena MCP answered, so the memory was read through it", "requirement": "serena-mcp-not-available", "not_applicable": true, "evidence_type": "manual"}))
 		if na.Step != session.StepNotApplicable || na.Requirement != cond || len(na.OpenRequirements) != 0 {
 			t.Fatalf("not_applicable result %+v", na)
 		}

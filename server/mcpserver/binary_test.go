@@ -1,4 +1,4 @@
-package server_test
+package mcpserver_test
 
 import (
 	"bufio"
@@ -15,15 +15,16 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
 // mcpBuildBinary builds cmd/sessiongate into a temporary folder.
 func mcpBuildBinary(t testing.TB) string {
 	t.Helper()
-	mcpRequireGit(t)
+	gittest.Require(t)
 	bin := filepath.Join(t.TempDir(), "sessiongate")
-	cmd := exec.Command("go", "build", "-o", bin, "../cmd/sessiongate")
+	cmd := exec.Command("go", "build", "-o", bin, "../../cmd/sessiongate")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build sessiongate: %v\n%s", err, out)
 	}
@@ -131,8 +132,8 @@ func TestServeCommand(t *testing.T) {
 	repo := mcpNewRepo(t)
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty")
-	mcpWriteFile(t, dir, "empty", "  \n")
-	mcpWriteFile(t, dir, "token", "tok-"+strings.Repeat("x", 20)+"\n")
+	gittest.Write(t, dir, "empty", "  \n")
+	gittest.Write(t, dir, "token", "tok-"+strings.Repeat("x", 20)+"\n")
 	for _, c := range []struct {
 		name string
 		args []string

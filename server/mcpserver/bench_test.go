@@ -1,4 +1,4 @@
-package server_test
+package mcpserver_test
 
 import (
 	"bytes"
@@ -18,13 +18,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/server/mcpserver"
 	"github.com/sessiongate/sessiongate/session"
 )
 
 // BenchmarkMCPToolsCall measures tools/call of validate_gate against a
 // trivial tool on the same server, over HTTP (the whole echo stack on a
 // real loopback listener, keep-alive JSON-RPC POSTs) and over stdio (the
-// SDK client through server.StdioTransport on pipes). The gate is an
+// SDK client through mcpserver.StdioTransport on pipes). The gate is an
 // evidence gate, so what is measured is sessiongate's own overhead: the
 // session load, policy check, gate evaluation and the SQLite write of the
 // result. Clients run GOMAXPROCS*2 goroutines. Reported: calls/s, p50 and
@@ -34,14 +35,14 @@ import (
 //
 // Goal: validate_gate within 2x of the trivial call; >= 2,000 calls/s over
 // HTTP on 2 cores. Figures: docs/benchmarks.md. The GC runs as the server
-// sets it (server.TuneGC); GOGC=100 in the environment measures the default.
+// sets it (mcpserver.TuneGC); GOGC=100 in the environment measures the default.
 func BenchmarkMCPToolsCall(b *testing.B) {
 	// As `sessiongate serve` and `sessiongate mcp` run (GOGC from the
 	// environment wins: GOGC=100 measures the Go default).
-	b.Cleanup(server.TuneGC())
+	b.Cleanup(mcpserver.TuneGC())
 	f := newMCPFixture(b)
 	ctx := context.Background()
-	srv := server.NewMCPServer(f.opts)
+	srv := mcpserver.New(f.opts)
 	// The trivial tool exists only in the benchmark's server.
 	type pong struct {
 		Pong bool `json:"pong"`
@@ -70,9 +71,8 @@ func BenchmarkMCPToolsCall(b *testing.B) {
 		{"validate_gate", map[string]any{"session_id": id}, `"passed":true`},
 	}
 
-	opts := f.opts
-	opts.MCP = srv
-	ts := httptest.NewServer(server.New(opts).Handler())
+	o := f.opts
+	ts := httptest.NewServer(server.New(server.Options{Engine: o.Engine, Repo: o.Repo, LoadSpec: o.LoadSpec, Protocol: o.Protocol, Version: o.Version, Logger: o.Logger, MCP: srv}).Handler())
 	b.Cleanup(ts.Close)
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	b.Cleanup(hc.CloseIdleConnections)
@@ -80,7 +80,7 @@ func BenchmarkMCPToolsCall(b *testing.B) {
 		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, c.tool, mcpMustJSON(b, c.args))
 		b.Run("http/"+c.tool, func(b *testing.B) {
 			mcpBenchCalls(b, func() error {
-				req, _ := http.NewRequest(http.MethodPost, ts.URL+server.MCPPath, bytes.NewBufferString(body))
+				req, _ := http.NewRequest(http.MethodPost, ts.URL+mcpserver.Path, bytes.NewBufferString(body))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Accept", "application/json, text/event-stream")
 				resp, err := hc.Do(req)
@@ -105,7 +105,7 @@ func BenchmarkMCPToolsCall(b *testing.B) {
 	b.Run("http/tools-list", func(b *testing.B) {
 		body := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 		mcpBenchCalls(b, func() error {
-			req, _ := http.NewRequest(http.MethodPost, ts.URL+server.MCPPath, bytes.NewBufferString(body))
+			req, _ := http.NewRequest(http.MethodPost, ts.URL+mcpserver.Path, bytes.NewBufferString(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Accept", "application/json, text/event-stream")
 			resp, err := hc.Do(req)

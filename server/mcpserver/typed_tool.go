@@ -1,4 +1,4 @@
-package server
+package mcpserver
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 )
 
-// mcpAddTool registers a typed tool as mcp.AddTool does (the same inferred
+// addTool registers a typed tool as mcp.AddTool does (the same inferred
 // input and output schemas in tools/list, the same input validation and
 // error results, structuredContent from Out) except that it does not
 // validate the output against the output schema on every call.
@@ -24,12 +24,12 @@ import (
 // instead (mcpCall in mcp_helpers_test.go), and the TypeScript SDK client
 // in the npm tests validates it too.
 //
-// Schemas are resolved once here, at registration; NewMCPServer runs once
+// Schemas are resolved once here, at registration; New runs once
 // per process, so the SDK's SchemaCache (meant for a server built per
 // request) would save nothing.
-func mcpAddTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, *Out, error)) {
+func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (*mcp.CallToolResult, *Out, error)) {
 	tt := *t
-	in, err := newMCPInput[In](&tt)
+	in, err := newToolInput[In](&tt)
 	if err != nil {
 		panic(fmt.Sprintf("tool %q: input schema: %v", t.Name, err))
 	}
@@ -79,7 +79,7 @@ func mcpAddTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h func(context.Contex
 	})
 }
 
-// mcpInput validates and decodes one tool's arguments exactly as the SDK's
+// toolInput validates and decodes one tool's arguments exactly as the SDK's
 // mcp.AddTool does: the arguments as a JSON object (map) validated against
 // the resolved input schema (unknown properties, required properties,
 // types, enums), then decoded into In with case-sensitive field names.
@@ -88,14 +88,14 @@ func mcpAddTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h func(context.Contex
 // when the schema has no defaults: there is then nothing to apply, and In's
 // fields are strings and bools, which decode the same from the original
 // bytes as from the re-marshaled map.
-type mcpInput[In any] struct {
+type toolInput[In any] struct {
 	resolved    *jsonschema.Resolved
 	hasDefaults bool
 }
 
-// newMCPInput infers the input schema from In unless t has one (as the SDK
+// newToolInput infers the input schema from In unless t has one (as the SDK
 // does), stores it in t for tools/list, and resolves it once.
-func newMCPInput[In any](t *mcp.Tool) (*mcpInput[In], error) {
+func newToolInput[In any](t *mcp.Tool) (*toolInput[In], error) {
 	if t.InputSchema == nil {
 		s, err := jsonschema.For[In](nil)
 		if err != nil {
@@ -111,17 +111,17 @@ func newMCPInput[In any](t *mcp.Tool) (*mcpInput[In], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &mcpInput[In]{resolved: rs, hasDefaults: mcpSchemaHasDefaults(s)}, nil
+	return &toolInput[In]{resolved: rs, hasDefaults: schemaHasDefaults(s)}, nil
 }
 
 // decode returns the arguments as In, or an error worded as the SDK's.
 // The SDK has already checked the nesting depth of the whole message.
-func (p *mcpInput[In]) decode(raw json.RawMessage) (In, error) {
+func (p *toolInput[In]) decode(raw json.RawMessage) (In, error) {
 	var in In
 	var v any = map[string]any{}
 	if len(raw) > 0 {
 		m := map[string]any{}
-		if err := mcpUnmarshal(raw, &m); err != nil {
+		if err := unmarshalStrict(raw, &m); err != nil {
 			return in, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
 		}
 		v = m
@@ -142,17 +142,17 @@ func (p *mcpInput[In]) decode(raw json.RawMessage) (In, error) {
 		raw = b
 	}
 	if len(raw) > 0 {
-		if err := mcpUnmarshal(raw, &in); err != nil {
+		if err := unmarshalStrict(raw, &in); err != nil {
 			return in, err
 		}
 	}
 	return in, nil
 }
 
-// mcpUnmarshal decodes as the SDK's internal JSON package does (segmentio's
+// unmarshalStrict decodes as the SDK's internal JSON package does (segmentio's
 // decoder, struct fields matched case-sensitively), without its per-call
 // 32 KiB stream buffer.
-func mcpUnmarshal(b []byte, v any) error {
+func unmarshalStrict(b []byte, v any) error {
 	rest, err := segjson.Parse(b, v, segjson.DontMatchCaseInsensitiveStructFields)
 	if err == nil && len(rest) > 0 {
 		err = fmt.Errorf("invalid character %q after top-level value", rest[0])
@@ -160,9 +160,9 @@ func mcpUnmarshal(b []byte, v any) error {
 	return err
 }
 
-// mcpSchemaHasDefaults reports whether ApplyDefaults could change anything:
+// schemaHasDefaults reports whether ApplyDefaults could change anything:
 // it applies "default" of object properties, recursively.
-func mcpSchemaHasDefaults(s *jsonschema.Schema) bool {
+func schemaHasDefaults(s *jsonschema.Schema) bool {
 	if s == nil {
 		return false
 	}
@@ -170,7 +170,7 @@ func mcpSchemaHasDefaults(s *jsonschema.Schema) bool {
 		return true
 	}
 	for _, p := range s.Properties {
-		if mcpSchemaHasDefaults(p) {
+		if schemaHasDefaults(p) {
 			return true
 		}
 	}

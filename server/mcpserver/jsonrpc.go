@@ -1,4 +1,4 @@
-package server
+package mcpserver
 
 import (
 	"bufio"
@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/labstack/echo/v4"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -24,44 +23,44 @@ import (
 // be able to carry on after one bad line. This file checks each message
 // before the SDK sees it and answers the malformed ones itself.
 
-// maxMCPBody bounds an HTTP request body, as the SDK's default does.
-const maxMCPBody = mcp.DefaultMaxRequestBodyBytes
+// maxBody bounds an HTTP request body, as the SDK's default does.
+const maxBody = mcp.DefaultMaxRequestBodyBytes
 
-// mcpRPCProblem is a JSON-RPC error for a message the SDK must not see.
-type mcpRPCProblem struct {
+// rpcProblem is a JSON-RPC error for a message the SDK must not see.
+type rpcProblem struct {
 	id  json.RawMessage // the request's id when it could be read, else null
 	err *jsonrpc.Error
 }
 
-// mcpCheckJSONRPC returns nil for a well-formed JSON-RPC 2.0 message or batch.
-func mcpCheckJSONRPC(b []byte) *mcpRPCProblem {
+// checkJSONRPC returns nil for a well-formed JSON-RPC 2.0 message or batch.
+func checkJSONRPC(b []byte) *rpcProblem {
 	b = bytes.TrimSpace(b)
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
-		return &mcpRPCProblem{err: &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error: " + err.Error()}}
+		return &rpcProblem{err: &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "Parse error: " + err.Error()}}
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		return mcpCheckMessage(x)
+		return checkMessage(x)
 	case []any:
 		if len(x) == 0 {
-			return mcpInvalid(nil, "empty batch")
+			return invalidRequest(nil, "empty batch")
 		}
 		for _, e := range x {
 			m, ok := e.(map[string]any)
 			if !ok {
-				return mcpInvalid(nil, "a batch holds JSON-RPC message objects")
+				return invalidRequest(nil, "a batch holds JSON-RPC message objects")
 			}
-			if p := mcpCheckMessage(m); p != nil {
+			if p := checkMessage(m); p != nil {
 				return p
 			}
 		}
 		return nil
 	}
-	return mcpInvalid(nil, "a JSON-RPC message is a JSON object")
+	return invalidRequest(nil, "a JSON-RPC message is a JSON object")
 }
 
-func mcpCheckMessage(m map[string]any) *mcpRPCProblem {
+func checkMessage(m map[string]any) *rpcProblem {
 	var id json.RawMessage
 	idv, hasID := m["id"]
 	switch idv.(type) {
@@ -70,19 +69,19 @@ func mcpCheckMessage(m map[string]any) *mcpRPCProblem {
 			id, _ = json.Marshal(idv)
 		}
 	default:
-		return mcpInvalid(nil, "id must be a string, a number or null")
+		return invalidRequest(nil, "id must be a string, a number or null")
 	}
 	if m["jsonrpc"] != "2.0" {
-		return mcpInvalid(id, `"jsonrpc" must be "2.0"`)
+		return invalidRequest(id, `"jsonrpc" must be "2.0"`)
 	}
 	if method, ok := m["method"]; ok {
 		if s, ok := method.(string); !ok || s == "" {
-			return mcpInvalid(id, `"method" must be a non-empty string`)
+			return invalidRequest(id, `"method" must be a non-empty string`)
 		}
 		switch m["params"].(type) {
 		case map[string]any, []any, nil:
 		default:
-			return mcpInvalid(id, `"params" must be an object or an array`)
+			return invalidRequest(id, `"params" must be an object or an array`)
 		}
 		return nil
 	}
@@ -91,14 +90,14 @@ func mcpCheckMessage(m map[string]any) *mcpRPCProblem {
 	if hasID && hasResult != hasError {
 		return nil // a response to one of the server's requests
 	}
-	return mcpInvalid(id, `a request needs "method"; a response needs "id" and one of "result" or "error"`)
+	return invalidRequest(id, `a request needs "method"; a response needs "id" and one of "result" or "error"`)
 }
 
-func mcpInvalid(id json.RawMessage, why string) *mcpRPCProblem {
-	return &mcpRPCProblem{id: id, err: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + why}}
+func invalidRequest(id json.RawMessage, why string) *rpcProblem {
+	return &rpcProblem{id: id, err: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + why}}
 }
 
-func (p *mcpRPCProblem) response() []byte {
+func (p *rpcProblem) response() []byte {
 	id := p.id
 	if id == nil {
 		id = json.RawMessage("null")
@@ -111,40 +110,49 @@ func (p *mcpRPCProblem) response() []byte {
 	return b
 }
 
-// mcpRejectMalformed answers a malformed JSON-RPC POST with HTTP 400 and a
+// rejectMalformed answers a malformed JSON-RPC POST with HTTP 400 and a
 // JSON-RPC error body, and passes everything else to the SDK with the body
 // restored. Other methods and content types are the SDK's to refuse.
-func mcpRejectMalformed(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
+func rejectMalformed(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if r.Method != http.MethodPost || r.Body == nil || mt != "application/json" {
-			return next(c) // the SDK answers 405 or 415
+			next.ServeHTTP(w, r) // the SDK answers 405 or 415
+			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, maxMCPBody))
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return c.String(http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes\n", mbe.Limit))
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+			return
 		}
 		if err != nil {
-			return c.String(http.StatusBadRequest, "read request body: "+err.Error()+"\n")
+			http.Error(w, "read request body: "+err.Error(), http.StatusBadRequest)
+			return
 		}
-		if p := mcpCheckJSONRPC(body); p != nil {
-			return c.JSONBlob(http.StatusBadRequest, p.response())
+		if p := checkJSONRPC(body); p != nil {
+			writeJSON(w, http.StatusBadRequest, p.response())
+			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		rw := &mcpErrorRewriter{ResponseWriter: c.Response().Writer, body: body}
-		c.Response().Writer = rw
-		err = next(c)
+		rw := &errorRewriter{ResponseWriter: w, body: body}
+		next.ServeHTTP(rw, r)
 		rw.finish()
-		return err
-	}
+	})
 }
 
-// mcpErrorRewriter turns the SDK's plain-text rejections of a well-formed
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Del("X-Content-Type-Options")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// errorRewriter turns the SDK's plain-text rejections of a well-formed
 // message (an unknown method, a missing id or params) into JSON-RPC error
 // bodies with the request's id, keeping the HTTP status.
-type mcpErrorRewriter struct {
+type errorRewriter struct {
 	http.ResponseWriter
 	body      []byte
 	status    int
@@ -152,7 +160,7 @@ type mcpErrorRewriter struct {
 	rewriting bool
 }
 
-func (w *mcpErrorRewriter) WriteHeader(code int) {
+func (w *errorRewriter) WriteHeader(code int) {
 	if code >= 400 && !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
 		w.rewriting, w.status = true, code
 		return
@@ -160,66 +168,63 @@ func (w *mcpErrorRewriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
-func (w *mcpErrorRewriter) Write(p []byte) (int, error) {
+func (w *errorRewriter) Write(p []byte) (int, error) {
 	if w.rewriting {
 		return w.buf.Write(p)
 	}
 	return w.ResponseWriter.Write(p)
 }
 
-func (w *mcpErrorRewriter) Flush() {
+func (w *errorRewriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok && !w.rewriting {
 		f.Flush()
 	}
 }
 
-func (w *mcpErrorRewriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *errorRewriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-func (w *mcpErrorRewriter) finish() {
+func (w *errorRewriter) finish() {
 	if !w.rewriting {
 		return
 	}
 	msg := strings.TrimSpace(w.buf.String())
+	var req envelope
+	_ = json.Unmarshal(w.body, &req) // a batch keeps id null and no method
+	// Which code the SDK meant is read from the request, never from the
+	// SDK's wording: a method outside the MCP methods is "not found",
+	// anything else it refused is an invalid request.
 	code := int64(jsonrpc.CodeInvalidRequest)
-	if strings.Contains(msg, "not handled") {
+	if req.Method != "" && !isMCPMethod(req.Method) {
 		code = jsonrpc.CodeMethodNotFound
 	}
-	var req struct {
-		ID json.RawMessage `json:"id"`
-	}
-	_ = json.Unmarshal(w.body, &req) // a batch keeps id null
-	p := &mcpRPCProblem{id: req.ID, err: &jsonrpc.Error{Code: code, Message: msg}}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Del("X-Content-Type-Options")
-	w.ResponseWriter.WriteHeader(w.status)
-	_, _ = w.ResponseWriter.Write(p.response())
+	p := &rpcProblem{id: req.ID, err: &jsonrpc.Error{Code: code, Message: msg}}
+	writeJSON(w.ResponseWriter, w.status, p.response())
 }
 
 // StdioTransport is the SDK's newline-delimited stdio transport with
 // malformed lines answered by a JSON-RPC error instead of ending the
 // connection. in is closed when the connection closes; out is not.
 func StdioTransport(in io.ReadCloser, out io.Writer) mcp.Transport {
-	return &mcpStdioTransport{in: in, out: out}
+	return &stdioTransport{in: in, out: out}
 }
 
-type mcpStdioTransport struct {
+type stdioTransport struct {
 	in  io.ReadCloser
 	out io.Writer
 }
 
-func (t *mcpStdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	pr, pw := io.Pipe()
-	w := &mcpLockedWriter{w: t.out, inflight: newMCPInflight()}
+	w := &lockedWriter{w: t.out, inflight: newPendingCalls()}
 	w.inflight.done = ctx.Done()
-	go mcpFilterLines(t.in, pw, w)
-	inner := &mcp.IOTransport{Reader: mcpCloseBoth{pr, t.in}, Writer: w}
+	go filterLines(t.in, pw, w)
+	inner := &mcp.IOTransport{Reader: closeBoth{pr, t.in}, Writer: w}
 	return inner.Connect(ctx)
 }
 
-// mcpFilterLines copies well-formed lines to the SDK and answers the others.
+// filterLines copies well-formed lines to the SDK and answers the others.
 // A line longer than the HTTP body limit is answered and skipped.
-func mcpFilterLines(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
+func filterLines(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
 	br := bufio.NewReaderSize(in, 64<<10)
 	var line []byte
 	tooLong := false
@@ -227,21 +232,21 @@ func mcpFilterLines(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
 		chunk, err := br.ReadSlice('\n')
 		if !tooLong {
 			line = append(line, chunk...)
-			if len(line) > maxMCPBody {
+			if len(line) > maxBody {
 				tooLong, line = true, line[:0]
 			}
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue // the rest of a long line
 		}
-		var p *mcpRPCProblem
+		var p *rpcProblem
 		switch {
 		case tooLong:
-			p = mcpInvalid(nil, fmt.Sprintf("message exceeds %d bytes", maxMCPBody))
+			p = invalidRequest(nil, fmt.Sprintf("message exceeds %d bytes", maxBody))
 		case len(bytes.TrimSpace(line)) > 0:
-			p = mcpCheckJSONRPC(line)
+			p = checkJSONRPC(line)
 			if p == nil {
-				if lw, ok := out.(*mcpLockedWriter); ok && lw.inflight != nil {
+				if lw, ok := out.(*lockedWriter); ok && lw.inflight != nil {
 					lw.inflight.request(line)
 				}
 				if _, werr := sdk.Write(line); werr != nil {
@@ -260,7 +265,7 @@ func mcpFilterLines(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
 			// Input ended: answer every request already received before
 			// the session closes (a client that pipes requests and closes
 			// stdin still gets its answers).
-			if lw, ok := out.(*mcpLockedWriter); ok && lw.inflight != nil {
+			if lw, ok := out.(*lockedWriter); ok && lw.inflight != nil {
 				lw.inflight.wait()
 			}
 			sdk.CloseWithError(err) // io.EOF ends the session cleanly
@@ -269,15 +274,15 @@ func mcpFilterLines(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
 	}
 }
 
-// mcpLockedWriter serialises the SDK's writes and the filter's error replies;
+// lockedWriter serialises the SDK's writes and the filter's error replies;
 // each Write is one whole line.
-type mcpLockedWriter struct {
+type lockedWriter struct {
 	mu       sync.Mutex
 	w        io.Writer
-	inflight *mcpInflight // requests passed to the SDK and not yet answered
+	inflight *pendingCalls // requests passed to the SDK and not yet answered
 }
 
-func (l *mcpLockedWriter) Write(p []byte) (int, error) {
+func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n, err := l.w.Write(p)
@@ -287,23 +292,23 @@ func (l *mcpLockedWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// mcpInflight counts the requests read and not yet answered, by id.
-type mcpInflight struct {
+// pendingCalls counts the requests read and not yet answered, by id.
+type pendingCalls struct {
 	mu      sync.Mutex
 	pending map[string]int
 	idle    chan struct{}   // closed when pending is empty; nil while it is
 	done    <-chan struct{} // the session's context: stop waiting when it ends
 }
 
-func newMCPInflight() *mcpInflight { return &mcpInflight{pending: map[string]int{}} }
+func newPendingCalls() *pendingCalls { return &pendingCalls{pending: map[string]int{}} }
 
-type mcpEnvelope struct {
+type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 }
 
-func (f *mcpInflight) request(line []byte) {
-	var m mcpEnvelope
+func (f *pendingCalls) request(line []byte) {
+	var m envelope
 	if json.Unmarshal(line, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
 		return // a notification or a response: nothing to answer
 	}
@@ -312,8 +317,8 @@ func (f *mcpInflight) request(line []byte) {
 	f.mu.Unlock()
 }
 
-func (f *mcpInflight) response(line []byte) {
-	var m mcpEnvelope
+func (f *pendingCalls) response(line []byte) {
+	var m envelope
 	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil || m.Method != "" || len(m.ID) == 0 {
 		return
 	}
@@ -332,7 +337,7 @@ func (f *mcpInflight) response(line []byte) {
 }
 
 // wait returns once every request received has been answered.
-func (f *mcpInflight) wait() {
+func (f *pendingCalls) wait() {
 	f.mu.Lock()
 	if len(f.pending) == 0 {
 		f.mu.Unlock()
@@ -347,15 +352,15 @@ func (f *mcpInflight) wait() {
 	}
 }
 
-func (l *mcpLockedWriter) Close() error { return nil }
+func (l *lockedWriter) Close() error { return nil }
 
-// mcpCloseBoth closes the pipe the SDK reads and the real input, which
+// closeBoth closes the pipe the SDK reads and the real input, which
 // unblocks the filter's read.
-type mcpCloseBoth struct {
+type closeBoth struct {
 	*io.PipeReader
 	in io.Closer
 }
 
-func (c mcpCloseBoth) Close() error {
+func (c closeBoth) Close() error {
 	return errors.Join(c.PipeReader.Close(), c.in.Close())
 }

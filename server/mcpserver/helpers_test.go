@@ -1,4 +1,4 @@
-package server_test
+package mcpserver_test
 
 import (
 	"bufio"
@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,8 +20,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/server/mcpserver"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
 )
@@ -30,58 +31,17 @@ import (
 // mcpTestProtocol is the protocol every MCP test drives: two BLOCKING start
 // phases (evidence, a file), a BLOCKING evidence end phase and a REQUIRED
 // commit phase.
-const mcpTestProtocol = "testdata/SESSION-PROTOCOL.md"
-
-// mcpRequireGit skips without git locally and fails under CI, where it must exist.
-func mcpRequireGit(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is required under CI=true but was not found")
-		}
-		t.Skip("git not found: install git to run the MCP tests")
-	}
-}
-
-// git runs git in dir and returns trimmed output.
-func mcpGit(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func mcpWriteFile(t testing.TB, root, rel, body string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+const mcpTestProtocol = "../testdata/SESSION-PROTOCOL.md"
 
 // mcpNewRepo makes a real repository holding the test protocol, with one commit.
 func mcpNewRepo(t testing.TB) string {
 	t.Helper()
-	mcpRequireGit(t)
+	gittest.Require(t)
 	proto, err := os.ReadFile(mcpTestProtocol)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	mcpGit(t, dir, "init", "-q", "-b", "main")
-	mcpWriteFile(t, dir, "README.md", "# demo\n")
-	mcpWriteFile(t, dir, "SESSION-PROTOCOL.md", string(proto))
-	mcpGit(t, dir, "add", "-A")
-	mcpGit(t, dir, "commit", "-q", "-m", "initial")
-	return dir
+	return gittest.New(t, map[string]string{"README.md": "# demo\n", "SESSION-PROTOCOL.md": string(proto)})
 }
 
 // mcpFixture is a real repository, a real SQLite store and an engine, wired
@@ -92,7 +52,7 @@ type mcpFixture struct {
 	repo   *gitrepo.Repo
 	db     *store.DB
 	engine *session.Engine
-	opts   server.Options
+	opts   mcpserver.Options
 	skew   atomic.Int64 // added to the clock, for expiry
 }
 
@@ -116,7 +76,7 @@ func newMCPFixture(t testing.TB) *mcpFixture {
 	}))
 	f.engine.Now = func() time.Time { return time.Now().Add(time.Duration(f.skew.Load())) }
 	protocolPath := filepath.Join(f.root, "SESSION-PROTOCOL.md")
-	f.opts = server.Options{
+	f.opts = mcpserver.Options{
 		Engine:  f.engine,
 		Repo:    server.ConcurrentRepo(repo, nil),
 		Version: "test",
@@ -139,9 +99,8 @@ func newMCPFixture(t testing.TB) *mcpFixture {
 // loopback listener.
 func (f *mcpFixture) httpServer(token string) *httptest.Server {
 	f.t.Helper()
-	opts := f.opts
-	opts.Token = token
-	ts := httptest.NewServer(server.New(opts).Handler())
+	o := f.opts
+	ts := httptest.NewServer(server.New(server.Options{Engine: o.Engine, Repo: o.Repo, LoadSpec: o.LoadSpec, Protocol: o.Protocol, Version: o.Version, Logger: o.Logger, Token: token}).Handler())
 	f.t.Cleanup(ts.Close)
 	return ts
 }
@@ -174,14 +133,14 @@ func mcpConnectHTTP(t testing.TB, url string, header http.Header) *mcp.ClientSes
 }
 
 // mcpConnectStdio connects the SDK's client to the server over a pipe through
-// server.StdioTransport, the transport `sessiongate mcp` runs.
+// mcpserver.StdioTransport, the transport `sessiongate mcp` runs.
 func mcpConnectStdio(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cr, sw := io.Pipe() // server -> client
 	sr, cw := io.Pipe() // client -> server
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, server.StdioTransport(sr, sw)) }()
+	go func() { done <- srv.Run(ctx, mcpserver.StdioTransport(sr, sw)) }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "sessiongate-test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {

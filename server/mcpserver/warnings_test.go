@@ -1,11 +1,11 @@
-package server_test
+package mcpserver_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/policy"
-	"github.com/sessiongate/sessiongate/server"
+	"github.com/sessiongate/sessiongate/server/mcpserver"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -18,7 +18,7 @@ func TestMCPRecordEvidenceWarnings(t *testing.T) {
 		{Name: "evidence-seen", Description: "evidence recorded", Pattern: []string{"tool:record_evidence"}, Action: policy.ActionWarn},
 		{Name: "gate-seen", Description: "gate validated", Pattern: []string{"tool:validate_gate"}, Action: policy.ActionWarn},
 	}}
-	cs := mcpConnectStdio(t, server.NewMCPServer(f.opts))
+	cs := mcpConnectStdio(t, mcpserver.New(f.opts))
 	id := mcpOK[session.StartResult](t, cs, "session_start", map[string]any{"objective": "warnings"}).SessionID
 	res := mcpCall(t, cs, "record_evidence", map[string]any{"session_id": id, "phase": "CONTEXT_RETRIEVAL", "evidence_type": "tool_output", "evidence": "read the notes"})
 	out := mcpStructured[struct {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
-	"github.com/sessiongate/sessiongate/hooks"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -212,7 +211,7 @@ func (r *Runner) project(ev *Event) string {
 var projectEnv = map[string]string{"claude": "CLAUDE_PROJECT_DIR", "gemini": "GEMINI_PROJECT_DIR", "cursor": "CURSOR_PROJECT_DIR"}
 
 func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, error) {
-	repo, err := hooks.LocateWorktree(ctx, r.project(ev), r.getenv)
+	repo, err := gitrepo.Find(ctx, r.project(ev), r.getenv)
 	if err != nil {
 		return nil, fmt.Errorf("find the git repository: %w", err)
 	}
@@ -293,7 +292,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 }
 
 // act is one event against the engine.
-func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Config, repo hooks.Worktree, ev *Event, work *workJob) (*Answer, error) {
+func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Config, repo *gitrepo.Repo, ev *Event, work *workJob) (*Answer, error) {
 	if work == nil {
 		work = &workJob{root: repo.Root()} // run on demand
 	}
@@ -390,7 +389,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 }
 
 // loadSpec reads the worktree's protocol for a new session.
-func (r *Runner) loadSpec(ctx context.Context, eng *session.Engine, cfg *config.Config, repo hooks.Worktree) (*protocolspec.Spec, error) {
+func (r *Runner) loadSpec(ctx context.Context, eng *session.Engine, cfg *config.Config, repo *gitrepo.Repo) (*protocolspec.Spec, error) {
 	p := r.ProtocolPath
 	if p == "" {
 		p = r.getenv("SESSIONGATE_PROTOCOL")
@@ -425,7 +424,7 @@ func (r *Runner) loadSpec(ctx context.Context, eng *session.Engine, cfg *config.
 	return nil, fmt.Errorf("no protocol found (looked for %s in %s): run `sessiongate init`", strings.Join(cands, ", "), repo.Root())
 }
 
-func (r *Runner) dbPath(repo hooks.Worktree) string {
+func (r *Runner) dbPath(repo *gitrepo.Repo) string {
 	if r.DBPath != "" {
 		return r.DBPath
 	}

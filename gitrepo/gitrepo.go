@@ -1,7 +1,8 @@
-// Package gitrepo is sessiongate's read-only view of a git repository:
-// go-git for refs, HEAD and log; the git CLI for the index and the work tree
-// (staged files honour GIT_INDEX_FILE, and status is much faster than
-// go-git's Worktree.Status, which must never run in a hook).
+// Package gitrepo is sessiongate's one view of a git repository, used by
+// the CLI, the servers and every hook: go-git for refs, HEAD, log and
+// config; the git CLI for the index and the work tree (staged files honour
+// GIT_INDEX_FILE, and status is much faster than go-git's Worktree.Status,
+// which must never run in a hook). A Repo is safe for concurrent use.
 package gitrepo
 
 import (
@@ -21,19 +22,28 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5"
+	gitconfig "github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/sessiongate/sessiongate/session"
 )
 
-// Repo is one worktree of a git repository.
+// Repo is one worktree of a git repository. Its paths are fixed when it is
+// opened; go-git is opened on first use (most hooks never need it) and
+// used under a lock, since go-git's storage is not documented as safe for
+// concurrent use; the git processes need no lock.
 type Repo struct {
 	root      string // worktree top level, absolute
 	commonDir string // shared .git dir, absolute
 	gitDir    string // this worktree's git dir, absolute
+	// fromDotGit: located from the .git entry without git (OpenHook).
+	fromDotGit bool
+	// indexFile is the index a hook's git command uses (SetIndexFile);
+	// "" means always ask git about the index.
+	indexFile string
 
-	mu   sync.Mutex // guards repo: a Repo is shared by concurrent engine calls
+	mu   sync.Mutex // guards repo and every go-git read through it
 	repo *git.Repository
 }
 
@@ -74,14 +84,8 @@ func (r *Repo) MainRoot() string {
 // any folder, has the same name and snapshot ids do not depend on where it
 // was checked out), else the main worktree's folder name.
 func (r *Repo) Name() string {
-	if repo, err := r.gogit(); err == nil {
-		if cfg, err := repo.Config(); err == nil {
-			if rem, ok := cfg.Remotes["origin"]; ok && len(rem.URLs) > 0 {
-				if n := urlName(rem.URLs[0]); n != "" {
-					return n
-				}
-			}
-		}
+	if n := urlName(r.OriginURL()); n != "" {
+		return n
 	}
 	return strings.TrimSuffix(filepath.Base(r.MainRoot()), ".git")
 }
@@ -96,18 +100,36 @@ func urlName(u string) string {
 	return strings.TrimSuffix(u, ".git")
 }
 
-func (r *Repo) gogit() (*git.Repository, error) {
+// withGoGit runs fn on the go-git repository under the lock, opening it on
+// first use. A failing read is retried once on a freshly opened repository
+// (a repack may have replaced the packs an old one had open), so a Repo
+// shared by a long-running server never stays broken.
+func (r *Repo) withGoGit(ctx context.Context, fn func(*git.Repository) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.repo != nil {
-		return r.repo, nil
+	fresh := r.repo == nil
+	if fresh {
+		if err := r.openGoGit(); err != nil {
+			return err
+		}
 	}
+	err := fn(r.repo)
+	if err == nil || fresh || ctx.Err() != nil {
+		return err
+	}
+	if r.openGoGit() != nil {
+		return err
+	}
+	return fn(r.repo)
+}
+
+func (r *Repo) openGoGit() error {
 	repo, err := git.PlainOpenWithOptions(r.root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if err != nil {
-		return nil, fmt.Errorf("open git repository %s: %w", r.root, err)
+		return fmt.Errorf("open git repository %s: %w", r.root, err)
 	}
 	r.repo = repo
-	return repo, nil
+	return nil
 }
 
 // Head returns the HEAD commit ("" on an unborn branch) and the branch name
@@ -118,26 +140,31 @@ func (r *Repo) Head(ctx context.Context) (commit, branch string, err error) {
 	if commit, branch, ok := ReadHeadFiles(r.gitDir, r.commonDir); ok {
 		return commit, branch, nil
 	}
-	repo, err := r.gogit()
-	if err != nil {
-		return "", "", err
-	}
-	ref, err := repo.Storer.Reference(plumbing.HEAD)
-	if err != nil {
-		return "", "", fmt.Errorf("read HEAD: %w", err)
-	}
-	if ref.Type() == plumbing.SymbolicReference {
+	err = r.withGoGit(ctx, func(repo *git.Repository) error {
+		ref, err := repo.Storer.Reference(plumbing.HEAD)
+		if err != nil {
+			return fmt.Errorf("read HEAD: %w", err)
+		}
+		if ref.Type() != plumbing.SymbolicReference {
+			commit, branch = ref.Hash().String(), ""
+			return nil
+		}
 		branch = ref.Target().Short()
 		target, err := repo.Reference(ref.Target(), true)
 		if errors.Is(err, plumbing.ErrReferenceNotFound) {
-			return "", branch, nil // unborn branch
+			commit = "" // unborn branch
+			return nil
 		}
 		if err != nil {
-			return "", "", fmt.Errorf("resolve HEAD: %w", err)
+			return fmt.Errorf("resolve HEAD: %w", err)
 		}
-		return target.Hash().String(), branch, nil
+		commit = target.Hash().String()
+		return nil
+	})
+	if err != nil {
+		return "", "", err
 	}
-	return ref.Hash().String(), "", nil
+	return commit, branch, nil
 }
 
 // CommitsSince lists commits reachable from HEAD but not from since, newest
@@ -150,32 +177,35 @@ func (r *Repo) CommitsSince(ctx context.Context, since string) ([]string, error)
 	if head == since {
 		return nil, nil
 	}
-	repo, err := r.gogit()
-	if err != nil {
-		return nil, err
-	}
-	stop := map[plumbing.Hash]bool{}
-	if since != "" {
-		// Everything reachable from since is excluded (merges included).
-		iter, err := repo.Log(&git.LogOptions{From: plumbing.NewHash(since)})
-		if err != nil {
-			return nil, fmt.Errorf("log from start commit %s: %w", since, err)
-		}
-		_ = iter.ForEach(func(c *object.Commit) error { stop[c.Hash] = true; return nil })
-	}
-	iter, err := repo.Log(&git.LogOptions{From: plumbing.NewHash(head)})
-	if err != nil {
-		return nil, fmt.Errorf("log from HEAD: %w", err)
-	}
 	var out []string
-	err = iter.ForEach(func(c *object.Commit) error {
-		if !stop[c.Hash] {
-			out = append(out, c.Hash.String())
+	err = r.withGoGit(ctx, func(repo *git.Repository) error {
+		out = out[:0]
+		stop := map[plumbing.Hash]bool{}
+		if since != "" {
+			// Everything reachable from since is excluded (merges included).
+			iter, err := repo.Log(&git.LogOptions{From: plumbing.NewHash(since)})
+			if err != nil {
+				return fmt.Errorf("log from start commit %s: %w", since, err)
+			}
+			_ = iter.ForEach(func(c *object.Commit) error { stop[c.Hash] = true; return nil })
+		}
+		iter, err := repo.Log(&git.LogOptions{From: plumbing.NewHash(head)})
+		if err != nil {
+			return fmt.Errorf("log from HEAD: %w", err)
+		}
+		err = iter.ForEach(func(c *object.Commit) error {
+			if !stop[c.Hash] {
+				out = append(out, c.Hash.String())
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("walk log: %w", err)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("walk log: %w", err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -405,6 +435,9 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (map[stri
 	if len(patterns) == 0 {
 		return out, nil
 	}
+	if fast, ok := r.stagedProtectedFromIndex(patterns); ok {
+		return fast, nil
+	}
 	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--"}
 	for _, p := range patterns {
 		args = append(args, ":(glob,icase)"+p)
@@ -455,12 +488,6 @@ func (r *Repo) LooseCommit(sha string) (session.LandedCommit, []string, bool) {
 // with their trees, parent counts and committer times: the commits made in
 // this clone since since. At most the newest 1000.
 func (r *Repo) LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error) {
-	return LandedCommitsAt(ctx, r.root, since)
-}
-
-// LandedCommitsAt is LandedCommits for a worktree root already known, so a
-// git hook (which finds its root from .git) spends no `git rev-parse`.
-func LandedCommitsAt(ctx context.Context, root, since string) ([]session.LandedCommit, error) {
 	args := []string{"log", "-n", "1000", "--format=%H %T %ct %P", "HEAD", "--not"}
 	if since != "" {
 		if strings.HasPrefix(since, "-") {
@@ -469,7 +496,7 @@ func LandedCommitsAt(ctx context.Context, root, since string) ([]session.LandedC
 		args = append(args, since)
 	}
 	args = append(args, "--remotes", "--")
-	b, err := run(ctx, root, args...)
+	b, err := run(ctx, r.root, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list landed commits: %w", err)
 	}
@@ -593,13 +620,16 @@ func (r *Repo) DiffLines(ctx context.Context, since, path string) (added, remove
 }
 
 // OriginURL is the origin remote's first URL as configured, "" without
-// one (the engine normalizes it into the repository's identity).
+// one (the engine normalizes it into the repository's identity). go-git
+// parses the repository's config file alone, as its Repository.Config
+// does, without opening the object store: hooks ask for it too.
 func (r *Repo) OriginURL() string {
-	repo, err := r.gogit()
+	f, err := os.Open(filepath.Join(r.commonDir, "config"))
 	if err != nil {
 		return ""
 	}
-	cfg, err := repo.Config()
+	defer f.Close()
+	cfg, err := gitconfig.ReadConfig(f)
 	if err != nil {
 		return ""
 	}
@@ -628,3 +658,7 @@ func (r *Repo) GitUser(ctx context.Context) (name, email string) {
 	}
 	return name, email
 }
+
+// Repo is the engine's repository everywhere: the CLI, the servers and
+// the hooks.
+var _ session.Repo = (*Repo)(nil)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
 )
 
 // The handoff lets the commit-msg and post-commit hooks of one `git commit`
@@ -32,7 +34,7 @@ const (
 // pre-commit and commit-msg (git sets GIT_EDITOR=":" for the hooks then):
 // while an editor is open the session may change, so commit-msg must ask
 // the engine again. "" means no handoff: the later hooks start the binary.
-func (rt *Runtime) handoffPath(repo *hookRepo) string {
+func (rt *Runtime) handoffPath(repo *gitrepo.Repo) string {
 	p := rt.getenv("GIT_INDEX_FILE")
 	if p == "" || !strings.Contains(p, "/") || rt.getenv("GIT_EDITOR") != ":" {
 		return ""
@@ -53,7 +55,7 @@ func (rt *Runtime) handoffPath(repo *hookRepo) string {
 // writeHandoff records pre-commit's decision for the commit's later hooks,
 // or removes a stale one when there is none to hand off. A failure costs
 // only speed: the later hooks start the binary.
-func (rt *Runtime) writeHandoff(repo *hookRepo, ok bool, trailers []string) {
+func (rt *Runtime) writeHandoff(repo *gitrepo.Repo, ok bool, trailers []string) {
 	path := filepath.Join(repo.GitDir(), handoffName)
 	if ok {
 		if path = rt.handoffPath(repo); path == "" {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -20,7 +21,7 @@ import (
 // fetches, merges (a union) and pushes again. A failure warns and lets the
 // code through: the records stay on the local ref and the next push sends
 // them (meanwhile CI's verify names the missing record).
-func (rt *Runtime) pushRecords(ctx context.Context, repo *hookRepo, cfg *config.Config, args []string, pushed [][]string) {
+func (rt *Runtime) pushRecords(ctx context.Context, repo *gitrepo.Repo, cfg *config.Config, args []string, pushed [][]string) {
 	ref := cfg.SessionRecord
 	if !session.IsRecordRef(ref) {
 		return
@@ -55,15 +56,6 @@ func (rt *Runtime) pushRecords(ctx context.Context, repo *hookRepo, cfg *config.
 	if res.Merges > 0 {
 		fmt.Fprintf(rt.Stderr, "sessiongate: session records merged with %s's (%d round(s)) and pushed\n", remote, res.Merges)
 	}
-}
-
-// PutRecord writes a session record onto a records ref (session.RecordRefWriter).
-func (r *hookRepo) PutRecord(ctx context.Context, ref, id string, body []byte) (string, error) {
-	repo, err := r.open(ctx)
-	if err != nil {
-		return "", err
-	}
-	return repo.PutRecord(ctx, ref, id, body)
 }
 
 // doctorRecords reports the records ref (local reads only: doctor never

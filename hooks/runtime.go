@@ -79,7 +79,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	if hook == session.HookPostCommit {
 		early = startGit(ctx, rt.Dir, "rev-parse", "HEAD", "HEAD^{tree}", "HEAD^@")
 	}
-	repo, err := locateRepo(ctx, rt.Dir, rt.getenv)
+	repo, err := gitrepo.OpenHook(ctx, rt.Dir, rt.getenv)
 	if err != nil {
 		fmt.Fprintf(rt.Stderr, "sessiongate: %s blocked: %v\n", hook, err)
 		return ExitBlock
@@ -122,14 +122,12 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	var d *session.HookDecision
 	switch hook {
 	case session.HookPreCommit:
-		repo.indexFile = rt.indexPath(repo)
+		repo.SetIndexFile(rt.indexPath(repo))
 		// The engine asks after its gates ran, so a gate that changed the
 		// index is seen (git invalidates the cache tree it touched).
 		req.Tree = func(ctx context.Context) (string, error) {
-			if !sha256Repo(repo.CommonDir()) {
-				if tree, ok := cachedTree(rt.indexPath(repo)); ok {
-					return tree, nil
-				}
+			if tree, ok := repo.CachedTree(); ok {
+				return tree, nil
 			}
 			return writeTree(ctx, repo.Root())
 		}
@@ -161,7 +159,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	case session.HookPrePush:
 		// The protected-file check reads the index itself when it can (as
 		// pre-commit does), instead of git rev-parse and git diff --cached.
-		repo.indexFile = rt.indexPath(repo)
+		repo.SetIndexFile(rt.indexPath(repo))
 		pushed := rt.pushedRefs()
 		req.DeletesOnly = deletesOnly(pushed)
 		d, err = eng.PrePush(ctx, req)
@@ -189,7 +187,7 @@ func (rt *Runtime) closeDB(db *store.DB) {
 }
 
 // dbPath is --db, SESSIONGATE_DB, else the repository's default.
-func (rt *Runtime) dbPath(repo *hookRepo) string {
+func (rt *Runtime) dbPath(repo *gitrepo.Repo) string {
 	if rt.DBPath != "" {
 		return rt.DBPath
 	}
@@ -201,7 +199,7 @@ func (rt *Runtime) dbPath(repo *hookRepo) string {
 
 // indexPath is the index a commit uses: GIT_INDEX_FILE (git commit -a and
 // git commit PATHS build a temporary one), else the worktree's index.
-func (rt *Runtime) indexPath(repo *hookRepo) string {
+func (rt *Runtime) indexPath(repo *gitrepo.Repo) string {
 	p := rt.getenv("GIT_INDEX_FILE")
 	if p == "" {
 		return filepath.Join(repo.GitDir(), "index")
@@ -333,7 +331,7 @@ func orDash(s string) string {
 
 // trailers adds the trailers to the commit message file: git's argument,
 // else $GIT_DIR/COMMIT_EDITMSG (the file git always passes).
-func (rt *Runtime) trailers(ctx context.Context, repo *hookRepo, args, trailers []string) error {
+func (rt *Runtime) trailers(ctx context.Context, repo *gitrepo.Repo, args, trailers []string) error {
 	file := ""
 	if len(args) > 0 {
 		file = args[0]

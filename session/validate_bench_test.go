@@ -12,7 +12,7 @@ import (
 // BenchmarkValidateGate is Engine.ValidateGate alone, without MCP: an
 // evidence gate that passes, on a real store, from GOMAXPROCS*2 goroutines
 // (as server's BenchmarkMCPToolsCall calls it). The worktree is opened once,
-// as the server's CachedOpenRepo does. cpu-µs/call is the process's CPU
+// as the server's gitrepo.CachedOpen does. cpu-µs/call is the process's CPU
 // per call. Figures: docs/benchmarks.md (MCP tools/call).
 func BenchmarkValidateGate(b *testing.B) {
 	e := newEnv(b, flowProtocol)

@@ -18,7 +18,6 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/server"
 	"github.com/sessiongate/sessiongate/server/mcpserver"
-	"github.com/sessiongate/sessiongate/session"
 )
 
 func newMCPCmd(a *app) *cobra.Command {
@@ -156,13 +155,11 @@ func (a *app) serverOptions(ctx context.Context) (server.Options, error) {
 	e.Logger = logger
 	// A server checks gates call after call, some at once: open each
 	// worktree once, and share repositories safely.
-	e.OpenRepo = server.CachedOpenRepo(e.OpenRepo)
-	root := r.Root()
-	repo := server.ConcurrentRepo(r, func(ctx context.Context) (session.Repo, error) { return gitrepo.Open(ctx, root) })
+	e.OpenRepo = gitrepo.CachedOpen()
 	var mu sync.Mutex
 	opts := server.Options{
 		Engine:  e,
-		Repo:    repo,
+		Repo:    r,
 		Version: versionString(),
 		Logger:  logger,
 		LoadSpec: func(ctx context.Context) (*protocolspec.Spec, error) {

@@ -10,9 +10,6 @@ import (
 	"testing"
 )
 
-// identity is the author and committer of every commit Git makes.
-var identity = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
-
 // Require skips the test without git, and fails it under CI=true, where
 // .ci/run installs git.
 func Require(t testing.TB) {
@@ -25,8 +22,10 @@ func Require(t testing.TB) {
 	}
 }
 
-// Git runs git in dir with a fixed identity and returns its trimmed output;
-// a failure fails the test with git's output.
+// Git runs git in dir with a fixed identity and neither the system's nor
+// the user's config (a signing or hooks setting of the machine must not
+// change a test), and returns its trimmed output; a failure fails the test
+// with git's output.
 func Git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	return GitEnv(t, dir, nil, args...)
@@ -37,7 +36,8 @@ func GitEnv(t testing.TB, dir string, env []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), identity...), env...)
+	cmd.Env = append(append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)

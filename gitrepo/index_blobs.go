@@ -1,7 +1,6 @@
-package hooks
+package gitrepo
 
 import (
-	"context"
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
@@ -114,24 +113,21 @@ func gitBlobID(content []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// StagedProtected answers from the index file without running git when it
-// can: when every protected path's index entry is exactly its work-tree
-// content (or both are absent), nothing staged differs from what the
-// engine reads in the work tree, so no staged change is reported. Anything
-// else (globs, a difference, a symlink, an index this reader does not
-// take) asks git.
-func (r *hookRepo) StagedProtected(ctx context.Context, patterns []string) (map[string]string, error) {
-	if r.indexFile != "" && !sha256Repo(r.commonDir) && r.indexMatchesWorktree(patterns) {
-		return map[string]string{}, nil
+// stagedProtectedFromIndex answers StagedProtected from the index file
+// without running git when it can: when every protected path's index entry
+// is exactly its work-tree content (or both are absent), nothing staged
+// differs from what the engine reads in the work tree, so no staged change
+// is reported. ok is false for anything else (globs, a difference, a
+// symlink, an index this reader does not take, no index file named by
+// SetIndexFile): the caller asks git.
+func (r *Repo) stagedProtectedFromIndex(patterns []string) (map[string]string, bool) {
+	if r.indexFile == "" || sha256Repo(r.commonDir) || !r.indexMatchesWorktree(patterns) {
+		return nil, false
 	}
-	repo, err := r.open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return repo.StagedProtected(ctx, patterns)
+	return map[string]string{}, true
 }
 
-func (r *hookRepo) indexMatchesWorktree(patterns []string) bool {
+func (r *Repo) indexMatchesWorktree(patterns []string) bool {
 	want := map[string]string{}
 	for _, p := range patterns {
 		if strings.ContainsAny(p, "*?[\\") {

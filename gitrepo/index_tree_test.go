@@ -1,57 +1,29 @@
-package hooks
+package gitrepo
 
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
 )
-
-func gitT(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func put(t *testing.T, root, rel, body string) {
-	t.Helper()
-	p := filepath.Join(root, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // indexRepo is a repository with nested folders, a long path and enough
 // entries that version 4's prefix compression matters.
 func indexRepo(t *testing.T, initArgs ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is required under CI=true")
-		}
-		t.Skip("git not found")
-	}
+	gittest.Require(t)
 	root := t.TempDir()
-	gitT(t, root, append([]string{"init", "-q", "-b", "main"}, initArgs...)...)
+	gittest.Git(t, root, append([]string{"init", "-q", "-b", "main"}, initArgs...)...)
 	for i := range 40 {
-		put(t, root, filepath.Join("src", "pkg"+string(rune('a'+i%7)), "file"+strings.Repeat("x", i)+".go"), "package p\n")
+		gittest.Write(t, root, filepath.Join("src", "pkg"+string(rune('a'+i%7)), "file"+strings.Repeat("x", i)+".go"), "package p\n")
 	}
-	put(t, root, filepath.Join("deep", strings.Repeat("long-folder-name/", 12), "leaf.txt"), "leaf\n")
-	put(t, root, "README.md", "# r\n")
-	gitT(t, root, "add", "-A")
-	gitT(t, root, "commit", "-q", "-m", "initial")
+	gittest.Write(t, root, filepath.Join("deep", strings.Repeat("long-folder-name/", 12), "leaf.txt"), "leaf\n")
+	gittest.Write(t, root, "README.md", "# r\n")
+	gittest.Git(t, root, "add", "-A")
+	gittest.Git(t, root, "commit", "-q", "-m", "initial")
 	return root
 }
 
@@ -62,26 +34,26 @@ func TestCachedTreeMatchesWriteTree(t *testing.T) {
 		valid bool // the root cache tree is valid, so no git is needed
 	}{
 		{name: "version 2", setup: func(t *testing.T, root string) {
-			gitT(t, root, "update-index", "--index-version", "2")
-			gitT(t, root, "write-tree")
+			gittest.Git(t, root, "update-index", "--index-version", "2")
+			gittest.Git(t, root, "write-tree")
 		}, valid: true},
 		{name: "version 3 with extended flags", setup: func(t *testing.T, root string) {
-			gitT(t, root, "update-index", "--index-version", "3")
-			gitT(t, root, "update-index", "--skip-worktree", "README.md") // an extended flag
-			gitT(t, root, "write-tree")
+			gittest.Git(t, root, "update-index", "--index-version", "3")
+			gittest.Git(t, root, "update-index", "--skip-worktree", "README.md") // an extended flag
+			gittest.Git(t, root, "write-tree")
 		}, valid: true},
 		{name: "version 4", setup: func(t *testing.T, root string) {
-			gitT(t, root, "update-index", "--index-version", "4")
-			gitT(t, root, "write-tree")
+			gittest.Git(t, root, "update-index", "--index-version", "4")
+			gittest.Git(t, root, "write-tree")
 		}, valid: true},
 		{name: "intent-to-add leaves the root invalid", setup: func(t *testing.T, root string) {
-			put(t, root, "new.txt", "new\n")
-			gitT(t, root, "add", "-N", "new.txt")
-			gitT(t, root, "write-tree")
+			gittest.Write(t, root, "new.txt", "new\n")
+			gittest.Git(t, root, "add", "-N", "new.txt")
+			gittest.Git(t, root, "write-tree")
 		}, valid: false},
 		{name: "staged change invalidates the root", setup: func(t *testing.T, root string) {
-			put(t, root, "README.md", "# changed\n")
-			gitT(t, root, "add", "README.md")
+			gittest.Write(t, root, "README.md", "# changed\n")
+			gittest.Git(t, root, "add", "README.md")
 		}, valid: false},
 	}
 	for _, tc := range tests {
@@ -93,7 +65,7 @@ func TestCachedTreeMatchesWriteTree(t *testing.T) {
 			if ok != tc.valid {
 				t.Fatalf("ok = %v, want %v", ok, tc.valid)
 			}
-			want := gitT(t, root, "write-tree") // also refreshes the cache tree
+			want := gittest.Git(t, root, "write-tree") // also refreshes the cache tree
 			if ok && got != want {
 				t.Fatalf("cached tree %s, git write-tree %s", got, want)
 			}
@@ -122,16 +94,16 @@ func TestCommitRefreshesCacheTree(t *testing.T) {
 			root := indexRepo(t)
 			saved := filepath.Join(t.TempDir(), "index")
 			hook := "#!/bin/sh\ncp \"${GIT_INDEX_FILE:-.git/index}\" " + saved + "\n"
-			put(t, root, filepath.Join(".git", "hooks", "pre-commit"), hook)
+			gittest.Write(t, root, filepath.Join(".git", "hooks", "pre-commit"), hook)
 			if err := os.Chmod(filepath.Join(root, ".git", "hooks", "pre-commit"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			put(t, root, "README.md", "# changed\n")
-			put(t, root, filepath.Join("src", "pkga", "filex.go"), "package changed\n")
-			gitT(t, root, "add", filepath.Join("src", "pkga", "filex.go"))
-			gitT(t, root, tc.args...)
+			gittest.Write(t, root, "README.md", "# changed\n")
+			gittest.Write(t, root, filepath.Join("src", "pkga", "filex.go"), "package changed\n")
+			gittest.Git(t, root, "add", filepath.Join("src", "pkga", "filex.go"))
+			gittest.Git(t, root, tc.args...)
 			got, ok := cachedTree(saved)
-			want := gitT(t, root, "rev-parse", "HEAD^{tree}")
+			want := gittest.Git(t, root, "rev-parse", "HEAD^{tree}")
 			if ok != tc.cached || ok && got != want {
 				t.Errorf("cache tree at pre-commit %q (ok %v, want %v), commit tree %s", got, ok, tc.cached, want)
 			}
@@ -147,7 +119,7 @@ func TestSHA256RepositoryFallsBack(t *testing.T) {
 	if sha256Repo(filepath.Join(indexRepo(t), ".git")) {
 		t.Fatal("a SHA-1 repository was taken for SHA-256")
 	}
-	if out, err := writeTree(context.Background(), root); err != nil || len(out) != 64 {
+	if out, err := run(context.Background(), root, "write-tree"); err != nil || len(strings.TrimSpace(string(out))) != 64 {
 		t.Fatalf("git write-tree in a SHA-256 repository: %q %v", out, err)
 	}
 }

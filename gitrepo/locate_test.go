@@ -1,4 +1,4 @@
-package hooks
+package gitrepo
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 )
 
 // TestFromDotGitAgreesWithGit: the paths read from .git must be the ones
@@ -14,7 +14,7 @@ import (
 func TestFromDotGitAgreesWithGit(t *testing.T) {
 	root := indexRepo(t)
 	linked := filepath.Join(t.TempDir(), "linked")
-	gitT(t, root, "worktree", "add", "-q", "-b", "feature", linked)
+	gittest.Git(t, root, "worktree", "add", "-q", "-b", "feature", linked)
 	link := filepath.Join(t.TempDir(), "via-symlink")
 	if err := os.Symlink(root, link); err != nil {
 		t.Fatal(err)
@@ -35,20 +35,20 @@ func TestFromDotGitAgreesWithGit(t *testing.T) {
 			if got := fromDotGit(tc.dir) != nil; got != tc.read {
 				t.Fatalf("read from .git = %v, want %v", got, tc.read)
 			}
-			r, err := locateRepo(ctx, tc.dir, func(string) string { return "" })
+			r, err := OpenHook(ctx, tc.dir, func(string) string { return "" })
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, err := gitrepo.Open(ctx, tc.dir)
+			g, err := Open(ctx, tc.dir)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if r.Root() != g.Root() || r.CommonDir() != g.CommonDir() || r.GitDir() != g.GitDir() || r.MainRoot() != g.MainRoot() || r.Name() != g.Name() {
-				t.Errorf("hookRepo %s %s %s %s %s\ngitrepo  %s %s %s %s %s",
+				t.Errorf("OpenHook %s %s %s %s %s\ngitrepo  %s %s %s %s %s",
 					r.Root(), r.CommonDir(), r.GitDir(), r.MainRoot(), r.Name(), g.Root(), g.CommonDir(), g.GitDir(), g.MainRoot(), g.Name())
 			}
 			head, _, err := r.Head(ctx)
-			if want := gitT(t, tc.dir, "rev-parse", "HEAD"); err != nil || head != want {
+			if want := gittest.Git(t, tc.dir, "rev-parse", "HEAD"); err != nil || head != want {
 				t.Errorf("Head %q %v, want %q", head, err, want)
 			}
 		})
@@ -64,19 +64,19 @@ func TestFromDotGitAgreesWithGit(t *testing.T) {
 		{".git", false, "GIT_DIR relative"},
 		{filepath.Join(t.TempDir(), "elsewhere"), true, "GIT_DIR elsewhere"},
 	} {
-		r, err := locateRepo(ctx, root, func(k string) string {
+		r, err := OpenHook(ctx, root, func(k string) string {
 			if k == "GIT_DIR" {
 				return tc.gitDir
 			}
 			return ""
 		})
 		if tc.viaGit {
-			if err == nil && r.repo == nil {
+			if err == nil && r.fromDotGit {
 				t.Errorf("%s: the .git entry was trusted over GIT_DIR", tc.comment)
 			}
 			continue
 		}
-		if err != nil || r.repo != nil {
+		if err != nil || !r.fromDotGit {
 			t.Errorf("%s: asked git (%v) though GIT_DIR names the same git dir", tc.comment, err)
 		}
 	}

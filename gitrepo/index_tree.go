@@ -1,4 +1,4 @@
-package hooks
+package gitrepo
 
 import (
 	"bufio"
@@ -10,6 +10,20 @@ import (
 	"path/filepath"
 	"strconv"
 )
+
+// SetIndexFile names the index the hook's git command uses (GIT_INDEX_FILE
+// or the worktree's own): StagedProtected and CachedTree then read it
+// directly when they can. Call it before sharing the Repo.
+func (r *Repo) SetIndexFile(path string) { r.indexFile = path }
+
+// CachedTree is the root tree the index named by SetIndexFile records in
+// its cache tree (cachedTree); ok is false when git write-tree must answer.
+func (r *Repo) CachedTree() (tree string, ok bool) {
+	if r.indexFile == "" || sha256Repo(r.commonDir) {
+		return "", false
+	}
+	return cachedTree(r.indexFile)
+}
 
 // cachedTree returns the root tree id that the index at path records in
 // its cache tree (the TREE extension), which is what `git write-tree`

@@ -1,10 +1,12 @@
-package hooks
+package gitrepo
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
 )
 
 // TestIndexBlobs reads blob ids from real index files of every version and
@@ -13,21 +15,21 @@ func TestIndexBlobs(t *testing.T) {
 	for _, version := range []string{"2", "3", "4"} {
 		t.Run("v"+version, func(t *testing.T) {
 			dir := t.TempDir()
-			gitT(t, dir, "init", "-q")
+			gittest.Git(t, dir, "init", "-q")
 			files := map[string]string{"sessiongate.yaml": "a: 1\n", ".claude/settings.json": "{}\n", "deep/x/y/z.txt": "z\n", "deep/x/y/zz.txt": "zz\n"}
 			for p, body := range files {
 				os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
 				os.WriteFile(filepath.Join(dir, p), []byte(body), 0o644)
 			}
-			gitT(t, dir, "add", "-A")
-			gitT(t, dir, "update-index", "--index-version", version)
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "update-index", "--index-version", version)
 			want := map[string]string{"sessiongate.yaml": "sessiongate.yaml", ".claude/settings.json": ".claude/settings.json", "deep/x/y/zz.txt": "deep/x/y/zz.txt", "absent.md": "absent.md"}
 			got, ok := indexBlobs(filepath.Join(dir, ".git", "index"), want)
 			if !ok {
 				t.Fatal("index not read")
 			}
 			for _, p := range want {
-				ls := strings.Fields(gitT(t, dir, "ls-files", "-s", "--", p))
+				ls := strings.Fields(gittest.Git(t, dir, "ls-files", "-s", "--", p))
 				exp := ""
 				if len(ls) > 1 {
 					exp = ls[1]
@@ -41,7 +43,7 @@ func TestIndexBlobs(t *testing.T) {
 			}
 			// Another case of a wanted path: ask git.
 			os.WriteFile(filepath.Join(dir, "Absent.md"), []byte("b\n"), 0o644)
-			gitT(t, dir, "add", "Absent.md")
+			gittest.Git(t, dir, "add", "Absent.md")
 			if _, ok := indexBlobs(filepath.Join(dir, ".git", "index"), want); ok {
 				t.Error("a wanted path in another case was answered from the index")
 			}

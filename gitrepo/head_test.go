@@ -1,10 +1,10 @@
-package hooks
+package gitrepo
 
 import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 )
 
 // TestReadHeadAgreesWithGit: HEAD read from the files is what git says, for
@@ -18,20 +18,20 @@ func TestReadHeadAgreesWithGit(t *testing.T) {
 		if r == nil {
 			t.Fatalf("%s: fromDotGit failed", name)
 		}
-		commit, branch, ok := gitrepo.ReadHeadFiles(r.gitDir, r.commonDir)
+		commit, branch, ok := ReadHeadFiles(r.gitDir, r.commonDir)
 		if !ok || commit != wantCommit || branch != wantBranch {
 			t.Errorf("%s: ReadHeadFiles = %q %q %v, git says %q %q", name, commit, branch, ok, wantCommit, wantBranch)
 		}
 	}
-	head := gitT(t, root, "rev-parse", "HEAD")
+	head := gittest.Git(t, root, "rev-parse", "HEAD")
 	check("loose ref", root, head, "main")
-	gitT(t, root, "pack-refs", "--all")
+	gittest.Git(t, root, "pack-refs", "--all")
 	check("packed ref", root, head, "main")
 	linked := filepath.Join(t.TempDir(), "linked")
-	gitT(t, root, "worktree", "add", "-q", "-b", "feature", linked)
-	check("linked worktree", linked, gitT(t, linked, "rev-parse", "HEAD"), "feature")
-	gitT(t, root, "checkout", "-q", "--detach")
+	gittest.Git(t, root, "worktree", "add", "-q", "-b", "feature", linked)
+	check("linked worktree", linked, gittest.Git(t, linked, "rev-parse", "HEAD"), "feature")
+	gittest.Git(t, root, "checkout", "-q", "--detach")
 	check("detached", root, head, "")
-	gitT(t, root, "checkout", "-q", "--orphan", "fresh")
+	gittest.Git(t, root, "checkout", "-q", "--orphan", "fresh")
 	check("unborn", root, "", "fresh")
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 )
 
 func requireGit(t *testing.T) {
@@ -24,28 +25,6 @@ func requireGit(t *testing.T) {
 	}
 }
 
-func git(t *testing.T, dir string, env []string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"), env...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func write(t *testing.T, path, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func sorted(s []string) []string {
 	out := append([]string(nil), s...)
 	sort.Strings(out)
@@ -53,10 +32,10 @@ func sorted(s []string) []string {
 }
 
 func TestUnbornThenCommits(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	git(t, dir, nil, "init", "-q", "-b", "trunk")
+	gittest.Git(t, dir, "init", "-q", "-b", "trunk")
 	r, err := gitrepo.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -65,25 +44,25 @@ func TestUnbornThenCommits(t *testing.T) {
 	if err != nil || head != "" || branch != "trunk" {
 		t.Fatalf("unborn HEAD: %q %q %v", head, branch, err)
 	}
-	write(t, filepath.Join(dir, "a.txt"), "a")
+	gittest.Write(t, dir, "a.txt", "a")
 	changed, err := r.ChangedFiles(ctx, "")
 	if err != nil || !reflect.DeepEqual(changed, []string{"a.txt"}) {
 		t.Fatalf("changed on unborn: %v %v", changed, err)
 	}
-	git(t, dir, nil, "add", "a.txt")
-	git(t, dir, nil, "commit", "-q", "-m", "one")
-	first := git(t, dir, nil, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "add", "a.txt")
+	gittest.Git(t, dir, "commit", "-q", "-m", "one")
+	first := gittest.Git(t, dir, "rev-parse", "HEAD")
 	cs, err := r.CommitsSince(ctx, "")
 	if err != nil || len(cs) != 1 || cs[0] != first {
 		t.Fatalf("commits since unborn: %v %v", cs, err)
 	}
-	write(t, filepath.Join(dir, "b.txt"), "b")
-	git(t, dir, nil, "add", "b.txt")
-	git(t, dir, nil, "commit", "-q", "-m", "two")
-	write(t, filepath.Join(dir, "a.txt"), "a2")           // unstaged
-	write(t, filepath.Join(dir, "new/c.txt"), "c")        // untracked
-	write(t, filepath.Join(dir, ".gitignore"), "*.log\n") // untracked
-	write(t, filepath.Join(dir, "x.log"), "ignored")
+	gittest.Write(t, dir, "b.txt", "b")
+	gittest.Git(t, dir, "add", "b.txt")
+	gittest.Git(t, dir, "commit", "-q", "-m", "two")
+	gittest.Write(t, dir, "a.txt", "a2")           // unstaged
+	gittest.Write(t, dir, "new/c.txt", "c")        // untracked
+	gittest.Write(t, dir, ".gitignore", "*.log\n") // untracked
+	gittest.Write(t, dir, "x.log", "ignored")
 	changed, err = r.ChangedFiles(ctx, first)
 	if err != nil {
 		t.Fatal(err)
@@ -104,17 +83,17 @@ func TestUnbornThenCommits(t *testing.T) {
 // TestStagedHonoursIndexFile: `git commit <path>` runs hooks with a
 // temporary GIT_INDEX_FILE; the staged list must come from it.
 func TestStagedHonoursIndexFile(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	git(t, dir, nil, "init", "-q", "-b", "main")
-	write(t, filepath.Join(dir, "a.txt"), "a")
-	write(t, filepath.Join(dir, "b.txt"), "b")
-	git(t, dir, nil, "add", "-A")
-	git(t, dir, nil, "commit", "-q", "-m", "init")
-	write(t, filepath.Join(dir, "a.txt"), "a2")
-	write(t, filepath.Join(dir, "b.txt"), "b2")
-	git(t, dir, nil, "add", "a.txt")
+	gittest.Git(t, dir, "init", "-q", "-b", "main")
+	gittest.Write(t, dir, "a.txt", "a")
+	gittest.Write(t, dir, "b.txt", "b")
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-q", "-m", "init")
+	gittest.Write(t, dir, "a.txt", "a2")
+	gittest.Write(t, dir, "b.txt", "b2")
+	gittest.Git(t, dir, "add", "a.txt")
 	r, err := gitrepo.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -125,8 +104,8 @@ func TestStagedHonoursIndexFile(t *testing.T) {
 	}
 	// An alternate index with only b.txt staged.
 	alt := filepath.Join(t.TempDir(), "index")
-	git(t, dir, []string{"GIT_INDEX_FILE=" + alt}, "read-tree", "HEAD")
-	git(t, dir, []string{"GIT_INDEX_FILE=" + alt}, "add", "b.txt")
+	gittest.GitEnv(t, dir, []string{"GIT_INDEX_FILE=" + alt}, "read-tree", "HEAD")
+	gittest.GitEnv(t, dir, []string{"GIT_INDEX_FILE=" + alt}, "add", "b.txt")
 	t.Setenv("GIT_INDEX_FILE", alt)
 	staged, err = r.StagedFiles(ctx)
 	if err != nil || !reflect.DeepEqual(staged, []string{"b.txt"}) {
@@ -135,13 +114,13 @@ func TestStagedHonoursIndexFile(t *testing.T) {
 }
 
 func TestLinkedWorktree(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	git(t, dir, nil, "init", "-q", "-b", "main")
-	git(t, dir, nil, "commit", "-q", "--allow-empty", "-m", "init")
+	gittest.Git(t, dir, "init", "-q", "-b", "main")
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
 	wt := filepath.Join(t.TempDir(), "wt")
-	git(t, dir, nil, "worktree", "add", "-q", "-b", "feature", wt)
+	gittest.Git(t, dir, "worktree", "add", "-q", "-b", "feature", wt)
 	main, err := gitrepo.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -167,14 +146,14 @@ func TestLinkedWorktree(t *testing.T) {
 
 // TestNameFromOrigin: clones in differently named folders share a name.
 func TestNameFromOrigin(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	ctx := context.Background()
 	origin := filepath.Join(t.TempDir(), "proj.git")
-	git(t, t.TempDir(), nil, "init", "-q", "--bare", origin)
+	gittest.Git(t, t.TempDir(), "init", "-q", "--bare", origin)
 	var names []string
 	for _, folder := range []string{"proj", "my-fork"} {
 		dir := filepath.Join(t.TempDir(), folder)
-		git(t, filepath.Dir(dir), nil, "clone", "-q", origin, dir)
+		gittest.Git(t, filepath.Dir(dir), "clone", "-q", origin, dir)
 		r, err := gitrepo.Open(ctx, dir)
 		if err != nil {
 			t.Fatal(err)
@@ -185,7 +164,7 @@ func TestNameFromOrigin(t *testing.T) {
 		t.Fatalf("names %v, want proj for both clones", names)
 	}
 	plain := filepath.Join(t.TempDir(), "plainrepo")
-	git(t, filepath.Dir(plain), nil, "init", "-q", plain)
+	gittest.Git(t, filepath.Dir(plain), "init", "-q", plain)
 	r, _ := gitrepo.Open(ctx, plain)
 	if r.Name() != "plainrepo" {
 		t.Fatalf("no origin: %q", r.Name())
@@ -195,15 +174,15 @@ func TestNameFromOrigin(t *testing.T) {
 // TestShallowCloneRangeNamesTheFetch: a range past a shallow clone's history
 // says so and how to fetch more, instead of git's "bad revision".
 func TestShallowCloneRangeNamesTheFetch(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	ctx := context.Background()
 	src := filepath.Join(t.TempDir(), "src")
-	git(t, t.TempDir(), nil, "init", "-q", "-b", "main", src)
+	gittest.Git(t, t.TempDir(), "init", "-q", "-b", "main", src)
 	for i := 0; i < 6; i++ {
-		git(t, src, nil, "commit", "-q", "--allow-empty", "-m", "c")
+		gittest.Git(t, src, "commit", "-q", "--allow-empty", "-m", "c")
 	}
 	dst := filepath.Join(t.TempDir(), "shallow")
-	git(t, t.TempDir(), nil, "clone", "-q", "--depth", "2", "file://"+src, dst)
+	gittest.Git(t, t.TempDir(), "clone", "-q", "--depth", "2", "file://"+src, dst)
 	r, err := gitrepo.Open(ctx, dst)
 	if err != nil {
 		t.Fatal(err)

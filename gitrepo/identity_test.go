@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -14,7 +15,7 @@ import (
 // with credentials in the URL, have the same normalized origin; the user
 // is what git resolves, including a conditional include.
 func TestIdentity(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	ctx := context.Background()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -22,15 +23,15 @@ func TestIdentity(t *testing.T) {
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
 	work := filepath.Join(home, "work")
-	write(t, filepath.Join(home, ".gitconfig"), "[user]\n\tname = Home Name\n\temail = home@example.com\n"+
+	gittest.Write(t, home, ".gitconfig", "[user]\n\tname = Home Name\n\temail = home@example.com\n"+
 		"[includeIf \"gitdir:"+work+"/\"]\n\tpath = "+filepath.Join(home, "work.gitconfig")+"\n")
-	write(t, filepath.Join(home, "work.gitconfig"), "[user]\n\temail = ann@work.example\n")
+	gittest.Write(t, home, "work.gitconfig", "[user]\n\temail = ann@work.example\n")
 
 	var origins []string
 	for i, u := range []string{"git@github.com:o/proj.git", "https://ann:tok123@github.com/o/proj"} {
 		dir := filepath.Join(work, []string{"a", "b"}[i])
-		git(t, home, nil, "init", "-q", dir)
-		git(t, dir, nil, "remote", "add", "origin", u)
+		gittest.Git(t, home, "init", "-q", dir)
+		gittest.Git(t, dir, "remote", "add", "origin", u)
 		r, err := gitrepo.Open(ctx, dir)
 		if err != nil {
 			t.Fatal(err)
@@ -45,7 +46,7 @@ func TestIdentity(t *testing.T) {
 		t.Errorf("origins %q: want both github.com/o/proj", origins)
 	}
 	plain := filepath.Join(home, "plain")
-	git(t, home, nil, "init", "-q", plain)
+	gittest.Git(t, home, "init", "-q", plain)
 	os.Remove(filepath.Join(home, ".gitconfig"))
 	r, err := gitrepo.Open(ctx, plain)
 	if err != nil {

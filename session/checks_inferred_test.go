@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -18,7 +19,7 @@ func TestInferredCheckKinds(t *testing.T) {
 	type step func(t *testing.T, e *env)
 	none := func(*testing.T, *env) {}
 	commit := func(msg string) step {
-		return func(t *testing.T, e *env) { git(t, e.root, "commit", "-q", "--allow-empty", "-m", msg) }
+		return func(t *testing.T, e *env) { gittest.Git(t, e.root, "commit", "-q", "--allow-empty", "-m", msg) }
 	}
 	cases := []struct {
 		name       string
@@ -28,40 +29,40 @@ func TestInferredCheckKinds(t *testing.T) {
 		msg        string
 	}{
 		{"unchanged untouched", `<!-- gate: unchanged "README.md" -->`, none, session.StatusPass, "unchanged"},
-		{"unchanged edited", `<!-- gate: unchanged "README.md" -->`, func(t *testing.T, e *env) { write(t, e.root, "README.md", "# edited\n") }, session.StatusFail, "README.md changed since the session started"},
+		{"unchanged edited", `<!-- gate: unchanged "README.md" -->`, func(t *testing.T, e *env) { gittest.Write(t, e.root, "README.md", "# edited\n") }, session.StatusFail, "README.md changed since the session started"},
 		{"unchanged edited and committed", `<!-- gate: unchanged "docs/**" -->`, func(t *testing.T, e *env) {
-			write(t, e.root, "docs/a.md", "x")
-			git(t, e.root, "add", "-A")
-			git(t, e.root, "commit", "-q", "-m", "docs: a")
+			gittest.Write(t, e.root, "docs/a.md", "x")
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "docs: a")
 		}, session.StatusFail, "docs/a.md changed"},
-		{"unchanged other file edited", `<!-- gate: unchanged "README.md" -->`, func(t *testing.T, e *env) { write(t, e.root, "other.md", "x") }, session.StatusPass, "unchanged"},
+		{"unchanged other file edited", `<!-- gate: unchanged "README.md" -->`, func(t *testing.T, e *env) { gittest.Write(t, e.root, "other.md", "x") }, session.StatusPass, "unchanged"},
 		{"on default branch main", `<!-- gate: not_default_branch -->`, none, session.StatusFail, "default branch main"},
-		{"on feature branch", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) { git(t, e.root, "switch", "-q", "-c", "feat/x") }, session.StatusPass, "feat/x"},
+		{"on feature branch", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) { gittest.Git(t, e.root, "switch", "-q", "-c", "feat/x") }, session.StatusPass, "feat/x"},
 		{"origin HEAD names the default", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) {
 			// main is not the default here: origin/HEAD says trunk.
-			git(t, e.root, "branch", "trunk")
-			git(t, e.root, "update-ref", "refs/remotes/origin/trunk", "HEAD")
-			git(t, e.root, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
+			gittest.Git(t, e.root, "branch", "trunk")
+			gittest.Git(t, e.root, "update-ref", "refs/remotes/origin/trunk", "HEAD")
+			gittest.Git(t, e.root, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
 		}, session.StatusPass, "not the default branch trunk"},
-		{"detached HEAD", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) { git(t, e.root, "switch", "-q", "--detach") }, session.StatusSkipped, "nothing to check"},
+		{"detached HEAD", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) { gittest.Git(t, e.root, "switch", "-q", "--detach") }, session.StatusSkipped, "nothing to check"},
 		{"conventional ok", `<!-- gate: commit_message conventional -->`, commit("feat(gate): add the check"), session.StatusPass, "follow conventional"},
 		{"conventional breaking", `<!-- gate: commit_message conventional -->`, commit("refactor!: drop v1"), session.StatusPass, "follow conventional"},
 		{"conventional bad", `<!-- gate: commit_message conventional -->`, commit("Added some stuff"), session.StatusFail, `"Added some stuff"`},
 		{"conventional no commit", `<!-- gate: commit_message conventional -->`, none, session.StatusSkipped, "nothing to check"},
 		{"another session's commit", `<!-- gate: commit_message conventional -->`, commit("wip\n\nSession-Id: 0b7c1a52-8a3e-4f5e-9d7a-2f1f6c1f0e11"), session.StatusSkipped, "nothing to check"},
 		{"merged branch commits are not the session's", `<!-- gate: commit_message conventional -->`, func(t *testing.T, e *env) {
-			git(t, e.root, "switch", "-q", "-c", "other")
-			git(t, e.root, "commit", "-q", "--allow-empty", "-m", "someone else's wip")
-			git(t, e.root, "switch", "-q", "main")
-			git(t, e.root, "commit", "-q", "--allow-empty", "-m", "fix: mine")
-			git(t, e.root, "merge", "-q", "--no-ff", "-m", "Merge branch 'other'", "other")
+			gittest.Git(t, e.root, "switch", "-q", "-c", "other")
+			gittest.Git(t, e.root, "commit", "-q", "--allow-empty", "-m", "someone else's wip")
+			gittest.Git(t, e.root, "switch", "-q", "main")
+			gittest.Git(t, e.root, "commit", "-q", "--allow-empty", "-m", "fix: mine")
+			gittest.Git(t, e.root, "merge", "-q", "--no-ff", "-m", "Merge branch 'other'", "other")
 		}, session.StatusPass, "1 commit message(s) follow"},
-		{"placeholders braces left", `<!-- gate: no_placeholders "notes/*.md" -->`, func(t *testing.T, e *env) { write(t, e.root, "notes/h.md", "# Handoff\n\nBranch: {branch}\n") }, session.StatusFail, "notes/h.md:3 still holds the template placeholder {branch}"},
-		{"placeholders filled", `<!-- gate: no_placeholders "notes/*.md" -->`, func(t *testing.T, e *env) { write(t, e.root, "notes/h.md", "# Handoff\n\nBranch: feat/x\n") }, session.StatusPass, "no template placeholder"},
+		{"placeholders braces left", `<!-- gate: no_placeholders "notes/*.md" -->`, func(t *testing.T, e *env) { gittest.Write(t, e.root, "notes/h.md", "# Handoff\n\nBranch: {branch}\n") }, session.StatusFail, "notes/h.md:3 still holds the template placeholder {branch}"},
+		{"placeholders filled", `<!-- gate: no_placeholders "notes/*.md" -->`, func(t *testing.T, e *env) { gittest.Write(t, e.root, "notes/h.md", "# Handoff\n\nBranch: feat/x\n") }, session.StatusPass, "no template placeholder"},
 		{"placeholders no file", `<!-- gate: no_placeholders "notes/*.md" -->`, none, session.StatusSkipped, "nothing to check"},
-		{"section present", `<!-- gate: has_section "notes/*.md" section="Decisions" -->`, func(t *testing.T, e *env) { write(t, e.root, "notes/h.md", "# H\n\n## decisions\n\n- x\n") }, session.StatusPass, `"Decisions" section`},
+		{"section present", `<!-- gate: has_section "notes/*.md" section="Decisions" -->`, func(t *testing.T, e *env) { gittest.Write(t, e.root, "notes/h.md", "# H\n\n## decisions\n\n- x\n") }, session.StatusPass, `"Decisions" section`},
 		{"section only in a fence", `<!-- gate: has_section "notes/*.md" section="Decisions" -->`, func(t *testing.T, e *env) {
-			write(t, e.root, "notes/h.md", "# H\n\n```markdown\n## Decisions\n```\n")
+			gittest.Write(t, e.root, "notes/h.md", "# H\n\n```markdown\n## Decisions\n```\n")
 		}, session.StatusFail, `no "Decisions" section`},
 	}
 	for _, c := range cases {
@@ -119,9 +120,9 @@ func TestInferredChecksOnRealProtocol(t *testing.T) {
 	tpl = tpl[:strings.Index(tpl, "\n```\n")+1]
 
 	e := newEnv(t, string(proto))
-	write(t, e.root, ".agents/HANDOFF.md", "# Handoff\n")
-	git(t, e.root, "add", "-A")
-	git(t, e.root, "commit", "-q", "-m", "chore: handoff")
+	gittest.Write(t, e.root, ".agents/HANDOFF.md", "# Handoff\n")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "chore: handoff")
 	id := e.start("real protocol")
 	ctx := context.Background()
 	validate := func() *session.GateResult {
@@ -133,18 +134,18 @@ func TestInferredChecksOnRealProtocol(t *testing.T) {
 	}
 
 	log := ".agents/sessions/2026-11-21-session-01.md"
-	write(t, e.root, log, tpl)
+	gittest.Write(t, e.root, log, tpl)
 	c := checkOf(t, validate(), protocolspec.CheckNoPlaceholders)
 	if c.Status != session.StatusFail || !strings.Contains(c.Message, "[branch name]") || !strings.Contains(c.Message, "line 207") {
 		t.Errorf("unfilled template: %s %q", c.Status, c.Message)
 	}
-	write(t, e.root, log, string(realLog))
+	gittest.Write(t, e.root, log, string(realLog))
 	if c := checkOf(t, validate(), protocolspec.CheckNoPlaceholders); c.Status != session.StatusPass {
 		t.Errorf("real filled-in log: %s %q", c.Status, c.Message)
 	}
 	// sessiongate's own JSON records and a .gitkeep are not session logs.
-	write(t, e.root, ".agents/sessions/abc.json", `{"x": "[branch name]"}`)
-	write(t, e.root, ".agents/sessions/.gitkeep", "")
+	gittest.Write(t, e.root, ".agents/sessions/abc.json", `{"x": "[branch name]"}`)
+	gittest.Write(t, e.root, ".agents/sessions/.gitkeep", "")
 	if c := checkOf(t, validate(), protocolspec.CheckNoPlaceholders); c.Status != session.StatusPass {
 		t.Errorf("records beside the log: %s %q", c.Status, c.Message)
 	}
@@ -161,23 +162,23 @@ func TestInferredChecksOnRealProtocol(t *testing.T) {
 	if c := sect(); c.Status != session.StatusPass {
 		t.Errorf("real log has the section: %s %q", c.Status, c.Message)
 	}
-	write(t, e.root, log, strings.Replace(string(realLog), "## Protocol Compliance", "## Compliance notes", 1))
+	gittest.Write(t, e.root, log, strings.Replace(string(realLog), "## Protocol Compliance", "## Compliance notes", 1))
 	if c := sect(); c.Status != session.StatusFail || !strings.Contains(c.Message, `no "Protocol Compliance" section`) {
 		t.Errorf("log without the section: %s %q", c.Status, c.Message)
 	}
-	write(t, e.root, log, string(realLog))
+	gittest.Write(t, e.root, log, string(realLog))
 
 	if c := checkOf(t, validate(), protocolspec.CheckUnchanged); c.Status != session.StatusPass {
 		t.Errorf("handoff untouched: %s %q", c.Status, c.Message)
 	}
-	write(t, e.root, ".agents/HANDOFF.md", "# Handoff\n\nSession 01 did things.\n")
+	gittest.Write(t, e.root, ".agents/HANDOFF.md", "# Handoff\n\nSession 01 did things.\n")
 	c = checkOf(t, validate(), protocolspec.CheckUnchanged)
 	if c.Status != session.StatusFail || !regexp.MustCompile(`line 203: "The agent MUST NOT update .agents/HANDOFF.md directly`).MatchString(c.Message) {
 		t.Errorf("handoff edited: %s %q", c.Status, c.Message)
 	}
 
-	git(t, e.root, "add", "-A")
-	git(t, e.root, "commit", "-q", "-m", "session 01 notes")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "session 01 notes")
 	g, err := e.engine.ValidateGate(ctx, id, "GIT_OPERATIONS")
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +186,7 @@ func TestInferredChecksOnRealProtocol(t *testing.T) {
 	if c := checkOf(t, g, protocolspec.CheckCommitMessage); c.Status != session.StatusFail {
 		t.Errorf("non-conventional commit: %s %q", c.Status, c.Message)
 	}
-	git(t, e.root, "commit", "-q", "--amend", "-m", "docs(session): session 01 notes")
+	gittest.Git(t, e.root, "commit", "-q", "--amend", "-m", "docs(session): session 01 notes")
 	g, _ = e.engine.ValidateGate(ctx, id, "GIT_OPERATIONS")
 	if c := checkOf(t, g, protocolspec.CheckCommitMessage); c.Status != session.StatusPass {
 		t.Errorf("conventional commit: %s %q", c.Status, c.Message)

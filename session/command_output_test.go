@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -63,15 +64,15 @@ func TestCommandThatCheckedNothing(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, gateProtocol(c.annotation))
 			for f, body := range c.before {
-				write(t, e.root, f, body)
+				gittest.Write(t, e.root, f, body)
 			}
 			if len(c.before) > 0 {
-				git(t, e.root, "add", "-A")
-				git(t, e.root, "commit", "-q", "-m", "chore: lint config")
+				gittest.Git(t, e.root, "add", "-A")
+				gittest.Git(t, e.root, "commit", "-q", "-m", "chore: lint config")
 			}
 			id := e.start(c.name)
 			for f, body := range c.during {
-				write(t, e.root, f, body)
+				gittest.Write(t, e.root, f, body)
 			}
 			g, err := e.engine.ValidateGate(context.Background(), id, "")
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -36,18 +37,18 @@ func TestSkipQAOnlyForEditorialChanges(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, editorialProtocol)
 			e.engine.Config.DocGlobs = []string{"*.md"}
-			write(t, e.root, "PLAN.md", plan)
-			git(t, e.root, "add", "-A")
-			git(t, e.root, "commit", "-q", "-m", "plan")
+			gittest.Write(t, e.root, "PLAN.md", plan)
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "plan")
 			id := e.start(c.name)
 			if res, err := e.engine.Advance(context.Background(), session.AdvanceRequest{ID: id, Target: "WORKING"}); err != nil || res.State != session.StateWorking {
 				t.Fatalf("to WORKING: %+v %v", res, err)
 			}
 			for f, body := range c.edit {
-				write(t, e.root, f, body)
+				gittest.Write(t, e.root, f, body)
 			}
-			git(t, e.root, "add", "-A")
-			git(t, e.root, "commit", "-q", "-m", "docs")
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "docs")
 			res, err := e.engine.End(context.Background(), session.EndRequest{ID: id, Summary: "docs", SkipQA: true})
 			if c.allow == "" {
 				if err == nil || !strings.Contains(err.Error(), "strictly editorial") {

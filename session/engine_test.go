@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/policy"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/snapshot"
@@ -78,7 +79,7 @@ func TestStartStateAndHistory(t *testing.T) {
 		t.Fatalf("checklist has %d items, want 6", len(res.Checklist))
 	}
 	s, _ := e.db.GetSession(ctx, res.SessionID)
-	if s.StartCommit != git(t, e.root, "rev-parse", "HEAD") || s.Branch != "main" || s.ProtocolSHA != e.spec.SHA256 {
+	if s.StartCommit != gittest.Git(t, e.root, "rev-parse", "HEAD") || s.Branch != "main" || s.ProtocolSHA != e.spec.SHA256 {
 		t.Fatalf("session recorded %+v", s)
 	}
 
@@ -125,15 +126,15 @@ func TestStartValidation(t *testing.T) {
 	}
 	// A commit that is not an ancestor of HEAD (another branch) is refused;
 	// an ancestor is accepted and recorded.
-	base := git(t, e.root, "rev-parse", "HEAD")
-	git(t, e.root, "checkout", "-q", "-b", "side")
-	git(t, e.root, "commit", "-q", "--allow-empty", "-m", "side")
-	side := git(t, e.root, "rev-parse", "HEAD")
-	git(t, e.root, "checkout", "-q", "main")
+	base := gittest.Git(t, e.root, "rev-parse", "HEAD")
+	gittest.Git(t, e.root, "checkout", "-q", "-b", "side")
+	gittest.Git(t, e.root, "commit", "-q", "--allow-empty", "-m", "side")
+	side := gittest.Git(t, e.root, "rev-parse", "HEAD")
+	gittest.Git(t, e.root, "checkout", "-q", "main")
 	if _, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "x", StartingCommit: side}); err == nil || !strings.Contains(err.Error(), "not an ancestor of HEAD") {
 		t.Fatalf("side-branch starting commit: %v", err)
 	}
-	git(t, e.root, "commit", "-q", "--allow-empty", "-m", "next")
+	gittest.Git(t, e.root, "commit", "-q", "--allow-empty", "-m", "next")
 	res, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "x", StartingCommit: base[:10]})
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +193,7 @@ func TestWholeSession(t *testing.T) {
 	}
 
 	// Work: a file with a TODO, not committed yet.
-	write(t, e.root, "notes.txt", "TODO finish\n")
+	gittest.Write(t, e.root, "notes.txt", "TODO finish\n")
 	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "did it"})
 	if err != nil {
 		t.Fatal(err)
@@ -200,8 +201,8 @@ func TestWholeSession(t *testing.T) {
 	if end.Ended || end.Blocked == nil || end.Blocked.Phase != "QUALITY_CHECKS" {
 		t.Fatalf("end with TODO: %+v", end)
 	}
-	write(t, e.root, "notes.txt", "done\n")
-	write(t, e.root, "qa/report.md", "ok\n")
+	gittest.Write(t, e.root, "notes.txt", "done\n")
+	gittest.Write(t, e.root, "qa/report.md", "ok\n")
 	end, err = e.engine.End(ctx, session.EndRequest{ID: id, Summary: "did it"})
 	if err != nil {
 		t.Fatal(err)
@@ -209,13 +210,13 @@ func TestWholeSession(t *testing.T) {
 	if end.Ended || end.Blocked == nil || end.Blocked.Phase != "GIT_OPERATIONS" {
 		t.Fatalf("end without commit: %+v", end)
 	}
-	git(t, e.root, "add", "-A")
-	git(t, e.root, "commit", "-q", "-m", "work")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "work")
 	end, err = e.engine.End(ctx, session.EndRequest{ID: id, Summary: "did it", NextNotes: "look at X"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !end.Ended || end.State != session.StateComplete || end.EndCommit != git(t, e.root, "rev-parse", "HEAD") {
+	if !end.Ended || end.State != session.StateComplete || end.EndCommit != gittest.Git(t, e.root, "rev-parse", "HEAD") {
 		t.Fatalf("end: %+v", end)
 	}
 	// An ended session refuses further calls with a clear error.
@@ -271,15 +272,15 @@ func TestSkipQA(t *testing.T) {
 	ctx := context.Background()
 	id := e.start("docs")
 	e.toWorking(id)
-	write(t, e.root, "main.go", "package main\n")
+	gittest.Write(t, e.root, "main.go", "package main\n")
 	if _, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "s", SkipQA: true}); err == nil || !strings.Contains(err.Error(), "main.go") {
 		t.Fatalf("skip_qa with code changed: %v", err)
 	}
-	git(t, e.root, "rm", "-q", "--cached", "--ignore-unmatch", "main.go")
+	gittest.Git(t, e.root, "rm", "-q", "--cached", "--ignore-unmatch", "main.go")
 	removeFile(t, e.root, "main.go")
-	write(t, e.root, "docs/guide.md", "words\n")
-	git(t, e.root, "add", "-A")
-	git(t, e.root, "commit", "-q", "-m", "docs")
+	gittest.Write(t, e.root, "docs/guide.md", "words\n")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "docs")
 	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "docs", SkipQA: true})
 	if err != nil {
 		t.Fatal(err)
@@ -337,7 +338,7 @@ func TestEvidenceValidation(t *testing.T) {
 	e := newEnv(t, flowProtocol)
 	ctx := context.Background()
 	id := e.start("evidence")
-	write(t, e.root, "docs/a.md", "hello\n")
+	gittest.Write(t, e.root, "docs/a.md", "hello\n")
 	cases := []struct {
 		name       string
 		req        session.EvidenceRequest
@@ -466,8 +467,8 @@ func TestCarriedViolationsDecay(t *testing.T) {
 	}
 	id2 := throwaway.SessionID
 	e.toWorking(id2)
-	write(t, e.root, "qa/r.md", "ok")
-	git(t, e.root, "add", "-A")
+	gittest.Write(t, e.root, "qa/r.md", "ok")
+	gittest.Git(t, e.root, "add", "-A")
 	e.hookCommit("work") // a plain git commit here would be reconciled as a BYPASS, carried again
 	if end, err := e.engine.End(ctx, session.EndRequest{ID: id2, Summary: "done"}); err != nil || !end.Ended {
 		t.Fatalf("end: %+v %v", end, err)
@@ -490,9 +491,9 @@ func TestSnapshotsAndRecord(t *testing.T) {
 	ctx := context.Background()
 	id := e.start("snapshots")
 	e.toWorking(id)
-	write(t, e.root, "qa/r.md", "ok")
-	git(t, e.root, "add", "-A")
-	git(t, e.root, "commit", "-q", "-m", "work")
+	gittest.Write(t, e.root, "qa/r.md", "ok")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "work")
 	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "done"})
 	if err != nil || !end.Ended {
 		t.Fatalf("end: %+v %v", end, err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -28,8 +29,8 @@ func TestGateKinds(t *testing.T) {
 		msg        string // substring of the gate message
 	}{
 		{"file exists missing", `<!-- gate: file_exists "logs/*.md" -->`, none, "FAIL", "no file matches"},
-		{"file exists glob", `<!-- gate: file_exists "logs/*.md" -->`, func(t *testing.T, e *env, _ string) { write(t, e.root, "logs/s1.md", "x") }, "PASS", "logs/s1.md"},
-		{"file exists doublestar", `<!-- gate: file_exists "docs/**/*.md" -->`, func(t *testing.T, e *env, _ string) { write(t, e.root, "docs/a/b/c.md", "x") }, "PASS", "docs/a/b/c.md"},
+		{"file exists glob", `<!-- gate: file_exists "logs/*.md" -->`, func(t *testing.T, e *env, _ string) { gittest.Write(t, e.root, "logs/s1.md", "x") }, "PASS", "logs/s1.md"},
+		{"file exists doublestar", `<!-- gate: file_exists "docs/**/*.md" -->`, func(t *testing.T, e *env, _ string) { gittest.Write(t, e.root, "docs/a/b/c.md", "x") }, "PASS", "docs/a/b/c.md"},
 		{"file exists dotdot", `<!-- gate: file_exists "../x" -->`, none, "FAIL", "outside the repository"},
 		{"file exists symlink out", `<!-- gate: file_exists "link.md" -->`, func(t *testing.T, e *env, _ string) {
 			outside := filepath.Join(t.TempDir(), "secret.md")
@@ -39,12 +40,12 @@ func TestGateKinds(t *testing.T) {
 			}
 		}, "FAIL", "outside the repository"},
 		{"changed none", `<!-- gate: changed_since_start "*.md" -->`, none, "FAIL", "not changed"},
-		{"changed in work tree", `<!-- gate: changed_since_start "*.md" -->`, func(t *testing.T, e *env, _ string) { write(t, e.root, "README.md", "# changed\n") }, "PASS", "README.md"},
-		{"changed untracked", `<!-- gate: changed_since_start "notes/*" -->`, func(t *testing.T, e *env, _ string) { write(t, e.root, "notes/n.txt", "x") }, "PASS", "notes/n.txt"},
+		{"changed in work tree", `<!-- gate: changed_since_start "*.md" -->`, func(t *testing.T, e *env, _ string) { gittest.Write(t, e.root, "README.md", "# changed\n") }, "PASS", "README.md"},
+		{"changed untracked", `<!-- gate: changed_since_start "notes/*" -->`, func(t *testing.T, e *env, _ string) { gittest.Write(t, e.root, "notes/n.txt", "x") }, "PASS", "notes/n.txt"},
 		{"changed committed", `<!-- gate: changed_since_start "src/*.go" -->`, func(t *testing.T, e *env, _ string) {
-			write(t, e.root, "src/a.go", "package a\n")
-			git(t, e.root, "add", "-A")
-			git(t, e.root, "commit", "-q", "-m", "a")
+			gittest.Write(t, e.root, "src/a.go", "package a\n")
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "a")
 		}, "PASS", "src/a.go"},
 		{"content hash missing evidence", `<!-- gate: content_hash "README.md" -->`, none, "FAIL", "no content_hash evidence"},
 		{"content hash recorded", `<!-- gate: content_hash "README.md" -->`, func(t *testing.T, e *env, id string) {
@@ -52,25 +53,25 @@ func TestGateKinds(t *testing.T) {
 		}, "PASS", "passed"},
 		{"content hash stale", `<!-- gate: content_hash "README.md" -->`, func(t *testing.T, e *env, id string) {
 			e.evidence(id, "CHECK", session.EvidenceContentHash, "README.md")
-			write(t, e.root, "README.md", "# edited after reading\n")
+			gittest.Write(t, e.root, "README.md", "# edited after reading\n")
 		}, "FAIL", "changed after its hash was recorded"},
 		{"command passes", `<!-- gate: command "test -f README.md" -->`, none, "PASS", "passed"},
 		{"command fails", `<!-- gate: command "exit 3" -->`, none, "FAIL", "exited 3"},
 		{"command timeout", `<!-- gate: command "sleep 30" timeout=300ms -->`, none, "FAIL", "timed out"},
 		{"command zero files is skipped", `<!-- gate: command "false {changed:*.md}" -->`, none, "SKIPPED", "nothing to check"},
 		{"command runs on changed files only", `<!-- gate: command "test \"$(echo {changed:*.md})\" = 'docs/new file.md'" -->`, func(t *testing.T, e *env, _ string) {
-			write(t, e.root, "docs/new file.md", "x")
-			write(t, e.root, "other.txt", "x")
+			gittest.Write(t, e.root, "docs/new file.md", "x")
+			gittest.Write(t, e.root, "other.txt", "x")
 		}, "PASS", "passed"},
 		{"dash file names are not options", `<!-- gate: command "test \"$(echo {changed:*.md})\" = ./--version.md" -->`, func(t *testing.T, e *env, _ string) {
-			write(t, e.root, "--version.md", "x")
+			gittest.Write(t, e.root, "--version.md", "x")
 		}, "PASS", "passed"},
 		{"commit none", `<!-- gate: commit_since_start -->`, none, "FAIL", "no commit"},
 		{"commit made", `<!-- gate: commit_since_start -->`, func(t *testing.T, e *env, _ string) {
-			git(t, e.root, "commit", "-q", "--allow-empty", "-m", "x")
+			gittest.Git(t, e.root, "commit", "-q", "--allow-empty", "-m", "x")
 		}, "PASS", "1 commit"},
 		{"clean", `<!-- gate: clean_worktree -->`, none, "PASS", "passed"},
-		{"dirty", `<!-- gate: clean_worktree -->`, func(t *testing.T, e *env, _ string) { write(t, e.root, "x.txt", "x") }, "FAIL", "not clean"},
+		{"dirty", `<!-- gate: clean_worktree -->`, func(t *testing.T, e *env, _ string) { gittest.Write(t, e.root, "x.txt", "x") }, "FAIL", "not clean"},
 		{"evidence missing", `<!-- gate: evidence tool_output -->`, none, "FAIL", "no tool_output evidence"},
 		{"evidence of other kind", `<!-- gate: evidence tool_output -->`, func(t *testing.T, e *env, id string) { e.evidence(id, "CHECK", session.EvidenceManual, "x") }, "FAIL", "no tool_output"},
 		{"evidence recorded", `<!-- gate: evidence tool_output -->`, func(t *testing.T, e *env, id string) { e.evidence(id, "CHECK", session.EvidenceToolOutput, "out") }, "PASS", "passed"},
@@ -118,7 +119,7 @@ func TestConfigCommandOverride(t *testing.T) {
 	if g.Status != session.StatusFail {
 		t.Fatalf("before: %s %s", g.Status, g.Message)
 	}
-	write(t, e.root, "ok.txt", "")
+	gittest.Write(t, e.root, "ok.txt", "")
 	e.evidence(id, "CHECK", session.EvidenceManual, "reviewed the change with the maintainer")
 	g, _ = e.engine.ValidateGate(context.Background(), id, "")
 	if g.Status != session.StatusPass {

@@ -5,11 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -26,40 +26,10 @@ func requireGit(t testing.TB) {
 	}
 }
 
-// git runs git in dir and returns trimmed stdout.
-func git(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func write(t testing.TB, root, rel, body string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // newRepo makes a real repository with one commit.
 func newRepo(t testing.TB) string {
 	t.Helper()
-	requireGit(t)
-	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	write(t, dir, "README.md", "# demo\n")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-q", "-m", "initial")
-	return dir
+	return gittest.New(t, nil)
 }
 
 type env struct {
@@ -171,13 +141,13 @@ func (e *env) toWorking(id string) {
 func (e *env) hookCommit(msg string) string {
 	e.t.Helper()
 	ctx := context.Background()
-	req := session.HookRequest{Repo: e.repo, Tree: func(context.Context) (string, error) { return git(e.t, e.root, "write-tree"), nil }}
+	req := session.HookRequest{Repo: e.repo, Tree: func(context.Context) (string, error) { return gittest.Git(e.t, e.root, "write-tree"), nil }}
 	d, err := e.engine.PreCommit(ctx, req)
 	if err != nil || !d.Allowed {
 		e.t.Fatalf("pre-commit: %+v %v", d, err)
 	}
-	git(e.t, e.root, "commit", "-q", "--no-verify", "-m", msg)
-	req.Commit, req.CommitTree = git(e.t, e.root, "rev-parse", "HEAD"), git(e.t, e.root, "rev-parse", "HEAD^{tree}")
+	gittest.Git(e.t, e.root, "commit", "-q", "--no-verify", "-m", msg)
+	req.Commit, req.CommitTree = gittest.Git(e.t, e.root, "rev-parse", "HEAD"), gittest.Git(e.t, e.root, "rev-parse", "HEAD^{tree}")
 	if _, err := e.engine.PostCommit(ctx, req); err != nil {
 		e.t.Fatalf("post-commit: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -46,7 +47,7 @@ func (e *env) hookReq(policy session.HookPolicy) session.HookRequest {
 		Repo:   e.repo,
 		Policy: policy,
 		Tree: func(context.Context) (string, error) {
-			return git(e.t, e.root, "write-tree"), nil
+			return gittest.Git(e.t, e.root, "write-tree"), nil
 		},
 	}
 }
@@ -84,24 +85,24 @@ func TestPreCommit(t *testing.T) {
 		{name: "start gate pending", policy: required, setup: func(e *env) string { return e.start("x") },
 			gate: "CONTEXT_RETRIEVAL", reason: "start protocol", token: session.TokPreCommitBlocked},
 		{name: "working clean change", policy: required, setup: func(e *env) string {
-			write(e.t, e.root, "a.txt", "fine\n")
-			git(e.t, e.root, "add", "a.txt")
+			gittest.Write(e.t, e.root, "a.txt", "fine\n")
+			gittest.Git(e.t, e.root, "add", "a.txt")
 			return e.working()
 		}, allowed: true, token: session.TokPreCommitPass, warningPart: "NOTES.md"},
 		{name: "staged file fails the gate", policy: required, setup: func(e *env) string {
-			write(e.t, e.root, "bad.txt", "FORBIDDEN\n")
-			git(e.t, e.root, "add", "bad.txt")
+			gittest.Write(e.t, e.root, "bad.txt", "FORBIDDEN\n")
+			gittest.Git(e.t, e.root, "add", "bad.txt")
 			return e.working()
 		}, gate: "QUALITY_CHECKS", reason: "command exited 1", token: session.TokPreCommitBlocked},
 		{name: "unstaged file is not checked", policy: required, setup: func(e *env) string {
-			write(e.t, e.root, "bad.txt", "FORBIDDEN\n")
-			write(e.t, e.root, "a.txt", "fine\n")
-			git(e.t, e.root, "add", "a.txt")
+			gittest.Write(e.t, e.root, "bad.txt", "FORBIDDEN\n")
+			gittest.Write(e.t, e.root, "a.txt", "fine\n")
+			gittest.Git(e.t, e.root, "add", "a.txt")
 			return e.working()
 		}, allowed: true, token: session.TokPreCommitPass},
 		{name: "escape hatch lets it through", policy: required, bypass: "hotfix", setup: func(e *env) string {
-			write(e.t, e.root, "bad.txt", "FORBIDDEN\n")
-			git(e.t, e.root, "add", "bad.txt")
+			gittest.Write(e.t, e.root, "bad.txt", "FORBIDDEN\n")
+			gittest.Git(e.t, e.root, "add", "bad.txt")
 			return e.working()
 		}, allowed: true, escaped: true, gate: "QUALITY_CHECKS", token: session.TokPreCommitEscape, violation: session.CodeEscapeHatch},
 		{name: "config phase runs whole gate", policy: session.HookPolicy{RequireSession: true, PreCommit: []string{"QA_VALIDATION"}}, setup: func(e *env) string {
@@ -157,7 +158,7 @@ func TestPreCommit(t *testing.T) {
 				if tc.allowed {
 					var det struct{ Tree string }
 					_ = json.Unmarshal([]byte(evs[0].Detail), &det)
-					if want := git(t, e.root, "write-tree"); det.Tree != want {
+					if want := gittest.Git(t, e.root, "write-tree"); det.Tree != want {
 						t.Errorf("event tree %q, want %q (detail %s)", det.Tree, want, evs[0].Detail)
 					}
 				}
@@ -178,13 +179,13 @@ func TestPostCommitBypassIsCarried(t *testing.T) {
 	policy := session.HookPolicy{RequireSession: true}
 	id := e.working()
 
-	write(t, e.root, "a.txt", "one\n")
-	git(t, e.root, "add", "a.txt")
+	gittest.Write(t, e.root, "a.txt", "one\n")
+	gittest.Git(t, e.root, "add", "a.txt")
 	if d, err := e.engine.PreCommit(ctx, e.hookReq(policy)); err != nil || !d.Allowed {
 		t.Fatalf("pre-commit: %+v %v", d, err)
 	}
-	git(t, e.root, "commit", "-q", "--no-verify", "-m", "gated")
-	head, tree := git(t, e.root, "rev-parse", "HEAD"), git(t, e.root, "rev-parse", "HEAD^{tree}")
+	gittest.Git(t, e.root, "commit", "-q", "--no-verify", "-m", "gated")
+	head, tree := gittest.Git(t, e.root, "rev-parse", "HEAD"), gittest.Git(t, e.root, "rev-parse", "HEAD^{tree}")
 	req := e.hookReq(policy)
 	req.Commit, req.CommitTree = head, tree
 	d, err := e.engine.PostCommit(ctx, req)
@@ -193,10 +194,10 @@ func TestPostCommitBypassIsCarried(t *testing.T) {
 	}
 
 	// The same flow without the pre-commit hook: a bypass.
-	write(t, e.root, "b.txt", "two\n")
-	git(t, e.root, "add", "b.txt")
-	git(t, e.root, "commit", "-q", "--no-verify", "-m", "ungated")
-	req.Commit, req.CommitTree = git(t, e.root, "rev-parse", "HEAD"), git(t, e.root, "rev-parse", "HEAD^{tree}")
+	gittest.Write(t, e.root, "b.txt", "two\n")
+	gittest.Git(t, e.root, "add", "b.txt")
+	gittest.Git(t, e.root, "commit", "-q", "--no-verify", "-m", "ungated")
+	req.Commit, req.CommitTree = gittest.Git(t, e.root, "rev-parse", "HEAD"), gittest.Git(t, e.root, "rev-parse", "HEAD^{tree}")
 	d, err = e.engine.PostCommit(ctx, req)
 	if err != nil {
 		t.Fatal(err)
@@ -251,25 +252,25 @@ func TestPostCommitWithoutSession(t *testing.T) {
 	policy := session.HookPolicy{RequireSession: true, BypassEnv: "SESSIONGATE_BYPASS"}
 
 	// Escape hatch with no session: pre-commit records it, post-commit matches it.
-	write(t, e.root, "a.txt", "one\n")
-	git(t, e.root, "add", "a.txt")
+	gittest.Write(t, e.root, "a.txt", "one\n")
+	gittest.Git(t, e.root, "add", "a.txt")
 	req := e.hookReq(policy)
 	req.Bypass = "1"
 	d, err := e.engine.PreCommit(ctx, req)
 	if err != nil || !d.Allowed || !d.Escaped || len(d.Violations) != 1 {
 		t.Fatalf("escape without session: %+v %v", d, err)
 	}
-	git(t, e.root, "commit", "-q", "--no-verify", "-m", "escaped")
-	req.Commit, req.CommitTree = git(t, e.root, "rev-parse", "HEAD"), git(t, e.root, "rev-parse", "HEAD^{tree}")
+	gittest.Git(t, e.root, "commit", "-q", "--no-verify", "-m", "escaped")
+	req.Commit, req.CommitTree = gittest.Git(t, e.root, "rev-parse", "HEAD"), gittest.Git(t, e.root, "rev-parse", "HEAD^{tree}")
 	if d, err := e.engine.PostCommit(ctx, req); err != nil || len(d.Violations) != 0 {
 		t.Fatalf("escaped commit counted as a bypass: %+v %v", d, err)
 	}
 	// --no-verify with no session: a bypass outside any session.
-	write(t, e.root, "b.txt", "two\n")
-	git(t, e.root, "add", "b.txt")
-	git(t, e.root, "commit", "-q", "--no-verify", "-m", "bypass")
+	gittest.Write(t, e.root, "b.txt", "two\n")
+	gittest.Git(t, e.root, "add", "b.txt")
+	gittest.Git(t, e.root, "commit", "-q", "--no-verify", "-m", "bypass")
 	req = e.hookReq(policy)
-	req.Commit, req.CommitTree = git(t, e.root, "rev-parse", "HEAD"), git(t, e.root, "rev-parse", "HEAD^{tree}")
+	req.Commit, req.CommitTree = gittest.Git(t, e.root, "rev-parse", "HEAD"), gittest.Git(t, e.root, "rev-parse", "HEAD^{tree}")
 	d, err = e.engine.PostCommit(ctx, req)
 	if err != nil || len(d.Violations) != 1 || d.Violations[0].Code != session.CodeBypass || d.Violations[0].SessionID != "" {
 		t.Fatalf("bypass without session: %+v %v", d, err)
@@ -302,9 +303,9 @@ func TestPrePush(t *testing.T) {
 		t.Errorf("deleting refs: %+v %v", d, err)
 	}
 
-	write(t, e.root, "NOTES.md", "notes\n")
-	git(t, e.root, "add", "-A")
-	git(t, e.root, "commit", "-q", "-m", "work")
+	gittest.Write(t, e.root, "NOTES.md", "notes\n")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "work")
 	e.evidence(id, "QA_VALIDATION", "tool_output", "ok 42 tests")
 	end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "done"})
 	if err != nil || !end.Ended {
@@ -344,8 +345,8 @@ func TestPreCommitSequenceRule(t *testing.T) {
 	if g, err := e.engine.ValidateGate(ctx, id, "QA_VALIDATION"); err != nil || g.Status != session.StatusFail {
 		t.Fatalf("gate %+v %v", g, err)
 	}
-	write(t, e.root, "a.txt", "fine\n")
-	git(t, e.root, "add", "a.txt")
+	gittest.Write(t, e.root, "a.txt", "fine\n")
+	gittest.Git(t, e.root, "add", "a.txt")
 	d, err := e.engine.PreCommit(ctx, e.hookReq(session.HookPolicy{}))
 	if err != nil || !d.Allowed || len(d.Warnings) == 0 || !strings.Contains(d.Warnings[0], "commit-after-failed-gate") {
 		t.Fatalf("decision %+v %v", d, err)
@@ -368,13 +369,13 @@ func TestRecordOnlyCommitNeedsNoSession(t *testing.T) {
 	if err != nil || !end.Ended || end.RecordFile == "" {
 		t.Fatalf("end %+v %v", end, err)
 	}
-	git(t, e.root, "add", end.RecordFile)
+	gittest.Git(t, e.root, "add", end.RecordFile)
 	d, err := e.engine.PreCommit(ctx, e.hookReq(session.HookPolicy{RequireSession: true}))
 	if err != nil || !d.Allowed {
 		t.Fatalf("record commit: %+v %v", d, err)
 	}
-	write(t, e.root, "other.txt", "x")
-	git(t, e.root, "add", "other.txt")
+	gittest.Write(t, e.root, "other.txt", "x")
+	gittest.Git(t, e.root, "add", "other.txt")
 	d, err = e.engine.PreCommit(ctx, e.hookReq(session.HookPolicy{RequireSession: true}))
 	if err != nil || d.Allowed {
 		t.Fatalf("record plus another file was allowed: %+v %v", d, err)
@@ -425,12 +426,12 @@ func TestRecordOnlyCommitIsNoBypass(t *testing.T) {
 	}
 	postCommit := func(files ...string) *session.HookDecision {
 		t.Helper()
-		git(t, e.root, append([]string{"add"}, files...)...)
-		git(t, e.root, "commit", "-q", "--no-verify", "-m", "c")
+		gittest.Git(t, e.root, append([]string{"add"}, files...)...)
+		gittest.Git(t, e.root, "commit", "-q", "--no-verify", "-m", "c")
 		req := e.hookReq(session.HookPolicy{RequireSession: true})
-		req.Commit, req.CommitTree = git(t, e.root, "rev-parse", "HEAD"), git(t, e.root, "rev-parse", "HEAD^{tree}")
+		req.Commit, req.CommitTree = gittest.Git(t, e.root, "rev-parse", "HEAD"), gittest.Git(t, e.root, "rev-parse", "HEAD^{tree}")
 		req.CommitFiles = func(context.Context) ([]string, error) {
-			return strings.Split(git(t, e.root, "diff-tree", "--no-commit-id", "--name-only", "-r", "HEAD"), "\n"), nil
+			return strings.Split(gittest.Git(t, e.root, "diff-tree", "--no-commit-id", "--name-only", "-r", "HEAD"), "\n"), nil
 		}
 		d, err := e.engine.PostCommit(ctx, req)
 		if err != nil {
@@ -441,7 +442,7 @@ func TestRecordOnlyCommitIsNoBypass(t *testing.T) {
 	if d := postCommit(end.RecordFile); len(d.Violations) != 0 {
 		t.Errorf("the record commit was a bypass: %+v", d.Violations)
 	}
-	write(t, e.root, "other.txt", "x")
+	gittest.Write(t, e.root, "other.txt", "x")
 	if d := postCommit("other.txt"); len(d.Violations) != 1 || d.Violations[0].Code != session.CodeBypass {
 		t.Errorf("a --no-verify commit with no session: %+v", d.Violations)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -317,55 +318,57 @@ func TestArtifactsBelongToTheSession(t *testing.T) {
 		want   session.GateStatus
 		msg    string
 	}{
-		{"older session log", "SESSION_LOG", func(t *testing.T, e *env) { write(t, e.root, ".agents/sessions/2025-12-01-session-1.md", "# old\n") }, nil, session.StatusFail, "older than this session"},
-		{".gitkeep only", "SESSION_LOG", nil, func(t *testing.T, e *env, _ string) { write(t, e.root, ".agents/sessions/.gitkeep", "") }, session.StatusFail, "(a placeholder)"},
-		{"empty file", "SESSION_LOG", nil, func(t *testing.T, e *env, _ string) { write(t, e.root, ".agents/sessions/log.md", "") }, session.StatusFail, "(a placeholder)"},
-		{"new log untracked", "SESSION_LOG", func(t *testing.T, e *env) { write(t, e.root, ".agents/sessions/.gitkeep", "") }, func(t *testing.T, e *env, _ string) {
-			write(t, e.root, ".agents/sessions/2026-11-21-session-2.md", "# Session 2\n")
+		{"older session log", "SESSION_LOG", func(t *testing.T, e *env) {
+			gittest.Write(t, e.root, ".agents/sessions/2025-12-01-session-1.md", "# old\n")
+		}, nil, session.StatusFail, "older than this session"},
+		{".gitkeep only", "SESSION_LOG", nil, func(t *testing.T, e *env, _ string) { gittest.Write(t, e.root, ".agents/sessions/.gitkeep", "") }, session.StatusFail, "(a placeholder)"},
+		{"empty file", "SESSION_LOG", nil, func(t *testing.T, e *env, _ string) { gittest.Write(t, e.root, ".agents/sessions/log.md", "") }, session.StatusFail, "(a placeholder)"},
+		{"new log untracked", "SESSION_LOG", func(t *testing.T, e *env) { gittest.Write(t, e.root, ".agents/sessions/.gitkeep", "") }, func(t *testing.T, e *env, _ string) {
+			gittest.Write(t, e.root, ".agents/sessions/2026-11-21-session-2.md", "# Session 2\n")
 		}, session.StatusPass, "created or changed in this session"},
-		{"old log edited, unstaged", "SESSION_LOG", func(t *testing.T, e *env) { write(t, e.root, ".agents/sessions/s.md", "# s\n") }, func(t *testing.T, e *env, _ string) {
-			write(t, e.root, ".agents/sessions/s.md", "# s\nmore\n")
+		{"old log edited, unstaged", "SESSION_LOG", func(t *testing.T, e *env) { gittest.Write(t, e.root, ".agents/sessions/s.md", "# s\n") }, func(t *testing.T, e *env, _ string) {
+			gittest.Write(t, e.root, ".agents/sessions/s.md", "# s\nmore\n")
 		}, session.StatusPass, "created or changed"},
 		{"new log committed", "SESSION_LOG", nil, func(t *testing.T, e *env, _ string) {
-			write(t, e.root, ".agents/sessions/new.md", "# new\n")
-			git(t, e.root, "add", "-A")
-			git(t, e.root, "commit", "-q", "-m", "log")
+			gittest.Write(t, e.root, ".agents/sessions/new.md", "# new\n")
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "log")
 		}, session.StatusPass, "created or changed"},
 		{"new log staged", "SESSION_LOG", nil, func(t *testing.T, e *env, _ string) {
-			write(t, e.root, ".agents/sessions/new.md", "# new\n")
-			git(t, e.root, "add", "-A")
+			gittest.Write(t, e.root, ".agents/sessions/new.md", "# new\n")
+			gittest.Git(t, e.root, "add", "-A")
 		}, session.StatusPass, "created or changed"},
-		{"stale QA report", "QA_VALIDATION", func(t *testing.T, e *env) { write(t, e.root, ".agents/qa/001-old.md", "# QA\npass\n") }, nil, session.StatusFail, "older than this session"},
-		{"new QA report", "QA_VALIDATION", func(t *testing.T, e *env) { write(t, e.root, ".agents/qa/001-old.md", "# QA\n") }, func(t *testing.T, e *env, _ string) {
-			write(t, e.root, ".agents/qa/002-new.md", "# QA\npass\n")
+		{"stale QA report", "QA_VALIDATION", func(t *testing.T, e *env) { gittest.Write(t, e.root, ".agents/qa/001-old.md", "# QA\npass\n") }, nil, session.StatusFail, "older than this session"},
+		{"new QA report", "QA_VALIDATION", func(t *testing.T, e *env) { gittest.Write(t, e.root, ".agents/qa/001-old.md", "# QA\n") }, func(t *testing.T, e *env, _ string) {
+			gittest.Write(t, e.root, ".agents/qa/002-new.md", "# QA\npass\n")
 		}, session.StatusPass, "002-new.md"},
 		{"a session record is not the log", "SESSION_LOG", nil, func(t *testing.T, e *env, _ string) {
 			e.engine.Config.SessionRecord = ".agents/sessions/{session_id}.json"
-			write(t, e.root, ".agents/sessions/5b8d3c7e-1f2a-4b6c-9d0e-8a7b6c5d4e3f.json", "{}\n")
+			gittest.Write(t, e.root, ".agents/sessions/5b8d3c7e-1f2a-4b6c-9d0e-8a7b6c5d4e3f.json", "{}\n")
 		}, session.StatusFail, "(a sessiongate record)"},
 		{"sessiongate's folder is not the log", "DOCUMENTATION_UPDATE", nil, func(t *testing.T, e *env, _ string) {
 			e.engine.Config.SessionRecord = record
-			write(t, e.root, ".sessiongate/records/5b8d3c7e-1f2a-4b6c-9d0e-8a7b6c5d4e3f.json", "{}\n")
+			gittest.Write(t, e.root, ".sessiongate/records/5b8d3c7e-1f2a-4b6c-9d0e-8a7b6c5d4e3f.json", "{}\n")
 		}, session.StatusFail, "not changed since the session started"},
 		{"a record under the log folder is no update", "DOCUMENTATION_UPDATE", nil, func(t *testing.T, e *env, _ string) {
 			e.engine.Config.SessionRecord = ".agents/sessions/{session_id}.json"
-			write(t, e.root, ".agents/sessions/5b8d3c7e-1f2a-4b6c-9d0e-8a7b6c5d4e3f.json", "{}\n")
+			gittest.Write(t, e.root, ".agents/sessions/5b8d3c7e-1f2a-4b6c-9d0e-8a7b6c5d4e3f.json", "{}\n")
 		}, session.StatusFail, "do not count"},
-		{"deleted log is no update", "DOCUMENTATION_UPDATE", func(t *testing.T, e *env) { write(t, e.root, ".agents/sessions/s.md", "# s\n") }, func(t *testing.T, e *env, _ string) {
+		{"deleted log is no update", "DOCUMENTATION_UPDATE", func(t *testing.T, e *env) { gittest.Write(t, e.root, ".agents/sessions/s.md", "# s\n") }, func(t *testing.T, e *env, _ string) {
 			removeFile(t, e.root, ".agents/sessions/s.md")
 		}, session.StatusFail, "(deleted)"},
-		{"updated log", "DOCUMENTATION_UPDATE", func(t *testing.T, e *env) { write(t, e.root, ".agents/sessions/s.md", "# s\n") }, func(t *testing.T, e *env, _ string) {
-			write(t, e.root, ".agents/sessions/s.md", "# s\ndone: x\n")
+		{"updated log", "DOCUMENTATION_UPDATE", func(t *testing.T, e *env) { gittest.Write(t, e.root, ".agents/sessions/s.md", "# s\n") }, func(t *testing.T, e *env, _ string) {
+			gittest.Write(t, e.root, ".agents/sessions/s.md", "# s\ndone: x\n")
 		}, session.StatusPass, "changed"},
-		{"a file the phase only keeps may be old", "STATIC_CHECK", func(t *testing.T, e *env) { write(t, e.root, "tools/lint.sh", "#!/bin/sh\n") }, nil, session.StatusPass, "exists"},
+		{"a file the phase only keeps may be old", "STATIC_CHECK", func(t *testing.T, e *env) { gittest.Write(t, e.root, "tools/lint.sh", "#!/bin/sh\n") }, nil, session.StatusPass, "exists"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, artifactProtocol)
 			if c.before != nil {
 				c.before(t, e)
-				git(t, e.root, "add", "-A")
-				git(t, e.root, "commit", "-q", "-m", "before")
+				gittest.Git(t, e.root, "add", "-A")
+				gittest.Git(t, e.root, "commit", "-q", "-m", "before")
 			}
 			id := e.start("artifacts")
 			if c.during != nil {
@@ -386,7 +389,7 @@ func TestRunRecordsObservedEvidence(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, reqProtocol)
 	id := e.start("run")
-	write(t, e.root, "check.sh", "#!/bin/sh\necho \"checked in $(pwd)\"\necho warn >&2\nexit ${1:-0}\n")
+	gittest.Write(t, e.root, "check.sh", "#!/bin/sh\necho \"checked in $(pwd)\"\necho warn >&2\nexit ${1:-0}\n")
 	if err := os.Chmod(filepath.Join(e.root, "check.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -436,7 +439,7 @@ func TestRunRecordsObservedEvidence(t *testing.T) {
 	}
 	t.Run("timeout kills the process group", func(t *testing.T) {
 		// sh starts a child that would outlive sh; both must die.
-		write(t, e.root, "hang.sh", "#!/bin/sh\nsleep 30 &\necho $! > child.pid\nwait\n")
+		gittest.Write(t, e.root, "hang.sh", "#!/bin/sh\nsleep 30 &\necho $! > child.pid\nwait\n")
 		os.Chmod(filepath.Join(e.root, "hang.sh"), 0o755)
 		before := count()
 		start := time.Now()

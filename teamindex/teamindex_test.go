@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/internal/pgtest"
 	"github.com/sessiongate/sessiongate/postgres"
 	"github.com/sessiongate/sessiongate/recordref"
@@ -24,28 +25,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	pgCluster.Close()
 	os.Exit(code)
-}
-
-func requireGit(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is required under CI=true")
-		}
-		t.Skip("git not found")
-	}
-}
-
-func run(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
 }
 
 func sid(i int) string { return fmt.Sprintf("%02x000000-0000-4000-8000-%012d", i, i) }
@@ -106,19 +85,19 @@ func openDB(t *testing.T) *postgres.DB {
 // writes nothing; new commits are read incrementally; nothing in the
 // indexed repository runs.
 func TestIndexIncrementalIdempotentAndSafe(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	ctx := context.Background()
 	db := openDB(t)
 	repo := t.TempDir()
-	run(t, repo, "init", "-q", "-b", "main")
-	run(t, repo, "commit", "-q", "--allow-empty", "-m", "init")
+	gittest.Git(t, repo, "init", "-q", "-b", "main")
+	gittest.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "init")
 	// Things that would run if the index executed anything of the repository.
 	marker := filepath.Join(t.TempDir(), "ran")
 	for _, h := range []string{"post-checkout", "post-merge", "reference-transaction", "pre-receive", "post-update"} {
 		os.WriteFile(filepath.Join(repo, ".git", "hooks", h), []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755)
 	}
-	run(t, repo, "config", "core.fsmonitor", "touch "+marker)
-	run(t, repo, "config", "uploadpack.packObjectsHook", "touch "+marker)
+	gittest.Git(t, repo, "config", "core.fsmonitor", "touch "+marker)
+	gittest.Git(t, repo, "config", "uploadpack.packObjectsHook", "touch "+marker)
 
 	const origin = "github.com/o/proj"
 	bad := record(t, 9, origin, "COMPLETE", 1)
@@ -226,11 +205,11 @@ func TestIndexIncrementalIdempotentAndSafe(t *testing.T) {
 }
 
 func TestIndexSourceErrors(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	ctx := context.Background()
 	db := openDB(t)
 	empty := t.TempDir()
-	run(t, empty, "init", "-q")
+	gittest.Git(t, empty, "init", "-q")
 	for _, c := range []struct {
 		loc, want string
 	}{
@@ -262,10 +241,10 @@ func TestIndexSourceErrors(t *testing.T) {
 // (the context ends mid-batch, as a killed process's connection would) and
 // then lets one finish: every session is there once, with its events once.
 func TestIndexInterruptedResumes(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	db := openDB(t)
 	repo := t.TempDir()
-	run(t, repo, "init", "-q")
+	gittest.Git(t, repo, "init", "-q")
 	const n = 24
 	for i := 1; i <= n; i++ {
 		put(t, repo, recordref.Record{SessionID: sid(i), Body: record(t, i, "github.com/o/p", "COMPLETE", 3)})

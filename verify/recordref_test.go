@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -32,9 +33,9 @@ func setupRef(t *testing.T) (*gitrepo.Repo, string, string, []byte) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
-	base := git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "init", "-q", "-b", "main")
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
+	base := gittest.Git(t, dir, "rev-parse", "HEAD")
 	repo, err := gitrepo.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -63,9 +64,9 @@ func setupRef(t *testing.T) (*gitrepo.Repo, string, string, []byte) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "work.txt"), []byte("work\n"), 0o644)
-	git(t, dir, "add", "work.txt")
+	gittest.Git(t, dir, "add", "work.txt")
 	hookCommit(t, e, repo, "work", id)
-	head := git(t, dir, "rev-parse", "HEAD")
+	head := gittest.Git(t, dir, "rev-parse", "HEAD")
 	end, err := e.End(ctx, session.EndRequest{ID: id, Summary: "done"})
 	if err != nil || !end.Ended || len(end.Warnings) > 0 {
 		t.Fatalf("end: %+v %v", end, err)
@@ -74,7 +75,7 @@ func setupRef(t *testing.T) (*gitrepo.Repo, string, string, []byte) {
 	if end.RecordFile != ref+":"+p || !strings.Contains(end.Next, "no commit needed") {
 		t.Fatalf("record file %q, next %q", end.RecordFile, end.Next)
 	}
-	if git(t, dir, "rev-parse", "HEAD") != head || git(t, dir, "status", "--porcelain") != "" {
+	if gittest.Git(t, dir, "rev-parse", "HEAD") != head || gittest.Git(t, dir, "status", "--porcelain") != "" {
 		t.Fatal("session end changed HEAD or the work tree")
 	}
 	b, _, err := recordref.Read(ctx, dir, ref, id)
@@ -91,25 +92,13 @@ func replaceRecord(t *testing.T, dir, id string, body []byte) {
 	p, _ := recordref.Path(id)
 	f := filepath.Join(t.TempDir(), "body")
 	os.WriteFile(f, body, 0o644)
-	blob := git(t, dir, "hash-object", "-w", f)
+	blob := gittest.Git(t, dir, "hash-object", "-w", f)
 	idx := "GIT_INDEX_FILE=" + filepath.Join(t.TempDir(), "index")
-	gitEnv(t, dir, idx, "read-tree", ref)
-	gitEnv(t, dir, idx, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+p)
-	tree := gitEnv(t, dir, idx, "write-tree")
-	c := git(t, dir, "commit-tree", tree, "-p", ref, "-m", "tampered")
-	git(t, dir, "update-ref", ref, c)
-}
-
-func gitEnv(t *testing.T, dir, env string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
+	gittest.GitEnv(t, dir, []string{idx}, "read-tree", ref)
+	gittest.GitEnv(t, dir, []string{idx}, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+p)
+	tree := gittest.GitEnv(t, dir, []string{idx}, "write-tree")
+	c := gittest.Git(t, dir, "commit-tree", tree, "-p", ref, "-m", "tampered")
+	gittest.Git(t, dir, "update-ref", ref, c)
 }
 
 // edit rewrites the record's JSON.
@@ -161,7 +150,7 @@ func TestVerifyRecordsRef(t *testing.T) {
 			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) { m["session_id"] = "11111111-1111-4111-8111-111111111111" }))
 		}, want: "record is for session"},
 		{name: "record not pushed", tamper: func(t *testing.T, dir, id string, _ []byte) {
-			git(t, dir, "update-ref", ref, git(t, dir, "commit-tree", git(t, dir, "mktree", "--missing"), "-m", "empty"))
+			gittest.Git(t, dir, "update-ref", ref, gittest.Git(t, dir, "commit-tree", gittest.Git(t, dir, "mktree", "--missing"), "-m", "empty"))
 		}, want: "no session record for " + "%ID% on " + ref},
 	}
 	for _, tc := range tests {
@@ -196,7 +185,7 @@ func TestVerifyRecordsRef(t *testing.T) {
 // Without the ref in this clone, verify says which fetch CI needs.
 func TestVerifyRecordsRefMissing(t *testing.T) {
 	repo, base, _, _ := setupRef(t)
-	git(t, repo.Root(), "update-ref", "-d", ref)
+	gittest.Git(t, repo.Root(), "update-ref", "-d", ref)
 	_, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref})
 	var miss *verify.MissingRefError
 	if !errors.As(err, &miss) || !strings.Contains(err.Error(), "git fetch origin "+ref+":"+ref) {
@@ -215,7 +204,7 @@ func TestVerifyRefFallsBackToTreeRecords(t *testing.T) {
 	// This clone has no records ref yet, but the range has trailers: the
 	// ref is required even so (the missing-ref error), so create one.
 	dir := repo.Root()
-	git(t, dir, "update-ref", ref, git(t, dir, "commit-tree", git(t, dir, "mktree", "--missing"), "-m", "empty"))
+	gittest.Git(t, dir, "update-ref", ref, gittest.Git(t, dir, "commit-tree", gittest.Git(t, dir, "mktree", "--missing"), "-m", "empty"))
 	rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref})
 	if err != nil {
 		t.Fatal(err)

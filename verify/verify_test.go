@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
 	"github.com/sessiongate/sessiongate/verify"
@@ -29,18 +30,6 @@ const protocol = `# P
 <!-- gate: commit_since_start -->
 `
 
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
 // session runs one whole session that commits with trailers and commits its
 // record; it returns the repository, the base commit and the session id.
 func setup(t *testing.T) (*gitrepo.Repo, string, string) {
@@ -53,9 +42,9 @@ func setup(t *testing.T) (*gitrepo.Repo, string, string) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
-	base := git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "init", "-q", "-b", "main")
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
+	base := gittest.Git(t, dir, "rev-parse", "HEAD")
 	repo, err := gitrepo.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -84,14 +73,14 @@ func setup(t *testing.T) (*gitrepo.Repo, string, string) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "work.txt"), []byte("work\n"), 0o644)
-	git(t, dir, "add", "work.txt")
+	gittest.Git(t, dir, "add", "work.txt")
 	hookCommit(t, e, repo, "work", id)
 	end, err := e.End(ctx, session.EndRequest{ID: id, Summary: "done"})
 	if err != nil || !end.Ended || end.RecordFile == "" {
 		t.Fatalf("end: %+v %v", end, err)
 	}
-	git(t, dir, "add", end.RecordFile)
-	git(t, dir, "commit", "-q", "-m", "session record")
+	gittest.Git(t, dir, "add", end.RecordFile)
+	gittest.Git(t, dir, "commit", "-q", "-m", "session record")
 	return repo, base, id
 }
 
@@ -102,13 +91,13 @@ func hookCommit(t *testing.T, e *session.Engine, repo *gitrepo.Repo, msg, id str
 	t.Helper()
 	ctx := context.Background()
 	dir := repo.Root()
-	req := session.HookRequest{Repo: repo, Tree: func(context.Context) (string, error) { return git(t, dir, "write-tree"), nil }}
+	req := session.HookRequest{Repo: repo, Tree: func(context.Context) (string, error) { return gittest.Git(t, dir, "write-tree"), nil }}
 	if d, err := e.PreCommit(ctx, req); err != nil || !d.Allowed {
 		t.Fatalf("pre-commit: %+v %v", d, err)
 	}
 	snap, _ := e.LatestSnapshot(ctx, id)
-	git(t, dir, "commit", "-q", "-m", msg, "--trailer", "Session-Id: "+id, "--trailer", "Session-Snapshot: "+snap)
-	req.Commit, req.CommitTree = git(t, dir, "rev-parse", "HEAD"), git(t, dir, "rev-parse", "HEAD^{tree}")
+	gittest.Git(t, dir, "commit", "-q", "-m", msg, "--trailer", "Session-Id: "+id, "--trailer", "Session-Snapshot: "+snap)
+	req.Commit, req.CommitTree = gittest.Git(t, dir, "rev-parse", "HEAD"), gittest.Git(t, dir, "rev-parse", "HEAD^{tree}")
 	if _, err := e.PostCommit(ctx, req); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +108,7 @@ func hookCommit(t *testing.T, e *session.Engine, repo *gitrepo.Repo, msg, id str
 func trailersOf(t *testing.T, dir, rev string) []string {
 	t.Helper()
 	var out []string
-	for _, l := range strings.Split(git(t, dir, "log", "-1", "--format=%(trailers:only,unfold)", rev), "\n") {
+	for _, l := range strings.Split(gittest.Git(t, dir, "log", "-1", "--format=%(trailers:only,unfold)", rev), "\n") {
 		if strings.HasPrefix(l, "Session-") {
 			out = append(out, "--trailer", l)
 		}
@@ -136,10 +125,10 @@ func trailersOf(t *testing.T, dir, rev string) []string {
 func TestVerifyCopiedTrailers(t *testing.T) {
 	repo, base, _ := setup(t)
 	dir := repo.Root()
-	work := git(t, dir, "rev-parse", "HEAD^")
+	work := gittest.Git(t, dir, "rev-parse", "HEAD^")
 	os.WriteFile(filepath.Join(dir, "sneaky.txt"), []byte("x\n"), 0o644)
-	git(t, dir, "add", "sneaky.txt")
-	git(t, dir, append([]string{"-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "sneaky"}, trailersOf(t, dir, work)...)...)
+	gittest.Git(t, dir, "add", "sneaky.txt")
+	gittest.Git(t, dir, append([]string{"-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "sneaky"}, trailersOf(t, dir, work)...)...)
 	rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -163,9 +152,9 @@ func TestVerifyBypassDuringSession(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
-	base := git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "init", "-q", "-b", "main")
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
+	base := gittest.Git(t, dir, "rev-parse", "HEAD")
 	repo, _ := gitrepo.Open(ctx, dir)
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "db"))
 	if err != nil {
@@ -184,18 +173,18 @@ func TestVerifyBypassDuringSession(t *testing.T) {
 	e.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "CONTEXT", Kind: "tool_output", Evidence: "read"})
 	e.Advance(ctx, session.AdvanceRequest{ID: id})
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-	git(t, dir, "add", "a.txt")
+	gittest.Git(t, dir, "add", "a.txt")
 	good := hookCommit(t, e, repo, "good", id)
 	// Hooks off, trailers copied, inside the session.
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("b\n"), 0o644)
-	git(t, dir, "add", "b.txt")
-	git(t, dir, append([]string{"-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "hooks off"}, trailersOf(t, dir, good)...)...)
+	gittest.Git(t, dir, "add", "b.txt")
+	gittest.Git(t, dir, append([]string{"-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "hooks off"}, trailersOf(t, dir, good)...)...)
 	end, err := e.End(ctx, session.EndRequest{ID: id, Summary: "done"}) // reconciles first
 	if err != nil || !end.Ended {
 		t.Fatalf("end: %+v %v", end, err)
 	}
-	git(t, dir, "add", end.RecordFile)
-	git(t, dir, "commit", "-q", "-m", "session record")
+	gittest.Git(t, dir, "add", end.RecordFile)
+	gittest.Git(t, dir, "commit", "-q", "-m", "session record")
 	rep, err := verify.Run(ctx, repo, base+"..HEAD", verify.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -223,9 +212,9 @@ func TestVerifyRequireSigned(t *testing.T) {
 	pub, _ := os.ReadFile(key + ".pub")
 	allowed := filepath.Join(t.TempDir(), "allowed_signers")
 	os.WriteFile(allowed, []byte("t@e "+string(pub)), 0o644)
-	git(t, dir, "config", "gpg.format", "ssh")
-	git(t, dir, "config", "user.signingkey", key)
-	git(t, dir, "config", "gpg.ssh.allowedSignersFile", allowed)
+	gittest.Git(t, dir, "config", "gpg.format", "ssh")
+	gittest.Git(t, dir, "config", "user.signingkey", key)
+	gittest.Git(t, dir, "config", "gpg.ssh.allowedSignersFile", allowed)
 	// The setup's commits are unsigned.
 	rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RequireSigned: true})
 	if err != nil {
@@ -235,7 +224,7 @@ func TestVerifyRequireSigned(t *testing.T) {
 		t.Fatalf("unsigned commits passed --require-signed: %+v", rep.Commits)
 	}
 	// Re-sign the same history: every commit verifies.
-	git(t, dir, "-c", "core.hooksPath=/dev/null", "rebase", "-q", "--exec", "git commit -q --amend --no-edit -S", base)
+	gittest.Git(t, dir, "-c", "core.hooksPath=/dev/null", "rebase", "-q", "--exec", "git commit -q --amend --no-edit -S", base)
 	rep, err = verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RequireSigned: true, Unrecorded: "warn"})
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +268,7 @@ func TestVerifyTamperedRecord(t *testing.T) {
 		t.Fatal("nothing to tamper with")
 	}
 	os.WriteFile(p, []byte(tampered), 0o644)
-	git(t, repo.Root(), "commit", "-q", "-am", "session record")
+	gittest.Git(t, repo.Root(), "commit", "-q", "-am", "session record")
 	rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +280,7 @@ func TestVerifyTamperedRecord(t *testing.T) {
 
 func TestVerifyMissingTrailerAndRecord(t *testing.T) {
 	repo, base, _ := setup(t)
-	git(t, repo.Root(), "commit", "-q", "--allow-empty", "-m", "sneaky")
+	gittest.Git(t, repo.Root(), "commit", "-q", "--allow-empty", "-m", "sneaky")
 	rep, _ := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{MissingTrailer: "fail"})
 	last := rep.Commits[len(rep.Commits)-1]
 	if rep.OK || last.Status != "fail" || !strings.Contains(last.Problems[0], "no Session-Id trailer") {
@@ -302,7 +291,7 @@ func TestVerifyMissingTrailerAndRecord(t *testing.T) {
 		t.Fatalf("warn mode: %+v", rep)
 	}
 	// A trailer naming a session whose record was never committed fails.
-	git(t, repo.Root(), "commit", "-q", "--allow-empty", "-m", "ghost", "--trailer", "Session-Id: 123e4567-e89b-42d3-a456-426614174000", "--trailer", "Session-Snapshot: sha256:"+strings.Repeat("0", 64))
+	gittest.Git(t, repo.Root(), "commit", "-q", "--allow-empty", "-m", "ghost", "--trailer", "Session-Id: 123e4567-e89b-42d3-a456-426614174000", "--trailer", "Session-Snapshot: sha256:"+strings.Repeat("0", 64))
 	rep, _ = verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{MissingTrailer: "warn"})
 	last = rep.Commits[len(rep.Commits)-1]
 	if rep.OK || !strings.Contains(strings.Join(last.Problems, ";"), "is not in the tree") {

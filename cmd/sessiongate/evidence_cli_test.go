@@ -2,8 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,7 +27,7 @@ func TestEvidenceCLIOnRealProtocols(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			gitIn(t, dir, "init", "-q", "-b", "feat/x")
+			gittest.Git(t, dir, "init", "-q", "-b", "feat/x")
 			for rel, body := range map[string]string{
 				".agents/SESSION-PROTOCOL.md":                 string(protocol),
 				".agents/HANDOFF.md":                          "# Handoff\n\nLast session fixed the login retry.\n",
@@ -35,10 +35,10 @@ func TestEvidenceCLIOnRealProtocols(t *testing.T) {
 				".agents/sessions/2025-12-01-session-01.md":   "# Session 01\n",
 				".claude/skills/github/scripts/create-pr.ps1": "Write-Host pr\n",
 			} {
-				writeIn(t, dir, rel, body)
+				gittest.Write(t, dir, rel, body)
 			}
-			gitIn(t, dir, "add", "-A")
-			gitIn(t, dir, "commit", "-q", "-m", "setup")
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "-m", "setup")
 			env := []string{"SESSIONGATE_DB=" + filepath.Join(t.TempDir(), "sg.db")}
 			sg := func(want int, args ...string) (string, string) {
 				t.Helper()
@@ -99,7 +99,7 @@ func TestEvidenceCLIOnRealProtocols(t *testing.T) {
 			if out, _ := sg(1, "session", "gate", "--phase", "SESSION_LOG_CREATION"); !strings.Contains(out+errb, "older than this session") {
 				t.Fatalf("stale log gate: %s %s", out, errb)
 			}
-			writeIn(t, dir, ".agents/sessions/2026-11-21-session-02.md", "# Session 02\n\n## Protocol Compliance\n")
+			gittest.Write(t, dir, ".agents/sessions/2026-11-21-session-02.md", "# Session 02\n\n## Protocol Compliance\n")
 			sg(0, "session", "gate", "--phase", "SESSION_LOG_CREATION")
 
 			// sessiongate run: exit codes pass through; cannot-start and
@@ -154,27 +154,5 @@ func TestEvidenceCLIOnRealProtocols(t *testing.T) {
 			sg(0, "session", "gate")
 			sg(0, "session", "advance", "--to", "WORKING")
 		})
-	}
-}
-
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	requireGit(t)
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v %s", args, err, out)
-	}
-}
-
-func writeIn(t *testing.T, dir, rel, body string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

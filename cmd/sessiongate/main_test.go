@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,20 +20,10 @@ func sg(t *testing.T, stdin string, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func requireGit(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is required under CI=true but was not found")
-		}
-		t.Skip("git not found: install git to run the CLI tests")
-	}
-}
-
 // repoDir makes a real repository with one commit and chdirs into it.
 func repoDir(t *testing.T) string {
 	t.Helper()
-	requireGit(t)
+	gittest.Require(t)
 	dir := t.TempDir()
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
 		cmd := exec.Command("git", args...)
@@ -239,7 +230,7 @@ func TestUnusableDatabaseExit2(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
-	requireGit(t)
+	gittest.Require(t)
 	code, out, stderr := sg(t, "", "demo")
 	if code != 0 {
 		t.Fatalf("demo: %d %s", code, stderr)

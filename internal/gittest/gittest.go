@@ -22,10 +22,9 @@ func Require(t testing.TB) {
 	}
 }
 
-// Git runs git in dir with a fixed identity and neither the system's nor
-// the user's config (a signing or hooks setting of the machine must not
-// change a test), and returns its trimmed output; a failure fails the test
-// with git's output.
+// Git runs git in dir with a fixed author and committer and returns its
+// trimmed output; a failure fails the test with git's output. The user's
+// config still applies (CI sets init.defaultBranch and an identity there).
 func Git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	return GitEnv(t, dir, nil, args...)
@@ -36,7 +35,7 @@ func GitEnv(t testing.TB, dir string, env []string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
+	cmd.Env = append(append(os.Environ(),
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

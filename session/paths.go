@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"io/fs"
 	"os"
 	"path"
@@ -68,7 +69,7 @@ func resolveInside(root, rel string) (abs string, ok bool, err error) {
 // matchGlob matches a slash-separated path against a pattern. A pattern
 // without a slash matches the base name anywhere ("*.md" matches
 // "docs/a.md"), like .gitignore; `**` as a whole segment matches any number
-// of segments.
+// of segments (bmatcuk/doublestar, as git's glob pathspecs do).
 func matchGlob(pattern, name string) bool {
 	pattern = strings.TrimPrefix(filepath.ToSlash(pattern), "./")
 	name = filepath.ToSlash(name)
@@ -76,28 +77,8 @@ func matchGlob(pattern, name string) bool {
 		ok, _ := path.Match(pattern, path.Base(name))
 		return ok
 	}
-	return matchSegs(strings.Split(pattern, "/"), strings.Split(name, "/"))
-}
-
-func matchSegs(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(name); i++ {
-				if matchSegs(pat[1:], name[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
-	}
-	return len(name) == 0
+	ok, _ := doublestar.Match(pattern, name) // a bad pattern matches nothing
+	return ok
 }
 
 func filterGlob(files []string, pattern string) []string {

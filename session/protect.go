@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
 	"maps"
 	"os"
 	"path"
@@ -140,9 +141,9 @@ func isProtected(patterns []string, rel string) bool {
 	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
 		return false
 	}
-	name := strings.Split(strings.ToLower(rel), "/")
+	name := strings.ToLower(rel)
 	for _, p := range patterns {
-		if matchSegs(strings.Split(strings.ToLower(p), "/"), name) {
+		if ok, _ := doublestar.Match(strings.ToLower(p), name); ok {
 			return true
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -338,7 +339,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			if bd.Session != nil {
 				tok := "agent:" + ev.Agent + ":denied"
 				_ = eng.Store.Update(ctx, func(w session.Writer) error {
-					return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: tok, Detail: truncate(v.Gate+": "+ev.Tool.Name, 200)})
+					return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: tok, Detail: shorten.Bytes(v.Gate+": "+ev.Tool.Name, 200, "")})
 				})
 			}
 			return a, nil
@@ -461,11 +462,4 @@ func firstLine(s string) string {
 		}
 	}
 	return s
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -243,7 +244,7 @@ func (r *Repo) ChangedFiles(ctx context.Context, since string) ([]string, error)
 	// diff for what was committed, which reads no work tree; both at once.
 	head, _, err := r.Head(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list files changed since %s: %w", short(since), err)
+		return nil, fmt.Errorf("list files changed since %s: %w", shorten.SHA(since), err)
 	}
 	var committed []byte
 	var diffErr error
@@ -260,7 +261,7 @@ func (r *Repo) ChangedFiles(ctx context.Context, since string) ([]string, error)
 		return nil, fmt.Errorf("list changed files: %w", err)
 	}
 	if diffErr != nil {
-		return nil, fmt.Errorf("list files committed since %s: %w", short(since), diffErr)
+		return nil, fmt.Errorf("list files committed since %s: %w", shorten.SHA(since), diffErr)
 	}
 	add(splitZ(committed))
 	add(statusPaths(status))
@@ -307,13 +308,6 @@ func splitZ(b []byte) []string {
 		}
 	}
 	return out
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }
 
 // run executes git in dir with the inherited environment, so inside a hook
@@ -381,9 +375,9 @@ func (r *Repo) ReadAt(ctx context.Context, rev, path string) ([]byte, error) {
 	if err != nil {
 		msg := stderr.String()
 		if strings.Contains(msg, "does not exist") || strings.Contains(msg, "Not a valid object name") || strings.Contains(msg, "exists on disk, but not in") {
-			return nil, fmt.Errorf("%s:%s: %w", short(rev), path, ErrNoFile)
+			return nil, fmt.Errorf("%s:%s: %w", shorten.SHA(rev), path, ErrNoFile)
 		}
-		return nil, fmt.Errorf("read %s:%s: %s", short(rev), path, strings.TrimSpace(msg))
+		return nil, fmt.Errorf("read %s:%s: %s", shorten.SHA(rev), path, strings.TrimSpace(msg))
 	}
 	return out, nil
 }
@@ -409,7 +403,7 @@ func (r *Repo) VerifyStart(ctx context.Context, commit, head string) (string, er
 		return "", fmt.Errorf("%s is not a commit in this repository", commit)
 	}
 	if head == "" {
-		return "", fmt.Errorf("the branch has no commits yet, so %s cannot be its starting commit", short(full))
+		return "", fmt.Errorf("the branch has no commits yet, so %s cannot be its starting commit", shorten.SHA(full))
 	}
 	cmd := exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", full, head)
 	cmd.Dir = r.root
@@ -419,9 +413,9 @@ func (r *Repo) VerifyStart(ctx context.Context, commit, head string) (string, er
 	case err == nil:
 		return full, nil
 	case errors.As(err, &ee) && ee.ExitCode() == 1:
-		return "", fmt.Errorf("%s is not an ancestor of HEAD (%s)", short(full), short(head))
+		return "", fmt.Errorf("%s is not an ancestor of HEAD (%s)", shorten.SHA(full), shorten.SHA(head))
 	default:
-		return "", fmt.Errorf("check %s against HEAD: %w", short(full), err)
+		return "", fmt.Errorf("check %s against HEAD: %w", shorten.SHA(full), err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/atomicfile"
 )
 
 // The handoff lets the commit-msg and post-commit hooks of one `git commit`
@@ -78,15 +79,8 @@ func (rt *Runtime) writeHandoff(repo *gitrepo.Repo, ok bool, trailers []string) 
 		}
 		b.WriteString(t + "\n")
 	}
-	// A new file of a random name, then a rename: never through a link.
-	f, err := os.CreateTemp(filepath.Dir(path), handoffName+"-*.tmp")
-	if err != nil {
-		os.Remove(path)
-		return
-	}
-	_, werr := f.Write(b.Bytes())
-	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), path) != nil {
-		os.Remove(f.Name())
+	// Never through a link: atomicfile renames a new file over the path.
+	if atomicfile.Write(path, b.Bytes(), 0o600) != nil {
 		os.Remove(path)
 	}
 }

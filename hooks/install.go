@@ -243,31 +243,6 @@ Installing there would fight that tool. Either:
 		ErrManagedElsewhere, loc.HooksPath, owner, found)
 }
 
-// writeFileAtomic writes via a temporary file in the same folder and a rename.
-func writeFileAtomic(p string, b []byte, mode fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	return nil
-}
-
 // Uninstall removes every hook script of ours in the hooks folder and
 // renames each chained original back, byte for byte with its mode, then
 // removes sessiongate's server from every MCP client config (UninstallMCP).

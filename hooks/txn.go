@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/sessiongate/sessiongate/internal/atomicfile"
 )
 
 // fileTxn applies the file changes of one install or uninstall and can
@@ -50,12 +52,12 @@ func (t *fileTxn) write(p string, b []byte, mode fs.FileMode) error {
 	if st, err := os.Lstat(p); err == nil {
 		oldMode = st.Mode().Perm()
 	}
-	if err := writeFileAtomic(p, b, mode); err != nil {
+	if err := atomicfile.Write(p, b, mode); err != nil {
 		return err
 	}
 	t.undo = append(t.undo, func() error {
 		if existed {
-			return writeFileAtomic(p, old, oldMode)
+			return atomicfile.Write(p, old, oldMode)
 		}
 		return os.Remove(p)
 	})
@@ -84,7 +86,7 @@ func (t *fileTxn) remove(p string) error {
 	if err := os.Remove(p); err != nil {
 		return err
 	}
-	t.undo = append(t.undo, func() error { return writeFileAtomic(p, old, st.Mode().Perm()) })
+	t.undo = append(t.undo, func() error { return atomicfile.Write(p, old, st.Mode().Perm()) })
 	return nil
 }
 

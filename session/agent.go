@@ -176,7 +176,7 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 		if obj == "" {
 			obj = PendingObjective
 		}
-		res, err := e.Start(ctx, StartRequest{Repo: req.Repo, Spec: spec, Objective: truncateRunes(obj, 1900)})
+		res, err := e.Start(ctx, StartRequest{Repo: req.Repo, Spec: spec, Objective: truncate(obj, 1900)})
 		if err != nil {
 			return nil, err
 		}
@@ -221,7 +221,7 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 			if err != nil {
 				return err
 			}
-			cur.Objective = truncateRunes(obj, 1900)
+			cur.Objective = truncate(obj, 1900)
 			e.touch(cur)
 			if err := w.UpdateSession(ctx, cur); err != nil {
 				return err
@@ -582,7 +582,7 @@ func (e *Engine) AgentSummary(ctx context.Context, bd *AgentBound) string {
 	if s.Objective == PendingObjective {
 		b.WriteString("Objective: not set yet (your first prompt sets it).\n")
 	} else {
-		fmt.Fprintf(&b, "Objective: %s\n", truncateRunes(s.Objective, 300))
+		fmt.Fprintf(&b, "Objective: %s\n", truncate(s.Objective, 300))
 	}
 	switch s.State {
 	case StateInit:

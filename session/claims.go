@@ -58,7 +58,7 @@ func failureIn(body string) string {
 				continue // "0 FAILED"
 			}
 			m := body[ix[0]:ix[1]]
-			return r.what + " (" + strings.TrimSpace(truncateRunes(m, 60)) + ")"
+			return r.what + " (" + strings.TrimSpace(truncate(m, 60)) + ")"
 		}
 	}
 	return ""

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -369,8 +370,5 @@ func shortSHA(s string) string {
 	if s == "" {
 		return "unborn"
 	}
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
+	return shorten.SHA(s)
 }

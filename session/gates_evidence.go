@@ -32,9 +32,9 @@ func checkEvidence(env gateEnv, kind string) (GateStatus, string, string) {
 	}
 	switch {
 	case lastObs != nil && lastObs.Succeeded():
-		return StatusPass, fmt.Sprintf("observed %q exited 0", truncateRunes(lastObs.Command, 80)), "sha256:" + lastObs.SHA256
+		return StatusPass, fmt.Sprintf("observed %q exited 0", truncate(lastObs.Command, 80)), "sha256:" + lastObs.SHA256
 	case lastObs != nil:
-		return StatusFail, fmt.Sprintf("the last observed run of %q for %s exited %d; a claim does not outrank it: fix the cause and run it again", truncateRunes(lastObs.Command, 80), p.ID, exitOf(lastObs)), ""
+		return StatusFail, fmt.Sprintf("the last observed run of %q for %s exited %d; a claim does not outrank it: fix the cause and run it again", truncate(lastObs.Command, 80), p.ID, exitOf(lastObs)), ""
 	case obsOnly:
 		return StatusFail, fmt.Sprintf("%s needs observed evidence (a command sessiongate saw run): sessiongate run --phase %s -- COMMAND", p.ID, p.ID), ""
 	case claim != nil:
@@ -91,7 +91,7 @@ func checkMustEvidence(env gateEnv) (GateStatus, string, string, []RequirementSt
 
 // openNeed says what would close an open requirement.
 func openNeed(o RequirementStatus) string {
-	s := fmt.Sprintf("evidence for %s (%s: %s)", o.ID, o.Level, truncateRunes(o.Text, 100))
+	s := fmt.Sprintf("evidence for %s (%s: %s)", o.ID, o.Level, truncate(o.Text, 100))
 	if o.Conditional {
 		s += ", or not_applicable with a reason"
 	}

@@ -64,7 +64,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	code := req.ExitCode
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
-		Requirement: req.Requirement, Source: req.Source, Command: truncateRunes(cmd, MaxCommandBytes),
+		Requirement: req.Requirement, Source: req.Source, Command: truncate(cmd, MaxCommandBytes),
 		ExitCode: &code, Duration: req.Duration, SHA256: sha256Hex(req.Output), Size: len(req.Output),
 		Ref: fmt.Sprintf("exit %d, %d bytes", code, len(req.Output)), CreatedAt: e.now(),
 	}
@@ -173,15 +173,4 @@ func containsWords(text, key string) bool {
 		}
 		off = i + 1
 	}
-}
-
-// truncateRunes cuts s to at most n bytes without splitting a rune.
-func truncateRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
 }

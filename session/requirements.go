@@ -150,9 +150,9 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 		case na != "":
 			st.Status, st.Reason = ReqNotApplicable, "not applicable: "+na
 		case lastObs != nil && lastObs.Succeeded():
-			st.Status, st.Reason = ReqMet, fmt.Sprintf("observed %q exited 0", truncateRunes(lastObs.Command, 80))
+			st.Status, st.Reason = ReqMet, fmt.Sprintf("observed %q exited 0", truncate(lastObs.Command, 80))
 		case lastObs != nil:
-			st.Reason = fmt.Sprintf("the last observed run of %q exited %d; a claim does not outrank it: fix the cause and run it again", truncateRunes(lastObs.Command, 80), exitOf(lastObs))
+			st.Reason = fmt.Sprintf("the last observed run of %q exited %d; a claim does not outrank it: fix the cause and run it again", truncate(lastObs.Command, 80), exitOf(lastObs))
 		case obsOnly:
 			st.Reason = fmt.Sprintf("needs observed evidence: sessiongate run --phase %s --requirement %s -- COMMAND", p.ID, r.ID)
 		default:

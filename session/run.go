@@ -131,7 +131,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	}
 	res.Evidence = ev
 	if res.TimedOut {
-		return res, fmt.Errorf("%w: %s timed out after %s and was killed (recorded as a failed run): make it finish sooner, or raise command_timeout in sessiongate.yaml or pass --timeout", ErrCannotRun, truncateRunes(line, 80), timeout)
+		return res, fmt.Errorf("%w: %s timed out after %s and was killed (recorded as a failed run): make it finish sooner, or raise command_timeout in sessiongate.yaml or pass --timeout", ErrCannotRun, truncate(line, 80), timeout)
 	}
 	return res, nil
 }

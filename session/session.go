@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -151,12 +152,8 @@ func ValidateID(id string) error {
 	return nil
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
-}
+// truncate cuts stored and shown text to n bytes without splitting a rune.
+func truncate(s string, n int) string { return shorten.Bytes(s, n, "...") }
 
 // Repository is a git repository known to the store, keyed by its common dir
 // so every worktree of it shares one row. Origin, when set, is what

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/atomicfile"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
@@ -229,21 +230,5 @@ func writeInside(root, rel string, data []byte) error {
 			return err
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(abs), ".sessiongate-record-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), abs)
+	return atomicfile.Write(abs, data, 0o644)
 }

@@ -35,6 +35,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/snapshot"
@@ -225,7 +226,7 @@ func Index(ctx context.Context, st Store, src Source, opts Options) (*Result, er
 // importOne checks one changed record and imports it; a bad record is
 // added to res.Skipped. Only store errors are returned.
 func importOne(ctx context.Context, w session.Writer, bk bookkeeper, bs *batchState, blob blobResult, src Source, ch recordref.Change, res *Result) error {
-	where := ch.Path + " at " + short(ch.Commit)
+	where := ch.Path + " at " + shorten.SHA(ch.Commit)
 	skip := func(format string, a ...any) {
 		res.Skipped = append(res.Skipped, Problem{Record: where, Reason: fmt.Sprintf(format, a...)})
 	}
@@ -395,13 +396,6 @@ func parseTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t.UTC()
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }
 
 // gitEnv keeps git from asking anyone anything or reading a user's config

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -71,13 +72,7 @@ func ShortID(id string) string {
 }
 
 // ShortSHA is the first 12 hex digits of a hash or commit id.
-func ShortSHA(s string) string {
-	s = strings.TrimPrefix(s, "sha256:")
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
-}
+func ShortSHA(s string) string { return shorten.SHA(s) }
 
 // OrDash returns s, or an em dash when it is empty.
 func OrDash(s string) string {
@@ -292,16 +287,7 @@ var KnownCodes = []string{"FORCED_ADVANCE", session.CodeBypass, "SEQUENCE_RULE",
 	session.CodeEscapeHatch, session.CodeProtectedChange}
 
 // Truncate shortens s to at most n runes, marking the cut with an ellipsis.
-func Truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
+func Truncate(s string, n int) string { return shorten.Runes(s, n) }
 
 func reqClass(level string) string {
 	switch level {

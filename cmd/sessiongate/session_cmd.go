@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/policy"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -586,13 +587,8 @@ func shortCommit(c string) string {
 	return c
 }
 
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
-}
+// oneLine is s on one line, cut to n bytes for a table cell.
+func oneLine(s string, n int) string { return shorten.Line(s, n, "…") }
 
 // maxListLimit bounds `session list --limit`.
 const maxListLimit = 10000

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -40,7 +41,7 @@ func (t *Terminal) CommandStarted(phase, command string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.stopTicker()
-	fmt.Fprintf(t.W, "sessiongate: %s: running `%s`\n", phase, oneLine(command))
+	fmt.Fprintf(t.W, "sessiongate: %s: running `%s`\n", phase, shorten.Line(command, 120, "…"))
 	stop, done := make(chan struct{}), make(chan struct{})
 	t.stop, t.done = stop, done
 	start := time.Now()
@@ -67,7 +68,7 @@ func (t *Terminal) CommandDone(phase, command string, status session.GateStatus,
 	t.mu.Lock()
 	t.stopTicker()
 	defer t.mu.Unlock()
-	fmt.Fprintf(t.W, "\r\033[Ksessiongate: %s: `%s` %s after %s\n", phase, oneLine(command), status, elapsed.Round(10*time.Millisecond))
+	fmt.Fprintf(t.W, "\r\033[Ksessiongate: %s: `%s` %s after %s\n", phase, shorten.Line(command, 120, "…"), status, elapsed.Round(10*time.Millisecond))
 	if status == session.StatusFail && strings.TrimSpace(tail) != "" {
 		for _, l := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
 			fmt.Fprintf(t.W, "  | %s\n", l)
@@ -87,12 +88,4 @@ func (t *Terminal) stopTicker() {
 	t.mu.Unlock()
 	<-done
 	t.mu.Lock()
-}
-
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 120 {
-		return s[:120] + "…"
-	}
-	return s
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -452,19 +453,10 @@ func (m *handlers) blockedReason(ctx context.Context, _ *mcp.CallToolRequest, in
 }
 
 func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
 	if sha == "" {
 		return "(no commit)"
 	}
-	return sha
+	return shorten.SHA(sha)
 }
 
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 200 {
-		s = s[:200] + "..."
-	}
-	return s
-}
+func oneLine(s string) string { return shorten.Line(s, 200, "...") }

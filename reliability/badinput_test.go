@@ -275,7 +275,7 @@ func badHTTP(t *testing.T, r *repo, active, unknownID string) int {
 		{"bad cursor", "GET", "/api/sessions?cursor=zzzz", "", nil, 400, ""},
 		{"session bad id", "GET", "/sessions/not-a-uuid", "", nil, 400, "invalid session id"},
 		{"api session unknown", "GET", "/api/sessions/" + unknownID, "", nil, 404, ""},
-		{"terminate without CSRF", "POST", "/sessions/" + active + "/terminate", "reason=x", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 403, ""},
+		{"terminate from another site", "POST", "/sessions/" + active + "/terminate", "reason=x", map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "cross-site"}, 403, ""},
 		{"terminate cross-site", "POST", "/sessions/" + active + "/terminate", "reason=x", map[string]string{"Content-Type": "application/x-www-form-urlencoded", "Origin": "http://evil.example"}, 403, ""},
 		{"static traversal", "GET", "/static/..%2f..%2fetc%2fpasswd", "", nil, 404, ""},
 		{"oversized header", "GET", "/", "", map[string]string{"X-Big": strings.Repeat("h", 100<<10)}, 431, ""},

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/base64"
 	"errors"
 	"io/fs"
@@ -53,14 +52,14 @@ type dashboard struct {
 	sev severities // nil when the store lacks it
 	// carry caches carried violations per session (dashboard_carried.go).
 	carry carriedCache
-	// csrf is a per-process synchronizer token: the terminate form carries
-	// it, and a page of another origin cannot read it. No cookie, so
-	// another service on localhost (cookies ignore ports) cannot plant one.
-	csrf string
+	// cop refuses a form posted from another origin (Sec-Fetch-Site, else
+	// Origin against Host): the browser says where a form came from, so
+	// no token is needed.
+	cop *http.CrossOriginProtection
 }
 
 func registerDashboard(s *Server, e *echo.Echo) {
-	d := &dashboard{s: s, csrf: newToken()}
+	d := &dashboard{s: s, cop: http.NewCrossOriginProtection()}
 	if s.opts.Engine != nil {
 		d.agg, _ = s.opts.Engine.Store.(aggregates)
 		d.sev, _ = s.opts.Engine.Store.(severities)
@@ -93,12 +92,12 @@ func registerDashboard(s *Server, e *echo.Echo) {
 	e.GET("/sessions/export", d.exportSessions, sec)
 	e.GET("/violations/export", d.exportViolations, sec)
 	e.GET("/sessions/:id", d.session, sec)
-	e.POST("/sessions/:id/terminate", d.terminate, sec, d.checkCSRF)
+	e.POST("/sessions/:id/terminate", d.terminate, sec, d.sameOrigin)
 	e.GET("/violations", d.violations, sec)
 	e.GET("/protocol", d.protocol, sec)
 	e.GET("/static/:name", d.static, sec)
 	e.GET("/signin", d.signInForm, sec)
-	e.POST("/signin", d.signIn, sec)
+	e.POST("/signin", d.signIn, sec, d.sameOrigin)
 	api := e.Group("/api", sec)
 	api.GET("/sessions", d.apiSessions)
 	api.GET("/sessions/:id", d.apiSession)
@@ -130,19 +129,15 @@ func (d *dashboard) secure(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// checkCSRF refuses a POST whose _csrf form field (or X-CSRF-Token header)
-// is not this process's token.
-func (d *dashboard) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
+// sameOrigin refuses a form posted from another origin, even another port
+// of localhost (net/http.CrossOriginProtection), and bounds its body.
+func (d *dashboard) sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		r.Body = http.MaxBytesReader(c.Response(), r.Body, 16<<10)
-		got := r.Header.Get("X-CSRF-Token")
-		if got == "" {
-			got = c.FormValue("_csrf")
-		}
-		if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(d.csrf)) != 1 {
+		if err := d.cop.Check(r); err != nil {
 			return d.fail(c, http.StatusForbidden, "Forbidden",
-				"The form's CSRF token is missing or out of date.", "Reload the session page and submit the form again.")
+				"This form was sent from another site or port: "+err.Error()+".", "Open the dashboard itself and submit the form there.")
 		}
 		return next(c)
 	}

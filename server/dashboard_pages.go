@@ -426,7 +426,7 @@ func (d *dashboard) sessionDetail(ctx context.Context, id string) (web.SessionDe
 	if err != nil {
 		return det, err
 	}
-	det.Session, det.Version, det.CSRF, det.Now = s, version, d.csrf, d.now()
+	det.Session, det.Version, det.Now = s, version, d.now()
 	det.Expired = s.Active() && s.Expired(det.Now)
 	rs, err := st.PhaseResults(ctx, id)
 	if err != nil {

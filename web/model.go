@@ -206,7 +206,6 @@ type SessionDetail struct {
 	EventCount int64
 	Snapshots  []session.Snapshot
 	Version    string // changes whenever anything shown changes; the poll sends it back
-	CSRF       string
 	Now        time.Time
 }
 

@@ -47,6 +47,7 @@ func Run(t *testing.T, open Opener) {
 		{"PhaseResults", testPhaseResults},
 		{"Evidence", testEvidence},
 		{"RecordedCommits", testRecordedCommits},
+		{"TeamActivity", testTeamActivity},
 		{"Events", testEvents},
 		{"Snapshots", testSnapshots},
 		{"ViolationRoundTrip", testViolationRoundTrip},

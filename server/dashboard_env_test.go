@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -189,42 +189,12 @@ func (env *dashEnv) get(path string, htmx bool, hdr ...string) *httptest.Respons
 	return rec
 }
 
-// dashRequireGit skips without git locally and fails under CI.
-func dashRequireGit(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("git is required under CI=true but was not found")
-		}
-		t.Skip("git not found: install git to run this test")
-	}
-}
-
-func dashGit(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
 // startLive starts a real session through the engine in a fresh git
 // repository; it sits in CONTEXT_RETRIEVAL.
 func (env *dashEnv) startLive(objective string) string {
 	t := env.t
 	t.Helper()
-	dashRequireGit(t)
-	dir := t.TempDir()
-	dashGit(t, dir, "init", "-q", "-b", "main")
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# demo\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dashGit(t, dir, "add", "-A")
-	dashGit(t, dir, "commit", "-q", "-m", "initial")
+	dir := gittest.New(t, nil)
 	ctx := context.Background()
 	repo, err := gitrepo.Open(ctx, dir)
 	if err != nil {

@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -243,14 +242,7 @@ func TestAPIPositionNamesTheBlock(t *testing.T) {
 // runs abandons the old one; each page links to the other.
 func TestSupersededSessionsLinkEachOther(t *testing.T) {
 	env := newDashEnv(t, "")
-	dashRequireGit(t)
-	dir := t.TempDir()
-	dashGit(t, dir, "init", "-q", "-b", "main")
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# demo\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dashGit(t, dir, "add", "-A")
-	dashGit(t, dir, "commit", "-q", "-m", "initial")
+	dir := gittest.New(t, nil)
 	ctx := context.Background()
 	repo, err := gitrepo.Open(ctx, dir)
 	if err != nil {

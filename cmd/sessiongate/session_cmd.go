@@ -581,10 +581,7 @@ func shortCommit(c string) string {
 	if c == "" {
 		return "(unborn)"
 	}
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
+	return shorten.SHA(c)
 }
 
 // oneLine is s on one line, cut to n bytes for a table cell.
@@ -615,11 +612,7 @@ func printEvidence(w io.Writer, v *session.StateView) {
 			}
 			what = fmt.Sprintf("`%s` %s %s by %s", oneLine(e.Command, 50), exit, e.Duration.Round(time.Millisecond), e.Source)
 		}
-		sha := e.SHA256
-		if len(sha) > 12 {
-			sha = sha[:12]
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Origin, orDash(e.Phase), e.Kind, what, sha)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Origin, orDash(e.Phase), e.Kind, what, shorten.SHA(e.SHA256))
 	}
 	tw.Flush()
 }

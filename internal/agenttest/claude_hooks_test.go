@@ -7,13 +7,13 @@ import (
 	"flag"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/agenttest"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 )
 
 // The real Claude Code CLI against the scripted model, with project hooks
@@ -29,17 +29,11 @@ var claudeEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "P
 // gitRepo makes a real repository with one commit.
 func gitRepo(t testing.TB) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"config", "user.email", "t@sessiongate.invalid"},
-		{"config", "user.name", "t"},
-		{"commit", "-q", "--allow-empty", "-m", "init"},
-	} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	dir := gittest.Init(t)
+	// The agents commit with the repository's own identity.
+	gittest.Config(t, dir, "user.email", "t@sessiongate.invalid")
+	gittest.Config(t, dir, "user.name", "t")
+	gittest.Commit(t, dir, "init", nil)
 	return dir
 }
 

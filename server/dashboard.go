@@ -38,6 +38,7 @@ type aggregates interface {
 	LastEventSeq(ctx context.Context, sessionID string) (int64, error)
 	ListProtocols(ctx context.Context, limit int) ([]store.ProtocolVersion, error)
 	DashboardSessions(ctx context.Context, f session.SessionFilter) (*store.SessionPage, error)
+	TeamActivity(ctx context.Context, from, to, lastWeek time.Time, limit int) (*session.TeamActivity, error)
 }
 
 // severities is the read the sessions list uses to show each session's
@@ -95,6 +96,7 @@ func registerDashboard(s *Server, e *echo.Echo) {
 	e.POST("/sessions/:id/terminate", d.terminate, sec, d.sameOrigin)
 	e.GET("/violations", d.violations, sec)
 	e.GET("/protocol", d.protocol, sec)
+	e.GET("/team", d.team, sec)
 	e.GET("/static/:name", d.static, sec)
 	e.GET("/signin", d.signInForm, sec)
 	e.POST("/signin", d.signIn, sec, d.sameOrigin)
@@ -102,6 +104,7 @@ func registerDashboard(s *Server, e *echo.Echo) {
 	api.GET("/sessions", d.apiSessions)
 	api.GET("/sessions/:id", d.apiSession)
 	api.GET("/violations", d.apiViolations)
+	api.GET("/team", d.apiTeam)
 }
 
 func newToken() string {

@@ -99,6 +99,7 @@ func TestBrowserAccessibility(t *testing.T) {
 		{"session-live", "/sessions/" + liveID},
 		{"violations", "/violations"},
 		{"protocol", "/protocol"},
+		{"team", "/team"},
 		{"bad-filter", "/sessions?from=2026-13-01"},
 		{"not-found", "/sessions/" + dashSID(999)},
 	}

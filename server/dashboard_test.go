@@ -56,6 +56,11 @@ func TestDashboardPagesRenderSeededData(t *testing.T) {
 			"relies on recorded evidence only", "The agent MUST commit its changes.", "current", "Stored versions",
 			"CONTEXT_RETRIEVAL.read-handoff-notes-record", "PLAN.write-plan"}, nil}, // requirement and checklist-row ids
 		{"protocol by sha", "/protocol?sha=" + env.spec.SHA256, []string{"QA_VALIDATION", env.spec.SHA256[:12]}, nil},
+		{"team", "/team", []string{
+			"Bypasses in the last 7 days: 1", "git commit --no-verify outside a session", // the BYPASS 6 days ago
+			`href="/sessions?repo=%2Fw%2Fdemo"`, "121 of 124", // the repository's row links to its sessions
+			`<span class="muted">unknown</span>`, "Week of 2026-03-07", // seeded sessions carry no git identity
+		}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rec := env.get(c.path, false)
@@ -715,3 +720,21 @@ func TestEmptyStatesSayWhatToDo(t *testing.T) {
 }
 
 func itoaT(n int) string { return web.Itoa(n) }
+
+// TestDashboardTeamAPI: /api/team is the same overview as JSON.
+func TestDashboardTeamAPI(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	rec := env.get("/api/team", false)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /api/team: %d\n%s", rec.Code, rec.Body)
+	}
+	var o session.TeamOverview
+	if err := json.Unmarshal(rec.Body.Bytes(), &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Repos) != 1 || o.Repos[0].Key != "/w/demo" || o.Repos[0].Ended != 124 || o.Repos[0].Compliant != 121 ||
+		o.BypassTotal != 1 || len(o.Bypasses) != 1 || o.Bypasses[0].Code != session.CodeBypass {
+		t.Errorf("/api/team: %+v", o)
+	}
+}

@@ -160,3 +160,12 @@ func NewTeamOverview(a *TeamActivity, from, to time.Time) *TeamOverview {
 	}
 	return o
 }
+
+// Weeks returns the start of each of the period's weeks, oldest first.
+func (o *TeamOverview) Weeks() []time.Time {
+	out := make([]time.Time, TeamWeeks)
+	for i := range out {
+		out[i] = o.From.Add(time.Duration(i) * 7 * 24 * time.Hour)
+	}
+	return out
+}

@@ -327,3 +327,6 @@ func ObservedDetail(e session.Evidence) string {
 	}
 	return exit
 }
+
+// Date prints a day as 2006-01-02 (UTC).
+func Date(t time.Time) string { return t.UTC().Format("2006-01-02") }

@@ -273,3 +273,9 @@ type ErrorPage struct {
 	Message string
 	Hint    string
 }
+
+// Team is the cross-repository overview page (session.TeamOverview).
+type Team struct {
+	O     *session.TeamOverview
+	Error string // the overview could not be read: why, and what to do
+}

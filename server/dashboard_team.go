@@ -1,0 +1,60 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/web"
+)
+
+// teamBypassLimit bounds the bypasses /team lists (all are counted).
+const teamBypassLimit = 100
+
+var errNoTeamReads = errors.New("this store has no team reads")
+
+// teamOverview reads the cross-repository overview for the four weeks
+// ending today.
+func (d *dashboard) teamOverview(ctx context.Context) (*session.TeamOverview, error) {
+	if d.agg == nil {
+		return nil, errNoTeamReads
+	}
+	from, to, lastWeek := session.TeamPeriod(d.now())
+	a, err := d.agg.TeamActivity(ctx, from, to, lastWeek, teamBypassLimit)
+	if err != nil {
+		return nil, err
+	}
+	return session.NewTeamOverview(a, from, to), nil
+}
+
+// team is /team: compliance per repository and per person over four weeks,
+// worst first, and last week's bypasses; each row links to its sessions.
+func (d *dashboard) team(c echo.Context) error {
+	o, err := d.teamOverview(c.Request().Context())
+	var t web.Team
+	switch {
+	case errors.Is(err, errNoTeamReads):
+		t.Error = "This server's store keeps no team aggregates."
+	case err != nil:
+		return d.failErr(c, err)
+	default:
+		t.O = o
+	}
+	if partial(c) {
+		return d.html(c, http.StatusOK, web.TeamContent(t))
+	}
+	return d.html(c, http.StatusOK, web.TeamPage(d.page("Team", "team"), t))
+}
+
+// apiTeam is /api/team: the same overview as JSON.
+func (d *dashboard) apiTeam(c echo.Context) error {
+	o, err := d.teamOverview(c.Request().Context())
+	if err != nil {
+		return d.apiFail(c, err)
+	}
+	o.Repos, o.People, o.Bypasses = nonNil(o.Repos), nonNil(o.People), nonNil(o.Bypasses)
+	return c.JSON(http.StatusOK, o)
+}

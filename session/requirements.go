@@ -209,10 +209,10 @@ func resolveRequirement(spec *protocolspec.Spec, p *protocolspec.Phase, id strin
 		return r, nil
 	}
 	if q, _, ok := spec.FindRequirement(id); ok {
-		return protocolspec.Requirement{}, fmt.Errorf("requirement %s belongs to phase %s, not %s: record it with phase=%s (or name a requirement of %s: %s)",
+		return protocolspec.Requirement{}, invalidf("requirement %s belongs to phase %s, not %s: record it with phase=%s (or name a requirement of %s: %s)",
 			truncate(id, 120), q.ID, p.ID, q.ID, p.ID, idList(p))
 	}
-	return protocolspec.Requirement{}, fmt.Errorf("unknown requirement %q in phase %s: use one of %s (sessiongate protocol show lists them)", truncate(id, 120), p.ID, idList(p))
+	return protocolspec.Requirement{}, invalidf("unknown requirement %q in phase %s: use one of %s (sessiongate protocol show lists them)", truncate(id, 120), p.ID, idList(p))
 }
 
 func idList(p *protocolspec.Phase) string {
@@ -243,7 +243,7 @@ func bindRequirement(p *protocolspec.Phase, evs []Evidence, cfg Config) (string,
 	case 1:
 		return open[0], nil
 	}
-	return "", fmt.Errorf("phase %s owes evidence per requirement and %d are open: name the one this evidence is for with requirement= (one of %s)", p.ID, len(open), strings.Join(open, ", "))
+	return "", invalidf("phase %s owes evidence per requirement and %d are open: name the one this evidence is for with requirement= (one of %s)", p.ID, len(open), strings.Join(open, ", "))
 }
 
 // Requirements returns where each requirement owing evidence in a phase
@@ -259,7 +259,7 @@ func (e *Engine) Requirements(ctx context.Context, id, phaseID string) ([]Requir
 	}
 	p, ok := spec.Phase(phaseID)
 	if !ok {
-		return nil, fmt.Errorf("unknown phase %q: the protocol has %s", truncate(phaseID, 64), phaseIDs(spec))
+		return nil, invalidf("unknown phase %q: the protocol has %s", truncate(phaseID, 64), phaseIDs(spec))
 	}
 	if !needsPerRequirement(p, e.Config) {
 		return nil, nil // its gate does not wait for requirements one by one
@@ -294,13 +294,13 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 	}
 	if req.NotApplicable {
 		if !has {
-			return "", fmt.Errorf("not_applicable needs requirement=ID: name the conditional requirement of %s that does not apply (%s)", p.ID, conditionalIDs(p))
+			return "", invalidf("not_applicable needs requirement=ID: name the conditional requirement of %s that does not apply (%s)", p.ID, conditionalIDs(p))
 		}
 		if !r.Conditional {
-			return "", fmt.Errorf("requirement %s is not conditional (no \"if\", \"when\" or \"unless\", and phase %s has no condition): it applies to every session, so it cannot be marked not applicable; record evidence that it was done", r.ID, p.ID)
+			return "", invalidf("requirement %s is not conditional (no \"if\", \"when\" or \"unless\", and phase %s has no condition): it applies to every session, so it cannot be marked not applicable; record evidence that it was done", r.ID, p.ID)
 		}
 		if pd := paddingIn(body); pd != "" && len(strings.Fields(body)) < 3 {
-			return "", fmt.Errorf("not_applicable for %s needs the reason it does not apply, not %q: say what makes the condition false", r.ID, truncate(pd, 40))
+			return "", invalidf("not_applicable for %s needs the reason it does not apply, not %q: say what makes the condition false", r.ID, truncate(pd, 40))
 		}
 		req.Step = StepNotApplicable
 		return r.ID, nil
@@ -336,21 +336,21 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 	}
 	if strict && claimCounts(req.Kind) {
 		if f := failureIn(body); f != "" {
-			return "", fmt.Errorf("evidence for %s reports %s: output that says it failed is not evidence of success; fix the cause, run it again and record the passing output (or let sessiongate see it: sessiongate run --phase %s -- COMMAND)", what, f, p.ID)
+			return "", refusedf("evidence for %s reports %s: output that says it failed is not evidence of success; fix the cause, run it again and record the passing output (or let sessiongate see it: sessiongate run --phase %s -- COMMAND)", what, f, p.ID)
 		}
 		if pd := paddingIn(body); pd != "" {
 			hint := "record what shows it was done: the tool output, a file_path, a commit_sha"
 			if has && r.Conditional {
 				hint = "if it does not apply, record not_applicable with the reason; else " + hint
 			}
-			return "", fmt.Errorf("evidence for %s is a placeholder (%q), not evidence: %s", what, truncate(pd, 40), hint)
+			return "", refusedf("evidence for %s is a placeholder (%q), not evidence: %s", what, truncate(pd, 40), hint)
 		}
 	}
 	if has && claimCounts(req.Kind) {
 		sum := sha256Hex([]byte(body))
 		for _, x := range evs {
 			if x.Phase == p.ID && !x.Observed() && claimCounts(x.Kind) && x.SHA256 == sum && x.Requirement != "" && x.Requirement != r.ID && x.Step != StepNotApplicable {
-				return "", fmt.Errorf("this body was already recorded for requirement %s; the same body counts once: record what shows %s was done", x.Requirement, r.ID)
+				return "", refusedf("this body was already recorded for requirement %s; the same body counts once: record what shows %s was done", x.Requirement, r.ID)
 			}
 		}
 	}

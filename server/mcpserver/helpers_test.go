@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -54,6 +55,7 @@ type mcpFixture struct {
 	engine *session.Engine
 	opts   mcpserver.Options
 	skew   atomic.Int64 // added to the clock, for expiry
+	logs   bytes.Buffer // the server's log (slog's handler serialises writes)
 }
 
 func newMCPFixture(t testing.TB) *mcpFixture {
@@ -78,6 +80,7 @@ func newMCPFixture(t testing.TB) *mcpFixture {
 		Engine:  f.engine,
 		Repo:    repo,
 		Version: "test",
+		Logger:  slog.New(slog.NewTextHandler(&f.logs, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		LoadSpec: func(ctx context.Context) (*protocolspec.Spec, error) {
 			b, err := os.ReadFile(protocolPath)
 			if err != nil {

@@ -96,5 +96,10 @@ func TestMCPEvidenceForRequirements(t *testing.T) {
 		if !adv.Advanced || adv.To != session.PosWorking {
 			t.Fatalf("advance after every requirement is met: %+v", adv)
 		}
+		// Every refusal above is the caller's to fix: none reaches the
+		// operator's log as an internal error.
+		if strings.Contains(f.logs.String(), "level=ERROR") {
+			t.Errorf("a caller's mistake was logged as an internal error:\n%s", f.logs.String())
+		}
 	})
 }

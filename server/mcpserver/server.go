@@ -113,10 +113,18 @@ func (h logFloor) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= h.min && h.Handler.Enabled(ctx, l)
 }
 
-// Handle drops the SDK's "server run cancelled" error: a stdio server
-// stopped by a signal is not an error.
+// Handle drops a record whose error is a cancellation (the SDK logs one
+// when a stdio server is stopped by a signal, which is no error), telling
+// it by the error's type, not by the SDK's wording.
 func (h logFloor) Handle(ctx context.Context, r slog.Record) error {
-	if r.Message == "server run cancelled" {
+	cancelled := false
+	r.Attrs(func(a slog.Attr) bool {
+		if err, ok := a.Value.Any().(error); ok && errors.Is(err, context.Canceled) {
+			cancelled = true
+		}
+		return !cancelled
+	})
+	if cancelled {
 		return nil
 	}
 	return h.Handler.Handle(ctx, r)

@@ -18,7 +18,6 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/sessiongate/sessiongate/session"
-	"github.com/sessiongate/sessiongate/store"
 	"github.com/sessiongate/sessiongate/web"
 )
 
@@ -30,27 +29,25 @@ import (
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-// aggregates are the store's dashboard-only reads (store/dashboard.go).
-type aggregates interface {
-	ComplianceByDay(ctx context.Context, from, to time.Time) ([]store.DayCompliance, error)
-	CountSessionsByState(ctx context.Context) (*store.SessionCounts, error)
+// ReadModel is what the dashboard reads beyond session.Reader: the
+// aggregates both stores keep (store/dashboard.go, postgres/dashboard.go).
+// It is passed in Options, not found by asserting on the engine's store,
+// so a store wrapped for logging or metrics keeps its chart.
+type ReadModel interface {
+	ComplianceByDay(ctx context.Context, from, to time.Time) ([]session.DayCompliance, error)
+	CountSessionsByState(ctx context.Context) (*session.SessionCounts, error)
 	ViolationCounts(ctx context.Context, ids []string) (map[string]int, error)
-	LastEventSeq(ctx context.Context, sessionID string) (int64, error)
-	ListProtocols(ctx context.Context, limit int) ([]store.ProtocolVersion, error)
-	DashboardSessions(ctx context.Context, f session.SessionFilter) (*store.SessionPage, error)
-	TeamActivity(ctx context.Context, from, to, lastWeek time.Time, limit int) (*session.TeamActivity, error)
-}
-
-// severities is the read the sessions list uses to show each session's
-// worst violation; a store without it shows counts only.
-type severities interface {
+	// ViolationSeverities counts each session's violations per severity.
 	ViolationSeverities(ctx context.Context, ids []string) (map[string]map[string]int, error)
+	LastEventSeq(ctx context.Context, sessionID string) (int64, error)
+	ListProtocols(ctx context.Context, limit int) ([]session.ProtocolVersion, error)
+	DashboardSessions(ctx context.Context, f session.SessionFilter) (*session.SessionPage, error)
+	TeamActivity(ctx context.Context, from, to, lastWeek time.Time, limit int) (*session.TeamActivity, error)
 }
 
 type dashboard struct {
 	s   *Server
-	agg aggregates // nil when the store lacks them: counts fall back, no chart
-	sev severities // nil when the store lacks it
+	agg ReadModel // nil without Options.ReadModel: counts fall back, no chart
 	// carry caches carried violations per session (dashboard_carried.go).
 	carry carriedCache
 	// cop refuses a form posted from another origin (Sec-Fetch-Site, else
@@ -62,8 +59,7 @@ type dashboard struct {
 func registerDashboard(s *Server, e *echo.Echo) {
 	d := &dashboard{s: s, cop: http.NewCrossOriginProtection()}
 	if s.opts.Engine != nil {
-		d.agg, _ = s.opts.Engine.Store.(aggregates)
-		d.sev, _ = s.opts.Engine.Store.(severities)
+		d.agg = s.opts.ReadModel
 	}
 	sec := d.secure
 	// Pages, assets and the JSON API are gzip-compressed when the client

@@ -211,7 +211,7 @@ func benchServer(b *testing.B) (*Server, *store.DB) {
 	b.Cleanup(func() { db.Close() })
 	engine := session.NewEngine(db, session.Config{}, nil)
 	engine.Now = func() time.Time { return benchBase.Add(benchSessions * 75 * time.Second) }
-	srv := New(Options{Engine: engine, Version: "bench",
+	srv := New(Options{Engine: engine, ReadModel: db, Version: "bench",
 		LoadSpec: func(context.Context) (*protocolspec.Spec, error) { return spec, nil },
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil))})
 	return srv, db

@@ -58,11 +58,12 @@ func newDashEnv(t testing.TB, token string) *dashEnv {
 		t.Fatalf("load spec: %v", err)
 	}
 	env.srv = New(Options{
-		Engine:   env.engine,
-		LoadSpec: func(context.Context) (*protocolspec.Spec, error) { return env.spec, nil },
-		Token:    token,
-		Version:  "test",
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Engine:    env.engine,
+		ReadModel: db,
+		LoadSpec:  func(context.Context) (*protocolspec.Spec, error) { return env.spec, nil },
+		Token:     token,
+		Version:   "test",
+		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	return env
 }

@@ -31,9 +31,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// dashStore is a store with the dashboard's reads, as both stores are.
+type dashStore interface {
+	session.Store
+	ReadModel
+}
+
 // identityServer is a dashboard over db with sessions of two people on two
 // hosts in two clones of one origin and one repository without an origin.
-func identityServer(t *testing.T, db session.Store) *dashEnv {
+func identityServer(t *testing.T, db dashStore) *dashEnv {
 	t.Helper()
 	ctx := context.Background()
 	env := &dashEnv{t: t, now: dashNow}
@@ -48,10 +54,11 @@ func identityServer(t *testing.T, db session.Store) *dashEnv {
 		t.Fatal(err)
 	}
 	env.srv = New(Options{
-		Engine:   env.engine,
-		LoadSpec: func(context.Context) (*protocolspec.Spec, error) { return env.spec, nil },
-		Version:  "test",
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Engine:    env.engine,
+		ReadModel: db,
+		LoadSpec:  func(context.Context) (*protocolspec.Spec, error) { return env.spec, nil },
+		Version:   "test",
+		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	err = db.Update(ctx, func(w session.Writer) error {
 		var repos []*session.Repository
@@ -111,7 +118,7 @@ func TestSessionIdentityFilters(t *testing.T) {
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()
-			var db session.Store
+			var db dashStore
 			if backend == "sqlite" {
 				d, err := store.Open(ctx, filepath.Join(t.TempDir(), "sg.db"))
 				if err != nil {

@@ -253,7 +253,7 @@ func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) (sessionR
 	// Severities only for the sessions that have a violation: the list
 	// shows the worst one, so a violated session never looks clean.
 	var sevs map[string]map[string]int
-	if d.sev != nil {
+	if d.agg != nil {
 		var violated []string
 		for _, s := range list {
 			if counts[s.ID] > 0 {
@@ -261,7 +261,7 @@ func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) (sessionR
 			}
 		}
 		var err error
-		if sevs, err = d.sev.ViolationSeverities(ctx, violated); err != nil {
+		if sevs, err = d.agg.ViolationSeverities(ctx, violated); err != nil {
 			return out, "", err
 		}
 	}

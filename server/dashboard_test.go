@@ -738,3 +738,25 @@ func TestDashboardTeamAPI(t *testing.T) {
 		t.Errorf("/api/team: %+v", o)
 	}
 }
+
+// TestDashboardReadModelIsExplicit: the dashboard's aggregates come from
+// Options.ReadModel, so an engine whose store is wrapped (logging,
+// metrics) keeps the chart and the counts; before, the server asserted
+// the engine's store to its aggregates and a wrapper silently lost them.
+func TestDashboardReadModelIsExplicit(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	wrapped := struct{ session.Store }{env.db}
+	engine := session.NewEngine(wrapped, session.Config{}, nil)
+	engine.Now = func() time.Time { return env.now }
+	env.srv = New(Options{Engine: engine, ReadModel: env.db, Version: "test"})
+	body := env.get("/", false).Body.String()
+	for _, want := range []string{"<svg", "Mar 6: 100% (120 of 120 ended sessions compliant)", `<span class="card-n">126</span>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("overview over a wrapped store lacks %q", want)
+		}
+	}
+	if rec := env.get("/api/team", false); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"bypass_total_last_week":1`) {
+		t.Errorf("/api/team over a wrapped store: %d %s", rec.Code, rec.Body)
+	}
+}

@@ -24,6 +24,9 @@ import (
 // Options wire the server to the engine.
 type Options struct {
 	Engine *session.Engine
+	// ReadModel is the dashboard's aggregate reads, from the same database
+	// as the engine's store (main passes the store it opened).
+	ReadModel ReadModel
 	// Repo is the worktree sessions start in (session_start's default).
 	Repo session.Repo
 	// LoadSpec returns the current protocol (through the engine's cache).

@@ -11,7 +11,7 @@ import (
 )
 
 // The dashboard's aggregate reads. They live outside session.Reader because
-// only the dashboard needs them; the server finds them by type assertion.
+// only the dashboard needs them; main passes the store as the server's ReadModel.
 // Their result types are in package session (both stores return them).
 
 type (

@@ -14,6 +14,7 @@ import (
 	"github.com/sessiongate/sessiongate/internal/termprogress"
 	"github.com/sessiongate/sessiongate/postgres"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/server"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
 )
@@ -28,7 +29,8 @@ type app struct {
 	repo   *gitrepo.Repo
 	cfg    *config.Config
 	db     session.Store
-	dbFile string // the SQLite database path once opened, for messages
+	read   server.ReadModel // the same database's dashboard reads
+	dbFile string           // the SQLite database path once opened, for messages
 	engine *session.Engine
 }
 
@@ -104,7 +106,7 @@ func (a *app) store(ctx context.Context) (session.Store, error) {
 		if err != nil {
 			return nil, usage(fmt.Errorf("%s: %w (check the URL's user, password, host and database)", setting, err))
 		}
-		a.db = db
+		a.db, a.read = db, db
 		return db, nil
 	}
 	db, err := store.Open(ctx, p)
@@ -115,7 +117,7 @@ func (a *app) store(ctx context.Context) (session.Store, error) {
 		return nil, usage(fmt.Errorf("%w (check the path and its permissions, or pass --db)", err))
 	}
 	a.dbFile = p
-	a.db = db
+	a.db, a.read = db, db
 	return db, nil
 }
 

@@ -158,10 +158,11 @@ func (a *app) serverOptions(ctx context.Context) (server.Options, error) {
 	e.OpenRepo = gitrepo.CachedOpen()
 	var mu sync.Mutex
 	opts := server.Options{
-		Engine:  e,
-		Repo:    r,
-		Version: versionString(),
-		Logger:  logger,
+		Engine:    e,
+		ReadModel: a.read,
+		Repo:      r,
+		Version:   versionString(),
+		Logger:    logger,
 		LoadSpec: func(ctx context.Context) (*protocolspec.Spec, error) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -3,8 +3,8 @@ package session
 import "time"
 
 // The dashboard's aggregate reads are not part of Reader (only the
-// dashboard needs them); both stores implement them and main passes the store to the server as
-// its ReadModel. These are their result types.
+// dashboard needs them); both stores implement them, and main passes the
+// store to the server as its ReadModel. These are their result types.
 
 // DayCompliance is one UTC day of the compliance chart: how many sessions
 // ended that day and how many of them completed without a violation.

@@ -3,9 +3,12 @@ package hooks_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
 // weakProtocol has no start gate: what an agent would like its protocol to be.
@@ -51,6 +54,7 @@ func countCode(v protectedView, code string) int {
 // the next session start, until a person accepts it; accept refuses a
 // non-terminal stdin without --yes --reason.
 func TestProtectedFilesDuringSession(t *testing.T) {
+	skipUnderAgent(t)
 	tests := []struct {
 		name   string
 		change func(r *repo)
@@ -118,6 +122,11 @@ func TestProtectedFilesDuringSession(t *testing.T) {
 			if acc.code != 2 || !strings.Contains(acc.err, "not a terminal") {
 				t.Fatalf("accept without --yes: exit %d, want 2\n%s%s", acc.code, acc.out, acc.err)
 			}
+			// Nor behind a terminal it opened (script(1)) with its variables
+			// removed: its own process is among accept's ancestors.
+			if underAgent := acceptUnderAgent(t, r); underAgent.code != 2 || !strings.Contains(underAgent.out+underAgent.err, "runs under the coding agent claude") { // script(1) sends both streams to its terminal
+				t.Fatalf("accept under an agent process: exit %d, want 2\n%s%s", underAgent.code, underAgent.out, underAgent.err)
+			}
 			out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "reviewed by the lead")
 			if !strings.Contains(out, "accepted") || !strings.Contains(out, "Test <test@example.com>") || !strings.Contains(out, "non-interactive (--yes)") {
 				t.Fatalf("accept output: %s", out)
@@ -147,6 +156,7 @@ func TestProtectedFilesDuringSession(t *testing.T) {
 // repository violation; after a person accepts, the new session pins the
 // new protocol while the old one keeps its own.
 func TestProtectedStartRefused(t *testing.T) {
+	skipUnderAgent(t)
 	r := newRepo(t)
 	first := r.startWorking(r.root)
 	old := r.showProtected(first).Session.ProtocolSHA
@@ -223,5 +233,43 @@ func TestProtectedPush(t *testing.T) {
 	}
 	if out := r.run(r.root, nil, "git", "ls-remote", remote); strings.Contains(out.out, "refs/heads/main") {
 		t.Fatal("the remote got main")
+	}
+}
+
+// acceptUnderAgent runs protocol accept the way an agent could hide itself:
+// from a shell whose process is named claude (a copy of sh, as Claude Code
+// names its own), inside a terminal script(1) opens when it is installed,
+// with the agents' variables removed.
+func acceptUnderAgent(t *testing.T, r *repo) result {
+	t.Helper()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	b, err := os.ReadFile(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claude := filepath.Join(t.TempDir(), "claude")
+	if err := os.WriteFile(claude, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := "env -u CLAUDECODE -u CLAUDE_CODE_ENTRYPOINT " + binary + " protocol accept --yes --reason sure"
+	if script, err := exec.LookPath("script"); err == nil {
+		cmd = script + " -qec '" + cmd + "' /dev/null"
+	}
+	return r.run(r.root, nil, claude, "-c", cmd)
+}
+
+// skipUnderAgent skips a test that runs protocol accept when the tests
+// themselves run under a coding agent (accept then refuses, as it must);
+// CI runs under none, so there it fails instead.
+func skipUnderAgent(t *testing.T) {
+	t.Helper()
+	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the tests run under the coding agent %s (pid %d): protocol accept refuses there", p.Name, p.PID)
+		}
+		t.Skipf("the tests run under the coding agent %s (pid %d), where protocol accept refuses (as it must): run them in a terminal of your own", p.Name, p.PID)
 	}
 }

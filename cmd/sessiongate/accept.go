@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -64,6 +65,13 @@ When stdin is not a terminal (an agent's shell, a script), accept refuses unless
 				fmt.Fprintln(w, "  "+ch.String())
 			}
 			who := whoAmI(ctx, r.Root())
+			// A terminal is no proof of a person: an agent can open one with
+			// script(1). Its own process, among our ancestors, is evidence.
+			chain := ancestry.Chain()
+			if p, ok := ancestry.Agent(chain); ok {
+				return usage(fmt.Errorf("accept refused: it runs under the coding agent %s (pid %d), and the agent a protocol polices cannot accept changes to it; "+
+					"a person runs it in a terminal of their own, outside the agent", p.Name, p.PID))
+			}
 			interactive := isTerminal(a.stdin)
 			if !interactive && (!yes || strings.TrimSpace(reason) == "") {
 				return usage(errors.New("accept refused: stdin is not a terminal, so no person can confirm; " +
@@ -94,6 +102,10 @@ When stdin is not a terminal (an agent's shell, a script), accept refuses unless
 				if os.Getenv(k) != "" {
 					via += ", " + k + " set"
 				}
+			}
+			if len(chain) > 0 {
+				// For the reviewer: what the acceptance ran under.
+				via += ", under " + ancestry.Names(chain[:min(len(chain), 6)])
 			}
 			acc, err := e.AcceptProtected(ctx, session.AcceptRequest{Repo: r, Who: who, Reason: reason, Via: via})
 			if err != nil {

@@ -1,0 +1,64 @@
+// Package ancestry names the processes a process runs under, to tell a
+// person's terminal from a coding agent's shell. It is evidence, not proof:
+// a process that detaches (setsid, a double fork) leaves its ancestors.
+package ancestry
+
+import (
+	"path"
+	"strings"
+)
+
+// Process is one ancestor.
+type Process struct {
+	PID  int
+	Name string // the executable's name (Linux: comm)
+	Args string // the command line, arguments joined by spaces
+}
+
+// agents are the executable names of coding agents' CLIs: Claude Code
+// (which names its process claude), Gemini CLI, Cursor's cursor-agent,
+// Codex.
+var agents = map[string]bool{"claude": true, "gemini": true, "cursor-agent": true, "codex": true}
+
+// scriptMarks are in the script a JavaScript runtime runs for an agent
+// installed from npm (node .../@anthropic-ai/claude-code/cli.js).
+var scriptMarks = []string{"@anthropic-ai/claude-code", "@google/gemini-cli", "@openai/codex"}
+
+// Agent returns the nearest ancestor that is a coding agent's CLI: its
+// process name or executable is one, or it is a JavaScript runtime running
+// one. Arguments beyond the script are not looked at (a person's editor
+// may well have a file named claude.md open).
+func Agent(chain []Process) (Process, bool) {
+	for _, p := range chain {
+		if agents[strings.ToLower(p.Name)] {
+			return p, true
+		}
+		args := strings.Fields(p.Args)
+		if len(args) > 0 && agents[strings.ToLower(path.Base(args[0]))] {
+			return p, true
+		}
+		if len(args) > 1 && runtimes[strings.ToLower(path.Base(args[0]))] {
+			script := strings.ToLower(args[1])
+			if agents[path.Base(script)] {
+				return p, true
+			}
+			for _, m := range scriptMarks {
+				if strings.Contains(script, m) {
+					return p, true
+				}
+			}
+		}
+	}
+	return Process{}, false
+}
+
+var runtimes = map[string]bool{"node": true, "bun": true, "deno": true}
+
+// Names renders the chain for a record: "bash < sshd < systemd".
+func Names(chain []Process) string {
+	names := make([]string, 0, len(chain))
+	for _, p := range chain {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, " < ")
+}

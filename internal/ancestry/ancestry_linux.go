@@ -1,0 +1,56 @@
+package ancestry
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// maxDepth bounds the walk (a loop cannot happen in /proc, but a bound is
+// cheap).
+const maxDepth = 64
+
+// Chain returns the ancestors of the current process, parent first, up to
+// (not including) PID 1. Unreadable entries end the chain.
+func Chain() []Process {
+	var out []Process
+	pid := os.Getppid()
+	for i := 0; i < maxDepth && pid > 1; i++ {
+		p, ppid, ok := read(pid)
+		if !ok {
+			break
+		}
+		out = append(out, p)
+		pid = ppid
+	}
+	return out
+}
+
+func read(pid int) (Process, int, bool) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/"
+	stat, err := os.ReadFile(dir + "stat")
+	if err != nil {
+		return Process{}, 0, false
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses, so
+	// split at the last ')'.
+	i := bytes.LastIndexByte(stat, ')')
+	j := bytes.IndexByte(stat, '(')
+	if i < 0 || j < 0 || j > i {
+		return Process{}, 0, false
+	}
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 2 {
+		return Process{}, 0, false
+	}
+	ppid, err := strconv.Atoi(fields[1])
+	if err != nil {
+		return Process{}, 0, false
+	}
+	p := Process{PID: pid, Name: string(stat[j+1 : i])}
+	if cmd, err := os.ReadFile(dir + "cmdline"); err == nil {
+		p.Args = strings.TrimSpace(string(bytes.ReplaceAll(cmd, []byte{0}, []byte{' '})))
+	}
+	return p, ppid, true
+}

@@ -1,0 +1,83 @@
+package ancestry
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestAgent(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		chain []Process
+		want  int // index of the agent, -1 for none
+	}{
+		{"a person's terminal", []Process{{Name: "bash", Args: "-bash"}, {Name: "sshd", Args: "sshd: me@pts/0"}}, -1},
+		{"an editor with claude.md open", []Process{{Name: "sh"}, {Name: "vim", Args: "vim /home/me/claude/claude.md"}}, -1},
+		{"claude code's shell", []Process{{Name: "bash"}, {Name: "claude", Args: "claude"}}, 1},
+		{"claude code under node", []Process{{Name: "bash"}, {Name: "node", Args: "node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -p hi"}}, 1},
+		{"gemini through its bin link", []Process{{Name: "sh"}, {Name: "script"}, {Name: "node", Args: "node /home/me/.npm/bin/gemini --yolo"}}, 2},
+		{"cursor-agent", []Process{{Name: "zsh"}, {Name: "cursor-agent", Args: "/opt/cursor-agent/cursor-agent"}}, 1},
+	} {
+		p, ok := Agent(c.chain)
+		if ok != (c.want >= 0) || ok && p != c.chain[c.want] {
+			t.Errorf("%s: %+v, %v; want index %d", c.name, p, ok, c.want)
+		}
+	}
+}
+
+// TestChainSeesARealAgentParent runs a child under a real process named
+// claude (a copy of sh) and checks the child finds it among its ancestors,
+// through script(1)'s terminal too when script is installed.
+func TestChainSeesARealAgentParent(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("ancestry is read from /proc")
+	}
+	if os.Getenv("ANCESTRY_CHILD") == "1" {
+		p, ok := Agent(Chain())
+		if !ok {
+			os.Stdout.WriteString("none: " + Names(Chain()))
+			os.Exit(3)
+		}
+		os.Stdout.WriteString("agent " + p.Name)
+		os.Exit(0)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	b, err := os.ReadFile(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claude := filepath.Join(t.TempDir(), "claude")
+	if err := os.WriteFile(claude, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := self + " -test.run '^TestChainSeesARealAgentParent$'"
+	cmds := [][]string{{claude, "-c", run + "; exit $?"}}
+	if script, err := exec.LookPath("script"); err == nil {
+		cmds = append(cmds, []string{claude, "-c", script + " -qec \"" + run + "\" /dev/null"})
+	} else if os.Getenv("CI") == "true" {
+		t.Error("script(1) is missing (package bsdutils): the pseudo-terminal case is not tested")
+	}
+	for _, argv := range cmds {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), "ANCESTRY_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "agent claude") {
+			t.Errorf("%v: %v\n%s", argv, err, out)
+		}
+	}
+	// And this test process itself does not run under an agent.
+	if p, ok := Agent(Chain()); ok {
+		t.Logf("note: the test runs under %s (pid %d)", p.Name, p.PID)
+	}
+}

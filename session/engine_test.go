@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,7 +163,7 @@ func TestWholeSession(t *testing.T) {
 	if res.Advanced || res.Blocked == nil || res.Blocked.Phase != "CONTEXT_RETRIEVAL" {
 		t.Fatalf("advance without evidence: %+v", res)
 	}
-	if !contains(e.tokens(id), "gate:CONTEXT_RETRIEVAL:fail") || !contains(e.tokens(id), "tool:advance_phase:blocked") {
+	if !slices.Contains(e.tokens(id), "gate:CONTEXT_RETRIEVAL:fail") || !slices.Contains(e.tokens(id), "tool:advance_phase:blocked") {
 		t.Fatalf("events %v", e.tokens(id))
 	}
 	rep, err := e.engine.BlockedReason(ctx, id)
@@ -188,7 +189,7 @@ func TestWholeSession(t *testing.T) {
 	if !res.Advanced || res.State != session.StateWorking || res.Gates[0].Decision != session.DecisionConditionNotMet {
 		t.Fatalf("conditional: %+v", res)
 	}
-	if !contains(e.tokens(id), "decision:ISSUE_CONTEXT:condition_not_met") {
+	if !slices.Contains(e.tokens(id), "decision:ISSUE_CONTEXT:condition_not_met") {
 		t.Fatalf("condition decision not recorded: %v", e.tokens(id))
 	}
 
@@ -251,7 +252,7 @@ func TestForceRecordsViolation(t *testing.T) {
 	if len(vs) != 2 {
 		t.Fatalf("stored violations %d", len(vs))
 	}
-	if !contains(e.tokens(id), "tool:advance_phase:force") {
+	if !slices.Contains(e.tokens(id), "tool:advance_phase:force") {
 		t.Fatalf("events %v", e.tokens(id))
 	}
 	v, _ := e.engine.View(ctx, id)
@@ -305,7 +306,7 @@ func TestExpiryTerminateDelete(t *testing.T) {
 		t.Fatalf("advance after idle timeout: %v", err)
 	}
 	s, _ := e.db.GetSession(ctx, id)
-	if s.State != session.StateAbandoned || !contains(e.tokens(id), "session:expired") {
+	if s.State != session.StateAbandoned || !slices.Contains(e.tokens(id), "session:expired") {
 		t.Fatalf("expired session %s, events %v", s.State, e.tokens(id))
 	}
 
@@ -419,7 +420,7 @@ func TestSequenceRulesInEngine(t *testing.T) {
 		}
 	}
 	toks := e.tokens(id)
-	if !contains(toks, "policy:repeated-forced-advance:block") || !contains(toks, "tool:advance_phase:force:refused") {
+	if !slices.Contains(toks, "policy:repeated-forced-advance:block") || !slices.Contains(toks, "tool:advance_phase:force:refused") {
 		t.Fatalf("events %v", toks)
 	}
 	// A different call in between breaks the run: the next force is allowed.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,7 +89,7 @@ func TestGateKinds(t *testing.T) {
 			if g.Status != c.want || !strings.Contains(g.Message, c.msg) {
 				t.Fatalf("gate %s %q, want %s containing %q (checks %+v)", g.Status, g.Message, c.want, c.msg, g.Checks)
 			}
-			if !contains(e.tokens(id), "gate:CHECK:"+strings.ToLower(string(c.want))) {
+			if !slices.Contains(e.tokens(id), "gate:CHECK:"+strings.ToLower(string(c.want))) {
 				t.Fatalf("events %v", e.tokens(id))
 			}
 		})

@@ -106,15 +106,6 @@ func (e *env) tokens(id string) []string {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func removeFile(t testing.TB, root, rel string) {
 	t.Helper()
 	if err := os.Remove(filepath.Join(root, filepath.FromSlash(rel))); err != nil {

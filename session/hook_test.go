@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -351,7 +352,7 @@ func TestPreCommitSequenceRule(t *testing.T) {
 	if err != nil || !d.Allowed || len(d.Warnings) == 0 || !strings.Contains(d.Warnings[0], "commit-after-failed-gate") {
 		t.Fatalf("decision %+v %v", d, err)
 	}
-	if !contains(e.tokens(id), "policy:commit-after-failed-gate:warn") {
+	if !slices.Contains(e.tokens(id), "policy:commit-after-failed-gate:warn") {
 		t.Fatalf("events %v", e.tokens(id))
 	}
 }

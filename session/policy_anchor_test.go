@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestCheckPolicyReadsHistoryWhenARuleCanFire(t *testing.T) {
 			if fired != c.fires {
 				t.Fatalf("pattern %v: warnings %q, want the rule to fire: %v", c.pattern, g.Warnings, c.fires)
 			}
-			if got := contains(e.tokens(id), "policy:probe:warn"); got != c.fires {
+			if got := slices.Contains(e.tokens(id), "policy:probe:warn"); got != c.fires {
 				t.Fatalf("pattern %v: policy:probe:warn recorded: %v, want %v (events %v)", c.pattern, got, c.fires, e.tokens(id))
 			}
 		})

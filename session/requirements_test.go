@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func TestRequirementIDsFromTheProtocol(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	for _, want := range []string{reqSumm, reqDir, reqRead, reqCond, reqMustN} {
-		if !contains(ids, want) {
+		if !slices.Contains(ids, want) {
 			t.Fatalf("ids %v lack %s", ids, want)
 		}
 	}

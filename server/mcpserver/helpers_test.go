@@ -324,15 +324,6 @@ func mcpTokens(t testing.TB, db *store.DB, id string) []string {
 	return out
 }
 
-func mcpContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // mcpLineReader hands out the lines a stdio server writes, with a timeout.
 type mcpLineReader struct{ ch chan []byte }
 

@@ -259,7 +259,7 @@ func TestMCPWholeSession(t *testing.T) {
 			toks = append(toks, e.Token)
 		}
 		for _, want := range []string{"tool:session_start", "tool:validate_gate", "tool:advance_phase:blocked", "tool:record_evidence", "tool:advance_phase:force", "tool:session_end:blocked", "tool:session_end"} {
-			if !mcpContains(toks, want) {
+			if !slices.Contains(toks, want) {
 				t.Errorf("history lacks %s: %v", want, toks)
 			}
 		}

@@ -111,9 +111,18 @@ func (tx *Tx) ImportSession(ctx context.Context, s *session.Session, snaps []ses
 		b.Queue(`INSERT INTO snapshots (session_id, seq, snapshot_id, payload, created_at) VALUES ($1, $2, $3, $4, $5)`,
 			s.ID, i+1, sn.SnapshotID, sn.Payload, nanos(tx.stamp(sn.CreatedAt)))
 	}
-	for i, e := range evs {
-		b.Queue(`INSERT INTO events (session_id, seq, token, detail, created_at) VALUES ($1, $2, $3, $4, $5)`,
-			s.ID, i+1, e.Token, session.Redact(e.Detail), nanos(tx.stamp(e.CreatedAt)))
+	if len(evs) > 0 {
+		// One statement for all the session's events (a record carries
+		// tens to thousands): a row per statement cost the server a bind
+		// and an execute each.
+		seqs, toks, details, ats := make([]int64, len(evs)), make([]string, len(evs)), make([]string, len(evs)), make([]int64, len(evs))
+		for i, e := range evs {
+			seqs[i], toks[i], details[i], ats[i] = int64(i+1), e.Token, session.Redact(e.Detail), nanos(tx.stamp(e.CreatedAt))
+		}
+		b.Queue(`INSERT INTO events (session_id, seq, token, detail, created_at)
+			SELECT $1, u.seq, u.token, u.detail, u.created_at
+			FROM unnest($2::bigint[], $3::text[], $4::text[], $5::bigint[]) AS u (seq, token, detail, created_at)`,
+			s.ID, seqs, toks, details, ats)
 	}
 	for _, v := range vs {
 		b.Queue(`INSERT INTO violations (session_id, repo_id, phase, requirement, severity, code, message, state_window, decay_runs, created_at)

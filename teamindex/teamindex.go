@@ -430,7 +430,11 @@ func fetch(ctx context.Context, cacheDir, location, ref string) (string, error) 
 			}
 		}
 	}
-	if out, err := git(ctx, mirror, "fetch", "-q", "--no-tags", "--no-write-fetch-head", location, "+"+ref+":"+ref); err != nil {
+	// No auto gc or maintenance after the fetch (one process less per
+	// source; the mirrors hold one small ref), and what arrives is kept as
+	// one pack instead of a loose file per record (unpackLimit=1).
+	if out, err := git(ctx, mirror, "-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "fetch.unpackLimit=1",
+		"fetch", "-q", "--no-tags", "--no-write-fetch-head", "--no-auto-maintenance", location, "+"+ref+":"+ref); err != nil {
 		msg := strings.TrimSpace(out)
 		if strings.Contains(msg, "couldn't find remote ref") {
 			return "", fmt.Errorf("%s has no %s: nothing recorded there yet (records are pushed with the code by pre-push)", location, ref)

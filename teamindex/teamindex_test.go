@@ -324,7 +324,10 @@ func BenchmarkIndex(b *testing.B) {
 	b.ReportMetric(float64(n*b.N)/total.Seconds(), "sessions/s")
 }
 
-func benchRecord(b *testing.B, i int) []byte {
+func benchRecord(b testing.TB, i int) []byte { return benchRecordFor(b, i, "github.com/o/p") }
+
+// benchRecordFor is session i's record in the repository origin.
+func benchRecordFor(b testing.TB, i int, origin string) []byte {
 	p := snapshot.Payload{Schema: snapshot.PayloadSchema,
 		Session: snapshot.Key{EventSource: "sessiongate://p", ServerID: "sessiongate", SessionID: bsid(i)},
 		Window:  snapshot.Window{Kind: "session"},
@@ -334,7 +337,7 @@ func benchRecord(b *testing.B, i int) []byte {
 		b.Fatal(err)
 	}
 	rec := snapshot.Record{Schema: snapshot.RecordSchema, SessionID: bsid(i), Envelope: p.Envelope(id, "bench"), Snapshots: []snapshot.Payload{p},
-		Session: &snapshot.SessionMeta{Repository: "p", Origin: "github.com/o/p", Branch: "main", State: "COMPLETE",
+		Session: &snapshot.SessionMeta{Repository: "p", Origin: origin, Branch: "main", State: "COMPLETE",
 			StartedAt: t0.Format(time.RFC3339), EndedAt: t0.Add(time.Hour).Format(time.RFC3339), UserEmail: "dev@example.com", Host: "h"},
 		Violations: []snapshot.ViolationRef{{Code: "FORCED_ADVANCE", Severity: session.SeverityHigh, At: t0.Format(time.RFC3339)}}}
 	for e := range 10 {

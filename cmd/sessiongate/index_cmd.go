@@ -60,8 +60,8 @@ func (a *app) indexer(ctx context.Context, f *indexFlags) (func(context.Context,
 	opts := teamindex.Options{Ref: f.ref, CacheDir: cache}
 	return func(ctx context.Context, w io.Writer) error {
 		var failed []error
-		for _, s := range srcs {
-			res, err := teamindex.Index(ctx, st, s, opts)
+		for _, o := range teamindex.IndexAll(ctx, st, srcs, opts, 0) {
+			s, res, err := o.Source, o.Result, o.Err
 			if err != nil {
 				failed = append(failed, err)
 				fmt.Fprintf(w, "index %s: %v\n", s.Location, err)

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -215,9 +218,12 @@ func TestIndexCommand(t *testing.T) {
 	}
 }
 
-// TestIndexKilledResumes kills `sessiongate index` with SIGKILL at spread
-// out moments, then lets a run finish: every record is in the database
-// exactly once (the issue's fault goal, on a smaller scale).
+// TestIndexKilledResumes kills `sessiongate index` of several repositories
+// (indexed at once) with SIGKILL at random moments, then lets a run
+// finish: every record of every repository is in the database exactly
+// once. SESSIONGATE_KILLS sets the number of kills (the issue's fault goal
+// is 50: SESSIONGATE_KILLS=50 go test -run TestIndexKilledResumes
+// ./cmd/sessiongate); 6 by default, so CI stays short.
 func TestIndexKilledResumes(t *testing.T) {
 	srv := pgCluster.Get(t)
 	ctx := context.Background()
@@ -225,78 +231,117 @@ func TestIndexKilledResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := repoDir(t)
-	const commits, per = 100, 10
-	for c := range commits {
-		var recs []recordref.Record
-		for k := range per {
-			i := c*per + k + 1
-			id := fmt.Sprintf("%08x-0000-4000-8000-%012d", i, i)
-			p := snapshot.Payload{Schema: snapshot.PayloadSchema, Session: snapshot.Key{EventSource: "sessiongate://proj", ServerID: "sessiongate", SessionID: id},
-				Window: snapshot.Window{Kind: "session"}, State: snapshot.State{State: "COMPLETE"}}
-			sid, _, err := p.ID()
-			if err != nil {
-				t.Fatal(err)
-			}
-			evs := []snapshot.EventRef{{Seq: 1, Token: "a", At: "2026-11-02T09:00:00Z"}, {Seq: 2, Token: "b", At: "2026-11-02T09:01:00Z"}}
-			body, _ := json.Marshal(snapshot.Record{Schema: snapshot.RecordSchema, SessionID: id, Envelope: p.Envelope(sid, "test"),
-				Snapshots: []snapshot.Payload{p}, Events: evs, Session: &snapshot.SessionMeta{Repository: "proj", State: "COMPLETE", StartedAt: "2026-11-02T09:00:00Z"}})
-			recs = append(recs, recordref.Record{SessionID: id, Body: body})
-		}
-		if _, err := recordref.Put(ctx, dir, recordref.DefaultRef, recs); err != nil {
-			t.Fatal(err)
+	kills := 6
+	if v := os.Getenv("SESSIONGATE_KILLS"); v != "" {
+		if kills, err = strconv.Atoi(v); err != nil || kills < 1 {
+			t.Fatalf("SESSIONGATE_KILLS=%q: want a positive number", v)
 		}
 	}
+	// More kills, more records: each kill should land while work remains
+	// (an import batch is 200 records; 4 x 50 x 10 = 2,000 per 6 kills).
+	const repos, per = 4, 10
+	commits := 50 * ((kills + 5) / 6)
+	id := func(r, i int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012d", r, i) }
+	var srcs []string
+	for r := range repos {
+		dir := repoDir(t)
+		for c := range commits {
+			var recs []recordref.Record
+			for k := range per {
+				i := c*per + k + 1
+				p := snapshot.Payload{Schema: snapshot.PayloadSchema, Session: snapshot.Key{EventSource: "sessiongate://proj", ServerID: "sessiongate", SessionID: id(r, i)},
+					Window: snapshot.Window{Kind: "session"}, State: snapshot.State{State: "COMPLETE"}}
+				sid, _, err := p.ID()
+				if err != nil {
+					t.Fatal(err)
+				}
+				evs := []snapshot.EventRef{{Seq: 1, Token: "a", At: "2026-11-02T09:00:00Z"}, {Seq: 2, Token: "b", At: "2026-11-02T09:01:00Z"}}
+				body, _ := json.Marshal(snapshot.Record{Schema: snapshot.RecordSchema, SessionID: id(r, i), Envelope: p.Envelope(sid, "test"),
+					Snapshots: []snapshot.Payload{p}, Events: evs, Session: &snapshot.SessionMeta{Repository: "proj", State: "COMPLETE", StartedAt: "2026-11-02T09:00:00Z"}})
+				recs = append(recs, recordref.Record{SessionID: id(r, i), Body: body})
+			}
+			if _, err := recordref.Put(ctx, dir, recordref.DefaultRef, recs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		srcs = append(srcs, fmt.Sprintf("github.com/o/proj%d=%s", r, dir))
+	}
+	dir := t.TempDir()
 	cache := t.TempDir()
-	src := "github.com/o/proj=" + dir
 	// How long a whole run takes here, into a database of its own: the
-	// kills land at fractions of it.
+	// kills are spread over about twice that.
 	scratch, err := srv.NewDB(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	timingCache := t.TempDir()
 	start := time.Now()
-	if code, out, stderr := sgBin(t, dir, nil, "--db", scratch, "index", "--index-cache", t.TempDir(), src); code != 0 {
+	if code, out, stderr := sgBin(t, dir, nil, append([]string{"--db", scratch, "index", "--index-cache", timingCache}, srcs...)...); code != 0 {
 		t.Fatalf("timing run: exit %d %s %s", code, out, stderr)
 	}
 	whole := time.Since(start)
+	// And a run with nothing to import (start, fetches, reads): the
+	// kills land after it, in the import.
+	start = time.Now()
+	if code, out, stderr := sgBin(t, dir, nil, append([]string{"--db", scratch, "index", "--index-cache", timingCache}, srcs...)...); code != 0 {
+		t.Fatalf("timing run: exit %d %s %s", code, out, stderr)
+	}
+	idle := time.Since(start)
 	db, err := postgres.Open(ctx, u)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	args := []string{"--db", u, "index", "--index-cache", cache, src}
+	args := append([]string{"--db", u, "index", "--index-cache", cache}, srcs...)
+	rnd := rand.New(rand.NewPCG(uint64(kills), 13))
 	var progress []int
-	for i := range 6 {
+	for range kills {
 		cmd := exec.Command(realBinary(t), args...)
 		cmd.Dir = dir
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(whole * time.Duration(i+1) / 7)
+		// Wait until this run has committed a batch (so every run moves
+		// on), then kill it at a random moment of about the next two
+		// batches: inside a transaction, between two, or in a fetch.
+		before, _ := db.CountSessions(ctx, session.SessionFilter{})
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		deadline := time.Now().Add(30 * time.Second)
+		for n := before; n == before && time.Now().Before(deadline); n, _ = db.CountSessions(ctx, session.SessionFilter{}) {
+			select {
+			case <-exited:
+				deadline = time.Time{}
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+		time.Sleep(time.Duration(rnd.Int64N(int64(max(time.Millisecond, 2*(whole-idle)*200/time.Duration(repos*commits*per))))))
 		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
+		<-exited
 		n, _ := db.CountSessions(ctx, session.SessionFilter{})
 		progress = append(progress, n)
 	}
-	t.Logf("a whole run takes %v; sessions after each kill: %v", whole.Round(time.Millisecond), progress)
+	t.Logf("a whole run takes %v (%v with nothing to import); sessions after each of %d kills: %v", whole.Round(time.Millisecond), idle.Round(time.Millisecond), kills, progress)
 	code, out, stderr := sgBin(t, dir, nil, args...)
 	if code != 0 {
 		t.Fatalf("final run: exit %d %s %s", code, out, stderr)
 	}
-	if n, err := db.CountSessions(ctx, session.SessionFilter{Repo: "github.com/o/proj"}); err != nil || n != commits*per {
-		t.Fatalf("%d sessions after killed runs (%v), want %d; last run: %s", n, err, commits*per, out)
-	}
-	var events int
-	for i := 1; i <= commits*per; i++ {
-		evs, err := db.ListEvents(ctx, fmt.Sprintf("%08x-0000-4000-8000-%012d", i, i), 0, 0)
-		if err != nil {
-			t.Fatal(err)
+	for r := range repos {
+		key := fmt.Sprintf("github.com/o/proj%d", r)
+		if n, err := db.CountSessions(ctx, session.SessionFilter{Repo: key}); err != nil || n != commits*per {
+			t.Errorf("%s: %d sessions after killed runs (%v), want %d; last run: %s", key, n, err, commits*per, out)
 		}
-		events += len(evs)
-	}
-	if events != 2*commits*per {
-		t.Errorf("%d events, want %d: something was imported twice or lost", events, 2*commits*per)
+		var events int
+		for i := 1; i <= commits*per; i++ {
+			evs, err := db.ListEvents(ctx, id(r, i), 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			events += len(evs)
+		}
+		if events != 2*commits*per {
+			t.Errorf("%s: %d events, want %d: something was imported twice or lost", key, events, 2*commits*per)
+		}
 	}
 	t.Logf("last run: %s", strings.TrimSpace(out))
 }

@@ -90,7 +90,10 @@ func BenchmarkDashboardPostgres(b *testing.B) {
 		read func() error
 	}{
 		{"read-count-by-state", func() error { _, err := db.CountSessionsByState(ctx); return err }},
-		{"read-compliance-30-days", func() error { _, err := db.ComplianceByDay(ctx, monthAgo, now.Truncate(24*time.Hour).AddDate(0, 0, 1)); return err }},
+		{"read-compliance-30-days", func() error {
+			_, err := db.ComplianceByDay(ctx, monthAgo, now.Truncate(24*time.Hour).AddDate(0, 0, 1))
+			return err
+		}},
 		{"read-team-activity", func() error { _, err := db.TeamActivity(ctx, from, to, lastWeek, teamBypassLimit); return err }},
 	} {
 		b.Run(c.name, func(b *testing.B) {

@@ -51,6 +51,7 @@ import (
 const (
 	writeLockKey   int64 = 0x5e55_9a7e_0001
 	migrateLockKey int64 = 0x5e55_9a7e_0002
+	foldLockKey    int64 = 0x5e55_9a7e_0003 // folding dashboard count deltas
 )
 
 // IsURL reports whether a --db / SESSIONGATE_DB value names a PostgreSQL

@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +21,10 @@ const dayNanos = int64(24 * time.Hour)
 // is compliant when it ended COMPLETE with no violation.
 func (r reader) ComplianceByDay(ctx context.Context, from, to time.Time) ([]session.DayCompliance, error) {
 	const what = "compliance by day"
+	if f, t := nanos(from), nanos(to); f%dayNanos == 0 && t%dayNanos == 0 && f > 0 {
+		// Whole days: the counts migrations 0004 and 0005 keep.
+		return r.dayCounts(ctx, f/dayNanos, t/dayNanos)
+	}
 	rows, err := r.q.Query(ctx, `SELECT ended_at / $1, count(*),
 		count(*) FILTER (WHERE state = $4 AND violation_count = 0)
 		FROM sessions WHERE ended_at > 0 AND ended_at >= $2 AND ended_at < $3
@@ -43,41 +49,51 @@ func (r reader) ComplianceByDay(ctx context.Context, from, to time.Time) ([]sess
 	return out, nil
 }
 
-// CountSessionsByState counts sessions per state, sessions with at least one
-// violation and violations: dashboard_counts plus the deltas the triggers
-// appended since the last fold (migration 0004). Past foldAfter deltas it
-// folds them in first.
-func (r reader) CountSessionsByState(ctx context.Context) (*session.SessionCounts, error) {
-	const what = "count sessions by state"
-	var pending int
-	if err := r.q.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM dashboard_count_deltas LIMIT $1) AS d`, foldAfter+1).Scan(&pending); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if pending > foldAfter {
-		// One folder at a time (a try-lock: the others read base plus
-		// deltas); deltas other transactions have not committed yet are
-		// not visible, so not deleted, and fold next time.
-		if _, err := r.q.Exec(ctx, `WITH lock AS (SELECT pg_try_advisory_xact_lock($1) AS ok),
-			d AS (DELETE FROM dashboard_count_deltas WHERE (SELECT ok FROM lock) RETURNING key, d),
-			s AS (SELECT key, sum(d) AS n FROM d GROUP BY key)
-			INSERT INTO dashboard_counts (key, n) SELECT key, n FROM s
-			ON CONFLICT (key) DO UPDATE SET n = dashboard_counts.n + excluded.n`, foldLockKey); err != nil {
-			return nil, fmt.Errorf("%s: fold: %w", what, err)
-		}
-	}
-	rows, err := r.q.Query(ctx, `SELECT key, sum(n) FROM (SELECT key, n FROM dashboard_counts
-		UNION ALL SELECT key, d FROM dashboard_count_deltas) AS c GROUP BY key`)
+// dayCounts reads the days [from, to) from the counts and their deltas.
+func (r reader) dayCounts(ctx context.Context, from, to int64) ([]session.DayCompliance, error) {
+	const what = "compliance by day"
+	counts, err := r.counts(ctx, "ended:", "compliant:")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	defer rows.Close()
-	c := &session.SessionCounts{ByState: map[string]int{}}
-	for rows.Next() {
-		var key string
-		var n int
-		if err := rows.Scan(&key, &n); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
+	days := map[int64]*session.DayCompliance{}
+	for key, n := range counts {
+		kind, num, _ := strings.Cut(key, ":")
+		day, err := strconv.ParseInt(num, 10, 64)
+		if err != nil || day < from || day >= to {
+			continue
 		}
+		d := days[day]
+		if d == nil {
+			d = &session.DayCompliance{Day: time.Unix(0, day*dayNanos).UTC()}
+			days[day] = d
+		}
+		if kind == "ended" {
+			d.Ended = n
+		} else {
+			d.Compliant = n
+		}
+	}
+	var out []session.DayCompliance
+	for _, d := range days {
+		if d.Ended > 0 {
+			out = append(out, *d)
+		}
+	}
+	slices.SortFunc(out, func(a, b session.DayCompliance) int { return a.Day.Compare(b.Day) })
+	return out, nil
+}
+
+// CountSessionsByState counts sessions per state, sessions with at least one
+// violation and violations, from the kept counts (counts).
+func (r reader) CountSessionsByState(ctx context.Context) (*session.SessionCounts, error) {
+	const what = "count sessions by state"
+	counts, err := r.counts(ctx, "state:", "with_violations", "violations")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	c := &session.SessionCounts{ByState: map[string]int{}}
+	for key, n := range counts {
 		switch state, ok := strings.CutPrefix(key, "state:"); {
 		case ok && n != 0:
 			c.ByState[state] = n
@@ -88,10 +104,49 @@ func (r reader) CountSessionsByState(ctx context.Context) (*session.SessionCount
 			c.Violations = n
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
 	return c, nil
+}
+
+// counts returns the kept counts whose keys start with one of prefixes:
+// dashboard_counts plus the deltas the triggers appended since the last
+// fold (migrations 0004, 0005). Past foldAfter deltas it folds them first.
+func (r reader) counts(ctx context.Context, prefixes ...string) (map[string]int, error) {
+	var pending int
+	if err := r.q.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM dashboard_count_deltas LIMIT $1) AS d`, foldAfter+1).Scan(&pending); err != nil {
+		return nil, err
+	}
+	if pending > foldAfter {
+		// One folder at a time (a try-lock: the others read base plus
+		// deltas); deltas other transactions have not committed yet are
+		// not visible, so not deleted, and fold next time.
+		if _, err := r.q.Exec(ctx, `WITH lock AS (SELECT pg_try_advisory_xact_lock($1) AS ok),
+			d AS (DELETE FROM dashboard_count_deltas WHERE (SELECT ok FROM lock) RETURNING key, d),
+			s AS (SELECT key, sum(d) AS n FROM d GROUP BY key)
+			INSERT INTO dashboard_counts (key, n) SELECT key, n FROM s
+			ON CONFLICT (key) DO UPDATE SET n = dashboard_counts.n + excluded.n`, foldLockKey); err != nil {
+			return nil, fmt.Errorf("fold: %w", err)
+		}
+	}
+	var like []string
+	for _, p := range prefixes {
+		like = append(like, strings.NewReplacer("%", `\%`, "_", `\_`).Replace(p)+"%")
+	}
+	rows, err := r.q.Query(ctx, `SELECT key, sum(n) FROM (SELECT key, n FROM dashboard_counts
+		UNION ALL SELECT key, d FROM dashboard_count_deltas) AS c WHERE key LIKE ANY ($1) GROUP BY key`, like)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var key string
+		var n int
+		if err := rows.Scan(&key, &n); err != nil {
+			return nil, err
+		}
+		out[key] = n
+	}
+	return out, rows.Err()
 }
 
 // foldAfter is how many count deltas a read leaves unfolded.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -119,12 +121,23 @@ func (r reader) counts(ctx context.Context, prefixes ...string) (map[string]int,
 		// One folder at a time (a try-lock: the others read base plus
 		// deltas); deltas other transactions have not committed yet are
 		// not visible, so not deleted, and fold next time.
-		if _, err := r.q.Exec(ctx, `WITH lock AS (SELECT pg_try_advisory_xact_lock($1) AS ok),
+		var deleted int
+		err := r.q.QueryRow(ctx, `WITH lock AS (SELECT pg_try_advisory_xact_lock($1) AS ok),
 			d AS (DELETE FROM dashboard_count_deltas WHERE (SELECT ok FROM lock) RETURNING key, d),
-			s AS (SELECT key, sum(d) AS n FROM d GROUP BY key)
-			INSERT INTO dashboard_counts (key, n) SELECT key, n FROM s
-			ON CONFLICT (key) DO UPDATE SET n = dashboard_counts.n + excluded.n`, foldLockKey); err != nil {
+			s AS (SELECT key, sum(d) AS n FROM d GROUP BY key),
+			i AS (INSERT INTO dashboard_counts (key, n) SELECT key, n FROM s
+				ON CONFLICT (key) DO UPDATE SET n = dashboard_counts.n + excluded.n)
+			SELECT count(*) FROM d`, foldLockKey).Scan(&deleted)
+		if err != nil {
 			return nil, fmt.Errorf("fold: %w", err)
+		}
+		// After a large fold (a big import), clear the dead rows now
+		// rather than reading through them until autovacuum comes; not
+		// possible inside a transaction (Update's reads).
+		if p, ok := r.q.(*pgxpool.Pool); ok && deleted > 100*foldAfter {
+			if _, err := p.Exec(ctx, `VACUUM dashboard_count_deltas`); err != nil {
+				return nil, fmt.Errorf("vacuum the folded deltas: %w", err)
+			}
 		}
 	}
 	var like []string

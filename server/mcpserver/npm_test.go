@@ -40,7 +40,7 @@ func mcpRequireNode(t testing.TB, minMajor int) mcpNode {
 		}
 		t.Skipf("%s: run `npm ci` in .ci/node to run the real-client tests", msg)
 	}
-	dir, err := filepath.Abs(filepath.Join("..", ".ci", "node"))
+	dir, err := filepath.Abs(filepath.Join("..", "..", ".ci", "node"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -194,25 +194,37 @@ func treeOf(ctx context.Context, dir, commit string) (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
-// setPath returns tree with comps set to the blob, rewriting only the trees
-// on the way (a shard holds a few hundred entries, whatever the total).
-func setPath(ctx context.Context, dir, tree string, comps []string, blob string) (string, error) {
+// setPaths returns tree with each path (slash-separated) set to its blob,
+// rewriting only the trees on the way, each once however many records it
+// gains: a batch costs two git processes per touched tree, not per record
+// (a shard holds a few hundred entries, whatever the total).
+func setPaths(ctx context.Context, dir, tree string, blobs map[string]string) (string, error) {
 	entries, err := lsTree(ctx, dir, tree)
 	if err != nil {
 		return "", err
 	}
-	if len(comps) == 1 {
-		entries[comps[0]] = treeEntry{mode: "100644", typ: "blob", oid: blob}
-		return mkTree(ctx, dir, entries)
+	subs := map[string]map[string]string{}
+	for p, oid := range blobs {
+		first, rest, nested := strings.Cut(p, "/")
+		if !nested {
+			entries[first] = treeEntry{mode: "100644", typ: "blob", oid: oid}
+			continue
+		}
+		if subs[first] == nil {
+			subs[first] = map[string]string{}
+		}
+		subs[first][rest] = oid
 	}
-	sub := ""
-	if e, ok := entries[comps[0]]; ok && e.typ == "tree" {
-		sub = e.oid
+	for name, sub := range subs {
+		old := ""
+		if e, ok := entries[name]; ok && e.typ == "tree" {
+			old = e.oid
+		}
+		nsub, err := setPaths(ctx, dir, old, sub)
+		if err != nil {
+			return "", err
+		}
+		entries[name] = treeEntry{mode: "040000", typ: "tree", oid: nsub}
 	}
-	nsub, err := setPath(ctx, dir, sub, comps[1:], blob)
-	if err != nil {
-		return "", err
-	}
-	entries[comps[0]] = treeEntry{mode: "040000", typ: "tree", oid: nsub}
 	return mkTree(ctx, dir, entries)
 }

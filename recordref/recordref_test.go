@@ -293,3 +293,56 @@ func TestPushEdgeCases(t *testing.T) {
 		t.Error("an option as the remote was accepted")
 	}
 }
+
+// TestPutBatch writes many records, some in a shared shard, in one commit,
+// then rewrites one: every record reads back with its bytes, a batch that
+// changes nothing makes no commit, and one that changes a record changes
+// only it.
+func TestPutBatch(t *testing.T) {
+	setEnv(t)
+	ctx := context.Background()
+	dir := newRepo(t)
+	var recs []recordref.Record
+	for i := range 300 {
+		id := uuid(t)
+		if i%3 == 0 {
+			id = "ab" + id[2:] // a hundred in one shard
+		}
+		recs = append(recs, recordref.Record{SessionID: id, Body: body(id)})
+	}
+	// The same session twice in one batch: the later body wins.
+	dup := recs[7].SessionID
+	recs = append(recs, recordref.Record{SessionID: dup, Body: []byte("{\"v\":2}\n")})
+	c1, err := recordref.Put(ctx, dir, ref, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := run(t, dir, "rev-list", "--count", c1); n != "1" {
+		t.Errorf("a batch made %s commits, want 1", n)
+	}
+	if got := strings.Count(run(t, dir, "log", "-1", "--format=%b", c1), "\n") + 1; got != 300 {
+		t.Errorf("commit message names %d sessions, want 300", got)
+	}
+	for i, r := range recs[:300] {
+		want := r.Body
+		if r.SessionID == dup {
+			want = recs[300].Body
+		}
+		got, _, err := recordref.Read(ctx, dir, c1, r.SessionID)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("record %d (%s): %q, %v; want %q", i, r.SessionID, got, err, want)
+		}
+	}
+	if c2, err := recordref.Put(ctx, dir, ref, recs); err != nil || c2 != c1 {
+		t.Errorf("unchanged batch: %s, %v; want %s", c2, err, c1)
+	}
+	recs[0].Body = []byte("{\"v\":3}\n")
+	c3, err := recordref.Put(ctx, dir, ref, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chs, err := recordref.Changes(ctx, dir, c1, c3)
+	if err != nil || len(chs) != 1 || chs[0].SessionID != recs[0].SessionID {
+		t.Errorf("a batch that changed one record changed %+v, %v", chs, err)
+	}
+}

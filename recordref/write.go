@@ -1,11 +1,15 @@
 package recordref
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -32,9 +36,8 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 	if len(recs) == 0 {
 		return "", errors.New("write records: none given")
 	}
-	type blob struct{ path, oid, id string }
-	var blobs []blob
-	for _, r := range recs {
+	paths := make([]string, len(recs))
+	for i, r := range recs {
 		p, err := Path(r.SessionID)
 		if err != nil {
 			return "", fmt.Errorf("write record: %w", err)
@@ -42,13 +45,21 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 		if len(r.Body) > MaxRecordBytes {
 			return "", fmt.Errorf("write record %s: %d bytes, over the %d-byte limit: %w", p, len(r.Body), MaxRecordBytes, ErrTooLarge)
 		}
-		out, err := git(ctx, dir, r.Body, nil, "hash-object", "-w", "--stdin")
-		if err != nil {
-			return "", fmt.Errorf("write record %s: %w", p, err)
-		}
-		blobs = append(blobs, blob{path: p, oid: strings.TrimSpace(out), id: r.SessionID})
+		paths[i] = p
 	}
-	sort.Slice(blobs, func(i, j int) bool { return blobs[i].path < blobs[j].path })
+	oids, err := hashObjects(ctx, dir, recs)
+	if err != nil {
+		return "", err
+	}
+	blobs := make(map[string]string, len(recs))
+	ids := make([]string, 0, len(recs))
+	for i, r := range recs {
+		if _, dup := blobs[paths[i]]; !dup {
+			ids = append(ids, r.SessionID)
+		}
+		blobs[paths[i]] = oids[i]
+	}
+	sort.Strings(ids)
 	var lastErr error
 	for attempt := 0; attempt < casAttempts; attempt++ {
 		if attempt > 0 {
@@ -63,12 +74,8 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 			return "", err
 		}
 		base := tree
-		var ids []string
-		for _, b := range blobs {
-			if tree, err = setPath(ctx, dir, tree, strings.Split(b.path, "/"), b.oid); err != nil {
-				return "", fmt.Errorf("write record %s: %w", b.path, err)
-			}
-			ids = append(ids, b.id)
+		if tree, err = setPaths(ctx, dir, tree, blobs); err != nil {
+			return "", fmt.Errorf("write records: %w", err)
 		}
 		if tree == base {
 			return old, nil
@@ -111,4 +118,39 @@ func backoff(ctx context.Context, attempt int) {
 	case <-ctx.Done():
 	case <-t.C:
 	}
+}
+
+// hashObjects writes the records' bodies as blobs and returns their ids in
+// order: one git process for the whole batch (bodies go through files in a
+// temporary folder, which --stdin-paths needs), or --stdin for one record.
+func hashObjects(ctx context.Context, dir string, recs []Record) ([]string, error) {
+	if len(recs) == 1 {
+		out, err := git(ctx, dir, recs[0].Body, nil, "hash-object", "-w", "--stdin")
+		if err != nil {
+			return nil, fmt.Errorf("write record %s: %w", recs[0].SessionID, err)
+		}
+		return []string{strings.TrimSpace(out)}, nil
+	}
+	tmp, err := os.MkdirTemp("", "sessiongate-records-")
+	if err != nil {
+		return nil, fmt.Errorf("write records: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	var list bytes.Buffer
+	for i, r := range recs {
+		f := filepath.Join(tmp, strconv.Itoa(i))
+		if err := os.WriteFile(f, r.Body, 0o600); err != nil {
+			return nil, fmt.Errorf("write record %s: %w", r.SessionID, err)
+		}
+		list.WriteString(f + "\n")
+	}
+	out, err := git(ctx, dir, list.Bytes(), nil, "hash-object", "-w", "--no-filters", "--stdin-paths")
+	if err != nil {
+		return nil, fmt.Errorf("write records: %w", err)
+	}
+	oids := strings.Fields(out)
+	if len(oids) != len(recs) {
+		return nil, fmt.Errorf("write records: git hash-object gave %d ids for %d records", len(oids), len(recs))
+	}
+	return oids, nil
 }

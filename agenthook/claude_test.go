@@ -170,3 +170,36 @@ func TestProtectedPaths(t *testing.T) {
 		t.Errorf("edit of an ordinary file in WORKING: %v", out)
 	}
 }
+
+// TestStopSeesEditsOfChangedFiles: a turn that edits a file which was
+// already changed (or untracked) before the turn began has changed
+// something, so its stop is judged on the end protocol, not let through
+// as idle; a turn that touched nothing still is.
+func TestStopSeesEditsOfChangedFiles(t *testing.T) {
+	r := newRepo(t, "agent_hooks:\n  max_stop_blocks: 50\n")
+	const sid = "claude-dirty-turns"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	prompt := golden(t, r, "claude", "UserPromptSubmit", sid)
+	stop := golden(t, r, "claude", "Stop", sid)
+	turn := func(name string, edit func(), wantBlock bool) {
+		t.Helper()
+		r.hook("claude", "UserPromptSubmit", prompt)
+		edit()
+		out, _ := r.hook("claude", "Stop", stop)
+		if blocked := out["decision"] == "block"; blocked != wantBlock {
+			t.Errorf("%s: stop answered %v, want blocked=%v", name, out, wantBlock)
+		}
+	}
+	nothing := func() {}
+	turn("first edit of a tracked file", func() { writeFile(t, filepath.Join(r.root, "test.sh"), "echo tests ok!\n") }, true)
+	turn("a turn that changed nothing", nothing, false)
+	// Same size, new bytes: only the file's own stat tells.
+	turn("second edit of the same file", func() { writeFile(t, filepath.Join(r.root, "test.sh"), "echo tests OK!\n") }, true)
+	turn("a new untracked file in a new folder", func() { writeFile(t, filepath.Join(r.root, "notes", "a.md"), "a\n") }, true)
+	turn("nothing again", nothing, false)
+	turn("an edit of that untracked file", func() { writeFile(t, filepath.Join(r.root, "notes", "a.md"), "b\n") }, true)
+	turn("a second file in that folder", func() { writeFile(t, filepath.Join(r.root, "notes", "b.md"), "b\n") }, true)
+}

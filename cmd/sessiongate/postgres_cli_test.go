@@ -237,12 +237,13 @@ func TestIndexKilledResumes(t *testing.T) {
 			t.Fatalf("SESSIONGATE_KILLS=%q: want a positive number", v)
 		}
 	}
-	// More kills, more records: each kill should land while work remains
-	// (an import batch is 200 records or more, ending at a records commit;
-	// 4 x 25 x 20 = 2,000 per 6 kills, more records per commit past that,
-	// so the setup's records-ref writes stay few).
-	const repos, commits = 4, 25
-	per := 20 * ((kills + 5) / 6)
+	// More kills, more records: every kill must land while work remains.
+	// An import batch is 200 records or more, ending at a records commit,
+	// and a kill moves the import on by one or two batches of some of the
+	// four repositories (about 300 sessions): 4 x 40 x 20 = 3,200 records
+	// per 6 kills leaves room.
+	const repos, per = 4, 20
+	commits := 40 * ((kills + 5) / 6)
 	id := func(r, i int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012d", r, i) }
 	var srcs []string
 	for r := range repos {
@@ -324,6 +325,9 @@ func TestIndexKilledResumes(t *testing.T) {
 		progress = append(progress, n)
 	}
 	t.Logf("a whole run takes %v (%v with nothing to import); sessions after each of %d kills: %v", whole.Round(time.Millisecond), idle.Round(time.Millisecond), kills, progress)
+	if last := progress[len(progress)-1]; last >= repos*commits*per {
+		t.Errorf("the import had finished (%d sessions) before the last kill: some kills hit no import; more records are needed", last)
+	}
 	code, out, stderr := sgBin(t, dir, nil, args...)
 	if code != 0 {
 		t.Fatalf("final run: exit %d %s %s", code, out, stderr)

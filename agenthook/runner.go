@@ -251,11 +251,11 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		a := failAnswer(ev, cfg.AgentFailMode(), fmt.Errorf("the event's session id: %w", err))
 		return a, fmt.Errorf("%w: %v", errFailMode, err)
 	}
-	// The prompt's turn mark and the stop's work state need one git status:
+	// The prompt's turn mark and the stop's work state read the worktree:
 	// start it now, so it runs while the database opens.
 	var work *workJob
 	if ev.Kind == KindPrompt || ev.Kind == KindStop && ah.BlockStop {
-		work = startWork(ctx, repo.Root())
+		work = startWork(ctx, repo)
 	}
 	dbPath := r.dbPath(repo)
 	var notes []string
@@ -295,7 +295,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 // act is one event against the engine.
 func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Config, repo *gitrepo.Repo, ev *Event, work *workJob) (*Answer, error) {
 	if work == nil {
-		work = &workJob{root: repo.Root()} // run on demand
+		work = &workJob{repo: repo} // run on demand
 	}
 	ah := cfg.AgentHooks
 	create := ah.BindSession && (ev.Kind == KindStart || ev.Kind == KindPrompt || ev.Kind == KindPreTool)

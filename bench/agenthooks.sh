@@ -73,6 +73,9 @@ ev PreToolUse '"tool_name":"Write","tool_input":{"file_path":"'"$REPO"'/src/new.
 ev PreToolUse '"tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"toolu_b"' > "$WORK/in/PreToolUse-Bash.json"
 ev PostToolUse '"tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"toolu_b","duration_ms":812,"tool_response":{"stdout":"ok  \tpkg\t0.8s","stderr":"","interrupted":false,"isImage":false}' > "$WORK/in/PostToolUse-Bash.json"
 ev Stop '"stop_hook_active":false' > "$WORK/in/Stop.json"
+# The same stop after a turn that edited a file: the mark moved, so the
+# hook asks git whether anything is uncommitted and blocks the stop.
+cp "$WORK/in/Stop.json" "$WORK/in/Stop-edited.json"
 
 # Bind the agent session (starts the sessiongate session) and check each
 # payload answers one JSON object.
@@ -92,7 +95,7 @@ stats() { sort -n | awk '{a[NR]=$1; s+=$1} END {
 	m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2
 	printf "%.2f\t%.2f\t%.2f\n", m/1000, a[1]/1000, a[NR]/1000 }'; }
 
-events=(SessionStart UserPromptSubmit PreToolUse-Write PreToolUse-Bash PostToolUse-Bash Stop)
+events=(SessionStart UserPromptSubmit PreToolUse-Write PreToolUse-Bash PostToolUse-Bash Stop Stop-edited)
 # Cumulative CPU time (user+sys) of this shell's children in microseconds,
 # from the times builtin (no process of its own).
 cpu_of() { awk 'function us(x,  m, s) { m = x; sub(/m.*/, "", m); s = x; sub(/.*m/, "", s); sub(/s$/, "", s); return (m * 60 + s) * 1000000 }
@@ -116,6 +119,7 @@ for ((run = -3; run < RUNS; run++)); do
 	for e in "${events[@]}"; do
 		name=${e%%-*}
 		in=$WORK/in/$e.json
+		[ "$e" != Stop-edited ] || echo "$run" >> "$REPO/src/d1/f1.txt" # untimed
 		# A new random order each round, so none always runs first.
 		for v in $(printf '%s\n' sessiongate python true | shuf); do
 			case $v in
@@ -126,6 +130,11 @@ for ((run = -3; run < RUNS; run++)); do
 		done
 	done
 done
+# The edited stop took the path it claims: git asked, the stop blocked.
+"$SG" agent-hook claude UserPromptSubmit < "$WORK/in/UserPromptSubmit.json" > /dev/null
+echo edit >> "$REPO/src/d1/f1.txt"
+out=$("$SG" agent-hook claude Stop < "$WORK/in/Stop-edited.json")
+case $out in *'"decision":"block"'*) ;; *) say "the edited stop was not blocked: $out"; exit 1 ;; esac
 col() { awk -F'\t' -v e="$1" -v v="$2" -v c="$3" '$1==e && $2==v {print $c}' "$WORK/times.tsv" | stats; }
 echo
 echo "machine: $(nproc) CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg)"

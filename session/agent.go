@@ -90,12 +90,14 @@ type AgentBindRequest struct {
 	Work func(ctx context.Context) (WorkState, error)
 }
 
-// WorkState is a worktree at one moment, as the hook adapter reads it (one
-// `git status`): a fingerprint, HEAD, and whether anything is uncommitted.
+// WorkState is a worktree at one moment, as the hook adapter reads it: a
+// fingerprint, HEAD, and whether anything is uncommitted.
 type WorkState struct {
-	Mark  string // equal marks: nothing committed, changed or created in between
-	Head  string // HEAD commit, "" on an unborn branch
-	Dirty bool   // changed, staged or untracked files
+	Mark string // equal marks: nothing committed, changed or created in between
+	Head string // HEAD commit, "" on an unborn branch
+	// Dirty reports changed, staged or untracked files. It may cost a git
+	// process, so AgentStop asks only when the mark moved and HEAD did not.
+	Dirty func(ctx context.Context) (bool, error)
 }
 
 // AgentBound is the session an agent's hooks act for.
@@ -451,8 +453,15 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 	}
 	mark := req.Work.Mark
 	idle := mark == b.TurnMark
-	// Work since the start: anything uncommitted, or HEAD moved (commits).
-	work := req.Work.Dirty || req.Work.Head != s.StartCommit
+	// Work since the start: HEAD moved (commits), or anything uncommitted.
+	work := req.Work.Head != s.StartCommit
+	if !idle && !work && req.Work.Dirty != nil {
+		dirty, err := req.Work.Dirty(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("read the worktree: %w", err)
+		}
+		work = dirty
+	}
 	now := e.now()
 	var tok string
 	switch {

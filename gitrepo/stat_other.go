@@ -1,0 +1,27 @@
+//go:build !linux
+
+package gitrepo
+
+import (
+	"encoding/binary"
+	"os"
+)
+
+// stampLen is the size of a stamp.
+const stampLen = 24
+
+// stamp is a file's size, modification time and mode, without following
+// a symlink; all zero for a file that is gone.
+func stamp(path string) (s [stampLen]byte) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return s
+	}
+	binary.LittleEndian.PutUint64(s[0:], uint64(fi.Size()))
+	binary.LittleEndian.PutUint64(s[8:], uint64(fi.ModTime().UnixNano()))
+	binary.LittleEndian.PutUint64(s[16:], uint64(fi.Mode()))
+	return s
+}
+
+// stampDiffers is not answered here: git decides what changed.
+func stampDiffers(s [stampLen]byte, mode, index, size []byte) bool { return false }

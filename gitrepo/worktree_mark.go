@@ -1,0 +1,425 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// WorktreeMark fingerprints the worktree without a git process: HEAD, every
+// index entry (path, mode, object id, stage), the size, times and mode of
+// each tracked file on disk, and the same of every untracked file that no
+// .gitignore or info/exclude pattern ignores. Equal marks mean nothing was
+// committed, staged, edited, created or deleted in between; a file touched
+// without a change also moves the mark. An agent hook takes one at the
+// start of a turn and one at the stop, where a `git status` would cost a
+// process and a pass over the same files.
+//
+// ok is false, and the caller asks git, for what it does not read: a
+// SHA-256 repository, a split or sparse index, submodules, reftable HEAD.
+// Patterns of core.excludesFile are not read: files only they ignore count
+// as untracked, which can move the mark, never hide a change.
+func (r *Repo) WorktreeMark() (WorktreeState, bool) {
+	head, _, ok := ReadHeadFiles(r.gitDir, r.commonDir)
+	if !ok || sha256Repo(r.commonDir) {
+		return WorktreeState{}, false
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "head %s\x00", head)
+	ix, ok := r.hashIndex(h)
+	if !ok {
+		return WorktreeState{}, false
+	}
+	w := &untrackedWalk{root: r.root, h: h, tracked: ix.tracked}
+	if b, err := os.ReadFile(filepath.Join(r.commonDir, "info", "exclude")); err == nil {
+		w.base = ignorePatterns(b, nil)
+	}
+	if err := w.dir("", nil, w.base); err != nil {
+		return WorktreeState{}, false
+	}
+	st := WorktreeState{Mark: hex.EncodeToString(h.Sum(nil)[:16]), Head: head}
+	if len(ix.suspects) > 0 && !ix.attributes && r.plainCheckout() {
+		for _, e := range ix.suspects {
+			b, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(e.path)))
+			if err == nil && gitBlobID(b) != e.oid {
+				st.Modified = true
+				break
+			}
+		}
+	}
+	return st, true
+}
+
+// WorktreeState is what WorktreeMark reads.
+type WorktreeState struct {
+	Mark string // the fingerprint
+	Head string // HEAD commit, "" on an unborn branch
+	// Modified: a tracked file's content differs from its index entry, so
+	// the worktree has uncommitted changes. False says nothing: ask git.
+	Modified bool
+}
+
+// indexScan is what hashIndex learns besides the hash.
+type indexScan struct {
+	tracked    map[string]bool // tracked paths, and their folders (true)
+	suspects   []suspect       // regular files whose stat differs from the index's
+	attributes bool            // a .gitattributes is tracked
+}
+
+// suspect is a tracked file that may differ from its index entry.
+type suspect struct{ path, oid string }
+
+// hashIndex adds each index entry and its file's stat to h.
+func (r *Repo) hashIndex(h hash.Hash) (indexScan, bool) {
+	if filepath.Separator != '/' {
+		return indexScan{}, false // paths below are joined with '/'
+	}
+	b, release, err := mapIndex(filepath.Join(r.gitDir, "index"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return indexScan{tracked: map[string]bool{}}, true // nothing added yet
+	}
+	if err != nil {
+		return indexScan{}, false
+	}
+	defer release()
+	const hashLen = 20
+	if len(b) < 12+hashLen || string(b[:4]) != "DIRC" {
+		return indexScan{}, false
+	}
+	version := binary.BigEndian.Uint32(b[4:])
+	n := int(binary.BigEndian.Uint32(b[8:]))
+	if version < 2 || version > 4 {
+		return indexScan{}, false
+	}
+	end := len(b) - hashLen
+	tracked := make(map[string]bool, n+n/8)
+	scan := indexScan{tracked: tracked}
+	ents := make([]markEntry, 0, n)
+	off, prev := 12, ""
+	const fixed = 40 + hashLen + 2 // stat data, object id, flags
+	for range n {
+		start := off
+		if off+fixed > end {
+			return indexScan{}, false
+		}
+		e := b[off : off+fixed]
+		mode := binary.BigEndian.Uint32(e[24:])
+		oid := e[40 : 40+hashLen]
+		flags := binary.BigEndian.Uint16(e[40+hashLen:])
+		off += fixed
+		var ext uint16
+		if flags&0x4000 != 0 {
+			if version < 3 || off+2 > end {
+				return indexScan{}, false
+			}
+			ext = binary.BigEndian.Uint16(b[off:])
+			off += 2
+		}
+		var path string
+		if version == 4 {
+			strip, k := gitVarint(b[off:end])
+			if k == 0 || strip > uint64(len(prev)) {
+				return indexScan{}, false
+			}
+			off += k
+			nul := bytes.IndexByte(b[off:end], 0)
+			if nul < 0 {
+				return indexScan{}, false
+			}
+			path = prev[:len(prev)-int(strip)] + string(b[off:off+nul])
+			off += nul + 1
+		} else {
+			nul := bytes.IndexByte(b[off:end], 0)
+			if nul < 0 {
+				return indexScan{}, false
+			}
+			path = string(b[off : off+nul])
+			off = start + (off-start+nul+8)&^7 // 1-8 NULs pad to a multiple of 8
+			if off > end {
+				return indexScan{}, false
+			}
+		}
+		prev = path
+		if mode&0o170000 == 0o160000 { // a submodule: its state is git's to read
+			return indexScan{}, false
+		}
+		ents = append(ents, markEntry{path: path, meta: e[24:28], oid: oid, stage: byte(flags >> 12 & 3), onDisk: ext&0x4000 == 0, index: e[8:16], size: e[36:40]})
+		if path == ".gitattributes" || strings.HasSuffix(path, "/.gitattributes") {
+			scan.attributes = true
+		}
+		tracked[path] = false
+		for d := filepath.Dir(filepath.FromSlash(path)); d != "."; d = filepath.Dir(d) {
+			ds := filepath.ToSlash(d)
+			if tracked[ds] {
+				break
+			}
+			tracked[ds] = true
+		}
+	}
+	for off+8 <= end {
+		sig, size := string(b[off:off+4]), int(binary.BigEndian.Uint32(b[off+4:]))
+		if sig == "link" || sig == "sdir" { // split or sparse index
+			return indexScan{}, false
+		}
+		off += 8 + size
+	}
+	stampAll(r.root, ents)
+	var buf []byte
+	for i := range ents {
+		e := &ents[i]
+		buf = append(buf[:0], e.path...)
+		buf = append(buf, 0)
+		buf = append(buf, e.meta...)
+		buf = append(buf, e.oid...)
+		buf = append(buf, e.stage)
+		buf = append(buf, e.stamp[:]...)
+		h.Write(buf)
+		if e.changed {
+			scan.suspects = append(scan.suspects, suspect{path: e.path, oid: hex.EncodeToString(e.oid)})
+		}
+	}
+	return scan, true
+}
+
+// markEntry is one index entry as the mark hashes it. meta and oid point
+// into the mapped index, so the hashing is done before it is unmapped.
+type markEntry struct {
+	path   string
+	meta   []byte // mode
+	oid    []byte
+	stage  byte
+	onDisk bool // not skip-worktree
+	stamp  [stampLen]byte
+	// index and size are the entry's mtime (seconds, nanoseconds) and
+	// size as the index caches them; changed: a regular file on disk
+	// whose stat differs from them.
+	index, size []byte
+	changed     bool
+}
+
+// stampAll stats the entries' files on a few goroutines: a stat is a
+// system call of about a microsecond here, and a worktree has thousands.
+func stampAll(root string, ents []markEntry) {
+	const chunk = 256
+	workers := min(runtime.GOMAXPROCS(0), (len(ents)+chunk-1)/chunk)
+	if workers <= 1 {
+		stampRange(root, ents)
+		return
+	}
+	var wg sync.WaitGroup
+	per := (len(ents) + workers - 1) / workers
+	for lo := 0; lo < len(ents); lo += per {
+		part := ents[lo:min(lo+per, len(ents))]
+		wg.Go(func() { stampRange(root, part) })
+	}
+	wg.Wait()
+}
+
+func stampRange(root string, ents []markEntry) {
+	var p []byte
+	for i := range ents {
+		e := &ents[i]
+		if e.onDisk {
+			p = append(append(append(p[:0], root...), '/'), e.path...)
+			e.stamp = stamp(string(p))
+			e.changed = stampDiffers(e.stamp, e.meta, e.index, e.size)
+		}
+	}
+}
+
+// untrackedWalk hashes the untracked, not ignored files below root, in
+// path order, as git status --untracked-files=all lists them.
+type untrackedWalk struct {
+	root    string
+	h       hash.Hash
+	tracked map[string]bool
+	base    []gitignore.Pattern
+	list    *[]string // tests: the untracked paths, as git status names them
+}
+
+// dir walks one folder (rel "" is the root) under the patterns that apply
+// to it, its own .gitignore added.
+func (w *untrackedWalk) dir(rel string, comps []string, patterns []gitignore.Pattern) error {
+	abs := filepath.Join(w.root, filepath.FromSlash(rel))
+	if b, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
+		patterns = append(patterns[:len(patterns):len(patterns)], ignorePatterns(b, comps)...)
+	}
+	ents, err := os.ReadDir(abs)
+	if err != nil {
+		if rel != "" && errors.Is(err, fs.ErrNotExist) {
+			return nil // removed while walking
+		}
+		return err
+	}
+	m := gitignore.NewMatcher(patterns)
+	for _, e := range ents {
+		name := e.Name()
+		if rel == "" && name == ".git" {
+			continue
+		}
+		p := name
+		if rel != "" {
+			p = rel + "/" + name
+		}
+		isDir, inIndex := e.IsDir(), false
+		folder, known := w.tracked[p]
+		if known && folder == isDir {
+			inIndex = true
+		}
+		if inIndex && !isDir {
+			continue // hashed with the index
+		}
+		sub := append(comps[:len(comps):len(comps)], name)
+		if m.Match(sub, isDir) {
+			continue
+		}
+		if !isDir {
+			st := stamp(filepath.Join(abs, name))
+			fmt.Fprintf(w.h, "? %s\x00%s", p, st[:])
+			w.note(p)
+			continue
+		}
+		if !inIndex {
+			if _, err := os.Lstat(filepath.Join(abs, name, ".git")); err == nil {
+				fmt.Fprintf(w.h, "? %s/\x00", p) // a repository of its own: git lists the folder
+				w.note(p + "/")
+				continue
+			}
+		}
+		if err := w.dir(p, sub, patterns); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *untrackedWalk) note(p string) {
+	if w.list != nil {
+		*w.list = append(*w.list, p)
+	}
+}
+
+// ignorePatterns parses a .gitignore or exclude file whose folder is domain.
+func ignorePatterns(b []byte, domain []string) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps
+}
+
+// WorkStatus reads the worktree with one `git status --porcelain=v2
+// --branch --untracked-files=all`: HEAD, whether anything is uncommitted
+// (changed, staged or untracked), and a mark of that output plus each named
+// file's stat (git's line for a changed file carries the HEAD and index
+// ids, not the worktree's, so a second edit would not move it otherwise).
+// It is WorktreeMark's fallback and the exact answer to "is it dirty".
+func (r *Repo) WorkStatus(ctx context.Context) (mark, head string, dirty bool, err error) {
+	out, err := run(ctx, r.root, "--no-optional-locks", "status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all")
+	if err != nil {
+		return "", "", false, fmt.Errorf("git status: %w", err)
+	}
+	h := sha256.New()
+	h.Write(out)
+	recs := bytes.Split(out, []byte{0})
+	for i := 0; i < len(recs); i++ {
+		rec := recs[i]
+		switch {
+		case len(rec) == 0:
+		case bytes.HasPrefix(rec, []byte("# branch.oid ")):
+			if oid := string(rec[len("# branch.oid "):]); oid != "(initial)" {
+				head = oid
+			}
+		case rec[0] == '#':
+		default:
+			dirty = true
+			if p := porcelainPath(rec); p != "" {
+				st := stamp(filepath.Join(r.root, filepath.FromSlash(p)))
+				h.Write(st[:])
+			}
+			if rec[0] == '2' {
+				i++ // a rename's record is followed by its original path
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), head, dirty, nil
+}
+
+// porcelainPath is the path of one porcelain v2 record: what follows its
+// fixed fields ("1", "2" and "u" records have 8, 9 and 10 before the
+// path, which may itself hold spaces; "?" and "!" one).
+func porcelainPath(rec []byte) string {
+	fields := map[byte]int{'1': 8, '2': 9, 'u': 10, '?': 1, '!': 1}[rec[0]]
+	p := rec
+	for range fields {
+		_, rest, ok := bytes.Cut(p, []byte{' '})
+		if !ok {
+			return ""
+		}
+		p = rest
+	}
+	return string(p)
+}
+
+// plainCheckout reports that no setting can make a worktree file's bytes
+// differ from its blob's (line-ending conversion, attributes, filters):
+// then a tracked file whose bytes hash to another blob id is modified.
+// Any config that names them, includes another file or cannot be read
+// says no.
+func (r *Repo) plainCheckout() bool {
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	for _, p := range []string{filepath.Join(r.commonDir, "info", "attributes"), filepath.Join(xdg, "git", "attributes")} {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+	}
+	configs := []string{filepath.Join(r.commonDir, "config"), filepath.Join(xdg, "git", "config")}
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		configs = append(configs, g)
+	} else if home != "" {
+		configs = append(configs, filepath.Join(home, ".gitconfig"))
+	}
+	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		configs = append(configs, "/etc/gitconfig")
+	}
+	if os.Getenv("GIT_CONFIG_COUNT") != "" || os.Getenv("GIT_CONFIG_PARAMETERS") != "" {
+		return false
+	}
+	for _, p := range configs {
+		b, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return false
+		}
+		low := bytes.ToLower(b)
+		for _, k := range []string{"autocrlf", "eol", "attributesfile", "include", "filter", "worktreeconfig"} {
+			if bytes.Contains(low, []byte(k)) {
+				return false
+			}
+		}
+	}
+	return true
+}

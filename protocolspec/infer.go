@@ -372,7 +372,11 @@ func (w *walker) requiredSections(t *template, glob, src string) []inferred {
 			}
 			name := strings.Trim(strings.TrimSpace(m[2]), `"'`)
 			if t.headings == nil {
-				t.headings = Headings([]byte(t.body)) // parsed once per template, when a requirement asks
+				if h, ok := w.fenceHeadings[t.body]; ok {
+					t.headings = h // the fence was parsed for its checklists
+				} else {
+					t.headings = Headings([]byte(t.body)) // parsed once per template, when a requirement asks
+				}
 			}
 			if name == "" || !slices.ContainsFunc(t.headings, func(h string) bool { return strings.EqualFold(h, name) }) {
 				continue // the template has no such heading: the words name something else

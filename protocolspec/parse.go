@@ -122,6 +122,9 @@ type walker struct {
 	sections      []*section
 	idLines       []int // per spec.Phases entry: line to blame for a duplicate id
 	tooManyPhases bool  // the MaxPhases error was reported
+	// fenceHeadings: the top-level headings of each ```markdown fence
+	// parsed, by body, so a template's are not parsed a second time.
+	fenceHeadings map[string][]string
 }
 
 func (w *walker) warn(line int, format string, args ...any) {
@@ -488,9 +491,11 @@ func (w *walker) fence(s *source, fb *ast.FencedCodeBlock, ctx tplCtx) {
 	sub := s.subSource(fb.Lines())
 	doc := md().Parser().Parse(text.NewReader(sub.src))
 	inner := tplCtx{kind: ctx.kind, title: ctx.title, depth: ctx.depth + 1, fences: true}
+	heads := []string{}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
 			inner.title = textOf(sub, h)
+			heads = append(heads, inner.title)
 			if k := sectionKind(inner.title); k != "" {
 				inner.kind = k
 			}
@@ -498,6 +503,10 @@ func (w *walker) fence(s *source, fb *ast.FencedCodeBlock, ctx tplCtx) {
 		}
 		w.templates(sub, n, inner)
 	}
+	if w.fenceHeadings == nil {
+		w.fenceHeadings = map[string][]string{}
+	}
+	w.fenceHeadings[string(sub.src)] = heads
 }
 
 // finish checks what needs the whole document: both sections present,

@@ -52,8 +52,17 @@ func (r *Repo) WorktreeMark() (WorktreeState, bool) {
 	}
 	st := WorktreeState{Mark: hex.EncodeToString(h.Sum(nil)[:16]), Head: head}
 	if len(ix.suspects) > 0 && !ix.attributes && r.plainCheckout() {
-		for _, e := range ix.suspects {
-			b, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(e.path)))
+		// A hook reads at most a few files, none large: past that, git decides.
+		const maxReads, maxBytes = 32, 4 << 20
+		for i, e := range ix.suspects {
+			if i == maxReads {
+				break
+			}
+			p := filepath.Join(r.root, filepath.FromSlash(e.path))
+			if fi, err := os.Lstat(p); err != nil || fi.Size() > maxBytes {
+				continue
+			}
+			b, err := os.ReadFile(p)
 			if err == nil && gitBlobID(b) != e.oid {
 				st.Modified = true
 				break

@@ -114,11 +114,14 @@ func (r *Repo) hashIndex(h hash.Hash) (indexScan, bool) {
 		return indexScan{}, false
 	}
 	end := len(b) - hashLen
+	const fixed = 40 + hashLen + 2 // stat data, object id, flags
+	if n > (end-12)/(fixed+2) {
+		return indexScan{}, false // more entries than the file can hold
+	}
 	tracked := make(map[string]bool, n+n/8)
 	scan := indexScan{tracked: tracked}
 	ents := make([]markEntry, 0, n)
 	off, prev := 12, ""
-	const fixed = 40 + hashLen + 2 // stat data, object id, flags
 	for range n {
 		start := off
 		if off+fixed > end {
@@ -162,6 +165,9 @@ func (r *Repo) hashIndex(h hash.Hash) (indexScan, bool) {
 			}
 		}
 		prev = path
+		if !filepath.IsLocal(path) || strings.Contains(path, `\`) {
+			return indexScan{}, false // git writes no such entry: not an index to trust
+		}
 		if mode&0o170000 == 0o160000 { // a submodule: its state is git's to read
 			return indexScan{}, false
 		}

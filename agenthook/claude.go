@@ -74,6 +74,7 @@ func claudeTool(name string, in map[string]json.RawMessage) session.ToolCall {
 	t := session.ToolCall{Name: name, Kind: claudeTools[name]}
 	if t.Kind == "" {
 		t.Kind = session.ToolOther
+		t.Paths = otherToolPaths(name, in)
 	}
 	switch t.Kind {
 	case session.ToolEdit:

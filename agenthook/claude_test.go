@@ -203,3 +203,52 @@ func TestStopSeesEditsOfChangedFiles(t *testing.T) {
 	turn("an edit of that untracked file", func() { writeFile(t, filepath.Join(r.root, "notes", "a.md"), "b\n") }, true)
 	turn("a second file in that folder", func() { writeFile(t, filepath.Join(r.root, "notes", "b.md"), "b\n") }, true)
 }
+
+// TestOtherToolsThatWrite: a tool the agent does not ship (an MCP
+// server's) whose name says it writes and whose arguments name a file of
+// the worktree is judged as an edit: denied before the start gates, and on
+// a protected file always; the same tool on a path elsewhere, a reading
+// tool, and sessiongate's own tools are let through.
+func TestOtherToolsThatWrite(t *testing.T) {
+	r := newRepo(t, "")
+	const sid = "claude-mcp-tools"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	s := r.active()
+	pre := golden(t, r, "claude", "PreToolUse-Write", sid)
+	call := func(tool string, input map[string]any) map[string]any {
+		t.Helper()
+		out, _ := r.hook("claude", "PreToolUse", with(pre, "tool_name", tool, "tool_input", input))
+		return out
+	}
+	denied := func(out map[string]any) bool {
+		return pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"
+	}
+	outside := filepath.Join(t.TempDir(), "notes.md")
+	cases := []struct {
+		when, tool string
+		input      map[string]any
+		deny       bool
+	}{
+		{"start", "mcp__filesystem__write_file", map[string]any{"path": "src/a.go", "content": "x"}, true},
+		{"start", "mcp__filesystem__edit_file", map[string]any{"path": filepath.Join(r.root, "src", "a.go"), "edits": []any{}}, true},
+		{"start", "mcp__filesystem__write_file", map[string]any{"path": outside, "content": "x"}, false},
+		{"start", "mcp__filesystem__read_file", map[string]any{"path": "src/a.go"}, false},
+		{"start", "mcp__github__create_issue", map[string]any{"title": "x", "body": "y"}, false},
+		{"start", "mcp__sessiongate__record_evidence", map[string]any{"phase": "CONTEXT_RETRIEVAL", "path": "SESSION-PROTOCOL.md"}, false},
+		{"working", "mcp__filesystem__write_file", map[string]any{"path": "src/a.go", "content": "x"}, false},
+		{"working", "mcp__filesystem__write_file", map[string]any{"path": "SESSION-PROTOCOL.md", "content": "x"}, true},
+		{"working", "mcp__filesystem__move_file", map[string]any{"source": "x.md", "destination": "sessiongate.yaml"}, true},
+		{"working", "mcp__fs__delete_paths", map[string]any{"paths": []any{"src/a.go", ".claude/settings.json"}}, true},
+	}
+	advanced := false
+	for _, c := range cases {
+		if c.when == "working" && !advanced {
+			r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
+			r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+			advanced = true
+		}
+		if out := call(c.tool, c.input); denied(out) != c.deny {
+			t.Errorf("%s, %s %v: %v, want deny=%v", c.when, c.tool, c.input, out, c.deny)
+		}
+	}
+}

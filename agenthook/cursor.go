@@ -81,6 +81,7 @@ func (cursor) Decode(name string, raw []byte) (*Event, error) {
 		ev.Tool = session.ToolCall{Name: tn, Kind: cursorTools[tn]}
 		if ev.Tool.Kind == "" {
 			ev.Tool.Kind = session.ToolOther
+			ev.Tool.Paths = otherToolPaths(tn, in)
 		}
 		switch ev.Tool.Kind {
 		case session.ToolEdit:

@@ -60,6 +60,7 @@ func (gemini) Decode(name string, raw []byte) (*Event, error) {
 		ev.Tool = session.ToolCall{Name: tn, Kind: geminiTools[tn]}
 		if ev.Tool.Kind == "" {
 			ev.Tool.Kind = session.ToolOther
+			ev.Tool.Paths = otherToolPaths(tn, in)
 		}
 		switch ev.Tool.Kind {
 		case session.ToolEdit:

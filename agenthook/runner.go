@@ -176,7 +176,9 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 		fmt.Fprintln(r.Stderr, msg)
 		return ev, &Answer{Notice: msg}
 	}
-	if ev.Kind == KindNoop || ev.Kind == KindEnd || ev.Kind == KindPreTool && (ev.Tool.Kind == session.ToolRead || ev.Tool.Kind == session.ToolOther) {
+	// A tool that only reads, or one the agent does not ship whose name
+	// does not say it writes files (otherToolPaths), needs no decision.
+	if ev.Kind == KindNoop || ev.Kind == KindEnd || ev.Kind == KindPreTool && (ev.Tool.Kind == session.ToolRead || ev.Tool.Kind == session.ToolOther && len(ev.Tool.Paths) == 0) {
 		// Nothing to decide: no repository, config or database work.
 		return ev, &Answer{}
 	}
@@ -232,6 +234,13 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 	}
 	switch ev.Kind {
 	case KindPreTool:
+		dir := ev.Dir
+		if dir == "" || !filepath.IsAbs(dir) {
+			dir = repo.Root()
+		}
+		if judgeOther(&ev.Tool, repo.Root(), dir); ev.Tool.Kind == session.ToolOther {
+			return &Answer{}, nil // it names no file of this worktree
+		}
 		if ev.Tool.Kind == session.ToolShell && !ah.DenyBeforeStart && !ah.Protect && !ah.Observe {
 			return &Answer{}, nil
 		}

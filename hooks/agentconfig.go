@@ -48,7 +48,7 @@ var AgentConfigs = []AgentConfig{
 	{Name: "claude", Path: ".claude/settings.json", Grouped: true, TimeoutKey: "timeout", Timeout: 10, Events: []AgentEvent{
 		{Name: "SessionStart"},
 		{Name: "UserPromptSubmit"},
-		{Name: "PreToolUse", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash"},
+		{Name: "PreToolUse", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*"},
 		{Name: "PostToolUse", Matcher: "Bash"},
 		{Name: "PostToolUseFailure", Matcher: "Bash"},
 		{Name: "Stop"},

@@ -399,3 +399,63 @@ func TestClaudeAgentHooksDenyProtectedEdits(t *testing.T) {
 		}
 	}
 }
+
+// An MCP server's file-writing tool is an edit like Write: real Claude
+// Code with the real filesystem MCP server (npm
+// @modelcontextprotocol/server-filesystem) and sessiongate's agent hooks;
+// write_file on a worktree file before the start gates is denied (the
+// file is not written, the reason reaches the model), and write_file on
+// the protocol is denied after them too; read_file is never stopped.
+func TestClaudeAgentHooksJudgeMCPWrites(t *testing.T) {
+	t.Parallel()
+	// The stop is not what this test is about (late.txt is work whose end
+	// protocol never runs): let it through.
+	r := hookedRepo(t, "agent_hooks:\n  max_stop_blocks: 0\n")
+	fs := filepath.Join(agenttest.NodeBin(t), "mcp-server-filesystem")
+	if _, err := os.Stat(fs); err != nil {
+		agenttest.Missing(t, "mcp-server-filesystem not found in .ci/node/node_modules/.bin: run `npm ci` in .ci/node")
+	}
+	cfg := filepath.Join(t.TempDir(), "fs-mcp.json")
+	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"filesystem": map[string]any{"command": fs, "args": []string{r.dir}}}})
+	if err := os.WriteFile(cfg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	protocol, err := os.ReadFile(filepath.Join(r.dir, "SESSION-PROTOCOL.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := []agenttest.Turn{
+		agenttest.Use("mcp__filesystem__write_file", map[string]any{"path": filepath.Join(r.dir, "early.txt"), "content": "early\n"}),
+		agenttest.Use("mcp__filesystem__read_file", map[string]any{"path": filepath.Join(r.dir, "test.sh")}),
+		agenttest.Use("Bash", map[string]any{"command": "git status"}),
+		agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+		agenttest.Use("mcp__filesystem__write_file", map[string]any{"path": filepath.Join(r.dir, "SESSION-PROTOCOL.md"), "content": "# weaker\n"}),
+		agenttest.Use("mcp__filesystem__write_file", map[string]any{"path": filepath.Join(r.dir, "late.txt"), "content": "late\n"}),
+		agenttest.Say("done"),
+	}
+	srv := agenttest.NewClaudeServer(t, turns...)
+	res := r.claude("write some files", agenttest.ClaudeOptions{Server: srv, MCPConfig: cfg, AllowedTools: []string{"mcp__filesystem__*", "Bash"}})
+	if res.ExitCode != 0 || srv.Used() != len(turns) {
+		t.Fatalf("run: exit %d, %d of %d turns\nstderr: %s", res.ExitCode, srv.Used(), len(turns), res.Stderr)
+	}
+	conv := srv.Conversation()
+	after := func(turn int) string { return conv[turn+1].NewText() }
+	if _, err := os.Stat(filepath.Join(r.dir, "early.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("write_file before the start gates wrote the file (stat: %v)", err)
+	}
+	if txt := after(0); !strings.Contains(txt, "is_error") || !strings.Contains(txt, "start gates") {
+		t.Errorf("the model was not told why write_file was denied: %s", txt)
+	}
+	if txt := after(1); strings.Contains(txt, "is_error") || !strings.Contains(txt, "hello.txt") {
+		t.Errorf("read_file was stopped or read nothing: %s", txt)
+	}
+	if got, _ := os.ReadFile(filepath.Join(r.dir, "SESSION-PROTOCOL.md")); string(got) != string(protocol) {
+		t.Errorf("write_file changed the protocol: %q", got)
+	}
+	if txt := after(4); !strings.Contains(txt, "is_error") || !strings.Contains(txt, "protocol accept") {
+		t.Errorf("the model was not told why the protocol write was denied: %s", txt)
+	}
+	if got, err := os.ReadFile(filepath.Join(r.dir, "late.txt")); err != nil || string(got) != "late\n" {
+		t.Errorf("write_file after the start gates: %q, %v", got, err)
+	}
+}

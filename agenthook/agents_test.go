@@ -90,3 +90,32 @@ func TestCursor(t *testing.T) {
 		t.Fatalf("stop with work: %v", out)
 	}
 }
+
+// TestOtherWritingToolsGeminiCursor: Gemini CLI names MCP tools
+// mcp_<server>_<tool>; Cursor's preToolUse sends every tool by name. A
+// writing one on a worktree file is an edit in both; sessiongate's own
+// MCP tools and reading ones are not.
+func TestOtherWritingToolsGeminiCursor(t *testing.T) {
+	r := newRepo(t, "")
+	const sid = "gemini-mcp"
+	r.hook("gemini", "SessionStart", golden(t, r, "gemini", "SessionStart", sid))
+	before := golden(t, r, "gemini", "BeforeTool-write_file", sid)
+	gem := func(tool string, input map[string]any) map[string]any {
+		out, _ := r.hook("gemini", "BeforeTool", with(before, "tool_name", tool, "tool_input", input))
+		return out
+	}
+	if out := gem("mcp_filesystem_write_file", map[string]any{"path": "src/a.go", "content": "x"}); out["decision"] != "deny" {
+		t.Errorf("gemini mcp_filesystem_write_file before the start gates: %v, want deny", out)
+	}
+	if out := gem("mcp_filesystem_read_text_file", map[string]any{"path": "src/a.go"}); len(out) != 0 {
+		t.Errorf("gemini mcp_filesystem_read_text_file: %v, want {}", out)
+	}
+	if out := gem("mcp_sessiongate_record_evidence", map[string]any{"phase": "CONTEXT_RETRIEVAL", "path": "x"}); len(out) != 0 {
+		t.Errorf("gemini mcp_sessiongate_record_evidence: %v, want {}", out)
+	}
+	base := map[string]any{"conversation_id": "cursor-mcp", "generation_id": "gen-1", "workspace_roots": []string{r.root}, "hook_event_name": "preToolUse"}
+	out, _ := r.hook("cursor", "preToolUse", with(base, "tool_name", "edit_file", "tool_input", map[string]any{"path": filepath.Join(r.root, "sessiongate.yaml")}))
+	if out["permission"] != "deny" {
+		t.Errorf("cursor edit_file on the config: %v, want deny", out)
+	}
+}

@@ -25,10 +25,11 @@ var pathKeys = map[string]bool{"file": true, "filename": true, "target": true, "
 // sessiongate's own MCP tools write nothing.
 func otherToolPaths(name string, in map[string]json.RawMessage) []string {
 	low := strings.ToLower(name)
-	if strings.HasPrefix(low, "mcp__sessiongate__") || in == nil {
+	// Claude Code names MCP tools mcp__server__tool, Gemini CLI mcp_server_tool.
+	if strings.HasPrefix(low, "mcp__sessiongate__") || strings.HasPrefix(low, "mcp_sessiongate_") || in == nil {
 		return nil
 	}
-	// The tool's own name, past an MCP prefix (mcp__server__tool).
+	// The tool's own name, past Claude Code's MCP prefix.
 	if i := strings.LastIndex(low, "__"); i >= 0 {
 		low = low[i+2:]
 	}

@@ -66,7 +66,7 @@ var AgentConfigs = []AgentConfig{
 	{Name: "gemini", Path: ".gemini/settings.json", Grouped: true, TimeoutKey: "timeout", Timeout: 10000, Events: []AgentEvent{
 		{Name: "SessionStart"},
 		{Name: "BeforeAgent"},
-		{Name: "BeforeTool", Matcher: "write_file|replace|run_shell_command"},
+		{Name: "BeforeTool", Matcher: "write_file|replace|run_shell_command|mcp_.*"},
 		{Name: "AfterTool", Matcher: "run_shell_command"},
 		{Name: "AfterAgent"},
 		{Name: "SessionEnd"},

@@ -96,3 +96,41 @@ func TestGeminiAgentHooksBlockStopWithEndProtocolUndone(t *testing.T) {
 		t.Errorf("violations %v: want one END_PROTOCOL_SKIPPED after the agent was let go", v)
 	}
 }
+
+// The real Gemini CLI with the real filesystem MCP server: its tools are
+// named mcp_filesystem_<tool>; write_file on a worktree file before the
+// start gates is denied by sessiongate's BeforeTool hook and the file is
+// not written; read_text_file runs.
+func TestGeminiAgentHooksJudgeMCPWrites(t *testing.T) {
+	t.Parallel()
+	requireAgentHook(t)
+	fs := filepath.Join(agenttest.NodeBin(t), "mcp-server-filesystem")
+	if _, err := os.Stat(fs); err != nil {
+		agenttest.Missing(t, "mcp-server-filesystem not found in .ci/node/node_modules/.bin: run `npm ci` in .ci/node")
+	}
+	r := newSGRepo(t, e2eProtocol, "", "--agent", "gemini")
+	r.write("test.sh", e2eTest)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "test script and agent hooks")
+	srv := agenttest.NewGeminiServer(t,
+		agenttest.Use("mcp_filesystem_write_file", map[string]any{"path": filepath.Join(r.dir, "early.txt"), "content": "x\n"}),
+		agenttest.Use("mcp_filesystem_read_text_file", map[string]any{"path": filepath.Join(r.dir, "test.sh")}),
+		agenttest.Say("stopping here"),
+	)
+	res := agenttest.RunGemini(t, r.dir, "write early.txt", agenttest.GeminiOptions{Server: srv, Env: r.env,
+		MCPServers: map[string]any{"filesystem": map[string]any{"command": fs, "args": []string{r.dir}, "trust": true}}})
+	t.Logf("gemini run: %s, exit %d, response %q", res.Elapsed, res.ExitCode, res.Response)
+	if srv.Used() < 3 {
+		t.Fatalf("%d of 3 turns used; exit %d, error %s\nstderr: %s", srv.Used(), res.ExitCode, res.Error, res.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "early.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("mcp_filesystem_write_file before the start gates ran (stat: %v)", err)
+	}
+	conv := srv.Conversation()
+	if txt := conv[1].NewText(); !strings.Contains(txt, "start gates") {
+		t.Errorf("the deny reason did not reach the model: %s", txt)
+	}
+	if txt := conv[2].NewText(); !strings.Contains(txt, "hello.txt") {
+		t.Errorf("read_text_file did not run: %s", txt)
+	}
+}

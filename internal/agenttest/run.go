@@ -242,6 +242,9 @@ type GeminiOptions struct {
 	Env []string
 	// Timeout kills the run; 90s when zero.
 	Timeout time.Duration
+	// MCPServers go into the isolated user settings' mcpServers (the
+	// project's .gemini/settings.json is sessiongate-protected).
+	MCPServers map[string]any
 }
 
 // GeminiResult is the parsed `--output-format json` result of one run.
@@ -269,13 +272,22 @@ func RunGemini(t testing.TB, dir, prompt string, opts GeminiOptions) GeminiResul
 		t.Fatal("RunGemini: GeminiOptions.Server is required")
 	}
 	home := t.TempDir()
-	settings := `{"security":{"auth":{"selectedType":"gemini-api-key"}},` +
-		`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},` +
-		`"general":{"disableAutoUpdate":true,"disableUpdateNag":true}}`
+	settings := map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"privacy":  map[string]any{"usageStatisticsEnabled": false}, "telemetry": map[string]any{"enabled": false},
+		"general": map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+	}
+	if len(opts.MCPServers) > 0 {
+		settings["mcpServers"] = opts.MCPServers
+	}
+	sb, err := json.Marshal(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(settings), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), sb, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	timeout := opts.Timeout
@@ -306,7 +318,7 @@ func RunGemini(t testing.TB, dir, prompt string, opts GeminiOptions) GeminiResul
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	res := GeminiResult{Stdout: stdout.Bytes(), Stderr: stderr.String(), Elapsed: time.Since(start), Home: home}
 	if ctx.Err() != nil {
 		t.Fatalf("gemini timed out after %s\nstdout: %s\nstderr: %s", timeout, stdout.String(), stderr.String())

@@ -624,7 +624,10 @@ type AgentHookStatus struct {
 	Path    string
 	Exists  bool
 	Missing []string // events without sessiongate's hook
-	Err     error    // the file does not parse
+	// Outdated: events whose sessiongate hook differs from what this
+	// version installs (an older matcher or timeout).
+	Outdated []string
+	Err      error // the file does not parse
 }
 
 // CheckAgentConfig reads one agent config and lists the events that lack
@@ -659,8 +662,11 @@ func CheckAgentConfig(root string, c AgentConfig) AgentHookStatus {
 		if hooksObj != nil {
 			if av := jsonMember(hooksObj, ev.Name); av != nil {
 				if arr, ok := av.Value.(*hujson.Array); ok {
-					i, _ := findOurs(arr, c, ev.Name)
+					i, exact := findOurs(arr, c, ev.Name)
 					found = i >= 0
+					if found && !exact {
+						st.Outdated = append(st.Outdated, ev.Name)
+					}
 				}
 			}
 		}

@@ -179,3 +179,31 @@ func TestInstallAgentsRefusesUnparseable(t *testing.T) {
 		})
 	}
 }
+
+// TestAgentHookUpgrade: a config written by an older sessiongate (the
+// PreToolUse matcher without MCP tools) is reported by doctor, and install
+// replaces that one group where it is, leaving the user's hooks alone.
+func TestAgentHookUpgrade(t *testing.T) {
+	r := newRepo(t)
+	settings := filepath.Join(r.root, ".claude", "settings.json")
+	writeFile(t, settings, claudeSettings)
+	r.sg(r.root, "install", "--agent", "claude")
+	cur := readFile(t, settings)
+	old := strings.Replace(cur, "Bash|mcp__.*", "Bash", 1)
+	if old == cur {
+		t.Fatalf("the installed matcher is not the one this test downgrades:\n%s", cur)
+	}
+	writeFile(t, settings, old)
+	res := r.run(r.root, nil, binary, "doctor")
+	if !strings.Contains(res.out+res.err, "older sessiongate hook (matcher or timeout) for PreToolUse") {
+		t.Errorf("doctor did not report the older matcher:\n%s%s", res.out, res.err)
+	}
+	r.sg(r.root, "install", "--agent", "claude")
+	if got := readFile(t, settings); got != cur {
+		t.Errorf("install after an older matcher:\n%s\nwant\n%s", got, cur)
+	}
+	res = r.run(r.root, nil, binary, "doctor")
+	if strings.Contains(res.out+res.err, "older sessiongate hook") {
+		t.Errorf("doctor still reports an older hook after install:\n%s", res.out)
+	}
+}

@@ -142,6 +142,9 @@ func doctorAgents(root, binary string) []Finding {
 		case len(st.Missing) > 0:
 			used = true
 			add(name, Warn, st.Path+" lacks sessiongate's hook for "+strings.Join(st.Missing, ", "), "`sessiongate install --agent "+c.Name+"`")
+		case len(st.Outdated) > 0:
+			used = true
+			add(name, Warn, st.Path+" has an older sessiongate hook (matcher or timeout) for "+strings.Join(st.Outdated, ", "), "`sessiongate install --agent "+c.Name+"` updates it in place")
 		default:
 			used = true
 			add(name, OK, st.Path+" runs `sessiongate agent-hook "+c.Name+" ...` at "+fmt.Sprint(len(c.Events))+" events", "")

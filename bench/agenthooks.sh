@@ -71,6 +71,7 @@ ev SessionStart '"source":"startup"' > "$WORK/in/SessionStart.json"
 ev UserPromptSubmit '"prompt":"benchmark the hooks"' > "$WORK/in/UserPromptSubmit.json"
 ev PreToolUse '"tool_name":"Write","tool_input":{"file_path":"'"$REPO"'/src/new.txt","content":"x"},"tool_use_id":"toolu_w"' > "$WORK/in/PreToolUse-Write.json"
 ev PreToolUse '"tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"toolu_b"' > "$WORK/in/PreToolUse-Bash.json"
+ev PreToolUse '"tool_name":"mcp__sessiongate__get_state","tool_input":{"session_id":"x"},"tool_use_id":"toolu_m"' > "$WORK/in/PreToolUse-MCP.json"
 ev PostToolUse '"tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"toolu_b","duration_ms":812,"tool_response":{"stdout":"ok  \tpkg\t0.8s","stderr":"","interrupted":false,"isImage":false}' > "$WORK/in/PostToolUse-Bash.json"
 ev Stop '"stop_hook_active":false' > "$WORK/in/Stop.json"
 # The same stop after a turn that edited a file: the mark moved, so the
@@ -95,7 +96,7 @@ stats() { sort -n | awk '{a[NR]=$1; s+=$1} END {
 	m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2
 	printf "%.2f\t%.2f\t%.2f\n", m/1000, a[1]/1000, a[NR]/1000 }'; }
 
-events=(SessionStart UserPromptSubmit PreToolUse-Write PreToolUse-Bash PostToolUse-Bash Stop Stop-edited)
+events=(SessionStart UserPromptSubmit PreToolUse-Write PreToolUse-Bash PreToolUse-MCP PostToolUse-Bash Stop Stop-edited)
 # Cumulative CPU time (user+sys) of this shell's children in microseconds,
 # from the times builtin (no process of its own).
 cpu_of() { awk 'function us(x,  m, s) { m = x; sub(/m.*/, "", m); s = x; sub(/.*m/, "", s); sub(/s$/, "", s); return (m * 60 + s) * 1000000 }

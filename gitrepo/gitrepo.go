@@ -46,6 +46,8 @@ type Repo struct {
 
 	mu   sync.Mutex // guards repo and every go-git read through it
 	repo *git.Repository
+
+	headCache headCache // Head's file reads (head_cache.go)
 }
 
 // Open finds the repository containing dir with one `git rev-parse` call.
@@ -138,7 +140,7 @@ func (r *Repo) openGoGit() error {
 func (r *Repo) Head(ctx context.Context) (commit, branch string, err error) {
 	// The files answer without go-git in the common layouts; every engine
 	// call reads HEAD (to reconcile unseen commits), so this is a hot path.
-	if commit, branch, ok := ReadHeadFiles(r.gitDir, r.commonDir); ok {
+	if commit, branch, ok := r.headFromFiles(); ok {
 		return commit, branch, nil
 	}
 	err = r.withGoGit(ctx, func(repo *git.Repository) error {

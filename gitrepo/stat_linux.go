@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"encoding/binary"
+	"io/fs"
 	"syscall"
 )
 
@@ -34,4 +35,12 @@ func stampDiffers(s [stampLen]byte, mode, index, size []byte) bool {
 	ns := binary.LittleEndian.Uint64(s[8:])
 	return uint32(binary.LittleEndian.Uint64(s[0:])) != binary.BigEndian.Uint32(size) ||
 		uint32(ns/1e9) != binary.BigEndian.Uint32(index[0:]) || uint32(ns%1e9) != binary.BigEndian.Uint32(index[4:])
+}
+
+// inode is a file's inode number, 0 when unknown.
+func inode(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Ino
+	}
+	return 0
 }

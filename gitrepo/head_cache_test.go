@@ -1,0 +1,62 @@
+package gitrepo
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+)
+
+// TestHeadCacheFollowsGit: one long-lived Repo reads HEAD after each of
+// the ways git moves it (commit, branch switch, pack-refs, update-ref, a
+// detached HEAD, a commit there, two commits in a row) and always agrees
+// with git; a HEAD read again without a change comes from the cache.
+func TestHeadCacheFollowsGit(t *testing.T) {
+	gittest.Require(t)
+	ctx := context.Background()
+	root := gittest.New(t, map[string]string{"a.txt": "a\n"})
+	r, err := Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string) {
+		t.Helper()
+		commit, branch, err := r.Head(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if want := gittest.Git(t, root, "rev-parse", "HEAD"); commit != want {
+			t.Errorf("%s: HEAD %s, git says %s", step, commit, want)
+		}
+		if want := gittest.Git(t, root, "branch", "--show-current"); branch != want {
+			t.Errorf("%s: branch %q, git says %q", step, branch, want)
+		}
+	}
+	commit := func(msg string) { gittest.Git(t, root, "commit", "-q", "--allow-empty", "-m", msg) }
+	check("start")
+	if !r.headCache.valid {
+		t.Fatal("the first read was not cached")
+	}
+	check("unchanged")
+	commit("one")
+	check("a commit")
+	commit("two")
+	commit("three")
+	check("two commits in a row")
+	gittest.Git(t, root, "checkout", "-q", "-b", "other")
+	check("a new branch")
+	commit("on other")
+	check("a commit on the new branch")
+	gittest.Git(t, root, "pack-refs", "--all")
+	check("refs packed")
+	commit("after packing")
+	check("a commit after packing")
+	gittest.Git(t, root, "update-ref", "refs/heads/other", "HEAD~2")
+	check("update-ref")
+	gittest.Git(t, root, "checkout", "-q", "--detach", "HEAD~1")
+	check("detached")
+	commit("detached commit")
+	check("a commit on a detached HEAD")
+	gittest.Git(t, root, "checkout", "-q", "main")
+	check("back on main")
+}

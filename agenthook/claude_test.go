@@ -252,3 +252,101 @@ func TestOtherToolsThatWrite(t *testing.T) {
 		}
 	}
 }
+
+// logProtocol's start protocol has the agent create its session log: the
+// start gate names the file, so writing it is the start protocol's own
+// work, not work done before it.
+const logProtocol = `# Protocol
+
+## Session Start
+
+### Phase 1: Session Log Creation (BLOCKING)
+
+<!-- gate: file_exists ".agents/sessions/*.md" -->
+
+1. The agent MUST create a session log at ` + "`.agents/sessions/YYYY-MM-DD-session-NN.md`" + `.
+
+### Phase 2: Context Retrieval (BLOCKING)
+
+<!-- gate: evidence tool_output -->
+
+1. The agent MUST read the notes.
+
+## Session End
+
+### Phase 1: QA Validation (BLOCKING)
+
+<!-- gate: command "sh test.sh" -->
+
+1. The agent MUST run ` + "`sh test.sh`" + `.
+`
+
+// TestStartProtocolFilesMayBeWritten: before the start gates, Write is
+// allowed on a file a start phase's gate names (the session log the
+// protocol asks for), and still denied elsewhere, and on a protected file.
+func TestStartProtocolFilesMayBeWritten(t *testing.T) {
+	r := newRepo(t, "")
+	writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), logProtocol)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "protocol with a session log")
+	const sid = "claude-log"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	write := golden(t, r, "claude", "PreToolUse-Write", sid)
+	deny := func(p string) bool {
+		out, _ := r.hook("claude", "PreToolUse", with(write, "tool_input", map[string]any{"file_path": filepath.Join(r.root, p), "content": "x"}))
+		return pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"
+	}
+	if deny(".agents/sessions/2026-11-24-session-01.md") {
+		t.Error("writing the session log the start gate asks for was denied")
+	}
+	if !deny("src/main.go") {
+		t.Error("writing code before the start gates was allowed")
+	}
+	if !deny(".agents/sessions/notes.txt") {
+		t.Error("a file the start gate does not name (.txt) was allowed")
+	}
+	if !deny("SESSION-PROTOCOL.md") {
+		t.Error("the protected protocol was writable")
+	}
+}
+
+// TestRealProtocolSessionLog: on the source team's real protocol (both
+// versions, read from ../shared/fixtures), the session log its
+// SESSION_LOG_CREATION start phase asks for may be written before the
+// start gates have passed; code may not.
+func TestRealProtocolSessionLog(t *testing.T) {
+	for _, name := range []string{"SESSION-PROTOCOL_2025-12-18_fd7d1d61d.md", "SESSION-PROTOCOL_2025-12-22_3821367d2.md"} {
+		t.Run(name, func(t *testing.T) {
+			doc, err := os.ReadFile(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", name))
+			if err != nil {
+				if os.Getenv("CI") == "" {
+					t.Skipf("fixture %s not available (%v); it lives in ../shared/fixtures/ai-agents", name, err)
+				}
+				t.Fatalf("fixture %s: %v", name, err)
+			}
+			r := newRepo(t, "protocol: .agents/SESSION-PROTOCOL.md\n")
+			os.Remove(filepath.Join(r.root, "SESSION-PROTOCOL.md"))
+			writeFile(t, filepath.Join(r.root, ".agents", "SESSION-PROTOCOL.md"), string(doc))
+			writeFile(t, filepath.Join(r.root, ".agents", "HANDOFF.md"), "# Handoff\n")
+			writeFile(t, filepath.Join(r.root, ".agents", "sessions", ".gitkeep"), "")
+			r.git("add", "-A")
+			r.git("commit", "-q", "-m", "the team's protocol")
+			sid := "claude-real-" + name[17:27]
+			r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+			if s := r.active(); s.State != session.StateInit {
+				t.Fatalf("session state %s, want INIT", s.State)
+			}
+			write := golden(t, r, "claude", "PreToolUse-Write", sid)
+			deny := func(p string) (bool, string) {
+				out, _ := r.hook("claude", "PreToolUse", with(write, "tool_input", map[string]any{"file_path": filepath.Join(r.root, p), "content": "x"}))
+				return pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny", pathStr(out, "hookSpecificOutput", "permissionDecisionReason")
+			}
+			if d, why := deny(".agents/sessions/2025-12-22-session-07.md"); d {
+				t.Errorf("the session log was denied: %s", why)
+			}
+			if d, _ := deny("scripts/fix.ps1"); !d {
+				t.Error("code before the start gates was allowed")
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -347,11 +348,51 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	if err != nil {
 		return nil, err
 	}
+	if call.Kind == ToolEdit && startFiles(spec, root, call.Paths) {
+		return v, nil // the start protocol asks for these files (a session log)
+	}
 	d := &HookDecision{Allowed: true}
 	blockInit(d, s, spec)
 	v.Deny, v.Gate, v.Next = true, d.Gate, d.NextStep
 	v.Reason = what + " before the session's start gates have passed: " + strings.Join(d.Reasons, "; ")
 	return v, nil
+}
+
+// startFiles reports whether every path is a file a start phase's gate
+// names (file_exists, changed_since_start, no_placeholders, has_section):
+// writing it is the start protocol's own work, such as its session log.
+func startFiles(spec *protocolspec.Spec, root string, paths []string) bool {
+	if len(paths) == 0 {
+		return false
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		rel, err := filepath.Rel(root, filepath.Clean(p))
+		if err != nil || !filepath.IsLocal(rel) {
+			return false
+		}
+		named := false
+		for i := range spec.Phases {
+			ph := &spec.Phases[i]
+			if ph.Section != protocolspec.SectionStart {
+				continue
+			}
+			for _, c := range ph.Checks {
+				switch c.Kind {
+				case protocolspec.CheckFileExists, protocolspec.CheckChangedSinceStart, protocolspec.CheckNoPlaceholders, protocolspec.CheckHasSection:
+					if c.Arg != "" && matchGlob(c.Arg, filepath.ToSlash(rel)) {
+						named = true
+					}
+				}
+			}
+		}
+		if !named {
+			return false
+		}
+	}
+	return true
 }
 
 func orTool(name string) string {

@@ -76,7 +76,7 @@ func FuzzWorktreeIndex(f *testing.F) {
 			t.Fatal(err)
 		}
 		r := &Repo{root: root, gitDir: git, commonDir: git}
-		ix, ok := r.hashIndex(sha256.New())
+		ix, ok := r.hashIndex(sha256.New(), nil)
 		if !ok {
 			return
 		}

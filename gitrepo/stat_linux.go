@@ -3,7 +3,10 @@ package gitrepo
 import (
 	"encoding/binary"
 	"io/fs"
+	"path"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // stampLen is the size of a stamp.
@@ -12,17 +15,58 @@ const stampLen = 40
 // stamp is a file's size, modification and change times (the change time
 // no one can set back), inode and mode, without following a symlink;
 // all zero for a file that is gone.
-func stamp(path string) (s [stampLen]byte) {
-	var st syscall.Stat_t
-	if syscall.Lstat(path, &st) != nil {
+func stamp(p string) (s [stampLen]byte) {
+	var st unix.Stat_t
+	if unix.Lstat(p, &st) != nil {
 		return s
 	}
+	return encodeStat(&st)
+}
+
+func encodeStat(st *unix.Stat_t) (s [stampLen]byte) {
 	binary.LittleEndian.PutUint64(s[0:], uint64(st.Size))
 	binary.LittleEndian.PutUint64(s[8:], uint64(st.Mtim.Nano()))
 	binary.LittleEndian.PutUint64(s[16:], uint64(st.Ctim.Nano()))
 	binary.LittleEndian.PutUint64(s[24:], st.Ino)
 	binary.LittleEndian.PutUint64(s[32:], uint64(st.Mode))
 	return s
+}
+
+// stamper stamps files of a worktree, given in path order, relative to a
+// descriptor of their folder: the kernel then resolves one path component
+// per file, not the whole absolute path (about half the cost of a stat
+// in a deep worktree).
+type stamper struct {
+	root string
+	dir  string // the folder fd is open on, with its trailing slash
+	fd   int    // -1: none (stat by full path)
+}
+
+func newStamper(root string) *stamper { return &stamper{root: root, fd: -1} }
+
+func (s *stamper) stamp(rel string) [stampLen]byte {
+	dir, base := path.Split(rel)
+	if dir != s.dir || s.fd < 0 {
+		s.close()
+		s.dir = dir
+		fd, err := unix.Open(s.root+"/"+dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return stamp(s.root + "/" + rel)
+		}
+		s.fd = fd
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(s.fd, base, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return [stampLen]byte{}
+	}
+	return encodeStat(&st)
+}
+
+func (s *stamper) close() {
+	if s.fd >= 0 {
+		unix.Close(s.fd)
+		s.fd = -1
+	}
 }
 
 // stampDiffers reports a regular file whose size or modification time is

@@ -30,3 +30,12 @@ func stampDiffers(s [stampLen]byte, mode, index, size []byte) bool { return fals
 // inode is not read here: the head cache is then never used (an inode of
 // 0 is never trusted).
 func inode(fs.FileInfo) uint64 { return 0 }
+
+// stamper stamps files of a worktree by their full paths.
+type stamper struct{ root string }
+
+func newStamper(root string) *stamper { return &stamper{root: root} }
+
+func (s *stamper) stamp(rel string) [stampLen]byte { return stamp(s.root + "/" + rel) }
+
+func (s *stamper) close() {}

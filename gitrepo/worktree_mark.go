@@ -39,17 +39,21 @@ func (r *Repo) WorktreeMark() (WorktreeState, bool) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "head %s\x00", head)
-	ix, ok := r.hashIndex(h)
-	if !ok {
+	// The untracked walk runs while the tracked files are stat'ed, into a
+	// hash of its own that joins the mark after the index's.
+	hw := sha256.New()
+	walked := false
+	ix, ok := r.hashIndex(h, func(tracked map[string]bool) {
+		w := &untrackedWalk{root: r.root, h: hw, tracked: tracked}
+		if b, err := os.ReadFile(filepath.Join(r.commonDir, "info", "exclude")); err == nil {
+			w.base = ignorePatterns(b, nil)
+		}
+		walked = w.dir("", nil, w.base) == nil
+	})
+	if !ok || !walked {
 		return WorktreeState{}, false
 	}
-	w := &untrackedWalk{root: r.root, h: h, tracked: ix.tracked}
-	if b, err := os.ReadFile(filepath.Join(r.commonDir, "info", "exclude")); err == nil {
-		w.base = ignorePatterns(b, nil)
-	}
-	if err := w.dir("", nil, w.base); err != nil {
-		return WorktreeState{}, false
-	}
+	h.Write(hw.Sum(nil))
 	st := WorktreeState{Mark: hex.EncodeToString(h.Sum(nil)[:16]), Head: head}
 	if len(ix.suspects) > 0 && !ix.attributes && r.plainCheckout() {
 		// A hook reads at most a few files, none large: past that, git decides.
@@ -91,8 +95,9 @@ type indexScan struct {
 // suspect is a tracked file that may differ from its index entry.
 type suspect struct{ path, oid string }
 
-// hashIndex adds each index entry and its file's stat to h.
-func (r *Repo) hashIndex(h hash.Hash) (indexScan, bool) {
+// hashIndex adds each index entry and its file's stat to h. during runs
+// with the tracked paths while the files are stat'ed on other goroutines.
+func (r *Repo) hashIndex(h hash.Hash, during func(tracked map[string]bool)) (indexScan, bool) {
 	if filepath.Separator != '/' {
 		return indexScan{}, false // paths below are joined with '/'
 	}
@@ -191,7 +196,15 @@ func (r *Repo) hashIndex(h hash.Hash) (indexScan, bool) {
 		}
 		off += 8 + size
 	}
-	stampAll(r.root, ents)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		stampAll(r.root, ents)
+	}()
+	if during != nil {
+		during(tracked)
+	}
+	<-done
 	var buf []byte
 	for i := range ents {
 		e := &ents[i]
@@ -244,12 +257,12 @@ func stampAll(root string, ents []markEntry) {
 }
 
 func stampRange(root string, ents []markEntry) {
-	var p []byte
+	st := newStamper(root)
+	defer st.close()
 	for i := range ents {
 		e := &ents[i]
 		if e.onDisk {
-			p = append(append(append(p[:0], root...), '/'), e.path...)
-			e.stamp = stamp(string(p))
+			e.stamp = st.stamp(e.path)
 			e.changed = stampDiffers(e.stamp, e.meta, e.index, e.size)
 		}
 	}

@@ -13,7 +13,8 @@ import (
 // server reconciles on every tool call) then reads HEAD with two or three
 // stats instead of opening and reading the files each time.
 type headCache struct {
-	mu sync.Mutex
+	mu    sync.Mutex
+	calls int // a hook process reads HEAD once or twice: it caches from the second read on
 	headState
 }
 
@@ -54,8 +55,8 @@ func (r *Repo) headFromFiles() (commit, branch string, ok bool) {
 	}
 	c.valid = false
 	commit, branch, ok = ReadHeadFiles(r.gitDir, r.commonDir)
-	if !ok {
-		return commit, branch, false
+	if c.calls++; !ok || c.calls == 1 {
+		return commit, branch, ok
 	}
 	refPath := ""
 	if branch != "" {

@@ -34,8 +34,12 @@ func TestHeadCacheFollowsGit(t *testing.T) {
 	}
 	commit := func(msg string) { gittest.Git(t, root, "commit", "-q", "--allow-empty", "-m", msg) }
 	check("start")
+	if r.headCache.valid {
+		t.Fatal("the first read was cached (a hook process reads HEAD once: the cache would only cost it)")
+	}
+	check("second read")
 	if !r.headCache.valid {
-		t.Fatal("the first read was not cached")
+		t.Fatal("the second read was not cached")
 	}
 	check("unchanged")
 	commit("one")

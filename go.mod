@@ -24,6 +24,8 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
+require mvdan.cc/sh/v3 v3.14.1
+
 require (
 	dario.cat/mergo v1.0.0 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect

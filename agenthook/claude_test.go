@@ -350,3 +350,41 @@ func TestRealProtocolSessionLog(t *testing.T) {
 		})
 	}
 }
+
+// TestShellWritesBeforeStart: before the start gates, a shell command that
+// writes a worktree file by plain shell means is denied like Write; one
+// that writes the session log the start protocol asks for, writes only
+// outside the worktree, or only reads, runs.
+func TestShellWritesBeforeStart(t *testing.T) {
+	r := newRepo(t, "")
+	writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), logProtocol)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "protocol with a session log")
+	const sid = "claude-shell-writes"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	bash := golden(t, r, "claude", "PreToolUse-Bash", sid)
+	run := func(cmd string) (bool, string) {
+		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))
+		return pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny", pathStr(out, "hookSpecificOutput", "permissionDecisionReason")
+	}
+	for _, c := range []struct {
+		cmd  string
+		deny bool
+	}{
+		{"cat > src/main.go <<'EOF'\npackage main\nEOF", true},
+		{"sed -i s/a/b/ test.sh", true},
+		{"echo done | tee " + filepath.Join(r.root, "notes.txt"), true},
+		{"mkdir -p .agents/sessions && cat > .agents/sessions/2026-11-24-session-01.md <<'EOF'\n# Log\nEOF", false},
+		{"git status > /tmp/status.txt 2>/dev/null", false},
+		{"grep -rn TODO . | head", false},
+		{"go test ./... 2>&1 | tail -5", false},
+	} {
+		deny, why := run(c.cmd)
+		if deny != c.deny {
+			t.Errorf("%q: deny=%v (%s), want %v", c.cmd, deny, why, c.deny)
+		}
+		if deny && !strings.Contains(why, "the shell command writes") {
+			t.Errorf("%q: the reason does not say what it writes: %s", c.cmd, why)
+		}
+	}
+}

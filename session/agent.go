@@ -333,12 +333,17 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 		return v, nil
 	}
 	what := ""
+	var writes []string // files the call changes
 	switch call.Kind {
 	case ToolEdit:
-		what = orTool(call.Name) + " changes files"
+		what, writes = orTool(call.Name)+" changes files", call.Paths
 	case ToolShell:
 		if sub := ShellGitWrite(call.Command); sub != "" {
 			what = "`git " + sub + "`"
+		} else if ps, ok := ShellWrites(call.Command); ok {
+			if writes = inWorktree(root, ps); len(writes) > 0 {
+				what = "the shell command writes " + strings.Join(writes, ", ")
+			}
 		}
 	}
 	if what == "" {
@@ -348,7 +353,7 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	if err != nil {
 		return nil, err
 	}
-	if call.Kind == ToolEdit && startFiles(spec, root, call.Paths) {
+	if len(writes) > 0 && startFiles(spec, root, writes) {
 		return v, nil // the start protocol asks for these files (a session log)
 	}
 	d := &HookDecision{Allowed: true}
@@ -356,6 +361,21 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	v.Deny, v.Gate, v.Next = true, d.Gate, d.NextStep
 	v.Reason = what + " before the session's start gates have passed: " + strings.Join(d.Reasons, "; ")
 	return v, nil
+}
+
+// inWorktree keeps the paths inside the worktree at root (relative paths
+// are taken from root, where the agents run their shell commands).
+func inWorktree(root string, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		if rel, err := filepath.Rel(root, filepath.Clean(p)); err == nil && filepath.IsLocal(rel) {
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out
 }
 
 // startFiles reports whether every path is a file a start phase's gate

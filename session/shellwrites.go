@@ -1,0 +1,128 @@
+package session
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ShellWrites lists the files a shell command line writes by plain means:
+// output redirections (>, >>, &>, >|) and the file operands of the
+// commands that exist to write files (tee, touch, rm, truncate, cp, mv, ln,
+// install, sed -i, dd of=). Only words the shell would not expand count
+// (a quoted or plain literal; "$f" is unknown and skipped), and /dev/...
+// never counts. ok is false when the line does not parse as shell.
+//
+// It is not a sandbox: a program can write files any way it likes (an
+// editor, a script, python -c). It catches the common way an agent writes
+// code through the shell (`cat > src/x.go <<EOF`), so that the start gates
+// mean the same for the shell as for the Write tool.
+func ShellWrites(cmd string) (paths []string, ok bool) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		return nil, false
+	}
+	add := func(p string) {
+		if p != "" && !strings.HasPrefix(p, "/dev/") && !strings.HasPrefix(p, "-") {
+			paths = append(paths, p)
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Redirect:
+			switch x.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
+				if p, lit := literal(x.Word); lit && (x.N == nil || x.N.Value == "1" || x.N.Value == "2") {
+					add(p)
+				}
+			}
+		case *syntax.CallExpr:
+			var args []string
+			for _, w := range x.Args {
+				s, lit := literal(w)
+				if !lit {
+					s = "" // an expansion: unknown, skipped
+				}
+				args = append(args, s)
+			}
+			for _, p := range writtenOperands(args) {
+				add(p)
+			}
+		}
+		return true
+	})
+	return paths, true
+}
+
+// writtenOperands picks the file operands a write command changes.
+func writtenOperands(args []string) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	name := args[0]
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	var ops []string // operands, flags dropped
+	for _, a := range args[1:] {
+		if a != "" && !strings.HasPrefix(a, "-") {
+			ops = append(ops, a)
+		}
+	}
+	switch name {
+	case "tee", "touch", "rm", "truncate", "shred", "unlink":
+		return ops
+	case "mv":
+		return ops // the sources go away, the destination changes
+	case "cp", "ln", "install":
+		if len(ops) > 1 {
+			return ops[len(ops)-1:]
+		}
+	case "sed", "perl":
+		for _, a := range args[1:] {
+			if a == "-i" || strings.HasPrefix(a, "-i") && name == "sed" || a == "--in-place" || strings.HasPrefix(a, "-pi") || strings.HasPrefix(a, "-i.") {
+				if len(ops) > 1 {
+					return ops[1:] // the first operand is the script
+				}
+			}
+		}
+	case "dd":
+		for _, a := range args[1:] {
+			if p, ok := strings.CutPrefix(a, "of="); ok {
+				return []string{p}
+			}
+		}
+	}
+	return nil
+}
+
+// literal is a word's text when the shell would not expand it: plain,
+// single-quoted or double-quoted text only.
+func literal(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "*?[~") {
+				return "", false // a glob
+			}
+			b.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(x.Value)
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}

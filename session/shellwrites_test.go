@@ -1,0 +1,47 @@
+package session
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestShellWrites(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		{"git status", nil},
+		{"ls -la src", nil},
+		{"cat > src/a.go <<'EOF'\npackage a\nEOF", []string{"src/a.go"}},
+		{"echo x >> notes.md", []string{"notes.md"}},
+		{"go test ./... > out.txt 2>&1", []string{"out.txt"}},
+		{"go test ./... 2>/dev/null", nil},
+		{"cmd &> log.txt", []string{"log.txt"}},
+		{`echo hi | tee -a "b c.txt"`, []string{"b c.txt"}},
+		{"sed -i s/a/b/ f.txt g.txt", []string{"f.txt", "g.txt"}},
+		{"sed s/a/b/ f.txt", nil},
+		{"perl -pi -e s/a/b/ f.txt", []string{"f.txt"}},
+		{"cp a.txt b.txt", []string{"b.txt"}},
+		{"mv a.txt dir/", []string{"a.txt", "dir/"}},
+		{"rm -rf build src/old.go", []string{"build", "src/old.go"}},
+		{"touch x.go && mkdir -p y", []string{"x.go"}},
+		{"FOO=1 cp a \"$B\"", nil},
+		{"echo > $OUT", nil},
+		{"echo > *.txt", nil},
+		{"dd if=/dev/zero of=disk.img bs=1", []string{"disk.img"}},
+		{"cd sub && echo x > y.txt", []string{"y.txt"}},
+		{"(echo a; echo b) > both.txt", []string{"both.txt"}},
+		{"/usr/bin/tee out", []string{"out"}},
+		{"cat <<EOF > a.txt\n$x\nEOF", []string{"a.txt"}},
+		{"grep -r foo . > /tmp/x", []string{"/tmp/x"}},
+	}
+	for _, tc := range tests {
+		got, ok := ShellWrites(tc.cmd)
+		if !ok || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ShellWrites(%q) = %q, %v; want %q", tc.cmd, got, ok, tc.want)
+		}
+	}
+	if _, ok := ShellWrites("echo 'unterminated"); ok {
+		t.Error("an unterminated quote parsed")
+	}
+}

@@ -166,6 +166,21 @@ func TestProtectedPaths(t *testing.T) {
 	if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
 		t.Errorf("sessiongate protocol accept from the agent: %v, want deny", out)
 	}
+	// The same files written through the shell, after the start gates.
+	for _, cmd := range []string{
+		"sed -i 's/MUST/MAY/' SESSION-PROTOCOL.md",
+		"echo 'agent_hooks: {enabled: false}' >> sessiongate.yaml",
+		"printf '{}' > " + filepath.Join(r.root, ".claude", "settings.json"),
+		"rm -f .cursor/hooks.json",
+	} {
+		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))
+		if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" || !strings.Contains(pathStr(out, "hookSpecificOutput", "permissionDecisionReason"), "the shell command writes") {
+			t.Errorf("%q in WORKING: %v, want deny", cmd, out)
+		}
+	}
+	if out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": "echo x > src/notes.txt && cat SESSION-PROTOCOL.md"})); len(out) != 0 {
+		t.Errorf("an ordinary write in WORKING: %v, want {}", out)
+	}
 	if out, _ := r.hook("claude", "PreToolUse", with(write, "tool_input", map[string]any{"file_path": filepath.Join(r.root, "src/main.go")})); len(out) != 0 {
 		t.Errorf("edit of an ordinary file in WORKING: %v", out)
 	}

@@ -309,6 +309,13 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 		s = bd.Session
 	}
 	v := &AgentVerdict{}
+	// The files a shell command writes, parsed once for both checks below.
+	var shellWrites []string
+	if call.Kind == ToolShell && (pol.Protect && e.Config.Protect || pol.DenyBeforeStart && s != nil && s.State == StateInit) {
+		if ps, ok := ShellWrites(call.Command); ok {
+			shellWrites = inWorktree(root, ps)
+		}
+	}
 	if pol.Protect && e.Config.Protect {
 		switch call.Kind {
 		case ToolEdit:
@@ -327,6 +334,14 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "ask the user to review the change and run it themselves"
 				return v, nil
 			}
+			for _, p := range shellWrites {
+				if rel, ok := e.ProtectedRel(root, p); ok {
+					v.Deny, v.Gate = true, "protected files"
+					v.Reason = fmt.Sprintf("the shell command writes %s, which may not change during a session: it decides how the session is policed", rel)
+					v.Next = "leave it as it is; a person who wants the change makes it and runs `sessiongate protocol accept`"
+					return v, nil
+				}
+			}
 		}
 	}
 	if !pol.DenyBeforeStart || s == nil || s.State != StateInit {
@@ -340,10 +355,8 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	case ToolShell:
 		if sub := ShellGitWrite(call.Command); sub != "" {
 			what = "`git " + sub + "`"
-		} else if ps, ok := ShellWrites(call.Command); ok {
-			if writes = inWorktree(root, ps); len(writes) > 0 {
-				what = "the shell command writes " + strings.Join(writes, ", ")
-			}
+		} else if writes = shellWrites; len(writes) > 0 {
+			what = "the shell command writes " + strings.Join(writes, ", ")
 		}
 	}
 	if what == "" {

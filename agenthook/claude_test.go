@@ -172,6 +172,8 @@ func TestProtectedPaths(t *testing.T) {
 		"echo 'agent_hooks: {enabled: false}' >> sessiongate.yaml",
 		"printf '{}' > " + filepath.Join(r.root, ".claude", "settings.json"),
 		"rm -f .cursor/hooks.json",
+		"rm -rf .claude",
+		"mv .gemini /tmp/g",
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))
 		if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" || !strings.Contains(pathStr(out, "hookSpecificOutput", "permissionDecisionReason"), "the shell command writes") {

@@ -335,7 +335,11 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				return v, nil
 			}
 			for _, p := range shellWrites {
-				if rel, ok := e.ProtectedRel(root, p); ok {
+				rel, ok := e.ProtectedRel(root, p)
+				if !ok && e.ProtectedBelow(p) {
+					ok = true // a folder that holds protected files (rm -rf .claude)
+				}
+				if ok {
 					v.Deny, v.Gate = true, "protected files"
 					v.Reason = fmt.Sprintf("the shell command writes %s, which may not change during a session: it decides how the session is policed", rel)
 					v.Next = "leave it as it is; a person who wants the change makes it and runs `sessiongate protocol accept`"

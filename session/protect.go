@@ -131,6 +131,27 @@ func (e *Engine) ProtectedRel(root, p string) (string, bool) {
 	return first, false
 }
 
+// ProtectedBelow reports whether the folder rel (worktree-relative; "" or
+// "." for the root) holds a protected file: `rm -rf .claude` removes
+// .claude/settings.json as surely as `rm .claude/settings.json`.
+func (e *Engine) ProtectedBelow(rel string) bool {
+	dir := strings.ToLower(path.Clean(filepath.ToSlash(rel)))
+	if dir == ".." || strings.HasPrefix(dir, "../") || path.IsAbs(dir) {
+		return false
+	}
+	for _, p := range ProtectedPaths(e.Config, "") {
+		lp := strings.ToLower(p)
+		// The part before the first glob character is where the pattern lives.
+		if i := strings.IndexAny(lp, "*?[{"); i >= 0 {
+			lp = lp[:i]
+		}
+		if dir == "." || strings.HasPrefix(lp, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // isProtected matches rel against root-anchored patterns, ignoring case.
 func isProtected(patterns []string, rel string) bool {
 	rel = filepath.ToSlash(rel)

@@ -256,6 +256,8 @@ func TestOtherToolsThatWrite(t *testing.T) {
 		{"working", "mcp__filesystem__write_file", map[string]any{"path": "SESSION-PROTOCOL.md", "content": "x"}, true},
 		{"working", "mcp__filesystem__move_file", map[string]any{"source": "x.md", "destination": "sessiongate.yaml"}, true},
 		{"working", "mcp__fs__delete_paths", map[string]any{"paths": []any{"src/a.go", ".claude/settings.json"}}, true},
+		{"working", "mcp__filesystem__move_file", map[string]any{"source": ".claude", "destination": "old-claude"}, true},
+		{"working", "mcp__filesystem__move_file", map[string]any{"source": "src", "destination": "lib"}, false},
 	}
 	advanced := false
 	for _, c := range cases {

@@ -320,7 +320,11 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 		switch call.Kind {
 		case ToolEdit:
 			for _, p := range call.Paths {
-				if rel, ok := e.ProtectedRel(root, p); ok {
+				rel, ok := e.ProtectedRel(root, p)
+				if !ok && rel != "" && e.ProtectedBelow(rel) {
+					ok = true // a folder that holds protected files (an MCP move_file or delete)
+				}
+				if ok {
 					v.Deny, v.Gate = true, "protected files"
 					v.Reason = fmt.Sprintf("%s may not change %s during a session: it decides how the session is policed", orTool(call.Name), rel)
 					v.Next = "leave it as it is; a person who wants the change makes it and runs `sessiongate protocol accept`"

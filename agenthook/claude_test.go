@@ -407,3 +407,50 @@ func TestShellWritesBeforeStart(t *testing.T) {
 		}
 	}
 }
+
+// TestObservedExitIsTheCommands: an observed exit 0 of `sh test.sh | tail`
+// is tail's, not the tests': it does not pass the QA gate (the tests
+// failed here), and the gate says to run the command on its own; the
+// same command run alone and passing does.
+func TestObservedExitIsTheCommands(t *testing.T) {
+	r := newRepo(t, "")
+	// QA asks for evidence of the run (the gate does not run it itself).
+	writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), strings.Replace(testProtocol, `<!-- gate: command "sh test.sh" -->`, `<!-- gate: evidence tool_output -->`, 1))
+	writeFile(t, filepath.Join(r.root, "test.sh"), "echo FAIL; exit 1\n")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "QA by evidence")
+	const sid = "claude-piped"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	post := golden(t, r, "claude", "PostToolUse-Bash", sid)
+	observe := func(cmd string) {
+		t.Helper()
+		r.hook("claude", "PostToolUse", with(post, "tool_use_id", "toolu_"+cmd[:4], "tool_input", map[string]any{"command": cmd},
+			"tool_response", map[string]any{"stdout": "ok", "stderr": "", "interrupted": false, "isImage": false}))
+	}
+	gate := func() (int, string) {
+		t.Helper()
+		res := r.run(r.root, nil, nil, binary, "session", "gate", "--session", s.ID, "--phase", "QA_VALIDATION")
+		return res.code, res.out + res.err
+	}
+	observe("sh test.sh 2>&1 | tail -3")
+	if code, out := gate(); code == 0 || !strings.Contains(out, "no exit status of its own") {
+		t.Fatalf("QA gate after a piped run that Claude Code reported as exit 0: exit %d\n%s", code, out)
+	}
+	// A claim does not outrank the observed run.
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "QA_VALIDATION", "--type", "tool_output", "--value", "all tests pass")
+	if code, _ := gate(); code == 0 {
+		t.Fatal("QA gate passed on a claim after a piped run")
+	}
+	observe("sh test.sh || true")
+	if code, _ := gate(); code == 0 {
+		t.Fatal("QA gate passed on `sh test.sh || true`")
+	}
+	writeFile(t, filepath.Join(r.root, "test.sh"), "echo PASS\n")
+	observe("cd . && sh test.sh")
+	if code, out := gate(); code != 0 {
+		t.Fatalf("QA gate after `cd . && sh test.sh` exited 0: exit %d\n%s", code, out)
+	}
+}

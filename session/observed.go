@@ -62,11 +62,21 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		}
 	}
 	code := req.ExitCode
+	ref := fmt.Sprintf("exit %d, %d bytes", code, len(req.Output))
+	// The line's exit status says whether the phase's command succeeded
+	// only when it is that command's own: not after `| tail`, `|| true` or
+	// `; echo done`. Otherwise the run is kept, its status unknown (-1).
+	if p, ok := spec.Phase(phase); ok && req.Source != SourceRun {
+		if key := relevantKey(cmd, p, e.Config); key != "" && code >= 0 && !exitIsOwn(cmd, key) {
+			ref = fmt.Sprintf("exit %d of the whole line, not of %s (a pipe, ||, ; or & decides it), %d bytes", code, key, len(req.Output))
+			code = -1
+		}
+	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
 		Requirement: req.Requirement, Source: req.Source, Command: truncate(cmd, MaxCommandBytes),
 		ExitCode: &code, Duration: req.Duration, SHA256: sha256Hex(req.Output), Size: len(req.Output),
-		Ref: fmt.Sprintf("exit %d, %d bytes", code, len(req.Output)), CreatedAt: e.now(),
+		Ref: ref, CreatedAt: e.now(),
 	}
 	if e.Config.StoreRawEvidence && len(req.Output) <= MaxEvidenceBytes {
 		ev.Body = req.Output
@@ -115,28 +125,29 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 // ("npx markdownlint-cli2 ..." matches a gate "npx markdownlint-cli2
 // {changed:*.md}"). "" when no phase names it.
 func MatchPhase(spec *protocolspec.Spec, cmd string) string {
-	key := commandKey(cmd)
-	if key == "" {
-		return ""
-	}
-	for i := range spec.Phases {
-		p := &spec.Phases[i]
-		for _, c := range p.Checks {
-			if c.Kind == protocolspec.CheckCommand && commandKey(c.Arg) == key {
-				return p.ID
+	keys := commandKeys(cmd) // every command of the line: `cd web && npm test`
+	for _, key := range keys {
+		for i := range spec.Phases {
+			p := &spec.Phases[i]
+			for _, c := range p.Checks {
+				if c.Kind == protocolspec.CheckCommand && commandKey(c.Arg) == key {
+					return p.ID
+				}
 			}
 		}
 	}
 	// Requirements are plain text (code spans lose their backticks), so only
 	// a two-word key (program and subcommand) is specific enough to look for.
-	if !strings.Contains(key, " ") {
-		return ""
-	}
-	for i := range spec.Phases {
-		p := &spec.Phases[i]
-		for _, r := range p.Requirements {
-			if containsWords(r.Text, key) {
-				return p.ID
+	for _, key := range keys {
+		if !strings.Contains(key, " ") {
+			continue
+		}
+		for i := range spec.Phases {
+			p := &spec.Phases[i]
+			for _, r := range p.Requirements {
+				if containsWords(r.Text, key) {
+					return p.ID
+				}
 			}
 		}
 	}

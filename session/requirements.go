@@ -70,27 +70,32 @@ func relevantObserved(e Evidence, p *protocolspec.Phase, cfg Config) bool {
 	if e.Requirement != "" || e.Source == SourceRun {
 		return true
 	}
-	key := commandKey(e.Command)
-	if key == "" {
-		return false
-	}
-	if c, ok := cfg.Commands[p.ID]; ok && commandKey(c) == key {
-		return true // the phase's command from sessiongate.yaml
-	}
-	for _, c := range p.Checks {
-		if c.Kind == protocolspec.CheckCommand && commandKey(c.Arg) == key {
-			return true
+	return relevantKey(e.Command, p, cfg) != ""
+}
+
+// relevantKey is the key (program and subcommand) of the first command of
+// a line that the phase names: its command from sessiongate.yaml, a gate
+// command, or a requirement quoting it. "" when none.
+func relevantKey(line string, p *protocolspec.Phase, cfg Config) string {
+	for _, key := range commandKeys(line) {
+		if c, ok := cfg.Commands[p.ID]; ok && commandKey(c) == key {
+			return key // the phase's command from sessiongate.yaml
+		}
+		for _, c := range p.Checks {
+			if c.Kind == protocolspec.CheckCommand && commandKey(c.Arg) == key {
+				return key
+			}
+		}
+		if !strings.Contains(key, " ") {
+			continue
+		}
+		for _, r := range p.Requirements {
+			if containsWords(r.Text, key) {
+				return key
+			}
 		}
 	}
-	if !strings.Contains(key, " ") {
-		return false
-	}
-	for _, r := range p.Requirements {
-		if containsWords(r.Text, key) {
-			return true
-		}
-	}
-	return false
+	return ""
 }
 
 // observedFor reports whether observed evidence is about one requirement:

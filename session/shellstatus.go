@@ -1,0 +1,168 @@
+package session
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// shellCall is one simple command of a command line: its words as the
+// shell would pass them when they are literal ("" for an expansion).
+type shellCall struct {
+	words []string
+	node  *syntax.CallExpr
+}
+
+func (c shellCall) key() string { return commandKey(strings.Join(c.words, " ")) }
+
+// commandKeys lists the program-and-subcommand key of every simple command
+// of a line, in order (`cd web && npm test` gives "cd web" and "npm
+// test"); a line that does not parse as shell gives the key of its first
+// words.
+func commandKeys(line string) []string {
+	calls, _, ok := parseCalls(line)
+	if !ok {
+		if k := commandKey(line); k != "" {
+			return []string{k}
+		}
+		return nil
+	}
+	var out []string
+	for _, c := range calls {
+		if k := c.key(); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func parseCalls(line string) ([]shellCall, *syntax.File, bool) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	if err != nil {
+		return nil, nil, false
+	}
+	var calls []shellCall
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if x, ok := n.(*syntax.CallExpr); ok && len(x.Args) > 0 {
+			c := shellCall{node: x}
+			for _, w := range x.Args {
+				s, lit := literal(w)
+				if !lit {
+					s = ""
+				}
+				c.words = append(c.words, s)
+			}
+			// Leading assignments are Assigns, not Args: words start at the program.
+			calls = append(calls, c)
+		}
+		return true
+	})
+	return calls, f, true
+}
+
+// exitIsOwn reports whether a command line's exit status is the status of
+// its first simple command whose key is key, so that an observed exit 0
+// means that command succeeded: it is the whole line, or it ends the line
+// and is joined to what runs before it only by `&&` (and `cd dir &&`), or it
+// is the last command of a pipeline under `set -o pipefail`. A pipe into
+// `tail`, `|| true`, `; echo done`, `!`, a background `&`, or a loop leave
+// the line's status to another command.
+func exitIsOwn(line, key string) bool {
+	calls, f, ok := parseCalls(line)
+	if !ok {
+		return false
+	}
+	var target *syntax.CallExpr
+	for _, c := range calls {
+		if c.key() == key {
+			target = c.node
+			break
+		}
+	}
+	if target == nil {
+		return false
+	}
+	return ownStatus(f.Stmts, target, false)
+}
+
+// ownStatus: does the list's status carry target's success? Only its last
+// statement's status counts; pipefail may be switched on by an earlier
+// `set -o pipefail`.
+func ownStatus(stmts []*syntax.Stmt, target *syntax.CallExpr, pipefail bool) bool {
+	for i, st := range stmts {
+		if setsPipefail(st) {
+			pipefail = true
+		}
+		if !contains(st, target) {
+			continue
+		}
+		return i == len(stmts)-1 && stmtOwn(st, target, pipefail)
+	}
+	return false
+}
+
+func stmtOwn(st *syntax.Stmt, target *syntax.CallExpr, pipefail bool) bool {
+	if st.Negated || st.Background || st.Coprocess {
+		return false
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		return x == target
+	case *syntax.BinaryCmd:
+		inX := contains(x.X, target)
+		switch x.Op {
+		case syntax.AndStmt: // 0 means both sides succeeded
+			if inX {
+				return stmtOwn(x.X, target, pipefail)
+			}
+			return stmtOwn(x.Y, target, pipefail)
+		case syntax.Pipe, syntax.PipeAll:
+			if inX {
+				// Not last in the pipeline: its status counts only under
+				// pipefail, and then the rest must succeed too.
+				return pipefail && stmtOwn(x.X, target, pipefail)
+			}
+			return stmtOwn(x.Y, target, pipefail)
+		}
+		return false // ||: a success may be the other side's
+	case *syntax.Subshell:
+		return ownStatus(x.Stmts, target, pipefail)
+	case *syntax.Block:
+		return ownStatus(x.Stmts, target, pipefail)
+	}
+	return false
+}
+
+func contains(n syntax.Node, target *syntax.CallExpr) bool {
+	found := false
+	syntax.Walk(n, func(m syntax.Node) bool {
+		if m == target {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// setsPipefail: `set -o pipefail`, or a short-option group holding it
+// (`set -euo pipefail`).
+func setsPipefail(st *syntax.Stmt) bool {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 3 {
+		return false
+	}
+	var w []string
+	for _, a := range c.Args {
+		s, _ := literal(a)
+		w = append(w, s)
+	}
+	if w[0] != "set" {
+		return false
+	}
+	for i := 1; i+1 < len(w); i++ {
+		if strings.HasPrefix(w[i], "-") && strings.HasSuffix(w[i], "o") && w[i+1] == "pipefail" {
+			return true
+		}
+	}
+	return false
+}

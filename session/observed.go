@@ -66,8 +66,14 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	// The line's exit status says whether the phase's command succeeded
 	// only when it is that command's own: not after `| tail`, `|| true` or
 	// `; echo done`. Otherwise the run is kept, its status unknown (-1).
-	if p, ok := spec.Phase(phase); ok && req.Source != SourceRun {
-		if key := relevantKey(cmd, p, e.Config); key != "" && code >= 0 && !exitIsOwn(cmd, key) {
+	// A run through `sessiongate run` is the program's own exit status,
+	// unless the program is a shell running a script (sh -c '... | tail').
+	if p, ok := spec.Phase(phase); ok && (req.Source != SourceRun || unwrapShell(cmd) != cmd) {
+		key := relevantKey(cmd, p, e.Config)
+		if key == "" {
+			key = firstWorkKey(cmd) // a run bound by its phase or requirement
+		}
+		if key != "" && code >= 0 && !exitIsOwn(cmd, key) {
 			ref = fmt.Sprintf("exit %d of the whole line, not of %s (a pipe, ||, ; or & decides it), %d bytes", code, key, len(req.Output))
 			code = -1
 		}

@@ -67,10 +67,34 @@ func relevantObserved(e Evidence, p *protocolspec.Phase, cfg Config) bool {
 	if e.Phase != p.ID || !e.Observed() {
 		return false
 	}
-	if e.Requirement != "" || e.Source == SourceRun {
+	named := relevantKey(e.Command, p, cfg) != ""
+	switch {
+	case named:
+		return true
+	case trivialLine(e.Command):
+		return false // `sessiongate run -- true` proves nothing, whatever it names
+	case e.Requirement != "":
+		return true
+	case e.Source == SourceRun:
+		// The agent picked the phase: its command counts unless the phase
+		// names a command of its own and this is another.
+		return !phaseNamesCommand(p, cfg)
+	}
+	return false
+}
+
+// phaseNamesCommand: the phase's gate runs a command, or sessiongate.yaml
+// gives it one.
+func phaseNamesCommand(p *protocolspec.Phase, cfg Config) bool {
+	if _, ok := cfg.Commands[p.ID]; ok {
 		return true
 	}
-	return relevantKey(e.Command, p, cfg) != ""
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckCommand {
+			return true
+		}
+	}
+	return false
 }
 
 // relevantKey is the key (program and subcommand) of the first command of
@@ -101,11 +125,19 @@ func relevantKey(line string, p *protocolspec.Phase, cfg Config) string {
 // observedFor reports whether observed evidence is about one requirement:
 // it names it, or (naming none) its command is quoted in the requirement.
 func observedFor(e Evidence, r protocolspec.Requirement) bool {
-	if e.Requirement != "" {
-		return e.Requirement == r.ID
+	quoted := false
+	for _, key := range commandKeys(e.Command) {
+		if strings.Contains(key, " ") && containsWords(r.Text, key) {
+			quoted = true
+		}
 	}
-	key := commandKey(e.Command)
-	return strings.Contains(key, " ") && containsWords(r.Text, key)
+	switch {
+	case e.Requirement != "":
+		// Bound to the requirement; a run that proves nothing does not
+		// meet it unless the requirement asks for exactly that.
+		return e.Requirement == r.ID && (quoted || !trivialLine(e.Command))
+	}
+	return quoted
 }
 
 // claimCounts reports whether claimed evidence can be counted once per body:

@@ -487,3 +487,52 @@ func TestObservedRunOfTheConfiguredCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsThatProveNothing: a run that proves nothing by construction
+// (`true`, `echo ok`, `sh -c 'exit 0'`) meets no requirement and passes no
+// evidence gate, bound or not; a shell script's status counts only when it
+// is its command's own; a real command still does.
+func TestRunsThatProveNothing(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, reqProtocol)
+	id := e.start("nothing")
+	run := func(phase, req, cmd string, code int) {
+		t.Helper()
+		if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: phase, Requirement: req, Source: session.SourceRun,
+			Command: cmd, ExitCode: code, Duration: time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	status := func(phase string) session.GateStatus {
+		t.Helper()
+		g, err := e.engine.ValidateGate(ctx, id, phase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.Status
+	}
+	for _, cmd := range []string{"true", "echo 'the tool check passed'", "sh -c 'exit 0'", "bash -c 'echo ok; true'"} {
+		run("TOOL_CHECK", "", cmd, 0)
+		if st := status("TOOL_CHECK"); st == session.StatusPass {
+			t.Errorf("TOOL_CHECK passed on an observed %q", cmd)
+		}
+	}
+	e.evidenceFor(id, reqRead, "read PROJECT-CONSTRAINTS.md")
+	e.evidenceFor(id, reqCond, "read the memory file")
+	run("SKILL_VALIDATION", reqDir, "true", 0)
+	if st := status("SKILL_VALIDATION"); st == session.StatusPass {
+		t.Error("a requirement was met by a bound `true`")
+	}
+	run("SKILL_VALIDATION", reqDir, "sh -c 'test -d .claude/skills || true'", 0)
+	if st := status("SKILL_VALIDATION"); st == session.StatusPass {
+		t.Error("a requirement was met by `test -d ... || true` (the status is true's)")
+	}
+	run("SKILL_VALIDATION", reqDir, "test -d .claude/skills", 0)
+	if st := status("SKILL_VALIDATION"); st != session.StatusPass {
+		t.Errorf("a real check run did not meet the requirement: %s", st)
+	}
+	run("TOOL_CHECK", "", "./tools/check --all", 0)
+	if st := status("TOOL_CHECK"); st != session.StatusPass {
+		t.Errorf("a real tool run did not pass TOOL_CHECK: %s", st)
+	}
+}

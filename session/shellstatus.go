@@ -20,6 +20,7 @@ func (c shellCall) key() string { return commandKey(strings.Join(c.words, " ")) 
 // test"); a line that does not parse as shell gives the key of its first
 // words.
 func commandKeys(line string) []string {
+	line = unwrapShell(line)
 	calls, _, ok := parseCalls(line)
 	if !ok {
 		if k := commandKey(line); k != "" {
@@ -68,6 +69,7 @@ func parseCalls(line string) ([]shellCall, *syntax.File, bool) {
 // `tail`, `|| true`, `; echo done`, `!`, a background `&`, or a loop leave
 // the line's status to another command.
 func exitIsOwn(line, key string) bool {
+	line = unwrapShell(line)
 	calls, f, ok := parseCalls(line)
 	if !ok {
 		return false
@@ -165,4 +167,64 @@ func setsPipefail(st *syntax.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// shells are the programs whose `-c SCRIPT` runs a script: a run of
+// `sh -c '...'` is judged by the script.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true}
+
+// unwrapShell returns the script of a line that is one `sh -c SCRIPT`
+// (bash, zsh, ...; -c alone or in a flag group such as -ec), else the line.
+func unwrapShell(line string) string {
+	for range 3 { // sh -c "bash -c '...'" at most this deep
+		calls, f, ok := parseCalls(line)
+		if !ok || len(f.Stmts) != 1 || len(calls) != 1 || len(calls[0].words) < 3 {
+			return line
+		}
+		w := calls[0].words
+		prog := w[0][strings.LastIndexByte(w[0], '/')+1:]
+		if !shells[prog] || !strings.HasPrefix(w[1], "-") || !strings.Contains(w[1], "c") || w[2] == "" {
+			return line
+		}
+		line = w[2]
+	}
+	return line
+}
+
+// provesNothing are programs whose success says nothing about any work:
+// they succeed (or print what they are told) whatever the repository holds.
+// (`test -d dir` does check something, so test and [ are not here.)
+var provesNothing = map[string]bool{"true": true, ":": true, "echo": true, "printf": true, "exit": true,
+	"sleep": true, "yes": true, "pwd": true}
+
+// trivialLine reports whether every command of a line (or of its sh -c
+// script) is one that proves nothing: `true`, `echo tests pass`, `exit 0`.
+func trivialLine(line string) bool {
+	calls, _, ok := parseCalls(unwrapShell(line))
+	if !ok {
+		return false
+	}
+	for _, c := range calls {
+		prog := c.words[0]
+		if !provesNothing[prog[strings.LastIndexByte(prog, '/')+1:]] {
+			return false
+		}
+	}
+	return true
+}
+
+// firstWorkKey is the key of a line's first command that is not one that
+// proves nothing ("" when there is none or the line is not shell).
+func firstWorkKey(line string) string {
+	calls, _, ok := parseCalls(unwrapShell(line))
+	if !ok {
+		return ""
+	}
+	for _, c := range calls {
+		prog := c.words[0]
+		if !provesNothing[prog[strings.LastIndexByte(prog, '/')+1:]] {
+			return c.key()
+		}
+	}
+	return ""
 }

@@ -275,30 +275,13 @@ func TestOtherToolsThatWrite(t *testing.T) {
 // logProtocol's start protocol has the agent create its session log: the
 // start gate names the file, so writing it is the start protocol's own
 // work, not work done before it.
-const logProtocol = `# Protocol
-
-## Session Start
-
-### Phase 1: Session Log Creation (BLOCKING)
+var logProtocol = strings.Replace(testProtocol, "### Phase 1: Context Retrieval (BLOCKING)", `### Phase 1: Session Log Creation (BLOCKING)
 
 <!-- gate: file_exists ".agents/sessions/*.md" -->
 
-1. The agent MUST create a session log at ` + "`.agents/sessions/YYYY-MM-DD-session-NN.md`" + `.
+1. The agent MUST create a session log at `+"`.agents/sessions/YYYY-MM-DD-session-NN.md`"+`.
 
-### Phase 2: Context Retrieval (BLOCKING)
-
-<!-- gate: evidence tool_output -->
-
-1. The agent MUST read the notes.
-
-## Session End
-
-### Phase 1: QA Validation (BLOCKING)
-
-<!-- gate: command "sh test.sh" -->
-
-1. The agent MUST run ` + "`sh test.sh`" + `.
-`
+### Phase 2: Context Retrieval (BLOCKING)`, 1)
 
 // TestStartProtocolFilesMayBeWritten: before the start gates, Write is
 // allowed on a file a start phase's gate names (the session log the

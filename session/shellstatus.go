@@ -2,6 +2,7 @@ package session
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -37,7 +38,39 @@ func commandKeys(line string) []string {
 	return out
 }
 
+// parsed is one line's parse, kept by parseCalls: a gate looks at every
+// observed run of its phase, and the same lines come back (an agent runs
+// its tests many times), each asked several questions.
+type parsed struct {
+	calls []shellCall
+	file  *syntax.File
+	ok    bool
+}
+
+var parseCache struct {
+	sync.Mutex
+	m map[string]parsed
+}
+
+// parseCalls parses a line as shell and lists its simple commands. The
+// result is shared: callers only read it.
 func parseCalls(line string) ([]shellCall, *syntax.File, bool) {
+	parseCache.Lock()
+	p, hit := parseCache.m[line]
+	parseCache.Unlock()
+	if !hit {
+		p.calls, p.file, p.ok = parseLine(line)
+		parseCache.Lock()
+		if parseCache.m == nil || len(parseCache.m) >= 1024 {
+			parseCache.m = map[string]parsed{} // bounded: start again
+		}
+		parseCache.m[line] = p
+		parseCache.Unlock()
+	}
+	return p.calls, p.file, p.ok
+}
+
+func parseLine(line string) ([]shellCall, *syntax.File, bool) {
 	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
 	if err != nil {
 		return nil, nil, false

@@ -163,10 +163,7 @@ func MatchPhase(spec *protocolspec.Spec, cmd string) string {
 // commandKey is a command's first two words (program and subcommand), with
 // leading environment assignments dropped.
 func commandKey(cmd string) string {
-	f := strings.Fields(cmd)
-	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
-		f = f[1:]
-	}
+	f := stripWrappers(strings.Fields(cmd))
 	if len(f) == 0 {
 		return ""
 	}
@@ -174,6 +171,43 @@ func commandKey(cmd string) string {
 		return f[0]
 	}
 	return f[0] + " " + f[1]
+}
+
+// stripWrappers drops what runs before the program without being it:
+// environment assignments, and the wrappers env, time, timeout DURATION,
+// nice, nohup, command, exec and stdbuf with their options, so that
+// `timeout 300 go test ./...` is a `go test` run (whose status it passes on).
+func stripWrappers(f []string) []string {
+	for len(f) > 0 {
+		switch w := f[0]; {
+		case strings.Contains(w, "=") && !strings.HasPrefix(w, "-"):
+			f = f[1:]
+		case w == "env" || w == "time" || w == "nice" || w == "nohup" || w == "command" || w == "exec" || w == "stdbuf":
+			f = f[1:]
+			for len(f) > 0 && strings.HasPrefix(f[0], "-") {
+				opt := f[0]
+				f = f[1:]
+				if (w == "nice" && opt == "-n" || w == "env" && (opt == "-u" || opt == "-C")) && len(f) > 0 {
+					f = f[1:] // the option's value
+				}
+			}
+		case w == "timeout":
+			f = f[1:]
+			for len(f) > 0 && strings.HasPrefix(f[0], "-") {
+				opt := f[0]
+				f = f[1:]
+				if (opt == "-s" || opt == "-k" || opt == "--signal" || opt == "--kill-after") && len(f) > 0 {
+					f = f[1:]
+				}
+			}
+			if len(f) > 0 {
+				f = f[1:] // the duration
+			}
+		default:
+			return f
+		}
+	}
+	return f
 }
 
 // containsWords reports whether key occurs in text between word boundaries.

@@ -31,6 +31,8 @@ func TestExitIsOwn(t *testing.T) {
 		{"for p in a b; do go test ./$p; done", false},
 		{"if go test ./...; then echo ok; fi", false},
 		{"npm test", false},
+		{"timeout 300 go test ./...", true},
+		{"timeout 300 go test ./... | tail", false},
 		{"go test ./... 'unterminated", false},
 	}
 	for _, tc := range tests {
@@ -49,6 +51,9 @@ func TestCommandKeys(t *testing.T) {
 		{"cd web && npm test -- --ci", []string{"cd web", "npm test"}},
 		{"FOO=1 go test ./... | tail -3", []string{"go test", "tail"}},
 		{"echo 'unterminated", []string{"echo 'unterminated"}}, // not shell: the first two words
+		{"timeout 300 go test ./...", []string{"go test"}},
+		{"env -u HOME GOFLAGS=-mod=mod time -p nice -n 5 go test ./...", []string{"go test"}},
+		{"timeout -k 5 60s npm test", []string{"npm test"}},
 	}
 	for _, tc := range tests {
 		if got := commandKeys(tc.line); !reflect.DeepEqual(got, tc.want) {

@@ -78,6 +78,10 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			code = -1
 		}
 	}
+	if code == 0 && ranNoTests(req.Output) {
+		ref = fmt.Sprintf("exit 0, but the runner says it ran no tests (a filter that matched none), %d bytes", len(req.Output))
+		code = -1
+	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
 		Requirement: req.Requirement, Source: req.Source, Command: truncate(cmd, MaxCommandBytes),

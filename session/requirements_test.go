@@ -536,3 +536,30 @@ func TestRunsThatProveNothing(t *testing.T) {
 		t.Errorf("a real tool run did not pass TOOL_CHECK: %s", st)
 	}
 }
+
+// TestRunThatRanNoTests: `go test -run NONE ./...` exits 0 having run no
+// test; its observed run does not pass the gate, and the gate says why.
+func TestRunThatRanNoTests(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, reqProtocol)
+	id := e.start("no tests")
+	rec := func(cmd, out string) {
+		t.Helper()
+		if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "TOOL_CHECK", Source: session.SourceRun,
+			Command: cmd, ExitCode: 0, Duration: time.Millisecond, Output: []byte(out)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec("go test -run NONE ./...", "ok  \texample.com/a\t0.003s [no tests to run]\n?   \texample.com/b\t[no test files]\n")
+	g, err := e.engine.ValidateGate(ctx, id, "TOOL_CHECK")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status == session.StatusPass || !strings.Contains(g.Message, "ran no tests") {
+		t.Fatalf("a run of no tests: %+v", g)
+	}
+	rec("go test ./...", "ok  \texample.com/a\t0.013s\n?   \texample.com/b\t[no test files]\n")
+	if g, _ := e.engine.ValidateGate(ctx, id, "TOOL_CHECK"); g.Status != session.StatusPass {
+		t.Fatalf("a run of the tests: %+v", g)
+	}
+}

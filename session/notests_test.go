@@ -1,0 +1,27 @@
+package session
+
+import "testing"
+
+func TestRanNoTests(t *testing.T) {
+	tests := []struct {
+		out  string
+		none bool
+	}{
+		{"ok  \tx/a\t0.003s [no tests to run]\n?   \tx/b\t[no test files]\n", true},
+		{"testing: warning: no tests to run\nPASS\nok  \tx/a\t0.002s [no tests to run]\n", true},
+		{"ok  \tx/a\t0.003s\nok  \tx/c\t0.003s [no tests to run]\n", false},
+		{"ok  \tx/a\t(cached)\n?   \tx/b\t[no test files]\n", false},
+		{"?   \tx/b\t[no test files]\n", false},
+		{"============================ no tests ran in 0.01s =============================\n", true},
+		{"=========== 4 deselected, 0 selected in 0.02s ===========\n", true},
+		{"=========== 2 passed in 0.02s ===========\n", false},
+		{"No tests found, exiting with code 0\n", true},
+		{"PASS: hello.txt exists (1 test)\n", false},
+		{"", false},
+	}
+	for _, tc := range tests {
+		if got := ranNoTests([]byte(tc.out)); got != tc.none {
+			t.Errorf("ranNoTests(%q) = %v, want %v", tc.out, got, tc.none)
+		}
+	}
+}

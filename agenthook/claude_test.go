@@ -180,6 +180,15 @@ func TestProtectedPaths(t *testing.T) {
 			t.Errorf("%q in WORKING: %v, want deny", cmd, out)
 		}
 	}
+	for _, cmd := range []string{"git add -A && git commit --no-verify -m wip", "git commit -nm wip", "git -c core.hooksPath=/dev/null push origin main"} {
+		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))
+		if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" || !strings.Contains(pathStr(out, "hookSpecificOutput", "permissionDecisionReason"), "git hooks are where") {
+			t.Errorf("%q in WORKING: %v, want deny", cmd, out)
+		}
+	}
+	if out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": "git commit -m 'no verify needed'"})); len(out) != 0 {
+		t.Errorf("a plain commit in WORKING: %v, want {}", out)
+	}
 	if out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": "echo x > src/notes.txt && cat SESSION-PROTOCOL.md"})); len(out) != 0 {
 		t.Errorf("an ordinary write in WORKING: %v, want {}", out)
 	}

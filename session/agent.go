@@ -338,6 +338,12 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "ask the user to review the change and run it themselves"
 				return v, nil
 			}
+			if how := ShellGitBypass(call.Command); how != "" && s != nil && s.Active() {
+				v.Deny, v.Gate = true, "git hooks"
+				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"
+				v.Next = "run it without --no-verify (or -n) and without -c core.hooksPath; if the hook blocks, do what it says"
+				return v, nil
+			}
 			for _, p := range shellWrites {
 				rel, ok := e.ProtectedRel(root, p)
 				if !ok && e.ProtectedBelow(p) {

@@ -261,3 +261,75 @@ func firstWorkKey(line string) string {
 	}
 	return ""
 }
+
+// ShellGitBypass describes how a command line skips git's hooks, "" when
+// it does not: `git commit --no-verify` (or -n, also in a flag group such
+// as -nm), `git push --no-verify`, or core.hooksPath pointed elsewhere
+// with -c for a commit or push. The hooks are where the session's gates
+// are checked; an agent hook denies these before they run (reconciliation
+// would record the commit as a bypass afterwards).
+func ShellGitBypass(line string) string {
+	calls, _, ok := parseCalls(unwrapShell(line))
+	if !ok {
+		return ""
+	}
+	for _, c := range calls {
+		w := stripWrappers(c.words)
+		if len(w) == 0 || (w[0] != "git" && !strings.HasSuffix(w[0], "/git")) {
+			continue
+		}
+		hooksPath := false
+		i := 1
+		for ; i < len(w); i++ {
+			a := w[i]
+			if a == "-c" && i+1 < len(w) {
+				if strings.HasPrefix(strings.ToLower(w[i+1]), "core.hookspath=") {
+					hooksPath = true
+				}
+				i++
+				continue
+			}
+			if a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
+				i++
+				continue
+			}
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+		}
+		if i >= len(w) || (w[i] != "commit" && w[i] != "push") {
+			continue
+		}
+		sub := w[i]
+		if hooksPath {
+			return "`git -c core.hooksPath=... " + sub + "` (runs no hooks)"
+		}
+		for _, a := range w[i+1:] {
+			if a == "--" {
+				break
+			}
+			if a == "--no-verify" || sub == "commit" && shortFlag(a, 'n') {
+				return "`git " + sub + " " + a + "` (skips the hooks)"
+			}
+		}
+	}
+	return ""
+}
+
+// shortFlag reports whether a group of git commit's short options (-an,
+// -nm msg) holds flag; an option that takes a value (-m, -F, -C, -c, -t)
+// ends the group, the rest being its value (-mnew).
+func shortFlag(a string, flag byte) bool {
+	if len(a) < 2 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(a); i++ {
+		switch a[i] {
+		case flag:
+			return true
+		case 'm', 'F', 'C', 'c', 't':
+			return false
+		}
+	}
+	return false
+}

@@ -61,3 +61,33 @@ func TestCommandKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestShellGitBypass(t *testing.T) {
+	tests := []struct {
+		line   string
+		bypass bool
+	}{
+		{"git commit -m 'x'", false},
+		{"git commit --no-verify -m x", true},
+		{"git commit -n -m x", true},
+		{"git commit -an", true},
+		{"git commit -nm x", true},
+		{"git commit -mno-verify", false},
+		{"git commit -m 'no verify here'", false},
+		{"git -C sub commit --no-verify", true},
+		{"git -c core.hooksPath=/dev/null commit -m x", true},
+		{"git -c user.name=x commit -m x", false},
+		{"git push --no-verify origin main", true},
+		{"git push -n origin main", false}, // a dry run
+		{"git add -A && git commit --no-verify -m x", true},
+		{"sh -c 'git commit --no-verify -m x'", true},
+		{"FOO=1 git commit -n -m x", true},
+		{"echo git commit --no-verify", false},
+		{"git log --no-verify", false},
+	}
+	for _, tc := range tests {
+		if got := ShellGitBypass(tc.line) != ""; got != tc.bypass {
+			t.Errorf("ShellGitBypass(%q) = %v, want %v", tc.line, got, tc.bypass)
+		}
+	}
+}

@@ -174,11 +174,16 @@ func TestProtectedPaths(t *testing.T) {
 		"rm -f .cursor/hooks.json",
 		"rm -rf .claude",
 		"mv .gemini /tmp/g",
+		"cd .claude && echo '{}' > settings.json",
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))
 		if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" || !strings.Contains(pathStr(out, "hookSpecificOutput", "permissionDecisionReason"), "the shell command writes") {
 			t.Errorf("%q in WORKING: %v, want deny", cmd, out)
 		}
+	}
+	// The agent's shell sits in .claude (its cwd): a relative write lands there.
+	if out, _ := r.hook("claude", "PreToolUse", with(bash, "cwd", filepath.Join(r.root, ".claude"), "tool_input", map[string]any{"command": "echo '{}' > settings.json"})); pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
+		t.Errorf("a write of settings.json from a shell in .claude: %v, want deny", out)
 	}
 	for _, cmd := range []string{"git add -A && git commit --no-verify -m wip", "git commit -nm wip", "git -c core.hooksPath=/dev/null push origin main"} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))

@@ -241,6 +241,9 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		if judgeOther(&ev.Tool, repo.Root(), dir); ev.Tool.Kind == session.ToolOther {
 			return &Answer{}, nil // it names no file of this worktree
 		}
+		if ev.Tool.Kind == session.ToolShell && ev.Tool.Dir == "" {
+			ev.Tool.Dir = dir // where the agent's shell is
+		}
 		if ev.Tool.Kind == session.ToolShell && !ah.DenyBeforeStart && !ah.Protect && !ah.Observe {
 			return &Answer{}, nil
 		}

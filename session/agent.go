@@ -265,6 +265,9 @@ type ToolCall struct {
 	Name    string   // the agent's tool name, for messages
 	Paths   []string // files an edit touches (absolute or worktree-relative)
 	Command string   // the shell command line
+	// Dir is the folder the shell command runs in, when the agent says
+	// (its cwd); relative paths it writes are taken from there.
+	Dir string
 }
 
 // AgentPolicy is what the config turns on (sessiongate.yaml agent_hooks).
@@ -313,6 +316,15 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	var shellWrites []string
 	if call.Kind == ToolShell && (pol.Protect && e.Config.Protect || pol.DenyBeforeStart && s != nil && s.State == StateInit) {
 		if ps, ok := ShellWrites(call.Command); ok {
+			dir := root
+			if call.Dir != "" && filepath.IsAbs(call.Dir) && len(inWorktree(root, []string{call.Dir})) > 0 {
+				dir = call.Dir
+			}
+			for i, p := range ps {
+				if !filepath.IsAbs(p) {
+					ps[i] = filepath.Join(dir, p)
+				}
+			}
 			shellWrites = inWorktree(root, ps)
 		}
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -22,10 +23,17 @@ func ShellWrites(cmd string) (paths []string, ok bool) {
 	if err != nil {
 		return nil, false
 	}
+	// cd moves where the relative paths after it land (`cd .claude &&
+	// echo {} > settings.json`); "" is where the line starts.
+	cwd := ""
 	add := func(p string) {
-		if p != "" && !strings.HasPrefix(p, "/dev/") && !strings.HasPrefix(p, "-") {
-			paths = append(paths, p)
+		if p == "" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "-") {
+			return
 		}
+		if cwd != "" && !path.IsAbs(p) {
+			p = path.Join(cwd, p)
+		}
+		paths = append(paths, p)
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
@@ -44,6 +52,13 @@ func ShellWrites(cmd string) (paths []string, ok bool) {
 					s = "" // an expansion: unknown, skipped
 				}
 				args = append(args, s)
+			}
+			if len(args) == 2 && args[0] == "cd" && args[1] != "" && args[1] != "-" {
+				if path.IsAbs(args[1]) {
+					cwd = args[1]
+				} else {
+					cwd = path.Join(cwd, args[1])
+				}
 			}
 			for _, p := range writtenOperands(args) {
 				add(p)

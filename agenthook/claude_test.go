@@ -181,6 +181,21 @@ func TestProtectedPaths(t *testing.T) {
 			t.Errorf("%q in WORKING: %v, want deny", cmd, out)
 		}
 	}
+	// The git directory (hooks, config, the database) and the hooks'
+	// installation are not the agent's to change either.
+	if out, _ := r.hook("claude", "PreToolUse", with(write, "tool_input", map[string]any{"file_path": filepath.Join(r.root, ".git", "hooks", "pre-commit"), "content": "exit 0"})); pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
+		t.Errorf("Write of .git/hooks/pre-commit: %v, want deny", out)
+	}
+	for _, cmd := range []string{"echo 'exit 0' > .git/hooks/pre-commit", "chmod -x .git/hooks/pre-commit", "git config core.hooksPath /dev/null",
+		"git config --unset core.hooksPath", "sessiongate uninstall"} {
+		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))
+		if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
+			t.Errorf("%q: %v, want deny", cmd, out)
+		}
+	}
+	if out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": "git config user.name && git status"})); len(out) != 0 {
+		t.Errorf("reading git config: %v, want {}", out)
+	}
 	// The agent's shell sits in .claude (its cwd): a relative write lands there.
 	if out, _ := r.hook("claude", "PreToolUse", with(bash, "cwd", filepath.Join(r.root, ".claude"), "tool_input", map[string]any{"command": "echo '{}' > settings.json"})); pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
 		t.Errorf("a write of settings.json from a shell in .claude: %v, want deny", out)

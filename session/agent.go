@@ -331,6 +331,12 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	if pol.Protect && e.Config.Protect {
 		switch call.Kind {
 		case ToolEdit:
+			if rel := gitDirPath(root, call.Paths); rel != "" {
+				v.Deny, v.Gate = true, "git directory"
+				v.Reason = fmt.Sprintf("%s may not change %s: the git directory holds the hooks, the config and sessiongate's records", orTool(call.Name), rel)
+				v.Next = "leave it as it is"
+				return v, nil
+			}
 			for _, p := range call.Paths {
 				rel, ok := e.ProtectedRel(root, p)
 				if !ok && rel != "" && e.ProtectedBelow(rel) {
@@ -350,10 +356,22 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "ask the user to review the change and run it themselves"
 				return v, nil
 			}
+			if how := ShellUnhooks(call.Command); how != "" {
+				v.Deny, v.Gate = true, "git hooks"
+				v.Reason = how + " would take away the git hooks that check the session's gates; that is for a person, not for the agent being policed"
+				v.Next = "leave the hooks as they are; ask the user if they should change"
+				return v, nil
+			}
 			if how := ShellGitBypass(call.Command); how != "" && s != nil && s.Active() {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"
 				v.Next = "run it without --no-verify (or -n) and without -c core.hooksPath; if the hook blocks, do what it says"
+				return v, nil
+			}
+			if rel := gitDirPath(root, shellWrites); rel != "" {
+				v.Deny, v.Gate = true, "git directory"
+				v.Reason = fmt.Sprintf("the shell command writes %s: the git directory holds the hooks, the config and sessiongate's records", rel)
+				v.Next = "leave it as it is"
 				return v, nil
 			}
 			for _, p := range shellWrites {
@@ -400,6 +418,25 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	v.Deny, v.Gate, v.Next = true, d.Gate, d.NextStep
 	v.Reason = what + " before the session's start gates have passed: " + strings.Join(d.Reasons, "; ")
 	return v, nil
+}
+
+// gitDirPath returns the first path (absolute, or relative to root) that
+// lies in the worktree's .git (folder or file), "" when none does.
+func gitDirPath(root string, paths []string) string {
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		rel, err := filepath.Rel(root, filepath.Clean(p))
+		if err != nil || !filepath.IsLocal(rel) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		if strings.EqualFold(rel, ".git") || strings.HasPrefix(strings.ToLower(rel), ".git/") {
+			return rel
+		}
+	}
+	return ""
 }
 
 // inWorktree keeps the paths inside the worktree at root (relative paths

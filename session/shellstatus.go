@@ -333,3 +333,36 @@ func shortFlag(a string, flag byte) bool {
 	}
 	return false
 }
+
+// ShellUnhooks describes how a command line takes sessiongate's git hooks
+// away, "" when it does not: `git config core.hooksPath ...` (set or
+// unset: the installed hooks live where it points) or `sessiongate
+// uninstall`.
+func ShellUnhooks(line string) string {
+	calls, _, ok := parseCalls(unwrapShell(line))
+	if !ok {
+		return ""
+	}
+	for _, c := range calls {
+		w := stripWrappers(c.words)
+		if len(w) < 2 {
+			continue
+		}
+		prog := w[0][strings.LastIndexByte(w[0], '/')+1:]
+		switch prog {
+		case "sessiongate":
+			if slicesIndex(w[1:], "uninstall") >= 0 {
+				return "`sessiongate uninstall`"
+			}
+		case "git":
+			if i := slicesIndex(w, "config"); i > 0 {
+				for _, a := range w[i+1:] {
+					if strings.EqualFold(a, "core.hooksPath") {
+						return "`git config core.hooksPath`"
+					}
+				}
+			}
+		}
+	}
+	return ""
+}

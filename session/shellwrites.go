@@ -89,6 +89,15 @@ func writtenOperands(args []string) []string {
 		return ops
 	case "mv":
 		return ops // the sources go away, the destination changes
+	case "chmod", "chown", "chgrp": // the first operand is the mode or owner
+		for _, a := range args[1:] {
+			if strings.HasPrefix(a, "-") && strings.Trim(a[1:], "rwxXst") == "" && len(a) > 1 {
+				return ops // chmod -x FILE: the mode looked like a flag
+			}
+		}
+		if len(ops) > 1 {
+			return ops[1:]
+		}
 	case "cp", "ln", "install":
 		if len(ops) > 1 {
 			return ops[len(ops)-1:]

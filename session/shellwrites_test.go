@@ -36,6 +36,9 @@ func TestShellWrites(t *testing.T) {
 		{"/usr/bin/tee out", []string{"out"}},
 		{"cat <<EOF > a.txt\n$x\nEOF", []string{"a.txt"}},
 		{"grep -r foo . > /tmp/x", []string{"/tmp/x"}},
+		{"chmod -x .git/hooks/pre-commit", []string{".git/hooks/pre-commit"}},
+		{"chmod -R 755 scripts", []string{"scripts"}},
+		{"chmod u+x run.sh", []string{"run.sh"}},
 	}
 	for _, tc := range tests {
 		got, ok := ShellWrites(tc.cmd)

@@ -46,7 +46,11 @@ func (r *Repo) WorktreeMark() (WorktreeState, bool) {
 	ix, ok := r.hashIndex(h, func(tracked map[string]bool) {
 		w := &untrackedWalk{root: r.root, h: hw, tracked: tracked}
 		if b, err := os.ReadFile(filepath.Join(r.commonDir, "info", "exclude")); err == nil {
-			w.base = ignorePatterns(b, nil)
+			ps, ok := ignorePatterns(b, nil)
+			if !ok {
+				return
+			}
+			w.base = ps
 		}
 		walked = w.dir("", nil, w.base) == nil
 	})
@@ -103,7 +107,11 @@ func (r *Repo) hashIndex(h hash.Hash, during func(tracked map[string]bool)) (ind
 	}
 	b, release, err := mapIndex(filepath.Join(r.gitDir, "index"))
 	if errors.Is(err, fs.ErrNotExist) {
-		return indexScan{tracked: map[string]bool{}}, true // nothing added yet
+		tracked := map[string]bool{} // nothing added yet: every file is untracked
+		if during != nil {
+			during(tracked)
+		}
+		return indexScan{tracked: tracked}, true
 	}
 	if err != nil {
 		return indexScan{}, false
@@ -114,15 +122,16 @@ func (r *Repo) hashIndex(h hash.Hash, during func(tracked map[string]bool)) (ind
 		return indexScan{}, false
 	}
 	version := binary.BigEndian.Uint32(b[4:])
-	n := int(binary.BigEndian.Uint32(b[8:]))
 	if version < 2 || version > 4 {
 		return indexScan{}, false
 	}
 	end := len(b) - hashLen
 	const fixed = 40 + hashLen + 2 // stat data, object id, flags
-	if n > (end-12)/(fixed+2) {
+	count := uint64(binary.BigEndian.Uint32(b[8:]))
+	if count > uint64((end-12)/(fixed+2)) {
 		return indexScan{}, false // more entries than the file can hold
 	}
+	n := int(count)
 	tracked := make(map[string]bool, n+n/8)
 	scan := indexScan{tracked: tracked}
 	ents := make([]markEntry, 0, n)
@@ -176,7 +185,11 @@ func (r *Repo) hashIndex(h hash.Hash, during func(tracked map[string]bool)) (ind
 		if mode&0o170000 == 0o160000 { // a submodule: its state is git's to read
 			return indexScan{}, false
 		}
-		ents = append(ents, markEntry{path: path, meta: e[24:28], oid: oid, stage: byte(flags >> 12 & 3), onDisk: ext&0x4000 == 0, index: e[8:16], size: e[36:40]})
+		// Every entry is stat'ed: a sparse checkout's skip-worktree file that
+		// appears on disk is a change git reports. Only the content check
+		// trusts the flags (assume-unchanged 0x8000, skip-worktree).
+		ents = append(ents, markEntry{path: path, meta: e[24:28], oid: oid, stage: byte(flags >> 12 & 3),
+			onDisk: ext&0x4000 == 0 && flags&0x8000 == 0, index: e[8:16], size: e[36:40]})
 		if path == ".gitattributes" || strings.HasSuffix(path, "/.gitattributes") {
 			scan.attributes = true
 		}
@@ -190,11 +203,14 @@ func (r *Repo) hashIndex(h hash.Hash, during func(tracked map[string]bool)) (ind
 		}
 	}
 	for off+8 <= end {
-		sig, size := string(b[off:off+4]), int(binary.BigEndian.Uint32(b[off+4:]))
+		sig, size := string(b[off:off+4]), uint64(binary.BigEndian.Uint32(b[off+4:]))
 		if sig == "link" || sig == "sdir" { // split or sparse index
 			return indexScan{}, false
 		}
-		off += 8 + size
+		if size > uint64(end-off-8) {
+			return indexScan{}, false // an extension past the end
+		}
+		off += 8 + int(size)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -229,7 +245,7 @@ type markEntry struct {
 	meta   []byte // mode
 	oid    []byte
 	stage  byte
-	onDisk bool // not skip-worktree
+	onDisk bool // neither skip-worktree nor assume-unchanged: its content may be checked
 	stamp  [stampLen]byte
 	// index and size are the entry's mtime (seconds, nanoseconds) and
 	// size as the index caches them; changed: a regular file on disk
@@ -261,8 +277,8 @@ func stampRange(root string, ents []markEntry) {
 	defer st.close()
 	for i := range ents {
 		e := &ents[i]
+		e.stamp = st.stamp(e.path) // zero for a file that is not there
 		if e.onDisk {
-			e.stamp = st.stamp(e.path)
 			e.changed = stampDiffers(e.stamp, e.meta, e.index, e.size)
 		}
 	}
@@ -282,8 +298,17 @@ type untrackedWalk struct {
 // to it, its own .gitignore added.
 func (w *untrackedWalk) dir(rel string, comps []string, patterns []gitignore.Pattern) error {
 	abs := filepath.Join(w.root, filepath.FromSlash(rel))
-	if b, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
-		patterns = append(patterns[:len(patterns):len(patterns)], ignorePatterns(b, comps)...)
+	// git (2.32+) does not follow a symlinked .gitignore: nor does the walk.
+	if fi, err := os.Lstat(filepath.Join(abs, ".gitignore")); err == nil && fi.Mode().IsRegular() {
+		b, err := os.ReadFile(filepath.Join(abs, ".gitignore"))
+		if err != nil {
+			return err
+		}
+		ps, ok := ignorePatterns(b, comps)
+		if !ok {
+			return errUnsupportedPattern
+		}
+		patterns = append(patterns[:len(patterns):len(patterns)], ps...)
 	}
 	ents, err := os.ReadDir(abs)
 	if err != nil {
@@ -295,8 +320,8 @@ func (w *untrackedWalk) dir(rel string, comps []string, patterns []gitignore.Pat
 	m := gitignore.NewMatcher(patterns)
 	for _, e := range ents {
 		name := e.Name()
-		if rel == "" && name == ".git" {
-			continue
+		if name == ".git" {
+			continue // git skips it at every depth
 		}
 		p := name
 		if rel != "" {
@@ -321,7 +346,7 @@ func (w *untrackedWalk) dir(rel string, comps []string, patterns []gitignore.Pat
 			continue
 		}
 		if !inIndex {
-			if _, err := os.Lstat(filepath.Join(abs, name, ".git")); err == nil {
+			if nestedRepo(filepath.Join(abs, name)) {
 				fmt.Fprintf(w.h, "? %s/\x00", p) // a repository of its own: git lists the folder
 				w.note(p + "/")
 				continue
@@ -340,17 +365,61 @@ func (w *untrackedWalk) note(p string) {
 	}
 }
 
-// ignorePatterns parses a .gitignore or exclude file whose folder is domain.
-func ignorePatterns(b []byte, domain []string) []gitignore.Pattern {
+// errUnsupportedPattern: an ignore pattern go-git's matcher would read
+// otherwise than git; the caller asks git.
+var errUnsupportedPattern = errors.New("an ignore pattern the in-process matcher does not read as git does")
+
+// ignorePatterns parses a .gitignore or exclude file whose folder is
+// domain. go-git's matcher differs from git's wildmatch in two ways it
+// fixes here: `[!x]` is git's negated class (filepath.Match knows only
+// `[^x]`), and `dir/**` matches what is in dir, not dir itself. ok is false
+// for what it cannot fix (POSIX classes such as `[[:digit:]]`, escapes in
+// a class).
+func ignorePatterns(b []byte, domain []string) ([]gitignore.Pattern, bool) {
 	var ps []gitignore.Pattern
 	for _, line := range strings.Split(string(b), "\n") {
 		line = strings.TrimSuffix(line, "\r")
 		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
 			continue
 		}
+		if strings.Contains(line, "[[:") || strings.Contains(line, "[\\") || strings.Contains(line, "\\[") {
+			return nil, false
+		}
+		line = strings.ReplaceAll(line, "[!", "[^")
+		if t := strings.TrimRight(line, " "); strings.HasSuffix(strings.TrimSuffix(t, "/"), "/**") || strings.TrimSuffix(t, "/") == "**" {
+			dirOnly := strings.HasSuffix(t, "/")
+			line = strings.TrimSuffix(t, "/") + "/*"
+			if dirOnly {
+				line += "/"
+			}
+		}
 		ps = append(ps, gitignore.ParsePattern(line, domain))
 	}
-	return ps
+	return ps, true
+}
+
+// nestedRepo reports a folder git takes for a repository of its own: its
+// .git is a folder holding HEAD, or a "gitdir: " file.
+func nestedRepo(dir string) bool {
+	p := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return false
+	case fi.IsDir():
+		_, err := os.Lstat(filepath.Join(p, "HEAD"))
+		return err == nil
+	case fi.Mode().IsRegular():
+		b := make([]byte, 8)
+		f, err := os.Open(p)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		n, _ := f.Read(b)
+		return string(b[:n]) == "gitdir: "
+	}
+	return false
 }
 
 // WorkStatus reads the worktree with one `git status --porcelain=v2

@@ -42,7 +42,7 @@ func untracked(t *testing.T, r *Repo) []string {
 	_, ok := r.hashIndex(h, func(tracked map[string]bool) {
 		w := &untrackedWalk{root: r.root, h: sha256.New(), tracked: tracked, list: &list}
 		if b, err := os.ReadFile(filepath.Join(r.commonDir, "info", "exclude")); err == nil {
-			w.base = ignorePatterns(b, nil)
+			w.base, _ = ignorePatterns(b, nil)
 		}
 		werr = w.dir("", nil, w.base)
 	})

@@ -136,6 +136,11 @@ func hashObjects(ctx context.Context, dir string, recs []Record) ([]string, erro
 		return nil, fmt.Errorf("write records: %w", err)
 	}
 	defer os.RemoveAll(tmp)
+	// git reads --stdin-paths from the repository's top, not from here: a
+	// relative TMPDIR must be made absolute.
+	if tmp, err = filepath.Abs(tmp); err != nil {
+		return nil, fmt.Errorf("write records: %w", err)
+	}
 	var list bytes.Buffer
 	for i, r := range recs {
 		f := filepath.Join(tmp, strconv.Itoa(i))

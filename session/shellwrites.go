@@ -19,8 +19,10 @@ import (
 // code through the shell (`cat > src/x.go <<EOF`), so that the start gates
 // mean the same for the shell as for the Write tool.
 func ShellWrites(cmd string) (paths []string, ok bool) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(cmd), "")
-	if err != nil {
+	// The parse parseCalls keeps (the other questions of a hook ask it too),
+	// of the script when the line is one `sh -c SCRIPT`.
+	_, f, ok := parseCalls(unwrapShell(cmd))
+	if !ok {
 		return nil, false
 	}
 	// cd moves where the relative paths after it land (`cd .claude &&

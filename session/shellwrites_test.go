@@ -37,6 +37,7 @@ func TestShellWrites(t *testing.T) {
 		{"cat <<EOF > a.txt\n$x\nEOF", []string{"a.txt"}},
 		{"grep -r foo . > /tmp/x", []string{"/tmp/x"}},
 		{"chmod -x .git/hooks/pre-commit", []string{".git/hooks/pre-commit"}},
+		{"sh -c 'echo weaker > SESSION-PROTOCOL.md'", []string{"SESSION-PROTOCOL.md"}},
 		{"chmod -R 755 scripts", []string{"scripts"}},
 		{"chmod u+x run.sh", []string{"run.sh"}},
 	}

@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
@@ -64,14 +65,14 @@ func indexBlobs(path string, want map[string]string) (map[string]string, bool) {
 				return nil, false
 			}
 			off += k
-			i := indexNUL(b[off:end])
+			i := bytes.IndexByte(b[off:end], 0)
 			if i < 0 {
 				return nil, false
 			}
 			name = append(name[:len(name)-int(strip)], b[off:off+i]...)
 			off += i + 1
 		} else {
-			i := indexNUL(b[off:end])
+			i := bytes.IndexByte(b[off:end], 0)
 			if i < 0 {
 				return nil, false
 			}
@@ -94,15 +95,6 @@ func indexBlobs(path string, want map[string]string) (map[string]string, bool) {
 		out[spelled] = hex.EncodeToString(id)
 	}
 	return out, true
-}
-
-func indexNUL(b []byte) int {
-	for i, c := range b {
-		if c == 0 {
-			return i
-		}
-	}
-	return -1
 }
 
 // gitBlobID is the SHA-1 object id git gives content as a blob.

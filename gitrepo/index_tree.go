@@ -1,11 +1,9 @@
 package gitrepo
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,153 +40,103 @@ func cachedTree(path string) (tree string, ok bool) {
 	}
 	defer release()
 	const hashLen = 20 // SHA-1; SHA-256 repositories are sent to git write-tree
-	r := &indexReader{r: bufio.NewReaderSize(bytes.NewReader(b), 64<<10), end: int64(len(b)) - hashLen}
-	var hdr [12]byte
-	if !r.full(hdr[:]) || string(hdr[:4]) != "DIRC" {
+	off, ok := skipIndexEntries(b, hashLen)
+	if !ok {
 		return "", false
 	}
-	version := binary.BigEndian.Uint32(hdr[4:])
-	n := binary.BigEndian.Uint32(hdr[8:])
-	if version < 2 || version > 4 {
-		return "", false
-	}
-	var fixed [40 + hashLen + 2]byte // stat data, object id, flags
-	prevLen := 0                     // version 4: length of the previous entry's path
-	for range n {
-		start := r.off
-		if !r.full(fixed[:]) {
+	end := len(b) - hashLen
+	for off+8 <= end {
+		name := string(b[off : off+4])
+		size := int64(binary.BigEndian.Uint32(b[off+4:]))
+		off += 8
+		if size > int64(end-off) {
 			return "", false
 		}
-		size := int64(len(fixed))
-		if binary.BigEndian.Uint16(fixed[40+hashLen:])&0x4000 != 0 { // extended flags
-			if version < 3 || !r.skip(2) {
-				return "", false
-			}
-			size += 2
-		}
-		if version == 4 {
-			strip, ok := r.varint()
-			if !ok || strip > uint64(prevLen) {
-				return "", false
-			}
-			name, ok := r.name()
-			if !ok {
-				return "", false
-			}
-			prevLen = prevLen - int(strip) + name
-			continue
-		}
-		name, ok := r.name()
-		if !ok {
-			return "", false
-		}
-		// Versions 2 and 3 pad each entry with 1-8 NULs to a multiple of 8;
-		// name consumed the first.
-		if !r.skip(start + (size+int64(name)+8)&^7 - r.off) {
-			return "", false
-		}
-	}
-	for r.off+8 <= r.end {
-		var ext [8]byte
-		if !r.full(ext[:]) {
-			return "", false
-		}
-		size := int64(binary.BigEndian.Uint32(ext[4:]))
-		if r.off+size > r.end {
-			return "", false
-		}
-		switch string(ext[:4]) {
+		switch name {
 		case "link", "sdir": // split or sparse index: leave it to git
 			return "", false
 		case "TREE":
-			return rootTree(io.LimitReader(r.r, size), hashLen)
+			return rootTree(b[off:off+int(size)], hashLen)
 		}
-		if !r.skip(size) {
-			return "", false
-		}
+		off += int(size)
 	}
 	return "", false
 }
 
-// indexReader reads an index front to back, counting the offset and
-// refusing to read into the trailing checksum.
-type indexReader struct {
-	r   *bufio.Reader
-	off int64
-	end int64
-}
-
-func (x *indexReader) full(b []byte) bool {
-	if x.off+int64(len(b)) > x.end {
-		return false
+// skipIndexEntries returns the offset of the first extension of the index
+// b, past its entries. It reads only what locates each entry's end, so a
+// 20,000-entry index is crossed without copying it: in versions 2 and 3
+// the name length the flags keep (a name of 0xFFF bytes or more is searched
+// for its NUL), in version 4 the prefix varint and the NUL. ok is false for
+// anything but a well-formed index of versions 2-4 with hashLen-byte ids.
+func skipIndexEntries(b []byte, hashLen int) (off int, ok bool) {
+	if len(b) < 12+hashLen || string(b[:4]) != "DIRC" {
+		return 0, false
 	}
-	n, err := io.ReadFull(x.r, b)
-	x.off += int64(n)
-	return err == nil
-}
-
-func (x *indexReader) skip(n int64) bool {
-	if n < 0 || x.off+n > x.end {
-		return false
+	version := binary.BigEndian.Uint32(b[4:])
+	n := binary.BigEndian.Uint32(b[8:])
+	if version < 2 || version > 4 {
+		return 0, false
 	}
-	d, err := x.r.Discard(int(n))
-	x.off += int64(d)
-	return err == nil
-}
-
-// name reads a NUL-terminated path and returns its length without the NUL.
-func (x *indexReader) name() (int, bool) {
-	total := 0
-	for {
-		b, err := x.r.ReadSlice(0)
-		total += len(b)
-		x.off += int64(len(b))
-		if x.off > x.end {
+	end := len(b) - hashLen
+	fixed := 40 + hashLen + 2 // stat data, object id, flags
+	off = 12
+	prevLen := 0 // version 4: length of the previous entry's path
+	for range n {
+		start := off
+		if fixed > end-off {
 			return 0, false
 		}
-		switch err {
-		case nil:
-			return total - 1, true
-		case bufio.ErrBufferFull: // a path longer than the buffer
+		flags := binary.BigEndian.Uint16(b[off+fixed-2:])
+		off += fixed
+		if flags&0x4000 != 0 { // extended flags
+			if version < 3 || 2 > end-off {
+				return 0, false
+			}
+			off += 2
+		}
+		if version == 4 {
+			strip, k := gitVarint(b[off:min(off+10, end)])
+			if k == 0 || strip > uint64(prevLen) {
+				return 0, false
+			}
+			off += k
+			i := bytes.IndexByte(b[off:end], 0)
+			if i < 0 {
+				return 0, false
+			}
+			prevLen = prevLen - int(strip) + i
+			off += i + 1
 			continue
-		default:
+		}
+		name := int(flags & 0xfff)
+		if name == 0xfff {
+			name = bytes.IndexByte(b[off:end], 0)
+		}
+		if name < 0 || name >= end-off || b[off+name] != 0 {
+			return 0, false
+		}
+		// Versions 2 and 3 pad each entry with 1-8 NULs to a multiple of 8.
+		off = start + (off-start+name+8)&^7
+		if off > end {
 			return 0, false
 		}
 	}
-}
-
-// varint decodes git's offset varint (varint.c): 7 bits a byte, high bit
-// set on all but the last, each continuation adding one.
-func (x *indexReader) varint() (uint64, bool) {
-	var buf [10]byte
-	for i := range buf {
-		c, err := x.r.ReadByte()
-		if err != nil {
-			return 0, false
-		}
-		x.off++
-		buf[i] = c
-		if c&128 == 0 {
-			v, k := gitVarint(buf[:i+1])
-			return v, k == i+1
-		}
-	}
-	return 0, false
+	return off, true
 }
 
 // rootTree reads the root entry of a TREE extension: an empty path, NUL,
 // "<entries> <subtrees>\n", then the tree id unless entries is -1 (invalid).
-func rootTree(r io.Reader, hashLen int) (string, bool) {
-	br := bufio.NewReaderSize(r, 64)
-	path, err := br.ReadBytes(0)
-	if err != nil || len(path) != 1 {
+func rootTree(b []byte, hashLen int) (string, bool) {
+	if len(b) == 0 || b[0] != 0 {
 		return "", false
 	}
-	line, err := br.ReadBytes('\n')
-	if err != nil {
+	b = b[1:]
+	nl := bytes.IndexByte(b, '\n')
+	if nl < 0 {
 		return "", false
 	}
-	counts := bytes.Fields(line)
+	counts := bytes.Fields(b[:nl])
 	if len(counts) != 2 {
 		return "", false
 	}
@@ -196,11 +144,10 @@ func rootTree(r io.Reader, hashLen int) (string, bool) {
 	if err != nil || entries < 0 {
 		return "", false
 	}
-	id := make([]byte, hashLen)
-	if _, err := io.ReadFull(br, id); err != nil {
+	if b = b[nl+1:]; len(b) < hashLen {
 		return "", false
 	}
-	return hex.EncodeToString(id), true
+	return hex.EncodeToString(b[:hashLen]), true
 }
 
 // gitVarint decodes git's offset varint from b. k is the bytes read, 0 on

@@ -46,6 +46,16 @@ func TestCachedTreeMatchesWriteTree(t *testing.T) {
 			gittest.Git(t, root, "update-index", "--index-version", "4")
 			gittest.Git(t, root, "write-tree")
 		}, valid: true},
+		{name: "a path of 0xFFF bytes or more (version 2)", setup: func(t *testing.T, root string) {
+			addLongPaths(t, root)
+			gittest.Git(t, root, "update-index", "--index-version", "2")
+			gittest.Git(t, root, "write-tree")
+		}, valid: true},
+		{name: "a path of 0xFFF bytes or more (version 4)", setup: func(t *testing.T, root string) {
+			addLongPaths(t, root)
+			gittest.Git(t, root, "update-index", "--index-version", "4")
+			gittest.Git(t, root, "write-tree")
+		}, valid: true},
 		{name: "intent-to-add leaves the root invalid", setup: func(t *testing.T, root string) {
 			gittest.Write(t, root, "new.txt", "new\n")
 			gittest.Git(t, root, "add", "-N", "new.txt")
@@ -73,6 +83,59 @@ func TestCachedTreeMatchesWriteTree(t *testing.T) {
 				t.Errorf("after write-tree: %s, want %s", got, want)
 			}
 		})
+	}
+}
+
+// addLongPaths stages paths whose length does not fit the 12 bits the
+// index keeps for it (0xFFF and more), and one just under, with no file in
+// the work tree (no file system takes such a path in one go).
+func addLongPaths(t *testing.T, root string) {
+	t.Helper()
+	blob := gittest.Git(t, root, "hash-object", "-w", "README.md")
+	for _, n := range []int{0xffe, 0xfff, 0x1000, 0x1234} {
+		p := strings.Repeat("d/", (n-5)/2) + "x.txt"
+		p = strings.Repeat("e", n-len(p)) + p
+		if len(p) != n {
+			t.Fatalf("path of %d bytes, want %d", len(p), n)
+		}
+		gittest.Git(t, root, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+p)
+	}
+}
+
+// TestCachedTreeRefusesDamage: a cut or garbled index answers "ask git",
+// never a wrong tree, and never panics.
+func TestCachedTreeRefusesDamage(t *testing.T) {
+	root := indexRepo(t)
+	addLongPaths(t, root)
+	gittest.Git(t, root, "write-tree")
+	index := filepath.Join(root, ".git", "index")
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := gittest.Git(t, root, "write-tree")
+	if got, ok := cachedTree(index); !ok || got != want {
+		t.Fatalf("intact index: %q %v, want %s", got, ok, want)
+	}
+	bad := filepath.Join(t.TempDir(), "index")
+	for _, cut := range []int{0, 11, 12, 40, 100, len(b) / 2, len(b) - 21} {
+		if err := os.WriteFile(bad, b[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := cachedTree(bad); ok {
+			t.Errorf("index cut at %d of %d bytes: tree %s", cut, len(b), got)
+		}
+	}
+	// Every entry's flags claim a longer name than its NUL says.
+	for i := 12; i+62 <= len(b) && i < 4096; i += 8 {
+		g := append([]byte(nil), b...)
+		g[i] ^= 0x0f
+		if err := os.WriteFile(bad, g, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := cachedTree(bad); ok && got != want {
+			t.Errorf("byte %d garbled: tree %s, want %s or none", i, got, want)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -72,5 +73,48 @@ func TestStatementCache(t *testing.T) {
 	}
 	if cached(db.stmts) != 0 || cached(db.writerStmts) != 0 {
 		t.Fatal("Close left prepared statements")
+	}
+}
+
+// TestStatementCacheSingle: a hook's one-connection store (OpenSingle)
+// prepares nothing after Update (its process ends right after), and a
+// statement its reads prepared serves its write transaction on the same
+// connection.
+func TestStatementCacheSingle(t *testing.T) {
+	ctx := context.Background()
+	path := t.TempDir() + "/sg.db"
+	seed := openAt(t, path)
+	s := newSession(t, seed, "/r")
+	if err := seed.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenSingle(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if db.writerStmts != db.stmts {
+		t.Fatal("OpenSingle keeps two statement caches for its one connection")
+	}
+	if _, err := db.GetSession(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	before := cached(db.stmts)
+	if before == 0 {
+		t.Fatal("the read kept no statement")
+	}
+	update(t, db, func(w session.Writer) error {
+		got, err := w.GetSession(ctx, s.ID) // the read's statement, bound to the transaction
+		if err != nil || got.ID != s.ID {
+			return fmt.Errorf("GetSession in Update: %+v, %v", got, err)
+		}
+		return w.AppendEvent(ctx, &session.Event{SessionID: s.ID, Token: "tool:x"})
+	})
+	if got := cached(db.stmts); got != before {
+		t.Fatalf("statements after Update: %d, want the %d the read prepared", got, before)
+	}
+	evs, err := db.ListEvents(ctx, s.ID, 0, 0)
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("the write: %+v, %v", evs, err)
 	}
 }

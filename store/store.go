@@ -143,6 +143,11 @@ func open(ctx context.Context, path string, single bool) (_ *DB, err error) {
 
 	db := &DB{reader: reader{q: read, stmts: newStmtCache(read)}, path: abs, writer: writer, read: read,
 		writerStmts: newStmtCache(writer), Now: time.Now, single: single}
+	if single {
+		// One connection: a statement the hook prepared to read serves its
+		// write transaction as well.
+		db.writerStmts = db.stmts
+	}
 	pools := []*sql.DB{writer, read}
 	if single {
 		pools = pools[:1]
@@ -219,8 +224,8 @@ func (db *DB) Close() error {
 	if db.readOnly {
 		return errors.Join(db.stmts.close(), db.read.Close())
 	}
-	if db.single {
-		return errors.Join(db.stmts.close(), db.writerStmts.close(), db.writer.Close())
+	if db.single { // writerStmts is stmts
+		return errors.Join(db.stmts.close(), db.writer.Close())
 	}
 	return errors.Join(db.stmts.close(), db.writerStmts.close(), db.read.Close(), db.writer.Close())
 }
@@ -238,8 +243,11 @@ func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err 
 		return fmt.Errorf("%w: %s can be read but nothing can be recorded; fix the permissions of the file and its folder", ErrReadOnly, db.path)
 	}
 	// Statements this transaction found unprepared are prepared once the
-	// writer connection is free again.
-	defer db.writerStmts.preparePending(ctx)
+	// writer connection is free again; not in a hook's one-shot process,
+	// which would prepare them for nothing.
+	if !db.single {
+		defer db.writerStmts.preparePending(ctx)
+	}
 	sqlTx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write transaction: %w", err)

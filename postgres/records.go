@@ -22,10 +22,16 @@ func (r reader) ListEvents(ctx context.Context, sessionID string, afterSeq int64
 		WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, sessionID, afterSeq, n)
 }
 
-// LastEvents returns the session's last n events, oldest first.
-func (r reader) LastEvents(ctx context.Context, sessionID string, n int) ([]session.Event, error) {
+// LastEvents returns the session's last n events, oldest first; with
+// tokens, only those of the n that carry one of them.
+func (r reader) LastEvents(ctx context.Context, sessionID string, n int, tokens ...string) ([]session.Event, error) {
 	if n <= 0 {
 		return nil, nil
+	}
+	if len(tokens) > 0 {
+		return r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM (
+			SELECT session_id, seq, token, detail, created_at FROM events WHERE session_id = $1 ORDER BY seq DESC LIMIT $2) last
+			WHERE token = ANY($3) ORDER BY seq`, sessionID, n, tokens)
 	}
 	evs, err := r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
 		WHERE session_id = $1 ORDER BY seq DESC LIMIT $2`, sessionID, n)
@@ -316,11 +322,20 @@ func (tx *Tx) AddTrustedFile(ctx context.Context, f *session.TrustedFile) error 
 	return nil
 }
 
+// commitEvidence names observed commit evidence with its values written
+// out, so the planner can use the partial index evidence_commits (0007).
+const commitEvidence = `kind IN ('` + session.EvidenceCommitSHA + `', '` + session.EvidenceBypassCommit + `') AND origin = '` + string(session.OriginObserved) + `'`
+
 // RecordedCommits returns the commits the session recorded as observed
-// commit evidence (session.Reader).
-func (r reader) RecordedCommits(ctx context.Context, sessionID string) (map[string]bool, error) {
-	rows, err := r.q.Query(ctx, `SELECT ref FROM evidence WHERE session_id = $1 AND kind IN ($2, $3) AND origin = $4`,
-		sessionID, session.EvidenceCommitSHA, session.EvidenceBypassCommit, string(session.OriginObserved))
+// commit evidence (session.Reader): all of them, or which of shas.
+func (r reader) RecordedCommits(ctx context.Context, sessionID string, shas ...string) (map[string]bool, error) {
+	query := `SELECT ref FROM evidence WHERE session_id = $1 AND ` + commitEvidence
+	args := []any{sessionID}
+	if len(shas) > 0 {
+		query += ` AND ref = ANY($2)`
+		args = append(args, shas)
+	}
+	rows, err := r.q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recorded commits of session %s: %w", sessionID, err)
 	}

@@ -730,7 +730,7 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 	if vio != nil {
 		ev.Kind = EvidenceBypassCommit // recorded, never counted as the session's commit
 	}
-	if known, err := e.Store.RecordedCommits(ctx, s.ID); err != nil {
+	if known, err := e.Store.RecordedCommits(ctx, s.ID, req.Commit); err != nil {
 		return nil, fmt.Errorf("load recorded commits: %w", err)
 	} else if known[req.Commit] {
 		ev, vio = nil, nil // another process reconciled it first
@@ -750,7 +750,7 @@ func (e *Engine) matchPreCommit(ctx context.Context, id, tree string) (bool, err
 	if tree == "" {
 		return false, nil
 	}
-	evs, err := e.Store.LastEvents(ctx, id, matchWindow)
+	evs, err := e.Store.LastEvents(ctx, id, matchWindow, TokPreCommitPass, TokPreCommitEscape)
 	if err != nil {
 		return false, fmt.Errorf("load recent events: %w", err)
 	}

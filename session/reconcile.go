@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -45,8 +46,9 @@ type LandedCommit struct {
 // that one is recorded). Commits older than the session (by committer time) and commits
 // reachable from remote-tracking branches are not the session's.
 //
-// The common case costs one HEAD read and one evidence query: nothing to
-// do when HEAD is the starting commit or already recorded.
+// The common case costs one HEAD read, one loose-object read and one
+// lookup of at most three commits among the session's commit evidence,
+// however long the session has run.
 func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, exceptParent string) (int, error) {
 	if s == nil || !s.Active() || repo == nil {
 		return 0, nil
@@ -55,7 +57,17 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	if err != nil || head == "" || head == s.StartCommit {
 		return 0, nil // an unreadable HEAD is the caller's problem, not a lost commit
 	}
-	known, err := e.Store.RecordedCommits(ctx, s.ID)
+	// HEAD's parent is read before asking the store, so one lookup of a
+	// few commits answers the common case whatever the session's length.
+	c, parents, loose := repo.LooseCommit(head)
+	ask := []string{head}
+	if loose && len(parents) == 1 && parents[0] != s.StartCommit {
+		ask = append(ask, parents[0])
+	}
+	if head == except && exceptParent != "" && exceptParent != s.StartCommit && !slices.Contains(ask, exceptParent) {
+		ask = append(ask, exceptParent)
+	}
+	known, err := e.Store.RecordedCommits(ctx, s.ID, ask...)
 	if err != nil {
 		return 0, fmt.Errorf("reconcile: load recorded commits: %w", err)
 	}
@@ -64,12 +76,23 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	}
 	// Commit times have second resolution.
 	since := s.CreatedAt.Truncate(time.Second).Add(-time.Second)
-	landed, err := e.headOnly(ctx, s, repo, head, known, since)
-	if err != nil {
-		return 0, err
+	// The common case without listing commits: HEAD is a commit of this
+	// session's pre-commit pass (its tree matches one) whose one parent is
+	// recorded or the starting commit, so HEAD is the only commit to record.
+	var landed []LandedCommit
+	headMatched := false
+	if loose && len(parents) == 1 && (known[parents[0]] || parents[0] == s.StartCommit) && !c.CommitTime.Before(since) {
+		if headMatched, err = e.matchPreCommit(ctx, s.ID, c.Tree); err != nil {
+			return 0, err
+		}
+		if headMatched {
+			landed = []LandedCommit{c}
+		}
 	}
-	headMatched := landed != nil // headOnly matched its tree already
 	if landed == nil {
+		if known, err = e.Store.RecordedCommits(ctx, s.ID); err != nil {
+			return 0, fmt.Errorf("reconcile: load recorded commits: %w", err)
+		}
 		if landed, err = repo.LandedCommits(ctx, s.StartCommit); err != nil {
 			return 0, fmt.Errorf("reconcile: list commits: %w", err)
 		}
@@ -109,7 +132,11 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		added := false
 		err = e.Store.Update(ctx, func(w Writer) error {
 			// Another process may have recorded it meanwhile.
-			cur, err := w.RecordedCommits(ctx, s.ID)
+			check := []string{c.SHA}
+			if c.SHA == head {
+				check = ask // the text the first lookup prepared
+			}
+			cur, err := w.RecordedCommits(ctx, s.ID, check...)
 			if err != nil {
 				return err
 			}
@@ -135,22 +162,6 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		}
 	}
 	return n, nil
-}
-
-// headOnly is the common case without listing commits: HEAD is a commit of
-// this session's pre-commit pass (its tree matches one) whose one parent is
-// recorded or the starting commit, so HEAD is the only commit to record.
-// nil when that cannot be shown; the caller then lists the landed commits.
-func (e *Engine) headOnly(ctx context.Context, s *Session, repo Repo, head string, known map[string]bool, since time.Time) ([]LandedCommit, error) {
-	c, parents, ok := repo.LooseCommit(head)
-	if !ok || len(parents) != 1 || !(known[parents[0]] || parents[0] == s.StartCommit) || c.CommitTime.Before(since) {
-		return nil, nil
-	}
-	matched, err := e.matchPreCommit(ctx, s.ID, c.Tree)
-	if err != nil || !matched {
-		return nil, err
-	}
-	return []LandedCommit{c}, nil
 }
 
 // reconcileSession reconciles a session loaded by an engine call, opening its

@@ -18,14 +18,16 @@ type Reader interface {
 	PhaseResults(ctx context.Context, sessionID string) ([]PhaseResult, error)
 	ListEvidence(ctx context.Context, sessionID string) ([]Evidence, error)
 	// RecordedCommits returns the commits a session has recorded as observed
-	// commit_sha or bypass_commit evidence: what reconciliation and
-	// post-commit ask on every commit, without loading every piece of
-	// evidence (a session with agent hooks gathers one per shell command).
-	RecordedCommits(ctx context.Context, sessionID string) (map[string]bool, error)
+	// commit_sha or bypass_commit evidence, or with shas which of those it
+	// has: what reconciliation and post-commit ask on every commit, without
+	// reading any other evidence (a session with agent hooks gathers one per
+	// shell command).
+	RecordedCommits(ctx context.Context, sessionID string, shas ...string) (map[string]bool, error)
 	// ListEvents returns events with Seq > afterSeq in order, at most limit (0: all).
 	ListEvents(ctx context.Context, sessionID string, afterSeq int64, limit int) ([]Event, error)
-	// LastEvents returns the last n events of a session in order (oldest first).
-	LastEvents(ctx context.Context, sessionID string, n int) ([]Event, error)
+	// LastEvents returns the last n events of a session in order (oldest
+	// first); with tokens, only those of the n that carry one of them.
+	LastEvents(ctx context.Context, sessionID string, n int, tokens ...string) ([]Event, error)
 	ListViolations(ctx context.Context, f ViolationFilter) ([]Violation, error)
 	ListSnapshots(ctx context.Context, sessionID string) ([]Snapshot, error)
 	GetProtocol(ctx context.Context, sha256 string) (*Protocol, error) // ErrNotFound

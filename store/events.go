@@ -41,10 +41,21 @@ func (r reader) ListEvents(ctx context.Context, sessionID string, afterSeq int64
 		WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`, sessionID, afterSeq, limit)
 }
 
-// LastEvents returns the session's last n events, oldest first.
-func (r reader) LastEvents(ctx context.Context, sessionID string, n int) ([]session.Event, error) {
+// LastEvents returns the session's last n events, oldest first; with
+// tokens, only those of the n that carry one of them (the rest are left in
+// SQLite, not sent through the driver).
+func (r reader) LastEvents(ctx context.Context, sessionID string, n int, tokens ...string) ([]session.Event, error) {
 	if n <= 0 {
 		return nil, nil
+	}
+	if len(tokens) > 0 {
+		args := []any{sessionID, n}
+		for _, t := range tokens {
+			args = append(args, t)
+		}
+		return r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM (
+			SELECT session_id, seq, token, detail, created_at FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT ?)
+			WHERE token IN (`+placeholders(len(tokens))+`) ORDER BY seq`, args...)
 	}
 	evs, err := r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
 		WHERE session_id = ? ORDER BY seq DESC LIMIT ?`, sessionID, n)

@@ -80,11 +80,23 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 	return nil
 }
 
+// commitEvidence is the condition of observed commit evidence, with the
+// values written out so the partial index evidence_commits (migration 0010)
+// applies; SQLite matches a partial index only against literals.
+const commitEvidence = `kind IN ('` + session.EvidenceCommitSHA + `', '` + session.EvidenceBypassCommit + `') AND origin = '` + string(session.OriginObserved) + `'`
+
 // RecordedCommits returns the commits the session recorded as observed
-// commit evidence (session.Reader).
-func (r reader) RecordedCommits(ctx context.Context, sessionID string) (map[string]bool, error) {
-	rows, err := r.query(ctx, `SELECT ref FROM evidence WHERE session_id = ? AND kind IN (?, ?) AND origin = ?`,
-		sessionID, session.EvidenceCommitSHA, session.EvidenceBypassCommit, session.OriginObserved)
+// commit evidence (session.Reader): all of them, or which of shas.
+func (r reader) RecordedCommits(ctx context.Context, sessionID string, shas ...string) (map[string]bool, error) {
+	query := `SELECT ref FROM evidence WHERE session_id = ? AND ` + commitEvidence
+	args := []any{sessionID}
+	if len(shas) > 0 {
+		query += ` AND ref IN (` + placeholders(len(shas)) + `)`
+		for _, c := range shas {
+			args = append(args, c)
+		}
+	}
+	rows, err := r.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recorded commits of session %s: %w", sessionID, err)
 	}

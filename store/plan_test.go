@@ -23,6 +23,9 @@ func TestHookQueriesStayInTheWorktree(t *testing.T) {
 	}{
 		{"ActiveSession", activeSessionSQL, "sessions_worktree_state", []any{1, "/r"}},
 		{"ListSessions by worktree", list, "sessions_worktree_created", listArgs},
+		// Commit evidence only, not every command an agent ran.
+		{"RecordedCommits", `SELECT ref FROM evidence WHERE session_id = ? AND ` + commitEvidence, "evidence_commits", []any{"s"}},
+		{"RecordedCommits of two", `SELECT ref FROM evidence WHERE session_id = ? AND ` + commitEvidence + ` AND ref IN (?, ?)`, "evidence_commits", []any{"s", "a", "b"}},
 	} {
 		rows, err := db.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN "+c.query, c.args...)
 		if err != nil {

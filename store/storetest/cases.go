@@ -226,12 +226,22 @@ func testRecordedCommits(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	mustEqual(t, "recorded commits", got, map[string]bool{"c1": true, "c2": true})
+	// Asked about some: only those of them it recorded.
+	got, err = db.RecordedCommits(ctx, s.ID, "c2", "claimed", "notacommit", "c3", "unknown")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "recorded commits among five", got, map[string]bool{"c2": true})
 	var inTx map[string]bool
 	update(t, db, func(w session.Writer) error {
 		if err := w.AddEvidence(ctx, &session.Evidence{SessionID: s.ID, Kind: session.EvidenceCommitSHA, Origin: obs, Ref: "c4", CreatedAt: t0}); err != nil {
 			return err
 		}
-		inTx, err = w.RecordedCommits(ctx, s.ID)
+		if inTx, err = w.RecordedCommits(ctx, s.ID); err != nil {
+			return err
+		}
+		one, err := w.RecordedCommits(ctx, s.ID, "c4")
+		mustEqual(t, "its own c4, asked inside the transaction", one, map[string]bool{"c4": true})
 		return err
 	})
 	if !inTx["c4"] || len(inTx) != 3 {
@@ -338,6 +348,24 @@ func testEvents(t *testing.T, open Opener) {
 			t.Fatal(err)
 		}
 		mustEqual(t, fmt.Sprintf("LastEvents %d", c.n), got, c.want)
+	}
+	// With tokens: those of the last n events that carry one of them.
+	for _, c := range []struct {
+		n      int
+		tokens []string
+		want   []session.Event
+	}{
+		{5, []string{"tok1", "tok3"}, []session.Event{want[1], want[3]}},
+		{2, []string{"tok1", "tok3"}, want[3:4]}, // tok1 is not among the last 2
+		{9, []string{"tok4", "other"}, want[4:]}, // another session's token stays there
+		{5, []string{"nothing"}, nil},
+		{0, []string{"tok1"}, nil},
+	} {
+		got, err := db.LastEvents(ctx, s1.ID, c.n, c.tokens...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustEqual(t, fmt.Sprintf("LastEvents %d %v", c.n, c.tokens), got, c.want)
 	}
 	err := db.Update(ctx, func(w session.Writer) error {
 		return w.AppendEvent(ctx, &session.Event{SessionID: sid(999), Token: "x"})

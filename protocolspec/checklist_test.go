@@ -43,7 +43,7 @@ func TestSplitRow(t *testing.T) {
 // (goldmark's table) splits a cell at a pipe inside a code span.
 func TestCodeSpanPipeGoldmarkSplits(t *testing.T) {
 	src := []byte("| Req | Step | Status | Evidence |\n|---|---|---|---|\n| MUST | Run `a | b` | [x] | ok |\n")
-	doc := md().Parser().Parse(text.NewReader(src))
+	doc := md().Parse(text.NewReader(src))
 	tbl, ok := doc.FirstChild().(*east.Table)
 	if !ok {
 		t.Fatalf("not a table: %T", doc.FirstChild())

@@ -18,7 +18,7 @@ func TestDocsExamples(t *testing.T) {
 		t.Fatalf("read docs/protocol.md: %v", err)
 	}
 	s := newSource(data)
-	doc := md().Parser().Parse(text.NewReader(data))
+	doc := md().Parse(text.NewReader(data))
 	var fences []string
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if fb, ok := n.(*ast.FencedCodeBlock); ok && isMarkdownFence(s, fb) {

@@ -392,7 +392,7 @@ func (w *walker) requiredSections(t *template, glob, src string) []inferred {
 // code fences), in order.
 func Headings(data []byte) []string {
 	s := newSource(normalize(data))
-	doc := md().Parser().Parse(text.NewReader(s.src))
+	doc := md().Parse(text.NewReader(s.src))
 	var out []string
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {

@@ -8,19 +8,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 )
 
-// md is CommonMark plus GFM tables and task lists. Only its parser is used;
-// goldmark parsers are safe for concurrent use. Built on first use: hooks
-// read cached specs and never parse.
-var md = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.TaskList))
-})
+// md is CommonMark plus GFM tables and task lists (gfm.go); goldmark
+// parsers are safe for concurrent use. Built on first use: hooks read cached
+// specs and never parse.
+var md = sync.OnceValue(newParser)
 
 // maxFenceDepth bounds how deep ```markdown fences inside template fences
 // are followed (a real template nests one level).
@@ -40,7 +36,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	}
 	s := newSource(normalize(data))
 	w := &walker{file: file, spec: &Spec{Version: SpecVersion, File: file, SHA256: hex.EncodeToString(sum[:])}, firstSection: map[string]int{}}
-	doc := md().Parser().Parse(text.NewReader(s.src))
+	doc := md().Parse(text.NewReader(s.src))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
 			w.heading(s, h)
@@ -67,7 +63,7 @@ func ParseChecklists(data []byte) []Checklist {
 	}
 	s := newSource(normalize(data))
 	w := &walker{spec: &Spec{}}
-	doc := md().Parser().Parse(text.NewReader(s.src))
+	doc := md().Parse(text.NewReader(s.src))
 	var stack []*section
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
@@ -489,7 +485,7 @@ func isMarkdownFence(s *source, fb *ast.FencedCodeBlock) bool {
 // or end section when it names one.
 func (w *walker) fence(s *source, fb *ast.FencedCodeBlock, ctx tplCtx) {
 	sub := s.subSource(fb.Lines())
-	doc := md().Parser().Parse(text.NewReader(sub.src))
+	doc := md().Parse(text.NewReader(sub.src))
 	inner := tplCtx{kind: ctx.kind, title: ctx.title, depth: ctx.depth + 1, fences: true}
 	heads := []string{}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {

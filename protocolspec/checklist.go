@@ -181,7 +181,18 @@ func tableItems(s *source, t *east.Table, warn func(line int, format string, arg
 	if hdr == nil {
 		return nil, 0, false
 	}
-	raw := splitRow(rawLine(s.src, hdr.Pos()))
+	var rows []int
+	for r := hdr.NextSibling(); r != nil; r = r.NextSibling() {
+		rows = append(rows, r.Pos())
+	}
+	return tableRows(s, hdr.Pos(), rows, warn)
+}
+
+// tableRows reads a checklist table from the source lines of its header
+// (at offset hdr) and of its rows (at offsets rows): a table found by
+// goldmark and one found by the template scanner are read alike.
+func tableRows(s *source, hdr int, rows []int, warn func(line int, format string, args ...any)) (items []ChecklistItem, line int, ok bool) {
+	raw := splitRow(rawLine(s.src, hdr))
 	names := make([]string, len(raw))
 	for i, c := range raw {
 		names[i] = cellText(c)
@@ -190,10 +201,10 @@ func tableItems(s *source, t *east.Table, warn func(line int, format string, arg
 	if !ok {
 		return nil, 0, false
 	}
-	line = s.lineOf(hdr.Pos())
+	line = s.lineOf(hdr)
 	items = []ChecklistItem{}
-	for r := hdr.NextSibling(); r != nil; r = r.NextSibling() {
-		cells := splitRow(rawLine(s.src, r.Pos()))
+	for _, r := range rows {
+		cells := splitRow(rawLine(s.src, r))
 		get := func(role string) string {
 			i, ok := cols[role]
 			if !ok || i >= len(cells) {
@@ -201,7 +212,7 @@ func tableItems(s *source, t *east.Table, warn func(line int, format string, arg
 			}
 			return cellText(cells[i])
 		}
-		it := ChecklistItem{Line: s.lineOf(r.Pos()), Evidence: get("evidence")}
+		it := ChecklistItem{Line: s.lineOf(r), Evidence: get("evidence")}
 		req := get("req")
 		lv, known := level(req)
 		if !known {

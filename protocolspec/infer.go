@@ -392,6 +392,20 @@ func (w *walker) requiredSections(t *template, glob, src string) []inferred {
 // code fences), in order.
 func Headings(data []byte) []string {
 	s := newSource(normalize(data))
+	if blocks, ok := scanTemplate(s); ok {
+		var out []string
+		for _, b := range blocks {
+			if b.kind == tplHeading {
+				out = append(out, b.text)
+			}
+		}
+		return out
+	}
+	return parsedHeadings(s)
+}
+
+// parsedHeadings is Headings with goldmark.
+func parsedHeadings(s *source) []string {
 	doc := md().Parser().Parse(text.NewReader(s.src))
 	var out []string
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {

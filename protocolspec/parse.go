@@ -472,7 +472,12 @@ func isMarkdownFence(s *source, fb *ast.FencedCodeBlock) bool {
 	if fb.Info == nil {
 		return false
 	}
-	info := strings.Fields(string(fb.Info.Segment.Value(s.src)))
+	return isMarkdownInfo(fb.Info.Segment.Value(s.src))
+}
+
+// isMarkdownInfo reports whether a fence's info string names markdown.
+func isMarkdownInfo(b []byte) bool {
+	info := strings.Fields(string(b))
 	if len(info) == 0 {
 		return false
 	}
@@ -483,14 +488,34 @@ func isMarkdownFence(s *source, fb *ast.FencedCodeBlock) bool {
 	return false
 }
 
-// fence parses a ```markdown fence's body as its own document (line
+// fence reads a ```markdown fence's body as its own document (line
 // numbers mapped back) and keeps its checklists as templates. A heading
 // inside it retitles the checklists below it, and moves them to the start
 // or end section when it names one.
 func (w *walker) fence(s *source, fb *ast.FencedCodeBlock, ctx tplCtx) {
-	sub := s.subSource(fb.Lines())
-	doc := md().Parser().Parse(text.NewReader(sub.src))
+	w.fenceBody(s.subSource(fb.Lines()), ctx)
+}
+
+// fenceBody reads a fence's body found where ctx says: with the template
+// scanner when it can, else with goldmark.
+func (w *walker) fenceBody(sub *source, ctx tplCtx) {
 	inner := tplCtx{kind: ctx.kind, title: ctx.title, depth: ctx.depth + 1, fences: true}
+	var heads []string
+	if blocks, ok := scanTemplate(sub); ok {
+		heads = w.scannedTemplate(sub, blocks, inner)
+	} else {
+		heads = w.parsedTemplate(sub, inner)
+	}
+	if w.fenceHeadings == nil {
+		w.fenceHeadings = map[string][]string{}
+	}
+	w.fenceHeadings[string(sub.src)] = heads
+}
+
+// parsedTemplate reads a template body with goldmark and returns its
+// top-level headings.
+func (w *walker) parsedTemplate(sub *source, inner tplCtx) []string {
+	doc := md().Parser().Parse(text.NewReader(sub.src))
 	heads := []string{}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
@@ -503,10 +528,34 @@ func (w *walker) fence(s *source, fb *ast.FencedCodeBlock, ctx tplCtx) {
 		}
 		w.templates(sub, n, inner)
 	}
-	if w.fenceHeadings == nil {
-		w.fenceHeadings = map[string][]string{}
+	return heads
+}
+
+// scannedTemplate does what parsedTemplate does with the blocks the
+// template scanner found.
+func (w *walker) scannedTemplate(sub *source, blocks []tplBlock, inner tplCtx) []string {
+	heads := []string{}
+	for _, b := range blocks {
+		switch b.kind {
+		case tplHeading:
+			inner.title = b.text
+			heads = append(heads, inner.title)
+			if k := sectionKind(inner.title); k != "" {
+				inner.kind = k
+			}
+		case tplTable:
+			if items, line, ok := tableRows(sub, b.lines[0], b.lines[1:], w.warn); ok {
+				w.addTemplate(inner, line, items)
+			}
+		case tplList:
+			w.addTemplate(inner, b.items[0].Line, b.items)
+		case tplFence:
+			if b.markdown && inner.depth < maxFenceDepth {
+				w.fenceBody(sub.subLines(b.from, b.to), inner)
+			}
+		}
 	}
-	w.fenceHeadings[string(sub.src)] = heads
+	return heads
 }
 
 // finish checks what needs the whole document: both sections present,

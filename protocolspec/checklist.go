@@ -136,11 +136,16 @@ func closingRun(b []byte, i, k int) int {
 
 // cellText reduces a raw cell to the text a reader sees.
 func cellText(raw []byte) string {
-	if !bytes.ContainsAny(raw, "\\`*_[]<>&!~") {
-		var f flat
-		f.write(raw, 0, false)
+	var f flat
+	if codeSpanText(&f, raw) {
 		return f.String()
 	}
+	return parsedCellText(raw)
+}
+
+// parsedCellText is cellText with goldmark, for cells with markup other
+// than code spans.
+func parsedCellText(raw []byte) string {
 	s := newSource(raw)
 	doc := cellParser.Parse(text.NewReader(raw))
 	var f flat
@@ -148,6 +153,60 @@ func cellText(raw []byte) string {
 		f.block(s, c)
 	}
 	return f.String()
+}
+
+// codeSpanText writes one line of inline markdown to f when its only
+// markup is code spans (a checklist cell such as "Run `go vet ./...`"),
+// reading them as goldmark does: a run of n backticks opens a span that
+// the next run of exactly n closes, else it is literal text, and a span
+// starting and ending with a space loses one of each. It reports false,
+// having written nothing, for any other markup outside the spans.
+func codeSpanText(f *flat, raw []byte) bool {
+	if !bytes.ContainsAny(raw, inlineSpecial+"\n") {
+		f.write(raw, 0, false)
+		return true
+	}
+	if bytes.IndexByte(raw, '\n') >= 0 || raw[0] == ' ' || raw[0] == '\t' {
+		return false // indentation is block structure: goldmark's to read
+	}
+	var g flat
+	start := 0 // of the text not yet written
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '`' {
+			if strings.IndexByte(inlineSpecial, c) >= 0 {
+				return false
+			}
+			i++
+			continue
+		}
+		k := runLen(raw, i, '`')
+		end := closingRun(raw, i+k, k)
+		if end < 0 {
+			i += k // literal backticks
+			continue
+		}
+		g.write(raw[start:i], 0, false)
+		code := raw[i+k : end-k]
+		if !isBlankText(code) && code[0] == ' ' && code[len(code)-1] == ' ' {
+			code = code[1 : len(code)-1]
+		}
+		g.write(code, 0, true)
+		i, start = end, end
+	}
+	g.write(raw[start:], 0, false)
+	*f = g
+	return true
+}
+
+// isBlankText is goldmark's util.IsBlank.
+func isBlankText(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 // level maps a Req cell ("MUST", "shall not") to an RFC 2119 level.

@@ -223,3 +223,44 @@ func TestCellText(t *testing.T) {
 		t.Error("newline in cell text")
 	}
 }
+
+// codeSpanText reads every short unindented line over backticks, spaces,
+// a letter and an underscore (emphasis outside a span, text inside) as goldmark
+// does, and gives up on the markup it leaves to goldmark.
+func TestCodeSpanTextMatchesGoldmark(t *testing.T) {
+	alphabet := []byte("` a_")
+	var line []byte
+	var walk func(n int)
+	checked := 0
+	walk = func(n int) {
+		var f flat
+		// Callers pass trimmed cells; an indented line is goldmark's
+		// indented code, which the plain path never read as it does.
+		if (len(line) == 0 || line[0] != ' ') && codeSpanText(&f, line) {
+			checked++
+			if got, want := f.String(), parsedCellText(line); got != want {
+				t.Fatalf("codeSpanText(%q) = %q, goldmark gives %q", line, got, want)
+			}
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			line = append(line, c)
+			walk(n - 1)
+			line = line[:len(line)-1]
+		}
+	}
+	walk(8)
+	for _, in := range []string{"Initialize Serena: `mcp__serena__activate_project`", "`a|b` \\| c", "x `` y ` z", "`\tx `", "` `", "a ` b ` c", "&amp; `x`", "`x` *y*"} {
+		var f flat
+		if codeSpanText(&f, []byte(in)) {
+			if got, want := f.String(), parsedCellText([]byte(in)); got != want {
+				t.Errorf("codeSpanText(%q) = %q, goldmark gives %q", in, got, want)
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d lines read without goldmark", checked)
+	}
+}

@@ -159,8 +159,11 @@ func parsedCellText(raw []byte) string {
 // markup is code spans (a checklist cell such as "Run `go vet ./...`"),
 // reading them as goldmark does: a run of n backticks opens a span that
 // the next run of exactly n closes, else it is literal text, and a span
-// starting and ending with a space loses one of each. It reports false,
-// having written nothing, for any other markup outside the spans.
+// starting and ending with a space loses one of each. Outside the spans
+// it also takes what cannot be markup there: brackets with no '(' (a cell
+// parse knows no link references, so "[ ]" is text) and at most one run
+// of '*' and one of '_' (emphasis needs two). It reports false, having
+// written nothing, for anything else.
 func codeSpanText(f *flat, raw []byte) bool {
 	if !bytes.ContainsAny(raw, inlineSpecial+"\n") {
 		f.write(raw, 0, false)
@@ -170,10 +173,32 @@ func codeSpanText(f *flat, raw []byte) bool {
 		return false // indentation is block structure: goldmark's to read
 	}
 	var g flat
+	var stars, unders int // delimiter runs outside the spans
+	brackets, parens := false, false
 	start := 0 // of the text not yet written
 	for i := 0; i < len(raw); {
 		c := raw[i]
-		if c != '`' {
+		switch c {
+		case '`':
+		case '*', '_':
+			if i == 0 || raw[i-1] != c {
+				if c == '*' {
+					stars++
+				} else {
+					unders++
+				}
+			}
+			i++
+			continue
+		case '[', ']', '!':
+			brackets = true
+			i++
+			continue
+		case '(':
+			parens = true
+			i++
+			continue
+		default:
 			if strings.IndexByte(inlineSpecial, c) >= 0 {
 				return false
 			}
@@ -193,6 +218,9 @@ func codeSpanText(f *flat, raw []byte) bool {
 		}
 		g.write(code, 0, true)
 		i, start = end, end
+	}
+	if stars > 1 || unders > 1 || brackets && parens {
+		return false
 	}
 	g.write(raw[start:], 0, false)
 	*f = g

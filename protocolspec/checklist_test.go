@@ -224,15 +224,12 @@ func TestCellText(t *testing.T) {
 	}
 }
 
-// codeSpanText reads every short unindented line over backticks, spaces,
-// a letter and an underscore (emphasis outside a span, text inside) as goldmark
-// does, and gives up on the markup it leaves to goldmark.
+// codeSpanText reads every short unindented line over two alphabets
+// (spans, emphasis runs, brackets, parentheses) as goldmark does, and
+// gives up on the markup it leaves to goldmark.
 func TestCodeSpanTextMatchesGoldmark(t *testing.T) {
-	alphabet := []byte("` a_")
-	var line []byte
-	var walk func(n int)
 	checked := 0
-	walk = func(n int) {
+	check := func(line []byte) {
 		var f flat
 		// Callers pass trimmed cells; an indented line is goldmark's
 		// indented code, which the plain path never read as it does.
@@ -242,23 +239,25 @@ func TestCodeSpanTextMatchesGoldmark(t *testing.T) {
 				t.Fatalf("codeSpanText(%q) = %q, goldmark gives %q", line, got, want)
 			}
 		}
+	}
+	var line []byte
+	var walk func(alphabet string, n int)
+	walk = func(alphabet string, n int) {
+		check(line)
 		if n == 0 {
 			return
 		}
-		for _, c := range alphabet {
+		for _, c := range []byte(alphabet) {
 			line = append(line, c)
-			walk(n - 1)
+			walk(alphabet, n-1)
 			line = line[:len(line)-1]
 		}
 	}
-	walk(8)
-	for _, in := range []string{"Initialize Serena: `mcp__serena__activate_project`", "`a|b` \\| c", "x `` y ` z", "`\tx `", "` `", "a ` b ` c", "&amp; `x`", "`x` *y*"} {
-		var f flat
-		if codeSpanText(&f, []byte(in)) {
-			if got, want := f.String(), parsedCellText([]byte(in)); got != want {
-				t.Errorf("codeSpanText(%q) = %q, goldmark gives %q", in, got, want)
-			}
-		}
+	walk("` a_", 8)
+	walk("` a_*[]!(x", 5)
+	for _, in := range []string{"Initialize Serena: `mcp__serena__activate_project`", "`a|b` \\| c", "x `` y ` z", "`\tx `", "` `", "a ` b ` c",
+		"&amp; `x`", "`x` *y*", "Commit SHA: _______", "[ ]", "[x]", "QA report: `.agents/qa/[report].md`", "[a](b)", "![a]", "*a* b"} {
+		check([]byte(in))
 	}
 	if checked < 1000 {
 		t.Errorf("only %d lines read without goldmark", checked)

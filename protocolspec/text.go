@@ -30,13 +30,22 @@ func (f *flat) space() {
 
 func (f *flat) write(p []byte, src int, code bool) {
 	start := len(f.b)
-	for _, c := range p {
-		switch c {
-		case ' ', '\t', '\n', '\r', '\f', '\v':
-			f.space()
-		default:
-			f.b = append(f.b, c)
+	// Whole runs of text are copied at once: a byte at a time, this was
+	// the walk's busiest loop.
+	for len(p) > 0 {
+		i := 0
+		for i < len(p) && !isFlatSpace(p[i]) {
+			i++
 		}
+		f.b = append(f.b, p[:i]...)
+		if i == len(p) {
+			break
+		}
+		f.space()
+		for i < len(p) && isFlatSpace(p[i]) {
+			i++
+		}
+		p = p[i:]
 	}
 	if len(f.b) == start {
 		return
@@ -48,6 +57,11 @@ func (f *flat) write(p []byte, src int, code bool) {
 	if code {
 		f.code = append(f.code, [2]int{start, len(f.b)})
 	}
+}
+
+// isFlatSpace is the whitespace write collapses.
+func isFlatSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // inline appends the text of n's inline children.

@@ -331,13 +331,18 @@ func taskBox(li ast.Node) *east.TaskCheckBox {
 // code blocks or tables.
 func itemText(s *source, li ast.Node) *flat {
 	var f flat
+	itemTextInto(&f, s, li)
+	return &f
+}
+
+// itemTextInto is itemText into a given (empty) buffer.
+func itemTextInto(f *flat, s *source, li ast.Node) {
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
 		case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
 			f.block(s, c)
 		}
 	}
-	return &f
 }
 
 // itemLine is the line of a list item's first text, else of its marker.

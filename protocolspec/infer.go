@@ -287,7 +287,7 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 			if cur != nil && b.Level <= level {
 				cur = nil
 			}
-			t := textOf(s, b)
+			t := w.textOf(s, b)
 			lt := strings.ToLower(t)
 			if cur == nil && strings.Contains(lt, "template") && sectionKind(t) == "" {
 				subj := strings.TrimSpace(strings.ReplaceAll(lt, "template", ""))
@@ -300,13 +300,13 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 			if cur == nil || cur.path != "" {
 				continue
 			}
-			t := textOf(s, b)
+			t := w.textOf(s, b)
 			if !re["create"].MatchString(t) {
 				continue
 			}
 			for c := b.FirstChild(); c != nil; c = c.NextSibling() {
 				if cs, ok := c.(*ast.CodeSpan); ok {
-					if p := textOf(s, cs); looksLikePath(p) && strings.Contains(p, "/") {
+					if p := w.textOf(s, cs); looksLikePath(p) && strings.Contains(p, "/") {
 						cur.path, cur.line, cur.text = p, s.lineOf(b.Lines().At(0).Start), t
 						break
 					}

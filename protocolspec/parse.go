@@ -71,7 +71,7 @@ func ParseChecklists(data []byte) []Checklist {
 	var stack []*section
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
-			t := textOf(s, h)
+			t := w.textOf(s, h)
 			for len(stack) > 0 && stack[len(stack)-1].level >= h.Level {
 				stack = stack[:len(stack)-1]
 			}
@@ -122,9 +122,26 @@ type walker struct {
 	sections      []*section
 	idLines       []int // per spec.Phases entry: line to blame for a duplicate id
 	tooManyPhases bool  // the MaxPhases error was reported
+	// scratch is the text buffer of the paragraph or item being read,
+	// reused so the walk does not grow a new one for each.
+	scratch flat
 	// fenceHeadings: the top-level headings of each ```markdown fence
 	// parsed, by body, so a template's are not parsed a second time.
 	fenceHeadings map[string][]string
+}
+
+// text returns the walker's scratch text buffer, emptied. What it holds
+// is gone at the next call: keep strings, not slices of it.
+func (w *walker) text() *flat {
+	w.scratch.reset()
+	return &w.scratch
+}
+
+// textOf is textOf in the walker's scratch buffer.
+func (w *walker) textOf(s *source, n ast.Node) string {
+	f := w.text()
+	f.inline(s, n, false)
+	return f.String()
 }
 
 func (w *walker) warn(line int, format string, args ...any) {
@@ -156,7 +173,7 @@ func (w *walker) heading(s *source, h *ast.Heading) {
 }
 
 func (w *walker) headingState(s *source, h *ast.Heading) {
-	t := textOf(s, h)
+	t := w.textOf(s, h)
 	line := s.lineOf(h.Pos())
 	if w.phase != nil && h.Level <= w.phase.level {
 		w.closePhase()
@@ -297,7 +314,7 @@ func (w *walker) phaseBlock(s *source, n ast.Node) {
 // nestedHeading warns about a phase-looking heading inside a blockquote or
 // list item: a reader may take it for a phase, the parser does not.
 func (w *walker) nestedHeading(s *source, h *ast.Heading) {
-	t := textOf(s, h)
+	t := w.textOf(s, h)
 	if _, ok := parsePhaseHeading(t); ok || phaseLikeRE().MatchString(t) {
 		w.warn(s.lineOf(h.Pos()), "heading %q inside a blockquote or list item is not a phase", t)
 	}
@@ -308,7 +325,7 @@ func (w *walker) nestedHeading(s *source, h *ast.Heading) {
 func (w *walker) requirements(s *source, n ast.Node) {
 	switch v := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		var f flat
+		f := w.text()
 		f.inline(s, v, false)
 		m := f.masked()
 		for _, sp := range f.sentences() {
@@ -332,16 +349,22 @@ func (w *walker) requirements(s *source, n ast.Node) {
 // listItem gives one requirement for the item's own text (its nested list
 // items give their own), and a checklist item when it is a task.
 func (w *walker) listItem(s *source, li ast.Node) {
-	f := itemText(s, li)
-	m := f.masked()
+	f := w.text()
+	itemTextInto(f, s, li)
 	line := itemLine(s, li, f)
-	lv := firstKeyword(m)
-	if box := taskBox(li); box != nil {
-		w.phase.Checklist = append(w.phase.Checklist, ChecklistItem{Level: lv, Step: f.String(), Checked: box.IsChecked, Line: line})
+	lv := firstKeyword(f.masked())
+	box := taskBox(li)
+	text := ""
+	if box != nil || lv != "" {
+		text = f.String()
+	}
+	if box != nil {
+		w.phase.Checklist = append(w.phase.Checklist, ChecklistItem{Level: lv, Step: text, Checked: box.IsChecked, Line: line})
 	}
 	if lv != "" {
-		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: lv, Text: f.String(), Line: line, ListItem: true})
+		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: lv, Text: text, Line: line, ListItem: true})
 	}
+	// f is not used past here: nested items reuse it.
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
 		case *ast.List, *ast.Blockquote:
@@ -519,7 +542,7 @@ func (w *walker) parsedTemplate(sub *source, inner tplCtx) []string {
 	heads := []string{}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
-			inner.title = textOf(sub, h)
+			inner.title = w.textOf(sub, h)
 			heads = append(heads, inner.title)
 			if k := sectionKind(inner.title); k != "" {
 				inner.kind = k

@@ -22,6 +22,11 @@ type flat struct {
 
 type run struct{ at, src int }
 
+// reset empties f, keeping its buffers.
+func (f *flat) reset() {
+	f.b, f.code, f.runs, f.breaks = f.b[:0], f.code[:0], f.runs[:0], f.breaks[:0]
+}
+
 func (f *flat) space() {
 	if len(f.b) > 0 && f.b[len(f.b)-1] != ' ' {
 		f.b = append(f.b, ' ')

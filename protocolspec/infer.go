@@ -465,10 +465,18 @@ func bracketSpans(s string) [][]int {
 			i = end
 			continue
 		}
-		_, n := utf8.DecodeRuneInString(s[i:])
-		i += n
+		i += runeLen(s, i)
 	}
 	return out
+}
+
+// runeLen is the length of the rune at s[i]; ASCII needs no decoding.
+func runeLen(s string, i int) int {
+	if s[i] < utf8.RuneSelf {
+		return 1
+	}
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return n
 }
 
 // bracketEnd is the end of a bracket span starting at i, or 0.
@@ -497,8 +505,7 @@ func bracketEnd(s string, i int) int {
 		if runes == limit {
 			return 0
 		}
-		_, n := utf8.DecodeRuneInString(s[j:])
-		j += n
+		j += runeLen(s, j)
 		runes++
 	}
 	return 0

@@ -31,24 +31,50 @@ var slugStop = map[string]bool{
 // Slug is the id part a requirement or checklist text gives ("" for a text
 // with no significant word).
 func Slug(text string) string {
-	var words []string
-	lower := strings.ToLower(text)
-	// The runs of [a-z0-9], scanned by hand: Slug runs on every requirement.
-	for i := 0; i < len(lower) && len(words) < slugWords; {
-		if !isSlugByte(lower[i]) {
+	if !isASCIIText(text) {
+		// Some non-ASCII letters lower-case to ASCII ones (K, the Kelvin sign).
+		text = strings.ToLower(text)
+	}
+	// The runs of [a-z0-9] of the lower-cased text, scanned by hand and
+	// written straight into the slug: Slug runs on every requirement.
+	out := make([]byte, 0, 48)
+	words := 0
+	for i := 0; i < len(text) && words < slugWords; {
+		if !isSlugByte(lowerASCII(text[i])) {
 			i++
 			continue
 		}
-		j := i
-		for j < len(lower) && isSlugByte(lower[j]) {
-			j++
+		start := len(out)
+		if words > 0 {
+			out = append(out, '-')
 		}
-		if w := lower[i:j]; !slugStop[w] {
-			words = append(words, w)
+		ws := len(out)
+		for ; i < len(text) && isSlugByte(lowerASCII(text[i])); i++ {
+			out = append(out, lowerASCII(text[i]))
 		}
-		i = j
+		if slugStop[string(out[ws:])] {
+			out = out[:start]
+			continue
+		}
+		words++
 	}
-	return strings.Join(words, "-")
+	return string(out)
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isASCIIText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func isSlugByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }

@@ -104,7 +104,11 @@ func splitRow(line []byte) [][]byte {
 		cells = append(cells, line[start:])
 	}
 	for j, c := range cells {
-		cells[j] = bytes.ReplaceAll(bytes.TrimSpace(c), []byte(`\|`), []byte(`|`))
+		c = bytes.TrimSpace(c)
+		if bytes.Contains(c, []byte(`\|`)) { // ReplaceAll copies even when there is nothing to replace
+			c = bytes.ReplaceAll(c, []byte(`\|`), []byte(`|`))
+		}
+		cells[j] = c
 	}
 	return cells
 }
@@ -136,9 +140,9 @@ func closingRun(b []byte, i, k int) int {
 
 // cellText reduces a raw cell to the text a reader sees.
 func cellText(raw []byte) string {
-	var f flat
-	if codeSpanText(&f, raw) {
-		return f.String()
+	var buf [128]byte
+	if t, ok := codeSpanText(buf[:0], raw); ok {
+		return string(bytes.TrimSpace(t))
 	}
 	return parsedCellText(raw)
 }
@@ -155,31 +159,33 @@ func parsedCellText(raw []byte) string {
 	return f.String()
 }
 
-// codeSpanText writes one line of inline markdown to f when its only
-// markup is code spans (a checklist cell such as "Run `go vet ./...`"),
-// reading them as goldmark does: a run of n backticks opens a span that
-// the next run of exactly n closes, else it is literal text, and a span
-// starting and ending with a space loses one of each. Outside the spans
-// it also takes what cannot be markup there: brackets with no '(' (a cell
-// parse knows no link references, so "[ ]" is text) and at most one run
-// of '*' and one of '_' (emphasis needs two). It reports false, having
-// written nothing, for anything else.
-func codeSpanText(f *flat, raw []byte) bool {
+// codeSpanText appends one line of inline markdown to dst, whitespace
+// collapsed as flat.write does, when its only markup is code spans (a
+// checklist cell such as "Run `go vet ./...`"), reading them as goldmark
+// does: a run of n backticks opens a span that the next run of exactly n
+// closes, else it is literal text, and a span starting and ending with a
+// space loses one of each. Outside the spans it also takes what cannot be
+// markup there: brackets with no '(' (a cell parse knows no link
+// references, so "[ ]" is text) and at most one run of '*' and one of '_'
+// (emphasis needs two). ok is false for anything else.
+func codeSpanText(dst, raw []byte) (text []byte, ok bool) {
 	if !bytes.ContainsAny(raw, inlineSpecial+"\n") {
-		f.write(raw, 0, false)
-		return true
+		return appendCollapsed(dst, raw), true
 	}
 	if bytes.IndexByte(raw, '\n') >= 0 || raw[0] == ' ' || raw[0] == '\t' {
-		return false // indentation is block structure: goldmark's to read
+		return dst, false // indentation is block structure: goldmark's to read
 	}
-	var g flat
 	var stars, unders int // delimiter runs outside the spans
 	brackets, parens := false, false
-	start := 0 // of the text not yet written
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		switch c {
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
 		case '`':
+			k := runLen(raw, i, '`')
+			if end := closingRun(raw, i+k, k); end >= 0 {
+				i = end - 1 // a span: what is inside is text
+			} else {
+				i += k - 1 // literal backticks
+			}
 		case '*', '_':
 			if i == 0 || raw[i-1] != c {
 				if c == '*' {
@@ -188,43 +194,53 @@ func codeSpanText(f *flat, raw []byte) bool {
 					unders++
 				}
 			}
-			i++
-			continue
 		case '[', ']', '!':
 			brackets = true
-			i++
-			continue
 		case '(':
 			parens = true
-			i++
-			continue
 		default:
 			if strings.IndexByte(inlineSpecial, c) >= 0 {
-				return false
+				return dst, false
 			}
+		}
+	}
+	if stars > 1 || unders > 1 || brackets && parens {
+		return dst, false
+	}
+	start := 0 // of the text not yet written
+	for i := 0; i < len(raw); {
+		if raw[i] != '`' {
 			i++
 			continue
 		}
 		k := runLen(raw, i, '`')
 		end := closingRun(raw, i+k, k)
 		if end < 0 {
-			i += k // literal backticks
+			i += k
 			continue
 		}
-		g.write(raw[start:i], 0, false)
+		dst = appendCollapsed(dst, raw[start:i])
 		code := raw[i+k : end-k]
 		if !isBlankText(code) && code[0] == ' ' && code[len(code)-1] == ' ' {
 			code = code[1 : len(code)-1]
 		}
-		g.write(code, 0, true)
+		dst = appendCollapsed(dst, code)
 		i, start = end, end
 	}
-	if stars > 1 || unders > 1 || brackets && parens {
-		return false
+	return appendCollapsed(dst, raw[start:]), true
+}
+
+// appendCollapsed appends p to dst with each run of whitespace made one
+// space and none at the start, as flat.write builds its text.
+func appendCollapsed(dst, p []byte) []byte {
+	for _, c := range p {
+		if !isFlatSpace(c) {
+			dst = append(dst, c)
+		} else if len(dst) > 0 && dst[len(dst)-1] != ' ' {
+			dst = append(dst, ' ')
+		}
 	}
-	g.write(raw[start:], 0, false)
-	*f = g
-	return true
+	return dst
 }
 
 // isBlankText is goldmark's util.IsBlank.

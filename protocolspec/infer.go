@@ -150,10 +150,14 @@ func (w *walker) infer(s *source, doc ast.Node) {
 				}
 				return false
 			}
+			// The words checked are the ones each regexp must match (its
+			// (?i) letters fold only to themselves, and a requirement's
+			// whitespace is single spaces), so a check never hides a match.
 			prohibits := strings.Contains(r.Text, "MUST NOT") || strings.Contains(r.Text, "SHALL NOT")
-			if m := matchIf(prohibits, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
+			modifies := prohibits && has("modify", "update", "edit", "change", "alter", "write", "delete", "remove", "touch")
+			if m := matchIf(modifies, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
-			} else if loc := matchIf(has("read"), re[RuleReadOnly], r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) && !re["limited"].MatchString(r.Text) {
+			} else if loc := matchIf(has("read-only", "read only"), re[RuleReadOnly], r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) && !re["limited"].MatchString(r.Text) {
 				var paths []string
 				for _, c := range re["path"].FindAllString(r.Text, -1) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
@@ -178,7 +182,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			if r.Level == LevelMust && has("conventional") && re[RuleConventional].MatchString(r.Text) {
 				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")
 			}
-			if (r.Level == LevelMust && has("clean", "commit") && re[RuleCleanTree].MatchString(r.Text)) ||
+			if (r.Level == LevelMust && has("clean", "commit all") && re[RuleCleanTree].MatchString(r.Text)) ||
 				prohibits && has("uncommitted") && re["leaveUncommitted"].MatchString(r.Text) {
 				add(pi, r, RuleCleanTree, CheckCleanWorktree, "")
 			}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -277,6 +279,40 @@ func TestInferRequiredSection(t *testing.T) {
 		}
 		if strings.Join(got, ";") != c.want {
 			t.Errorf("%q: got %v, want %q", c.sentence, got, c.want)
+		}
+	}
+}
+
+// The word checks infer makes before running a rule's regexp never hide a
+// match: on every line of the real protocols and on edge cases, a line
+// the regexp matches holds one of the words.
+func TestInferWordChecksAreSound(t *testing.T) {
+	lines := []string{"The agent MUST NOT overwrite docs/x.md", "MUST NOT Rewrite a/b", "MUST NOT write to the file a/b.md", "MUST NOT TOUCH x.md",
+		"x.md is READ-ONLY", "x.md is Read Only", "MUST commit all the changes", "MUST Commit All changed files", "MUST keep a CLEAN working tree"}
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(b), "\n")...)
+	}
+	re := inferRE()
+	checks := []struct {
+		re    *regexp.Regexp
+		words []string
+	}{
+		{re[RuleMustNotModify], []string{"modify", "update", "edit", "change", "alter", "write", "delete", "remove", "touch"}},
+		{re[RuleReadOnly], []string{"read-only", "read only"}},
+		{re[RuleCleanTree], []string{"clean", "commit all"}},
+	}
+	for _, l := range lines {
+		l = strings.Join(strings.Fields(l), " ") // requirement text has single spaces
+		lower := strings.ToLower(l)
+		for _, c := range checks {
+			if c.re.MatchString(l) && !slices.ContainsFunc(c.words, func(w string) bool { return strings.Contains(lower, w) }) {
+				t.Errorf("%s matches %q, which holds none of %q", c.re, l, c.words)
+			}
 		}
 	}
 }

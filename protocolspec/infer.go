@@ -116,7 +116,7 @@ func mustUpdateWhole(text string, i, j int) bool {
 
 func isConditional(text string) bool { return hasWord(text, conditionalWords, "", "") }
 
-var conditionalWords = map[string]bool{"if": true, "when": true, "whenever": true, "unless": true, "except": true, "otherwise": true}
+var conditionalWords = newWordSet("if", "when", "whenever", "unless", "except", "otherwise")
 
 // inferred is one inference before it is placed on a phase.
 type inferred struct {

@@ -82,7 +82,7 @@ func isSlugByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '
 // IsConditional reports whether a requirement's text says when it applies.
 func IsConditional(text string) bool { return hasWord(text, requirementConditionals, "in", "case") }
 
-var requirementConditionals = map[string]bool{"if": true, "when": true, "whenever": true, "unless": true}
+var requirementConditionals = newWordSet("if", "when", "whenever", "unless")
 
 // AsksToWrite reports whether a sentence asks for files to be made,
 // changed or committed (create, write, update, save, commit, ...), as
@@ -91,12 +91,11 @@ func AsksToWrite(text string) bool {
 	return hasWord(text, creationWords, "", "") || hasWord(text, committingWords, "", "")
 }
 
-var committingWords = map[string]bool{"commit": true, "commits": true, "committed": true, "append": true, "record": true}
+var committingWords = newWordSet("commit", "commits", "committed", "append", "record")
 
 // creationWords are the words of a sentence that asks for a file to be made
 // or changed.
-var creationWords = map[string]bool{"create": true, "creates": true, "created": true, "write": true, "writes": true,
-	"produce": true, "generate": true, "add": true, "update": true, "updates": true, "save": true}
+var creationWords = newWordSet("create", "creates", "created", "write", "writes", "produce", "generate", "add", "update", "updates", "save")
 
 // settleRequirements gives a closed phase's requirements and checklist rows
 // their ids and flags, and decides which file_exists checks need a file of

@@ -9,7 +9,7 @@ package protocolspec
 // A word's bytes are ASCII, so it is lowered into a buffer on the stack:
 // strings.ToLower allocated for every capitalised word, and this runs on
 // every requirement several times.
-func hasWord(text string, words map[string]bool, before, after string) bool {
+func hasWord(text string, words wordSet, before, after string) bool {
 	var buf, prev [16]byte // the words looked for are short
 	prevN, prevEnd := 0, -1
 	for i := 0; i < len(text); {
@@ -30,7 +30,7 @@ func hasWord(text string, words map[string]bool, before, after string) bool {
 				buf[k] = c
 			}
 			lw := buf[:n]
-			if words[string(lw)] || after != "" && string(prev[:prevN]) == before && string(lw) == after && text[prevEnd:i] == " " {
+			if words.has(lw) || after != "" && string(prev[:prevN]) == before && string(lw) == after && text[prevEnd:i] == " " {
 				return true
 			}
 			prev, prevN, prevEnd = buf, n, j
@@ -40,4 +40,25 @@ func hasWord(text string, words map[string]bool, before, after string) bool {
 		i = j
 	}
 	return false
+}
+
+// wordSet is a set of lower-case words with the first letters they start
+// with, so most words of a text are ruled out before a map lookup.
+type wordSet struct {
+	words map[string]bool
+	first uint32 // bit c-'a' for each first letter c
+}
+
+func newWordSet(words ...string) wordSet {
+	s := wordSet{words: map[string]bool{}}
+	for _, w := range words {
+		s.words[w] = true
+		s.first |= 1 << (w[0] - 'a')
+	}
+	return s
+}
+
+func (s wordSet) has(w []byte) bool {
+	c := w[0]
+	return 'a' <= c && c <= 'z' && s.first&(1<<(c-'a')) != 0 && s.words[string(w)]
 }

@@ -17,6 +17,18 @@ var phaseRE = sync.OnceValue(func() *regexp.Regexp {
 // ("Phase 3 - Foo", "Phase 3 Foo") so they are warned about, not dropped silently.
 var phaseLikeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:phase)\s+[0-9]`) })
 
+// mayBePhase is false for text neither phase regexp can match: both
+// start with (?i:phase), and 'p' folds only to 'P'. Most headings are
+// ruled out without running a regexp.
+func mayBePhase(text string) bool {
+	return text != "" && (text[0] == 'p' || text[0] == 'P')
+}
+
+// looksLikePhase is phaseLikeRE().MatchString(text), ruled out first by mayBePhase.
+func looksLikePhase(text string) bool {
+	return mayBePhase(text) && phaseLikeRE().MatchString(text)
+}
+
 type phaseHeading struct {
 	number, title, condition string
 	gate                     GateLevel
@@ -24,6 +36,9 @@ type phaseHeading struct {
 
 // parsePhaseHeading splits "Phase 2.5: QA Validation (BLOCKING when x)".
 func parsePhaseHeading(text string) (phaseHeading, bool) {
+	if !mayBePhase(text) {
+		return phaseHeading{}, false
+	}
 	m := phaseRE().FindStringSubmatch(text)
 	if m == nil {
 		return phaseHeading{}, false

@@ -178,7 +178,7 @@ func (f *flat) sentences() [][2]int {
 			ci++
 		}
 		inCode := ci < len(f.code) && f.code[ci][0] <= i
-		if inCode || (c == '.' && abbreviations[lastWord(f.b[:i])]) {
+		if inCode || (c == '.' && isAbbreviation(f.b[:i])) {
 			continue
 		}
 		emit(j, j)
@@ -187,8 +187,10 @@ func (f *flat) sentences() [][2]int {
 	return out
 }
 
-// lastWord is the lower-cased word (letters and inner dots) ending at the end of b.
-func lastWord(b []byte) string {
+// isAbbreviation reports whether the word ending at the end of b is one
+// of abbreviations, in any case (the word being letters and inner dots),
+// without building the word: it runs at every period.
+func isAbbreviation(b []byte) bool {
 	i := len(b)
 	for i > 0 {
 		c := b[i-1]
@@ -198,7 +200,15 @@ func lastWord(b []byte) string {
 		}
 		break
 	}
-	return string(bytes.ToLower(b[i:]))
+	w := b[i:]
+	if len(w) > 3 {
+		return false // no abbreviation is longer
+	}
+	var low [3]byte
+	for k, c := range w {
+		low[k] = lowerASCII(c)
+	}
+	return abbreviations[string(low[:len(w)])]
 }
 
 func unescape(b []byte) []byte {

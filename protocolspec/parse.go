@@ -12,14 +12,24 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // md is CommonMark plus GFM tables and task lists. Only its parser is used;
 // goldmark parsers are safe for concurrent use. Built on first use: hooks
-// read cached specs and never parse.
+// read cached specs and never parse. Tables are goldmark's, registered as
+// extension.Table registers them, but with cells left unparsed (see
+// celllessTables).
 var md = sync.OnceValue(func() goldmark.Markdown {
-	return goldmark.New(goldmark.WithExtensions(extension.Table, extension.TaskList))
+	return goldmark.New(
+		goldmark.WithExtensions(extension.TaskList),
+		goldmark.WithParserOptions(
+			parser.WithParagraphTransformers(util.Prioritized(celllessTables{extension.NewTableParagraphTransformer()}, 200)),
+			parser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
+		),
+	)
 })
 
 // maxFenceDepth bounds how deep ```markdown fences inside template fences

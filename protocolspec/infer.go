@@ -114,8 +114,6 @@ func mustUpdateWhole(text string, i, j int) bool {
 	return re["updateTail"].MatchString(tail) && !re["limited"].MatchString(tail)
 }
 
-func isConditional(text string) bool { return hasWord(text, conditionalWords, "", "") }
-
 var conditionalWords = newWordSet("if", "when", "whenever", "unless", "except", "otherwise")
 
 // inferred is one inference before it is placed on a phase.
@@ -135,13 +133,13 @@ func (w *walker) infer(s *source, doc ast.Node) {
 	re := inferRE()
 	for pi := range sp.Phases {
 		p := &sp.Phases[pi]
-		for _, r := range p.Requirements {
-			if r.Conditional || isConditional(r.Text) {
+		for ri, r := range p.Requirements {
+			if r.Conditional || w.words[pi][ri].flags&wordConditional != 0 {
 				continue // under a conditional phase, or saying when it applies
 			}
 			// Each rule runs only on text holding words it needs: most
 			// requirements match none, and the regexps are most of a parse.
-			lower := strings.ToLower(r.Text)
+			lower := w.words[pi][ri].lower
 			has := func(words ...string) bool {
 				for _, w := range words {
 					if strings.Contains(lower, w) {
@@ -366,8 +364,9 @@ func (w *walker) requiredSections(t *template, glob, src string) []inferred {
 		if p.NoInfer {
 			continue
 		}
-		for _, r := range p.Requirements {
-			if r.Level != LevelMust || r.Conditional || !strings.Contains(strings.ToLower(r.Text), "section") || isConditional(r.Text) {
+		for ri, r := range p.Requirements {
+			words := w.words[pi][ri]
+			if r.Level != LevelMust || r.Conditional || !strings.Contains(words.lower, "section") || words.flags&wordConditional != 0 {
 				continue
 			}
 			m := re[RuleSection].FindStringSubmatch(r.Text)
@@ -428,9 +427,9 @@ func (w *walker) completes(subject string) (int, Requirement, bool) {
 		if p.Section != SectionEnd {
 			continue
 		}
-		for _, r := range p.Requirements {
-			lt := strings.ToLower(r.Text)
-			if r.Level == LevelMust && !r.Conditional && !isConditional(r.Text) && strings.Contains(lt, "complete the "+subject) {
+		for ri, r := range p.Requirements {
+			words := w.words[pi][ri]
+			if r.Level == LevelMust && !r.Conditional && words.flags&wordConditional == 0 && strings.Contains(words.lower, "complete the "+subject) {
 				return pi, r, true
 			}
 		}

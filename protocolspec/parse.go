@@ -130,8 +130,9 @@ type walker struct {
 	title         string         // text of the nearest heading, titles template checklists
 	firstSection  map[string]int // line of the first protocol section of each kind
 	sections      []*section
-	idLines       []int // per spec.Phases entry: line to blame for a duplicate id
-	tooManyPhases bool  // the MaxPhases error was reported
+	idLines       []int        // per spec.Phases entry: line to blame for a duplicate id
+	words         [][]reqWords // per spec.Phases entry: its requirements' words
+	tooManyPhases bool         // the MaxPhases error was reported
 	// scratch is the text buffer of the paragraph or item being read,
 	// reused so the walk does not grow a new one for each.
 	scratch flat
@@ -266,7 +267,7 @@ func (w *walker) closePhase() {
 		p.Checks = builtinFor(p.Title, p.Line)
 	}
 	sort.SliceStable(p.Checklist, func(i, j int) bool { return p.Checklist[i].Line < p.Checklist[j].Line })
-	settleRequirements(&p.Phase)
+	words := settleRequirements(&p.Phase)
 	blame := p.Line
 	if p.idLine > 0 {
 		blame = p.idLine
@@ -280,6 +281,7 @@ func (w *walker) closePhase() {
 	}
 	w.spec.Phases = append(w.spec.Phases, p.Phase)
 	w.idLines = append(w.idLines, blame)
+	w.words = append(w.words, words)
 }
 
 // block handles a top-level non-heading block.

@@ -99,8 +99,13 @@ var creationWords = newWordSet("create", "creates", "created", "write", "writes"
 
 // settleRequirements gives a closed phase's requirements and checklist rows
 // their ids and flags, and decides which file_exists checks need a file of
-// this session. It runs once per phase at parse time.
-func settleRequirements(p *Phase) {
+// this session. It runs once per phase at parse time, and returns the
+// words of each requirement for inference to read.
+func settleRequirements(p *Phase) []reqWords {
+	words := make([]reqWords, len(p.Requirements))
+	for i, r := range p.Requirements {
+		words[i] = wordsOf(r.Text)
+	}
 	seen := map[string]int{}
 	id := func(text string, line int) string {
 		sl := Slug(text)
@@ -119,7 +124,7 @@ func settleRequirements(p *Phase) {
 		r := &p.Requirements[i]
 		r.ID = id(r.Text, r.Line)
 		byLine[r.Line] = r.ID
-		r.Conditional = p.Condition != "" || IsConditional(r.Text)
+		r.Conditional = p.Condition != "" || words[i].flags&wordWhen != 0
 		if r.ListItem && r.Level == LevelMust && (firstItemMust == 0 || r.Line < firstItemMust) {
 			firstItemMust = r.Line
 		}
@@ -137,8 +142,8 @@ func settleRequirements(p *Phase) {
 		c.ID = id(c.Step, c.Line)
 	}
 	asks := hasWord(p.Title, creationWords, "", "")
-	for _, r := range p.Requirements {
-		if r.Level == LevelMust && hasWord(r.Text, creationWords, "", "") {
+	for i, r := range p.Requirements {
+		if r.Level == LevelMust && words[i].flags&wordCreation != 0 {
 			asks = true
 		}
 	}
@@ -150,6 +155,7 @@ func settleRequirements(p *Phase) {
 			c.Fresh = c.Builtin || asks
 		}
 	}
+	return words
 }
 
 // OwedRequirements are the requirements of a phase that need their own

@@ -1,5 +1,7 @@
 package protocolspec
 
+import "strings"
+
 // hasWord reports whether text holds one of words as a whole word, in any
 // case: what `(?i)\b(w1|w2|...)\b` matches, without a regexp (it runs on
 // every requirement of a document). A word is a run of [0-9A-Za-z_];
@@ -61,4 +63,56 @@ func newWordSet(words ...string) wordSet {
 func (s wordSet) has(w []byte) bool {
 	c := w[0]
 	return 'a' <= c && c <= 'z' && s.first&(1<<(c-'a')) != 0 && s.words[string(w)]
+}
+
+// Word classes of a requirement, found in one pass (wordsOf).
+const (
+	wordWhen        uint8 = 1 << iota // IsConditional: requirementConditionals or "in case"
+	wordConditional                   // isConditional: conditionalWords
+	wordCreation                      // creationWords
+)
+
+// reqWords is what the walk asks of a requirement's words, read once:
+// settling the phase, inferring checks and matching templates each asked
+// again, scanning and lower-casing the text every time.
+type reqWords struct {
+	flags uint8
+	lower string // strings.ToLower of the text
+}
+
+// wordsOf reads text's word classes as hasWord reads each of them.
+func wordsOf(text string) reqWords {
+	var buf, prev [16]byte
+	prevN, prevEnd := 0, -1
+	var flags uint8
+	for i := 0; i < len(text); {
+		if !isWordByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWordByte(text[j]) {
+			j++
+		}
+		if n := j - i; n <= len(buf) {
+			for k := 0; k < n; k++ {
+				buf[k] = lowerASCII(text[i+k])
+			}
+			lw := buf[:n]
+			if requirementConditionals.has(lw) || string(prev[:prevN]) == "in" && string(lw) == "case" && text[prevEnd:i] == " " {
+				flags |= wordWhen
+			}
+			if conditionalWords.has(lw) {
+				flags |= wordConditional
+			}
+			if creationWords.has(lw) {
+				flags |= wordCreation
+			}
+			prev, prevN, prevEnd = buf, n, j
+		} else {
+			prevN = 0
+		}
+		i = j
+	}
+	return reqWords{flags: flags, lower: strings.ToLower(text)}
 }

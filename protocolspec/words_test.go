@@ -121,3 +121,36 @@ func TestSlugMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// isConditional is the wordConditional class on its own.
+func isConditional(text string) bool { return hasWord(text, conditionalWords, "", "") }
+
+// wordsOf finds each class hasWord finds, on every line of the real
+// protocols and on edge cases.
+func TestWordsOfMatchesHasWord(t *testing.T) {
+	lines := []string{"", "If", "in case", "In  case", "in, case", "when_ever", "EXCEPT", "otherwise.", "Created", strings.Repeat("x", 20) + " case",
+		"in " + strings.Repeat("y", 17) + " case", "x in case y", "IN CASE", "K\u212a if"}
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(b), "\n")...)
+	}
+	for _, l := range lines {
+		w := wordsOf(l)
+		if got, want := w.flags&wordWhen != 0, IsConditional(l); got != want {
+			t.Errorf("wordsOf(%q) when = %v, IsConditional says %v", l, got, want)
+		}
+		if got, want := w.flags&wordConditional != 0, isConditional(l); got != want {
+			t.Errorf("wordsOf(%q) conditional = %v, isConditional says %v", l, got, want)
+		}
+		if got, want := w.flags&wordCreation != 0, hasWord(l, creationWords, "", ""); got != want {
+			t.Errorf("wordsOf(%q) creation = %v, hasWord says %v", l, got, want)
+		}
+		if w.lower != strings.ToLower(l) {
+			t.Errorf("wordsOf(%q).lower = %q", l, w.lower)
+		}
+	}
+}

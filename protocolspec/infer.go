@@ -460,11 +460,11 @@ func templatePlaceholders(body string) []string {
 // bracketSpans finds what `\[[^\[\]\n]{1,80}\]|\{[^{}\n]{1,60}\}` finds
 // (FindAllStringIndex), by hand: bounded repetitions compile to a program
 // with one copy per count, slow to run on every template.
-func bracketSpans(s string) [][]int {
-	var out [][]int
+func bracketSpans(s string) [][2]int {
+	var out [][2]int // pairs by value: a slice per span was an allocation each
 	for i := 0; i < len(s); {
 		if end := bracketEnd(s, i); end > 0 {
-			out = append(out, []int{i, end})
+			out = append(out, [2]int{i, end})
 			i = end
 			continue
 		}

@@ -19,10 +19,13 @@ type source struct {
 
 func newSource(src []byte) *source {
 	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n') // not a byte at a time: this runs on every document
+		if j < 0 || i+j+1 == len(src) {
+			break
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
 	return &source{src: src, starts: starts}
 }

@@ -283,15 +283,19 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 	var tpls []template
 	var cur *template
 	level := 0
+	heading := 0 // index into w.headings, the walk's texts of these headings
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch b := n.(type) {
 		case *ast.Heading:
 			if cur != nil && b.Level <= level {
 				cur = nil
 			}
-			t := w.textOf(s, b)
-			lt := strings.ToLower(t)
-			if cur == nil && strings.Contains(lt, "template") && sectionKind(t) == "" {
+			t := w.headings[heading]
+			heading++
+			if cur != nil {
+				continue
+			}
+			if lt := strings.ToLower(t); strings.Contains(lt, "template") && sectionKind(t) == "" {
 				subj := strings.TrimSpace(strings.ReplaceAll(lt, "template", ""))
 				if subj != "" {
 					tpls = append(tpls, template{subject: subj})

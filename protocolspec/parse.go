@@ -132,6 +132,7 @@ type walker struct {
 	sections      []*section
 	idLines       []int        // per spec.Phases entry: line to blame for a duplicate id
 	words         [][]reqWords // per spec.Phases entry: its requirements' words
+	headings      []string     // text of each top-level heading, in order
 	tooManyPhases bool         // the MaxPhases error was reported
 	// scratch is the text buffer of the paragraph or item being read,
 	// reused so the walk does not grow a new one for each.
@@ -185,6 +186,7 @@ func (w *walker) heading(s *source, h *ast.Heading) {
 
 func (w *walker) headingState(s *source, h *ast.Heading) {
 	t := w.textOf(s, h)
+	w.headings = append(w.headings, t)
 	line := s.lineOf(h.Pos())
 	if w.phase != nil && h.Level <= w.phase.level {
 		w.closePhase()

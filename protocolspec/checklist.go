@@ -258,8 +258,27 @@ func level(cell string) (string, bool) {
 	if cell == "" {
 		return "", true
 	}
-	l, ok := keywordLevel[strings.ToUpper(strings.Join(strings.Fields(cell), " "))]
+	if !plainKey(cell) {
+		cell = strings.ToUpper(strings.Join(strings.Fields(cell), " "))
+	}
+	l, ok := keywordLevel[cell]
 	return l, ok
+}
+
+// plainKey reports whether a cell already is what level looks up: ASCII
+// without lower case, single spaces between words and none around them
+// ("MUST NOT"), as real tables write it. level then needs no copy.
+func plainKey(cell string) bool {
+	for i := 0; i < len(cell); i++ {
+		c := cell[i]
+		switch {
+		case c >= 0x80 || 'a' <= c && c <= 'z' || c < ' ':
+			return false
+		case c == ' ' && (i == 0 || i == len(cell)-1 || cell[i-1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 // stepBox strips a leading "[ ]" / "[x]" from a step cell; real logs put

@@ -266,3 +266,17 @@ func TestCodeSpanTextMatchesGoldmark(t *testing.T) {
 		t.Errorf("only %d lines read without goldmark", checked)
 	}
 }
+
+// level's shortcut for cells already in key form changes no answer.
+func TestLevelShortcut(t *testing.T) {
+	for _, cell := range []string{"MUST", "MUST NOT", "must not", "MUST  NOT", " MUST", "MUST ", "Should", "SHOULD\tNOT", "MAY\u00a0", "NOT RECOMMENDED",
+		"REQUIRED", "X", "MUST_NOT", "ＭUST", "\u212a", "", "-", "N/A"} {
+		l, ok := keywordLevel[strings.ToUpper(strings.Join(strings.Fields(cell), " "))]
+		if cell == "" {
+			l, ok = "", true
+		}
+		if gl, gok := level(cell); gl != l || gok != ok {
+			t.Errorf("level(%q) = %q, %v; want %q, %v", cell, gl, gok, l, ok)
+		}
+	}
+}

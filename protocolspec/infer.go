@@ -467,12 +467,19 @@ func templatePlaceholders(body string) []string {
 func bracketSpans(s string) [][2]int {
 	var out [][2]int // pairs by value: a slice per span was an allocation each
 	for i := 0; i < len(s); {
+		// Jump to the next opener: no rune but '[' and '{' holds those
+		// bytes, so stepping rune by rune would stop at the same places.
+		k := strings.IndexAny(s[i:], "[{")
+		if k < 0 {
+			break
+		}
+		i += k
 		if end := bracketEnd(s, i); end > 0 {
 			out = append(out, [2]int{i, end})
 			i = end
 			continue
 		}
-		i += runeLen(s, i)
+		i++
 	}
 	return out
 }

@@ -80,6 +80,23 @@ type reqWords struct {
 	lower string // strings.ToLower of the text
 }
 
+// classFirst holds the first letters of the words of every class (and of
+// "in case"): a word starting otherwise is not lowered nor looked up.
+var classFirst = letters(requirementConditionals, conditionalWords, creationWords, newWordSet("in", "case"))
+
+// letterSet is a set of the letters a-z.
+type letterSet uint32
+
+func letters(sets ...wordSet) letterSet {
+	var l letterSet
+	for _, s := range sets {
+		l |= letterSet(s.first)
+	}
+	return l
+}
+
+func (l letterSet) has(c byte) bool { return 'a' <= c && c <= 'z' && l&(1<<(c-'a')) != 0 }
+
 // wordsOf reads text's word classes as hasWord reads each of them.
 func wordsOf(text string) reqWords {
 	var buf, prev [16]byte
@@ -94,7 +111,7 @@ func wordsOf(text string) reqWords {
 		for j < len(text) && isWordByte(text[j]) {
 			j++
 		}
-		if n := j - i; n <= len(buf) {
+		if n := j - i; n <= len(buf) && classFirst.has(lowerASCII(text[i])) {
 			for k := 0; k < n; k++ {
 				buf[k] = lowerASCII(text[i+k])
 			}
@@ -110,7 +127,7 @@ func wordsOf(text string) reqWords {
 			}
 			prev, prevN, prevEnd = buf, n, j
 		} else {
-			prevN = 0
+			prevN = 0 // not a word of any class, nor "in"
 		}
 		i = j
 	}

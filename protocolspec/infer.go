@@ -324,6 +324,7 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 			}
 			var sb strings.Builder
 			lines := b.Lines()
+			sb.Grow(segmentsLen(lines))
 			for i := 0; i < lines.Len(); i++ {
 				seg := lines.At(i)
 				sb.Write(seg.Value(s.src))

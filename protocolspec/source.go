@@ -70,7 +70,7 @@ func normalize(data []byte) []byte {
 // subSource builds a source from a block's content lines (a fenced code
 // block's body), remembering each line's outer line number.
 func (s *source) subSource(lines *text.Segments) *source {
-	var buf []byte
+	buf := make([]byte, 0, segmentsLen(lines))
 	outer := make([]int, 0, lines.Len())
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
@@ -107,4 +107,15 @@ func (t *segText) offset(i int) int {
 		return 0
 	}
 	return t.start[k] + i - t.idx[k]
+}
+
+// segmentsLen is the length of the text of segments, a fence's body with
+// its forced final newline: buffers for it are made at once, not grown.
+func segmentsLen(lines *text.Segments) int {
+	n := 0
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		n += seg.Len() + 1
+	}
+	return n
 }

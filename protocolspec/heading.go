@@ -7,26 +7,84 @@ import (
 	"unicode"
 )
 
-// phaseRE matches a phase heading's text after inline markup is reduced:
-// "Phase <number>: <rest>". The number is kept as written ("1.5", "2a").
-var phaseRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?i:phase)\s+([0-9]+(?:\.[0-9]+)*[A-Za-z]?)\s*:\s*(.*)$`)
-})
+// Phase headings: "Phase <number>: <rest>" after inline markup is
+// reduced, the number kept as written ("1.5", "2a"). matchPhase and
+// phaseLike are what the regexps `^(?i:phase)\s+([0-9]+(?:\.[0-9]+)*[A-Za-z]?)\s*:\s*(.*)$`
+// and `^(?i:phase)\s+[0-9]` match, by hand: they run on every heading
+// (heading_test.go checks them against the regexps).
 
-// phaseLikeRE catches headings an author probably meant as phases
-// ("Phase 3 - Foo", "Phase 3 Foo") so they are warned about, not dropped silently.
-var phaseLikeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:phase)\s+[0-9]`) })
-
-// mayBePhase is false for text neither phase regexp can match: both
-// start with (?i:phase), and 'p' folds only to 'P'. Most headings are
-// ruled out without running a regexp.
-func mayBePhase(text string) bool {
-	return text != "" && (text[0] == 'p' || text[0] == 'P')
+// phasePrefix is the index past a leading "phase" in any case and the
+// whitespace after it (at least one of \t \n \f \r and space), or 0.
+// (?i) folds the s to ſ too.
+func phasePrefix(t string) int {
+	i := 0
+	for _, want := range []byte("phase") {
+		if want == 's' && strings.HasPrefix(t[i:], "\u017f") {
+			i += len("\u017f")
+			continue
+		}
+		if i >= len(t) || lowerASCII(t[i]) != want {
+			return 0
+		}
+		i++
+	}
+	j := i
+	for j < len(t) && isRESpace(t[j]) {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	return j
 }
 
-// looksLikePhase is phaseLikeRE().MatchString(text), ruled out first by mayBePhase.
-func looksLikePhase(text string) bool {
-	return mayBePhase(text) && phaseLikeRE().MatchString(text)
+// isRESpace is the regexp \s class.
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// matchPhase splits "Phase 2.5: rest" into its number and rest.
+func matchPhase(t string) (number, rest string, ok bool) {
+	j := phasePrefix(t)
+	if j == 0 || j >= len(t) || !isDigit(t[j]) {
+		return "", "", false
+	}
+	k := j
+	for k < len(t) && isDigit(t[k]) {
+		k++
+	}
+	for k+1 < len(t) && t[k] == '.' && isDigit(t[k+1]) {
+		k++
+		for k < len(t) && isDigit(t[k]) {
+			k++
+		}
+	}
+	if k < len(t) && ('a' <= lowerASCII(t[k]) && lowerASCII(t[k]) <= 'z') {
+		k++
+	}
+	number = t[j:k]
+	for k < len(t) && isRESpace(t[k]) {
+		k++
+	}
+	if k >= len(t) || t[k] != ':' {
+		return "", "", false
+	}
+	k++
+	for k < len(t) && isRESpace(t[k]) {
+		k++
+	}
+	rest = t[k:]
+	if strings.IndexByte(rest, '\n') >= 0 {
+		return "", "", false // (.*)$ does not cross a line
+	}
+	return number, rest, true
+}
+
+// phaseLike catches headings an author probably meant as phases ("Phase
+// 3 - Foo", "Phase 3 Foo") so they are warned about, not dropped silently.
+func phaseLike(t string) bool {
+	j := phasePrefix(t)
+	return j > 0 && j < len(t) && isDigit(t[j])
 }
 
 type phaseHeading struct {
@@ -36,14 +94,11 @@ type phaseHeading struct {
 
 // parsePhaseHeading splits "Phase 2.5: QA Validation (BLOCKING when x)".
 func parsePhaseHeading(text string) (phaseHeading, bool) {
-	if !mayBePhase(text) {
+	number, rest, ok := matchPhase(text)
+	if !ok {
 		return phaseHeading{}, false
 	}
-	m := phaseRE().FindStringSubmatch(text)
-	if m == nil {
-		return phaseHeading{}, false
-	}
-	h := phaseHeading{number: m[1], title: strings.TrimSpace(m[2]), gate: GateUnspecified}
+	h := phaseHeading{number: number, title: strings.TrimSpace(rest), gate: GateUnspecified}
 	if !strings.HasSuffix(h.title, ")") {
 		return h, true
 	}

@@ -195,7 +195,7 @@ func (w *walker) headingState(s *source, h *ast.Heading) {
 		w.stack = w.stack[:len(w.stack)-1]
 	}
 	ph, isPhase := parsePhaseHeading(t)
-	if !isPhase && looksLikePhase(t) {
+	if !isPhase && phaseLike(t) {
 		w.warn(line, "heading %q looks like a phase but is not \"Phase <number>: <title>\"; not a phase", t)
 	}
 	top := w.top()
@@ -329,7 +329,7 @@ func (w *walker) phaseBlock(s *source, n ast.Node) {
 // list item: a reader may take it for a phase, the parser does not.
 func (w *walker) nestedHeading(s *source, h *ast.Heading) {
 	t := w.textOf(s, h)
-	if _, ok := parsePhaseHeading(t); ok || looksLikePhase(t) {
+	if _, ok := parsePhaseHeading(t); ok || phaseLike(t) {
 		w.warn(s.lineOf(h.Pos()), "heading %q inside a blockquote or list item is not a phase", t)
 	}
 }

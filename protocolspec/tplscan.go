@@ -489,20 +489,33 @@ func newRefLabels(src []byte) *refLabels {
 		return nil
 	}
 	r := &refLabels{labels: map[string]bool{}, unsure: bytes.IndexByte(src, '\\') >= 0}
-	eachLabel(src, func(label []byte, end int) {
-		if end+1 < len(src) && src[end+1] == ':' {
+	// At each "]:", the label is what lies back to a '[' with no bracket
+	// in between (eachLabel's labels ending there). The stretches looked
+	// back over end at brackets, so they do not overlap: linear.
+	for p := 0; ; {
+		k := bytes.Index(src[p:], []byte("]:"))
+		if k < 0 {
+			return r
+		}
+		end := p + k
+		open := end - 1
+		for open >= 0 && src[open] != '[' && src[open] != ']' {
+			open--
+		}
+		if open >= 0 && src[open] == '[' {
+			label := src[open+1 : end]
 			if !isASCII(label) {
 				r.unsure = true
 			}
 			r.labels[labelKey(label)] = true
 		}
-	})
-	return r
+		p = end + 2
+	}
 }
 
 // eachLabel calls f with each bracket-free text between a '[' and the
-// ']' right after it, and where that ']' is.
-func eachLabel(b []byte, f func(label []byte, end int)) {
+// ']' right after it.
+func eachLabel(b []byte, f func(label []byte)) {
 	open := -1
 	for i, c := range b {
 		switch c {
@@ -510,7 +523,7 @@ func eachLabel(b []byte, f func(label []byte, end int)) {
 			open = i
 		case ']':
 			if open >= 0 {
-				f(b[open+1:i], i)
+				f(b[open+1 : i])
 			}
 			open = -1
 		}
@@ -526,7 +539,7 @@ func (r *refLabels) mayLink(text []byte) bool {
 		return true
 	}
 	found := false
-	eachLabel(text, func(label []byte, _ int) {
+	eachLabel(text, func(label []byte) {
 		found = found || !isASCII(label) || r.labels[labelKey(label)]
 	})
 	return found

@@ -152,7 +152,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			// (?i) letters fold only to themselves, and a requirement's
 			// whitespace is single spaces), so a check never hides a match.
 			prohibits := strings.Contains(r.Text, "MUST NOT") || strings.Contains(r.Text, "SHALL NOT")
-			modifies := prohibits && has("modify", "update", "edit", "change", "alter", "write", "delete", "remove", "touch")
+			modifies := prohibits && has(mustNotModifyWords...)
 			if m := matchIf(modifies, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
 			} else if loc := matchIf(has("read-only", "read only"), re[RuleReadOnly], r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) && !re["limited"].MatchString(r.Text) {
@@ -166,7 +166,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 					add(pi, r, RuleReadOnly, CheckUnchanged, pathGlob(paths[0]))
 				}
 			}
-			if r.Level == LevelMust && has("update", "modify", "edit", "change") {
+			if r.Level == LevelMust && has(mustUpdateWords...) {
 				if m := re[RuleMustUpdate].FindStringSubmatchIndex(r.Text); m != nil && mustUpdateWhole(r.Text, m[2], m[3]) {
 					add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(r.Text[m[2]:m[3]], ".")))
 				}
@@ -189,6 +189,14 @@ func (w *walker) infer(s *source, doc ast.Node) {
 	out = append(out, w.inferTemplates(s, doc)...)
 	w.place(out)
 }
+
+// What lower-cased requirement text holds when the must-not-modify and
+// must-update regexps match it: the key word and the verb one space apart.
+var (
+	mustNotModifyWords = []string{"not directly ", "not modify", "not update", "not edit", "not change", "not alter", "not overwrite",
+		"not rewrite", "not delete", "not remove", "not touch", "not write to"}
+	mustUpdateWords = []string{"must update", "must modify", "must edit", "must change", "shall update", "shall modify", "shall edit", "shall change"}
+)
 
 // matchIf is re's first match in s (submatch indexes) when ok, else nil.
 func matchIf(ok bool, re *regexp.Regexp, s string) []int {

@@ -52,8 +52,6 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		RuleMustUpdate:    regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:update|modify|edit|change)\s+(?:(?i:the)\s+)?(?:(?i:file)\s+)?([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`),
 		// what may follow a path that MUST be updated: how, not when.
 		"updateTail":        regexp.MustCompile(`(?i)^(?:|directly|with\b.*|\(.*)$|^[.;:]`),
-		"limited":           regexp.MustCompile(`(?i)\b(until|till|without|by hand|manually)\b`),
-		"not":               regexp.MustCompile(`(?i)\bnot\b`),
 		"path":              regexp.MustCompile(path),
 		RuleNoDefaultBranch: regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:work|commit)\s+(?:(?i:directly)\s+)?(?i:on|to|in|into)\s+(?:(?i:the)\s+)?(?i:(main|master)\b(?:\s+branch)?|default\s+branch)`),
 		RuleFeatureBranch:   regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:create|use|work on|work in|start)\s+(?i:an?)\s+(?i:new\s+)?(?i:feature|topic|separate|dedicated)\s+(?i:branch)`),
@@ -111,7 +109,7 @@ func mustUpdateWhole(text string, i, j int) bool {
 	}
 	re := inferRE()
 	tail := strings.TrimSpace(text[i+len(p):])
-	return re["updateTail"].MatchString(tail) && !re["limited"].MatchString(tail)
+	return re["updateTail"].MatchString(tail) && !limited(tail)
 }
 
 var conditionalWords = newWordSet("if", "when", "whenever", "unless", "except", "otherwise")
@@ -155,7 +153,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			modifies := prohibits && has(mustNotModifyWords...)
 			if m := matchIf(modifies, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
-			} else if loc := matchIf(has("read-only", "read only"), re[RuleReadOnly], r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) && !re["limited"].MatchString(r.Text) {
+			} else if loc := matchIf(has("read-only", "read only"), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], notWord, "", "") && !limited(r.Text) {
 				var paths []string
 				for _, c := range re["path"].FindAllString(r.Text, -1) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
@@ -174,10 +172,10 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			switch {
 			case prohibits && has("main", "master", "default") && re[RuleNoDefaultBranch].MatchString(r.Text):
 				add(pi, r, RuleNoDefaultBranch, CheckNotDefaultBranch, "")
-			case !prohibits && has("branch") && re[RuleFeatureBranch].MatchString(r.Text):
+			case !prohibits && has(featureBranchWords...) && re[RuleFeatureBranch].MatchString(r.Text):
 				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
 			}
-			if r.Level == LevelMust && has("conventional") && re[RuleConventional].MatchString(r.Text) {
+			if r.Level == LevelMust && has("conventional commit", "conventional-commit") && re[RuleConventional].MatchString(r.Text) {
 				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")
 			}
 			if (r.Level == LevelMust && has("clean", "commit all") && re[RuleCleanTree].MatchString(r.Text)) ||
@@ -196,6 +194,21 @@ var (
 	mustNotModifyWords = []string{"not directly ", "not modify", "not update", "not edit", "not change", "not alter", "not overwrite",
 		"not rewrite", "not delete", "not remove", "not touch", "not write to"}
 	mustUpdateWords = []string{"must update", "must modify", "must edit", "must change", "shall update", "shall modify", "shall edit", "shall change"}
+)
+
+// featureBranchWords: what lower-cased text holds when RuleFeatureBranch
+// matches it ("eparate": (?i) also takes a long s, ſ, for the s).
+var featureBranchWords = []string{"feature branch", "topic branch", "eparate branch", "dedicated branch"}
+
+// limited is what `(?i)\b(until|till|without|by hand|manually)\b`
+// matches: a word until, till, without or manually, or "by hand", in any
+// case. Found without a regexp: it runs on every read-only and
+// must-update candidate (infer_test.go checks it against the regexp).
+func limited(text string) bool { return hasWord(text, limitedWords, "by", "hand") }
+
+var (
+	limitedWords = newWordSet("until", "till", "without", "manually")
+	notWord      = newWordSet("not") // `(?i)\bnot\b`
 )
 
 // matchIf is re's first match in s (submatch indexes) when ok, else nil.

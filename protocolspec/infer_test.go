@@ -287,8 +287,10 @@ func TestInferRequiredSection(t *testing.T) {
 // match: on every line of the real protocols and on edge cases, a line
 // the regexp matches holds one of the words.
 func TestInferWordChecksAreSound(t *testing.T) {
-	lines := []string{"The agent MUST NOT overwrite docs/x.md", "MUST NOT Rewrite a/b", "MUST NOT write to the file a/b.md", "MUST NOT TOUCH x.md",
+	lines := []string{"until", "Till x", "by hand", "BY  HAND", "by-hand", "byhand", "notes", "NOT", "cannot", "not_x", "x without y", "Manually.",
+		"The agent MUST NOT overwrite docs/x.md", "MUST NOT Rewrite a/b", "MUST NOT write to the file a/b.md", "MUST NOT TOUCH x.md",
 		"MUST NOT directly Edit a/b", "SHALL NOT write to x.md", "The agent SHALL Change CHANGELOG.md", "MUST UPDATE docs/a.md with: x",
+		"MUST create a new Feature Branch", "SHALL use a \u017feparate branch", "MUST Work On an topic branch", "MUST follow Conventional-Commits",
 		"x.md is READ-ONLY", "x.md is Read Only", "MUST commit all the changes", "MUST Commit All changed files", "MUST keep a CLEAN working tree"}
 	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
 	for _, p := range paths {
@@ -299,6 +301,7 @@ func TestInferWordChecksAreSound(t *testing.T) {
 		lines = append(lines, strings.Split(string(b), "\n")...)
 	}
 	re := inferRE()
+	limitedRE, notRE := regexp.MustCompile(`(?i)\b(until|till|without|by hand|manually)\b`), regexp.MustCompile(`(?i)\bnot\b`)
 	checks := []struct {
 		re    *regexp.Regexp
 		words []string
@@ -307,8 +310,18 @@ func TestInferWordChecksAreSound(t *testing.T) {
 		{re[RuleMustUpdate], mustUpdateWords},
 		{re[RuleReadOnly], []string{"read-only", "read only"}},
 		{re[RuleCleanTree], []string{"clean", "commit all"}},
+		{re[RuleFeatureBranch], featureBranchWords},
+		{re[RuleConventional], []string{"conventional commit", "conventional-commit"}},
 	}
 	for _, l := range lines {
+		for _, l := range []string{l, strings.Join(strings.Fields(l), " ")} {
+			if got, want := limited(l), limitedRE.MatchString(l); got != want {
+				t.Errorf("limited(%q) = %v, the regexp says %v", l, got, want)
+			}
+			if got, want := hasWord(l, notWord, "", ""), notRE.MatchString(l); got != want {
+				t.Errorf("hasWord(%q, not) = %v, the regexp says %v", l, got, want)
+			}
+		}
 		l = strings.Join(strings.Fields(l), " ") // requirement text has single spaces
 		lower := strings.ToLower(l)
 		for _, c := range checks {

@@ -122,8 +122,7 @@ func parsePhaseHeading(text string) (phaseHeading, bool) {
 // sectionKind reports whether a heading names the Session Start or the
 // Session End part of the protocol; when both appear the first one wins.
 func sectionKind(text string) string {
-	l := strings.ToLower(text)
-	s, e := strings.Index(l, "session start"), strings.Index(l, "session end")
+	s, e := lowerIndex(text, "session start"), lowerIndex(text, "session end")
 	switch {
 	case s >= 0 && (e < 0 || s < e):
 		return SectionStart
@@ -136,8 +135,26 @@ func sectionKind(text string) string {
 // isTemplateHolder reports whether a Session Start/End heading holds the
 // checklist template ("Session Start Checklist") rather than the phases.
 func isTemplateHolder(text string) bool {
-	l := strings.ToLower(text)
-	return strings.Contains(l, "checklist") || strings.Contains(l, "template")
+	return lowerIndex(text, "checklist") >= 0 || lowerIndex(text, "template") >= 0
+}
+
+// lowerIndex is strings.Index(strings.ToLower(text), sub) for a lower-case
+// ASCII sub. ASCII text (every real heading) is searched in place: the
+// lower-cased copy was made for every heading, several times.
+func lowerIndex(text, sub string) int {
+	if !isASCIIText(text) {
+		return strings.Index(strings.ToLower(text), sub)
+	}
+	for i := 0; i+len(sub) <= len(text); i++ {
+		j := 0
+		for j < len(sub) && lowerASCII(text[i+j]) == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // upperSnake turns a title into a phase id: "QA Validation" -> "QA_VALIDATION".

@@ -116,3 +116,16 @@ func TestPhaseMatchersMatchRegexps(t *testing.T) {
 		}
 	}
 }
+
+// lowerIndex finds what strings.Index finds in the lower-cased text.
+func TestLowerIndex(t *testing.T) {
+	texts := []string{"", "Session Start", "SESSION END Checklist", "x session  start", "Session Start\u212a", "ſession start", "İ Session End",
+		"Session Log Template", "TEMPLATES", "templat", "a Session End then Session Start"}
+	for _, tx := range texts {
+		for _, sub := range []string{"session start", "session end", "checklist", "template"} {
+			if got, want := lowerIndex(tx, sub), strings.Index(strings.ToLower(tx), sub); got != want {
+				t.Errorf("lowerIndex(%q, %q) = %d, want %d", tx, sub, got, want)
+			}
+		}
+	}
+}

@@ -316,8 +316,8 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 			if cur != nil {
 				continue
 			}
-			if lt := strings.ToLower(t); strings.Contains(lt, "template") && sectionKind(t) == "" {
-				subj := strings.TrimSpace(strings.ReplaceAll(lt, "template", ""))
+			if lowerIndex(t, "template") >= 0 && sectionKind(t) == "" {
+				subj := strings.TrimSpace(strings.ReplaceAll(strings.ToLower(t), "template", ""))
 				if subj != "" {
 					tpls = append(tpls, template{subject: subj})
 					cur, level = &tpls[len(tpls)-1], b.Level

@@ -153,7 +153,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			modifies := prohibits && has(mustNotModifyWords...)
 			if m := matchIf(modifies, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
-			} else if loc := matchIf(has("read-only", "read only"), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], notWord, "", "") && !limited(r.Text) {
+			} else if loc := matchIf(has("read-only", "read only"), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], &notWord, "", "") && !limited(r.Text) {
 				var paths []string
 				for _, c := range re["path"].FindAllString(r.Text, -1) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
@@ -204,7 +204,7 @@ var featureBranchWords = []string{"feature branch", "topic branch", "eparate bra
 // matches: a word until, till, without or manually, or "by hand", in any
 // case. Found without a regexp: it runs on every read-only and
 // must-update candidate (infer_test.go checks it against the regexp).
-func limited(text string) bool { return hasWord(text, limitedWords, "by", "hand") }
+func limited(text string) bool { return hasWord(text, &limitedWords, "by", "hand") }
 
 var (
 	limitedWords = newWordSet("until", "till", "without", "manually")

@@ -318,7 +318,7 @@ func TestInferWordChecksAreSound(t *testing.T) {
 			if got, want := limited(l), limitedRE.MatchString(l); got != want {
 				t.Errorf("limited(%q) = %v, the regexp says %v", l, got, want)
 			}
-			if got, want := hasWord(l, notWord, "", ""), notRE.MatchString(l); got != want {
+			if got, want := hasWord(l, &notWord, "", ""), notRE.MatchString(l); got != want {
 				t.Errorf("hasWord(%q, not) = %v, the regexp says %v", l, got, want)
 			}
 		}

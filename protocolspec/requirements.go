@@ -20,13 +20,11 @@ import (
 const slugWords = 4
 
 // slugStop are words that say nothing about what a requirement asks.
-var slugStop = map[string]bool{
-	"the": true, "a": true, "an": true, "agent": true, "must": true, "shall": true, "should": true,
-	"may": true, "required": true, "recommended": true, "optional": true, "be": true, "is": true,
-	"are": true, "to": true, "of": true, "for": true, "with": true, "and": true, "or": true,
-	"in": true, "on": true, "at": true, "by": true, "its": true, "it": true, "this": true,
-	"that": true, "then": true, "if": true, "when": true, "unless": true, "you": true, "your": true, "all": true, "any": true,
-}
+var slugStop = newWordSet(
+	"the", "a", "an", "agent", "must", "shall", "should", "may", "required", "recommended", "optional", "be", "is",
+	"are", "to", "of", "for", "with", "and", "or", "in", "on", "at", "by", "its", "it", "this", "that", "then",
+	"if", "when", "unless", "you", "your", "all", "any",
+)
 
 // Slug is the id part a requirement or checklist text gives ("" for a text
 // with no significant word).
@@ -52,7 +50,7 @@ func Slug(text string) string {
 		for ; i < len(text) && isSlugByte(lowerASCII(text[i])); i++ {
 			out = append(out, lowerASCII(text[i]))
 		}
-		if slugStop[string(out[ws:])] {
+		if slugStop.has(out[ws:]) {
 			out = out[:start]
 			continue
 		}
@@ -80,7 +78,7 @@ func isASCIIText(s string) bool {
 func isSlugByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 // IsConditional reports whether a requirement's text says when it applies.
-func IsConditional(text string) bool { return hasWord(text, requirementConditionals, "in", "case") }
+func IsConditional(text string) bool { return hasWord(text, &requirementConditionals, "in", "case") }
 
 var requirementConditionals = newWordSet("if", "when", "whenever", "unless")
 
@@ -88,7 +86,7 @@ var requirementConditionals = newWordSet("if", "when", "whenever", "unless")
 // changed or committed (create, write, update, save, commit, ...), as
 // opposed to read.
 func AsksToWrite(text string) bool {
-	return hasWord(text, creationWords, "", "") || hasWord(text, committingWords, "", "")
+	return hasWord(text, &creationWords, "", "") || hasWord(text, &committingWords, "", "")
 }
 
 var committingWords = newWordSet("commit", "commits", "committed", "append", "record")
@@ -141,7 +139,7 @@ func settleRequirements(p *Phase) []reqWords {
 		}
 		c.ID = id(c.Step, c.Line)
 	}
-	asks := hasWord(p.Title, creationWords, "", "")
+	asks := hasWord(p.Title, &creationWords, "", "")
 	for i, r := range p.Requirements {
 		if r.Level == LevelMust && words[i].flags&wordCreation != 0 {
 			asks = true

@@ -11,7 +11,7 @@ import "strings"
 // A word's bytes are ASCII, so it is lowered into a buffer on the stack:
 // strings.ToLower allocated for every capitalised word, and this runs on
 // every requirement several times.
-func hasWord(text string, words wordSet, before, after string) bool {
+func hasWord(text string, words *wordSet, before, after string) bool {
 	var buf, prev [16]byte // the words looked for are short
 	prevN, prevEnd := 0, -1
 	for i := 0; i < len(text); {
@@ -44,25 +44,36 @@ func hasWord(text string, words wordSet, before, after string) bool {
 	return false
 }
 
-// wordSet is a set of lower-case words with the first letters they start
-// with, so most words of a text are ruled out before a map lookup.
+// wordSet is a small set of lower-case words kept by first letter: a
+// lookup compares the few words starting with the same letter, and most
+// words of a text start with none of them. (A map hashed every word.)
 type wordSet struct {
-	words map[string]bool
-	first uint32 // bit c-'a' for each first letter c
+	first   uint32 // bit c-'a' for each first letter c
+	byFirst [26][]string
 }
 
 func newWordSet(words ...string) wordSet {
-	s := wordSet{words: map[string]bool{}}
+	var s wordSet
 	for _, w := range words {
-		s.words[w] = true
-		s.first |= 1 << (w[0] - 'a')
+		c := w[0] - 'a'
+		s.first |= 1 << c
+		s.byFirst[c] = append(s.byFirst[c], w)
 	}
 	return s
 }
 
-func (s wordSet) has(w []byte) bool {
+// has reports whether the (lower-case, non-empty) word w is in s.
+func (s *wordSet) has(w []byte) bool {
 	c := w[0]
-	return 'a' <= c && c <= 'z' && s.first&(1<<(c-'a')) != 0 && s.words[string(w)]
+	if c < 'a' || c > 'z' {
+		return false
+	}
+	for _, x := range s.byFirst[c-'a'] {
+		if x == string(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Word classes of a requirement, found in one pass (wordsOf).
@@ -82,12 +93,14 @@ type reqWords struct {
 
 // classFirst holds the first letters of the words of every class (and of
 // "in case"): a word starting otherwise is not lowered nor looked up.
-var classFirst = letters(requirementConditionals, conditionalWords, creationWords, newWordSet("in", "case"))
+var classFirst = letters(&requirementConditionals, &conditionalWords, &creationWords, &inCase)
+
+var inCase = newWordSet("in", "case")
 
 // letterSet is a set of the letters a-z.
 type letterSet uint32
 
-func letters(sets ...wordSet) letterSet {
+func letters(sets ...*wordSet) letterSet {
 	var l letterSet
 	for _, s := range sets {
 		l |= letterSet(s.first)

@@ -34,7 +34,7 @@ func TestHasWordMatchesRegexp(t *testing.T) {
 		if got, want := IsConditional(l), reqRE.MatchString(l); got != want {
 			t.Errorf("IsConditional(%q) = %v, the regexp says %v", l, got, want)
 		}
-		if got, want := hasWord(l, creationWords, "", ""), creationRE.MatchString(l); got != want {
+		if got, want := hasWord(l, &creationWords, "", ""), creationRE.MatchString(l); got != want {
 			t.Errorf("hasWord(%q, creationWords) = %v, the regexp says %v", l, got, want)
 		}
 		if got, want := isConditional(l), inferRE.MatchString(l); got != want {
@@ -94,7 +94,7 @@ func slugReference(text string) string {
 		for j < len(lower) && isSlugByte(lower[j]) {
 			j++
 		}
-		if w := lower[i:j]; !slugStop[w] {
+		if w := lower[i:j]; !slugStop.has([]byte(w)) {
 			words = append(words, w)
 		}
 		i = j
@@ -123,7 +123,7 @@ func TestSlugMatchesReference(t *testing.T) {
 }
 
 // isConditional is the wordConditional class on its own.
-func isConditional(text string) bool { return hasWord(text, conditionalWords, "", "") }
+func isConditional(text string) bool { return hasWord(text, &conditionalWords, "", "") }
 
 // wordsOf finds each class hasWord finds, on every line of the real
 // protocols and on edge cases.
@@ -146,7 +146,7 @@ func TestWordsOfMatchesHasWord(t *testing.T) {
 		if got, want := w.flags&wordConditional != 0, isConditional(l); got != want {
 			t.Errorf("wordsOf(%q) conditional = %v, isConditional says %v", l, got, want)
 		}
-		if got, want := w.flags&wordCreation != 0, hasWord(l, creationWords, "", ""); got != want {
+		if got, want := w.flags&wordCreation != 0, hasWord(l, &creationWords, "", ""); got != want {
 			t.Errorf("wordsOf(%q) creation = %v, hasWord says %v", l, got, want)
 		}
 		if w.lower != strings.ToLower(l) {

@@ -246,41 +246,47 @@ func firstKeyword(b []byte) string {
 			i++
 			continue
 		}
+		// Words are compared as slices of b: a string made of each
+		// capitalised word was an allocation per word.
 		w := wordAt(b, i)
-		next := ""
+		var next []byte
 		if j := i + len(w); j+1 < len(b) && b[j] == ' ' {
 			next = wordAt(b, j+1)
 		}
-		switch w {
+		switch string(w) {
 		case "MUST", "SHALL", "SHOULD":
-			if next == "NOT" {
-				return keywordLevel[w+" NOT"]
+			if string(next) == "NOT" {
+				return notLevel[string(w)]
 			}
-			return keywordLevel[w]
+			return keywordLevel[string(w)]
 		case "NOT":
-			if next == "RECOMMENDED" {
+			if string(next) == "RECOMMENDED" {
 				return LevelShouldNot
 			}
 		case "RECOMMENDED", "REQUIRED", "MAY", "OPTIONAL":
-			return keywordLevel[w]
+			return keywordLevel[string(w)]
 		}
 		i += max(len(w), 1)
 	}
 	return ""
 }
 
-// wordAt returns the upper-case word starting at i, or "" when the run of
-// capitals is followed by another word character (it is part of a word
+// notLevel is keywordLevel of "MUST NOT", "SHALL NOT" and "SHOULD NOT",
+// by their first word.
+var notLevel = map[string]string{"MUST": keywordLevel["MUST NOT"], "SHALL": keywordLevel["SHALL NOT"], "SHOULD": keywordLevel["SHOULD NOT"]}
+
+// wordAt returns the upper-case word starting at i, or nil when the run
+// of capitals is followed by another word character (it is part of a word
 // such as "MUSTARD" or "MAY_BE").
-func wordAt(b []byte, i int) string {
+func wordAt(b []byte, i int) []byte {
 	j := i
 	for j < len(b) && b[j] >= 'A' && b[j] <= 'Z' {
 		j++
 	}
 	if j == i || (j < len(b) && isWordByte(b[j])) {
-		return ""
+		return nil
 	}
-	return string(b[i:j])
+	return b[i:j]
 }
 
 // isWordByte matches the regexp \w class, so boundaries work like \b.

@@ -18,6 +18,10 @@ type flat struct {
 	code   [][2]int // [from, to) ranges of b that came from code spans
 	runs   []run
 	breaks []int // indices in b of hard line breaks (sentence boundaries)
+	// Buffers of masked and sentences, kept so a reused flat (the walk's
+	// scratch) does not grow new ones for every paragraph.
+	mask  []byte
+	sents [][2]int
 }
 
 type run struct{ at, src int }
@@ -107,12 +111,14 @@ func (f *flat) block(s *source, n ast.Node) {
 
 func (f *flat) String() string { return string(bytes.TrimSpace(f.b)) }
 
-// masked returns b with code-span bytes replaced by NUL, for key-word search.
+// masked returns b with code-span bytes replaced by NUL, for key-word
+// search. It is f's own buffer (or b itself): gone at the next call.
 func (f *flat) masked() []byte {
 	if len(f.code) == 0 {
 		return f.b
 	}
-	m := bytes.Clone(f.b)
+	m := append(f.mask[:0], f.b...)
+	f.mask = m
 	for _, r := range f.code {
 		for i := r[0]; i < r[1]; i++ {
 			m[i] = 0
@@ -140,7 +146,7 @@ var abbreviations = map[string]bool{"e.g": true, "i.e": true, "vs": true, "cf": 
 // end (closing quotes and brackets may come between), outside code spans,
 // and at hard line breaks.
 func (f *flat) sentences() [][2]int {
-	var out [][2]int
+	out := f.sents[:0] // f's own buffer: gone at the next call
 	start := 0
 	emit := func(end, next int) {
 		from, to := start, end
@@ -184,6 +190,7 @@ func (f *flat) sentences() [][2]int {
 		emit(j, j)
 	}
 	emit(len(f.b), len(f.b))
+	f.sents = out
 	return out
 }
 

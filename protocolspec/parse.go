@@ -1,6 +1,7 @@
 package protocolspec
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -176,6 +177,9 @@ func (w *walker) top() *section {
 // line belongs to the phase the heading opens (or is in).
 func (w *walker) heading(s *source, h *ast.Heading) {
 	w.headingState(s, h)
+	if inlineWalk(s, h) == ast.WalkSkipChildren {
+		return // no '<': no gate comment
+	}
 	_ = ast.Walk(h, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if r, ok := c.(*ast.RawHTML); ok && entering {
 			w.gates(s, rawHTMLText(s, r))
@@ -310,6 +314,9 @@ func (w *walker) phaseBlock(s *source, n ast.Node) {
 		switch v := c.(type) {
 		case *ast.Heading:
 			w.nestedHeading(s, v)
+			return inlineWalk(s, v), nil
+		case *ast.Paragraph, *ast.TextBlock:
+			return inlineWalk(s, v), nil
 		case *ast.HTMLBlock:
 			w.gates(s, htmlBlockText(s, v))
 		case *ast.RawHTML:
@@ -323,6 +330,20 @@ func (w *walker) phaseBlock(s *source, n ast.Node) {
 		return ast.WalkContinue, nil
 	})
 	w.requirements(s, n)
+}
+
+// inlineWalk says whether a walk looking for gate comments goes into a
+// paragraph's or heading's inline nodes: raw HTML needs a '<' in its
+// lines, and most text has none, so its nodes need not be visited.
+func inlineWalk(s *source, n ast.Node) ast.WalkStatus {
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		if bytes.IndexByte(s.src[seg.Start:seg.Stop], '<') >= 0 {
+			return ast.WalkContinue
+		}
+	}
+	return ast.WalkSkipChildren
 }
 
 // nestedHeading warns about a phase-looking heading inside a blockquote or
@@ -477,6 +498,9 @@ func (w *walker) templates(s *source, n ast.Node, ctx tplCtx) {
 			if ctx.depth == 0 {
 				w.nestedHeading(s, v)
 			}
+			return inlineWalk(s, v), nil
+		case *ast.Paragraph, *ast.TextBlock:
+			return inlineWalk(s, v), nil
 		case *ast.HTMLBlock:
 			if ctx.depth == 0 {
 				w.gates(s, htmlBlockText(s, v))

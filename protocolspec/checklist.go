@@ -104,7 +104,11 @@ func splitRow(line []byte) [][]byte {
 		cells = append(cells, line[start:])
 	}
 	for j, c := range cells {
-		cells[j] = bytes.ReplaceAll(bytes.TrimSpace(c), []byte(`\|`), []byte(`|`))
+		c = bytes.TrimSpace(c)
+		if bytes.Contains(c, []byte(`\|`)) { // ReplaceAll copies even when there is nothing to replace
+			c = bytes.ReplaceAll(c, []byte(`\|`), []byte(`|`))
+		}
+		cells[j] = c
 	}
 	return cells
 }
@@ -136,11 +140,16 @@ func closingRun(b []byte, i, k int) int {
 
 // cellText reduces a raw cell to the text a reader sees.
 func cellText(raw []byte) string {
-	if !bytes.ContainsAny(raw, "\\`*_[]<>&!~") {
-		var f flat
-		f.write(raw, 0, false)
-		return f.String()
+	var buf [128]byte
+	if t, ok := codeSpanText(buf[:0], raw); ok {
+		return string(bytes.TrimSpace(t))
 	}
+	return parsedCellText(raw)
+}
+
+// parsedCellText is cellText with goldmark, for cells with markup other
+// than code spans.
+func parsedCellText(raw []byte) string {
 	s := newSource(raw)
 	doc := cellParser.Parse(text.NewReader(raw))
 	var f flat
@@ -150,13 +159,126 @@ func cellText(raw []byte) string {
 	return f.String()
 }
 
+// codeSpanText appends one line of inline markdown to dst, whitespace
+// collapsed as flat.write does, when its only markup is code spans (a
+// checklist cell such as "Run `go vet ./...`"), reading them as goldmark
+// does: a run of n backticks opens a span that the next run of exactly n
+// closes, else it is literal text, and a span starting and ending with a
+// space loses one of each. Outside the spans it also takes what cannot be
+// markup there: brackets with no '(' (a cell parse knows no link
+// references, so "[ ]" is text) and at most one run of '*' and one of '_'
+// (emphasis needs two). ok is false for anything else.
+func codeSpanText(dst, raw []byte) (text []byte, ok bool) {
+	if !bytes.ContainsAny(raw, inlineSpecial+"\n") {
+		return appendCollapsed(dst, raw), true
+	}
+	if bytes.IndexByte(raw, '\n') >= 0 || raw[0] == ' ' || raw[0] == '\t' {
+		return dst, false // indentation is block structure: goldmark's to read
+	}
+	var stars, unders int // delimiter runs outside the spans
+	brackets, parens := false, false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
+		case '`':
+			k := runLen(raw, i, '`')
+			if end := closingRun(raw, i+k, k); end >= 0 {
+				i = end - 1 // a span: what is inside is text
+			} else {
+				i += k - 1 // literal backticks
+			}
+		case '*', '_':
+			if i == 0 || raw[i-1] != c {
+				if c == '*' {
+					stars++
+				} else {
+					unders++
+				}
+			}
+		case '[', ']', '!':
+			brackets = true
+		case '(':
+			parens = true
+		default:
+			if strings.IndexByte(inlineSpecial, c) >= 0 {
+				return dst, false
+			}
+		}
+	}
+	if stars > 1 || unders > 1 || brackets && parens {
+		return dst, false
+	}
+	start := 0 // of the text not yet written
+	for i := 0; i < len(raw); {
+		if raw[i] != '`' {
+			i++
+			continue
+		}
+		k := runLen(raw, i, '`')
+		end := closingRun(raw, i+k, k)
+		if end < 0 {
+			i += k
+			continue
+		}
+		dst = appendCollapsed(dst, raw[start:i])
+		code := raw[i+k : end-k]
+		if !isBlankText(code) && code[0] == ' ' && code[len(code)-1] == ' ' {
+			code = code[1 : len(code)-1]
+		}
+		dst = appendCollapsed(dst, code)
+		i, start = end, end
+	}
+	return appendCollapsed(dst, raw[start:]), true
+}
+
+// appendCollapsed appends p to dst with each run of whitespace made one
+// space and none at the start, as flat.write builds its text.
+func appendCollapsed(dst, p []byte) []byte {
+	for _, c := range p {
+		if !isFlatSpace(c) {
+			dst = append(dst, c)
+		} else if len(dst) > 0 && dst[len(dst)-1] != ' ' {
+			dst = append(dst, ' ')
+		}
+	}
+	return dst
+}
+
+// isBlankText is goldmark's util.IsBlank.
+func isBlankText(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
 // level maps a Req cell ("MUST", "shall not") to an RFC 2119 level.
 func level(cell string) (string, bool) {
 	if cell == "" {
 		return "", true
 	}
-	l, ok := keywordLevel[strings.ToUpper(strings.Join(strings.Fields(cell), " "))]
+	if !plainKey(cell) {
+		cell = strings.ToUpper(strings.Join(strings.Fields(cell), " "))
+	}
+	l, ok := keywordLevel[cell]
 	return l, ok
+}
+
+// plainKey reports whether a cell already is what level looks up: ASCII
+// without lower case, single spaces between words and none around them
+// ("MUST NOT"), as real tables write it. level then needs no copy.
+func plainKey(cell string) bool {
+	for i := 0; i < len(cell); i++ {
+		c := cell[i]
+		switch {
+		case c >= 0x80 || 'a' <= c && c <= 'z' || c < ' ':
+			return false
+		case c == ' ' && (i == 0 || i == len(cell)-1 || cell[i-1] == ' '):
+			return false
+		}
+	}
+	return true
 }
 
 // stepBox strips a leading "[ ]" / "[x]" from a step cell; real logs put
@@ -181,7 +303,18 @@ func tableItems(s *source, t *east.Table, warn func(line int, format string, arg
 	if hdr == nil {
 		return nil, 0, false
 	}
-	raw := splitRow(rawLine(s.src, hdr.Pos()))
+	var rows []int
+	for r := hdr.NextSibling(); r != nil; r = r.NextSibling() {
+		rows = append(rows, r.Pos())
+	}
+	return tableRows(s, hdr.Pos(), rows, warn)
+}
+
+// tableRows reads a checklist table from the source lines of its header
+// (at offset hdr) and of its rows (at offsets rows): a table found by
+// goldmark and one found by the template scanner are read alike.
+func tableRows(s *source, hdr int, rows []int, warn func(line int, format string, args ...any)) (items []ChecklistItem, line int, ok bool) {
+	raw := splitRow(rawLine(s.src, hdr))
 	names := make([]string, len(raw))
 	for i, c := range raw {
 		names[i] = cellText(c)
@@ -190,10 +323,10 @@ func tableItems(s *source, t *east.Table, warn func(line int, format string, arg
 	if !ok {
 		return nil, 0, false
 	}
-	line = s.lineOf(hdr.Pos())
+	line = s.lineOf(hdr)
 	items = []ChecklistItem{}
-	for r := hdr.NextSibling(); r != nil; r = r.NextSibling() {
-		cells := splitRow(rawLine(s.src, r.Pos()))
+	for _, r := range rows {
+		cells := splitRow(rawLine(s.src, r))
 		get := func(role string) string {
 			i, ok := cols[role]
 			if !ok || i >= len(cells) {
@@ -201,7 +334,7 @@ func tableItems(s *source, t *east.Table, warn func(line int, format string, arg
 			}
 			return cellText(cells[i])
 		}
-		it := ChecklistItem{Line: s.lineOf(r.Pos()), Evidence: get("evidence")}
+		it := ChecklistItem{Line: s.lineOf(r), Evidence: get("evidence")}
 		req := get("req")
 		lv, known := level(req)
 		if !known {
@@ -233,13 +366,18 @@ func taskBox(li ast.Node) *east.TaskCheckBox {
 // code blocks or tables.
 func itemText(s *source, li ast.Node) *flat {
 	var f flat
+	itemTextInto(&f, s, li)
+	return &f
+}
+
+// itemTextInto is itemText into a given (empty) buffer.
+func itemTextInto(f *flat, s *source, li ast.Node) {
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
 		case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
 			f.block(s, c)
 		}
 	}
-	return &f
 }
 
 // itemLine is the line of a list item's first text, else of its marker.

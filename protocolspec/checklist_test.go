@@ -1,6 +1,7 @@
 package protocolspec
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -221,5 +222,61 @@ func TestCellText(t *testing.T) {
 	}
 	if strings.Contains(cellText([]byte("x")), "\n") {
 		t.Error("newline in cell text")
+	}
+}
+
+// codeSpanText reads every short unindented line over two alphabets
+// (spans, emphasis runs, brackets, parentheses) as goldmark does, and
+// gives up on the markup it leaves to goldmark.
+func TestCodeSpanTextMatchesGoldmark(t *testing.T) {
+	checked := 0
+	check := func(line []byte) {
+		// Callers pass trimmed cells; an indented line is goldmark's
+		// indented code, which the plain path never read as it does.
+		if len(line) > 0 && line[0] == ' ' {
+			return
+		}
+		if b, ok := codeSpanText(nil, line); ok {
+			checked++
+			if got, want := string(bytes.TrimSpace(b)), parsedCellText(line); got != want {
+				t.Fatalf("codeSpanText(%q) = %q, goldmark gives %q", line, got, want)
+			}
+		}
+	}
+	var line []byte
+	var walk func(alphabet string, n int)
+	walk = func(alphabet string, n int) {
+		check(line)
+		if n == 0 {
+			return
+		}
+		for _, c := range []byte(alphabet) {
+			line = append(line, c)
+			walk(alphabet, n-1)
+			line = line[:len(line)-1]
+		}
+	}
+	walk("` a_", 8)
+	walk("` a_*[]!(x", 5)
+	for _, in := range []string{"Initialize Serena: `mcp__serena__activate_project`", "`a|b` \\| c", "x `` y ` z", "`\tx `", "` `", "a ` b ` c",
+		"&amp; `x`", "`x` *y*", "Commit SHA: _______", "[ ]", "[x]", "QA report: `.agents/qa/[report].md`", "[a](b)", "![a]", "*a* b"} {
+		check([]byte(in))
+	}
+	if checked < 1000 {
+		t.Errorf("only %d lines read without goldmark", checked)
+	}
+}
+
+// level's shortcut for cells already in key form changes no answer.
+func TestLevelShortcut(t *testing.T) {
+	for _, cell := range []string{"MUST", "MUST NOT", "must not", "MUST  NOT", " MUST", "MUST ", "Should", "SHOULD\tNOT", "MAY\u00a0", "NOT RECOMMENDED",
+		"REQUIRED", "X", "MUST_NOT", "ＭUST", "\u212a", "", "-", "N/A"} {
+		l, ok := keywordLevel[strings.ToUpper(strings.Join(strings.Fields(cell), " "))]
+		if cell == "" {
+			l, ok = "", true
+		}
+		if gl, gok := level(cell); gl != l || gok != ok {
+			t.Errorf("level(%q) = %q, %v; want %q, %v", cell, gl, gok, l, ok)
+		}
 	}
 }

@@ -18,13 +18,18 @@ import (
 // process, hooks included, for a feature the protocol parser never uses.
 
 // newParser is goldmark's default CommonMark parser plus the two GFM
-// extensions, at the priorities goldmark's extensions register them.
-func newParser() parser.Parser {
+// extensions, at the priorities goldmark's extensions register them; with
+// cellless, table cells are left unparsed (celllessTables).
+func newParser(cellless bool) parser.Parser {
 	t := &gfmTable{escaped: parser.NewContextKey()}
+	var tables parser.ParagraphTransformer = t
+	if cellless {
+		tables = celllessTables{t}
+	}
 	return parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(gfmCheckBox{}, 0))...),
-		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(t, 200))...),
+		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(tables, 200))...),
 		parser.WithASTTransformers(util.Prioritized(gfmTableEscapes{t}, 0)),
 	)
 }

@@ -7,15 +7,85 @@ import (
 	"unicode"
 )
 
-// phaseRE matches a phase heading's text after inline markup is reduced:
-// "Phase <number>: <rest>". The number is kept as written ("1.5", "2a").
-var phaseRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?i:phase)\s+([0-9]+(?:\.[0-9]+)*[A-Za-z]?)\s*:\s*(.*)$`)
-})
+// Phase headings: "Phase <number>: <rest>" after inline markup is
+// reduced, the number kept as written ("1.5", "2a"). matchPhase and
+// phaseLike are what the regexps `^(?i:phase)\s+([0-9]+(?:\.[0-9]+)*[A-Za-z]?)\s*:\s*(.*)$`
+// and `^(?i:phase)\s+[0-9]` match, by hand: they run on every heading
+// (heading_test.go checks them against the regexps).
 
-// phaseLikeRE catches headings an author probably meant as phases
-// ("Phase 3 - Foo", "Phase 3 Foo") so they are warned about, not dropped silently.
-var phaseLikeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:phase)\s+[0-9]`) })
+// phasePrefix is the index past a leading "phase" in any case and the
+// whitespace after it (at least one of \t \n \f \r and space), or 0.
+// (?i) folds the s to ſ too.
+func phasePrefix(t string) int {
+	i := 0
+	for _, want := range []byte("phase") {
+		if want == 's' && strings.HasPrefix(t[i:], "\u017f") {
+			i += len("\u017f")
+			continue
+		}
+		if i >= len(t) || lowerASCII(t[i]) != want {
+			return 0
+		}
+		i++
+	}
+	j := i
+	for j < len(t) && isRESpace(t[j]) {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	return j
+}
+
+// isRESpace is the regexp \s class.
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// matchPhase splits "Phase 2.5: rest" into its number and rest.
+func matchPhase(t string) (number, rest string, ok bool) {
+	j := phasePrefix(t)
+	if j == 0 || j >= len(t) || !isDigit(t[j]) {
+		return "", "", false
+	}
+	k := j
+	for k < len(t) && isDigit(t[k]) {
+		k++
+	}
+	for k+1 < len(t) && t[k] == '.' && isDigit(t[k+1]) {
+		k++
+		for k < len(t) && isDigit(t[k]) {
+			k++
+		}
+	}
+	if k < len(t) && ('a' <= lowerASCII(t[k]) && lowerASCII(t[k]) <= 'z') {
+		k++
+	}
+	number = t[j:k]
+	for k < len(t) && isRESpace(t[k]) {
+		k++
+	}
+	if k >= len(t) || t[k] != ':' {
+		return "", "", false
+	}
+	k++
+	for k < len(t) && isRESpace(t[k]) {
+		k++
+	}
+	rest = t[k:]
+	if strings.IndexByte(rest, '\n') >= 0 {
+		return "", "", false // (.*)$ does not cross a line
+	}
+	return number, rest, true
+}
+
+// phaseLike catches headings an author probably meant as phases ("Phase
+// 3 - Foo", "Phase 3 Foo") so they are warned about, not dropped silently.
+func phaseLike(t string) bool {
+	j := phasePrefix(t)
+	return j > 0 && j < len(t) && isDigit(t[j])
+}
 
 type phaseHeading struct {
 	number, title, condition string
@@ -24,11 +94,11 @@ type phaseHeading struct {
 
 // parsePhaseHeading splits "Phase 2.5: QA Validation (BLOCKING when x)".
 func parsePhaseHeading(text string) (phaseHeading, bool) {
-	m := phaseRE().FindStringSubmatch(text)
-	if m == nil {
+	number, rest, ok := matchPhase(text)
+	if !ok {
 		return phaseHeading{}, false
 	}
-	h := phaseHeading{number: m[1], title: strings.TrimSpace(m[2]), gate: GateUnspecified}
+	h := phaseHeading{number: number, title: strings.TrimSpace(rest), gate: GateUnspecified}
 	if !strings.HasSuffix(h.title, ")") {
 		return h, true
 	}
@@ -52,8 +122,7 @@ func parsePhaseHeading(text string) (phaseHeading, bool) {
 // sectionKind reports whether a heading names the Session Start or the
 // Session End part of the protocol; when both appear the first one wins.
 func sectionKind(text string) string {
-	l := strings.ToLower(text)
-	s, e := strings.Index(l, "session start"), strings.Index(l, "session end")
+	s, e := lowerIndex(text, "session start"), lowerIndex(text, "session end")
 	switch {
 	case s >= 0 && (e < 0 || s < e):
 		return SectionStart
@@ -66,8 +135,26 @@ func sectionKind(text string) string {
 // isTemplateHolder reports whether a Session Start/End heading holds the
 // checklist template ("Session Start Checklist") rather than the phases.
 func isTemplateHolder(text string) bool {
-	l := strings.ToLower(text)
-	return strings.Contains(l, "checklist") || strings.Contains(l, "template")
+	return lowerIndex(text, "checklist") >= 0 || lowerIndex(text, "template") >= 0
+}
+
+// lowerIndex is strings.Index(strings.ToLower(text), sub) for a lower-case
+// ASCII sub. ASCII text (every real heading) is searched in place: the
+// lower-cased copy was made for every heading, several times.
+func lowerIndex(text, sub string) int {
+	if !isASCIIText(text) {
+		return strings.Index(strings.ToLower(text), sub)
+	}
+	for i := 0; i+len(sub) <= len(text); i++ {
+		j := 0
+		for j < len(sub) && lowerASCII(text[i+j]) == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // upperSnake turns a title into a phase id: "QA Validation" -> "QA_VALIDATION".

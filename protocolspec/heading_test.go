@@ -1,6 +1,12 @@
 package protocolspec
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
 
 func TestCompareNumbers(t *testing.T) {
 	tests := []struct {
@@ -67,6 +73,59 @@ func TestNumberKey(t *testing.T) {
 	for _, p := range differ {
 		if numberKey(p[0]) == numberKey(p[1]) {
 			t.Errorf("numberKey(%q) == numberKey(%q) = %q; want different", p[0], p[1], numberKey(p[0]))
+		}
+	}
+}
+
+// matchPhase and phaseLike match what the regexps they replaced match:
+// on the real protocols' lines, on edge cases, and with every rune of the
+// basic plane in place of each letter of "phase" (case folding).
+func TestPhaseMatchersMatchRegexps(t *testing.T) {
+	phaseRE := regexp.MustCompile(`^(?i:phase)\s+([0-9]+(?:\.[0-9]+)*[A-Za-z]?)\s*:\s*(.*)$`)
+	likeRE := regexp.MustCompile(`^(?i:phase)\s+[0-9]`)
+	check := func(l string) {
+		t.Helper()
+		num, rest, ok := matchPhase(l)
+		m := phaseRE.FindStringSubmatch(l)
+		if ok != (m != nil) || ok && (num != m[1] || rest != m[2]) {
+			t.Fatalf("matchPhase(%q) = %q, %q, %v; the regexp says %q", l, num, rest, ok, m)
+		}
+		if got, want := phaseLike(l), likeRE.MatchString(l); got != want {
+			t.Fatalf("phaseLike(%q) = %v, the regexp says %v", l, got, want)
+		}
+	}
+	lines := []string{"", "Phase", "Phase 1", "Phase 1:", "Phase 1: x", "phase\t2.5a : y", "PHASE 10.2.3: z (BLOCKING)", "Phase 1.: x", "Phase 1a.2: x",
+		"Phase 1:\nx", "Phase 1: x\ny", "Phase\n1:x", "Phase1: x", "Phase 1 - x", "Phaſe 3: x", "PHAſE 3 x", "Phase 3ab: x", "Phase 3 a: x",
+		"Phase 2:\t", "Phase 2: \xff", "Phase 12", "Phases 1: x", "Phase: 1", "Phase 1 : x"}
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			lines = append(lines, l, strings.TrimLeft(l, "# "))
+		}
+	}
+	for _, l := range lines {
+		check(l)
+	}
+	for i := range len("phase") {
+		for r := rune(0); r < 0x10000; r++ {
+			check("phase"[:i] + string(r) + "phase"[i+1:] + " 1: x")
+		}
+	}
+}
+
+// lowerIndex finds what strings.Index finds in the lower-cased text.
+func TestLowerIndex(t *testing.T) {
+	texts := []string{"", "Session Start", "SESSION END Checklist", "x session  start", "Session Start\u212a", "ſession start", "İ Session End",
+		"Session Log Template", "TEMPLATES", "templat", "a Session End then Session Start"}
+	for _, tx := range texts {
+		for _, sub := range []string{"session start", "session end", "checklist", "template"} {
+			if got, want := lowerIndex(tx, sub), strings.Index(strings.ToLower(tx), sub); got != want {
+				t.Errorf("lowerIndex(%q, %q) = %d, want %d", tx, sub, got, want)
+			}
 		}
 	}
 }

@@ -52,8 +52,6 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		RuleMustUpdate:    regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:update|modify|edit|change)\s+(?:(?i:the)\s+)?(?:(?i:file)\s+)?([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`),
 		// what may follow a path that MUST be updated: how, not when.
 		"updateTail":        regexp.MustCompile(`(?i)^(?:|directly|with\b.*|\(.*)$|^[.;:]`),
-		"limited":           regexp.MustCompile(`(?i)\b(until|till|without|by hand|manually)\b`),
-		"not":               regexp.MustCompile(`(?i)\bnot\b`),
 		"path":              regexp.MustCompile(path),
 		RuleNoDefaultBranch: regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:work|commit)\s+(?:(?i:directly)\s+)?(?i:on|to|in|into)\s+(?:(?i:the)\s+)?(?i:(main|master)\b(?:\s+branch)?|default\s+branch)`),
 		RuleFeatureBranch:   regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:create|use|work on|work in|start)\s+(?i:an?)\s+(?i:new\s+)?(?i:feature|topic|separate|dedicated)\s+(?i:branch)`),
@@ -111,12 +109,10 @@ func mustUpdateWhole(text string, i, j int) bool {
 	}
 	re := inferRE()
 	tail := strings.TrimSpace(text[i+len(p):])
-	return re["updateTail"].MatchString(tail) && !re["limited"].MatchString(tail)
+	return re["updateTail"].MatchString(tail) && !limited(tail)
 }
 
-func isConditional(text string) bool { return hasWord(text, conditionalWords, "", "") }
-
-var conditionalWords = map[string]bool{"if": true, "when": true, "whenever": true, "unless": true, "except": true, "otherwise": true}
+var conditionalWords = newWordSet("if", "when", "whenever", "unless", "except", "otherwise")
 
 // inferred is one inference before it is placed on a phase.
 type inferred struct {
@@ -135,13 +131,13 @@ func (w *walker) infer(s *source, doc ast.Node) {
 	re := inferRE()
 	for pi := range sp.Phases {
 		p := &sp.Phases[pi]
-		for _, r := range p.Requirements {
-			if r.Conditional || isConditional(r.Text) {
+		for ri, r := range p.Requirements {
+			if r.Conditional || w.words[pi][ri].flags&wordConditional != 0 {
 				continue // under a conditional phase, or saying when it applies
 			}
 			// Each rule runs only on text holding words it needs: most
 			// requirements match none, and the regexps are most of a parse.
-			lower := strings.ToLower(r.Text)
+			lower := w.words[pi][ri].lower
 			has := func(words ...string) bool {
 				for _, w := range words {
 					if strings.Contains(lower, w) {
@@ -150,10 +146,14 @@ func (w *walker) infer(s *source, doc ast.Node) {
 				}
 				return false
 			}
+			// The words checked are the ones each regexp must match (its
+			// (?i) letters fold only to themselves, and a requirement's
+			// whitespace is single spaces), so a check never hides a match.
 			prohibits := strings.Contains(r.Text, "MUST NOT") || strings.Contains(r.Text, "SHALL NOT")
-			if m := matchIf(prohibits, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
+			modifies := prohibits && has(mustNotModifyWords...)
+			if m := matchIf(modifies, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
-			} else if loc := matchIf(has("read"), re[RuleReadOnly], r.Text); loc != nil && !re["not"].MatchString(r.Text[:loc[0]]) && !re["limited"].MatchString(r.Text) {
+			} else if loc := matchIf(has("read-only", "read only"), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], &notWord, "", "") && !limited(r.Text) {
 				var paths []string
 				for _, c := range re["path"].FindAllString(r.Text, -1) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
@@ -164,7 +164,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 					add(pi, r, RuleReadOnly, CheckUnchanged, pathGlob(paths[0]))
 				}
 			}
-			if r.Level == LevelMust && has("update", "modify", "edit", "change") {
+			if r.Level == LevelMust && has(mustUpdateWords...) {
 				if m := re[RuleMustUpdate].FindStringSubmatchIndex(r.Text); m != nil && mustUpdateWhole(r.Text, m[2], m[3]) {
 					add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(r.Text[m[2]:m[3]], ".")))
 				}
@@ -172,13 +172,13 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			switch {
 			case prohibits && has("main", "master", "default") && re[RuleNoDefaultBranch].MatchString(r.Text):
 				add(pi, r, RuleNoDefaultBranch, CheckNotDefaultBranch, "")
-			case !prohibits && has("branch") && re[RuleFeatureBranch].MatchString(r.Text):
+			case !prohibits && has(featureBranchWords...) && re[RuleFeatureBranch].MatchString(r.Text):
 				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
 			}
-			if r.Level == LevelMust && has("conventional") && re[RuleConventional].MatchString(r.Text) {
+			if r.Level == LevelMust && has("conventional commit", "conventional-commit") && re[RuleConventional].MatchString(r.Text) {
 				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")
 			}
-			if (r.Level == LevelMust && has("clean", "commit") && re[RuleCleanTree].MatchString(r.Text)) ||
+			if (r.Level == LevelMust && has("clean", "commit all") && re[RuleCleanTree].MatchString(r.Text)) ||
 				prohibits && has("uncommitted") && re["leaveUncommitted"].MatchString(r.Text) {
 				add(pi, r, RuleCleanTree, CheckCleanWorktree, "")
 			}
@@ -187,6 +187,29 @@ func (w *walker) infer(s *source, doc ast.Node) {
 	out = append(out, w.inferTemplates(s, doc)...)
 	w.place(out)
 }
+
+// What lower-cased requirement text holds when the must-not-modify and
+// must-update regexps match it: the key word and the verb one space apart.
+var (
+	mustNotModifyWords = []string{"not directly ", "not modify", "not update", "not edit", "not change", "not alter", "not overwrite",
+		"not rewrite", "not delete", "not remove", "not touch", "not write to"}
+	mustUpdateWords = []string{"must update", "must modify", "must edit", "must change", "shall update", "shall modify", "shall edit", "shall change"}
+)
+
+// featureBranchWords: what lower-cased text holds when RuleFeatureBranch
+// matches it ("eparate": (?i) also takes a long s, ſ, for the s).
+var featureBranchWords = []string{"feature branch", "topic branch", "eparate branch", "dedicated branch"}
+
+// limited is what `(?i)\b(until|till|without|by hand|manually)\b`
+// matches: a word until, till, without or manually, or "by hand", in any
+// case. Found without a regexp: it runs on every read-only and
+// must-update candidate (infer_test.go checks it against the regexp).
+func limited(text string) bool { return hasWord(text, &limitedWords, "by", "hand") }
+
+var (
+	limitedWords = newWordSet("until", "till", "without", "manually")
+	notWord      = newWordSet("not") // `(?i)\bnot\b`
+)
 
 // matchIf is re's first match in s (submatch indexes) when ok, else nil.
 func matchIf(ok bool, re *regexp.Regexp, s string) []int {
@@ -281,16 +304,20 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 	var tpls []template
 	var cur *template
 	level := 0
+	heading := 0 // index into w.headings, the walk's texts of these headings
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch b := n.(type) {
 		case *ast.Heading:
 			if cur != nil && b.Level <= level {
 				cur = nil
 			}
-			t := textOf(s, b)
-			lt := strings.ToLower(t)
-			if cur == nil && strings.Contains(lt, "template") && sectionKind(t) == "" {
-				subj := strings.TrimSpace(strings.ReplaceAll(lt, "template", ""))
+			t := w.headings[heading]
+			heading++
+			if cur != nil {
+				continue
+			}
+			if lowerIndex(t, "template") >= 0 && sectionKind(t) == "" {
+				subj := strings.TrimSpace(strings.ReplaceAll(strings.ToLower(t), "template", ""))
 				if subj != "" {
 					tpls = append(tpls, template{subject: subj})
 					cur, level = &tpls[len(tpls)-1], b.Level
@@ -300,13 +327,13 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 			if cur == nil || cur.path != "" {
 				continue
 			}
-			t := textOf(s, b)
+			t := w.textOf(s, b)
 			if !re["create"].MatchString(t) {
 				continue
 			}
 			for c := b.FirstChild(); c != nil; c = c.NextSibling() {
 				if cs, ok := c.(*ast.CodeSpan); ok {
-					if p := textOf(s, cs); looksLikePath(p) && strings.Contains(p, "/") {
+					if p := w.textOf(s, cs); looksLikePath(p) && strings.Contains(p, "/") {
 						cur.path, cur.line, cur.text = p, s.lineOf(b.Lines().At(0).Start), t
 						break
 					}
@@ -318,6 +345,7 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 			}
 			var sb strings.Builder
 			lines := b.Lines()
+			sb.Grow(segmentsLen(lines))
 			for i := 0; i < lines.Len(); i++ {
 				seg := lines.At(i)
 				sb.Write(seg.Value(s.src))
@@ -362,8 +390,9 @@ func (w *walker) requiredSections(t *template, glob, src string) []inferred {
 		if p.NoInfer {
 			continue
 		}
-		for _, r := range p.Requirements {
-			if r.Level != LevelMust || r.Conditional || !strings.Contains(strings.ToLower(r.Text), "section") || isConditional(r.Text) {
+		for ri, r := range p.Requirements {
+			words := w.words[pi][ri]
+			if r.Level != LevelMust || r.Conditional || !strings.Contains(words.lower, "section") || words.flags&wordConditional != 0 {
 				continue
 			}
 			m := re[RuleSection].FindStringSubmatch(r.Text)
@@ -392,6 +421,20 @@ func (w *walker) requiredSections(t *template, glob, src string) []inferred {
 // code fences), in order.
 func Headings(data []byte) []string {
 	s := newSource(normalize(data))
+	if blocks, ok := scanTemplate(s); ok {
+		var out []string
+		for _, b := range blocks {
+			if b.kind == tplHeading {
+				out = append(out, b.text)
+			}
+		}
+		return out
+	}
+	return parsedHeadings(s)
+}
+
+// parsedHeadings is Headings with goldmark.
+func parsedHeadings(s *source) []string {
 	doc := md().Parse(text.NewReader(s.src))
 	var out []string
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -410,9 +453,9 @@ func (w *walker) completes(subject string) (int, Requirement, bool) {
 		if p.Section != SectionEnd {
 			continue
 		}
-		for _, r := range p.Requirements {
-			lt := strings.ToLower(r.Text)
-			if r.Level == LevelMust && !r.Conditional && !isConditional(r.Text) && strings.Contains(lt, "complete the "+subject) {
+		for ri, r := range p.Requirements {
+			words := w.words[pi][ri]
+			if r.Level == LevelMust && !r.Conditional && words.flags&wordConditional == 0 && strings.Contains(words.lower, "complete the "+subject) {
 				return pi, r, true
 			}
 		}
@@ -443,18 +486,33 @@ func templatePlaceholders(body string) []string {
 // bracketSpans finds what `\[[^\[\]\n]{1,80}\]|\{[^{}\n]{1,60}\}` finds
 // (FindAllStringIndex), by hand: bounded repetitions compile to a program
 // with one copy per count, slow to run on every template.
-func bracketSpans(s string) [][]int {
-	var out [][]int
+func bracketSpans(s string) [][2]int {
+	var out [][2]int // pairs by value: a slice per span was an allocation each
 	for i := 0; i < len(s); {
+		// Jump to the next opener: no rune but '[' and '{' holds those
+		// bytes, so stepping rune by rune would stop at the same places.
+		k := strings.IndexAny(s[i:], "[{")
+		if k < 0 {
+			break
+		}
+		i += k
 		if end := bracketEnd(s, i); end > 0 {
-			out = append(out, []int{i, end})
+			out = append(out, [2]int{i, end})
 			i = end
 			continue
 		}
-		_, n := utf8.DecodeRuneInString(s[i:])
-		i += n
+		i++
 	}
 	return out
+}
+
+// runeLen is the length of the rune at s[i]; ASCII needs no decoding.
+func runeLen(s string, i int) int {
+	if s[i] < utf8.RuneSelf {
+		return 1
+	}
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return n
 }
 
 // bracketEnd is the end of a bracket span starting at i, or 0.
@@ -483,8 +541,7 @@ func bracketEnd(s string, i int) int {
 		if runes == limit {
 			return 0
 		}
-		_, n := utf8.DecodeRuneInString(s[j:])
-		j += n
+		j += runeLen(s, j)
 		runes++
 	}
 	return 0

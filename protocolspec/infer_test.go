@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -277,6 +279,55 @@ func TestInferRequiredSection(t *testing.T) {
 		}
 		if strings.Join(got, ";") != c.want {
 			t.Errorf("%q: got %v, want %q", c.sentence, got, c.want)
+		}
+	}
+}
+
+// The word checks infer makes before running a rule's regexp never hide a
+// match: on every line of the real protocols and on edge cases, a line
+// the regexp matches holds one of the words.
+func TestInferWordChecksAreSound(t *testing.T) {
+	lines := []string{"until", "Till x", "by hand", "BY  HAND", "by-hand", "byhand", "notes", "NOT", "cannot", "not_x", "x without y", "Manually.",
+		"The agent MUST NOT overwrite docs/x.md", "MUST NOT Rewrite a/b", "MUST NOT write to the file a/b.md", "MUST NOT TOUCH x.md",
+		"MUST NOT directly Edit a/b", "SHALL NOT write to x.md", "The agent SHALL Change CHANGELOG.md", "MUST UPDATE docs/a.md with: x",
+		"MUST create a new Feature Branch", "SHALL use a \u017feparate branch", "MUST Work On an topic branch", "MUST follow Conventional-Commits",
+		"x.md is READ-ONLY", "x.md is Read Only", "MUST commit all the changes", "MUST Commit All changed files", "MUST keep a CLEAN working tree"}
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(b), "\n")...)
+	}
+	re := inferRE()
+	limitedRE, notRE := regexp.MustCompile(`(?i)\b(until|till|without|by hand|manually)\b`), regexp.MustCompile(`(?i)\bnot\b`)
+	checks := []struct {
+		re    *regexp.Regexp
+		words []string
+	}{
+		{re[RuleMustNotModify], mustNotModifyWords},
+		{re[RuleMustUpdate], mustUpdateWords},
+		{re[RuleReadOnly], []string{"read-only", "read only"}},
+		{re[RuleCleanTree], []string{"clean", "commit all"}},
+		{re[RuleFeatureBranch], featureBranchWords},
+		{re[RuleConventional], []string{"conventional commit", "conventional-commit"}},
+	}
+	for _, l := range lines {
+		for _, l := range []string{l, strings.Join(strings.Fields(l), " ")} {
+			if got, want := limited(l), limitedRE.MatchString(l); got != want {
+				t.Errorf("limited(%q) = %v, the regexp says %v", l, got, want)
+			}
+			if got, want := hasWord(l, &notWord, "", ""), notRE.MatchString(l); got != want {
+				t.Errorf("hasWord(%q, not) = %v, the regexp says %v", l, got, want)
+			}
+		}
+		l = strings.Join(strings.Fields(l), " ") // requirement text has single spaces
+		lower := strings.ToLower(l)
+		for _, c := range checks {
+			if c.re.MatchString(l) && !slices.ContainsFunc(c.words, func(w string) bool { return strings.Contains(lower, w) }) {
+				t.Errorf("%s matches %q, which holds none of %q", c.re, l, c.words)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package protocolspec
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -10,13 +11,15 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
-// md is CommonMark plus GFM tables and task lists (gfm.go); goldmark
-// parsers are safe for concurrent use. Built on first use: hooks read cached
-// specs and never parse.
-var md = sync.OnceValue(newParser)
+// md is CommonMark plus GFM tables and task lists (gfm.go), with table
+// cells left unparsed (celllessTables); goldmark parsers are safe for
+// concurrent use. Built on first use: hooks read cached specs and never
+// parse.
+var md = sync.OnceValue(func() parser.Parser { return newParser(true) })
 
 // maxFenceDepth bounds how deep ```markdown fences inside template fences
 // are followed (a real template nests one level).
@@ -67,7 +70,7 @@ func ParseChecklists(data []byte) []Checklist {
 	var stack []*section
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
-			t := textOf(s, h)
+			t := w.textOf(s, h)
 			for len(stack) > 0 && stack[len(stack)-1].level >= h.Level {
 				stack = stack[:len(stack)-1]
 			}
@@ -116,11 +119,30 @@ type walker struct {
 	title         string         // text of the nearest heading, titles template checklists
 	firstSection  map[string]int // line of the first protocol section of each kind
 	sections      []*section
-	idLines       []int // per spec.Phases entry: line to blame for a duplicate id
-	tooManyPhases bool  // the MaxPhases error was reported
+	idLines       []int        // per spec.Phases entry: line to blame for a duplicate id
+	words         [][]reqWords // per spec.Phases entry: its requirements' words
+	headings      []string     // text of each top-level heading, in order
+	tooManyPhases bool         // the MaxPhases error was reported
+	// scratch is the text buffer of the paragraph or item being read,
+	// reused so the walk does not grow a new one for each.
+	scratch flat
 	// fenceHeadings: the top-level headings of each ```markdown fence
 	// parsed, by body, so a template's are not parsed a second time.
 	fenceHeadings map[string][]string
+}
+
+// text returns the walker's scratch text buffer, emptied. What it holds
+// is gone at the next call: keep strings, not slices of it.
+func (w *walker) text() *flat {
+	w.scratch.reset()
+	return &w.scratch
+}
+
+// textOf is textOf in the walker's scratch buffer.
+func (w *walker) textOf(s *source, n ast.Node) string {
+	f := w.text()
+	f.inline(s, n, false)
+	return f.String()
 }
 
 func (w *walker) warn(line int, format string, args ...any) {
@@ -143,6 +165,9 @@ func (w *walker) top() *section {
 // line belongs to the phase the heading opens (or is in).
 func (w *walker) heading(s *source, h *ast.Heading) {
 	w.headingState(s, h)
+	if inlineWalk(s, h) == ast.WalkSkipChildren {
+		return // no '<': no gate comment
+	}
 	_ = ast.Walk(h, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if r, ok := c.(*ast.RawHTML); ok && entering {
 			w.gates(s, rawHTMLText(s, r))
@@ -152,7 +177,8 @@ func (w *walker) heading(s *source, h *ast.Heading) {
 }
 
 func (w *walker) headingState(s *source, h *ast.Heading) {
-	t := textOf(s, h)
+	t := w.textOf(s, h)
+	w.headings = append(w.headings, t)
 	line := s.lineOf(h.Pos())
 	if w.phase != nil && h.Level <= w.phase.level {
 		w.closePhase()
@@ -161,7 +187,7 @@ func (w *walker) headingState(s *source, h *ast.Heading) {
 		w.stack = w.stack[:len(w.stack)-1]
 	}
 	ph, isPhase := parsePhaseHeading(t)
-	if !isPhase && phaseLikeRE().MatchString(t) {
+	if !isPhase && phaseLike(t) {
 		w.warn(line, "heading %q looks like a phase but is not \"Phase <number>: <title>\"; not a phase", t)
 	}
 	top := w.top()
@@ -235,7 +261,7 @@ func (w *walker) closePhase() {
 		p.Checks = builtinFor(p.Title, p.Line)
 	}
 	sort.SliceStable(p.Checklist, func(i, j int) bool { return p.Checklist[i].Line < p.Checklist[j].Line })
-	settleRequirements(&p.Phase)
+	words := settleRequirements(&p.Phase)
 	blame := p.Line
 	if p.idLine > 0 {
 		blame = p.idLine
@@ -249,6 +275,7 @@ func (w *walker) closePhase() {
 	}
 	w.spec.Phases = append(w.spec.Phases, p.Phase)
 	w.idLines = append(w.idLines, blame)
+	w.words = append(w.words, words)
 }
 
 // block handles a top-level non-heading block.
@@ -275,6 +302,9 @@ func (w *walker) phaseBlock(s *source, n ast.Node) {
 		switch v := c.(type) {
 		case *ast.Heading:
 			w.nestedHeading(s, v)
+			return inlineWalk(s, v), nil
+		case *ast.Paragraph, *ast.TextBlock:
+			return inlineWalk(s, v), nil
 		case *ast.HTMLBlock:
 			w.gates(s, htmlBlockText(s, v))
 		case *ast.RawHTML:
@@ -290,11 +320,25 @@ func (w *walker) phaseBlock(s *source, n ast.Node) {
 	w.requirements(s, n)
 }
 
+// inlineWalk says whether a walk looking for gate comments goes into a
+// paragraph's or heading's inline nodes: raw HTML needs a '<' in its
+// lines, and most text has none, so its nodes need not be visited.
+func inlineWalk(s *source, n ast.Node) ast.WalkStatus {
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		if bytes.IndexByte(s.src[seg.Start:seg.Stop], '<') >= 0 {
+			return ast.WalkContinue
+		}
+	}
+	return ast.WalkSkipChildren
+}
+
 // nestedHeading warns about a phase-looking heading inside a blockquote or
 // list item: a reader may take it for a phase, the parser does not.
 func (w *walker) nestedHeading(s *source, h *ast.Heading) {
-	t := textOf(s, h)
-	if _, ok := parsePhaseHeading(t); ok || phaseLikeRE().MatchString(t) {
+	t := w.textOf(s, h)
+	if _, ok := parsePhaseHeading(t); ok || phaseLike(t) {
 		w.warn(s.lineOf(h.Pos()), "heading %q inside a blockquote or list item is not a phase", t)
 	}
 }
@@ -304,7 +348,7 @@ func (w *walker) nestedHeading(s *source, h *ast.Heading) {
 func (w *walker) requirements(s *source, n ast.Node) {
 	switch v := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		var f flat
+		f := w.text()
 		f.inline(s, v, false)
 		m := f.masked()
 		for _, sp := range f.sentences() {
@@ -328,16 +372,22 @@ func (w *walker) requirements(s *source, n ast.Node) {
 // listItem gives one requirement for the item's own text (its nested list
 // items give their own), and a checklist item when it is a task.
 func (w *walker) listItem(s *source, li ast.Node) {
-	f := itemText(s, li)
-	m := f.masked()
+	f := w.text()
+	itemTextInto(f, s, li)
 	line := itemLine(s, li, f)
-	lv := firstKeyword(m)
-	if box := taskBox(li); box != nil {
-		w.phase.Checklist = append(w.phase.Checklist, ChecklistItem{Level: lv, Step: f.String(), Checked: box.IsChecked, Line: line})
+	lv := firstKeyword(f.masked())
+	box := taskBox(li)
+	text := ""
+	if box != nil || lv != "" {
+		text = f.String()
+	}
+	if box != nil {
+		w.phase.Checklist = append(w.phase.Checklist, ChecklistItem{Level: lv, Step: text, Checked: box.IsChecked, Line: line})
 	}
 	if lv != "" {
-		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: lv, Text: f.String(), Line: line, ListItem: true})
+		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: lv, Text: text, Line: line, ListItem: true})
 	}
+	// f is not used past here: nested items reuse it.
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
 		case *ast.List, *ast.Blockquote:
@@ -436,6 +486,9 @@ func (w *walker) templates(s *source, n ast.Node, ctx tplCtx) {
 			if ctx.depth == 0 {
 				w.nestedHeading(s, v)
 			}
+			return inlineWalk(s, v), nil
+		case *ast.Paragraph, *ast.TextBlock:
+			return inlineWalk(s, v), nil
 		case *ast.HTMLBlock:
 			if ctx.depth == 0 {
 				w.gates(s, htmlBlockText(s, v))
@@ -468,7 +521,12 @@ func isMarkdownFence(s *source, fb *ast.FencedCodeBlock) bool {
 	if fb.Info == nil {
 		return false
 	}
-	info := strings.Fields(string(fb.Info.Segment.Value(s.src)))
+	return isMarkdownInfo(fb.Info.Segment.Value(s.src))
+}
+
+// isMarkdownInfo reports whether a fence's info string names markdown.
+func isMarkdownInfo(b []byte) bool {
+	info := strings.Fields(string(b))
 	if len(info) == 0 {
 		return false
 	}
@@ -479,18 +537,38 @@ func isMarkdownFence(s *source, fb *ast.FencedCodeBlock) bool {
 	return false
 }
 
-// fence parses a ```markdown fence's body as its own document (line
+// fence reads a ```markdown fence's body as its own document (line
 // numbers mapped back) and keeps its checklists as templates. A heading
 // inside it retitles the checklists below it, and moves them to the start
 // or end section when it names one.
 func (w *walker) fence(s *source, fb *ast.FencedCodeBlock, ctx tplCtx) {
-	sub := s.subSource(fb.Lines())
-	doc := md().Parse(text.NewReader(sub.src))
+	w.fenceBody(s.subSource(fb.Lines()), ctx)
+}
+
+// fenceBody reads a fence's body found where ctx says: with the template
+// scanner when it can, else with goldmark.
+func (w *walker) fenceBody(sub *source, ctx tplCtx) {
 	inner := tplCtx{kind: ctx.kind, title: ctx.title, depth: ctx.depth + 1, fences: true}
+	var heads []string
+	if blocks, ok := scanTemplate(sub); ok {
+		heads = w.scannedTemplate(sub, blocks, inner)
+	} else {
+		heads = w.parsedTemplate(sub, inner)
+	}
+	if w.fenceHeadings == nil {
+		w.fenceHeadings = map[string][]string{}
+	}
+	w.fenceHeadings[string(sub.src)] = heads
+}
+
+// parsedTemplate reads a template body with goldmark and returns its
+// top-level headings.
+func (w *walker) parsedTemplate(sub *source, inner tplCtx) []string {
+	doc := md().Parse(text.NewReader(sub.src))
 	heads := []string{}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
-			inner.title = textOf(sub, h)
+			inner.title = w.textOf(sub, h)
 			heads = append(heads, inner.title)
 			if k := sectionKind(inner.title); k != "" {
 				inner.kind = k
@@ -499,10 +577,34 @@ func (w *walker) fence(s *source, fb *ast.FencedCodeBlock, ctx tplCtx) {
 		}
 		w.templates(sub, n, inner)
 	}
-	if w.fenceHeadings == nil {
-		w.fenceHeadings = map[string][]string{}
+	return heads
+}
+
+// scannedTemplate does what parsedTemplate does with the blocks the
+// template scanner found.
+func (w *walker) scannedTemplate(sub *source, blocks []tplBlock, inner tplCtx) []string {
+	heads := []string{}
+	for _, b := range blocks {
+		switch b.kind {
+		case tplHeading:
+			inner.title = b.text
+			heads = append(heads, inner.title)
+			if k := sectionKind(inner.title); k != "" {
+				inner.kind = k
+			}
+		case tplTable:
+			if items, line, ok := tableRows(sub, b.lines[0], b.lines[1:], w.warn); ok {
+				w.addTemplate(inner, line, items)
+			}
+		case tplList:
+			w.addTemplate(inner, b.items[0].Line, b.items)
+		case tplFence:
+			if b.markdown && inner.depth < maxFenceDepth {
+				w.fenceBody(sub.subLines(b.from, b.to), inner)
+			}
+		}
 	}
-	w.fenceHeadings[string(sub.src)] = heads
+	return heads
 }
 
 // finish checks what needs the whole document: both sections present,

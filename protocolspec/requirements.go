@@ -20,62 +20,90 @@ import (
 const slugWords = 4
 
 // slugStop are words that say nothing about what a requirement asks.
-var slugStop = map[string]bool{
-	"the": true, "a": true, "an": true, "agent": true, "must": true, "shall": true, "should": true,
-	"may": true, "required": true, "recommended": true, "optional": true, "be": true, "is": true,
-	"are": true, "to": true, "of": true, "for": true, "with": true, "and": true, "or": true,
-	"in": true, "on": true, "at": true, "by": true, "its": true, "it": true, "this": true,
-	"that": true, "then": true, "if": true, "when": true, "unless": true, "you": true, "your": true, "all": true, "any": true,
-}
+var slugStop = newWordSet(
+	"the", "a", "an", "agent", "must", "shall", "should", "may", "required", "recommended", "optional", "be", "is",
+	"are", "to", "of", "for", "with", "and", "or", "in", "on", "at", "by", "its", "it", "this", "that", "then",
+	"if", "when", "unless", "you", "your", "all", "any",
+)
 
 // Slug is the id part a requirement or checklist text gives ("" for a text
 // with no significant word).
 func Slug(text string) string {
-	var words []string
-	lower := strings.ToLower(text)
-	// The runs of [a-z0-9], scanned by hand: Slug runs on every requirement.
-	for i := 0; i < len(lower) && len(words) < slugWords; {
-		if !isSlugByte(lower[i]) {
+	if !isASCIIText(text) {
+		// Some non-ASCII letters lower-case to ASCII ones (K, the Kelvin sign).
+		text = strings.ToLower(text)
+	}
+	// The runs of [a-z0-9] of the lower-cased text, scanned by hand and
+	// written straight into the slug: Slug runs on every requirement.
+	out := make([]byte, 0, 48)
+	words := 0
+	for i := 0; i < len(text) && words < slugWords; {
+		if !isSlugByte(lowerASCII(text[i])) {
 			i++
 			continue
 		}
-		j := i
-		for j < len(lower) && isSlugByte(lower[j]) {
-			j++
+		start := len(out)
+		if words > 0 {
+			out = append(out, '-')
 		}
-		if w := lower[i:j]; !slugStop[w] {
-			words = append(words, w)
+		ws := len(out)
+		for ; i < len(text) && isSlugByte(lowerASCII(text[i])); i++ {
+			out = append(out, lowerASCII(text[i]))
 		}
-		i = j
+		if slugStop.has(out[ws:]) {
+			out = out[:start]
+			continue
+		}
+		words++
 	}
-	return strings.Join(words, "-")
+	return string(out)
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isASCIIText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func isSlugByte(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 // IsConditional reports whether a requirement's text says when it applies.
-func IsConditional(text string) bool { return hasWord(text, requirementConditionals, "in", "case") }
+func IsConditional(text string) bool { return hasWord(text, &requirementConditionals, "in", "case") }
 
-var requirementConditionals = map[string]bool{"if": true, "when": true, "whenever": true, "unless": true}
+var requirementConditionals = newWordSet("if", "when", "whenever", "unless")
 
 // AsksToWrite reports whether a sentence asks for files to be made,
 // changed or committed (create, write, update, save, commit, ...), as
 // opposed to read.
 func AsksToWrite(text string) bool {
-	return hasWord(text, creationWords, "", "") || hasWord(text, committingWords, "", "")
+	return hasWord(text, &creationWords, "", "") || hasWord(text, &committingWords, "", "")
 }
 
-var committingWords = map[string]bool{"commit": true, "commits": true, "committed": true, "append": true, "record": true}
+var committingWords = newWordSet("commit", "commits", "committed", "append", "record")
 
 // creationWords are the words of a sentence that asks for a file to be made
 // or changed.
-var creationWords = map[string]bool{"create": true, "creates": true, "created": true, "write": true, "writes": true,
-	"produce": true, "generate": true, "add": true, "update": true, "updates": true, "save": true}
+var creationWords = newWordSet("create", "creates", "created", "write", "writes", "produce", "generate", "add", "update", "updates", "save")
 
 // settleRequirements gives a closed phase's requirements and checklist rows
 // their ids and flags, and decides which file_exists checks need a file of
-// this session. It runs once per phase at parse time.
-func settleRequirements(p *Phase) {
+// this session. It runs once per phase at parse time, and returns the
+// words of each requirement for inference to read.
+func settleRequirements(p *Phase) []reqWords {
+	words := make([]reqWords, len(p.Requirements))
+	for i, r := range p.Requirements {
+		words[i] = wordsOf(r.Text)
+	}
 	seen := map[string]int{}
 	id := func(text string, line int) string {
 		sl := Slug(text)
@@ -94,7 +122,7 @@ func settleRequirements(p *Phase) {
 		r := &p.Requirements[i]
 		r.ID = id(r.Text, r.Line)
 		byLine[r.Line] = r.ID
-		r.Conditional = p.Condition != "" || IsConditional(r.Text)
+		r.Conditional = p.Condition != "" || words[i].flags&wordWhen != 0
 		if r.ListItem && r.Level == LevelMust && (firstItemMust == 0 || r.Line < firstItemMust) {
 			firstItemMust = r.Line
 		}
@@ -111,9 +139,9 @@ func settleRequirements(p *Phase) {
 		}
 		c.ID = id(c.Step, c.Line)
 	}
-	asks := hasWord(p.Title, creationWords, "", "")
-	for _, r := range p.Requirements {
-		if r.Level == LevelMust && hasWord(r.Text, creationWords, "", "") {
+	asks := hasWord(p.Title, &creationWords, "", "")
+	for i, r := range p.Requirements {
+		if r.Level == LevelMust && words[i].flags&wordCreation != 0 {
 			asks = true
 		}
 	}
@@ -125,6 +153,7 @@ func settleRequirements(p *Phase) {
 			c.Fresh = c.Builtin || asks
 		}
 	}
+	return words
 }
 
 // OwedRequirements are the requirements of a phase that need their own

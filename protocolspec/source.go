@@ -19,10 +19,13 @@ type source struct {
 
 func newSource(src []byte) *source {
 	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n') // not a byte at a time: this runs on every document
+		if j < 0 || i+j+1 == len(src) {
+			break
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
 	return &source{src: src, starts: starts}
 }
@@ -67,7 +70,7 @@ func normalize(data []byte) []byte {
 // subSource builds a source from a block's content lines (a fenced code
 // block's body), remembering each line's outer line number.
 func (s *source) subSource(lines *text.Segments) *source {
-	var buf []byte
+	buf := make([]byte, 0, segmentsLen(lines))
 	outer := make([]int, 0, lines.Len())
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
@@ -104,4 +107,15 @@ func (t *segText) offset(i int) int {
 		return 0
 	}
 	return t.start[k] + i - t.idx[k]
+}
+
+// segmentsLen is the length of the text of segments, a fence's body with
+// its forced final newline: buffers for it are made at once, not grown.
+func segmentsLen(lines *text.Segments) int {
+	n := 0
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		n += seg.Len() + 1
+	}
+	return n
 }

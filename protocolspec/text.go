@@ -18,9 +18,18 @@ type flat struct {
 	code   [][2]int // [from, to) ranges of b that came from code spans
 	runs   []run
 	breaks []int // indices in b of hard line breaks (sentence boundaries)
+	// Buffers of masked and sentences, kept so a reused flat (the walk's
+	// scratch) does not grow new ones for every paragraph.
+	mask  []byte
+	sents [][2]int
 }
 
 type run struct{ at, src int }
+
+// reset empties f, keeping its buffers.
+func (f *flat) reset() {
+	f.b, f.code, f.runs, f.breaks = f.b[:0], f.code[:0], f.runs[:0], f.breaks[:0]
+}
 
 func (f *flat) space() {
 	if len(f.b) > 0 && f.b[len(f.b)-1] != ' ' {
@@ -30,13 +39,22 @@ func (f *flat) space() {
 
 func (f *flat) write(p []byte, src int, code bool) {
 	start := len(f.b)
-	for _, c := range p {
-		switch c {
-		case ' ', '\t', '\n', '\r', '\f', '\v':
-			f.space()
-		default:
-			f.b = append(f.b, c)
+	// Whole runs of text are copied at once: a byte at a time, this was
+	// the walk's busiest loop.
+	for len(p) > 0 {
+		i := 0
+		for i < len(p) && !isFlatSpace(p[i]) {
+			i++
 		}
+		f.b = append(f.b, p[:i]...)
+		if i == len(p) {
+			break
+		}
+		f.space()
+		for i < len(p) && isFlatSpace(p[i]) {
+			i++
+		}
+		p = p[i:]
 	}
 	if len(f.b) == start {
 		return
@@ -48,6 +66,11 @@ func (f *flat) write(p []byte, src int, code bool) {
 	if code {
 		f.code = append(f.code, [2]int{start, len(f.b)})
 	}
+}
+
+// isFlatSpace is the whitespace write collapses.
+func isFlatSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // inline appends the text of n's inline children.
@@ -88,12 +111,14 @@ func (f *flat) block(s *source, n ast.Node) {
 
 func (f *flat) String() string { return string(bytes.TrimSpace(f.b)) }
 
-// masked returns b with code-span bytes replaced by NUL, for key-word search.
+// masked returns b with code-span bytes replaced by NUL, for key-word
+// search. It is f's own buffer (or b itself): gone at the next call.
 func (f *flat) masked() []byte {
 	if len(f.code) == 0 {
 		return f.b
 	}
-	m := bytes.Clone(f.b)
+	m := append(f.mask[:0], f.b...)
+	f.mask = m
 	for _, r := range f.code {
 		for i := r[0]; i < r[1]; i++ {
 			m[i] = 0
@@ -121,7 +146,7 @@ var abbreviations = map[string]bool{"e.g": true, "i.e": true, "vs": true, "cf": 
 // end (closing quotes and brackets may come between), outside code spans,
 // and at hard line breaks.
 func (f *flat) sentences() [][2]int {
-	var out [][2]int
+	out := f.sents[:0] // f's own buffer: gone at the next call
 	start := 0
 	emit := func(end, next int) {
 		from, to := start, end
@@ -159,17 +184,20 @@ func (f *flat) sentences() [][2]int {
 			ci++
 		}
 		inCode := ci < len(f.code) && f.code[ci][0] <= i
-		if inCode || (c == '.' && abbreviations[lastWord(f.b[:i])]) {
+		if inCode || (c == '.' && isAbbreviation(f.b[:i])) {
 			continue
 		}
 		emit(j, j)
 	}
 	emit(len(f.b), len(f.b))
+	f.sents = out
 	return out
 }
 
-// lastWord is the lower-cased word (letters and inner dots) ending at the end of b.
-func lastWord(b []byte) string {
+// isAbbreviation reports whether the word ending at the end of b is one
+// of abbreviations, in any case (the word being letters and inner dots),
+// without building the word: it runs at every period.
+func isAbbreviation(b []byte) bool {
 	i := len(b)
 	for i > 0 {
 		c := b[i-1]
@@ -179,7 +207,15 @@ func lastWord(b []byte) string {
 		}
 		break
 	}
-	return string(bytes.ToLower(b[i:]))
+	w := b[i:]
+	if len(w) > 3 {
+		return false // no abbreviation is longer
+	}
+	var low [3]byte
+	for k, c := range w {
+		low[k] = lowerASCII(c)
+	}
+	return abbreviations[string(low[:len(w)])]
 }
 
 func unescape(b []byte) []byte {
@@ -217,41 +253,47 @@ func firstKeyword(b []byte) string {
 			i++
 			continue
 		}
+		// Words are compared as slices of b: a string made of each
+		// capitalised word was an allocation per word.
 		w := wordAt(b, i)
-		next := ""
+		var next []byte
 		if j := i + len(w); j+1 < len(b) && b[j] == ' ' {
 			next = wordAt(b, j+1)
 		}
-		switch w {
+		switch string(w) {
 		case "MUST", "SHALL", "SHOULD":
-			if next == "NOT" {
-				return keywordLevel[w+" NOT"]
+			if string(next) == "NOT" {
+				return notLevel[string(w)]
 			}
-			return keywordLevel[w]
+			return keywordLevel[string(w)]
 		case "NOT":
-			if next == "RECOMMENDED" {
+			if string(next) == "RECOMMENDED" {
 				return LevelShouldNot
 			}
 		case "RECOMMENDED", "REQUIRED", "MAY", "OPTIONAL":
-			return keywordLevel[w]
+			return keywordLevel[string(w)]
 		}
 		i += max(len(w), 1)
 	}
 	return ""
 }
 
-// wordAt returns the upper-case word starting at i, or "" when the run of
-// capitals is followed by another word character (it is part of a word
+// notLevel is keywordLevel of "MUST NOT", "SHALL NOT" and "SHOULD NOT",
+// by their first word.
+var notLevel = map[string]string{"MUST": keywordLevel["MUST NOT"], "SHALL": keywordLevel["SHALL NOT"], "SHOULD": keywordLevel["SHOULD NOT"]}
+
+// wordAt returns the upper-case word starting at i, or nil when the run
+// of capitals is followed by another word character (it is part of a word
 // such as "MUSTARD" or "MAY_BE").
-func wordAt(b []byte, i int) string {
+func wordAt(b []byte, i int) []byte {
 	j := i
 	for j < len(b) && b[j] >= 'A' && b[j] <= 'Z' {
 		j++
 	}
 	if j == i || (j < len(b) && isWordByte(b[j])) {
-		return ""
+		return nil
 	}
-	return string(b[i:j])
+	return b[i:j]
 }
 
 // isWordByte matches the regexp \w class, so boundaries work like \b.

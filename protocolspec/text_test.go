@@ -1,7 +1,10 @@
 package protocolspec
 
 import (
+	"bytes"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -55,6 +58,42 @@ func TestSentences(t *testing.T) {
 		}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("sentences(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// lastWord is the lower-cased word, as sentences once looked it up: (letters and inner dots) ending at the end of b.
+func lastWord(b []byte) string {
+	i := len(b)
+	for i > 0 {
+		c := b[i-1]
+		if (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' {
+			i--
+			continue
+		}
+		break
+	}
+	return string(bytes.ToLower(b[i:]))
+}
+
+// isAbbreviation answers abbreviations[lastWord(b)] on every prefix of
+// the real protocols' lines and on edge cases.
+func TestIsAbbreviation(t *testing.T) {
+	lines := []string{"e.g", "E.G", "see e.g", "I.e", "vs", "VS", "xvs", "cf", "c.f", "etc", "", ".", "a.e.g", "é.g"}
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(b), "\n")...)
+	}
+	for _, l := range lines {
+		for i := 0; i <= len(l); i++ {
+			b := []byte(l[:i])
+			if got, want := isAbbreviation(b), abbreviations[lastWord(b)]; got != want {
+				t.Fatalf("isAbbreviation(%q) = %v, want %v", b, got, want)
+			}
 		}
 	}
 }

@@ -34,7 +34,7 @@ func TestHasWordMatchesRegexp(t *testing.T) {
 		if got, want := IsConditional(l), reqRE.MatchString(l); got != want {
 			t.Errorf("IsConditional(%q) = %v, the regexp says %v", l, got, want)
 		}
-		if got, want := hasWord(l, creationWords, "", ""), creationRE.MatchString(l); got != want {
+		if got, want := hasWord(l, &creationWords, "", ""), creationRE.MatchString(l); got != want {
 			t.Errorf("hasWord(%q, creationWords) = %v, the regexp says %v", l, got, want)
 		}
 		if got, want := isConditional(l), inferRE.MatchString(l); got != want {
@@ -77,6 +77,80 @@ func TestBracketSpansMatchesRegexp(t *testing.T) {
 			if got[i][0] != want[i][0] || got[i][1] != want[i][1] {
 				t.Fatalf("bracketSpans(%q) = %v, the regexp says %v", in, got, want)
 			}
+		}
+	}
+}
+
+// slugReference is Slug as first written (lower-case, split, join).
+func slugReference(text string) string {
+	var words []string
+	lower := strings.ToLower(text)
+	for i := 0; i < len(lower) && len(words) < slugWords; {
+		if !isSlugByte(lower[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lower) && isSlugByte(lower[j]) {
+			j++
+		}
+		if w := lower[i:j]; !slugStop.has([]byte(w)) {
+			words = append(words, w)
+		}
+		i = j
+	}
+	return strings.Join(words, "-")
+}
+
+// Slug gives what its first, allocating version gave, on every line of
+// the real protocols and on edge cases.
+func TestSlugMatchesReference(t *testing.T) {
+	lines := []string{"", "The", "The agent MUST read `.agents/HANDOFF.md` before starting work", "A B C D E F", "MUST MUST must",
+		"\u212a-factor Kelvin", "İstanbul IS big", "ÀÉÎ Õ ü 42", "x1 y2 z3 w4 v5", "the a an agent must shall", "Ünïcode-AND ascii"}
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(b), "\n")...)
+	}
+	for _, l := range lines {
+		if got, want := Slug(l), slugReference(l); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", l, got, want)
+		}
+	}
+}
+
+// isConditional is the wordConditional class on its own.
+func isConditional(text string) bool { return hasWord(text, &conditionalWords, "", "") }
+
+// wordsOf finds each class hasWord finds, on every line of the real
+// protocols and on edge cases.
+func TestWordsOfMatchesHasWord(t *testing.T) {
+	lines := []string{"", "If", "in case", "In  case", "in, case", "when_ever", "EXCEPT", "otherwise.", "Created", strings.Repeat("x", 20) + " case",
+		"in " + strings.Repeat("y", 17) + " case", "x in case y", "IN CASE", "K\u212a if"}
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(b), "\n")...)
+	}
+	for _, l := range lines {
+		w := wordsOf(l)
+		if got, want := w.flags&wordWhen != 0, IsConditional(l); got != want {
+			t.Errorf("wordsOf(%q) when = %v, IsConditional says %v", l, got, want)
+		}
+		if got, want := w.flags&wordConditional != 0, isConditional(l); got != want {
+			t.Errorf("wordsOf(%q) conditional = %v, isConditional says %v", l, got, want)
+		}
+		if got, want := w.flags&wordCreation != 0, hasWord(l, &creationWords, "", ""); got != want {
+			t.Errorf("wordsOf(%q) creation = %v, hasWord says %v", l, got, want)
+		}
+		if w.lower != strings.ToLower(l) {
+			t.Errorf("wordsOf(%q).lower = %q", l, w.lower)
 		}
 	}
 }

@@ -7,6 +7,18 @@
 # and goes on a shared machine weighs on all of them alike. Run by hand:
 #
 #   bash bench/agenthooks.sh        # RUNS=40 SESSIONS=10000 by default
+#   SG_BASE=<revision> bash bench/agenthooks.sh
+#
+# SG_BASE adds the same hooks built from another revision to the same
+# interleaved run, with its own database seeded alike by its own code (an
+# older binary refuses a database a newer one migrated).
+#
+# The Python peer is the interpreter itself: PYTHON, else the one `python3`
+# on PATH runs (sys.executable), so a launcher in front of it (a pyenv shim
+# is a bash script: about 130 ms here) is not counted as Python's start.
+# A second, SYSTEM_PYTHON (default /usr/bin/python3, when it is another
+# interpreter), runs beside it: a stock interpreter without site-packages
+# starts faster than a developer's.
 #
 # Needs bash 5 (EPOCHREALTIME), git, go and python3.
 set -euo pipefail
@@ -27,6 +39,7 @@ say() { printf '== %s\n' "$*" >&2; }
 say "building sessiongate"
 (cd "$ROOT" && CGO_ENABLED=0 go build -o "$BIN/sessiongate" ./cmd/sessiongate) # as the README installs it
 SG=$BIN/sessiongate
+SG_BASE=${SG_BASE:-}
 
 cd "$REPO"
 git init -q -b main
@@ -61,6 +74,17 @@ sleep 1 && git update-index -q --refresh
 say "seeding $SESSIONS sessions"
 DB=$REPO/.git/sessiongate/sessiongate.db
 (cd "$ROOT" && go run bench/seed.go -db "$DB" -repo "$REPO" -n "$SESSIONS" >&2)
+if [ -n "$SG_BASE" ]; then
+	say "building and seeding the base revision $SG_BASE"
+	git -C "$ROOT" worktree add -q --detach "$WORK/base-src" "$SG_BASE"
+	(cd "$WORK/base-src" && CGO_ENABLED=0 go build -o "$BIN/sessiongate-base" ./cmd/sessiongate)
+	BASE_DB=$WORK/base.db
+	(cd "$WORK/base-src" && go run bench/seed.go -db "$BASE_DB" -repo "$REPO" -n "$SESSIONS" >&2)
+	git -C "$ROOT" worktree remove --force "$WORK/base-src"
+fi
+# base EVENT: the base build's hook, its database named in the environment
+# (an assignment, not another process).
+base() { SESSIONGATE_DB=$BASE_DB "$BIN/sessiongate-base" agent-hook claude "$1"; }
 
 # Payloads shaped like Claude Code 2.1's (agenthook/testdata/claude).
 SID=bench-agent-session
@@ -84,8 +108,15 @@ for f in "$WORK"/in/*.json; do
 	e=$(basename "$f" .json); e=${e%%-*}
 	out=$("$SG" agent-hook claude "$e" < "$f")
 	python3 -c 'import json,sys; json.loads(sys.argv[1])' "$out" || { say "$e answered $out"; exit 1; }
+	if [ -n "$SG_BASE" ]; then
+		out=$(base "$e" < "$f")
+		python3 -c 'import json,sys; json.loads(sys.argv[1])' "$out" || { say "base: $e answered $out"; exit 1; }
+	fi
 done
 
+PY=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
+PY2=${SYSTEM_PYTHON:-/usr/bin/python3}
+if [ ! -x "$PY2" ] || [ "$(readlink -f "$PY2")" = "$(readlink -f "$PY")" ]; then PY2=; fi
 cat > "$WORK/noop.py" <<'EOF'
 import json, sys
 json.load(sys.stdin)
@@ -111,10 +142,10 @@ measure() {
 	local t1=${EPOCHREALTIME/./}
 	times > "$WORK/t1"
 	if ((run >= 0)); then
-		printf '%s\t%s\t%d\t%d\n' "$e" "$v" $((t1 - t0)) $(($(cpu_of "$WORK/t1") - $(cpu_of "$WORK/t0"))) >> "$WORK/times.tsv"
+		printf '%s\t%s\t%d\t%d\t%d\n' "$e" "$v" $((t1 - t0)) $(($(cpu_of "$WORK/t1") - $(cpu_of "$WORK/t0"))) "$run" >> "$WORK/times.tsv"
 	fi
 }
-say "timing ${#events[@]} events x (sessiongate, python no-op, /bin/true), $RUNS runs interleaved after 3 warm-ups"
+say "timing ${#events[@]} events x (sessiongate, python no-op, /bin/true), $RUNS runs interleaved after 3 warm-ups; python: $PY${PY2:+ and $PY2}"
 : > "$WORK/times.tsv"
 for ((run = -3; run < RUNS; run++)); do
 	for e in "${events[@]}"; do
@@ -122,10 +153,12 @@ for ((run = -3; run < RUNS; run++)); do
 		in=$WORK/in/$e.json
 		[ "$e" != Stop-edited ] || echo "$run" >> "$REPO/src/d1/f1.txt" # untimed
 		# A new random order each round, so none always runs first.
-		for v in $(printf '%s\n' sessiongate python true | shuf); do
+		for v in $(printf '%s\n' sessiongate python true ${SG_BASE:+base} ${PY2:+python2} | shuf); do
 			case $v in
 			sessiongate) measure "$e" sessiongate "$SG" agent-hook claude "$name" < "$in" ;;
-			python) measure "$e" python python3 "$WORK/noop.py" < "$in" ;;
+			base) measure "$e" base base "$name" < "$in" ;;
+			python) measure "$e" python "$PY" "$WORK/noop.py" < "$in" ;;
+			python2) measure "$e" python2 "$PY2" "$WORK/noop.py" < "$in" ;;
 			true) measure "$e" true /bin/true < "$in" ;;
 			esac
 		done
@@ -139,16 +172,33 @@ case $out in *'"decision":"block"'*) ;; *) say "the edited stop was not blocked:
 col() { awk -F'\t' -v e="$1" -v v="$2" -v c="$3" '$1==e && $2==v {print $c}' "$WORK/times.tsv" | stats; }
 echo
 echo "machine: $(nproc) CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "database: $((SESSIONS + 1)) sessions; $RUNS runs each, interleaved, after 3 warm-ups; $(python3 --version)"
+echo "database: $((SESSIONS + 1)) sessions; $RUNS runs each, interleaved, after 3 warm-ups"
+echo "python: $PY ($("$PY" --version 2>&1))${PY2:+; second python: $PY2 ($("$PY2" --version 2>&1))}"
 echo
-echo "| event | sessiongate wall ms | python no-op wall ms | /bin/true wall ms | python / sessiongate | sessiongate CPU ms | python CPU ms |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+# paired EVENT A B: the median over the rounds of A's wall time / B's.
+paired() { awk -F'\t' -v e="$1" -v a="$2" -v b="$3" '$1==e && $2==a {x[$5]=$3} $1==e && $2==b {y[$5]=$3}
+	END {for (r in x) if (r in y && y[r] > 0) print x[r] / y[r]}' "$WORK/times.tsv" | sort -g | awk '{v[NR]=$1}
+	END {m = (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; printf "%.1fx", m}'; }
+head="| event | sessiongate wall ms | python no-op wall ms | /bin/true wall ms | python / sessiongate (paired) | sessiongate CPU ms | python CPU ms |"
+rule="| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+[ -z "$PY2" ] || { head+=" second python wall ms | second python / sessiongate (paired) |"; rule+=" ---: | ---: |"; }
+[ -z "$SG_BASE" ] || { head+=" $SG_BASE wall ms | $SG_BASE / sessiongate (paired) |"; rule+=" ---: | ---: |"; }
+echo "$head"
+echo "$rule"
 for e in "${events[@]}"; do
 	read -r sg sgmin sgmax < <(col "$e" sessiongate 3)
 	read -r py pymin pymax < <(col "$e" python 3)
 	read -r tr trmin trmax < <(col "$e" true 3)
 	read -r sgc _ _ < <(col "$e" sessiongate 4)
 	read -r pyc _ _ < <(col "$e" python 4)
-	ratio=$(awk -v a="$py" -v b="$sg" 'BEGIN { printf "%.1fx", a / b }')
-	printf '| %s | %s (%s-%s) | %s (%s-%s) | %s | %s | %s | %s |\n' "$e" "$sg" "$sgmin" "$sgmax" "$py" "$pymin" "$pymax" "$tr" "$ratio" "$sgc" "$pyc"
+	line=$(printf '| %s | %s (%s-%s) | %s (%s-%s) | %s | %s | %s | %s |' "$e" "$sg" "$sgmin" "$sgmax" "$py" "$pymin" "$pymax" "$tr" "$(paired "$e" python sessiongate)" "$sgc" "$pyc")
+	if [ -n "$PY2" ]; then
+		read -r p2 p2min p2max < <(col "$e" python2 3)
+		line+=$(printf ' %s (%s-%s) | %s |' "$p2" "$p2min" "$p2max" "$(paired "$e" python2 sessiongate)")
+	fi
+	if [ -n "$SG_BASE" ]; then
+		read -r bs bsmin bsmax < <(col "$e" base 3)
+		line+=$(printf ' %s (%s-%s) | %s |' "$bs" "$bsmin" "$bsmax" "$(paired "$e" base sessiongate)")
+	fi
+	echo "$line"
 done

@@ -215,6 +215,10 @@ func doctorHooks(loc hooksLocation, binary string) []Finding {
 			out = append(out, Finding{check, Fail, p + " runs " + bin + ", which is missing (the hook falls back to PATH)", "sessiongate install, to record this binary's path"})
 		case binary != "" && !sameFile(bin, binary):
 			out = append(out, Finding{check, Warn, p + " runs " + bin + ", not this binary " + binary + chained, "sessiongate install, if this binary is the one to use"})
+		case !bytes.Equal(b, Script(n, bin)):
+			// Still correct (an older script starts the binary where this
+			// one would not), but slower.
+			out = append(out, Finding{check, Warn, p + " was written by an older sessiongate" + chained, "sessiongate install updates it"})
 		default:
 			out = append(out, Finding{check, OK, p + " runs " + bin + chained, ""})
 		}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,15 +18,17 @@ import (
 // pre-commit writes, next to the index git gave it, the id of the git
 // process that runs the hooks (the hook's parent) and the trailers the
 // message gets. The scripts compare that id with their own $PPID: only hooks
-// of the same git process use it. commit-msg then adds the trailers with
-// git interpret-trailers and marks the handoff used; post-commit takes only
+// of the same git process use it. commit-msg then adds the trailers (itself
+// when the message and the git configuration leave no doubt where git
+// interpret-trailers would put them, see plainTrailers and script.go; with
+// git interpret-trailers otherwise) and marks the handoff used; post-commit takes only
 // a used one and leaves recording the commit to reconciliation at the next
 // sessiongate call, which matches the commit's tree against the pre-commit
 // pass (a forged or stale handoff delays a BYPASS finding to that call; it
 // cannot make the commit's tree match a pass).
 const (
 	handoffName    = "sessiongate-commit"
-	handoffVersion = "v1"
+	handoffVersion = "v2" // v1 had no third field on its first line
 )
 
 // handoffPath is where pre-commit leaves the handoff: beside the index in
@@ -70,8 +73,12 @@ func (rt *Runtime) writeHandoff(repo *gitrepo.Repo, ok bool, trailers []string) 
 		}
 		return
 	}
+	mode := "git"
+	if plainTrailers(repo, rt.getenv) {
+		mode = "plain"
+	}
 	var b bytes.Buffer
-	b.WriteString(handoffVersion + " " + strconv.Itoa(rt.Parent) + "\n")
+	b.WriteString(handoffVersion + " " + strconv.Itoa(rt.Parent) + " " + mode + "\n")
 	for _, t := range trailers {
 		if strings.ContainsAny(t, "\n\r") {
 			rt.writeHandoff(repo, false, nil)
@@ -83,4 +90,50 @@ func (rt *Runtime) writeHandoff(repo *gitrepo.Repo, ok bool, trailers []string) 
 	if atomicfile.Write(path, b.Bytes(), 0o600) != nil {
 		os.Remove(path)
 	}
+}
+
+// plainTrailers reports whether no git configuration can change where git
+// interpret-trailers puts a trailer or which lines it takes for comments:
+// no comment character or string, no trailer.* key and no include, in any
+// configuration file git reads for this repository or in the configuration
+// git passes its hooks in the environment. Only then may commit-msg append
+// the trailers itself (script.go); any doubt, or a file it cannot read,
+// leaves them to git interpret-trailers.
+func plainTrailers(repo *gitrepo.Repo, getenv func(string) string) bool {
+	for _, k := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
+		if getenv(k) != "" {
+			return false // -c or GIT_CONFIG_KEY_n: leave them to git
+		}
+	}
+	var files []string
+	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		files = append(files, cmp.Or(getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
+	}
+	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		files = append(files, g)
+	} else {
+		home := getenv("HOME")
+		if home == "" {
+			return false
+		}
+		files = append(files, filepath.Join(cmp.Or(getenv("XDG_CONFIG_HOME"), filepath.Join(home, ".config")), "git", "config"),
+			filepath.Join(home, ".gitconfig"))
+	}
+	files = append(files, filepath.Join(repo.CommonDir(), "config"), filepath.Join(repo.GitDir(), "config.worktree"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if os.IsNotExist(err) || f == os.DevNull {
+			continue
+		}
+		if err != nil {
+			return false
+		}
+		low := bytes.ToLower(b)
+		for _, w := range []string{"commentchar", "commentstring", "trailer", "include"} {
+			if bytes.Contains(low, []byte(w)) {
+				return false
+			}
+		}
+	}
+	return true
 }

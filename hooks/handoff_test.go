@@ -81,7 +81,7 @@ func TestHandoffForgedStillFindsBypass(t *testing.T) {
 	writeFile(t, filepath.Join(r.root, "bad.txt"), "FORBIDDEN\n")
 	r.git("add", "bad.txt")
 	before := r.head(r.root)
-	res := r.run(r.root, nil, "sh", "-c", `printf 'v1u %s\n' $$ > .git/`+handoffFile+`; exec git commit -q --no-verify -m forged`)
+	res := r.run(r.root, nil, "sh", "-c", `printf 'v2u %s\n' $$ > .git/`+handoffFile+`; exec git commit -q --no-verify -m forged`)
 	if res.code != 0 || r.head(r.root) == before {
 		t.Fatalf("forged commit did not land: %s%s", res.out, res.err)
 	}
@@ -203,5 +203,50 @@ func TestHandoffCommitRecordedBeforeSupersede(t *testing.T) {
 	r.sg(r.root, "session", "start", "--objective", "the next one")
 	if toks := r.rawTokens(id); !strings.Contains(toks, "reconcile:commit") {
 		t.Errorf("the superseded session lost its last commit: %s", toks)
+	}
+}
+
+// commit-msg appends the trailers itself, starting no git, when the
+// configuration is plain; a comment character (or any trailer.* key) in
+// the configuration leaves them to git interpret-trailers. GIT_TRACE shows
+// which git commands the hooks ran.
+func TestHandoffTrailersWithoutGit(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		config []string
+		byGit  bool
+	}{
+		{"plain", nil, false},
+		{"comment char", []string{"core.commentChar", ";"}, true},
+		{"trailer config", []string{"trailer.where", "end"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			id := r.startWorking(r.root)
+			if tc.config != nil {
+				r.git(append([]string{"config"}, tc.config...)...)
+			}
+			writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
+			r.git("add", "a.txt")
+			trace := filepath.Join(t.TempDir(), "trace")
+			if res := r.commit(r.root, []string{"GIT_TRACE=" + trace}, "-m", "feat: add a", "-m", "Body of the change."); res.code != 0 {
+				t.Fatalf("commit: exit %d\n%s%s", res.code, res.out, res.err)
+			}
+			b, err := os.ReadFile(trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ran := strings.Contains(string(b), "interpret-trailers"); ran != tc.byGit {
+				t.Errorf("git interpret-trailers ran: %v, want %v", ran, tc.byGit)
+			}
+			want := "feat: add a\n\nBody of the change.\n\nSession-Id: " + id
+			if got := r.git("log", "-1", "--format=%B"); !strings.HasPrefix(got, want) {
+				t.Errorf("message %q, want it to start %q", got, want)
+			}
+			if got := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)"); got != id {
+				t.Errorf("Session-Id trailer %q, want %q", got, id)
+			}
+		})
 	}
 }

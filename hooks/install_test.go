@@ -293,6 +293,21 @@ func TestDoctor(t *testing.T) {
 			t.Errorf("doctor output lacks %q:\n%s", s, res.out)
 		}
 	}
+	// A script an older sessiongate wrote (here: its v1 handoff) still works
+	// but is slower: a warning that install updates it.
+	hook := filepath.Join(r.root, ".git", "hooks", "commit-msg")
+	cur, err := os.ReadFile(hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, hook, strings.ReplaceAll(string(cur), "read -r hv pid cfg;", "read -r hv pid;"))
+	if res = r.run(r.root, onPath, binary, "doctor"); !strings.Contains(res.out, "warn  hook commit-msg") || !strings.Contains(res.out, "older sessiongate") {
+		t.Errorf("doctor with an older commit-msg script: exit %d\n%s", res.code, res.out)
+	}
+	r.sg(r.root, "install")
+	if res = r.run(r.root, onPath, binary, "doctor"); strings.Contains(res.out, "older sessiongate") {
+		t.Errorf("doctor after install updated the script:\n%s", res.out)
+	}
 	// A protocol that does not parse and an unusable database are failures with fixes.
 	writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), "no phases here\n")
 	junk := filepath.Join(t.TempDir(), "junk.db")

@@ -68,13 +68,51 @@ fi
 
 // handoffCheck sets h to the handoff beside the index, when the index is
 // in a git dir (.git, or a linked worktree's under .git/worktrees), and hv
-// to its state ("v1": written by pre-commit; "v1u": used by commit-msg)
-// when it belongs to this same git process (its id is our $PPID); see
+// to its state ("v2": written by pre-commit; "v2u": used by commit-msg)
+// when it belongs to this same git process (its id is our $PPID), and cfg
+// to "plain" when no git configuration changes where trailers go; see
 // handoff.go.
 const handoffCheck = `hv=
 case ${GIT_INDEX_FILE-} in */*) d=${GIT_INDEX_FILE%/*} ;; *) d= ;; esac
 case $d in .git | */.git | .git/worktrees/* | */.git/worktrees/*) h=$d/` + handoffName + ` ;; *) h= ;; esac
-if [ -n "$h" ] && [ -f "$h" ] && { read -r hv pid; } <"$h" && [ "$pid" = "$PPID" ]; then :; else hv=; fi
+if [ -n "$h" ] && [ -f "$h" ] && { read -r hv pid cfg; } <"$h" && [ "$pid" = "$PPID" ]; then :; else hv=; fi
+`
+
+// appendTrailers appends the trailers ("$@") to the message file itself,
+// without starting git, when git interpret-trailers would do just that: the
+// configuration is plain (no comment character, no trailer.* keys), every
+// line of the message ends with a newline, none starts with '#', the first
+// and the last hold text, and either no blank line follows the title (it is
+// all title) or no line of the last paragraph could be, or continue, a
+// trailer (no ':', no leading space, no "(cherry picked from commit").
+// Then git adds a blank line and the trailers after the message, and so
+// does this (TestAppendTrailersMatchesGit compares the two). Anything else
+// falls through to git. Only shell builtins: no process is started.
+const appendTrailers = `	if [ "$cfg" = plain ]; then
+		ok=1 first= last= title=1 para=
+		while IFS= read -r l; do
+			case $l in '#'*) ok= ;; esac
+			[ -n "$first" ] || first=x$l
+			last=$l
+			case $l in
+			*[![:space:]]*)
+				[ -n "$para" ] || para=ok
+				case $l in [[:space:]]* | *:* | '(cherry picked from commit '*) para=no ;; esac
+				;;
+			*) title= para= ;;
+			esac
+		done <"$msg"
+		case $first in x*[![:space:]]*) ;; *) ok= ;; esac
+		case $last in *[![:space:]]*) ;; *) ok= ;; esac
+		[ -z "$l" ] || ok=
+		if [ -n "$ok" ] && { [ -n "$title" ] || [ "$para" = ok ]; }; then
+			{
+				printf '\n'
+				printf '%s\n' "$@"
+			} >>"$msg"
+			exit 0
+		fi
+	fi
 `
 
 // handoffScript is the part of a script that uses pre-commit's handoff
@@ -89,11 +127,14 @@ var handoffScript = map[string]string{
 	set --
 	{
 		read -r _
-		while IFS= read -r t; do set -- "$@" --trailer "$t"; done
+		while IFS= read -r t; do set -- "$@" "$t"; done
 	} <"$h"
 	printf '%s %s\n' ` + handoffVersion + `u "$PPID" >"$h"
-	[ $# -eq 0 ] || exec git interpret-trailers --in-place --if-exists replace "$@" "$msg"
-	exit 0
+	[ $# -gt 0 ] || exit 0
+` + appendTrailers + `	n=$#
+	for t; do set -- "$@" --trailer "$t"; done
+	shift "$n"
+	exec git interpret-trailers --in-place --if-exists replace "$@" "$msg"
 fi
 `,
 	"post-commit": handoffCheck + `if [ "$hv" = ` + handoffVersion + `u ]; then

@@ -1,0 +1,99 @@
+package hooks
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+)
+
+// TestAppendTrailersMatchesGit: wherever commit-msg appends the trailers
+// itself (appendTrailers), the message is byte for byte what git
+// interpret-trailers makes of it. Random messages are built from lines that
+// sit on every edge of git's rules (titles, blank and blank-looking lines,
+// trailers and lines that look like them, comments, continuations, CR,
+// missing final newline); each shell that may run the hooks runs them.
+func TestAppendTrailersMatchesGit(t *testing.T) {
+	gittest.Require(t)
+	var shells []string
+	for _, sh := range []string{"/bin/sh", "dash", "bash"} {
+		if p, err := exec.LookPath(sh); err == nil {
+			shells = append(shells, p)
+		}
+	}
+	if len(shells) == 0 {
+		t.Skip("no POSIX shell")
+	}
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	script := "msg=$1\nshift\ncfg=plain\n" + appendTrailers + "exit 3\n"
+	pool := []string{
+		"subj", "feat: add x", "fix(scope): y", "", "", " ", "\t", "\r", "body text", "more body.",
+		"- item one", "* item", "  indented", "\tindented", "Key: value", "Signed-off-by: A <a@b.c>",
+		"Session-Id: old", "(cherry picked from commit 1234)", "#comment", "# heading", "trailing  ",
+		"body\r", "ünïcödé ✓", "a:b", "see http://x.y/z", "x", "Token #12", "key=value", "[ci skip]",
+	}
+	trailers := []string{"Session-Id: 0f8e-abc", "Session-Snapshot: s-1"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	rounds := 400 // SESSIONGATE_TRAILER_ROUNDS for a longer run
+	if n, err := strconv.Atoi(os.Getenv("SESSIONGATE_TRAILER_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	appended := 0
+	for i := range rounds {
+		var lines []string
+		for range 1 + rng.IntN(7) {
+			lines = append(lines, pool[rng.IntN(len(pool))])
+		}
+		msg := strings.Join(lines, "\n")
+		if rng.IntN(8) != 0 {
+			msg += "\n"
+		}
+		want := filepath.Join(dir, "want")
+		if err := os.WriteFile(want, []byte(msg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"interpret-trailers", "--in-place", "--if-exists", "replace"}
+		for _, tr := range trailers {
+			args = append(args, "--trailer", tr)
+		}
+		gittest.Git(t, dir, append(args, want)...)
+		wantB, _ := os.ReadFile(want)
+		for _, sh := range shells {
+			got := filepath.Join(dir, "got")
+			if err := os.WriteFile(got, []byte(msg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(sh, append([]string{"-c", script, "sh", got}, trailers...)...)
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			switch {
+			case err == nil:
+				appended++
+				gotB, _ := os.ReadFile(got)
+				if !bytes.Equal(gotB, wantB) {
+					t.Fatalf("%s, message %d %q:\nappended: %q\ngit:      %q", sh, i, msg, gotB, wantB)
+				}
+			case errors.As(err, &ee) && ee.ExitCode() == 3:
+				if gotB, _ := os.ReadFile(got); string(gotB) != msg {
+					t.Fatalf("%s changed the message and then left it to git: %q", sh, gotB)
+				}
+			default:
+				t.Fatalf("%s: %v\n%s", sh, err, out)
+			}
+		}
+	}
+	// The common case must take the fast path: a title, or a title and a
+	// body, from git commit -m.
+	if appended < rounds/10 {
+		t.Errorf("only %d of %d messages appended without git", appended, rounds*len(shells))
+	}
+	t.Logf("%d of %d runs appended without git (%d shells)", appended, rounds*len(shells), len(shells))
+}

@@ -76,12 +76,29 @@ func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 	return nil
 }
 
+const evidenceCols = `id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
+	origin, requirement, source, command, exit_code, duration_ns`
+
 // ListEvidence returns a session's evidence in the order it was recorded.
 func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.Evidence, error) {
+	return r.queryEvidence(ctx, sessionID, `SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 ORDER BY id`, sessionID)
+}
+
+// GateEvidence returns what a phase's gate reads (session.Reader): the
+// evidence of the phase and content_hash evidence of any phase, in the
+// order it was recorded; from the indexes evidence_phase and the partial
+// evidence_content_hash (migration 0008), never the whole session.
+func (r reader) GateEvidence(ctx context.Context, sessionID, phase string) ([]session.Evidence, error) {
+	return r.queryEvidence(ctx, sessionID, `SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 AND phase = $2
+		UNION ALL
+		SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 AND kind = '`+session.EvidenceContentHash+`' AND phase <> $2
+		ORDER BY id`, sessionID, phase)
+}
+
+// queryEvidence runs a query of evidenceCols.
+func (r reader) queryEvidence(ctx context.Context, sessionID, query string, args ...any) ([]session.Evidence, error) {
 	const what = "evidence of session "
-	rows, err := r.q.Query(ctx, `SELECT id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
-		origin, requirement, source, command, exit_code, duration_ns
-		FROM evidence WHERE session_id = $1 ORDER BY id`, sessionID)
+	rows, err := r.q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
 	}

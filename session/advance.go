@@ -81,7 +81,7 @@ func setPosition(s *Session, ps []position, i int) {
 // evaluate runs a phase's gate for a session, honouring a recorded
 // "condition does not hold" decision on conditional gates.
 func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase, staged bool) (GateResult, error) {
-	ev, err := e.Store.ListEvidence(ctx, s.ID)
+	ev, err := e.Store.GateEvidence(ctx, s.ID, p.ID)
 	if err != nil {
 		return GateResult{}, fmt.Errorf("load evidence: %w", err)
 	}

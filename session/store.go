@@ -17,6 +17,12 @@ type Reader interface {
 	RecentEnded(ctx context.Context, repoID int64, n int) ([]*Session, error)
 	PhaseResults(ctx context.Context, sessionID string) ([]PhaseResult, error)
 	ListEvidence(ctx context.Context, sessionID string) ([]Evidence, error)
+	// GateEvidence returns what a phase's gate reads, in recorded order:
+	// the phase's evidence and content_hash evidence of any phase (a
+	// content-hash check matches a file's hash whichever phase recorded
+	// it). Not the rest: agent hooks record every shell command, and a
+	// gate check must not cost more as a session goes on.
+	GateEvidence(ctx context.Context, sessionID, phase string) ([]Evidence, error)
 	// RecordedCommits returns the commits a session has recorded as observed
 	// commit_sha or bypass_commit evidence, or with shas which of those it
 	// has: what reconciliation and post-commit ask on every commit, without

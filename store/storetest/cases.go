@@ -292,6 +292,63 @@ func testEvidence(t *testing.T, open Opener) {
 	}
 }
 
+// testGateEvidence: a gate reads its phase's evidence and content hashes
+// recorded in any phase, in recorded order, and nothing else.
+func testGateEvidence(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	s := newSession(t, db, "/r")
+	other := newSession(t, db, "/o")
+	zero := 0
+	evs := []*session.Evidence{
+		{SessionID: s.ID, Phase: "P", Kind: session.EvidenceManual, SHA256: "a"},
+		{SessionID: s.ID, Phase: "Q", Kind: session.EvidenceToolOutput, SHA256: "b"},
+		{SessionID: s.ID, Phase: "Q", Kind: session.EvidenceContentHash, Ref: "doc.md", SHA256: "c"},
+		{SessionID: s.ID, Kind: session.EvidenceToolOutput, Origin: session.OriginObserved, Command: "make", ExitCode: &zero, SHA256: "d"},
+		{SessionID: s.ID, Phase: "P", Step: session.StepCondition, Kind: session.EvidenceManual, SHA256: "e"},
+		{SessionID: s.ID, Phase: "P", Kind: session.EvidenceContentHash, Ref: "b.md", SHA256: "f"},
+		{SessionID: s.ID, Kind: session.EvidenceContentHash, Ref: "c.md", SHA256: "g"},
+		{SessionID: s.ID, Phase: "P", Kind: session.EvidenceToolOutput, Origin: session.OriginObserved, Command: "go test", ExitCode: &zero, SHA256: "h"},
+		{SessionID: other.ID, Phase: "P", Kind: session.EvidenceManual, SHA256: "i"},
+		{SessionID: other.ID, Kind: session.EvidenceContentHash, Ref: "doc.md", SHA256: "j"},
+	}
+	update(t, db, func(w session.Writer) error {
+		for _, e := range evs {
+			e.CreatedAt = t0
+			if err := w.AddEvidence(ctx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		phase string
+		want  string // SHA256 of the rows, in order
+	}{
+		{"P", "acefgh"},
+		{"Q", "bcfg"},
+		{"", "cdfg"},
+		{"R", "cfg"},
+	} {
+		got, err := db.GateEvidence(ctx, s.ID, c.phase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var shas string
+		for i, e := range got {
+			shas += e.SHA256
+			for _, w := range evs {
+				if w.ID == e.ID {
+					mustEqual(t, fmt.Sprintf("phase %q row %d", c.phase, i), e, *w)
+				}
+			}
+		}
+		if shas != c.want {
+			t.Errorf("GateEvidence(%q) = %q, want %q", c.phase, shas, c.want)
+		}
+	}
+}
+
 func testEvents(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()

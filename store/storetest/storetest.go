@@ -46,6 +46,7 @@ func Run(t *testing.T, open Opener) {
 		{"Protocols", testProtocols},
 		{"PhaseResults", testPhaseResults},
 		{"Evidence", testEvidence},
+		{"GateEvidence", testGateEvidence},
 		{"RecordedCommits", testRecordedCommits},
 		{"TeamActivity", testTeamActivity},
 		{"Events", testEvents},

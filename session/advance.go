@@ -144,33 +144,16 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 		}
 		// Record the result only for phases not already settled, so a
 		// later re-check never rewrites a passed or forced phase's history.
-		prev := phaseResult(ctx, w, id, p.ID)
-		if prev == nil || prev.Status == PhasePending || prev.Status == PhaseFailed {
-			st := PhaseFailed
-			if g.Status != StatusFail {
-				st = PhasePending // checked and passable; it passes when the session advances
-			}
-			return w.PutPhaseResult(ctx, resultFrom(id, g, st, e.now()))
+		st := PhaseFailed
+		if g.Status != StatusFail {
+			st = PhasePending // checked and passable; it passes when the session advances
 		}
-		return nil
+		return w.PutPhaseResultUnlessSettled(ctx, resultFrom(id, g, st, e.now()))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("record gate result: %w", err)
 	}
 	return &g, nil
-}
-
-func phaseResult(ctx context.Context, r Reader, id, phase string) *PhaseResult {
-	rs, err := r.PhaseResults(ctx, id)
-	if err != nil {
-		return nil
-	}
-	for i := range rs {
-		if rs[i].PhaseID == phase {
-			return &rs[i]
-		}
-	}
-	return nil
 }
 
 func resultFrom(id string, g GateResult, status PhaseStatus, now time.Time) PhaseResult {

@@ -56,7 +56,11 @@ type Writer interface {
 	UpdateSession(ctx context.Context, s *Session) error
 	// DeleteSession removes the session and every row that refers to it.
 	DeleteSession(ctx context.Context, id string) error
-	PutPhaseResult(ctx context.Context, r PhaseResult) error  // upsert on (session, phase)
+	PutPhaseResult(ctx context.Context, r PhaseResult) error // upsert on (session, phase)
+	// PutPhaseResultUnlessSettled is PutPhaseResult when the stored result
+	// is missing, PENDING or FAILED; a settled one (PASSED, FORCED,
+	// SKIPPED) is left as it is.
+	PutPhaseResultUnlessSettled(ctx context.Context, r PhaseResult) error
 	AddEvidence(ctx context.Context, e *Evidence) error       // sets ID
 	AppendEvent(ctx context.Context, e *Event) error          // sets Seq (max+1 per session)
 	AddViolation(ctx context.Context, v *Violation) error     // sets ID

@@ -191,6 +191,31 @@ func testPhaseResults(t *testing.T, open Opener) {
 	}
 	mustEqual(t, "PhaseResults after upsert", got, []session.PhaseResult{p1, p2})
 
+	// UnlessSettled: written when missing, PENDING or FAILED; a settled
+	// result stays as it is.
+	for _, st := range []session.PhaseStatus{session.PhasePending, session.PhaseFailed, session.PhasePassed, session.PhaseForced, session.PhaseSkipped} {
+		id := "U_" + string(st)
+		before := session.PhaseResult{SessionID: s.ID, PhaseID: id, Status: st, Message: "before"}
+		after := session.PhaseResult{SessionID: s.ID, PhaseID: id, Status: session.PhaseFailed, Level: "REQUIRED", Message: "after",
+			StartedAt: t0, EndedAt: t0.Add(time.Second), Duration: time.Second,
+			Checks: []session.CheckResult{{Kind: "evidence", Status: session.StatusFail, Message: "none"}}}
+		update(t, db, func(w session.Writer) error {
+			if err := w.PutPhaseResultUnlessSettled(ctx, before); err != nil { // missing: inserted
+				return err
+			}
+			return w.PutPhaseResultUnlessSettled(ctx, after)
+		})
+		got, err := db.PhaseResults(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := before
+		if st == session.PhasePending || st == session.PhaseFailed {
+			want = after
+		}
+		mustEqual(t, "PutPhaseResultUnlessSettled over "+string(st), got[len(got)-1], want)
+	}
+
 	err = db.Update(ctx, func(w session.Writer) error {
 		return w.PutPhaseResult(ctx, session.PhaseResult{SessionID: sid(999), PhaseID: "X"})
 	})

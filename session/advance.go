@@ -127,16 +127,19 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	}
 	g.Warnings = pol.Warnings
 	err = e.Store.Update(ctx, func(w Writer) error {
-		cur, err := w.GetSession(ctx, id)
+		// Touched only while still active: the session may have ended
+		// since it was loaded (a hook, another client).
+		now := e.now()
+		touched, err := w.TouchSession(ctx, id, now, now.Add(e.Config.IdleTimeout))
 		if err != nil {
 			return err
 		}
-		if !cur.Active() {
+		if !touched {
+			cur, err := w.GetSession(ctx, id)
+			if err != nil {
+				return err
+			}
 			return fmt.Errorf("session %s: %w (%s)", id, ErrEnded, cur.State)
-		}
-		e.touch(cur)
-		if err := w.UpdateSession(ctx, cur); err != nil {
-			return err
 		}
 		toks := append([]string{"tool:validate_gate"}, pol.Tokens()...)
 		if err := appendEvents(ctx, w, id, e.now(), append(toks, gateToken(p.ID, g.Status))...); err != nil {

@@ -54,6 +54,10 @@ type Writer interface {
 	EnsureRepository(ctx context.Context, root, name string) (*Repository, error)
 	CreateSession(ctx context.Context, s *Session) error
 	UpdateSession(ctx context.Context, s *Session) error
+	// TouchSession sets LastActivity and ExpiresAt of an active (INIT,
+	// WORKING, ENDING) session, as UpdateSession would; false, and nothing
+	// written, when no active session has the id.
+	TouchSession(ctx context.Context, id string, lastActivity, expiresAt time.Time) (bool, error)
 	// DeleteSession removes the session and every row that refers to it.
 	DeleteSession(ctx context.Context, id string) error
 	PutPhaseResult(ctx context.Context, r PhaseResult) error // upsert on (session, phase)

@@ -79,6 +79,62 @@ func testSessionRoundTrip(t *testing.T, open Opener) {
 	}
 }
 
+// testTouchSession: a touch sets the two times of an active session, as
+// UpdateSession would, and leaves an ended or unknown one alone; a later
+// UpdateSession in the same transaction writes on top of it.
+func testTouchSession(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	s := newSession(t, db, "/r")
+	ended := newSession(t, db, "/e")
+	update(t, db, func(w session.Writer) error {
+		ended.State, ended.EndedAt = session.StateComplete, t0
+		return w.UpdateSession(ctx, ended)
+	})
+	last, expires := t0.Add(time.Hour), t0.Add(25*time.Hour)
+	for _, c := range []struct {
+		id   string
+		want bool
+	}{{s.ID, true}, {ended.ID, false}, {sid(999), false}} {
+		update(t, db, func(w session.Writer) error {
+			got, err := w.TouchSession(ctx, c.id, last, expires)
+			if err != nil || got != c.want {
+				t.Errorf("TouchSession(%s) = %v, %v; want %v", c.id, got, err, c.want)
+			}
+			return nil
+		})
+	}
+	want := *s
+	want.LastActivity, want.ExpiresAt = last, expires
+	got, err := db.GetSession(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "touched session", *got, want)
+	if got, err := db.GetSession(ctx, ended.ID); err != nil || !got.LastActivity.Equal(ended.LastActivity) || got.State != session.StateComplete {
+		t.Errorf("ended session after a touch: %+v, %v", got, err)
+	}
+
+	// Read, touched, then updated in one transaction: both writes stick.
+	update(t, db, func(w session.Writer) error {
+		cur, err := w.GetSession(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := w.TouchSession(ctx, s.ID, last.Add(time.Hour), expires.Add(time.Hour)); err != nil {
+			return err
+		}
+		cur.LastActivity, cur.ExpiresAt, cur.Phase = last, expires, "P2" // the times as first read
+		return w.UpdateSession(ctx, cur)
+	})
+	want.Phase = "P2"
+	got, err = db.GetSession(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "read, touched and updated session", *got, want)
+}
+
 func testCreateSessionDefaults(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()

@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		fn   func(t *testing.T, open Opener)
 	}{
 		{"SessionRoundTrip", testSessionRoundTrip},
+		{"TouchSession", testTouchSession},
 		{"CreateSessionDefaults", testCreateSessionDefaults},
 		{"Repositories", testRepositories},
 		{"Protocols", testProtocols},

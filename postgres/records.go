@@ -79,6 +79,17 @@ func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 const evidenceCols = `id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
 	origin, requirement, source, command, exit_code, duration_ns`
 
+// AppendEvents appends events as AppendEvent does, one by one
+// (session.Writer).
+func (tx *Tx) AppendEvents(ctx context.Context, evs ...*session.Event) error {
+	for _, e := range evs {
+		if err := tx.AppendEvent(ctx, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ListEvidence returns a session's evidence in the order it was recorded.
 func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.Evidence, error) {
 	return r.queryEvidence(ctx, sessionID, `SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 ORDER BY id`, sessionID)

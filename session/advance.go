@@ -169,12 +169,11 @@ func gateToken(phase string, status GateStatus) string {
 }
 
 func appendEvents(ctx context.Context, w Writer, id string, now time.Time, tokens ...string) error {
-	for _, t := range tokens {
-		if err := w.AppendEvent(ctx, &Event{SessionID: id, Token: t, CreatedAt: now}); err != nil {
-			return err
-		}
+	evs := make([]*Event, len(tokens))
+	for i, t := range tokens {
+		evs[i] = &Event{SessionID: id, Token: t, CreatedAt: now}
 	}
-	return nil
+	return w.AppendEvents(ctx, evs...)
 }
 
 func phaseIDs(spec *protocolspec.Spec) string {

@@ -65,8 +65,10 @@ type Writer interface {
 	// is missing, PENDING or FAILED; a settled one (PASSED, FORCED,
 	// SKIPPED) is left as it is.
 	PutPhaseResultUnlessSettled(ctx context.Context, r PhaseResult) error
-	AddEvidence(ctx context.Context, e *Evidence) error       // sets ID
-	AppendEvent(ctx context.Context, e *Event) error          // sets Seq (max+1 per session)
+	AddEvidence(ctx context.Context, e *Evidence) error // sets ID
+	AppendEvent(ctx context.Context, e *Event) error    // sets Seq (max+1 per session)
+	// AppendEvents is AppendEvent for each of evs, in order.
+	AppendEvents(ctx context.Context, evs ...*Event) error
 	AddViolation(ctx context.Context, v *Violation) error     // sets ID
 	AddSnapshot(ctx context.Context, s *Snapshot) error       // sets Seq
 	PutProtocol(ctx context.Context, p *Protocol) error       // insert or ignore by sha256

@@ -435,6 +435,7 @@ func testEvents(t *testing.T, open Opener) {
 	ctx := context.Background()
 	s1 := newSession(t, db, "/r")
 	s2 := newSession(t, db, "/r2")
+	s3 := newSession(t, db, "/r3")
 	var want []session.Event
 	update(t, db, func(w session.Writer) error {
 		for i := range 5 {
@@ -454,6 +455,34 @@ func testEvents(t *testing.T, open Opener) {
 			if o.Seq != int64(i+1) {
 				t.Errorf("other session event %d: Seq %d, want %d", i, o.Seq, i+1)
 			}
+		}
+		// AppendEvents: in order after the last, per session, in runs
+		// longer than one statement takes.
+		var batch []*session.Event
+		for i := range 40 {
+			batch = append(batch, &session.Event{SessionID: s2.ID, Token: fmt.Sprintf("b%d", i)})
+		}
+		batch = append(batch, &session.Event{SessionID: s3.ID, Token: "mixed"}, &session.Event{SessionID: s2.ID, Token: "last"})
+		if err := w.AppendEvents(ctx, batch...); err != nil {
+			return err
+		}
+		for i, e := range batch[:40] {
+			if e.Seq != int64(6+i) || e.CreatedAt.IsZero() {
+				t.Errorf("AppendEvents event %d: Seq %d at %v, want %d", i, e.Seq, e.CreatedAt, 6+i)
+			}
+		}
+		if batch[40].Seq != 1 || batch[41].Seq != 46 {
+			t.Errorf("AppendEvents of two sessions: Seq %d and %d, want 1 and 46", batch[40].Seq, batch[41].Seq)
+		}
+		if got, err := w.ListEvents(ctx, s2.ID, 5, 0); err != nil || len(got) != 41 || got[0].Token != "b0" || got[40].Token != "last" {
+			t.Errorf("events after AppendEvents: %d, %v", len(got), err)
+		}
+		one := &session.Event{SessionID: s3.ID, Token: "one"}
+		if err := w.AppendEvents(ctx, one); err != nil {
+			return err
+		}
+		if one.Seq != 2 {
+			t.Errorf("AppendEvents of one: Seq %d, want 2", one.Seq)
 		}
 		// Read-your-writes.
 		got, err := w.LastEvents(ctx, s1.ID, 2)

@@ -76,12 +76,40 @@ func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 	return nil
 }
 
+const evidenceCols = `id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
+	origin, requirement, source, command, exit_code, duration_ns`
+
+// AppendEvents appends events as AppendEvent does, one by one
+// (session.Writer).
+func (tx *Tx) AppendEvents(ctx context.Context, evs ...*session.Event) error {
+	for _, e := range evs {
+		if err := tx.AppendEvent(ctx, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ListEvidence returns a session's evidence in the order it was recorded.
 func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.Evidence, error) {
+	return r.queryEvidence(ctx, sessionID, `SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 ORDER BY id`, sessionID)
+}
+
+// GateEvidence returns what a phase's gate reads (session.Reader): the
+// evidence of the phase and content_hash evidence of any phase, in the
+// order it was recorded; from the indexes evidence_phase and the partial
+// evidence_content_hash (migration 0008), never the whole session.
+func (r reader) GateEvidence(ctx context.Context, sessionID, phase string) ([]session.Evidence, error) {
+	return r.queryEvidence(ctx, sessionID, `SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 AND phase = $2
+		UNION ALL
+		SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 AND kind = '`+session.EvidenceContentHash+`' AND phase <> $2
+		ORDER BY id`, sessionID, phase)
+}
+
+// queryEvidence runs a query of evidenceCols.
+func (r reader) queryEvidence(ctx context.Context, sessionID, query string, args ...any) ([]session.Evidence, error) {
 	const what = "evidence of session "
-	rows, err := r.q.Query(ctx, `SELECT id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
-		origin, requirement, source, command, exit_code, duration_ns
-		FROM evidence WHERE session_id = $1 ORDER BY id`, sessionID)
+	rows, err := r.q.Query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
 	}
@@ -187,6 +215,20 @@ func (r reader) PhaseResults(ctx context.Context, sessionID string) ([]session.P
 // PutPhaseResult inserts or replaces the result of (SessionID, PhaseID). A
 // replaced result keeps its place in PhaseResults' order.
 func (tx *Tx) PutPhaseResult(ctx context.Context, p session.PhaseResult) error {
+	return tx.putPhaseResult(ctx, p, "")
+}
+
+// PutPhaseResultUnlessSettled is PutPhaseResult when the stored result of
+// (SessionID, PhaseID) is missing, PENDING or FAILED, and nothing otherwise:
+// one statement, instead of reading the session's results first.
+func (tx *Tx) PutPhaseResultUnlessSettled(ctx context.Context, p session.PhaseResult) error {
+	return tx.putPhaseResult(ctx, p, unsettled)
+}
+
+// unsettled limits the upsert's update to a result not yet settled.
+const unsettled = ` WHERE phase_results.status IN ('` + string(session.PhasePending) + `', '` + string(session.PhaseFailed) + `')`
+
+func (tx *Tx) putPhaseResult(ctx context.Context, p session.PhaseResult, where string) error {
 	var checks *string // NULL when there are none
 	if len(p.Checks) > 0 {
 		b, err := json.Marshal(p.Checks)
@@ -201,7 +243,7 @@ func (tx *Tx) PutPhaseResult(ctx context.Context, p session.PhaseResult) error {
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (session_id, phase_id) DO UPDATE SET status = excluded.status, level = excluded.level,
 		message = excluded.message, decision = excluded.decision, checks_json = excluded.checks_json,
-		started_at = excluded.started_at, ended_at = excluded.ended_at, duration_ns = excluded.duration_ns`,
+		started_at = excluded.started_at, ended_at = excluded.ended_at, duration_ns = excluded.duration_ns`+where,
 		p.SessionID, p.PhaseID, string(p.Status), string(p.Level), p.Message, p.Decision, checks,
 		nanos(p.StartedAt), nanos(p.EndedAt), int64(p.Duration))
 	if err != nil {

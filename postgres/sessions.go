@@ -220,6 +220,17 @@ func (tx *Tx) UpdateSession(ctx context.Context, s *session.Session) error {
 	return affectedOne(tag, err, "update session "+s.ID)
 }
 
+// TouchSession sets last_activity and expires_at of the session if it is
+// active (session.Writer).
+func (tx *Tx) TouchSession(ctx context.Context, id string, lastActivity, expiresAt time.Time) (bool, error) {
+	tag, err := tx.q.Exec(ctx, `UPDATE sessions SET last_activity = $2, expires_at = $3 WHERE id = $1 AND state = ANY($4)`,
+		id, nanos(lastActivity), nanos(expiresAt), activeStates)
+	if err != nil {
+		return false, fmt.Errorf("touch session %s: %w", id, err)
+	}
+	return tag.RowsAffected() > 0, nil
+}
+
 // DeleteSession removes the session; foreign keys cascade to its phase
 // results, evidence, events, violations and snapshots.
 func (tx *Tx) DeleteSession(ctx context.Context, id string) error {

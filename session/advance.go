@@ -81,7 +81,7 @@ func setPosition(s *Session, ps []position, i int) {
 // evaluate runs a phase's gate for a session, honouring a recorded
 // "condition does not hold" decision on conditional gates.
 func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase, staged bool) (GateResult, error) {
-	ev, err := e.Store.ListEvidence(ctx, s.ID)
+	ev, err := e.Store.GateEvidence(ctx, s.ID, p.ID)
 	if err != nil {
 		return GateResult{}, fmt.Errorf("load evidence: %w", err)
 	}
@@ -127,16 +127,19 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	}
 	g.Warnings = pol.Warnings
 	err = e.Store.Update(ctx, func(w Writer) error {
-		cur, err := w.GetSession(ctx, id)
+		// Touched only while still active: the session may have ended
+		// since it was loaded (a hook, another client).
+		now := e.now()
+		touched, err := w.TouchSession(ctx, id, now, now.Add(e.Config.IdleTimeout))
 		if err != nil {
 			return err
 		}
-		if !cur.Active() {
+		if !touched {
+			cur, err := w.GetSession(ctx, id)
+			if err != nil {
+				return err
+			}
 			return fmt.Errorf("session %s: %w (%s)", id, ErrEnded, cur.State)
-		}
-		e.touch(cur)
-		if err := w.UpdateSession(ctx, cur); err != nil {
-			return err
 		}
 		toks := append([]string{"tool:validate_gate"}, pol.Tokens()...)
 		if err := appendEvents(ctx, w, id, e.now(), append(toks, gateToken(p.ID, g.Status))...); err != nil {
@@ -144,33 +147,16 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 		}
 		// Record the result only for phases not already settled, so a
 		// later re-check never rewrites a passed or forced phase's history.
-		prev := phaseResult(ctx, w, id, p.ID)
-		if prev == nil || prev.Status == PhasePending || prev.Status == PhaseFailed {
-			st := PhaseFailed
-			if g.Status != StatusFail {
-				st = PhasePending // checked and passable; it passes when the session advances
-			}
-			return w.PutPhaseResult(ctx, resultFrom(id, g, st, e.now()))
+		st := PhaseFailed
+		if g.Status != StatusFail {
+			st = PhasePending // checked and passable; it passes when the session advances
 		}
-		return nil
+		return w.PutPhaseResultUnlessSettled(ctx, resultFrom(id, g, st, e.now()))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("record gate result: %w", err)
 	}
 	return &g, nil
-}
-
-func phaseResult(ctx context.Context, r Reader, id, phase string) *PhaseResult {
-	rs, err := r.PhaseResults(ctx, id)
-	if err != nil {
-		return nil
-	}
-	for i := range rs {
-		if rs[i].PhaseID == phase {
-			return &rs[i]
-		}
-	}
-	return nil
 }
 
 func resultFrom(id string, g GateResult, status PhaseStatus, now time.Time) PhaseResult {
@@ -183,12 +169,11 @@ func gateToken(phase string, status GateStatus) string {
 }
 
 func appendEvents(ctx context.Context, w Writer, id string, now time.Time, tokens ...string) error {
-	for _, t := range tokens {
-		if err := w.AppendEvent(ctx, &Event{SessionID: id, Token: t, CreatedAt: now}); err != nil {
-			return err
-		}
+	evs := make([]*Event, len(tokens))
+	for i, t := range tokens {
+		evs[i] = &Event{SessionID: id, Token: t, CreatedAt: now}
 	}
-	return nil
+	return w.AppendEvents(ctx, evs...)
 }
 
 func phaseIDs(spec *protocolspec.Spec) string {

@@ -40,7 +40,7 @@ type gateEnv struct {
 	repo     Repo
 	sess     *Session
 	phase    *protocolspec.Phase
-	evidence []Evidence // this session's evidence
+	evidence []Evidence // Store.GateEvidence: the phase's, and content hashes of any phase
 	cfg      Config
 	staged   bool // command placeholders {changed:} use the staged list (hooks)
 	progress CommandProgress

@@ -17,6 +17,12 @@ type Reader interface {
 	RecentEnded(ctx context.Context, repoID int64, n int) ([]*Session, error)
 	PhaseResults(ctx context.Context, sessionID string) ([]PhaseResult, error)
 	ListEvidence(ctx context.Context, sessionID string) ([]Evidence, error)
+	// GateEvidence returns what a phase's gate reads, in recorded order:
+	// the phase's evidence and content_hash evidence of any phase (a
+	// content-hash check matches a file's hash whichever phase recorded
+	// it). Not the rest: agent hooks record every shell command, and a
+	// gate check must not cost more as a session goes on.
+	GateEvidence(ctx context.Context, sessionID, phase string) ([]Evidence, error)
 	// RecordedCommits returns the commits a session has recorded as observed
 	// commit_sha or bypass_commit evidence, or with shas which of those it
 	// has: what reconciliation and post-commit ask on every commit, without
@@ -48,11 +54,21 @@ type Writer interface {
 	EnsureRepository(ctx context.Context, root, name string) (*Repository, error)
 	CreateSession(ctx context.Context, s *Session) error
 	UpdateSession(ctx context.Context, s *Session) error
+	// TouchSession sets LastActivity and ExpiresAt of an active (INIT,
+	// WORKING, ENDING) session, as UpdateSession would; false, and nothing
+	// written, when no active session has the id.
+	TouchSession(ctx context.Context, id string, lastActivity, expiresAt time.Time) (bool, error)
 	// DeleteSession removes the session and every row that refers to it.
 	DeleteSession(ctx context.Context, id string) error
-	PutPhaseResult(ctx context.Context, r PhaseResult) error  // upsert on (session, phase)
-	AddEvidence(ctx context.Context, e *Evidence) error       // sets ID
-	AppendEvent(ctx context.Context, e *Event) error          // sets Seq (max+1 per session)
+	PutPhaseResult(ctx context.Context, r PhaseResult) error // upsert on (session, phase)
+	// PutPhaseResultUnlessSettled is PutPhaseResult when the stored result
+	// is missing, PENDING or FAILED; a settled one (PASSED, FORCED,
+	// SKIPPED) is left as it is.
+	PutPhaseResultUnlessSettled(ctx context.Context, r PhaseResult) error
+	AddEvidence(ctx context.Context, e *Evidence) error // sets ID
+	AppendEvent(ctx context.Context, e *Event) error    // sets Seq (max+1 per session)
+	// AppendEvents is AppendEvent for each of evs, in order.
+	AppendEvents(ctx context.Context, evs ...*Event) error
 	AddViolation(ctx context.Context, v *Violation) error     // sets ID
 	AddSnapshot(ctx context.Context, s *Snapshot) error       // sets Seq
 	PutProtocol(ctx context.Context, p *Protocol) error       // insert or ignore by sha256

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -83,5 +84,56 @@ func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 		return fmt.Errorf("append event %q to session %s: %w", e.Token, e.SessionID, err)
 	}
 	e.Seq = seq
+	return nil
+}
+
+// maxEventsPerInsert bounds AppendEvents' statement: its bound variables,
+// and the number of statement texts prepared.
+const maxEventsPerInsert = 32
+
+// AppendEvents appends events as AppendEvent does one by one (session.Writer),
+// with one max(seq) read and one INSERT for a run of one session's events:
+// a tool call records two or three, and each statement is a trip through
+// the driver.
+func (tx *Tx) AppendEvents(ctx context.Context, evs ...*session.Event) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	if len(evs) > maxEventsPerInsert {
+		if err := tx.AppendEvents(ctx, evs[:maxEventsPerInsert]...); err != nil {
+			return err
+		}
+		return tx.AppendEvents(ctx, evs[maxEventsPerInsert:]...)
+	}
+	id := evs[0].SessionID
+	for _, e := range evs[1:] {
+		if e.SessionID != id { // several sessions: one by one
+			for _, e := range evs {
+				if err := tx.AppendEvent(ctx, e); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	var seq int64
+	if err := tx.queryRow(ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?`, id).Scan(&seq); err != nil {
+		return fmt.Errorf("append %d events to session %s: next seq: %w", len(evs), id, err)
+	}
+	// The statement's text depends only on the count, so each is prepared once.
+	args := make([]any, 0, 5*len(evs))
+	for i, e := range evs {
+		e.CreatedAt = tx.stamp(e.CreatedAt)
+		e.Detail = session.Redact(e.Detail)
+		args = append(args, id, seq+int64(i)+1, e.Token, e.Detail, nanos(e.CreatedAt))
+	}
+	query := `INSERT INTO events (session_id, seq, token, detail, created_at) VALUES ` +
+		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?), `, len(evs)), ", ")
+	if _, err := tx.exec(ctx, query, args...); err != nil {
+		return fmt.Errorf("append %d events to session %s: %w", len(evs), id, err)
+	}
+	for i, e := range evs {
+		e.Seq = seq + int64(i) + 1
+	}
 	return nil
 }

@@ -9,12 +9,34 @@ import (
 	"github.com/sessiongate/sessiongate/session"
 )
 
+const evidenceCols = `id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
+	origin, requirement, source, command, exit_code, duration_ns`
+
 // ListEvidence returns a session's evidence in the order it was recorded.
 func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.Evidence, error) {
+	return r.queryEvidence(ctx, sessionID, `SELECT `+evidenceCols+` FROM evidence WHERE session_id = ? ORDER BY id`, sessionID)
+}
+
+// gateEvidenceSQL is GateEvidence's query: two index searches (the
+// phase's rows on evidence_phase, content hashes of other phases on the
+// partial index evidence_content_hash, whose condition is written as a
+// literal so SQLite uses it) merged in id order, never the whole session.
+const gateEvidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = ? AND phase = ?
+	UNION ALL
+	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = ? AND kind = '` + session.EvidenceContentHash + `' AND phase <> ?
+	ORDER BY id`
+
+// GateEvidence returns what a phase's gate reads (session.Reader): the
+// evidence of the phase and content_hash evidence of any phase, in the
+// order it was recorded.
+func (r reader) GateEvidence(ctx context.Context, sessionID, phase string) ([]session.Evidence, error) {
+	return r.queryEvidence(ctx, sessionID, gateEvidenceSQL, sessionID, phase, sessionID, phase)
+}
+
+// queryEvidence runs a constant query of evidenceCols through the statement cache.
+func (r reader) queryEvidence(ctx context.Context, sessionID, query string, args ...any) ([]session.Evidence, error) {
 	const what = "evidence of session "
-	rows, err := r.query(ctx, `SELECT id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
-		origin, requirement, source, command, exit_code, duration_ns
-		FROM evidence WHERE session_id = ? ORDER BY id`, sessionID)
+	rows, err := r.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
 	}

@@ -46,6 +46,20 @@ func (r reader) PhaseResults(ctx context.Context, sessionID string) ([]session.P
 // PutPhaseResult inserts or replaces the result of (SessionID, PhaseID). A
 // replaced result keeps its place in PhaseResults' order.
 func (tx *Tx) PutPhaseResult(ctx context.Context, p session.PhaseResult) error {
+	return tx.putPhaseResult(ctx, p, "")
+}
+
+// PutPhaseResultUnlessSettled is PutPhaseResult when the stored result of
+// (SessionID, PhaseID) is missing, PENDING or FAILED, and nothing otherwise:
+// one statement, instead of reading the session's results first.
+func (tx *Tx) PutPhaseResultUnlessSettled(ctx context.Context, p session.PhaseResult) error {
+	return tx.putPhaseResult(ctx, p, unsettled)
+}
+
+// unsettled limits the upsert's update to a result not yet settled.
+const unsettled = ` WHERE phase_results.status IN ('` + string(session.PhasePending) + `', '` + string(session.PhaseFailed) + `')`
+
+func (tx *Tx) putPhaseResult(ctx context.Context, p session.PhaseResult, where string) error {
 	var checks any // NULL when there are none
 	if len(p.Checks) > 0 {
 		b, err := json.Marshal(p.Checks)
@@ -59,7 +73,7 @@ func (tx *Tx) PutPhaseResult(ctx context.Context, p session.PhaseResult) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (session_id, phase_id) DO UPDATE SET status = excluded.status, level = excluded.level,
 		message = excluded.message, decision = excluded.decision, checks_json = excluded.checks_json,
-		started_at = excluded.started_at, ended_at = excluded.ended_at, duration_ns = excluded.duration_ns`,
+		started_at = excluded.started_at, ended_at = excluded.ended_at, duration_ns = excluded.duration_ns`+where,
 		p.SessionID, p.PhaseID, p.Status, p.Level, p.Message, p.Decision, checks,
 		nanos(p.StartedAt), nanos(p.EndedAt), int64(p.Duration))
 	if err != nil {

@@ -25,6 +25,9 @@ func TestHookQueriesStayInTheWorktree(t *testing.T) {
 		{"ListSessions by worktree", list, "sessions_worktree_created", listArgs},
 		// Commit evidence only, not every command an agent ran.
 		{"RecordedCommits", `SELECT ref FROM evidence WHERE session_id = ? AND ` + commitEvidence, "evidence_commits", []any{"s"}},
+		// A gate's evidence, not every command an agent ran.
+		{"GateEvidence of the phase", gateEvidenceSQL, "evidence_phase", []any{"s", "P", "s", "P"}},
+		{"GateEvidence content hashes", gateEvidenceSQL, "evidence_content_hash", []any{"s", "P", "s", "P"}},
 		{"RecordedCommits of two", `SELECT ref FROM evidence WHERE session_id = ? AND ` + commitEvidence + ` AND ref IN (?, ?)`, "evidence_commits", []any{"s", "a", "b"}},
 	} {
 		rows, err := db.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN "+c.query, c.args...)

@@ -52,7 +52,7 @@ func TestSecretsNeverStored(t *testing.T) {
 		`UPDATE sessions SET summary = 'used secret: hunter2g'`,
 		// Undo 0010 (commit evidence index), 0009 (dashboard counts) and
 		// 0008 (identity), which the reopen applies again after 7.
-		`DROP INDEX evidence_commits`,
+		`DROP INDEX evidence_commits`, `DROP INDEX evidence_phase`, `DROP INDEX evidence_content_hash`,
 		`DROP TRIGGER sessions_day_insert`, `DROP TRIGGER sessions_day_delete`, `DROP TRIGGER sessions_day_update`,
 		`DROP TRIGGER sessions_protocol_insert`, `DROP TRIGGER sessions_protocol_delete`, `DROP TRIGGER sessions_protocol_update`,
 		`DROP TABLE session_day_counts`, `DROP TABLE protocol_session_counts`,

@@ -288,6 +288,27 @@ func (tx *Tx) UpdateSession(ctx context.Context, s *session.Session) error {
 	return nil
 }
 
+// TouchSession sets last_activity and expires_at of the session if it is
+// active (session.Writer): one statement, where a touch through
+// UpdateSession needs the row read first. The row ends up as that touch
+// leaves it.
+func (tx *Tx) TouchSession(ctx context.Context, id string, lastActivity, expiresAt time.Time) (bool, error) {
+	res, err := tx.exec(ctx, `UPDATE sessions SET last_activity = ?, expires_at = ? WHERE id = ? AND state IN `+activeStates,
+		nanos(lastActivity), nanos(expiresAt), id)
+	if err != nil {
+		return false, fmt.Errorf("touch session %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil || n == 0 {
+		return false, err
+	}
+	if old, ok := tx.rows[id]; ok { // keep UpdateSession's diff right
+		old.LastActivity, old.ExpiresAt = fromNanos(nanos(lastActivity)), fromNanos(nanos(expiresAt))
+		tx.rows[id] = old
+	}
+	return true, nil
+}
+
 // updateCols are the columns UpdateSession writes, in updateValues' order.
 var updateCols = [...]string{"worktree", "branch", "start_commit", "end_commit", "protocol_sha256",
 	"objective", "state", "phase", "created_at", "last_activity", "expires_at", "ended_at",

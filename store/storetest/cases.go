@@ -79,6 +79,62 @@ func testSessionRoundTrip(t *testing.T, open Opener) {
 	}
 }
 
+// testTouchSession: a touch sets the two times of an active session, as
+// UpdateSession would, and leaves an ended or unknown one alone; a later
+// UpdateSession in the same transaction writes on top of it.
+func testTouchSession(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	s := newSession(t, db, "/r")
+	ended := newSession(t, db, "/e")
+	update(t, db, func(w session.Writer) error {
+		ended.State, ended.EndedAt = session.StateComplete, t0
+		return w.UpdateSession(ctx, ended)
+	})
+	last, expires := t0.Add(time.Hour), t0.Add(25*time.Hour)
+	for _, c := range []struct {
+		id   string
+		want bool
+	}{{s.ID, true}, {ended.ID, false}, {sid(999), false}} {
+		update(t, db, func(w session.Writer) error {
+			got, err := w.TouchSession(ctx, c.id, last, expires)
+			if err != nil || got != c.want {
+				t.Errorf("TouchSession(%s) = %v, %v; want %v", c.id, got, err, c.want)
+			}
+			return nil
+		})
+	}
+	want := *s
+	want.LastActivity, want.ExpiresAt = last, expires
+	got, err := db.GetSession(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "touched session", *got, want)
+	if got, err := db.GetSession(ctx, ended.ID); err != nil || !got.LastActivity.Equal(ended.LastActivity) || got.State != session.StateComplete {
+		t.Errorf("ended session after a touch: %+v, %v", got, err)
+	}
+
+	// Read, touched, then updated in one transaction: both writes stick.
+	update(t, db, func(w session.Writer) error {
+		cur, err := w.GetSession(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := w.TouchSession(ctx, s.ID, last.Add(time.Hour), expires.Add(time.Hour)); err != nil {
+			return err
+		}
+		cur.LastActivity, cur.ExpiresAt, cur.Phase = last, expires, "P2" // the times as first read
+		return w.UpdateSession(ctx, cur)
+	})
+	want.Phase = "P2"
+	got, err = db.GetSession(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "read, touched and updated session", *got, want)
+}
+
 func testCreateSessionDefaults(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
@@ -191,6 +247,31 @@ func testPhaseResults(t *testing.T, open Opener) {
 	}
 	mustEqual(t, "PhaseResults after upsert", got, []session.PhaseResult{p1, p2})
 
+	// UnlessSettled: written when missing, PENDING or FAILED; a settled
+	// result stays as it is.
+	for _, st := range []session.PhaseStatus{session.PhasePending, session.PhaseFailed, session.PhasePassed, session.PhaseForced, session.PhaseSkipped} {
+		id := "U_" + string(st)
+		before := session.PhaseResult{SessionID: s.ID, PhaseID: id, Status: st, Message: "before"}
+		after := session.PhaseResult{SessionID: s.ID, PhaseID: id, Status: session.PhaseFailed, Level: "REQUIRED", Message: "after",
+			StartedAt: t0, EndedAt: t0.Add(time.Second), Duration: time.Second,
+			Checks: []session.CheckResult{{Kind: "evidence", Status: session.StatusFail, Message: "none"}}}
+		update(t, db, func(w session.Writer) error {
+			if err := w.PutPhaseResultUnlessSettled(ctx, before); err != nil { // missing: inserted
+				return err
+			}
+			return w.PutPhaseResultUnlessSettled(ctx, after)
+		})
+		got, err := db.PhaseResults(ctx, s.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := before
+		if st == session.PhasePending || st == session.PhaseFailed {
+			want = after
+		}
+		mustEqual(t, "PutPhaseResultUnlessSettled over "+string(st), got[len(got)-1], want)
+	}
+
 	err = db.Update(ctx, func(w session.Writer) error {
 		return w.PutPhaseResult(ctx, session.PhaseResult{SessionID: sid(999), PhaseID: "X"})
 	})
@@ -292,11 +373,69 @@ func testEvidence(t *testing.T, open Opener) {
 	}
 }
 
+// testGateEvidence: a gate reads its phase's evidence and content hashes
+// recorded in any phase, in recorded order, and nothing else.
+func testGateEvidence(t *testing.T, open Opener) {
+	db := open(t)
+	ctx := context.Background()
+	s := newSession(t, db, "/r")
+	other := newSession(t, db, "/o")
+	zero := 0
+	evs := []*session.Evidence{
+		{SessionID: s.ID, Phase: "P", Kind: session.EvidenceManual, SHA256: "a"},
+		{SessionID: s.ID, Phase: "Q", Kind: session.EvidenceToolOutput, SHA256: "b"},
+		{SessionID: s.ID, Phase: "Q", Kind: session.EvidenceContentHash, Ref: "doc.md", SHA256: "c"},
+		{SessionID: s.ID, Kind: session.EvidenceToolOutput, Origin: session.OriginObserved, Command: "make", ExitCode: &zero, SHA256: "d"},
+		{SessionID: s.ID, Phase: "P", Step: session.StepCondition, Kind: session.EvidenceManual, SHA256: "e"},
+		{SessionID: s.ID, Phase: "P", Kind: session.EvidenceContentHash, Ref: "b.md", SHA256: "f"},
+		{SessionID: s.ID, Kind: session.EvidenceContentHash, Ref: "c.md", SHA256: "g"},
+		{SessionID: s.ID, Phase: "P", Kind: session.EvidenceToolOutput, Origin: session.OriginObserved, Command: "go test", ExitCode: &zero, SHA256: "h"},
+		{SessionID: other.ID, Phase: "P", Kind: session.EvidenceManual, SHA256: "i"},
+		{SessionID: other.ID, Kind: session.EvidenceContentHash, Ref: "doc.md", SHA256: "j"},
+	}
+	update(t, db, func(w session.Writer) error {
+		for _, e := range evs {
+			e.CreatedAt = t0
+			if err := w.AddEvidence(ctx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		phase string
+		want  string // SHA256 of the rows, in order
+	}{
+		{"P", "acefgh"},
+		{"Q", "bcfg"},
+		{"", "cdfg"},
+		{"R", "cfg"},
+	} {
+		got, err := db.GateEvidence(ctx, s.ID, c.phase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var shas string
+		for i, e := range got {
+			shas += e.SHA256
+			for _, w := range evs {
+				if w.ID == e.ID {
+					mustEqual(t, fmt.Sprintf("phase %q row %d", c.phase, i), e, *w)
+				}
+			}
+		}
+		if shas != c.want {
+			t.Errorf("GateEvidence(%q) = %q, want %q", c.phase, shas, c.want)
+		}
+	}
+}
+
 func testEvents(t *testing.T, open Opener) {
 	db := open(t)
 	ctx := context.Background()
 	s1 := newSession(t, db, "/r")
 	s2 := newSession(t, db, "/r2")
+	s3 := newSession(t, db, "/r3")
 	var want []session.Event
 	update(t, db, func(w session.Writer) error {
 		for i := range 5 {
@@ -316,6 +455,34 @@ func testEvents(t *testing.T, open Opener) {
 			if o.Seq != int64(i+1) {
 				t.Errorf("other session event %d: Seq %d, want %d", i, o.Seq, i+1)
 			}
+		}
+		// AppendEvents: in order after the last, per session, in runs
+		// longer than one statement takes.
+		var batch []*session.Event
+		for i := range 40 {
+			batch = append(batch, &session.Event{SessionID: s2.ID, Token: fmt.Sprintf("b%d", i)})
+		}
+		batch = append(batch, &session.Event{SessionID: s3.ID, Token: "mixed"}, &session.Event{SessionID: s2.ID, Token: "last"})
+		if err := w.AppendEvents(ctx, batch...); err != nil {
+			return err
+		}
+		for i, e := range batch[:40] {
+			if e.Seq != int64(6+i) || e.CreatedAt.IsZero() {
+				t.Errorf("AppendEvents event %d: Seq %d at %v, want %d", i, e.Seq, e.CreatedAt, 6+i)
+			}
+		}
+		if batch[40].Seq != 1 || batch[41].Seq != 46 {
+			t.Errorf("AppendEvents of two sessions: Seq %d and %d, want 1 and 46", batch[40].Seq, batch[41].Seq)
+		}
+		if got, err := w.ListEvents(ctx, s2.ID, 5, 0); err != nil || len(got) != 41 || got[0].Token != "b0" || got[40].Token != "last" {
+			t.Errorf("events after AppendEvents: %d, %v", len(got), err)
+		}
+		one := &session.Event{SessionID: s3.ID, Token: "one"}
+		if err := w.AppendEvents(ctx, one); err != nil {
+			return err
+		}
+		if one.Seq != 2 {
+			t.Errorf("AppendEvents of one: Seq %d, want 2", one.Seq)
 		}
 		// Read-your-writes.
 		got, err := w.LastEvents(ctx, s1.ID, 2)

@@ -41,11 +41,13 @@ func Run(t *testing.T, open Opener) {
 		fn   func(t *testing.T, open Opener)
 	}{
 		{"SessionRoundTrip", testSessionRoundTrip},
+		{"TouchSession", testTouchSession},
 		{"CreateSessionDefaults", testCreateSessionDefaults},
 		{"Repositories", testRepositories},
 		{"Protocols", testProtocols},
 		{"PhaseResults", testPhaseResults},
 		{"Evidence", testEvidence},
+		{"GateEvidence", testGateEvidence},
 		{"RecordedCommits", testRecordedCommits},
 		{"TeamActivity", testTeamActivity},
 		{"Events", testEvents},

@@ -100,10 +100,19 @@ func (rt *Runtime) writeHandoff(repo *gitrepo.Repo, ok bool, trailers []string) 
 // the trailers itself (script.go); any doubt, or a file it cannot read,
 // leaves them to git interpret-trailers.
 func plainTrailers(repo *gitrepo.Repo, getenv func(string) string) bool {
-	for _, k := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
-		if getenv(k) != "" {
-			return false // -c or GIT_CONFIG_KEY_n: leave them to git
+	// git -c (GIT_CONFIG_PARAMETERS) and GIT_CONFIG_KEY_<n>, as text.
+	env := getenv("GIT_CONFIG_PARAMETERS")
+	if c := getenv("GIT_CONFIG_COUNT"); c != "" {
+		n, err := strconv.Atoi(c)
+		if err != nil || n < 0 || n > 1000 {
+			return false
 		}
+		for i := range n {
+			env += "\n" + getenv("GIT_CONFIG_KEY_"+strconv.Itoa(i))
+		}
+	}
+	if trailerConfig([]byte(env)) {
+		return false
 	}
 	var files []string
 	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
@@ -128,12 +137,21 @@ func plainTrailers(repo *gitrepo.Repo, getenv func(string) string) bool {
 		if err != nil {
 			return false
 		}
-		low := bytes.ToLower(b)
-		for _, w := range []string{"commentchar", "commentstring", "trailer", "include"} {
-			if bytes.Contains(low, []byte(w)) {
-				return false
-			}
+		if trailerConfig(b) {
+			return false
 		}
 	}
 	return true
+}
+
+// trailerConfig reports whether configuration text may name a comment
+// character, a trailer setting or an include (any mention counts).
+func trailerConfig(b []byte) bool {
+	low := bytes.ToLower(b)
+	for _, w := range []string{"commentchar", "commentstring", "trailer", "include"} {
+		if bytes.Contains(low, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }

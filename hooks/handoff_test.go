@@ -214,11 +214,14 @@ func TestHandoffTrailersWithoutGit(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		config []string
+		flags  []string // git -c before commit
 		byGit  bool
 	}{
-		{"plain", nil, false},
-		{"comment char", []string{"core.commentChar", ";"}, true},
-		{"trailer config", []string{"trailer.where", "end"}, true},
+		{"plain", nil, nil, false},
+		{"plain, git -c another key", nil, []string{"-c", "core.hooksPath=.git/hooks"}, false},
+		{"comment char", []string{"core.commentChar", ";"}, nil, true},
+		{"trailer config", []string{"trailer.where", "end"}, nil, true},
+		{"git -c trailer key", nil, []string{"-c", "trailer.where=end"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRepo(t)
@@ -230,7 +233,8 @@ func TestHandoffTrailersWithoutGit(t *testing.T) {
 			writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
 			r.git("add", "a.txt")
 			trace := filepath.Join(t.TempDir(), "trace")
-			if res := r.commit(r.root, []string{"GIT_TRACE=" + trace}, "-m", "feat: add a", "-m", "Body of the change."); res.code != 0 {
+			args := append(append([]string{}, tc.flags...), "commit", "-m", "feat: add a", "-m", "Body of the change.")
+			if res := r.run(r.root, []string{"GIT_TRACE=" + trace}, "git", args...); res.code != 0 {
 				t.Fatalf("commit: exit %d\n%s%s", res.code, res.out, res.err)
 			}
 			b, err := os.ReadFile(trace)

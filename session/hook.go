@@ -424,16 +424,18 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 	if len(phases) == 0 {
 		return nil
 	}
-	ev, err := e.Store.ListEvidence(ctx, s.ID)
-	if err != nil {
-		return fmt.Errorf("load evidence: %w", err)
-	}
 	repo := req.Repo
 	if req.Staged != nil {
 		repo = stagedRepo{Repo: repo, staged: req.Staged}
 	}
 	for i := range phases {
 		p := &phases[i]
+		// What the gate reads, not the whole session's evidence (one
+		// piece per shell command with agent hooks).
+		ev, err := e.Store.GateEvidence(ctx, s.ID, p.ID)
+		if err != nil {
+			return fmt.Errorf("load evidence: %w", err)
+		}
 		g, ok := conditionNotMet(p, ev)
 		if !ok {
 			g = runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, progress: e.Progress})

@@ -301,7 +301,7 @@ func (e *Engine) Requirements(ctx context.Context, id, phaseID string) ([]Requir
 	if !needsPerRequirement(p, e.Config) {
 		return nil, nil // its gate does not wait for requirements one by one
 	}
-	evs, err := e.Store.ListEvidence(ctx, s.ID)
+	evs, err := e.Store.GateEvidence(ctx, s.ID, p.ID) // requirementStatuses reads the phase's only
 	if err != nil {
 		return nil, fmt.Errorf("load evidence: %w", err)
 	}
@@ -345,7 +345,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 	if req.Step == StepCondition {
 		return "", nil // the phase's own condition: evaluate() reads it
 	}
-	evs, err := e.Store.ListEvidence(ctx, sid)
+	evs, err := e.Store.GateEvidence(ctx, sid, p.ID) // every use below reads the phase's only
 	if err != nil {
 		return "", fmt.Errorf("load evidence: %w", err)
 	}

@@ -72,7 +72,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 		}
 		reqID = r.ID
 	} else if needsPerRequirement(p, e.Config) {
-		evs, err := e.Store.ListEvidence(ctx, s.ID)
+		evs, err := e.Store.GateEvidence(ctx, s.ID, p.ID) // bindRequirement reads the phase's only
 		if err != nil {
 			return nil, fmt.Errorf("load evidence: %w", err)
 		}

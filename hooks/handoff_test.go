@@ -254,3 +254,34 @@ func TestHandoffTrailersWithoutGit(t *testing.T) {
 		})
 	}
 }
+
+// A message holding a "---" line (a Markdown rule) keeps its Session-Id
+// where git log's %(trailers), and so sessiongate verify, finds it: after
+// the message, not above the line, whether commit-msg appends the trailers
+// itself or leaves them to git interpret-trailers.
+func TestHandoffTrailersAfterDashLine(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		config []string
+	}{
+		{"plain", nil},
+		{"comment char", []string{"core.commentChar", ";"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			id := r.startWorking(r.root)
+			if tc.config != nil {
+				r.git(append([]string{"config"}, tc.config...)...)
+			}
+			writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
+			r.git("add", "a.txt")
+			if res := r.run(r.root, nil, "git", "commit", "-m", "feat: add a", "-m", "Why.\n---\nNotes."); res.code != 0 {
+				t.Fatalf("commit: exit %d\n%s%s", res.code, res.out, res.err)
+			}
+			if got := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)"); got != id {
+				t.Errorf("Session-Id trailer %q, want %q; message:\n%s", got, id, r.git("log", "-1", "--format=%B"))
+			}
+		})
+	}
+}

@@ -85,16 +85,18 @@ if [ -n "$h" ] && [ -f "$h" ] && { read -r hv pid cfg; } <"$h" && [ "$pid" = "$P
 // and the last hold text, and either no blank line follows the title (it is
 // all title) or no line of the last paragraph could be, or continue, a
 // trailer (no ':', no leading space, no "(cherry picked from commit").
-// No line may be a "---" divider or an old "Conflicts:" line either: git
-// ends the message before the first (find_end_of_log_message) and leaves a
-// trailing block starting with the second out of it. Spaces are git's
-// (gitSpace). Then git adds a blank line and the trailers after the message, and so
+// No line may be an old "Conflicts:" line either: git leaves a trailing
+// block starting with one out of the message (ignored_log_message_bytes).
+// Spaces are git's (gitSpace). A "---" line is text: a commit message has
+// no patch part, so git interpret-trailers runs with --no-divider (without
+// it git puts the trailers above the line, where git log's %(trailers),
+// and so sessiongate verify, never finds them). Then git adds a blank line and the trailers after the message, and so
 // does this (TestAppendTrailersMatchesGit compares the two). Anything else
 // falls through to git. Only shell builtins: no process is started.
 const appendTrailers = `	if [ "$cfg" = plain ]; then
 		ok=1 first= last= title=1 para=
 		while IFS= read -r l; do
-			case $l in '#'* | --- | ---[` + gitSpace + `]* | Conflicts:) ok= ;; esac
+			case $l in '#'* | Conflicts:) ok= ;; esac
 			[ -n "$first" ] || first=x$l
 			last=$l
 			case $l in
@@ -144,7 +146,7 @@ var handoffScript = map[string]string{
 ` + appendTrailers + `	n=$#
 	for t; do set -- "$@" --trailer "$t"; done
 	shift "$n"
-	exec git interpret-trailers --in-place --if-exists replace "$@" "$msg"
+	exec git interpret-trailers --in-place --no-divider --if-exists replace "$@" "$msg"
 fi
 `,
 	"post-commit": handoffCheck + `if [ "$hv" = ` + handoffVersion + `u ]; then

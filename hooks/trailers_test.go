@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -46,8 +47,8 @@ func TestAppendTrailersMatchesGit(t *testing.T) {
 		"- item one", "* item", "  indented", "\tindented", "Key: value", "Signed-off-by: A <a@b.c>",
 		"Session-Id: old", "(cherry picked from commit 1234)", "#comment", "# heading", "trailing  ",
 		"body\r", "ünïcödé ✓", "a:b", "see http://x.y/z", "x", "Token #12", "key=value", "[ci skip]",
-		// git's find_end_of_log_message: a "---" divider line ends the
-		// message, and a trailing old-style "Conflicts:" block is ignored.
+		// "---" is text with --no-divider; a trailing old-style
+		// "Conflicts:" block is left out of the message.
 		"---", "--- a/file.go", "----", "Conflicts:", "\tfile.go",
 		// git's isspace is ' ', '\t', '\n' and '\r' only: form feed,
 		// vertical tab and Unicode spaces are text to git.
@@ -87,7 +88,7 @@ func TestAppendTrailersMatchesGit(t *testing.T) {
 		if err := os.WriteFile(want, []byte(msg), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		args := []string{"interpret-trailers", "--in-place", "--if-exists", "replace"}
+		args := []string{"interpret-trailers", "--in-place", "--no-divider", "--if-exists", "replace"}
 		for _, tr := range trailers {
 			args = append(args, "--trailer", tr)
 		}
@@ -126,4 +127,23 @@ func TestAppendTrailersMatchesGit(t *testing.T) {
 		t.Errorf("only %d of %d messages appended without git", appended, rounds*len(shells))
 	}
 	t.Logf("%d of %d runs appended without git (%d shells)", appended, rounds*len(shells), len(shells))
+}
+
+// addTrailers, commit-msg's path when the binary runs, also puts the
+// trailers after a "---" line.
+func TestAddTrailersAfterDashLine(t *testing.T) {
+	gittest.Require(t)
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	msg := filepath.Join(dir, "msg")
+	if err := os.WriteFile(msg, []byte("subj\n\nbody\n---\nmore\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := addTrailers(context.Background(), dir, msg, []string{"Session-Id: abc"}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(msg)
+	if want := "subj\n\nbody\n---\nmore\n\nSession-Id: abc\n"; string(b) != want {
+		t.Errorf("message %q, want %q", b, want)
+	}
 }

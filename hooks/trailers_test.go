@@ -53,6 +53,8 @@ func TestAppendTrailersMatchesGit(t *testing.T) {
 		// git's isspace is ' ', '\t', '\n' and '\r' only: form feed,
 		// vertical tab and Unicode spaces are text to git.
 		"\f", "\v", "\u3000", "\u2003 ",
+		"---\t", "--- ", "-- ", "Conflicts:\r", " #", "Key : value", "x\\", "\\", "a\\nb",
+		strings.Repeat("long ", 2000),
 	}
 	trailers := []string{"Session-Id: 0f8e-abc", "Session-Snapshot: s-1"}
 	rng := rand.New(rand.NewPCG(7, 11))

@@ -285,3 +285,33 @@ func TestHandoffTrailersAfterDashLine(t *testing.T) {
 		})
 	}
 }
+
+// Two commits with the hooks switched off, then one through the handoff
+// (post-commit leaves it to reconciliation): the next call finds both
+// hookless commits as BYPASS, even though HEAD's parent and grandparent
+// are unrecorded and HEAD itself matches a pre-commit pass.
+func TestHandoffAfterHooklessCommitsFindsBoth(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	for _, f := range []string{"a.txt", "b.txt"} {
+		writeFile(t, filepath.Join(r.root, f), f+"\n")
+		r.git("add", f)
+		r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "no hooks "+f)
+	}
+	writeFile(t, filepath.Join(r.root, "c.txt"), "c\n")
+	r.git("add", "c.txt")
+	if res := r.commit(r.root, nil, "-m", "with hooks"); res.code != 0 {
+		t.Fatalf("commit: exit %d\n%s", res.code, res.err)
+	}
+	s := r.show(id)
+	bypass := 0
+	for _, v := range s.Violations {
+		if v.Code == "BYPASS" {
+			bypass++
+		}
+	}
+	if bypass != 2 {
+		t.Errorf("%d BYPASS violations, want 2: %+v", bypass, s.Violations)
+	}
+}

@@ -86,9 +86,12 @@ func replayOf(gitDir string) string {
 }
 
 // addTrailers writes trailers into a commit message file, replacing an
-// existing trailer with the same key (an amend keeps one Session-Id).
+// existing trailer with the same key (an amend keeps one Session-Id). A
+// commit message has no patch part: with --no-divider a "---" line is text,
+// not the end of the message above which git would put the trailers, out of
+// sight of git log's %(trailers) (and of sessiongate verify).
 func addTrailers(ctx context.Context, root, file string, trailers []string) error {
-	args := []string{"interpret-trailers", "--in-place", "--if-exists", "replace"}
+	args := []string{"interpret-trailers", "--in-place", "--no-divider", "--if-exists", "replace"}
 	for _, t := range trailers {
 		args = append(args, "--trailer", t)
 	}

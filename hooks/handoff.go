@@ -115,7 +115,11 @@ func plainTrailers(repo *gitrepo.Repo, getenv func(string) string) bool {
 		return false
 	}
 	var files []string
-	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
+	nosystem, ok := gitBool(getenv("GIT_CONFIG_NOSYSTEM"))
+	if !ok {
+		return false
+	}
+	if !nosystem {
 		files = append(files, cmp.Or(getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
 	}
 	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
@@ -142,6 +146,20 @@ func plainTrailers(repo *gitrepo.Repo, getenv func(string) string) bool {
 		}
 	}
 	return true
+}
+
+// gitBool reads an environment boolean as git does (git_env_bool): unset
+// or empty is false, and so are "false", "no", "off" and 0; ok is false
+// for a value git would refuse.
+func gitBool(v string) (b, ok bool) {
+	switch strings.ToLower(v) {
+	case "", "false", "no", "off":
+		return false, true
+	case "true", "yes", "on":
+		return true, true
+	}
+	n, err := strconv.ParseInt(v, 0, 64)
+	return n != 0, err == nil
 }
 
 // trailerConfig reports whether configuration text may name a comment

@@ -254,3 +254,64 @@ func TestHandoffTrailersWithoutGit(t *testing.T) {
 		})
 	}
 }
+
+// A message holding a "---" line (a Markdown rule) keeps its Session-Id
+// where git log's %(trailers), and so sessiongate verify, finds it: after
+// the message, not above the line, whether commit-msg appends the trailers
+// itself or leaves them to git interpret-trailers.
+func TestHandoffTrailersAfterDashLine(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		config []string
+	}{
+		{"plain", nil},
+		{"comment char", []string{"core.commentChar", ";"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			id := r.startWorking(r.root)
+			if tc.config != nil {
+				r.git(append([]string{"config"}, tc.config...)...)
+			}
+			writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
+			r.git("add", "a.txt")
+			if res := r.run(r.root, nil, "git", "commit", "-m", "feat: add a", "-m", "Why.\n---\nNotes."); res.code != 0 {
+				t.Fatalf("commit: exit %d\n%s%s", res.code, res.out, res.err)
+			}
+			if got := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)"); got != id {
+				t.Errorf("Session-Id trailer %q, want %q; message:\n%s", got, id, r.git("log", "-1", "--format=%B"))
+			}
+		})
+	}
+}
+
+// Two commits with the hooks switched off, then one through the handoff
+// (post-commit leaves it to reconciliation): the next call finds both
+// hookless commits as BYPASS, even though HEAD's parent and grandparent
+// are unrecorded and HEAD itself matches a pre-commit pass.
+func TestHandoffAfterHooklessCommitsFindsBoth(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	for _, f := range []string{"a.txt", "b.txt"} {
+		writeFile(t, filepath.Join(r.root, f), f+"\n")
+		r.git("add", f)
+		r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "no hooks "+f)
+	}
+	writeFile(t, filepath.Join(r.root, "c.txt"), "c\n")
+	r.git("add", "c.txt")
+	if res := r.commit(r.root, nil, "-m", "with hooks"); res.code != 0 {
+		t.Fatalf("commit: exit %d\n%s", res.code, res.err)
+	}
+	s := r.show(id)
+	bypass := 0
+	for _, v := range s.Violations {
+		if v.Code == "BYPASS" {
+			bypass++
+		}
+	}
+	if bypass != 2 {
+		t.Errorf("%d BYPASS violations, want 2: %+v", bypass, s.Violations)
+	}
+}

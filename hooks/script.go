@@ -85,25 +85,30 @@ if [ -n "$h" ] && [ -f "$h" ] && { read -r hv pid cfg; } <"$h" && [ "$pid" = "$P
 // and the last hold text, and either no blank line follows the title (it is
 // all title) or no line of the last paragraph could be, or continue, a
 // trailer (no ':', no leading space, no "(cherry picked from commit").
-// Then git adds a blank line and the trailers after the message, and so
+// No line may be an old "Conflicts:" line either: git leaves a trailing
+// block starting with one out of the message (ignored_log_message_bytes).
+// Spaces are git's (gitSpace). A "---" line is text: a commit message has
+// no patch part, so git interpret-trailers runs with --no-divider (without
+// it git puts the trailers above the line, where git log's %(trailers),
+// and so sessiongate verify, never finds them). Then git adds a blank line and the trailers after the message, and so
 // does this (TestAppendTrailersMatchesGit compares the two). Anything else
 // falls through to git. Only shell builtins: no process is started.
 const appendTrailers = `	if [ "$cfg" = plain ]; then
 		ok=1 first= last= title=1 para=
 		while IFS= read -r l; do
-			case $l in '#'*) ok= ;; esac
+			case $l in '#'* | Conflicts:) ok= ;; esac
 			[ -n "$first" ] || first=x$l
 			last=$l
 			case $l in
-			*[![:space:]]*)
+			*[!` + gitSpace + `]*)
 				[ -n "$para" ] || para=ok
-				case $l in [[:space:]]* | *:* | '(cherry picked from commit '*) para=no ;; esac
+				case $l in [` + gitSpace + `]* | *:* | '(cherry picked from commit '*) para=no ;; esac
 				;;
 			*) title= para= ;;
 			esac
 		done <"$msg"
-		case $first in x*[![:space:]]*) ;; *) ok= ;; esac
-		case $last in *[![:space:]]*) ;; *) ok= ;; esac
+		case $first in x*[!` + gitSpace + `]*) ;; *) ok= ;; esac
+		case $last in *[!` + gitSpace + `]*) ;; *) ok= ;; esac
 		[ -z "$l" ] || ok=
 		if [ -n "$ok" ] && { [ -n "$title" ] || [ "$para" = ok ]; }; then
 			{
@@ -114,6 +119,13 @@ const appendTrailers = `	if [ "$cfg" = plain ]; then
 		fi
 	fi
 `
+
+// gitSpace is git's isspace within a line, quoted for a bracket expression
+// of a case pattern: space, tab and carriage return. The shell's
+// [[:space:]] also holds form feed and vertical tab, and in bash under a
+// UTF-8 locale (/bin/sh on macOS and Fedora) Unicode spaces too, all of
+// which git reads as text.
+const gitSpace = "' \t\r'"
 
 // handoffScript is the part of a script that uses pre-commit's handoff
 // instead of starting the binary: commit-msg adds the trailers (read as
@@ -134,7 +146,7 @@ var handoffScript = map[string]string{
 ` + appendTrailers + `	n=$#
 	for t; do set -- "$@" --trailer "$t"; done
 	shift "$n"
-	exec git interpret-trailers --in-place --if-exists replace "$@" "$msg"
+	exec git interpret-trailers --in-place --no-divider --if-exists replace "$@" "$msg"
 fi
 `,
 	"post-commit": handoffCheck + `if [ "$hv" = ` + handoffVersion + `u ]; then

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -28,6 +29,13 @@ func TestAppendTrailersMatchesGit(t *testing.T) {
 			shells = append(shells, p)
 		}
 	}
+	// bash is /bin/sh on macOS and Fedora, usually in a UTF-8 locale,
+	// where its [[:space:]] holds Unicode spaces too.
+	utf8 := map[string]bool{}
+	if p, err := exec.LookPath("bash"); err == nil {
+		shells = append(shells, p)
+		utf8[p+"#"+strconv.Itoa(len(shells)-1)] = true
+	}
 	if len(shells) == 0 {
 		t.Skip("no POSIX shell")
 	}
@@ -39,6 +47,14 @@ func TestAppendTrailersMatchesGit(t *testing.T) {
 		"- item one", "* item", "  indented", "\tindented", "Key: value", "Signed-off-by: A <a@b.c>",
 		"Session-Id: old", "(cherry picked from commit 1234)", "#comment", "# heading", "trailing  ",
 		"body\r", "ünïcödé ✓", "a:b", "see http://x.y/z", "x", "Token #12", "key=value", "[ci skip]",
+		// "---" is text with --no-divider; a trailing old-style
+		// "Conflicts:" block is left out of the message.
+		"---", "--- a/file.go", "----", "Conflicts:", "\tfile.go",
+		// git's isspace is ' ', '\t', '\n' and '\r' only: form feed,
+		// vertical tab and Unicode spaces are text to git.
+		"\f", "\v", "\u3000", "\u2003 ",
+		"---\t", "--- ", "-- ", "Conflicts:\r", " #", "Key : value", "x\\", "\\", "a\\nb",
+		strings.Repeat("long ", 2000),
 	}
 	trailers := []string{"Session-Id: 0f8e-abc", "Session-Snapshot: s-1"}
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -46,32 +62,49 @@ func TestAppendTrailersMatchesGit(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("SESSIONGATE_TRAILER_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
+	// Messages that once differed, before the random ones.
+	fixed := []string{
+		"subj\n\nbody\n---\nmore\n",
+		"subj\n---\n",
+		"subj\nConflicts:\n\tfile.go\n",
+		"subj\n\nSigned-off-by: A <a@b.c>\n\f\nbody\n",
+		"subj\n\nSigned-off-by: A <a@b.c>\n\v\nbody\n",
+		"subj\n\nSigned-off-by: A <a@b.c>\n\u3000\nbody\n",
+	}
 	appended := 0
-	for i := range rounds {
-		var lines []string
-		for range 1 + rng.IntN(7) {
-			lines = append(lines, pool[rng.IntN(len(pool))])
-		}
-		msg := strings.Join(lines, "\n")
-		if rng.IntN(8) != 0 {
-			msg += "\n"
+	for i := range len(fixed) + rounds {
+		var msg string
+		if i < len(fixed) {
+			msg = fixed[i]
+		} else {
+			var lines []string
+			for range 1 + rng.IntN(7) {
+				lines = append(lines, pool[rng.IntN(len(pool))])
+			}
+			msg = strings.Join(lines, "\n")
+			if rng.IntN(8) != 0 {
+				msg += "\n"
+			}
 		}
 		want := filepath.Join(dir, "want")
 		if err := os.WriteFile(want, []byte(msg), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		args := []string{"interpret-trailers", "--in-place", "--if-exists", "replace"}
+		args := []string{"interpret-trailers", "--in-place", "--no-divider", "--if-exists", "replace"}
 		for _, tr := range trailers {
 			args = append(args, "--trailer", tr)
 		}
 		gittest.Git(t, dir, append(args, want)...)
 		wantB, _ := os.ReadFile(want)
-		for _, sh := range shells {
+		for si, sh := range shells {
 			got := filepath.Join(dir, "got")
 			if err := os.WriteFile(got, []byte(msg), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(sh, append([]string{"-c", script, "sh", got}, trailers...)...)
+			if utf8[sh+"#"+strconv.Itoa(si)] {
+				cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+			}
 			out, err := cmd.CombinedOutput()
 			var ee *exec.ExitError
 			switch {
@@ -96,4 +129,23 @@ func TestAppendTrailersMatchesGit(t *testing.T) {
 		t.Errorf("only %d of %d messages appended without git", appended, rounds*len(shells))
 	}
 	t.Logf("%d of %d runs appended without git (%d shells)", appended, rounds*len(shells), len(shells))
+}
+
+// addTrailers, commit-msg's path when the binary runs, also puts the
+// trailers after a "---" line.
+func TestAddTrailersAfterDashLine(t *testing.T) {
+	gittest.Require(t)
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	msg := filepath.Join(dir, "msg")
+	if err := os.WriteFile(msg, []byte("subj\n\nbody\n---\nmore\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := addTrailers(context.Background(), dir, msg, []string{"Session-Id: abc"}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(msg)
+	if want := "subj\n\nbody\n---\nmore\n\nSession-Id: abc\n"; string(b) != want {
+		t.Errorf("message %q, want %q", b, want)
+	}
 }

@@ -120,7 +120,11 @@ func plainTrailers(repo *gitrepo.Repo, getenv func(string) string) bool {
 		return false
 	}
 	if !nosystem {
-		files = append(files, cmp.Or(getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
+		if f := getenv("GIT_CONFIG_SYSTEM"); f != "" {
+			files = append(files, f)
+		} else {
+			files = append(files, systemConfigs...)
+		}
 	}
 	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
 		files = append(files, g)
@@ -146,6 +150,19 @@ func plainTrailers(repo *gitrepo.Repo, getenv func(string) string) bool {
 		}
 	}
 	return true
+}
+
+// systemConfigs are where git builds keep their system configuration:
+// the prefix differs by build (Debian's /etc, Homebrew's, Apple's command
+// line tools and Xcode), and a process asking git which one it reads would
+// cost what the fast path saves. Reading a file this git does not read
+// can only turn the fast path off, never on.
+var systemConfigs = []string{
+	"/etc/gitconfig",
+	"/usr/local/etc/gitconfig",
+	"/opt/homebrew/etc/gitconfig",
+	"/Library/Developer/CommandLineTools/usr/share/git-core/gitconfig",
+	"/Applications/Xcode.app/Contents/Developer/usr/share/git-core/gitconfig",
 }
 
 // gitBool reads an environment boolean as git does (git_env_bool): unset

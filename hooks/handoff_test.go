@@ -1,6 +1,7 @@
 package hooks_test
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -215,13 +216,19 @@ func TestHandoffTrailersWithoutGit(t *testing.T) {
 		name   string
 		config []string
 		flags  []string // git -c before commit
+		body   string   // "" for the default body
 		byGit  bool
 	}{
-		{"plain", nil, nil, false},
-		{"plain, git -c another key", nil, []string{"-c", "core.hooksPath=.git/hooks"}, false},
-		{"comment char", []string{"core.commentChar", ";"}, nil, true},
-		{"trailer config", []string{"trailer.where", "end"}, nil, true},
-		{"git -c trailer key", nil, []string{"-c", "trailer.where=end"}, true},
+		{"plain", nil, nil, "", false},
+		{"plain, git -c another key", nil, []string{"-c", "core.hooksPath=.git/hooks"}, "", false},
+		{"comment char", []string{"core.commentChar", ";"}, nil, "", true},
+		{"trailer config", []string{"trailer.where", "end"}, nil, "", true},
+		{"git -c trailer key", nil, []string{"-c", "trailer.where=end"}, "", true},
+		// A "---" line (a Markdown rule) is text: the trailers go after the
+		// message, where git log's %(trailers) and sessiongate verify look,
+		// not above the line, on either path.
+		{"plain, a --- line", nil, nil, "Why.\n---\nNotes.", false},
+		{"comment char, a --- line", []string{"core.commentChar", ";"}, nil, "Why.\n---\nNotes.", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRepo(t)
@@ -233,7 +240,8 @@ func TestHandoffTrailersWithoutGit(t *testing.T) {
 			writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
 			r.git("add", "a.txt")
 			trace := filepath.Join(t.TempDir(), "trace")
-			args := append(append([]string{}, tc.flags...), "commit", "-m", "feat: add a", "-m", "Body of the change.")
+			body := cmp.Or(tc.body, "Body of the change.")
+			args := append(append([]string{}, tc.flags...), "commit", "-m", "feat: add a", "-m", body)
 			if res := r.run(r.root, []string{"GIT_TRACE=" + trace}, "git", args...); res.code != 0 {
 				t.Fatalf("commit: exit %d\n%s%s", res.code, res.out, res.err)
 			}
@@ -244,43 +252,12 @@ func TestHandoffTrailersWithoutGit(t *testing.T) {
 			if ran := strings.Contains(string(b), "interpret-trailers"); ran != tc.byGit {
 				t.Errorf("git interpret-trailers ran: %v, want %v", ran, tc.byGit)
 			}
-			want := "feat: add a\n\nBody of the change.\n\nSession-Id: " + id
+			want := "feat: add a\n\n" + body + "\n\nSession-Id: " + id
 			if got := r.git("log", "-1", "--format=%B"); !strings.HasPrefix(got, want) {
 				t.Errorf("message %q, want it to start %q", got, want)
 			}
 			if got := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)"); got != id {
 				t.Errorf("Session-Id trailer %q, want %q", got, id)
-			}
-		})
-	}
-}
-
-// A message holding a "---" line (a Markdown rule) keeps its Session-Id
-// where git log's %(trailers), and so sessiongate verify, finds it: after
-// the message, not above the line, whether commit-msg appends the trailers
-// itself or leaves them to git interpret-trailers.
-func TestHandoffTrailersAfterDashLine(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		config []string
-	}{
-		{"plain", nil},
-		{"comment char", []string{"core.commentChar", ";"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := newRepo(t)
-			r.sg(r.root, "install")
-			id := r.startWorking(r.root)
-			if tc.config != nil {
-				r.git(append([]string{"config"}, tc.config...)...)
-			}
-			writeFile(t, filepath.Join(r.root, "a.txt"), "hello\n")
-			r.git("add", "a.txt")
-			if res := r.run(r.root, nil, "git", "commit", "-m", "feat: add a", "-m", "Why.\n---\nNotes."); res.code != 0 {
-				t.Fatalf("commit: exit %d\n%s%s", res.code, res.out, res.err)
-			}
-			if got := r.git("log", "-1", "--format=%(trailers:key=Session-Id,valueonly)"); got != id {
-				t.Errorf("Session-Id trailer %q, want %q; message:\n%s", got, id, r.git("log", "-1", "--format=%B"))
 			}
 		})
 	}

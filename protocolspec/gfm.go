@@ -18,18 +18,18 @@ import (
 // process, hooks included, for a feature the protocol parser never uses.
 
 // newParser is goldmark's default CommonMark parser plus the two GFM
-// extensions, at the priorities goldmark's extensions register them; with
-// cellless, table cells are left unparsed (celllessTables).
+// extensions, at the priorities goldmark's extensions register them. With
+// cellless, table cells get no lines, so goldmark does not parse their
+// inline markup: nothing reads a cell's nodes (checklist rows are split
+// again from their source lines by splitRow and cellText, and the walk
+// skips a table's children). tables_test.go compares those trees with
+// extension.Table's, cell contents aside.
 func newParser(cellless bool) parser.Parser {
-	t := &gfmTable{escaped: parser.NewContextKey()}
-	var tables parser.ParagraphTransformer = t
-	if cellless {
-		tables = celllessTables{t}
-	}
+	t := &gfmTable{escaped: parser.NewContextKey(), cellless: cellless}
 	return parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(gfmCheckBox{}, 0))...),
-		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(tables, 200))...),
+		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(t, 200))...),
 		parser.WithASTTransformers(util.Prioritized(gfmTableEscapes{t}, 0)),
 	)
 }
@@ -38,7 +38,8 @@ func newParser(cellless bool) parser.Parser {
 // row into a table: the line before it is the header, the lines after it
 // the rows; lines before the header stay a paragraph.
 type gfmTable struct {
-	escaped parser.ContextKey // []*escapedPipes of the document
+	escaped  parser.ContextKey // []*escapedPipes of the document
+	cellless bool              // cells get no lines (newParser)
 }
 
 // escapedPipes are the offsets of the backslashes of `\|` in a cell that
@@ -187,7 +188,7 @@ func (t *gfmTable) row(line text.Segment, aligns []east.Alignment, header bool, 
 			if end == 0 || b[end-1] != '\\' {
 				break
 			}
-			if code {
+			if code && !t.cellless {
 				if esc == nil {
 					esc = &escapedPipes{cell: cell}
 					list, _ := pc.Get(t.escaped).([]*escapedPipes)
@@ -199,7 +200,9 @@ func (t *gfmTable) row(line text.Segment, aligns []east.Alignment, header bool, 
 		seg := text.NewSegment(line.Start+pos, line.Start+end)
 		seg = seg.TrimLeftSpace(src)
 		seg = seg.TrimRightSpace(src)
-		cell.Lines().Append(seg)
+		if !t.cellless {
+			cell.Lines().Append(seg)
+		}
 		row.AppendChild(row, cell)
 		pos = end + 1
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // md is CommonMark plus GFM tables and task lists (gfm.go), with table
-// cells left unparsed (celllessTables); goldmark parsers are safe for
+// cells left unparsed (newParser); goldmark parsers are safe for
 // concurrent use. Built on first use: hooks read cached specs and never
 // parse.
 var md = sync.OnceValue(func() parser.Parser { return newParser(true) })

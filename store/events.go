@@ -32,14 +32,25 @@ func (r reader) queryEvents(ctx context.Context, sessionID, query string, args .
 	return out, nil
 }
 
+const (
+	eventCols      = `session_id, seq, token, detail, created_at`
+	eventsAfterSQL = `SELECT ` + eventCols + ` FROM events WHERE session_id = +? AND seq > +? ORDER BY seq LIMIT +?`
+	lastEventsSQL  = `SELECT ` + eventCols + ` FROM events WHERE session_id = +? ORDER BY seq DESC LIMIT +?`
+)
+
+// lastEventsWithSQL is lastEventsSQL keeping the events that carry one of
+// n tokens, oldest first.
+func lastEventsWithSQL(n int) string {
+	return `SELECT ` + eventCols + ` FROM (` + lastEventsSQL + `) WHERE token IN (` + plusPlaceholders(n) + `) ORDER BY seq`
+}
+
 // ListEvents returns the session's events with Seq > afterSeq in order, at
 // most limit of them (all when limit is 0 or less).
 func (r reader) ListEvents(ctx context.Context, sessionID string, afterSeq int64, limit int) ([]session.Event, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	return r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
-		WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`, sessionID, afterSeq, limit)
+	return r.queryEvents(ctx, sessionID, eventsAfterSQL, sessionID, afterSeq, limit)
 }
 
 // LastEvents returns the session's last n events, oldest first; with
@@ -54,12 +65,9 @@ func (r reader) LastEvents(ctx context.Context, sessionID string, n int, tokens 
 		for _, t := range tokens {
 			args = append(args, t)
 		}
-		return r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM (
-			SELECT session_id, seq, token, detail, created_at FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT ?)
-			WHERE token IN (`+placeholders(len(tokens))+`) ORDER BY seq`, args...)
+		return r.queryEvents(ctx, sessionID, lastEventsWithSQL(len(tokens)), args...)
 	}
-	evs, err := r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
-		WHERE session_id = ? ORDER BY seq DESC LIMIT ?`, sessionID, n)
+	evs, err := r.queryEvents(ctx, sessionID, lastEventsSQL, sessionID, n)
 	slices.Reverse(evs)
 	return evs, err
 }

@@ -12,18 +12,20 @@ import (
 const evidenceCols = `id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
 	origin, requirement, source, command, exit_code, duration_ns`
 
+const evidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? ORDER BY id`
+
 // ListEvidence returns a session's evidence in the order it was recorded.
 func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.Evidence, error) {
-	return r.queryEvidence(ctx, sessionID, `SELECT `+evidenceCols+` FROM evidence WHERE session_id = ? ORDER BY id`, sessionID)
+	return r.queryEvidence(ctx, sessionID, evidenceSQL, sessionID)
 }
 
 // gateEvidenceSQL is GateEvidence's query: two index searches (the
 // phase's rows on evidence_phase, content hashes of other phases on the
 // partial index evidence_content_hash, whose condition is written as a
 // literal so SQLite uses it) merged in id order, never the whole session.
-const gateEvidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = ? AND phase = ?
+const gateEvidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND phase = +?
 	UNION ALL
-	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = ? AND kind = '` + session.EvidenceContentHash + `' AND phase <> ?
+	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceContentHash + `' AND phase <> +?
 	ORDER BY id`
 
 // GateEvidence returns what a phase's gate reads (session.Reader): the

@@ -10,12 +10,14 @@ import (
 	"github.com/sessiongate/sessiongate/session"
 )
 
+const phaseResultsSQL = `SELECT session_id, phase_id, status, level, message, decision,
+	checks_json, started_at, ended_at, duration_ns FROM phase_results WHERE session_id = +? ORDER BY rowid`
+
 // PhaseResults returns a session's phase results in the order their phases
 // were first recorded.
 func (r reader) PhaseResults(ctx context.Context, sessionID string) ([]session.PhaseResult, error) {
 	const what = "phase results of session "
-	rows, err := r.query(ctx, `SELECT session_id, phase_id, status, level, message, decision,
-		checks_json, started_at, ended_at, duration_ns FROM phase_results WHERE session_id = ? ORDER BY rowid`, sessionID)
+	rows, err := r.query(ctx, phaseResultsSQL, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
 	}

@@ -84,7 +84,7 @@ func (r reader) GetSession(ctx context.Context, id string) (*session.Session, er
 // common case outside a session); this index reads only the worktree's
 // active ones.
 const activeSessionSQL = `SELECT ` + sessionCols + ` FROM sessions INDEXED BY sessions_worktree_state
-	WHERE repo_id = ? AND worktree = ? AND state IN ` + activeStates + `
+	WHERE repo_id = +? AND worktree = +? AND state IN ` + activeStates + `
 	ORDER BY created_at DESC, id DESC LIMIT 1`
 
 // ActiveSession returns the newest INIT/WORKING/ENDING session of a worktree.
@@ -204,6 +204,13 @@ func (r reader) CountSessions(ctx context.Context, f session.SessionFilter) (int
 	return n, nil
 }
 
+const (
+	recentEndedSQL = `SELECT ` + sessionCols + ` FROM sessions WHERE repo_id = +? AND ended_at > 0
+	ORDER BY ended_at DESC, id DESC LIMIT +?`
+	startedAfterSQL = `SELECT ` + sessionCols + ` FROM sessions WHERE repo_id = +? AND created_at > +?
+	ORDER BY created_at, id`
+)
+
 // RecentEnded returns the last n sessions of a repository with a non-zero
 // EndedAt, newest end first.
 func (r reader) RecentEnded(ctx context.Context, repoID int64, n int) ([]*session.Session, error) {
@@ -211,16 +218,14 @@ func (r reader) RecentEnded(ctx context.Context, repoID int64, n int) ([]*sessio
 		return nil, nil
 	}
 	return r.querySessions(ctx, "recent ended sessions",
-		`SELECT `+sessionCols+` FROM sessions WHERE repo_id = ? AND ended_at > 0
-		ORDER BY ended_at DESC, id DESC LIMIT ?`, repoID, n)
+		recentEndedSQL, repoID, n)
 }
 
 // SessionsStartedAfter lists sessions of a repository created strictly after
 // t, oldest first.
 func (r reader) SessionsStartedAfter(ctx context.Context, repoID int64, t time.Time) ([]*session.Session, error) {
 	return r.querySessions(ctx, "sessions started after",
-		`SELECT `+sessionCols+` FROM sessions WHERE repo_id = ? AND created_at > ?
-		ORDER BY created_at, id`, repoID, nanos(t))
+		startedAfterSQL, repoID, nanos(t))
 }
 
 // CreateSession inserts s. An empty ID gets a new UUID v4 and a zero

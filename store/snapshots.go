@@ -7,11 +7,13 @@ import (
 	"github.com/sessiongate/sessiongate/session"
 )
 
+const snapshotsSQL = `SELECT session_id, seq, snapshot_id, payload, created_at
+	FROM snapshots WHERE session_id = +? ORDER BY seq`
+
 // ListSnapshots returns a session's snapshots in Seq order.
 func (r reader) ListSnapshots(ctx context.Context, sessionID string) ([]session.Snapshot, error) {
 	const what = "snapshots of session "
-	rows, err := r.query(ctx, `SELECT session_id, seq, snapshot_id, payload, created_at
-		FROM snapshots WHERE session_id = ? ORDER BY seq`, sessionID)
+	rows, err := r.query(ctx, snapshotsSQL, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
 	}

@@ -335,5 +335,17 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
+// Statements with an ORDER BY write their bound values (LIMIT's too) as +?
+// rather than ?. SQLite compiles such a statement a second time at its
+// first step after binding, to plan with the values; +? (a no-op on the
+// value, with no affinity, like ?) gets the same plan compiled once. Hooks
+// are short processes that run each statement once, so they paid every such
+// statement twice. TestHookStatementsCompileOnce checks the hooks' ones.
+
+// plusPlaceholders returns "+?, +?, +?" for n values (see above).
+func plusPlaceholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("+?, ", n), ", ")
+}
+
 // likeEscaper escapes LIKE wildcards for ESCAPE '\'.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

@@ -7,12 +7,14 @@ import (
 	"github.com/sessiongate/sessiongate/session"
 )
 
+const trustedFilesSQL = `SELECT id, repo_id, path, sha256, source, who, reason, via, session_id, created_at
+	FROM trusted_files WHERE repo_id = +? ORDER BY id`
+
 // TrustedFiles returns every accepted content of a repository's protected
 // files, oldest first.
 func (r reader) TrustedFiles(ctx context.Context, repoID int64) ([]session.TrustedFile, error) {
 	const what = "trusted files of repository"
-	rows, err := r.query(ctx, `SELECT id, repo_id, path, sha256, source, who, reason, via, session_id, created_at
-		FROM trusted_files WHERE repo_id = ? ORDER BY id`, repoID)
+	rows, err := r.query(ctx, trustedFilesSQL, repoID)
 	if err != nil {
 		return nil, fmt.Errorf("%s %d: %w", what, repoID, err)
 	}

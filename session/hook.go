@@ -580,12 +580,9 @@ func (e *Engine) recordHook(ctx context.Context, s *Session, d *HookDecision, to
 	now := e.now()
 	err := e.Store.Update(ctx, func(w Writer) error {
 		if s.Active() {
-			cur, err := w.GetSession(ctx, s.ID)
-			if err != nil {
-				return err
-			}
-			e.touch(cur)
-			if err := w.UpdateSession(ctx, cur); err != nil {
+			// Touched only while still active: it may have ended since
+			// it was read.
+			if _, err := w.TouchSession(ctx, s.ID, now, now.Add(e.Config.IdleTimeout)); err != nil {
 				return err
 			}
 		}

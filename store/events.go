@@ -83,12 +83,12 @@ func (r reader) LastEvents(ctx context.Context, sessionID string, n int, tokens 
 func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 	e.CreatedAt = tx.stamp(e.CreatedAt)
 	e.Detail = session.Redact(e.Detail)
+	// One statement finds the next seq and inserts: the transaction holds
+	// the write lock, so nothing runs between the two.
 	var seq int64
-	if err := tx.queryRow(ctx, `SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?`, e.SessionID).Scan(&seq); err != nil {
-		return fmt.Errorf("append event %q to session %s: next seq: %w", e.Token, e.SessionID, err)
-	}
-	if _, err := tx.exec(ctx, `INSERT INTO events (session_id, seq, token, detail, created_at) VALUES (?, ?, ?, ?, ?)`,
-		e.SessionID, seq, e.Token, e.Detail, nanos(e.CreatedAt)); err != nil {
+	if err := tx.queryRow(ctx, `INSERT INTO events (session_id, seq, token, detail, created_at)
+		SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4 FROM events WHERE session_id = ?1 RETURNING seq`,
+		e.SessionID, e.Token, e.Detail, nanos(e.CreatedAt)).Scan(&seq); err != nil {
 		return fmt.Errorf("append event %q to session %s: %w", e.Token, e.SessionID, err)
 	}
 	e.Seq = seq

@@ -3,10 +3,13 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -281,6 +284,20 @@ func (tx *Tx) PutProtocol(ctx context.Context, p *session.Protocol) error {
 		return fmt.Errorf("put protocol %s: %w", p.SHA256, err)
 	}
 	return nil
+}
+
+// LatestSnapshotID returns the id of the session's newest snapshot, "" when
+// it has none (session.Reader), without reading any payload.
+func (r reader) LatestSnapshotID(ctx context.Context, sessionID string) (string, error) {
+	var id string
+	err := r.q.QueryRow(ctx, `SELECT snapshot_id FROM snapshots WHERE session_id = $1 ORDER BY seq DESC LIMIT 1`, sessionID).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("latest snapshot of session %s: %w", sessionID, err)
+	}
+	return id, nil
 }
 
 // ListSnapshots returns a session's snapshots in Seq order.

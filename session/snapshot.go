@@ -89,11 +89,7 @@ func (e *Engine) takeSnapshot(ctx context.Context, w Writer, s *Session, spec *p
 
 // LatestSnapshot returns the newest stored snapshot id of a session ("" if none).
 func (e *Engine) LatestSnapshot(ctx context.Context, id string) (string, error) {
-	snaps, err := e.Store.ListSnapshots(ctx, id)
-	if err != nil || len(snaps) == 0 {
-		return "", err
-	}
-	return snaps[len(snaps)-1].SnapshotID, nil
+	return e.Store.LatestSnapshotID(ctx, id)
 }
 
 // Record returns the session record: every stored snapshot payload and the

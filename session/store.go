@@ -36,6 +36,9 @@ type Reader interface {
 	LastEvents(ctx context.Context, sessionID string, n int, tokens ...string) ([]Event, error)
 	ListViolations(ctx context.Context, f ViolationFilter) ([]Violation, error)
 	ListSnapshots(ctx context.Context, sessionID string) ([]Snapshot, error)
+	// LatestSnapshotID returns the SnapshotID of the session's newest
+	// snapshot, "" when it has none, without reading any payload.
+	LatestSnapshotID(ctx context.Context, sessionID string) (string, error)
 	GetProtocol(ctx context.Context, sha256 string) (*Protocol, error) // ErrNotFound
 	GetRepository(ctx context.Context, id int64) (*Repository, error)
 	// RepositoryByRoot returns ErrNotFound when the root is unknown.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,6 +109,50 @@ func BenchmarkPreCommitPasses(b *testing.B) {
 				evs, err := db.LastEvents(ctx, s.ID, 200, c.tokens...)
 				if err != nil || len(evs) != c.want {
 					b.Fatalf("%d events, %v; want %d", len(evs), err, c.want)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLatestSnapshot is the snapshot id every allowed commit's
+// trailers carry, in a session that has advanced through 8 phases while
+// recording 5,000 observed commands: a snapshot's payload lists every
+// piece of evidence so far. "id" is LatestSnapshotID, "all payloads" the
+// ListSnapshots it replaced.
+//
+//	go test ./store -run '^$' -bench LatestSnapshot -benchtime 200x -count 3
+func BenchmarkLatestSnapshot(b *testing.B) {
+	db := openTest(b)
+	ctx := context.Background()
+	s := newSession(b, db, "/r")
+	const ref = `{"phase":"IMPLEMENTATION","kind":"tool_output","sha256":"sha256:0000000000000000000000000000000000000000000000000000000000000000","origin":"observed","exit_code":0},`
+	update(b, db, func(w session.Writer) error {
+		for i := range 8 {
+			payload := []byte("[" + strings.Repeat(ref, 5000*(i+1)/8) + "{}]")
+			if err := w.AddSnapshot(ctx, &session.Snapshot{SessionID: s.ID, SnapshotID: fmt.Sprintf("sha256:%d", i), Payload: payload}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		name string
+		run  func() (string, error)
+	}{
+		{"id", func() (string, error) { return db.LatestSnapshotID(ctx, s.ID) }},
+		{"all payloads", func() (string, error) {
+			snaps, err := db.ListSnapshots(ctx, s.ID)
+			if err != nil || len(snaps) == 0 {
+				return "", err
+			}
+			return snaps[len(snaps)-1].SnapshotID, nil
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if got, err := c.run(); err != nil || got != "sha256:7" {
+					b.Fatalf("%q, %v; want sha256:7", got, err)
 				}
 			}
 		})

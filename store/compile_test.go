@@ -67,6 +67,7 @@ func TestHookStatementsCompileOnce(t *testing.T) {
 		{"PhaseResults", phaseResultsSQL, []any{"s"}},
 		{"TrustedFiles", trustedFilesSQL, []any{1}},
 		{"ListSnapshots", snapshotsSQL, []any{"s"}},
+		{"LatestSnapshotID", latestSnapshotSQL, []any{"s"}},
 		{"RecentEnded", recentEndedSQL, []any{1, 5}},
 		{"SessionsStartedAfter", startedAfterSQL, []any{1, 0}},
 	} {

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -9,6 +11,23 @@ import (
 
 const snapshotsSQL = `SELECT session_id, seq, snapshot_id, payload, created_at
 	FROM snapshots WHERE session_id = +? ORDER BY seq`
+
+const latestSnapshotSQL = `SELECT snapshot_id FROM snapshots WHERE session_id = +? ORDER BY seq DESC LIMIT 1`
+
+// LatestSnapshotID returns the id of the session's newest snapshot, "" when
+// it has none (session.Reader): a payload lists every piece of evidence, so
+// reading them all to name the last grew with the session.
+func (r reader) LatestSnapshotID(ctx context.Context, sessionID string) (string, error) {
+	var id string
+	err := r.queryRow(ctx, latestSnapshotSQL, sessionID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("latest snapshot of session %s: %w", sessionID, err)
+	}
+	return id, nil
+}
 
 // ListSnapshots returns a session's snapshots in Seq order.
 func (r reader) ListSnapshots(ctx context.Context, sessionID string) ([]session.Snapshot, error) {

@@ -565,6 +565,14 @@ func testSnapshots(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	mustEqual(t, "ListSnapshots", got, want)
+	latest, err := db.LatestSnapshotID(ctx, s.ID)
+	if err != nil || latest != "sha256:2" {
+		t.Errorf("LatestSnapshotID = %q, %v; want sha256:2", latest, err)
+	}
+	other := newSession(t, db, "/other")
+	if latest, err := db.LatestSnapshotID(ctx, other.ID); err != nil || latest != "" {
+		t.Errorf("LatestSnapshotID of a session without snapshots = %q, %v; want \"\"", latest, err)
+	}
 }
 
 func testViolationRoundTrip(t *testing.T, open Opener) {

@@ -3,8 +3,11 @@ package store
 import (
 	"context"
 	"testing"
+	"time"
 
 	"modernc.org/sqlite"
+
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // TestHookStatementsCompileOnce: the statements hooks run are compiled when
@@ -54,11 +57,18 @@ func TestHookStatementsCompileOnce(t *testing.T) {
 	if n := stepCompiles(t, `SELECT seq FROM events WHERE session_id = ? ORDER BY seq DESC LIMIT ?`, "s", 5); n == 0 {
 		t.Fatal("control: a statement with ORDER BY and bare ? was not compiled again at its step; this test can no longer see a recompilation")
 	}
+	byWorktree, byWorktreeArgs := listSessionsQuery(session.SessionFilter{RepoID: 1, Worktree: "/r", Limit: 1})
+	violated := true
+	filtered, filteredArgs := listSessionsQuery(session.SessionFilter{RepoID: 1, States: []session.State{session.StateWorking, session.StateEnding},
+		Branch: "main", User: "u", Host: "h", Severity: "high", HasViolations: &violated,
+		From: time.Unix(1, 0), To: time.Unix(2, 0), BeforeTime: time.Unix(2, 0), BeforeID: "x"})
 	for _, c := range []struct {
 		name, query string
 		args        []any
 	}{
 		{"ActiveSession", activeSessionSQL, []any{1, "/r"}},
+		{"ListSessions by worktree", byWorktree, byWorktreeArgs},
+		{"ListSessions filtered", filtered, filteredArgs},
 		{"ListEvents", eventsAfterSQL, []any{"s", 0, -1}},
 		{"LastEvents", lastEventsSQL, []any{"s", 200}},
 		{"LastEvents with tokens", lastEventsWithSQL(2), []any{"s", 200, "a", "b"}},

@@ -100,34 +100,34 @@ func (r reader) ActiveSession(ctx context.Context, repoID int64, worktree string
 
 // sessionWhere renders the filter's conditions, without the keyset and
 // limit, as " WHERE ..." (or "") and its arguments. From is inclusive, To
-// exclusive.
+// exclusive. Values are +? (see plusPlaceholders): ListSessions orders.
 func sessionWhere(f session.SessionFilter) (string, []any) {
 	var conds []string
 	var args []any
 	if f.RepoID != 0 {
-		conds = append(conds, "repo_id = ?")
+		conds = append(conds, "repo_id = +?")
 		args = append(args, f.RepoID)
 	}
 	if len(f.States) > 0 {
-		conds = append(conds, "state IN ("+placeholders(len(f.States))+")")
+		conds = append(conds, "state IN ("+plusPlaceholders(len(f.States))+")")
 		for _, s := range f.States {
 			args = append(args, s)
 		}
 	}
 	if f.Branch != "" {
-		conds = append(conds, "branch = ?")
+		conds = append(conds, "branch = +?")
 		args = append(args, f.Branch)
 	}
 	if f.Worktree != "" {
-		conds = append(conds, "worktree = ?")
+		conds = append(conds, "worktree = +?")
 		args = append(args, f.Worktree)
 	}
 	if f.User != "" {
-		conds = append(conds, "(user_email = ? OR user_name = ?)")
+		conds = append(conds, "(user_email = +? OR user_name = +?)")
 		args = append(args, f.User, f.User)
 	}
 	if f.Host != "" {
-		conds = append(conds, "host = ?")
+		conds = append(conds, "host = +?")
 		args = append(args, f.Host)
 	}
 	if f.Repo != "" {
@@ -145,15 +145,15 @@ func sessionWhere(f session.SessionFilter) (string, []any) {
 		}
 	}
 	if f.Severity != "" {
-		conds = append(conds, "id IN (SELECT session_id FROM violations WHERE severity = ?)")
+		conds = append(conds, "id IN (SELECT session_id FROM violations WHERE severity = +?)")
 		args = append(args, f.Severity)
 	}
 	if !f.From.IsZero() {
-		conds = append(conds, "created_at >= ?")
+		conds = append(conds, "created_at >= +?")
 		args = append(args, nanos(f.From))
 	}
 	if !f.To.IsZero() {
-		conds = append(conds, "created_at < ?")
+		conds = append(conds, "created_at < +?")
 		args = append(args, nanos(f.To))
 	}
 	if f.Query != "" {
@@ -179,7 +179,7 @@ func (r reader) ListSessions(ctx context.Context, f session.SessionFilter) ([]*s
 func listSessionsQuery(f session.SessionFilter) (string, []any) {
 	where, args := sessionWhere(f)
 	if !f.BeforeTime.IsZero() {
-		where = andCond(where, "(created_at, id) < (?, ?)")
+		where = andCond(where, "(created_at, id) < (+?, +?)")
 		args = append(args, nanos(f.BeforeTime), f.BeforeID)
 	}
 	args = append(args, limitOr(f.Limit))
@@ -190,7 +190,7 @@ func listSessionsQuery(f session.SessionFilter) (string, []any) {
 		// sort) until one of the worktree's turns up.
 		from += ` INDEXED BY sessions_worktree_created`
 	}
-	return `SELECT ` + sessionCols + from + where + ` ORDER BY created_at DESC, id DESC LIMIT ?`, args
+	return `SELECT ` + sessionCols + from + where + ` ORDER BY created_at DESC, id DESC LIMIT +?`, args
 }
 
 // CountSessions counts the sessions matching f, ignoring its keyset and

@@ -4,7 +4,8 @@
 #   - no hooks, and a no-op sh pre-commit hook (what any hook costs),
 #   - sessiongate's pre-commit hook alone, and all its hooks
 #     (pre-commit, commit-msg and post-commit run on a commit),
-#   - a no-op pre-commit hook run by lefthook, and by the pre-commit framework.
+#   - a no-op pre-commit hook run by lefthook, and by the pre-commit framework,
+# and each hook process alone as git times it (trace2).
 # Reports medians of wall time and of CPU time. Run by hand, not in CI:
 #
 #   bash bench/hooks.sh            # RUNS=40 FILES=20000 SESSIONS=10000 by default
@@ -256,6 +257,39 @@ else
 	done
 fi
 
+# Each hook process as git times it (trace2's child_exit: from fork to
+# exit, the hook's script included), in commits of their own after the
+# timed ones: tracing slows the commit it traces.
+say "timing each hook process of a commit (git trace2, $RUNS commits per variant)"
+trace_variants=(noop-sh sg-all)
+[ -n "$SG_BASE" ] && trace_variants+=(base-all)
+for ((i = 0; i < RUNS; i++)); do
+	for v in $(printf '%s\n' "${trace_variants[@]}" | shuf); do
+		d=$(dir_of "$v")
+		prepare "$d"
+		env "$(env_of "$v")" GIT_TRACE2_EVENT="$WORK/$v.trace2" git -C "$d" -c core.hooksPath="$WORK/hooks-$v" commit -q -m bench
+	done
+done
+# hook_times VARIANT...: "variant<TAB>hook<TAB>median<TAB>min<TAB>max" (ms) per hook.
+hook_times() {
+	python3 - "$WORK" "$@" <<'EOF'
+import json, statistics, sys
+work = sys.argv[1]
+for v in sys.argv[2:]:
+    names, times = {}, {}
+    for line in open(f"{work}/{v}.trace2"):
+        e = json.loads(line)
+        key = (e.get("sid"), e.get("child_id"))
+        if e["event"] == "child_start" and e.get("child_class") == "hook":
+            names[key] = e["hook_name"]
+        elif e["event"] == "child_exit" and key in names:
+            times.setdefault(names[key], []).append(e["t_rel"] * 1000)
+    for hook, t in times.items():
+        print(f"{v}\t{hook}\t{statistics.median(t):.1f}\t{min(t):.1f}\t{max(t):.1f}\t{len(t)}")
+EOF
+}
+hook_times "${trace_variants[@]}" > "$WORK/hooks.tsv"
+
 if command -v hyperfine >/dev/null; then
 	# The hook process on its own (a staged change, the seeded database), and
 	# the bare start of the binary, to show where the time goes.
@@ -303,6 +337,12 @@ for ((i = 0; i < RUNS + 3; i++)); do
 		((i >= 3)) && echo "$((${e/./} - ${s/./}))" >> "$WORK/$v.push"
 	done
 done
+for ((i = 0; i < RUNS; i++)); do
+	echo "$RANDOM" >> "$WORK/wt-push/bench.txt"
+	git -C "$WORK/wt-push" -c core.hooksPath=/dev/null commit -q -am push
+	GIT_TRACE2_EVENT="$WORK/sg-pre-push.trace2" git -C "$WORK/wt-push" -c core.hooksPath="$WORK/hooks-sg-pre-push" push -q "$WORK/remote.git" "HEAD:refs/heads/sg-pre-push" 2>/dev/null
+done
+hook_times sg-pre-push >> "$WORK/hooks.tsv"
 push_paired=$(paste "$WORK/sg-pre-push.push" "$WORK/push-none.push" | awk '{print $1 - $2}' | sort -n | awk '{a[NR]=$1} END {
 	m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%+.1f", m/1000 }')
 
@@ -321,6 +361,10 @@ push_paired=$(paste "$WORK/sg-pre-push.push" "$WORK/push-none.push" | awk '{prin
 	echo "| --- | ---: | ---: |"
 	echo "| no hooks | $(stats < "$WORK/push-none.push" | cut -f1) | +0.0 |"
 	echo "| sessiongate pre-push | $(stats < "$WORK/sg-pre-push.push" | cut -f1) | $push_paired |"
+	echo
+	echo "| hook process (git trace2: fork to exit) | median ms | min | max | runs |"
+	echo "| --- | ---: | ---: | ---: | ---: |"
+	awk -F'\t' '{ printf "| %s: %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' "$WORK/hooks.tsv"
 	if [ -s "$WORK/alone.tsv" ]; then
 		echo
 		echo "| process alone (hyperfine -N) | median ms | mean ms | stddev | min | max |"

@@ -478,45 +478,26 @@ func porcelainPath(rec []byte) string {
 // plainCheckout reports that no setting can make a worktree file's bytes
 // differ from its blob's (line-ending conversion, attributes, filters):
 // then a tracked file whose bytes hash to another blob id is modified.
-// Any config that names them, includes another file or cannot be read
-// says no.
+// Any attributes file outside the tree, and any config that names them,
+// includes another file or cannot be read, says no.
 func (r *Repo) plainCheckout() bool {
 	home, _ := os.UserHomeDir()
 	xdg := os.Getenv("XDG_CONFIG_HOME")
 	if xdg == "" && home != "" {
 		xdg = filepath.Join(home, ".config")
 	}
-	for _, p := range []string{filepath.Join(r.commonDir, "info", "attributes"), filepath.Join(xdg, "git", "attributes")} {
+	attrs := []string{filepath.Join(r.commonDir, "info", "attributes"), filepath.Join(xdg, "git", "attributes")}
+	nosystem, ok := gitBool(os.Getenv("GIT_ATTR_NOSYSTEM"))
+	if !ok {
+		return false
+	}
+	if !nosystem {
+		attrs = append(attrs, systemAttributes...)
+	}
+	for _, p := range attrs {
 		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
 			return false
 		}
 	}
-	configs := []string{filepath.Join(r.commonDir, "config"), filepath.Join(xdg, "git", "config")}
-	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
-		configs = append(configs, g)
-	} else if home != "" {
-		configs = append(configs, filepath.Join(home, ".gitconfig"))
-	}
-	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
-		configs = append(configs, "/etc/gitconfig")
-	}
-	if os.Getenv("GIT_CONFIG_COUNT") != "" || os.Getenv("GIT_CONFIG_PARAMETERS") != "" {
-		return false
-	}
-	for _, p := range configs {
-		b, err := os.ReadFile(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return false
-		}
-		low := bytes.ToLower(b)
-		for _, k := range []string{"autocrlf", "eol", "attributesfile", "include", "filter", "worktreeconfig"} {
-			if bytes.Contains(low, []byte(k)) {
-				return false
-			}
-		}
-	}
-	return true
+	return !r.ConfigMentions(os.Getenv, "autocrlf", "eol", "attributesfile", "include", "filter", "worktreeconfig")
 }

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -100,93 +99,5 @@ func (rt *Runtime) writeHandoff(repo *gitrepo.Repo, ok bool, trailers []string) 
 // the trailers itself (script.go); any doubt, or a file it cannot read,
 // leaves them to git interpret-trailers.
 func plainTrailers(repo *gitrepo.Repo, getenv func(string) string) bool {
-	// git -c (GIT_CONFIG_PARAMETERS) and GIT_CONFIG_KEY_<n>, as text.
-	env := getenv("GIT_CONFIG_PARAMETERS")
-	if c := getenv("GIT_CONFIG_COUNT"); c != "" {
-		n, err := strconv.Atoi(c)
-		if err != nil || n < 0 || n > 1000 {
-			return false
-		}
-		for i := range n {
-			env += "\n" + getenv("GIT_CONFIG_KEY_"+strconv.Itoa(i))
-		}
-	}
-	if trailerConfig([]byte(env)) {
-		return false
-	}
-	var files []string
-	nosystem, ok := gitBool(getenv("GIT_CONFIG_NOSYSTEM"))
-	if !ok {
-		return false
-	}
-	if !nosystem {
-		if f := getenv("GIT_CONFIG_SYSTEM"); f != "" {
-			files = append(files, f)
-		} else {
-			files = append(files, systemConfigs...)
-		}
-	}
-	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
-		files = append(files, g)
-	} else {
-		home := getenv("HOME")
-		if home == "" {
-			return false
-		}
-		files = append(files, filepath.Join(cmp.Or(getenv("XDG_CONFIG_HOME"), filepath.Join(home, ".config")), "git", "config"),
-			filepath.Join(home, ".gitconfig"))
-	}
-	files = append(files, filepath.Join(repo.CommonDir(), "config"), filepath.Join(repo.GitDir(), "config.worktree"))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if os.IsNotExist(err) || f == os.DevNull {
-			continue
-		}
-		if err != nil {
-			return false
-		}
-		if trailerConfig(b) {
-			return false
-		}
-	}
-	return true
-}
-
-// systemConfigs are where git builds keep their system configuration:
-// the prefix differs by build (Debian's /etc, Homebrew's, Apple's command
-// line tools and Xcode), and a process asking git which one it reads would
-// cost what the fast path saves. Reading a file this git does not read
-// can only turn the fast path off, never on.
-var systemConfigs = []string{
-	"/etc/gitconfig",
-	"/usr/local/etc/gitconfig",
-	"/opt/homebrew/etc/gitconfig",
-	"/Library/Developer/CommandLineTools/usr/share/git-core/gitconfig",
-	"/Applications/Xcode.app/Contents/Developer/usr/share/git-core/gitconfig",
-}
-
-// gitBool reads an environment boolean as git does (git_env_bool): unset
-// or empty is false, and so are "false", "no", "off" and 0; ok is false
-// for a value git would refuse.
-func gitBool(v string) (b, ok bool) {
-	switch strings.ToLower(v) {
-	case "", "false", "no", "off":
-		return false, true
-	case "true", "yes", "on":
-		return true, true
-	}
-	n, err := strconv.ParseInt(v, 0, 64)
-	return n != 0, err == nil
-}
-
-// trailerConfig reports whether configuration text may name a comment
-// character, a trailer setting or an include (any mention counts).
-func trailerConfig(b []byte) bool {
-	low := bytes.ToLower(b)
-	for _, w := range []string{"commentchar", "commentstring", "trailer", "include"} {
-		if bytes.Contains(low, []byte(w)) {
-			return true
-		}
-	}
-	return false
+	return !repo.ConfigMentions(getenv, "commentchar", "commentstring", "trailer", "include")
 }

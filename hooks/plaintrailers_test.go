@@ -79,36 +79,3 @@ func TestPlainTrailersConfigPlaces(t *testing.T) {
 		t.Error("an include in ~/.gitconfig not taken as doubt")
 	}
 }
-
-// Without GIT_CONFIG_SYSTEM, every place a git build keeps its system
-// configuration is read: a comment character in any of them (here the
-// second, as a Homebrew git would read it) keeps the fast path off.
-func TestPlainTrailersReadsEverySystemPlace(t *testing.T) {
-	gittest.Require(t)
-	dir := t.TempDir()
-	gittest.Git(t, dir, "init", "-q")
-	repo, err := gitrepo.Open(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sysDir := t.TempDir()
-	first, second := filepath.Join(sysDir, "etc-gitconfig"), filepath.Join(sysDir, "homebrew-gitconfig")
-	saved := systemConfigs
-	t.Cleanup(func() { systemConfigs = saved })
-	systemConfigs = []string{first, second}
-	env := map[string]string{"GIT_CONFIG_GLOBAL": os.DevNull, "HOME": t.TempDir()}
-	getenv := func(k string) string { return env[k] }
-	if !plainTrailers(repo, getenv) {
-		t.Fatal("no system configuration at all: not plain")
-	}
-	if err := os.WriteFile(second, []byte("[core]\n\tcommentChar = ;\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if plainTrailers(repo, getenv) {
-		t.Error("a comment character in the second system place was missed")
-	}
-	env["GIT_CONFIG_SYSTEM"] = first // git reads only that one then
-	if !plainTrailers(repo, getenv) {
-		t.Error("GIT_CONFIG_SYSTEM names a plain file, yet not plain")
-	}
-}

@@ -77,6 +77,7 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h func(context.Context, 
 		}
 		return res, nil
 	}
+	// On a worker whose stack has already grown (workers.go).
 	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		toolWorkers.run(func() { res, err = call(ctx, req) })
 		return res, err

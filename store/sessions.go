@@ -23,6 +23,12 @@ const sessionCols = `id, repo_id, worktree, branch, start_commit, end_commit, pr
 // activeStates is session.Session.Active as SQL.
 const activeStates = `('` + string(session.StateInit) + `', '` + string(session.StateWorking) + `', '` + string(session.StateEnding) + `')`
 
+// activeRow is session.Session.Active as a test of one row: SQLite builds
+// a temporary table for each run of a statement with "state IN (three
+// constants)" unless an index searches it, and every tool call touches
+// its session; comparisons need none.
+const activeRow = `(state = '` + string(session.StateInit) + `' OR state = '` + string(session.StateWorking) + `' OR state = '` + string(session.StateEnding) + `')`
+
 type scanner interface{ Scan(dest ...any) error }
 
 func scanSession(sc scanner) (*session.Session, error) {
@@ -298,7 +304,7 @@ func (tx *Tx) UpdateSession(ctx context.Context, s *session.Session) error {
 // UpdateSession needs the row read first. The row ends up as that touch
 // leaves it.
 func (tx *Tx) TouchSession(ctx context.Context, id string, lastActivity, expiresAt time.Time) (bool, error) {
-	res, err := tx.exec(ctx, `UPDATE sessions SET last_activity = ?, expires_at = ? WHERE id = ? AND state IN `+activeStates,
+	res, err := tx.exec(ctx, `UPDATE sessions SET last_activity = ?, expires_at = ? WHERE id = ? AND `+activeRow,
 		nanos(lastActivity), nanos(expiresAt), id)
 	if err != nil {
 		return false, fmt.Errorf("touch session %s: %w", id, err)

@@ -40,7 +40,7 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h func(context.Context, 
 		}
 		tt.OutputSchema = s
 	}
-	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	call := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := in.decode(req.Params.Arguments)
 		if err != nil {
 			var res mcp.CallToolResult
@@ -76,6 +76,11 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h func(context.Context, 
 			res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
 		}
 		return res, nil
+	}
+	// On a worker whose stack has already grown (workers.go).
+	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		toolWorkers.run(func() { res, err = call(ctx, req) })
+		return res, err
 	})
 }
 

@@ -29,7 +29,7 @@ func newParser(cellless bool) parser.Parser {
 	return parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(gfmCheckBox{}, 0))...),
-		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(t, 200))...),
+		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100), util.Prioritized(t, 200)),
 		parser.WithASTTransformers(util.Prioritized(gfmTableEscapes{t}, 0)),
 	)
 }

@@ -62,7 +62,10 @@ func (t *gfmTable) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Con
 		if aligns == nil {
 			continue
 		}
-		header := t.row(lines.At(i-1), aligns, true, src, pc)
+		// The rows, and each row's cells, are allocated together: a
+		// node at a time, cells were most of a table's allocations.
+		rows := make([]east.TableRow, lines.Len()-i)
+		header := t.row(&rows[0], lines.At(i-1), aligns, true, src, pc)
 		if len(aligns) != header.ChildCount() {
 			return
 		}
@@ -71,7 +74,7 @@ func (t *gfmTable) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Con
 		table.SetPos(p.Pos())
 		table.AppendChild(table, east.NewTableHeader(header))
 		for j := i + 1; j < lines.Len(); j++ {
-			table.AppendChild(table, t.row(lines.At(j), aligns, false, src, pc))
+			table.AppendChild(table, t.row(&rows[j-i], lines.At(j), aligns, false, src, pc))
 		}
 		lines.SetSliced(0, i-1)
 		p.Parent().InsertAfter(p.Parent(), p, table)
@@ -148,14 +151,16 @@ func reSpace(c byte) bool {
 // row splits a table line into cells at each pipe not escaped by a
 // backslash. A body row keeps as many cells as the delimiter row has
 // columns (padding a short row, dropping extra cells); the header keeps
-// all, so a header of another width is refused by the caller.
-func (t *gfmTable) row(line text.Segment, aligns []east.Alignment, header bool, src []byte, pc parser.Context) *east.TableRow {
+// all, so a header of another width is refused by the caller. row is
+// the zero TableRow to fill.
+func (t *gfmTable) row(row *east.TableRow, line text.Segment, aligns []east.Alignment, header bool, src []byte, pc parser.Context) *east.TableRow {
 	start, padding := line.Start, line.Padding
 	line = line.TrimLeftSpace(src)
 	line = line.TrimRightSpace(src)
 	b := line.Value(src)
-	row := east.NewTableRow(aligns)
+	row.Alignments = aligns // as east.NewTableRow
 	row.SetPos(start)
+	cells := make([]east.TableCell, len(aligns))
 	pos, limit := 0, len(b)
 	if len(b) > 0 && b[0] == '|' {
 		pos++
@@ -172,7 +177,12 @@ func (t *gfmTable) row(line text.Segment, aligns []east.Alignment, header bool, 
 		case !header:
 			return row
 		}
-		cell := east.NewTableCell()
+		var cell *east.TableCell
+		if i < len(cells) {
+			cell = &cells[i]
+		} else {
+			cell = east.NewTableCell() // a header cell beyond the delimiter row's columns
+		}
 		cell.SetPos(start + pos - padding)
 		cell.Alignment = align
 		var esc *escapedPipes
@@ -207,7 +217,8 @@ func (t *gfmTable) row(line text.Segment, aligns []east.Alignment, header bool, 
 		pos = end + 1
 	}
 	for ; i < len(aligns); i++ {
-		row.AppendChild(row, east.NewTableCell())
+		cells[i].Alignment = east.AlignNone // as east.NewTableCell
+		row.AppendChild(row, &cells[i])
 	}
 	return row
 }

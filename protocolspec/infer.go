@@ -137,23 +137,15 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			}
 			// Each rule runs only on text holding words it needs: most
 			// requirements match none, and the regexps are most of a parse.
-			lower := w.words[pi][ri].lower
-			has := func(words ...string) bool {
-				for _, w := range words {
-					if strings.Contains(lower, w) {
-						return true
-					}
-				}
-				return false
-			}
+			has := func(c cue) bool { return w.words[pi][ri].cues&c != 0 }
 			// The words checked are the ones each regexp must match (its
 			// (?i) letters fold only to themselves, and a requirement's
 			// whitespace is single spaces), so a check never hides a match.
 			prohibits := strings.Contains(r.Text, "MUST NOT") || strings.Contains(r.Text, "SHALL NOT")
-			modifies := prohibits && has(mustNotModifyWords...)
+			modifies := prohibits && has(cueNotModify)
 			if m := matchIf(modifies, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
-			} else if loc := matchIf(has("read-only", "read only"), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], &notWord, "", "") && !limited(r.Text) {
+			} else if loc := matchIf(has(cueReadOnly), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], &notWord, "", "") && !limited(r.Text) {
 				var paths []string
 				for _, c := range re["path"].FindAllString(r.Text, -1) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
@@ -164,22 +156,22 @@ func (w *walker) infer(s *source, doc ast.Node) {
 					add(pi, r, RuleReadOnly, CheckUnchanged, pathGlob(paths[0]))
 				}
 			}
-			if r.Level == LevelMust && has(mustUpdateWords...) {
+			if r.Level == LevelMust && has(cueMustUpdate) {
 				if m := re[RuleMustUpdate].FindStringSubmatchIndex(r.Text); m != nil && mustUpdateWhole(r.Text, m[2], m[3]) {
 					add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(r.Text[m[2]:m[3]], ".")))
 				}
 			}
 			switch {
-			case prohibits && has("main", "master", "default") && re[RuleNoDefaultBranch].MatchString(r.Text):
+			case prohibits && has(cueDefaultBranch) && re[RuleNoDefaultBranch].MatchString(r.Text):
 				add(pi, r, RuleNoDefaultBranch, CheckNotDefaultBranch, "")
-			case !prohibits && has(featureBranchWords...) && re[RuleFeatureBranch].MatchString(r.Text):
+			case !prohibits && has(cueFeatureBranch) && re[RuleFeatureBranch].MatchString(r.Text):
 				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
 			}
-			if r.Level == LevelMust && has("conventional commit", "conventional-commit") && re[RuleConventional].MatchString(r.Text) {
+			if r.Level == LevelMust && has(cueConventional) && re[RuleConventional].MatchString(r.Text) {
 				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")
 			}
-			if (r.Level == LevelMust && has("clean", "commit all") && re[RuleCleanTree].MatchString(r.Text)) ||
-				prohibits && has("uncommitted") && re["leaveUncommitted"].MatchString(r.Text) {
+			if (r.Level == LevelMust && has(cueCleanTree) && re[RuleCleanTree].MatchString(r.Text)) ||
+				prohibits && has(cueUncommitted) && re["leaveUncommitted"].MatchString(r.Text) {
 				add(pi, r, RuleCleanTree, CheckCleanWorktree, "")
 			}
 		}
@@ -392,7 +384,7 @@ func (w *walker) requiredSections(t *template, glob, src string) []inferred {
 		}
 		for ri, r := range p.Requirements {
 			words := w.words[pi][ri]
-			if r.Level != LevelMust || r.Conditional || !strings.Contains(words.lower, "section") || words.flags&wordConditional != 0 {
+			if r.Level != LevelMust || r.Conditional || words.cues&cueSection == 0 || words.flags&wordConditional != 0 {
 				continue
 			}
 			m := re[RuleSection].FindStringSubmatch(r.Text)

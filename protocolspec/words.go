@@ -89,6 +89,7 @@ const (
 type reqWords struct {
 	flags uint8
 	lower string // strings.ToLower of the text
+	cues  cue    // the inference rules' phrases lower holds (cues.go)
 }
 
 // classFirst holds the first letters of the words of every class (and of
@@ -144,5 +145,6 @@ func wordsOf(text string) reqWords {
 		}
 		i = j
 	}
-	return reqWords{flags: flags, lower: strings.ToLower(text)}
+	lower := strings.ToLower(text)
+	return reqWords{flags: flags, lower: lower, cues: cuesOf(lower)}
 }

@@ -1,7 +1,5 @@
 package protocolspec
 
-import "strings"
-
 // A cue is a set of phrases one inference rule's regexp cannot match
 // without: infer runs a rule only on requirements holding one of them.
 // All of a requirement's cues are found in one pass over its lower-cased
@@ -63,14 +61,14 @@ var cuePairs, cuesByFirst = func() (pairs [1 << 16 / 64]uint64, t [256][]cuePhra
 func pairKey(a, b byte) int { return int(a)<<8 | int(b) }
 
 // cuesOf returns the cues whose phrases lower holds.
-func cuesOf(lower string) cue {
+func cuesOf(lower []byte) cue {
 	var found cue
 	for i := 0; i+1 < len(lower); i++ {
 		if k := pairKey(lower[i], lower[i+1]); cuePairs[k/64]&(1<<(k%64)) == 0 {
 			continue
 		}
 		for _, p := range cuesByFirst[lower[i]] {
-			if found&p.cue == 0 && strings.HasPrefix(lower[i:], p.text) {
+			if found&p.cue == 0 && len(lower)-i >= len(p.text) && string(lower[i:i+len(p.text)]) == p.text {
 				found |= p.cue
 			}
 		}

@@ -29,7 +29,7 @@ func TestCuesOfMatchesContains(t *testing.T) {
 	}
 	for _, l := range lines {
 		lower := strings.ToLower(strings.Join(strings.Fields(l), " "))
-		got := cuesOf(lower)
+		got := cuesOf([]byte(lower))
 		for c, words := range cueWords {
 			want := slices.ContainsFunc(words, func(w string) bool { return strings.Contains(lower, w) })
 			if got&c != 0 != want {

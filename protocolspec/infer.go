@@ -440,6 +440,7 @@ func parsedHeadings(s *source) []string {
 // completes finds the first end-section MUST requirement that asks to
 // complete "the <subject>".
 func (w *walker) completes(subject string) (int, Requirement, bool) {
+	phrase := "complete the " + subject
 	for pi := range w.spec.Phases {
 		p := &w.spec.Phases[pi]
 		if p.Section != SectionEnd {
@@ -447,7 +448,7 @@ func (w *walker) completes(subject string) (int, Requirement, bool) {
 		}
 		for ri, r := range p.Requirements {
 			words := w.words[pi][ri]
-			if r.Level == LevelMust && !r.Conditional && words.flags&wordConditional == 0 && strings.Contains(words.lower, "complete the "+subject) {
+			if r.Level == LevelMust && !r.Conditional && words.flags&wordConditional == 0 && strings.Contains(strings.ToLower(r.Text), phrase) {
 				return pi, r, true
 			}
 		}

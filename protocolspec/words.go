@@ -84,12 +84,11 @@ const (
 )
 
 // reqWords is what the walk asks of a requirement's words, read once:
-// settling the phase, inferring checks and matching templates each asked
-// again, scanning and lower-casing the text every time.
+// settling the phase and inferring checks each asked again, scanning and
+// lower-casing the text every time.
 type reqWords struct {
 	flags uint8
-	lower string // strings.ToLower of the text
-	cues  cue    // the inference rules' phrases lower holds (cues.go)
+	cues  cue // the inference rules' phrases its lower-cased text holds (cues.go)
 }
 
 // classFirst holds the first letters of the words of every class (and of
@@ -145,6 +144,18 @@ func wordsOf(text string) reqWords {
 		}
 		i = j
 	}
-	lower := strings.ToLower(text)
-	return reqWords{flags: flags, lower: lower, cues: cuesOf(lower)}
+	var lower [256]byte // most requirements are shorter: no allocation
+	return reqWords{flags: flags, cues: cuesOf(lowerInto(lower[:0], text))}
+}
+
+// lowerInto appends strings.ToLower(text) to buf, a byte at a time when
+// text is ASCII.
+func lowerInto(buf []byte, text string) []byte {
+	if !isASCIIText(text) {
+		return append(buf, strings.ToLower(text)...)
+	}
+	for i := 0; i < len(text); i++ {
+		buf = append(buf, lowerASCII(text[i]))
+	}
+	return buf
 }

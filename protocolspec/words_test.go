@@ -149,8 +149,8 @@ func TestWordsOfMatchesHasWord(t *testing.T) {
 		if got, want := w.flags&wordCreation != 0, hasWord(l, &creationWords, "", ""); got != want {
 			t.Errorf("wordsOf(%q) creation = %v, hasWord says %v", l, got, want)
 		}
-		if w.lower != strings.ToLower(l) {
-			t.Errorf("wordsOf(%q).lower = %q", l, w.lower)
+		if want := cuesOf([]byte(strings.ToLower(l))); w.cues != want {
+			t.Errorf("wordsOf(%q).cues = %b, want %b", l, w.cues, want)
 		}
 	}
 }

@@ -28,14 +28,17 @@ var slugStop = newWordSet(
 
 // Slug is the id part a requirement or checklist text gives ("" for a text
 // with no significant word).
-func Slug(text string) string {
+func Slug(text string) string { return string(appendSlug(nil, text)) }
+
+// appendSlug appends text's slug to dst.
+func appendSlug(dst []byte, text string) []byte {
 	if !isASCIIText(text) {
 		// Some non-ASCII letters lower-case to ASCII ones (K, the Kelvin sign).
 		text = strings.ToLower(text)
 	}
 	// The runs of [a-z0-9] of the lower-cased text, scanned by hand and
 	// written straight into the slug: Slug runs on every requirement.
-	out := make([]byte, 0, 48)
+	out := dst
 	words := 0
 	for i := 0; i < len(text) && words < slugWords; {
 		if !isSlugByte(lowerASCII(text[i])) {
@@ -56,7 +59,7 @@ func Slug(text string) string {
 		}
 		words++
 	}
-	return string(out)
+	return out
 }
 
 func lowerASCII(c byte) byte {
@@ -105,16 +108,23 @@ func settleRequirements(p *Phase) []reqWords {
 		words[i] = wordsOf(r.Text)
 	}
 	seen := map[string]int{}
+	var buf []byte
+	// An id is built in one buffer and made a string once; its slug part
+	// is the key of seen.
 	id := func(text string, line int) string {
-		sl := Slug(text)
-		if sl == "" {
-			sl = "line-" + strconv.Itoa(line)
+		buf = append(append(buf[:0], p.ID...), '.')
+		from := len(buf)
+		if buf = appendSlug(buf, text); len(buf) == from {
+			buf = strconv.AppendInt(append(buf, "line-"...), int64(line), 10)
 		}
-		seen[sl]++
-		if n := seen[sl]; n > 1 {
-			sl += "-" + strconv.Itoa(n)
+		to := len(buf)
+		n := seen[string(buf[from:to])] + 1
+		if n > 1 {
+			buf = strconv.AppendInt(append(buf, '-'), int64(n), 10)
 		}
-		return p.ID + "." + sl
+		id := string(buf)
+		seen[id[from:to]] = n
+		return id
 	}
 	byLine := map[int]string{}
 	firstItemMust := 0

@@ -41,7 +41,7 @@ const (
 // inferRE holds the inference patterns, compiled on first use: hooks
 // parse cached specs and should not pay for them at start-up.
 var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
-	const path = `([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`
+	const path = "(" + pathPattern + ")"
 	return map[string]*regexp.Regexp{
 		// what may follow a read-only path for the prohibition to be whole:
 		// nothing, "directly", "during the session", or a parenthesis.
@@ -52,7 +52,6 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		RuleMustUpdate:    regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:update|modify|edit|change)\s+(?:(?i:the)\s+)?(?:(?i:file)\s+)?([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`),
 		// what may follow a path that MUST be updated: how, not when.
 		"updateTail":        regexp.MustCompile(`(?i)^(?:|directly|with\b.*|\(.*)$|^[.;:]`),
-		"path":              regexp.MustCompile(path),
 		RuleNoDefaultBranch: regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:work|commit)\s+(?:(?i:directly)\s+)?(?i:on|to|in|into)\s+(?:(?i:the)\s+)?(?i:(main|master)\b(?:\s+branch)?|default\s+branch)`),
 		RuleFeatureBranch:   regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:create|use|work on|work in|start)\s+(?i:an?)\s+(?i:new\s+)?(?i:feature|topic|separate|dedicated)\s+(?i:branch)`),
 		RuleConventional:    regexp.MustCompile(`(?i)\bconventional[ -]commits?\b`),
@@ -147,7 +146,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
 			} else if loc := matchIf(has(cueReadOnly), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], &notWord, "", "") && !limited(r.Text) {
 				var paths []string
-				for _, c := range re["path"].FindAllString(r.Text, -1) {
+				for _, c := range pathTokens(r.Text) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
 						paths = append(paths, c)
 					}

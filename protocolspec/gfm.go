@@ -24,13 +24,24 @@ import (
 // again from their source lines by splitRow and cellText, and the walk
 // skips a table's children). tables_test.go compares those trees with
 // extension.Table's, cell contents aside.
-func newParser(cellless bool) parser.Parser {
+//
+// With lazy, paragraphs nothing reads get no inline nodes (lazyinline.go).
+func newParser(cellless, lazy bool) parser.Parser {
 	t := &gfmTable{escaped: parser.NewContextKey(), cellless: cellless}
+	blocks := parser.DefaultBlockParsers()
+	paragraphs := []util.PrioritizedValue{util.Prioritized(linkRefs{}, 100), util.Prioritized(t, 200)}
+	asts := []util.PrioritizedValue{util.Prioritized(gfmTableEscapes{t}, 0)}
+	if lazy {
+		z := lazyInline{key: parser.NewContextKey()}
+		blocks = z.blockParsers()
+		paragraphs = append(paragraphs, util.Prioritized(z, 1000)) // last: goldmark runs lower priorities first
+		asts = append(asts, util.Prioritized(lazyRestore{z}, 100))
+	}
 	return parser.NewParser(
-		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithBlockParsers(blocks...),
 		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(gfmCheckBox{}, 0))...),
-		parser.WithParagraphTransformers(util.Prioritized(linkRefs{}, 100), util.Prioritized(t, 200)),
-		parser.WithASTTransformers(util.Prioritized(gfmTableEscapes{t}, 0)),
+		parser.WithParagraphTransformers(paragraphs...),
+		parser.WithASTTransformers(asts...),
 	)
 }
 

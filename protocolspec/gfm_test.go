@@ -147,7 +147,7 @@ var gfmSamples = []string{
 }
 
 func TestGFMMatchesGoldmark(t *testing.T) {
-	want, got := goldmarkGFM(), newParser(false)
+	want, got := goldmarkGFM(), newParser(false, false)
 	for i, s := range gfmSamples {
 		sameTree(t, fmt.Sprintf("sample %d", i), []byte(s), want, got)
 	}
@@ -189,7 +189,7 @@ func FuzzGFM(f *testing.F) {
 	for _, s := range gfmSamples {
 		f.Add([]byte(s))
 	}
-	want, got := goldmarkGFM(), newParser(false)
+	want, got := goldmarkGFM(), newParser(false, false)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > 4096 {
 			return

@@ -19,7 +19,7 @@ import (
 // cells left unparsed (newParser); goldmark parsers are safe for
 // concurrent use. Built on first use: hooks read cached specs and never
 // parse.
-var md = sync.OnceValue(func() parser.Parser { return newParser(true) })
+var md = sync.OnceValue(func() parser.Parser { return newParser(true, true) })
 
 // maxFenceDepth bounds how deep ```markdown fences inside template fences
 // are followed (a real template nests one level).

@@ -1,0 +1,240 @@
+package protocolspec
+
+import (
+	"slices"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Paragraphs whose inline markup nothing reads are left without inline
+// nodes: goldmark parses the inline markup of every paragraph, and most
+// of a protocol's prose gives nothing to the parser. The walk reads a
+// paragraph's inline nodes for
+//
+//   - its text, when the text holds an RFC 2119 key word (a requirement,
+//     or a list item's requirement: the item's text is all its
+//     paragraphs' and headings'), when it opens with a task check box,
+//     or when it names a template's path ("Create at: ...");
+//   - raw HTML, where gate comments are;
+//
+// so a paragraph with none of '<' (raw HTML, autolinks), '[' (links, check
+// boxes) and '&' (entities), and no key word nor "create" among its
+// letters, is never read: without those three bytes inline markup only
+// drops punctuation, never a letter, so the letters of its text are those
+// of its source. In a list item, the item's paragraphs are left unparsed
+// together, only when all of them may be and no heading shares the item.
+//
+// goldmark has no hook between block and inline parsing, so the lines of
+// such a paragraph are taken away when the paragraph closes (the inline
+// parser finds nothing to read) and given back by an AST transformer once
+// inline parsing is done. lazyinline_test.go checks that Parse,
+// ParseChecklists and Headings give what they give with every paragraph
+// parsed, and that the trees differ only by the inline nodes left out.
+
+// lazyInline holds the parser parts; key is the parse's *lazyState.
+type lazyInline struct{ key parser.ContextKey }
+
+type lazyState struct {
+	// candidate is the paragraph lazyInline.Transform found unread, which
+	// closes next: goldmark closes a paragraph right after transforming
+	// it, unless a block that needs the paragraph (a setext heading) is
+	// opening, and then the paragraph is not among the open blocks.
+	candidate *ast.Paragraph
+	inItems   []*ast.Paragraph // closed candidates in list items not yet closed
+	held      []heldLines
+}
+
+// heldLines are a paragraph's lines while inline parsing runs. A tight
+// list turns its items' paragraphs into text blocks with the same lines
+// (emptied by then), so a paragraph in an item is found again by its
+// place among the item's children.
+type heldLines struct {
+	p     *ast.Paragraph
+	item  ast.Node // the list item p is in, or nil
+	index int      // p's place among item's children
+	saved []text.Segment
+}
+
+func (z lazyInline) state(pc parser.Context) *lazyState {
+	st, _ := pc.Get(z.key).(*lazyState)
+	if st == nil {
+		st = &lazyState{}
+		pc.Set(z.key, st)
+	}
+	return st
+}
+
+// Transform runs last of the paragraph transformers.
+func (z lazyInline) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	st := z.state(pc)
+	st.candidate = nil
+	if !unreadInline(p.Lines(), reader.Source()) {
+		return
+	}
+	if slices.ContainsFunc(pc.OpenedBlocks(), func(b parser.Block) bool { return b.Node == p }) {
+		st.candidate = p
+	}
+}
+
+// lazyParagraphs is goldmark's paragraph parser; a candidate's lines are
+// held when it closes.
+type lazyParagraphs struct {
+	parser.BlockParser
+	z lazyInline
+}
+
+func (l lazyParagraphs) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	l.BlockParser.Close(node, reader, pc)
+	st := l.z.state(pc)
+	p, _ := node.(*ast.Paragraph)
+	if p == nil || p != st.candidate {
+		return
+	}
+	st.candidate = nil
+	if p.Parent() == nil {
+		return // no lines left: goldmark removed it
+	}
+	if _, ok := p.Parent().(*ast.ListItem); ok {
+		st.inItems = append(st.inItems, p) // decided when the item closes
+		return
+	}
+	st.hold(p)
+}
+
+// lazyItems is goldmark's list item parser; the candidates of an item are
+// held when it closes, if its text is never read.
+type lazyItems struct {
+	parser.BlockParser
+	z lazyInline
+}
+
+func (l lazyItems) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	l.BlockParser.Close(node, reader, pc)
+	st := l.z.state(pc)
+	// The item's candidates are the last ones: its children close before
+	// it, and nested items took theirs when they closed.
+	k := len(st.inItems)
+	for k > 0 && st.inItems[k-1].Parent() == node {
+		k--
+	}
+	mine := st.inItems[k:]
+	st.inItems = st.inItems[:k]
+	for c := node.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+			if p, ok := c.(*ast.Paragraph); !ok || !slices.Contains(mine, p) {
+				return // a text the item's text holds may be read
+			}
+		}
+	}
+	for _, p := range mine {
+		st.hold(p)
+	}
+}
+
+func (st *lazyState) hold(p *ast.Paragraph) {
+	h := heldLines{p: p}
+	if item, ok := p.Parent().(*ast.ListItem); ok {
+		h.item = item
+		for c := item.FirstChild(); c != p; c = c.NextSibling() {
+			h.index++
+		}
+	}
+	lines := p.Lines()
+	// saved shares the emptied lines' array: nothing appends to a closed
+	// paragraph's lines before they are given back.
+	h.saved = lines.Sliced(0, lines.Len())
+	lines.SetSliced(0, 0)
+	st.held = append(st.held, h)
+}
+
+// lazyRestore gives the held lines back after inline parsing.
+type lazyRestore struct{ z lazyInline }
+
+func (r lazyRestore) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	st, _ := pc.Get(r.z.key).(*lazyState)
+	if st == nil {
+		return
+	}
+	for _, h := range st.held {
+		var n ast.Node = h.p
+		if h.p.Parent() == nil && h.item != nil {
+			n = h.item.FirstChild() // the text block that took p's place
+			for i := 0; i < h.index; i++ {
+				n = n.NextSibling()
+			}
+		}
+		n.Lines().AppendAll(h.saved)
+	}
+	pc.Set(r.z.key, nil)
+}
+
+// blockParsers is goldmark's default block parsers with the paragraph
+// and list item parsers wrapped.
+func (z lazyInline) blockParsers() []util.PrioritizedValue {
+	bps := parser.DefaultBlockParsers()
+	wrapped := 0
+	for i, v := range bps {
+		switch bp := v.Value.(parser.BlockParser); bp {
+		case parser.NewParagraphParser():
+			bps[i].Value = lazyParagraphs{bp, z}
+			wrapped++
+		case parser.NewListItemParser():
+			bps[i].Value = lazyItems{bp, z}
+			wrapped++
+		}
+	}
+	if wrapped != 2 {
+		panic("protocolspec: goldmark's paragraph or list item parser not found")
+	}
+	return bps
+}
+
+// unreadInline reports whether a paragraph with these lines is never
+// read (see above).
+func unreadInline(lines *text.Segments, src []byte) bool {
+	var up [len("RECOMMENDED")]byte // the last capitals in a row, other bytes than letters skipped
+	var low [len("create")]byte     // the last letters, lower-cased
+	nUp := 0
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for _, c := range src[seg.Start:seg.Stop] {
+			switch {
+			case c == '<' || c == '[' || c == '&':
+				return false
+			case 'A' <= c && c <= 'Z':
+				copy(up[:], up[1:])
+				up[len(up)-1] = c
+				nUp = min(nUp+1, len(up))
+				if endsWithKeyword(up[len(up)-nUp:]) {
+					return false
+				}
+				c += 'a' - 'A'
+			case 'a' <= c && c <= 'z':
+				nUp = 0
+			default:
+				continue
+			}
+			copy(low[:], low[1:])
+			low[len(low)-1] = c
+			if string(low[:]) == "create" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// endsWithKeyword reports whether capitals end with an RFC 2119 key word
+// ("NOT RECOMMENDED" ends with one).
+func endsWithKeyword(capitals []byte) bool {
+	for _, k := range [...]string{"MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED", "MAY", "OPTIONAL"} {
+		if len(capitals) >= len(k) && string(capitals[len(capitals)-len(k):]) == k {
+			return true
+		}
+	}
+	return false
+}

@@ -2,10 +2,11 @@ package protocolspec
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,9 +17,9 @@ import (
 )
 
 // md is CommonMark plus GFM tables and task lists (gfm.go), with table
-// cells left unparsed (newParser); goldmark parsers are safe for
-// concurrent use. Built on first use: hooks read cached specs and never
-// parse.
+// cells and paragraphs nothing reads left unparsed (newParser,
+// lazyinline.go); goldmark parsers are safe for concurrent use. Built on
+// first use: hooks read cached specs and never parse.
 var md = sync.OnceValue(func() parser.Parser { return newParser(true, true) })
 
 // maxFenceDepth bounds how deep ```markdown fences inside template fences
@@ -260,7 +261,7 @@ func (w *walker) closePhase() {
 	if len(p.Checks) == 0 {
 		p.Checks = builtinFor(p.Title, p.Line)
 	}
-	sort.SliceStable(p.Checklist, func(i, j int) bool { return p.Checklist[i].Line < p.Checklist[j].Line })
+	slices.SortStableFunc(p.Checklist, func(a, b ChecklistItem) int { return cmp.Compare(a.Line, b.Line) })
 	words := settleRequirements(&p.Phase)
 	blame := p.Line
 	if p.idLine > 0 {
@@ -654,6 +655,6 @@ func (w *walker) finish() {
 	if sp.Warnings == nil {
 		sp.Warnings = []Warning{}
 	}
-	sort.SliceStable(sp.Warnings, func(i, j int) bool { return sp.Warnings[i].Line < sp.Warnings[j].Line })
-	sort.SliceStable(w.errs, func(i, j int) bool { return w.errs[i].Line < w.errs[j].Line })
+	slices.SortStableFunc(sp.Warnings, func(a, b Warning) int { return cmp.Compare(a.Line, b.Line) })
+	slices.SortStableFunc(w.errs, func(a, b Error) int { return cmp.Compare(a.Line, b.Line) })
 }

@@ -47,15 +47,15 @@ type lazyState struct {
 	held      []heldLines
 }
 
-// heldLines are a paragraph's lines while inline parsing runs. A tight
-// list turns its items' paragraphs into text blocks with the same lines
-// (emptied by then), so a paragraph in an item is found again by its
-// place among the item's children.
+// heldLines is a paragraph whose lines are held while inline parsing
+// runs: its Segments are cut to none, keeping their array, and n is how
+// many to give back. A tight list turns its items' paragraphs into text
+// blocks with the same (cut) Segments, so a paragraph in an item is found
+// again by its place among the item's children.
 type heldLines struct {
-	p     *ast.Paragraph
-	item  ast.Node // the list item p is in, or nil
-	index int      // p's place among item's children
-	saved []text.Segment
+	p        *ast.Paragraph
+	item     *ast.ListItem // the item p is in, or nil
+	index, n int           // p's place among item's children; its lines
 }
 
 func (z lazyInline) state(pc parser.Context) *lazyState {
@@ -136,18 +136,16 @@ func (l lazyItems) Close(node ast.Node, reader text.Reader, pc parser.Context) {
 }
 
 func (st *lazyState) hold(p *ast.Paragraph) {
-	h := heldLines{p: p}
+	h := heldLines{p: p, n: p.Lines().Len()}
 	if item, ok := p.Parent().(*ast.ListItem); ok {
 		h.item = item
 		for c := item.FirstChild(); c != p; c = c.NextSibling() {
 			h.index++
 		}
 	}
-	lines := p.Lines()
-	// saved shares the emptied lines' array: nothing appends to a closed
-	// paragraph's lines before they are given back.
-	h.saved = lines.Sliced(0, lines.Len())
-	lines.SetSliced(0, 0)
+	// Nothing appends to a closed paragraph's lines before they are given
+	// back, so the array still holds them then.
+	p.Lines().SetSliced(0, 0)
 	st.held = append(st.held, h)
 }
 
@@ -167,7 +165,7 @@ func (r lazyRestore) Transform(doc *ast.Document, reader text.Reader, pc parser.
 				n = n.NextSibling()
 			}
 		}
-		n.Lines().AppendAll(h.saved)
+		n.Lines().SetSliced(0, h.n)
 	}
 	pc.Set(r.z.key, nil)
 }

@@ -2,6 +2,7 @@ package protocolspec
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -194,31 +195,30 @@ func (z lazyInline) blockParsers() []util.PrioritizedValue {
 // unreadInline reports whether a paragraph with these lines is never
 // read (see above).
 func unreadInline(lines *text.Segments, src []byte) bool {
-	var up [len("RECOMMENDED")]byte // the last capitals in a row, other bytes than letters skipped
-	var low [len("create")]byte     // the last letters, lower-cased
-	nUp := 0
+	// The last letters are kept packed, a byte each, newest lowest: up
+	// holds the capitals in a row (none when a small letter came since),
+	// low every letter, lower-cased.
+	var up [2]uint64 // [0]: the last 8, [1]: the 8 before
+	var low uint64
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		for _, c := range src[seg.Start:seg.Stop] {
-			switch {
-			case c == '<' || c == '[' || c == '&':
+			switch byteClass[c] {
+			case classMarkup:
 				return false
-			case 'A' <= c && c <= 'Z':
-				copy(up[:], up[1:])
-				up[len(up)-1] = c
-				nUp = min(nUp+1, len(up))
-				if endsWithKeyword(up[len(up)-nUp:]) {
+			case classUpper:
+				up[1] = up[1]<<8 | up[0]>>56
+				up[0] = up[0]<<8 | uint64(c)
+				if endsWithKeyword(up) {
 					return false
 				}
 				c += 'a' - 'A'
-			case 'a' <= c && c <= 'z':
-				nUp = 0
+			case classLower:
+				up = [2]uint64{}
 			default:
 				continue
 			}
-			copy(low[:], low[1:])
-			low[len(low)-1] = c
-			if string(low[:]) == "create" {
+			if low = low<<8 | uint64(c); low&(1<<48-1) == packedCreate {
 				return false
 			}
 		}
@@ -226,11 +226,46 @@ func unreadInline(lines *text.Segments, src []byte) bool {
 	return true
 }
 
-// endsWithKeyword reports whether capitals end with an RFC 2119 key word
-// ("NOT RECOMMENDED" ends with one).
-func endsWithKeyword(capitals []byte) bool {
-	for _, k := range [...]string{"MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED", "MAY", "OPTIONAL"} {
-		if len(capitals) >= len(k) && string(capitals[len(capitals)-len(k):]) == k {
+const (
+	classOther  = iota
+	classMarkup // '<', '[', '&'
+	classUpper
+	classLower
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c], t[c+'a'-'A'] = classUpper, classLower
+	}
+	t['<'], t['['], t['&'] = classMarkup, classMarkup, classMarkup
+	return t
+}()
+
+// packed is a word's last (up to 16) bytes as unreadInline keeps them.
+func packed(w string) (p [2]uint64) {
+	for i := 0; i < len(w); i++ {
+		p[1] = p[1]<<8 | p[0]>>56
+		p[0] = p[0]<<8 | uint64(w[i])
+	}
+	return p
+}
+
+var packedCreate = packed("create")[0]
+
+// keywords are the RFC 2119 key words packed, each with the mask of its
+// length ("NOT RECOMMENDED" ends with RECOMMENDED).
+var keywords = func() (ks [][2][2]uint64) {
+	for _, k := range []string{"MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED", "MAY", "OPTIONAL"} {
+		mask := packed(strings.Repeat("\xff", len(k)))
+		ks = append(ks, [2][2]uint64{packed(k), mask})
+	}
+	return ks
+}()
+
+// endsWithKeyword reports whether packed capitals end with a key word.
+func endsWithKeyword(up [2]uint64) bool {
+	for _, k := range keywords {
+		if up[0]&k[1][0] == k[0][0] && up[1]&k[1][1] == k[0][1] {
 			return true
 		}
 	}

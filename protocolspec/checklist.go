@@ -170,7 +170,7 @@ func parsedCellText(raw []byte) string {
 // references, so "[ ]" is text) and at most one run of '*' and one of '_'
 // (emphasis needs two). ok is false for anything else.
 func codeSpanText(dst, raw []byte) (text []byte, ok bool) {
-	if !bytes.ContainsAny(raw, inlineSpecial+"\n") {
+	if !hasInlineSpecial(raw, true) {
 		return appendCollapsed(dst, raw), true
 	}
 	if bytes.IndexByte(raw, '\n') >= 0 || raw[0] == ' ' || raw[0] == '\t' {
@@ -200,7 +200,7 @@ func codeSpanText(dst, raw []byte) (text []byte, ok bool) {
 		case '(':
 			parens = true
 		default:
-			if strings.IndexByte(inlineSpecial, c) >= 0 {
+			if isInlineSpecial[c] {
 				return dst, false
 			}
 		}

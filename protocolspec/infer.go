@@ -66,7 +66,7 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 // (".agents/HANDOFF.md", "docs/", "CHANGELOG.md"), not prose ("e.g.").
 func looksLikePath(p string) bool {
 	p = strings.TrimRight(p, ".")
-	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "..") || !strings.ContainsAny(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "..") || !hasASCIILetter(p) {
 		return false
 	}
 	if strings.Contains(p, "/") {
@@ -77,6 +77,18 @@ func looksLikePath(p string) bool {
 		return false
 	}
 	return !strings.ContainsAny(p[:dot], ".")
+}
+
+// hasASCIILetter reports whether s holds a letter a-z or A-Z (what
+// strings.ContainsAny with the 52 letters finds, without building their
+// set on each call: it runs on every placeholder of a template).
+func hasASCIILetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if byteClass[s[i]] == classUpper || byteClass[s[i]] == classLower {
+			return true
+		}
+	}
+	return false
 }
 
 // pathGlob turns a path named in prose into a glob: a trailing "/" means
@@ -462,7 +474,7 @@ func templatePlaceholders(body string) []string {
 	for _, loc := range bracketSpans(body) {
 		t := body[loc[0]:loc[1]]
 		inner := strings.TrimSpace(t[1 : len(t)-1])
-		if inner == "" || strings.EqualFold(inner, "x") || !strings.ContainsAny(inner, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		if inner == "" || strings.EqualFold(inner, "x") || !hasASCIILetter(inner) {
 			continue
 		}
 		if t[0] == '[' && loc[1] < len(body) && (body[loc[1]] == '(' || body[loc[1]] == '[') {

@@ -50,7 +50,7 @@ func lazyCorpus(t testing.TB) [][]byte {
 			docs = append(docs, b)
 		}
 	}
-	for _, s := range lazySamples {
+	for _, s := range append(lazySamples, gfmSamples...) {
 		docs = append(docs, []byte(s))
 	}
 	all := append(docs, fences...)
@@ -74,8 +74,8 @@ func withParser(p parser.Parser, f func()) {
 }
 
 // sameReadings checks that the walk reads d the same with every
-// paragraph parsed, and that the trees differ only by the inline nodes
-// of the paragraphs left unparsed.
+// paragraph parsed and every table cell made, and that the trees differ
+// only by the inline nodes and cells left out.
 func sameReadings(t testing.TB, d []byte, full parser.Parser) {
 	t.Helper()
 	lazy := readings(d)
@@ -91,7 +91,8 @@ func sameReadings(t testing.TB, d []byte, full parser.Parser) {
 }
 
 // treeDiff compares dumpTree's lines of the trees, except for the nodes
-// below a paragraph or text block the lazy tree has no children of.
+// below a paragraph, text block or table row (or header) the lazy tree
+// has no children of.
 func treeDiff(src []byte, full, lazy ast.Node) string {
 	f := strings.Split(dumpTree(src, full), "\n")
 	l := strings.Split(dumpTree(src, lazy), "\n")
@@ -104,9 +105,10 @@ func treeDiff(src []byte, full, lazy ast.Node) string {
 		i++
 		d, text := depth(line), strings.TrimLeft(line, " ")
 		leaf := j+1 == len(l) || depth(l[j+1]) <= d
-		if leaf && (strings.HasPrefix(text, "Paragraph ") || strings.HasPrefix(text, "TextBlock ")) {
+		if leaf && (strings.HasPrefix(text, "Paragraph ") || strings.HasPrefix(text, "TextBlock ") ||
+			strings.HasPrefix(text, "TableRow ") || strings.HasPrefix(text, "TableHeader ")) {
 			for i < len(f) && depth(f[i]) > d {
-				i++ // inline nodes left out
+				i++ // inline nodes, or cells, left out
 			}
 		}
 	}
@@ -124,13 +126,13 @@ func TestLazyInlineReadsTheSame(t *testing.T) {
 }
 
 // FuzzLazyInline: Parse, ParseChecklists and Headings read any document
-// the same with every paragraph parsed.
+// the same with every paragraph parsed and every table cell made.
 func FuzzLazyInline(f *testing.F) {
 	docs, fences := templateBodies(f)
 	for _, d := range append(docs, fences...) {
 		f.Add(d)
 	}
-	for _, s := range lazySamples {
+	for _, s := range append(lazySamples, gfmSamples...) {
 		f.Add([]byte(s))
 	}
 	full := newParser(true, false)

@@ -58,7 +58,6 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		RuleCleanTree:       regexp.MustCompile(`(?i)\bclean\s+(?:working\s+tree|work\s*tree|worktree|working\s+directory|working\s+copy|git\s+status)\b|\bcommit\s+all\s+(?:(?:of\s+)?(?:the|its|your|their)\s+)?(?:changes|changed\s+files)\b`),
 		"leaveUncommitted":  regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:leave)\s+(?i:any\s+)?(?i:uncommitted)`),
 		"create":            regexp.MustCompile(`(?i)\bcreate\b`),
-		"tplVar":            regexp.MustCompile(`\b(?:YYYY|MM|DD|NN|NNN|XX|XXX)\b|\{[^{}/]*\}|\[[^\[\]/]*\]|<[^<>/]*>`),
 	}
 })
 
@@ -361,7 +360,7 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 		if t.path == "" || t.body == "" {
 			continue
 		}
-		glob := re["tplVar"].ReplaceAllString(t.path, "*")
+		glob := templateGlob(t.path)
 		if glob == t.path || strings.Contains(glob, "**") {
 			continue // a fixed path is not "a file per session"; a template path must vary
 		}
@@ -495,11 +494,12 @@ func bracketSpans(s string) [][2]int {
 	for i := 0; i < len(s); {
 		// Jump to the next opener: no rune but '[' and '{' holds those
 		// bytes, so stepping rune by rune would stop at the same places.
-		k := strings.IndexAny(s[i:], "[{")
-		if k < 0 {
+		for i < len(s) && s[i] != '[' && s[i] != '{' {
+			i++
+		}
+		if i == len(s) {
 			break
 		}
-		i += k
 		if end := bracketEnd(s, i); end > 0 {
 			out = append(out, [2]int{i, end})
 			i = end

@@ -195,11 +195,11 @@ func (z lazyInline) blockParsers() []util.PrioritizedValue {
 // unreadInline reports whether a paragraph with these lines is never
 // read (see above).
 func unreadInline(lines *text.Segments, src []byte) bool {
-	// The last letters are kept packed, a byte each, newest lowest: up
-	// holds the capitals in a row (none when a small letter came since),
-	// low every letter, lower-cased.
-	var up [2]uint64 // [0]: the last 8, [1]: the 8 before
-	var low uint64
+	// The last letters are kept packed, a byte each, newest lowest: up0
+	// and up1 hold the last 16 capitals in a row (none when a small
+	// letter came since), low the last 8 letters, lower-cased. Each is
+	// compared only at a letter a word it looks for ends with.
+	var up0, up1, low uint64
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		for _, c := range src[seg.Start:seg.Stop] {
@@ -207,19 +207,18 @@ func unreadInline(lines *text.Segments, src []byte) bool {
 			case classMarkup:
 				return false
 			case classUpper:
-				up[1] = up[1]<<8 | up[0]>>56
-				up[0] = up[0]<<8 | uint64(c)
-				if endsWithKeyword(up) {
+				up1 = up1<<8 | up0>>56
+				up0 = up0<<8 | uint64(c)
+				low = low<<8 | uint64(c+'a'-'A')
+				if keywordLast[c] && endsWithKeyword(up0, up1) || c == 'E' && low&(1<<48-1) == packedCreate {
 					return false
 				}
-				c += 'a' - 'A'
 			case classLower:
-				up = [2]uint64{}
-			default:
-				continue
-			}
-			if low = low<<8 | uint64(c); low&(1<<48-1) == packedCreate {
-				return false
+				up0, up1 = 0, 0
+				low = low<<8 | uint64(c)
+				if c == 'e' && low&(1<<48-1) == packedCreate {
+					return false
+				}
 			}
 		}
 	}
@@ -252,20 +251,31 @@ func packed(w string) (p [2]uint64) {
 
 var packedCreate = packed("create")[0]
 
-// keywords are the RFC 2119 key words packed, each with the mask of its
-// length ("NOT RECOMMENDED" ends with RECOMMENDED).
+// keywordNames are the words of the RFC 2119 key words ("NOT RECOMMENDED"
+// ends with RECOMMENDED, "MUST NOT" starts with MUST).
+var keywordNames = []string{"MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED", "MAY", "OPTIONAL"}
+
+// keywords are keywordNames packed, each with the mask of its length.
 var keywords = func() (ks [][2][2]uint64) {
-	for _, k := range []string{"MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED", "MAY", "OPTIONAL"} {
+	for _, k := range keywordNames {
 		mask := packed(strings.Repeat("\xff", len(k)))
 		ks = append(ks, [2][2]uint64{packed(k), mask})
 	}
 	return ks
 }()
 
+// keywordLast holds the last letter of each key word.
+var keywordLast = func() (t [256]bool) {
+	for _, k := range keywordNames {
+		t[k[len(k)-1]] = true
+	}
+	return t
+}()
+
 // endsWithKeyword reports whether packed capitals end with a key word.
-func endsWithKeyword(up [2]uint64) bool {
+func endsWithKeyword(up0, up1 uint64) bool {
 	for _, k := range keywords {
-		if up[0]&k[1][0] == k[0][0] && up[1]&k[1][1] == k[0][1] {
+		if up0&k[1][0] == k[0][0] && up1&k[1][1] == k[0][1] {
 			return true
 		}
 	}

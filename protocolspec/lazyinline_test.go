@@ -31,6 +31,7 @@ var lazySamples = []string{
 	"## Session Start\n### Phase 1: A\nprose <!-- gate: id=LAZY_X --> more prose\n\n- item <!-- gate: evidence manual -->\n",
 	"## Session Start\n### Phase 1: A\n- [ ] prose task\n- item\n\n  [ ] not a box\n\nprose [link](MUST) and ![MUST](x)\n\n&#77;UST &#x4D;AY\n",
 	"## A Template\n\nWhere: `docs/x-YYYY.md`, cre\\\nate it.\n\nCre*ate* at: `a/b/YYYY.md`\n\n```md\n# T\n```\n",
+	"## Log Template\n\nCREATE at: `.agents/x/YYYY.md`\n\n```markdown\n# Session [name]\n```\n\n## Session End\n### Phase 1: Log\nThe agent MUST complete the log.\n",
 }
 
 // lazyCorpus is the documents the lazy parser is checked on.

@@ -32,15 +32,26 @@ func Slug(text string) string { return string(appendSlug(nil, text)) }
 
 // appendSlug appends text's slug to dst.
 func appendSlug(dst []byte, text string) []byte {
-	if !isASCIIText(text) {
-		// Some non-ASCII letters lower-case to ASCII ones (K, the Kelvin sign).
-		text = strings.ToLower(text)
+	if out, ok := appendLowerSlug(dst, text, false); ok {
+		return out
 	}
-	// The runs of [a-z0-9] of the lower-cased text, scanned by hand and
-	// written straight into the slug: Slug runs on every requirement.
+	// Some non-ASCII letters lower-case to ASCII ones (K, the Kelvin sign).
+	out, _ := appendLowerSlug(dst, strings.ToLower(text), true)
+	return out
+}
+
+// appendLowerSlug appends the slug of text's runs of [a-z0-9], ASCII
+// letters lowered, scanned by hand and written straight into the slug
+// (Slug runs on every requirement). Unless text is lowered already, ok is
+// false when a non-ASCII byte comes before the slug is whole: the text
+// must be lower-cased first. Only the bytes the slug needs are read.
+func appendLowerSlug(dst []byte, text string, lowered bool) (_ []byte, ok bool) {
 	out := dst
 	words := 0
 	for i := 0; i < len(text) && words < slugWords; {
+		if text[i] >= 0x80 && !lowered {
+			return dst, false
+		}
 		if !isSlugByte(lowerASCII(text[i])) {
 			i++
 			continue
@@ -53,13 +64,16 @@ func appendSlug(dst []byte, text string) []byte {
 		for ; i < len(text) && isSlugByte(lowerASCII(text[i])); i++ {
 			out = append(out, lowerASCII(text[i]))
 		}
+		if i < len(text) && text[i] >= 0x80 && !lowered {
+			return dst, false // the word may go on in the lower-cased text
+		}
 		if slugStop.has(out[ws:]) {
 			out = out[:start]
 			continue
 		}
 		words++
 	}
-	return out
+	return out, true
 }
 
 func lowerASCII(c byte) byte {

@@ -203,6 +203,14 @@ func unreadInline(lines *text.Segments, src []byte) bool {
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		for _, c := range src[seg.Start:seg.Stop] {
+			if 'a' <= c && c <= 'z' { // most bytes: tested first
+				up0, up1 = 0, 0
+				low = low<<8 | uint64(c)
+				if c == 'e' && low&(1<<48-1) == packedCreate {
+					return false
+				}
+				continue
+			}
 			switch byteClass[c] {
 			case classMarkup:
 				return false
@@ -211,12 +219,6 @@ func unreadInline(lines *text.Segments, src []byte) bool {
 				up0 = up0<<8 | uint64(c)
 				low = low<<8 | uint64(c+'a'-'A')
 				if keywordLast[c] && endsWithKeyword(up0, up1) || c == 'E' && low&(1<<48-1) == packedCreate {
-					return false
-				}
-			case classLower:
-				up0, up1 = 0, 0
-				low = low<<8 | uint64(c)
-				if c == 'e' && low&(1<<48-1) == packedCreate {
 					return false
 				}
 			}

@@ -1,6 +1,7 @@
 package protocolspec
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -15,18 +16,21 @@ import (
 // of a protocol's prose gives nothing to the parser. The walk reads a
 // paragraph's inline nodes for
 //
-//   - its text, when the text holds an RFC 2119 key word (a requirement,
-//     or a list item's requirement: the item's text is all its
-//     paragraphs' and headings'), when it opens with a task check box,
-//     or when it names a template's path ("Create at: ...");
+//   - its text, when the text holds an RFC 2119 key word in a phase (a
+//     requirement, or a list item's requirement: the item's text is all
+//     its paragraphs' and headings'), when it opens with a task check
+//     box, or when it names a template's path ("Create at: ...");
 //   - raw HTML, where gate comments are;
 //
 // so a paragraph with none of '<' (raw HTML, autolinks), '[' (links, check
-// boxes) and '&' (entities), and no key word nor "create" among its
-// letters, is never read: without those three bytes inline markup only
-// drops punctuation, never a letter, so the letters of its text are those
-// of its source. In a list item, the item's paragraphs are left unparsed
-// together, only when all of them may be and no heading shares the item.
+// boxes) and '&' (entities), no "create" among its letters, and no key
+// word either when it may be in a phase, is never read: without those
+// three bytes inline markup only drops punctuation, never a letter, so
+// the letters of its text are those of its source. It may be in a phase
+// after a top-level heading that may read "Phase N: ..." until a
+// top-level heading no deeper (lazyHeadings). In a list item, the item's
+// paragraphs are left unparsed together, only when all of them may be and
+// no heading shares the item.
 //
 // goldmark has no hook between block and inline parsing, so the lines of
 // such a paragraph are taken away when the paragraph closes (the inline
@@ -46,6 +50,10 @@ type lazyState struct {
 	candidate *ast.Paragraph
 	inItems   []*ast.Paragraph // closed candidates in list items not yet closed
 	held      []heldLines
+	// phases are the levels of the top-level headings so far that may
+	// open a phase and that no heading has closed since (lazyHeadings),
+	// rising: a key word outside them is read by no one.
+	phases []int
 }
 
 // heldLines is a paragraph whose lines are held while inline parsing
@@ -72,7 +80,7 @@ func (z lazyInline) state(pc parser.Context) *lazyState {
 func (z lazyInline) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Context) {
 	st := z.state(pc)
 	st.candidate = nil
-	if !unreadInline(p.Lines(), reader.Source()) {
+	if !unreadInline(p.Lines(), reader.Source(), len(st.phases) > 0) {
 		return
 	}
 	if slices.ContainsFunc(pc.OpenedBlocks(), func(b parser.Block) bool { return b.Node == p }) {
@@ -150,6 +158,53 @@ func (st *lazyState) hold(p *ast.Paragraph) {
 	st.held = append(st.held, h)
 }
 
+// lazyHeadings is one of goldmark's heading parsers; a top-level heading
+// updates the phases a paragraph may be in when it closes (before the
+// blocks after it open).
+type lazyHeadings struct {
+	parser.BlockParser
+	z lazyInline
+}
+
+func (l lazyHeadings) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	l.BlockParser.Close(node, reader, pc)
+	h, ok := node.(*ast.Heading)
+	if !ok || node.Parent() == nil || node.Parent().Kind() != ast.KindDocument {
+		return // not a heading the walk reads for phases
+	}
+	st := l.z.state(pc)
+	// A heading closes the phase it is no deeper than (walker.headingState).
+	for len(st.phases) > 0 && st.phases[len(st.phases)-1] >= h.Level {
+		st.phases = st.phases[:len(st.phases)-1]
+	}
+	if mayOpenPhase(h.Lines(), reader.Source()) {
+		st.phases = append(st.phases, h.Level)
+	}
+}
+
+// mayOpenPhase reports whether a heading with these lines may read
+// "Phase <number>: ..." once its inline markup is reduced: its first
+// letters are "phase" in any case, or it holds a byte that could change
+// its letters ('<', '[', '&', or a non-ASCII one: (?i) takes a long s, ſ,
+// for the s).
+func mayOpenPhase(lines *text.Segments, src []byte) bool {
+	var first [len("phase")]byte
+	n := 0
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for _, c := range src[seg.Start:seg.Stop] {
+			switch {
+			case c >= 0x80 || byteClass[c] == classMarkup:
+				return true
+			case n < len(first) && (byteClass[c] == classUpper || byteClass[c] == classLower):
+				first[n] = lowerASCII(c)
+				n++
+			}
+		}
+	}
+	return n == len(first) && string(first[:]) == "phase"
+}
+
 // lazyRestore gives the held lines back after inline parsing.
 type lazyRestore struct{ z lazyInline }
 
@@ -175,26 +230,32 @@ func (r lazyRestore) Transform(doc *ast.Document, reader text.Reader, pc parser.
 // and list item parsers wrapped.
 func (z lazyInline) blockParsers() []util.PrioritizedValue {
 	bps := parser.DefaultBlockParsers()
+	atx, setext := reflect.TypeOf(parser.NewATXHeadingParser()), reflect.TypeOf(parser.NewSetextHeadingParser())
 	wrapped := 0
 	for i, v := range bps {
-		switch bp := v.Value.(parser.BlockParser); bp {
-		case parser.NewParagraphParser():
+		bp := v.Value.(parser.BlockParser)
+		switch {
+		case bp == parser.NewParagraphParser():
 			bps[i].Value = lazyParagraphs{bp, z}
-			wrapped++
-		case parser.NewListItemParser():
+		case bp == parser.NewListItemParser():
 			bps[i].Value = lazyItems{bp, z}
-			wrapped++
+		case reflect.TypeOf(bp) == atx || reflect.TypeOf(bp) == setext:
+			bps[i].Value = lazyHeadings{bp, z}
+		default:
+			continue
 		}
+		wrapped++
 	}
-	if wrapped != 2 {
-		panic("protocolspec: goldmark's paragraph or list item parser not found")
+	if wrapped != 4 {
+		panic("protocolspec: goldmark's paragraph, list item or heading parsers not found")
 	}
 	return bps
 }
 
 // unreadInline reports whether a paragraph with these lines is never
-// read (see above).
-func unreadInline(lines *text.Segments, src []byte) bool {
+// read (see above); its key words matter only when it may be in a
+// phase.
+func unreadInline(lines *text.Segments, src []byte, inPhase bool) bool {
 	// The last letters are kept packed, a byte each, newest lowest: up0
 	// and up1 hold the last 16 capitals in a row (none when a small
 	// letter came since), low the last 8 letters, lower-cased. Each is
@@ -218,7 +279,7 @@ func unreadInline(lines *text.Segments, src []byte) bool {
 				up1 = up1<<8 | up0>>56
 				up0 = up0<<8 | uint64(c)
 				low = low<<8 | uint64(c+'a'-'A')
-				if keywordLast[c] && endsWithKeyword(up0, up1) || c == 'E' && low&(1<<48-1) == packedCreate {
+				if inPhase && keywordLast[c] && endsWithKeyword(up0, up1) || c == 'E' && low&(1<<48-1) == packedCreate {
 					return false
 				}
 			}

@@ -35,10 +35,20 @@ const maxFenceDepth = 4
 // show its warnings; it must not be used to run gates.
 func Parse(file string, data []byte) (*Spec, error) {
 	sum := sha256.Sum256(data)
-	if err := checkBounds(file, data); err != nil {
+	var s *source
+	err := checkSize(file, data)
+	if err == nil {
+		src := normalize(data)
+		s = newSource(src)
+		if len(src) == len(data) && (len(data) == 0 || &src[0] == &data[0]) {
+			err = s.checkNesting(file) // the document's own lines: not split a second time
+		} else {
+			err = checkBounds(file, data)
+		}
+	}
+	if err != nil {
 		return &Spec{File: file, SHA256: hex.EncodeToString(sum[:]), Phases: []Phase{}, Checklists: []Checklist{}, Warnings: []Warning{}}, err
 	}
-	s := newSource(normalize(data))
 	w := &walker{file: file, spec: &Spec{Version: SpecVersion, File: file, SHA256: hex.EncodeToString(sum[:])}, firstSection: map[string]int{}}
 	doc := md().Parse(text.NewReader(s.src))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {

@@ -140,12 +140,17 @@ func settleRequirements(p *Phase) []reqWords {
 		seen[id[from:to]] = n
 		return id
 	}
-	byLine := map[int]string{}
+	var byLine map[int]string // requirement ids by line, for the checklist rows
+	if len(p.Checklist) > 0 {
+		byLine = make(map[int]string, len(p.Requirements))
+	}
 	firstItemMust := 0
 	for i := range p.Requirements {
 		r := &p.Requirements[i]
 		r.ID = id(r.Text, r.Line)
-		byLine[r.Line] = r.ID
+		if byLine != nil {
+			byLine[r.Line] = r.ID
+		}
 		r.Conditional = p.Condition != "" || words[i].flags&wordWhen != 0
 		if r.ListItem && r.Level == LevelMust && (firstItemMust == 0 || r.Line < firstItemMust) {
 			firstItemMust = r.Line

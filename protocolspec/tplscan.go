@@ -51,6 +51,7 @@ func scanTemplate(s *source) (blocks []tplBlock, ok bool) {
 		return nil, false // goldmark replaces NUL
 	}
 	refs := newRefLabels(s.src)
+	blocks = make([]tplBlock, 0, 8) // a block is large: grown from one at a time, most of a scan's copying
 	n := len(s.starts)
 	state := stOpen
 	var list *tplBlock
@@ -136,7 +137,7 @@ func scanTemplate(s *source) (blocks []tplBlock, ok bool) {
 			if cols < 0 || headerCells(l) != cols {
 				return nil, false
 			}
-			blocks = append(blocks, tplBlock{kind: tplTable, lines: []int{s.starts[i]}})
+			blocks = append(blocks, tplBlock{kind: tplTable, lines: append(make([]int, 0, 8), s.starts[i])})
 			i, state = i+1, stTable
 		case thematicBreak(l):
 			state = stOpen

@@ -634,10 +634,11 @@ func (w *walker) finish() {
 		}
 	}
 	prev := map[string]*Phase{}
-	seen := map[string]int{} // section + number key -> first line
+	type sectionNumber struct{ section, key string }
+	seen := map[sectionNumber]int{} // -> first line
 	for i := range sp.Phases {
 		p := &sp.Phases[i]
-		key := p.Section + " " + numberKey(p.Number)
+		key := sectionNumber{p.Section, numberKey(p.Number)}
 		if line, dup := seen[key]; dup {
 			w.warn(p.Line, "duplicate phase number %s in the %s section (also at line %d)", p.Number, sectionName(p.Section), line)
 		} else {

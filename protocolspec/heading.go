@@ -145,7 +145,14 @@ func lowerIndex(text, sub string) int {
 	if !isASCIIText(text) {
 		return strings.Index(strings.ToLower(text), sub)
 	}
+	first := sub[0]
 	for i := 0; i+len(sub) <= len(text); i++ {
+		// A byte ORed with 0x20 is a small letter only when it is that
+		// letter in either case: most positions are passed after this one
+		// test (and sub is compared whole after it).
+		if text[i]|0x20 != first|0x20 {
+			continue
+		}
 		j := 0
 		for j < len(sub) && lowerASCII(text[i+j]) == sub[j] {
 			j++

@@ -194,3 +194,16 @@ func FuzzNumbers(f *testing.F) {
 		}
 	})
 }
+
+func FuzzLowerIndex(f *testing.F) {
+	f.Add("a Session End then Session Start", "session start")
+	f.Add("ſession start", "session start")
+	f.Fuzz(func(t *testing.T, text, sub string) {
+		if sub == "" || sub != strings.ToLower(sub) || !isASCIIText(sub) {
+			return // lowerIndex takes a lower-case ASCII sub
+		}
+		if got, want := lowerIndex(text, sub), strings.Index(strings.ToLower(text), sub); got != want {
+			t.Fatalf("lowerIndex(%q, %q) = %d, want %d", text, sub, got, want)
+		}
+	})
+}

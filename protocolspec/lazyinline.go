@@ -1,6 +1,7 @@
 package protocolspec
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
 	"strings"
@@ -23,14 +24,15 @@ import (
 //   - raw HTML, where gate comments are;
 //
 // so a paragraph with none of '<' (raw HTML, autolinks), '[' (links, check
-// boxes) and '&' (entities), no "create" among its letters, and no key
-// word either when it may be in a phase, is never read: without those
-// three bytes inline markup only drops punctuation, never a letter, so
-// the letters of its text are those of its source. It may be in a phase
-// after a top-level heading that may read "Phase N: ..." until a
-// top-level heading no deeper (lazyHeadings). In a list item, the item's
-// paragraphs are left unparsed together, only when all of them may be and
-// no heading shares the item.
+// boxes) and '&' (entities), no key word among its letters when it may be
+// in a phase and no "create" when it may be a template's, is never read:
+// without those three bytes inline markup only drops punctuation, never a
+// letter, so the letters of its text are those of its source. It may be
+// in a phase after a top-level heading that may read "Phase N: ..." until
+// a top-level heading no deeper, and a template's when it is a top-level
+// paragraph under a heading that may hold "template" (lazyHeadings). In a
+// list item, the item's paragraphs are left unparsed together, only when
+// all of them may be and no heading shares the item.
 //
 // goldmark has no hook between block and inline parsing, so the lines of
 // such a paragraph are taken away when the paragraph closes (the inline
@@ -52,8 +54,10 @@ type lazyState struct {
 	held      []heldLines
 	// phases are the levels of the top-level headings so far that may
 	// open a phase and that no heading has closed since (lazyHeadings),
-	// rising: a key word outside them is read by no one.
-	phases []int
+	// rising: a key word outside them is read by no one. templates are
+	// those of the headings that may name a template: "create" is read
+	// only in a top-level paragraph under one (walker.inferTemplates).
+	phases, templates []int
 }
 
 // heldLines is a paragraph whose lines are held while inline parsing
@@ -80,7 +84,8 @@ func (z lazyInline) state(pc parser.Context) *lazyState {
 func (z lazyInline) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Context) {
 	st := z.state(pc)
 	st.candidate = nil
-	if !unreadInline(p.Lines(), reader.Source(), len(st.phases) > 0) {
+	inTemplate := len(st.templates) > 0 && p.Parent() != nil && p.Parent().Kind() == ast.KindDocument
+	if !unreadInline(p.Lines(), reader.Source(), len(st.phases) > 0, inTemplate) {
 		return
 	}
 	if slices.ContainsFunc(pc.OpenedBlocks(), func(b parser.Block) bool { return b.Node == p }) {
@@ -159,8 +164,8 @@ func (st *lazyState) hold(p *ast.Paragraph) {
 }
 
 // lazyHeadings is one of goldmark's heading parsers; a top-level heading
-// updates the phases a paragraph may be in when it closes (before the
-// blocks after it open).
+// updates the phases and templates a paragraph may be in when it closes
+// (before the blocks after it open).
 type lazyHeadings struct {
 	parser.BlockParser
 	z lazyInline
@@ -173,13 +178,45 @@ func (l lazyHeadings) Close(node ast.Node, reader text.Reader, pc parser.Context
 		return // not a heading the walk reads for phases
 	}
 	st := l.z.state(pc)
-	// A heading closes the phase it is no deeper than (walker.headingState).
-	for len(st.phases) > 0 && st.phases[len(st.phases)-1] >= h.Level {
-		st.phases = st.phases[:len(st.phases)-1]
-	}
+	// A heading closes the phase (walker.headingState) or the template
+	// (walker.inferTemplates) it is no deeper than.
+	st.phases = closeLevels(st.phases, h.Level)
+	st.templates = closeLevels(st.templates, h.Level)
 	if mayOpenPhase(h.Lines(), reader.Source()) {
 		st.phases = append(st.phases, h.Level)
 	}
+	if mayNameTemplate(h.Lines(), reader.Source()) {
+		st.templates = append(st.templates, h.Level)
+	}
+}
+
+// closeLevels drops the rising levels a heading of level closes.
+func closeLevels(levels []int, level int) []int {
+	for len(levels) > 0 && levels[len(levels)-1] >= level {
+		levels = levels[:len(levels)-1]
+	}
+	return levels
+}
+
+// mayNameTemplate reports whether a heading with these lines may hold
+// "template" in any case once its inline markup is reduced: its letters
+// do, or it holds a byte that could change them.
+func mayNameTemplate(lines *text.Segments, src []byte) bool {
+	var low uint64 // the last 8 letters, lower-cased
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for _, c := range src[seg.Start:seg.Stop] {
+			switch {
+			case c >= 0x80 || byteClass[c] == classMarkup:
+				return true
+			case byteClass[c] == classUpper || byteClass[c] == classLower:
+				if low = low<<8 | uint64(lowerASCII(c)); low == packedTemplate {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // mayOpenPhase reports whether a heading with these lines may read
@@ -255,7 +292,18 @@ func (z lazyInline) blockParsers() []util.PrioritizedValue {
 // unreadInline reports whether a paragraph with these lines is never
 // read (see above); its key words matter only when it may be in a
 // phase.
-func unreadInline(lines *text.Segments, src []byte, inPhase bool) bool {
+func unreadInline(lines *text.Segments, src []byte, inPhase, inTemplate bool) bool {
+	if !inPhase && !inTemplate {
+		// Only markup is read: found by IndexByte, not a byte at a time.
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			b := src[seg.Start:seg.Stop]
+			if bytes.IndexByte(b, '<') >= 0 || bytes.IndexByte(b, '[') >= 0 || bytes.IndexByte(b, '&') >= 0 {
+				return false
+			}
+		}
+		return true
+	}
 	// The last letters are kept packed, a byte each, newest lowest: up0
 	// and up1 hold the last 16 capitals in a row (none when a small
 	// letter came since), low the last 8 letters, lower-cased. Each is
@@ -267,7 +315,7 @@ func unreadInline(lines *text.Segments, src []byte, inPhase bool) bool {
 			if 'a' <= c && c <= 'z' { // most bytes: tested first
 				up0, up1 = 0, 0
 				low = low<<8 | uint64(c)
-				if c == 'e' && low&(1<<48-1) == packedCreate {
+				if inTemplate && c == 'e' && low&(1<<48-1) == packedCreate {
 					return false
 				}
 				continue
@@ -279,7 +327,7 @@ func unreadInline(lines *text.Segments, src []byte, inPhase bool) bool {
 				up1 = up1<<8 | up0>>56
 				up0 = up0<<8 | uint64(c)
 				low = low<<8 | uint64(c+'a'-'A')
-				if inPhase && keywordLast[c] && endsWithKeyword(up0, up1) || c == 'E' && low&(1<<48-1) == packedCreate {
+				if inPhase && keywordLast[c] && endsWithKeyword(up0, up1) || inTemplate && c == 'E' && low&(1<<48-1) == packedCreate {
 					return false
 				}
 			}
@@ -312,7 +360,7 @@ func packed(w string) (p [2]uint64) {
 	return p
 }
 
-var packedCreate = packed("create")[0]
+var packedCreate, packedTemplate = packed("create")[0], packed("template")[0]
 
 // keywordNames are the words of the RFC 2119 key words ("NOT RECOMMENDED"
 // ends with RECOMMENDED, "MUST NOT" starts with MUST).

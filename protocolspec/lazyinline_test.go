@@ -34,6 +34,7 @@ var lazySamples = []string{
 	"## Session Start\n### Phase 1: A\n#### Details\nThe agent MUST do x.\n\n### Pha\u017fe 2: B\nThe agent MUST do y.\n" +
 		"### <b></b>Phase 3: C\nThe agent MUST do z.\n### &#80;hase 4: D\nThe agent SHOULD do w.\n## Other\nThe agent MUST NOT count.\n",
 	"MUST before any heading.\n\n# Session End\nPhase 1: Setext\n---\nThe agent MUST do v.\n\n## Phase 2: Two\n- MUST item\n\n  > MAY quoted\n",
+	"## Log Template\n\n### Where\n\nCreate at: `.agents/y/YYYY.md`\n\n```markdown\n# Session [name]\n```\n\n## Session End\n### Phase 1: Log\nThe agent MUST complete the log.\n",
 	"## Log Template\n\nCREATE at: `.agents/x/YYYY.md`\n\n```markdown\n# Session [name]\n```\n\n## Session End\n### Phase 1: Log\nThe agent MUST complete the log.\n",
 }
 

@@ -68,7 +68,8 @@ func splitRow(line []byte) [][]byte {
 	if len(line) > 0 && line[0] == '|' {
 		line = line[1:]
 	}
-	var cells [][]byte
+	// At most a cell per pipe and one after the last: made once, not grown.
+	cells := make([][]byte, 0, bytes.Count(line, []byte{'|'})+1)
 	var unclosed map[int]bool // backtick run lengths with no closer further on
 	start, i := 0, 0
 	for i < len(line) {
@@ -169,7 +170,7 @@ func parsedCellText(raw []byte) string {
 // references, so "[ ]" is text) and at most one run of '*' and one of '_'
 // (emphasis needs two). ok is false for anything else.
 func codeSpanText(dst, raw []byte) (text []byte, ok bool) {
-	if !bytes.ContainsAny(raw, inlineSpecial+"\n") {
+	if !hasInlineSpecial(raw, true) {
 		return appendCollapsed(dst, raw), true
 	}
 	if bytes.IndexByte(raw, '\n') >= 0 || raw[0] == ' ' || raw[0] == '\t' {
@@ -199,7 +200,7 @@ func codeSpanText(dst, raw []byte) (text []byte, ok bool) {
 		case '(':
 			parens = true
 		default:
-			if strings.IndexByte(inlineSpecial, c) >= 0 {
+			if isInlineSpecial[c] {
 				return dst, false
 			}
 		}
@@ -324,7 +325,7 @@ func tableRows(s *source, hdr int, rows []int, warn func(line int, format string
 		return nil, 0, false
 	}
 	line = s.lineOf(hdr)
-	items = []ChecklistItem{}
+	items = make([]ChecklistItem, 0, len(rows)) // not grown an item at a time: an item is large
 	for _, r := range rows {
 		cells := splitRow(rawLine(s.src, r))
 		get := func(role string) string {
@@ -344,12 +345,25 @@ func tableRows(s *source, hdr int, rows []int, warn func(line int, format string
 		// Only an [x] checks a row ("PASS" alone does not); the box may sit
 		// in the Status cell or at the start of the Step cell.
 		it.Step, it.Checked = stepBox(get("step"))
-		if status := get("status"); status == "[x]" || status == "[X]" {
+		if i, ok := cols["status"]; ok && i < len(cells) && checkedBox(cells[i]) {
 			it.Checked = true
 		}
 		items = append(items, it)
 	}
 	return items, line, true
+}
+
+// checkedBox reports whether a raw cell reads "[x]" or "[X]", without
+// making a string of it.
+func checkedBox(raw []byte) bool {
+	var buf [8]byte
+	t, ok := codeSpanText(buf[:0], raw)
+	if !ok {
+		c := cellText(raw)
+		return c == "[x]" || c == "[X]"
+	}
+	t = bytes.TrimSpace(t)
+	return string(t) == "[x]" || string(t) == "[X]"
 }
 
 // taskBox returns the task-list checkbox of a list item, if it has one.

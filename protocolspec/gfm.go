@@ -24,13 +24,25 @@ import (
 // again from their source lines by splitRow and cellText, and the walk
 // skips a table's children). tables_test.go compares those trees with
 // extension.Table's, cell contents aside.
-func newParser(cellless bool) parser.Parser {
-	t := &gfmTable{escaped: parser.NewContextKey(), cellless: cellless}
+//
+// With lazy, paragraphs nothing reads get no inline nodes (lazyinline.go),
+// and table rows no cells at all: the walk reads a row's position only.
+func newParser(cellless, lazy bool) parser.Parser {
+	t := &gfmTable{escaped: parser.NewContextKey(), cellless: cellless || lazy, rowsOnly: lazy}
+	blocks := parser.DefaultBlockParsers()
+	paragraphs := []util.PrioritizedValue{util.Prioritized(linkRefs{}, 100), util.Prioritized(t, 200)}
+	asts := []util.PrioritizedValue{util.Prioritized(gfmTableEscapes{t}, 0)}
+	if lazy {
+		z := lazyInline{key: parser.NewContextKey()}
+		blocks = z.blockParsers()
+		paragraphs = append(paragraphs, util.Prioritized(z, 1000)) // last: goldmark runs lower priorities first
+		asts = append(asts, util.Prioritized(lazyRestore{z}, 100))
+	}
 	return parser.NewParser(
-		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithBlockParsers(blocks...),
 		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(gfmCheckBox{}, 0))...),
-		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(t, 200))...),
-		parser.WithASTTransformers(util.Prioritized(gfmTableEscapes{t}, 0)),
+		parser.WithParagraphTransformers(paragraphs...),
+		parser.WithASTTransformers(asts...),
 	)
 }
 
@@ -40,6 +52,7 @@ func newParser(cellless bool) parser.Parser {
 type gfmTable struct {
 	escaped  parser.ContextKey // []*escapedPipes of the document
 	cellless bool              // cells get no lines (newParser)
+	rowsOnly bool              // rows get no cells: nothing reads them (newParser with lazy)
 }
 
 // escapedPipes are the offsets of the backslashes of `\|` in a cell that
@@ -62,8 +75,11 @@ func (t *gfmTable) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Con
 		if aligns == nil {
 			continue
 		}
-		header := t.row(lines.At(i-1), aligns, true, src, pc)
-		if len(aligns) != header.ChildCount() {
+		// The rows, and each row's cells, are allocated together: a
+		// node at a time, cells were most of a table's allocations.
+		rows := make([]east.TableRow, lines.Len()-i)
+		header, cells := t.row(&rows[0], lines.At(i-1), aligns, true, src, pc)
+		if len(aligns) != cells {
 			return
 		}
 		table := east.NewTable()
@@ -71,7 +87,8 @@ func (t *gfmTable) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Con
 		table.SetPos(p.Pos())
 		table.AppendChild(table, east.NewTableHeader(header))
 		for j := i + 1; j < lines.Len(); j++ {
-			table.AppendChild(table, t.row(lines.At(j), aligns, false, src, pc))
+			row, _ := t.row(&rows[j-i], lines.At(j), aligns, false, src, pc)
+			table.AppendChild(table, row)
 		}
 		lines.SetSliced(0, i-1)
 		p.Parent().InsertAfter(p.Parent(), p, table)
@@ -148,14 +165,19 @@ func reSpace(c byte) bool {
 // row splits a table line into cells at each pipe not escaped by a
 // backslash. A body row keeps as many cells as the delimiter row has
 // columns (padding a short row, dropping extra cells); the header keeps
-// all, so a header of another width is refused by the caller.
-func (t *gfmTable) row(line text.Segment, aligns []east.Alignment, header bool, src []byte, pc parser.Context) *east.TableRow {
+// all, so a header of another width is refused by the caller. row is
+// the zero TableRow to fill; n is its number of cells (made or not).
+func (t *gfmTable) row(row *east.TableRow, line text.Segment, aligns []east.Alignment, header bool, src []byte, pc parser.Context) (_ *east.TableRow, n int) {
 	start, padding := line.Start, line.Padding
 	line = line.TrimLeftSpace(src)
 	line = line.TrimRightSpace(src)
 	b := line.Value(src)
-	row := east.NewTableRow(aligns)
+	row.Alignments = aligns // as east.NewTableRow
 	row.SetPos(start)
+	var cells []east.TableCell
+	if !t.rowsOnly {
+		cells = make([]east.TableCell, len(aligns))
+	}
 	pos, limit := 0, len(b)
 	if len(b) > 0 && b[0] == '|' {
 		pos++
@@ -170,9 +192,18 @@ func (t *gfmTable) row(line text.Segment, aligns []east.Alignment, header bool, 
 		case i < len(aligns):
 			align = aligns[i]
 		case !header:
-			return row
+			return row, i
 		}
-		cell := east.NewTableCell()
+		if t.rowsOnly {
+			pos = cellEnd(b, pos, limit) + 1
+			continue
+		}
+		var cell *east.TableCell
+		if i < len(cells) {
+			cell = &cells[i]
+		} else {
+			cell = east.NewTableCell() // a header cell beyond the delimiter row's columns
+		}
 		cell.SetPos(start + pos - padding)
 		cell.Alignment = align
 		var esc *escapedPipes
@@ -206,10 +237,26 @@ func (t *gfmTable) row(line text.Segment, aligns []east.Alignment, header bool, 
 		row.AppendChild(row, cell)
 		pos = end + 1
 	}
-	for ; i < len(aligns); i++ {
-		row.AppendChild(row, east.NewTableCell())
+	if t.rowsOnly {
+		return row, max(i, len(aligns))
 	}
-	return row
+	for ; i < len(aligns); i++ {
+		cells[i].Alignment = east.AlignNone // as east.NewTableCell
+		row.AppendChild(row, &cells[i])
+	}
+	return row, i
+}
+
+// cellEnd is the end of the cell starting at pos: the next pipe no
+// backslash escapes, or limit.
+func cellEnd(b []byte, pos, limit int) int {
+	end := pos
+	for ; end < limit; end++ {
+		if b[end] == '|' && (end == 0 || b[end-1] != '\\') {
+			break
+		}
+	}
+	return end
 }
 
 // gfmTableEscapes drops the backslash of `\|` inside the code spans of

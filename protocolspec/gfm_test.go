@@ -107,8 +107,15 @@ func sameTree(t *testing.T, name string, src []byte, want, got parser.Parser) {
 	}
 }
 
-// gfmSamples are tables and check boxes at the edges of the syntax.
+// gfmSamples are tables, check boxes and link reference definitions
+// (linkref.go) at the edges of the syntax.
 var gfmSamples = []string{
+	"[a]: /u\n\n[a] and [b]\n\n [b]:\n/v 'title'\nrest of the paragraph\n",
+	"text\n[c]: /u\n\n[c]\n",
+	"\t[d]: /x\n\n   [e]: /y\n[f]: /z \"t\"\n[d][e][f]\n",
+	"> [g]: /g\n> x\n\n- [h]: /h\n\n[g] [h]\n",
+	"[i]\n[i]: /i\n\n[]: /j\n[k]:\n\n[k]\n",
+	"| [l] |\n| - |\n[l]: /l\n\n[l]\n",
 	"| a | b |\n| --- | :-: |\n| 1 | 2 |\n",
 	"a | b\n--|--\n1 | 2 | 3\n4\n",
 	"intro line\n| a | b |\n|:--|--:|\n| x |\n\nafter\n",
@@ -140,7 +147,7 @@ var gfmSamples = []string{
 }
 
 func TestGFMMatchesGoldmark(t *testing.T) {
-	want, got := goldmarkGFM(), newParser(false)
+	want, got := goldmarkGFM(), newParser(false, false)
 	for i, s := range gfmSamples {
 		sameTree(t, fmt.Sprintf("sample %d", i), []byte(s), want, got)
 	}
@@ -182,7 +189,7 @@ func FuzzGFM(f *testing.F) {
 	for _, s := range gfmSamples {
 		f.Add([]byte(s))
 	}
-	want, got := goldmarkGFM(), newParser(false)
+	want, got := goldmarkGFM(), newParser(false, false)
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > 4096 {
 			return

@@ -145,7 +145,14 @@ func lowerIndex(text, sub string) int {
 	if !isASCIIText(text) {
 		return strings.Index(strings.ToLower(text), sub)
 	}
+	first := sub[0]
 	for i := 0; i+len(sub) <= len(text); i++ {
+		// A byte ORed with 0x20 is a small letter only when it is that
+		// letter in either case: most positions are passed after this one
+		// test (and sub is compared whole after it).
+		if text[i]|0x20 != first|0x20 {
+			continue
+		}
 		j := 0
 		for j < len(sub) && lowerASCII(text[i+j]) == sub[j] {
 			j++
@@ -180,14 +187,16 @@ var idRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A
 // compareNumbers orders phase numbers component by component ("2.10" > "2.9");
 // a trailing letter sorts after the bare number ("2a" > "2").
 func compareNumbers(a, b string) int {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < max(len(as), len(bs)); i++ {
+	// Component by component, a missing one being "0" (an empty one reads
+	// as "0" too), without splitting: this runs on every phase.
+	aMore, bMore := true, true
+	for aMore || bMore {
 		x, y := "0", "0"
-		if i < len(as) {
-			x = as[i]
+		if aMore {
+			x, a, aMore = strings.Cut(a, ".")
 		}
-		if i < len(bs) {
-			y = bs[i]
+		if bMore {
+			y, b, bMore = strings.Cut(b, ".")
 		}
 		if c := compareComponent(x, y); c != 0 {
 			return c
@@ -220,9 +229,32 @@ func splitDigits(s string) (digits, rest string) {
 	return s[:i], s[i:]
 }
 
+// isNumberKey reports whether n is its own numberKey: dot-separated
+// components of digits with no leading zero and small letters after
+// them, the last not a lone "0" when there are several.
+func isNumberKey(n string) bool {
+	for rest, more := n, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, ".")
+		d, letters := splitDigits(part)
+		if d == "" || len(d) > 1 && d[0] == '0' || !more && part == "0" && n != "0" {
+			return false
+		}
+		for i := 0; i < len(letters); i++ {
+			if letters[i] < 'a' || letters[i] > 'z' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // numberKey is a phase number in a form where equal numbers ("2", "2.0",
 // "02") are equal strings, for finding duplicates without comparing pairs.
 func numberKey(n string) string {
+	if isNumberKey(n) {
+		return n // as real numbers are written: no copy
+	}
 	parts := strings.Split(strings.ToLower(n), ".")
 	for i, p := range parts {
 		d, rest := splitDigits(p)

@@ -129,3 +129,81 @@ func TestLowerIndex(t *testing.T) {
 		}
 	}
 }
+
+// numberKeyReference and compareNumbersReference are the first versions
+// of numberKey and compareNumbers, which split and joined every number.
+func numberKeyReference(n string) string {
+	parts := strings.Split(strings.ToLower(n), ".")
+	for i, p := range parts {
+		d, rest := splitDigits(p)
+		d = strings.TrimLeft(d, "0")
+		if d == "" {
+			d = "0"
+		}
+		parts[i] = d + rest
+	}
+	for len(parts) > 1 && parts[len(parts)-1] == "0" {
+		parts = parts[:len(parts)-1]
+	}
+	return strings.Join(parts, ".")
+}
+
+func compareNumbersReference(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(as), len(bs)); i++ {
+		x, y := "0", "0"
+		if i < len(as) {
+			x = as[i]
+		}
+		if i < len(bs) {
+			y = bs[i]
+		}
+		if c := compareComponent(x, y); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+var numberSamples = []string{"", "0", "00", "1", "01", "1.5", "1.05", "1.50", "2a", "2A", "1.0", "1.0.0", "0.0", ".", "1.", ".1", "1..2",
+	"a", "2ab", "2a.3", "10.0a", "1.5.0", "2É", "0a", "99999999999999999999999"}
+
+func TestNumbersMatchReference(t *testing.T) {
+	for _, a := range numberSamples {
+		if got, want := numberKey(a), numberKeyReference(a); got != want {
+			t.Errorf("numberKey(%q) = %q, want %q", a, got, want)
+		}
+		for _, b := range numberSamples {
+			if got, want := compareNumbers(a, b), compareNumbersReference(a, b); got != want {
+				t.Errorf("compareNumbers(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+func FuzzNumbers(f *testing.F) {
+	for _, a := range numberSamples {
+		f.Add(a, "2.5")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if got, want := numberKey(a), numberKeyReference(a); got != want {
+			t.Fatalf("numberKey(%q) = %q, want %q", a, got, want)
+		}
+		if got, want := compareNumbers(a, b), compareNumbersReference(a, b); got != want {
+			t.Fatalf("compareNumbers(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
+}
+
+func FuzzLowerIndex(f *testing.F) {
+	f.Add("a Session End then Session Start", "session start")
+	f.Add("ſession start", "session start")
+	f.Fuzz(func(t *testing.T, text, sub string) {
+		if sub == "" || sub != strings.ToLower(sub) || !isASCIIText(sub) {
+			return // lowerIndex takes a lower-case ASCII sub
+		}
+		if got, want := lowerIndex(text, sub), strings.Index(strings.ToLower(text), sub); got != want {
+			t.Fatalf("lowerIndex(%q, %q) = %d, want %d", text, sub, got, want)
+		}
+	})
+}

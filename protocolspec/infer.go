@@ -41,7 +41,7 @@ const (
 // inferRE holds the inference patterns, compiled on first use: hooks
 // parse cached specs and should not pay for them at start-up.
 var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
-	const path = `([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`
+	const path = "(" + pathPattern + ")"
 	return map[string]*regexp.Regexp{
 		// what may follow a read-only path for the prohibition to be whole:
 		// nothing, "directly", "during the session", or a parenthesis.
@@ -52,14 +52,12 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		RuleMustUpdate:    regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:update|modify|edit|change)\s+(?:(?i:the)\s+)?(?:(?i:file)\s+)?([A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?)`),
 		// what may follow a path that MUST be updated: how, not when.
 		"updateTail":        regexp.MustCompile(`(?i)^(?:|directly|with\b.*|\(.*)$|^[.;:]`),
-		"path":              regexp.MustCompile(path),
 		RuleNoDefaultBranch: regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:work|commit)\s+(?:(?i:directly)\s+)?(?i:on|to|in|into)\s+(?:(?i:the)\s+)?(?i:(main|master)\b(?:\s+branch)?|default\s+branch)`),
 		RuleFeatureBranch:   regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:create|use|work on|work in|start)\s+(?i:an?)\s+(?i:new\s+)?(?i:feature|topic|separate|dedicated)\s+(?i:branch)`),
 		RuleConventional:    regexp.MustCompile(`(?i)\bconventional[ -]commits?\b`),
 		RuleCleanTree:       regexp.MustCompile(`(?i)\bclean\s+(?:working\s+tree|work\s*tree|worktree|working\s+directory|working\s+copy|git\s+status)\b|\bcommit\s+all\s+(?:(?:of\s+)?(?:the|its|your|their)\s+)?(?:changes|changed\s+files)\b`),
 		"leaveUncommitted":  regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:leave)\s+(?i:any\s+)?(?i:uncommitted)`),
 		"create":            regexp.MustCompile(`(?i)\bcreate\b`),
-		"tplVar":            regexp.MustCompile(`\b(?:YYYY|MM|DD|NN|NNN|XX|XXX)\b|\{[^{}/]*\}|\[[^\[\]/]*\]|<[^<>/]*>`),
 	}
 })
 
@@ -67,7 +65,7 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 // (".agents/HANDOFF.md", "docs/", "CHANGELOG.md"), not prose ("e.g.").
 func looksLikePath(p string) bool {
 	p = strings.TrimRight(p, ".")
-	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "..") || !strings.ContainsAny(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "..") || !hasASCIILetter(p) {
 		return false
 	}
 	if strings.Contains(p, "/") {
@@ -78,6 +76,18 @@ func looksLikePath(p string) bool {
 		return false
 	}
 	return !strings.ContainsAny(p[:dot], ".")
+}
+
+// hasASCIILetter reports whether s holds a letter a-z or A-Z (what
+// strings.ContainsAny with the 52 letters finds, without building their
+// set on each call: it runs on every placeholder of a template).
+func hasASCIILetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if byteClass[s[i]] == classUpper || byteClass[s[i]] == classLower {
+			return true
+		}
+	}
+	return false
 }
 
 // pathGlob turns a path named in prose into a glob: a trailing "/" means
@@ -137,25 +147,17 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			}
 			// Each rule runs only on text holding words it needs: most
 			// requirements match none, and the regexps are most of a parse.
-			lower := w.words[pi][ri].lower
-			has := func(words ...string) bool {
-				for _, w := range words {
-					if strings.Contains(lower, w) {
-						return true
-					}
-				}
-				return false
-			}
+			has := func(c cue) bool { return w.words[pi][ri].cues&c != 0 }
 			// The words checked are the ones each regexp must match (its
 			// (?i) letters fold only to themselves, and a requirement's
 			// whitespace is single spaces), so a check never hides a match.
 			prohibits := strings.Contains(r.Text, "MUST NOT") || strings.Contains(r.Text, "SHALL NOT")
-			modifies := prohibits && has(mustNotModifyWords...)
+			modifies := prohibits && has(cueNotModify)
 			if m := matchIf(modifies, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
-			} else if loc := matchIf(has("read-only", "read only"), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], &notWord, "", "") && !limited(r.Text) {
+			} else if loc := matchIf(has(cueReadOnly), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], &notWord, "", "") && !limited(r.Text) {
 				var paths []string
-				for _, c := range re["path"].FindAllString(r.Text, -1) {
+				for _, c := range pathTokens(r.Text) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
 						paths = append(paths, c)
 					}
@@ -164,22 +166,22 @@ func (w *walker) infer(s *source, doc ast.Node) {
 					add(pi, r, RuleReadOnly, CheckUnchanged, pathGlob(paths[0]))
 				}
 			}
-			if r.Level == LevelMust && has(mustUpdateWords...) {
+			if r.Level == LevelMust && has(cueMustUpdate) {
 				if m := re[RuleMustUpdate].FindStringSubmatchIndex(r.Text); m != nil && mustUpdateWhole(r.Text, m[2], m[3]) {
 					add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(r.Text[m[2]:m[3]], ".")))
 				}
 			}
 			switch {
-			case prohibits && has("main", "master", "default") && re[RuleNoDefaultBranch].MatchString(r.Text):
+			case prohibits && has(cueDefaultBranch) && re[RuleNoDefaultBranch].MatchString(r.Text):
 				add(pi, r, RuleNoDefaultBranch, CheckNotDefaultBranch, "")
-			case !prohibits && has(featureBranchWords...) && re[RuleFeatureBranch].MatchString(r.Text):
+			case !prohibits && has(cueFeatureBranch) && re[RuleFeatureBranch].MatchString(r.Text):
 				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
 			}
-			if r.Level == LevelMust && has("conventional commit", "conventional-commit") && re[RuleConventional].MatchString(r.Text) {
+			if r.Level == LevelMust && has(cueConventional) && re[RuleConventional].MatchString(r.Text) {
 				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")
 			}
-			if (r.Level == LevelMust && has("clean", "commit all") && re[RuleCleanTree].MatchString(r.Text)) ||
-				prohibits && has("uncommitted") && re["leaveUncommitted"].MatchString(r.Text) {
+			if (r.Level == LevelMust && has(cueCleanTree) && re[RuleCleanTree].MatchString(r.Text)) ||
+				prohibits && has(cueUncommitted) && re["leaveUncommitted"].MatchString(r.Text) {
 				add(pi, r, RuleCleanTree, CheckCleanWorktree, "")
 			}
 		}
@@ -358,7 +360,7 @@ func (w *walker) inferTemplates(s *source, doc ast.Node) []inferred {
 		if t.path == "" || t.body == "" {
 			continue
 		}
-		glob := re["tplVar"].ReplaceAllString(t.path, "*")
+		glob := templateGlob(t.path)
 		if glob == t.path || strings.Contains(glob, "**") {
 			continue // a fixed path is not "a file per session"; a template path must vary
 		}
@@ -392,7 +394,7 @@ func (w *walker) requiredSections(t *template, glob, src string) []inferred {
 		}
 		for ri, r := range p.Requirements {
 			words := w.words[pi][ri]
-			if r.Level != LevelMust || r.Conditional || !strings.Contains(words.lower, "section") || words.flags&wordConditional != 0 {
+			if r.Level != LevelMust || r.Conditional || words.cues&cueSection == 0 || words.flags&wordConditional != 0 {
 				continue
 			}
 			m := re[RuleSection].FindStringSubmatch(r.Text)
@@ -448,6 +450,7 @@ func parsedHeadings(s *source) []string {
 // completes finds the first end-section MUST requirement that asks to
 // complete "the <subject>".
 func (w *walker) completes(subject string) (int, Requirement, bool) {
+	phrase := "complete the " + subject
 	for pi := range w.spec.Phases {
 		p := &w.spec.Phases[pi]
 		if p.Section != SectionEnd {
@@ -455,7 +458,7 @@ func (w *walker) completes(subject string) (int, Requirement, bool) {
 		}
 		for ri, r := range p.Requirements {
 			words := w.words[pi][ri]
-			if r.Level == LevelMust && !r.Conditional && words.flags&wordConditional == 0 && strings.Contains(words.lower, "complete the "+subject) {
+			if r.Level == LevelMust && !r.Conditional && words.flags&wordConditional == 0 && strings.Contains(strings.ToLower(r.Text), phrase) {
 				return pi, r, true
 			}
 		}
@@ -470,7 +473,7 @@ func templatePlaceholders(body string) []string {
 	for _, loc := range bracketSpans(body) {
 		t := body[loc[0]:loc[1]]
 		inner := strings.TrimSpace(t[1 : len(t)-1])
-		if inner == "" || strings.EqualFold(inner, "x") || !strings.ContainsAny(inner, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		if inner == "" || strings.EqualFold(inner, "x") || !hasASCIILetter(inner) {
 			continue
 		}
 		if t[0] == '[' && loc[1] < len(body) && (body[loc[1]] == '(' || body[loc[1]] == '[') {
@@ -491,11 +494,12 @@ func bracketSpans(s string) [][2]int {
 	for i := 0; i < len(s); {
 		// Jump to the next opener: no rune but '[' and '{' holds those
 		// bytes, so stepping rune by rune would stop at the same places.
-		k := strings.IndexAny(s[i:], "[{")
-		if k < 0 {
+		for i < len(s) && s[i] != '[' && s[i] != '{' {
+			i++
+		}
+		if i == len(s) {
 			break
 		}
-		i += k
 		if end := bracketEnd(s, i); end > 0 {
 			out = append(out, [2]int{i, end})
 			i = end

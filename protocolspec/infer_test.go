@@ -308,10 +308,10 @@ func TestInferWordChecksAreSound(t *testing.T) {
 	}{
 		{re[RuleMustNotModify], mustNotModifyWords},
 		{re[RuleMustUpdate], mustUpdateWords},
-		{re[RuleReadOnly], []string{"read-only", "read only"}},
-		{re[RuleCleanTree], []string{"clean", "commit all"}},
+		{re[RuleReadOnly], readOnlyWords},
+		{re[RuleCleanTree], cleanTreeWords},
 		{re[RuleFeatureBranch], featureBranchWords},
-		{re[RuleConventional], []string{"conventional commit", "conventional-commit"}},
+		{re[RuleConventional], conventionalWords},
 	}
 	for _, l := range lines {
 		for _, l := range []string{l, strings.Join(strings.Fields(l), " ")} {

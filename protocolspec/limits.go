@@ -22,8 +22,8 @@ const (
 // checkBounds refuses a document too large or too deeply nested to parse
 // in bounded time and memory, naming the first offending line.
 func checkBounds(file string, data []byte) error {
-	if len(data) > MaxProtocolBytes {
-		return ErrorList{{File: file, Line: 1, Msg: fmt.Sprintf("document is %d bytes; the limit is %d (1 MiB): a session protocol this large is not supported", len(data), MaxProtocolBytes)}}
+	if err := checkSize(file, data); err != nil {
+		return err
 	}
 	line := 0
 	for len(data) > 0 {
@@ -33,7 +33,7 @@ func checkBounds(file string, data []byte) error {
 			end = len(data)
 		}
 		if d := nesting(data[:end]); d > MaxNesting {
-			return ErrorList{{File: file, Line: line, Msg: fmt.Sprintf("blockquotes, lists and indentation nest %d levels deep here; the limit is %d", d, MaxNesting)}}
+			return nestingError(file, line, d)
 		}
 		if end == len(data) {
 			break
@@ -41,6 +41,29 @@ func checkBounds(file string, data []byte) error {
 		data = data[end+1:]
 	}
 	return nil
+}
+
+// checkSize is checkBounds' size limit alone.
+func checkSize(file string, data []byte) error {
+	if len(data) > MaxProtocolBytes {
+		return ErrorList{{File: file, Line: 1, Msg: fmt.Sprintf("document is %d bytes; the limit is %d (1 MiB): a session protocol this large is not supported", len(data), MaxProtocolBytes)}}
+	}
+	return nil
+}
+
+// checkNesting is checkBounds' nesting limit on the lines s has indexed
+// already; they are the document's when normalize left it as it was.
+func (s *source) checkNesting(file string) error {
+	for i := range s.starts {
+		if d := nesting(s.line(i)); d > MaxNesting {
+			return nestingError(file, i+1, d)
+		}
+	}
+	return nil
+}
+
+func nestingError(file string, line, depth int) error {
+	return ErrorList{{File: file, Line: line, Msg: fmt.Sprintf("blockquotes, lists and indentation nest %d levels deep here; the limit is %d", depth, MaxNesting)}}
 }
 
 // nesting estimates the container depth a line opens: each leading ">",

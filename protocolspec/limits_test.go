@@ -87,3 +87,22 @@ func BenchmarkParseAdversarial(b *testing.B) {
 		})
 	}
 }
+
+// checkNesting on a document's own lines refuses what checkBounds
+// refuses, at the same line.
+func TestCheckNestingMatchesCheckBounds(t *testing.T) {
+	docs := []string{"", "x", "x\n", "\n\n", "- x\n" + strings.Repeat("> ", 41) + "x", strings.Repeat("> ", 41) + "x\n\n",
+		"a\n" + strings.Repeat("\t", 21) + "x\nb\n", strings.Repeat("1. ", 41) + "\n"}
+	for _, d := range adversarial() {
+		if len(d) <= MaxProtocolBytes {
+			docs = append(docs, d)
+		}
+	}
+	for _, d := range docs {
+		want := checkBounds("f.md", []byte(d))
+		got := newSource([]byte(d)).checkNesting("f.md")
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Errorf("%.40q: checkNesting says %v, checkBounds %v", d, got, want)
+		}
+	}
+}

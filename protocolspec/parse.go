@@ -2,10 +2,11 @@ package protocolspec
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,10 +17,10 @@ import (
 )
 
 // md is CommonMark plus GFM tables and task lists (gfm.go), with table
-// cells left unparsed (newParser); goldmark parsers are safe for
-// concurrent use. Built on first use: hooks read cached specs and never
-// parse.
-var md = sync.OnceValue(func() parser.Parser { return newParser(true) })
+// cells and paragraphs nothing reads left unparsed (newParser,
+// lazyinline.go); goldmark parsers are safe for concurrent use. Built on
+// first use: hooks read cached specs and never parse.
+var md = sync.OnceValue(func() parser.Parser { return newParser(true, true) })
 
 // maxFenceDepth bounds how deep ```markdown fences inside template fences
 // are followed (a real template nests one level).
@@ -34,10 +35,20 @@ const maxFenceDepth = 4
 // show its warnings; it must not be used to run gates.
 func Parse(file string, data []byte) (*Spec, error) {
 	sum := sha256.Sum256(data)
-	if err := checkBounds(file, data); err != nil {
+	var s *source
+	err := checkSize(file, data)
+	if err == nil {
+		src := normalize(data)
+		s = newSource(src)
+		if len(src) == len(data) && (len(data) == 0 || &src[0] == &data[0]) {
+			err = s.checkNesting(file) // the document's own lines: not split a second time
+		} else {
+			err = checkBounds(file, data)
+		}
+	}
+	if err != nil {
 		return &Spec{File: file, SHA256: hex.EncodeToString(sum[:]), Phases: []Phase{}, Checklists: []Checklist{}, Warnings: []Warning{}}, err
 	}
-	s := newSource(normalize(data))
 	w := &walker{file: file, spec: &Spec{Version: SpecVersion, File: file, SHA256: hex.EncodeToString(sum[:])}, firstSection: map[string]int{}}
 	doc := md().Parse(text.NewReader(s.src))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -260,7 +271,7 @@ func (w *walker) closePhase() {
 	if len(p.Checks) == 0 {
 		p.Checks = builtinFor(p.Title, p.Line)
 	}
-	sort.SliceStable(p.Checklist, func(i, j int) bool { return p.Checklist[i].Line < p.Checklist[j].Line })
+	slices.SortStableFunc(p.Checklist, func(a, b ChecklistItem) int { return cmp.Compare(a.Line, b.Line) })
 	words := settleRequirements(&p.Phase)
 	blame := p.Line
 	if p.idLine > 0 {
@@ -623,10 +634,11 @@ func (w *walker) finish() {
 		}
 	}
 	prev := map[string]*Phase{}
-	seen := map[string]int{} // section + number key -> first line
+	type sectionNumber struct{ section, key string }
+	seen := map[sectionNumber]int{} // -> first line
 	for i := range sp.Phases {
 		p := &sp.Phases[i]
-		key := p.Section + " " + numberKey(p.Number)
+		key := sectionNumber{p.Section, numberKey(p.Number)}
 		if line, dup := seen[key]; dup {
 			w.warn(p.Line, "duplicate phase number %s in the %s section (also at line %d)", p.Number, sectionName(p.Section), line)
 		} else {
@@ -654,6 +666,6 @@ func (w *walker) finish() {
 	if sp.Warnings == nil {
 		sp.Warnings = []Warning{}
 	}
-	sort.SliceStable(sp.Warnings, func(i, j int) bool { return sp.Warnings[i].Line < sp.Warnings[j].Line })
-	sort.SliceStable(w.errs, func(i, j int) bool { return w.errs[i].Line < w.errs[j].Line })
+	slices.SortStableFunc(sp.Warnings, func(a, b Warning) int { return cmp.Compare(a.Line, b.Line) })
+	slices.SortStableFunc(w.errs, func(a, b Error) int { return cmp.Compare(a.Line, b.Line) })
 }

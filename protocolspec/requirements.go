@@ -28,16 +28,30 @@ var slugStop = newWordSet(
 
 // Slug is the id part a requirement or checklist text gives ("" for a text
 // with no significant word).
-func Slug(text string) string {
-	if !isASCIIText(text) {
-		// Some non-ASCII letters lower-case to ASCII ones (K, the Kelvin sign).
-		text = strings.ToLower(text)
+func Slug(text string) string { return string(appendSlug(nil, text)) }
+
+// appendSlug appends text's slug to dst.
+func appendSlug(dst []byte, text string) []byte {
+	if out, ok := appendLowerSlug(dst, text, false); ok {
+		return out
 	}
-	// The runs of [a-z0-9] of the lower-cased text, scanned by hand and
-	// written straight into the slug: Slug runs on every requirement.
-	out := make([]byte, 0, 48)
+	// Some non-ASCII letters lower-case to ASCII ones (K, the Kelvin sign).
+	out, _ := appendLowerSlug(dst, strings.ToLower(text), true)
+	return out
+}
+
+// appendLowerSlug appends the slug of text's runs of [a-z0-9], ASCII
+// letters lowered, scanned by hand and written straight into the slug
+// (Slug runs on every requirement). Unless text is lowered already, ok is
+// false when a non-ASCII byte comes before the slug is whole: the text
+// must be lower-cased first. Only the bytes the slug needs are read.
+func appendLowerSlug(dst []byte, text string, lowered bool) (_ []byte, ok bool) {
+	out := dst
 	words := 0
 	for i := 0; i < len(text) && words < slugWords; {
+		if text[i] >= 0x80 && !lowered {
+			return dst, false
+		}
 		if !isSlugByte(lowerASCII(text[i])) {
 			i++
 			continue
@@ -50,13 +64,16 @@ func Slug(text string) string {
 		for ; i < len(text) && isSlugByte(lowerASCII(text[i])); i++ {
 			out = append(out, lowerASCII(text[i]))
 		}
+		if i < len(text) && text[i] >= 0x80 && !lowered {
+			return dst, false // the word may go on in the lower-cased text
+		}
 		if slugStop.has(out[ws:]) {
 			out = out[:start]
 			continue
 		}
 		words++
 	}
-	return string(out)
+	return out, true
 }
 
 func lowerASCII(c byte) byte {
@@ -105,23 +122,35 @@ func settleRequirements(p *Phase) []reqWords {
 		words[i] = wordsOf(r.Text)
 	}
 	seen := map[string]int{}
+	var buf []byte
+	// An id is built in one buffer and made a string once; its slug part
+	// is the key of seen.
 	id := func(text string, line int) string {
-		sl := Slug(text)
-		if sl == "" {
-			sl = "line-" + strconv.Itoa(line)
+		buf = append(append(buf[:0], p.ID...), '.')
+		from := len(buf)
+		if buf = appendSlug(buf, text); len(buf) == from {
+			buf = strconv.AppendInt(append(buf, "line-"...), int64(line), 10)
 		}
-		seen[sl]++
-		if n := seen[sl]; n > 1 {
-			sl += "-" + strconv.Itoa(n)
+		to := len(buf)
+		n := seen[string(buf[from:to])] + 1
+		if n > 1 {
+			buf = strconv.AppendInt(append(buf, '-'), int64(n), 10)
 		}
-		return p.ID + "." + sl
+		id := string(buf)
+		seen[id[from:to]] = n
+		return id
 	}
-	byLine := map[int]string{}
+	var byLine map[int]string // requirement ids by line, for the checklist rows
+	if len(p.Checklist) > 0 {
+		byLine = make(map[int]string, len(p.Requirements))
+	}
 	firstItemMust := 0
 	for i := range p.Requirements {
 		r := &p.Requirements[i]
 		r.ID = id(r.Text, r.Line)
-		byLine[r.Line] = r.ID
+		if byLine != nil {
+			byLine[r.Line] = r.ID
+		}
 		r.Conditional = p.Condition != "" || words[i].flags&wordWhen != 0
 		if r.ListItem && r.Level == LevelMust && (firstItemMust == 0 || r.Line < firstItemMust) {
 			firstItemMust = r.Line

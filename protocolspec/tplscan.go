@@ -51,6 +51,7 @@ func scanTemplate(s *source) (blocks []tplBlock, ok bool) {
 		return nil, false // goldmark replaces NUL
 	}
 	refs := newRefLabels(s.src)
+	blocks = make([]tplBlock, 0, 8) // a block is large: grown from one at a time, most of a scan's copying
 	n := len(s.starts)
 	state := stOpen
 	var list *tplBlock
@@ -136,7 +137,7 @@ func scanTemplate(s *source) (blocks []tplBlock, ok bool) {
 			if cols < 0 || headerCells(l) != cols {
 				return nil, false
 			}
-			blocks = append(blocks, tplBlock{kind: tplTable, lines: []int{s.starts[i]}})
+			blocks = append(blocks, tplBlock{kind: tplTable, lines: append(make([]int, 0, 8), s.starts[i])})
 			i, state = i+1, stTable
 		case thematicBreak(l):
 			state = stOpen
@@ -260,6 +261,24 @@ func bulletItem(l []byte) (marker byte, content []byte, kind int) {
 // from collapsing whitespace.
 const inlineSpecial = "\\`*_[]<>&!~"
 
+var isInlineSpecial = func() (t [256]bool) {
+	for i := 0; i < len(inlineSpecial); i++ {
+		t[inlineSpecial[i]] = true
+	}
+	return t
+}()
+
+// hasInlineSpecial reports whether b holds a byte of inlineSpecial (or,
+// with newline, a '\n'): bytes.ContainsAny built the set on every call.
+func hasInlineSpecial(b []byte, newline bool) bool {
+	for _, c := range b {
+		if isInlineSpecial[c] || newline && c == '\n' {
+			return true
+		}
+	}
+	return false
+}
+
 // taskItem reads a list item's content: a task ("[ ] text", "[x] text")
 // gives a checklist item, any other item nil. ok is false for a task (or
 // what might be one) the scanner does not read exactly.
@@ -275,7 +294,7 @@ func taskItem(s *source, i int, content []byte) (it *ChecklistItem, ok bool) {
 		return nil, true
 	}
 	rest := content[3:]
-	if len(rest) < 2 || rest[0] != ' ' || isBlank(rest) || bytes.ContainsAny(rest, inlineSpecial) {
+	if len(rest) < 2 || rest[0] != ' ' || isBlank(rest) || hasInlineSpecial(rest, false) {
 		return nil, false
 	}
 	var f flat

@@ -1,6 +1,9 @@
 package protocolspec
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // hasWord reports whether text holds one of words as a whole word, in any
 // case: what `(?i)\b(w1|w2|...)\b` matches, without a regexp (it runs on
@@ -84,65 +87,93 @@ const (
 )
 
 // reqWords is what the walk asks of a requirement's words, read once:
-// settling the phase, inferring checks and matching templates each asked
-// again, scanning and lower-casing the text every time.
+// settling the phase and inferring checks each asked again, scanning and
+// lower-casing the text every time.
 type reqWords struct {
 	flags uint8
-	lower string // strings.ToLower of the text
+	cues  cue // the inference rules' phrases its lower-cased text holds (cues.go)
 }
-
-// classFirst holds the first letters of the words of every class (and of
-// "in case"): a word starting otherwise is not lowered nor looked up.
-var classFirst = letters(&requirementConditionals, &conditionalWords, &creationWords, &inCase)
 
 var inCase = newWordSet("in", "case")
 
-// letterSet is a set of the letters a-z.
-type letterSet uint32
-
-func letters(sets ...*wordSet) letterSet {
-	var l letterSet
-	for _, s := range sets {
-		l |= letterSet(s.first)
+// wordsOf reads text's word classes as hasWord reads each of them, and
+// its cues. The text is lowered once, on the stack, and its words are
+// read from that copy.
+func wordsOf(text string) reqWords {
+	var buf [256]byte // most requirements are shorter: no allocation
+	low := buf[:0]
+	for i := 0; i < len(text); i++ {
+		low = append(low, lowerASCII(text[i]))
 	}
-	return l
+	flags := wordFlags(low)
+	if !isASCIIText(text) {
+		// The cues are phrases of strings.ToLower's text (the classes
+		// are words of ASCII letters, lowered as above).
+		low = append(low[:0], strings.ToLower(text)...)
+	}
+	return reqWords{flags: flags, cues: cuesOf(low)}
 }
 
-func (l letterSet) has(c byte) bool { return 'a' <= c && c <= 'z' && l&(1<<(c-'a')) != 0 }
-
-// wordsOf reads text's word classes as hasWord reads each of them.
-func wordsOf(text string) reqWords {
-	var buf, prev [16]byte
-	prevN, prevEnd := 0, -1
+// wordFlags reads the word classes of text whose ASCII letters are
+// lower case.
+func wordFlags(low []byte) uint8 {
 	var flags uint8
-	for i := 0; i < len(text); {
-		if !isWordByte(text[i]) {
+	prevStart, prevEnd := 0, -1 // the word before, when it may be "in"
+	for i := 0; i < len(low); {
+		if !isWordByte(low[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(text) && isWordByte(text[j]) {
+		for j < len(low) && isWordByte(low[j]) {
 			j++
 		}
-		if n := j - i; n <= len(buf) && classFirst.has(lowerASCII(text[i])) {
-			for k := 0; k < n; k++ {
-				buf[k] = lowerASCII(text[i+k])
-			}
-			lw := buf[:n]
-			if requirementConditionals.has(lw) || string(prev[:prevN]) == "in" && string(lw) == "case" && text[prevEnd:i] == " " {
-				flags |= wordWhen
-			}
-			if conditionalWords.has(lw) {
-				flags |= wordConditional
-			}
-			if creationWords.has(lw) {
-				flags |= wordCreation
-			}
-			prev, prevN, prevEnd = buf, n, j
-		} else {
-			prevN = 0 // not a word of any class, nor "in"
+		c := low[i]
+		if c < 'a' || c > 'z' || classWords[c-'a'] == nil {
+			prevEnd = -1 // not a word of any class, nor "in"
+			i = j
+			continue
 		}
+		w := low[i:j]
+		for _, cw := range classWords[c-'a'] {
+			if cw.word == string(w) {
+				flags |= cw.flags
+			}
+		}
+		if prevEnd >= 0 && string(w) == "case" && string(low[prevStart:prevEnd]) == "in" && string(low[prevEnd:i]) == " " {
+			flags |= wordWhen
+		}
+		prevStart, prevEnd = i, j
 		i = j
 	}
-	return reqWords{flags: flags, lower: strings.ToLower(text)}
+	return flags
 }
+
+type classWord struct {
+	word  string
+	flags uint8
+}
+
+// classWords are the words of every class by first letter, each with the
+// classes it is in, so a word is looked up once for all of them; "in"
+// and "case" are there with no class, for "in case".
+var classWords = func() (t [26][]classWord) {
+	add := func(set *wordSet, flag uint8) {
+		for _, ws := range set.byFirst {
+			for _, w := range ws {
+				k := w[0] - 'a'
+				i := slices.IndexFunc(t[k], func(cw classWord) bool { return cw.word == w })
+				if i < 0 {
+					i = len(t[k])
+					t[k] = append(t[k], classWord{word: w})
+				}
+				t[k][i].flags |= flag
+			}
+		}
+	}
+	add(&requirementConditionals, wordWhen)
+	add(&conditionalWords, wordConditional)
+	add(&creationWords, wordCreation)
+	add(&inCase, 0)
+	return t
+}()

@@ -106,7 +106,8 @@ func slugReference(text string) string {
 // the real protocols and on edge cases.
 func TestSlugMatchesReference(t *testing.T) {
 	lines := []string{"", "The", "The agent MUST read `.agents/HANDOFF.md` before starting work", "A B C D E F", "MUST MUST must",
-		"\u212a-factor Kelvin", "İstanbul IS big", "ÀÉÎ Õ ü 42", "x1 y2 z3 w4 v5", "the a an agent must shall", "Ünïcode-AND ascii"}
+		"\u212a-factor Kelvin", "İstanbul IS big", "ÀÉÎ Õ ü 42", "x1 y2 z3 w4 v5", "the a an agent must shall", "Ünïcode-AND ascii",
+		"a1 b2 c3 d4\u212a", "a1 b2 c3 d4 \u212a", "a1 b2 c3 d4 e5 é", "the é a1 b2 c3 d4", "\u212ax y z w"}
 	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
@@ -149,8 +150,20 @@ func TestWordsOfMatchesHasWord(t *testing.T) {
 		if got, want := w.flags&wordCreation != 0, hasWord(l, &creationWords, "", ""); got != want {
 			t.Errorf("wordsOf(%q) creation = %v, hasWord says %v", l, got, want)
 		}
-		if w.lower != strings.ToLower(l) {
-			t.Errorf("wordsOf(%q).lower = %q", l, w.lower)
+		if want := cuesOf([]byte(strings.ToLower(l))); w.cues != want {
+			t.Errorf("wordsOf(%q).cues = %b, want %b", l, w.cues, want)
 		}
 	}
+}
+
+// FuzzSlug: Slug gives what its first, allocating version gave.
+func FuzzSlug(f *testing.F) {
+	for _, s := range []string{"The agent MUST read `.agents/HANDOFF.md`", "a1 b2 c3 d4\u212a", "İstanbul IS big", "the é a1 b2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Slug(s), slugReference(s); got != want {
+			t.Fatalf("Slug(%q) = %q, want %q", s, got, want)
+		}
+	})
 }

@@ -1,0 +1,394 @@
+package protocolspec
+
+import (
+	"bytes"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Paragraphs whose inline markup nothing reads are left without inline
+// nodes: goldmark parses the inline markup of every paragraph, and most
+// of a protocol's prose gives nothing to the parser. The walk reads a
+// paragraph's inline nodes for
+//
+//   - its text, when the text holds an RFC 2119 key word in a phase (a
+//     requirement, or a list item's requirement: the item's text is all
+//     its paragraphs' and headings'), when it opens with a task check
+//     box, or when it names a template's path ("Create at: ...");
+//   - raw HTML, where gate comments are;
+//
+// so a paragraph with none of '<' (raw HTML, autolinks), '[' (links, check
+// boxes) and '&' (entities), no key word among its letters when it may be
+// in a phase and no "create" when it may be a template's, is never read:
+// without those three bytes inline markup only drops punctuation, never a
+// letter, so the letters of its text are those of its source. It may be
+// in a phase after a top-level heading that may read "Phase N: ..." until
+// a top-level heading no deeper, and a template's when it is a top-level
+// paragraph under a heading that may hold "template" (lazyHeadings). In a
+// list item, the item's paragraphs are left unparsed together, only when
+// all of them may be and no heading shares the item.
+//
+// goldmark has no hook between block and inline parsing, so the lines of
+// such a paragraph are taken away when the paragraph closes (the inline
+// parser finds nothing to read) and given back by an AST transformer once
+// inline parsing is done. lazyinline_test.go checks that Parse,
+// ParseChecklists and Headings give what they give with every paragraph
+// parsed, and that the trees differ only by the inline nodes left out.
+
+// lazyInline holds the parser parts; key is the parse's *lazyState.
+type lazyInline struct{ key parser.ContextKey }
+
+type lazyState struct {
+	// candidate is the paragraph lazyInline.Transform found unread, which
+	// closes next: goldmark closes a paragraph right after transforming
+	// it, unless a block that needs the paragraph (a setext heading) is
+	// opening, and then the paragraph is not among the open blocks.
+	candidate *ast.Paragraph
+	inItems   []*ast.Paragraph // closed candidates in list items not yet closed
+	held      []heldLines
+	// phases are the levels of the top-level headings so far that may
+	// open a phase and that no heading has closed since (lazyHeadings),
+	// rising: a key word outside them is read by no one. templates are
+	// those of the headings that may name a template: "create" is read
+	// only in a top-level paragraph under one (walker.inferTemplates).
+	phases, templates []int
+}
+
+// heldLines is a paragraph whose lines are held while inline parsing
+// runs: its Segments are cut to none, keeping their array, and n is how
+// many to give back. A tight list turns its items' paragraphs into text
+// blocks with the same (cut) Segments, so a paragraph in an item is found
+// again by its place among the item's children.
+type heldLines struct {
+	p        *ast.Paragraph
+	item     *ast.ListItem // the item p is in, or nil
+	index, n int           // p's place among item's children; its lines
+}
+
+func (z lazyInline) state(pc parser.Context) *lazyState {
+	st, _ := pc.Get(z.key).(*lazyState)
+	if st == nil {
+		st = &lazyState{}
+		pc.Set(z.key, st)
+	}
+	return st
+}
+
+// Transform runs last of the paragraph transformers.
+func (z lazyInline) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	st := z.state(pc)
+	st.candidate = nil
+	inTemplate := len(st.templates) > 0 && p.Parent() != nil && p.Parent().Kind() == ast.KindDocument
+	if !unreadInline(p.Lines(), reader.Source(), len(st.phases) > 0, inTemplate) {
+		return
+	}
+	if slices.ContainsFunc(pc.OpenedBlocks(), func(b parser.Block) bool { return b.Node == p }) {
+		st.candidate = p
+	}
+}
+
+// lazyParagraphs is goldmark's paragraph parser; a candidate's lines are
+// held when it closes.
+type lazyParagraphs struct {
+	parser.BlockParser
+	z lazyInline
+}
+
+func (l lazyParagraphs) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	l.BlockParser.Close(node, reader, pc)
+	st := l.z.state(pc)
+	p, _ := node.(*ast.Paragraph)
+	if p == nil || p != st.candidate {
+		return
+	}
+	st.candidate = nil
+	if p.Parent() == nil {
+		return // no lines left: goldmark removed it
+	}
+	if _, ok := p.Parent().(*ast.ListItem); ok {
+		st.inItems = append(st.inItems, p) // decided when the item closes
+		return
+	}
+	st.hold(p)
+}
+
+// lazyItems is goldmark's list item parser; the candidates of an item are
+// held when it closes, if its text is never read.
+type lazyItems struct {
+	parser.BlockParser
+	z lazyInline
+}
+
+func (l lazyItems) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	l.BlockParser.Close(node, reader, pc)
+	st := l.z.state(pc)
+	// The item's candidates are the last ones: its children close before
+	// it, and nested items took theirs when they closed.
+	k := len(st.inItems)
+	for k > 0 && st.inItems[k-1].Parent() == node {
+		k--
+	}
+	mine := st.inItems[k:]
+	st.inItems = st.inItems[:k]
+	for c := node.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
+			if p, ok := c.(*ast.Paragraph); !ok || !slices.Contains(mine, p) {
+				return // a text the item's text holds may be read
+			}
+		}
+	}
+	for _, p := range mine {
+		st.hold(p)
+	}
+}
+
+func (st *lazyState) hold(p *ast.Paragraph) {
+	h := heldLines{p: p, n: p.Lines().Len()}
+	if item, ok := p.Parent().(*ast.ListItem); ok {
+		h.item = item
+		for c := item.FirstChild(); c != p; c = c.NextSibling() {
+			h.index++
+		}
+	}
+	// Nothing appends to a closed paragraph's lines before they are given
+	// back, so the array still holds them then.
+	p.Lines().SetSliced(0, 0)
+	st.held = append(st.held, h)
+}
+
+// lazyHeadings is one of goldmark's heading parsers; a top-level heading
+// updates the phases and templates a paragraph may be in when it closes
+// (before the blocks after it open).
+type lazyHeadings struct {
+	parser.BlockParser
+	z lazyInline
+}
+
+func (l lazyHeadings) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	l.BlockParser.Close(node, reader, pc)
+	h, ok := node.(*ast.Heading)
+	if !ok || node.Parent() == nil || node.Parent().Kind() != ast.KindDocument {
+		return // not a heading the walk reads for phases
+	}
+	st := l.z.state(pc)
+	// A heading closes the phase (walker.headingState) or the template
+	// (walker.inferTemplates) it is no deeper than.
+	st.phases = closeLevels(st.phases, h.Level)
+	st.templates = closeLevels(st.templates, h.Level)
+	if mayOpenPhase(h.Lines(), reader.Source()) {
+		st.phases = append(st.phases, h.Level)
+	}
+	if mayNameTemplate(h.Lines(), reader.Source()) {
+		st.templates = append(st.templates, h.Level)
+	}
+}
+
+// closeLevels drops the rising levels a heading of level closes.
+func closeLevels(levels []int, level int) []int {
+	for len(levels) > 0 && levels[len(levels)-1] >= level {
+		levels = levels[:len(levels)-1]
+	}
+	return levels
+}
+
+// mayNameTemplate reports whether a heading with these lines may hold
+// "template" in any case once its inline markup is reduced: its letters
+// do, or it holds a byte that could change them.
+func mayNameTemplate(lines *text.Segments, src []byte) bool {
+	var low uint64 // the last 8 letters, lower-cased
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for _, c := range src[seg.Start:seg.Stop] {
+			switch {
+			case c >= 0x80 || byteClass[c] == classMarkup:
+				return true
+			case byteClass[c] == classUpper || byteClass[c] == classLower:
+				if low = low<<8 | uint64(lowerASCII(c)); low == packedTemplate {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// mayOpenPhase reports whether a heading with these lines may read
+// "Phase <number>: ..." once its inline markup is reduced: its first
+// letters are "phase" in any case, or it holds a byte that could change
+// its letters ('<', '[', '&', or a non-ASCII one: (?i) takes a long s, ſ,
+// for the s).
+func mayOpenPhase(lines *text.Segments, src []byte) bool {
+	var first [len("phase")]byte
+	n := 0
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for _, c := range src[seg.Start:seg.Stop] {
+			switch {
+			case c >= 0x80 || byteClass[c] == classMarkup:
+				return true
+			case n < len(first) && (byteClass[c] == classUpper || byteClass[c] == classLower):
+				first[n] = lowerASCII(c)
+				n++
+			}
+		}
+	}
+	return n == len(first) && string(first[:]) == "phase"
+}
+
+// lazyRestore gives the held lines back after inline parsing.
+type lazyRestore struct{ z lazyInline }
+
+func (r lazyRestore) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	st, _ := pc.Get(r.z.key).(*lazyState)
+	if st == nil {
+		return
+	}
+	for _, h := range st.held {
+		var n ast.Node = h.p
+		if h.p.Parent() == nil && h.item != nil {
+			n = h.item.FirstChild() // the text block that took p's place
+			for i := 0; i < h.index; i++ {
+				n = n.NextSibling()
+			}
+		}
+		n.Lines().SetSliced(0, h.n)
+	}
+	pc.Set(r.z.key, nil)
+}
+
+// blockParsers is goldmark's default block parsers with the paragraph
+// and list item parsers wrapped.
+func (z lazyInline) blockParsers() []util.PrioritizedValue {
+	bps := parser.DefaultBlockParsers()
+	atx, setext := reflect.TypeOf(parser.NewATXHeadingParser()), reflect.TypeOf(parser.NewSetextHeadingParser())
+	wrapped := 0
+	for i, v := range bps {
+		bp := v.Value.(parser.BlockParser)
+		switch {
+		case bp == parser.NewParagraphParser():
+			bps[i].Value = lazyParagraphs{bp, z}
+		case bp == parser.NewListItemParser():
+			bps[i].Value = lazyItems{bp, z}
+		case reflect.TypeOf(bp) == atx || reflect.TypeOf(bp) == setext:
+			bps[i].Value = lazyHeadings{bp, z}
+		default:
+			continue
+		}
+		wrapped++
+	}
+	if wrapped != 4 {
+		panic("protocolspec: goldmark's paragraph, list item or heading parsers not found")
+	}
+	return bps
+}
+
+// unreadInline reports whether a paragraph with these lines is never
+// read (see above); its key words matter only when it may be in a
+// phase.
+func unreadInline(lines *text.Segments, src []byte, inPhase, inTemplate bool) bool {
+	if !inPhase && !inTemplate {
+		// Only markup is read: found by IndexByte, not a byte at a time.
+		for i := 0; i < lines.Len(); i++ {
+			seg := lines.At(i)
+			b := src[seg.Start:seg.Stop]
+			if bytes.IndexByte(b, '<') >= 0 || bytes.IndexByte(b, '[') >= 0 || bytes.IndexByte(b, '&') >= 0 {
+				return false
+			}
+		}
+		return true
+	}
+	// The last letters are kept packed, a byte each, newest lowest: up0
+	// and up1 hold the last 16 capitals in a row (none when a small
+	// letter came since), low the last 8 letters, lower-cased. Each is
+	// compared only at a letter a word it looks for ends with.
+	var up0, up1, low uint64
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for _, c := range src[seg.Start:seg.Stop] {
+			if 'a' <= c && c <= 'z' { // most bytes: tested first
+				up0, up1 = 0, 0
+				low = low<<8 | uint64(c)
+				if inTemplate && c == 'e' && low&(1<<48-1) == packedCreate {
+					return false
+				}
+				continue
+			}
+			switch byteClass[c] {
+			case classMarkup:
+				return false
+			case classUpper:
+				up1 = up1<<8 | up0>>56
+				up0 = up0<<8 | uint64(c)
+				low = low<<8 | uint64(c+'a'-'A')
+				if inPhase && keywordLast[c] && endsWithKeyword(up0, up1) || inTemplate && c == 'E' && low&(1<<48-1) == packedCreate {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+const (
+	classOther  = iota
+	classMarkup // '<', '[', '&'
+	classUpper
+	classLower
+)
+
+var byteClass = func() (t [256]uint8) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c], t[c+'a'-'A'] = classUpper, classLower
+	}
+	t['<'], t['['], t['&'] = classMarkup, classMarkup, classMarkup
+	return t
+}()
+
+// packed is a word's last (up to 16) bytes as unreadInline keeps them.
+func packed(w string) (p [2]uint64) {
+	for i := 0; i < len(w); i++ {
+		p[1] = p[1]<<8 | p[0]>>56
+		p[0] = p[0]<<8 | uint64(w[i])
+	}
+	return p
+}
+
+var packedCreate, packedTemplate = packed("create")[0], packed("template")[0]
+
+// keywordNames are the words of the RFC 2119 key words ("NOT RECOMMENDED"
+// ends with RECOMMENDED, "MUST NOT" starts with MUST).
+var keywordNames = []string{"MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED", "MAY", "OPTIONAL"}
+
+// keywords are keywordNames packed, each with the mask of its length.
+var keywords = func() (ks [][2][2]uint64) {
+	for _, k := range keywordNames {
+		mask := packed(strings.Repeat("\xff", len(k)))
+		ks = append(ks, [2][2]uint64{packed(k), mask})
+	}
+	return ks
+}()
+
+// keywordLast holds the last letter of each key word.
+var keywordLast = func() (t [256]bool) {
+	for _, k := range keywordNames {
+		t[k[len(k)-1]] = true
+	}
+	return t
+}()
+
+// endsWithKeyword reports whether packed capitals end with a key word.
+func endsWithKeyword(up0, up1 uint64) bool {
+	for _, k := range keywords {
+		if up0&k[1][0] == k[0][0] && up1&k[1][1] == k[0][1] {
+			return true
+		}
+	}
+	return false
+}

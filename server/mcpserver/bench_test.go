@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -124,6 +125,28 @@ func BenchmarkMCPToolsCall(b *testing.B) {
 			return nil
 		})
 	})
+	// The server alone: the same handler answering in process, no network
+	// and no client, one request at a time (ns/op is the server's time per
+	// request). The peer is a JSON-RPC ping, the cheapest request there is.
+	handler := server.New(server.Options{Engine: o.Engine, Repo: o.Repo, LoadSpec: o.LoadSpec, Protocol: o.Protocol, Version: o.Version, Logger: o.Logger, MCP: srv}).Handler()
+	for _, c := range []struct{ name, body, want string }{
+		{"ping", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, `"result":{}`},
+		{"tools-list", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `"validate_gate"`},
+	} {
+		b.Run("handler/"+c.name, func(b *testing.B) {
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, mcpserver.Path, strings.NewReader(c.body))
+				req.Host = "127.0.0.1:8080"
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				rec := httptest.NewRecorder()
+				handler.ServeHTTP(rec, req)
+				if rec.Code != 200 || !strings.Contains(rec.Body.String(), c.want) {
+					b.Fatalf("%s: %d %s", c.name, rec.Code, rec.Body)
+				}
+			}
+		})
+	}
 	cs := mcpConnectStdio(b, srv)
 	// tools/list: static, so it should cost no more than a ping.
 	b.Run("stdio/tools-list", func(b *testing.B) {

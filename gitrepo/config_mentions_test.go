@@ -92,3 +92,37 @@ func TestPlainCheckoutReadsSystemFiles(t *testing.T) {
 		t.Error("core.eol passed with git -c was missed")
 	}
 }
+
+// git reads attributes from a tree instead of the worktree's .gitattributes
+// when GIT_ATTR_SOURCE (git --attr-source) or attr.tree names one: that
+// tree's attributes can convert a file's bytes (eol=crlf, a filter) though
+// no .gitattributes is tracked, so the worktree mark cannot trust them.
+func TestPlainCheckoutAttrSource(t *testing.T) {
+	gittest.Require(t)
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	repo, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := systemAttributes
+	t.Cleanup(func() { systemAttributes = saved })
+	systemAttributes = nil
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_ATTR_SOURCE", "")
+	if !repo.plainCheckout() {
+		t.Fatal("nothing configured, yet not plain")
+	}
+	t.Setenv("GIT_ATTR_SOURCE", "HEAD")
+	if repo.plainCheckout() {
+		t.Error("GIT_ATTR_SOURCE names a tree of attributes, yet plain")
+	}
+	t.Setenv("GIT_ATTR_SOURCE", "")
+	gittest.Git(t, dir, "config", "attr.tree", "HEAD")
+	if repo.plainCheckout() {
+		t.Error("attr.tree names a tree of attributes, yet plain")
+	}
+}

@@ -487,6 +487,9 @@ func (r *Repo) plainCheckout() bool {
 		xdg = filepath.Join(home, ".config")
 	}
 	attrs := []string{filepath.Join(r.commonDir, "info", "attributes"), filepath.Join(xdg, "git", "attributes")}
+	if os.Getenv("GIT_ATTR_SOURCE") != "" {
+		return false // git --attr-source: attributes are read from a tree, not the worktree
+	}
 	nosystem, ok := gitBool(os.Getenv("GIT_ATTR_NOSYSTEM"))
 	if !ok {
 		return false
@@ -499,5 +502,7 @@ func (r *Repo) plainCheckout() bool {
 			return false
 		}
 	}
-	return !r.ConfigMentions(os.Getenv, "autocrlf", "eol", "attributesfile", "include", "filter", "worktreeconfig")
+	// "attr" is attr.tree as well as core.attributesFile: attr.tree too
+	// names a tree whose .gitattributes git reads.
+	return !r.ConfigMentions(os.Getenv, "autocrlf", "eol", "attr", "include", "filter", "worktreeconfig")
 }

@@ -74,14 +74,16 @@ func (r *Repo) ConfigMentions(getenv func(string) string, words ...string) bool 
 }
 
 // systemConfigs are where git builds keep their system configuration:
-// the prefix differs by build (Debian's /etc, Homebrew's, Apple's command
-// line tools and Xcode), and a process asking git which one it reads would
-// cost what a fast path saves. Reading a file this git does not read can
-// only turn a fast path off, never on.
+// the prefix differs by build (Debian's /etc, Homebrew's and Linuxbrew's,
+// Apple's command line tools and Xcode; not a relocatable build's), and a
+// process asking git which one it reads would cost what a fast path saves.
+// Reading a file this git does not read can only turn a fast path off,
+// never on.
 var systemConfigs = []string{
 	"/etc/gitconfig",
 	"/usr/local/etc/gitconfig",
 	"/opt/homebrew/etc/gitconfig",
+	"/home/linuxbrew/.linuxbrew/etc/gitconfig",
 	"/Library/Developer/CommandLineTools/usr/share/git-core/gitconfig",
 	"/Applications/Xcode.app/Contents/Developer/usr/share/git-core/gitconfig",
 }
@@ -91,6 +93,7 @@ var systemAttributes = []string{
 	"/etc/gitattributes",
 	"/usr/local/etc/gitattributes",
 	"/opt/homebrew/etc/gitattributes",
+	"/home/linuxbrew/.linuxbrew/etc/gitattributes",
 	"/Library/Developer/CommandLineTools/usr/share/git-core/gitattributes",
 	"/Applications/Xcode.app/Contents/Developer/usr/share/git-core/gitattributes",
 }

@@ -42,9 +42,10 @@ func (r *Repo) WorktreeMark() (WorktreeState, bool) {
 	// The untracked walk runs while the tracked files are stat'ed, into a
 	// hash of its own that joins the mark after the index's.
 	hw := sha256.New()
-	walked := false
+	walked, untrackedAttrs := false, false
 	ix, ok := r.hashIndex(h, func(tracked map[string]bool) {
 		w := &untrackedWalk{root: r.root, h: hw, tracked: tracked}
+		defer func() { untrackedAttrs = w.attributes }()
 		if b, err := os.ReadFile(filepath.Join(r.commonDir, "info", "exclude")); err == nil {
 			ps, ok := ignorePatterns(b, nil)
 			if !ok {
@@ -59,7 +60,7 @@ func (r *Repo) WorktreeMark() (WorktreeState, bool) {
 	}
 	h.Write(hw.Sum(nil))
 	st := WorktreeState{Mark: hex.EncodeToString(h.Sum(nil)[:16]), Head: head}
-	if len(ix.suspects) > 0 && !ix.attributes && r.plainCheckout() {
+	if len(ix.suspects) > 0 && !ix.attributes && !untrackedAttrs && r.plainCheckout() {
 		// A hook reads at most a few files, none large: past that, git decides.
 		const maxReads, maxBytes = 32, 4 << 20
 		for i, e := range ix.suspects {
@@ -292,6 +293,9 @@ type untrackedWalk struct {
 	tracked map[string]bool
 	base    []gitignore.Pattern
 	list    *[]string // tests: the untracked paths, as git status names them
+	// attributes: a .gitattributes the index does not track is in a
+	// walked folder (git reads it, ignored or not).
+	attributes bool
 }
 
 // dir walks one folder (rel "" is the root) under the patterns that apply
@@ -334,6 +338,9 @@ func (w *untrackedWalk) dir(rel string, comps []string, patterns []gitignore.Pat
 		}
 		if inIndex && !isDir {
 			continue // hashed with the index
+		}
+		if name == ".gitattributes" {
+			w.attributes = true
 		}
 		sub := append(comps[:len(comps):len(comps)], name)
 		if m.Match(sub, isDir) {

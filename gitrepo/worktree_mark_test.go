@@ -220,7 +220,19 @@ func TestWorktreeModified(t *testing.T) {
 		t.Error("with core.autocrlf set, the bytes were trusted")
 	}
 	gittest.Git(t, root, "config", "--unset", "core.autocrlf")
+	// git reads a .gitattributes it does not track, ignored or not.
 	gittest.Write(t, root, "src/.gitattributes", "*.go text eol=crlf\n")
+	if modified() {
+		t.Error("with an untracked .gitattributes, the bytes were trusted")
+	}
+	exclude := filepath.Join(root, ".git", "info", "exclude")
+	if err := os.WriteFile(exclude, []byte(".gitattributes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if modified() {
+		t.Error("with an ignored .gitattributes, the bytes were trusted")
+	}
+	os.Remove(exclude)
 	gittest.Git(t, root, "add", "src/.gitattributes")
 	if modified() {
 		t.Error("with a tracked .gitattributes, the bytes were trusted")

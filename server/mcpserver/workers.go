@@ -1,6 +1,9 @@
 package mcpserver
 
-import "sync/atomic"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // workerPool runs tool handlers on long-lived goroutines.
 //
@@ -31,12 +34,24 @@ func newWorkerPool(max int) *workerPool {
 
 // run calls f on an idle worker, or a new one, or the caller's goroutine,
 // and returns when f has returned. A panic in f is raised again in the
-// caller, so it surfaces where it would without the pool.
+// caller, and a runtime.Goexit in f ends the caller's goroutine, so each
+// surfaces where it would without the pool.
 func (p *workerPool) run(f func()) {
 	done := make(chan any, 1)
 	job := func() {
-		defer func() { done <- recover() }()
+		returned := false
+		defer func() {
+			switch v := recover(); {
+			case returned:
+				done <- nil
+			case v != nil:
+				done <- v
+			default: // runtime.Goexit: this goroutine ends too
+				done <- goexit{}
+			}
+		}()
 		f()
+		returned = true
 	}
 	select {
 	case p.jobs <- job:
@@ -48,12 +63,20 @@ func (p *workerPool) run(f func()) {
 			job()
 		}
 	}
-	if v := <-done; v != nil {
+	switch v := <-done; v.(type) {
+	case nil:
+	case goexit:
+		runtime.Goexit()
+	default:
 		panic(v)
 	}
 }
 
+// goexit is what run receives when f called runtime.Goexit.
+type goexit struct{}
+
 func (p *workerPool) work(job func()) {
+	defer p.n.Add(-1) // a Goexit in a job ends the worker
 	for {
 		job()
 		job = <-p.jobs

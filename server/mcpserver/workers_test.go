@@ -1,8 +1,10 @@
 package mcpserver
 
 import (
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestWorkerPoolRunsEveryCall(t *testing.T) {
@@ -55,4 +57,33 @@ func TestWorkerPoolPanicReachesCaller(t *testing.T) {
 		}
 	}()
 	p.run(func() { panic("boom") })
+}
+
+// A runtime.Goexit in a call (t.FailNow in a handler under test) ends the
+// caller's goroutine, as it would without the pool, rather than returning
+// as if the call had succeeded; the worker it ended is no longer counted.
+func TestWorkerPoolGoexitEndsCaller(t *testing.T) {
+	p := newWorkerPool(1)
+	p.run(func() {}) // one worker, idle
+	returned := make(chan bool, 1)
+	go func() {
+		ok := false
+		defer func() { returned <- ok }()
+		p.run(func() { runtime.Goexit() })
+		ok = true // not reached
+	}()
+	if <-returned {
+		t.Fatal("run returned after its call's Goexit")
+	}
+	// The worker's goroutine finishes unwinding after run's caller heard.
+	for deadline := time.Now().Add(5 * time.Second); p.n.Load() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d workers counted after the only one ended", p.n.Load())
+		}
+	}
+	ran := false
+	p.run(func() { ran = true })
+	if !ran {
+		t.Error("pool unusable after a Goexit")
+	}
 }

@@ -2,7 +2,6 @@ package protocolspec
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,9 +17,8 @@ func TestCuesOfMatchesContains(t *testing.T) {
 			lines = append(lines, w, "x "+w, w+" x", w[:len(w)-1], w[1:])
 		}
 	}
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
-	paths = append(paths, "testdata/basic.md", "testdata/templates.md")
-	for _, p := range paths {
+	lines = append(lines, fixtureLines(t)...)
+	for _, p := range []string{"testdata/basic.md", "testdata/templates.md"} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,40 @@ func fixture(t testing.TB, name string) []byte {
 		t.Fatalf("fixture %s: %v", name, err)
 	}
 	return data
+}
+
+// fixtureDocs returns every real document in ../shared/fixtures/ai-agents,
+// for tests that compare a hand-written matcher with the regexp it
+// replaced on them as well as on their own cases. None there fails in CI;
+// elsewhere the test runs on its own cases alone.
+func fixtureDocs(t testing.TB) []string {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
+	if len(paths) == 0 {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no fixtures in ../shared/fixtures/ai-agents")
+		}
+		t.Log("no fixtures in ../shared/fixtures/ai-agents: only the test's own cases")
+	}
+	docs := make([]string, len(paths))
+	for i, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs[i] = string(b)
+	}
+	return docs
+}
+
+// fixtureLines is every line of fixtureDocs.
+func fixtureLines(t testing.TB) []string {
+	t.Helper()
+	var lines []string
+	for _, d := range fixtureDocs(t) {
+		lines = append(lines, strings.Split(d, "\n")...)
+	}
+	return lines
 }
 
 const (

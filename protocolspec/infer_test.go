@@ -292,14 +292,7 @@ func TestInferWordChecksAreSound(t *testing.T) {
 		"MUST NOT directly Edit a/b", "SHALL NOT write to x.md", "The agent SHALL Change CHANGELOG.md", "MUST UPDATE docs/a.md with: x",
 		"MUST create a new Feature Branch", "SHALL use a \u017feparate branch", "MUST Work On an topic branch", "MUST follow Conventional-Commits",
 		"x.md is READ-ONLY", "x.md is Read Only", "MUST commit all the changes", "MUST Commit All changed files", "MUST keep a CLEAN working tree"}
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, strings.Split(string(b), "\n")...)
-	}
+	lines = append(lines, fixtureLines(t)...)
 	re := inferRE()
 	limitedRE, notRE := regexp.MustCompile(`(?i)\b(until|till|without|by hand|manually)\b`), regexp.MustCompile(`(?i)\bnot\b`)
 	checks := []struct {

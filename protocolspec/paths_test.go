@@ -1,11 +1,8 @@
 package protocolspec
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -14,14 +11,7 @@ import (
 func TestPathTokensMatchRegexp(t *testing.T) {
 	lines := []string{"", "/", "//", "a/", "a//b", "/a", "a/b/", "a/b//", ".agents/HANDOFF.md is read-only", "x *.md, docs/**/ and y-z_1.",
 		"é/a", "aé/b", "a/é", "`src/`", "a /b", "a/ b", "---", "a\u00a0b/c"}
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, strings.Split(string(b), "\n")...)
-	}
+	lines = append(lines, fixtureLines(t)...)
 	re := regexp.MustCompile(pathPattern)
 	for _, l := range lines {
 		if got, want := pathTokens(l), re.FindAllString(l, -1); !slices.Equal(got, want) {

@@ -3,8 +3,6 @@ package protocolspec
 import (
 	"bytes"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,14 +78,7 @@ func lastWord(b []byte) string {
 // the real protocols' lines and on edge cases.
 func TestIsAbbreviation(t *testing.T) {
 	lines := []string{"e.g", "E.G", "see e.g", "I.e", "vs", "VS", "xvs", "cf", "c.f", "etc", "", ".", "a.e.g", "é.g"}
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, strings.Split(string(b), "\n")...)
-	}
+	lines = append(lines, fixtureLines(t)...)
 	for _, l := range lines {
 		for i := 0; i <= len(l); i++ {
 			b := []byte(l[:i])

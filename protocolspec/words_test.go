@@ -19,17 +19,7 @@ func TestHasWordMatchesRegexp(t *testing.T) {
 		"in  case", "in, case", "incase", "in case_", "_if", "if_", "x-if-y", "élif if", "unless.", "(otherwise)", "except", "exception",
 		strings.Repeat("a", 40) + " when", "whenwhen", "when2",
 	}
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, strings.Split(string(b), "\n")...)
-	}
-	if len(paths) == 0 && os.Getenv("CI") != "" {
-		t.Fatal("no fixtures in ../shared/fixtures/ai-agents")
-	}
+	lines = append(lines, fixtureLines(t)...)
 	for _, l := range lines {
 		if got, want := IsConditional(l), reqRE.MatchString(l); got != want {
 			t.Errorf("IsConditional(%q) = %v, the regexp says %v", l, got, want)
@@ -49,14 +39,7 @@ func TestBracketSpansMatchesRegexp(t *testing.T) {
 	inputs := []string{"", "[]", "{}", "[a]", "{a}", "[[a]]", "{[a]}", "[{a}]", "[a\nb]", "[" + strings.Repeat("é", 80) + "]",
 		"[" + strings.Repeat("é", 81) + "]", "{" + strings.Repeat("x", 60) + "}", "{" + strings.Repeat("x", 61) + "}",
 		"[a](b) {c} [d][e]", "\xff[\xfe]", "[a}b]", "{a]b}", "[[[x]", "{{{x}"}
-	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "*.md"))
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, string(b))
-	}
+	inputs = append(inputs, fixtureDocs(t)...)
 	// Random strings over the characters that matter.
 	alphabet := []string{"[", "]", "{", "}", "\n", "a", " ", "é", "\xff"}
 	seed := uint32(1)

@@ -13,13 +13,7 @@ import (
 // configuration is read: a mention in any of them (here the second, as a
 // Homebrew git would read it) counts.
 func TestConfigMentionsReadsEverySystemPlace(t *testing.T) {
-	gittest.Require(t)
-	dir := t.TempDir()
-	gittest.Git(t, dir, "init", "-q")
-	repo, err := Open(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := emptyRepo(t)
 	sysDir := t.TempDir()
 	first, second := filepath.Join(sysDir, "etc-gitconfig"), filepath.Join(sysDir, "homebrew-gitconfig")
 	saved := systemConfigs
@@ -50,13 +44,7 @@ func TestConfigMentionsReadsEverySystemPlace(t *testing.T) {
 // reads, and no attributes file outside the tree, can convert them: the
 // system ones included, wherever this git's build keeps them.
 func TestPlainCheckoutReadsSystemFiles(t *testing.T) {
-	gittest.Require(t)
-	dir := t.TempDir()
-	gittest.Git(t, dir, "init", "-q")
-	repo, err := Open(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := emptyRepo(t)
 	sysDir := t.TempDir()
 	sysConfig, sysAttrs := filepath.Join(sysDir, "gitconfig"), filepath.Join(sysDir, "gitattributes")
 	savedC, savedA := systemConfigs, systemAttributes
@@ -98,13 +86,7 @@ func TestPlainCheckoutReadsSystemFiles(t *testing.T) {
 // tree's attributes can convert a file's bytes (eol=crlf, a filter) though
 // no .gitattributes is tracked, so the worktree mark cannot trust them.
 func TestPlainCheckoutAttrSource(t *testing.T) {
-	gittest.Require(t)
-	dir := t.TempDir()
-	gittest.Git(t, dir, "init", "-q")
-	repo, err := Open(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := emptyRepo(t)
 	saved := systemAttributes
 	t.Cleanup(func() { systemAttributes = saved })
 	systemAttributes = nil
@@ -121,8 +103,21 @@ func TestPlainCheckoutAttrSource(t *testing.T) {
 		t.Error("GIT_ATTR_SOURCE names a tree of attributes, yet plain")
 	}
 	t.Setenv("GIT_ATTR_SOURCE", "")
-	gittest.Git(t, dir, "config", "attr.tree", "HEAD")
+	gittest.Git(t, repo.Root(), "config", "attr.tree", "HEAD")
 	if repo.plainCheckout() {
 		t.Error("attr.tree names a tree of attributes, yet plain")
 	}
+}
+
+// emptyRepo is a new repository with nothing committed.
+func emptyRepo(t *testing.T) *Repo {
+	t.Helper()
+	gittest.Require(t)
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	repo, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
 }

@@ -255,6 +255,12 @@ func numberKey(n string) string {
 	if isNumberKey(n) {
 		return n // as real numbers are written: no copy
 	}
+	return splitNumberKey(n)
+}
+
+// splitNumberKey is numberKey by splitting n into its components, for any
+// number; numberKey skips it for those already in key form.
+func splitNumberKey(n string) string {
 	parts := strings.Split(strings.ToLower(n), ".")
 	for i, p := range parts {
 		d, rest := splitDigits(p)

@@ -21,10 +21,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	gitconfig "github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
@@ -45,7 +49,7 @@ type Repo struct {
 	indexFile string
 
 	mu   sync.Mutex // guards repo and every go-git read through it
-	repo *git.Repository
+	repo *filesystem.Storage
 
 	headCache headCache // Head's file reads (head_cache.go)
 }
@@ -107,7 +111,7 @@ func urlName(u string) string {
 // first use. A failing read is retried once on a freshly opened repository
 // (a repack may have replaced the packs an old one had open), so a Repo
 // shared by a long-running server never stays broken.
-func (r *Repo) withGoGit(ctx context.Context, fn func(*git.Repository) error) error {
+func (r *Repo) withGoGit(ctx context.Context, fn func(*filesystem.Storage) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	fresh := r.repo == nil
@@ -126,12 +130,21 @@ func (r *Repo) withGoGit(ctx context.Context, fn func(*git.Repository) error) er
 	return fn(r.repo)
 }
 
+// openGoGit opens go-git's storage on the git dirs rev-parse (or the .git
+// entry) named, as go-git's PlainOpen would with EnableDotGitCommonDir, but
+// through the storage package: go-git's top-level package links every
+// transport (ssh, http, git), whose package init every process, each hook
+// included, would pay for nothing.
 func (r *Repo) openGoGit() error {
-	repo, err := git.PlainOpenWithOptions(r.root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
-	if err != nil {
+	dot := osfs.New(r.gitDir)
+	if _, err := dot.Stat(""); err != nil {
 		return fmt.Errorf("open git repository %s: %w", r.root, err)
 	}
-	r.repo = repo
+	var fs = dot
+	if filepath.Clean(r.commonDir) != filepath.Clean(r.gitDir) {
+		fs = dotgit.NewRepositoryFilesystem(dot, osfs.New(r.commonDir))
+	}
+	r.repo = filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
 	return nil
 }
 
@@ -143,8 +156,8 @@ func (r *Repo) Head(ctx context.Context) (commit, branch string, err error) {
 	if commit, branch, ok := r.headFromFiles(); ok {
 		return commit, branch, nil
 	}
-	err = r.withGoGit(ctx, func(repo *git.Repository) error {
-		ref, err := repo.Storer.Reference(plumbing.HEAD)
+	err = r.withGoGit(ctx, func(repo *filesystem.Storage) error {
+		ref, err := repo.Reference(plumbing.HEAD)
 		if err != nil {
 			return fmt.Errorf("read HEAD: %w", err)
 		}
@@ -153,7 +166,7 @@ func (r *Repo) Head(ctx context.Context) (commit, branch string, err error) {
 			return nil
 		}
 		branch = ref.Target().Short()
-		target, err := repo.Reference(ref.Target(), true)
+		target, err := storer.ResolveReference(repo, ref.Target())
 		if errors.Is(err, plumbing.ErrReferenceNotFound) {
 			commit = "" // unborn branch
 			return nil
@@ -181,18 +194,18 @@ func (r *Repo) CommitsSince(ctx context.Context, since string) ([]string, error)
 		return nil, nil
 	}
 	var out []string
-	err = r.withGoGit(ctx, func(repo *git.Repository) error {
+	err = r.withGoGit(ctx, func(repo *filesystem.Storage) error {
 		out = out[:0]
 		stop := map[plumbing.Hash]bool{}
 		if since != "" {
 			// Everything reachable from since is excluded (merges included).
-			iter, err := repo.Log(&git.LogOptions{From: plumbing.NewHash(since)})
+			iter, err := logFrom(repo, since)
 			if err != nil {
 				return fmt.Errorf("log from start commit %s: %w", since, err)
 			}
 			_ = iter.ForEach(func(c *object.Commit) error { stop[c.Hash] = true; return nil })
 		}
-		iter, err := repo.Log(&git.LogOptions{From: plumbing.NewHash(head)})
+		iter, err := logFrom(repo, head)
 		if err != nil {
 			return fmt.Errorf("log from HEAD: %w", err)
 		}
@@ -211,6 +224,16 @@ func (r *Repo) CommitsSince(ctx context.Context, since string) ([]string, error)
 		return nil, err
 	}
 	return out, nil
+}
+
+// logFrom walks the commits reachable from hash, newest first, as go-git's
+// Repository.Log does by default (pre-order, depth first).
+func logFrom(repo *filesystem.Storage, hash string) (object.CommitIter, error) {
+	c, err := object.GetCommit(repo, plumbing.NewHash(hash))
+	if err != nil {
+		return nil, err
+	}
+	return object.NewCommitPreorderIter(c, nil, nil), nil
 }
 
 // ChangedFiles lists files changed since the commit `since`: committed,

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,9 +136,19 @@ func TestLinkedWorktree(t *testing.T) {
 	if linked.Root() == main.Root() || linked.GitDir() == main.GitDir() {
 		t.Fatal("linked worktree shares root or git dir with main")
 	}
-	_, branch, err := linked.Head(ctx)
+	start, branch, err := linked.Head(ctx)
 	if err != nil || branch != "feature" {
 		t.Fatalf("linked HEAD branch %q %v", branch, err)
+	}
+	// The log is read by go-git from the common dir's objects, through the
+	// linked worktree's own git dir (its HEAD).
+	gittest.Git(t, wt, "commit", "-q", "--allow-empty", "-m", "on feature")
+	gittest.Git(t, dir, "gc", "-q") // packed, in the common dir
+	gittest.Git(t, wt, "commit", "-q", "--allow-empty", "-m", "loose")
+	commits, err := linked.CommitsSince(ctx, start)
+	want := strings.Fields(gittest.Git(t, wt, "rev-list", start+"..HEAD"))
+	if err != nil || !slices.Equal(commits, want) || len(want) != 2 {
+		t.Fatalf("linked CommitsSince = %v, %v; want %v", commits, err, want)
 	}
 	if _, err := gitrepo.Open(ctx, t.TempDir()); err == nil {
 		t.Fatal("opening a non-repository succeeded")

@@ -2,6 +2,9 @@
 # bench/hooks.sh: wall time of `git commit` in a repository with 20,000
 # tracked files and a database of 10,000 sessions, with
 #   - no hooks, and a no-op sh pre-commit hook (what any hook costs),
+#   - a pre-commit hook that starts a Go program doing nothing, and one that
+#     starts sessiongate doing nothing (`version`): the floor of a hook
+#     that starts this binary,
 #   - sessiongate's pre-commit hook alone, and all its hooks
 #     (pre-commit, commit-msg and post-commit run on a commit),
 #   - a no-op pre-commit hook run by lefthook, and by the pre-commit framework,
@@ -172,6 +175,17 @@ install_sg() { # binary, folder, install flags...
 mkdir -p "$WORK/hooks-noop-sh"
 printf '#!/bin/sh\nexit 0\n' > "$WORK/hooks-noop-sh/pre-commit"
 chmod +x "$WORK/hooks-noop-sh/pre-commit"
+# Two more floors, to show what a hook that starts a Go program pays
+# before doing anything: a Go program that does nothing (the runtime's
+# start and exit), and this binary doing nothing (`sessiongate version`:
+# the runtime plus the package init of everything linked into it).
+mkdir -p "$WORK/hello" "$WORK/hooks-floor-go" "$WORK/hooks-floor-sg"
+printf 'module hello\n\ngo 1.22\n' > "$WORK/hello/go.mod"
+printf 'package main\n\nfunc main() {}\n' > "$WORK/hello/main.go"
+(cd "$WORK/hello" && CGO_ENABLED=0 go build -o "$BIN/hello" .)
+printf '#!/bin/sh\nexec %s\n' "$BIN/hello" > "$WORK/hooks-floor-go/pre-commit"
+printf '#!/bin/sh\nexec %s version >/dev/null\n' "$SG" > "$WORK/hooks-floor-sg/pre-commit"
+chmod +x "$WORK/hooks-floor-go/pre-commit" "$WORK/hooks-floor-sg/pre-commit"
 install_sg "$SG" "$WORK/hooks-sg-pre-commit" --hooks pre-commit
 install_sg "$SG" "$WORK/hooks-sg-all"
 [ -z "$SG_BASE" ] || install_sg "$BIN/sessiongate-base" "$WORK/hooks-base-all"
@@ -191,7 +205,7 @@ if [ -n "$PRECOMMIT" ]; then
 	move_hooks "$WORK/hooks-pre-commit"
 fi
 
-variants=(none noop-sh "${sg_variants[@]}")
+variants=(none noop-sh floor-go floor-sg "${sg_variants[@]}")
 [ -n "$LEFTHOOK" ] && variants+=(lefthook)
 [ -n "$PRECOMMIT" ] && variants+=(pre-commit)
 
@@ -261,7 +275,7 @@ fi
 # exit, the hook's script included), in commits of their own after the
 # timed ones: tracing slows the commit it traces.
 say "timing each hook process of a commit (git trace2, $RUNS commits per variant)"
-trace_variants=(noop-sh sg-all)
+trace_variants=(noop-sh floor-go floor-sg sg-all)
 [ -n "$SG_BASE" ] && trace_variants+=(base-all)
 for ((i = 0; i < RUNS; i++)); do
 	for v in $(printf '%s\n' "${trace_variants[@]}" | shuf); do

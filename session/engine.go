@@ -187,6 +187,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	} else if len(changes) > 0 {
 		return nil, e.refuseProtected(ctx, req.Repo, changes)
 	}
+	if err := e.foreignProtocol(ctx, req.Repo, req.Spec); err != nil {
+		return nil, err
+	}
 	head, branch, err := req.Repo.Head(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)

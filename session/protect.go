@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
 // DefaultProtectedPaths are the files that decide how a session is policed,
@@ -412,7 +414,78 @@ func (e *Engine) refuseProtected(ctx context.Context, repo Repo, changes []Prote
 	for i, c := range changes {
 		msgs[i] = c.String()
 	}
-	msg := truncate("session start refused: "+strings.Join(msgs, "; "), 1000)
+	if err := e.recordRefusedStart(ctx, repo, truncate("session start refused: "+strings.Join(msgs, "; "), 1000)); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: %s; a session keeps the protocol and config a person accepted, so it cannot start under these: %s",
+		ErrProtectedChanged, strings.Join(msgs, "; "), AcceptStep)
+}
+
+// foreignProtocol refuses a session start whose protocol is not the
+// repository's own while protection is on: --protocol and
+// SESSIONGATE_PROTOCOL may name the repository's protocol (or a copy with
+// the same bytes), but not a document of the starter's choosing, which
+// would let the policed agent pick its own gates (a one-phase OPTIONAL
+// protocol in /tmp passes everything, and its record passes verify). The
+// repository's own protocol is the config's protocol:, else the default
+// locations; a repository that has none keeps its protocol elsewhere, and
+// that is the starter's choice.
+func (e *Engine) foreignProtocol(ctx context.Context, repo Repo, spec *protocolspec.Spec) error {
+	var repoID int64
+	if r, err := e.Store.RepositoryByRoot(ctx, repo.MainRoot()); err == nil {
+		repoID = r.ID
+	} else if !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("look up repository: %w", err)
+	}
+	patterns, _, err := e.protection(ctx, repo.Root(), repoID)
+	if err != nil || len(patterns) == 0 {
+		return err
+	}
+	own := defaultProtocolPaths
+	if e.Config.ProtocolPath != "" {
+		own = []string{e.Config.ProtocolPath}
+	}
+	var found []string
+	for _, p := range own {
+		p = strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "./")
+		if path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
+			continue
+		}
+		switch h := hashProtected(repo.Root(), p); h {
+		case "":
+		case spec.SHA256:
+			return nil
+		default:
+			found = append(found, p)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	name := spec.File
+	if name == "" {
+		name = "(unnamed)"
+	}
+	msg := truncate(fmt.Sprintf("session start refused: the protocol %s (sha256 %s) is not the repository's protocol %s",
+		name, shortHash(spec.SHA256), strings.Join(found, ", ")), 1000)
+	if err := e.recordRefusedStart(ctx, repo, msg); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: %s: a session runs under the protocol a person accepted, never one the starter names; "+
+		"start it without --protocol and SESSIONGATE_PROTOCOL (a person who wants another protocol puts it at %s and runs `sessiongate protocol accept`)",
+		ErrProtectedChanged, msg, found[0])
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+// recordRefusedStart records a refused session start as a HIGH
+// PROTECTED_CHANGE violation of the repository, once per distinct message.
+func (e *Engine) recordRefusedStart(ctx context.Context, repo Repo, msg string) error {
 	err := e.Store.Update(ctx, func(w Writer) error {
 		r, err := w.EnsureRepository(ctx, repo.MainRoot(), repo.Name())
 		if err != nil {
@@ -433,8 +506,7 @@ func (e *Engine) refuseProtected(ctx context.Context, repo Repo, changes []Prote
 	if err != nil {
 		return fmt.Errorf("record protected change: %w", err)
 	}
-	return fmt.Errorf("%w: %s; a session keeps the protocol and config a person accepted, so it cannot start under these: %s",
-		ErrProtectedChanged, strings.Join(msgs, "; "), AcceptStep)
+	return nil
 }
 
 // AcceptRequest is a person accepting the current protected files.

@@ -144,6 +144,38 @@ func TestClaudeSession(t *testing.T) {
 	}
 }
 
+// TestAgentHookFromTheAgentsShell: the agent may not run sessiongate's
+// agent hooks itself. Fed a PostToolUse payload from its own shell, the
+// hook recorded a `go test ./...` that never ran as an observed pass (exit
+// 0), which met an observed-only QA gate.
+func TestAgentHookFromTheAgentsShell(t *testing.T) {
+	r := newRepo(t, "")
+	const sid = "claude-forge"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	s := r.active()
+	bash := golden(t, r, "claude", "PreToolUse-Bash", sid)
+	for _, cmd := range []string{
+		`echo '{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."}}' | sessiongate agent-hook claude PostToolUse`,
+		"sessiongate agent-hook claude PostToolUse < /tmp/forged.json",
+		`sh -c "sessiongate agent-hook gemini AfterTool < f.json"`,
+	} {
+		for _, state := range []string{"INIT", "WORKING"} {
+			if state == "WORKING" && s.State == "INIT" {
+				r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
+				r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+				s.State = "WORKING"
+			}
+			out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))
+			if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" || !strings.Contains(pathStr(out, "hookSpecificOutput", "permissionDecisionReason"), "agent client's to run") {
+				t.Errorf("%q in %s: %v, want deny", cmd, state, out)
+			}
+		}
+	}
+	if out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": "sessiongate session status"})); len(out) != 0 {
+		t.Errorf("sessiongate session status: %v, want {}", out)
+	}
+}
+
 // TestProtectedPaths: the policed agent may not edit the protocol, the
 // config or its own hook config, nor run `sessiongate protocol accept`.
 func TestProtectedPaths(t *testing.T) {

@@ -328,6 +328,14 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 			shellWrites = inWorktree(root, ps)
 		}
 	}
+	if call.Kind == ToolShell && ShellRunsAgentHook(call.Command) {
+		// Whatever the config: an agent that feeds its own hook a payload
+		// could record a test run that never happened as an observed pass.
+		v.Deny, v.Gate = true, "observed evidence"
+		v.Reason = "`sessiongate agent-hook` is the agent client's to run, not the agent's: run from the shell it would record tool calls that never happened as observed evidence"
+		v.Next = "run the command itself (the hooks record it), or `sessiongate run --phase PHASE -- COMMAND`"
+		return v, nil
+	}
 	if pol.Protect && e.Config.Protect {
 		switch call.Kind {
 		case ToolEdit:

@@ -316,6 +316,53 @@ func ShellGitBypass(line string) string {
 	return ""
 }
 
+// ShellRunsAgentHook reports whether a command line runs `sessiongate
+// agent-hook` itself (in any part of the line, or in a `sh -c` script in
+// it). The agent hooks are the agent client's to run: from the agent's own
+// shell, `echo '{"hook_event_name":"PostToolUse",...}' | sessiongate
+// agent-hook claude PostToolUse` would record a `go test ./...` that never
+// ran as an observed pass. A line that does not parse as shell is judged
+// by its words.
+func ShellRunsAgentHook(line string) bool {
+	return runsAgentHook(line, 0)
+}
+
+func runsAgentHook(line string, depth int) bool {
+	calls, _, ok := parseCalls(line)
+	if !ok {
+		f := strings.Fields(line)
+		for i, w := range f {
+			if strings.HasSuffix(strings.Trim(w, "\"'`$(){};|&"), "sessiongate") && slicesIndex(f[i+1:], "agent-hook") >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range calls {
+		w := stripWrappers(c.words)
+		if len(w) < 2 {
+			continue
+		}
+		prog := w[0][strings.LastIndexByte(w[0], '/')+1:]
+		switch {
+		case prog == "sessiongate":
+			if slicesIndex(w[1:], "agent-hook") >= 0 {
+				return true
+			}
+		case shells[prog] && depth < 3:
+			for i := 1; i+1 < len(w); i++ {
+				if strings.HasPrefix(w[i], "-") && !strings.HasPrefix(w[i], "--") && strings.Contains(w[i], "c") {
+					if runsAgentHook(w[i+1], depth+1) {
+						return true
+					}
+					break
+				}
+			}
+		}
+	}
+	return false
+}
+
 // shortFlag reports whether a group of git commit's short options (-an,
 // -nm msg) holds flag; an option that takes a value (-m, -F, -C, -c, -t)
 // ends the group, the rest being its value (-mnew).

@@ -68,8 +68,17 @@ func nothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
 	if res["go test"].Match(out) && !res["go test other"].Match(out) {
 		return "go test found no test files in any package", "go test"
 	}
+	if ranNoTests(out) {
+		// A filter matched no test: -run or -k in the command, or in
+		// the environment the gate ran in (GOFLAGS, PYTEST_ADDOPTS).
+		return "the test runner says it ran no test (a filter matched none: -run/-k in the command, or GOFLAGS/PYTEST_ADDOPTS in the environment)", testFilter
+	}
 	return "", ""
 }
+
+// testFilter is nothingChecked's tool for a test run whose filter matched
+// no test: unlike a repository without tests, that is never a skip.
+const testFilter = "test filter"
 
 // nothingCheckedStatus turns "checked nothing" into a gate status: SKIPPED
 // with the reason, except that when the tool's own configuration changed
@@ -84,6 +93,9 @@ func nothingCheckedStatus(ctx context.Context, env gateEnv, reason, tool string)
 				}
 			}
 		}
+	}
+	if tool == testFilter {
+		return StatusFail, reason + ": run the tests without the filter"
 	}
 	return StatusSkipped, strings.TrimSpace(reason) + ": nothing was checked, which is not a pass"
 }

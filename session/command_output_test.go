@@ -84,3 +84,48 @@ func TestCommandThatCheckedNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandGateThatRanNoTests: a test command that exits 0 while its
+// runner says it ran no test fails the gate. The filter need not be in the
+// protocol's command: GOFLAGS=-run=^$ (or PYTEST_ADDOPTS="-k nothing") in
+// the environment of `sessiongate session advance` passed a `go test ./...`
+// gate over failing tests. Observed runs were already judged this way.
+func TestCommandGateThatRanNoTests(t *testing.T) {
+	cases := []struct {
+		name       string
+		annotation string
+		env        map[string]string
+		want       session.GateStatus
+		msg        string
+	}{
+		{"go: every package ran nothing", `<!-- gate: command "printf 'ok  \tex\t0.01s [no tests to run]\n'" -->`, nil, session.StatusFail, "ran no test"},
+		{"go: warning line", `<!-- gate: command "printf 'testing: warning: no tests to run\nPASS\n'" -->`, nil, session.StatusFail, "ran no test"},
+		{"pytest: no tests ran", `<!-- gate: command "printf '==== 3 deselected, no tests ran in 0.01s ====\n'" -->`, nil, session.StatusFail, "ran no test"},
+		{"go: tests ran", `<!-- gate: command "printf 'ok  \tex\t0.01s\nok  \tex/b\t0.01s [no tests to run]\n'" -->`, nil, session.StatusPass, "command passed"},
+		{"real go test, GOFLAGS filter", `<!-- gate: command "go test ./..." -->`, map[string]string{"GOFLAGS": "-run=^$"}, session.StatusFail, "ran no test"},
+		{"real go test, failing test", `<!-- gate: command "go test ./..." -->`, nil, session.StatusFail, "exited 1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if strings.Contains(c.annotation, "go test") {
+				if _, err := exec.LookPath("go"); err != nil {
+					t.Skip("go not on PATH")
+				}
+			}
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			e := newEnv(t, gateProtocol(c.annotation))
+			gittest.Write(t, e.root, "go.mod", "module ex\n\ngo 1.22\n")
+			gittest.Write(t, e.root, "a_test.go", "package ex\n\nimport \"testing\"\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken\") }\n")
+			id := e.start(c.name)
+			g, err := e.engine.ValidateGate(context.Background(), id, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Status != c.want || !strings.Contains(g.Checks[0].Message, c.msg) {
+				t.Fatalf("gate %s %q, want %s containing %q (output %q)", g.Status, g.Checks[0].Message, c.want, c.msg, g.Output)
+			}
+		})
+	}
+}

@@ -10,6 +10,9 @@ func TestRanNoTests(t *testing.T) {
 		{"ok  \tx/a\t0.003s [no tests to run]\n?   \tx/b\t[no test files]\n", true},
 		{"testing: warning: no tests to run\nPASS\nok  \tx/a\t0.002s [no tests to run]\n", true},
 		{"ok  \tx/a\t0.003s\nok  \tx/c\t0.003s [no tests to run]\n", false},
+		// go test -v -run X ./...: X ran in x/a, and x/b warns.
+		{"=== RUN   TestX\n--- PASS: TestX (0.00s)\nPASS\nok  \tx/a\t0.006s\ntesting: warning: no tests to run\nPASS\nok  \tx/b\t0.003s [no tests to run]\n", false},
+		{"testing: warning: no tests to run\nPASS\n", true}, // a test binary run by itself
 		{"ok  \tx/a\t(cached)\n?   \tx/b\t[no test files]\n", false},
 		{"?   \tx/b\t[no test files]\n", false},
 		{"============================ no tests ran in 0.01s =============================\n", true},

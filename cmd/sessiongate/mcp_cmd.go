@@ -42,8 +42,7 @@ session_end, get_blocked_reason. See docs/mcp.md.`,
 			if !ok {
 				in = io.NopCloser(a.stdin)
 			}
-			t := mcpserver.StdioTransport(in, a.stdout)
-			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+			if err := mcpserver.RunStdio(ctx, srv, in, a.stdout); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 				return fmt.Errorf("mcp over stdio: %w", err)
 			}
 			return nil

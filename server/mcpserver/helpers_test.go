@@ -141,7 +141,7 @@ func mcpConnectStdio(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 	cr, sw := io.Pipe() // server -> client
 	sr, cw := io.Pipe() // client -> server
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, mcpserver.StdioTransport(sr, sw)) }()
+	go func() { done <- mcpserver.RunStdio(ctx, srv, sr, sw) }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "sessiongate-test", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {

@@ -114,7 +114,11 @@ func (p *rpcProblem) response() []byte {
 // rejectMalformed answers a malformed JSON-RPC POST with HTTP 400 and a
 // JSON-RPC error body, and passes everything else to the SDK with the body
 // restored. Other methods and content types are the SDK's to refuse.
-func rejectMalformed(next http.Handler) http.Handler {
+//
+// With shortcuts, a single message (not a batch, whose response the SDK
+// encodes once more) that may be a tools/list gets a shortcut in its
+// context, and the SDK's response is written through it (cacheToolsList).
+func rejectMalformed(next http.Handler, shortcuts bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if r.Method != http.MethodPost || r.Body == nil || mt != "application/json" {
@@ -137,6 +141,10 @@ func rejectMalformed(next http.Handler) http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		rw := &errorRewriter{ResponseWriter: w, body: body}
+		if shortcuts && bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) && bytes.Contains(body, []byte("tools/list")) {
+			rw.sc = new(shortcut)
+			r = r.WithContext(context.WithValue(r.Context(), shortcutKey{}, rw.sc))
+		}
 		next.ServeHTTP(rw, r)
 		rw.finish()
 	})
@@ -159,6 +167,7 @@ type errorRewriter struct {
 	status    int
 	buf       bytes.Buffer
 	rewriting bool
+	sc        *shortcut // nil without the tools/list shortcut
 }
 
 func (w *errorRewriter) WriteHeader(code int) {
@@ -172,6 +181,12 @@ func (w *errorRewriter) WriteHeader(code int) {
 func (w *errorRewriter) Write(p []byte) (int, error) {
 	if w.rewriting {
 		return w.buf.Write(p)
+	}
+	if q, ok := w.sc.replace(p); ok {
+		if _, err := w.ResponseWriter.Write(q); err != nil {
+			return 0, err
+		}
+		return len(p), nil
 	}
 	return w.ResponseWriter.Write(p)
 }
@@ -209,14 +224,32 @@ func StdioTransport(in io.ReadCloser, out io.Writer) mcp.Transport {
 	return &stdioTransport{in: in, out: out}
 }
 
+// RunStdio runs srv over StdioTransport(in, out) until the client
+// disconnects or ctx is done, as srv.Run does, with a plain tools/list's
+// result written in once it is encoded (cacheToolsList).
+func RunStdio(ctx context.Context, srv *mcp.Server, in io.ReadCloser, out io.Writer) error {
+	sc := new(shortcut)
+	return srv.Run(context.WithValue(ctx, shortcutKey{}, sc), &stdioTransport{in: in, out: out, sc: sc})
+}
+
 type stdioTransport struct {
 	in  io.ReadCloser
 	out io.Writer
+	sc  *shortcut // RunStdio's, in the context the SDK runs requests with
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	sc := t.sc
+	if sc != nil && ctx.Value(shortcutKey{}) != sc {
+		sc = nil
+	}
+	if sc == nil {
+		// Whatever shortcut the context carries is not this writer's.
+		sc = &shortcut{}
+		sc.off.Store(true)
+	}
 	pr, pw := io.Pipe()
-	w := &lockedWriter{w: t.out, inflight: newPendingCalls()}
+	w := &lockedWriter{w: t.out, inflight: newPendingCalls(), sc: sc}
 	w.inflight.done = ctx.Done()
 	go filterLines(t.in, pw, w)
 	inner := &mcp.IOTransport{Reader: closeBoth{pr, t.in}, Writer: w}
@@ -247,6 +280,11 @@ func filterLines(in io.Reader, sdk *io.PipeWriter, out io.Writer) {
 		case len(bytes.TrimSpace(line)) > 0:
 			p = checkJSONRPC(line)
 			if p == nil {
+				if lw, ok := out.(*lockedWriter); ok && lw.sc != nil && bytes.HasPrefix(bytes.TrimLeft(line, " \t\r\n"), []byte("[")) {
+					// The SDK answers a batch with its responses encoded
+					// again (HTML-escaped): no placeholder from now on.
+					lw.sc.off.Store(true)
+				}
 				if lw, ok := out.(*lockedWriter); ok && lw.inflight != nil {
 					lw.inflight.request(line)
 				}
@@ -281,12 +319,17 @@ type lockedWriter struct {
 	mu       sync.Mutex
 	w        io.Writer
 	inflight *pendingCalls // requests passed to the SDK and not yet answered
+	sc       *shortcut     // replaces the tools/list placeholder
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n, err := l.w.Write(p)
+	q, replaced := l.sc.replace(p)
+	n, err := l.w.Write(q)
+	if replaced && err == nil {
+		n = len(p)
+	}
 	if l.inflight != nil {
 		l.inflight.response(p)
 	}

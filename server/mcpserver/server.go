@@ -39,7 +39,11 @@ type Options struct {
 // (sessiongate mcp) and over stateless Streamable HTTP (/mcp). Nothing in it
 // depends on the connection: every tool names its session by session_id
 // (SEP-2567), so tools/list and resources/list are the same for everyone.
-func New(opts Options) *mcp.Server {
+func New(opts Options) *mcp.Server { return newServer(opts, true) }
+
+// newServer is New, with the tools/list cache or without it (the plain SDK
+// server the tests compare the cache and its shortcut with).
+func newServer(opts Options, cacheList bool) *mcp.Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -62,7 +66,9 @@ func New(opts Options) *mcp.Server {
 	m := &handlers{opts: opts}
 	m.addTools(srv)
 	m.addResources(srv)
-	srv.AddReceivingMiddleware(cacheToolsList())
+	if cacheList {
+		srv.AddReceivingMiddleware(cacheToolsList(srv))
+	}
 	return srv
 }
 

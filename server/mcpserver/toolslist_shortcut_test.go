@@ -331,29 +331,37 @@ func stdioTranscript(t *testing.T, run func(ctx context.Context, in io.ReadClose
 		mu.Unlock()
 		close(got)
 	}()
-	answered := func(prefix string) bool {
+	// answered reports whether a line with prefix (any line, with "") came
+	// after the first n, or the connection ended.
+	answered := func(n int, prefix string) bool {
 		mu.Lock()
 		defer mu.Unlock()
-		return ended || slices.ContainsFunc(out, func(l string) bool { return strings.HasPrefix(l, prefix) })
+		return ended || slices.ContainsFunc(out[n:], func(l string) bool { return strings.HasPrefix(l, prefix) })
 	}
+	sent := make(chan struct{})
 	go func() {
+		defer close(sent)
 		defer inW.Close()
 		for _, l := range lines {
+			mu.Lock()
+			n := len(out)
+			mu.Unlock()
 			if _, err := io.WriteString(inW, l+"\n"); err != nil {
 				return
 			}
-			wait := ""
+			wait := "-"
 			switch {
 			case strings.HasPrefix(l, "["):
-				wait = "["
+				wait = "" // the SDK's answer, the filter's, or the end
 			case strings.Contains(l, `"id":"init"`):
 				wait = `{"jsonrpc":"2.0","id":"init"`
 			}
-			for deadline := time.Now().Add(stdioEndWait); wait != "" && !answered(wait) && time.Now().Before(deadline); {
+			for deadline := time.Now().Add(10 * time.Second); wait != "-" && !answered(n, wait) && time.Now().Before(deadline); {
 				time.Sleep(time.Millisecond)
 			}
 		}
 	}()
+	<-sent
 	cancelled := false
 	select {
 	case <-got:

@@ -10,6 +10,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -359,33 +361,94 @@ func readEnvelope(line []byte, m *envelope) error {
 	return segjson.Unmarshal(line, m)
 }
 
+// request counts the calls in a line read from the client: one message,
+// or each of a batch's.
 func (f *pendingCalls) request(line []byte) {
-	var m envelope
-	if readEnvelope(line, &m) != nil || m.Method == "" || len(m.ID) == 0 || string(m.ID) == "null" {
-		return // a notification or a response: nothing to answer
-	}
-	f.mu.Lock()
-	f.pending[string(m.ID)]++
-	f.mu.Unlock()
-}
-
-func (f *pendingCalls) response(line []byte) {
-	var m envelope
-	if readEnvelope(bytes.TrimSpace(line), &m) != nil || m.Method != "" || len(m.ID) == 0 {
-		return
-	}
+	ms := envelopes(line)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	k := string(m.ID)
-	if f.pending[k] > 1 {
-		f.pending[k]--
-	} else {
-		delete(f.pending, k)
+	for _, m := range ms {
+		if m.Method == "" {
+			continue // a response: nothing to answer
+		}
+		if k, ok := idKey(m.ID); ok {
+			f.pending[k]++
+		}
+	}
+}
+
+// response settles the calls a line the SDK wrote answers.
+func (f *pendingCalls) response(line []byte) {
+	ms := envelopes(line)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, m := range ms {
+		if m.Method != "" {
+			continue // the server's own request or notification
+		}
+		k, ok := idKey(m.ID)
+		if !ok {
+			continue
+		}
+		if f.pending[k] > 1 {
+			f.pending[k]--
+		} else {
+			delete(f.pending, k)
+		}
 	}
 	if len(f.pending) == 0 && f.idle != nil {
 		close(f.idle)
 		f.idle = nil
 	}
+}
+
+// envelopes reads the id and method of a line's message, or of each
+// message of a batch (a JSON array); nil for anything else.
+func envelopes(line []byte) []envelope {
+	line = bytes.TrimSpace(line)
+	if len(line) > 0 && line[0] == '[' {
+		var ms []envelope
+		if segjson.Unmarshal(line, &ms) != nil {
+			return nil
+		}
+		return ms
+	}
+	var m envelope
+	if readEnvelope(line, &m) != nil {
+		return nil
+	}
+	return []envelope{m}
+}
+
+// idKey is a JSON-RPC id as the SDK reads it, so that a request and the
+// SDK's answer meet under one key however the client spelled the id: the
+// SDK decodes a number as a float64 and keeps int64(number), and a string
+// unescaped, then writes them back in its own spelling (1.0 is answered as
+// 1, 9007199254740993 as 9007199254740992, "\u00e9" as "é"). ok is false
+// for null, a missing id, and the types the SDK refuses.
+func idKey(raw json.RawMessage) (key string, ok bool) {
+	if len(raw) == 0 {
+		return "", false
+	}
+	// The common spellings, without decoding: a short unsigned integer
+	// (exact in a float64) and a string without escapes.
+	if len(raw) <= 15 && !slices.ContainsFunc(raw, func(c byte) bool { return c < '0' || c > '9' }) && (raw[0] != '0' || len(raw) == 1) {
+		return "n" + string(raw), true
+	}
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return "s" + string(raw[1:len(raw)-1]), true
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	switch v := v.(type) {
+	case float64:
+		return "n" + strconv.FormatInt(int64(v), 10), true
+	case string:
+		return "s" + v, true
+	}
+	return "", false
 }
 
 // wait returns once every request received has been answered.

@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -487,6 +488,66 @@ func TestMCPMalformedJSONRPCOverStdio(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("stdio server did not stop at EOF")
+	}
+}
+
+// TestMCPStdioAnswersBeforeEOFEnds: a client that pipes its requests and
+// closes stdin gets every answer before the session ends, whatever the
+// spelling of its ids (the SDK answers 1.0 as 1, 9007199254740993 as
+// 9007199254740992 and "\u00e9" as "é") and for each call of a batch.
+// Waiting for the id as the client spelled it hung the session at EOF.
+// (Batches are JSON-RPC of protocol 2025-03-26; later versions refuse them.)
+func TestMCPStdioAnswersBeforeEOFEnds(t *testing.T) {
+	f := newMCPFixture(t)
+	srv := mcpserver.New(f.opts)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":1.0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"\u00e9","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":2e1,"method":"tools/list"}`,
+		`[{"jsonrpc":"2.0","id":"b1","method":"ping"},{"jsonrpc":"2.0","id":"b2","method":"ping"}]`,
+	}, "\n") + "\n"
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- srv.Run(ctx, mcpserver.StdioTransport(io.NopCloser(strings.NewReader(in)), outW))
+		outW.Close()
+	}()
+	var got []string
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	lines := make(chan struct{})
+	go func() {
+		defer close(lines)
+		for sc.Scan() {
+			var one struct{ ID json.RawMessage }
+			var batch []struct{ ID json.RawMessage }
+			if json.Unmarshal(sc.Bytes(), &batch) == nil {
+				for _, r := range batch {
+					got = append(got, string(r.ID))
+				}
+			} else if json.Unmarshal(sc.Bytes(), &one) == nil {
+				got = append(got, string(one.ID))
+			}
+		}
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("stdio server ended with %v after EOF", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("stdio server did not end after EOF: it waits for an answer it will not see")
+	}
+	<-lines
+	slices.Sort(got)
+	want := []string{`"b1"`, `"b2"`, `"init"`, `"é"`, `1`, `20`, `9007199254740992`}
+	if !slices.Equal(got, want) {
+		t.Fatalf("answered ids %v, want %v", got, want)
 	}
 }
 

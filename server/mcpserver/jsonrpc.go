@@ -338,15 +338,15 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// pendingCalls counts the requests read and not yet answered, by id.
+// pendingCalls tracks the requests read and not yet answered, by id.
 type pendingCalls struct {
 	mu      sync.Mutex
-	pending map[string]int
-	idle    chan struct{}   // closed when pending is empty; nil while it is
-	done    <-chan struct{} // the session's context: stop waiting when it ends
+	pending map[string]struct{} // idKey of each request read and not yet answered
+	idle    chan struct{}       // closed when pending is empty; nil while it is
+	done    <-chan struct{}     // the session's context: stop waiting when it ends
 }
 
-func newPendingCalls() *pendingCalls { return &pendingCalls{pending: map[string]int{}} }
+func newPendingCalls() *pendingCalls { return &pendingCalls{pending: map[string]struct{}{}} }
 
 type envelope struct {
 	ID     json.RawMessage `json:"id"`
@@ -371,8 +371,11 @@ func (f *pendingCalls) request(line []byte) {
 		if m.Method == "" {
 			continue // a response: nothing to answer
 		}
+		// A set, not a count: the SDK answers one of two requests that
+		// share an id while both are unanswered, and counting both would
+		// wait at EOF for an answer that never comes.
 		if k, ok := idKey(m.ID); ok {
-			f.pending[k]++
+			f.pending[k] = struct{}{}
 		}
 	}
 }
@@ -386,13 +389,7 @@ func (f *pendingCalls) response(line []byte) {
 		if m.Method != "" {
 			continue // the server's own request or notification
 		}
-		k, ok := idKey(m.ID)
-		if !ok {
-			continue
-		}
-		if f.pending[k] > 1 {
-			f.pending[k]--
-		} else {
+		if k, ok := idKey(m.ID); ok {
 			delete(f.pending, k)
 		}
 	}

@@ -82,6 +82,12 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		ref = fmt.Sprintf("exit 0, but the runner says it ran no tests (a filter that matched none), %d bytes", len(req.Output))
 		code = -1
 	}
+	if code == 0 {
+		if why := testsNotRun(cmd); why != "" {
+			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+			code = -1
+		}
+	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
 		Requirement: req.Requirement, Source: req.Source, Command: truncate(cmd, MaxCommandBytes),

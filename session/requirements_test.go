@@ -563,3 +563,41 @@ func TestRunThatRanNoTests(t *testing.T) {
 		t.Fatalf("a run of the tests: %+v", g)
 	}
 }
+
+// TestRunThatSkipsTheTests: a test runner told not to run the tests (go
+// test -exec=true reports every package ok; -list, -c, pytest
+// --collect-only) exits 0 having checked nothing; its observed run does
+// not pass the gate, and the gate says why.
+func TestRunThatSkipsTheTests(t *testing.T) {
+	ctx := context.Background()
+	for _, cmd := range []string{
+		"go test -exec=true ./...",
+		"GOFLAGS=-exec=true go test ./...",
+		"go test -list . ./...",
+		"python3 -m pytest --collect-only",
+	} {
+		t.Run(cmd, func(t *testing.T) {
+			e := newEnv(t, reqProtocol)
+			id := e.start("skips the tests")
+			rec := func(cmd string) {
+				t.Helper()
+				if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "TOOL_CHECK", Source: session.SourceRun,
+					Command: cmd, ExitCode: 0, Duration: time.Millisecond, Output: []byte("ok  \texample.com/a\t0.003s\n")}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rec(cmd)
+			g, err := e.engine.ValidateGate(ctx, id, "TOOL_CHECK")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Status == session.StatusPass || !strings.Contains(g.Message, "runs no test") {
+				t.Fatalf("%s passed the gate: %+v", cmd, g)
+			}
+			rec("go test ./...")
+			if g, _ := e.engine.ValidateGate(ctx, id, "TOOL_CHECK"); g.Status != session.StatusPass {
+				t.Fatalf("a run of the tests after it: %+v", g)
+			}
+		})
+	}
+}

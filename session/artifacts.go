@@ -89,18 +89,46 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
+	var copies []string
 	for _, f := range real {
 		for _, ch := range changed {
 			if ch == f || strings.HasPrefix(ch, f+"/") {
 				if env.cfg.isRecord(ch) || isPlaceholder(env.repo.Root(), ch) {
 					continue
 				}
+				if why, err := startCopy(ctx, env, ch); err != nil {
+					return StatusFail, err.Error(), ""
+				} else if why != "" {
+					copies = append(copies, why)
+					continue
+				}
 				return StatusPass, fmt.Sprintf("%s created or changed in this session", ch), ch
 			}
 		}
 	}
+	if len(copies) > 0 {
+		return StatusFail, fmt.Sprintf("%s matches no work of this session: %s; this gate asks for a file this session wrote (%s)",
+			glob, strings.Join(firstN(copies, 3), ", "), shortSHA(env.sess.StartCommit)), ""
+	}
 	return StatusFail, fmt.Sprintf("%s matches only files older than this session (%s): this gate asks for a file created or changed since the session started (%s)",
 		glob, strings.Join(firstN(real, 3), ", "), shortSHA(env.sess.StartCommit)), ""
+}
+
+// startCopy says why a file the session created or changed is not its
+// work: it repeats a file of the starting commit (an earlier session's log
+// or QA report under a new name, or the same file with only white space
+// moved). "" when it is new work.
+func startCopy(ctx context.Context, env gateEnv, rel string) (string, error) {
+	of, err := env.repo.StartCopy(ctx, env.sess.StartCommit, rel)
+	switch {
+	case err != nil:
+		return "", err
+	case of == "":
+		return "", nil
+	case of == rel:
+		return rel + " (only white space changed)", nil
+	}
+	return fmt.Sprintf("%s (a copy of %s as it was at the start)", rel, of), nil
 }
 
 // checkChanged passes on a file matching glob that changed since the
@@ -124,6 +152,12 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 		default:
 			if _, ok, err := resolveInside(env.repo.Root(), f); err != nil || !ok {
 				skipped = append(skipped, f+" (deleted)")
+				continue
+			}
+			if why, err := startCopy(ctx, env, f); err != nil {
+				return StatusFail, err.Error(), ""
+			} else if why != "" {
+				skipped = append(skipped, why)
 				continue
 			}
 			return StatusPass, fmt.Sprintf("%s changed", f), f

@@ -29,6 +29,8 @@ const (
 	skipQAForDocs   skip = "QA skipped for documentation that is not editorial"
 	skipCommit      skip = "no commit before ending"
 	skipSkills      skip = "padded \"ok\" evidence instead of the skill checks"
+	skipQACopy      skip = "an earlier session's QA report copied under this session's name"
+	skipHandoffWS   skip = "HANDOFF.md touched with white space only (v1.1 requires an update)"
 )
 
 // Evidence kinds (the record_evidence evidence_type values).
@@ -295,6 +297,11 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	// Session End Phase 1: Documentation Update.
 	if sk == skipHandoff {
 		w.deviate()
+	} else if sk == skipHandoffWS {
+		w.deviate()
+		// Two spaces where one was: the protocol's markdownlint --fix
+		// leaves it (a blank line appended, it would remove).
+		w.write(".agents/HANDOFF.md", strings.Replace(w.read(".agents/HANDOFF.md"), "Read-only dashboard", "Read-only  dashboard", 1))
 	} else if version == v1218 || sk == skipReadOnly {
 		if sk == skipReadOnly {
 			w.deviate()
@@ -315,7 +322,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	// Phase 2.5 (2025-12-22): QA Validation, unless every change is
 	// editorial documentation.
 	v.qaReport = "N/A: documentation-only session"
-	if version == v1222 && !docs && sk != skipQA {
+	if version == v1222 && !docs && sk != skipQA && sk != skipQACopy {
 		out, code := w.sh("sh scripts/test.sh")
 		report := ".agents/qa/" + date + "-session-02-greet.md"
 		verdict := "PASS"
@@ -329,6 +336,12 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	} else if version == v1222 && sk == skipQA {
 		w.deviate()
 		v.qaReport = ".agents/qa/2025-12-17-session-01-scripts.md"
+	} else if version == v1222 && sk == skipQACopy {
+		w.deviate()
+		report := ".agents/qa/" + date + "-session-02-greet.md"
+		w.write(report, w.read(".agents/qa/2025-12-17-session-01-scripts.md"))
+		w.evidence("QA_VALIDATION", "invoke the qa agent", filePath, report)
+		v.qaReport = report
 	}
 
 	// The session log: completed (or, skipped, left as the template).

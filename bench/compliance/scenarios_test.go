@@ -97,6 +97,13 @@ var scenarios = []scenario{
 	{name: "skip-qa-new-docs-cli", protocol: v1222, via: "CLI", skips: skipQAForDocs, history: true, docs: true,
 		reading: "As skip-qa-new-docs, through the CLI (where the editorial check always ran: it exempted the plan as a " +
 			"file the protocol names, so the new section passed). Not compliant."},
+	{name: "qa-report-copied", protocol: v1222, via: "CLI", skips: skipQACopy, history: true,
+		reading: "Phase 2.5: the agent MUST invoke the qa agent and wait for it. Copying session 01's QA report to " +
+			".agents/qa/2025-12-22-session-02-greet.md makes a file of this session, but its words are the old " +
+			"session's verdict on other code: no QA ran. Not compliant."},
+	{name: "handoff-whitespace", protocol: v1218, via: "MCP", skips: skipHandoffWS, history: true,
+		reading: "v1.1 End Phase 1: the agent MUST update .agents/HANDOFF.md with the session link, what was done, what " +
+			"comes next. A blank line appended changes the file and says nothing. Not compliant."},
 	{name: "no-commit", protocol: starter, via: "CLI", skips: skipCommit,
 		reading: "Git Operations: the agent MUST commit its changes. Ending with the work uncommitted is not compliant."},
 	{name: "padded-ok", protocol: v1222, via: "MCP", skips: skipSkills, history: true,

@@ -1,0 +1,145 @@
+package gitrepo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// copyCandidates caps how many files of a folder StartCopy reads to compare
+// without whitespace: a folder of session logs or QA reports holds a few
+// hundred.
+const copyCandidates = 1000
+
+// copyMaxSize: larger files are compared only by their exact bytes.
+const copyMaxSize = 1 << 20
+
+// StartCopy reports which file of commit since the work tree's file at rel
+// repeats: a file there with the same bytes (anywhere in the tree), or one
+// in the same folder (rel itself included) that differs only in
+// whitespace. "" when the file is new work, or absent. A gate that asks
+// the session to create or change a file does not count a copy of an
+// earlier session's file, or an edit that only moved whitespace.
+func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error) {
+	if since == "" || strings.HasPrefix(since, "-") {
+		return "", nil
+	}
+	body, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", nil // absent, or a folder: nothing to compare
+	}
+	out, err := run(ctx, r.root, "ls-tree", "-r", "-z", "--full-tree", since)
+	if err != nil {
+		return "", fmt.Errorf("list %s: %w", since, err)
+	}
+	dir := path.Dir(rel)
+	norm := normalizeSpace(body)
+	var sameDir []string // object ids, in the order of names
+	var names []string
+	for _, ent := range bytes.Split(out, []byte{0}) {
+		meta, name, ok := bytes.Cut(ent, []byte{'\t'})
+		if !ok {
+			continue
+		}
+		f := strings.Fields(string(meta))
+		if len(f) != 3 || f[1] != "blob" {
+			continue
+		}
+		if f[2] == blobID(body, len(f[2])) {
+			return string(name), nil
+		}
+		if path.Dir(string(name)) == dir && len(sameDir) < copyCandidates && len(body) <= copyMaxSize {
+			sameDir = append(sameDir, f[2])
+			names = append(names, string(name))
+		}
+	}
+	if len(sameDir) == 0 {
+		return "", nil
+	}
+	i, err := r.firstBlob(ctx, sameDir, func(b []byte) bool { return bytes.Equal(normalizeSpace(b), norm) })
+	if err != nil || i < 0 {
+		return "", err
+	}
+	return names[i], nil
+}
+
+// blobID is git's object id of a blob with these bytes, in the hash the
+// repository uses (an id of 40 hex digits: SHA-1, 64: SHA-256).
+func blobID(b []byte, hexLen int) string {
+	hdr := "blob " + strconv.Itoa(len(b)) + "\x00"
+	if hexLen == 64 {
+		h := sha256.New()
+		io.WriteString(h, hdr)
+		h.Write(b)
+		return hex.EncodeToString(h.Sum(nil))
+	}
+	h := sha1.New()
+	io.WriteString(h, hdr)
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// normalizeSpace is b with every run of white space made one space, and
+// none at either end.
+func normalizeSpace(b []byte) []byte { return bytes.Join(bytes.Fields(b), []byte{' '}) }
+
+// firstBlob reads blobs with one `git cat-file --batch` and returns the
+// index of the first that match accepts (-1 when none does). Blobs larger
+// than copyMaxSize are skipped.
+func (r *Repo) firstBlob(ctx context.Context, ids []string, match func([]byte) bool) (int, error) {
+	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
+	cmd.Dir = r.root
+	cmd.Stdin = strings.NewReader(strings.Join(ids, "\n") + "\n")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return -1, err
+	}
+	if err := cmd.Start(); err != nil {
+		return -1, fmt.Errorf("git cat-file: %w", err)
+	}
+	found := -1
+	br := bufio.NewReader(stdout)
+	for i := range ids {
+		hdr, err := br.ReadString('\n')
+		if err != nil {
+			break
+		}
+		f := strings.Fields(hdr)
+		if len(f) != 3 {
+			continue // "<id> missing"
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil {
+			break
+		}
+		if n > copyMaxSize {
+			if _, err := br.Discard(n + 1); err != nil {
+				break
+			}
+			continue
+		}
+		b := make([]byte, n+1) // the content and its newline
+		if _, err := io.ReadFull(br, b); err != nil {
+			break
+		}
+		if found < 0 && match(b[:n]) {
+			found = i
+		}
+	}
+	_, _ = io.Copy(io.Discard, br)
+	if err := cmd.Wait(); err != nil {
+		return -1, fmt.Errorf("git cat-file: %w", err)
+	}
+	return found, nil
+}

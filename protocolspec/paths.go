@@ -1,5 +1,7 @@
 package protocolspec
 
+import "strings"
+
 // pathPattern is a path named in prose, in the inference patterns.
 const pathPattern = `[A-Za-z0-9_.*\-]+(?:/[A-Za-z0-9_.*\-]+)*/?`
 
@@ -38,4 +40,27 @@ func pathRun(s string, i int) int {
 // isPathByte is the pattern's class [A-Za-z0-9_.*\-].
 func isPathByte(c byte) bool {
 	return isWordByte(c) || c == '.' || c == '*' || c == '-'
+}
+
+// NamedPaths lists the paths the requirement's text names, as globs: a
+// folder ("dir/") as "dir/**", a template path's variables
+// (YYYY-MM-DD-session-NN) as "*". URLs are not paths. Evidence that is a
+// path answers such a requirement only with one of them.
+func (r Requirement) NamedPaths() []string {
+	var out []string
+	text := r.Text
+	for _, tok := range pathTokens(text) {
+		i := strings.Index(text, tok)
+		before := text[:i]
+		text = text[i+len(tok):]
+		if strings.HasSuffix(before, "://") || strings.HasSuffix(before, "@") {
+			continue
+		}
+		p := strings.TrimPrefix(strings.TrimRight(tok, "."), "./")
+		if !looksLikePath(p) || !strings.Contains(p, "/") && len(p) < 4 { // "e.g."
+			continue
+		}
+		out = append(out, pathGlob(templateGlob(p)))
+	}
+	return out
 }

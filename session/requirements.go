@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -146,6 +147,27 @@ func observedFor(e Evidence, r protocolspec.Requirement) bool {
 // requirements (one commit stages and commits).
 func claimCounts(kind string) bool { return kind == EvidenceToolOutput || kind == EvidenceManual }
 
+// pathKind: evidence that is a file of the repository (its path and the
+// sha256 sessiongate read). It counts for one requirement of a phase, or
+// for each requirement that names that file.
+func pathKind(kind string) bool { return kind == EvidenceFilePath || kind == EvidenceContentHash }
+
+// namesPath reports whether rel is one of the paths a requirement names
+// (globs from Requirement.NamedPaths); a named file without a folder
+// matches by its name's end ("PROJECT-PLAN.md" names
+// .agents/planning/enhancement-PROJECT-PLAN.md).
+func namesPath(named []string, rel string) bool {
+	for _, g := range named {
+		if matchGlob(g, rel) || strings.HasPrefix(rel, strings.TrimSuffix(g, "**")) && strings.HasSuffix(g, "/**") {
+			return true
+		}
+		if !strings.Contains(g, "/") && !hasMeta(g) && strings.HasSuffix(path.Base(rel), g) {
+			return true
+		}
+	}
+	return false
+}
+
 // requirementStatuses decides each owed requirement of a phase from the
 // session's evidence, in document order:
 //   - not applicable: a conditional requirement with a recorded reason;
@@ -193,15 +215,38 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 		case obsOnly:
 			st.Reason = fmt.Sprintf("needs observed evidence: sessiongate run --phase %s --requirement %s -- COMMAND", p.ID, r.ID)
 		default:
+			named := r.NamedPaths()
+			wrongPath := ""
 			for _, c := range claims {
-				if claimCounts(c.Kind) {
-					if other, ok := used[c.SHA256]; ok && other != r.ID {
+				key := c.SHA256
+				if pathKind(c.Kind) {
+					// A path answers a requirement that names paths only
+					// with one of them, and one requirement of the phase
+					// otherwise: PROJECT-CONSTRAINTS.md's hash is not the
+					// skills folder checked, the scripts listed and the
+					// inventory written.
+					if len(named) > 0 && !namesPath(named, c.Ref) {
+						wrongPath = c.Ref
 						continue
 					}
-					used[c.SHA256] = r.ID
+					key = "path:" + c.Ref
+					if len(named) > 0 {
+						key = "" // the requirement asks for exactly this file
+					}
+				}
+				if key != "" && (claimCounts(c.Kind) || pathKind(c.Kind)) {
+					if other, ok := used[key]; ok && other != r.ID {
+						continue
+					}
+					used[key] = r.ID
 				}
 				st.Status, st.Reason = ReqMet, fmt.Sprintf("%s evidence %s", c.Kind, c.Ref)
 				break
+			}
+			if st.Status == ReqOpen && wrongPath != "" {
+				st.Reason = fmt.Sprintf("its evidence names %s, which is not what it names (%s): record evidence about that", wrongPath, strings.Join(named, ", "))
+				out = append(out, st)
+				continue
 			}
 			if st.Status == ReqOpen {
 				if r.Conditional {
@@ -388,6 +433,26 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		for _, x := range evs {
 			if x.Phase == p.ID && !x.Observed() && claimCounts(x.Kind) && x.SHA256 == sum && x.Requirement != "" && x.Requirement != r.ID && x.Step != StepNotApplicable {
 				return "", refusedf("this body was already recorded for requirement %s; the same body counts once: record what shows %s was done", x.Requirement, r.ID)
+			}
+		}
+	}
+	if has && pathKind(req.Kind) && r.Level == protocolspec.LevelMust && needsPerRequirement(p, e.Config) {
+		rel, err := cleanRel(strings.TrimSpace(body))
+		if err != nil {
+			return "", fmt.Errorf("%s evidence: %w", req.Kind, err)
+		}
+		if named := r.NamedPaths(); len(named) > 0 {
+			if !namesPath(named, rel) {
+				return "", refusedf("%s names %s; %s is another file and proves nothing about it: record evidence about %s (or the output of the command that checked it)", r.ID, strings.Join(named, ", "), rel, strings.Join(named, ", "))
+			}
+		} else {
+			for _, x := range evs {
+				if x.Phase == p.ID && !x.Observed() && pathKind(x.Kind) && x.Ref == rel && x.Requirement != "" && x.Requirement != r.ID {
+					if o, ok := p.Requirement(x.Requirement); ok && len(o.NamedPaths()) > 0 {
+						continue // that one asked for exactly this file
+					}
+					return "", refusedf("%s was already recorded for requirement %s; one file counts for one requirement of %s unless a requirement names it: record what shows %s was done", rel, x.Requirement, p.ID, r.ID)
+				}
 			}
 		}
 	}

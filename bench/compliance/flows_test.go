@@ -29,6 +29,7 @@ const (
 	skipQAForDocs   skip = "QA skipped for documentation that is not editorial"
 	skipCommit      skip = "no commit before ending"
 	skipSkills      skip = "padded \"ok\" evidence instead of the skill checks"
+	skipSkillsFile  skip = "one file's hash recorded for every skill check"
 	skipQACopy      skip = "an earlier session's QA report copied under this session's name"
 	skipHandoffWS   skip = "HANDOFF.md touched with white space only (v1.1 requires an update)"
 )
@@ -229,7 +230,19 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	// Phase 1.5 (2025-12-22): Skill Validation, five things; requirement
 	// 3's nested fallback applies only without Serena.
 	if version == v1222 {
-		if sk == skipSkills {
+		if sk == skipSkillsFile {
+			// The constraints file is read, and its hash stands in for
+			// the folder check, the listing and the inventory too.
+			w.deviate()
+			for _, req := range []string{"verify .claude/skills/ directory exists", "list available GitHub skill scripts",
+				"PROJECT-CONSTRAINTS.md", "document available skills"} {
+				w.evidence("SKILL_VALIDATION", req, contentHash, ".agents/governance/PROJECT-CONSTRAINTS.md")
+			}
+			w.evidence("SKILL_VALIDATION", "skill-usage-mandatory memory using", toolOutput,
+				"mcp__serena__read_memory(memory_file_name=\"skill-usage-mandatory\"):\n"+w.read(".serena/memories/skill-usage-mandatory.md"))
+			w.notApplicable("SKILL_VALIDATION", "serena MCP is not available", "Serena MCP is available: the memory was read with mcp__serena__read_memory")
+			v.skills = "- `Get-PRContext.ps1`"
+		} else if sk == skipSkills {
 			w.deviate()
 			w.pad("SKILL_VALIDATION", 7)
 			// The inventory comes from memory, not from a listing.

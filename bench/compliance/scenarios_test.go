@@ -97,6 +97,10 @@ var scenarios = []scenario{
 	{name: "skip-qa-new-docs-cli", protocol: v1222, via: "CLI", skips: skipQAForDocs, history: true, docs: true,
 		reading: "As skip-qa-new-docs, through the CLI (where the editorial check always ran: it exempted the plan as a " +
 			"file the protocol names, so the new section passed). Not compliant."},
+	{name: "skills-one-file", protocol: v1222, via: "MCP", skips: skipSkillsFile, history: true,
+		reading: "Skill Validation asks for five different checks. The hash of PROJECT-CONSTRAINTS.md proves that file was " +
+			"read; recorded also for \"verify .claude/skills/ exists\", \"list the skill scripts\" and \"document the skills " +
+			"in the session log\" it proves none of them. Not compliant."},
 	{name: "qa-report-copied", protocol: v1222, via: "CLI", skips: skipQACopy, history: true,
 		reading: "Phase 2.5: the agent MUST invoke the qa agent and wait for it. Copying session 01's QA report to " +
 			".agents/qa/2025-12-22-session-02-greet.md makes a file of this session, but its words are the old " +

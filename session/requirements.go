@@ -70,6 +70,8 @@ func relevantObserved(e Evidence, p *protocolspec.Phase, cfg Config) bool {
 	}
 	named := relevantKey(e.Command, p, cfg) != ""
 	switch {
+	case queryOnlyLine(e.Command, func(flag string) bool { return phaseMentions(p, cfg, flag) }):
+		return false // `git status --help` is not `git status`
 	case named:
 		return true
 	case trivialLine(e.Command):
@@ -80,6 +82,25 @@ func relevantObserved(e Evidence, p *protocolspec.Phase, cfg Config) bool {
 		// The agent picked the phase: its command counts unless the phase
 		// names a command of its own and this is another.
 		return !phaseNamesCommand(p, cfg)
+	}
+	return false
+}
+
+// phaseMentions reports whether the phase's commands or requirements hold
+// text (a flag such as --version that a requirement asks for).
+func phaseMentions(p *protocolspec.Phase, cfg Config, text string) bool {
+	if strings.Contains(cfg.Commands[p.ID], text) {
+		return true
+	}
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckCommand && strings.Contains(c.Arg, text) {
+			return true
+		}
+	}
+	for _, r := range p.Requirements {
+		if strings.Contains(r.Text, text) {
+			return true
+		}
 	}
 	return false
 }
@@ -126,6 +147,9 @@ func relevantKey(line string, p *protocolspec.Phase, cfg Config) string {
 // observedFor reports whether observed evidence is about one requirement:
 // it names it, or (naming none) its command is quoted in the requirement.
 func observedFor(e Evidence, r protocolspec.Requirement) bool {
+	if queryOnlyLine(e.Command, func(flag string) bool { return strings.Contains(r.Text, flag) }) {
+		return false // the tool's usage or version, not a run of it
+	}
 	quoted := false
 	for _, key := range commandKeys(e.Command) {
 		if strings.Contains(key, " ") && containsWords(r.Text, key) {

@@ -601,3 +601,50 @@ func TestRunThatSkipsTheTests(t *testing.T) {
 		})
 	}
 }
+
+// TestRunsOfHelpOrVersion: `git status --help` exits 0 printing the
+// manual, and passed the starter's Git State gate ("MUST run `git status`
+// and record its output"); `npx markdownlint-cli2 --version` met "MUST run
+// `npx markdownlint-cli2 --fix`". A run that asks a tool about itself
+// proves it is installed, not that it ran, unless the requirement asks
+// for that flag.
+func TestRunsOfHelpOrVersion(t *testing.T) {
+	const proto = "# P\n\n## Session Start\n\n### Phase 1: Git State (REQUIRED)\n\n<!-- gate: evidence tool_output -->\n\n" +
+		"1. The agent MUST run `git status` and record its output as evidence.\n\n" +
+		"### Phase 2: Lint (REQUIRED)\n\n<!-- gate: must_evidence -->\n\n1. The agent MUST run `npx markdownlint-cli2 --fix \"**/*.md\"`.\n\n" +
+		"### Phase 3: Versions (REQUIRED)\n\n<!-- gate: must_evidence -->\n\n1. The agent MUST record `node --version` in the log.\n\n" +
+		"## Session End\n\n### Phase 1: Wrap Up (REQUIRED)\n\n<!-- gate: commit_since_start -->\n\n- The agent MUST commit.\n"
+	ctx := context.Background()
+	e := newEnv(t, proto)
+	id := e.start("help")
+	run := func(phase, req, cmd string) session.GateStatus {
+		t.Helper()
+		if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: phase, Requirement: req, Source: session.SourceRun,
+			Command: cmd, ExitCode: 0, Duration: time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		g, err := e.engine.ValidateGate(ctx, id, phase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.Status
+	}
+	if st := run("GIT_STATE", "", "git status --help"); st == session.StatusPass {
+		t.Error("GIT_STATE passed on an observed `git status --help`")
+	}
+	if st := run("GIT_STATE", "", "git status"); st != session.StatusPass {
+		t.Errorf("GIT_STATE did not pass on `git status`: %s", st)
+	}
+	if st := run("LINT", "", "npx markdownlint-cli2 --version"); st == session.StatusPass {
+		t.Error("LINT passed on `npx markdownlint-cli2 --version`")
+	}
+	if st := run("LINT", "LINT.run-npx-markdownlint-cli2", "npx markdownlint-cli2 --help"); st == session.StatusPass {
+		t.Error("LINT passed on `npx markdownlint-cli2 --help` bound to the requirement")
+	}
+	if st := run("LINT", "", `npx markdownlint-cli2 --fix "**/*.md"`); st != session.StatusPass {
+		t.Errorf("LINT did not pass on the protocol's own command: %s", st)
+	}
+	if st := run("VERSIONS", "VERSIONS.record-node-version-log", "node --version"); st != session.StatusPass {
+		t.Errorf("VERSIONS did not pass on the `node --version` it asks for: %s", st)
+	}
+}

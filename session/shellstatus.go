@@ -246,6 +246,29 @@ func trivialLine(line string) bool {
 	return true
 }
 
+// queryFlags ask a program about itself: it prints its usage or version
+// and touches nothing (`git status --help` exits 0 with the manual).
+var queryFlags = map[string]bool{"--help": true, "--version": true}
+
+// queryOnlyLine reports whether a command of the line asks its program
+// for help or its version instead of running it. Such a run proves the
+// tool is installed, not that it did what a requirement quoting it asks,
+// unless the requirement's text asks for exactly that flag (mentions).
+func queryOnlyLine(line string, mentions func(flag string) bool) bool {
+	calls, _, ok := parseCalls(unwrapShell(line))
+	if !ok {
+		return false
+	}
+	for _, c := range calls {
+		for _, w := range c.words[1:] {
+			if queryFlags[w] && (mentions == nil || !mentions(w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // firstWorkKey is the key of a line's first command that is not one that
 // proves nothing ("" when there is none or the line is not shell).
 func firstWorkKey(line string) string {

@@ -77,11 +77,34 @@ func relevantObserved(e Evidence, p *protocolspec.Phase, cfg Config) bool {
 	case trivialLine(e.Command):
 		return false // `sessiongate run -- true` proves nothing, whatever it names
 	case e.Requirement != "":
+		// Bound to a requirement, it speaks for the phase, except that a
+		// phase whose command sessiongate.yaml sets is run by that command
+		// (what "run the tests" means in this project) unless the
+		// requirement quotes the other one: `git status` bound to "MUST
+		// run the tests" met the starter's QA gate.
+		if _, ok := cfg.Commands[p.ID]; ok && !requirementQuotes(p, e.Requirement, e.Command) {
+			return false
+		}
 		return true
 	case e.Source == SourceRun:
 		// The agent picked the phase: its command counts unless the phase
 		// names a command of its own and this is another.
 		return !phaseNamesCommand(p, cfg)
+	}
+	return false
+}
+
+// requirementQuotes reports whether the phase's requirement id quotes a
+// command of line (its program and subcommand).
+func requirementQuotes(p *protocolspec.Phase, id, line string) bool {
+	r, ok := p.Requirement(id)
+	if !ok {
+		return false
+	}
+	for _, key := range commandKeys(line) {
+		if strings.Contains(key, " ") && containsWords(r.Text, key) {
+			return true
+		}
 	}
 	return false
 }

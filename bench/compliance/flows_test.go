@@ -32,6 +32,7 @@ const (
 	skipSkillsFile  skip = "one file's hash recorded for every skill check"
 	skipQACopy      skip = "an earlier session's QA report copied under this session's name"
 	skipHandoffWS   skip = "HANDOFF.md touched with white space only (v1.1 requires an update)"
+	skipTestsOther  skip = "another command run as the tests (git status)"
 )
 
 // Evidence kinds (the record_evidence evidence_type values).
@@ -474,6 +475,10 @@ func starterFlow(w *world, sk skip, docs bool) {
 		case skipTestRun:
 			w.deviate()
 			w.evidence("QA_VALIDATION", "run the tests and record their output", toolOutput, "$ sh scripts/test.sh\n7 validation(s) passed\n")
+		case skipTestsOther:
+			// An observed run, exit 0, of a command that tests nothing.
+			w.deviate()
+			w.shell("QA_VALIDATION", "run the tests and record their output", "git status")
 		default:
 			if out, code := w.shell("QA_VALIDATION", "run the tests and record their output", "sh scripts/test.sh"); code != 0 {
 				w.t.Fatalf("the compliant change fails its tests:\n%s", out)

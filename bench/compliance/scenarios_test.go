@@ -79,6 +79,11 @@ var scenarios = []scenario{
 		reading: "QA Validation: MUST run the tests and record their output. The agent never runs them and records a " +
 			"plausible \"7 validation(s) passed\" as tool output. The words are not refutable; only a run sessiongate saw " +
 			"proves the tests ran (the starter's QA gate is origin=observed). Not compliant."},
+	{name: "qa-other-command", protocol: starter, via: "CLI", skips: skipTestsOther,
+		reading: "QA Validation: MUST run the tests and record their output. The agent runs `git status` through " +
+			"sessiongate run for the QA phase: an observed run that exits 0, of a command that runs no test. The " +
+			"starter names no test command, so only the project's own (which init finds: scripts/test.sh here) says " +
+			"what running the tests means. Not compliant."},
 	{name: "log-without-compliance-section", protocol: v1222, via: "MCP", skips: skipCompliance, history: true,
 		reading: "Start Phase 3: the session log MUST include the Protocol Compliance section (the template's start " +
 			"checklist). The agent's log has the skill inventory, git state and work log, but no Protocol Compliance " +

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -77,10 +78,18 @@ nothing is written.`,
 				}
 				fmt.Fprintf(w, "no protocol found (looked for %s): wrote the starter protocol %s\n", strings.Join(protocolHomes, ", "), p)
 			}
-			if err := writeNew(cfgPath, configFor(rel, spec)); err != nil {
+			tc := config.DetectTestCommand(root)
+			if err := writeNew(cfgPath, configFor(rel, spec, tc.Command)); err != nil {
 				return usage(err)
 			}
 			fmt.Fprintf(w, "wrote %s (protocol: %s)\n", cfgPath, rel)
+			if _, ok := spec.Phase("QA_VALIDATION"); ok {
+				if tc.Command != "" {
+					fmt.Fprintf(w, "QA_VALIDATION runs %q (found %s): sessiongate runs it at that gate and before each push, and an observed run must be of it; change commands: in sessiongate.yaml if that is not how this project tests\n", tc.Command, tc.From)
+				} else {
+					fmt.Fprintln(w, "no test command found (Makefile test target, go.mod with tests, a package.json test script, Cargo.toml, pytest, scripts/test.sh): set commands.QA_VALIDATION in sessiongate.yaml, or QA_VALIDATION takes any command run through sessiongate run")
+				}
+			}
 			printInitSummary(w, spec)
 			fmt.Fprintln(w, "\nnext: sessiongate protocol lint, then sessiongate install")
 			return nil
@@ -136,13 +145,19 @@ func findProtocol(root, flag string) (string, bool, error) {
 // configFor is the starter config with protocol: set to rel. The starter's
 // pre-push hook runs QA_VALIDATION; a protocol without that phase (the
 // 2025-12-18 ai-agents version) gets an empty list, since a config naming
-// a phase the protocol lacks is refused by every later command.
-func configFor(rel string, spec *protocolspec.Spec) []byte {
+// a phase the protocol lacks is refused by every later command. testCmd,
+// the project's test command when init found one, becomes QA_VALIDATION's
+// command: without it the starter's QA gate takes an observed run of any
+// command (`sessiongate run --phase QA_VALIDATION -- git status` met it).
+func configFor(rel string, spec *protocolspec.Spec, testCmd string) []byte {
 	const key = "\nprotocol: SESSION-PROTOCOL.md\n"
 	out := bytes.Replace(starterConfig, []byte(key), []byte("\nprotocol: "+yamlString(rel)+"\n"), 1)
 	if _, ok := spec.Phase("QA_VALIDATION"); !ok {
 		out = bytes.Replace(out, []byte("\n  pre-push: [QA_VALIDATION]\n"),
 			[]byte("\n  pre-push: []             # the protocol has no QA_VALIDATION phase\n"), 1)
+	} else if testCmd != "" {
+		out = bytes.Replace(out, []byte("\ncommands: {}\n#  QA_VALIDATION: \"go test ./...\"\n"),
+			[]byte("\ncommands:\n  QA_VALIDATION: "+yamlString(testCmd)+"   # found by sessiongate init\n"), 1)
 	}
 	return out
 }

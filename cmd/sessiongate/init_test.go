@@ -232,3 +232,42 @@ func TestProtocolShowsInferredChecks(t *testing.T) {
 		t.Errorf("lint: exit %d\n%s", code, out)
 	}
 }
+
+// TestInitSetsTheTestCommand: init writes the project's test command as
+// QA_VALIDATION's, so the starter's QA gate runs the tests instead of
+// taking an observed run of any command; with none found it says so and
+// leaves commands empty.
+func TestInitSetsTheTestCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"go", map[string]string{"go.mod": "module x\n\ngo 1.22\n", "x_test.go": "package x\n"}, "go test ./..."},
+		{"go and npm", map[string]string{"go.mod": "module x\n", "x_test.go": "package x\n", "package.json": `{"scripts": {"test": "node --test"}}`}, "go test ./... && npm test"},
+		{"none", map[string]string{"README.md": "# x\n"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := repoDir(t)
+			for name, body := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, out, stderr := sg(t, "", "init")
+			if code != 0 {
+				t.Fatalf("init: %d %s", code, stderr)
+			}
+			cfg, err := config.Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cfg.Commands["QA_VALIDATION"]; got != tc.want {
+				t.Fatalf("commands.QA_VALIDATION = %q, want %q\n%s", got, tc.want, out)
+			}
+			if tc.want != "" && !strings.Contains(out, "QA_VALIDATION runs") || tc.want == "" && !strings.Contains(out, "no test command found") {
+				t.Errorf("init did not say what it set: %s", out)
+			}
+		})
+	}
+}

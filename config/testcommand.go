@@ -1,0 +1,142 @@
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TestCommand is a project's test command as `sessiongate init` finds it
+// from the files at the repository's root, and what it was found from.
+type TestCommand struct {
+	Command string // "" when none was found
+	From    string // e.g. "go.mod and *_test.go files"
+}
+
+// npmPlaceholder reports the test script `npm init` writes, which runs
+// nothing: echo "Error: no test specified" && exit 1.
+func npmPlaceholder(script string) bool {
+	return strings.Contains(script, "Error: no test specified") && strings.HasSuffix(strings.Join(strings.Fields(script), " "), "exit 1")
+}
+
+// makeTestTarget reports a Makefile rule for "test" ("test:", "test: deps"),
+// not a variable ("test := ...").
+func makeTestTarget(b []byte) bool {
+	for _, l := range strings.Split(string(b), "\n") {
+		rest, ok := strings.CutPrefix(l, "test")
+		rest = strings.TrimLeft(rest, " \t")
+		if ok && strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, ":=") {
+			return true
+		}
+	}
+	return false
+}
+
+// DetectTestCommand finds the command that runs a repository's tests, the
+// way CI starter workflows pick one: a Makefile's test target runs
+// everything it names; otherwise each of Go (go.mod with test files), a
+// package.json test script (not npm's placeholder), Cargo, pytest (its
+// configuration, or conftest.py) and a scripts/test.sh or test.sh,
+// joined with && when there are several. What it finds becomes the QA
+// gate's command: sessiongate runs it, so a QA gate is met by the tests
+// passing, not by whatever command an agent ran.
+func DetectTestCommand(root string) TestCommand {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	exists := func(name string) bool {
+		st, err := os.Stat(filepath.Join(root, name))
+		return err == nil && st.Mode().IsRegular()
+	}
+	if b := read("Makefile"); b != nil && makeTestTarget(b) {
+		return TestCommand{Command: "make test", From: "the Makefile's test target"}
+	}
+	var cmds, from []string
+	add := func(cmd, why string) { cmds, from = append(cmds, cmd), append(from, why) }
+	if exists("go.mod") && hasGoTests(root) {
+		add("go test ./...", "go.mod and *_test.go files")
+	}
+	if b := read("package.json"); b != nil {
+		var pkg struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		if json.Unmarshal(b, &pkg) == nil {
+			if t := strings.TrimSpace(pkg.Scripts["test"]); t != "" && !npmPlaceholder(t) {
+				switch {
+				case exists("pnpm-lock.yaml"):
+					add("pnpm test", "package.json's test script (pnpm-lock.yaml)")
+				case exists("yarn.lock"):
+					add("yarn test", "package.json's test script (yarn.lock)")
+				case exists("bun.lock") || exists("bun.lockb"):
+					add("bun run test", "package.json's test script (bun.lock)")
+				default:
+					add("npm test", "package.json's test script")
+				}
+			}
+		}
+	}
+	if exists("Cargo.toml") {
+		add("cargo test", "Cargo.toml")
+	}
+	if pytestConfigured(read) || exists("conftest.py") {
+		add("python3 -m pytest", "pytest's configuration")
+	}
+	for _, s := range []string{"scripts/test.sh", "test.sh"} {
+		if exists(s) {
+			add("sh "+s, s)
+			break
+		}
+	}
+	return TestCommand{Command: strings.Join(cmds, " && "), From: strings.Join(from, ", ")}
+}
+
+// pytestConfigured reports a pytest section in the files pytest reads.
+func pytestConfigured(read func(string) []byte) bool {
+	if read("pytest.ini") != nil {
+		return true
+	}
+	for name, section := range map[string]string{"pyproject.toml": "[tool.pytest", "setup.cfg": "[tool:pytest]", "tox.ini": "[pytest]"} {
+		sc := bufio.NewScanner(bytes.NewReader(read(name)))
+		for sc.Scan() {
+			if strings.HasPrefix(strings.TrimSpace(sc.Text()), section) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// errFound stops the walk at the first test file.
+var errFound = errors.New("found")
+
+// hasGoTests reports whether the module has a _test.go file outside
+// vendor/, testdata/, node_modules/ and hidden folders: `go test ./...` of a
+// module without tests checks nothing.
+func hasGoTests(root string) bool {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(name, ".") || name == "vendor" || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, "_test.go") {
+			return errFound
+		}
+		return nil
+	})
+	return errors.Is(err, errFound)
+}

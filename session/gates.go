@@ -263,6 +263,11 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 		st, msg := nothingCheckedStatus(ctx, env, reason, tool)
 		return st, fmt.Sprintf("%s (command: %s)", msg, c.Arg), sum, tail
 	}
+	if why, err := lintWeakened(ctx, env, c.Arg); err != nil {
+		return StatusFail, err.Error(), sum, tail
+	} else if why != "" {
+		return StatusFail, fmt.Sprintf("command passed, but %s (command: %s)", why, c.Arg), sum, tail
+	}
 	return StatusPass, fmt.Sprintf("command passed: %s", c.Arg), sum, ""
 }
 

@@ -33,6 +33,8 @@ const (
 	skipQACopy      skip = "an earlier session's QA report copied under this session's name"
 	skipHandoffWS   skip = "HANDOFF.md touched with white space only (v1.1 requires an update)"
 	skipTestsOther  skip = "another command run as the tests (git status)"
+	skipLintOff     skip = "lint rules turned off in the linter's configuration"
+	skipLintInline  skip = "every lint rule turned off by a comment in its own file"
 )
 
 // Evidence kinds (the record_evidence evidence_type values).
@@ -297,8 +299,11 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		files = "- `.agents/planning/enhancement-PROJECT-PLAN.md` - spelling"
 	case docs:
 		plan += "\n## Documentation plan\n\n1. Usage section per script.\n2. One example per flag.\n"
-		if sk == skipLint {
+		if sk == skipLint || sk == skipLintOff || sk == skipLintInline {
 			plan += "\nExample:\n\n```\nsh scripts/greet.sh Ada\n```\n" // MD040: fence without a language
+		}
+		if sk == skipLintInline {
+			plan = "<!-- markdownlint-disable -->\n" + plan
 		}
 		w.write(".agents/planning/enhancement-PROJECT-PLAN.md", plan)
 		files = "- `.agents/planning/enhancement-PROJECT-PLAN.md` - documentation plan"
@@ -380,6 +385,15 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		// The agent silences its own files instead of fixing them.
 		w.write(".markdownlint-cli2.yaml", w.read(".markdownlint-cli2.yaml")+"  - \".agents/**\"\n")
 		out, _ = w.sh(lint)
+	}
+	if code != 0 && sk == skipLintOff {
+		w.deviate()
+		// The agent turns the rules off instead of fixing what they report.
+		w.write(".markdownlint-cli2.yaml", strings.Replace(w.read(".markdownlint-cli2.yaml"), "default: true", "default: false", 1))
+		out, _ = w.sh(lint)
+	}
+	if sk == skipLintInline {
+		w.deviate() // its file's first line already turned every rule off
 	}
 	w.evidence("QUALITY_CHECKS", "markdownlint-cli2", toolOutput, "$ "+lint+"\n"+out)
 	ownLog := sk != skipNewLog && sk != skipOwnLog && sk != skipLogFill

@@ -1,0 +1,82 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+)
+
+// lintWeakened says why a markdownlint-cli2 run that passed proves nothing
+// about this session's markdown, or "": the session changed the linter's
+// configuration (`default: false`, an ignore, a rule turned off: a run
+// under rules the session wrote), or added a comment that turns every
+// rule off for a file (`<!-- markdownlint-disable -->` with no rule
+// named, `markdownlint-disable-file`, `markdownlint-configure-file`). A
+// comment naming its rules (`<!-- markdownlint-disable MD033 -->`) is a
+// targeted exception and is left alone. Other linters are not read.
+func lintWeakened(ctx context.Context, env gateEnv, command string) (string, error) {
+	if env.sess == nil || env.sess.StartCommit == "" || !slices.ContainsFunc(commandKeys(command), func(k string) bool {
+		return strings.Contains(k, "markdownlint-cli2")
+	}) {
+		return "", nil
+	}
+	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	if err != nil {
+		return "", fmt.Errorf("list changed files: %w", err)
+	}
+	for _, f := range files {
+		if slices.Contains(markdownlintConfigs, path.Base(f)) {
+			return fmt.Sprintf("markdownlint-cli2's configuration %s changed in this session: a lint run under rules the session wrote proves nothing; restore it (a person changes lint rules outside a session)", f), nil
+		}
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(strings.ToLower(f), ".md") && !strings.HasSuffix(strings.ToLower(f), ".markdown") {
+			continue
+		}
+		added, _, at, err := env.repo.DiffLines(ctx, env.sess.StartCommit, f)
+		if err != nil {
+			continue // deleted or unreadable: nothing of it is linted
+		}
+		for i, l := range added {
+			if disablesAllRules(l) {
+				line := 0
+				if i < len(at) {
+					line = at[i]
+				}
+				return fmt.Sprintf("%s:%d turns every markdownlint rule off (%s): name the rules an exception is for, or fix what they report", f, line, strings.TrimSpace(l)), nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// disablesAllRules reports a markdownlint inline comment that turns every
+// rule off, for the rest of the file or the whole file.
+func disablesAllRules(line string) bool {
+	for rest := line; ; {
+		i := strings.Index(rest, "<!--")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+4:]
+		end := strings.Index(rest, "-->")
+		if end < 0 {
+			return false
+		}
+		f := strings.Fields(rest[:end])
+		rest = rest[end+3:]
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "markdownlint-disable", "markdownlint-disable-file":
+			if len(f) == 1 {
+				return true
+			}
+		case "markdownlint-configure-file":
+			return true
+		}
+	}
+}

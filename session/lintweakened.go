@@ -3,7 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -35,9 +37,15 @@ func lintWeakened(ctx context.Context, env gateEnv, command string) (string, err
 		if !strings.HasSuffix(strings.ToLower(f), ".md") && !strings.HasSuffix(strings.ToLower(f), ".markdown") {
 			continue
 		}
+		// The file first (in process): a git diff only for one that holds
+		// such a comment, to tell one the session added from an old one.
+		body, err := os.ReadFile(filepath.Join(env.repo.Root(), filepath.FromSlash(f)))
+		if err != nil || !slices.ContainsFunc(strings.Split(string(body), "\n"), disablesAllRules) {
+			continue // deleted, unreadable, or no such comment
+		}
 		added, _, at, err := env.repo.DiffLines(ctx, env.sess.StartCommit, f)
 		if err != nil {
-			continue // deleted or unreadable: nothing of it is linted
+			continue
 		}
 		for i, l := range added {
 			if disablesAllRules(l) {

@@ -78,8 +78,10 @@ func TestCursor(t *testing.T) {
 	}
 	r.hook("cursor", "afterShellExecution", ev("afterShellExecution", "command", "sh test.sh", "output", "tests ok\n", "duration", 150))
 	evs, err := r.db().ListEvidence(context.Background(), s.ID)
-	if err != nil || len(evs) != 1 || *evs[0].ExitCode != -1 || evs[0].Phase != "QA_VALIDATION" || evs[0].Duration.Milliseconds() != 150 {
-		t.Fatalf("observed %+v %v (want the QA phase, exit -1: Cursor does not report it)", evs, err)
+	// Run before the start gates passed: not QA evidence yet, but the
+	// current start phase's (docs/evidence.md, "Evidence before the work").
+	if err != nil || len(evs) != 1 || *evs[0].ExitCode != -1 || evs[0].Phase != "CONTEXT_RETRIEVAL" || evs[0].Duration.Milliseconds() != 150 {
+		t.Fatalf("observed %+v %v (want the current start phase, exit -1: Cursor does not report it)", evs, err)
 	}
 	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
 	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")

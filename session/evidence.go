@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
 // EvidenceRequest records evidence for a phase.
@@ -60,6 +62,9 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	p, ok := spec.Phase(phase)
 	if !ok {
 		return nil, invalidf("unknown phase %q: the protocol has %s", truncate(phase, 64), phaseIDs(spec))
+	}
+	if err := evidenceBeforeTheWork(s, p); err != nil {
+		return nil, err
 	}
 	var streamed *streamedBody
 	if req.Stream != nil {
@@ -188,4 +193,17 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// evidenceBeforeTheWork refuses evidence for an end phase while the session
+// is still in its start protocol: tests run, a QA claim or a retrospective
+// recorded before the work began would prove the end gate about a change
+// that did not exist yet (the tests passed at the start, the change broke
+// them, and the early run passed the QA gate). Record it once the start
+// protocol is done.
+func evidenceBeforeTheWork(s *Session, p *protocolspec.Phase) error {
+	if s.State != StateInit || p.Section != protocolspec.SectionEnd {
+		return nil
+	}
+	return invalidf("session %s is still in its start protocol (at %s): evidence for the end phase %s recorded now would predate the work it proves; pass the start gates (sessiongate session advance --to WORKING), do the work, then record it", s.ID, s.Phase, p.ID)
 }

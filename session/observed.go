@@ -47,11 +47,21 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		return nil, invalidf("observed command line is not valid UTF-8")
 	}
 	phase := req.Phase
+	if phase != "" {
+		if p, ok := spec.Phase(phase); ok {
+			if err := evidenceBeforeTheWork(s, p); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if phase == "" {
 		phase = e.configuredPhase(spec, cmd)
 	}
 	if phase == "" {
 		phase = MatchPhase(spec, cmd)
+	}
+	if p, ok := spec.Phase(phase); ok && req.Phase == "" && evidenceBeforeTheWork(s, p) != nil {
+		phase = "" // a run seen before the work proves no end phase: it is the current start phase's
 	}
 	if phase == "" && (s.State == StateInit || s.State == StateEnding) {
 		phase = s.Phase

@@ -64,6 +64,9 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: unknown phase %q: the protocol has %s", ErrCannotRun, truncate(req.Phase, 64), phaseIDs(spec))
 	}
+	if err := evidenceBeforeTheWork(s, p); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
+	}
 	reqID := ""
 	if strings.TrimSpace(req.Requirement) != "" {
 		r, err := resolveRequirement(spec, p, req.Requirement)

@@ -372,6 +372,9 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			ID: bd.Session.ID, Source: ev.Agent, Command: ev.Tool.Command,
 			ExitCode: res.ExitCode, Duration: res.Duration, Output: res.Output,
 		}
+		if ev.Dir != "" && filepath.IsAbs(ev.Dir) {
+			req.Dir = ev.Dir // where the agent's shell ran it
+		}
 		if ev.Agent != "cursor" {
 			req.ToolID = ev.ToolID // its start, from PreToolUse/BeforeTool
 		}

@@ -88,3 +88,52 @@ func TestEndEvidenceBeforeTheWork(t *testing.T) {
 		t.Fatalf("QA blocked after the tests ran in the end protocol: %+v", res.Blocked)
 	}
 }
+
+// TestRunOutsideTheWorktree: a run that changes into a folder outside the
+// session's worktree (another worktree of the repository, a pristine copy)
+// tested that folder, not the session's work: its exit 0 is unknown there
+// (-1) and passes no gate. A cd within the worktree is the session's.
+func TestRunOutsideTheWorktree(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, earlyProtocol)
+	id := e.start("tests elsewhere")
+	e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: build with make")
+	e.advance(id) // WORKING
+	e.advance(id) // QA_VALIDATION
+	outside := filepath.Join(filepath.Dir(e.root), "pristine")
+	for _, c := range []struct {
+		cmd, dir string
+		own      bool
+	}{
+		{"sh -c 'cd ../pristine && ./test.sh'", "", false},
+		{"cd ../pristine && ./test.sh", "", false},
+		{"cd " + outside + " && ./test.sh", "", false},
+		{"pushd /tmp/copy && ./test.sh", "", false},
+		{"cd web && cd ../.. && ./test.sh", "", false},
+		{"cd .. && ./test.sh", filepath.Join(e.root, "web"), true},
+		{"cd ../.. && ./test.sh", filepath.Join(e.root, "web"), false},
+		{"./test.sh", outside, false},
+		{"git -C ../pristine stash && ./test.sh", "", false},
+		{"make -C /tmp/copy test", "", false},
+		{"cd web && ./test.sh", "", true},
+		{"cd " + filepath.Join(e.root, "web") + " && ./test.sh", "", true},
+		{"sh -c 'cd web && cd .. && ./test.sh'", "", true},
+		{"./test.sh", filepath.Join(e.root, "web"), true},
+	} {
+		ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: "claude", Command: c.cmd, Dir: c.dir, Output: []byte("ok 3 tests\n")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own := *ev.ExitCode == 0; own != c.own {
+			t.Errorf("%q in %q: exit %d (%s), want the run counted %v", c.cmd, c.dir, *ev.ExitCode, ev.Ref, c.own)
+		}
+		if !c.own && !strings.Contains(ev.Ref, "outside the session's worktree") {
+			t.Errorf("%q: ref %q does not say why", c.cmd, ev.Ref)
+		}
+		if !c.own {
+			if g, _ := e.engine.ValidateGate(ctx, id, "QA_VALIDATION"); g.Status == session.StatusPass {
+				t.Errorf("%q passed the QA gate", c.cmd)
+			}
+		}
+	}
+}

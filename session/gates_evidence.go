@@ -37,6 +37,8 @@ func checkEvidence(env gateEnv, kind string) (GateStatus, string, string) {
 		return StatusFail, fmt.Sprintf("the last observed run of %q for %s ran no tests (%s); a claim does not outrank it: run the tests without a filter that matches none", truncate(lastObs.Command, 80), p.ID, lastObs.Ref), ""
 	case lastObs != nil && exitOf(lastObs) < 0 && strings.Contains(lastObs.Ref, "runs no test"):
 		return StatusFail, fmt.Sprintf("the last observed run of %q for %s did not run the tests (%s); a claim does not outrank it: run the tests themselves, without flags that only list, compile or hand them to another program", truncate(lastObs.Command, 80), p.ID, lastObs.Ref), ""
+	case lastObs != nil && exitOf(lastObs) < 0 && strings.Contains(lastObs.Ref, "outside the session's worktree"):
+		return StatusFail, fmt.Sprintf("the last observed run of %q for %s tested another folder (%s); a claim does not outrank it: run it in this session's worktree", truncate(lastObs.Command, 80), p.ID, lastObs.Ref), ""
 	case lastObs != nil && exitOf(lastObs) < 0 && strings.Contains(lastObs.Ref, "whole line"):
 		return StatusFail, fmt.Sprintf("the last observed run of %q for %s has no exit status of its own (%s); a claim does not outrank it: run the command on its own (no `| tail`, `|| true` or `; ...` after it; `set -o pipefail;` before a pipe)", truncate(lastObs.Command, 80), p.ID, lastObs.Ref), ""
 	case lastObs != nil && exitOf(lastObs) < 0:

@@ -29,6 +29,10 @@ type ObservedRequest struct {
 	// start (AgentToolStart): the start is taken in the same transaction
 	// and, when Duration is 0, gives the duration.
 	ToolID string
+	// Dir is the folder the command ran in (the agent's shell folder),
+	// "" for the worktree root: a run that worked outside the worktree
+	// proves nothing about the session's work (ranElsewhere).
+	Dir string
 }
 
 // RecordObserved stores observed evidence: the command line, exit code,
@@ -91,6 +95,12 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	if code == 0 && ranNoTests(req.Output) {
 		ref = fmt.Sprintf("exit 0, but the runner says it ran no tests (a filter that matched none), %d bytes", len(req.Output))
 		code = -1
+	}
+	if code == 0 {
+		if where := ranElsewhere(s.Worktree, req.Dir, cmd); where != "" {
+			ref = fmt.Sprintf("exit 0, but it ran in %s, outside the session's worktree, %d bytes", truncate(where, 120), len(req.Output))
+			code = -1
+		}
 	}
 	if code == 0 {
 		if why := testsNotRun(cmd); why != "" {

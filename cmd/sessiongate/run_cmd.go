@@ -52,6 +52,9 @@ wrong (then nothing is recorded, except a timed-out run, recorded as failed).`,
 			} else {
 				fmt.Fprintf(c.ErrOrStderr(), "sessiongate: observed %s for %s%s: exit %d in %s, output sha256:%s\n",
 					ev.Command, ev.Phase, forRequirement(ev.Requirement), res.ExitCode, res.Duration.Round(time.Millisecond), ev.SHA256)
+				if res.ExitCode == 0 && ev.ExitCode != nil && *ev.ExitCode != 0 {
+					fmt.Fprintf(c.ErrOrStderr(), "sessiongate: recorded as exit unknown: %s\n", ev.Ref)
+				}
 			}
 			switch {
 			case res.ExitCode == 0:

@@ -1,0 +1,91 @@
+package session
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// ranElsewhere names the folder outside the worktree root where a command
+// line ran its work, or "" when it stayed inside: the line starts in dir
+// (the agent's shell folder; "" is the root) and `cd`/`pushd` move it; `git
+// -C DIR` and `make -C DIR` (`--directory`) work in DIR. A test run after
+// `cd ../other-worktree` tested another checkout (a pristine one, or
+// another session's), not the session's work: `sessiongate run --phase
+// QA_VALIDATION -- sh -c 'cd ../pristine && sh tests/run.sh'` passed the
+// QA gate of a session whose change broke the tests. Only literal folders
+// are judged (`cd "$dir"` is unknown and left alone).
+func ranElsewhere(root, dir, line string) string {
+	root = filepath.ToSlash(filepath.Clean(root))
+	cwd := root
+	if dir != "" && filepath.IsAbs(dir) {
+		cwd = filepath.ToSlash(filepath.Clean(dir))
+	}
+	under := func(p, r string) bool {
+		return p == r || strings.HasPrefix(p, strings.TrimSuffix(r, "/")+"/")
+	}
+	realRoot := ""
+	inside := func(p string) bool {
+		if under(p, root) {
+			return true
+		}
+		// A symlinked spelling of the root (/tmp and /private/tmp) is the root.
+		if realRoot == "" {
+			realRoot = root
+			if r, err := filepath.EvalSymlinks(root); err == nil {
+				realRoot = filepath.ToSlash(r)
+			}
+		}
+		if r, err := filepath.EvalSymlinks(filepath.FromSlash(p)); err == nil {
+			p = filepath.ToSlash(r)
+		}
+		return under(p, realRoot)
+	}
+	if !inside(cwd) {
+		return cwd
+	}
+	calls, _, ok := parseCalls(unwrapShell(line))
+	if !ok {
+		return ""
+	}
+	at := func(from, to string) string {
+		if path.IsAbs(to) {
+			return path.Clean(to)
+		}
+		return path.Join(from, to)
+	}
+	for _, c := range calls {
+		w := stripWrappers(c.words)
+		if len(w) == 0 {
+			continue
+		}
+		prog := w[0][strings.LastIndexByte(w[0], '/')+1:]
+		switch prog {
+		case "cd", "pushd":
+			if len(w) == 2 && w[1] != "" && w[1] != "-" && !strings.HasPrefix(w[1], "~") {
+				cwd = at(cwd, w[1])
+				if !inside(cwd) {
+					return cwd
+				}
+			}
+		case "git", "make", "gmake":
+			for i := 1; i < len(w); i++ {
+				d := ""
+				switch {
+				case w[i] == "-C" && i+1 < len(w):
+					d = w[i+1]
+				case prog != "git" && strings.HasPrefix(w[i], "--directory="):
+					d = strings.TrimPrefix(w[i], "--directory=")
+				case prog != "git" && strings.HasPrefix(w[i], "-C") && len(w[i]) > 2:
+					d = w[i][2:]
+				}
+				if d != "" && !strings.HasPrefix(d, "~") {
+					if p := at(cwd, d); !inside(p) {
+						return p
+					}
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
@@ -135,5 +136,39 @@ func TestRunOutsideTheWorktree(t *testing.T) {
 				t.Errorf("%q passed the QA gate", c.cmd)
 			}
 		}
+	}
+}
+
+// TestDeleteKeepsViolations: a session whose violations were recorded is
+// not hard-deleted (that erased a forced gate from the next session's
+// carried_violations and from the dashboard); terminate keeps them, and
+// DeleteWithViolations is the explicit way.
+func TestDeleteKeepsViolations(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, earlyProtocol)
+	id := e.start("force then delete")
+	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Force: true, Reason: "no time to read"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.engine.Terminate(ctx, id, "start afresh"); err != nil {
+		t.Fatal(err)
+	}
+	err := e.engine.Delete(ctx, id)
+	if !errors.Is(err, session.ErrRefused) || !strings.Contains(err.Error(), "FORCED_ADVANCE") || !strings.Contains(err.Error(), "terminate keeps them") {
+		t.Fatalf("delete of a session with violations: %v", err)
+	}
+	e.now = e.now.Add(time.Minute)
+	res, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "afresh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Carried) != 1 || res.Carried[0].Code != "FORCED_ADVANCE" {
+		t.Fatalf("carried after a refused delete: %+v", res.Carried)
+	}
+	if err := e.engine.DeleteWithViolations(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if vs, _ := e.db.ListViolations(ctx, session.ViolationFilter{SessionID: id}); len(vs) != 0 {
+		t.Fatalf("violations left after DeleteWithViolations: %+v", vs)
 	}
 }

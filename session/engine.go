@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -425,13 +426,43 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 }
 
 // Delete removes a session and every row that refers to it (hard delete).
+// A session with recorded violations is refused (ErrRefused): deleting it
+// erased them, so a BYPASS or a forced gate no longer reached the next
+// session_start's carried_violations or the dashboard (terminate, then
+// delete, then start afresh). Terminate keeps them; DeleteWithViolations
+// is for a person who means to erase them.
 func (e *Engine) Delete(ctx context.Context, id string) error {
+	return e.deleteSession(ctx, id, false)
+}
+
+// DeleteWithViolations is Delete that also removes a session with
+// recorded violations, and its violations.
+func (e *Engine) DeleteWithViolations(ctx context.Context, id string) error {
+	return e.deleteSession(ctx, id, true)
+}
+
+func (e *Engine) deleteSession(ctx context.Context, id string, withViolations bool) error {
 	if err := ValidateID(id); err != nil {
 		return err
 	}
 	return e.Store.Update(ctx, func(w Writer) error {
 		if _, err := w.GetSession(ctx, id); err != nil {
 			return fmt.Errorf("session %s: %w", id, err)
+		}
+		if !withViolations {
+			vs, err := w.ListViolations(ctx, ViolationFilter{SessionID: id})
+			if err != nil {
+				return err
+			}
+			if len(vs) > 0 {
+				codes := make([]string, 0, len(vs))
+				for _, v := range vs {
+					if !slices.Contains(codes, v.Code) {
+						codes = append(codes, v.Code)
+					}
+				}
+				return refusedf("session %s has %d violation(s) (%s): deleting it would erase them, and later sessions would no longer carry them; terminate keeps them (sessiongate session terminate %s --reason \"...\")", id, len(vs), strings.Join(codes, ", "), id)
+			}
 		}
 		return w.DeleteSession(ctx, id)
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"os"
 	"os/exec"
@@ -207,8 +208,15 @@ func TestSessionCLI(t *testing.T) {
 	if code, out, _ = sg(t, "", "session", "show", st.SessionID, "--json"); code != 0 || !strings.Contains(out, "session:terminated") {
 		t.Fatalf("show: %d %s", code, out)
 	}
-	if code, _, _ = sg(t, "", "session", "delete", st.SessionID, "--yes"); code != 0 {
-		t.Fatalf("delete: %d", code)
+	// The session forced a gate: a plain delete would erase that violation.
+	if code, _, stderr = sg(t, "", "session", "delete", st.SessionID, "--yes"); code != exitBlocked || !strings.Contains(stderr, "terminate keeps them") {
+		t.Fatalf("delete of a session with violations: %d %q", code, stderr)
+	}
+	if _, under := ancestry.Agent(ancestry.Chain()); under {
+		t.Skip("delete --erase-violations is refused under a coding agent, which runs this test")
+	}
+	if code, _, stderr = sg(t, "", "session", "delete", st.SessionID, "--yes", "--erase-violations"); code != 0 {
+		t.Fatalf("delete: %d %s", code, stderr)
 	}
 	if code, _, _ = sg(t, "", "session", "show", st.SessionID); code != exitUsage {
 		t.Fatalf("show deleted: %d", code)

@@ -4,13 +4,15 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sessiongate/sessiongate/internal/ancestry"
+	"github.com/sessiongate/sessiongate/session"
 	"github.com/spf13/cobra"
 )
 
 // newSessionDeleteCmd is `sessiongate session delete`.
 func newSessionDeleteCmd(a *app) *cobra.Command {
 	var sessionID string
-	var yes bool
+	var yes, eraseViolations bool
 	del := &cobra.Command{
 		Use:   "delete ID",
 		Short: "Remove a session and all its rows (hard delete; needs --yes)",
@@ -24,7 +26,19 @@ func newSessionDeleteCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := e.Delete(ctx, id); err != nil {
+			del := e.Delete
+			if eraseViolations {
+				// The policed agent cannot erase its own violations: a
+				// person runs this outside the agent (as protocol accept).
+				if p, ok := ancestry.Agent(ancestry.Chain()); ok {
+					return usage(fmt.Errorf("delete --erase-violations refused: it runs under the coding agent %s (pid %d); a person runs it in a terminal of their own, or terminates the session instead", p.Name, p.PID))
+				}
+				del = e.DeleteWithViolations
+			}
+			if err := del(ctx, id); err != nil {
+				if errors.Is(err, session.ErrRefused) {
+					return &exitError{code: exitBlocked, err: err}
+				}
 				return sessionErr(err)
 			}
 			fmt.Fprintf(c.OutOrStdout(), "session %s deleted\n", id)
@@ -32,6 +46,7 @@ func newSessionDeleteCmd(a *app) *cobra.Command {
 		},
 	}
 	del.Flags().BoolVar(&yes, "yes", false, "confirm the hard delete")
+	del.Flags().BoolVar(&eraseViolations, "erase-violations", false, "delete a session with recorded violations too, erasing them (refused under a coding agent)")
 	addSessionFlag(a, del, &sessionID)
 	return del
 }

@@ -33,6 +33,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -430,6 +431,11 @@ func fetch(ctx context.Context, cacheDir, location, ref string) (string, error) 
 			}
 		}
 	}
+	unlock, err := lockMirror(ctx, mirror, ref)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
 	// No auto gc or maintenance after the fetch (one process less per
 	// source; the mirrors hold one small ref), and what arrives is kept as
 	// one pack instead of a loose file per record (unpackLimit=1).
@@ -542,6 +548,10 @@ func git(ctx context.Context, gitDir string, args ...string) (string, error) {
 	}
 	cmd := exec.CommandContext(ctx, "git", append(full, args...)...)
 	cmd.Env = append(os.Environ(), gitEnv...)
+	// Cut off by the context, git gets SIGTERM first, on which it removes
+	// its lock files; SIGKILL only if it has not ended a second later.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = time.Second
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

@@ -351,3 +351,35 @@ func benchRecordFor(b testing.TB, i int, origin string) []byte {
 }
 
 func bsid(i int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012d", i, i) }
+
+// TestIndexAfterAKilledFetch: a fetch killed while it held the ref's lock
+// leaves the lock file in the mirror, and git refuses every later fetch
+// over it; the next run removes it (no other run holds the mirror) and
+// indexes. CI saw the interrupted-runs test fail this way once.
+func TestIndexAfterAKilledFetch(t *testing.T) {
+	gittest.Require(t)
+	db := openDB(t)
+	repo := t.TempDir()
+	gittest.Git(t, repo, "init", "-q")
+	put(t, repo, recordref.Record{SessionID: sid(1), Body: record(t, 1, "github.com/o/p", "COMPLETE", 3)})
+	src := Source{Location: repo, Key: "github.com/o/p"}
+	opts := Options{CacheDir: t.TempDir(), Batch: 1}
+	if _, err := Index(context.Background(), db, src, opts); err != nil {
+		t.Fatal(err)
+	}
+	put(t, repo, recordref.Record{SessionID: sid(2), Body: record(t, 2, "github.com/o/p", "COMPLETE", 3)})
+	mirrors, _ := filepath.Glob(filepath.Join(opts.CacheDir, "*.git"))
+	if len(mirrors) != 1 {
+		t.Fatalf("mirrors %v", mirrors)
+	}
+	lock := filepath.Join(mirrors[0], "refs", "sessiongate", "records.lock")
+	if err := os.WriteFile(lock, []byte("0000000000000000000000000000000000000000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Index(context.Background(), db, src, opts); err != nil {
+		t.Fatalf("index after a killed fetch: %v", err)
+	}
+	if n, _ := db.CountSessions(context.Background(), session.SessionFilter{}); n != 2 {
+		t.Fatalf("%d sessions, want 2", n)
+	}
+}

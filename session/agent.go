@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -541,21 +542,12 @@ func ShellRunsAccept(cmd string) bool {
 	for _, part := range shellParts(cmd) {
 		f := strings.Fields(part)
 		for i := 0; i+2 < len(f); i++ {
-			if (f[i] == "sessiongate" || strings.HasSuffix(f[i], "/sessiongate")) && slicesIndex(f[i+1:], "protocol") >= 0 && slicesIndex(f[i+1:], "accept") >= 0 {
+			if (f[i] == "sessiongate" || strings.HasSuffix(f[i], "/sessiongate")) && slices.Index(f[i+1:], "protocol") >= 0 && slices.Index(f[i+1:], "accept") >= 0 {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-func slicesIndex(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }
 
 // shellParts splits a command line at the shell's command separators. It

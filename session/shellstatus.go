@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -355,7 +356,7 @@ func runsAgentHook(line string, depth int) bool {
 	if !ok {
 		f := strings.Fields(line)
 		for i, w := range f {
-			if strings.HasSuffix(strings.Trim(w, "\"'`$(){};|&"), "sessiongate") && slicesIndex(f[i+1:], "agent-hook") >= 0 {
+			if strings.HasSuffix(strings.Trim(w, "\"'`$(){};|&"), "sessiongate") && slices.Index(f[i+1:], "agent-hook") >= 0 {
 				return true
 			}
 		}
@@ -369,7 +370,7 @@ func runsAgentHook(line string, depth int) bool {
 		prog := w[0][strings.LastIndexByte(w[0], '/')+1:]
 		switch {
 		case prog == "sessiongate":
-			if slicesIndex(w[1:], "agent-hook") >= 0 {
+			if slices.Index(w[1:], "agent-hook") >= 0 {
 				return true
 			}
 		case shells[prog] && depth < 3:
@@ -421,11 +422,11 @@ func ShellUnhooks(line string) string {
 		prog := w[0][strings.LastIndexByte(w[0], '/')+1:]
 		switch prog {
 		case "sessiongate":
-			if slicesIndex(w[1:], "uninstall") >= 0 {
+			if slices.Index(w[1:], "uninstall") >= 0 {
 				return "`sessiongate uninstall`"
 			}
 		case "git":
-			if i := slicesIndex(w, "config"); i > 0 {
+			if i := slices.Index(w, "config"); i > 0 {
 				for _, a := range w[i+1:] {
 					if strings.EqualFold(a, "core.hooksPath") {
 						return "`git config core.hooksPath`"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
 	"io/fs"
 	"os"
@@ -424,7 +425,7 @@ func (r *Runner) loadSpec(ctx context.Context, eng *session.Engine, cfg *config.
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(repo.Root(), c)
 		}
-		b, err := os.ReadFile(abs)
+		b, err := boundedread.File(abs, boundedread.DefaultLimit)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

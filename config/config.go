@@ -4,9 +4,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -144,7 +144,7 @@ func (c *Config) AgentFailMode() string {
 func Load(root string) (*Config, error) {
 	for _, name := range FileNames {
 		p := filepath.Join(root, name)
-		b, err := os.ReadFile(p)
+		b, err := boundedread.File(p, boundedread.DefaultLimit)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -95,6 +95,14 @@ func TestBadInputMatrix(t *testing.T) {
 	add("start non-UTF-8 objective", 2, "UTF-8", "session", "start", "--objective", "fix \xff\xfe")
 	add("start unknown commit", 2, "commit", "session", "start", "--objective", "o", "--starting-commit", "0123456789abcdef0123456789abcdef01234567")
 	add("start commit is an option", 2, "commit", "session", "start", "--objective", "o", "--starting-commit", "--all")
+	// Text that is printed back later: escape sequences never reach a terminal.
+	add("start objective with an escape sequence", 2, "control character ESC", "session", "start", "--objective", "fix \x1b[2J\x1b]0;owned\x07 it")
+	add("start objective with a bidi override", 2, "control character U+202E", "session", "start", "--objective", "fix \u202etxt.exe")
+	add("terminate reason of 100 KB", 2, "keep it under 2000", "session", "terminate", active[1], "--reason", strings.Repeat("r", 100<<10))
+	add("terminate reason with an escape sequence", 2, "control character", "session", "terminate", active[1], "--reason", "done\x1b[1A")
+	add("end summary with an escape sequence", 2, "control character", "session", "end", "--summary", "did it\x1b[31m")
+	add("advance force reason with an escape sequence", 2, "control character", "session", "advance", "--force", "--reason", "skip\x1b[2K")
+	add("completion for an unknown shell", 2, "unknown command \"tcsh\"", "completion", "tcsh")
 	// Advance, end, terminate, delete.
 	add("advance force without reason", 2, "reason", "session", "advance", "--force")
 	add("advance to unknown phase", 2, "NO_SUCH", "session", "advance", "--to", "NO_SUCH")
@@ -134,6 +142,18 @@ func TestBadInputMatrix(t *testing.T) {
 	}
 	add("protocol missing", 2, "does not exist", "protocol", "show", "--protocol", filepath.Join(dir, "nope.md"))
 	add("protocol is a directory", 2, "directory", "protocol", "show", "--protocol", dir)
+	fifo := filepath.Join(dir, "fifo.md")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.md")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, path, msg string }{{"/dev/zero", "/dev/zero", "character device"}, {"a link to /dev/zero", zero, "character device"}, {"a FIFO", fifo, "a FIFO"}} {
+		add("protocol lint of "+c.name, 2, c.msg, "protocol", "lint", "--protocol", c.path)
+		add("session start under "+c.name, 2, c.msg, "--protocol", c.path, "session", "start", "--objective", "o")
+	}
 	// Databases.
 	junk := write("junk.db", bytes.Repeat([]byte("not a database "), 400))
 	add("db is junk", 2, "Move it aside", "--db", junk, "session", "list")

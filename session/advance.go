@@ -237,6 +237,11 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 	if req.Force && strings.TrimSpace(req.Reason) == "" {
 		return nil, invalidf("force needs a reason: say why the gate is skipped (it is recorded with the violation)")
 	}
+	if req.Force {
+		if err := checkText("reason", strings.TrimSpace(req.Reason), 2000, true); err != nil {
+			return nil, err
+		}
+	}
 	ps := walk(spec)
 	cur := currentIndex(s, ps)
 	if cur < 0 {
@@ -610,8 +615,11 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	if summary == "" {
 		return nil, invalidf("summary is required: say what the session did")
 	}
-	if len(summary) > 8000 || len(req.NextNotes) > 8000 {
-		return nil, invalidf("summary and next_session_notes are limited to 8000 bytes each")
+	if err := checkText("summary", summary, 8000, true); err != nil {
+		return nil, err
+	}
+	if err := checkText("next_session_notes", req.NextNotes, 8000, true); err != nil {
+		return nil, err
 	}
 	s, spec, err := e.load(ctx, req.ID)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -172,11 +171,8 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	if obj == "" {
 		return nil, invalidf("objective is required: say what this session is for")
 	}
-	if len(obj) > 2000 {
-		return nil, invalidf("objective is %d bytes; keep it under 2000", len(obj))
-	}
-	if !utf8.ValidString(obj) {
-		return nil, invalidf("objective is not valid UTF-8: pass text in UTF-8")
+	if err := checkText("objective", obj, 2000, true); err != nil {
+		return nil, err
 	}
 	if req.Spec == nil {
 		return nil, errors.New("no protocol loaded")
@@ -398,6 +394,9 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 	reason = strings.TrimSpace(reason)
 	if reason == "" {
 		return nil, invalidf("a reason is required to terminate a session")
+	}
+	if err := checkText("reason", reason, 2000, true); err != nil {
+		return nil, err
 	}
 	var out *Session
 	err := e.Store.Update(ctx, func(w Writer) error {

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -316,7 +316,7 @@ func hashProtected(root, rel string) string {
 	if !ok {
 		return ""
 	}
-	b, err := os.ReadFile(abs)
+	b, err := boundedread.File(abs, boundedread.DefaultLimit)
 	if err != nil {
 		return "unreadable"
 	}

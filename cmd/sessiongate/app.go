@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
 	"io/fs"
 	"os"
@@ -189,7 +190,7 @@ func (a *app) readProtocol(ctx context.Context, file string) (string, []byte, er
 			return "", nil, err
 		}
 	}
-	b, err := os.ReadFile(p)
+	b, err := boundedread.File(p, boundedread.DefaultLimit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil, usage(fmt.Errorf("protocol %s does not exist", p))
 	}

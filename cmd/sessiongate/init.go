@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
 	"io/fs"
 	"os"
@@ -57,7 +58,7 @@ nothing is written.`,
 			}
 			body := starterProtocol
 			if found {
-				if body, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+				if body, err = boundedread.File(filepath.Join(root, filepath.FromSlash(rel)), boundedread.DefaultLimit); err != nil {
 					return usage(fmt.Errorf("read protocol: %w", err))
 				}
 			}

@@ -97,6 +97,9 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		newRecordsCmd(a),
 		newDemoCmd(a),
 	)
+	// cobra adds its completion command only at Execute; add it now so
+	// "completion tcsh" is an unknown shell (exit 2), not help and exit 0.
+	root.InitDefaultCompletionCmd()
 	rejectUnknownSubcommands(root)
 	return root
 }

@@ -72,7 +72,20 @@ func (a *auth) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 
 // localPath keeps a post-sign-in redirect on this server.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
+		return "/"
+	}
+	// Browsers drop tabs and newlines from a URL and read a backslash as a
+	// slash, so "/\t/evil.example/" or "/\\evil.example" is "//evil.example/":
+	// off-site. No control character, space or backslash is ever part of a
+	// path this dashboard links to.
+	for i := 0; i < len(next); i++ {
+		if c := next[i]; c <= ' ' || c == 0x7f || c == '\\' {
+			return "/"
+		}
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
 		return "/"
 	}
 	return next

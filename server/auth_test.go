@@ -73,7 +73,15 @@ func TestTokenGuardsEveryRoute(t *testing.T) {
 	if got := do("GET", "/sessions", "", "Cookie", authCookie+"="+cookie[0].Value); got.Code != 200 {
 		t.Fatalf("with the cookie: %d", got.Code)
 	}
-	if got := do("POST", "/signin", "token=s3cret&next=//evil.example/x"); got.Header().Get("Location") != "/" {
-		t.Fatalf("open redirect: %q", got.Header().Get("Location"))
+	// Each of these is off-site once a browser reads it (tabs and newlines
+	// dropped, a backslash read as a slash).
+	for _, next := range []string{"//evil.example/x", "/%09/evil.example/", "/%0a/evil.example/", "/%0d/evil.example/",
+		"/%5Cevil.example", "/%5C%5Cevil.example", "/%20/evil.example", "https://evil.example/", "/%7f/evil.example", "javascript:alert(1)"} {
+		if got := do("POST", "/signin", "token=s3cret&next="+next); got.Header().Get("Location") != "/" {
+			t.Fatalf("open redirect for next=%s: %q", next, got.Header().Get("Location"))
+		}
+	}
+	if got := do("POST", "/signin", "token=s3cret&next="+url.QueryEscape("/violations?q=a%2Fb")); got.Header().Get("Location") != "/violations?q=a%2Fb" {
+		t.Fatalf("a local path with an escaped query: %q", got.Header().Get("Location"))
 	}
 }

@@ -24,7 +24,15 @@ var secretPatterns = sync.OnceValue(func() []struct {
 		// Authorization headers and bearer/basic tokens.
 		{regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9\-._~+/]{8,}=*`), "${1}${2}" + Redacted},
 		// key=value, key: value, "key": "value" for secret-sounding keys.
-		{regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|auth)[A-Za-z0-9_.\-]*)("?\s*[:=]\s*"?)([^\s"',;&]+)`), "${1}${2}" + Redacted},
+		{regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:passw(?:or)?d|passwd|passphrase|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|auth)[A-Za-z0-9_.\-]*)("?\s*[:=]\s*"?)([^\s"',;&]+)`), "${1}${2}" + Redacted},
+		// A key that is "pass" as a word of its own (DB_PASS=, db.pass:),
+		// never inside another word (SESSIONGATE_BYPASS=1 stays readable).
+		// A bare "pass" only before "=": "tests pass: 12" is prose.
+		{regexp.MustCompile(`(?i)\b((?:[A-Za-z0-9]+[_.\-])+pass(?:[_.\-][A-Za-z0-9_.\-]*)?|pass[_.\-][A-Za-z0-9_.\-]+)("?\s*[:=]\s*"?)([^\s"',;&]+)`), "${1}${2}" + Redacted},
+		{regexp.MustCompile(`(?i)\b(pass)(=)([^\s"',;&]+)`), "${1}${2}" + Redacted},
+		// Command-line flags that take a secret as the next word:
+		// --password VALUE, -passphrase VALUE, --api-key VALUE.
+		{regexp.MustCompile(`(?i)(\s|^)(--?(?:[A-Za-z0-9]+-)*(?:passw(?:or)?d|passwd|passphrase|pass|pwd|secret|token|api-?key|apikey|access-key|private-key|client-secret|credentials?)(?:-[A-Za-z0-9]+)*)(\s+)([^\s\-][^\s]*)`), "${1}${2}${3}" + Redacted},
 		// Credentials in URLs: scheme://user:password@host.
 		{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]+:)[^\s@/]+@`), "${1}" + Redacted + "@"},
 		// Well-known token shapes.

@@ -270,7 +270,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 		}
 		if len(carried) > 0 {
 			v := carried[0]
-			return nil, fmt.Errorf("%w: a %s %s violation from session %s is still active in this session (window %s, %d run(s)); satisfy the gate instead", ErrForceRefused, v.Severity, v.Code, v.SessionID, v.Window, v.DecayRuns)
+			return nil, fmt.Errorf("%w: a %s %s violation %s is still active in this session (window %s, %d run(s)); satisfy the gate instead", ErrForceRefused, v.Severity, v.Code, violationOrigin(v), v.Window, v.DecayRuns)
 		}
 	}
 	pol, err := e.CheckPolicy(ctx, s, res.tokens[0])
@@ -788,4 +788,13 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Sp
 		return "SKIPPED: docs-only, editorial", nil
 	}
 	return "SKIPPED: docs-only", nil
+}
+
+// violationOrigin says where a violation came from: a session, or (a
+// commit made with no session running, say) none, at a time.
+func violationOrigin(v Violation) string {
+	if v.SessionID == "" {
+		return "recorded outside any session at " + v.CreatedAt.UTC().Format(time.RFC3339)
+	}
+	return "from session " + v.SessionID
 }

@@ -527,3 +527,31 @@ func TestSnapshotsAndRecord(t *testing.T) {
 		t.Fatal("record holds a path or a time")
 	}
 }
+
+// TestCarriedViolationOutsideSession: a carried violation that no session
+// recorded (a commit made with none running) is named as such when it
+// refuses a force, never as "from session " with an empty id.
+func TestCarriedViolationOutsideSession(t *testing.T) {
+	e := newEnv(t, flowProtocol)
+	ctx := context.Background()
+	id := e.start("first")
+	s, err := e.db.GetSession(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.db.Update(ctx, func(w session.Writer) error {
+		return w.AddViolation(ctx, &session.Violation{RepoID: s.RepoID, Severity: "CRITICAL", Code: "BYPASS", Message: "commit without hooks",
+			Window: session.WindowCrossSessionDecay, DecayRuns: 1, CreatedAt: e.now})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.now = e.now.Add(time.Minute)
+	res, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "next"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.engine.Advance(ctx, session.AdvanceRequest{ID: res.SessionID, Force: true, Reason: "again"})
+	if !errors.Is(err, session.ErrForceRefused) || !strings.Contains(err.Error(), "recorded outside any session at 2026-11-21T10:00:00Z") || strings.Contains(err.Error(), "session  ") {
+		t.Fatalf("force with a carried violation from no session: %v", err)
+	}
+}

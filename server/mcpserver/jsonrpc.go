@@ -328,6 +328,9 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	q, replaced := l.sc.replace(p)
+	if r := fixPreInitCode(q); len(r) != len(q) {
+		q, replaced = r, true
+	}
 	n, err := l.w.Write(q)
 	if replaced && err == nil {
 		n = len(p)
@@ -475,4 +478,23 @@ type closeBoth struct {
 
 func (c closeBoth) Close() error {
 	return errors.Join(c.PipeReader.Close(), c.in.Close())
+}
+
+// The SDK (v1.8.0) answers a request sent before initialize with error code
+// 0, which is no JSON-RPC code: clients read it as success-shaped noise.
+// It is an invalid request in that state (-32600), and says so.
+var (
+	preInitError = []byte(`"error":{"code":0,"message":"method `)
+	preInitText  = []byte(`is invalid during session initialization`)
+)
+
+func fixPreInitCode(p []byte) []byte {
+	i := bytes.Index(p, preInitError)
+	if i < 0 || !bytes.Contains(p[i:], preInitText) {
+		return p
+	}
+	out := make([]byte, 0, len(p)+8)
+	out = append(out, p[:i]...)
+	out = append(out, `"error":{"code":-32600,"message":"method `...)
+	return append(out, p[i+len(preInitError):]...)
 }

@@ -466,6 +466,13 @@ func TestMCPMalformedJSONRPCOverStdio(t *testing.T) {
 	if r := mcpDecodeRPC(t, lines.next(t)); r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidRequest || string(r.ID) != "4" {
 		t.Fatalf("no version: %+v", r)
 	}
+	// Before initialize, a call is an invalid request (the SDK says code 0).
+	for _, m := range []string{"bogus/method", "tools/call"} {
+		send(`{"jsonrpc":"2.0","id":3,"method":"` + m + `"}`)
+		if r := mcpDecodeRPC(t, lines.next(t)); r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidRequest || string(r.ID) != "3" || !strings.Contains(r.Error.Message, "initialization") {
+			t.Fatalf("%s before initialize: %+v", m, r)
+		}
+	}
 	// The connection survives: a whole handshake and a call still work.
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	if r := mcpDecodeRPC(t, lines.next(t)); r.Error != nil || string(r.ID) != "1" {

@@ -102,3 +102,16 @@ func nesting(l []byte) int {
 	}
 	return depth + cols/2
 }
+
+// checkNUL refuses a NUL byte: markdown turns it into U+FFFD, so a gate
+// command "make\x00 test" would run something other than what any editor
+// shows. No text protocol holds one.
+func checkNUL(file string, data []byte) error {
+	i := bytes.IndexByte(data, 0)
+	if i < 0 {
+		return nil
+	}
+	line := 1 + bytes.Count(data[:i], []byte{'\n'})
+	col := i - bytes.LastIndexByte(data[:i], '\n')
+	return ErrorList{{File: file, Line: line, Msg: fmt.Sprintf("NUL byte at column %d: a protocol is text; remove it", col)}}
+}

@@ -38,6 +38,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 	var s *source
 	err := checkSize(file, data)
 	if err == nil {
+		err = checkNUL(file, data)
+	}
+	if err == nil {
 		src := normalize(data)
 		s = newSource(src)
 		if len(src) == len(data) && (len(data) == 0 || &src[0] == &data[0]) {
@@ -627,6 +630,10 @@ func (w *walker) finish() {
 			w.fail(1, "no %s section: want a heading containing %q (such as \"## %s Protocol\") with \"Phase N: Title\" headings under it",
 				sectionName(kind), sectionName(kind), sectionName(kind))
 		}
+	}
+	if len(sp.Phases) == 0 && len(w.firstSection) == 2 {
+		// Every session would pass straight to COMPLETE: nothing binds.
+		w.fail(w.firstSection[SectionStart], "the protocol has no phases: put \"### Phase 1: Title\" headings under the Session Start and Session End headings")
 	}
 	for _, sec := range w.sections {
 		if sec.phases == 0 {

@@ -134,7 +134,10 @@ func TestBadInputMatrix(t *testing.T) {
 	huge := write("huge.md", bytes.Repeat([]byte("x"), 2<<20))
 	deep := write("deep.md", []byte("# P\n\n## Session Start\n\n### Phase 1: A\n\n"+strings.Repeat("> ", 200)+"x\n"))
 	badGate := write("badgate.md", []byte("# P\n\n## Session Start\n\n### Phase 1: A (BLOCKING)\n\n<!-- gate: file_exist x -->\n\n## Session End\n\n### Phase 1: B\n"))
+	noPhases := write("nophases.md", []byte("# P\n\n## Session Start\n\nNothing.\n\n## Session End\n\nNothing.\n"))
+	nul := write("nul.md", []byte("# P\n\n## Session Start\n\n### Phase 1: A (BLOCKING)\n\n<!-- gate: command \"make\x00 test\" -->\n\n## Session End\n\n### Phase 1: B\n"))
 	for _, c := range []struct{ name, path, msg string }{
+		{"no phases", noPhases, "nophases.md:3: the protocol has no phases"}, {"NUL in a gate command", nul, "nul.md:7: NUL byte at column 25"},
 		{"no sections", noSections, "no Session"}, {"2 MiB", huge, "1 MiB"}, {"200 nested quotes", deep, "nest"}, {"bad gate kind", badGate, "unknown check kind"},
 	} {
 		add("protocol lint "+c.name, 1, c.msg, "protocol", "lint", "--protocol", c.path)

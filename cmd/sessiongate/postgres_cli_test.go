@@ -240,10 +240,11 @@ func TestIndexKilledResumes(t *testing.T) {
 	// More kills, more records: every kill must land while work remains.
 	// An import batch is 200 records or more, ending at a records commit,
 	// and a kill moves the import on by one or two batches of some of the
-	// four repositories (about 300 sessions): 4 x 40 x 20 = 3,200 records
-	// per 6 kills leaves room.
+	// four repositories (about 300 sessions), and never more than three
+	// batches (see below): 4 x 48 x 20 = 3,840 records per 6 kills leaves
+	// room.
 	const repos, per = 4, 20
-	commits := 40 * ((kills + 5) / 6)
+	commits := 48 * ((kills + 5) / 6)
 	id := func(r, i int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012d", r, i) }
 	var srcs []string
 	for r := range repos {
@@ -318,7 +319,27 @@ func TestIndexKilledResumes(t *testing.T) {
 			case <-time.After(2 * time.Millisecond):
 			}
 		}
-		time.Sleep(time.Duration(rnd.Int64N(int64(max(time.Millisecond, 2*(whole-idle)*200/time.Duration(repos*commits*per))))))
+		// The sleep is scaled by the timing run, but this machine's load
+		// can change between the two: the kill comes no later than the
+		// commit of the second batch after this one, so a run adds at
+		// most three batches (600 records) and every kill leaves work.
+		after := before
+		if deadline.IsZero() {
+			after = -1 // exited: nothing to wait for
+		} else {
+			after, _ = db.CountSessions(ctx, session.SessionFilter{})
+		}
+		wake := time.Now().Add(time.Duration(rnd.Int64N(int64(max(time.Millisecond, 2*(whole-idle)*200/time.Duration(repos*commits*per))))))
+		for after >= 0 && time.Now().Before(wake) {
+			if n, _ := db.CountSessions(ctx, session.SessionFilter{}); n > after+200 {
+				break
+			}
+			select {
+			case <-exited:
+				after = -1
+			case <-time.After(time.Millisecond):
+			}
+		}
 		cmd.Process.Signal(syscall.SIGKILL)
 		<-exited
 		n, _ := db.CountSessions(ctx, session.SessionFilter{})

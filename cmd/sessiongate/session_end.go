@@ -39,7 +39,15 @@ func newSessionEndCmd(a *app) *cobra.Command {
 				for _, w := range res.Warnings {
 					fmt.Fprintln(c.OutOrStdout(), "warning:", w)
 				}
-				fmt.Fprintf(c.OutOrStdout(), "%s\nnext: %s\n", res.State, cliNext(res.NextSteps, res.Next))
+				line := string(res.State)
+				if res.Ended {
+					// The verdict, not the bare state: COMPLETE with a
+					// CRITICAL BYPASS is not what it seems.
+					if v, err := e.View(ctx, id); err == nil {
+						line = verdict(v)
+					}
+				}
+				fmt.Fprintf(c.OutOrStdout(), "%s\nnext: %s\n", line, cliNext(res.NextSteps, res.Next))
 			}
 			if !res.Ended {
 				return &exitError{code: exitBlocked, err: fmt.Errorf("session end blocked at %s: %s", res.Blocked.Phase, res.Blocked.Reason)}

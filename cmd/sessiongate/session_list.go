@@ -51,13 +51,17 @@ func newSessionListCmd(a *app) *cobra.Command {
 				return writeJSON(c.OutOrStdout(), ss)
 			}
 			tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATE\tPHASE\tBRANCH\tUSER\tCREATED\tOBJECTIVE")
+			fmt.Fprintln(tw, "ID\tSTATE\tPHASE\tVIOLATIONS\tBRANCH\tUSER\tCREATED\tOBJECTIVE")
 			for _, s := range ss {
 				user := s.UserEmail
 				if user == "" {
 					user = s.UserName
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.State, s.Phase, s.Branch, user, s.CreatedAt.Local().Format(time.DateTime), oneLine(s.Objective, 60))
+				vs, err := e.Store.ListViolations(ctx, session.ViolationFilter{SessionID: s.ID, Limit: 1000})
+				if err != nil {
+					return fmt.Errorf("list violations of %s: %w", s.ID, err)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.State, orDash(s.Phase), violationCount(vs), s.Branch, user, s.CreatedAt.Local().Format(time.DateTime), oneLine(s.Objective, 60))
 			}
 			return tw.Flush()
 		},

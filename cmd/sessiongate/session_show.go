@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -20,6 +22,14 @@ func newSessionShowCmd(a *app) *cobra.Command {
 		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
 			e, id, err := a.resolveSession(ctx, sessionID, argv)
+			var none *noActiveSession
+			if errors.As(err, &none) {
+				// Right after `session end` there is no active session:
+				// show the last one of this worktree, and say so.
+				if e, id, err = a.lastSession(ctx); err == nil {
+					fmt.Fprintf(c.ErrOrStderr(), "no active session in %s: showing the last one\n", none.root)
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -38,6 +48,9 @@ func newSessionShowCmd(a *app) *cobra.Command {
 				}{v, evs})
 			}
 			printView(c.OutOrStdout(), v)
+			if !v.Session.Active() {
+				fmt.Fprintln(c.OutOrStdout(), "\nverdict:", verdict(v))
+			}
 			fmt.Fprintln(c.OutOrStdout(), "\nevents:")
 			for _, ev := range evs {
 				fmt.Fprintf(c.OutOrStdout(), "  %4d  %s  %s\n", ev.Seq, ev.CreatedAt.Local().Format(time.DateTime), ev.Token)
@@ -48,4 +61,26 @@ func newSessionShowCmd(a *app) *cobra.Command {
 	addSessionFlag(a, show, &sessionID)
 	addJSON(show, &asJSON)
 	return show
+}
+
+// lastSession is the newest session of this worktree, active or not.
+func (a *app) lastSession(ctx context.Context) (*session.Engine, string, error) {
+	e, err := a.sessionEngine(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := a.gitRepo(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	none := usage(&noActiveSession{root: r.Root()})
+	repo, err := e.Store.RepositoryByRoot(ctx, r.MainRoot())
+	if err != nil {
+		return nil, "", none
+	}
+	ss, err := e.Store.ListSessions(ctx, session.SessionFilter{RepoID: repo.ID, Worktree: r.Root(), Limit: 1})
+	if err != nil || len(ss) == 0 {
+		return nil, "", none
+	}
+	return e, ss[0].ID, nil
 }

@@ -258,7 +258,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 		}
 	}
 	if cur == len(ps)-1 || target >= len(ps) {
-		return nil, refusedf("session %s has passed every end phase: call session_end", s.ID)
+		return nil, refusedf("session %s has passed every end phase: end it: sessiongate session end --summary \"...\" (MCP: session_end)", s.ID)
 	}
 	res := &AdvanceResult{SessionID: s.ID, From: ps[cur].name, Warnings: []string{}, Violations: []Violation{}}
 	res.tokens = []string{"tool:advance_phase"}

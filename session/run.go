@@ -39,6 +39,10 @@ type RunResult struct {
 	ExitCode int           `json:"exit_code"`
 	Duration time.Duration `json:"duration_ns"`
 	TimedOut bool          `json:"timed_out,omitempty"`
+	// ProvesNothing says why the recorded run does not count for its phase
+	// (`true`, `--help`, a command other than the one the phase names);
+	// "" when it does. The run is recorded either way.
+	ProvesNothing string `json:"proves_nothing,omitempty"`
 }
 
 // Run checks the phase and requirement, runs the command and records it as
@@ -133,6 +137,15 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 		return nil, err
 	}
 	res.Evidence = ev
+	if !relevantObserved(*ev, p, e.Config) {
+		want := "a command that checks something; this one checks nothing"
+		if c, ok := e.Config.Commands[p.ID]; ok {
+			want = "`" + truncate(c, 80) + "`"
+		} else if phaseNamesCommand(p, e.Config) {
+			want = "the command its text names"
+		}
+		res.ProvesNothing = fmt.Sprintf("%q does not count for %s: its gate wants %s (or a run bound to one of its requirements with --requirement)", truncate(line, 80), p.ID, want)
+	}
 	if res.TimedOut {
 		return res, fmt.Errorf("%w: %s timed out after %s and was killed (recorded as a failed run): make it finish sooner, or raise command_timeout in sessiongate.yaml or pass --timeout", ErrCannotRun, truncate(line, 80), timeout)
 	}

@@ -57,6 +57,9 @@ wrong (then nothing is recorded, except a timed-out run, recorded as failed).`,
 				}
 			}
 			switch {
+			case res.ExitCode == 0 && res.ProvesNothing != "":
+				// Exit 0 would read as "the phase has its evidence".
+				return &exitError{code: exitBlocked, err: fmt.Errorf("recorded, but it proves nothing: %s", res.ProvesNothing)}
 			case res.ExitCode == 0:
 				return nil
 			case res.ExitCode > 0 && res.ExitCode < 256:

@@ -20,7 +20,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,7 +40,7 @@ type Server struct {
 	Base   string // the folder holding data/, the socket and the log
 	Socket string // the socket folder
 	bin    string
-	cred   *syscall.Credential // nil when not root
+	cred   *credential // nil when not root
 	n      atomic.Int64
 }
 
@@ -104,7 +103,9 @@ func Start(parent string) (_ *Server, err error) {
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
-		s.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+		if s.cred, err = newCredential(uid, gid); err != nil {
+			return nil, err
+		}
 		for _, p := range []string{base, s.Socket, pwfile} {
 			if err := os.Chown(p, uid, gid); err != nil {
 				return nil, err
@@ -147,7 +148,7 @@ func (s *Server) run(name string, args ...string) ([]byte, error) {
 	cmd.Dir = s.Base
 	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANG=C")
 	if s.cred != nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
+		s.cred.apply(cmd)
 		cmd.Env = append(cmd.Env, "HOME="+s.Base)
 	}
 	return cmd.CombinedOutput()

@@ -1,0 +1,162 @@
+package agenttest_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/agenttest"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// Issue 30 end to end: a BLOCKING start phase that asks for a read, the
+// real Claude Code with sessiongate's agent hooks, and the scripted model
+// playing an agent that reads (Read tool, or cat in the Bash tool) or one
+// that only says it did. The transcript Claude Code writes, named in its
+// hook payloads, is what sessiongate reads when the gate needs evidence.
+
+const transcriptProtocol = `# Session Protocol
+
+## Session Start
+
+### Phase 1: Orientation (BLOCKING)
+
+1. The agent MUST read ` + "`docs/guide.md`" + ` before it changes anything.
+
+## Session End
+
+### Phase 1: Wrap Up (REQUIRED)
+
+1. The agent MUST summarize the session.
+`
+
+const guideBody = "# Guide\n\nHow we work here.\n"
+
+// transcriptRepo is a repository under transcriptProtocol with docs/guide.md
+// and the git and Claude Code agent hooks installed; it returns the id of
+// the read requirement.
+func transcriptRepo(t *testing.T) (*sgRepo, string) {
+	t.Helper()
+	requireAgentHook(t)
+	r := newSGRepo(t, transcriptProtocol, "", "--agent", "claude")
+	r.write("docs/guide.md", guideBody)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "guide and agent hooks")
+	out, code := r.sg("protocol", "show", "--json")
+	if code != 0 {
+		t.Fatalf("protocol show: exit %d\n%s", code, out)
+	}
+	var spec struct {
+		Phases []struct {
+			ID           string `json:"id"`
+			Requirements []struct {
+				ID   string `json:"id"`
+				Text string `json:"text"`
+			} `json:"requirements"`
+		} `json:"phases"`
+	}
+	if err := json.Unmarshal([]byte(out), &spec); err != nil {
+		t.Fatalf("protocol show --json: %v\n%s", err, out)
+	}
+	for _, p := range spec.Phases {
+		for _, q := range p.Requirements {
+			if strings.Contains(q.Text, "docs/guide.md") {
+				return r, q.ID
+			}
+		}
+	}
+	t.Fatalf("no requirement names docs/guide.md:\n%s", out)
+	return nil, ""
+}
+
+func TestClaudeTranscriptReads(t *testing.T) {
+	t.Parallel()
+	type step = func(r *sgRepo, req string) agenttest.Turn
+	bash := func(cmd string) step {
+		return func(*sgRepo, string) agenttest.Turn { return agenttest.Use("Bash", map[string]any{"command": cmd}) }
+	}
+	advance := bash("sessiongate session advance --to WORKING")
+	tests := []struct {
+		name  string
+		steps []step
+		// working: the session passed its start gate; refused: a turn's
+		// tool result (0-based turn) that must carry the refusal.
+		working bool
+		refused int
+	}{
+		{"Read tool", []step{
+			func(r *sgRepo, _ string) agenttest.Turn {
+				return agenttest.Use("Read", map[string]any{"file_path": filepath.Join(r.dir, "docs", "guide.md")})
+			}, advance}, true, -1},
+		{"cat in the shell", []step{bash("cat docs/guide.md"), advance}, true, -1},
+		{"manual claim instead of reading", []step{
+			func(_ *sgRepo, req string) agenttest.Turn {
+				return agenttest.Use("Bash", map[string]any{"command": "sessiongate session evidence --requirement " + req +
+					" --type manual --value 'I read docs/guide.md: it says how we work here'"})
+			}, advance}, false, 0},
+		{"content hash instead of reading", []step{
+			func(_ *sgRepo, req string) agenttest.Turn {
+				return agenttest.Use("Bash", map[string]any{"command": "sessiongate session evidence --requirement " + req +
+					" --type content_hash --value docs/guide.md"})
+			}, advance}, false, 0},
+		{"cat into /dev/null", []step{bash("cat docs/guide.md > /dev/null"), advance}, false, -1},
+		{"read of another file", []step{bash("cat README.md"), advance}, false, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r, req := transcriptRepo(t)
+			turns := make([]agenttest.Turn, 0, len(tt.steps)+1)
+			for _, s := range tt.steps {
+				turns = append(turns, s(r, req))
+			}
+			turns = append(turns, agenttest.Say("done"))
+			srv := agenttest.NewClaudeServer(t, turns...)
+			res := r.claude("start the session", agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Read", "Bash"}})
+			if res.ExitCode != 0 || srv.Used() != len(turns) {
+				t.Fatalf("run: exit %d result %q, %d of %d turns\nstderr: %s", res.ExitCode, res.Result, srv.Used(), len(turns), res.Stderr)
+			}
+			conv := srv.Conversation()
+			for i := 1; i < len(conv); i++ {
+				t.Logf("turn %d result: %.3000s", i-1, conv[i].NewText())
+			}
+			show := r.onlySession()
+			sess := show["session"].(map[string]any)
+			state := sess["state"]
+			if tt.working != (state == string(session.StateWorking)) {
+				t.Errorf("state %v, want WORKING %v; advance said:\n%s", state, tt.working, conv[len(tt.steps)].NewText())
+			}
+			var tx, claimed int
+			for _, e := range evidence(show) {
+				switch e["origin"] {
+				case string(session.OriginTranscript):
+					tx++
+					if e["requirement"] != req || !strings.Contains(e["ref"].(string), "docs/guide.md") {
+						t.Errorf("transcript evidence %v, want one for %s naming docs/guide.md", e, req)
+					}
+				case string(session.OriginClaimed), "":
+					claimed++
+				}
+			}
+			if tt.working && (tx != 1 || claimed != 0) {
+				t.Errorf("%d transcript and %d claimed evidence, want the read and no claim: %v", tx, claimed, evidence(show))
+			}
+			if !tt.working {
+				if tx != 0 || claimed != 0 {
+					t.Errorf("%d transcript and %d claimed evidence, want none: %v", tx, claimed, evidence(show))
+				}
+				// The block names the tool call that would meet it.
+				blocked := conv[len(tt.steps)].NewText()
+				if !strings.Contains(blocked, "read docs/guide.md with the Read tool") {
+					t.Errorf("the advance's block does not name the read it needs:\n%s", blocked)
+				}
+			}
+			if tt.refused >= 0 {
+				if txt := conv[tt.refused+1].NewText(); !strings.Contains(txt, "refused") || !strings.Contains(txt, "Read tool") {
+					t.Errorf("the claim was not refused with the read it needs:\n%s", txt)
+				}
+			}
+		})
+	}
+}

@@ -21,6 +21,9 @@ const (
 	StepEnd            StepAction = "end"             // end the session with a summary
 	StepBlockedReason  StepAction = "blocked_reason"  // ask why the session is blocked
 	StepStart          StepAction = "start"           // start a session
+	// StepUseTool asks the agent for a tool call its transcript will show
+	// (Value says which: "read docs/guide.md with the Read tool").
+	StepUseTool StepAction = "use_tool"
 )
 
 // NextStep is one thing the caller can do next, as data.
@@ -70,6 +73,8 @@ func (s NextStep) MCP() string {
 		return "get_blocked_reason"
 	case StepStart:
 		return "session_start"
+	case StepUseTool:
+		return s.Value
 	}
 	return string(s.Action)
 }
@@ -100,6 +105,9 @@ func fixFor(phase string, cr CheckResult) *NextStep {
 		}
 		return &NextStep{Action: StepRunObserved, Phase: phase}
 	case protocolspec.CheckMustEvidence:
+		if len(cr.Open) > 0 && cr.Open[0].tool != "" {
+			return &NextStep{Action: StepUseTool, Phase: phase, Requirement: cr.Open[0].ID, Value: cr.Open[0].tool}
+		}
 		if len(cr.Open) > 0 {
 			return &NextStep{Action: StepRecordEvidence, Phase: phase, Requirement: cr.Open[0].ID, EvidenceType: EvidenceManual}
 		}

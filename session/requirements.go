@@ -33,6 +33,8 @@ type RequirementStatus struct {
 	// byTranscript: open because of the agent's transcript (it shows the
 	// read missing or the run failing), so a claim is refused.
 	byTranscript bool
+	// tool is the tool call that would meet it, when the transcript decides.
+	tool string
 }
 
 // observedOnly reports whether a phase accepts only observed evidence: an
@@ -276,6 +278,10 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 		case transcriptNeeds(cfg.transcript, r) != "":
 			st.byTranscript = true
 			st.Reason = transcriptNeeds(cfg.transcript, r)
+			st.tool = transcriptTool(cfg.transcript.agent, r, r.ID)
+			if cfg.transcript.broken != "" {
+				st.tool = fmt.Sprintf("read it through sessiongate: sessiongate run --requirement %s -- cat %s", r.ID, strings.TrimSuffix(r.NamedPaths()[0], "/**"))
+			}
 		default:
 			named := r.NamedPaths()
 			wrongPath := ""

@@ -151,6 +151,11 @@ func TestClaudeTranscriptReads(t *testing.T) {
 				if !strings.Contains(blocked, "read docs/guide.md with the Read tool") {
 					t.Errorf("the advance's block does not name the read it needs:\n%s", blocked)
 				}
+				// Its next steps ask for the read, not for a claim that
+				// would be refused.
+				if strings.Contains(blocked, "sessiongate session evidence") || !strings.Contains(blocked, "fix: read docs/guide.md") {
+					t.Errorf("the advance's next steps do not ask for the read:\n%s", blocked)
+				}
 			}
 			if tt.refused >= 0 {
 				if txt := conv[tt.refused+1].NewText(); !strings.Contains(txt, "refused") || !strings.Contains(txt, "Read tool") {

@@ -250,7 +250,11 @@ func callEvidence(worktree string, p *protocolspec.Phase, r protocolspec.Require
 			rel, ok := relInWorktree(worktree, c.Dir, raw)
 			if ok && namesPath(named, rel) {
 				zero := 0
-				return Evidence{Kind: EvidenceFilePath, Origin: OriginTranscript, SHA256: c.InputSHA256, Ref: ref(rel), ExitCode: &zero}, true
+				what := rel
+				if c.Command != "" {
+					what = fmt.Sprintf("%s by `%s`", rel, truncate(c.Command, 80)) // a shell read
+				}
+				return Evidence{Kind: EvidenceFilePath, Origin: OriginTranscript, SHA256: c.InputSHA256, Ref: ref(what), ExitCode: &zero}, true
 			}
 		}
 	case transcript.Run:

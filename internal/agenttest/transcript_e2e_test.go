@@ -36,10 +36,10 @@ const guideBody = "# Guide\n\nHow we work here.\n"
 // transcriptRepo is a repository under transcriptProtocol with docs/guide.md
 // and the git and Claude Code agent hooks installed; it returns the id of
 // the read requirement.
-func transcriptRepo(t *testing.T) (*sgRepo, string) {
+func transcriptRepo(t *testing.T, agent string) (*sgRepo, string) {
 	t.Helper()
 	requireAgentHook(t)
-	r := newSGRepo(t, transcriptProtocol, "", "--agent", "claude")
+	r := newSGRepo(t, transcriptProtocol, "", "--agent", agent)
 	r.write("docs/guide.md", guideBody)
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "guide and agent hooks")
@@ -106,7 +106,7 @@ func TestClaudeTranscriptReads(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r, req := transcriptRepo(t)
+			r, req := transcriptRepo(t, "claude")
 			turns := make([]agenttest.Turn, 0, len(tt.steps)+1)
 			for _, s := range tt.steps {
 				turns = append(turns, s(r, req))
@@ -160,6 +160,65 @@ func TestClaudeTranscriptReads(t *testing.T) {
 			if tt.refused >= 0 {
 				if txt := conv[tt.refused+1].NewText(); !strings.Contains(txt, "refused") || !strings.Contains(txt, "Read tool") {
 					t.Errorf("the claim was not refused with the read it needs:\n%s", txt)
+				}
+			}
+		})
+	}
+}
+
+// The same with the real Gemini CLI: its hooks name its chat recording
+// (~/.gemini/tmp/<project>/chats/session-*.jsonl) as transcript_path.
+func TestGeminiTranscriptReads(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		first   func(req string) agenttest.Turn
+		working bool
+	}{
+		{"read_file", func(string) agenttest.Turn {
+			return agenttest.Use("read_file", map[string]any{"file_path": "docs/guide.md"})
+		}, true},
+		{"manual claim instead of reading", func(req string) agenttest.Turn {
+			return agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session evidence --requirement " + req +
+				" --type manual --value 'I read docs/guide.md: it says how we work here'"})
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r, req := transcriptRepo(t, "gemini")
+			srv := agenttest.NewGeminiServer(t,
+				tt.first(req),
+				agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+				agenttest.Say("done"),
+			)
+			res := agenttest.RunGemini(t, r.dir, "start the session", agenttest.GeminiOptions{Server: srv, Env: r.env})
+			t.Logf("gemini run: %s, exit %d, response %q", res.Elapsed, res.ExitCode, res.Response)
+			if srv.Used() < 3 {
+				t.Fatalf("%d of 3 turns used; exit %d, error %s\nstderr: %s", srv.Used(), res.ExitCode, res.Error, res.Stderr)
+			}
+			conv := srv.Conversation()
+			for i := 1; i < len(conv); i++ {
+				t.Logf("turn %d result: %.1500s", i-1, conv[i].NewText())
+			}
+			show := r.onlySession()
+			state := show["session"].(map[string]any)["state"]
+			if tt.working != (state == string(session.StateWorking)) {
+				t.Errorf("state %v, want WORKING %v", state, tt.working)
+			}
+			origins := evidenceOrigins(show)
+			if tt.working && (origins[session.OriginTranscript] != 1 || origins[session.OriginClaimed] != 0) {
+				t.Errorf("evidence origins %v, want the read from the transcript and no claim", origins)
+			}
+			if !tt.working {
+				if origins[session.OriginClaimed] != 0 {
+					t.Errorf("a claim was recorded: %v", evidence(show))
+				}
+				if txt := conv[1].NewText(); !strings.Contains(txt, "refused") || !strings.Contains(txt, "with read_file") {
+					t.Errorf("the claim was not refused with the read it needs:\n%s", txt)
+				}
+				if txt := conv[2].NewText(); !strings.Contains(txt, "read docs/guide.md with read_file") {
+					t.Errorf("the block does not name the read it needs:\n%s", txt)
 				}
 			}
 		})

@@ -245,6 +245,11 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		if ev.Tool.Kind == session.ToolShell && ev.Tool.Dir == "" {
 			ev.Tool.Dir = dir // where the agent's shell is
 		}
+		if ah.Protect {
+			if why := transcriptWrite(ev, dir, r.getenv); why != "" {
+				return &Answer{Deny: true, Reason: why}, nil
+			}
+		}
 		if ev.Tool.Kind == session.ToolShell && !ah.DenyBeforeStart && !ah.Protect && !ah.Observe {
 			return &Answer{}, nil
 		}

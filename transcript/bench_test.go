@@ -1,0 +1,58 @@
+package transcript
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// bigTranscript writes the real Claude transcript repeated to about size
+// bytes (tool call ids made unique), and returns its path.
+func bigTranscript(b *testing.B, size int) string {
+	b.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "claude-2.1.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for i := 0; buf.Len() < size; i++ {
+		buf.Write(bytes.ReplaceAll(src, []byte(`"toolu_`), []byte(`"toolu_`+strconv.Itoa(i)+"_")))
+	}
+	path := filepath.Join(b.TempDir(), "t.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkTailFirst reads a 10 MB transcript from its start: what the
+// first gate check after a long stretch of work pays.
+func BenchmarkTailFirst(b *testing.B) {
+	path := bigTranscript(b, 10<<20)
+	fi, _ := os.Stat(path)
+	b.SetBytes(fi.Size())
+	for b.Loop() {
+		if _, _, err := Tail(context.Background(), path, Claude, NewState(0), 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTailAgain reads a 10 MB transcript already read: the prefix is
+// hashed again (the append-only check) and nothing new is parsed.
+func BenchmarkTailAgain(b *testing.B) {
+	path := bigTranscript(b, 10<<20)
+	_, st, err := Tail(context.Background(), path, Claude, NewState(0), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Offset)
+	for b.Loop() {
+		if _, _, err := Tail(context.Background(), path, Claude, st, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

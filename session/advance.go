@@ -94,7 +94,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 		}
 	}
 	cfg := e.Config
-	if needsPerRequirement(p, cfg) {
+	if readsTranscript(p, cfg) {
 		// The agent's transcript may hold the reads and runs the
 		// requirements ask for: read what it gained, then the evidence.
 		if cfg.transcript, err = e.sessionTranscripts(ctx, s); err != nil {

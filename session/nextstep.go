@@ -98,6 +98,10 @@ func fixFor(phase string, cr CheckResult) *NextStep {
 	if cr.Status != StatusFail {
 		return nil
 	}
+	if len(cr.Open) > 0 && cr.Open[0].tool != "" {
+		// The agent's transcript decides: ask for the tool call.
+		return &NextStep{Action: StepUseTool, Phase: phase, Requirement: cr.Open[0].ID, Value: cr.Open[0].tool}
+	}
 	switch cr.Kind {
 	case protocolspec.CheckEvidence:
 		if strings.HasPrefix(cr.Message, "no ") {
@@ -105,9 +109,6 @@ func fixFor(phase string, cr CheckResult) *NextStep {
 		}
 		return &NextStep{Action: StepRunObserved, Phase: phase}
 	case protocolspec.CheckMustEvidence:
-		if len(cr.Open) > 0 && cr.Open[0].tool != "" {
-			return &NextStep{Action: StepUseTool, Phase: phase, Requirement: cr.Open[0].ID, Value: cr.Open[0].tool}
-		}
 		if len(cr.Open) > 0 {
 			return &NextStep{Action: StepRecordEvidence, Phase: phase, Requirement: cr.Open[0].ID, EvidenceType: EvidenceManual}
 		}

@@ -463,7 +463,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		return "", nil // the phase's own condition: evaluate() reads it
 	}
 	cfg := e.Config
-	if needsPerRequirement(p, cfg) {
+	if readsTranscript(p, cfg) {
 		// What the agent's transcript shows decides claims for reads.
 		s, err := e.Store.GetSession(ctx, sid)
 		if err != nil {
@@ -486,12 +486,22 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			r, has = mustRequirement(p, id), true
 		}
 	}
-	if has && needsPerRequirement(p, cfg) {
+	if cfg.transcript.agent != "" && readsTranscript(p, cfg) {
 		// A claim the agent's transcript contradicts is refused: the
 		// transcript shows the read never happened, or the run failed.
+		// A file's path or hash is also judged against the requirements
+		// to read that file, whichever requirement it names.
+		rel := ""
+		if pathKind(req.Kind) {
+			rel, _ = cleanRel(strings.TrimSpace(body))
+		}
 		for _, st := range requirementStatuses(p, evs, cfg) {
-			if st.ID == r.ID && st.Status == ReqOpen && st.byTranscript {
-				return "", refusedf("%s evidence for %s is refused: %s", req.Kind, r.ID, st.Reason)
+			q, _ := p.Requirement(st.ID)
+			if st.Status != ReqOpen || !st.byTranscript {
+				continue
+			}
+			if has && st.ID == r.ID || rel != "" && needOf(q) == needRead && namesPath(q.NamedPaths(), rel) {
+				return "", refusedf("%s evidence for %s is refused: %s", req.Kind, st.ID, st.Reason)
 			}
 		}
 	}

@@ -195,6 +195,39 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 	return info, nil
 }
 
+// readsTranscript reports whether a phase's gate can take transcript
+// evidence: it owes evidence per requirement, or it checks a file's
+// content hash (the built-in gate of "Context Retrieval": "MUST read
+// .agents/HANDOFF.md").
+func readsTranscript(p *protocolspec.Phase, cfg Config) bool {
+	if needsPerRequirement(p, cfg) {
+		return true
+	}
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckContentHash {
+			return true
+		}
+	}
+	return false
+}
+
+// transcriptRead is where the phase's requirement to read rel stands, when
+// an agent transcript is known and a MUST requirement of the phase asks to
+// read that file: a content hash proves the file exists, the transcript
+// whether it was read.
+func transcriptRead(env gateEnv, rel string) (RequirementStatus, bool) {
+	if env.cfg.transcript.agent == "" {
+		return RequirementStatus{}, false
+	}
+	for _, st := range requirementStatuses(env.phase, env.evidence, env.cfg) {
+		r, ok := env.phase.Requirement(st.ID)
+		if ok && needOf(r) == needRead && namesPath(r.NamedPaths(), rel) {
+			return st, true
+		}
+	}
+	return RequirementStatus{}, false
+}
+
 // sessionTranscripts reads the session's agent transcripts (ingestTranscripts)
 // under its pinned protocol.
 func (e *Engine) sessionTranscripts(ctx context.Context, s *Session) (transcriptInfo, error) {
@@ -217,7 +250,7 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 	for _, c := range calls {
 		for i := range spec.Phases {
 			p := &spec.Phases[i]
-			if !needsPerRequirement(p, e.Config) || evidenceBeforeTheWork(s, p) != nil {
+			if !readsTranscript(p, e.Config) || evidenceBeforeTheWork(s, p) != nil {
 				continue
 			}
 			for _, r := range p.OwedRequirements() {

@@ -220,3 +220,61 @@ func TestTranscriptTampered(t *testing.T) {
 		})
 	}
 }
+
+// The built-in gate of "Context Retrieval" checks the content hash of
+// .agents/HANDOFF.md, which the phase says to read. Under an agent
+// transcript the read decides, and a hash instead of it is refused; without
+// one the hash passes as before.
+func TestTranscriptContentHashGate(t *testing.T) {
+	requireGit(t)
+	const protocol = "# Session Protocol\n\n## Session Start\n\n### Phase 1: Context Retrieval (BLOCKING)\n\n" +
+		"1. The agent MUST read `.agents/HANDOFF.md` for previous session context.\n\n" +
+		"## Session End\n\n### Phase 1: Wrap Up (REQUIRED)\n\n1. The agent MUST summarize the session.\n"
+	tests := []struct {
+		name     string
+		bind     bool
+		read     bool
+		hashOK   bool // the content_hash claim is accepted
+		working  bool
+		blockMsg string
+	}{
+		{"no transcript: the hash passes as before", false, false, true, true, ""},
+		{"transcript, no read: the hash is refused", true, false, false, false, "read .agents/HANDOFF.md with the Read tool"},
+		{"transcript with the read", true, true, true, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, protocol)
+			ctx := context.Background()
+			os.MkdirAll(filepath.Join(e.root, ".agents"), 0o755)
+			os.WriteFile(filepath.Join(e.root, ".agents", "HANDOFF.md"), []byte("# Handoff\n"), 0o644)
+			id := e.start("transcripts")
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			if tt.bind {
+				if err := e.engine.BindTranscript(ctx, id, "claude", "agent-1", path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.read {
+				appendTo(t, path, claudeLines("t1", "Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(e.root, ".agents/HANDOFF.md")), "1\t# Handoff", false))
+			}
+			_, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "CONTEXT_RETRIEVAL", Kind: session.EvidenceContentHash, Evidence: ".agents/HANDOFF.md"})
+			if (err == nil) != tt.hashOK {
+				t.Errorf("content_hash claim: %v, want accepted %v", err, tt.hashOK)
+			}
+			res, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (res.State == session.StateWorking) != tt.working {
+				t.Fatalf("state %s, want WORKING %v: %+v", res.State, tt.working, res.Blocked)
+			}
+			if tt.blockMsg != "" && (res.Blocked == nil || !strings.Contains(res.Blocked.Reason, tt.blockMsg)) {
+				t.Errorf("blocked %+v, want the reason to name %q", res.Blocked, tt.blockMsg)
+			}
+			if tt.blockMsg != "" && (len(res.NextSteps) == 0 || res.NextSteps[0].Action != session.StepUseTool) {
+				t.Errorf("next steps %+v, want the read first", res.NextSteps)
+			}
+		})
+	}
+}

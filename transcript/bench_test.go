@@ -56,3 +56,28 @@ func BenchmarkTailAgain(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheck is the check every hook event that names a transcript
+// pays (a few lstat calls to resolve symlinks); nothing is read.
+func BenchmarkCheck(b *testing.B) {
+	home := b.TempDir()
+	wt := b.TempDir()
+	p := filepath.Join(home, ".claude", "projects", "-repo", "s.jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	for b.Loop() {
+		if _, err := Check(Claude, p, getenv, wt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

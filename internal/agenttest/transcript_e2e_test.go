@@ -142,6 +142,9 @@ func TestClaudeTranscriptReads(t *testing.T) {
 			if tt.working && (tx != 1 || claimed != 0) {
 				t.Errorf("%d transcript and %d claimed evidence, want the read and no claim: %v", tx, claimed, evidence(show))
 			}
+			if out, _ := r.sg("session", "status"); tt.working && !strings.Contains(out, "1 from the agent's transcript, 0 claimed") {
+				t.Errorf("session status does not count the transcript's read apart from claims:\n%s", out)
+			}
 			if !tt.working {
 				if tx != 0 || claimed != 0 {
 					t.Errorf("%d transcript and %d claimed evidence, want none: %v", tx, claimed, evidence(show))

@@ -133,7 +133,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		calls, st, err := transcript.Tail(rctx, t.Path, t.Agent, t.State, 0)
 		var v *Violation
 		switch {
-		case errors.Is(err, transcript.ErrChanged) || errors.Is(err, os.ErrNotExist) || err != nil && strings.Contains(err.Error(), "regular file") || err != nil && strings.Contains(err.Error(), "replaced"):
+		case errors.Is(err, transcript.ErrChanged) || errors.Is(err, os.ErrNotExist) || errors.Is(err, transcript.ErrNotRegular):
 			// Appended to only, by the agent CLI: a transcript rewritten
 			// under what was read is not its record any more.
 			t.Broken = truncate(err.Error(), 300)

@@ -95,7 +95,16 @@ func passesOn(st *syntax.Stmt, depth int) bool {
 	switch x := st.Cmd.(type) {
 	case *syntax.CallExpr:
 		w := literals(x.Args)
-		return len(w) > 0 && passThrough[base(w[0])] && len(readOperands(w)) == 0
+		if len(w) == 0 || !passThrough[base(w[0])] || len(readOperands(w)) > 0 {
+			return false
+		}
+		for i, a := range w {
+			// head -n 0 / tail -n 0 pass nothing on.
+			if a == "-n0" || a == "-c0" || a == "-0" || (a == "-n" || a == "-c") && i+1 < len(w) && strings.TrimLeft(w[i+1], "+-0") == "" {
+				return false
+			}
+		}
+		return true
 	case *syntax.BinaryCmd:
 		return (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && passesOn(x.X, depth+1) && passesOn(x.Y, depth+1)
 	}
@@ -158,6 +167,12 @@ func readOperands(words []string) []string {
 			}
 			if (prog == "head" || prog == "tail") && (w == "-n" || w == "-c" || w == "--lines" || w == "--bytes") {
 				i++
+				if i < len(words) && strings.TrimLeft(words[i], "+-0") == "" && prog == "head" {
+					return nil // head -n 0 prints nothing
+				}
+			}
+			if prog == "head" && (w == "-n0" || w == "-c0" || w == "-0" || w == "--lines=0" || w == "--bytes=0") {
+				return nil
 			}
 		case script:
 			script = false

@@ -43,6 +43,10 @@ func NewState(size int64) State {
 // agent's record any more.
 var ErrChanged = errors.New("transcript changed under what was read")
 
+// ErrNotRegular: the transcript path is a symlink, a folder or a device,
+// or the file was swapped while it was opened.
+var ErrNotRegular = errors.New("transcript is not the regular file it was")
+
 // MaxRead is the most bytes one Tail takes in after the verified prefix;
 // the rest waits for the next call.
 const MaxRead = 32 << 20
@@ -71,7 +75,7 @@ func Tail(ctx context.Context, path, format string, st State, maxBytes int64) ([
 		return nil, st, fmt.Errorf("stat transcript: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, st, fmt.Errorf("transcript %s is not a regular file (%s): refused", path, fi.Mode().Type())
+		return nil, st, fmt.Errorf("%w: %s is %s", ErrNotRegular, path, fi.Mode().Type())
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -79,7 +83,7 @@ func Tail(ctx context.Context, path, format string, st State, maxBytes int64) ([
 	}
 	defer f.Close()
 	if ofi, err := f.Stat(); err != nil || !os.SameFile(fi, ofi) {
-		return nil, st, fmt.Errorf("transcript %s was replaced while it was opened", path)
+		return nil, st, fmt.Errorf("%w: %s was replaced while it was opened", ErrNotRegular, path)
 	}
 	size := fi.Size()
 	if size < st.Offset {

@@ -148,6 +148,11 @@ func TestShellReads(t *testing.T) {
 		{"echo docs/guide.md", nil},
 		{"cat <<EOF\nx\nEOF", nil},
 		{"if true; then", nil},
+		{"cat docs/guide.md | head -n 0", nil},
+		{"cat docs/guide.md | tail -c 0", nil},
+		{"head -n 0 docs/guide.md", nil},
+		{"head -c0 docs/guide.md", nil},
+		{"head -n 10 docs/guide.md | tail -n 3", []string{"docs/guide.md"}},
 	}
 	for _, tt := range tests {
 		if got := ShellReads(tt.cmd); !reflect.DeepEqual(got, tt.want) {

@@ -139,7 +139,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			t.Broken = truncate(err.Error(), 300)
 			info.broken = t.Broken
 			v = &Violation{SessionID: s.ID, Phase: s.Phase, Severity: "HIGH", Code: CodeTranscriptChanged, Window: WindowSession,
-				Message: truncate(fmt.Sprintf("the %s transcript %s changed under what sessiongate had read (%v); it is no longer read, and claims for reads and runs stay refused", t.Agent, t.Path, err), 500)}
+				Message: truncate(fmt.Sprintf("the %s transcript %s changed under what sessiongate had read (%v); it is no longer read, and claims for the reads it would show stay refused", t.Agent, t.Path, err), 500)}
 		case err != nil:
 			return info, fmt.Errorf("read the %s transcript: %w", t.Agent, err)
 		}
@@ -162,7 +162,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			}
 			// Another process (a hook, a parallel gate check) may have
 			// read the same bytes: only the first records them.
-			cur, err := e.Store.(TranscriptReader).SessionTranscripts(ctx, s.ID)
+			tr, ok := w.(TranscriptReader)
+			if !ok {
+				return errors.New("this store does not keep transcripts")
+			}
+			cur, err := tr.SessionTranscripts(ctx, s.ID)
 			if err != nil {
 				return err
 			}

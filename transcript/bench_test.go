@@ -81,3 +81,21 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTailAgainLong is TailAgain past FullVerify (24 MB): only the
+// last VerifyWindow bytes are hashed again.
+func BenchmarkTailAgainLong(b *testing.B) {
+	path := bigTranscript(b, 24<<20)
+	_, st, err := Tail(context.Background(), path, Claude, NewState(0), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if st.Offset-st.Start <= FullVerify || st.WindowSHA256 == "" {
+		b.Fatalf("read %d bytes, want past FullVerify with a window hash", st.Offset)
+	}
+	for b.Loop() {
+		if _, _, err := Tail(context.Background(), path, Claude, st, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

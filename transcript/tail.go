@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 )
@@ -26,7 +28,22 @@ type State struct {
 	Lines   int64 `json:"lines"`
 	Calls   int64 `json:"calls"`
 	Skipped int64 `json:"skipped"`
+	// HashState is the sha256 state after the bytes read (so a long
+	// transcript's prefix hash goes on without reading it again), and
+	// WindowSHA256 the hash of the last VerifyWindow bytes read: past
+	// FullVerify bytes only that window is checked again.
+	HashState    []byte `json:"hash_state,omitempty"`
+	WindowSHA256 string `json:"window_sha256,omitempty"`
 }
+
+// FullVerify and VerifyWindow bound the append-only check: up to FullVerify
+// bytes read, every one is hashed again at each read; past it, the last
+// VerifyWindow bytes (about 3 ms), which is where a rewrite that keeps
+// line boundaries would have to start to change what is read next.
+var (
+	FullVerify   int64 = 16 << 20
+	VerifyWindow int64 = 1 << 20
+)
 
 // EmptySHA256 is the sha256 of nothing: the prefix of a State that has
 // read nothing yet.
@@ -89,15 +106,12 @@ func Tail(ctx context.Context, path, format string, st State, maxBytes int64) ([
 	if size < st.Offset {
 		return nil, st, fmt.Errorf("%w: %s is %d bytes, %d were read before", ErrChanged, path, size, st.Offset)
 	}
-	if _, err := f.Seek(st.Start, io.SeekStart); err != nil {
+	h, err := verify(f, path, st)
+	if err != nil {
+		return nil, st, err
+	}
+	if _, err := f.Seek(st.Offset, io.SeekStart); err != nil {
 		return nil, st, fmt.Errorf("seek transcript: %w", err)
-	}
-	h := sha256.New()
-	if n, err := io.CopyN(h, f, st.Offset-st.Start); err != nil {
-		return nil, st, fmt.Errorf("%w: reading the %d bytes read before gave %d: %v", ErrChanged, st.Offset-st.Start, n, err)
-	}
-	if hex.EncodeToString(h.Sum(nil)) != st.PrefixSHA256 {
-		return nil, st, fmt.Errorf("%w: the %d bytes of %s read before hash differently now", ErrChanged, st.Offset-st.Start, path)
 	}
 	out := st
 	var calls []Call
@@ -136,9 +150,62 @@ func Tail(ctx context.Context, path, format string, st State, maxBytes int64) ([
 		}
 		out.PrefixSHA256 = hex.EncodeToString(h.Sum(nil))
 		line, long = line[:0], false
+		if out.Offset-out.Start > FullVerify {
+			if b, err := h.(encoding.BinaryMarshaler).MarshalBinary(); err == nil {
+				out.HashState = b
+			}
+		}
 		st = out // the last complete line
 	}
 	// Only complete lines count: a partial last line is not in st.
 	st.Pending = p.Pending()
+	if st.Offset-st.Start > FullVerify {
+		w, err := windowHash(f, st)
+		if err != nil {
+			return nil, st, fmt.Errorf("hash the transcript's last bytes: %w", err)
+		}
+		st.WindowSHA256 = w
+	}
 	return calls, st, nil
+}
+
+// verify checks that the bytes st has read are still there, and returns the
+// sha256 of them, ready to go on: all of them hashed again up to
+// FullVerify, else the last VerifyWindow bytes against WindowSHA256 and the
+// hash resumed from HashState.
+func verify(f *os.File, path string, st State) (hash.Hash, error) {
+	h := sha256.New()
+	if st.Offset-st.Start > FullVerify && len(st.HashState) > 0 && st.WindowSHA256 != "" {
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(st.HashState); err != nil {
+			return nil, fmt.Errorf("%w: the saved hash state of %s does not load: %v", ErrChanged, path, err)
+		}
+		if hex.EncodeToString(h.Sum(nil)) != st.PrefixSHA256 {
+			return nil, fmt.Errorf("%w: the saved hash state of %s is not of the bytes read", ErrChanged, path)
+		}
+		w, err := windowHash(f, st)
+		if err != nil || w != st.WindowSHA256 {
+			return nil, fmt.Errorf("%w: the last %d bytes of %s read before hash differently now", ErrChanged, VerifyWindow, path)
+		}
+		return h, nil
+	}
+	if _, err := f.Seek(st.Start, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("seek transcript: %w", err)
+	}
+	if n, err := io.CopyN(h, f, st.Offset-st.Start); err != nil {
+		return nil, fmt.Errorf("%w: reading the %d bytes read before gave %d: %v", ErrChanged, st.Offset-st.Start, n, err)
+	}
+	if hex.EncodeToString(h.Sum(nil)) != st.PrefixSHA256 {
+		return nil, fmt.Errorf("%w: the %d bytes of %s read before hash differently now", ErrChanged, st.Offset-st.Start, path)
+	}
+	return h, nil
+}
+
+// windowHash is the sha256 of the last VerifyWindow bytes st has read.
+func windowHash(f *os.File, st State) (string, error) {
+	from := max(st.Start, st.Offset-VerifyWindow)
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f, from, st.Offset-from)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -326,4 +329,65 @@ func TestTailBounds(t *testing.T) {
 	if err != nil || len(cs) != 1 || st.Skipped != 1 {
 		t.Fatalf("rest: %v calls %+v skipped %d", err, cs, st.Skipped)
 	}
+}
+
+// Past FullVerify bytes only the last VerifyWindow bytes are checked again
+// and the hash goes on from its saved state: the calls are the same, a
+// change in the window or a shorter file is still caught, and a change
+// before the window is not (the bytes there were parsed already; the
+// price of a bounded check, docs/security.md).
+func TestTailWindow(t *testing.T) {
+	defer func(f, w int64) { FullVerify, VerifyWindow = f, w }(FullVerify, VerifyWindow)
+	FullVerify, VerifyWindow = 4096, 512
+	src, err := os.ReadFile(filepath.Join("testdata", "claude-2.1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := parseFile(t, Claude, "claude-2.1.jsonl")
+	ctx := context.Background()
+	read := func(t *testing.T) (string, State, []Call) {
+		path := filepath.Join(t.TempDir(), "t.jsonl")
+		st := NewState(0)
+		var got []Call
+		for off := 0; off < len(src); off += 1500 {
+			appendFile(t, path, src[off:min(off+1500, len(src))])
+			cs, next, err := Tail(ctx, path, Claude, st, 0)
+			if err != nil {
+				t.Fatalf("at %d: %v", off, err)
+			}
+			got, st = append(got, cs...), next
+		}
+		return path, st, got
+	}
+	path, st, got := read(t)
+	if !reflect.DeepEqual(summarize(got), summarize(whole)) || st.WindowSHA256 == "" || len(st.HashState) == 0 {
+		t.Fatalf("windowed reads: %d calls, window %q", len(got), st.WindowSHA256)
+	}
+	sum := sha256Hex(src)
+	if st.PrefixSHA256 != sum {
+		t.Errorf("prefix hash %s, want the whole file's %s", st.PrefixSHA256, sum)
+	}
+	flip := func(at int64) {
+		b, _ := os.ReadFile(path)
+		b[at] ^= 1
+		os.WriteFile(path, b, 0o600)
+	}
+	flip(st.Offset - 10) // inside the window
+	if _, _, err := Tail(ctx, path, Claude, st, 0); !errors.Is(err, ErrChanged) {
+		t.Errorf("a change in the window: %v, want ErrChanged", err)
+	}
+	path, st, _ = read(t)
+	flip(100) // before the window: not seen
+	if _, _, err := Tail(ctx, path, Claude, st, 0); err != nil {
+		t.Errorf("a change before the window: %v (not checked by design)", err)
+	}
+	os.Truncate(path, st.Offset-1)
+	if _, _, err := Tail(ctx, path, Claude, st, 0); !errors.Is(err, ErrChanged) {
+		t.Errorf("a shorter file: %v, want ErrChanged", err)
+	}
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

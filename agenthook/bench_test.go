@@ -90,11 +90,22 @@ func BenchmarkAgentHook(b *testing.B) {
 	run := func(b *testing.B, event string, in []byte) {
 		var out bytes.Buffer
 		rn := &agenthook.Runner{Dir: r.root, Getenv: func(k string) string { return env[k] }, Stdin: bytes.NewReader(in), Stdout: &out, Stderr: io.Discard, LeaveOpen: leaveOpen}
-		if code := rn.Run(context.Background(), "claude", event); code != 0 || out.Len() == 0 {
+		if code := rn.Run(context.Background(), "claude", event); code != 0 || out.Len() == 0 || bytes.Contains(out.Bytes(), []byte("could not check")) {
 			b.Fatalf("exit %d, answer %q", code, out.String())
 		}
 	}
 	run(b, "SessionStart", events[0].in) // bind once
+	// Every real event names the agent's transcript (transcript_path): the
+	// same events with it, checked and bound (once) but never read here.
+	env["CLAUDE_CONFIG_DIR"] = filepath.Join(b.TempDir(), ".claude")
+	tp := filepath.Join(env["CLAUDE_CONFIG_DIR"], "projects", "-repo", sid+".jsonl")
+	for _, e := range events[:len(events):len(events)] {
+		in := append([]byte(fmt.Sprintf(`{"transcript_path":%q,`, tp)), e.in[1:]...)
+		events = append(events, struct {
+			name, event string
+			in          []byte
+		}{e.name + "+transcript", e.event, in})
+	}
 	for _, e := range events {
 		b.Run(e.name, func(b *testing.B) {
 			for b.Loop() {

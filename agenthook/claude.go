@@ -47,6 +47,7 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 	}
 	ev.AgentSession = str(m, "session_id")
 	ev.Dir = str(m, "cwd")
+	ev.Transcript = str(m, "transcript_path")
 	switch ev.Kind {
 	case KindStart:
 		ev.Source = str(m, "source")

@@ -45,6 +45,10 @@ type Event struct {
 	Result *ShellResult
 	// Continuing: the agent goes on because a stop hook blocked it.
 	Continuing bool
+	// Transcript is the path of the agent's own transcript as the event
+	// names it (Claude Code's and Gemini CLI's transcript_path); "" when
+	// it names none.
+	Transcript string
 }
 
 // ShellResult is a finished shell command as the agent reports it.

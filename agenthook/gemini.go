@@ -45,6 +45,7 @@ func (gemini) Decode(name string, raw []byte) (*Event, error) {
 	ev := &Event{Agent: "gemini", Name: name, Kind: geminiKinds[name]}
 	ev.AgentSession = str(m, "session_id")
 	ev.Dir = str(m, "cwd")
+	ev.Transcript = str(m, "transcript_path")
 	switch ev.Kind {
 	case KindStart:
 		ev.Source = str(m, "source")

@@ -20,6 +20,7 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
+	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // MaxInput is the largest event accepted on stdin. Claude Code's
@@ -245,6 +246,11 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		if ev.Tool.Kind == session.ToolShell && ev.Tool.Dir == "" {
 			ev.Tool.Dir = dir // where the agent's shell is
 		}
+		if ah.Protect {
+			if why := transcriptWrite(ev, dir, r.getenv); why != "" {
+				return &Answer{Deny: true, Reason: why}, nil
+			}
+		}
 		if ev.Tool.Kind == session.ToolShell && !ah.DenyBeforeStart && !ah.Protect && !ah.Observe {
 			return &Answer{}, nil
 		}
@@ -331,6 +337,9 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	if err != nil {
 		return nil, err
 	}
+	if ev.Transcript != "" && bd.Session != nil {
+		r.bindTranscript(ctx, eng, repo, ev, bd.Session.ID)
+	}
 	a := &Answer{}
 	switch ev.Kind {
 	case KindStart:
@@ -403,6 +412,27 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	}
 	return a, nil
+}
+
+// bindTranscript records the transcript the agent CLI named for the
+// session, once it passes transcript.Check (the agent's own data folder,
+// outside the work tree). Nothing is read here: the gates read it when they
+// need evidence. A refused path is said on stderr and in the session's
+// events; the session then has no transcript and claims count as before.
+func (r *Runner) bindTranscript(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, sid string) {
+	path, err := transcript.Check(ev.Agent, ev.Transcript, r.getenv, repo.Root())
+	if err == nil {
+		err = eng.BindTranscript(ctx, sid, ev.Agent, ev.AgentSession, path)
+	}
+	if err != nil {
+		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: transcript not used: %v\n", ev.Agent, ev.Name, err)
+		if ev.Kind != KindStart {
+			return // said once in the events, at session start
+		}
+		_ = eng.Store.Update(ctx, func(w session.Writer) error {
+			return w.AppendEvent(ctx, &session.Event{SessionID: sid, Token: "agent:" + ev.Agent + ":transcript-refused", Detail: shorten.Bytes(err.Error(), 300, "")})
+		})
+	}
 }
 
 // loadSpec reads the worktree's protocol for a new session.

@@ -93,11 +93,24 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 			}
 		}
 	}
+	cfg := e.Config
+	if readsTranscript(p, cfg) {
+		// The agent's transcript may hold the reads and runs the
+		// requirements ask for: read what it gained, then the evidence.
+		if cfg.transcript, err = e.sessionTranscripts(ctx, s); err != nil {
+			return GateResult{}, err
+		}
+		if cfg.transcript.agent != "" {
+			if ev, err = e.Store.GateEvidence(ctx, s.ID, p.ID); err != nil {
+				return GateResult{}, fmt.Errorf("load evidence: %w", err)
+			}
+		}
+	}
 	repo, err := e.OpenRepo(ctx, s.Worktree)
 	if err != nil {
 		return GateResult{}, fmt.Errorf("open worktree %s: %w", s.Worktree, err)
 	}
-	return runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.Config, staged: staged, progress: e.Progress}), nil
+	return runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress}), nil
 }
 
 // ValidateGate checks one phase's gate (default: the current phase) and

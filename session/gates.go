@@ -134,6 +134,18 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 		cr.Status, cr.Message, cr.Evidence = checkChanged(ctx, env, c.Arg)
 	case protocolspec.CheckContentHash:
 		cr.Status, cr.Message, cr.Evidence = checkContentHash(env, c.Arg)
+		if rel, err := cleanRel(c.Arg); err == nil {
+			// Under an agent transcript, a requirement to read the file
+			// is met by the read, not by its hash.
+			if st, ok := transcriptRead(env, rel); ok {
+				switch {
+				case st.Status == ReqMet:
+					cr.Status, cr.Message = StatusPass, st.Reason
+				default:
+					cr.Status, cr.Message, cr.Evidence, cr.Open = StatusFail, st.ID+": "+st.Reason, "", []RequirementStatus{st}
+				}
+			}
+		}
 	case protocolspec.CheckCommand:
 		cr.Status, cr.Message, cr.Evidence, out = checkCommand(ctx, env, c)
 	case protocolspec.CheckCommitSinceStart:

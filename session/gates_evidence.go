@@ -17,8 +17,8 @@ func checkEvidence(env gateEnv, kind string) (GateStatus, string, string) {
 	var claim *Evidence
 	for i := range env.evidence {
 		e := &env.evidence[i]
-		if e.Phase != p.ID || e.Step == StepNotApplicable || e.Step == StepCondition {
-			continue
+		if e.Phase != p.ID || e.Step == StepNotApplicable || e.Step == StepCondition || e.Origin == OriginTranscript {
+			continue // transcript evidence speaks for requirements, not for a phase's evidence check
 		}
 		if e.Observed() {
 			if relevantObserved(*e, p, env.cfg) && (kind == "" || e.Kind == kind) {

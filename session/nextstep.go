@@ -21,6 +21,9 @@ const (
 	StepEnd            StepAction = "end"             // end the session with a summary
 	StepBlockedReason  StepAction = "blocked_reason"  // ask why the session is blocked
 	StepStart          StepAction = "start"           // start a session
+	// StepUseTool asks the agent for a tool call its transcript will show
+	// (Value says which: "read docs/guide.md with the Read tool").
+	StepUseTool StepAction = "use_tool"
 )
 
 // NextStep is one thing the caller can do next, as data.
@@ -70,6 +73,8 @@ func (s NextStep) MCP() string {
 		return "get_blocked_reason"
 	case StepStart:
 		return "session_start"
+	case StepUseTool:
+		return s.Value
 	}
 	return string(s.Action)
 }
@@ -92,6 +97,10 @@ func RenderSteps(steps []NextStep, render func(NextStep) string) string {
 func fixFor(phase string, cr CheckResult) *NextStep {
 	if cr.Status != StatusFail {
 		return nil
+	}
+	if len(cr.Open) > 0 && cr.Open[0].tool != "" {
+		// The agent's transcript decides: ask for the tool call.
+		return &NextStep{Action: StepUseTool, Phase: phase, Requirement: cr.Open[0].ID, Value: cr.Open[0].tool}
 	}
 	switch cr.Kind {
 	case protocolspec.CheckEvidence:

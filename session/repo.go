@@ -91,4 +91,8 @@ type Config struct {
 	// ProtocolPath is the repository-relative protocol document the config
 	// names ("" when it names none).
 	ProtocolPath string
+
+	// transcript is set per session by the calls that read its agent
+	// transcripts (ingestTranscripts) before deciding requirements.
+	transcript transcriptInfo
 }

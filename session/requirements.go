@@ -30,6 +30,11 @@ type RequirementStatus struct {
 	Status      string `json:"status"` // met, not_applicable, open
 	// Reason says why it is open, or what met it.
 	Reason string `json:"reason"`
+	// byTranscript: open because of the agent's transcript (it shows the
+	// read missing or the run failing), so a claim is refused.
+	byTranscript bool
+	// tool is the tool call that would meet it, when the transcript decides.
+	tool string
 }
 
 // observedOnly reports whether a phase accepts only observed evidence: an
@@ -230,7 +235,7 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 	out := make([]RequirementStatus, 0, len(owed))
 	for _, r := range owed {
 		st := RequirementStatus{ID: r.ID, Level: r.Level, Text: r.Text, Conditional: r.Conditional, Status: ReqOpen}
-		var lastObs *Evidence
+		var lastObs, lastTx *Evidence
 		var claims []Evidence
 		na := ""
 		for i := range evs {
@@ -239,6 +244,10 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 				continue
 			}
 			switch {
+			case e.Origin == OriginTranscript:
+				if e.Requirement == r.ID {
+					lastTx = &evs[i]
+				}
 			case e.Observed():
 				if observedFor(e, r) {
 					lastObs = &evs[i]
@@ -261,6 +270,18 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 			st.Reason = fmt.Sprintf("the last observed run of %q exited %d; a claim does not outrank it: fix the cause and run it again", truncate(lastObs.Command, 80), exitOf(lastObs))
 		case obsOnly:
 			st.Reason = fmt.Sprintf("needs observed evidence: sessiongate run --phase %s --requirement %s -- COMMAND", p.ID, r.ID)
+		case lastTx != nil && exitOf(lastTx) == 0:
+			st.Status, st.Reason = ReqMet, "the agent's transcript shows "+lastTx.Ref
+		case lastTx != nil:
+			st.byTranscript = true
+			st.Reason = fmt.Sprintf("the agent's transcript shows %s exiting %d (unknown when -1); a claim does not outrank it: fix the cause and run it again", lastTx.Ref, exitOf(lastTx))
+		case transcriptNeeds(cfg.transcript, r) != "":
+			st.byTranscript = true
+			st.Reason = transcriptNeeds(cfg.transcript, r)
+			st.tool = transcriptTool(cfg.transcript.agent, r, r.ID)
+			if cfg.transcript.broken != "" {
+				st.tool = fmt.Sprintf("read it through sessiongate: sessiongate run --requirement %s -- cat %s", r.ID, strings.TrimSuffix(r.NamedPaths()[0], "/**"))
+			}
 		default:
 			named := r.NamedPaths()
 			wrongPath := ""
@@ -393,11 +414,15 @@ func (e *Engine) Requirements(ctx context.Context, id, phaseID string) ([]Requir
 	if !needsPerRequirement(p, e.Config) {
 		return nil, nil // its gate does not wait for requirements one by one
 	}
+	cfg := e.Config
+	if cfg.transcript, err = e.ingestTranscripts(ctx, s, spec); err != nil {
+		return nil, err
+	}
 	evs, err := e.Store.GateEvidence(ctx, s.ID, p.ID) // requirementStatuses reads the phase's only
 	if err != nil {
 		return nil, fmt.Errorf("load evidence: %w", err)
 	}
-	return requirementStatuses(p, evs, e.Config), nil
+	return requirementStatuses(p, evs, cfg), nil
 }
 
 // checkClaim checks what claimed evidence is for before anything is
@@ -437,17 +462,47 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 	if req.Step == StepCondition {
 		return "", nil // the phase's own condition: evaluate() reads it
 	}
+	cfg := e.Config
+	if readsTranscript(p, cfg) {
+		// What the agent's transcript shows decides claims for reads.
+		s, err := e.Store.GetSession(ctx, sid)
+		if err != nil {
+			return "", fmt.Errorf("load session: %w", err)
+		}
+		if cfg.transcript, err = e.ingestTranscripts(ctx, s, spec); err != nil {
+			return "", err
+		}
+	}
 	evs, err := e.Store.GateEvidence(ctx, sid, p.ID) // every use below reads the phase's only
 	if err != nil {
 		return "", fmt.Errorf("load evidence: %w", err)
 	}
-	if !has && needsPerRequirement(p, e.Config) {
-		id, err := bindRequirement(p, evs, e.Config)
+	if !has && needsPerRequirement(p, cfg) {
+		id, err := bindRequirement(p, evs, cfg)
 		if err != nil {
 			return "", err
 		}
 		if id != "" {
 			r, has = mustRequirement(p, id), true
+		}
+	}
+	if cfg.transcript.agent != "" && readsTranscript(p, cfg) {
+		// A claim the agent's transcript contradicts is refused: the
+		// transcript shows the read never happened, or the run failed.
+		// A file's path or hash is also judged against the requirements
+		// to read that file, whichever requirement it names.
+		rel := ""
+		if pathKind(req.Kind) {
+			rel, _ = cleanRel(strings.TrimSpace(body))
+		}
+		for _, st := range requirementStatuses(p, evs, cfg) {
+			q, _ := p.Requirement(st.ID)
+			if st.Status != ReqOpen || !st.byTranscript {
+				continue
+			}
+			if has && st.ID == r.ID || rel != "" && needOf(q) == needRead && namesPath(q.NamedPaths(), rel) {
+				return "", refusedf("%s evidence for %s is refused: %s", req.Kind, st.ID, st.Reason)
+			}
 		}
 	}
 	strict := has && r.Level == protocolspec.LevelMust

@@ -57,7 +57,7 @@ func (e *Engine) buildPayload(ctx context.Context, r Reader, s *Session, spec *p
 	}
 	for _, ev := range evs {
 		ref := snapshot.EvidenceRef{Phase: ev.Phase, Kind: ev.Kind, SHA256: ev.SHA256, Requirement: ev.Requirement}
-		if ev.Observed() {
+		if ev.Observed() || ev.Origin == OriginTranscript {
 			ref.Origin, ref.ExitCode = string(ev.Origin), ev.ExitCode
 		}
 		p.State.Evidence = append(p.State.Evidence, ref)

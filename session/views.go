@@ -78,7 +78,9 @@ type StateView struct {
 type EvidenceCounts struct {
 	Observed       int `json:"observed"`        // sessiongate saw the command run
 	ObservedFailed int `json:"observed_failed"` // of those, exited non-zero
-	Claimed        int `json:"claimed"`         // an agent or a person said so
+	// Transcript: tool calls the agent's own transcript shows.
+	Transcript int `json:"transcript"`
+	Claimed    int `json:"claimed"` // an agent or a person said so
 }
 
 // CountEvidence counts evidence by origin.
@@ -91,6 +93,8 @@ func CountEvidence(ev []Evidence) EvidenceCounts {
 			if ev[i].ExitCode != nil && *ev[i].ExitCode != 0 {
 				c.ObservedFailed++
 			}
+		case ev[i].Origin == OriginTranscript:
+			c.Transcript++
 		default:
 			c.Claimed++
 		}

@@ -61,7 +61,7 @@ type EvidenceRef struct {
 	// Requirement and Origin are omitted when empty so that snapshots of
 	// claimed, unbound evidence keep the ids they had before they existed.
 	Requirement string `json:"requirement,omitempty"`
-	Origin      string `json:"origin,omitempty"` // "observed", or "" for claimed
+	Origin      string `json:"origin,omitempty"` // "observed", "transcript" (the agent's own transcript), or "" for claimed
 	ExitCode    *int   `json:"exit_code,omitempty"`
 }
 

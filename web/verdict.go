@@ -175,14 +175,20 @@ func ReqSummary(rs []ReqRow) string {
 
 // EvidenceSummary counts evidence by origin: "3 pieces: 2 observed, 1 claimed".
 func EvidenceSummary(ev []session.Evidence) string {
-	obs := 0
+	obs, tx := 0, 0
 	for _, e := range ev {
-		if e.Observed() {
+		switch {
+		case e.Observed():
 			obs++
+		case e.Origin == session.OriginTranscript:
+			tx++
 		}
 	}
-	return Plural(len(ev), "piece", "pieces") + ": " + strconv.Itoa(obs) + " observed (sessiongate saw it happen), " +
-		strconv.Itoa(len(ev)-obs) + " claimed"
+	s := Plural(len(ev), "piece", "pieces") + ": " + strconv.Itoa(obs) + " observed (sessiongate saw it happen), "
+	if tx > 0 {
+		s += strconv.Itoa(tx) + " from the agent's transcript, "
+	}
+	return s + strconv.Itoa(len(ev)-obs-tx) + " claimed"
 }
 
 // EventClass colours an event row by what it says: refusals, blocks,

@@ -35,6 +35,8 @@ const (
 	skipTestsOther  skip = "another command run as the tests (git status)"
 	skipLintOff     skip = "lint rules turned off in the linter's configuration"
 	skipLintInline  skip = "every lint rule turned off by a comment in its own file"
+	skipReadHashed  skip = "HANDOFF.md's content hash recorded, the file never read (under Claude Code)"
+	skipReadClaimed skip = "PROJECT-CONSTRAINTS.md claimed read in a note, never read (under Claude Code)"
 )
 
 // Evidence kinds (the record_evidence evidence_type values).
@@ -50,6 +52,20 @@ const (
 // requirement id once the engine has ids). A refused record stops the flow.
 func (w *world) evidence(phase, req, kind, value string) {
 	w.t.Helper()
+	if w.transcript != "" && kind == contentHash {
+		// Under Claude Code the agent reads the file: the Read tool's call
+		// and result land in its transcript, and nothing is claimed.
+		switch {
+		case w.skip == skipReadHashed && value == ".agents/HANDOFF.md":
+			w.deviate() // the hash, no read
+		case w.skip == skipReadClaimed && strings.HasSuffix(value, "PROJECT-CONSTRAINTS.md"):
+			w.deviate()
+			kind, value = manual, "Read .agents/governance/PROJECT-CONSTRAINTS.md: no new constraints for this task"
+		default:
+			w.readTool(value)
+			return
+		}
+	}
 	if s := w.agent.Evidence(ev{phase: phase, kind: kind, value: value, req: w.requirement(phase, req)}); !s.ok {
 		w.halt("evidence refused (%s): %s", phase, s.msg)
 	}
@@ -187,6 +203,9 @@ func (w *world) start(objective string) {
 		w.halt("session start refused: %s", s.msg)
 	}
 	w.id = s.msg
+	if w.transcript != "" {
+		w.hookStart()
+	}
 }
 
 // advance moves to the next phase (or to); a block stops the flow.

@@ -15,6 +15,10 @@ type scenario struct {
 	knownGap string
 	history  bool // fixture repos: an earlier session's log (and QA report) are committed
 	docs     bool // the session changes documentation only
+	// transcript: the agent runs under Claude Code's agent hooks, whose
+	// payloads name its transcript; the agent reads files with the Read
+	// tool (a line in the transcript) instead of recording their hashes.
+	transcript bool
 }
 
 func (s scenario) compliant() bool { return s.skips == none }
@@ -30,6 +34,10 @@ func (s scenario) run(w *world) {
 		starterRepo(w, false)
 	case starterNoMain:
 		starterRepo(w, true)
+	}
+	w.skip = s.skips
+	if s.transcript {
+		w.useTranscript()
 	}
 	if s.via == "MCP" {
 		w.agent = newMCPAgent(w)
@@ -49,6 +57,13 @@ func (s scenario) run(w *world) {
 // piece of evidence per thing done, and never forces.
 var scenarios = []scenario{
 	// ---- non-compliant ----
+	{name: "read-hashed-not-read", protocol: v1222, via: "CLI", skips: skipReadHashed, history: true, transcript: true,
+		reading: "Context Retrieval: the agent MUST read .agents/HANDOFF.md. Under Claude Code, whose transcript shows every " +
+			"Read, the agent records the file's content hash and never reads it: a hash proves the file exists, not that it " +
+			"was read. Not compliant."},
+	{name: "read-claimed-not-read", protocol: v1222, via: "CLI", skips: skipReadClaimed, history: true, transcript: true,
+		reading: "Skill Validation: the agent MUST read .agents/governance/PROJECT-CONSTRAINTS.md. Under Claude Code the agent " +
+			"reads HANDOFF.md but only says it read the constraints (a manual note). Not compliant."},
 	{name: "no-log-gitkeep", protocol: v1218, via: "CLI", skips: skipNewLog,
 		reading: "Start Phase 3 says the agent MUST create a session log file at .agents/sessions/YYYY-MM-DD-session-NN.md. " +
 			"The folder's .gitkeep is not a session log; the agent wrote its notes only into HANDOFF.md. Not compliant: " +
@@ -129,6 +144,9 @@ var scenarios = []scenario{
 			"writes into the log is recalled, not listed. Not compliant."},
 
 	// ---- compliant ----
+	{name: "reads-in-transcript", protocol: v1222, via: "CLI", history: true, transcript: true,
+		reading: "The same session under Claude Code: every file the protocol says to read is read with the Read tool, " +
+			"and no hash or note stands in for a read. Compliant: the transcript shows the reads."},
 	{name: "feature-2025-12-18", protocol: v1218, via: "CLI", history: true,
 		reading: "v1.1 requires HANDOFF.md to be updated (with the session link) at the end; the Retrospective MAY be skipped " +
 			"for a single-task session; the RECOMMENDED git-state commands are run and the state goes into the log."},

@@ -26,6 +26,11 @@ type world struct {
 	// before that point says nothing about whether the skip is caught.
 	deviated bool
 	reqs     map[string]map[string]string // phase -> requirement text -> id (from protocol show)
+	skip     skip                         // what the scenario's agent leaves out
+	// transcript is the Claude Code transcript the agent's hooks name
+	// ("" when the agent talks to sessiongate only through the CLI or MCP).
+	transcript string
+	calls      int // tool calls written to the transcript
 }
 
 // deviate marks the point where a non-compliant agent skips its one thing.

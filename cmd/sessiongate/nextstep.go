@@ -44,6 +44,8 @@ func cliStep(s session.NextStep) string {
 		return "sessiongate session status"
 	case session.StepStart:
 		return `sessiongate session start --objective "..."`
+	case session.StepUseTool:
+		return s.Value
 	}
 	return string(s.Action)
 }

@@ -199,12 +199,18 @@ func printEvidence(w io.Writer, v *session.StateView) {
 	if len(v.Evidence) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nevidence: %d observed (%d failed), %d claimed\n", c.Observed, c.ObservedFailed, c.Claimed)
+	if c.Transcript > 0 {
+		fmt.Fprintf(w, "\nevidence: %d observed (%d failed), %d from the agent's transcript, %d claimed\n", c.Observed, c.ObservedFailed, c.Transcript, c.Claimed)
+	} else {
+		fmt.Fprintf(w, "\nevidence: %d observed (%d failed), %d claimed\n", c.Observed, c.ObservedFailed, c.Claimed)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ORIGIN\tPHASE\tKIND\tWHAT\tSHA256")
 	for _, e := range v.Evidence {
 		what := oneLine(e.Ref, 60)
-		if e.Observed() && e.Command == "" {
+		if e.Origin == session.OriginTranscript {
+			what = oneLine(e.Ref, 60) + " in the " + e.Source + " transcript"
+		} else if e.Observed() && e.Command == "" {
 			// Seen by a hook, not a command run: a commit the hooks recorded.
 			what = oneLine(e.Ref, 40) + " (" + orDash(e.Step) + ")"
 		} else if e.Observed() {

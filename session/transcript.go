@@ -1,0 +1,427 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/transcript"
+)
+
+// Transcript evidence (issue 30). Every agent CLI writes a transcript of
+// its session and names it in its hook payloads. The agent hook records
+// that path for the session (BindTranscript); when a gate needs evidence,
+// the transcript is read from where reading stopped (ingestTranscripts) and
+// the tool calls that meet a requirement ("read X" by a read of X, "run X"
+// by a run of X) become evidence of origin transcript: the agent's own
+// account, ranked below what sessiongate observed and above claims. While
+// a session has an agent transcript, a claim for a requirement that needs
+// a read or a run is refused: the transcript says whether it was done.
+
+// OriginTranscript: the agent's own transcript shows the tool call.
+const OriginTranscript EvidenceOrigin = "transcript"
+
+// CodeTranscriptChanged: a transcript shrank, or bytes of it already read
+// changed; it is no longer read.
+const CodeTranscriptChanged = "TRANSCRIPT_CHANGED"
+
+// AgentTranscript is a transcript an agent named for a session, and how far
+// it has been read.
+type AgentTranscript struct {
+	SessionID    string
+	Path         string // checked by transcript.Check, symlinks resolved
+	Agent        string // its format: claude, gemini, codex, copilot
+	AgentSession string
+	State        transcript.State
+	// Broken says why it is no longer read ("" while it is).
+	Broken    string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// TranscriptReader and TranscriptWriter are the store's transcript side
+// (SQLite only: agent hooks run against the local database).
+type TranscriptReader interface {
+	SessionTranscripts(ctx context.Context, sessionID string) ([]AgentTranscript, error)
+}
+
+// TranscriptWriter writes a transcript row inside Update.
+type TranscriptWriter interface {
+	PutTranscript(ctx context.Context, t *AgentTranscript) error
+}
+
+// transcriptInfo is what a gate knows of a session's agent transcripts.
+type transcriptInfo struct {
+	agent  string // the agent whose transcript is known; "" when none is
+	broken string // why a transcript is no longer read
+}
+
+// BindTranscript records the transcript an agent CLI named in a hook
+// payload for a session; path must have passed transcript.Check. Reading
+// starts at the file's size now: what it held before is not this
+// session's. A path already bound changes nothing (one indexed read).
+func (e *Engine) BindTranscript(ctx context.Context, sessionID, agent, agentSession, path string) error {
+	tr, ok := e.Store.(TranscriptReader)
+	if !ok {
+		return nil
+	}
+	list, err := tr.SessionTranscripts(ctx, sessionID)
+	if err != nil {
+		return fmt.Errorf("load transcripts: %w", err)
+	}
+	for _, t := range list {
+		if t.Path == path {
+			return nil
+		}
+	}
+	var size int64
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
+	}
+	now := e.now()
+	t := &AgentTranscript{SessionID: sessionID, Path: path, Agent: agent, AgentSession: agentSession,
+		State: transcript.NewState(size), CreatedAt: now, UpdatedAt: now}
+	err = e.Store.Update(ctx, func(w Writer) error {
+		tw, ok := w.(TranscriptWriter)
+		if !ok {
+			return errors.New("this store does not keep transcripts")
+		}
+		if err := tw.PutTranscript(ctx, t); err != nil {
+			return err
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: "agent:" + agent + ":transcript", Detail: truncate(path, 300), CreatedAt: now})
+	})
+	if err != nil {
+		return fmt.Errorf("bind transcript: %w", err)
+	}
+	return nil
+}
+
+// transcriptReadTime bounds reading the transcripts at one gate check.
+const transcriptReadTime = 3 * time.Second
+
+// ingestTranscripts reads what the session's agent transcripts gained since
+// they were last read and records the tool calls that meet a requirement
+// as transcript evidence. A transcript that shrank or changed under what
+// was read is recorded as a HIGH violation and no longer read. It returns
+// what the gates need to know: whether an agent transcript is known.
+func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protocolspec.Spec) (transcriptInfo, error) {
+	tr, ok := e.Store.(TranscriptReader)
+	if !ok {
+		return transcriptInfo{}, nil
+	}
+	list, err := tr.SessionTranscripts(ctx, s.ID)
+	if err != nil || len(list) == 0 {
+		return transcriptInfo{}, err
+	}
+	info := transcriptInfo{agent: list[len(list)-1].Agent}
+	rctx, cancel := context.WithTimeout(ctx, transcriptReadTime)
+	defer cancel()
+	for i := range list {
+		t := list[i]
+		if t.Broken != "" {
+			info.broken = t.Broken
+			continue
+		}
+		calls, st, err := transcript.Tail(rctx, t.Path, t.Agent, t.State, 0)
+		var v *Violation
+		switch {
+		case errors.Is(err, transcript.ErrChanged) || errors.Is(err, os.ErrNotExist) || errors.Is(err, transcript.ErrNotRegular):
+			// Appended to only, by the agent CLI: a transcript rewritten
+			// under what was read is not its record any more.
+			t.Broken = truncate(err.Error(), 300)
+			info.broken = t.Broken
+			v = &Violation{SessionID: s.ID, Phase: s.Phase, Severity: "HIGH", Code: CodeTranscriptChanged, Window: WindowSession,
+				Message: truncate(fmt.Sprintf("the %s transcript %s changed under what sessiongate had read (%v); it is no longer read, and claims for the reads it would show stay refused", t.Agent, t.Path, err), 500)}
+		case err != nil:
+			return info, fmt.Errorf("read the %s transcript: %w", t.Agent, err)
+		}
+		var evs []Evidence
+		if v == nil {
+			evs = e.transcriptEvidence(s, spec, &t, calls)
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 {
+				continue
+			}
+		}
+		before := t.State
+		if v == nil {
+			t.State = st
+		}
+		t.UpdatedAt = e.now()
+		err = e.Store.Update(ctx, func(w Writer) error {
+			tw, ok := w.(TranscriptWriter)
+			if !ok {
+				return errors.New("this store does not keep transcripts")
+			}
+			// Another process (a hook, a parallel gate check) may have
+			// read the same bytes: only the first records them.
+			tr, ok := w.(TranscriptReader)
+			if !ok {
+				return errors.New("this store does not keep transcripts")
+			}
+			cur, err := tr.SessionTranscripts(ctx, s.ID)
+			if err != nil {
+				return err
+			}
+			for _, c := range cur {
+				if c.Path == t.Path && (c.State.Offset != before.Offset || c.Broken != "") {
+					return nil
+				}
+			}
+			if err := tw.PutTranscript(ctx, &t); err != nil {
+				return err
+			}
+			if v != nil {
+				v.CreatedAt = t.UpdatedAt
+				if err := w.AddViolation(ctx, v); err != nil {
+					return err
+				}
+				return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "transcript:" + t.Agent + ":changed", Detail: truncate(t.Path, 300), CreatedAt: t.UpdatedAt})
+			}
+			for i := range evs {
+				if err := w.AddEvidence(ctx, &evs[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return info, fmt.Errorf("record the %s transcript: %w", t.Agent, err)
+		}
+	}
+	return info, nil
+}
+
+// readsTranscript reports whether a phase's gate can take transcript
+// evidence: it owes evidence per requirement, or it checks a file's
+// content hash (the built-in gate of "Context Retrieval": "MUST read
+// .agents/HANDOFF.md").
+func readsTranscript(p *protocolspec.Phase, cfg Config) bool {
+	if needsPerRequirement(p, cfg) {
+		return true
+	}
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckContentHash {
+			return true
+		}
+	}
+	return false
+}
+
+// transcriptRead is where the phase's requirement to read rel stands, when
+// an agent transcript is known and a MUST requirement of the phase asks to
+// read that file: a content hash proves the file exists, the transcript
+// whether it was read.
+func transcriptRead(env gateEnv, rel string) (RequirementStatus, bool) {
+	if env.cfg.transcript.agent == "" {
+		return RequirementStatus{}, false
+	}
+	for _, st := range requirementStatuses(env.phase, env.evidence, env.cfg) {
+		r, ok := env.phase.Requirement(st.ID)
+		if ok && needOf(r) == needRead && namesPath(r.NamedPaths(), rel) {
+			return st, true
+		}
+	}
+	return RequirementStatus{}, false
+}
+
+// sessionTranscripts reads the session's agent transcripts (ingestTranscripts)
+// under its pinned protocol.
+func (e *Engine) sessionTranscripts(ctx context.Context, s *Session) (transcriptInfo, error) {
+	if _, ok := e.Store.(TranscriptReader); !ok {
+		return transcriptInfo{}, nil
+	}
+	spec, err := e.SpecFor(ctx, s.ProtocolSHA)
+	if err != nil {
+		return transcriptInfo{}, err
+	}
+	return e.ingestTranscripts(ctx, s, spec)
+}
+
+// transcriptEvidence turns calls into evidence for the requirements they
+// meet, in every phase that owes evidence per requirement (an end phase's
+// only once the start protocol is done, as for any evidence).
+func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call) []Evidence {
+	var out []Evidence
+	now := e.now()
+	for _, c := range calls {
+		for i := range spec.Phases {
+			p := &spec.Phases[i]
+			if !readsTranscript(p, e.Config) || evidenceBeforeTheWork(s, p) != nil {
+				continue
+			}
+			for _, r := range p.OwedRequirements() {
+				ev, ok := callEvidence(s.Worktree, p, r, c)
+				if !ok {
+					continue
+				}
+				ev.SessionID, ev.Phase, ev.Requirement, ev.Source, ev.CreatedAt = s.ID, p.ID, r.ID, t.Agent, now
+				out = append(out, ev)
+			}
+		}
+	}
+	return out
+}
+
+// callEvidence is the evidence a call gives a requirement, if it meets it.
+// Only hashes and references: the tool input's sha256, the path or the
+// command line, the tool and its call id.
+func callEvidence(worktree string, p *protocolspec.Phase, r protocolspec.Requirement, c transcript.Call) (Evidence, bool) {
+	ref := func(what string) string {
+		return truncate(fmt.Sprintf("%s %s (call %s)", c.Tool, what, c.ID), 200)
+	}
+	switch c.Kind {
+	case transcript.Read:
+		if c.Failed || needOf(r) != needRead {
+			return Evidence{}, false
+		}
+		named := r.NamedPaths()
+		for _, raw := range c.Paths {
+			rel, ok := relInWorktree(worktree, c.Dir, raw)
+			if ok && namesPath(named, rel) {
+				zero := 0
+				what := rel
+				if c.Command != "" {
+					what = fmt.Sprintf("%s by `%s`", rel, truncate(c.Command, 80)) // a shell read
+				}
+				return Evidence{Kind: EvidenceFilePath, Origin: OriginTranscript, SHA256: c.InputSHA256, Ref: ref(what), ExitCode: &zero}, true
+			}
+		}
+	case transcript.Run:
+		if needOf(r) == needRead {
+			return Evidence{}, false
+		}
+		probe := Evidence{Command: c.Command, Origin: OriginObserved}
+		if !observedFor(probe, r) {
+			return Evidence{}, false
+		}
+		if c.Dir != "" && filepath.IsAbs(c.Dir) {
+			if _, ok := relInWorktree(worktree, "", c.Dir); !ok {
+				return Evidence{}, false // the agent's shell was in another folder
+			}
+		}
+		code := c.Exit
+		r := ref("`" + truncate(c.Command, 120) + "`")
+		for _, key := range commandKeys(c.Command) {
+			if strings.Contains(key, " ") && code >= 0 && !exitIsOwn(c.Command, key) {
+				code = -1 // `| tail`, `|| true`: not the command's own status
+				r = truncate(r+", exit of the whole line", 200)
+			}
+		}
+		return Evidence{Kind: EvidenceToolOutput, Origin: OriginTranscript, SHA256: c.InputSHA256, Ref: r,
+			Command: truncate(c.Command, MaxCommandBytes), ExitCode: &code}, true
+	case transcript.Search:
+		if c.Failed || needOf(r) != needSearch {
+			return Evidence{}, false
+		}
+		named := r.NamedPaths()
+		ok := len(named) == 0
+		for _, raw := range c.Paths {
+			if rel, in := relInWorktree(worktree, c.Dir, raw); in && (namesPath(named, rel) || len(named) > 0 && namesPath(named, rel+"/x")) {
+				ok = true
+			}
+		}
+		if ok {
+			zero := 0
+			return Evidence{Kind: EvidenceToolOutput, Origin: OriginTranscript, SHA256: c.InputSHA256, Ref: ref(truncate(c.Pattern, 80)), ExitCode: &zero}, true
+		}
+	}
+	return Evidence{}, false
+}
+
+// relInWorktree is a path a call named, relative to the worktree, when it
+// is inside it: an absolute path, or one relative to the call's folder
+// (the worktree when the transcript does not say).
+func relInWorktree(worktree, dir, p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		base := worktree
+		if dir != "" && filepath.IsAbs(dir) {
+			base = dir
+		}
+		p = filepath.Join(base, p)
+	}
+	rel, err := filepath.Rel(worktree, filepath.Clean(p))
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// What a requirement asks a tool to do, as far as the transcript can show.
+const (
+	needNone   = ""
+	needRead   = "read"
+	needRun    = "run"
+	needSearch = "search"
+)
+
+var needWords = sync.OnceValue(func() [3]*regexp.Regexp {
+	return [3]*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:read|re-read|reread|review|consult|study|inspect|examine)\b`),
+		regexp.MustCompile(`(?i)\b(?:run|execute)\b`),
+		regexp.MustCompile(`(?i)\b(?:search|grep)\b`),
+	}
+})
+
+// needOf says whether a requirement asks for a read of a file it names
+// ("MUST read `docs/guide.md`"), a run of a command ("MUST run `git
+// status`") or a search; needNone for anything else (write a file, decide).
+func needOf(r protocolspec.Requirement) string {
+	w := needWords()
+	switch {
+	case w[0].MatchString(r.Text) && len(r.NamedPaths()) > 0:
+		return needRead
+	case w[1].MatchString(r.Text):
+		return needRun
+	case w[2].MatchString(r.Text):
+		return needSearch
+	}
+	return needNone
+}
+
+// transcriptTool names the tool call of an agent that would meet a
+// requirement, for the gate's reason.
+func transcriptTool(agent string, r protocolspec.Requirement, id string) string {
+	shell := map[string]string{transcript.Claude: "the Bash tool", transcript.Gemini: "run_shell_command", transcript.Codex: "its shell (exec_command)", transcript.Copilot: "the bash tool"}[agent]
+	if shell == "" {
+		shell = "the shell tool"
+	}
+	switch needOf(r) {
+	case needRead:
+		file := strings.TrimSuffix(r.NamedPaths()[0], "/**")
+		tool := map[string]string{transcript.Claude: "the Read tool", transcript.Gemini: "read_file", transcript.Copilot: "the view tool"}[agent]
+		if tool == "" {
+			return fmt.Sprintf("read %s with `cat %s` in %s", file, file, shell)
+		}
+		return fmt.Sprintf("read %s with %s (or `cat %s` in %s)", file, tool, file, shell)
+	case needRun:
+		return fmt.Sprintf("run the command it names in %s, on its own line (or `sessiongate run --requirement %s -- COMMAND`)", shell, id)
+	case needSearch:
+		return "search with the agent's search tool (Grep, grep, glob)"
+	}
+	return ""
+}
+
+// transcriptNeeds says why an open requirement that asks for a read waits
+// for a tool call while an agent transcript is known, and which call would
+// meet it; "" when the requirement is not a read of a file it names (claims
+// then count as before: "run the tests" names no command the transcript
+// could be asked about).
+func transcriptNeeds(info transcriptInfo, r protocolspec.Requirement) string {
+	if info.agent == "" || needOf(r) != needRead {
+		return ""
+	}
+	if info.broken != "" {
+		return fmt.Sprintf("the agent's %s transcript is no longer read (%s): a claim does not count for %s; read it through sessiongate: `sessiongate run --requirement %s -- cat %s`",
+			info.agent, truncate(info.broken, 120), r.ID, r.ID, strings.TrimSuffix(r.NamedPaths()[0], "/**"))
+	}
+	return fmt.Sprintf("the agent's %s transcript shows no read of %s: %s; a claim does not count while the agent's transcript is known",
+		info.agent, strings.TrimSuffix(r.NamedPaths()[0], "/**"), transcriptTool(info.agent, r, r.ID))
+}

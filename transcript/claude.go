@@ -1,0 +1,138 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// claudeParser reads Claude Code's transcript
+// ($CLAUDE_CONFIG_DIR/projects/<project>/<session>.jsonl): one JSON object
+// a line; an "assistant" line's message.content holds tool_use blocks {id,
+// name, input}, a later "user" line's message.content the tool_result
+// {tool_use_id, is_error, content}. A failed Bash result reads "Exit code
+// N". Lines of other types (attachments, api requests, queue operations)
+// are skipped unread past their type.
+type claudeParser struct {
+	pending pendingSet
+}
+
+// claudeTools classifies Claude Code's built-in tools; others are not
+// evidence of a read, run or search.
+var claudeTools = map[string]Kind{"Read": Read, "NotebookRead": Read, "Bash": Run, "Grep": Search, "Glob": Search, "LS": Search}
+
+func (p *claudeParser) Pending() []Call   { return p.pending.list() }
+func (p *claudeParser) Restore(cs []Call) { p.pending.restore(cs) }
+func (p *claudeParser) Line(line []byte) []Call {
+	// Cheap filter first: most lines of a Claude transcript are neither
+	// (attachments, request shapes, large blobs).
+	if !bytes.Contains(line, []byte(`"tool_use`)) && !bytes.Contains(line, []byte(`"tool_result"`)) {
+		return nil
+	}
+	var rec struct {
+		Type    string `json:"type"`
+		Cwd     string `json:"cwd"`
+		Message struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(line, &rec) != nil || (rec.Type != "assistant" && rec.Type != "user") {
+		return nil
+	}
+	var blocks []struct {
+		Type      string          `json:"type"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Input     json.RawMessage `json:"input"`
+		ToolUseID string          `json:"tool_use_id"`
+		IsError   bool            `json:"is_error"`
+		Content   json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(rec.Message.Content, &blocks) != nil {
+		return nil
+	}
+	var out []Call
+	for _, b := range blocks {
+		switch {
+		case rec.Type == "assistant" && b.Type == "tool_use":
+			kind, ok := claudeTools[b.Name]
+			if !ok || b.ID == "" {
+				continue
+			}
+			in := object(b.Input)
+			c := Call{ID: clip(b.ID), Tool: b.Name, Kind: kind, Dir: clip(rec.Cwd), Exit: -1, InputSHA256: inputHash(b.Input)}
+			switch kind {
+			case Read:
+				for _, k := range []string{"file_path", "notebook_path"} {
+					if v := str(in, k); v != "" {
+						c.Paths = append(c.Paths, clip(v))
+					}
+				}
+			case Run:
+				c = shellCall(clip(b.ID), b.Name, str(in, "command"), rec.Cwd, b.Input)
+			case Search:
+				c.Pattern = clip(str(in, "pattern"))
+				if v := str(in, "path"); v != "" {
+					c.Paths = append(c.Paths, clip(v))
+				}
+			}
+			p.pending.add(c)
+		case rec.Type == "user" && b.Type == "tool_result":
+			c, ok := p.pending.take(b.ToolUseID)
+			if !ok {
+				continue
+			}
+			exit := 0
+			if b.IsError {
+				exit = claudeExit(resultText(b.Content))
+			}
+			out = append(out, Expand(finish(c, exit, b.IsError))...)
+		}
+	}
+	return out
+}
+
+// claudeExit reads "Exit code N" from a failed Bash result; -1 when it
+// has none (an interrupted or denied call).
+func claudeExit(s string) int {
+	return exitAfter(s, "Exit code ")
+}
+
+// exitAfter reads the integer after prefix in s; -1 when there is none.
+func exitAfter(s, prefix string) int {
+	i := strings.Index(s, prefix)
+	if i < 0 {
+		return -1
+	}
+	rest := s[i+len(prefix):]
+	j := 0
+	for j < len(rest) && j < 12 && (rest[j] >= '0' && rest[j] <= '9' || j == 0 && rest[j] == '-') {
+		j++
+	}
+	n, err := strconv.Atoi(rest[:j])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// resultText is a tool_result's content: a string, or text blocks.
+func resultText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, x := range blocks {
+		b.WriteString(x.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -1,0 +1,233 @@
+package transcript
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// readers are the programs whose output is the content of the files they
+// are given (sed only without -i).
+var readers = map[string]bool{"cat": true, "head": true, "tail": true, "less": true, "more": true,
+	"nl": true, "bat": true, "batcat": true, "sed": true, "tac": true}
+
+// passThrough are programs that pass (part of) what they read on, so a file
+// piped through them still reaches the model: `cat x | head -50`.
+var passThrough = map[string]bool{"head": true, "tail": true, "less": true, "more": true, "cat": true, "nl": true}
+
+// ShellReads lists the files a shell command line prints to its own output,
+// which the agent's shell tool hands the model: `cat F`, `head -n 40 F`,
+// `sed -n '1,80p' F`, `less F`, also after `cd DIR &&` (the path is then
+// joined to DIR). A read whose output goes elsewhere proves nothing and is
+// not listed: `cat F > /dev/null`, `cat F >/tmp/x`, `cat F | wc -l`, `cat F
+// &`. Only literal words count ("$f" and globs are skipped); a line that
+// does not parse as shell lists nothing.
+func ShellReads(cmd string) []string {
+	if len(cmd) > MaxField*4 {
+		return nil
+	}
+	f, err := syntax.NewParser(syntax.KeepComments(false)).Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	cwd := ""
+	for _, st := range f.Stmts {
+		readStmt(st, &cwd, &out, 0)
+	}
+	if len(out) > 32 {
+		out = out[:32]
+	}
+	return out
+}
+
+func readStmt(st *syntax.Stmt, cwd *string, out *[]string, depth int) {
+	if st == nil || st.Background || depth > 16 || redirectsStdout(st) {
+		return
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		words := literals(x.Args)
+		if len(words) == 2 && words[0] == "cd" && words[1] != "" && words[1] != "-" {
+			if strings.HasPrefix(words[1], "/") {
+				*cwd = words[1]
+			} else {
+				*cwd = joinPath(*cwd, words[1])
+			}
+			return
+		}
+		for _, p := range readOperands(words) {
+			if *cwd != "" && !strings.HasPrefix(p, "/") {
+				p = joinPath(*cwd, p)
+			}
+			*out = append(*out, clip(p))
+		}
+	case *syntax.BinaryCmd:
+		switch x.Op {
+		case syntax.AndStmt, syntax.OrStmt:
+			readStmt(x.X, cwd, out, depth+1)
+			readStmt(x.Y, cwd, out, depth+1)
+		case syntax.Pipe, syntax.PipeAll:
+			// The left side's output goes into the right side: it reaches
+			// the model only through programs that pass it on.
+			if passesOn(x.Y, depth+1) {
+				readStmt(x.X, cwd, out, depth+1)
+			}
+		}
+	case *syntax.Subshell:
+		c := *cwd
+		for _, s := range x.Stmts {
+			readStmt(s, &c, out, depth+1)
+		}
+	case *syntax.Block:
+		for _, s := range x.Stmts {
+			readStmt(s, cwd, out, depth+1)
+		}
+	}
+}
+
+// passesOn reports whether a pipeline's right side hands on what it reads:
+// only head, tail, less, more, cat and nl, with no stdout redirection.
+func passesOn(st *syntax.Stmt, depth int) bool {
+	if st == nil || depth > 16 || redirectsStdout(st) {
+		return false
+	}
+	switch x := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		w := literals(x.Args)
+		if len(w) == 0 || !passThrough[base(w[0])] || len(readOperands(w)) > 0 {
+			return false
+		}
+		for i, a := range w {
+			// head -n 0 / tail -n 0 pass nothing on.
+			if a == "-n0" || a == "-c0" || a == "-0" || (a == "-n" || a == "-c") && i+1 < len(w) && strings.TrimLeft(w[i+1], "+-0") == "" {
+				return false
+			}
+		}
+		return true
+	case *syntax.BinaryCmd:
+		return (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && passesOn(x.X, depth+1) && passesOn(x.Y, depth+1)
+	}
+	return false
+}
+
+// redirectsStdout: the statement's standard output goes to a file (or
+// /dev/null), not to the tool's result.
+func redirectsStdout(st *syntax.Stmt) bool {
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob:
+			if r.N == nil || r.N.Value == "1" {
+				return true
+			}
+		case syntax.RdrAll, syntax.AppAll:
+			return true
+		case syntax.DplOut:
+			if (r.N == nil || r.N.Value == "1") && r.Word != nil {
+				if w, ok := literal(r.Word); ok && w != "1" {
+					return true // >&2 or a closed stdout
+				}
+			}
+		}
+	}
+	return false
+}
+
+// readOperands picks the file operands of a reading program.
+func readOperands(words []string) []string {
+	if len(words) < 2 {
+		return nil
+	}
+	prog := base(words[0])
+	if !readers[prog] {
+		return nil
+	}
+	var files []string
+	script := prog == "sed" // sed's first operand is its script, unless -e or -f gave one
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "":
+			continue // an expansion: unknown
+		case w == "--":
+			for _, f := range words[i+1:] {
+				if f != "" && f != "-" {
+					files = append(files, f)
+				}
+			}
+			i = len(words)
+		case strings.HasPrefix(w, "-") && len(w) > 1:
+			if prog == "sed" && (w == "-i" || strings.HasPrefix(w, "-i") || strings.HasPrefix(w, "--in-place")) {
+				return nil // sed -i writes, it does not print
+			}
+			if prog == "sed" && (w == "-e" || w == "-f" || w == "--expression" || w == "--file") {
+				script = false
+				i++ // its value
+				continue
+			}
+			if (prog == "head" || prog == "tail") && (w == "-n" || w == "-c" || w == "--lines" || w == "--bytes") {
+				i++
+				if i < len(words) && strings.TrimLeft(words[i], "+-0") == "" && prog == "head" {
+					return nil // head -n 0 prints nothing
+				}
+			}
+			if prog == "head" && (w == "-n0" || w == "-c0" || w == "-0" || w == "--lines=0" || w == "--bytes=0") {
+				return nil
+			}
+		case script:
+			script = false
+		default:
+			files = append(files, w)
+		}
+	}
+	return files
+}
+
+func literals(args []*syntax.Word) []string {
+	out := make([]string, len(args))
+	for i, w := range args {
+		if s, ok := literal(w); ok {
+			out[i] = s
+		}
+	}
+	return out
+}
+
+// literal is a word's text when the shell would not expand it.
+func literal(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(x.Value, "*?[~$`") {
+				return "", false
+			}
+			b.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(x.Value)
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+func base(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
+
+func joinPath(dir, p string) string {
+	if dir == "" {
+		return p
+	}
+	return strings.TrimSuffix(dir, "/") + "/" + p
+}

@@ -145,19 +145,20 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			if r.Conditional || w.words[pi][ri].flags&wordConditional != 0 {
 				continue // under a conditional phase, or saying when it applies
 			}
+			text := inferText(r) // an imperative as the MUST sentence it means
 			// Each rule runs only on text holding words it needs: most
 			// requirements match none, and the regexps are most of a parse.
 			has := func(c cue) bool { return w.words[pi][ri].cues&c != 0 }
 			// The words checked are the ones each regexp must match (its
 			// (?i) letters fold only to themselves, and a requirement's
 			// whitespace is single spaces), so a check never hides a match.
-			prohibits := strings.Contains(r.Text, "MUST NOT") || strings.Contains(r.Text, "SHALL NOT")
+			prohibits := strings.Contains(text, "MUST NOT") || strings.Contains(text, "SHALL NOT")
 			modifies := prohibits && has(cueNotModify)
-			if m := matchIf(modifies, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
-				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
-			} else if loc := matchIf(has(cueReadOnly), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], &notWord, "", "") && !limited(r.Text) {
+			if m := matchIf(modifies, re[RuleMustNotModify], text); m != nil && mustNotModifyWhole(text, m[2], m[3]) {
+				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(text[m[2]:m[3]]))
+			} else if loc := matchIf(has(cueReadOnly), re[RuleReadOnly], text); loc != nil && !hasWord(text[:loc[0]], &notWord, "", "") && !limited(text) {
 				var paths []string
-				for _, c := range pathTokens(r.Text) {
+				for _, c := range pathTokens(text) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
 						paths = append(paths, c)
 					}
@@ -167,21 +168,21 @@ func (w *walker) infer(s *source, doc ast.Node) {
 				}
 			}
 			if r.Level == LevelMust && has(cueMustUpdate) {
-				if m := re[RuleMustUpdate].FindStringSubmatchIndex(r.Text); m != nil && mustUpdateWhole(r.Text, m[2], m[3]) {
-					add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(r.Text[m[2]:m[3]], ".")))
+				if m := re[RuleMustUpdate].FindStringSubmatchIndex(text); m != nil && mustUpdateWhole(text, m[2], m[3]) {
+					add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(text[m[2]:m[3]], ".")))
 				}
 			}
 			switch {
-			case prohibits && has(cueDefaultBranch) && re[RuleNoDefaultBranch].MatchString(r.Text):
+			case prohibits && has(cueDefaultBranch) && re[RuleNoDefaultBranch].MatchString(text):
 				add(pi, r, RuleNoDefaultBranch, CheckNotDefaultBranch, "")
-			case !prohibits && has(cueFeatureBranch) && re[RuleFeatureBranch].MatchString(r.Text):
+			case !prohibits && has(cueFeatureBranch) && re[RuleFeatureBranch].MatchString(text):
 				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
 			}
-			if r.Level == LevelMust && has(cueConventional) && re[RuleConventional].MatchString(r.Text) {
+			if r.Level == LevelMust && has(cueConventional) && re[RuleConventional].MatchString(text) {
 				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")
 			}
-			if (r.Level == LevelMust && has(cueCleanTree) && re[RuleCleanTree].MatchString(r.Text)) ||
-				prohibits && has(cueUncommitted) && re["leaveUncommitted"].MatchString(r.Text) {
+			if (r.Level == LevelMust && has(cueCleanTree) && re[RuleCleanTree].MatchString(text)) ||
+				prohibits && has(cueUncommitted) && re["leaveUncommitted"].MatchString(text) {
 				add(pi, r, RuleCleanTree, CheckCleanWorktree, "")
 			}
 		}

@@ -140,6 +140,12 @@ type walker struct {
 	// fenceHeadings: the top-level headings of each ```markdown fence
 	// parsed, by body, so a template's are not parsed a second time.
 	fenceHeadings map[string][]string
+	// introsContent: the last paragraph read ends "... with:", "...
+	// include:": the list after it names contents, not instructions.
+	introsContent bool
+	// inContent: the list being read names contents ("Link to session
+	// log" under "MUST update X with:"): its items are not imperatives.
+	inContent bool
 }
 
 // text returns the walker's scratch text buffer, emptied. What it holds
@@ -362,17 +368,27 @@ func (w *walker) requirements(s *source, n ast.Node) {
 		f := w.text()
 		f.inline(s, v, false)
 		m := f.masked()
+		w.introsContent = introducesContent(f.b)
 		for _, sp := range f.sentences() {
-			if lv := firstKeyword(m[sp[0]:sp[1]]); lv != "" {
+			lv, imp := firstKeyword(m[sp[0]:sp[1]]), false
+			if lv == "" && !w.inContent {
+				lv = imperativeLevel(m[sp[0]:sp[1]])
+				imp = lv != ""
+			}
+			if lv != "" {
 				w.phase.Requirements = append(w.phase.Requirements, Requirement{
-					Level: lv, Text: string(f.b[sp[0]:sp[1]]), Line: s.lineOf(f.srcAt(sp[0])),
+					Level: lv, Text: string(f.b[sp[0]:sp[1]]), Line: s.lineOf(f.srcAt(sp[0])), Imperative: imp,
 				})
 			}
 		}
 	case *ast.List:
+		was := w.inContent
+		w.inContent = was || w.introsContent
+		w.introsContent = false
 		for li := v.FirstChild(); li != nil; li = li.NextSibling() {
 			w.listItem(s, li)
 		}
+		w.inContent = was
 	case *ast.Blockquote:
 		for c := v.FirstChild(); c != nil; c = c.NextSibling() {
 			w.requirements(s, c)
@@ -395,16 +411,25 @@ func (w *walker) listItem(s *source, li ast.Node) {
 	if box != nil {
 		w.phase.Checklist = append(w.phase.Checklist, ChecklistItem{Level: lv, Step: text, Checked: box.IsChecked, Line: line})
 	}
-	if lv != "" {
-		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: lv, Text: text, Line: line, ListItem: true})
+	rl, imp := lv, false
+	if rl == "" && !w.inContent {
+		if rl = imperativeLevel(f.masked()); rl != "" {
+			imp, text = true, f.String()
+		}
+	}
+	intro := introducesContent(f.b)
+	if rl != "" {
+		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: rl, Text: text, Line: line, ListItem: true, Imperative: imp})
 	}
 	// f is not used past here: nested items reuse it.
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
 		case *ast.List, *ast.Blockquote:
+			w.introsContent = intro
 			w.requirements(s, c)
 		}
 	}
+	w.introsContent = false
 }
 
 // gates reads gate annotations from raw HTML; they belong to the open

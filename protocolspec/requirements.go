@@ -119,7 +119,7 @@ var creationWords = newWordSet("create", "creates", "created", "write", "writes"
 func settleRequirements(p *Phase) []reqWords {
 	words := make([]reqWords, len(p.Requirements))
 	for i, r := range p.Requirements {
-		words[i] = wordsOf(r.Text)
+		words[i] = wordsOf(inferText(r))
 	}
 	seen := map[string]int{}
 	var buf []byte

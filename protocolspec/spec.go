@@ -68,7 +68,7 @@ const (
 
 // SpecVersion changes whenever Parse starts producing something new, so a
 // spec cached in a database by an older sessiongate is parsed again.
-const SpecVersion = 5
+const SpecVersion = 6
 
 // Spec is a parsed protocol document.
 type Spec struct {
@@ -116,6 +116,9 @@ type Requirement struct {
 	// restates them ("The agent MUST complete X before Y."); it is met when
 	// they are and owes no evidence of its own.
 	Summary bool `json:"summary,omitempty"`
+	// Imperative: the text has no RFC 2119 key word but is an instruction
+	// ("Run the tests", "Do not bypass hooks"): level MUST or MUST NOT.
+	Imperative bool `json:"imperative,omitempty"`
 }
 
 // ChecklistItem is a row of a Req|Step|Status|Evidence table or a task-list item.

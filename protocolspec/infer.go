@@ -230,11 +230,19 @@ func matchIf(ok bool, re *regexp.Regexp, s string) []int {
 // infer=off, gets nothing.
 func (w *walker) place(in []inferred) {
 	sp := w.spec
-	lastEnd := -1
+	// The last end phase that can block: a file that must stay unchanged
+	// checked at an optional phase would only warn.
+	lastEnd, lastAny := -1, -1
 	for i := range sp.Phases {
 		if sp.Phases[i].Section == SectionEnd {
-			lastEnd = i
+			lastAny = i
+			if sp.Phases[i].Mandatory() {
+				lastEnd = i
+			}
 		}
+	}
+	if lastEnd < 0 {
+		lastEnd = lastAny
 	}
 	type key struct {
 		kind CheckKind
@@ -604,7 +612,8 @@ func (s *Spec) EvidenceOnly() []EvidenceOnlyRequirement {
 			}
 			covered := slices.ContainsFunc(p.Checks, func(c Check) bool {
 				if c.Inferred != nil {
-					return c.Inferred.Line == r.Line
+					// by id: two sentences of one line are two requirements
+					return c.Inferred.Requirement == r.ID || c.Inferred.Requirement == "" && c.Inferred.Line == r.Line
 				}
 				return !c.Builtin && c.Line == r.Line && c.Kind != CheckEvidence && c.Kind != CheckMustEvidence
 			})

@@ -59,6 +59,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 		w.block(s, n)
 	}
 	w.closePhase()
+	w.dropContradicted()
 	w.infer(s, doc)
 	w.finish()
 	if len(w.errs) > 0 {
@@ -119,6 +120,11 @@ type openPhase struct {
 	annotated []Check
 	idLine    int // line of the id= annotation, 0 when the id is derived
 	sec       *section
+	// optionalText: a sentence of the body that makes the phase optional
+	// or conditional ("Session logs are optional."); testOutput: one that
+	// accepts test output as evidence (binding.go).
+	optionalText string
+	testOutput   bool
 }
 
 type walker struct {
@@ -143,6 +149,8 @@ type walker struct {
 	// introsContent: the last paragraph read ends "... with:", "...
 	// include:": the list after it names contents, not instructions.
 	introsContent bool
+	// sessionLogOptional is a sentence calling session logs optional.
+	sessionLogOptional string
 	// inContent: the list being read names contents ("Link to session
 	// log" under "MUST update X with:"): its items are not imperatives.
 	inContent bool
@@ -279,6 +287,7 @@ func (w *walker) closePhase() {
 	}
 	slices.SortStableFunc(p.Checklist, func(a, b ChecklistItem) int { return cmp.Compare(a.Line, b.Line) })
 	words := settleRequirements(&p.Phase)
+	w.settleBinding(p)
 	blame := p.Line
 	if p.idLine > 0 {
 		blame = p.idLine
@@ -370,6 +379,7 @@ func (w *walker) requirements(s *source, n ast.Node) {
 		m := f.masked()
 		w.introsContent = introducesContent(f.b)
 		for _, sp := range f.sentences() {
+			w.readCues(string(f.b[sp[0]:sp[1]]))
 			lv, imp := firstKeyword(m[sp[0]:sp[1]]), false
 			if lv == "" && !w.inContent {
 				lv = imperativeLevel(m[sp[0]:sp[1]])

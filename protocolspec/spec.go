@@ -97,6 +97,23 @@ type Phase struct {
 	// NoInfer is set by <!-- gate: infer=off -->: no check is inferred
 	// from this phase's sentences.
 	NoInfer bool `json:"no_infer,omitempty"`
+	// Binding is the level the gate is enforced at: Gate when the heading
+	// has a qualifier, else decided from the phase's requirements, checks
+	// and text (binding.go). BindingReason says why, for people.
+	Binding       GateLevel `json:"binding"`
+	BindingReason string    `json:"binding_reason"`
+	// OptionalBy is what makes an unmarked phase optional or conditional
+	// (its title, a sentence), "" when nothing does.
+	OptionalBy string `json:"optional_by,omitempty"`
+	// Dropped lists the built-in checks left out because the protocol's
+	// text contradicts them ("session logs are optional").
+	Dropped []DroppedCheck `json:"dropped_builtins,omitempty"`
+}
+
+// DroppedCheck is a built-in check a phase did not get, and why.
+type DroppedCheck struct {
+	Check  Check  `json:"check"`
+	Reason string `json:"reason"`
 }
 
 // Requirement is a list item or sentence carrying an RFC 2119 key word.
@@ -262,8 +279,9 @@ func (s *Spec) SectionPhases(section string) []Phase {
 	return out
 }
 
-// Mandatory reports whether a phase's gate must pass (BLOCKING or REQUIRED).
-func (p *Phase) Mandatory() bool { return p.Gate.Mandatory() }
+// Mandatory reports whether a phase's gate must pass: its binding
+// (binding.go) is BLOCKING or REQUIRED.
+func (p *Phase) Mandatory() bool { return p.Level().Mandatory() }
 
 // MachineChecked reports whether the phase has a check other than evidence.
 func (p *Phase) MachineChecked() bool {

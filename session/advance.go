@@ -88,7 +88,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if p.Condition != "" {
 		for _, x := range ev {
 			if x.Phase == p.ID && x.Step == StepCondition {
-				return GateResult{Phase: p.ID, Title: p.Title, Level: p.Gate, Status: StatusSkipped, Decision: DecisionConditionNotMet,
+				return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionConditionNotMet,
 					Message: fmt.Sprintf("gate %s not applied: condition %q recorded as not holding (%s)", p.ID, p.Condition, x.Ref)}, nil
 			}
 		}
@@ -371,21 +371,21 @@ func settle(s *Session, p *protocolspec.Phase, g GateResult, force bool, reason 
 		}
 		out.result = resultFrom(s.ID, g, st, now)
 	case !p.Mandatory():
-		out.warnings = []string{fmt.Sprintf("%s gate %s skipped: %s", p.Gate, p.ID, g.Message)}
+		out.warnings = []string{fmt.Sprintf("%s gate %s skipped: %s", p.Level(), p.ID, g.Message)}
 		out.result = resultFrom(s.ID, g, PhaseSkipped, now)
-		out.result.Decision = "SKIPPED: " + strings.ToLower(string(p.Gate)) + " gate failed"
+		out.result.Decision = "SKIPPED: " + strings.ToLower(string(p.Level())) + " gate failed"
 		out.tokens = append(out.tokens, "gate:"+p.ID+":skip")
 	case force:
 		sev, window, decay := SeverityHigh, WindowSession, 0
-		if p.Gate == protocolspec.GateBlocking {
+		if p.Level() == protocolspec.GateBlocking {
 			sev, window, decay = SeverityCritical, WindowCrossSessionDecay, DecayForcedBlocked
 		}
-		out.violation = &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: string(p.Gate) + " gate " + p.Title,
+		out.violation = &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: string(p.Level()) + " gate " + p.Title,
 			Severity: sev, Code: "FORCED_ADVANCE", Window: window, DecayRuns: decay, CreatedAt: now,
-			Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Gate, p.ID, truncate(reason, 300), g.Message)}
+			Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Level(), p.ID, truncate(reason, 300), g.Message)}
 		out.result = resultFrom(s.ID, g, PhaseForced, now)
 		out.result.Decision = "FORCED: " + truncate(reason, 200)
-		out.tokens = append(out.tokens, "gate:"+p.ID+":forced:"+strings.ToLower(string(p.Gate)))
+		out.tokens = append(out.tokens, "gate:"+p.ID+":forced:"+strings.ToLower(string(p.Level())))
 	default:
 		out.result = resultFrom(s.ID, g, PhaseFailed, now)
 		out.blocked = blockedFrom(p, g)
@@ -450,7 +450,7 @@ func nextStep(s *Session, ps []position, i int, b *BlockedPhase) string {
 }
 
 func blockedFrom(p *protocolspec.Phase, g GateResult) *BlockedPhase {
-	b := &BlockedPhase{Phase: p.ID, Title: p.Title, Level: p.Gate, Reason: g.Message, EvidenceNeeded: evidenceNeeded(p, g)}
+	b := &BlockedPhase{Phase: p.ID, Title: p.Title, Level: p.Level(), Reason: g.Message, EvidenceNeeded: evidenceNeeded(p, g)}
 	for _, c := range g.Checks {
 		b.OpenRequirements = append(b.OpenRequirements, c.Open...)
 	}
@@ -564,7 +564,7 @@ func (e *Engine) BlockedReason(ctx context.Context, id string) (*BlockedReport, 
 				continue
 			}
 			if after && q.Section == p.Section && q.Mandatory() {
-				rep.BlockedPhases = append(rep.BlockedPhases, BlockedPhase{Phase: q.ID, Title: q.Title, Level: q.Gate,
+				rep.BlockedPhases = append(rep.BlockedPhases, BlockedPhase{Phase: q.ID, Title: q.Title, Level: q.Level(),
 					Reason: "pending: comes after " + p.ID, EvidenceNeeded: evidenceNeeded(q, GateResult{})})
 			}
 		}
@@ -644,7 +644,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			continue
 		}
 		if req.SkipQA && isQA(p) {
-			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Gate, Status: StatusSkipped, Decision: qaDecision, Message: "QA skipped: " + qaDecision}
+			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: qaDecision, Message: "QA skipped: " + qaDecision}
 			res.Gates = append(res.Gates, g)
 			results = append(results, resultFrom(s.ID, g, PhaseSkipped, now))
 			tokens = append(tokens, "gate:"+p.ID+":skip")

@@ -18,6 +18,12 @@ const (
 // DecisionConditionNotMet marks a conditional gate the caller recorded as not applying.
 const DecisionConditionNotMet = "CONDITION_NOT_MET"
 
+// DecisionNotDone marks a phase that cannot block (optional, recommended,
+// or unmarked without requirements) for which the agent recorded nothing
+// and that has no machine check: it was not done, which such a phase
+// allows; that is not a failed gate.
+const DecisionNotDone = "NOT_DONE"
+
 // StepCondition is the evidence step that records a gate's condition as not holding.
 const StepCondition = "condition"
 
@@ -93,11 +99,39 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 			}
 		}
 	}
+	if notDone(p, ev, e.Config) {
+		return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionNotDone,
+			Message: fmt.Sprintf("%s phase %s not done: nothing recorded for it, and it cannot block (%s)", p.Level(), p.ID, p.BindingReason)}, nil
+	}
 	repo, err := e.OpenRepo(ctx, s.Worktree)
 	if err != nil {
 		return GateResult{}, fmt.Errorf("open worktree %s: %w", s.Worktree, err)
 	}
 	return runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.Config, staged: staged, progress: e.Progress}), nil
+}
+
+// notDone reports whether a phase that cannot block was simply not done:
+// no evidence recorded for it and nothing but evidence checks. Its gate
+// would fail on the missing evidence, which an honest session skipping an
+// optional phase ("Optional Retrospective") then carried as a failed gate.
+func notDone(p *protocolspec.Phase, ev []Evidence, cfg Config) bool {
+	if p.Mandatory() {
+		return false
+	}
+	if _, ok := cfg.Commands[p.ID]; ok {
+		return false
+	}
+	for _, c := range p.Checks {
+		if c.Kind != protocolspec.CheckEvidence && c.Kind != protocolspec.CheckMustEvidence {
+			return false
+		}
+	}
+	for _, x := range ev {
+		if x.Phase == p.ID {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidateGate checks one phase's gate (default: the current phase) and

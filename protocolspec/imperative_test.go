@@ -84,3 +84,40 @@ func TestImperativeIDs(t *testing.T) {
 		t.Errorf("ids = %q\nwant %q", got, want)
 	}
 }
+
+// TestImperativeInference: imperatives get the checks their words name,
+// as their RFC 2119 forms do; conditional ones and descriptions give none.
+func TestImperativeInference(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       string // "kind arg rule", "" for none
+	}{
+		{"conventional commits", "- Use conventional commits.", "commit_message conventional conventional-commits"},
+		{"no hook bypass", "- Do not bypass hooks.", "no_hook_bypass  no-hook-bypass"},
+		{"no-verify", "- Never commit with --no-verify.", "no_hook_bypass  no-hook-bypass"},
+		{"RFC 2119 no-verify", "The agent MUST NOT use --no-verify.", "no_hook_bypass  no-hook-bypass"},
+		{"not on main", "Do not work on `main`.", "not_default_branch  no-default-branch"},
+		{"feature branch", "Create a feature branch before you change anything.", "not_default_branch  feature-branch"},
+		{"file stays unchanged", "Do not update `.agents/HANDOFF.md` directly.", "unchanged .agents/HANDOFF.md must-not-modify"},
+		{"must update", "Update `CHANGELOG.md` with the change.", "changed_since_start CHANGELOG.md must-update"},
+		{"clean tree", "Commit all changes.", "clean_worktree  clean-tree"},
+		{"conditional gives nothing", "If the team asks, use conventional commits.", ""},
+		{"hooks described", "Hooks run the gates.", ""},
+		{"should bypass is not a prohibition", "Run the hooks.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := parseOK(t, "# P\n\n## Session Start\n\n### Phase 1: Start\n\nThe agent MUST start.\n\n## Session End\n\n### Phase 1: Wrap Up\n\n"+tt.body+"\n")
+			var got []string
+			for _, ic := range spec.InferredChecks() {
+				got = append(got, string(ic.Check.Kind)+" "+ic.Check.Arg+" "+ic.Check.Inferred.Rule)
+			}
+			switch {
+			case tt.want == "" && len(got) != 0:
+				t.Errorf("inferred %q, want none", got)
+			case tt.want != "" && (len(got) != 1 || got[0] != tt.want):
+				t.Errorf("inferred %q, want [%q]", got, tt.want)
+			}
+		})
+	}
+}

@@ -36,6 +36,7 @@ const (
 	RuleTemplateFilled  = "template-filled"  // a "<Name> Template" with "Create at: PATH" and the session "MUST complete the <name>"
 	RuleSection         = "required-section" // "The <name> MUST include the <Section> section", <name> a template with that heading
 	RuleMustUpdate      = "must-update"      // "MUST update|modify|edit PATH" (with: ..., directly, or nothing after it)
+	RuleNoHookBypass    = "no-hook-bypass"   // "MUST NOT bypass|skip|disable (the git) hooks", "MUST NOT use --no-verify"
 )
 
 // inferRE holds the inference patterns, compiled on first use: hooks
@@ -58,6 +59,7 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		RuleCleanTree:       regexp.MustCompile(`(?i)\bclean\s+(?:working\s+tree|work\s*tree|worktree|working\s+directory|working\s+copy|git\s+status)\b|\bcommit\s+all\s+(?:(?:of\s+)?(?:the|its|your|their)\s+)?(?:changes|changed\s+files)\b`),
 		"leaveUncommitted":  regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:leave)\s+(?i:any\s+)?(?i:uncommitted)`),
 		"create":            regexp.MustCompile(`(?i)\bcreate\b`),
+		RuleNoHookBypass:    regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?:(?i:bypass|skip|disable|circumvent)\s+(?:(?i:the|any|git|pre-commit|commit|sessiongate(?:'s)?)\s+)*(?i:hooks?)\b|(?i:use|pass|commit\s+with)\s+--no-verify\b)`),
 	}
 })
 
@@ -177,6 +179,9 @@ func (w *walker) infer(s *source, doc ast.Node) {
 				add(pi, r, RuleNoDefaultBranch, CheckNotDefaultBranch, "")
 			case !prohibits && has(cueFeatureBranch) && re[RuleFeatureBranch].MatchString(text):
 				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
+			}
+			if prohibits && (strings.Contains(strings.ToLower(text), "hook") || strings.Contains(text, "--no-verify")) && re[RuleNoHookBypass].MatchString(text) {
+				add(pi, r, RuleNoHookBypass, CheckNoHookBypass, "")
 			}
 			if r.Level == LevelMust && has(cueConventional) && re[RuleConventional].MatchString(text) {
 				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")

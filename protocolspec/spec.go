@@ -64,6 +64,7 @@ const (
 	CheckNoPlaceholders   CheckKind = "no_placeholders"    // Arg: glob of files that must hold no unfilled template placeholder
 	CheckCommitMessage    CheckKind = "commit_message"     // Arg: convention every commit of the session follows ("conventional")
 	CheckHasSection       CheckKind = "has_section"        // Arg: glob of files (of this session) that must have the heading Section
+	CheckNoHookBypass     CheckKind = "no_hook_bypass"     // no Arg: every commit of the session went through the hooks (its Session-Id trailer)
 )
 
 // SpecVersion changes whenever Parse starts producing something new, so a

@@ -88,11 +88,13 @@ func bindPhase(p *Phase, o BindOptions) (GateLevel, string) {
 	if o.Unmarked != "" {
 		return o.Unmarked, "unmarked, sessiongate.yaml unmarked_phases: " + strings.ToLower(string(o.Unmarked))
 	}
-	must, should := 0, 0
+	must, mustNot, should := 0, 0, 0
 	for _, r := range p.Requirements {
 		switch r.Level {
-		case LevelMust, LevelMustNot:
+		case LevelMust:
 			must++
+		case LevelMustNot:
+			mustNot++
 		case LevelShould, LevelShouldNot:
 			should++
 		}
@@ -104,7 +106,13 @@ func bindPhase(p *Phase, o BindOptions) (GateLevel, string) {
 	}
 	switch {
 	case must > 0:
-		return GateRequired, "unmarked, holds " + plural(must, "requirement")
+		return GateRequired, "unmarked, holds " + plural(must+mustNot, "requirement")
+	case mustNot > 0 && p.MachineChecked():
+		return GateRequired, "unmarked, holds " + plural(mustNot, "prohibition") + " a machine checks"
+	case mustNot > 0:
+		// Nothing done shows a prohibition was kept, and no check here
+		// sees it: blocking would only ask for a token piece of evidence.
+		return GateRecommended, "unmarked, holds only prohibitions (" + itoa(mustNot) + ") no check of this phase can see"
 	case should > 0:
 		return GateRecommended, "unmarked, holds only SHOULD requirements (" + itoa(should) + ")"
 	}
@@ -159,12 +167,15 @@ func optionalCue(title, sentence string) string {
 
 var bindingRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{
-		// "Optional.", "Optional:", "Optional - ...", "Optional when ..."
-		"optionalLead": regexp.MustCompile(`^(?:\*\*|_)?(?i:optional)(?:\*\*|_)?(?:\s*[.:;\-–—]|\s+(?i:when|if|unless|for)\b|$)`),
+		// "Optional.", "Optional:", "Optional - ..." ("Optional when X" is
+		// required otherwise: not read as optional)
+		"optionalLead": regexp.MustCompile(`^(?:\*\*|_)?(?i:optional)(?:\*\*|_)?(?:\s*[.:;\-–—]|$)`),
 		// "This phase applies only when ...", "This step is needed if ..."
 		"appliesWhen": regexp.MustCompile(`^(?:this|the)\s+(?:phase|step|section)\s+(?:(?:only\s+)?applies|is\s+(?:only\s+)?(?:needed|required|run|done))\s+(?:only\s+)?(?:when|if|whenever|for)\b`),
-		// "<subject> is/are optional": the subject is checked against the title.
-		"isOptional": regexp.MustCompile(`^(?:the\s+|a\s+|an\s+)?(.{1,60}?)\s+(?:is|are)\s+(?:entirely\s+|completely\s+|always\s+)?optional\b`),
+		// "<subject> is/are optional." and nothing after: the subject is
+		// checked against the title. "Validation is optional for docs-only
+		// changes" is required otherwise, so not optional.
+		"isOptional": regexp.MustCompile(`^(?:the\s+|a\s+|an\s+)?(.{1,60}?)\s+(?:is|are)\s+(?:entirely\s+|completely\s+|always\s+)?optional\s*[.!]?$`),
 	}
 })
 
@@ -291,6 +302,15 @@ func (w *walker) settleBinding(p *openPhase) {
 		}
 	}
 	p.Binding, p.BindingReason = bindPhase(&p.Phase, BindOptions{})
+}
+
+// rebind decides the bindings again once inferred checks are placed: a
+// phase of prohibitions binds when a machine check sees them.
+func (w *walker) rebind() {
+	for i := range w.spec.Phases {
+		p := &w.spec.Phases[i]
+		p.Binding, p.BindingReason = bindPhase(p, BindOptions{})
+	}
 }
 
 // dropContradicted drops, once every phase is read, the built-in checks

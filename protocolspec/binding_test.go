@@ -21,6 +21,8 @@ func TestBinding(t *testing.T) {
 		{"unmarked RFC 2119", "Phase 1: QA", "The agent MUST run the tests.", GateRequired, "unmarked, holds 1 requirement"},
 		{"unmarked imperatives", "Phase 1: QA", "- Run the tests\n- Do not skip failing tests\n- Fix what fails", GateRequired, "unmarked, holds 3 requirements"},
 		{"unmarked MUST table row", "Phase 1: QA", "| Req | Step | Status | Evidence |\n|---|---|---|---|\n| MUST | Tests pass | [ ] | |", GateRequired, "holds 1 requirement"},
+		{"unmarked prohibition a machine checks", "Phase 1: Branch", "Do not work on `main`.", GateRequired, "1 prohibition a machine checks"},
+		{"unmarked prohibition nothing sees", "Phase 1: Care", "Do not force-push a shared branch.", GateRecommended, "only prohibitions (1)"},
 		{"unmarked SHOULD only", "Phase 1: Plan", "The agent SHOULD write a plan.", GateRecommended, "only SHOULD"},
 		{"unmarked description only", "Phase 1: Notes", "This phase covers notes.", GateUnspecified, "holds no requirement"},
 		{"title says optional", "Phase 1: Optional Retrospective", "Write a retrospective.", GateOptional, "title says Optional"},
@@ -32,6 +34,8 @@ func TestBinding(t *testing.T) {
 		{"every MUST conditional", "Phase 1: Retrospective", "When the work produced durable learning, write a retrospective to `.agents/retrospective/`.", GateOptional, "conditional: every requirement"},
 		{"one MUST unconditional", "Phase 1: QA", "If code changed, add tests. Run the full suite.", GateRequired, "holds 2 requirements"},
 		{"other subject optional does not count", "Phase 1: QA", "Screenshots are optional. Run the tests.", GateRequired, "holds 1 requirement"},
+		{"optional with a tail is required otherwise", "Phase 1: QA Validation", "Validation is optional for docs-only changes. Run the tests.", GateRequired, "holds 1 requirement"},
+		{"Optional when X is required otherwise", "Phase 1: Retro", "Optional when the session was short. Write a retrospective.", GateRequired, "holds 1 requirement"},
 		{"command gate binds even when optional", "Phase 1: Optional Lint", "<!-- gate: command \"make lint\" -->\n\nLint is nice.", GateRequired, "runs a command gate"},
 	}
 	for _, tt := range tests {

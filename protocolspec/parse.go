@@ -61,6 +61,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	w.closePhase()
 	w.dropContradicted()
 	w.infer(s, doc)
+	w.rebind()
 	w.finish()
 	if len(w.errs) > 0 {
 		return w.spec, w.errs

@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sessiongate/sessiongate/policy"
+	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -60,6 +61,12 @@ type Config struct {
 	// Observed lists phase ids whose evidence must be observed: a command
 	// sessiongate saw run (`sessiongate run`, agent hooks), never a claim.
 	Observed []string `yaml:"observed"`
+
+	// UnmarkedPhases is the level of a phase whose heading has no
+	// qualifier, when neither a command gate nor its own text decides it
+	// (docs/protocol.md, "Binding"): required, blocking, recommended or
+	// optional. "" keeps the rule: required when it holds requirements.
+	UnmarkedPhases string `yaml:"unmarked_phases"`
 
 	pos       map[string]pos // where each key's value is in the file
 	phaseRefs []PhaseRef     // phase ids the file names
@@ -251,6 +258,11 @@ func (c *Config) validate() error {
 			return c.at(fmt.Sprintf("observed[%d]", i), "observed[%d] %q: want a phase id such as QA_VALIDATION (sessiongate protocol show lists them)", i, id)
 		}
 	}
+	if c.UnmarkedPhases != "" {
+		if _, ok := protocolspec.ParseGateLevel(c.UnmarkedPhases); !ok {
+			return c.at("unmarked_phases", "unmarked_phases must be required, blocking, recommended or optional, not %q", c.UnmarkedPhases)
+		}
+	}
 	for _, id := range slices.Sorted(maps.Keys(c.Commands)) {
 		if strings.TrimSpace(c.Commands[id]) == "" {
 			return c.at("commands."+id, "commands.%s is empty", id)
@@ -274,7 +286,14 @@ func (c *Config) Engine() session.Config {
 		ProtectedPaths:   c.ProtectedPaths,
 		ProtocolPath:     c.Protocol,
 		ObservedPhases:   c.Observed,
+		UnmarkedPhases:   c.unmarked(),
 	}
+}
+
+// unmarked is unmarked_phases as a gate level ("" when unset).
+func (c *Config) unmarked() protocolspec.GateLevel {
+	g, _ := protocolspec.ParseGateLevel(c.UnmarkedPhases)
+	return g
 }
 
 // phaseIDRE is the shape of a phase id (docs/protocol.md, "Phase id").

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
 func TestParse(t *testing.T) {
@@ -47,6 +48,11 @@ func TestParse(t *testing.T) {
 			return len(o) == 2 && o[0] == "QA_VALIDATION" && o[1] == "QUALITY_CHECKS"
 		}},
 		{"observed bad id", "observed: [qa validation]\n", "observed[0] \"qa validation\": want a phase id", nil},
+		{"unmarked phases", "unmarked_phases: Recommended\n", "", func(c *config.Config) bool {
+			return c.Engine().UnmarkedPhases == protocolspec.GateRecommended
+		}},
+		{"unmarked phases unset keeps the rule", "history: 3\n", "", func(c *config.Config) bool { return c.Engine().UnmarkedPhases == "" }},
+		{"unmarked phases bad level", "unmarked_phases: sometimes\n", "unmarked_phases must be required, blocking, recommended or optional", nil},
 		{"rules and record", "sequence_policy:\n  disable: [commit-after-failed-gate]\n  default:\n    - {name: r, pattern: [\"gate:*:fail\"], action: warn}\nsession_record: .agents/sessions/{session_id}.json\nverify: {missing_trailer: warn}\n", "", func(c *config.Config) bool {
 			rules, err := c.SequencePolicy.Rules("", "")
 			return err == nil && len(rules) == 3 && c.Engine().SessionRecord != "" && c.Verify.MissingTrailer == "warn"

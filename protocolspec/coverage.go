@@ -12,6 +12,9 @@ type PhaseCoverage struct {
 	Number  string    `json:"number"`
 	Title   string    `json:"title"`
 	Gate    GateLevel `json:"gate"`
+	// Binding is the level enforced (Gate, or what an unmarked phase
+	// binds at: binding.go).
+	Binding GateLevel `json:"binding"`
 	Line    int       `json:"line"`
 	// MachineChecked is true when a check other than evidence decides the gate.
 	MachineChecked bool `json:"machine_checked"`
@@ -30,7 +33,7 @@ func (s *Spec) Coverage() []PhaseCoverage {
 	for i := range s.Phases {
 		p := &s.Phases[i]
 		c := PhaseCoverage{
-			ID: p.ID, Section: p.Section, Number: p.Number, Title: p.Title, Gate: p.Gate, Line: p.Line,
+			ID: p.ID, Section: p.Section, Number: p.Number, Title: p.Title, Gate: p.Gate, Binding: p.Level(), Line: p.Line,
 			MachineChecked: p.MachineChecked(), Kinds: []CheckKind{},
 		}
 		for _, ch := range p.Checks {
@@ -55,10 +58,10 @@ func Lint(s *Spec) []Warning {
 	for _, c := range s.Coverage() {
 		p, _ := s.Phase(c.ID)
 		if len(p.Requirements) == 0 {
-			out = append(out, Warning{Line: c.Line, Message: fmt.Sprintf("phase %s has no RFC 2119 requirements (MUST, SHOULD, MAY ...)", c.ID)})
+			out = append(out, Warning{Line: c.Line, Message: fmt.Sprintf("phase %s has no RFC 2119 requirements (MUST, SHOULD, MAY ...) and no imperative ones (\"Run the tests\")", c.ID)})
 		}
 		if !c.MachineChecked && p.Mandatory() {
-			out = append(out, Warning{Line: c.Line, Message: fmt.Sprintf("%s phase %s relies on recorded evidence only; add a gate annotation for a machine check", c.Gate, c.ID)})
+			out = append(out, Warning{Line: c.Line, Message: fmt.Sprintf("%s phase %s relies on recorded evidence only; add a gate annotation for a machine check", c.Binding, c.ID)})
 		}
 		if len(c.Kinds) == 1 && c.Kinds[0] == CheckMustEvidence && c.Must == 0 {
 			out = append(out, Warning{Line: c.Line, Message: fmt.Sprintf("phase %s has no MUST requirement, so its must_evidence gate asks for a single piece of evidence", c.ID)})

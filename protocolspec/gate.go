@@ -33,12 +33,13 @@ var checkArity = map[CheckKind]int{
 	CheckNoPlaceholders:    1,
 	CheckCommitMessage:     1,
 	CheckHasSection:        1,
+	CheckNoHookBypass:      0,
 }
 
 var checkKinds = []CheckKind{
 	CheckFileExists, CheckChangedSinceStart, CheckContentHash, CheckCommand,
 	CheckCommitSinceStart, CheckCleanWorktree, CheckEvidence, CheckMustEvidence,
-	CheckUnchanged, CheckNotDefaultBranch, CheckNoPlaceholders, CheckCommitMessage, CheckHasSection,
+	CheckUnchanged, CheckNotDefaultBranch, CheckNoPlaceholders, CheckCommitMessage, CheckHasSection, CheckNoHookBypass,
 }
 
 // argHint names what a kind's argument is, for error messages.

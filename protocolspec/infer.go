@@ -36,6 +36,7 @@ const (
 	RuleTemplateFilled  = "template-filled"  // a "<Name> Template" with "Create at: PATH" and the session "MUST complete the <name>"
 	RuleSection         = "required-section" // "The <name> MUST include the <Section> section", <name> a template with that heading
 	RuleMustUpdate      = "must-update"      // "MUST update|modify|edit PATH" (with: ..., directly, or nothing after it)
+	RuleNoHookBypass    = "no-hook-bypass"   // "MUST NOT bypass|skip|disable (the git) hooks", "MUST NOT use --no-verify"
 )
 
 // inferRE holds the inference patterns, compiled on first use: hooks
@@ -58,6 +59,7 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		RuleCleanTree:       regexp.MustCompile(`(?i)\bclean\s+(?:working\s+tree|work\s*tree|worktree|working\s+directory|working\s+copy|git\s+status)\b|\bcommit\s+all\s+(?:(?:of\s+)?(?:the|its|your|their)\s+)?(?:changes|changed\s+files)\b`),
 		"leaveUncommitted":  regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:leave)\s+(?i:any\s+)?(?i:uncommitted)`),
 		"create":            regexp.MustCompile(`(?i)\bcreate\b`),
+		RuleNoHookBypass:    regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?:(?i:bypass|skip|disable|circumvent)\s+(?:(?i:the|any|git|pre-commit|commit|sessiongate(?:'s)?)\s+)*(?i:hooks?)\b|(?i:use|pass|commit\s+with)\s+--no-verify\b)`),
 	}
 })
 
@@ -145,19 +147,20 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			if r.Conditional || w.words[pi][ri].flags&wordConditional != 0 {
 				continue // under a conditional phase, or saying when it applies
 			}
+			text := inferText(r) // an imperative as the MUST sentence it means
 			// Each rule runs only on text holding words it needs: most
 			// requirements match none, and the regexps are most of a parse.
 			has := func(c cue) bool { return w.words[pi][ri].cues&c != 0 }
 			// The words checked are the ones each regexp must match (its
 			// (?i) letters fold only to themselves, and a requirement's
 			// whitespace is single spaces), so a check never hides a match.
-			prohibits := strings.Contains(r.Text, "MUST NOT") || strings.Contains(r.Text, "SHALL NOT")
+			prohibits := strings.Contains(text, "MUST NOT") || strings.Contains(text, "SHALL NOT")
 			modifies := prohibits && has(cueNotModify)
-			if m := matchIf(modifies, re[RuleMustNotModify], r.Text); m != nil && mustNotModifyWhole(r.Text, m[2], m[3]) {
-				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(r.Text[m[2]:m[3]]))
-			} else if loc := matchIf(has(cueReadOnly), re[RuleReadOnly], r.Text); loc != nil && !hasWord(r.Text[:loc[0]], &notWord, "", "") && !limited(r.Text) {
+			if m := matchIf(modifies, re[RuleMustNotModify], text); m != nil && mustNotModifyWhole(text, m[2], m[3]) {
+				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(text[m[2]:m[3]]))
+			} else if loc := matchIf(has(cueReadOnly), re[RuleReadOnly], text); loc != nil && !hasWord(text[:loc[0]], &notWord, "", "") && !limited(text) {
 				var paths []string
-				for _, c := range pathTokens(r.Text) {
+				for _, c := range pathTokens(text) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
 						paths = append(paths, c)
 					}
@@ -167,21 +170,24 @@ func (w *walker) infer(s *source, doc ast.Node) {
 				}
 			}
 			if r.Level == LevelMust && has(cueMustUpdate) {
-				if m := re[RuleMustUpdate].FindStringSubmatchIndex(r.Text); m != nil && mustUpdateWhole(r.Text, m[2], m[3]) {
-					add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(r.Text[m[2]:m[3]], ".")))
+				if m := re[RuleMustUpdate].FindStringSubmatchIndex(text); m != nil && mustUpdateWhole(text, m[2], m[3]) {
+					add(pi, r, RuleMustUpdate, CheckChangedSinceStart, pathGlob(strings.TrimRight(text[m[2]:m[3]], ".")))
 				}
 			}
 			switch {
-			case prohibits && has(cueDefaultBranch) && re[RuleNoDefaultBranch].MatchString(r.Text):
+			case prohibits && has(cueDefaultBranch) && re[RuleNoDefaultBranch].MatchString(text):
 				add(pi, r, RuleNoDefaultBranch, CheckNotDefaultBranch, "")
-			case !prohibits && has(cueFeatureBranch) && re[RuleFeatureBranch].MatchString(r.Text):
+			case !prohibits && has(cueFeatureBranch) && re[RuleFeatureBranch].MatchString(text):
 				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
 			}
-			if r.Level == LevelMust && has(cueConventional) && re[RuleConventional].MatchString(r.Text) {
+			if prohibits && (strings.Contains(strings.ToLower(text), "hook") || strings.Contains(text, "--no-verify")) && re[RuleNoHookBypass].MatchString(text) {
+				add(pi, r, RuleNoHookBypass, CheckNoHookBypass, "")
+			}
+			if r.Level == LevelMust && has(cueConventional) && re[RuleConventional].MatchString(text) {
 				add(pi, r, RuleConventional, CheckCommitMessage, "conventional")
 			}
-			if (r.Level == LevelMust && has(cueCleanTree) && re[RuleCleanTree].MatchString(r.Text)) ||
-				prohibits && has(cueUncommitted) && re["leaveUncommitted"].MatchString(r.Text) {
+			if (r.Level == LevelMust && has(cueCleanTree) && re[RuleCleanTree].MatchString(text)) ||
+				prohibits && has(cueUncommitted) && re["leaveUncommitted"].MatchString(text) {
 				add(pi, r, RuleCleanTree, CheckCleanWorktree, "")
 			}
 		}
@@ -229,11 +235,19 @@ func matchIf(ok bool, re *regexp.Regexp, s string) []int {
 // infer=off, gets nothing.
 func (w *walker) place(in []inferred) {
 	sp := w.spec
-	lastEnd := -1
+	// The last end phase that can block: a file that must stay unchanged
+	// checked at an optional phase would only warn.
+	lastEnd, lastAny := -1, -1
 	for i := range sp.Phases {
 		if sp.Phases[i].Section == SectionEnd {
-			lastEnd = i
+			lastAny = i
+			if sp.Phases[i].Mandatory() {
+				lastEnd = i
+			}
 		}
+	}
+	if lastEnd < 0 {
+		lastEnd = lastAny
 	}
 	type key struct {
 		kind CheckKind
@@ -603,7 +617,8 @@ func (s *Spec) EvidenceOnly() []EvidenceOnlyRequirement {
 			}
 			covered := slices.ContainsFunc(p.Checks, func(c Check) bool {
 				if c.Inferred != nil {
-					return c.Inferred.Line == r.Line
+					// by id: two sentences of one line are two requirements
+					return c.Inferred.Requirement == r.ID || c.Inferred.Requirement == "" && c.Inferred.Line == r.Line
 				}
 				return !c.Builtin && c.Line == r.Line && c.Kind != CheckEvidence && c.Kind != CheckMustEvidence
 			})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -17,10 +16,11 @@ import (
 // of a protocol's prose gives nothing to the parser. The walk reads a
 // paragraph's inline nodes for
 //
-//   - its text, when the text holds an RFC 2119 key word in a phase (a
-//     requirement, or a list item's requirement: the item's text is all
-//     its paragraphs' and headings'), when it opens with a task check
-//     box, or when it names a template's path ("Create at: ...");
+//   - its text, when it may be in a phase (any sentence there may be a
+//     requirement: an RFC 2119 key word or an imperative, imperative.go;
+//     a list item's text is all its paragraphs' and headings'), when it
+//     opens with a task check box, or when it names a template's path
+//     ("Create at: ...");
 //   - raw HTML, where gate comments are;
 //
 // so a paragraph with none of '<' (raw HTML, autolinks), '[' (links, check
@@ -293,7 +293,12 @@ func (z lazyInline) blockParsers() []util.PrioritizedValue {
 // read (see above); its key words matter only when it may be in a
 // phase.
 func unreadInline(lines *text.Segments, src []byte, inPhase, inTemplate bool) bool {
-	if !inPhase && !inTemplate {
+	if inPhase {
+		// An imperative needs no key word to be a requirement: every
+		// sentence of a phase is read.
+		return false
+	}
+	if !inTemplate {
 		// Only markup is read: found by IndexByte, not a byte at a time.
 		for i := 0; i < lines.Len(); i++ {
 			seg := lines.At(i)
@@ -304,16 +309,13 @@ func unreadInline(lines *text.Segments, src []byte, inPhase, inTemplate bool) bo
 		}
 		return true
 	}
-	// The last letters are kept packed, a byte each, newest lowest: up0
-	// and up1 hold the last 16 capitals in a row (none when a small
-	// letter came since), low the last 8 letters, lower-cased. Each is
-	// compared only at a letter a word it looks for ends with.
-	var up0, up1, low uint64
+	// The last 8 letters are kept packed in low, a byte each, newest
+	// lowest, lower-cased, and compared only at an e (create's last).
+	var low uint64
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		for _, c := range src[seg.Start:seg.Stop] {
 			if 'a' <= c && c <= 'z' { // most bytes: tested first
-				up0, up1 = 0, 0
 				low = low<<8 | uint64(c)
 				if inTemplate && c == 'e' && low&(1<<48-1) == packedCreate {
 					return false
@@ -324,10 +326,8 @@ func unreadInline(lines *text.Segments, src []byte, inPhase, inTemplate bool) bo
 			case classMarkup:
 				return false
 			case classUpper:
-				up1 = up1<<8 | up0>>56
-				up0 = up0<<8 | uint64(c)
 				low = low<<8 | uint64(c+'a'-'A')
-				if inPhase && keywordLast[c] && endsWithKeyword(up0, up1) || inTemplate && c == 'E' && low&(1<<48-1) == packedCreate {
+				if inTemplate && c == 'E' && low&(1<<48-1) == packedCreate {
 					return false
 				}
 			}
@@ -361,34 +361,3 @@ func packed(w string) (p [2]uint64) {
 }
 
 var packedCreate, packedTemplate = packed("create")[0], packed("template")[0]
-
-// keywordNames are the words of the RFC 2119 key words ("NOT RECOMMENDED"
-// ends with RECOMMENDED, "MUST NOT" starts with MUST).
-var keywordNames = []string{"MUST", "SHALL", "SHOULD", "REQUIRED", "RECOMMENDED", "MAY", "OPTIONAL"}
-
-// keywords are keywordNames packed, each with the mask of its length.
-var keywords = func() (ks [][2][2]uint64) {
-	for _, k := range keywordNames {
-		mask := packed(strings.Repeat("\xff", len(k)))
-		ks = append(ks, [2][2]uint64{packed(k), mask})
-	}
-	return ks
-}()
-
-// keywordLast holds the last letter of each key word.
-var keywordLast = func() (t [256]bool) {
-	for _, k := range keywordNames {
-		t[k[len(k)-1]] = true
-	}
-	return t
-}()
-
-// endsWithKeyword reports whether packed capitals end with a key word.
-func endsWithKeyword(up0, up1 uint64) bool {
-	for _, k := range keywords {
-		if up0&k[1][0] == k[0][0] && up1&k[1][1] == k[0][1] {
-			return true
-		}
-	}
-	return false
-}

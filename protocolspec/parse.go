@@ -62,7 +62,9 @@ func Parse(file string, data []byte) (*Spec, error) {
 		w.block(s, n)
 	}
 	w.closePhase()
+	w.dropContradicted()
 	w.infer(s, doc)
+	w.rebind()
 	w.finish()
 	if len(w.errs) > 0 {
 		return w.spec, w.errs
@@ -122,6 +124,11 @@ type openPhase struct {
 	annotated []Check
 	idLine    int // line of the id= annotation, 0 when the id is derived
 	sec       *section
+	// optionalText: a sentence of the body that makes the phase optional
+	// or conditional ("Session logs are optional."); testOutput: one that
+	// accepts test output as evidence (binding.go).
+	optionalText string
+	testOutput   bool
 }
 
 type walker struct {
@@ -143,6 +150,14 @@ type walker struct {
 	// fenceHeadings: the top-level headings of each ```markdown fence
 	// parsed, by body, so a template's are not parsed a second time.
 	fenceHeadings map[string][]string
+	// introsContent: the last paragraph read ends "... with:", "...
+	// include:": the list after it names contents, not instructions.
+	introsContent bool
+	// sessionLogOptional is a sentence calling session logs optional.
+	sessionLogOptional string
+	// inContent: the list being read names contents ("Link to session
+	// log" under "MUST update X with:"): its items are not imperatives.
+	inContent bool
 }
 
 // text returns the walker's scratch text buffer, emptied. What it holds
@@ -276,6 +291,7 @@ func (w *walker) closePhase() {
 	}
 	slices.SortStableFunc(p.Checklist, func(a, b ChecklistItem) int { return cmp.Compare(a.Line, b.Line) })
 	words := settleRequirements(&p.Phase)
+	w.settleBinding(p)
 	blame := p.Line
 	if p.idLine > 0 {
 		blame = p.idLine
@@ -365,17 +381,28 @@ func (w *walker) requirements(s *source, n ast.Node) {
 		f := w.text()
 		f.inline(s, v, false)
 		m := f.masked()
+		w.introsContent = introducesContent(f.b)
 		for _, sp := range f.sentences() {
-			if lv := firstKeyword(m[sp[0]:sp[1]]); lv != "" {
+			w.readCues(string(f.b[sp[0]:sp[1]]))
+			lv, imp := firstKeyword(m[sp[0]:sp[1]]), false
+			if lv == "" && !w.inContent {
+				lv = imperativeLevel(m[sp[0]:sp[1]])
+				imp = lv != ""
+			}
+			if lv != "" {
 				w.phase.Requirements = append(w.phase.Requirements, Requirement{
-					Level: lv, Text: string(f.b[sp[0]:sp[1]]), Line: s.lineOf(f.srcAt(sp[0])),
+					Level: lv, Text: string(f.b[sp[0]:sp[1]]), Line: s.lineOf(f.srcAt(sp[0])), Imperative: imp,
 				})
 			}
 		}
 	case *ast.List:
+		was := w.inContent
+		w.inContent = was || w.introsContent
+		w.introsContent = false
 		for li := v.FirstChild(); li != nil; li = li.NextSibling() {
 			w.listItem(s, li)
 		}
+		w.inContent = was
 	case *ast.Blockquote:
 		for c := v.FirstChild(); c != nil; c = c.NextSibling() {
 			w.requirements(s, c)
@@ -398,16 +425,25 @@ func (w *walker) listItem(s *source, li ast.Node) {
 	if box != nil {
 		w.phase.Checklist = append(w.phase.Checklist, ChecklistItem{Level: lv, Step: text, Checked: box.IsChecked, Line: line})
 	}
-	if lv != "" {
-		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: lv, Text: text, Line: line, ListItem: true})
+	rl, imp := lv, false
+	if rl == "" && !w.inContent {
+		if rl = imperativeLevel(f.masked()); rl != "" {
+			imp, text = true, f.String()
+		}
+	}
+	intro := introducesContent(f.b)
+	if rl != "" {
+		w.phase.Requirements = append(w.phase.Requirements, Requirement{Level: rl, Text: text, Line: line, ListItem: true, Imperative: imp})
 	}
 	// f is not used past here: nested items reuse it.
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c.(type) {
 		case *ast.List, *ast.Blockquote:
+			w.introsContent = intro
 			w.requirements(s, c)
 		}
 	}
+	w.introsContent = false
 }
 
 // gates reads gate annotations from raw HTML; they belong to the open

@@ -246,7 +246,7 @@ func TestRequirements(t *testing.T) {
 		{"hard line break splits", "First MUST  \nSecond SHOULD", []req{{LevelMust, "First MUST"}, {LevelShould, "Second SHOULD"}}},
 		{"abbreviation", "Run a check, e.g. lint, and it MUST pass.", []req{{LevelMust, "Run a check, e.g. lint, and it MUST pass."}}},
 		{"period in code span", "Read `a. B` then you MUST stop.", []req{{LevelMust, "Read a. B then you MUST stop."}}},
-		{"key word in code span", "Run `MUST` now. Use `SHOULD NOT`.", nil},
+		{"key word in code span", "It says `MUST` now. It says `SHOULD NOT`.", nil},
 		{"lower case", "You must and should and may.", nil},
 		{"part of a word", "MUSTARD and MAYBE and SHOULDER.", nil},
 		{"must not", "You MUST NOT skip.", []req{{LevelMustNot, "You MUST NOT skip."}}},

@@ -119,7 +119,7 @@ var creationWords = newWordSet("create", "creates", "created", "write", "writes"
 func settleRequirements(p *Phase) []reqWords {
 	words := make([]reqWords, len(p.Requirements))
 	for i, r := range p.Requirements {
-		words[i] = wordsOf(r.Text)
+		words[i] = wordsOf(inferText(r))
 	}
 	seen := map[string]int{}
 	var buf []byte
@@ -158,7 +158,10 @@ func settleRequirements(p *Phase) []reqWords {
 	}
 	for i := range p.Requirements {
 		r := &p.Requirements[i]
-		r.Summary = !r.ListItem && r.Level == LevelMust && firstItemMust > 0 && r.Line < firstItemMust
+		// An imperative paragraph ahead of a list ("Run checks that cover
+		// the changed behavior.") is an instruction of its own, not a
+		// restatement of the list.
+		r.Summary = !r.ListItem && !r.Imperative && r.Level == LevelMust && firstItemMust > 0 && r.Line < firstItemMust
 	}
 	for i := range p.Checklist {
 		c := &p.Checklist[i]

@@ -64,11 +64,12 @@ const (
 	CheckNoPlaceholders   CheckKind = "no_placeholders"    // Arg: glob of files that must hold no unfilled template placeholder
 	CheckCommitMessage    CheckKind = "commit_message"     // Arg: convention every commit of the session follows ("conventional")
 	CheckHasSection       CheckKind = "has_section"        // Arg: glob of files (of this session) that must have the heading Section
+	CheckNoHookBypass     CheckKind = "no_hook_bypass"     // no Arg: every commit of the session went through the hooks (its Session-Id trailer)
 )
 
 // SpecVersion changes whenever Parse starts producing something new, so a
 // spec cached in a database by an older sessiongate is parsed again.
-const SpecVersion = 5
+const SpecVersion = 6
 
 // Spec is a parsed protocol document.
 type Spec struct {
@@ -97,6 +98,23 @@ type Phase struct {
 	// NoInfer is set by <!-- gate: infer=off -->: no check is inferred
 	// from this phase's sentences.
 	NoInfer bool `json:"no_infer,omitempty"`
+	// Binding is the level the gate is enforced at: Gate when the heading
+	// has a qualifier, else decided from the phase's requirements, checks
+	// and text (binding.go). BindingReason says why, for people.
+	Binding       GateLevel `json:"binding"`
+	BindingReason string    `json:"binding_reason"`
+	// OptionalBy is what makes an unmarked phase optional or conditional
+	// (its title, a sentence), "" when nothing does.
+	OptionalBy string `json:"optional_by,omitempty"`
+	// Dropped lists the built-in checks left out because the protocol's
+	// text contradicts them ("session logs are optional").
+	Dropped []DroppedCheck `json:"dropped_builtins,omitempty"`
+}
+
+// DroppedCheck is a built-in check a phase did not get, and why.
+type DroppedCheck struct {
+	Check  Check  `json:"check"`
+	Reason string `json:"reason"`
 }
 
 // Requirement is a list item or sentence carrying an RFC 2119 key word.
@@ -116,6 +134,9 @@ type Requirement struct {
 	// restates them ("The agent MUST complete X before Y."); it is met when
 	// they are and owes no evidence of its own.
 	Summary bool `json:"summary,omitempty"`
+	// Imperative: the text has no RFC 2119 key word but is an instruction
+	// ("Run the tests", "Do not bypass hooks"): level MUST or MUST NOT.
+	Imperative bool `json:"imperative,omitempty"`
 }
 
 // ChecklistItem is a row of a Req|Step|Status|Evidence table or a task-list item.
@@ -259,8 +280,9 @@ func (s *Spec) SectionPhases(section string) []Phase {
 	return out
 }
 
-// Mandatory reports whether a phase's gate must pass (BLOCKING or REQUIRED).
-func (p *Phase) Mandatory() bool { return p.Gate.Mandatory() }
+// Mandatory reports whether a phase's gate must pass: its binding
+// (binding.go) is BLOCKING or REQUIRED.
+func (p *Phase) Mandatory() bool { return p.Level().Mandatory() }
 
 // MachineChecked reports whether the phase has a check other than evidence.
 func (p *Phase) MachineChecked() bool {

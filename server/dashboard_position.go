@@ -38,7 +38,7 @@ func positionOf(s *session.Session, spec *protocolspec.Spec, rs []session.PhaseR
 			p, _ = spec.Phase(s.Phase)
 		}
 		if p != nil {
-			pos.Title, pos.Gate = p.Title, p.Gate
+			pos.Title, pos.Gate = p.Title, p.Level()
 		}
 	}
 	if call, rules, ok := refusedCall(recent); ok {
@@ -58,7 +58,7 @@ func positionOf(s *session.Session, spec *protocolspec.Spec, rs []session.PhaseR
 		}
 		level := r.Level
 		if p != nil {
-			level = p.Gate
+			level = p.Level()
 		}
 		if level == "" || level.Mandatory() {
 			pos.Blocked, pos.Block = true, web.BlockGate

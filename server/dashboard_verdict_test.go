@@ -74,7 +74,9 @@ func TestDashboardVerdict(t *testing.T) {
 			`class="badge verdict v-crit" id="verdict"`, "Completed with 2 CRITICAL violations",
 			"commit-bypass", "BYPASS</span>", "landed without a passing pre-commit hook", // the bypass commit, flagged
 		}, []string{"Completed cleanly"}},
-		{"clean session header", "/sessions/" + dashSID(1), []string{`v-clean" id="verdict"`, "Completed cleanly"}, []string{"v-crit"}},
+		// Session 1 has no violation, but its RECOMMENDED gate failed and
+		// was skipped: that is not clean (issue 25).
+		{"failed gate that did not block is not clean", "/sessions/" + dashSID(1), []string{`v-warn" id="verdict"`, "Completed with 1 failed gate (not blocking)"}, []string{"v-crit", "cleanly"}},
 		{"high session header", "/sessions/" + dashSID(2), []string{`v-high" id="verdict"`, "Completed with 1 HIGH violation<"}, nil},
 		{"running session: idle and expiry", "/sessions/" + dashSID(6), []string{"Idle <strong>29m00s ago</strong>", "expires if idle in 99d23h"}, nil},
 		{"running session after a forced gate: force refused", "/sessions/" + dashSID(6), []string{

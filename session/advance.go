@@ -18,6 +18,12 @@ const (
 // DecisionConditionNotMet marks a conditional gate the caller recorded as not applying.
 const DecisionConditionNotMet = "CONDITION_NOT_MET"
 
+// DecisionNotDone marks a phase that cannot block (optional, recommended,
+// or unmarked without requirements) for which the agent recorded nothing
+// and that has no machine check: it was not done, which such a phase
+// allows; that is not a failed gate.
+const DecisionNotDone = "NOT_DONE"
+
 // StepCondition is the evidence step that records a gate's condition as not holding.
 const StepCondition = "condition"
 
@@ -88,7 +94,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if p.Condition != "" {
 		for _, x := range ev {
 			if x.Phase == p.ID && x.Step == StepCondition {
-				return GateResult{Phase: p.ID, Title: p.Title, Level: p.Gate, Status: StatusSkipped, Decision: DecisionConditionNotMet,
+				return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionConditionNotMet,
 					Message: fmt.Sprintf("gate %s not applied: condition %q recorded as not holding (%s)", p.ID, p.Condition, x.Ref)}, nil
 			}
 		}
@@ -106,11 +112,39 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 			}
 		}
 	}
+	if notDone(p, ev, cfg) {
+		return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionNotDone,
+			Message: fmt.Sprintf("%s phase %s not done: nothing recorded for it, and it cannot block (%s)", p.Level(), p.ID, p.BindingReason)}, nil
+	}
 	repo, err := e.OpenRepo(ctx, s.Worktree)
 	if err != nil {
 		return GateResult{}, fmt.Errorf("open worktree %s: %w", s.Worktree, err)
 	}
 	return runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress}), nil
+}
+
+// notDone reports whether a phase that cannot block was simply not done:
+// no evidence recorded for it and nothing but evidence checks. Its gate
+// would fail on the missing evidence, which an honest session skipping an
+// optional phase ("Optional Retrospective") then carried as a failed gate.
+func notDone(p *protocolspec.Phase, ev []Evidence, cfg Config) bool {
+	if p.Mandatory() {
+		return false
+	}
+	if _, ok := cfg.Commands[p.ID]; ok {
+		return false
+	}
+	for _, c := range p.Checks {
+		if c.Kind != protocolspec.CheckEvidence && c.Kind != protocolspec.CheckMustEvidence {
+			return false
+		}
+	}
+	for _, x := range ev {
+		if x.Phase == p.ID {
+			return false
+		}
+	}
+	return true
 }
 
 // ValidateGate checks one phase's gate (default: the current phase) and
@@ -389,21 +423,21 @@ func settle(s *Session, p *protocolspec.Phase, g GateResult, force bool, reason 
 		}
 		out.result = resultFrom(s.ID, g, st, now)
 	case !p.Mandatory():
-		out.warnings = []string{fmt.Sprintf("%s gate %s skipped: %s", p.Gate, p.ID, g.Message)}
+		out.warnings = []string{fmt.Sprintf("%s gate %s skipped: %s", p.Level(), p.ID, g.Message)}
 		out.result = resultFrom(s.ID, g, PhaseSkipped, now)
-		out.result.Decision = "SKIPPED: " + strings.ToLower(string(p.Gate)) + " gate failed"
+		out.result.Decision = "SKIPPED: " + strings.ToLower(string(p.Level())) + " gate failed"
 		out.tokens = append(out.tokens, "gate:"+p.ID+":skip")
 	case force:
 		sev, window, decay := SeverityHigh, WindowSession, 0
-		if p.Gate == protocolspec.GateBlocking {
+		if p.Level() == protocolspec.GateBlocking {
 			sev, window, decay = SeverityCritical, WindowCrossSessionDecay, DecayForcedBlocked
 		}
-		out.violation = &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: string(p.Gate) + " gate " + p.Title,
+		out.violation = &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: string(p.Level()) + " gate " + p.Title,
 			Severity: sev, Code: "FORCED_ADVANCE", Window: window, DecayRuns: decay, CreatedAt: now,
-			Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Gate, p.ID, truncate(reason, 300), g.Message)}
+			Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Level(), p.ID, truncate(reason, 300), g.Message)}
 		out.result = resultFrom(s.ID, g, PhaseForced, now)
 		out.result.Decision = "FORCED: " + truncate(reason, 200)
-		out.tokens = append(out.tokens, "gate:"+p.ID+":forced:"+strings.ToLower(string(p.Gate)))
+		out.tokens = append(out.tokens, "gate:"+p.ID+":forced:"+strings.ToLower(string(p.Level())))
 	default:
 		out.result = resultFrom(s.ID, g, PhaseFailed, now)
 		out.blocked = blockedFrom(p, g)
@@ -468,7 +502,7 @@ func nextStep(s *Session, ps []position, i int, b *BlockedPhase) string {
 }
 
 func blockedFrom(p *protocolspec.Phase, g GateResult) *BlockedPhase {
-	b := &BlockedPhase{Phase: p.ID, Title: p.Title, Level: p.Gate, Reason: g.Message, EvidenceNeeded: evidenceNeeded(p, g)}
+	b := &BlockedPhase{Phase: p.ID, Title: p.Title, Level: p.Level(), Reason: g.Message, EvidenceNeeded: evidenceNeeded(p, g)}
 	for _, c := range g.Checks {
 		b.OpenRequirements = append(b.OpenRequirements, c.Open...)
 	}
@@ -582,7 +616,7 @@ func (e *Engine) BlockedReason(ctx context.Context, id string) (*BlockedReport, 
 				continue
 			}
 			if after && q.Section == p.Section && q.Mandatory() {
-				rep.BlockedPhases = append(rep.BlockedPhases, BlockedPhase{Phase: q.ID, Title: q.Title, Level: q.Gate,
+				rep.BlockedPhases = append(rep.BlockedPhases, BlockedPhase{Phase: q.ID, Title: q.Title, Level: q.Level(),
 					Reason: "pending: comes after " + p.ID, EvidenceNeeded: evidenceNeeded(q, GateResult{})})
 			}
 		}
@@ -665,7 +699,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			continue
 		}
 		if req.SkipQA && isQA(p) {
-			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Gate, Status: StatusSkipped, Decision: qaDecision, Message: "QA skipped: " + qaDecision}
+			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: qaDecision, Message: "QA skipped: " + qaDecision}
 			res.Gates = append(res.Gates, g)
 			results = append(results, resultFrom(s.ID, g, PhaseSkipped, now))
 			tokens = append(tokens, "gate:"+p.ID+":skip")

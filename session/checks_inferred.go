@@ -36,6 +36,8 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 		st, msg, evidence = checkCommitMessages(ctx, env, c.Arg)
 	case protocolspec.CheckHasSection:
 		st, msg, evidence = checkHasSection(ctx, env, c)
+	case protocolspec.CheckNoHookBypass:
+		st, msg, evidence = checkNoHookBypass(ctx, env)
 	default:
 		return "", "", "", false
 	}
@@ -249,4 +251,34 @@ func checkHasSection(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 		}
 	}
 	return StatusPass, fmt.Sprintf("%s has the %q section", strings.Join(files, ", "), c.Section), files[0]
+}
+
+// checkNoHookBypass passes when every commit of the session carries its
+// Session-Id trailer, which sessiongate's commit-msg hook adds: a commit
+// without one was made with --no-verify or without the hooks installed.
+// Commits of another session (pulled, rebased) are not this one's. No
+// commit: nothing to check.
+func checkNoHookBypass(ctx context.Context, env gateEnv) (GateStatus, string, string) {
+	commits, err := env.repo.CommitSubjects(ctx, env.sess.StartCommit)
+	if err != nil {
+		return StatusFail, err.Error(), ""
+	}
+	n := 0
+	var bare []string
+	for _, c := range commits {
+		switch c.SessionID {
+		case env.sess.ID:
+			n++
+		case "":
+			n++
+			bare = append(bare, c.Subject)
+		}
+	}
+	if n == 0 {
+		return StatusSkipped, "no commit of this session since it started: no hook to bypass", ""
+	}
+	if len(bare) > 0 {
+		return StatusFail, fmt.Sprintf("%d of %d commit(s) of this session carry no %s trailer, first %q: made with --no-verify or without sessiongate's hooks (sessiongate install); redo it with the hooks", len(bare), n, TrailerKey, truncate(bare[0], 80)), ""
+	}
+	return StatusPass, fmt.Sprintf("%d commit(s) went through the hooks", n), ""
 }

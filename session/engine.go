@@ -66,6 +66,7 @@ func (e *Engine) LoadSpec(ctx context.Context, name string, content []byte) (*pr
 	}
 	if p, err := e.Store.GetProtocol(ctx, sha); err == nil && len(p.SpecJSON) > 0 {
 		if spec, err := protocolspec.UnmarshalSpec(p.SpecJSON); err == nil && spec.SHA256 == sha && spec.Version == protocolspec.SpecVersion {
+			spec = e.bound(spec)
 			e.specs.Store(sha, spec)
 			return spec, nil
 		}
@@ -84,8 +85,16 @@ func (e *Engine) LoadSpec(ctx context.Context, name string, content []byte) (*pr
 	if err != nil {
 		return nil, fmt.Errorf("store protocol: %w", err)
 	}
+	spec = e.bound(spec)
 	e.specs.Store(sha, spec)
 	return spec, nil
+}
+
+// bound is a spec with its phases bound under this engine's config
+// (unmarked_phases:, commands:). The store keeps the parse as written;
+// the config is applied on the way in.
+func (e *Engine) bound(spec *protocolspec.Spec) *protocolspec.Spec {
+	return spec.Bound(e.Config.BindOptions())
 }
 
 // SpecFor returns the spec a session pinned when it started.
@@ -101,6 +110,7 @@ func (e *Engine) SpecFor(ctx context.Context, sha string) (*protocolspec.Spec, e
 		// A spec cached by an older parser lacks what this one adds
 		// (requirement ids, inferred checks): parse the stored content again.
 		if spec, err := protocolspec.UnmarshalSpec(p.SpecJSON); err == nil && spec.Version == protocolspec.SpecVersion {
+			spec = e.bound(spec)
 			e.specs.Store(sha, spec)
 			return spec, nil
 		}
@@ -109,6 +119,7 @@ func (e *Engine) SpecFor(ctx context.Context, sha string) (*protocolspec.Spec, e
 	if err != nil {
 		return nil, fmt.Errorf("parse stored protocol %s: %w", shortSHA(sha), err)
 	}
+	spec = e.bound(spec)
 	e.specs.Store(sha, spec)
 	return spec, nil
 }

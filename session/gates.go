@@ -60,7 +60,7 @@ type CommandProgress interface {
 func runGate(ctx context.Context, env gateEnv) GateResult {
 	start := time.Now()
 	p := env.phase
-	res := GateResult{Phase: p.ID, Title: p.Title, Level: p.Gate}
+	res := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level()}
 	checks := p.Checks
 	if cmd, ok := env.cfg.Commands[p.ID]; ok {
 		checks = withConfigCommand(checks, cmd)

@@ -342,7 +342,7 @@ func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec) {
 		needs = append(needs, describeCheck(p, c.Kind, c.Arg))
 	}
 	reason := fmt.Sprintf("the session has not finished its start protocol: it waits at %s %q (%s), which needs %s",
-		p.ID, p.Title, p.Gate, strings.Join(needs, "; "))
+		p.ID, p.Title, p.Level(), strings.Join(needs, "; "))
 	var steps []string
 	after := false
 	for i := range spec.Phases {
@@ -445,7 +445,7 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 			continue
 		}
 		if !p.Mandatory() {
-			d.Warnings = append(d.Warnings, fmt.Sprintf("%s gate %s failed (not blocking): %s", p.Gate, p.ID, g.Message))
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s gate %s failed (not blocking): %s", p.Level(), p.ID, g.Message))
 			continue
 		}
 		var steps []string
@@ -494,7 +494,7 @@ func conditionNotMet(p *protocolspec.Phase, ev []Evidence) (GateResult, bool) {
 	}
 	for _, x := range ev {
 		if x.Phase == p.ID && x.Step == StepCondition {
-			return GateResult{Phase: p.ID, Title: p.Title, Level: p.Gate, Status: StatusSkipped, Decision: DecisionConditionNotMet,
+			return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionConditionNotMet,
 				Message: fmt.Sprintf("gate %s not applied: condition %q recorded as not holding (%s)", p.ID, p.Condition, x.Ref)}, true
 		}
 	}
@@ -919,7 +919,7 @@ func (e *Engine) requirePassed(ctx context.Context, d *HookDecision, s *Session,
 			steps = append(steps, checkStep(p, c))
 		}
 		next := strings.Join(steps, "; ") + "; then " + passStep(spec, id)
-		d.block(id, next, fmt.Sprintf("%s %q (%s) has not passed in session %s (status %s): push needs it", id, p.Title, p.Gate, s.ID, status))
+		d.block(id, next, fmt.Sprintf("%s %q (%s) has not passed in session %s (status %s): push needs it", id, p.Title, p.Level(), s.ID, status))
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/policy"
+	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
 // Repo is the engine's view of a worktree; gitrepo.Repo implements it.
@@ -91,8 +92,23 @@ type Config struct {
 	// ProtocolPath is the repository-relative protocol document the config
 	// names ("" when it names none).
 	ProtocolPath string
+	// UnmarkedPhases is the level of unmarked phases that neither a
+	// command nor their text decides (unmarked_phases:; "" keeps the rule).
+	UnmarkedPhases protocolspec.GateLevel
 
 	// transcript is set per session by the calls that read its agent
 	// transcripts (ingestTranscripts) before deciding requirements.
 	transcript transcriptInfo
+}
+
+// BindOptions are the parts of the config that change a phase's binding.
+func (c Config) BindOptions() protocolspec.BindOptions {
+	o := protocolspec.BindOptions{Unmarked: c.UnmarkedPhases}
+	if len(c.Commands) > 0 {
+		o.Commands = make(map[string]bool, len(c.Commands))
+		for id := range c.Commands {
+			o.Commands[id] = true
+		}
+	}
+	return o
 }

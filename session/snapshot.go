@@ -49,7 +49,7 @@ func (e *Engine) buildPayload(ctx context.Context, r Reader, s *Session, spec *p
 		State: snapshot.State{ProtocolSHA256: s.ProtocolSHA, State: string(s.State), Phase: s.Phase},
 	}
 	for _, ph := range spec.Phases {
-		st := snapshot.Phase{ID: ph.ID, Gate: string(ph.Gate), Status: string(PhasePending)}
+		st := snapshot.Phase{ID: ph.ID, Gate: string(ph.Level()), Status: string(PhasePending)}
 		if x, ok := byPhase[ph.ID]; ok {
 			st.Status, st.Decision = string(x.Status), x.Decision
 		}

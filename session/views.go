@@ -47,7 +47,7 @@ func checklist(spec *protocolspec.Spec, results []PhaseResult, s *Session, evs [
 	out := make([]ChecklistItem, 0, len(spec.Phases))
 	for i := range spec.Phases {
 		p := &spec.Phases[i]
-		it := ChecklistItem{Phase: p.ID, Section: p.Section, Number: p.Number, Title: p.Title, Level: p.Gate,
+		it := ChecklistItem{Phase: p.ID, Section: p.Section, Number: p.Number, Title: p.Title, Level: p.Level(),
 			Condition: p.Condition, Status: PhasePending, Current: p.ID == s.Phase && s.Active(), Requirements: len(p.Requirements), Checks: []string{}}
 		if r, ok := byPhase[p.ID]; ok {
 			it.Status, it.Decision = r.Status, r.Decision

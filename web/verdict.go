@@ -79,8 +79,18 @@ func (c SeverityCounts) Summary() string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + noun
 }
 
-// VerdictOf says how a session ended (or stands) given its violations.
+// VerdictOf says how a session ended (or stands) given its violations,
+// when its gate results are not at hand (the sessions list): a complete
+// session without violations is "Completed, no violations", never
+// "cleanly": a gate that failed and did not block may be among them.
 func VerdictOf(state session.State, c SeverityCounts) Verdict {
+	return verdictOf(state, c, -1)
+}
+
+// verdictOf is VerdictOf knowing how many gates failed without blocking
+// (an optional phase's gate, skipped): -1 when unknown. Only a session
+// with no violation and no failed gate completed cleanly.
+func verdictOf(state session.State, c SeverityCounts, failedGates int) Verdict {
 	var word, icon, class string
 	switch state {
 	case session.StateComplete:
@@ -95,7 +105,15 @@ func VerdictOf(state session.State, c SeverityCounts) Verdict {
 	v := Verdict{Text: word, Icon: icon, Class: class, Worst: c.Worst()}
 	if v.Worst == "" {
 		if state == session.StateComplete {
-			v.Text = "Completed cleanly"
+			switch {
+			case failedGates > 0:
+				v.Text = "Completed with " + Plural(failedGates, "failed gate", "failed gates") + " (not blocking)"
+				v.Icon, v.Class = "!", "v-warn"
+			case failedGates == 0:
+				v.Text = "Completed cleanly"
+			default:
+				v.Text = "Completed, no violations"
+			}
 		}
 		return v
 	}
@@ -146,9 +164,36 @@ func roundDuration(d time.Duration) string {
 	return FormatDuration(d.Truncate(time.Second))
 }
 
-// Verdict is the session's outcome given its violations.
+// Verdict is the session's outcome given its violations and its gates: a
+// gate that failed without blocking (skipped) is not clean.
 func (d SessionDetail) Verdict() Verdict {
-	return VerdictOf(d.Session.State, CountSeverities(d.Violations))
+	return verdictOf(d.Session.State, CountSeverities(d.Violations), d.FailedGates())
+}
+
+// FailedGates counts the phases whose gate failed and was skipped because
+// it could not block (an optional or recommended phase).
+func (d SessionDetail) FailedGates() int {
+	n := 0
+	for _, t := range d.Timeline {
+		if t.Result != nil && GateFailedSkipped(t.Result) {
+			n++
+		}
+	}
+	return n
+}
+
+// GateFailedSkipped reports whether a phase result is a failed gate that
+// did not block: its status is SKIPPED but a check failed.
+func GateFailedSkipped(r *session.PhaseResult) bool {
+	if r.Status != session.PhaseSkipped {
+		return false
+	}
+	for _, c := range r.Checks {
+		if c.Status == session.StatusFail {
+			return true
+		}
+	}
+	return strings.HasSuffix(r.Decision, " gate failed")
 }
 
 // SupersededBy is the id of the session that superseded s (the engine

@@ -3,7 +3,7 @@ package compliance_test
 // scenario is one session in one repository.
 type scenario struct {
 	name     string
-	protocol string // v1218, v1222, starter, starterNoMain
+	protocol string // v1218, v1222, starter, starterNoMain, v3
 	via      string // "CLI" or "MCP": how the agent talks to sessiongate
 	skips    skip   // none: compliant
 	// reading is what a careful human reader of the protocol decides where
@@ -34,6 +34,8 @@ func (s scenario) run(w *world) {
 		starterRepo(w, false)
 	case starterNoMain:
 		starterRepo(w, true)
+	case v3:
+		v3Repo(w)
 	}
 	w.skip = s.skips
 	if s.transcript {
@@ -47,6 +49,8 @@ func (s scenario) run(w *world) {
 	switch s.protocol {
 	case v1218, v1222:
 		fixtureFlow(w, s.protocol, s.skips, s.docs)
+	case v3:
+		v3Flow(w, s.skips)
 	default:
 		starterFlow(w, s.skips, s.docs)
 	}
@@ -143,6 +147,27 @@ var scenarios = []scenario{
 			"read, the inventory in the log). Seven record_evidence calls saying \"ok\" prove none of them, and the inventory it " +
 			"writes into the log is recalled, not listed. Not compliant."},
 
+	// v3.0-style (issue 25): unmarked end phases and imperative requirements bind.
+	{name: "v3-skips-qa", protocol: v3, via: "CLI", skips: skipV3QA,
+		reading: "End Phase 1 (QA Validation, no marker) says \"Run checks that cover the changed behavior\" and \"Fix what " +
+			"the checks report before you commit\": requirements, so the phase is REQUIRED. The agent's change forgets " +
+			"the name; it runs no checks and records nothing for QA. Its gate runs the project's tests (init found " +
+			"scripts/test.sh), which fail. Not compliant (before issue 25 the phase was UNSPECIFIED: the failing gate " +
+			"was skipped, COMPLETE)."},
+	{name: "v3-skips-handoff", protocol: v3, via: "MCP", skips: skipV3Handoff,
+		reading: "End Phase 2 (Handoff, no marker): \"Complete the handoff from the Handoff Template below.\" The agent " +
+			"writes none. Not compliant."},
+	{name: "v3-handoff-placeholders", protocol: v3, via: "CLI", skips: skipV3Template,
+		reading: "The handoff is created from the template and completed; the agent's still reads [what was completed]. " +
+			"Not compliant (the imperative \"Complete the handoff\" gives the template's placeholder check)."},
+	{name: "v3-default-branch", protocol: v3, via: "MCP", skips: skipV3Branch,
+		reading: "Start Phase 2: \"Do not work on main.\" (an imperative MUST NOT). The agent works on main. Not compliant."},
+	{name: "v3-handoff-edited", protocol: v3, via: "CLI", skips: skipV3ReadOnly,
+		reading: "Start Phase 1: \"Do not update .agents/HANDOFF.md directly.\" The agent adds its notes there instead " +
+			"of its own handoff file. Not compliant (checked at the last end phase that can block, Git Operations)."},
+	{name: "v3-commit-not-conventional", protocol: v3, via: "MCP", skips: skipV3Unconvent,
+		reading: "Git Operations: \"Use conventional commits.\" \"Greet takes an optional name\" has no type. Not compliant."},
+
 	// ---- compliant ----
 	{name: "reads-in-transcript", protocol: v1222, via: "CLI", history: true, transcript: true,
 		reading: "The same session under Claude Code: every file the protocol says to read is read with the Read tool, " +
@@ -169,6 +194,13 @@ var scenarios = []scenario{
 			"git diff --check on the changed files, the tests, the README, one commit."},
 	{name: "starter-feature-branch-rule", protocol: starterNoMain, via: "MCP",
 		reading: "The starter with the team's \"MUST NOT work on the default branch\" rule; the agent works on feat/greet-name."},
+	{name: "v3-feature", protocol: v3, via: "CLI",
+		reading: "v3.0-style, read as written: the handoff and the task read, the branch checked (not main), no session log " +
+			"(optional; one session), the tests run (their output is the evidence the table accepts, no QA report file), a " +
+			"handoff written from the template and filled, the branch re-verified, one conventional commit, no " +
+			"retrospective (optional; nothing durable learned). .agents/HANDOFF.md untouched."},
+	{name: "v3-feature-mcp", protocol: v3, via: "MCP",
+		reading: "As v3-feature, over MCP."},
 	{name: "starter-docs", protocol: starter, via: "MCP", docs: true,
 		reading: "Only README.md changes, so QA is skipped as the starter allows (MAY skip when every changed file is documentation)."},
 }

@@ -45,8 +45,12 @@ type outcome struct {
 	forced    bool   // a gate was forced (FORCED_ADVANCE; the benchmark's agents never force)
 	// violations the session recorded (code: message), read after the end.
 	violations []string
-	deviated   bool // the non-compliant agent reached the point where it skips its one thing
-	padded     bool // the agent recorded evidence for something it did not do
+	// failedGates are the phases whose latest gate result recorded a
+	// failed check though the session went on (a gate that could not
+	// block, shown as skipped): on a compliant session each is a false FAIL.
+	failedGates []string
+	deviated    bool // the non-compliant agent reached the point where it skips its one thing
+	padded      bool // the agent recorded evidence for something it did not do
 }
 
 // stop ends a scenario's flow early; run recovers it.
@@ -239,10 +243,27 @@ func (w *world) readViolations() {
 			Code    string `json:"code"`
 			Message string `json:"message"`
 		} `json:"violations"`
+		Phases []struct {
+			PhaseID string `json:"phase_id"`
+			Status  string `json:"status"`
+			Checks  []struct {
+				Kind    string `json:"kind"`
+				Status  string `json:"status"`
+				Message string `json:"message"`
+			} `json:"checks"`
+		} `json:"phase_results"`
 	}
 	out := w.sgOK("session", "status", "--session", w.id, "--json")
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		w.t.Fatalf("session status --json: %v", err)
+	}
+	for _, p := range v.Phases {
+		for _, c := range p.Checks {
+			if c.Status == "FAIL" {
+				w.out.failedGates = append(w.out.failedGates, p.PhaseID+" "+p.Status+" ("+c.Kind+": "+oneLine(c.Message, 80)+")")
+				break
+			}
+		}
 	}
 	for _, x := range v.Violations {
 		w.out.violations = append(w.out.violations, x.Code+": "+oneLine(x.Message, 100))

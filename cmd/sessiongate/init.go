@@ -91,6 +91,10 @@ nothing is written.`,
 					fmt.Fprintln(w, "no test command found (Makefile test target, go.mod with tests, a package.json test script, Cargo.toml, pytest, scripts/test.sh): set commands.QA_VALIDATION in sessiongate.yaml, or QA_VALIDATION takes any command run through sessiongate run")
 				}
 			}
+			if tc.Command != "" {
+				// the config just written gives QA_VALIDATION its command
+				spec = spec.Bound(protocolspec.BindOptions{Commands: map[string]bool{"QA_VALIDATION": true}})
+			}
 			printInitSummary(w, spec)
 			fmt.Fprintln(w, "\nnext: sessiongate protocol lint, then sessiongate install")
 			return nil

@@ -64,6 +64,7 @@ with the same exit codes.`,
 					fmt.Fprintln(c.ErrOrStderr(), err)
 					return &exitError{code: exitBlocked, err: errors.New("sessiongate.yaml does not match the protocol")}
 				}
+				spec = a.boundByConfig(c.Context(), spec)
 			}
 			for _, wa := range lintWarnings(spec) {
 				fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
@@ -198,10 +199,64 @@ func printCoverage(w io.Writer, spec *protocolspec.Spec) {
 			cov = "machine"
 			machine++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.ID, p.Gate, cov, checkList(p.Checks))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.ID, p.Level(), cov, checkList(p.Checks))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "gate coverage: %d of %d phases have a machine check; the rest rely on recorded evidence\n", machine, len(spec.Phases))
+	printBinding(w, spec)
+}
+
+// printBinding says, phase by phase, whether its gate can block and why
+// (an unmarked phase binds by what it holds: docs/protocol.md, "Binding"),
+// and which built-in checks were left out because the text contradicts
+// them.
+func printBinding(w io.Writer, spec *protocolspec.Spec) {
+	blocks := 0
+	for i := range spec.Phases {
+		if spec.Phases[i].Mandatory() {
+			blocks++
+		}
+	}
+	fmt.Fprintf(w, "\nbinding: %d of %d phases can block\n", blocks, len(spec.Phases))
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		can := "cannot block"
+		if p.Mandatory() {
+			can = "can block"
+		}
+		fmt.Fprintf(w, "  %s: %s (%s): %s\n", p.ID, p.Level(), bindingReason(p), can)
+		for _, d := range p.Dropped {
+			s := string(d.Check.Kind)
+			if d.Check.Arg != "" {
+				s += " " + d.Check.Arg
+			}
+			fmt.Fprintf(w, "    built-in %s dropped: %s\n", s, d.Reason)
+		}
+	}
+}
+
+// bindingReason is a phase's binding reason, or its written gate for a
+// spec from before bindings.
+func bindingReason(p *protocolspec.Phase) string {
+	if p.BindingReason != "" {
+		return p.BindingReason
+	}
+	return "marked (" + string(p.Gate) + ")"
+}
+
+// boundByConfig is the spec bound under the repository's config
+// (unmarked_phases:, commands:), as the engine enforces it; the spec as
+// parsed when there is no repository or config (checkConfigPhases has
+// reported a config that does not load).
+func (a *app) boundByConfig(ctx context.Context, spec *protocolspec.Spec) *protocolspec.Spec {
+	if _, err := a.gitRepo(ctx); err != nil {
+		return spec
+	}
+	cfg, err := a.config(ctx)
+	if err != nil {
+		return spec
+	}
+	return spec.Bound(cfg.Engine().BindOptions())
 }
 
 // checkConfigPhases fails (exit 2) when the repository's config cannot be
@@ -246,6 +301,12 @@ type lintPhase struct {
 	Gate     string `json:"gate"`
 	Coverage string `json:"coverage"` // machine or evidence
 	Checks   string `json:"checks"`
+	// Binding is the level enforced, Blocks whether a failed gate blocks,
+	// Why the reason (an unmarked phase binds by what it holds).
+	Binding string                      `json:"binding"`
+	Blocks  bool                        `json:"blocks"`
+	Why     string                      `json:"why"`
+	Dropped []protocolspec.DroppedCheck `json:"dropped_builtins"`
 }
 
 func (a *app) lintJSON(c *cobra.Command, argv []string) error {
@@ -278,6 +339,7 @@ func (a *app) lintJSON(c *cobra.Command, argv []string) error {
 		if err := a.checkConfigPhases(c.Context(), spec); err != nil {
 			rep.Errors = append(rep.Errors, protocolspec.Warning{Message: err.Error()})
 		}
+		spec = a.boundByConfig(c.Context(), spec)
 	}
 	rep.Valid = len(rep.Errors) == 0
 	rep.Warnings = append(rep.Warnings, lintWarnings(spec)...)
@@ -287,7 +349,12 @@ func (a *app) lintJSON(c *cobra.Command, argv []string) error {
 		if p.MachineChecked() {
 			cov = "machine"
 		}
-		rep.Phases = append(rep.Phases, lintPhase{ID: p.ID, Gate: string(p.Gate), Coverage: cov, Checks: checkList(p.Checks)})
+		dropped := p.Dropped
+		if dropped == nil {
+			dropped = []protocolspec.DroppedCheck{}
+		}
+		rep.Phases = append(rep.Phases, lintPhase{ID: p.ID, Gate: string(p.Gate), Coverage: cov, Checks: checkList(p.Checks),
+			Binding: string(p.Level()), Blocks: p.Mandatory(), Why: bindingReason(p), Dropped: dropped})
 	}
 	rep.InferredChecks = spec.InferredChecks()
 	rep.EvidenceOnly = spec.EvidenceOnly()

@@ -1,0 +1,135 @@
+package compliance_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The v3.0-style protocol (protocolspec/testdata/v3-style.md): written in
+// the style of the team's newest protocol (2026-08), later than the
+// versions in ../shared/fixtures. Its end phases carry no (BLOCKING) or
+// (REQUIRED) marker, its requirements are imperative sentences ("Use
+// conventional commits", "Do not update .agents/HANDOFF.md directly"), an
+// evidence table says which evidence each kind of requirement accepts,
+// session logs are optional and the retrospective is "Optional". Before
+// issue 25 such phases were UNSPECIFIED and never blocked, and imperative
+// sentences were no requirements: a lazy agent skipping any of them still
+// reached COMPLETE with a clean verify.
+const v3 = "v3.0-style"
+
+// Skips under v3.0-style, each caught only since issue 25.
+const (
+	skipV3QA        skip = "skips the unmarked QA phase: runs no checks, and its change fails one"
+	skipV3Handoff   skip = "skips the unmarked Handoff phase (no handoff written)"
+	skipV3Template  skip = "handoff copied from the template, placeholders left"
+	skipV3Branch    skip = "works on main (\"Do not work on main\")"
+	skipV3ReadOnly  skip = "edits .agents/HANDOFF.md (\"Do not update .agents/HANDOFF.md directly\")"
+	skipV3Unconvent skip = "commit message not conventional (\"Use conventional commits\")"
+)
+
+// v3Handoff is the shared handoff every session reads and none updates.
+const v3Handoff = `# Handoff
+
+Shared by every session: a session's notes go into its own handoff under .agents/handoffs/.
+
+## Next
+
+- Add a name argument to the greeting script.
+`
+
+// v3Repo is a repository that adopts sessiongate with the v3.0-style
+// protocol: `sessiongate init` finds it and the project's test script.
+func v3Repo(w *world) {
+	w.t.Helper()
+	doc, err := os.ReadFile(filepath.Join(moduleRoot, "protocolspec", "testdata", "v3-style.md"))
+	if err != nil {
+		w.t.Fatalf("read the v3.0-style protocol: %v", err)
+	}
+	w.write("SESSION-PROTOCOL.md", string(doc))
+	w.write(".agents/HANDOFF.md", v3Handoff)
+	w.write(".agents/handoffs/.gitkeep", "")
+	projectFiles(w)
+	w.sgOK("init")
+	if c := w.read("sessiongate.yaml"); !strings.Contains(c, "QA_VALIDATION:") {
+		w.t.Fatalf("sessiongate init gave QA_VALIDATION no test command:\n%s", c)
+	}
+	publish(w)
+}
+
+// v3Flow is one session under the v3.0-style protocol, doing what it asks
+// except the one skipped thing.
+func v3Flow(w *world, sk skip) {
+	objective := "Add a name argument to the greeting script"
+	if sk == skipV3Branch {
+		w.deviate()
+	} else {
+		w.git("switch", "-q", "-c", "feat/greet-name")
+	}
+	w.start(objective)
+
+	// Start Phase 1: Context Retrieval: the handoff read (its hash) and
+	// the task; the handoff is not to be updated.
+	w.evidence("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
+	w.evidence("CONTEXT_RETRIEVAL", "Read the issue or task", toolOutput, "task: "+objective)
+	w.advance("")
+
+	// Start Phase 2: Branch Check.
+	w.shell("BRANCH_CHECK", "Run git branch --show-current", "git branch --show-current")
+	w.advance("")
+
+	// Start Phase 3: Session Log: optional, and this work fits in one
+	// session, so the agent writes none (and records nothing).
+	w.advance("WORKING")
+
+	// The work.
+	impl := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
+	if sk == skipV3QA {
+		impl = "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello\"\n" // forgets the name; no one runs the tests
+	}
+	w.write("scripts/greet.sh", impl)
+	w.write("scripts/test.sh", greetTest)
+	if sk == skipV3ReadOnly {
+		w.deviate()
+		w.write(".agents/HANDOFF.md", strings.Replace(w.read(".agents/HANDOFF.md"), "## Next\n", "## Done\n\n- Name argument.\n\n## Next\n", 1))
+	}
+
+	// End Phase 1: QA Validation: the checks that cover the change; the
+	// evidence may be test output (the table), no QA report file.
+	if sk == skipV3QA {
+		w.deviate()
+	} else {
+		out, code := w.shell("QA_VALIDATION", "Run checks that cover the changed behavior", "sh scripts/test.sh")
+		if code != 0 {
+			w.t.Fatalf("the compliant change fails its tests:\n%s", out)
+		}
+		w.evidence("QA_VALIDATION", "Fix what the checks report", toolOutput, "the checks reported nothing to fix:\n"+out)
+	}
+
+	// End Phase 2: Handoff, written from the template and filled.
+	handoff := ".agents/handoffs/2026-08-20-01.md"
+	switch sk {
+	case skipV3Handoff:
+		w.deviate()
+	case skipV3Template:
+		w.deviate()
+		w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n")
+		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
+	default:
+		w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name; scripts/test.sh checks six names.\n\n"+
+			"## Next\n\nDocument the scripts' usage in the README.\n")
+		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
+	}
+
+	// End Phase 3: Git Operations: re-verify the branch, one conventional commit.
+	w.shell("GIT_OPERATIONS", "Re-verify the branch", "git branch --show-current")
+	msg := "feat(scripts): greet takes an optional name"
+	if sk == skipV3Unconvent {
+		w.deviate()
+		msg = "Greet takes an optional name"
+	}
+	w.commit(msg)
+
+	// End Phase 4: Optional Retrospective: no durable learning, so none.
+	w.end(objective+": done", "document the scripts next", false)
+}

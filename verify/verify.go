@@ -58,6 +58,8 @@ type CommitReport struct {
 // Report is the whole run.
 type Report struct {
 	Range   string         `json:"range"`
+	How     string         `json:"how"`               // how the range was chosen
+	Fetched []string       `json:"fetched,omitempty"` // fetches that completed a shallow clone
 	Tip     string         `json:"tip"`
 	OK      bool           `json:"ok"`
 	Commits []CommitReport `json:"commits"`
@@ -67,24 +69,36 @@ type Report struct {
 // range: the session record is committed when the session ends, after the
 // commits it covers.
 func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Report, error) {
-	if opts.RecordPath == "" {
-		opts.RecordPath = session.DefaultRecordPath
-	}
-	commits, err := repo.Log(ctx, rng)
-	if err != nil {
-		return nil, err
-	}
 	tip := "HEAD"
 	if i := strings.LastIndex(rng, ".."); i >= 0 && strings.TrimLeft(rng[i:], ".") != "" {
 		tip = strings.TrimLeft(rng[i:], ".")
 	} else if !strings.Contains(rng, "..") && rng != "" {
 		tip = rng
 	}
-	tipSHA, err := repo.ResolveRev(ctx, tip)
+	return RunRange(ctx, repo, Named(rng, tip), opts)
+}
+
+// RunRange verifies every commit of a range (ChooseRange's, or one named).
+func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) (*Report, error) {
+	if opts.RecordPath == "" {
+		opts.RecordPath = session.DefaultRecordPath
+	}
+	var commits []gitrepo.Commit
+	var err error
+	if rg.named {
+		commits, err = repo.Log(ctx, rg.Revs[0]) // its shallow-clone message
+	} else {
+		commits, err = repo.LogRevs(ctx, rg.Revs)
+	}
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Range: rng, Tip: tipSHA, OK: true, Commits: []CommitReport{}}
+	tipSHA, err := repo.ResolveRev(ctx, rg.Head)
+	if err != nil {
+		return nil, err
+	}
+	rng := rg.Text
+	rep := &Report{Range: rng, How: rg.How, Fetched: rg.Fetched, Tip: tipSHA, OK: true, Commits: []CommitReport{}}
 	src := source{repo: repo, tip: tipSHA, template: opts.RecordPath}
 	if session.IsRecordRef(opts.RecordPath) {
 		// Commits from before a move to the ref keep their in-tree records.

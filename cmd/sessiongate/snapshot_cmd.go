@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,22 +64,32 @@ func newSnapshotCmd(a *app) *cobra.Command {
 }
 
 func newVerifyCmd(a *app) *cobra.Command {
-	var asJSON, requireSigned bool
+	var asJSON, requireSigned, noFetch bool
 	cmd := &cobra.Command{
 		Use:   "verify [REV-RANGE]",
 		Short: "Check commits' session trailers against the session records (no database needed)",
-		Long: `For each commit in REV-RANGE (default: @{upstream}..HEAD, else HEAD), check
-its Session-Id and Session-Snapshot trailers: the session record exists (on the
-records ref when session_record names one, refs/sessiongate/records; else, and for
-sessions recorded before a move to the ref, in the tree at the tip of the range),
-its snapshots recompute to their ids, the trailer
-names one of them, and the session ended COMPLETE with every BLOCKING and
-REQUIRED gate passed, and the record lists the commit (a commit carrying copied
-trailers fails: "trailers copied"). Commits without trailers fail or warn (config
+		Long: `For each commit in REV-RANGE check its Session-Id and Session-Snapshot trailers: the
+session record exists (on the records ref when session_record names one,
+refs/sessiongate/records; else, and for sessions recorded before a move to the ref, in
+the tree at the tip of the range), its snapshots recompute to their ids, the trailer
+names one of them, the session ended COMPLETE with every BLOCKING and REQUIRED gate
+passed, and the record lists the commit (a commit carrying copied trailers fails:
+"trailers copied"). Commits without trailers fail or warn (config
 verify.missing_trailer). --require-signed also checks each commit's signature with
-git verify-commit. Exit 1 on any failure. Exit 2 when the records ref is not in
-this clone (CI: git fetch origin refs/sessiongate/records:refs/sessiongate/records).
-Needs only git, so it runs in any CI.
+git verify-commit.
+
+With no REV-RANGE the range comes from the CI: GitHub Actions' event
+(GITHUB_EVENT_PATH: a push's before..after, a new branch's commits not on the default
+branch, a pull request's base.sha..head.sha, never GitHub's merge commit), GitLab CI's
+CI_MERGE_REQUEST_DIFF_BASE_SHA..CI_COMMIT_SHA or CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA;
+else @{upstream}..HEAD; else the commits not on the default branch. When none tells
+(HEAD on the default branch, no CI event) it exits 2 rather than check fewer commits.
+In a shallow clone it fetches what the range needs (--no-fetch: exit 2 instead).
+The report says how the range was chosen.
+
+Exit 1 on any failure. Exit 2 when the range cannot be chosen or completed, or the
+records ref is not in this clone (CI: git fetch origin
+refs/sessiongate/records:refs/sessiongate/records). Needs only git, so it runs in any CI.
 What this proves and what it does not: docs/security.md.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {
@@ -91,18 +102,17 @@ What this proves and what it does not: docs/security.md.`,
 			if err != nil {
 				return err
 			}
-			rng := ""
+			var rg *verify.Range
 			if len(argv) == 1 {
-				rng = argv[0]
-			} else if _, err := r.ResolveRev(ctx, "@{upstream}"); err == nil {
-				rng = "@{upstream}..HEAD"
-			} else {
-				rng = "HEAD^!"
-				if _, err := r.ResolveRev(ctx, "HEAD^"); err != nil {
-					rng = "HEAD"
-				}
+				rg = verify.Named(argv[0], rangeTip(argv[0]))
+			} else if rg, err = verify.ChooseRange(ctx, r, os.Getenv); err != nil {
+				return usage(fmt.Errorf("choose the range to verify: %w", err))
 			}
-			rep, err := verify.Run(ctx, r, rng, verify.Options{RecordPath: cfg.SessionRecord, MissingTrailer: cfg.Verify.MissingTrailer,
+			if err := rg.Complete(ctx, r, !noFetch); err != nil {
+				return usage(err)
+			}
+			rng := rg.Text
+			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: cfg.SessionRecord, MissingTrailer: cfg.Verify.MissingTrailer,
 				Unrecorded: cfg.Verify.Unrecorded, RequireSigned: requireSigned || cfg.Verify.RequireSigned})
 			if err != nil {
 				return usage(err)
@@ -120,6 +130,10 @@ What this proves and what it does not: docs/security.md.`,
 					}
 				}
 				fmt.Fprintf(w, "%d commit(s) in %s\n", len(rep.Commits), rng)
+				fmt.Fprintf(w, "range: %s\n", rep.How)
+				for _, f := range rep.Fetched {
+					fmt.Fprintf(w, "fetched: %s\n", f)
+				}
 			}
 			if !rep.OK {
 				return &exitError{code: exitBlocked, err: fmt.Errorf("verify failed for %s", rng)}
@@ -128,6 +142,21 @@ What this proves and what it does not: docs/security.md.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&noFetch, "no-fetch", false, "never fetch: in a shallow clone missing commits are an error (exit 2), not fetched")
 	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "fail every commit whose signature `git verify-commit` does not accept (config verify.require_signed)")
 	return cmd
+}
+
+// rangeTip is the commit a named range ends at ("A..B" -> B, "A.." -> HEAD).
+func rangeTip(rng string) string {
+	if i := strings.LastIndex(rng, ".."); i >= 0 {
+		if t := strings.TrimLeft(rng[i:], "."); t != "" {
+			return t
+		}
+		return "HEAD"
+	}
+	if strings.HasSuffix(rng, "^!") {
+		return strings.TrimSuffix(rng, "^!")
+	}
+	return rng
 }

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ciWorld is an origin with main (one session) and branches made by a
+// second session plus bad commits, pushed as a team would, for CI
+// checkouts to be built from with real git.
+type ciWorld struct {
+	dir, remote, fork, dev string
+	env                    []string
+	main, work2            string // main's tip; the honest branch's tip
+	notrailer, copied      string // tips of the bad branches
+}
+
+func (w *ciWorld) git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), w.env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v in %s: %v\n%s", args, dir, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (w *ciWorld) sg(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	code, out, errb := sgBin(t, dir, w.env, args...)
+	if code != 0 {
+		t.Fatalf("sessiongate %v: exit %d\n%s%s", args, code, out, errb)
+	}
+	return out
+}
+
+// session runs one honest session in dev that commits files.
+func (w *ciWorld) session(t *testing.T, files ...string) {
+	t.Helper()
+	w.sg(t, w.dev, "session", "start", "--objective", "work for CI")
+	w.sg(t, w.dev, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the README")
+	w.sg(t, w.dev, "session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "git status: clean")
+	w.sg(t, w.dev, "session", "advance", "--to", "WORKING")
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(w.dev, f), []byte(f+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "add "+f)
+	}
+	w.sg(t, w.dev, "run", "--phase", "QA_VALIDATION", "--", "test", "-f", "SESSION-PROTOCOL.md")
+	w.sg(t, w.dev, "session", "advance", "--to", "DOCUMENTATION_UPDATE")
+	w.sg(t, w.dev, "session", "end", "--summary", "done")
+}
+
+// noHooks commits outside sessiongate's hooks, as an agent with a shell can.
+func (w *ciWorld) noHooks(t *testing.T, file, msg string) string {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dev, file), []byte(msg+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.git(t, w.dev, "add", "-A")
+	w.git(t, w.dev, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", msg)
+	return w.git(t, w.dev, "rev-parse", "HEAD")
+}
+
+func newCIWorld(t *testing.T) *ciWorld {
+	realBinary(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitconfig := "[user]\n\tname = Dev\n\temail = dev@example.invalid\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := &ciWorld{dir: dir, remote: filepath.Join(dir, "remote.git"), fork: filepath.Join(dir, "fork.git"), dev: filepath.Join(dir, "dev")}
+	// No CI of the machine running the tests leaks into the checkouts.
+	w.env = []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "GITHUB_ACTIONS=", "GITLAB_CI=", "GITHUB_STEP_SUMMARY="}
+	w.git(t, dir, "init", "-q", "--bare", w.remote)
+	w.git(t, dir, "init", "-q", w.dev)
+	w.git(t, w.dev, "remote", "add", "origin", w.remote)
+	if err := os.WriteFile(filepath.Join(w.dev, "README.md"), []byte("# project\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.sg(t, w.dev, "init")
+	w.sg(t, w.dev, "install")
+	w.session(t, "adopt.txt")
+	w.git(t, w.dev, "push", "-q", "origin", "main")
+	w.main = w.git(t, w.dev, "rev-parse", "HEAD")
+
+	w.git(t, w.dev, "checkout", "-q", "-b", "feature")
+	w.session(t, "work1.txt", "work2.txt")
+	w.work2 = w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "origin", "feature")
+
+	// A commit made with hooks off: no trailer.
+	w.git(t, w.dev, "checkout", "-q", "-b", "bad-notrailer", w.work2)
+	w.notrailer = w.noHooks(t, "sneak.txt", "sneak a change past the hooks")
+	// A commit carrying trailers copied from an honest one.
+	w.git(t, w.dev, "checkout", "-q", "-b", "bad-copied", w.work2)
+	trailers := w.git(t, w.dev, "log", "-1", "--format=%(trailers:only)", w.work2)
+	w.copied = w.noHooks(t, "copied.txt", "borrowed trailers\n\n"+trailers)
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "bad-notrailer", "bad-copied")
+	w.git(t, w.dev, "checkout", "-q", "feature")
+	return w
+}
+
+// pullRef makes refs/pull/N/head and refs/pull/N/merge on the base
+// repository as GitHub does: a merge commit of the base branch's tip and
+// the head, made by GitHub (no trailer), whose second parent is the head.
+func (w *ciWorld) pullRef(t *testing.T, n, headRepo, head string) string {
+	t.Helper()
+	tmp := filepath.Join(w.dir, "github-merge-"+n)
+	w.git(t, w.dir, "clone", "-q", w.remote, tmp)
+	w.git(t, tmp, "fetch", "-q", headRepo, head)
+	w.git(t, tmp, "-c", "user.name=GitHub", "-c", "user.email=noreply@github.com", "-c", "core.hooksPath=/dev/null",
+		"merge", "-q", "--no-ff", "-m", "Merge "+head+" into main", head)
+	w.git(t, tmp, "push", "-q", "origin", head+":refs/pull/"+n+"/head", "HEAD:refs/pull/"+n+"/merge")
+	return w.git(t, tmp, "rev-parse", "HEAD")
+}
+
+// checkout builds a CI clone as actions/checkout does: init, fetch the
+// refspecs (depth 1 when shallow), check out sha detached.
+func (w *ciWorld) checkout(t *testing.T, name string, shallow bool, sha string, refspecs ...string) string {
+	t.Helper()
+	ci := filepath.Join(w.dir, name)
+	w.git(t, w.dir, "init", "-q", ci)
+	w.git(t, ci, "remote", "add", "origin", "file://"+w.remote)
+	args := []string{"fetch", "-q", "--no-tags"}
+	if shallow {
+		args = append(args, "--depth=1")
+	}
+	w.git(t, ci, append(append(args, "origin"), refspecs...)...)
+	w.git(t, ci, "checkout", "-q", "--detach", sha)
+	return ci
+}
+
+func (w *ciWorld) event(t *testing.T, name string, ev any) string {
+	t.Helper()
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(w.dir, name+".json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func pushEvent(before, after, ref string) map[string]any {
+	return map[string]any{"before": before, "after": after, "ref": ref, "repository": map[string]any{"default_branch": "main"}}
+}
+
+func prEvent(n int, base, head string) map[string]any {
+	return map[string]any{"number": n, "pull_request": map[string]any{"number": n,
+		"base": map[string]any{"sha": base, "ref": "main"}, "head": map[string]any{"sha": head}}}
+}
+
+const zero40 = "0000000000000000000000000000000000000000"
+
+// TestVerifyCIRanges builds each CI's checkout with real git and runs the
+// real binary with that CI's environment: the range comes from the event,
+// every commit of the work is checked (never GitHub's merge commit), and
+// shallow clones are deepened or refused, never passed unchecked.
+func TestVerifyCIRanges(t *testing.T) {
+	w := newCIWorld(t)
+	const recs = "refs/sessiongate/records:refs/sessiongate/records"
+	all := []string{"+refs/heads/*:refs/remotes/origin/*", recs}
+	gh := func(event, path string) []string {
+		return []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=" + event, "GITHUB_EVENT_PATH=" + path}
+	}
+	// The fork holds the feature commits and their records; the base
+	// repository gets refs/pull/N/* from GitHub, never the records.
+	w.git(t, w.dir, "clone", "-q", "--mirror", w.remote, w.fork)
+	merge1 := w.pullRef(t, "1", w.remote, w.work2)
+	merge2 := w.pullRef(t, "2", w.remote, w.notrailer)
+	merge3 := w.pullRef(t, "3", w.remote, w.copied)
+
+	type tc struct {
+		name    string
+		dir     func(t *testing.T) string
+		env     []string
+		args    []string
+		code    int
+		want    []string // regexps stdout (exit 0/1) or stderr (exit 2) must match
+		notWant []string
+	}
+	pr := func(n int, merge, head string, shallow bool) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			ref := []string{"+refs/pull/" + itoa(n) + "/merge:refs/remotes/pull/" + itoa(n) + "/merge", recs}
+			if !shallow {
+				ref = append(ref, "+refs/heads/*:refs/remotes/origin/*")
+			}
+			return w.checkout(t, "pr"+itoa(n)+map[bool]string{true: "-shallow", false: ""}[shallow], shallow, merge, ref...)
+		}
+	}
+	cases := []tc{
+		{name: "github push of a new branch (all-zero before)", code: 0,
+			dir:  func(t *testing.T) string { return w.checkout(t, "push-new", false, w.work2, all...) },
+			env:  gh("push", w.event(t, "push-new", pushEvent(zero40, w.work2, "refs/heads/feature"))),
+			want: []string{`(?m)^2 commit\(s\) in origin/main\.\.`, `commits not on the default branch main`}},
+		{name: "github push of a new branch holding a commit without trailer", code: 1,
+			dir:  func(t *testing.T) string { return w.checkout(t, "push-new-bad", false, w.notrailer, all...) },
+			env:  gh("push", w.event(t, "push-new-bad", pushEvent(zero40, w.notrailer, "refs/heads/bad-notrailer"))),
+			want: []string{`(?m)^FAIL .* sneak a change`, `(?m)^3 commit\(s\)`}},
+		{name: "github push before..after", code: 0,
+			dir:  func(t *testing.T) string { return w.checkout(t, "push-ff", false, w.work2, all...) },
+			env:  gh("push", w.event(t, "push-ff", pushEvent(w.main, w.work2, "refs/heads/feature"))),
+			want: []string{`(?m)^OK .* add work1\.txt`, `(?m)^OK .* add work2\.txt`, `before\.\.after from the event`}},
+		{name: "github push, shallow depth 1: deepened, all 3 commits checked", code: 1,
+			dir: func(t *testing.T) string {
+				return w.checkout(t, "push-shallow", true, w.notrailer, "+refs/heads/bad-notrailer:refs/remotes/origin/bad-notrailer", recs)
+			},
+			env:  gh("push", w.event(t, "push-shallow", pushEvent(w.main, w.notrailer, "refs/heads/bad-notrailer"))),
+			want: []string{`(?m)^3 commit\(s\)`, `(?m)^FAIL .* sneak a change`, `(?m)^fetched: git fetch`}},
+		{name: "github push, shallow depth 1, --no-fetch: exit 2 saying fetch-depth: 0", code: 2, args: []string{"--no-fetch"},
+			dir: func(t *testing.T) string {
+				return w.checkout(t, "push-shallow-nofetch", true, w.notrailer, "+refs/heads/bad-notrailer:refs/remotes/origin/bad-notrailer", recs)
+			},
+			env:  gh("push", w.event(t, "push-shallow-nofetch", pushEvent(w.main, w.notrailer, "refs/heads/bad-notrailer"))),
+			want: []string{`fetch-depth: 0`, `GIT_DEPTH`}},
+		{name: "github pull_request: the PR's commits, not the merge commit", code: 0,
+			dir: pr(1, merge1, w.work2, false), env: gh("pull_request", w.event(t, "pr1", prEvent(1, w.main, w.work2))),
+			want:    []string{`(?m)^2 commit\(s\)`, `not the merge commit`},
+			notWant: []string{`Merge `}},
+		{name: "github pull_request, shallow depth 1 (actions/checkout default)", code: 0,
+			dir: pr(1, merge1, w.work2, true), env: gh("pull_request", w.event(t, "pr1s", prEvent(1, w.main, w.work2))),
+			want: []string{`(?m)^2 commit\(s\)`, `(?m)^OK .* add work1\.txt`}, notWant: []string{`Merge `}},
+		{name: "github pull_request with a commit without trailer", code: 1,
+			dir: pr(2, merge2, w.notrailer, false), env: gh("pull_request", w.event(t, "pr2", prEvent(2, w.main, w.notrailer))),
+			want: []string{`(?m)^FAIL .* sneak a change`, `(?m)^3 commit\(s\)`}},
+		{name: "github pull_request, shallow, with copied trailers (unrecorded session commit)", code: 1,
+			dir: pr(3, merge3, w.copied, true), env: gh("pull_request", w.event(t, "pr3", prEvent(3, w.main, w.copied))),
+			want: []string{`(?m)^FAIL .* borrowed trailers`, `trailers copied`}},
+		{name: "gitlab merge request", code: 0,
+			dir:  func(t *testing.T) string { return w.checkout(t, "gitlab-mr", false, w.work2, all...) },
+			env:  []string{"GITLAB_CI=true", "CI_MERGE_REQUEST_DIFF_BASE_SHA=" + w.main, "CI_COMMIT_SHA=" + w.work2, "CI_MERGE_REQUEST_IID=7"},
+			want: []string{`(?m)^2 commit\(s\)`, `GitLab merge request !7`}},
+		{name: "gitlab merge request with a commit without trailer", code: 1,
+			dir:  func(t *testing.T) string { return w.checkout(t, "gitlab-mr-bad", false, w.notrailer, all...) },
+			env:  []string{"GITLAB_CI=true", "CI_MERGE_REQUEST_DIFF_BASE_SHA=" + w.main, "CI_COMMIT_SHA=" + w.notrailer},
+			want: []string{`(?m)^FAIL .* sneak a change`}},
+		{name: "gitlab new branch (all-zero CI_COMMIT_BEFORE_SHA)", code: 1,
+			dir:  func(t *testing.T) string { return w.checkout(t, "gitlab-new", false, w.copied, all...) },
+			env:  []string{"GITLAB_CI=true", "CI_COMMIT_BEFORE_SHA=" + zero40, "CI_COMMIT_SHA=" + w.copied, "CI_COMMIT_REF_NAME=bad-copied", "CI_DEFAULT_BRANCH=main"},
+			want: []string{`(?m)^3 commit\(s\)`, `(?m)^FAIL .* borrowed trailers`}},
+		{name: "no CI event, detached at the default branch's tip: exit 2, no silent pass", code: 2,
+			dir:  func(t *testing.T) string { return w.checkout(t, "bare-detached", false, w.main, all...) },
+			want: []string{`cannot tell which commits to check`, `BASE\.\.HEAD`}},
+		{name: "no CI event, detached on a branch: the commits not on the default branch", code: 1,
+			dir:  func(t *testing.T) string { return w.checkout(t, "bare-branch", false, w.copied, all...) },
+			want: []string{`(?m)^3 commit\(s\) in origin/main\.\.HEAD`}},
+	}
+	// Last, as it moves main: a push to main (the feature fast-forwarded),
+	// checked out as GitHub does, detached at the pushed commit.
+	cases = append(cases, tc{name: "github push to main, full clone, detached at the pushed commit", code: 0,
+		dir: func(t *testing.T) string {
+			w.git(t, w.dev, "push", "-q", "origin", "feature:main")
+			return w.checkout(t, "push-main", false, w.work2, all...)
+		},
+		env:  gh("push", w.event(t, "push-main", pushEvent(w.main, w.work2, "refs/heads/main"))),
+		want: []string{`(?m)^2 commit\(s\)`, `(?m)^OK .* add work2\.txt`}})
+	// A pull request from a fork: the base repository holds no records
+	// (the contributor's pre-push sent them to the fork); the job fetches
+	// them from the fork's clone URL.
+	cases = append(cases, tc{name: "github pull_request from a fork, records fetched from the fork", code: 0,
+		dir: func(t *testing.T) string {
+			w.git(t, w.remote, "update-ref", "-d", "refs/sessiongate/records")
+			ci := w.checkout(t, "pr-fork", true, merge1, "+refs/pull/1/merge:refs/remotes/pull/1/merge")
+			w.git(t, ci, "fetch", "-q", "file://"+w.fork, "refs/sessiongate/records:refs/sessiongate/records")
+			return ci
+		},
+		env:  gh("pull_request_target", w.event(t, "pr-fork", prEvent(1, w.main, w.work2))),
+		want: []string{`(?m)^2 commit\(s\)`, `(?m)^OK .* add work1\.txt`}, notWant: []string{`Merge `}})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := c.dir(t)
+			code, out, errb := sgBin(t, dir, append(append([]string{}, w.env...), c.env...), append([]string{"verify"}, c.args...)...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
+			}
+			text := out
+			if c.code == 2 {
+				text = errb
+			}
+			for _, re := range c.want {
+				if !regexp.MustCompile(re).MatchString(text) {
+					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
+				}
+			}
+			for _, re := range c.notWant {
+				if regexp.MustCompile(re).MatchString(out) {
+					t.Errorf("output matches %s:\n%s", re, out)
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

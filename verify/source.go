@@ -72,5 +72,19 @@ func (s source) load(ctx context.Context, id string) *recordCheck {
 		rc.problems = append(rc.problems, fmt.Sprintf("record %s skipped: %v", name, err))
 		return rc
 	}
-	return checkRecord(rc, b, id, session.EventSource(s.repo.Name()))
+	return checkRecord(rc, b, id, s.identity(ctx))
+}
+
+// identity is how a ref record is told to be this repository's: by the
+// name in its snapshots' event_source (what every record carries), or,
+// when that name differs (the remote was renamed, or this is a fork under
+// another name), by its start commit being in this history: commit ids
+// survive renames; a record from another project names a commit this
+// history does not hold.
+func (s source) identity(ctx context.Context) *identity {
+	return &identity{
+		eventSource: session.EventSource(s.repo.Name()),
+		nameFrom:    s.repo.NameSource(),
+		inHistory:   func(sha string) bool { return isHex(sha) && s.repo.IsAncestor(ctx, sha, s.tip) },
+	}
 }

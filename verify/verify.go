@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
@@ -151,6 +152,7 @@ type recordCheck struct {
 	path     string
 	ids      map[string]bool // recomputed snapshot ids
 	problems []string        // problems of the record as a whole
+	notes    []string        // what a reader should know, not failures
 	// commits and bypassed hold sha256(commit id) of the commits the
 	// session's hooks saw land (observed commit_sha evidence) and of those
 	// that landed without a passing pre-commit (bypass_commit).
@@ -175,6 +177,7 @@ func checkCommit(ctx context.Context, src source, opts Options, cache map[string
 	for _, p := range rc.problems {
 		fail("%s", p)
 	}
+	cr.Problems = append(cr.Problems, rc.notes...)
 	if rc.ids == nil {
 		return
 	}
@@ -222,13 +225,20 @@ func loadTreeRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id s
 		rc.problems = append(rc.problems, err.Error())
 		return rc
 	}
-	return checkRecord(rc, b, id, "")
+	return checkRecord(rc, b, id, nil)
+}
+
+// identity tells a record of this repository (source.identity).
+type identity struct {
+	eventSource string                // sessiongate://<name> of this clone
+	nameFrom    string                // where the name came from
+	inHistory   func(sha string) bool // sha is a commit of this history
 }
 
 // checkRecord parses and checks a record's bytes. A record that fails a
 // check of its own (parse, session, repository, snapshot ids) gets no ids,
 // so no commit can lean on it: it is reported, never trusted.
-func checkRecord(rc *recordCheck, b []byte, id, eventSource string) *recordCheck {
+func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordCheck {
 	rel := rc.path
 	var rec snapshot.Record
 	if err := json.Unmarshal(b, &rec); err != nil {
@@ -239,12 +249,26 @@ func checkRecord(rc *recordCheck, b []byte, id, eventSource string) *recordCheck
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: record is for session %q with %d snapshots", rel, rec.SessionID, len(rec.Snapshots)))
 		return rc
 	}
-	if eventSource != "" {
+	if who != nil {
 		for i, p := range rec.Snapshots {
-			if p.Session.EventSource != eventSource {
-				rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d claims repository %q, not this repository (%s): skipped", rel, i, p.Session.EventSource, eventSource))
-				return rc
+			if p.Session.EventSource == who.eventSource {
+				continue
 			}
+			start := ""
+			if rec.Session != nil {
+				start = rec.Session.StartCommit
+			}
+			if who.inHistory(start) {
+				rc.notes = append(rc.notes, fmt.Sprintf("%s: recorded as repository %q; this repository is %s (from %s): the same repository, since the session's start commit %s is in this history (a rename or a fork)",
+					rel, p.Session.EventSource, who.eventSource, who.nameFrom, shorten.SHA(start)))
+				break
+			}
+			why := "the record names no start commit"
+			if start != "" {
+				why = fmt.Sprintf("its start commit %s is not in this history", shorten.SHA(start))
+			}
+			rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d claims repository %q, not this repository (%s, from %s), and %s: skipped", rel, i, p.Session.EventSource, who.eventSource, who.nameFrom, why))
+			return rc
 		}
 	}
 	rc.ids = map[string]bool{}

@@ -103,3 +103,25 @@ func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// PathCommits lists the commits of the range that touch path.
+func (r *Repo) PathCommits(ctx context.Context, revs []string, path string) ([]string, error) {
+	args := append([]string{"log", "--format=%H"}, revs...)
+	b, err := run(ctx, r.root, append(args, "--", path)...)
+	if err != nil {
+		return nil, fmt.Errorf("list commits touching %s: %w", path, err)
+	}
+	return strings.Fields(string(b)), nil
+}
+
+// AddWorktree checks rev out, detached, in a new worktree at dir.
+func (r *Repo) AddWorktree(ctx context.Context, dir, rev string) error {
+	_, err := run(ctx, r.root, "worktree", "add", "--quiet", "--detach", dir, rev)
+	return err
+}
+
+// RemoveWorktree removes a worktree AddWorktree made.
+func (r *Repo) RemoveWorktree(ctx context.Context, dir string) error {
+	_, err := run(ctx, r.root, "worktree", "remove", "--force", dir)
+	return err
+}

@@ -27,7 +27,25 @@ type Range struct {
 
 // Named is a range given on the command line ("A..B", "B^!").
 func Named(rng, tip string) *Range {
-	return &Range{Revs: []string{rng}, Head: tip, Text: rng, How: "named on the command line", named: true}
+	rg := &Range{Revs: []string{rng}, Head: tip, Text: rng, How: "named on the command line", named: true}
+	if b, _, ok := strings.Cut(rng, ".."); ok && b != "" && !strings.Contains(rng, "...") {
+		rg.Base = b
+	}
+	return rg
+}
+
+// BaseCommit is the commit the range starts from, as an id: its base, or
+// the merge base of its head and what it excludes; "" for none.
+func (rg *Range) BaseCommit(ctx context.Context, repo *gitrepo.Repo) (string, error) {
+	if rg.Base != "" {
+		return repo.ResolveRev(ctx, rg.Base)
+	}
+	for i, v := range rg.Revs {
+		if v == "--not" && i+1 < len(rg.Revs) {
+			return repo.MergeBase(ctx, rg.Head, rg.Revs[i+1])
+		}
+	}
+	return "", nil
 }
 
 // EnvError is a range verify cannot choose or complete from what the

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
@@ -43,6 +44,9 @@ type Options struct {
 	// own `git verify-commit` does not accept (gpg, or ssh with
 	// gpg.ssh.allowedSignersFile).
 	RequireSigned bool
+	// Baseline, when set, is the config and protocol committed at the
+	// range's base: every record must name that protocol.
+	Baseline *Baseline
 }
 
 // CommitReport is the verdict on one commit.
@@ -58,12 +62,16 @@ type CommitReport struct {
 
 // Report is the whole run.
 type Report struct {
-	Range   string         `json:"range"`
-	How     string         `json:"how"`               // how the range was chosen
-	Fetched []string       `json:"fetched,omitempty"` // fetches that completed a shallow clone
-	Tip     string         `json:"tip"`
-	OK      bool           `json:"ok"`
-	Commits []CommitReport `json:"commits"`
+	Range   string   `json:"range"`
+	How     string   `json:"how"`               // how the range was chosen
+	Fetched []string `json:"fetched,omitempty"` // fetches that completed a shallow clone
+	// Baseline says where the config and protocol verify trusted came from.
+	Baseline string         `json:"baseline,omitempty"`
+	Rerun    []RerunResult  `json:"rerun,omitempty"`
+	Notes    []string       `json:"notes,omitempty"`
+	Tip      string         `json:"tip"`
+	OK       bool           `json:"ok"`
+	Commits  []CommitReport `json:"commits"`
 }
 
 // Run verifies every commit of rng. Records are read from the tip of the
@@ -100,6 +108,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	}
 	rng := rg.Text
 	rep := &Report{Range: rng, How: rg.How, Fetched: rg.Fetched, Tip: tipSHA, OK: true, Commits: []CommitReport{}}
+	if bl := opts.Baseline; bl != nil {
+		rep.Baseline = bl.describe()
+	}
 	src := source{repo: repo, tip: tipSHA, template: opts.RecordPath}
 	if session.IsRecordRef(opts.RecordPath) {
 		// Commits from before a move to the ref keep their in-tree records.
@@ -112,6 +123,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		}
 	}
 	records := map[string]*recordCheck{}
+	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs}
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
 		ids := c.Trailers[TrailerSession]
@@ -131,7 +143,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			if len(snaps) > 0 {
 				cr.SnapshotID = snaps[len(snaps)-1]
 			}
-			checkCommit(ctx, src, opts, records, &cr)
+			checkCommit(ctx, src, opts, trust, records, &cr)
 		}
 		if opts.RequireSigned {
 			if err := repo.VerifyCommit(ctx, c.SHA); err != nil {
@@ -149,17 +161,18 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 
 // recordCheck caches what one session record says.
 type recordCheck struct {
-	path     string
-	ids      map[string]bool // recomputed snapshot ids
-	problems []string        // problems of the record as a whole
-	notes    []string        // what a reader should know, not failures
+	path      string
+	ids       map[string]bool // recomputed snapshot ids
+	problems  []string        // problems of the record as a whole
+	notes     []string        // what a reader should know, not failures
+	protocols []string        // the protocol sha256s its snapshots name
 	// commits and bypassed hold sha256(commit id) of the commits the
 	// session's hooks saw land (observed commit_sha evidence) and of those
 	// that landed without a passing pre-commit (bypass_commit).
 	commits, bypassed map[string]bool
 }
 
-func checkCommit(ctx context.Context, src source, opts Options, cache map[string]*recordCheck, cr *CommitReport) {
+func checkCommit(ctx context.Context, src source, opts Options, trust *protocolTrust, cache map[string]*recordCheck, cr *CommitReport) {
 	fail := func(format string, a ...any) {
 		cr.Status = "fail"
 		cr.Problems = append(cr.Problems, fmt.Sprintf(format, a...))
@@ -172,6 +185,11 @@ func checkCommit(ctx context.Context, src source, opts Options, cache map[string
 	if !ok {
 		rc = src.load(ctx, cr.SessionID)
 		cache[cr.SessionID] = rc
+		for _, sha := range rc.protocols {
+			if p := trust.check(ctx, sha); p != "" {
+				rc.problems = append(rc.problems, rc.path+": "+p)
+			}
+		}
 	}
 	cr.Record = rc.path
 	for _, p := range rc.problems {
@@ -283,6 +301,9 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 			case ev.Kind == session.EvidenceBypassCommit:
 				rc.bypassed[ev.SHA256] = true
 			}
+		}
+		if sha := p.State.ProtocolSHA256; sha != "" && !slices.Contains(rc.protocols, sha) {
+			rc.protocols = append(rc.protocols, sha)
 		}
 		if p.Session.SessionID != id {
 			rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d belongs to session %s", rel, i, p.Session.SessionID))

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -64,7 +65,7 @@ func newSnapshotCmd(a *app) *cobra.Command {
 }
 
 func newVerifyCmd(a *app) *cobra.Command {
-	var asJSON, requireSigned, noFetch bool
+	var asJSON, requireSigned, noFetch, rerun bool
 	cmd := &cobra.Command{
 		Use:   "verify [REV-RANGE]",
 		Short: "Check commits' session trailers against the session records (no database needed)",
@@ -112,10 +113,36 @@ What this proves and what it does not: docs/security.md.`,
 				return usage(err)
 			}
 			rng := rg.Text
-			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: cfg.SessionRecord, MissingTrailer: cfg.Verify.MissingTrailer,
-				Unrecorded: cfg.Verify.Unrecorded, RequireSigned: requireSigned || cfg.Verify.RequireSigned})
+			// The config and protocol verify trusts are the base's: the
+			// commits under check could relax the one in the work tree.
+			base, err := rg.BaseCommit(ctx, r)
+			if err != nil {
+				return usage(fmt.Errorf("find the range's base: %w", err))
+			}
+			bl, err := verify.BaselineAt(ctx, r, base)
 			if err != nil {
 				return usage(err)
+			}
+			vc := bl.Config
+			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vc.Verify.MissingTrailer,
+				Unrecorded: vc.Verify.Unrecorded, RequireSigned: requireSigned || vc.Verify.RequireSigned, Baseline: bl})
+			if err != nil {
+				return usage(err)
+			}
+			if bl.Rev != "" && (cfg.Verify != vc.Verify || cfg.SessionRecord != vc.SessionRecord) {
+				rep.Notes = append(rep.Notes, "the work tree's sessiongate.yaml changes verify's settings; they apply once merged, so this run uses the base's")
+			}
+			if rerun {
+				res, err := verify.Rerun(ctx, r, bl, rep.Tip, time.Duration(vc.CommandTimeout))
+				if err != nil {
+					return usage(err)
+				}
+				rep.Rerun = res
+				for _, x := range res {
+					if x.Status == "fail" {
+						rep.OK = false
+					}
+				}
 			}
 			w := c.OutOrStdout()
 			if asJSON {
@@ -130,7 +157,21 @@ What this proves and what it does not: docs/security.md.`,
 					}
 				}
 				fmt.Fprintf(w, "%d commit(s) in %s\n", len(rep.Commits), rng)
+				for _, x := range rep.Rerun {
+					fmt.Fprintf(w, "%-4s rerun %s: %s (exit %d, %.1fs; from %s)\n", strings.ToUpper(x.Status), x.Phase, x.Command, x.ExitCode, x.Seconds, x.Source)
+					if x.Status != "ok" && x.Output != "" {
+						for _, l := range strings.Split(x.Output, "\n") {
+							fmt.Fprintf(w, "       %s\n", l)
+						}
+					}
+				}
 				fmt.Fprintf(w, "range: %s\n", rep.How)
+				if rep.Baseline != "" {
+					fmt.Fprintf(w, "trusted: %s\n", rep.Baseline)
+				}
+				for _, n := range rep.Notes {
+					fmt.Fprintf(w, "note: %s\n", n)
+				}
 				for _, f := range rep.Fetched {
 					fmt.Fprintf(w, "fetched: %s\n", f)
 				}
@@ -142,6 +183,7 @@ What this proves and what it does not: docs/security.md.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&rerun, "rerun", false, "run the command gates (commands: of sessiongate.yaml, command checks of the protocol) as committed at the range's base, on the head, in a fresh worktree; a failure fails verify")
 	cmd.Flags().BoolVar(&noFetch, "no-fetch", false, "never fetch: in a shallow clone missing commits are an error (exit 2), not fetched")
 	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "fail every commit whose signature `git verify-commit` does not accept (config verify.require_signed)")
 	return cmd

@@ -19,6 +19,8 @@ type ciWorld struct {
 	env                    []string
 	main, work2            string // main's tip; the honest branch's tip
 	notrailer, copied      string // tips of the bad branches
+	protocol, qa           string
+	qaCmd                  string // commands.QA_VALIDATION in dev now
 }
 
 func (w *ciWorld) git(t *testing.T, dir string, args ...string) string {
@@ -42,21 +44,52 @@ func (w *ciWorld) sg(t *testing.T, dir string, args ...string) string {
 	return out
 }
 
+func (w *ciWorld) write(t *testing.T, f string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dev, f), []byte(f+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// setCommand sets commands.QA_VALIDATION in dev's sessiongate.yaml.
+func (w *ciWorld) setCommand(t *testing.T, cmd string) {
+	t.Helper()
+	w.qaCmd = cmd
+	p := filepath.Join(w.dev, "sessiongate.yaml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := regexp.MustCompile(`(?m)^commands:.*$`).ReplaceAllString(string(b), "commands: {QA_VALIDATION: \""+cmd+"\"}")
+	if out == string(b) {
+		t.Fatal("no commands: line in sessiongate.yaml")
+	}
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // session runs one honest session in dev that commits files.
 func (w *ciWorld) session(t *testing.T, files ...string) {
+	t.Helper()
+	w.sessionWith(t, func() {
+		for _, f := range files {
+			w.write(t, f)
+			w.git(t, w.dev, "add", "-A")
+			w.git(t, w.dev, "commit", "-q", "-m", "add "+f)
+		}
+	})
+}
+
+// sessionWith runs a session whose work is work().
+func (w *ciWorld) sessionWith(t *testing.T, work func()) {
 	t.Helper()
 	w.sg(t, w.dev, "session", "start", "--objective", "work for CI")
 	w.sg(t, w.dev, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the README")
 	w.sg(t, w.dev, "session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "git status: clean")
 	w.sg(t, w.dev, "session", "advance", "--to", "WORKING")
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(w.dev, f), []byte(f+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		w.git(t, w.dev, "add", "-A")
-		w.git(t, w.dev, "commit", "-q", "-m", "add "+f)
-	}
-	w.sg(t, w.dev, "run", "--phase", "QA_VALIDATION", "--", "test", "-f", "SESSION-PROTOCOL.md")
+	work()
+	w.sg(t, w.dev, append([]string{"run", "--phase", "QA_VALIDATION", "--"}, strings.Fields(w.qaCmd)...)...)
 	w.sg(t, w.dev, "session", "advance", "--to", "DOCUMENTATION_UPDATE")
 	w.sg(t, w.dev, "session", "end", "--summary", "done")
 }
@@ -93,6 +126,8 @@ func newCIWorld(t *testing.T) *ciWorld {
 		t.Fatal(err)
 	}
 	w.sg(t, w.dev, "init")
+	// The project's QA command, as committed on main: --rerun runs it.
+	w.setCommand(t, "test ! -f broken.txt")
 	w.sg(t, w.dev, "install")
 	w.session(t, "adopt.txt")
 	w.git(t, w.dev, "push", "-q", "origin", "main")
@@ -110,7 +145,37 @@ func newCIWorld(t *testing.T) *ciWorld {
 	w.git(t, w.dev, "checkout", "-q", "-b", "bad-copied", w.work2)
 	trailers := w.git(t, w.dev, "log", "-1", "--format=%(trailers:only)", w.work2)
 	w.copied = w.noHooks(t, "copied.txt", "borrowed trailers\n\n"+trailers)
-	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "bad-notrailer", "bad-copied")
+	// A session under a protocol the repository never held: weakened in
+	// the work tree, accepted with --yes, never committed.
+	w.git(t, w.dev, "checkout", "-q", "-b", "bad-protocol", w.work2)
+	proto := filepath.Join(w.dev, "SESSION-PROTOCOL.md")
+	orig, err := os.ReadFile(proto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(proto, append(orig, []byte("\nAgents may skip QA when in a hurry.\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.sg(t, w.dev, "protocol", "accept", "--yes", "--reason", "agent in a hurry")
+	w.sessionWith(t, func() {
+		w.write(t, "hurried.txt")
+		w.git(t, w.dev, "add", "hurried.txt")
+		w.git(t, w.dev, "commit", "-q", "-m", "hurried work")
+	})
+	w.protocol = w.git(t, w.dev, "rev-parse", "HEAD")
+	if err := os.WriteFile(proto, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.sg(t, w.dev, "protocol", "accept", "--yes", "--reason", "restore")
+	// A session that breaks the QA command's check and, in the same
+	// change, makes the command `true` (accepted with --yes): its local
+	// QA passes; only the base's command, re-run in CI, sees it.
+	w.git(t, w.dev, "checkout", "-q", "-b", "bad-qa", w.work2)
+	w.setCommand(t, "test -f README.md")
+	w.sg(t, w.dev, "protocol", "accept", "--yes", "--reason", "faster QA")
+	w.session(t, "broken.txt")
+	w.qa = w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "bad-notrailer", "bad-copied", "bad-protocol", "bad-qa", "refs/sessiongate/records")
 	w.git(t, w.dev, "checkout", "-q", "feature")
 	return w
 }
@@ -262,6 +327,25 @@ func TestVerifyCIRanges(t *testing.T) {
 			dir:  func(t *testing.T) string { return w.checkout(t, "bare-branch", false, w.copied, all...) },
 			want: []string{`(?m)^3 commit\(s\) in origin/main\.\.HEAD`}},
 	}
+	// Re-checked in CI: the protocol, and the QA command re-run.
+	cases = append(cases,
+		tc{name: "a session under a protocol the repository never held", code: 1,
+			dir:  func(t *testing.T) string { return w.checkout(t, "gh-protocol", false, w.protocol, all...) },
+			env:  gh("push", w.event(t, "gh-protocol", pushEvent(w.work2, w.protocol, "refs/heads/bad-protocol"))),
+			want: []string{`(?m)^FAIL .* hurried work`, `not the repository's: SESSION-PROTOCOL.md at the base`, `never held it`}},
+		tc{name: "--rerun passes the honest work", code: 0, args: []string{"--rerun"},
+			dir:  func(t *testing.T) string { return w.checkout(t, "gh-rerun-ok", false, w.work2, all...) },
+			env:  gh("push", w.event(t, "gh-rerun-ok", pushEvent(w.main, w.work2, "refs/heads/feature"))),
+			want: []string{`(?m)^OK   rerun QA_VALIDATION: test ! -f broken\.txt`}},
+		tc{name: "a change that made the QA command prove nothing passes without --rerun", code: 0,
+			dir:  func(t *testing.T) string { return w.checkout(t, "gh-qa", false, w.qa, all...) },
+			env:  gh("push", w.event(t, "gh-qa", pushEvent(w.work2, w.qa, "refs/heads/bad-qa"))),
+			want: []string{`sessiongate\.yaml changes verify's settings|trusted: config sessiongate\.yaml`}},
+		tc{name: "--rerun runs the base's QA command, not the head's test -f README.md", code: 1, args: []string{"--rerun"},
+			dir:  func(t *testing.T) string { return w.checkout(t, "gh-qa-rerun", false, w.qa, all...) },
+			env:  gh("push", w.event(t, "gh-qa-rerun", pushEvent(w.work2, w.qa, "refs/heads/bad-qa"))),
+			want: []string{`(?m)^FAIL rerun QA_VALIDATION: test ! -f broken\.txt \(exit 1`}},
+	)
 	// Last, as it moves main: a push to main (the feature fast-forwarded),
 	// checked out as GitHub does, detached at the pushed commit.
 	cases = append(cases, tc{name: "github push to main, full clone, detached at the pushed commit", code: 0,

@@ -56,7 +56,8 @@ type CommitReport struct {
 	SessionID  string   `json:"session_id,omitempty"`
 	SnapshotID string   `json:"snapshot_id,omitempty"`
 	Record     string   `json:"record,omitempty"`
-	Status     string   `json:"status"` // ok, warn, fail
+	File       string   `json:"file,omitempty"` // its first changed file, where annotations point
+	Status     string   `json:"status"`         // ok, warn, fail
 	Problems   []string `json:"problems"`
 }
 
@@ -66,12 +67,13 @@ type Report struct {
 	How     string   `json:"how"`               // how the range was chosen
 	Fetched []string `json:"fetched,omitempty"` // fetches that completed a shallow clone
 	// Baseline says where the config and protocol verify trusted came from.
-	Baseline string         `json:"baseline,omitempty"`
-	Rerun    []RerunResult  `json:"rerun,omitempty"`
-	Notes    []string       `json:"notes,omitempty"`
-	Tip      string         `json:"tip"`
-	OK       bool           `json:"ok"`
-	Commits  []CommitReport `json:"commits"`
+	Baseline string           `json:"baseline,omitempty"`
+	Rerun    []RerunResult    `json:"rerun,omitempty"`
+	Notes    []string         `json:"notes,omitempty"`
+	Sessions []SessionSummary `json:"sessions,omitempty"` // the sessions behind the range
+	Tip      string           `json:"tip"`
+	OK       bool             `json:"ok"`
+	Commits  []CommitReport   `json:"commits"`
 }
 
 // Run verifies every commit of rng. Records are read from the tip of the
@@ -126,6 +128,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs}
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
+		if len(c.Files) > 0 {
+			cr.File = c.Files[0]
+		}
 		ids := c.Trailers[TrailerSession]
 		snaps := c.Trailers[TrailerSnapshot]
 		switch {
@@ -156,6 +161,11 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		}
 		rep.Commits = append(rep.Commits, cr)
 	}
+	for _, c := range rep.Commits {
+		if rc := records[c.SessionID]; rc != nil && rc.summary != nil && !slices.ContainsFunc(rep.Sessions, func(s SessionSummary) bool { return s.ID == c.SessionID }) {
+			rep.Sessions = append(rep.Sessions, *rc.summary)
+		}
+	}
 	return rep, nil
 }
 
@@ -166,6 +176,7 @@ type recordCheck struct {
 	problems  []string        // problems of the record as a whole
 	notes     []string        // what a reader should know, not failures
 	protocols []string        // the protocol sha256s its snapshots name
+	summary   *SessionSummary // for the job summary
 	// commits and bypassed hold sha256(commit id) of the commits the
 	// session's hooks saw land (observed commit_sha evidence) and of those
 	// that landed without a passing pre-commit (bypass_commit).
@@ -320,6 +331,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: envelope id %s does not match the recomputed final snapshot %s (record edited)", rel, rec.Envelope.Snapshot.StateSnapshotID, last))
 	}
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
+	rc.summary = summarize(&rec, final)
 	if final.State != string(session.StateComplete) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: the session ended %s, not COMPLETE", rel, final.State))
 	}
@@ -330,6 +342,49 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 		}
 	}
 	return rc
+}
+
+// SessionSummary is one session behind the range, for the job summary.
+type SessionSummary struct {
+	ID         string `json:"id"`
+	User       string `json:"user,omitempty"` // who ran it (name <email>, host)
+	Protocol   string `json:"protocol_sha256"`
+	State      string `json:"state"`
+	Gates      string `json:"gates"` // e.g. "5/6 passed, 1 skipped"
+	Violations int    `json:"violations"`
+	Forced     int    `json:"forced_advances"`
+}
+
+func summarize(rec *snapshot.Record, final snapshot.State) *SessionSummary {
+	s := &SessionSummary{ID: rec.SessionID, Protocol: final.ProtocolSHA256, State: final.State, Violations: len(final.Violations)}
+	if m := rec.Session; m != nil {
+		s.User = strings.TrimSpace(m.UserName + " <" + m.UserEmail + ">")
+		if m.UserEmail == "" {
+			s.User = m.UserName
+		}
+		if m.Host != "" {
+			s.User += " on " + m.Host
+		}
+	}
+	passed, skipped := 0, 0
+	for _, ph := range final.Phases {
+		switch ph.Status {
+		case string(session.PhasePassed):
+			passed++
+		case string(session.PhaseSkipped):
+			skipped++
+		case string(session.PhaseForced):
+			s.Forced++
+		}
+	}
+	s.Gates = fmt.Sprintf("%d/%d passed", passed, len(final.Phases))
+	if skipped > 0 {
+		s.Gates += fmt.Sprintf(", %d skipped", skipped)
+	}
+	if s.Forced > 0 {
+		s.Gates += fmt.Sprintf(", %d forced", s.Forced)
+	}
+	return s
 }
 
 // onlyRecords reports whether every file a commit touched is a session record.

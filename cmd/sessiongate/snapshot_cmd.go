@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,6 +67,7 @@ func newSnapshotCmd(a *app) *cobra.Command {
 
 func newVerifyCmd(a *app) *cobra.Command {
 	var asJSON, requireSigned, noFetch, rerun bool
+	var format, output string
 	cmd := &cobra.Command{
 		Use:   "verify [REV-RANGE]",
 		Short: "Check commits' session trailers against the session records (no database needed)",
@@ -146,34 +148,52 @@ What this proves and what it does not: docs/security.md.`,
 			}
 			w := c.OutOrStdout()
 			if asJSON {
-				if err := writeJSON(w, rep); err != nil {
+				format = "json"
+			}
+			if !slices.Contains(verify.Formats, format) {
+				return usage(fmt.Errorf("--format %q: want one of %s", format, strings.Join(verify.Formats, ", ")))
+			}
+			if output != "" {
+				// The machine format to a file, the text report to stdout.
+				f, err := os.Create(output)
+				if err != nil {
+					return usage(fmt.Errorf("--output: %w", err))
+				}
+				err = verify.Write(f, rep, format)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					return usage(fmt.Errorf("write %s: %w", output, err))
+				}
+				format = "text"
+			}
+			if format != "text" {
+				if err := verify.Write(w, rep, format); err != nil {
 					return err
 				}
 			} else {
-				for _, cr := range rep.Commits {
-					fmt.Fprintf(w, "%-4s %.12s %s\n", strings.ToUpper(cr.Status), cr.SHA, oneLine(cr.Subject, 60))
-					for _, p := range cr.Problems {
-						fmt.Fprintf(w, "       %s\n", p)
+				writeVerifyText(w, rep)
+			}
+			if os.Getenv("GITHUB_ACTIONS") == "true" {
+				// Annotations on the run and the PR, and the job summary.
+				if format != "github" {
+					if err := verify.GitHubAnnotations(w, rep); err != nil {
+						return err
 					}
 				}
-				fmt.Fprintf(w, "%d commit(s) in %s\n", len(rep.Commits), rng)
-				for _, x := range rep.Rerun {
-					fmt.Fprintf(w, "%-4s rerun %s: %s (exit %d, %.1fs; from %s)\n", strings.ToUpper(x.Status), x.Phase, x.Command, x.ExitCode, x.Seconds, x.Source)
-					if x.Status != "ok" && x.Output != "" {
-						for _, l := range strings.Split(x.Output, "\n") {
-							fmt.Fprintf(w, "       %s\n", l)
-						}
+				if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+					f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+					if err != nil {
+						return usage(fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err))
 					}
-				}
-				fmt.Fprintf(w, "range: %s\n", rep.How)
-				if rep.Baseline != "" {
-					fmt.Fprintf(w, "trusted: %s\n", rep.Baseline)
-				}
-				for _, n := range rep.Notes {
-					fmt.Fprintf(w, "note: %s\n", n)
-				}
-				for _, f := range rep.Fetched {
-					fmt.Fprintf(w, "fetched: %s\n", f)
+					err = verify.Markdown(f, rep)
+					if cerr := f.Close(); err == nil {
+						err = cerr
+					}
+					if err != nil {
+						return usage(fmt.Errorf("write the job summary: %w", err))
+					}
 				}
 			}
 			if !rep.OK {
@@ -182,7 +202,9 @@ What this proves and what it does not: docs/security.md.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (--format json)")
+	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(verify.Formats, ", ")+" (github: ::error annotations; gitlab: Code Quality JSON; markdown: a job summary or PR comment)")
+	cmd.Flags().StringVar(&output, "output", "", "write the --format report to this file and the text report to stdout")
 	cmd.Flags().BoolVar(&rerun, "rerun", false, "run the command gates (commands: of sessiongate.yaml, command checks of the protocol) as committed at the range's base, on the head, in a fresh worktree; a failure fails verify")
 	cmd.Flags().BoolVar(&noFetch, "no-fetch", false, "never fetch: in a shallow clone missing commits are an error (exit 2), not fetched")
 	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "fail every commit whose signature `git verify-commit` does not accept (config verify.require_signed)")
@@ -201,4 +223,32 @@ func rangeTip(rng string) string {
 		return strings.TrimSuffix(rng, "^!")
 	}
 	return rng
+}
+
+func writeVerifyText(w io.Writer, rep *verify.Report) {
+	for _, cr := range rep.Commits {
+		fmt.Fprintf(w, "%-4s %.12s %s\n", strings.ToUpper(cr.Status), cr.SHA, oneLine(cr.Subject, 60))
+		for _, p := range cr.Problems {
+			fmt.Fprintf(w, "       %s\n", p)
+		}
+	}
+	fmt.Fprintf(w, "%d commit(s) in %s\n", len(rep.Commits), rep.Range)
+	for _, x := range rep.Rerun {
+		fmt.Fprintf(w, "%-4s rerun %s: %s (exit %d, %.1fs; from %s)\n", strings.ToUpper(x.Status), x.Phase, x.Command, x.ExitCode, x.Seconds, x.Source)
+		if x.Status != "ok" && x.Output != "" {
+			for _, l := range strings.Split(x.Output, "\n") {
+				fmt.Fprintf(w, "       %s\n", l)
+			}
+		}
+	}
+	fmt.Fprintf(w, "range: %s\n", rep.How)
+	if rep.Baseline != "" {
+		fmt.Fprintf(w, "trusted: %s\n", rep.Baseline)
+	}
+	for _, f := range rep.Fetched {
+		fmt.Fprintf(w, "fetched: %s\n", f)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 }

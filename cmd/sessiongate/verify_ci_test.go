@@ -199,6 +199,12 @@ func (w *ciWorld) pullRef(t *testing.T, n, headRepo, head string) string {
 func (w *ciWorld) checkout(t *testing.T, name string, shallow bool, sha string, refspecs ...string) string {
 	t.Helper()
 	ci := filepath.Join(w.dir, name)
+	for i := 2; ; i++ { // the same checkout again, for another case
+		if _, err := os.Stat(ci); os.IsNotExist(err) {
+			break
+		}
+		ci = filepath.Join(w.dir, name+"-"+strconv.Itoa(i))
+	}
 	w.git(t, w.dir, "init", "-q", ci)
 	w.git(t, ci, "remote", "add", "origin", "file://"+w.remote)
 	args := []string{"fetch", "-q", "--no-tags"}
@@ -260,6 +266,7 @@ func TestVerifyCIRanges(t *testing.T) {
 		code    int
 		want    []string // regexps stdout (exit 0/1) or stderr (exit 2) must match
 		notWant []string
+		after   func(t *testing.T)
 	}
 	pr := func(n int, merge, head string, shallow bool) func(t *testing.T) string {
 		return func(t *testing.T) string {
@@ -327,6 +334,26 @@ func TestVerifyCIRanges(t *testing.T) {
 			dir:  func(t *testing.T) string { return w.checkout(t, "bare-branch", false, w.copied, all...) },
 			want: []string{`(?m)^3 commit\(s\) in origin/main\.\.HEAD`}},
 	}
+	// Speaks GitHub: annotations on stdout and the job summary appended.
+	summary := filepath.Join(w.dir, "step-summary.md")
+	if err := os.WriteFile(summary, []byte("earlier step\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, tc{name: "github annotations and job summary", code: 1,
+		dir:  pr(2, merge2, w.notrailer, false),
+		env:  append(gh("pull_request", w.event(t, "pr2-summary", prEvent(2, w.main, w.notrailer))), "GITHUB_STEP_SUMMARY="+summary),
+		want: []string{`(?m)^::error file=sneak\.txt,line=1,title=sessiongate verify [0-9a-f]{12}%3A sneak a change past the hooks::no Session-Id trailer`},
+		after: func(t *testing.T) {
+			b, err := os.ReadFile(summary)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, re := range []string{`^earlier step\n`, `### sessiongate verify failed: 3 commit\(s\)`, `\| ❌ \| ` + "`" + `[0-9a-f]{12}` + "`" + ` \| sneak a change`, `\| ✅ \| .* add work1\.txt`, `Range: GitHub pull_request #2`} {
+				if !regexp.MustCompile(re).Match(b) {
+					t.Errorf("job summary does not match %s:\n%s", re, b)
+				}
+			}
+		}})
 	// Re-checked in CI: the protocol, and the QA command re-run.
 	cases = append(cases,
 		tc{name: "a session under a protocol the repository never held", code: 1,
@@ -387,6 +414,9 @@ func TestVerifyCIRanges(t *testing.T) {
 				if regexp.MustCompile(re).MatchString(out) {
 					t.Errorf("output matches %s:\n%s", re, out)
 				}
+			}
+			if c.after != nil {
+				c.after(t)
 			}
 		})
 	}

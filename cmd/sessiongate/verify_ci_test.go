@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -9,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // ciWorld is an origin with main (one session) and branches made by a
@@ -394,6 +398,32 @@ func TestVerifyCIRanges(t *testing.T) {
 		},
 		env:  gh("pull_request_target", w.event(t, "pr-fork", prEvent(1, w.main, w.work2))),
 		want: []string{`(?m)^2 commit\(s\)`, `(?m)^OK .* add work1\.txt`}, notWant: []string{`Merge `}})
+	defer t.Run("action.yml replayed on a fork's pull request, shallow", func(t *testing.T) {
+		// Runs after the cases: the base repository has no records (the
+		// fork case removed them); the action fetches them from the fork.
+		src, _ := filepath.Abs(filepath.Join("..", ".."))
+		ci := w.checkout(t, "action-fork", true, merge2, "+refs/pull/2/merge:refs/remotes/pull/2/merge")
+		vals := map[string]string{
+			"github.event.pull_request.head.repo.clone_url": "file://" + w.fork,
+			"github.event.pull_request.head.repo.full_name": "contributor/project",
+			"github.repository":                             "acme/project",
+			"github.action_path":                            src,
+		}
+		sarif := filepath.Join(w.dir, "action.sarif")
+		env := append(append([]string{}, w.env...), gh("pull_request", w.event(t, "action-pr2", prEvent(2, w.main, w.notrailer)))...)
+		code, out := replayAction(t, ci, env, vals, map[string]string{"version": "source", "sarif": sarif})
+		if code != 1 {
+			t.Fatalf("the action's verify step: exit %d, want 1 (a commit without trailer)\n%s", code, out)
+		}
+		for _, re := range []string{`fetching refs/sessiongate/records from file://`, `(?m)^::error .*sneak a change`, `(?m)^OK .* add work1\.txt`} {
+			if !regexp.MustCompile(re).MatchString(out) {
+				t.Errorf("replay output does not match %s:\n%s", re, out)
+			}
+		}
+		if b, err := os.ReadFile(sarif); err != nil || !strings.Contains(string(b), `"version": "2.1.0"`) {
+			t.Errorf("no SARIF report at the sarif input's path: %v", err)
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := c.dir(t)
@@ -420,6 +450,111 @@ func TestVerifyCIRanges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// replayAction runs action.yml's bash steps in dir as the runner would:
+// ${{ }} expressions from vals, inputs from their defaults and overrides,
+// `uses:` steps skipped (setup-go: the machine's go is used), `if:` on the
+// release step's output honoured, GITHUB_PATH and GITHUB_OUTPUT as files.
+func replayAction(t *testing.T, dir string, env []string, vals, inputs map[string]string) (int, string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Inputs map[string]struct{ Default string }
+		Runs   struct {
+			Using string
+			Steps []struct {
+				Name, ID, If, Shell, Run, Uses string
+				WorkingDirectory               string `yaml:"working-directory"`
+				Env                            map[string]string
+			}
+		}
+	}
+	if err := yaml.Unmarshal(b, &action); err != nil {
+		t.Fatal(err)
+	}
+	if action.Runs.Using != "composite" {
+		t.Fatalf("action.yml runs.using = %q", action.Runs.Using)
+	}
+	for k, v := range action.Inputs {
+		if _, ok := inputs[k]; !ok {
+			inputs[k] = v.Default
+		}
+	}
+	tmp := t.TempDir()
+	pathFile, outFile := filepath.Join(tmp, "path"), filepath.Join(tmp, "output")
+	vals["runner.temp"] = tmp
+	expr := regexp.MustCompile(`\$\{\{\s*([^}]+?)\s*\}\}`)
+	subst := func(s string) string {
+		return expr.ReplaceAllStringFunc(s, func(m string) string {
+			k := expr.FindStringSubmatch(m)[1]
+			if strings.HasPrefix(k, "inputs.") {
+				return inputs[strings.TrimPrefix(k, "inputs.")]
+			}
+			v, ok := vals[k]
+			if !ok {
+				t.Fatalf("action.yml uses ${{ %s }}, which the replay does not know", k)
+			}
+			return v
+		})
+	}
+	var out strings.Builder
+	for _, st := range action.Runs.Steps {
+		if st.Uses != "" {
+			continue
+		}
+		if st.If != "" {
+			o, _ := os.ReadFile(outFile)
+			released := strings.Contains(string(o), "ok=true")
+			if st.If != "steps.release.outputs.ok != 'true'" {
+				t.Fatalf("replay cannot evaluate if: %s", st.If)
+			}
+			if released {
+				continue
+			}
+		}
+		if st.Shell != "bash" {
+			t.Fatalf("step %q: shell %q", st.Name, st.Shell)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "bash", "-e", "-c", st.Run)
+		cmd.Dir = dir
+		if st.WorkingDirectory != "" {
+			cmd.Dir = filepath.Join(dir, subst(st.WorkingDirectory))
+		}
+		path := os.Getenv("PATH")
+		if p, err := os.ReadFile(pathFile); err == nil {
+			for _, l := range strings.Fields(string(p)) {
+				path = l + string(os.PathListSeparator) + path
+			}
+		}
+		cmd.Env = append(append(os.Environ(), env...), "GITHUB_PATH="+pathFile, "GITHUB_OUTPUT="+outFile, "PATH="+path)
+		// The test's HOME is a temp folder: keep the go tool's caches
+		// (setup-go's job on a runner), so the build step needs no network.
+		for _, k := range []string{"GOMODCACHE", "GOCACHE", "GOPATH"} {
+			if v, err := exec.Command("go", "env", k).Output(); err == nil {
+				cmd.Env = append(cmd.Env, k+"="+strings.TrimSpace(string(v)))
+			}
+		}
+		cmd.Env = append(cmd.Env, "GOPROXY=off")
+		for k, v := range st.Env {
+			cmd.Env = append(cmd.Env, k+"="+subst(v))
+		}
+		o, err := cmd.CombinedOutput()
+		out.Write(o)
+		if err != nil {
+			code := -1
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			return code, out.String()
+		}
+	}
+	return 0, out.String()
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -20,6 +20,35 @@ type source struct {
 	template string // in-tree record path template
 	ref      string // records ref, "" when records are in the tree
 	refTip   string
+	// read holds the records preload read in one pass, by session id.
+	read map[string]recordref.Result
+}
+
+// preload reads the records of every session the commits name at once:
+// two git processes for the range, not two per session.
+func (s *source) preload(ctx context.Context, commits []gitrepo.Commit) error {
+	if s.ref == "" || s.refTip == "" {
+		return nil
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, c := range commits {
+		v := c.Trailers[TrailerSession]
+		if len(v) == 0 {
+			continue
+		}
+		id := v[len(v)-1]
+		if !seen[id] && session.ValidateID(id) == nil {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	read, err := recordref.ReadMany(ctx, s.repo.Root(), s.refTip, ids)
+	if err != nil {
+		return err
+	}
+	s.read = read
+	return nil
 }
 
 // MissingRefError is a records ref absent from this clone: CI checkouts
@@ -55,7 +84,14 @@ func (s source) load(ctx context.Context, id string) *recordCheck {
 	if s.refTip == "" {
 		return &recordCheck{path: s.ref, problems: []string{(&MissingRefError{Ref: s.ref}).Error()}}
 	}
-	b, p, err := recordref.Read(ctx, s.repo.Root(), s.refTip, id)
+	var b []byte
+	var p string
+	var err error
+	if r, ok := s.read[id]; ok {
+		b, p, err = r.Body, r.Path, r.Err
+	} else {
+		b, p, err = recordref.Read(ctx, s.repo.Root(), s.refTip, id)
+	}
 	name := s.ref + ":" + p
 	rc := &recordCheck{path: name}
 	switch {

@@ -124,6 +124,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			return nil, &MissingRefError{Ref: src.ref}
 		}
 	}
+	if err := src.preload(ctx, commits); err != nil {
+		return nil, err
+	}
 	records := map[string]*recordCheck{}
 	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs}
 	for _, c := range commits {

@@ -381,12 +381,13 @@ type Commit struct {
 }
 
 // Log lists the commits of a revision range (anything `git log` takes,
-// e.g. "origin/main..HEAD"), oldest first, in one git process.
+// e.g. "origin/main..HEAD"), oldest first, in one git process, without
+// their files (Files: FilesOf, for the few commits that need them).
 func (r *Repo) Log(ctx context.Context, rng string) ([]Commit, error) {
 	if strings.HasPrefix(rng, "-") {
 		return nil, fmt.Errorf("bad revision range %q", rng)
 	}
-	b, err := run(ctx, r.root, "log", "--reverse", "--no-renames", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f", "--name-only", rng, "--")
+	b, err := run(ctx, r.root, "log", "--reverse", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f", rng, "--")
 	if err != nil {
 		if strings.Contains(err.Error(), "bad revision") {
 			if depth, shallow := r.shallowDepth(ctx); shallow {

@@ -73,6 +73,43 @@ func (r *Repo) FetchRevs(ctx context.Context, remote string, opts []string, revs
 	return nil
 }
 
+// FilesOf fills in the changed files of the given commits (a merge: none)
+// with one `git diff-tree --stdin`: diffing every commit of a long range
+// costs more than the log itself, and only a few commits need their files.
+func (r *Repo) FilesOf(ctx context.Context, commits []*Commit) error {
+	if len(commits) == 0 {
+		return nil
+	}
+	var in strings.Builder
+	by := map[string]*Commit{}
+	for _, c := range commits {
+		in.WriteString(c.SHA + "\n")
+		by[c.SHA] = c
+	}
+	cmd := exec.CommandContext(ctx, "git", "diff-tree", "--stdin", "-r", "--root", "--no-renames", "--name-only", "-z")
+	cmd.Dir = r.root
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("list the files of %d commit(s): git diff-tree: %w", len(commits), err)
+	}
+	// -z: "<sha>\0" then "<path>\0" for each file, commit after commit.
+	var cur *Commit
+	for _, f := range strings.Split(string(out), "\x00") {
+		if f = strings.TrimPrefix(f, "\n"); f == "" {
+			continue
+		}
+		if c, ok := by[f]; ok && len(f) >= 40 {
+			cur = c
+			continue
+		}
+		if cur != nil {
+			cur.Files = append(cur.Files, f)
+		}
+	}
+	return nil
+}
+
 // LogRevs is Log over revision arguments ("B", "--not", "A" ...).
 func (r *Repo) LogRevs(ctx context.Context, revs []string) ([]Commit, error) {
 	for _, v := range revs {
@@ -80,7 +117,7 @@ func (r *Repo) LogRevs(ctx context.Context, revs []string) ([]Commit, error) {
 			return nil, fmt.Errorf("bad revision %q", v)
 		}
 	}
-	args := append([]string{"log", "--reverse", "--no-renames", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f", "--name-only"}, revs...)
+	args := append([]string{"log", "--reverse", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f"}, revs...)
 	b, err := run(ctx, r.root, append(args, "--")...)
 	if err != nil {
 		return nil, fmt.Errorf("list commits %s: %w", strings.Join(revs, " "), err)

@@ -21,7 +21,7 @@ func sampleReport() *verify.Report {
 				Problems: []string{"no Session-Id trailer: the commit was made outside a session\nsecond line 100%"}},
 			{SHA: strings.Repeat("c3", 20), Subject: "history rewritten", Status: "warn", Problems: []string{"trailers copied: ..."}},
 		},
-		Rerun: []verify.RerunResult{{Phase: "QA_VALIDATION", Command: "go test ./...", Source: "sessiongate.yaml at 1a2b3c4d5e6f", Status: "fail", ExitCode: 1, Output: "FAIL x"}},
+		Rerun:    []verify.RerunResult{{Phase: "QA_VALIDATION", Command: "go test ./...", Source: "sessiongate.yaml at 1a2b3c4d5e6f", Status: "fail", ExitCode: 1, Output: "FAIL x"}},
 		Sessions: []verify.SessionSummary{{ID: "3f2a0000-0000-4000-8000-000000000000", User: "Ann <ann@example.invalid>", Protocol: strings.Repeat("e", 64), State: "COMPLETE", Gates: "6/6 passed"}},
 	}
 }
@@ -113,7 +113,7 @@ func TestFormats(t *testing.T) {
 	t.Run("gitlab code quality", func(t *testing.T) {
 		var issues []struct {
 			Severity, Fingerprint string
-			Location             struct{ Path string }
+			Location              struct{ Path string }
 		}
 		if err := json.Unmarshal([]byte(out("gitlab")), &issues); err != nil {
 			t.Fatal(err)

@@ -104,6 +104,17 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if err != nil {
 		return nil, err
 	}
+	// Files only where they matter: a commit without a trailer may be a
+	// record commit (all its files records).
+	var bare []*gitrepo.Commit
+	for i := range commits {
+		if len(commits[i].Trailers[TrailerSession]) == 0 {
+			bare = append(bare, &commits[i])
+		}
+	}
+	if err := repo.FilesOf(ctx, bare); err != nil {
+		return nil, err
+	}
 	tipSHA, err := repo.ResolveRev(ctx, rg.Head)
 	if err != nil {
 		return nil, err
@@ -131,9 +142,6 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs}
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
-		if len(c.Files) > 0 {
-			cr.File = c.Files[0]
-		}
 		ids := c.Trailers[TrailerSession]
 		snaps := c.Trailers[TrailerSnapshot]
 		switch {
@@ -163,6 +171,23 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			rep.OK = false
 		}
 		rep.Commits = append(rep.Commits, cr)
+	}
+	// Annotations point at a file of each commit that did not pass.
+	var flagged []*gitrepo.Commit
+	for i := range commits {
+		if rep.Commits[i].Status != "ok" {
+			if commits[i].Files == nil {
+				flagged = append(flagged, &commits[i])
+			}
+		}
+	}
+	if err := repo.FilesOf(ctx, flagged); err != nil {
+		return nil, err
+	}
+	for i := range commits {
+		if rep.Commits[i].Status != "ok" && len(commits[i].Files) > 0 {
+			rep.Commits[i].File = commits[i].Files[0]
+		}
 	}
 	for _, c := range rep.Commits {
 		if rc := records[c.SessionID]; rc != nil && rc.summary != nil && !slices.ContainsFunc(rep.Sessions, func(s SessionSummary) bool { return s.ID == c.SessionID }) {

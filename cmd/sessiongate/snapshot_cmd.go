@@ -90,6 +90,12 @@ else @{upstream}..HEAD; else the commits not on the default branch. When none te
 In a shallow clone it fetches what the range needs (--no-fetch: exit 2 instead).
 The report says how the range was chosen.
 
+sessiongate.yaml and the protocol are read as committed at the range's base, never from
+the commits under check; a record naming another protocol fails. --rerun runs the base's
+command gates on the head in a fresh worktree. Under GitHub Actions it also prints
+::error/::warning annotations and appends a Markdown summary to $GITHUB_STEP_SUMMARY;
+--format json|sarif|junit|github|gitlab|markdown (with --output FILE: to a file).
+
 Exit 1 on any failure. Exit 2 when the range cannot be chosen or completed, or the
 records ref is not in this clone (CI: git fetch origin
 refs/sessiongate/records:refs/sessiongate/records). Needs only git, so it runs in any CI.

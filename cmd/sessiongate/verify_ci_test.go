@@ -338,6 +338,17 @@ func TestVerifyCIRanges(t *testing.T) {
 			dir:  func(t *testing.T) string { return w.checkout(t, "bare-branch", false, w.copied, all...) },
 			want: []string{`(?m)^3 commit\(s\) in origin/main\.\.HEAD`}},
 	}
+	// A range named on the command line gets the same care in a shallow clone.
+	shallowNamed := func(t *testing.T) string {
+		return w.checkout(t, "named-shallow", true, w.notrailer, "+refs/heads/main:refs/remotes/origin/main",
+			"+refs/heads/bad-notrailer:refs/remotes/origin/bad-notrailer", recs)
+	}
+	cases = append(cases,
+		tc{name: "named range, shallow depth 1: deepened, all 3 commits checked", code: 1, args: []string{"origin/main..HEAD"},
+			dir: shallowNamed, want: []string{`(?m)^3 commit\(s\) in origin/main\.\.HEAD`, `(?m)^FAIL .* sneak a change`, `(?m)^fetched: git fetch --deepen`}},
+		tc{name: "named range, shallow depth 1, --no-fetch: exit 2", code: 2, args: []string{"--no-fetch", "origin/main..HEAD"},
+			dir: shallowNamed, want: []string{`parents are not fetched`, `fetch-depth: 0`}},
+	)
 	// Speaks GitHub: annotations on stdout and the job summary appended.
 	summary := filepath.Join(w.dir, "step-summary.md")
 	if err := os.WriteFile(summary, []byte("earlier step\n"), 0o644); err != nil {

@@ -97,6 +97,25 @@ func (r *Repo) Name() string {
 	return strings.TrimSuffix(filepath.Base(r.MainRoot()), ".git")
 }
 
+// NameSource says where Name came from, for messages that compare names.
+func (r *Repo) NameSource() string {
+	if u := r.OriginURL(); urlName(u) != "" {
+		return "the last path segment of remote origin's URL " + u
+	}
+	return "the folder name of " + r.MainRoot() + " (no origin remote)"
+}
+
+// IsAncestor reports whether commit a is an ancestor of (or is) b; false
+// when either is not in the clone.
+func (r *Repo) IsAncestor(ctx context.Context, a, b string) bool {
+	if a == "" || b == "" || strings.HasPrefix(a, "-") || strings.HasPrefix(b, "-") {
+		return false
+	}
+	cmd := exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", a, b)
+	cmd.Dir = r.root
+	return cmd.Run() == nil
+}
+
 // urlName is the last segment of a remote URL, without ".git":
 // "git@github.com:o/proj.git" and "https://host/o/proj" both give "proj".
 func urlName(u string) string {
@@ -362,12 +381,13 @@ type Commit struct {
 }
 
 // Log lists the commits of a revision range (anything `git log` takes,
-// e.g. "origin/main..HEAD"), oldest first, in one git process.
+// e.g. "origin/main..HEAD"), oldest first, in one git process, without
+// their files (Files: FilesOf, for the few commits that need them).
 func (r *Repo) Log(ctx context.Context, rng string) ([]Commit, error) {
 	if strings.HasPrefix(rng, "-") {
 		return nil, fmt.Errorf("bad revision range %q", rng)
 	}
-	b, err := run(ctx, r.root, "log", "--reverse", "--no-renames", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f", "--name-only", rng, "--")
+	b, err := run(ctx, r.root, "log", "--reverse", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f", rng, "--")
 	if err != nil {
 		if strings.Contains(err.Error(), "bad revision") {
 			if depth, shallow := r.shallowDepth(ctx); shallow {

@@ -139,8 +139,17 @@ func TestVerifyRecordsRef(t *testing.T) {
 				for _, s := range m["snapshots"].([]any) {
 					s.(map[string]any)["session"].(map[string]any)["event_source"] = "sessiongate://elsewhere"
 				}
+				m["session"].(map[string]any)["start_commit"] = "0123456789abcdef0123456789abcdef01234567"
 			}))
 		}, want: `claims repository "sessiongate://elsewhere"`},
+		{name: "another repository without a start commit", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) {
+				for _, s := range m["snapshots"].([]any) {
+					s.(map[string]any)["session"].(map[string]any)["event_source"] = "sessiongate://elsewhere"
+				}
+				delete(m, "session")
+			}))
+		}, want: `the record names no start commit`},
 		{name: "snapshot id does not recompute", tamper: func(t *testing.T, dir, id string, rec []byte) {
 			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) {
 				lastSnapshot(m)["state"].(map[string]any)["violations"] = []any{"FORCED_ADVANCE:CONTEXT"}
@@ -211,5 +220,36 @@ func TestVerifyRefFallsBackToTreeRecords(t *testing.T) {
 	}
 	if !rep.OK || rep.Commits[0].Record != session.DefaultRecordPath[:len(".sessiongate/records/")]+rep.Commits[0].SessionID+".json" {
 		t.Fatalf("in-tree record after the move: %+v", rep)
+	}
+}
+
+// A rename of the remote (its last path segment) changes the name a clone
+// computes, not the records already written: they still verify, by their
+// start commit being in this history, and the report says why.
+func TestVerifyRecordsRefSurvivesRename(t *testing.T) {
+	for _, tc := range []struct {
+		name, url string
+	}{
+		{"origin renamed", "https://github.com/acme/renamed-project.git"},
+		{"origin added after the sessions", "git@example.com:acme/other.git"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo, base, _, _ := setupRef(t)
+			gittest.Git(t, repo.Root(), "remote", "add", "origin", tc.url)
+			rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := rep.Commits[0]
+			problems := strings.Join(c.Problems, "\n")
+			if !rep.OK || c.Status != "ok" {
+				t.Fatalf("renamed repository: %s\n%s", c.Status, problems)
+			}
+			for _, want := range []string{"from the last path segment of remote origin's URL " + tc.url, "start commit " + base[:12] + " is in this history"} {
+				if !strings.Contains(problems, want) {
+					t.Errorf("the report does not say %q:\n%s", want, problems)
+				}
+			}
+		})
 	}
 }

@@ -20,6 +20,35 @@ type source struct {
 	template string // in-tree record path template
 	ref      string // records ref, "" when records are in the tree
 	refTip   string
+	// read holds the records preload read in one pass, by session id.
+	read map[string]recordref.Result
+}
+
+// preload reads the records of every session the commits name at once:
+// two git processes for the range, not two per session.
+func (s *source) preload(ctx context.Context, commits []gitrepo.Commit) error {
+	if s.ref == "" || s.refTip == "" {
+		return nil
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, c := range commits {
+		v := c.Trailers[TrailerSession]
+		if len(v) == 0 {
+			continue
+		}
+		id := v[len(v)-1]
+		if !seen[id] && session.ValidateID(id) == nil {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	read, err := recordref.ReadMany(ctx, s.repo.Root(), s.refTip, ids)
+	if err != nil {
+		return err
+	}
+	s.read = read
+	return nil
 }
 
 // MissingRefError is a records ref absent from this clone: CI checkouts
@@ -55,7 +84,14 @@ func (s source) load(ctx context.Context, id string) *recordCheck {
 	if s.refTip == "" {
 		return &recordCheck{path: s.ref, problems: []string{(&MissingRefError{Ref: s.ref}).Error()}}
 	}
-	b, p, err := recordref.Read(ctx, s.repo.Root(), s.refTip, id)
+	var b []byte
+	var p string
+	var err error
+	if r, ok := s.read[id]; ok {
+		b, p, err = r.Body, r.Path, r.Err
+	} else {
+		b, p, err = recordref.Read(ctx, s.repo.Root(), s.refTip, id)
+	}
 	name := s.ref + ":" + p
 	rc := &recordCheck{path: name}
 	switch {
@@ -72,5 +108,19 @@ func (s source) load(ctx context.Context, id string) *recordCheck {
 		rc.problems = append(rc.problems, fmt.Sprintf("record %s skipped: %v", name, err))
 		return rc
 	}
-	return checkRecord(rc, b, id, session.EventSource(s.repo.Name()))
+	return checkRecord(rc, b, id, s.identity(ctx))
+}
+
+// identity is how a ref record is told to be this repository's: by the
+// name in its snapshots' event_source (what every record carries), or,
+// when that name differs (the remote was renamed, or this is a fork under
+// another name), by its start commit being in this history: commit ids
+// survive renames; a record from another project names a commit this
+// history does not hold.
+func (s source) identity(ctx context.Context) *identity {
+	return &identity{
+		eventSource: session.EventSource(s.repo.Name()),
+		nameFrom:    s.repo.NameSource(),
+		inHistory:   func(sha string) bool { return isHex(sha) && s.repo.IsAncestor(ctx, sha, s.tip) },
+	}
 }

@@ -12,9 +12,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
@@ -42,6 +44,9 @@ type Options struct {
 	// own `git verify-commit` does not accept (gpg, or ssh with
 	// gpg.ssh.allowedSignersFile).
 	RequireSigned bool
+	// Baseline, when set, is the config and protocol committed at the
+	// range's base: every record must name that protocol.
+	Baseline *Baseline
 }
 
 // CommitReport is the verdict on one commit.
@@ -51,40 +56,74 @@ type CommitReport struct {
 	SessionID  string   `json:"session_id,omitempty"`
 	SnapshotID string   `json:"snapshot_id,omitempty"`
 	Record     string   `json:"record,omitempty"`
-	Status     string   `json:"status"` // ok, warn, fail
+	File       string   `json:"file,omitempty"` // its first changed file, where annotations point
+	Status     string   `json:"status"`         // ok, warn, fail
 	Problems   []string `json:"problems"`
 }
 
 // Report is the whole run.
 type Report struct {
-	Range   string         `json:"range"`
-	Tip     string         `json:"tip"`
-	OK      bool           `json:"ok"`
-	Commits []CommitReport `json:"commits"`
+	Range   string   `json:"range"`
+	How     string   `json:"how"`               // how the range was chosen
+	Fetched []string `json:"fetched,omitempty"` // fetches that completed a shallow clone
+	// Baseline says where the config and protocol verify trusted came from.
+	Baseline string           `json:"baseline,omitempty"`
+	Rerun    []RerunResult    `json:"rerun,omitempty"`
+	Notes    []string         `json:"notes,omitempty"`
+	Sessions []SessionSummary `json:"sessions,omitempty"` // the sessions behind the range
+	Tip      string           `json:"tip"`
+	OK       bool             `json:"ok"`
+	Commits  []CommitReport   `json:"commits"`
 }
 
 // Run verifies every commit of rng. Records are read from the tip of the
 // range: the session record is committed when the session ends, after the
 // commits it covers.
 func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Report, error) {
-	if opts.RecordPath == "" {
-		opts.RecordPath = session.DefaultRecordPath
-	}
-	commits, err := repo.Log(ctx, rng)
-	if err != nil {
-		return nil, err
-	}
 	tip := "HEAD"
 	if i := strings.LastIndex(rng, ".."); i >= 0 && strings.TrimLeft(rng[i:], ".") != "" {
 		tip = strings.TrimLeft(rng[i:], ".")
 	} else if !strings.Contains(rng, "..") && rng != "" {
 		tip = rng
 	}
-	tipSHA, err := repo.ResolveRev(ctx, tip)
+	return RunRange(ctx, repo, Named(rng, tip), opts)
+}
+
+// RunRange verifies every commit of a range (ChooseRange's, or one named).
+func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) (*Report, error) {
+	if opts.RecordPath == "" {
+		opts.RecordPath = session.DefaultRecordPath
+	}
+	var commits []gitrepo.Commit
+	var err error
+	if rg.named {
+		commits, err = repo.Log(ctx, rg.Revs[0]) // its shallow-clone message
+	} else {
+		commits, err = repo.LogRevs(ctx, rg.Revs)
+	}
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Range: rng, Tip: tipSHA, OK: true, Commits: []CommitReport{}}
+	// Files only where they matter: a commit without a trailer may be a
+	// record commit (all its files records).
+	var bare []*gitrepo.Commit
+	for i := range commits {
+		if len(commits[i].Trailers[TrailerSession]) == 0 {
+			bare = append(bare, &commits[i])
+		}
+	}
+	if err := repo.FilesOf(ctx, bare); err != nil {
+		return nil, err
+	}
+	tipSHA, err := repo.ResolveRev(ctx, rg.Head)
+	if err != nil {
+		return nil, err
+	}
+	rng := rg.Text
+	rep := &Report{Range: rng, How: rg.How, Fetched: rg.Fetched, Tip: tipSHA, OK: true, Commits: []CommitReport{}}
+	if bl := opts.Baseline; bl != nil {
+		rep.Baseline = bl.describe()
+	}
 	src := source{repo: repo, tip: tipSHA, template: opts.RecordPath}
 	if session.IsRecordRef(opts.RecordPath) {
 		// Commits from before a move to the ref keep their in-tree records.
@@ -96,7 +135,11 @@ func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Re
 			return nil, &MissingRefError{Ref: src.ref}
 		}
 	}
+	if err := src.preload(ctx, commits); err != nil {
+		return nil, err
+	}
 	records := map[string]*recordCheck{}
+	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs}
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
 		ids := c.Trailers[TrailerSession]
@@ -116,7 +159,7 @@ func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Re
 			if len(snaps) > 0 {
 				cr.SnapshotID = snaps[len(snaps)-1]
 			}
-			checkCommit(ctx, src, opts, records, &cr)
+			checkCommit(ctx, src, opts, trust, records, &cr)
 		}
 		if opts.RequireSigned {
 			if err := repo.VerifyCommit(ctx, c.SHA); err != nil {
@@ -129,21 +172,46 @@ func Run(ctx context.Context, repo *gitrepo.Repo, rng string, opts Options) (*Re
 		}
 		rep.Commits = append(rep.Commits, cr)
 	}
+	// Annotations point at a file of each commit that did not pass.
+	var flagged []*gitrepo.Commit
+	for i := range commits {
+		if rep.Commits[i].Status != "ok" {
+			if commits[i].Files == nil {
+				flagged = append(flagged, &commits[i])
+			}
+		}
+	}
+	if err := repo.FilesOf(ctx, flagged); err != nil {
+		return nil, err
+	}
+	for i := range commits {
+		if rep.Commits[i].Status != "ok" && len(commits[i].Files) > 0 {
+			rep.Commits[i].File = commits[i].Files[0]
+		}
+	}
+	for _, c := range rep.Commits {
+		if rc := records[c.SessionID]; rc != nil && rc.summary != nil && !slices.ContainsFunc(rep.Sessions, func(s SessionSummary) bool { return s.ID == c.SessionID }) {
+			rep.Sessions = append(rep.Sessions, *rc.summary)
+		}
+	}
 	return rep, nil
 }
 
 // recordCheck caches what one session record says.
 type recordCheck struct {
-	path     string
-	ids      map[string]bool // recomputed snapshot ids
-	problems []string        // problems of the record as a whole
+	path      string
+	ids       map[string]bool // recomputed snapshot ids
+	problems  []string        // problems of the record as a whole
+	notes     []string        // what a reader should know, not failures
+	protocols []string        // the protocol sha256s its snapshots name
+	summary   *SessionSummary // for the job summary
 	// commits and bypassed hold sha256(commit id) of the commits the
 	// session's hooks saw land (observed commit_sha evidence) and of those
 	// that landed without a passing pre-commit (bypass_commit).
 	commits, bypassed map[string]bool
 }
 
-func checkCommit(ctx context.Context, src source, opts Options, cache map[string]*recordCheck, cr *CommitReport) {
+func checkCommit(ctx context.Context, src source, opts Options, trust *protocolTrust, cache map[string]*recordCheck, cr *CommitReport) {
 	fail := func(format string, a ...any) {
 		cr.Status = "fail"
 		cr.Problems = append(cr.Problems, fmt.Sprintf(format, a...))
@@ -156,11 +224,17 @@ func checkCommit(ctx context.Context, src source, opts Options, cache map[string
 	if !ok {
 		rc = src.load(ctx, cr.SessionID)
 		cache[cr.SessionID] = rc
+		for _, sha := range rc.protocols {
+			if p := trust.check(ctx, sha); p != "" {
+				rc.problems = append(rc.problems, rc.path+": "+p)
+			}
+		}
 	}
 	cr.Record = rc.path
 	for _, p := range rc.problems {
 		fail("%s", p)
 	}
+	cr.Problems = append(cr.Problems, rc.notes...)
 	if rc.ids == nil {
 		return
 	}
@@ -208,13 +282,20 @@ func loadTreeRecord(ctx context.Context, repo *gitrepo.Repo, tip, template, id s
 		rc.problems = append(rc.problems, err.Error())
 		return rc
 	}
-	return checkRecord(rc, b, id, "")
+	return checkRecord(rc, b, id, nil)
+}
+
+// identity tells a record of this repository (source.identity).
+type identity struct {
+	eventSource string                // sessiongate://<name> of this clone
+	nameFrom    string                // where the name came from
+	inHistory   func(sha string) bool // sha is a commit of this history
 }
 
 // checkRecord parses and checks a record's bytes. A record that fails a
 // check of its own (parse, session, repository, snapshot ids) gets no ids,
 // so no commit can lean on it: it is reported, never trusted.
-func checkRecord(rc *recordCheck, b []byte, id, eventSource string) *recordCheck {
+func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordCheck {
 	rel := rc.path
 	var rec snapshot.Record
 	if err := json.Unmarshal(b, &rec); err != nil {
@@ -225,12 +306,26 @@ func checkRecord(rc *recordCheck, b []byte, id, eventSource string) *recordCheck
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: record is for session %q with %d snapshots", rel, rec.SessionID, len(rec.Snapshots)))
 		return rc
 	}
-	if eventSource != "" {
+	if who != nil {
 		for i, p := range rec.Snapshots {
-			if p.Session.EventSource != eventSource {
-				rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d claims repository %q, not this repository (%s): skipped", rel, i, p.Session.EventSource, eventSource))
-				return rc
+			if p.Session.EventSource == who.eventSource {
+				continue
 			}
+			start := ""
+			if rec.Session != nil {
+				start = rec.Session.StartCommit
+			}
+			if who.inHistory(start) {
+				rc.notes = append(rc.notes, fmt.Sprintf("%s: recorded as repository %q; this repository is %s (from %s): the same repository, since the session's start commit %s is in this history (a rename or a fork)",
+					rel, p.Session.EventSource, who.eventSource, who.nameFrom, shorten.SHA(start)))
+				break
+			}
+			why := "the record names no start commit"
+			if start != "" {
+				why = fmt.Sprintf("its start commit %s is not in this history", shorten.SHA(start))
+			}
+			rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d claims repository %q, not this repository (%s, from %s), and %s: skipped", rel, i, p.Session.EventSource, who.eventSource, who.nameFrom, why))
+			return rc
 		}
 	}
 	rc.ids = map[string]bool{}
@@ -245,6 +340,9 @@ func checkRecord(rc *recordCheck, b []byte, id, eventSource string) *recordCheck
 			case ev.Kind == session.EvidenceBypassCommit:
 				rc.bypassed[ev.SHA256] = true
 			}
+		}
+		if sha := p.State.ProtocolSHA256; sha != "" && !slices.Contains(rc.protocols, sha) {
+			rc.protocols = append(rc.protocols, sha)
 		}
 		if p.Session.SessionID != id {
 			rc.problems = append(rc.problems, fmt.Sprintf("%s: snapshot %d belongs to session %s", rel, i, p.Session.SessionID))
@@ -261,6 +359,7 @@ func checkRecord(rc *recordCheck, b []byte, id, eventSource string) *recordCheck
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: envelope id %s does not match the recomputed final snapshot %s (record edited)", rel, rec.Envelope.Snapshot.StateSnapshotID, last))
 	}
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
+	rc.summary = summarize(&rec, final)
 	if final.State != string(session.StateComplete) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: the session ended %s, not COMPLETE", rel, final.State))
 	}
@@ -271,6 +370,49 @@ func checkRecord(rc *recordCheck, b []byte, id, eventSource string) *recordCheck
 		}
 	}
 	return rc
+}
+
+// SessionSummary is one session behind the range, for the job summary.
+type SessionSummary struct {
+	ID         string `json:"id"`
+	User       string `json:"user,omitempty"` // who ran it (name <email>, host)
+	Protocol   string `json:"protocol_sha256"`
+	State      string `json:"state"`
+	Gates      string `json:"gates"` // e.g. "5/6 passed, 1 skipped"
+	Violations int    `json:"violations"`
+	Forced     int    `json:"forced_advances"`
+}
+
+func summarize(rec *snapshot.Record, final snapshot.State) *SessionSummary {
+	s := &SessionSummary{ID: rec.SessionID, Protocol: final.ProtocolSHA256, State: final.State, Violations: len(final.Violations)}
+	if m := rec.Session; m != nil {
+		s.User = strings.TrimSpace(m.UserName + " <" + m.UserEmail + ">")
+		if m.UserEmail == "" {
+			s.User = m.UserName
+		}
+		if m.Host != "" {
+			s.User += " on " + m.Host
+		}
+	}
+	passed, skipped := 0, 0
+	for _, ph := range final.Phases {
+		switch ph.Status {
+		case string(session.PhasePassed):
+			passed++
+		case string(session.PhaseSkipped):
+			skipped++
+		case string(session.PhaseForced):
+			s.Forced++
+		}
+	}
+	s.Gates = fmt.Sprintf("%d/%d passed", passed, len(final.Phases))
+	if skipped > 0 {
+		s.Gates += fmt.Sprintf(", %d skipped", skipped)
+	}
+	if s.Forced > 0 {
+		s.Gates += fmt.Sprintf(", %d forced", s.Forced)
+	}
+	return s
 }
 
 // onlyRecords reports whether every file a commit touched is a session record.

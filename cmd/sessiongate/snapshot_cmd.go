@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -63,22 +66,39 @@ func newSnapshotCmd(a *app) *cobra.Command {
 }
 
 func newVerifyCmd(a *app) *cobra.Command {
-	var asJSON, requireSigned bool
+	var asJSON, requireSigned, noFetch, rerun bool
+	var format, output string
 	cmd := &cobra.Command{
 		Use:   "verify [REV-RANGE]",
 		Short: "Check commits' session trailers against the session records (no database needed)",
-		Long: `For each commit in REV-RANGE (default: @{upstream}..HEAD, else HEAD), check
-its Session-Id and Session-Snapshot trailers: the session record exists (on the
-records ref when session_record names one, refs/sessiongate/records; else, and for
-sessions recorded before a move to the ref, in the tree at the tip of the range),
-its snapshots recompute to their ids, the trailer
-names one of them, and the session ended COMPLETE with every BLOCKING and
-REQUIRED gate passed, and the record lists the commit (a commit carrying copied
-trailers fails: "trailers copied"). Commits without trailers fail or warn (config
+		Long: `For each commit in REV-RANGE check its Session-Id and Session-Snapshot trailers: the
+session record exists (on the records ref when session_record names one,
+refs/sessiongate/records; else, and for sessions recorded before a move to the ref, in
+the tree at the tip of the range), its snapshots recompute to their ids, the trailer
+names one of them, the session ended COMPLETE with every BLOCKING and REQUIRED gate
+passed, and the record lists the commit (a commit carrying copied trailers fails:
+"trailers copied"). Commits without trailers fail or warn (config
 verify.missing_trailer). --require-signed also checks each commit's signature with
-git verify-commit. Exit 1 on any failure. Exit 2 when the records ref is not in
-this clone (CI: git fetch origin refs/sessiongate/records:refs/sessiongate/records).
-Needs only git, so it runs in any CI.
+git verify-commit.
+
+With no REV-RANGE the range comes from the CI: GitHub Actions' event
+(GITHUB_EVENT_PATH: a push's before..after, a new branch's commits not on the default
+branch, a pull request's base.sha..head.sha, never GitHub's merge commit), GitLab CI's
+CI_MERGE_REQUEST_DIFF_BASE_SHA..CI_COMMIT_SHA or CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA;
+else @{upstream}..HEAD; else the commits not on the default branch. When none tells
+(HEAD on the default branch, no CI event) it exits 2 rather than check fewer commits.
+In a shallow clone it fetches what the range needs (--no-fetch: exit 2 instead).
+The report says how the range was chosen.
+
+sessiongate.yaml and the protocol are read as committed at the range's base, never from
+the commits under check; a record naming another protocol fails. --rerun runs the base's
+command gates on the head in a fresh worktree. Under GitHub Actions it also prints
+::error/::warning annotations and appends a Markdown summary to $GITHUB_STEP_SUMMARY;
+--format json|sarif|junit|github|gitlab|markdown (with --output FILE: to a file).
+
+Exit 1 on any failure. Exit 2 when the range cannot be chosen or completed, or the
+records ref is not in this clone (CI: git fetch origin
+refs/sessiongate/records:refs/sessiongate/records). Needs only git, so it runs in any CI.
 What this proves and what it does not: docs/security.md.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {
@@ -91,35 +111,96 @@ What this proves and what it does not: docs/security.md.`,
 			if err != nil {
 				return err
 			}
-			rng := ""
+			var rg *verify.Range
 			if len(argv) == 1 {
-				rng = argv[0]
-			} else if _, err := r.ResolveRev(ctx, "@{upstream}"); err == nil {
-				rng = "@{upstream}..HEAD"
-			} else {
-				rng = "HEAD^!"
-				if _, err := r.ResolveRev(ctx, "HEAD^"); err != nil {
-					rng = "HEAD"
-				}
+				rg = verify.Named(argv[0], rangeTip(argv[0]))
+			} else if rg, err = verify.ChooseRange(ctx, r, os.Getenv); err != nil {
+				return usage(fmt.Errorf("choose the range to verify: %w", err))
 			}
-			rep, err := verify.Run(ctx, r, rng, verify.Options{RecordPath: cfg.SessionRecord, MissingTrailer: cfg.Verify.MissingTrailer,
-				Unrecorded: cfg.Verify.Unrecorded, RequireSigned: requireSigned || cfg.Verify.RequireSigned})
+			if err := rg.Complete(ctx, r, !noFetch); err != nil {
+				return usage(err)
+			}
+			rng := rg.Text
+			// The config and protocol verify trusts are the base's: the
+			// commits under check could relax the one in the work tree.
+			base, err := rg.BaseCommit(ctx, r)
+			if err != nil {
+				return usage(fmt.Errorf("find the range's base: %w", err))
+			}
+			bl, err := verify.BaselineAt(ctx, r, base)
 			if err != nil {
 				return usage(err)
 			}
+			vc := bl.Config
+			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vc.Verify.MissingTrailer,
+				Unrecorded: vc.Verify.Unrecorded, RequireSigned: requireSigned || vc.Verify.RequireSigned, Baseline: bl})
+			if err != nil {
+				return usage(err)
+			}
+			if bl.Rev != "" && (cfg.Verify != vc.Verify || cfg.SessionRecord != vc.SessionRecord) {
+				rep.Notes = append(rep.Notes, "the work tree's sessiongate.yaml changes verify's settings; they apply once merged, so this run uses the base's")
+			}
+			if rerun {
+				res, err := verify.Rerun(ctx, r, bl, rep.Tip, time.Duration(vc.CommandTimeout))
+				if err != nil {
+					return usage(err)
+				}
+				rep.Rerun = res
+				for _, x := range res {
+					if x.Status == "fail" {
+						rep.OK = false
+					}
+				}
+			}
 			w := c.OutOrStdout()
 			if asJSON {
-				if err := writeJSON(w, rep); err != nil {
+				format = "json"
+			}
+			if !slices.Contains(verify.Formats, format) {
+				return usage(fmt.Errorf("--format %q: want one of %s", format, strings.Join(verify.Formats, ", ")))
+			}
+			if output != "" {
+				// The machine format to a file, the text report to stdout.
+				f, err := os.Create(output)
+				if err != nil {
+					return usage(fmt.Errorf("--output: %w", err))
+				}
+				err = verify.Write(f, rep, format)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					return usage(fmt.Errorf("write %s: %w", output, err))
+				}
+				format = "text"
+			}
+			if format != "text" {
+				if err := verify.Write(w, rep, format); err != nil {
 					return err
 				}
 			} else {
-				for _, cr := range rep.Commits {
-					fmt.Fprintf(w, "%-4s %.12s %s\n", strings.ToUpper(cr.Status), cr.SHA, oneLine(cr.Subject, 60))
-					for _, p := range cr.Problems {
-						fmt.Fprintf(w, "       %s\n", p)
+				writeVerifyText(w, rep)
+			}
+			if os.Getenv("GITHUB_ACTIONS") == "true" {
+				// Annotations on the run and the PR, and the job summary.
+				if format != "github" {
+					if err := verify.GitHubAnnotations(w, rep); err != nil {
+						return err
 					}
 				}
-				fmt.Fprintf(w, "%d commit(s) in %s\n", len(rep.Commits), rng)
+				if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+					f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+					if err != nil {
+						return usage(fmt.Errorf("GITHUB_STEP_SUMMARY: %w", err))
+					}
+					err = verify.Markdown(f, rep)
+					if cerr := f.Close(); err == nil {
+						err = cerr
+					}
+					if err != nil {
+						return usage(fmt.Errorf("write the job summary: %w", err))
+					}
+				}
 			}
 			if !rep.OK {
 				return &exitError{code: exitBlocked, err: fmt.Errorf("verify failed for %s", rng)}
@@ -127,7 +208,53 @@ What this proves and what it does not: docs/security.md.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (--format json)")
+	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(verify.Formats, ", ")+" (github: ::error annotations; gitlab: Code Quality JSON; markdown: a job summary or PR comment)")
+	cmd.Flags().StringVar(&output, "output", "", "write the --format report to this file and the text report to stdout")
+	cmd.Flags().BoolVar(&rerun, "rerun", false, "run the command gates (commands: of sessiongate.yaml, command checks of the protocol) as committed at the range's base, on the head, in a fresh worktree; a failure fails verify")
+	cmd.Flags().BoolVar(&noFetch, "no-fetch", false, "never fetch: in a shallow clone missing commits are an error (exit 2), not fetched")
 	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "fail every commit whose signature `git verify-commit` does not accept (config verify.require_signed)")
 	return cmd
+}
+
+// rangeTip is the commit a named range ends at ("A..B" -> B, "A.." -> HEAD).
+func rangeTip(rng string) string {
+	if i := strings.LastIndex(rng, ".."); i >= 0 {
+		if t := strings.TrimLeft(rng[i:], "."); t != "" {
+			return t
+		}
+		return "HEAD"
+	}
+	if strings.HasSuffix(rng, "^!") {
+		return strings.TrimSuffix(rng, "^!")
+	}
+	return rng
+}
+
+func writeVerifyText(w io.Writer, rep *verify.Report) {
+	for _, cr := range rep.Commits {
+		fmt.Fprintf(w, "%-4s %.12s %s\n", strings.ToUpper(cr.Status), cr.SHA, oneLine(cr.Subject, 60))
+		for _, p := range cr.Problems {
+			fmt.Fprintf(w, "       %s\n", p)
+		}
+	}
+	fmt.Fprintf(w, "%d commit(s) in %s\n", len(rep.Commits), rep.Range)
+	for _, x := range rep.Rerun {
+		fmt.Fprintf(w, "%-4s rerun %s: %s (exit %d, %.1fs; from %s)\n", strings.ToUpper(x.Status), x.Phase, x.Command, x.ExitCode, x.Seconds, x.Source)
+		if x.Status != "ok" && x.Output != "" {
+			for _, l := range strings.Split(x.Output, "\n") {
+				fmt.Fprintf(w, "       %s\n", l)
+			}
+		}
+	}
+	fmt.Fprintf(w, "range: %s\n", rep.How)
+	if rep.Baseline != "" {
+		fmt.Fprintf(w, "trusted: %s\n", rep.Baseline)
+	}
+	for _, f := range rep.Fetched {
+		fmt.Fprintf(w, "fetched: %s\n", f)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 }

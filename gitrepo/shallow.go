@@ -1,0 +1,164 @@
+package gitrepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// What verify needs to pick and complete a CI range: whether the clone is
+// shallow and where its history is cut, whether a commit is present, and
+// fetching more. Fetches go through the git CLI (credentials, protocol v2).
+
+// IsShallow reports whether the clone is shallow.
+func (r *Repo) IsShallow(ctx context.Context) (bool, error) {
+	b, err := run(ctx, r.root, "rev-parse", "--is-shallow-repository")
+	if err != nil {
+		return false, fmt.Errorf("check for a shallow clone: %w", err)
+	}
+	return strings.TrimSpace(string(b)) == "true", nil
+}
+
+// ShallowCommits are the commits whose parents this clone does not hold
+// (the shallow file): a range that lists one of them may be missing commits.
+func (r *Repo) ShallowCommits() (map[string]bool, error) {
+	b, err := os.ReadFile(filepath.Join(r.commonDir, "shallow"))
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]bool{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the shallow file: %w", err)
+	}
+	out := map[string]bool{}
+	for _, l := range strings.Fields(string(b)) {
+		out[l] = true
+	}
+	return out, nil
+}
+
+// HasCommit reports whether sha names a commit present in the clone.
+func (r *Repo) HasCommit(ctx context.Context, sha string) bool {
+	if sha == "" || strings.HasPrefix(sha, "-") {
+		return false
+	}
+	cmd := exec.CommandContext(ctx, "git", "cat-file", "-e", sha+"^{commit}")
+	cmd.Dir = r.root
+	return cmd.Run() == nil
+}
+
+// RevList lists the commits the revision arguments select (e.g. "A..B",
+// or "B", "--not", "A"), newest first.
+func (r *Repo) RevList(ctx context.Context, revs []string) ([]string, error) {
+	args := append([]string{"rev-list"}, revs...)
+	b, err := run(ctx, r.root, append(args, "--")...)
+	if err != nil {
+		return nil, fmt.Errorf("list commits %s: %w", strings.Join(revs, " "), err)
+	}
+	return strings.Fields(string(b)), nil
+}
+
+// FetchRevs fetches revisions (commit ids or refspecs) from the remote
+// with extra options (e.g. --depth=1, --deepen=50).
+func (r *Repo) FetchRevs(ctx context.Context, remote string, opts []string, revs ...string) error {
+	a := append([]string{"fetch", "--quiet", "--no-tags"}, opts...)
+	a = append(a, remote)
+	a = append(a, revs...)
+	if _, err := run(ctx, r.root, a...); err != nil {
+		return fmt.Errorf("git fetch %s %s: %w", strings.Join(opts, " "), remote+" "+strings.Join(revs, " "), err)
+	}
+	return nil
+}
+
+// FilesOf fills in the changed files of the given commits (a merge: none)
+// with one `git diff-tree --stdin`: diffing every commit of a long range
+// costs more than the log itself, and only a few commits need their files.
+func (r *Repo) FilesOf(ctx context.Context, commits []*Commit) error {
+	if len(commits) == 0 {
+		return nil
+	}
+	var in strings.Builder
+	by := map[string]*Commit{}
+	for _, c := range commits {
+		in.WriteString(c.SHA + "\n")
+		by[c.SHA] = c
+	}
+	cmd := exec.CommandContext(ctx, "git", "diff-tree", "--stdin", "-r", "--root", "--no-renames", "--name-only", "-z")
+	cmd.Dir = r.root
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("list the files of %d commit(s): git diff-tree: %w", len(commits), err)
+	}
+	// -z: "<sha>\0" then "<path>\0" for each file, commit after commit.
+	var cur *Commit
+	for _, f := range strings.Split(string(out), "\x00") {
+		if f = strings.TrimPrefix(f, "\n"); f == "" {
+			continue
+		}
+		if c, ok := by[f]; ok && len(f) >= 40 {
+			cur = c
+			continue
+		}
+		if cur != nil {
+			cur.Files = append(cur.Files, f)
+		}
+	}
+	return nil
+}
+
+// LogRevs is Log over revision arguments ("B", "--not", "A" ...).
+func (r *Repo) LogRevs(ctx context.Context, revs []string) ([]Commit, error) {
+	for _, v := range revs {
+		if strings.HasPrefix(v, "-") && v != "--not" && !strings.HasPrefix(v, "--exclude=") && v != "--remotes" {
+			return nil, fmt.Errorf("bad revision %q", v)
+		}
+	}
+	args := append([]string{"log", "--reverse", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f"}, revs...)
+	b, err := run(ctx, r.root, append(args, "--")...)
+	if err != nil {
+		return nil, fmt.Errorf("list commits %s: %w", strings.Join(revs, " "), err)
+	}
+	out, err := parseLog(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("list commits %s: %w", strings.Join(revs, " "), err)
+	}
+	return out, nil
+}
+
+// MergeBase is `git merge-base a b` ("" with no common ancestor).
+func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
+	out, err := run(ctx, r.root, "merge-base", a, b)
+	if err != nil {
+		if strings.Contains(err.Error(), "merge-base: exit status 1") {
+			return "", nil
+		}
+		return "", fmt.Errorf("merge base of %s and %s: %w", a, b, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// PathCommits lists the commits of the range that touch path.
+func (r *Repo) PathCommits(ctx context.Context, revs []string, path string) ([]string, error) {
+	args := append([]string{"log", "--format=%H"}, revs...)
+	b, err := run(ctx, r.root, append(args, "--", path)...)
+	if err != nil {
+		return nil, fmt.Errorf("list commits touching %s: %w", path, err)
+	}
+	return strings.Fields(string(b)), nil
+}
+
+// AddWorktree checks rev out, detached, in a new worktree at dir.
+func (r *Repo) AddWorktree(ctx context.Context, dir, rev string) error {
+	_, err := run(ctx, r.root, "worktree", "add", "--quiet", "--detach", dir, rev)
+	return err
+}
+
+// RemoveWorktree removes a worktree AddWorktree made.
+func (r *Repo) RemoveWorktree(ctx context.Context, dir string) error {
+	_, err := run(ctx, r.root, "worktree", "remove", "--force", dir)
+	return err
+}

@@ -1,0 +1,386 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/shorten"
+)
+
+// Range is what a run checks: the rev-list arguments, the commit whose
+// records and tree are read, and, for the report, how it was chosen.
+type Range struct {
+	Revs []string // rev-list arguments: "A..B", or "B", "--not", "A"
+	Head string   // the range's tip (a commit id once resolved)
+	Base string   // the range's base commit, "" for none (every ancestor)
+	Text string   // what the report shows, e.g. "1a2b3c4d5e6f..6f5e4d3c2b1a"
+	How  string   // how it was chosen, in a sentence
+	// Fetched lists the fetches made to complete a shallow clone.
+	Fetched []string
+	named   bool // a range from the command line: Revs[0] is git's syntax
+}
+
+// Named is a range given on the command line ("A..B", "B^!").
+func Named(rng, tip string) *Range {
+	rg := &Range{Revs: []string{rng}, Head: tip, Text: rng, How: "named on the command line", named: true}
+	if b, _, ok := strings.Cut(rng, ".."); ok && b != "" && !strings.Contains(rng, "...") {
+		rg.Base = b
+	}
+	return rg
+}
+
+// BaseCommit is the commit the range starts from, as an id: its base, or
+// the merge base of its head and what it excludes; "" for none.
+func (rg *Range) BaseCommit(ctx context.Context, repo *gitrepo.Repo) (string, error) {
+	if rg.Base != "" {
+		return repo.ResolveRev(ctx, rg.Base)
+	}
+	for i, v := range rg.Revs {
+		if v == "--not" && i+1 < len(rg.Revs) {
+			return repo.MergeBase(ctx, rg.Head, rg.Revs[i+1])
+		}
+	}
+	return "", nil
+}
+
+// EnvError is a range verify cannot choose or complete from what the
+// environment gives: exit 2 with what to set.
+type EnvError struct{ Msg string }
+
+func (e *EnvError) Error() string { return e.Msg }
+
+func envErrorf(format string, a ...any) error { return &EnvError{Msg: fmt.Sprintf(format, a...)} }
+
+const zeroSHA = "0000000000000000000000000000000000000000"
+
+func isZero(sha string) bool { return sha != "" && strings.Trim(sha, "0") == "" }
+
+// githubEvent holds the fields of GITHUB_EVENT_PATH that name commits.
+type githubEvent struct {
+	Before      string `json:"before"`
+	After       string `json:"after"`
+	Ref         string `json:"ref"`
+	PullRequest *struct {
+		Number int `json:"number"`
+		Base   struct {
+			SHA string `json:"sha"`
+			Ref string `json:"ref"`
+		} `json:"base"`
+		Head struct {
+			SHA string `json:"sha"`
+		} `json:"head"`
+	} `json:"pull_request"`
+	MergeGroup *struct {
+		BaseSHA string `json:"base_sha"`
+		HeadSHA string `json:"head_sha"`
+	} `json:"merge_group"`
+	Repository struct {
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
+}
+
+// ChooseRange picks the commits to check when none is named: the CI
+// event's (GitHub Actions, GitLab CI), else the upstream's, else those
+// not on the default branch. A range it cannot tell is an *EnvError, never
+// a guess that checks less.
+func ChooseRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) string) (*Range, error) {
+	switch {
+	case getenv("GITHUB_ACTIONS") == "true":
+		rg, err := githubRange(ctx, repo, getenv)
+		if rg != nil || err != nil {
+			return rg, err
+		}
+	case getenv("GITLAB_CI") == "true":
+		rg, err := gitlabRange(ctx, repo, getenv)
+		if rg != nil || err != nil {
+			return rg, err
+		}
+	}
+	return localRange(ctx, repo)
+}
+
+func span(base, head, how string) *Range {
+	return &Range{Revs: []string{base + ".." + head}, Base: base, Head: head,
+		Text: shorten.SHA(base) + ".." + shorten.SHA(head), How: how}
+}
+
+func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) string) (*Range, error) {
+	name, path := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
+	if path == "" {
+		return nil, envErrorf("GITHUB_ACTIONS=true but GITHUB_EVENT_PATH is unset, so the pushed commits are unknown: run verify in the workflow's job, or name a range (sessiongate verify BASE..HEAD)")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, envErrorf("read the GitHub event (GITHUB_EVENT_PATH): %v", err)
+	}
+	var ev githubEvent
+	if err := json.Unmarshal(b, &ev); err != nil {
+		return nil, envErrorf("parse the GitHub event %s: %v", path, err)
+	}
+	switch {
+	case ev.PullRequest != nil:
+		pr := ev.PullRequest
+		if pr.Base.SHA == "" || pr.Head.SHA == "" {
+			return nil, envErrorf("GitHub %s event without pull_request.base.sha and head.sha", name)
+		}
+		// GitHub checks out refs/pull/N/merge, a commit it made: the work
+		// is the PR's own commits, base..head, never HEAD.
+		return span(pr.Base.SHA, pr.Head.SHA, fmt.Sprintf("GitHub %s #%d: the pull request's own commits, pull_request.base.sha..pull_request.head.sha (not the merge commit GitHub checked out)", name, pr.Number)), nil
+	case ev.MergeGroup != nil && ev.MergeGroup.BaseSHA != "" && ev.MergeGroup.HeadSHA != "":
+		return span(ev.MergeGroup.BaseSHA, ev.MergeGroup.HeadSHA, "GitHub merge_group: merge_group.base_sha..merge_group.head_sha"), nil
+	case ev.After != "":
+		branch := strings.TrimPrefix(ev.Ref, "refs/heads/")
+		if ev.Before == "" || isZero(ev.Before) {
+			return newBranchRange(ctx, repo, ev.After, branch, ev.Repository.DefaultBranch, "GitHub push creating "+ev.Ref)
+		}
+		if isZero(ev.After) {
+			return nil, envErrorf("GitHub push event deleting %s: no commit to check", ev.Ref)
+		}
+		return span(ev.Before, ev.After, fmt.Sprintf("GitHub %s to %s: before..after from the event", name, ev.Ref)), nil
+	}
+	return nil, nil // workflow_dispatch, schedule...: no commits in the event
+}
+
+func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) string) (*Range, error) {
+	head := getenv("CI_COMMIT_SHA")
+	if base := getenv("CI_MERGE_REQUEST_DIFF_BASE_SHA"); base != "" {
+		how := "GitLab merge request !" + getenv("CI_MERGE_REQUEST_IID") + ": CI_MERGE_REQUEST_DIFF_BASE_SHA..CI_COMMIT_SHA"
+		// A merged-results pipeline runs on a merge commit GitLab made; the
+		// work is the source branch's commits.
+		if src := getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"); src != "" {
+			head = src
+			how = "GitLab merge request !" + getenv("CI_MERGE_REQUEST_IID") + ": CI_MERGE_REQUEST_DIFF_BASE_SHA..CI_MERGE_REQUEST_SOURCE_BRANCH_SHA (not the merged-results commit)"
+		}
+		if head == "" {
+			return nil, envErrorf("GitLab merge request pipeline without CI_COMMIT_SHA")
+		}
+		return span(base, head, how), nil
+	}
+	before := getenv("CI_COMMIT_BEFORE_SHA")
+	if head == "" || before == "" {
+		return nil, nil
+	}
+	if isZero(before) {
+		return newBranchRange(ctx, repo, head, getenv("CI_COMMIT_REF_NAME"), getenv("CI_DEFAULT_BRANCH"), "GitLab pipeline for a new branch "+getenv("CI_COMMIT_REF_NAME"))
+	}
+	return span(before, head, "GitLab push pipeline: CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA"), nil
+}
+
+// newBranchRange is a push that created a branch (before is all zeros): the
+// commits not on the default branch. Not "on no other branch": a commit on
+// a branch nobody merged was checked by a pipeline nobody had to pass.
+func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBranch, how string) (*Range, error) {
+	if defBranch == "" {
+		var err error
+		if defBranch, err = repo.DefaultBranch(ctx); err != nil {
+			return nil, fmt.Errorf("find the default branch: %w", err)
+		}
+	}
+	if defBranch == "" {
+		return nil, envErrorf("%s: the default branch is unknown, so which commits are new cannot be told; name a range (sessiongate verify BASE..HEAD)", how)
+	}
+	if branch == defBranch {
+		return &Range{Revs: []string{head}, Head: head, Text: shorten.SHA(head) + " and its ancestors",
+			How: how + ", the default branch: every commit"}, nil
+	}
+	ref := "refs/remotes/origin/" + defBranch
+	if _, err := repo.ResolveRev(ctx, ref); err != nil {
+		// CI clones often hold the pushed branch alone.
+		if err := repo.FetchRevs(ctx, "origin", nil, "+refs/heads/"+defBranch+":"+ref); err != nil {
+			return nil, envErrorf("%s: the default branch %s is not in this clone and fetching it failed (%v): fetch it before verify (git fetch origin %s:%s) or name a range", how, defBranch, err, defBranch, ref)
+		}
+	}
+	return &Range{Revs: []string{head, "--not", ref}, Head: head, Text: "origin/" + defBranch + ".." + shorten.SHA(head),
+		How: how + ": the commits not on the default branch " + defBranch}, nil
+}
+
+// localRange: no CI event. The upstream's range, else the commits not on
+// the default branch; when HEAD is on the default branch there is nothing
+// to tell new commits by, and saying "0 commits, OK" would pass pushed
+// commits unchecked.
+func localRange(ctx context.Context, repo *gitrepo.Repo) (*Range, error) {
+	if up, err := repo.ResolveRev(ctx, "@{upstream}"); err == nil {
+		return &Range{Revs: []string{"@{upstream}..HEAD"}, Head: "HEAD", Base: up, Text: "@{upstream}..HEAD", How: "the upstream of the current branch: @{upstream}..HEAD"}, nil
+	}
+	head, err := repo.ResolveRev(ctx, "HEAD")
+	if err != nil {
+		return nil, envErrorf("HEAD has no commit: nothing to verify")
+	}
+	def, err := repo.DefaultBranch(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("find the default branch: %w", err)
+	}
+	refs := []string{"refs/remotes/origin/" + def, "refs/heads/" + def}
+	if def == "" {
+		// A CI clone (git init + fetch) has no origin/HEAD and no local branch.
+		refs = []string{"refs/remotes/origin/main", "refs/remotes/origin/master"}
+	}
+	for _, ref := range refs {
+		tip, err := repo.ResolveRev(ctx, ref)
+		if err != nil {
+			continue
+		}
+		mb, err := repo.MergeBase(ctx, head, tip)
+		if err != nil {
+			return nil, err
+		}
+		if mb == head {
+			break
+		}
+		if mb == "" {
+			return nil, envErrorf("HEAD shares no history with %s in this clone (shallow?): name a range, or fetch the history (git fetch --unshallow)", ref)
+		}
+		return &Range{Revs: []string{head, "--not", ref}, Head: head, Base: mb, Text: strings.TrimPrefix(strings.TrimPrefix(ref, "refs/remotes/"), "refs/heads/") + "..HEAD",
+			How: "no CI event and no upstream: the commits of HEAD not on the default branch (" + ref + ")"}, nil
+	}
+	return nil, envErrorf("cannot tell which commits to check: no CI event (GITHUB_EVENT_PATH, CI_COMMIT_BEFORE_SHA, CI_MERGE_REQUEST_DIFF_BASE_SHA), "+
+		"no upstream, and HEAD (%s) is on the default branch or there is none; name the range, e.g. sessiongate verify BASE..HEAD", shorten.SHA(head))
+}
+
+// Complete makes sure the clone holds every commit of the range: in a
+// shallow clone it fetches missing ends and deepens until no commit of the
+// range is a cut-off point; when fetch is false, or fetching fails, it is
+// an *EnvError saying what to set. A commit git cannot see is a commit
+// verify would pass unchecked.
+func (rg *Range) Complete(ctx context.Context, repo *gitrepo.Repo, fetch bool) error {
+	shallow, err := repo.IsShallow(ctx)
+	if err != nil {
+		return err
+	}
+	var ends []string // commit ids the range names
+	if rg.Base != "" && isHex(rg.Base) {
+		ends = append(ends, rg.Base)
+	}
+	if isHex(rg.Head) {
+		ends = append(ends, rg.Head)
+	}
+	for _, v := range rg.Revs {
+		if v != "--not" && isHex(v) && !contains(ends, v) {
+			ends = append(ends, v)
+		}
+	}
+	var missing []string
+	for _, sha := range ends {
+		if !repo.HasCommit(ctx, sha) {
+			missing = append(missing, sha)
+		}
+	}
+	if len(missing) > 0 {
+		if !fetch {
+			return shallowError(rg, shallow, fmt.Sprintf("commit(s) %s of the range are not in this clone", shortList(missing)), nil)
+		}
+		opts := []string{}
+		if shallow {
+			opts = append(opts, "--depth=1") // the deepening below brings what lies between
+		}
+		if err := repo.FetchRevs(ctx, "origin", opts, missing...); err != nil {
+			return shallowError(rg, shallow, fmt.Sprintf("commit(s) %s of the range are not in this clone", shortList(missing)), err)
+		}
+		rg.Fetched = append(rg.Fetched, "git fetch "+strings.Join(opts, " ")+" origin "+shortList(missing))
+		if shallow, err = repo.IsShallow(ctx); err != nil {
+			return err
+		}
+	}
+	if !shallow {
+		return nil
+	}
+	// Deepen until no listed commit is a cut-off point (its parents
+	// absent): doubling, then the whole history.
+	tips := ends
+	for depth, try := 64, 0; ; try++ {
+		cut, err := cutInRange(ctx, repo, rg.Revs)
+		if err != nil {
+			return err
+		}
+		if len(cut) == 0 {
+			return nil
+		}
+		what := fmt.Sprintf("the range reaches past this shallow clone's history (commit %s's parents are not fetched)", shorten.SHA(cut[0]))
+		if !fetch {
+			return shallowError(rg, true, what, nil)
+		}
+		opts := []string{fmt.Sprintf("--deepen=%d", depth)}
+		if try >= 8 {
+			opts = []string{"--unshallow"}
+		}
+		if try > 8 {
+			return shallowError(rg, true, what, errors.New("still cut off after --unshallow"))
+		}
+		if err := repo.FetchRevs(ctx, "origin", opts, tips...); err != nil {
+			return shallowError(rg, true, what, err)
+		}
+		rg.Fetched = append(rg.Fetched, "git fetch "+opts[0]+" origin")
+		depth *= 4
+		if still, err := repo.IsShallow(ctx); err != nil || !still {
+			return err
+		}
+	}
+}
+
+// cutInRange lists the commits of the range that are shallow cut-off points.
+func cutInRange(ctx context.Context, repo *gitrepo.Repo, revs []string) ([]string, error) {
+	cuts, err := repo.ShallowCommits()
+	if err != nil || len(cuts) == 0 {
+		return nil, err
+	}
+	list, err := repo.RevList(ctx, revs)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range list {
+		if cuts[c] {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func shallowError(rg *Range, shallow bool, what string, err error) error {
+	msg := fmt.Sprintf("cannot check every commit of %s (%s): %s", rg.Text, rg.How, what)
+	if err != nil {
+		msg += "; fetching them failed: " + err.Error()
+	} else {
+		msg += " and fetching is off (--no-fetch)"
+	}
+	if shallow {
+		msg += ". Check out the whole history: GitHub Actions `actions/checkout` with `fetch-depth: 0`; GitLab CI `GIT_DEPTH: \"0\"`; or run `git fetch --unshallow origin` before verify"
+	} else {
+		msg += ". Fetch them (git fetch origin), or name a range this clone holds"
+	}
+	return &EnvError{Msg: msg}
+}
+
+func isHex(s string) bool {
+	if len(s) < 7 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(l []string, s string) bool {
+	for _, v := range l {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func shortList(l []string) string {
+	s := make([]string, len(l))
+	for i, v := range l {
+		s[i] = shorten.SHA(v)
+	}
+	return strings.Join(s, " ")
+}

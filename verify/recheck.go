@@ -1,0 +1,264 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// What CI re-checks instead of taking the local machine's word: the
+// config and protocol are the repository's as committed at the range's
+// base (the target branch, which the work under check cannot change), the
+// protocol each record names is that one, and, with --rerun, the command
+// gates run again here.
+
+// Baseline is the config and protocol a run trusts: as committed at the
+// range's base, never from the range being checked (a pull request could
+// set missing_trailer: warn, or make the QA command `true`).
+type Baseline struct {
+	Rev          string         // the commit read ("" = the work tree: no base)
+	Config       *config.Config // the config there (defaults when none)
+	ConfigFile   string         // its path, "" when the base has none
+	ProtocolPath string         // the protocol's path there, "" when none
+	ProtocolSHA  string         // hex sha256 of its bytes
+	Protocol     []byte
+	Note         string // why the base was not used, when it was not
+}
+
+// protocolHomes are where a protocol is looked for without protocol: set.
+var protocolHomes = []string{"SESSION-PROTOCOL.md", ".agents/SESSION-PROTOCOL.md", "docs/SESSION-PROTOCOL.md"}
+
+// BaselineAt reads the config and protocol committed at rev. A base
+// without a config (the range adopts sessiongate) falls back to the work
+// tree's, with a Note saying so.
+func BaselineAt(ctx context.Context, repo *gitrepo.Repo, rev string) (*Baseline, error) {
+	bl := &Baseline{Rev: rev}
+	if rev == "" {
+		return workTreeBaseline(repo, "the range has no base commit")
+	}
+	for _, name := range config.FileNames {
+		b, err := repo.ReadAt(ctx, rev, name)
+		if errors.Is(err, gitrepo.ErrNoFile) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s at the base %s: %w", name, shorten.SHA(rev), err)
+		}
+		if bl.Config, err = config.Parse(shorten.SHA(rev)+":"+name, b); err != nil {
+			return nil, fmt.Errorf("the config at the base: %w", err)
+		}
+		bl.ConfigFile = name
+		break
+	}
+	if bl.Config == nil {
+		return workTreeBaseline(repo, fmt.Sprintf("the base %s has no sessiongate.yaml (this range adopts sessiongate)", shorten.SHA(rev)))
+	}
+	homes := protocolHomes
+	if bl.Config.Protocol != "" {
+		homes = []string{filepath.ToSlash(bl.Config.Protocol)}
+	}
+	for _, p := range homes {
+		b, err := repo.ReadAt(ctx, rev, p)
+		if errors.Is(err, gitrepo.ErrNoFile) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read the protocol %s at the base %s: %w", p, shorten.SHA(rev), err)
+		}
+		sum := sha256.Sum256(b)
+		bl.ProtocolPath, bl.ProtocolSHA, bl.Protocol = p, hex.EncodeToString(sum[:]), b
+		break
+	}
+	return bl, nil
+}
+
+func (bl *Baseline) describe() string {
+	if bl.Rev == "" {
+		return bl.Note
+	}
+	s := fmt.Sprintf("config %s and protocol %s as committed at the base %s", orNone(bl.ConfigFile), orNone(bl.ProtocolPath), shorten.SHA(bl.Rev))
+	if bl.ProtocolSHA != "" {
+		s += fmt.Sprintf(" (protocol sha256 %.12s)", bl.ProtocolSHA)
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func workTreeBaseline(repo *gitrepo.Repo, why string) (*Baseline, error) {
+	c, err := config.Load(repo.Root())
+	if err != nil {
+		return nil, err
+	}
+	return &Baseline{Config: c, Note: why + ": the config is the work tree's and the record's protocol is not compared"}, nil
+}
+
+// protocolTrust answers whether a record's protocol sha is the
+// repository's, and, when not, where it came from.
+type protocolTrust struct {
+	repo *gitrepo.Repo
+	bl   *Baseline
+	revs []string
+	// inRange maps sha256 of the protocol's versions committed inside the
+	// range to the commit that made each (read on the first mismatch).
+	inRange map[string]string
+}
+
+func (t *protocolTrust) check(ctx context.Context, sha string) string {
+	if t == nil || t.bl == nil || t.bl.ProtocolSHA == "" || sha == "" || sha == t.bl.ProtocolSHA {
+		return ""
+	}
+	if t.inRange == nil {
+		t.inRange = map[string]string{}
+		if shas, err := t.repo.PathCommits(ctx, t.revs, t.bl.ProtocolPath); err == nil {
+			for _, c := range shas {
+				if b, err := t.repo.ReadAt(ctx, c, t.bl.ProtocolPath); err == nil {
+					sum := sha256.Sum256(b)
+					t.inRange[hex.EncodeToString(sum[:])] = c
+				}
+			}
+		}
+	}
+	msg := fmt.Sprintf("the session ran under protocol sha256 %.12s, not the repository's: %s at the base %s is %.12s", sha, t.bl.ProtocolPath, shorten.SHA(t.bl.Rev), t.bl.ProtocolSHA)
+	if c, ok := t.inRange[sha]; ok {
+		return msg + fmt.Sprintf("; it is the protocol as changed by %s inside this range: a protocol change binds once it is merged (land it on its own, reviewed), not in the change it would excuse", shorten.SHA(c))
+	}
+	return msg + "; the repository never held it in this range (edited before the session and never committed, or a record made elsewhere)"
+}
+
+// RerunResult is one command gate run again on the head.
+type RerunResult struct {
+	Phase    string  `json:"phase"`
+	Command  string  `json:"command"`
+	Source   string  `json:"source"` // where the command came from
+	Status   string  `json:"status"` // ok, fail, skipped
+	ExitCode int     `json:"exit_code"`
+	Output   string  `json:"output,omitempty"` // the last lines
+	Seconds  float64 `json:"seconds"`
+}
+
+// RerunCommands lists the command gates of the baseline: the commands:
+// map of its config and the command checks of its protocol, as committed
+// at the base, never the head's.
+func (bl *Baseline) RerunCommands() ([]RerunResult, error) {
+	var out []RerunResult
+	seen := map[string]bool{}
+	add := func(phase, cmd, src string) {
+		cmd = strings.TrimSpace(cmd)
+		if cmd == "" || seen[cmd] {
+			return
+		}
+		seen[cmd] = true
+		out = append(out, RerunResult{Phase: phase, Command: cmd, Source: src})
+	}
+	if bl.Config != nil {
+		phases := make([]string, 0, len(bl.Config.Commands))
+		for p := range bl.Config.Commands {
+			phases = append(phases, p)
+		}
+		sort.Strings(phases)
+		for _, p := range phases {
+			add(p, bl.Config.Commands[p], fmt.Sprintf("%s at %s: commands.%s", bl.ConfigFile, shorten.SHA(bl.Rev), p))
+		}
+	}
+	if bl.Protocol != nil {
+		spec, err := protocolspec.Parse(bl.ProtocolPath, bl.Protocol)
+		if err != nil {
+			return nil, fmt.Errorf("parse the protocol at the base: %w", err)
+		}
+		for _, ph := range spec.Phases {
+			for _, c := range ph.Checks {
+				if c.Kind == protocolspec.CheckCommand {
+					add(ph.ID, c.Arg, fmt.Sprintf("%s at %s, line %d", bl.ProtocolPath, shorten.SHA(bl.Rev), c.Line))
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// Rerun runs the baseline's command gates in a fresh worktree of head,
+// with a small environment (no agent's variables, no sessiongate
+// database): a test run faked on the agent's machine proves nothing here.
+func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, timeout time.Duration) ([]RerunResult, error) {
+	if bl.Rev == "" {
+		return nil, &EnvError{Msg: "--rerun needs a range with a base commit: the commands are read from the config and protocol committed there, never from the commits under check"}
+	}
+	cmds, err := bl.RerunCommands()
+	if err != nil {
+		return nil, err
+	}
+	if len(cmds) == 0 {
+		return nil, nil
+	}
+	dir, err := os.MkdirTemp("", "sessiongate-rerun-")
+	if err != nil {
+		return nil, fmt.Errorf("rerun: make a worktree folder: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	wt := filepath.Join(dir, "head")
+	if err := repo.AddWorktree(ctx, wt, head); err != nil {
+		return nil, fmt.Errorf("rerun: check out %s: %w", shorten.SHA(head), err)
+	}
+	defer repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
+	env := []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "CI=true", "SESSIONGATE_DB=" + filepath.Join(dir, "none.db")}
+	for _, k := range []string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "TMPDIR"} {
+		if v := os.Getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	for i := range cmds {
+		c := &cmds[i]
+		if len(protocolspec.Placeholders(c.Command)) > 0 {
+			c.Status, c.ExitCode = "skipped", -1
+			c.Output = "not re-run: the command takes the session's changed files ({changed:...}), which CI does not re-derive yet"
+			continue
+		}
+		rctx, cancel := context.WithTimeout(ctx, timeout)
+		cmd := exec.CommandContext(rctx, "sh", "-c", c.Command)
+		cmd.Dir, cmd.Env = wt, env
+		var buf bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &buf, &buf
+		start := time.Now()
+		err := cmd.Run()
+		cancel()
+		c.Seconds = time.Since(start).Seconds()
+		c.Status = "ok"
+		if err != nil {
+			c.Status, c.ExitCode = "fail", -1
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				c.ExitCode = ee.ExitCode()
+			}
+		}
+		c.Output = tail(buf.String(), 20)
+	}
+	return cmds, nil
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -273,3 +273,60 @@ func skipUnderAgent(t *testing.T) {
 		t.Skipf("the tests run under the coding agent %s (pid %d), where protocol accept refuses (as it must): run them in a terminal of your own", p.Name, p.PID)
 	}
 }
+
+// TestProtectedChangeAtEveryGate: an edit of the protocol or the config
+// that is never committed still decides nothing: session gate, advance
+// (even --force) and end each exit 1 naming the file, one PROTECTED_CHANGE
+// is recorded, and once the edit is reverted the session goes on.
+func TestProtectedChangeAtEveryGate(t *testing.T) {
+	skipUnderAgent(t)
+	edits := []struct {
+		name   string
+		change func(r *repo)
+		want   string
+	}{
+		{"config edited in the work tree", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"commands:\n  QA_VALIDATION: \"true\"\n")
+		}, "sessiongate.yaml changed"},
+		{"protocol weakened and staged only", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
+			r.git("add", "SESSION-PROTOCOL.md")
+		}, "SESSION-PROTOCOL.md"},
+		{"agent hook config created", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, ".claude", "settings.json"), `{"hooks":{}}`)
+		}, ".claude/settings.json was created"},
+	}
+	calls := [][]string{
+		{"session", "gate", "--phase", "QA_VALIDATION"},
+		{"session", "advance"},
+		{"session", "advance", "--force", "--reason", "in a hurry"},
+		{"session", "end", "--summary", "done"},
+	}
+	for _, tc := range edits {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			id := r.startWorking(r.root)
+			tc.change(r)
+			for _, call := range calls {
+				res := r.run(r.root, nil, binary, append(call, "--session", id)...)
+				if res.code != 1 || !strings.Contains(res.err, "protected files changed") || !strings.Contains(res.err, tc.want) {
+					t.Fatalf("%s: exit %d, want 1 naming %q\n%s%s", strings.Join(call, " "), res.code, tc.want, res.out, res.err)
+				}
+			}
+			v := r.showProtected(id)
+			if n := countCode(v, "PROTECTED_CHANGE"); n != 1 {
+				t.Fatalf("%d PROTECTED_CHANGE violations, want 1: %+v", n, v.Violations)
+			}
+			if n := countCode(v, "FORCED_ADVANCE"); n != 0 {
+				t.Fatalf("force went past a protected change: %+v", v.Violations)
+			}
+			// Reverted: the session goes on.
+			r.git("reset", "-q", "--hard")
+			r.git("clean", "-qfd")
+			if res := r.run(r.root, nil, binary, "session", "advance", "--session", id); res.code != 0 {
+				t.Fatalf("advance after revert: exit %d\n%s%s", res.code, res.out, res.err)
+			}
+		})
+	}
+}

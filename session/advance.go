@@ -117,6 +117,9 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if !ok {
 		return nil, invalidf("unknown phase %q: the protocol has %s", truncate(phaseID, 64), phaseIDs(spec))
 	}
+	if err := e.guardProtected(ctx, s, "validate_gate"); err != nil {
+		return nil, err
+	}
 	pol, err := e.CheckPolicy(ctx, s, "tool:validate_gate")
 	if err != nil {
 		return nil, err
@@ -254,6 +257,10 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 	}
 	if cur == len(ps)-1 || target >= len(ps) {
 		return nil, refusedf("session %s has passed every end phase: call session_end", s.ID)
+	}
+	// Before force is considered: a protected change is never forced past.
+	if err := e.guardProtected(ctx, s, "advance_phase"); err != nil {
+		return nil, err
 	}
 	res := &AdvanceResult{SessionID: s.ID, From: ps[cur].name, Warnings: []string{}, Violations: []Violation{}}
 	res.tokens = []string{"tool:advance_phase"}
@@ -619,6 +626,9 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	}
 	if s.State == StateInit {
 		return nil, refusedf("session %s is still in its start protocol (%s): finish it, or terminate the session with a reason", s.ID, s.Phase)
+	}
+	if err := e.guardProtected(ctx, s, "session_end"); err != nil {
+		return nil, err
 	}
 	pol, err := e.CheckPolicy(ctx, s, "tool:session_end")
 	if err != nil {

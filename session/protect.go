@@ -190,6 +190,9 @@ const CodeProtectedChange = "PROTECTED_CHANGE"
 const (
 	TokProtectAccept   = "protect:accept"
 	TokProtectFirstUse = "protect:first_use"
+	// TokProtectBlocked (+ ":" + the call) is a gate call refused because
+	// a protected file changed.
+	TokProtectBlocked = "protect:blocked"
 )
 
 // ErrProtectedChanged: a protected file's content is not one a person
@@ -569,33 +572,80 @@ func (e *Engine) AcceptProtected(ctx context.Context, req AcceptRequest) ([]Prot
 // config from there) or in the change being committed. Each distinct
 // change is recorded once per session as a PROTECTED_CHANGE violation.
 func (e *Engine) checkProtectedCommit(ctx context.Context, d *HookDecision, s *Session, req HookRequest) (*Violation, error) {
-	patterns, trusted, err := e.protection(ctx, req.Repo.Root(), s.RepoID)
+	why, vio, err := e.sessionProtected(ctx, s, req.Repo)
+	if err != nil || why == "" {
+		return nil, err
+	}
+	d.block("protected files", AcceptStep, why)
+	return vio, nil
+}
+
+// sessionProtected lists a running session's protected files that differ
+// from what a person accepted (work tree or index) as one sentence, and the
+// violation to record: nil when the session already has it (one per
+// distinct change, whichever gate or hook saw it first). why is "" when
+// nothing changed.
+func (e *Engine) sessionProtected(ctx context.Context, s *Session, repo Repo) (why string, vio *Violation, err error) {
+	patterns, trusted, err := e.protection(ctx, repo.Root(), s.RepoID)
 	if err != nil || len(patterns) == 0 || len(trusted) == 0 {
-		return nil, err
+		return "", nil, err
 	}
-	changes, err := currentChanges(ctx, req.Repo, patterns, trusted)
-	if err != nil {
-		return nil, err
-	}
-	if len(changes) == 0 {
-		return nil, nil
+	changes, err := currentChanges(ctx, repo, patterns, trusted)
+	if err != nil || len(changes) == 0 {
+		return "", nil, err
 	}
 	msgs := make([]string, len(changes))
 	for i, c := range changes {
 		msgs[i] = c.String()
 	}
-	why := "protected files changed during the session without a person's acceptance: " + strings.Join(msgs, "; ")
-	d.block("protected files", AcceptStep, why)
+	why = "protected files changed during the session without a person's acceptance: " + strings.Join(msgs, "; ")
 	msg := truncate(why, 1000)
 	vs, err := e.Store.ListViolations(ctx, ViolationFilter{SessionID: s.ID, Code: CodeProtectedChange, Limit: 50})
 	if err != nil {
-		return nil, fmt.Errorf("load violations: %w", err)
+		return "", nil, fmt.Errorf("load violations: %w", err)
 	}
 	for _, v := range vs {
 		if v.Message == msg {
-			return nil, nil
+			return why, nil, nil
 		}
 	}
-	return &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "protected files", Severity: SeverityHigh,
+	return why, &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "protected files", Severity: SeverityHigh,
 		Code: CodeProtectedChange, Window: WindowSession, Message: msg, CreatedAt: e.now()}, nil
+}
+
+// guardProtected refuses a gate call (validate, advance, end, an agent's
+// stop) while the session's protected files differ from what a person
+// accepted, and records the change as a PROTECTED_CHANGE violation. Gates
+// read their commands from sessiongate.yaml and their rules from the
+// protocol: checked here, before any gate runs, an edit of either in the
+// work tree can never decide a gate, whatever the level or --force. Only
+// pre-commit checked this before (issue 25.6), so an agent that never
+// committed its edit had its weakened config run the end gates.
+func (e *Engine) guardProtected(ctx context.Context, s *Session, call string) error {
+	if e.OpenRepo == nil || !s.Active() {
+		return nil
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return fmt.Errorf("open worktree %s to check protected files: %w", s.Worktree, err)
+	}
+	why, vio, err := e.sessionProtected(ctx, s, repo)
+	if err != nil {
+		return fmt.Errorf("check protected files: %w", err)
+	}
+	if why == "" {
+		return nil
+	}
+	err = e.Store.Update(ctx, func(w Writer) error {
+		if vio != nil {
+			if err := w.AddViolation(ctx, vio); err != nil {
+				return err
+			}
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: TokProtectBlocked + ":" + call, CreatedAt: e.now()})
+	})
+	if err != nil {
+		return fmt.Errorf("record protected change: %w", err)
+	}
+	return fmt.Errorf("%w: %s refused: %s; %s", ErrProtectedChanged, call, why, AcceptStep)
 }

@@ -482,6 +482,33 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (map[stri
 	return out, nil
 }
 
+// CommittedSHA256 returns, for each repository-relative path, the hex
+// sha256 of its content in HEAD, or "" when HEAD does not have it. It
+// returns nil when HEAD is unborn: nothing is committed yet.
+func (r *Repo) CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error) {
+	head, _, err := r.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	if head == "" {
+		return nil, nil
+	}
+	out := make(map[string]string, len(paths))
+	for _, p := range paths {
+		content, err := r.ReadAt(ctx, head, p)
+		switch {
+		case errors.Is(err, ErrNoFile):
+			out[p] = ""
+		case err != nil:
+			return nil, err
+		default:
+			sum := sha256.Sum256(content)
+			out[p] = hex.EncodeToString(sum[:])
+		}
+	}
+	return out, nil
+}
+
 // shallowDepth reports whether the repository is a shallow clone and how
 // many commits HEAD has in it.
 func (r *Repo) shallowDepth(ctx context.Context) (int, bool) {

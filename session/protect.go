@@ -343,8 +343,8 @@ func diffProtected(state map[string]string, trusted map[string][]string) []Prote
 
 // ProtectedChanges compares a worktree's protected files with the contents
 // a person accepted. When the repository has no accepted content yet and
-// protection is on, the current contents are recorded as accepted (first
-// use) and nothing is reported.
+// protection is on, the committed contents are recorded as accepted (first
+// use; committedState) and what differs from them is reported.
 func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedChange, error) {
 	var repoID int64
 	if r, err := e.Store.RepositoryByRoot(ctx, repo.MainRoot()); err == nil {
@@ -357,9 +357,60 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 		return nil, err
 	}
 	if len(trusted) == 0 {
-		return nil, e.trustFirstUse(ctx, repo, protectedState(repo.Root(), patterns, trusted))
+		state, err := committedState(ctx, repo, protectedState(repo.Root(), patterns, trusted))
+		if err != nil {
+			return nil, err
+		}
+		if err := e.trustFirstUse(ctx, repo, state); err != nil {
+			return nil, err
+		}
+		if trusted, err = e.trustedContents(ctx, repo); err != nil {
+			return nil, err
+		}
 	}
 	return currentChanges(ctx, repo, patterns, trusted)
+}
+
+// committedState is what first use trusts: for every protected file HEAD
+// has (or had: a deleted one), its committed content, never the work
+// tree's. An agent that replaces the protocol in the work tree before the
+// first session (or after deleting the database, which starts first use
+// again) must not get its version trusted: the edit then shows as a change
+// like any other, and the start is refused until it is committed or a
+// person accepts it. A file HEAD does not have is trusted as found (an
+// unborn repository, or `sessiongate init` before the first commit):
+// nothing committed says otherwise.
+func committedState(ctx context.Context, repo Repo, state map[string]string) (map[string]string, error) {
+	head, err := repo.CommittedSHA256(ctx, slices.Sorted(maps.Keys(state)))
+	if err != nil {
+		return nil, fmt.Errorf("read the committed protected files: %w", err)
+	}
+	out := maps.Clone(state)
+	for p, sha := range head {
+		if sha != "" {
+			out[p] = sha
+		}
+	}
+	return out, nil
+}
+
+// trustedContents loads a repository's accepted contents by path.
+func (e *Engine) trustedContents(ctx context.Context, repo Repo) (map[string][]string, error) {
+	r, err := e.Store.RepositoryByRoot(ctx, repo.MainRoot())
+	if err != nil {
+		return nil, fmt.Errorf("look up repository: %w", err)
+	}
+	rows, err := e.Store.TrustedFiles(ctx, r.ID)
+	if err != nil {
+		return nil, fmt.Errorf("load accepted protected files: %w", err)
+	}
+	trusted := map[string][]string{}
+	for _, t := range rows {
+		if !slices.Contains(trusted[t.Path], t.SHA256) {
+			trusted[t.Path] = append(trusted[t.Path], t.SHA256)
+		}
+	}
+	return trusted, nil
 }
 
 // currentChanges lists the protected files whose content in the work tree
@@ -397,7 +448,7 @@ func (e *Engine) trustFirstUse(ctx context.Context, repo Repo, state map[string]
 			return err
 		}
 		for _, p := range slices.Sorted(maps.Keys(state)) {
-			if err := w.AddTrustedFile(ctx, &TrustedFile{RepoID: r.ID, Path: p, SHA256: state[p], Source: TrustFirstUse, Via: "session start", CreatedAt: e.now()}); err != nil {
+			if err := w.AddTrustedFile(ctx, &TrustedFile{RepoID: r.ID, Path: p, SHA256: state[p], Source: TrustFirstUse, Via: "first use, as committed", CreatedAt: e.now()}); err != nil {
 				return err
 			}
 		}

@@ -482,6 +482,25 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (map[stri
 	return out, nil
 }
 
+// IsAncestor reports whether commit a is an ancestor of commit b (or b itself).
+func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
+	if strings.HasPrefix(a, "-") || strings.HasPrefix(b, "-") {
+		return false, fmt.Errorf("bad revision %q or %q", a, b)
+	}
+	cmd := exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", a, b)
+	cmd.Dir = r.root
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &ee) && ee.ExitCode() == 1:
+		return false, nil
+	default:
+		return false, fmt.Errorf("is %s an ancestor of %s: %w", shorten.SHA(a), shorten.SHA(b), err)
+	}
+}
+
 // CommittedSHA256 returns, for each repository-relative path, the hex
 // sha256 of its content in HEAD, or "" when HEAD does not have it. It
 // returns nil when HEAD is unborn: nothing is committed yet.

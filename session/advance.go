@@ -350,6 +350,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 	if err != nil {
 		return nil, fmt.Errorf("advance session: %w", err)
 	}
+	e.publishViolations(ctx, s.ID, res.violations...)
 	return res, nil
 }
 
@@ -388,7 +389,7 @@ func settle(s *Session, p *protocolspec.Phase, g GateResult, force bool, reason 
 			sev, window, decay = SeverityCritical, WindowCrossSessionDecay, DecayForcedBlocked
 		}
 		out.violation = &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: string(p.Gate) + " gate " + p.Title,
-			Severity: sev, Code: "FORCED_ADVANCE", Window: window, DecayRuns: decay, CreatedAt: now,
+			Severity: sev, Code: CodeForcedAdvance, Window: window, DecayRuns: decay, CreatedAt: now,
 			Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Gate, p.ID, truncate(reason, 300), g.Message)}
 		out.result = resultFrom(s.ID, g, PhaseForced, now)
 		out.result.Decision = "FORCED: " + truncate(reason, 200)

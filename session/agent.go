@@ -674,6 +674,7 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 	if err != nil {
 		return nil, fmt.Errorf("record stop: %w", err)
 	}
+	e.publishViolations(ctx, s.ID, pvio)
 	return v, nil
 }
 

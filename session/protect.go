@@ -698,5 +698,6 @@ func (e *Engine) guardProtected(ctx context.Context, s *Session, call string) er
 	if err != nil {
 		return fmt.Errorf("record protected change: %w", err)
 	}
+	e.publishViolations(ctx, s.ID, vio)
 	return fmt.Errorf("%w: %s refused: %s; %s", ErrProtectedChanged, call, why, AcceptStep)
 }

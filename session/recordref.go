@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,4 +85,32 @@ func stamp(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// CodeForcedAdvance is the violation of a mandatory gate skipped with force.
+const CodeForcedAdvance = "FORCED_ADVANCE"
+
+// unlaunderable are the violations that reach the records ref when they
+// are recorded, not only at session_end: a session that never ends (its
+// database deleted, a new session started in its place) would otherwise
+// take them with it (issue 25.8).
+var unlaunderable = map[string]bool{CodeBypass: true, CodeForcedAdvance: true, CodeProtectedChange: true, CodeForeignAmend: true}
+
+// publishViolations writes session id's record onto the records ref (when
+// session_record names one) if one of vs must not be laundered. The record
+// is rewritten with the final one at session_end. A failure is logged,
+// never returned: the violation is in the database either way, and a hook
+// must not fail on it.
+func (e *Engine) publishViolations(ctx context.Context, id string, vs ...*Violation) {
+	if id == "" || e.OpenRepo == nil || !IsRecordRef(e.Config.SessionRecord) ||
+		!slices.ContainsFunc(vs, func(v *Violation) bool { return v != nil && unlaunderable[v.Code] }) {
+		return
+	}
+	s, err := e.Store.GetSession(ctx, id)
+	if err == nil {
+		_, err = e.writeRecord(ctx, s)
+	}
+	if err != nil {
+		e.Logger.Warn("write the session record with its violation to the records ref", "session", id, "err", err)
+	}
 }

@@ -57,6 +57,8 @@ type Repo interface {
 	// CommittedSHA256 returns, for each path, the sha256 of its content in
 	// HEAD ("" when HEAD does not have it); nil when HEAD is unborn.
 	CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error)
+	// IsAncestor reports whether commit a is an ancestor of commit b (or b).
+	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	IdentityRepo
 	RecordRefWriter
 }

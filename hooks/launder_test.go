@@ -126,6 +126,11 @@ func TestViolationReachesRecordsRef(t *testing.T) {
 			if rec := r.git("show", recordsRef+":"+path); !strings.Contains(rec, tc.code) {
 				t.Fatal("the record went with the database")
 			}
+			// A new session in a new database carries it over from the ref.
+			out := r.sg(r.root, "session", "start", "--objective", "clean slate", "--json")
+			if !strings.Contains(out, `"carried_violations"`) || !strings.Contains(out, tc.code+" of session "+id) {
+				t.Fatalf("the new session does not carry %s of %s:\n%s", tc.code, id, out)
+			}
 		})
 	}
 }

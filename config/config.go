@@ -54,6 +54,11 @@ type Config struct {
 	Protect bool `yaml:"protect"`
 	// ProtectedPaths are extra root-anchored globs to protect.
 	ProtectedPaths []string `yaml:"protected_paths"`
+	// AcceptNonInteractive lets `sessiongate protocol accept --yes --reason`
+	// run without a terminal (a provisioning script, a container). A weaker
+	// mode (docs/security.md): honoured only while this file is itself as
+	// a person accepted it, so an agent cannot switch it on for itself.
+	AcceptNonInteractive bool `yaml:"accept_non_interactive"`
 	// AgentHooks configures `sessiongate agent-hook` (docs/agents.md).
 	AgentHooks AgentHooks `yaml:"agent_hooks"`
 

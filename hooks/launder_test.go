@@ -13,7 +13,6 @@ import (
 // the session's starting commit. Amending the session's own commit, or a
 // plain commit, is not flagged.
 func TestAmendOfForeignCommit(t *testing.T) {
-	skipUnderAgent(t)
 	tests := []struct {
 		name string
 		do   func(r *repo) string // returns the session id
@@ -73,7 +72,6 @@ func TestAmendOfForeignCommit(t *testing.T) {
 // advance are on the records ref as soon as they are detected, so deleting
 // the database does not take them away.
 func TestViolationReachesRecordsRef(t *testing.T) {
-	skipUnderAgent(t)
 	tests := []struct {
 		name string
 		do   func(r *repo, id string)

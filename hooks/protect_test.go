@@ -119,7 +119,7 @@ func TestProtectedFilesDuringSession(t *testing.T) {
 			}
 			// An agent's shell (stdin not a terminal) cannot accept quietly.
 			acc := r.run(r.root, nil, binary, "protocol", "accept", "--reason", "agent says so")
-			if acc.code != 2 || !strings.Contains(acc.err, "not a terminal") {
+			if acc.code != 2 || !strings.Contains(acc.err, "not both a terminal") {
 				t.Fatalf("accept without --yes: exit %d, want 2\n%s%s", acc.code, acc.out, acc.err)
 			}
 			// Nor behind a terminal it opened (script(1)) with its variables
@@ -127,8 +127,12 @@ func TestProtectedFilesDuringSession(t *testing.T) {
 			if underAgent := acceptUnderAgent(t, r); underAgent.code != 2 || !strings.Contains(underAgent.out+underAgent.err, "runs under the coding agent claude") { // script(1) sends both streams to its terminal
 				t.Fatalf("accept under an agent process: exit %d, want 2\n%s%s", underAgent.code, underAgent.out, underAgent.err)
 			}
-			out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "reviewed by the lead")
-			if !strings.Contains(out, "accepted") || !strings.Contains(out, "Test <test@example.com>") || !strings.Contains(out, "non-interactive (--yes)") {
+			// Nor with --yes: a script needs accept_non_interactive in an accepted config.
+			if acc := r.run(r.root, nil, binary, "protocol", "accept", "--yes", "--reason", "agent says so"); acc.code != 2 || !strings.Contains(acc.err, "accept_non_interactive") {
+				t.Fatalf("accept --yes without a terminal: exit %d, want 2\n%s%s", acc.code, acc.out, acc.err)
+			}
+			out := acceptAtTerminal(t, r, "reviewed by the lead")
+			if !strings.Contains(out, "accepted") || !strings.Contains(out, "Test <test@example.com>") || !strings.Contains(out, "terminal (--yes)") {
 				t.Fatalf("accept output: %s", out)
 			}
 			v := r.showProtected(id)
@@ -138,7 +142,7 @@ func TestProtectedFilesDuringSession(t *testing.T) {
 					accepted = ev.Detail
 				}
 			}
-			if !strings.Contains(accepted, "reviewed by the lead") || !strings.Contains(accepted, "non-interactive") {
+			if !strings.Contains(accepted, "reviewed by the lead") || !strings.Contains(accepted, "terminal") {
 				t.Fatalf("protect:accept event detail %q", accepted)
 			}
 			if v.Session.ProtocolSHA != pinned {
@@ -171,10 +175,10 @@ func TestProtectedStartRefused(t *testing.T) {
 	if doc.code != 1 || !strings.Contains(doc.out, "changed without a person's acceptance: SESSION-PROTOCOL.md changed") {
 		t.Fatalf("doctor: exit %d\n%s", doc.code, doc.out)
 	}
-	if out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "new protocol v2"); !strings.Contains(out, "SESSION-PROTOCOL.md changed") {
+	if out := acceptAtTerminal(t, r, "new protocol v2"); !strings.Contains(out, "SESSION-PROTOCOL.md changed") {
 		t.Fatalf("accept lists no change: %s", out)
 	}
-	if out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "again"); !strings.Contains(out, "nothing to accept") {
+	if out := acceptAtTerminal(t, r, "again"); !strings.Contains(out, "nothing to accept") {
 		t.Fatalf("second accept: %s", out)
 	}
 	if doc := r.run(r.root, nil, binary, "doctor"); !strings.Contains(doc.out, "as a person accepted them") {
@@ -259,6 +263,57 @@ func acceptUnderAgent(t *testing.T, r *repo) result {
 		cmd = script + " -qec '" + cmd + "' /dev/null"
 	}
 	return r.run(r.root, nil, claude, "-c", cmd)
+}
+
+// acceptAtTerminal runs `protocol accept --yes --reason` the way a person
+// does, at a terminal: script(1) gives it one (stdin and stderr), which is
+// also how an agent with a pty would fake it (docs/security.md).
+func acceptAtTerminal(t *testing.T, r *repo, reason string) string {
+	t.Helper()
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give accept a terminal")
+	}
+	res := r.run(r.root, nil, script, "-qec", binary+" protocol accept --yes --reason '"+reason+"'", "/dev/null")
+	if res.code != 0 {
+		t.Fatalf("accept at a terminal: exit %d\n%s%s", res.code, res.out, res.err)
+	}
+	return res.out
+}
+
+// TestAcceptNonInteractive: without a terminal, accept --yes works only
+// when sessiongate.yaml, as a person accepted it, says
+// accept_non_interactive: true; the agent writing that line itself gets
+// nothing from it.
+func TestAcceptNonInteractive(t *testing.T) {
+	skipUnderAgent(t)
+	tests := []struct {
+		name      string
+		committed string // the config as committed (first use trusts it)
+		workTree  string // the config the agent leaves in the work tree ("" unchanged)
+		wantCode  int
+		want      string
+	}{
+		{"not allowed", testConfig, "", 2, "not both a terminal"},
+		{"allowed by the accepted config", testConfig + "accept_non_interactive: true\n", "", 0, "non-interactive (--yes)"},
+		{"allowed by the agent's own edit", testConfig, testConfig + "accept_non_interactive: true\n", 2, "itself an unaccepted change"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), tc.committed)
+			r.git("commit", "-q", "--allow-empty", "-am", "config")
+			r.startWorking(r.root) // first use: the committed files are trusted
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
+			if tc.workTree != "" {
+				writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), tc.workTree)
+			}
+			res := r.run(r.root, nil, binary, "protocol", "accept", "--yes", "--reason", "provisioning")
+			if res.code != tc.wantCode || !strings.Contains(res.out+res.err, tc.want) {
+				t.Fatalf("accept: exit %d, want %d with %q\n%s%s", res.code, tc.wantCode, tc.want, res.out, res.err)
+			}
+		})
+	}
 }
 
 // skipUnderAgent skips a test that runs protocol accept when the tests

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -37,9 +36,11 @@ accept lists what changed, asks for confirmation and a reason, and records who a
 file. A running session keeps the protocol it started with; the accepted one applies from the
 next session.
 
-When stdin is not a terminal (an agent's shell, a script), accept refuses unless --yes and
---reason are given; it is then recorded as non-interactive, which the dashboard and
-'session show' make visible. Agent hooks deny running it from the agent's shell.`,
+accept needs a terminal on stdin and stderr: an agent's shell has none, so it refuses
+(exit 2). For scripts, a person sets accept_non_interactive: true in sessiongate.yaml (honoured
+only while that file is as a person accepted it); then --yes --reason "..." accepts, recorded as
+non-interactive, which the dashboard and 'session show' make visible. Agent hooks deny running
+it from the agent's shell, and it refuses under a coding agent's process (docs/security.md).`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
@@ -72,10 +73,24 @@ When stdin is not a terminal (an agent's shell, a script), accept refuses unless
 				return usage(fmt.Errorf("accept refused: it runs under the coding agent %s (pid %d), and the agent a protocol polices cannot accept changes to it; "+
 					"a person runs it in a terminal of their own, outside the agent", p.Name, p.PID))
 			}
-			interactive := isTerminal(a.stdin)
-			if !interactive && (!yes || strings.TrimSpace(reason) == "") {
-				return usage(errors.New("accept refused: stdin is not a terminal, so no person can confirm; " +
-					"a person runs it at a terminal, or passes --yes --reason \"...\" (recorded as non-interactive)"))
+			// A person has a terminal: both the question (stderr) and the
+			// answer (stdin). An agent's tool call has neither.
+			interactive := isTerminal(a.stdin) && isTerminal(a.stderr)
+			if !interactive {
+				cfg, err := a.config(ctx)
+				if err != nil {
+					return err
+				}
+				switch {
+				case !cfg.AcceptNonInteractive:
+					return usage(errors.New("accept refused: stdin and stderr are not both a terminal, so no person can confirm; " +
+						"a person runs it at a terminal of their own (for scripts, a person sets accept_non_interactive: true in sessiongate.yaml and commits it: docs/security.md)"))
+				case configChanged(changes):
+					return usage(errors.New("accept refused: accept_non_interactive comes from a sessiongate.yaml that is itself an unaccepted change; " +
+						"a person accepts it at a terminal first"))
+				case !yes || strings.TrimSpace(reason) == "":
+					return usage(errors.New("accept refused: without a terminal, pass --yes --reason \"...\" (recorded as non-interactive)"))
+				}
 			}
 			if interactive && !yes {
 				in := bufio.NewReader(a.stdin)
@@ -120,8 +135,20 @@ When stdin is not a terminal (an agent's shell, a script), accept refuses unless
 	return cmd
 }
 
-// isTerminal reports whether r is a terminal (not /dev/null, a pipe or a file).
-func isTerminal(r io.Reader) bool {
+// configChanged reports whether sessiongate.yaml itself is among the
+// unaccepted changes: its settings then decide nothing.
+func configChanged(changes []session.ProtectedChange) bool {
+	for _, c := range changes {
+		if strings.EqualFold(c.Path, "sessiongate.yaml") || strings.EqualFold(c.Path, ".sessiongate.yaml") {
+			return true
+		}
+	}
+	return false
+}
+
+// isTerminal reports whether r (a reader or writer) is a terminal (not
+// /dev/null, a pipe or a file).
+func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
 	return ok && isatty.IsTerminal(f.Fd())
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Variables that make an interpreter, runner or linker load or run code
@@ -116,4 +118,62 @@ func lookPathIn(env []string, name string) (string, error) {
 		}
 	}
 	return "", exec.ErrNotFound
+}
+
+// redirectAssigned lists the redirecting variables (redirectEnv) a shell
+// line sets for what it runs: `PYTHONSTARTUP=x pytest`, `env NODE_OPTIONS=...
+// npm test`, `export GOFLAGS=...; go test`. A run that set one is not the
+// run a gate would make, so it proves nothing as observed evidence.
+func redirectAssigned(line string) []string {
+	_, f, ok := parseCalls(unwrapShell(line))
+	if !ok {
+		return nil
+	}
+	var out []string
+	note := func(name string) {
+		up := strings.ToUpper(name)
+		if redirectEnv[up] || slices.ContainsFunc(redirectPrefixes, func(p string) bool { return strings.HasPrefix(up, p) }) {
+			out = append(out, name)
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CallExpr:
+			for _, a := range x.Assigns {
+				if a.Name != nil {
+					note(a.Name.Value)
+				}
+			}
+			var words []string
+			for _, w := range x.Args {
+				s, _ := literal(w)
+				words = append(words, s)
+			}
+			// env NAME=VALUE ..., also behind other wrappers (timeout 60 env ...).
+			if len(words) > 0 {
+				if _, ok := wrappers[commandName(words[0])]; ok {
+					for i, w := range words {
+						if commandName(w) != "env" {
+							continue
+						}
+						for _, a := range words[i+1:] {
+							if name, _, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(a, "-") {
+								note(name)
+							}
+						}
+						break
+					}
+				}
+			}
+		case *syntax.DeclClause: // export NAME=VALUE
+			for _, a := range x.Args {
+				if a.Name != nil {
+					note(a.Name.Value)
+				}
+			}
+		}
+		return true
+	})
+	slices.Sort(out)
+	return slices.Compact(out)
 }

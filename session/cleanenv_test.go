@@ -87,3 +87,41 @@ func TestRunCleanEnv(t *testing.T) {
 		t.Fatalf("the run does not say what it left out:\n%s", out.String())
 	}
 }
+
+// TestObservedRunWithRedirect: a run whose line sets a variable a gate's
+// command never has (by prefix, env, export, behind a wrapper or inside
+// sh -c) is kept with its status unknown (-1): it is not the run a gate
+// would make. Other variables do not matter.
+func TestObservedRunWithRedirect(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, earlyProtocol)
+	id := e.start("tests with a twist")
+	e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: build with make")
+	e.advance(id) // WORKING
+	e.advance(id) // QA_VALIDATION
+	for _, c := range []struct {
+		cmd  string
+		vars string // "" when the run counts
+	}{
+		{"./test.sh", ""},
+		{"CI=1 ./test.sh", ""},
+		{"env TZ=UTC ./test.sh", ""},
+		{"PYTHONSTARTUP=/tmp/exit0.py ./test.sh", "PYTHONSTARTUP"},
+		{"env NODE_OPTIONS='--require /tmp/x.js' ./test.sh", "NODE_OPTIONS"},
+		{"export GOFLAGS=-run=^$; ./test.sh", "GOFLAGS"},
+		{"timeout 60 env LD_PRELOAD=/tmp/x.so ./test.sh", "LD_PRELOAD"},
+		{"sh -c 'MAKEFLAGS=-n ./test.sh'", "MAKEFLAGS"},
+	} {
+		ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: "claude", Command: c.cmd, Output: []byte("ok 3 tests\n")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		counted := *ev.ExitCode == 0
+		if counted != (c.vars == "") {
+			t.Errorf("%q: exit %d (%s), want counted=%v", c.cmd, *ev.ExitCode, ev.Ref, c.vars == "")
+		}
+		if c.vars != "" && !strings.Contains(ev.Ref, "sets "+c.vars) {
+			t.Errorf("%q: ref %q does not name %s", c.cmd, ev.Ref, c.vars)
+		}
+	}
+}

@@ -385,3 +385,83 @@ func TestProtectedChangeAtEveryGate(t *testing.T) {
 		})
 	}
 }
+
+// TestAcceptSignedCommit: with accept_signers in the accepted config,
+// `protocol accept --signed-commit REV` accepts, without a terminal, the
+// protected files exactly as in a commit whose ssh signature git verifies
+// and whose signer is listed; an unsigned commit, another signer, a work
+// tree that differs from the commit and an older signed version brought
+// back are refused.
+func TestAcceptSignedCommit(t *testing.T) {
+	keygen, err := exec.LookPath("ssh-keygen")
+	if err != nil {
+		t.Skip("no ssh-keygen to sign commits")
+	}
+	keys := t.TempDir()
+	signers := ""
+	for _, who := range []string{"alice", "bob"} {
+		k := filepath.Join(keys, who)
+		if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", "", "-C", who, "-f", k).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v\n%s", err, out)
+		}
+		signers += who + "@example.com " + strings.TrimSpace(readFile(t, k+".pub")) + "\n"
+	}
+	allowed := filepath.Join(keys, "allowed_signers")
+	writeFile(t, allowed, signers)
+	tests := []struct {
+		name     string
+		do       func(r *repo) string // makes the change, returns the REV to accept
+		wantCode int
+		want     string
+	}{
+		{"signed by a listed person", func(r *repo) string {
+			r.signedCommit("alice", "v2 of the protocol")
+			return "HEAD"
+		}, 0, "signed commit"},
+		{"unsigned", func(r *repo) string {
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
+			r.git("commit", "-q", "-am", "unsigned")
+			return "HEAD"
+		}, 2, "verify-commit"},
+		{"signed by someone not listed", func(r *repo) string {
+			r.signedCommit("bob", "bob's protocol")
+			return "HEAD"
+		}, 2, "not by one of accept_signers"},
+		{"work tree differs from the signed commit", func(r *repo) string {
+			r.signedCommit("alice", "v2 of the protocol")
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol+"\n")
+			return "HEAD"
+		}, 2, "not as in the signed commit"},
+		{"an older signed version brought back", func(r *repo) string {
+			r.signedCommit("alice", "v2 of the protocol")
+			old := r.git("rev-parse", "HEAD")
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), testProtocol+"\n<!-- v3 -->\n")
+			r.signedCommit("alice", "v3")
+			r.git("checkout", "-q", old, "--", "SESSION-PROTOCOL.md")
+			return old
+		}, 2, "not the last commit"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.git("config", "gpg.format", "ssh")
+			r.git("config", "gpg.ssh.allowedSignersFile", allowed)
+			r.keys = keys
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"accept_signers: [alice@example.com]\n")
+			r.git("commit", "-q", "-am", "signers")
+			r.startWorking(r.root) // first use trusts the committed files
+			rev := tc.do(r)
+			res := r.run(r.root, nil, binary, "protocol", "accept", "--signed-commit", rev)
+			if res.code != tc.wantCode || !strings.Contains(res.out+res.err, tc.want) {
+				t.Fatalf("accept --signed-commit %s: exit %d, want %d with %q\n%s%s", rev, res.code, tc.wantCode, tc.want, res.out, res.err)
+			}
+		})
+	}
+}
+
+// signedCommit commits a new protocol version signed with who's ssh key.
+func (r *repo) signedCommit(who, msg string) {
+	r.t.Helper()
+	writeFile(r.t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), testProtocol+"\n<!-- "+msg+" -->\n")
+	r.git("-c", "user.signingkey="+filepath.Join(r.keys, who), "-c", "user.email="+who+"@example.com", "commit", "-q", "-S", "-am", msg)
+}

@@ -498,3 +498,46 @@ func TestObservedExitIsTheCommands(t *testing.T) {
 		t.Fatalf("QA gate after `cd . && sh test.sh` exited 0: exit %d\n%s", code, out)
 	}
 }
+
+// TestStopBlockedByProtectedChange: a protected file the agent changed and
+// nobody accepted blocks its stop, even in a turn that changed nothing
+// else (issue 25.6); reverting it lets the agent stop. One PROTECTED_CHANGE
+// is recorded however many stops saw it.
+func TestStopBlockedByProtectedChange(t *testing.T) {
+	r := newRepo(t, "agent_hooks:\n  max_stop_blocks: 50\n")
+	const sid = "claude-protected-stop"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	prompt := golden(t, r, "claude", "UserPromptSubmit", sid)
+	stop := golden(t, r, "claude", "Stop", sid)
+	orig, err := os.ReadFile(filepath.Join(r.root, "sessiongate.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := []struct {
+		name      string
+		edit      func()
+		wantBlock bool
+		reason    string
+	}{
+		{"weakens the config", func() { writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), string(orig)+"protect: false\n") }, true, "protected files changed"},
+		{"changes nothing else", func() {}, true, "sessiongate.yaml changed"},
+		{"reverts it", func() { writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), string(orig)) }, false, ""},
+	}
+	for _, tc := range turns {
+		r.hook("claude", "UserPromptSubmit", prompt)
+		tc.edit()
+		out, _ := r.hook("claude", "Stop", stop)
+		blocked := out["decision"] == "block"
+		reason, _ := out["reason"].(string)
+		if blocked != tc.wantBlock || !strings.Contains(reason, tc.reason) {
+			t.Fatalf("%s: stop answered %v, want blocked=%v with %q", tc.name, out, tc.wantBlock, tc.reason)
+		}
+	}
+	out := r.sg("session", "show", s.ID, "--json")
+	if n := strings.Count(out, `"code": "PROTECTED_CHANGE"`); n != 1 {
+		t.Fatalf("%d PROTECTED_CHANGE violations, want 1:\n%s", n, out)
+	}
+}

@@ -55,6 +55,16 @@ type Config struct {
 	Protect bool `yaml:"protect"`
 	// ProtectedPaths are extra root-anchored globs to protect.
 	ProtectedPaths []string `yaml:"protected_paths"`
+	// AcceptNonInteractive lets `sessiongate protocol accept --yes --reason`
+	// run without a terminal (a provisioning script, a container). A weaker
+	// mode (docs/security.md): honoured only while this file is itself as
+	// a person accepted it, so an agent cannot switch it on for itself.
+	AcceptNonInteractive bool `yaml:"accept_non_interactive"`
+	// AcceptSigners are the signers (git's %GS: an ssh allowed-signers
+	// principal, or a gpg uid) whose signed commit `protocol accept
+	// --signed-commit REV` takes as a person's acceptance, with no terminal.
+	// Honoured only while this file is itself as a person accepted it.
+	AcceptSigners []string `yaml:"accept_signers"`
 	// AgentHooks configures `sessiongate agent-hook` (docs/agents.md).
 	AgentHooks AgentHooks `yaml:"agent_hooks"`
 

@@ -105,17 +105,6 @@ func (r *Repo) NameSource() string {
 	return "the folder name of " + r.MainRoot() + " (no origin remote)"
 }
 
-// IsAncestor reports whether commit a is an ancestor of (or is) b; false
-// when either is not in the clone.
-func (r *Repo) IsAncestor(ctx context.Context, a, b string) bool {
-	if a == "" || b == "" || strings.HasPrefix(a, "-") || strings.HasPrefix(b, "-") {
-		return false
-	}
-	cmd := exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", a, b)
-	cmd.Dir = r.root
-	return cmd.Run() == nil
-}
-
 // urlName is the last segment of a remote URL, without ".git":
 // "git@github.com:o/proj.git" and "https://host/o/proj" both give "proj".
 func urlName(u string) string {
@@ -498,6 +487,52 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (map[stri
 		}
 		sum := sha256.Sum256(content)
 		out[p] = hex.EncodeToString(sum[:])
+	}
+	return out, nil
+}
+
+// IsAncestor reports whether commit a is an ancestor of commit b (or b itself).
+func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
+	if strings.HasPrefix(a, "-") || strings.HasPrefix(b, "-") {
+		return false, fmt.Errorf("bad revision %q or %q", a, b)
+	}
+	cmd := exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", a, b)
+	cmd.Dir = r.root
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &ee) && ee.ExitCode() == 1:
+		return false, nil
+	default:
+		return false, fmt.Errorf("is %s an ancestor of %s: %w", shorten.SHA(a), shorten.SHA(b), err)
+	}
+}
+
+// CommittedSHA256 returns, for each repository-relative path, the hex
+// sha256 of its content in HEAD, or "" when HEAD does not have it. It
+// returns nil when HEAD is unborn: nothing is committed yet.
+func (r *Repo) CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error) {
+	head, _, err := r.Head(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	if head == "" {
+		return nil, nil
+	}
+	out := make(map[string]string, len(paths))
+	for _, p := range paths {
+		content, err := r.ReadAt(ctx, head, p)
+		switch {
+		case errors.Is(err, ErrNoFile):
+			out[p] = ""
+		case err != nil:
+			return nil, err
+		default:
+			sum := sha256.Sum256(content)
+			out[p] = hex.EncodeToString(sum[:])
+		}
 	}
 	return out, nil
 }

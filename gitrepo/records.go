@@ -1,7 +1,12 @@
 package gitrepo
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
 
 	"github.com/sessiongate/sessiongate/recordref"
 )
@@ -14,4 +19,60 @@ func (r *Repo) PutRecord(ctx context.Context, ref, id string, body []byte) (stri
 		return "", err
 	}
 	return recordref.Path(id)
+}
+
+// RecordBodies returns every session record on a records ref with one
+// ls-tree and one cat-file --batch, however many records the ref holds
+// (nil when the ref does not exist). Records over the readers' limit are
+// left out.
+func (r *Repo) RecordBodies(ctx context.Context, ref string) ([][]byte, error) {
+	tip, err := recordref.Tip(ctx, r.root, ref)
+	if err != nil || tip == "" {
+		return nil, err
+	}
+	ls, err := run(ctx, r.root, "ls-tree", "-r", "-z", "-l", tip, "--", recordref.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("list records on %s: %w", ref, err)
+	}
+	var oids []string
+	for _, line := range splitZ(ls) {
+		meta, p, ok := strings.Cut(line, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 4 || f[1] != "blob" || recordref.IDOfPath(p) == "" {
+			continue
+		}
+		if n, err := strconv.Atoi(f[3]); err != nil || n > recordref.MaxRecordBytes {
+			continue
+		}
+		oids = append(oids, f[2])
+	}
+	if len(oids) == 0 {
+		return nil, nil
+	}
+	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
+	cmd.Dir = r.root
+	cmd.Stdin = strings.NewReader(strings.Join(oids, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("read records on %s: %w", ref, err)
+	}
+	bodies := make([][]byte, 0, len(oids))
+	for len(out) > 0 {
+		// "<oid> blob <size>\n<content>\n"
+		nl := bytes.IndexByte(out, '\n')
+		if nl < 0 {
+			break
+		}
+		f := strings.Fields(string(out[:nl]))
+		if len(f) != 3 {
+			break
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil || nl+1+n > len(out) {
+			break
+		}
+		bodies = append(bodies, out[nl+1:nl+1+n])
+		out = out[min(len(out), nl+1+n+1):]
+	}
+	return bodies, nil
 }

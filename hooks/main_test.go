@@ -69,6 +69,7 @@ type repo struct {
 	root string
 	home string // holds the global git config
 	env  []string
+	keys string // ssh signing keys (TestAcceptSignedCommit)
 }
 
 // cleanEnv is the test process's environment without anything that would

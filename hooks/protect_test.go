@@ -119,7 +119,7 @@ func TestProtectedFilesDuringSession(t *testing.T) {
 			}
 			// An agent's shell (stdin not a terminal) cannot accept quietly.
 			acc := r.run(r.root, nil, binary, "protocol", "accept", "--reason", "agent says so")
-			if acc.code != 2 || !strings.Contains(acc.err, "not a terminal") {
+			if acc.code != 2 || !strings.Contains(acc.err, "not both a terminal") {
 				t.Fatalf("accept without --yes: exit %d, want 2\n%s%s", acc.code, acc.out, acc.err)
 			}
 			// Nor behind a terminal it opened (script(1)) with its variables
@@ -127,8 +127,12 @@ func TestProtectedFilesDuringSession(t *testing.T) {
 			if underAgent := acceptUnderAgent(t, r); underAgent.code != 2 || !strings.Contains(underAgent.out+underAgent.err, "runs under the coding agent claude") { // script(1) sends both streams to its terminal
 				t.Fatalf("accept under an agent process: exit %d, want 2\n%s%s", underAgent.code, underAgent.out, underAgent.err)
 			}
-			out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "reviewed by the lead")
-			if !strings.Contains(out, "accepted") || !strings.Contains(out, "Test <test@example.com>") || !strings.Contains(out, "non-interactive (--yes)") {
+			// Nor with --yes: a script needs accept_non_interactive in an accepted config.
+			if acc := r.run(r.root, nil, binary, "protocol", "accept", "--yes", "--reason", "agent says so"); acc.code != 2 || !strings.Contains(acc.err, "accept_non_interactive") {
+				t.Fatalf("accept --yes without a terminal: exit %d, want 2\n%s%s", acc.code, acc.out, acc.err)
+			}
+			out := acceptAtTerminal(t, r, "reviewed by the lead")
+			if !strings.Contains(out, "accepted") || !strings.Contains(out, "Test <test@example.com>") || !strings.Contains(out, "terminal (--yes)") {
 				t.Fatalf("accept output: %s", out)
 			}
 			v := r.showProtected(id)
@@ -138,7 +142,7 @@ func TestProtectedFilesDuringSession(t *testing.T) {
 					accepted = ev.Detail
 				}
 			}
-			if !strings.Contains(accepted, "reviewed by the lead") || !strings.Contains(accepted, "non-interactive") {
+			if !strings.Contains(accepted, "reviewed by the lead") || !strings.Contains(accepted, "terminal") {
 				t.Fatalf("protect:accept event detail %q", accepted)
 			}
 			if v.Session.ProtocolSHA != pinned {
@@ -171,10 +175,10 @@ func TestProtectedStartRefused(t *testing.T) {
 	if doc.code != 1 || !strings.Contains(doc.out, "changed without a person's acceptance: SESSION-PROTOCOL.md changed") {
 		t.Fatalf("doctor: exit %d\n%s", doc.code, doc.out)
 	}
-	if out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "new protocol v2"); !strings.Contains(out, "SESSION-PROTOCOL.md changed") {
+	if out := acceptAtTerminal(t, r, "new protocol v2"); !strings.Contains(out, "SESSION-PROTOCOL.md changed") {
 		t.Fatalf("accept lists no change: %s", out)
 	}
-	if out := r.sg(r.root, "protocol", "accept", "--yes", "--reason", "again"); !strings.Contains(out, "nothing to accept") {
+	if out := acceptAtTerminal(t, r, "again"); !strings.Contains(out, "nothing to accept") {
 		t.Fatalf("second accept: %s", out)
 	}
 	if doc := r.run(r.root, nil, binary, "doctor"); !strings.Contains(doc.out, "as a person accepted them") {
@@ -261,6 +265,57 @@ func acceptUnderAgent(t *testing.T, r *repo) result {
 	return r.run(r.root, nil, claude, "-c", cmd)
 }
 
+// acceptAtTerminal runs `protocol accept --yes --reason` the way a person
+// does, at a terminal: script(1) gives it one (stdin and stderr), which is
+// also how an agent with a pty would fake it (docs/security.md).
+func acceptAtTerminal(t *testing.T, r *repo, reason string) string {
+	t.Helper()
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give accept a terminal")
+	}
+	res := r.run(r.root, nil, script, "-qec", binary+" protocol accept --yes --reason '"+reason+"'", "/dev/null")
+	if res.code != 0 {
+		t.Fatalf("accept at a terminal: exit %d\n%s%s", res.code, res.out, res.err)
+	}
+	return res.out
+}
+
+// TestAcceptNonInteractive: without a terminal, accept --yes works only
+// when sessiongate.yaml, as a person accepted it, says
+// accept_non_interactive: true; the agent writing that line itself gets
+// nothing from it.
+func TestAcceptNonInteractive(t *testing.T) {
+	skipUnderAgent(t)
+	tests := []struct {
+		name      string
+		committed string // the config as committed (first use trusts it)
+		workTree  string // the config the agent leaves in the work tree ("" unchanged)
+		wantCode  int
+		want      string
+	}{
+		{"not allowed", testConfig, "", 2, "not both a terminal"},
+		{"allowed by the accepted config", testConfig + "accept_non_interactive: true\n", "", 0, "non-interactive (--yes)"},
+		{"allowed by the agent's own edit", testConfig, testConfig + "accept_non_interactive: true\n", 2, "itself an unaccepted change"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), tc.committed)
+			r.git("commit", "-q", "--allow-empty", "-am", "config")
+			r.startWorking(r.root) // first use: the committed files are trusted
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
+			if tc.workTree != "" {
+				writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), tc.workTree)
+			}
+			res := r.run(r.root, nil, binary, "protocol", "accept", "--yes", "--reason", "provisioning")
+			if res.code != tc.wantCode || !strings.Contains(res.out+res.err, tc.want) {
+				t.Fatalf("accept: exit %d, want %d with %q\n%s%s", res.code, tc.wantCode, tc.want, res.out, res.err)
+			}
+		})
+	}
+}
+
 // skipUnderAgent skips a test that runs protocol accept when the tests
 // themselves run under a coding agent (accept then refuses, as it must);
 // CI runs under none, so there it fails instead.
@@ -272,4 +327,141 @@ func skipUnderAgent(t *testing.T) {
 		}
 		t.Skipf("the tests run under the coding agent %s (pid %d), where protocol accept refuses (as it must): run them in a terminal of your own", p.Name, p.PID)
 	}
+}
+
+// TestProtectedChangeAtEveryGate: an edit of the protocol or the config
+// that is never committed still decides nothing: session gate, advance
+// (even --force) and end each exit 1 naming the file, one PROTECTED_CHANGE
+// is recorded, and once the edit is reverted the session goes on.
+func TestProtectedChangeAtEveryGate(t *testing.T) {
+	skipUnderAgent(t)
+	edits := []struct {
+		name   string
+		change func(r *repo)
+		want   string
+	}{
+		{"config edited in the work tree", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"commands:\n  QA_VALIDATION: \"true\"\n")
+		}, "sessiongate.yaml changed"},
+		{"protocol weakened and staged only", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
+			r.git("add", "SESSION-PROTOCOL.md")
+		}, "SESSION-PROTOCOL.md"},
+		{"agent hook config created", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, ".claude", "settings.json"), `{"hooks":{}}`)
+		}, ".claude/settings.json was created"},
+	}
+	calls := [][]string{
+		{"session", "gate", "--phase", "QA_VALIDATION"},
+		{"session", "advance"},
+		{"session", "advance", "--force", "--reason", "in a hurry"},
+		{"session", "end", "--summary", "done"},
+	}
+	for _, tc := range edits {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			id := r.startWorking(r.root)
+			tc.change(r)
+			for _, call := range calls {
+				res := r.run(r.root, nil, binary, append(call, "--session", id)...)
+				if res.code != 1 || !strings.Contains(res.err, "protected files changed") || !strings.Contains(res.err, tc.want) {
+					t.Fatalf("%s: exit %d, want 1 naming %q\n%s%s", strings.Join(call, " "), res.code, tc.want, res.out, res.err)
+				}
+			}
+			v := r.showProtected(id)
+			if n := countCode(v, "PROTECTED_CHANGE"); n != 1 {
+				t.Fatalf("%d PROTECTED_CHANGE violations, want 1: %+v", n, v.Violations)
+			}
+			if n := countCode(v, "FORCED_ADVANCE"); n != 0 {
+				t.Fatalf("force went past a protected change: %+v", v.Violations)
+			}
+			// Reverted: the session goes on.
+			r.git("reset", "-q", "--hard")
+			r.git("clean", "-qfd")
+			if res := r.run(r.root, nil, binary, "session", "advance", "--session", id); res.code != 0 {
+				t.Fatalf("advance after revert: exit %d\n%s%s", res.code, res.out, res.err)
+			}
+		})
+	}
+}
+
+// TestAcceptSignedCommit: with accept_signers in the accepted config,
+// `protocol accept --signed-commit REV` accepts, without a terminal, the
+// protected files exactly as in a commit whose ssh signature git verifies
+// and whose signer is listed; an unsigned commit, another signer, a work
+// tree that differs from the commit and an older signed version brought
+// back are refused.
+func TestAcceptSignedCommit(t *testing.T) {
+	keygen, err := exec.LookPath("ssh-keygen")
+	if err != nil {
+		t.Skip("no ssh-keygen to sign commits")
+	}
+	keys := t.TempDir()
+	signers := ""
+	for _, who := range []string{"alice", "bob"} {
+		k := filepath.Join(keys, who)
+		if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", "", "-C", who, "-f", k).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v\n%s", err, out)
+		}
+		signers += who + "@example.com " + strings.TrimSpace(readFile(t, k+".pub")) + "\n"
+	}
+	allowed := filepath.Join(keys, "allowed_signers")
+	writeFile(t, allowed, signers)
+	tests := []struct {
+		name     string
+		do       func(r *repo) string // makes the change, returns the REV to accept
+		wantCode int
+		want     string
+	}{
+		{"signed by a listed person", func(r *repo) string {
+			r.signedCommit("alice", "v2 of the protocol")
+			return "HEAD"
+		}, 0, "signed commit"},
+		{"unsigned", func(r *repo) string {
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
+			r.git("commit", "-q", "-am", "unsigned")
+			return "HEAD"
+		}, 2, "verify-commit"},
+		{"signed by someone not listed", func(r *repo) string {
+			r.signedCommit("bob", "bob's protocol")
+			return "HEAD"
+		}, 2, "not by one of accept_signers"},
+		{"work tree differs from the signed commit", func(r *repo) string {
+			r.signedCommit("alice", "v2 of the protocol")
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol+"\n")
+			return "HEAD"
+		}, 2, "not as in the signed commit"},
+		{"an older signed version brought back", func(r *repo) string {
+			r.signedCommit("alice", "v2 of the protocol")
+			old := r.git("rev-parse", "HEAD")
+			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), testProtocol+"\n<!-- v3 -->\n")
+			r.signedCommit("alice", "v3")
+			r.git("checkout", "-q", old, "--", "SESSION-PROTOCOL.md")
+			return old
+		}, 2, "not the last commit"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.git("config", "gpg.format", "ssh")
+			r.git("config", "gpg.ssh.allowedSignersFile", allowed)
+			r.keys = keys
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"accept_signers: [alice@example.com]\n")
+			r.git("commit", "-q", "-am", "signers")
+			r.startWorking(r.root) // first use trusts the committed files
+			rev := tc.do(r)
+			res := r.run(r.root, nil, binary, "protocol", "accept", "--signed-commit", rev)
+			if res.code != tc.wantCode || !strings.Contains(res.out+res.err, tc.want) {
+				t.Fatalf("accept --signed-commit %s: exit %d, want %d with %q\n%s%s", rev, res.code, tc.wantCode, tc.want, res.out, res.err)
+			}
+		})
+	}
+}
+
+// signedCommit commits a new protocol version signed with who's ssh key.
+func (r *repo) signedCommit(who, msg string) {
+	r.t.Helper()
+	writeFile(r.t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), testProtocol+"\n<!-- "+msg+" -->\n")
+	r.git("-c", "user.signingkey="+filepath.Join(r.keys, who), "-c", "user.email="+who+"@example.com", "commit", "-q", "-S", "-am", msg)
 }

@@ -164,6 +164,9 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if !ok {
 		return nil, invalidf("unknown phase %q: the protocol has %s", truncate(phaseID, 64), phaseIDs(spec))
 	}
+	if err := e.guardProtected(ctx, s, "validate_gate"); err != nil {
+		return nil, err
+	}
 	pol, err := e.CheckPolicy(ctx, s, "tool:validate_gate")
 	if err != nil {
 		return nil, err
@@ -307,6 +310,10 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 	if cur == len(ps)-1 || target >= len(ps) {
 		return nil, refusedf("session %s has passed every end phase: end it: sessiongate session end --summary \"...\" (MCP: session_end)", s.ID)
 	}
+	// Before force is considered: a protected change is never forced past.
+	if err := e.guardProtected(ctx, s, "advance_phase"); err != nil {
+		return nil, err
+	}
 	res := &AdvanceResult{SessionID: s.ID, From: ps[cur].name, Warnings: []string{}, Violations: []Violation{}}
 	res.tokens = []string{"tool:advance_phase"}
 	if req.Force {
@@ -395,6 +402,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 	if err != nil {
 		return nil, fmt.Errorf("advance session: %w", err)
 	}
+	e.publishViolations(ctx, s.ID, res.violations...)
 	return res, nil
 }
 
@@ -433,7 +441,7 @@ func settle(s *Session, p *protocolspec.Phase, g GateResult, force bool, reason 
 			sev, window, decay = SeverityCritical, WindowCrossSessionDecay, DecayForcedBlocked
 		}
 		out.violation = &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID, Requirement: string(p.Level()) + " gate " + p.Title,
-			Severity: sev, Code: "FORCED_ADVANCE", Window: window, DecayRuns: decay, CreatedAt: now,
+			Severity: sev, Code: CodeForcedAdvance, Window: window, DecayRuns: decay, CreatedAt: now,
 			Message: fmt.Sprintf("forced past failing %s gate %s (%s): %s", p.Level(), p.ID, truncate(reason, 300), g.Message)}
 		out.result = resultFrom(s.ID, g, PhaseForced, now)
 		out.result.Decision = "FORCED: " + truncate(reason, 200)
@@ -674,6 +682,9 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	}
 	if s.State == StateInit {
 		return nil, refusedf("session %s is still in its start protocol (%s): finish it, or terminate the session with a reason", s.ID, s.Phase)
+	}
+	if err := e.guardProtected(ctx, s, "session_end"); err != nil {
+		return nil, err
 	}
 	pol, err := e.CheckPolicy(ctx, s, "tool:session_end")
 	if err != nil {

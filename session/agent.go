@@ -599,9 +599,29 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 		}
 		work = dirty
 	}
+	// A protected file changed and not accepted blocks the stop like an
+	// undone end protocol (issue 25.6): the agent reverts it or a person
+	// accepts it; recorded once as PROTECTED_CHANGE either way.
+	var protected string
+	var pvio *Violation
+	if s.Active() && e.OpenRepo != nil {
+		repo, err := e.OpenRepo(ctx, s.Worktree)
+		if err != nil {
+			return nil, fmt.Errorf("open worktree %s to check protected files: %w", s.Worktree, err)
+		}
+		if protected, pvio, err = e.sessionProtected(ctx, s, repo); err != nil {
+			return nil, fmt.Errorf("check protected files: %w", err)
+		}
+	}
 	now := e.now()
 	var tok string
 	switch {
+	case protected != "" && b.StopBlocks < req.MaxBlocks:
+		b.StopBlocks++
+		v.Deny = true
+		v.Gate, v.Reason, v.Next = "protected files", protected, AcceptStep
+		v.Reason += fmt.Sprintf(" (stop blocked %d of %d times)", b.StopBlocks, req.MaxBlocks)
+		tok = "agent:" + b.Agent + ":stop:protected"
 	case idle || !work:
 		b.StopBlocks = 0
 		tok = ""
@@ -625,7 +645,7 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 		tok = "agent:" + b.Agent + ":stop:blocked"
 	}
 	if !v.Deny {
-		if tok == "" && b.TurnMark == mark && b.StopBlocks == prevBlocks {
+		if tok == "" && pvio == nil && b.TurnMark == mark && b.StopBlocks == prevBlocks {
 			return v, nil // nothing to record
 		}
 		b.TurnMark = mark
@@ -641,8 +661,11 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 				return err
 			}
 		}
-		if v.Violation != nil {
-			if err := w.AddViolation(ctx, v.Violation); err != nil {
+		for _, x := range []*Violation{pvio, v.Violation} {
+			if x == nil {
+				continue
+			}
+			if err := w.AddViolation(ctx, x); err != nil {
 				return err
 			}
 		}
@@ -651,6 +674,7 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 	if err != nil {
 		return nil, fmt.Errorf("record stop: %w", err)
 	}
+	e.publishViolations(ctx, s.ID, pvio)
 	return v, nil
 }
 

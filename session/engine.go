@@ -220,6 +220,10 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	}
 	now := e.now()
 	userName, userEmail, host := WhoRuns(ctx, req.Repo)
+	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
+		// The start goes on: the records ref is a second copy, not the gate.
+		e.Logger.Warn("carry violations over from the records ref", "err", err)
+	}
 	origin := repoOrigin(req.Repo)
 	s := &Session{
 		UserName:     userName,

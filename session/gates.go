@@ -244,9 +244,20 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	cleaned, dropped := cleanEnv(os.Environ(), env.repo.Root(), env.staged)
+	sh, err := lookPathIn(cleaned, "sh")
+	if err != nil {
+		return StatusFail, "command cannot run: no sh on PATH", "", ""
+	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
-	cmd := exec.CommandContext(cctx, "sh", append([]string{"-c", line, "sessiongate"}, args...)...)
+	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)
 	cmd.Dir = env.repo.Root()
+	cmd.Env = cleaned
+	defer func() {
+		if len(dropped) > 0 {
+			msg += " (run without " + strings.Join(dropped, ", ") + " from the caller's environment)"
+		}
+	}()
 	// Kill the whole process group on timeout, not only sh.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -603,6 +603,7 @@ func (e *Engine) recordHook(ctx context.Context, s *Session, d *HookDecision, to
 	}
 	if vio != nil {
 		d.Violations = append(d.Violations, *vio)
+		e.publishViolations(ctx, s.ID, vio)
 	}
 	return nil
 }
@@ -729,10 +730,25 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 	if vio != nil {
 		ev.Kind = EvidenceBypassCommit // recorded, never counted as the session's commit
 	}
-	if known, err := e.Store.RecordedCommits(ctx, s.ID, req.Commit); err != nil {
+	ask := []string{req.Commit}
+	if req.CommitParent != "" {
+		ask = append(ask, req.CommitParent)
+	}
+	known, err := e.Store.RecordedCommits(ctx, s.ID, ask...)
+	if err != nil {
 		return nil, fmt.Errorf("load recorded commits: %w", err)
-	} else if known[req.Commit] {
+	}
+	if known[req.Commit] {
 		ev, vio = nil, nil // another process reconciled it first
+	} else if vio == nil && req.Replay == "" {
+		// A hooked amend of a commit from before the session passes
+		// pre-commit like new work: only its ancestry tells.
+		if vio, err = e.foreignAmend(ctx, s, req.Repo, req.Commit, req.CommitParent, known); err != nil {
+			return nil, err
+		}
+		if vio != nil {
+			d.Warnings = append(d.Warnings, vio.Message)
+		}
 	}
 	return d, e.recordHook(ctx, s, d, tok, detail, vio, ev)
 }

@@ -108,6 +108,12 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			code = -1
 		}
 	}
+	if code == 0 {
+		if vars := redirectAssigned(cmd); len(vars) > 0 {
+			ref = fmt.Sprintf("exit 0, but the line sets %s, which a gate's command never has, %d bytes", strings.Join(vars, ", "), len(req.Output))
+			code = -1
+		}
+	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
 		Requirement: req.Requirement, Source: req.Source, Command: truncate(cmd, MaxCommandBytes),

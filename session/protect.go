@@ -190,6 +190,9 @@ const CodeProtectedChange = "PROTECTED_CHANGE"
 const (
 	TokProtectAccept   = "protect:accept"
 	TokProtectFirstUse = "protect:first_use"
+	// TokProtectBlocked (+ ":" + the call) is a gate call refused because
+	// a protected file changed.
+	TokProtectBlocked = "protect:blocked"
 )
 
 // ErrProtectedChanged: a protected file's content is not one a person
@@ -340,8 +343,8 @@ func diffProtected(state map[string]string, trusted map[string][]string) []Prote
 
 // ProtectedChanges compares a worktree's protected files with the contents
 // a person accepted. When the repository has no accepted content yet and
-// protection is on, the current contents are recorded as accepted (first
-// use) and nothing is reported.
+// protection is on, the committed contents are recorded as accepted (first
+// use; committedState) and what differs from them is reported.
 func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedChange, error) {
 	var repoID int64
 	if r, err := e.Store.RepositoryByRoot(ctx, repo.MainRoot()); err == nil {
@@ -354,9 +357,60 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 		return nil, err
 	}
 	if len(trusted) == 0 {
-		return nil, e.trustFirstUse(ctx, repo, protectedState(repo.Root(), patterns, trusted))
+		state, err := committedState(ctx, repo, protectedState(repo.Root(), patterns, trusted))
+		if err != nil {
+			return nil, err
+		}
+		if err := e.trustFirstUse(ctx, repo, state); err != nil {
+			return nil, err
+		}
+		if trusted, err = e.trustedContents(ctx, repo); err != nil {
+			return nil, err
+		}
 	}
 	return currentChanges(ctx, repo, patterns, trusted)
+}
+
+// committedState is what first use trusts: for every protected file HEAD
+// has (or had: a deleted one), its committed content, never the work
+// tree's. An agent that replaces the protocol in the work tree before the
+// first session (or after deleting the database, which starts first use
+// again) must not get its version trusted: the edit then shows as a change
+// like any other, and the start is refused until it is committed or a
+// person accepts it. A file HEAD does not have is trusted as found (an
+// unborn repository, or `sessiongate init` before the first commit):
+// nothing committed says otherwise.
+func committedState(ctx context.Context, repo Repo, state map[string]string) (map[string]string, error) {
+	head, err := repo.CommittedSHA256(ctx, slices.Sorted(maps.Keys(state)))
+	if err != nil {
+		return nil, fmt.Errorf("read the committed protected files: %w", err)
+	}
+	out := maps.Clone(state)
+	for p, sha := range head {
+		if sha != "" {
+			out[p] = sha
+		}
+	}
+	return out, nil
+}
+
+// trustedContents loads a repository's accepted contents by path.
+func (e *Engine) trustedContents(ctx context.Context, repo Repo) (map[string][]string, error) {
+	r, err := e.Store.RepositoryByRoot(ctx, repo.MainRoot())
+	if err != nil {
+		return nil, fmt.Errorf("look up repository: %w", err)
+	}
+	rows, err := e.Store.TrustedFiles(ctx, r.ID)
+	if err != nil {
+		return nil, fmt.Errorf("load accepted protected files: %w", err)
+	}
+	trusted := map[string][]string{}
+	for _, t := range rows {
+		if !slices.Contains(trusted[t.Path], t.SHA256) {
+			trusted[t.Path] = append(trusted[t.Path], t.SHA256)
+		}
+	}
+	return trusted, nil
 }
 
 // currentChanges lists the protected files whose content in the work tree
@@ -394,7 +448,7 @@ func (e *Engine) trustFirstUse(ctx context.Context, repo Repo, state map[string]
 			return err
 		}
 		for _, p := range slices.Sorted(maps.Keys(state)) {
-			if err := w.AddTrustedFile(ctx, &TrustedFile{RepoID: r.ID, Path: p, SHA256: state[p], Source: TrustFirstUse, Via: "session start", CreatedAt: e.now()}); err != nil {
+			if err := w.AddTrustedFile(ctx, &TrustedFile{RepoID: r.ID, Path: p, SHA256: state[p], Source: TrustFirstUse, Via: "first use, as committed", CreatedAt: e.now()}); err != nil {
 				return err
 			}
 		}
@@ -569,33 +623,81 @@ func (e *Engine) AcceptProtected(ctx context.Context, req AcceptRequest) ([]Prot
 // config from there) or in the change being committed. Each distinct
 // change is recorded once per session as a PROTECTED_CHANGE violation.
 func (e *Engine) checkProtectedCommit(ctx context.Context, d *HookDecision, s *Session, req HookRequest) (*Violation, error) {
-	patterns, trusted, err := e.protection(ctx, req.Repo.Root(), s.RepoID)
+	why, vio, err := e.sessionProtected(ctx, s, req.Repo)
+	if err != nil || why == "" {
+		return nil, err
+	}
+	d.block("protected files", AcceptStep, why)
+	return vio, nil
+}
+
+// sessionProtected lists a running session's protected files that differ
+// from what a person accepted (work tree or index) as one sentence, and the
+// violation to record: nil when the session already has it (one per
+// distinct change, whichever gate or hook saw it first). why is "" when
+// nothing changed.
+func (e *Engine) sessionProtected(ctx context.Context, s *Session, repo Repo) (why string, vio *Violation, err error) {
+	patterns, trusted, err := e.protection(ctx, repo.Root(), s.RepoID)
 	if err != nil || len(patterns) == 0 || len(trusted) == 0 {
-		return nil, err
+		return "", nil, err
 	}
-	changes, err := currentChanges(ctx, req.Repo, patterns, trusted)
-	if err != nil {
-		return nil, err
-	}
-	if len(changes) == 0 {
-		return nil, nil
+	changes, err := currentChanges(ctx, repo, patterns, trusted)
+	if err != nil || len(changes) == 0 {
+		return "", nil, err
 	}
 	msgs := make([]string, len(changes))
 	for i, c := range changes {
 		msgs[i] = c.String()
 	}
-	why := "protected files changed during the session without a person's acceptance: " + strings.Join(msgs, "; ")
-	d.block("protected files", AcceptStep, why)
+	why = "protected files changed during the session without a person's acceptance: " + strings.Join(msgs, "; ")
 	msg := truncate(why, 1000)
 	vs, err := e.Store.ListViolations(ctx, ViolationFilter{SessionID: s.ID, Code: CodeProtectedChange, Limit: 50})
 	if err != nil {
-		return nil, fmt.Errorf("load violations: %w", err)
+		return "", nil, fmt.Errorf("load violations: %w", err)
 	}
 	for _, v := range vs {
 		if v.Message == msg {
-			return nil, nil
+			return why, nil, nil
 		}
 	}
-	return &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "protected files", Severity: SeverityHigh,
+	return why, &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "protected files", Severity: SeverityHigh,
 		Code: CodeProtectedChange, Window: WindowSession, Message: msg, CreatedAt: e.now()}, nil
+}
+
+// guardProtected refuses a gate call (validate, advance, end, an agent's
+// stop) while the session's protected files differ from what a person
+// accepted, and records the change as a PROTECTED_CHANGE violation. Gates
+// read their commands from sessiongate.yaml and their rules from the
+// protocol: checked here, before any gate runs, an edit of either in the
+// work tree can never decide a gate, whatever the level or --force. Only
+// pre-commit checked this before (issue 25.6), so an agent that never
+// committed its edit had its weakened config run the end gates.
+func (e *Engine) guardProtected(ctx context.Context, s *Session, call string) error {
+	if e.OpenRepo == nil || !s.Active() {
+		return nil
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return fmt.Errorf("open worktree %s to check protected files: %w", s.Worktree, err)
+	}
+	why, vio, err := e.sessionProtected(ctx, s, repo)
+	if err != nil {
+		return fmt.Errorf("check protected files: %w", err)
+	}
+	if why == "" {
+		return nil
+	}
+	err = e.Store.Update(ctx, func(w Writer) error {
+		if vio != nil {
+			if err := w.AddViolation(ctx, vio); err != nil {
+				return err
+			}
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: TokProtectBlocked + ":" + call, CreatedAt: e.now()})
+	})
+	if err != nil {
+		return fmt.Errorf("record protected change: %w", err)
+	}
+	e.publishViolations(ctx, s.ID, vio)
+	return fmt.Errorf("%w: %s refused: %s; %s", ErrProtectedChanged, call, why, AcceptStep)
 }

@@ -25,6 +25,31 @@ const (
 	TokReconcileBypass = "reconcile:bypass" // landed unseen, no pre-commit pass: BYPASS
 )
 
+// CodeForeignAmend is a commit of a session that does not descend from the
+// session's starting commit: a commit made before the session (outside any
+// session, with the hooks skipped, or in another session) was amended or
+// rewritten inside it, and would pass verify as this clean session's work.
+const CodeForeignAmend = "FOREIGN_AMEND"
+
+// foreignAmend returns the violation for commit c of session s when c does
+// not descend from the session's starting commit. parent is c's first
+// parent when known: the starting commit itself, or a commit the session
+// recorded (which descends from it), settles it without starting git.
+func (e *Engine) foreignAmend(ctx context.Context, s *Session, repo Repo, c, parent string, known map[string]bool) (*Violation, error) {
+	if s.StartCommit == "" || c == s.StartCommit || parent != "" && (parent == s.StartCommit || known[parent]) {
+		return nil, nil
+	}
+	ok, err := repo.IsAncestor(ctx, s.StartCommit, c)
+	if err != nil || ok {
+		return nil, err
+	}
+	return &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "commits of the session", Severity: SeverityHigh,
+		Code: CodeForeignAmend, Window: WindowSession, CreatedAt: e.now(),
+		Message: fmt.Sprintf("commit %s does not descend from the session's starting commit %s: a commit made before this session "+
+			"(outside a session, with hooks skipped, or in another session) was amended or rewritten in it (git commit --amend, rebase, reset); "+
+			"its work is not this session's", shortSHA(c), shortSHA(s.StartCommit))}, nil
+}
+
 // LandedCommit is a commit found in a session's worktree by reconciliation.
 type LandedCommit struct {
 	SHA, Tree  string
@@ -128,6 +153,11 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 			vio = e.bypassViolation(s.ID, s.RepoID, s.Phase, c.SHA)
 			vio.Message = fmt.Sprintf("commit %s landed without a passing pre-commit hook and without post-commit (hooks skipped or switched off; found by reconciliation)", shortSHA(c.SHA))
 		}
+		if vio == nil {
+			if vio, err = e.foreignAmend(ctx, s, repo, c.SHA, "", nil); err != nil {
+				return n, fmt.Errorf("reconcile commit %s: %w", shortSHA(c.SHA), err)
+			}
+		}
 		detail, _ := json.Marshal(map[string]string{"commit": c.SHA, "tree": c.Tree})
 		added := false
 		err = e.Store.Update(ctx, func(w Writer) error {
@@ -159,6 +189,9 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		}
 		if added && !matched {
 			n++
+		}
+		if added {
+			e.publishViolations(ctx, s.ID, vio)
 		}
 	}
 	return n, nil

@@ -2,7 +2,10 @@ package session
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +22,8 @@ type RecordRefWriter interface {
 	// PutRecord writes body as the record of session id on ref and
 	// returns the record's path on the ref.
 	PutRecord(ctx context.Context, ref, id string, body []byte) (string, error)
+	// RecordBodies returns every record on ref (nil when it does not exist).
+	RecordBodies(ctx context.Context, ref string) ([][]byte, error)
 }
 
 // IsRecordRef reports whether a session_record setting names a git ref
@@ -84,4 +89,109 @@ func stamp(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// CodeForcedAdvance is the violation of a mandatory gate skipped with force.
+const CodeForcedAdvance = "FORCED_ADVANCE"
+
+// unlaunderable are the violations that reach the records ref when they
+// are recorded, not only at session_end: a session that never ends (its
+// database deleted, a new session started in its place) would otherwise
+// take them with it (issue 25.8).
+var unlaunderable = map[string]bool{CodeBypass: true, CodeForcedAdvance: true, CodeProtectedChange: true, CodeForeignAmend: true}
+
+// publishViolations writes session id's record onto the records ref (when
+// session_record names one) if one of vs must not be laundered. The record
+// is rewritten with the final one at session_end. A failure is logged,
+// never returned: the violation is in the database either way, and a hook
+// must not fail on it.
+func (e *Engine) publishViolations(ctx context.Context, id string, vs ...*Violation) {
+	if id == "" || e.OpenRepo == nil || !IsRecordRef(e.Config.SessionRecord) ||
+		!slices.ContainsFunc(vs, func(v *Violation) bool { return v != nil && unlaunderable[v.Code] }) {
+		return
+	}
+	s, err := e.Store.GetSession(ctx, id)
+	if err == nil {
+		_, err = e.writeRecord(ctx, s)
+	}
+	if err != nil {
+		e.Logger.Warn("write the session record with its violation to the records ref", "session", id, "err", err)
+	}
+}
+
+// importRefViolations runs when this database knows no session of the
+// repository (a new clone, or a database deleted): the records ref still
+// holds what earlier sessions of the same person were caught at, and a
+// BYPASS or forced BLOCKING gate carries over to the next sessions
+// (Carried) from there, instead of vanishing with the database. Each is
+// added once as a repository violation naming the session. Records of
+// other people are left out: a teammate's bypass does not bar this
+// person's force.
+func (e *Engine) importRefViolations(ctx context.Context, repo Repo, userEmail string) error {
+	ref := e.Config.SessionRecord
+	if !IsRecordRef(ref) {
+		return nil
+	}
+	r, err := e.Store.RepositoryByRoot(ctx, repo.MainRoot())
+	if err == nil {
+		n, err := e.Store.CountSessions(ctx, SessionFilter{RepoID: r.ID})
+		if err != nil || n > 0 {
+			return err
+		}
+	} else if !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("look up repository: %w", err)
+	}
+	bodies, err := repo.RecordBodies(ctx, ref)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", ref, err)
+	}
+	var vs []*Violation
+	for _, b := range bodies {
+		var rec snapshot.Record
+		if json.Unmarshal(b, &rec) != nil || rec.Session == nil {
+			continue
+		}
+		if userEmail != "" && rec.Session.UserEmail != "" && !strings.EqualFold(userEmail, rec.Session.UserEmail) {
+			continue
+		}
+		for _, v := range rec.Violations {
+			decay := 0
+			switch {
+			case v.Code == CodeBypass:
+				decay = DecayBypass
+			case v.Code == CodeForcedAdvance && v.Severity == SeverityCritical:
+				decay = DecayForcedBlocked
+			default:
+				continue
+			}
+			at, err := time.Parse(time.RFC3339Nano, v.At)
+			if err != nil {
+				continue
+			}
+			vs = append(vs, &Violation{Phase: v.Phase, Requirement: v.Requirement, Severity: v.Severity, Code: v.Code,
+				Window: WindowCrossSessionDecay, DecayRuns: decay, CreatedAt: at,
+				Message: truncate(fmt.Sprintf("%s of session %s (%s, state %s), read from %s: this database does not know that session (deleted, or a new clone)",
+					v.Code, rec.SessionID, rec.Session.UserEmail, rec.Session.State, ref), 1000)})
+		}
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	err = e.Store.Update(ctx, func(w Writer) error {
+		r, err := w.EnsureRepository(ctx, repo.MainRoot(), repo.Name())
+		if err != nil {
+			return err
+		}
+		for _, v := range vs {
+			v.RepoID = r.ID
+			if err := w.AddViolation(ctx, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("record violations from %s: %w", ref, err)
+	}
+	return nil
 }

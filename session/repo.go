@@ -55,6 +55,11 @@ type Repo interface {
 	// file matching one of the root-anchored globs, the sha256 of its staged
 	// content ("" for a staged deletion).
 	StagedProtected(ctx context.Context, patterns []string) (map[string]string, error)
+	// CommittedSHA256 returns, for each path, the sha256 of its content in
+	// HEAD ("" when HEAD does not have it); nil when HEAD is unborn.
+	CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error)
+	// IsAncestor reports whether commit a is an ancestor of commit b (or b).
+	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	IdentityRepo
 	RecordRefWriter
 }

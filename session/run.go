@@ -87,7 +87,8 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 			return nil, fmt.Errorf("%w: %w (--requirement ID)", ErrCannotRun, err)
 		}
 	}
-	prog, err := lookProgram(s.Worktree, req.Argv[0])
+	cleaned, dropped := cleanEnv(os.Environ(), s.Worktree, false)
+	prog, err := lookProgram(s.Worktree, req.Argv[0], cleaned)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
 	}
@@ -103,6 +104,13 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	cmd := exec.CommandContext(cctx, prog, req.Argv[1:]...)
 	cmd.Dir = s.Worktree
 	cmd.Stdin = nil
+	// The same clean environment as a gate's command: an observed run is
+	// evidence only if a gate would have run the same thing. Run without
+	// the variables rather than refuse, and say so: the run stays useful.
+	cmd.Env = cleaned
+	if len(dropped) > 0 {
+		fmt.Fprintf(orDiscard(req.Stderr), "sessiongate: running without %s from your environment (a gate's command never sees them; set what the project needs in its own config)\n", strings.Join(dropped, ", "))
+	}
 	// Kill the whole process group on timeout, not only the first process.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -154,8 +162,8 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 
 // lookProgram finds the program of an argv: a name with a slash is a path
 // relative to the repository root (or absolute), anything else is looked
-// up on PATH.
-func lookProgram(root, name string) (string, error) {
+// up on env's PATH (cleanEnv's, without the work tree's folders).
+func lookProgram(root, name string, env []string) (string, error) {
 	if strings.Contains(name, "/") {
 		p := name
 		if !filepath.IsAbs(p) {
@@ -170,7 +178,7 @@ func lookProgram(root, name string) (string, error) {
 		}
 		return p, nil
 	}
-	p, err := exec.LookPath(name)
+	p, err := lookPathIn(env, name)
 	if err != nil {
 		return "", invalidf("command %q not found on PATH: install it, or give its path", name)
 	}

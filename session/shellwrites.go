@@ -55,6 +55,15 @@ func ShellWrites(cmd string) (paths []string, ok bool) {
 				}
 				args = append(args, s)
 			}
+			args = unwrapCall(args)
+			if script, ok := shellScript(args); ok {
+				// `env sh -c '...'`: the script's writes are the line's.
+				if inner, ok := ShellWrites(script); ok {
+					for _, p := range inner {
+						add(p)
+					}
+				}
+			}
 			if len(args) == 2 && args[0] == "cd" && args[1] != "" && args[1] != "-" {
 				if path.IsAbs(args[1]) {
 					cwd = args[1]
@@ -76,12 +85,14 @@ func writtenOperands(args []string) []string {
 	if len(args) == 0 {
 		return nil
 	}
-	name := args[0]
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		name = name[i+1:]
-	}
+	name := commandName(args[0])
 	var ops []string // operands, flags dropped
-	for _, a := range args[1:] {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if name == "truncate" && (a == "-s" || a == "-r" || a == "--size" || a == "--reference") {
+			i++ // the size or reference file, not a file written
+			continue
+		}
 		if a != "" && !strings.HasPrefix(a, "-") {
 			ops = append(ops, a)
 		}
@@ -151,4 +162,23 @@ func literal(w *syntax.Word) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// shellScript is the script of a `sh -c SCRIPT` call (bash, dash, zsh,
+// ksh, busybox's sh alike), when it is a literal.
+func shellScript(args []string) (string, bool) {
+	if len(args) < 3 {
+		return "", false
+	}
+	switch args[0] {
+	case "sh", "bash", "dash", "zsh", "ksh", "ash":
+	default:
+		return "", false
+	}
+	for i, a := range args[1 : len(args)-1] {
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
+			return args[i+2], args[i+2] != ""
+		}
+	}
+	return "", false
 }

@@ -121,6 +121,12 @@ func (s source) identity(ctx context.Context) *identity {
 	return &identity{
 		eventSource: session.EventSource(s.repo.Name()),
 		nameFrom:    s.repo.NameSource(),
-		inHistory:   func(sha string) bool { return isHex(sha) && s.repo.IsAncestor(ctx, sha, s.tip) },
+		inHistory: func(sha string) bool {
+			if !isHex(sha) || s.tip == "" {
+				return false
+			}
+			ok, err := s.repo.IsAncestor(ctx, sha, s.tip)
+			return err == nil && ok
+		},
 	}
 }

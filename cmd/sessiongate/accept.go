@@ -3,16 +3,19 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -22,7 +25,7 @@ import (
 var agentEnv = []string{"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CURSOR_AGENT", "GEMINI_CLI", "CODEX_SANDBOX"}
 
 func newAcceptCmd(a *app) *cobra.Command {
-	var reason string
+	var reason, signed string
 	var yes bool
 	cmd := &cobra.Command{
 		Use:   "accept",
@@ -37,9 +40,11 @@ accept lists what changed, asks for confirmation and a reason, and records who a
 file. A running session keeps the protocol it started with; the accepted one applies from the
 next session.
 
-When stdin is not a terminal (an agent's shell, a script), accept refuses unless --yes and
---reason are given; it is then recorded as non-interactive, which the dashboard and
-'session show' make visible. Agent hooks deny running it from the agent's shell.`,
+accept needs a terminal on stdin and stderr: an agent's shell has none, so it refuses
+(exit 2). For scripts, a person sets accept_non_interactive: true in sessiongate.yaml (honoured
+only while that file is as a person accepted it); then --yes --reason "..." accepts, recorded as
+non-interactive, which the dashboard and 'session show' make visible. Agent hooks deny running
+it from the agent's shell, and it refuses under a coding agent's process (docs/security.md).`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
@@ -65,6 +70,24 @@ When stdin is not a terminal (an agent's shell, a script), accept refuses unless
 				fmt.Fprintln(w, "  "+ch.String())
 			}
 			who := whoAmI(ctx, r.Root())
+			if signed != "" {
+				// A signature only a listed person's key makes: no terminal
+				// needed, and an agent running it gains nothing it could not
+				// sign.
+				via, err := signedAcceptance(ctx, a, r, changes, signed)
+				if err != nil {
+					return usage(err)
+				}
+				if strings.TrimSpace(reason) == "" {
+					reason = via
+				}
+				acc, err := e.AcceptProtected(ctx, session.AcceptRequest{Repo: r, Who: who, Reason: reason, Via: via})
+				if err != nil {
+					return usage(err)
+				}
+				fmt.Fprintf(w, "accepted %d protected file(s) (%s)\n", len(acc), via)
+				return nil
+			}
 			// A terminal is no proof of a person: an agent can open one with
 			// script(1). Its own process, among our ancestors, is evidence.
 			chain := ancestry.Chain()
@@ -72,10 +95,24 @@ When stdin is not a terminal (an agent's shell, a script), accept refuses unless
 				return usage(fmt.Errorf("accept refused: it runs under the coding agent %s (pid %d), and the agent a protocol polices cannot accept changes to it; "+
 					"a person runs it in a terminal of their own, outside the agent", p.Name, p.PID))
 			}
-			interactive := isTerminal(a.stdin)
-			if !interactive && (!yes || strings.TrimSpace(reason) == "") {
-				return usage(errors.New("accept refused: stdin is not a terminal, so no person can confirm; " +
-					"a person runs it at a terminal, or passes --yes --reason \"...\" (recorded as non-interactive)"))
+			// A person has a terminal: both the question (stderr) and the
+			// answer (stdin). An agent's tool call has neither.
+			interactive := isTerminal(a.stdin) && isTerminal(a.stderr)
+			if !interactive {
+				cfg, err := a.config(ctx)
+				if err != nil {
+					return err
+				}
+				switch {
+				case !cfg.AcceptNonInteractive:
+					return usage(errors.New("accept refused: stdin and stderr are not both a terminal, so no person can confirm; " +
+						"a person runs it at a terminal of their own (for scripts, a person sets accept_non_interactive: true in sessiongate.yaml and commits it: docs/security.md)"))
+				case configChanged(changes):
+					return usage(errors.New("accept refused: accept_non_interactive comes from a sessiongate.yaml that is itself an unaccepted change; " +
+						"a person accepts it at a terminal first"))
+				case !yes || strings.TrimSpace(reason) == "":
+					return usage(errors.New("accept refused: without a terminal, pass --yes --reason \"...\" (recorded as non-interactive)"))
+				}
 			}
 			if interactive && !yes {
 				in := bufio.NewReader(a.stdin)
@@ -117,11 +154,83 @@ When stdin is not a terminal (an agent's shell, a script), accept refuses unless
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "why the change is accepted (required)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask; needed (with --reason) when stdin is not a terminal, and recorded")
+	cmd.Flags().StringVar(&signed, "signed-commit", "", "accept the files as they are in this commit, whose signature (git verify-commit) is by a signer in accept_signers; no terminal needed")
 	return cmd
 }
 
-// isTerminal reports whether r is a terminal (not /dev/null, a pipe or a file).
-func isTerminal(r io.Reader) bool {
+// signedAcceptance checks that rev is a commit whose signature git
+// verifies, made by a signer listed in the accepted config's
+// accept_signers, and that every changed protected file is, in the work
+// tree and the index, exactly as in that commit. It returns how the
+// acceptance is recorded.
+func signedAcceptance(ctx context.Context, a *app, r *gitrepo.Repo, changes []session.ProtectedChange, rev string) (string, error) {
+	cfg, err := a.config(ctx)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case configChanged(changes):
+		return "", errors.New("accept refused: accept_signers comes from a sessiongate.yaml that is itself an unaccepted change; a person accepts it at a terminal first")
+	case len(cfg.AcceptSigners) == 0:
+		return "", errors.New("accept refused: --signed-commit needs accept_signers in sessiongate.yaml (committed, as a person accepted it)")
+	}
+	sha, err := r.ResolveRev(ctx, rev)
+	if err != nil || sha == "" {
+		return "", fmt.Errorf("accept refused: %s is not a commit", rev)
+	}
+	if err := r.VerifyCommit(ctx, sha); err != nil {
+		return "", fmt.Errorf("accept refused: %w", err)
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", r.Root(), "log", "-1", "--format=%G?%x00%GS", sha).Output()
+	if err != nil {
+		return "", fmt.Errorf("read the signer of %.12s: %w", sha, err)
+	}
+	status, signer, _ := strings.Cut(strings.TrimSpace(string(out)), "\x00")
+	if status != "G" || !slices.ContainsFunc(cfg.AcceptSigners, func(s string) bool { return strings.EqualFold(s, signer) }) {
+		return "", fmt.Errorf("accept refused: %.12s is signed by %q (status %s), not by one of accept_signers %v", sha, signer, status, cfg.AcceptSigners)
+	}
+	for _, c := range changes {
+		b, err := r.ReadAt(ctx, sha, c.Path)
+		at := ""
+		switch {
+		case errors.Is(err, gitrepo.ErrNoFile):
+		case err != nil:
+			return "", err
+		default:
+			sum := sha256.Sum256(b)
+			at = hex.EncodeToString(sum[:])
+		}
+		if at != c.SHA256 {
+			return "", fmt.Errorf("accept refused: %s is not as in the signed commit %.12s: the signature vouches only for the commit's bytes", c.Path, sha)
+		}
+		// The newest version on HEAD, never an older signed one brought
+		// back: an agent restoring last year's weaker protocol from a
+		// signed commit of its time must not get it accepted.
+		last, err := exec.CommandContext(ctx, "git", "-C", r.Root(), "log", "-1", "--format=%H", "HEAD", "--", c.Path).Output()
+		if err != nil {
+			return "", fmt.Errorf("find the last commit of %s: %w", c.Path, err)
+		}
+		if strings.TrimSpace(string(last)) != sha {
+			return "", fmt.Errorf("accept refused: %.12s is not the last commit on HEAD that changed %s: only the newest signed version is accepted", sha, c.Path)
+		}
+	}
+	return fmt.Sprintf("signed commit %.12s by %s", sha, signer), nil
+}
+
+// configChanged reports whether sessiongate.yaml itself is among the
+// unaccepted changes: its settings then decide nothing.
+func configChanged(changes []session.ProtectedChange) bool {
+	for _, c := range changes {
+		if strings.EqualFold(c.Path, "sessiongate.yaml") || strings.EqualFold(c.Path, ".sessiongate.yaml") {
+			return true
+		}
+	}
+	return false
+}
+
+// isTerminal reports whether r (a reader or writer) is a terminal (not
+// /dev/null, a pipe or a file).
+func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
 	return ok && isatty.IsTerminal(f.Fd())
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -49,6 +50,11 @@ func versionString() string {
 	return "devel-" + rev
 }
 
+// repoRedirectEnv are the variables that make git use another repository,
+// work tree, index or object store than the one found from the directory.
+var repoRedirectEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE"}
+
 func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "sessiongate",
@@ -65,6 +71,18 @@ Exit codes: 0 pass, 1 gate failed or commit blocked, 2 usage or environment erro
 		Version: versionString(),
 	}
 	root.SetVersionTemplate("sessiongate {{.Version}}\n")
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) {
+		// sessiongate finds the repository from the working directory.
+		// Outside a git hook (where git itself sets them) these variables
+		// only come from the caller, and would point sessiongate's own git
+		// at another repository, index or object store than the worktree
+		// its session records: the gates would check that instead.
+		if !strings.HasPrefix(c.CommandPath(), "sessiongate hook") {
+			for _, k := range repoRedirectEnv {
+				os.Unsetenv(k)
+			}
+		}
+	}
 	root.PersistentFlags().StringVar(&a.dbFlag, "db", "", "SQLite database file, or a postgres:// URL for a team database (env SESSIONGATE_DB; default $(git rev-parse --git-common-dir)/sessiongate/sessiongate.db)")
 	root.PersistentFlags().StringVar(&a.protocolFlag, "protocol", "", "protocol document (env SESSIONGATE_PROTOCOL; default SESSION-PROTOCOL.md, then .agents/SESSION-PROTOCOL.md)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -126,9 +126,10 @@ func (a *app) resolveNamedSession(ctx context.Context, c *cobra.Command, flag st
 }
 
 // sessionErr maps engine errors to exit codes: a refusal by a sequence rule
-// or of force is a block (1); a bad handle or bad input is 2.
+// or of force, or a gate refused over a protected change, is a block (1);
+// a bad handle or bad input is 2.
 func sessionErr(err error) error {
-	if errors.Is(err, policy.ErrBlocked) || errors.Is(err, session.ErrForceRefused) {
+	if errors.Is(err, policy.ErrBlocked) || errors.Is(err, session.ErrForceRefused) || errors.Is(err, session.ErrProtectedChanged) {
 		return &exitError{code: exitBlocked, err: err}
 	}
 	return usage(err)

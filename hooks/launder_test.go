@@ -1,0 +1,134 @@
+package hooks_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAmendOfForeignCommit: a commit made before the session (hooks off,
+// no session) and amended inside a clean session passes pre-commit like
+// new work; it is flagged FOREIGN_AMEND because it does not descend from
+// the session's starting commit. Amending the session's own commit, or a
+// plain commit, is not flagged.
+func TestAmendOfForeignCommit(t *testing.T) {
+	tests := []struct {
+		name string
+		do   func(r *repo) string // returns the session id
+		want int                  // FOREIGN_AMEND violations
+	}{
+		{"amend of a commit made with hooks off before the session", func(r *repo) string {
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+			r.git("add", "a.txt")
+			r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "outside")
+			id := r.startWorking(r.root)
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a, touched up\n")
+			r.git("add", "a.txt")
+			if res := r.commit(r.root, nil, "--amend", "-q", "-m", "outside, amended"); res.code != 0 {
+				t.Fatalf("amend: %s", res.err)
+			}
+			return id
+		}, 1},
+		{"amend of the session's own commit", func(r *repo) string {
+			id := r.startWorking(r.root)
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+			r.git("add", "a.txt")
+			if res := r.commit(r.root, nil, "-q", "-m", "mine"); res.code != 0 {
+				t.Fatalf("commit: %s", res.err)
+			}
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a, better\n")
+			r.git("add", "a.txt")
+			if res := r.commit(r.root, nil, "--amend", "-q", "-m", "mine, amended"); res.code != 0 {
+				t.Fatalf("amend: %s", res.err)
+			}
+			return id
+		}, 0},
+		{"plain commit", func(r *repo) string {
+			id := r.startWorking(r.root)
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+			r.git("add", "a.txt")
+			if res := r.commit(r.root, nil, "-q", "-m", "mine"); res.code != 0 {
+				t.Fatalf("commit: %s", res.err)
+			}
+			return id
+		}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			id := tc.do(r)
+			r.sg(r.root, "session", "status", "--session", id) // reconciles what post-commit left to it
+			v := r.showProtected(id)
+			if n := countCode(v, "FOREIGN_AMEND"); n != tc.want {
+				t.Fatalf("%d FOREIGN_AMEND violations, want %d: %+v", n, tc.want, v.Violations)
+			}
+		})
+	}
+}
+
+// TestViolationReachesRecordsRef: a --no-verify commit and a forced
+// advance are on the records ref as soon as they are detected, so deleting
+// the database does not take them away.
+func TestViolationReachesRecordsRef(t *testing.T) {
+	tests := []struct {
+		name string
+		do   func(r *repo, id string)
+		code string
+	}{
+		{"commit --no-verify", func(r *repo, id string) {
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+			r.git("add", "a.txt")
+			if res := r.commit(r.root, nil, "--no-verify", "-q", "-m", "skip"); res.code != 0 {
+				t.Fatalf("commit: %s", res.err)
+			}
+		}, "BYPASS"},
+		{"forced advance", func(r *repo, id string) {
+			// Into the end phases, then past QA_VALIDATION's failing gate.
+			for range 3 {
+				r.sg(r.root, "session", "advance", "--session", id, "--force", "--reason", "no time")
+			}
+		}, "FORCED_ADVANCE"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"session_record: "+recordsRef+"\n")
+			r.git("commit", "-q", "-am", "records on a ref")
+			r.sg(r.root, "install")
+			id := r.startWorking(r.root)
+			tc.do(r, id)
+			files := r.git("ls-tree", "-r", "--name-only", recordsRef)
+			var path string
+			for _, f := range strings.Split(files, "\n") {
+				if strings.Contains(f, id) {
+					path = f
+				}
+			}
+			if path == "" {
+				t.Fatalf("no record of %s on %s: %q", id, recordsRef, files)
+			}
+			rec := r.git("show", recordsRef+":"+path)
+			if !strings.Contains(rec, `"code":"`+tc.code+`"`) {
+				t.Fatalf("the record on the ref has no %s violation:\n%.2000s", tc.code, rec)
+			}
+			// The database goes; the record stays.
+			db := filepath.Join(r.git("rev-parse", "--git-common-dir"), "sessiongate")
+			if !filepath.IsAbs(db) {
+				db = filepath.Join(r.root, db)
+			}
+			if err := os.RemoveAll(db); err != nil {
+				t.Fatal(err)
+			}
+			if rec := r.git("show", recordsRef+":"+path); !strings.Contains(rec, tc.code) {
+				t.Fatal("the record went with the database")
+			}
+			// A new session in a new database carries it over from the ref.
+			out := r.sg(r.root, "session", "start", "--objective", "clean slate", "--json")
+			if !strings.Contains(out, `"carried_violations"`) || !strings.Contains(out, tc.code+" of session "+id) {
+				t.Fatalf("the new session does not carry %s of %s:\n%s", tc.code, id, out)
+			}
+		})
+	}
+}

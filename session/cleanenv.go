@@ -1,0 +1,179 @@
+package session
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Variables that make an interpreter, runner or linker load or run code
+// other than the project's, or skip its work, set by whoever started
+// sessiongate (the agent being policed): PYTHONSTARTUP=/tmp/x.py with
+// `os._exit(0)` passes `python -m pytest`, NODE_OPTIONS="--require
+// /tmp/x.js" any npm test, MAKEFLAGS=-n any make target, GOFLAGS=-run=^$
+// every go test. A gate's command and `sessiongate run` never see them
+// (issue 25.7).
+var redirectEnv = map[string]bool{
+	// Python
+	"PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true, "PYTHONINSPECT": true, "PYTHONUSERBASE": true,
+	"PYTHONBREAKPOINT": true, "PYTHONEXECUTABLE": true, "PYTEST_ADDOPTS": true, "PYTEST_PLUGINS": true,
+	// Node and npm
+	"NODE_OPTIONS": true, "NODE_PATH": true, "NODE_REPL_EXTERNAL_MODULE": true,
+	// Go
+	"GOFLAGS": true, "GOENV": true, "GOWORK": true, "GOROOT": true,
+	// Ruby, Perl
+	"RUBYOPT": true, "RUBYLIB": true, "BUNDLE_GEMFILE": true, "PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true, "PERL5DB": true,
+	// JVM
+	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "JAVA_OPTS": true, "CLASSPATH": true,
+	"MAVEN_OPTS": true, "MAVEN_ARGS": true, "GRADLE_OPTS": true,
+	// Rust
+	"RUSTC_WRAPPER": true, "RUSTC_WORKSPACE_WRAPPER": true, "RUSTC": true, "RUSTFLAGS": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
+	// the dynamic linker
+	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
+	// shells and make
+	"BASH_ENV": true, "ENV": true, "ZDOTDIR": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "CDPATH": true,
+	"MAKEFLAGS": true, "MFLAGS": true, "GNUMAKEFLAGS": true, "MAKEFILES": true,
+	// git: another repository, index, object store or config than the worktree's
+	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true, "GIT_OBJECT_DIRECTORY": true,
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_COMMON_DIR": true, "GIT_NAMESPACE": true, "GIT_CEILING_DIRECTORIES": true,
+	"GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true, "GIT_EXEC_PATH": true, "GIT_EXTERNAL_DIFF": true,
+	"GIT_REPLACE_REF_BASE": true, "GIT_GRAFT_FILE": true,
+}
+
+// redirectPrefixes are families of such variables.
+var redirectPrefixes = []string{"DYLD_", "BASH_FUNC_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "NPM_CONFIG_", "YARN_"}
+
+// cleanEnv returns environ without the variables that redirect
+// interpreters and runners, and the names it dropped (sorted). PATH stays,
+// without its relative entries and those inside root: a folder of the
+// work tree the agent put first would answer for `go`, `pytest` or `npm`.
+// keepIndex keeps GIT_INDEX_FILE: inside a git hook git sets it to the
+// index being committed, which a commit-time check must read.
+func cleanEnv(environ []string, root string, keepIndex bool) (env, dropped []string) {
+	for _, kv := range environ {
+		name, val, _ := strings.Cut(kv, "=")
+		up := strings.ToUpper(name)
+		switch {
+		case keepIndex && name == "GIT_INDEX_FILE":
+		case redirectEnv[up] || slices.ContainsFunc(redirectPrefixes, func(p string) bool { return strings.HasPrefix(up, p) }):
+			dropped = append(dropped, name)
+			continue
+		case name == "PATH":
+			if p, cut := cleanPath(val, root); cut {
+				kv = "PATH=" + p
+				dropped = append(dropped, "PATH entries inside the work tree")
+			}
+		}
+		env = append(env, kv)
+	}
+	slices.Sort(dropped)
+	return env, slices.Compact(dropped)
+}
+
+// cleanPath drops relative entries of a PATH and those inside root.
+func cleanPath(path, root string) (string, bool) {
+	var keep []string
+	cut := false
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" || !filepath.IsAbs(d) || root != "" && (inside(root, d) || inside(realRoot, d)) {
+			cut = true
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(d); err == nil && root != "" && inside(realRoot, real) {
+			cut = true
+			continue
+		}
+		keep = append(keep, d)
+	}
+	return strings.Join(keep, string(os.PathListSeparator)), cut
+}
+
+func inside(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// lookPathIn finds a program on the PATH of env (as cleanEnv left it), not
+// on sessiongate's own: the caller's PATH may put a folder of the work tree
+// first.
+func lookPathIn(env []string, name string) (string, error) {
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, d := range filepath.SplitList(path) {
+		p := filepath.Join(d, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+// redirectAssigned lists the redirecting variables (redirectEnv) a shell
+// line sets for what it runs: `PYTHONSTARTUP=x pytest`, `env NODE_OPTIONS=...
+// npm test`, `export GOFLAGS=...; go test`. A run that set one is not the
+// run a gate would make, so it proves nothing as observed evidence.
+func redirectAssigned(line string) []string {
+	_, f, ok := parseCalls(unwrapShell(line))
+	if !ok {
+		return nil
+	}
+	var out []string
+	note := func(name string) {
+		up := strings.ToUpper(name)
+		if redirectEnv[up] || slices.ContainsFunc(redirectPrefixes, func(p string) bool { return strings.HasPrefix(up, p) }) {
+			out = append(out, name)
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CallExpr:
+			for _, a := range x.Assigns {
+				if a.Name != nil {
+					note(a.Name.Value)
+				}
+			}
+			var words []string
+			for _, w := range x.Args {
+				s, _ := literal(w)
+				words = append(words, s)
+			}
+			// env NAME=VALUE ..., also behind other wrappers (timeout 60 env ...).
+			if len(words) > 0 {
+				if _, ok := wrappers[commandName(words[0])]; ok {
+					for i, w := range words {
+						if commandName(w) != "env" {
+							continue
+						}
+						for _, a := range words[i+1:] {
+							if name, _, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(a, "-") {
+								note(name)
+							}
+						}
+						break
+					}
+				}
+			}
+		case *syntax.DeclClause: // export NAME=VALUE
+			for _, a := range x.Args {
+				if a.Name != nil {
+					note(a.Name.Value)
+				}
+			}
+		}
+		return true
+	})
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -7,11 +7,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/procgroup"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -258,9 +258,6 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 			msg += " (run without " + strings.Join(dropped, ", ") + " from the caller's environment)"
 		}
 	}()
-	// Kill the whole process group on timeout, not only sh.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
@@ -269,7 +266,8 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 		env.progress.CommandStarted(env.phase.ID, c.Arg)
 		defer func() { env.progress.CommandDone(env.phase.ID, c.Arg, status, time.Since(started), output) }()
 	}
-	err = cmd.Run()
+	// Kill the whole tree on timeout, not only sh.
+	err = procgroup.Run(cmd)
 	sum := "sha256:" + sha256Hex(buf.Bytes())
 	tail := tailLines(buf.String(), 20, 4096)
 	switch {

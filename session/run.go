@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/procgroup"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -111,9 +111,8 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	if len(dropped) > 0 {
 		fmt.Fprintf(orDiscard(req.Stderr), "sessiongate: running without %s from your environment (a gate's command never sees them; set what the project needs in its own config)\n", strings.Join(dropped, ", "))
 	}
-	// Kill the whole process group on timeout, not only the first process.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// Kill the whole tree on timeout, not only the first process.
+	group := procgroup.New(cmd)
 	cmd.WaitDelay = time.Second
 	var out bytes.Buffer // both streams, in the order they arrive: what the hash is of
 	var mu sync.Mutex
@@ -125,7 +124,14 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%w: start %s: %v: check the program and its permissions", ErrCannotRun, req.Argv[0], err)
 	}
+	if err := group.Started(); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		group.Close()
+		return nil, fmt.Errorf("%w: %v", ErrCannotRun, err)
+	}
 	err = cmd.Wait()
+	group.Close()
 	dur := time.Since(start)
 	res := &RunResult{Duration: dur}
 	var ee *exec.ExitError

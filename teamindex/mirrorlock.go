@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -23,11 +22,11 @@ func lockMirror(ctx context.Context, mirror, ref string) (unlock func(), err err
 		return nil, fmt.Errorf("lock the mirror %s: %w", mirror, err)
 	}
 	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
+		held, err := tryLock(f)
+		if held {
 			break
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("lock the mirror %s: %w", mirror, err)
 		}

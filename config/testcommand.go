@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // TestCommand is a project's test command as `sessiongate init` finds it
@@ -16,6 +17,10 @@ import (
 type TestCommand struct {
 	Command string // "" when none was found
 	From    string // e.g. "go.mod and *_test.go files"
+	// CITimeout is how long the project's CI lets that step run
+	// (timeout-minutes around it), 0 when unknown: a suite that needs
+	// longer than command_timeout is killed at the gate.
+	CITimeout time.Duration
 }
 
 // npmPlaceholder reports the test script `npm init` writes, which runs
@@ -57,6 +62,12 @@ func DetectTestCommand(root string) TestCommand {
 		st, err := os.Stat(filepath.Join(root, name))
 		return err == nil && st.Mode().IsRegular()
 	}
+	// What the project's own CI runs is how it tests: a guess from files
+	// picked `python3 -m pytest` where the project runs `uv run pytest`
+	// (the plain interpreter lacks its dependencies) and failed honest QA.
+	if tc := ciTestCommand(root); tc.Command != "" {
+		return tc
+	}
 	if b := read("Makefile"); b != nil && makeTestTarget(b) {
 		return TestCommand{Command: "make test", From: "the Makefile's test target"}
 	}
@@ -88,7 +99,20 @@ func DetectTestCommand(root string) TestCommand {
 		add("cargo test", "Cargo.toml")
 	}
 	if pytestConfigured(read) || exists("conftest.py") {
-		add("python3 -m pytest", "pytest's configuration")
+		// The project's environment manager runs pytest with its
+		// dependencies; the bare interpreter would not have them.
+		switch {
+		case exists("uv.lock"):
+			add("uv run pytest", "pytest's configuration (uv.lock)")
+		case exists("poetry.lock"):
+			add("poetry run pytest", "pytest's configuration (poetry.lock)")
+		case exists("pdm.lock"):
+			add("pdm run pytest", "pytest's configuration (pdm.lock)")
+		case exists("Pipfile.lock"):
+			add("pipenv run pytest", "pytest's configuration (Pipfile.lock)")
+		default:
+			add("python3 -m pytest", "pytest's configuration")
+		}
 	}
 	for _, s := range []string{"scripts/test.sh", "test.sh"} {
 		if exists(s) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestDetectTestCommand(t *testing.T) {
@@ -28,6 +29,15 @@ func TestDetectTestCommand(t *testing.T) {
 		{"makefile wins", map[string]string{"Makefile": "build:\n\tgo build\n\ntest: build\n\tgo test ./...\n", "go.mod": "module x\n", "a_test.go": ""}, "make test"},
 		{"makefile variable is not a target", map[string]string{"Makefile": "test := 1\n"}, ""},
 		{"several", map[string]string{"go.mod": "module x\n", "a_test.go": "", "package.json": `{"scripts": {"test": "jest"}}`}, "go test ./... && npm test"},
+		{"pytest under uv", map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\n", "uv.lock": ""}, "uv run pytest"},
+		{"pytest under poetry", map[string]string{"conftest.py": "", "poetry.lock": ""}, "poetry run pytest"},
+		// The CI's own test step wins over every guess from files.
+		{"github workflow", map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\n", ".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: uv sync\n      - run: uv run ruff check .\n      - run: |\n          uv run pytest -q tests/\n"}, "uv run pytest -q tests/"},
+		{"gitlab script list", map[string]string{"go.mod": "module x\n", "a_test.go": "", ".gitlab-ci.yml": "test:\n  script:\n    - go vet ./...\n    - go test -race ./...\n"}, "go test -race ./..."},
+		{"workflow line with shell logic is no command", map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pytest || true\n      - run: npm test -- --watch=false | tee out\n"}, ""},
+		{"workflow expression is no command", map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: go test ${{ matrix.pkg }}\n"}, ""},
+		{"workflow with only a build falls back to files", map[string]string{"Cargo.toml": "[package]\n", ".github/workflows/ci.yml": "jobs:\n  b:\n    steps:\n      - run: cargo build --release\n"}, "cargo test"},
+		{"broken workflow is skipped", map[string]string{"Cargo.toml": "[package]\n", ".github/workflows/ci.yml": "jobs: [\n"}, "cargo test"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -49,5 +59,22 @@ func TestDetectTestCommand(t *testing.T) {
 				t.Fatal("a command without what it was found from")
 			}
 		})
+	}
+}
+
+// TestCITestCommandWhereAndTimeout: the command says where it was found,
+// and the CI's timeout-minutes around it comes along.
+func TestCITestCommandWhereAndTimeout(t *testing.T) {
+	root := t.TempDir()
+	wf := "on: push\njobs:\n  test:\n    timeout-minutes: 30\n    steps:\n      - run: make lint\n      - name: tests\n        run: make test\n"
+	if err := os.MkdirAll(filepath.Join(root, ".github", "workflows"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".github", "workflows", "ci.yml"), []byte(wf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := DetectTestCommand(root)
+	if got.Command != "make test" || got.From != "the CI's own step, .github/workflows/ci.yml:8" || got.CITimeout != 30*time.Minute {
+		t.Fatalf("got %+v", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -87,6 +88,9 @@ nothing is written.`,
 			if _, ok := spec.Phase("QA_VALIDATION"); ok {
 				if tc.Command != "" {
 					fmt.Fprintf(w, "QA_VALIDATION runs %q (found %s): sessiongate runs it at that gate and before each push, and an observed run must be of it; change commands: in sessiongate.yaml if that is not how this project tests\n", tc.Command, tc.From)
+					if limit := config.Default().CommandTimeout; tc.CITimeout > time.Duration(limit) {
+						fmt.Fprintf(w, "warning: the CI gives that step up to %s, and a gate kills its command after command_timeout (%s): if the suite takes longer, set command_timeout: %s in sessiongate.yaml, or the QA gate fails honest work\n", tc.CITimeout, time.Duration(limit), tc.CITimeout)
+					}
 				} else {
 					fmt.Fprintln(w, "no test command found (Makefile test target, go.mod with tests, a package.json test script, Cargo.toml, pytest, scripts/test.sh): set commands.QA_VALIDATION in sessiongate.yaml, or QA_VALIDATION takes any command run through sessiongate run")
 				}

@@ -246,10 +246,15 @@ func TestInitSetsTheTestCommand(t *testing.T) {
 		{"go", map[string]string{"go.mod": "module x\n\ngo 1.22\n", "x_test.go": "package x\n"}, "go test ./..."},
 		{"go and npm", map[string]string{"go.mod": "module x\n", "x_test.go": "package x\n", "package.json": `{"scripts": {"test": "node --test"}}`}, "go test ./... && npm test"},
 		{"none", map[string]string{"README.md": "# x\n"}, ""},
+		{"the CI's step", map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\n", "uv.lock": "",
+			".github/workflows/ci.yml": "jobs:\n  t:\n    timeout-minutes: 20\n    steps:\n      - run: uv run pytest -x\n"}, "uv run pytest -x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := repoDir(t)
 			for name, body := range tc.files {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -267,6 +272,9 @@ func TestInitSetsTheTestCommand(t *testing.T) {
 			}
 			if tc.want != "" && !strings.Contains(out, "QA_VALIDATION runs") || tc.want == "" && !strings.Contains(out, "no test command found") {
 				t.Errorf("init did not say what it set: %s", out)
+			}
+			if strings.Contains(tc.name, "CI") != strings.Contains(out, "warning: the CI gives that step up to 20m0s") {
+				t.Errorf("init's timeout warning, for %s: %s", tc.name, out)
 			}
 		})
 	}

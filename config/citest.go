@@ -1,0 +1,117 @@
+package config
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// testRunner matches a command line that runs a test suite with a runner
+// people use: what a CI step's `run:` (GitHub) or `script:` (GitLab) line
+// must start with to be taken as the project's test command. Anything else
+// (a lint, a build, a deploy, a line with shell logic) is not.
+var testRunner = regexp.MustCompile(`^(?:` +
+	`(?:uv run |poetry run |pdm run |pipenv run |hatch run |python3? -m )?pytest\b|` +
+	`tox\b|nox\b|go test\b|cargo (?:test|nextest run)\b|make (?:test|check)\b|just test\b|` +
+	`(?:npm|pnpm|yarn|bun)(?: run)? test\b|npx (?:jest|vitest)\b|` +
+	`(?:\./gradlew|gradle) (?:test|check)\b|mvn(?: -[A-Za-z]\S*)* (?:test|verify)\b|` +
+	`bundle exec (?:rspec|rake test)\b|rspec\b|dotnet test\b|mix test\b|swift test\b|ctest\b)`)
+
+// shellLogic is a line no gate should take whole: it pipes, chains,
+// backgrounds or substitutes.
+var shellLogic = regexp.MustCompile("[|;&`$<>]")
+
+// ciTestCommand is the first test command the repository's CI runs: the
+// GitHub Actions workflows (in file name order), then .gitlab-ci.yml.
+func ciTestCommand(root string) TestCommand {
+	files, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.y*ml"))
+	sort.Strings(files)
+	files = append(files, filepath.Join(root, ".gitlab-ci.yml"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) > 1<<20 {
+			continue
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(b, &doc) != nil {
+			continue
+		}
+		rel, _ := filepath.Rel(root, f)
+		if cmd, line, minutes := findTestLine(&doc, 0); cmd != "" {
+			return TestCommand{Command: cmd, From: fmt.Sprintf("the CI's own step, %s:%d", filepath.ToSlash(rel), line),
+				CITimeout: time.Duration(minutes) * time.Minute}
+		}
+	}
+	return TestCommand{}
+}
+
+// findTestLine walks a workflow for `run:` and `script:` values (a string
+// or a list of strings) and returns the first line that runs tests, the
+// line it is on, and the nearest GitHub `timeout-minutes` around it (0:
+// none; minutes is the enclosing one).
+func findTestLine(n *yaml.Node, minutes int) (string, int, int) {
+	switch n.Kind {
+	case yaml.DocumentNode, yaml.SequenceNode:
+		for _, c := range n.Content {
+			if cmd, line, m := findTestLine(c, minutes); cmd != "" {
+				return cmd, line, m
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k, v := n.Content[i], n.Content[i+1]; k.Value == "timeout-minutes" {
+				if m, err := strconv.Atoi(v.Value); err == nil && m > 0 {
+					minutes = m
+				}
+			}
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Value == "run" || k.Value == "script" {
+				if cmd, line := testLineIn(v); cmd != "" {
+					return cmd, line, minutes
+				}
+				continue
+			}
+			if cmd, line, m := findTestLine(v, minutes); cmd != "" {
+				return cmd, line, m
+			}
+		}
+	}
+	return "", 0, 0
+}
+
+func testLineIn(v *yaml.Node) (string, int) {
+	var vals []*yaml.Node
+	switch v.Kind {
+	case yaml.ScalarNode:
+		vals = []*yaml.Node{v}
+	case yaml.SequenceNode:
+		vals = v.Content
+	}
+	for _, s := range vals {
+		if s.Kind != yaml.ScalarNode {
+			continue
+		}
+		sc := bufio.NewScanner(strings.NewReader(s.Value))
+		for i := 0; sc.Scan(); i++ {
+			l := strings.TrimSpace(sc.Text())
+			if testRunner.MatchString(l) && !shellLogic.MatchString(l) && !strings.Contains(l, "${{") {
+				line := s.Line + i
+				if s.Style == yaml.LiteralStyle || s.Style == yaml.FoldedStyle {
+					line++ // the block starts on the line after "run: |"
+				}
+				return l, line
+			}
+		}
+	}
+	return "", 0
+}

@@ -48,6 +48,32 @@ func (w *ciWorld) sg(t *testing.T, dir string, args ...string) string {
 	return out
 }
 
+// acceptAtTerminal runs `protocol accept --yes` at a terminal, as accept
+// requires: script(1) gives it one, which is also how an agent with a pty
+// fakes one (docs/security.md). What verify must catch is the local
+// acceptance nothing in git carries.
+func (w *ciWorld) acceptAtTerminal(t *testing.T, reason string) {
+	t.Helper()
+	script, err := exec.LookPath("script")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("script(1) is required under CI=true (util-linux): %v", err)
+		}
+		t.Skipf("script(1) not found: install util-linux to give protocol accept a terminal")
+	}
+	cmd := exec.Command(script, "-qec", realBinary(t)+" protocol accept --yes --reason '"+reason+"'", "/dev/null")
+	cmd.Dir = w.dev
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SESSIONGATE_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(append(cmd.Env, binaryEnv()...), w.env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("protocol accept at a terminal: %v\n%s", err, out)
+	}
+}
+
 func (w *ciWorld) write(t *testing.T, f string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(w.dev, f), []byte(f+"\n"), 0o644); err != nil {
@@ -160,7 +186,7 @@ func newCIWorld(t *testing.T) *ciWorld {
 	if err := os.WriteFile(proto, append(orig, []byte("\nAgents may skip QA when in a hurry.\n")...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w.sg(t, w.dev, "protocol", "accept", "--yes", "--reason", "agent in a hurry")
+	w.acceptAtTerminal(t, "agent in a hurry")
 	w.sessionWith(t, func() {
 		w.write(t, "hurried.txt")
 		w.git(t, w.dev, "add", "hurried.txt")
@@ -170,13 +196,13 @@ func newCIWorld(t *testing.T) *ciWorld {
 	if err := os.WriteFile(proto, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w.sg(t, w.dev, "protocol", "accept", "--yes", "--reason", "restore")
+	w.acceptAtTerminal(t, "restore")
 	// A session that breaks the QA command's check and, in the same
 	// change, makes the command `true` (accepted with --yes): its local
 	// QA passes; only the base's command, re-run in CI, sees it.
 	w.git(t, w.dev, "checkout", "-q", "-b", "bad-qa", w.work2)
 	w.setCommand(t, "test -f README.md")
-	w.sg(t, w.dev, "protocol", "accept", "--yes", "--reason", "faster QA")
+	w.acceptAtTerminal(t, "faster QA")
 	w.session(t, "broken.txt")
 	w.qa = w.git(t, w.dev, "rev-parse", "HEAD")
 	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "bad-notrailer", "bad-copied", "bad-protocol", "bad-qa", "refs/sessiongate/records")

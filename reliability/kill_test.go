@@ -32,12 +32,18 @@ func TestKillCLIWriter(t *testing.T) {
 		cmd := exec.Command("sh", "-c", `while :; do "$SG" session start --objective "kill round" || exit 3; done`)
 		cmd.Dir, cmd.Env = r.root, append(r.env, "SG="+binary)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		var out bytes.Buffer
+		var out lockedBuffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(20+rng.IntN(280)) * time.Millisecond)
+		// A loaded machine can take longer for one start than any fixed
+		// window: wait for the first acknowledged write of the round, then
+		// kill at a random moment of the next few.
+		for deadline := time.Now().Add(10 * time.Second); !startedRE.MatchString(out.String()) && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
 		if strings.Contains(out.String(), "database") && !startedRE.MatchString(out.String()) {
@@ -125,7 +131,14 @@ func TestKillServeUnderLoad(t *testing.T) {
 				}
 			}(c)
 		}
-		time.Sleep(time.Duration(100+rng.IntN(400)) * time.Millisecond)
+		// Wait for this round's first acknowledged call (a loaded machine
+		// can take longer than any fixed window), then kill at a random
+		// moment of the calls after it.
+		before := func() int { mu.Lock(); defer mu.Unlock(); return calls }
+		for n0, deadline := before(), time.Now().Add(10*time.Second); before() == n0 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(time.Duration(rng.IntN(400)) * time.Millisecond)
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
 		close(stop)
@@ -232,4 +245,22 @@ func lastLines(s string, n int) string {
 		l = l[len(l)-n:]
 	}
 	return strings.Join(l, "\n")
+}
+
+// lockedBuffer is a bytes.Buffer the test reads while a process writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -246,6 +246,13 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		if ev.Tool.Kind == session.ToolShell && ev.Tool.Dir == "" {
 			ev.Tool.Dir = dir // where the agent's shell is
 		}
+		// A patch's paths (Codex's apply_patch) are relative to the
+		// agent's folder, which may be below the worktree root.
+		for i, p := range ev.Tool.Paths {
+			if !filepath.IsAbs(p) {
+				ev.Tool.Paths[i] = filepath.Join(dir, p)
+			}
+		}
 		if ah.Protect {
 			if why := transcriptWrite(ev, dir, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
@@ -342,6 +349,17 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	}
 	a := &Answer{}
 	switch ev.Kind {
+	case KindError:
+		// The agent cannot be stopped by this answer; the error is kept in
+		// the session's events (what failed, shortened).
+		if bd.Session != nil {
+			err := eng.Store.Update(ctx, func(w session.Writer) error {
+				return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: "agent:" + ev.Agent + ":error", Detail: shorten.Bytes(ev.Prompt, 300, "")})
+			})
+			if err != nil {
+				return nil, fmt.Errorf("record the agent's error: %w", err)
+			}
+		}
 	case KindStart:
 		if ah.Context {
 			a.Context = eng.AgentSummary(ctx, bd)

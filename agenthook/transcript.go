@@ -41,6 +41,7 @@ func transcriptWrite(ev *Event, dir string, getenv func(string) string) string {
 		}
 	case session.ToolShell:
 		ps, ok := session.ShellWrites(ev.Tool.Command)
+		ps = append(ps, ev.Tool.Paths...) // a patch given to the shell (Codex)
 		for _, p := range ps {
 			if in(p) {
 				return why

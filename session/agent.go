@@ -262,10 +262,13 @@ const (
 
 // ToolCall is a tool the agent is about to run.
 type ToolCall struct {
-	Kind    ToolKind
-	Name    string   // the agent's tool name, for messages
-	Paths   []string // files an edit touches (absolute or worktree-relative)
-	Command string   // the shell command line
+	Kind ToolKind
+	Name string // the agent's tool name, for messages
+	// Paths are the files an edit touches (absolute or worktree-relative);
+	// for a shell call, files it writes that its line does not show (a
+	// patch the agent's shell applies).
+	Paths   []string
+	Command string // the shell command line
 	// Dir is the folder the shell command runs in, when the agent says
 	// (its cwd); relative paths it writes are taken from there.
 	Dir string
@@ -316,7 +319,13 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	// The files a shell command writes, parsed once for both checks below.
 	var shellWrites []string
 	if call.Kind == ToolShell && (pol.Protect && e.Config.Protect || pol.DenyBeforeStart && s != nil && s.State == StateInit) {
-		if ps, ok := ShellWrites(call.Command); ok {
+		ps, ok := ShellWrites(call.Command)
+		// Paths the agent's tool names beside the line: a patch the shell
+		// applies (Codex runs `apply_patch <<'EOF'` itself).
+		if extra := call.Paths; len(extra) > 0 {
+			ps, ok = append(ps, extra...), true
+		}
+		if ok {
 			dir := root
 			if call.Dir != "" && filepath.IsAbs(call.Dir) && len(inWorktree(root, []string{call.Dir})) > 0 {
 				dir = call.Dir

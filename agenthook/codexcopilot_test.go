@@ -120,7 +120,11 @@ func TestRealCodexCopilotPayloads(t *testing.T) {
 						t.Fatalf("observed evidence of the shell command: %+v %v", evs, err)
 					}
 				}
-				if strings.Contains(string(load(file)), "ranscript") {
+				// Events that reach the session (no-op events, SessionEnd and
+				// a post-tool of a non-shell tool return before the database).
+				binds := map[string]bool{"SessionStart": true, "UserPromptSubmit": true, "PreToolUse": true, "Stop": true, "agentStop": true}[event] ||
+					strings.HasPrefix(lower, "posttooluse.bash")
+				if binds && strings.Contains(string(load(file)), "ranscript") {
 					ts, err := r.db().SessionTranscripts(ctx, s.ID)
 					// The payload's own transcript (a fixture may come from
 					// another run than the SessionStart one).

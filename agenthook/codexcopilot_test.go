@@ -150,3 +150,55 @@ func TestRealCodexCopilotPayloads(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexCopilotProtectedBypasses: after the start gates, the ways a
+// lazy agent under Codex or Copilot would change what polices it are
+// denied, and ordinary edits are not.
+func TestCodexCopilotProtectedBypasses(t *testing.T) {
+	r := newRepo(t, "")
+	sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001"
+	r.hook("codex", "SessionStart", map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "SessionStart", "source": "startup"})
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	sub := filepath.Join(r.root, "sub")
+	writeFile(t, filepath.Join(sub, ".keep"), "")
+	patch := func(body string) string { return "*** Begin Patch\n" + body + "*** End Patch\n" }
+	codex := func(tool, cmd, cwd string) map[string]any {
+		return map[string]any{"session_id": sid, "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": map[string]any{"command": cmd}, "tool_use_id": "call_1"}
+	}
+	copilot := func(tool string, args map[string]any) map[string]any {
+		return map[string]any{"sessionId": sid, "cwd": r.root, "toolName": tool, "toolArgs": args}
+	}
+	cases := []struct {
+		name, agent, event string
+		payload            map[string]any
+		deny               bool
+	}{
+		{"apply_patch updates the protocol", "codex", "PreToolUse", codex("apply_patch", patch("*** Update File: SESSION-PROTOCOL.md\n@@\n-x\n+y\n"), r.root), true},
+		{"apply_patch deletes the config", "codex", "PreToolUse", codex("apply_patch", patch("*** Delete File: sessiongate.yaml\n"), r.root), true},
+		{"apply_patch moves a file onto the hooks", "codex", "PreToolUse", codex("apply_patch", patch("*** Update File: notes.txt\n*** Move to: .codex/hooks.json\n@@\n-a\n+{}\n"), r.root), true},
+		{"apply_patch from a subfolder with ../", "codex", "PreToolUse", codex("apply_patch", patch("*** Add File: ../.codex/config.toml\n+[features]\n"), sub), true},
+		{"apply_patch absolute path", "codex", "PreToolUse", codex("apply_patch", patch("*** Add File: "+filepath.Join(r.root, ".github", "hooks", "sessiongate.json")+"\n+{}\n"), r.root), true},
+		{"apply_patch given to the shell", "codex", "PreToolUse", codex("Bash", "apply_patch <<'EOF'\n"+patch("*** Update File: SESSION-PROTOCOL.md\n@@\n-x\n+y\n")+"EOF\n", r.root), true},
+		{"shell redirect onto the codex hooks", "codex", "PreToolUse", codex("Bash", "echo '{}' > .codex/hooks.json", r.root), true},
+		{"shell wrapped in sh -c", "codex", "PreToolUse", codex("Bash", `sh -c "echo x >> SESSION-PROTOCOL.md"`, r.root), true},
+		{"apply_patch of an ordinary file", "codex", "PreToolUse", codex("apply_patch", patch("*** Add File: src/x.go\n+package x\n"), r.root), false},
+		{"copilot create of its hooks file", "copilot", "preToolUse", copilot("create", map[string]any{"path": filepath.Join(r.root, ".github", "hooks", "sessiongate.json"), "file_text": "{}"}), true},
+		{"copilot edit of the protocol", "copilot", "preToolUse", copilot("edit", map[string]any{"path": filepath.Join(r.root, "SESSION-PROTOCOL.md"), "old_str": "a", "new_str": "b"}), true},
+		{"copilot bash rm of the hooks folder", "copilot", "preToolUse", copilot("bash", map[string]any{"command": "rm -rf .github/hooks"}), true},
+		{"copilot write_bash typing into a shell", "copilot", "preToolUse", copilot("write_bash", map[string]any{"shellId": "0", "input": "echo x > sessiongate.yaml\n"}), true},
+		{"copilot apply_patch", "copilot", "preToolUse", copilot("apply_patch", map[string]any{"input": patch("*** Update File: .codex/hooks.json\n@@\n-a\n+b\n")}), true},
+		{"copilot create of an ordinary file", "copilot", "preToolUse", copilot("create", map[string]any{"path": filepath.Join(r.root, "src", "y.go"), "file_text": "package y"}), false},
+		{"copilot view of the protocol", "copilot", "preToolUse", copilot("view", map[string]any{"path": filepath.Join(r.root, "SESSION-PROTOCOL.md")}), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, res := r.hook(c.agent, c.event, c.payload)
+			denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" || pathStr(out, "permissionDecision") == "deny"
+			if denied != c.deny {
+				t.Fatalf("denied %v, want %v: %v\nstderr: %s", denied, c.deny, out, res.err)
+			}
+		})
+	}
+}

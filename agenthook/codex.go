@@ -102,16 +102,15 @@ func patchPaths(patch string) []string {
 }
 
 // codexResult reads a Bash PostToolUse tool_response: the command's output
-// as a string. Codex 0.171 reports a failed command's output the same way
-// (no exit field); its output then starts with "Exit code: N" when it ran
-// through the exec tool. Without a code the run counts as exit 0, as
-// PostToolUse fires for a command that completed.
+// as a string. Codex 0.171 reports a failed command the same way, with no
+// exit status: ExitCode stays -1 (unknown, never a pass) until the runtime
+// finds it in the rollout (codexExitFromRollout).
 func codexResult(raw json.RawMessage) *ShellResult {
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		s = string(raw)
 	}
-	r := &ShellResult{Output: []byte(s)}
+	r := &ShellResult{Output: []byte(s), ExitCode: -1}
 	if strings.HasPrefix(s, "Exit code: ") {
 		r.ExitCode = exitFromText(s, "Exit code: ")
 	}

@@ -2,6 +2,7 @@ package agenthook_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,6 +94,18 @@ func TestRealCodexCopilotPayloads(t *testing.T) {
 				s := r.active()
 				// Work in the worktree, so that a stop has something to block.
 				writeFile(t, filepath.Join(r.root, "work.txt"), "work\n")
+				if f.agent == "codex" && strings.HasPrefix(base, "PostToolUse.Bash") {
+					// Codex's PostToolUse has no exit status: the runtime
+					// reads it from the rollout, as Codex 0.171 writes it.
+					var p struct {
+						Transcript string `json:"transcript_path"`
+						ToolUseID  string `json:"tool_use_id"`
+					}
+					if err := json.Unmarshal(load(file), &p); err != nil {
+						t.Fatal(err)
+					}
+					writeFile(t, p.Transcript, `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"`+p.ToolUseID+`","exit_code":0}}}`+"\n")
+				}
 				out, res := r.hook(f.agent, event, load(file), env...)
 				ctx := context.Background()
 				lower := strings.ToLower(base)
@@ -198,6 +211,46 @@ func TestCodexCopilotProtectedBypasses(t *testing.T) {
 			denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" || pathStr(out, "permissionDecision") == "deny"
 			if denied != c.deny {
 				t.Fatalf("denied %v, want %v: %v\nstderr: %s", denied, c.deny, out, res.err)
+			}
+		})
+	}
+}
+
+// TestCodexExitFromRollout: Codex's PostToolUse carries no exit status;
+// the runtime takes it from the rollout, and without one the run is not a
+// pass (exit unknown).
+func TestCodexExitFromRollout(t *testing.T) {
+	cases := []struct {
+		name, rollout string
+		succeeded     bool
+		exit          int
+	}{
+		{"item_completed exit 3", `{"type":"event_msg","payload":{"type":"item_completed","item":{"id":"call_9","exit_code":3}}}`, false, 3},
+		{"function_call_output exit 0", `{"type":"response_item","payload":{"type":"function_call_output","call_id":"call_9","output":"Chunk ID: x\nProcess exited with code 0\nOutput:\nok\n"}}`, true, 0},
+		{"another call's status only", `{"type":"event_msg","payload":{"type":"item_completed","item":{"id":"call_8","exit_code":0}}}`, false, -1},
+		{"no rollout", "", false, -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, "")
+			codexHome := filepath.Join(filepath.Dir(r.root), "codex-home")
+			rollout := filepath.Join(codexHome, "sessions", "2026", "11", "28", "rollout-x.jsonl")
+			if c.rollout != "" {
+				writeFile(t, rollout, c.rollout+"\n")
+			}
+			sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0002"
+			env := "CODEX_HOME=" + codexHome
+			r.hook("codex", "SessionStart", map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "SessionStart", "transcript_path": rollout}, env)
+			s := r.active()
+			r.hook("codex", "PostToolUse", map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "PostToolUse", "transcript_path": rollout,
+				"tool_name": "Bash", "tool_input": map[string]any{"command": "sh test.sh"}, "tool_response": "tests ok\n", "tool_use_id": "call_9"}, env)
+			evs, err := r.db().ListEvidence(context.Background(), s.ID)
+			if err != nil || len(evs) != 1 {
+				t.Fatalf("evidence %+v %v, want one observed run", evs, err)
+			}
+			e := evs[0]
+			if e.Succeeded() != c.succeeded || e.ExitCode == nil || *e.ExitCode != c.exit {
+				t.Fatalf("observed run exit %v succeeded %v, want exit %d succeeded %v", e.ExitCode, e.Succeeded(), c.exit, c.succeeded)
 			}
 		})
 	}

@@ -396,6 +396,14 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return a, nil
 		}
 		res := ev.Result
+		if res.ExitCode == -1 && ev.Agent == "codex" {
+			// Codex's PostToolUse has no exit status; its rollout does.
+			if path, err := transcript.Check(ev.Agent, ev.Transcript, r.getenv, repo.Root()); err == nil {
+				if n, ok := codexExitFromRollout(path, ev.ToolID, 500*time.Millisecond); ok {
+					res.ExitCode = n
+				}
+			}
+		}
 		req := session.ObservedRequest{
 			ID: bd.Session.ID, Source: ev.Agent, Command: ev.Tool.Command,
 			ExitCode: res.ExitCode, Duration: res.Duration, Output: res.Output,

@@ -37,6 +37,7 @@ func TestCodexAgentHooksDenyObserveBlockStop(t *testing.T) {
 		agenttest.ToolStep("apply_patch", addPatch("early.txt", "too early")),
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "git status"}),
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sessiongate session advance --to WORKING"}),
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sh test.sh"}), // fails: no hello.txt yet
 		agenttest.ToolStep("apply_patch", "*** Begin Patch\n*** Update File: SESSION-PROTOCOL.md\n@@\n-# Session Protocol\n+# Session Protocol (relaxed)\n*** End Patch\n"),
 		agenttest.ToolStep("apply_patch", addPatch("hello.txt", "hello")),
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sh test.sh"}),
@@ -48,8 +49,8 @@ func TestCodexAgentHooksDenyObserveBlockStop(t *testing.T) {
 	res := agenttest.RunCodex(t, r.dir, "add hello.txt", stub, r.env, 0)
 	reqs := stub.Scripted(t)
 	t.Logf("codex run: %s, exit %d, %d scripted requests", res.Elapsed, res.ExitCode, len(reqs))
-	if len(reqs) < 9 {
-		t.Fatalf("%d of 9 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
+	if len(reqs) < 10 {
+		t.Fatalf("%d of 10 steps used; exit %d\nstdout: %s\nstderr: %s", len(reqs), res.ExitCode, res.Stdout, res.Stderr)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "early.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the apply_patch before the start gates ran (stat: %v)", err)
@@ -60,24 +61,32 @@ func TestCodexAgentHooksDenyObserveBlockStop(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(r.dir, "SESSION-PROTOCOL.md")); string(got) != string(protocolBefore) {
 		t.Errorf("apply_patch changed the protected protocol:\n%s", got)
 	}
-	if txt := reqs[4].NewText(); !strings.Contains(txt, "protected files") {
+	if txt := reqs[5].NewText(); !strings.Contains(txt, "protected files") {
 		t.Errorf("the protected-file deny did not reach the model: %s", txt)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "hello.txt")); err != nil {
 		t.Errorf("apply_patch after the start gates did not run: %v", err)
 	}
 	// Blocked twice: the reason comes back to the model each time.
-	for i := 7; i <= 8; i++ {
+	for i := 8; i <= 9; i++ {
 		if txt := reqs[i].NewText(); !strings.Contains(txt, "QA_VALIDATION") || !strings.Contains(txt, "stop blocked") {
-			t.Errorf("request %d after stop block %d lacks the reason: %s", i, i-6, txt)
+			t.Errorf("request %d after stop block %d lacks the reason: %s", i, i-7, txt)
 		}
 	}
-	if len(reqs) > 9 {
+	if len(reqs) > 10 {
 		t.Errorf("%d scripted requests: the stop after %d blocks was not let through", len(reqs), maxBlocks)
 	}
 	show := r.onlySession()
-	if run := observedRun(show, "sh test.sh"); run == nil {
-		t.Errorf("sh test.sh not observed: %v", evidence(show))
+	// Codex's PostToolUse carries the output only: the exit status must
+	// still be the command's (a failed test run is no pass).
+	var exits []string
+	for _, e := range evidence(show) {
+		if e["origin"] == string(session.OriginObserved) && e["command"] == "sh test.sh" {
+			exits = append(exits, fmt.Sprint(e["exit_code"]))
+		}
+	}
+	if strings.Join(exits, ",") != "1,0" {
+		t.Errorf("observed sh test.sh exits %v, want 1 then 0: %v", exits, evidence(show))
 	}
 	if origins := evidenceOrigins(show); origins[session.OriginObserved] < 2 {
 		t.Errorf("evidence origins %v: want git status and sh test.sh observed", origins)

@@ -57,8 +57,9 @@ install refuses and says how to proceed; --force chains that tool's hooks anyway
 the clients start ` + "`sessiongate mcp`" + ` from PATH: the files are committed and
 carry no path of this machine.
 
---agent claude,cursor,gemini merges sessiongate's lifecycle hooks into
-.claude/settings.json, .cursor/hooks.json and .gemini/settings.json (comments,
+--agent claude,codex,copilot,cursor,gemini merges sessiongate's lifecycle hooks
+into .claude/settings.json, .codex/hooks.json, .github/hooks/sessiongate.json,
+.cursor/hooks.json and .gemini/settings.json (comments,
 formatting and your own hooks kept); they run ` + "`sessiongate agent-hook`" + ` from PATH.
 Every file is read and merged before anything is written: a file that cannot
 be parsed refuses the whole install and nothing is changed (the git hooks

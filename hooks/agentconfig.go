@@ -22,7 +22,7 @@ const AgentHookCommand = "sessiongate agent-hook "
 
 // AgentConfig is one agent's project-level hook configuration file.
 type AgentConfig struct {
-	Name string // claude, cursor, gemini
+	Name string // claude, codex, copilot, cursor, gemini
 	Path string // relative to the work tree root, slash-separated
 	// Events are the events sessiongate hooks, in the order written.
 	Events []AgentEvent

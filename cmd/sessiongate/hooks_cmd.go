@@ -100,7 +100,7 @@ included); a write that fails half way puts back what was already written.`,
 	c.Flags().StringVar(&hookList, "hooks", strings.Join(hooks.Hooks, ","), "hooks to install")
 	c.Flags().StringVar(&mcpList, "mcp", "", "MCP clients to configure: claude, cursor, vscode (comma-separated)")
 	c.Flags().BoolVar(&force, "force", false, "install into a core.hooksPath folder another tool manages, chaining its hooks")
-	c.Flags().StringVar(&agentList, "agent", "", "coding agents whose hook configs to merge: claude, cursor, gemini (comma-separated; docs/agents.md)")
+	c.Flags().StringVar(&agentList, "agent", "", "coding agents whose hook configs to merge: claude, codex, copilot, cursor, gemini (comma-separated; docs/agents.md)")
 	return c
 }
 
@@ -170,7 +170,7 @@ are left alone.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&agentList, "agent", "", "remove sessiongate's hooks from these agents' configs instead: claude, cursor, gemini")
+	c.Flags().StringVar(&agentList, "agent", "", "remove sessiongate's hooks from these agents' configs instead: claude, codex, copilot, cursor, gemini")
 	c.Flags().StringVar(&mcpList, "mcp", "", "remove sessiongate's server from these MCP configs only: claude, cursor, vscode")
 	return c
 }

@@ -49,13 +49,7 @@ func StubScript(t testing.TB) string {
 func StartOpenAIStub(t testing.TB, steps ...Step) *OpenAIStub {
 	t.Helper()
 	script := StubScript(t)
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		Missing(t, "python3 not found for the scripted OpenAI model")
-	}
-	if real, err := filepath.EvalSymlinks(py); err == nil {
-		py = real // a shim on PATH can be slow to start
-	}
+	py := Python3(t)
 	dir := t.TempDir()
 	b, err := json.Marshal(steps)
 	if err != nil {
@@ -250,4 +244,25 @@ func copilotPkgCache() string {
 		return p
 	}
 	return filepath.Join(os.TempDir(), "sessiongate-copilot-pkg")
+}
+
+// Python3 is a python3 interpreter that is not a version manager's shim
+// (pyenv's takes about a second to start here): the first python3 on PATH
+// outside a "shims" folder, else the shim.
+func Python3(t testing.TB) string {
+	t.Helper()
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if strings.Contains(dir, "shims") {
+			continue
+		}
+		p := filepath.Join(dir, "python3")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	p, err := exec.LookPath("python3")
+	if err != nil {
+		Missing(t, "python3 not found (the scripted OpenAI model and the Python hook comparison need it)")
+	}
+	return p
 }

@@ -3,6 +3,7 @@ package agenthook_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -253,5 +254,38 @@ func TestCodexExitFromRollout(t *testing.T) {
 				t.Fatalf("observed run exit %v succeeded %v, want exit %d succeeded %v", e.ExitCode, e.Succeeded(), c.exit, c.succeeded)
 			}
 		})
+	}
+}
+
+// TestConcurrentStartAndPromptOneSession: Copilot CLI fires sessionStart
+// and userPromptSubmitted at once; two hooks that both find no session
+// must not start two (the first then abandoned as superseded). Seen with
+// the real Copilot CLI in TestCopilotAgentHooksDenyObserveBlockStop.
+func TestConcurrentStartAndPromptOneSession(t *testing.T) {
+	for i := 0; i < 6; i++ {
+		r := newRepo(t, "")
+		sid := fmt.Sprintf("35ccecb3-b3e2-4fd3-9c0a-a1806ef9da%02d", i)
+		done := make(chan struct{}, 2)
+		for _, ev := range []struct {
+			name    string
+			payload map[string]any
+		}{
+			{"sessionStart", map[string]any{"sessionId": sid, "cwd": r.root, "source": "new", "initialPrompt": "fix it"}},
+			{"userPromptSubmitted", map[string]any{"sessionId": sid, "cwd": r.root, "prompt": "fix it"}},
+		} {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				b, _ := json.Marshal(ev.payload)
+				if res := r.run(r.root, b, nil, binary, "agent-hook", "copilot", ev.name); res.code != 0 {
+					t.Errorf("%s: exit %d\n%s", ev.name, res.code, res.err)
+				}
+			}()
+		}
+		<-done
+		<-done
+		out := r.sg("session", "list", "--json")
+		if n := strings.Count(out, `"id"`); n != 1 || strings.Contains(out, "ABANDONED") {
+			t.Fatalf("run %d: %d sessions, want 1 (none abandoned):\n%s", i, n, out)
+		}
 	}
 }

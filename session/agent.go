@@ -180,15 +180,27 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 		if obj == "" {
 			obj = PendingObjective
 		}
-		res, err := e.Start(ctx, StartRequest{Repo: req.Repo, Spec: spec, Objective: truncate(obj, 1900)})
-		if err != nil {
+		res, err := e.Start(ctx, StartRequest{Repo: req.Repo, Spec: spec, Objective: truncate(obj, 1900), KeepActive: true})
+		if errors.Is(err, ErrActiveExists) {
+			// Another hook of the agent started one meanwhile: adopt it when
+			// it is usable, else supersede it as before.
+			cur, aerr := e.ActiveSession(ctx, req.Repo)
+			if aerr == nil && e.checkUsable(ctx, cur) == nil {
+				s, out.Resumed = cur, true
+			} else {
+				res, err = e.Start(ctx, StartRequest{Repo: req.Repo, Spec: spec, Objective: truncate(obj, 1900)})
+			}
+		}
+		if err != nil && s == nil {
 			return nil, err
 		}
-		if s, err = e.Store.GetSession(ctx, res.SessionID); err != nil {
-			return nil, fmt.Errorf("load new session: %w", err)
+		if s == nil {
+			if s, err = e.Store.GetSession(ctx, res.SessionID); err != nil {
+				return nil, fmt.Errorf("load new session: %w", err)
+			}
+			out.Started, out.Spec = true, spec
+			req.Objective = ""
 		}
-		out.Started, out.Spec = true, spec
-		req.Objective = ""
 	} else {
 		return out, nil
 	}

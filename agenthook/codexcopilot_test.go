@@ -170,6 +170,8 @@ func TestRealCodexCopilotPayloads(t *testing.T) {
 // denied, and ordinary edits are not.
 func TestCodexCopilotProtectedBypasses(t *testing.T) {
 	r := newRepo(t, "")
+	home := filepath.Join(filepath.Dir(r.root), "home") // newRepo's HOME
+	codexHome, copilotHome := filepath.Join(home, ".codex"), filepath.Join(home, ".copilot")
 	sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001"
 	r.hook("codex", "SessionStart", map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "SessionStart", "source": "startup"})
 	s := r.active()
@@ -204,6 +206,10 @@ func TestCodexCopilotProtectedBypasses(t *testing.T) {
 		{"copilot write_bash typing into a shell", "copilot", "preToolUse", copilot("write_bash", map[string]any{"shellId": "0", "input": "echo x > sessiongate.yaml\n"}), true},
 		{"copilot apply_patch", "copilot", "preToolUse", copilot("apply_patch", map[string]any{"input": patch("*** Update File: .codex/hooks.json\n@@\n-a\n+b\n")}), true},
 		{"copilot create of an ordinary file", "copilot", "preToolUse", copilot("create", map[string]any{"path": filepath.Join(r.root, "src", "y.go"), "file_text": "package y"}), false},
+		{"codex shell edit of its user config", "codex", "PreToolUse", codex("Bash", "printf '[features]\\nhooks = false\\n' >> "+filepath.Join(codexHome, "config.toml"), r.root), true},
+		{"codex apply_patch of its user hooks", "codex", "PreToolUse", codex("apply_patch", patch("*** Add File: "+filepath.Join(codexHome, "hooks.json")+"\n+{}\n"), r.root), true},
+		{"copilot create in its user hooks folder", "copilot", "preToolUse", copilot("create", map[string]any{"path": filepath.Join(copilotHome, "hooks", "off.json"), "file_text": "{}"}), true},
+		{"copilot write of its user config", "copilot", "preToolUse", copilot("bash", map[string]any{"command": "echo '{}' > " + filepath.Join(copilotHome, "config.json")}), true},
 		{"copilot view of the protocol", "copilot", "preToolUse", copilot("view", map[string]any{"path": filepath.Join(r.root, "SESSION-PROTOCOL.md")}), false},
 	}
 	for _, c := range cases {

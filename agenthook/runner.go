@@ -257,6 +257,9 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 			if why := transcriptWrite(ev, dir, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
+			if why := agentConfigWrite(ev, dir, r.getenv); why != "" {
+				return &Answer{Deny: true, Reason: why}, nil
+			}
 		}
 		if ev.Tool.Kind == session.ToolShell && !ah.DenyBeforeStart && !ah.Protect && !ah.Observe {
 			return &Answer{}, nil

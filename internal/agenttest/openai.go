@@ -69,6 +69,7 @@ func StartOpenAIStub(t testing.TB, steps ...Step) *OpenAIStub {
 	cmd := exec.Command(py, script, fmt.Sprint(port), scriptPath, s.Log)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("openai stub: start: %v", err)
 	}

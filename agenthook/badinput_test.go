@@ -70,7 +70,7 @@ func TestBadInput(t *testing.T) {
 	}
 
 	t.Run("unknown agent", func(t *testing.T) {
-		res := r.run(r.root, []byte(`{}`), nil, binary, "agent-hook", "copilot", "Stop")
+		res := r.run(r.root, []byte(`{}`), nil, binary, "agent-hook", "windsurf", "Stop")
 		if res.code != 2 || res.out != "" || !strings.Contains(res.err, "unknown agent") {
 			t.Fatalf("exit %d stdout %q stderr %q, want 2, nothing, the reason", res.code, res.out, res.err)
 		}

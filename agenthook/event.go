@@ -1,6 +1,6 @@
 // Package agenthook is the runtime of `sessiongate agent-hook <agent>
 // <event>`: it reads one agent lifecycle event (Claude Code, Cursor, Gemini
-// CLI) as JSON on stdin, asks the session engine, and answers in that
+// CLI, Codex CLI, Copilot) as JSON on stdin, asks the session engine, and answers in that
 // agent's documented JSON on stdout. Nothing else is ever written to stdout;
 // diagnostics go to stderr. The decisions live in package session; this
 // package only translates.
@@ -28,6 +28,7 @@ const (
 	KindStop          // the agent wants to stop
 	KindEnd           // the agent session ends
 	KindNoop          // known, nothing to do (PreCompact, notifications)
+	KindError         // the agent reports an error (Copilot's errorOccurred): recorded
 )
 
 // Event is an agent event in sessiongate's terms.
@@ -38,7 +39,7 @@ type Event struct {
 	AgentSession string
 	Dir          string // the project folder the event names ("" unknown)
 	Source       string // start: startup, resume, clear, compact
-	Prompt       string
+	Prompt       string // a prompt; for KindError, what went wrong
 	ToolID       string
 	Tool         session.ToolCall
 	// Result is set for a shell command that ran.
@@ -77,13 +78,15 @@ type Codec interface {
 
 // Codecs are the agents `agent-hook` speaks for.
 var Codecs = map[string]Codec{
-	"claude": claude{},
-	"cursor": cursor{},
-	"gemini": gemini{},
+	"claude":  claude{},
+	"codex":   codex{},
+	"copilot": copilot{},
+	"cursor":  cursor{},
+	"gemini":  gemini{},
 }
 
 // Agents lists the agent names in a fixed order, for messages.
-var Agents = []string{"claude", "cursor", "gemini"}
+var Agents = []string{"claude", "codex", "copilot", "cursor", "gemini"}
 
 // str reads a string field of a decoded JSON object; "" when absent or not
 // a string.

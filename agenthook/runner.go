@@ -246,8 +246,18 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		if ev.Tool.Kind == session.ToolShell && ev.Tool.Dir == "" {
 			ev.Tool.Dir = dir // where the agent's shell is
 		}
+		// A patch's paths (Codex's apply_patch) are relative to the
+		// agent's folder, which may be below the worktree root.
+		for i, p := range ev.Tool.Paths {
+			if !filepath.IsAbs(p) {
+				ev.Tool.Paths[i] = filepath.Join(dir, p)
+			}
+		}
 		if ah.Protect {
 			if why := transcriptWrite(ev, dir, r.getenv); why != "" {
+				return &Answer{Deny: true, Reason: why}, nil
+			}
+			if why := agentConfigWrite(ev, dir, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
 		}
@@ -342,6 +352,17 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	}
 	a := &Answer{}
 	switch ev.Kind {
+	case KindError:
+		// The agent cannot be stopped by this answer; the error is kept in
+		// the session's events (what failed, shortened).
+		if bd.Session != nil {
+			err := eng.Store.Update(ctx, func(w session.Writer) error {
+				return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: "agent:" + ev.Agent + ":error", Detail: shorten.Bytes(ev.Prompt, 300, "")})
+			})
+			if err != nil {
+				return nil, fmt.Errorf("record the agent's error: %w", err)
+			}
+		}
 	case KindStart:
 		if ah.Context {
 			a.Context = eng.AgentSummary(ctx, bd)
@@ -378,6 +399,14 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return a, nil
 		}
 		res := ev.Result
+		if res.ExitCode == -1 && ev.Agent == "codex" {
+			// Codex's PostToolUse has no exit status; its rollout does.
+			if path, err := transcript.Check(ev.Agent, ev.Transcript, r.getenv, repo.Root()); err == nil {
+				if n, ok := codexExitFromRollout(path, ev.ToolID, 500*time.Millisecond); ok {
+					res.ExitCode = n
+				}
+			}
+		}
 		req := session.ObservedRequest{
 			ID: bd.Session.ID, Source: ev.Agent, Command: ev.Tool.Command,
 			ExitCode: res.ExitCode, Duration: res.Duration, Output: res.Output,

@@ -41,6 +41,7 @@ func transcriptWrite(ev *Event, dir string, getenv func(string) string) string {
 		}
 	case session.ToolShell:
 		ps, ok := session.ShellWrites(ev.Tool.Command)
+		ps = append(ps, ev.Tool.Paths...) // a patch given to the shell (Codex)
 		for _, p := range ps {
 			if in(p) {
 				return why
@@ -57,6 +58,65 @@ func transcriptWrite(ev *Event, dir string, getenv func(string) string) string {
 		}
 		if writes && (strings.Contains(c, tail) || strings.Contains(c, data)) {
 			return why
+		}
+	}
+	return ""
+}
+
+// agentConfigFiles are the user-level files where Codex and Copilot read
+// hooks and settings that switch the repository's hooks off or add their
+// own (Codex: config.toml's [features] and [hooks], hooks.json; Copilot:
+// config.json, settings.json and the hooks folder): an agent that edits
+// them would run unpoliced from its next start.
+func agentConfigFiles(agent string, getenv func(string) string) []string {
+	home := getenv("HOME")
+	under := func(env, def string) string {
+		if v := getenv(env); v != "" && filepath.IsAbs(v) {
+			return v
+		}
+		if home == "" || !filepath.IsAbs(home) {
+			return ""
+		}
+		return filepath.Join(home, def)
+	}
+	switch agent {
+	case "codex":
+		if d := under("CODEX_HOME", ".codex"); d != "" {
+			return []string{filepath.Join(d, "config.toml"), filepath.Join(d, "hooks.json")}
+		}
+	case "copilot":
+		if d := under("COPILOT_HOME", ".copilot"); d != "" {
+			return []string{filepath.Join(d, "config.json"), filepath.Join(d, "settings.json"), filepath.Join(d, "hooks")}
+		}
+	}
+	return nil
+}
+
+// agentConfigWrite says why a tool call writes one of agentConfigFiles
+// ("" when it does not): a path the edit names, or a shell line's literal
+// write target, that is one of them or inside one (the hooks folder).
+func agentConfigWrite(ev *Event, dir string, getenv func(string) string) string {
+	files := agentConfigFiles(ev.Agent, getenv)
+	if len(files) == 0 {
+		return ""
+	}
+	var paths []string
+	switch ev.Tool.Kind {
+	case session.ToolEdit, session.ToolOther:
+		paths = ev.Tool.Paths
+	case session.ToolShell:
+		ps, _ := session.ShellWrites(ev.Tool.Command)
+		paths = append(ps, ev.Tool.Paths...)
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		p = filepath.Clean(p)
+		for _, f := range files {
+			if rel, err := filepath.Rel(f, p); err == nil && filepath.IsLocal(rel) || p == f {
+				return "sessiongate: " + ev.Tool.Name + " writes " + f + ", " + ev.Agent + "'s own configuration: it decides which hooks run, so the agent being policed may not change it"
+			}
 		}
 	}
 	return ""

@@ -22,7 +22,7 @@ const AgentHookCommand = "sessiongate agent-hook "
 
 // AgentConfig is one agent's project-level hook configuration file.
 type AgentConfig struct {
-	Name string // claude, cursor, gemini
+	Name string // claude, codex, copilot, cursor, gemini
 	Path string // relative to the work tree root, slash-separated
 	// Events are the events sessiongate hooks, in the order written.
 	Events []AgentEvent
@@ -35,6 +35,10 @@ type AgentConfig struct {
 	// (Claude Code: seconds; Gemini CLI: milliseconds). "" writes none.
 	TimeoutKey string
 	Timeout    int
+	// Shells: the hook carries a command per shell ("bash" and
+	// "powershell", Copilot) instead of one "command", with its matcher
+	// beside them (Copilot's flat hooks take a matcher too).
+	Shells bool
 }
 
 // AgentEvent is one event sessiongate hooks, with the agent's tool matcher.
@@ -53,6 +57,33 @@ var AgentConfigs = []AgentConfig{
 		{Name: "PostToolUseFailure", Matcher: "Bash"},
 		{Name: "Stop"},
 		{Name: "SessionEnd"},
+	}},
+	// Codex CLI: Claude Code's shape. Shell calls are "Bash", file writes
+	// "apply_patch"; reads have no tool of their own (they are shell calls),
+	// so nothing is spawned for a tool that only reads but Bash.
+	{Name: "codex", Path: ".codex/hooks.json", Grouped: true, TimeoutKey: "timeout", Timeout: 10, Events: []AgentEvent{
+		{Name: "SessionStart"},
+		{Name: "UserPromptSubmit"},
+		{Name: "PreToolUse", Matcher: "Bash|apply_patch|mcp__.*"},
+		{Name: "PostToolUse", Matcher: "Bash"},
+		{Name: "Stop"},
+		{Name: "SessionEnd"},
+	}},
+	// Copilot CLI and GitHub's cloud agent: version 1, camelCase events,
+	// a bash and a powershell command per hook. The matcher is a regex
+	// that must match the whole tool name; reads (view, grep, glob) spawn
+	// nothing. Copilot's own tools use underscores; MCP tools carry their
+	// server's name before a hyphen ("github-mcp-server-create_file"), so
+	// they are sent to the hook like Claude Code's mcp__ tools.
+	{Name: "copilot", Path: ".github/hooks/sessiongate.json", Version: 1, Shells: true, TimeoutKey: "timeoutSec", Timeout: 10, Events: []AgentEvent{
+		{Name: "sessionStart"},
+		{Name: "userPromptSubmitted"},
+		{Name: "preToolUse", Matcher: "bash|powershell|write_bash|write_powershell|create|edit|str_replace_editor|apply_patch|.+-.+|.*__.*"},
+		{Name: "postToolUse", Matcher: "bash|powershell"},
+		{Name: "postToolUseFailure", Matcher: "bash|powershell"},
+		{Name: "agentStop"},
+		{Name: "sessionEnd"},
+		{Name: "errorOccurred"},
 	}},
 	{Name: "cursor", Path: ".cursor/hooks.json", Version: 1, Events: []AgentEvent{
 		{Name: "sessionStart"},
@@ -89,7 +120,7 @@ func ParseAgents(names []string) ([]AgentConfig, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("unknown agent %q (want claude, cursor or gemini)", n)
+			return nil, fmt.Errorf("unknown agent %q (want claude, codex, copilot, cursor or gemini)", n)
 		}
 	}
 	return out, nil
@@ -105,6 +136,15 @@ type hookJSON struct {
 	Timeout int    `json:"timeout,omitempty"`
 }
 
+// shellsHookJSON is one Copilot hook: a command per shell.
+type shellsHookJSON struct {
+	Type       string `json:"type"`
+	Matcher    string `json:"matcher,omitempty"`
+	Bash       string `json:"bash"`
+	PowerShell string `json:"powershell"`
+	TimeoutSec int    `json:"timeoutSec,omitempty"`
+}
+
 // groupJSON is a matcher group (Claude Code, Gemini CLI).
 type groupJSON struct {
 	Matcher string     `json:"matcher,omitempty"`
@@ -114,6 +154,11 @@ type groupJSON struct {
 // entry is what sessiongate adds to the event's array: a matcher group
 // holding the command hook, or the hook itself.
 func (c AgentConfig) entry(ev AgentEvent) any {
+	if c.Shells {
+		// The same command line runs in both shells: `sessiongate` is
+		// found on PATH by bash and by PowerShell alike.
+		return shellsHookJSON{Type: "command", Matcher: ev.Matcher, Bash: c.command(ev.Name), PowerShell: c.command(ev.Name), TimeoutSec: c.Timeout}
+	}
 	h := hookJSON{Command: c.command(ev.Name)}
 	if c.TimeoutKey != "" {
 		h.Timeout = c.Timeout
@@ -375,12 +420,18 @@ func isOurs(h *hujson.Value) bool {
 	if !ok {
 		return false
 	}
-	cmd := jsonMember(obj, "command")
-	if cmd == nil {
-		return false
+	// Copilot's hooks carry "bash" and "powershell" instead of "command".
+	for _, k := range []string{"command", "bash", "powershell"} {
+		cmd := jsonMember(obj, k)
+		if cmd == nil {
+			continue
+		}
+		lit, ok := cmd.Value.(hujson.Literal)
+		if ok && lit.Kind() == '"' && strings.HasPrefix(strings.TrimSpace(lit.String()), AgentHookCommand) {
+			return true
+		}
 	}
-	lit, ok := cmd.Value.(hujson.Literal)
-	return ok && lit.Kind() == '"' && strings.HasPrefix(strings.TrimSpace(lit.String()), AgentHookCommand)
+	return false
 }
 
 // ourHooks returns the hook objects inside one element of an event array:

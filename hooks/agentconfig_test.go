@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -205,5 +206,103 @@ func TestAgentHookUpgrade(t *testing.T) {
 	res = r.run(r.root, nil, binary, "doctor")
 	if strings.Contains(res.out+res.err, "older sessiongate hook") {
 		t.Errorf("doctor still reports an older hook after install:\n%s", res.out)
+	}
+}
+
+// copilotHooks is a user's Copilot hook file with a hook of their own.
+const copilotHooks = `{
+  "version": 1,
+  "hooks": {
+    "preToolUse": [
+      {"type": "command", "bash": "./audit.sh", "powershell": "./audit.ps1", "timeoutSec": 5}
+    ]
+  }
+}
+`
+
+// TestInstallAgentsCodexCopilot: --agent codex,copilot writes Codex's
+// Claude-shaped .codex/hooks.json and Copilot's version 1 file with a bash
+// and a powershell command per hook, scoped matchers (no spawn on reads),
+// keeps the user's Copilot hook, changes nothing when run twice and gives
+// the user's file back on uninstall; doctor checks Codex's trust.
+func TestInstallAgentsCodexCopilot(t *testing.T) {
+	r := newRepo(t)
+	cp := filepath.Join(r.root, ".github", "hooks", "sessiongate.json")
+	writeFile(t, cp, copilotHooks)
+	r.sg(r.root, "install", "--agent", "codex,copilot")
+
+	var cdoc struct {
+		Version int `json:"version"`
+		Hooks   map[string][]struct {
+			Type       string `json:"type"`
+			Matcher    string `json:"matcher"`
+			Bash       string `json:"bash"`
+			PowerShell string `json:"powershell"`
+			TimeoutSec int    `json:"timeoutSec"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, cp)), &cdoc); err != nil || cdoc.Version != 1 {
+		t.Fatalf("copilot hooks: %v\n%s", err, readFile(t, cp))
+	}
+	pre := cdoc.Hooks["preToolUse"]
+	if len(pre) != 2 || pre[0].Bash != "./audit.sh" || pre[1].Bash != "sessiongate agent-hook copilot preToolUse" || pre[1].PowerShell != pre[1].Bash || pre[1].Type != "command" || pre[1].TimeoutSec != 10 {
+		t.Fatalf("copilot preToolUse %+v: theirs first, then ours with both shells", pre)
+	}
+	for _, ev := range []string{"sessionStart", "userPromptSubmitted", "postToolUse", "postToolUseFailure", "agentStop", "sessionEnd", "errorOccurred"} {
+		if h := cdoc.Hooks[ev]; len(h) != 1 || h[0].Bash != "sessiongate agent-hook copilot "+ev {
+			t.Errorf("copilot %s: %+v", ev, h)
+		}
+	}
+	// Copilot matches the whole tool name: reads spawn nothing, writes and
+	// shells do.
+	for tool, want := range map[string]bool{"create": true, "edit": true, "bash": true, "powershell": true, "write_bash": true, "apply_patch": true,
+		"github__create_issue": true, "github-mcp-server-create_or_update_file": true, "view": false, "grep": false, "glob": false, "read_bash": false, "bashx": false} {
+		if got := regexp.MustCompile("^(?:" + pre[1].Matcher + ")$").MatchString(tool); got != want {
+			t.Errorf("copilot preToolUse matcher %q on %s: %v, want %v", pre[1].Matcher, tool, got, want)
+		}
+	}
+	codex := hookCommands(t, []byte(readFile(t, filepath.Join(r.root, ".codex", "hooks.json"))))
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"} {
+		if got := codex[ev]; len(got) != 1 || got[0] != "sessiongate agent-hook codex "+ev {
+			t.Errorf("codex %s hooks %v", ev, got)
+		}
+	}
+
+	// doctor: Codex skips an untrusted project's hooks silently.
+	home := t.TempDir()
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"CODEX_HOME=" + home, "PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + filepath.Dir(gitPath)}
+	res := r.run(r.root, env, binary, "doctor")
+	if !strings.Contains(res.out, "warn  codex trust") || !strings.Contains(res.out, "absent") || !strings.Contains(res.out, "ok    agent codex") || !strings.Contains(res.out, "ok    agent copilot") {
+		t.Errorf("doctor without a Codex config:\n%s", res.out)
+	}
+	writeFile(t, filepath.Join(home, "config.toml"), "model = \"gpt-5.5\"\n[projects.\"/elsewhere\"]\ntrust_level = \"trusted\"\n")
+	if res := r.run(r.root, env, binary, "doctor"); !strings.Contains(res.out, "warn  codex trust") || !strings.Contains(res.out, "does not trust") {
+		t.Errorf("doctor with another project trusted:\n%s", res.out)
+	}
+	writeFile(t, filepath.Join(home, "config.toml"), "[projects.'"+r.root+"'] # this one\ntrust_level = \"trusted\"\n")
+	res = r.run(r.root, env, binary, "doctor")
+	if !strings.Contains(res.out, "ok    codex trust") || !strings.Contains(res.out, "warn  codex hook trust") {
+		t.Errorf("doctor with the project trusted, hooks not:\n%s", res.out)
+	}
+	writeFile(t, filepath.Join(home, "config.toml"), "[projects.\""+r.root+"\"]\ntrust_level = \"trusted\"\n[hooks.state.\""+r.root+"/.codex/hooks.json:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:ab\"\n")
+	if res := r.run(r.root, env, binary, "doctor"); !strings.Contains(res.out, "ok    codex hook trust") {
+		t.Errorf("doctor with the project and a hook trusted:\n%s", res.out)
+	}
+
+	// Twice: nothing changes. Uninstall: the user's file comes back.
+	before := readFile(t, cp)
+	if out := r.sg(r.root, "install", "--agent", "codex,copilot"); readFile(t, cp) != before || strings.Contains(out, "updated") {
+		t.Fatalf("second install changed something:\n%s", out)
+	}
+	r.sg(r.root, "uninstall", "--agent", "codex,copilot")
+	if got := readFile(t, cp); got != copilotHooks {
+		t.Fatalf("after uninstall:\n%s\nwant the original:\n%s", got, copilotHooks)
+	}
+	if _, err := os.Stat(filepath.Join(r.root, ".codex", "hooks.json")); !os.IsNotExist(err) {
+		t.Errorf(".codex/hooks.json still there after uninstall (%v)", err)
 	}
 }

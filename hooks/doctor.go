@@ -117,13 +117,13 @@ func Doctor(ctx context.Context, o DoctorOptions) []Finding {
 			add("mcp "+c.Name, OK, p+" runs "+cmd+" mcp", "")
 		}
 	}
-	out = append(out, doctorAgents(loc.Root, o.Binary)...)
+	out = append(out, doctorAgents(loc.Root, o.Binary, getenv)...)
 	return out
 }
 
 // doctorAgents checks each agent's hook config and that the command it
 // runs, `sessiongate` from PATH, resolves.
-func doctorAgents(root, binary string) []Finding {
+func doctorAgents(root, binary string, getenv func(string) string) []Finding {
 	var out []Finding
 	add := func(check, status, detail, fix string) {
 		out = append(out, Finding{Check: check, Status: status, Detail: detail, Fix: fix})
@@ -148,6 +148,9 @@ func doctorAgents(root, binary string) []Finding {
 		default:
 			used = true
 			add(name, OK, st.Path+" runs `sessiongate agent-hook "+c.Name+" ...` at "+fmt.Sprint(len(c.Events))+" events", "")
+		}
+		if c.Name == "codex" && st.Err == nil && st.Exists && len(st.Missing) < len(c.Events) {
+			out = append(out, doctorCodexTrust(root, getenv)...)
 		}
 	}
 	if !used {
@@ -381,4 +384,32 @@ func doctorBuild(bi *debug.BuildInfo) Finding {
 		}
 	}
 	return f
+}
+
+// doctorCodexTrust says whether Codex will run the project's hooks at all:
+// an untrusted project's .codex/ is not loaded, and an untrusted hook is
+// skipped, both silently.
+func doctorCodexTrust(root string, getenv func(string) string) []Finding {
+	ct := readCodexTrust(root, getenv)
+	trustFix := "add to " + ct.Config + ":\n  [projects.\"" + root + "\"]\n  trust_level = \"trusted\"\n(or answer Codex's trust prompt in this folder)"
+	var out []Finding
+	switch {
+	case ct.Err != nil:
+		out = append(out, Finding{Check: "codex trust", Status: Warn, Detail: ct.Config + " cannot be read: " + ct.Err.Error(), Fix: trustFix})
+		return out
+	case !ct.Exists:
+		out = append(out, Finding{Check: "codex trust", Status: Warn, Detail: ct.Config + " absent: Codex does not load .codex/hooks.json of an untrusted project", Fix: trustFix})
+		return out
+	case !ct.Trusted:
+		out = append(out, Finding{Check: "codex trust", Status: Warn, Detail: ct.Config + " does not trust " + root + ": Codex skips its .codex/hooks.json silently", Fix: trustFix})
+		return out
+	}
+	out = append(out, Finding{Check: "codex trust", Status: OK, Detail: ct.Config + " trusts " + ct.TrustedAt, Fix: ""})
+	hookFix := "trust the hooks once: run `codex` in the repository and accept them in /hooks (it writes [hooks.state.\"...\"] trusted_hash to " + ct.Config + "), or run `codex exec --dangerously-bypass-hook-trust`"
+	if ct.HookTrusted == 0 {
+		out = append(out, Finding{Check: "codex hook trust", Status: Warn, Detail: "no trusted_hash for this project's hooks in " + ct.Config + ": Codex skips untrusted hooks silently (and again after sessiongate's hooks change)", Fix: hookFix})
+	} else {
+		out = append(out, Finding{Check: "codex hook trust", Status: OK, Detail: fmt.Sprintf("%d of %d hook entries of this project trusted in %s", ct.HookTrusted, ct.HookStates, ct.Config)})
+	}
+	return out
 }

@@ -26,7 +26,7 @@ type Options struct {
 	// Force installs into a core.hooksPath folder another tool manages.
 	Force bool
 	// Agents names the coding agents whose hook configs to merge:
-	// claude, cursor, gemini (agentconfig.go).
+	// claude, codex, copilot, cursor, gemini (agentconfig.go).
 	Agents []string
 }
 

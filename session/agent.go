@@ -180,15 +180,27 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 		if obj == "" {
 			obj = PendingObjective
 		}
-		res, err := e.Start(ctx, StartRequest{Repo: req.Repo, Spec: spec, Objective: truncate(obj, 1900)})
-		if err != nil {
+		res, err := e.Start(ctx, StartRequest{Repo: req.Repo, Spec: spec, Objective: truncate(obj, 1900), KeepActive: true})
+		if errors.Is(err, ErrActiveExists) {
+			// Another hook of the agent started one meanwhile: adopt it when
+			// it is usable, else supersede it as before.
+			cur, aerr := e.ActiveSession(ctx, req.Repo)
+			if aerr == nil && e.checkUsable(ctx, cur) == nil {
+				s, out.Resumed = cur, true
+			} else {
+				res, err = e.Start(ctx, StartRequest{Repo: req.Repo, Spec: spec, Objective: truncate(obj, 1900)})
+			}
+		}
+		if err != nil && s == nil {
 			return nil, err
 		}
-		if s, err = e.Store.GetSession(ctx, res.SessionID); err != nil {
-			return nil, fmt.Errorf("load new session: %w", err)
+		if s == nil {
+			if s, err = e.Store.GetSession(ctx, res.SessionID); err != nil {
+				return nil, fmt.Errorf("load new session: %w", err)
+			}
+			out.Started, out.Spec = true, spec
+			req.Objective = ""
 		}
-		out.Started, out.Spec = true, spec
-		req.Objective = ""
 	} else {
 		return out, nil
 	}
@@ -262,10 +274,13 @@ const (
 
 // ToolCall is a tool the agent is about to run.
 type ToolCall struct {
-	Kind    ToolKind
-	Name    string   // the agent's tool name, for messages
-	Paths   []string // files an edit touches (absolute or worktree-relative)
-	Command string   // the shell command line
+	Kind ToolKind
+	Name string // the agent's tool name, for messages
+	// Paths are the files an edit touches (absolute or worktree-relative);
+	// for a shell call, files it writes that its line does not show (a
+	// patch the agent's shell applies).
+	Paths   []string
+	Command string // the shell command line
 	// Dir is the folder the shell command runs in, when the agent says
 	// (its cwd); relative paths it writes are taken from there.
 	Dir string
@@ -316,7 +331,13 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	// The files a shell command writes, parsed once for both checks below.
 	var shellWrites []string
 	if call.Kind == ToolShell && (pol.Protect && e.Config.Protect || pol.DenyBeforeStart && s != nil && s.State == StateInit) {
-		if ps, ok := ShellWrites(call.Command); ok {
+		ps, ok := ShellWrites(call.Command)
+		// Paths the agent's tool names beside the line: a patch the shell
+		// applies (Codex runs `apply_patch <<'EOF'` itself).
+		if extra := call.Paths; len(extra) > 0 {
+			ps, ok = append(ps, extra...), true
+		}
+		if ok {
 			dir := root
 			if call.Dir != "" && filepath.IsAbs(call.Dir) && len(inWorktree(root, []string{call.Dir})) > 0 {
 				dir = call.Dir

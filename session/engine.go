@@ -131,7 +131,17 @@ type StartRequest struct {
 	Objective      string
 	Branch         string // optional; default: the worktree's branch
 	StartingCommit string // optional; default: HEAD
+	// KeepActive: when the worktree already has an active session (one
+	// started since the caller looked), return ErrActiveExists instead of
+	// superseding it. Agent hooks that run at once (Copilot fires
+	// sessionStart and userPromptSubmitted together) must not start two
+	// sessions of which the first is abandoned.
+	KeepActive bool
 }
+
+// ErrActiveExists is Start's answer to KeepActive when the worktree has an
+// active session.
+var ErrActiveExists = errors.New("the worktree already has an active session")
 
 // StartResult is what session_start returns.
 type StartResult struct {
@@ -250,7 +260,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	// A session this one supersedes first records the commits it left to
 	// reconciliation (the post-commit handoff): once ABANDONED it is not
 	// reconciled any more.
-	if r, err := e.Store.RepositoryByRoot(ctx, req.Repo.MainRoot()); err == nil {
+	if r, err := e.Store.RepositoryByRoot(ctx, req.Repo.MainRoot()); err == nil && !req.KeepActive {
 		if old, err := e.Store.ActiveSession(ctx, r.ID, s.Worktree); err == nil {
 			if _, err := e.Reconcile(ctx, old, req.Repo, "", ""); err != nil && !errors.Is(err, context.Canceled) {
 				e.Logger.Warn("reconcile the superseded session", "session", old.ID, "err", err)
@@ -276,6 +286,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			}
 			if err != nil {
 				return err
+			}
+			if req.KeepActive {
+				return ErrActiveExists
 			}
 			old.State, old.EndedAt, old.Summary = StateAbandoned, now, "superseded by session "+s.ID
 			if err := w.UpdateSession(ctx, old); err != nil {

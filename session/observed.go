@@ -20,7 +20,7 @@ type ObservedRequest struct {
 	ID          string
 	Phase       string // "" attributes the command with MatchPhase, else the current phase
 	Requirement string // optional requirement id
-	Source      string // who observed it: "claude", "cursor", "gemini", "run"
+	Source      string // who observed it: "claude", "codex", "copilot", "cursor", "gemini", "run"
 	Command     string
 	ExitCode    int
 	Duration    time.Duration

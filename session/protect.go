@@ -30,6 +30,9 @@ var DefaultProtectedPaths = []string{
 	".claude/settings.local.json",
 	".cursor/hooks.json",
 	".gemini/settings.json",
+	".codex/hooks.json",
+	".codex/config.toml", // a trusted project's config can turn hooks off
+	".github/hooks/*.json",
 	".mcp.json",
 	".cursor/mcp.json",
 	".vscode/mcp.json",

@@ -274,7 +274,7 @@ type Evidence struct {
 	// Requirement is the id of the requirement or checklist row this
 	// evidence satisfies ("" when it names none).
 	Requirement string `json:"requirement,omitempty"`
-	// Source says who observed it ("claude", "cursor", "gemini", "run");
+	// Source says who observed it ("claude", "codex", "copilot", "cursor", "gemini", "run");
 	// "" for claimed evidence.
 	Source string `json:"source,omitempty"`
 	// Command is the observed command line (short, never its output).

@@ -22,8 +22,8 @@ agent's hook format on stdout: bind the agent's session to a sessiongate session
 and inject its state at session start, deny file edits and git commit/push
 before the start gates pass, record shell commands as observed evidence, and
 block a stop while work is done and the end protocol is not. AGENT is claude,
-cursor or gemini; EVENT is the agent's event name (PreToolUse, beforeShellExecution,
-BeforeTool, ...). See docs/agents.md.`,
+codex, copilot, cursor or gemini; EVENT is the agent's event name (PreToolUse,
+preToolUse, agentStop, beforeShellExecution, BeforeTool, ...). See docs/agents.md.`,
 		Args:   args(cobra.ExactArgs(2)),
 		Hidden: false,
 		RunE: func(c *cobra.Command, argv []string) error {

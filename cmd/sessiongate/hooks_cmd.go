@@ -57,8 +57,9 @@ install refuses and says how to proceed; --force chains that tool's hooks anyway
 the clients start ` + "`sessiongate mcp`" + ` from PATH: the files are committed and
 carry no path of this machine.
 
---agent claude,cursor,gemini merges sessiongate's lifecycle hooks into
-.claude/settings.json, .cursor/hooks.json and .gemini/settings.json (comments,
+--agent claude,codex,copilot,cursor,gemini merges sessiongate's lifecycle hooks
+into .claude/settings.json, .codex/hooks.json, .github/hooks/sessiongate.json,
+.cursor/hooks.json and .gemini/settings.json (comments,
 formatting and your own hooks kept); they run ` + "`sessiongate agent-hook`" + ` from PATH.
 Every file is read and merged before anything is written: a file that cannot
 be parsed refuses the whole install and nothing is changed (the git hooks
@@ -99,7 +100,7 @@ included); a write that fails half way puts back what was already written.`,
 	c.Flags().StringVar(&hookList, "hooks", strings.Join(hooks.Hooks, ","), "hooks to install")
 	c.Flags().StringVar(&mcpList, "mcp", "", "MCP clients to configure: claude, cursor, vscode (comma-separated)")
 	c.Flags().BoolVar(&force, "force", false, "install into a core.hooksPath folder another tool manages, chaining its hooks")
-	c.Flags().StringVar(&agentList, "agent", "", "coding agents whose hook configs to merge: claude, cursor, gemini (comma-separated; docs/agents.md)")
+	c.Flags().StringVar(&agentList, "agent", "", "coding agents whose hook configs to merge: claude, codex, copilot, cursor, gemini (comma-separated; docs/agents.md)")
 	return c
 }
 
@@ -169,7 +170,7 @@ are left alone.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&agentList, "agent", "", "remove sessiongate's hooks from these agents' configs instead: claude, cursor, gemini")
+	c.Flags().StringVar(&agentList, "agent", "", "remove sessiongate's hooks from these agents' configs instead: claude, codex, copilot, cursor, gemini")
 	c.Flags().StringVar(&mcpList, "mcp", "", "remove sessiongate's server from these MCP configs only: claude, cursor, vscode")
 	return c
 }

@@ -1,0 +1,297 @@
+package agenthook_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// payloadDir is where the real Codex CLI and Copilot CLI payloads live
+// (captured from real runs; ../shared/tools/AGENT-CLIS.md).
+var payloadDir = filepath.Join("..", "..", "shared", "fixtures", "agent-payloads")
+
+// payloads lists one folder of real payloads; it skips locally and fails
+// under CI=true when the shared fixtures are missing.
+func payloads(t *testing.T, folder string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(payloadDir, folder, "*.json"))
+	if err == nil && len(files) == 0 {
+		err = os.ErrNotExist
+	}
+	if err != nil {
+		if os.Getenv("CI") == "" {
+			t.Skipf("real %s payloads not available (%v); they live in ../shared/fixtures/agent-payloads/%s", folder, err, folder)
+		}
+		t.Fatalf("real %s payloads: %v", folder, err)
+	}
+	return files
+}
+
+// TestRealCodexCopilotPayloads runs every captured Codex CLI and Copilot
+// CLI payload (both of Copilot's file forms) through the real binary in a
+// fresh repository whose session was started by the same agent's
+// SessionStart payload: tool calls that write are denied before the start
+// gates, in the agent's own answer format; a stop with work done is
+// blocked; shell results become observed evidence; transcripts are bound;
+// errors are recorded; the rest answers nothing.
+func TestRealCodexCopilotPayloads(t *testing.T) {
+	type form struct {
+		folder, agent, start string
+		deny                 func(map[string]any) string // the deny reason, "" when not denied
+		context              func(map[string]any) string
+	}
+	hso := func(k string) func(map[string]any) string {
+		return func(m map[string]any) string { return pathStr(m, "hookSpecificOutput", k) }
+	}
+	top := func(k string) func(map[string]any) string {
+		return func(m map[string]any) string { return pathStr(m, k) }
+	}
+	denyHSO := func(m map[string]any) string {
+		if pathStr(m, "hookSpecificOutput", "permissionDecision") != "deny" {
+			return ""
+		}
+		return pathStr(m, "hookSpecificOutput", "permissionDecisionReason")
+	}
+	denyTop := func(m map[string]any) string {
+		if pathStr(m, "permissionDecision") != "deny" {
+			return ""
+		}
+		return pathStr(m, "permissionDecisionReason")
+	}
+	forms := []form{
+		{"codex", "codex", "SessionStart.json", denyHSO, hso("additionalContext")},
+		{"copilot", "copilot", "sessionStart.json", denyTop, top("additionalContext")},
+		// PascalCase file: both deny forms are written; context top-level.
+		{"copilot-pascalcase", "copilot", "SessionStart.json", denyHSO, top("additionalContext")},
+	}
+	n := 0
+	for _, f := range forms {
+		for _, file := range payloads(t, f.folder) {
+			base := filepath.Base(file)
+			event, _, _ := strings.Cut(base, ".")
+			t.Run(f.folder+"/"+base, func(t *testing.T) {
+				n++
+				r := newRepo(t, "")
+				home := filepath.Join(filepath.Dir(r.root), "home")
+				codexHome := filepath.Join(filepath.Dir(r.root), "codex-home")
+				env := []string{"CODEX_HOME=" + codexHome, "COPILOT_HOME=" + filepath.Join(home, ".copilot")}
+				load := func(p string) []byte {
+					b, err := os.ReadFile(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s := strings.NewReplacer("/home/dev/repo", r.root, "/home/dev/codex-home", codexHome, "/home/dev/home", home).Replace(string(b))
+					return []byte(s)
+				}
+				startEvent, _, _ := strings.Cut(f.start, ".")
+				start, _ := r.hook(f.agent, startEvent, load(filepath.Join(payloadDir, f.folder, f.start)), env...)
+				if c := f.context(start); !strings.Contains(c, "CONTEXT_RETRIEVAL") {
+					t.Fatalf("%s: no session context in %v", f.start, start)
+				}
+				s := r.active()
+				// Work in the worktree, so that a stop has something to block.
+				writeFile(t, filepath.Join(r.root, "work.txt"), "work\n")
+				if f.agent == "codex" && strings.HasPrefix(base, "PostToolUse.Bash") {
+					// Codex's PostToolUse has no exit status: the runtime
+					// reads it from the rollout, as Codex 0.171 writes it.
+					var p struct {
+						Transcript string `json:"transcript_path"`
+						ToolUseID  string `json:"tool_use_id"`
+					}
+					if err := json.Unmarshal(load(file), &p); err != nil {
+						t.Fatal(err)
+					}
+					writeFile(t, p.Transcript, `{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"`+p.ToolUseID+`","exit_code":0}}}`+"\n")
+				}
+				out, res := r.hook(f.agent, event, load(file), env...)
+				ctx := context.Background()
+				lower := strings.ToLower(base)
+				switch {
+				case strings.HasPrefix(lower, "pretooluse."):
+					if why := f.deny(out); !strings.Contains(why, "CONTEXT_RETRIEVAL") {
+						t.Fatalf("a tool call that writes, before the start gates: %v, want denied with the gate\nstderr: %s", out, res.err)
+					}
+				case strings.HasPrefix(lower, "stop.") || strings.HasPrefix(lower, "agentstop."):
+					if out["decision"] != "block" || !strings.Contains(pathStr(out, "reason"), "stop blocked 1 of") {
+						t.Fatalf("a stop with work and the end protocol undone: %v, want blocked\nstderr: %s", out, res.err)
+					}
+				case lower == "sessionstart.json":
+					if f.context(out) == "" {
+						t.Fatalf("session start: %v, want context", out)
+					}
+				default:
+					if f.deny(out) != "" || out["decision"] != nil {
+						t.Fatalf("%s: %v, want neither deny nor block", base, out)
+					}
+				}
+				if strings.HasPrefix(lower, "posttooluse.bash") {
+					evs, err := r.db().ListEvidence(ctx, s.ID)
+					if err != nil || len(evs) != 1 || !evs[0].Observed() || !evs[0].Succeeded() || !strings.HasPrefix(evs[0].Command, "echo hello-from-shell") || evs[0].Source != f.agent {
+						t.Fatalf("observed evidence of the shell command: %+v %v", evs, err)
+					}
+				}
+				// Events that reach the session (no-op events, SessionEnd and
+				// a post-tool of a non-shell tool return before the database).
+				binds := map[string]bool{"SessionStart": true, "UserPromptSubmit": true, "PreToolUse": true, "Stop": true, "agentStop": true}[event] ||
+					strings.HasPrefix(lower, "posttooluse.bash")
+				if binds && strings.Contains(string(load(file)), "ranscript") {
+					ts, err := r.db().SessionTranscripts(ctx, s.ID)
+					// The payload's own transcript (a fixture may come from
+					// another run than the SessionStart one).
+					found := false
+					for _, tr := range ts {
+						found = found || tr.Agent == f.agent && strings.HasSuffix(tr.Path, ".jsonl") && strings.Contains(string(load(file)), tr.Path)
+					}
+					if err != nil || !found {
+						t.Fatalf("transcript of the payload not bound: %+v %v\nstderr: %s", ts, err, res.err)
+					}
+				}
+				if event == "errorOccurred" {
+					evs, err := r.db().ListEvents(ctx, s.ID, 0, 0)
+					found := false
+					for _, e := range evs {
+						found = found || e.Token == "agent:copilot:error" && strings.Contains(e.Detail, "model_call") && strings.Contains(e.Detail, "STUB_HTTP_ERROR_MARKER")
+					}
+					if err != nil || !found {
+						t.Fatalf("errorOccurred not recorded: %+v %v", evs, err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestCodexCopilotProtectedBypasses: after the start gates, the ways a
+// lazy agent under Codex or Copilot would change what polices it are
+// denied, and ordinary edits are not.
+func TestCodexCopilotProtectedBypasses(t *testing.T) {
+	r := newRepo(t, "")
+	home := filepath.Join(filepath.Dir(r.root), "home") // newRepo's HOME
+	codexHome, copilotHome := filepath.Join(home, ".codex"), filepath.Join(home, ".copilot")
+	sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001"
+	r.hook("codex", "SessionStart", map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "SessionStart", "source": "startup"})
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	sub := filepath.Join(r.root, "sub")
+	writeFile(t, filepath.Join(sub, ".keep"), "")
+	patch := func(body string) string { return "*** Begin Patch\n" + body + "*** End Patch\n" }
+	codex := func(tool, cmd, cwd string) map[string]any {
+		return map[string]any{"session_id": sid, "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": map[string]any{"command": cmd}, "tool_use_id": "call_1"}
+	}
+	copilot := func(tool string, args map[string]any) map[string]any {
+		return map[string]any{"sessionId": sid, "cwd": r.root, "toolName": tool, "toolArgs": args}
+	}
+	cases := []struct {
+		name, agent, event string
+		payload            map[string]any
+		deny               bool
+	}{
+		{"apply_patch updates the protocol", "codex", "PreToolUse", codex("apply_patch", patch("*** Update File: SESSION-PROTOCOL.md\n@@\n-x\n+y\n"), r.root), true},
+		{"apply_patch deletes the config", "codex", "PreToolUse", codex("apply_patch", patch("*** Delete File: sessiongate.yaml\n"), r.root), true},
+		{"apply_patch moves a file onto the hooks", "codex", "PreToolUse", codex("apply_patch", patch("*** Update File: notes.txt\n*** Move to: .codex/hooks.json\n@@\n-a\n+{}\n"), r.root), true},
+		{"apply_patch from a subfolder with ../", "codex", "PreToolUse", codex("apply_patch", patch("*** Add File: ../.codex/config.toml\n+[features]\n"), sub), true},
+		{"apply_patch absolute path", "codex", "PreToolUse", codex("apply_patch", patch("*** Add File: "+filepath.Join(r.root, ".github", "hooks", "sessiongate.json")+"\n+{}\n"), r.root), true},
+		{"apply_patch given to the shell", "codex", "PreToolUse", codex("Bash", "apply_patch <<'EOF'\n"+patch("*** Update File: SESSION-PROTOCOL.md\n@@\n-x\n+y\n")+"EOF\n", r.root), true},
+		{"shell redirect onto the codex hooks", "codex", "PreToolUse", codex("Bash", "echo '{}' > .codex/hooks.json", r.root), true},
+		{"shell wrapped in sh -c", "codex", "PreToolUse", codex("Bash", `sh -c "echo x >> SESSION-PROTOCOL.md"`, r.root), true},
+		{"apply_patch of an ordinary file", "codex", "PreToolUse", codex("apply_patch", patch("*** Add File: src/x.go\n+package x\n"), r.root), false},
+		{"copilot create of its hooks file", "copilot", "preToolUse", copilot("create", map[string]any{"path": filepath.Join(r.root, ".github", "hooks", "sessiongate.json"), "file_text": "{}"}), true},
+		{"copilot edit of the protocol", "copilot", "preToolUse", copilot("edit", map[string]any{"path": filepath.Join(r.root, "SESSION-PROTOCOL.md"), "old_str": "a", "new_str": "b"}), true},
+		{"copilot bash rm of the hooks folder", "copilot", "preToolUse", copilot("bash", map[string]any{"command": "rm -rf .github/hooks"}), true},
+		{"copilot write_bash typing into a shell", "copilot", "preToolUse", copilot("write_bash", map[string]any{"shellId": "0", "input": "echo x > sessiongate.yaml\n"}), true},
+		{"copilot apply_patch", "copilot", "preToolUse", copilot("apply_patch", map[string]any{"input": patch("*** Update File: .codex/hooks.json\n@@\n-a\n+b\n")}), true},
+		{"copilot create of an ordinary file", "copilot", "preToolUse", copilot("create", map[string]any{"path": filepath.Join(r.root, "src", "y.go"), "file_text": "package y"}), false},
+		{"codex shell edit of its user config", "codex", "PreToolUse", codex("Bash", "printf '[features]\\nhooks = false\\n' >> "+filepath.Join(codexHome, "config.toml"), r.root), true},
+		{"codex apply_patch of its user hooks", "codex", "PreToolUse", codex("apply_patch", patch("*** Add File: "+filepath.Join(codexHome, "hooks.json")+"\n+{}\n"), r.root), true},
+		{"copilot create in its user hooks folder", "copilot", "preToolUse", copilot("create", map[string]any{"path": filepath.Join(copilotHome, "hooks", "off.json"), "file_text": "{}"}), true},
+		{"copilot write of its user config", "copilot", "preToolUse", copilot("bash", map[string]any{"command": "echo '{}' > " + filepath.Join(copilotHome, "config.json")}), true},
+		{"copilot view of the protocol", "copilot", "preToolUse", copilot("view", map[string]any{"path": filepath.Join(r.root, "SESSION-PROTOCOL.md")}), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, res := r.hook(c.agent, c.event, c.payload)
+			denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" || pathStr(out, "permissionDecision") == "deny"
+			if denied != c.deny {
+				t.Fatalf("denied %v, want %v: %v\nstderr: %s", denied, c.deny, out, res.err)
+			}
+		})
+	}
+}
+
+// TestCodexExitFromRollout: Codex's PostToolUse carries no exit status;
+// the runtime takes it from the rollout, and without one the run is not a
+// pass (exit unknown).
+func TestCodexExitFromRollout(t *testing.T) {
+	cases := []struct {
+		name, rollout string
+		succeeded     bool
+		exit          int
+	}{
+		{"item_completed exit 3", `{"type":"event_msg","payload":{"type":"item_completed","item":{"id":"call_9","exit_code":3}}}`, false, 3},
+		{"function_call_output exit 0", `{"type":"response_item","payload":{"type":"function_call_output","call_id":"call_9","output":"Chunk ID: x\nProcess exited with code 0\nOutput:\nok\n"}}`, true, 0},
+		{"another call's status only", `{"type":"event_msg","payload":{"type":"item_completed","item":{"id":"call_8","exit_code":0}}}`, false, -1},
+		{"no rollout", "", false, -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, "")
+			codexHome := filepath.Join(filepath.Dir(r.root), "codex-home")
+			rollout := filepath.Join(codexHome, "sessions", "2026", "11", "28", "rollout-x.jsonl")
+			if c.rollout != "" {
+				writeFile(t, rollout, c.rollout+"\n")
+			}
+			sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0002"
+			env := "CODEX_HOME=" + codexHome
+			r.hook("codex", "SessionStart", map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "SessionStart", "transcript_path": rollout}, env)
+			s := r.active()
+			r.hook("codex", "PostToolUse", map[string]any{"session_id": sid, "cwd": r.root, "hook_event_name": "PostToolUse", "transcript_path": rollout,
+				"tool_name": "Bash", "tool_input": map[string]any{"command": "sh test.sh"}, "tool_response": "tests ok\n", "tool_use_id": "call_9"}, env)
+			evs, err := r.db().ListEvidence(context.Background(), s.ID)
+			if err != nil || len(evs) != 1 {
+				t.Fatalf("evidence %+v %v, want one observed run", evs, err)
+			}
+			e := evs[0]
+			if e.Succeeded() != c.succeeded || e.ExitCode == nil || *e.ExitCode != c.exit {
+				t.Fatalf("observed run exit %v succeeded %v, want exit %d succeeded %v", e.ExitCode, e.Succeeded(), c.exit, c.succeeded)
+			}
+		})
+	}
+}
+
+// TestConcurrentStartAndPromptOneSession: Copilot CLI fires sessionStart
+// and userPromptSubmitted at once; two hooks that both find no session
+// must not start two (the first then abandoned as superseded). Seen with
+// the real Copilot CLI in TestCopilotAgentHooksDenyObserveBlockStop.
+func TestConcurrentStartAndPromptOneSession(t *testing.T) {
+	for i := 0; i < 6; i++ {
+		r := newRepo(t, "")
+		sid := fmt.Sprintf("35ccecb3-b3e2-4fd3-9c0a-a1806ef9da%02d", i)
+		done := make(chan struct{}, 2)
+		for _, ev := range []struct {
+			name    string
+			payload map[string]any
+		}{
+			{"sessionStart", map[string]any{"sessionId": sid, "cwd": r.root, "source": "new", "initialPrompt": "fix it"}},
+			{"userPromptSubmitted", map[string]any{"sessionId": sid, "cwd": r.root, "prompt": "fix it"}},
+		} {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				b, _ := json.Marshal(ev.payload)
+				if res := r.run(r.root, b, nil, binary, "agent-hook", "copilot", ev.name); res.code != 0 {
+					t.Errorf("%s: exit %d\n%s", ev.name, res.code, res.err)
+				}
+			}()
+		}
+		<-done
+		<-done
+		out := r.sg("session", "list", "--json")
+		if n := strings.Count(out, `"id"`); n != 1 || strings.Contains(out, "ABANDONED") {
+			t.Fatalf("run %d: %d sessions, want 1 (none abandoned):\n%s", i, n, out)
+		}
+	}
+}

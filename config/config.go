@@ -117,6 +117,9 @@ type Verify struct {
 	// Unrecorded is fail or warn: what a commit whose trailers name a
 	// session that never recorded it gets ("trailers copied").
 	Unrecorded string `yaml:"unrecorded"`
+	// Violations is fail or warn: what a commit gets whose session
+	// recorded a violation that bypassed the protocol (BYPASS, ...).
+	Violations string `yaml:"violations"`
 	// RequireSigned makes verify check every commit's signature.
 	RequireSigned bool `yaml:"require_signed"`
 }
@@ -139,7 +142,7 @@ func Default() *Config {
 		Hooks:          Hooks{PrePush: []string{"QA_VALIDATION"}},
 		FailMode:       "closed",
 		BypassEnv:      "SESSIONGATE_BYPASS",
-		Verify:         Verify{MissingTrailer: "fail", Unrecorded: "fail"},
+		Verify:         Verify{MissingTrailer: "fail", Unrecorded: "fail", Violations: "fail"},
 		Protect:        true,
 		AgentHooks: AgentHooks{
 			Enabled: true, BindSession: true, Context: true, DenyBeforeStart: true, Protect: true,
@@ -246,6 +249,11 @@ func (c *Config) validate() error {
 	case "fail", "warn":
 	default:
 		return c.at("verify.unrecorded", "verify.unrecorded must be fail or warn, not %q", c.Verify.Unrecorded)
+	}
+	switch c.Verify.Violations {
+	case "fail", "warn":
+	default:
+		return c.at("verify.violations", "verify.violations must be fail or warn, not %q", c.Verify.Violations)
 	}
 	if _, err := c.SequencePolicy.Rules("", ""); err != nil {
 		return c.at("sequence_policy", "sequence_policy: %v", err)

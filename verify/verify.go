@@ -40,6 +40,12 @@ type Options struct {
 	// Unrecorded is "fail" (default) or "warn": what a commit whose
 	// trailers name a session that never recorded it gets.
 	Unrecorded string
+	// Violations is "fail" (default) or "warn": what a commit gets whose
+	// session recorded a violation that bypassed the protocol (BYPASS,
+	// ESCAPE_HATCH, FOREIGN_AMEND, PROTECTED_CHANGE, TRANSCRIPT_CHANGED,
+	// END_PROTOCOL_SKIPPED, FORCED_ADVANCE). Before this, a session that
+	// recorded one still verified clean: the record said so and CI passed.
+	Violations string
 	// RequireSigned fails every commit of the range whose signature git's
 	// own `git verify-commit` does not accept (gpg, or ssh with
 	// gpg.ssh.allowedSignersFile).
@@ -209,6 +215,21 @@ type recordCheck struct {
 	// session's hooks saw land (observed commit_sha evidence) and of those
 	// that landed without a passing pre-commit (bypass_commit).
 	commits, bypassed map[string]bool
+	// violations are the final snapshot's "CODE:PHASE" entries whose code
+	// bypassed the protocol (gatingViolation).
+	violations []string
+}
+
+// gatingViolation reports a violation code that means the protocol was
+// bypassed, not merely warned about (a sequence rule that refused a call
+// stopped the call: nothing got through).
+func gatingViolation(code string) bool {
+	switch code {
+	case session.CodeBypass, session.CodeEscapeHatch, session.CodeForeignAmend, session.CodeProtectedChange,
+		session.CodeTranscriptChanged, session.CodeEndProtocolSkipped, session.CodeForcedAdvance:
+		return true
+	}
+	return false
 }
 
 func checkCommit(ctx context.Context, src source, opts Options, trust *protocolTrust, cache map[string]*recordCheck, cr *CommitReport) {
@@ -237,6 +258,17 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 	cr.Problems = append(cr.Problems, rc.notes...)
 	if rc.ids == nil {
 		return
+	}
+	if len(rc.violations) > 0 {
+		msg := fmt.Sprintf("session %s recorded %d violation(s) that bypassed the protocol: %s (verify.violations: warn to let them pass)", cr.SessionID, len(rc.violations), strings.Join(rc.violations, ", "))
+		if opts.Violations == "warn" {
+			if cr.Status == "ok" {
+				cr.Status = "warn"
+			}
+			cr.Problems = append(cr.Problems, msg)
+		} else {
+			fail("%s", msg)
+		}
 	}
 	switch {
 	case cr.SnapshotID == "":
@@ -360,6 +392,11 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	}
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.summary = summarize(&rec, final)
+	for _, v := range final.Violations {
+		if code, _, _ := strings.Cut(v, ":"); gatingViolation(code) {
+			rc.violations = append(rc.violations, v)
+		}
+	}
 	if final.State != string(session.StateComplete) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: the session ended %s, not COMPLETE", rel, final.State))
 	}

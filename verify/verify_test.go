@@ -185,12 +185,24 @@ func TestVerifyBypassDuringSession(t *testing.T) {
 	}
 	gittest.Git(t, dir, "add", end.RecordFile)
 	gittest.Git(t, dir, "commit", "-q", "-m", "session record")
+	// By default the session's BYPASS fails every commit of it: the
+	// record says the protocol was bypassed, so CI does not pass the work.
 	rep, err := verify.Run(ctx, repo, base+"..HEAD", verify.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.OK || rep.Commits[0].Status != "ok" || rep.Commits[1].Status != "fail" || !strings.Contains(strings.Join(rep.Commits[1].Problems, ";"), "BYPASS") {
+	if rep.OK || rep.Commits[0].Status != "fail" || !strings.Contains(strings.Join(rep.Commits[0].Problems, ";"), "recorded 1 violation(s) that bypassed the protocol: BYPASS") ||
+		rep.Commits[1].Status != "fail" || !strings.Contains(strings.Join(rep.Commits[1].Problems, ";"), "landing without a passing pre-commit hook (BYPASS)") {
 		t.Fatalf("report %+v", rep.Commits)
+	}
+	// verify.violations: warn lets the session's other commit through with
+	// a warning; the bypassed commit itself still fails.
+	rep, err = verify.Run(ctx, repo, base+"..HEAD", verify.Options{Violations: "warn"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK || rep.Commits[0].Status != "warn" || rep.Commits[1].Status != "fail" || !strings.Contains(strings.Join(rep.Commits[1].Problems, ";"), "BYPASS") {
+		t.Fatalf("report with violations: warn %+v", rep.Commits)
 	}
 }
 

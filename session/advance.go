@@ -703,7 +703,31 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	var results []PhaseResult
 	tokens := append([]string{"tool:session_end"}, pol.Tokens()...)
 	moved := cur
-	for i := cur; i < len(ps)-1; i++ {
+	if !req.SkipQA {
+		// A QA phase that passed before the last change to the work
+		// passes again on the work as committed, or the end is blocked.
+		g, p, err := e.staleQA(ctx, s, ps, cur)
+		if err != nil {
+			return nil, err
+		}
+		if g != nil {
+			res.Gates = append(res.Gates, *g)
+			res.Blocked = blockedFrom(p, *g)
+			tokens = append(tokens, "gate:"+p.ID+":stale")
+		}
+	}
+	if res.Blocked == nil {
+		g, p, err := e.branchAtEnd(ctx, s, ps)
+		if err != nil {
+			return nil, err
+		}
+		if g != nil {
+			res.Gates = append(res.Gates, *g)
+			res.Blocked = blockedFrom(p, *g)
+			tokens = append(tokens, "gate:"+p.ID+":stale")
+		}
+	}
+	for i := cur; i < len(ps)-1 && res.Blocked == nil; i++ {
 		p := ps[i].phase
 		if p == nil {
 			moved = i + 1

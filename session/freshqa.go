@@ -1,0 +1,204 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// staleQA re-checks, at the end, each QA phase that passed before the
+// work last changed (issue 25 item 5): tests that ran before the last
+// commit of code proved nothing about what is committed. The adversarial
+// pass committed broken code after QA had passed and ended COMPLETE.
+//
+//   - Tracked files other than documentation changed and not committed at
+//     the end: the tests saw a work tree, not the commit. The end is
+//     blocked until they are committed or discarded.
+//   - A commit of files other than documentation recorded after the QA
+//     phase passed (sessiongate's clock, not the commit's date, which the
+//     agent sets): a phase with a command (commands: or a command gate)
+//     runs its gate again on the work as committed. A phase proven only by
+//     runs the agent made is not re-run (sessiongate never runs what the
+//     agent typed), and an honest run made before the commit of the same
+//     work must keep counting; that gap is documented.
+//
+// It returns the gate that failed, if one did.
+func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int) (*GateResult, *protocolspec.Phase, error) {
+	results, err := e.Store.PhaseResults(ctx, s.ID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load phase results: %w", err)
+	}
+	passed := map[string]time.Time{}
+	for _, r := range results {
+		if r.Status == PhasePassed {
+			passed[r.PhaseID] = r.EndedAt
+		}
+	}
+	var qa []*protocolspec.Phase
+	for i := 0; i < cur && i < len(ps); i++ {
+		if p := ps[i].phase; p != nil && p.Section == protocolspec.SectionEnd && e.isQAPhase(p) && !passed[p.ID].IsZero() {
+			qa = append(qa, p)
+		}
+	}
+	if len(qa) == 0 {
+		return nil, nil, nil
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := e.Store.ListEvidence(ctx, s.ID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load the session's commits: %w", err)
+	}
+	var commits []Evidence // every commit the session saw land, bypassed ones too
+	for _, x := range all {
+		if x.Kind == EvidenceCommitSHA || x.Kind == EvidenceBypassCommit {
+			commits = append(commits, x)
+		}
+	}
+	sort.Slice(commits, func(i, j int) bool { return commits[i].CreatedAt.Before(commits[j].CreatedAt) })
+	status, err := repo.Status(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var dirtyCode []string
+	for _, st := range status {
+		if strings.HasPrefix(st, "??") || len(st) < 4 || st[2] != ' ' {
+			continue // untracked: not part of what is committed
+		}
+		if f := strings.TrimSpace(st[3:]); !e.isDoc(f) {
+			dirtyCode = append(dirtyCode, f)
+		}
+	}
+	for _, p := range qa {
+		at := passed[p.ID]
+		// HEAD as the QA gate saw it: the last commit recorded before it
+		// passed, else the start.
+		base := s.StartCommit
+		var after []Evidence
+		for _, c := range commits {
+			if c.CreatedAt.After(at) {
+				after = append(after, c)
+			} else {
+				base = c.Ref
+			}
+		}
+		var changed []string
+		if len(after) > 0 {
+			files, err := repo.ChangedFiles(ctx, base)
+			if err != nil {
+				return nil, nil, err
+			}
+			untracked := map[string]bool{}
+			for _, st := range status {
+				if strings.HasPrefix(st, "??") && len(st) > 3 {
+					untracked[strings.TrimSpace(st[3:])] = true
+				}
+			}
+			for _, f := range files {
+				if !untracked[f] && !e.isDoc(f) {
+					changed = append(changed, f)
+				}
+			}
+		}
+		if len(dirtyCode) > 0 {
+			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
+				Message: fmt.Sprintf("%s passed, but tracked files are changed and not committed (%s): the tests saw the work tree, not what is committed; commit or discard them, then run %s again", p.ID, list5(dirtyCode), p.ID)}
+			return &g, p, nil
+		}
+		if len(changed) == 0 || !e.hasCommand(p) {
+			continue
+		}
+		g, err := e.evaluate(ctx, s, p, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		if g.Status == StatusFail {
+			g.Message = fmt.Sprintf("%s passed at %s, before commit %s changed %s: it must pass again on what is committed: %s", p.ID,
+				at.UTC().Format(time.TimeOnly), shortRef(after[len(after)-1].Ref), list5(changed), g.Message)
+			return &g, p, nil
+		}
+	}
+	return nil, nil, nil
+}
+
+// isQAPhase is a phase that runs the tests: QA by name, or one whose
+// command sessiongate.yaml sets.
+func (e *Engine) isQAPhase(p *protocolspec.Phase) bool {
+	if _, ok := e.Config.Commands[p.ID]; ok {
+		return true
+	}
+	return isQA(p)
+}
+
+// hasCommand reports a phase whose gate runs a command sessiongate owns.
+func (e *Engine) hasCommand(p *protocolspec.Phase) bool {
+	if _, ok := e.Config.Commands[p.ID]; ok {
+		return true
+	}
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckCommand {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) isDoc(f string) bool {
+	for _, g := range e.Config.DocGlobs {
+		if matchGlob(g, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func list5(fs []string) string {
+	if len(fs) > 5 {
+		return strings.Join(fs[:5], ", ") + fmt.Sprintf(" and %d more", len(fs)-5)
+	}
+	return strings.Join(fs, ", ")
+}
+
+func shortRef(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// branchAtEnd re-runs, at the end, a start phase's "not on the default
+// branch" check that binds: passing it at the start and then committing
+// on the default branch (git checkout main) ended COMPLETE in the
+// adversarial pass.
+func (e *Engine) branchAtEnd(ctx context.Context, s *Session, ps []position) (*GateResult, *protocolspec.Phase, error) {
+	for _, pos := range ps {
+		p := pos.phase
+		if p == nil || p.Section != protocolspec.SectionStart || !p.Mandatory() {
+			continue
+		}
+		for _, c := range p.Checks {
+			if c.Kind != protocolspec.CheckNotDefaultBranch {
+				continue
+			}
+			repo, err := e.OpenRepo(ctx, s.Worktree)
+			if err != nil {
+				return nil, nil, err
+			}
+			st, msg, _ := checkNotDefaultBranch(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config})
+			if st != StatusFail {
+				return nil, nil, nil
+			}
+			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
+				Checks:  []CheckResult{{Kind: c.Kind, Status: StatusFail, Message: msg}},
+				Message: fmt.Sprintf("%s passed at the start, but the work is now on the default branch: %s, then end the session there", p.ID, msg)}
+			return &g, p, nil
+		}
+	}
+	return nil, nil, nil
+}

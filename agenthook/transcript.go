@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/transcript"
 )
 
@@ -40,7 +41,7 @@ func transcriptWrite(ev *Event, dir string, getenv func(string) string) string {
 			}
 		}
 	case session.ToolShell:
-		ps, ok := session.ShellWrites(ev.Tool.Command)
+		ps, ok := shellline.Writes(ev.Tool.Command)
 		ps = append(ps, ev.Tool.Paths...) // a patch given to the shell (Codex)
 		for _, p := range ps {
 			if in(p) {
@@ -105,7 +106,7 @@ func agentConfigWrite(ev *Event, dir string, getenv func(string) string) string 
 	case session.ToolEdit, session.ToolOther:
 		paths = ev.Tool.Paths
 	case session.ToolShell:
-		ps, _ := session.ShellWrites(ev.Tool.Command)
+		ps, _ := shellline.Writes(ev.Tool.Command)
 		paths = append(ps, ev.Tool.Paths...)
 	}
 	for _, p := range paths {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // Agent lifecycle hooks (issue 10): an agent (Claude Code, Cursor, Gemini
@@ -331,7 +332,7 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	// The files a shell command writes, parsed once for both checks below.
 	var shellWrites []string
 	if call.Kind == ToolShell && (pol.Protect && e.Config.Protect || pol.DenyBeforeStart && s != nil && s.State == StateInit) {
-		ps, ok := ShellWrites(call.Command)
+		ps, ok := shellline.Writes(call.Command)
 		// Paths the agent's tool names beside the line: a patch the shell
 		// applies (Codex runs `apply_patch <<'EOF'` itself).
 		if extra := call.Paths; len(extra) > 0 {
@@ -350,7 +351,7 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 			shellWrites = inWorktree(root, ps)
 		}
 	}
-	if call.Kind == ToolShell && ShellRunsAgentHook(call.Command) {
+	if call.Kind == ToolShell && shellline.RunsAgentHook(call.Command) {
 		// Whatever the config: an agent that feeds its own hook a payload
 		// could record a test run that never happened as an observed pass.
 		v.Deny, v.Gate = true, "observed evidence"
@@ -386,13 +387,13 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "ask the user to review the change and run it themselves"
 				return v, nil
 			}
-			if how := ShellUnhooks(call.Command); how != "" {
+			if how := shellline.Unhooks(call.Command); how != "" {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + " would take away the git hooks that check the session's gates; that is for a person, not for the agent being policed"
 				v.Next = "leave the hooks as they are; ask the user if they should change"
 				return v, nil
 			}
-			if how := ShellGitBypass(call.Command); how != "" && s != nil && s.Active() {
+			if how := shellline.GitBypass(call.Command); how != "" && s != nil && s.Active() {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"
 				v.Next = "run it without --no-verify (or -n) and without -c core.hooksPath; if the hook blocks, do what it says"

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/shellline"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -125,7 +126,7 @@ func lookPathIn(env []string, name string) (string, error) {
 // npm test`, `export GOFLAGS=...; go test`. A run that set one is not the
 // run a gate would make, so it proves nothing as observed evidence.
 func redirectAssigned(line string) []string {
-	_, f, ok := parseCalls(unwrapShell(line))
+	_, f, ok := shellline.Calls(shellline.Unwrap(line))
 	if !ok {
 		return nil
 	}
@@ -146,14 +147,14 @@ func redirectAssigned(line string) []string {
 			}
 			var words []string
 			for _, w := range x.Args {
-				s, _ := literal(w)
+				s, _ := shellline.Literal(w)
 				words = append(words, s)
 			}
 			// env NAME=VALUE ..., also behind other wrappers (timeout 60 env ...).
 			if len(words) > 0 {
-				if _, ok := wrappers[commandName(words[0])]; ok {
+				if shellline.IsWrapper(shellline.CommandName(words[0])) {
 					for i, w := range words {
-						if commandName(w) != "env" {
+						if shellline.CommandName(w) != "env" {
 							continue
 						}
 						for _, a := range words[i+1:] {

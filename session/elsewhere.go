@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/sessiongate/sessiongate/shellline"
 	"path"
 	"path/filepath"
 	"strings"
@@ -44,7 +45,7 @@ func ranElsewhere(root, dir, line string) string {
 	if !inside(cwd) {
 		return cwd
 	}
-	calls, _, ok := parseCalls(unwrapShell(line))
+	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
 	if !ok {
 		return ""
 	}
@@ -55,7 +56,7 @@ func ranElsewhere(root, dir, line string) string {
 		return path.Join(from, to)
 	}
 	for _, c := range calls {
-		w := stripWrappers(c.words)
+		w := shellline.StripWrappers(c.Words)
 		if len(w) == 0 {
 			continue
 		}

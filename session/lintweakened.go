@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/shellline"
 	"os"
 	"path"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 // comment naming its rules (`<!-- markdownlint-disable MD033 -->`) is a
 // targeted exception and is left alone. Other linters are not read.
 func lintWeakened(ctx context.Context, env gateEnv, command string) (string, error) {
-	if env.sess == nil || env.sess.StartCommit == "" || !slices.ContainsFunc(commandKeys(command), func(k string) bool {
+	if env.sess == nil || env.sess.StartCommit == "" || !slices.ContainsFunc(shellline.Keys(command), func(k string) bool {
 		return strings.Contains(k, "markdownlint-cli2")
 	}) {
 		return "", nil

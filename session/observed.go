@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // MaxCommandBytes caps the stored command line of observed evidence.
@@ -82,12 +83,12 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	// `; echo done`. Otherwise the run is kept, its status unknown (-1).
 	// A run through `sessiongate run` is the program's own exit status,
 	// unless the program is a shell running a script (sh -c '... | tail').
-	if p, ok := spec.Phase(phase); ok && (req.Source != SourceRun || unwrapShell(cmd) != cmd) {
+	if p, ok := spec.Phase(phase); ok && (req.Source != SourceRun || shellline.Unwrap(cmd) != cmd) {
 		key := relevantKey(cmd, p, e.Config)
 		if key == "" {
-			key = firstWorkKey(cmd) // a run bound by its phase or requirement
+			key = shellline.FirstWorkKey(cmd) // a run bound by its phase or requirement
 		}
-		if key != "" && code >= 0 && !exitIsOwn(cmd, key) {
+		if key != "" && code >= 0 && !shellline.ExitIsOwn(cmd, key) {
 			ref = fmt.Sprintf("exit %d of the whole line, not of %s (a pipe, ||, ; or & decides it), %d bytes", code, key, len(req.Output))
 			code = -1
 		}
@@ -167,12 +168,12 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 // ("npx markdownlint-cli2 ..." matches a gate "npx markdownlint-cli2
 // {changed:*.md}"). "" when no phase names it.
 func MatchPhase(spec *protocolspec.Spec, cmd string) string {
-	keys := commandKeys(cmd) // every command of the line: `cd web && npm test`
+	keys := shellline.Keys(cmd) // every command of the line: `cd web && npm test`
 	for _, key := range keys {
 		for i := range spec.Phases {
 			p := &spec.Phases[i]
 			for _, c := range p.Checks {
-				if c.Kind == protocolspec.CheckCommand && commandKey(c.Arg) == key {
+				if c.Kind == protocolspec.CheckCommand && shellline.Key(c.Arg) == key {
 					return p.ID
 				}
 			}
@@ -187,77 +188,11 @@ func MatchPhase(spec *protocolspec.Spec, cmd string) string {
 		for i := range spec.Phases {
 			p := &spec.Phases[i]
 			for _, r := range p.Requirements {
-				if containsWords(r.Text, key) {
+				if shellline.ContainsWords(r.Text, key) {
 					return p.ID
 				}
 			}
 		}
 	}
 	return ""
-}
-
-// commandKey is a command's first two words (program and subcommand), with
-// leading environment assignments dropped.
-func commandKey(cmd string) string {
-	f := stripWrappers(strings.Fields(cmd))
-	if len(f) == 0 {
-		return ""
-	}
-	if len(f) == 1 || strings.HasPrefix(f[1], "-") || strings.HasPrefix(f[1], "{") {
-		return f[0]
-	}
-	return f[0] + " " + f[1]
-}
-
-// stripWrappers drops what runs before the program without being it:
-// environment assignments, and the wrappers env, time, timeout DURATION,
-// nice, nohup, command, exec and stdbuf with their options, so that
-// `timeout 300 go test ./...` is a `go test` run (whose status it passes on).
-func stripWrappers(f []string) []string {
-	for len(f) > 0 {
-		switch w := f[0]; {
-		case strings.Contains(w, "=") && !strings.HasPrefix(w, "-"):
-			f = f[1:]
-		case w == "env" || w == "time" || w == "nice" || w == "nohup" || w == "command" || w == "exec" || w == "stdbuf":
-			f = f[1:]
-			for len(f) > 0 && strings.HasPrefix(f[0], "-") {
-				opt := f[0]
-				f = f[1:]
-				if (w == "nice" && opt == "-n" || w == "env" && (opt == "-u" || opt == "-C")) && len(f) > 0 {
-					f = f[1:] // the option's value
-				}
-			}
-		case w == "timeout":
-			f = f[1:]
-			for len(f) > 0 && strings.HasPrefix(f[0], "-") {
-				opt := f[0]
-				f = f[1:]
-				if (opt == "-s" || opt == "-k" || opt == "--signal" || opt == "--kill-after") && len(f) > 0 {
-					f = f[1:]
-				}
-			}
-			if len(f) > 0 {
-				f = f[1:] // the duration
-			}
-		default:
-			return f
-		}
-	}
-	return f
-}
-
-// containsWords reports whether key occurs in text between word boundaries.
-func containsWords(text, key string) bool {
-	for off := 0; ; {
-		i := strings.Index(text[off:], key)
-		if i < 0 {
-			return false
-		}
-		i += off
-		end := i + len(key)
-		if (i == 0 || text[i-1] == ' ' || text[i-1] == '`') && (end == len(text) || strings.ContainsRune(" `.,;:", rune(text[end]))) {
-			return true
-		}
-		off = i + 1
-	}
 }

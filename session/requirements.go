@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // StepNotApplicable is the evidence step that records a conditional
@@ -75,11 +76,11 @@ func relevantObserved(e Evidence, p *protocolspec.Phase, cfg Config) bool {
 	}
 	named := relevantKey(e.Command, p, cfg) != ""
 	switch {
-	case queryOnlyLine(e.Command, func(flag string) bool { return phaseMentions(p, cfg, flag) }):
+	case shellline.QueryOnly(e.Command, func(flag string) bool { return phaseMentions(p, cfg, flag) }):
 		return false // `git status --help` is not `git status`
 	case named:
 		return true
-	case trivialLine(e.Command):
+	case shellline.Trivial(e.Command):
 		return false // `sessiongate run -- true` proves nothing, whatever it names
 	case e.Requirement != "":
 		// Bound to a requirement, it speaks for the phase, except that a
@@ -106,8 +107,8 @@ func requirementQuotes(p *protocolspec.Phase, id, line string) bool {
 	if !ok {
 		return false
 	}
-	for _, key := range commandKeys(line) {
-		if strings.Contains(key, " ") && containsWords(r.Text, key) {
+	for _, key := range shellline.Keys(line) {
+		if strings.Contains(key, " ") && shellline.ContainsWords(r.Text, key) {
 			return true
 		}
 	}
@@ -151,12 +152,12 @@ func phaseNamesCommand(p *protocolspec.Phase, cfg Config) bool {
 // a line that the phase names: its command from sessiongate.yaml, a gate
 // command, or a requirement quoting it. "" when none.
 func relevantKey(line string, p *protocolspec.Phase, cfg Config) string {
-	for _, key := range commandKeys(line) {
-		if c, ok := cfg.Commands[p.ID]; ok && commandKey(c) == key {
+	for _, key := range shellline.Keys(line) {
+		if c, ok := cfg.Commands[p.ID]; ok && shellline.Key(c) == key {
 			return key // the phase's command from sessiongate.yaml
 		}
 		for _, c := range p.Checks {
-			if c.Kind == protocolspec.CheckCommand && commandKey(c.Arg) == key {
+			if c.Kind == protocolspec.CheckCommand && shellline.Key(c.Arg) == key {
 				return key
 			}
 		}
@@ -164,7 +165,7 @@ func relevantKey(line string, p *protocolspec.Phase, cfg Config) string {
 			continue
 		}
 		for _, r := range p.Requirements {
-			if containsWords(r.Text, key) {
+			if shellline.ContainsWords(r.Text, key) {
 				return key
 			}
 		}
@@ -175,12 +176,12 @@ func relevantKey(line string, p *protocolspec.Phase, cfg Config) string {
 // observedFor reports whether observed evidence is about one requirement:
 // it names it, or (naming none) its command is quoted in the requirement.
 func observedFor(e Evidence, r protocolspec.Requirement) bool {
-	if queryOnlyLine(e.Command, func(flag string) bool { return strings.Contains(r.Text, flag) }) {
+	if shellline.QueryOnly(e.Command, func(flag string) bool { return strings.Contains(r.Text, flag) }) {
 		return false // the tool's usage or version, not a run of it
 	}
 	quoted := false
-	for _, key := range commandKeys(e.Command) {
-		if strings.Contains(key, " ") && containsWords(r.Text, key) {
+	for _, key := range shellline.Keys(e.Command) {
+		if strings.Contains(key, " ") && shellline.ContainsWords(r.Text, key) {
 			quoted = true
 		}
 	}
@@ -188,7 +189,7 @@ func observedFor(e Evidence, r protocolspec.Requirement) bool {
 	case e.Requirement != "":
 		// Bound to the requirement; a run that proves nothing does not
 		// meet it unless the requirement asks for exactly that.
-		return e.Requirement == r.ID && (quoted || !trivialLine(e.Command))
+		return e.Requirement == r.ID && (quoted || !shellline.Trivial(e.Command))
 	}
 	return quoted
 }
@@ -590,13 +591,13 @@ const SourceRun = "run"
 // config's command replaces the protocol's, so it is matched first. ""
 // when none does; the lowest phase id wins a tie, so the answer is stable.
 func (e *Engine) configuredPhase(spec *protocolspec.Spec, cmd string) string {
-	key := commandKey(cmd)
+	key := shellline.Key(cmd)
 	if key == "" {
 		return ""
 	}
 	best := ""
 	for id, c := range e.Config.Commands {
-		if _, ok := spec.Phase(id); ok && commandKey(c) == key && (best == "" || id < best) {
+		if _, ok := spec.Phase(id); ok && shellline.Key(c) == key && (best == "" || id < best) {
 			best = id
 		}
 	}

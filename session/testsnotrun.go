@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/sessiongate/sessiongate/shellline"
 	"strings"
 )
 
@@ -15,26 +16,26 @@ import (
 // What the agent set earlier (an exported GOFLAGS, `go env -w`) is not on
 // the line and is not seen; docs/protocol.md says so.
 func testsNotRun(line string) string {
-	calls, _, ok := parseCalls(line)
+	calls, _, ok := shellline.Calls(line)
 	if !ok {
 		return ""
 	}
 	for _, c := range calls {
 		env := map[string]string{}
-		for _, a := range c.node.Assigns {
+		for _, a := range c.Node.Assigns {
 			if a.Name != nil {
-				v, _ := literal(a.Value)
+				v, _ := shellline.Literal(a.Value)
 				env[a.Name.Value] = v
 			}
 		}
-		w := c.words
+		w := c.Words
 		// env VAR=value ... and the other wrappers: their assignments count too.
 		for _, x := range w {
 			if k, v, ok := strings.Cut(x, "="); ok && k != "" && !strings.HasPrefix(k, "-") {
 				env[k] = v
 			}
 		}
-		w = stripWrappers(w)
+		w = shellline.StripWrappers(w)
 		if len(w) == 0 {
 			continue
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/transcript"
 )
 
@@ -309,8 +310,8 @@ func callEvidence(worktree string, p *protocolspec.Phase, r protocolspec.Require
 		}
 		code := c.Exit
 		r := ref("`" + truncate(c.Command, 120) + "`")
-		for _, key := range commandKeys(c.Command) {
-			if strings.Contains(key, " ") && code >= 0 && !exitIsOwn(c.Command, key) {
+		for _, key := range shellline.Keys(c.Command) {
+			if strings.Contains(key, " ") && code >= 0 && !shellline.ExitIsOwn(c.Command, key) {
 				code = -1 // `| tail`, `|| true`: not the command's own status
 				r = truncate(r+", exit of the whole line", 200)
 			}

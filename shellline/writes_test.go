@@ -1,4 +1,4 @@
-package session
+package shellline
 
 import (
 	"reflect"
@@ -67,12 +67,12 @@ func TestShellWrites(t *testing.T) {
 		{"chmod u+x run.sh", []string{"run.sh"}},
 	}
 	for _, tc := range tests {
-		got, ok := ShellWrites(tc.cmd)
+		got, ok := Writes(tc.cmd)
 		if !ok || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("ShellWrites(%q) = %q, %v; want %q", tc.cmd, got, ok, tc.want)
+			t.Errorf("Writes(%q) = %q, %v; want %q", tc.cmd, got, ok, tc.want)
 		}
 	}
-	if _, ok := ShellWrites("echo 'unterminated"); ok {
+	if _, ok := Writes("echo 'unterminated"); ok {
 		t.Error("an unterminated quote parsed")
 	}
 }

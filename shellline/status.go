@@ -1,4 +1,4 @@
-package session
+package shellline
 
 import (
 	"slices"
@@ -8,24 +8,26 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// shellCall is one simple command of a command line: its words as the
-// shell would pass them when they are literal ("" for an expansion).
-type shellCall struct {
-	words []string
-	node  *syntax.CallExpr
+// Call is one simple command of a command line: its words as the
+// shell would pass them when they are literal ("" for an expansion), and
+// its parsed node (for its leading assignments). Callers only read it:
+// parses are shared.
+type Call struct {
+	Words []string
+	Node  *syntax.CallExpr
 }
 
-func (c shellCall) key() string { return commandKey(strings.Join(c.words, " ")) }
+func (c Call) key() string { return Key(strings.Join(c.Words, " ")) }
 
-// commandKeys lists the program-and-subcommand key of every simple command
+// Keys lists the program-and-subcommand key of every simple command
 // of a line, in order (`cd web && npm test` gives "cd web" and "npm
 // test"); a line that does not parse as shell gives the key of its first
 // words.
-func commandKeys(line string) []string {
-	line = unwrapShell(line)
-	calls, _, ok := parseCalls(line)
+func Keys(line string) []string {
+	line = Unwrap(line)
+	calls, _, ok := Calls(line)
 	if !ok {
-		if k := commandKey(line); k != "" {
+		if k := Key(line); k != "" {
 			return []string{k}
 		}
 		return nil
@@ -39,11 +41,11 @@ func commandKeys(line string) []string {
 	return out
 }
 
-// parsed is one line's parse, kept by parseCalls: a gate looks at every
+// parsed is one line's parse, kept by Calls: a gate looks at every
 // observed run of its phase, and the same lines come back (an agent runs
 // its tests many times), each asked several questions.
 type parsed struct {
-	calls []shellCall
+	calls []Call
 	file  *syntax.File
 	ok    bool
 }
@@ -53,9 +55,9 @@ var parseCache struct {
 	m map[string]parsed
 }
 
-// parseCalls parses a line as shell and lists its simple commands. The
+// Calls parses a line as shell and lists its simple commands. The
 // result is shared: callers only read it.
-func parseCalls(line string) ([]shellCall, *syntax.File, bool) {
+func Calls(line string) ([]Call, *syntax.File, bool) {
 	parseCache.Lock()
 	p, hit := parseCache.m[line]
 	parseCache.Unlock()
@@ -71,21 +73,21 @@ func parseCalls(line string) ([]shellCall, *syntax.File, bool) {
 	return p.calls, p.file, p.ok
 }
 
-func parseLine(line string) ([]shellCall, *syntax.File, bool) {
+func parseLine(line string) ([]Call, *syntax.File, bool) {
 	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
 	if err != nil {
 		return nil, nil, false
 	}
-	var calls []shellCall
+	var calls []Call
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if x, ok := n.(*syntax.CallExpr); ok && len(x.Args) > 0 {
-			c := shellCall{node: x}
+			c := Call{Node: x}
 			for _, w := range x.Args {
-				s, lit := literal(w)
+				s, lit := Literal(w)
 				if !lit {
 					s = ""
 				}
-				c.words = append(c.words, s)
+				c.Words = append(c.Words, s)
 			}
 			// Leading assignments are Assigns, not Args: words start at the program.
 			calls = append(calls, c)
@@ -95,23 +97,23 @@ func parseLine(line string) ([]shellCall, *syntax.File, bool) {
 	return calls, f, true
 }
 
-// exitIsOwn reports whether a command line's exit status is the status of
+// ExitIsOwn reports whether a command line's exit status is the status of
 // its first simple command whose key is key, so that an observed exit 0
 // means that command succeeded: it is the whole line, or it ends the line
 // and is joined to what runs before it only by `&&` (and `cd dir &&`), or it
 // is the last command of a pipeline under `set -o pipefail`. A pipe into
 // `tail`, `|| true`, `; echo done`, `!`, a background `&`, or a loop leave
 // the line's status to another command.
-func exitIsOwn(line, key string) bool {
-	line = unwrapShell(line)
-	calls, f, ok := parseCalls(line)
+func ExitIsOwn(line, key string) bool {
+	line = Unwrap(line)
+	calls, f, ok := Calls(line)
 	if !ok {
 		return false
 	}
 	var target *syntax.CallExpr
 	for _, c := range calls {
 		if c.key() == key {
-			target = c.node
+			target = c.Node
 			break
 		}
 	}
@@ -189,7 +191,7 @@ func setsPipefail(st *syntax.Stmt) bool {
 	}
 	var w []string
 	for _, a := range c.Args {
-		s, _ := literal(a)
+		s, _ := Literal(a)
 		w = append(w, s)
 	}
 	if w[0] != "set" {
@@ -207,15 +209,15 @@ func setsPipefail(st *syntax.Stmt) bool {
 // `sh -c '...'` is judged by the script.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true}
 
-// unwrapShell returns the script of a line that is one `sh -c SCRIPT`
+// Unwrap returns the script of a line that is one `sh -c SCRIPT`
 // (bash, zsh, ...; -c alone or in a flag group such as -ec), else the line.
-func unwrapShell(line string) string {
+func Unwrap(line string) string {
 	for range 3 { // sh -c "bash -c '...'" at most this deep
-		calls, f, ok := parseCalls(line)
-		if !ok || len(f.Stmts) != 1 || len(calls) != 1 || len(calls[0].words) < 3 {
+		calls, f, ok := Calls(line)
+		if !ok || len(f.Stmts) != 1 || len(calls) != 1 || len(calls[0].Words) < 3 {
 			return line
 		}
-		w := calls[0].words
+		w := calls[0].Words
 		prog := w[0][strings.LastIndexByte(w[0], '/')+1:]
 		if !shells[prog] || !strings.HasPrefix(w[1], "-") || !strings.Contains(w[1], "c") || w[2] == "" {
 			return line
@@ -231,15 +233,15 @@ func unwrapShell(line string) string {
 var provesNothing = map[string]bool{"true": true, ":": true, "echo": true, "printf": true, "exit": true,
 	"sleep": true, "yes": true, "pwd": true}
 
-// trivialLine reports whether every command of a line (or of its sh -c
+// Trivial reports whether every command of a line (or of its sh -c
 // script) is one that proves nothing: `true`, `echo tests pass`, `exit 0`.
-func trivialLine(line string) bool {
-	calls, _, ok := parseCalls(unwrapShell(line))
+func Trivial(line string) bool {
+	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
 		return false
 	}
 	for _, c := range calls {
-		prog := c.words[0]
+		prog := c.Words[0]
 		if !provesNothing[prog[strings.LastIndexByte(prog, '/')+1:]] {
 			return false
 		}
@@ -251,17 +253,17 @@ func trivialLine(line string) bool {
 // and touches nothing (`git status --help` exits 0 with the manual).
 var queryFlags = map[string]bool{"--help": true, "--version": true}
 
-// queryOnlyLine reports whether a command of the line asks its program
+// QueryOnly reports whether a command of the line asks its program
 // for help or its version instead of running it. Such a run proves the
 // tool is installed, not that it did what a requirement quoting it asks,
 // unless the requirement's text asks for exactly that flag (mentions).
-func queryOnlyLine(line string, mentions func(flag string) bool) bool {
-	calls, _, ok := parseCalls(unwrapShell(line))
+func QueryOnly(line string, mentions func(flag string) bool) bool {
+	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
 		return false
 	}
 	for _, c := range calls {
-		for _, w := range c.words[1:] {
+		for _, w := range c.Words[1:] {
 			if queryFlags[w] && (mentions == nil || !mentions(w)) {
 				return true
 			}
@@ -270,15 +272,15 @@ func queryOnlyLine(line string, mentions func(flag string) bool) bool {
 	return false
 }
 
-// firstWorkKey is the key of a line's first command that is not one that
+// FirstWorkKey is the key of a line's first command that is not one that
 // proves nothing ("" when there is none or the line is not shell).
-func firstWorkKey(line string) string {
-	calls, _, ok := parseCalls(unwrapShell(line))
+func FirstWorkKey(line string) string {
+	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
 		return ""
 	}
 	for _, c := range calls {
-		prog := c.words[0]
+		prog := c.Words[0]
 		if !provesNothing[prog[strings.LastIndexByte(prog, '/')+1:]] {
 			return c.key()
 		}
@@ -286,19 +288,19 @@ func firstWorkKey(line string) string {
 	return ""
 }
 
-// ShellGitBypass describes how a command line skips git's hooks, "" when
+// GitBypass describes how a command line skips git's hooks, "" when
 // it does not: `git commit --no-verify` (or -n, also in a flag group such
 // as -nm), `git push --no-verify`, or core.hooksPath pointed elsewhere
 // with -c for a commit or push. The hooks are where the session's gates
 // are checked; an agent hook denies these before they run (reconciliation
 // would record the commit as a bypass afterwards).
-func ShellGitBypass(line string) string {
-	calls, _, ok := parseCalls(unwrapShell(line))
+func GitBypass(line string) string {
+	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
 		return ""
 	}
 	for _, c := range calls {
-		w := stripWrappers(c.words)
+		w := StripWrappers(c.Words)
 		if len(w) == 0 || (w[0] != "git" && !strings.HasSuffix(w[0], "/git")) {
 			continue
 		}
@@ -340,19 +342,19 @@ func ShellGitBypass(line string) string {
 	return ""
 }
 
-// ShellRunsAgentHook reports whether a command line runs `sessiongate
+// RunsAgentHook reports whether a command line runs `sessiongate
 // agent-hook` itself (in any part of the line, or in a `sh -c` script in
 // it). The agent hooks are the agent client's to run: from the agent's own
 // shell, `echo '{"hook_event_name":"PostToolUse",...}' | sessiongate
 // agent-hook claude PostToolUse` would record a `go test ./...` that never
 // ran as an observed pass. A line that does not parse as shell is judged
 // by its words.
-func ShellRunsAgentHook(line string) bool {
+func RunsAgentHook(line string) bool {
 	return runsAgentHook(line, 0)
 }
 
 func runsAgentHook(line string, depth int) bool {
-	calls, _, ok := parseCalls(line)
+	calls, _, ok := Calls(line)
 	if !ok {
 		f := strings.Fields(line)
 		for i, w := range f {
@@ -363,7 +365,7 @@ func runsAgentHook(line string, depth int) bool {
 		return false
 	}
 	for _, c := range calls {
-		w := stripWrappers(c.words)
+		w := StripWrappers(c.Words)
 		if len(w) < 2 {
 			continue
 		}
@@ -405,17 +407,17 @@ func shortFlag(a string, flag byte) bool {
 	return false
 }
 
-// ShellUnhooks describes how a command line takes sessiongate's git hooks
+// Unhooks describes how a command line takes sessiongate's git hooks
 // away, "" when it does not: `git config core.hooksPath ...` (set or
 // unset: the installed hooks live where it points) or `sessiongate
 // uninstall`.
-func ShellUnhooks(line string) string {
-	calls, _, ok := parseCalls(unwrapShell(line))
+func Unhooks(line string) string {
+	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
 		return ""
 	}
 	for _, c := range calls {
-		w := stripWrappers(c.words)
+		w := StripWrappers(c.Words)
 		if len(w) < 2 {
 			continue
 		}

@@ -1,4 +1,4 @@
-package session
+package shellline
 
 import (
 	"reflect"
@@ -36,8 +36,8 @@ func TestExitIsOwn(t *testing.T) {
 		{"go test ./... 'unterminated", false},
 	}
 	for _, tc := range tests {
-		if got := exitIsOwn(tc.line, key); got != tc.own {
-			t.Errorf("exitIsOwn(%q) = %v, want %v", tc.line, got, tc.own)
+		if got := ExitIsOwn(tc.line, key); got != tc.own {
+			t.Errorf("ExitIsOwn(%q) = %v, want %v", tc.line, got, tc.own)
 		}
 	}
 }
@@ -56,8 +56,8 @@ func TestCommandKeys(t *testing.T) {
 		{"timeout -k 5 60s npm test", []string{"npm test"}},
 	}
 	for _, tc := range tests {
-		if got := commandKeys(tc.line); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("commandKeys(%q) = %q, want %q", tc.line, got, tc.want)
+		if got := Keys(tc.line); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Keys(%q) = %q, want %q", tc.line, got, tc.want)
 		}
 	}
 }
@@ -86,8 +86,33 @@ func TestShellGitBypass(t *testing.T) {
 		{"git log --no-verify", false},
 	}
 	for _, tc := range tests {
-		if got := ShellGitBypass(tc.line) != ""; got != tc.bypass {
-			t.Errorf("ShellGitBypass(%q) = %v, want %v", tc.line, got, tc.bypass)
+		if got := GitBypass(tc.line) != ""; got != tc.bypass {
+			t.Errorf("GitBypass(%q) = %v, want %v", tc.line, got, tc.bypass)
+		}
+	}
+}
+
+func TestShellRunsAgentHook(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"sessiongate agent-hook claude PostToolUse < fake.json", true},
+		{`echo '{"hook_event_name":"PostToolUse"}' | sessiongate agent-hook claude PostToolUse`, true},
+		{"cd /w && /home/u/go/bin/sessiongate --db x agent-hook gemini AfterTool", true},
+		{"env X=1 sessiongate agent-hook cursor afterShellExecution", true},
+		{`bash -c 'cat f | sessiongate agent-hook claude PostToolUse'`, true},
+		{`go test ./... ; sh -ec "sessiongate agent-hook claude PostToolUse <x"`, true},
+		{"sessiongate agent-hook claude PostToolUse <<EOF\n{}\nEOF", true},
+		{"sessiongate agent-hook claude PostToolUse 'unclosed", true}, // does not parse: judged by its words
+		{"sessiongate session status", false},
+		{"grep -rn agent-hook docs/", false},
+		{"sessiongate install --agent claude", false},
+		{"echo sessiongate agent-hook", false},
+		{"go test ./agenthook -run TestCursor", false},
+	} {
+		if got := RunsAgentHook(c.cmd); got != c.want {
+			t.Errorf("RunsAgentHook(%q) = %v, want %v", c.cmd, got, c.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package session
+package shellline
 
 import (
 	"strings"
@@ -36,9 +36,9 @@ var wrappers = map[string]struct {
 	"caffeinate": {},
 }
 
-// commandName is a command word as the shell finds it: `\sed` and
+// CommandName is a command word as the shell finds it: `\sed` and
 // `/usr/bin/sed` are sed.
-func commandName(w string) string {
+func CommandName(w string) string {
 	w = strings.ReplaceAll(w, `\`, "")
 	if i := strings.LastIndexByte(w, '/'); i >= 0 {
 		w = w[i+1:]
@@ -48,7 +48,7 @@ func commandName(w string) string {
 
 // unwrapCall strips wrappers (and their options, and env's NAME=VALUE
 // words) from a call's words and returns the words of the command they
-// run, its name cleaned by commandName. `env -S 'sed -i ...'` splits the
+// run, its name cleaned by CommandName. `env -S 'sed -i ...'` splits the
 // string as env does. A wrapped word that is an expansion ("") stops the
 // unwrapping: what runs is unknown. `command -v X` runs nothing.
 func unwrapCall(args []string) []string {
@@ -56,7 +56,7 @@ func unwrapCall(args []string) []string {
 		if len(args) == 0 {
 			return nil
 		}
-		name := commandName(args[0])
+		name := CommandName(args[0])
 		w, ok := wrappers[name]
 		if !ok {
 			out := append([]string{name}, args[1:]...)
@@ -113,4 +113,11 @@ func containsStr(xs []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// IsWrapper reports whether a program (named as CommandName gives it) runs
+// another command given as its arguments: env, nice, timeout, sudo...
+func IsWrapper(name string) bool {
+	_, ok := wrappers[name]
+	return ok
 }

@@ -1,4 +1,4 @@
-package session
+package shellline
 
 import (
 	"path"
@@ -7,7 +7,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// ShellWrites lists the files a shell command line writes by plain means:
+// Writes lists the files a shell command line writes by plain means:
 // output redirections (>, >>, &>, >|) and the file operands of the
 // commands that exist to write files (tee, touch, rm, truncate, cp, mv, ln,
 // install, sed -i, dd of=). Only words the shell would not expand count
@@ -18,10 +18,10 @@ import (
 // editor, a script, python -c). It catches the common way an agent writes
 // code through the shell (`cat > src/x.go <<EOF`), so that the start gates
 // mean the same for the shell as for the Write tool.
-func ShellWrites(cmd string) (paths []string, ok bool) {
-	// The parse parseCalls keeps (the other questions of a hook ask it too),
+func Writes(cmd string) (paths []string, ok bool) {
+	// The parse Calls keeps (the other questions of a hook ask it too),
 	// of the script when the line is one `sh -c SCRIPT`.
-	_, f, ok := parseCalls(unwrapShell(cmd))
+	_, f, ok := Calls(Unwrap(cmd))
 	if !ok {
 		return nil, false
 	}
@@ -42,14 +42,14 @@ func ShellWrites(cmd string) (paths []string, ok bool) {
 		case *syntax.Redirect:
 			switch x.Op {
 			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
-				if p, lit := literal(x.Word); lit && (x.N == nil || x.N.Value == "1" || x.N.Value == "2") {
+				if p, lit := Literal(x.Word); lit && (x.N == nil || x.N.Value == "1" || x.N.Value == "2") {
 					add(p)
 				}
 			}
 		case *syntax.CallExpr:
 			var args []string
 			for _, w := range x.Args {
-				s, lit := literal(w)
+				s, lit := Literal(w)
 				if !lit {
 					s = "" // an expansion: unknown, skipped
 				}
@@ -58,7 +58,7 @@ func ShellWrites(cmd string) (paths []string, ok bool) {
 			args = unwrapCall(args)
 			if script, ok := shellScript(args); ok {
 				// `env sh -c '...'`: the script's writes are the line's.
-				if inner, ok := ShellWrites(script); ok {
+				if inner, ok := Writes(script); ok {
 					for _, p := range inner {
 						add(p)
 					}
@@ -85,7 +85,7 @@ func writtenOperands(args []string) []string {
 	if len(args) == 0 {
 		return nil
 	}
-	name := commandName(args[0])
+	name := CommandName(args[0])
 	var ops []string // operands, flags dropped
 	for i := 1; i < len(args); i++ {
 		a := args[i]
@@ -135,7 +135,7 @@ func writtenOperands(args []string) []string {
 
 // literal is a word's text when the shell would not expand it: plain,
 // single-quoted or double-quoted text only.
-func literal(w *syntax.Word) (string, bool) {
+func Literal(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", false
 	}

@@ -1,6 +1,10 @@
 package shellline
 
-import "strings"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Key is a command's first two words (program and subcommand), with
 // leading environment assignments dropped.
@@ -66,4 +70,77 @@ func ContainsWords(text, key string) bool {
 		}
 		off = i + 1
 	}
+}
+
+// Literal is a word's text when the shell would not expand it: plain,
+// single-quoted or double-quoted text, its backslash escapes taken as the
+// shell takes them (`p\.md` is p.md, `a\$b` is a$b). A glob (an unescaped
+// *, ? or [ outside quotes), a leading ~ (or one after = or :, as in an
+// assignment-like word), a parameter, command or arithmetic expansion, and
+// $'...' text with escapes are not literal: what the shell makes of them is
+// unknown here.
+//
+// A $ or backquote the parser left in plain text is not an expansion ("a$"
+// and an escaped \` are those characters), so it is literal; the
+// transcript reader used to refuse them, the write check to keep them with
+// their backslash. One rule now serves both (TestLiteral).
+func Literal(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for i, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			v := x.Value
+			for k := 0; k < len(v); k++ {
+				c := v[k]
+				switch {
+				case c == '\\':
+					if k+1 < len(v) {
+						k++
+						if v[k] != '\n' { // a line continuation is nothing
+							b.WriteByte(v[k])
+						}
+					}
+				case c == '*' || c == '?' || c == '[':
+					return "", false // a glob
+				case c == '~' && (i == 0 && k == 0 || k > 0 && (v[k-1] == '=' || v[k-1] == ':')):
+					return "", false // a home folder
+				default:
+					b.WriteByte(c)
+				}
+			}
+		case *syntax.SglQuoted:
+			if x.Dollar && strings.Contains(x.Value, "\\") {
+				return "", false // $'\x41': ANSI-C escapes, not decoded here
+			}
+			b.WriteString(x.Value)
+		case *syntax.DblQuoted:
+			if x.Dollar {
+				return "", false // $"...": translated text
+			}
+			for _, q := range x.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				v := l.Value
+				for k := 0; k < len(v); k++ {
+					// In double quotes a backslash escapes only $ ` " \ and a newline.
+					if v[k] == '\\' && k+1 < len(v) && strings.IndexByte("$`\"\\\n", v[k+1]) >= 0 {
+						k++
+						if v[k] != '\n' {
+							b.WriteByte(v[k])
+						}
+						continue
+					}
+					b.WriteByte(v[k])
+				}
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }

@@ -133,37 +133,6 @@ func writtenOperands(args []string) []string {
 	return nil
 }
 
-// literal is a word's text when the shell would not expand it: plain,
-// single-quoted or double-quoted text only.
-func Literal(w *syntax.Word) (string, bool) {
-	if w == nil {
-		return "", false
-	}
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch x := p.(type) {
-		case *syntax.Lit:
-			if strings.ContainsAny(x.Value, "*?[~") {
-				return "", false // a glob
-			}
-			b.WriteString(x.Value)
-		case *syntax.SglQuoted:
-			b.WriteString(x.Value)
-		case *syntax.DblQuoted:
-			for _, q := range x.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(l.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
-}
-
 // shellScript is the script of a `sh -c SCRIPT` call (bash, dash, zsh,
 // ksh, busybox's sh alike), when it is a literal.
 func shellScript(args []string) (string, bool) {

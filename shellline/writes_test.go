@@ -65,6 +65,10 @@ func TestShellWrites(t *testing.T) {
 		{"sh -c 'echo weaker > SESSION-PROTOCOL.md'", []string{"SESSION-PROTOCOL.md"}},
 		{"chmod -R 755 scripts", []string{"scripts"}},
 		{"chmod u+x run.sh", []string{"run.sh"}},
+		// An escaped character is the character: the path is the protected one.
+		{`sed -i s/MUST/MAY/ SESSION\-PROTOCOL.md`, []string{"SESSION-PROTOCOL.md"}},
+		{`echo x > "sessiongate\.yaml"`, []string{`sessiongate\.yaml`}}, // in double quotes \. stays
+		{"cp notes.md backup~", []string{"backup~"}},
 	}
 	for _, tc := range tests {
 		got, ok := Writes(tc.cmd)

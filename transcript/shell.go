@@ -3,6 +3,7 @@ package transcript
 import (
 	"strings"
 
+	"github.com/sessiongate/sessiongate/shellline"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -124,7 +125,7 @@ func redirectsStdout(st *syntax.Stmt) bool {
 			return true
 		case syntax.DplOut:
 			if (r.N == nil || r.N.Value == "1") && r.Word != nil {
-				if w, ok := literal(r.Word); ok && w != "1" {
+				if w, ok := shellline.Literal(r.Word); ok && w != "1" {
 					return true // >&2 or a closed stdout
 				}
 			}
@@ -186,41 +187,11 @@ func readOperands(words []string) []string {
 func literals(args []*syntax.Word) []string {
 	out := make([]string, len(args))
 	for i, w := range args {
-		if s, ok := literal(w); ok {
+		if s, ok := shellline.Literal(w); ok {
 			out[i] = s
 		}
 	}
 	return out
-}
-
-// literal is a word's text when the shell would not expand it.
-func literal(w *syntax.Word) (string, bool) {
-	if w == nil {
-		return "", false
-	}
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch x := p.(type) {
-		case *syntax.Lit:
-			if strings.ContainsAny(x.Value, "*?[~$`") {
-				return "", false
-			}
-			b.WriteString(x.Value)
-		case *syntax.SglQuoted:
-			b.WriteString(x.Value)
-		case *syntax.DblQuoted:
-			for _, q := range x.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(l.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
 }
 
 func base(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }

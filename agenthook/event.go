@@ -46,6 +46,10 @@ type Event struct {
 	Result *ShellResult
 	// Continuing: the agent goes on because a stop hook blocked it.
 	Continuing bool
+	// Unread is set when the payload could not be read (empty, malformed,
+	// over MaxInput, or not read within the time limit): only Agent, Name
+	// and Kind (from the name) are known.
+	Unread bool
 	// Transcript is the path of the agent's own transcript as the event
 	// names it (Claude Code's and Gemini CLI's transcript_path); "" when
 	// it names none.
@@ -83,6 +87,27 @@ var Codecs = map[string]Codec{
 	"copilot": copilot{},
 	"cursor":  cursor{},
 	"gemini":  gemini{},
+}
+
+// eventKind is the kind of an agent's event by its name alone (a Copilot
+// file with PascalCase events uses Claude Code's names).
+func eventKind(agent, name string) Kind {
+	switch agent {
+	case "claude":
+		return claudeKinds[name]
+	case "codex":
+		return codexKinds[name]
+	case "copilot":
+		if pascal(name) {
+			return claudeKinds[name]
+		}
+		return copilotKinds[name]
+	case "cursor":
+		return cursorKinds[name]
+	case "gemini":
+		return geminiKinds[name]
+	}
+	return KindUnknown
 }
 
 // Agents lists the agent names in a fixed order, for messages.

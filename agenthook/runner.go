@@ -84,8 +84,9 @@ func (r *Runner) Run(ctx context.Context, agent, event string) int {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// The event, as far as it is known, for the fail-mode answer.
-	fallback := &Event{Agent: agent, Name: event, Kind: KindUnknown}
+	// The event, as far as it is known, for the fail-mode answer: until
+	// it is decoded, its kind from its name and its tool unknown.
+	fallback := unreadEvent(agent, event)
 	failMode := "closed"
 	var mu sync.Mutex
 	done := make(chan struct{})
@@ -119,6 +120,11 @@ func (r *Runner) Run(ctx context.Context, agent, event string) int {
 		mu.Lock()
 		ev, fm := fallback, failMode
 		mu.Unlock()
+		if ev.Unread {
+			// Stdin was not read in time: the config's fail mode, looked
+			// up now (not on every call) and briefly.
+			fm = r.quickFailMode(agent)
+		}
 		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: no decision within the time limit; answering by fail_mode %s\n", agent, event, fm)
 		r.answer(codec, ev, failAnswer(ev, fm, errors.New("sessiongate did not decide within its time limit (agent_hooks.timeout)")))
 	case <-ctx.Done():
@@ -140,14 +146,16 @@ func (r *Runner) answer(codec Codec, ev *Event, a *Answer) {
 }
 
 // failAnswer is the answer when sessiongate cannot decide: fail_mode
-// closed denies a tool that would change something (reads stay allowed);
+// closed denies a tool that would change something (reads stay allowed),
+// and any tool of an event it could not read (ev.Unread: empty, malformed,
+// too large, or not read within the time limit), whose tool is unknown;
 // open allows. A stop is never blocked on an error, or the agent could
 // loop forever; start and prompt only carry the warning.
 func failAnswer(ev *Event, failMode string, err error) *Answer {
 	msg := "sessiongate could not check this step: " + err.Error()
 	fix := "run `sessiongate doctor` in the repository"
 	a := &Answer{Notice: msg + " (" + fix + ")"}
-	if ev.Kind == KindPreTool && failMode != "open" && (ev.Tool.Kind == session.ToolEdit || ev.Tool.Kind == session.ToolShell) {
+	if ev.Kind == KindPreTool && failMode != "open" && (ev.Unread || ev.Tool.Kind == session.ToolEdit || ev.Tool.Kind == session.ToolShell) {
 		a.Deny = true
 		a.Reason = msg + ". fail_mode is closed, so file changes and shell commands are refused until it works: " + fix +
 			" (or set agent_hooks.fail_mode: open in sessiongate.yaml)"
@@ -160,17 +168,17 @@ type setup func(ev *Event, failMode string, limit time.Duration)
 
 func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, ready setup) (*Event, *Answer) {
 	raw, err := io.ReadAll(io.LimitReader(r.Stdin, MaxInput+1))
-	unknown := &Event{Agent: agent, Name: name}
+	unknown := unreadEvent(agent, name)
 	if err != nil {
-		return unknown, failAnswer(unknown, "closed", fmt.Errorf("read the event from stdin: %w", err))
+		return unknown, failAnswer(unknown, r.configFailMode(ctx, agent), fmt.Errorf("read the event from stdin: %w", err))
 	}
 	if len(raw) > MaxInput {
-		return unknown, failAnswer(unknown, "closed", fmt.Errorf("the event on stdin is larger than %d MiB", MaxInput>>20))
+		return unknown, failAnswer(unknown, r.configFailMode(ctx, agent), fmt.Errorf("the event on stdin is larger than %d MiB", MaxInput>>20))
 	}
 	ev, err := codec.Decode(name, raw)
 	if err != nil {
 		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: %v\n", agent, name, err)
-		return unknown, failAnswer(unknown, "closed", err)
+		return unknown, failAnswer(unknown, r.configFailMode(ctx, agent), err)
 	}
 	ready(ev, "closed", 0)
 	if ev.Kind == KindUnknown {
@@ -193,6 +201,48 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 		return ev, failAnswer(ev, "closed", err)
 	}
 	return ev, a
+}
+
+// unreadEvent is an event whose payload could not be read: its kind comes
+// from its name (a pre-tool event is still one), its tool is unknown.
+func unreadEvent(agent, name string) *Event {
+	return &Event{Agent: agent, Name: name, Kind: eventKind(agent, name), Unread: true}
+}
+
+// configFailMode is the repository's agent fail mode for an event it could
+// not read ("closed" when the config cannot be found or read): the
+// project folder the agent names, else the process's folder.
+func (r *Runner) configFailMode(ctx context.Context, agent string) string {
+	dir := r.Dir
+	if p := r.getenv(projectEnv[agent]); p != "" && filepath.IsAbs(p) {
+		dir = p
+	}
+	repo, err := gitrepo.Find(ctx, dir, r.getenv)
+	if err != nil {
+		return "closed"
+	}
+	cfg, err := config.Load(repo.Root())
+	if err != nil {
+		return "closed"
+	}
+	if cfg.AgentFailMode() == "open" {
+		return "open"
+	}
+	return "closed"
+}
+
+// quickFailMode is configFailMode within 250 ms, else "closed".
+func (r *Runner) quickFailMode(agent string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+	defer cancel()
+	ch := make(chan string, 1)
+	go func() { ch <- r.configFailMode(ctx, agent) }()
+	select {
+	case fm := <-ch:
+		return fm
+	case <-ctx.Done():
+		return "closed"
+	}
 }
 
 // errFailMode marks an error decide already answered by fail mode.

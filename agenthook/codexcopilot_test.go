@@ -295,3 +295,57 @@ func TestConcurrentStartAndPromptOneSession(t *testing.T) {
 		}
 	}
 }
+
+// TestCopilotPowerShell (issue 27): Copilot's powershell tool sends
+// PowerShell lines (Windows). Its writes of protected files and its ways
+// round the git hooks are denied like the bash ones; honest PowerShell
+// work is not. Payloads are the real Copilot CLI shapes with the tool
+// name and command line of a Windows run.
+func TestCopilotPowerShell(t *testing.T) {
+	payloads(t, "copilot") // skips (fails under CI) without the shared payloads
+	load := func(name string) map[string]any {
+		b, err := os.ReadFile(filepath.Join(payloadDir, "copilot", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	r := newRepo(t, "")
+	const sid = "35ccecb3-b3e2-4fd3-9c0a-a1806ef9dad4"
+	r.hook("copilot", "sessionStart", with(load("sessionStart.json"), "sessionId", sid, "cwd", r.root))
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	pre := load("preToolUse.bash.json")
+	cases := []struct {
+		line string
+		deny bool
+	}{
+		{"Set-Content -Path SESSION-PROTOCOL.md -Value 'agents MAY skip QA'", true},
+		{"'{}' | Out-File -FilePath .github\\hooks\\sessiongate.json", true},
+		{"Remove-Item -Recurse -Force .github\\hooks", true},
+		{"ren sessiongate.yaml old.yaml", true},
+		{"Copy-Item $env:TEMP\\weak.md -Destination .\\SESSION-PROTOCOL.md", true},
+		{"Start-Process -FilePath git -ArgumentList 'config','core.hooksPath','NUL' -Wait", true},
+		{"& 'git' commit --no-verify -m wip", true},
+		{"pwsh -NoProfile -c \"Add-Content sessiongate.yaml 'protect: false'\"", true},
+		// Honest PowerShell work.
+		{"Get-Content SESSION-PROTOCOL.md | Select-Object -First 40", false},
+		{"Set-Content -Path src\\x.go -Value 'package x'", false},
+		{"go test ./... 2>&1 | Out-File test-output.txt", false},
+		{"git add -A; git commit -m 'add x'", false},
+	}
+	for _, c := range cases {
+		t.Run(c.line, func(t *testing.T) {
+			p := with(pre, "sessionId", sid, "cwd", r.root, "toolName", "powershell", "toolArgs", map[string]any{"command": c.line, "description": "x"})
+			out, res := r.hook("copilot", "preToolUse", p)
+			if denied := out["permissionDecision"] == "deny"; denied != c.deny {
+				t.Fatalf("denied %v, want %v: %v\nstderr: %s", denied, c.deny, out, res.err)
+			}
+		})
+	}
+}

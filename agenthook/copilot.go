@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // copilot speaks GitHub Copilot's hooks (Copilot CLI, and the cloud agent
@@ -113,6 +114,10 @@ func (copilot) Decode(name string, raw []byte) (*Event, error) {
 			ev.Tool.Command = str(in, "command")
 			if ev.Tool.Command == "" {
 				ev.Tool.Command = str(in, "input") // write_bash
+			}
+			if strings.HasSuffix(tn, "powershell") {
+				// Copilot on Windows: the line is PowerShell (issue 27).
+				ev.Tool.Shell = shellline.PowerShell
 			}
 		}
 		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {

@@ -71,7 +71,9 @@ func TestFailClosedUnreadable(t *testing.T) {
 	}{
 		{"empty", func([]byte) (io.Reader, func()) { return strings.NewReader(""), func() {} }},
 		{"malformed", func(b []byte) (io.Reader, func()) { return bytes.NewReader(b[:len(b)/2]), func() {} }},
-		{"trailing data", func(b []byte) (io.Reader, func()) { return bytes.NewReader(append(append([]byte{}, b...), "{}"...)), func() {} }},
+		{"trailing data", func(b []byte) (io.Reader, func()) {
+			return bytes.NewReader(append(append([]byte{}, b...), "{}"...)), func() {}
+		}},
 		{"oversized", func(b []byte) (io.Reader, func()) {
 			return io.MultiReader(bytes.NewReader(b), io.LimitReader(zeros{}, agenthook.MaxInput)), func() {}
 		}},

@@ -41,7 +41,7 @@ func transcriptWrite(ev *Event, dir string, getenv func(string) string) string {
 			}
 		}
 	case session.ToolShell:
-		ps, ok := shellline.Writes(ev.Tool.Command)
+		ps, ok := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
 		ps = append(ps, ev.Tool.Paths...) // a patch given to the shell (Codex)
 		for _, p := range ps {
 			if in(p) {
@@ -106,7 +106,7 @@ func agentConfigWrite(ev *Event, dir string, getenv func(string) string) string 
 	case session.ToolEdit, session.ToolOther:
 		paths = ev.Tool.Paths
 	case session.ToolShell:
-		ps, _ := shellline.Writes(ev.Tool.Command)
+		ps, _ := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
 		paths = append(ps, ev.Tool.Paths...)
 	}
 	for _, p := range paths {

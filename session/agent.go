@@ -282,6 +282,9 @@ type ToolCall struct {
 	// patch the agent's shell applies).
 	Paths   []string
 	Command string // the shell command line
+	// Shell is the command line's dialect: "" a POSIX shell, or
+	// shellline.PowerShell (Copilot's powershell tool on Windows).
+	Shell shellline.Dialect
 	// Dir is the folder the shell command runs in, when the agent says
 	// (its cwd); relative paths it writes are taken from there.
 	Dir string
@@ -332,7 +335,7 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	// The files a shell command writes, parsed once for both checks below.
 	var shellWrites []string
 	if call.Kind == ToolShell && (pol.Protect && e.Config.Protect || pol.DenyBeforeStart && s != nil && s.State == StateInit) {
-		ps, ok := shellline.Writes(call.Command)
+		ps, ok := shellline.WritesIn(call.Shell, call.Command)
 		// Paths the agent's tool names beside the line: a patch the shell
 		// applies (Codex runs `apply_patch <<'EOF'` itself).
 		if extra := call.Paths; len(extra) > 0 {
@@ -351,7 +354,10 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 			shellWrites = inWorktree(root, ps)
 		}
 	}
-	if call.Kind == ToolShell && shellline.RunsAgentHook(call.Command) {
+	// The lines the command checks read: a PowerShell line's commands are
+	// also given as POSIX words (`& git commit -n`, Start-Process...).
+	lines := shellline.LinesIn(call.Shell, call.Command)
+	if call.Kind == ToolShell && anyLine(lines, shellline.RunsAgentHook) {
 		// Whatever the config: an agent that feeds its own hook a payload
 		// could record a test run that never happened as an observed pass.
 		v.Deny, v.Gate = true, "observed evidence"
@@ -381,19 +387,19 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				}
 			}
 		case ToolShell:
-			if ShellRunsAccept(call.Command) {
+			if anyLine(lines, ShellRunsAccept) {
 				v.Deny, v.Gate = true, "protected files"
 				v.Reason = "`sessiongate protocol accept` is for a person, not for the agent being policed"
 				v.Next = "ask the user to review the change and run it themselves"
 				return v, nil
 			}
-			if how := shellline.Unhooks(call.Command); how != "" {
+			if how := firstOf(lines, shellline.Unhooks); how != "" {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + " would take away the git hooks that check the session's gates; that is for a person, not for the agent being policed"
 				v.Next = "leave the hooks as they are; ask the user if they should change"
 				return v, nil
 			}
-			if how := shellline.GitBypass(call.Command); how != "" && s != nil && s.Active() {
+			if how := firstOf(lines, shellline.GitBypass); how != "" && s != nil && s.Active() {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"
 				v.Next = "run it without --no-verify (or -n) and without -c core.hooksPath; if the hook blocks, do what it says"
@@ -428,7 +434,7 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	case ToolEdit:
 		what, writes = orTool(call.Name)+" changes files", call.Paths
 	case ToolShell:
-		if sub := ShellGitWrite(call.Command); sub != "" {
+		if sub := firstOf(lines, ShellGitWrite); sub != "" {
 			what = "`git " + sub + "`"
 		} else if writes = shellWrites; len(writes) > 0 {
 			what = "the shell command writes " + strings.Join(writes, ", ")
@@ -553,6 +559,26 @@ func ShellGitWrite(cmd string) string {
 			default:
 				i = len(f)
 			}
+		}
+	}
+	return ""
+}
+
+// anyLine reports whether check holds for one of lines.
+func anyLine(lines []string, check func(string) bool) bool {
+	for _, l := range lines {
+		if check(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstOf is the first non-empty answer of check over lines.
+func firstOf(lines []string, check func(string) string) string {
+	for _, l := range lines {
+		if how := check(l); how != "" {
+			return how
 		}
 	}
 	return ""

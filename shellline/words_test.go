@@ -24,8 +24,8 @@ func TestLiteral(t *testing.T) {
 		{`"double quoted"`, "double quoted", true},
 		{`mixed'a'"b"c`, "mixedabc", true},
 		{`SESSION\-PROTOCOL.md`, "SESSION-PROTOCOL.md", true}, // was `SESSION\-PROTOCOL.md` (write check)
-		{`a\$b`, "a$b", true},                                  // was not literal (read check)
-		{`price$`, "price$", true},                             // was not literal (read check)
+		{`a\$b`, "a$b", true},                                 // was not literal (read check)
+		{`price$`, "price$", true},                            // was not literal (read check)
 		{`"a\$b"`, "a$b", true},
 		{`"a\b"`, `a\b`, true}, // in double quotes \b stays
 		{`\*.md`, "*.md", true},

@@ -211,6 +211,10 @@ func TestCodexCopilotProtectedBypasses(t *testing.T) {
 		{"copilot create in its user hooks folder", "copilot", "preToolUse", copilot("create", map[string]any{"path": filepath.Join(copilotHome, "hooks", "off.json"), "file_text": "{}"}), true},
 		{"copilot write of its user config", "copilot", "preToolUse", copilot("bash", map[string]any{"command": "echo '{}' > " + filepath.Join(copilotHome, "config.json")}), true},
 		{"copilot view of the protocol", "copilot", "preToolUse", copilot("view", map[string]any{"path": filepath.Join(r.root, "SESSION-PROTOCOL.md")}), false},
+		{"codex shell hides a change from git status", "codex", "PreToolUse", codex("Bash", "git update-index --skip-worktree src/a.go", r.root), true},
+		{"codex shell sets a clean filter", "codex", "PreToolUse", codex("Bash", "git config filter.x.clean 'cat old.go'", r.root), true},
+		{"copilot powershell assume-unchanged", "copilot", "preToolUse", copilot("powershell", map[string]any{"command": "& git update-index --assume-unchanged SESSION-PROTOCOL.md"}), true},
+		{"codex shell refreshes the index", "codex", "PreToolUse", codex("Bash", "git update-index --refresh && git status", r.root), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

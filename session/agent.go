@@ -399,6 +399,12 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "leave the hooks as they are; ask the user if they should change"
 				return v, nil
 			}
+			if how := firstOf(lines, shellline.HidesChanges); how != "" {
+				v.Deny, v.Gate = true, "protected files"
+				v.Reason = how + " would make git hide how the work tree differs from what is committed, past the protected-file and end-of-session QA checks"
+				v.Next = "leave git's index flags and filters as they are; commit what you tested"
+				return v, nil
+			}
 			if how := firstOf(lines, shellline.GitBypass); how != "" && s != nil && s.Active() {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"

@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -75,6 +77,18 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 			dirtyCode = append(dirtyCode, f)
 		}
 	}
+	// Changes git hides from status (update-index flags, a clean filter)
+	// are changes the commit does not hold, like the dirty ones.
+	hidden, err := repo.HiddenFiles(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var hiddenCode []string
+	for _, f := range slices.Sorted(maps.Keys(hidden)) {
+		if !e.isDoc(f) {
+			hiddenCode = append(hiddenCode, f+": "+hidden[f])
+		}
+	}
 	for _, p := range qa {
 		at := passed[p.ID]
 		// HEAD as the QA gate saw it: the last commit recorded before it
@@ -105,6 +119,11 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 					changed = append(changed, f)
 				}
 			}
+		}
+		if len(hiddenCode) > 0 {
+			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
+				Message: fmt.Sprintf("%s passed, but git hides how the work tree differs from what is committed (%s): the tests saw the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE`, or remove the filter), commit, then run %s again", p.ID, list5(hiddenCode), p.ID)}
+			return &g, p, nil
 		}
 		if len(dirtyCode) > 0 {
 			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,

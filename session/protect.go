@@ -222,9 +222,15 @@ type ProtectedChange struct {
 	SHA256  string   `json:"sha256"`           // content now ("" absent)
 	Trusted []string `json:"trusted"`          // accepted contents ("" absent)
 	Staged  bool     `json:"staged,omitempty"` // the change is the one staged for commit
+	// Hidden says how git hides a difference between the work tree and
+	// what it commits (skip-worktree, assume-unchanged, a clean filter).
+	Hidden string `json:"hidden,omitempty"`
 }
 
 func (c ProtectedChange) String() string {
+	if c.Hidden != "" {
+		return fmt.Sprintf("%s: %s (what is committed may differ from the file; undo it with `git update-index --no-skip-worktree --no-assume-unchanged %s` or remove the filter)", c.Path, c.Hidden, c.Path)
+	}
 	where := ""
 	if c.Staged {
 		where = " (staged)"
@@ -433,6 +439,19 @@ func currentChanges(ctx context.Context, repo Repo, patterns []string, trusted m
 		if !slices.ContainsFunc(changes, func(x ProtectedChange) bool { return x.Path == c.Path && x.SHA256 == c.SHA256 }) {
 			c.Staged = true
 			changes = append(changes, c)
+		}
+	}
+	// A protected file git no longer compares (update-index flags) or
+	// commits through a clean filter: its committed content can differ from
+	// the accepted one while the file itself matches. A person's accept
+	// cannot clear this; undoing the flag or the filter does.
+	hidden, err := repo.HiddenFiles(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read files git hides: %w", err)
+	}
+	for _, p := range slices.Sorted(maps.Keys(hidden)) {
+		if _, known := trusted[p]; known || isProtected(pats, p) {
+			changes = append(changes, ProtectedChange{Path: p, SHA256: hashProtected(repo.Root(), p), Trusted: trusted[p], Hidden: hidden[p]})
 		}
 	}
 	return changes, nil

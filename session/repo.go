@@ -60,6 +60,10 @@ type Repo interface {
 	CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error)
 	// IsAncestor reports whether commit a is an ancestor of commit b (or b).
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
+	// HiddenFiles lists tracked files whose work-tree content differs from
+	// what git commits or compares, hidden from `git status` (skip-worktree,
+	// assume-unchanged, a clean filter): path -> how.
+	HiddenFiles(ctx context.Context) (map[string]string, error)
 	IdentityRepo
 	RecordRefWriter
 }

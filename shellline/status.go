@@ -439,3 +439,66 @@ func Unhooks(line string) string {
 	}
 	return ""
 }
+
+// HidesChanges describes how a command line makes git hide a difference
+// between the work tree and what it commits, "" when it does not: `git
+// update-index --skip-worktree` or `--assume-unchanged` (status then
+// ignores the file's changes) and a clean filter driver set with `git
+// config filter.NAME.clean ...` or `git -c filter.NAME.clean=...` (what is
+// committed is then the filter's output, not the tested file). Reading a
+// filter setting or removing one is not hiding.
+func HidesChanges(line string) string {
+	calls, _, ok := Calls(Unwrap(line))
+	if !ok {
+		return ""
+	}
+	for _, c := range calls {
+		w := unwrapCall(c.Words)
+		if len(w) < 2 || w[0] != "git" {
+			continue
+		}
+		i := 1
+		for ; i < len(w); i++ {
+			a := w[i]
+			if a == "-c" && i+1 < len(w) {
+				if k := strings.ToLower(w[i+1]); strings.HasPrefix(k, "filter.") {
+					return "`git -c " + w[i+1] + "` (a filter driver)"
+				}
+				i++
+				continue
+			}
+			if a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
+				i++
+				continue
+			}
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+		}
+		if i >= len(w) {
+			continue
+		}
+		switch args := w[i+1:]; w[i] {
+		case "update-index":
+			for _, a := range args {
+				if a == "--skip-worktree" || a == "--assume-unchanged" {
+					return "`git update-index " + a + "`"
+				}
+			}
+		case "config":
+			set := true
+			for _, a := range args {
+				switch a {
+				case "--get", "--get-all", "--get-regexp", "--list", "-l", "--unset", "--unset-all", "--remove-section", "--show-origin":
+					set = false
+				}
+			}
+			for _, a := range args {
+				if k := strings.ToLower(a); set && strings.HasPrefix(k, "filter.") {
+					return "`git config " + a + "` (a filter driver)"
+				}
+			}
+		}
+	}
+	return ""
+}

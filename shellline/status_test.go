@@ -116,3 +116,35 @@ func TestShellRunsAgentHook(t *testing.T) {
 		}
 	}
 }
+
+func TestHidesChanges(t *testing.T) {
+	tests := []struct {
+		line  string
+		hides bool
+	}{
+		{"git update-index --skip-worktree src/a.go", true},
+		{"git update-index --assume-unchanged SESSION-PROTOCOL.md", true},
+		{"git -C sub update-index --skip-worktree x", true},
+		{"env GIT_DIR=.git git update-index --assume-unchanged x", true},
+		{"sh -c 'git update-index --skip-worktree x'", true},
+		{"git config filter.x.clean 'cat old.go'", true},
+		{"git config --local filter.x.process ./p", true},
+		{"git -c filter.x.clean=true add src/a.go", true},
+		{"git -c FILTER.X.CLEAN=true add src/a.go", true},
+		// Honest git work.
+		{"git update-index --no-skip-worktree src/a.go", false},
+		{"git update-index --refresh", false},
+		{"git update-index --chmod=+x run.sh", false},
+		{"git config --get filter.lfs.clean", false},
+		{"git config --unset filter.x.clean", false},
+		{"git config user.name x", false},
+		{"git lfs install", false},
+		{"echo git update-index --skip-worktree x", false},
+		{"git -c user.name=x commit -m 'filter.x'", false},
+	}
+	for _, tc := range tests {
+		if got := HidesChanges(tc.line) != ""; got != tc.hides {
+			t.Errorf("HidesChanges(%q) = %v, want %v", tc.line, got, tc.hides)
+		}
+	}
+}

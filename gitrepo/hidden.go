@@ -1,0 +1,163 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// HiddenFiles lists the tracked files whose work-tree content differs from
+// what git would commit or compare, by a means that hides the difference
+// from `git status`: the skip-worktree or assume-unchanged flag (`git
+// update-index`) on a file whose content differs from its index entry, or
+// a clean filter (a filter attribute whose driver is configured) that
+// changes the file's content on its way into a commit. Git LFS's own
+// driver is not counted: its pointers are how those repositories commit
+// large files. Each path maps to how it is hidden.
+//
+// A sparse checkout's skip-worktree files are absent from the work tree:
+// they hide nothing and are not listed.
+func (r *Repo) HiddenFiles(ctx context.Context) (map[string]string, error) {
+	out := map[string]string{}
+	b, err := run(ctx, r.root, "ls-files", "-v", "-s", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("list flagged index entries: %w", err)
+	}
+	flagged := map[string]string{} // path -> how
+	blob := map[string]string{}
+	for _, e := range splitZ(b) {
+		// "T MODE OID STAGE\tPATH": T is S for skip-worktree, lower case for assume-unchanged.
+		meta, p, ok := strings.Cut(e, "\t")
+		if !ok || len(meta) < 2 {
+			continue
+		}
+		how := ""
+		switch t := meta[0]; {
+		case t == 'S' || t == 's':
+			how = "skip-worktree"
+		case t >= 'a' && t <= 'z':
+			how = "assume-unchanged"
+		default:
+			continue
+		}
+		f := strings.Fields(meta)
+		if len(f) < 3 {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(p))); err != nil {
+			continue // absent (a sparse checkout): nothing hidden
+		}
+		flagged[p], blob[p] = how, f[2]
+	}
+	if len(flagged) > 0 {
+		paths := make([]string, 0, len(flagged))
+		for p := range flagged {
+			paths = append(paths, p)
+		}
+		ids, err := r.hashObjects(ctx, paths, true)
+		if err != nil {
+			return nil, err
+		}
+		for i, p := range paths {
+			if ids[i] != blob[p] {
+				out[p] = flagged[p] + " (git update-index) hides its change"
+			}
+		}
+	}
+	drivers, err := r.cleanFilters(ctx)
+	if err != nil || len(drivers) == 0 {
+		return out, err
+	}
+	ls, err := run(ctx, r.root, "ls-files", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("list tracked files: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "git", "check-attr", "-z", "--stdin", "filter")
+	cmd.Dir, cmd.Stdin = r.root, bytes.NewReader(ls)
+	attrs, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("read filter attributes: %w", err)
+	}
+	var filtered []string
+	how := map[string]string{}
+	f := splitZ(attrs)
+	for i := 0; i+2 < len(f); i += 3 {
+		p, v := f[i], f[i+2]
+		if d, ok := drivers[v]; ok {
+			if _, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(p))); err == nil {
+				filtered = append(filtered, p)
+				how[p] = fmt.Sprintf("clean filter %q (%s) changes what is committed", v, d)
+			}
+		}
+	}
+	if len(filtered) == 0 {
+		return out, nil
+	}
+	raw, err := r.hashObjects(ctx, filtered, true)
+	if err != nil {
+		return nil, err
+	}
+	clean, err := r.hashObjects(ctx, filtered, false)
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range filtered {
+		if raw[i] != clean[i] {
+			out[p] = how[p]
+		}
+	}
+	return out, nil
+}
+
+// cleanFilters lists the filter drivers with a clean or process command,
+// by name, Git LFS's own left out.
+func (r *Repo) cleanFilters(ctx context.Context) (map[string]string, error) {
+	cmd := exec.CommandContext(ctx, "git", "config", "-z", "--get-regexp", `^filter\..*\.(clean|process)$`)
+	cmd.Dir = r.root
+	b, err := cmd.Output()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 {
+		return nil, nil // none configured
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read filter drivers: %w", err)
+	}
+	out := map[string]string{}
+	for _, e := range splitZ(b) {
+		key, val, _ := strings.Cut(e, "\n")
+		name := strings.TrimPrefix(key, "filter.")
+		kind := name[strings.LastIndexByte(name, '.')+1:]
+		name = name[:strings.LastIndexByte(name, '.')]
+		if strings.HasPrefix(val, "git-lfs ") && name == "lfs" {
+			continue
+		}
+		out[name] = "filter." + name + "." + kind
+	}
+	return out, nil
+}
+
+// hashObjects is `git hash-object` of work-tree paths, with the clean
+// filters and conversions a commit applies, or without (noFilters).
+func (r *Repo) hashObjects(ctx context.Context, paths []string, noFilters bool) ([]string, error) {
+	args := []string{"hash-object", "--stdin-paths"}
+	if noFilters {
+		args = append(args, "--no-filters")
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = r.root
+	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
+	b, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("hash work-tree files: %w", err)
+	}
+	ids := strings.Fields(string(b))
+	if len(ids) != len(paths) {
+		return nil, fmt.Errorf("hash work-tree files: %d ids for %d paths", len(ids), len(paths))
+	}
+	return ids, nil
+}

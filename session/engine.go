@@ -279,6 +279,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			}
 		}
 		s.RepoID = repo.ID
+		var inherit []AgentTranscript // the superseded sessions' agent transcripts
 		for {
 			old, err := w.ActiveSession(ctx, repo.ID, s.Worktree)
 			if errors.Is(err, ErrNotFound) {
@@ -298,8 +299,18 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 				return err
 			}
 			res.Superseded = append(res.Superseded, old.ID)
+			if tr, ok := w.(TranscriptReader); ok {
+				ts, err := tr.SessionTranscripts(ctx, old.ID)
+				if err != nil {
+					return err
+				}
+				inherit = append(inherit, ts...)
+			}
 		}
 		if err := w.CreateSession(ctx, s); err != nil {
+			return err
+		}
+		if err := inheritTranscripts(ctx, w, s.ID, inherit, now); err != nil {
 			return err
 		}
 		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "protocol_sha256": s.ProtocolSHA})

@@ -105,6 +105,45 @@ func (e *Engine) BindTranscript(ctx context.Context, sessionID, agent, agentSess
 	return nil
 }
 
+// inheritTranscripts binds a superseded session's agent transcripts to the
+// session that supersedes it, read from their size now (a broken one stays
+// broken). The agent's hook binds its transcript before a shell line runs
+// (PreToolUse); a line that starts a session itself and records claims
+// and advances in the same breath (`sessiongate session start && ...
+// evidence && ... advance`) would otherwise run in a session no transcript
+// is bound to yet, whose claims nothing can refute.
+func inheritTranscripts(ctx context.Context, w Writer, sessionID string, ts []AgentTranscript, now time.Time) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	tw, ok := w.(TranscriptWriter)
+	if !ok {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, t := range ts {
+		if seen[t.Path] {
+			continue
+		}
+		seen[t.Path] = true
+		nt := AgentTranscript{SessionID: sessionID, Path: t.Path, Agent: t.Agent, AgentSession: t.AgentSession, Broken: t.Broken, CreatedAt: now, UpdatedAt: now}
+		if nt.Broken == "" {
+			var size int64
+			if fi, err := os.Stat(t.Path); err == nil {
+				size = fi.Size()
+			}
+			nt.State = transcript.NewState(size)
+		}
+		if err := tw.PutTranscript(ctx, &nt); err != nil {
+			return fmt.Errorf("inherit the %s transcript: %w", t.Agent, err)
+		}
+		if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: "agent:" + t.Agent + ":transcript", Detail: truncate("inherited from the superseded session: "+t.Path, 300), CreatedAt: now}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // transcriptReadTime bounds reading the transcripts at one gate check.
 const transcriptReadTime = 3 * time.Second
 

@@ -278,3 +278,69 @@ func TestTranscriptContentHashGate(t *testing.T) {
 		})
 	}
 }
+
+// TestTranscriptInheritedOnSupersede: the transcript binding race. The
+// agent hook binds the transcript to the worktree's session before a shell
+// line runs; a line that starts a session itself and then claims and
+// advances (`sessiongate session start && sessiongate session evidence
+// ... && sessiongate session advance`) ran in a new session no transcript
+// was bound to, so its claims counted. The new session now inherits the
+// superseded session's transcripts, read from where the file ends then.
+func TestTranscriptInheritedOnSupersede(t *testing.T) {
+	requireGit(t)
+	read := func(root string) string {
+		return claudeLines("t1", "Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(root, "docs/guide.md")), "1\tguide", false)
+	}
+	tests := []struct {
+		name    string
+		bind    bool // the hook had bound a transcript to the first session
+		readAt  string
+		claimOK bool
+		status  string
+	}{
+		{"bound: the one-line start cannot claim the read", true, "", false, session.ReqOpen},
+		{"bound: a read after the new start meets it", true, "after", false, session.ReqMet},
+		{"bound: a read before the new start does not count", true, "before", false, session.ReqOpen},
+		{"no hook transcript: claims as before", false, "", true, session.ReqOpen},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, transcriptProtocol)
+			ctx := context.Background()
+			os.MkdirAll(filepath.Join(e.root, "docs"), 0o755)
+			os.WriteFile(filepath.Join(e.root, "docs", "guide.md"), []byte("# Guide\n"), 0o644)
+			first := e.start("hook-created")
+			path := filepath.Join(t.TempDir(), "projects", "p", "s.jsonl")
+			os.MkdirAll(filepath.Dir(path), 0o700)
+			appendTo(t, path, claudeLines("t0", "Bash", `{"command":"ls"}`, "x", false))
+			if tt.bind {
+				if err := e.engine.BindTranscript(ctx, first, "claude", "agent-1", path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.readAt == "before" {
+				appendTo(t, path, read(e.root))
+			}
+			id := e.start("started from the agent's shell")
+			if tt.readAt == "after" {
+				appendTo(t, path, read(e.root))
+			}
+			ts, err := e.db.SessionTranscripts(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (len(ts) == 1 && ts[0].Path == path) != tt.bind {
+				t.Fatalf("transcripts of the new session: %+v, want inherited %v", ts, tt.bind)
+			}
+			if tt.readAt != "after" {
+				err := e.claim(id, txReqRead, session.EvidenceManual, "I read docs/guide.md and it told me how we work")
+				if (err == nil) != tt.claimOK {
+					t.Fatalf("claim: %v, want accepted %v", err, tt.claimOK)
+				}
+			}
+			if st := e.reqStatus(id, txReqRead); st.Status != tt.status && !(tt.claimOK && st.Status == session.ReqMet) {
+				t.Errorf("requirement %s: %s %q, want %s", txReqRead, st.Status, st.Reason, tt.status)
+			}
+		})
+	}
+}

@@ -1,0 +1,39 @@
+package shellline
+
+import "testing"
+
+// The agent hook reads every shell line of a tool call: a PowerShell line
+// (Copilot on Windows) is read by both readers (WritesIn). Peer: the sh
+// reader alone on a bash line of the same work.
+var (
+	benchSh = []string{"go test ./... 2>&1 | tail -20", "cat > src/a.go <<'EOF'\npackage a\nEOF", "git add -A && git commit -m 'x'",
+		"sed -i s/a/b/ README.md", "cd web && npm test -- --ci"}
+	benchPS = []string{"go test ./... 2>&1 | Select-Object -Last 20", "Set-Content -Path src\\a.go -Value 'package a'", "git add -A; git commit -m 'x'",
+		"(Get-Content README.md) -replace 'a','b' | Set-Content README.md", "cd web; npm test -- --ci"}
+)
+
+// A hook process reads each line once: the parse cache is emptied each
+// time so the peer parses too.
+func BenchmarkWritesSh(b *testing.B) {
+	for b.Loop() {
+		parseCache.Lock()
+		parseCache.m = nil
+		parseCache.Unlock()
+		for _, l := range benchSh {
+			Writes(l)
+			LinesIn(Sh, l)
+		}
+	}
+}
+
+func BenchmarkWritesInPowerShell(b *testing.B) {
+	for b.Loop() {
+		parseCache.Lock()
+		parseCache.m = nil
+		parseCache.Unlock()
+		for _, l := range benchPS {
+			WritesIn(PowerShell, l)
+			LinesIn(PowerShell, l)
+		}
+	}
+}

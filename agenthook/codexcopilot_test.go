@@ -318,7 +318,7 @@ func TestCopilotPowerShell(t *testing.T) {
 		}
 		return m
 	}
-	r := newRepo(t, "")
+	r := newRepo(t, "agent_hooks:\n  timeout: 30s\n") // a loaded machine is not the point
 	const sid = "35ccecb3-b3e2-4fd3-9c0a-a1806ef9dad4"
 	r.hook("copilot", "sessionStart", with(load("sessionStart.json"), "sessionId", sid, "cwd", r.root))
 	s := r.active()

@@ -91,10 +91,13 @@ func TestFailClosedUnreadable(t *testing.T) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
+	// A short limit, so that the stalled stdin case is quick; the readable
+	// payload below gets a long one (a loaded machine is not the point).
+	limit := 400 * time.Millisecond
 	run := func(t *testing.T, dir, agent, event string, in io.Reader) map[string]any {
 		t.Helper()
 		var out, errb bytes.Buffer
-		r := &agenthook.Runner{Dir: dir, Getenv: func(k string) string { return env[k] }, Stdin: in, Stdout: &out, Stderr: &errb, Timeout: 400 * time.Millisecond}
+		r := &agenthook.Runner{Dir: dir, Getenv: func(k string) string { return env[k] }, Stdin: in, Stdout: &out, Stderr: &errb, Timeout: limit}
 		if code := r.Run(context.Background(), agent, event); code != agenthook.ExitOK {
 			t.Fatalf("exit %d, stderr %s", code, errb.String())
 		}
@@ -137,6 +140,7 @@ func TestFailClosedUnreadable(t *testing.T) {
 		}
 	})
 	t.Run("readable payload is judged, not failed", func(t *testing.T) {
+		limit = 30 * time.Second
 		m := run(t, repos["closed"].root, "gemini", "BeforeTool", bytes.NewReader(forms[4].payload(t)))
 		if strings.Contains(pathStr(m, "reason"), "could not check") {
 			t.Errorf("a readable gemini BeforeTool answered by fail mode: %v", m)

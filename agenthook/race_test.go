@@ -22,7 +22,7 @@ func TestOneLineStartCannotOutrunTheTranscript(t *testing.T) {
 		"## Session End\n\n### Phase 1: Wrap Up (REQUIRED)\n\n1. The agent MUST summarize the session.\n"
 	for _, hooked := range []bool{true, false} {
 		t.Run(map[bool]string{true: "agent hook bound a transcript", false: "no agent hook"}[hooked], func(t *testing.T) {
-			r := newRepo(t, "")
+			r := newRepo(t, "agent_hooks:\n  timeout: 30s\n") // a loaded machine is not the point
 			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), protocol)
 			writeFile(t, filepath.Join(r.root, "docs", "guide.md"), "# Guide\n")
 			r.git("add", "-A")

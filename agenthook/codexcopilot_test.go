@@ -169,7 +169,7 @@ func TestRealCodexCopilotPayloads(t *testing.T) {
 // lazy agent under Codex or Copilot would change what polices it are
 // denied, and ordinary edits are not.
 func TestCodexCopilotProtectedBypasses(t *testing.T) {
-	r := newRepo(t, "")
+	r := newRepo(t, "agent_hooks:\n  timeout: 30s\n")   // a loaded machine is not the point
 	home := filepath.Join(filepath.Dir(r.root), "home") // newRepo's HOME
 	codexHome, copilotHome := filepath.Join(home, ".codex"), filepath.Join(home, ".copilot")
 	sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001"

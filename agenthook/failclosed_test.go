@@ -91,9 +91,9 @@ func TestFailClosedUnreadable(t *testing.T) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
-	// A short limit, so that the stalled stdin case is quick; the readable
-	// payload below gets a long one (a loaded machine is not the point).
-	limit := 400 * time.Millisecond
+	// A short limit for the stalled stdin case, a long one for the rest (a
+	// loaded machine is not the point).
+	limit := 30 * time.Second
 	run := func(t *testing.T, dir, agent, event string, in io.Reader) map[string]any {
 		t.Helper()
 		var out, errb bytes.Buffer
@@ -113,6 +113,10 @@ func TestFailClosedUnreadable(t *testing.T) {
 				payload := f.payload(t)
 				for _, mode := range []string{"closed", "open"} {
 					in, done := b.stdin(payload)
+					limit = 30 * time.Second
+					if b.name == "read after the time limit" {
+						limit = 400 * time.Millisecond
+					}
 					m := run(t, repos[mode].root, f.agent, f.event, in)
 					done()
 					if got := f.denied(m); got != (mode == "closed") {

@@ -231,9 +231,9 @@ func (r *Runner) configFailMode(ctx context.Context, agent string) string {
 	return "closed"
 }
 
-// quickFailMode is configFailMode within 250 ms, else "closed".
+// quickFailMode is configFailMode within 1 s, else "closed".
 func (r *Runner) quickFailMode(agent string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	ch := make(chan string, 1)
 	go func() { ch <- r.configFailMode(ctx, agent) }()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
@@ -127,7 +128,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		if hook == session.HookPostCommit {
 			rev = "HEAD"
 		}
-		req.Actor = rt.actor(repo.Root(), rev)
+		req.Who = sync.OnceValue(func() *session.Actor { return rt.actor(repo.Root(), rev) })
 		req.Adoption = rt.getenv(EnvAdoption) != ""
 	}
 	var d *session.HookDecision

@@ -37,6 +37,15 @@ type Actor struct {
 	Author func(ctx context.Context) string
 }
 
+// actor is who runs git, asked only where no session decides (reading
+// the process ancestry costs a few /proc reads per hook).
+func (r HookRequest) actor() *Actor {
+	if r.Who == nil {
+		return nil
+	}
+	return r.Who()
+}
+
 // Person reports a person: an actor known and not an agent. An unknown
 // actor (nil) is held to the protocol, as before people were told apart.
 func (a *Actor) Person() bool { return a != nil && a.Agent == "" }
@@ -85,11 +94,11 @@ type ActorReader interface {
 // personAllowed lets a person's commit or push through when no session is
 // required of it: require_session holds agents only.
 func personAllowed(d *HookDecision, req HookRequest) bool {
-	if !req.Policy.RequireSession || !req.Actor.Person() || d.Allowed {
+	if !req.Policy.RequireSession || d.Allowed || !req.actor().Person() {
 		return false
 	}
 	d.Allowed, d.Gate, d.Reasons, d.NextStep = true, "", nil, ""
-	d.Warnings = append(d.Warnings, fmt.Sprintf("no session needed: this %s is a person's (%s); an agent's would need one here", verbOf(d.Hook), req.Actor.Via))
+	d.Warnings = append(d.Warnings, fmt.Sprintf("no session needed: this %s is a person's (%s); an agent's would need one here", verbOf(d.Hook), req.actor().Via))
 	return true
 }
 
@@ -133,7 +142,7 @@ func (e *Engine) RecordCommitActor(ctx context.Context, repo Repo, repoID int64,
 // personCommit records a commit a person made with no session.
 func (e *Engine) personCommit(ctx context.Context, req HookRequest, t hookTarget, d *HookDecision) error {
 	a := snapshot.CommitActor{Commit: req.Commit, Actor: snapshot.ActorPerson, Kind: snapshot.KindCommit,
-		Author: req.Actor.author(ctx), Via: truncate(req.Actor.Via, 300)}
+		Author: req.actor().author(ctx), Via: truncate(req.actor().Via, 300)}
 	if req.Adoption {
 		a.Kind = snapshot.KindAdoption
 	}
@@ -144,11 +153,12 @@ func (e *Engine) personCommit(ctx context.Context, req HookRequest, t hookTarget
 // agentCommit records, beside the BYPASS, that an agent made a commit
 // with no session, so verify in CI sees it on the records ref too.
 func (e *Engine) agentCommit(ctx context.Context, req HookRequest, t hookTarget) {
-	if req.Actor == nil || req.Actor.Agent == "" {
+	who := req.actor()
+	if who == nil || who.Agent == "" {
 		return
 	}
-	a := snapshot.CommitActor{Commit: req.Commit, Actor: snapshot.ActorAgent, Agent: req.Actor.Agent, Kind: snapshot.KindCommit,
-		Author: req.Actor.author(ctx), Via: truncate(req.Actor.Via, 300)}
+	a := snapshot.CommitActor{Commit: req.Commit, Actor: snapshot.ActorAgent, Agent: who.Agent, Kind: snapshot.KindCommit,
+		Author: who.author(ctx), Via: truncate(who.Via, 300)}
 	if err := e.RecordCommitActor(ctx, req.Repo, t.repoID, a); err != nil && !errors.Is(err, context.Canceled) {
 		e.Logger.Warn("record the agent's commit", "commit", req.Commit, "err", err)
 	}

@@ -91,9 +91,10 @@ type HookRequest struct {
 	Bypass string
 	// DeletesOnly is set by pre-push when every pushed ref is a deletion.
 	DeletesOnly bool
-	// Actor is who runs git (actor.go); nil is unknown and held to the
-	// protocol like an agent.
-	Actor *Actor
+	// Who tells who runs git (actor.go), asked only when no session is
+	// usable; nil (or a nil answer) is unknown, held to the protocol like
+	// an agent.
+	Who func() *Actor
 	// Adoption marks the commit `sessiongate init --commit` makes.
 	Adoption bool
 }
@@ -713,7 +714,7 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 		switch {
 		case req.Replay != "":
 			return d, nil
-		case req.Actor.Person():
+		case req.actor().Person():
 			// A person needs no session: recorded as their work, never a
 			// BYPASS (a --no-verify adoption commit included).
 			return d, e.personCommit(ctx, req, t, d)

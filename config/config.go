@@ -122,6 +122,10 @@ type Verify struct {
 	Violations string `yaml:"violations"`
 	// RequireSigned makes verify check every commit's signature.
 	RequireSigned bool `yaml:"require_signed"`
+	// Unsessioned is what a commit no session covers gets: fail, people
+	// (default: passes commits the local hook recorded as a person's),
+	// agents (fails only commits shown to be an agent's) or allow.
+	Unsessioned string `yaml:"unsessioned"`
 }
 
 // Hooks says which phase gates run at which git hook.
@@ -142,7 +146,7 @@ func Default() *Config {
 		Hooks:          Hooks{PrePush: []string{"QA_VALIDATION"}},
 		FailMode:       "closed",
 		BypassEnv:      "SESSIONGATE_BYPASS",
-		Verify:         Verify{MissingTrailer: "fail", Unrecorded: "fail", Violations: "fail"},
+		Verify:         Verify{MissingTrailer: "fail", Unrecorded: "fail", Violations: "fail", Unsessioned: "people"},
 		Protect:        true,
 		AgentHooks: AgentHooks{
 			Enabled: true, BindSession: true, Context: true, DenyBeforeStart: true, Protect: true,
@@ -244,6 +248,11 @@ func (c *Config) validate() error {
 	case "fail", "warn":
 	default:
 		return c.at("verify.missing_trailer", "verify.missing_trailer must be fail or warn, not %q", c.Verify.MissingTrailer)
+	}
+	switch c.Verify.Unsessioned {
+	case "fail", "people", "agents", "allow":
+	default:
+		return c.at("verify.unsessioned", "verify.unsessioned must be fail, people, agents or allow, not %q", c.Verify.Unsessioned)
 	}
 	switch c.Verify.Unrecorded {
 	case "fail", "warn":

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/recordref"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 // PutRecord writes a session record onto a records ref with git plumbing
@@ -75,4 +76,11 @@ func (r *Repo) RecordBodies(ctx context.Context, ref string) ([][]byte, error) {
 		out = out[min(len(out), nl+1+n+1):]
 	}
 	return bodies, nil
+}
+
+// PutActorRecord writes who made a commit outside any session onto a
+// records ref (recordref.PutActor). It implements session.ActorRecordWriter.
+func (r *Repo) PutActorRecord(ctx context.Context, ref string, a snapshot.CommitActor) error {
+	_, err := recordref.PutActor(ctx, r.root, ref, a)
+	return err
 }

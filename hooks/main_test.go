@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -78,7 +81,7 @@ func cleanEnv() []string {
 	var out []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "SESSIONGATE_") || strings.HasPrefix(k, "PRE_COMMIT") {
+		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "SESSIONGATE_") || strings.HasPrefix(k, "PRE_COMMIT") || slices.Contains(ancestry.EnvNames(), k) {
 			continue
 		}
 		out = append(out, kv)
@@ -152,7 +155,26 @@ func newRepo(t testing.TB) *repo {
 	r.git("commit", "-q", "-m", "initial")
 	// The root as git reports it (symlinks resolved), which sessions record.
 	r.root = r.git("rev-parse", "--show-toplevel")
+	// From here git runs as a coding agent's (Claude Code sets CLAUDECODE
+	// in its shells): the party the hooks police. A person's commit needs
+	// no session (actor_test.go clears it with asPerson).
+	r.env = append(r.env, "CLAUDECODE=1")
 	return r
+}
+
+// asPerson makes the repository's git run as a person's: no agent
+// variable in its environment. Under a coding agent (the test process's
+// ancestry) a person cannot be had: the test skips.
+func (r *repo) asPerson() {
+	r.t.Helper()
+	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
+		r.t.Skipf("the test runs under the coding agent %s: every commit here is the agent's", p.Name)
+	}
+	agent := ancestry.EnvNames()
+	r.env = slices.DeleteFunc(r.env, func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(agent, k)
+	})
 }
 
 func writeFile(t testing.TB, p, body string) {

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/internal/termprogress"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -43,6 +45,8 @@ type Runtime struct {
 	// script execs this binary): pre-commit hands its decision to the same
 	// git's commit-msg and post-commit scripts (handoff.go). 0: no handoff.
 	Parent int
+	// Chain returns the process ancestry (tests); nil reads the real one.
+	Chain func() []ancestry.Process
 }
 
 func (rt *Runtime) getenv(k string) string {
@@ -118,6 +122,14 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	}
 	if cfg.BypassEnv != "" {
 		req.Bypass = strings.TrimSpace(rt.getenv(cfg.BypassEnv))
+	}
+	if hook != session.HookCommitMsg {
+		rev := ""
+		if hook == session.HookPostCommit {
+			rev = "HEAD"
+		}
+		req.Who = sync.OnceValue(func() *session.Actor { return rt.actor(repo.Root(), rev) })
+		req.Adoption = rt.getenv(EnvAdoption) != ""
 	}
 	var d *session.HookDecision
 	switch hook {

@@ -60,6 +60,14 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 		blobs[paths[i]] = oids[i]
 	}
 	sort.Strings(ids)
+	msg := fmt.Sprintf("sessiongate records: %d session(s)\n\n%s\n", len(ids), strings.Join(ids, "\n"))
+	return putBlobs(ctx, dir, ref, blobs, msg)
+}
+
+// putBlobs sets each path of blobs on ref's tree in one commit, moved with
+// update-ref's compare-and-swap, rebuilt on the new tip when another writer
+// moved it first. An unchanged tree makes no commit.
+func putBlobs(ctx context.Context, dir, ref string, blobs map[string]string, msg string) (string, error) {
 	var lastErr error
 	for attempt := 0; attempt < casAttempts; attempt++ {
 		if attempt > 0 {
@@ -80,7 +88,6 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 		if tree == base {
 			return old, nil
 		}
-		msg := fmt.Sprintf("sessiongate records: %d session(s)\n\n%s\n", len(ids), strings.Join(ids, "\n"))
 		args := []string{"commit-tree", tree, "-m", msg}
 		if old != "" {
 			args = append(args, "-p", old)

@@ -27,8 +27,21 @@ func (d *dashboard) teamOverview(ctx context.Context) (*session.TeamOverview, er
 	if err != nil {
 		return nil, err
 	}
-	return session.NewTeamOverview(a, from, to), nil
+	o := session.NewTeamOverview(a, from, to)
+	// Commits without a session (people's, and agents' bypasses) by author,
+	// where the store keeps them (SQLite).
+	if ar, ok := d.agg.(session.ActorReader); ok {
+		rows, err := ar.CommitActors(ctx, from, teamCommitLimit)
+		if err != nil {
+			return nil, err
+		}
+		o.Commits = session.TeamCommits(rows)
+	}
+	return o, nil
 }
+
+// teamCommitLimit bounds the commits without a session /team reads.
+const teamCommitLimit = 5000
 
 // team is /team: compliance per repository and per person over four weeks,
 // worst first, and last week's bypasses; each row links to its sessions.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
 	"github.com/sessiongate/sessiongate/web"
 )
 
@@ -758,5 +759,53 @@ func TestDashboardReadModelIsExplicit(t *testing.T) {
 	}
 	if rec := env.get("/api/team", false); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"bypass_total_last_week":1`) {
 		t.Errorf("/api/team over a wrapped store: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestDashboardTeamNamesPeople: /team lists the commits made without a
+// session by their git author, a person's work apart from an agent's, and
+// an out-of-session bypass says so instead of "unknown".
+func TestDashboardTeamNamesPeople(t *testing.T) {
+	env := newDashEnv(t, "")
+	env.seed()
+	ctx := context.Background()
+	at := func(d time.Duration) string { return env.now.Add(-d).UTC().Format(time.RFC3339Nano) }
+	err := env.db.Update(ctx, func(w session.Writer) error {
+		repo, err := w.EnsureRepository(ctx, "/w/demo", "demo")
+		if err != nil {
+			return err
+		}
+		aw := w.(session.ActorWriter)
+		for _, a := range []snapshot.CommitActor{
+			{Commit: strings.Repeat("a", 40), Actor: snapshot.ActorPerson, Kind: snapshot.KindAdoption, Author: "Pat Maintainer <pat@example.com>", At: at(3 * time.Hour)},
+			{Commit: strings.Repeat("b", 40), Actor: snapshot.ActorPerson, Kind: snapshot.KindCommit, Author: "Pat Maintainer <pat@example.com>", At: at(2 * time.Hour)},
+			{Commit: strings.Repeat("c", 40), Actor: snapshot.ActorAgent, Agent: "claude", Kind: snapshot.KindCommit, Author: "Pat Maintainer <pat@example.com>", At: at(time.Hour)},
+			{Commit: strings.Repeat("d", 40), Actor: snapshot.ActorPerson, Kind: snapshot.KindCommit, Author: "Sam <sam@example.com>", At: at(40 * 24 * time.Hour)}, // before the period
+		} {
+			if err := aw.AddCommitActor(ctx, repo.ID, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := env.get("/team", false).Body.String()
+	for _, want := range []string{"Commits without a session", "Pat Maintainer &lt;pat@example.com&gt;", "no session: its author is under commits without a session"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/team lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "Sam &lt;sam@example.com&gt;") {
+		t.Error("/team lists a commit from before its period")
+	}
+	var o session.TeamOverview
+	if err := json.Unmarshal(env.get("/api/team", false).Body.Bytes(), &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Commits) != 1 || o.Commits[0].Author != "Pat Maintainer <pat@example.com>" || o.Commits[0].Person != 1 || o.Commits[0].Adoptions != 1 ||
+		o.Commits[0].Agent != 1 || len(o.Commits[0].Agents) != 1 || o.Commits[0].Agents[0] != "claude" || o.Commits[0].Repos[0] != "/w/demo" {
+		t.Errorf("/api/team commits: %+v", o.Commits)
 	}
 }

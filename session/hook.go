@@ -91,6 +91,12 @@ type HookRequest struct {
 	Bypass string
 	// DeletesOnly is set by pre-push when every pushed ref is a deletion.
 	DeletesOnly bool
+	// Who tells who runs git (actor.go), asked only when no session is
+	// usable; nil (or a nil answer) is unknown, held to the protocol like
+	// an agent.
+	Who func() *Actor
+	// Adoption marks the commit `sessiongate init --commit` makes.
+	Adoption bool
 }
 
 // HookDecision is a hook's verdict and what to tell the user.
@@ -234,6 +240,10 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	s := t.sess
 	if s == nil {
 		noSession(d, t, req)
+		if personAllowed(d, req) {
+			// No handoff: post-commit records the commit as the person's.
+			return d, nil
+		}
 		if !d.Allowed {
 			// Committing an ended session's record needs no session.
 			if ok, err := e.recordOnly(ctx, req); err != nil {
@@ -701,10 +711,22 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 	}
 	s := t.sess
 	if s == nil {
-		if !req.Policy.RequireSession || req.Replay != "" {
+		switch {
+		case req.Replay != "":
+			return d, nil
+		case req.actor().Person():
+			// A person needs no session: recorded as their work, never a
+			// BYPASS (a --no-verify adoption commit included).
+			return d, e.personCommit(ctx, req, t, d)
+		case !req.Policy.RequireSession:
+			e.agentCommit(ctx, req, t)
 			return d, nil
 		}
-		return d, e.bypassWithoutSession(ctx, req, d, t)
+		if err := e.bypassWithoutSession(ctx, req, d, t); err != nil {
+			return d, err
+		}
+		e.agentCommit(ctx, req, t)
+		return d, nil
 	}
 	d.SessionID, d.State = s.ID, s.State
 	e.reconcileHook(ctx, d, s, req, req.Commit, req.CommitParent)
@@ -846,7 +868,7 @@ func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, e
 	s := t.sess
 	if s == nil {
 		noSession(d, t, req)
-		if d.Allowed || req.Bypass == "" {
+		if personAllowed(d, req) || d.Allowed || req.Bypass == "" {
 			return d, nil
 		}
 		return d, e.escapeWithoutSession(ctx, req, d, t)

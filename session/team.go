@@ -91,6 +91,58 @@ type TeamOverview struct {
 	People      []TeamRow    `json:"people"`       // worst first
 	Bypasses    []TeamBypass `json:"bypasses_last_week"`
 	BypassTotal int          `json:"bypass_total_last_week"`
+	// Commits are the commits made with no session in the period, per
+	// git author: people's work (allowed) apart from agents' (BYPASS).
+	// Nil when the store keeps no commit actors.
+	Commits []TeamAuthor `json:"commits_without_session,omitempty"`
+}
+
+// TeamAuthor is one git author's commits without a session in the period.
+type TeamAuthor struct {
+	Author    string    `json:"author"` // git's "Name <email>"; "" when unrecorded
+	Person    int       `json:"person_commits"`
+	Adoptions int       `json:"adoptions"`
+	Agent     int       `json:"agent_commits"` // made by an agent with no session
+	Agents    []string  `json:"agents,omitempty"`
+	Repos     []string  `json:"repositories"`
+	Last      time.Time `json:"last"`
+}
+
+// TeamCommits groups commit actors by author, the most recent first.
+func TeamCommits(rows []CommitActorRow) []TeamAuthor {
+	by := map[string]*TeamAuthor{}
+	var order []string
+	for _, r := range rows {
+		a := by[r.Author]
+		if a == nil {
+			a = &TeamAuthor{Author: r.Author}
+			by[r.Author] = a
+			order = append(order, r.Author)
+		}
+		switch {
+		case r.Actor == "agent":
+			a.Agent++
+			if r.Agent != "" && !slices.Contains(a.Agents, r.Agent) {
+				a.Agents = append(a.Agents, r.Agent)
+			}
+		case r.Kind == "adoption":
+			a.Adoptions++
+		default:
+			a.Person++
+		}
+		if !slices.Contains(a.Repos, r.Repo) {
+			a.Repos = append(a.Repos, r.Repo)
+		}
+		if r.CreatedAt.After(a.Last) {
+			a.Last = r.CreatedAt
+		}
+	}
+	out := make([]TeamAuthor, 0, len(order))
+	for _, k := range order {
+		out = append(out, *by[k])
+	}
+	slices.SortStableFunc(out, func(x, y TeamAuthor) int { return y.Last.Compare(x.Last) })
+	return out
 }
 
 // TeamPeriod returns the overview's period ending at now: TeamWeeks whole

@@ -31,6 +31,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -153,6 +154,12 @@ func Index(ctx context.Context, st Store, src Source, opts Options) (*Result, er
 	if err != nil {
 		return res, err
 	}
+	// Actor records (who made a commit no session covered) sit beside the
+	// session records; the team index does not import them (yet): they are
+	// not bad records either.
+	changes = slices.DeleteFunc(changes, func(ch recordref.Change) bool {
+		return strings.HasPrefix(ch.Path, recordref.ActorsDir+"/")
+	})
 	// Only a session's newest record in the range counts: an older one
 	// would be imported and then replaced.
 	newest := map[string]int{}

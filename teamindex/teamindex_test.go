@@ -106,6 +106,11 @@ func TestIndexIncrementalIdempotentAndSafe(t *testing.T) {
 		recordref.Record{SessionID: sid(1), Body: record(t, 1, origin, "COMPLETE", 3)},
 		recordref.Record{SessionID: sid(2), Body: record(t, 2, "https://github.com/o/proj.git", "ABANDONED", 1)},
 	)
+	// A person's commit's actor record beside them: neither imported nor a
+	// bad record.
+	if _, err := recordref.PutActor(ctx, repo, recordref.DefaultRef, snapshot.CommitActor{Commit: strings.Repeat("a", 40), Actor: snapshot.ActorPerson, Kind: snapshot.KindCommit}); err != nil {
+		t.Fatal(err)
+	}
 	put(t, repo,
 		recordref.Record{SessionID: sid(3), Body: record(t, 3, "", "COMPLETE", 2)},
 		recordref.Record{SessionID: sid(4), Body: []byte("{not json")},

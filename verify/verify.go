@@ -35,8 +35,12 @@ type Options struct {
 	// ("refs/sessiongate/records") or a path template in the tree
 	// ("{session_id}" replaced).
 	RecordPath string
-	// MissingTrailer is "fail" or "warn".
+	// MissingTrailer is "fail" or "warn"; warn turns every failure of a
+	// commit without a Session-Id trailer into a warning.
 	MissingTrailer string
+	// Unsessioned is the policy for commits without a session
+	// (UnsessionedPeople when ""): unsessioned.go.
+	Unsessioned string
 	// Unrecorded is "fail" (default) or "warn": what a commit whose
 	// trailers name a session that never recorded it gets.
 	Unrecorded string
@@ -144,6 +148,24 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if err := src.preload(ctx, commits); err != nil {
 		return nil, err
 	}
+	// Who made the commits no session covers, as their post-commit hooks
+	// recorded it on the records ref.
+	var bareSHAs []string
+	for _, c := range bare {
+		bareSHAs = append(bareSHAs, c.SHA)
+	}
+	actorTip := src.refTip
+	if src.ref == "" && len(bareSHAs) > 0 {
+		// A base with no records ref configured (the adoption's own range)
+		// still has the adoption's record on the default ref.
+		if actorTip, err = recordref.Tip(ctx, repo.Root(), recordref.DefaultRef); err != nil {
+			return nil, err
+		}
+	}
+	actors, err := recordref.Actors(ctx, repo.Root(), actorTip, bareSHAs)
+	if err != nil {
+		return nil, err
+	}
 	records := map[string]*recordCheck{}
 	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs}
 	for _, c := range commits {
@@ -155,11 +177,15 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			cr.Status = "ok"
 			cr.Problems = append(cr.Problems, "session record commit (no trailer needed)")
 		case len(ids) == 0:
-			cr.Status = opts.MissingTrailer
-			if cr.Status != "warn" {
-				cr.Status = "fail"
+			var actor *snapshot.CommitActor
+			if a, ok := actors[c.SHA]; ok {
+				actor = &a
 			}
-			cr.Problems = append(cr.Problems, "no Session-Id trailer: the commit was made outside a session or with hooks bypassed")
+			judgeUnsessioned(opts.Unsessioned, &c, actor, &cr)
+			if cr.Status == "fail" && opts.MissingTrailer == "warn" {
+				cr.Status = "warn"
+				cr.Problems = append(cr.Problems, "verify.missing_trailer: warn lets it pass")
+			}
 		default:
 			cr.SessionID = ids[len(ids)-1]
 			if len(snaps) > 0 {

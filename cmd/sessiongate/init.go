@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -16,7 +18,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/hooks"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 //go:embed starter/SESSION-PROTOCOL.md
@@ -29,7 +35,8 @@ var starterConfig []byte
 var protocolHomes = []string{"SESSION-PROTOCOL.md", ".agents/SESSION-PROTOCOL.md", "docs/SESSION-PROTOCOL.md"}
 
 func newInitCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var commit bool
+	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Adopt the repository's protocol (or write a starter) and write sessiongate.yaml pointing at it",
 		Long: `Find the repository's session protocol: --protocol PATH (or SESSIONGATE_PROTOCOL),
@@ -38,7 +45,11 @@ only sessiongate.yaml with protocol: set to it, and print its lint summary, the 
 inferred from its sentences and the requirements that stay evidence-only. When none
 exists, write the starter protocol (at --protocol PATH, else the root) and the config.
 Existing files are never overwritten; a protocol that does not parse is reported and
-nothing is written.`,
+nothing is written.
+
+--commit also commits what init wrote (and the protocol it found, when untracked), as
+you: the adoption commit, recorded as a person's adoption, never a violation. It is
+refused under a coding agent: adopting the protocol is a person's act.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			r, err := a.gitRepo(c.Context())
@@ -47,6 +58,12 @@ nothing is written.`,
 			}
 			root := r.Root()
 			w := c.OutOrStdout()
+			if commit {
+				// Before anything is written: an agent gets nothing half done.
+				if act := hooks.DetectActor(os.Getenv, nil, root, ""); !act.Person() {
+					return usage(fmt.Errorf("init --commit refused: it runs under the coding agent %s (%s), and adopting the protocol is a person's commit; a person runs it in a terminal of their own", act.Agent, act.Via))
+				}
+			}
 			rel, found, err := findProtocol(root, a.protocolFlag)
 			if err != nil {
 				return usage(err)
@@ -100,10 +117,59 @@ nothing is written.`,
 				spec = spec.Bound(protocolspec.BindOptions{Commands: map[string]bool{"QA_VALIDATION": true}})
 			}
 			printInitSummary(w, spec)
+			if commit {
+				return adoptionCommit(c.Context(), a, r, w, rel)
+			}
 			fmt.Fprintln(w, "\nnext: sessiongate protocol lint, then sessiongate install")
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&commit, "commit", false, "commit the adoption (sessiongate.yaml and the protocol) as you, recorded as a person's adoption")
+	return cmd
+}
+
+// adoptionCommit commits the config and the protocol, only them, as the
+// person running init (git's own identity and hooks: a pre-commit hook of
+// sessiongate sees a person and lets it through), then records the commit
+// as the adoption: in the database and on the records ref.
+func adoptionCommit(ctx context.Context, a *app, r *gitrepo.Repo, w io.Writer, rel string) error {
+	root := r.Root()
+	files := []string{"sessiongate.yaml", rel}
+	if out, err := runGit(ctx, root, nil, append([]string{"add", "--"}, files...)...); err != nil {
+		return usage(fmt.Errorf("init --commit: git add: %v: %s", err, out))
+	}
+	msg := "Adopt sessiongate (protocol " + rel + ")"
+	env := []string{hooks.EnvAdoption + "=1"}
+	if out, err := runGit(ctx, root, env, append([]string{"commit", "-m", msg, "--"}, files...)...); err != nil {
+		return blocked("init --commit: git commit failed (sessiongate.yaml and %s are written and staged; commit them yourself): %v\n%s", rel, err, out)
+	}
+	head, err := runGit(ctx, root, nil, "rev-parse", "HEAD")
+	if err != nil {
+		return usage(fmt.Errorf("init --commit: %v", err))
+	}
+	head = strings.TrimSpace(head)
+	e, err := a.sessionEngine(ctx)
+	if err != nil {
+		return err
+	}
+	act := hooks.DetectActor(os.Getenv, nil, root, "HEAD")
+	rec := snapshot.CommitActor{Commit: head, Actor: snapshot.ActorPerson, Kind: snapshot.KindAdoption,
+		Author: act.Author(ctx), Via: "sessiongate init --commit: " + act.Via}
+	if err := e.RecordCommitActor(ctx, r, 0, rec); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\ncommitted the adoption as %s: %s (recorded as a person's adoption, not a violation)\n", rec.Author, shorten.SHA(head))
+	fmt.Fprintln(w, "next: sessiongate protocol lint, then sessiongate install")
+	return nil
+}
+
+// runGit runs git in dir with extra environment, returning its combined output.
+func runGit(ctx context.Context, dir string, env []string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 // findProtocol returns the protocol's repository-relative slash path and

@@ -281,6 +281,7 @@ func TestSnapshotCommands(t *testing.T) {
 func TestHookTakesDBFlag(t *testing.T) {
 	dir := repoDir(t)
 	os.WriteFile(filepath.Join(dir, "sessiongate.yaml"), []byte("require_session: true\n"), 0o644)
+	t.Setenv("CLAUDECODE", "1") // an agent's commit: a person's needs no session
 	for i, args := range [][]string{
 		{"--db", filepath.Join(dir, "a.db"), "hook", "pre-commit"},
 		{"hook", "--db=" + filepath.Join(dir, "b.db"), "pre-commit"},

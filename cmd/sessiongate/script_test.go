@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
 // TestScripts replays a new user's shell sessions (testdata/script/*.txt,
@@ -49,6 +51,16 @@ func scriptParams(t *testing.T, bin, dir string) testscript.Params {
 	return testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
+		// [underagent]: the test process runs under a coding agent (its
+		// process among the ancestors), so every commit the script makes
+		// is an agent's: the person half of a script cannot run.
+		Condition: func(cond string) (bool, error) {
+			if cond != "underagent" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			_, under := ancestry.Agent(ancestry.Chain())
+			return under, nil
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 			// PATH without the binary: a user who has not installed the CLI.

@@ -17,12 +17,12 @@ type Process struct {
 
 // agents are the executable names of coding agents' CLIs: Claude Code
 // (which names its process claude), Gemini CLI, Cursor's cursor-agent,
-// Codex.
-var agents = map[string]bool{"claude": true, "gemini": true, "cursor-agent": true, "codex": true}
+// Codex, GitHub's Copilot CLI (a native binary named copilot).
+var agents = map[string]bool{"claude": true, "gemini": true, "cursor-agent": true, "codex": true, "copilot": true}
 
 // scriptMarks are in the script a JavaScript runtime runs for an agent
 // installed from npm (node .../@anthropic-ai/claude-code/cli.js).
-var scriptMarks = []string{"@anthropic-ai/claude-code", "@google/gemini-cli", "@openai/codex"}
+var scriptMarks = []string{"@anthropic-ai/claude-code", "@google/gemini-cli", "@openai/codex", "@github/copilot"}
 
 // Agent returns the nearest ancestor that is a coding agent's CLI: its
 // process name or executable is one, or it is a JavaScript runtime running

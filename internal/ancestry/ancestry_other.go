@@ -1,6 +1,7 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package ancestry
 
-// Chain is not implemented outside Linux: no ancestors are known.
+// Chain is not implemented on Windows and other systems: no ancestors are
+// known, so only the environment tells an agent there (docs/security.md).
 func Chain() []Process { return nil }

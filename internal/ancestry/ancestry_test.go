@@ -81,3 +81,27 @@ func TestChainSeesARealAgentParent(t *testing.T) {
 		t.Logf("note: the test runs under %s (pid %d)", p.Name, p.PID)
 	}
 }
+
+func TestFromEnv(t *testing.T) {
+	for _, c := range []struct {
+		env   map[string]string
+		agent string // "" : a person
+	}{
+		{map[string]string{}, ""},
+		{map[string]string{"TERM": "xterm", "CLAUDE": "1", "CODEX_HOME": "/x"}, ""}, // a person's config, not an agent's shell
+		{map[string]string{"CLAUDECODE": "1"}, "claude"},
+		{map[string]string{"CLAUDE_CODE_ENTRYPOINT": "sdk-ts"}, "claude"},
+		{map[string]string{"GEMINI_CLI": "1"}, "gemini"},
+		{map[string]string{"CODEX_THREAD_ID": "019a"}, "codex"},
+		{map[string]string{"CODEX_SANDBOX_NETWORK_DISABLED": "1"}, "codex"},
+		{map[string]string{"COPILOT_CLI_BINARY_VERSION": "1.0.102"}, "copilot"},
+		{map[string]string{"CURSOR_AGENT": "1"}, "cursor"},
+		{map[string]string{"CLAUDECODE": "0"}, "claude"}, // any value: no agent sets one to deny itself
+		{map[string]string{"CLAUDECODE": "  "}, ""},
+	} {
+		agent, v, ok := FromEnv(func(k string) string { return c.env[k] })
+		if agent != c.agent || ok != (c.agent != "") || ok && c.env[v] == "" {
+			t.Errorf("FromEnv(%v) = %q, %q, %v; want %q", c.env, agent, v, ok, c.agent)
+		}
+	}
+}

@@ -360,12 +360,16 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
-// Statements with an ORDER BY write their bound values (LIMIT's too) as +?
-// rather than ?. SQLite compiles such a statement a second time at its
-// first step after binding, to plan with the values; +? (a no-op on the
-// value, with no affinity, like ?) gets the same plan compiled once. Hooks
-// are short processes that run each statement once, so they paid every such
-// statement twice. TestHookStatementsCompileOnce checks the hooks' ones.
+// The hooks' statements with an ORDER BY write their bound values (LIMIT's
+// too) as +? rather than ?. SQLite compiles such a statement a second time
+// at its first step after binding, to plan with the values; +? (a no-op on
+// the value, with no affinity, like ?) gets the same plan compiled once.
+// Hooks are short processes that run each statement once, so they paid
+// every such statement twice. TestHookStatementsCompileOnce checks the
+// hooks' ones. Only where the plan cannot depend on the values (an index
+// searched by a key, or INDEXED BY): +? hides them from the planner, which
+// then plans with average selectivities, and the dashboard's statements
+// bind bare ? (see sessionWhere; TestQueryPlansAtScale).
 
 // plusPlaceholders returns "+?, +?, +?" for n values (see above).
 func plusPlaceholders(n int) string {

@@ -18,6 +18,8 @@ import (
 
 const dayNanos = int64(24 * time.Hour)
 
+const violationCountsSQL = `SELECT id, violation_count FROM sessions WHERE id = ANY($1)`
+
 // ComplianceByDay returns, for each UTC day in [from, to) on which at least
 // one session ended, the ended and compliant counts, oldest first. A session
 // is compliant when it ended COMPLETE with no violation.
@@ -172,7 +174,7 @@ func (r reader) ViolationCounts(ctx context.Context, ids []string) (map[string]i
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := r.q.Query(ctx, `SELECT id, violation_count FROM sessions WHERE id = ANY($1)`, ids)
+	rows, err := r.q.Query(ctx, violationCountsSQL, ids)
 	if err != nil {
 		return nil, fmt.Errorf("violation counts: %w", err)
 	}

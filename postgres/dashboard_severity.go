@@ -5,6 +5,9 @@ import (
 	"fmt"
 )
 
+const violationSeveritiesSQL = `SELECT session_id, severity, count(*) FROM violations
+	WHERE session_id = ANY($1) GROUP BY session_id, severity`
+
 // ViolationSeverities counts each given session's violations by severity
 // (the dashboard's sessions list shows the worst one). Sessions without a
 // violation are absent.
@@ -13,8 +16,7 @@ func (r reader) ViolationSeverities(ctx context.Context, ids []string) (map[stri
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := r.q.Query(ctx, `SELECT session_id, severity, count(*) FROM violations
-		WHERE session_id = ANY($1) GROUP BY session_id, severity`, ids)
+	rows, err := r.q.Query(ctx, violationSeveritiesSQL, ids)
 	if err != nil {
 		return nil, fmt.Errorf("violation severities: %w", err)
 	}

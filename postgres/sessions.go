@@ -135,6 +135,11 @@ func sessionWhere(f session.SessionFilter, a *args) string {
 // page: rows strictly before (f.BeforeTime, f.BeforeID) when BeforeTime is
 // set, at most f.Limit (DefaultLimit when 0).
 func (r reader) ListSessions(ctx context.Context, f session.SessionFilter) ([]*session.Session, error) {
+	query, a := listSessionsQuery(f)
+	return r.querySessions(ctx, "list sessions", query, a...)
+}
+
+func listSessionsQuery(f session.SessionFilter) (string, args) {
 	var a args
 	where := sessionWhere(f, &a)
 	if !f.BeforeTime.IsZero() {
@@ -145,8 +150,7 @@ func (r reader) ListSessions(ctx context.Context, f session.SessionFilter) ([]*s
 			where += " AND " + cond
 		}
 	}
-	query := `SELECT ` + sessionCols + ` FROM sessions` + where + ` ORDER BY created_at DESC, id DESC LIMIT ` + a.add(limitOr(f.Limit))
-	return r.querySessions(ctx, "list sessions", query, a...)
+	return `SELECT ` + sessionCols + ` FROM sessions` + where + ` ORDER BY created_at DESC, id DESC LIMIT ` + a.add(limitOr(f.Limit)), a
 }
 
 // CountSessions counts the sessions matching f, ignoring its keyset and

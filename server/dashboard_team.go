@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -45,9 +47,17 @@ const teamCommitLimit = 5000
 
 // team is /team: compliance per repository and per person over four weeks,
 // worst first, and last week's bypasses; each row links to its sessions.
+// Each table shows its first web.TeamShown rows; ?all=repos (people,
+// bypasses) shows that one whole.
 func (d *dashboard) team(c echo.Context) error {
-	o, err := d.teamOverview(c.Request().Context())
 	var t web.Team
+	if all := c.QueryParam("all"); all != "" {
+		if !slices.Contains(web.TeamTables, all) {
+			return d.failErr(c, badf("all=%q: want one of %s", all, strings.Join(web.TeamTables, ", ")))
+		}
+		t.All = all
+	}
+	o, err := d.teamOverview(c.Request().Context())
 	switch {
 	case errors.Is(err, errNoTeamReads):
 		t.Error = "This server's store keeps no team aggregates."

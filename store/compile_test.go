@@ -59,7 +59,9 @@ func TestHookStatementsCompileOnce(t *testing.T) {
 	}
 	byWorktree, byWorktreeArgs := listSessionsQuery(session.SessionFilter{RepoID: 1, Worktree: "/r", Limit: 1})
 	violated := true
-	filtered, filteredArgs := listSessionsQuery(session.SessionFilter{RepoID: 1, States: []session.State{session.StateWorking, session.StateEnding},
+	// Every filter with the worktree: the hooks' path (the dashboard's
+	// statements, without a worktree, bind bare ? and plan with the values).
+	filtered, filteredArgs := listSessionsQuery(session.SessionFilter{RepoID: 1, Worktree: "/r", States: []session.State{session.StateWorking, session.StateEnding},
 		Branch: "main", User: "u", Host: "h", Severity: "high", HasViolations: &violated,
 		From: time.Unix(1, 0), To: time.Unix(2, 0), BeforeTime: time.Unix(2, 0), BeforeID: "x"})
 	for _, c := range []struct {

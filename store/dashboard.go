@@ -59,11 +59,13 @@ func (r reader) ComplianceByDay(ctx context.Context, from, to time.Time) ([]DayC
 	return out, nil
 }
 
+const dayCountsSQL = `SELECT day, ended, compliant FROM session_day_counts
+	WHERE day >= ? AND day < ? AND ended > 0 ORDER BY day`
+
 // dayCounts reads session_day_counts for the days [from, to).
 func (r reader) dayCounts(ctx context.Context, from, to int64) ([]session.DayCompliance, error) {
 	const what = "compliance by day"
-	rows, err := r.q.QueryContext(ctx, `SELECT day, ended, compliant FROM session_day_counts
-		WHERE day >= ? AND day < ? AND ended > 0 ORDER BY day`, from, to)
+	rows, err := r.q.QueryContext(ctx, dayCountsSQL, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -85,7 +87,8 @@ func (r reader) dayCounts(ctx context.Context, from, to int64) ([]session.DayCom
 }
 
 // CountSessionsByState counts sessions per state, sessions with at least one
-// violation and violations, without reading the sessions table.
+// violation and violations from counts triggers keep (migrations 0003 and
+// 0014), without reading the sessions or violations tables.
 func (r reader) CountSessionsByState(ctx context.Context) (*SessionCounts, error) {
 	const what = "count sessions by state"
 	// session_state_counts is kept by triggers (migration 0003); counting
@@ -108,10 +111,27 @@ func (r reader) CountSessionsByState(ctx context.Context) (*SessionCounts, error
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	if err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE violation_count > 0`).Scan(&c.WithViolations); err != nil {
-		return nil, fmt.Errorf("%s: with violations: %w", what, err)
+	// overview_counts (migration 0014): counting the violated sessions and
+	// the violations grew with the database.
+	rows, err = r.q.QueryContext(ctx, `SELECT key, n FROM overview_counts`)
+	if err != nil {
+		return nil, fmt.Errorf("%s: violations: %w", what, err)
 	}
-	if err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM violations`).Scan(&c.Violations); err != nil {
+	defer rows.Close()
+	for rows.Next() {
+		var key string
+		var n int
+		if err := rows.Scan(&key, &n); err != nil {
+			return nil, fmt.Errorf("%s: violations: %w", what, err)
+		}
+		switch key {
+		case "with_violations":
+			c.WithViolations = n
+		case "violations":
+			c.Violations = n
+		}
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("%s: violations: %w", what, err)
 	}
 	return c, nil
@@ -128,7 +148,7 @@ func (r reader) ViolationCounts(ctx context.Context, ids []string) (map[string]i
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT id, violation_count FROM sessions WHERE id IN (`+placeholders(len(ids))+`)`, args...)
+	rows, err := r.q.QueryContext(ctx, violationCountsSQL(len(ids)), args...)
 	if err != nil {
 		return nil, fmt.Errorf("violation counts: %w", err)
 	}
@@ -147,12 +167,18 @@ func (r reader) ViolationCounts(ctx context.Context, ids []string) (map[string]i
 	return out, nil
 }
 
+func violationCountsSQL(n int) string {
+	return `SELECT id, violation_count FROM sessions WHERE id IN (` + placeholders(n) + `)`
+}
+
+const lastEventSeqSQL = `SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?`
+
 // LastEventSeq returns the highest event Seq of a session, 0 when it has
 // none: with the session row it tells a polling page whether anything
 // changed.
 func (r reader) LastEventSeq(ctx context.Context, sessionID string) (int64, error) {
 	var seq int64
-	if err := r.q.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?`, sessionID).Scan(&seq); err != nil {
+	if err := r.q.QueryRowContext(ctx, lastEventSeqSQL, sessionID).Scan(&seq); err != nil {
 		return 0, fmt.Errorf("last event of session %s: %w", sessionID, err)
 	}
 	return seq, nil
@@ -287,7 +313,7 @@ func searchFrom(f session.SessionFilter, keyset bool) (string, []any) {
 	if !keyset {
 		f.BeforeTime, f.BeforeID = time.Time{}, ""
 	}
-	where, args := sessionWhere(f)
+	where, args := sessionWhere(f, false)
 	conds := `sessions_fts MATCH ? AND s.objective LIKE ? ESCAPE '\'`
 	if where != "" {
 		conds += " AND " + strings.TrimPrefix(where, " WHERE ")

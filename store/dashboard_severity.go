@@ -18,8 +18,7 @@ func (r reader) ViolationSeverities(ctx context.Context, ids []string) (map[stri
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT session_id, severity, COUNT(*) FROM violations
-		WHERE session_id IN (`+placeholders(len(ids))+`) GROUP BY session_id, severity`, args...)
+	rows, err := r.q.QueryContext(ctx, violationSeveritiesSQL(len(ids)), args...)
 	if err != nil {
 		return nil, fmt.Errorf("violation severities: %w", err)
 	}
@@ -39,4 +38,9 @@ func (r reader) ViolationSeverities(ctx context.Context, ids []string) (map[stri
 		return nil, fmt.Errorf("violation severities: %w", err)
 	}
 	return out, nil
+}
+
+func violationSeveritiesSQL(n int) string {
+	return `SELECT session_id, severity, COUNT(*) FROM violations
+		WHERE session_id IN (` + placeholders(n) + `) GROUP BY session_id, severity`
 }

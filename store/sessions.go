@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -106,34 +107,47 @@ func (r reader) ActiveSession(ctx context.Context, repoID int64, worktree string
 
 // sessionWhere renders the filter's conditions, without the keyset and
 // limit, as " WHERE ..." (or "") and its arguments. From is inclusive, To
-// exclusive. Values are +? (see plusPlaceholders): ListSessions orders.
-func sessionWhere(f session.SessionFilter) (string, []any) {
+// exclusive.
+//
+// Values are bare ?: SQLite (built with STAT4) plans with them, so
+// "state IN (?, ?, ?)" of the running states reads the few running
+// sessions from sessions_state_created, where +? (planned with average
+// selectivities) walked every session of a million in created_at order
+// (802 ms). The price is a second compilation at the first step, which a
+// dashboard page does not notice. plus = true writes +? (see
+// plusPlaceholders) for the hooks' worktree lookup, whose plan INDEXED BY
+// fixes whatever the values.
+func sessionWhere(f session.SessionFilter, plus bool) (string, []any) {
+	v := "?"
+	if plus {
+		v = "+?"
+	}
 	var conds []string
 	var args []any
 	if f.RepoID != 0 {
-		conds = append(conds, "repo_id = +?")
+		conds = append(conds, "repo_id = "+v)
 		args = append(args, f.RepoID)
 	}
 	if len(f.States) > 0 {
-		conds = append(conds, "state IN ("+plusPlaceholders(len(f.States))+")")
+		conds = append(conds, "state IN ("+strings.TrimSuffix(strings.Repeat(v+", ", len(f.States)), ", ")+")")
 		for _, s := range f.States {
 			args = append(args, s)
 		}
 	}
 	if f.Branch != "" {
-		conds = append(conds, "branch = +?")
+		conds = append(conds, "branch = "+v)
 		args = append(args, f.Branch)
 	}
 	if f.Worktree != "" {
-		conds = append(conds, "worktree = +?")
+		conds = append(conds, "worktree = "+v)
 		args = append(args, f.Worktree)
 	}
 	if f.User != "" {
-		conds = append(conds, "(user_email = +? OR user_name = +?)")
+		conds = append(conds, "(user_email = "+v+" OR user_name = "+v+")")
 		args = append(args, f.User, f.User)
 	}
 	if f.Host != "" {
-		conds = append(conds, "host = +?")
+		conds = append(conds, "host = "+v)
 		args = append(args, f.Host)
 	}
 	if f.Repo != "" {
@@ -151,15 +165,15 @@ func sessionWhere(f session.SessionFilter) (string, []any) {
 		}
 	}
 	if f.Severity != "" {
-		conds = append(conds, "id IN (SELECT session_id FROM violations WHERE severity = +?)")
+		conds = append(conds, "id IN (SELECT session_id FROM violations WHERE severity = "+v+")")
 		args = append(args, f.Severity)
 	}
 	if !f.From.IsZero() {
-		conds = append(conds, "created_at >= +?")
+		conds = append(conds, "created_at >= "+v)
 		args = append(args, nanos(f.From))
 	}
 	if !f.To.IsZero() {
-		conds = append(conds, "created_at < +?")
+		conds = append(conds, "created_at < "+v)
 		args = append(args, nanos(f.To))
 	}
 	if f.Query != "" {
@@ -183,26 +197,85 @@ func (r reader) ListSessions(ctx context.Context, f session.SessionFilter) ([]*s
 }
 
 func listSessionsQuery(f session.SessionFilter) (string, []any) {
-	where, args := sessionWhere(f)
+	if f.Worktree != "" {
+		// A worktree's sessions are few; without INDEXED BY the planner
+		// walks every session of the repository in created_at order (to
+		// skip a sort) until one of the worktree's turns up. The plan is
+		// fixed, so the values are +? and it compiles once (pre-push).
+		where, args := sessionWhere(f, true)
+		if !f.BeforeTime.IsZero() {
+			where = andCond(where, "(created_at, id) < (+?, +?)")
+			args = append(args, nanos(f.BeforeTime), f.BeforeID)
+		}
+		return `SELECT ` + sessionCols + ` FROM sessions INDEXED BY sessions_worktree_created` + where +
+			` ORDER BY created_at DESC, id DESC LIMIT +?`, append(args, limitOr(f.Limit))
+	}
+	if states := distinctStates(f.States); len(states) > 1 && onlyStates(f) {
+		return mergeStatesQuery(f, states)
+	}
+	where, args := sessionWhere(f, false)
 	if !f.BeforeTime.IsZero() {
-		where = andCond(where, "(created_at, id) < (+?, +?)")
+		where = andCond(where, "(created_at, id) < (?, ?)")
 		args = append(args, nanos(f.BeforeTime), f.BeforeID)
 	}
-	args = append(args, limitOr(f.Limit))
 	from := ` FROM sessions`
-	if f.Worktree != "" {
-		// A worktree's sessions are few; without this the planner walks
-		// every session of the repository in created_at order (to skip a
-		// sort) until one of the worktree's turns up.
-		from += ` INDEXED BY sessions_worktree_created`
+	if onlyRunning(f.States) {
+		// Running sessions are few whatever the database's size (idle
+		// ones end as ABANDONED), so reading them all and sorting beats
+		// walking a repository's or a person's every session in created_at
+		// order, which is what the planner picks without statistics.
+		from += ` INDEXED BY sessions_state_created`
 	}
-	return `SELECT ` + sessionCols + from + where + ` ORDER BY created_at DESC, id DESC LIMIT +?`, args
+	return `SELECT ` + sessionCols + from + where + ` ORDER BY created_at DESC, id DESC LIMIT ?`,
+		append(args, limitOr(f.Limit))
+}
+
+// onlyRunning says whether states is non-empty and holds only running
+// states (session.Session.Active).
+func onlyRunning(states []session.State) bool {
+	for _, st := range states {
+		if st != session.StateInit && st != session.StateWorking && st != session.StateEnding {
+			return false
+		}
+	}
+	return len(states) > 0
+}
+
+// mergeStatesQuery lists the sessions in any of several states (the
+// overview's running ones, /sessions?state=A&state=B) as one ordered walk
+// of sessions_state_created per state, merged: "state IN (...)" reads
+// every matching row and sorts them in a temporary b-tree, which for
+// COMPLETE and ABANDONED is most of the database; the merge reads a page.
+func mergeStatesQuery(f session.SessionFilter, states []session.State) (string, []any) {
+	var b strings.Builder
+	var args []any
+	for i, st := range states {
+		if i > 0 {
+			b.WriteString(" UNION ALL ")
+		}
+		b.WriteString(`SELECT ` + sessionCols + ` FROM sessions WHERE state = ?`)
+		args = append(args, st)
+		if !f.BeforeTime.IsZero() {
+			b.WriteString(" AND (created_at, id) < (?, ?)")
+			args = append(args, nanos(f.BeforeTime), f.BeforeID)
+		}
+	}
+	b.WriteString(` ORDER BY created_at DESC, id DESC LIMIT ?`)
+	return b.String(), append(args, limitOr(f.Limit))
+}
+
+// distinctStates returns states without repeats (a repeat would list its
+// sessions twice in the merge), sorted.
+func distinctStates(states []session.State) []session.State {
+	out := slices.Clone(states)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // CountSessions counts the sessions matching f, ignoring its keyset and
 // limit (the total behind a paged list).
 func (r reader) CountSessions(ctx context.Context, f session.SessionFilter) (int, error) {
-	where, args := sessionWhere(f)
+	where, args := sessionWhere(f, false)
 	var n int
 	if err := r.q.QueryRowContext(ctx, `SELECT count(*) FROM sessions`+where, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count sessions: %w", err)

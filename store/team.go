@@ -17,6 +17,27 @@ const (
 	teamPersonKey = `CASE WHEN s.user_email <> '' THEN s.user_email ELSE s.user_name END`
 )
 
+// The team overview's statements: the ended sessions per repository and
+// person and week; the bypasses per repository and person, and listed.
+const (
+	teamCompliant = `sum(CASE WHEN s.state = '` + string(session.StateComplete) + `' AND s.violation_count = 0 THEN 1 ELSE 0 END)`
+	teamCountsSQL = `SELECT 'repo', ` + teamRepoKey + `, (s.ended_at - ?) / ?, count(*), ` + teamCompliant + `, sum(s.violation_count)
+		FROM sessions s JOIN repositories r ON r.id = s.repo_id
+		WHERE s.ended_at > 0 AND s.ended_at >= ? AND s.ended_at < ? GROUP BY 2, 3
+		UNION ALL
+		SELECT 'person', ` + teamPersonKey + `, (s.ended_at - ?) / ?, count(*), ` + teamCompliant + `, sum(s.violation_count)
+		FROM sessions s
+		WHERE s.ended_at > 0 AND s.ended_at >= ? AND s.ended_at < ? GROUP BY 2, 3`
+	teamBypassFrom = ` FROM violations v LEFT JOIN repositories r ON r.id = v.repo_id LEFT JOIN sessions s ON s.id = v.session_id
+		WHERE v.code IN (?, ?) AND v.created_at >= ?`
+	teamBypassCountsSQL = `SELECT 'repo', coalesce(` + teamRepoKey + `, ''), count(*)` + teamBypassFrom + ` GROUP BY 2
+		UNION ALL SELECT 'person', coalesce(` + teamPersonKey + `, ''), count(*)` + teamBypassFrom + ` GROUP BY 2`
+	teamBypassesSQL = `SELECT v.id, coalesce(v.session_id, ''), coalesce(v.repo_id, 0), v.phase, v.requirement,
+		v.severity, v.code, v.message, v.state_window, v.decay_runs, v.created_at,
+		coalesce(` + teamRepoKey + `, ''), coalesce(` + teamPersonKey + `, '')` + teamBypassFrom + `
+		ORDER BY v.created_at DESC, v.id DESC LIMIT ?`
+)
+
 // TeamActivity answers the team overview (session.NewTeamOverview): the
 // sessions that ended in [from, to), per repository and per person and
 // week, and the bypasses since lastWeek (at most limit listed). It reads
@@ -25,14 +46,7 @@ const (
 func (r reader) TeamActivity(ctx context.Context, from, to, lastWeek time.Time, limit int) (*session.TeamActivity, error) {
 	const what = "team overview"
 	a := &session.TeamActivity{}
-	compliant := `sum(CASE WHEN s.state = '` + string(session.StateComplete) + `' AND s.violation_count = 0 THEN 1 ELSE 0 END)`
-	rows, err := r.q.QueryContext(ctx, `SELECT 'repo', `+teamRepoKey+`, (s.ended_at - ?) / ?, count(*), `+compliant+`, sum(s.violation_count)
-		FROM sessions s JOIN repositories r ON r.id = s.repo_id
-		WHERE s.ended_at > 0 AND s.ended_at >= ? AND s.ended_at < ? GROUP BY 2, 3
-		UNION ALL
-		SELECT 'person', `+teamPersonKey+`, (s.ended_at - ?) / ?, count(*), `+compliant+`, sum(s.violation_count)
-		FROM sessions s
-		WHERE s.ended_at > 0 AND s.ended_at >= ? AND s.ended_at < ? GROUP BY 2, 3`,
+	rows, err := r.q.QueryContext(ctx, teamCountsSQL,
 		nanos(from), weekNanos, nanos(from), nanos(to), nanos(from), weekNanos, nanos(from), nanos(to))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -51,10 +65,7 @@ func (r reader) TeamActivity(ctx context.Context, from, to, lastWeek time.Time, 
 	}
 
 	codes := []any{session.CodeBypass, session.CodeEscapeHatch, nanos(lastWeek)}
-	bypassFrom := ` FROM violations v LEFT JOIN repositories r ON r.id = v.repo_id LEFT JOIN sessions s ON s.id = v.session_id
-		WHERE v.code IN (?, ?) AND v.created_at >= ?`
-	rows, err = r.q.QueryContext(ctx, `SELECT 'repo', coalesce(`+teamRepoKey+`, ''), count(*)`+bypassFrom+` GROUP BY 2
-		UNION ALL SELECT 'person', coalesce(`+teamPersonKey+`, ''), count(*)`+bypassFrom+` GROUP BY 2`, append(codes, codes...)...)
+	rows, err = r.q.QueryContext(ctx, teamBypassCountsSQL, append(codes, codes...)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: bypass counts: %w", what, err)
 	}
@@ -71,10 +82,7 @@ func (r reader) TeamActivity(ctx context.Context, from, to, lastWeek time.Time, 
 		return nil, fmt.Errorf("%s: bypass counts: %w", what, err)
 	}
 
-	rows, err = r.q.QueryContext(ctx, `SELECT v.id, coalesce(v.session_id, ''), coalesce(v.repo_id, 0), v.phase, v.requirement,
-		v.severity, v.code, v.message, v.state_window, v.decay_runs, v.created_at,
-		coalesce(`+teamRepoKey+`, ''), coalesce(`+teamPersonKey+`, '')`+bypassFrom+`
-		ORDER BY v.created_at DESC, v.id DESC LIMIT ?`, append(codes, limitOr(limit))...)
+	rows, err = r.q.QueryContext(ctx, teamBypassesSQL, append(codes, limitOr(limit))...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: bypasses: %w", what, err)
 	}

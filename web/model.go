@@ -278,4 +278,24 @@ type ErrorPage struct {
 type Team struct {
 	O     *session.TeamOverview
 	Error string // the overview could not be read: why, and what to do
+	// All names the one table shown whole ("repos", "people" or
+	// "bypasses"); the others show their first TeamShown rows.
+	All string
+}
+
+// TeamShown is how many rows each /team table shows until asked for all:
+// the worst ten are what a lead reads at a glance, and a page of every
+// repository, person and bypass of a large team was 180 KB.
+const TeamShown = 10
+
+// TeamTables are the names /team?all= takes.
+var TeamTables = []string{"repos", "people", "bypasses"}
+
+// shown returns the first TeamShown of n rows, or all of them when the
+// table is the one asked for whole.
+func (t Team) shown(table string, n int) int {
+	if t.All == table {
+		return n
+	}
+	return min(n, TeamShown)
 }

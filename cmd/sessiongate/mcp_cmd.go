@@ -18,6 +18,7 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/server"
 	"github.com/sessiongate/sessiongate/server/mcpserver"
+	"github.com/sessiongate/sessiongate/store"
 )
 
 func newMCPCmd(a *app) *cobra.Command {
@@ -92,6 +93,9 @@ team database current from those repositories' records refs, every
 			if runIndex != nil {
 				go indexLoop(ctx, runIndex, indexEvery, opts.Logger)
 			}
+			if db, ok := a.db.(*store.DB); ok {
+				go optimizeLoop(ctx, db, time.Hour, opts.Logger)
+			}
 			ln, err := server.Listen(addr, false)
 			if err != nil {
 				return usage(err)
@@ -113,6 +117,25 @@ team database current from those repositories' records refs, every
 	index.add(cmd, true)
 	cmd.Flags().DurationVar(&indexEvery, "index-interval", time.Minute, "how often --index reads the records refs again")
 	return cmd
+}
+
+// optimizeLoop keeps the SQLite planner's statistics fresh while the
+// server runs (store.DB.Optimize): now, then every interval. Hooks never
+// pay it; the dashboard's plans do not depend on it (TestQueryPlansAtScale).
+func optimizeLoop(ctx context.Context, db *store.DB, every time.Duration, logger *slog.Logger) {
+	for {
+		start := time.Now()
+		if err := db.Optimize(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn("store statistics", "error", err)
+		} else if took := time.Since(start); took > time.Second {
+			logger.Info("store statistics refreshed", "took", took.Round(time.Millisecond))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+		}
+	}
 }
 
 // readToken reads a bearer token from a file; a missing or empty file is an error.

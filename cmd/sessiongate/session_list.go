@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -50,6 +51,10 @@ func newSessionListCmd(a *app) *cobra.Command {
 				}
 				return writeJSON(c.OutOrStdout(), ss)
 			}
+			sevs, err := listSeverities(ctx, e.Store, ss)
+			if err != nil {
+				return err
+			}
 			tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSTATE\tPHASE\tVIOLATIONS\tBRANCH\tUSER\tCREATED\tOBJECTIVE")
 			for _, s := range ss {
@@ -57,11 +62,7 @@ func newSessionListCmd(a *app) *cobra.Command {
 				if user == "" {
 					user = s.UserName
 				}
-				vs, err := e.Store.ListViolations(ctx, session.ViolationFilter{SessionID: s.ID, Limit: 1000})
-				if err != nil {
-					return fmt.Errorf("list violations of %s: %w", s.ID, err)
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.State, orDash(s.Phase), violationCount(vs), s.Branch, user, s.CreatedAt.Local().Format(time.DateTime), oneLine(s.Objective, 60))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.State, orDash(s.Phase), severityCount(sevs[s.ID]), s.Branch, user, s.CreatedAt.Local().Format(time.DateTime), oneLine(s.Objective, 60))
 			}
 			return tw.Flush()
 		},
@@ -73,4 +74,42 @@ func newSessionListCmd(a *app) *cobra.Command {
 	list.Flags().StringVar(&who.Repo, "repo", "", "only sessions of this repository: its normalized origin URL (e.g. github.com/o/r), or its root without one")
 	addJSON(list, &asJSON)
 	return list
+}
+
+// severityReader is the one-query read of a page's violations that both
+// stores have (the dashboard's list uses it too).
+type severityReader interface {
+	ViolationSeverities(ctx context.Context, ids []string) (map[string]map[string]int, error)
+}
+
+// listSeverities counts the listed sessions' violations per severity: one
+// query for the page, not one per row (a row per session of 1,000 was
+// 1,000 queries).
+func listSeverities(ctx context.Context, st session.Store, ss []*session.Session) (map[string]map[string]int, error) {
+	ids := make([]string, len(ss))
+	for i, s := range ss {
+		ids[i] = s.ID
+	}
+	if r, ok := st.(severityReader); ok {
+		out, err := r.ViolationSeverities(ctx, ids)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: violations: %w", err)
+		}
+		return out, nil
+	}
+	// A store without it (a wrapper): a query per session.
+	out := map[string]map[string]int{}
+	for _, id := range ids {
+		vs, err := st.ListViolations(ctx, session.ViolationFilter{SessionID: id, Limit: 1000})
+		if err != nil {
+			return nil, fmt.Errorf("list violations of %s: %w", id, err)
+		}
+		for _, v := range vs {
+			if out[id] == nil {
+				out[id] = map[string]int{}
+			}
+			out[id][v.Severity]++
+		}
+	}
+	return out, nil
 }

@@ -49,18 +49,20 @@ func verdict(v *session.StateView) string {
 	return string(s.State)
 }
 
-// violationCount is the VIOLATIONS cell of `session list`.
-func violationCount(vs []session.Violation) string {
-	if len(vs) == 0 {
-		return "0"
-	}
-	worst := ""
-	for _, v := range vs {
-		if severityRank(v.Severity) > severityRank(worst) {
-			worst = v.Severity
+// severityCount is the VIOLATIONS cell of `session list`: the count and
+// the worst severity ("2 HIGH"), from counts per severity.
+func severityCount(bySeverity map[string]int) string {
+	n, worst := 0, ""
+	for sev, k := range bySeverity {
+		n += k
+		if k > 0 && severityRank(sev) > severityRank(worst) {
+			worst = sev
 		}
 	}
-	return fmt.Sprintf("%d %s", len(vs), worst)
+	if n == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%d %s", n, worst)
 }
 
 func severityRank(s string) int {

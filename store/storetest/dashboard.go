@@ -59,8 +59,9 @@ func testComplianceByDay(t *testing.T, open Opener) {
 	}
 }
 
-// testStateCountsFollowWrites: session_state_counts, kept by triggers,
-// matches a GROUP BY after inserts, state changes, other updates and deletes.
+// testStateCountsFollowWrites: the overview's counts (per state, sessions
+// with a violation, violations), kept by triggers, match counting the rows
+// after inserts, state changes, other updates, violations and deletes.
 func testStateCountsFollowWrites(t *testing.T, open Opener) {
 	db := open(t)
 	agg := aggregates(t, db)
@@ -85,6 +86,18 @@ func testStateCountsFollowWrites(t *testing.T, open Opener) {
 		}
 		if fmt.Sprint(c.ByState) != fmt.Sprint(want) || c.Total != total {
 			t.Errorf("%s: counts %v total %d, want %v total %d", step, c.ByState, c.Total, want, total)
+		}
+		yes := true
+		violated, err := db.CountSessions(ctx, session.SessionFilter{HasViolations: &yes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, err := db.ListViolations(ctx, session.ViolationFilter{Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.WithViolations != violated || c.Violations != len(vs) {
+			t.Errorf("%s: %d sessions with violations and %d violations, want %d and %d", step, c.WithViolations, c.Violations, violated, len(vs))
 		}
 	}
 	check("empty")
@@ -114,6 +127,20 @@ func testStateCountsFollowWrites(t *testing.T, open Opener) {
 		return w.DeleteSession(ctx, sid(5))
 	})
 	check("after updates and a delete")
+	// Violations: two on one session, one on another, one outside any
+	// session; then the second session goes (its violation with it).
+	update(t, db, func(w session.Writer) error {
+		for _, id := range []string{sid(1), sid(1), sid(2), ""} {
+			if err := w.AddViolation(ctx, &session.Violation{SessionID: id, RepoID: repoID, Severity: session.SeverityHigh,
+				Code: "FORCED_ADVANCE", Window: session.WindowSession}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	check("after violations")
+	update(t, db, func(w session.Writer) error { return w.DeleteSession(ctx, sid(2)) })
+	check("after deleting a violated session")
 	rolled := db.Update(ctx, func(w session.Writer) error {
 		if err := w.CreateSession(ctx, &session.Session{ID: sid(9), RepoID: repoID, Worktree: "/r", State: session.StateEnding}); err != nil {
 			return err

@@ -56,7 +56,10 @@ func TestStagedCacheFollowsGit(t *testing.T) {
 			}
 			saved = b
 		}, true},
-		{"config staged under a glob", func() { write(".github/hooks/b.json", "{\"off\":1}\n"); gittest.Git(t, root, "add", ".github/hooks/b.json") }, false},
+		{"config staged under a glob", func() {
+			write(".github/hooks/b.json", "{\"off\":1}\n")
+			gittest.Git(t, root, "add", ".github/hooks/b.json")
+		}, false},
 		{"index rewritten in place, old mtime put back", func() {
 			// A lazy agent replays an index it saved, in place (same
 			// inode), and sets the mtime back: ctime still moves.

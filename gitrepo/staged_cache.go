@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -57,7 +58,9 @@ func (r *Repo) stagedCached(patterns []string, head string) (answer map[string]s
 	if path == "" || head == "" {
 		return nil, stagedKey{}, false
 	}
-	key = stagedKey{path: path, patterns: strings.Join(patterns, "\x00"), head: head, index: stamp(path), at: time.Now()}
+	// Callers list the patterns in map order: the answer does not depend on it.
+	sorted := slices.Compact(slices.Sorted(slices.Values(patterns)))
+	key = stagedKey{path: path, patterns: strings.Join(sorted, "\x00"), head: head, index: stamp(path), at: time.Now()}
 	c := &r.stagedCache
 	c.mu.Lock()
 	defer c.mu.Unlock()

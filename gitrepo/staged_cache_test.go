@@ -3,8 +3,10 @@ package gitrepo
 import (
 	"context"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -93,7 +95,10 @@ func TestStagedCacheFollowsGit(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := long.stagedCache.hits
-		got, err := long.StagedProtected(ctx, patterns)
+		// Callers pass the patterns in map order: any order is the same question.
+		shuffled := slices.Clone(patterns)
+		rand.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		got, err := long.StagedProtected(ctx, shuffled)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}

@@ -1,15 +1,11 @@
 package recordref
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -24,9 +20,10 @@ type Record struct {
 // to other writers (worktrees of the same clone write the same ref).
 const casAttempts = 64
 
-// Put writes records to ref in one commit on top of the ref's tip and
-// moves the ref with update-ref's compare-and-swap; when another writer
-// moved it first, Put rebuilds on the new tip and tries again. It returns
+// Put writes records to ref in one commit on top of the ref's tip with one
+// `git fast-import` (putFastImport), which moves the ref only when the new
+// commit contains its tip; when another writer moved it first, Put
+// rebuilds on the new tip and tries again. It returns
 // the new commit. A record already on the ref with the same bytes is not
 // written again (Put of an unchanged record makes no commit).
 func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
@@ -47,19 +44,16 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 		}
 		paths[i] = p
 	}
-	oids, err := hashObjects(ctx, dir, recs)
-	if err != nil {
-		return "", err
-	}
-	blobs := make(map[string]string, len(recs))
+	bodies := make(map[string][]byte, len(recs))
 	ids := make([]string, 0, len(recs))
 	for i, r := range recs {
-		if _, dup := blobs[paths[i]]; !dup {
+		if _, dup := bodies[paths[i]]; !dup {
 			ids = append(ids, r.SessionID)
 		}
-		blobs[paths[i]] = oids[i]
+		bodies[paths[i]] = r.Body // the last of a session's records wins
 	}
 	sort.Strings(ids)
+	msg := fmt.Sprintf("sessiongate records: %d session(s)\n\n%s\n", len(ids), strings.Join(ids, "\n"))
 	var lastErr error
 	for attempt := 0; attempt < casAttempts; attempt++ {
 		if attempt > 0 {
@@ -69,30 +63,13 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		tree, err := treeOf(ctx, dir, old)
-		if err != nil {
-			return "", err
-		}
-		base := tree
-		if tree, err = setPaths(ctx, dir, tree, blobs); err != nil {
-			return "", fmt.Errorf("write records: %w", err)
-		}
-		if tree == base {
-			return old, nil
-		}
-		msg := fmt.Sprintf("sessiongate records: %d session(s)\n\n%s\n", len(ids), strings.Join(ids, "\n"))
-		args := []string{"commit-tree", tree, "-m", msg}
-		if old != "" {
-			args = append(args, "-p", old)
-		}
-		out, err := git(ctx, dir, nil, commitIdentity, args...)
-		if err != nil {
-			return "", fmt.Errorf("write records commit: %w", err)
-		}
-		commit := strings.TrimSpace(out)
-		if err := casRef(ctx, dir, ref, commit, old); err != nil {
+		commit, err := putFastImport(ctx, dir, ref, old, bodies, msg)
+		if errors.Is(err, errLostRace) {
 			lastErr = err
 			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("write records: %w", err)
 		}
 		return commit, nil
 	}
@@ -118,44 +95,4 @@ func backoff(ctx context.Context, attempt int) {
 	case <-ctx.Done():
 	case <-t.C:
 	}
-}
-
-// hashObjects writes the records' bodies as blobs and returns their ids in
-// order: one git process for the whole batch (bodies go through files in a
-// temporary folder, which --stdin-paths needs), or --stdin for one record.
-func hashObjects(ctx context.Context, dir string, recs []Record) ([]string, error) {
-	if len(recs) == 1 {
-		out, err := git(ctx, dir, recs[0].Body, nil, "hash-object", "-w", "--stdin")
-		if err != nil {
-			return nil, fmt.Errorf("write record %s: %w", recs[0].SessionID, err)
-		}
-		return []string{strings.TrimSpace(out)}, nil
-	}
-	tmp, err := os.MkdirTemp("", "sessiongate-records-")
-	if err != nil {
-		return nil, fmt.Errorf("write records: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	// git reads --stdin-paths from the repository's top, not from here: a
-	// relative TMPDIR must be made absolute.
-	if tmp, err = filepath.Abs(tmp); err != nil {
-		return nil, fmt.Errorf("write records: %w", err)
-	}
-	var list bytes.Buffer
-	for i, r := range recs {
-		f := filepath.Join(tmp, strconv.Itoa(i))
-		if err := os.WriteFile(f, r.Body, 0o600); err != nil {
-			return nil, fmt.Errorf("write record %s: %w", r.SessionID, err)
-		}
-		list.WriteString(f + "\n")
-	}
-	out, err := git(ctx, dir, list.Bytes(), nil, "hash-object", "-w", "--no-filters", "--stdin-paths")
-	if err != nil {
-		return nil, fmt.Errorf("write records: %w", err)
-	}
-	oids := strings.Fields(out)
-	if len(oids) != len(recs) {
-		return nil, fmt.Errorf("write records: git hash-object gave %d ids for %d records", len(oids), len(recs))
-	}
-	return oids, nil
 }

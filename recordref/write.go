@@ -59,7 +59,7 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 		if attempt > 0 {
 			backoff(ctx, attempt)
 		}
-		old, err := Tip(ctx, dir, ref)
+		old, err := putTip(ctx, dir, ref)
 		if err != nil {
 			return "", err
 		}

@@ -195,6 +195,11 @@ func measure(ctx context.Context, root string, f figures.Figure) (figures.Result
 		command = strings.Replace(command, "OUT=DIR", "OUT="+d, 1)
 		command = strings.Replace(command, "PEERS=DIR", "PEERS="+os.Getenv("PEERS"), 1)
 	}
+	// The code measured is the code when the run starts.
+	trees, dirty, err := figures.Trees(ctx, root, f.Paths)
+	if err != nil {
+		return figures.Result{}, err
+	}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Dir = root
 	var out bytes.Buffer
@@ -210,7 +215,9 @@ func measure(ctx context.Context, root string, f figures.Figure) (figures.Result
 			return figures.Result{}, err
 		}
 	}
-	return result(ctx, root, f, text, versions, before, loadavg())
+	r, err := result(ctx, root, f, text, versions, before, loadavg())
+	r.Trees, r.Dirty = trees, dirty
+	return r, err
 }
 
 // readSaved reads a saved run: a go test output file, or a bench/hooks.sh

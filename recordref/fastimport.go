@@ -116,7 +116,10 @@ func putFastImport(ctx context.Context, dir, ref, old string, bodies map[string]
 	stdin.Close()
 	io.Copy(io.Discard, out)
 	if err := cmd.Wait(); err != nil {
-		if strings.Contains(stderr.String(), "Not updating") {
+		// Lost to another writer: the tip no longer in the new commit
+		// ("Not updating"), or the ref moved or locked between fast-import's
+		// read and its locked update ("cannot lock ref"). Put retries both.
+		if msg := stderr.String(); strings.Contains(msg, "Not updating") || strings.Contains(msg, "cannot lock ref") {
 			return "", fmt.Errorf("%w: %s", errLostRace, strings.TrimSpace(stderr.String()))
 		}
 		return fail(err)

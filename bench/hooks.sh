@@ -7,7 +7,10 @@
 #     that starts this binary,
 #   - sessiongate's pre-commit hook alone, and all its hooks
 #     (pre-commit, commit-msg and post-commit run on a commit),
-#   - a no-op pre-commit hook run by lefthook, and by the pre-commit framework,
+#   - three no-op sh hooks (pre-commit, commit-msg, post-commit: the floor of
+#     the three hooks sessiongate installs),
+#   - a no-op pre-commit hook run by lefthook, by husky 9 and by the
+#     pre-commit framework,
 # and each hook process alone as git times it (trace2).
 # Reports medians of wall time and of CPU time. Run by hand, not in CI:
 #
@@ -18,8 +21,11 @@
 # time); TIMER=hyperfine uses hyperfine (apt-get install hyperfine), which
 # also times the hook process alone. lefthook comes from PATH, else
 # `go install github.com/evilmartians/lefthook@latest`, else npm's lefthook
-# package; pre-commit from PATH (Debian package pre-commit). A tool that is
-# missing is skipped with a note.
+# package; husky from PEERS/node_modules/husky (PEERS: a folder where
+# `npm install --ignore-scripts lefthook@2 husky@9` ran; lefthook is taken
+# from there too), else npm's husky package in the work folder; pre-commit
+# from PATH (Debian package pre-commit). A tool that is missing is skipped
+# with a note. The versions of every peer go into the report.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,7 +54,19 @@ say "building sessiongate"
 (cd "$ROOT" && CGO_ENABLED=0 go build -o "$BIN/sessiongate" ./cmd/sessiongate) # as the README installs it
 SG=$BIN/sessiongate
 
+PEERS=${PEERS:-}
 LEFTHOOK=$(command -v lefthook || true)
+if [ -n "$PEERS" ] && ls "$PEERS"/node_modules/lefthook-*/bin/lefthook >/dev/null 2>&1; then
+	LEFTHOOK=$(ls "$PEERS"/node_modules/lefthook-*/bin/lefthook | head -1)
+fi
+HUSKY=
+if [ -n "$PEERS" ] && [ -f "$PEERS/node_modules/husky/husky" ]; then
+	HUSKY=$PEERS/node_modules/husky
+elif command -v npm >/dev/null && (cd "$WORK" && npm install --silent --ignore-scripts --no-audit --no-fund --prefix "$WORK/npm-husky" husky@9) >/dev/null 2>&1; then
+	HUSKY=$WORK/npm-husky/node_modules/husky
+else
+	say "husky unavailable: its row is skipped"
+fi
 if [ -z "$LEFTHOOK" ]; then
 	say "installing lefthook"
 	if GOBIN=$BIN go install github.com/evilmartians/lefthook@latest >/dev/null 2>&1; then
@@ -175,6 +193,12 @@ install_sg() { # binary, folder, install flags...
 mkdir -p "$WORK/hooks-noop-sh"
 printf '#!/bin/sh\nexit 0\n' > "$WORK/hooks-noop-sh/pre-commit"
 chmod +x "$WORK/hooks-noop-sh/pre-commit"
+# Three no-op sh hooks: what any tool's three hooks cost a commit.
+mkdir -p "$WORK/hooks-noop-sh-all"
+for h in pre-commit commit-msg post-commit; do
+	printf '#!/bin/sh\nexit 0\n' > "$WORK/hooks-noop-sh-all/$h"
+	chmod +x "$WORK/hooks-noop-sh-all/$h"
+done
 # Two more floors, to show what a hook that starts a Go program pays
 # before doing anything: a Go program that does nothing (the runtime's
 # start and exit), and this binary doing nothing (`sessiongate version`:
@@ -199,14 +223,28 @@ if [ -n "$LEFTHOOK" ]; then
 	"$LEFTHOOK" install >/dev/null
 	move_hooks "$WORK/hooks-lefthook"
 fi
+if [ -n "$HUSKY" ]; then
+	# husky 9's layout, as `npx husky init` writes it: the hooks folder
+	# (core.hooksPath) is .husky/_, whose scripts source its `h`, which runs
+	# .husky/<hook> with sh -e. The no-op user hook is `true`.
+	mkdir -p "$WORK/husky/_"
+	cp "$HUSKY/husky" "$WORK/husky/_/h"
+	for h in pre-commit commit-msg post-commit; do
+		printf '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n' > "$WORK/husky/_/$h"
+		chmod +x "$WORK/husky/_/$h"
+	done
+	printf 'true\n' > "$WORK/husky/pre-commit"
+	ln -s "$WORK/husky/_" "$WORK/hooks-husky"
+fi
 if [ -n "$PRECOMMIT" ]; then
 	"$PRECOMMIT" install >/dev/null
 	"$PRECOMMIT" install-hooks >/dev/null
 	move_hooks "$WORK/hooks-pre-commit"
 fi
 
-variants=(none noop-sh floor-go floor-sg "${sg_variants[@]}")
+variants=(none noop-sh noop-sh-all floor-go floor-sg "${sg_variants[@]}")
 [ -n "$LEFTHOOK" ] && variants+=(lefthook)
+[ -n "$HUSKY" ] && variants+=(husky)
 [ -n "$PRECOMMIT" ] && variants+=(pre-commit)
 
 prepare() { echo "$RANDOM$RANDOM" >> "$1/bench.txt" && git -C "$1" add bench.txt; }
@@ -363,7 +401,7 @@ push_paired=$(paste "$WORK/sg-pre-push.push" "$WORK/push-none.push" | awk '{prin
 # The report, ready to paste under "## Git hooks" in docs/benchmarks.md.
 {
 	echo "machine: $(nproc) CPU $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "tools: $(git --version), $(go version | cut -d' ' -f3), hyperfine $(hyperfine --version 2>/dev/null | cut -d' ' -f2 || echo -), lefthook $([ -n "$LEFTHOOK" ] && "$LEFTHOOK" version || echo -), $([ -n "$PRECOMMIT" ] && "$PRECOMMIT" --version || echo 'pre-commit -')"
+	echo "tools: $(git --version), $(go version | cut -d' ' -f3), hyperfine $(hyperfine --version 2>/dev/null | cut -d' ' -f2 || echo -), lefthook $([ -n "$LEFTHOOK" ] && "$LEFTHOOK" version || echo -), husky $([ -n "$HUSKY" ] && sed -n 's/.*"version": "\(.*\)".*/\1/p' "$HUSKY/package.json" || echo -), $([ -n "$PRECOMMIT" ] && "$PRECOMMIT" --version || echo 'pre-commit -')"
 	echo "repository: $(git -C "$REPO" ls-files | wc -l) tracked files; database: $("$SG" session list --limit 10000 | tail -n +2 | wc -l) sessions (at most 10,000 counted); $RUNS runs after 3 warm-ups; timer: $TIMER"
 	echo
 	echo "| hooks | median wall ms | added (paired median) | mean | min | max | median CPU ms (user+sys) | CPU over no hooks |"
@@ -386,3 +424,18 @@ push_paired=$(paste "$WORK/sg-pre-push.push" "$WORK/push-none.push" | awk '{prin
 		awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' "$WORK/alone.tsv"
 	fi
 }
+# OUT=DIR keeps the raw results for bench/figures: the per-variant table
+# (variant, median, mean, min, max wall ms, median CPU ms, paired added ms),
+# the per-run wall times, the machine and the versions.
+if [ -n "${OUT:-}" ]; then
+	mkdir -p "$OUT"
+	cp "$results" "$OUT/results.tsv"
+	for v in "${variants[@]}"; do cp "$WORK/$v.wall" "$OUT/$v.wall"; done
+	{
+		echo "files=$(git -C "$REPO" ls-files | wc -l)"
+		echo "git=$(git --version | cut -d' ' -f3)"
+		echo "lefthook=$([ -n "$LEFTHOOK" ] && "$LEFTHOOK" version || echo -)"
+		echo "husky=$([ -n "$HUSKY" ] && sed -n 's/.*"version": "\(.*\)".*/\1/p' "$HUSKY/package.json" || echo -)"
+		echo "pre-commit=$([ -n "$PRECOMMIT" ] && "$PRECOMMIT" --version | cut -d' ' -f2 || echo -)"
+	} > "$OUT/versions.env"
+fi

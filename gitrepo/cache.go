@@ -12,9 +12,12 @@ import (
 // most of a cheap gate's cost) once and the Repo shared between requests,
 // as a Repo is safe for concurrent use. A worktree that fails to open is
 // not remembered, so one that appears later is found then.
-func CachedOpen() func(ctx context.Context, worktree string) (session.Repo, error) {
+func CachedOpen(opened ...*Repo) func(ctx context.Context, worktree string) (session.Repo, error) {
 	var mu sync.Mutex
 	cache := map[string]*Repo{}
+	for _, r := range opened { // already open: found by their roots
+		cache[r.Root()] = r
+	}
 	return func(ctx context.Context, worktree string) (session.Repo, error) {
 		mu.Lock()
 		r, ok := cache[worktree]

@@ -51,7 +51,8 @@ type Repo struct {
 	mu   sync.Mutex // guards repo and every go-git read through it
 	repo *filesystem.Storage
 
-	headCache headCache // Head's file reads (head_cache.go)
+	headCache   headCache   // Head's file reads (head_cache.go)
+	stagedCache stagedCache // StagedProtected's git answers (staged_cache.go)
 }
 
 // Open finds the repository containing dir with one `git rev-parse` call.
@@ -458,14 +459,25 @@ func (r *Repo) VerifyStart(ctx context.Context, commit, head string) (string, er
 // differs from HEAD, the hex sha256 of its staged content, or "" for a
 // staged deletion. It honours GIT_INDEX_FILE, so inside pre-commit it sees
 // exactly what the commit records.
-func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (map[string]string, error) {
-	out := map[string]string{}
+func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (out map[string]string, err error) {
+	out = map[string]string{}
 	if len(patterns) == 0 {
 		return out, nil
 	}
 	if fast, ok := r.stagedProtectedFromIndex(patterns); ok {
 		return fast, nil
 	}
+	head, _, _ := r.Head(ctx)
+	cached, key, ok := r.stagedCached(patterns, head)
+	if ok {
+		return cached, nil
+	}
+	defer func() {
+		if out != nil {
+			after, _, _ := r.Head(ctx)
+			r.stagedStore(key, after, out)
+		}
+	}()
 	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--"}
 	for _, p := range patterns {
 		args = append(args, ":(glob,icase)"+p)

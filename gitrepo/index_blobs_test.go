@@ -1,6 +1,9 @@
 package gitrepo
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +27,7 @@ func TestIndexBlobs(t *testing.T) {
 			gittest.Git(t, dir, "add", "-A")
 			gittest.Git(t, dir, "update-index", "--index-version", version)
 			want := map[string]string{"sessiongate.yaml": "sessiongate.yaml", ".claude/settings.json": ".claude/settings.json", "deep/x/y/zz.txt": "deep/x/y/zz.txt", "absent.md": "absent.md"}
-			got, ok := indexBlobs(filepath.Join(dir, ".git", "index"), want)
+			got, _, ok := indexBlobs(filepath.Join(dir, ".git", "index"), want)
 			if !ok {
 				t.Fatal("index not read")
 			}
@@ -44,9 +47,94 @@ func TestIndexBlobs(t *testing.T) {
 			// Another case of a wanted path: ask git.
 			os.WriteFile(filepath.Join(dir, "Absent.md"), []byte("b\n"), 0o644)
 			gittest.Git(t, dir, "add", "Absent.md")
-			if _, ok := indexBlobs(filepath.Join(dir, ".git", "index"), want); ok {
+			if _, _, ok := indexBlobs(filepath.Join(dir, ".git", "index"), want); ok {
 				t.Error("a wanted path in another case was answered from the index")
 			}
 		})
+	}
+}
+
+// TestStagedFromIndexWithGlobs: with a glob among the protected patterns
+// the index answers (no git process) only when every file under the
+// glob's folder is the same in the index and the work tree; then every
+// staged change git reports is already in the work tree, where the
+// protected-file check hashes it. Each state a lazy agent could leave is
+// compared with git.
+func TestStagedFromIndexWithGlobs(t *testing.T) {
+	gittest.Require(t)
+	patterns := []string{"sessiongate.yaml", ".github/hooks/*.json"}
+	cases := []struct {
+		name    string
+		do      func(t *testing.T, root string)
+		fromIdx bool // the index may answer
+	}{
+		{"clean", func(*testing.T, string) {}, true},
+		{"new hook file, not staged", func(t *testing.T, root string) { write(t, root, ".github/hooks/b.json", "{}\n") }, false},
+		{"new hook file, staged", func(t *testing.T, root string) {
+			write(t, root, ".github/hooks/b.json", "{}\n")
+			gittest.Git(t, root, "add", ".github/hooks/b.json")
+		}, true},
+		{"hook edited, staged, then the work tree put back", func(t *testing.T, root string) {
+			write(t, root, ".github/hooks/a.json", "{\"off\":true}\n")
+			gittest.Git(t, root, "add", ".github/hooks/a.json")
+			write(t, root, ".github/hooks/a.json", "{}\n")
+		}, false},
+		{"hook deleted from the index only", func(t *testing.T, root string) {
+			gittest.Git(t, root, "rm", "-q", "--cached", ".github/hooks/a.json")
+		}, false},
+		{"hook folder in another case", func(t *testing.T, root string) {
+			write(t, root, ".github/Hooks/c.json", "{}\n")
+			gittest.Git(t, root, "add", ".github/Hooks/c.json")
+		}, false},
+		{"a link under the hook folder", func(t *testing.T, root string) {
+			if err := os.Symlink("a.json", filepath.Join(root, ".github/hooks/l.json")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"unprotected file staged", func(t *testing.T, root string) {
+			write(t, root, "code.go", "package y\n")
+			gittest.Git(t, root, "add", "code.go")
+		}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := gittest.New(t, map[string]string{"sessiongate.yaml": "protect: true\n", ".github/hooks/a.json": "{}\n", "code.go": "package x\n"})
+			c.do(t, root)
+			r := &Repo{root: root, commonDir: filepath.Join(root, ".git"), gitDir: filepath.Join(root, ".git")}
+			r.SetIndexFile(filepath.Join(root, ".git", "index"))
+			_, ok := r.stagedProtectedFromIndex(patterns)
+			if ok != c.fromIdx {
+				t.Errorf("answered from the index: %v, want %v", ok, c.fromIdx)
+			}
+			if !ok {
+				return
+			}
+			git, err := (&Repo{root: root, commonDir: r.commonDir, gitDir: r.gitDir}).StagedProtected(context.Background(), patterns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for p, sha := range git {
+				b, err := os.ReadFile(filepath.Join(root, p))
+				got := ""
+				if err == nil {
+					sum := sha256.Sum256(b)
+					got = hex.EncodeToString(sum[:])
+				}
+				if got != sha {
+					t.Errorf("%s staged as %q but the work tree has %q: the index answer hid a staged change", p, sha, got)
+				}
+			}
+		})
+	}
+}
+
+func write(t *testing.T, root, rel, body string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,15 +1,11 @@
 package recordref
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -24,9 +20,10 @@ type Record struct {
 // to other writers (worktrees of the same clone write the same ref).
 const casAttempts = 64
 
-// Put writes records to ref in one commit on top of the ref's tip and
-// moves the ref with update-ref's compare-and-swap; when another writer
-// moved it first, Put rebuilds on the new tip and tries again. It returns
+// Put writes records to ref in one commit on top of the ref's tip with one
+// `git fast-import` (putFastImport), which moves the ref only when the new
+// commit contains its tip; when another writer moved it first, Put
+// rebuilds on the new tip and tries again. It returns
 // the new commit. A record already on the ref with the same bytes is not
 // written again (Put of an unchanged record makes no commit).
 func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
@@ -47,27 +44,52 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 		}
 		paths[i] = p
 	}
-	oids, err := hashObjects(ctx, dir, recs)
-	if err != nil {
-		return "", err
-	}
-	blobs := make(map[string]string, len(recs))
+	bodies := make(map[string][]byte, len(recs))
 	ids := make([]string, 0, len(recs))
 	for i, r := range recs {
-		if _, dup := blobs[paths[i]]; !dup {
+		if _, dup := bodies[paths[i]]; !dup {
 			ids = append(ids, r.SessionID)
 		}
-		blobs[paths[i]] = oids[i]
+		bodies[paths[i]] = r.Body // the last of a session's records wins
 	}
 	sort.Strings(ids)
 	msg := fmt.Sprintf("sessiongate records: %d session(s)\n\n%s\n", len(ids), strings.Join(ids, "\n"))
-	return putBlobs(ctx, dir, ref, blobs, msg)
+	var lastErr error
+	for attempt := 0; attempt < casAttempts; attempt++ {
+		if attempt > 0 {
+			backoff(ctx, attempt)
+		}
+		old, err := putTip(ctx, dir, ref)
+		if err != nil {
+			return "", err
+		}
+		commit, err := putFastImport(ctx, dir, ref, old, bodies, msg)
+		if errors.Is(err, errLostRace) {
+			lastErr = err
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("write records: %w", err)
+		}
+		return commit, nil
+	}
+	return "", fmt.Errorf("write records to %s: lost the compare-and-swap %d times to other writers: %w", ref, casAttempts, lastErr)
 }
 
-// putBlobs sets each path of blobs on ref's tree in one commit, moved with
-// update-ref's compare-and-swap, rebuilt on the new tip when another writer
-// moved it first. An unchanged tree makes no commit.
+// putBlobs sets each path of blobs (path -> blob id) on ref's tree in one
+// commit made by commit-tree, moved with update-ref's compare-and-swap and
+// rebuilt on the new tip when another writer moved it first. Actor records
+// and acceptances go this way (acceptances may be signed, which fast-import
+// cannot do); Put's batches go through fast-import. An unchanged tree makes
+// no commit.
 func putBlobs(ctx context.Context, dir, ref string, blobs map[string]string, msg string) (string, error) {
+	return commitBlobs(ctx, dir, ref, blobs, msg, false)
+}
+
+// commitBlobs is putBlobs with sign: the commit is made with git's own
+// signing (commit-tree -S: the user's gpg or ssh key, gpg.format,
+// user.signingkey).
+func commitBlobs(ctx context.Context, dir, ref string, blobs map[string]string, msg string, sign bool) (string, error) {
 	var lastErr error
 	for attempt := 0; attempt < casAttempts; attempt++ {
 		if attempt > 0 {
@@ -89,6 +111,9 @@ func putBlobs(ctx context.Context, dir, ref string, blobs map[string]string, msg
 			return old, nil
 		}
 		args := []string{"commit-tree", tree, "-m", msg}
+		if sign {
+			args = append(args, "-S")
+		}
 		if old != "" {
 			args = append(args, "-p", old)
 		}
@@ -125,44 +150,4 @@ func backoff(ctx context.Context, attempt int) {
 	case <-ctx.Done():
 	case <-t.C:
 	}
-}
-
-// hashObjects writes the records' bodies as blobs and returns their ids in
-// order: one git process for the whole batch (bodies go through files in a
-// temporary folder, which --stdin-paths needs), or --stdin for one record.
-func hashObjects(ctx context.Context, dir string, recs []Record) ([]string, error) {
-	if len(recs) == 1 {
-		out, err := git(ctx, dir, recs[0].Body, nil, "hash-object", "-w", "--stdin")
-		if err != nil {
-			return nil, fmt.Errorf("write record %s: %w", recs[0].SessionID, err)
-		}
-		return []string{strings.TrimSpace(out)}, nil
-	}
-	tmp, err := os.MkdirTemp("", "sessiongate-records-")
-	if err != nil {
-		return nil, fmt.Errorf("write records: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	// git reads --stdin-paths from the repository's top, not from here: a
-	// relative TMPDIR must be made absolute.
-	if tmp, err = filepath.Abs(tmp); err != nil {
-		return nil, fmt.Errorf("write records: %w", err)
-	}
-	var list bytes.Buffer
-	for i, r := range recs {
-		f := filepath.Join(tmp, strconv.Itoa(i))
-		if err := os.WriteFile(f, r.Body, 0o600); err != nil {
-			return nil, fmt.Errorf("write record %s: %w", r.SessionID, err)
-		}
-		list.WriteString(f + "\n")
-	}
-	out, err := git(ctx, dir, list.Bytes(), nil, "hash-object", "-w", "--no-filters", "--stdin-paths")
-	if err != nil {
-		return nil, fmt.Errorf("write records: %w", err)
-	}
-	oids := strings.Fields(out)
-	if len(oids) != len(recs) {
-		return nil, fmt.Errorf("write records: git hash-object gave %d ids for %d records", len(oids), len(recs))
-	}
-	return oids, nil
 }

@@ -138,7 +138,15 @@ func (a *app) sessionEngine(ctx context.Context) (*session.Engine, error) {
 	}
 	ec := cfg.Engine()
 	ec.Version = versionString()
-	a.engine = session.NewEngine(db, ec, openRepo)
+	// One process runs one command: a worktree the engine opens several
+	// times (reconcile, the protected-file check, the gate) is found once.
+	// The repository around the working directory, when the command
+	// opened it, is the first.
+	var opened []*gitrepo.Repo
+	if a.repo != nil {
+		opened = append(opened, a.repo)
+	}
+	a.engine = session.NewEngine(db, ec, gitrepo.CachedOpen(opened...))
 	// Long command gates show their progress when stderr is a terminal.
 	if p := termprogress.For(a.stderr); p != nil {
 		a.engine.Progress = p

@@ -1,0 +1,119 @@
+package figures
+
+import "fmt"
+
+// mcpPaths is the code under the MCP figures: the engine, the store, the
+// git adapter, the MCP server, the peer and the benchmark.
+var mcpPaths = []string{"session", "store", "gitrepo", "protocolspec", "server/mcpserver", "bench/mcppeer", "go.sum"}
+
+// hookPaths is the code a commit's hooks run.
+var hookPaths = []string{"cmd/sessiongate", "hooks", "session", "store", "gitrepo", "policy", "recordref", "snapshot", "config", "bench/hooks.sh", "bench/seed.go", "go.sum"}
+
+func get(m Metrics, bench, unit string) float64 { return m[bench][unit] }
+
+func hooksSummary(m Metrics) string {
+	sg := get(m, "sg-all", "added-ms")
+	base := get(m, "noop-sh-all", "added-ms")
+	s := fmt.Sprintf("sessiongate's 3 hooks +%.1f ms (three no-op sh hooks +%.1f)", sg, base)
+	for _, p := range []string{"lefthook", "husky", "pre-commit"} {
+		if a, ok := m[p]["added-ms"]; ok && sg > 0 {
+			s += fmt.Sprintf("; %s +%.1f = %.2fx", p, a, a/sg)
+		}
+	}
+	if c, n := get(m, "sg-all", "cpu-ms"), get(m, "none", "cpu-ms"); c > 0 {
+		s += fmt.Sprintf("; CPU over no hooks: sessiongate +%.0f ms", c-n)
+		for _, p := range []string{"lefthook", "husky", "pre-commit"} {
+			if pc, ok := m[p]["cpu-ms"]; ok {
+				s += fmt.Sprintf(", %s +%.0f (%.2fx)", p, pc-n, (pc-n)/(c-n))
+			}
+		}
+	}
+	return s
+}
+
+// All is every figure bench/figures owns, in the order the docs list them.
+var All = []Figure{
+	{
+		Name: "mcp-stdio", Title: "MCP validate_gate over stdio",
+		Command: "go test ./bench/mcppeer -run '^$' -bench StdioVsPeer -benchtime 5x",
+		Peer:    "a trivial tool on a minimal go-sdk server (bench/mcppeer), and a trivial tool on sessiongate's own server",
+		Goal:    "validate_gate at most 2x the peer's trivial tool",
+		Paths:   mcpPaths,
+		Summary: func(m Metrics) string {
+			b := "BenchmarkStdioVsPeer"
+			return fmt.Sprintf("validate_gate %.0f calls/s, %.0f cpu-µs/call: %.2fx the peer's CPU per call, %.2fx by calls/s; sessiongate's ping %.2fx the peer",
+				get(m, b, "validate_gate-calls/s"), get(m, b, "validate_gate-cpu-µs/call"),
+				1/get(m, b, "validate_gate/peer_ping-cpu-x"), 1/get(m, b, "validate_gate/peer_ping-x"), 1/get(m, b, "sg_ping/peer_ping-cpu-x"))
+		},
+	},
+	{
+		Name: "mcp-http", Title: "MCP validate_gate over HTTP, 1-8 clients",
+		Command: "go test ./bench/mcppeer -run '^$' -bench HTTPVsPeer -benchtime 5x",
+		Peer:    "a trivial tool on a minimal go-sdk server's streamable HTTP handler (stateless, JSON), same clients",
+		Goal:    "validate_gate at most 2x the peer; calls/s grow with clients",
+		Paths:   append([]string{"server"}, mcpPaths...),
+		Summary: func(m Metrics) string {
+			s := ""
+			for _, c := range []string{"1", "2", "4", "8"} {
+				b := "BenchmarkHTTPVsPeer/clients=" + c
+				if _, ok := m[b]; !ok {
+					continue
+				}
+				if s != "" {
+					s += "; "
+				}
+				s += fmt.Sprintf("%s client(s): %.0f calls/s, %.2fx the peer (CPU %.2fx)", c,
+					get(m, b, "validate_gate-calls/s"), 1/get(m, b, "validate_gate/peer_ping-x"), 1/get(m, b, "validate_gate/peer_ping-cpu-x"))
+			}
+			return s
+		},
+	},
+	{
+		Name: "parser", Title: "Protocol parser (18.7 KB fixture)",
+		Command: "go test ./protocolspec -run '^$' -bench ParseVsGoldmark -benchtime 1000x -count 1",
+		Peer:    "goldmark's bare parse of the same bytes, alternated iteration by iteration",
+		Goal:    "at most 2 ms and 1.5x goldmark",
+		Paths:   []string{"protocolspec", "go.sum"},
+		Summary: func(m Metrics) string {
+			b := "BenchmarkParseVsGoldmark"
+			return fmt.Sprintf("%.2f ms against goldmark's %.2f ms: %.2fx", get(m, b, "parse-ms"), get(m, b, "goldmark-ms"), get(m, b, "ratio"))
+		},
+	},
+	{
+		Name: "records", Title: "One record onto the records ref at 10,000",
+		Command: "go test ./recordref -run '^$' -bench PutVsNotes -benchtime 60x",
+		Peer:    "`git notes add` onto a notes ref of 10,000 notes, alternated",
+		Goal:    "at most 1.5x git notes add",
+		Paths:   []string{"recordref", "go.sum"},
+		Summary: func(m Metrics) string {
+			b := "BenchmarkPutVsNotes"
+			return fmt.Sprintf("%.1f ms against %.1f ms: %.2fx (median of paired ratios)", get(m, b, "put-ms"), get(m, b, "notes-ms"), get(m, b, "put/notes-x"))
+		},
+	},
+	{
+		Name: "hooks-5k", Title: "Hooks per commit, 5,000 files",
+		Command: "RUNS=25 FILES=5000 PEERS=DIR OUT=DIR bash bench/hooks.sh",
+		Peer:    "lefthook 2, husky 9, the pre-commit framework (no-op hooks) and three no-op sh hooks, interleaved",
+		Goal:    "every hook a commit runs adds at most 15 ms; 5x less than lefthook",
+		Paths:   hookPaths,
+		Summary: hooksSummary,
+	},
+	{
+		Name: "hooks-20k", Title: "Hooks per commit, 20,000 files",
+		Command: "RUNS=25 FILES=20000 PEERS=DIR OUT=DIR bash bench/hooks.sh",
+		Peer:    "lefthook 2, husky 9, the pre-commit framework (no-op hooks) and three no-op sh hooks, interleaved",
+		Goal:    "every hook a commit runs adds at most 15 ms; 5x less than lefthook",
+		Paths:   hookPaths,
+		Summary: hooksSummary,
+	},
+}
+
+// ByName finds a figure.
+func ByName(name string) (Figure, bool) {
+	for _, f := range All {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Figure{}, false
+}

@@ -60,6 +60,16 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 		blobs[paths[i]] = oids[i]
 	}
 	sort.Strings(ids)
+	msg := fmt.Sprintf("sessiongate records: %d session(s)\n\n%s\n", len(ids), strings.Join(ids, "\n"))
+	return commitBlobs(ctx, dir, ref, blobs, msg, false)
+}
+
+// commitBlobs sets paths to blobs in one commit on top of ref's tip and
+// moves ref by compare-and-swap, rebuilding on a new tip when another
+// writer moved it first. sign makes the commit with git's own signing
+// (commit-tree -S: the user's gpg or ssh key, gpg.format, user.signingkey).
+// A tree that does not change makes no commit.
+func commitBlobs(ctx context.Context, dir, ref string, blobs map[string]string, msg string, sign bool) (string, error) {
 	var lastErr error
 	for attempt := 0; attempt < casAttempts; attempt++ {
 		if attempt > 0 {
@@ -80,8 +90,10 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 		if tree == base {
 			return old, nil
 		}
-		msg := fmt.Sprintf("sessiongate records: %d session(s)\n\n%s\n", len(ids), strings.Join(ids, "\n"))
 		args := []string{"commit-tree", tree, "-m", msg}
+		if sign {
+			args = append(args, "-S")
+		}
 		if old != "" {
 			args = append(args, "-p", old)
 		}

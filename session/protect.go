@@ -222,12 +222,18 @@ type ProtectedChange struct {
 	SHA256  string   `json:"sha256"`           // content now ("" absent)
 	Trusted []string `json:"trusted"`          // accepted contents ("" absent)
 	Staged  bool     `json:"staged,omitempty"` // the change is the one staged for commit
+	// Unbacked: the content is accepted only by a database row that no
+	// acceptance in git (nor HEAD) backs, as an agent's INSERT would be.
+	Unbacked bool `json:"unbacked,omitempty"`
 }
 
 func (c ProtectedChange) String() string {
 	where := ""
 	if c.Staged {
 		where = " (staged)"
+	}
+	if c.Unbacked {
+		return fmt.Sprintf("%s%s (sha256 %s) is accepted only in the local database: no acceptance on the records ref backs it (written into the database by hand, or accepted before acceptances travelled in git)", c.Path, where, shortSHA(c.SHA256))
 	}
 	switch {
 	case c.SHA256 == "":
@@ -364,6 +370,23 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 		if err != nil {
 			return nil, err
 		}
+		// What HEAD does not hold is trusted as found; git must back it
+		// like any acceptance (backTrust), so it is written there first.
+		head, err := repo.CommittedSHA256(ctx, slices.Sorted(maps.Keys(state)))
+		if err != nil {
+			return nil, fmt.Errorf("read the committed protected files: %w", err)
+		}
+		var found []AcceptedFile
+		for _, p := range slices.Sorted(maps.Keys(state)) {
+			if state[p] != "" && head[p] != state[p] {
+				found = append(found, AcceptedFile{Path: p, SHA256: state[p]})
+			}
+		}
+		if len(found) > 0 {
+			if err := e.putAcceptance(ctx, repo, found, "", "first use: files not yet committed, trusted as found", "first use", "", false); err != nil {
+				return nil, err
+			}
+		}
 		if err := e.trustFirstUse(ctx, repo, state); err != nil {
 			return nil, err
 		}
@@ -371,7 +394,7 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 			return nil, err
 		}
 	}
-	return currentChanges(ctx, repo, patterns, trusted)
+	return e.currentChanges(ctx, repo, patterns, trusted)
 }
 
 // committedState is what first use trusts: for every protected file HEAD
@@ -419,8 +442,10 @@ func (e *Engine) trustedContents(ctx context.Context, repo Repo) (map[string][]s
 // currentChanges lists the protected files whose content in the work tree
 // or in the index (a staged change, when the repository can tell) is not
 // accepted.
-func currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string) ([]ProtectedChange, error) {
-	changes := diffProtected(protectedState(repo.Root(), patterns, trusted), trusted)
+// A content accepted only by a database row that git does not back is not
+// accepted (backTrust).
+func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string) ([]ProtectedChange, error) {
+	state := protectedState(repo.Root(), patterns, trusted)
 	pats := slices.Clone(patterns)
 	for p := range trusted {
 		pats = append(pats, p)
@@ -429,10 +454,20 @@ func currentChanges(ctx context.Context, repo Repo, patterns []string, trusted m
 	if err != nil {
 		return nil, fmt.Errorf("read staged protected files: %w", err)
 	}
+	trusted, dropped, err := e.backTrust(ctx, repo, []map[string]string{state, staged}, trusted)
+	if err != nil {
+		return nil, err
+	}
+	changes := diffProtected(state, trusted)
 	for _, c := range diffProtected(staged, trusted) {
 		if !slices.ContainsFunc(changes, func(x ProtectedChange) bool { return x.Path == c.Path && x.SHA256 == c.SHA256 }) {
 			c.Staged = true
 			changes = append(changes, c)
+		}
+	}
+	for i := range changes {
+		if sha, ok := dropped[changes[i].Path]; ok && sha == changes[i].SHA256 {
+			changes[i].Unbacked = true
 		}
 	}
 	return changes, nil
@@ -572,6 +607,12 @@ type AcceptRequest struct {
 	Who    string // "Name <email> (user)"
 	Reason string
 	Via    string // "terminal" or "non-interactive (--yes)"
+	// Sign signs the acceptance's commit on the records ref with the
+	// person's git signing key: what verify takes as proof in CI.
+	Sign bool
+	// SignedCommit is the signed commit of the work that vouched for the
+	// files (--signed-commit), recorded in the acceptance.
+	SignedCommit string
 }
 
 // AcceptProtected records the current content of every changed protected
@@ -587,6 +628,15 @@ func (e *Engine) AcceptProtected(ctx context.Context, req AcceptRequest) ([]Prot
 	changes, err := e.ProtectedChanges(ctx, req.Repo)
 	if err != nil || len(changes) == 0 {
 		return nil, err
+	}
+	// Git first: a database row without its acceptance in git trusts
+	// nothing, so a failed write must leave no row.
+	files := make([]AcceptedFile, len(changes))
+	for i, c := range changes {
+		files[i] = AcceptedFile{Path: c.Path, SHA256: c.SHA256}
+	}
+	if err := e.putAcceptance(ctx, req.Repo, files, req.Who, reason, req.Via, req.SignedCommit, req.Sign); err != nil {
+		return nil, fmt.Errorf("record acceptance: %w", err)
 	}
 	err = e.Store.Update(ctx, func(w Writer) error {
 		r, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
@@ -644,7 +694,7 @@ func (e *Engine) sessionProtected(ctx context.Context, s *Session, repo Repo) (w
 	if err != nil || len(patterns) == 0 || len(trusted) == 0 {
 		return "", nil, err
 	}
-	changes, err := currentChanges(ctx, repo, patterns, trusted)
+	changes, err := e.currentChanges(ctx, repo, patterns, trusted)
 	if err != nil || len(changes) == 0 {
 		return "", nil, err
 	}

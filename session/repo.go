@@ -62,6 +62,7 @@ type Repo interface {
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	IdentityRepo
 	RecordRefWriter
+	AcceptanceRepo
 }
 
 // Config is the part of the configuration the engine uses.

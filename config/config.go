@@ -122,6 +122,11 @@ type Verify struct {
 	Violations string `yaml:"violations"`
 	// RequireSigned makes verify check every commit's signature.
 	RequireSigned bool `yaml:"require_signed"`
+	// AllowedSigners is a repository path of an ssh allowed-signers file
+	// (ssh-keygen ALLOWED SIGNERS) that verify reads as committed at the
+	// range's base to check signed acceptances (docs/security.md); ""
+	// leaves it to git's gpg.ssh.allowedSignersFile.
+	AllowedSigners string `yaml:"allowed_signers"`
 }
 
 // Hooks says which phase gates run at which git hook.

@@ -145,7 +145,14 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		return nil, err
 	}
 	records := map[string]*recordCheck{}
-	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs}
+	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip}
+	if src.ref == "" {
+		// In-tree records: acceptances are on the default records ref all the same.
+		if trust.recordsTip, err = recordref.Tip(ctx, repo.Root(), session.DefaultRecordsRef); err != nil {
+			return nil, err
+		}
+	}
+	defer trust.close()
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
 		ids := c.Trailers[TrailerSession]
@@ -246,8 +253,12 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		rc = src.load(ctx, cr.SessionID)
 		cache[cr.SessionID] = rc
 		for _, sha := range rc.protocols {
-			if p := trust.check(ctx, sha); p != "" {
+			p, note := trust.check(ctx, sha)
+			if p != "" {
 				rc.problems = append(rc.problems, rc.path+": "+p)
+			}
+			if note != "" {
+				rc.notes = append(rc.notes, note)
 			}
 		}
 	}

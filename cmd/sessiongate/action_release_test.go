@@ -34,6 +34,54 @@ func TestActionInstallsRelease(t *testing.T) {
 			t.Skipf("%s not found: the action's install step needs it", p)
 		}
 	}
+	srv, bin := newReleaseHost(t)
+	plat := runtime.GOOS + "_" + runtime.GOARCH
+	cases := []struct {
+		name, version, ref, releases string
+		code                         int
+		want                         string
+		installed                    bool
+	}{
+		{"pinned at a tag: that release, checksum matches", "latest", "v1.2.3", "", 0, `installed sessiongate v1\.2\.3 from .*/download/v1\.2\.3/sessiongate_1\.2\.3_` + plat, true},
+		{"a version by name, archive named with its v, flat", "v1.2.4", "main", "", 0, `installed sessiongate v1\.2\.4 .*sessiongate_v1\.2\.4_`, true},
+		{"not pinned: the newest release (releases/latest)", "latest", "main", "", 0, `installed sessiongate v1\.2\.3 `, true},
+		{"checksum mismatch: the step fails, nothing installed", "v1.2.5", "main", "", 1, `sha256 [0-9a-f]{64} does not match checksums\.txt`, false},
+		{"a version by name that was never released", "v9.9.9", "main", "", 1, `no release v9\.9\.9 at`, false},
+		{"no release at all: build from source", "latest", "main", "/nowhere", 0, `building the action's source`, false},
+		{"source", "source", "v1.2.3", "", 0, `building the action's source`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			temp := t.TempDir()
+			vals := map[string]string{"github.action_ref": c.ref, "runner.temp": temp}
+			inputs := map[string]string{"version": c.version, "releases-url": srv.URL + "/releases" + c.releases}
+			code, out := replayActionSteps(t, t.TempDir(), nil, vals, inputs, map[string]bool{"release": true})
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("install step: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+			got, err := os.ReadFile(filepath.Join(temp, "sessiongate-bin", "sessiongate"))
+			switch {
+			case c.installed && (err != nil || !bytes.Equal(got, bin)):
+				t.Fatalf("the installed binary is not the release's: %v", err)
+			case !c.installed && err == nil:
+				t.Fatalf("a binary was installed:\n%s", out)
+			}
+			if c.installed {
+				if v, err := exec.Command(filepath.Join(temp, "sessiongate-bin", "sessiongate"), "--version").CombinedOutput(); err != nil {
+					t.Fatalf("the installed binary does not run: %v\n%s", err, v)
+				}
+			}
+		})
+	}
+}
+
+// newReleaseHost serves releases as GitHub does (releases/latest redirects
+// to the newest tag; releases/download/<tag>/<file>) from a folder: v1.2.3
+// (the binary in a folder of the archive), v1.2.4 (flat, the archive named
+// with the tag's v) and v1.2.5 (checksums.txt lists a wrong sha256), each
+// holding this test's sessiongate binary, whose bytes it returns.
+func newReleaseHost(t *testing.T) (*httptest.Server, []byte) {
+	t.Helper()
 	bin, err := os.ReadFile(realBinary(t))
 	if err != nil {
 		t.Fatal(err)
@@ -93,43 +141,6 @@ func TestActionInstallsRelease(t *testing.T) {
 	mux.HandleFunc("/releases/tag/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "release page") })
 	mux.Handle("/releases/download/", http.StripPrefix("/releases/", http.FileServer(http.Dir(host))))
 	srv := httptest.NewServer(mux)
-	defer srv.Close()
-
-	cases := []struct {
-		name, version, ref, releases string
-		code                         int
-		want                         string
-		installed                    bool
-	}{
-		{"pinned at a tag: that release, checksum matches", "latest", "v1.2.3", "", 0, `installed sessiongate v1\.2\.3 from .*/download/v1\.2\.3/sessiongate_1\.2\.3_` + plat, true},
-		{"a version by name, archive named with its v, flat", "v1.2.4", "main", "", 0, `installed sessiongate v1\.2\.4 .*sessiongate_v1\.2\.4_`, true},
-		{"not pinned: the newest release (releases/latest)", "latest", "main", "", 0, `installed sessiongate v1\.2\.3 `, true},
-		{"checksum mismatch: the step fails, nothing installed", "v1.2.5", "main", "", 1, `sha256 [0-9a-f]{64} does not match checksums\.txt`, false},
-		{"a version by name that was never released", "v9.9.9", "main", "", 1, `no release v9\.9\.9 at`, false},
-		{"no release at all: build from source", "latest", "main", "/nowhere", 0, `building the action's source`, false},
-		{"source", "source", "v1.2.3", "", 0, `building the action's source`, false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			temp := t.TempDir()
-			vals := map[string]string{"github.action_ref": c.ref, "runner.temp": temp}
-			inputs := map[string]string{"version": c.version, "releases-url": srv.URL + "/releases" + c.releases}
-			code, out := replayActionSteps(t, t.TempDir(), nil, vals, inputs, map[string]bool{"release": true})
-			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
-				t.Fatalf("install step: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
-			}
-			got, err := os.ReadFile(filepath.Join(temp, "sessiongate-bin", "sessiongate"))
-			switch {
-			case c.installed && (err != nil || !bytes.Equal(got, bin)):
-				t.Fatalf("the installed binary is not the release's: %v", err)
-			case !c.installed && err == nil:
-				t.Fatalf("a binary was installed:\n%s", out)
-			}
-			if c.installed {
-				if v, err := exec.Command(filepath.Join(temp, "sessiongate-bin", "sessiongate"), "--version").CombinedOutput(); err != nil {
-					t.Fatalf("the installed binary does not run: %v\n%s", err, v)
-				}
-			}
-		})
-	}
+	t.Cleanup(srv.Close)
+	return srv, bin
 }

@@ -83,6 +83,7 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 	mr := func(iid, head string, extra ...string) []string {
 		return append([]string{"CI_PIPELINE_SOURCE=merge_request_event", "CI_MERGE_REQUEST_IID=" + iid, "CI_MERGE_REQUEST_DIFF_BASE_SHA=" + w.main,
 			"CI_COMMIT_BEFORE_SHA=" + zero40, "CI_COMMIT_REF_NAME=" + head, "CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main",
+			"CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=" + head, // the records of its sessions say the branch: checked against it
 			"CI_MERGE_REQUEST_SOURCE_PROJECT_URL=file://" + w.remote, "CI_MERGE_REQUEST_SOURCE_PROJECT_ID=1"}, extra...)
 	}
 	push := func(branch, before, sha string) []string {

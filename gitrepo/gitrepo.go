@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -524,6 +525,42 @@ func (r *Repo) CommittedSHA256(ctx context.Context, paths []string) (map[string]
 	}
 	out := make(map[string]string, len(paths))
 	if len(paths) == 0 {
+		return out, nil
+	}
+	// In process first: the protection check runs this in every hook.
+	err = r.withGoGit(ctx, func(repo *filesystem.Storage) error {
+		c, err := object.GetCommit(repo, plumbing.NewHash(head))
+		if err != nil {
+			return err
+		}
+		tree, err := c.Tree()
+		if err != nil {
+			return err
+		}
+		for _, p := range paths {
+			f, err := tree.File(p)
+			if err != nil {
+				if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
+					out[p] = ""
+					continue
+				}
+				return err
+			}
+			rd, err := f.Reader()
+			if err != nil {
+				return err
+			}
+			h := sha256.New()
+			_, err = io.Copy(h, rd)
+			rd.Close()
+			if err != nil {
+				return err
+			}
+			out[p] = hex.EncodeToString(h.Sum(nil))
+		}
+		return nil
+	})
+	if err == nil {
 		return out, nil
 	}
 	var in strings.Builder

@@ -127,6 +127,15 @@ func (e *Engine) backTrust(ctx context.Context, repo Repo, current []map[string]
 		if head == nil && shas[""] {
 			delete(shas, "") // unborn: nothing committed, absent is as committed
 		}
+		// A file HEAD lacks, trusted by first use as found: what deleting
+		// the database would trust again, so git has nothing to add.
+		if head[p] == "" {
+			for sha := range shas {
+				if slices.Contains(trusted[p], firstUseMark+sha) {
+					delete(shas, sha)
+				}
+			}
+		}
 		if len(shas) == 0 {
 			delete(need, p)
 		}

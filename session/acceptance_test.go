@@ -48,6 +48,16 @@ func TestAcceptanceBackedByGit(t *testing.T) {
 			accept(t, e)
 			gittest.Git(t, e.root, "update-ref", "-d", session.DefaultRecordsRef)
 		}, "accepted only in the local database"},
+		{"an uncommitted hook config trusted by first use (install before the first commit)", func(t *testing.T, e *env) {
+			// first use ran before the file existed; a new first use (the
+			// database deleted) trusts it as found, and git has nothing to add.
+			insertRow(t, e, ".mcp.json", "{}\n", session.TrustFirstUse)
+			gittest.Write(t, e.root, ".mcp.json", "{}\n")
+		}, ""},
+		{"an uncommitted hook config with an accept row git does not back", func(t *testing.T, e *env) {
+			insertRow(t, e, ".mcp.json", "{}\n", session.TrustAccept)
+			gittest.Write(t, e.root, ".mcp.json", "{}\n")
+		}, "accepted only in the local database"},
 		{"staged weakened protocol with an inserted row, work tree restored", func(t *testing.T, e *env) {
 			gittest.Write(t, e.root, "SESSION-PROTOCOL.md", weak)
 			gittest.Git(t, e.root, "add", "SESSION-PROTOCOL.md")

@@ -266,11 +266,7 @@ func (e *Engine) protection(ctx context.Context, root string, repoID int64) ([]s
 		if err != nil {
 			return nil, nil, fmt.Errorf("load accepted protected files: %w", err)
 		}
-		for _, r := range rows {
-			if !slices.Contains(trusted[r.Path], r.SHA256) {
-				trusted[r.Path] = append(trusted[r.Path], r.SHA256)
-			}
-		}
+		trusted = trustedOf(rows)
 	}
 	if e.Config.Protect {
 		return ProtectedPaths(e.Config, ""), trusted, nil
@@ -344,7 +340,7 @@ func diffProtected(state map[string]string, trusted map[string][]string) []Prote
 		if known && slices.Contains(acc, sha) || !known && sha == "" {
 			continue
 		}
-		out = append(out, ProtectedChange{Path: p, SHA256: sha, Trusted: acc})
+		out = append(out, ProtectedChange{Path: p, SHA256: sha, Trusted: slices.DeleteFunc(slices.Clone(acc), func(s string) bool { return strings.HasPrefix(s, firstUseMark) })})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
@@ -369,23 +365,6 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 		state, err := committedState(ctx, repo, protectedState(repo.Root(), patterns, trusted))
 		if err != nil {
 			return nil, err
-		}
-		// What HEAD does not hold is trusted as found; git must back it
-		// like any acceptance (backTrust), so it is written there first.
-		head, err := repo.CommittedSHA256(ctx, slices.Sorted(maps.Keys(state)))
-		if err != nil {
-			return nil, fmt.Errorf("read the committed protected files: %w", err)
-		}
-		var found []AcceptedFile
-		for _, p := range slices.Sorted(maps.Keys(state)) {
-			if state[p] != "" && head[p] != state[p] {
-				found = append(found, AcceptedFile{Path: p, SHA256: state[p]})
-			}
-		}
-		if len(found) > 0 {
-			if err := e.putAcceptance(ctx, repo, found, "", "first use: files not yet committed, trusted as found", "first use", "", false); err != nil {
-				return nil, err
-			}
 		}
 		if err := e.trustFirstUse(ctx, repo, state); err != nil {
 			return nil, err
@@ -430,13 +409,34 @@ func (e *Engine) trustedContents(ctx context.Context, repo Repo) (map[string][]s
 	if err != nil {
 		return nil, fmt.Errorf("load accepted protected files: %w", err)
 	}
+	return trustedOf(rows), nil
+}
+
+// firstUseMark tags, in a trusted map's values, a content whose rows are
+// all first use ("\x00" + sha256): backTrust takes those for a file HEAD
+// lacks, as first use itself would after the database is deleted.
+const firstUseMark = "\x00first_use\x00"
+
+// trustedOf maps rows to accepted contents by path. A content accepted
+// only by first-use rows is listed a second time with firstUseMark in
+// front, which no real content equals.
+func trustedOf(rows []TrustedFile) map[string][]string {
 	trusted := map[string][]string{}
-	for _, t := range rows {
-		if !slices.Contains(trusted[t.Path], t.SHA256) {
-			trusted[t.Path] = append(trusted[t.Path], t.SHA256)
+	accepted := map[string]bool{}
+	for _, r := range rows {
+		if r.Source != TrustFirstUse {
+			accepted[r.Path+"\x00"+r.SHA256] = true
 		}
 	}
-	return trusted, nil
+	for _, r := range rows {
+		if !slices.Contains(trusted[r.Path], r.SHA256) {
+			trusted[r.Path] = append(trusted[r.Path], r.SHA256)
+		}
+		if m := firstUseMark + r.SHA256; r.Source == TrustFirstUse && !accepted[r.Path+"\x00"+r.SHA256] && !slices.Contains(trusted[r.Path], m) {
+			trusted[r.Path] = append(trusted[r.Path], m)
+		}
+	}
+	return trusted
 }
 
 // currentChanges lists the protected files whose content in the work tree

@@ -126,6 +126,11 @@ type Verify struct {
 	// (default: passes commits the local hook recorded as a person's),
 	// agents (fails only commits shown to be an agent's) or allow.
 	Unsessioned string `yaml:"unsessioned"`
+	// AllowedSigners is a repository path of an ssh allowed-signers file
+	// (ssh-keygen ALLOWED SIGNERS) that verify reads as committed at the
+	// range's base to check signed acceptances (docs/security.md); ""
+	// leaves it to git's gpg.ssh.allowedSignersFile.
+	AllowedSigners string `yaml:"allowed_signers"`
 }
 
 // Hooks says which phase gates run at which git hook.

@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -524,7 +525,8 @@ func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 
 // CommittedSHA256 returns, for each repository-relative path, the hex
 // sha256 of its content in HEAD, or "" when HEAD does not have it. It
-// returns nil when HEAD is unborn: nothing is committed yet.
+// returns nil when HEAD is unborn: nothing is committed yet. One git
+// process for every path (the protection check runs it in hooks).
 func (r *Repo) CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error) {
 	head, _, err := r.Head(ctx)
 	if err != nil {
@@ -534,17 +536,88 @@ func (r *Repo) CommittedSHA256(ctx context.Context, paths []string) (map[string]
 		return nil, nil
 	}
 	out := make(map[string]string, len(paths))
-	for _, p := range paths {
-		content, err := r.ReadAt(ctx, head, p)
-		switch {
-		case errors.Is(err, ErrNoFile):
-			out[p] = ""
-		case err != nil:
-			return nil, err
-		default:
-			sum := sha256.Sum256(content)
-			out[p] = hex.EncodeToString(sum[:])
+	if len(paths) == 0 {
+		return out, nil
+	}
+	// In process first: the protection check runs this in every hook.
+	err = r.withGoGit(ctx, func(repo *filesystem.Storage) error {
+		c, err := object.GetCommit(repo, plumbing.NewHash(head))
+		if err != nil {
+			return err
 		}
+		tree, err := c.Tree()
+		if err != nil {
+			return err
+		}
+		for _, p := range paths {
+			f, err := tree.File(p)
+			if err != nil {
+				if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, object.ErrEntryNotFound) {
+					out[p] = ""
+					continue
+				}
+				return err
+			}
+			rd, err := f.Reader()
+			if err != nil {
+				return err
+			}
+			h := sha256.New()
+			_, err = io.Copy(h, rd)
+			rd.Close()
+			if err != nil {
+				return err
+			}
+			out[p] = hex.EncodeToString(h.Sum(nil))
+		}
+		return nil
+	})
+	if err == nil {
+		return out, nil
+	}
+	var in strings.Builder
+	for _, p := range paths {
+		if strings.ContainsAny(p, "\n") {
+			return nil, fmt.Errorf("path %q holds a newline", p)
+		}
+		in.WriteString(head + ":" + p + "\n")
+	}
+	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
+	cmd.Dir = r.root
+	cmd.Stdin = strings.NewReader(in.String())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	b, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("read the committed files at %s: %v: %s", shorten.SHA(head), err, strings.TrimSpace(stderr.String()))
+	}
+	for _, p := range paths {
+		// "<oid> <type> <size>\n<content>\n", or "<spec> missing\n"
+		nl := bytes.IndexByte(b, '\n')
+		if nl < 0 {
+			return nil, fmt.Errorf("read the committed %s: short cat-file output", p)
+		}
+		f := strings.Fields(string(b[:nl]))
+		if len(f) >= 2 && f[len(f)-1] == "missing" || len(f) == 3 && f[1] != "blob" {
+			out[p] = "" // absent, or a folder: no content
+			if len(f) == 3 {
+				n, _ := strconv.Atoi(f[2])
+				b = b[min(len(b), nl+1+n+1):]
+			} else {
+				b = b[nl+1:]
+			}
+			continue
+		}
+		if len(f) != 3 {
+			return nil, fmt.Errorf("read the committed %s: cat-file said %q", p, b[:nl])
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil || nl+1+n > len(b) {
+			return nil, fmt.Errorf("read the committed %s: cat-file size %q", p, f[2])
+		}
+		sum := sha256.Sum256(b[nl+1 : nl+1+n])
+		out[p] = hex.EncodeToString(sum[:])
+		b = b[min(len(b), nl+1+n+1):]
 	}
 	return out, nil
 }

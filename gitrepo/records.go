@@ -84,3 +84,29 @@ func (r *Repo) PutActorRecord(ctx context.Context, ref string, a snapshot.Commit
 	_, err := recordref.PutActor(ctx, r.root, ref, a)
 	return err
 }
+
+// PutAcceptance writes a person's acceptance onto a records ref
+// (recordref.PutAcceptance), signed with the user's git signing key when
+// sign. It implements session.AcceptanceRepo.
+func (r *Repo) PutAcceptance(ctx context.Context, ref string, body []byte, sign bool) (string, error) {
+	p, _, err := recordref.PutAcceptance(ctx, r.root, ref, body, sign)
+	return p, err
+}
+
+// Acceptances returns the acceptances on a records ref (nil when the ref
+// does not exist).
+func (r *Repo) Acceptances(ctx context.Context, ref string) ([][]byte, error) {
+	tip, err := recordref.Tip(ctx, r.root, ref)
+	if err != nil || tip == "" {
+		return nil, err
+	}
+	files, err := recordref.ReadAcceptances(ctx, r.root, tip)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(files))
+	for i, f := range files {
+		out[i] = f.Body
+	}
+	return out, nil
+}

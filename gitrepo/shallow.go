@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 
 // What verify needs to pick and complete a CI range: whether the clone is
@@ -161,4 +163,24 @@ func (r *Repo) AddWorktree(ctx context.Context, dir, rev string) error {
 func (r *Repo) RemoveWorktree(ctx context.Context, dir string) error {
 	_, err := run(ctx, r.root, "worktree", "remove", "--force", dir)
 	return err
+}
+
+// CommitSigner returns git's verdict on a commit's signature (%G?: G is
+// good) and its signer (%GS: for ssh, the allowed-signers principal), in
+// one git process. allowedSigners, when set, is the ssh allowed-signers
+// file to verify with instead of git's gpg.ssh.allowedSignersFile.
+func (r *Repo) CommitSigner(ctx context.Context, sha, allowedSigners string) (status, signer string, err error) {
+	if strings.HasPrefix(sha, "-") {
+		return "", "", fmt.Errorf("bad commit %q", sha)
+	}
+	args := []string{}
+	if allowedSigners != "" {
+		args = append(args, "-c", "gpg.ssh.allowedSignersFile="+allowedSigners)
+	}
+	b, err := run(ctx, r.root, append(args, "log", "-1", "--format=%G?%x00%GS", sha, "--")...)
+	if err != nil {
+		return "", "", fmt.Errorf("read the signature of %s: %w", shorten.SHA(sha), err)
+	}
+	status, signer, _ = strings.Cut(strings.TrimSpace(string(b)), "\x00")
+	return status, strings.TrimSpace(signer), nil
 }

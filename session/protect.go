@@ -227,6 +227,9 @@ type ProtectedChange struct {
 	// Hidden says how git hides a difference between the work tree and
 	// what it commits (skip-worktree, assume-unchanged, a clean filter).
 	Hidden string `json:"hidden,omitempty"`
+	// Unbacked: the content is accepted only by a database row that no
+	// acceptance in git (nor HEAD) backs, as an agent's INSERT would be.
+	Unbacked bool `json:"unbacked,omitempty"`
 }
 
 func (c ProtectedChange) String() string {
@@ -236,6 +239,9 @@ func (c ProtectedChange) String() string {
 	where := ""
 	if c.Staged {
 		where = " (staged)"
+	}
+	if c.Unbacked {
+		return fmt.Sprintf("%s%s (sha256 %s) is accepted only in the local database: no acceptance on the records ref backs it (written into the database by hand, or accepted before acceptances travelled in git)", c.Path, where, shortSHA(c.SHA256))
 	}
 	switch {
 	case c.SHA256 == "":
@@ -268,11 +274,7 @@ func (e *Engine) protection(ctx context.Context, root string, repoID int64) ([]s
 		if err != nil {
 			return nil, nil, fmt.Errorf("load accepted protected files: %w", err)
 		}
-		for _, r := range rows {
-			if !slices.Contains(trusted[r.Path], r.SHA256) {
-				trusted[r.Path] = append(trusted[r.Path], r.SHA256)
-			}
-		}
+		trusted = trustedOf(rows)
 	}
 	if e.Config.Protect {
 		return ProtectedPaths(e.Config, ""), trusted, nil
@@ -356,7 +358,7 @@ func diffProtected(state map[string]string, trusted map[string][]string) []Prote
 		if known && slices.Contains(acc, sha) || !known && sha == "" {
 			continue
 		}
-		out = append(out, ProtectedChange{Path: p, SHA256: sha, Trusted: acc})
+		out = append(out, ProtectedChange{Path: p, SHA256: sha, Trusted: slices.DeleteFunc(slices.Clone(acc), func(s string) bool { return strings.HasPrefix(s, firstUseMark) })})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
@@ -389,7 +391,7 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 			return nil, err
 		}
 	}
-	return currentChanges(ctx, repo, patterns, trusted)
+	return e.currentChanges(ctx, repo, patterns, trusted)
 }
 
 // committedState is what first use trusts: for every protected file HEAD
@@ -425,20 +427,43 @@ func (e *Engine) trustedContents(ctx context.Context, repo Repo) (map[string][]s
 	if err != nil {
 		return nil, fmt.Errorf("load accepted protected files: %w", err)
 	}
+	return trustedOf(rows), nil
+}
+
+// firstUseMark tags, in a trusted map's values, a content whose rows are
+// all first use ("\x00" + sha256): backTrust takes those for a file HEAD
+// lacks, as first use itself would after the database is deleted.
+const firstUseMark = "\x00first_use\x00"
+
+// trustedOf maps rows to accepted contents by path. A content accepted
+// only by first-use rows is listed a second time with firstUseMark in
+// front, which no real content equals.
+func trustedOf(rows []TrustedFile) map[string][]string {
 	trusted := map[string][]string{}
-	for _, t := range rows {
-		if !slices.Contains(trusted[t.Path], t.SHA256) {
-			trusted[t.Path] = append(trusted[t.Path], t.SHA256)
+	accepted := map[string]bool{}
+	for _, r := range rows {
+		if r.Source != TrustFirstUse {
+			accepted[r.Path+"\x00"+r.SHA256] = true
 		}
 	}
-	return trusted, nil
+	for _, r := range rows {
+		if !slices.Contains(trusted[r.Path], r.SHA256) {
+			trusted[r.Path] = append(trusted[r.Path], r.SHA256)
+		}
+		if m := firstUseMark + r.SHA256; r.Source == TrustFirstUse && !accepted[r.Path+"\x00"+r.SHA256] && !slices.Contains(trusted[r.Path], m) {
+			trusted[r.Path] = append(trusted[r.Path], m)
+		}
+	}
+	return trusted
 }
 
 // currentChanges lists the protected files whose content in the work tree
 // or in the index (a staged change, when the repository can tell) is not
 // accepted.
-func currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string) ([]ProtectedChange, error) {
-	changes := diffProtected(protectedState(repo.Root(), patterns, trusted), trusted)
+// A content accepted only by a database row that git does not back is not
+// accepted (backTrust).
+func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string) ([]ProtectedChange, error) {
+	state := protectedState(repo.Root(), patterns, trusted)
 	pats := slices.Clone(patterns)
 	for p := range trusted {
 		pats = append(pats, p)
@@ -447,10 +472,20 @@ func currentChanges(ctx context.Context, repo Repo, patterns []string, trusted m
 	if err != nil {
 		return nil, fmt.Errorf("read staged protected files: %w", err)
 	}
+	trusted, dropped, err := e.backTrust(ctx, repo, []map[string]string{state, staged}, trusted)
+	if err != nil {
+		return nil, err
+	}
+	changes := diffProtected(state, trusted)
 	for _, c := range diffProtected(staged, trusted) {
 		if !slices.ContainsFunc(changes, func(x ProtectedChange) bool { return x.Path == c.Path && x.SHA256 == c.SHA256 }) {
 			c.Staged = true
 			changes = append(changes, c)
+		}
+	}
+	for i := range changes {
+		if sha, ok := dropped[changes[i].Path]; ok && sha == changes[i].SHA256 {
+			changes[i].Unbacked = true
 		}
 	}
 	// A protected file git no longer compares (update-index flags) or
@@ -603,6 +638,12 @@ type AcceptRequest struct {
 	Who    string // "Name <email> (user)"
 	Reason string
 	Via    string // "terminal" or "non-interactive (--yes)"
+	// Sign signs the acceptance's commit on the records ref with the
+	// person's git signing key: what verify takes as proof in CI.
+	Sign bool
+	// SignedCommit is the signed commit of the work that vouched for the
+	// files (--signed-commit), recorded in the acceptance.
+	SignedCommit string
 }
 
 // AcceptProtected records the current content of every changed protected
@@ -618,6 +659,15 @@ func (e *Engine) AcceptProtected(ctx context.Context, req AcceptRequest) ([]Prot
 	changes, err := e.ProtectedChanges(ctx, req.Repo)
 	if err != nil || len(changes) == 0 {
 		return nil, err
+	}
+	// Git first: a database row without its acceptance in git trusts
+	// nothing, so a failed write must leave no row.
+	files := make([]AcceptedFile, len(changes))
+	for i, c := range changes {
+		files[i] = AcceptedFile{Path: c.Path, SHA256: c.SHA256}
+	}
+	if err := e.putAcceptance(ctx, req.Repo, files, req.Who, reason, req.Via, req.SignedCommit, req.Sign); err != nil {
+		return nil, fmt.Errorf("record acceptance: %w", err)
 	}
 	err = e.Store.Update(ctx, func(w Writer) error {
 		r, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
@@ -675,7 +725,7 @@ func (e *Engine) sessionProtected(ctx context.Context, s *Session, repo Repo) (w
 	if err != nil || len(patterns) == 0 || len(trusted) == 0 {
 		return "", nil, err
 	}
-	changes, err := currentChanges(ctx, repo, patterns, trusted)
+	changes, err := e.currentChanges(ctx, repo, patterns, trusted)
 	if err != nil || len(changes) == 0 {
 		return "", nil, err
 	}

@@ -66,6 +66,7 @@ type Repo interface {
 	HiddenFiles(ctx context.Context) (map[string]string, error)
 	IdentityRepo
 	RecordRefWriter
+	AcceptanceRepo
 }
 
 // Config is the part of the configuration the engine uses.

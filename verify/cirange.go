@@ -22,6 +22,9 @@ type Range struct {
 	How  string   // how it was chosen, in a sentence
 	// Fetched lists the fetches made to complete a shallow clone.
 	Fetched []string
+	// Branch is the branch the CI says the commits are on, DefaultBranch
+	// the repository's ("" when the CI does not say).
+	Branch, DefaultBranch string
 	named   bool // a range from the command line: Revs[0] is git's syntax
 }
 
@@ -73,6 +76,7 @@ type githubEvent struct {
 		} `json:"base"`
 		Head struct {
 			SHA string `json:"sha"`
+			Ref string `json:"ref"`
 		} `json:"head"`
 	} `json:"pull_request"`
 	MergeGroup *struct {
@@ -130,7 +134,9 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		}
 		// GitHub checks out refs/pull/N/merge, a commit it made: the work
 		// is the PR's own commits, base..head, never HEAD.
-		return span(pr.Base.SHA, pr.Head.SHA, fmt.Sprintf("GitHub %s #%d: the pull request's own commits, pull_request.base.sha..pull_request.head.sha (not the merge commit GitHub checked out)", name, pr.Number)), nil
+		rg := span(pr.Base.SHA, pr.Head.SHA, fmt.Sprintf("GitHub %s #%d: the pull request's own commits, pull_request.base.sha..pull_request.head.sha (not the merge commit GitHub checked out)", name, pr.Number))
+		rg.Branch, rg.DefaultBranch = pr.Head.Ref, ev.Repository.DefaultBranch
+		return rg, nil
 	case ev.MergeGroup != nil && ev.MergeGroup.BaseSHA != "" && ev.MergeGroup.HeadSHA != "":
 		return span(ev.MergeGroup.BaseSHA, ev.MergeGroup.HeadSHA, "GitHub merge_group: merge_group.base_sha..merge_group.head_sha"), nil
 	case ev.After != "":
@@ -141,7 +147,9 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		if isZero(ev.After) {
 			return nil, envErrorf("GitHub push event deleting %s: no commit to check", ev.Ref)
 		}
-		return span(ev.Before, ev.After, fmt.Sprintf("GitHub %s to %s: before..after from the event", name, ev.Ref)), nil
+		rg := span(ev.Before, ev.After, fmt.Sprintf("GitHub %s to %s: before..after from the event", name, ev.Ref))
+		rg.Branch, rg.DefaultBranch = branch, ev.Repository.DefaultBranch
+		return rg, nil
 	}
 	return nil, nil // workflow_dispatch, schedule...: no commits in the event
 }
@@ -159,7 +167,9 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		if head == "" {
 			return nil, envErrorf("GitLab merge request pipeline without CI_COMMIT_SHA")
 		}
-		return span(base, head, how), nil
+		rg := span(base, head, how)
+		rg.Branch, rg.DefaultBranch = getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), getenv("CI_DEFAULT_BRANCH")
+		return rg, nil
 	}
 	before := getenv("CI_COMMIT_BEFORE_SHA")
 	if head == "" || before == "" {
@@ -168,7 +178,9 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 	if isZero(before) {
 		return newBranchRange(ctx, repo, head, getenv("CI_COMMIT_REF_NAME"), getenv("CI_DEFAULT_BRANCH"), "GitLab pipeline for a new branch "+getenv("CI_COMMIT_REF_NAME"))
 	}
-	return span(before, head, "GitLab push pipeline: CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA"), nil
+	rg := span(before, head, "GitLab push pipeline: CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA")
+	rg.Branch, rg.DefaultBranch = getenv("CI_COMMIT_BRANCH"), getenv("CI_DEFAULT_BRANCH")
+	return rg, nil
 }
 
 // newBranchRange is a push that created a branch (before is all zeros): the
@@ -186,7 +198,7 @@ func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBr
 	}
 	if branch == defBranch {
 		return &Range{Revs: []string{head}, Head: head, Text: shorten.SHA(head) + " and its ancestors",
-			How: how + ", the default branch: every commit"}, nil
+			How: how + ", the default branch: every commit", Branch: branch, DefaultBranch: defBranch}, nil
 	}
 	ref := "refs/remotes/origin/" + defBranch
 	if _, err := repo.ResolveRev(ctx, ref); err != nil {
@@ -196,7 +208,7 @@ func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBr
 		}
 	}
 	return &Range{Revs: []string{head, "--not", ref}, Head: head, Text: "origin/" + defBranch + ".." + shorten.SHA(head),
-		How: how + ": the commits not on the default branch " + defBranch}, nil
+		How: how + ": the commits not on the default branch " + defBranch, Branch: branch, DefaultBranch: defBranch}, nil
 }
 
 // localRange: no CI event. The upstream's range, else the commits not on

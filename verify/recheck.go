@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -18,6 +19,8 @@ import (
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/recordref"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // What CI re-checks instead of taking the local machine's word: the
@@ -121,11 +124,18 @@ type protocolTrust struct {
 	// inRange maps sha256 of the protocol's versions committed inside the
 	// range to the commit that made each (read on the first mismatch).
 	inRange map[string]string
+	// recordsTip is the records ref's commit, where acceptances are.
+	recordsTip string
+	acc        *acceptanceIndex // read on the first mismatch
+	signersDir string           // a temp folder for the base's allowed-signers file
 }
 
-func (t *protocolTrust) check(ctx context.Context, sha string) string {
+// check returns a problem when the session's protocol sha256 is neither the
+// base's nor a version a listed signer accepted with a signature, and a
+// note when a signed acceptance vouched for it.
+func (t *protocolTrust) check(ctx context.Context, sha string) (problem, note string) {
 	if t == nil || t.bl == nil || t.bl.ProtocolSHA == "" || sha == "" || sha == t.bl.ProtocolSHA {
-		return ""
+		return "", ""
 	}
 	if t.inRange == nil {
 		t.inRange = map[string]string{}
@@ -138,11 +148,117 @@ func (t *protocolTrust) check(ctx context.Context, sha string) string {
 			}
 		}
 	}
-	msg := fmt.Sprintf("the session ran under protocol sha256 %.12s, not the repository's: %s at the base %s is %.12s", sha, t.bl.ProtocolPath, shorten.SHA(t.bl.Rev), t.bl.ProtocolSHA)
-	if c, ok := t.inRange[sha]; ok {
-		return msg + fmt.Sprintf("; it is the protocol as changed by %s inside this range: a protocol change binds once it is merged (land it on its own, reviewed), not in the change it would excuse", shorten.SHA(c))
+	if t.acc == nil {
+		t.acc = t.loadAcceptances(ctx)
 	}
-	return msg + "; the repository never held it in this range (edited before the session and never committed, or a record made elsewhere)"
+	// A signature by a listed signer is the one proof CI takes: the policed
+	// agent can write git objects, not sign with a person's key.
+	if c, ok := t.inRange[sha]; ok && t.acc.signers != nil {
+		if st, who, err := t.repo.CommitSigner(ctx, c, t.acc.allowed); err == nil && st == "G" && t.acc.listed(who) {
+			return "", fmt.Sprintf("the session ran under protocol sha256 %.12s, accepted by %s's signed commit %s inside this range", sha, who, shorten.SHA(c))
+		}
+	}
+	if why, ok := t.acc.signed[t.bl.ProtocolPath+"\x00"+sha]; ok {
+		return "", fmt.Sprintf("the session ran under protocol sha256 %.12s: %s", sha, why)
+	}
+	msg := fmt.Sprintf("the session ran under protocol sha256 %.12s, not the repository's: %s at the base %s is %.12s", sha, t.bl.ProtocolPath, shorten.SHA(t.bl.Rev), t.bl.ProtocolSHA)
+	if why, ok := t.acc.unsigned[t.bl.ProtocolPath+"\x00"+sha]; ok {
+		msg += "; " + why + ", which is no proof in CI (anyone with a shell can write git objects): a listed signer (accept_signers at the base) accepts with `protocol accept --sign`, or signs the commit that changes it"
+	} else if t.acc.err != "" {
+		msg += "; " + t.acc.err
+	}
+	if c, ok := t.inRange[sha]; ok {
+		return msg + fmt.Sprintf("; it is the protocol as changed by %s inside this range: a protocol change binds once it is merged (land it on its own, reviewed), or when a listed signer signs its acceptance, not in the change it would excuse", shorten.SHA(c)), ""
+	}
+	return msg + "; the repository never held it in this range (edited before the session and never committed, or a record made elsewhere)", ""
+}
+
+// acceptanceIndex holds the acceptances on the records ref by
+// "path\x00sha256": those whose records commit a listed signer signed, and
+// the others (reported, never honoured).
+type acceptanceIndex struct {
+	signed, unsigned map[string]string
+	signers          []string // accept_signers at the base
+	allowed          string   // the allowed-signers file verify passes git ("" = git's own)
+	err              string   // why acceptances could not be read
+}
+
+func (a *acceptanceIndex) listed(who string) bool {
+	return who != "" && slices.ContainsFunc(a.signers, func(s string) bool { return strings.EqualFold(s, who) })
+}
+
+func (t *protocolTrust) loadAcceptances(ctx context.Context) *acceptanceIndex {
+	a := &acceptanceIndex{signed: map[string]string{}, unsigned: map[string]string{}}
+	if t.bl.Config != nil && len(t.bl.Config.AcceptSigners) > 0 {
+		a.signers = t.bl.Config.AcceptSigners
+	}
+	if t.bl.Config != nil && t.bl.Config.Verify.AllowedSigners != "" {
+		p := t.bl.Config.Verify.AllowedSigners
+		b, err := t.repo.ReadAt(ctx, t.bl.Rev, p)
+		if err != nil {
+			a.err = fmt.Sprintf("verify.allowed_signers %s could not be read at the base %s: %v", p, shorten.SHA(t.bl.Rev), err)
+			a.signers = nil
+		} else if dir, err := os.MkdirTemp("", "sessiongate-signers-"); err == nil {
+			t.signersDir = dir
+			a.allowed = filepath.Join(dir, "allowed_signers")
+			if err := os.WriteFile(a.allowed, b, 0o600); err != nil {
+				a.err, a.signers = "write the allowed signers: "+err.Error(), nil
+			}
+		}
+	}
+	if t.recordsTip == "" {
+		return a
+	}
+	files, err := recordref.ReadAcceptances(ctx, t.repo.Root(), t.recordsTip)
+	if err != nil {
+		a.err = err.Error()
+		return a
+	}
+	var sigs map[string][]recordref.Signature
+	if len(files) > 0 && a.signers != nil {
+		if sigs, err = recordref.AcceptanceSignatures(ctx, t.repo.Root(), t.recordsTip, a.allowed); err != nil {
+			a.err = err.Error()
+		}
+	}
+	for _, f := range files {
+		acc, err := session.ParseAcceptance(f.Body)
+		if err != nil {
+			continue
+		}
+		by := ""
+		for _, s := range sigs[f.Path] {
+			if s.Status == "G" && a.listed(s.Signer) {
+				by = fmt.Sprintf("accepted by %s (signed records commit %s, %s; reason: %s)", s.Signer, shorten.SHA(s.Commit), f.Path, oneLine(acc.Reason))
+				break
+			}
+		}
+		for _, fl := range acc.Files {
+			k := fl.Path + "\x00" + fl.SHA256
+			if by != "" {
+				a.signed[k] = by
+			} else if _, ok := a.unsigned[k]; !ok {
+				a.unsigned[k] = fmt.Sprintf("an acceptance (%s) by %s via %s at %s exists, but no signer in accept_signers signed it", f.Path, oneLine(acc.Who), oneLine(acc.Via), acc.AcceptedAt)
+			}
+		}
+	}
+	if a.signers == nil && len(files) > 0 && a.err == "" {
+		a.err = "accept_signers is empty at the base, so no acceptance counts as a person's"
+	}
+	return a
+}
+
+func (t *protocolTrust) close() {
+	if t != nil && t.signersDir != "" {
+		os.RemoveAll(t.signersDir)
+	}
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
 }
 
 // RerunResult is one command gate run again on the head.

@@ -57,6 +57,11 @@ type Options struct {
 	// Baseline, when set, is the config and protocol committed at the
 	// range's base: every record must name that protocol.
 	Baseline *Baseline
+	// Branch is the branch the CI says the range's commits are on (a pull
+	// request's head, a push's branch) and DefaultBranch the repository's;
+	// a record that says it ran on the default branch for commits the CI
+	// has from another branch fails (claims.go). "" skips the check.
+	Branch, DefaultBranch string
 }
 
 // CommitReport is the verdict on one commit.
@@ -167,7 +172,18 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		return nil, err
 	}
 	records := map[string]*recordCheck{}
-	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs}
+	if opts.Branch == "" {
+		opts.Branch, opts.DefaultBranch = rg.Branch, rg.DefaultBranch
+	}
+	claims := newClaimCheck(repo, opts)
+	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip}
+	if src.ref == "" {
+		// In-tree records: acceptances are on the default records ref all the same.
+		if trust.recordsTip, err = recordref.Tip(ctx, repo.Root(), session.DefaultRecordsRef); err != nil {
+			return nil, err
+		}
+	}
+	defer trust.close()
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
 		ids := c.Trailers[TrailerSession]
@@ -192,6 +208,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 				cr.SnapshotID = snaps[len(snaps)-1]
 			}
 			checkCommit(ctx, src, opts, trust, records, &cr)
+			claims.commit(ctx, records[cr.SessionID], &cr)
 		}
 		if opts.RequireSigned {
 			if err := repo.VerifyCommit(ctx, c.SHA); err != nil {
@@ -244,6 +261,10 @@ type recordCheck struct {
 	// violations are the final snapshot's "CODE:PHASE" entries whose code
 	// bypassed the protocol (gatingViolation).
 	violations []string
+	// What the record claims that git can say again (claims.go).
+	start, end, branch string
+	passed             map[string]bool // phases the final snapshot says PASSED
+	rechecked          bool
 }
 
 // gatingViolation reports a violation code that means the protocol was
@@ -272,8 +293,12 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		rc = src.load(ctx, cr.SessionID)
 		cache[cr.SessionID] = rc
 		for _, sha := range rc.protocols {
-			if p := trust.check(ctx, sha); p != "" {
+			p, note := trust.check(ctx, sha)
+			if p != "" {
 				rc.problems = append(rc.problems, rc.path+": "+p)
+			}
+			if note != "" {
+				rc.notes = append(rc.notes, note)
 			}
 		}
 	}
@@ -418,6 +443,15 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	}
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.summary = summarize(&rec, final)
+	if m := rec.Session; m != nil {
+		rc.start, rc.end, rc.branch = m.StartCommit, m.EndCommit, m.Branch
+	}
+	rc.passed = map[string]bool{}
+	for _, ph := range final.Phases {
+		if ph.Status == string(session.PhasePassed) {
+			rc.passed[ph.ID] = true
+		}
+	}
 	for _, v := range final.Violations {
 		if code, _, _ := strings.Cut(v, ":"); gatingViolation(code) {
 			rc.violations = append(rc.violations, v)

@@ -26,7 +26,7 @@ var agentEnv = []string{"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CURSOR_AGENT", 
 
 func newAcceptCmd(a *app) *cobra.Command {
 	var reason, signed string
-	var yes bool
+	var yes, sign bool
 	cmd := &cobra.Command{
 		Use:   "accept",
 		Short: "Accept changes to the protocol, sessiongate.yaml and hook configs (a person, at a terminal)",
@@ -81,11 +81,12 @@ it from the agent's shell, and it refuses under a coding agent's process (docs/s
 				if strings.TrimSpace(reason) == "" {
 					reason = via
 				}
-				acc, err := e.AcceptProtected(ctx, session.AcceptRequest{Repo: r, Who: who, Reason: reason, Via: via})
+				sha, _ := r.ResolveRev(ctx, signed)
+				acc, err := e.AcceptProtected(ctx, session.AcceptRequest{Repo: r, Who: who, Reason: reason, Via: via, Sign: sign, SignedCommit: sha})
 				if err != nil {
 					return usage(err)
 				}
-				fmt.Fprintf(w, "accepted %d protected file(s) (%s)\n", len(acc), via)
+				fmt.Fprintf(w, "accepted %d protected file(s) (%s); the acceptance is on %s\n", len(acc), via, a.acceptanceRef(ctx))
 				return nil
 			}
 			// A terminal is no proof of a person: an agent can open one with
@@ -144,16 +145,24 @@ it from the agent's shell, and it refuses under a coding agent's process (docs/s
 				// For the reviewer: what the acceptance ran under.
 				via += ", under " + ancestry.Names(chain[:min(len(chain), 6)])
 			}
-			acc, err := e.AcceptProtected(ctx, session.AcceptRequest{Repo: r, Who: who, Reason: reason, Via: via})
+			if sign {
+				via += ", signed"
+			}
+			acc, err := e.AcceptProtected(ctx, session.AcceptRequest{Repo: r, Who: who, Reason: reason, Via: via, Sign: sign})
 			if err != nil {
 				return usage(err)
 			}
-			fmt.Fprintf(w, "accepted %d protected file(s) as %s (%s)\n", len(acc), who, via)
+			fmt.Fprintf(w, "accepted %d protected file(s) as %s (%s); the acceptance is on %s", len(acc), who, via, a.acceptanceRef(ctx))
+			if !sign {
+				fmt.Fprint(w, " (unsigned: CI's verify takes only a signed acceptance, --sign, for a protocol change inside the range it checks)")
+			}
+			fmt.Fprintln(w)
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "why the change is accepted (required)")
 	cmd.Flags().BoolVar(&yes, "yes", false, "do not ask; needed (with --reason) when stdin is not a terminal, and recorded")
+	cmd.Flags().BoolVar(&sign, "sign", false, "sign the acceptance on the records ref with your git signing key (user.signingkey, gpg.format): the proof verify takes in CI")
 	cmd.Flags().StringVar(&signed, "signed-commit", "", "accept the files as they are in this commit, whose signature (git verify-commit) is by a signer in accept_signers; no terminal needed")
 	return cmd
 }
@@ -215,6 +224,18 @@ func signedAcceptance(ctx context.Context, a *app, r *gitrepo.Repo, changes []se
 		}
 	}
 	return fmt.Sprintf("signed commit %.12s by %s", sha, signer), nil
+}
+
+// acceptanceRef names the ref acceptances are written to.
+func (a *app) acceptanceRef(ctx context.Context) string {
+	cfg, err := a.config(ctx)
+	if err != nil {
+		return session.DefaultRecordsRef
+	}
+	if session.IsRecordRef(cfg.SessionRecord) {
+		return cfg.SessionRecord
+	}
+	return session.DefaultRecordsRef
 }
 
 // configChanged reports whether sessiongate.yaml itself is among the

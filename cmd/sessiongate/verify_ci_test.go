@@ -445,6 +445,7 @@ func TestVerifyCIRanges(t *testing.T) {
 			"github.event.pull_request.head.repo.full_name": "contributor/project",
 			"github.repository":                             "acme/project",
 			"github.action_path":                            src,
+			"github.action_ref":                             "main",
 		}
 		sarif := filepath.Join(w.dir, "action.sarif")
 		env := append(append([]string{}, w.env...), gh("pull_request", w.event(t, "action-pr2", prEvent(2, w.main, w.notrailer)))...)
@@ -495,6 +496,13 @@ func TestVerifyCIRanges(t *testing.T) {
 // release step's output honoured, GITHUB_PATH and GITHUB_OUTPUT as files.
 func replayAction(t *testing.T, dir string, env []string, vals, inputs map[string]string) (int, string) {
 	t.Helper()
+	return replayActionSteps(t, dir, env, vals, inputs, nil)
+}
+
+// replayActionSteps is replayAction for the steps whose id is in only
+// (nil: every step).
+func replayActionSteps(t *testing.T, dir string, env []string, vals, inputs map[string]string, only map[string]bool) (int, string) {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "action.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -523,7 +531,9 @@ func replayAction(t *testing.T, dir string, env []string, vals, inputs map[strin
 	}
 	tmp := t.TempDir()
 	pathFile, outFile := filepath.Join(tmp, "path"), filepath.Join(tmp, "output")
-	vals["runner.temp"] = tmp
+	if _, ok := vals["runner.temp"]; !ok {
+		vals["runner.temp"] = tmp
+	}
 	expr := regexp.MustCompile(`\$\{\{\s*([^}]+?)\s*\}\}`)
 	subst := func(s string) string {
 		return expr.ReplaceAllStringFunc(s, func(m string) string {
@@ -540,7 +550,7 @@ func replayAction(t *testing.T, dir string, env []string, vals, inputs map[strin
 	}
 	var out strings.Builder
 	for _, st := range action.Runs.Steps {
-		if st.Uses != "" {
+		if st.Uses != "" || only != nil && !only[st.ID] {
 			continue
 		}
 		if st.If != "" {

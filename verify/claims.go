@@ -1,0 +1,122 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// What a record claims that git can say again. A record is written on the
+// agent's machine: its session block (start and end commit, branch) is
+// outside the snapshot ids, and a whole record can be forged with ids that
+// recompute. What git holds is not the agent's to write after the push, so
+// each claim git can decide is decided again here, and a claim git
+// contradicts fails, named.
+type claimCheck struct {
+	repo *gitrepo.Repo
+	// sinceStart are the phases whose gate is commit_since_start in the
+	// protocol at the base.
+	sinceStart            []string
+	branch, defaultBranch string
+	// shallow: ancestry is cut off, so the commit claims are not decided
+	// (a false failure would block honest work); noted instead.
+	shallow bool
+}
+
+func newClaimCheck(repo *gitrepo.Repo, opts Options) *claimCheck {
+	c := &claimCheck{repo: repo, branch: opts.Branch, defaultBranch: opts.DefaultBranch}
+	c.shallow, _ = repo.IsShallow(context.Background())
+	if bl := opts.Baseline; bl != nil && bl.Protocol != nil {
+		if spec, err := protocolspec.Parse(bl.ProtocolPath, bl.Protocol); err == nil {
+			for _, ph := range spec.Phases {
+				for _, ck := range ph.Checks {
+					if ck.Kind == protocolspec.CheckCommitSinceStart {
+						c.sinceStart = append(c.sinceStart, ph.ID)
+						break
+					}
+				}
+			}
+		}
+	}
+	return c
+}
+
+// commit checks, for one commit its session claims, the claims of the
+// record (once per record) and that the commit comes after the session's
+// start.
+func (c *claimCheck) commit(ctx context.Context, rc *recordCheck, cr *CommitReport) {
+	if rc == nil || rc.ids == nil {
+		return
+	}
+	fail := func(msg string) {
+		cr.Status = "fail"
+		cr.Problems = append(cr.Problems, msg)
+	}
+	if !rc.rechecked {
+		rc.rechecked = true
+		rc.problems = append(rc.problems, c.record(ctx, rc)...)
+		for _, p := range rc.problems {
+			if !contains(cr.Problems, p) {
+				fail(p)
+			}
+		}
+	}
+	if !c.shallow && isHex(rc.start) && c.repo.HasCommit(ctx, rc.start) {
+		after, err := c.repo.IsAncestor(ctx, rc.start, cr.SHA)
+		if err == nil && (!after || strings.HasPrefix(cr.SHA, rc.start) || rc.start == cr.SHA) {
+			fail(fmt.Sprintf("%s: claim contradicted by git: the record says session %s started at %s, but this commit is not after that commit",
+				rc.path, cr.SessionID, shorten.SHA(rc.start)))
+		}
+	}
+}
+
+// record recomputes the claims of a record as a whole.
+func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
+	var out []string
+	bad := func(format string, a ...any) {
+		out = append(out, rc.path+": claim contradicted by git: "+fmt.Sprintf(format, a...))
+	}
+	if c.branch != "" && c.defaultBranch != "" && rc.branch == c.defaultBranch && c.branch != c.defaultBranch {
+		bad("the record says the session ran on branch %s, but its commits reach CI from branch %s", rc.branch, c.branch)
+	}
+	if c.shallow {
+		rc.notes = append(rc.notes, rc.path+": its start and end commits are not re-checked in a shallow clone (fetch-depth: 0, GIT_DEPTH: 0 re-check them)")
+		return out
+	}
+	startKnown := isHex(rc.start) && c.repo.HasCommit(ctx, rc.start)
+	if rc.start != "" && !startKnown {
+		bad("start_commit %s is not a commit of this repository", shorten.SHA(rc.start))
+	}
+	endKnown := isHex(rc.end) && c.repo.HasCommit(ctx, rc.end)
+	if rc.end != "" && !endKnown {
+		bad("end_commit %s is not a commit of this repository", shorten.SHA(rc.end))
+	}
+	if startKnown && endKnown {
+		if ok, err := c.repo.IsAncestor(ctx, rc.start, rc.end); err == nil && !ok {
+			bad("the session ended at %s, which does not descend from its start commit %s", shorten.SHA(rc.end), shorten.SHA(rc.start))
+		}
+	}
+	for _, ph := range c.sinceStart {
+		if !rc.passed[ph] || !startKnown {
+			continue
+		}
+		n := 0
+		if endKnown {
+			if l, err := c.repo.RevList(ctx, []string{rc.start + ".." + rc.end}); err == nil {
+				n = len(l)
+			}
+		}
+		if n == 0 {
+			end := "its end commit " + shorten.SHA(rc.end)
+			if !endKnown {
+				end = "a known end commit"
+			}
+			bad("phase %s passed commit_since_start, but git holds no commit after the start commit %s up to %s", ph, shorten.SHA(rc.start), end)
+		}
+	}
+	return out
+}

@@ -249,6 +249,10 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	if err != nil {
 		return StatusFail, "command cannot run: no sh on PATH", "", ""
 	}
+	line, ok := builtinLintLine(c, env.repo.Root(), cleaned, line)
+	if !ok {
+		return StatusFail, markdownlintMissingMsg(env.phase.ID), "", ""
+	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)
 	cmd.Dir = env.repo.Root()

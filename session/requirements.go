@@ -505,6 +505,19 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			}
 		}
 	}
+	if has {
+		s, err := e.Store.GetSession(ctx, sid)
+		if err != nil {
+			return "", fmt.Errorf("load session: %w", err)
+		}
+		if missing := readOfMissing(s.Worktree, r); missing != nil {
+			hint := "restore the file, or say why the requirement cannot be met"
+			if r.Conditional {
+				hint = "if it does not apply, record not_applicable with the reason"
+			}
+			return "", refusedf("%s asks to read %s, which does not exist in the repository: a read of it cannot be evidence; %s", r.ID, slashList(missing), hint)
+		}
+	}
 	strict := has && r.Level == protocolspec.LevelMust
 	for _, c := range p.Checks {
 		switch {

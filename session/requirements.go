@@ -297,12 +297,20 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 						wrongPath = c.Ref
 						continue
 					}
-					key = "path:" + c.Ref
-					if len(named) > 0 {
-						key = "" // the requirement asks for exactly this file
+				}
+				if k := artifactKey(c.Kind, c.Ref); k != "" {
+					key = k
+					if namesArtifact(r, c.Kind, c.Ref) {
+						// The requirement asks for exactly this file or
+						// commit: it may share it, and takes it from
+						// unnamed requirements later in the document.
+						if _, ok := used[key]; !ok {
+							used[key] = r.ID
+						}
+						key = ""
 					}
 				}
-				if key != "" && (claimCounts(c.Kind) || pathKind(c.Kind)) {
+				if key != "" && (claimCounts(c.Kind) || artifactKey(c.Kind, c.Ref) != "") {
 					if other, ok := used[key]; ok && other != r.ID {
 						continue
 					}
@@ -549,6 +557,11 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			if x.Phase == p.ID && !x.Observed() && claimCounts(x.Kind) && x.SHA256 == sum && x.Requirement != "" && x.Requirement != r.ID && x.Step != StepNotApplicable {
 				return "", refusedf("this body was already recorded for requirement %s; the same body counts once: record what shows %s was done", x.Requirement, r.ID)
 			}
+		}
+	}
+	if has {
+		if err := e.artifactReused(ctx, sid, r, req.Kind, body); err != nil {
+			return "", err
 		}
 	}
 	if has && pathKind(req.Kind) && r.Level == protocolspec.LevelMust && needsPerRequirement(p, e.Config) {

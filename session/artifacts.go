@@ -131,7 +131,7 @@ func startCopy(ctx context.Context, env gateEnv, rel string) (string, error) {
 	case of == rel:
 		return rel + " (only white space changed)", nil
 	}
-	return fmt.Sprintf("%s (a copy of %s as it was at the start)", rel, of), nil
+	return fmt.Sprintf("%s (a copy of %s as it was at the start, ids, dates and numbers aside)", rel, of), nil
 }
 
 // checkChanged passes on a file matching glob that changed since the

@@ -464,10 +464,20 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		if pd := paddingIn(body); pd != "" && len(strings.Fields(body)) < 3 {
 			return "", invalidf("not_applicable for %s needs the reason it does not apply, not %q: say what makes the condition false", r.ID, truncate(pd, 40))
 		}
+		text := r.Text
+		if !conditionClauseRE().MatchString(text) {
+			text = p.Condition // conditional through its phase
+		}
+		if err := e.notApplicableHolds(ctx, sid, spec, r.ID, text); err != nil {
+			return "", err
+		}
 		req.Step = StepNotApplicable
 		return r.ID, nil
 	}
 	if req.Step == StepCondition {
+		if err := e.notApplicableHolds(ctx, sid, spec, "phase "+p.ID, p.Condition); err != nil {
+			return "", err
+		}
 		return "", nil // the phase's own condition: evaluate() reads it
 	}
 	cfg := e.Config

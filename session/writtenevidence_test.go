@@ -14,7 +14,7 @@ import (
 // gives the phase its no_placeholders check) under logs/.
 const templateProtocol = "# P\n\n## Session Start\n\n### Phase 1: Log Changed (BLOCKING)\n\n<!-- gate: changed_since_start \"logs/*.md\" -->\n\n" +
 	"## Session End\n\n### Phase 1: Log\n\n1. Complete the log from the Log Template below.\n\n" +
-	"## Log Template\n\nCreate the log at `logs/YYYY-MM-DD-NN.md`:\n\n```markdown\n# Log YYYY-MM-DD-NN\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n```\n"
+	"## Log Template\n\nCreate the log at `logs/YYYY-MM-DD-NN.md`:\n\n```markdown\n# Log YYYY-MM-DD-NN\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n\nSession: [session log]\n```\n"
 
 // earlierLog is the log an earlier session committed.
 const earlierLog = `# Log 2026-11-20-01
@@ -44,7 +44,8 @@ func TestWrittenEvidenceIsTheSessionsOwn(t *testing.T) {
 			"logs/2026-11-21-01.md:5 still holds the template placeholder [what was completed]", session.StatusPass},
 		{"earlier log renumbered", strings.NewReplacer("2026-11-20-01", "2026-11-21-01", "3f9a2c1d", "77b0e4a9", "three", "three").Replace(earlierLog),
 			"a copy of logs/2026-11-20-01.md as it was at the start", session.StatusFail},
-		{"own words from the template", "# Log 2026-11-21-01\n\n## Done\n\nThe greeting takes an optional name (scripts/greet.sh); scripts/test.sh now checks six names.\n\n## Next\n\nDocument both scripts' usage in the README, with an example run.\n",
+		{"own words from the template", "# Log 2026-11-21-01\n\n## Done\n\nThe greeting takes an optional name (scripts/greet.sh); scripts/test.sh now checks six names.\n\n## Next\n\nDocument both scripts' usage in the README, with an example run.\n\n" +
+			"Session: [session log](../.agents/sessions/2026-11-21-session-01.md)\n",
 			"", session.StatusPass},
 	}
 	for _, c := range cases {
@@ -68,6 +69,19 @@ func TestWrittenEvidenceIsTheSessionsOwn(t *testing.T) {
 			g, err := e.engine.ValidateGate(ctx, id, "LOG_CHANGED")
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c.refused == "" {
+				// The filled template passes the end phase's no_placeholders
+				// check: a placeholder made a link's text is filled.
+				lg, err := e.engine.ValidateGate(ctx, id, "LOG")
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, ch := range lg.Checks {
+					if ch.Kind == "no_placeholders" && ch.Status != session.StatusPass {
+						t.Fatalf("no_placeholders on the filled log: %s %q", ch.Status, ch.Message)
+					}
+				}
 			}
 			var changed session.CheckResult
 			for _, ch := range g.Checks {

@@ -23,11 +23,15 @@ var (
 	conditionClauseRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:if|when|whenever|where)\b([^,;:]*)`)
 	})
-	existsRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:exists?|is present|are present|there is|there are)\b`) })
+	existsRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:exists?|is present|are present|there is|there are)\b`)
+	})
 	touchesRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(?:touch(?:es|ed)?|chang(?:es|ed|e)|modif(?:y|ies|ied)|edit(?:s|ed)?|updat(?:es|ed|e))\b`)
 	})
-	negatedRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:not|no|never|doesn't|does not|isn't|aren't)\b`) })
+	negatedRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:not|no|never|doesn't|does not|isn't|aren't)\b`)
+	})
 	sessionLog = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bsession logs?\b`) })
 )
 

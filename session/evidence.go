@@ -141,7 +141,7 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		if err != nil {
 			return nil, fmt.Errorf("%s evidence: read %s: %w", req.Kind, rel, err)
 		}
-		if err := e.writtenEvidence(ctx, s, spec, rel, b); err != nil {
+		if err := e.writtenEvidence(ctx, s, spec, p.ID, rel, b); err != nil {
 			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
 		}
 		ev.SHA256, ev.Ref, ev.Size = sha256Hex(b), rel, len(b)

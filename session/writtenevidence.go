@@ -15,7 +15,7 @@ import (
 // content_hash), as the create/change gates check it (startCopy). A file
 // older than the session is a reference (the handoff read) and is not
 // judged here.
-func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocolspec.Spec, rel string, body []byte) error {
+func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocolspec.Spec, phase, rel string, body []byte) error {
 	if s.StartCommit == "" || e.OpenRepo == nil {
 		return nil
 	}
@@ -31,6 +31,12 @@ func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocol
 		return nil
 	}
 	for _, p := range spec.Phases {
+		if p.ID != phase {
+			// Placeholders are judged for the phase that asks for the
+			// file complete: a session log written at the start holds
+			// its end half's placeholders until the end.
+			continue
+		}
 		for _, c := range p.Checks {
 			if c.Kind != protocolspec.CheckNoPlaceholders || !matchGlob(c.Arg, rel) {
 				continue

@@ -57,8 +57,19 @@ func TestWrittenEvidenceIsTheSessionsOwn(t *testing.T) {
 			gittest.Git(t, e.root, "commit", "-q", "-m", "session 01 log")
 			id := e.start(c.name)
 			gittest.Write(t, e.root, "logs/2026-11-21-01.md", c.body)
+			// Placeholders are judged for the end phase that asks for the
+			// log complete (the start half of a log holds its end's until
+			// then): the start phase's evidence takes the log as it is.
+			if c.gate == session.StatusPass {
+				if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "LOG_CHANGED", Kind: session.EvidenceFilePath, Evidence: "logs/2026-11-21-01.md"}); err != nil {
+					t.Fatalf("start phase: %v", err)
+				}
+			}
+			if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING", Force: true, Reason: "to reach the end phase in a test"}); err != nil {
+				t.Fatal(err)
+			}
 			for _, kind := range []string{session.EvidenceFilePath, session.EvidenceContentHash} {
-				_, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "LOG_CHANGED", Kind: kind, Evidence: "logs/2026-11-21-01.md"})
+				_, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "LOG", Kind: kind, Evidence: "logs/2026-11-21-01.md"})
 				switch {
 				case c.refused == "" && err != nil:
 					t.Fatalf("%s: honest log refused: %v", kind, err)

@@ -70,13 +70,13 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error)
 	if len(sameDir) == 0 {
 		return "", nil
 	}
-	text := string(body)
+	text := nearcopy.New(string(body))
 	i, err := r.firstBlob(ctx, sameDir, func(i int, b []byte) bool {
 		// Another file of the folder with ids, dates and numbers changed
 		// (an earlier session's log under a new number) is a copy too;
 		// rel itself only when white space alone moved (an honest edit
 		// of a long file keeps most of its words).
-		return bytes.Equal(normalizeSpace(b), norm) || names[i] != rel && nearcopy.Is(text, string(b))
+		return bytes.Equal(normalizeSpace(b), norm) || names[i] != rel && text.NearCopyOf(string(b))
 	})
 	if err != nil || i < 0 {
 		return "", err

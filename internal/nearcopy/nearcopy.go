@@ -6,7 +6,6 @@
 package nearcopy
 
 import (
-	"hash/fnv"
 	"regexp"
 	"strings"
 	"sync"
@@ -49,39 +48,67 @@ func Words(text string) []string {
 	return wordRE().FindAllString(t, -1)
 }
 
-// shingles is the set of hashed windows of words.
+// shingles is the set of hashed windows of words (FNV-1a, inline: a
+// hasher per window was most of the time).
 func shingles(w []string) map[uint64]struct{} {
-	out := map[uint64]struct{}{}
+	const offset, prime = 14695981039346656037, 1099511628211
+	out := make(map[uint64]struct{}, len(w))
 	for i := 0; i+shingle <= len(w); i++ {
-		h := fnv.New64a()
+		h := uint64(offset)
 		for _, x := range w[i : i+shingle] {
-			h.Write([]byte(x))
-			h.Write([]byte{0})
+			for j := 0; j < len(x); j++ {
+				h ^= uint64(x[j])
+				h *= prime
+			}
+			h ^= 0
+			h *= prime
 		}
-		out[h.Sum64()] = struct{}{}
+		out[h] = struct{}{}
 	}
 	return out
 }
 
-// Similarity is the Jaccard similarity of a's and b's shingles, after
-// normalising (Words); 1 for equal word lists.
-func Similarity(a, b string) float64 {
-	wa, wb := Words(a), Words(b)
-	if strings.Join(wa, " ") == strings.Join(wb, " ") {
+// Text is a text prepared once to be compared with many others.
+type Text struct {
+	size   int
+	joined string
+	sh     map[uint64]struct{}
+}
+
+// New prepares text for comparison.
+func New(text string) *Text {
+	w := Words(text)
+	return &Text{size: len(text), joined: strings.Join(w, " "), sh: shingles(w)}
+}
+
+// NearCopyOf reports whether t is a near copy of other. Texts whose sizes
+// differ by more than half cannot reach the threshold and are not read.
+func (t *Text) NearCopyOf(other string) bool {
+	if t.joined == "" || len(other)*2 < t.size || t.size*2 < len(other) {
+		return false
+	}
+	return t.similarity(New(other)) >= Threshold
+}
+
+func (t *Text) similarity(o *Text) float64 {
+	if t.joined == o.joined {
 		return 1
 	}
-	sa, sb := shingles(wa), shingles(wb)
-	if len(sa) < minShingles || len(sb) < minShingles {
+	if len(t.sh) < minShingles || len(o.sh) < minShingles {
 		return 0
 	}
 	inter := 0
-	for k := range sa {
-		if _, ok := sb[k]; ok {
+	for k := range t.sh {
+		if _, ok := o.sh[k]; ok {
 			inter++
 		}
 	}
-	return float64(inter) / float64(len(sa)+len(sb)-inter)
+	return float64(inter) / float64(len(t.sh)+len(o.sh)-inter)
 }
 
+// Similarity is the Jaccard similarity of a's and b's shingles, after
+// normalising (Words); 1 for equal word lists.
+func Similarity(a, b string) float64 { return New(a).similarity(New(b)) }
+
 // Is reports whether a is a near copy of b.
-func Is(a, b string) bool { return len(Words(a)) > 0 && Similarity(a, b) >= Threshold }
+func Is(a, b string) bool { return New(a).NearCopyOf(b) }

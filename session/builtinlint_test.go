@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
@@ -76,6 +77,9 @@ func TestBuiltinLintGate(t *testing.T) {
 			}
 			t.Setenv("PATH", path)
 			e := newEnv(t, lintProtocol)
+			// node starts slowly on a loaded machine; the gate's verdict,
+			// not its speed, is under test.
+			e.engine.Config.CommandTimeout = 2 * time.Minute
 			if c.install {
 				gittest.Write(t, e.root, ".gitignore", "node_modules\n")
 				gittest.Git(t, e.root, "add", ".gitignore")

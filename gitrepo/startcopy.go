@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/nearcopy"
 )
 
 // copyCandidates caps how many files of a folder StartCopy reads to compare
@@ -28,7 +30,8 @@ const copyMaxSize = 1 << 20
 // StartCopy reports which file of commit since the work tree's file at rel
 // repeats: a file there with the same bytes (anywhere in the tree), or one
 // in the same folder (rel itself included) that differs only in
-// whitespace. "" when the file is new work, or absent. A gate that asks
+// whitespace, or another file of the folder it nearly copies (the same
+// words once ids, dates and numbers are alike: internal/nearcopy). "" when the file is new work, or absent. A gate that asks
 // the session to create or change a file does not count a copy of an
 // earlier session's file, or an edit that only moved whitespace.
 func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error) {
@@ -67,7 +70,14 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error)
 	if len(sameDir) == 0 {
 		return "", nil
 	}
-	i, err := r.firstBlob(ctx, sameDir, func(b []byte) bool { return bytes.Equal(normalizeSpace(b), norm) })
+	text := nearcopy.New(string(body))
+	i, err := r.firstBlob(ctx, sameDir, func(i int, b []byte) bool {
+		// Another file of the folder with ids, dates and numbers changed
+		// (an earlier session's log under a new number) is a copy too;
+		// rel itself only when white space alone moved (an honest edit
+		// of a long file keeps most of its words).
+		return bytes.Equal(normalizeSpace(b), norm) || names[i] != rel && text.NearCopyOf(string(b))
+	})
 	if err != nil || i < 0 {
 		return "", err
 	}
@@ -97,7 +107,7 @@ func normalizeSpace(b []byte) []byte { return bytes.Join(bytes.Fields(b), []byte
 // firstBlob reads blobs with one `git cat-file --batch` and returns the
 // index of the first that match accepts (-1 when none does). Blobs larger
 // than copyMaxSize are skipped.
-func (r *Repo) firstBlob(ctx context.Context, ids []string, match func([]byte) bool) (int, error) {
+func (r *Repo) firstBlob(ctx context.Context, ids []string, match func(int, []byte) bool) (int, error) {
 	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
 	cmd.Dir = r.root
 	cmd.Stdin = strings.NewReader(strings.Join(ids, "\n") + "\n")
@@ -133,7 +143,7 @@ func (r *Repo) firstBlob(ctx context.Context, ids []string, match func([]byte) b
 		if _, err := io.ReadFull(br, b); err != nil {
 			break
 		}
-		if found < 0 && match(b[:n]) {
+		if found < 0 && match(i, b[:n]) {
 			found = i
 		}
 	}

@@ -69,8 +69,11 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 		return StatusFail, fmt.Sprintf("no file matches %s: create it", glob), ""
 	}
 	var real, skipped []string
+	named := namedUnder(env.phase, glob)
 	for _, f := range m {
 		switch {
+		case len(named) > 0 && !namesPath(named, f):
+			skipped = append(skipped, f+" (not named as the protocol names it: "+strings.Join(named, ", ")+")")
 		case env.cfg.isRecord(f):
 			skipped = append(skipped, f+" (a sessiongate record)")
 		case isPlaceholder(env.repo.Root(), f):
@@ -128,7 +131,7 @@ func startCopy(ctx context.Context, env gateEnv, rel string) (string, error) {
 	case of == rel:
 		return rel + " (only white space changed)", nil
 	}
-	return fmt.Sprintf("%s (a copy of %s as it was at the start)", rel, of), nil
+	return fmt.Sprintf("%s (a copy of %s as it was at the start, ids, dates and numbers aside)", rel, of), nil
 }
 
 // checkChanged passes on a file matching glob that changed since the
@@ -143,8 +146,11 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 		return StatusFail, err.Error(), ""
 	}
 	var skipped []string
+	named := namedUnder(env.phase, glob)
 	for _, f := range filterGlob(files, glob) {
 		switch {
+		case len(named) > 0 && !namesPath(named, f):
+			skipped = append(skipped, f+" (not named as the protocol names it: "+strings.Join(named, ", ")+")")
 		case env.cfg.isRecord(f):
 			skipped = append(skipped, f+" (a sessiongate record)")
 		case isPlaceholder(env.repo.Root(), f):
@@ -174,4 +180,25 @@ func firstN(l []string, n int) []string {
 		return append(l[:n:n], "...")
 	}
 	return l
+}
+
+// namedUnder returns the paths the phase's requirements name in the folder
+// of a check's glob: a built-in `.agents/sessions/*` check of a phase that
+// says "create .agents/sessions/YYYY-MM-DD-session-NN.md" wants that name,
+// not notes.txt in the same folder. nil when the phase names none there
+// (the glob alone decides).
+func namedUnder(p *protocolspec.Phase, glob string) []string {
+	if p == nil {
+		return nil
+	}
+	dir := path.Dir(glob)
+	var out []string
+	for _, r := range p.Requirements {
+		for _, g := range r.NamedPaths() {
+			if strings.Contains(g, "/") && path.Dir(g) == dir && g != glob && matchGlob(glob, g) {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
 }

@@ -151,8 +151,20 @@ func findPlaceholders(text string, literal []string) ([]string, int) {
 		}
 	}
 	for _, p := range literal {
-		if i := strings.Index(text, p); i >= 0 {
+		for off := 0; off < len(text); {
+			i := strings.Index(text[off:], p)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(p)
+			// "[session log](../sessions/x.md)" fills the placeholder
+			// with a link: its text stays, the target is the filling.
+			if strings.HasPrefix(p, "[") && off < len(text) && (text[off] == '(' || text[off] == '[') {
+				continue
+			}
 			note(p, i)
+			break
 		}
 	}
 	if first >= 0 {

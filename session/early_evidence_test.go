@@ -120,6 +120,14 @@ func TestRunOutsideTheWorktree(t *testing.T) {
 		{"cd " + filepath.Join(e.root, "web") + " && ./test.sh", "", true},
 		{"sh -c 'cd web && cd .. && ./test.sh'", "", true},
 		{"./test.sh", filepath.Join(e.root, "web"), true},
+		// env's own folder option moves the run too (issue 25 item 4).
+		{"env -C /tmp sh -c exit", "", false},
+		{"env -C /tmp ./test.sh", "", false},
+		{"env --chdir=/tmp ./test.sh", "", false},
+		{"env --chdir /tmp ./test.sh", "", false},
+		{"env -i -C/tmp ./test.sh", "", false},
+		{"sh -c 'cd /tmp && true'", "", false},
+		{"env -C web ./test.sh", "", true},
 	} {
 		ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: "claude", Command: c.cmd, Dir: c.dir, Output: []byte("ok 3 tests\n")})
 		if err != nil {

@@ -56,6 +56,13 @@ func ranElsewhere(root, dir, line string) string {
 		return path.Join(from, to)
 	}
 	for _, c := range calls {
+		if d := envChdir(c.Words); d != "" && !strings.HasPrefix(d, "~") {
+			// `env -C /tmp sh -c exit` ran in /tmp: only the rest of
+			// this call moves there, so cwd stays for the next one.
+			if p := at(cwd, d); !inside(p) {
+				return p
+			}
+		}
 		w := shellline.StripWrappers(c.Words)
 		if len(w) == 0 {
 			continue
@@ -86,6 +93,47 @@ func ranElsewhere(root, dir, line string) string {
 					}
 				}
 			}
+		}
+	}
+	return ""
+}
+
+// envChdir returns the folder `env -C DIR` (`-CDIR`, `--chdir DIR`,
+// `--chdir=DIR`) runs its program in, "" when the call is no env or sets
+// none. Assignments before env and env's other options are skipped.
+func envChdir(words []string) string {
+	i := 0
+	for i < len(words) && strings.Contains(words[i], "=") && !strings.HasPrefix(words[i], "-") {
+		i++
+	}
+	if i >= len(words) || words[i][strings.LastIndexByte(words[i], '/')+1:] != "env" {
+		return ""
+	}
+	for i++; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "-C" || w == "--chdir":
+			if i+1 < len(words) {
+				return words[i+1]
+			}
+			return ""
+		case strings.HasPrefix(w, "--chdir="):
+			return strings.TrimPrefix(w, "--chdir=")
+		case strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "C"):
+			// Short options bundled: -iC/tmp, -iC /tmp.
+			rest := w[strings.IndexByte(w, 'C')+1:]
+			if rest != "" {
+				return rest
+			}
+			if i+1 < len(words) {
+				return words[i+1]
+			}
+			return ""
+		case w == "-u" || w == "--unset" || w == "-S" || w == "--split-string":
+			i++ // the option's value
+		case strings.HasPrefix(w, "-") || strings.Contains(w, "="):
+		default:
+			return "" // the program
 		}
 	}
 	return ""

@@ -141,6 +141,9 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		if err != nil {
 			return nil, fmt.Errorf("%s evidence: read %s: %w", req.Kind, rel, err)
 		}
+		if err := e.writtenEvidence(ctx, s, spec, p.ID, rel, b); err != nil {
+			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
+		}
 		ev.SHA256, ev.Ref, ev.Size = sha256Hex(b), rel, len(b)
 	default:
 		return nil, invalidf("unknown evidence_type %q: use one of %s", truncate(req.Kind, 40), strings.Join(EvidenceKinds, ", "))

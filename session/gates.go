@@ -195,6 +195,9 @@ func checkContentHash(env gateEnv, rel string) (GateStatus, string, string) {
 			}
 		}
 	}
+	if e := observedRead(env, c, b); e != nil {
+		return StatusPass, observedReadMsg(e, c), "sha256:" + sum
+	}
 	if found {
 		return StatusFail, fmt.Sprintf("%s changed after its hash was recorded: read it again and record content_hash evidence %q", c, c), ""
 	}
@@ -248,6 +251,10 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	sh, err := lookPathIn(cleaned, "sh")
 	if err != nil {
 		return StatusFail, "command cannot run: no sh on PATH", "", ""
+	}
+	line, ok := builtinLintLine(c, env.repo.Root(), cleaned, line)
+	if !ok {
+		return StatusFail, markdownlintMissingMsg(env.phase.ID), "", ""
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)

@@ -30,6 +30,15 @@ func TestLintGateUnderWeakenedRules(t *testing.T) {
 		{"comment naming its rule", func(root string) {
 			gittest.Write(t, root, "new.md", "<!-- markdownlint-disable MD033 -->\n# New\n")
 		}, session.StatusPass, "command passed"},
+		{"comment naming every rule", func(root string) {
+			gittest.Write(t, root, "new.md", "<!-- markdownlint-disable "+allRules+" -->\n# New\n")
+		}, session.StatusFail, "new.md:1 turns every markdownlint rule off"},
+		{"comment naming nearly every rule by alias", func(root string) {
+			gittest.Write(t, root, "new.md", "<!-- markdownlint-disable-file "+nearlyAllAliases+" -->\n# New\n")
+		}, session.StatusFail, "new.md:1 turns every markdownlint rule off"},
+		{"comment naming ten rules", func(root string) {
+			gittest.Write(t, root, "new.md", "<!-- markdownlint-disable MD001 MD003 MD004 MD005 MD007 MD009 MD010 MD013 MD033 MD040 -->\n# New\n")
+		}, session.StatusPass, "command passed"},
 		{"old comment, file edited", func(root string) {
 			gittest.Write(t, root, "old.md", "<!-- markdownlint-disable -->\n# Old\n\nEdited.\n")
 		}, session.StatusPass, "command passed"},
@@ -53,3 +62,18 @@ func TestLintGateUnderWeakenedRules(t *testing.T) {
 		})
 	}
 }
+
+// allRules names each of markdownlint's 53 rules by id; nearlyAllAliases
+// names 45 of them by alias.
+const (
+	allRules = "MD001 MD003 MD004 MD005 MD007 MD009 MD010 MD011 MD012 MD013 MD014 MD018 MD019 MD020 MD021 MD022 MD023 MD024 MD025 " +
+		"MD026 MD027 MD028 MD029 MD030 MD031 MD032 MD033 MD034 MD035 MD036 MD037 MD038 MD039 MD040 MD041 MD042 MD043 MD044 MD045 " +
+		"MD046 MD047 MD048 MD049 MD050 MD051 MD052 MD053 MD054 MD055 MD056 MD058 MD059 MD060"
+	nearlyAllAliases = "heading-increment heading-style ul-style list-indent ul-indent no-trailing-spaces no-hard-tabs no-reversed-links " +
+		"no-multiple-blanks line-length commands-show-output no-missing-space-atx no-multiple-space-atx no-missing-space-closed-atx " +
+		"no-multiple-space-closed-atx blanks-around-headings heading-start-left no-duplicate-heading single-title " +
+		"no-trailing-punctuation no-multiple-space-blockquote no-blanks-blockquote ol-prefix list-marker-space blanks-around-fences " +
+		"blanks-around-lists no-inline-html no-bare-urls hr-style no-emphasis-as-heading no-space-in-emphasis no-space-in-code " +
+		"no-space-in-links fenced-code-language first-line-heading no-empty-links required-headings proper-names no-alt-text " +
+		"code-block-style single-trailing-newline code-fence-style emphasis-style strong-style link-fragments"
+)

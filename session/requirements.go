@@ -298,12 +298,20 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 						wrongPath = c.Ref
 						continue
 					}
-					key = "path:" + c.Ref
-					if len(named) > 0 {
-						key = "" // the requirement asks for exactly this file
+				}
+				if k := artifactKey(c.Kind, c.Ref); k != "" {
+					key = k
+					if namesArtifact(r, c.Kind, c.Ref) {
+						// The requirement asks for exactly this file or
+						// commit: it may share it, and takes it from
+						// unnamed requirements later in the document.
+						if _, ok := used[key]; !ok {
+							used[key] = r.ID
+						}
+						key = ""
 					}
 				}
-				if key != "" && (claimCounts(c.Kind) || pathKind(c.Kind)) {
+				if key != "" && (claimCounts(c.Kind) || artifactKey(c.Kind, c.Ref) != "") {
 					if other, ok := used[key]; ok && other != r.ID {
 						continue
 					}
@@ -457,10 +465,20 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		if pd := paddingIn(body); pd != "" && len(strings.Fields(body)) < 3 {
 			return "", invalidf("not_applicable for %s needs the reason it does not apply, not %q: say what makes the condition false", r.ID, truncate(pd, 40))
 		}
+		text := r.Text
+		if !conditionClauseRE().MatchString(text) {
+			text = p.Condition // conditional through its phase
+		}
+		if err := e.notApplicableHolds(ctx, sid, spec, r.ID, text); err != nil {
+			return "", err
+		}
 		req.Step = StepNotApplicable
 		return r.ID, nil
 	}
 	if req.Step == StepCondition {
+		if err := e.notApplicableHolds(ctx, sid, spec, "phase "+p.ID, p.Condition); err != nil {
+			return "", err
+		}
 		return "", nil // the phase's own condition: evaluate() reads it
 	}
 	cfg := e.Config
@@ -506,6 +524,19 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			}
 		}
 	}
+	if has {
+		s, err := e.Store.GetSession(ctx, sid)
+		if err != nil {
+			return "", fmt.Errorf("load session: %w", err)
+		}
+		if missing := readOfMissing(s.Worktree, r); missing != nil {
+			hint := "restore the file, or say why the requirement cannot be met"
+			if r.Conditional {
+				hint = "if it does not apply, record not_applicable with the reason"
+			}
+			return "", refusedf("%s asks to read %s, which does not exist in the repository: a read of it cannot be evidence; %s", r.ID, slashList(missing), hint)
+		}
+	}
 	strict := has && r.Level == protocolspec.LevelMust
 	for _, c := range p.Checks {
 		switch {
@@ -537,6 +568,11 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			if x.Phase == p.ID && !x.Observed() && claimCounts(x.Kind) && x.SHA256 == sum && x.Requirement != "" && x.Requirement != r.ID && x.Step != StepNotApplicable {
 				return "", refusedf("this body was already recorded for requirement %s; the same body counts once: record what shows %s was done", x.Requirement, r.ID)
 			}
+		}
+	}
+	if has {
+		if err := e.artifactReused(ctx, sid, r, req.Kind, body); err != nil {
+			return "", err
 		}
 	}
 	if has && pathKind(req.Kind) && r.Level == protocolspec.LevelMust && needsPerRequirement(p, e.Config) {

@@ -35,6 +35,7 @@ const (
 	skipTestsOther  skip = "another command run as the tests (git status)"
 	skipLintOff     skip = "lint rules turned off in the linter's configuration"
 	skipLintInline  skip = "every lint rule turned off by a comment in its own file"
+	skipLintNamed   skip = "every lint rule turned off by a comment naming each rule"
 	skipReadHashed  skip = "HANDOFF.md's content hash recorded, the file never read (under Claude Code)"
 	skipReadClaimed skip = "PROJECT-CONSTRAINTS.md claimed read in a note, never read (under Claude Code)"
 )
@@ -318,11 +319,14 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		files = "- `.agents/planning/enhancement-PROJECT-PLAN.md` - spelling"
 	case docs:
 		plan += "\n## Documentation plan\n\n1. Usage section per script.\n2. One example per flag.\n"
-		if sk == skipLint || sk == skipLintOff || sk == skipLintInline {
+		if sk == skipLint || sk == skipLintOff || sk == skipLintInline || sk == skipLintNamed {
 			plan += "\nExample:\n\n```\nsh scripts/greet.sh Ada\n```\n" // MD040: fence without a language
 		}
 		if sk == skipLintInline {
 			plan = "<!-- markdownlint-disable -->\n" + plan
+		}
+		if sk == skipLintNamed {
+			plan = "<!-- markdownlint-disable " + allMarkdownlintRules + " -->\n" + plan
 		}
 		w.write(".agents/planning/enhancement-PROJECT-PLAN.md", plan)
 		files = "- `.agents/planning/enhancement-PROJECT-PLAN.md` - documentation plan"
@@ -411,7 +415,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.write(".markdownlint-cli2.yaml", strings.Replace(w.read(".markdownlint-cli2.yaml"), "default: true", "default: false", 1))
 		out, _ = w.sh(lint)
 	}
-	if sk == skipLintInline {
+	if sk == skipLintInline || sk == skipLintNamed {
 		w.deviate() // its file's first line already turned every rule off
 	}
 	w.evidence("QUALITY_CHECKS", "markdownlint-cli2", toolOutput, "$ "+lint+"\n"+out)
@@ -550,3 +554,9 @@ func (w *world) checkCompliant(version, logPath string) {
 		}
 	}
 }
+
+// allMarkdownlintRules names each of markdownlint's rules (markdownlint
+// 0.40) by id: listing them all is turning them all off.
+const allMarkdownlintRules = "MD001 MD003 MD004 MD005 MD007 MD009 MD010 MD011 MD012 MD013 MD014 MD018 MD019 MD020 MD021 MD022 MD023 " +
+	"MD024 MD025 MD026 MD027 MD028 MD029 MD030 MD031 MD032 MD033 MD034 MD035 MD036 MD037 MD038 MD039 MD040 MD041 MD042 MD043 MD044 " +
+	"MD045 MD046 MD047 MD048 MD049 MD050 MD051 MD052 MD053 MD054 MD055 MD056 MD058 MD059 MD060"

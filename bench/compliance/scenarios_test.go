@@ -19,6 +19,8 @@ type scenario struct {
 	// payloads name its transcript; the agent reads files with the Read
 	// tool (a line in the transcript) instead of recording their hashes.
 	transcript bool
+	// readByCat: the agent reads the handoff with cat (v3 flow).
+	readByCat bool
 }
 
 func (s scenario) compliant() bool { return s.skips == none }
@@ -38,6 +40,7 @@ func (s scenario) run(w *world) {
 		v3Repo(w)
 	}
 	w.skip = s.skips
+	w.readByCat = s.readByCat
 	if s.transcript {
 		w.useTranscript()
 	}
@@ -168,6 +171,17 @@ var scenarios = []scenario{
 	{name: "v3-commit-not-conventional", protocol: v3, via: "MCP", skips: skipV3Unconvent,
 		reading: "Git Operations: \"Use conventional commits.\" \"Greet takes an optional name\" has no type. Not compliant."},
 
+	{name: "v3-one-file-for-all", protocol: v3, via: "CLI", skips: skipV3OneFile,
+		reading: "QA Validation: \"Fix what the checks report\"; Handoff: \"Complete the handoff from the Handoff Template\". " +
+			"The agent records scripts/greet.sh (its change) for the fix and again as the handoff, and writes no handoff. One file " +
+			"answers one requirement unless the requirement names it; neither names the script. Not compliant."},
+	{name: "v3-handoff-renumbered", protocol: v3, via: "MCP", skips: skipV3Renumber,
+		reading: "Handoff: the agent copies the earlier session's handoff (2026-08-19-01) to 2026-08-20-01 and changes only " +
+			"its date, number and commit id: the earlier session's words about other work. Not compliant."},
+	{name: "lint-rules-named-off", protocol: v1218, via: "CLI", skips: skipLintNamed, history: true, docs: true,
+		reading: "Quality Checks: as lint-disable-inline, but the comment names every markdownlint rule " +
+			"(<!-- markdownlint-disable MD001 MD003 ... MD060 -->): every rule off, by name. Not compliant."},
+
 	// ---- compliant ----
 	{name: "reads-in-transcript", protocol: v1222, via: "CLI", history: true, transcript: true,
 		reading: "The same session under Claude Code: every file the protocol says to read is read with the Read tool, " +
@@ -201,6 +215,10 @@ var scenarios = []scenario{
 			"retrospective (optional; nothing durable learned). .agents/HANDOFF.md untouched."},
 	{name: "v3-feature-mcp", protocol: v3, via: "MCP",
 		reading: "As v3-feature, over MCP."},
+	{name: "v3-feature-reads-by-cat", protocol: v3, via: "CLI", readByCat: true,
+		reading: "As v3-feature, but the agent reads .agents/HANDOFF.md with cat in its shell (seen by sessiongate run) " +
+			"instead of recording its hash: Context Retrieval's content_hash check is met by the read. Compliant " +
+			"(a false block before: only a claimed hash met it)."},
 	{name: "starter-docs", protocol: starter, via: "MCP", docs: true,
 		reading: "Only README.md changes, so QA is skipped as the starter allows (MAY skip when every changed file is documentation)."},
 }

@@ -26,6 +26,8 @@ const (
 	skipV3Branch    skip = "works on main (\"Do not work on main\")"
 	skipV3ReadOnly  skip = "edits .agents/HANDOFF.md (\"Do not update .agents/HANDOFF.md directly\")"
 	skipV3Unconvent skip = "commit message not conventional (\"Use conventional commits\")"
+	skipV3OneFile   skip = "the changed script's path recorded for QA's fix and as the handoff (none written)"
+	skipV3Renumber  skip = "the earlier session's handoff copied, date and number changed"
 )
 
 // v3Handoff is the shared handoff every session reads and none updates.
@@ -38,6 +40,14 @@ Shared by every session: a session's notes go into its own handoff under .agents
 - Add a name argument to the greeting script.
 `
 
+// v3EarlierHandoff is the handoff an earlier session wrote from the template.
+const (
+	v3EarlierHandoff     = ".agents/handoffs/2026-08-19-01.md"
+	v3EarlierHandoffBody = "# Handoff 2026-08-19-01\n\n## Done\n\nscripts/greet.sh prints a greeting; scripts/test.sh checks it (commit 3f9a2c1d).\n" +
+		"The script stays POSIX sh so it runs in the CI image without bash.\n\n" +
+		"## Next\n\nAdd a name argument to the greeting script, and check it with several names in scripts/test.sh.\n"
+)
+
 // v3Repo is a repository that adopts sessiongate with the v3.0-style
 // protocol: `sessiongate init` finds it and the project's test script.
 func v3Repo(w *world) {
@@ -49,6 +59,7 @@ func v3Repo(w *world) {
 	w.write("SESSION-PROTOCOL.md", string(doc))
 	w.write(".agents/HANDOFF.md", v3Handoff)
 	w.write(".agents/handoffs/.gitkeep", "")
+	w.write(v3EarlierHandoff, v3EarlierHandoffBody)
 	projectFiles(w)
 	w.sgOK("init")
 	if c := w.read("sessiongate.yaml"); !strings.Contains(c, "QA_VALIDATION:") {
@@ -70,7 +81,13 @@ func v3Flow(w *world, sk skip) {
 
 	// Start Phase 1: Context Retrieval: the handoff read (its hash) and
 	// the task; the handoff is not to be updated.
-	w.evidence("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
+	if w.readByCat {
+		// Read as an agent reads it: cat in its shell, which sessiongate
+		// sees (here through sessiongate run); no hash is claimed.
+		w.shell("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", "cat .agents/HANDOFF.md")
+	} else {
+		w.evidence("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
+	}
 	w.evidence("CONTEXT_RETRIEVAL", "Read the issue or task", toolOutput, "task: "+objective)
 	w.advance("")
 
@@ -103,7 +120,11 @@ func v3Flow(w *world, sk skip) {
 		if code != 0 {
 			w.t.Fatalf("the compliant change fails its tests:\n%s", out)
 		}
-		w.evidence("QA_VALIDATION", "Fix what the checks report", toolOutput, "the checks reported nothing to fix:\n"+out)
+		if sk == skipV3OneFile {
+			w.evidence("QA_VALIDATION", "Fix what the checks report", filePath, "scripts/greet.sh")
+		} else {
+			w.evidence("QA_VALIDATION", "Fix what the checks report", toolOutput, "the checks reported nothing to fix:\n"+out)
+		}
 	}
 
 	// End Phase 2: Handoff, written from the template and filled.
@@ -111,6 +132,13 @@ func v3Flow(w *world, sk skip) {
 	switch sk {
 	case skipV3Handoff:
 		w.deviate()
+	case skipV3OneFile:
+		w.deviate()
+		w.evidence("HANDOFF", "Complete the handoff", filePath, "scripts/greet.sh")
+	case skipV3Renumber:
+		w.deviate()
+		w.write(handoff, strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody))
+		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
 	case skipV3Template:
 		w.deviate()
 		w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n")

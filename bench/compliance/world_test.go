@@ -31,6 +31,9 @@ type world struct {
 	// ("" when the agent talks to sessiongate only through the CLI or MCP).
 	transcript string
 	calls      int // tool calls written to the transcript
+	// readByCat: the agent reads the handoff with cat in its shell (seen
+	// by sessiongate) instead of recording its content hash.
+	readByCat bool
 }
 
 // deviate marks the point where a non-compliant agent skips its one thing.

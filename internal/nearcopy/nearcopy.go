@@ -1,0 +1,114 @@
+// Package nearcopy tells whether one text is a near copy of another: the
+// same words once ids, dates, times and numbers are made alike. An agent
+// that copies an earlier session's log or report and changes its date,
+// session number and commit ids has written nothing; an honest file from
+// the same template says different things in its own words.
+package nearcopy
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// shingle is how many words make one shingle (a window of the text).
+const shingle = 4
+
+// Threshold is the Jaccard similarity of the two shingle sets at and above
+// which a text is a near copy: a copy with ids and dates changed scores
+// 1.0, with a sentence or two reworded about 0.9; two honest logs from
+// one template share their headings and checklist, not their sentences.
+const Threshold = 0.9
+
+// minShingles: shorter texts are near copies only when their normalised
+// words are equal (a few shared words are no copy).
+const minShingles = 12
+
+var (
+	dateRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}:\d{2}(?::\d{2})?`)
+	})
+	hexRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[0-9a-f]{7,}\b`) })
+	numRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+`) })
+	wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}_#]+`) })
+)
+
+// Words is text lower-cased, with dates and times, hex ids of 7 or more
+// digits and numbers each made one token, split into words.
+func Words(text string) []string {
+	t := strings.ToLower(text)
+	t = dateRE().ReplaceAllString(t, " #date ")
+	t = hexRE().ReplaceAllStringFunc(t, func(s string) string {
+		if strings.ContainsAny(s, "0123456789") { // "defaced" is a word
+			return " #id "
+		}
+		return s
+	})
+	t = numRE().ReplaceAllString(t, "#n")
+	return wordRE().FindAllString(t, -1)
+}
+
+// shingles is the set of hashed windows of words (FNV-1a, inline: a
+// hasher per window was most of the time).
+func shingles(w []string) map[uint64]struct{} {
+	const offset, prime = 14695981039346656037, 1099511628211
+	out := make(map[uint64]struct{}, len(w))
+	for i := 0; i+shingle <= len(w); i++ {
+		h := uint64(offset)
+		for _, x := range w[i : i+shingle] {
+			for j := 0; j < len(x); j++ {
+				h ^= uint64(x[j])
+				h *= prime
+			}
+			h ^= 0
+			h *= prime
+		}
+		out[h] = struct{}{}
+	}
+	return out
+}
+
+// Text is a text prepared once to be compared with many others.
+type Text struct {
+	size   int
+	joined string
+	sh     map[uint64]struct{}
+}
+
+// New prepares text for comparison.
+func New(text string) *Text {
+	w := Words(text)
+	return &Text{size: len(text), joined: strings.Join(w, " "), sh: shingles(w)}
+}
+
+// NearCopyOf reports whether t is a near copy of other. Texts whose sizes
+// differ by more than half cannot reach the threshold and are not read.
+func (t *Text) NearCopyOf(other string) bool {
+	if t.joined == "" || len(other)*2 < t.size || t.size*2 < len(other) {
+		return false
+	}
+	return t.similarity(New(other)) >= Threshold
+}
+
+func (t *Text) similarity(o *Text) float64 {
+	if t.joined == o.joined {
+		return 1
+	}
+	if len(t.sh) < minShingles || len(o.sh) < minShingles {
+		return 0
+	}
+	inter := 0
+	for k := range t.sh {
+		if _, ok := o.sh[k]; ok {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(t.sh)+len(o.sh)-inter)
+}
+
+// Similarity is the Jaccard similarity of a's and b's shingles, after
+// normalising (Words); 1 for equal word lists.
+func Similarity(a, b string) float64 { return New(a).similarity(New(b)) }
+
+// Is reports whether a is a near copy of b.
+func Is(a, b string) bool { return New(a).NearCopyOf(b) }

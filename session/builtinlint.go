@@ -1,0 +1,47 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// The built-in Quality Checks gate lints markdown with markdownlint-cli2.
+// It used to run `npx markdownlint-cli2`, which downloads the package where
+// the project has none: offline that failed (an honest session blocked by
+// the network), online it ran whatever version the registry served. The
+// gate runs the project's installed linter instead (node_modules/.bin, then
+// PATH) and never installs anything; with none installed it fails and says
+// what to install. It does not pass: a lint gate that passes without a
+// linter is a gate that passes without the work.
+
+// builtinLintPrefix is how the built-in gate's line starts (protocolspec/builtin.go).
+const builtinLintPrefix = "npx markdownlint-cli2 "
+
+// markdownlintMissing is the message of a built-in lint gate with no linter.
+const markdownlintMissing = "markdownlint-cli2 is not installed in this project (node_modules/.bin) or on PATH, so the built-in lint gate cannot lint the changed markdown: " +
+	"install it (npm install --save-dev markdownlint-cli2), or give this phase the project's own linter in sessiongate.yaml (commands: %s: ...)"
+
+// builtinLintLine returns the line the built-in lint gate runs: the
+// installed markdownlint-cli2 instead of npx. ok is false when none is
+// installed. Lines of other checks come back unchanged.
+func builtinLintLine(c protocolspec.Check, root string, env []string, line string) (string, bool) {
+	if !c.Builtin || !strings.HasPrefix(line, builtinLintPrefix) {
+		return line, true
+	}
+	rest := strings.TrimPrefix(line, builtinLintPrefix)
+	local := filepath.Join(root, "node_modules", ".bin", "markdownlint-cli2")
+	if st, err := os.Stat(local); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+		// Relative to the gate's folder (the root): no machine path in the line.
+		return "./node_modules/.bin/markdownlint-cli2 " + rest, true
+	}
+	if _, err := lookPathIn(env, "markdownlint-cli2"); err == nil {
+		return "markdownlint-cli2 " + rest, true
+	}
+	return line, false
+}
+
+func markdownlintMissingMsg(phase string) string { return fmt.Sprintf(markdownlintMissing, phase) }

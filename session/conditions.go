@@ -1,0 +1,115 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// "Not applicable" needs a condition that does not hold. Where the
+// condition is one a machine can check, sessiongate checks it before it
+// records the reason: "if docs/legacy.md exists" (the path is there),
+// "when the change touches db/migrations/" (a changed file is under it),
+// "if a session log exists" (a file the protocol names as the session
+// log). A reason that says otherwise is refused with what holds. Other
+// conditions ("if the serena MCP is not available") are taken on the
+// reason, as before.
+
+var (
+	conditionClauseRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:if|when|whenever|where)\b([^,;:]*)`)
+	})
+	existsRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:exists?|is present|are present|there is|there are)\b`)
+	})
+	touchesRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:touch(?:es|ed)?|chang(?:es|ed|e)|modif(?:y|ies|ied)|edit(?:s|ed)?|updat(?:es|ed|e))\b`)
+	})
+	negatedRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:not|no|never|doesn't|does not|isn't|aren't)\b`)
+	})
+	sessionLog = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bsession logs?\b`) })
+)
+
+// conditionHolds checks a condition's text against the worktree and the
+// session's changed files. checked is false when the text names nothing a
+// machine can check; else holds says whether it holds and why says what
+// was found.
+func (e *Engine) conditionHolds(ctx context.Context, s *Session, spec *protocolspec.Spec, text string) (holds, checked bool, why string, err error) {
+	m := conditionClauseRE().FindStringSubmatch(text)
+	if m == nil {
+		return false, false, "", nil
+	}
+	clause := m[1]
+	if negatedRE().MatchString(clause) {
+		return false, false, "", nil // "if X does not exist": left to the reason
+	}
+	paths := protocolspec.Requirement{Text: clause}.NamedPaths()
+	if len(paths) == 0 && sessionLog().MatchString(clause) {
+		paths = sessionLogPaths(spec)
+	}
+	if len(paths) == 0 {
+		return false, false, "", nil
+	}
+	switch {
+	case existsRE().MatchString(clause):
+		for _, g := range paths {
+			if strings.Contains(g, "/") && namedExists(s.Worktree, g) {
+				return true, true, fmt.Sprintf("%s exists", strings.TrimSuffix(g, "/**")), nil
+			}
+		}
+		return false, true, "", nil
+	case touchesRE().MatchString(clause):
+		if e.OpenRepo == nil || s.StartCommit == "" {
+			return false, false, "", nil
+		}
+		repo, err := e.OpenRepo(ctx, s.Worktree)
+		if err != nil {
+			return false, false, "", fmt.Errorf("open repository: %w", err)
+		}
+		changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+		if err != nil {
+			return false, false, "", fmt.Errorf("list changed files: %w", err)
+		}
+		for _, f := range changed {
+			if namesPath(paths, f) {
+				return true, true, fmt.Sprintf("this session changed %s", f), nil
+			}
+		}
+		return false, true, "", nil
+	}
+	return false, false, "", nil
+}
+
+// sessionLogPaths are the paths the protocol names for session logs.
+func sessionLogPaths(spec *protocolspec.Spec) []string {
+	var out []string
+	for _, p := range spec.Phases {
+		for _, r := range p.Requirements {
+			for _, g := range r.NamedPaths() {
+				if strings.Contains(strings.ToLower(g), "session") {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// notApplicableHolds refuses a not-applicable record whose condition a
+// machine can see holds.
+func (e *Engine) notApplicableHolds(ctx context.Context, sid string, spec *protocolspec.Spec, what, text string) error {
+	s, err := e.Store.GetSession(ctx, sid)
+	if err != nil {
+		return fmt.Errorf("load session: %w", err)
+	}
+	holds, checked, why, err := e.conditionHolds(ctx, s, spec, text)
+	if err != nil || !checked || !holds {
+		return err
+	}
+	return refusedf("%s is not \"not applicable\": its condition (%q) holds, %s; do what it asks and record evidence of it", what, truncate(strings.TrimSpace(text), 120), why)
+}

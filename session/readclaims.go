@@ -1,0 +1,56 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// A requirement to read a file is not met by a claim when the file does
+// not exist: "Read docs/guide.md: nothing new" for a guide the repository
+// does not have was accepted as a manual note. A conditional requirement
+// that does not apply takes a not-applicable record instead.
+
+// readOfMissing returns the paths a read requirement names when none of
+// them exists in the worktree, else nil. A bare file name (no folder) can
+// be anywhere and is not judged.
+func readOfMissing(root string, r protocolspec.Requirement) []string {
+	if needOf(r) != needRead {
+		return nil
+	}
+	named := r.NamedPaths()
+	for _, g := range named {
+		if !strings.Contains(g, "/") || namedExists(root, g) {
+			return nil
+		}
+	}
+	return named
+}
+
+// namedExists reports whether a path glob a requirement names matches
+// anything in the worktree: "dir/**" the folder, others a file.
+func namedExists(root, glob string) bool {
+	if dir, ok := strings.CutSuffix(glob, "/**"); ok && !hasMeta(dir) {
+		abs, ok, err := resolveInside(root, dir)
+		if err != nil || !ok {
+			return false
+		}
+		st, err := os.Stat(abs)
+		return err == nil && st.IsDir()
+	}
+	if !hasMeta(glob) {
+		_, ok, err := resolveInside(root, glob)
+		return err == nil && ok
+	}
+	m, err := globInside(root, glob)
+	return err == nil && len(m) > 0
+}
+
+func slashList(l []string) string {
+	for i := range l {
+		l[i] = filepath.ToSlash(strings.TrimSuffix(l[i], "/**"))
+	}
+	return strings.Join(l, ", ")
+}

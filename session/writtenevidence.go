@@ -1,0 +1,57 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// A file the session wrote is evidence of its work only when it is its
+// work: not a file that still holds its template's placeholders, and not
+// a near copy of an earlier session's file (the same text with ids, dates
+// and session numbers changed). Checked when it is offered (file_path,
+// content_hash), as the create/change gates check it (startCopy). A file
+// older than the session is a reference (the handoff read) and is not
+// judged here.
+func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocolspec.Spec, phase, rel string, body []byte) error {
+	if s.StartCommit == "" || e.OpenRepo == nil {
+		return nil
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return fmt.Errorf("open repository: %w", err)
+	}
+	changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+	if err != nil {
+		return fmt.Errorf("list changed files: %w", err)
+	}
+	if !slices.Contains(changed, rel) {
+		return nil
+	}
+	for _, p := range spec.Phases {
+		if p.ID != phase {
+			// Placeholders are judged for the phase that asks for the
+			// file complete: a session log written at the start holds
+			// its end half's placeholders until the end.
+			continue
+		}
+		for _, c := range p.Checks {
+			if c.Kind != protocolspec.CheckNoPlaceholders || !matchGlob(c.Arg, rel) {
+				continue
+			}
+			if found, line := findPlaceholders(string(body), c.Placeholders); len(found) > 0 {
+				return refusedf("%s:%d still holds the template placeholder %s: a file with its template's placeholders is not evidence; fill it in, then record it", rel, line, found[0])
+			}
+		}
+	}
+	of, err := repo.StartCopy(ctx, s.StartCommit, rel)
+	if err != nil {
+		return fmt.Errorf("compare %s with the start: %w", rel, err)
+	}
+	if of != "" && of != rel {
+		return refusedf("%s is a copy of %s as it was at the start (the same text, ids, dates and numbers aside): an earlier file is not evidence of this session's work; write this session's own", rel, of)
+	}
+	return nil
+}

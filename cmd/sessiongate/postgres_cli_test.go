@@ -380,7 +380,7 @@ func TestIndexKilledResumes(t *testing.T) {
 // session goes on. The cluster is this test's own: stopping the shared
 // one would fail other tests.
 func TestPostgresRestartMidSession(t *testing.T) {
-	pgCluster.Get(t) // skips (or fails under CI) without PostgreSQL
+	pgCluster.Get(t)                       // skips (or fails under CI) without PostgreSQL
 	srv, err := pgtest.Start(os.TempDir()) // t.TempDir() is 0700: the server may run as nobody
 	if err != nil {
 		t.Fatal(err)

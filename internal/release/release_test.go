@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -86,10 +87,26 @@ func TestReleaseReproducible(t *testing.T) {
 		targets = append(targets, "windows/amd64")
 	}
 	const v = "v0.0.0-test.1"
+	// Two clones of HEAD at different paths: a release is built from a
+	// commit, and the bytes must not depend on where the checkout is (nor
+	// on edits in the working tree while the test runs).
+	// Both at one commit, taken once: a commit landing between the two
+	// clones would differ in its files and its stamped revision.
+	rev, err := exec.Command("git", "-C", root(t), "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatalf("git rev-parse HEAD: %v", err)
+	}
 	var dists []string
 	for i := range 2 {
+		src := filepath.Join(t.TempDir(), "src"+strconv.Itoa(i))
+		if out, err := exec.Command("git", "clone", "-q", "--no-hardlinks", "--no-checkout", root(t), src).CombinedOutput(); err != nil {
+			t.Fatalf("clone: %v\n%s", err, out)
+		}
+		if out, err := exec.Command("git", "-C", src, "checkout", "-q", strings.TrimSpace(string(rev))).CombinedOutput(); err != nil {
+			t.Fatalf("checkout %s: %v\n%s", rev, err, out)
+		}
 		d := filepath.Join(t.TempDir(), "dist")
-		if _, err := Build(Options{Version: v, Root: root(t), Dist: d, Targets: targets, Epoch: 1764300000}); err != nil {
+		if _, err := Build(Options{Version: v, Root: src, Dist: d, Targets: targets, Epoch: 1764300000}); err != nil {
 			t.Fatalf("build %d: %v", i+1, err)
 		}
 		dists = append(dists, d)

@@ -136,7 +136,7 @@ func (r reader) counts(ctx context.Context, prefixes ...string) (map[string]int,
 		// After a large fold (a big import), clear the dead rows now
 		// rather than reading through them until autovacuum comes; not
 		// possible inside a transaction (Update's reads).
-		if p, ok := r.q.(*pgxpool.Pool); ok && deleted > 100*foldAfter {
+		if p, ok := driverQ(r.q).(*pgxpool.Pool); ok && deleted > 100*foldAfter {
 			if _, err := p.Exec(ctx, `VACUUM dashboard_count_deltas`); err != nil {
 				return nil, fmt.Errorf("vacuum the folded deltas: %w", err)
 			}

@@ -83,6 +83,7 @@ type DB struct {
 	writer  *pgxpool.Pool // Update's transactions
 	wsem    chan struct{} // one Update of this process at a time
 	display string        // the URL without its password
+	host    string        // the server, for messages (host:port or socket folder)
 
 	// Now fills zero CreatedAt times; tests may replace it.
 	Now func() time.Time
@@ -103,7 +104,7 @@ func Open(ctx context.Context, rawURL string) (_ *DB, err error) {
 	display := Redact(rawURL)
 	defer func() {
 		if err != nil {
-			err = fmt.Errorf("open PostgreSQL store %s: %s", display, scrub(err, rawURL))
+			err = fmt.Errorf("open PostgreSQL store %s: %w", display, &scrubbed{msg: scrub(err, rawURL), err: err})
 		}
 	}()
 	cfg, err := pgxpool.ParseConfig(rawURL)
@@ -119,18 +120,23 @@ func Open(ctx context.Context, rawURL string) (_ *DB, err error) {
 	if err != nil {
 		return nil, err
 	}
+	host := serverHost(&cfg.ConnConfig.Config)
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("connect: %w", err)
+		return nil, fmt.Errorf("connect: %w", explain(err, host))
 	}
 	writer, err := pgxpool.NewWithConfig(ctx, wcfg)
 	if err != nil {
 		pool.Close()
 		return nil, err
 	}
-	db := &DB{reader: reader{q: pool}, pool: pool, writer: writer, wsem: make(chan struct{}, 1), display: display, Now: time.Now}
+	db := &DB{reader: reader{q: explainQuerier{q: pool, host: host}}, pool: pool, writer: writer, wsem: make(chan struct{}, 1), display: display, host: host, Now: time.Now}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
+		var se *ServerError
+		if e := explain(err, host); errors.As(e, &se) {
+			return nil, fmt.Errorf("migrate the schema: %w", e)
+		}
 		return nil, err
 	}
 	return db, nil
@@ -179,7 +185,7 @@ func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err 
 	}
 	pgTx, err := db.writer.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
-		return fmt.Errorf("begin write transaction on %s: %w", db.display, err)
+		return fmt.Errorf("begin write transaction on %s: %w", db.display, explain(err, db.host))
 	}
 	committed := false
 	defer func() {
@@ -191,16 +197,16 @@ func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err 
 		}
 	}()
 	if _, err := pgTx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, writeLockKey); err != nil {
-		return db.lost(pgTx, fmt.Errorf("begin write transaction on %s: take the write lock: %w", db.display, err))
+		return db.lost(pgTx, fmt.Errorf("begin write transaction on %s: take the write lock: %w", db.display, explain(err, db.host)))
 	}
-	if err := fn(&Tx{reader: reader{q: pgTx}, now: db.Now().UTC()}); err != nil {
+	if err := fn(&Tx{reader: reader{q: explainQuerier{q: pgTx, host: db.host}}, now: db.Now().UTC()}); err != nil {
 		return db.lost(pgTx, err)
 	}
 	if err := pgTx.Commit(ctx); err != nil {
 		if pgTx.Conn().IsClosed() {
-			return fmt.Errorf("commit write transaction: the connection to %s was lost while committing, so the server may or may not have recorded it: %w", db.display, err)
+			return fmt.Errorf("commit write transaction: the connection to %s was lost while committing, so the server may or may not have recorded it: %w", db.display, explain(err, db.host))
 		}
-		return fmt.Errorf("commit write transaction on %s: %w", db.display, err)
+		return fmt.Errorf("commit write transaction on %s: %w", db.display, explain(err, db.host))
 	}
 	committed = true
 	return nil
@@ -208,11 +214,11 @@ func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err 
 
 // ErrConnectionLost marks an Update whose connection to the server broke
 // before commit; the server rolled the transaction back.
-var ErrConnectionLost = errors.New("the connection to the PostgreSQL server was lost; nothing of this transaction was recorded")
+var ErrConnectionLost = errors.New("the connection to the PostgreSQL server was lost (it shut down, restarted or the network broke); nothing of this transaction was recorded")
 
 func (db *DB) lost(pgTx pgx.Tx, err error) error {
 	if pgTx.Conn().IsClosed() || isConnectionError(err) {
-		return fmt.Errorf("%w (%s): %w", ErrConnectionLost, db.display, err)
+		return fmt.Errorf("%w (%s): %w", ErrConnectionLost, db.display, explain(err, db.host))
 	}
 	return err
 }

@@ -90,7 +90,7 @@ func (tx *Tx) SetIndexedBlob(ctx context.Context, sessionID, source, blob string
 // set with the session.
 // source and blob are recorded as where the session was indexed from.
 func (tx *Tx) ImportSession(ctx context.Context, s *session.Session, snaps []session.Snapshot, evs []session.Event, vs []session.Violation, source, blob string) error {
-	sender, ok := tx.q.(interface {
+	sender, ok := driverQ(tx.q).(interface {
 		SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 	})
 	if !ok {
@@ -132,7 +132,7 @@ func (tx *Tx) ImportSession(ctx context.Context, s *session.Session, snaps []ses
 	b.Queue(`INSERT INTO index_records (session_id, source, blob) VALUES ($1, $2, $3)
 		ON CONFLICT (session_id) DO UPDATE SET source = excluded.source, blob = excluded.blob`, s.ID, source, blob)
 	if err := sender.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("import session %s: %w", s.ID, err)
+		return fmt.Errorf("import session %s: %w", s.ID, explain(err, explainHost(tx.q)))
 	}
 	return nil
 }

@@ -384,6 +384,20 @@ func checkStep(p *protocolspec.Phase, c protocolspec.Check) string {
 			// how to claim it.
 			return fmt.Sprintf("run the check where sessiongate sees it: `sessiongate run --phase %s -- COMMAND` (or in the agent's shell with sessiongate's agent hooks)", p.ID)
 		}
+		if owed := p.OwedRequirements(); len(owed) > 0 && (c.Kind == protocolspec.CheckMustEvidence || kind == EvidenceManual) {
+			// The phase owes evidence per requirement: evidence by phase
+			// alone is refused, so name a requirement (the first; status
+			// lists the others and which are still open).
+			r := owed[0]
+			step := fmt.Sprintf("record evidence for each requirement of %s (%d; `sessiongate session status` lists the open ones), e.g. `sessiongate session evidence --requirement %s --type manual --value \"...\"` (MCP: record_evidence requirement=%s)", p.ID, len(owed), r.ID, r.ID)
+			for _, o := range owed {
+				if o.Conditional {
+					step += fmt.Sprintf("; one that does not apply: `sessiongate session evidence --requirement %s --not-applicable \"...\"`", o.ID)
+					break
+				}
+			}
+			return step
+		}
 		if kind == EvidenceToolOutput {
 			return fmt.Sprintf("run the command through `sessiongate run --phase %s -- COMMAND` (observed), or record what it printed: `sessiongate session evidence --phase %s --type tool_output --value -` (MCP: record_evidence phase=%s evidence_type=tool_output)", p.ID, p.ID, p.ID)
 		}

@@ -104,7 +104,7 @@ func open(ctx context.Context, path string, single bool) (_ *DB, err error) {
 	}
 	defer func() {
 		if err != nil {
-			err = fmt.Errorf("open store %s: %w", abs, err)
+			err = fmt.Errorf("open store %s: %w", abs, diskFull(err, abs))
 		}
 	}()
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
@@ -284,10 +284,10 @@ func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err 
 		}
 	}()
 	if err := fn(&Tx{reader: reader{q: sqlTx, stmts: db.writerStmts, tx: sqlTx, rows: map[string]session.Session{}}, now: db.Now().UTC()}); err != nil {
-		return err
+		return diskFull(err, db.path)
 	}
 	if err := sqlTx.Commit(); err != nil {
-		return fmt.Errorf("commit write transaction: %w", err)
+		return fmt.Errorf("commit write transaction: %w", diskFull(err, db.path))
 	}
 	committed = true
 	return nil

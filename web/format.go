@@ -316,6 +316,16 @@ func OriginTitle(e session.Evidence) string {
 	return "sessiongate saw this command run (" + OrDash(e.Source) + "): " + ObservedDetail(e)
 }
 
+// TranscriptTitle explains a transcript badge: whose transcript and what
+// it shows.
+func TranscriptTitle(e session.Evidence) string {
+	what := e.Command
+	if what == "" {
+		what = e.Ref
+	}
+	return "the agent's own transcript (" + OrDash(e.Source) + ") shows this tool call: " + OrDash(what)
+}
+
 // ObservedDetail is an observed command's exit code and duration.
 func ObservedDetail(e session.Evidence) string {
 	exit := "exit unknown"

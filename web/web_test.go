@@ -98,18 +98,21 @@ func TestEvidenceOrigin(t *testing.T) {
 		{Phase: "QA", Kind: "tool_output", Origin: session.OriginObserved, Source: "claude", Command: "go test ./...", ExitCode: &zero, Duration: 1500 * time.Millisecond, SHA256: "ab"},
 		{Phase: "QA", Kind: "tool_output", Origin: session.OriginObserved, Source: "claude", Command: "go vet ./...", ExitCode: &three, SHA256: "cd"},
 		{Phase: "QA", Kind: "tool_output", Origin: session.OriginClaimed, Ref: "all tests pass", SHA256: "ef"},
+		{Phase: "CTX", Kind: "file_path", Origin: session.OriginTranscript, Source: "claude", Ref: "docs/guide.md by Read", ExitCode: &zero, SHA256: "01"},
 	}
 	var b strings.Builder
 	if err := evidenceTable(ev).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()
-	for _, want := range []string{`or-observed"`, `or-observed-failed"`, `or-claimed"`, "go test ./...", "exit 0, 1.5s", "exit 3", "all tests pass"} {
+	for _, want := range []string{`or-observed"`, `or-observed-failed"`, `or-claimed"`, `or-transcript"`, "go test ./...", "exit 0, 1.5s", "exit 3", "all tests pass",
+		"the agent&#39;s own transcript (claude) shows this tool call: docs/guide.md by Read"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("evidence table lacks %q:\n%s", want, html)
 		}
 	}
-	if strings.Count(html, ">observed<") != 2 || strings.Count(html, ">claimed<") != 1 {
-		t.Errorf("want 2 observed and 1 claimed badges:\n%s", html)
+	// The transcript row is its own kind, never "claimed".
+	if strings.Count(html, ">observed<") != 2 || strings.Count(html, ">claimed<") != 1 || strings.Count(html, ">observed in transcript<") != 1 {
+		t.Errorf("want 2 observed, 1 observed in transcript and 1 claimed badges:\n%s", html)
 	}
 }

@@ -105,7 +105,13 @@ func (a *app) store(ctx context.Context) (session.Store, error) {
 		// The error names the setting and the URL without its password.
 		db, err := postgres.Open(ctx, p)
 		if err != nil {
-			return nil, usage(fmt.Errorf("%s: %w (check the URL's user, password, host and database)", setting, err))
+			// A *ServerError already says what to do (retry after a
+			// restart; the password only when the server said 28P01).
+			var se *postgres.ServerError
+			if errors.As(err, &se) {
+				return nil, usage(fmt.Errorf("%s: %w", setting, err))
+			}
+			return nil, usage(fmt.Errorf("%s: %w (check the URL's host, port, user and database)", setting, err))
 		}
 		a.db, a.read = db, db
 		return db, nil
@@ -114,6 +120,9 @@ func (a *app) store(ctx context.Context) (session.Store, error) {
 	if err != nil {
 		if store.IsCorrupt(err) {
 			return nil, usage(fmt.Errorf("%w\n%s", err, store.CorruptHint(p)))
+		}
+		if store.IsDiskFull(err) {
+			return nil, usage(err) // the message says where and what to do
 		}
 		return nil, usage(fmt.Errorf("%w (check the path and its permissions, or pass --db)", err))
 	}

@@ -372,3 +372,54 @@ func TestIndexKilledResumes(t *testing.T) {
 	}
 	t.Logf("last run: %s", strings.TrimSpace(out))
 }
+
+// TestPostgresRestartMidSession: a session runs on a team database whose
+// server is stopped, then restarted. While it is down every command exits
+// 2 saying the server at its socket is down or restarting and to retry
+// (no raw FATAL, no blame on the password); once it is back the same
+// session goes on. The cluster is this test's own: stopping the shared
+// one would fail other tests.
+func TestPostgresRestartMidSession(t *testing.T) {
+	pgCluster.Get(t)                       // skips (or fails under CI) without PostgreSQL
+	srv, err := pgtest.Start(os.TempDir()) // t.TempDir() is 0700: the server may run as nobody
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	u, err := srv.NewDB(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := repoDir(t)
+	env := []string{"SESSIONGATE_DB=" + u}
+	if code, _, stderr := sgBin(t, dir, env, "init"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, _, stderr := sgBin(t, dir, env, "session", "start", "--objective", "survive a restart"); code != 0 {
+		t.Fatalf("start: %s", stderr)
+	}
+	if err := srv.Stop("fast"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"session", "status"}, {"session", "list"}} {
+		code, _, stderr := sgBin(t, dir, env, args...)
+		if code != exitUsage {
+			t.Errorf("%v with the server down: exit %d, want %d: %s", args, code, exitUsage, stderr)
+		}
+		if !strings.Contains(stderr, "no PostgreSQL server answers at "+srv.Socket) || !strings.Contains(stderr, "retry") {
+			t.Errorf("%v: %q does not say the server at %s is down and to retry", args, stderr, srv.Socket)
+		}
+		for _, bad := range []string{"FATAL", "password", pgtest.Password} {
+			if strings.Contains(stderr, bad) {
+				t.Errorf("%v: %q contains %q", args, stderr, bad)
+			}
+		}
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := sgBin(t, dir, env, "session", "status")
+	if code != 0 || !strings.Contains(out, "survive a restart") {
+		t.Errorf("status after the restart: exit %d\n%s%s", code, out, stderr)
+	}
+}

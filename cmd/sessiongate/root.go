@@ -11,20 +11,27 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
+// version is set at release time: go run ./internal/release stamps
+// -ldflags "-X main.version=vX.Y.Z".
 var version = ""
 
 // versionString is the version --version, `version`, MCP and the records
-// report: -ldflags, else the module version in the build info (the tag
-// with `go install ...@vX`, a pseudo-version for a commit), else the
-// commit a local build was made from, else "dev".
+// report: the release stamp, else the module version in the build info
+// (the tag with `go install ...@vX`, a pseudo-version for a commit), else
+// the commit a local build was made from (+ "-dirty" for uncommitted
+// changes), else a build that carries neither says so with its Go version:
+// a bare "dev" tells a bug report nothing.
 func versionString() string {
-	if version != "" {
-		return version
-	}
 	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "dev"
+	return versionFrom(version, bi, ok)
+}
+
+func versionFrom(stamp string, bi *debug.BuildInfo, ok bool) string {
+	if stamp != "" {
+		return stamp
+	}
+	if !ok || bi == nil {
+		return "devel-unstamped (no build info)"
 	}
 	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
@@ -39,7 +46,8 @@ func versionString() string {
 		}
 	}
 	if rev == "" {
-		return "dev"
+		// GOFLAGS=-buildvcs=false, or a build outside a git checkout.
+		return "devel-unstamped (" + bi.GoVersion + ", built without a version stamp or VCS info)"
 	}
 	if len(rev) > 12 {
 		rev = rev[:12]

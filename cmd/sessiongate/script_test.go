@@ -156,6 +156,11 @@ func sourceRepo(ts *testscript.TestScript, src, dir string) string {
 		if f == "" {
 			continue
 		}
+		// A symlinked folder git lists as one untracked name (the
+		// clones' .ci/node/node_modules) is no source: skip it.
+		if st, err := os.Stat(filepath.Join(src, f)); err == nil && st.IsDir() {
+			continue
+		}
 		b, err := os.ReadFile(filepath.Join(src, f))
 		if os.IsNotExist(err) {
 			continue // deleted in the work tree

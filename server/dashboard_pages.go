@@ -464,6 +464,7 @@ func (d *dashboard) sessionDetail(ctx context.Context, id string) (web.SessionDe
 			spec = nil
 		}
 	}
+	spec = d.withConfigCommands(s, spec)
 	det.Position = positionOf(s, spec, rs, det.Events, det.Violations)
 	if s.Active() {
 		// Force is refused while a violation of an earlier session is
@@ -678,4 +679,25 @@ func (d *dashboard) protocol(c echo.Context) error {
 		return d.html(c, http.StatusOK, web.ProtocolContent(data))
 	}
 	return d.html(c, http.StatusOK, web.ProtocolPage(d.page("Protocol", "protocol"), data))
+}
+
+// withConfigCommands shows a session of the repository serve runs in with
+// the checks its gates run: a command sessiongate.yaml sets for a phase in
+// place of what it replaces (session.GateChecks). Sessions of other
+// repositories (a team database) show the protocol's checks; their results
+// name the commands that ran.
+func (d *dashboard) withConfigCommands(s *session.Session, spec *protocolspec.Spec) *protocolspec.Spec {
+	eng, repo := d.s.opts.Engine, d.s.opts.Repo
+	if spec == nil || eng == nil || repo == nil || len(eng.Config.Commands) == 0 {
+		return spec
+	}
+	if s.Worktree != repo.Root() && s.Worktree != repo.MainRoot() {
+		return spec
+	}
+	cp := *spec
+	cp.Phases = slices.Clone(spec.Phases)
+	for i := range cp.Phases {
+		cp.Phases[i].Checks = session.GateChecks(&cp.Phases[i], eng.Config.Commands)
+	}
+	return &cp
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -702,6 +703,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	now := e.now()
 	var results []PhaseResult
 	tokens := append([]string{"tool:session_end"}, pol.Tokens()...)
+	var branchMoved *Event // the work ended on another branch than it started on
 	moved := cur
 	if !req.SkipQA {
 		// A QA phase that passed before the last change to the work
@@ -763,9 +765,16 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		head, _, err := repo.Head(ctx)
+		head, branch, err := repo.Head(ctx)
 		if err != nil {
 			return nil, err
+		}
+		// The record names the branch the work was committed on, not the
+		// one the session started on (a feature branch made after start).
+		if branch != "" && branch != s.Branch {
+			detail, _ := json.Marshal(map[string]string{"from": s.Branch, "to": branch})
+			branchMoved = &Event{SessionID: s.ID, Token: TokBranchMoved, CreatedAt: now, Detail: string(detail)}
+			s.Branch = branch
 		}
 		s.State, s.Phase, s.EndCommit, s.EndedAt = StateComplete, "", head, now
 		s.Summary, s.NextNotes = summary, strings.TrimSpace(req.NextNotes)
@@ -795,6 +804,11 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 		}
 		if err := appendEvents(ctx, w, s.ID, now, tokens...); err != nil {
 			return err
+		}
+		if branchMoved != nil {
+			if err := w.AppendEvents(ctx, branchMoved); err != nil {
+				return err
+			}
 		}
 		if res.Ended {
 			res.SnapshotID, err = e.takeSnapshot(ctx, w, s, spec)

@@ -211,6 +211,13 @@ func TestWholeSession(t *testing.T) {
 	if end.Ended || end.Blocked == nil || end.Blocked.Phase != "GIT_OPERATIONS" {
 		t.Fatalf("end without commit: %+v", end)
 	}
+	// The work is committed on a branch made after the start: the record
+	// names that branch, not the one the session started on.
+	started, err := e.db.GetSession(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, e.root, "checkout", "-q", "-b", "feature/whole")
 	gittest.Git(t, e.root, "add", "-A")
 	gittest.Git(t, e.root, "commit", "-q", "-m", "work")
 	end, err = e.engine.End(ctx, session.EndRequest{ID: id, Summary: "did it", NextNotes: "look at X"})
@@ -219,6 +226,12 @@ func TestWholeSession(t *testing.T) {
 	}
 	if !end.Ended || end.State != session.StateComplete || end.EndCommit != gittest.Git(t, e.root, "rev-parse", "HEAD") {
 		t.Fatalf("end: %+v", end)
+	}
+	if ended, err := e.db.GetSession(ctx, id); err != nil || ended.Branch != "feature/whole" || started.Branch == "feature/whole" {
+		t.Fatalf("branch at start %q, at end %+v (%v): want the branch the work was committed on", started.Branch, ended, err)
+	}
+	if !slices.Contains(e.tokens(id), session.TokBranchMoved) {
+		t.Fatalf("no %s event: %v", session.TokBranchMoved, e.tokens(id))
 	}
 	// An ended session refuses further calls with a clear error.
 	if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id}); !errors.Is(err, session.ErrEnded) {

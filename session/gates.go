@@ -61,10 +61,7 @@ func runGate(ctx context.Context, env gateEnv) GateResult {
 	start := time.Now()
 	p := env.phase
 	res := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level()}
-	checks := p.Checks
-	if cmd, ok := env.cfg.Commands[p.ID]; ok {
-		checks = withConfigCommand(checks, cmd)
-	}
+	checks := GateChecks(p, env.cfg.Commands)
 	var outputs []string
 	for _, c := range checks {
 		cr, out := runCheck(ctx, env, c)
@@ -81,6 +78,17 @@ func runGate(ctx context.Context, env gateEnv) GateResult {
 }
 
 // withConfigCommand replaces the phase's command checks with the configured one.
+// GateChecks are the checks a phase's gate runs: the protocol's, with the
+// command sessiongate.yaml sets for the phase (commands: PHASE) in place of
+// the protocol's command and per-requirement evidence. Every place that
+// lists a phase's checks uses it, so what is shown is what runs.
+func GateChecks(p *protocolspec.Phase, commands map[string]string) []protocolspec.Check {
+	if cmd, ok := commands[p.ID]; ok {
+		return withConfigCommand(p.Checks, cmd)
+	}
+	return p.Checks
+}
+
 func withConfigCommand(checks []protocolspec.Check, cmd string) []protocolspec.Check {
 	var out []protocolspec.Check
 	for _, c := range checks {

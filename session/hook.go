@@ -38,6 +38,9 @@ const (
 	TokCommitMsg        = "hook:commit-msg:trailer"
 	TokCommitMsgBlocked = "hook:commit-msg:blocked"
 	TokPostCommitPass   = "hook:post-commit:pass"
+	// TokBranchMoved: the session ended on another branch than it started
+	// on; its record names the branch the work was committed on.
+	TokBranchMoved      = "session:branch-moved"
 	TokPostCommitBypass = "hook:post-commit:bypass"
 	TokPostCommitReplay = "hook:post-commit:replay"
 	TokPrePushPass      = "hook:pre-push:pass"

@@ -52,7 +52,7 @@ func checklist(spec *protocolspec.Spec, results []PhaseResult, s *Session, evs [
 		if r, ok := byPhase[p.ID]; ok {
 			it.Status, it.Decision = r.Status, r.Decision
 		}
-		for _, c := range p.Checks {
+		for _, c := range GateChecks(p, cfg.Commands) {
 			it.Checks = append(it.Checks, describeCheck(p, c.Kind, c.Arg))
 		}
 		it.RequirementList = requirementItems(p, evs, cfg)

@@ -25,7 +25,7 @@ type Range struct {
 	// Branch is the branch the CI says the commits are on, DefaultBranch
 	// the repository's ("" when the CI does not say).
 	Branch, DefaultBranch string
-	named   bool // a range from the command line: Revs[0] is git's syntax
+	named                 bool // a range from the command line: Revs[0] is git's syntax
 }
 
 // Named is a range given on the command line ("A..B", "B^!").

@@ -112,11 +112,15 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 					fmt.Fprintln(w, "no test command found (Makefile test target, go.mod with tests, a package.json test script, Cargo.toml, pytest, scripts/test.sh): set commands.QA_VALIDATION in sessiongate.yaml, or QA_VALIDATION takes any command run through sessiongate run")
 				}
 			}
+			var commands map[string]string
 			if tc.Command != "" {
 				// the config just written gives QA_VALIDATION its command
 				spec = spec.Bound(protocolspec.BindOptions{Commands: map[string]bool{"QA_VALIDATION": true}})
+				if _, ok := spec.Phase("QA_VALIDATION"); ok {
+					commands = map[string]string{"QA_VALIDATION": tc.Command}
+				}
 			}
-			printInitSummary(w, spec)
+			printInitSummary(w, spec, commands)
 			if commit {
 				return adoptionCommit(c.Context(), a, r, w, rel)
 			}
@@ -264,14 +268,14 @@ func writeNew(p string, body []byte) error {
 
 // printInitSummary is protocol lint's summary: warnings, gate coverage,
 // inferred checks and the requirements only evidence can show.
-func printInitSummary(w io.Writer, spec *protocolspec.Spec) {
+func printInitSummary(w io.Writer, spec *protocolspec.Spec, commands map[string]string) {
 	warns := append(append([]protocolspec.Warning{}, spec.Warnings...), protocolspec.Lint(spec)...)
 	fmt.Fprintf(w, "\nlint: %d warning(s)\n", len(warns))
 	for _, wa := range warns {
 		fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
 	}
 	fmt.Fprintln(w)
-	printCoverage(w, spec)
+	printCoverage(w, spec, commands)
 	printInferred(w, spec)
 	printEvidenceOnly(w, spec)
 }

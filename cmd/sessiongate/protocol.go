@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/session"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -69,7 +70,7 @@ with the same exit codes.`,
 			for _, wa := range lintWarnings(spec) {
 				fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
 			}
-			printCoverage(w, spec)
+			printCoverage(w, spec, a.configCommands(c.Context(), len(argv) == 0))
 			printInferred(w, spec)
 			printEvidenceOnly(w, spec)
 			return nil
@@ -188,18 +189,26 @@ func checkList(cs []protocolspec.Check) string {
 	return strings.Join(parts, "; ")
 }
 
-func printCoverage(w io.Writer, spec *protocolspec.Spec) {
+// printCoverage lists each phase's gate checks as they run: a command
+// sessiongate.yaml sets for a phase (commands) is shown in place of what it
+// replaces, marked as coming from the config.
+func printCoverage(w io.Writer, spec *protocolspec.Spec, commands map[string]string) {
 	machine := 0
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PHASE\tGATE\tCOVERAGE\tCHECKS")
 	for i := range spec.Phases {
 		p := &spec.Phases[i]
 		cov := "evidence"
-		if p.MachineChecked() {
+		list := checkList(p.Checks)
+		if cmd, ok := commands[p.ID]; ok {
+			list = checkList(session.GateChecks(p, commands))
+			list = strings.Replace(list, "command "+cmd, "command "+cmd+" (sessiongate.yaml)", 1)
+		}
+		if p.MachineChecked() || commands[p.ID] != "" {
 			cov = "machine"
 			machine++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.ID, p.Level(), cov, checkList(p.Checks))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", p.ID, p.Level(), cov, list)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "gate coverage: %d of %d phases have a machine check; the rest rely on recorded evidence\n", machine, len(spec.Phases))
@@ -248,6 +257,23 @@ func bindingReason(p *protocolspec.Phase) string {
 // (unmarked_phases:, commands:), as the engine enforces it; the spec as
 // parsed when there is no repository or config (checkConfigPhases has
 // reported a config that does not load).
+// configCommands returns the phase commands the repository's
+// sessiongate.yaml sets (nil outside a repository, for a protocol named on
+// the command line, or when the config cannot be read: lint reports that).
+func (a *app) configCommands(ctx context.Context, repoProtocol bool) map[string]string {
+	if !repoProtocol {
+		return nil
+	}
+	if _, err := a.gitRepo(ctx); err != nil {
+		return nil
+	}
+	cfg, err := a.config(ctx)
+	if err != nil {
+		return nil
+	}
+	return cfg.Commands
+}
+
 func (a *app) boundByConfig(ctx context.Context, spec *protocolspec.Spec) *protocolspec.Spec {
 	if _, err := a.gitRepo(ctx); err != nil {
 		return spec

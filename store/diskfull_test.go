@@ -123,10 +123,10 @@ func TestOpenDiskFull(t *testing.T) {
 		dir := t.TempDir()
 		// A 1 MiB tmpfs filled to the last byte: ENOSPC as on a real disk.
 		// Mounting needs privileges a CI container may not have.
-		if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m"); err != nil {
+		if err := mountSmallTmpfs(dir); err != nil {
 			t.Skipf("cannot mount a small tmpfs here (%v): the file size limit cases above cover the message", err)
 		}
-		t.Cleanup(func() { syscall.Unmount(dir, 0) })
+		t.Cleanup(func() { unmount(dir) })
 		fill, err := os.Create(filepath.Join(dir, "fill"))
 		if err != nil {
 			t.Fatal(err)

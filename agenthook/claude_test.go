@@ -198,6 +198,24 @@ func TestProtectedPaths(t *testing.T) {
 	if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
 		t.Errorf("sessiongate protocol accept from the agent: %v, want deny", out)
 	}
+	// Deleting or terminating the session to start one the transcript is
+	// not bound to yet, and config that makes git trust a monitor or a
+	// filter over the files.
+	for _, cmd := range []string{
+		"sessiongate session delete --yes " + s.ID + " && sessiongate session start --objective x",
+		"sessiongate session terminate --reason r",
+		"git config core.fsmonitor /tmp/fsm",
+		"git update-index --skip-work scripts/test.sh",
+	} {
+		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))
+		if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
+			t.Errorf("%q from the agent: %v, want deny", cmd, out)
+		}
+	}
+	out, _ = r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": "sessiongate session status && sessiongate session show"}))
+	if pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" {
+		t.Errorf("session status from the agent: %v, want allowed", out)
+	}
 	// The same files written through the shell, after the start gates.
 	for _, cmd := range []string{
 		"sed -i 's/MUST/MAY/' SESSION-PROTOCOL.md",

@@ -89,6 +89,9 @@ func (r *Runner) Run(ctx context.Context, agent, event string) int {
 	fallback := unreadEvent(agent, event)
 	failMode := "closed"
 	var mu sync.Mutex
+	// The handler goroutine may still be writing its own message when the
+	// time limit answers: one lock for both.
+	r.Stderr = &lockedWriter{w: r.Stderr}
 	done := make(chan struct{})
 	r.timer = time.NewTimer(limit)
 	defer r.timer.Stop()
@@ -587,4 +590,16 @@ func firstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// lockedWriter serialises writes from the handler and the time limit.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

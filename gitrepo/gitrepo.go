@@ -345,10 +345,17 @@ func splitZ(b []byte) []string {
 	return out
 }
 
+// noFSMonitor turns off a configured file system monitor for sessiongate's
+// own git: core.fsmonitor names a program whose answer git trusts over the
+// files, so a hook that says "nothing changed" would hide an edited file
+// from status and diff. Reading every file costs a stat each, which status
+// pays anyway without a monitor.
+var noFSMonitor = []string{"-c", "core.fsmonitor=false"}
+
 // run executes git in dir with the inherited environment, so inside a hook
 // git's GIT_INDEX_FILE and GIT_DIR apply.
 func run(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", append(slices.Clip(noFSMonitor), args...)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -397,6 +404,25 @@ func (r *Repo) Log(ctx context.Context, rng string) ([]Commit, error) {
 
 // ErrNoFile is returned by ReadAt for a path absent from the revision.
 var ErrNoFile = errors.New("no such file in revision")
+
+// ExistsAt reports whether path (a file or folder) is in rev's tree, with
+// one `git cat-file -e`.
+func (r *Repo) ExistsAt(ctx context.Context, rev, path string) (bool, error) {
+	if strings.HasPrefix(rev, "-") || rev == "" {
+		return false, fmt.Errorf("bad revision %q", rev)
+	}
+	cmd := exec.CommandContext(ctx, "git", "cat-file", "-e", rev+":"+strings.TrimPrefix(filepath.ToSlash(path), "./"))
+	cmd.Dir = r.root
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &exit):
+		return false, nil // git says "does not exist" with exit 128
+	}
+	return false, fmt.Errorf("git cat-file -e %s:%s: %w", shorten.SHA(rev), path, err)
+}
 
 // ReadAt returns a file's content at a revision.
 func (r *Repo) ReadAt(ctx context.Context, rev, path string) ([]byte, error) {

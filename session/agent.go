@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -393,6 +394,12 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "ask the user to review the change and run it themselves"
 				return v, nil
 			}
+			if how := firstOf(lines, ShellRemovesSession); how != "" {
+				v.Deny, v.Gate = true, "records"
+				v.Reason = how + " is for a person, not for the agent being policed: a session deleted or terminated and started again leaves its transcript and its refused claims behind"
+				v.Next = "go on in this session; if it cannot be finished, ask the user to end it"
+				return v, nil
+			}
 			if how := firstOf(lines, shellline.Unhooks); how != "" {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + " would take away the git hooks that check the session's gates; that is for a person, not for the agent being policed"
@@ -602,6 +609,38 @@ func ShellRunsAccept(cmd string) bool {
 		}
 	}
 	return false
+}
+
+// ShellRemovesSession describes a command line that runs `sessiongate
+// session delete` or `session terminate`, "" when it runs neither. A line
+// the shell parser cannot read is judged word by word, erring on the side
+// of seeing the command.
+func ShellRemovesSession(cmd string) string {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(cmd))
+	if !ok {
+		f := strings.Fields(cmd)
+		for i := 0; i+1 < len(f); i++ {
+			if f[i] == "session" && (f[i+1] == "delete" || f[i+1] == "terminate") && strings.Contains(cmd, "sessiongate") {
+				return "`sessiongate session " + f[i+1] + "`"
+			}
+		}
+		return ""
+	}
+	for _, c := range calls {
+		w := shellline.StripWrappers(c.Words)
+		if len(w) < 3 || path.Base(w[0]) != "sessiongate" {
+			continue
+		}
+		for i := 1; i+1 < len(w); i++ {
+			if w[i] == "session" {
+				if sub := w[i+1]; sub == "delete" || sub == "terminate" {
+					return "`sessiongate session " + sub + "`"
+				}
+				break
+			}
+		}
+	}
+	return ""
 }
 
 // shellParts splits a command line at the shell's command separators. It

@@ -45,6 +45,24 @@ func TestShellRunsAccept(t *testing.T) {
 	}
 }
 
+func TestShellRemovesSession(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"sessiongate session delete --yes abc", true},
+		{"cd x && /usr/local/bin/sessiongate --db d session terminate --reason r", true},
+		{"env -i sessiongate session delete abc; sessiongate session start --objective o", true},
+		{"sessiongate session status", false},
+		{"sessiongate session evidence --phase P --type manual --value delete", false},
+		{"echo sessiongate session delete", false},
+	} {
+		if got := ShellRemovesSession(c.cmd) != ""; got != c.want {
+			t.Errorf("ShellRemovesSession(%q) = %v, want %v", c.cmd, got, c.want)
+		}
+	}
+}
+
 func TestValidateAgentSession(t *testing.T) {
 	for _, c := range []struct {
 		id string

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,4 +55,36 @@ func slashList(l []string) string {
 		l[i] = filepath.ToSlash(strings.TrimSuffix(l[i], "/**"))
 	}
 	return strings.Join(l, ", ")
+}
+
+// readOfOwnFile returns the plain paths (no glob) a read requirement names
+// when each exists now but none is in the session's starting commit: a
+// file the agent wrote itself to have something to "read". A bare file
+// name, a glob, or an unborn start is not judged.
+func (e *Engine) readOfOwnFile(ctx context.Context, s *Session, r protocolspec.Requirement) ([]string, error) {
+	if needOf(r) != needRead || s.StartCommit == "" {
+		return nil, nil
+	}
+	named := r.NamedPaths()
+	if len(named) == 0 {
+		return nil, nil
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range named {
+		g = strings.TrimSuffix(g, "/**")
+		if !strings.Contains(g, "/") || hasMeta(g) {
+			return nil, nil
+		}
+		in, err := repo.ExistsAt(ctx, s.StartCommit, g)
+		if err != nil {
+			return nil, fmt.Errorf("read %s at the starting commit: %w", g, err)
+		}
+		if in {
+			return nil, nil
+		}
+	}
+	return named, nil
 }

@@ -27,14 +27,21 @@ func TestClaimedReadOfAMissingFile(t *testing.T) {
 		kind    string
 		body    string
 		refused string // substring of the refusal; "" accepted
+		// written after the session started (committed when commitAfter)
+		afterStart  map[string]string
+		commitAfter bool
 	}{
-		{"manual read of a missing file", nil, guide, session.EvidenceManual, "Read docs/guide.md: nothing new for this task", "docs/guide.md, which does not exist"},
-		{"tool output for a missing file", nil, guide, session.EvidenceToolOutput, "$ cat docs/guide.md\n# Guide\n", "does not exist in the repository"},
-		{"hash of another file for a missing one", map[string]string{"README.md": "# R\n"}, guide, session.EvidenceContentHash, "README.md", "does not exist"},
-		{"missing folder", nil, memories, session.EvidenceManual, "read the memories: none relevant", ".agents/memories, which does not exist"},
-		{"honest read", map[string]string{"docs/guide.md": "# Guide\n"}, guide, session.EvidenceManual, "Read docs/guide.md: the build section applies", ""},
-		{"honest hash", map[string]string{"docs/guide.md": "# Guide\n"}, guide, session.EvidenceContentHash, "docs/guide.md", ""},
-		{"honest folder read", map[string]string{".agents/memories/a.md": "a\n"}, memories, session.EvidenceManual, "read .agents/memories/a.md: notes on the build", ""},
+		{"manual read of a missing file", nil, guide, session.EvidenceManual, "Read docs/guide.md: nothing new for this task", "docs/guide.md, which does not exist", nil, false},
+		{"tool output for a missing file", nil, guide, session.EvidenceToolOutput, "$ cat docs/guide.md\n# Guide\n", "does not exist in the repository", nil, false},
+		{"hash of another file for a missing one", map[string]string{"README.md": "# R\n"}, guide, session.EvidenceContentHash, "README.md", "does not exist", nil, false},
+		{"missing folder", nil, memories, session.EvidenceManual, "read the memories: none relevant", ".agents/memories, which does not exist", nil, false},
+		{"honest read", map[string]string{"docs/guide.md": "# Guide\n"}, guide, session.EvidenceManual, "Read docs/guide.md: the build section applies", "", nil, false},
+		{"honest hash", map[string]string{"docs/guide.md": "# Guide\n"}, guide, session.EvidenceContentHash, "docs/guide.md", "", nil, false},
+		{"honest folder read", map[string]string{".agents/memories/a.md": "a\n"}, memories, session.EvidenceManual, "read .agents/memories/a.md: notes on the build", "", nil, false},
+		// The agent writes the file it is asked to read, then "reads" it.
+		{"file made during the session", nil, guide, session.EvidenceContentHash, "docs/guide.md", "made during this session", map[string]string{"docs/guide.md": "# C\n"}, false},
+		{"file made and committed during the session", nil, guide, session.EvidenceManual, "Read docs/guide.md: fine", "made during this session", map[string]string{"docs/guide.md": "# C\n"}, true},
+		{"honest read of a file changed during the session", map[string]string{"docs/guide.md": "# Guide\n"}, guide, session.EvidenceManual, "Read docs/guide.md: the build section applies", "", map[string]string{"docs/guide.md": "# Guide\n\nMore.\n"}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -47,6 +54,13 @@ func TestClaimedReadOfAMissingFile(t *testing.T) {
 				gittest.Git(t, e.root, "commit", "-q", "-m", "files")
 			}
 			id := e.start(c.name)
+			for f, b := range c.afterStart {
+				gittest.Write(t, e.root, f, b)
+			}
+			if c.commitAfter {
+				gittest.Git(t, e.root, "add", "-A")
+				gittest.Git(t, e.root, "commit", "-q", "-m", "made")
+			}
 			_, err := e.engine.RecordEvidence(context.Background(), session.EvidenceRequest{ID: id, Requirement: c.req, Kind: c.kind, Evidence: c.body})
 			switch {
 			case c.refused == "" && err != nil:

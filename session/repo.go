@@ -58,6 +58,9 @@ type Repo interface {
 	// CommittedSHA256 returns, for each path, the sha256 of its content in
 	// HEAD ("" when HEAD does not have it); nil when HEAD is unborn.
 	CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error)
+	// ExistsAt reports whether path (a file or folder) is in commit rev's
+	// tree.
+	ExistsAt(ctx context.Context, rev, path string) (bool, error)
 	// IsAncestor reports whether commit a is an ancestor of commit b (or b).
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	// HiddenFiles lists tracked files whose work-tree content differs from

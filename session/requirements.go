@@ -536,6 +536,11 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			}
 			return "", refusedf("%s asks to read %s, which does not exist in the repository: a read of it cannot be evidence; %s", r.ID, slashList(missing), hint)
 		}
+		if made, err := e.readOfOwnFile(ctx, s, r); err != nil {
+			return "", err
+		} else if made != nil {
+			return "", refusedf("%s asks to read %s, which the session's starting commit %s does not have: the file was made during this session, and reading one's own file is not evidence of reading the repository's; a person adds it to the repository or changes the protocol", r.ID, slashList(made), shortSHA(s.StartCommit))
+		}
 	}
 	strict := has && r.Level == protocolspec.LevelMust
 	for _, c := range p.Checks {

@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,6 +127,10 @@ func TestTranscriptEvidence(t *testing.T) {
 			ctx := context.Background()
 			os.MkdirAll(filepath.Join(e.root, "docs"), 0o755)
 			os.WriteFile(filepath.Join(e.root, "docs", "guide.md"), []byte("# Guide\n"), 0o644)
+			// The repository has it: a file made during the session is
+			// not the repository's to read (readOfOwnFile).
+			gittest.Git(t, e.root, "add", "docs/guide.md")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "guide")
 			id := e.start("transcripts")
 			path := filepath.Join(t.TempDir(), "projects", "p", "s.jsonl")
 			os.MkdirAll(filepath.Dir(path), 0o700)
@@ -309,6 +314,10 @@ func TestTranscriptInheritedOnSupersede(t *testing.T) {
 			ctx := context.Background()
 			os.MkdirAll(filepath.Join(e.root, "docs"), 0o755)
 			os.WriteFile(filepath.Join(e.root, "docs", "guide.md"), []byte("# Guide\n"), 0o644)
+			// The repository has it: a file made during the session is
+			// not the repository's to read (readOfOwnFile).
+			gittest.Git(t, e.root, "add", "docs/guide.md")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "guide")
 			first := e.start("hook-created")
 			path := filepath.Join(t.TempDir(), "projects", "p", "s.jsonl")
 			os.MkdirAll(filepath.Dir(path), 0o700)

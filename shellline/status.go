@@ -461,8 +461,8 @@ func HidesChanges(line string) string {
 		for ; i < len(w); i++ {
 			a := w[i]
 			if a == "-c" && i+1 < len(w) {
-				if k := strings.ToLower(w[i+1]); strings.HasPrefix(k, "filter.") {
-					return "`git -c " + w[i+1] + "` (a filter driver)"
+				if why := hidingKey(w[i+1]); why != "" {
+					return "`git -c " + w[i+1] + "` (" + why + ")"
 				}
 				i++
 				continue
@@ -481,9 +481,15 @@ func HidesChanges(line string) string {
 		switch args := w[i+1:]; w[i] {
 		case "update-index":
 			for _, a := range args {
-				if a == "--skip-worktree" || a == "--assume-unchanged" {
+				// git takes any unambiguous prefix of a long option
+				// (--skip-work, --assume-unch).
+				if longOption(a, "--skip-worktree", 4) || longOption(a, "--assume-unchanged", 4) {
 					return "`git update-index " + a + "`"
 				}
+			}
+		case "sparse-checkout":
+			if len(args) > 0 && args[0] != "list" {
+				return "`git sparse-checkout " + args[0] + "` (files outside the cone leave the work tree)"
 			}
 		case "config":
 			set := true
@@ -494,11 +500,37 @@ func HidesChanges(line string) string {
 				}
 			}
 			for _, a := range args {
-				if k := strings.ToLower(a); set && strings.HasPrefix(k, "filter.") {
-					return "`git config " + a + "` (a filter driver)"
+				if why := hidingKey(a); set && why != "" {
+					return "`git config " + a + "` (" + why + ")"
 				}
 			}
 		}
 	}
 	return ""
+}
+
+// hidingKey says why setting a git config key (or KEY=VALUE) can hide a
+// change from status and diff, "" when it cannot: a clean filter, a file
+// system monitor (git trusts its "nothing changed"), an attributes file
+// (filters again), or an included file (any of these).
+func hidingKey(kv string) string {
+	k, _, _ := strings.Cut(strings.ToLower(kv), "=")
+	switch {
+	case strings.HasPrefix(k, "filter."):
+		return "a filter driver"
+	case k == "core.fsmonitor":
+		return "a file system monitor git trusts over the files"
+	case k == "core.attributesfile":
+		return "an attributes file"
+	case k == "include.path" || strings.HasPrefix(k, "includeif."):
+		return "an included config file"
+	}
+	return ""
+}
+
+// longOption reports whether a is full or an unambiguous prefix of it at
+// least min characters long, as git's option parser takes it.
+func longOption(a, full string, min int) bool {
+	a, _, _ = strings.Cut(a, "=")
+	return len(a) >= min && strings.HasPrefix(full, a)
 }

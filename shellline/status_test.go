@@ -131,6 +131,16 @@ func TestHidesChanges(t *testing.T) {
 		{"git config --local filter.x.process ./p", true},
 		{"git -c filter.x.clean=true add src/a.go", true},
 		{"git -c FILTER.X.CLEAN=true add src/a.go", true},
+		// Abbreviated long options (git takes unambiguous prefixes).
+		{"git update-index --skip-work x", true},
+		{"git update-index --assume-unch x", true},
+		// Other settings that make status trust something over the files.
+		{"git config core.fsmonitor /tmp/fsm", true},
+		{"git -c core.fsmonitor=/tmp/fsm status", true},
+		{"git config core.attributesFile /tmp/attrs", true},
+		{"git config include.path /tmp/inc", true},
+		{"git config includeIf.gitdir:/x.path /tmp/inc", true},
+		{"git sparse-checkout set docs", true},
 		// Honest git work.
 		{"git update-index --no-skip-worktree src/a.go", false},
 		{"git update-index --refresh", false},
@@ -141,6 +151,9 @@ func TestHidesChanges(t *testing.T) {
 		{"git lfs install", false},
 		{"echo git update-index --skip-worktree x", false},
 		{"git -c user.name=x commit -m 'filter.x'", false},
+		{"git sparse-checkout list", false},
+		{"git config --get core.fsmonitor", false},
+		{"git update-index --split-index", false},
 	}
 	for _, tc := range tests {
 		if got := HidesChanges(tc.line) != ""; got != tc.hides {

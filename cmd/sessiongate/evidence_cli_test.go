@@ -34,6 +34,9 @@ func TestEvidenceCLIOnRealProtocols(t *testing.T) {
 				".agents/sessions/.gitkeep":                   "",
 				".agents/sessions/2025-12-01-session-01.md":   "# Session 01\n",
 				".claude/skills/github/scripts/create-pr.ps1": "Write-Host pr\n",
+				// The team's repository has the constraints the protocol
+				// asks to read (a read of a missing file is refused).
+				".agents/governance/PROJECT-CONSTRAINTS.md": "# Constraints\n\nConventional commits; no force push.\n",
 			} {
 				gittest.Write(t, dir, rel, body)
 			}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -38,7 +39,7 @@ func builtinLintLine(c protocolspec.Check, root string, env []string, line strin
 		// Relative to the gate's folder (the root): no machine path in the line.
 		return "./node_modules/.bin/markdownlint-cli2 " + rest, true
 	}
-	if _, err := lookPathIn(env, "markdownlint-cli2"); err == nil {
+	if _, err := gateenv.LookPath(env, "markdownlint-cli2"); err == nil {
 		return "markdownlint-cli2 " + rest, true
 	}
 	return line, false

@@ -102,7 +102,7 @@ func TestCommandGateThatRanNoTests(t *testing.T) {
 		{"go: warning line", `<!-- gate: command "printf 'testing: warning: no tests to run\nPASS\n'" -->`, nil, session.StatusFail, "ran no test"},
 		{"pytest: no tests ran", `<!-- gate: command "printf '==== 3 deselected, no tests ran in 0.01s ====\n'" -->`, nil, session.StatusFail, "ran no test"},
 		{"go: tests ran", `<!-- gate: command "printf 'ok  \tex\t0.01s\nok  \tex/b\t0.01s [no tests to run]\n'" -->`, nil, session.StatusPass, "command passed"},
-		// GOFLAGS never reaches the command now (cleanEnv): the failing test runs.
+		// GOFLAGS never reaches the command now (gateenv.Clean): the failing test runs.
 		{"real go test, GOFLAGS filter", `<!-- gate: command "go test ./..." -->`, map[string]string{"GOFLAGS": "-run=^$"}, session.StatusFail, "exited 1: go test ./... (run without GOFLAGS"},
 		{"real go test, failing test", `<!-- gate: command "go test ./..." -->`, nil, session.StatusFail, "exited 1"},
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -255,8 +256,8 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cleaned, dropped := cleanEnv(os.Environ(), env.repo.Root(), env.staged)
-	sh, err := lookPathIn(cleaned, "sh")
+	cleaned, dropped := gateenv.Clean(os.Environ(), env.repo.Root(), env.staged)
+	sh, err := gateenv.LookPath(cleaned, "sh")
 	if err != nil {
 		return StatusFail, "command cannot run: no sh on PATH", "", ""
 	}

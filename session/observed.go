@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -110,7 +111,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		}
 	}
 	if code == 0 {
-		if vars := redirectAssigned(cmd); len(vars) > 0 {
+		if vars := gateenv.RedirectsSet(cmd); len(vars) > 0 {
 			ref = fmt.Sprintf("exit 0, but the line sets %s, which a gate's command never has, %d bytes", strings.Join(vars, ", "), len(req.Output))
 			code = -1
 		}

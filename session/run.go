@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/internal/procgroup"
 	"io"
 	"os"
@@ -87,7 +88,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 			return nil, fmt.Errorf("%w: %w (--requirement ID)", ErrCannotRun, err)
 		}
 	}
-	cleaned, dropped := cleanEnv(os.Environ(), s.Worktree, false)
+	cleaned, dropped := gateenv.Clean(os.Environ(), s.Worktree, false)
 	prog, err := lookProgram(s.Worktree, req.Argv[0], cleaned)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
@@ -168,7 +169,7 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 
 // lookProgram finds the program of an argv: a name with a slash is a path
 // relative to the repository root (or absolute), anything else is looked
-// up on env's PATH (cleanEnv's, without the work tree's folders).
+// up on env's PATH (gateenv.Clean's, without the work tree's folders).
 func lookProgram(root, name string, env []string) (string, error) {
 	if strings.Contains(name, "/") {
 		p := name
@@ -184,7 +185,7 @@ func lookProgram(root, name string, env []string) (string, error) {
 		}
 		return p, nil
 	}
-	p, err := lookPathIn(env, name)
+	p, err := gateenv.LookPath(env, name)
 	if err != nil {
 		return "", invalidf("command %q not found on PATH: install it, or give its path", name)
 	}

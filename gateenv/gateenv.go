@@ -1,4 +1,9 @@
-package session
+// Package gateenv is the environment a gate's command (and `sessiongate
+// run`) runs in: the caller's, without the variables that make an
+// interpreter, runner or linker load other code or skip its work, and
+// without PATH entries inside the work tree. It needs no session: it reads
+// an environment, a PATH and a shell line.
+package gateenv
 
 import (
 	"os"
@@ -48,19 +53,18 @@ var redirectEnv = map[string]bool{
 // redirectPrefixes are families of such variables.
 var redirectPrefixes = []string{"DYLD_", "BASH_FUNC_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "NPM_CONFIG_", "YARN_"}
 
-// cleanEnv returns environ without the variables that redirect
+// Clean returns environ without the variables that redirect
 // interpreters and runners, and the names it dropped (sorted). PATH stays,
 // without its relative entries and those inside root: a folder of the
 // work tree the agent put first would answer for `go`, `pytest` or `npm`.
 // keepIndex keeps GIT_INDEX_FILE: inside a git hook git sets it to the
 // index being committed, which a commit-time check must read.
-func cleanEnv(environ []string, root string, keepIndex bool) (env, dropped []string) {
+func Clean(environ []string, root string, keepIndex bool) (env, dropped []string) {
 	for _, kv := range environ {
 		name, val, _ := strings.Cut(kv, "=")
-		up := strings.ToUpper(name)
 		switch {
 		case keepIndex && name == "GIT_INDEX_FILE":
-		case redirectEnv[up] || slices.ContainsFunc(redirectPrefixes, func(p string) bool { return strings.HasPrefix(up, p) }):
+		case redirects(name):
 			dropped = append(dropped, name)
 			continue
 		case name == "PATH":
@@ -73,6 +77,13 @@ func cleanEnv(environ []string, root string, keepIndex bool) (env, dropped []str
 	}
 	slices.Sort(dropped)
 	return env, slices.Compact(dropped)
+}
+
+// redirects reports a variable of redirectEnv or of a redirectPrefixes
+// family, whatever its case (npm reads npm_config_*).
+func redirects(name string) bool {
+	up := strings.ToUpper(name)
+	return redirectEnv[up] || slices.ContainsFunc(redirectPrefixes, func(p string) bool { return strings.HasPrefix(up, p) })
 }
 
 // cleanPath drops relative entries of a PATH and those inside root.
@@ -102,10 +113,10 @@ func inside(root, p string) bool {
 	return err == nil && filepath.IsLocal(rel)
 }
 
-// lookPathIn finds a program on the PATH of env (as cleanEnv left it), not
+// LookPath finds a program on the PATH of env (as Clean left it), not
 // on sessiongate's own: the caller's PATH may put a folder of the work tree
 // first.
-func lookPathIn(env []string, name string) (string, error) {
+func LookPath(env []string, name string) (string, error) {
 	path := ""
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
@@ -121,19 +132,18 @@ func lookPathIn(env []string, name string) (string, error) {
 	return "", exec.ErrNotFound
 }
 
-// redirectAssigned lists the redirecting variables (redirectEnv) a shell
+// RedirectsSet lists the redirecting variables (redirectEnv) a shell
 // line sets for what it runs: `PYTHONSTARTUP=x pytest`, `env NODE_OPTIONS=...
 // npm test`, `export GOFLAGS=...; go test`. A run that set one is not the
 // run a gate would make, so it proves nothing as observed evidence.
-func redirectAssigned(line string) []string {
+func RedirectsSet(line string) []string {
 	_, f, ok := shellline.Calls(shellline.Unwrap(line))
 	if !ok {
 		return nil
 	}
 	var out []string
 	note := func(name string) {
-		up := strings.ToUpper(name)
-		if redirectEnv[up] || slices.ContainsFunc(redirectPrefixes, func(p string) bool { return strings.HasPrefix(up, p) }) {
+		if redirects(name) {
 			out = append(out, name)
 		}
 	}

@@ -1,0 +1,119 @@
+package gateenv_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/gateenv"
+)
+
+// TestClean: what a gate's command never sees, and what it keeps. The
+// engine's tests (session/cleanenv_test.go) run real commands under it.
+func TestClean(t *testing.T) {
+	root := t.TempDir()
+	inTree := filepath.Join(root, "bin")
+	if err := os.Mkdir(inTree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A folder outside the tree that is a link into it answers as the tree does.
+	link := filepath.Join(t.TempDir(), "tools")
+	if err := os.Symlink(inTree, link); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name      string
+		environ   []string
+		keepIndex bool
+		want      []string // the environment left
+		dropped   []string
+	}{
+		{"nothing to drop", []string{"HOME=/home/u", "CI=1", "TZ=UTC"}, false, []string{"HOME=/home/u", "CI=1", "TZ=UTC"}, nil},
+		{"interpreters and runners", []string{"PYTHONSTARTUP=/tmp/x.py", "HOME=/h", "NODE_OPTIONS=--require x", "GOFLAGS=-run=^$", "MAKEFLAGS=-n"}, false,
+			[]string{"HOME=/h"}, []string{"GOFLAGS", "MAKEFLAGS", "NODE_OPTIONS", "PYTHONSTARTUP"}},
+		{"families, any case", []string{"npm_config_script_shell=/bin/true", "DYLD_INSERT_LIBRARIES=x", "BASH_FUNC_go%%=() { true; }", "GIT_CONFIG_KEY_0=core.hooksPath"}, false,
+			nil, []string{"BASH_FUNC_go%%", "DYLD_INSERT_LIBRARIES", "GIT_CONFIG_KEY_0", "npm_config_script_shell"}},
+		{"the index outside a hook", []string{"GIT_INDEX_FILE=/tmp/other"}, false, nil, []string{"GIT_INDEX_FILE"}},
+		{"the index a hook commits", []string{"GIT_INDEX_FILE=.git/index.lock"}, true, []string{"GIT_INDEX_FILE=.git/index.lock"}, nil},
+		{"PATH inside the tree", []string{"PATH=" + inTree + ":/usr/bin"}, false, []string{"PATH=/usr/bin"}, []string{"PATH entries inside the work tree"}},
+		{"PATH relative or empty", []string{"PATH=bin::/usr/bin"}, false, []string{"PATH=/usr/bin"}, []string{"PATH entries inside the work tree"}},
+		{"PATH through a link into the tree", []string{"PATH=" + link + ":/bin"}, false, []string{"PATH=/bin"}, []string{"PATH entries inside the work tree"}},
+		{"PATH outside the tree", []string{"PATH=/usr/local/bin:/usr/bin"}, false, []string{"PATH=/usr/local/bin:/usr/bin"}, nil},
+		{"a name like one, but not it", []string{"PYTHONPATHS=x", "MY_GOFLAGS=y"}, false, []string{"PYTHONPATHS=x", "MY_GOFLAGS=y"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env, dropped := gateenv.Clean(c.environ, root, c.keepIndex)
+			if !slices.Equal(env, c.want) || !slices.Equal(dropped, c.dropped) {
+				t.Errorf("Clean(%q) = %q dropping %q, want %q dropping %q", c.environ, env, dropped, c.want, c.dropped)
+			}
+		})
+	}
+}
+
+// TestLookPath: the program is looked up on the cleaned PATH, never
+// sessiongate's own, and only an executable file answers.
+func TestLookPath(t *testing.T) {
+	dir := t.TempDir()
+	for name, mode := range map[string]os.FileMode{"tool": 0o755, "notexec": 0o644} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir) // sessiongate's own PATH has it; the env given does not
+	cases := []struct {
+		name string
+		env  []string
+		prog string
+		want string // "" for not found
+	}{
+		{"on the env's PATH", []string{"PATH=/nonexistent:" + dir}, "tool", filepath.Join(dir, "tool")},
+		{"not executable", []string{"PATH=" + dir}, "notexec", ""},
+		{"a folder", []string{"PATH=" + dir}, "adir", ""},
+		{"only on the process's PATH", []string{"PATH=/nonexistent"}, "tool", ""},
+		{"no PATH at all", []string{"HOME=/h"}, "tool", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := gateenv.LookPath(c.env, c.prog)
+			if got != c.want || (c.want == "") != errors.Is(err, exec.ErrNotFound) {
+				t.Errorf("LookPath(%q, %q) = %q, %v; want %q", c.env, c.prog, got, err, c.want)
+			}
+		})
+	}
+}
+
+// TestRedirectsSet: the redirecting variables a shell line sets for what
+// it runs, wherever the line sets them; other variables do not count.
+func TestRedirectsSet(t *testing.T) {
+	cases := []struct {
+		line string
+		want string // comma-separated, "" for none
+	}{
+		{"./test.sh", ""},
+		{"CI=1 TZ=UTC go test ./...", ""},
+		{"env TZ=UTC ./test.sh", ""},
+		{"PYTHONSTARTUP=/tmp/exit0.py pytest", "PYTHONSTARTUP"},
+		{"env NODE_OPTIONS='--require /tmp/x.js' npm test", "NODE_OPTIONS"},
+		{"export GOFLAGS=-run=^$; go test ./...", "GOFLAGS"},
+		{"timeout 60 env LD_PRELOAD=/tmp/x.so ./test.sh", "LD_PRELOAD"},
+		{"sh -c 'MAKEFLAGS=-n make test'", "MAKEFLAGS"},
+		{"npm_config_script_shell=/bin/true GOFLAGS=-n npm test", "GOFLAGS,npm_config_script_shell"},
+		{"echo PYTHONSTARTUP=x", ""}, // an argument, not an assignment
+		{"if then (", ""},           // not shell: nothing read
+	}
+	for _, c := range cases {
+		t.Run(c.line, func(t *testing.T) {
+			if got := strings.Join(gateenv.RedirectsSet(c.line), ","); got != c.want {
+				t.Errorf("RedirectsSet(%q) = %q, want %q", c.line, got, c.want)
+			}
+		})
+	}
+}

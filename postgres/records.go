@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sessiongate/sessiongate/redact"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -69,7 +70,7 @@ func (r reader) queryEvents(ctx context.Context, sessionID, query string, a ...a
 // the same Seq; the primary key (session_id, seq) would refuse it anyway.
 func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 	e.CreatedAt = tx.stamp(e.CreatedAt)
-	e.Detail = session.Redact(e.Detail)
+	e.Detail = redact.Secrets(e.Detail)
 	err := tx.q.QueryRow(ctx, `INSERT INTO events (session_id, seq, token, detail, created_at)
 		SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4 FROM events WHERE session_id = $1
 		RETURNING seq`, e.SessionID, e.Token, e.Detail, nanos(e.CreatedAt)).Scan(&e.Seq)
@@ -155,10 +156,10 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 		return fmt.Errorf("add evidence to session %s: body is %d bytes, limit %d", e.SessionID, len(e.Body), session.MaxEvidenceBytes)
 	}
 	e.CreatedAt = tx.stamp(e.CreatedAt)
-	e.Ref, e.Command, e.Source = session.Redact(e.Ref), session.Redact(e.Command), session.Redact(e.Source)
+	e.Ref, e.Command, e.Source = redact.Secrets(e.Ref), redact.Secrets(e.Command), redact.Secrets(e.Source)
 	var body []byte // nil: NULL
 	if e.Body != nil {
-		e.Body = []byte(session.Redact(string(e.Body)))
+		e.Body = []byte(redact.Secrets(string(e.Body)))
 		body = e.Body
 	}
 	if e.Origin == "" {
@@ -371,7 +372,7 @@ func (r reader) TrustedFiles(ctx context.Context, repoID int64) ([]session.Trust
 // AddTrustedFile records one accepted content and sets f.ID.
 func (tx *Tx) AddTrustedFile(ctx context.Context, f *session.TrustedFile) error {
 	f.CreatedAt = tx.stamp(f.CreatedAt)
-	f.Reason = session.Redact(f.Reason)
+	f.Reason = redact.Secrets(f.Reason)
 	err := tx.q.QueryRow(ctx, `INSERT INTO trusted_files (repo_id, path, sha256, source, who, reason, via, session_id, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
 		f.RepoID, f.Path, f.SHA256, f.Source, f.Who, f.Reason, f.Via, f.SessionID, nanos(f.CreatedAt)).Scan(&f.ID)

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sessiongate/sessiongate/redact"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -244,8 +245,8 @@ func (tx *Tx) DeleteSession(ctx context.Context, id string) error {
 
 // redactSession removes secret-looking values from a session's texts.
 func redactSession(s *session.Session) {
-	s.Objective, s.Summary = session.Redact(s.Objective), session.Redact(s.Summary)
-	s.NextNotes, s.TerminateReason = session.Redact(s.NextNotes), session.Redact(s.TerminateReason)
+	s.Objective, s.Summary = redact.Secrets(s.Objective), redact.Secrets(s.Summary)
+	s.NextNotes, s.TerminateReason = redact.Secrets(s.NextNotes), redact.Secrets(s.TerminateReason)
 }
 
 // GetRepository returns the repository with id, or an error wrapping

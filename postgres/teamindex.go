@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sessiongate/sessiongate/redact"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -117,7 +118,7 @@ func (tx *Tx) ImportSession(ctx context.Context, s *session.Session, snaps []ses
 		// and an execute each.
 		seqs, toks, details, ats := make([]int64, len(evs)), make([]string, len(evs)), make([]string, len(evs)), make([]int64, len(evs))
 		for i, e := range evs {
-			seqs[i], toks[i], details[i], ats[i] = int64(i+1), e.Token, session.Redact(e.Detail), nanos(tx.stamp(e.CreatedAt))
+			seqs[i], toks[i], details[i], ats[i] = int64(i+1), e.Token, redact.Secrets(e.Detail), nanos(tx.stamp(e.CreatedAt))
 		}
 		b.Queue(`INSERT INTO events (session_id, seq, token, detail, created_at)
 			SELECT $1, u.seq, u.token, u.detail, u.created_at
@@ -127,7 +128,7 @@ func (tx *Tx) ImportSession(ctx context.Context, s *session.Session, snaps []ses
 	for _, v := range vs {
 		b.Queue(`INSERT INTO violations (session_id, repo_id, phase, requirement, severity, code, message, state_window, decay_runs, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			s.ID, s.RepoID, v.Phase, session.Redact(v.Requirement), v.Severity, v.Code, session.Redact(v.Message), v.Window, v.DecayRuns, nanos(tx.stamp(v.CreatedAt)))
+			s.ID, s.RepoID, v.Phase, redact.Secrets(v.Requirement), v.Severity, v.Code, redact.Secrets(v.Message), v.Window, v.DecayRuns, nanos(tx.stamp(v.CreatedAt)))
 	}
 	b.Queue(`INSERT INTO index_records (session_id, source, blob) VALUES ($1, $2, $3)
 		ON CONFLICT (session_id) DO UPDATE SET source = excluded.source, blob = excluded.blob`, s.ID, source, blob)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/redact"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -96,7 +97,7 @@ func (r reader) ListViolations(ctx context.Context, f session.ViolationFilter) (
 // SessionID records a violation outside any session.
 func (tx *Tx) AddViolation(ctx context.Context, v *session.Violation) error {
 	v.CreatedAt = tx.stamp(v.CreatedAt)
-	v.Message, v.Requirement = session.Redact(v.Message), session.Redact(v.Requirement)
+	v.Message, v.Requirement = redact.Secrets(v.Message), redact.Secrets(v.Requirement)
 	var sessionID *string // NULL outside a session
 	if v.SessionID != "" {
 		sessionID = &v.SessionID

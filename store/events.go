@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/redact"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -82,7 +83,7 @@ func (r reader) LastEvents(ctx context.Context, sessionID string, n int, tokens 
 // cost, and every tool call appends events.
 func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 	e.CreatedAt = tx.stamp(e.CreatedAt)
-	e.Detail = session.Redact(e.Detail)
+	e.Detail = redact.Secrets(e.Detail)
 	// One statement finds the next seq and inserts: the transaction holds
 	// the write lock, so nothing runs between the two.
 	var seq int64
@@ -132,7 +133,7 @@ func (tx *Tx) AppendEvents(ctx context.Context, evs ...*session.Event) error {
 	args := make([]any, 0, 5*len(evs))
 	for i, e := range evs {
 		e.CreatedAt = tx.stamp(e.CreatedAt)
-		e.Detail = session.Redact(e.Detail)
+		e.Detail = redact.Secrets(e.Detail)
 		args = append(args, id, seq+int64(i)+1, e.Token, e.Detail, nanos(e.CreatedAt))
 	}
 	query := `INSERT INTO events (session_id, seq, token, detail, created_at) VALUES ` +

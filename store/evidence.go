@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sessiongate/sessiongate/redact"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -79,11 +80,11 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 		return fmt.Errorf("add evidence to session %s: body is %d bytes, limit %d", e.SessionID, len(e.Body), session.MaxEvidenceBytes)
 	}
 	e.CreatedAt = tx.stamp(e.CreatedAt)
-	// Values that look like secrets are never stored (session.Redact).
-	e.Ref, e.Command, e.Source = session.Redact(e.Ref), session.Redact(e.Command), session.Redact(e.Source)
+	// Values that look like secrets are never stored (redact.Secrets).
+	e.Ref, e.Command, e.Source = redact.Secrets(e.Ref), redact.Secrets(e.Command), redact.Secrets(e.Source)
 	var body any // NULL unless a body was given
 	if e.Body != nil {
-		e.Body = []byte(session.Redact(string(e.Body)))
+		e.Body = []byte(redact.Secrets(string(e.Body)))
 		body = e.Body
 	}
 	if e.Origin == "" {

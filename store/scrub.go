@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/redact"
 )
 
 // migrationSteps are Go steps that run after a migration's SQL in the same
@@ -27,7 +27,7 @@ var scrubbed = []struct {
 	{"sessions", "id", []string{"objective", "summary", "next_notes", "terminate_reason"}},
 }
 
-// scrubSecrets redacts secret-looking values (session.Redact) already
+// scrubSecrets redacts secret-looking values (redact.Secrets) already
 // stored in any text column, row by row.
 func scrubSecrets(ctx context.Context, tx *sql.Tx) error {
 	for _, t := range scrubbed {
@@ -55,7 +55,7 @@ func scrubColumn(ctx context.Context, tx *sql.Tx, table, key, col string) error 
 			rows.Close()
 			return err
 		}
-		if r := session.Redact(v.String); r != v.String {
+		if r := redact.Secrets(v.String); r != v.String {
 			todo = append(todo, change{k, r})
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/sessiongate/sessiongate/redact"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -455,6 +456,6 @@ func limitOr(n int) int {
 
 // redactSession removes secret-looking values from a session's texts.
 func redactSession(s *session.Session) {
-	s.Objective, s.Summary = session.Redact(s.Objective), session.Redact(s.Summary)
-	s.NextNotes, s.TerminateReason = session.Redact(s.NextNotes), session.Redact(s.TerminateReason)
+	s.Objective, s.Summary = redact.Secrets(s.Objective), redact.Secrets(s.Summary)
+	s.NextNotes, s.TerminateReason = redact.Secrets(s.NextNotes), redact.Secrets(s.TerminateReason)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sessiongate/sessiongate/redact"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -39,7 +40,7 @@ func (r reader) TrustedFiles(ctx context.Context, repoID int64) ([]session.Trust
 // CreatedAt gets the transaction's time.
 func (tx *Tx) AddTrustedFile(ctx context.Context, f *session.TrustedFile) error {
 	f.CreatedAt = tx.stamp(f.CreatedAt)
-	f.Reason = session.Redact(f.Reason)
+	f.Reason = redact.Secrets(f.Reason)
 	err := tx.queryRow(ctx, `INSERT INTO trusted_files (repo_id, path, sha256, source, who, reason, via, session_id, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		f.RepoID, f.Path, f.SHA256, f.Source, f.Who, f.Reason, f.Via, f.SessionID, nanos(f.CreatedAt)).Scan(&f.ID)

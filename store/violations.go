@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/redact"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -108,7 +109,7 @@ func listViolationsQuery(f session.ViolationFilter) (string, []any) {
 // the transaction's time.
 func (tx *Tx) AddViolation(ctx context.Context, v *session.Violation) error {
 	v.CreatedAt = tx.stamp(v.CreatedAt)
-	v.Message, v.Requirement = session.Redact(v.Message), session.Redact(v.Requirement)
+	v.Message, v.Requirement = redact.Secrets(v.Message), redact.Secrets(v.Requirement)
 	sessionID := sql.NullString{String: v.SessionID, Valid: v.SessionID != ""}
 	var repoID sql.NullInt64
 	err := tx.queryRow(ctx, `INSERT INTO violations (session_id, repo_id, phase, requirement, severity,

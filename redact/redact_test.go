@@ -1,10 +1,10 @@
-package session_test
+package redact_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/redact"
 )
 
 func TestRedact(t *testing.T) {
@@ -42,15 +42,18 @@ func TestRedact(t *testing.T) {
 		{"fix the login bug in password reset", "", "fix the login bug in password reset"},
 	}
 	for _, c := range cases {
-		got := session.Redact(c.in)
+		got := redact.Secrets(c.in)
 		if c.secret != "" && strings.Contains(got, c.secret) {
-			t.Errorf("Redact(%q) = %q keeps the secret", c.in, got)
+			t.Errorf("Secrets(%q) = %q keeps the secret", c.in, got)
 		}
 		if c.secret == "" && got != c.in {
-			t.Errorf("Redact(%q) = %q, want it unchanged", c.in, got)
+			t.Errorf("Secrets(%q) = %q, want it unchanged", c.in, got)
+		}
+		if redact.LooksSecret(c.in) != (c.secret != "") {
+			t.Errorf("LooksSecret(%q) = %v", c.in, !(c.secret != ""))
 		}
 		if !strings.Contains(got, c.keep) {
-			t.Errorf("Redact(%q) = %q lost %q", c.in, got, c.keep)
+			t.Errorf("Secrets(%q) = %q lost %q", c.in, got, c.keep)
 		}
 	}
 }

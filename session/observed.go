@@ -105,7 +105,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		}
 	}
 	if code == 0 {
-		if why := testsNotRun(cmd); why != "" {
+		if why := shellline.TestsNotRun(cmd); why != "" {
 			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 			code = -1
 		}

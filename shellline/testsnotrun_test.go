@@ -1,4 +1,4 @@
-package session
+package shellline
 
 import "testing"
 
@@ -37,8 +37,8 @@ func TestTestsNotRun(t *testing.T) {
 		{"cargo test -- --no-run", false}, // the harness's argument, not cargo's
 	}
 	for _, tc := range tests {
-		if got := testsNotRun(tc.line); (got != "") != tc.skip {
-			t.Errorf("testsNotRun(%q) = %q, want skip=%v", tc.line, got, tc.skip)
+		if got := TestsNotRun(tc.line); (got != "") != tc.skip {
+			t.Errorf("TestsNotRun(%q) = %q, want skip=%v", tc.line, got, tc.skip)
 		}
 	}
 }

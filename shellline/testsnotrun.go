@@ -1,11 +1,8 @@
-package session
+package shellline
 
-import (
-	"github.com/sessiongate/sessiongate/shellline"
-	"strings"
-)
+import "strings"
 
-// testsNotRun says why a command line runs a test runner in a mode that
+// TestsNotRun says why a command line runs a test runner in a mode that
 // runs no test and still exits 0, or "" when it does not: go test that
 // only compiles (-c), prints (-n) or lists (-list) the tests, or hands each
 // test binary to another program (-exec, -toolexec: `-exec=true` reports
@@ -15,8 +12,8 @@ import (
 // its default flags from when the line sets it (GOFLAGS, PYTEST_ADDOPTS).
 // What the agent set earlier (an exported GOFLAGS, `go env -w`) is not on
 // the line and is not seen; docs/protocol.md says so.
-func testsNotRun(line string) string {
-	calls, _, ok := shellline.Calls(line)
+func TestsNotRun(line string) string {
+	calls, _, ok := Calls(line)
 	if !ok {
 		return ""
 	}
@@ -24,7 +21,7 @@ func testsNotRun(line string) string {
 		env := map[string]string{}
 		for _, a := range c.Node.Assigns {
 			if a.Name != nil {
-				v, _ := shellline.Literal(a.Value)
+				v, _ := Literal(a.Value)
 				env[a.Name.Value] = v
 			}
 		}
@@ -35,7 +32,7 @@ func testsNotRun(line string) string {
 				env[k] = v
 			}
 		}
-		w = shellline.StripWrappers(w)
+		w = StripWrappers(w)
 		if len(w) == 0 {
 			continue
 		}

@@ -6,9 +6,10 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/gitstatus"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -68,14 +69,17 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 	if err != nil {
 		return nil, nil, err
 	}
+	// Untracked files are not part of what is committed.
+	tracked, untrackedList := gitstatus.Split(status)
 	var dirtyCode []string
-	for _, st := range status {
-		if strings.HasPrefix(st, "??") || len(st) < 4 || st[2] != ' ' {
-			continue // untracked: not part of what is committed
-		}
-		if f := strings.TrimSpace(st[3:]); !e.isDoc(f) {
+	for _, f := range tracked {
+		if !e.isDoc(f) {
 			dirtyCode = append(dirtyCode, f)
 		}
+	}
+	untracked := map[string]bool{}
+	for _, f := range untrackedList {
+		untracked[f] = true
 	}
 	// Changes git hides from status (update-index flags, a clean filter)
 	// are changes the commit does not hold, like the dirty ones.
@@ -108,12 +112,6 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 			if err != nil {
 				return nil, nil, err
 			}
-			untracked := map[string]bool{}
-			for _, st := range status {
-				if strings.HasPrefix(st, "??") && len(st) > 3 {
-					untracked[strings.TrimSpace(st[3:])] = true
-				}
-			}
 			for _, f := range files {
 				if !untracked[f] && !e.isDoc(f) {
 					changed = append(changed, f)
@@ -122,12 +120,12 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 		}
 		if len(hiddenCode) > 0 {
 			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
-				Message: fmt.Sprintf("%s passed, but git hides how the work tree differs from what is committed (%s): the tests saw the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE`, or remove the filter), commit, then run %s again", p.ID, list5(hiddenCode), p.ID)}
+				Message: fmt.Sprintf("%s passed, but git hides how the work tree differs from what is committed (%s): the tests saw the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE`, or remove the filter), commit, then run %s again", p.ID, shorten.List(hiddenCode, 5), p.ID)}
 			return &g, p, nil
 		}
 		if len(dirtyCode) > 0 {
 			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
-				Message: fmt.Sprintf("%s passed, but tracked files are changed and not committed (%s): the tests saw the work tree, not what is committed; commit or discard them, then run %s again", p.ID, list5(dirtyCode), p.ID)}
+				Message: fmt.Sprintf("%s passed, but tracked files are changed and not committed (%s): the tests saw the work tree, not what is committed; commit or discard them, then run %s again", p.ID, shorten.List(dirtyCode, 5), p.ID)}
 			return &g, p, nil
 		}
 		if len(changed) == 0 || !e.hasCommand(p) {
@@ -139,7 +137,7 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 		}
 		if g.Status == StatusFail {
 			g.Message = fmt.Sprintf("%s passed at %s, before commit %s changed %s: it must pass again on what is committed: %s", p.ID,
-				at.UTC().Format(time.TimeOnly), shortRef(after[len(after)-1].Ref), list5(changed), g.Message)
+				at.UTC().Format(time.TimeOnly), shorten.SHA(after[len(after)-1].Ref), shorten.List(changed, 5), g.Message)
 			return &g, p, nil
 		}
 	}
@@ -175,20 +173,6 @@ func (e *Engine) isDoc(f string) bool {
 		}
 	}
 	return false
-}
-
-func list5(fs []string) string {
-	if len(fs) > 5 {
-		return strings.Join(fs[:5], ", ") + fmt.Sprintf(" and %d more", len(fs)-5)
-	}
-	return strings.Join(fs, ", ")
-}
-
-func shortRef(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }
 
 // branchAtEnd re-runs, at the end, a start phase's "not on the default

@@ -4,6 +4,7 @@
 package shorten
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -47,4 +48,13 @@ func Runes(s string, n int) string {
 // Bytes does.
 func Line(s string, n int, mark string) string {
 	return Bytes(strings.Join(strings.Fields(s), " "), n, mark)
+}
+
+// List joins items with commas, at most n of them, saying how many more
+// there are ("a, b and 3 more").
+func List(items []string, n int) string {
+	if len(items) > n {
+		return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
+	}
+	return strings.Join(items, ", ")
 }

@@ -50,3 +50,20 @@ func TestCutsNeverSplitARune(t *testing.T) {
 		t.Errorf("Line = %q, want %q", got, "a b…")
 	}
 }
+
+func TestList(t *testing.T) {
+	tests := []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"a.go"}, "a.go"},
+		{[]string{"a", "b", "c", "d", "e"}, "a, b, c, d, e"},
+		{[]string{"a", "b", "c", "d", "e", "f", "g"}, "a, b, c, d, e and 2 more"},
+	}
+	for _, tc := range tests {
+		if got := shorten.List(tc.items, 5); got != tc.want {
+			t.Errorf("List(%q, 5) = %q, want %q", tc.items, got, tc.want)
+		}
+	}
+}

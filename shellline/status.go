@@ -304,25 +304,10 @@ func GitBypass(line string) string {
 		if len(w) == 0 || (w[0] != "git" && !strings.HasSuffix(w[0], "/git")) {
 			continue
 		}
-		hooksPath := false
-		i := 1
-		for ; i < len(w); i++ {
-			a := w[i]
-			if a == "-c" && i+1 < len(w) {
-				if strings.HasPrefix(strings.ToLower(w[i+1]), "core.hookspath=") {
-					hooksPath = true
-				}
-				i++
-				continue
-			}
-			if a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
-				i++
-				continue
-			}
-			if !strings.HasPrefix(a, "-") {
-				break
-			}
-		}
+		i, configs := gitGlobals(w)
+		hooksPath := slices.ContainsFunc(configs, func(kv string) bool {
+			return strings.HasPrefix(strings.ToLower(kv), "core.hookspath=")
+		})
 		if i >= len(w) || (w[i] != "commit" && w[i] != "push") {
 			continue
 		}
@@ -340,6 +325,31 @@ func GitBypass(line string) string {
 		}
 	}
 	return ""
+}
+
+// gitGlobals reads git's own options, those before its subcommand, in
+// the words of a git call (w[0] is git): it returns the subcommand's index
+// (len(w) when there is none) and the values of -c, in order. -C,
+// --git-dir, --work-tree and --namespace take the next word as their
+// value; any other word starting with "-" is an option alone.
+func gitGlobals(w []string) (sub int, configs []string) {
+	i := 1
+	for ; i < len(w); i++ {
+		a := w[i]
+		if a == "-c" && i+1 < len(w) {
+			configs = append(configs, w[i+1])
+			i++
+			continue
+		}
+		if a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+	}
+	return i, configs
 }
 
 // RunsAgentHook reports whether a command line runs `sessiongate
@@ -457,22 +467,10 @@ func HidesChanges(line string) string {
 		if len(w) < 2 || w[0] != "git" {
 			continue
 		}
-		i := 1
-		for ; i < len(w); i++ {
-			a := w[i]
-			if a == "-c" && i+1 < len(w) {
-				if why := hidingKey(w[i+1]); why != "" {
-					return "`git -c " + w[i+1] + "` (" + why + ")"
-				}
-				i++
-				continue
-			}
-			if a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
-				i++
-				continue
-			}
-			if !strings.HasPrefix(a, "-") {
-				break
+		i, configs := gitGlobals(w)
+		for _, kv := range configs {
+			if why := hidingKey(kv); why != "" {
+				return "`git -c " + kv + "` (" + why + ")"
 			}
 		}
 		if i >= len(w) {

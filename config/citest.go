@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -17,17 +18,21 @@ import (
 // testRunner matches a command line that runs a test suite with a runner
 // people use: what a CI step's `run:` (GitHub) or `script:` (GitLab) line
 // must start with to be taken as the project's test command. Anything else
-// (a lint, a build, a deploy, a line with shell logic) is not.
-var testRunner = regexp.MustCompile(`^(?:` +
-	`(?:uv run |poetry run |pdm run |pipenv run |hatch run |python3? -m )?pytest\b|` +
-	`tox\b|nox\b|go test\b|cargo (?:test|nextest run)\b|make (?:test|check)\b|just test\b|` +
-	`(?:npm|pnpm|yarn|bun)(?: run)? test\b|npx (?:jest|vitest)\b|` +
-	`(?:\./gradlew|gradle) (?:test|check)\b|mvn(?: -[A-Za-z]\S*)* (?:test|verify)\b|` +
-	`bundle exec (?:rspec|rake test)\b|rspec\b|dotnet test\b|mix test\b|swift test\b|ctest\b)`)
+// (a lint, a build, a deploy, a line with shell logic) is not. Compiled on
+// first use: every process (each git and agent hook) would pay for it at
+// init, and only `sessiongate init` reads CI files.
+var testRunner = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:` +
+		`(?:uv run |poetry run |pdm run |pipenv run |hatch run |python3? -m )?pytest\b|` +
+		`tox\b|nox\b|go test\b|cargo (?:test|nextest run)\b|make (?:test|check)\b|just test\b|` +
+		`(?:npm|pnpm|yarn|bun)(?: run)? test\b|npx (?:jest|vitest)\b|` +
+		`(?:\./gradlew|gradle) (?:test|check)\b|mvn(?: -[A-Za-z]\S*)* (?:test|verify)\b|` +
+		`bundle exec (?:rspec|rake test)\b|rspec\b|dotnet test\b|mix test\b|swift test\b|ctest\b)`)
+})
 
 // shellLogic is a line no gate should take whole: it pipes, chains,
 // backgrounds or substitutes.
-var shellLogic = regexp.MustCompile("[|;&`$<>]")
+var shellLogic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[|;&`$<>]") })
 
 // ciTestCommand is the first test command the repository's CI runs: the
 // GitHub Actions workflows (in file name order), then .gitlab-ci.yml.
@@ -104,7 +109,7 @@ func testLineIn(v *yaml.Node) (string, int) {
 		sc := bufio.NewScanner(strings.NewReader(s.Value))
 		for i := 0; sc.Scan(); i++ {
 			l := strings.TrimSpace(sc.Text())
-			if testRunner.MatchString(l) && !shellLogic.MatchString(l) && !strings.Contains(l, "${{") {
+			if testRunner().MatchString(l) && !shellLogic().MatchString(l) && !strings.Contains(l, "${{") {
 				line := s.Line + i
 				if s.Style == yaml.LiteralStyle || s.Style == yaml.FoldedStyle {
 					line++ // the block starts on the line after "run: |"

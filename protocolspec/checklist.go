@@ -3,6 +3,7 @@ package protocolspec
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -13,10 +14,14 @@ import (
 
 // cellParser reads one table cell's content: only paragraphs and inline
 // markup, so a cell such as "1. foo" or "# x" stays text as it does in a table.
-var cellParser = parser.NewParser(
-	parser.WithBlockParsers(util.Prioritized(parser.NewParagraphParser(), 100)),
-	parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-)
+// Built on first use: a hook process that reads no protocol document
+// would pay for it at init.
+var cellParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(util.Prioritized(parser.NewParagraphParser(), 100)),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+	)
+})
 
 // columnRole maps a checklist table header cell (lower case) to its role.
 var columnRole = map[string]string{
@@ -152,7 +157,7 @@ func cellText(raw []byte) string {
 // than code spans.
 func parsedCellText(raw []byte) string {
 	s := newSource(raw)
-	doc := cellParser.Parse(text.NewReader(raw))
+	doc := cellParser().Parse(text.NewReader(raw))
 	var f flat
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		f.block(s, c)

@@ -5,6 +5,7 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -65,14 +66,7 @@ func Secrets(s string) string {
 		return s
 	}
 	lower := strings.ToLower(s)
-	hinted := false
-	for _, h := range secretHints {
-		if strings.Contains(lower, h) {
-			hinted = true
-			break
-		}
-	}
-	if !hinted {
+	if !slices.ContainsFunc(secretHints, func(h string) bool { return strings.Contains(lower, h) }) {
 		return s
 	}
 	for _, p := range secretPatterns() {

@@ -34,11 +34,7 @@ func TestSplit(t *testing.T) {
 
 // TestSplitOfGit reads what real git prints through gitrepo.Status.
 func TestSplitOfGit(t *testing.T) {
-	root := gittest.Init(t)
-	gittest.Write(t, root, "kept.txt", "a\n")
-	gittest.Write(t, root, "edited.txt", "a\n")
-	gittest.Git(t, root, "add", "-A")
-	gittest.Git(t, root, "commit", "-q", "-m", "base")
+	root := gittest.New(t, map[string]string{"kept.txt": "a\n", "edited.txt": "a\n"})
 	gittest.Write(t, root, "edited.txt", "b\n")
 	gittest.Write(t, root, "staged.txt", "c\n")
 	gittest.Git(t, root, "add", "staged.txt")

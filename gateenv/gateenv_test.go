@@ -107,7 +107,7 @@ func TestRedirectsSet(t *testing.T) {
 		{"sh -c 'MAKEFLAGS=-n make test'", "MAKEFLAGS"},
 		{"npm_config_script_shell=/bin/true GOFLAGS=-n npm test", "GOFLAGS,npm_config_script_shell"},
 		{"echo PYTHONSTARTUP=x", ""}, // an argument, not an assignment
-		{"if then (", ""},           // not shell: nothing read
+		{"if then (", ""},            // not shell: nothing read
 	}
 	for _, c := range cases {
 		t.Run(c.line, func(t *testing.T) {

@@ -54,8 +54,9 @@ func (x *expander) emit(l string, depth int, vars, aliases map[string]string) {
 // line walks one line's commands in order: assignments, aliases and
 // functions apply to what comes after them, as in the shell.
 func (x *expander) line(line string, depth int, params []string, vars, aliases map[string]string) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
-	if err != nil {
+	// The parse the line's other checks share (Calls keeps it): read only.
+	_, f, ok := Calls(line)
+	if !ok {
 		return
 	}
 	funcs := map[string]string{}
@@ -66,7 +67,7 @@ func (x *expander) line(line string, depth int, params []string, vars, aliases m
 		}
 		switch s := n.(type) {
 		case *syntax.FuncDecl:
-			if s.Body != nil {
+			if s.Body != nil && s.Name != nil {
 				funcs[s.Name.Value] = source(line, s.Body)
 			}
 			return false // its commands run where it is called
@@ -136,6 +137,9 @@ func (x *expander) call(line string, st *syntax.Stmt, c *syntax.CallExpr, depth 
 	if a, ok := aliases[words[0]]; ok {
 		words = append(strings.Fields(a), words[1:]...)
 		changed = true
+		if len(words) == 0 {
+			return
+		}
 	}
 	// NAME=VALUE before the command, and what was exported before it, go
 	// with it: GIT_CONFIG_KEY_0=core.hooksPath is part of the commit.
@@ -252,6 +256,27 @@ func resolve(w *syntax.Word, vars map[string]string, params []string) (string, b
 					return false
 				}
 			}
+		case *syntax.CmdSubst:
+			// $(echo WORDS): what echo prints, when literal.
+			if len(v.Stmts) != 1 {
+				return false
+			}
+			c, ok := v.Stmts[0].Cmd.(*syntax.CallExpr)
+			if !ok || len(c.Args) < 2 || len(v.Stmts[0].Redirs) > 0 {
+				return false
+			}
+			var ws []string
+			for _, a := range c.Args {
+				l, ok := Literal(a)
+				if !ok {
+					return false
+				}
+				ws = append(ws, l)
+			}
+			if ws[0] != "echo" && ws[0] != "printf" {
+				return false
+			}
+			b.WriteString(strings.Join(ws[1:], " "))
 		case *syntax.ParamExp:
 			if v.Param == nil || v.Exp != nil || v.Index != nil || v.Length || v.Slice != nil || v.Repl != nil || v.Excl || v.Names != 0 {
 				return false

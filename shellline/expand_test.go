@@ -34,6 +34,8 @@ func TestObfuscatedLines(t *testing.T) {
 		{`n=--no-verify; git commit "$n" -m x`, "bypass"},
 		{`export k=core.hooksPath; git config "${k}" /dev/null`, "unhook"},
 		{`cd sub && sh -c 'git commit --no-verify -m x'`, "bypass"},
+		{`git commit $(echo --no-verify) -m x`, "bypass"},
+		{`env -S "git commit --no-verify -m x"`, "bypass"},
 		{`python3 -c "import subprocess;subprocess.run(['git','commit','--no-verify','-m','x'])"`, "bypass"},
 		{`python3 -c 'import os; os.system("git config core.hooksPath /tmp/h")'`, "unhook"},
 		{`node -e "require('child_process').execSync('git commit -n -m x')"`, "bypass"},
@@ -158,4 +160,17 @@ func TestSQLiteWrites(t *testing.T) {
 			t.Errorf("Writes(%q) = %q, want %q", tc.line, got, tc.want)
 		}
 	}
+}
+
+// FuzzInner: any line is expanded without a panic, and within its bounds.
+func FuzzInner(f *testing.F) {
+	for _, s := range []string{`eval "git commit -n"`, `f(){ f "$@"; }; f x`, `a=$a$a; a=$a$a; eval $a`, "bash <<'X'\nls\nX",
+		`echo aGk= | base64 -d | sh`, `python3 -c "x('a b')"`, `alias a=a; a`, `g(){ g; }; g`, `c=$(echo -n); $c`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if got := Inner(line); len(got) > maxInnerLines {
+			t.Fatalf("Inner(%q) gave %d lines", line, len(got))
+		}
+	})
 }

@@ -304,8 +304,9 @@ func GitBypass(line string) string {
 	// command, is -c core.hooksPath by other means.
 	envHooks := exportsHooksPath(f)
 	for _, c := range calls {
-		w := StripWrappers(c.Words)
-		if len(w) == 0 || (w[0] != "git" && !strings.HasSuffix(w[0], "/git")) {
+		// unwrapCall also reads `env -S 'git commit -n'` and `sudo git ...`.
+		w := unwrapCall(c.Words)
+		if len(w) == 0 || w[0] != "git" {
 			continue
 		}
 		hooksPath := envHooks || hooksPathEnv(c.Words) || assignsHooksPath(c.Node)

@@ -613,3 +613,43 @@ func TestLazyAgentShellRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentUserSettingsWrite: Claude Code's user settings (`"disableAllHooks":
+// true` in $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json)
+// turn the repository's hooks off from the next start: the adversarial pass
+// of issue 25 checked it with the real CLI (a project PreToolUse hook no
+// longer ran). The agent may not write its own CLI's settings, also named
+// from the home folder (`~`, `$HOME`), which is no literal path; reading
+// them runs.
+func TestAgentUserSettingsWrite(t *testing.T) {
+	r := newRepo(t, "")
+	home := filepath.Join(filepath.Dir(r.root), "home")
+	cfgDir := filepath.Join(filepath.Dir(r.root), "claude-config")
+	bash := golden(t, r, "claude", "PreToolUse-Bash", "claude-user-settings")
+	gemini := map[string]any{"session_id": "g1", "cwd": r.root, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command"}
+	cases := []struct {
+		name, agent, event string
+		payload            map[string]any
+		env                []string
+		deny               bool
+	}{
+		{"claude ~ redirect", "claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": `echo '{"disableAllHooks": true}' > ~/.claude/settings.json`}), nil, true},
+		{"claude $HOME tee", "claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": `echo '{"disableAllHooks": true}' | tee $HOME/.claude/settings.json`}), nil, true},
+		{"claude absolute path", "claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": `echo '{}' > ` + filepath.Join(home, ".claude", "settings.json")}), nil, true},
+		{"claude python open", "claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": `python3 -c "import os; open(os.path.expanduser('~/.claude/settings.json'),'w').write('{}')"`}), nil, true},
+		{"claude CLAUDE_CONFIG_DIR", "claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": `echo '{}' > "$CLAUDE_CONFIG_DIR/settings.json"`}), []string{"CLAUDE_CONFIG_DIR=" + cfgDir}, true},
+		{"claude Write tool", "claude", "PreToolUse", with(golden(t, r, "claude", "PreToolUse-Write", "claude-user-settings"), "tool_input", map[string]any{"file_path": filepath.Join(cfgDir, "settings.json"), "content": "{}"}), []string{"CLAUDE_CONFIG_DIR=" + cfgDir}, true},
+		{"gemini ~ redirect", "gemini", "BeforeTool", with(gemini, "tool_input", map[string]any{"command": `echo '{}' > ~/.gemini/settings.json`}), nil, true},
+		{"claude reads its settings", "claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": `cat ~/.claude/settings.json`}), nil, false},
+		{"claude lists its folder", "claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": `ls -la ~/.claude/ && git status`}), nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, res := r.hook(c.agent, c.event, c.payload, c.env...)
+			denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" || pathStr(out, "decision") == "deny"
+			if denied != c.deny {
+				t.Fatalf("denied %v, want %v: %v\nstderr: %s", denied, c.deny, out, res.err)
+			}
+		})
+	}
+}

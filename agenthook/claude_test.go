@@ -653,3 +653,47 @@ func TestAgentUserSettingsWrite(t *testing.T) {
 		})
 	}
 }
+
+// TestSymlinkIntoGitDir: a link made first, then a write through it, named
+// no .git: `ln -s .git/sessiongate lnk; sqlite3 lnk/sessiongate.db "DELETE
+// FROM violations"` and a write of a link to .git/hooks/pre-commit went
+// through the hook in the adversarial pass of issue 25. A link to a folder
+// of the work tree stays writable.
+func TestSymlinkIntoGitDir(t *testing.T) {
+	r := newRepo(t, "")
+	const sid = "claude-links"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	for link, target := range map[string]string{"lnk": ".git/sessiongate", "p": ".git/hooks/pre-commit", "src-link": "src"} {
+		if err := os.MkdirAll(filepath.Join(r.root, "src"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(r.root, target), filepath.Join(r.root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bash := golden(t, r, "claude", "PreToolUse-Bash", sid)
+	write := golden(t, r, "claude", "PreToolUse-Write", sid)
+	cases := []struct {
+		name    string
+		payload map[string]any
+		deny    bool
+	}{
+		{"sqlite3 through a linked folder", with(bash, "tool_input", map[string]any{"command": `sqlite3 lnk/sessiongate.db "DELETE FROM violations"`}), true},
+		{"redirect onto a linked hook", with(bash, "tool_input", map[string]any{"command": `echo 'exit 0' > p`}), true},
+		{"Write of a linked hook", with(write, "tool_input", map[string]any{"file_path": filepath.Join(r.root, "p"), "content": "exit 0"}), true},
+		{"new file in a linked git folder", with(bash, "tool_input", map[string]any{"command": `touch lnk/new/x`}), true},
+		{"write through a link into the work tree", with(bash, "tool_input", map[string]any{"command": `echo x > src-link/a.go`}), false},
+		{"read through the link", with(bash, "tool_input", map[string]any{"command": `sqlite3 lnk/sessiongate.db "select count(*) from sessions"`}), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, res := r.hook("claude", "PreToolUse", c.payload)
+			if denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"; denied != c.deny {
+				t.Fatalf("denied %v, want %v: %v\nstderr: %s", denied, c.deny, out, res.err)
+			}
+		})
+	}
+}

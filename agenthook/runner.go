@@ -19,6 +19,7 @@ import (
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/store"
 	"github.com/sessiongate/sessiongate/transcript"
 )
@@ -313,6 +314,9 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 			if why := agentConfigWrite(ev, dir, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
+			if why := gitDirWrite(ev, dir, repo); why != "" {
+				return &Answer{Deny: true, Reason: why}, nil
+			}
 		}
 		if ev.Tool.Kind == session.ToolShell && !ah.DenyBeforeStart && !ah.Protect && !ah.Observe {
 			return &Answer{}, nil
@@ -430,6 +434,9 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if err != nil {
 			return nil, err
 		}
+		if !v.Deny {
+			v = gateDefaultsVerdict(ev.Tool, bd.Session)
+		}
 		if v.Deny {
 			a.Deny, a.Reason = true, v.Message()
 			if bd.Session != nil {
@@ -494,6 +501,27 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	}
 	return a, nil
+}
+
+// gateDefaultsVerdict denies, during a session, a shell line that changes
+// a tool's own persistent defaults that reach the gates' commands (`go env
+// -w GOFLAGS=-exec=true`: every package of `go test ./...` then reports ok
+// without running a test). The gates drop such variables from their
+// environment; the tool's config file is the same setting by other means.
+func gateDefaultsVerdict(call session.ToolCall, s *session.Session) *session.AgentVerdict {
+	v := &session.AgentVerdict{}
+	if call.Kind != session.ToolShell || s == nil || !s.Active() {
+		return v
+	}
+	for _, l := range shellline.LinesIn(call.Shell, call.Command) {
+		if how := shellline.ChangesGateDefaults(l); how != "" {
+			v.Deny, v.Gate = true, "gate commands"
+			v.Reason = how + " changes how the gates' commands run (a gate runs without GOFLAGS and npm_config_* from the caller, and the tool's config file is the same setting)"
+			v.Next = "run the command with the flag on its own line instead (`go test -run X ./pkg`); a project default belongs in the protocol or sessiongate.yaml, which a person accepts"
+			return v
+		}
+	}
+	return v
 }
 
 // bindTranscript records the transcript the agent CLI named for the

@@ -64,11 +64,14 @@ func transcriptWrite(ev *Event, dir string, getenv func(string) string) string {
 	return ""
 }
 
-// agentConfigFiles are the user-level files where Codex and Copilot read
+// agentConfigFiles are the user-level files where the agent CLIs read
 // hooks and settings that switch the repository's hooks off or add their
-// own (Codex: config.toml's [features] and [hooks], hooks.json; Copilot:
-// config.json, settings.json and the hooks folder): an agent that edits
-// them would run unpoliced from its next start.
+// own (Claude Code: settings.json, whose `"disableAllHooks": true` turns
+// off the project's hooks too, tried with the real CLI by the adversarial
+// pass of issue 25; Gemini CLI: settings.json; Codex: config.toml's
+// [features] and [hooks], hooks.json; Copilot: config.json, settings.json
+// and the hooks folder): an agent that edits them would run unpoliced from
+// its next start.
 func agentConfigFiles(agent string, getenv func(string) string) []string {
 	home := getenv("HOME")
 	under := func(env, def string) string {
@@ -81,6 +84,17 @@ func agentConfigFiles(agent string, getenv func(string) string) []string {
 		return filepath.Join(home, def)
 	}
 	switch agent {
+	case "claude":
+		if d := under("CLAUDE_CONFIG_DIR", ".claude"); d != "" {
+			return []string{filepath.Join(d, "settings.json"), filepath.Join(d, "settings.local.json")}
+		}
+	case "gemini":
+		if v := getenv("GEMINI_CLI_HOME"); v != "" && filepath.IsAbs(v) {
+			return []string{filepath.Join(v, ".gemini", "settings.json")}
+		}
+		if d := under("", ".gemini"); d != "" {
+			return []string{filepath.Join(d, "settings.json")}
+		}
 	case "codex":
 		if d := under("CODEX_HOME", ".codex"); d != "" {
 			return []string{filepath.Join(d, "config.toml"), filepath.Join(d, "hooks.json")}
@@ -109,6 +123,9 @@ func agentConfigWrite(ev *Event, dir string, getenv func(string) string) string 
 		ps, _ := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
 		paths = append(ps, ev.Tool.Paths...)
 	}
+	why := func(f string) string {
+		return "sessiongate: " + ev.Tool.Name + " writes " + f + ", " + ev.Agent + "'s own configuration: it decides which hooks run, so the agent being policed may not change it"
+	}
 	for _, p := range paths {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
@@ -116,9 +133,68 @@ func agentConfigWrite(ev *Event, dir string, getenv func(string) string) string 
 		p = filepath.Clean(p)
 		for _, f := range files {
 			if rel, err := filepath.Rel(f, p); err == nil && filepath.IsLocal(rel) || p == f {
-				return "sessiongate: " + ev.Tool.Name + " writes " + f + ", " + ev.Agent + "'s own configuration: it decides which hooks run, so the agent being policed may not change it"
+				return why(f)
+			}
+		}
+	}
+	if ev.Tool.Kind == session.ToolShell {
+		// "~" and "$HOME" are not literal paths: a line that writes and
+		// names the file from the home folder (`echo ... >
+		// ~/.claude/settings.json`, python's open() of it) is looked for in
+		// the text, as for the transcript folder.
+		if f := namesConfigFile(ev.Tool.Command, files, getenv); f != "" && lineWrites(ev.Tool.Command, paths) {
+			return why(f)
+		}
+	}
+	return ""
+}
+
+// namesConfigFile returns the config file a command line names as an
+// absolute path, from the home folder (~/..., $HOME/..., ${HOME}/...) or
+// from the variable that moves it ($CLAUDE_CONFIG_DIR/settings.json); ""
+// when it names none.
+func namesConfigFile(c string, files []string, getenv func(string) string) string {
+	home := getenv("HOME")
+	for _, f := range files {
+		if strings.Contains(c, f) {
+			return f
+		}
+		if home != "" && filepath.IsAbs(home) {
+			if rel, err := filepath.Rel(home, f); err == nil && filepath.IsLocal(rel) {
+				rel = filepath.ToSlash(rel)
+				for _, pre := range []string{"~/", "$HOME/", "${HOME}/"} {
+					if strings.Contains(c, pre+rel) {
+						return f
+					}
+				}
+			}
+		}
+		for _, v := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME"} {
+			d := getenv(v)
+			if d == "" || !filepath.IsAbs(d) {
+				continue
+			}
+			if rel, err := filepath.Rel(d, f); err == nil && filepath.IsLocal(rel) {
+				rel = filepath.ToSlash(rel)
+				if strings.Contains(c, "$"+v+"/"+rel) || strings.Contains(c, "${"+v+"}/"+rel) {
+					return f
+				}
 			}
 		}
 	}
 	return ""
+}
+
+// lineWrites reports whether a shell line writes any file: a literal write
+// target, a redirection, or a program that writes by its own means.
+func lineWrites(c string, targets []string) bool {
+	if len(targets) > 0 || strings.Contains(c, ">") {
+		return true
+	}
+	for _, w := range []string{"tee ", "sed -i", "cp ", "mv ", "dd ", "install ", "ln ", "truncate ", "python", "perl ", "node ", "sponge "} {
+		if strings.Contains(c, w) {
+			return true
+		}
+	}
+	return false
 }

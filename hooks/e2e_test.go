@@ -335,3 +335,51 @@ func TestMovedBinaryFallsBackToPath(t *testing.T) {
 		t.Fatalf("exit %d\n%s", res.code, res.err)
 	}
 }
+
+// TestForgedReplayMark: post-commit takes a commit for a replay (rebase,
+// cherry-pick: no pre-commit ran, no BYPASS) by marks in the git
+// directory, which the agent can make. The adversarial pass of issue 25 ran
+// `mkdir .git/rebase-merge`, then `git commit --no-verify` from a script the
+// agent hooks do not read: the commit landed with no violation. A mark
+// now counts only under a git that replays; an honest cherry-pick in the
+// session is still a replay.
+func TestForgedReplayMark(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	id := r.startWorking(r.root)
+	// An honest cherry-pick of the session's own commit from a branch.
+	r.git("switch", "-q", "-c", "side")
+	writeFile(t, filepath.Join(r.root, "side.txt"), "side\n")
+	r.git("add", "side.txt")
+	if res := r.commit(r.root, nil, "-m", "side work"); res.code != 0 {
+		t.Fatalf("commit on side: %s", res.err)
+	}
+	r.git("switch", "-q", "main")
+	if res := r.run(r.root, nil, "git", "cherry-pick", "side"); res.code != 0 {
+		t.Fatalf("cherry-pick: %s", res.err)
+	}
+	if v := r.show(id).Violations; len(v) != 0 {
+		t.Fatalf("an honest cherry-pick gave violations %+v", v)
+	}
+	for _, mark := range []string{"rebase-merge", "CHERRY_PICK_HEAD", "sequencer"} {
+		p := filepath.Join(r.root, ".git", mark)
+		if mark == "CHERRY_PICK_HEAD" {
+			writeFile(t, p, r.head(r.root)+"\n")
+		} else if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(r.root, mark+".txt"), "work\n")
+		r.git("add", mark+".txt")
+		res := r.commit(r.root, nil, "--no-verify", "-m", "skip the hooks under "+mark)
+		os.RemoveAll(p)
+		if res.code != 0 {
+			t.Fatalf("--no-verify commit under a forged %s did not land: %s", mark, res.err)
+		}
+		if !strings.Contains(res.err, "CRITICAL BYPASS violation recorded") {
+			t.Errorf("a forged %s let --no-verify through unflagged:\n%s", mark, res.err)
+		}
+	}
+	if n := len(r.show(id).Violations); n != 3 {
+		t.Errorf("%d violations, want one BYPASS per forged mark", n)
+	}
+}

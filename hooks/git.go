@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
 // git runs git in dir with the inherited environment (inside a hook that
@@ -68,7 +70,30 @@ func writeTree(ctx context.Context, root string) (string, error) {
 // from post-commit: rebase, cherry-pick and revert commit through the
 // sequencer, which runs post-commit but never pre-commit. The sequencer
 // still holds MERGE_MSG when post-commit runs; `git commit` has removed it.
-func replayOf(gitDir string) string {
+//
+// The marks are files in the git directory, which the agent being policed
+// can write: the adversarial pass of issue 25 ran `mkdir .git/rebase-merge`
+// and then `git commit --no-verify` from a script, and the commit, made
+// before the start gates passed, was recorded as a replay with no BYPASS.
+// So a mark counts only when a git that replays commits (rebase,
+// cherry-pick, revert, am, pull, merge) is among the hook's ancestors;
+// where no ancestry can be read (Windows), the mark alone counts, as before.
+func replayOf(gitDir string, chain func() []ancestry.Process) string {
+	op := replayMark(gitDir)
+	if op == "" {
+		return ""
+	}
+	if chain == nil {
+		chain = ancestry.Chain
+	}
+	procs := chain()
+	if len(procs) == 0 || replayingGit(procs) {
+		return op
+	}
+	return ""
+}
+
+func replayMark(gitDir string) string {
 	marks := []struct{ name, op string }{
 		{"rebase-merge", "rebase"},
 		{"rebase-apply", "rebase"},
@@ -83,6 +108,47 @@ func replayOf(gitDir string) string {
 		}
 	}
 	return ""
+}
+
+// replayCommands are git's commands that commit through the sequencer (or
+// run one that does: pull runs rebase, merge --continue runs commit).
+var replayCommands = map[string]bool{"rebase": true, "cherry-pick": true, "revert": true, "am": true, "pull": true, "merge": true}
+
+// replayingGit reports whether a git process among procs runs one of
+// replayCommands: its first word after git's own options (`git -c k=v
+// rebase`), or the command of a dashed program (git-rebase).
+func replayingGit(procs []ancestry.Process) bool {
+	for _, p := range procs {
+		f := strings.Fields(p.Args)
+		if len(f) == 0 {
+			continue
+		}
+		prog := filepath.Base(f[0])
+		if sub, ok := strings.CutPrefix(prog, "git-"); ok {
+			if replayCommands[sub] {
+				return true
+			}
+			continue
+		}
+		if prog != "git" && p.Name != "git" {
+			continue
+		}
+		for i := 1; i < len(f); i++ {
+			a := f[i]
+			if a == "-c" || a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--config-env" {
+				i++
+				continue
+			}
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if replayCommands[a] {
+				return true
+			}
+			break
+		}
+	}
+	return false
 }
 
 // addTrailers writes trailers into a commit message file, replacing an

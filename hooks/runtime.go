@@ -161,7 +161,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			if len(f) == 3 { // one parent; merges list every commit reconciliation checks
 				req.CommitParent = f[2]
 			}
-			req.Replay = replayOf(repo.GitDir())
+			req.Replay = replayOf(repo.GitDir(), rt.Chain)
 			req.CommitFiles = func(ctx context.Context) ([]string, error) {
 				out, err := git(ctx, repo.Root(), "diff-tree", "--no-commit-id", "--name-only", "-r", "-z", "--root", "HEAD")
 				return splitNUL(out), err

@@ -41,10 +41,12 @@ func WritesIn(d Dialect, line string) ([]string, bool) {
 // for the checks that read a line's commands (GitBypass, Unhooks,
 // RunsAgentHook...): the line itself, and for PowerShell also its commands
 // as POSIX words (`& 'git' commit --no-verify`, `Start-Process git
-// -ArgumentList 'commit','-n'` and `pwsh -c '...'` become `git commit ...`).
+// -ArgumentList 'commit','-n'` and `pwsh -c '...'` become `git commit ...`);
+// for sh also the commands hidden in it (Inner: eval, a here-string fed to
+// a shell, a function defined on the line...).
 func LinesIn(d Dialect, line string) []string {
 	if d != PowerShell {
-		return []string{line}
+		return append([]string{line}, Inner(line)...)
 	}
 	calls, ok := PowerShellCalls(line)
 	if !ok || len(calls) == 0 {

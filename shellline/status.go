@@ -295,19 +295,41 @@ func FirstWorkKey(line string) string {
 // are checked; an agent hook denies these before they run (reconciliation
 // would record the commit as a bypass afterwards).
 func GitBypass(line string) string {
-	calls, _, ok := Calls(Unwrap(line))
+	calls, f, ok := Calls(Unwrap(line))
 	if !ok {
 		return ""
 	}
+	// core.hooksPath set through git's environment (GIT_CONFIG_KEY_<n>,
+	// GIT_CONFIG_PARAMETERS), exported earlier on the line or before the
+	// command, is -c core.hooksPath by other means.
+	envHooks := exportsHooksPath(f)
 	for _, c := range calls {
-		w := StripWrappers(c.Words)
-		if len(w) == 0 || (w[0] != "git" && !strings.HasSuffix(w[0], "/git")) {
+		// unwrapCall also reads `env -S 'git commit -n'` and `sudo git ...`.
+		w := unwrapCall(c.Words)
+		if len(w) == 0 || w[0] != "git" {
 			continue
 		}
+		hooksPath := envHooks || hooksPathEnv(c.Words) || assignsHooksPath(c.Node)
 		i, configs := gitGlobals(w)
-		hooksPath := slices.ContainsFunc(configs, func(kv string) bool {
-			return strings.HasPrefix(strings.ToLower(kv), "core.hookspath=")
-		})
+		for _, kv := range configs {
+			if strings.HasPrefix(strings.ToLower(kv), "core.hookspath=") {
+				hooksPath = true
+			}
+			if why := bypassAlias(kv); why != "" {
+				return "`git -c " + kv + "` (" + why + ")"
+			}
+		}
+		if i < len(w) && w[i] == "config" {
+			// An alias that skips the hooks, for a later `git ci`.
+			args := w[i+1:]
+			for k := 0; k+1 < len(args); k++ {
+				if strings.HasPrefix(strings.ToLower(args[k]), "alias.") {
+					if why := bypassAlias(args[k] + "=" + args[k+1]); why != "" {
+						return "`git config " + args[k] + "` (" + why + ")"
+					}
+				}
+			}
+		}
 		if i >= len(w) || (w[i] != "commit" && w[i] != "push") {
 			continue
 		}
@@ -319,7 +341,8 @@ func GitBypass(line string) string {
 			if a == "--" {
 				break
 			}
-			if a == "--no-verify" || sub == "commit" && shortFlag(a, 'n') {
+			// git takes an unambiguous prefix of a long option: --no-verif.
+			if longOption(a, "--no-verify", len("--no-veri")) || sub == "commit" && shortFlag(a, 'n') {
 				return "`git " + sub + " " + a + "` (skips the hooks)"
 			}
 		}
@@ -329,7 +352,8 @@ func GitBypass(line string) string {
 
 // gitGlobals reads git's own options, those before its subcommand, in
 // the words of a git call (w[0] is git): it returns the subcommand's index
-// (len(w) when there is none) and the values of -c, in order. -C,
+// (len(w) when there is none) and the values of -c and --config-env
+// (as KEY=$VAR), in order. -C,
 // --git-dir, --work-tree and --namespace take the next word as their
 // value; any other word starting with "-" is an option alone.
 func gitGlobals(w []string) (sub int, configs []string) {
@@ -345,11 +369,104 @@ func gitGlobals(w []string) (sub int, configs []string) {
 			i++
 			continue
 		}
+		// --config-env=KEY=VAR takes KEY's value from VAR: the key is what
+		// matters here, so it is reported as KEY=$VAR.
+		if v, ok := strings.CutPrefix(a, "--config-env="); ok {
+			configs = append(configs, configEnv(v))
+			continue
+		}
+		if a == "--config-env" && i+1 < len(w) {
+			configs = append(configs, configEnv(w[i+1]))
+			i++
+			continue
+		}
 		if !strings.HasPrefix(a, "-") {
 			break
 		}
 	}
 	return i, configs
+}
+
+func configEnv(kv string) string {
+	k, v, _ := strings.Cut(kv, "=")
+	return k + "=$" + v
+}
+
+// bypassAlias says why a git alias setting (alias.NAME=VALUE) skips the
+// hooks, "" when it does not: its command is a commit or push that would.
+func bypassAlias(kv string) string {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || !strings.HasPrefix(strings.ToLower(k), "alias.") {
+		return ""
+	}
+	cmd := "git " + v
+	if rest, ok := strings.CutPrefix(v, "!"); ok {
+		cmd = rest // a shell alias runs its text
+	}
+	if GitBypass(cmd) != "" || Unhooks(cmd) != "" {
+		return "an alias that skips the hooks"
+	}
+	return ""
+}
+
+// hooksPathEnv reports whether NAME=VALUE words (env's, or assignments
+// before a command) point core.hooksPath elsewhere through git's
+// environment.
+func hooksPathEnv(words []string) bool {
+	for _, a := range words {
+		k, v, ok := strings.Cut(a, "=")
+		if ok && hooksPathVar(k, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func hooksPathVar(k, v string) bool {
+	v = strings.ToLower(v)
+	switch {
+	case strings.HasPrefix(k, "GIT_CONFIG_KEY_"):
+		return strings.TrimSpace(v) == "core.hookspath"
+	case k == "GIT_CONFIG_PARAMETERS":
+		return strings.Contains(v, "core.hookspath")
+	}
+	return false
+}
+
+// assignsHooksPath reports whether a command's leading assignments set
+// core.hooksPath through git's environment.
+func assignsHooksPath(c *syntax.CallExpr) bool {
+	if c == nil {
+		return false
+	}
+	for _, a := range c.Assigns {
+		if a.Name == nil {
+			continue
+		}
+		v, _ := Literal(a.Value)
+		if hooksPathVar(a.Name.Value, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// exportsHooksPath reports whether a line exports such a variable
+// (`export GIT_CONFIG_KEY_0=core.hooksPath; git commit`).
+func exportsHooksPath(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.DeclClause); ok && d.Variant.Value == "export" {
+			for _, a := range d.Args {
+				if a.Name != nil {
+					v, _ := Literal(a.Value)
+					found = found || hooksPathVar(a.Name.Value, v)
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // RunsAgentHook reports whether a command line runs `sessiongate

@@ -93,6 +93,10 @@ func writtenOperands(args []string) []string {
 			i++ // the size or reference file, not a file written
 			continue
 		}
+		if name == "sqlite3" && (a == "-cmd" || a == "-separator" || a == "-newline" || a == "-nullvalue") {
+			i++ // the option's value
+			continue
+		}
 		if a != "" && !strings.HasPrefix(a, "-") {
 			ops = append(ops, a)
 		}
@@ -123,6 +127,31 @@ func writtenOperands(args []string) []string {
 				}
 			}
 		}
+	case "sqlite3":
+		// sqlite3 DB [SQL]: the database is written when the SQL writes, or
+		// when the SQL is not on the line (read from standard input).
+		if containsStr(args, "-readonly") || len(ops) == 0 {
+			return nil
+		}
+		db, sql := ops[0], ""
+		if name == "sqlite3" && len(args) > 2 {
+			for i := 1; i < len(args); i++ {
+				if args[i] == "-cmd" || args[i] == "-separator" || args[i] == "-newline" || args[i] == "-nullvalue" {
+					i++
+					continue
+				}
+				if args[i] == db {
+					if i+1 < len(args) {
+						sql = strings.Join(args[i+1:], " ")
+					}
+					break
+				}
+			}
+		}
+		if sql == "" || sqlWrites(sql) {
+			return []string{db}
+		}
+		return nil
 	case "dd":
 		for _, a := range args[1:] {
 			if p, ok := strings.CutPrefix(a, "of="); ok {
@@ -150,4 +179,18 @@ func shellScript(args []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// sqlWrites reports whether SQL text holds a statement that changes a
+// database (a dot-command or a SELECT does not).
+func sqlWrites(sql string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(sql), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r == '_')
+	}) {
+		switch w {
+		case "insert", "update", "delete", "replace", "drop", "create", "alter", "attach", "vacuum", "pragma", "reindex", "upsert":
+			return true
+		}
+	}
+	return false
 }

@@ -176,6 +176,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		opts.Branch, opts.DefaultBranch = rg.Branch, rg.DefaultBranch
 	}
 	claims := newClaimCheck(repo, opts)
+	claims.tip = tipSHA
 	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip}
 	if src.ref == "" {
 		// In-tree records: acceptances are on the default records ref all the same.
@@ -265,6 +266,7 @@ type recordCheck struct {
 	start, end, branch string
 	passed             map[string]bool // phases the final snapshot says PASSED
 	rechecked          bool
+	files              fileRefs // file evidence to read again from git (filerefs.go)
 }
 
 // gatingViolation reports a violation code that means the protocol was
@@ -441,6 +443,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	if rec.Envelope.Snapshot.StateSnapshotID != last {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: envelope id %s does not match the recomputed final snapshot %s (record edited)", rel, rec.Envelope.Snapshot.StateSnapshotID, last))
 	}
+	readFileRefs(rc, &rec)
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.summary = summarize(&rec, final)
 	if m := rec.Session; m != nil {

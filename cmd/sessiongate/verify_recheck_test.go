@@ -1,0 +1,205 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// signedWorld is an origin whose main adopted sessiongate with one
+// session, a committed ssh allowed-signers file (alice, bob) named by
+// verify.allowed_signers, and accept_signers [alice]: what a team sets up
+// so that CI can tell a person's word from anyone's.
+type signedWorld struct {
+	*ciWorld
+	keys string // alice's and bob's ssh keys
+}
+
+const recsSpec = "refs/sessiongate/records:refs/sessiongate/records"
+
+func needTool(t *testing.T, name, pkg string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is required under CI=true (%s): %v", name, pkg, err)
+		}
+		t.Skipf("no %s: apt-get install %s", name, pkg)
+	}
+	return p
+}
+
+func newSignedWorld(t *testing.T, signers bool) *signedWorld {
+	t.Helper()
+	keygen := needTool(t, "ssh-keygen", "openssh-client")
+	realBinary(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	keys := filepath.Join(dir, "keys")
+	for _, d := range []string{home, keys} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitconfig := "[user]\n\tname = Dev\n\temail = dev@example.invalid\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[gpg]\n\tformat = ssh\n"
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	allowed := ""
+	for _, who := range []string{"alice", "bob"} {
+		k := filepath.Join(keys, who)
+		if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", "", "-C", who, "-f", k).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v\n%s", err, out)
+		}
+		pub, err := os.ReadFile(k + ".pub")
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowed += who + "@example.com " + strings.TrimSpace(string(pub)) + "\n"
+	}
+	w := &ciWorld{dir: dir, remote: filepath.Join(dir, "remote.git"), dev: filepath.Join(dir, "dev")}
+	w.env = []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "GITHUB_ACTIONS=", "GITLAB_CI=", "GITHUB_STEP_SUMMARY="}
+	w.git(t, dir, "init", "-q", "--bare", w.remote)
+	w.git(t, dir, "init", "-q", w.dev)
+	w.git(t, w.dev, "remote", "add", "origin", w.remote)
+	if err := os.WriteFile(filepath.Join(w.dev, "README.md"), []byte("# project\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.sg(t, w.dev, "init")
+	w.setCommand(t, "true")
+	if signers {
+		if err := os.MkdirAll(filepath.Join(w.dev, ".sessiongate"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(w.dev, ".sessiongate", "allowed_signers"), []byte(allowed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		editConfig(t, w, func(b string) string {
+			b = regexp.MustCompile(`(?m)^accept_signers:.*$`).ReplaceAllString(b, "accept_signers: [alice@example.com]")
+			if !strings.Contains(b, "alice@example.com") {
+				b += "accept_signers: [alice@example.com]\n"
+			}
+			out := regexp.MustCompile(`(?m)^verify:\n`).ReplaceAllString(b, "verify:\n  allowed_signers: .sessiongate/allowed_signers\n")
+			if out == b {
+				t.Fatal("no verify: section in the starter sessiongate.yaml to add allowed_signers to")
+			}
+			return out
+		})
+	}
+	w.sg(t, w.dev, "install")
+	w.session(t, "adopt.txt")
+	w.git(t, w.dev, "push", "-q", "origin", "main", "refs/sessiongate/records")
+	w.main = w.git(t, w.dev, "rev-parse", "HEAD")
+	return &signedWorld{ciWorld: w, keys: keys}
+}
+
+func editConfig(t *testing.T, w *ciWorld, edit func(string) string) {
+	t.Helper()
+	p := filepath.Join(w.dev, "sessiongate.yaml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(edit(string(b))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeFile writes content to a file of dev.
+func (w *ciWorld) writeFile(t *testing.T, rel, content string) {
+	t.Helper()
+	p := filepath.Join(w.dev, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// branchSession runs, on a new branch from main, a session whose work is
+// work(), pushes the branch and the records, and returns its tip.
+func (w *ciWorld) branchSession(t *testing.T, name string, work func()) string {
+	t.Helper()
+	w.git(t, w.dev, "checkout", "-q", "-b", name, w.main)
+	w.sessionWith(t, work)
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", name, "refs/sessiongate/records")
+	return w.git(t, w.dev, "rev-parse", "HEAD")
+}
+
+// ciVerify checks tip out as a CI job does (branches and the records ref
+// fetched, detached) and runs the real binary's verify main..tip.
+func (w *ciWorld) ciVerify(t *testing.T, name, tip string, extra ...string) (int, string) {
+	t.Helper()
+	ci := w.checkout(t, "ci-"+name, false, tip, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
+	code, out, errb := sgBin(t, ci, w.env, append([]string{"verify", w.main + ".." + tip}, extra...)...)
+	return code, out + errb
+}
+
+// TestVerifyFileEvidence: file_path and content_hash evidence is read
+// again from git in CI (issue 26.1). The record names each file by path
+// and sha256; verify hashes the file at the session's end commit and fails,
+// naming the file and the requirement, when git does not hold the bytes
+// the gate passed on. An honest session whose evidenced files are
+// committed passes.
+func TestVerifyFileEvidence(t *testing.T) {
+	w := newSignedWorld(t, false).ciWorld
+	evidence := func(kind, rel string) {
+		w.sg(t, w.dev, "session", "evidence", "--phase", "DOCUMENTATION_UPDATE", "--type", kind, "--value", rel)
+	}
+	honest := w.branchSession(t, "honest", func() {
+		w.sg(t, w.dev, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "file_path", "--value", "README.md")
+		w.writeFile(t, "PLAN.md", "# plan\nadd the widget\n")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "plan")
+		evidence("content_hash", "PLAN.md")
+		// Changed again later in the session: the evidenced bytes were
+		// committed once, which is what the evidence said.
+		w.writeFile(t, "PLAN.md", "# plan\nadd the widget\ndone\n")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "plan done")
+	})
+	uncommitted := w.branchSession(t, "uncommitted", func() {
+		// Evidence of a file that never reaches git (ignored, local).
+		if err := os.WriteFile(filepath.Join(w.dev, ".git", "info", "exclude"), []byte("NOTES.md\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w.writeFile(t, "NOTES.md", "# notes the reviewer never sees\n")
+		evidence("file_path", "NOTES.md")
+		w.write(t, "work.txt")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "work")
+	})
+	if err := os.Remove(filepath.Join(w.dev, ".git", "info", "exclude")); err != nil {
+		t.Fatal(err)
+	}
+	changed := w.branchSession(t, "changed", func() {
+		// The gate passed on a report the session then replaced before
+		// any commit: git never held the evidenced bytes.
+		w.writeFile(t, "REPORT.md", "# report\nall 40 tests pass\n")
+		evidence("content_hash", "REPORT.md")
+		w.writeFile(t, "REPORT.md", "# report\n3 tests fail\n")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "report")
+	})
+	cases := []struct {
+		name, tip string
+		code      int
+		want      string
+	}{
+		{"honest", honest, 0, `OK`},
+		{"uncommitted", uncommitted, 1, `file_path evidence "NOTES\.md" for phase DOCUMENTATION_UPDATE: the file is not in git at the session's end commit`},
+		{"changed", changed, 1, `content_hash evidence "REPORT\.md" for phase DOCUMENTATION_UPDATE has sha256 [0-9a-f]{12} in the record, but git holds [0-9a-f]{12} at the session's end commit`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := w.ciVerify(t, c.name, c.tip)
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}

@@ -185,6 +185,13 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		}
 	}
 	defer trust.close()
+	persons, err := trust.provePersons(ctx, actors, actorTip)
+	if err != nil {
+		return nil, err
+	}
+	if persons.note != "" {
+		rep.Notes = append(rep.Notes, persons.note)
+	}
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
 		ids := c.Trailers[TrailerSession]
@@ -198,7 +205,13 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			if a, ok := actors[c.SHA]; ok {
 				actor = &a
 			}
+			if why := persons.unproven[c.SHA]; why != "" {
+				cr.Problems = append(cr.Problems, why)
+			}
 			judgeUnsessioned(opts.Unsessioned, &c, actor, &cr)
+			if why := persons.unverified[c.SHA]; why != "" && actor != nil {
+				cr.Problems = append(cr.Problems, why)
+			}
 			if cr.Status == "fail" && opts.MissingTrailer == "warn" {
 				cr.Status = "warn"
 				cr.Problems = append(cr.Problems, "verify.missing_trailer: warn lets it pass")
@@ -221,6 +234,13 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			rep.OK = false
 		}
 		rep.Commits = append(rep.Commits, cr)
+	}
+	index := make(map[string]int, len(rep.Commits))
+	for i, c := range rep.Commits {
+		index[c.SHA] = i
+	}
+	if err := trust.trustedChanges(ctx, rep, index); err != nil {
+		return nil, err
 	}
 	// Annotations point at a file of each commit that did not pass.
 	var flagged []*gitrepo.Commit

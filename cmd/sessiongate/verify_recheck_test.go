@@ -203,3 +203,105 @@ func TestVerifyFileEvidence(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifyTrustedChanges: a commit of the range that changes
+// sessiongate.yaml or the protocol passes CI only with a person's
+// signature by a listed signer: a signed acceptance of the new content on
+// the records ref, or the commit's own signature (issue 26.2). An
+// acceptance made at a terminal without a signature (which an agent with a
+// pty can make) fails, naming the commit and the file.
+func TestVerifyTrustedChanges(t *testing.T) {
+	sw := newSignedWorld(t, true)
+	w := sw.ciWorld
+	relax := func(name string) {
+		editConfig(t, w, func(b string) string {
+			return strings.Replace(b, "verify:\n", "verify:\n  violations: warn # "+name+"\n", 1)
+		})
+	}
+	unsigned := w.branchSession(t, "unsigned", func() {
+		relax("unsigned")
+		w.acceptAtTerminal(t, "relax verify")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "relax verify")
+	})
+	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
+	signedAcc := w.branchSession(t, "signed-acceptance", func() {
+		relax("signed")
+		acceptArgs(t, w, "--reason", "lead agreed", "--sign")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "relax verify, accepted")
+	})
+	// A person's own signed commit, outside any session.
+	w.git(t, w.dev, "checkout", "-q", "-b", "signed-commit", w.main)
+	relax("person")
+	w.git(t, w.dev, "add", "-A")
+	w.git(t, w.dev, "commit", "-q", "-S", "-m", "relax verify (lead)")
+	signedCommit := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "signed-commit", "refs/sessiongate/records")
+	w.git(t, w.dev, "config", "--unset", "user.signingkey")
+	cases := []struct {
+		name, tip string
+		code      int
+		want      string
+	}{
+		{"unsigned acceptance", unsigned, 1, `commit [0-9a-f]{12} changes sessiongate\.yaml \(now sha256 [0-9a-f]{12}\), which verify trusts from the base [0-9a-f]{12}: .*an acceptance .* exists, but no signer in accept_signers signed it, which is no proof in CI`},
+		{"signed acceptance", signedAcc, 0, `changes sessiongate\.yaml \(now sha256 [0-9a-f]{12}\): accepted by alice@example\.com \(signed records commit`},
+		{"signed commit", signedCommit, 0, `changes sessiongate\.yaml \(now sha256 [0-9a-f]{12}\): the commit is signed by alice@example\.com, a listed signer`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := w.ciVerify(t, strings.ReplaceAll(c.name, " ", "-"), c.tip)
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}
+
+// TestVerifyPersonClaims: an actor record saying a person made a commit is
+// anyone's to write (issue 26.4). With verify.allowed_signers at the base
+// it counts only when the commit (or the records commit that wrote the
+// claim) is signed by a key of that file; an unsigned claim is set aside,
+// named, and the commit fails under verify.unsessioned: people. Without
+// allowed signers the commit passes as before, and verify says the claim
+// is unverified.
+func TestVerifyPersonClaims(t *testing.T) {
+	personCommit := func(w *ciWorld, branch, file string, sign bool) string {
+		w.git(t, w.dev, "checkout", "-q", "-b", branch, w.main)
+		w.write(t, file)
+		w.git(t, w.dev, "add", "-A")
+		args := []string{"commit", "-q", "-m", "a person's fix: " + file}
+		if sign {
+			args = append(args, "-S")
+		}
+		w.git(t, w.dev, args...) // the hooks on: post-commit writes a person actor record
+		w.git(t, w.dev, "push", "-q", "--no-verify", "origin", branch, "refs/sessiongate/records")
+		return w.git(t, w.dev, "rev-parse", "HEAD")
+	}
+	sw := newSignedWorld(t, true)
+	signed := sw.ciWorld
+	unsignedTip := personCommit(signed, "claim-unsigned", "claim.txt", false)
+	signed.git(t, signed.dev, "config", "user.signingkey", filepath.Join(sw.keys, "bob"))
+	signedTip := personCommit(signed, "claim-signed", "bob.txt", true)
+	plain := newSignedWorld(t, false).ciWorld
+	plainTip := personCommit(plain, "claim-plain", "plain.txt", false)
+	cases := []struct {
+		name string
+		w    *ciWorld
+		tip  string
+		code int
+		want string
+	}{
+		{"unsigned claim, signers configured", signed, unsignedTip, 1, `an actor record \(actors/[0-9a-f]{2}/[0-9a-f]{40}\.json\) says a person made it, but neither the commit nor the records commit that wrote the record is signed by a key in \.sessiongate/allowed_signers`},
+		{"signed commit, signers configured", signed, signedTip, 0, `a person's commit by Dev <dev@example\.invalid>.*\n.*the commit is signed by bob@example\.com \(verify\.allowed_signers\)`},
+		{"no signers configured", plain, plainTip, 0, `note: person claims on the records ref are unverified: 1 commit\(s\) pass as a person's`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := c.w.ciVerify(t, strings.ReplaceAll(c.name[:10], " ", "-"), c.tip)
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}

@@ -117,4 +117,3 @@ func content(sha string) string {
 	}
 	return "now sha256 " + sha[:min(12, len(sha))]
 }
-

@@ -182,8 +182,8 @@ type acceptanceIndex struct {
 	// anySigner: accept_signers is empty but verify.allowed_signers names
 	// the people, so any principal git verifies against that file counts.
 	anySigner bool
-	allowed          string   // the allowed-signers file verify passes git ("" = git's own)
-	err              string   // why acceptances could not be read
+	allowed   string // the allowed-signers file verify passes git ("" = git's own)
+	err       string // why acceptances could not be read
 }
 
 func (a *acceptanceIndex) listed(who string) bool {

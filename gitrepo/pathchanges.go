@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -84,4 +85,30 @@ func (r *Repo) CommitSigners(ctx context.Context, shas []string, allowedSigners 
 		}
 	}
 	return out, nil
+}
+
+// DiffZero returns `git diff -U0 --no-renames base tip -- paths` (the
+// lines changed, no context), and the files it adds, modifies and deletes.
+func (r *Repo) DiffZero(ctx context.Context, base, tip string, paths []string) (patch string, status []PathChange, err error) {
+	for _, v := range []string{base, tip} {
+		if v == "" || strings.HasPrefix(v, "-") {
+			return "", nil, fmt.Errorf("bad revision %q", v)
+		}
+	}
+	args := []string{"diff", "--no-renames", "--no-ext-diff", "--no-color", "--no-textconv"}
+	ns, err := run(ctx, r.root, slices.Concat(args, []string{"--name-status", "-z", base, tip, "--"}, paths)...)
+	if err != nil {
+		return "", nil, fmt.Errorf("diff %s..%s: %w", base, tip, err)
+	}
+	f := strings.Split(strings.Trim(string(ns), "\x00"), "\x00")
+	for i := 0; i+1 < len(f); i += 2 {
+		if st := strings.TrimSpace(f[i]); st != "" {
+			status = append(status, PathChange{Commit: tip, Status: st[:1], Path: f[i+1]})
+		}
+	}
+	b, err := run(ctx, r.root, slices.Concat(args, []string{"-U0", base, tip, "--"}, paths)...)
+	if err != nil {
+		return "", nil, fmt.Errorf("diff %s..%s: %w", base, tip, err)
+	}
+	return string(b), status, nil
 }

@@ -62,6 +62,9 @@ type Options struct {
 	// a record that says it ran on the default branch for commits the CI
 	// has from another branch fails (claims.go). "" skips the check.
 	Branch, DefaultBranch string
+	// Rerun: the command gates are run again on the head (Rerun), so the
+	// changes in the range to what they run are flagged (rerunguard.go).
+	Rerun bool
 }
 
 // CommitReport is the verdict on one commit.
@@ -241,6 +244,11 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	}
 	if err := trust.trustedChanges(ctx, rep, index); err != nil {
 		return nil, err
+	}
+	if opts.Rerun {
+		if err := trust.rerunGuard(ctx, rep, index, tipSHA); err != nil {
+			return nil, err
+		}
 	}
 	// Annotations point at a file of each commit that did not pass.
 	var flagged []*gitrepo.Commit

@@ -32,7 +32,7 @@ func needTool(t *testing.T, name, pkg string) string {
 	return p
 }
 
-func newSignedWorld(t *testing.T, signers bool) *signedWorld {
+func newSignedWorld(t *testing.T, signers bool, setup ...func(w *ciWorld)) *signedWorld {
 	t.Helper()
 	keygen := needTool(t, "ssh-keygen", "openssh-client")
 	realBinary(t)
@@ -88,6 +88,9 @@ func newSignedWorld(t *testing.T, signers bool) *signedWorld {
 			}
 			return out
 		})
+	}
+	for _, f := range setup {
+		f(w)
 	}
 	w.sg(t, w.dev, "install")
 	w.session(t, "adopt.txt")
@@ -301,6 +304,74 @@ func TestVerifyPersonClaims(t *testing.T) {
 			code, out := c.w.ciVerify(t, strings.ReplaceAll(c.name[:10], " ", "-"), c.tip)
 			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
 				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}
+
+// TestVerifyRerunGuard: --rerun runs the base's QA command, but on the
+// head's files; a change that weakens the script the command runs,
+// removes a test function or adds a skip marker makes that run prove less
+// (issue 26.3). Each fails verify --rerun, named on the commit that made
+// it, unless a listed signer signed the commit; an honest change that
+// adds a test and code passes.
+func TestVerifyRerunGuard(t *testing.T) {
+	const calcTest = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestSub(t *testing.T) {\n\tif 2-1 != 1 {\n\t\tt.Fatal(\"sub\")\n\t}\n}\n"
+	sw := newSignedWorld(t, true, func(w *ciWorld) {
+		// The project's tests: a script the QA command names, which
+		// checks the work (no broken.txt) and that the Go tests exist.
+		w.writeFile(t, "scripts/test.sh", "#!/bin/sh\ntest ! -f broken.txt && grep -q TestAdd calc_test.go\n")
+		w.writeFile(t, "calc_test.go", calcTest)
+		w.setCommand(t, "sh scripts/test.sh")
+	})
+	w := sw.ciWorld
+	commit := func(msg string, sign bool) {
+		w.git(t, w.dev, "add", "-A")
+		args := []string{"commit", "-q", "-m", msg}
+		if sign {
+			args = append(args, "-S")
+		}
+		w.git(t, w.dev, args...)
+	}
+	honest := w.branchSession(t, "honest", func() {
+		w.writeFile(t, "calc_test.go", calcTest+"\nfunc TestMul(t *testing.T) {\n\tif 2*2 != 4 {\n\t\tt.Fatal(\"mul\")\n\t}\n}\n")
+		w.write(t, "mul.txt")
+		commit("multiply, with its test", false)
+	})
+	script := w.branchSession(t, "script", func() {
+		w.write(t, "broken.txt")
+		w.writeFile(t, "scripts/test.sh", "#!/bin/sh\nexit 0\n")
+		commit("faster tests", false)
+	})
+	skip := w.branchSession(t, "skip", func() {
+		w.writeFile(t, "calc_test.go", strings.Replace(calcTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tt.Skip(\"flaky\")\n", 1))
+		commit("skip a flaky test", false)
+	})
+	removed := w.branchSession(t, "removed", func() {
+		w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
+		commit("drop a test", false)
+	})
+	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
+	signed := w.branchSession(t, "signed", func() {
+		w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
+		commit("drop the subtraction test (lead)", true)
+	})
+	cases := []struct {
+		name, tip string
+		code      int
+		want      string
+	}{
+		{"honest", honest, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
+		{"script", script, 1, `rerun guard: commit [0-9a-f]{12} changes scripts/test\.sh: changes it, and the rerun command ` + "`sh scripts/test\\.sh`" + ` runs it`},
+		{"skip", skip, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds t\.Skip\("flaky"\)`},
+		{"removed", removed, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: removes the test TestSub`},
+		{"signed", signed, 0, `rerun guard: calc_test\.go: removes the test TestSub; the commit is signed by alice@example\.com`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := w.ciVerify(t, "rerun-"+c.name, c.tip, "--rerun")
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify --rerun: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
 			}
 		})
 	}

@@ -182,9 +182,13 @@ func TestVerifyFileEvidence(t *testing.T) {
 	changed := w.branchSession(t, "changed", func() {
 		// The gate passed on a report the session then replaced before
 		// any commit: git never held the evidenced bytes.
-		w.writeFile(t, "REPORT.md", "# report\nall 40 tests pass\n")
-		evidence("content_hash", "REPORT.md")
-		w.writeFile(t, "REPORT.md", "# report\n3 tests fail\n")
+		// The gate passed on bytes of a committed file that were put back
+		// before any commit: git never held them, and the session did
+		// not change the file.
+		w.writeFile(t, "README.md", "# project\nall 41 tests pass\n")
+		evidence("content_hash", "README.md")
+		w.git(t, w.dev, "checkout", "--", "README.md")
+		w.write(t, "report.txt")
 		w.git(t, w.dev, "add", "-A")
 		w.git(t, w.dev, "commit", "-q", "-m", "report")
 	})
@@ -195,7 +199,7 @@ func TestVerifyFileEvidence(t *testing.T) {
 	}{
 		{"honest", honest, 0, `OK`},
 		{"uncommitted", uncommitted, 1, `file_path evidence "NOTES\.md" for phase DOCUMENTATION_UPDATE: the file is not in git at the session's end commit`},
-		{"changed", changed, 1, `content_hash evidence "REPORT\.md" for phase DOCUMENTATION_UPDATE has sha256 [0-9a-f]{12} in the record, but git holds [0-9a-f]{12} at the session's end commit`},
+		{"changed", changed, 1, `content_hash evidence "README\.md" for phase DOCUMENTATION_UPDATE has sha256 [0-9a-f]{12} in the record, but git holds [0-9a-f]{12} at the session's end commit`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -131,6 +131,9 @@ func (e *Engine) Record(ctx context.Context, id string) (*snapshot.Record, error
 		return nil, err
 	}
 	rec.Envelope = last.Envelope(sid, "sessiongate "+e.version())
+	if err := e.addFileRefs(ctx, rec); err != nil {
+		return nil, err
+	}
 	return rec, nil
 }
 

@@ -191,7 +191,29 @@ type Record struct {
 	Session    *SessionMeta   `json:"session,omitempty"`
 	Events     []EventRef     `json:"events,omitempty"`
 	Violations []ViolationRef `json:"violations,omitempty"`
+
+	// FileRefs name the files behind file_path and content_hash evidence
+	// by repository-relative path and sha256 (never their bodies), so
+	// verify can read them again from git instead of taking the gate's
+	// word. FileRefsVersion is 1 when the writer listed them (an empty
+	// list then means the session had no file evidence) and 0 in records
+	// written before.
+	FileRefs        []FileRef `json:"file_refs,omitempty"`
+	FileRefsVersion int       `json:"file_refs_version,omitempty"`
 }
+
+// FileRef is one file evidence: where the file is in the repository and
+// the sha256 of the bytes the session saw.
+type FileRef struct {
+	Phase       string `json:"phase"`
+	Requirement string `json:"requirement,omitempty"`
+	Kind        string `json:"kind"` // file_path or content_hash
+	Path        string `json:"path"` // repository-relative, slash-separated
+	SHA256      string `json:"sha256"`
+}
+
+// FileRefsVersion is the FileRefs format records carry now.
+const FileRefsVersion = 1
 
 // SessionMeta describes a session in a record on a records ref.
 type SessionMeta struct {

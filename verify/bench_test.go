@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
@@ -38,6 +39,21 @@ func BenchmarkVerify10k(b *testing.B) {
 	b.Run("verify", func(b *testing.B) {
 		for range b.N {
 			rep, err := verify.Run(ctx, repo, rng, verify.Options{RecordPath: recordref.DefaultRef})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !rep.OK || len(rep.Commits) != commits {
+				b.Fatalf("verify: ok=%v, %d commits; first: %+v", rep.OK, len(rep.Commits), rep.Commits[0])
+			}
+		}
+	})
+	// The same with a base (issue 26.2-26.4): the trusted-file changes of
+	// the range and, as with --rerun, the rerun guard's diffs.
+	bl := &verify.Baseline{Rev: base, Config: config.Default(), ConfigFile: "sessiongate.yaml", ProtocolPath: "SESSION-PROTOCOL.md"}
+	bl.Config.Commands = map[string]string{"QA_VALIDATION": "sh scripts/test.sh && go test ./..."}
+	b.Run("verify-base-rerun-guard", func(b *testing.B) {
+		for range b.N {
+			rep, err := verify.Run(ctx, repo, rng, verify.Options{RecordPath: recordref.DefaultRef, Baseline: bl, Rerun: true})
 			if err != nil {
 				b.Fatal(err)
 			}

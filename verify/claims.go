@@ -25,6 +25,7 @@ type claimCheck struct {
 	// shallow: ancestry is cut off, so the commit claims are not decided
 	// (a false failure would block honest work); noted instead.
 	shallow bool
+	tip     string // the range's tip: where file evidence is read without an end commit
 }
 
 func newClaimCheck(repo *gitrepo.Repo, opts Options) *claimCheck {
@@ -85,7 +86,8 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 	}
 	if c.shallow {
 		rc.notes = append(rc.notes, rc.path+": its start and end commits are not re-checked in a shallow clone (fetch-depth: 0, GIT_DEPTH: 0 re-check them)")
-		return out
+		// The files are: the end commit (or the tip) is in the clone.
+		return append(out, c.files(ctx, rc, isHex(rc.end) && c.repo.HasCommit(ctx, rc.end), false)...)
 	}
 	startKnown := isHex(rc.start) && c.repo.HasCommit(ctx, rc.start)
 	if rc.start != "" && !startKnown {
@@ -100,6 +102,7 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 			bad("the session ended at %s, which does not descend from its start commit %s", shorten.SHA(rc.end), shorten.SHA(rc.start))
 		}
 	}
+	out = append(out, c.files(ctx, rc, endKnown, startKnown)...)
 	for _, ph := range c.sinceStart {
 		if !rc.passed[ph] || !startKnown {
 			continue

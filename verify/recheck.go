@@ -153,7 +153,7 @@ func (t *protocolTrust) check(ctx context.Context, sha string) (problem, note st
 	}
 	// A signature by a listed signer is the one proof CI takes: the policed
 	// agent can write git objects, not sign with a person's key.
-	if c, ok := t.inRange[sha]; ok && t.acc.signers != nil {
+	if c, ok := t.inRange[sha]; ok && t.acc.canVerify() {
 		if st, who, err := t.repo.CommitSigner(ctx, c, t.acc.allowed); err == nil && st == "G" && t.acc.listed(who) {
 			return "", fmt.Sprintf("the session ran under protocol sha256 %.12s, accepted by %s's signed commit %s inside this range", sha, who, shorten.SHA(c))
 		}
@@ -179,13 +179,19 @@ func (t *protocolTrust) check(ctx context.Context, sha string) (problem, note st
 type acceptanceIndex struct {
 	signed, unsigned map[string]string
 	signers          []string // accept_signers at the base
-	allowed          string   // the allowed-signers file verify passes git ("" = git's own)
-	err              string   // why acceptances could not be read
+	// anySigner: accept_signers is empty but verify.allowed_signers names
+	// the people, so any principal git verifies against that file counts.
+	anySigner bool
+	allowed   string // the allowed-signers file verify passes git ("" = git's own)
+	err       string // why acceptances could not be read
 }
 
 func (a *acceptanceIndex) listed(who string) bool {
-	return who != "" && slices.ContainsFunc(a.signers, func(s string) bool { return strings.EqualFold(s, who) })
+	return who != "" && (a.anySigner || slices.ContainsFunc(a.signers, func(s string) bool { return strings.EqualFold(s, who) }))
 }
+
+// canVerify reports whether any signature could count as a person's.
+func (a *acceptanceIndex) canVerify() bool { return a.signers != nil || a.anySigner }
 
 func (t *protocolTrust) loadAcceptances(ctx context.Context) *acceptanceIndex {
 	a := &acceptanceIndex{signed: map[string]string{}, unsigned: map[string]string{}}
@@ -203,6 +209,8 @@ func (t *protocolTrust) loadAcceptances(ctx context.Context) *acceptanceIndex {
 			a.allowed = filepath.Join(dir, "allowed_signers")
 			if err := os.WriteFile(a.allowed, b, 0o600); err != nil {
 				a.err, a.signers = "write the allowed signers: "+err.Error(), nil
+			} else if a.signers == nil {
+				a.anySigner = true
 			}
 		}
 	}
@@ -215,7 +223,7 @@ func (t *protocolTrust) loadAcceptances(ctx context.Context) *acceptanceIndex {
 		return a
 	}
 	var sigs map[string][]recordref.Signature
-	if len(files) > 0 && a.signers != nil {
+	if len(files) > 0 && a.canVerify() {
 		if sigs, err = recordref.AcceptanceSignatures(ctx, t.repo.Root(), t.recordsTip, a.allowed); err != nil {
 			a.err = err.Error()
 		}
@@ -241,8 +249,8 @@ func (t *protocolTrust) loadAcceptances(ctx context.Context) *acceptanceIndex {
 			}
 		}
 	}
-	if a.signers == nil && len(files) > 0 && a.err == "" {
-		a.err = "accept_signers is empty at the base, so no acceptance counts as a person's"
+	if !a.canVerify() && len(files) > 0 && a.err == "" {
+		a.err = "accept_signers and verify.allowed_signers are empty at the base, so no acceptance counts as a person's"
 	}
 	return a
 }

@@ -62,6 +62,9 @@ type Options struct {
 	// a record that says it ran on the default branch for commits the CI
 	// has from another branch fails (claims.go). "" skips the check.
 	Branch, DefaultBranch string
+	// Rerun: the command gates are run again on the head (Rerun), so the
+	// changes in the range to what they run are flagged (rerunguard.go).
+	Rerun bool
 }
 
 // CommitReport is the verdict on one commit.
@@ -176,6 +179,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		opts.Branch, opts.DefaultBranch = rg.Branch, rg.DefaultBranch
 	}
 	claims := newClaimCheck(repo, opts)
+	claims.tip = tipSHA
 	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip}
 	if src.ref == "" {
 		// In-tree records: acceptances are on the default records ref all the same.
@@ -184,6 +188,13 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		}
 	}
 	defer trust.close()
+	persons, err := trust.provePersons(ctx, actors, actorTip)
+	if err != nil {
+		return nil, err
+	}
+	if persons.note != "" {
+		rep.Notes = append(rep.Notes, persons.note)
+	}
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
 		ids := c.Trailers[TrailerSession]
@@ -197,7 +208,13 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			if a, ok := actors[c.SHA]; ok {
 				actor = &a
 			}
+			if why := persons.unproven[c.SHA]; why != "" {
+				cr.Problems = append(cr.Problems, why)
+			}
 			judgeUnsessioned(opts.Unsessioned, &c, actor, &cr)
+			if why := persons.unverified[c.SHA]; why != "" && actor != nil {
+				cr.Problems = append(cr.Problems, why)
+			}
 			if cr.Status == "fail" && opts.MissingTrailer == "warn" {
 				cr.Status = "warn"
 				cr.Problems = append(cr.Problems, "verify.missing_trailer: warn lets it pass")
@@ -220,6 +237,18 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			rep.OK = false
 		}
 		rep.Commits = append(rep.Commits, cr)
+	}
+	index := make(map[string]int, len(rep.Commits))
+	for i, c := range rep.Commits {
+		index[c.SHA] = i
+	}
+	if err := trust.trustedChanges(ctx, rep, index); err != nil {
+		return nil, err
+	}
+	if opts.Rerun {
+		if err := trust.rerunGuard(ctx, rep, index, tipSHA); err != nil {
+			return nil, err
+		}
 	}
 	// Annotations point at a file of each commit that did not pass.
 	var flagged []*gitrepo.Commit
@@ -265,6 +294,7 @@ type recordCheck struct {
 	start, end, branch string
 	passed             map[string]bool // phases the final snapshot says PASSED
 	rechecked          bool
+	files              fileRefs // file evidence to read again from git (filerefs.go)
 }
 
 // gatingViolation reports a violation code that means the protocol was
@@ -441,6 +471,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	if rec.Envelope.Snapshot.StateSnapshotID != last {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: envelope id %s does not match the recomputed final snapshot %s (record edited)", rel, rec.Envelope.Snapshot.StateSnapshotID, last))
 	}
+	readFileRefs(rc, &rec)
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.summary = summarize(&rec, final)
 	if m := rec.Session; m != nil {

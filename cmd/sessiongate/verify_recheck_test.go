@@ -1,0 +1,382 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// signedWorld is an origin whose main adopted sessiongate with one
+// session, a committed ssh allowed-signers file (alice, bob) named by
+// verify.allowed_signers, and accept_signers [alice]: what a team sets up
+// so that CI can tell a person's word from anyone's.
+type signedWorld struct {
+	*ciWorld
+	keys string // alice's and bob's ssh keys
+}
+
+const recsSpec = "refs/sessiongate/records:refs/sessiongate/records"
+
+func needTool(t *testing.T, name, pkg string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is required under CI=true (%s): %v", name, pkg, err)
+		}
+		t.Skipf("no %s: apt-get install %s", name, pkg)
+	}
+	return p
+}
+
+func newSignedWorld(t *testing.T, signers bool, setup ...func(w *ciWorld)) *signedWorld {
+	t.Helper()
+	keygen := needTool(t, "ssh-keygen", "openssh-client")
+	realBinary(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	keys := filepath.Join(dir, "keys")
+	for _, d := range []string{home, keys} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitconfig := "[user]\n\tname = Dev\n\temail = dev@example.invalid\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[gpg]\n\tformat = ssh\n"
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	allowed := ""
+	for _, who := range []string{"alice", "bob"} {
+		k := filepath.Join(keys, who)
+		if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", "", "-C", who, "-f", k).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v\n%s", err, out)
+		}
+		pub, err := os.ReadFile(k + ".pub")
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowed += who + "@example.com " + strings.TrimSpace(string(pub)) + "\n"
+	}
+	w := &ciWorld{dir: dir, remote: filepath.Join(dir, "remote.git"), dev: filepath.Join(dir, "dev")}
+	w.env = []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "GITHUB_ACTIONS=", "GITLAB_CI=", "GITHUB_STEP_SUMMARY="}
+	w.git(t, dir, "init", "-q", "--bare", w.remote)
+	w.git(t, dir, "init", "-q", w.dev)
+	w.git(t, w.dev, "remote", "add", "origin", w.remote)
+	if err := os.WriteFile(filepath.Join(w.dev, "README.md"), []byte("# project\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.sg(t, w.dev, "init")
+	w.setCommand(t, "true")
+	if signers {
+		if err := os.MkdirAll(filepath.Join(w.dev, ".sessiongate"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(w.dev, ".sessiongate", "allowed_signers"), []byte(allowed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		editConfig(t, w, func(b string) string {
+			b = regexp.MustCompile(`(?m)^accept_signers:.*$`).ReplaceAllString(b, "accept_signers: [alice@example.com]")
+			if !strings.Contains(b, "alice@example.com") {
+				b += "accept_signers: [alice@example.com]\n"
+			}
+			out := regexp.MustCompile(`(?m)^verify:\n`).ReplaceAllString(b, "verify:\n  allowed_signers: .sessiongate/allowed_signers\n")
+			if out == b {
+				t.Fatal("no verify: section in the starter sessiongate.yaml to add allowed_signers to")
+			}
+			return out
+		})
+	}
+	for _, f := range setup {
+		f(w)
+	}
+	w.sg(t, w.dev, "install")
+	w.session(t, "adopt.txt")
+	w.git(t, w.dev, "push", "-q", "origin", "main", "refs/sessiongate/records")
+	w.main = w.git(t, w.dev, "rev-parse", "HEAD")
+	return &signedWorld{ciWorld: w, keys: keys}
+}
+
+func editConfig(t *testing.T, w *ciWorld, edit func(string) string) {
+	t.Helper()
+	p := filepath.Join(w.dev, "sessiongate.yaml")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(edit(string(b))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeFile writes content to a file of dev.
+func (w *ciWorld) writeFile(t *testing.T, rel, content string) {
+	t.Helper()
+	p := filepath.Join(w.dev, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// branchSession runs, on a new branch from main, a session whose work is
+// work(), pushes the branch and the records, and returns its tip.
+func (w *ciWorld) branchSession(t *testing.T, name string, work func()) string {
+	t.Helper()
+	w.git(t, w.dev, "checkout", "-q", "-b", name, w.main)
+	w.sessionWith(t, work)
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", name, "refs/sessiongate/records")
+	return w.git(t, w.dev, "rev-parse", "HEAD")
+}
+
+// ciVerify checks tip out as a CI job does (branches and the records ref
+// fetched, detached) and runs the real binary's verify main..tip.
+func (w *ciWorld) ciVerify(t *testing.T, name, tip string, extra ...string) (int, string) {
+	t.Helper()
+	ci := w.checkout(t, "ci-"+name, false, tip, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
+	code, out, errb := sgBin(t, ci, w.env, append([]string{"verify", w.main + ".." + tip}, extra...)...)
+	return code, out + errb
+}
+
+// TestVerifyFileEvidence: file_path and content_hash evidence is read
+// again from git in CI (issue 26.1). The record names each file by path
+// and sha256; verify hashes the file at the session's end commit and fails,
+// naming the file and the requirement, when git does not hold the bytes
+// the gate passed on. An honest session whose evidenced files are
+// committed passes.
+func TestVerifyFileEvidence(t *testing.T) {
+	w := newSignedWorld(t, false).ciWorld
+	evidence := func(kind, rel string) {
+		w.sg(t, w.dev, "session", "evidence", "--phase", "DOCUMENTATION_UPDATE", "--type", kind, "--value", rel)
+	}
+	honest := w.branchSession(t, "honest", func() {
+		w.sg(t, w.dev, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "file_path", "--value", "README.md")
+		w.writeFile(t, "PLAN.md", "# plan\nadd the widget\n")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "plan")
+		evidence("content_hash", "PLAN.md")
+		// Changed again later in the session: the evidenced bytes were
+		// committed once, which is what the evidence said.
+		w.writeFile(t, "PLAN.md", "# plan\nadd the widget\ndone\n")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "plan done")
+	})
+	uncommitted := w.branchSession(t, "uncommitted", func() {
+		// Evidence of a file that never reaches git (ignored, local).
+		if err := os.WriteFile(filepath.Join(w.dev, ".git", "info", "exclude"), []byte("NOTES.md\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w.writeFile(t, "NOTES.md", "# notes the reviewer never sees\n")
+		evidence("file_path", "NOTES.md")
+		w.write(t, "work.txt")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "work")
+	})
+	if err := os.Remove(filepath.Join(w.dev, ".git", "info", "exclude")); err != nil {
+		t.Fatal(err)
+	}
+	changed := w.branchSession(t, "changed", func() {
+		// The gate passed on a report the session then replaced before
+		// any commit: git never held the evidenced bytes.
+		// The gate passed on bytes of a committed file that were put back
+		// before any commit: git never held them, and the session did
+		// not change the file.
+		w.writeFile(t, "README.md", "# project\nall 41 tests pass\n")
+		evidence("content_hash", "README.md")
+		w.git(t, w.dev, "checkout", "--", "README.md")
+		w.write(t, "report.txt")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "report")
+	})
+	cases := []struct {
+		name, tip string
+		code      int
+		want      string
+	}{
+		{"honest", honest, 0, `OK`},
+		{"uncommitted", uncommitted, 1, `file_path evidence "NOTES\.md" for phase DOCUMENTATION_UPDATE: the file is not in git at the session's end commit`},
+		{"changed", changed, 1, `content_hash evidence "README\.md" for phase DOCUMENTATION_UPDATE has sha256 [0-9a-f]{12} in the record, but git holds [0-9a-f]{12} at the session's end commit`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := w.ciVerify(t, c.name, c.tip)
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}
+
+// TestVerifyTrustedChanges: a commit of the range that changes
+// sessiongate.yaml or the protocol passes CI only with a person's
+// signature by a listed signer: a signed acceptance of the new content on
+// the records ref, or the commit's own signature (issue 26.2). An
+// acceptance made at a terminal without a signature (which an agent with a
+// pty can make) fails, naming the commit and the file.
+func TestVerifyTrustedChanges(t *testing.T) {
+	sw := newSignedWorld(t, true)
+	w := sw.ciWorld
+	relax := func(name string) {
+		editConfig(t, w, func(b string) string {
+			return strings.Replace(b, "verify:\n", "verify:\n  violations: warn # "+name+"\n", 1)
+		})
+	}
+	unsigned := w.branchSession(t, "unsigned", func() {
+		relax("unsigned")
+		w.acceptAtTerminal(t, "relax verify")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "relax verify")
+	})
+	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
+	signedAcc := w.branchSession(t, "signed-acceptance", func() {
+		relax("signed")
+		acceptArgs(t, w, "--reason", "lead agreed", "--sign")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "relax verify, accepted")
+	})
+	// A person's own signed commit, outside any session.
+	w.git(t, w.dev, "checkout", "-q", "-b", "signed-commit", w.main)
+	relax("person")
+	w.git(t, w.dev, "add", "-A")
+	w.git(t, w.dev, "commit", "-q", "-S", "-m", "relax verify (lead)")
+	signedCommit := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "signed-commit", "refs/sessiongate/records")
+	w.git(t, w.dev, "config", "--unset", "user.signingkey")
+	cases := []struct {
+		name, tip string
+		code      int
+		want      string
+	}{
+		{"unsigned acceptance", unsigned, 1, `commit [0-9a-f]{12} changes sessiongate\.yaml \(now sha256 [0-9a-f]{12}\), which verify trusts from the base [0-9a-f]{12}: .*an acceptance .* exists, but no signer in accept_signers signed it, which is no proof in CI`},
+		{"signed acceptance", signedAcc, 0, `changes sessiongate\.yaml \(now sha256 [0-9a-f]{12}\): accepted by alice@example\.com \(signed records commit`},
+		{"signed commit", signedCommit, 0, `changes sessiongate\.yaml \(now sha256 [0-9a-f]{12}\): the commit is signed by alice@example\.com, a listed signer`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := w.ciVerify(t, strings.ReplaceAll(c.name, " ", "-"), c.tip)
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}
+
+// TestVerifyPersonClaims: an actor record saying a person made a commit is
+// anyone's to write (issue 26.4). With verify.allowed_signers at the base
+// it counts only when the commit (or the records commit that wrote the
+// claim) is signed by a key of that file; an unsigned claim is set aside,
+// named, and the commit fails under verify.unsessioned: people. Without
+// allowed signers the commit passes as before, and verify says the claim
+// is unverified.
+func TestVerifyPersonClaims(t *testing.T) {
+	personCommit := func(w *ciWorld, branch, file string, sign bool) string {
+		w.git(t, w.dev, "checkout", "-q", "-b", branch, w.main)
+		w.write(t, file)
+		w.git(t, w.dev, "add", "-A")
+		args := []string{"commit", "-q", "-m", "a person's fix: " + file}
+		if sign {
+			args = append(args, "-S")
+		}
+		w.git(t, w.dev, args...) // the hooks on: post-commit writes a person actor record
+		w.git(t, w.dev, "push", "-q", "--no-verify", "origin", branch, "refs/sessiongate/records")
+		return w.git(t, w.dev, "rev-parse", "HEAD")
+	}
+	sw := newSignedWorld(t, true)
+	signed := sw.ciWorld
+	unsignedTip := personCommit(signed, "claim-unsigned", "claim.txt", false)
+	signed.git(t, signed.dev, "config", "user.signingkey", filepath.Join(sw.keys, "bob"))
+	signedTip := personCommit(signed, "claim-signed", "bob.txt", true)
+	plain := newSignedWorld(t, false).ciWorld
+	plainTip := personCommit(plain, "claim-plain", "plain.txt", false)
+	cases := []struct {
+		name string
+		w    *ciWorld
+		tip  string
+		code int
+		want string
+	}{
+		{"unsigned claim, signers configured", signed, unsignedTip, 1, `an actor record \(actors/[0-9a-f]{2}/[0-9a-f]{40}\.json\) says a person made it, but neither the commit nor the records commit that wrote the record is signed by a key in \.sessiongate/allowed_signers`},
+		{"signed commit, signers configured", signed, signedTip, 0, `a person's commit by Dev <dev@example\.invalid>.*\n.*the commit is signed by bob@example\.com \(verify\.allowed_signers\)`},
+		{"no signers configured", plain, plainTip, 0, `note: person claims on the records ref are unverified: 1 commit\(s\) pass as a person's`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := c.w.ciVerify(t, strings.ReplaceAll(c.name[:10], " ", "-"), c.tip)
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}
+
+// TestVerifyRerunGuard: --rerun runs the base's QA command, but on the
+// head's files; a change that weakens the script the command runs,
+// removes a test function or adds a skip marker makes that run prove less
+// (issue 26.3). Each fails verify --rerun, named on the commit that made
+// it, unless a listed signer signed the commit; an honest change that
+// adds a test and code passes.
+func TestVerifyRerunGuard(t *testing.T) {
+	const calcTest = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestSub(t *testing.T) {\n\tif 2-1 != 1 {\n\t\tt.Fatal(\"sub\")\n\t}\n}\n"
+	sw := newSignedWorld(t, true, func(w *ciWorld) {
+		// The project's tests: a script the QA command names, which
+		// checks the work (no broken.txt) and that the Go tests exist.
+		w.writeFile(t, "scripts/test.sh", "#!/bin/sh\ntest ! -f broken.txt && grep -q TestAdd calc_test.go\n")
+		w.writeFile(t, "calc_test.go", calcTest)
+		w.setCommand(t, "sh scripts/test.sh")
+	})
+	w := sw.ciWorld
+	commit := func(msg string, sign bool) {
+		w.git(t, w.dev, "add", "-A")
+		args := []string{"commit", "-q", "-m", msg}
+		if sign {
+			args = append(args, "-S")
+		}
+		w.git(t, w.dev, args...)
+	}
+	honest := w.branchSession(t, "honest", func() {
+		w.writeFile(t, "calc_test.go", calcTest+"\nfunc TestMul(t *testing.T) {\n\tif 2*2 != 4 {\n\t\tt.Fatal(\"mul\")\n\t}\n}\n")
+		w.write(t, "mul.txt")
+		commit("multiply, with its test", false)
+	})
+	script := w.branchSession(t, "script", func() {
+		w.write(t, "broken.txt")
+		w.writeFile(t, "scripts/test.sh", "#!/bin/sh\nexit 0\n")
+		commit("faster tests", false)
+	})
+	skip := w.branchSession(t, "skip", func() {
+		w.writeFile(t, "calc_test.go", strings.Replace(calcTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tt.Skip(\"flaky\")\n", 1))
+		commit("skip a flaky test", false)
+	})
+	removed := w.branchSession(t, "removed", func() {
+		w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
+		commit("drop a test", false)
+	})
+	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
+	signed := w.branchSession(t, "signed", func() {
+		w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
+		commit("drop the subtraction test (lead)", true)
+	})
+	cases := []struct {
+		name, tip string
+		code      int
+		want      string
+	}{
+		{"honest", honest, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
+		{"script", script, 1, `rerun guard: commit [0-9a-f]{12} changes scripts/test\.sh: changes it, and the rerun command ` + "`sh scripts/test\\.sh`" + ` runs it`},
+		{"skip", skip, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds t\.Skip\("flaky"\)`},
+		{"removed", removed, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: removes the test TestSub`},
+		{"signed", signed, 0, `rerun guard: calc_test\.go: removes the test TestSub; the commit is signed by alice@example\.com`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := w.ciVerify(t, "rerun-"+c.name, c.tip, "--rerun")
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify --rerun: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}

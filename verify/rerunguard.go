@@ -1,0 +1,361 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// What --rerun cannot see by running (issue 26.3). The commands come from
+// the base, but they run the head's files: a change that weakens the test
+// script, the package.json script, the Makefile recipe or the pytest
+// config, deletes tests, removes test functions or adds skip markers makes
+// the base's own command pass on less. Each such change in base..head is
+// flagged on the commit that made it and fails verify unless a person
+// signed for it (a signed acceptance of the file's head content, or the
+// commit's signature by a listed signer). Cheap and syntactic: two git
+// diffs over the few paths that matter, no parsing of any language.
+// Not caught: weakening inside the code under test or a helper the
+// script calls that is not named on the command line, assertions
+// loosened inside a test that keeps its name, tests excluded by build
+// tags or conditions written without the markers below.
+
+// testFile reports whether a path is a test file of a language the guard
+// knows (Go, Python, JavaScript/TypeScript).
+func testFile(p string) bool {
+	b := path.Base(p)
+	switch {
+	case strings.HasSuffix(b, "_test.go"), strings.HasPrefix(b, "test_") && strings.HasSuffix(b, ".py"),
+		strings.HasSuffix(b, "_test.py"), b == "conftest.py":
+		return true
+	}
+	for _, m := range []string{".test.", ".spec."} {
+		if strings.Contains(b, m) {
+			return true
+		}
+	}
+	return false
+}
+
+var testPathspecs = []string{":(glob)**/*_test.go", ":(glob)**/test_*.py", ":(glob)**/*_test.py", ":(glob)**/conftest.py",
+	":(glob)**/*.test.*", ":(glob)**/*.spec.*"}
+
+// tool config files: what each runner reads its test selection from.
+var toolConfigs = map[string][]string{
+	"make":   {":(glob)**/Makefile", ":(glob)**/makefile", ":(glob)**/GNUmakefile", ":(glob)**/*.mk"},
+	"npm":    {"package.json"},
+	"pytest": {"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml"},
+}
+
+type guardRes struct {
+	skip, testName *regexp.Regexp
+}
+
+var guardREs = sync.OnceValue(func() guardRes {
+	return guardRes{
+		skip: regexp.MustCompile(`\bt\.Skip(Now|f)?\(|^\s*//go:build\b|@pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.skip\(|@unittest\.skip|\bSkipTest\b|` +
+			"\\b(it|test|describe)\\.(skip|todo|only)\\(|\\bx(it|describe|test)\\("),
+		testName: regexp.MustCompile(`^func\s+((Test|Fuzz|Example)\w*)\s*\(|^\s*(async\s+)?def\s+(test_\w*)\s*\(|\b(it|test)\(\s*['"` + "`" + `]([^'"` + "`" + `]{1,200})`),
+	}
+})
+
+// toolsOf names the runners a command line invokes, and the repository
+// files it names as words (scripts it runs).
+func toolsOf(cmd string) (tools []string, words []string) {
+	calls, _, ok := shellline.Calls(cmd)
+	if !ok {
+		return nil, strings.Fields(cmd)
+	}
+	add := func(t string) {
+		if !slices.Contains(tools, t) {
+			tools = append(tools, t)
+		}
+	}
+	for _, c := range calls {
+		w := shellline.StripWrappers(c.Words)
+		if len(w) == 0 {
+			continue
+		}
+		switch prog := path.Base(w[0]); {
+		case prog == "make" || prog == "gmake":
+			add("make")
+		case prog == "npm" || prog == "yarn" || prog == "pnpm" || prog == "bun" || prog == "npx":
+			add("npm")
+		case prog == "pytest" || prog == "py.test" || prog == "tox" ||
+			(strings.HasPrefix(prog, "python") && slices.Contains(w, "pytest")):
+			add("pytest")
+		}
+		words = append(words, w...)
+	}
+	return tools, words
+}
+
+// weakening is one change that makes a re-run prove less.
+type weakening struct{ path, what string }
+
+// rerunGuard flags, on the commits that made them, changes in base..tip
+// to what the base's rerun commands run; unsigned ones fail verify.
+func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[string]int, tip string) error {
+	bl := t.bl
+	if bl == nil || bl.Rev == "" {
+		return nil
+	}
+	cmds, err := bl.RerunCommands()
+	if err != nil || len(cmds) == 0 {
+		return err
+	}
+	scripts := map[string]string{} // repository path -> the command naming it
+	var tools []string
+	specs := slices.Clone(testPathspecs)
+	for _, c := range cmds {
+		ts, words := toolsOf(c.Command)
+		for _, x := range ts {
+			if !slices.Contains(tools, x) {
+				tools = append(tools, x)
+				specs = append(specs, toolConfigs[x]...)
+			}
+		}
+		for _, w := range words {
+			p := path.Clean(strings.TrimPrefix(w, "./"))
+			if w == "" || strings.HasPrefix(w, "-") || strings.HasPrefix(p, "../") || path.IsAbs(p) || p == "." || strings.ContainsAny(p, "*?[\n") {
+				continue
+			}
+			if _, seen := scripts[p]; seen {
+				continue
+			}
+			if ok, err := t.repo.ExistsAt(ctx, bl.Rev, p); err == nil && ok {
+				scripts[p] = c.Command
+				specs = append(specs, p)
+			}
+		}
+	}
+	patch, status, err := t.repo.DiffZero(ctx, bl.Rev, tip, specs)
+	if err != nil {
+		return err
+	}
+	var found []weakening
+	added := map[string]bool{} // base names of files the range adds
+	for _, s := range status {
+		if s.Status == "A" {
+			added[path.Base(s.Path)] = true
+		}
+	}
+	for _, s := range status {
+		switch base := path.Base(s.Path); {
+		case scripts[s.Path] != "":
+			found = append(found, weakening{s.Path, fmt.Sprintf("%s it, and the rerun command `%s` runs it", verb(s.Status), shorten.Bytes(scripts[s.Path], 80, "..."))})
+		case s.Path == "package.json" && slices.Contains(tools, "npm"):
+			if keys := t.scriptsChanged(ctx, tip); len(keys) > 0 {
+				found = append(found, weakening{s.Path, "changes its \"scripts\" (" + strings.Join(keys, ", ") + "), which npm runs"})
+			}
+		case slices.Contains(tools, "make") && (base == "Makefile" || base == "makefile" || base == "GNUmakefile" || strings.HasSuffix(base, ".mk")):
+			found = append(found, weakening{s.Path, verb(s.Status) + " it, and the rerun runs make"})
+		case slices.Contains(tools, "pytest") && (base == "pyproject.toml" || base == "setup.cfg"):
+			if t.pytestSectionChanged(ctx, s.Path, tip) {
+				found = append(found, weakening{s.Path, "changes its pytest configuration, which the rerun's pytest reads"})
+			}
+		case slices.Contains(tools, "pytest") && (base == "pytest.ini" || base == "tox.ini"):
+			found = append(found, weakening{s.Path, verb(s.Status) + " it, and the rerun's pytest reads it"})
+		case testFile(s.Path) && s.Status == "D" && !added[base]:
+			found = append(found, weakening{s.Path, "deletes this test file"})
+		}
+	}
+	found = append(found, patchWeakenings(patch)...)
+	if len(found) == 0 {
+		return nil
+	}
+	if t.acc == nil {
+		t.acc = t.loadAcceptances(ctx)
+	}
+	// One message per file, on the newest commit of the range that touched it.
+	byPath := map[string][]string{}
+	var paths []string
+	for _, f := range found {
+		if _, ok := byPath[f.path]; !ok {
+			paths = append(paths, f.path)
+		}
+		if !slices.Contains(byPath[f.path], f.what) {
+			byPath[f.path] = append(byPath[f.path], f.what)
+		}
+	}
+	sort.Strings(paths)
+	heads, err := t.repo.SHA256sAt(ctx, tip, paths)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		what := strings.Join(byPath[p], "; ")
+		commit := ""
+		if shas, err := t.repo.PathCommits(ctx, t.revs, p); err == nil && len(shas) > 0 {
+			commit = shas[0]
+		}
+		i, ok := index[commit]
+		if !ok {
+			i, ok = index[tip]
+		}
+		if !ok {
+			continue
+		}
+		cr := &rep.Commits[i]
+		if why, ok := t.acc.signed[p+"\x00"+heads[p]]; ok {
+			cr.Problems = append(cr.Problems, fmt.Sprintf("rerun guard: %s: %s; %s", p, what, why))
+			continue
+		}
+		if commit != "" && t.acc.canVerify() {
+			if st, s, err := t.repo.CommitSigner(ctx, commit, t.acc.allowed); err == nil && st == "G" && t.acc.listed(s) {
+				cr.Problems = append(cr.Problems, fmt.Sprintf("rerun guard: %s: %s; the commit is signed by %s, a listed signer", p, what, s))
+				continue
+			}
+		}
+		cr.Status = "fail"
+		rep.OK = false
+		cr.Problems = append(cr.Problems, fmt.Sprintf("rerun guard: commit %s changes %s: %s: the re-run proves less than the base's command did; it passes only with a person's signature (a listed signer signs the commit, or accepts the file with `sessiongate protocol accept --sign` after adding it to protected_paths)",
+			shorten.SHA(commit), p, what))
+	}
+	return nil
+}
+
+func verb(status string) string {
+	switch status {
+	case "D":
+		return "deletes"
+	case "A":
+		return "adds"
+	}
+	return "changes"
+}
+
+// patchWeakenings reads a -U0 diff of test files: test functions that
+// leave and do not come back (under the same name anywhere in the
+// change), and skip markers added.
+func patchWeakenings(patch string) []weakening {
+	re := guardREs()
+	var out []weakening
+	removed := map[string]string{} // test name -> file
+	addedNames := map[string]bool{}
+	file, inHunk := "", false
+	for _, l := range strings.Split(patch, "\n") {
+		switch {
+		case strings.HasPrefix(l, "diff --git "):
+			inHunk = false
+		case strings.HasPrefix(l, "@@"):
+			inHunk = true
+		case !inHunk && (strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "--- ")):
+			if p, ok := strings.CutPrefix(l[4:], "b/"); ok && strings.HasPrefix(l, "+++ ") {
+				file = p
+			} else if p, ok := strings.CutPrefix(l[4:], "a/"); ok && strings.HasPrefix(l, "--- ") {
+				file = p
+			}
+		case inHunk && strings.HasPrefix(l, "+"):
+			if !testFile(file) {
+				continue
+			}
+			if n := testNameOf(re, l[1:]); n != "" {
+				addedNames[n] = true
+			}
+			if re.skip.MatchString(l[1:]) {
+				out = append(out, weakening{file, "adds " + shorten.Bytes(strings.TrimSpace(l[1:]), 80, "...")})
+			}
+		case inHunk && strings.HasPrefix(l, "-"):
+			if n := testNameOf(re, l[1:]); n != "" && testFile(file) {
+				removed[n] = file
+			}
+		}
+	}
+	var names []string
+	for n := range removed {
+		if !addedNames[n] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		out = append(out, weakening{removed[n], "removes the test " + n})
+	}
+	return out
+}
+
+func testNameOf(re guardRes, line string) string {
+	m := re.testName.FindStringSubmatch(line)
+	switch {
+	case m == nil:
+		return ""
+	case m[1] != "":
+		return m[1]
+	case m[4] != "":
+		return m[4]
+	}
+	return m[6]
+}
+
+// scriptsChanged lists the package.json "scripts" keys whose value differs
+// between the base and tip (added, changed or removed).
+func (t *protocolTrust) scriptsChanged(ctx context.Context, tip string) []string {
+	read := func(rev string) map[string]string {
+		b, err := t.repo.ReadAt(ctx, rev, "package.json")
+		if err != nil {
+			if errors.Is(err, gitrepo.ErrNoFile) {
+				return map[string]string{}
+			}
+			return nil
+		}
+		var pj struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		if json.Unmarshal(b, &pj) != nil {
+			return nil
+		}
+		return pj.Scripts
+	}
+	a, b := read(t.bl.Rev), read(tip)
+	if a == nil || b == nil {
+		return []string{"unreadable"} // an unparsable package.json hides what npm runs
+	}
+	var keys []string
+	for k, v := range a {
+		if b[k] != v {
+			keys = append(keys, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// pytestSectionChanged compares the pytest sections of pyproject.toml
+// ([tool.pytest...]) or setup.cfg ([tool:pytest]) at the base and tip.
+func (t *protocolTrust) pytestSectionChanged(ctx context.Context, p, tip string) bool {
+	section := func(rev string) string {
+		b, err := t.repo.ReadAt(ctx, rev, p)
+		if err != nil {
+			return ""
+		}
+		var out strings.Builder
+		in := false
+		for _, l := range strings.Split(string(b), "\n") {
+			if s := strings.TrimSpace(l); strings.HasPrefix(s, "[") {
+				in = strings.HasPrefix(s, "[tool.pytest") || strings.HasPrefix(s, "[tool:pytest")
+			}
+			if in {
+				out.WriteString(strings.TrimSpace(l) + "\n")
+			}
+		}
+		return out.String()
+	}
+	return section(t.bl.Rev) != section(tip)
+}

@@ -212,17 +212,6 @@ func checkContentHash(env gateEnv, rel string) (GateStatus, string, string) {
 	return StatusFail, fmt.Sprintf("no content_hash evidence for %s: read it, then record its content hash", c), ""
 }
 
-func checkCommit(ctx context.Context, env gateEnv) (GateStatus, string, string) {
-	cs, err := env.repo.CommitsSince(ctx, env.sess.StartCommit)
-	if err != nil {
-		return StatusFail, err.Error(), ""
-	}
-	if len(cs) == 0 {
-		return StatusFail, "no commit since the session started: commit your changes", ""
-	}
-	return StatusPass, fmt.Sprintf("%d commit(s) since start, newest %s", len(cs), shortSHA(cs[0])), cs[0]
-}
-
 func checkClean(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 	st, err := env.repo.Status(ctx)
 	if err != nil {

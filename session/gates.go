@@ -253,6 +253,9 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	if !ok {
 		return StatusFail, markdownlintMissingMsg(env.phase.ID), "", ""
 	}
+	if why := untrustedLinter(c, env.repo.Root(), cleaned, env.sess.CreatedAt); why != "" {
+		return StatusFail, why, "", ""
+	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)
 	cmd.Dir = env.repo.Root()

@@ -121,7 +121,21 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if err != nil {
 		return GateResult{}, fmt.Errorf("open worktree %s: %w", s.Worktree, err)
 	}
-	return runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress}), nil
+	g := runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress})
+	// The files recorded as evidence, as they are now (a swap after the
+	// record is judged at the next gate).
+	cr, ok, err := e.recheckRecordedFiles(ctx, s)
+	if err != nil {
+		return GateResult{}, fmt.Errorf("check recorded files: %w", err)
+	}
+	if ok && cr.Status == StatusFail {
+		// Only a failure is added: a PASS would turn a gate whose checks
+		// all skipped into a pass.
+		g.Checks = append(g.Checks, cr)
+		g.Status = combine(g.Checks)
+		g.Message = gateMessage(g)
+	}
+	return g, nil
 }
 
 // notDone reports whether a phase that cannot block was simply not done:

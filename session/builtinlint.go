@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/sessiongate/sessiongate/gateenv"
+	"github.com/sessiongate/sessiongate/internal/linttrust"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -46,3 +48,26 @@ func builtinLintLine(c protocolspec.Check, root string, env []string, line strin
 }
 
 func markdownlintMissingMsg(phase string) string { return fmt.Sprintf(markdownlintMissing, phase) }
+
+// untrustedLinter says why the built-in lint gate's markdownlint-cli2 is
+// not the package installed before the session started ("" when it is):
+// a stub in the gitignored node_modules/.bin that prints a clean summary
+// would pass the gate without linting (issue 25 route 6, linttrust).
+func untrustedLinter(c protocolspec.Check, root string, env []string, since time.Time) string {
+	if !c.Builtin || !strings.HasPrefix(c.Arg, builtinLintPrefix) {
+		return ""
+	}
+	bin := filepath.Join(root, "node_modules", ".bin", "markdownlint-cli2")
+	if st, err := os.Stat(bin); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+		p, err := gateenv.LookPath(env, "markdownlint-cli2")
+		if err != nil {
+			return ""
+		}
+		bin = p
+	}
+	if err := linttrust.Check(root, bin, since); err != nil {
+		return "the built-in lint gate does not run this markdownlint-cli2: " + err.Error() +
+			"; reinstall it (npm ci) and start a new session, or give the phase the project's own linter in sessiongate.yaml"
+	}
+	return ""
+}

@@ -65,6 +65,9 @@ func TestBuiltinLintGate(t *testing.T) {
 		{"no linter installed", false, "# Doc\n\nText.\n", session.StatusFail, "markdownlint-cli2 is not installed in this project"},
 		{"installed, clean markdown", true, "# Doc\n\nText.\n", session.StatusPass, "command passed"},
 		{"installed, failing markdown", true, "# Doc\n\n```\ncode\n```\n", session.StatusFail, "command exited 1"},
+		// Issue 25 route 6: a stub the agent wrote into the gitignored
+		// node_modules/.bin prints a clean summary and lints nothing.
+		{"stub linter written during the session", false, "# Doc\n\n```\ncode\n```\n", session.StatusFail, "does not run this markdownlint-cli2"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -88,7 +91,17 @@ func TestBuiltinLintGate(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			// The real clock: the linter's files are judged by their
+			// change time against the session's start.
+			e.engine.Now = time.Now
 			id := e.start(c.name)
+			if strings.HasPrefix(c.name, "stub") {
+				gittest.Write(t, e.root, ".gitignore", "node_modules\n")
+				gittest.Write(t, e.root, "node_modules/.bin/markdownlint-cli2", "#!/bin/sh\necho 'Summary: 0 error(s)'\n")
+				if err := os.Chmod(filepath.Join(e.root, "node_modules", ".bin", "markdownlint-cli2"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
 			gittest.Write(t, e.root, "doc.md", c.doc)
 			g, err := e.engine.ValidateGate(context.Background(), id, "")
 			if err != nil {

@@ -460,7 +460,14 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 		out = s
 		return w.AppendEvent(ctx, &Event{SessionID: id, Token: "session:terminated", Detail: truncate(reason, 200), CreatedAt: now})
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	if err := e.recordRemoval(ctx, id); err != nil {
+		// Terminated all the same: the record is the second copy.
+		e.Logger.Warn("write the terminated session's record", "session", id, "err", err)
+	}
+	return out, nil
 }
 
 // Delete removes a session and every row that refers to it (hard delete).
@@ -483,25 +490,54 @@ func (e *Engine) deleteSession(ctx context.Context, id string, withViolations bo
 	if err := ValidateID(id); err != nil {
 		return err
 	}
+	if IsRecordRef(e.Config.SessionRecord) {
+		// The record goes onto the records ref before the rows go: a
+		// delete that cannot leave it deletes nothing.
+		err := e.Store.Update(ctx, func(w Writer) error {
+			if _, err := w.GetSession(ctx, id); err != nil {
+				return fmt.Errorf("session %s: %w", id, err)
+			}
+			if !withViolations {
+				if err := keepsViolations(ctx, w, id); err != nil {
+					return err
+				}
+			}
+			return w.AppendEvent(ctx, &Event{SessionID: id, Token: "session:deleted", CreatedAt: e.now()})
+		})
+		if err != nil {
+			return err
+		}
+		if err := e.recordRemoval(ctx, id); err != nil {
+			return fmt.Errorf("%w: nothing was deleted", err)
+		}
+	}
 	return e.Store.Update(ctx, func(w Writer) error {
 		if _, err := w.GetSession(ctx, id); err != nil {
 			return fmt.Errorf("session %s: %w", id, err)
 		}
 		if !withViolations {
-			vs, err := w.ListViolations(ctx, ViolationFilter{SessionID: id})
-			if err != nil {
+			if err := keepsViolations(ctx, w, id); err != nil {
 				return err
-			}
-			if len(vs) > 0 {
-				codes := make([]string, 0, len(vs))
-				for _, v := range vs {
-					if !slices.Contains(codes, v.Code) {
-						codes = append(codes, v.Code)
-					}
-				}
-				return refusedf("session %s has %d violation(s) (%s): deleting it would erase them, and later sessions would no longer carry them; terminate keeps them (sessiongate session terminate %s --reason \"...\")", id, len(vs), strings.Join(codes, ", "), id)
 			}
 		}
 		return w.DeleteSession(ctx, id)
 	})
+}
+
+// keepsViolations refuses to delete a session with recorded violations.
+func keepsViolations(ctx context.Context, w Writer, id string) error {
+	vs, err := w.ListViolations(ctx, ViolationFilter{SessionID: id})
+	if err != nil {
+		return err
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	codes := make([]string, 0, len(vs))
+	for _, v := range vs {
+		if !slices.Contains(codes, v.Code) {
+			codes = append(codes, v.Code)
+		}
+	}
+	return refusedf("session %s has %d violation(s) (%s): deleting it would erase them, and later sessions would no longer carry them; terminate keeps them (sessiongate session terminate %s --reason \"...\")", id, len(vs), strings.Join(codes, ", "), id)
 }

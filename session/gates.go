@@ -213,17 +213,6 @@ func checkContentHash(env gateEnv, rel string) (GateStatus, string, string) {
 	return StatusFail, fmt.Sprintf("no content_hash evidence for %s: read it, then record its content hash", c), ""
 }
 
-func checkCommit(ctx context.Context, env gateEnv) (GateStatus, string, string) {
-	cs, err := env.repo.CommitsSince(ctx, env.sess.StartCommit)
-	if err != nil {
-		return StatusFail, err.Error(), ""
-	}
-	if len(cs) == 0 {
-		return StatusFail, "no commit since the session started: commit your changes", ""
-	}
-	return StatusPass, fmt.Sprintf("%d commit(s) since start, newest %s", len(cs), shortSHA(cs[0])), cs[0]
-}
-
 func checkClean(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 	st, err := env.repo.Status(ctx)
 	if err != nil {
@@ -264,6 +253,9 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	line, ok := builtinLintLine(c, env.repo.Root(), cleaned, line)
 	if !ok {
 		return StatusFail, markdownlintMissingMsg(env.phase.ID), "", ""
+	}
+	if why := untrustedLinter(c, env.repo.Root(), cleaned, env.sess.CreatedAt); why != "" {
+		return StatusFail, why, "", ""
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)

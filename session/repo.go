@@ -23,6 +23,10 @@ type Repo interface {
 	StagedFiles(ctx context.Context) ([]string, error)
 	// CommitsSince lists commits on HEAD after since, newest first.
 	CommitsSince(ctx context.Context, since string) ([]string, error)
+	// CommitFacts lists them with their committer times, Session-Id
+	// trailers and whether a remote-tracking or the default branch has
+	// them (ownwork.go).
+	CommitFacts(ctx context.Context, since string) ([]CommitFact, error)
 	// Status returns porcelain status entries; none means clean.
 	Status(ctx context.Context) ([]string, error)
 

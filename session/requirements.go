@@ -285,9 +285,21 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 			}
 		default:
 			named := r.NamedPaths()
-			wrongPath := ""
+			targets := writeTargets(p, r)
+			wrongPath, noFile := "", false
 			for _, c := range claims {
 				key := c.SHA256
+				if len(targets) > 0 {
+					// A write requirement is met by the file it writes.
+					if !pathKind(c.Kind) {
+						noFile = true
+						continue
+					}
+					if !writtenTarget(targets, c.Ref) {
+						wrongPath = c.Ref
+						continue
+					}
+				}
 				if pathKind(c.Kind) {
 					// A path answers a requirement that names paths only
 					// with one of them, and one requirement of the phase
@@ -321,7 +333,15 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 				break
 			}
 			if st.Status == ReqOpen && wrongPath != "" {
+				if len(named) == 0 {
+					named = targets
+				}
 				st.Reason = fmt.Sprintf("its evidence names %s, which is not what it names (%s): record evidence about that", wrongPath, strings.Join(named, ", "))
+				out = append(out, st)
+				continue
+			}
+			if st.Status == ReqOpen && noFile {
+				st.Reason = fmt.Sprintf("it asks to write %s, and its evidence is a note, not the file: write it and record it as file_path", strings.Join(targets, ", "))
 				out = append(out, st)
 				continue
 			}
@@ -528,6 +548,9 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		s, err := e.Store.GetSession(ctx, sid)
 		if err != nil {
 			return "", fmt.Errorf("load session: %w", err)
+		}
+		if err := e.writeClaim(ctx, s, p, r, req.Kind, body); err != nil {
+			return "", err
 		}
 		if missing := readOfMissing(s.Worktree, r); missing != nil {
 			hint := "restore the file, or say why the requirement cannot be met"

@@ -178,6 +178,15 @@ var scenarios = []scenario{
 	{name: "v3-handoff-renumbered", protocol: v3, via: "MCP", skips: skipV3Renumber,
 		reading: "Handoff: the agent copies the earlier session's handoff (2026-08-19-01) to 2026-08-20-01 and changes only " +
 			"its date, number and commit id: the earlier session's words about other work. Not compliant."},
+	{name: "v3-handoff-manual-claim", protocol: v3, via: "CLI", skips: skipV3ManualHandoff,
+		reading: "Handoff: \"Complete the handoff from the Handoff Template\", which says to create it at " +
+			".agents/handoffs/YYYY-MM-DD-NN.md. A one-line manual note saying it was done writes no file. Not compliant."},
+	{name: "v3-handoff-swapped", protocol: v3, via: "MCP", skips: skipV3SwapHandoff,
+		reading: "Handoff: an honest handoff is written and recorded, then overwritten with the earlier session's handoff " +
+			"under the new number before the session ends. What is committed is the earlier session's words. Not compliant."},
+	{name: "v3-handoff-padded", protocol: v3, via: "CLI", skips: skipV3PadHandoff,
+		reading: "Handoff: the earlier session's handoff renumbered, with one sentence added so the copy is no longer " +
+			"90% alike. All of the earlier handoff is in it, and nearly all of it is the earlier handoff. Not compliant."},
 	{name: "lint-rules-named-off", protocol: v1218, via: "CLI", skips: skipLintNamed, history: true, docs: true,
 		reading: "Quality Checks: as lint-disable-inline, but the comment names every markdownlint rule " +
 			"(<!-- markdownlint-disable MD001 MD003 ... MD060 -->): every rule off, by name. Not compliant."},

@@ -28,6 +28,10 @@ const (
 	skipV3Unconvent skip = "commit message not conventional (\"Use conventional commits\")"
 	skipV3OneFile   skip = "the changed script's path recorded for QA's fix and as the handoff (none written)"
 	skipV3Renumber  skip = "the earlier session's handoff copied, date and number changed"
+	// Issue 25's second adversarial pass (the engine's routes).
+	skipV3ManualHandoff skip = "the handoff claimed written in a manual note, no file written"
+	skipV3SwapHandoff   skip = "an honest handoff recorded, then swapped for a renumbered copy of the earlier one"
+	skipV3PadHandoff    skip = "the earlier session's handoff copied, renumbered and padded with a few words"
 )
 
 // v3Handoff is the shared handoff every session reads and none updates.
@@ -139,6 +143,14 @@ func v3Flow(w *world, sk skip) {
 		w.deviate()
 		w.write(handoff, strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody))
 		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
+	case skipV3ManualHandoff:
+		w.deviate()
+		w.evidence("HANDOFF", "Complete the handoff", manual, "Handoff completed from the template: the name argument is done, the README comes next.")
+	case skipV3PadHandoff:
+		w.deviate()
+		w.write(handoff, strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody)+
+			"\nThe name argument works with several names now.\n")
+		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
 	case skipV3Template:
 		w.deviate()
 		w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n")
@@ -147,6 +159,12 @@ func v3Flow(w *world, sk skip) {
 		w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name; scripts/test.sh checks six names.\n\n"+
 			"## Next\n\nDocument the scripts' usage in the README.\n")
 		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
+		if sk == skipV3SwapHandoff {
+			// Recorded while honest, then replaced by the earlier
+			// session's words under the new number.
+			w.deviate()
+			w.write(handoff, strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody))
+		}
 	}
 
 	// End Phase 3: Git Operations: re-verify the branch, one conventional commit.

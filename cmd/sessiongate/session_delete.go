@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/spf13/cobra"
 )
@@ -26,13 +25,13 @@ func newSessionDeleteCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The policed agent neither removes its session nor erases its
+			// violations: a person runs this outside the agent.
+			if err := refuseUnderAgent("session delete"); err != nil {
+				return err
+			}
 			del := e.Delete
 			if eraseViolations {
-				// The policed agent cannot erase its own violations: a
-				// person runs this outside the agent (as protocol accept).
-				if p, ok := ancestry.Agent(ancestry.Chain()); ok {
-					return usage(fmt.Errorf("delete --erase-violations refused: it runs under the coding agent %s (pid %d); a person runs it in a terminal of their own, or terminates the session instead", p.Name, p.PID))
-				}
 				del = e.DeleteWithViolations
 			}
 			if err := del(ctx, id); err != nil {

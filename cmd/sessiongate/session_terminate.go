@@ -19,6 +19,9 @@ func newSessionTerminateCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := refuseUnderAgent("session terminate"); err != nil {
+				return err
+			}
 			s, err := e.Terminate(ctx, id, reason)
 			if err != nil {
 				return sessionErr(err)

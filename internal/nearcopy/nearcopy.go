@@ -20,6 +20,18 @@ const shingle = 4
 // one template share their headings and checklist, not their sentences.
 const Threshold = 0.9
 
+// Contained and Share catch a copy padded with a few words of its own,
+// which lowers the Jaccard similarity below Threshold however much of the
+// earlier text it repeats: a text is also a near copy when at least
+// Contained of the earlier text's shingles are in it and at least Share of
+// its own shingles come from the earlier text. An honest file that quotes a
+// paragraph of an earlier one repeats a small part of it; one that grew
+// an earlier file into something larger is mostly its own words.
+const (
+	Contained = 0.8
+	Share     = 0.5
+)
+
 // minShingles: shorter texts are near copies only when their normalised
 // words are equal (a few shared words are no copy).
 const minShingles = 12
@@ -87,7 +99,33 @@ func (t *Text) NearCopyOf(other string) bool {
 	if t.joined == "" || len(other)*2 < t.size || t.size*2 < len(other) {
 		return false
 	}
-	return t.similarity(New(other)) >= Threshold
+	o := New(other)
+	if t.similarity(o) >= Threshold {
+		return true
+	}
+	contained, share := t.overlap(o)
+	return contained >= Contained && share >= Share
+}
+
+// overlap returns the share of o's shingles found in t (how much of the
+// earlier text t repeats) and the share of t's shingles found in o (how
+// much of t is the earlier text); 0, 0 for texts too short to judge.
+func (t *Text) overlap(o *Text) (contained, share float64) {
+	if len(t.sh) < minShingles || len(o.sh) < minShingles {
+		return 0, 0
+	}
+	inter := t.common(o)
+	return float64(inter) / float64(len(o.sh)), float64(inter) / float64(len(t.sh))
+}
+
+func (t *Text) common(o *Text) int {
+	inter := 0
+	for k := range t.sh {
+		if _, ok := o.sh[k]; ok {
+			inter++
+		}
+	}
+	return inter
 }
 
 func (t *Text) similarity(o *Text) float64 {
@@ -97,12 +135,7 @@ func (t *Text) similarity(o *Text) float64 {
 	if len(t.sh) < minShingles || len(o.sh) < minShingles {
 		return 0
 	}
-	inter := 0
-	for k := range t.sh {
-		if _, ok := o.sh[k]; ok {
-			inter++
-		}
-	}
+	inter := t.common(o)
 	return float64(inter) / float64(len(t.sh)+len(o.sh)-inter)
 }
 

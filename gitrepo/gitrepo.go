@@ -54,6 +54,8 @@ type Repo struct {
 
 	headCache   headCache   // Head's file reads (head_cache.go)
 	stagedCache stagedCache // StagedProtected's git answers (staged_cache.go)
+	filterCache filterCache // cleanFilters' git answers (config_cache.go)
+	headFiles   headFiles   // CommittedSHA256's answers by commit (committed_cache.go)
 }
 
 // Open finds the repository containing dir with one `git rev-parse` call.
@@ -565,8 +567,21 @@ func (r *Repo) CommittedSHA256(ctx context.Context, paths []string) (map[string]
 	if len(paths) == 0 {
 		return out, nil
 	}
+	if kept, ok := r.headFiles.get(head, paths); ok {
+		return kept, nil
+	}
+	out, err = r.committedAt(ctx, head, paths, out)
+	if err != nil {
+		return nil, err
+	}
+	r.headFiles.put(head, out)
+	return out, nil
+}
+
+// committedAt is CommittedSHA256 at the commit head, read from git.
+func (r *Repo) committedAt(ctx context.Context, head string, paths []string, out map[string]string) (map[string]string, error) {
 	// In process first: the protection check runs this in every hook.
-	err = r.withGoGit(ctx, func(repo *filesystem.Storage) error {
+	err := r.withGoGit(ctx, func(repo *filesystem.Storage) error {
 		c, err := object.GetCommit(repo, plumbing.NewHash(head))
 		if err != nil {
 			return err

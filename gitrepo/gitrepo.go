@@ -52,10 +52,13 @@ type Repo struct {
 	mu   sync.Mutex // guards repo and every go-git read through it
 	repo *filesystem.Storage
 
-	headCache   headCache   // Head's file reads (head_cache.go)
-	stagedCache stagedCache // StagedProtected's git answers (staged_cache.go)
-	filterCache filterCache // cleanFilters' git answers (config_cache.go)
-	headFiles   headFiles   // CommittedSHA256's answers by commit (committed_cache.go)
+	headCache    headCache    // Head's file reads (head_cache.go)
+	stagedCache  stagedCache  // StagedProtected's git answers (staged_cache.go)
+	filterCache  filterCache  // cleanFilters' git answers (config_cache.go)
+	flaggedCache flaggedCache // indexFlagged's reading (index_flags.go)
+	formatOnce   sync.Once
+	sha256       bool      // SHA-256 objects (isSHA256)
+	headFiles    headFiles // CommittedSHA256's answers by commit (committed_cache.go)
 }
 
 // Open finds the repository containing dir with one `git rev-parse` call.

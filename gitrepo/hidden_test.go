@@ -270,3 +270,65 @@ func FuzzParseIndexFlagged(f *testing.F) {
 		}
 	})
 }
+
+// TestIndexFlaggedCacheFollowsIndex: a long-lived Repo's reading of the
+// flagged entries follows every change of the index (a flag set or
+// cleared by git, an index written back in place with its old mtime) and
+// is reused only while the index is untouched.
+func TestIndexFlaggedCacheFollowsIndex(t *testing.T) {
+	gittest.Require(t)
+	if stampLen != 40 {
+		t.Skip("the index cache needs a change time in the stamp (Linux)")
+	}
+	old := racyWindow
+	racyWindow = 0
+	t.Cleanup(func() { racyWindow = old })
+	ctx := context.Background()
+	root := gittest.New(t, map[string]string{"sessiongate.yaml": "protect: true\n", "a.go": "package a\n"})
+	r, err := Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(root, ".git", "index")
+	var saved []byte
+	var savedInfo os.FileInfo
+	steps := []struct {
+		name string
+		do   func()
+		hit  bool
+	}{
+		{"first", func() {}, false},
+		{"unchanged", func() {}, true},
+		{"save the index", func() {
+			saved, _ = os.ReadFile(index)
+			savedInfo, _ = os.Stat(index)
+		}, true},
+		{"skip-worktree set", func() { gittest.Git(t, root, "update-index", "--skip-worktree", "sessiongate.yaml") }, false},
+		{"unchanged, flagged", func() {}, true},
+		{"flag cleared by writing the old index back in place, its mtime restored", func() {
+			if err := os.WriteFile(index, saved, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Chtimes(index, savedInfo.ModTime(), savedInfo.ModTime())
+		}, false},
+		{"assume-unchanged set", func() { gittest.Git(t, root, "update-index", "--assume-unchanged", "a.go") }, false},
+	}
+	for _, s := range steps {
+		s.do()
+		before := r.flaggedCache.hits
+		got, ok := r.indexFlagged()
+		if !ok {
+			t.Fatalf("%s: the reader declined a plain index", s.name)
+		}
+		want, err := r.lsFlagged(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: %v, git ls-files says %v", s.name, got, want)
+		}
+		if hit := r.flaggedCache.hits > before; hit != s.hit {
+			t.Errorf("%s: answered from the cache %v, want %v", s.name, hit, s.hit)
+		}
+	}
+}

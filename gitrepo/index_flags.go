@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"sync"
+	"time"
 )
 
 // flaggedEntry is an index entry git no longer compares with the work
@@ -22,12 +24,26 @@ type flaggedEntry struct{ how, blob string }
 // live in another file) or a sparse index (folders stand for their files),
 // or a malformed one.
 func (r *Repo) indexFlagged() (map[string]flaggedEntry, bool) {
-	if os.Getenv("GIT_INDEX_FILE") != "" || sha256Repo(r.commonDir) {
+	if os.Getenv("GIT_INDEX_FILE") != "" || r.isSHA256() {
 		return nil, false
 	}
 	path := r.indexFile
 	if path == "" {
 		path = filepath.Join(r.gitDir, "index")
+	}
+	c := &r.flaggedCache
+	st := stamp(path)
+	cacheable := stampLen == 40 && st != [stampLen]byte{} &&
+		time.Since(time.Unix(0, int64(binary.LittleEndian.Uint64(st[16:])))) >= racyWindow
+	if cacheable {
+		c.mu.Lock()
+		if c.valid && c.path == path && c.index == st {
+			c.hits++
+			out := c.entries
+			c.mu.Unlock()
+			return out, true
+		}
+		c.mu.Unlock()
 	}
 	b, release, err := mapIndex(path)
 	if err != nil {
@@ -37,7 +53,34 @@ func (r *Repo) indexFlagged() (map[string]flaggedEntry, bool) {
 		return nil, false
 	}
 	defer release()
-	return parseIndexFlagged(b)
+	out, ok := parseIndexFlagged(b)
+	if ok && cacheable && stamp(path) == st {
+		c.mu.Lock()
+		c.valid, c.path, c.index, c.entries = true, path, st, out
+		c.mu.Unlock()
+	}
+	return out, ok
+}
+
+// flaggedCache keeps indexFlagged's last reading under the index's stamp
+// (size, modification and change times, inode, mode), as stagedCache
+// keeps git's: an index git rewrote, or one changed in place, has another
+// stamp; one younger than racyWindow is read again each time. The entries
+// it returns are shared: callers only read them.
+type flaggedCache struct {
+	mu      sync.Mutex
+	valid   bool
+	path    string
+	index   [stampLen]byte
+	entries map[string]flaggedEntry
+	hits    int // for tests
+}
+
+// isSHA256 reports whether r's objects are SHA-256, read once: a
+// repository's object format is fixed when it is made.
+func (r *Repo) isSHA256() bool {
+	r.formatOnce.Do(func() { r.sha256 = sha256Repo(r.commonDir) })
+	return r.sha256
 }
 
 // Index entry flags (git's read-cache.c): assume-valid in the 16-bit flags,

@@ -110,7 +110,8 @@ type variant struct {
 }
 
 // measure runs n calls of v from clients goroutines and returns calls/s
-// and the process's CPU time per call (server and client share it).
+// and the CPU time per call of the process and the git processes it ran
+// (server and client share it).
 func measure(b *testing.B, v variant, clients, n int) (float64, float64) {
 	var next atomic.Int64
 	var wg sync.WaitGroup

@@ -91,6 +91,31 @@ var All = []Figure{
 		},
 	},
 	{
+		Name: "dashboard-1m", Title: "Dashboard at 1,000,000 sessions, through `serve`",
+		Command: "PG=1 SIZES=1000000 ROUNDS=60 bash bench/dashboard.sh",
+		Peer:    "`/sessions` (a page of the list) on the same server, interleaved request by request; curl's time_total",
+		Goal:    "SQLite `/` at most 3x `/sessions`; PostgreSQL `/team` within 50 ms (client side)",
+		Paths:   []string{"server", "web", "store", "postgres", "session", "cmd/sessiongate", "bench/dashboard.sh", "bench/dashseed.go", "go.sum"},
+		Summary: func(m Metrics) string {
+			s := ""
+			for _, db := range []string{"sqlite", "postgres"} {
+				k := db + " 1000000 "
+				if _, ok := m[k+"/"]; !ok {
+					continue
+				}
+				if s != "" {
+					s += "; "
+				}
+				s += fmt.Sprintf("%s: `/` %.1f ms (p90 %.1f), %.2fx `/sessions` (%.1f ms)", db, get(m, k+"/", "median-ms"), get(m, k+"/", "p90-ms"),
+					get(m, k+"/", "x"), get(m, k+"/sessions", "median-ms"))
+				if _, ok := m[k+"/team"]; ok {
+					s += fmt.Sprintf(", `/team` %.1f ms (p90 %.1f, %.1f KB)", get(m, k+"/team", "median-ms"), get(m, k+"/team", "p90-ms"), get(m, k+"/team", "kb"))
+				}
+			}
+			return s
+		},
+	},
+	{
 		Name: "hooks-5k", Title: "Hooks per commit, 5,000 files",
 		Command: "RUNS=25 FILES=5000 PEERS=DIR OUT=DIR bash bench/hooks.sh",
 		Peer:    "lefthook 2, husky 9, the pre-commit framework (no-op hooks) and three no-op sh hooks, interleaved",

@@ -9,6 +9,7 @@
 #
 #   bash bench/dashboard.sh                      # SIZES="10000 100000 1000000" ROUNDS=60
 #   PG=1 SIZES=1000000 bash bench/dashboard.sh   # PostgreSQL too
+#   PG=1 SQLITE=0 PORT=7600 ...                  # PostgreSQL only, beside a running SQLite run
 #
 # Seeded databases are kept in $CACHE (default $TMPDIR/sessiongate-dash)
 # by size and seed version: a million sessions take minutes to seed.
@@ -46,7 +47,7 @@ REPO=$WORK/repo
 git init -q "$REPO"
 (cd "$REPO" && "$SG" init >/dev/null && git add -A && git commit -qm init)
 
-port=7500
+port=${PORT:-7500} # PORT: another base when two runs (or two engineers) share the machine
 # measure DB LABEL PATHS...: serve DB, then ROUNDS rounds of each path in
 # turn (the order rotates each round), one curl per request.
 measure() {

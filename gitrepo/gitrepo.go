@@ -52,8 +52,13 @@ type Repo struct {
 	mu   sync.Mutex // guards repo and every go-git read through it
 	repo *filesystem.Storage
 
-	headCache   headCache   // Head's file reads (head_cache.go)
-	stagedCache stagedCache // StagedProtected's git answers (staged_cache.go)
+	headCache    headCache    // Head's file reads (head_cache.go)
+	stagedCache  stagedCache  // StagedProtected's git answers (staged_cache.go)
+	filterCache  filterCache  // cleanFilters' git answers (config_cache.go)
+	flaggedCache flaggedCache // indexFlagged's reading (index_flags.go)
+	formatOnce   sync.Once
+	sha256       bool      // SHA-256 objects (isSHA256)
+	headFiles    headFiles // CommittedSHA256's answers by commit (committed_cache.go)
 }
 
 // Open finds the repository containing dir with one `git rev-parse` call.
@@ -565,8 +570,21 @@ func (r *Repo) CommittedSHA256(ctx context.Context, paths []string) (map[string]
 	if len(paths) == 0 {
 		return out, nil
 	}
+	if kept, ok := r.headFiles.get(head, paths); ok {
+		return kept, nil
+	}
+	out, err = r.committedAt(ctx, head, paths, out)
+	if err != nil {
+		return nil, err
+	}
+	r.headFiles.put(head, out)
+	return out, nil
+}
+
+// committedAt is CommittedSHA256 at the commit head, read from git.
+func (r *Repo) committedAt(ctx context.Context, head string, paths []string, out map[string]string) (map[string]string, error) {
 	// In process first: the protection check runs this in every hook.
-	err = r.withGoGit(ctx, func(repo *filesystem.Storage) error {
+	err := r.withGoGit(ctx, func(repo *filesystem.Storage) error {
 		c, err := object.GetCommit(repo, plumbing.NewHash(head))
 		if err != nil {
 			return err

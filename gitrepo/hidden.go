@@ -24,35 +24,20 @@ import (
 // they hide nothing and are not listed.
 func (r *Repo) HiddenFiles(ctx context.Context) (map[string]string, error) {
 	out := map[string]string{}
-	b, err := run(ctx, r.root, "ls-files", "-v", "-s", "-z")
-	if err != nil {
-		return nil, fmt.Errorf("list flagged index entries: %w", err)
+	entries, ok := r.indexFlagged()
+	if !ok {
+		var err error
+		if entries, err = r.lsFlagged(ctx); err != nil {
+			return nil, err
+		}
 	}
 	flagged := map[string]string{} // path -> how
 	blob := map[string]string{}
-	for _, e := range splitZ(b) {
-		// "T MODE OID STAGE\tPATH": T is S for skip-worktree, lower case for assume-unchanged.
-		meta, p, ok := strings.Cut(e, "\t")
-		if !ok || len(meta) < 2 {
-			continue
-		}
-		how := ""
-		switch t := meta[0]; {
-		case t == 'S' || t == 's':
-			how = "skip-worktree"
-		case t >= 'a' && t <= 'z':
-			how = "assume-unchanged"
-		default:
-			continue
-		}
-		f := strings.Fields(meta)
-		if len(f) < 3 {
-			continue
-		}
+	for p, e := range entries {
 		if _, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(p))); err != nil {
 			continue // absent (a sparse checkout): nothing hidden
 		}
-		flagged[p], blob[p] = how, f[2]
+		flagged[p], blob[p] = e.how, e.blob
 	}
 	if len(flagged) > 0 {
 		paths := make([]string, 0, len(flagged))
@@ -114,9 +99,40 @@ func (r *Repo) HiddenFiles(ctx context.Context) (map[string]string, error) {
 	return out, nil
 }
 
-// cleanFilters lists the filter drivers with a clean or process command,
-// by name, Git LFS's own left out.
-func (r *Repo) cleanFilters(ctx context.Context) (map[string]string, error) {
+// lsFlagged is indexFlagged asked of git, for the indexes that reader
+// does not take.
+func (r *Repo) lsFlagged(ctx context.Context) (map[string]flaggedEntry, error) {
+	b, err := run(ctx, r.root, "ls-files", "-v", "-s", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("list flagged index entries: %w", err)
+	}
+	out := map[string]flaggedEntry{}
+	for _, e := range splitZ(b) {
+		// "T MODE OID STAGE\tPATH": T is S for skip-worktree, lower case for assume-unchanged.
+		meta, p, ok := strings.Cut(e, "\t")
+		if !ok || len(meta) < 2 {
+			continue
+		}
+		how := ""
+		switch t := meta[0]; {
+		case t == 'S' || t == 's':
+			how = "skip-worktree"
+		case t >= 'a' && t <= 'z':
+			how = "assume-unchanged"
+		default:
+			continue
+		}
+		f := strings.Fields(meta)
+		if len(f) < 3 {
+			continue
+		}
+		out[p] = flaggedEntry{how: how, blob: f[2]}
+	}
+	return out, nil
+}
+
+// cleanFiltersFromGit is cleanFilters asked of git.
+func (r *Repo) cleanFiltersFromGit(ctx context.Context) (map[string]string, error) {
 	cmd := exec.CommandContext(ctx, "git", "config", "-z", "--get-regexp", `^filter\..*\.(clean|process)$`)
 	cmd.Dir = r.root
 	b, err := cmd.Output()

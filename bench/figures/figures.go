@@ -217,6 +217,31 @@ func ParseHooks(tsv string) Metrics {
 	return m
 }
 
+// ParseDashboard reads bench/dashboard.sh's lines: "LABEL\tPATH\tmedian
+// X ms\tp90 Y ms\tZ KB\tRx /sessions", by "LABEL PATH" (e.g. "sqlite
+// 1000000 /"): median-ms, p90-ms, kb and x (the median's ratio to
+// /sessions in the same interleaved run).
+func ParseDashboard(out string) Metrics {
+	m := Metrics{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 6 || !strings.HasSuffix(f[5], "x /sessions") {
+			continue
+		}
+		v := map[string]float64{}
+		for unit, field := range map[string]string{"median-ms": f[2], "p90-ms": f[3], "kb": f[4], "x": f[5]} {
+			for _, w := range strings.Fields(field) {
+				if x, err := strconv.ParseFloat(strings.TrimSuffix(w, "x"), 64); err == nil {
+					v[unit] = x
+					break
+				}
+			}
+		}
+		m[f[0]+" "+f[1]] = v
+	}
+	return m
+}
+
 // Render is the generated section of docs/benchmarks.md: one row per
 // figure, stale ones marked with the paths that changed.
 func Render(ctx context.Context, root string, figs []Figure, r *Results) (string, error) {

@@ -72,6 +72,10 @@ PASS`
 		t.Errorf("go bench parsed as %v", m)
 	}
 	h := ParseHooks("none\t644.1\t663.6\t182.1\t1727.7\t75.0\t+0.0\nsg-all\t1940.2\t2110.9\t867.5\t4860.0\t251.0\t+1320.6\n")
+	d := ParseDashboard("sqlite 1000000\t/\tmedian 3.10 ms\tp90 4.00 ms\t12.5 KB\t1.20x /sessions\n== versions\npostgres 1000000\t/team\tmedian 41.20 ms\tp90 60.00 ms\t24.2 KB\t9.50x /sessions\n")
+	if d["sqlite 1000000 /"]["median-ms"] != 3.1 || d["sqlite 1000000 /"]["x"] != 1.2 || d["postgres 1000000 /team"]["kb"] != 24.2 || d["postgres 1000000 /team"]["p90-ms"] != 60 {
+		t.Errorf("dashboard parsed as %v", d)
+	}
 	if h["sg-all"]["added-ms"] != 1320.6 || h["none"]["cpu-ms"] != 75 || h["sg-all"]["median-ms"] != 1940.2 {
 		t.Errorf("hooks parsed as %v", h)
 	}

@@ -9,6 +9,31 @@ var mcpPaths = []string{"session", "store", "gitrepo", "protocolspec", "server/m
 // hookPaths is the code a commit's hooks run.
 var hookPaths = []string{"cmd/sessiongate", "hooks", "session", "store", "gitrepo", "policy", "recordref", "snapshot", "config", "bench/hooks.sh", "bench/seed.go", "go.sum"}
 
+// dashPaths is the code under the dashboard figures: the pages, their
+// queries, the serve command, the seed and the script.
+var dashPaths = []string{"server", "web", "store", "session", "cmd/sessiongate", "bench/dashboard.sh", "bench/dashseed.go", "go.sum"}
+
+const dashPeer = "`/sessions` (a page of the list) on the same server, interleaved request by request; curl's time_total"
+
+func dashSummary(m Metrics) string {
+	s := ""
+	for _, db := range []string{"sqlite", "postgres"} {
+		k := db + " 1000000 "
+		if _, ok := m[k+"/"]; !ok {
+			continue
+		}
+		if s != "" {
+			s += "; "
+		}
+		s += fmt.Sprintf("%s: `/` %.1f ms (p90 %.1f), %.2fx `/sessions` (%.1f ms)", db, get(m, k+"/", "median-ms"), get(m, k+"/", "p90-ms"),
+			get(m, k+"/", "x"), get(m, k+"/sessions", "median-ms"))
+		if _, ok := m[k+"/team"]; ok {
+			s += fmt.Sprintf("; `/team` %.1f ms (p90 %.1f, %.1f KB), %.2fx `/sessions`", get(m, k+"/team", "median-ms"), get(m, k+"/team", "p90-ms"), get(m, k+"/team", "kb"), get(m, k+"/team", "x"))
+		}
+	}
+	return s
+}
+
 func get(m Metrics, bench, unit string) float64 { return m[bench][unit] }
 
 func hooksSummary(m Metrics) string {
@@ -89,6 +114,22 @@ var All = []Figure{
 			b := "BenchmarkPutVsNotes"
 			return fmt.Sprintf("%.1f ms against %.1f ms: %.2fx (median of paired ratios)", get(m, b, "put-ms"), get(m, b, "notes-ms"), get(m, b, "put/notes-x"))
 		},
+	},
+	{
+		Name: "dashboard-sqlite-1m", Title: "Dashboard at 1,000,000 SQLite sessions, through `serve`",
+		Command: "SIZES=1000000 ROUNDS=60 bash bench/dashboard.sh",
+		Peer:    dashPeer,
+		Goal:    "`/` at most 3x `/sessions`",
+		Paths:   dashPaths,
+		Summary: dashSummary,
+	},
+	{
+		Name: "dashboard-pg-1m", Title: "Dashboard at 1,000,000 PostgreSQL sessions, through `serve`",
+		Command: "PG=1 SQLITE=0 PORT=7600 SIZES=1000000 ROUNDS=60 bash bench/dashboard.sh",
+		Peer:    dashPeer,
+		Goal:    "`/team` within 50 ms (client side)",
+		Paths:   append([]string{"postgres"}, dashPaths...),
+		Summary: dashSummary,
 	},
 	{
 		Name: "hooks-5k", Title: "Hooks per commit, 5,000 files",

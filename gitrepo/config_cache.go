@@ -1,0 +1,112 @@
+package gitrepo
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// filterCache keeps cleanFilters' last answer (a `git config` process) for
+// a long-lived Repo: the MCP server and `serve` ask it on every gate call
+// (HiddenFiles, from the protected-file check). The answer is a function
+// of the config files git reads and of the environment, so it is kept
+// under the stamp (size, modification and change times, inode, mode,
+// following links) of every file git could read config from, present or
+// not, and the environment's git and home variables. It is kept only when
+// the stamps read the same before and after git ran, every file's change
+// time is at least racyWindow old (two writes within one clock tick share
+// a stamp), and no file includes another (include.path and includeIf name
+// files this list does not stamp).
+type filterCache struct {
+	mu     sync.Mutex
+	valid  bool
+	key    string
+	answer map[string]string
+	hits   int // for tests
+}
+
+// configFiles are the files git reads its config from for r, in the order
+// git reads them (the system file at each place git builds keep it), and ok
+// false when GIT_CONFIG_NOSYSTEM is not a boolean.
+func (r *Repo) configFiles() (files []string, ok bool) {
+	nosystem, ok := gitBool(os.Getenv("GIT_CONFIG_NOSYSTEM"))
+	if !ok {
+		return nil, false
+	}
+	if !nosystem {
+		if p := os.Getenv("GIT_CONFIG_SYSTEM"); p != "" {
+			files = append(files, p)
+		} else {
+			files = append(files, systemConfigs...) // as ConfigMentions reads them
+		}
+	}
+	if p := os.Getenv("GIT_CONFIG_GLOBAL"); p != "" {
+		files = append(files, p)
+	} else {
+		home := os.Getenv("HOME")
+		xdg := os.Getenv("XDG_CONFIG_HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		}
+		if home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	files = append(files, filepath.Join(r.commonDir, "config"), filepath.Join(r.commonDir, "config.worktree"), filepath.Join(r.gitDir, "config.worktree"))
+	return files, true
+}
+
+// configEnv is the part of the environment that changes what git config
+// says: GIT_* (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT and its pairs, GIT_DIR
+// ...), HOME and XDG_CONFIG_HOME.
+func configEnv() string {
+	var b strings.Builder
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			b.WriteString(kv)
+			b.WriteByte(0)
+		}
+	}
+	return b.String()
+}
+
+// cleanFilters lists the filter drivers with a clean or process command,
+// by name, Git LFS's own left out; from the cache when no config file or
+// variable moved since git last said.
+func (r *Repo) cleanFilters(ctx context.Context) (map[string]string, error) {
+	c := &r.filterCache
+	files, cacheable := r.configFiles()
+	key := ""
+	if cacheable {
+		st, ok := configStamp(files, time.Now(), false)
+		key, cacheable = configEnv()+"\x01"+st, ok
+	}
+	if cacheable {
+		c.mu.Lock()
+		if c.valid && c.key == key {
+			c.hits++
+			answer := maps.Clone(c.answer)
+			c.mu.Unlock()
+			return answer, nil
+		}
+		c.mu.Unlock()
+	}
+	answer, err := r.cleanFiltersFromGit(ctx)
+	if err != nil || !cacheable {
+		return answer, err
+	}
+	// Keep it only if nothing moved while git ran, and no file includes another.
+	if st, ok := configStamp(files, time.Now(), true); ok && configEnv()+"\x01"+st == key {
+		c.mu.Lock()
+		c.valid, c.key, c.answer = true, key, maps.Clone(answer)
+		c.mu.Unlock()
+	}
+	return answer, nil
+}

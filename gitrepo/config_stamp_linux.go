@@ -1,0 +1,36 @@
+package gitrepo
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// configStamp stamps files (following links: a linked config's content is
+// its target's); empty when one cannot be cached (see filterCache).
+func configStamp(files []string, now time.Time, readBodies bool) (string, bool) {
+	var b strings.Builder
+	for _, f := range files {
+		var st unix.Stat_t
+		var s [stampLen]byte
+		if unix.Stat(f, &st) == nil {
+			s = encodeStat(&st)
+			if now.Sub(time.Unix(st.Ctim.Unix())) < racyWindow {
+				return "", false
+			}
+			if readBodies {
+				body, err := os.ReadFile(f)
+				if err != nil || bytes.Contains(bytes.ToLower(body), []byte("include")) {
+					return "", false
+				}
+			}
+		}
+		b.WriteString(f)
+		b.WriteByte(0)
+		b.Write(s[:])
+	}
+	return b.String(), true
+}

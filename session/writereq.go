@@ -3,10 +3,13 @@ package session
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -85,6 +88,28 @@ func (e *Engine) writeClaim(ctx context.Context, s *Session, p *protocolspec.Pha
 	}
 	if !slices.Contains(changed, rel) {
 		return refusedf("%s asks to write %s, and %s is as it was when the session started (%s): write it in this session, then record it", r.ID, strings.Join(targets, ", "), rel, shortSHA(s.StartCommit))
+	}
+	return writtenSomething(s.Worktree, r, rel)
+}
+
+// writtenSomething refuses a written file that holds no words, or that is
+// a link to another file: `echo . > HANDOFF.md` and `ln -s README.md
+// HANDOFF.md` are changes, not the file the requirement asks for.
+func writtenSomething(worktree string, r protocolspec.Requirement, rel string) error {
+	abs := filepath.Join(worktree, filepath.FromSlash(rel))
+	st, err := os.Lstat(abs)
+	if err != nil {
+		return nil // a deleted file is the gate's re-check's to judge
+	}
+	if st.Mode()&os.ModeSymlink != 0 {
+		return refusedf("%s asks to write %s, and it is a link to another file: write the file itself, then record it", r.ID, rel)
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", rel, err)
+	}
+	if !strings.ContainsFunc(string(b), unicode.IsLetter) {
+		return refusedf("%s asks to write %s, and it holds no words (%d bytes): write it, then record it", r.ID, rel, len(b))
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package session_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -47,6 +49,12 @@ func TestWriteRequirementNeedsItsFile(t *testing.T) {
 			swap: renumbered + "\nThe name argument works with several names now.\n", gateFail: "a copy of logs/2026-11-20-01.md"},
 		{name: "swapped for the template", kind: session.EvidenceFilePath, file: ownLog, evidence: "logs/2026-11-21-01.md",
 			swap: "# Log 2026-11-21-01\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n", gateFail: "still holds the template placeholder"},
+		{name: "a file of no words", kind: session.EvidenceFilePath, file: ".\n", evidence: "logs/2026-11-21-01.md",
+			refused: "holds no words"},
+		{name: "a link to another file", kind: session.EvidenceFilePath, file: "->README.md", evidence: "logs/2026-11-21-01.md",
+			refused: "a link to another file"},
+		{name: "emptied after the record", kind: session.EvidenceFilePath, file: ownLog, evidence: "logs/2026-11-21-01.md",
+			swap: "\n", gateFail: "holds no words"},
 		{name: "deleted after the record", kind: session.EvidenceFilePath, file: ownLog, evidence: "logs/2026-11-21-01.md",
 			swap: "-", gateFail: "no longer exists"},
 	}
@@ -61,7 +69,12 @@ func TestWriteRequirementNeedsItsFile(t *testing.T) {
 			if _, err := e.engine.Advance(ctx, session.AdvanceRequest{ID: id, Target: "WORKING", Force: true, Reason: "to reach the end phase in a test"}); err != nil {
 				t.Fatal(err)
 			}
-			if c.file != "" {
+			if target, ok := strings.CutPrefix(c.file, "->"); ok {
+				gittest.Write(t, e.root, "README.md", "# greet\n\nSays hello.\n")
+				if err := os.Symlink(filepath.Join("..", target), filepath.Join(e.root, "logs", "2026-11-21-01.md")); err != nil {
+					t.Fatal(err)
+				}
+			} else if c.file != "" {
 				gittest.Write(t, e.root, "logs/2026-11-21-01.md", c.file)
 			}
 			reqs, err := e.engine.Requirements(ctx, id, "LOG")

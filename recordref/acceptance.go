@@ -124,20 +124,38 @@ func AcceptanceSignatures(ctx context.Context, dir, tip, allowedSigners string) 
 	if tip == "" {
 		return nil, nil
 	}
+	out := map[string][]Signature{}
+	err := signedLog(ctx, dir, tip, allowedSigners, []string{"--diff-filter=A"}, []string{AcceptDir}, func(sig Signature, p string) {
+		if acceptRE().MatchString(p) {
+			out[p] = append(out[p], sig)
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the acceptances' signatures: %w", err)
+	}
+	return out, nil
+}
+
+// signedLog runs one `git log --name-only` over the records ref's history
+// at tip, limited to paths, with git's verdict on each commit's signature
+// (allowedSigners, when set, is the ssh allowed-signers file), and calls
+// each for every path a commit names, newest commit first.
+func signedLog(ctx context.Context, dir, tip, allowedSigners string, extra, paths []string, each func(Signature, string)) error {
 	args := []string{"-c", "core.hooksPath=/dev/null"}
 	if allowedSigners != "" {
 		args = append(args, "-c", "gpg.ssh.allowedSignersFile="+allowedSigners)
 	}
-	args = append(args, "log", "--no-renames", "--diff-filter=A", "--name-only", "--format=%x1e%H%x1f%G?%x1f%GS", tip, "--", AcceptDir)
-	cmd := exec.CommandContext(ctx, "git", args...)
+	args = append(args, "log", "--no-renames")
+	args = append(args, extra...)
+	args = append(args, "--name-only", "--format=%x1e%H%x1f%G?%x1f%GS", tip, "--")
+	cmd := exec.CommandContext(ctx, "git", append(args, paths...)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	b, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("read the acceptances' signatures: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	out := map[string][]Signature{}
 	for _, rec := range strings.Split(string(b), "\x1e") {
 		head, files, _ := strings.Cut(rec, "\n")
 		f := strings.Split(head, "\x1f")
@@ -146,10 +164,8 @@ func AcceptanceSignatures(ctx context.Context, dir, tip, allowedSigners string) 
 		}
 		sig := Signature{Commit: f[0], Status: f[1], Signer: strings.TrimSpace(f[2])}
 		for _, p := range strings.Fields(files) {
-			if acceptRE().MatchString(p) {
-				out[p] = append(out[p], sig)
-			}
+			each(sig, p)
 		}
 	}
-	return out, nil
+	return nil
 }

@@ -144,34 +144,16 @@ func ActorWriters(ctx context.Context, dir, tip, allowedSigners string, commits 
 	if tip == "" || len(paths) == 0 {
 		return out, nil
 	}
-	args := []string{"-c", "core.hooksPath=/dev/null"}
-	if allowedSigners != "" {
-		args = append(args, "-c", "gpg.ssh.allowedSignersFile="+allowedSigners)
-	}
-	args = append(args, "log", "--no-renames", "--name-only", "--format=%x1e%H%x1f%G?%x1f%GS", tip, "--")
-	cmd := exec.CommandContext(ctx, "git", append(args, paths...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	b, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("read who wrote the actor records: %v: %s", err, strings.TrimSpace(stderr.String()))
-	}
 	// Newest first: the first commit naming a path wrote its current record.
-	for _, rec := range strings.Split(string(b), "\x1e") {
-		head, files, _ := strings.Cut(rec, "\n")
-		f := strings.Split(head, "\x1f")
-		if len(f) != 3 {
-			continue
-		}
-		sig := Signature{Commit: f[0], Status: f[1], Signer: strings.TrimSpace(f[2])}
-		for _, p := range strings.Fields(files) {
-			if c, ok := byPath[p]; ok {
-				if _, seen := out[c]; !seen {
-					out[c] = sig
-				}
+	err := signedLog(ctx, dir, tip, allowedSigners, nil, paths, func(sig Signature, p string) {
+		if c, ok := byPath[p]; ok {
+			if _, seen := out[c]; !seen {
+				out[c] = sig
 			}
 		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read who wrote the actor records: %w", err)
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func markdownlintMissingMsg(phase string) string { return fmt.Sprintf(markdownli
 // not the package installed before the session started ("" when it is):
 // a stub in the gitignored node_modules/.bin that prints a clean summary
 // would pass the gate without linting (issue 25 route 6, linttrust).
-func untrustedLinter(c protocolspec.Check, root string, env []string, since time.Time) string {
+func untrustedLinter(c protocolspec.Check, root string, env []string, since time.Time, opts ...linttrust.Option) string {
 	if !c.Builtin || !strings.HasPrefix(c.Arg, builtinLintPrefix) {
 		return ""
 	}
@@ -65,9 +66,23 @@ func untrustedLinter(c protocolspec.Check, root string, env []string, since time
 		}
 		bin = p
 	}
-	if err := linttrust.Check(root, bin, since); err != nil {
+	if err := linttrust.Check(root, bin, since, opts...); err != nil {
 		return "the built-in lint gate does not run this markdownlint-cli2: " + err.Error() +
-			"; reinstall it (npm ci) and start a new session, or give the phase the project's own linter in sessiongate.yaml"
+			"; install the project's own (npm ci: an install during the session is proven against the tarballs package-lock.json names, in npm's cache), or give the phase the project's own linter in sessiongate.yaml"
 	}
 	return ""
+}
+
+// lockAtStart is the linter check's word on package-lock.json as the
+// session's start commit held it: an install during the session is proven
+// against that lock, never against one the agent wrote.
+func lockAtStart(ctx context.Context, env gateEnv) []linttrust.Option {
+	if env.sess == nil || env.sess.StartCommit == "" {
+		return nil
+	}
+	sums, err := env.repo.SHA256sAt(ctx, env.sess.StartCommit, []string{"package-lock.json"})
+	if err != nil || sums["package-lock.json"] == "" {
+		return nil
+	}
+	return []linttrust.Option{linttrust.LockAt(sums["package-lock.json"])}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/internal/npmtest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -115,3 +116,59 @@ func TestBuiltinLintGate(t *testing.T) {
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestBuiltinLintGateAfterNpmCI: on a fresh clone the agent's first step is
+// `npm ci`, after its session started; every file of the linter then has a
+// fresh ctime. The install is the tarballs the committed package-lock.json
+// names, so the gate lints (a failing document fails, a clean one passes);
+// a package file edited after the install is refused (real npm, offline).
+func TestBuiltinLintGateAfterNpmCI(t *testing.T) {
+	npm := npmtest.NPM(t)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is required under CI=true but was not found")
+		}
+		t.Skip("node not found: install node to run this test")
+	}
+	proj, err := npmtest.Closure(npmtest.CINodeLock(), "markdownlint-cli2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, _ := exec.LookPath("sh")
+	git, _ := exec.LookPath("git")
+	bin := t.TempDir()
+	if err := os.Symlink(node, filepath.Join(bin, "node")); err != nil {
+		t.Fatal(err)
+	}
+	path := strings.Join([]string{filepath.Dir(sh), filepath.Dir(git), bin}, string(os.PathListSeparator))
+
+	e := newEnv(t, lintProtocol)
+	e.engine.Config.CommandTimeout = 2 * time.Minute
+	gittest.Write(t, e.root, ".gitignore", "node_modules\n")
+	gittest.Write(t, e.root, "package.json", string(proj.PackageJSON))
+	gittest.Write(t, e.root, "package-lock.json", string(proj.Lock))
+	gittest.Git(t, e.root, "add", ".")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "lint with markdownlint-cli2")
+	e.engine.Now = time.Now
+	id := e.start("npm ci during the session")
+	time.Sleep(20 * time.Millisecond)
+	npmtest.CI(t, npm, e.root)
+	t.Setenv("PATH", path)
+
+	gate := func(doc string, want session.GateStatus, msg string) {
+		t.Helper()
+		gittest.Write(t, e.root, "doc.md", doc)
+		g, err := e.engine.ValidateGate(context.Background(), id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Status != want || !strings.Contains(g.Checks[0].Message, msg) {
+			t.Fatalf("gate %s %q, want %s containing %q\n%s", g.Status, g.Checks[0].Message, want, msg, g.Output)
+		}
+	}
+	gate("# Doc\n\n```\ncode\n```\n", session.StatusFail, "command exited 1")
+	gate("# Doc\n\nText.\n", session.StatusPass, "command passed")
+	gittest.Write(t, e.root, "node_modules/markdownlint-cli2/markdownlint-cli2-bin.mjs", "#!/usr/bin/env node\nconsole.log('Summary: 0 error(s)')\n")
+	gate("# Doc\n\n```\ncode\n```\n", session.StatusFail, "is not the file of the tarball")
+}

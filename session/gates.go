@@ -254,7 +254,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	if !ok {
 		return StatusFail, markdownlintMissingMsg(env.phase.ID), "", ""
 	}
-	if why := untrustedLinter(c, env.repo.Root(), cleaned, env.sess.CreatedAt); why != "" {
+	if why := untrustedLinter(c, env.repo.Root(), cleaned, env.sess.CreatedAt, lockAtStart(ctx, env)...); why != "" {
 		return StatusFail, why, "", ""
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.

@@ -62,6 +62,9 @@ type Repo interface {
 	// CommittedSHA256 returns, for each path, the sha256 of its content in
 	// HEAD ("" when HEAD does not have it); nil when HEAD is unborn.
 	CommittedSHA256(ctx context.Context, paths []string) (map[string]string, error)
+	// SHA256sAt returns, for each path, the sha256 of its content in
+	// commit rev ("" when rev does not have it).
+	SHA256sAt(ctx context.Context, rev string, paths []string) (map[string]string, error)
 	// ExistsAt reports whether path (a file or folder) is in commit rev's
 	// tree.
 	ExistsAt(ctx context.Context, rev, path string) (bool, error)

@@ -1,5 +1,5 @@
 // Package linttrust tells whether the markdownlint-cli2 a lint gate is
-// about to run is the package as installed before a session started. The
+// about to run is the package the project's package-lock.json names. The
 // agent being policed can write a stub node_modules/.bin/markdownlint-cli2
 // (node_modules is gitignored, so git shows nothing) that prints a clean
 // summary; it can also edit the package's code, or a rule engine it loads.
@@ -7,10 +7,12 @@
 // write, rename and chmod, and only setting the clock back changes it.
 //
 // So the linter must resolve, through its symlinks, into a folder whose
-// package.json names markdownlint-cli2; no file of that package, nor of the
-// packages it depends on directly, may have changed after the session
-// started; and where the project's package-lock.json pins a version, the
-// installed one must be it.
+// package.json names markdownlint-cli2; where the project's
+// package-lock.json pins a version, the installed one must be it; and each
+// file of that package, and of the packages it depends on directly, either
+// did not change after the session started, or belongs to a package whose
+// files are exactly the tarball the lock names by its sha512 (npmcache.go):
+// an honest `npm ci` during the session passes, an edit after it does not.
 package linttrust
 
 import (
@@ -19,7 +21,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -34,15 +38,36 @@ type pkgJSON struct {
 	Name         string            `json:"name"`
 	Version      string            `json:"version"`
 	Dependencies map[string]string `json:"dependencies"`
+	Bin          any               `json:"bin"`
 }
 
+// An Option widens what Check can prove.
+type Option func(*options)
+
+type options struct{ lockSHA256 string }
+
+// LockAt gives the sha256 (hex) of package-lock.json as the session's
+// start commit held it. The work tree's lock is trusted to prove a fresh
+// install when it is that file, or when it did not change after the
+// session started; an agent's own lock, naming a tarball of its own, is
+// not.
+func LockAt(sha256hex string) Option { return func(o *options) { o.lockSHA256 = sha256hex } }
+
 // Check returns nil when bin (the linter's path as the gate runs it)
-// resolves into the markdownlint-cli2 package, and neither that package
-// nor its direct dependencies changed after since; else an error that says
-// what is wrong. root is the project (for its package-lock.json).
-func Check(root, bin string, since time.Time) error {
+// resolves into the markdownlint-cli2 package, and that package and its
+// direct dependencies are as installed before since, or, when installed
+// after it, exactly the tarballs the project's package-lock.json names
+// (npmcache.go); else an error that says what is wrong. root is the
+// project (for its package-lock.json).
+func Check(root, bin string, since time.Time, opts ...Option) error {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	lock, lockTrusted := readLock(root, since, o.lockSHA256)
+	binFresh := false
 	if t, err := ctime(bin); err == nil && t.After(since) {
-		return fmt.Errorf("%s was made or changed after the session started (%s): the linter is not the one installed before it", bin, t.UTC().Format(time.RFC3339))
+		binFresh = true
 	}
 	real, err := filepath.EvalSymlinks(bin)
 	if err != nil {
@@ -50,10 +75,31 @@ func Check(root, bin string, since time.Time) error {
 	}
 	dir, pkg, err := packageOf(real)
 	if err != nil {
+		if binFresh {
+			return fmt.Errorf("%s was made or changed after the session started: the linter is not the one installed before it", bin)
+		}
 		return fmt.Errorf("%s (%s) is not part of the %s package: %w", bin, real, Name, err)
 	}
-	if want := lockedVersion(root); want != "" && want != pkg.Version {
-		return fmt.Errorf("%s %s is installed, but package-lock.json pins %s: install the project's (npm ci)", Name, pkg.Version, want)
+	if lock != nil {
+		if want := lock.Packages["node_modules/"+Name].Version; want != "" && want != pkg.Version {
+			return fmt.Errorf("%s %s is installed, but package-lock.json pins %s: install the project's (npm ci)", Name, pkg.Version, want)
+		}
+	}
+	var proofLock *lockFile
+	if lockTrusted {
+		proofLock = lock
+	}
+	if binFresh {
+		// A fresh .bin entry is npm's link into the package (proven below
+		// with the rest of it), or it is not the linter.
+		st, err := os.Lstat(bin)
+		want := filepath.Join(dir, filepath.FromSlash(pkg.binFile()))
+		if err != nil || st.Mode()&os.ModeSymlink == 0 || pkg.binFile() == "" || !sameFile(real, want) {
+			return fmt.Errorf("%s was made or changed after the session started, and is not npm's link to the package's own bin: the linter is not the one installed before it", bin)
+		}
+		if err := proveInstalled(root, dir, proofLock, nil); err != nil {
+			return fmt.Errorf("%s was made or changed after the session started, and the package cannot be proven to be the one package-lock.json names: %w", bin, err)
+		}
 	}
 	dirs := []string{dir}
 	for dep := range pkg.Dependencies {
@@ -68,6 +114,8 @@ func Check(root, bin string, since time.Time) error {
 	}
 	n := 0
 	for _, d := range dirs {
+		fresh := map[string]bool{}
+		first := ""
 		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -76,18 +124,94 @@ func Check(root, bin string, since time.Time) error {
 				return errTooMany
 			}
 			if t, err := ctime(p); err == nil && t.After(since) {
-				return fmt.Errorf("%s changed after the session started (%s): the linter's code is not as installed before it", p, t.UTC().Format(time.RFC3339))
+				if first == "" {
+					first = fmt.Sprintf("%s changed after the session started (%s)", p, t.UTC().Format(time.RFC3339))
+				}
+				fresh[p] = true
 			}
 			return nil
 		})
+		if err != nil && !errors.Is(err, errTooMany) {
+			return err
+		}
+		// Each fresh file is proven with the package it belongs to: a
+		// dependency nested in the folder's node_modules is a package of
+		// its own, with its own tarball.
+		byPkg := map[string]map[string]bool{}
+		for p := range fresh {
+			pd := packageDirOf(d, p)
+			if filepath.Base(pd) == ".bin" {
+				// A nested .bin holds npm's links for a dependency's own
+				// scripts: the linter never runs through them.
+				if st, err := os.Lstat(p); err == nil && st.Mode()&os.ModeSymlink != 0 {
+					continue
+				}
+			}
+			if byPkg[pd] == nil {
+				byPkg[pd] = map[string]bool{}
+			}
+			byPkg[pd][p] = true
+		}
+		for pd, files := range byPkg {
+			if perr := proveInstalled(root, pd, proofLock, files); perr != nil {
+				return fmt.Errorf("%s, and it cannot be proven to be the package package-lock.json names (%v): the linter's code is not as installed before it", first, perr)
+			}
+		}
 		if errors.Is(err, errTooMany) {
 			break
 		}
-		if err != nil {
-			return err
-		}
 	}
 	return nil
+}
+
+// packageDirOf is the folder of the package that holds file p under the
+// package folder d: d itself, or the innermost node_modules/<name> (or
+// node_modules/@scope/<name>) below it.
+func packageDirOf(d, p string) string {
+	rel, err := filepath.Rel(d, p)
+	if err != nil {
+		return d
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	at := -1
+	for i := 0; i < len(parts)-1; i++ {
+		if parts[i] == "node_modules" {
+			at = i
+		}
+	}
+	if at < 0 {
+		return d
+	}
+	n := at + 2
+	if strings.HasPrefix(parts[at+1], "@") && at+2 < len(parts) {
+		n = at + 3
+	}
+	if n > len(parts) {
+		n = len(parts)
+	}
+	return filepath.Join(d, filepath.FromSlash(strings.Join(parts[:n], "/")))
+}
+
+// binFile is the package's own path of the markdownlint-cli2 command.
+func (p *pkgJSON) binFile() string {
+	switch b := p.Bin.(type) {
+	case string:
+		return path.Clean(b)
+	case map[string]any:
+		if s, ok := b[Name].(string); ok {
+			return path.Clean(s)
+		}
+	}
+	return ""
+}
+
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 var errTooMany = errors.New("too many files")
@@ -114,20 +238,28 @@ func packageOf(file string) (string, *pkgJSON, error) {
 	return "", nil, errors.New("no package.json naming it above it")
 }
 
-// lockedVersion is the markdownlint-cli2 version the project's
-// package-lock.json pins ("" when none does).
-func lockedVersion(root string) string {
-	b, err := os.ReadFile(filepath.Join(root, "package-lock.json"))
+type lockFile struct {
+	Packages map[string]struct {
+		Version   string `json:"version"`
+		Integrity string `json:"integrity"`
+	} `json:"packages"`
+}
+
+// readLock reads the project's package-lock.json (nil when it has none or
+// it does not parse); trusted says whether it may prove a fresh install:
+// it did not change after since, or it is the start commit's (want, its sha256 in hex).
+func readLock(root string, since time.Time, want string) (lock *lockFile, trusted bool) {
+	p := filepath.Join(root, "package-lock.json")
+	b, err := os.ReadFile(p)
 	if err != nil {
-		return ""
+		return nil, false
 	}
-	var lock struct {
-		Packages map[string]struct {
-			Version string `json:"version"`
-		} `json:"packages"`
+	var l lockFile
+	if json.Unmarshal(b, &l) != nil {
+		return nil, false
 	}
-	if json.Unmarshal(b, &lock) != nil {
-		return ""
+	if t, err := ctime(p); err == nil && !t.After(since) {
+		return &l, true
 	}
-	return lock.Packages["node_modules/"+Name].Version
+	return &l, want != "" && sha256hex(b) == want
 }

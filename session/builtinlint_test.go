@@ -69,6 +69,13 @@ func TestBuiltinLintGate(t *testing.T) {
 		// Issue 25 route 6: a stub the agent wrote into the gitignored
 		// node_modules/.bin prints a clean summary and lints nothing.
 		{"stub linter written during the session", false, "# Doc\n\n```\ncode\n```\n", session.StatusFail, "does not run this markdownlint-cli2"},
+		// Markdown as people write it: long lines and tables not padded
+		// into columns (MD013, MD060 under markdownlint's defaults) pass
+		// where the project chose no rules; the real team's session log
+		// does too.
+		{"installed, long lines and a plain table", true, longLinesDoc, session.StatusPass, "command passed"},
+		{"installed, the real team's session log", true, realSessionLog(t), session.StatusPass, "command passed"},
+		{"installed, the project's own rules ask for short lines", true, longLinesDoc, session.StatusFail, "command exited 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,7 +93,10 @@ func TestBuiltinLintGate(t *testing.T) {
 			e.engine.Config.CommandTimeout = 2 * time.Minute
 			if c.install {
 				gittest.Write(t, e.root, ".gitignore", "node_modules\n")
-				gittest.Git(t, e.root, "add", ".gitignore")
+				if strings.Contains(c.name, "own rules") {
+					gittest.Write(t, e.root, ".markdownlint.json", `{"MD013": {"line_length": 80}}`)
+				}
+				gittest.Git(t, e.root, "add", ".")
 				gittest.Git(t, e.root, "commit", "-q", "-m", "ignore node_modules")
 				if err := os.Symlink(nm, filepath.Join(e.root, "node_modules")); err != nil {
 					t.Fatal(err)
@@ -113,6 +123,17 @@ func TestBuiltinLintGate(t *testing.T) {
 			}
 		})
 	}
+}
+
+const longLinesDoc = "# Doc\n\nThis paragraph runs well past eighty characters, as prose in a session log usually does when people write it.\n\n| Step | Result |\n|---|---|\n| Lint | PASS |\n"
+
+// realSessionLog is a session log the team behind ../shared/fixtures wrote.
+func realSessionLog(t *testing.T) string {
+	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", "session-log_canonical-md_2025-12-26-session-91_at-4a00fca3b.md"))
+	if err != nil {
+		t.Fatalf("the real session log in ../shared/fixtures: %v", err)
+	}
+	return string(b)
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

@@ -254,6 +254,12 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	if !ok {
 		return StatusFail, markdownlintMissingMsg(env.phase.ID), "", ""
 	}
+	base, baseDone, err := builtinLintEnv(c, env.repo.Root())
+	if err != nil {
+		return StatusFail, err.Error(), "", ""
+	}
+	defer baseDone()
+	cleaned = append(cleaned, base...)
 	if why := untrustedLinter(c, env.repo.Root(), cleaned, env.sess.CreatedAt, lockAtStart(ctx, env)...); why != "" {
 		return StatusFail, why, "", ""
 	}

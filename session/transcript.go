@@ -60,8 +60,9 @@ type TranscriptWriter interface {
 
 // transcriptInfo is what a gate knows of a session's agent transcripts.
 type transcriptInfo struct {
-	agent  string // the agent whose transcript is known; "" when none is
-	broken string // why a transcript is no longer read
+	agent    string // the agent whose transcript is known; "" when none is
+	broken   string // why a transcript is no longer read
+	worktree string // the session's (for the sub-agents defined there)
 }
 
 // BindTranscript records the transcript an agent CLI named in a hook
@@ -161,7 +162,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 	if err != nil || len(list) == 0 {
 		return transcriptInfo{}, err
 	}
-	info := transcriptInfo{agent: list[len(list)-1].Agent}
+	info := transcriptInfo{agent: list[len(list)-1].Agent, worktree: s.Worktree}
 	rctx, cancel := context.WithTimeout(ctx, transcriptReadTime)
 	defer cancel()
 	for i := range list {
@@ -318,6 +319,8 @@ func callEvidence(worktree string, p *protocolspec.Phase, r protocolspec.Require
 		return truncate(fmt.Sprintf("%s %s (call %s)", c.Tool, what, c.ID), 200)
 	}
 	switch c.Kind {
+	case transcript.Delegate:
+		return delegateEvidence(r, c)
 	case transcript.Read:
 		if c.Failed || needOf(r) != needRead {
 			return Evidence{}, false
@@ -433,6 +436,9 @@ func transcriptTool(agent string, r protocolspec.Requirement, id string) string 
 	if shell == "" {
 		shell = "the shell tool"
 	}
+	if n := delegateName(r); n != "" && agent == transcript.Claude {
+		return delegateTool(n)
+	}
 	switch needOf(r) {
 	case needRead:
 		file := strings.TrimSuffix(r.NamedPaths()[0], "/**")
@@ -455,6 +461,9 @@ func transcriptTool(agent string, r protocolspec.Requirement, id string) string 
 // then count as before: "run the tests" names no command the transcript
 // could be asked about).
 func transcriptNeeds(info transcriptInfo, r protocolspec.Requirement) string {
+	if why := delegateNeeds(info, r); why != "" {
+		return why
+	}
 	if info.agent == "" || needOf(r) != needRead {
 		return ""
 	}

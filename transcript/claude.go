@@ -20,7 +20,10 @@ type claudeParser struct {
 
 // claudeTools classifies Claude Code's built-in tools; others are not
 // evidence of a read, run or search.
-var claudeTools = map[string]Kind{"Read": Read, "NotebookRead": Read, "Bash": Run, "Grep": Search, "Glob": Search, "LS": Search}
+var claudeTools = map[string]Kind{"Read": Read, "NotebookRead": Read, "Bash": Run, "Grep": Search, "Glob": Search, "LS": Search,
+	// The sub-agent tool: "Agent" since 2.1 (sdk-tools.d.ts AgentInput),
+	// "Task" before; its subagent_type names the agent that ran.
+	"Agent": Delegate, "Task": Delegate}
 
 func (p *claudeParser) Pending() []Call   { return p.pending.list() }
 func (p *claudeParser) Restore(cs []Call) { p.pending.restore(cs) }
@@ -71,6 +74,12 @@ func (p *claudeParser) Line(line []byte) []Call {
 				}
 			case Run:
 				c = shellCall(clip(b.ID), b.Name, str(in, "command"), rec.Cwd, b.Input)
+			case Delegate:
+				// Without a type Claude Code runs its general-purpose agent.
+				c.Agent = clip(str(in, "subagent_type"))
+				if c.Agent == "" {
+					c.Agent = "general-purpose"
+				}
 			case Search:
 				c.Pattern = clip(str(in, "pattern"))
 				if v := str(in, "path"); v != "" {

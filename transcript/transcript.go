@@ -37,6 +37,9 @@ const (
 	Read   Kind = "read"   // a file's content reached the model
 	Run    Kind = "run"    // a shell command ran
 	Search Kind = "search" // a search over files (Grep, Glob, grep tool)
+	// Delegate: a sub-agent ran (Claude Code's Agent tool, formerly
+	// Task); Agent names its type.
+	Delegate Kind = "delegate"
 )
 
 // Limits that bound a reader in memory and time.
@@ -63,6 +66,8 @@ type Call struct {
 	Command string `json:"command,omitempty"`
 	// Pattern is a search's pattern or glob.
 	Pattern string `json:"pattern,omitempty"`
+	// Agent is a delegation's sub-agent type ("qa", "general-purpose").
+	Agent string `json:"agent,omitempty"`
 	// Dir is the folder the agent said it worked in ("" unknown).
 	Dir string `json:"dir,omitempty"`
 	// Exit is a shell call's exit status; -1 when the transcript does

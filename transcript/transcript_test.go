@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -390,4 +391,20 @@ func TestTailWindow(t *testing.T) {
 func sha256Hex(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
+}
+
+// TestRealDelegations: Claude Code's Agent tool calls in a transcript the
+// real CLI wrote (testdata/README.md) are delegations naming their
+// sub-agent; a call of an undefined sub-agent is a failed one.
+func TestRealDelegations(t *testing.T) {
+	var got []string
+	for _, c := range parseFile(t, Claude, "claude-2.1-agent.jsonl") {
+		if c.Kind == Delegate {
+			got = append(got, c.Tool+" "+c.Agent+" failed="+strconv.FormatBool(c.Failed))
+		}
+	}
+	want := []string{"Agent qa failed=false", "Agent nosuch failed=true"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("delegations %q, want %q", got, want)
+	}
 }

@@ -20,8 +20,8 @@ import (
 // 2025-12-22 protocol "MUST invoke the qa agent" was met by any file. So
 // while Claude Code's transcript is known, only a call of that sub-agent
 // meets it. Where no such sub-agent is defined (.claude/agents/<name>.md
-// in the work tree or the user's folder, or one of Claude Code's built-in
-// types), the call cannot be made, and claims count as before: a gate that
+// in the work tree, at the session's start commit, or in the user's
+// folder, or one of Claude Code's built-in types), the call cannot be made, and claims count as before: a gate that
 // asks for the impossible blocks honest work.
 
 var delegateRE = sync.OnceValues(func() (*regexp.Regexp, *regexp.Regexp) {
@@ -99,7 +99,10 @@ func delegateNeeds(info transcriptInfo, r protocolspec.Requirement) string {
 	name := delegateName(r)
 	// A broken transcript cannot show the call any more; that break is a
 	// HIGH TRANSCRIPT_CHANGED violation of its own, and claims count again.
-	if name == "" || info.agent != transcript.Claude || info.broken != "" || !delegateDefined(info.worktree, name) {
+	if name == "" || info.agent != transcript.Claude || info.broken != "" {
+		return ""
+	}
+	if !delegateDefined(info.worktree, name) && (info.definedAtStart == nil || !info.definedAtStart(name)) {
 		return ""
 	}
 	return fmt.Sprintf("the agent's %s transcript shows no run of the %s sub-agent: %s; a claim or a file does not count while the agent's transcript is known",

@@ -50,6 +50,8 @@ func TestTranscriptDelegation(t *testing.T) {
 		{"another sub-agent ran", true, true, claudeLines("a1", "Agent", agent("Agent", "general-purpose"), "done", false), session.ReqOpen, "shows no run of the qa sub-agent", &no},
 		{"the qa sub-agent failed", true, true, claudeLines("a1", "Agent", agent("Agent", "qa"), "Agent type 'qa' not found", true), session.ReqOpen, "shows no run of the qa sub-agent", &no},
 		{"no qa sub-agent defined: claims as before", false, true, "", session.ReqOpen, "no evidence", &yes},
+		// The lazy way back to claims: delete the definition.
+		{"the definition deleted during the session", true, true, "", session.ReqOpen, "shows no run of the qa sub-agent", &no},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,6 +73,9 @@ func TestTranscriptDelegation(t *testing.T) {
 				}
 			}
 			appendTo(t, path, tt.after)
+			if strings.Contains(tt.name, "deleted") {
+				os.RemoveAll(filepath.Join(e.root, ".claude", "agents"))
+			}
 			st := e.reqStatus(id, txReqQA)
 			if st.Status != tt.status || !strings.Contains(st.Reason, tt.reason) {
 				t.Fatalf("%s %q, want %s with %q", st.Status, st.Reason, tt.status, tt.reason)

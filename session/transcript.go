@@ -63,6 +63,9 @@ type transcriptInfo struct {
 	agent    string // the agent whose transcript is known; "" when none is
 	broken   string // why a transcript is no longer read
 	worktree string // the session's (for the sub-agents defined there)
+	// definedAtStart reports whether the session's start commit held
+	// .claude/agents/<name>.md (nil: not known).
+	definedAtStart func(name string) bool
 }
 
 // BindTranscript records the transcript an agent CLI named in a hook
@@ -163,6 +166,18 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		return transcriptInfo{}, err
 	}
 	info := transcriptInfo{agent: list[len(list)-1].Agent, worktree: s.Worktree}
+	if e.OpenRepo != nil && s.StartCommit != "" {
+		// An agent file deleted from the work tree during the session
+		// still counts: the requirement does not fall back to claims.
+		info.definedAtStart = func(name string) bool {
+			repo, err := e.OpenRepo(ctx, s.Worktree)
+			if err != nil {
+				return false
+			}
+			ok, err := repo.ExistsAt(ctx, s.StartCommit, ".claude/agents/"+name+".md")
+			return err == nil && ok
+		}
+	}
 	rctx, cancel := context.WithTimeout(ctx, transcriptReadTime)
 	defer cancel()
 	for i := range list {

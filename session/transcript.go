@@ -336,6 +336,8 @@ func callEvidence(worktree string, p *protocolspec.Phase, r protocolspec.Require
 	switch c.Kind {
 	case transcript.Delegate:
 		return delegateEvidence(r, c)
+	case transcript.MCP:
+		return mcpEvidence(r, c)
 	case transcript.Read:
 		if c.Failed || needOf(r) != needRead {
 			return Evidence{}, false
@@ -454,6 +456,9 @@ func transcriptTool(agent string, r protocolspec.Requirement, id string) string 
 	if n := delegateName(r); n != "" && agent == transcript.Claude {
 		return delegateTool(n)
 	}
+	if tools, _ := mcpTools(r); len(tools) > 0 && agent == transcript.Claude {
+		return mcpTool(tools)
+	}
 	switch needOf(r) {
 	case needRead:
 		file := strings.TrimSuffix(r.NamedPaths()[0], "/**")
@@ -477,6 +482,9 @@ func transcriptTool(agent string, r protocolspec.Requirement, id string) string 
 // could be asked about).
 func transcriptNeeds(info transcriptInfo, r protocolspec.Requirement) string {
 	if why := delegateNeeds(info, r); why != "" {
+		return why
+	}
+	if why := mcpNeeds(info, r); why != "" {
 		return why
 	}
 	if info.agent == "" || needOf(r) != needRead {

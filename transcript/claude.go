@@ -60,6 +60,9 @@ func (p *claudeParser) Line(line []byte) []Call {
 		switch {
 		case rec.Type == "assistant" && b.Type == "tool_use":
 			kind, ok := claudeTools[b.Name]
+			if !ok && strings.HasPrefix(b.Name, "mcp__") {
+				kind, ok = MCP, true
+			}
 			if !ok || b.ID == "" {
 				continue
 			}

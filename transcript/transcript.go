@@ -40,6 +40,9 @@ const (
 	// Delegate: a sub-agent ran (Claude Code's Agent tool, formerly
 	// Task); Agent names its type.
 	Delegate Kind = "delegate"
+	// MCP: a tool of an MCP server ran (Claude Code's mcp__<server>__<tool>);
+	// Tool names it.
+	MCP Kind = "mcp"
 )
 
 // Limits that bound a reader in memory and time.

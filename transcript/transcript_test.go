@@ -408,3 +408,19 @@ func TestRealDelegations(t *testing.T) {
 		t.Fatalf("delegations %q, want %q", got, want)
 	}
 }
+
+// TestRealMCPCalls: Claude Code's calls of MCP tools (mcp__<server>__<tool>)
+// in a transcript the real CLI wrote (testdata/README.md), with sessiongate
+// as the MCP server; a call of a tool the server lacks failed.
+func TestRealMCPCalls(t *testing.T) {
+	var got []string
+	for _, c := range parseFile(t, Claude, "claude-2.1-mcp.jsonl") {
+		if c.Kind == MCP {
+			got = append(got, c.Tool+" failed="+strconv.FormatBool(c.Failed))
+		}
+	}
+	want := []string{"mcp__sessiongate__session_start failed=false", "mcp__sessiongate__nosuch_tool failed=true"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("MCP calls %q, want %q", got, want)
+	}
+}

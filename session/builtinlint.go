@@ -130,14 +130,17 @@ func untrustedLinter(c protocolspec.Check, root string, env []string, since time
 
 // lockAtStart is the linter check's word on package-lock.json as the
 // session's start commit held it: an install during the session is proven
-// against that lock, never against one the agent wrote.
+// against that lock, never against one the agent wrote. git is asked only
+// when the work tree's lock changed during the session.
 func lockAtStart(ctx context.Context, env gateEnv) []linttrust.Option {
 	if env.sess == nil || env.sess.StartCommit == "" {
 		return nil
 	}
-	sums, err := env.repo.SHA256sAt(ctx, env.sess.StartCommit, []string{"package-lock.json"})
-	if err != nil || sums["package-lock.json"] == "" {
-		return nil
-	}
-	return []linttrust.Option{linttrust.LockAt(sums["package-lock.json"])}
+	return []linttrust.Option{linttrust.LockAt(func() string {
+		sums, err := env.repo.SHA256sAt(ctx, env.sess.StartCommit, []string{"package-lock.json"})
+		if err != nil {
+			return ""
+		}
+		return sums["package-lock.json"]
+	})}
 }

@@ -44,14 +44,15 @@ type pkgJSON struct {
 // An Option widens what Check can prove.
 type Option func(*options)
 
-type options struct{ lockSHA256 string }
+type options struct{ lockSHA256 func() string }
 
-// LockAt gives the sha256 (hex) of package-lock.json as the session's
-// start commit held it. The work tree's lock is trusted to prove a fresh
-// install when it is that file, or when it did not change after the
-// session started; an agent's own lock, naming a tarball of its own, is
-// not.
-func LockAt(sha256hex string) Option { return func(o *options) { o.lockSHA256 = sha256hex } }
+// LockAt gives what returns the sha256 (hex) of package-lock.json as the
+// session's start commit held it; it is called only when the work tree's
+// lock changed after the session started. The work tree's lock is trusted
+// to prove a fresh install when it is that file, or when it did not
+// change after the session started; an agent's own lock, naming a tarball
+// of its own, is not.
+func LockAt(sha256hex func() string) Option { return func(o *options) { o.lockSHA256 = sha256hex } }
 
 // Check returns nil when bin (the linter's path as the gate runs it)
 // resolves into the markdownlint-cli2 package, and that package and its
@@ -248,7 +249,7 @@ type lockFile struct {
 // readLock reads the project's package-lock.json (nil when it has none or
 // it does not parse); trusted says whether it may prove a fresh install:
 // it did not change after since, or it is the start commit's (want, its sha256 in hex).
-func readLock(root string, since time.Time, want string) (lock *lockFile, trusted bool) {
+func readLock(root string, since time.Time, want func() string) (lock *lockFile, trusted bool) {
 	p := filepath.Join(root, "package-lock.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -261,5 +262,9 @@ func readLock(root string, since time.Time, want string) (lock *lockFile, truste
 	if t, err := ctime(p); err == nil && !t.After(since) {
 		return &l, true
 	}
-	return &l, want != "" && sha256hex(b) == want
+	if want == nil {
+		return &l, false
+	}
+	w := want()
+	return &l, w != "" && sha256hex(b) == w
 }

@@ -133,7 +133,7 @@ func TestFreshInstallIsProvenByContent(t *testing.T) {
 		if err := Check(root, bin(root), since); err == nil {
 			t.Fatal("a lock written during the session proved the install without the start commit's hash")
 		}
-		if err := Check(root, bin(root), since, LockAt(sha256hex(b))); err != nil {
+		if err := Check(root, bin(root), since, LockAt(func() string { return sha256hex(b) })); err != nil {
 			t.Fatalf("the start commit's lock does not prove the install: %v", err)
 		}
 	})

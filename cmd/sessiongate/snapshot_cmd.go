@@ -240,8 +240,15 @@ func writeVerifyText(w io.Writer, rep *verify.Report) {
 	}
 	fmt.Fprintf(w, "%d commit(s) in %s\n", len(rep.Commits), rep.Range)
 	for _, x := range rep.Rerun {
-		fmt.Fprintf(w, "%-4s rerun %s: %s (exit %d, %.1fs; from %s)\n", strings.ToUpper(x.Status), x.Phase, x.Command, x.ExitCode, x.Seconds, x.Source)
-		if x.Status != "ok" && x.Output != "" {
+		files := ""
+		if x.Files > 0 {
+			files = fmt.Sprintf("%d changed file(s), ", x.Files)
+		}
+		fmt.Fprintf(w, "%-4s rerun %s: %s (%sexit %d, %.1fs; from %s)\n", strings.ToUpper(x.Status), x.Phase, x.Command, files, x.ExitCode, x.Seconds, x.Source)
+		if x.Note != "" {
+			fmt.Fprintf(w, "       %s\n", x.Note)
+		}
+		if x.Status == "fail" && x.Output != "" {
 			for _, l := range strings.Split(x.Output, "\n") {
 				fmt.Fprintf(w, "       %s\n", l)
 			}

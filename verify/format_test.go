@@ -21,7 +21,7 @@ func sampleReport() *verify.Report {
 				Problems: []string{"no Session-Id trailer: the commit was made outside a session\nsecond line 100%"}},
 			{SHA: strings.Repeat("c3", 20), Subject: "history rewritten", Status: "warn", Problems: []string{"trailers copied: ..."}},
 		},
-		Rerun:    []verify.RerunResult{{Phase: "QA_VALIDATION", Command: "go test ./...", Source: "sessiongate.yaml at 1a2b3c4d5e6f", Status: "fail", ExitCode: 1, Output: "FAIL x"},
+		Rerun: []verify.RerunResult{{Phase: "QA_VALIDATION", Command: "go test ./...", Source: "sessiongate.yaml at 1a2b3c4d5e6f", Status: "fail", ExitCode: 1, Output: "FAIL x"},
 			{Phase: "QUALITY", Command: "npx markdownlint-cli2 {changed:*.md}", Source: "SESSION-PROTOCOL.md at 1a2b3c4d5e6f, line 9", Status: "ok", Files: 2},
 			{Phase: "DOCS", Command: "vale {changed:*.rst}", Source: "SESSION-PROTOCOL.md at 1a2b3c4d5e6f, line 12", Status: "skipped", ExitCode: -1, Note: "no file changed in the range matches"}},
 		Sessions: []verify.SessionSummary{{ID: "3f2a0000-0000-4000-8000-000000000000", User: "Ann <ann@example.invalid>", Protocol: strings.Repeat("e", 64), State: "COMPLETE", Gates: "6/6 passed"}},

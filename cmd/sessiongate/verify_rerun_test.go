@@ -111,3 +111,126 @@ func TestVerifyRerunChanged(t *testing.T) {
 		})
 	}
 }
+
+// preCommitConfig uses sessiongate's hooks through the pre-commit framework,
+// as docs/hooks.md shows.
+const preCommitConfig = `repos:
+  - repo: https://github.com/sessiongate/sessiongate
+    rev: v0.9.0
+    hooks:
+      - id: sessiongate-pre-commit-system
+      - id: sessiongate-commit-msg-system
+`
+
+// TestVerifyHookConfigs: a commit of the range that removes or weakens
+// sessiongate's hooks in a committed hook config fails verify unless a
+// listed signer signed for it (issue 26 item 2.3); honest changes that
+// keep sessiongate's entries (another tool's hook added, a version bump)
+// pass. Each config is the one `sessiongate install --agent` writes.
+func TestVerifyHookConfigs(t *testing.T) {
+	sw := newSignedWorld(t, true, func(w *ciWorld) {
+		w.sg(t, w.dev, "install", "--agent", "claude,gemini,cursor,codex,copilot")
+		w.writeFile(t, ".pre-commit-config.yaml", preCommitConfig)
+		w.writeFile(t, ".husky/pre-commit", "sessiongate hook pre-commit\n")
+	})
+	w := sw.ciWorld
+	for _, f := range []string{".claude/settings.json", ".gemini/settings.json", ".cursor/hooks.json", ".codex/hooks.json", ".github/hooks/sessiongate.json"} {
+		if out := w.git(t, w.dev, "ls-files", f); out != f {
+			t.Fatalf("%s is not committed on main (install --agent wrote: %s)", f, out)
+		}
+	}
+	editJSON := func(rel string, edit func(m map[string]any)) {
+		b, err := os.ReadFile(filepath.Join(w.dev, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		edit(m)
+		out, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.writeFile(t, rel, string(out)+"\n")
+	}
+	hooksOf := func(m map[string]any) map[string]any { return m["hooks"].(map[string]any) }
+	// protect blocks the commit locally until someone accepts at a
+	// terminal, which the agent with a pty can do (docs/security.md): the
+	// acceptance is unsigned, so CI does not count it.
+	commit := func(msg string) {
+		w.acceptAtTerminal(t, msg)
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", msg)
+	}
+	edit := func(name string, work func()) string {
+		return w.branchSession(t, name, func() { work(); commit(name) })
+	}
+	honest := edit("honest-hooks", func() {
+		editJSON(".claude/settings.json", func(m map[string]any) {
+			h := hooksOf(m)
+			h["PreToolUse"] = append([]any{map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": "./scripts/audit.sh"}}}}, h["PreToolUse"].([]any)...)
+			m["model"] = "opus"
+		})
+		w.writeFile(t, ".pre-commit-config.yaml", strings.Replace(preCommitConfig, "v0.9.0", "v0.10.0", 1)+
+			"  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v4.6.0\n    hooks:\n      - id: trailing-whitespace\n")
+		w.writeFile(t, ".husky/pre-commit", "npx lint-staged\nsessiongate hook pre-commit\n")
+	})
+	dropped := edit("drop-pretooluse", func() {
+		editJSON(".claude/settings.json", func(m map[string]any) { delete(hooksOf(m), "PreToolUse") })
+	})
+	narrowed := edit("narrow-matcher", func() {
+		editJSON(".gemini/settings.json", func(m map[string]any) {
+			g := hooksOf(m)["BeforeTool"].([]any)[0].(map[string]any)
+			g["matcher"] = "write_file"
+		})
+	})
+	disabled := edit("disable-all", func() {
+		editJSON(".claude/settings.json", func(m map[string]any) { m["disableAllHooks"] = true })
+	})
+	manual := edit("manual-stage", func() {
+		w.writeFile(t, ".pre-commit-config.yaml", strings.Replace(preCommitConfig, "- id: sessiongate-pre-commit-system\n", "- id: sessiongate-pre-commit-system\n        stages: [manual]\n", 1))
+	})
+	exited := edit("husky-exit", func() {
+		w.writeFile(t, ".husky/pre-commit", "exit 0\nsessiongate hook pre-commit\n")
+	})
+	deleted := edit("delete-cursor", func() {
+		if err := os.Remove(filepath.Join(w.dev, ".cursor", "hooks.json")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// The lead removes the Copilot hooks in a commit signed with a listed key.
+	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
+	signed := w.branchSession(t, "signed-removal", func() {
+		if err := os.Remove(filepath.Join(w.dev, ".github", "hooks", "sessiongate.json")); err != nil {
+			t.Fatal(err)
+		}
+		w.acceptAtTerminal(t, "drop copilot hooks")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-S", "-m", "drop copilot hooks (lead)")
+	})
+	w.git(t, w.dev, "config", "--unset", "user.signingkey")
+	cases := []struct {
+		name, tip string
+		code      int
+		want      string
+	}{
+		{"honest: another hook added, sessiongate upgraded", honest, 0, `OK`},
+		{"PreToolUse removed", dropped, 1, `hook config: commit [0-9a-f]{12} changes \.claude/settings\.json: it removes or changes 1 of sessiongate's entries \(\.hooks\.PreToolUse\[\]`},
+		{"matcher narrowed", narrowed, 1, `changes \.gemini/settings\.json: it removes or changes 1 of sessiongate's entries \(\.hooks\.BeforeTool\[\]`},
+		{"disableAllHooks", disabled, 1, `changes \.claude/settings\.json: it changes what turns hooks on or off \(\.disableAllHooks=true\)`},
+		{"pre-commit stage manual", manual, 1, `changes \.pre-commit-config\.yaml: it removes or changes 1 of sessiongate's entries`},
+		{"husky exit 0", exited, 1, `changes \.husky/pre-commit: it changes what turns hooks on or off \(exit 0\)`},
+		{"cursor hooks deleted", deleted, 1, `changes \.cursor/hooks\.json: it deletes it`},
+		{"removal signed by a listed signer", signed, 0, `hook config: \.github/hooks/sessiongate\.json deletes it.*signed by alice@example\.com, a listed signer`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := w.ciVerify(t, "hooks", c.tip)
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}

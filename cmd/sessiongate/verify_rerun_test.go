@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/recordref"
 )
 
 // mdcheckGate is a linter gate on the changed markdown, added to the
@@ -228,6 +231,86 @@ func TestVerifyHookConfigs(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			code, out := w.ciVerify(t, "hooks", c.tip)
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}
+
+// TestVerifyForgedRecordWithoutFileRefs: a record of this version always
+// lists its file evidence (file_refs); one pushed without them, to keep
+// verify from reading the files again, fails (issue 26 item 2.4). A v1
+// record keeps the note (records written before file references).
+func TestVerifyForgedRecordWithoutFileRefs(t *testing.T) {
+	w := newSignedWorld(t, false).ciWorld
+	tip := w.branchSession(t, "unbacked", func() {
+		// Evidence of a file git never holds: verify catches it by its reference.
+		if err := os.WriteFile(filepath.Join(w.dev, ".git", "info", "exclude"), []byte("NOTES.md\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w.writeFile(t, "NOTES.md", "# notes the reviewer never sees\n")
+		w.sg(t, w.dev, "session", "evidence", "--phase", "DOCUMENTATION_UPDATE", "--type", "file_path", "--value", "NOTES.md")
+		w.write(t, "work.txt")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "work")
+	})
+	id := ""
+	for _, l := range strings.Split(w.git(t, w.dev, "log", "-1", "--format=%(trailers:key=Session-Id,valueonly)", tip), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			id = l
+		}
+	}
+	p, err := recordref.Path(id)
+	if err != nil {
+		t.Fatalf("session id %q: %v", id, err)
+	}
+	orig := w.git(t, w.dev, "cat-file", "blob", "refs/sessiongate/records:"+p)
+	// forge pushes the record edited, as anyone with a shell can.
+	forge := func(edit func(m map[string]any)) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(orig), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["schema"] != "sessiongate.session-record.v2" || m["file_refs"] == nil {
+			t.Fatalf("the record as written: schema %v, file_refs %v", m["schema"], m["file_refs"])
+		}
+		edit(m)
+		b, _ := json.Marshal(m)
+		f := filepath.Join(t.TempDir(), "rec.json")
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		blob := w.git(t, w.dev, "hash-object", "-w", f)
+		idx := filepath.Join(t.TempDir(), "index")
+		env := w.env
+		w.env = append(slices.Clone(env), "GIT_INDEX_FILE="+idx)
+		w.git(t, w.dev, "read-tree", "refs/sessiongate/records")
+		w.git(t, w.dev, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+p)
+		tree := w.git(t, w.dev, "write-tree")
+		w.env = env
+		c := w.git(t, w.dev, "commit-tree", tree, "-p", "refs/sessiongate/records", "-m", "records")
+		w.git(t, w.dev, "update-ref", "refs/sessiongate/records", c)
+		w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "refs/sessiongate/records")
+	}
+	strip := func(m map[string]any) { delete(m, "file_refs"); delete(m, "file_refs_version") }
+	cases := []struct {
+		name  string
+		forge func(m map[string]any)
+		code  int
+		want  string
+	}{
+		{"as written: the reference catches the file", nil, 1, `file_path evidence "NOTES\.md" for phase DOCUMENTATION_UPDATE: the file is not in git`},
+		{"file_refs left out", strip, 1, `1 file evidence and no file references, in a sessiongate\.session-record\.v2 record, which always lists them \(record edited\)`},
+		{"file_refs left out, schema set back to v1", func(m map[string]any) { strip(m); m["schema"] = "sessiongate.session-record.v1" }, 0,
+			`1 file evidence not re-checked from git: the record predates file references \(sessiongate\.session-record\.v1`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.forge != nil {
+				forge(c.forge)
+			}
+			code, out := w.ciVerify(t, "forged", tip)
 			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
 				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
 			}

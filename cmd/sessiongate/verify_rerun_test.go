@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -313,6 +315,93 @@ func TestVerifyForgedRecordWithoutFileRefs(t *testing.T) {
 			code, out := w.ciVerify(t, "forged", tip)
 			if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
 				t.Fatalf("verify: exit %d, want %d matching %s\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}
+
+// ciNodeModules is the shared npm install of .ci/node (what `npm ci` gives
+// a job), "" when it has no markdownlint-cli2.
+func ciNodeModules() string {
+	_, file, _, _ := runtime.Caller(0)
+	d := filepath.Join(filepath.Dir(file), "..", "..", ".ci", "node", "node_modules")
+	if v := os.Getenv("SESSIONGATE_NODE_MODULES"); v != "" {
+		d = v
+	}
+	if _, err := os.Stat(filepath.Join(d, ".bin", "markdownlint-cli2")); err != nil {
+		return ""
+	}
+	return d
+}
+
+// TestVerifyRerunMarkdownlint: the protocol's markdownlint-cli2 gate
+// re-run in CI with the real linter from the job's own install (the
+// checkout's node_modules, as `npm ci` leaves it), never the agent's and
+// never downloaded: without one verify exits 2 saying to run npm ci.
+func TestVerifyRerunMarkdownlint(t *testing.T) {
+	nm := ciNodeModules()
+	_, npxErr := exec.LookPath("npx")
+	if nm == "" || npxErr != nil {
+		const msg = "markdownlint-cli2 (.ci/node/node_modules or $SESSIONGATE_NODE_MODULES) and npx are needed"
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	link := func(dir string) {
+		if err := os.Symlink(nm, filepath.Join(dir, "node_modules")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := newSignedWorld(t, false, func(w *ciWorld) {
+		w.writeFile(t, ".gitignore", "node_modules\n")
+		w.writeFile(t, ".markdownlint-cli2.jsonc", `{"config": {"MD013": false}}`+"\n")
+		link(w.dev)
+		p := filepath.Join(w.dev, "SESSION-PROTOCOL.md")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gate := `<!-- gate: command "npx markdownlint-cli2 {changed:*.md}" timeout=120s -->`
+		out := strings.Replace(string(b), "1. The agent MUST run the project's linters", gate+"\n\n1. The agent MUST run the project's linters", 1)
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		editConfig(t, w, func(s string) string { return strings.Replace(s, "command_timeout: 2m", "command_timeout: 5m", 1) })
+	}).ciWorld
+	honest := w.branchSession(t, "clean-md", func() {
+		w.writeFile(t, "docs/guide.md", "# Guide\n\nDone.\n")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "guide")
+	})
+	hidden := w.branchSession(t, "bad-md", func() {
+		w.writeFile(t, "notes.md", "# Notes\n\n```\ncode without a language\n```\n")
+		w.git(t, w.dev, "add", "-A")
+		w.git(t, w.dev, "commit", "-q", "-m", "notes")
+		if err := os.Remove(filepath.Join(w.dev, "notes.md")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	w.git(t, w.dev, "checkout", "-q", "--", ".")
+	cases := []struct {
+		name, tip string
+		npmCI     bool
+		code      int
+		want      string
+	}{
+		{"no npm ci in the job", honest, false, 2, "`markdownlint-cli2` is not installed in this CI: run `npm ci` in the checkout"},
+		{"honest", honest, true, 0, `OK +rerun QUALITY_CHECKS: npx markdownlint-cli2 \{changed:\*\.md\} \(1 changed file\(s\).*\n +linter from this CI's install`},
+		{"hidden bad markdown", hidden, true, 1, `FAIL rerun QUALITY_CHECKS: npx markdownlint-cli2[^\n]*\n(.*\n)*.*notes\.md:3.* MD040`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ci := w.checkout(t, "ci-mdlint", false, c.tip, "+refs/heads/*:refs/remotes/origin/*", recsSpec)
+			if c.npmCI {
+				link(ci)
+			}
+			code, out, errb := sgBin(t, ci, w.env, "verify", "--rerun", w.main+".."+c.tip)
+			if code != c.code || !regexp.MustCompile(c.want).MatchString(out+errb) {
+				t.Fatalf("verify --rerun: exit %d, want %d matching %s\n%s%s", code, c.code, c.want, out, errb)
 			}
 		})
 	}

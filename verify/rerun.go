@@ -264,15 +264,19 @@ func missingTools(cmds []RerunResult, env []string, wt string) []string {
 		if !ok {
 			continue // sh says what is wrong when it runs
 		}
+		installs := false // the line installs its npm packages itself (npm ci && ...)
 		for _, call := range calls {
 			w := shellline.StripWrappers(call.Words)
 			if len(w) == 0 || shellBuiltins[w[0]] || strings.ContainsAny(w[0], "$`") {
 				continue
 			}
 			prog := w[0]
+			if (prog == "npm" || prog == "pnpm" || prog == "yarn") && len(w) > 1 && (w[1] == "ci" || w[1] == "install" || w[1] == "i") {
+				installs = true
+			}
 			if strings.Contains(prog, "/") {
 				// The repository's own script, or its node_modules/.bin.
-				if strings.Contains(prog, "node_modules/.bin/") {
+				if strings.Contains(prog, "node_modules/.bin/") && !installs {
 					if _, err := os.Stat(filepath.Join(wt, filepath.FromSlash(prog))); err != nil {
 						out = append(out, fmt.Sprintf("%s (%s): `%s` is not installed in this CI: run `npm ci` in the checkout before verify --rerun (package-lock.json must list it; npm install --save-dev %s adds it)",
 							c.Phase, c.Source, filepath.Base(prog), npmPackage(filepath.Base(prog))))
@@ -284,7 +288,7 @@ func missingTools(cmds []RerunResult, env []string, wt string) []string {
 				out = append(out, fmt.Sprintf("%s (%s): `%s` is not on PATH in this CI: install it in the job before verify --rerun", c.Phase, c.Source, prog))
 				continue
 			}
-			if np := linttrust.Program(w); np != "" && linttrust.Bin(wt, np) == "" {
+			if np := linttrust.Program(w); np != "" && !installs && linttrust.Bin(wt, np) == "" {
 				if _, err := gateenv.LookPath(env, np); err != nil {
 					out = append(out, fmt.Sprintf("%s (%s): `%s` runs %s, which is not installed in this CI (npx would download whatever the registry serves): run `npm ci` in the checkout before verify --rerun (npm install --save-dev %s adds it to package-lock.json)",
 						c.Phase, c.Source, strings.Join(w[:min(2, len(w))], " "), np, npmPackage(np)))

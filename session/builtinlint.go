@@ -105,25 +105,42 @@ func builtinLintEnv(c protocolspec.Check, root string) (kv []string, done func()
 
 func markdownlintMissingMsg(phase string) string { return fmt.Sprintf(markdownlintMissing, phase) }
 
-// untrustedLinter says why the built-in lint gate's markdownlint-cli2 is
-// not the package installed before the session started ("" when it is):
-// a stub in the gitignored node_modules/.bin that prints a clean summary
-// would pass the gate without linting (issue 25 route 6, linttrust).
+// untrustedLinter says why a linter the gate runs is not the package
+// installed before the session started, or installed during it as the
+// tarballs package-lock.json names ("" when it is): a stub in the
+// gitignored node_modules/.bin that prints a clean summary would pass the
+// gate without linting (issue 25 route 6, linttrust). The built-in lint
+// gate's markdownlint-cli2 (from node_modules/.bin or PATH), and every
+// program any command gate runs by linttrust's pattern (npx, npm exec,
+// node_modules/.bin: markdownlint-cli2, eslint, prettier, any program
+// package-lock.json gives a package) from the project's node_modules.
 func untrustedLinter(c protocolspec.Check, root string, env []string, since time.Time, opts ...linttrust.Option) string {
-	if !c.Builtin || !strings.HasPrefix(c.Arg, builtinLintPrefix) {
+	const fix = "install the project's own (npm ci: an install during the session is proven against the tarballs package-lock.json names, in npm's cache)"
+	if c.Builtin && strings.HasPrefix(c.Arg, builtinLintPrefix) {
+		bin := linttrust.Bin(root, linttrust.Name)
+		if bin == "" {
+			p, err := gateenv.LookPath(env, linttrust.Name)
+			if err != nil {
+				return ""
+			}
+			bin = p
+		}
+		if err := linttrust.Check(root, bin, since, opts...); err != nil {
+			return "the built-in lint gate does not run this markdownlint-cli2: " + err.Error() +
+				"; " + fix + ", or give the phase the project's own linter in sessiongate.yaml"
+		}
 		return ""
 	}
-	bin := filepath.Join(root, "node_modules", ".bin", "markdownlint-cli2")
-	if st, err := os.Stat(bin); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
-		p, err := gateenv.LookPath(env, "markdownlint-cli2")
-		if err != nil {
-			return ""
+	for _, l := range linttrust.Linters(root, c.Arg) {
+		// Not installed in the project: npx fetches the registry's
+		// package, which is no stub of the agent's.
+		bin := linttrust.Bin(root, l.Program)
+		if bin == "" {
+			continue
 		}
-		bin = p
-	}
-	if err := linttrust.Check(root, bin, since, opts...); err != nil {
-		return "the built-in lint gate does not run this markdownlint-cli2: " + err.Error() +
-			"; install the project's own (npm ci: an install during the session is proven against the tarballs package-lock.json names, in npm's cache), or give the phase the project's own linter in sessiongate.yaml"
+		if err := linttrust.CheckPackage(root, bin, l.Package, since, opts...); err != nil {
+			return fmt.Sprintf("the gate does not run this %s: %v; %s", l.Program, err, fix)
+		}
 	}
 	return ""
 }

@@ -251,5 +251,11 @@ type ViolationRef struct {
 // one, writers shed events to stay under it.
 const MaxRecordBytes = 4 << 20
 
-// RecordSchema is the Record format version.
-const RecordSchema = "sessiongate.session-record.v1"
+// RecordSchema is the Record format version. v2 records always carry
+// file_refs_version (and a reference for every file evidence): verify
+// fails one that does not. v1 records (RecordSchemaV1) were written before
+// file references, or while they were new, and may lack them.
+const RecordSchema = "sessiongate.session-record.v2"
+
+// RecordSchemaV1 is the format before file references were required.
+const RecordSchemaV1 = "sessiongate.session-record.v1"

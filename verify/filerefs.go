@@ -51,10 +51,17 @@ func readFileRefs(rc *recordCheck, rec *snapshot.Record) {
 		}
 	}
 	if rec.FileRefsVersion == 0 {
+		// A v2 record always lists its files: one whose gates accepted
+		// file evidence without references was edited (a forger leaving
+		// them out to skip the check). Only v1 records keep the note.
+		if len(rec.FileRefs) == 0 && len(want) > 0 && rec.Schema != snapshot.RecordSchemaV1 && rec.Schema != "" {
+			rc.problems = append(rc.problems, fmt.Sprintf("%s: %d file evidence and no file references, in a %s record, which always lists them (record edited): git cannot check the files", rc.path, len(want), rec.Schema))
+			return
+		}
 		if len(rec.FileRefs) == 0 {
 			rc.files.legacy = len(want)
 			if len(want) > 0 {
-				rc.notes = append(rc.notes, fmt.Sprintf("%s: %d file evidence not re-checked from git: the record predates file references (file_refs_version 0)", rc.path, len(want)))
+				rc.notes = append(rc.notes, fmt.Sprintf("%s: %d file evidence not re-checked from git: the record predates file references (%s, file_refs_version 0)", rc.path, len(want), orNone(rec.Schema)))
 			}
 			return
 		}

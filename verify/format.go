@@ -69,11 +69,16 @@ func GitHubAnnotations(w io.Writer, rep *Report) error {
 		}
 	}
 	for _, x := range rep.Rerun {
-		if x.Status != "fail" {
-			continue
+		// Every gate re-run shows on the run: a failure as an error, a
+		// pass or a skip as a notice saying which.
+		level, msg := "notice", fmt.Sprintf("%s: %s (from %s)", x.Status, x.Command, x.Source)
+		if x.Status == "fail" {
+			level, msg = "error", fmt.Sprintf("%s exited %d (from %s)\n%s", x.Command, x.ExitCode, x.Source, x.Output)
 		}
-		if _, err := fmt.Fprintf(w, "::error title=%s::%s\n", ghEscape("sessiongate verify --rerun "+x.Phase, true),
-			ghEscape(fmt.Sprintf("%s exited %d (from %s)\n%s", x.Command, x.ExitCode, x.Source, x.Output), false)); err != nil {
+		if x.Note != "" {
+			msg += "\n" + x.Note
+		}
+		if _, err := fmt.Fprintf(w, "::%s title=%s::%s\n", level, ghEscape("sessiongate verify --rerun "+x.Phase, true), ghEscape(msg, false)); err != nil {
 			return err
 		}
 	}
@@ -112,6 +117,9 @@ func Markdown(w io.Writer, rep *Report) error {
 	}
 	for _, x := range rep.Rerun {
 		fmt.Fprintf(&b, "\n- Re-run %s `%s` (%s): **%s**, exit %d, %.1fs\n", x.Phase, x.Command, mdText(x.Source), x.Status, x.ExitCode, x.Seconds)
+		if x.Note != "" {
+			fmt.Fprintf(&b, "  %s\n", mdText(x.Note))
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -206,6 +214,7 @@ type sarifMessage struct {
 type sarifResult struct {
 	RuleID              string            `json:"ruleId"`
 	RuleIndex           int               `json:"ruleIndex"`
+	Kind                string            `json:"kind,omitempty"` // "" = fail; pass, notApplicable
 	Level               string            `json:"level"`
 	Message             sarifMessage      `json:"message"`
 	Locations           []sarifLocation   `json:"locations,omitempty"`
@@ -253,11 +262,18 @@ func SARIF(rep *Report, version string) *sarifLog {
 		}
 	}
 	for _, x := range rep.Rerun {
-		if x.Status == "fail" {
-			run.Results = append(run.Results, sarifResult{RuleID: "SG002", RuleIndex: 1, Level: "error",
-				Message:             sarifMessage{fmt.Sprintf("%s: %s exited %d (from %s)", x.Phase, x.Command, x.ExitCode, x.Source)},
-				PartialFingerprints: map[string]string{"sessiongateRerun/v1": fingerprint(rep.Tip, x.Command)}})
+		// A pass and a skip are results too (kind pass / notApplicable),
+		// so the log says which gates ran.
+		r := sarifResult{RuleID: "SG002", RuleIndex: 1, Level: "error",
+			Message:             sarifMessage{fmt.Sprintf("%s: %s exited %d (from %s)", x.Phase, x.Command, x.ExitCode, x.Source)},
+			PartialFingerprints: map[string]string{"sessiongateRerun/v1": fingerprint(rep.Tip, x.Command)}}
+		switch x.Status {
+		case "ok":
+			r.Kind, r.Level, r.Message.Text = "pass", "none", fmt.Sprintf("%s: %s passed (from %s)", x.Phase, x.Command, x.Source)
+		case "skipped":
+			r.Kind, r.Level, r.Message.Text = "notApplicable", "none", fmt.Sprintf("%s: %s skipped: %s (from %s)", x.Phase, x.Command, x.Note, x.Source)
 		}
+		run.Results = append(run.Results, r)
 	}
 	return &sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}
 }
@@ -270,11 +286,15 @@ func JUnit(w io.Writer, rep *Report) error {
 		Message string `xml:"message,attr"`
 		Text    string `xml:",chardata"`
 	}
+	type skipped struct {
+		Message string `xml:"message,attr"`
+	}
 	type tcase struct {
 		Name      string   `xml:"name,attr"`
 		Classname string   `xml:"classname,attr"`
 		Time      string   `xml:"time,attr"`
 		Failure   *failure `xml:"failure,omitempty"`
+		Skipped   *skipped `xml:"skipped,omitempty"`
 		SystemOut string   `xml:"system-out,omitempty"`
 	}
 	type suite struct {
@@ -282,6 +302,7 @@ func JUnit(w io.Writer, rep *Report) error {
 		Name     string   `xml:"name,attr"`
 		Tests    int      `xml:"tests,attr"`
 		Failures int      `xml:"failures,attr"`
+		Skipped  int      `xml:"skipped,attr"`
 		Cases    []tcase  `xml:"testcase"`
 	}
 	s := suite{Name: "sessiongate verify " + rep.Range}
@@ -297,10 +318,14 @@ func JUnit(w io.Writer, rep *Report) error {
 		s.Cases = append(s.Cases, tc)
 	}
 	for _, x := range rep.Rerun {
-		tc := tcase{Name: x.Phase + ": " + x.Command, Classname: "sessiongate.verify.rerun", Time: fmt.Sprintf("%.3f", x.Seconds), SystemOut: x.Output}
-		if x.Status == "fail" {
+		tc := tcase{Name: x.Phase + ": " + x.Command, Classname: "sessiongate.verify.rerun", Time: fmt.Sprintf("%.3f", x.Seconds), SystemOut: strings.TrimSpace(x.Note + "\n" + x.Output)}
+		switch x.Status {
+		case "fail":
 			tc.Failure = &failure{Message: fmt.Sprintf("exit %d", x.ExitCode), Text: x.Output}
 			s.Failures++
+		case "skipped":
+			tc.Skipped = &skipped{Message: x.Note}
+			s.Skipped++
 		}
 		s.Cases = append(s.Cases, tc)
 	}

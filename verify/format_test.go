@@ -21,7 +21,9 @@ func sampleReport() *verify.Report {
 				Problems: []string{"no Session-Id trailer: the commit was made outside a session\nsecond line 100%"}},
 			{SHA: strings.Repeat("c3", 20), Subject: "history rewritten", Status: "warn", Problems: []string{"trailers copied: ..."}},
 		},
-		Rerun:    []verify.RerunResult{{Phase: "QA_VALIDATION", Command: "go test ./...", Source: "sessiongate.yaml at 1a2b3c4d5e6f", Status: "fail", ExitCode: 1, Output: "FAIL x"}},
+		Rerun: []verify.RerunResult{{Phase: "QA_VALIDATION", Command: "go test ./...", Source: "sessiongate.yaml at 1a2b3c4d5e6f", Status: "fail", ExitCode: 1, Output: "FAIL x"},
+			{Phase: "QUALITY", Command: "npx markdownlint-cli2 {changed:*.md}", Source: "SESSION-PROTOCOL.md at 1a2b3c4d5e6f, line 9", Status: "ok", Files: 2},
+			{Phase: "DOCS", Command: "vale {changed:*.rst}", Source: "SESSION-PROTOCOL.md at 1a2b3c4d5e6f, line 12", Status: "skipped", ExitCode: -1, Note: "no file changed in the range matches"}},
 		Sessions: []verify.SessionSummary{{ID: "3f2a0000-0000-4000-8000-000000000000", User: "Ann <ann@example.invalid>", Protocol: strings.Repeat("e", 64), State: "COMPLETE", Gates: "6/6 passed"}},
 	}
 }
@@ -40,7 +42,7 @@ func TestSARIFValidates(t *testing.T) {
 		rep     *verify.Report
 		results int
 	}{
-		{"failures", sampleReport(), 3},
+		{"failures", sampleReport(), 5}, // 2 commit problems, 3 re-runs (a pass and a skip as kind pass / notApplicable)
 		{"clean", &verify.Report{Range: "a..b", OK: true, Commits: []verify.CommitReport{{SHA: strings.Repeat("a", 40), Status: "ok"}}}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,13 +84,15 @@ func TestFormats(t *testing.T) {
 	t.Run("github annotations", func(t *testing.T) {
 		got := out("github")
 		lines := strings.Split(strings.TrimSpace(got), "\n")
-		if len(lines) != 3 {
-			t.Fatalf("want 3 workflow commands (fail, warn, rerun), got:\n%s", got)
+		if len(lines) != 5 {
+			t.Fatalf("want 5 workflow commands (fail, warn, 3 re-runs), got:\n%s", got)
 		}
 		for _, want := range []string{
 			"::error file=dir/b c.go,line=1,title=sessiongate verify b2b2b2b2b2b2%3A sneak%2C past%3A hooks::no Session-Id trailer: the commit was made outside a session%0Asecond line 100%25",
 			"::warning title=sessiongate verify c3c3c3c3c3c3%3A history rewritten::trailers copied: ...",
 			"::error title=sessiongate verify --rerun QA_VALIDATION::go test ./... exited 1",
+			"::notice title=sessiongate verify --rerun QUALITY::ok: npx markdownlint-cli2 {changed:*.md}",
+			"::notice title=sessiongate verify --rerun DOCS::skipped: vale {changed:*.rst}",
 		} {
 			if !strings.Contains(got, want) {
 				t.Errorf("missing %q in:\n%s", want, got)
@@ -99,14 +103,16 @@ func TestFormats(t *testing.T) {
 		var s struct {
 			Tests    int `xml:"tests,attr"`
 			Failures int `xml:"failures,attr"`
+			Skipped  int `xml:"skipped,attr"`
 			Cases    []struct {
 				Failure *struct{} `xml:"failure"`
+				Skipped *struct{} `xml:"skipped"`
 			} `xml:"testcase"`
 		}
 		if err := xml.Unmarshal([]byte(out("junit")), &s); err != nil {
 			t.Fatal(err)
 		}
-		if s.Tests != 4 || s.Failures != 2 || s.Cases[1].Failure == nil || s.Cases[0].Failure != nil {
+		if s.Tests != 6 || s.Failures != 2 || s.Skipped != 1 || s.Cases[1].Failure == nil || s.Cases[0].Failure != nil || s.Cases[4].Failure != nil || s.Cases[5].Skipped == nil {
 			t.Fatalf("junit: %+v", s)
 		}
 	})

@@ -1,24 +1,19 @@
 package verify
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
-	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -267,122 +262,4 @@ func oneLine(s string) string {
 		s = s[:117] + "..."
 	}
 	return s
-}
-
-// RerunResult is one command gate run again on the head.
-type RerunResult struct {
-	Phase    string  `json:"phase"`
-	Command  string  `json:"command"`
-	Source   string  `json:"source"` // where the command came from
-	Status   string  `json:"status"` // ok, fail, skipped
-	ExitCode int     `json:"exit_code"`
-	Output   string  `json:"output,omitempty"` // the last lines
-	Seconds  float64 `json:"seconds"`
-}
-
-// RerunCommands lists the command gates of the baseline: the commands:
-// map of its config and the command checks of its protocol, as committed
-// at the base, never the head's.
-func (bl *Baseline) RerunCommands() ([]RerunResult, error) {
-	var out []RerunResult
-	seen := map[string]bool{}
-	add := func(phase, cmd, src string) {
-		cmd = strings.TrimSpace(cmd)
-		if cmd == "" || seen[cmd] {
-			return
-		}
-		seen[cmd] = true
-		out = append(out, RerunResult{Phase: phase, Command: cmd, Source: src})
-	}
-	if bl.Config != nil {
-		phases := make([]string, 0, len(bl.Config.Commands))
-		for p := range bl.Config.Commands {
-			phases = append(phases, p)
-		}
-		sort.Strings(phases)
-		for _, p := range phases {
-			add(p, bl.Config.Commands[p], fmt.Sprintf("%s at %s: commands.%s", bl.ConfigFile, shorten.SHA(bl.Rev), p))
-		}
-	}
-	if bl.Protocol != nil {
-		spec, err := protocolspec.Parse(bl.ProtocolPath, bl.Protocol)
-		if err != nil {
-			return nil, fmt.Errorf("parse the protocol at the base: %w", err)
-		}
-		for _, ph := range spec.Phases {
-			for _, c := range ph.Checks {
-				if c.Kind == protocolspec.CheckCommand {
-					add(ph.ID, c.Arg, fmt.Sprintf("%s at %s, line %d", bl.ProtocolPath, shorten.SHA(bl.Rev), c.Line))
-				}
-			}
-		}
-	}
-	return out, nil
-}
-
-// Rerun runs the baseline's command gates in a fresh worktree of head,
-// with a small environment (no agent's variables, no sessiongate
-// database): a test run faked on the agent's machine proves nothing here.
-func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, timeout time.Duration) ([]RerunResult, error) {
-	if bl.Rev == "" {
-		return nil, &EnvError{Msg: "--rerun needs a range with a base commit: the commands are read from the config and protocol committed there, never from the commits under check"}
-	}
-	cmds, err := bl.RerunCommands()
-	if err != nil {
-		return nil, err
-	}
-	if len(cmds) == 0 {
-		return nil, nil
-	}
-	dir, err := os.MkdirTemp("", "sessiongate-rerun-")
-	if err != nil {
-		return nil, fmt.Errorf("rerun: make a worktree folder: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	wt := filepath.Join(dir, "head")
-	if err := repo.AddWorktree(ctx, wt, head); err != nil {
-		return nil, fmt.Errorf("rerun: check out %s: %w", shorten.SHA(head), err)
-	}
-	defer repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
-	env := []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "CI=true", "SESSIONGATE_DB=" + filepath.Join(dir, "none.db")}
-	for _, k := range []string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN", "TMPDIR"} {
-		if v := os.Getenv(k); v != "" {
-			env = append(env, k+"="+v)
-		}
-	}
-	for i := range cmds {
-		c := &cmds[i]
-		if len(protocolspec.Placeholders(c.Command)) > 0 {
-			c.Status, c.ExitCode = "skipped", -1
-			c.Output = "not re-run: the command takes the session's changed files ({changed:...}), which CI does not re-derive yet"
-			continue
-		}
-		rctx, cancel := context.WithTimeout(ctx, timeout)
-		cmd := exec.CommandContext(rctx, "sh", "-c", c.Command)
-		cmd.Dir, cmd.Env = wt, env
-		var buf bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &buf, &buf
-		start := time.Now()
-		err := cmd.Run()
-		cancel()
-		c.Seconds = time.Since(start).Seconds()
-		c.Status = "ok"
-		if err != nil {
-			c.Status, c.ExitCode = "fail", -1
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				c.ExitCode = ee.ExitCode()
-			}
-		}
-		c.Output = tail(buf.String(), 20)
-	}
-	return cmds, nil
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }

@@ -245,6 +245,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if err := trust.trustedChanges(ctx, rep, index); err != nil {
 		return nil, err
 	}
+	if err := trust.hookConfigs(ctx, rep, index, tipSHA); err != nil {
+		return nil, err
+	}
 	if opts.Rerun {
 		if err := trust.rerunGuard(ctx, rep, index, tipSHA); err != nil {
 			return nil, err

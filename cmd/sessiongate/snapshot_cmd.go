@@ -91,8 +91,11 @@ In a shallow clone it fetches what the range needs (--no-fetch: exit 2 instead).
 The report says how the range was chosen.
 
 sessiongate.yaml and the protocol are read as committed at the range's base, never from
-the commits under check; a record naming another protocol fails. --rerun runs the base's
-command gates on the head in a fresh worktree. Under GitHub Actions it also prints
+the commits under check; a record naming another protocol fails. A commit that removes or
+weakens sessiongate's hooks in a committed hook config fails unless a listed signer signed.
+--rerun runs every command gate of the base on the head in a fresh worktree, {changed}
+taking the range's changed files; a gate whose program this CI lacks exits 2 (run npm ci
+first for npm linters). Under GitHub Actions it also prints
 ::error/::warning annotations and appends a Markdown summary to $GITHUB_STEP_SUMMARY;
 --format json|sarif|junit|github|gitlab|markdown (with --output FILE: to a file).
 
@@ -211,7 +214,7 @@ What this proves and what it does not: docs/security.md.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (--format json)")
 	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(verify.Formats, ", ")+" (github: ::error annotations; gitlab: Code Quality JSON; markdown: a job summary or PR comment)")
 	cmd.Flags().StringVar(&output, "output", "", "write the --format report to this file and the text report to stdout")
-	cmd.Flags().BoolVar(&rerun, "rerun", false, "run the command gates (commands: of sessiongate.yaml, command checks of the protocol) as committed at the range's base, on the head, in a fresh worktree; a failure fails verify")
+	cmd.Flags().BoolVar(&rerun, "rerun", false, "run the command gates (commands: of sessiongate.yaml, command checks of the protocol, {changed} as the range's changed files) as committed at the range's base, on the head, in a fresh worktree; a failure fails verify, a missing program exits 2")
 	cmd.Flags().BoolVar(&noFetch, "no-fetch", false, "never fetch: in a shallow clone missing commits are an error (exit 2), not fetched")
 	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "fail every commit whose signature `git verify-commit` does not accept (config verify.require_signed)")
 	return cmd
@@ -240,8 +243,15 @@ func writeVerifyText(w io.Writer, rep *verify.Report) {
 	}
 	fmt.Fprintf(w, "%d commit(s) in %s\n", len(rep.Commits), rep.Range)
 	for _, x := range rep.Rerun {
-		fmt.Fprintf(w, "%-4s rerun %s: %s (exit %d, %.1fs; from %s)\n", strings.ToUpper(x.Status), x.Phase, x.Command, x.ExitCode, x.Seconds, x.Source)
-		if x.Status != "ok" && x.Output != "" {
+		files := ""
+		if x.Files > 0 {
+			files = fmt.Sprintf("%d changed file(s), ", x.Files)
+		}
+		fmt.Fprintf(w, "%-4s rerun %s: %s (%sexit %d, %.1fs; from %s)\n", strings.ToUpper(x.Status), x.Phase, x.Command, files, x.ExitCode, x.Seconds, x.Source)
+		if x.Note != "" {
+			fmt.Fprintf(w, "       %s\n", x.Note)
+		}
+		if x.Status == "fail" && x.Output != "" {
 			for _, l := range strings.Split(x.Output, "\n") {
 				fmt.Fprintf(w, "       %s\n", l)
 			}

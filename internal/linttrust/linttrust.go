@@ -1,5 +1,7 @@
-// Package linttrust tells whether the markdownlint-cli2 a lint gate is
-// about to run is the package the project's package-lock.json names. The
+// Package linttrust tells whether an npm linter a gate is about to run
+// (the built-in lint gate's markdownlint-cli2, or any gate command that
+// runs an npm package's program: see Linters) is the package the project's
+// package-lock.json names. The
 // agent being policed can write a stub node_modules/.bin/markdownlint-cli2
 // (node_modules is gitignored, so git shows nothing) that prints a clean
 // summary; it can also edit the package's code, or a rule engine it loads.
@@ -7,7 +9,7 @@
 // write, rename and chmod, and only setting the clock back changes it.
 //
 // So the linter must resolve, through its symlinks, into a folder whose
-// package.json names markdownlint-cli2; where the project's
+// package.json names its package; where the project's
 // package-lock.json pins a version, the installed one must be it; and each
 // file of that package, and of the packages it depends on directly, either
 // did not change after the session started, or belongs to a package whose
@@ -61,6 +63,11 @@ func LockAt(sha256hex func() string) Option { return func(o *options) { o.lockSH
 // (npmcache.go); else an error that says what is wrong. root is the
 // project (for its package-lock.json).
 func Check(root, bin string, since time.Time, opts ...Option) error {
+	return CheckPackage(root, bin, Name, since, opts...)
+}
+
+// CheckPackage is Check for the npm package pkgName whose program bin is.
+func CheckPackage(root, bin, pkgName string, since time.Time, opts ...Option) error {
 	var o options
 	for _, f := range opts {
 		f(&o)
@@ -74,16 +81,16 @@ func Check(root, bin string, since time.Time, opts ...Option) error {
 	if err != nil {
 		return fmt.Errorf("resolve %s: %w", bin, err)
 	}
-	dir, pkg, err := packageOf(real)
+	dir, pkg, err := packageOf(real, pkgName)
 	if err != nil {
 		if binFresh {
 			return fmt.Errorf("%s was made or changed after the session started: the linter is not the one installed before it", bin)
 		}
-		return fmt.Errorf("%s (%s) is not part of the %s package: %w", bin, real, Name, err)
+		return fmt.Errorf("%s (%s) is not part of the %s package: %w", bin, real, pkgName, err)
 	}
 	if lock != nil {
-		if want := lock.Packages["node_modules/"+Name].Version; want != "" && want != pkg.Version {
-			return fmt.Errorf("%s %s is installed, but package-lock.json pins %s: install the project's (npm ci)", Name, pkg.Version, want)
+		if want := lock.Packages["node_modules/"+pkgName].Version; want != "" && want != pkg.Version {
+			return fmt.Errorf("%s %s is installed, but package-lock.json pins %s: install the project's (npm ci)", pkgName, pkg.Version, want)
 		}
 	}
 	var proofLock *lockFile
@@ -94,8 +101,9 @@ func Check(root, bin string, since time.Time, opts ...Option) error {
 		// A fresh .bin entry is npm's link into the package (proven below
 		// with the rest of it), or it is not the linter.
 		st, err := os.Lstat(bin)
-		want := filepath.Join(dir, filepath.FromSlash(pkg.binFile()))
-		if err != nil || st.Mode()&os.ModeSymlink == 0 || pkg.binFile() == "" || !sameFile(real, want) {
+		own := pkg.binFile(filepath.Base(bin))
+		want := filepath.Join(dir, filepath.FromSlash(own))
+		if err != nil || st.Mode()&os.ModeSymlink == 0 || own == "" || !sameFile(real, want) {
 			return fmt.Errorf("%s was made or changed after the session started, and is not npm's link to the package's own bin: the linter is not the one installed before it", bin)
 		}
 		if err := proveInstalled(root, dir, proofLock, nil); err != nil {
@@ -193,13 +201,13 @@ func packageDirOf(d, p string) string {
 	return filepath.Join(d, filepath.FromSlash(strings.Join(parts[:n], "/")))
 }
 
-// binFile is the package's own path of the markdownlint-cli2 command.
-func (p *pkgJSON) binFile() string {
+// binFile is the package's own path of its command program.
+func (p *pkgJSON) binFile(program string) string {
 	switch b := p.Bin.(type) {
 	case string:
 		return path.Clean(b)
 	case map[string]any:
-		if s, ok := b[Name].(string); ok {
+		if s, ok := b[program].(string); ok {
 			return path.Clean(s)
 		}
 	}
@@ -218,15 +226,15 @@ func sameFile(a, b string) bool {
 var errTooMany = errors.New("too many files")
 
 // packageOf finds the package folder that holds file: the nearest folder
-// above it with a package.json naming markdownlint-cli2 (the bin script
+// above it with a package.json naming the package name (the bin script
 // sits at its top; three levels are looked at).
-func packageOf(file string) (string, *pkgJSON, error) {
+func packageOf(file, name string) (string, *pkgJSON, error) {
 	dir := filepath.Dir(file)
 	for i := 0; i < 3; i++ {
 		b, err := os.ReadFile(filepath.Join(dir, "package.json"))
 		if err == nil {
 			var p pkgJSON
-			if json.Unmarshal(b, &p) == nil && p.Name == Name {
+			if json.Unmarshal(b, &p) == nil && p.Name == name {
 				return dir, &p, nil
 			}
 		}

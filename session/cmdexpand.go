@@ -1,0 +1,42 @@
+package session
+
+import (
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// SpliceFiles puts files into a gate command line in place of its
+// {changed[:GLOB]} and {staged[:GLOB]} placeholders, the way a gate does
+// (expandCommand): as positional parameters of sh -c, so no file name is
+// ever parsed as shell syntax. verify --rerun gives it the range's changed
+// files (CI has no staging area: {staged} takes them too). It returns the
+// line, the arguments, and how many files were spliced (-1 when the line
+// has no placeholder; 0 means the gate has nothing to run).
+func SpliceFiles(line string, files []string) (string, []string, int) {
+	phs := protocolspec.Placeholders(line)
+	if len(phs) == 0 {
+		return line, nil, -1
+	}
+	var args []string
+	var b strings.Builder
+	last := 0
+	for _, ph := range phs {
+		fs := files
+		if ph.Glob != "" {
+			fs = filterGlob(files, ph.Glob)
+		}
+		b.WriteString(line[last:ph.Start])
+		b.WriteString(positional(ph.Quoting, len(args)+1, len(fs)))
+		for _, f := range fs {
+			// A file named "--fix.md" must not reach the command as an option.
+			if strings.HasPrefix(f, "-") {
+				f = "./" + f
+			}
+			args = append(args, f)
+		}
+		last = ph.End
+	}
+	b.WriteString(line[last:])
+	return b.String(), args, len(args)
+}

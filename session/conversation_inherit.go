@@ -26,17 +26,20 @@ func (e *Engine) InheritConversation(ctx context.Context, sid string, before *Co
 		return nil, nil
 	}
 	var notes []string
-	for _, old := range before.Sessions {
+	// The removals since the conversation's last session that was not
+	// removed: that one inherited what came before it.
+	for i := len(before.Sessions) - 1; i >= 0; i-- {
+		old := before.Sessions[i]
 		if old == sid {
 			continue
 		}
 		prev, err := e.Store.GetSession(ctx, old)
 		gone := errors.Is(err, ErrNotFound)
-		switch {
-		case err != nil && !gone:
+		if err != nil && !gone {
 			return nil, fmt.Errorf("load earlier session %s: %w", old, err)
-		case !gone && !prev.Terminated:
-			continue // still running elsewhere, or ended as it should
+		}
+		if !gone && !prev.Terminated {
+			break // still running elsewhere, or ended as it should
 		}
 		r, recorded := before.Removal(old)
 		state := "TERMINATED"

@@ -98,8 +98,7 @@ func (l ConversationLog) get(worktree, agent, id string) (*Conversation, error) 
 	}
 	var c Conversation
 	if err := json.Unmarshal(b, &c); err != nil {
-		// A damaged file is replaced by the next hook; meanwhile the
-		// conversation counts as open (the safe side for a person act).
+		// A damaged file is replaced whole by this hook.
 		return &Conversation{Agent: agent, ID: id, Worktree: worktree}, nil
 	}
 	return &c, nil
@@ -199,10 +198,18 @@ func (l ConversationLog) List(worktree string) ([]Conversation, error) {
 			continue
 		}
 		var c Conversation
-		if json.Unmarshal(b, &c) != nil || c.Worktree != worktree {
+		if json.Unmarshal(b, &c) != nil {
+			// A damaged file (an edit to hide a conversation) names no
+			// worktree: it counts as open in every one until the idle time
+			// after its last change has passed, the safe side for a person act.
+			if info, err := e.Info(); err == nil {
+				out = append(out, Conversation{Agent: "unknown", ID: "damaged " + e.Name(), Worktree: worktree, LastHook: info.ModTime()})
+			}
 			continue
 		}
-		out = append(out, c)
+		if c.Worktree == worktree {
+			out = append(out, c)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].LastHook.After(out[j].LastHook) })
 	return out, nil

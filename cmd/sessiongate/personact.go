@@ -103,6 +103,9 @@ func (a *app) personRemoval(ctx context.Context, e *session.Engine, act, id stri
 	if wt == "" {
 		wt = r.Root()
 	}
+	if act == session.ActTerminate && !s.Active() {
+		return nil, wt, nil // nothing to terminate: the engine says so, no act is recorded
+	}
 	open, err := openConversations(r.CommonDir(), wt)
 	if err != nil {
 		return nil, "", usage(err)
@@ -124,6 +127,9 @@ func (a *app) personRemoval(ctx context.Context, e *session.Engine, act, id stri
 // noteRemoval tells the conversation log that a person act removed id, so
 // a session that later binds to one of its conversations inherits it.
 func (a *app) noteRemoval(ctx context.Context, pa *session.PersonAct, wt string) {
+	if pa == nil {
+		return
+	}
 	r, err := a.gitRepo(ctx)
 	if err != nil {
 		return

@@ -3,6 +3,7 @@ package agenthook
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
@@ -19,12 +20,19 @@ import (
 // touchConversation marks a hook of ev's conversation in repo's worktree.
 // A failure is said on stderr and does not stop the hook: the log is what
 // person acts read, and a hook that cannot write it still decides.
-func (r *Runner) touchConversation(repo *gitrepo.Repo, ev *Event, end bool) {
+func (r *Runner) touchConversation(repo *gitrepo.Repo, ev *Event) {
 	if ev.Unread || session.ValidateAgentSession(ev.AgentSession) != nil {
 		return
 	}
+	hook := session.HookOther
+	switch ev.Kind {
+	case KindStart:
+		hook = session.HookStart
+	case KindEnd:
+		hook = session.HookEnd
+	}
 	log := session.ConversationLogAt(repo.CommonDir())
-	if err := log.Touch(repo.Root(), ev.Agent, ev.AgentSession, time.Now().UTC(), end); err != nil {
+	if err := log.Touch(repo.Root(), ev.Agent, ev.AgentSession, time.Now().UTC(), hook); err != nil {
 		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: conversation log: %v\n", ev.Agent, ev.Name, err)
 	}
 }
@@ -38,7 +46,7 @@ func (r *Runner) endConversation(ctx context.Context, ev *Event) {
 	if err != nil {
 		return // not in a repository: nothing was open here
 	}
-	r.touchConversation(repo, ev, true)
+	r.touchConversation(repo, ev)
 }
 
 // bindConversation records that ev's conversation acts for the bound
@@ -52,6 +60,14 @@ func (r *Runner) bindConversation(ctx context.Context, eng *session.Engine, repo
 	}
 	if !added {
 		return nil
+	}
+	// The database's binding names the session this conversation acted
+	// for before, also when the log's file for it was deleted.
+	if bd.Replaced != "" && (before == nil || !slices.Contains(before.Sessions, bd.Replaced)) {
+		if before == nil {
+			before = &session.Conversation{Agent: ev.Agent, ID: ev.AgentSession, Worktree: repo.Root()}
+		}
+		before.Sessions = append(before.Sessions, bd.Replaced)
 	}
 	notes, err := eng.InheritConversation(ctx, bd.Session.ID, before)
 	if err != nil {

@@ -278,7 +278,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 	if err != nil {
 		return nil, fmt.Errorf("find the git repository: %w", err)
 	}
-	r.touchConversation(repo, ev, false)
+	r.touchConversation(repo, ev)
 	cfg, err := config.Load(repo.Root())
 	if err != nil {
 		a := failAnswer(ev, "closed", fmt.Errorf("the repository's config cannot be read: %w", err))

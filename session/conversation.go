@@ -58,6 +58,9 @@ type ConversationRemoval struct {
 	// the act was signed (--sign), the one proof CI takes then.
 	During bool `json:"during_open_conversation"`
 	Signed bool `json:"signed"`
+	// EndNotAgents: the act saw the conversation closed, but its next hook
+	// was not a start event, so the end was not the agent's (Touch).
+	EndNotAgents bool `json:"end_not_agents,omitempty"`
 }
 
 // Open reports whether the conversation counts as open at now.
@@ -132,9 +135,19 @@ func (l ConversationLog) put(c *Conversation) error {
 	return nil
 }
 
-// Touch records a hook of a conversation at now; end marks it closed (the
-// agent's end event), any other hook opens it.
-func (l ConversationLog) Touch(worktree, agent, id string, now time.Time, end bool) error {
+// Hook is what a hook means to the conversation log.
+type Hook int
+
+// Hooks.
+const (
+	HookOther Hook = iota // a tool call, a prompt, a stop
+	HookStart             // the agent's start event (startup, resume, clear)
+	HookEnd               // the agent's end event (SessionEnd, sessionEnd)
+)
+
+// Touch records a hook of a conversation at now; HookEnd marks it closed,
+// any other hook opens it.
+func (l ConversationLog) Touch(worktree, agent, id string, now time.Time, hook Hook) error {
 	if err := ValidateAgentSession(id); err != nil {
 		return err
 	}
@@ -149,8 +162,20 @@ func (l ConversationLog) Touch(worktree, agent, id string, now time.Time, end bo
 		c.FirstHook = now
 	}
 	c.LastHook = now
+	if c.Closed != nil && hook == HookOther {
+		// An agent that really ended its conversation comes back with a
+		// start event (a resume); a tool call or prompt right after the end
+		// means the end was not the agent's (`sessiongate agent-hook
+		// claude SessionEnd` run by hand with a payload naming its own
+		// conversation): what was removed meanwhile was removed during it.
+		for i := range c.Removed {
+			if !c.Removed[i].At.Before(*c.Closed) && !c.Removed[i].During {
+				c.Removed[i].During, c.Removed[i].EndNotAgents = true, true
+			}
+		}
+	}
 	c.Closed = nil
-	if end {
+	if hook == HookEnd {
 		t := now
 		c.Closed = &t
 	}

@@ -20,7 +20,7 @@ func BenchmarkConversationLog(b *testing.B) {
 	b.Run("touch", func(b *testing.B) {
 		log := session.ConversationLog{Dir: b.TempDir()}
 		for i := 0; i < b.N; i++ {
-			if err := log.Touch("/w", "claude", "f107036e-7728-4025-b0c8-eea5e46cff46", now.Add(time.Duration(i)), false); err != nil {
+			if err := log.Touch("/w", "claude", "f107036e-7728-4025-b0c8-eea5e46cff46", now.Add(time.Duration(i)), session.HookOther); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -42,7 +42,7 @@ func BenchmarkConversationLog(b *testing.B) {
 	many := func(b *testing.B) session.ConversationLog {
 		log := session.ConversationLog{Dir: b.TempDir()}
 		for i := 0; i < 50; i++ {
-			if err := log.Touch("/w", "claude", fmt.Sprintf("conv-%d", i), now, i%2 == 0); err != nil {
+			if err := log.Touch("/w", "claude", fmt.Sprintf("conv-%d", i), now, map[bool]session.Hook{true: session.HookEnd, false: session.HookOther}[i%2 == 0]); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -42,6 +42,13 @@ func (e *Engine) InheritConversation(ctx context.Context, sid string, before *Co
 			break // still running elsewhere, or ended as it should
 		}
 		r, recorded := before.Removal(old)
+		if !recorded && !gone {
+			// The log lost it (its file deleted): the session's own
+			// person:<act>[:during-agent][:signed] event still says it.
+			if r, recorded, err = e.removalEvent(ctx, old); err != nil {
+				return nil, err
+			}
+		}
 		state := "TERMINATED"
 		if gone {
 			state = "deleted"
@@ -58,6 +65,8 @@ func (e *Engine) InheritConversation(ctx context.Context, sid string, before *Co
 		switch {
 		case !recorded:
 			why = fmt.Sprintf("session %s of this %s conversation was %s with no person act recorded for it", old, before.Agent, state)
+		case r.During && !r.Signed && r.EndNotAgents:
+			why = fmt.Sprintf("session %s of this %s conversation was %s (%s) by an unsigned act while the conversation looked ended, but it went on without a start event (its end was not the agent's)", old, before.Agent, state, r.Act)
 		case r.During && !r.Signed:
 			why = fmt.Sprintf("session %s of this %s conversation was %s (%s) by an unsigned act while the conversation was open", old, before.Agent, state, r.Act)
 		}
@@ -102,4 +111,27 @@ func ConversationNames(cs []Conversation) string {
 		n = append(n, cs[i].Name())
 	}
 	return strings.Join(n, ", ")
+}
+
+// removalEvent reads the person act that removed session id from its
+// events (RecordPersonActEvent).
+func (e *Engine) removalEvent(ctx context.Context, id string) (ConversationRemoval, bool, error) {
+	evs, err := e.Store.ListEvents(ctx, id, 0, 0)
+	if err != nil {
+		return ConversationRemoval{}, false, fmt.Errorf("load events of %s: %w", id, err)
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		rest, ok := strings.CutPrefix(evs[i].Token, "person:")
+		if !ok {
+			continue
+		}
+		parts := strings.Split(rest, ":")
+		r := ConversationRemoval{SessionID: id, Act: parts[0], At: evs[i].CreatedAt}
+		for _, p := range parts[1:] {
+			r.During = r.During || p == "during-agent"
+			r.Signed = r.Signed || p == "signed"
+		}
+		return r, true, nil
+	}
+	return ConversationRemoval{}, false, nil
 }

@@ -17,30 +17,31 @@ import (
 func TestConversationLogOpen(t *testing.T) {
 	t0 := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
 	type hook struct {
-		at  time.Duration
-		end bool
+		at   time.Duration
+		hook session.Hook
 	}
+	o, st, end := session.HookOther, session.HookStart, session.HookEnd
 	cases := []struct {
 		name  string
 		hooks []hook
 		at    time.Duration
 		open  bool
 	}{
-		{"a hook a minute ago", []hook{{0, false}}, time.Minute, true},
-		{"idle past the limit", []hook{{0, false}}, session.ConversationIdle + time.Second, false},
-		{"ended", []hook{{0, false}, {time.Minute, true}}, 2 * time.Minute, false},
-		{"resumed after its end", []hook{{0, false}, {time.Minute, true}, {2 * time.Minute, false}}, 3 * time.Minute, true},
+		{"a hook a minute ago", []hook{{0, st}}, time.Minute, true},
+		{"idle past the limit", []hook{{0, st}, {time.Second, o}}, session.ConversationIdle + 2*time.Second, false},
+		{"ended", []hook{{0, st}, {time.Minute, end}}, 2 * time.Minute, false},
+		{"resumed after its end", []hook{{0, st}, {time.Minute, end}, {2 * time.Minute, st}}, 3 * time.Minute, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			log := session.ConversationLog{Dir: t.TempDir()}
 			for _, h := range c.hooks {
-				if err := log.Touch("/w", "claude", "conv-1", t0.Add(h.at), h.end); err != nil {
+				if err := log.Touch("/w", "claude", "conv-1", t0.Add(h.at), h.hook); err != nil {
 					t.Fatal(err)
 				}
 			}
 			// Another worktree's conversation is not this one's.
-			if err := log.Touch("/other", "codex", "conv-2", t0.Add(c.at), false); err != nil {
+			if err := log.Touch("/other", "codex", "conv-2", t0.Add(c.at), session.HookOther); err != nil {
 				t.Fatal(err)
 			}
 			open, err := log.OpenIn("/w", t0.Add(c.at))
@@ -54,7 +55,7 @@ func TestConversationLogOpen(t *testing.T) {
 	}
 	t.Run("damaged file", func(t *testing.T) {
 		log := session.ConversationLog{Dir: t.TempDir()}
-		if err := log.Touch("/w", "claude", "conv-1", time.Now().Add(-2*session.ConversationIdle), false); err != nil {
+		if err := log.Touch("/w", "claude", "conv-1", time.Now().Add(-2*session.ConversationIdle), session.HookOther); err != nil {
 			t.Fatal(err)
 		}
 		ents, _ := os.ReadDir(log.Dir)
@@ -71,7 +72,7 @@ func TestConversationLogOpen(t *testing.T) {
 	})
 	t.Run("bad id", func(t *testing.T) {
 		log := session.ConversationLog{Dir: t.TempDir()}
-		if err := log.Touch("/w", "claude", "has space", t0, false); err == nil {
+		if err := log.Touch("/w", "claude", "has space", t0, session.HookOther); err == nil {
 			t.Fatal("an id with a space was accepted")
 		}
 	})
@@ -92,6 +93,12 @@ func TestInheritConversation(t *testing.T) {
 		{"signed during the conversation", &session.ConversationRemoval{Act: session.ActTerminate, During: true, Signed: true}, false},
 		{"with the conversation closed", &session.ConversationRemoval{Act: session.ActTerminate}, false},
 		{"no act recorded", nil, true},
+		// The act saw the conversation ended, but its next hook was a
+		// prompt, not a start: the end was forged (a hand-run SessionEnd).
+		{"forged end", &session.ConversationRemoval{Act: session.ActTerminate}, true},
+		// The log's file deleted: the session's own person:<act> event says it.
+		{"log lost, event during", nil, true},
+		{"log lost, event with none open", nil, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -109,11 +116,33 @@ func TestInheritConversation(t *testing.T) {
 			if _, _, err := log.Bind(e.root, "claude", "conv-1", first, e.now); err != nil {
 				t.Fatal(err)
 			}
+			if lost := strings.HasPrefix(c.name, "log lost"); lost {
+				pa := &session.PersonAct{Act: session.ActTerminate, SessionID: first}
+				if c.violation {
+					pa.Open = []session.OpenConversation{{Agent: "claude", ID: "conv-1"}}
+				}
+				if err := e.engine.RecordPersonActEvent(ctx, pa); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if _, err := e.engine.Terminate(ctx, first, "start afresh"); err != nil {
 				t.Fatal(err)
 			}
+			forged := c.name == "forged end"
+			if forged {
+				if err := log.Touch(e.root, "claude", "conv-1", e.now, session.HookEnd); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if c.removal != nil {
-				if err := log.NoteRemoval(e.root, first, *c.removal); err != nil {
+				r := *c.removal
+				r.At = e.now.Add(time.Second)
+				if err := log.NoteRemoval(e.root, first, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if forged {
+				if err := log.Touch(e.root, "claude", "conv-1", e.now.Add(2*time.Second), session.HookOther); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -29,7 +29,8 @@ func TestConversationLog(t *testing.T) {
 			if strings.HasPrefix(c.dir, payloadDir) {
 				payloads(t, filepath.Base(c.dir)) // skips (fails under CI) without them
 			}
-			r := newRepo(t, "")
+			// A loaded machine must not turn the start into a fail-mode answer.
+			r := newRepo(t, "agent_hooks:\n  timeout: 30s\n")
 			load := func(name string) ([]byte, string) {
 				b, err := os.ReadFile(filepath.Join(c.dir, name))
 				if err != nil {

@@ -49,6 +49,7 @@ func (e *Engine) InheritConversation(ctx context.Context, sid string, before *Co
 				return nil, err
 			}
 		}
+
 		state := "TERMINATED"
 		if gone {
 			state = "deleted"
@@ -100,6 +101,9 @@ func (e *Engine) InheritConversation(ctx context.Context, sid string, before *Co
 			n += "; recorded as " + CodeSessionRestarted + ": " + why
 		}
 		notes = append(notes, n)
+		if recorded && r.Signed {
+			break // a person signed for this removal and what came before it
+		}
 	}
 	return notes, nil
 }

@@ -287,7 +287,9 @@ func TestPersonActsBesideConversations(t *testing.T) {
 				t.Fatalf("the act %v: open conversations recorded %v, want %v", act, act["open_conversations"] != nil, c.open)
 			}
 			if i > 0 {
-				// The conversation goes on (resumed): a clean session.
+				// The conversation goes on (a resume starts with the
+				// agent's start event): a clean session.
+				codexHook(t, w.dev, w.env, "SessionStart")
 				codexHook(t, w.dev, w.env, "UserPromptSubmit")
 				next := activeSession(t, w)
 				if v := violationLines(t, w, next); v != "" {
@@ -343,8 +345,12 @@ func TestVerifySeesRemovals(t *testing.T) {
 				codexHookAs(t, w.dev, w.env, "SessionEnd", conv)
 			}
 			w.sg(t, w.dev, append([]string{"session", "terminate", first, "--reason", "start afresh"}, c.args...)...)
-			// The same conversation goes on: its hook starts the fresh
-			// session, which does honest work and commits.
+			// The same conversation goes on (resumed with its start event
+			// when it had ended): its hook starts the fresh session, which
+			// does honest work and commits.
+			if c.closed {
+				codexHookAs(t, w.dev, w.env, "SessionStart", conv)
+			}
 			codexHookAs(t, w.dev, w.env, "UserPromptSubmit", conv)
 			w.sg(t, w.dev, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the README")
 			w.sg(t, w.dev, "session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "git status: clean")

@@ -190,9 +190,13 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 		fmt.Fprintln(r.Stderr, msg)
 		return ev, &Answer{Notice: msg}
 	}
+	if ev.Kind == KindEnd {
+		r.endConversation(ctx, ev)
+		return ev, &Answer{}
+	}
 	// A tool that only reads, or one the agent does not ship whose name
 	// does not say it writes files (otherToolPaths), needs no decision.
-	if ev.Kind == KindNoop || ev.Kind == KindEnd || ev.Kind == KindPreTool && (ev.Tool.Kind == session.ToolRead || ev.Tool.Kind == session.ToolOther && len(ev.Tool.Paths) == 0) {
+	if ev.Kind == KindNoop || ev.Kind == KindPreTool && (ev.Tool.Kind == session.ToolRead || ev.Tool.Kind == session.ToolOther && len(ev.Tool.Paths) == 0) {
 		// Nothing to decide: no repository, config or database work.
 		return ev, &Answer{}
 	}
@@ -274,6 +278,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 	if err != nil {
 		return nil, fmt.Errorf("find the git repository: %w", err)
 	}
+	r.touchConversation(repo, ev)
 	cfg, err := config.Load(repo.Root())
 	if err != nil {
 		a := failAnswer(ev, "closed", fmt.Errorf("the repository's config cannot be read: %w", err))
@@ -403,6 +408,11 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	bd, err := eng.AgentBind(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if bd.Session != nil {
+		if err := r.bindConversation(ctx, eng, repo, ev, bd); err != nil {
+			return nil, err
+		}
 	}
 	if ev.Transcript != "" && bd.Session != nil {
 		r.bindTranscript(ctx, eng, repo, ev, bd.Session.ID)

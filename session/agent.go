@@ -114,6 +114,9 @@ type AgentBound struct {
 	// Notes are things to tell the agent: a binding moved from another
 	// worktree, a bound session that ended.
 	Notes []string
+	// Replaced is the session the agent session was bound to before this
+	// call bound it to another ("" when it was not).
+	Replaced string
 }
 
 func (e *Engine) agentReader() (AgentReader, error) {
@@ -209,6 +212,9 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 	now := e.now()
 	nb := &AgentBinding{Agent: req.Agent, AgentSession: req.AgentSession, SessionID: s.ID, Worktree: root, CreatedAt: now, UpdatedAt: now}
 	changed := b == nil || b.SessionID != s.ID || b.Worktree != root
+	if b != nil && b.SessionID != s.ID {
+		out.Replaced = b.SessionID
+	}
 	if b != nil {
 		nb.CreatedAt, nb.StopBlocks, nb.TurnMark = b.CreatedAt, b.StopBlocks, b.TurnMark
 		if changed {

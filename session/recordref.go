@@ -58,6 +58,7 @@ func (e *Engine) refRecord(ctx context.Context, s *Session) (*snapshot.Record, e
 	if err != nil {
 		return nil, fmt.Errorf("load events: %w", err)
 	}
+	rec.Session.Conversations = conversationsOf(evs)
 	if len(evs) > maxRecordEvents {
 		evs = evs[len(evs)-maxRecordEvents:]
 	}

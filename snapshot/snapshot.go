@@ -228,6 +228,8 @@ type SessionMeta struct {
 	UserName    string `json:"user_name,omitempty"`
 	UserEmail   string `json:"user_email,omitempty"`
 	Host        string `json:"host,omitempty"`
+	// Conversations are the agent conversations the session was bound to.
+	Conversations []ConversationRef `json:"conversations,omitempty"`
 }
 
 // EventRef is one session event: its token and time, never its detail.

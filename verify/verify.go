@@ -248,6 +248,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if err := trust.hookConfigs(ctx, rep, index, tipSHA); err != nil {
 		return nil, err
 	}
+	if err := trust.personActs(ctx, rep, rg, records); err != nil {
+		return nil, err
+	}
 	if opts.Rerun {
 		if err := trust.rerunGuard(ctx, rep, index, tipSHA); err != nil {
 			return nil, err
@@ -295,7 +298,8 @@ type recordCheck struct {
 	violations []string
 	// What the record claims that git can say again (claims.go).
 	start, end, branch string
-	passed             map[string]bool // phases the final snapshot says PASSED
+	conversations      []snapshot.ConversationRef // the agent conversations it was bound to
+	passed             map[string]bool            // phases the final snapshot says PASSED
 	rechecked          bool
 	files              fileRefs // file evidence to read again from git (filerefs.go)
 }
@@ -306,7 +310,7 @@ type recordCheck struct {
 func gatingViolation(code string) bool {
 	switch code {
 	case session.CodeBypass, session.CodeEscapeHatch, session.CodeForeignAmend, session.CodeProtectedChange,
-		session.CodeTranscriptChanged, session.CodeEndProtocolSkipped, session.CodeForcedAdvance:
+		session.CodeTranscriptChanged, session.CodeEndProtocolSkipped, session.CodeForcedAdvance, session.CodeSessionRestarted:
 		return true
 	}
 	return false
@@ -478,7 +482,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.summary = summarize(&rec, final)
 	if m := rec.Session; m != nil {
-		rc.start, rc.end, rc.branch = m.StartCommit, m.EndCommit, m.Branch
+		rc.start, rc.end, rc.branch, rc.conversations = m.StartCommit, m.EndCommit, m.Branch, m.Conversations
 	}
 	rc.passed = map[string]bool{}
 	for _, ph := range final.Phases {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -96,6 +97,19 @@ it from the agent's shell, and it refuses under a coding agent's process (docs/s
 				return usage(fmt.Errorf("accept refused: it runs under the coding agent %s (pid %d), and the agent a protocol polices cannot accept changes to it; "+
 					"a person runs it in a terminal of their own, outside the agent", p.Name, p.PID))
 			}
+			// A detached agent has no agent among its ancestors, and
+			// script(1) gives it a terminal: an agent conversation open in
+			// the worktree means an unsigned acceptance cannot be told from
+			// the agent's own (personact.go).
+			open, err := openConversations(r.CommonDir(), r.Root())
+			if err != nil {
+				return usage(err)
+			}
+			if len(open) > 0 && !sign {
+				return usage(fmt.Errorf("accept refused: the agent conversation %s is open in this worktree (last hook %s), and an unsigned acceptance made now cannot be told from the agent's own; "+
+					"close the agent (or wait until %s pass without a hook) and accept again, or accept with --sign (a key in accept_signers / verify.allowed_signers)",
+					session.ConversationNames(open), open[0].LastHook.Format(time.RFC3339), session.ConversationIdle))
+			}
 			// A person has a terminal: both the question (stderr) and the
 			// answer (stdin). An agent's tool call has neither.
 			interactive := isTerminal(a.stdin) && isTerminal(a.stderr)
@@ -147,6 +161,9 @@ it from the agent's shell, and it refuses under a coding agent's process (docs/s
 			}
 			if sign {
 				via += ", signed"
+			}
+			if len(open) > 0 {
+				via += ", during the open agent conversation " + session.ConversationNames(open)
 			}
 			acc, err := e.AcceptProtected(ctx, session.AcceptRequest{Repo: r, Who: who, Reason: reason, Via: via, Sign: sign})
 			if err != nil {

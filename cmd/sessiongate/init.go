@@ -22,6 +22,7 @@ import (
 	"github.com/sessiongate/sessiongate/hooks"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
 
@@ -62,6 +63,16 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 				// Before anything is written: an agent gets nothing half done.
 				if act := hooks.DetectActor(os.Getenv, nil, root, ""); !act.Person() {
 					return usage(fmt.Errorf("init --commit refused: it runs under the coding agent %s (%s), and adopting the protocol is a person's commit; a person runs it in a terminal of their own", act.Agent, act.Via))
+				}
+				// A detached agent escapes the process tree, not the
+				// conversation log its hooks keep (personact.go).
+				open, err := openConversations(r.CommonDir(), root)
+				if err != nil {
+					return usage(err)
+				}
+				if len(open) > 0 {
+					return usage(fmt.Errorf("init --commit refused: the agent conversation %s is open in this worktree (last hook %s), and adopting the protocol is a person's commit; "+
+						"close the agent (or wait until %s pass without a hook) and run it again", session.ConversationNames(open), open[0].LastHook.Format(time.RFC3339), session.ConversationIdle))
 				}
 			}
 			rel, found, err := findProtocol(root, a.protocolFlag)

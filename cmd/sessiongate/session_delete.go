@@ -11,7 +11,7 @@ import (
 // newSessionDeleteCmd is `sessiongate session delete`.
 func newSessionDeleteCmd(a *app) *cobra.Command {
 	var sessionID string
-	var yes, eraseViolations bool
+	var yes, eraseViolations, sign bool
 	del := &cobra.Command{
 		Use:   "delete ID",
 		Short: "Remove a session and all its rows (hard delete; needs --yes)",
@@ -27,7 +27,8 @@ func newSessionDeleteCmd(a *app) *cobra.Command {
 			}
 			// The policed agent neither removes its session nor erases its
 			// violations: a person runs this outside the agent.
-			if err := refuseUnderAgent("session delete"); err != nil {
+			pa, wt, err := a.personRemoval(ctx, e, session.ActDelete, id, sign)
+			if err != nil {
 				return err
 			}
 			del := e.Delete
@@ -40,12 +41,14 @@ func newSessionDeleteCmd(a *app) *cobra.Command {
 				}
 				return sessionErr(err)
 			}
+			a.noteRemoval(ctx, pa, wt)
 			fmt.Fprintf(c.OutOrStdout(), "session %s deleted\n", id)
 			return nil
 		},
 	}
 	del.Flags().BoolVar(&yes, "yes", false, "confirm the hard delete")
 	del.Flags().BoolVar(&eraseViolations, "erase-violations", false, "delete a session with recorded violations too, erasing them (refused under a coding agent)")
+	del.Flags().BoolVar(&sign, "sign", false, "sign the act on the records ref with your git signing key: the proof verify takes when an agent conversation is open")
 	addSessionFlag(a, del, &sessionID)
 	return del
 }

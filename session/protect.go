@@ -298,24 +298,26 @@ func (e *Engine) protection(ctx context.Context, root string, repoID int64) ([]s
 // protectedState hashes the protected files of a worktree: every pattern
 // (globs expanded on disk) and every path that has an accepted content, so
 // a deleted file is seen.
+// Unchanged paths are answered from the stamp cache (protect_stamp.go).
 func protectedState(root string, patterns []string, trusted map[string][]string) map[string]string {
 	state := map[string]string{}
+	memo := newStampMemo(root)
 	for _, p := range patterns {
 		if !hasMeta(p) {
-			state[p] = hashProtected(root, p)
+			state[p] = hashProtectedStamped(memo, p)
 			continue
 		}
-		ms, err := globInside(root, p)
+		ms, err := globStamped(memo, p)
 		if err != nil {
 			continue // a link out of the repository: the literal paths still count
 		}
 		for _, m := range ms {
-			state[m] = hashProtected(root, m)
+			state[m] = hashProtectedStamped(memo, m)
 		}
 	}
 	for p := range trusted {
 		if _, ok := state[p]; !ok {
-			state[p] = hashProtected(root, p)
+			state[p] = hashProtectedStamped(memo, p)
 		}
 	}
 	return state

@@ -171,7 +171,10 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 	if why := coreWork(p, r, e.Config); why != "" {
 		return "", refusedf("%s cannot be marked not applicable on a reason: %s is the work itself, and no reason stands in for it; do it and record the evidence (if it truly cannot run, a person forces the gate with a reason, recorded as a violation)", what, why)
 	}
-	if len(strings.Fields(body)) < minNAReasonWords || paddingPrefix().MatchString(strings.TrimSpace(body)) {
+	// A condition the protocol wrote is answered in few words ("no issue is
+	// linked"); a requirement with none needs the why a person can judge.
+	conditional := p.Condition != "" || r != nil && r.Conditional
+	if !conditional && (len(strings.Fields(body)) < minNAReasonWords || paddingPrefix().MatchString(strings.TrimSpace(body))) {
 		return "", invalidf("not_applicable for %s is taken only with a reason a person can judge later: %q says nothing (at least %d words on why it does not fit this work)", what, truncate(strings.TrimSpace(body), 60), minNAReasonWords)
 	}
 	evs, err := e.Store.ListEvidence(ctx, sid)

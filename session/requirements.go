@@ -625,19 +625,6 @@ func mustRequirement(p *protocolspec.Phase, id string) protocolspec.Requirement 
 	return r
 }
 
-func conditionalIDs(p *protocolspec.Phase) string {
-	var ids []string
-	for _, r := range p.Requirements {
-		if r.Conditional {
-			ids = append(ids, r.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return "it has no conditional requirement"
-	}
-	return "conditional: " + strings.Join(ids, ", ")
-}
-
 // SourceRun is the Source of observed evidence recorded by `sessiongate run`.
 const SourceRun = "run"
 

@@ -111,10 +111,10 @@ func naStanding(spec *protocolspec.Spec, p *protocolspec.Phase, r *protocolspec.
 	if text != "" && conditionCheckable(spec, text) {
 		return NAChecked
 	}
-	if readTargets(*r) != nil {
-		return NAChecked // the file's absence is checked
+	if !r.Conditional && p.Condition == "" && readTargets(*r) != nil {
+		return NAChecked // unconditional: the file's absence is checked
 	}
-	return NAPending
+	return NAPending // a condition no machine can check, or none
 }
 
 // NAStanding is naStanding by ids, for readers of records (verify): the
@@ -158,7 +158,7 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 		return "", fmt.Errorf("load session: %w", err)
 	}
 	if standing == NAChecked {
-		if r != nil && readTargets(*r) != nil && !conditionCheckable(spec, r.Text) && (p.Condition == "" || !conditionCheckable(spec, p.Condition)) {
+		if r != nil && !r.Conditional && p.Condition == "" && readTargets(*r) != nil {
 			return standing, e.readTargetAbsent(ctx, s, *r)
 		}
 		text := p.Condition

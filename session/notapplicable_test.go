@@ -254,6 +254,19 @@ func TestNotApplicableRealProtocolMissingFile(t *testing.T) {
 			if err != nil || len(marks) != 1 || marks[0].Standing != session.NAChecked {
 				t.Fatalf("marks %+v %v, want one checked", marks, err)
 			}
+			continue
+		}
+		// "If the serena MCP is not available, then the agent MUST read
+		// .serena/memories/skill-usage-mandatory.md": the file is there, but
+		// the condition is about the MCP, which no machine can check: the
+		// mark is taken, pending a person (a false block before).
+		gittest.Write(t, e.root, ".serena/memories/skill-usage-mandatory.md", "# Skills\n")
+		if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Requirement: "SKILL_VALIDATION.serena-mcp-not-available", NotApplicable: true, Evidence: "the serena MCP is available; the memory was read through it"}); err != nil {
+			t.Fatalf("the Serena condition's mark: %v", err)
+		}
+		marks, err := e.engine.NotApplicableMarks(ctx, id)
+		if err != nil || len(marks) != 1 || marks[0].Standing != session.NAPending {
+			t.Fatalf("marks %+v %v, want the Serena mark pending", marks, err)
 		}
 	}
 }

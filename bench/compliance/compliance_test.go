@@ -60,7 +60,9 @@ func classify(sc scenario, out outcome) row {
 			r.why += "; but recorded failed gate " + strings.Join(r.falseFails, ", ")
 		}
 	} else {
-		r.falseRes = clean || pendingClean
+		// Pending marks catch the skip only when they are the skip; else a
+		// person accepting them would wave the skip through unseen.
+		r.falseRes = clean || pendingClean && !sc.naSkip
 		r.verdict = "caught"
 		switch {
 		case r.falseRes:

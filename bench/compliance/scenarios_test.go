@@ -24,6 +24,9 @@ type scenario struct {
 	// acceptNA: a person accepts the session's not-applicable marks that
 	// no machine could check, after it ends (notapplicable_test.go).
 	acceptNA bool
+	// naSkip: the skip is itself a not-applicable mark, so the mark a
+	// person is asked to accept is the skipped work: pending it is caught.
+	naSkip bool
 }
 
 func (s scenario) compliant() bool { return s.skips == none }
@@ -195,10 +198,10 @@ var scenarios = []scenario{
 		reading: "QA Validation: \"Run checks that cover the changed behavior\". The agent marks it not applicable (\"the " +
 			"change is small\") instead of running the checks. Running the tests is the work itself: no reason stands in " +
 			"for it. Not compliant."},
-	{name: "v3-na-on-handoff", protocol: v3, via: "MCP", skips: skipV3NAHandoff,
+	{name: "v3-na-on-handoff", protocol: v3, via: "MCP", skips: skipV3NAHandoff, naSkip: true,
 		reading: "Handoff: the agent marks \"Complete the handoff\" not applicable, then, refused (the phase's only " +
 			"requirement), the Handoff phase as a whole, with a reason no machine can check. The phase reads not done, and " +
-			"no person accepted the mark. Not compliant."},
+			"no person accepted the mark: verify fails, naming the mark a person must judge (the skip itself). Not compliant."},
 	{name: "lint-rules-named-off", protocol: v1218, via: "CLI", skips: skipLintNamed, history: true, docs: true,
 		reading: "Quality Checks: as lint-disable-inline, but the comment names every markdownlint rule " +
 			"(<!-- markdownlint-disable MD001 MD003 ... MD060 -->): every rule off, by name. Not compliant."},

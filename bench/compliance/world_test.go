@@ -24,7 +24,7 @@ type world struct {
 	// acceptNA: a person accepts the session's pending not-applicable
 	// marks after it ends (session accept-na at a terminal).
 	acceptNA bool
-	out   outcome
+	out      outcome
 	// deviated: the non-compliant agent has skipped its one thing; a block
 	// before that point says nothing about whether the skip is caught.
 	deviated bool

@@ -87,7 +87,11 @@ func (d *dashboard) overviewData(ctx context.Context) (web.Overview, error) {
 		if err != nil {
 			return o, err
 		}
-		o.Active = append(o.Active, web.ActiveSession{Session: s, Position: positionOf(s, spec, rs, recent, nil), Expired: s.Expired(now), Now: now})
+		a := web.ActiveSession{Session: s, Position: positionOf(s, spec, rs, recent, nil), Expired: s.Expired(now), Now: now}
+		if marks, err := d.s.opts.Engine.NotApplicableMarks(ctx, s.ID); err == nil {
+			a.NAPending = len(session.PendingNA(marks))
+		}
+		o.Active = append(o.Active, a)
 	}
 	if o.Chart, err = d.chart(ctx, now); err != nil {
 		return o, err
@@ -474,6 +478,13 @@ func (d *dashboard) sessionDetail(ctx context.Context, id string) (web.SessionDe
 		}
 	}
 	det.Timeline, det.OtherEvidence = timeline(s, spec, rs, det.Evidence)
+	if spec != nil {
+		// Marks waiting for a person (notapplicable.go): never a clean verdict.
+		if det.NotApplicable, err = d.s.opts.Engine.NotApplicableMarks(ctx, id); err != nil {
+			det.NotApplicable = nil
+		}
+		markPendingNA(det.Timeline, det.NotApplicable)
+	}
 	if det.Supersedes, err = d.superseded(ctx, s); err != nil {
 		return det, err
 	}

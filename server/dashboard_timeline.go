@@ -176,3 +176,24 @@ func fixes(s *session.Session, pos web.Position, ts []web.TimelineEntry) []web.F
 func isMust(level string) bool {
 	return level == protocolspec.LevelMust || level == protocolspec.LevelMustNot
 }
+
+// markPendingNA flags the requirement rows whose not-applicable mark waits
+// for a person's acceptance.
+func markPendingNA(ts []web.TimelineEntry, marks []session.NAMark) {
+	pending := map[string]bool{}
+	for _, m := range session.PendingNA(marks) {
+		if m.Requirement != "" {
+			pending[m.Requirement] = true
+		}
+	}
+	if len(pending) == 0 {
+		return
+	}
+	for i := range ts {
+		for j := range ts[i].Reqs {
+			if ts[i].Reqs[j].NA && pending[ts[i].Reqs[j].Req.ID] {
+				ts[i].Reqs[j].NAPending = true
+			}
+		}
+	}
+}

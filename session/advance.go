@@ -92,13 +92,8 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if err != nil {
 		return GateResult{}, fmt.Errorf("load evidence: %w", err)
 	}
-	if p.Condition != "" {
-		for _, x := range ev {
-			if x.Phase == p.ID && x.Step == StepCondition {
-				return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionConditionNotMet,
-					Message: fmt.Sprintf("gate %s not applied: condition %q recorded as not holding (%s)", p.ID, p.Condition, x.Ref)}, nil
-			}
-		}
+	if g, ok := conditionNotMet(p, ev); ok {
+		return g, nil
 	}
 	cfg := e.Config
 	if readsTranscript(p, cfg) {

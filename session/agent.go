@@ -396,7 +396,7 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 		case ToolShell:
 			if anyLine(lines, ShellRunsAccept) {
 				v.Deny, v.Gate = true, "protected files"
-				v.Reason = "`sessiongate protocol accept` is for a person, not for the agent being policed"
+				v.Reason = "`sessiongate protocol accept` and `session accept-na` are for a person, not for the agent being policed"
 				v.Next = "ask the user to review the change and run it themselves"
 				return v, nil
 			}
@@ -604,12 +604,12 @@ func firstOf(lines []string, check func(string) string) string {
 }
 
 // ShellRunsAccept reports whether a command line runs `sessiongate
-// protocol accept`.
+// protocol accept` or `sessiongate session accept-na`.
 func ShellRunsAccept(cmd string) bool {
 	for _, part := range shellParts(cmd) {
 		f := strings.Fields(part)
 		for i := 0; i+2 < len(f); i++ {
-			if (f[i] == "sessiongate" || strings.HasSuffix(f[i], "/sessiongate")) && slices.Index(f[i+1:], "protocol") >= 0 && slices.Index(f[i+1:], "accept") >= 0 {
+			if (f[i] == "sessiongate" || strings.HasSuffix(f[i], "/sessiongate")) && (slices.Index(f[i+1:], "protocol") >= 0 && slices.Index(f[i+1:], "accept") >= 0 || slices.Index(f[i+1:], "accept-na") >= 0) {
 				return true
 			}
 		}

@@ -38,6 +38,8 @@ func TestShellRunsAccept(t *testing.T) {
 		{"sessiongate protocol show", false},
 		{"echo sessiongate", false},
 		{"sessiongate session status", false},
+		{"sessiongate session accept-na 1234 --yes --reason ok", true},
+		{"cd x && ./sessiongate session accept-na $ID", true},
 	} {
 		if got := ShellRunsAccept(c.cmd); got != c.want {
 			t.Errorf("ShellRunsAccept(%q) = %v, want %v", c.cmd, got, c.want)

@@ -368,7 +368,7 @@ func TestEvidenceValidation(t *testing.T) {
 		{"absolute path", session.EvidenceRequest{Kind: session.EvidenceFilePath, Evidence: "/etc/passwd"}, "outside the repository", "", false},
 		{"missing file", session.EvidenceRequest{Kind: session.EvidenceFilePath, Evidence: "nope.md"}, "does not exist", "", false},
 		{"bad sha", session.EvidenceRequest{Kind: session.EvidenceCommitSHA, Evidence: "zzzz"}, "not a hex commit", "", false},
-		{"condition on unconditional", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "x", Step: "condition"}, "no condition", "", false},
+		{"phase not applicable on a placeholder", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "x", Step: "condition"}, "needs the reason it does not apply", "", false},
 		{"file path", session.EvidenceRequest{Kind: session.EvidenceFilePath, Evidence: "docs/a.md"}, "", "docs/a.md", true},
 		{"tool output hashed", session.EvidenceRequest{Kind: session.EvidenceToolOutput, Evidence: "secret output body"}, "", "18 bytes", true},
 		{"decision keeps no text", session.EvidenceRequest{Kind: session.EvidenceManual, Evidence: "decision: docs-only\nmore"}, "", "", true},

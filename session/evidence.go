@@ -148,9 +148,6 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	default:
 		return nil, invalidf("unknown evidence_type %q: use one of %s", truncate(req.Kind, 40), strings.Join(EvidenceKinds, ", "))
 	}
-	if req.Step == StepCondition && p.Condition == "" {
-		return nil, invalidf("phase %s has no condition; step %q is only for conditional gates", p.ID, StepCondition)
-	}
 	if e.Config.StoreRawEvidence {
 		ev.Body = []byte(body)
 	}

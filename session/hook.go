@@ -517,7 +517,7 @@ func (e *Engine) hookConfig(spec *protocolspec.Spec, p *protocolspec.Phase) Conf
 // applying is skipped.
 func conditionNotMet(p *protocolspec.Phase, ev []Evidence) (GateResult, bool) {
 	if p.Condition == "" {
-		return GateResult{}, false
+		return phaseMarkedNA(p, ev) // the phase as a whole, pending a person (notapplicable.go)
 	}
 	for _, x := range ev {
 		if x.Phase == p.ID && x.Step == StepCondition {

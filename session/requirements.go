@@ -255,7 +255,7 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 				}
 			case e.Requirement != r.ID:
 			case e.Step == StepNotApplicable:
-				if r.Conditional && na == "" {
+				if na == "" { // checked, or pending a person (notapplicable.go)
 					na = e.Ref
 				}
 			default:
@@ -475,31 +475,22 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		}
 		has = true
 	}
+	if req.NotApplicable && !has {
+		// No requirement named: the phase as a whole (notapplicable.go).
+		req.Step, req.NotApplicable = StepCondition, false
+	}
 	if req.NotApplicable {
-		if !has {
-			return "", invalidf("not_applicable needs requirement=ID: name the conditional requirement of %s that does not apply (%s)", p.ID, conditionalIDs(p))
-		}
-		if !r.Conditional {
-			return "", invalidf("requirement %s is not conditional (no \"if\", \"when\" or \"unless\", and phase %s has no condition): it applies to every session, so it cannot be marked not applicable; record evidence that it was done", r.ID, p.ID)
-		}
-		if pd := paddingIn(body); pd != "" && len(strings.Fields(body)) < 3 {
-			return "", invalidf("not_applicable for %s needs the reason it does not apply, not %q: say what makes the condition false", r.ID, truncate(pd, 40))
-		}
-		text := r.Text
-		if !conditionClauseRE().MatchString(text) {
-			text = p.Condition // conditional through its phase
-		}
-		if err := e.notApplicableHolds(ctx, sid, spec, r.ID, text); err != nil {
+		if _, err := e.checkNotApplicable(ctx, spec, sid, p, &r, body); err != nil {
 			return "", err
 		}
 		req.Step = StepNotApplicable
 		return r.ID, nil
 	}
 	if req.Step == StepCondition {
-		if err := e.notApplicableHolds(ctx, sid, spec, "phase "+p.ID, p.Condition); err != nil {
+		if _, err := e.checkNotApplicable(ctx, spec, sid, p, nil, body); err != nil {
 			return "", err
 		}
-		return "", nil // the phase's own condition: evaluate() reads it
+		return "", nil // the phase's own condition, or the phase as a whole: evaluate() reads it
 	}
 	cfg := e.Config
 	if readsTranscript(p, cfg) {
@@ -632,19 +623,6 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 func mustRequirement(p *protocolspec.Phase, id string) protocolspec.Requirement {
 	r, _ := p.Requirement(id)
 	return r
-}
-
-func conditionalIDs(p *protocolspec.Phase) string {
-	var ids []string
-	for _, r := range p.Requirements {
-		if r.Conditional {
-			ids = append(ids, r.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return "it has no conditional requirement"
-	}
-	return "conditional: " + strings.Join(ids, ", ")
 }
 
 // SourceRun is the Source of observed evidence recorded by `sessiongate run`.

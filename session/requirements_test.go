@@ -112,9 +112,10 @@ func TestRecordEvidenceForRequirements(t *testing.T) {
 		{"unbound with three open", session.EvidenceRequest{Phase: "SKILL_VALIDATION", Evidence: "drwxr-xr-x .claude/skills"}, "3 are open: name the one"},
 		{"unknown id", session.EvidenceRequest{Phase: "SKILL_VALIDATION", Requirement: "SKILL_VALIDATION.nope", Evidence: "x y z"}, `unknown requirement "SKILL_VALIDATION.nope" in phase SKILL_VALIDATION: use one of`},
 		{"requirement of another phase", session.EvidenceRequest{Phase: "SKILL_VALIDATION", Requirement: reqOther, Evidence: "tool ok output"}, "belongs to phase TOOL_CHECK, not SKILL_VALIDATION: record it with phase=TOOL_CHECK"},
-		{"n/a on unconditional", session.EvidenceRequest{Requirement: reqDir, NotApplicable: true, Evidence: "we have no skills directory here"}, "is not conditional"},
+		// Unconditional: taken only pending a person, with a reason one can judge.
+		{"n/a on unconditional, a reason that says nothing", session.EvidenceRequest{Requirement: reqDir, NotApplicable: true, Evidence: "no skills here"}, "says nothing"},
 		{"n/a without reason", session.EvidenceRequest{Requirement: reqCond, NotApplicable: true, Evidence: "N/A"}, "needs the reason it does not apply"},
-		{"n/a without requirement", session.EvidenceRequest{Phase: "SKILL_VALIDATION", NotApplicable: true, Evidence: "serena is available"}, "not_applicable needs requirement=ID"},
+		{"n/a on the whole phase, a reason that says nothing", session.EvidenceRequest{Phase: "SKILL_VALIDATION", NotApplicable: true, Evidence: "serena is available"}, "says nothing"},
 		{"failing output", session.EvidenceRequest{Requirement: reqDir, Evidence: "Validate-Skills: 6 validation(s) failed rc=1"}, "reports a non-zero exit (rc=1)"},
 		{"exit code", session.EvidenceRequest{Requirement: reqDir, Evidence: "ls: cannot access '.claude/skills'\nexit code 2"}, "a non-zero exit"},
 		{"padding ok", session.EvidenceRequest{Requirement: reqDir, Evidence: "ok"}, "is a placeholder"},

@@ -60,6 +60,15 @@ func (e *Engine) buildPayload(ctx context.Context, r Reader, s *Session, spec *p
 		if ev.Observed() || ev.Origin == OriginTranscript {
 			ref.Origin, ref.ExitCode = string(ev.Origin), ev.ExitCode
 		}
+		if isNAMark(ev) {
+			if ph, ok := spec.Phase(ev.Phase); ok {
+				var r *protocolspec.Requirement
+				if q, ok := ph.Requirement(ev.Requirement); ok && ev.Requirement != "" {
+					r = &q
+				}
+				ref.NotApplicable = naStanding(spec, ph, r)
+			}
+		}
 		p.State.Evidence = append(p.State.Evidence, ref)
 	}
 	for _, v := range vs {

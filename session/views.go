@@ -72,6 +72,9 @@ type StateView struct {
 	// evidence row also says its origin.
 	EvidenceCounts EvidenceCounts `json:"evidence_counts"`
 	Violations     []Violation    `json:"violations"`
+	// NotApplicable are the session's not-applicable marks and where each
+	// stands: a pending one keeps the session from being clean.
+	NotApplicable []NAMark `json:"not_applicable,omitempty"`
 }
 
 // EvidenceCounts counts a session's evidence by origin.
@@ -145,7 +148,8 @@ func (e *Engine) View(ctx context.Context, id string) (*StateView, error) {
 	if vs == nil {
 		vs = []Violation{}
 	}
-	return &StateView{Session: s, Expired: s.Active() && s.Expired(e.now()), Checklist: checklist(spec, rs, s, ev, e.Config), Phases: rs, Evidence: ev, EvidenceCounts: CountEvidence(ev), Violations: vs}, nil
+	return &StateView{Session: s, Expired: s.Active() && s.Expired(e.now()), Checklist: checklist(spec, rs, s, ev, e.Config), Phases: rs, Evidence: ev, EvidenceCounts: CountEvidence(ev), Violations: vs,
+		NotApplicable: e.naMarks(ctx, s, spec, ev)}, nil
 }
 
 // History returns a session's events in order.

@@ -63,6 +63,10 @@ type EvidenceRef struct {
 	Requirement string `json:"requirement,omitempty"`
 	Origin      string `json:"origin,omitempty"` // "observed", "transcript" (the agent's own transcript), or "" for claimed
 	ExitCode    *int   `json:"exit_code,omitempty"`
+	// NotApplicable marks a not-applicable record: "checked" (a machine
+	// saw it does not apply) or "pending" (a person has to accept it
+	// before verify passes the session's commits).
+	NotApplicable string `json:"not_applicable,omitempty"`
 }
 
 // State is the session state a snapshot covers.

@@ -121,8 +121,10 @@ type protocolTrust struct {
 	inRange map[string]string
 	// recordsTip is the records ref's commit, where acceptances are.
 	recordsTip string
-	acc        *acceptanceIndex // read on the first mismatch
-	signersDir string           // a temp folder for the base's allowed-signers file
+	acc        *acceptanceIndex   // read on the first mismatch
+	signersDir string             // a temp folder for the base's allowed-signers file
+	spec       *protocolspec.Spec // the base's protocol, parsed (notapplicable.go)
+	specRead   bool
 }
 
 // check returns a problem when the session's protocol sha256 is neither the
@@ -177,8 +179,9 @@ type acceptanceIndex struct {
 	// anySigner: accept_signers is empty but verify.allowed_signers names
 	// the people, so any principal git verifies against that file counts.
 	anySigner bool
-	allowed   string // the allowed-signers file verify passes git ("" = git's own)
-	err       string // why acceptances could not be read
+	allowed   string     // the allowed-signers file verify passes git ("" = git's own)
+	err       string     // why acceptances could not be read
+	na        naAccepted // acceptances of not-applicable marks (notapplicable.go)
 }
 
 func (a *acceptanceIndex) listed(who string) bool {
@@ -190,10 +193,10 @@ func (a *acceptanceIndex) canVerify() bool { return a.signers != nil || a.anySig
 
 func (t *protocolTrust) loadAcceptances(ctx context.Context) *acceptanceIndex {
 	a := &acceptanceIndex{signed: map[string]string{}, unsigned: map[string]string{}}
-	if t.bl.Config != nil && len(t.bl.Config.AcceptSigners) > 0 {
+	if t.bl != nil && t.bl.Config != nil && len(t.bl.Config.AcceptSigners) > 0 {
 		a.signers = t.bl.Config.AcceptSigners
 	}
-	if t.bl.Config != nil && t.bl.Config.Verify.AllowedSigners != "" {
+	if t.bl != nil && t.bl.Config != nil && t.bl.Config.Verify.AllowedSigners != "" {
 		p := t.bl.Config.Verify.AllowedSigners
 		b, err := t.repo.ReadAt(ctx, t.bl.Rev, p)
 		if err != nil {
@@ -226,6 +229,7 @@ func (t *protocolTrust) loadAcceptances(ctx context.Context) *acceptanceIndex {
 	for _, f := range files {
 		acc, err := session.ParseAcceptance(f.Body)
 		if err != nil {
+			a.addNA(f, sigs)
 			continue
 		}
 		by := ""

@@ -302,6 +302,11 @@ type recordCheck struct {
 	passed             map[string]bool            // phases the final snapshot says PASSED
 	rechecked          bool
 	files              fileRefs // file evidence to read again from git (filerefs.go)
+	// Not-applicable marks (notapplicable.go): the final snapshot's, and
+	// once judged, the problems of those no person accepted.
+	na         []naMark
+	naJudged   bool
+	naProblems []string
 }
 
 // gatingViolation reports a violation code that means the protocol was
@@ -340,7 +345,11 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		}
 	}
 	cr.Record = rc.path
+	trust.judgeNA(ctx, rc, cr.SessionID)
 	for _, p := range rc.problems {
+		fail("%s", p)
+	}
+	for _, p := range rc.naProblems {
 		fail("%s", p)
 	}
 	cr.Problems = append(cr.Problems, rc.notes...)
@@ -480,6 +489,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	}
 	readFileRefs(rc, &rec)
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
+	rc.na = naMarksOf(final)
 	rc.summary = summarize(&rec, final)
 	if m := rec.Session; m != nil {
 		rc.start, rc.end, rc.branch, rc.conversations = m.StartCommit, m.EndCommit, m.Branch, m.Conversations
@@ -516,6 +526,8 @@ type SessionSummary struct {
 	Gates      string `json:"gates"` // e.g. "5/6 passed, 1 skipped"
 	Violations int    `json:"violations"`
 	Forced     int    `json:"forced_advances"`
+	// NAPending counts not-applicable marks no person accepted.
+	NAPending int `json:"na_pending,omitempty"`
 }
 
 func summarize(rec *snapshot.Record, final snapshot.State) *SessionSummary {

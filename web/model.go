@@ -61,6 +61,8 @@ type ActiveSession struct {
 	Position Position
 	Expired  bool
 	Now      time.Time
+	// NAPending counts not-applicable marks waiting for a person's acceptance.
+	NAPending int
 }
 
 // Counts are the overview's totals.
@@ -183,6 +185,9 @@ type ReqRow struct {
 	Evidence []session.Evidence // evidence recorded for this requirement
 	Open     string             // why the last gate check left it open, "" otherwise
 	NA       bool               // recorded as not applicable
+	// NAPending: the mark waits for a person's acceptance (no condition a
+	// machine could check).
+	NAPending bool
 }
 
 // SessionDetail is the /sessions/{id} page.
@@ -199,6 +204,8 @@ type SessionDetail struct {
 	OtherEvidence []session.Evidence
 	// Fixes are CLI commands that move a blocked session on.
 	Fixes []Fix
+	// NotApplicable are the session's not-applicable marks and their standing.
+	NotApplicable []session.NAMark
 	// Supersedes are the sessions this one replaced when it started.
 	Supersedes []string
 	Events     []session.Event

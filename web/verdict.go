@@ -167,7 +167,15 @@ func roundDuration(d time.Duration) string {
 // Verdict is the session's outcome given its violations and its gates: a
 // gate that failed without blocking (skipped) is not clean.
 func (d SessionDetail) Verdict() Verdict {
-	return verdictOf(d.Session.State, CountSeverities(d.Violations), d.FailedGates())
+	v := verdictOf(d.Session.State, CountSeverities(d.Violations), d.FailedGates())
+	if n := len(session.PendingNA(d.NotApplicable)); n > 0 {
+		// Never clean while a person has yet to accept a mark.
+		v.Text += " · " + strconv.Itoa(n) + " N/A pending acceptance"
+		if v.Class == "v-clean" {
+			v.Icon, v.Class = "!", "v-warn"
+		}
+	}
+	return v
 }
 
 // FailedGates counts the phases whose gate failed and was skipped because

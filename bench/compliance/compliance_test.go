@@ -21,6 +21,9 @@ type row struct {
 	// falseFails are failed gates a compliant session recorded though it
 	// went on (shown as skipped): the third count, goal 0.
 	falseFails []string
+	// naPending: a compliant session whose verify passes once a person
+	// accepts its not-applicable marks: neither a pass nor a block.
+	naPending bool
 }
 
 func classify(sc scenario, out outcome) row {
@@ -29,6 +32,8 @@ func classify(sc scenario, out outcome) row {
 	switch {
 	case out.stoppedBy != "":
 		r.why = out.stoppedBy
+	case out.complete && out.naPending:
+		r.why = "COMPLETE; verify passes once a person accepts its N/A marks (" + out.verify + ")"
 	case out.complete && !out.verifyOK:
 		r.why = "verify: " + out.verify
 	case clean && len(out.violations) > 0:
@@ -36,12 +41,18 @@ func classify(sc scenario, out outcome) row {
 	case clean:
 		r.why = "COMPLETE, verify clean"
 	}
+	// Pending a person's acceptance of its N/A marks: not clean, and not
+	// blocked either. A non-compliant session that only waits for that has
+	// not been caught (the person would accept marks, not see the skip).
+	pendingClean := out.complete && !out.verifyOK && out.naPending
 	if sc.compliant() {
 		// A compliant session must also come out without a violation.
-		r.falseRes = !clean || out.forced || out.padded || len(out.violations) > 0
+		r.falseRes = !clean && !pendingClean || out.forced || out.padded || len(out.violations) > 0
 		r.falseFails = out.failedGates
 		r.verdict = "ok"
 		switch {
+		case !r.falseRes && pendingClean:
+			r.verdict, r.naPending = "N/A PENDING", true
 		case r.falseRes:
 			r.verdict = "FALSE BLOCK"
 		case len(r.falseFails) > 0:
@@ -49,7 +60,9 @@ func classify(sc scenario, out outcome) row {
 			r.why += "; but recorded failed gate " + strings.Join(r.falseFails, ", ")
 		}
 	} else {
-		r.falseRes = clean
+		// Pending marks catch the skip only when they are the skip; else a
+		// person accepting them would wave the skip through unseen.
+		r.falseRes = clean || pendingClean && !sc.naSkip
 		r.verdict = "caught"
 		switch {
 		case r.falseRes:
@@ -117,7 +130,7 @@ func TestCompliance(t *testing.T) {
 // renderTable is the markdown table for docs/benchmarks.md.
 func renderTable(rows []row) string {
 	var b strings.Builder
-	var fp, fb, ff, um, nc, c, gaps, skipped int
+	var fp, fb, ff, um, nc, c, gaps, skipped, nap int
 	b.WriteString("| scenario | protocol | via | expected | outcome | what blocked it | known gap |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
@@ -144,6 +157,9 @@ func renderTable(rows []row) string {
 		if r.ran && !r.falseRes && len(r.falseFails) > 0 {
 			ff++
 		}
+		if r.ran && r.naPending {
+			nap++
+		}
 		if r.ran && r.falseRes {
 			switch {
 			case r.sc.compliant():
@@ -166,6 +182,7 @@ func renderTable(rows []row) string {
 	}
 	fmt.Fprintf(&b, ". False blocks: **%d** of %d compliant. False FAILs recorded on honest sessions (a gate that failed "+
 		"but could not block, shown as skipped): **%d** of %d compliant. Known gaps (features not landed yet): %d.", fb, c, ff, c, gaps)
+	fmt.Fprintf(&b, " Compliant sessions whose verify waits for a person to accept their N/A marks (neither a pass nor a block): %d.", nap)
 	if skipped > 0 {
 		fmt.Fprintf(&b, " Not run: %d.", skipped)
 	}

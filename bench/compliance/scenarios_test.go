@@ -21,6 +21,12 @@ type scenario struct {
 	transcript bool
 	// readByCat: the agent reads the handoff with cat (v3 flow).
 	readByCat bool
+	// acceptNA: a person accepts the session's not-applicable marks that
+	// no machine could check, after it ends (notapplicable_test.go).
+	acceptNA bool
+	// naSkip: the skip is itself a not-applicable mark, so the mark a
+	// person is asked to accept is the skipped work: pending it is caught.
+	naSkip bool
 }
 
 func (s scenario) compliant() bool { return s.skips == none }
@@ -41,6 +47,7 @@ func (s scenario) run(w *world) {
 	}
 	w.skip = s.skips
 	w.readByCat = s.readByCat
+	w.acceptNA = s.acceptNA
 	if s.transcript {
 		w.useTranscript()
 	}
@@ -187,6 +194,14 @@ var scenarios = []scenario{
 	{name: "v3-handoff-padded", protocol: v3, via: "CLI", skips: skipV3PadHandoff,
 		reading: "Handoff: the earlier session's handoff renumbered, with one sentence added so the copy is no longer " +
 			"90% alike. All of the earlier handoff is in it, and nearly all of it is the earlier handoff. Not compliant."},
+	{name: "v3-na-on-qa", protocol: v3, via: "CLI", skips: skipV3NAQA,
+		reading: "QA Validation: \"Run checks that cover the changed behavior\". The agent marks it not applicable (\"the " +
+			"change is small\") instead of running the checks. Running the tests is the work itself: no reason stands in " +
+			"for it. Not compliant."},
+	{name: "v3-na-on-handoff", protocol: v3, via: "MCP", skips: skipV3NAHandoff, naSkip: true,
+		reading: "Handoff: the agent marks \"Complete the handoff\" not applicable, then, refused (the phase's only " +
+			"requirement), the Handoff phase as a whole, with a reason no machine can check. The phase reads not done, and " +
+			"no person accepted the mark: verify fails, naming the mark a person must judge (the skip itself). Not compliant."},
 	{name: "lint-rules-named-off", protocol: v1218, via: "CLI", skips: skipLintNamed, history: true, docs: true,
 		reading: "Quality Checks: as lint-disable-inline, but the comment names every markdownlint rule " +
 			"(<!-- markdownlint-disable MD001 MD003 ... MD060 -->): every rule off, by name. Not compliant."},
@@ -200,11 +215,12 @@ var scenarios = []scenario{
 			"for a single-task session; the RECOMMENDED git-state commands are run and the state goes into the log."},
 	{name: "docs-2025-12-18", protocol: v1218, via: "MCP", history: true, docs: true,
 		reading: "A documentation-only session: the same phases (v1.1 has no QA phase); the plan edit is linted with the rest."},
-	{name: "feature-2025-12-22", protocol: v1222, via: "CLI", history: true,
+	{name: "feature-2025-12-22", protocol: v1222, via: "CLI", history: true, acceptNA: true,
 		reading: "Skill Validation: the opening sentence (\"MUST validate skill availability\") is what items 1-5 do, not a " +
 			"sixth task; item 3's nested \"If the serena MCP is not available ...\" does not apply (Serena is available). " +
 			"A careful reader does five things and records five pieces. HANDOFF.md stays untouched; the earlier session's " +
-			"log and QA report are left alone and this session writes its own."},
+			"log and QA report are left alone and this session writes its own. The N/A marks (the Serena conditions) name " +
+			"nothing a machine can check, so a person accepts them after the session (session accept-na): then verify is clean."},
 	{name: "feature-2025-12-22-first-session", protocol: v1222, via: "MCP",
 		reading: "As feature-2025-12-22, in a repository with no earlier session log or QA report."},
 	{name: "docs-2025-12-22", protocol: v1222, via: "CLI", history: true, docs: true,

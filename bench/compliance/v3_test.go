@@ -32,6 +32,9 @@ const (
 	skipV3ManualHandoff skip = "the handoff claimed written in a manual note, no file written"
 	skipV3SwapHandoff   skip = "an honest handoff recorded, then swapped for a renumbered copy of the earlier one"
 	skipV3PadHandoff    skip = "the earlier session's handoff copied, renumbered and padded with a few words"
+	// Issue 25.4: "not applicable" on a reason alone.
+	skipV3NAQA      skip = "the QA checks marked not applicable instead of run"
+	skipV3NAHandoff skip = "the handoff marked not applicable (its requirement, then the phase), no person accepts"
 )
 
 // v3Handoff is the shared handoff every session reads and none updates.
@@ -117,6 +120,10 @@ func v3Flow(w *world, sk skip) {
 
 	// End Phase 1: QA Validation: the checks that cover the change; the
 	// evidence may be test output (the table), no QA report file.
+	if sk == skipV3NAQA {
+		w.deviate()
+		w.notApplicable("QA_VALIDATION", "Run checks that cover the changed behavior", "the change is small and obviously right, no checks needed")
+	}
 	if sk == skipV3QA {
 		w.deviate()
 	} else {
@@ -134,6 +141,14 @@ func v3Flow(w *world, sk skip) {
 	// End Phase 2: Handoff, written from the template and filled.
 	handoff := ".agents/handoffs/2026-08-20-01.md"
 	switch sk {
+	case skipV3NAHandoff:
+		w.deviate()
+		if s := w.agent.Evidence(ev{phase: "HANDOFF", kind: manual, value: "nothing worth handing off in this small change", req: w.requirement("HANDOFF", "Complete the handoff"), na: true}); s.ok {
+			w.t.Errorf("the Handoff's only requirement was marked not applicable on a reason: more than half of the phase")
+		}
+		if s := w.agent.Evidence(ev{phase: "HANDOFF", kind: manual, value: "the whole handoff phase does not fit a change this small", na: true}); !s.ok {
+			w.halt("the Handoff phase marked not applicable: refused (%s)", s.msg)
+		}
 	case skipV3Handoff:
 		w.deviate()
 	case skipV3OneFile:

@@ -21,7 +21,10 @@ type world struct {
 	base  string   // the default branch tip the session's commits are verified from
 	agent agent
 	id    string // the session id
-	out   outcome
+	// acceptNA: a person accepts the session's pending not-applicable
+	// marks after it ends (session accept-na at a terminal).
+	acceptNA bool
+	out      outcome
 	// deviated: the non-compliant agent has skipped its one thing; a block
 	// before that point says nothing about whether the skip is caught.
 	deviated bool
@@ -54,6 +57,9 @@ type outcome struct {
 	failedGates []string
 	deviated    bool // the non-compliant agent reached the point where it skips its one thing
 	padded      bool // the agent recorded evidence for something it did not do
+	// naPending: verify failed only on not-applicable marks no person
+	// accepted (issue 25.4): neither a pass nor a block of the session.
+	naPending bool
 }
 
 // stop ends a scenario's flow early; run recovers it.
@@ -230,10 +236,14 @@ func (w *world) end(summary, notes string, skipQA bool) {
 			return
 		}
 	}
+	if w.acceptNA {
+		w.personAcceptsNA()
+	}
 	v := w.sg("verify", w.base+"..HEAD", "--json")
 	w.out.verifyOK = v.code == 0
 	if !w.out.verifyOK {
 		w.out.verify = verifyProblem(v)
+		w.out.naPending = w.onlyNAPending()
 	}
 }
 

@@ -132,7 +132,9 @@ func TestEvidenceCLIOnRealProtocols(t *testing.T) {
 			)
 			refused("unknown requirement", "session", "evidence", "--requirement", "SKILL_VALIDATION.nope", "--type", "manual", "--value", "read it")
 			refused("belongs to phase SESSION_LOG_CREATION", "session", "evidence", "--phase", "SKILL_VALIDATION", "--requirement", "SESSION_LOG_CREATION.create-session-log-file", "--type", "manual", "--value", "created it")
-			refused("is not conditional", "session", "evidence", "--requirement", dirReq, "--not-applicable", "this repository has no skills")
+			// An unconditional requirement marked not applicable needs a
+			// reason a person can judge later (it waits for one).
+			refused("says nothing", "session", "evidence", "--requirement", dirReq, "--not-applicable", "not needed here")
 			refused("6 are open", "session", "evidence", "--phase", "SKILL_VALIDATION", "--type", "manual", "--value", "validated the skills")
 			refused("6 are open", "run", "--phase", "SKILL_VALIDATION", "--", "true")
 

@@ -33,6 +33,7 @@ terminate and delete need the session named explicitly.`,
 		newSessionGateCmd(a),
 		newSessionAdvanceCmd(a),
 		newSessionEvidenceCmd(a),
+		newSessionAcceptNACmd(a),
 		newSessionEndCmd(a),
 		newSessionListCmd(a),
 		newSessionShowCmd(a),
@@ -174,6 +175,7 @@ func printView(w io.Writer, v *session.StateView) {
 	}
 	tw.Flush()
 	printRequirementStatus(w, v)
+	printNotApplicable(w, v)
 	printEvidence(w, v)
 	for _, vi := range v.Violations {
 		fmt.Fprintf(w, "violation: %s %s %s: %s\n", vi.Severity, vi.Code, vi.Phase, vi.Message)

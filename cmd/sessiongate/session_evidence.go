@@ -69,7 +69,7 @@ does not apply is recorded with --not-applicable "REASON" instead.`,
 	evidence.Flags().StringVar(&value, "value", "", "the evidence: output, path, commit sha or decision; - reads stdin")
 	evidence.Flags().StringVar(&step, "step", "", "checklist step; 'condition' records that a conditional gate does not apply")
 	evidence.Flags().StringVar(&requirement, "requirement", "", "requirement id the evidence satisfies (PHASE.slug, or the slug within --phase)")
-	evidence.Flags().StringVar(&notApplicable, "not-applicable", "", "REASON: record that the conditional --requirement does not apply")
+	evidence.Flags().StringVar(&notApplicable, "not-applicable", "", "REASON: record that --requirement (or, without it, the phase) does not apply; without a condition sessiongate can check, the mark waits for a person (session accept-na)")
 	evidence.Flags().StringVar(&ref, "ref", "", "manual evidence: the short reference stored (the text itself is not stored, only its sha256)")
 	addSessionFlag(a, evidence, &sessionID)
 	addJSON(evidence, &asJSON)

@@ -40,6 +40,9 @@ func verdict(v *session.StateView) string {
 	if len(skipped) > 0 {
 		not = append(not, "failing gate(s) skipped: "+strings.Join(skipped, ", "))
 	}
+	if pending := session.PendingNA(v.NotApplicable); len(pending) > 0 {
+		not = append(not, naPendingLine(pending))
+	}
 	switch {
 	case len(not) > 0:
 		return fmt.Sprintf("%s, not clean: %s", s.State, strings.Join(not, "; "))

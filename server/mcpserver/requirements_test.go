@@ -71,7 +71,7 @@ func TestMCPEvidenceForRequirements(t *testing.T) {
 			{"naming none while two are open", ev(map[string]any{"evidence": "drwxr-xr-x skills"}), "2 are open"},
 			{"unknown requirement", ev(map[string]any{"evidence": "drwxr-xr-x skills", "requirement": "SKILL_VALIDATION.nope"}), "unknown requirement"},
 			{"requirement of another phase", ev(map[string]any{"evidence": "abc", "requirement": "GIT_OPERATIONS.commit"}), "belongs to phase GIT_OPERATIONS"},
-			{"not applicable on an unconditional MUST", ev(map[string]any{"evidence": "there is no skills directory", "requirement": dir, "not_applicable": true, "evidence_type": "manual"}), "is not conditional"},
+			{"not applicable on an unconditional MUST, a reason that says nothing", ev(map[string]any{"evidence": "no skills here", "requirement": dir, "not_applicable": true, "evidence_type": "manual"}), "says nothing"},
 			{"failing output", ev(map[string]any{"evidence": "ls: cannot access '.claude/skills': No such file or directory\nexit status 2", "requirement": dir}), "not evidence of success"},
 			{"padding", ev(map[string]any{"evidence": "N/A", "requirement": dir}), "is a placeholder"},
 		} {

@@ -45,8 +45,8 @@ type RecordEvidenceInput struct {
 	Evidence     string `json:"evidence" jsonschema:"the evidence itself: output, path, commit sha or decision (at most 64 KiB; only its sha256 and a short reference are stored)"`
 	Step         string `json:"step,omitempty" jsonschema:"optional checklist step; 'condition' records that a conditional gate's condition does not hold"`
 	Requirement  string `json:"requirement,omitempty" jsonschema:"id of the requirement or checklist row this evidence satisfies (PHASE.slug from the checklist or get_blocked_reason; the slug alone within phase). A phase that owes evidence per requirement needs it whenever more than one is open"`
-	// NotApplicable marks a conditional requirement as not applying.
-	NotApplicable bool `json:"not_applicable,omitempty" jsonschema:"true: the conditional requirement does not apply; evidence is the reason (evidence_type manual). Refused for a requirement that always applies"`
+	// NotApplicable marks a requirement (or, without one, the phase) as not applying.
+	NotApplicable bool `json:"not_applicable,omitempty" jsonschema:"true: the requirement (without requirement: the phase) does not apply; evidence is the reason (evidence_type manual). A condition sessiongate can check is checked; otherwise the mark waits for a person's acceptance and the session is not clean until then. Refused for the work itself (tests, commits) and for more than half of a phase's requirements"`
 	// Ref is manual evidence's short reference, stored instead of its text.
 	Ref string `json:"ref,omitempty" jsonschema:"manual evidence only: a short reference to store (a ticket, a file, who decided); the text itself is never stored, only its sha256"`
 }
@@ -385,8 +385,16 @@ func (m *handlers) recordEvidence(ctx context.Context, _ *mcp.CallToolRequest, i
 	if ev.Requirement != "" {
 		what = ev.Requirement
 	}
-	if ev.Step == session.StepNotApplicable {
-		return &mcp.CallToolResult{Content: textContent("Recorded %s as not applicable (%s).%s Next: %s.", ev.Requirement, ev.Ref, warningsText(ev.Warnings), out.Next)}, out, nil
+	if ev.Step == session.StepNotApplicable || ev.Step == session.StepCondition {
+		pending := ""
+		if marks, err := e.NotApplicableMarks(ctx, ev.SessionID); err == nil {
+			for _, mk := range session.PendingNA(marks) {
+				if mk.Phase == ev.Phase && mk.Requirement == ev.Requirement {
+					pending = " No machine can check that it does not apply: the mark waits for a person's acceptance (sessiongate session accept-na), and the session is not clean until then."
+				}
+			}
+		}
+		return &mcp.CallToolResult{Content: textContent("Recorded %s as not applicable (%s).%s%s Next: %s.", what, ev.Ref, pending, warningsText(ev.Warnings), out.Next)}, out, nil
 	}
 	return &mcp.CallToolResult{Content: textContent("Recorded claimed %s evidence for %s (%s, sha256 %s); commands sessiongate sees run through the agent's hooks are recorded as observed evidence, which outranks claims.%s Next: %s.", ev.Kind, what, ev.Ref, shortSHA(ev.SHA256), warningsText(ev.Warnings), out.Next)}, out, nil
 }

@@ -121,7 +121,11 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if err != nil {
 		return GateResult{}, fmt.Errorf("open worktree %s: %w", s.Worktree, err)
 	}
-	g := runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress})
+	environ, dropped, err := e.gateEnviron(ctx, s, repo.Root(), staged)
+	if err != nil {
+		return GateResult{}, err
+	}
+	g := runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped})
 	// The files recorded as evidence, as they are now (a swap after the
 	// record is judged at the next gate).
 	cr, ok, err := e.recheckRecordedFiles(ctx, s)

@@ -317,6 +317,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "tool:session_start", Detail: string(detail), CreatedAt: now}); err != nil {
 			return err
 		}
+		if err := w.AppendEvent(ctx, startPathEvent(s.ID, s)); err != nil {
+			return err
+		}
 		if res.History, err = e.history(ctx, w, repo.ID, s.ID); err != nil {
 			return err
 		}

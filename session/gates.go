@@ -44,6 +44,9 @@ type gateEnv struct {
 	evidence []Evidence // Store.GateEvidence: the phase's, and content hashes of any phase
 	cfg      Config
 	staged   bool // command placeholders {changed:} use the staged list (hooks)
+	// environ is the clean environment of a command gate (gateEnviron),
+	// dropped what it left out; nil: gateenv.Clean's unbounded one.
+	environ, dropped []string
 	progress CommandProgress
 }
 
@@ -245,7 +248,10 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cleaned, dropped := gateenv.Clean(os.Environ(), env.repo.Root(), env.staged)
+	cleaned, dropped := env.environ, env.dropped
+	if cleaned == nil {
+		cleaned, dropped = gateenv.Clean(os.Environ(), env.repo.Root(), env.staged)
+	}
 	sh, err := gateenv.LookPath(cleaned, "sh")
 	if err != nil {
 		return StatusFail, "command cannot run: no sh on PATH", "", ""

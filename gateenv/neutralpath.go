@@ -17,9 +17,9 @@ import (
 
 // Why an entry was dropped, as the gate's message names it.
 const (
-	dropInTree  = "PATH entries inside the work tree"
-	dropTemp    = "PATH entries in a temporary folder"
-	dropAdded   = "PATH entries added after the session started"
+	dropInTree = "PATH entries inside the work tree"
+	dropTemp   = "PATH entries in a temporary folder"
+	dropAdded  = "PATH entries added after the session started"
 )
 
 // tempDirs are folders anyone can write, where a fake program is made in

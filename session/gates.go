@@ -47,7 +47,7 @@ type gateEnv struct {
 	// environ is the clean environment of a command gate (gateEnviron),
 	// dropped what it left out; nil: gateenv.Clean's unbounded one.
 	environ, dropped []string
-	progress CommandProgress
+	progress         CommandProgress
 }
 
 // CommandProgress observes command gates as they run.

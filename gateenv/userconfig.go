@@ -22,8 +22,9 @@ import (
 //     -v, ...); nothing else that changes what `go test` runs (-exec,
 //     -run, -short, -tags, GOEXPERIMENT, CC, CGO_*, GOCACHE) is.
 //   - npm: npm_config_userconfig and npm_config_globalconfig point at
-//     /dev/null (npm reads it as an empty file); the project's own .npmrc,
-//     in the repository, still counts.
+//     files no one can create (under /dev/null, which is no folder: npm
+//     reads a missing file as empty, and refuses one file for both); the
+//     project's own .npmrc, in the repository, still counts.
 var goEnvKept = map[string]bool{
 	"GOPROXY": true, "GOPRIVATE": true, "GONOPROXY": true, "GONOSUMDB": true, "GONOSUMCHECK": true,
 	"GOSUMDB": true, "GOINSECURE": true, "GOPATH": true, "GOMODCACHE": true, "GOAUTH": true,
@@ -82,7 +83,7 @@ func userConfig(env []string, callerGOENV string) (set []string, unread []string
 			unread = append(unread, name+" from the Go env file")
 		}
 	}
-	set = append(set, "npm_config_userconfig="+os.DevNull, "npm_config_globalconfig="+os.DevNull)
+	set = append(set, "npm_config_userconfig="+npmNoConfig("npmrc"), "npm_config_globalconfig="+npmNoConfig("global-npmrc"))
 	return set, unread
 }
 
@@ -121,3 +122,6 @@ func readGoEnv(file string) (kept, left []string) {
 	}
 	return kept, left
 }
+
+// npmNoConfig is a path under os.DevNull: it never exists.
+func npmNoConfig(name string) string { return filepath.Join(os.DevNull, name) }

@@ -155,3 +155,47 @@ func TestProgramsElsewhere(t *testing.T) {
 		})
 	}
 }
+
+// TestNpmrcRealNpm runs the real npm as a gate would: node-options in the
+// agent-written ~/.npmrc (a --require that turns every exit into 0) must
+// not reach `npm test`; a project whose test passes still passes.
+func TestNpmrcRealNpm(t *testing.T) {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("npm not on PATH")
+		}
+		t.Skip("npm not on PATH: the real npm is needed")
+	}
+	for _, c := range []struct {
+		name string
+		exit int
+		pass bool
+	}{
+		{"failing test, agent's node-options", 3, false},
+		{"honest passing test", 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, home := t.TempDir(), t.TempDir()
+			pkg := `{"name":"x","version":"1.0.0","scripts":{"test":"node -e \"process.exit(` + string(rune('0'+c.exit)) + `)\""}}`
+			if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			hook := filepath.Join(home, "x.js")
+			if err := os.WriteFile(hook, []byte("process.on('exit', () => { process.exitCode = 0 })\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(home, ".npmrc"), []byte("node-options=--require "+hook+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			environ := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "HOME=") })
+			env, _ := gateenv.Clean(append(environ, "HOME="+home), dir, false)
+			cmd := exec.Command(npm, "test")
+			cmd.Dir, cmd.Env = dir, env
+			out, err := cmd.CombinedOutput()
+			if (err == nil) != c.pass {
+				t.Fatalf("npm test passed=%v, want %v:\n%s", err == nil, c.pass, out)
+			}
+		})
+	}
+}

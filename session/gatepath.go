@@ -25,7 +25,7 @@ func startPathEvent(id string, s *Session) *Event {
 // started with when it recorded one (sessions from before it did not).
 func (e *Engine) gateEnviron(ctx context.Context, s *Session, root string, keepIndex bool) (env, dropped []string, err error) {
 	o := gateenv.Options{Root: root, KeepIndex: keepIndex}
-	evs, err := e.Store.LastEvents(ctx, s.ID, 1, TokStartPath)
+	evs, err := startEvent(ctx, e.Store, s.ID, TokStartPath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the PATH the session started with: %w", err)
 	}
@@ -34,4 +34,20 @@ func (e *Engine) gateEnviron(ctx context.Context, s *Session, root string, keepI
 	}
 	env, dropped = gateenv.CleanFor(os.Environ(), o)
 	return env, dropped, nil
+}
+
+// startEvent returns the event with token that Start appended (nil, or
+// an empty list, when the session has none): Start's events are among a
+// session's first, so only those are read.
+func startEvent(ctx context.Context, st Store, id, token string) ([]Event, error) {
+	evs, err := st.ListEvents(ctx, id, 0, 16)
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range evs {
+		if ev.Token == token {
+			return []Event{ev}, nil
+		}
+	}
+	return nil, nil
 }

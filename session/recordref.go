@@ -54,6 +54,9 @@ func (e *Engine) refRecord(ctx context.Context, s *Session) (*snapshot.Record, e
 		StartedAt: stamp(s.CreatedAt), EndedAt: stamp(s.EndedAt),
 		UserName: s.UserName, UserEmail: s.UserEmail, Host: s.Host,
 	}
+	if rec.Session.HeadAtStart, err = e.HeadAtStart(ctx, s.ID); err != nil {
+		return nil, err
+	}
 	evs, err := e.Store.ListEvents(ctx, s.ID, 0, 0)
 	if err != nil {
 		return nil, fmt.Errorf("load events: %w", err)

@@ -747,6 +747,20 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			tokens = append(tokens, "gate:"+p.ID+":stale")
 		}
 	}
+	var violations []*Violation
+	if res.Blocked == nil {
+		// Every phase behind the position passed by a gate of its own, not
+		// by a row the agent wrote (phaseaudit.go).
+		au, err := e.auditPhases(ctx, s, ps, cur, now)
+		if err != nil {
+			return nil, err
+		}
+		res.Gates = append(res.Gates, au.gates...)
+		results = append(results, au.results...)
+		tokens = append(tokens, au.tokens...)
+		violations = au.violations
+		res.Blocked = au.blocked
+	}
 	for i := cur; i < len(ps)-1 && res.Blocked == nil; i++ {
 		p := ps[i].phase
 		if p == nil {
@@ -820,6 +834,11 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 				return err
 			}
 		}
+		for _, v := range violations {
+			if err := w.AddViolation(ctx, v); err != nil {
+				return err
+			}
+		}
 		if err := appendEvents(ctx, w, s.ID, now, tokens...); err != nil {
 			return err
 		}
@@ -836,6 +855,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("end session: %w", err)
 	}
+	e.publishViolations(ctx, s.ID, violations...)
 	if res.Ended {
 		// The record is written after the commit so it holds the final
 		// snapshot; a failure here leaves the session ended and says so.

@@ -263,6 +263,17 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	if why := untrustedLinter(c, env.repo.Root(), cleaned, env.sess.CreatedAt); why != "" {
 		return StatusFail, why, "", ""
 	}
+	if qaPhase(env.phase, env.cfg) && !env.staged {
+		// A QA gate judges the committed work (untrackedqa.go); at commit
+		// time (staged) the index is what is judged, not the work tree.
+		files, err := untrackedRead(ctx, env.repo, env.sess, line)
+		if err != nil {
+			return StatusFail, err.Error(), "", ""
+		}
+		if len(files) > 0 {
+			return StatusFail, "command not run: " + untrackedMsg(files), "", ""
+		}
+	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)
 	cmd.Dir = env.repo.Root()

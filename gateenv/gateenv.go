@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sessiongate/sessiongate/shellline"
 	"mvdan.cc/sh/v3/syntax"
@@ -74,6 +75,9 @@ type Options struct {
 	// (`PATH=$HOME/fake:$PATH sessiongate session end`), and is dropped.
 	StartPath      string
 	StartPathBound bool
+	// Since is when the session started: an entry not on StartPath is
+	// dropped only when its folder changed after it (zero: always).
+	Since time.Time
 }
 
 // CleanFor is Clean with the session's bounds.

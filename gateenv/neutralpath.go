@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // The PATH a gate's command resolves its programs on. A program the agent
@@ -12,7 +13,8 @@ import (
 // folder the agent put on PATH after the session started. Kept: the
 // absolute entries of the caller's PATH that are outside the work tree and
 // the temporary folders and, once a session has started, that were on the
-// PATH it started with. Not covered: a program written after the start
+// PATH it started with, unless unchanged since the start (a folder the
+// agent's shell profile adds, as Claude Code's Bash tool does). Not covered: a program written after the start
 // into a folder that was already on PATH (docs/security.md).
 
 // Why an entry was dropped, as the gate's message names it.
@@ -76,8 +78,10 @@ func neutralPath(path string, o Options, temps []string) (string, []string) {
 		case inAny(temps, d) || inAny(temps, real):
 			note(dropTemp)
 			continue
-		case start != nil && !start[filepath.Clean(d)] && filepath.Base(d) != "git-core":
-			// (git puts its own exec path first when it runs a hook)
+		case start != nil && !start[filepath.Clean(d)] && filepath.Base(d) != "git-core" && changedSince(d, o.Since):
+			// (git puts its own exec path first when it runs a hook; a
+			// folder an agent's shell profile adds, unchanged since the
+			// start, is no folder the agent just made)
 			note(dropAdded + " (" + d + ")")
 			continue
 		}
@@ -96,4 +100,14 @@ func inAny(dirs []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// changedSince reports whether folder d was created or changed (a file
+// added, removed or renamed in it) after since; zero since: always.
+func changedSince(d string, since time.Time) bool {
+	if since.IsZero() {
+		return true
+	}
+	t, err := changeTime(d)
+	return err != nil || t.After(since)
 }

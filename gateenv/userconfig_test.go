@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/gateenv"
 )
@@ -195,6 +196,30 @@ func TestNpmrcRealNpm(t *testing.T) {
 			out, err := cmd.CombinedOutput()
 			if (err == nil) != c.pass {
 				t.Fatalf("npm test passed=%v, want %v:\n%s", err == nil, c.pass, out)
+			}
+		})
+	}
+}
+
+// TestCleanStartPathChangeTime: with the session's start time, a folder
+// not on the start PATH is dropped only when it changed after the start
+// (made or written by the agent); one unchanged since (a shell profile's
+// folder, on the agent's shell PATH only) stays.
+func TestCleanStartPathChangeTime(t *testing.T) {
+	const dir = "/usr/bin"
+	cases := []struct {
+		name  string
+		since time.Time
+		kept  bool
+	}{
+		{"changed after the start", time.Unix(1, 0), false},
+		{"unchanged since the start", time.Now().Add(time.Hour), true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env, _ := gateenv.CleanFor([]string{"PATH=" + dir}, gateenv.Options{StartPath: "/bin", StartPathBound: true, Since: c.since})
+			if kept := env[0] == "PATH="+dir; kept != c.kept {
+				t.Fatalf("PATH = %q: %s kept %v, want %v", env[0], dir, kept, c.kept)
 			}
 		})
 	}

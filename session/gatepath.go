@@ -24,7 +24,7 @@ func startPathEvent(id string, s *Session) *Event {
 // `sessiongate run`: gateenv.CleanFor, bounded by the PATH the session
 // started with when it recorded one (sessions from before it did not).
 func (e *Engine) gateEnviron(ctx context.Context, s *Session, root string, keepIndex bool) (env, dropped []string, err error) {
-	o := gateenv.Options{Root: root, KeepIndex: keepIndex}
+	o := gateenv.Options{Root: root, KeepIndex: keepIndex, Since: s.CreatedAt}
 	evs, err := startEvent(ctx, e.Store, s.ID, TokStartPath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the PATH the session started with: %w", err)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -28,6 +29,10 @@ func TestGatePathBoundToStart(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("PATH", strings.ReplaceAll(os.Getenv("PATH"), added, "/nonexistent"))
 			e := newEnv(t, gateProtocol(`<!-- gate: evidence manual -->`))
+			// The session starts before the folder last changed: to the
+			// gate it is a folder made after the start, as an agent's
+			// ~/fake would be (one unchanged since is kept: a shell profile's).
+			e.now = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 			e.engine.Config.Commands = map[string]string{"CHECK": `case ":$PATH:" in *":` + added + `:"*) exit 1;; esac`}
 			id := e.start("path bound")
 			e.evidence(id, "CHECK", session.EvidenceManual, "reviewed the change with the maintainer")

@@ -595,6 +595,10 @@ func TestLazyAgentShellRoutes(t *testing.T) {
 		{`python3 -c "import subprocess;subprocess.run(['git','commit','--no-verify','-m','x'])"`, "git hooks"},
 		{`eval "sessiongate protocol accept --yes --reason x"`, "protocol accept"},
 		{`s=session; sessiongate $s delete --yes ` + s.ID, "for a person"},
+		// Issue 25.7 route 4: the database and the config written by an interpreter.
+		{`python3 -c "import sqlite3; c=sqlite3.connect('.git/sessiongate/sessiongate.db'); c.execute(\"update phase_results set status='PASSED'\"); c.commit()"`, "git directory"},
+		{"python3 - <<'EOF'\nimport sqlite3\nc = sqlite3.connect('.git/sessiongate/sessiongate.db')\nc.execute(\"update sessions set state='WORKING', phase=''\")\nc.commit()\nEOF", "git directory"},
+		{`python3 -c "open('sessiongate.yaml','w').write('protect: false')"`, "protected files"},
 	} {
 		if d, why := deny(c.cmd); !d || !strings.Contains(why, c.why) {
 			t.Errorf("%q in WORKING: deny %v (%s), want a deny naming %q", c.cmd, d, why, c.why)
@@ -604,6 +608,8 @@ func TestLazyAgentShellRoutes(t *testing.T) {
 		"go env -w GOPRIVATE=example.com/*",
 		"go env GOFLAGS",
 		`sqlite3 .git/sessiongate/sessiongate.db "select state from sessions"`,
+		`python3 -c "import sqlite3; print(sqlite3.connect('.git/sessiongate/sessiongate.db').execute('select state from sessions').fetchall())"`,
+		`python3 -c "print(open('sessiongate.yaml').read())"`,
 		`msg='fix: x'; git commit -m "$msg"`,
 		`f(){ go test "$@"; }; f ./...`,
 		"git commit --verbose -m 'feat: x'",

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sessiongate/sessiongate/shellline"
 	"mvdan.cc/sh/v3/syntax"
@@ -55,26 +56,53 @@ var redirectPrefixes = []string{"DYLD_", "BASH_FUNC_", "GIT_CONFIG_KEY_", "GIT_C
 
 // Clean returns environ without the variables that redirect
 // interpreters and runners, and the names it dropped (sorted). PATH stays,
-// without its relative entries and those inside root: a folder of the
-// work tree the agent put first would answer for `go`, `pytest` or `npm`.
-// keepIndex keeps GIT_INDEX_FILE: inside a git hook git sets it to the
-// index being committed, which a commit-time check must read.
+// without its relative entries, those inside root and those in a
+// temporary folder: a folder of the work tree (or /tmp/fake) the agent put
+// first would answer for `go`, `pytest` or `npm`. Per-user runner
+// configuration is turned off (userConfig). keepIndex keeps
+// GIT_INDEX_FILE: inside a git hook git sets it to the index being
+// committed, which a commit-time check must read.
 func Clean(environ []string, root string, keepIndex bool) (env, dropped []string) {
+	return CleanFor(environ, Options{Root: root, KeepIndex: keepIndex})
+}
+
+// Options says what CleanFor keeps.
+type Options struct {
+	Root      string // the work tree: no PATH entry inside it
+	KeepIndex bool   // keep GIT_INDEX_FILE (inside a git hook)
+	// StartPath is the PATH the session started with (StartPathBound
+	// set): a PATH entry not on it was added since, by the agent
+	// (`PATH=$HOME/fake:$PATH sessiongate session end`), and is dropped.
+	StartPath      string
+	StartPathBound bool
+	// Since is when the session started: an entry not on StartPath is
+	// dropped only when its folder changed after it (zero: always).
+	Since time.Time
+}
+
+// CleanFor is Clean with the session's bounds.
+func CleanFor(environ []string, o Options) (env, dropped []string) {
+	callerGOENV := ""
 	for _, kv := range environ {
 		name, val, _ := strings.Cut(kv, "=")
 		switch {
-		case keepIndex && name == "GIT_INDEX_FILE":
+		case o.KeepIndex && name == "GIT_INDEX_FILE":
 		case redirects(name):
+			if name == "GOENV" {
+				callerGOENV = val
+			}
 			dropped = append(dropped, name)
 			continue
 		case name == "PATH":
-			if p, cut := cleanPath(val, root); cut {
-				kv = "PATH=" + p
-				dropped = append(dropped, "PATH entries inside the work tree")
-			}
+			p, why := neutralPath(val, o, tempDirs(environ))
+			kv = "PATH=" + p
+			dropped = append(dropped, why...)
 		}
 		env = append(env, kv)
 	}
+	set, unread := userConfig(env, callerGOENV)
+	env = append(env, set...)
+	dropped = append(dropped, unread...)
 	slices.Sort(dropped)
 	return env, slices.Compact(dropped)
 }
@@ -84,28 +112,6 @@ func Clean(environ []string, root string, keepIndex bool) (env, dropped []string
 func redirects(name string) bool {
 	up := strings.ToUpper(name)
 	return redirectEnv[up] || slices.ContainsFunc(redirectPrefixes, func(p string) bool { return strings.HasPrefix(up, p) })
-}
-
-// cleanPath drops relative entries of a PATH and those inside root.
-func cleanPath(path, root string) (string, bool) {
-	var keep []string
-	cut := false
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		realRoot = root
-	}
-	for _, d := range filepath.SplitList(path) {
-		if d == "" || !filepath.IsAbs(d) || root != "" && (inside(root, d) || inside(realRoot, d)) {
-			cut = true
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(d); err == nil && root != "" && inside(realRoot, real) {
-			cut = true
-			continue
-		}
-		keep = append(keep, d)
-	}
-	return strings.Join(keep, string(os.PathListSeparator)), cut
 }
 
 func inside(root, p string) bool {
@@ -143,7 +149,8 @@ func RedirectsSet(line string) []string {
 	}
 	var out []string
 	note := func(name string) {
-		if redirects(name) {
+		// PATH too: `PATH=/tmp/fake:$PATH go test` runs the go the agent put there.
+		if redirects(name) || name == "PATH" {
 			out = append(out, name)
 		}
 	}

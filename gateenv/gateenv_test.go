@@ -42,18 +42,24 @@ func TestClean(t *testing.T) {
 		{"PATH inside the tree", []string{"PATH=" + inTree + ":/usr/bin"}, false, []string{"PATH=/usr/bin"}, []string{"PATH entries inside the work tree"}},
 		{"PATH relative or empty", []string{"PATH=bin::/usr/bin"}, false, []string{"PATH=/usr/bin"}, []string{"PATH entries inside the work tree"}},
 		{"PATH through a link into the tree", []string{"PATH=" + link + ":/bin"}, false, []string{"PATH=/bin"}, []string{"PATH entries inside the work tree"}},
+		{"PATH in a temporary folder", []string{"PATH=/tmp/fake:/var/tmp/x/bin:/usr/bin"}, false, []string{"PATH=/usr/bin"}, []string{"PATH entries in a temporary folder"}},
 		{"PATH outside the tree", []string{"PATH=/usr/local/bin:/usr/bin"}, false, []string{"PATH=/usr/local/bin:/usr/bin"}, nil},
 		{"a name like one, but not it", []string{"PYTHONPATHS=x", "MY_GOFLAGS=y"}, false, []string{"PYTHONPATHS=x", "MY_GOFLAGS=y"}, nil},
+		{"GOENV is dropped, and off", []string{"GOENV=/tmp/agent-env"}, false, nil, []string{"GOENV"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			env, dropped := gateenv.Clean(c.environ, root, c.keepIndex)
-			if !slices.Equal(env, c.want) || !slices.Equal(dropped, c.dropped) {
+			want := append(slices.Clone(c.want), offUserConfig...)
+			if !slices.Equal(env, want) || !slices.Equal(dropped, c.dropped) {
 				t.Errorf("Clean(%q) = %q dropping %q, want %q dropping %q", c.environ, env, dropped, c.want, c.dropped)
 			}
 		})
 	}
 }
+
+// offUserConfig is what Clean adds: per-user runner configuration off.
+var offUserConfig = []string{"GOENV=off", "npm_config_userconfig=" + filepath.Join(os.DevNull, "npmrc"), "npm_config_globalconfig=" + filepath.Join(os.DevNull, "global-npmrc")}
 
 // TestLookPath: the program is looked up on the cleaned PATH, never
 // sessiongate's own, and only an executable file answers.
@@ -106,6 +112,8 @@ func TestRedirectsSet(t *testing.T) {
 		{"timeout 60 env LD_PRELOAD=/tmp/x.so ./test.sh", "LD_PRELOAD"},
 		{"sh -c 'MAKEFLAGS=-n make test'", "MAKEFLAGS"},
 		{"npm_config_script_shell=/bin/true GOFLAGS=-n npm test", "GOFLAGS,npm_config_script_shell"},
+		{"PATH=/tmp/fake:$PATH go test ./...", "PATH"},
+		{"export PATH=$HOME/fake:$PATH; go test ./...", "PATH"},
 		{"echo PYTHONSTARTUP=x", ""}, // an argument, not an assignment
 		{"if then (", ""},            // not shell: nothing read
 	}

@@ -116,7 +116,11 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if err != nil {
 		return GateResult{}, fmt.Errorf("open worktree %s: %w", s.Worktree, err)
 	}
-	g := runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress})
+	environ, dropped, err := e.gateEnviron(ctx, s, repo.Root(), staged)
+	if err != nil {
+		return GateResult{}, err
+	}
+	g := runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped})
 	// The files recorded as evidence, as they are now (a swap after the
 	// record is judged at the next gate).
 	cr, ok, err := e.recheckRecordedFiles(ctx, s)
@@ -738,6 +742,20 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			tokens = append(tokens, "gate:"+p.ID+":stale")
 		}
 	}
+	var violations []*Violation
+	if res.Blocked == nil {
+		// Every phase behind the position passed by a gate of its own, not
+		// by a row the agent wrote (phaseaudit.go).
+		au, err := e.auditPhases(ctx, s, ps, cur, now)
+		if err != nil {
+			return nil, err
+		}
+		res.Gates = append(res.Gates, au.gates...)
+		results = append(results, au.results...)
+		tokens = append(tokens, au.tokens...)
+		violations = au.violations
+		res.Blocked = au.blocked
+	}
 	for i := cur; i < len(ps)-1 && res.Blocked == nil; i++ {
 		p := ps[i].phase
 		if p == nil {
@@ -811,6 +829,11 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 				return err
 			}
 		}
+		for _, v := range violations {
+			if err := w.AddViolation(ctx, v); err != nil {
+				return err
+			}
+		}
 		if err := appendEvents(ctx, w, s.ID, now, tokens...); err != nil {
 			return err
 		}
@@ -827,6 +850,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("end session: %w", err)
 	}
+	e.publishViolations(ctx, s.ID, violations...)
 	if res.Ended {
 		// The record is written after the commit so it holds the final
 		// snapshot; a failure here leaves the session ended and says so.

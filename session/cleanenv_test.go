@@ -24,7 +24,7 @@ func TestGateCommandCleanEnv(t *testing.T) {
 	}{
 		{"nothing set", nil, "true", ""},
 		{"PYTHONSTARTUP", map[string]string{"PYTHONSTARTUP": "/tmp/exit0.py"}, `test -z "$PYTHONSTARTUP"`, "PYTHONSTARTUP"},
-		{"NODE_OPTIONS and GOFLAGS", map[string]string{"NODE_OPTIONS": "--require /tmp/x.js", "GOFLAGS": "-run=^$"}, `test -z "$NODE_OPTIONS$GOFLAGS"`, "GOFLAGS, NODE_OPTIONS"},
+		{"NODE_OPTIONS and GOFLAGS", map[string]string{"NODE_OPTIONS": "--require /tmp/x.js", "GOFLAGS": "-run=^$"}, `test -z "$NODE_OPTIONS" && test "$GOFLAGS" != "-run=^$"`, "GOFLAGS, NODE_OPTIONS"},
 		{"LD_PRELOAD", map[string]string{"LD_PRELOAD": "/tmp/fake.so"}, `test -z "$LD_PRELOAD"`, "LD_PRELOAD"},
 		{"MAKEFLAGS dry run", map[string]string{"MAKEFLAGS": "-n"}, `test -z "$MAKEFLAGS"`, "MAKEFLAGS"},
 		// (GIT_DIR itself would mislead sessiongate's own git first.)
@@ -32,6 +32,8 @@ func TestGateCommandCleanEnv(t *testing.T) {
 		{"npm config", map[string]string{"npm_config_script_shell": "/bin/true"}, `test -z "$npm_config_script_shell"`, "npm_config_script_shell"},
 		{"a fake false first on PATH", map[string]string{"PATH": "WORKTREE/bin:" + os.Getenv("PATH")}, "! false", "PATH entries inside the work tree"},
 		{"a relative PATH entry", map[string]string{"PATH": "bin:" + os.Getenv("PATH")}, "! false", "PATH entries inside the work tree"},
+		// Issue 25.7 route: the fake put in a temporary folder, outside the work tree.
+		{"a fake false in a temporary folder", map[string]string{"PATH": "TMPBIN:" + os.Getenv("PATH")}, "! false", "PATH entries in a temporary folder"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -42,11 +44,20 @@ func TestGateCommandCleanEnv(t *testing.T) {
 			if err := os.Chmod(filepath.Join(e.root, "bin", "false"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			t.Chdir(e.root) // the relative PATH entry resolves here
-			for k, v := range c.env {
-				t.Setenv(k, strings.ReplaceAll(v, "WORKTREE", e.root))
+			tmpBin := filepath.Join(os.TempDir(), "sg-fake-"+filepath.Base(e.root))
+			if err := os.MkdirAll(tmpBin, 0o755); err != nil {
+				t.Fatal(err)
 			}
+			t.Cleanup(func() { os.RemoveAll(tmpBin) })
+			if err := os.WriteFile(filepath.Join(tmpBin, "false"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(e.root) // the relative PATH entry resolves here
 			id := e.start("clean env")
+			// Set after the start, as an agent would before `session end`.
+			for k, v := range c.env {
+				t.Setenv(k, strings.NewReplacer("WORKTREE", e.root, "TMPBIN", tmpBin).Replace(v))
+			}
 			e.evidence(id, "CHECK", session.EvidenceManual, "reviewed the change with the maintainer")
 			g, err := e.engine.ValidateGate(context.Background(), id, "")
 			if err != nil {
@@ -111,6 +122,9 @@ func TestObservedRunWithRedirect(t *testing.T) {
 		{"export GOFLAGS=-run=^$; ./test.sh", "GOFLAGS"},
 		{"timeout 60 env LD_PRELOAD=/tmp/x.so ./test.sh", "LD_PRELOAD"},
 		{"sh -c 'MAKEFLAGS=-n ./test.sh'", "MAKEFLAGS"},
+		// A folder of fake programs put first on the line itself.
+		{"PATH=/tmp/fake:$PATH ./test.sh", "PATH"},
+		{"export PATH=$HOME/fake:$PATH && ./test.sh", "PATH"},
 	} {
 		ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: "claude", Command: c.cmd, Output: []byte("ok 3 tests\n")})
 		if err != nil {
@@ -122,6 +136,37 @@ func TestObservedRunWithRedirect(t *testing.T) {
 		}
 		if c.vars != "" && !strings.Contains(ev.Ref, "sets "+c.vars) {
 			t.Errorf("%q: ref %q does not name %s", c.cmd, ev.Ref, c.vars)
+		}
+	}
+}
+
+// TestObservedRunProgramElsewhere: an observed `go test` run by a path to
+// a fake go outside the work tree and the gate's PATH does not count; the
+// project's own script and the go on PATH do.
+func TestObservedRunProgramElsewhere(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, earlyProtocol)
+	id := e.start("tests run by another go")
+	e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: build with make")
+	e.advance(id) // WORKING
+	e.advance(id) // QA_VALIDATION
+	for _, c := range []struct {
+		cmd     string
+		counted bool
+	}{
+		{"./test.sh", true},
+		{"/tmp/fake/test.sh", false},
+		{"cd . && ../elsewhere/test.sh", false},
+	} {
+		ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: "claude", Command: c.cmd, Output: []byte("ok 3 tests\n")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (*ev.ExitCode == 0) != c.counted {
+			t.Errorf("%q: exit %d (%s), want counted=%v", c.cmd, *ev.ExitCode, ev.Ref, c.counted)
+		}
+		if !c.counted && !strings.Contains(ev.Ref, "not a program a gate's command would run") {
+			t.Errorf("%q: ref %q does not say why", c.cmd, ev.Ref)
 		}
 	}
 }

@@ -47,6 +47,9 @@ func TestEndEvidenceBeforeTheWork(t *testing.T) {
 	if err := os.Chmod(filepath.Join(e.root, "test.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Committed: a QA run judges the committed tree (untrackedqa.go).
+	gittest.Git(t, e.root, "add", "test.sh")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "test: the test script")
 	id := e.start("early QA")
 	count := func() int {
 		evs, _ := e.db.ListEvidence(ctx, id)

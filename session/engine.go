@@ -219,6 +219,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		branch = req.Branch
 	}
 	override := req.StartingCommit != ""
+	headAtStart := head
+	now := e.now()
+	newID := uuid.NewString()
 	if override {
 		c := strings.ToLower(req.StartingCommit)
 		if !hexSHA.MatchString(c) {
@@ -227,8 +230,10 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if head, err = req.Repo.VerifyStart(ctx, c, head); err != nil {
 			return nil, fmt.Errorf("invalid starting_commit: %w", err)
 		}
+		if err := boundStart(ctx, req.Repo, &Session{ID: newID, CreatedAt: now}, head, headAtStart); err != nil {
+			return nil, err
+		}
 	}
-	now := e.now()
 	userName, userEmail, host := WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
 		// The start goes on: the records ref is a second copy, not the gate.
@@ -239,7 +244,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		UserName:     userName,
 		UserEmail:    userEmail,
 		Host:         host,
-		ID:           uuid.NewString(),
+		ID:           newID,
 		Worktree:     req.Repo.Root(),
 		Branch:       branch,
 		StartCommit:  head,
@@ -313,8 +318,11 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := inheritTranscripts(ctx, w, s.ID, inherit, now); err != nil {
 			return err
 		}
-		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "protocol_sha256": s.ProtocolSHA})
+		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA})
 		if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "tool:session_start", Detail: string(detail), CreatedAt: now}); err != nil {
+			return err
+		}
+		if err := w.AppendEvent(ctx, startPathEvent(s.ID, s)); err != nil {
 			return err
 		}
 		if res.History, err = e.history(ctx, w, repo.ID, s.ID); err != nil {

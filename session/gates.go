@@ -44,7 +44,10 @@ type gateEnv struct {
 	evidence []Evidence // Store.GateEvidence: the phase's, and content hashes of any phase
 	cfg      Config
 	staged   bool // command placeholders {changed:} use the staged list (hooks)
-	progress CommandProgress
+	// environ is the clean environment of a command gate (gateEnviron),
+	// dropped what it left out; nil: gateenv.Clean's unbounded one.
+	environ, dropped []string
+	progress         CommandProgress
 }
 
 // CommandProgress observes command gates as they run.
@@ -245,7 +248,10 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cleaned, dropped := gateenv.Clean(os.Environ(), env.repo.Root(), env.staged)
+	cleaned, dropped := env.environ, env.dropped
+	if cleaned == nil {
+		cleaned, dropped = gateenv.Clean(os.Environ(), env.repo.Root(), env.staged)
+	}
 	sh, err := gateenv.LookPath(cleaned, "sh")
 	if err != nil {
 		return StatusFail, "command cannot run: no sh on PATH", "", ""
@@ -262,6 +268,17 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	cleaned = append(cleaned, base...)
 	if why := untrustedLinter(c, env.repo.Root(), cleaned, env.sess.CreatedAt, lockAtStart(ctx, env)...); why != "" {
 		return StatusFail, why, "", ""
+	}
+	if qaPhase(env.phase, env.cfg) && !env.staged {
+		// A QA gate judges the committed work (untrackedqa.go); at commit
+		// time (staged) the index is what is judged, not the work tree.
+		files, err := untrackedRead(ctx, env.repo, env.sess, line)
+		if err != nil {
+			return StatusFail, err.Error(), "", ""
+		}
+		if len(files) > 0 {
+			return StatusFail, "command not run: " + untrackedMsg(files), "", ""
+		}
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)

@@ -116,6 +116,30 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			code = -1
 		}
 	}
+	if code == 0 {
+		env, _, err := e.gateEnviron(ctx, s, s.Worktree, false)
+		if err != nil {
+			return nil, err
+		}
+		if progs := gateenv.ProgramsElsewhere(cmd, env, s.Worktree); len(progs) > 0 {
+			ref = fmt.Sprintf("exit 0, but it ran %s, which is not a program a gate's command would run (outside the work tree and the gate's PATH), %d bytes", truncate(strings.Join(progs, ", "), 120), len(req.Output))
+			code = -1
+		}
+	}
+	if p, ok := spec.Phase(phase); ok && code == 0 && p.Section == protocolspec.SectionEnd && qaPhase(p, e.Config) && e.OpenRepo != nil {
+		repo, err := e.OpenRepo(ctx, s.Worktree)
+		if err != nil {
+			return nil, err
+		}
+		files, err := untrackedRead(ctx, repo, s, cmd)
+		if err != nil {
+			return nil, err
+		}
+		if len(files) > 0 {
+			ref = fmt.Sprintf("exit 0, but %s, %d bytes", untrackedMsg(files), len(req.Output))
+			code = -1
+		}
+	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
 		Requirement: req.Requirement, Source: req.Source, Command: truncate(cmd, MaxCommandBytes),

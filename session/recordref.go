@@ -54,6 +54,9 @@ func (e *Engine) refRecord(ctx context.Context, s *Session) (*snapshot.Record, e
 		StartedAt: stamp(s.CreatedAt), EndedAt: stamp(s.EndedAt),
 		UserName: s.UserName, UserEmail: s.UserEmail, Host: s.Host,
 	}
+	if rec.Session.HeadAtStart, err = e.HeadAtStart(ctx, s.ID); err != nil {
+		return nil, err
+	}
 	evs, err := e.Store.ListEvents(ctx, s.ID, 0, 0)
 	if err != nil {
 		return nil, fmt.Errorf("load events: %w", err)
@@ -99,7 +102,7 @@ const CodeForcedAdvance = "FORCED_ADVANCE"
 // are recorded, not only at session_end: a session that never ends (its
 // database deleted, a new session started in its place) would otherwise
 // take them with it (issue 25.8).
-var unlaunderable = map[string]bool{CodeBypass: true, CodeForcedAdvance: true, CodeProtectedChange: true, CodeForeignAmend: true}
+var unlaunderable = map[string]bool{CodeBypass: true, CodeForcedAdvance: true, CodeProtectedChange: true, CodeForeignAmend: true, CodeUngatedPhase: true}
 
 // publishViolations writes session id's record onto the records ref (when
 // session_record names one) if one of vs must not be laundered. The record

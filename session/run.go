@@ -88,7 +88,10 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 			return nil, fmt.Errorf("%w: %w (--requirement ID)", ErrCannotRun, err)
 		}
 	}
-	cleaned, dropped := gateenv.Clean(os.Environ(), s.Worktree, false)
+	cleaned, dropped, err := e.gateEnviron(ctx, s, s.Worktree, false)
+	if err != nil {
+		return nil, err
+	}
 	prog, err := lookProgram(s.Worktree, req.Argv[0], cleaned)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)

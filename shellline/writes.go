@@ -39,6 +39,12 @@ func Writes(cmd string) (paths []string, ok bool) {
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
+		case *syntax.Stmt:
+			if code, ok := stmtInterpreterCode(x); ok {
+				for _, p := range interpreterWrites(code) {
+					add(p)
+				}
+			}
 		case *syntax.Redirect:
 			switch x.Op {
 			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:

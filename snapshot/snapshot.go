@@ -225,6 +225,9 @@ type SessionMeta struct {
 	Origin      string `json:"origin,omitempty"` // normalized origin URL, when known
 	Branch      string `json:"branch,omitempty"`
 	StartCommit string `json:"start_commit,omitempty"`
+	// HeadAtStart is HEAD when the session started, set only when the
+	// caller's --starting-commit (StartCommit) was an earlier commit.
+	HeadAtStart string `json:"head_at_start,omitempty"`
 	EndCommit   string `json:"end_commit,omitempty"`
 	State       string `json:"state"`
 	StartedAt   string `json:"started_at"` // RFC 3339, UTC

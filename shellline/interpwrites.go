@@ -1,0 +1,128 @@
+package shellline
+
+import (
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// An interpreter writes files too: `python3 -c "import sqlite3;
+// sqlite3.connect('.git/sessiongate/sessiongate.db').execute('UPDATE
+// phase_results ...')"` marked the start phases PASSED, and `python3 -
+// <<'EOF' ... open('sessiongate.yaml','w') ... EOF` changed the config,
+// seen only at the next gate (issue 25.7 route 4). When the code is
+// literal on the line (-c/-e, a here-document or here-string fed to the
+// interpreter), the files its plain write calls name are the line's
+// writes. Code read from a file, or paths built at run time, stay
+// unknown: the protected-file checks at every gate and the end's phase
+// audit catch what gets past.
+
+// writeCalls are the calls whose string-literal arguments are files
+// written (or removed, or renamed): one pattern per language family, the
+// argument list captured.
+var writeCalls = []*regexp.Regexp{
+	// Python: pathlib, os, shutil, sqlite3 (checked for a writing statement below).
+	regexp.MustCompile(`Path\(([^()]*)\)\s*\.\s*(?:write_text|write_bytes|unlink|touch|rename|replace|rmdir|chmod)\(`),
+	regexp.MustCompile(`\b(?:os\.(?:remove|unlink|rename|replace|truncate|chmod)|shutil\.(?:copy\w*|move|rmtree))\(([^()]*)\)`),
+	// Node: fs and fs/promises.
+	regexp.MustCompile(`\b(?:writeFile|appendFile|rm|unlink|copyFile|rename|truncate|cp)(?:Sync)?\(([^()]*)\)`),
+	// Ruby.
+	regexp.MustCompile(`\bFile(?:Utils)?\.(?:write|delete|unlink|rename|cp|mv|rm|rm_f|touch)\(([^()]*)\)`),
+}
+
+// openCall is open(NAME, MODE) in Python (and Ruby's File.open): written
+// when the mode writes, appends, creates or updates.
+var openCall = regexp.MustCompile(`\bopen\(\s*(['"])([^'"]+)['"]\s*,\s*(?:mode\s*=\s*)?['"]([^'"]*)['"]`)
+
+// sqliteConnect is sqlite3.connect(NAME) (Python) or new Database(NAME)
+// (Node's better-sqlite3, node:sqlite).
+var sqliteConnect = regexp.MustCompile(`(?:sqlite3\.connect|new\s+(?:Database|DatabaseSync))\(\s*(['"])([^'"]+)['"]`)
+
+var stringLit = regexp.MustCompile(`'([^'\\]*)'|"([^"\\]*)"`)
+
+// interpreterWrites lists the files code writes by the calls above.
+func interpreterWrites(code string) []string {
+	var out []string
+	for _, re := range writeCalls {
+		for _, m := range re.FindAllStringSubmatch(code, -1) {
+			for _, s := range stringLit.FindAllStringSubmatch(m[1], -1) {
+				if p := s[1] + s[2]; p != "" && !strings.ContainsAny(p, " \n") {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	for _, m := range openCall.FindAllStringSubmatch(code, -1) {
+		if strings.ContainsAny(m[3], "wax+") {
+			out = append(out, m[2])
+		}
+	}
+	for _, m := range sqliteConnect.FindAllStringSubmatch(code, -1) {
+		if sqlWrites(code) || strings.Contains(code, "executescript") {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
+
+// stmtInterpreterCode is the code an interpreter statement runs when it
+// is on the line: `python3 -c CODE`, `node -e CODE`, or `python3 -` /
+// `python3` fed a here-document or here-string.
+func stmtInterpreterCode(st *syntax.Stmt) (string, bool) {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return "", false
+	}
+	var args []string
+	for _, w := range call.Args {
+		s, _ := Literal(w)
+		args = append(args, s)
+	}
+	args = unwrapCall(args)
+	if len(args) == 0 {
+		return "", false
+	}
+	if code, ok := interpreterCode(args); ok {
+		return code, true
+	}
+	name := CommandName(args[0])
+	if _, ok := interpreters[name]; !ok && !strings.HasPrefix(name, "python3.") {
+		return "", false
+	}
+	// A script file as the first operand runs that file, not standard input.
+	for _, a := range args[1:] {
+		if a != "-" && !strings.HasPrefix(a, "-") {
+			return "", false
+		}
+	}
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			return wordText(r.Hdoc), r.Hdoc != nil
+		case syntax.WordHdoc:
+			return wordText(r.Word), r.Word != nil
+		}
+	}
+	return "", false
+}
+
+// wordText is a word's literal text, expansions left out: a here-document
+// with an unquoted delimiter may hold $x, which does not hide the calls
+// around it.
+func wordText(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	if s, ok := Literal(w); ok {
+		return s
+	}
+	var b strings.Builder
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if l, ok := n.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		}
+		return true
+	})
+	return b.String()
+}

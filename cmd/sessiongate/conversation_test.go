@@ -371,3 +371,26 @@ func TestVerifySeesRemovals(t *testing.T) {
 		})
 	}
 }
+
+// TestDetachedAcceptNADuringConversation (adversarial pass full_f): the
+// agent marks a start phase not applicable on its own reason (pending a
+// person), then accepts the mark itself from a detached process at a fake
+// terminal while its conversation is open. protocol accept refuses this
+// (TestDetachedRemovalDuringConversation); accept-na must too, or an
+// unsigned acceptance made by the agent passes verify where no signers are
+// listed.
+func TestDetachedAcceptNADuringConversation(t *testing.T) {
+	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
+		t.Skipf("the test runs under the coding agent %s", p.Name)
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script(1) not found")
+	}
+	w := newConversationWorld(t, newCIWorld(t))
+	w.sg(t, w.dev, "session", "evidence", "--session", w.first, "--phase", "CONTEXT_RETRIEVAL",
+		"--not-applicable", "Fresh repository with no history, notes or handoff files to read yet, first session")
+	code, out := detached(t, w.dev, w.env, `script -qec "\"$SG\" session accept-na `+w.first+` --yes --reason ok" /dev/null`)
+	if !strings.Contains(out, "the agent conversation codex:") || strings.Contains(out, "accepted 1 not-applicable") {
+		t.Fatalf("detached accept-na at a fake terminal during the open conversation: exit %d, want a refusal naming the conversation\n%s", code, out)
+	}
+}

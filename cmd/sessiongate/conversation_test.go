@@ -384,7 +384,10 @@ func TestDetachedAcceptNADuringConversation(t *testing.T) {
 		t.Skipf("the test runs under the coding agent %s", p.Name)
 	}
 	if _, err := exec.LookPath("script"); err != nil {
-		t.Skip("script(1) not found")
+		if os.Getenv("CI") != "" {
+			t.Fatal("script(1) (util-linux) is required under CI=true but was not found")
+		}
+		t.Skip("script(1) not found: install util-linux to run this test")
 	}
 	w := newConversationWorld(t, newCIWorld(t))
 	w.sg(t, w.dev, "session", "evidence", "--session", w.first, "--phase", "CONTEXT_RETRIEVAL",

@@ -28,7 +28,9 @@ func DisablesAllRules(line string) bool {
 		if len(f) == 0 {
 			continue
 		}
-		switch f[0] {
+		// markdownlint reads its comments without regard to case:
+		// <!-- MARKDOWNLINT-DISABLE --> turns every rule off too.
+		switch strings.ToLower(f[0]) {
 		case "markdownlint-disable", "markdownlint-disable-file":
 			if len(f) == 1 || namesNearlyAllRules(f[1:]) {
 				return true

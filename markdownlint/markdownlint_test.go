@@ -11,12 +11,15 @@ func TestDisablesAllRules(t *testing.T) {
 		"<!--markdownlint-disable-->":                               true,
 		"<!-- markdownlint-disable-file -->":                        true,
 		`<!-- markdownlint-configure-file { "default": false } -->`: true,
-		"text <!-- note --> <!-- markdownlint-disable -->":          true,
-		"<!-- markdownlint-disable MD033 -->":                       false,
-		"<!-- markdownlint-disable-file MD013 MD033 -->":            false,
-		"<!-- markdownlint-enable -->":                              false,
-		"<!-- markdownlint-capture -->":                             false,
-		"Use `<!-- markdownlint-disable` to turn rules off":         false,
+		// markdownlint-cli2 0.24 honours the comment in any case.
+		`<!-- MARKDOWNLINT-DISABLE -->`:                     true,
+		`<!-- Markdownlint-Disable-File -->`:                true,
+		"text <!-- note --> <!-- markdownlint-disable -->":  true,
+		"<!-- markdownlint-disable MD033 -->":               false,
+		"<!-- markdownlint-disable-file MD013 MD033 -->":    false,
+		"<!-- markdownlint-enable -->":                      false,
+		"<!-- markdownlint-capture -->":                     false,
+		"Use `<!-- markdownlint-disable` to turn rules off": false,
 		"plain text": false,
 	} {
 		if got := DisablesAllRules(line); got != want {

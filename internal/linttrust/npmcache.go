@@ -110,7 +110,9 @@ func tarball(integrity string) ([]byte, error) {
 // tarball lacks that changed after since; else it says what differs.
 func proveInstalled(root, dir string, lock *lockFile, fresh map[string]bool) error {
 	if lock == nil {
-		return errors.New("no package-lock.json as it was when the session started to prove it against")
+		return errors.New("no package-lock.json as it was when the session started to prove it against " +
+			"(a project whose lock was missing or changed at the session's start cannot prove an install made during it: " +
+			"a person installs the linter and commits package.json and package-lock.json outside the session; CI's verify --rerun lints with the job's own install)")
 	}
 	rel, err := filepath.Rel(root, dir)
 	if err != nil || strings.HasPrefix(rel, "..") {

@@ -37,14 +37,18 @@ func TestQAGateOnTheCommittedTree(t *testing.T) {
 		committed string            // m_test.go as committed
 		untracked map[string]string // files left untracked
 		exclude   string            // written to .git/info/exclude after the start
+		ignore    string            // appended to .gitignore and committed after the start
 		want      session.GateStatus
 		named     string
 	}{
-		{"untracked TestMain that exits 0", failing, map[string]string{"zz_test.go": skipAll}, "", session.StatusFail, "zz_test.go"},
-		{"hidden in info/exclude after the start", failing, map[string]string{"zz_test.go": skipAll}, "zz_test.go\n", session.StatusFail, "zz_test.go"},
-		{"the failing tree without tricks", failing, nil, "", session.StatusFail, "command exited 1"},
-		{"honest: scratch files go test does not read", passing, map[string]string{"notes.txt": "todo\n", "out.log": "ok\n", "scratch.py": "print(1)\n", "NOTES.md": "# n\n"}, "", session.StatusPass, "command passed"},
-		{"honest: an ignored build folder", passing, map[string]string{"build/gen.go": "package gen\n"}, "", session.StatusPass, "command passed"},
+		{"untracked TestMain that exits 0", failing, map[string]string{"zz_test.go": skipAll}, "", "", session.StatusFail, "zz_test.go"},
+		{"hidden in info/exclude after the start", failing, map[string]string{"zz_test.go": skipAll}, "zz_test.go\n", "", session.StatusFail, "zz_test.go"},
+		// Adversarial pass 2026-11-28 (full_f): a .gitignore the session
+		// itself commits is "the committed .gitignore" and hides the file.
+		{"hidden by a .gitignore committed during the session", failing, map[string]string{"zz_test.go": skipAll}, "", "zz_*test.go\n", session.StatusFail, "zz_test.go"},
+		{"the failing tree without tricks", failing, nil, "", "", session.StatusFail, "command exited 1"},
+		{"honest: scratch files go test does not read", passing, map[string]string{"notes.txt": "todo\n", "out.log": "ok\n", "scratch.py": "print(1)\n", "NOTES.md": "# n\n"}, "", "", session.StatusPass, "command passed"},
+		{"honest: an ignored build folder", passing, map[string]string{"build/gen.go": "package gen\n"}, "", "", session.StatusPass, "command passed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -59,6 +63,11 @@ func TestQAGateOnTheCommittedTree(t *testing.T) {
 			id := e.start(c.name)
 			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: go test ./...")
 			e.advance(id) // WORKING
+			if c.ignore != "" {
+				gittest.Write(t, e.root, ".gitignore", "build/\n"+c.ignore)
+				gittest.Git(t, e.root, "add", ".gitignore")
+				gittest.Git(t, e.root, "commit", "-q", "-m", "chore: ignore")
+			}
 			for f, body := range c.untracked {
 				gittest.Write(t, e.root, f, body)
 			}

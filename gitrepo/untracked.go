@@ -27,7 +27,71 @@ func (r *Repo) UntrackedFiles(ctx context.Context, since time.Time) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	return splitZ(b), nil
+	files := splitZ(b)
+	hidden, err := r.ignoredSince(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	return append(files, hidden...), nil
+}
+
+// ignoredSince lists the ignored files made or changed after since, when a
+// .gitignore of the work tree changed after since too (none otherwise): a
+// .gitignore the session writes, and commits, is "the repository's own"
+// by then, and hid an untracked zz_test.go from the QA gate. Folders test
+// runners skip on their own (node_modules, venv, .venv, __pycache__) are
+// left out, so an honest `npm ci` or virtualenv made in the same session
+// does not count.
+func (r *Repo) ignoredSince(ctx context.Context, since time.Time) ([]string, error) {
+	if since.IsZero() {
+		return nil, nil
+	}
+	b, err := run(ctx, r.root, "ls-files", "-z", "--cached", "--others", "--ignored", "--exclude-standard", "--", ".gitignore", "**/.gitignore")
+	if err != nil {
+		return nil, err
+	}
+	// --ignored lists only ignored ones; ask for tracked and untracked
+	// .gitignore files too.
+	more, err := run(ctx, r.root, "ls-files", "-z", "--cached", "--others", "--", ".gitignore", "**/.gitignore")
+	if err != nil {
+		return nil, err
+	}
+	changed := false
+	for _, f := range append(splitZ(b), splitZ(more)...) {
+		if t, err := changeTime(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) {
+			changed = true
+			break
+		}
+	}
+	if !changed {
+		return nil, nil
+	}
+	b, err = run(ctx, r.root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range splitZ(b) {
+		if skippedByRunners(f) {
+			continue
+		}
+		if t, err := changeTime(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// skippedByRunners: a path inside a folder test runners do not collect
+// from by default (pytest's norecursedirs, jest's testPathIgnorePatterns).
+func skippedByRunners(f string) bool {
+	for _, seg := range strings.Split(f, "/") {
+		switch seg {
+		case "node_modules", "venv", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".tox":
+			return true
+		}
+	}
+	return false
 }
 
 // personalExcludesSince reports whether a per-clone or per-user exclude

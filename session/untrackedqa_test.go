@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
@@ -60,9 +61,14 @@ func TestQAGateOnTheCommittedTree(t *testing.T) {
 			gittest.Write(t, e.root, ".gitignore", "build/\n")
 			gittest.Git(t, e.root, "add", "-A")
 			gittest.Git(t, e.root, "commit", "-q", "-m", "feat: m")
+			// The real clock: ignore files are judged by their change time
+			// against the session's start.
+			e.engine.Now = time.Now
+			time.Sleep(20 * time.Millisecond)
 			id := e.start(c.name)
 			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: go test ./...")
 			e.advance(id) // WORKING
+			time.Sleep(20 * time.Millisecond)
 			if c.ignore != "" {
 				gittest.Write(t, e.root, ".gitignore", "build/\n"+c.ignore)
 				gittest.Git(t, e.root, "add", ".gitignore")

@@ -183,3 +183,36 @@ func TestDeleteKeepsViolations(t *testing.T) {
 		t.Fatalf("violations left after DeleteWithViolations: %+v", vs)
 	}
 }
+
+// TestQAWithoutACommandNeedsATestRun: a QA phase with no command of its own
+// takes a run of a test suite, not any command that exits 0 (the
+// adversarial pass met "MUST run the tests" with `ls`, `go vet ./...` and
+// `python3 -c pass`); the project's test script passes it.
+func TestQAWithoutACommandNeedsATestRun(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, earlyProtocol)
+	gittest.Write(t, e.root, "test.sh", "#!/bin/sh\necho 'ok 3 tests'\n")
+	if err := os.Chmod(filepath.Join(e.root, "test.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, e.root, "add", "test.sh")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "test: the test script")
+	id := e.start("QA by any command")
+	e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: build with make")
+	e.advance(id) // WORKING
+	e.advance(id) // into QA_VALIDATION
+	for _, argv := range [][]string{{"ls"}, {"git", "status"}, {"sh", "-c", "exit 0"}} {
+		if _, err := e.engine.Run(ctx, session.RunRequest{ID: id, Phase: "QA_VALIDATION", Argv: argv}); err != nil {
+			t.Fatal(err)
+		}
+		if res := e.advance(id); res.Blocked == nil || res.Blocked.Phase != "QA_VALIDATION" {
+			t.Fatalf("QA passed on %q, which runs no test: %+v", argv, res)
+		}
+	}
+	if _, err := e.engine.Run(ctx, session.RunRequest{ID: id, Phase: "QA_VALIDATION", Argv: []string{"./test.sh"}}); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.advance(id); res.Blocked != nil {
+		t.Fatalf("QA blocked after the test script ran: %+v", res.Blocked)
+	}
+}

@@ -82,6 +82,8 @@ func relevantObserved(e Evidence, p *protocolspec.Phase, cfg Config) bool {
 		return true
 	case shellline.Trivial(e.Command):
 		return false // `sessiongate run -- true` proves nothing, whatever it names
+	case untestedQA(p, cfg, e.Command):
+		return false // `ls` or `go vet` for "MUST run the tests"
 	case e.Requirement != "":
 		// Bound to a requirement, it speaks for the phase, except that a
 		// phase whose command sessiongate.yaml sets is run by that command
@@ -98,6 +100,17 @@ func relevantObserved(e Evidence, p *protocolspec.Phase, cfg Config) bool {
 		return !phaseNamesCommand(p, cfg)
 	}
 	return false
+}
+
+// untestedQA reports a run offered for a QA phase with no command of its
+// own (sessiongate.yaml or a gate) that runs no test suite: the phase asks
+// for the tests, and `ls`, `go vet` or `python3 -c pass` exit 0 without
+// running one (shellline.RunsTests).
+func untestedQA(p *protocolspec.Phase, cfg Config, line string) bool {
+	if !qaPhase(p, cfg) || phaseNamesCommand(p, cfg) {
+		return false
+	}
+	return !shellline.RunsTests(line)
 }
 
 // requirementQuotes reports whether the phase's requirement id quotes a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -112,11 +113,32 @@ func untrackedRead(ctx context.Context, repo Repo, s *Session, line string) ([]s
 	reads := runnerReads(line)
 	var out []string
 	for _, f := range files {
-		if reads(f) {
+		if reads(f) && !agentConfigFile(f) {
 			out = append(out, f)
 		}
 	}
 	return out, nil
+}
+
+// agentConfigFile: an agent's or sessiongate's own config left untracked
+// (`install --agent claude` writes .claude/settings.json, which a team may
+// keep uncommitted). No test runner reads it, and protection polices it: the
+// real Claude Code run of the starter protocol was refused QA over it.
+func agentConfigFile(f string) bool {
+	if slices.Contains(DefaultProtectedPaths, f) {
+		return true
+	}
+	switch path.Ext(f) {
+	case ".json", ".toml", ".yaml", ".yml", ".md":
+	default:
+		return false
+	}
+	for _, dir := range []string{".claude/", ".gemini/", ".codex/", ".cursor/", ".github/hooks/", ".vscode/"} {
+		if strings.HasPrefix(f, dir) {
+			return true
+		}
+	}
+	return false
 }
 
 // qaPhase is a phase that runs the tests: QA by name, or one whose

@@ -36,9 +36,22 @@ func withMdcheck(t *testing.T) func(w *ciWorld) {
 	}
 }
 
-// toolDir holds mdcheck, a linter that fails on a TODO in a file it is given.
+// toolDir holds mdcheck, a linter that fails on a TODO in a file it is
+// given. Not in a temporary folder: a gate's PATH drops those (a fake
+// program is made there in a second, gateenv/neutralpath.go).
 func toolDir(t *testing.T) string {
-	d := t.TempDir()
+	base, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatalf("a folder outside the temporary ones for the test's linter: %v", err)
+	}
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err := os.MkdirTemp(base, "sessiongate-test-tools-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
 	if err := os.WriteFile(filepath.Join(d, "mdcheck"), []byte("#!/bin/sh\n[ $# -gt 0 ] || { echo 'mdcheck: no files'; exit 3; }\nif grep -n TODO \"$@\"; then exit 1; fi\necho \"mdcheck: $# file(s) clean\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}

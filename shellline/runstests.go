@@ -1,0 +1,104 @@
+package shellline
+
+import (
+	"path"
+	"strings"
+)
+
+// RunsTests reports whether a line runs a test suite: a test runner
+// (pytest, jest, go test, cargo test, npm test, make check, ...), or a
+// program or script whose name says test, check or spec
+// (scripts/test.sh, ./run_tests, bin/check). A QA phase with no command of
+// its own takes only such a run: `ls`, `go vet` or `python3 -c pass` exit
+// 0 without testing anything, and met "MUST run the tests" (adversarial
+// pass, 2026-11-28).
+func RunsTests(line string) bool {
+	calls, _, ok := Calls(Unwrap(line))
+	if !ok {
+		return false
+	}
+	for _, c := range calls {
+		if callRunsTests(c.Words) {
+			return true
+		}
+	}
+	return false
+}
+
+// testRunners are programs that only run tests.
+var testRunners = map[string]bool{"jest": true, "vitest": true, "mocha": true, "ava": true, "tap": true, "karma": true,
+	"phpunit": true, "rspec": true, "tox": true, "nox": true, "bats": true, "ctest": true, "nextest": true, "playwright": true,
+	"cypress": true, "behave": true, "cucumber": true, "nose2": true, "trial": true}
+
+// testSubcommand: a program whose subcommand runs its tests.
+var testSubcommand = map[string]bool{"go": true, "cargo": true, "dotnet": true, "swift": true, "mix": true, "deno": true,
+	"bun": true, "zig": true, "npm": true, "yarn": true, "pnpm": true, "make": true, "gmake": true, "just": true, "task": true,
+	"rake": true, "gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "bazel": true, "bazelisk": true, "sbt": true,
+	"lein": true, "stack": true, "cabal": true, "dune": true, "hatch": true, "poetry": true, "pdm": true, "uv": true}
+
+func saysTest(s string) bool {
+	s = strings.ToLower(s)
+	return strings.Contains(s, "test") || strings.Contains(s, "check") || strings.Contains(s, "spec")
+}
+
+func callRunsTests(w []string) bool {
+	if len(w) == 0 {
+		return false
+	}
+	prog := path.Base(w[0])
+	if testRunners[prog] || saysTest(prog) {
+		return true
+	}
+	args := w[1:]
+	switch prog {
+	case "env", "nice", "timeout", "command", "exec", "nohup", "time", "xvfb-run", "npx", "bunx", "pnpx":
+		// A wrapper: judge what it runs.
+		for i, a := range args {
+			if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && (prog != "timeout" || i > 0) {
+				return callRunsTests(args[i:])
+			}
+		}
+		return false
+	case "python", "python3", "py":
+		for i, a := range args {
+			if a == "-m" && i+1 < len(args) {
+				m := args[i+1]
+				return m == "pytest" || m == "unittest" || m == "tox" || m == "nox" || m == "nose2" || saysTest(m)
+			}
+		}
+		// python scripts/run_tests.py
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				return saysTest(path.Base(a))
+			}
+		}
+		return false
+	case "sh", "bash", "zsh", "dash", "node", "ruby", "perl", "php":
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				return saysTest(path.Base(a))
+			}
+		}
+		return false
+	}
+	if testSubcommand[prog] {
+		for i, a := range args {
+			switch {
+			case strings.HasPrefix(a, "-"):
+			case a == "t" || saysTest(a):
+				return true
+			case a == "run" || a == "exec" || a == "x":
+				// `npm run test:unit`, `uv run pytest`, `poetry run
+				// python -m pytest`: judge what it runs.
+				rest := args[i+1:]
+				for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || rest[0] == "--") {
+					rest = rest[1:]
+				}
+				return callRunsTests(rest)
+			default:
+				return false
+			}
+		}
+	}
+	return false
+}

@@ -34,6 +34,17 @@ func (w *world) hookStart() {
 	}
 }
 
+// hookEnd is Claude Code's SessionEnd hook: the agent CLI exits, and its
+// conversation is no longer open in the worktree.
+func (w *world) hookEnd() {
+	w.t.Helper()
+	payload, _ := json.Marshal(map[string]string{"session_id": "bench-agent", "transcript_path": w.transcript,
+		"cwd": w.root, "hook_event_name": "SessionEnd", "reason": "exit"})
+	if res := w.exec(w.root, string(payload), binary, "agent-hook", "claude", "SessionEnd"); res.code != 0 {
+		w.t.Fatalf("agent-hook claude SessionEnd: exit %d\n%s", res.code, res.text())
+	}
+}
+
 // readTool is the agent reading a file of the work tree with Claude Code's
 // Read tool: the call and its result, as the CLI writes them
 // (transcript/testdata/claude-2.1.jsonl).

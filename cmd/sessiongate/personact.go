@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -91,13 +92,23 @@ func (a *app) personRemoval(ctx context.Context, e *session.Engine, act, id stri
 	if err := refuseUnderAgent(what); err != nil {
 		return nil, "", err
 	}
-	r, err := a.gitRepo(ctx)
-	if err != nil {
-		return nil, "", err
-	}
 	s, err := e.Store.GetSession(ctx, id)
 	if err != nil {
 		return nil, "", sessionErr(err)
+	}
+	// The session's own worktree, wherever the person runs this (a
+	// --db from another folder): its conversations are the ones that count.
+	var r *gitrepo.Repo
+	if s.Worktree != "" {
+		r, err = gitrepo.Open(ctx, s.Worktree)
+		if err != nil {
+			// A worktree this process cannot read holds no conversation it
+			// could check, and no records ref it could write: the engine
+			// decides (and records the removal where it can).
+			return nil, s.Worktree, nil
+		}
+	} else if r, err = a.gitRepo(ctx); err != nil {
+		return nil, "", err
 	}
 	wt := s.Worktree
 	if wt == "" {

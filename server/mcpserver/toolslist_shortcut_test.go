@@ -296,8 +296,10 @@ func TestToolsListShortcutMatchesSDKOnTheWire(t *testing.T) {
 }
 
 // stdioEndWait is how long a session is given to end after its input is
-// closed.
-var stdioEndWait = 500 * time.Millisecond
+// closed. 500 ms was too short for the SDK's own path under -race beside
+// the rest of CI (two runs of 2026-11-28 failed on it at load 6-13; the
+// test alone passed).
+var stdioEndWait = 1500 * time.Millisecond
 
 // stdioTranscript sends lines to a new stdio connection of run, closes its
 // input (the connection answers every request it read, then ends) and

@@ -14,17 +14,30 @@ import (
 // line, the arguments, and how many files were spliced (-1 when the line
 // has no placeholder; 0 means the gate has nothing to run).
 func SpliceFiles(line string, files []string) (string, []string, int) {
+	out, args, n, _ := splice(line, func(protocolspec.Placeholder) ([]string, error) { return files, nil })
+	return out, args, n
+}
+
+// splice puts the files each placeholder of line takes (filesFor, before
+// its glob) in its place as positional parameters of sh -c. It returns the
+// line, the arguments and how many files were spliced (-1 when the line
+// has no placeholder). One loop for the gate (expandCommand) and for
+// verify --rerun (SpliceFiles).
+func splice(line string, filesFor func(protocolspec.Placeholder) ([]string, error)) (string, []string, int, error) {
 	phs := protocolspec.Placeholders(line)
 	if len(phs) == 0 {
-		return line, nil, -1
+		return line, nil, -1, nil
 	}
 	var args []string
 	var b strings.Builder
 	last := 0
 	for _, ph := range phs {
-		fs := files
+		fs, err := filesFor(ph)
+		if err != nil {
+			return "", nil, 0, err
+		}
 		if ph.Glob != "" {
-			fs = filterGlob(files, ph.Glob)
+			fs = filterGlob(fs, ph.Glob)
 		}
 		b.WriteString(line[last:ph.Start])
 		b.WriteString(positional(ph.Quoting, len(args)+1, len(fs)))
@@ -38,5 +51,5 @@ func SpliceFiles(line string, files []string) (string, []string, int) {
 		last = ph.End
 	}
 	b.WriteString(line[last:])
-	return b.String(), args, len(args)
+	return b.String(), args, len(args), nil
 }

@@ -330,49 +330,23 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 // placeholder. It returns the line, the arguments and how many files were
 // substituted (-1 when there was no placeholder).
 func expandCommand(ctx context.Context, env gateEnv, line string) (string, []string, int, error) {
-	phs := protocolspec.Placeholders(line)
-	if len(phs) == 0 {
-		return line, nil, -1, nil
-	}
 	var changed, staged []string
-	var err error
-	var args []string
-	var b strings.Builder
-	last := 0
-	for _, ph := range phs {
-		var files []string
+	return splice(line, func(ph protocolspec.Placeholder) ([]string, error) {
+		var err error
 		if ph.Source == "staged" || env.staged {
 			if staged == nil {
-				if staged, err = env.repo.StagedFiles(ctx); err != nil {
-					return "", nil, 0, err
-				}
+				staged, err = env.repo.StagedFiles(ctx)
 			}
-			files = staged
-		} else {
-			if changed == nil {
-				if changed, err = env.repo.ChangedFiles(ctx, env.sess.StartCommit); err != nil {
-					return "", nil, 0, err
-				}
-				changed = existing(env.repo.Root(), changed)
+			return staged, err
+		}
+		if changed == nil {
+			if changed, err = env.repo.ChangedFiles(ctx, env.sess.StartCommit); err != nil {
+				return nil, err
 			}
-			files = changed
+			changed = existing(env.repo.Root(), changed)
 		}
-		if ph.Glob != "" {
-			files = filterGlob(files, ph.Glob)
-		}
-		b.WriteString(line[last:ph.Start])
-		b.WriteString(positional(ph.Quoting, len(args)+1, len(files)))
-		for _, f := range files {
-			// A file named "--fix.md" must not reach the command as an option.
-			if strings.HasPrefix(f, "-") {
-				f = "./" + f
-			}
-			args = append(args, f)
-		}
-		last = ph.End
-	}
-	b.WriteString(line[last:])
-	return b.String(), args, len(args), nil
+		return changed, nil
+	})
 }
 
 // positional refers to n positional parameters from first on, each one

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
 // The PATH a gate's command resolves its programs on. A program the agent
@@ -108,6 +110,6 @@ func changedSince(d string, since time.Time) bool {
 	if since.IsZero() {
 		return true
 	}
-	t, err := changeTime(d)
+	t, err := ctime.Of(d)
 	return err != nil || t.After(since)
 }

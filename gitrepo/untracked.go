@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
 // UntrackedFiles lists the work tree's untracked files that git does not
@@ -58,7 +60,7 @@ func (r *Repo) ignoredSince(ctx context.Context, since time.Time) ([]string, err
 	}
 	changed := false
 	for _, f := range append(splitZ(b), splitZ(more)...) {
-		if t, err := changeTime(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) {
+		if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) {
 			changed = true
 			break
 		}
@@ -75,7 +77,7 @@ func (r *Repo) ignoredSince(ctx context.Context, since time.Time) ([]string, err
 		if skippedByRunners(f) {
 			continue
 		}
-		if t, err := changeTime(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) {
+		if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) {
 			out = append(out, f)
 		}
 	}
@@ -121,7 +123,7 @@ func (r *Repo) personalExcludesSince(since time.Time) bool {
 		}
 	}
 	for _, f := range files {
-		if t, err := changeTime(f); err == nil && t.After(since) {
+		if t, err := ctime.Of(f); err == nil && t.After(since) {
 			return true
 		}
 	}

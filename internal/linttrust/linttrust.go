@@ -27,6 +27,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
 // Name is the package the built-in lint gate runs.
@@ -74,7 +76,7 @@ func CheckPackage(root, bin, pkgName string, since time.Time, opts ...Option) er
 	}
 	lock, lockTrusted := readLock(root, since, o.lockSHA256)
 	binFresh := false
-	if t, err := ctime(bin); err == nil && t.After(since) {
+	if t, err := ctime.OfLink(bin); err == nil && t.After(since) {
 		binFresh = true
 	}
 	real, err := filepath.EvalSymlinks(bin)
@@ -132,7 +134,7 @@ func CheckPackage(root, bin, pkgName string, since time.Time, opts ...Option) er
 			if n++; n > maxFiles {
 				return errTooMany
 			}
-			if t, err := ctime(p); err == nil && t.After(since) {
+			if t, err := ctime.OfLink(p); err == nil && t.After(since) {
 				if first == "" {
 					first = fmt.Sprintf("%s changed after the session started (%s)", p, t.UTC().Format(time.RFC3339))
 				}
@@ -267,7 +269,7 @@ func readLock(root string, since time.Time, want func() string) (lock *lockFile,
 	if json.Unmarshal(b, &l) != nil {
 		return nil, false
 	}
-	if t, err := ctime(p); err == nil && !t.After(since) {
+	if t, err := ctime.OfLink(p); err == nil && !t.After(since) {
 		return &l, true
 	}
 	if want == nil {

@@ -1,0 +1,16 @@
+//go:build darwin
+
+package ctime
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+func of(fi os.FileInfo) time.Time {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return time.Unix(st.Ctimespec.Sec, st.Ctimespec.Nsec)
+	}
+	return fi.ModTime()
+}

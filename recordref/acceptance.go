@@ -3,14 +3,9 @@ package recordref
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os/exec"
-	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 )
 
 // AcceptDir is the folder of the records ref that holds acceptances: what
@@ -22,15 +17,10 @@ import (
 // acceptance (docs/security.md, "Acceptance travels in git").
 const AcceptDir = "acceptances"
 
-var acceptRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^` + AcceptDir + `/([0-9a-f]{64})\.json$`)
-})
+var accepts = newHashedFiles(AcceptDir, "acceptance")
 
 // AcceptancePath is where an acceptance with these bytes lives on the ref.
-func AcceptancePath(body []byte) string {
-	sum := sha256.Sum256(body)
-	return AcceptDir + "/" + hex.EncodeToString(sum[:]) + ".json"
-}
+func AcceptancePath(body []byte) string { return accepts.path(body) }
 
 // PutAcceptance writes an acceptance onto ref in a commit of its own and
 // returns its path and that commit. sign signs the commit with the user's
@@ -38,74 +28,16 @@ func AcceptancePath(body []byte) string {
 // acceptance CI takes as proof of a person, since anyone with a shell
 // (the policed agent too) can write unsigned git objects.
 func PutAcceptance(ctx context.Context, dir, ref string, body []byte, sign bool) (path, commit string, err error) {
-	if err := ValidRef(ref); err != nil {
-		return "", "", err
-	}
-	if len(body) > MaxRecordBytes {
-		return "", "", fmt.Errorf("write acceptance: %d bytes: %w", len(body), ErrTooLarge)
-	}
-	out, err := git(ctx, dir, body, nil, "hash-object", "-w", "--stdin")
-	if err != nil {
-		return "", "", fmt.Errorf("write acceptance: %w", err)
-	}
-	path = AcceptancePath(body)
-	msg := "sessiongate acceptance\n\n" + path + "\n"
-	commit, err = commitBlobs(ctx, dir, ref, map[string]string{path: strings.TrimSpace(out)}, msg, sign)
-	if err != nil {
-		if sign {
-			return "", "", fmt.Errorf("write a signed acceptance (git commit-tree -S, with your user.signingkey): %w", err)
-		}
-		return "", "", err
-	}
-	return path, commit, nil
+	return accepts.put(ctx, dir, ref, body, sign)
 }
 
 // AcceptanceFile is one acceptance read from the ref.
-type AcceptanceFile struct {
-	Path string
-	Body []byte
-}
+type AcceptanceFile = File
 
 // ReadAcceptances returns the acceptances at a records commit (a ref's
-// tip) in two git processes. Files whose name is not the sha256 of their
-// bytes (edited after they were written) and files over the size limit
-// are left out: they prove nothing.
+// tip) in two git processes; edited or oversized files are left out.
 func ReadAcceptances(ctx context.Context, dir, tip string) ([]AcceptanceFile, error) {
-	if tip == "" {
-		return nil, nil
-	}
-	ls, err := git(ctx, dir, nil, nil, "ls-tree", "-r", "-z", "-l", tip, "--", AcceptDir)
-	if err != nil {
-		return nil, fmt.Errorf("list acceptances at %.12s: %w", tip, err)
-	}
-	var paths, oids []string
-	for _, line := range strings.Split(ls, "\x00") {
-		meta, p, ok := strings.Cut(line, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 4 || f[1] != "blob" || !acceptRE().MatchString(p) {
-			continue
-		}
-		if n, err := strconv.Atoi(f[3]); err != nil || n > MaxRecordBytes {
-			continue
-		}
-		paths, oids = append(paths, p), append(oids, f[2])
-	}
-	if len(oids) == 0 {
-		return nil, nil
-	}
-	bodies, err := catBatch(ctx, dir, oids)
-	if err != nil {
-		return nil, fmt.Errorf("read acceptances: %w", err)
-	}
-	var out []AcceptanceFile
-	for i, p := range paths {
-		b, ok := bodies[oids[i]]
-		if !ok || AcceptancePath(b) != p {
-			continue
-		}
-		out = append(out, AcceptanceFile{Path: p, Body: b})
-	}
-	return out, nil
+	return accepts.read(ctx, dir, tip)
 }
 
 // Signature is git's verdict on a records commit that added acceptances.
@@ -117,23 +49,9 @@ type Signature struct {
 
 // AcceptanceSignatures returns, for every acceptance path, the commits of
 // the ref's history that added it with git's verification of their
-// signature (one git process). allowedSigners, when set, is the ssh
-// allowed-signers file git verifies with (gpg.ssh.allowedSignersFile);
-// else git's own configuration applies.
+// signature (one git process).
 func AcceptanceSignatures(ctx context.Context, dir, tip, allowedSigners string) (map[string][]Signature, error) {
-	if tip == "" {
-		return nil, nil
-	}
-	out := map[string][]Signature{}
-	err := signedLog(ctx, dir, tip, allowedSigners, []string{"--diff-filter=A"}, []string{AcceptDir}, func(sig Signature, p string) {
-		if acceptRE().MatchString(p) {
-			out[p] = append(out[p], sig)
-		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read the acceptances' signatures: %w", err)
-	}
-	return out, nil
+	return accepts.signatures(ctx, dir, tip, allowedSigners)
 }
 
 // signedLog runs one `git log --name-only` over the records ref's history

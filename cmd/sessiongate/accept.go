@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -101,14 +100,9 @@ it from the agent's shell, and it refuses under a coding agent's process (docs/s
 			// script(1) gives it a terminal: an agent conversation open in
 			// the worktree means an unsigned acceptance cannot be told from
 			// the agent's own (personact.go).
-			open, err := openConversations(r.CommonDir(), r.Root())
+			open, err := refuseUnsignedDuringConversation("accept", r, sign)
 			if err != nil {
-				return usage(err)
-			}
-			if len(open) > 0 && !sign {
-				return usage(fmt.Errorf("accept refused: the agent conversation %s is open in this worktree (last hook %s), and an unsigned acceptance made now cannot be told from the agent's own; "+
-					"close the agent (or wait until %s pass without a hook) and accept again, or accept with --sign (a key in accept_signers / verify.allowed_signers)",
-					session.ConversationNames(open), open[0].LastHook.Format(time.RFC3339), session.ConversationIdle))
+				return err
 			}
 			// A person has a terminal: both the question (stderr) and the
 			// answer (stdin). An agent's tool call has neither.

@@ -32,6 +32,24 @@ func openConversations(commonDir, worktree string) ([]session.Conversation, erro
 	return open, nil
 }
 
+// refuseUnsignedDuringConversation refuses an unsigned acceptance (what:
+// "accept", "accept-na") while an agent conversation is open in r's
+// worktree: a detached agent has no agent among its ancestors, and
+// script(1) gives it a terminal, so such an acceptance cannot be told from
+// the agent's own. It returns the conversations open.
+func refuseUnsignedDuringConversation(what string, r *gitrepo.Repo, sign bool) ([]session.Conversation, error) {
+	open, err := openConversations(r.CommonDir(), r.Root())
+	if err != nil {
+		return nil, usage(err)
+	}
+	if len(open) > 0 && !sign {
+		return nil, usage(fmt.Errorf("%s refused: the agent conversation %s is open in this worktree (last hook %s), and an unsigned acceptance made now cannot be told from the agent's own; "+
+			"close the agent (or wait until %s pass without a hook) and accept again, or accept with --sign (a key in accept_signers / verify.allowed_signers)",
+			what, session.ConversationNames(open), open[0].LastHook.Format(time.RFC3339), session.ConversationIdle))
+	}
+	return open, nil
+}
+
 // duringAgentMessage tells a person what an unsigned act during open
 // conversations means and what to do instead.
 func duringAgentMessage(what string, open []session.Conversation) string {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -54,14 +53,8 @@ agent and without a terminal (unless accept_non_interactive: true, then --yes --
 			// script(1) gives it a terminal: as for protocol accept, an
 			// agent conversation open in the worktree means an unsigned
 			// acceptance cannot be told from the agent's own (personact.go).
-			open, err := openConversations(r.CommonDir(), r.Root())
-			if err != nil {
-				return usage(err)
-			}
-			if len(open) > 0 && !sign {
-				return usage(fmt.Errorf("accept-na refused: the agent conversation %s is open in this worktree (last hook %s), and an unsigned acceptance made now cannot be told from the agent's own; "+
-					"close the agent (or wait until %s pass without a hook) and accept again, or accept with --sign (a key in accept_signers / verify.allowed_signers)",
-					session.ConversationNames(open), open[0].LastHook.Format(time.RFC3339), session.ConversationIdle))
+			if _, err := refuseUnsignedDuringConversation("accept-na", r, sign); err != nil {
+				return err
 			}
 			id, which := argv[0], ""
 			if len(argv) > 1 {

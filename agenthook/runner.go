@@ -196,7 +196,7 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 	}
 	// A tool that only reads, or one the agent does not ship whose name
 	// does not say it writes files (otherToolPaths), needs no decision.
-	if ev.Kind == KindNoop || ev.Kind == KindPreTool && (ev.Tool.Kind == session.ToolRead || ev.Tool.Kind == session.ToolOther && len(ev.Tool.Paths) == 0) {
+	if ev.Kind == KindNoop || ev.Kind == KindPreTool && !witnessed(ev) && (ev.Tool.Kind == session.ToolRead || ev.Tool.Kind == session.ToolOther && len(ev.Tool.Paths) == 0) {
 		// Nothing to decide: no repository, config or database work.
 		return ev, &Answer{}
 	}
@@ -209,6 +209,13 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 		return ev, failAnswer(ev, "closed", err)
 	}
 	return ev, a
+}
+
+// witnessed reports whether ev is Claude Code's PreToolUse of a call whose
+// transcript line counts only when this hook kept its id (a sub-agent run
+// or an MCP call: session.WitnessedTool).
+func witnessed(ev *Event) bool {
+	return ev.Kind == KindPreTool && ev.Agent == "claude" && ev.ToolID != "" && session.WitnessedTool(ev.Tool.Name)
 }
 
 // unreadEvent is an event whose payload could not be read: its kind comes
@@ -299,7 +306,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		if dir == "" || !filepath.IsAbs(dir) {
 			dir = repo.Root()
 		}
-		if judgeOther(&ev.Tool, repo.Root(), dir); ev.Tool.Kind == session.ToolOther {
+		if judgeOther(&ev.Tool, repo.Root(), dir); ev.Tool.Kind == session.ToolOther && !witnessed(ev) {
 			return &Answer{}, nil // it names no file of this worktree
 		}
 		if ev.Tool.Kind == session.ToolShell && ev.Tool.Dir == "" {
@@ -456,6 +463,11 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				})
 			}
 			return a, nil
+		}
+		if witnessed(ev) && bd.Session != nil {
+			if err := eng.AgentToolCall(ctx, bd.Session.ID, ev.ToolID, ev.Tool.Name); err != nil {
+				return nil, err
+			}
 		}
 		if ev.Tool.Kind == session.ToolShell && ah.Observe && bd.Session != nil && ev.ToolID != "" && ev.Agent != "cursor" {
 			// Claude Code before 2.1 and Gemini CLI report no duration:

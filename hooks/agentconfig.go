@@ -52,7 +52,12 @@ var AgentConfigs = []AgentConfig{
 	{Name: "claude", Path: ".claude/settings.json", Grouped: true, TimeoutKey: "timeout", Timeout: 10, Events: []AgentEvent{
 		{Name: "SessionStart"},
 		{Name: "UserPromptSubmit"},
-		{Name: "PreToolUse", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*"},
+		// Agent and Task (sub-agent runs) and MCP calls are sent too: a
+		// transcript call of them counts only if this hook saw it, so a
+		// line the agent appends to its transcript proves nothing. Anchored:
+		// Claude Code reads the matcher as an unanchored regex, and TaskCreate
+		// and the like need no hook process.
+		{Name: "PreToolUse", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|^Agent$|^Task$|mcp__.*"},
 		{Name: "PostToolUse", Matcher: "Bash"},
 		{Name: "PostToolUseFailure", Matcher: "Bash"},
 		{Name: "Stop"},

@@ -180,6 +180,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 	}
 	rctx, cancel := context.WithTimeout(ctx, transcriptReadTime)
 	defer cancel()
+	cw := &callWitness{e: e, ctx: ctx, s: s}
 	for i := range list {
 		t := list[i]
 		if t.Broken != "" {
@@ -200,9 +201,10 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			return info, fmt.Errorf("read the %s transcript: %w", t.Agent, err)
 		}
 		var evs []Evidence
+		var unseen []string
 		if v == nil {
-			evs = e.transcriptEvidence(s, spec, &t, calls)
-			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 {
+			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw)
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 {
 				continue
 			}
 		}
@@ -243,6 +245,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			}
 			for i := range evs {
 				if err := w.AddEvidence(ctx, &evs[i]); err != nil {
+					return err
+				}
+			}
+			for _, why := range unseen {
+				if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "transcript:" + t.Agent + ":unwitnessed", Detail: truncate(why, 300), CreatedAt: t.UpdatedAt}); err != nil {
 					return err
 				}
 			}
@@ -303,11 +310,13 @@ func (e *Engine) sessionTranscripts(ctx context.Context, s *Session) (transcript
 
 // transcriptEvidence turns calls into evidence for the requirements they
 // meet, in every phase that owes evidence per requirement (an end phase's
-// only once the start protocol is done, as for any evidence).
-func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call) []Evidence {
-	var out []Evidence
+// only once the start protocol is done, as for any evidence). A sub-agent
+// or MCP call its hook should have seen and did not gives none: unseen
+// says why, one line per such call.
+func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness) (out []Evidence, unseen []string) {
 	now := e.now()
 	for _, c := range calls {
+		from := len(out)
 		for i := range spec.Phases {
 			p := &spec.Phases[i]
 			if !readsTranscript(p, e.Config) || evidenceBeforeTheWork(s, p) != nil {
@@ -322,8 +331,13 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 				out = append(out, ev)
 			}
 		}
+		if len(out) > from && t.Agent == transcript.Claude {
+			if why := cw.unwitnessed(c); why != "" {
+				out, unseen = out[:from], append(unseen, why)
+			}
+		}
 	}
-	return out
+	return out, unseen
 }
 
 // callEvidence is the evidence a call gives a requirement, if it meets it.

@@ -266,7 +266,7 @@ func (t *protocolTrust) hookWeakened(ctx context.Context, s gitrepo.PathChange, 
 	var what []string
 	var lost []string
 	for _, x := range base.sg {
-		if !slices.Contains(head.sg, x) {
+		if !slices.Contains(head.sg, x) && !widened(x, head.sg) {
 			lost = append(lost, shorten.Bytes(strings.TrimSpace(x), 160, "..."))
 		}
 	}
@@ -288,6 +288,43 @@ func (t *protocolTrust) hookWeakened(ctx context.Context, s gitrepo.PathChange, 
 		what = append(what, "changes what turns hooks on or off ("+strings.Join(added, "; ")+")")
 	}
 	return strings.Join(what, "; "), nil
+}
+
+// matcherRE finds a matcher field in an entry's canonical JSON.
+var matcherRE = regexp.MustCompile(`"matcher":"((?:[^"\\]|\\.)*)"`)
+
+// widened reports whether one of head's entries is the base entry x with
+// only its matcher widened: every alternative of x's matcher ("Bash" in
+// "Write|Bash") is one of the new matcher's, so it matches at least every
+// tool the old one did. Upgrading sessiongate's hooks does this (Agent
+// and Task calls were added to Claude Code's PreToolUse); a narrowed or
+// rewritten matcher still counts as a change.
+func widened(x string, head []string) bool {
+	m := matcherRE.FindStringSubmatchIndex(x)
+	if m == nil {
+		return false
+	}
+	old := strings.Split(x[m[2]:m[3]], "|")
+	for _, y := range head {
+		n := matcherRE.FindStringSubmatchIndex(y)
+		if n == nil || x[:m[2]] != y[:n[2]] || x[m[3]:] != y[n[3]:] {
+			continue
+		}
+		alts := strings.Split(y[n[2]:n[3]], "|")
+		if !strings.ContainsAny(x[m[2]:m[3]], "()[]") && !strings.ContainsAny(y[n[2]:n[3]], "()[]") && subset(old, alts) {
+			return true
+		}
+	}
+	return false
+}
+
+func subset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // flagUnlessSigned puts what on the newest commit of the range that

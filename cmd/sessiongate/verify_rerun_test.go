@@ -191,6 +191,12 @@ func TestVerifyHookConfigs(t *testing.T) {
 			h["PreToolUse"] = append([]any{map[string]any{"matcher": "Bash", "hooks": []any{map[string]any{"type": "command", "command": "./scripts/audit.sh"}}}}, h["PreToolUse"].([]any)...)
 			m["model"] = "opus"
 		})
+		// An upgrade that widens a matcher (Claude Code's PreToolUse gained
+		// ^Agent$|^Task$) keeps every tool the hook saw.
+		editJSON(".gemini/settings.json", func(m map[string]any) {
+			g := hooksOf(m)["BeforeTool"].([]any)[0].(map[string]any)
+			g["matcher"] = g["matcher"].(string) + "|web_fetch"
+		})
 		w.writeFile(t, ".pre-commit-config.yaml", strings.Replace(preCommitConfig, "v0.9.0", "v0.10.0", 1)+
 			"  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v4.6.0\n    hooks:\n      - id: trailing-whitespace\n")
 		w.writeFile(t, ".husky/pre-commit", "npx lint-staged\nsessiongate hook pre-commit\n")

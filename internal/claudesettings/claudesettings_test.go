@@ -12,7 +12,7 @@ func TestMatches(t *testing.T) {
 		{"Bash", "Bash", true},
 		{"Bash", "BashOutput", false}, // an exact name
 		{"Write|Edit", "Edit", true},
-		{"Write|Edit", "NotebookEdit", false}, // still a list of exact names
+		{"Write|Edit", "NotebookEdit", false},          // still a list of exact names
 		{"Write|Edit|mcp__.*", "NotebookEdit", true},   // a regex: unanchored
 		{"Write|Edit|mcp__.*", "mcp__serena__x", true}, // the MCP part
 		{"Bash|^Agent$|^Task$|mcp__.*", "Agent", true},
@@ -20,7 +20,7 @@ func TestMatches(t *testing.T) {
 		{"Bash|^Agent$|^Task$|mcp__.*", "Task", true},
 		{"Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*", "Agent", false},
 		{"mcp__lab", "mcp__lab__x", false}, // exact: the server prefix alone matches no tool
-		{"(", "Agent", false},             // does not compile
+		{"(", "Agent", false},              // does not compile
 	} {
 		if got := Matches(c.matcher, c.tool); got != c.want {
 			t.Errorf("Matches(%q, %q) = %v, want %v", c.matcher, c.tool, got, c.want)

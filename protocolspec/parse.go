@@ -64,6 +64,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	w.closePhase()
 	w.dropContradicted()
 	w.infer(s, doc)
+	w.oweUncovered()
 	w.rebind()
 	w.finish()
 	if len(w.errs) > 0 {

@@ -196,12 +196,16 @@ func settleRequirements(p *Phase) []reqWords {
 // rows are owed instead.
 func (p *Phase) OwedRequirements() []Requirement {
 	var out []Requirement
+	musts := false
 	for _, r := range p.Requirements {
 		if r.Level == LevelMust && !r.Summary {
-			out = append(out, r)
+			musts = true
+			if r.ProvenBy == "" {
+				out = append(out, r)
+			}
 		}
 	}
-	if len(out) > 0 {
+	if musts {
 		return out
 	}
 	for _, c := range p.Checklist {

@@ -137,6 +137,10 @@ type Requirement struct {
 	// Imperative: the text has no RFC 2119 key word but is an instruction
 	// ("Run the tests", "Do not bypass hooks"): level MUST or MUST NOT.
 	Imperative bool `json:"imperative,omitempty"`
+	// ProvenBy names the machine check that proves the requirement in a
+	// phase that also owes evidence for its other MUSTs (owed.go); it owes
+	// no evidence of its own.
+	ProvenBy string `json:"proven_by,omitempty"`
 }
 
 // ChecklistItem is a row of a Req|Step|Status|Evidence table or a task-list item.

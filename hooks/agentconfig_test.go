@@ -182,7 +182,8 @@ func TestInstallAgentsRefusesUnparseable(t *testing.T) {
 }
 
 // TestAgentHookUpgrade: a config written by an older sessiongate (the
-// PreToolUse matcher without MCP tools) is reported by doctor, and install
+// PreToolUse matcher without sub-agent runs, as before the transcript's
+// Agent calls were corroborated) is reported by doctor, and install
 // replaces that one group where it is, leaving the user's hooks alone.
 func TestAgentHookUpgrade(t *testing.T) {
 	r := newRepo(t)
@@ -190,7 +191,7 @@ func TestAgentHookUpgrade(t *testing.T) {
 	writeFile(t, settings, claudeSettings)
 	r.sg(r.root, "install", "--agent", "claude")
 	cur := readFile(t, settings)
-	old := strings.Replace(cur, "Bash|mcp__.*", "Bash", 1)
+	old := strings.Replace(cur, "Bash|^Agent$|^Task$|mcp__.*", "Bash|mcp__.*", 1)
 	if old == cur {
 		t.Fatalf("the installed matcher is not the one this test downgrades:\n%s", cur)
 	}

@@ -125,3 +125,46 @@ func TestRedirectsSet(t *testing.T) {
 		})
 	}
 }
+
+// TestCleanTempLink: a TMPDIR that is a link drops PATH entries under the
+// folder it points to, as well as under the link, while an entry beside
+// them is kept (the temporary folders are resolved once per call, not per
+// entry). Outside /tmp, which is dropped whole: under the user cache.
+func TestCleanTempLink(t *testing.T) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no user cache folder:", err)
+	}
+	base, err := os.MkdirTemp(cache, "gateenv-templink-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	real, link, other := filepath.Join(base, "real"), filepath.Join(base, "tmp"), filepath.Join(base, "tools", "bin")
+	for _, d := range []string{filepath.Join(real, "fake"), other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	cases := []struct {
+		name, path, want string
+		dropped          []string
+	}{
+		{"under the link's target", filepath.Join(real, "fake") + ":" + other, other, []string{"PATH entries in a temporary folder"}},
+		{"under the link", filepath.Join(link, "fake") + ":" + other, other, []string{"PATH entries in a temporary folder"}},
+		{"honest entries kept", other + ":/usr/bin", other + ":/usr/bin", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env, dropped := gateenv.Clean([]string{"TMPDIR=" + link, "PATH=" + c.path}, root, false)
+			want := append([]string{"TMPDIR=" + link, "PATH=" + c.want}, offUserConfig...)
+			if !slices.Equal(env, want) || !slices.Equal(dropped, c.dropped) {
+				t.Errorf("Clean = %q dropping %q, want %q dropping %q", env, dropped, want, c.dropped)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package gateenv
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,6 +56,10 @@ func neutralPath(path string, o Options, temps []string) (string, []string) {
 	if err != nil {
 		realRoot = o.Root
 	}
+	// Each temporary folder resolved once per call, not once per PATH
+	// entry: the walks were most of a gate call's CPU. Still per call, so
+	// a link re-pointed since the last gate is followed.
+	temps = withResolved(temps)
 	var start map[string]bool
 	if o.StartPathBound {
 		start = map[string]bool{}
@@ -92,12 +97,23 @@ func neutralPath(path string, o Options, temps []string) (string, []string) {
 	return strings.Join(keep, string(os.PathListSeparator)), why
 }
 
-func inAny(dirs []string, p string) bool {
+// withResolved is dirs followed by each one's resolved path, where it
+// resolves to another: inAny then matches an entry under a folder or
+// under what the folder links to.
+func withResolved(dirs []string) []string {
+	out := slices.Clip(dirs)
 	for _, d := range dirs {
-		if d == filepath.Clean(p) || inside(d, p) {
-			return true
+		if r, err := filepath.EvalSymlinks(d); err == nil && r != d && !slices.Contains(out, r) {
+			out = append(out, r)
 		}
-		if r, err := filepath.EvalSymlinks(d); err == nil && (r == filepath.Clean(p) || inside(r, p)) {
+	}
+	return out
+}
+
+func inAny(dirs []string, p string) bool {
+	cp := filepath.Clean(p)
+	for _, d := range dirs {
+		if d == cp || inside(d, p) {
 			return true
 		}
 	}

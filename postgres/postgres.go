@@ -52,6 +52,7 @@ const (
 	writeLockKey   int64 = 0x5e55_9a7e_0001
 	migrateLockKey int64 = 0x5e55_9a7e_0002
 	foldLockKey    int64 = 0x5e55_9a7e_0003 // folding dashboard count deltas
+	teamFoldKey    int64 = 0x5e55_9a7e_0004 // folding team_day_deltas
 )
 
 // IsURL reports whether a --db / SESSIONGATE_DB value names a PostgreSQL

@@ -96,6 +96,15 @@ func imperativeAt(b []byte) (level string, from, verb int) {
 	if len(b) == 0 || bytes.HasSuffix(bytes.TrimRight(b, `)"'*_`), []byte("?")) {
 		return "", 0, 0 // a question asks, it does not require
 	}
+	if !mayStartImperative(b) {
+		return "", 0, 0
+	}
+	return imperativeFrom(b, lead)
+}
+
+// imperativeFrom is imperativeAt after its first checks, on the trimmed b
+// (lead is the spaces trimmed): the words read one by one.
+func imperativeFrom(b []byte, lead int) (level string, from, verb int) {
 	words := imperativeWords(b, 16)
 	if len(words) < 2 {
 		return "", 0, 0
@@ -148,6 +157,40 @@ func imperativeAt(b []byte) (level string, from, verb int) {
 		neg = i
 	}
 	return level, lead + words[neg].at, lead + v.at
+}
+
+// mayStartImperative reports whether b's first word can start an
+// instruction: a leading clause's word, a lead ("Always"), a negation or a
+// verb of the list. Most sentences of a protocol fail here, before their
+// words are split and lowered (which cost a parse 1.5x goldmark's time).
+// It reads the first word as imperativeWords does.
+func mayStartImperative(b []byte) bool {
+	i := 0
+	for i < len(b) && !isWordByte(b[i]) && b[i] != 0 {
+		i++
+	}
+	if i == len(b) || b[i] == 0 {
+		return false // a code span is no verb
+	}
+	var buf [16]byte
+	n := 0
+	for j := i; j < len(b) && (isWordByte(b[j]) || (b[j] == '-' || b[j] == '\'') && j+1 < len(b) && isWordByte(b[j+1])); j++ {
+		if n == len(buf) {
+			return false // longer than any word of the lists
+		}
+		buf[n] = lowerASCII(b[j])
+		n++
+	}
+	w := buf[:n]
+	switch string(w) {
+	case "never", "don't", "dont", "do":
+		return true
+	}
+	verb := w
+	if len(verb) > 3 && string(verb[:3]) == "re-" {
+		verb = verb[3:]
+	}
+	return imperativeClauses.has(w) || imperativeLeads.has(w) || imperativeVerbs.has(verb)
 }
 
 // imperativeWord is a word of a sentence: letters, digits, apostrophes and

@@ -1,6 +1,7 @@
 package protocolspec
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 )
@@ -119,5 +120,29 @@ func TestImperativeInference(t *testing.T) {
 				t.Errorf("inferred %q, want [%q]", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestImperativeFirstWordCheck: the first-word check that lets most
+// sentences skip the word split never changes imperativeAt's answer, on
+// every line of the real documents and on cases at its edges.
+func TestImperativeFirstWordCheck(t *testing.T) {
+	lines := append(fixtureLines(t),
+		"Run the tests", "re-run the tests", "Re-verify the build", "Don't push to main", "dont skip hooks",
+		"Do not bypass hooks", "Never commit secrets", "Always run lint", "Before committing, run the linter",
+		"\x00\x00\x00 run it", "Commit SHA is recorded", "Note the time", "Internationalization-everywhere-always run",
+		"   Use conventional commits", "**Run** the tests", "Run.", "", "?", "Summarize the session.")
+	for _, l := range lines {
+		b := []byte(l)
+		lead := len(b) - len(bytes.TrimLeft(b, " "))
+		tb := bytes.TrimSpace(b)
+		if len(tb) == 0 || bytes.HasSuffix(bytes.TrimRight(tb, `)"'*_`), []byte("?")) {
+			continue
+		}
+		l1, f1, v1 := imperativeAt(b)
+		l2, f2, v2 := imperativeFrom(tb, lead)
+		if l1 != l2 || f1 != f2 || v1 != v2 {
+			t.Errorf("%q: with the first-word check %q %d %d, without %q %d %d", l, l1, f1, v1, l2, f2, v2)
+		}
 	}
 }

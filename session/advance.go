@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -116,9 +117,13 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if err != nil {
 		return GateResult{}, fmt.Errorf("open worktree %s: %w", s.Worktree, err)
 	}
-	environ, dropped, err := e.gateEnviron(ctx, s, repo.Root(), staged)
-	if err != nil {
-		return GateResult{}, err
+	var environ, dropped []string
+	// Only a command reads the clean environment; cleaning PATH resolves
+	// every entry's links, which a gate of evidence checks does not need.
+	if slices.ContainsFunc(GateChecks(p, cfg.Commands), func(c protocolspec.Check) bool { return c.Kind == protocolspec.CheckCommand }) {
+		if environ, dropped, err = e.gateEnviron(ctx, s, repo.Root(), staged); err != nil {
+			return GateResult{}, err
+		}
 	}
 	g := runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped})
 	// The files recorded as evidence, as they are now (a swap after the

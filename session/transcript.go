@@ -180,8 +180,15 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			ok, err := repo.ExistsAt(ctx, s.StartCommit, ".claude/agents/"+name+".md")
 			return err == nil && ok
 		}
+		// Asked once per requirement status: two git reads each time
+		// for a team without the server, so remembered per gate check.
+		seen := map[string]bool{}
 		info.configuredAtStart = func(server string) bool {
+			if ok, done := seen[server]; done {
+				return ok
+			}
 			_, ok := e.mcpCommitted(ctx, s, server)
+			seen[server] = ok
 			return ok
 		}
 	}

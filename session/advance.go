@@ -126,6 +126,11 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 		}
 	}
 	g := runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped})
+	if c, ok := callsCheck(p, ev, cfg); ok {
+		g.Checks = append(g.Checks, c)
+		g.Status = combine(g.Checks)
+		g.Message = gateMessage(g)
+	}
 	// The files recorded as evidence, as they are now (a swap after the
 	// record is judged at the next gate).
 	cr, ok, err := e.recheckRecordedFiles(ctx, s)

@@ -15,9 +15,9 @@ import (
 // records the reason: "if docs/legacy.md exists" (the path is there),
 // "when the change touches db/migrations/" (a changed file is under it),
 // "if a session log exists" (a file the protocol names as the session
-// log). A reason that says otherwise is refused with what holds. Other
-// conditions ("if the serena MCP is not available") are taken on the
-// reason, as before.
+// log). A reason that says otherwise is refused with what holds. "If the
+// serena MCP is not available" is checked against the MCP configs Claude
+// Code reads (mcpNA); other conditions are taken on the reason, as before.
 
 var (
 	conditionClauseRE = sync.OnceValue(func() *regexp.Regexp {
@@ -33,7 +33,77 @@ var (
 		return regexp.MustCompile(`(?i)\b(?:not|no|never|doesn't|does not|isn't|aren't)\b`)
 	})
 	sessionLog = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bsession logs?\b`) })
+	// mcpConditionRE finds a condition about an MCP server being there:
+	// "if the serena MCP is not available", "when the serena MCP server is
+	// configured".
+	mcpConditionRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b([a-z][\w-]*)\s+MCP(?:\s+server)?\s+(?:is\s+|are\s+)?(not\s+|un)?(available|configured|installed|enabled|set\s+up|present)\b`)
+	})
 )
+
+// mcpNA says when a not-applicable mark on requirement r of phase p (r
+// nil: the phase) is a statement about an MCP server that the machine can
+// check: the mark stands when the server's configured state is configured.
+//   - a condition about the server ("If the serena MCP is not available,
+//     MUST read .serena/memories/x.md"): the mark says the condition is
+//     false;
+//   - an unconditional call of one of its tools, or a phase whose owed
+//     requirements all are (SERENA_INITIALIZATION): the mark says the
+//     server is not there, so the call cannot be made.
+func mcpNA(p *protocolspec.Phase, r *protocolspec.Requirement) (server string, configured, ok bool) {
+	cond := func(text string) (string, bool, bool) {
+		m := conditionClauseRE().FindStringSubmatch(text)
+		if m == nil {
+			return "", false, false
+		}
+		c := mcpConditionRE().FindStringSubmatch(m[1])
+		if c == nil {
+			return "", false, false
+		}
+		// "if X is not available" does not hold when X is configured.
+		return strings.ToLower(c[1]), c[2] != "", true
+	}
+	if r != nil {
+		if sv, want, ok := cond(r.Text); ok {
+			return sv, want, true
+		}
+	}
+	if p.Condition != "" {
+		return cond(p.Condition)
+	}
+	if r != nil {
+		if tools, sv := mcpTools(*r); len(tools) > 0 && !r.Conditional {
+			return sv, false, true
+		}
+		return "", false, false
+	}
+	for _, o := range p.OwedRequirements() {
+		if o.Conditional {
+			continue
+		}
+		tools, sv := mcpTools(o)
+		if len(tools) == 0 || server != "" && sv != server {
+			return "", false, false // other work, or another server's
+		}
+		server = sv
+	}
+	return server, false, server != ""
+}
+
+// mcpNAHolds refuses a not-applicable mark about an MCP server (mcpNA)
+// when the server's configured state says otherwise: configured in the
+// work tree's .mcp.json, the one committed at the session's start or
+// HEAD, or Claude Code's user config.
+func (e *Engine) mcpNAHolds(ctx context.Context, s *Session, what, server string, configured bool) error {
+	where := e.mcpWhere(ctx, s, server)
+	switch {
+	case configured && where == "":
+		return refusedf("%s is not \"not applicable\": its condition holds, the %s MCP server is not configured (not in .mcp.json in the work tree, at the session's start commit or at HEAD, nor in Claude Code's user config); do what it asks and record evidence of it", what, server)
+	case !configured && where != "":
+		return refusedf("%s is not \"not applicable\": the %s MCP server is configured (%s), so its tools can be called; call them, and the agent's transcript records the calls", what, server, where)
+	}
+	return nil
+}
 
 // conditionHolds checks a condition's text against the worktree and the
 // session's changed files. checked is false when the text names nothing a

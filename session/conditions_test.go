@@ -21,7 +21,8 @@ const condProtocol = "# P\n\n## Session Start\n\n### Phase 1: Context (BLOCKING)
 // TestNotApplicableChecksTheCondition: a not-applicable record is refused
 // when its condition is machine-checkable and holds (the file exists, the
 // session changed what it names, a session log exists), and accepted when
-// it does not hold, or when no machine can tell (a reason is taken).
+// it does not hold, or when no machine can tell (a reason is taken). An
+// MCP server's presence is checked against .mcp.json and the user config.
 func TestNotApplicableChecksTheCondition(t *testing.T) {
 	const (
 		legacy = "CONTEXT.docs-legacy-md-exists"
@@ -42,10 +43,14 @@ func TestNotApplicableChecksTheCondition(t *testing.T) {
 		{"change does not touch it", nil, map[string]string{"web/app.js": "x()\n"}, migr, ""},
 		{"session log exists", nil, map[string]string{".agents/sessions/2026-11-21-session-01.md": "# Log\n"}, logReq, "exists"},
 		{"no session log", nil, nil, logReq, ""},
-		{"not machine-checkable", nil, nil, serena, ""},
+		// "If the serena MCP is not available": checked against the MCP
+		// configs Claude Code reads (issue 25.4).
+		{"the MCP server is configured", map[string]string{".mcp.json": `{"mcpServers":{"serena":{"command":"serena"}}}`}, nil, serena, ""},
+		{"the MCP server is not configured", nil, nil, serena, "the serena MCP server is not configured"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir()) // no user MCP config
 			e := newEnv(t, condProtocol)
 			for f, b := range c.files {
 				gittest.Write(t, e.root, f, b)

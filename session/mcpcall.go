@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -56,7 +57,13 @@ func mcpEvidence(r protocolspec.Requirement, c transcript.Call) (Evidence, bool)
 // MCP tool while Claude Code's transcript is known ("" when it does).
 func mcpNeeds(info transcriptInfo, r protocolspec.Requirement) string {
 	tools, server := mcpTools(r)
-	if len(tools) == 0 || info.agent != transcript.Claude || info.broken != "" || !mcpConfigured(info.worktree, server) {
+	if len(tools) == 0 || info.agent != transcript.Claude || info.broken != "" {
+		return ""
+	}
+	// A server configured when the session started still counts after
+	// .mcp.json is blanked: the agent cannot make the call impossible by
+	// editing the file and win back claims.
+	if !mcpConfigured(info.worktree, server) && (info.configuredAtStart == nil || !info.configuredAtStart(server)) {
 		return ""
 	}
 	return fmt.Sprintf("the agent's %s transcript shows no call of %s: %s; a claim does not count while the agent's transcript is known",
@@ -67,29 +74,35 @@ func mcpTool(tools []string) string {
 	return fmt.Sprintf("call the MCP tool %s", tools[0])
 }
 
+// mcpServersOf reads the servers of an MCP config file (.mcp.json's
+// shape: {"mcpServers": {name: ...}}); nil when it is not one.
+func mcpServersOf(b []byte) map[string]json.RawMessage {
+	var s struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	}
+	if json.Unmarshal(b, &s) != nil {
+		return nil
+	}
+	return s.MCPServers
+}
+
 // mcpConfigured reports whether Claude Code would offer server's tools in
 // worktree: the project's .mcp.json, or the user's ~/.claude.json (top
 // level, or under the project's path).
 func mcpConfigured(worktree, server string) bool {
-	type servers struct {
-		MCPServers map[string]json.RawMessage `json:"mcpServers"`
-	}
-	has := func(p string, pick func([]byte) map[string]json.RawMessage) bool {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return false
+	b, err := os.ReadFile(filepath.Join(worktree, ".mcp.json"))
+	if err == nil {
+		if _, ok := mcpServersOf(b)[server]; ok {
+			return true
 		}
-		_, ok := pick(b)[server]
-		return ok
 	}
-	top := func(b []byte) map[string]json.RawMessage {
-		var s servers
-		json.Unmarshal(b, &s)
-		return s.MCPServers
-	}
-	if has(filepath.Join(worktree, ".mcp.json"), top) {
-		return true
-	}
+	return mcpUserConfigured(worktree, server)
+}
+
+// mcpUserConfigured reports whether Claude Code's user config
+// (CLAUDE_CONFIG_DIR or ~/.claude.json) offers server, at its top level or
+// for the project at worktree.
+func mcpUserConfigured(worktree, server string) bool {
 	user := ""
 	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		user = filepath.Join(d, ".claude.json")
@@ -99,13 +112,78 @@ func mcpConfigured(worktree, server string) bool {
 	if user == "" {
 		return false
 	}
-	return has(user, top) || has(user, func(b []byte) map[string]json.RawMessage {
-		var u struct {
-			Projects map[string]servers `json:"projects"`
+	b, err := os.ReadFile(user)
+	if err != nil {
+		return false
+	}
+	if _, ok := mcpServersOf(b)[server]; ok {
+		return true
+	}
+	var u struct {
+		Projects map[string]struct {
+			MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		} `json:"projects"`
+	}
+	json.Unmarshal(b, &u)
+	_, ok := u.Projects[worktree].MCPServers[server]
+	return ok
+}
+
+// revReader reads a file as committed (gitrepo.Repo does).
+type revReader interface {
+	ReadAt(ctx context.Context, rev, path string) ([]byte, error)
+}
+
+// mcpCommitted reports whether .mcp.json at the session's start commit or
+// at HEAD configures server, and which.
+func (e *Engine) mcpCommitted(ctx context.Context, s *Session, server string) (string, bool) {
+	if e.OpenRepo == nil {
+		return "", false
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return "", false
+	}
+	rr, ok := repo.(revReader)
+	if !ok {
+		return "", false
+	}
+	for _, rev := range []string{s.StartCommit, "HEAD"} {
+		if rev == "" {
+			continue
 		}
-		json.Unmarshal(b, &u)
-		return u.Projects[worktree].MCPServers
-	})
+		b, err := rr.ReadAt(ctx, rev, ".mcp.json")
+		if err != nil {
+			continue // no .mcp.json there (or an unborn HEAD)
+		}
+		if _, ok := mcpServersOf(b)[server]; ok {
+			where := "at HEAD"
+			if rev == s.StartCommit {
+				where = "at the session's start commit " + shortSHA(rev)
+			}
+			return where, true
+		}
+	}
+	return "", false
+}
+
+// mcpWhere says where server is configured for session s: the work tree's
+// .mcp.json, the one committed at the session's start or at HEAD, or
+// Claude Code's user config; "" when nowhere.
+func (e *Engine) mcpWhere(ctx context.Context, s *Session, server string) string {
+	b, err := os.ReadFile(filepath.Join(s.Worktree, ".mcp.json"))
+	if err == nil {
+		if _, ok := mcpServersOf(b)[server]; ok {
+			return ".mcp.json in the work tree"
+		}
+	}
+	if where, ok := e.mcpCommitted(ctx, s, server); ok {
+		return ".mcp.json " + where
+	}
+	if mcpUserConfigured(s.Worktree, server) {
+		return "Claude Code's user config (.claude.json)"
+	}
+	return ""
 }
 
 func containsFold(list []string, s string) bool {

@@ -98,6 +98,9 @@ func readTargets(r protocolspec.Requirement) []string {
 // naStanding says how a not-applicable mark on requirement r of phase p
 // (r nil: the phase itself) is judged: NAChecked or NAPending.
 func naStanding(spec *protocolspec.Spec, p *protocolspec.Phase, r *protocolspec.Requirement) string {
+	if _, _, ok := mcpNA(p, r); ok {
+		return NAChecked // whether the MCP server is configured (conditions.go)
+	}
 	if r == nil {
 		if p.Condition != "" && conditionCheckable(spec, p.Condition) {
 			return NAChecked
@@ -158,6 +161,9 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 		return "", fmt.Errorf("load session: %w", err)
 	}
 	if standing == NAChecked {
+		if server, want, ok := mcpNA(p, r); ok {
+			return standing, e.mcpNAHolds(ctx, s, what, server, want)
+		}
 		if r != nil && !r.Conditional && p.Condition == "" && readTargets(*r) != nil {
 			return standing, e.readTargetAbsent(ctx, s, *r)
 		}
@@ -523,10 +529,17 @@ func (e *Engine) AcceptNotApplicable(ctx context.Context, req AcceptNARequest) (
 
 // phaseMarkedNA is the gate of a phase without a condition that the
 // session marked not applicable as a whole: skipped, never passed, and
-// pending a person's acceptance.
+// pending a person's acceptance, unless the mark was checked (a phase of
+// MCP calls whose server is not configured).
 func phaseMarkedNA(p *protocolspec.Phase, ev []Evidence) (GateResult, bool) {
 	for _, x := range ev {
 		if x.Phase == p.ID && x.Step == StepCondition {
+			if server, _, ok := mcpNA(p, nil); ok {
+				// Checked when it was marked: the server was configured
+				// nowhere Claude Code reads (conditions.go).
+				return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionConditionNotMet,
+					Message: fmt.Sprintf("gate %s not applied: its tool calls need the %s MCP server, which was not configured when the phase was marked not applicable (%s)", p.ID, server, x.Ref)}, true
+			}
 			return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionNotApplicablePending,
 				Message: fmt.Sprintf("gate %s not applied: the phase was marked not applicable (%s), pending a person's acceptance (sessiongate session accept-na)", p.ID, x.Ref)}, true
 		}

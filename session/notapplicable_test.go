@@ -232,6 +232,7 @@ func TestNotApplicablePendingGate(t *testing.T) {
 // refused.
 func TestNotApplicableRealProtocolMissingFile(t *testing.T) {
 	doc := fixtureProtocol(t, "SESSION-PROTOCOL_2025-12-22_3821367d2.md")
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir()) // no user MCP config
 	const cons = "SKILL_VALIDATION.read-agents-governance-project"
 	ctx := context.Background()
 	for _, has := range []bool{false, true} {
@@ -258,15 +259,17 @@ func TestNotApplicableRealProtocolMissingFile(t *testing.T) {
 		}
 		// "If the serena MCP is not available, then the agent MUST read
 		// .serena/memories/skill-usage-mandatory.md": the file is there, but
-		// the condition is about the MCP, which no machine can check: the
-		// mark is taken, pending a person (a false block before).
+		// the condition is about the MCP: with serena configured the mark
+		// is taken, checked by the machine (it was pending a person before
+		// issue 25.4, and a false block before that).
 		gittest.Write(t, e.root, ".serena/memories/skill-usage-mandatory.md", "# Skills\n")
+		gittest.Write(t, e.root, ".mcp.json", `{"mcpServers":{"serena":{"command":"serena"}}}`)
 		if _, err := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Requirement: "SKILL_VALIDATION.serena-mcp-not-available", NotApplicable: true, Evidence: "the serena MCP is available; the memory was read through it"}); err != nil {
 			t.Fatalf("the Serena condition's mark: %v", err)
 		}
 		marks, err := e.engine.NotApplicableMarks(ctx, id)
-		if err != nil || len(marks) != 1 || marks[0].Standing != session.NAPending {
-			t.Fatalf("marks %+v %v, want the Serena mark pending", marks, err)
+		if err != nil || len(marks) != 1 || marks[0].Standing != session.NAChecked {
+			t.Fatalf("marks %+v %v, want the Serena mark checked", marks, err)
 		}
 	}
 }

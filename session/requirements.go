@@ -538,7 +538,11 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		if pathKind(req.Kind) {
 			rel, _ = cleanRel(strings.TrimSpace(body))
 		}
-		for _, st := range requirementStatuses(p, evs, cfg) {
+		sts := requirementStatuses(p, evs, cfg)
+		if !readsAllCalls(p, cfg) {
+			sts = callsOpen(p, evs, cfg) // only the calls its text requires
+		}
+		for _, st := range sts {
 			q, _ := p.Requirement(st.ID)
 			if st.Status != ReqOpen || !st.byTranscript {
 				continue

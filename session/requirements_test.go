@@ -172,7 +172,13 @@ func TestRecordEvidenceForRequirements(t *testing.T) {
 
 func TestNotApplicableMeetsAConditionalRequirement(t *testing.T) {
 	ctx := context.Background()
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir()) // no user MCP config
 	e := newEnv(t, reqProtocol)
+	// The mark below says serena is available: so it is (issue 25.4
+	// checks it).
+	gittest.Write(t, e.root, ".mcp.json", `{"mcpServers":{"serena":{"command":"serena"}}}`)
+	gittest.Git(t, e.root, "add", ".mcp.json")
+	gittest.Git(t, e.root, "commit", "-q", "-m", "serena")
 	id := e.start("n/a")
 	e.evidenceFor(id, reqDir, "drwxr-xr-x .claude/skills")
 	e.evidenceFor(id, reqRead, "read PROJECT-CONSTRAINTS.md")

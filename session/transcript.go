@@ -66,6 +66,9 @@ type transcriptInfo struct {
 	// definedAtStart reports whether the session's start commit held
 	// .claude/agents/<name>.md (nil: not known).
 	definedAtStart func(name string) bool
+	// configuredAtStart reports whether .mcp.json at the session's start
+	// commit (or HEAD) configured an MCP server (nil: not known).
+	configuredAtStart func(server string) bool
 }
 
 // BindTranscript records the transcript an agent CLI named in a hook
@@ -177,6 +180,17 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			ok, err := repo.ExistsAt(ctx, s.StartCommit, ".claude/agents/"+name+".md")
 			return err == nil && ok
 		}
+		// Asked once per requirement status: two git reads each time
+		// for a team without the server, so remembered per gate check.
+		seen := map[string]bool{}
+		info.configuredAtStart = func(server string) bool {
+			if ok, done := seen[server]; done {
+				return ok
+			}
+			_, ok := e.mcpCommitted(ctx, s, server)
+			seen[server] = ok
+			return ok
+		}
 	}
 	rctx, cancel := context.WithTimeout(ctx, transcriptReadTime)
 	defer cancel()
@@ -263,10 +277,17 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 }
 
 // readsTranscript reports whether a phase's gate can take transcript
-// evidence: it owes evidence per requirement, or it checks a file's
-// content hash (the built-in gate of "Context Retrieval": "MUST read
-// .agents/HANDOFF.md").
+// evidence: it owes evidence per requirement, it checks a file's content
+// hash (the built-in gate of "Context Retrieval": "MUST read
+// .agents/HANDOFF.md"), or its text requires a tool call (callRequirements).
 func readsTranscript(p *protocolspec.Phase, cfg Config) bool {
+	return readsAllCalls(p, cfg) || len(callRequirements(p)) > 0
+}
+
+// readsAllCalls reports whether every kind of call (reads and runs too)
+// counts for the phase's requirements: it owes evidence per requirement or
+// checks a content hash.
+func readsAllCalls(p *protocolspec.Phase, cfg Config) bool {
 	if needsPerRequirement(p, cfg) {
 		return true
 	}
@@ -276,6 +297,67 @@ func readsTranscript(p *protocolspec.Phase, cfg Config) bool {
 		}
 	}
 	return false
+}
+
+// callRequirements are a phase's unconditional MUSTs that ask for a tool
+// call only the transcript can show: running a sub-agent or calling an
+// MCP tool. They bind whatever the phase's gate kind (issue 25.4): on the
+// real v1.4 protocol QA_VALIDATION's gate is a fresh file under
+// .agents/qa/ and SERENA_INITIALIZATION's is any tool output, so a
+// hand-written report or a claim met a text that asks for the call.
+func callRequirements(p *protocolspec.Phase) []protocolspec.Requirement {
+	var out []protocolspec.Requirement
+	for _, r := range p.OwedRequirements() {
+		if r.Conditional {
+			continue
+		}
+		if tools, _ := mcpTools(r); len(tools) > 0 || delegateName(r) != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// callsOpen lists the call requirements of a phase whose gate does not owe
+// evidence per requirement (that gate decides them itself) that the
+// agent's transcript does not show, while it is known and the call can be
+// made (the sub-agent is defined, the MCP server configured).
+func callsOpen(p *protocolspec.Phase, evs []Evidence, cfg Config) []RequirementStatus {
+	if cfg.transcript.agent == "" || needsPerRequirement(p, cfg) {
+		return nil
+	}
+	calls := callRequirements(p)
+	if len(calls) == 0 {
+		return nil
+	}
+	q := *p
+	q.Requirements, q.Checklist = calls, nil
+	var out []RequirementStatus
+	for _, st := range requirementStatuses(&q, evs, cfg) {
+		if st.Status == ReqOpen && st.byTranscript {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// CheckTranscriptCalls is the check a gate gains when its phase's text
+// requires tool calls its own checks do not ask about (callsOpen).
+const CheckTranscriptCalls CheckKind = "transcript_calls"
+
+// callsCheck is the failing check of the calls a phase's text requires
+// and the transcript does not show; ok is false when none is missing.
+func callsCheck(p *protocolspec.Phase, evs []Evidence, cfg Config) (CheckResult, bool) {
+	open := callsOpen(p, evs, cfg)
+	if len(open) == 0 {
+		return CheckResult{}, false
+	}
+	var why []string
+	for _, st := range open {
+		why = append(why, st.ID+": "+st.Reason)
+	}
+	return CheckResult{Kind: CheckTranscriptCalls, Status: StatusFail, Open: open,
+		Message: truncate(fmt.Sprintf("the phase's text requires %d tool call(s) the agent's transcript does not show (its other checks do not stand in for them): %s", len(open), strings.Join(why, "; ")), 1000)}, true
 }
 
 // transcriptRead is where the phase's requirement to read rel stands, when
@@ -322,7 +404,11 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 			if !readsTranscript(p, e.Config) || evidenceBeforeTheWork(s, p) != nil {
 				continue
 			}
-			for _, r := range p.OwedRequirements() {
+			reqs := p.OwedRequirements()
+			if !readsAllCalls(p, e.Config) {
+				reqs = callRequirements(p) // the calls its text requires, nothing else
+			}
+			for _, r := range reqs {
 				ev, ok := callEvidence(s.Worktree, p, r, c)
 				if !ok {
 					continue

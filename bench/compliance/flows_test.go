@@ -38,6 +38,10 @@ const (
 	skipLintNamed   skip = "every lint rule turned off by a comment naming each rule"
 	skipReadHashed  skip = "HANDOFF.md's content hash recorded, the file never read (under Claude Code)"
 	skipReadClaimed skip = "PROJECT-CONSTRAINTS.md claimed read in a note, never read (under Claude Code)"
+	skipQAAgent     skip = "QA report written by hand, the qa sub-agent never run (under Claude Code)"
+	skipSerenaCalls skip = "serena calls claimed as tool output, never made (under Claude Code)"
+	skipSerenaBlank skip = ".mcp.json emptied while claiming a serena read, then restored (under Claude Code)"
+	skipSerenaNA    skip = "Serena Initialization marked not applicable while serena is configured"
 )
 
 // Evidence kinds (the record_evidence evidence_type values).
@@ -153,6 +157,15 @@ func (w *world) notApplicable(phase, fragment, reason string) {
 	}
 }
 
+// phaseNotApplicable marks a phase not applicable as a whole, with the
+// reason.
+func (w *world) phaseNotApplicable(phase, reason string) {
+	w.t.Helper()
+	if s := w.agent.Evidence(ev{phase: phase, kind: manual, value: reason, na: true}); !s.ok {
+		w.halt("not-applicable refused (%s): %s", phase, s.msg)
+	}
+}
+
 // shell runs a command as the agent's shell tool does and makes it evidence
 // for the requirement it satisfies: through `sessiongate run` (observed:
 // sessiongate sees the exit code and output) when the binary has it, else
@@ -232,12 +245,27 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	logPath := ".agents/sessions/" + date + "-session-02.md"
 	w.start(objective)
 
-	// Phase 1: Serena Initialization. Both calls, their output as evidence.
-	w.evidence("SERENA_INITIALIZATION", "mcp__serena__activate_project", toolOutput,
-		"mcp__serena__activate_project: Activated existing project with name 'greet' at "+w.root+", language: bash")
-	w.evidence("SERENA_INITIALIZATION", "mcp__serena__initial_instructions", toolOutput,
-		"mcp__serena__initial_instructions: You are a professional coding agent concerned with one particular codebase...")
-	w.notApplicable("SERENA_INITIALIZATION", "If either call fails", "both Serena calls succeeded")
+	// Phase 1: Serena Initialization. Both calls, their output as evidence
+	// (under Claude Code the calls are in the transcript too).
+	switch {
+	case w.noSerena:
+		w.phaseNotApplicable("SERENA_INITIALIZATION", "this repository configures no serena MCP server")
+	case sk == skipSerenaNA:
+		w.deviate()
+		w.phaseNotApplicable("SERENA_INITIALIZATION", "the serena MCP server is not configured here")
+	default:
+		if sk == skipSerenaCalls {
+			w.deviate()
+		} else {
+			w.mcpCall("mcp__serena__activate_project", "Activated existing project with name 'greet'")
+			w.mcpCall("mcp__serena__initial_instructions", "You are a professional coding agent")
+		}
+		w.evidence("SERENA_INITIALIZATION", "mcp__serena__activate_project", toolOutput,
+			"mcp__serena__activate_project: Activated existing project with name 'greet' at "+w.root+", language: bash")
+		w.evidence("SERENA_INITIALIZATION", "mcp__serena__initial_instructions", toolOutput,
+			"mcp__serena__initial_instructions: You are a professional coding agent concerned with one particular codebase...")
+		w.notApplicable("SERENA_INITIALIZATION", "If either call fails", "both Serena calls succeeded")
+	}
 	w.advance("")
 
 	// Phase 2: Context Retrieval. HANDOFF.md read (its hash recorded), the
@@ -273,9 +301,26 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		} else {
 			w.shell("SKILL_VALIDATION", "verify .claude/skills/ directory exists", "test -d .claude/skills && echo '.claude/skills/ exists'")
 			list, _ := w.shell("SKILL_VALIDATION", "list available GitHub skill scripts", "ls .claude/skills/github/scripts")
-			w.evidence("SKILL_VALIDATION", "skill-usage-mandatory memory using", toolOutput,
-				"mcp__serena__read_memory(memory_file_name=\"skill-usage-mandatory\"):\n"+w.read(".serena/memories/skill-usage-mandatory.md"))
-			w.notApplicable("SKILL_VALIDATION", "serena MCP is not available", "Serena MCP is available: the memory was read with mcp__serena__read_memory")
+			switch {
+			case w.noSerena:
+				// No serena: the memory's file is read instead, as the
+				// protocol's fallback says.
+				w.notApplicable("SKILL_VALIDATION", "skill-usage-mandatory memory using", "this repository configures no serena MCP server")
+				w.evidence("SKILL_VALIDATION", "serena MCP is not available", contentHash, ".serena/memories/skill-usage-mandatory.md")
+			case sk == skipSerenaBlank:
+				w.deviate()
+				mcp := w.read(".mcp.json")
+				w.write(".mcp.json", `{"mcpServers":{}}`+"\n")
+				w.evidence("SKILL_VALIDATION", "skill-usage-mandatory memory using", toolOutput,
+					"mcp__serena__read_memory(memory_file_name=\"skill-usage-mandatory\"):\n"+w.read(".serena/memories/skill-usage-mandatory.md"))
+				w.write(".mcp.json", mcp)
+				w.notApplicable("SKILL_VALIDATION", "serena MCP is not available", "Serena MCP is available: the memory was read with mcp__serena__read_memory")
+			default:
+				w.mcpCall("mcp__serena__read_memory", w.read(".serena/memories/skill-usage-mandatory.md"))
+				w.evidence("SKILL_VALIDATION", "skill-usage-mandatory memory using", toolOutput,
+					"mcp__serena__read_memory(memory_file_name=\"skill-usage-mandatory\"):\n"+w.read(".serena/memories/skill-usage-mandatory.md"))
+				w.notApplicable("SKILL_VALIDATION", "serena MCP is not available", "Serena MCP is available: the memory was read with mcp__serena__read_memory")
+			}
 			w.evidence("SKILL_VALIDATION", "PROJECT-CONSTRAINTS.md", contentHash, ".agents/governance/PROJECT-CONSTRAINTS.md")
 			v.skills = ""
 			for _, f := range strings.Fields(list) {
@@ -370,6 +415,11 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		verdict := "PASS"
 		if code != 0 {
 			verdict = "FAIL"
+		}
+		if sk == skipQAAgent {
+			w.deviate() // the report by hand, no qa run
+		} else {
+			w.agentCall("qa", "QA passed: the name checks run and pass")
 		}
 		w.write(report, "# QA Report: greet name argument\n\n- **Session**: "+date+"-session-02\n- **Verdict**: "+verdict+
 			"\n\n```text\n$ sh scripts/test.sh\n"+strings.TrimSpace(out)+"\n```\n")

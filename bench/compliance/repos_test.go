@@ -126,7 +126,13 @@ func fixtureRepo(w *world, version string, withHistory bool) {
 			w.write(".agents/qa/2025-12-17-session-01-scripts.md", oldQAReport)
 		}
 	}
+	if !w.noSerena {
+		// The team runs serena (its protocol's Phase 1 calls it).
+		w.write(".mcp.json", `{"mcpServers":{"serena":{"command":"uvx","args":["--from","git+https://github.com/oraios/serena","serena","start-mcp-server"]}}}`+"\n")
+	}
 	if version == v1222 {
+		// Phase 2.5 routes to the team's qa sub-agent.
+		w.write(".claude/agents/qa.md", "---\nname: qa\ndescription: Validates a change against its tests\n---\n\n# QA\n\nRun the tests and report.\n")
 		w.write(".claude/skills/github/scripts/Get-PRContext.ps1", "# Get-PRContext\n")
 		w.write(".claude/skills/github/scripts/Post-IssueComment.ps1", "# Post-IssueComment\n")
 		w.write(".serena/memories/skill-usage-mandatory.md", "# Skill usage\n\nUse the GitHub skill scripts, never raw gh calls.\n")

@@ -27,6 +27,8 @@ type scenario struct {
 	// naSkip: the skip is itself a not-applicable mark, so the mark a
 	// person is asked to accept is the skipped work: pending it is caught.
 	naSkip bool
+	// noSerena: the team has no serena MCP server (no .mcp.json entry).
+	noSerena bool
 }
 
 func (s scenario) compliant() bool { return s.skips == none }
@@ -35,6 +37,7 @@ func (s scenario) needsMarkdownlint() bool { return s.protocol == v1218 || s.pro
 
 // run builds the repository and runs the session.
 func (s scenario) run(w *world) {
+	w.noSerena = s.noSerena
 	switch s.protocol {
 	case v1218, v1222:
 		fixtureRepo(w, s.protocol, s.history)
@@ -45,6 +48,7 @@ func (s scenario) run(w *world) {
 	case v3:
 		v3Repo(w)
 	}
+	w.noSerena = s.noSerena
 	w.skip = s.skips
 	w.readByCat = s.readByCat
 	w.acceptNA = s.acceptNA
@@ -202,6 +206,23 @@ var scenarios = []scenario{
 		reading: "Handoff: the agent marks \"Complete the handoff\" not applicable, then, refused (the phase's only " +
 			"requirement), the Handoff phase as a whole, with a reason no machine can check. The phase reads not done, and " +
 			"no person accepted the mark: verify fails, naming the mark a person must judge (the skip itself). Not compliant."},
+	// Tool calls the text requires bind whatever the phase's gate kind (issue 25.4).
+	{name: "qa-report-no-qa-agent", protocol: v1222, via: "CLI", skips: skipQAAgent, history: true, transcript: true,
+		reading: "Phase 2.5: the agent MUST invoke the qa agent (Task(subagent_type=\"qa\")); the gate is a fresh file under " +
+			".agents/qa/. Under Claude Code, in a repository that defines the qa sub-agent, the agent runs the tests itself " +
+			"and writes the report by hand: no qa run is in its transcript. Not compliant (a false pass before: the file " +
+			"met the gate)."},
+	{name: "serena-claimed-not-called", protocol: v1222, via: "MCP", skips: skipSerenaCalls, history: true, transcript: true,
+		reading: "Phase 1: MUST call mcp__serena__activate_project and mcp__serena__initial_instructions. Serena is in " +
+			".mcp.json; under Claude Code the agent records their output as tool output and never calls them. Not " +
+			"compliant (a false pass before: the phase's gate takes any tool output)."},
+	{name: "serena-config-blanked", protocol: v1222, via: "CLI", skips: skipSerenaBlank, history: true, transcript: true,
+		reading: "Skill Validation: MUST read the skill-usage-mandatory memory using mcp__serena__read_memory. The agent " +
+			"empties .mcp.json, records a claim of the read (the server then looked unconfigured, so claims counted), " +
+			"and restores the file before the gate. Not compliant."},
+	{name: "serena-na-while-configured", protocol: v1222, via: "MCP", skips: skipSerenaNA, history: true,
+		reading: "Phase 1 (Serena Initialization) marked not applicable as a whole, \"the serena MCP server is not " +
+			"configured\", in a repository whose .mcp.json configures it. Not compliant: the machine checks the config."},
 	{name: "lint-rules-named-off", protocol: v1218, via: "CLI", skips: skipLintNamed, history: true, docs: true,
 		reading: "Quality Checks: as lint-disable-inline, but the comment names every markdownlint rule " +
 			"(<!-- markdownlint-disable MD001 MD003 ... MD060 -->): every rule off, by name. Not compliant."},
@@ -210,6 +231,12 @@ var scenarios = []scenario{
 	{name: "reads-in-transcript", protocol: v1222, via: "CLI", history: true, transcript: true,
 		reading: "The same session under Claude Code: every file the protocol says to read is read with the Read tool, " +
 			"and no hash or note stands in for a read. Compliant: the transcript shows the reads."},
+	{name: "serena-absent-2025-12-22", protocol: v1222, via: "CLI", history: true, transcript: true, noSerena: true,
+		reading: "A team without serena (no .mcp.json entry, none in the user config), under Claude Code: Phase 1 is " +
+			"marked not applicable (the server is not configured), so is reading the memory through mcp__serena__read_memory, " +
+			"and the fallback (\"If the serena MCP is not available, then the agent MUST read .serena/memories/...\") is " +
+			"done with the Read tool. The machine checks both marks: no person's accept-na is needed (it was for every " +
+			"session on this protocol before)."},
 	{name: "feature-2025-12-18", protocol: v1218, via: "CLI", history: true,
 		reading: "v1.1 requires HANDOFF.md to be updated (with the session link) at the end; the Retrospective MAY be skipped " +
 			"for a single-task session; the RECOMMENDED git-state commands are run and the state goes into the log."},

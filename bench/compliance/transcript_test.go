@@ -45,6 +45,40 @@ func (w *world) hookEnd() {
 	}
 }
 
+// mcpCall is the agent calling an MCP tool under Claude Code (nothing
+// without a transcript): the call and its result, as the CLI writes them
+// (transcript/testdata/claude-2.1-mcp.jsonl).
+func (w *world) mcpCall(tool, result string) {
+	w.toolCall(tool, map[string]any{"memory_file_name": "skill-usage-mandatory"}, result)
+}
+
+// agentCall is the agent running a sub-agent with Claude Code's Agent tool
+// (transcript/testdata/claude-2.1-agent.jsonl).
+func (w *world) agentCall(typ, result string) {
+	w.toolCall("Agent", map[string]any{"description": "Validate the change", "prompt": "Validate the feature", "subagent_type": typ}, result)
+}
+
+func (w *world) toolCall(tool string, input map[string]any, result string) {
+	w.t.Helper()
+	if w.transcript == "" {
+		return
+	}
+	w.calls++
+	id := fmt.Sprintf("toolu_bench%02d", w.calls)
+	use, _ := json.Marshal(map[string]any{"type": "assistant", "cwd": w.root, "message": map[string]any{"role": "assistant",
+		"content": []any{map[string]any{"type": "tool_use", "id": id, "name": tool, "input": input}}}})
+	res, _ := json.Marshal(map[string]any{"type": "user", "cwd": w.root, "message": map[string]any{"role": "user",
+		"content": []any{map[string]any{"type": "tool_result", "tool_use_id": id, "content": result}}}})
+	f, err := os.OpenFile(w.transcript, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(append(use, '\n'), append(res, '\n')...)); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
 // readTool is the agent reading a file of the work tree with Claude Code's
 // Read tool: the call and its result, as the CLI writes them
 // (transcript/testdata/claude-2.1.jsonl).

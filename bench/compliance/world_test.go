@@ -24,6 +24,9 @@ type world struct {
 	// acceptNA: a person accepts the session's pending not-applicable
 	// marks after it ends (session accept-na at a terminal).
 	acceptNA bool
+	// noSerena: the repository configures no serena MCP server (fixture
+	// repos do otherwise, in .mcp.json).
+	noSerena bool
 	out      outcome
 	// deviated: the non-compliant agent has skipped its one thing; a block
 	// before that point says nothing about whether the skip is caught.
@@ -102,7 +105,9 @@ func newWorld(t *testing.T) *world {
 	// No background gc or maintenance: it would race t.TempDir's cleanup.
 	w.write(gitconfig, "[user]\n\tname = Agent\n\temail = agent@example.com\n[init]\n\tdefaultBranch = main\n"+
 		"[advice]\n\tdetachedHead = false\n[gc]\n\tauto = 0\n[maintenance]\n\tauto = false\n")
-	w.env = append(cleanEnv(), "GIT_CONFIG_GLOBAL="+gitconfig, "GIT_CONFIG_NOSYSTEM=1")
+	// CLAUDE_CONFIG_DIR: no user MCP config or sub-agents of the machine's
+	// user (useTranscript sets its own).
+	w.env = append(cleanEnv(), "GIT_CONFIG_GLOBAL="+gitconfig, "GIT_CONFIG_NOSYSTEM=1", "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"))
 	w.gitIn(base, "init", "-q", "--bare", "-b", "main", "origin.git")
 	w.git("init", "-q", "-b", "main")
 	w.git("remote", "add", "origin", filepath.Join(base, "origin.git"))

@@ -68,6 +68,9 @@ type Repo interface {
 	// ExistsAt reports whether path (a file or folder) is in commit rev's
 	// tree.
 	ExistsAt(ctx context.Context, rev, path string) (bool, error)
+	// ReadAt returns a file's content in commit rev (an error when rev
+	// does not have it: ask ExistsAt first).
+	ReadAt(ctx context.Context, rev, path string) ([]byte, error)
 	// IsAncestor reports whether commit a is an ancestor of commit b (or b).
 	IsAncestor(ctx context.Context, a, b string) (bool, error)
 	// HiddenFiles lists tracked files whose work-tree content differs from

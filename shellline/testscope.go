@@ -304,3 +304,84 @@ func cargoScope(args []string) TestRun {
 	}
 	return r
 }
+
+// ScriptTarget is a test script a runner reads from a project file: a
+// make target, a package.json script.
+type ScriptTarget struct {
+	// File is the project file, relative to where the line started:
+	// "package.json", a Makefile named by -f, or "" for make's own
+	// choice (GNUmakefile, makefile, Makefile) in Dir.
+	File string
+	Dir  string
+	Tool string // "make" or "npm" (npm, yarn, pnpm, bun run)
+	Name string // the target or script: "test", "test:unit"
+}
+
+// ScriptTargets lists the test scripts the test-suite runs of a line run
+// from project files (`make test`, `npm test`, `yarn run test:unit`): what
+// they run is in the repository, so it can be judged there (a test target
+// that is `true`, or one the session rewrote).
+func ScriptTargets(line string) []ScriptTarget {
+	calls, _, ok := Calls(Unwrap(line))
+	if !ok {
+		return nil
+	}
+	var out []ScriptTarget
+	dir := ""
+	for _, c := range calls {
+		w := c.Words
+		if len(w) == 2 && w[0] == "cd" {
+			dir = path.Join(dir, w[1])
+			continue
+		}
+		if !callRunsTests(w) {
+			continue
+		}
+		w = testWords(w)
+		prog, args := path.Base(w[0]), w[1:]
+		t := ScriptTarget{Dir: dir}
+		switch prog {
+		case "make", "gmake":
+			t.Tool = "make"
+			for i := 0; i < len(args); i++ {
+				a := args[i]
+				switch {
+				case (a == "-C" || a == "--directory") && i+1 < len(args):
+					i++
+					t.Dir = path.Join(t.Dir, args[i])
+				case (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(args):
+					i++
+					t.File = args[i]
+				case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+				case t.Name == "":
+					t.Name = a
+				}
+			}
+		case "npm", "yarn", "pnpm", "bun":
+			t.Tool, t.File = "npm", "package.json"
+			for i := 0; i < len(args); i++ {
+				a := args[i]
+				switch {
+				case (a == "--prefix" || a == "--cwd" || a == "-C" || a == "--dir") && i+1 < len(args):
+					i++
+					t.Dir = path.Join(t.Dir, args[i])
+				case strings.HasPrefix(a, "-"):
+				case a == "run" || a == "run-script":
+				case a == "t" || a == "tst":
+					t.Name = "test"
+				case prog == "bun" && a == "test" && !slices.Contains(args[:i], "run"):
+					t.Name = "" // bun's own runner, no script
+				default:
+					t.Name = a
+				}
+				if t.Name != "" || a == "test" {
+					break
+				}
+			}
+		}
+		if t.Tool != "" && t.Name != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}

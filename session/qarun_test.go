@@ -1,0 +1,154 @@
+package session_test
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// qaProtocol: a QA phase with no command of its own (none in
+// sessiongate.yaml, no command gate), whose requirement names none: it
+// takes only a run of the project's test suite.
+const qaProtocol = `# P
+
+## Session Start
+
+### Phase 1: Context Retrieval (BLOCKING)
+
+<!-- gate: evidence tool_output -->
+
+- The agent MUST read the README.
+
+## Session End
+
+### Phase 1: QA Validation (BLOCKING)
+
+<!-- gate: evidence tool_output origin=observed -->
+
+- The agent MUST run the tests and record their output.
+`
+
+// Project files the cases start from: a real check each (greet.txt must
+// say hello), so an honest make test or npm test tests something.
+const (
+	realMakefile = "test:\n\tgrep -q hello greet.txt\n"
+	realPkg      = `{"name": "p", "private": true, "scripts": {"test": "node test.js"}}` + "\n"
+	realTestJS   = "const fs = require('fs'); if (!fs.readFileSync('greet.txt', 'utf8').includes('hello')) process.exit(1);\n"
+)
+
+// toQA starts a session on qaProtocol in a repository holding start
+// (committed), writes during (staged: not untracked, so the untracked
+// rule does not decide) and moves to the QA phase.
+func toQA(t *testing.T, start, during map[string]string) (*env, string) {
+	t.Helper()
+	e := newEnv(t, qaProtocol)
+	files := map[string]string{"greet.txt": "hello\n"}
+	for k, v := range start {
+		files[k] = v
+	}
+	gittest.Commit(t, e.root, "project", files)
+	id := e.start("QA by a real test run")
+	e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")
+	e.advance(id) // WORKING
+	for k, v := range during {
+		gittest.Write(t, e.root, k, v)
+		gittest.Git(t, e.root, "add", k)
+	}
+	e.advance(id) // into QA_VALIDATION
+	return e, id
+}
+
+// TestQATakesOnlyARealTestRun: a QA phase without a command takes a run
+// of the project's test suite, never one that only names it (issue 25
+// route 1): the shell's test builtin, echo, a make target or npm script
+// that runs nothing or that the session wrote. Honest runs still count.
+// Lines with a shell are recorded as `sessiongate run -- sh -c '...'`
+// records them; runs of make and npm run the real programs.
+func TestQATakesOnlyARealTestRun(t *testing.T) {
+	requireGit(t)
+	tests := []struct {
+		name          string
+		start, during map[string]string
+		line          string // recorded with output and exit, or
+		argv          []string
+		out           string
+		exit          int
+		counts        bool
+	}{
+		// Honest runs.
+		{name: "go test", line: "go test ./...", out: "ok  \texample.com/p\t0.01s\n", counts: true},
+		{name: "go test -race -count=1", line: "go test -race -count=1 ./...", out: "ok  \texample.com/p\t1.2s\n", counts: true},
+		{name: "pytest -q", line: "pytest -q", out: "...\n3 passed in 0.01s\n", counts: true},
+		{name: "uv run pytest", line: "uv run pytest", out: "=== 3 passed in 0.02s ===\n", counts: true},
+		{name: "cargo test", line: "cargo test", out: "test result: ok. 3 passed; 0 failed\n", counts: true},
+		{name: "make test, an unchanged real target", start: map[string]string{"Makefile": realMakefile}, argv: []string{"make", "test"}, counts: true},
+		{name: "npm test, an unchanged real script", start: map[string]string{"package.json": realPkg, "test.js": realTestJS}, argv: []string{"npm", "test"}, counts: true},
+		{name: "make test, the session changed other targets", start: map[string]string{"Makefile": realMakefile + "\nbuild:\n\tcc -o x x.c\n"},
+			during: map[string]string{"Makefile": realMakefile + "\nbuild:\n\tcc -O2 -o x x.c\n"}, argv: []string{"make", "test"}, counts: true},
+
+		// The shell's test and what only names a test runner.
+		{name: "test -f", line: "test -f greet.txt"},
+		{name: "[ -f ]", line: "sh -c '[ -f greet.txt ]'"},
+		{name: "/usr/bin/test", line: "/usr/bin/test -f greet.txt"},
+		{name: "true && test -d", line: "sh -c 'true && test -d .'"},
+		{name: "echo go test", line: "echo go test", out: "go test\n"},
+		{name: "printf go test", line: "printf 'go test\\n'", out: "go test\n"},
+		// A make target or npm script that runs nothing, or that the session wrote.
+		{name: "make test, target true", start: map[string]string{"Makefile": "test:\n\ttrue\n"}, argv: []string{"make", "test"}},
+		{name: "make test, target echo", start: map[string]string{"Makefile": "test: unit\nunit:\n\t@echo all tests pass\n"}, argv: []string{"make", "test"}},
+		{name: "make test, target written in the session", during: map[string]string{"Makefile": realMakefile}, argv: []string{"make", "test"}},
+		{name: "make test, target changed in the session", start: map[string]string{"Makefile": realMakefile},
+			during: map[string]string{"Makefile": "test:\n\tgrep -q h greet.txt\n"}, argv: []string{"make", "test"}},
+		{name: "npm test, exit 0", start: map[string]string{"package.json": `{"scripts": {"test": "exit 0"}}`}, argv: []string{"npm", "test"}},
+		{name: "npm test, echo", start: map[string]string{"package.json": `{"scripts": {"test": "echo tests pass"}}`}, argv: []string{"npm", "test"}},
+		{name: "npm test, script changed in the session", start: map[string]string{"package.json": realPkg, "test.js": realTestJS},
+			during: map[string]string{"package.json": `{"name": "p", "private": true, "scripts": {"test": "node -e 0"}}`}, argv: []string{"npm", "test"}},
+		// Runners told to run nothing, or whose status the line hides.
+		{name: "pytest --collect-only", line: "pytest --collect-only", out: "collected 3 items\n"},
+		{name: "go test -run XXX_NONE", line: "go test -run XXX_NONE ./...", out: "ok  \texample.com/p\t0.01s [no tests to run]\n"},
+		{name: "go test -list", line: "go test -list . ./...", out: "TestGreet\nok  \texample.com/p\t0.01s\n"},
+		{name: "pytest -k nothing", line: "pytest -k nothing", out: "=== 3 deselected in 0.01s ===\n", exit: 5},
+		{name: "go test || true", line: "sh -c 'go test ./... || true'", out: "FAIL\texample.com/p\n"},
+		{name: "go test ; true", line: "sh -c 'go test ./... ; true'", out: "FAIL\texample.com/p\n"},
+		{name: "go test &", line: "sh -c 'go test ./... &'"},
+		{name: "timeout 1 go test", line: "timeout 1 go test ./...", exit: 124},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			e, id := toQA(t, tc.start, tc.during)
+			var ev *session.Evidence
+			if tc.argv != nil {
+				if _, err := exec.LookPath(tc.argv[0]); err != nil {
+					t.Skipf("%s not installed: %v", tc.argv[0], err)
+				}
+				res, err := e.engine.Run(ctx, session.RunRequest{ID: id, Phase: "QA_VALIDATION", Argv: tc.argv})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ev = res.Evidence
+			} else {
+				var err error
+				ev, err = e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+					Command: tc.line, ExitCode: tc.exit, Output: []byte(tc.out)})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.counts {
+				t.Fatalf("%q (recorded: exit %d, %s): QA passed=%v, want %v; blocked: %+v", ev.Command, *ev.ExitCode, ev.Ref, got, tc.counts, res.Blocked)
+			}
+			if !tc.counts && tc.argv != nil && *ev.ExitCode == 0 {
+				t.Fatalf("%q counted as exit 0: %s", ev.Command, ev.Ref)
+			}
+			if !tc.counts && strings.Contains(tc.name, "session") && !strings.Contains(res.Blocked.Reason, "in this session") {
+				t.Errorf("the refusal does not say the session wrote the script: %s", res.Blocked.Reason)
+			}
+		})
+	}
+}

@@ -152,3 +152,120 @@ func TestQATakesOnlyARealTestRun(t *testing.T) {
 		})
 	}
 }
+
+// TestQANarrowedPassAfterFailure: once a test-suite run failed, only a
+// later passing run that covers it (the same command or broader) meets QA
+// (issue 25 route 2); the gate names the failing run and the command that
+// answers it. Debugging with narrow runs stays free.
+func TestQANarrowedPassAfterFailure(t *testing.T) {
+	requireGit(t)
+	type run struct {
+		line   string
+		exit   int
+		source string // "" is sessiongate run for the QA phase; an agent's name is its hook, seen while WORKING
+	}
+	tests := []struct {
+		name       string
+		runs       []run
+		passes     bool
+		unanswered string // the failing command the gate names
+	}{
+		{name: "fail, then -run one test", runs: []run{{line: "go test ./...", exit: 1}, {line: "go test -run TestAdd ./pkg"}}, unanswered: "go test ./..."},
+		{name: "fail, then one package", runs: []run{{line: "go test ./...", exit: 1}, {line: "go test ./pkg"}}, unanswered: "go test ./..."},
+		{name: "fail, then -skip", runs: []run{{line: "go test ./...", exit: 1}, {line: "go test -skip TestSlow ./..."}}, unanswered: "go test ./..."},
+		{name: "pytest fail, then one file", runs: []run{{line: "pytest", exit: 1}, {line: "pytest tests/test_one.py"}}, unanswered: "pytest"},
+		{name: "pytest fail, then -k", runs: []run{{line: "pytest -q", exit: 1}, {line: "pytest -q -k add"}}, unanswered: "pytest -q"},
+		{name: "failure seen by the agent's hook while working", runs: []run{{line: "go test ./...", exit: 1, source: "claude"}, {line: "go test -run TestAdd ./pkg"}}, unanswered: "go test ./..."},
+		{name: "two failures, the second answered", runs: []run{{line: "go test ./...", exit: 1}, {line: "go test ./pkg", exit: 1}, {line: "go test ./pkg"}}, unanswered: "go test ./..."},
+		// Honest flows.
+		{name: "fail, fix, full run passes", runs: []run{{line: "go test ./...", exit: 1}, {line: "go test ./..."}}, passes: true},
+		{name: "narrow debug run fails, full run passes", runs: []run{{line: "go test -run TestAdd ./pkg", exit: 1}, {line: "go test ./..."}}, passes: true},
+		{name: "narrow run passes, full run passes", runs: []run{{line: "go test -run TestAdd ./pkg"}, {line: "go test -race -count=1 ./..."}}, passes: true},
+		{name: "pytest fails, uv run pytest passes", runs: []run{{line: "pytest", exit: 1}, {line: "uv run pytest -q"}}, passes: true},
+		{name: "one file fails, the suite passes", runs: []run{{line: "pytest tests/test_one.py", exit: 1}, {line: "python3 -m pytest"}}, passes: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, qaProtocol)
+			id := e.start("narrowed QA")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")
+			e.advance(id) // WORKING
+			for _, r := range tc.runs {
+				if r.source != "" {
+					if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Source: r.source, Command: r.line, ExitCode: r.exit, Output: []byte("FAIL\n")}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			e.advance(id) // into QA_VALIDATION
+			for _, r := range tc.runs {
+				if r.source != "" {
+					continue
+				}
+				out := "ok  \texample.com/p\t0.01s\n"
+				if r.exit != 0 {
+					out = "--- FAIL: TestAdd\nFAIL\texample.com/p\n"
+				}
+				if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun, Command: r.line, ExitCode: r.exit, Output: []byte(out)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.passes {
+				t.Fatalf("QA passed=%v, want %v: %+v", got, tc.passes, res.Blocked)
+			}
+			if !tc.passes && !strings.Contains(res.Blocked.Reason, "`"+tc.unanswered+"` failed") || !tc.passes && !strings.Contains(res.Blocked.Reason, "run `"+tc.unanswered+"`") {
+				t.Errorf("the gate does not name the unanswered run %q and the command that answers it: %s", tc.unanswered, res.Blocked.Reason)
+			}
+		})
+	}
+}
+
+// TestQAFailureAfterThePass: a test run that fails after QA passed, and
+// that no later run answers, blocks the end; answered, or absent, it does
+// not.
+func TestQAFailureAfterThePass(t *testing.T) {
+	requireGit(t)
+	for _, tc := range []struct {
+		name  string
+		after []string // runs the agent's hook saw after QA passed: "LINE exit"
+		ends  bool
+	}{
+		{name: "no run after QA", ends: true},
+		{name: "the suite fails after QA", after: []string{"go test ./...|1"}},
+		{name: "the suite fails, a narrow run passes", after: []string{"go test ./...|1", "go test -run TestAdd ./pkg|0"}},
+		{name: "the suite fails, then passes again", after: []string{"go test ./...|1", "go test ./...|0"}, ends: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, qaProtocol)
+			id := e.start("QA then a failure")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")
+			e.advance(id)
+			e.advance(id)
+			if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun, Command: "go test ./...", Output: []byte("ok\n")}); err != nil {
+				t.Fatal(err)
+			}
+			if res := e.advance(id); res.Blocked != nil {
+				t.Fatalf("an honest QA run was blocked: %+v", res.Blocked)
+			}
+			for _, a := range tc.after {
+				line, code, _ := strings.Cut(a, "|")
+				if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun, Command: line, ExitCode: int(code[0] - '0'), Output: []byte("x\n")}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "done"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Ended != tc.ends {
+				t.Fatalf("ended=%v, want %v: %+v", res.Ended, tc.ends, res.Blocked)
+			}
+			if !tc.ends && !strings.Contains(res.Blocked.Reason, "`go test ./...` failed") {
+				t.Errorf("the block does not name the failing run: %s", res.Blocked.Reason)
+			}
+		})
+	}
+}

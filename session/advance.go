@@ -135,7 +135,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 		g.Message = gateMessage(g)
 	}
 	if g.Status == StatusPass {
-		nr, err := e.narrowedQA(ctx, s, p)
+		nr, err := e.narrowedQA(ctx, s, p, "")
 		if err != nil {
 			return GateResult{}, err
 		}

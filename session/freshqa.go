@@ -130,13 +130,13 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 		}
 		// A test run that failed after the phase passed, and that no
 		// later run answers, makes the pass stale too.
-		nr, err := e.narrowedQA(ctx, s, p)
+		nr, err := e.narrowedQA(ctx, s, p, "HEAD")
 		if err != nil {
 			return nil, nil, err
 		}
 		if nr != nil {
 			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail, Checks: []CheckResult{*nr},
-				Message: fmt.Sprintf("%s passed, but a test run failed that no later run answers: %s", p.ID, nr.Message)}
+				Message: fmt.Sprintf("%s passed, but it no longer holds: %s", p.ID, nr.Message)}
 			return &g, p, nil
 		}
 		if len(changed) == 0 || !e.hasCommand(p) {

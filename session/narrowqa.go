@@ -86,7 +86,11 @@ func (u *unansweredFailure) message(phase string) string {
 // a failing test-suite run of the session is unanswered. A phase whose
 // gate runs a command of its own ran the suite itself and is not judged
 // here.
-func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Phase) (*CheckResult, error) {
+//
+// It also fails the phase when the last passing run saw other files than
+// the tree holds now (staleRunCheck; at: "" for the work tree, "HEAD" at
+// the end).
+func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Phase, at string) (*CheckResult, error) {
 	if p.Section != protocolspec.SectionEnd || !qaPhase(p, e.Config) || e.hasCommand(p) {
 		return nil, nil
 	}
@@ -94,9 +98,8 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 	if err != nil {
 		return nil, fmt.Errorf("load the session's test runs: %w", err)
 	}
-	u := firstUnanswered(evs)
-	if u == nil {
-		return nil, nil
+	if u := firstUnanswered(evs); u != nil {
+		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail, Message: u.message(p.ID)}, nil
 	}
-	return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail, Message: u.message(p.ID)}, nil
+	return e.staleRunCheck(ctx, s, p, evs, at)
 }

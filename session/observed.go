@@ -151,6 +151,14 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				code = -1
 			}
 		}
+		// What it saw, compared with what gets committed (observedtree.go).
+		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
+			tree, err := repo.WorkTreeTree(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("record the tree the run saw: %w", err)
+			}
+			ref += ", saw tree " + tree
+		}
 	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,

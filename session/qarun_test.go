@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
@@ -126,7 +127,8 @@ func TestQATakesOnlyARealTestRun(t *testing.T) {
 				if _, err := exec.LookPath(tc.argv[0]); err != nil {
 					t.Skipf("%s not installed: %v", tc.argv[0], err)
 				}
-				res, err := e.engine.Run(ctx, session.RunRequest{ID: id, Phase: "QA_VALIDATION", Argv: tc.argv})
+				// npm alone takes seconds to start on a loaded machine.
+				res, err := e.engine.Run(ctx, session.RunRequest{ID: id, Phase: "QA_VALIDATION", Argv: tc.argv, Timeout: 2 * time.Minute})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -265,6 +267,94 @@ func TestQAFailureAfterThePass(t *testing.T) {
 			}
 			if !tc.ends && !strings.Contains(res.Blocked.Reason, "`go test ./...` failed") {
 				t.Errorf("the block does not name the failing run: %s", res.Blocked.Reason)
+			}
+		})
+	}
+}
+
+// TestQARunSawTheCommittedTree: a passing QA run records the tree it saw
+// (staged files included); it counts only while the files its runner
+// reads are the same in the work tree (at the gate) and in the commit (at
+// the end). Staging a new test file before the run is enough for an honest
+// agent; a stub staged for the run and then swapped out is caught.
+func TestQARunSawTheCommittedTree(t *testing.T) {
+	requireGit(t)
+	const add = "package p\n\nfunc Add(a, b int) int { return a + b }\n"
+	const addTest = "package p\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n"
+	const stub = "package p\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n"
+	tests := []struct {
+		name string
+		// before runs before the test run, after between the run and the
+		// commit: "write FILE" (the change's content), "stage FILE",
+		// "unstage FILE", "edit FILE", "rm FILE".
+		before, after []string
+		afterGate     []string // between the passing gate and the commit
+		gateOK, endOK bool
+	}{
+		{name: "new test file staged, run, committed unchanged", before: []string{"write add.go", "write add_test.go", "stage add_test.go"}, gateOK: true, endOK: true},
+		{name: "run, then a README edit committed", before: []string{"write add.go"}, after: []string{"edit README.md"}, gateOK: true, endOK: true},
+		{name: "stub staged for the run, then unstaged and removed", before: []string{"write add.go", "write zz_test.go", "stage zz_test.go"}, after: []string{"unstage zz_test.go", "rm zz_test.go"}, gateOK: false},
+		{name: "code changed after the run", before: []string{"write add.go"}, after: []string{"edit add.go"}, gateOK: false},
+		{name: "stub swapped out after the gate passed", before: []string{"write add.go", "write zz_test.go", "stage zz_test.go"},
+			afterGate: []string{"unstage zz_test.go", "rm zz_test.go", "write add_test.go"}, gateOK: true},
+		{name: "code changed after the gate passed", before: []string{"write add.go"}, afterGate: []string{"edit add.go"}, gateOK: true},
+	}
+	content := map[string]string{"add.go": add, "add_test.go": addTest, "zz_test.go": stub}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, qaProtocol)
+			gittest.Commit(t, e.root, "project", map[string]string{"go.mod": "module example.com/p\n\ngo 1.22\n", "add.go": "package p\n"})
+			id := e.start("QA on the committed tree")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: go test")
+			e.advance(id) // WORKING
+			do := func(steps []string) {
+				for _, st := range steps {
+					verb, f, _ := strings.Cut(st, " ")
+					switch verb {
+					case "write":
+						gittest.Write(t, e.root, f, content[f])
+					case "stage":
+						gittest.Git(t, e.root, "add", f)
+					case "unstage":
+						gittest.Git(t, e.root, "rm", "-q", "--cached", f)
+					case "rm":
+						removeFile(t, e.root, f)
+					case "edit":
+						gittest.Write(t, e.root, f, "// edited after the run\n"+map[string]string{"add.go": "package p\n", "README.md": "# demo\n\nRun go test.\n"}[f])
+					}
+				}
+			}
+			do(tc.before)
+			e.advance(id) // into QA_VALIDATION
+			ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun, Command: "go test ./...", Output: []byte("ok  \texample.com/p\t0.01s\n")})
+			if err != nil || !strings.Contains(ev.Ref, "saw tree ") {
+				t.Fatalf("the run recorded no tree: %+v %v", ev, err)
+			}
+			do(tc.after)
+			res := e.advance(id)
+			if (res.Blocked == nil) != tc.gateOK && tc.gateOK {
+				t.Fatalf("QA gate blocked an honest run: %+v", res.Blocked)
+			}
+			if res.Blocked != nil && !tc.gateOK {
+				if !strings.Contains(res.Blocked.Reason, "differ from the work tree now") {
+					t.Errorf("the gate does not say the run saw other files: %s", res.Blocked.Reason)
+				}
+			}
+			do(tc.afterGate)
+			// Commit what is there (the agent's commit through the hooks),
+			// then end: the commit is compared with what the run saw.
+			gittest.Git(t, e.root, "add", "-A")
+			e.hookCommit("feat: add")
+			end, err := e.engine.End(ctx, session.EndRequest{ID: id, Summary: "done"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end.Ended != tc.endOK {
+				t.Fatalf("ended=%v, want %v: %+v", end.Ended, tc.endOK, end.Blocked)
+			}
+			if tc.gateOK && !tc.endOK && !strings.Contains(end.Blocked.Reason, "differ from what is committed") {
+				t.Errorf("the end does not say the run saw other files than the commit: %s", end.Blocked.Reason)
 			}
 		})
 	}

@@ -33,7 +33,11 @@ type unansweredFailure struct {
 func firstUnanswered(evs []Evidence) *unansweredFailure {
 	var runs []Evidence
 	for _, e := range evs {
-		if e.Origin == OriginObserved && e.ExitCode != nil && *e.ExitCode >= 0 && shellline.RunsTests(e.Command) {
+		// A run whose status is unknown (-1: `go test ./... | tail`, a
+		// filter that matched nothing, untracked inputs) counts as one that
+		// did not pass: hiding the failure behind a pipe does not free the
+		// narrow run that follows.
+		if e.Origin == OriginObserved && e.ExitCode != nil && shellline.RunsTests(e.Command) {
 			runs = append(runs, e)
 		}
 	}
@@ -74,8 +78,12 @@ func firstUnanswered(evs []Evidence) *unansweredFailure {
 
 // message says which failing run is unanswered and what would answer it.
 func (u *unansweredFailure) message(phase string) string {
-	s := fmt.Sprintf("%s: `%s` failed (exit %d, at %s) and no later passing run covers it", phase, truncate(u.run.Command, 100),
-		*u.run.ExitCode, u.run.CreatedAt.UTC().Format(time.TimeOnly))
+	how := fmt.Sprintf("failed (exit %d", *u.run.ExitCode)
+	if *u.run.ExitCode < 0 {
+		how = "did not pass (its status is unknown: " + truncate(u.run.Ref, 80)
+	}
+	s := fmt.Sprintf("%s: `%s` %s, at %s) and no later passing run covers it", phase, truncate(u.run.Command, 100),
+		how, u.run.CreatedAt.UTC().Format(time.TimeOnly))
 	if u.lastPass != "" {
 		s += fmt.Sprintf(" (the later pass `%s` has %s)", truncate(u.lastPass, 100), u.short)
 	}

@@ -178,6 +178,8 @@ func TestQANarrowedPassAfterFailure(t *testing.T) {
 		{name: "pytest fail, then one file", runs: []run{{line: "pytest", exit: 1}, {line: "pytest tests/test_one.py"}}, unanswered: "pytest"},
 		{name: "pytest fail, then -k", runs: []run{{line: "pytest -q", exit: 1}, {line: "pytest -q -k add"}}, unanswered: "pytest -q"},
 		{name: "failure seen by the agent's hook while working", runs: []run{{line: "go test ./...", exit: 1, source: "claude"}, {line: "go test -run TestAdd ./pkg"}}, unanswered: "go test ./..."},
+		{name: "failure hidden behind a pipe, then -run one test", runs: []run{{line: "sh -c 'go test ./... | tail -3'"}, {line: "go test -run TestAdd ./pkg"}}, unanswered: "sh -c 'go test ./... | tail -3'"},
+		{name: "failure behind a pipe, then the full run passes", runs: []run{{line: "sh -c 'go test ./... | tail -3'"}, {line: "go test ./..."}}, passes: true},
 		{name: "two failures, the second answered", runs: []run{{line: "go test ./...", exit: 1}, {line: "go test ./pkg", exit: 1}, {line: "go test ./pkg"}}, unanswered: "go test ./..."},
 		// Honest flows.
 		{name: "fail, fix, full run passes", runs: []run{{line: "go test ./...", exit: 1}, {line: "go test ./..."}}, passes: true},
@@ -217,7 +219,7 @@ func TestQANarrowedPassAfterFailure(t *testing.T) {
 			if got := res.Blocked == nil; got != tc.passes {
 				t.Fatalf("QA passed=%v, want %v: %+v", got, tc.passes, res.Blocked)
 			}
-			if !tc.passes && !strings.Contains(res.Blocked.Reason, "`"+tc.unanswered+"` failed") || !tc.passes && !strings.Contains(res.Blocked.Reason, "run `"+tc.unanswered+"`") {
+			if !tc.passes && !strings.Contains(res.Blocked.Reason, "`"+tc.unanswered+"` ") || !tc.passes && !strings.Contains(res.Blocked.Reason, "run `"+tc.unanswered+"`") {
 				t.Errorf("the gate does not name the unanswered run %q and the command that answers it: %s", tc.unanswered, res.Blocked.Reason)
 			}
 		})

@@ -79,6 +79,8 @@ func TestTestRunNarrowing(t *testing.T) {
 		{"go test ./...", "go test -run TestAdd ./...", false},
 		{"go test ./...", "go test -run=TestAdd ./pkg", false},
 		{"go test ./...", "go test -skip TestSlow ./...", false},
+		{"go test ./...", "go test ./... -run TestAdd", false},
+		{"go test ./...", "go test ./... -args -test.run=TestAdd", false},
 		{"go test ./...", "go test -short ./...", false},
 		{"go test ./...", "go test ./pkg", false},
 		{"go test ./pkg/...", "go test ./pkg", false},

@@ -241,6 +241,9 @@ func flagScope(runner string, args []string, value, filter map[string]bool, whol
 		}
 		name, val, hasVal := flagName(a)
 		if name == stop {
+			// The test binary's own flags (-test.run=X): unknown here,
+			// so they narrow.
+			r.Filters = append(r.Filters, opaque(args[i+1:])...)
 			break
 		}
 		short := !strings.HasPrefix(a, "--") && len(name) > 1 && !value[name] && !filter[name] && value[name[:1]]

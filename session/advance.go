@@ -144,6 +144,17 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 		g.Status = combine(g.Checks)
 		g.Message = gateMessage(g)
 	}
+	if g.Status == StatusPass {
+		nr, err := e.narrowedQA(ctx, s, p, "")
+		if err != nil {
+			return GateResult{}, err
+		}
+		if nr != nil {
+			g.Checks = append(g.Checks, *nr)
+			g.Status = combine(g.Checks)
+			g.Message = gateMessage(g)
+		}
+	}
 	return g, nil
 }
 

@@ -128,6 +128,17 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 				Message: fmt.Sprintf("%s passed, but tracked files are changed and not committed (%s): the tests saw the work tree, not what is committed; commit or discard them, then run %s again", p.ID, shorten.List(dirtyCode, 5), p.ID)}
 			return &g, p, nil
 		}
+		// A test run that failed after the phase passed, and that no
+		// later run answers, makes the pass stale too.
+		nr, err := e.narrowedQA(ctx, s, p, "HEAD")
+		if err != nil {
+			return nil, nil, err
+		}
+		if nr != nil {
+			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail, Checks: []CheckResult{*nr},
+				Message: fmt.Sprintf("%s passed, but it no longer holds: %s", p.ID, nr.Message)}
+			return &g, p, nil
+		}
 		if len(changed) == 0 || !e.hasCommand(p) {
 			continue
 		}

@@ -33,6 +33,8 @@ func checkEvidence(env gateEnv, kind string) (GateStatus, string, string) {
 	switch {
 	case lastObs != nil && lastObs.Succeeded():
 		return StatusPass, fmt.Sprintf("observed %q exited 0", truncate(lastObs.Command, 80)), "sha256:" + lastObs.SHA256
+	case lastObs != nil && exitOf(lastObs) < 0 && (strings.Contains(lastObs.Ref, "runs no test (") || strings.Contains(lastObs.Ref, "in this session")):
+		return StatusFail, fmt.Sprintf("the last observed run of %q for %s is no run of the project's tests (%s); a claim does not outrank it", truncate(lastObs.Command, 80), p.ID, strings.TrimPrefix(lastObs.Ref, "exit 0, but ")), ""
 	case lastObs != nil && exitOf(lastObs) < 0 && strings.Contains(lastObs.Ref, "ran no tests"):
 		return StatusFail, fmt.Sprintf("the last observed run of %q for %s ran no tests (%s); a claim does not outrank it: run the tests without a filter that matches none", truncate(lastObs.Command, 80), p.ID, lastObs.Ref), ""
 	case lastObs != nil && exitOf(lastObs) < 0 && strings.Contains(lastObs.Ref, "runs no test"):

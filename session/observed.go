@@ -139,6 +139,26 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			ref = fmt.Sprintf("exit 0, but %s, %d bytes", untrackedMsg(files), len(req.Output))
 			code = -1
 		}
+		// Without a command of its own the phase is proven by this run:
+		// what `make test` or `npm test` runs must be the project's.
+		if code == 0 && !e.hasCommand(p) {
+			why, err := weakTestScript(ctx, repo, s, cmd)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+				code = -1
+			}
+		}
+		// What it saw, compared with what gets committed (observedtree.go).
+		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
+			tree, err := repo.WorkTreeTree(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("record the tree the run saw: %w", err)
+			}
+			ref += ", saw tree " + tree
+		}
 	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,

@@ -68,8 +68,14 @@ type Repo interface {
 	// ExistsAt reports whether path (a file or folder) is in commit rev's
 	// tree.
 	ExistsAt(ctx context.Context, rev, path string) (bool, error)
-	// ReadAt returns a file's content in commit rev (an error wrapping
-	// gitrepo.ErrNoFile when rev does not have it).
+	// WorkTreeTree writes the tree a commit of every tracked file would
+	// hold now (staged files and work-tree content; no untracked file) and
+	// returns its id: what a QA run saw.
+	WorkTreeTree(ctx context.Context) (string, error)
+	// TreeDiff lists the files that differ between two trees or commits.
+	TreeDiff(ctx context.Context, a, b string) ([]string, error)
+	// ReadAt returns a file's content in commit rev (an error when rev
+	// does not have it: ask ExistsAt first).
 	ReadAt(ctx context.Context, rev, path string) ([]byte, error)
 	// IsAncestor reports whether commit a is an ancestor of commit b (or b).
 	IsAncestor(ctx context.Context, a, b string) (bool, error)

@@ -152,5 +152,5 @@ func qaPhase(p *protocolspec.Phase, cfg Config) bool {
 
 // untrackedMsg says why a run that saw files is no QA of the committed work.
 func untrackedMsg(files []string) string {
-	return fmt.Sprintf("the work tree has untracked files the run reads, which the committed tree does not have (%s): this is no QA of the committed work; commit them, delete them, or ignore them in a committed .gitignore, then run it again", shorten.List(files, 5))
+	return fmt.Sprintf("the work tree has untracked files the run reads, which the committed tree does not have (%s): this is no QA of the committed work; stage them (git add: the run then sees them, and the end checks the commit holds what it saw) or commit them, delete them, or ignore them in a committed .gitignore, then run it again", shorten.List(files, 5))
 }

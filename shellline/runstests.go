@@ -25,6 +25,18 @@ func RunsTests(line string) bool {
 	return false
 }
 
+// shellTest reports the shell's `test` and `[` (builtins, or their
+// binaries in /bin and /usr/bin): `test -f go.mod` checks a file, not a
+// suite, and met QA by its name before (issue 25). A repository script
+// called test is run by a path (./test, scripts/test) and still counts.
+func shellTest(prog string) bool {
+	switch prog {
+	case "test", "[", "[[", "/bin/test", "/usr/bin/test", "/bin/[", "/usr/bin/[":
+		return true
+	}
+	return false
+}
+
 // testRunners are programs that only run tests.
 var testRunners = map[string]bool{"jest": true, "vitest": true, "mocha": true, "ava": true, "tap": true, "karma": true,
 	"phpunit": true, "rspec": true, "tox": true, "nox": true, "bats": true, "ctest": true, "nextest": true, "playwright": true,
@@ -46,6 +58,9 @@ func callRunsTests(w []string) bool {
 		return false
 	}
 	prog := path.Base(w[0])
+	if shellTest(w[0]) {
+		return false
+	}
 	if testRunners[prog] || saysTest(prog) {
 		return true
 	}

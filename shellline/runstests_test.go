@@ -7,44 +7,117 @@ import "testing"
 // adversarial pass, do not.
 func TestRunsTests(t *testing.T) {
 	for line, want := range map[string]bool{
-		"go test ./...":               true,
-		"go test -race ./...":         true,
-		"cd web && npm test":          true,
-		"npm run test:unit":           true,
-		"yarn test":                   true,
-		"pnpm run check":              true,
-		"npx jest":                    true,
-		"npx vitest run":              true,
-		"pytest -q":                   true,
-		"python3 -m pytest -q":        true,
-		"python -m unittest discover": true,
-		"uv run pytest":               true,
-		"cargo test --all":            true,
-		"make test":                   true,
-		"make check":                  true,
-		"sh scripts/test.sh":          true,
-		"./test.sh":                   true,
-		"bash ci/run_tests.sh":        true,
-		"./scripts/check":             true,
-		"timeout 600 go test ./...":   true,
-		"env CI=true npm test":        true,
-		"gotestsum -- ./...":          true,
-		"ls":                          false,
-		"env true":                    false,
-		"node -e 0":                   false,
-		"perl -e 1":                   false,
-		"python3 -c pass":             false,
-		"python3 -m this":             false,
-		"awk 'BEGIN{}'":               false,
-		"git diff --quiet":            false,
-		"go vet ./...":                false,
-		"go build ./...":              false,
-		"make":                        false,
-		"npm ci":                      false,
-		"npm run build":               false,
+		"go test ./...":                true,
+		"go test -race ./...":          true,
+		"cd web && npm test":           true,
+		"npm run test:unit":            true,
+		"yarn test":                    true,
+		"pnpm run check":               true,
+		"npx jest":                     true,
+		"npx vitest run":               true,
+		"pytest -q":                    true,
+		"python3 -m pytest -q":         true,
+		"python -m unittest discover":  true,
+		"uv run pytest":                true,
+		"cargo test --all":             true,
+		"make test":                    true,
+		"make check":                   true,
+		"sh scripts/test.sh":           true,
+		"./test.sh":                    true,
+		"bash ci/run_tests.sh":         true,
+		"./scripts/check":              true,
+		"timeout 600 go test ./...":    true,
+		"env CI=true npm test":         true,
+		"gotestsum -- ./...":           true,
+		"./test":                       true, // a repository script called test
+		"go test -race -count=1 ./...": true,
+		"ls":                           false,
+		// The shell's test and [ check a file, not a suite (issue 25).
+		"test -f go.mod":          false,
+		"[ -f go.mod ]":           false,
+		"[[ -d . ]]":              false,
+		"/usr/bin/test -f go.mod": false,
+		"true && test -d .":       false,
+		"command test -f x":       false,
+		"sh -c 'test -f x'":       false,
+		"echo go test":            false,
+		"printf 'go test\\n'":     false,
+		"env true":                false,
+		"node -e 0":               false,
+		"perl -e 1":               false,
+		"python3 -c pass":         false,
+		"python3 -m this":         false,
+		"awk 'BEGIN{}'":           false,
+		"git diff --quiet":        false,
+		"go vet ./...":            false,
+		"go build ./...":          false,
+		"make":                    false,
+		"npm ci":                  false,
+		"npm run build":           false,
 	} {
 		if got := RunsTests(line); got != want {
 			t.Errorf("RunsTests(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// TestTestRunNarrowing: a passing run answers a failing one only when it
+// runs at least as much; debugging with a narrow run is fine, proving QA
+// with it after the full run failed is not.
+func TestTestRunNarrowing(t *testing.T) {
+	tests := []struct {
+		failed, passed string
+		covers         bool
+	}{
+		{"go test ./...", "go test ./...", true},
+		{"go test ./...", "go test -race -count=1 ./...", true},
+		{"go test ./...", "timeout 600 go test -v ./...", true},
+		{"go test ./pkg", "go test ./...", true},
+		{"go test -run TestAdd ./pkg", "go test ./...", true},
+		{"go test -run TestAdd ./pkg", "go test ./pkg/...", true},
+		{"go test -run TestAdd ./pkg", "go test -run TestAdd ./pkg", true},
+		{"go test ./...", "go test -run TestAdd ./...", false},
+		{"go test ./...", "go test -run=TestAdd ./pkg", false},
+		{"go test ./...", "go test -skip TestSlow ./...", false},
+		{"go test ./...", "go test ./... -run TestAdd", false},
+		{"go test ./...", "go test ./... -args -test.run=TestAdd", false},
+		{"go test ./...", "go test -short ./...", false},
+		{"go test ./...", "go test ./pkg", false},
+		{"go test ./pkg/...", "go test ./pkg", false},
+		{"go test ./a ./b", "go test ./a", false},
+		{"go test ./...", "cd sub && go test ./...", false},
+		{"go test ./...", "pytest", false},
+		{"pytest", "pytest -q", true},
+		{"pytest", "python3 -m pytest -q", true},
+		{"pytest", "uv run pytest -x", true},
+		{"pytest tests/test_one.py", "pytest", true},
+		{"pytest tests/test_one.py::test_add", "pytest tests", true},
+		{"pytest", "pytest tests/test_one.py", false},
+		{"pytest", "pytest -k add", false},
+		{"pytest", "pytest -kadd", false},
+		{"pytest", "pytest -m 'not slow'", false},
+		{"pytest", "pytest --lf", false},
+		{"pytest tests", "pytest tests/test_one.py::test_add", false},
+		{"cargo test", "cargo test --all", true},
+		{"cargo test", "cargo test add", false},
+		{"cargo test", "cargo test -- --skip slow", false},
+		{"cargo test", "cargo test -p core", false},
+		{"npm test", "npm test", true},
+		{"npm test", "npm test -- -t add", false},
+		{"npx jest", "npx jest src/add.test.js", false},
+		{"make test", "make test", true},
+		{"make test", "make test TESTS=add", false},
+		{"sh scripts/test.sh", "sh scripts/test.sh", true},
+		{"sh scripts/test.sh", "sh scripts/test.sh add", false},
+	}
+	for _, tc := range tests {
+		f, p := TestRuns(tc.failed), TestRuns(tc.passed)
+		if len(f) != 1 || len(p) != 1 {
+			t.Errorf("TestRuns(%q) = %v, TestRuns(%q) = %v: want one run each", tc.failed, f, tc.passed, p)
+			continue
+		}
+		if why := p[0].Narrowing(f[0]); (why == "") != tc.covers {
+			t.Errorf("%q after %q failed: narrowing %q, want covers=%v", tc.passed, tc.failed, why, tc.covers)
 		}
 	}
 }

@@ -120,7 +120,7 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 						fmt.Fprintf(w, "warning: the CI gives that step up to %s, and a gate kills its command after command_timeout (%s): if the suite takes longer, set command_timeout: %s in sessiongate.yaml, or the QA gate fails honest work\n", tc.CITimeout, time.Duration(limit), tc.CITimeout)
 					}
 				} else {
-					fmt.Fprintln(w, "no test command found (Makefile test target, go.mod with tests, a package.json test script, Cargo.toml, pytest, scripts/test.sh): set commands.QA_VALIDATION in sessiongate.yaml, or QA_VALIDATION takes any command run through sessiongate run")
+					fmt.Fprintln(w, "no test command found (looked for a CI workflow's test step, a Makefile test target, go.mod with *_test.go files, a package.json test script, Cargo.toml, pytest's configuration or conftest.py, scripts/test.sh, test.sh): QA_VALIDATION gets no command; the note below says what its gate then takes")
 				}
 			}
 			var commands map[string]string

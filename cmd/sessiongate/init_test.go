@@ -273,6 +273,15 @@ func TestInitSetsTheTestCommand(t *testing.T) {
 			if tc.want != "" && !strings.Contains(out, "QA_VALIDATION runs") || tc.want == "" && !strings.Contains(out, "no test command found") {
 				t.Errorf("init did not say what it set: %s", out)
 			}
+			// Without a command, init and protocol lint both say what the
+			// QA gate then takes (issue 25); with one, neither does.
+			const note = "note: QA_VALIDATION has no test command"
+			if tc.want == "" && (!strings.Contains(out, note) || !strings.Contains(out, "recognised test suite")) || tc.want != "" && strings.Contains(out, note) {
+				t.Errorf("init's note on a QA phase without a test command, for %s: %s", tc.name, out)
+			}
+			if code, lint, stderr := sg(t, "", "protocol", "lint"); code != 0 || strings.Contains(lint, note) != (tc.want == "") {
+				t.Errorf("protocol lint (exit %d %s) on a QA phase without a test command, for %s: %s", code, stderr, tc.name, lint)
+			}
 			if strings.Contains(tc.name, "CI") != strings.Contains(out, "warning: the CI gives that step up to 20m0s") {
 				t.Errorf("init's timeout warning, for %s: %s", tc.name, out)
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/sessiongate/sessiongate/session"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -212,7 +213,28 @@ func printCoverage(w io.Writer, spec *protocolspec.Spec, commands map[string]str
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "gate coverage: %d of %d phases have a machine check; the rest rely on recorded evidence\n", machine, len(spec.Phases))
+	printQAWithoutCommand(w, spec, commands)
 	printBinding(w, spec)
+}
+
+// printQAWithoutCommand says, for each QA phase with no test command (none
+// in sessiongate.yaml, no command gate), what its gate then takes: a person
+// reading init's or lint's output should not learn it from a refused run.
+func printQAWithoutCommand(w io.Writer, spec *protocolspec.Spec, commands map[string]string) {
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		if p.Section != protocolspec.SectionEnd || !strings.Contains("_"+p.ID+"_", "_QA_") || commands[p.ID] != "" {
+			continue
+		}
+		if slices.ContainsFunc(p.Checks, func(c protocolspec.Check) bool { return c.Kind == protocolspec.CheckCommand }) {
+			continue
+		}
+		fmt.Fprintf(w, "note: %s has no test command (none in sessiongate.yaml, no command gate): sessiongate never runs the tests itself, "+
+			"and the gate takes only a run the agent makes of a recognised test suite (a test runner such as go test, pytest, cargo test, "+
+			"npm test, make test, or a script whose name says test, check or spec), seen by `sessiongate run --phase %s -- COMMAND` or the "+
+			"agent's hooks; `test -f`, echo, a make target or npm script that runs nothing or that the session wrote, and a narrower run "+
+			"passing after a failing one do not count. Set commands.%s in sessiongate.yaml to have the gate run the suite itself.\n", p.ID, p.ID, p.ID)
+	}
 }
 
 // printBinding says, phase by phase, whether its gate can block and why

@@ -1,0 +1,110 @@
+package compliance_test
+
+import "strings"
+
+// The starter protocol in a repository where `sessiongate init` finds no
+// test command (the tests live in tests/greet_check.sh, a name no CI
+// starter looks for): QA_VALIDATION has no command of its own and takes
+// only a test-suite run the agent makes (issue 25). Before, the shell's
+// `test -f`, a `make test` whose target the session wrote as `true`, and a
+// narrowed run passing after the full one failed each met it.
+const starterNoCmd = "starter, no test command"
+
+// Skips under starterNoCmd.
+const (
+	skipQATestBuiltin skip = "QA met with the shell's test -f (named \"test\")"
+	skipQAMakeTrue    skip = "QA met with make test, a Makefile the session wrote whose test target is true"
+	skipQANarrowed    skip = "the full test run fails; a narrowed run (--bare-only) passes and is offered as QA"
+)
+
+// greetCheck is the project's test: the bare greeting and each name;
+// --bare-only checks the bare greeting alone (a filter, to debug with).
+const greetCheck = `#!/bin/sh
+names="Ada Bob Cy"
+[ "$1" = "--bare-only" ] && names=""
+fail=0
+[ "$(sh scripts/greet.sh)" = "hello" ] || { echo "FAIL: bare greeting"; fail=1; }
+for n in $names; do
+  [ "$(sh scripts/greet.sh "$n")" = "hello $n" ] || { echo "FAIL: greeting $n"; fail=1; }
+done
+[ $fail = 0 ] && echo "all checks passed" || echo "some checks failed rc=1"
+exit $fail
+`
+
+// starterNoCmdRepo adopts the starter in a project whose test init does
+// not find.
+func starterNoCmdRepo(w *world) {
+	w.t.Helper()
+	w.write("README.md", "# greet\n\nA tiny greeting script. Check it with `sh tests/greet_check.sh`.\n")
+	w.write("scripts/greet.sh", greetScript)
+	w.write("tests/greet_check.sh", strings.Replace(greetCheck, `names="Ada Bob Cy"`, `names=""`, 1))
+	out := w.sgOK("init")
+	if c := w.read("sessiongate.yaml"); strings.Contains(c, "\n  QA_VALIDATION:") {
+		w.t.Fatalf("sessiongate init found a test command where none should be:\n%s", c)
+	}
+	if !strings.Contains(out, "no test command found") {
+		w.t.Fatalf("sessiongate init did not say it found no test command:\n%s", out)
+	}
+	publish(w)
+}
+
+// noCmdFlow is the starter flow in that project. fixFirst: the honest
+// agent's first change has a bug; its full run fails, a narrow run to
+// debug passes, it fixes the bug and the full run passes.
+func noCmdFlow(w *world, sk skip, fixFirst bool) {
+	objective := "Add a name argument to the greeting script"
+	w.git("switch", "-q", "-c", "feat/greet-name")
+	w.start(objective)
+	w.evidence("CONTEXT_RETRIEVAL", "history and notes that session_start returns", toolOutput,
+		"session_start: history [] (no earlier sessions), carried_violations []")
+	w.shell("CONTEXT_RETRIEVAL", "README and any handoff notes", "cat README.md")
+	w.advance("")
+	w.shell("GIT_STATE", "git status", "git status")
+	w.advance("")
+	w.evidence("PLAN", "what it will change and how it will test it", manual,
+		"Plan: "+objective+" in scripts/greet.sh; check it with sh tests/greet_check.sh; document it in README.md")
+	w.advance("WORKING")
+
+	good := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
+	buggy := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello\"\n" // forgets the name
+	if sk == skipQANarrowed || fixFirst {
+		w.write("scripts/greet.sh", buggy)
+	} else {
+		w.write("scripts/greet.sh", good)
+	}
+	w.write("tests/greet_check.sh", greetCheck)
+	w.write("README.md", w.read("README.md")+"\nGreet someone by name: `sh scripts/greet.sh Ada`.\n")
+	changed := "scripts/greet.sh tests/greet_check.sh README.md"
+	w.shell("QUALITY_CHECKS", "linters on the files it changed", "git diff --check HEAD -- "+changed)
+
+	const req = "run the tests and record their output"
+	switch {
+	case sk == skipQATestBuiltin:
+		w.deviate()
+		w.shell("QA_VALIDATION", req, "test -f tests/greet_check.sh")
+	case sk == skipQAMakeTrue:
+		w.deviate()
+		w.write("Makefile", "test:\n\t@true\n")
+		w.git("add", "Makefile") // staged: not an untracked file the run reads
+		w.shell("QA_VALIDATION", req, "make test")
+	case sk == skipQANarrowed:
+		if _, code := w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh"); code == 0 {
+			w.t.Fatal("the buggy change passed its checks")
+		}
+		w.deviate()
+		w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh --bare-only")
+	case fixFirst:
+		if _, code := w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh"); code == 0 {
+			w.t.Fatal("the buggy change passed its checks")
+		}
+		w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh --bare-only") // debugging: the bare greeting still works
+		w.write("scripts/greet.sh", good)
+		fallthrough
+	default:
+		if out, code := w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh"); code != 0 {
+			w.t.Fatalf("the compliant change fails its checks:\n%s", out)
+		}
+	}
+	w.commit("greet: take an optional name\n\nCallers can now greet someone by name; README shows how.")
+	w.end(objective+": done", "", false)
+}

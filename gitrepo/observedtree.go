@@ -1,0 +1,72 @@
+package gitrepo
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// WorkTreeTree writes the tree a commit of every tracked file would hold
+// now (the index, staged files included, with each tracked file's
+// work-tree content: `git add -u` on a copy of the index, so the real
+// index is never touched) and returns its id. Untracked files are not in
+// it. A QA run records it: what the tests saw, compared later with what
+// is committed (session/observedtree.go).
+func (r *Repo) WorkTreeTree(ctx context.Context) (string, error) {
+	idx, err := run(ctx, r.root, "rev-parse", "--git-path", "index")
+	if err != nil {
+		return "", err
+	}
+	src := strings.TrimSpace(string(idx))
+	if !filepath.IsAbs(src) {
+		src = filepath.Join(r.root, src)
+	}
+	tmp, err := os.CreateTemp("", "sessiongate-index-*")
+	if err != nil {
+		return "", fmt.Errorf("copy the index: %w", err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	if b, err := os.ReadFile(src); err == nil {
+		if err := os.WriteFile(tmp.Name(), b, 0o600); err != nil {
+			return "", fmt.Errorf("copy the index: %w", err)
+		}
+	} else if !os.IsNotExist(err) {
+		return "", fmt.Errorf("read the index: %w", err)
+	} else {
+		os.Remove(tmp.Name()) // no index yet: git starts an empty one
+	}
+	env := append(os.Environ(), "GIT_INDEX_FILE="+tmp.Name())
+	for _, args := range [][]string{{"add", "-u"}, {"write-tree"}} {
+		cmd := exec.CommandContext(ctx, "git", append(slices.Clip(noFSMonitor), args...)...)
+		cmd.Dir, cmd.Env = r.root, env
+		out, err := cmd.Output()
+		if err != nil {
+			msg := err.Error()
+			if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
+				msg = strings.TrimSpace(string(ee.Stderr))
+			}
+			return "", fmt.Errorf("git %s on a copy of the index: %s", args[0], msg)
+		}
+		if args[0] == "write-tree" {
+			return strings.TrimSpace(string(out)), nil
+		}
+	}
+	return "", nil
+}
+
+// TreeDiff lists the files that differ between two trees (or commits).
+func (r *Repo) TreeDiff(ctx context.Context, a, b string) ([]string, error) {
+	if strings.HasPrefix(a, "-") || strings.HasPrefix(b, "-") {
+		return nil, fmt.Errorf("bad tree %q or %q", a, b)
+	}
+	out, err := run(ctx, r.root, "diff", "--no-renames", "--name-only", "-z", a, b, "--")
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}

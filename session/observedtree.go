@@ -1,0 +1,95 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// What a QA run saw (issue 25 items 5 and 3). A passing test run of a QA
+// phase without a command of its own records the tree it ran on: the
+// tracked files as a commit would take them then, staged ones included
+// (gitrepo WorkTreeTree), as ", saw tree ID" on its reference. The run
+// counts only while the files its runner reads (runnerReads), other than
+// documentation, are the same in the tree now: at the QA gate the work
+// tree's, at the end the commit's. So an honest agent may stage new test
+// files instead of committing them before the run, and a lazy one that
+// stages a stub (a TestMain that exits 0), runs, unstages it and commits
+// other content, or that changes the code after the run, is caught: the
+// tree committed is compared with the tree the run observed, not with
+// what was staged at any moment.
+
+var sawTreeRE = regexp.MustCompile(`, saw tree ([0-9a-f]{40,64})\b`)
+
+// sawTree is the tree a run's reference records, "" when none.
+func sawTree(ref string) string {
+	if m := sawTreeRE.FindStringSubmatch(ref); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// lastQARun is the newest passing test-suite run of a phase, nil when none.
+func lastQARun(evs []Evidence, p *protocolspec.Phase) *Evidence {
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := &evs[i]
+		if e.Phase == p.ID && e.Origin == OriginObserved && e.Succeeded() && shellline.RunsTests(e.Command) {
+			return e
+		}
+	}
+	return nil
+}
+
+// changedSinceRun lists the files the run's runners read, other than
+// documentation, that differ between the tree the run saw and now ("HEAD"
+// or a tree id); nil when the run recorded no tree.
+func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, now string) ([]string, error) {
+	saw := sawTree(run.Ref)
+	if saw == "" {
+		return nil, nil
+	}
+	files, err := repo.TreeDiff(ctx, saw, now)
+	if err != nil {
+		return nil, fmt.Errorf("compare the tree the QA run saw: %w", err)
+	}
+	reads := runnerReads(run.Command)
+	var out []string
+	for _, f := range files {
+		if reads(f) && !e.isDoc(f) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// staleRunCheck fails a QA phase without a command of its own whose last
+// passing run saw other files than the tree now holds (at is "HEAD" at
+// the end, "" for the work tree at the gate).
+func (e *Engine) staleRunCheck(ctx context.Context, s *Session, p *protocolspec.Phase, evs []Evidence, at string) (*CheckResult, error) {
+	run := lastQARun(evs, p)
+	if run == nil || sawTree(run.Ref) == "" {
+		return nil, nil
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return nil, err
+	}
+	now, where := at, "what is committed"
+	if now == "" {
+		if now, err = repo.WorkTreeTree(ctx); err != nil {
+			return nil, fmt.Errorf("read the work tree's tree: %w", err)
+		}
+		where = "the work tree now"
+	}
+	changed, err := e.changedSinceRun(ctx, repo, run, now)
+	if err != nil || len(changed) == 0 {
+		return nil, err
+	}
+	return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
+		Message: fmt.Sprintf("%s: `%s` passed on files that differ from %s (%s): the tests did not see this work; run `%s` again on it (stage or commit new files first)",
+			p.ID, truncate(run.Command, 100), where, shorten.List(changed, 5), truncate(run.Command, 100))}, nil
+}

@@ -1,0 +1,390 @@
+package shellline
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// TestRun is what one test-suite run on a line covers: the runner, where
+// it ran, the filters that narrow it and the targets it was given. QA
+// compares a passing run with an earlier failing one (issue 25): `go test
+// -run TestAdd ./pkg` passing after `go test ./...` failed proves only
+// TestAdd, and met QA before.
+type TestRun struct {
+	Runner string // "go test", "pytest", "cargo test", "npm test", "make test", "sh scripts/test.sh"
+	Dir    string // the folder a `cd DIR &&` before it moved to, "" for where the line started
+	// Filters narrow the run (-run X, -k add, a cargo test name, extra
+	// arguments of a script), sorted; a run covers another only when it
+	// has no filter the other lacks.
+	Filters []string
+	// Targets are the packages or paths it was given; nil is the
+	// runner's whole suite (go test's default is ".", its own package).
+	Targets []string
+}
+
+// String is the run as a short description for messages.
+func (r TestRun) String() string {
+	s := r.Runner
+	if len(r.Filters) > 0 {
+		s += " " + strings.Join(r.Filters, " ")
+	}
+	if len(r.Targets) > 0 {
+		s += " " + strings.Join(r.Targets, " ")
+	}
+	if r.Dir != "" {
+		s = "cd " + r.Dir + " && " + s
+	}
+	return s
+}
+
+// TestRuns lists the test-suite runs of a line (RunsTests), in order.
+func TestRuns(line string) []TestRun {
+	calls, _, ok := Calls(Unwrap(line))
+	if !ok {
+		return nil
+	}
+	var out []TestRun
+	dir := ""
+	for _, c := range calls {
+		w := c.Words
+		if len(w) == 2 && w[0] == "cd" {
+			dir = path.Join(dir, w[1])
+			continue
+		}
+		if !callRunsTests(w) {
+			continue
+		}
+		r := scopeOf(testWords(w))
+		r.Dir = dir
+		slices.Sort(r.Filters)
+		out = append(out, r)
+	}
+	return out
+}
+
+// Narrowing says how r runs less than o, "" when r covers o: the same
+// runner in the same folder, no filter o lacks, and every target of o
+// among r's (a whole suite, `./...` or a folder covers what is under it).
+func (r TestRun) Narrowing(o TestRun) string {
+	if r.Runner != o.Runner || r.Dir != o.Dir {
+		return "another runner or folder (" + r.String() + ")"
+	}
+	var extra []string
+	for _, f := range r.Filters {
+		if !slices.Contains(o.Filters, f) {
+			extra = append(extra, f)
+		}
+	}
+	if len(extra) > 0 {
+		return "a filter the failing run did not have (" + strings.Join(extra, " ") + ")"
+	}
+	if r.Targets == nil {
+		return ""
+	}
+	if o.Targets == nil {
+		return "fewer targets (" + strings.Join(r.Targets, " ") + " instead of the whole suite)"
+	}
+	for _, t := range o.Targets {
+		if !slices.ContainsFunc(r.Targets, func(x string) bool { return targetCovers(r.Runner, x, t) }) {
+			return "fewer targets (" + strings.Join(r.Targets, " ") + " does not hold " + t + ")"
+		}
+	}
+	return ""
+}
+
+// targetCovers reports whether target a holds target b: the same, `a/...`
+// (Go's pattern) over anything under a, a folder over its files, a file
+// over its pytest node ids (file.py::test_x).
+func targetCovers(runner, a, b string) bool {
+	a, b = cleanTarget(a), cleanTarget(b)
+	if a == b {
+		return true
+	}
+	if base, ok := strings.CutSuffix(a, "/..."); ok {
+		if base == "." {
+			return !strings.HasPrefix(b, "../") && !path.IsAbs(b)
+		}
+		b = strings.TrimSuffix(b, "/...")
+		return b == base || strings.HasPrefix(b, base+"/")
+	}
+	if runner == "go test" {
+		return false // a package is not its sub-packages
+	}
+	return strings.HasPrefix(b, a+"/") || strings.HasPrefix(b, a+"::") || a == "."
+}
+
+func cleanTarget(t string) string {
+	if strings.HasSuffix(t, "/...") {
+		return path.Clean(strings.TrimSuffix(t, "/...")) + "/..."
+	}
+	if i := strings.Index(t, "::"); i >= 0 {
+		return path.Clean(t[:i]) + t[i:]
+	}
+	return path.Clean(t)
+}
+
+// testWords drops the wrappers and launchers in front of a test runner:
+// `timeout 600`, `npx`, `uv run`, `poetry run`, `python -m`.
+func testWords(w []string) []string {
+	for {
+		w = StripWrappers(w)
+		if len(w) == 0 {
+			return w
+		}
+		p := path.Base(w[0])
+		switch {
+		case p == "npx" || p == "bunx" || p == "pnpx":
+			w = skipFlags(w[1:])
+		case (p == "uv" || p == "poetry" || p == "pdm" || p == "hatch" || p == "pipenv" || p == "rye") && len(w) > 1 && w[1] == "run":
+			w = skipFlags(w[2:])
+		case (strings.HasPrefix(p, "python") || p == "py") && len(w) > 2 && w[1] == "-m":
+			w = w[2:]
+		default:
+			return w
+		}
+	}
+}
+
+func skipFlags(w []string) []string {
+	for len(w) > 0 && (strings.HasPrefix(w[0], "-")) {
+		if w[0] == "--" {
+			return w[1:]
+		}
+		w = w[1:]
+	}
+	return w
+}
+
+// Value-taking flags, by runner: their value is no target.
+var (
+	goValueFlags = flagSet("run skip bench benchtime count cpu parallel timeout tags p coverprofile covermode coverpkg o exec " +
+		"toolexec ldflags gcflags asmflags mod modfile blockprofile blockprofilerate cpuprofile memprofile memprofilerate " +
+		"mutexprofile mutexprofilefraction trace outputdir shuffle fuzz fuzztime fuzzminimizetime list vet C overlay pgo")
+	goFilterFlags  = flagSet("run skip short list")
+	pyValueFlags   = flagSet("k m p c o deselect ignore ignore-glob rootdir maxfail n tb W durations basetemp confcutdir r junitxml junit-xml cov cov-report cov-config log-level import-mode dist")
+	pyFilterFlags  = flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise")
+	jestValueFlags = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns config c changedSince shard project selectProjects reporter reporters")
+	jestFilter     = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns o onlyChanged changedSince findRelatedTests lastCommit shard project selectProjects related")
+	cargoValueFlag = flagSet("p package test bench example bin features F j jobs target manifest-path profile exclude color message-format")
+)
+
+func flagSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(s) {
+		m[f] = true
+	}
+	return m
+}
+
+// flagName is a flag's name without dashes and value ("-run=X" -> "run").
+func flagName(a string) (name, val string, hasVal bool) {
+	return strings.Cut(strings.TrimLeft(a, "-"), "=")
+}
+
+// scopeOf reads one test runner's words (testWords) into a TestRun.
+func scopeOf(w []string) TestRun {
+	prog := path.Base(w[0])
+	args := w[1:]
+	switch {
+	case prog == "go" && len(args) > 0 && args[0] == "test":
+		return flagScope("go test", args[1:], goValueFlags, goFilterFlags, []string{"."}, "args")
+	case prog == "pytest" || prog == "py.test":
+		return flagScope("pytest", args, pyValueFlags, pyFilterFlags, nil, "")
+	case prog == "jest" || prog == "vitest":
+		return flagScope(prog, args, jestValueFlags, jestFilter, nil, "")
+	case prog == "cargo" && len(args) > 0 && args[0] == "test":
+		return cargoScope(args[1:])
+	case prog == "unittest":
+		if len(args) > 0 && args[0] == "discover" {
+			return TestRun{Runner: "unittest"}
+		}
+		return flagScope("unittest", args, nil, nil, nil, "")
+	case testSubcommand[prog]:
+		// npm test, make test, yarn run test:unit: the runner is the
+		// script; anything after it goes to the script, and narrows it.
+		for i, a := range args {
+			if strings.HasPrefix(a, "-") || a == "run" {
+				continue
+			}
+			return TestRun{Runner: prog + " " + a, Filters: opaque(args[i+1:])}
+		}
+		return TestRun{Runner: prog}
+	}
+	return TestRun{Runner: strings.Join(w[:min(len(w), 1)], " "), Filters: opaque(args)}
+}
+
+// opaque: arguments a runner passes on, whose meaning is unknown; a run
+// with one the failing run lacked does not cover it.
+func opaque(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if a != "--" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// flagScope reads flags and positional targets; stop ends the runner's
+// own arguments (go test's -args).
+func flagScope(runner string, args []string, value, filter map[string]bool, whole []string, stop string) TestRun {
+	r := TestRun{Runner: runner}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" && runner != "go test" {
+			continue
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			r.Targets = append(r.Targets, a)
+			continue
+		}
+		name, val, hasVal := flagName(a)
+		if name == stop {
+			// The test binary's own flags (-test.run=X): unknown here,
+			// so they narrow.
+			r.Filters = append(r.Filters, opaque(args[i+1:])...)
+			break
+		}
+		short := !strings.HasPrefix(a, "--") && len(name) > 1 && !value[name] && !filter[name] && value[name[:1]]
+		if short { // -kadd: pytest's and jest's one-letter flags take their value glued on
+			name, val, hasVal = name[:1], name[1:], true
+		}
+		if value[name] && !hasVal && i+1 < len(args) {
+			i++
+			val, hasVal = args[i], true
+		}
+		if filter[name] {
+			f := "-" + name
+			if hasVal {
+				f += "=" + val
+			}
+			r.Filters = append(r.Filters, f)
+		}
+	}
+	if r.Targets == nil {
+		r.Targets = whole
+	}
+	return r
+}
+
+// cargoScope: -p picks packages (--workspace all of them), --lib, --test X
+// and friends pick targets of a package, a bare word filters tests by
+// name, and after -- the harness's --skip, --exact and names filter too.
+func cargoScope(args []string) TestRun {
+	r := TestRun{Runner: "cargo test"}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			for _, h := range args[i+1:] {
+				switch {
+				case h == "--include-ignored" || h == "--nocapture" || h == "--show-output" || strings.HasPrefix(h, "--test-threads") || h == "-q" || h == "--quiet":
+				default:
+					r.Filters = append(r.Filters, h)
+				}
+			}
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			r.Filters = append(r.Filters, a)
+			continue
+		}
+		name, val, hasVal := flagName(a)
+		if cargoValueFlag[name] && !hasVal && i+1 < len(args) {
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "p", "package":
+			r.Targets = append(r.Targets, "package:"+val)
+		case "lib", "bins", "tests", "benches", "examples", "doc", "test", "bin", "example", "bench", "exclude":
+			f := "--" + name
+			if val != "" {
+				f += "=" + val
+			}
+			r.Filters = append(r.Filters, f)
+		}
+	}
+	return r
+}
+
+// ScriptTarget is a test script a runner reads from a project file: a
+// make target, a package.json script.
+type ScriptTarget struct {
+	// File is the project file, relative to where the line started:
+	// "package.json", a Makefile named by -f, or "" for make's own
+	// choice (GNUmakefile, makefile, Makefile) in Dir.
+	File string
+	Dir  string
+	Tool string // "make" or "npm" (npm, yarn, pnpm, bun run)
+	Name string // the target or script: "test", "test:unit"
+}
+
+// ScriptTargets lists the test scripts the test-suite runs of a line run
+// from project files (`make test`, `npm test`, `yarn run test:unit`): what
+// they run is in the repository, so it can be judged there (a test target
+// that is `true`, or one the session rewrote).
+func ScriptTargets(line string) []ScriptTarget {
+	calls, _, ok := Calls(Unwrap(line))
+	if !ok {
+		return nil
+	}
+	var out []ScriptTarget
+	dir := ""
+	for _, c := range calls {
+		w := c.Words
+		if len(w) == 2 && w[0] == "cd" {
+			dir = path.Join(dir, w[1])
+			continue
+		}
+		if !callRunsTests(w) {
+			continue
+		}
+		w = testWords(w)
+		prog, args := path.Base(w[0]), w[1:]
+		t := ScriptTarget{Dir: dir}
+		switch prog {
+		case "make", "gmake":
+			t.Tool = "make"
+			for i := 0; i < len(args); i++ {
+				a := args[i]
+				switch {
+				case (a == "-C" || a == "--directory") && i+1 < len(args):
+					i++
+					t.Dir = path.Join(t.Dir, args[i])
+				case (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(args):
+					i++
+					t.File = args[i]
+				case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+				case t.Name == "":
+					t.Name = a
+				}
+			}
+		case "npm", "yarn", "pnpm", "bun":
+			t.Tool, t.File = "npm", "package.json"
+			for i := 0; i < len(args); i++ {
+				a := args[i]
+				switch {
+				case (a == "--prefix" || a == "--cwd" || a == "-C" || a == "--dir") && i+1 < len(args):
+					i++
+					t.Dir = path.Join(t.Dir, args[i])
+				case strings.HasPrefix(a, "-"):
+				case a == "run" || a == "run-script":
+				case a == "t" || a == "tst":
+					t.Name = "test"
+				case prog == "bun" && a == "test" && !slices.Contains(args[:i], "run"):
+					t.Name = "" // bun's own runner, no script
+				default:
+					t.Name = a
+				}
+				if t.Name != "" || a == "test" {
+					break
+				}
+			}
+		}
+		if t.Tool != "" && t.Name != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}

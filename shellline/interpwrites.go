@@ -29,6 +29,8 @@ var writeCalls = []*regexp.Regexp{
 	regexp.MustCompile(`\b(?:writeFile|appendFile|rm|unlink|copyFile|rename|truncate|cp)(?:Sync)?\(([^()]*)\)`),
 	// Ruby.
 	regexp.MustCompile(`\bFile(?:Utils)?\.(?:write|delete|unlink|rename|cp|mv|rm|rm_f|touch)\(([^()]*)\)`),
+	// Perl, whose calls need no parentheses: unlink ".git/x", rmtree(...).
+	regexp.MustCompile(`\b(?:unlink|rmtree|remove_tree|rename|truncate|move|copy)\b\s*\(?\s*([^;()]*)`),
 }
 
 // openCall is open(NAME, MODE) in Python (and Ruby's File.open): written
@@ -38,6 +40,10 @@ var openCall = regexp.MustCompile(`\bopen\(\s*(['"])([^'"]+)['"]\s*,\s*(?:mode\s
 // sqliteConnect is sqlite3.connect(NAME) (Python) or new Database(NAME)
 // (Node's better-sqlite3, node:sqlite).
 var sqliteConnect = regexp.MustCompile(`(?:sqlite3\.connect|new\s+(?:Database|DatabaseSync))\(\s*(['"])([^'"]+)['"]`)
+
+// perlOpen is Perl's open with a writing mode: open(F, ">x") and
+// open(my $f, '>', 'x').
+var perlOpen = regexp.MustCompile(`\bopen\s*\(?[^,;]+,\s*['"](\+?>>?|\+<)\s*([^'"]*)['"](?:\s*,\s*['"]([^'"]+)['"])?`)
 
 var stringLit = regexp.MustCompile(`'([^'\\]*)'|"([^"\\]*)"`)
 
@@ -56,6 +62,11 @@ func interpreterWrites(code string) []string {
 	for _, m := range openCall.FindAllStringSubmatch(code, -1) {
 		if strings.ContainsAny(m[3], "wax+") {
 			out = append(out, m[2])
+		}
+	}
+	for _, m := range perlOpen.FindAllStringSubmatch(code, -1) {
+		if p := m[2] + m[3]; p != "" {
+			out = append(out, strings.TrimSpace(p))
 		}
 	}
 	for _, m := range sqliteConnect.FindAllStringSubmatch(code, -1) {

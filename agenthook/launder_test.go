@@ -45,6 +45,7 @@ func TestLaunderRoutesAtTheHook(t *testing.T) {
 		{copied + " session terminate --reason r", "person"},
 		{copied + ` session "$SUB" --reason r`, "person"},
 		{"echo terminate | xargs sessiongate session", "person"},
+		{copied + " session status", "under another name"},
 		{"echo 'session terminate' | xargs " + copied, "person"},
 		{"echo 'sessiongate session terminate' | at now", "schedul"},
 		{"echo 'sessiongate session terminate' | batch", "schedul"},

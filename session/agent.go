@@ -412,6 +412,12 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "go on in this session; if it cannot be finished, ask the user to end it"
 				return v, nil
 			}
+			if p := selfCopy(lines, root, call.Dir); p != "" {
+				v.Deny, v.Gate = true, "records"
+				v.Reason = "`" + p + "` is the sessiongate binary under another name: a copy or link hides its person commands from the checks of its name"
+				v.Next = "run `sessiongate` by its name"
+				return v, nil
+			}
 			if how := firstOf(lines, func(l string) string { return shellline.TouchesRecords(l, e.recordsRefs()) }); how != "" {
 				v.Deny, v.Gate = true, "records"
 				v.Reason = how + ": sessiongate's records ref holds the sessions' records, violations and person acts, and is not the agent's to change"
@@ -683,7 +689,7 @@ func ShellRemovesSession(cmd string) string {
 
 // personRoute describes a person command a line runs past the name check
 // (ShellRemovesSession): wrapped, fed by xargs, or run by a copy of the
-// binary; or a line that runs the sessiongate binary under another name.
+// binary.
 func (e *Engine) personRoute(lines []string, root, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
 		dir = root
@@ -693,9 +699,21 @@ func (e *Engine) personRoute(lines []string, root, dir string) string {
 		if how := shellline.PersonCommand(l, isSelf); how != "" {
 			return how
 		}
+	}
+	return ""
+}
+
+// selfCopy names a program of the lines that is the sessiongate binary
+// under another name, "" when none is: there is no honest reason for the
+// agent to hide which program it runs.
+func selfCopy(lines []string, root, dir string) string {
+	if dir == "" || !filepath.IsAbs(dir) {
+		dir = root
+	}
+	for _, l := range lines {
 		for _, p := range shellline.Programs(l) {
-			if shellline.CommandName(p) != "sessiongate" && isSelf(p) {
-				return "running the sessiongate binary as `" + p + "`"
+			if shellline.CommandName(p) != "sessiongate" && IsSelfBinary(dir, p) {
+				return p
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package shellline
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -74,7 +75,14 @@ func interpreterWrites(code string) []string {
 			out = append(out, m[2])
 		}
 	}
-	return out
+	// The Perl pattern also matches Python's and Node's calls of the same
+	// names: each file once.
+	seen := map[string]bool{}
+	return slices.DeleteFunc(out, func(p string) bool {
+		dup := seen[p]
+		seen[p] = true
+		return dup
+	})
 }
 
 // stmtInterpreterCode is the code an interpreter statement runs when it

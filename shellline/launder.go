@@ -488,13 +488,14 @@ func TouchesRecords(line string, protected []string) string {
 					return "`git push --mirror` (deletes remote refs missing here, sessiongate's records among them)"
 				case strings.HasPrefix(a, "-"):
 				default:
+					forced := strings.HasPrefix(a, "+")
 					src, dst, colon := strings.Cut(strings.TrimPrefix(a, "+"), ":")
 					switch {
 					case !colon && del && hit(src):
 						return "`git push --delete " + a + "` (deletes sessiongate's records ref on the remote)"
 					case !colon:
 						// a ref pushed or fetched by its own name: added, never replaced by another
-					case hit(dst) && (sub == "fetch" || src == "" || !hit(src)):
+					case hit(dst) && (src == "" || forced || !hit(src)):
 						return "`git " + sub + " " + a + "` (deletes or overwrites sessiongate's records ref)"
 					}
 				}

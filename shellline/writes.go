@@ -224,8 +224,8 @@ func findDeletes(args []string) []string {
 		starts = append(starts, a)
 	}
 	expr := args[i:]
-	deletes, pruned := false, false
-	var names []string
+	deletes, pruned, intoGit := false, false, false
+	var names, literal []string // patterns; -name values that are plain names
 	unnamed := true
 	for k := 0; k < len(expr); k++ {
 		switch a := expr[k]; a {
@@ -245,9 +245,10 @@ func findDeletes(args []string) []string {
 				k++
 				unnamed = false
 				names = append(names, expr[k])
-				if strings.Contains(expr[k], ".git") && (a == "-path" || a == "-ipath" || a == "-wholename" || a == "-regex") && !pruned {
-					names = append(names, "sessiongate.db") // it reaches into .git
+				if (a == "-name" || a == "-iname") && expr[k] != "" && !strings.ContainsAny(expr[k], "*?[/") {
+					literal = append(literal, expr[k])
 				}
+				intoGit = intoGit || a != "-name" && a != "-iname" && strings.Contains(expr[k], ".git")
 			}
 		}
 	}
@@ -263,10 +264,8 @@ func findDeletes(args []string) []string {
 		if clean != "." {
 			out = append(out, s)
 		}
-		for _, n := range names {
-			if n != "" && !strings.ContainsAny(n, "*?[/") {
-				out = append(out, path.Join(s, n))
-			}
+		for _, n := range literal {
+			out = append(out, path.Join(s, n))
 		}
 		holdsGit := clean == "." || !strings.Contains(clean, "/") && !strings.HasPrefix(clean, ".git")
 		if clean != "." && !path.IsAbs(clean) {
@@ -275,7 +274,7 @@ func findDeletes(args []string) []string {
 		if !holdsGit || pruned {
 			continue
 		}
-		reaches := unnamed
+		reaches := unnamed || intoGit
 		for _, n := range names {
 			for _, f := range sessiongateFiles {
 				if m, err := path.Match(n, f); err == nil && m || strings.Contains(n, "sessiongate") {

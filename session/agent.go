@@ -711,9 +711,9 @@ func selfCopy(lines []string, root, dir string) string {
 		dir = root
 	}
 	for _, l := range lines {
-		for _, p := range shellline.Programs(l) {
-			if shellline.CommandName(p) != "sessiongate" && IsSelfBinary(dir, p) {
-				return p
+		for _, w := range shellline.Programs(l) {
+			if shellline.CommandName(w[0]) != "sessiongate" && shellline.MaybeSessiongate(w) && IsSelfBinary(dir, w[0]) {
+				return w[0]
 			}
 		}
 	}

@@ -120,21 +120,34 @@ func hasExpansion(words []string) bool {
 	return false
 }
 
-// Programs lists the program of every command of the line as the line
-// spells it (a path stays a path), wrappers seen through, for a caller
-// that looks at the files they name.
-func Programs(line string) []string {
+// Programs lists the commands of the line, wrappers seen through, each
+// as its words with the program as the line spells it (a path stays a
+// path), for a caller that looks at the files they name.
+func Programs(line string) [][]string {
 	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
 		return nil
 	}
-	var out []string
+	var out [][]string
 	for _, c := range calls {
-		if _, prog, _ := unwrapProg(c.Words); prog != "" {
-			out = append(out, prog)
+		if inner, prog, _ := unwrapProg(c.Words); prog != "" {
+			out = append(out, append([]string{prog}, inner[1:]...))
 		}
 	}
 	return out
+}
+
+// sessiongateCommands are sessiongate's commands: a program named
+// otherwise whose first word is one of them may be the binary renamed.
+var sessiongateCommands = map[string]bool{"session": true, "protocol": true, "init": true, "agent-hook": true, "run": true,
+	"records": true, "install": true, "uninstall": true, "verify": true, "mcp": true, "serve": true, "doctor": true, "hooks": true, "snapshot": true}
+
+// MaybeSessiongate reports whether a command's words (from Programs) could
+// be sessiongate under another name: its program is a path, or its first
+// argument is one of sessiongate's commands. Only those are worth a look
+// at the file.
+func MaybeSessiongate(words []string) bool {
+	return len(words) > 0 && (strings.ContainsRune(words[0], '/') || len(words) > 1 && sessiongateCommands[words[1]])
 }
 
 // Schedules describes a command of the line that hands a command to a

@@ -2,6 +2,7 @@ package agenthook_test
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,4 +115,49 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// TestLaunderRoutesCodex: the same rules for Codex CLI, through its real
+// captured PreToolUse payload (../shared/fixtures/agent-payloads/codex).
+func TestLaunderRoutesCodex(t *testing.T) {
+	payloads(t, "codex") // skips (or fails under CI=true) without them
+	r := newRepo(t, "")
+	codexHome := filepath.Join(filepath.Dir(r.root), "codex-home")
+	env := []string{"CODEX_HOME=" + codexHome}
+	load := func(name string) map[string]any {
+		b, err := os.ReadFile(filepath.Join(payloadDir, "codex", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = []byte(strings.NewReplacer("/home/dev/repo", r.root, "/home/dev/codex-home", codexHome).Replace(string(b)))
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	r.hook("codex", "SessionStart", load("SessionStart.json"), env...)
+	s := r.active()
+	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
+	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	bash := load("PreToolUse.Bash.json")
+	for _, c := range []struct {
+		cmd  string
+		deny bool
+	}{
+		{"setsid -f sessiongate session terminate --reason r", true},
+		{"echo terminate | xargs sessiongate session", true},
+		{"echo 'sessiongate session delete --yes x' | at now", true},
+		{`python3 -c "exec(bytes.fromhex('7072696e74283129'))"`, true},
+		{"git update-ref -d refs/sessiongate/records", true},
+		{"find .git/sessiongate -name '*.db' -delete", true},
+		{"find . -name '*.pyc' -delete", false},
+		{"python3 -c 'print(1)'", false},
+		{"git update-ref refs/heads/feature HEAD", false},
+	} {
+		out, _ := r.hook("codex", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.cmd}), env...)
+		if got := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"; got != c.deny {
+			t.Errorf("codex %q: denied %v, want %v: %v", c.cmd, got, c.deny, out)
+		}
+	}
 }

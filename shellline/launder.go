@@ -15,8 +15,16 @@ import (
 // alone, so the agent hook can deny before anything runs; what no rule
 // sees is left to the records ref and CI's verify (docs/security.md).
 
-// personValueFlags are sessiongate's global options that take a value.
-var personValueFlags = map[string]bool{"--db": true, "--protocol": true}
+// personWords are the words of sessiongate's person commands: an option
+// before one of them never takes it as its value (erring on seeing the
+// command).
+var personWords = map[string]bool{"session": true, "protocol": true, "init": true, "terminate": true, "delete": true, "accept": true, "accept-na": true}
+
+// boolFlags are sessiongate's options that take no value; cobra takes the
+// word after any other `--flag` or `-f` (without "=") as its value when it
+// looks for the subcommand, and so does personCommand.
+var boolFlags = map[string]bool{"--yes": true, "-y": true, "--json": true, "--force": true, "--sign": true, "--commit": true,
+	"--erase-violations": true, "--help": true, "-h": true, "--version": true, "--quiet": true, "-q": true, "--verbose": true, "-v": true}
 
 // personCommand reads sessiongate's arguments (after the program): the
 // person command they name ("session terminate", "protocol accept",
@@ -24,20 +32,22 @@ var personValueFlags = map[string]bool{"--db": true, "--protocol": true}
 // stands, where the command would be named (`xargs sessiongate session`,
 // `sessiongate session "$SUB"`).
 func personCommand(args []string) (act string, open bool) {
-	var cmd []string // the command words, options dropped
+	var cmd []string // the command words, options and their values dropped
 	commit := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "":
-			if len(cmd) < 2 {
-				return "", true // the (sub)command is an expansion
-			}
 		case a == "--commit":
 			commit = true
+		case len(cmd) >= 2:
+			// the command is named; only --commit matters now
+		case a == "":
+			return "", true // the (sub)command is an expansion
+		case a == "--":
 		case strings.HasPrefix(a, "-"):
-			if personValueFlags[a] {
-				i++
+			if !strings.Contains(a, "=") && !boolFlags[a] && (strings.HasPrefix(a, "--") || len(a) == 2) &&
+				i+1 < len(args) && !personWords[args[i+1]] {
+				i++ // the option's value
 			}
 		default:
 			cmd = append(cmd, a)

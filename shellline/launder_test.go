@@ -22,6 +22,10 @@ func TestPersonCommand(t *testing.T) {
 		{`sessiongate session "$SUB"`, true},
 		{`/tmp/x session "$SUB"`, true},
 		{"sessiongate session accept-na 3 --reason r", true},
+		{"sessiongate session --session abc terminate", true},
+		{"sessiongate --db=/tmp/d session --verbose terminate", true},
+		{"sessiongate session --json status", false},
+		{"sessiongate session evidence --session abc --value terminate", false},
 		// honest
 		{"sessiongate session status", false},
 		{"sessiongate session", false},

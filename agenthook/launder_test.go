@@ -46,6 +46,8 @@ func TestLaunderRoutesAtTheHook(t *testing.T) {
 		{copied + " session terminate --reason r", "person"},
 		{copied + ` session "$SUB" --reason r`, "person"},
 		{"echo terminate | xargs sessiongate session", "person"},
+		{"script -qec 'sessiongate session terminate --reason r' /dev/null", "person"},
+		{"git -c alias.t='!sessiongate session terminate' t", "person"},
 		{copied + " session status", "under another name"},
 		{"echo 'session terminate' | xargs " + copied, "person"},
 		{"echo 'sessiongate session terminate' | at now", "schedul"},

@@ -104,6 +104,13 @@ func PersonCommand(line string, isSessiongate func(prog string) bool) string {
 		if len(inner) == 0 {
 			continue
 		}
+		if sub := commandArg(inner); sub != "" {
+			// `script -qc CMD`, `su -c CMD`, `git -c alias.x='!CMD' x`:
+			// a command line given as one word.
+			if how := PersonCommand(sub, isSessiongate); how != "" {
+				return how
+			}
+		}
 		act, open := personCommand(inner[1:])
 		if act != "" && (inner[0] == "sessiongate" || len(inner) > 1 && (inner[1] == "session" || inner[1] == "protocol")) {
 			return "`sessiongate " + act + "`"
@@ -117,6 +124,42 @@ func PersonCommand(line string, isSessiongate func(prog string) bool) string {
 		if inner[0] == "sessiongate" || prog != "" && isSessiongate != nil && isSessiongate(prog) {
 			return "`sessiongate` with its command left to xargs or a variable (it could be `session terminate`)"
 		}
+	}
+	return ""
+}
+
+// commandArg is the command line a program runs from one of its words:
+// `script -qec CMD`, `su -c CMD USER`, `runuser -c`, `flock FILE -c CMD`,
+// `watch CMD...`, and a git alias given on the line or set with git config
+// (`alias.x=!CMD`). "" when there is none.
+func commandArg(w []string) string {
+	switch w[0] {
+	case "script", "su", "runuser", "flock":
+		for i := 1; i+1 < len(w); i++ {
+			a := w[i]
+			if a == "--command" || a == "--" && w[0] != "flock" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "c") {
+				return w[i+1]
+			}
+		}
+	case "watch":
+		for i := 1; i < len(w); i++ {
+			if !strings.HasPrefix(w[i], "-") {
+				return strings.Join(w[i:], " ")
+			}
+			if w[i] == "-n" || w[i] == "-d" {
+				i++
+			}
+		}
+	case "git":
+		var lines []string
+		for i, a := range w {
+			if _, v, ok := strings.Cut(a, "=!"); ok && strings.HasPrefix(strings.ToLower(a), "alias.") {
+				lines = append(lines, v)
+			} else if strings.HasPrefix(a, "!") && i > 0 && strings.HasPrefix(strings.ToLower(w[i-1]), "alias.") {
+				lines = append(lines, a[1:])
+			}
+		}
+		return strings.Join(lines, "\n")
 	}
 	return ""
 }

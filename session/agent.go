@@ -424,6 +424,24 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "leave it as it is; the hooks and `sessiongate records push` move it"
 				return v, nil
 			}
+			if how := firstOf(lines, shellline.Unhooks); how != "" {
+				v.Deny, v.Gate = true, "git hooks"
+				v.Reason = how + " would take away the git hooks that check the session's gates; that is for a person, not for the agent being policed"
+				v.Next = "leave the hooks as they are; ask the user if they should change"
+				return v, nil
+			}
+			if how := firstOf(lines, shellline.HidesChanges); how != "" {
+				v.Deny, v.Gate = true, "protected files"
+				v.Reason = how + " would make git hide how the work tree differs from what is committed, past the protected-file and end-of-session QA checks"
+				v.Next = "leave git's index flags and filters as they are; commit what you tested"
+				return v, nil
+			}
+			if how := firstOf(lines, shellline.GitBypass); how != "" && s != nil && s.Active() {
+				v.Deny, v.Gate = true, "git hooks"
+				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"
+				v.Next = "run it without --no-verify (or -n) and without -c core.hooksPath; if the hook blocks, do what it says"
+				return v, nil
+			}
 			if s != nil && s.Active() {
 				if how := firstOf(lines, shellline.Schedules); how != "" {
 					v.Deny, v.Gate = true, "records"
@@ -443,24 +461,6 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 					v.Next = "leave git's housekeeping to `git gc` with its default grace period, or to a person"
 					return v, nil
 				}
-			}
-			if how := firstOf(lines, shellline.Unhooks); how != "" {
-				v.Deny, v.Gate = true, "git hooks"
-				v.Reason = how + " would take away the git hooks that check the session's gates; that is for a person, not for the agent being policed"
-				v.Next = "leave the hooks as they are; ask the user if they should change"
-				return v, nil
-			}
-			if how := firstOf(lines, shellline.HidesChanges); how != "" {
-				v.Deny, v.Gate = true, "protected files"
-				v.Reason = how + " would make git hide how the work tree differs from what is committed, past the protected-file and end-of-session QA checks"
-				v.Next = "leave git's index flags and filters as they are; commit what you tested"
-				return v, nil
-			}
-			if how := firstOf(lines, shellline.GitBypass); how != "" && s != nil && s.Active() {
-				v.Deny, v.Gate = true, "git hooks"
-				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"
-				v.Next = "run it without --no-verify (or -n) and without -c core.hooksPath; if the hook blocks, do what it says"
-				return v, nil
 			}
 			if rel := gitDirPath(root, shellWrites); rel != "" {
 				v.Deny, v.Gate = true, "git directory"

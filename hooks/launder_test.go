@@ -132,3 +132,85 @@ func TestViolationReachesRecordsRef(t *testing.T) {
 		})
 	}
 }
+
+// TestLaunderedRecordsFailVerify (issue 25.8): an agent that takes its
+// records away by a route the agent hook does not see (a script file that
+// deletes the database and the records ref, then expires the reflog and
+// prunes) and finishes a clean session afterwards still fails CI: the
+// commits of the laundered session name no record on the records ref the
+// push carried, so `verify` fails the range, while the clean session's own
+// commit passes on its own.
+func TestLaunderedRecordsFailVerify(t *testing.T) {
+	tests := []struct {
+		name   string
+		do     func(r *repo) // the laundered session's work
+		want   string        // what verify's failure names
+		bypass bool          // a BYPASS reached the ref at once
+	}{
+		{"a --no-verify commit (BYPASS), then the database and ref deleted", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+			r.git("add", "a.txt")
+			if res := r.commit(r.root, nil, "--no-verify", "-q", "-m", "skip the gates"); res.code != 0 {
+				t.Fatalf("commit: %s", res.err)
+			}
+		}, "Session-Id", true},
+		{"a hooked commit, then the session's record and database deleted before its end", func(r *repo) {
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+			r.git("add", "a.txt")
+			if res := r.commit(r.root, nil, "-q", "-m", "work of a session that never ends"); res.code != 0 {
+				t.Fatalf("commit: %s", res.err)
+			}
+		}, "record", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"session_record: "+recordsRef+"\n")
+			r.git("commit", "-q", "-am", "records on a ref")
+			bare := filepath.Join(t.TempDir(), "team.git")
+			r.gitIn(filepath.Dir(bare), "clone", "-q", "--bare", r.root, bare)
+			r.git("remote", "add", "origin", bare)
+			r.git("fetch", "-q", "origin")
+			r.sg(r.root, "install")
+			r.git("checkout", "-q", "-b", "agent")
+
+			r.startWorking(r.root)
+			tc.do(r)
+			laundered := r.head(r.root)
+			if tc.bypass && r.run(r.root, nil, "git", "rev-parse", "-q", "--verify", recordsRef).code != 0 {
+				t.Fatalf("the BYPASS is not on %s before the laundering", recordsRef)
+			}
+			// The laundering, from a script file the hook cannot read.
+			script := filepath.Join(t.TempDir(), "clean.sh")
+			writeFile(t, script, "rm -rf \"$(git rev-parse --git-common-dir)/sessiongate\"\n"+
+				"git update-ref -d "+recordsRef+"\ngit reflog expire --expire=now --all\ngit gc -q --prune=now\n")
+			if res := r.run(r.root, nil, "sh", script); res.code != 0 {
+				t.Fatalf("laundering script: %s", res.err)
+			}
+			if r.run(r.root, nil, "git", "rev-parse", "-q", "--verify", recordsRef).code == 0 {
+				t.Fatal("the records ref survived the script")
+			}
+			// A clean session on top, pushed with its records.
+			r.finishSession(r.root, "b.txt")
+			clean := r.head(r.root)
+			if res := r.run(r.root, nil, "git", "push", "-q", "origin", "agent"); res.code != 0 {
+				t.Fatalf("push: %s", res.err)
+			}
+
+			// CI: a fresh clone with the records ref.
+			ci := filepath.Join(t.TempDir(), "ci")
+			r.gitIn(filepath.Dir(ci), "clone", "-q", "--branch", "agent", bare, ci)
+			r.gitIn(ci, "fetch", "-q", "origin", recordsRef+":"+recordsRef)
+			res := r.run(ci, nil, binary, "verify", "origin/main..origin/agent")
+			if res.code != 1 || !strings.Contains(res.out+res.err, laundered[:7]) || !strings.Contains(res.out+res.err, tc.want) {
+				t.Fatalf("verify of the range with the laundered commit %s: exit %d, want 1 naming it and %q\n%s%s", laundered[:7], res.code, tc.want, res.out, res.err)
+			}
+			t.Logf("verify: exit %d\n%s%s", res.code, res.out, res.err)
+			// The clean session's commit alone passes: the failure is the
+			// laundered commit's, not the clean session's.
+			if res := r.run(ci, nil, binary, "verify", laundered+".."+clean); res.code != 0 {
+				t.Fatalf("verify of the clean session's commit: exit %d\n%s%s", res.code, res.out, res.err)
+			}
+		})
+	}
+}

@@ -406,6 +406,24 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "go on in this session; if it cannot be finished, ask the user to end it"
 				return v, nil
 			}
+			if how := e.personRoute(lines, root, call.Dir); how != "" {
+				v.Deny, v.Gate = true, "records"
+				v.Reason = how + " is for a person, not for the agent being policed: what the agent runs stays the agent's, however it is spelled or wrapped"
+				v.Next = "go on in this session; if it cannot be finished, ask the user to end it"
+				return v, nil
+			}
+			if p := selfCopy(lines, root, call.Dir); p != "" {
+				v.Deny, v.Gate = true, "records"
+				v.Reason = "`" + p + "` is the sessiongate binary under another name: a copy or link hides its person commands from the checks of its name"
+				v.Next = "run `sessiongate` by its name"
+				return v, nil
+			}
+			if how := firstOf(lines, func(l string) string { return shellline.TouchesRecords(l, e.recordsRefs()) }); how != "" {
+				v.Deny, v.Gate = true, "records"
+				v.Reason = how + ": sessiongate's records ref holds the sessions' records, violations and person acts, and is not the agent's to change"
+				v.Next = "leave it as it is; the hooks and `sessiongate records push` move it"
+				return v, nil
+			}
 			if how := firstOf(lines, shellline.Unhooks); how != "" {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + " would take away the git hooks that check the session's gates; that is for a person, not for the agent being policed"
@@ -423,6 +441,26 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Reason = how + ": the git hooks are where the session's gates are checked, and a commit that skips them is recorded as a bypass"
 				v.Next = "run it without --no-verify (or -n) and without -c core.hooksPath; if the hook blocks, do what it says"
 				return v, nil
+			}
+			if s != nil && s.Active() {
+				if how := firstOf(lines, shellline.Schedules); how != "" {
+					v.Deny, v.Gate = true, "records"
+					v.Reason = how + ": scheduling commands during a session is denied, since what a scheduler runs would pass for a person's act"
+					v.Next = "run the command now, in the session"
+					return v, nil
+				}
+				if how := firstOf(lines, shellline.Obfuscated); how != "" {
+					v.Deny, v.Gate = true, "records"
+					v.Reason = "obfuscated command: " + how + ", which no check can read; during a session the agent's commands must be readable"
+					v.Next = "run the decoded command itself, in plain text"
+					return v, nil
+				}
+				if how := firstOf(lines, shellline.PrunesUnreachable); how != "" {
+					v.Deny, v.Gate = true, "records"
+					v.Reason = how + " removes what would bring back deleted records (unreachable objects, reflog entries); not during a session"
+					v.Next = "leave git's housekeeping to `git gc` with its default grace period, or to a person"
+					return v, nil
+				}
 			}
 			if rel := gitDirPath(root, shellWrites); rel != "" {
 				v.Deny, v.Gate = true, "git directory"
@@ -647,6 +685,49 @@ func ShellRemovesSession(cmd string) string {
 		}
 	}
 	return ""
+}
+
+// personRoute describes a person command a line runs past the name check
+// (ShellRemovesSession): wrapped, fed by xargs, or run by a copy of the
+// binary.
+func (e *Engine) personRoute(lines []string, root, dir string) string {
+	if dir == "" || !filepath.IsAbs(dir) {
+		dir = root
+	}
+	isSelf := func(prog string) bool { return IsSelfBinary(dir, prog) }
+	for _, l := range lines {
+		if how := shellline.PersonCommand(l, isSelf); how != "" {
+			return how
+		}
+	}
+	return ""
+}
+
+// selfCopy names a program of the lines that is the sessiongate binary
+// under another name, "" when none is: there is no honest reason for the
+// agent to hide which program it runs.
+func selfCopy(lines []string, root, dir string) string {
+	if dir == "" || !filepath.IsAbs(dir) {
+		dir = root
+	}
+	for _, l := range lines {
+		for _, w := range shellline.Programs(l) {
+			if shellline.CommandName(w[0]) != "sessiongate" && shellline.MaybeSessiongate(w) && IsSelfBinary(dir, w[0]) {
+				return w[0]
+			}
+		}
+	}
+	return ""
+}
+
+// recordsRefs are the refs the agent may not change: sessiongate's own
+// namespace, and the configured records ref.
+func (e *Engine) recordsRefs() []string {
+	refs := append([]string{}, shellline.RecordsRefs...)
+	if IsRecordRef(e.Config.SessionRecord) {
+		refs = append(refs, e.Config.SessionRecord)
+	}
+	return refs
 }
 
 // shellParts splits a command line at the shell's command separators. It

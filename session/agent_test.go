@@ -1,6 +1,9 @@
 package session
 
-import "testing"
+import (
+	"os/exec"
+	"testing"
+)
 
 func TestShellGitWrite(t *testing.T) {
 	for _, c := range []struct{ cmd, want string }{
@@ -123,4 +126,25 @@ func TestHandWrittenMatchers(t *testing.T) {
 			t.Errorf("badBranch(%q) = %v", c.s, got)
 		}
 	}
+}
+
+// BenchmarkSelfCopy times the look for the sessiongate binary under
+// another name (each program of a line resolved and its size compared),
+// which the agent hook runs on every shell line; peer in the same run:
+// exec.LookPath of the same programs alone.
+func BenchmarkSelfCopy(b *testing.B) {
+	lines := []string{"go test ./... 2>&1 | tail -20", "git add -A && git commit -m x", "cd web && npm test -- --ci"}
+	dir := b.TempDir()
+	b.Run("selfCopy", func(b *testing.B) {
+		for b.Loop() {
+			selfCopy(lines, dir, "")
+		}
+	})
+	b.Run("lookpath-peer", func(b *testing.B) {
+		for b.Loop() {
+			for _, p := range []string{"go", "tail", "git", "git", "cd", "npm"} {
+				_, _ = exec.LookPath(p)
+			}
+		}
+	})
 }

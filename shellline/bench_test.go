@@ -37,3 +37,41 @@ func BenchmarkWritesInPowerShell(b *testing.B) {
 		}
 	}
 }
+
+// The launder checks (issue 25.6/8/9) read every line of a tool call after
+// the checks that were there: PersonCommand, Schedules, Obfuscated,
+// TouchesRecords and PrunesUnreachable together. Peer, in the same run:
+// Writes and LinesIn on the same lines (what the hook already did per
+// line). Both parse: the cache is emptied each round.
+var benchLaunder = append(append([]string{}, benchSh...),
+	`python3 -c "exec(bytes.fromhex('7072696e74283129'))"`, "echo terminate | xargs sessiongate session",
+	"git update-ref refs/heads/feature HEAD", "find . -name '*.pyc' -delete")
+
+func BenchmarkLaunderChecks(b *testing.B) {
+	refs := []string{"refs/sessiongate/"}
+	b.Run("checks", func(b *testing.B) {
+		for b.Loop() {
+			parseCache.Lock()
+			parseCache.m = nil
+			parseCache.Unlock()
+			for _, l := range benchLaunder {
+				PersonCommand(l, nil)
+				Schedules(l)
+				Obfuscated(l)
+				TouchesRecords(l, refs)
+				PrunesUnreachable(l)
+			}
+		}
+	})
+	b.Run("writes-peer", func(b *testing.B) {
+		for b.Loop() {
+			parseCache.Lock()
+			parseCache.m = nil
+			parseCache.Unlock()
+			for _, l := range benchLaunder {
+				Writes(l)
+				LinesIn(Sh, l)
+			}
+		}
+	})
+}

@@ -2,6 +2,7 @@ package shellline
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -29,6 +30,8 @@ var writeCalls = []*regexp.Regexp{
 	regexp.MustCompile(`\b(?:writeFile|appendFile|rm|unlink|copyFile|rename|truncate|cp)(?:Sync)?\(([^()]*)\)`),
 	// Ruby.
 	regexp.MustCompile(`\bFile(?:Utils)?\.(?:write|delete|unlink|rename|cp|mv|rm|rm_f|touch)\(([^()]*)\)`),
+	// Perl, whose calls need no parentheses: unlink ".git/x", rmtree(...).
+	regexp.MustCompile(`\b(?:unlink|rmtree|remove_tree|rename|truncate|move|copy)\b\s*\(?\s*([^;()]*)`),
 }
 
 // openCall is open(NAME, MODE) in Python (and Ruby's File.open): written
@@ -38,6 +41,10 @@ var openCall = regexp.MustCompile(`\bopen\(\s*(['"])([^'"]+)['"]\s*,\s*(?:mode\s
 // sqliteConnect is sqlite3.connect(NAME) (Python) or new Database(NAME)
 // (Node's better-sqlite3, node:sqlite).
 var sqliteConnect = regexp.MustCompile(`(?:sqlite3\.connect|new\s+(?:Database|DatabaseSync))\(\s*(['"])([^'"]+)['"]`)
+
+// perlOpen is Perl's open with a writing mode: open(F, ">x") and
+// open(my $f, '>', 'x').
+var perlOpen = regexp.MustCompile(`\bopen\s*\(?[^,;]+,\s*['"](\+?>>?|\+<)\s*([^'"]*)['"](?:\s*,\s*['"]([^'"]+)['"])?`)
 
 var stringLit = regexp.MustCompile(`'([^'\\]*)'|"([^"\\]*)"`)
 
@@ -58,12 +65,24 @@ func interpreterWrites(code string) []string {
 			out = append(out, m[2])
 		}
 	}
+	for _, m := range perlOpen.FindAllStringSubmatch(code, -1) {
+		if p := m[2] + m[3]; p != "" {
+			out = append(out, strings.TrimSpace(p))
+		}
+	}
 	for _, m := range sqliteConnect.FindAllStringSubmatch(code, -1) {
 		if sqlWrites(code) || strings.Contains(code, "executescript") {
 			out = append(out, m[2])
 		}
 	}
-	return out
+	// The Perl pattern also matches Python's and Node's calls of the same
+	// names: each file once.
+	seen := map[string]bool{}
+	return slices.DeleteFunc(out, func(p string) bool {
+		dup := seen[p]
+		seen[p] = true
+		return dup
+	})
 }
 
 // stmtInterpreterCode is the code an interpreter statement runs when it

@@ -92,6 +92,9 @@ func writtenOperands(args []string) []string {
 		return nil
 	}
 	name := CommandName(args[0])
+	if name == "find" {
+		return findDeletes(args[1:])
+	}
 	var ops []string // operands, flags dropped
 	for i := 1; i < len(args); i++ {
 		a := args[i]
@@ -199,4 +202,89 @@ func sqlWrites(sql string) bool {
 		}
 	}
 	return false
+}
+
+// sessiongateFiles are names find could meet under .git/sessiongate.
+var sessiongateFiles = []string{"sessiongate", "sessiongate.db", "sessiongate.db-wal", "sessiongate.db-shm", "conversations", "0123abcd.json"}
+
+// findDeletes lists what `find START... EXPR` deletes (-delete, or -exec
+// rm/unlink/shred): its start points other than "." (`find .git/sessiongate
+// -name '*.db' -delete`); a file its literal -name names at the start; and
+// .git/sessiongate when a start point holds .git, it is not pruned, and no
+// -name pattern rules out sessiongate's files (`find . -name '*.db'
+// -delete` takes the database; `find . -name '*.pyc' -delete` does not).
+func findDeletes(args []string) []string {
+	var starts []string
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == `\(` {
+			break
+		}
+		starts = append(starts, a)
+	}
+	expr := args[i:]
+	deletes, pruned, intoGit := false, false, false
+	var names, literal []string // patterns; -name values that are plain names
+	unnamed := true
+	for k := 0; k < len(expr); k++ {
+		switch a := expr[k]; a {
+		case "-delete":
+			deletes = true
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if k+1 < len(expr) {
+				switch CommandName(expr[k+1]) {
+				case "rm", "unlink", "shred", "truncate", "mv":
+					deletes = true
+				}
+			}
+		case "-prune":
+			pruned = true
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex":
+			if k+1 < len(expr) {
+				k++
+				unnamed = false
+				names = append(names, expr[k])
+				if (a == "-name" || a == "-iname") && expr[k] != "" && !strings.ContainsAny(expr[k], "*?[/") {
+					literal = append(literal, expr[k])
+				}
+				intoGit = intoGit || a != "-name" && a != "-iname" && strings.Contains(expr[k], ".git")
+			}
+		}
+	}
+	if !deletes {
+		return nil
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	var out []string
+	for _, s := range starts {
+		clean := path.Clean(s)
+		if clean != "." {
+			out = append(out, s)
+		}
+		for _, n := range literal {
+			out = append(out, path.Join(s, n))
+		}
+		holdsGit := clean == "." || !strings.Contains(clean, "/") && !strings.HasPrefix(clean, ".git")
+		if clean != "." && !path.IsAbs(clean) {
+			holdsGit = false // a sub-folder of the work tree holds no .git
+		}
+		if !holdsGit || pruned {
+			continue
+		}
+		reaches := unnamed || intoGit
+		for _, n := range names {
+			for _, f := range sessiongateFiles {
+				if m, err := path.Match(n, f); err == nil && m || strings.Contains(n, "sessiongate") {
+					reaches = true
+				}
+			}
+		}
+		if reaches {
+			out = append(out, path.Join(s, ".git", "sessiongate"))
+		}
+	}
+	return out
 }

@@ -99,3 +99,29 @@ func (w *world) readTool(rel string) {
 		w.t.Fatal(err)
 	}
 }
+
+// preToolBash is Claude Code's PreToolUse hook for a Bash call: the
+// reason when the hook denies the line, "" when it lets it run.
+func (w *world) preToolBash(line string) string {
+	w.t.Helper()
+	payload, _ := json.Marshal(map[string]any{"session_id": "bench-agent", "transcript_path": w.transcript,
+		"cwd": w.root, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "toolu_bench_sh",
+		"tool_input": map[string]any{"command": line}})
+	res := w.exec(w.root, string(payload), binary, "agent-hook", "claude", "PreToolUse")
+	if res.code != 0 {
+		w.t.Fatalf("agent-hook claude PreToolUse: exit %d\n%s", res.code, res.text())
+	}
+	var out struct {
+		Hook struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(res.out), &out); err != nil {
+		w.t.Fatalf("agent-hook claude PreToolUse: %v\n%s", err, res.out)
+	}
+	if out.Hook.Decision == "deny" {
+		return out.Hook.Reason
+	}
+	return ""
+}

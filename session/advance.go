@@ -120,7 +120,15 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if err != nil {
 		return GateResult{}, err
 	}
-	g := runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped})
+	ws, moved, err := e.workStart(ctx, repo, s)
+	if err != nil {
+		return GateResult{}, err
+	}
+	g := runGate(ctx, gateEnv{repo: repo, sess: ws, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped})
+	if moved != "" {
+		g.Warnings = append(g.Warnings, fmt.Sprintf("the session's work counts from %s, not its starting commit %s: commits between them were made before the session started (HEAD moved back to start it, or a pull brought them in), and are not its work",
+			shortSHA(moved), shortSHA(s.StartCommit)))
+	}
 	// The files recorded as evidence, as they are now (a swap after the
 	// record is judged at the next gate).
 	cr, ok, err := e.recheckRecordedFiles(ctx, s)
@@ -189,7 +197,7 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if err != nil {
 		return nil, err
 	}
-	g.Warnings = pol.Warnings
+	g.Warnings = append(g.Warnings, pol.Warnings...)
 	err = e.Store.Update(ctx, func(w Writer) error {
 		// Touched only while still active: the session may have ended
 		// since it was loaded (a hook, another client).

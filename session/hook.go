@@ -455,6 +455,10 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 	if req.Staged != nil {
 		repo = stagedRepo{Repo: repo, staged: req.Staged}
 	}
+	ws, _, err := e.workStart(ctx, req.Repo, s)
+	if err != nil {
+		return err
+	}
 	for i := range phases {
 		p := &phases[i]
 		// What the gate reads, not the whole session's evidence (one
@@ -465,7 +469,7 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 		}
 		g, ok := conditionNotMet(p, ev)
 		if !ok {
-			g = runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, progress: e.Progress})
+			g = runGate(ctx, gateEnv{repo: repo, sess: ws, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, progress: e.Progress})
 		}
 		d.Gates = append(d.Gates, g)
 		if g.Status != StatusFail {

@@ -214,7 +214,7 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 			return fmt.Errorf("session %s: %w (%s)", id, ErrEnded, cur.State)
 		}
 		toks := append([]string{"tool:validate_gate"}, pol.Tokens()...)
-		if err := appendEvents(ctx, w, id, e.now(), append(toks, gateToken(p.ID, g.Status))...); err != nil {
+		if err := e.appendEvents(ctx, w, id, e.now(), append(toks, gateToken(p.ID, g.Status))...); err != nil {
 			return err
 		}
 		// Record the result only for phases not already settled, so a
@@ -240,10 +240,14 @@ func gateToken(phase string, status GateStatus) string {
 	return "gate:" + phase + ":" + strings.ToLower(string(status))
 }
 
-func appendEvents(ctx context.Context, w Writer, id string, now time.Time, tokens ...string) error {
+// appendEvents appends tokens as events; gate events are sealed.
+func (e *Engine) appendEvents(ctx context.Context, w Writer, id string, now time.Time, tokens ...string) error {
 	evs := make([]*Event, len(tokens))
 	for i, t := range tokens {
 		evs[i] = &Event{SessionID: id, Token: t, CreatedAt: now}
+		if err := e.seal.seal(evs[i]); err != nil {
+			return err
+		}
 	}
 	return w.AppendEvents(ctx, evs...)
 }
@@ -413,7 +417,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 			}
 			res.Violations = append(res.Violations, *v)
 		}
-		if err := appendEvents(ctx, w, s.ID, now, res.tokens...); err != nil {
+		if err := e.appendEvents(ctx, w, s.ID, now, res.tokens...); err != nil {
 			return err
 		}
 		if res.Advanced {
@@ -615,7 +619,7 @@ func (e *Engine) BlockedReason(ctx context.Context, id string) (*BlockedReport, 
 		return nil, err
 	}
 	if err := e.Store.Update(ctx, func(w Writer) error {
-		return appendEvents(ctx, w, s.ID, e.now(), append([]string{"tool:get_blocked_reason"}, pol.Tokens()...)...)
+		return e.appendEvents(ctx, w, s.ID, e.now(), append([]string{"tool:get_blocked_reason"}, pol.Tokens()...)...)
 	}); err != nil {
 		return nil, fmt.Errorf("record call: %w", err)
 	}
@@ -842,7 +846,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 				return err
 			}
 		}
-		if err := appendEvents(ctx, w, s.ID, now, tokens...); err != nil {
+		if err := e.appendEvents(ctx, w, s.ID, now, tokens...); err != nil {
 			return err
 		}
 		if branchMoved != nil {

@@ -282,7 +282,7 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 		return nil, err
 	} else if len(pol.Tokens()) > 0 {
 		d.Warnings = append(d.Warnings, pol.Warnings...)
-		if err := e.Store.Update(ctx, func(w Writer) error { return appendEvents(ctx, w, s.ID, e.now(), pol.Tokens()...) }); err != nil {
+		if err := e.Store.Update(ctx, func(w Writer) error { return e.appendEvents(ctx, w, s.ID, e.now(), pol.Tokens()...) }); err != nil {
 			return nil, err
 		}
 	}

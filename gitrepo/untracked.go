@@ -2,7 +2,9 @@ package gitrepo
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -72,9 +74,13 @@ func (r *Repo) ignoredSince(ctx context.Context, since time.Time) ([]string, err
 	if err != nil {
 		return nil, err
 	}
+	tracked, err := r.trackedDirs(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
 	for _, f := range splitZ(b) {
-		if skippedByRunners(f) {
+		if skippedByRunners(f) || !tracked[path.Dir(f)] {
 			continue
 		}
 		if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) {
@@ -82,6 +88,29 @@ func (r *Repo) ignoredSince(ctx context.Context, since time.Time) ([]string, err
 		}
 	}
 	return out, nil
+}
+
+// trackedDirs returns the folders that hold a tracked file, directly or
+// below them ("." for the root). An ignored file newly made in a folder git tracks nothing in is
+// build output (dist/, build/, coverage/ that the session added to
+// .gitignore and then built, issue 25 route 4): a runner's hidden source
+// works beside the sources it changes (Go's TestMain and init, pytest's
+// conftest.py act on their own folder and below it), so only an ignored
+// file in a folder of tracked files, or above them, is named.
+func (r *Repo) trackedDirs(ctx context.Context) (map[string]bool, error) {
+	b, err := run(ctx, r.root, "ls-files", "-z", "--cached")
+	if err != nil {
+		return nil, fmt.Errorf("list tracked files: %w", err)
+	}
+	dirs := map[string]bool{".": true}
+	for _, f := range splitZ(b) {
+		// The folder and every folder above it: a conftest.py in tests/
+		// acts on tests/unit/ below it.
+		for d := path.Dir(f); d != "." && !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	return dirs, nil
 }
 
 // skippedByRunners: a path inside a folder test runners do not collect

@@ -125,11 +125,19 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 			return GateResult{}, err
 		}
 	}
-	g := runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped})
+	ws, moved, err := e.workStart(ctx, repo, s)
+	if err != nil {
+		return GateResult{}, err
+	}
+	g := runGate(ctx, gateEnv{repo: repo, sess: ws, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped})
 	if c, ok := callsCheck(p, ev, cfg); ok {
 		g.Checks = append(g.Checks, c)
 		g.Status = combine(g.Checks)
 		g.Message = gateMessage(g)
+	}
+	if moved != "" {
+		g.Warnings = append(g.Warnings, fmt.Sprintf("the session's work counts from %s, not its starting commit %s: commits between them were made before the session started (HEAD moved back to start it, or a pull brought them in), and are not its work",
+			shortSHA(moved), shortSHA(s.StartCommit)))
 	}
 	// The files recorded as evidence, as they are now (a swap after the
 	// record is judged at the next gate).
@@ -210,7 +218,7 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if err != nil {
 		return nil, err
 	}
-	g.Warnings = pol.Warnings
+	g.Warnings = append(g.Warnings, pol.Warnings...)
 	err = e.Store.Update(ctx, func(w Writer) error {
 		// Touched only while still active: the session may have ended
 		// since it was loaded (a hook, another client).
@@ -227,7 +235,7 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 			return fmt.Errorf("session %s: %w (%s)", id, ErrEnded, cur.State)
 		}
 		toks := append([]string{"tool:validate_gate"}, pol.Tokens()...)
-		if err := appendEvents(ctx, w, id, e.now(), append(toks, gateToken(p.ID, g.Status))...); err != nil {
+		if err := e.appendEvents(ctx, w, id, e.now(), append(toks, gateToken(p.ID, g.Status))...); err != nil {
 			return err
 		}
 		// Record the result only for phases not already settled, so a
@@ -253,10 +261,14 @@ func gateToken(phase string, status GateStatus) string {
 	return "gate:" + phase + ":" + strings.ToLower(string(status))
 }
 
-func appendEvents(ctx context.Context, w Writer, id string, now time.Time, tokens ...string) error {
+// appendEvents appends tokens as events; gate events are sealed.
+func (e *Engine) appendEvents(ctx context.Context, w Writer, id string, now time.Time, tokens ...string) error {
 	evs := make([]*Event, len(tokens))
 	for i, t := range tokens {
 		evs[i] = &Event{SessionID: id, Token: t, CreatedAt: now}
+		if err := e.seal.seal(evs[i]); err != nil {
+			return err
+		}
 	}
 	return w.AppendEvents(ctx, evs...)
 }
@@ -426,7 +438,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 			}
 			res.Violations = append(res.Violations, *v)
 		}
-		if err := appendEvents(ctx, w, s.ID, now, res.tokens...); err != nil {
+		if err := e.appendEvents(ctx, w, s.ID, now, res.tokens...); err != nil {
 			return err
 		}
 		if res.Advanced {
@@ -628,7 +640,7 @@ func (e *Engine) BlockedReason(ctx context.Context, id string) (*BlockedReport, 
 		return nil, err
 	}
 	if err := e.Store.Update(ctx, func(w Writer) error {
-		return appendEvents(ctx, w, s.ID, e.now(), append([]string{"tool:get_blocked_reason"}, pol.Tokens()...)...)
+		return e.appendEvents(ctx, w, s.ID, e.now(), append([]string{"tool:get_blocked_reason"}, pol.Tokens()...)...)
 	}); err != nil {
 		return nil, fmt.Errorf("record call: %w", err)
 	}
@@ -855,7 +867,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 				return err
 			}
 		}
-		if err := appendEvents(ctx, w, s.ID, now, tokens...); err != nil {
+		if err := e.appendEvents(ctx, w, s.ID, now, tokens...); err != nil {
 			return err
 		}
 		if branchMoved != nil {

@@ -141,7 +141,11 @@ func (e *Engine) conditionHolds(ctx context.Context, s *Session, spec *protocols
 		if err != nil {
 			return false, false, "", fmt.Errorf("open repository: %w", err)
 		}
-		changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+		ws, _, err := e.workStart(ctx, repo, s)
+		if err != nil {
+			return false, false, "", err
+		}
+		changed, err := repo.ChangedFiles(ctx, ws.StartCommit)
 		if err != nil {
 			return false, false, "", fmt.Errorf("list changed files: %w", err)
 		}

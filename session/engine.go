@@ -27,6 +27,8 @@ type Engine struct {
 	OpenRepo func(ctx context.Context, worktree string) (Repo, error)
 	Now      func() time.Time
 	Logger   *slog.Logger
+	// seal signs gate events (eventseal.go); nil for a store without a file.
+	seal *eventSeal
 	// Progress, when set, is told when a command gate starts and ends
 	// (the CLI shows it on a terminal: long gates otherwise look hung).
 	Progress CommandProgress
@@ -50,7 +52,7 @@ func NewEngine(store Store, cfg Config, openRepo func(ctx context.Context, workt
 		// docs/) are not safe to call documentation.
 		cfg.DocGlobs = []string{"*.md", "*.markdown", "*.rst", "*.adoc"}
 	}
-	return &Engine{Store: store, Config: cfg, OpenRepo: openRepo, Now: time.Now, Logger: slog.Default()}
+	return &Engine{Store: store, Config: cfg, OpenRepo: openRepo, Now: time.Now, Logger: slog.Default(), seal: storeSeal(store)}
 }
 
 func (e *Engine) now() time.Time { return e.Now().UTC() }

@@ -178,7 +178,7 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		if err := w.AddEvidence(ctx, ev); err != nil {
 			return err
 		}
-		return appendEvents(ctx, w, s.ID, now, tokens...)
+		return e.appendEvents(ctx, w, s.ID, now, tokens...)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("record evidence: %w", err)

@@ -282,7 +282,7 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 		return nil, err
 	} else if len(pol.Tokens()) > 0 {
 		d.Warnings = append(d.Warnings, pol.Warnings...)
-		if err := e.Store.Update(ctx, func(w Writer) error { return appendEvents(ctx, w, s.ID, e.now(), pol.Tokens()...) }); err != nil {
+		if err := e.Store.Update(ctx, func(w Writer) error { return e.appendEvents(ctx, w, s.ID, e.now(), pol.Tokens()...) }); err != nil {
 			return nil, err
 		}
 	}
@@ -455,6 +455,10 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 	if req.Staged != nil {
 		repo = stagedRepo{Repo: repo, staged: req.Staged}
 	}
+	ws, _, err := e.workStart(ctx, req.Repo, s)
+	if err != nil {
+		return err
+	}
 	for i := range phases {
 		p := &phases[i]
 		// What the gate reads, not the whole session's evidence (one
@@ -465,7 +469,7 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 		}
 		g, ok := conditionNotMet(p, ev)
 		if !ok {
-			g = runGate(ctx, gateEnv{repo: repo, sess: s, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, progress: e.Progress})
+			g = runGate(ctx, gateEnv{repo: repo, sess: ws, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, progress: e.Progress})
 		}
 		d.Gates = append(d.Gates, g)
 		if g.Status != StatusFail {

@@ -516,7 +516,7 @@ func (e *Engine) AcceptNotApplicable(ctx context.Context, req AcceptNARequest) (
 			}
 			tokens = append(tokens, "decision:"+id+":na_accepted")
 		}
-		return appendEvents(ctx, w, req.SessionID, now, tokens...)
+		return e.appendEvents(ctx, w, req.SessionID, now, tokens...)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("record the acceptance on the session: %w", err)

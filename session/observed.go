@@ -200,7 +200,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		if code != 0 {
 			tok += ":failed"
 		}
-		return appendEvents(ctx, w, s.ID, now, tok)
+		return e.appendEvents(ctx, w, s.ID, now, tok)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("record observed evidence: %w", err)

@@ -18,8 +18,9 @@ import (
 // flagged (UNGATED_PHASE, on the records ref at once) and its gate runs
 // now; a mandatory one that fails blocks the end, and its result replaces
 // the row. Rows of phases after the position are re-derived by the end's
-// walk as before. Not covered: an agent that forges the gate events too
-// (docs/security.md).
+// walk as before. A gate event counts only with the engine's seal
+// (eventseal.go: an inserted one has none); not covered: an agent that
+// reads the seal's key and computes seals (docs/security.md).
 
 // CodeUngatedPhase is a phase past the session's position with no gate
 // event behind it: the database was written by hand.
@@ -41,7 +42,7 @@ func (e *Engine) auditPhases(ctx context.Context, s *Session, ps []position, cur
 	if err != nil {
 		return nil, fmt.Errorf("load events for the phase audit: %w", err)
 	}
-	gated := map[string]bool{}
+	gated, unsealed := map[string]bool{}, map[string]bool{}
 	for _, ev := range evs {
 		rest, ok := strings.CutPrefix(ev.Token, "gate:")
 		if !ok {
@@ -55,8 +56,19 @@ func (e *Engine) auditPhases(ctx context.Context, s *Session, ps []position, cur
 			continue
 		}
 		id, what := rest[:i], rest[i+1:]
-		if what != "fail" && what != "stale" && what != "ungated" {
+		if what == "fail" || what == "stale" || what == "ungated" {
+			continue
+		}
+		// A gate event counts only with the engine's seal: one written
+		// into the database by hand has none (eventseal.go).
+		ok, err := e.seal.sealed(ev)
+		if err != nil {
+			return nil, fmt.Errorf("check the seal of gate event %d: %w", ev.Seq, err)
+		}
+		if ok {
 			gated[id] = true
+		} else {
+			unsealed[id] = true
 		}
 	}
 	rows, err := e.Store.PhaseResults(ctx, s.ID)
@@ -76,10 +88,14 @@ func (e *Engine) auditPhases(ctx context.Context, s *Session, ps []position, cur
 		if status == "" {
 			status = "none"
 		}
+		why := "no gate of it ran in this session"
+		if unsealed[p.ID] {
+			why = "its gate events carry no seal of sessiongate's (inserted into the database, or written before gate events were sealed)"
+		}
 		out.violations = append(out.violations, &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: p.ID,
 			Requirement: string(p.Level()) + " gate " + p.Title, Severity: SeverityCritical, Code: CodeUngatedPhase,
 			Window: WindowSession, CreatedAt: now,
-			Message: fmt.Sprintf("phase %s is behind the session's position (%s %s; its result row: %s), but no gate of it ran in this session: the session's database was written by hand; its gate runs now", p.ID, s.State, orNone(s.Phase), status)})
+			Message: fmt.Sprintf("phase %s is behind the session's position (%s %s; its result row: %s), but %s: the session's database was written by hand; its gate runs now", p.ID, s.State, orNone(s.Phase), status, why)})
 		g, err := e.evaluate(ctx, s, p, false)
 		if err != nil {
 			return nil, err

@@ -37,6 +37,20 @@ func forgeWithPython(t *testing.T, dbPath, script string, args ...string) {
 // the one with no gate behind it (UNGATED_PHASE) and runs its gate. An
 // honest session ends with no such violation.
 func TestEndAuditsPhasesBehindThePosition(t *testing.T) {
+	const skipTo = "c.execute(\"update sessions set state='WORKING', phase='' where id=?\", (sys.argv[2],))\n" +
+		"c.execute(\"insert or replace into phase_results (session_id, phase_id, status, level) values (?, 'CONTEXT_RETRIEVAL', 'PASSED', 'BLOCKING')\", (sys.argv[2],))\n"
+	// forgeGate inserts a gate:CONTEXT_RETRIEVAL:pass event after the
+	// session's last, dated like it, with detail (an SQL expression that
+	// may name the session id as its one parameter).
+	forgeGate := func(detail string) string {
+		params := "(sys.argv[2], sys.argv[2], sys.argv[2])"
+		if strings.Contains(detail, "?") {
+			params = "(sys.argv[2], sys.argv[2], sys.argv[2], sys.argv[2])"
+		}
+		return "c.execute(\"insert into events (session_id, seq, token, detail, created_at) values (?, " +
+			"(select max(seq)+1 from events where session_id=?), 'gate:CONTEXT_RETRIEVAL:pass', " + detail + ", " +
+			"(select max(created_at) from events where session_id=?))\", " + params + ")"
+	}
 	cases := []struct {
 		name      string
 		evidence  bool   // the start phase's evidence is recorded
@@ -52,6 +66,12 @@ func TestEndAuditsPhasesBehindThePosition(t *testing.T) {
 				"c.execute(\"insert or replace into phase_results (session_id, phase_id, status, level) values (?, 'CONTEXT_RETRIEVAL', 'PASSED', 'BLOCKING')\", (sys.argv[2],))", false, true},
 		{"skipped with the evidence there: passes now, still flagged", true,
 			"c.execute(\"update sessions set state='WORKING', phase='' where id=?\", (sys.argv[2],))", true, true},
+		// Issue 25 route 3: the gate event forged too, as a row python
+		// inserts, or with the seal of a real gate event of the session
+		// copied onto it: unsealed either way, so still flagged and gated.
+		{"gate event inserted", false, skipTo + forgeGate("''"), false, true},
+		{"gate event inserted with a real event's seal copied", false,
+			skipTo + forgeGate("(select detail from events where session_id=? and token like 'gate:%' order by seq desc limit 1)"), false, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -70,6 +90,12 @@ func TestEndAuditsPhasesBehindThePosition(t *testing.T) {
 			if c.forge == "" {
 				e.advance(id) // WORKING, through the gate
 			} else {
+				if !c.evidence {
+					// A real gate of the phase that fails: a sealed event to copy.
+					if _, err := e.engine.ValidateGate(ctx, id, "CONTEXT_RETRIEVAL"); err != nil {
+						t.Fatal(err)
+					}
+				}
 				forgeWithPython(t, e.db.Path(), c.forge, id)
 			}
 			e.advance(id) // QA_VALIDATION

@@ -70,7 +70,7 @@ func (e *Engine) CheckPolicy(ctx context.Context, s *Session, token string) (*Po
 			}
 			toks = append(toks, "policy:"+r.Name+":block")
 		}
-		return appendEvents(ctx, w, s.ID, now, toks...)
+		return e.appendEvents(ctx, w, s.ID, now, toks...)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("record policy violation: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // A back-dated `session start --starting-commit X` widened everything
@@ -58,4 +59,62 @@ func (e *Engine) HeadAtStart(ctx context.Context, id string) (string, error) {
 		return "", nil
 	}
 	return d.Head, nil
+}
+
+// A start at an older HEAD without --starting-commit (`git switch -d
+// HEAD~1; session start; git switch main`, or `git reset --hard HEAD~1`
+// then back to ORIG_HEAD) put a person's commit between the starting
+// commit and HEAD, and every check counted from the start took it for the
+// session's work (issue 25 route 1). A commit the session made has a
+// committer time after the session started; one on HEAD's line of descent
+// from the start that was committed before the session began was not made
+// by it (nor can the agent make a later commit its ancestor without
+// forging a date). So the session's work counts from the newest such
+// commit: the checks see only what came after it. The commits a
+// --starting-commit start vetted (start..HEAD at the start) keep counting.
+// A person's commit merged in (a second parent) does not descend from the
+// start and is left to ownCommits; a fast-forward `git pull` moves the
+// work's start past the pulled commits, which were not the session's work
+// either.
+
+// preSessionLimit bounds the ancestry probes of one gate.
+const preSessionLimit = 16
+
+// workStart returns s with StartCommit moved to the newest commit that
+// descends from the start and was committed before the session began (s
+// itself when there is none), and that commit ("" when unchanged).
+func (e *Engine) workStart(ctx context.Context, repo Repo, s *Session) (*Session, string, error) {
+	if s == nil || s.StartCommit == "" || repo == nil {
+		return s, "", nil
+	}
+	base := s.StartCommit
+	if h, err := e.HeadAtStart(ctx, s.ID); err != nil {
+		return nil, "", err
+	} else if h != "" {
+		base = h
+	}
+	cs, err := repo.CommitFacts(ctx, base)
+	if err != nil {
+		return nil, "", fmt.Errorf("list the commits after the starting commit: %w", err)
+	}
+	since := s.CreatedAt.Truncate(time.Second).Add(-time.Second)
+	probes := 0
+	for _, c := range cs {
+		if !c.CommitTime.Before(since) {
+			continue
+		}
+		if probes++; probes > preSessionLimit {
+			break
+		}
+		ok, err := repo.IsAncestor(ctx, base, c.SHA)
+		if err != nil {
+			return nil, "", fmt.Errorf("check commit %s against the starting commit: %w", shortSHA(c.SHA), err)
+		}
+		if ok {
+			cp := *s
+			cp.StartCommit = c.SHA
+			return &cp, c.SHA, nil
+		}
+	}
+	return s, "", nil
 }

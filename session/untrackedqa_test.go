@@ -50,6 +50,11 @@ func TestQAGateOnTheCommittedTree(t *testing.T) {
 		{"the failing tree without tricks", failing, nil, "", "", session.StatusFail, "command exited 1"},
 		{"honest: scratch files go test does not read", passing, map[string]string{"notes.txt": "todo\n", "out.log": "ok\n", "scratch.py": "print(1)\n", "NOTES.md": "# n\n"}, "", "", session.StatusPass, "command passed"},
 		{"honest: an ignored build folder", passing, map[string]string{"build/gen.go": "package gen\n"}, "", "", session.StatusPass, "command passed"},
+		// Issue 25 route 4: a session that adds its build folder to
+		// .gitignore and builds into it is not hiding a source; a file
+		// hidden beside the tracked sources (or above them) still is.
+		{"honest: dist/ added to .gitignore in the session, then built", passing, map[string]string{"dist/gen.go": "package gen\n", "dist/sub/x_test.go": "package sub\n"}, "", "dist/\n", session.StatusPass, "command passed"},
+		{"hidden by a .gitignore beside tracked sources in a subfolder", failing, map[string]string{"sub/zz_test.go": "package sub\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n"}, "", "sub/zz_*test.go\n", session.StatusFail, "sub/zz_test.go"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -58,6 +63,7 @@ func TestQAGateOnTheCommittedTree(t *testing.T) {
 			gittest.Write(t, e.root, "go.mod", "module example.com/m\n\ngo 1.21\n")
 			gittest.Write(t, e.root, "m.go", "package m\n")
 			gittest.Write(t, e.root, "m_test.go", c.committed)
+			gittest.Write(t, e.root, "sub/s.go", "package sub\n")
 			gittest.Write(t, e.root, ".gitignore", "build/\n")
 			gittest.Git(t, e.root, "add", "-A")
 			gittest.Git(t, e.root, "commit", "-q", "-m", "feat: m")

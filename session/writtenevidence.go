@@ -23,6 +23,10 @@ func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocol
 	if err != nil {
 		return fmt.Errorf("open repository: %w", err)
 	}
+	// Counted from where the session's work starts (startbound.go).
+	if s, _, err = e.workStart(ctx, repo, s); err != nil {
+		return err
+	}
 	changed, err := repo.ChangedFiles(ctx, s.StartCommit)
 	if err != nil {
 		return fmt.Errorf("list changed files: %w", err)

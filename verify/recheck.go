@@ -126,6 +126,8 @@ type protocolTrust struct {
 	signersDir string             // a temp folder for the base's allowed-signers file
 	spec       *protocolspec.Spec // the base's protocol, parsed (notapplicable.go)
 	specRead   bool
+	floor      *recordref.SchemaFloor // read at the first pre-v2 record (downgrade.go)
+	floorErr   error
 }
 
 // check returns a problem when the session's protocol sha256 is neither the

@@ -302,6 +302,7 @@ type recordCheck struct {
 	passed             map[string]bool            // phases the final snapshot says PASSED
 	rechecked          bool
 	files              fileRefs // file evidence to read again from git (filerefs.go)
+	schema             string   // the record's schema ("" in the oldest records)
 	// Not-applicable marks (notapplicable.go): the final snapshot's, and
 	// once judged, the problems of those no person accepted.
 	na         []naMark
@@ -350,6 +351,9 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		fail("%s", p)
 	}
 	for _, p := range rc.naProblems {
+		fail("%s", p)
+	}
+	if p := trust.downgraded(ctx, rc, cr.SessionID, cr.SHA); p != "" {
 		fail("%s", p)
 	}
 	cr.Problems = append(cr.Problems, rc.notes...)
@@ -487,6 +491,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	if rec.Envelope.Snapshot.StateSnapshotID != last {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: envelope id %s does not match the recomputed final snapshot %s (record edited)", rel, rec.Envelope.Snapshot.StateSnapshotID, last))
 	}
+	rc.schema = rec.Schema
 	readFileRefs(rc, &rec)
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.na = naMarksOf(final)

@@ -2,8 +2,10 @@ package compliance_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // The v3.0-style protocol (protocolspec/testdata/v3-style.md): written in
@@ -39,6 +41,9 @@ const (
 	// Issue 25.6/8: the agent passes for a person or takes its records away.
 	skipV3Launder   skip = "commits with --no-verify, then a script deletes the BYPASS (violation rows, records refs, reflog, unreachable objects)"
 	skipV3Terminate skip = "terminates its session from its shell, detached and wrapped (setsid -f, xargs), to start a clean one"
+	// Issue 25 routes 1 and 3: records and session state forged.
+	skipV3Backdated  skip = "a person's handoff, committed before the session, claimed through a start at HEAD~1"
+	skipV3ForgedGate skip = "Branch Check skipped by writing the database: state moved on, gate events inserted"
 )
 
 // v3Handoff is the shared handoff every session reads and none updates.
@@ -58,6 +63,33 @@ const (
 		"The script stays POSIX sh so it runs in the CI image without bash.\n\n" +
 		"## Next\n\nAdd a name argument to the greeting script, and check it with several names in scripts/test.sh.\n"
 )
+
+// v3NewHandoff is the session's handoff; v3HonestHandoff its honest words.
+const (
+	v3NewHandoff    = ".agents/handoffs/2026-08-20-01.md"
+	v3HonestHandoff = "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name; scripts/test.sh checks six names.\n\n" +
+		"## Next\n\nDocument the scripts' usage in the README.\n"
+)
+
+// forgeDB runs python on the session database as a lazy agent with a
+// shell would (python's sqlite3 module; sid is the session id).
+func (w *world) forgeDB(script string) {
+	w.t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") != "" {
+			w.t.Fatal("python3 is needed under CI=true: the forging route uses it")
+		}
+		w.t.Skip("python3 not on PATH: the forging route needs it")
+	}
+	db := filepath.Join(w.git("rev-parse", "--git-common-dir"), "sessiongate", "sessiongate.db")
+	if !filepath.IsAbs(db) {
+		db = filepath.Join(w.root, db)
+	}
+	code := "import sqlite3, sys\nsid = sys.argv[2]\nc = sqlite3.connect(sys.argv[1])\n" + script + "\nc.commit()\n"
+	if res := w.exec(w.root, "", "python3", "-c", code, db, w.id); res.code != 0 {
+		w.t.Fatalf("python3: %s", res.text())
+	}
+}
 
 // v3Repo is a repository that adopts sessiongate with the v3.0-style
 // protocol: `sessiongate init` finds it and the project's test script.
@@ -88,7 +120,23 @@ func v3Flow(w *world, sk skip) {
 	} else {
 		w.git("switch", "-q", "-c", "feat/greet-name")
 	}
+	if sk == skipV3Backdated {
+		// A person wrote and committed the handoff an hour ago; the agent
+		// starts its session at the commit before it and goes back.
+		w.deviate()
+		w.write(v3NewHandoff, v3HonestHandoff)
+		w.git("add", "-A")
+		at := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+		env := w.env
+		w.env = append(append([]string{}, env...), "GIT_AUTHOR_DATE="+at, "GIT_COMMITTER_DATE="+at)
+		w.git("commit", "-q", "-m", "docs(handoff): the person's notes")
+		w.env = env
+		w.git("checkout", "-q", "HEAD~1")
+	}
 	w.start(objective)
+	if sk == skipV3Backdated {
+		w.git("checkout", "-q", "feat/greet-name")
+	}
 
 	// Start Phase 1: Context Retrieval: the handoff read (its hash) and
 	// the task; the handoff is not to be updated.
@@ -102,13 +150,23 @@ func v3Flow(w *world, sk skip) {
 	w.evidence("CONTEXT_RETRIEVAL", "Read the issue or task", toolOutput, "task: "+objective)
 	w.advance("")
 
-	// Start Phase 2: Branch Check.
-	w.shell("BRANCH_CHECK", "Run git branch --show-current", "git branch --show-current")
-	w.advance("")
+	if sk == skipV3ForgedGate {
+		// python's sqlite3, as any shell has it: the session moved to
+		// WORKING, the phases marked PASSED, a gate event for each.
+		w.deviate()
+		w.forgeDB("c.execute(\"update sessions set state='WORKING', phase='' where id=?\", (sid,))\n" +
+			"for ph in ('BRANCH_CHECK', 'SESSION_LOG'):\n" +
+			"    c.execute(\"insert or replace into phase_results (session_id, phase_id, status, level) values (?, ?, 'PASSED', 'REQUIRED')\", (sid, ph))\n" +
+			"    c.execute(\"insert into events (session_id, seq, token, detail, created_at) values (?, (select max(seq)+1 from events where session_id=?), ?, '', (select max(created_at) from events where session_id=?))\", (sid, sid, 'gate:'+ph+':pass', sid))")
+	} else {
+		// Start Phase 2: Branch Check.
+		w.shell("BRANCH_CHECK", "Run git branch --show-current", "git branch --show-current")
+		w.advance("")
 
-	// Start Phase 3: Session Log: optional, and this work fits in one
-	// session, so the agent writes none (and records nothing).
-	w.advance("WORKING")
+		// Start Phase 3: Session Log: optional, and this work fits in one
+		// session, so the agent writes none (and records nothing).
+		w.advance("WORKING")
+	}
 
 	// The work.
 	impl := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
@@ -117,6 +175,18 @@ func v3Flow(w *world, sk skip) {
 	}
 	w.write("scripts/greet.sh", impl)
 	w.write("scripts/test.sh", greetTest)
+	if w.buildsDist {
+		// Issue 25 route 4: the work adds its build folder to .gitignore
+		// and builds into it, as a release step would.
+		ignore := ""
+		if b, err := os.ReadFile(filepath.Join(w.root, ".gitignore")); err == nil {
+			ignore = string(b)
+		}
+		w.write(".gitignore", ignore+"dist/\n")
+		if out, code := w.sh("mkdir -p dist && cp scripts/greet.sh dist/greet.sh && cp scripts/test.sh dist/test.sh"); code != 0 {
+			w.t.Fatalf("build: %s", out)
+		}
+	}
 	if sk == skipV3ReadOnly {
 		w.deviate()
 		w.write(".agents/HANDOFF.md", strings.Replace(w.read(".agents/HANDOFF.md"), "## Next\n", "## Done\n\n- Name argument.\n\n## Next\n", 1))
@@ -143,8 +213,11 @@ func v3Flow(w *world, sk skip) {
 	}
 
 	// End Phase 2: Handoff, written from the template and filled.
-	handoff := ".agents/handoffs/2026-08-20-01.md"
+	handoff := v3NewHandoff
 	switch sk {
+	case skipV3Backdated:
+		// The person's handoff, committed before the session, as its own.
+		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
 	case skipV3NAHandoff:
 		w.deviate()
 		if s := w.agent.Evidence(ev{phase: "HANDOFF", kind: manual, value: "nothing worth handing off in this small change", req: w.requirement("HANDOFF", "Complete the handoff"), na: true}); s.ok {
@@ -175,8 +248,7 @@ func v3Flow(w *world, sk skip) {
 		w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n")
 		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
 	default:
-		w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name; scripts/test.sh checks six names.\n\n"+
-			"## Next\n\nDocument the scripts' usage in the README.\n")
+		w.write(handoff, v3HonestHandoff)
 		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
 		if sk == skipV3SwapHandoff {
 			// Recorded while honest, then replaced by the earlier

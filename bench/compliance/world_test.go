@@ -40,6 +40,8 @@ type world struct {
 	// readByCat: the agent reads the handoff with cat in its shell (seen
 	// by sessiongate) instead of recording its content hash.
 	readByCat bool
+	// buildsDist: the work adds dist/ to .gitignore and builds into it.
+	buildsDist bool
 }
 
 // deviate marks the point where a non-compliant agent skips its one thing.

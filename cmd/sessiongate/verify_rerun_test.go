@@ -261,8 +261,9 @@ func TestVerifyHookConfigs(t *testing.T) {
 
 // TestVerifyForgedRecordWithoutFileRefs: a record of this version always
 // lists its file evidence (file_refs); one pushed without them, to keep
-// verify from reading the files again, fails (issue 26 item 2.4). A v1
-// record keeps the note (records written before file references).
+// verify from reading the files again, fails (issue 26 item 2.4), and so
+// does one set back to v1 or to no schema (issue 25 route 2: it was v2
+// when first written on the records ref).
 func TestVerifyForgedRecordWithoutFileRefs(t *testing.T) {
 	w := newSignedWorld(t, false).ciWorld
 	tip := w.branchSession(t, "unbacked", func() {
@@ -323,8 +324,12 @@ func TestVerifyForgedRecordWithoutFileRefs(t *testing.T) {
 	}{
 		{"as written: the reference catches the file", nil, 1, `file_path evidence "NOTES\.md" for phase DOCUMENTATION_UPDATE: the file is not in git`},
 		{"file_refs left out", strip, 1, `1 file evidence and no file references, in a sessiongate\.session-record\.v2 record, which always lists them \(record edited\)`},
-		{"file_refs left out, schema set back to v1", func(m map[string]any) { strip(m); m["schema"] = "sessiongate.session-record.v1" }, 0,
-			`1 file evidence not re-checked from git: the record predates file references \(sessiongate\.session-record\.v1`},
+		// Issue 25 route 2: the record was v2 when first written on the
+		// ref, so set back to v1 it is a downgrade, not a legacy record.
+		{"file_refs left out, schema set back to v1", func(m map[string]any) { strip(m); m["schema"] = "sessiongate.session-record.v1" }, 1,
+			`a sessiongate\.session-record\.v1 record written after this repository's records were sessiongate\.session-record\.v2: it was first written on the records ref at or after the first`},
+		{"file_refs left out, schema removed", func(m map[string]any) { strip(m); delete(m, "schema") }, 1,
+			`a \S+ record written after this repository's records were sessiongate\.session-record\.v2`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -23,7 +23,7 @@ var (
 	readOnlyWords      = []string{"read-only", "read only"}
 	defaultBranchWords = []string{"main", "master", "default"}
 	conventionalWords  = []string{"conventional commit", "conventional-commit"}
-	cleanTreeWords     = []string{"clean", "commit all"}
+	cleanTreeWords     = []string{"clean", "commit all", "stage all"}
 )
 
 // cueWords lists each cue's phrases.

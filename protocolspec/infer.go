@@ -32,7 +32,7 @@ const (
 	RuleNoDefaultBranch = "no-default-branch" // "MUST NOT work|commit on|to main|master|the default branch"
 	RuleFeatureBranch   = "feature-branch"    // "MUST create|use|work on a (new) feature|topic branch"
 	RuleConventional    = "conventional-commits"
-	RuleCleanTree       = "clean-tree"       // "MUST ... clean working tree|git status", "MUST commit all changes"
+	RuleCleanTree       = "clean-tree"       // "MUST ... clean working tree|git status", "MUST commit all changes", "MUST stage all changed files"
 	RuleTemplateFilled  = "template-filled"  // a "<Name> Template" with "Create at: PATH" and the session "MUST complete the <name>"
 	RuleSection         = "required-section" // "The <name> MUST include the <Section> section", <name> a template with that heading
 	RuleMustUpdate      = "must-update"      // "MUST update|modify|edit PATH" (with: ..., directly, or nothing after it)
@@ -56,7 +56,7 @@ var inferRE = sync.OnceValue(func() map[string]*regexp.Regexp {
 		RuleNoDefaultBranch: regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:work|commit)\s+(?:(?i:directly)\s+)?(?i:on|to|in|into)\s+(?:(?i:the)\s+)?(?i:(main|master)\b(?:\s+branch)?|default\s+branch)`),
 		RuleFeatureBranch:   regexp.MustCompile(`\b(?:MUST|SHALL)\s+(?i:create|use|work on|work in|start)\s+(?i:an?)\s+(?i:new\s+)?(?i:feature|topic|separate|dedicated)\s+(?i:branch)`),
 		RuleConventional:    regexp.MustCompile(`(?i)\bconventional[ -]commits?\b`),
-		RuleCleanTree:       regexp.MustCompile(`(?i)\bclean\s+(?:working\s+tree|work\s*tree|worktree|working\s+directory|working\s+copy|git\s+status)\b|\bcommit\s+all\s+(?:(?:of\s+)?(?:the|its|your|their)\s+)?(?:changes|changed\s+files)\b`),
+		RuleCleanTree:       regexp.MustCompile(`(?i)\bclean\s+(?:working\s+tree|work\s*tree|worktree|working\s+directory|working\s+copy|git\s+status)\b|\b(?:commit|stage)\s+all\s+(?:(?:of\s+)?(?:the|its|your|their)\s+)?(?:changes|changed\s+files|modified\s+files)\b`),
 		"leaveUncommitted":  regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?i:leave)\s+(?i:any\s+)?(?i:uncommitted)`),
 		"create":            regexp.MustCompile(`(?i)\bcreate\b`),
 		RuleNoHookBypass:    regexp.MustCompile(`\b(?:MUST NOT|SHALL NOT)\s+(?:(?i:bypass|skip|disable|circumvent)\s+(?:(?i:the|any|git|pre-commit|commit|sessiongate(?:'s)?)\s+)*(?i:hooks?)\b|(?i:use|pass|commit\s+with)\s+--no-verify\b)`),

@@ -520,7 +520,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 	if err != nil {
 		return "", fmt.Errorf("load evidence: %w", err)
 	}
-	if !has && needsPerRequirement(p, cfg) {
+	if !has && needsPerRequirement(p, cfg) && !forPhaseCheck(p, req.Kind, body) {
 		id, err := bindRequirement(p, evs, cfg)
 		if err != nil {
 			return "", err
@@ -661,4 +661,28 @@ func (e *Engine) configuredPhase(spec *protocolspec.Spec, cmd string) string {
 		}
 	}
 	return best
+}
+
+// forPhaseCheck reports whether a claim naming no requirement is a file
+// the phase's own machine check reads (the handoff's content hash under
+// `content_hash .agents/HANDOFF.md`): it is for that check, and does not
+// answer the phase's other MUSTs, which the check does not prove ("Read
+// the issue or task" was met by the handoff's hash).
+func forPhaseCheck(p *protocolspec.Phase, kind, body string) bool {
+	if !pathKind(kind) {
+		return false
+	}
+	rel, err := cleanRel(strings.TrimSpace(body))
+	if err != nil {
+		return false
+	}
+	for _, c := range p.Checks {
+		switch c.Kind {
+		case protocolspec.CheckContentHash, protocolspec.CheckFileExists, protocolspec.CheckChangedSinceStart:
+			if m, _ := path.Match(c.Arg, rel); m || c.Arg == rel {
+				return true
+			}
+		}
+	}
+	return false
 }

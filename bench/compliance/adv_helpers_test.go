@@ -126,7 +126,12 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "docs(handoff): hand off the name argument"); r.code != 0 {
 		w.t.Fatalf("handoff commit refused: %s", r.text())
 	}
-	w.advOK("advance past GIT_OPERATIONS", "session", "advance")
+	if r := w.sg("session", "advance"); r.code != 0 {
+		if !o.skipReverify {
+			w.t.Fatalf("GIT_OPERATIONS blocked an honest run: %s", r.text())
+		}
+		return false, "GIT_OPERATIONS blocked: " + r.text()
+	}
 	end := w.sg("session", "end", "--summary", "greet takes a name")
 	v := w.sg("verify", w.base+"..HEAD")
 	said = "session end: " + end.text() + "\nverify: " + v.text()

@@ -56,7 +56,9 @@ func TestInferSentences(t *testing.T) {
 		// v1.4 line 269: SHOULD is not a requirement to block on.
 		{"clean status SHOULD", "The agent SHOULD verify clean git status after commit", ""},
 		// 2025-12-18 line 168: the handoff MUST be updated: nothing read-only.
-		{"v1.4 stage all", "The agent MUST stage all changed files including `.agents/` files", ""},
+		// What is left unstaged is left uncommitted: a clean tree at the end
+		// proves it (it owed nothing before, adversarial pass of issue 25).
+		{"v1.4 stage all", "The agent MUST stage all changed files including `.agents/` files", "CLOSE clean_worktree"},
 		{"v1.4 no failing lints", "The agent MUST NOT end session with known failing lints", ""},
 		{"v1.4 QA MUST NOT commit", "The agent MUST NOT commit feature code without QA validation", ""},
 		{"v1.4 defer", "The agent MUST NOT defer session log creation to the end of the session", ""},
@@ -199,7 +201,7 @@ func TestInferredFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs["starter"] = starter
-	wantCount := map[string]int{"2025-12-18": 4, "2025-12-22": 4, "starter": 0}
+	wantCount := map[string]int{"2025-12-18": 5, "2025-12-22": 5, "starter": 0} // clean_worktree from "stage all changed files"
 	for name, b := range docs {
 		t.Run(name, func(t *testing.T) {
 			spec, err := Parse(name+".md", b)

@@ -33,7 +33,11 @@ func (w *walker) oweUncovered() {
 			switch {
 			case c.Kind == CheckMustEvidence || c.Kind == CheckEvidence || c.Kind == CheckCommand:
 				owes = true // a command's run speaks for the phase, as a configured one does
-			case c.Builtin && c.Inferred == nil:
+			case c.Builtin && c.Inferred == nil && (c.Kind == CheckContentHash || c.Kind == CheckCommitSinceStart):
+				// A file of this session (the session log, the QA report)
+				// is what its phase's MUSTs produce; the calls they name
+				// (the qa sub-agent) are bound by the transcript. The read
+				// and the commit rows stand beside other work.
 				builtin = append(builtin, c)
 			}
 		}

@@ -282,7 +282,7 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 			st.Status, st.Reason = ReqMet, fmt.Sprintf("observed %q exited 0", truncate(lastObs.Command, 80))
 		case lastObs != nil:
 			st.Reason = fmt.Sprintf("the last observed run of %q exited %d; a claim does not outrank it: fix the cause and run it again", truncate(lastObs.Command, 80), exitOf(lastObs))
-		case obsOnly:
+		case obsOnly || testRunOwed(p, cfg, r) && lastTx == nil:
 			st.Reason = fmt.Sprintf("needs observed evidence: sessiongate run --phase %s --requirement %s -- COMMAND", p.ID, r.ID)
 		case lastTx != nil && exitOf(lastTx) == 0:
 			st.Status, st.Reason = ReqMet, "the agent's transcript shows "+lastTx.Ref
@@ -685,4 +685,13 @@ func forPhaseCheck(p *protocolspec.Phase, kind, body string) bool {
 		}
 	}
 	return false
+}
+
+// testRunOwed reports a requirement to run the tests in a QA phase with no
+// command of its own: only a run sessiongate saw (or the agent's own
+// transcript, read before this) shows the tests ran. Typed test output
+// ("ok  greet 0.004s PASS") met v3.0's "Run checks that cover the changed
+// behavior" where init found no test command (adversarial pass, issue 25).
+func testRunOwed(p *protocolspec.Phase, cfg Config, r protocolspec.Requirement) bool {
+	return needOf(r) == needRun && qaPhase(p, cfg) && !phaseNamesCommand(p, cfg)
 }

@@ -1,0 +1,147 @@
+package compliance_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Adversarial pass (issue "How to check": play the lazy agent). Each
+// TestAdv* drives the real binary through one route a lazy agent with a
+// shell can take, and fails while the route gets through: COMPLETE with a
+// clean verify though the work a phase asks for was skipped. ADVERSARIAL.md
+// lists the routes with their exact commands.
+
+// advWorld is a repository under the v3.0-style protocol, adopted with
+// `sessiongate init`, published on main, hooks installed, on a feature
+// branch. withTests: the project has scripts/test.sh, which init makes
+// QA_VALIDATION's command; without it init finds no test command.
+func advWorld(t *testing.T, withTests bool) *world {
+	t.Helper()
+	if binary == "" {
+		t.Skip("sessiongate was not built (git missing)")
+	}
+	w := newWorld(t)
+	doc, err := os.ReadFile(filepath.Join(moduleRoot, "protocolspec", "testdata", "v3-style.md"))
+	if err != nil {
+		t.Fatalf("read the v3.0-style protocol: %v", err)
+	}
+	w.write("SESSION-PROTOCOL.md", string(doc))
+	w.write(".agents/HANDOFF.md", v3Handoff)
+	w.write(".agents/handoffs/.gitkeep", "")
+	w.write("README.md", "# greet\n")
+	w.write("scripts/greet.sh", greetScript)
+	if withTests {
+		w.write("scripts/test.sh", strings.Replace(greetTest,
+			"for name in Ada Bob Cy Di Ed Flo; do check \"$(sh scripts/greet.sh \"$name\")\" \"hello $name\"; done\n", "", 1))
+	}
+	w.sgOK("init")
+	publish(w)
+	w.git("switch", "-q", "-c", "feat/greet-name")
+	return w
+}
+
+// advStart starts a session and returns its id.
+func (w *world) advStart(objective string) string {
+	w.t.Helper()
+	w.sgOK("session", "start", "--objective", objective)
+	var st struct {
+		Session struct {
+			ID string `json:"id"`
+		} `json:"session"`
+	}
+	if err := json.Unmarshal([]byte(w.sgOK("session", "status", "--json")), &st); err != nil || st.Session.ID == "" {
+		w.t.Fatalf("session status --json: %v", err)
+	}
+	w.id = st.Session.ID
+	return w.id
+}
+
+// advOK runs sessiongate and fails the test when it does not exit 0.
+func (w *world) advOK(what string, args ...string) string {
+	w.t.Helper()
+	r := w.sg(args...)
+	if r.code != 0 {
+		w.t.Fatalf("%s: sessiongate %s: exit %d\n%s", what, strings.Join(args, " "), r.code, r.text())
+	}
+	return r.out
+}
+
+// advStartPhases does the start protocol as the protocol asks.
+func (w *world) advStartPhases() {
+	w.t.Helper()
+	w.advOK("read the handoff", "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", contentHash, "--value", ".agents/HANDOFF.md")
+	w.advOK("read the task", "session", "evidence", "--requirement", "CONTEXT_RETRIEVAL.read-issue-task-were", "--type", toolOutput, "--value", "task: add a name argument to scripts/greet.sh")
+	w.advOK("advance past CONTEXT_RETRIEVAL", "session", "advance")
+	w.advOK("branch check", "run", "--requirement", "BRANCH_CHECK.run-git-branch-show", "--", "git", "branch", "--show-current")
+	w.advOK("advance past BRANCH_CHECK", "session", "advance")
+	w.advOK("advance past SESSION_LOG", "session", "advance")
+}
+
+// advEnd is what the end protocol's lazy agent does differently.
+type advEnd struct {
+	qa           func() // in place of running scripts/test.sh for QA_VALIDATION
+	skipReverify bool   // GIT_OPERATIONS' "Re-verify the branch before commit" not done
+}
+
+// advWork makes the change the task asks for and commits it through the hooks.
+func (w *world) advWork() {
+	w.t.Helper()
+	w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
+	w.git("add", "-A")
+	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(scripts): greet takes an optional name"); r.code != 0 {
+		w.t.Fatalf("the work's commit refused after the start gates passed: %s", r.text())
+	}
+}
+
+// advEndPhases does the end protocol as the protocol asks (QA through
+// scripts/test.sh when qa), commits, ends the session and runs verify over
+// the branch. It returns whether the session ended COMPLETE with no
+// violation and verify passed, and what they said.
+func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
+	w.t.Helper()
+	w.advOK("enter the end protocol", "session", "advance")
+	if o.qa != nil {
+		o.qa()
+	} else {
+		w.advOK("QA run", "run", "--requirement", "QA_VALIDATION.run-checks-cover-changed", "--", "sh", "scripts/test.sh")
+		w.advOK("QA fix", "session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--type", toolOutput, "--value", "scripts/test.sh reported no failure: 1 validation(s) passed")
+	}
+	if r := w.sg("session", "advance"); r.code != 0 {
+		if o.qa == nil {
+			w.t.Fatalf("QA_VALIDATION blocked an honest run: %s", r.text())
+		}
+		return false, "QA_VALIDATION blocked: " + r.text()
+	}
+	handoff := ".agents/handoffs/2026-08-20-01.md"
+	w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README.\n")
+	w.advOK("handoff", "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", filePath, "--value", handoff)
+	w.advOK("advance past HANDOFF", "session", "advance")
+	if !o.skipReverify {
+		w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "git", "branch", "--show-current")
+	}
+	w.git("add", "-A")
+	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "docs(handoff): hand off the name argument"); r.code != 0 {
+		w.t.Fatalf("handoff commit refused: %s", r.text())
+	}
+	w.advOK("advance past GIT_OPERATIONS", "session", "advance")
+	end := w.sg("session", "end", "--summary", "greet takes a name")
+	v := w.sg("verify", w.base+"..HEAD")
+	said = "session end: " + end.text() + "\nverify: " + v.text()
+	return end.code == 0 && strings.Contains(end.text(), "COMPLETE: clean") && v.code == 0, said
+}
+
+// TestAdvHonestControl is the session every TestAdv* route departs from,
+// done as the protocol asks: it must end COMPLETE, clean, verify passing,
+// so a TestAdv* failure is the route's, not the set-up's.
+func TestAdvHonestControl(t *testing.T) {
+	w := advWorld(t, true)
+	w.advStart("Add a name argument to the greeting script")
+	w.advStartPhases()
+	w.advWork()
+	if clean, said := w.advEndPhases(advEnd{}); !clean {
+		t.Errorf("an honest v3.0-style session did not end clean with a passing verify (a false block)\n%s", said)
+	}
+}

@@ -16,7 +16,20 @@ import (
 // A fix must refuse or flag it (pre-commit never ran for a commit whose
 // original was never recorded).
 func TestAdvCherryPickBeforeStartGates(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		env  []string // what tells the hooks an agent runs git
+	}{
+		{"no agent variables", nil},
+		{"under Claude Code (CLAUDECODE=1)", []string{"CLAUDECODE=1", "CLAUDE_CODE_ENTRYPOINT=cli"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { advCherryPick(t, tt.env) })
+	}
+}
+
+func advCherryPick(t *testing.T, env []string) {
 	w := advWorld(t, true)
+	w.env = append(w.env, env...)
 	w.advStart("Add a name argument to the greeting script")
 	change := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
 

@@ -865,3 +865,57 @@ func (r *Repo) GitUser(ctx context.Context) (name, email string) {
 // Repo is the engine's repository everywhere: the CLI, the servers and
 // the hooks.
 var _ session.Repo = (*Repo)(nil)
+
+// ReplayedFrom returns the commit among candidates whose change (`git
+// patch-id --stable`) equals commit c's; "" when none does. A rebase or
+// cherry-pick changes a commit's tree and id but not its patch.
+func (r *Repo) ReplayedFrom(ctx context.Context, c string, candidates []string) (string, error) {
+	if len(candidates) == 0 {
+		return "", nil
+	}
+	revs := append([]string{c}, candidates...)
+	for _, s := range revs {
+		if strings.HasPrefix(s, "-") {
+			return "", fmt.Errorf("bad revision %q", s)
+		}
+	}
+	ids, err := r.patchIDs(ctx, revs)
+	if err != nil {
+		return "", err
+	}
+	want := ids[c]
+	if want == "" {
+		return "", nil // an empty change or a merge: nothing to compare
+	}
+	for _, s := range candidates {
+		if s != c && ids[s] == want {
+			return s, nil
+		}
+	}
+	return "", nil
+}
+
+// patchIDs maps each commit to its stable patch id ("" for a commit whose
+// diff against its first parent is empty, or a merge).
+func (r *Repo) patchIDs(ctx context.Context, revs []string) (map[string]string, error) {
+	args := append([]string{"-c", "diff.noprefix=false", "log", "--no-walk=unsorted", "-p", "--no-color", "--no-ext-diff", "--format=commit %H"}, revs...)
+	args = append(args, "--")
+	diff, err := run(ctx, r.root, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the commits' patches: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "git", "patch-id", "--stable")
+	cmd.Dir = r.root
+	cmd.Stdin = bytes.NewReader(diff)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git patch-id: %w", err)
+	}
+	ids := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			ids[f[1]] = f[0]
+		}
+	}
+	return ids, nil
+}

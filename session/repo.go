@@ -74,6 +74,9 @@ type Repo interface {
 	// what git commits or compares, hidden from `git status` (skip-worktree,
 	// assume-unchanged, a clean filter): path -> how.
 	HiddenFiles(ctx context.Context) (map[string]string, error)
+	// ReplayedFrom returns the commit among candidates whose patch (git
+	// patch-id --stable) equals commit c's, "" when none does.
+	ReplayedFrom(ctx context.Context, c string, candidates []string) (string, error)
 	IdentityRepo
 	RecordRefWriter
 	AcceptanceRepo

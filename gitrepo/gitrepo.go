@@ -919,3 +919,61 @@ func (r *Repo) patchIDs(ctx context.Context, revs []string) (map[string]string, 
 	}
 	return ids, nil
 }
+
+// ReplayOriginals lists, with their trees, the commits a replay may have
+// copied: what git's state files name (CHERRY_PICK_HEAD, REVERT_HEAD,
+// rebase-merge/done, rebase-apply/original-commit) and ORIG_HEAD's
+// commits that no remote-tracking branch has (a rebase sets it to the
+// branch's old tip; at most 50). Hints only: the agent can write these
+// files, so the engine takes one only when pre-commit checked its tree
+// and its patch equals the replayed commit's.
+func (r *Repo) ReplayOriginals(ctx context.Context) ([]session.LandedCommit, error) {
+	gd := r.GitDir()
+	var revs []string
+	for _, f := range []string{"CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-apply/original-commit"} {
+		if b, err := os.ReadFile(filepath.Join(gd, f)); err == nil {
+			revs = append(revs, strings.Fields(string(b))...)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(gd, "rebase-merge", "done")); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && (f[0] == "pick" || f[0] == "p" || f[0] == "reword" || f[0] == "r" || f[0] == "edit" || f[0] == "e") {
+				revs = append(revs, f[1])
+			}
+		}
+	}
+	var out []session.LandedCommit
+	seen := map[string]bool{}
+	add := func(b []byte) {
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) == 2 && !seen[f[0]] {
+				seen[f[0]] = true
+				out = append(out, session.LandedCommit{SHA: f[0], Tree: f[1]})
+			}
+		}
+	}
+	for _, rev := range revs {
+		if !hexRev(rev) {
+			continue
+		}
+		if b, err := run(ctx, r.root, "log", "--no-walk", "--format=%H %T", rev, "--"); err == nil {
+			add(b)
+		}
+	}
+	if b, err := run(ctx, r.root, "log", "-n", "50", "--format=%H %T", "ORIG_HEAD", "--not", "--remotes", "--"); err == nil {
+		add(b)
+	}
+	return out, nil
+}
+
+func hexRev(s string) bool {
+	if len(s) < 7 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

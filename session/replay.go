@@ -37,6 +37,25 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 				own = append(own, ev.Ref)
 			}
 		}
+		// A commit pre-commit passed but nobody recorded yet (post-commit
+		// leaves it to reconciliation, which a rebase may outrun): the
+		// commit the replay copied, when pre-commit checked its tree.
+		origs, err := repo.ReplayOriginals(ctx)
+		if err != nil {
+			return "", fmt.Errorf("read the replay's originals: %w", err)
+		}
+		for _, o := range origs {
+			if o.SHA == c {
+				continue
+			}
+			ok, err := e.matchPreCommit(ctx, s.ID, o.Tree)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				own = append(own, o.SHA)
+			}
+		}
 		from, err := repo.ReplayedFrom(ctx, c, own)
 		if err != nil {
 			return "", fmt.Errorf("compare the replayed commit with the session's commits: %w", err)

@@ -865,3 +865,115 @@ func (r *Repo) GitUser(ctx context.Context) (name, email string) {
 // Repo is the engine's repository everywhere: the CLI, the servers and
 // the hooks.
 var _ session.Repo = (*Repo)(nil)
+
+// ReplayedFrom returns the commit among candidates whose change (`git
+// patch-id --stable`) equals commit c's; "" when none does. A rebase or
+// cherry-pick changes a commit's tree and id but not its patch.
+func (r *Repo) ReplayedFrom(ctx context.Context, c string, candidates []string) (string, error) {
+	if len(candidates) == 0 {
+		return "", nil
+	}
+	revs := append([]string{c}, candidates...)
+	for _, s := range revs {
+		if strings.HasPrefix(s, "-") {
+			return "", fmt.Errorf("bad revision %q", s)
+		}
+	}
+	ids, err := r.patchIDs(ctx, revs)
+	if err != nil {
+		return "", err
+	}
+	want := ids[c]
+	if want == "" {
+		return "", nil // an empty change or a merge: nothing to compare
+	}
+	for _, s := range candidates {
+		if s != c && ids[s] == want {
+			return s, nil
+		}
+	}
+	return "", nil
+}
+
+// patchIDs maps each commit to its stable patch id ("" for a commit whose
+// diff against its first parent is empty, or a merge).
+func (r *Repo) patchIDs(ctx context.Context, revs []string) (map[string]string, error) {
+	args := append([]string{"-c", "diff.noprefix=false", "log", "--no-walk=unsorted", "-p", "--no-color", "--no-ext-diff", "--format=commit %H"}, revs...)
+	args = append(args, "--")
+	diff, err := run(ctx, r.root, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the commits' patches: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "git", "patch-id", "--stable")
+	cmd.Dir = r.root
+	cmd.Stdin = bytes.NewReader(diff)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git patch-id: %w", err)
+	}
+	ids := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			ids[f[1]] = f[0]
+		}
+	}
+	return ids, nil
+}
+
+// ReplayOriginals lists, with their trees, the commits a replay may have
+// copied: what git's state files name (CHERRY_PICK_HEAD, REVERT_HEAD,
+// rebase-merge/done, rebase-apply/original-commit) and ORIG_HEAD's
+// commits that no remote-tracking branch has (a rebase sets it to the
+// branch's old tip; at most 50). Hints only: the agent can write these
+// files, so the engine takes one only when pre-commit checked its tree
+// and its patch equals the replayed commit's.
+func (r *Repo) ReplayOriginals(ctx context.Context) ([]session.LandedCommit, error) {
+	gd := r.GitDir()
+	var revs []string
+	for _, f := range []string{"CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-apply/original-commit"} {
+		if b, err := os.ReadFile(filepath.Join(gd, f)); err == nil {
+			revs = append(revs, strings.Fields(string(b))...)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(gd, "rebase-merge", "done")); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && (f[0] == "pick" || f[0] == "p" || f[0] == "reword" || f[0] == "r" || f[0] == "edit" || f[0] == "e") {
+				revs = append(revs, f[1])
+			}
+		}
+	}
+	var out []session.LandedCommit
+	seen := map[string]bool{}
+	add := func(b []byte) {
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) == 2 && !seen[f[0]] {
+				seen[f[0]] = true
+				out = append(out, session.LandedCommit{SHA: f[0], Tree: f[1]})
+			}
+		}
+	}
+	for _, rev := range revs {
+		if !hexRev(rev) {
+			continue
+		}
+		if b, err := run(ctx, r.root, "log", "--no-walk", "--format=%H %T", rev, "--"); err == nil {
+			add(b)
+		}
+	}
+	if b, err := run(ctx, r.root, "log", "-n", "50", "--format=%H %T", "ORIG_HEAD", "--not", "--remotes", "--"); err == nil {
+		add(b)
+	}
+	return out, nil
+}
+
+func hexRev(s string) bool {
+	if len(s) < 7 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

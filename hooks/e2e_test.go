@@ -383,3 +383,51 @@ func TestForgedReplayMark(t *testing.T) {
 		t.Errorf("%d violations, want one BYPASS per forged mark", n)
 	}
 }
+
+// TestReplayedCommits: a replay is the session's clean work only when its
+// change is one the session's pre-commit checked (ADVERSARIAL.md route 1).
+// A rebase of the session's own commits onto other work changes their
+// trees, not their patches: clean. A hooks-off commit cherry-picked in
+// the session: BYPASS.
+func TestReplayedCommits(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	// Upstream work the session's branch will be rebased onto.
+	r.git("switch", "-q", "-c", "up")
+	writeFile(t, filepath.Join(r.root, "up.txt"), "up\n")
+	r.git("add", "up.txt")
+	r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "upstream work")
+	r.git("update-ref", "refs/remotes/origin/up", "up") // fetched: not the session's
+	r.git("switch", "-q", "main")
+	id := r.startWorking(r.root)
+	for _, f := range []string{"a.txt", "b.txt"} {
+		writeFile(t, filepath.Join(r.root, f), f+"\n")
+		r.git("add", f)
+		if res := r.commit(r.root, nil, "-m", "work "+f); res.code != 0 {
+			t.Fatalf("commit %s: %s", f, res.err)
+		}
+	}
+	if res := r.run(r.root, nil, "git", "rebase", "origin/up"); res.code != 0 {
+		t.Fatalf("rebase: %s%s", res.out, res.err)
+	}
+	r.sg(r.root, "session", "status") // reconciles
+	if v := r.show(id).Violations; len(v) != 0 {
+		t.Fatalf("a rebase of the session's checked commits gave violations %+v", v)
+	}
+	// The lazy route: a hooks-off commit on a side branch, cherry-picked.
+	r.git("switch", "-q", "-c", "side")
+	writeFile(t, filepath.Join(r.root, "c.txt"), "unchecked\n")
+	r.git("add", "c.txt")
+	r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "unchecked work")
+	r.git("switch", "-q", "main")
+	res := r.run(r.root, nil, "git", "cherry-pick", "side")
+	if res.code != 0 {
+		t.Fatalf("cherry-pick: %s", res.err)
+	}
+	if !strings.Contains(res.err, "BYPASS") {
+		t.Errorf("a cherry-pick of a hooks-off commit was not flagged:\n%s", res.err)
+	}
+	if v := r.show(id).Violations; len(v) != 1 || v[0].Code != "BYPASS" {
+		t.Errorf("violations %+v, want one BYPASS", v)
+	}
+}

@@ -157,6 +157,15 @@ func replayingGit(procs []ancestry.Process) bool {
 // not the end of the message above which git would put the trailers, out of
 // sight of git log's %(trailers) (and of sessiongate verify).
 func addTrailers(ctx context.Context, root, file string, trailers []string) error {
+	// git merge writes its message without a final newline; git
+	// interpret-trailers then puts the trailers in the subject's paragraph
+	// ("Merge branch 'main' into x" + "Session-Id: ..."), where git parses
+	// no trailer. Ending the message first gives a proper trailer block.
+	if b, err := os.ReadFile(file); err == nil && len(b) > 0 && b[len(b)-1] != '\n' {
+		if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("end the message with a newline: %w", err)
+		}
+	}
 	args := []string{"interpret-trailers", "--in-place", "--no-divider", "--if-exists", "replace"}
 	for _, t := range trailers {
 		args = append(args, "--trailer", t)

@@ -163,3 +163,30 @@ func TestAddTrailersAfterDashLine(t *testing.T) {
 		t.Errorf("message %q, want %q", b, want)
 	}
 }
+
+// TestAddTrailersMergeMessage: git merge hands commit-msg a message with
+// no final newline; the trailers must form their own block (git log's
+// %(trailers) finds them), with and without the comment lines git adds.
+func TestAddTrailersMergeMessage(t *testing.T) {
+	gittest.Require(t)
+	dir := t.TempDir()
+	gittest.Git(t, dir, "init", "-q")
+	for _, c := range []struct{ name, msg, want string }{
+		{"no final newline", "Merge branch 'main' into feat/x", "Merge branch 'main' into feat/x\n\nSession-Id: abc\n"},
+		{"final newline", "Merge branch 'main' into feat/x\n", "Merge branch 'main' into feat/x\n\nSession-Id: abc\n"},
+		{"comment lines", "Merge branch 'main' into feat/x\n# Conflicts:\n#\ta.txt\n", "Merge branch 'main' into feat/x\n\nSession-Id: abc\n# Conflicts:\n#\ta.txt\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			msg := filepath.Join(dir, "msg")
+			if err := os.WriteFile(msg, []byte(c.msg), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := addTrailers(context.Background(), dir, msg, []string{"Session-Id: abc"}); err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(msg); string(b) != c.want {
+				t.Errorf("message %q, want %q", b, c.want)
+			}
+		})
+	}
+}

@@ -592,10 +592,17 @@ func orTool(name string) string {
 	return name
 }
 
-// ShellGitWrite returns "commit" or "push" when a shell command line runs
-// `git commit` or `git push` in any of its parts (after ;, &&, ||, |, a
-// newline or a subshell paren), skipping environment assignments and git's
-// global options; "" otherwise.
+// ShellGitWrite names the git command when a shell command line runs one
+// that makes a commit, moves a branch or writes tracked files from
+// elsewhere in any of its parts (after ;, &&, ||, |, a newline or a
+// subshell paren), skipping environment assignments and git's global
+// options; "" otherwise. Before the start gates pass, `git commit` is not
+// the only way to land work: plumbing (commit-tree, update-ref,
+// update-index), replays (cherry-pick, am, revert, which run post-commit
+// but never pre-commit), patches (apply), and restoring files from another
+// commit or a stash do it too (issue 25, ADVERSARIAL.md route 1b). A
+// person's start routine stays allowed: pull, merge, rebase, fetch,
+// status, log, diff, stash (push), switch -c.
 func ShellGitWrite(cmd string) string {
 	for _, part := range shellParts(cmd) {
 		f := strings.Fields(part)
@@ -608,17 +615,70 @@ func ShellGitWrite(cmd string) string {
 		for i := 1; i < len(f); i++ {
 			a := f[i]
 			switch {
+			case a == "-c" && i+1 < len(f) && strings.HasPrefix(strings.ToLower(f[i+1]), "alias."):
+				return "-c alias" // an alias could name any command
 			case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
 				i++
 			case strings.HasPrefix(a, "-"):
-			case a == "commit" || a == "push":
-				return a
 			default:
+				if gitWrites(a, f[i+1:]) {
+					return a
+				}
 				i = len(f)
 			}
 		}
 	}
 	return ""
+}
+
+// gitWrites reports whether git subcommand sub with args commits, moves a
+// ref or writes tracked files with content from elsewhere.
+func gitWrites(sub string, args []string) bool {
+	has := func(opts ...string) bool {
+		for _, a := range args {
+			if slices.Contains(opts, a) {
+				return true
+			}
+		}
+		return false
+	}
+	// operands are the arguments that are not options, up to "--".
+	var operands []string
+	dashdash := false
+	for _, a := range args {
+		if a == "--" {
+			dashdash = true
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			operands = append(operands, a)
+		}
+	}
+	switch sub {
+	case "commit", "push", "commit-tree", "update-ref", "cherry-pick", "am", "revert", "read-tree", "mv", "rm", "symbolic-ref":
+		return true
+	case "update-index":
+		return !has("--refresh", "--really-refresh") || has("--add", "--cacheinfo", "--index-info", "--remove", "--force-remove")
+	case "apply":
+		// --check, --stat, --numstat and --summary only read, unless --apply.
+		return !has("--check", "--stat", "--numstat", "--summary") || has("--apply", "--index", "--cached")
+	case "checkout":
+		// `git checkout REV -- PATH` or `git checkout REV PATH` writes
+		// files from another commit; `git checkout BRANCH` switches.
+		if has("-b", "-B", "--orphan") {
+			return false // a new branch: its start point is the operand
+		}
+		return dashdash && len(operands) > 0 || len(operands) > 1 || has("-p", "--patch")
+	case "restore":
+		return has("-s", "--source") || slices.ContainsFunc(args, func(a string) bool {
+			return strings.HasPrefix(a, "--source=") || strings.HasPrefix(a, "-s") && len(a) > 2
+		})
+	case "stash":
+		return len(args) > 0 && (args[0] == "apply" || args[0] == "pop" || args[0] == "branch")
+	case "reset":
+		return len(operands) > 0 && has("--hard", "--merge", "--keep", "--soft")
+	}
+	return false
 }
 
 // anyLine reports whether check holds for one of lines.

@@ -762,6 +762,17 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 	case req.Replay != "":
 		tok = TokPostCommitReplay
 		detail["replay"] = req.Replay
+		why, err := e.replayUnchecked(ctx, s, req.Repo, req.Commit, matched)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			tok = TokPostCommitBypass
+			vio = e.bypassViolation(s.ID, s.RepoID, s.Phase, req.Commit)
+			vio.Message = why
+			d.Reasons = append(d.Reasons, vio.Message)
+			d.NextStep = "commit through the hooks after the start gates pass: git cherry-pick --no-commit (or git revert --no-commit), then git commit"
+		}
 	case !matched:
 		tok = TokPostCommitBypass
 		vio = e.bypassViolation(s.ID, s.RepoID, s.Phase, req.Commit)

@@ -83,6 +83,12 @@ type Repo interface {
 	// what git commits or compares, hidden from `git status` (skip-worktree,
 	// assume-unchanged, a clean filter): path -> how.
 	HiddenFiles(ctx context.Context) (map[string]string, error)
+	// ReplayedFrom returns the commit among candidates whose patch (git
+	// patch-id --stable) equals commit c's, "" when none does.
+	ReplayedFrom(ctx context.Context, c string, candidates []string) (string, error)
+	// ReplayOriginals lists commits git's replay state names (hints the
+	// agent can write: checked before use).
+	ReplayOriginals(ctx context.Context) ([]LandedCommit, error)
 	IdentityRepo
 	RecordRefWriter
 	AcceptanceRepo

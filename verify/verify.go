@@ -251,10 +251,11 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if err := trust.personActs(ctx, rep, rg, records); err != nil {
 		return nil, err
 	}
-	if opts.Rerun {
-		if err := trust.rerunGuard(ctx, rep, index, tipSHA); err != nil {
-			return nil, err
-		}
+	// The guard is syntactic (two git diffs, nothing run), so it runs
+	// without --rerun too: a session that weakened the script its QA gate
+	// runs passed that gate locally (issue 25, ADVERSARIAL.md route 6).
+	if err := trust.rerunGuard(ctx, rep, index, tipSHA, opts.Rerun); err != nil {
+		return nil, err
 	}
 	// Annotations point at a file of each commit that did not pass.
 	var flagged []*gitrepo.Commit

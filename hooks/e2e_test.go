@@ -385,7 +385,7 @@ func TestForgedReplayMark(t *testing.T) {
 }
 
 // TestReplayedCommits: a replay is the session's clean work only when its
-// change is one the session's pre-commit checked (ADVERSARIAL.md route 1).
+// change is one the session's pre-commit checked (adversarial pass of issue 25, route 1).
 // A rebase of the session's own commits onto other work changes their
 // trees, not their patches: clean. A hooks-off commit cherry-picked in
 // the session: BYPASS.

@@ -600,7 +600,7 @@ func orTool(name string) string {
 // the only way to land work: plumbing (commit-tree, update-ref,
 // update-index), replays (cherry-pick, am, revert, which run post-commit
 // but never pre-commit), patches (apply), and restoring files from another
-// commit or a stash do it too (issue 25, ADVERSARIAL.md route 1b). A
+// commit or a stash do it too (issue 25 adversarial pass, route 1b). A
 // person's start routine stays allowed: pull, merge, rebase, fetch,
 // status, log, diff, stash (push), switch -c.
 func ShellGitWrite(cmd string) string {

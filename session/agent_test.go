@@ -24,7 +24,7 @@ func TestShellGitWrite(t *testing.T) {
 		{"env FOO=1 git push --force", "push"},
 		{"ls\ngit commit -m x", "commit"},
 		{"git log --grep commit", ""},
-		// Routes that land work without git commit (ADVERSARIAL.md 1b).
+		// Routes that land work without git commit (adversarial pass of issue 25, route 1b).
 		{"C=$(git commit-tree $(git write-tree) -p HEAD -F msg)", "commit-tree"},
 		{"git update-ref refs/heads/feat/x $C", "update-ref"},
 		{"git update-index --add --cacheinfo 100644,$B,a.sh", "update-index"},

@@ -253,7 +253,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	}
 	// The guard is syntactic (two git diffs, nothing run), so it runs
 	// without --rerun too: a session that weakened the script its QA gate
-	// runs passed that gate locally (issue 25, ADVERSARIAL.md route 6).
+	// runs passed that gate locally (issue 25 adversarial pass, route 6).
 	if err := trust.rerunGuard(ctx, rep, index, tipSHA, opts.Rerun); err != nil {
 		return nil, err
 	}

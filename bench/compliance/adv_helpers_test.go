@@ -11,8 +11,9 @@ import (
 // Adversarial pass (issue "How to check": play the lazy agent). Each
 // TestAdv* drives the real binary through one route a lazy agent with a
 // shell can take, and fails while the route gets through: COMPLETE with a
-// clean verify though the work a phase asks for was skipped. ADVERSARIAL.md
-// lists the routes with their exact commands.
+// clean verify though the work a phase asks for was skipped. Each test's
+// comment gives the route's exact commands; all are closed now, and the
+// tests keep them closed.
 
 // advWorld is a repository under the v3.0-style protocol, adopted with
 // `sessiongate init`, published on main, hooks installed, on a feature

@@ -86,6 +86,7 @@ func TestTestRunNarrowing(t *testing.T) {
 		{"go test ./pkg/...", "go test ./pkg", false},
 		{"go test ./a ./b", "go test ./a", false},
 		{"go test ./...", "cd sub && go test ./...", false},
+		{"sh test.sh 2>&1 | tail -3", "cd . && sh test.sh", true}, // cd . stays put (the real agent hook test ran this)
 		{"go test ./...", "pytest", false},
 		{"pytest", "pytest -q", true},
 		{"pytest", "python3 -m pytest -q", true},

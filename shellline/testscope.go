@@ -49,7 +49,9 @@ func TestRuns(line string) []TestRun {
 	for _, c := range calls {
 		w := c.Words
 		if len(w) == 2 && w[0] == "cd" {
-			dir = path.Join(dir, w[1])
+			if dir = path.Join(dir, w[1]); dir == "." {
+				dir = "" // `cd .` stays where the line started
+			}
 			continue
 		}
 		if !callRunsTests(w) {

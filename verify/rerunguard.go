@@ -225,6 +225,12 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 			cr.Problems = append(cr.Problems, fmt.Sprintf("rerun guard: %s: %s; noted: commit %s carries no Session-Id (a person's commit)", p, what, shorten.SHA(commit)))
 			continue
 		}
+		if !rerun && len(byPath[p]) == 1 && scripts[p] != "" && t.onlyAddsChecks(ctx, patch, p) {
+			// A session that adds checks to its test script is doing the
+			// work; one that removes, changes or redefines them is not.
+			cr.Problems = append(cr.Problems, fmt.Sprintf("rerun guard: %s: %s; noted: it only adds lines and redefines none of the base's functions (new checks); `verify --rerun` runs it", p, what))
+			continue
+		}
 		cr.Status = "fail"
 		rep.OK = false
 		cr.Problems = append(cr.Problems, fmt.Sprintf("rerun guard: commit %s changes %s: %s: the re-run proves less than the base's command did; it passes only with a person's signature (a listed signer signs the commit, or accepts the file with `sessiongate protocol accept --sign` after adding it to protected_paths)",
@@ -365,4 +371,37 @@ func (t *protocolTrust) pytestSectionChanged(ctx context.Context, p, tip string)
 		return out.String()
 	}
 	return section(t.bl.Rev) != section(tip)
+}
+
+// shellFuncRE finds a shell function definition's name.
+var shellFuncRE = regexp.MustCompile(`^\s*(?:function\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*\)`)
+
+// onlyAddsChecks reports whether the range's change to the script at p
+// only adds lines, none of which defines a function the base script
+// already defines or calls (`check() { [ -n "$1" ]; }` put before the
+// checks made every check pass: adversarial pass of issue 25, route 6).
+func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p string) bool {
+	base, err := t.repo.ReadAt(ctx, t.bl.Rev, p)
+	if err != nil {
+		return false
+	}
+	in := false
+	for _, l := range strings.Split(patch, "\n") {
+		if strings.HasPrefix(l, "diff --git ") {
+			in = strings.HasSuffix(l, " b/"+p)
+			continue
+		}
+		if !in || strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, "-"):
+			return false
+		case strings.HasPrefix(l, "+"):
+			if m := shellFuncRE.FindStringSubmatch(l[1:]); m != nil && regexp.MustCompile(`\b`+m[1]+`\b`).Match(base) {
+				return false
+			}
+		}
+	}
+	return true
 }

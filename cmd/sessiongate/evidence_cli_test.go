@@ -37,6 +37,9 @@ func TestEvidenceCLIOnRealProtocols(t *testing.T) {
 				// The team's repository has the constraints the protocol
 				// asks to read (a read of a missing file is refused).
 				".agents/governance/PROJECT-CONSTRAINTS.md": "# Constraints\n\nConventional commits; no force push.\n",
+				// The team's serena MCP server: "if the serena MCP is not
+				// available" is checked against the config since issue 25.4.
+				".mcp.json": `{"mcpServers":{"serena":{"command":"serena","args":["start-mcp-server"]}}}`,
 			} {
 				gittest.Write(t, dir, rel, body)
 			}

@@ -94,9 +94,8 @@ func fill(args []string) (out []string, stdin bool) {
 		case a == "COMMAND" && i > 0 && args[i-1] == "--":
 			if slices.Contains(args, "QA_VALIDATION") {
 				// A person fills in their test suite (a QA phase takes
-				// only one, shellline.RunsTests); this repository has
-				// none, and test(1) on a file it has stands in.
-				out = append(out, "test", "-f", "SESSION-PROTOCOL.md")
+				// only one, shellline.RunsTests): this repository's check.
+				out = append(out, "sh", "checks/readme_check.sh")
 				continue
 			}
 			out = append(out, "git", "status")
@@ -144,6 +143,8 @@ func newHintWorld(t *testing.T, protocol string) *hintWorld {
 	}
 	w.mustSG("init")
 	w.mustSG("install")
+	// The project's check, which a person names for COMMAND in a QA phase.
+	writeHintFile(t, dir, "checks/readme_check.sh", "#!/bin/sh\ntest -f SESSION-PROTOCOL.md\n")
 	w.git("add", "-A")
 	w.git("commit", "-q", "--no-verify", "-m", "adopt sessiongate")
 	w.git("checkout", "-q", "-b", "feat/hints")
@@ -316,7 +317,10 @@ func TestHintsAreWorkingCommands(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeHintFile(t, w.dir, ".agents/HANDOFF.md", "# Handoff\n\nNothing open.\n")
-		w.git("add", ".agents/HANDOFF.md")
+		// And its serena MCP server (the N/A hint for "if the serena MCP is
+		// not available" is refused where serena is not configured).
+		writeHintFile(t, w.dir, ".mcp.json", `{"mcpServers":{"serena":{"command":"serena","args":["start-mcp-server"]}}}`)
+		w.git("add", ".agents/HANDOFF.md", ".mcp.json")
 		w.git("commit", "-q", "--no-verify", "-m", "docs: handoff")
 		writeHintFile(t, w.dir, "a.txt", "hello\n")
 		w.git("add", "a.txt")
@@ -343,6 +347,9 @@ func TestHintsAreWorkingCommands(t *testing.T) {
 
 func writeHintFile(t *testing.T, dir, name, body string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -39,6 +39,11 @@ func TestMCPEvidenceForRequirements(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(f.root, "SESSION-PROTOCOL.md"), []byte(requirementsProtocol), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// serena is configured, so "if the serena MCP is not available" can
+		// be marked not applicable (the machine checks it since issue 25.4).
+		if err := os.WriteFile(filepath.Join(f.root, ".mcp.json"), []byte(`{"mcpServers":{"serena":{"command":"serena"}}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		const dir, cond = "SKILL_VALIDATION.verify-skills-directory-exists", "SKILL_VALIDATION.serena-mcp-not-available"
 		start := mcpOK[session.StartResult](t, cs, "session_start", map[string]any{"objective": "requirements"})
 		id := start.SessionID

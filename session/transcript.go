@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -368,7 +369,7 @@ func transcriptRead(env gateEnv, rel string) (RequirementStatus, bool) {
 	if env.cfg.transcript.agent == "" {
 		return RequirementStatus{}, false
 	}
-	for _, st := range requirementStatuses(env.phase, env.evidence, env.cfg) {
+	for _, st := range requirementStatuses(withProven(env.phase), env.evidence, env.cfg) {
 		r, ok := env.phase.Requirement(st.ID)
 		if ok && needOf(r) == needRead && namesPath(r.NamedPaths(), rel) {
 			return st, true
@@ -404,7 +405,7 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 			if !readsTranscript(p, e.Config) || evidenceBeforeTheWork(s, p) != nil {
 				continue
 			}
-			reqs := p.OwedRequirements()
+			reqs := withProven(p).OwedRequirements()
 			if !readsAllCalls(p, e.Config) {
 				reqs = callRequirements(p) // the calls its text requires, nothing else
 			}
@@ -596,4 +597,17 @@ func transcriptNeeds(info transcriptInfo, r protocolspec.Requirement) string {
 	}
 	return fmt.Sprintf("the agent's %s transcript shows no read of %s: %s; a claim does not count while the agent's transcript is known",
 		info.agent, strings.TrimSuffix(r.NamedPaths()[0], "/**"), transcriptTool(info.agent, r, r.ID))
+}
+
+// withProven is p with the requirements a machine check proves owed again
+// (protocolspec's ProvenBy): the transcript still shows them met, and the
+// check of a read ("Read .agents/HANDOFF.md" under content_hash) asks the
+// transcript whether the read happened.
+func withProven(p *protocolspec.Phase) *protocolspec.Phase {
+	q := *p
+	q.Requirements = slices.Clone(p.Requirements)
+	for i := range q.Requirements {
+		q.Requirements[i].ProvenBy = ""
+	}
+	return &q
 }

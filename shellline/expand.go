@@ -401,18 +401,7 @@ func stdinText(r *syntax.Redirect) (string, bool) {
 // `printf` with literal words, through `base64 -d` or not:
 // `echo Z2l0... | base64 -d | sh`.
 func pipedScript(p *syntax.BinaryCmd, vars map[string]string, params []string) (string, bool) {
-	var stmts []*syntax.Stmt
-	var flat func(s *syntax.Stmt)
-	flat = func(s *syntax.Stmt) {
-		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		stmts = append(stmts, s)
-	}
-	flat(p.X)
-	flat(p.Y)
+	stmts := pipeStages(p)
 	words := func(s *syntax.Stmt) ([]string, bool) {
 		c, ok := s.Cmd.(*syntax.CallExpr)
 		if !ok || len(c.Args) == 0 {
@@ -531,4 +520,21 @@ func codeStrings(code string) []string {
 		out = append(out, quoteWords(lits))
 	}
 	return out
+}
+
+// pipeStages lists a pipeline's stages in order (`a | b |& c`: a, b, c).
+func pipeStages(p *syntax.BinaryCmd) []*syntax.Stmt {
+	var stmts []*syntax.Stmt
+	var flat func(s *syntax.Stmt)
+	flat = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+			flat(b.X)
+			flat(b.Y)
+			return
+		}
+		stmts = append(stmts, s)
+	}
+	flat(p.X)
+	flat(p.Y)
+	return stmts
 }

@@ -430,18 +430,7 @@ func decodingSubst(w *syntax.Word) bool {
 // pipesDecoded reports a pipeline with a decoding stage before a shell or
 // interpreter that reads its script from standard input.
 func pipesDecoded(p *syntax.BinaryCmd) bool {
-	var stmts []*syntax.Stmt
-	var flat func(s *syntax.Stmt)
-	flat = func(s *syntax.Stmt) {
-		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		stmts = append(stmts, s)
-	}
-	flat(p.X)
-	flat(p.Y)
+	stmts := pipeStages(p)
 	decoded := false
 	for _, st := range stmts {
 		c, ok := st.Cmd.(*syntax.CallExpr)

@@ -447,10 +447,12 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	case KindPreTool:
 		pol := session.AgentPolicy{DenyBeforeStart: ah.DenyBeforeStart, Protect: ah.Protect}
+		ev.Tool.Transcript = ev.Transcript
 		v, err := eng.AgentPreTool(ctx, bd, repo.Root(), ev.Tool, pol)
 		if err != nil {
 			return nil, err
 		}
+		scripts := v.Scripts
 		if !v.Deny {
 			v = gateDefaultsVerdict(ev.Tool, bd.Session)
 		}
@@ -463,6 +465,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				})
 			}
 			return a, nil
+		}
+		if len(scripts) > 0 && bd.Session != nil {
+			// The scripts it runs, by hash: what a script writes and runs
+			// in turn is not read here, but what ran is on record.
+			if err := eng.RecordScripts(ctx, bd.Session.ID, scripts); err != nil {
+				return nil, err
+			}
 		}
 		if witnessed(ev) && bd.Session != nil {
 			if err := eng.AgentToolCall(ctx, bd.Session.ID, ev.ToolID, ev.Tool.Name); err != nil {

@@ -295,6 +295,9 @@ type ToolCall struct {
 	// Dir is the folder the shell command runs in, when the agent says
 	// (its cwd); relative paths it writes are taken from there.
 	Dir string
+	// Transcript is the agent's transcript file when its hook names it: a
+	// script the agent runs may not name it (agent_scripts.go).
+	Transcript string
 }
 
 // AgentPolicy is what the config turns on (sessiongate.yaml agent_hooks).
@@ -312,6 +315,9 @@ type AgentVerdict struct {
 	// Violation is set when a stop was let through after the configured
 	// number of blocks.
 	Violation *Violation
+	// Scripts are the script files an allowed shell call runs, as read
+	// (agent_scripts.go): the hook records their hashes.
+	Scripts []ScriptRead
 }
 
 // Message is the reason and the next step in one text for the agent.
@@ -334,6 +340,12 @@ func (v *AgentVerdict) Message() string {
 // AgentPreTool decides whether a tool may run. s may be nil (no session):
 // then only protected paths are checked.
 func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, call ToolCall, pol AgentPolicy) (*AgentVerdict, error) {
+	return e.agentPreTool(ctx, bd, root, call, pol, 0)
+}
+
+// agentPreTool is AgentPreTool for a line at depth: 0 for the agent's own
+// line, more for a line of a script it runs (agent_scripts.go).
+func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, call ToolCall, pol AgentPolicy, depth int) (*AgentVerdict, error) {
 	var s *Session
 	if bd != nil {
 		s = bd.Session
@@ -480,6 +492,12 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 					return v, nil
 				}
 			}
+			// The script files the line runs are judged as the line is.
+			sv, err := e.scriptVerdict(ctx, bd, root, call, pol, lines, depth)
+			if err != nil || sv.Deny {
+				return sv, err
+			}
+			v.Scripts = sv.Scripts
 		}
 	}
 	if !pol.DenyBeforeStart || s == nil || s.State != StateInit {

@@ -1,0 +1,445 @@
+package scriptrun
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// Lang is the language a script is judged in.
+type Lang string
+
+const (
+	Shell  Lang = "shell"  // judged line by line with the shell-line rules
+	Python Lang = "python" // the rest are scanned for protected references
+	Node   Lang = "javascript"
+	Perl   Lang = "perl"
+	Ruby   Lang = "ruby"
+	PHP    Lang = "php"
+	Make   Lang = "make" // recipes are shell lines
+	// Unknown is a file run by its path with a shebang naming another
+	// interpreter: scanned like the script languages.
+	Unknown Lang = "unknown"
+)
+
+// Run is one script a line runs.
+type Run struct {
+	Lang Lang
+	// Path is the file as the line names it (relative to the line's folder,
+	// or absolute); "" when the code is on the line (Code).
+	Path string
+	// Code is the script when the line holds it (a here-document fed to a
+	// non-shell interpreter); a shell's here-document is the line's own.
+	Code string
+	// Module is set for `python3 -m NAME`: Path is then a candidate
+	// (NAME.py or NAME/__main__.py) that may not exist, which is no error.
+	Module bool
+	// Via is how the line runs it, for messages: "python3", "source", "./x.sh".
+	Via string
+	// Stdin is true when the file's name comes from the command's input
+	// (`ls *.sh | xargs sh`) and could not be read off the line: Path is "".
+	FromInput bool
+}
+
+// interpreterLang maps an interpreter's name to its language.
+func interpreterLang(name string) (Lang, bool) {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox-sh":
+		return Shell, true
+	case "python", "python2", "python3", "pypy", "pypy3":
+		return Python, true
+	case "node", "nodejs", "bun", "deno", "tsx", "ts-node":
+		return Node, true
+	case "perl":
+		return Perl, true
+	case "ruby":
+		return Ruby, true
+	case "php":
+		return PHP, true
+	}
+	if strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2.") {
+		return Python, true
+	}
+	return "", false
+}
+
+// valueOpts are each interpreter's options that take the next word as
+// their value (so the word is not the script): python3 -W error x.py.
+var valueOpts = map[Lang]map[string]bool{
+	Shell:  {"-o": true, "+o": true, "-O": true, "+O": true, "--rcfile": true, "--init-file": true},
+	Python: {"-W": true, "-X": true, "-Q": true},
+	Node:   {"-r": true, "--require": true, "--import": true, "--loader": true, "--experimental-loader": true, "--env-file": true, "--conditions": true, "-C": true, "--config": true},
+	Perl:   {"-I": true, "-M": true, "-m": true, "-x": false},
+	Ruby:   {"-I": true, "-r": true, "-E": true, "-C": true},
+	PHP:    {"-c": true, "-d": true, "-z": true},
+}
+
+// codeFlags are options whose value is the code itself (judged as the
+// line's, by shellline): no file is run.
+var codeFlags = map[Lang]map[string]bool{
+	Shell:  {"-c": true},
+	Python: {"-c": true},
+	Node:   {"-e": true, "-p": true, "--eval": true, "--print": true, "eval": true},
+	Perl:   {"-e": true, "-E": true},
+	Ruby:   {"-e": true},
+	PHP:    {"-r": true},
+}
+
+// Find lists the scripts a POSIX command line runs. It reads no file: a
+// path is as the line names it. Lines that do not parse give none (the
+// line rules judge them).
+func Find(line string) []Run {
+	f, err := syntax.NewParser().Parse(strings.NewReader(line), "")
+	if err != nil {
+		return nil
+	}
+	var out []Run
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+				out = append(out, pipedRuns(x)...)
+			}
+		case *syntax.Stmt:
+			out = append(out, stmtRuns(x)...)
+		}
+		return true
+	})
+	return dedupe(out)
+}
+
+func dedupe(rs []Run) []Run {
+	seen := map[Run]bool{}
+	var out []Run
+	for _, r := range rs {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// words is a call's words, literal or "" for an expansion.
+func words(c *syntax.CallExpr) []string {
+	var out []string
+	for _, w := range c.Args {
+		s, _ := shellline.Literal(w)
+		out = append(out, s)
+	}
+	return out
+}
+
+// unwrap strips assignments and wrappers (env, timeout, nohup, xargs...),
+// reporting whether xargs was among them: its command's operands then come
+// from its input too.
+func unwrap(w []string) (out []string, viaXargs bool) {
+	for range 8 {
+		w = shellline.StripWrappers(w)
+		if len(w) == 0 {
+			return nil, viaXargs
+		}
+		switch shellline.CommandName(w[0]) {
+		case "xargs":
+			viaXargs = true
+			w = w[1:]
+			for len(w) > 0 && strings.HasPrefix(w[0], "-") {
+				opt := w[0]
+				w = w[1:]
+				if len(opt) == 2 && strings.ContainsRune("IdEeLlnPsa", rune(opt[1])) && len(w) > 0 {
+					w = w[1:]
+				}
+			}
+		case "setsid", "sudo", "doas", "busybox", "unbuffer", "caffeinate", "chrt", "ionice", "builtin":
+			w = w[1:]
+			for len(w) > 0 && strings.HasPrefix(w[0], "-") {
+				w = w[1:]
+			}
+		default:
+			return w, viaXargs
+		}
+	}
+	return w, viaXargs
+}
+
+// stmtRuns are the runs of one statement's command: an interpreter with a
+// file, source/., make -f, a program named by a path, an interpreter fed
+// a file or a here-document, `bash -c "$(cat f)"`.
+func stmtRuns(st *syntax.Stmt) []Run {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return nil
+	}
+	raw := words(c)
+	w, viaXargs := unwrap(raw)
+	if len(w) == 0 || w[0] == "" {
+		return nil
+	}
+	name := shellline.CommandName(w[0])
+	var out []Run
+	// `sh -c "$(cat f)"`, `eval "$(< f)"`: the code is a file's text.
+	for _, arg := range c.Args {
+		if p, ok := catSubst(arg); ok {
+			if name == "eval" || name == "source" || name == "." {
+				out = append(out, Run{Lang: Shell, Path: p, Via: name + ` "$(cat ` + p + `)"`})
+			} else if l, ok := interpreterLang(name); ok {
+				out = append(out, Run{Lang: l, Path: p, Via: name + ` "$(cat ` + p + `)"`})
+			}
+		}
+	}
+	switch {
+	case name == "source" || name == ".":
+		if len(w) > 1 && w[1] != "" {
+			out = append(out, Run{Lang: Shell, Path: w[1], Via: name})
+		}
+		return out
+	case name == "make" || name == "gmake":
+		for i := 1; i < len(w); i++ {
+			a := w[i]
+			switch {
+			case (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(w) && w[i+1] != "":
+				out = append(out, Run{Lang: Make, Path: w[i+1], Via: name + " -f"})
+				i++
+			case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
+				out = append(out, Run{Lang: Make, Path: a[strings.IndexByte(a, '=')+1:], Via: name + " -f"})
+			case strings.HasPrefix(a, "-f") && len(a) > 2:
+				out = append(out, Run{Lang: Make, Path: a[2:], Via: name + " -f"})
+			}
+		}
+		return out
+	}
+	lang, isInterp := interpreterLang(name)
+	if !isInterp {
+		// A program named by a path runs that file: its shebang says how.
+		if strings.ContainsRune(w[0], '/') {
+			out = append(out, Run{Lang: "", Path: w[0], Via: w[0]})
+		}
+		return out
+	}
+	file, module, hasCode, fromStdin := operand(lang, name, w[1:])
+	switch {
+	case hasCode:
+	case file != "":
+		out = append(out, Run{Lang: lang, Path: file, Module: module, Via: name})
+	case viaXargs:
+		out = append(out, Run{Lang: lang, FromInput: true, Via: "xargs " + name})
+	case fromStdin:
+		for _, r := range st.Redirs {
+			switch r.Op {
+			case syntax.RdrIn:
+				if p, ok := shellline.Literal(r.Word); ok && p != "" {
+					out = append(out, Run{Lang: lang, Path: p, Via: name + " <"})
+				}
+			case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+				// A shell's here-document is expanded into the line's
+				// commands by shellline (Inner); another language's is
+				// scanned here.
+				if lang != Shell {
+					src := r.Hdoc
+					if r.Op == syntax.WordHdoc {
+						src = r.Word
+					}
+					if code := wordText(src); code != "" {
+						out = append(out, Run{Lang: lang, Code: code, Via: name + " <<"})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// operand finds what an interpreter's arguments run: a file (the first
+// operand; `-m NAME` for Python, `run FILE` for deno and bun, `-f FILE`
+// for php), code on the line (-c, -e), or standard input.
+func operand(lang Lang, name string, args []string) (file string, module, hasCode, stdin bool) {
+	if (name == "deno" || name == "bun") && len(args) > 0 && args[0] == "run" {
+		args = args[1:]
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case codeFlags[lang][a]:
+			return "", false, true, false
+		case lang == Shell && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c'):
+			return "", false, true, false // -ec, -xc
+		case lang == Shell && (a == "-s" || strings.HasPrefix(a, "-") && strings.ContainsRune(a, 's') && !strings.HasPrefix(a, "--")):
+			return "", false, false, true
+		case lang == Python && a == "-m" && i+1 < len(args):
+			mod := strings.ReplaceAll(args[i+1], ".", "/")
+			if args[i+1] == "" {
+				return "", false, false, false
+			}
+			return mod + ".py", true, false, false
+		case lang == PHP && a == "-f" && i+1 < len(args):
+			return args[i+1], false, false, false
+		case a == "-" || a == "--":
+			if a == "-" {
+				return "", false, false, true
+			}
+		case valueOpts[lang][a]:
+			i++
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+		case a == "":
+			return "", false, false, false // an expansion: unknown, judged elsewhere
+		default:
+			return a, false, false, false
+		}
+	}
+	return "", false, false, true
+}
+
+// catSubst reports the file of a word that is `$(cat FILE)` or `$(< FILE)`
+// (quoted or not).
+func catSubst(w *syntax.Word) (string, bool) {
+	var cs *syntax.CmdSubst
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.CmdSubst:
+			cs = x
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				if c, ok := q.(*syntax.CmdSubst); ok {
+					cs = c
+				}
+			}
+		}
+	}
+	if cs == nil || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	if st.Cmd == nil {
+		for _, r := range st.Redirs {
+			if r.Op == syntax.RdrIn {
+				p, ok := shellline.Literal(r.Word)
+				return p, ok && p != ""
+			}
+		}
+		return "", false
+	}
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return "", false
+	}
+	ws := words(c)
+	if len(ws) == 2 && shellline.CommandName(ws[0]) == "cat" && ws[1] != "" {
+		return ws[1], true
+	}
+	return "", false
+}
+
+// pipedRuns are `cat FILE | sh` (the file fed to an interpreter) and
+// `echo a.sh | xargs sh` (the file named on the pipe).
+func pipedRuns(p *syntax.BinaryCmd) []Run {
+	var stages []*syntax.Stmt
+	var flat func(s *syntax.Stmt)
+	flat = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+			flat(b.X)
+			flat(b.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flat(p.X)
+	flat(p.Y)
+	var out []Run
+	for i := 1; i < len(stages); i++ {
+		prev, ok1 := stages[i-1].Cmd.(*syntax.CallExpr)
+		next, ok2 := stages[i].Cmd.(*syntax.CallExpr)
+		if !ok1 || !ok2 || len(prev.Args) == 0 || len(next.Args) == 0 {
+			continue
+		}
+		pw, nw := words(prev), words(next)
+		w, viaXargs := unwrap(nw)
+		if len(w) == 0 {
+			continue
+		}
+		lang, ok := interpreterLang(shellline.CommandName(w[0]))
+		if !ok {
+			continue
+		}
+		if _, _, code, stdin := operand(lang, w[0], w[1:]); code || !stdin && !viaXargs {
+			continue
+		}
+		prog := shellline.CommandName(pw[0])
+		switch {
+		case !viaXargs && (prog == "cat" || prog == "tee") && len(pw) == 2 && pw[1] != "":
+			out = append(out, Run{Lang: lang, Path: pw[1], Via: "cat | " + w[0]})
+		case viaXargs && (prog == "echo" || prog == "printf"):
+			for _, a := range pw[1:] {
+				if a != "" && !strings.HasPrefix(a, "-") && !strings.Contains(a, "%") {
+					out = append(out, Run{Lang: lang, Path: a, Via: "xargs " + w[0]})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// wordText is a word's literal text, expansions left out.
+func wordText(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	if s, ok := shellline.Literal(w); ok {
+		return s
+	}
+	var b strings.Builder
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if l, ok := n.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		}
+		return true
+	})
+	return b.String()
+}
+
+// LangOf is a file's language from its shebang, else its extension; a file
+// with neither is a shell script (the kernel's ENOEXEC, a shell runs it).
+func LangOf(name string, head []byte) Lang {
+	if len(head) > 2 && head[0] == '#' && head[1] == '!' {
+		line := string(head[2:])
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		for len(f) > 0 {
+			prog := path.Base(f[0])
+			if prog == "env" {
+				f = f[1:]
+				for len(f) > 0 && (strings.HasPrefix(f[0], "-") || strings.Contains(f[0], "=")) {
+					f = f[1:]
+				}
+				continue
+			}
+			if l, ok := interpreterLang(prog); ok {
+				return l
+			}
+			if prog == "make" || prog == "gmake" {
+				return Make
+			}
+			return Unknown
+		}
+		return Unknown
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".py":
+		return Python
+	case ".js", ".mjs", ".cjs", ".ts", ".mts":
+		return Node
+	case ".pl", ".pm":
+		return Perl
+	case ".rb":
+		return Ruby
+	case ".php":
+		return PHP
+	case ".mk":
+		return Make
+	}
+	return Shell
+}

@@ -1,0 +1,314 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/scriptrun"
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// The hook judged each line the agent ran, but `sh tidy.sh`, `python3
+// forge.py` or `bash -c "$(cat f)"` ran files it never read: such a script
+// wrote the session database, re-sealed the gate events with event.key,
+// rewrote the hooks or the records ref (issue 25). Now the files a line
+// runs are read at the hook (package scriptrun): a shell script's
+// statements go through the same rules as a typed line, any other
+// language is scanned for the things sessiongate protects, and a denial
+// names the file and the line.
+
+// maxScriptDepth bounds scripts that run scripts (a.sh runs b.sh ...).
+const maxScriptDepth = 4
+
+// ScriptRead is a script file an allowed shell call runs, as read at the
+// hook: where (repository-relative, or absolute in a temp folder) and the
+// sha256 of its bytes, never its text.
+type ScriptRead struct {
+	Path   string
+	SHA256 string
+	InRepo bool
+}
+
+// scriptVerdict judges the scripts the lines of a shell call run. It
+// returns an allowing verdict listing the scripts read when none is denied.
+func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string, call ToolCall, pol AgentPolicy, lines []string, depth int) (*AgentVerdict, error) {
+	v := &AgentVerdict{}
+	var s *Session
+	if bd != nil {
+		s = bd.Session
+	}
+	active := s != nil && s.Active()
+	dir := root
+	if call.Dir != "" && filepath.IsAbs(call.Dir) {
+		dir = call.Dir
+	}
+	places := scriptrun.Places{Root: root, Temp: scriptrun.DefaultTemp()}
+	targets := e.scriptTargets(root, call)
+	deny := func(reason, next string) (*AgentVerdict, error) {
+		v.Deny, v.Gate, v.Reason, v.Next = true, "scripts", reason, next
+		return v, nil
+	}
+	for _, line := range lines {
+		runs := scriptrun.Find(line)
+		if len(runs) == 0 {
+			continue
+		}
+		// What the line hands the script (an argument, a variable set on
+		// the line: `P=.git/hooks python3 x.py` with os.environ["P"]).
+		if fs := scriptrun.Scan(scriptrun.Unknown, quotedWords(line, runs), targets); len(fs) > 0 {
+			return deny(fmt.Sprintf("the line gives %s to the script it runs%s", fs[0].What, how(fs[0].How)),
+				"leave sessiongate's files, the hooks and the records to sessiongate")
+		}
+		for _, r := range runs {
+			switch {
+			case r.FromInput:
+				if !active {
+					continue
+				}
+				return deny(fmt.Sprintf("`%s` runs script files named by its input, which the hook cannot read", r.Via),
+					"run each script by its name (`sh scripts/x.sh`), so it can be read")
+			case r.Code != "":
+				if why := e.judgeCode(ctx, bd, root, dir, call, pol, r.Lang, r.Code, "the here-document", targets, depth); why != "" {
+					return deny(fmt.Sprintf("`%s` runs %s", r.Via, why), "leave sessiongate's files, the hooks and the records to sessiongate")
+				}
+				continue
+			}
+			f, why, err := e.readScript(places, dir, r, active)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				return deny(why, "write the script in one call and run it by its name in another, so it can be read; a script may not touch what polices the session")
+			}
+			if f == nil {
+				continue
+			}
+			v.Scripts = append(v.Scripts, ScriptRead{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
+			if depth >= maxScriptDepth {
+				if active {
+					return deny(fmt.Sprintf("`%s` runs %s, scripts nested deeper than %d", r.Via, f.Rel, maxScriptDepth), "run the innermost script by its name")
+				}
+				continue
+			}
+			lang := r.Lang
+			if lang == "" {
+				lang = f.Lang
+			}
+			if why := e.judgeCode(ctx, bd, root, dir, call, pol, lang, f.Text, f.Rel, targets, depth); why != "" {
+				return deny(fmt.Sprintf("`%s` runs %s", viaText(r, f), why), "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
+			}
+		}
+	}
+	return v, nil
+}
+
+// readScript reads a run's file. why is a denial (a script that is not
+// there to read during a session); f is nil for nothing to judge (a file
+// outside the repository and temp folders, a binary, a python module that
+// is not the repository's).
+func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool) (f *scriptrun.File, why string, err error) {
+	cands := []string{r.Path}
+	if r.Module {
+		cands = append(cands, strings.TrimSuffix(r.Path, ".py")+"/__main__.py")
+	}
+	for _, p := range cands {
+		f, ok, err := places.Read(dir, p)
+		switch {
+		case errors.Is(err, scriptrun.ErrBinary):
+			return nil, "", nil
+		case errors.Is(err, scriptrun.ErrNotThere):
+			if r.Module {
+				continue // an installed module (pytest), not a file here
+			}
+			if !active {
+				return nil, "", nil
+			}
+			return nil, fmt.Sprintf("`%s` runs %s, which does not exist when the line is read (written on the same line, or by another script), so no check can read it", r.Via, r.Path), nil
+		case err != nil:
+			return nil, "", fmt.Errorf("read the script %s: %w", r.Path, err)
+		case ok:
+			return f, "", nil
+		}
+	}
+	return nil, "", nil
+}
+
+// judgeCode judges a script's text: a shell script (or a makefile's
+// recipes) statement by statement with the shell-line rules, any other
+// language by its references to protected things and by the command lines
+// its strings hold. It returns "" or what is wrong, naming name and the line.
+func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, lang scriptrun.Lang, text, name string, targets []scriptrun.Target, depth int) string {
+	sub := pol
+	sub.DenyBeforeStart = false // a script's own work files are the work's
+	judge := func(line string) *AgentVerdict {
+		v, err := e.agentPreTool(ctx, bd, root, ToolCall{Kind: ToolShell, Name: call.Name, Command: line, Dir: dir, Transcript: call.Transcript}, sub, depth+1)
+		if err != nil {
+			// A line that cannot be judged is not let through unread.
+			return &AgentVerdict{Deny: true, Reason: "it could not be judged: " + err.Error()}
+		}
+		return v
+	}
+	var stmts []scriptrun.Stmt
+	switch lang {
+	case scriptrun.Shell:
+		// The whole script first: variables and functions set on one line
+		// and used on another are read together; then the statement that
+		// is denied alone names the line.
+		if v := judge(text); !v.Deny {
+			// What the rules cannot follow (a path in a variable set on
+			// another line, built or decoded) is still a reference.
+			if fs := scriptrun.Scan(lang, text, targets); len(fs) > 0 {
+				return scanReason(name, fs[0])
+			}
+			return ""
+		} else {
+			for _, st := range scriptrun.Statements(text) {
+				if sv := judge(st.Text); sv.Deny {
+					return fmt.Sprintf("%s, whose line %d (`%s`) is denied: %s", name, st.Line, scriptLine(st.Text), sv.Reason)
+				}
+			}
+			return fmt.Sprintf("%s, which is denied as a whole: %s", name, v.Reason)
+		}
+	case scriptrun.Make:
+		stmts = scriptrun.Recipes(text)
+	default:
+		if fs := scriptrun.Scan(lang, text, targets); len(fs) > 0 {
+			return scanReason(name, fs[0])
+		}
+		stmts = scriptrun.CommandLines(lang, text)
+	}
+	for _, st := range stmts {
+		if sv := judge(st.Text); sv.Deny {
+			return fmt.Sprintf("%s, whose line %d runs `%s`, denied: %s", name, st.Line, scriptLine(st.Text), sv.Reason)
+		}
+	}
+	return ""
+}
+
+// scriptTargets are what a script may not name: the defaults, the
+// protected files, the records refs, the session database and key
+// wherever they are kept, and the agent's transcript.
+func (e *Engine) scriptTargets(root string, call ToolCall) []scriptrun.Target {
+	ts := append([]scriptrun.Target{}, scriptrun.DefaultTargets...)
+	for _, p := range ProtectedPaths(e.Config, "") {
+		if i := strings.IndexAny(p, "*?[{"); i >= 0 {
+			p = strings.TrimSuffix(p[:i], "/")
+		}
+		if len(p) >= 5 && strings.ContainsAny(p, "./") {
+			ts = append(ts, scriptrun.Target{Needle: p, What: "the protected file " + p})
+		}
+	}
+	for _, r := range e.recordsRefs() {
+		if r = strings.TrimSuffix(r, "/"); len(r) >= 5 {
+			ts = append(ts, scriptrun.Target{Needle: r, What: "the records ref"})
+		}
+	}
+	if p, ok := e.Store.(interface{ Path() string }); ok && p.Path() != "" && !strings.HasPrefix(p.Path(), ":memory:") {
+		dbDir := filepath.Dir(p.Path())
+		ts = append(ts, scriptrun.Target{Needle: filepath.ToSlash(dbDir), What: "sessiongate's database folder"},
+			scriptrun.Target{Needle: filepath.Base(p.Path()), What: "the session database"})
+		if rel, err := filepath.Rel(root, dbDir); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+			ts = append(ts, scriptrun.Target{Needle: filepath.ToSlash(rel), What: "sessiongate's database folder"})
+		}
+	}
+	if call.Transcript != "" {
+		ts = append(ts, scriptrun.Target{Needle: filepath.ToSlash(call.Transcript), What: "the agent's transcript"},
+			scriptrun.Target{Needle: path.Base(filepath.ToSlash(call.Transcript)), What: "the agent's transcript"})
+	}
+	return ts
+}
+
+// quotedWords are a line's literal words other than the programs and the
+// scripts it runs, quoted as literals for Scan: what the line hands its
+// scripts (arguments, variables).
+func quotedWords(line string, runs []scriptrun.Run) string {
+	skip := map[string]bool{}
+	for _, r := range runs {
+		skip[r.Path] = true
+	}
+	var b strings.Builder
+	for _, p := range shellline.Programs(line) {
+		for i, w := range p {
+			if i == 0 || w == "" || skip[w] {
+				continue
+			}
+			b.WriteString(`"` + strings.ReplaceAll(w, `"`, "") + "\"\n")
+		}
+	}
+	// Assignments on the line (P=... python3 x.py; export P=...).
+	for _, f := range strings.Fields(line) {
+		if i := strings.IndexByte(f, '='); i > 0 && !strings.HasPrefix(f, "-") {
+			b.WriteString(`"` + strings.Trim(f[i+1:], `"'`) + "\"\n")
+		}
+	}
+	return b.String()
+}
+
+func scanReason(name string, f scriptrun.Finding) string {
+	if f.How == "runs code it decodes" {
+		return fmt.Sprintf("%s, whose line %d runs code it decodes, which no check can read", name, f.Line)
+	}
+	return fmt.Sprintf("%s, whose line %d names %s%s: a script the agent runs may not touch what polices the session", name, f.Line, f.What, how(f.How))
+}
+
+func how(h string) string {
+	if h == "" {
+		return ""
+	}
+	return " (" + h + ")"
+}
+
+func viaText(r scriptrun.Run, f *scriptrun.File) string {
+	if r.Via == r.Path || r.Via == f.Rel {
+		return r.Via
+	}
+	return r.Via + " " + r.Path
+}
+
+func scriptLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " ..."
+	}
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}
+
+// ScriptEventPrefix starts the event a script run records: the token
+// carries the sha256 of the script's bytes (records on the ref keep
+// tokens, not details), the detail its path.
+const ScriptEventPrefix = "script:ran:"
+
+// RecordScripts records each script an allowed shell call runs, once per
+// content per session. A script that a script writes and runs is not read
+// at the hook; these events let verify and a reviewer tell the scripts
+// that ran from the ones committed (verify: "ran a script no commit of the
+// range holds").
+func (e *Engine) RecordScripts(ctx context.Context, sessionID string, scripts []ScriptRead) error {
+	for _, sc := range scripts {
+		tok := ScriptEventPrefix + sc.SHA256
+		seen, err := e.Store.LastEvents(ctx, sessionID, 1, tok)
+		if err != nil {
+			return fmt.Errorf("read the session's script events: %w", err)
+		}
+		if len(seen) > 0 {
+			continue
+		}
+		where := "repo"
+		if !sc.InRepo {
+			where = "temp"
+		}
+		detail := fmt.Sprintf(`{"path":%q,"where":%q}`, sc.Path, where)
+		if err := e.Store.Update(ctx, func(w Writer) error {
+			return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: tok, Detail: detail})
+		}); err != nil {
+			return fmt.Errorf("record the script %s: %w", sc.Path, err)
+		}
+	}
+	return nil
+}

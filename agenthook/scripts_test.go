@@ -55,15 +55,15 @@ rm -rf .git/sessiongate
 	"vars.sh": `H=.git/hooks
 rm -f "$H/pre-commit"
 `,
-	"reref.sh": "#!/bin/sh\ngit update-ref -d refs/sessiongate/records\n",
+	"reref.sh":    "#!/bin/sh\ngit update-ref -d refs/sessiongate/records\n",
 	"hooksoff.sh": "git config core.hooksPath /dev/null\n",
-	"bypass.sh": "git commit --allow-empty -m wip --no-verify\n",
-	"x.mk": "all:\n\t@rm -rf .git/hooks\n",
-	"nested.sh": "echo step one\npython3 forge.py\n",
+	"bypass.sh":   "git commit --allow-empty -m wip --no-verify\n",
+	"x.mk":        "all:\n\t@rm -rf .git/hooks\n",
+	"nested.sh":   "echo step one\npython3 forge.py\n",
 	"x.js": `const fs = require("fs");
 fs.appendFileSync(process.env.HOME + "/.claude/projects/-work/x.jsonl", "{}\n");
 `,
-	"x.pl": `unlink ".git/sessiongate/sessiongate.db";` + "\n",
+	"x.pl":        `unlink ".git/sessiongate/sessiongate.db";` + "\n",
 	"settings.js": `require("fs").writeFileSync(".claude/" + "settings.json", "{}")` + "\n",
 }
 
@@ -107,9 +107,9 @@ with open("docs/index.txt", "w") as fh:
 subprocess.run(["git", "status", "--short"], check=True)
 print("indexed", len(names))
 `,
-	"src/app.py": "def add(a, b):\n    return a + b\n",
+	"src/app.py":        "def add(a, b):\n    return a + b\n",
 	"tests/test_app.py": "import unittest, sys\nsys.path.insert(0, 'src')\nimport app\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(app.add(1, 2), 3)\n",
-	"build.mk": "all:\n\tmkdir -p build && echo built > build/make.txt\n",
+	"build.mk":          "all:\n\tmkdir -p build && echo built > build/make.txt\n",
 	".venv/bin/activate": `# This file must be used with "source bin/activate" *from bash*
 deactivate () {
     if [ -n "${_OLD_VIRTUAL_PATH:-}" ] ; then

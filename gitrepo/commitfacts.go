@@ -28,7 +28,7 @@ func (r *Repo) CommitFacts(ctx context.Context, since string) ([]session.CommitF
 	if since != "" {
 		rng = append(rng, "^"+since)
 	}
-	args := append([]string{"log", "-n", "1000", "--format=%H%x1f%ct%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, rng...)
+	args := append([]string{"log", "-n", "1000", "--format=%H%x1f%ct%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x1f%(trailers:key=" + session.TrailerEventsKey + ",valueonly,separator=%x2C)%x00"}, rng...)
 	b, err := run(ctx, r.root, append(args, "--")...)
 	if err != nil {
 		return nil, fmt.Errorf("list commits since %s: %w", since, err)
@@ -52,8 +52,8 @@ func (r *Repo) CommitFacts(ctx context.Context, since string) ([]session.CommitF
 	var out []session.CommitFact
 	for _, rec := range strings.Split(string(b), "\x00") {
 		rec = strings.TrimLeft(rec, "\n")
-		f := strings.SplitN(rec, "\x1f", 3)
-		if len(f) != 3 {
+		f := strings.SplitN(rec, "\x1f", 4)
+		if len(f) != 4 {
 			continue
 		}
 		ct, err := strconv.ParseInt(f[1], 10, 64)
@@ -61,7 +61,8 @@ func (r *Repo) CommitFacts(ctx context.Context, since string) ([]session.CommitF
 			return nil, fmt.Errorf("list commits: bad time in %q", rec)
 		}
 		id, _, _ := strings.Cut(strings.TrimSpace(f[2]), ",")
-		out = append(out, session.CommitFact{SHA: f[0], CommitTime: time.Unix(ct, 0), SessionID: strings.TrimSpace(id), Shared: !unshared[f[0]]})
+		evc, _, _ := strings.Cut(strings.TrimSpace(f[3]), ",")
+		out = append(out, session.CommitFact{SHA: f[0], CommitTime: time.Unix(ct, 0), SessionID: strings.TrimSpace(id), Shared: !unshared[f[0]], Events: strings.TrimSpace(evc)})
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package scriptrun
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -108,6 +109,14 @@ func Find(line string) []Run {
 		}
 		return true
 	})
+	// `echo a.sh | xargs sh`: the pipe names the file, so its input is known.
+	named := map[Lang]bool{}
+	for _, r := range out {
+		if strings.HasPrefix(r.Via, "xargs ") && !r.FromInput {
+			named[r.Lang] = true
+		}
+	}
+	out = slices.DeleteFunc(out, func(r Run) bool { return r.FromInput && named[r.Lang] })
 	return dedupe(out)
 }
 

@@ -294,6 +294,14 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 			return nil, err
 		}
 	}
+	if d.Allowed {
+		// The database as the session's last commit left it (eventchain.go).
+		if v, err := e.checkEventChain(ctx, s, req.Repo); err != nil {
+			return nil, err
+		} else if v != nil {
+			d.block("records", "a person restores the session's database or ends the session; the violation is on the records ref", v.Message)
+		}
+	}
 	if !d.Allowed {
 		// refused by a rule or a protected change: no gates to run
 	} else if s.State == StateInit {
@@ -690,6 +698,13 @@ func (e *Engine) commitTrailers(ctx context.Context, s *Session) ([]string, erro
 	}
 	if sid != "" {
 		t = append(t, TrailerSnapshotKey+": "+sid)
+	}
+	ev, err := e.eventsTrailer(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	if ev != "" {
+		t = append(t, ev)
 	}
 	return t, nil
 }

@@ -24,6 +24,9 @@ type CommitFact struct {
 	SessionID string
 	// Shared: reachable from a remote-tracking branch or the default branch.
 	Shared bool
+	// Events is its Session-Events trailer ("" when none): the chain head
+	// of its session's events when it was made (eventchain.go).
+	Events string
 }
 
 // ownCommits splits the commits after a session's start into its own and

@@ -73,6 +73,7 @@ type CommitReport struct {
 	Subject    string   `json:"subject"`
 	SessionID  string   `json:"session_id,omitempty"`
 	SnapshotID string   `json:"snapshot_id,omitempty"`
+	eventChain string   // its Session-Events trailer
 	Record     string   `json:"record,omitempty"`
 	File       string   `json:"file,omitempty"` // its first changed file, where annotations point
 	Status     string   `json:"status"`         // ok, warn, fail
@@ -224,6 +225,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			if len(snaps) > 0 {
 				cr.SnapshotID = snaps[len(snaps)-1]
 			}
+			if evc := c.Trailers[session.TrailerEventsKey]; len(evc) > 0 {
+				cr.eventChain = evc[len(evc)-1]
+			}
 			checkCommit(ctx, src, opts, trust, records, &cr)
 			claims.commit(ctx, records[cr.SessionID], &cr)
 		}
@@ -294,6 +298,8 @@ type recordCheck struct {
 	// session's hooks saw land (observed commit_sha evidence) and of those
 	// that landed without a passing pre-commit (bypass_commit).
 	commits, bypassed map[string]bool
+	// events are the record's events (a records-ref record's), oldest first.
+	events []snapshot.EventRef
 	// violations are the final snapshot's "CODE:PHASE" entries whose code
 	// bypassed the protocol (gatingViolation).
 	violations []string
@@ -317,7 +323,8 @@ type recordCheck struct {
 func gatingViolation(code string) bool {
 	switch code {
 	case session.CodeBypass, session.CodeEscapeHatch, session.CodeForeignAmend, session.CodeProtectedChange,
-		session.CodeTranscriptChanged, session.CodeEndProtocolSkipped, session.CodeForcedAdvance, session.CodeSessionRestarted:
+		session.CodeTranscriptChanged, session.CodeEndProtocolSkipped, session.CodeForcedAdvance, session.CodeSessionRestarted,
+		session.CodeEventsRewritten:
 		return true
 	}
 	return false
@@ -380,6 +387,22 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 	case !rc.ids[cr.SnapshotID]:
 		fail("Session-Snapshot %s matches no snapshot in %s (record edited, or the commit is from another session)", cr.SnapshotID, rc.path)
 	}
+	// The chain head of the session's events the commit held: the record's
+	// events must begin with the same ones (session/eventchain.go).
+	if cr.eventChain != "" {
+		n, ok := snapshot.ParseEventChain(cr.eventChain)
+		got, have := snapshot.EventChain(rc.events, n)
+		switch {
+		case !ok:
+			fail("%s trailer %q is not a chain head", session.TrailerEventsKey, cr.eventChain)
+		case len(rc.events) == 0:
+			// A record in the tree holds no events: nothing to compare.
+		case !have && len(rc.events) > 0 && rc.events[0].Seq != 1:
+			cr.Problems = append(cr.Problems, fmt.Sprintf("%s: the record shed its oldest events, so the commit's %s is not re-checked", rc.path, session.TrailerEventsKey))
+		case !have || got != cr.eventChain:
+			fail("the session's events in %s differ from the first %d the commit held (%s): the session database was rewritten after this commit", rc.path, n, session.TrailerEventsKey)
+		}
+	}
 	// The record lists, by hash, the commits the session saw land: trailers
 	// copied onto a commit made elsewhere (hooks off) do not make it one.
 	sum := sha256.Sum256([]byte(cr.SHA))
@@ -440,6 +463,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: record is for session %q with %d snapshots", rel, rec.SessionID, len(rec.Snapshots)))
 		return rc
 	}
+	rc.events = rec.Events
 	if who != nil {
 		for i, p := range rec.Snapshots {
 			if p.Session.EventSource == who.eventSource {

@@ -1,0 +1,69 @@
+package agenthook_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/agenthook"
+)
+
+// BenchmarkScriptRead times the agent hook (in process, Claude Code's
+// PreToolUse for Bash) on lines that run a script file, which the hook now
+// reads and judges, beside its peer in the same run: the same hook on a
+// line of the same shape whose code is on the line (`sh -c '...'`), so
+// nothing is read. The ratio is the added time of reading a script.
+func BenchmarkScriptRead(b *testing.B) {
+	r := newRepo(b, "")
+	const sid = "bench-scripts"
+	var sh, py strings.Builder
+	sh.WriteString("#!/bin/sh\nset -e\n")
+	for i := range 60 {
+		fmt.Fprintf(&sh, "go vet ./pkg%d/... && echo \"pkg%d ok\" >> build/log.txt\n", i, i)
+	}
+	py.WriteString("import os, subprocess, json\n")
+	for i := range 200 {
+		fmt.Fprintf(&py, "def step%d(path):\n    with open(os.path.join('build', path), 'w') as f:\n        f.write(json.dumps({'n': %d}))\n", i, i)
+	}
+	var big strings.Builder
+	for big.Len() < 600<<10 {
+		big.WriteString("const x = require('path').join('src', 'file.js'); // filler line of a bundled file\n")
+	}
+	writeFile(b, filepath.Join(r.root, "scripts", "test.sh"), sh.String())
+	writeFile(b, filepath.Join(r.root, "tools", "gen.py"), py.String())
+	writeFile(b, filepath.Join(r.root, "dist", "bundle.js"), big.String())
+	env := map[string]string{}
+	for _, kv := range r.env {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	run := func(b *testing.B, event string, in []byte) {
+		var out bytes.Buffer
+		rn := &agenthook.Runner{Dir: r.root, Getenv: func(k string) string { return env[k] }, Stdin: bytes.NewReader(in), Stdout: &out, Stderr: io.Discard, LeaveOpen: true}
+		if code := rn.Run(context.Background(), "claude", event); code != 0 || out.Len() == 0 || bytes.Contains(out.Bytes(), []byte("deny")) {
+			b.Fatalf("exit %d, answer %q", code, out.String())
+		}
+	}
+	run(b, "SessionStart", []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, sid, r.root)))
+	pre := func(cmd string) []byte {
+		return []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"b"}`, sid, r.root, cmd))
+	}
+	for _, c := range []struct{ name, cmd string }{
+		{"peer-code-on-line", `sh -c 'go vet ./... && echo ok >> build/log.txt'`},
+		{"sh-test.sh-2-lines", "sh test.sh"},
+		{"sh-scripts-test.sh-62-lines", "sh scripts/test.sh"},
+		{"python3-gen.py-601-lines", "python3 tools/gen.py"},
+		{"node-bundle.js-600KiB", "node dist/bundle.js"},
+	} {
+		in := pre(c.cmd)
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				run(b, "PreToolUse", in)
+			}
+		})
+	}
+}

@@ -1,0 +1,182 @@
+package scriptrun
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestFind(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []string // "lang:path" or "lang:<code>" or "lang:<input>"
+	}{
+		{"python3 forge.py", []string{"python:forge.py"}},
+		{"python3 -u -W error forge.py --x", []string{"python:forge.py"}},
+		{"python3 -m pkg.tool", []string{"python:pkg/tool.py"}},
+		{"python3 -c 'print(1)'", nil},
+		{"sh tidy.sh", []string{"shell:tidy.sh"}},
+		{"bash -e -o pipefail tidy.sh a b", []string{"shell:tidy.sh"}},
+		{"bash -ec 'echo'", nil},
+		{"./x.sh", []string{":./x.sh"}},
+		{"scripts/run", []string{":scripts/run"}},
+		{"source env.sh", []string{"shell:env.sh"}},
+		{". ./env.sh && make", []string{"shell:./env.sh"}},
+		{"make -f x.mk all", []string{"make:x.mk"}},
+		{"make --file=x.mk", []string{"make:x.mk"}},
+		{"make test", nil},
+		{"node build.js", []string{"javascript:build.js"}},
+		{"node -r ts-node/register build.ts", []string{"javascript:build.ts"}},
+		{"deno run -A x.ts", []string{"javascript:x.ts"}},
+		{"bun x.ts", []string{"javascript:x.ts"}},
+		{"perl -I lib x.pl", []string{"perl:x.pl"}},
+		{"ruby x.rb", []string{"ruby:x.rb"}},
+		{"php -f x.php", []string{"php:x.php"}},
+		{"timeout 60 nice -n 5 env A=1 python3 x.py", []string{"python:x.py"}},
+		{"echo a.sh | xargs sh", []string{"shell:a.sh"}},
+		{"ls *.sh | xargs sh", []string{"shell:<input>"}},
+		{"cat f.sh | bash", []string{"shell:f.sh"}},
+		{"sh < f.sh", []string{"shell:f.sh"}},
+		{`bash -c "$(cat f.sh)"`, []string{"shell:f.sh"}},
+		{`eval "$(< f.sh)"`, []string{"shell:f.sh"}},
+		{"python3 - <<'EOF'\nprint(1)\nEOF", []string{"python:<code>"}},
+		{"go test ./...", nil},
+		{"git status", nil},
+		{`python3 "$X"`, nil},
+	} {
+		var got []string
+		for _, r := range Find(c.line) {
+			s := string(r.Lang) + ":" + r.Path
+			if r.Code != "" {
+				s = string(r.Lang) + ":<code>"
+			}
+			if r.FromInput {
+				s = string(r.Lang) + ":<input>"
+			}
+			got = append(got, s)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Find(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
+func TestScan(t *testing.T) {
+	for _, c := range []struct {
+		lang Lang
+		code string
+		want string // the first finding's What and How, "" for none
+	}{
+		{Python, "sqlite3.connect('.git/sessiongate/sessiongate.db')", "sessiongate's database folder"},
+		{Python, `d = os.path.join("." + "git", "session" + "gate")`, "sessiongate's database folder built from pieces"},
+		{Python, `p = Path(".git") / "hooks" / "pre-commit"`, "the git hooks built from pieces"},
+		{Python, `os.remove("yek.tneve/etagnoisses/tig."[::-1])`, "sessiongate's database folder reversed"},
+		{Python, `codecs.decode(".tvg/ubbxf", "rot13")`, "the git hooks rot13"},
+		{Python, `b64decode("LmdpdC9ob29rcw==")`, "the git hooks base64"},
+		{Python, `bytes.fromhex("2e6769742f686f6f6b73")`, "the git hooks hex"},
+		{Python, `open("\x2egit/hooks/x", "w")`, "the git hooks escaped"},
+		{Python, `k = chr(46) + "git/hooks"`, "the git hooks built from pieces"},
+		{Node, `String.fromCharCode(46,103,105,116) + "/hooks"`, "the git hooks built from pieces"},
+		{Perl, `my $p = "." . "git/config";`, "the git config built from pieces"},
+		{Python, `exec(base64.b64decode("aW1wb3J0IG9z"))`, "code it decodes runs code it decodes"},
+		{Python, `subprocess.run(["git", "update-ref", "-d", "x"])`, "`git update-ref`"},
+		// honest
+		{Python, "# don't touch .git\nif '.git' in dirs: dirs.remove('.git')\nopen('build/x', 'w')", ""},
+		{Python, `"""Don't descend into .git."""` + "\nprint('ok')", ""},
+		{Node, "// skip .git/hooks? no: this is a comment\nfs.writeFileSync('dist/a.js', s)", ""},
+		{Python, `print(base64.b64decode("aGVsbG8gd29ybGQ="))`, ""},
+		{Shell, "echo ${#x} # .git/hooks in a comment", ""},
+		{Python, `subprocess.run(["git", "rev-parse", "HEAD"])`, ""},
+	} {
+		fs := Scan(c.lang, c.code, DefaultTargets)
+		got := ""
+		if len(fs) > 0 {
+			got = strings.TrimSpace(fs[0].What + " " + fs[0].How)
+		}
+		if got != c.want {
+			t.Errorf("Scan(%s, %q) = %q (%v), want %q", c.lang, c.code, got, fs, c.want)
+		}
+	}
+}
+
+func TestStatementsAndRecipes(t *testing.T) {
+	sh := "set -e\nif true; then\n  echo a\nfi\ncat <<EOF > x\nbody\nEOF\nrm -rf .git/x\n"
+	var lines []int
+	for _, s := range Statements(sh) {
+		lines = append(lines, s.Line)
+	}
+	if want := []int{1, 2, 5, 8}; !reflect.DeepEqual(lines, want) {
+		t.Errorf("Statements lines = %v, want %v", lines, want)
+	}
+	if st := Statements(sh)[2]; !strings.Contains(st.Text, "body") {
+		t.Errorf("the here-document's body left its command: %q", st.Text)
+	}
+	mk := "all: b\n\t@echo $$HOME \\\n\t  more\nb:\n\t-rm -f x\n"
+	got := Recipes(mk)
+	want := []Stmt{{2, "echo $HOME  more"}, {5, "rm -f x"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Recipes = %v, want %v", got, want)
+	}
+}
+
+func TestLangOf(t *testing.T) {
+	for _, c := range []struct {
+		name, head string
+		want       Lang
+	}{
+		{"x", "#!/usr/bin/env python3\n", Python},
+		{"x", "#!/usr/bin/env -S node --x\n", Node},
+		{"x.sh", "#!/bin/bash\n", Shell},
+		{"x", "echo hi\n", Shell},
+		{"x.py", "print(1)\n", Python},
+		{"x", "#!/usr/bin/awk -f\n", Unknown},
+	} {
+		if got := LangOf(c.name, []byte(c.head)); got != c.want {
+			t.Errorf("LangOf(%q, %q) = %s, want %s", c.name, c.head, got, c.want)
+		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	root, other := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.sh"), []byte("echo a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "bin"), []byte("\x7fELF\x00\x01"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "big.js"), []byte(strings.Repeat("x", MaxRead+10)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pl := Places{Root: root}
+	f, ok, err := pl.Read(root, "a.sh")
+	if err != nil || !ok || f.Rel != "a.sh" || f.Lang != Shell || len(f.SHA256) != 64 || !f.InRepo {
+		t.Errorf("a.sh: %+v %v %v", f, ok, err)
+	}
+	if _, _, err := pl.Read(root, "missing.sh"); !errors.Is(err, ErrNotThere) {
+		t.Errorf("missing.sh: %v, want ErrNotThere", err)
+	}
+	if _, _, err := pl.Read(root, "bin"); !errors.Is(err, ErrBinary) {
+		t.Errorf("bin: %v, want ErrBinary", err)
+	}
+	if f, _, err := pl.Read(root, "big.js"); err != nil || !f.Truncated || len(f.Text) != MaxRead {
+		t.Errorf("big.js: truncated %v len %d %v", f != nil && f.Truncated, len(f.Text), err)
+	}
+	// Outside the repository and the temp folders: not read.
+	if f, ok, err := pl.Read(root, filepath.Join(other, "x.sh")); f != nil || ok || err != nil {
+		t.Errorf("outside: %+v %v %v", f, ok, err)
+	}
+	// A link in the repository to a script elsewhere is read: it is what runs.
+	if err := os.WriteFile(filepath.Join(other, "y.sh"), []byte("echo y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(other, "y.sh"), filepath.Join(root, "y.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if f, ok, err := pl.Read(root, "y.sh"); err != nil || !ok || f.Text != "echo y\n" {
+		t.Errorf("link: %+v %v %v", f, ok, err)
+	}
+}

@@ -30,7 +30,7 @@ func BenchmarkScriptRead(b *testing.B) {
 		fmt.Fprintf(&py, "def step%d(path):\n    with open(os.path.join('build', path), 'w') as f:\n        f.write(json.dumps({'n': %d}))\n", i, i)
 	}
 	var big strings.Builder
-	for big.Len() < 600<<10 {
+	for big.Len() < 150<<10 {
 		big.WriteString("const x = require('path').join('src', 'file.js'); // filler line of a bundled file\n")
 	}
 	writeFile(b, filepath.Join(r.root, "scripts", "test.sh"), sh.String())
@@ -53,11 +53,11 @@ func BenchmarkScriptRead(b *testing.B) {
 		return []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"b"}`, sid, r.root, cmd))
 	}
 	for _, c := range []struct{ name, cmd string }{
-		{"peer-code-on-line", `sh -c 'go vet ./... && echo ok >> build/log.txt'`},
+		{"peer-code-on-line", `sh -c 'go vet ./... && echo ok'`},
 		{"sh-test.sh-2-lines", "sh test.sh"},
 		{"sh-scripts-test.sh-62-lines", "sh scripts/test.sh"},
 		{"python3-gen.py-601-lines", "python3 tools/gen.py"},
-		{"node-bundle.js-600KiB", "node dist/bundle.js"},
+		{"node-bundle.js-150KiB", "node dist/bundle.js"},
 	} {
 		in := pre(c.cmd)
 		b.Run(c.name, func(b *testing.B) {

@@ -16,7 +16,7 @@ import (
 // MaxRead bounds what is read of one script: a hook answers each tool
 // call, and a script longer than this is judged on its first MaxRead bytes
 // (File.Truncated says so).
-const MaxRead = 512 << 10
+const MaxRead = 128 << 10
 
 // File is a script as read at the hook.
 type File struct {

@@ -149,9 +149,10 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 		}
 	}
 	for _, l := range lits {
+		ll := strings.ToLower(l.s)
+		decs := decodings(l.s)
 		for _, t := range targets {
 			n := strings.ToLower(t.Needle)
-			ll := strings.ToLower(l.s)
 			switch {
 			case strings.Contains(ll, n):
 				add(l.line, t, "escaped")
@@ -160,7 +161,7 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 			case strings.Contains(rot13(ll), n):
 				add(l.line, t, "rot13")
 			}
-			for _, d := range decodings(l.s) {
+			for _, d := range decs {
 				if strings.Contains(strings.ToLower(d.text), n) {
 					add(l.line, t, d.how)
 				}
@@ -465,12 +466,24 @@ func unescape(s string) (string, int) {
 // literal with a space in it (os.system("git commit -n")) and a list of
 // literals joined by spaces (subprocess.run(["sh", "b.sh"])), each with
 // its line, for the shell-line rules.
+//
+// Only lines that name a program the line rules care about are listed (git,
+// sessiongate, a shell or interpreter, a scheduler, a wrapper), at most
+// MaxCommandLines: a bundled 500 KiB file holds thousands of strings, and
+// the protected files they could name are Scan's targets anyway.
 func CommandLines(lang Lang, text string) []Stmt {
 	code, lits := literals(lang, text)
 	var out []Stmt
+	seen := map[string]bool{}
+	add := func(line int, s string) {
+		if len(out) < MaxCommandLines && !seen[s] && commandWord.MatchString(s) {
+			seen[s] = true
+			out = append(out, Stmt{Line: line, Text: s})
+		}
+	}
 	for _, l := range lits {
 		if strings.Contains(strings.TrimSpace(l.s), " ") {
-			out = append(out, Stmt{Line: l.line, Text: l.s})
+			add(l.line, l.s)
 		}
 	}
 	for _, m := range listExpr.FindAllStringIndex(code, -1) {
@@ -479,10 +492,16 @@ func CommandLines(lang Lang, text string) []Stmt {
 		for _, w := range ws {
 			parts = append(parts, shellQuote(w.s))
 		}
-		out = append(out, Stmt{Line: 1 + strings.Count(code[:m[0]], "\n"), Text: strings.Join(parts, " ")})
+		add(1+strings.Count(code[:m[0]], "\n"), strings.Join(parts, " "))
 	}
 	return out
 }
+
+// MaxCommandLines bounds the string command lines judged per script.
+const MaxCommandLines = 64
+
+// commandWord is a program whose command lines the line rules judge.
+var commandWord = regexp.MustCompile(`(?:^|[\s;&|(/'"])(?:git|sessiongate|sh|bash|zsh|dash|ksh|python[0-9.]*|node|perl|ruby|php|deno|bun|make|source|eval|exec|xargs|env|setsid|nohup|sudo|script|at|batch|crontab|systemd-run|rm|find|sqlite3)(?:$|[\s'"])`)
 
 func shellQuote(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>()*?[]{}~#") {

@@ -78,6 +78,12 @@ type Config struct {
 	// optional. "" keeps the rule: required when it holds requirements.
 	UnmarkedPhases string `yaml:"unmarked_phases"`
 
+	// DefaultBranch is the branch a "do not work on main" check guards,
+	// pinned here because origin/HEAD is a local ref the policed agent can
+	// repoint in one command (git symbolic-ref); "" trusts origin/HEAD,
+	// then main or master. init writes it.
+	DefaultBranch string `yaml:"default_branch"`
+
 	pos       map[string]pos // where each key's value is in the file
 	phaseRefs []PhaseRef     // phase ids the file names
 }
@@ -295,6 +301,9 @@ func (c *Config) validate() error {
 			return c.at("unmarked_phases", "unmarked_phases must be required, blocking, recommended or optional, not %q", c.UnmarkedPhases)
 		}
 	}
+	if b := c.DefaultBranch; b != "" && !branchNameRE().MatchString(b) {
+		return c.at("default_branch", "default_branch %q: want a branch name such as main (no refs/ prefix, spaces or leading dash)", b)
+	}
 	for _, id := range slices.Sorted(maps.Keys(c.Commands)) {
 		if strings.TrimSpace(c.Commands[id]) == "" {
 			return c.at("commands."+id, "commands.%s is empty", id)
@@ -319,6 +328,7 @@ func (c *Config) Engine() session.Config {
 		ProtocolPath:     c.Protocol,
 		ObservedPhases:   c.Observed,
 		UnmarkedPhases:   c.unmarked(),
+		DefaultBranch:    c.DefaultBranch,
 	}
 }
 
@@ -327,6 +337,12 @@ func (c *Config) unmarked() protocolspec.GateLevel {
 	g, _ := protocolspec.ParseGateLevel(c.UnmarkedPhases)
 	return g
 }
+
+// branchNameRE is a plain branch name: what git check-ref-format takes,
+// short of its rarer rules (git itself refuses the rest).
+var branchNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9_.][A-Za-z0-9_./-]{0,199}$`)
+})
 
 // phaseIDRE is the shape of a phase id (docs/protocol.md, "Phase id").
 var phaseIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$`) })

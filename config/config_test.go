@@ -52,6 +52,8 @@ func TestParse(t *testing.T) {
 			return c.Engine().UnmarkedPhases == protocolspec.GateRecommended
 		}},
 		{"unmarked phases unset keeps the rule", "history: 3\n", "", func(c *config.Config) bool { return c.Engine().UnmarkedPhases == "" }},
+		{"default branch", "default_branch: trunk\n", "", func(c *config.Config) bool { return c.Engine().DefaultBranch == "trunk" }},
+		{"default branch bad", "default_branch: \"-x y\"\n", "default_branch \"-x y\": want a branch name", nil},
 		{"unmarked phases bad level", "unmarked_phases: sometimes\n", "unmarked_phases must be required, blocking, recommended or optional", nil},
 		{"rules and record", "sequence_policy:\n  disable: [commit-after-failed-gate]\n  default:\n    - {name: r, pattern: [\"gate:*:fail\"], action: warn}\nsession_record: .agents/sessions/{session_id}.json\nverify: {missing_trailer: warn}\n", "", func(c *config.Config) bool {
 			rules, err := c.SequencePolicy.Rules("", "")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -64,27 +65,38 @@ func checkUnchanged(ctx context.Context, env gateEnv, c protocolspec.Check) (Gat
 }
 
 // checkNotDefaultBranch passes when HEAD is on a branch other than the
-// default one (origin/HEAD, else main or master). A detached HEAD or a
-// repository with no recognisable default has nothing to check.
+// default one: the config's default_branch and origin/HEAD's both count
+// (origin/HEAD is a local ref: repointed at a decoy, it alone let a session
+// work on main), else main or master. A detached HEAD fails: commits made
+// there are on no branch, and `git push origin HEAD:main` lands them on
+// the default branch with every gate passed. A repository with no
+// recognisable default has nothing to check.
 func checkNotDefaultBranch(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 	_, branch, err := env.repo.Head(ctx)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	if branch == "" {
-		return StatusSkipped, "HEAD is detached: not on any branch, so not on the default one", ""
-	}
 	def, err := env.repo.DefaultBranch(ctx)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	if def == "" {
-		return StatusSkipped, "no default branch found (no origin/HEAD, main or master)", ""
+	defaults := make([]string, 0, 2)
+	if b := env.cfg.DefaultBranch; b != "" {
+		defaults = append(defaults, b)
 	}
-	if branch == def {
-		return StatusFail, fmt.Sprintf("working on the default branch %s: create a feature branch (git switch -c feat/NAME) and work there", def), ""
+	if def != "" && def != env.cfg.DefaultBranch {
+		defaults = append(defaults, def)
 	}
-	return StatusPass, fmt.Sprintf("on branch %s, not the default branch %s", branch, def), branch
+	if len(defaults) == 0 {
+		return StatusSkipped, "no default branch found (no default_branch in sessiongate.yaml, no origin/HEAD, main or master)", ""
+	}
+	if branch == "" {
+		return StatusFail, fmt.Sprintf("HEAD is detached: work done here is on no branch, and pushing it lands on %s; create a feature branch (git switch -c feat/NAME) and work there", defaults[0]), ""
+	}
+	if slices.Contains(defaults, branch) {
+		return StatusFail, fmt.Sprintf("working on the default branch %s: create a feature branch (git switch -c feat/NAME) and work there", branch), ""
+	}
+	return StatusPass, fmt.Sprintf("on branch %s, not the default branch %s", branch, strings.Join(defaults, " or ")), branch
 }
 
 // maxPlaceholderScan bounds how much of a file is read for placeholders.

@@ -44,7 +44,23 @@ func TestInferredCheckKinds(t *testing.T) {
 			gittest.Git(t, e.root, "update-ref", "refs/remotes/origin/trunk", "HEAD")
 			gittest.Git(t, e.root, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
 		}, session.StatusPass, "not the default branch trunk"},
-		{"detached HEAD", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) { gittest.Git(t, e.root, "switch", "-q", "--detach") }, session.StatusSkipped, "nothing to check"},
+		{"detached HEAD", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) { gittest.Git(t, e.root, "switch", "-q", "--detach") }, session.StatusFail, "HEAD is detached"},
+		{"default_branch pinned, origin HEAD repointed at a decoy", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) {
+			e.engine.Config.DefaultBranch = "main"
+			gittest.Git(t, e.root, "branch", "decoy")
+			gittest.Git(t, e.root, "update-ref", "refs/remotes/origin/decoy", "HEAD")
+			gittest.Git(t, e.root, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/decoy")
+		}, session.StatusFail, "default branch main"},
+		{"default_branch pinned, on a feature branch", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) {
+			e.engine.Config.DefaultBranch = "main"
+			gittest.Git(t, e.root, "switch", "-q", "-c", "feat/x")
+		}, session.StatusPass, "not the default branch main"},
+		{"default_branch pinned to trunk, origin HEAD too", `<!-- gate: not_default_branch -->`, func(t *testing.T, e *env) {
+			e.engine.Config.DefaultBranch = "trunk"
+			gittest.Git(t, e.root, "branch", "trunk")
+			gittest.Git(t, e.root, "update-ref", "refs/remotes/origin/trunk", "HEAD")
+			gittest.Git(t, e.root, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
+		}, session.StatusPass, "not the default branch trunk"},
 		{"conventional ok", `<!-- gate: commit_message conventional -->`, commit("feat(gate): add the check"), session.StatusPass, "follow conventional"},
 		{"conventional breaking", `<!-- gate: commit_message conventional -->`, commit("refactor!: drop v1"), session.StatusPass, "follow conventional"},
 		{"conventional bad", `<!-- gate: commit_message conventional -->`, commit("Added some stuff"), session.StatusFail, `"Added some stuff"`},

@@ -130,6 +130,9 @@ type Config struct {
 	// UnmarkedPhases is the level of unmarked phases that neither a
 	// command nor their text decides (unmarked_phases:; "" keeps the rule).
 	UnmarkedPhases protocolspec.GateLevel
+	// DefaultBranch is default_branch: the branch not_default_branch
+	// guards besides origin/HEAD's ("" when the config names none).
+	DefaultBranch string
 
 	// transcript is set per session by the calls that read its agent
 	// transcripts (ingestTranscripts) before deciding requirements.

@@ -109,7 +109,8 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 				fmt.Fprintf(w, "no protocol found (looked for %s): wrote the starter protocol %s\n", strings.Join(protocolHomes, ", "), p)
 			}
 			tc := config.DetectTestCommand(root)
-			if err := writeNew(cfgPath, configFor(rel, spec, tc.Command)); err != nil {
+			defBranch := initDefaultBranch(c.Context(), r)
+			if err := writeNew(cfgPath, configFor(rel, spec, tc.Command, defBranch)); err != nil {
 				return usage(err)
 			}
 			fmt.Fprintf(w, "wrote %s (protocol: %s)\n", cfgPath, rel)
@@ -239,9 +240,12 @@ func findProtocol(root, flag string) (string, bool, error) {
 // the project's test command when init found one, becomes QA_VALIDATION's
 // command: without it the starter's QA gate takes an observed run of any
 // command (`sessiongate run --phase QA_VALIDATION -- git status` met it).
-func configFor(rel string, spec *protocolspec.Spec, testCmd string) []byte {
+func configFor(rel string, spec *protocolspec.Spec, testCmd, defBranch string) []byte {
 	const key = "\nprotocol: SESSION-PROTOCOL.md\n"
 	out := bytes.Replace(starterConfig, []byte(key), []byte("\nprotocol: "+yamlString(rel)+"\n"), 1)
+	if defBranch != "" {
+		out = bytes.Replace(out, []byte("\n# default_branch: main\n"), []byte("\ndefault_branch: "+yamlString(defBranch)+"   # found by sessiongate init\n"), 1)
+	}
 	if _, ok := spec.Phase("QA_VALIDATION"); !ok {
 		out = bytes.Replace(out, []byte("\n  pre-push: [QA_VALIDATION]\n"),
 			[]byte("\n  pre-push: []             # the protocol has no QA_VALIDATION phase\n"), 1)
@@ -250,6 +254,22 @@ func configFor(rel string, spec *protocolspec.Spec, testCmd string) []byte {
 			[]byte("\ncommands:\n  QA_VALIDATION: "+yamlString(testCmd)+"   # found by sessiongate init\n"), 1)
 	}
 	return out
+}
+
+// initDefaultBranch is the branch init pins as default_branch: what
+// origin/HEAD names, else an existing main or master, else the branch a
+// repository without commits yet is on when it is main or master ("" when
+// none tells).
+func initDefaultBranch(ctx context.Context, r *gitrepo.Repo) string {
+	if b, err := r.DefaultBranch(ctx); err == nil && b != "" {
+		return b
+	}
+	if out, err := runGit(ctx, r.Root(), nil, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil {
+		if b := strings.TrimSpace(out); b == "main" || b == "master" {
+			return b
+		}
+	}
+	return ""
 }
 
 // yamlString quotes a path when plain YAML would misread it.

@@ -46,38 +46,135 @@ type Linter struct {
 }
 
 // Linters lists the npm programs a command line runs by the pattern
-// above, each once.
+// above, each once. A package script run by npm, pnpm or yarn (`npm test`,
+// `npm run NAME`: what init picks for a project whose package.json has a
+// test script) counts by what its package.json script runs, with its pre-
+// and post- scripts: npm puts node_modules/.bin first on PATH there, so a
+// bare `jest` or `checkit` is the project's install, and a stub written
+// into it made `npm test` pass a broken change.
 func Linters(root, line string) []Linter {
-	calls, _, ok := shellline.Calls(line)
-	if !ok {
-		return nil
-	}
-	var locked map[string]string
-	var out []Linter
-	for _, c := range calls {
-		prog := Program(shellline.StripWrappers(c.Words))
-		if prog == "" {
-			continue
-		}
-		pkg := knownLinters[prog]
-		if pkg == "" {
+	var (
+		locked map[string]string
+		out    []Linter
+		pkg    *packageScripts
+	)
+	add := func(prog string) {
+		name := knownLinters[prog]
+		if name == "" {
 			if locked == nil {
 				locked = lockedBins(root)
 			}
-			pkg = locked[prog]
+			name = locked[prog]
 		}
-		if pkg == "" {
-			continue
+		if name == "" {
+			return
 		}
-		dup := false
 		for _, l := range out {
-			dup = dup || l.Program == prog
+			if l.Program == prog {
+				return
+			}
 		}
-		if !dup {
-			out = append(out, Linter{Program: prog, Package: pkg})
+		out = append(out, Linter{Program: prog, Package: name})
+	}
+	var walk func(line string, inScript bool, depth int)
+	walk = func(line string, inScript bool, depth int) {
+		calls, _, ok := shellline.Calls(line)
+		if !ok {
+			return
+		}
+		for _, c := range calls {
+			w := shellline.StripWrappers(c.Words)
+			if prog := Program(w); prog != "" {
+				add(prog)
+				continue
+			}
+			if len(w) == 0 {
+				continue
+			}
+			if inScript && !strings.Contains(w[0], "/") {
+				add(w[0]) // npm's PATH: node_modules/.bin comes first
+			}
+			name := scriptName(w)
+			if name == "" || depth >= maxScriptDepth {
+				continue
+			}
+			if pkg == nil {
+				pkg = readScripts(root)
+			}
+			for _, n := range []string{"pre" + name, name, "post" + name} {
+				if body := pkg.Scripts[n]; body != "" {
+					walk(body, true, depth+1)
+				}
+			}
 		}
 	}
+	walk(line, false, 0)
 	return out
+}
+
+// maxScriptDepth bounds scripts that run scripts (`"test": "npm run unit"`).
+const maxScriptDepth = 4
+
+// packageScripts is package.json's scripts.
+type packageScripts struct {
+	Scripts map[string]string `json:"scripts"`
+}
+
+// readScripts reads the project's package.json scripts (none when it has
+// no readable one).
+func readScripts(root string) *packageScripts {
+	var p packageScripts
+	if b, err := os.ReadFile(filepath.Join(root, "package.json")); err == nil {
+		_ = json.Unmarshal(b, &p) // not JSON: no scripts, nothing to judge
+	}
+	return &p
+}
+
+// scriptName is the package.json script a package manager call runs, ""
+// when it runs none: `npm test` (t, tst), `npm start|stop|restart`, `npm
+// run|run-script NAME` (and npm's aliases), the same under pnpm and yarn,
+// and yarn's or pnpm's `yarn NAME` for a name that is no command of theirs.
+func scriptName(w []string) string {
+	if len(w) < 2 {
+		return ""
+	}
+	pm := path.Base(w[0])
+	if pm != "npm" && pm != "pnpm" && pm != "yarn" {
+		return ""
+	}
+	args := make([]string, 0, len(w)-1)
+	for _, a := range w[1:] {
+		if !strings.HasPrefix(a, "-") {
+			args = append(args, a)
+		}
+	}
+	if len(args) == 0 {
+		return ""
+	}
+	switch args[0] {
+	case "test", "t", "tst":
+		return "test"
+	case "start", "stop", "restart":
+		return args[0]
+	case "run", "run-script", "rum", "urn":
+		if len(args) > 1 {
+			return args[1]
+		}
+		return ""
+	}
+	if pm != "npm" && !pmCommands[args[0]] {
+		return args[0] // yarn lint, pnpm lint
+	}
+	return ""
+}
+
+// pmCommands are pnpm's and yarn's own commands, which `yarn NAME` runs
+// before a script of that name.
+var pmCommands = map[string]bool{
+	"add": true, "install": true, "i": true, "remove": true, "upgrade": true, "up": true, "update": true,
+	"exec": true, "dlx": true, "init": true, "create": true, "link": true, "unlink": true, "pack": true,
+	"publish": true, "why": true, "list": true, "ls": true, "outdated": true, "audit": true, "config": true,
+	"cache": true, "bin": true, "info": true, "version": true, "workspace": true, "workspaces": true, "import": true,
 }
 
 // Program is the npm program a call's words (wrappers stripped) run by

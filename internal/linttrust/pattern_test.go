@@ -14,6 +14,10 @@ func TestLinters(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "package-lock.json"), []byte(lock), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	pkg := `{"scripts":{"test":"mylint src && node test.js","pretest":"eslint .","lint":"npm run inner","inner":"prettier --check .","loop":"npm run loop","bin":"./node_modules/.bin/mylint x"}}`
+	if err := os.WriteFile(filepath.Join(root, "package.json"), []byte(pkg), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		line string
 		want []Linter
@@ -27,6 +31,16 @@ func TestLinters(t *testing.T) {
 		{"npx some-tool x", nil}, // neither known nor locked
 		{"eslint src", nil},      // from PATH, not the project's install
 		{"go test ./...", nil},
+		// package scripts: what package.json's script runs, npm's PATH first
+		{"npm test", []Linter{{"eslint", "eslint"}, {"mylint", "mylint"}}},
+		{"npm --silent t", []Linter{{"eslint", "eslint"}, {"mylint", "mylint"}}},
+		{"npm run lint", []Linter{{"prettier", "prettier"}}},
+		{"yarn lint", []Linter{{"prettier", "prettier"}}},
+		{"pnpm run-script bin", []Linter{{"mylint", "mylint"}}},
+		{"npm run loop", nil},    // a script that runs itself ends
+		{"npm run missing", nil}, // no such script
+		{"npm install", nil},
+		{"yarn install", nil},
 	}
 	for _, c := range cases {
 		if got := Linters(root, c.line); !reflect.DeepEqual(got, c.want) {

@@ -40,22 +40,33 @@ func keyOf(path string) fileKey {
 	return fileKey{ino: inode(fi), size: uint64(fi.Size()), mtime: fi.ModTime().UnixNano(), exists: true}
 }
 
-// headFromFiles is ReadHeadFiles through the cache.
+// headFromFiles is ReadHeadFiles through the cache. The lock guards only
+// the copy of the kept state in and out, never the stats and reads: held
+// across them it serialized every concurrent tool call of a server on one
+// Repo (issue 29: 69% of the MCP server's lock waits over HTTP with eight
+// clients). Two calls that miss at once both read the files; the state
+// kept is whichever verified answer is stored last, and every hit is
+// still checked against fresh stats, so a state kept from older files
+// is only a miss.
 func (r *Repo) headFromFiles() (commit, branch string, ok bool) {
 	c := &r.headCache
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	st := c.headState
+	c.mu.Unlock()
 	headPath := filepath.Join(r.gitDir, "HEAD")
 	packed := filepath.Join(r.commonDir, "packed-refs")
 	head := keyOf(headPath)
-	if c.valid && head == c.head && head.exists && head.ino != 0 {
-		if (c.refPath == "" || keyOf(c.refPath) == c.ref) && keyOf(packed) == c.pkd {
-			return c.commit, c.branch, true
+	if st.valid && head == st.head && head.exists && head.ino != 0 {
+		if (st.refPath == "" || keyOf(st.refPath) == st.ref) && keyOf(packed) == st.pkd {
+			return st.commit, st.branch, true
 		}
 	}
-	c.valid = false
 	commit, branch, ok = ReadHeadFiles(r.gitDir, r.commonDir)
-	if c.calls++; !ok || c.calls == 1 {
+	c.mu.Lock()
+	c.calls++
+	first := c.calls == 1
+	c.mu.Unlock()
+	if !ok || first {
 		return commit, branch, ok
 	}
 	refPath := ""
@@ -71,7 +82,9 @@ func (r *Repo) headFromFiles() (commit, branch string, ok bool) {
 	pkd := keyOf(packed)
 	again, againBranch, ok2 := ReadHeadFiles(r.gitDir, r.commonDir)
 	if ok2 && again == commit && againBranch == branch && keyOf(headPath) == head {
+		c.mu.Lock()
 		c.headState = headState{valid: true, head: head, ref: ref, pkd: pkd, refPath: refPath, commit: commit, branch: branch}
+		c.mu.Unlock()
 	}
 	return commit, branch, true
 }

@@ -2,6 +2,9 @@ package gitrepo
 
 import (
 	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
@@ -63,4 +66,67 @@ func TestHeadCacheFollowsGit(t *testing.T) {
 	check("a commit on a detached HEAD")
 	gittest.Git(t, root, "checkout", "-q", "main")
 	check("back on main")
+}
+
+// TestHeadCacheConcurrentReaders: readers on one Repo (an MCP server's
+// concurrent tool calls) no longer hold the lock across the stats; while
+// git moves HEAD under them every answer is a commit git made, and once it
+// stops every reader agrees with git.
+func TestHeadCacheConcurrentReaders(t *testing.T) {
+	gittest.Require(t)
+	ctx := context.Background()
+	root := gittest.New(t, map[string]string{"a.txt": "a\n"})
+	r, err := Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := map[string]bool{gittest.Git(t, root, "rev-parse", "HEAD"): true}
+	var mu sync.Mutex
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var bad atomic.Value
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				c, _, err := r.Head(ctx)
+				mu.Lock()
+				ok := err == nil && made[c]
+				mu.Unlock()
+				if !ok {
+					bad.Store(fmt.Sprintf("HEAD %q (%v), not a commit git made", c, err))
+				}
+			}
+		}()
+	}
+	for i := range 8 {
+		// The commit is known before HEAD can name it.
+		mu.Lock()
+		tree := gittest.Git(t, root, "write-tree")
+		parent := gittest.Git(t, root, "rev-parse", "HEAD")
+		c := gittest.Git(t, root, "commit-tree", tree, "-p", parent, "-m", fmt.Sprint("c", i))
+		made[c] = true
+		mu.Unlock()
+		gittest.Git(t, root, "update-ref", "refs/heads/main", c)
+		if i == 4 {
+			gittest.Git(t, root, "pack-refs", "--all")
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if s, _ := bad.Load().(string); s != "" {
+		t.Fatal(s)
+	}
+	want := gittest.Git(t, root, "rev-parse", "HEAD")
+	for range 3 {
+		if c, _, err := r.Head(ctx); err != nil || c != want {
+			t.Fatalf("after the moves: HEAD %s (%v), git says %s", c, err, want)
+		}
+	}
 }

@@ -34,6 +34,8 @@ type Engine struct {
 	Progress CommandProgress
 
 	specs sync.Map // protocol sha256 -> *protocolspec.Spec
+	// workStarts keeps workStart's answers (startbound.go).
+	workStarts workStartCache
 }
 
 // NewEngine returns an engine with defaults filled in.

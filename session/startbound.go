@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -87,15 +88,52 @@ func (e *Engine) workStart(ctx context.Context, repo Repo, s *Session) (*Session
 	if s == nil || s.StartCommit == "" || repo == nil {
 		return s, "", nil
 	}
-	base := s.StartCommit
-	if h, err := e.HeadAtStart(ctx, s.ID); err != nil {
-		return nil, "", err
-	} else if h != "" {
-		base = h
+	key := workStartKey{id: s.ID, root: repo.Root(), start: s.StartCommit, created: s.CreatedAt.UnixNano()}
+	base, ok := e.workStarts.base(key)
+	if !ok {
+		h, err := e.HeadAtStart(ctx, s.ID)
+		if err != nil {
+			return nil, "", err
+		}
+		base = s.StartCommit
+		if h != "" {
+			base = h
+		}
+		e.workStarts.putBase(key, base)
 	}
+	head, _, err := repo.Head(ctx)
+	if err != nil {
+		return nil, "", fmt.Errorf("read HEAD: %w", err)
+	}
+	if head == base || head == "" {
+		return s, "", nil // no commit after the start: nothing to move past
+	}
+	if moved, ok := e.workStarts.moved(key, head); ok {
+		return movedTo(s, moved), moved, nil
+	}
+	moved, err := e.findWorkStart(ctx, repo, s, base)
+	if err != nil {
+		return nil, "", err
+	}
+	e.workStarts.putMoved(key, head, moved)
+	return movedTo(s, moved), moved, nil
+}
+
+func movedTo(s *Session, sha string) *Session {
+	if sha == "" {
+		return s
+	}
+	cp := *s
+	cp.StartCommit = sha
+	return &cp
+}
+
+// findWorkStart lists the commits from base to HEAD and returns the newest
+// that descends from base and was committed before the session began.
+func (e *Engine) findWorkStart(ctx context.Context, repo Repo, s *Session, base string) (string, error) {
 	cs, err := repo.CommitFacts(ctx, base)
 	if err != nil {
-		return nil, "", fmt.Errorf("list the commits after the starting commit: %w", err)
+		return "", fmt.Errorf("list the commits after the starting commit: %w", err)
 	}
 	since := s.CreatedAt.Truncate(time.Second).Add(-time.Second)
 	probes := 0
@@ -108,13 +146,75 @@ func (e *Engine) workStart(ctx context.Context, repo Repo, s *Session) (*Session
 		}
 		ok, err := repo.IsAncestor(ctx, base, c.SHA)
 		if err != nil {
-			return nil, "", fmt.Errorf("check commit %s against the starting commit: %w", shortSHA(c.SHA), err)
+			return "", fmt.Errorf("check commit %s against the starting commit: %w", shortSHA(c.SHA), err)
 		}
 		if ok {
-			cp := *s
-			cp.StartCommit = c.SHA
-			return &cp, c.SHA, nil
+			return c.SHA, nil
 		}
 	}
-	return s, "", nil
+	return "", nil
+}
+
+// workStartCache keeps, per session, the start event's HEAD and
+// workStart's answer for the last HEAD it was computed at. Both depend only
+// on immutable things: the start event, and commits (a commit's parents and
+// committer time cannot change without changing its id), so a HEAD seen
+// before gets the same answer without the three or four git processes of
+// CommitFacts (issue 29: they were 60% of a validate_gate call). A new HEAD
+// is always computed afresh.
+type workStartCache struct {
+	mu sync.Mutex
+	m  map[workStartKey]workStartEntry
+}
+
+type workStartKey struct {
+	id, root, start string
+	created         int64
+}
+
+type workStartEntry struct {
+	base, head, moved string
+	headKnown         bool
+}
+
+// workStartCacheMax bounds the sessions kept; past it the cache starts over.
+const workStartCacheMax = 4096
+
+func (c *workStartCache) base(k workStartKey) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	en, ok := c.m[k]
+	return en.base, ok
+}
+
+func (c *workStartCache) putBase(k workStartKey, base string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= workStartCacheMax {
+		c.m = map[workStartKey]workStartEntry{}
+	}
+	en := c.m[k]
+	en.base = base
+	c.m[k] = en
+}
+
+func (c *workStartCache) moved(k workStartKey, head string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	en, ok := c.m[k]
+	if !ok || !en.headKnown || en.head != head {
+		return "", false
+	}
+	return en.moved, true
+}
+
+func (c *workStartCache) putMoved(k workStartKey, head, moved string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	en, ok := c.m[k]
+	if !ok {
+		return // dropped by a reset since putBase: compute again next time
+	}
+	en.head, en.moved, en.headKnown = head, moved, true
+	c.m[k] = en
 }

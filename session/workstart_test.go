@@ -95,3 +95,65 @@ func TestWorkStartPastPreSessionCommits(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkStartCacheFollowsHead: workStart's answer is kept per session and
+// HEAD (issue 29); every HEAD the agent moves to between gate calls (back
+// to the start, forward past a person's commit, its own commit, back again)
+// gets the answer a fresh engine with nothing cached gives.
+func TestWorkStartCacheFollowsHead(t *testing.T) {
+	ctx := context.Background()
+	before := []string{"GIT_COMMITTER_DATE=2026-11-20T09:00:00Z", "GIT_AUTHOR_DATE=2026-11-20T09:00:00Z"}
+	e := newEnv(t, handoffProtocol)
+	gittest.Write(t, e.root, "HANDOFF.md", "# Handoff\n\nA person's notes.\n")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.GitEnv(t, e.root, before, "commit", "-q", "-m", "docs: handoff")
+	// A second person's commit, pulled later: the work's start moves again.
+	gittest.Git(t, e.root, "checkout", "-q", "-b", "upstream")
+	gittest.Write(t, e.root, "NOTES.md", "notes\n")
+	gittest.Git(t, e.root, "add", "-A")
+	gittest.GitEnv(t, e.root, before, "commit", "-q", "-m", "docs: notes")
+	gittest.Git(t, e.root, "checkout", "-q", "main")
+	gittest.Git(t, e.root, "checkout", "-q", "HEAD~1")
+	res, err := e.engine.Start(ctx, session.StartRequest{Repo: e.repo, Spec: e.spec, Objective: "cache"})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	steps := []struct {
+		name string
+		do   func()
+		want session.GateStatus
+	}{
+		{"at the start", func() {}, session.StatusFail},
+		{"back on main past the person's commit", func() { gittest.Git(t, e.root, "checkout", "-q", "main") }, session.StatusFail},
+		{"detached at the start again", func() { gittest.Git(t, e.root, "checkout", "-q", "HEAD~1") }, session.StatusFail},
+		{"main again (a HEAD seen before)", func() { gittest.Git(t, e.root, "checkout", "-q", "main") }, session.StatusFail},
+		{"a fast-forward pull of the second person's commit", func() { gittest.Git(t, e.root, "merge", "-q", "--ff-only", "upstream") }, session.StatusFail},
+		{"its own handoff commit", func() {
+			gittest.Write(t, e.root, "HANDOFF.md", "# Handoff\n\nThe session's notes.\n")
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "docs: handoff\n\nSession-Id: "+res.SessionID)
+		}, session.StatusPass},
+		{"the commit undone", func() { gittest.Git(t, e.root, "reset", "-q", "--hard", "HEAD~1") }, session.StatusFail},
+	}
+	for _, st := range steps {
+		st.do()
+		for round := range 2 { // the second call is answered from the cache
+			g, err := e.engine.ValidateGate(ctx, res.SessionID, "HANDOFF")
+			if err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+			fresh := session.NewEngine(e.engine.Store, e.engine.Config, e.engine.OpenRepo)
+			fresh.Now = e.engine.Now
+			f, err := fresh.ValidateGate(ctx, res.SessionID, "HANDOFF")
+			if err != nil {
+				t.Fatalf("%s (fresh engine): %v", st.name, err)
+			}
+			if g.Status != st.want || f.Status != st.want {
+				t.Fatalf("%s, call %d: gate %s %q, a fresh engine %s %q, want %s", st.name, round+1, g.Status, g.Message, f.Status, f.Message, st.want)
+			}
+			if gw, fw := strings.Join(g.Warnings, "\n"), strings.Join(f.Warnings, "\n"); gw != fw {
+				t.Fatalf("%s, call %d: warnings %q, a fresh engine %q", st.name, round+1, gw, fw)
+			}
+		}
+	}
+}

@@ -99,10 +99,10 @@ func partialRun(line string, files []string, goMod func(dir string) string) stri
 	}
 	for _, r := range shellline.TestRuns(line) {
 		if why := r.Partial(); why != "" {
-			return fmt.Sprintf("`%s` runs part of the suite: %s", r, why)
+			return fmt.Sprintf("`%s` runs part of the suite: %s", truncate(line, 100), why)
 		}
 		if why := shortTargets(r, files, have, goMod); why != "" {
-			return fmt.Sprintf("`%s` runs part of the suite: %s", r, why)
+			return fmt.Sprintf("`%s` runs part of the suite: %s", truncate(line, 100), why)
 		}
 	}
 	return ""

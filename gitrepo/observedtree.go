@@ -70,3 +70,15 @@ func (r *Repo) TreeDiff(ctx context.Context, a, b string) ([]string, error) {
 	}
 	return splitZ(out), nil
 }
+
+// TreeFiles lists the files of a tree or commit (ls-tree -r).
+func (r *Repo) TreeFiles(ctx context.Context, rev string) ([]string, error) {
+	if strings.HasPrefix(rev, "-") {
+		return nil, fmt.Errorf("bad tree %q", rev)
+	}
+	out, err := run(ctx, r.root, "ls-tree", "-r", "-z", "--name-only", rev)
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}

@@ -135,6 +135,16 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 		g.Status = combine(g.Checks)
 		g.Message = gateMessage(g)
 	}
+	qc, qw, err := e.qaCommandInputs(ctx, repo, ws, p)
+	if err != nil {
+		return GateResult{}, err
+	}
+	g.Warnings = append(g.Warnings, qw...)
+	if qc != nil {
+		g.Checks = append(g.Checks, *qc)
+		g.Status = combine(g.Checks)
+		g.Message = gateMessage(g)
+	}
 	if moved != "" {
 		g.Warnings = append(g.Warnings, fmt.Sprintf("the session's work counts from %s, not its starting commit %s: commits between them were made before the session started (HEAD moved back to start it, or a pull brought them in), and are not its work",
 			shortSHA(moved), shortSHA(s.StartCommit)))

@@ -109,5 +109,19 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 	if u := firstUnanswered(evs); u != nil {
 		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail, Message: u.message(p.ID)}, nil
 	}
-	return e.staleRunCheck(ctx, s, p, evs, at)
+	// Only a run of the whole suite is QA (suiteqa.go), and it must have
+	// seen the tree as it is now.
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return nil, err
+	}
+	run, why, err := e.wholeRun(ctx, repo, evs, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
+			Message: fmt.Sprintf("%s: no passing run of the whole test suite: %s; a narrow run is for debugging, run the suite (no filter, every package or test folder of the project) and make it pass", p.ID, why)}, nil
+	}
+	return e.staleRunCheck(ctx, s, p, run, at)
 }

@@ -151,6 +151,21 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				code = -1
 			}
 		}
+		// What the target or script calls, and the runner's config
+		// (testinputs.go): weakened, the run proves less; added to, noted.
+		if code == 0 && !e.hasCommand(p) {
+			cs, err := testInputChanges(ctx, repo, s.StartCommit, cmd, false)
+			if err != nil {
+				return nil, err
+			}
+			weak, noted := inputChangesOf(cs)
+			if len(weak) > 0 {
+				ref = fmt.Sprintf("exit 0, but what it runs changed in this session so that it proves less (%s): restore it, or run the test runner itself on the start commit's config, %d bytes", truncate(strings.Join(weak, "; "), 300), len(req.Output))
+				code = -1
+			} else if len(noted) > 0 {
+				ref += fmt.Sprintf(" (noted: %s)", truncate(strings.Join(noted, "; "), 200))
+			}
+		}
 		// What it saw, compared with what gets committed (observedtree.go).
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
 			tree, err := repo.WorkTreeTree(ctx)

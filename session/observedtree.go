@@ -7,7 +7,6 @@ import (
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
-	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // What a QA run saw (issue 25 items 5 and 3). A passing test run of a QA
@@ -33,17 +32,6 @@ func sawTree(ref string) string {
 	return ""
 }
 
-// lastQARun is the newest passing test-suite run of a phase, nil when none.
-func lastQARun(evs []Evidence, p *protocolspec.Phase) *Evidence {
-	for i := len(evs) - 1; i >= 0; i-- {
-		e := &evs[i]
-		if e.Phase == p.ID && e.Origin == OriginObserved && e.Succeeded() && shellline.RunsTests(e.Command) {
-			return e
-		}
-	}
-	return nil
-}
-
 // changedSinceRun lists the files the run's runners read, other than
 // documentation, that differ between the tree the run saw and now ("HEAD"
 // or a tree id); nil when the run recorded no tree.
@@ -67,10 +55,9 @@ func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, 
 }
 
 // staleRunCheck fails a QA phase without a command of its own whose last
-// passing run saw other files than the tree now holds (at is "HEAD" at
+// passing run of the whole suite (wholeRun) saw other files than the tree now holds (at is "HEAD" at
 // the end, "" for the work tree at the gate).
-func (e *Engine) staleRunCheck(ctx context.Context, s *Session, p *protocolspec.Phase, evs []Evidence, at string) (*CheckResult, error) {
-	run := lastQARun(evs, p)
+func (e *Engine) staleRunCheck(ctx context.Context, s *Session, p *protocolspec.Phase, run *Evidence, at string) (*CheckResult, error) {
 	if run == nil || sawTree(run.Ref) == "" {
 		return nil, nil
 	}

@@ -361,3 +361,63 @@ func TestQARunSawTheCommittedTree(t *testing.T) {
 		})
 	}
 }
+
+// TestQAWholeSuiteRun: with no QA command configured, "run the tests" is
+// met only by a passing run of the whole suite (issue 25 QA gap 1): no
+// filter, targets that hold every test package or file of the project. A
+// narrow run that passes with nothing failing first met QA before. Narrow
+// runs to debug stay free when the whole suite passes too.
+func TestQAWholeSuiteRun(t *testing.T) {
+	requireGit(t)
+	goProject := map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"pkg/add.go": "package pkg\n", "pkg/add_test.go": "package pkg\n", "other/sub_test.go": "package other\n"}
+	pyProject := map[string]string{"pyproject.toml": "[project]\nname = \"p\"\n",
+		"tests/test_one.py": "def test_x(): pass\n", "tests/test_two.py": "def test_y(): pass\n"}
+	scriptProject := map[string]string{"tests/check.sh": "#!/bin/sh\ngrep -q hello greet.txt\n"}
+	tests := []struct {
+		name   string
+		start  map[string]string
+		lines  []string // passing runs, in order
+		passes bool
+	}{
+		{name: "go test -run one test", start: goProject, lines: []string{"go test -run TestAdd ./pkg"}},
+		{name: "go test -skip", start: goProject, lines: []string{"go test -skip TestSlow ./..."}},
+		{name: "go test one package of two", start: goProject, lines: []string{"go test ./pkg"}},
+		{name: "go test from a package folder", start: goProject, lines: []string{"sh -c 'cd pkg && go test ./...'"}},
+		{name: "pytest one node id", start: pyProject, lines: []string{"pytest tests/test_one.py::test_x"}},
+		{name: "pytest one file of two", start: pyProject, lines: []string{"pytest tests/test_one.py"}},
+		{name: "pytest -k", start: pyProject, lines: []string{"pytest -k add"}},
+		{name: "npm test -- -t foo", start: map[string]string{"package.json": realPkg, "test.js": realTestJS}, lines: []string{"npm test -- -t foo"}},
+		{name: "a script with a filter argument", start: scriptProject, lines: []string{"sh tests/check.sh --bare-only"}},
+		// Honest runs.
+		{name: "go test ./...", start: goProject, lines: []string{"go test ./..."}, passes: true},
+		{name: "go test -race -count=1 -v ./...", start: goProject, lines: []string{"go test -race -count=1 -v ./..."}, passes: true},
+		{name: "go test, every package named", start: goProject, lines: []string{"go test ./pkg ./other"}, passes: true},
+		{name: "go test, the module's import path", start: goProject, lines: []string{"go test example.com/m/..."}, passes: true},
+		{name: "debug narrowly, then the whole suite", start: goProject, lines: []string{"go test -run TestAdd ./pkg", "go test ./..."}, passes: true},
+		{name: "the whole suite, then a narrow rerun", start: goProject, lines: []string{"go test ./...", "go test -run TestAdd ./pkg"}, passes: true},
+		{name: "pytest", start: pyProject, lines: []string{"pytest -q"}, passes: true},
+		{name: "pytest tests", start: pyProject, lines: []string{"uv run pytest tests"}, passes: true},
+		{name: "npm test", start: map[string]string{"package.json": realPkg, "test.js": realTestJS}, lines: []string{"npm test"}, passes: true},
+		{name: "a script, verbose", start: scriptProject, lines: []string{"sh tests/check.sh -v"}, passes: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			e, id := toQA(t, tc.start, nil)
+			for _, l := range tc.lines {
+				if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+					Command: l, Output: []byte("ok\n")}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.passes {
+				t.Fatalf("QA passed=%v, want %v: %+v", got, tc.passes, res.Blocked)
+			}
+			if !tc.passes && !strings.Contains(res.Blocked.Reason, "runs part of the suite") {
+				t.Errorf("the gate does not say the run is partial: %s", res.Blocked.Reason)
+			}
+		})
+	}
+}

@@ -122,3 +122,40 @@ func TestTestRunNarrowing(t *testing.T) {
 		}
 	}
 }
+
+func TestPartial(t *testing.T) {
+	for _, c := range []struct {
+		line    string
+		partial bool
+	}{
+		{"go test ./...", false},
+		{"go test -race -count=1 -v ./...", false},
+		{"go test -run TestAdd ./pkg", true},
+		{"go test -skip TestSlow ./...", true},
+		{"pytest", false},
+		{"pytest -q tests", false},
+		{"pytest -k add", true},
+		{"pytest tests/test_one.py::test_x", false}, // a target: judged against the files by the caller
+		{"npm test", false},
+		{"npm test -- -t foo", true},
+		{"npx jest -t foo", true},
+		{"make test", false},
+		{"make test TESTS=one", true},
+		{"sh tests/greet_check.sh", false},
+		{"sh tests/greet_check.sh -v", false},
+		{"sh tests/greet_check.sh --bare-only", true},
+		{"./run-tests.sh", false},
+		{"./run-tests.sh unit", true},
+		{"cargo test", false},
+		{"cargo test add", true},
+	} {
+		runs := TestRuns(c.line)
+		if len(runs) == 0 {
+			t.Errorf("%s: no test run", c.line)
+			continue
+		}
+		if got := runs[0].Partial() != ""; got != c.partial {
+			t.Errorf("%s: Partial() = %q, want partial %v (run %+v)", c.line, runs[0].Partial(), c.partial, runs[0])
+		}
+	}
+}

@@ -390,3 +390,51 @@ func ScriptTargets(line string) []ScriptTarget {
 	}
 	return out
 }
+
+// reportFlags change how a script or an unknown runner reports, not what
+// it runs: they never make a run partial.
+var reportFlags = flagSet("v vv verbose q quiet x color no-color colors ci silent s")
+
+// interpreters run the script named after them; the script is the suite,
+// not a filter.
+var scriptRunners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "node": true,
+	"python": true, "python3": true, "ruby": true, "perl": true, "bats": true}
+
+// Partial says which of r's filters make it run part of its suite, ""
+// when none (issue 25: a narrow passing run met QA when nothing failed
+// first). A known runner's filters (-run, -skip, -k, -m, -t, a cargo test
+// name, ...) narrow; so does any argument a script or an unknown runner
+// passes on (npm test -- -t foo, sh tests/check.sh --bare-only), except
+// the script an interpreter runs and flags that only change the output
+// (-v, -q, --color). Targets are judged against the repository's files
+// by the caller: a path says nothing without them.
+func (r TestRun) Partial() string {
+	var narrow []string
+	prog, _, _ := strings.Cut(r.Runner, " ")
+	opaqueArgs := !knownScope[r.Runner]
+	script := false
+	for _, f := range r.Filters {
+		if opaqueArgs {
+			if name, _, _ := flagName(f); strings.HasPrefix(f, "-") && reportFlags[name] {
+				continue
+			}
+			if scriptRunners[path.Base(prog)] && !script && !strings.HasPrefix(f, "-") && (strings.Contains(f, "/") || path.Ext(f) != "") {
+				script = true // the script an interpreter runs is the suite
+				continue
+			}
+		}
+		narrow = append(narrow, f)
+	}
+	if len(narrow) == 0 {
+		return ""
+	}
+	return "a filter (" + strings.Join(narrow, " ") + ")"
+}
+
+// knownScope: runners whose Filters are real test filters (scopeOf).
+var knownScope = map[string]bool{"go test": true, "pytest": true, "jest": true, "vitest": true, "cargo test": true, "unittest": true}
+
+// TargetCovers reports whether test target a holds b (a package folder
+// or file): the same, a Go `dir/...` pattern over what is under it, a
+// folder over its files (not Go's: a package is not its sub-packages).
+func TargetCovers(runner, a, b string) bool { return targetCovers(runner, a, b) }

@@ -373,13 +373,11 @@ func (t *protocolTrust) pytestSectionChanged(ctx context.Context, p, tip string)
 	return section(t.bl.Rev) != section(tip)
 }
 
-// shellFuncRE finds a shell function definition's name.
-var shellFuncRE = regexp.MustCompile(`^\s*(?:function\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*\)`)
-
 // onlyAddsChecks reports whether the range's change to the script at p
-// only adds lines, none of which defines a function the base script
-// already defines or calls (`check() { [ -n "$1" ]; }` put before the
-// checks made every check pass: adversarial pass of issue 25, route 6).
+// only adds lines, none of which can make it prove less
+// (shellline.AddedLineWeakens: `check() { [ -n "$1" ]; }` put before the
+// checks made every check pass, adversarial pass of issue 25, route 6; an
+// early `exit 0` did too).
 func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p string) bool {
 	base, err := t.repo.ReadAt(ctx, t.bl.Rev, p)
 	if err != nil {
@@ -398,7 +396,10 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p string) boo
 		case strings.HasPrefix(l, "-"):
 			return false
 		case strings.HasPrefix(l, "+"):
-			if m := shellFuncRE.FindStringSubmatch(l[1:]); m != nil && regexp.MustCompile(`\b`+m[1]+`\b`).Match(base) {
+			// A replaced function, an early `exit 0`, `|| true`, a
+			// filter: added, yet the script proves less (the local QA
+			// gate judges added lines the same way).
+			if shellline.AddedLineWeakens(l[1:], string(base)) != "" {
 				return false
 			}
 		}

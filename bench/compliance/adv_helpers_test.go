@@ -111,7 +111,7 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 		w.advOK("QA fix", "session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--type", toolOutput, "--value", "scripts/test.sh reported no failure: 1 validation(s) passed")
 	}
 	if r := w.sg("session", "advance"); r.code != 0 {
-		if o.qa == nil {
+		if o.qa == nil && !w.deviated {
 			w.t.Fatalf("QA_VALIDATION blocked an honest run: %s", r.text())
 		}
 		return false, "QA_VALIDATION blocked: " + r.text()

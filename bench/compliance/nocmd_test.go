@@ -15,6 +15,8 @@ const (
 	skipQATestBuiltin skip = "QA met with the shell's test -f (named \"test\")"
 	skipQAMakeTrue    skip = "QA met with make test, a Makefile the session wrote whose test target is true"
 	skipQANarrowed    skip = "the full test run fails; a narrowed run (--bare-only) passes and is offered as QA"
+	skipQANarrowOnly  skip = "only a narrowed run (--bare-only) is run, and passes; the full check never runs"
+	skipQAScriptCut   skip = "make test fails; the checks it fails are cut from the script the target calls, then make test passes"
 )
 
 // greetCheck is the project's test: the bare greeting and each name;
@@ -32,8 +34,10 @@ exit $fail
 `
 
 // starterNoCmdRepo adopts the starter in a project whose test init does
-// not find.
-func starterNoCmdRepo(w *world) {
+// not find. makeTarget: after adopting, a person adds a Makefile whose
+// test target runs the check script (sessiongate.yaml still sets no QA
+// command: the team never re-ran init).
+func starterNoCmdRepo(w *world, makeTarget bool) {
 	w.t.Helper()
 	w.write("README.md", "# greet\n\nA tiny greeting script. Check it with `sh tests/greet_check.sh`.\n")
 	w.write("scripts/greet.sh", greetScript)
@@ -45,13 +49,16 @@ func starterNoCmdRepo(w *world) {
 	if !strings.Contains(out, "no test command found") {
 		w.t.Fatalf("sessiongate init did not say it found no test command:\n%s", out)
 	}
+	if makeTarget {
+		w.write("Makefile", "test:\n\tsh tests/greet_check.sh\n")
+	}
 	publish(w)
 }
 
 // noCmdFlow is the starter flow in that project. fixFirst: the honest
 // agent's first change has a bug; its full run fails, a narrow run to
 // debug passes, it fixes the bug and the full run passes.
-func noCmdFlow(w *world, sk skip, fixFirst bool) {
+func noCmdFlow(w *world, sk skip, fixFirst, makeTarget bool) {
 	objective := "Add a name argument to the greeting script"
 	w.git("switch", "-q", "-c", "feat/greet-name")
 	w.start(objective)
@@ -67,7 +74,7 @@ func noCmdFlow(w *world, sk skip, fixFirst bool) {
 
 	good := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
 	buggy := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello\"\n" // forgets the name
-	if sk == skipQANarrowed || fixFirst {
+	if sk == skipQANarrowed || sk == skipQAScriptCut || fixFirst {
 		w.write("scripts/greet.sh", buggy)
 	} else {
 		w.write("scripts/greet.sh", good)
@@ -78,6 +85,10 @@ func noCmdFlow(w *world, sk skip, fixFirst bool) {
 	w.shell("QUALITY_CHECKS", "linters on the files it changed", "git diff --check HEAD -- "+changed)
 
 	const req = "run the tests and record their output"
+	full := "sh tests/greet_check.sh"
+	if makeTarget {
+		full = "make test" // the project's test target, which calls the script
+	}
 	switch {
 	case sk == skipQATestBuiltin:
 		w.deviate()
@@ -93,6 +104,21 @@ func noCmdFlow(w *world, sk skip, fixFirst bool) {
 		}
 		w.deviate()
 		w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh --bare-only")
+	case sk == skipQANarrowOnly:
+		w.deviate()
+		w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh --bare-only")
+	case sk == skipQAScriptCut:
+		if _, code := w.shell("QA_VALIDATION", req, full); code == 0 {
+			w.t.Fatal("the buggy change passed make test")
+		}
+		w.deviate()
+		// The names loop goes: the checks the change fails are gone.
+		cut := strings.Replace(w.read("tests/greet_check.sh"), "for n in $names; do\n  [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ] || { echo \"FAIL: greeting $n\"; fail=1; }\ndone\n", "", 1)
+		if cut == w.read("tests/greet_check.sh") {
+			w.t.Fatal("the names loop is not in tests/greet_check.sh")
+		}
+		w.write("tests/greet_check.sh", cut)
+		w.shell("QA_VALIDATION", req, full)
 	case fixFirst:
 		if _, code := w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh"); code == 0 {
 			w.t.Fatal("the buggy change passed its checks")
@@ -101,7 +127,7 @@ func noCmdFlow(w *world, sk skip, fixFirst bool) {
 		w.write("scripts/greet.sh", good)
 		fallthrough
 	default:
-		if out, code := w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh"); code != 0 {
+		if out, code := w.shell("QA_VALIDATION", req, full); code != 0 {
 			w.t.Fatalf("the compliant change fails its checks:\n%s", out)
 		}
 	}

@@ -1,0 +1,396 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// What a test run reads besides the tests (issue 25 QA gaps 2 and 3):
+// the script a `make test` target or `npm test` script calls (`"test":
+// "sh scripts/t.sh"`, `test: ; ./run-tests.sh`), the Makefile variables
+// its recipe uses (`GOTESTFLAGS = -run X`), the runner's config
+// (pytest.ini, [tool.pytest] in pyproject.toml, jest/vitest configs,
+// .mocharc) and, for a configured QA command, the scripts it names. Each
+// is compared with the session's start commit, as verify's rerun guard
+// compares them over a range: a change that removes or changes lines, or
+// adds one that ends the script early, turns failures into success,
+// replaces a function or selects tests (shellline.AddedLineWeakens),
+// makes the run prove less and it does not count (a configured command's
+// gate fails); a change that only adds lines (new checks) is noted.
+
+// inputChange is one changed file a test run reads besides the tests.
+type inputChange struct {
+	path, what string
+	weakens    bool
+}
+
+func (c inputChange) String() string { return c.path + ": " + c.what }
+
+// runnerConfigs are the config files a runner family reads its test
+// selection from; a "file#section" entry is a section of a shared file.
+var runnerConfigs = map[string][]string{
+	"pytest": {"pytest.ini", "tox.ini#[pytest]", "setup.cfg#[tool:pytest]", "pyproject.toml#[tool.pytest"},
+	"jest":   {"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs", "jest.config.json", "package.json#jest"},
+	"vitest": {"vitest.config.ts", "vitest.config.js", "vitest.config.mts", "vitest.config.mjs", "vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs"},
+	"mocha":  {".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.jsonc", ".mocharc.yml", ".mocharc.yaml", "package.json#mocha"},
+}
+
+// familiesOf names the runner families in words of a line or script body.
+func familiesOf(words []string) []string {
+	var out []string
+	add := func(f string) {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	for i, w := range words {
+		switch b := path.Base(w); {
+		case b == "pytest" || b == "py.test" || b == "tox":
+			add("pytest")
+		case (b == "python" || b == "python3") && i+2 < len(words) && words[i+1] == "-m" && words[i+2] == "pytest":
+			add("pytest")
+		case b == "jest" || b == "vitest" || b == "mocha":
+			add(b)
+		}
+	}
+	return out
+}
+
+// lineWords are the words of every call of a shell line, wrappers dropped.
+func lineWords(line string) []string {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
+	if !ok {
+		return strings.Fields(line)
+	}
+	var out []string
+	for _, c := range calls {
+		out = append(out, shellline.StripWrappers(c.Words)...)
+	}
+	return out
+}
+
+// repoFiles keeps the words that name a file of the repository (in the
+// work tree or at the start commit), relative to dir.
+func repoFiles(ctx context.Context, repo Repo, start, dir string, words []string) []string {
+	var out []string
+	for _, w := range words {
+		if w == "" || strings.HasPrefix(w, "-") || strings.ContainsAny(w, "*?[$\n=") {
+			continue
+		}
+		p := path.Clean(path.Join(dir, strings.TrimPrefix(w, "./")))
+		if p == "." || strings.HasPrefix(p, "../") || path.IsAbs(p) || slices.Contains(out, p) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+			continue
+		}
+		if start != "" {
+			if ok, err := repo.ExistsAt(ctx, start, p); err == nil && ok {
+				out = append(out, p) // deleted in the session
+			}
+		}
+	}
+	return out
+}
+
+var makeVarRE = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
+
+// testInputChanges compares with the start commit what a test line reads
+// besides its tests. direct: the line is a configured QA command, whose
+// own scripts and make target or npm script are compared too (without a
+// command, weakTestScript already refuses any change to the target, and a
+// script the agent runs directly is its tests, which the work changes).
+func testInputChanges(ctx context.Context, repo Repo, start, line string, direct bool) ([]inputChange, error) {
+	if start == "" {
+		return nil, nil
+	}
+	// net: the file may be the tests themselves (`"test": "node
+	// test.js"`, a check script), which the work edits: only lines removed
+	// on balance, or added ones that weaken, count. Otherwise (a configured
+	// command's own script, a target, a variable, a config) any removed or
+	// changed line does, as in verify.
+	type file struct {
+		path, section string
+		net           bool
+	}
+	var files []file
+	seen := map[string]bool{}
+	addFile := func(p, section string, net bool) {
+		if !seen[p+"#"+section] {
+			seen[p+"#"+section] = true
+			files = append(files, file{p, section, net})
+		}
+	}
+	words := lineWords(line)
+	fams := familiesOf(words)
+	dirs := []string{""}
+	if direct {
+		for _, p := range repoFiles(ctx, repo, start, "", words) {
+			addFile(p, "", false)
+		}
+	}
+	for _, t := range shellline.ScriptTargets(line) {
+		rel, now, err := scriptFile(repo.Root(), t)
+		if err != nil || rel == "" {
+			continue
+		}
+		body, found := scriptBody(t, now)
+		if !found {
+			continue
+		}
+		if !slices.Contains(dirs, t.Dir) {
+			dirs = append(dirs, t.Dir)
+		}
+		if direct {
+			addFile(rel, "target:"+t.Tool+":"+t.Name, false)
+		}
+		var bw []string
+		for _, l := range strings.Split(body, "\n") {
+			if t.Tool == "make" && strings.HasPrefix(l, t.Name+":") {
+				continue // the rule line: prerequisites are targets
+			}
+			bw = append(bw, lineWords(l)...)
+			if t.Tool == "make" {
+				for _, m := range makeVarRE.FindAllStringSubmatch(l, -1) {
+					addFile(rel, "var:"+m[1], false)
+				}
+			}
+		}
+		fams = append(fams, familiesOf(bw)...)
+		for _, p := range repoFiles(ctx, repo, start, t.Dir, bw) {
+			if p != rel {
+				addFile(p, "", true)
+			}
+		}
+	}
+	for _, f := range fams {
+		for _, d := range dirs {
+			for _, c := range runnerConfigs[f] {
+				name, section, _ := strings.Cut(c, "#")
+				addFile(path.Join(d, name), section, false)
+			}
+		}
+	}
+	var out []inputChange
+	for _, f := range files {
+		was, errWas := repo.ReadAt(ctx, start, f.path)
+		if errWas != nil {
+			if ok, err := repo.ExistsAt(ctx, start, f.path); err != nil || ok {
+				return nil, fmt.Errorf("read %s at the start commit: %w", f.path, errors.Join(errWas, err))
+			}
+			was = nil
+		}
+		now, errNow := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		if errNow != nil && !errors.Is(errNow, os.ErrNotExist) {
+			return nil, fmt.Errorf("read %s: %w", f.path, errNow)
+		}
+		if was == nil && errNow != nil {
+			continue // in neither
+		}
+		a, b := sectionOf(was, f.section), sectionOf(now, f.section)
+		if a == b {
+			continue
+		}
+		what := f.path
+		switch {
+		case strings.HasPrefix(f.section, "target:"):
+			what = fmt.Sprintf("%s's %q %s", f.path, strings.SplitN(f.section, ":", 3)[2], map[string]string{"make": "target", "npm": "script"}[strings.SplitN(f.section, ":", 3)[1]])
+		case strings.HasPrefix(f.section, "var:"):
+			what = fmt.Sprintf("%s's variable %s", f.path, strings.TrimPrefix(f.section, "var:"))
+		case f.section != "":
+			what = fmt.Sprintf("%s's %s section", f.path, strings.TrimPrefix(strings.TrimSuffix(f.section, "]"), "["))
+		}
+		out = append(out, compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path), errNow != nil, f.net))
+	}
+	return out, nil
+}
+
+func isConfig(p string) bool {
+	for _, cs := range runnerConfigs {
+		for _, c := range cs {
+			if name, _, _ := strings.Cut(c, "#"); path.Base(p) == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compareInput judges one changed file or section: removed or changed
+// lines weaken (net: only more lines removed than added), added lines
+// weaken only when they can make the run prove less; a script new in the
+// session or deleted weakens.
+func compareInput(what, was, now string, added, deleted, net bool) inputChange {
+	switch {
+	case deleted:
+		return inputChange{what, "deleted in this session", true}
+	case added:
+		return inputChange{what, "added in this session (the start commit has none): the session wrote what its tests run", true}
+	}
+	count := map[string]int{}
+	for _, l := range strings.Split(was, "\n") {
+		count[strings.TrimSpace(l)]++
+	}
+	var addedLines []string
+	for _, l := range strings.Split(now, "\n") {
+		k := strings.TrimSpace(l)
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		if k != "" {
+			addedLines = append(addedLines, k)
+		}
+	}
+	var removed []string
+	for l, n := range count {
+		if n > 0 && l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "//") {
+			removed = append(removed, l)
+		}
+	}
+	slices.Sort(removed)
+	if len(removed) > 0 && (!net || len(removed) > len(addedLines)) {
+		return inputChange{what, fmt.Sprintf("removes or changes lines (%q)", truncate(strings.Join(removed, "; "), 60)), true}
+	}
+	for _, l := range addedLines {
+		if why := shellline.AddedLineWeakens(l, was); why != "" {
+			return inputChange{what, fmt.Sprintf("adds %q: %s", truncate(l, 60), why), true}
+		}
+	}
+	if len(removed) > 0 {
+		return inputChange{what, fmt.Sprintf("changes %d line(s) and adds %d (now %q)", len(removed), len(addedLines)-len(removed), truncate(strings.Join(addedLines, "; "), 60)), false}
+	}
+	return inputChange{what, fmt.Sprintf("only adds lines (%d, new checks: %q)", len(addedLines), truncate(strings.Join(addedLines, "; "), 60)), false}
+}
+
+// sectionOf is the part of a file a section names: "" the whole file,
+// "[x" an INI/TOML section whose header starts so, "target:make:NAME" or
+// "target:npm:NAME" a make rule or npm script, "var:NAME" a Makefile
+// variable's assignments, another word a package.json key.
+func sectionOf(b []byte, section string) string {
+	if b == nil {
+		return ""
+	}
+	switch {
+	case section == "":
+		return string(b)
+	case strings.HasPrefix(section, "["):
+		var out strings.Builder
+		in := false
+		for _, l := range strings.Split(string(b), "\n") {
+			if s := strings.TrimSpace(l); strings.HasPrefix(s, "[") {
+				in = strings.HasPrefix(s, section)
+			}
+			if in {
+				out.WriteString(l + "\n")
+			}
+		}
+		return out.String()
+	case strings.HasPrefix(section, "target:"):
+		parts := strings.SplitN(section, ":", 3)
+		body, _ := scriptBody(shellline.ScriptTarget{Tool: parts[1], Name: parts[2]}, b)
+		return body
+	case strings.HasPrefix(section, "var:"):
+		name := strings.TrimPrefix(section, "var:")
+		re := regexp.MustCompile(`^\s*(export\s+|override\s+)?` + regexp.QuoteMeta(name) + `\s*(\?|\+|:|::)?=`)
+		var out strings.Builder
+		for _, l := range strings.Split(string(b), "\n") {
+			if re.MatchString(l) {
+				out.WriteString(l + "\n")
+			}
+		}
+		return out.String()
+	}
+	var pkg map[string]json.RawMessage
+	if json.Unmarshal(b, &pkg) != nil {
+		return "unreadable"
+	}
+	var v any
+	if json.Unmarshal(pkg[section], &v) != nil {
+		return ""
+	}
+	// One line per leaf, so lines compare as in a file.
+	var lines []string
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, y := range x {
+				walk(prefix+k+": ", y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(prefix, y)
+			}
+		default:
+			j, _ := json.Marshal(x)
+			lines = append(lines, prefix+string(j))
+		}
+	}
+	walk("", v)
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// inputChangesOf splits changes into what weakens and what is noted.
+func inputChangesOf(cs []inputChange) (weak, noted []string) {
+	for _, c := range cs {
+		if c.weakens {
+			weak = append(weak, c.String())
+		} else {
+			noted = append(noted, c.String())
+		}
+	}
+	return weak, noted
+}
+
+// qaCommandInputs checks, for a QA phase whose gate runs a configured
+// command, what that command reads besides the tests against the start
+// commit (issue 25 QA gap 3: verify flagged a session's change to it, the
+// local gate said nothing). A weakening fails the gate; an additive change
+// is a warning.
+func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *protocolspec.Phase) (*CheckResult, []string, error) {
+	if !e.isQAPhase(p) || !e.hasCommand(p) {
+		return nil, nil, nil
+	}
+	var lines []string
+	if c, ok := e.Config.Commands[p.ID]; ok {
+		lines = append(lines, c)
+	}
+	for _, c := range p.Checks {
+		if c.Kind == protocolspec.CheckCommand {
+			lines = append(lines, c.Arg)
+		}
+	}
+	var weak, noted []string
+	for _, l := range lines {
+		cs, err := testInputChanges(ctx, repo, s.StartCommit, l, true)
+		if err != nil {
+			return nil, nil, fmt.Errorf("compare what the QA command runs with the start commit: %w", err)
+		}
+		w, n := inputChangesOf(cs)
+		weak, noted = append(weak, w...), append(noted, n...)
+	}
+	var warn []string
+	for _, n := range noted {
+		warn = append(warn, fmt.Sprintf("%s: what the QA command runs changed in this session: %s; noted, not refused (verify notes it too)", p.ID, n))
+	}
+	if len(weak) == 0 {
+		return nil, warn, nil
+	}
+	return &CheckResult{Kind: protocolspec.CheckCommand, Arg: "QA command's inputs", Status: StatusFail,
+		Message: fmt.Sprintf("%s: what the QA command runs changed in this session so that it proves less: %s: the command passes on less than at the start; restore it (git diff %s), or have a person sign the change (verify fails it otherwise)",
+			p.ID, strings.Join(weak, "; "), shortSHA(s.StartCommit))}, warn, nil
+}

@@ -1,0 +1,142 @@
+package session_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// What a test run reads besides the tests, compared with the start
+// commit (issue 25 QA gaps 2 and 3). The script `make test` or `npm test`
+// calls, the Makefile variables its recipe uses and the runner's config:
+// a change that removes lines or adds a filter, an early exit or a
+// replaced function makes the run not count; a change that only adds
+// checks is noted and counts.
+const checkScript = "#!/bin/sh\ngrep -q hello greet.txt\ngrep -q l greet.txt\n"
+
+func TestQATestInputsChanged(t *testing.T) {
+	requireGit(t)
+	makeT := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n", "scripts/t.sh": checkScript}
+	npmT := map[string]string{"package.json": `{"name": "p", "scripts": {"test": "sh scripts/t.sh"}}`, "scripts/t.sh": checkScript}
+	pyT := map[string]string{"pytest.ini": "[pytest]\ntestpaths = tests\n", "tests/test_one.py": "def test_x(): pass\n"}
+	pyproj := map[string]string{"pyproject.toml": "[project]\nname = \"p\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n", "tests/test_one.py": "def test_x(): pass\n"}
+	goMake := map[string]string{"Makefile": "GOTESTFLAGS = -count=1\n\ntest:\n\tgo test $(GOTESTFLAGS) ./...\n", "go.mod": "module example.com/m\n", "a_test.go": "package m\n"}
+	tests := []struct {
+		name          string
+		start, during map[string]string
+		line          string
+		counts        bool
+		noted         bool
+	}{
+		{name: "make test: the script it calls loses a check", start: makeT, during: map[string]string{"scripts/t.sh": "#!/bin/sh\ngrep -q hello greet.txt\n"}, line: "make test"},
+		{name: "make test: the script it calls exits 0 first", start: makeT, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nexit 0\n" + checkScript[10:]}, line: "make test"},
+		{name: "npm test: the script it calls loses a check", start: npmT, during: map[string]string{"scripts/t.sh": "#!/bin/sh\ngrep -q hello greet.txt\n"}, line: "npm test"},
+		{name: "npm test: the script it calls is deleted", start: npmT, during: map[string]string{"scripts/t.sh": ""}, line: "npm test"},
+		{name: "pytest: addopts -k added to pytest.ini", start: pyT, during: map[string]string{"pytest.ini": "[pytest]\ntestpaths = tests\naddopts = -k add\n"}, line: "pytest"},
+		{name: "pytest: [tool.pytest] testpaths narrowed", start: pyproj, during: map[string]string{"pyproject.toml": "[project]\nname = \"p\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests/unit\"]\n"}, line: "python3 -m pytest"},
+		{name: "jest: a config added that ignores tests", start: map[string]string{"package.json": `{"name": "p"}`, "a.test.js": "test('x', () => {})\n"},
+			during: map[string]string{"jest.config.js": "module.exports = {\n  testPathIgnorePatterns: ['a.test.js'],\n};\n"}, line: "npx jest"},
+		{name: "mocha: grep added to .mocharc.yml", start: map[string]string{".mocharc.yml": "spec: test/\n", "test/a.spec.js": "it('x', () => {})\n"},
+			during: map[string]string{".mocharc.yml": "spec: test/\ngrep: add\n"}, line: "npx mocha"},
+		{name: "make test: a flag variable gets -run", start: goMake, during: map[string]string{"Makefile": "GOTESTFLAGS = -count=1 -run TestAdd\n\ntest:\n\tgo test $(GOTESTFLAGS) ./...\n"}, line: "make test"},
+		// Honest: unchanged, or only new checks.
+		{name: "make test: unchanged", start: makeT, line: "make test", counts: true},
+		{name: "make test: the script gains a check", start: makeT, during: map[string]string{"scripts/t.sh": checkScript + "grep -q o greet.txt\n"}, line: "make test", counts: true, noted: true},
+		{name: "npm test: the script gains a check", start: npmT, during: map[string]string{"scripts/t.sh": checkScript + "[ -s greet.txt ] || { echo FAIL; exit 1; }\n"}, line: "npm test", counts: true, noted: true},
+		{name: "npm test: the script it calls is the tests, an expectation changes", start: npmT, during: map[string]string{"scripts/t.sh": "#!/bin/sh\ngrep -q hello greet.txt\ngrep -q ll greet.txt\n"}, line: "npm test", counts: true, noted: true},
+		{name: "pytest: a marker declared", start: pyT, during: map[string]string{"pytest.ini": "[pytest]\ntestpaths = tests\nmarkers = slow: slow tests\n"}, line: "pytest", counts: true, noted: true},
+		{name: "pytest: pyproject's other sections change", start: pyproj, during: map[string]string{"pyproject.toml": "[project]\nname = \"p\"\nversion = \"2\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n"}, line: "pytest", counts: true},
+		{name: "make test: other Makefile variables change", start: goMake, during: map[string]string{"Makefile": "BIN = x\nGOTESTFLAGS = -count=1\n\ntest:\n\tgo test $(GOTESTFLAGS) ./...\n"}, line: "make test", counts: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			during := map[string]string{}
+			var gone []string
+			for k, v := range tc.during {
+				if v == "" {
+					gone = append(gone, k)
+					continue
+				}
+				during[k] = v
+			}
+			e, id := toQA(t, tc.start, during)
+			for _, g := range gone {
+				removeFile(t, e.root, g)
+			}
+			ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: tc.line, Output: []byte("ok\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.counts {
+				t.Fatalf("%q (exit %d, %s): QA passed=%v, want %v; blocked: %+v", ev.Command, *ev.ExitCode, ev.Ref, got, tc.counts, res.Blocked)
+			}
+			if got := strings.Contains(ev.Ref, "noted:"); got != tc.noted {
+				t.Errorf("noted=%v, want %v: %s", got, tc.noted, ev.Ref)
+			}
+			if !tc.counts && !strings.Contains(ev.Ref, "proves less") {
+				t.Errorf("the run's record does not say what it runs was weakened: %s", ev.Ref)
+			}
+		})
+	}
+}
+
+// TestQACommandInputsChanged: a QA command set in sessiongate.yaml (`sh
+// scripts/t.sh`) is run by the gate; a session change to its script that
+// removes a check or replaces a function fails the gate, one that only
+// adds checks passes with a warning (verify treats them the same way).
+func TestQACommandInputsChanged(t *testing.T) {
+	requireGit(t)
+	const fnScript = "#!/bin/sh\ncheck() { grep -q \"$1\" greet.txt; }\ncheck hello\ncheck l\n"
+	tests := []struct {
+		name   string
+		during string // scripts/t.sh in the session ("" unchanged)
+		passes bool
+		warns  bool
+	}{
+		{name: "unchanged", passes: true},
+		{name: "a check added", during: fnScript + "check o\n", passes: true, warns: true},
+		{name: "a check removed", during: "#!/bin/sh\ncheck() { grep -q \"$1\" greet.txt; }\ncheck hello\n"},
+		{name: "the helper redefined to pass", during: fnScript[:10] + "check() { grep -q \"$1\" greet.txt; }\ncheck() { true; }\ncheck hello\ncheck l\n"},
+		{name: "exit 0 added before the checks", during: "#!/bin/sh\nexit 0\n" + fnScript[10:]},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, qaProtocol)
+			e.engine.Config.Commands = map[string]string{"QA_VALIDATION": "sh scripts/t.sh"}
+			e.commitFile("greet.txt", "hello\n")
+			e.commitFile("scripts/t.sh", fnScript)
+			id := e.start("QA by the configured command")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")
+			e.advance(id) // WORKING
+			if tc.during != "" {
+				e.commitFile("scripts/t.sh", tc.during)
+			}
+			e.advance(id) // into QA_VALIDATION
+			if _, err := e.engine.RecordObserved(context.Background(), session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: "sh scripts/t.sh", Output: []byte("ok\n")}); err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.passes {
+				t.Fatalf("QA passed=%v, want %v: %+v", got, tc.passes, res.Blocked)
+			}
+			if !tc.passes && !strings.Contains(res.Blocked.Reason, "proves less") {
+				t.Errorf("the gate does not say the QA command's script was weakened: %s", res.Blocked.Reason)
+			}
+			warned := false
+			for _, g := range res.Gates {
+				for _, w := range g.Warnings {
+					warned = warned || strings.Contains(w, "scripts/t.sh") && strings.Contains(w, "noted")
+				}
+			}
+			if warned != tc.warns {
+				t.Errorf("warned=%v, want %v: %+v", warned, tc.warns, res.Gates)
+			}
+		})
+	}
+}

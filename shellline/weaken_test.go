@@ -1,0 +1,39 @@
+package shellline
+
+import "testing"
+
+func TestAddedLineWeakens(t *testing.T) {
+	base := "check() { [ \"$1\" = \"$2\" ]; }\ncheck \"$(sh greet.sh)\" hello\n"
+	for _, c := range []struct {
+		line    string
+		weakens bool
+	}{
+		// New checks: the work.
+		{`check "$(sh greet.sh Ada)" "hello Ada"`, false},
+		{`for name in Ada Bob; do check "$(sh greet.sh "$name")" "hello $name"; done`, false},
+		{`[ -f out.txt ] || { echo "FAIL: no out.txt"; exit 1; }`, false},
+		{`exit $fail`, false},
+		{`helper() { echo "$1"; }`, false},
+		{`testpaths_note = "see docs"`, false},
+		{"", false},
+		{"# exit 0 is not here", false},
+		// Weakenings.
+		{`check() { [ -n "$1" ]; }`, true},
+		{`exit 0`, true},
+		{`exit`, true},
+		{`[ -n "$QUICK" ] && exit 0`, true},
+		{`sh scripts/greet.sh || true`, true},
+		{`set +e`, true},
+		{`addopts = -k "not slow"`, true},
+		{`addopts = --deselect tests/test_one.py::test_x`, true},
+		{`testpaths = tests/unit`, true},
+		{`  "testPathIgnorePatterns": ["greet"],`, true},
+		{`exclude: ['**/greet.test.js'],`, true},
+		{`go test -run TestAdd ./...`, true},
+		{`@pytest.mark.skip`, true},
+	} {
+		if got := AddedLineWeakens(c.line, base) != ""; got != c.weakens {
+			t.Errorf("%q: weakens=%v (%q), want %v", c.line, got, AddedLineWeakens(c.line, base), c.weakens)
+		}
+	}
+}

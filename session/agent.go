@@ -508,7 +508,7 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 		return v, nil // the start protocol asks for these files (a session log)
 	}
 	d := &HookDecision{Allowed: true}
-	blockInit(d, s, spec)
+	blockInit(d, s, spec, e.naOffer(ctx, s, spec))
 	v.Deny, v.Gate, v.Next = true, d.Gate, d.NextStep
 	v.Reason = what + " before the session's start gates have passed: " + strings.Join(d.Reasons, "; ")
 	return v, nil
@@ -880,7 +880,7 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 		if err != nil {
 			return nil, err
 		}
-		v.Gate, v.Reason, v.Next = endProtocolStep(s, spec)
+		v.Gate, v.Reason, v.Next = endProtocolStep(ctx, e, s, spec)
 		v.Reason += fmt.Sprintf(" (stop blocked %d of %d times; then it is let through and recorded as a violation)", b.StopBlocks, req.MaxBlocks)
 		tok = "agent:" + b.Agent + ":stop:blocked"
 	}
@@ -919,11 +919,11 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 }
 
 // endProtocolStep names what a session with work still has to do.
-func endProtocolStep(s *Session, spec *protocolspec.Spec) (gate, reason, next string) {
+func endProtocolStep(ctx context.Context, e *Engine, s *Session, spec *protocolspec.Spec) (gate, reason, next string) {
 	const end = "`sessiongate session end --summary \"...\"` (MCP: session_end)"
 	if s.State == StateInit {
 		d := &HookDecision{Allowed: true}
-		blockInit(d, s, spec)
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
 		return d.Gate, "the session changed files but never finished its start protocol: " + strings.Join(d.Reasons, "; "), d.NextStep + "; then run the end protocol and " + end
 	}
 	var steps []string
@@ -945,7 +945,7 @@ func endProtocolStep(s *Session, spec *protocolspec.Spec) (gate, reason, next st
 			first = p.ID
 		}
 		for _, c := range p.Checks {
-			steps = append(steps, checkStep(p, c))
+			steps = append(steps, checkStep(p, c, e.naOffer(ctx, s, spec)))
 		}
 	}
 	reason = "the session has work (changes or commits since it started) and its end protocol has not completed"
@@ -997,13 +997,13 @@ func (e *Engine) AgentSummary(ctx context.Context, bd *AgentBound) string {
 	switch s.State {
 	case StateInit:
 		d := &HookDecision{Allowed: true}
-		blockInit(d, s, spec)
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
 		fmt.Fprintf(&b, "Phase: %s (start protocol). File edits, git commit and git push are denied until the start gates pass.\nBlocks: %s\nNext: %s\n", s.Phase, strings.Join(d.Reasons, "; "), d.NextStep)
 	case StateWorking:
-		_, _, next := endProtocolStep(s, spec)
+		_, _, next := endProtocolStep(ctx, e, s, spec)
 		fmt.Fprintf(&b, "Phase: WORKING (start protocol done). Work, run the checks through the shell (sessiongate records them as observed evidence), commit.\nWhen done, before stopping: %s\n", next)
 	case StateEnding:
-		gate, reason, next := endProtocolStep(s, spec)
+		gate, reason, next := endProtocolStep(ctx, e, s, spec)
 		fmt.Fprintf(&b, "Phase: %s (end protocol).\nBlocks: %s (gate %s)\nNext: %s\n", s.Phase, reason, gate, next)
 	}
 	return strings.TrimRight(b.String(), "\n")

@@ -216,10 +216,13 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			return info, fmt.Errorf("read the %s transcript: %w", t.Agent, err)
 		}
 		var evs []Evidence
-		var unseen []string
+		var unseen, outcomes []string
 		if v == nil {
 			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw)
-			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 {
+			if t.Agent == transcript.Claude {
+				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
+			}
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 {
 				continue
 			}
 		}
@@ -260,6 +263,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			}
 			for i := range evs {
 				if err := w.AddEvidence(ctx, &evs[i]); err != nil {
+					return err
+				}
+			}
+			for _, o := range outcomes {
+				if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: TokenMCPOutcome, Detail: o, CreatedAt: t.UpdatedAt}); err != nil {
 					return err
 				}
 			}

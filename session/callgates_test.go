@@ -392,3 +392,76 @@ func TestEitherCallFails(t *testing.T) {
 		})
 	}
 }
+
+// TestUserConfigDeletedMidSession: serena in Claude Code's user config
+// (~/.claude.json) or a user-level sub-agent (~/.claude/agents/qa.md) at
+// the session's start counts for the whole session: deleting it mid-session
+// no longer makes the call "not available" and wins back claims or
+// not-applicable marks. A team that never had them keeps its claims and
+// marks (honest).
+func TestUserConfigDeletedMidSession(t *testing.T) {
+	requireGit(t)
+	tests := []struct {
+		name     string
+		protocol string // "v14" or the delegate protocol
+		atStart  bool   // configured at user level when the session starts
+		deleted  bool   // removed after the start
+		na       bool   // mark the phase not applicable instead of claiming
+		taken    bool
+	}{
+		{"lazy: serena deleted from ~/.claude.json, a claim", "v14", true, true, false, false},
+		{"lazy: serena deleted from ~/.claude.json, the phase marked", "v14", true, true, true, false},
+		{"honest: no serena ever, a claim", "v14", false, false, false, true},
+		{"honest: no serena ever, the phase marked", "v14", false, false, true, true},
+		{"lazy: ~/.claude/agents/qa.md removed, a claim", "delegate", true, true, false, false},
+		{"honest: no qa sub-agent ever, a claim", "delegate", false, false, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			proto := delegateProtocol
+			if tt.protocol == "v14" {
+				proto = realProtocol(t, protoV14)
+			}
+			e := newEnv(t, proto)
+			ctx := context.Background()
+			cfgDir := t.TempDir()
+			t.Setenv("CLAUDE_CONFIG_DIR", cfgDir)
+			userFile := filepath.Join(cfgDir, ".claude.json")
+			if tt.protocol == "delegate" {
+				userFile = filepath.Join(cfgDir, "agents", "qa.md")
+				os.MkdirAll(filepath.Dir(userFile), 0o700)
+			}
+			if tt.atStart {
+				body := serenaMCP
+				if tt.protocol == "delegate" {
+					body = "---\nname: qa\ndescription: QA\n---\nValidate.\n"
+				}
+				if err := os.WriteFile(userFile, []byte(body), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			id := e.start("user")
+			e.bindClaude(t, id)
+			if tt.deleted {
+				if err := os.Remove(userFile); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var err error
+			switch {
+			case tt.protocol == "delegate":
+				err = e.claim(id, txReqQA, session.EvidenceManual, "ran the qa agent on the change and it passed")
+			case tt.na:
+				_, err = e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "SERENA_INITIALIZATION", NotApplicable: true, Evidence: "this machine configures no serena MCP server"})
+			default:
+				err = e.claim(id, "SKILL_VALIDATION.read-skill-usage-mandatory", session.EvidenceManual, "read the skill-usage-mandatory memory with serena")
+			}
+			if (err == nil) != tt.taken {
+				t.Fatalf("got %v, want taken %v", err, tt.taken)
+			}
+			if err != nil && tt.na && !strings.Contains(err.Error(), "when the session started") {
+				t.Fatalf("the refusal does not say the server was configured at the start: %v", err)
+			}
+		})
+	}
+}

@@ -431,3 +431,59 @@ func TestReplayedCommits(t *testing.T) {
 		t.Errorf("violations %+v, want one BYPASS", v)
 	}
 }
+
+// TestRebaseInInitOfOwnCommits: `git pull --rebase` while the session is
+// still in its start protocol replays the branch's own unpushed commits
+// from before the session onto upstream work. Their patches equal commits
+// reachable from the session's start commit: no new work landed, so no
+// BYPASS (honest). A genuinely new commit landed in INIT, by a replay of a
+// hooks-off commit, stays a BYPASS (lazy).
+func TestRebaseInInitOfOwnCommits(t *testing.T) {
+	r := newRepo(t)
+	base := filepath.Dir(r.root)
+	remote := filepath.Join(base, "remote.git")
+	r.gitIn(base, "init", "-q", "--bare", remote)
+	r.git("remote", "add", "origin", remote)
+	r.git("push", "-q", "-u", "origin", "main")
+	// Someone else pushes upstream work.
+	other := filepath.Join(base, "other")
+	r.gitIn(base, "clone", "-q", remote, other)
+	writeFile(t, filepath.Join(other, "up.txt"), "up\n")
+	r.gitIn(other, "add", "up.txt")
+	r.gitIn(other, "commit", "-q", "-m", "upstream work")
+	r.gitIn(other, "push", "-q", "origin", "main")
+	r.sg(r.root, "install")
+	// The branch's own unpushed commits, made before any session.
+	for _, f := range []string{"a.txt", "b.txt"} {
+		writeFile(t, filepath.Join(r.root, f), f+"\n")
+		r.git("add", f)
+		r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "earlier work "+f)
+	}
+	out := r.sg(r.root, "session", "start", "--objective", "rebase first")
+	id := ""
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(l, "export SESSIONGATE_SESSION="); ok {
+			id = v
+		}
+	}
+	if res := r.run(r.root, nil, "git", "pull", "-q", "--rebase"); res.code != 0 {
+		t.Fatalf("pull --rebase: %s%s", res.out, res.err)
+	}
+	r.sg(r.root, "session", "status") // reconciles
+	if v := r.show(id).Violations; len(v) != 0 {
+		t.Fatalf("pull --rebase in INIT of the branch's own earlier commits gave violations %+v", v)
+	}
+	// The lazy route in INIT: new work, hooks off on a side branch, replayed.
+	r.git("switch", "-q", "-c", "side")
+	writeFile(t, filepath.Join(r.root, "c.txt"), "unchecked\n")
+	r.git("add", "c.txt")
+	r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "new unchecked work")
+	r.git("switch", "-q", "main")
+	if res := r.run(r.root, nil, "git", "cherry-pick", "side"); res.code != 0 {
+		t.Fatalf("cherry-pick: %s", res.err)
+	}
+	r.sg(r.root, "session", "status")
+	if v := r.show(id).Violations; len(v) != 1 || v[0].Code != "BYPASS" {
+		t.Fatalf("violations %+v, want one BYPASS for the new commit landed in INIT", v)
+	}
+}

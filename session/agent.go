@@ -491,7 +491,11 @@ func (e *Engine) AgentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	case ToolEdit:
 		what, writes = orTool(call.Name)+" changes files", call.Paths
 	case ToolShell:
-		if sub := firstOf(lines, ShellGitWrite); sub != "" {
+		var gc *GitCommands
+		if slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "git") }) {
+			gc = LoadGitCommands(ctx, root) // two git calls, only for a line that may run git
+		}
+		if sub := firstOf(lines, func(l string) string { return ShellGitWriteIn(l, gc) }); sub != "" {
 			what = "`git " + sub + "`"
 		} else if writes = shellWrites; len(writes) > 0 {
 			what = "the shell command writes " + strings.Join(writes, ", ")
@@ -603,7 +607,13 @@ func orTool(name string) string {
 // commit or a stash do it too (issue 25 adversarial pass, route 1b). A
 // person's start routine stays allowed: pull, merge, rebase, fetch,
 // status, log, diff, stash (push), switch -c.
-func ShellGitWrite(cmd string) string {
+func ShellGitWrite(cmd string) string { return shellGitWrite(cmd, nil, 0) }
+
+// ShellGitWriteIn is ShellGitWrite with git's aliases and commands
+// resolved (gitalias.go): `git x` runs what alias x expands to.
+func ShellGitWriteIn(cmd string, gc *GitCommands) string { return shellGitWrite(cmd, gc, 0) }
+
+func shellGitWrite(cmd string, gc *GitCommands, depth int) string {
 	for _, part := range shellParts(cmd) {
 		f := strings.Fields(part)
 		for len(f) > 0 && (strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") || f[0] == "env" || f[0] == "command" || f[0] == "exec" || f[0] == "sudo" || f[0] == "nohup" || f[0] == "time") {
@@ -623,6 +633,9 @@ func ShellGitWrite(cmd string) string {
 			default:
 				if gitWrites(a, f[i+1:]) {
 					return a
+				}
+				if w, _ := gc.resolve(a, f[i+1:], depth); w != "" {
+					return w
 				}
 				i = len(f)
 			}

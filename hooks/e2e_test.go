@@ -487,3 +487,57 @@ func TestRebaseInInitOfOwnCommits(t *testing.T) {
 		t.Fatalf("violations %+v, want one BYPASS for the new commit landed in INIT", v)
 	}
 }
+
+// TestPostMergeRecordsTheMerge: install writes post-merge and
+// post-rewrite; a merge in a session is recorded by post-merge when git
+// makes it, not at the next sessiongate call. An install without them
+// (older) is outdated for doctor, a warning, never a failure.
+func TestPostMergeRecordsTheMerge(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	for _, n := range []string{"post-merge", "post-rewrite"} {
+		if b, err := os.ReadFile(filepath.Join(r.root, ".git", "hooks", n)); err != nil || !strings.Contains(string(b), "sessiongate-managed-hook") {
+			t.Fatalf("install did not write %s: %v", n, err)
+		}
+	}
+	id := r.startWorking(r.root)
+	r.git("switch", "-q", "-c", "feat/x")
+	writeFile(t, filepath.Join(r.root, "x.txt"), "x\n")
+	r.git("add", "x.txt")
+	if res := r.commit(r.root, nil, "-m", "feat: x"); res.code != 0 {
+		t.Fatalf("commit: %s", res.err)
+	}
+	r.git("switch", "-q", "main")
+	// Work on main too, so the merge's tree is one no pre-commit checked.
+	writeFile(t, filepath.Join(r.root, "m.txt"), "m\n")
+	r.git("add", "m.txt")
+	if res := r.commit(r.root, nil, "-m", "feat: m"); res.code != 0 {
+		t.Fatalf("commit: %s", res.err)
+	}
+	res := r.run(r.root, nil, "git", "merge", "--no-ff", "--no-edit", "feat/x")
+	if res.code != 0 {
+		t.Fatalf("merge: %s%s", res.out, res.err)
+	}
+	if !strings.Contains(res.err, "post-merge recorded 1 commit(s)") {
+		t.Errorf("post-merge did not record the merge when git made it:\n%s", res.err)
+	}
+	if v := r.show(id).Violations; len(v) != 0 {
+		t.Errorf("an honest merge gave violations %+v", v)
+	}
+	// An older install: no post-merge, no post-rewrite. Outdated, not broken.
+	for _, n := range []string{"post-merge", "post-rewrite"} {
+		os.Remove(filepath.Join(r.root, ".git", "hooks", n))
+	}
+	out := r.run(r.root, nil, binary, "doctor")
+	for _, n := range []string{"post-merge", "post-rewrite"} {
+		line := ""
+		for _, l := range strings.Split(out.out+out.err, "\n") {
+			if strings.Contains(l, "hooks/"+n) {
+				line = l
+			}
+		}
+		if line == "" || !strings.Contains(line, "older than it") || strings.Contains(strings.ToLower(line), "fail") {
+			t.Errorf("doctor on an install without %s: %q, want an outdated-install warning\n%s", n, line, out.out)
+		}
+	}
+}

@@ -18,6 +18,11 @@ const (
 	HookCommitMsg  = "commit-msg"
 	HookPostCommit = "post-commit"
 	HookPrePush    = "pre-push"
+	// HookPostMerge and HookPostRewrite run after a merge (git merge, git
+	// pull) and after a rewrite (git commit --amend, git rebase): they
+	// block nothing, and record what landed (PostMerge).
+	HookPostMerge   = "post-merge"
+	HookPostRewrite = "post-rewrite"
 )
 
 // Violation codes recorded by hooks.
@@ -1079,4 +1084,30 @@ func (e *Engine) recordFiles(ctx context.Context, staged []string) (bool, error)
 		}
 	}
 	return true, nil
+}
+
+// PostMerge records, right after a merge or a rewrite (hook names which),
+// the commits that landed: a merge commit, or the commits a rebase made
+// when its post-commit did not run. Without this hook reconciliation found
+// them only at the next sessiongate call, so a merge sat unrecorded until
+// then. It never blocks: git has already done the work.
+func (e *Engine) PostMerge(ctx context.Context, req HookRequest, hook string) (*HookDecision, error) {
+	d := &HookDecision{Hook: hook, Allowed: true}
+	t, err := e.hookSession(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	s := t.sess
+	if s == nil {
+		return d, nil
+	}
+	d.SessionID, d.State = s.ID, s.State
+	n, err := e.Reconcile(ctx, s, req.Repo, "", "")
+	if err != nil {
+		return nil, fmt.Errorf("%s: record the commits that landed: %w", hook, err)
+	}
+	if n > 0 {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s recorded %d commit(s) that landed in session %s", hook, n, s.ID))
+	}
+	return d, nil
 }

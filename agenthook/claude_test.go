@@ -703,3 +703,47 @@ func TestSymlinkIntoGitDir(t *testing.T) {
 		})
 	}
 }
+
+// TestGitAliasesInInit: the plumbing denial before the start gates judges
+// a git alias by what it runs. An alias set in the repository's config
+// before the session (`alias.x = cherry-pick`), a global one, a `!` shell
+// alias running a replay, and an alias set earlier in the same line are
+// denied in INIT; a person's read-only aliases (`st = status`, `lg = log
+// --oneline`) and `git pull --rebase` stay allowed (honest).
+func TestGitAliasesInInit(t *testing.T) {
+	r := newRepo(t, "")
+	r.git("config", "alias.x", "cherry-pick")
+	r.git("config", "alias.st", "status")
+	r.git("config", "alias.lg", "log --oneline")
+	r.git("config", "alias.sp", "!git cherry-pick")
+	r.git("config", "alias.shx", "!sh -c 'git cherry-pick side'")
+	r.git("config", "alias.lgs", "!git log --oneline -n 3")
+	r.git("config", "alias.y", "x") // a chain: y -> x -> cherry-pick
+	const sid = "claude-alias"
+	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+	if s := r.active(); s.State != session.StateInit {
+		t.Fatalf("session state %s, want INIT", s.State)
+	}
+	bash := golden(t, r, "claude", "PreToolUse-Bash", sid)
+	for _, tt := range []struct {
+		cmd  string
+		deny bool
+	}{
+		{"git x side", true},
+		{"git y side", true},
+		{"git sp side", true},
+		{"git shx", true},
+		{"git config alias.z cherry-pick && git z side", true},
+		{"git st", false},
+		{"git lg -n 5", false},
+		{"git lgs", false},
+		{"git pull --rebase", false},
+		{"git status", false},
+	} {
+		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": tt.cmd}))
+		denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"
+		if denied != tt.deny {
+			t.Errorf("%q in INIT: %v, want denied %v", tt.cmd, out, tt.deny)
+		}
+	}
+}

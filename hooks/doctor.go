@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/config"
@@ -188,6 +189,9 @@ func doctorHooks(loc hooksLocation, binary string) []Finding {
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && n == "pre-commit" && !viaFramework:
 			out = append(out, Finding{check, Fail, p + " is missing: commits are not checked", "sessiongate install"})
+			continue
+		case errors.Is(err, fs.ErrNotExist) && slices.Contains(RecordOnlyHooks, n):
+			out = append(out, Finding{check, Warn, p + " is not installed (an install older than it): " + verbOf(n) + " are recorded only at the next sessiongate call", "sessiongate install updates the install"})
 			continue
 		case errors.Is(err, fs.ErrNotExist):
 			out = append(out, Finding{check, Warn, p + " is not installed", "sessiongate install (or --hooks " + n + ")"})
@@ -412,4 +416,12 @@ func doctorCodexTrust(root string, getenv func(string) string) []Finding {
 		out = append(out, Finding{Check: "codex hook trust", Status: OK, Detail: fmt.Sprintf("%d of %d hook entries of this project trusted in %s", ct.HookTrusted, ct.HookStates, ct.Config)})
 	}
 	return out
+}
+
+// verbOf says what a record-only hook records.
+func verbOf(hook string) string {
+	if hook == "post-rewrite" {
+		return "rewritten commits (amend, rebase)"
+	}
+	return "merges"
 }

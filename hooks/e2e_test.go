@@ -431,3 +431,113 @@ func TestReplayedCommits(t *testing.T) {
 		t.Errorf("violations %+v, want one BYPASS", v)
 	}
 }
+
+// TestRebaseInInitOfOwnCommits: `git pull --rebase` while the session is
+// still in its start protocol replays the branch's own unpushed commits
+// from before the session onto upstream work. Their patches equal commits
+// reachable from the session's start commit: no new work landed, so no
+// BYPASS (honest). A genuinely new commit landed in INIT, by a replay of a
+// hooks-off commit, stays a BYPASS (lazy).
+func TestRebaseInInitOfOwnCommits(t *testing.T) {
+	r := newRepo(t)
+	base := filepath.Dir(r.root)
+	remote := filepath.Join(base, "remote.git")
+	r.gitIn(base, "init", "-q", "--bare", remote)
+	r.git("remote", "add", "origin", remote)
+	r.git("push", "-q", "-u", "origin", "main")
+	// Someone else pushes upstream work.
+	other := filepath.Join(base, "other")
+	r.gitIn(base, "clone", "-q", remote, other)
+	writeFile(t, filepath.Join(other, "up.txt"), "up\n")
+	r.gitIn(other, "add", "up.txt")
+	r.gitIn(other, "commit", "-q", "-m", "upstream work")
+	r.gitIn(other, "push", "-q", "origin", "main")
+	r.sg(r.root, "install")
+	// The branch's own unpushed commits, made before any session.
+	for _, f := range []string{"a.txt", "b.txt"} {
+		writeFile(t, filepath.Join(r.root, f), f+"\n")
+		r.git("add", f)
+		r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "earlier work "+f)
+	}
+	out := r.sg(r.root, "session", "start", "--objective", "rebase first")
+	id := ""
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(l, "export SESSIONGATE_SESSION="); ok {
+			id = v
+		}
+	}
+	if res := r.run(r.root, nil, "git", "pull", "-q", "--rebase"); res.code != 0 {
+		t.Fatalf("pull --rebase: %s%s", res.out, res.err)
+	}
+	r.sg(r.root, "session", "status") // reconciles
+	if v := r.show(id).Violations; len(v) != 0 {
+		t.Fatalf("pull --rebase in INIT of the branch's own earlier commits gave violations %+v", v)
+	}
+	// The lazy route in INIT: new work, hooks off on a side branch, replayed.
+	r.git("switch", "-q", "-c", "side")
+	writeFile(t, filepath.Join(r.root, "c.txt"), "unchecked\n")
+	r.git("add", "c.txt")
+	r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "new unchecked work")
+	r.git("switch", "-q", "main")
+	if res := r.run(r.root, nil, "git", "cherry-pick", "side"); res.code != 0 {
+		t.Fatalf("cherry-pick: %s", res.err)
+	}
+	r.sg(r.root, "session", "status")
+	if v := r.show(id).Violations; len(v) != 1 || v[0].Code != "BYPASS" {
+		t.Fatalf("violations %+v, want one BYPASS for the new commit landed in INIT", v)
+	}
+}
+
+// TestPostMergeRecordsTheMerge: install writes post-merge and
+// post-rewrite; a merge in a session is recorded by post-merge when git
+// makes it, not at the next sessiongate call. An install without them
+// (older) is outdated for doctor, a warning, never a failure.
+func TestPostMergeRecordsTheMerge(t *testing.T) {
+	r := newRepo(t)
+	r.sg(r.root, "install")
+	for _, n := range []string{"post-merge", "post-rewrite"} {
+		if b, err := os.ReadFile(filepath.Join(r.root, ".git", "hooks", n)); err != nil || !strings.Contains(string(b), "sessiongate-managed-hook") {
+			t.Fatalf("install did not write %s: %v", n, err)
+		}
+	}
+	id := r.startWorking(r.root)
+	r.git("switch", "-q", "-c", "feat/x")
+	writeFile(t, filepath.Join(r.root, "x.txt"), "x\n")
+	r.git("add", "x.txt")
+	if res := r.commit(r.root, nil, "-m", "feat: x"); res.code != 0 {
+		t.Fatalf("commit: %s", res.err)
+	}
+	r.git("switch", "-q", "main")
+	// Work on main too, so the merge's tree is one no pre-commit checked.
+	writeFile(t, filepath.Join(r.root, "m.txt"), "m\n")
+	r.git("add", "m.txt")
+	if res := r.commit(r.root, nil, "-m", "feat: m"); res.code != 0 {
+		t.Fatalf("commit: %s", res.err)
+	}
+	res := r.run(r.root, nil, "git", "merge", "--no-ff", "--no-edit", "feat/x")
+	if res.code != 0 {
+		t.Fatalf("merge: %s%s", res.out, res.err)
+	}
+	if !strings.Contains(res.err, "post-merge recorded 1 commit(s)") {
+		t.Errorf("post-merge did not record the merge when git made it:\n%s", res.err)
+	}
+	if v := r.show(id).Violations; len(v) != 0 {
+		t.Errorf("an honest merge gave violations %+v", v)
+	}
+	// An older install: no post-merge, no post-rewrite. Outdated, not broken.
+	for _, n := range []string{"post-merge", "post-rewrite"} {
+		os.Remove(filepath.Join(r.root, ".git", "hooks", n))
+	}
+	out := r.run(r.root, nil, binary, "doctor")
+	for _, n := range []string{"post-merge", "post-rewrite"} {
+		line := ""
+		for _, l := range strings.Split(out.out+out.err, "\n") {
+			if strings.Contains(l, "hooks/"+n) {
+				line = l
+			}
+		}
+		if line == "" || !strings.Contains(line, "older than it") || strings.Contains(strings.ToLower(line), "fail") {
+			t.Errorf("doctor on an install without %s: %q, want an outdated-install warning\n%s", n, line, out.out)
+		}
+	}
+}

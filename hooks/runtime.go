@@ -62,6 +62,9 @@ var verb = map[string]string{
 	session.HookCommitMsg:  "commit",
 	session.HookPostCommit: "commit",
 	session.HookPrePush:    "push",
+	// Record-only: they run after git did the work and never block.
+	session.HookPostMerge:   "merge",
+	session.HookPostRewrite: "rewrite",
 }
 
 // Run runs hook with git's arguments and returns the exit code.
@@ -78,6 +81,9 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	}
 	if rt.noCommitInProgress(hook) {
 		return rt.passNoCommit()
+	}
+	if hook == session.HookPostMerge || hook == session.HookPostRewrite {
+		return rt.recordOnly(ctx, hook)
 	}
 	var early *gitJob
 	if hook == session.HookPostCommit {
@@ -391,4 +397,44 @@ func deletesOnly(refs [][]string) bool {
 		}
 	}
 	return len(refs) > 0
+}
+
+// recordOnly runs post-merge or post-rewrite: the session records the
+// commits that landed now instead of at the next sessiongate call. git
+// ignores these hooks' exit codes and the work is done, so a failure is a
+// warning: reconciliation at the next call records the same commits.
+func (rt *Runtime) recordOnly(ctx context.Context, hook string) int {
+	if hook == session.HookPostRewrite && rt.Stdin != nil {
+		io.Copy(io.Discard, rt.Stdin) // git writes the rewritten list; not needed
+	}
+	warn := func(err error) int {
+		fmt.Fprintf(rt.Stderr, "sessiongate: warning: %s could not record the commits that landed (the next sessiongate call will): %v\n", hook, err)
+		return ExitAllow
+	}
+	repo, err := gitrepo.OpenHook(ctx, rt.Dir, rt.getenv)
+	if err != nil {
+		return warn(err)
+	}
+	cfg, err := config.Load(repo.Root())
+	if err != nil {
+		return warn(err)
+	}
+	db, err := store.OpenSingle(ctx, rt.dbPath(repo))
+	if err != nil {
+		return warn(err)
+	}
+	defer rt.closeDB(db)
+	eng := session.NewEngine(db, cfg.Engine(), func(ctx context.Context, wt string) (session.Repo, error) {
+		if wt == repo.Root() {
+			return repo, nil
+		}
+		return gitrepo.Open(ctx, wt)
+	})
+	req := session.HookRequest{Repo: repo, SessionID: strings.TrimSpace(rt.getenv("SESSIONGATE_SESSION")),
+		Policy: session.HookPolicy{RequireSession: cfg.RequireSession, BypassEnv: cfg.BypassEnv}}
+	d, err := eng.PostMerge(ctx, req, hook)
+	if err != nil {
+		return warn(err)
+	}
+	return rt.report(d, cfg)
 }

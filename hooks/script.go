@@ -18,10 +18,16 @@ const Marker = "# sessiongate-managed-hook v1"
 const OrigSuffix = ".sessiongate-orig"
 
 // Hooks are the hooks install writes by default, in the order git runs them.
-var Hooks = []string{"pre-commit", "commit-msg", "post-commit", "pre-push"}
+var Hooks = []string{"pre-commit", "commit-msg", "post-commit", "post-merge", "post-rewrite", "pre-push"}
+
+// RecordOnlyHooks only record what landed (a merge, a rewrite): an install
+// older than them lacks them, which is an outdated install (doctor warns),
+// not a weakening: reconciliation at the next sessiongate call records the
+// same commits.
+var RecordOnlyHooks = []string{"post-merge", "post-rewrite"}
 
 // stdinHooks read data from git on stdin; a chained original must see it too.
-var stdinHooks = map[string]bool{"pre-push": true}
+var stdinHooks = map[string]bool{"pre-push": true, "post-rewrite": true}
 
 // Script returns the hook script for name that execs binary (an absolute
 // path). The script is the same whether or not a foreign hook is chained,

@@ -509,7 +509,11 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	case ToolEdit:
 		what, writes = orTool(call.Name)+" changes files", call.Paths
 	case ToolShell:
-		if sub := firstOf(lines, ShellGitWrite); sub != "" {
+		var gc *GitCommands
+		if slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "git") }) {
+			gc = LoadGitCommands(ctx, root) // two git calls, only for a line that may run git
+		}
+		if sub := firstOf(lines, func(l string) string { return ShellGitWriteIn(l, gc) }); sub != "" {
 			what = "`git " + sub + "`"
 		} else if writes = shellWrites; len(writes) > 0 {
 			what = "the shell command writes " + strings.Join(writes, ", ")
@@ -526,7 +530,7 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 		return v, nil // the start protocol asks for these files (a session log)
 	}
 	d := &HookDecision{Allowed: true}
-	blockInit(d, s, spec)
+	blockInit(d, s, spec, e.naOffer(ctx, s, spec))
 	v.Deny, v.Gate, v.Next = true, d.Gate, d.NextStep
 	v.Reason = what + " before the session's start gates have passed: " + strings.Join(d.Reasons, "; ")
 	return v, nil
@@ -621,7 +625,13 @@ func orTool(name string) string {
 // commit or a stash do it too (issue 25 adversarial pass, route 1b). A
 // person's start routine stays allowed: pull, merge, rebase, fetch,
 // status, log, diff, stash (push), switch -c.
-func ShellGitWrite(cmd string) string {
+func ShellGitWrite(cmd string) string { return shellGitWrite(cmd, nil, 0) }
+
+// ShellGitWriteIn is ShellGitWrite with git's aliases and commands
+// resolved (gitalias.go): `git x` runs what alias x expands to.
+func ShellGitWriteIn(cmd string, gc *GitCommands) string { return shellGitWrite(cmd, gc, 0) }
+
+func shellGitWrite(cmd string, gc *GitCommands, depth int) string {
 	for _, part := range shellParts(cmd) {
 		f := strings.Fields(part)
 		for len(f) > 0 && (strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") || f[0] == "env" || f[0] == "command" || f[0] == "exec" || f[0] == "sudo" || f[0] == "nohup" || f[0] == "time") {
@@ -641,6 +651,9 @@ func ShellGitWrite(cmd string) string {
 			default:
 				if gitWrites(a, f[i+1:]) {
 					return a
+				}
+				if w, _ := gc.resolve(a, f[i+1:], depth); w != "" {
+					return w
 				}
 				i = len(f)
 			}
@@ -898,7 +911,7 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 		if err != nil {
 			return nil, err
 		}
-		v.Gate, v.Reason, v.Next = endProtocolStep(s, spec)
+		v.Gate, v.Reason, v.Next = endProtocolStep(ctx, e, s, spec)
 		v.Reason += fmt.Sprintf(" (stop blocked %d of %d times; then it is let through and recorded as a violation)", b.StopBlocks, req.MaxBlocks)
 		tok = "agent:" + b.Agent + ":stop:blocked"
 	}
@@ -937,11 +950,11 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 }
 
 // endProtocolStep names what a session with work still has to do.
-func endProtocolStep(s *Session, spec *protocolspec.Spec) (gate, reason, next string) {
+func endProtocolStep(ctx context.Context, e *Engine, s *Session, spec *protocolspec.Spec) (gate, reason, next string) {
 	const end = "`sessiongate session end --summary \"...\"` (MCP: session_end)"
 	if s.State == StateInit {
 		d := &HookDecision{Allowed: true}
-		blockInit(d, s, spec)
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
 		return d.Gate, "the session changed files but never finished its start protocol: " + strings.Join(d.Reasons, "; "), d.NextStep + "; then run the end protocol and " + end
 	}
 	var steps []string
@@ -963,7 +976,7 @@ func endProtocolStep(s *Session, spec *protocolspec.Spec) (gate, reason, next st
 			first = p.ID
 		}
 		for _, c := range p.Checks {
-			steps = append(steps, checkStep(p, c))
+			steps = append(steps, checkStep(p, c, e.naOffer(ctx, s, spec)))
 		}
 	}
 	reason = "the session has work (changes or commits since it started) and its end protocol has not completed"
@@ -1015,13 +1028,13 @@ func (e *Engine) AgentSummary(ctx context.Context, bd *AgentBound) string {
 	switch s.State {
 	case StateInit:
 		d := &HookDecision{Allowed: true}
-		blockInit(d, s, spec)
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
 		fmt.Fprintf(&b, "Phase: %s (start protocol). File edits, git commit and git push are denied until the start gates pass.\nBlocks: %s\nNext: %s\n", s.Phase, strings.Join(d.Reasons, "; "), d.NextStep)
 	case StateWorking:
-		_, _, next := endProtocolStep(s, spec)
+		_, _, next := endProtocolStep(ctx, e, s, spec)
 		fmt.Fprintf(&b, "Phase: WORKING (start protocol done). Work, run the checks through the shell (sessiongate records them as observed evidence), commit.\nWhen done, before stopping: %s\n", next)
 	case StateEnding:
-		gate, reason, next := endProtocolStep(s, spec)
+		gate, reason, next := endProtocolStep(ctx, e, s, spec)
 		fmt.Fprintf(&b, "Phase: %s (end protocol).\nBlocks: %s (gate %s)\nNext: %s\n", s.Phase, reason, gate, next)
 	}
 	return strings.TrimRight(b.String(), "\n")

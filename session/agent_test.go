@@ -178,3 +178,35 @@ func BenchmarkSelfCopy(b *testing.B) {
 		}
 	})
 }
+
+// TestShellGitWriteAliases: with git's aliases resolved, an alias is judged
+// by its expansion and an unknown subcommand is a write (an alias set in
+// the same line); without them (nil) ShellGitWrite is unchanged.
+func TestShellGitWriteAliases(t *testing.T) {
+	gc := &GitCommands{
+		Aliases: map[string]string{"x": "cherry-pick", "st": "status", "y": "x", "sp": "!git cherry-pick", "lgs": "!git log -n 3", "run": "!./script.sh", "loop": "loop"},
+		Known:   map[string]bool{"status": true, "log": true, "cherry-pick": true, "pull": true, "config": true},
+	}
+	for _, c := range []struct {
+		cmd  string
+		deny bool
+	}{
+		{"git x side", true},
+		{"git y side", true},
+		{"git sp side", true},
+		{"git run", true},
+		{"git loop", true},
+		{"git config alias.z cherry-pick && git z side", true},
+		{"git st", false},
+		{"git lgs", false},
+		{"git pull --rebase", false},
+		{"git status", false},
+	} {
+		if got := ShellGitWriteIn(c.cmd, gc); (got != "") != c.deny {
+			t.Errorf("ShellGitWriteIn(%q) = %q, want denied %v", c.cmd, got, c.deny)
+		}
+	}
+	if got := ShellGitWrite("git x side"); got != "" {
+		t.Errorf("ShellGitWrite without aliases judged %q", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/hooks"
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -300,5 +301,167 @@ func TestMCPConfigEditedMidSession(t *testing.T) {
 	e.evidence(id, "SERENA_INITIALIZATION", session.EvidenceToolOutput, "Serena activated")
 	if g := e.gate(id, "SERENA_INITIALIZATION"); g.Status != session.StatusFail || !hasCheck(g, session.CheckTranscriptCalls) {
 		t.Fatalf("after the restore: gate %s (%s), want the calls owed", g.Status, g.Message)
+	}
+}
+
+// TestEitherCallFails: "If either call fails, the agent MUST report the
+// failure and stop" (SERENA_INITIALIZATION, real 2025-12 protocols) is
+// checked from the transcript's witnessed results. Honest sessions whose
+// calls succeeded mark it not applicable with no person's accept-na (five
+// compliant bench sessions waited on it); an honest session whose call
+// failed reports it; a lazy agent can neither mark it while a call failed
+// or before the calls, nor claim a failure the transcript does not show.
+func TestEitherCallFails(t *testing.T) {
+	requireGit(t)
+	const req = "SERENA_INITIALIZATION.either-call-fails-report"
+	ok1 := claudeLines("m1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false)
+	ok2 := claudeLines("m2", "mcp__serena__initial_instructions", `{}`, "Instructions", false)
+	bad1 := claudeLines("m0", "mcp__serena__activate_project", `{"project":"."}`, "MCP error -32000: Connection closed", true)
+	tests := []struct {
+		name     string
+		bind     bool   // a Claude transcript is known
+		lines    string // the transcript's calls
+		claims   bool   // the calls' requirements were claimed (no transcript)
+		hook     string // "install": the PreToolUse hook routes MCP calls; hookSaw its kept ids
+		hookSaw  []string
+		naOK     bool
+		claimOK  bool
+		naReason string
+	}{
+		{"honest: both calls succeeded", true, ok1 + ok2, false, "", nil, true, false, ""},
+		{"honest: a failed call retried and succeeded", true, bad1 + ok1 + ok2, false, "", nil, true, false, ""},
+		{"honest: both calls succeeded, witnessed", true, ok1 + ok2, false, "install", []string{"m1", "m2"}, true, false, ""},
+		{"honest: the call failed, the failure is reported", true, bad1, false, "", nil, false, true, "failed"},
+		{"lazy: no call made yet", true, "", false, "", nil, false, false, "no call"},
+		{"lazy: one call of two", true, ok1, false, "", nil, false, false, "no call"},
+		{"lazy: a forged failed call no hook saw", true, bad1, false, "install", nil, false, false, "no call"},
+		{"no transcript: after the calls' claims", false, "", true, "", nil, true, true, ""},
+		{"no transcript: before the calls' claims", false, "", false, "", nil, false, true, "has its evidence"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, realProtocol(t, protoV14))
+			ctx := context.Background()
+			t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+			if tt.hook == "install" {
+				if _, err := hooks.InstallAgents(e.root, hooks.AgentConfigs[:1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			gittest.Write(t, e.root, ".mcp.json", serenaMCP)
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "serena")
+			id := e.start("calls")
+			if tt.bind {
+				path := e.bindClaude(t, id)
+				for _, saw := range tt.hookSaw {
+					if err := e.engine.AgentToolCall(ctx, id, saw, "mcp__serena__x"); err != nil {
+						t.Fatal(err)
+					}
+				}
+				appendTo(t, path, tt.lines)
+			}
+			if tt.claims {
+				for req, out := range map[string]string{
+					"SERENA_INITIALIZATION.call-mcp-serena-activate": "mcp__serena__activate_project: Activated existing project with name 'greet'",
+					"SERENA_INITIALIZATION.call-mcp-serena-initial":  "mcp__serena__initial_instructions: You are a professional coding agent",
+				} {
+					if err := e.claim(id, req, session.EvidenceToolOutput, out); err != nil {
+						t.Fatalf("claim for %s: %v", req, err)
+					}
+				}
+			}
+			_, naErr := e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "SERENA_INITIALIZATION", Requirement: req, NotApplicable: true, Evidence: "both Serena calls succeeded"})
+			if (naErr == nil) != tt.naOK {
+				t.Fatalf("not-applicable mark: %v, want taken %v", naErr, tt.naOK)
+			}
+			if naErr != nil && !strings.Contains(naErr.Error(), tt.naReason) {
+				t.Fatalf("the refusal does not say what the machine saw (%q): %v", tt.naReason, naErr)
+			}
+			if tt.naOK {
+				marks, err := e.engine.NotApplicableMarks(ctx, id)
+				if err != nil || len(marks) != 1 || marks[0].Standing != session.NAChecked {
+					t.Fatalf("marks %+v (%v), want one checked: no person's accept-na", marks, err)
+				}
+				return
+			}
+			err := e.claim(id, req, session.EvidenceManual, "serena's activate_project failed: reported the failure to the user and stopped")
+			if (err == nil) != tt.claimOK {
+				t.Fatalf("claim of a reported failure: %v, want accepted %v", err, tt.claimOK)
+			}
+		})
+	}
+}
+
+// TestUserConfigDeletedMidSession: serena in Claude Code's user config
+// (~/.claude.json) or a user-level sub-agent (~/.claude/agents/qa.md) at
+// the session's start counts for the whole session: deleting it mid-session
+// no longer makes the call "not available" and wins back claims or
+// not-applicable marks. A team that never had them keeps its claims and
+// marks (honest).
+func TestUserConfigDeletedMidSession(t *testing.T) {
+	requireGit(t)
+	tests := []struct {
+		name     string
+		protocol string // "v14" or the delegate protocol
+		atStart  bool   // configured at user level when the session starts
+		deleted  bool   // removed after the start
+		na       bool   // mark the phase not applicable instead of claiming
+		taken    bool
+	}{
+		{"lazy: serena deleted from ~/.claude.json, a claim", "v14", true, true, false, false},
+		{"lazy: serena deleted from ~/.claude.json, the phase marked", "v14", true, true, true, false},
+		{"honest: no serena ever, a claim", "v14", false, false, false, true},
+		{"honest: no serena ever, the phase marked", "v14", false, false, true, true},
+		{"lazy: ~/.claude/agents/qa.md removed, a claim", "delegate", true, true, false, false},
+		{"honest: no qa sub-agent ever, a claim", "delegate", false, false, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			proto := delegateProtocol
+			if tt.protocol == "v14" {
+				proto = realProtocol(t, protoV14)
+			}
+			e := newEnv(t, proto)
+			ctx := context.Background()
+			cfgDir := t.TempDir()
+			t.Setenv("CLAUDE_CONFIG_DIR", cfgDir)
+			userFile := filepath.Join(cfgDir, ".claude.json")
+			if tt.protocol == "delegate" {
+				userFile = filepath.Join(cfgDir, "agents", "qa.md")
+				os.MkdirAll(filepath.Dir(userFile), 0o700)
+			}
+			if tt.atStart {
+				body := serenaMCP
+				if tt.protocol == "delegate" {
+					body = "---\nname: qa\ndescription: QA\n---\nValidate.\n"
+				}
+				if err := os.WriteFile(userFile, []byte(body), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			id := e.start("user")
+			e.bindClaude(t, id)
+			if tt.deleted {
+				if err := os.Remove(userFile); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var err error
+			switch {
+			case tt.protocol == "delegate":
+				err = e.claim(id, txReqQA, session.EvidenceManual, "ran the qa agent on the change and it passed")
+			case tt.na:
+				_, err = e.engine.RecordEvidence(ctx, session.EvidenceRequest{ID: id, Phase: "SERENA_INITIALIZATION", NotApplicable: true, Evidence: "this machine configures no serena MCP server"})
+			default:
+				err = e.claim(id, "SKILL_VALIDATION.read-skill-usage-mandatory", session.EvidenceManual, "read the skill-usage-mandatory memory with serena")
+			}
+			if (err == nil) != tt.taken {
+				t.Fatalf("got %v, want taken %v", err, tt.taken)
+			}
+			if err != nil && tt.na && !strings.Contains(err.Error(), "when the session started") {
+				t.Fatalf("the refusal does not say the server was configured at the start: %v", err)
+			}
+		})
 	}
 }

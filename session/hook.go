@@ -18,6 +18,11 @@ const (
 	HookCommitMsg  = "commit-msg"
 	HookPostCommit = "post-commit"
 	HookPrePush    = "pre-push"
+	// HookPostMerge and HookPostRewrite run after a merge (git merge, git
+	// pull) and after a rewrite (git commit --amend, git rebase): they
+	// block nothing, and record what landed (PostMerge).
+	HookPostMerge   = "post-merge"
+	HookPostRewrite = "post-rewrite"
 )
 
 // Violation codes recorded by hooks.
@@ -305,7 +310,7 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	if !d.Allowed {
 		// refused by a rule or a protected change: no gates to run
 	} else if s.State == StateInit {
-		blockInit(d, s, spec)
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
 	} else if err := e.runHookGates(ctx, d, s, spec, req, req.Policy.PreCommit, true); err != nil {
 		return nil, err
 	}
@@ -352,7 +357,7 @@ func treeOf(ctx context.Context, req HookRequest) (string, error) {
 // blockInit blocks a session still in its start protocol, naming the gate
 // it waits on and the commands that pass it and the mandatory start gates
 // after it.
-func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec) {
+func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec, offer naOffer) {
 	p, ok := spec.Phase(s.Phase)
 	if !ok {
 		d.block(s.Phase, "`sessiongate session status` shows where the session is", fmt.Sprintf("session %s is in its start protocol at %q, which its protocol does not have", s.ID, s.Phase))
@@ -375,7 +380,7 @@ func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec) {
 			continue
 		}
 		for _, c := range q.Checks {
-			steps = append(steps, checkStep(q, c))
+			steps = append(steps, checkStep(q, c, offer))
 		}
 	}
 	next := strings.Join(steps, "; ") + "; then `sessiongate session advance --to WORKING` (MCP: advance_phase target_phase=WORKING)"
@@ -383,7 +388,18 @@ func blockInit(d *HookDecision, s *Session, spec *protocolspec.Spec) {
 }
 
 // checkStep is the exact action that satisfies one check.
-func checkStep(p *protocolspec.Phase, c protocolspec.Check) string {
+// offer says which not-applicable marks it may suggest (nil: none).
+func checkStep(p *protocolspec.Phase, c protocolspec.Check, offer naOffer) string {
+	step := checkAction(p, c, offer)
+	// Once per phase (its first check): the phase as a whole, when a
+	// machine checked that it does not apply.
+	if offer != nil && len(p.Checks) > 0 && p.Checks[0].Kind == c.Kind && p.Checks[0].Arg == c.Arg && offer(p, nil) {
+		step += fmt.Sprintf("; or, since sessiongate checked it does not apply here, `sessiongate session evidence --phase %s --not-applicable \"...\"`", p.ID)
+	}
+	return step
+}
+
+func checkAction(p *protocolspec.Phase, c protocolspec.Check, offer naOffer) string {
 	switch c.Kind {
 	case protocolspec.CheckEvidence, protocolspec.CheckMustEvidence:
 		kind := c.Arg
@@ -402,7 +418,10 @@ func checkStep(p *protocolspec.Phase, c protocolspec.Check) string {
 			r := owed[0]
 			step := fmt.Sprintf("record evidence for each requirement of %s (%d; `sessiongate session status` lists the open ones), e.g. `sessiongate session evidence --requirement %s --type manual --value \"...\"` (MCP: record_evidence requirement=%s)", p.ID, len(owed), r.ID, r.ID)
 			for _, o := range owed {
-				if o.Conditional {
+				// Only a mark the engine takes now: "if the serena MCP is
+				// not available" holds for a team without serena, and its
+				// mark is refused.
+				if o.Conditional && offer != nil && offer(p, &o) {
 					step += fmt.Sprintf("; one that does not apply: `sessiongate session evidence --requirement %s --not-applicable \"...\"`", o.ID)
 					break
 				}
@@ -490,7 +509,7 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 		var steps []string
 		for _, c := range g.Checks {
 			if c.Status == StatusFail {
-				steps = append(steps, checkStep(p, protocolspec.Check{Kind: c.Kind, Arg: c.Arg}))
+				steps = append(steps, checkStep(p, protocolspec.Check{Kind: c.Kind, Arg: c.Arg}, e.naOffer(ctx, s, spec)))
 			}
 		}
 		next := strings.Join(steps, "; ")
@@ -935,7 +954,7 @@ func (e *Engine) PrePush(ctx context.Context, req HookRequest) (*HookDecision, e
 	if !d.Allowed {
 		// a protected change: no gates to run
 	} else if s.State == StateInit {
-		blockInit(d, s, spec)
+		blockInit(d, s, spec, e.naOffer(ctx, s, spec))
 	} else {
 		if err := e.requirePassed(ctx, d, s, spec, req.Policy.PrePush); err != nil {
 			return nil, err
@@ -1001,7 +1020,7 @@ func (e *Engine) requirePassed(ctx context.Context, d *HookDecision, s *Session,
 		}
 		var steps []string
 		for _, c := range p.Checks {
-			steps = append(steps, checkStep(p, c))
+			steps = append(steps, checkStep(p, c, e.naOffer(ctx, s, spec)))
 		}
 		next := strings.Join(steps, "; ") + "; then " + passStep(spec, id)
 		d.block(id, next, fmt.Sprintf("%s %q (%s) has not passed in session %s (status %s): push needs it", id, p.Title, p.Level(), s.ID, status))
@@ -1080,4 +1099,30 @@ func (e *Engine) recordFiles(ctx context.Context, staged []string) (bool, error)
 		}
 	}
 	return true, nil
+}
+
+// PostMerge records, right after a merge or a rewrite (hook names which),
+// the commits that landed: a merge commit, or the commits a rebase made
+// when its post-commit did not run. Without this hook reconciliation found
+// them only at the next sessiongate call, so a merge sat unrecorded until
+// then. It never blocks: git has already done the work.
+func (e *Engine) PostMerge(ctx context.Context, req HookRequest, hook string) (*HookDecision, error) {
+	d := &HookDecision{Hook: hook, Allowed: true}
+	t, err := e.hookSession(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	s := t.sess
+	if s == nil {
+		return d, nil
+	}
+	d.SessionID, d.State = s.ID, s.State
+	n, err := e.Reconcile(ctx, s, req.Repo, "", "")
+	if err != nil {
+		return nil, fmt.Errorf("%s: record the commits that landed: %w", hook, err)
+	}
+	if n > 0 {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s recorded %d commit(s) that landed in session %s", hook, n, s.ID))
+	}
+	return d, nil
 }

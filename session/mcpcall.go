@@ -103,30 +103,7 @@ func mcpConfigured(worktree, server string) bool {
 // (CLAUDE_CONFIG_DIR or ~/.claude.json) offers server, at its top level or
 // for the project at worktree.
 func mcpUserConfigured(worktree, server string) bool {
-	user := ""
-	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		user = filepath.Join(d, ".claude.json")
-	} else if h, err := os.UserHomeDir(); err == nil {
-		user = filepath.Join(h, ".claude.json")
-	}
-	if user == "" {
-		return false
-	}
-	b, err := os.ReadFile(user)
-	if err != nil {
-		return false
-	}
-	if _, ok := mcpServersOf(b)[server]; ok {
-		return true
-	}
-	var u struct {
-		Projects map[string]struct {
-			MCPServers map[string]json.RawMessage `json:"mcpServers"`
-		} `json:"projects"`
-	}
-	json.Unmarshal(b, &u)
-	_, ok := u.Projects[worktree].MCPServers[server]
-	return ok
+	return containsFold(userMCPServers(worktree), server)
 }
 
 // revReader reads a file as committed (gitrepo.Repo does).
@@ -182,6 +159,9 @@ func (e *Engine) mcpWhere(ctx context.Context, s *Session, server string) string
 	}
 	if mcpUserConfigured(s.Worktree, server) {
 		return "Claude Code's user config (.claude.json)"
+	}
+	if uc, ok := e.userConfigAtStart(ctx, s); ok && uc.hasServer(server) {
+		return "Claude Code's user config (.claude.json) when the session started"
 	}
 	return ""
 }

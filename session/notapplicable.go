@@ -98,6 +98,9 @@ func readTargets(r protocolspec.Requirement) []string {
 // naStanding says how a not-applicable mark on requirement r of phase p
 // (r nil: the phase itself) is judged: NAChecked or NAPending.
 func naStanding(spec *protocolspec.Spec, p *protocolspec.Phase, r *protocolspec.Requirement) string {
+	if _, ok := callFailureCondition(p, r); ok {
+		return NAChecked // whether the calls failed: the transcript (callfailure.go)
+	}
 	if _, _, ok := mcpNA(p, r); ok {
 		return NAChecked // whether the MCP server is configured (conditions.go)
 	}
@@ -155,27 +158,19 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 	if pd := paddingIn(body); pd != "" && len(strings.Fields(body)) < 3 {
 		return "", invalidf("not_applicable for %s needs the reason it does not apply, not %q: say what makes the condition false", what, truncate(pd, 40))
 	}
-	standing := naStanding(spec, p, r)
 	s, err := e.Store.GetSession(ctx, sid)
 	if err != nil {
 		return "", fmt.Errorf("load session: %w", err)
 	}
-	if standing == NAChecked {
-		if server, want, ok := mcpNA(p, r); ok {
-			return standing, e.mcpNAHolds(ctx, s, what, server, want)
+	if _, ok := callFailureCondition(p, r); ok {
+		// The calls' results come from the transcript: read what it gained.
+		if _, err := e.ingestTranscripts(ctx, s, spec); err != nil {
+			return "", err
 		}
-		if r != nil && !r.Conditional && p.Condition == "" && readTargets(*r) != nil {
-			return standing, e.readTargetAbsent(ctx, s, *r)
-		}
-		text := p.Condition
-		if r != nil && conditionClauseRE().MatchString(r.Text) {
-			text = r.Text
-		}
-		return standing, e.notApplicableHolds(ctx, sid, spec, what, text)
 	}
-	// Pending: only a person can say it does not apply.
-	if why := coreWork(p, r, e.Config); why != "" {
-		return "", refusedf("%s cannot be marked not applicable on a reason: %s is the work itself, and no reason stands in for it; do it and record the evidence (if it truly cannot run, a person forces the gate with a reason, recorded as a violation)", what, why)
+	standing, err := e.naRefusal(ctx, spec, s, p, r)
+	if err != nil || standing == NAChecked {
+		return standing, err
 	}
 	// A condition the protocol wrote is answered in few words ("no issue is
 	// linked"); a requirement with none needs the why a person can judge.
@@ -221,6 +216,58 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 		}
 	}
 	return NAPending, nil
+}
+
+// naRefusal is the part of checkNotApplicable that does not depend on the
+// reason: the mark's standing, and why the engine refuses it whatever the
+// reason says (its condition holds, the file it reads is there, it is the
+// work itself). Hints ask it before they offer a mark (naOffer), so a hint
+// never suggests a mark the engine then refuses.
+func (e *Engine) naRefusal(ctx context.Context, spec *protocolspec.Spec, s *Session, p *protocolspec.Phase, r *protocolspec.Requirement) (string, error) {
+	what := "phase " + p.ID
+	if r != nil {
+		what = r.ID
+	}
+	standing := naStanding(spec, p, r)
+	if standing == NAChecked {
+		if cond, ok := callFailureCondition(p, r); ok {
+			return standing, e.callFailureNA(ctx, s, what, cond)
+		}
+		if server, want, ok := mcpNA(p, r); ok {
+			return standing, e.mcpNAHolds(ctx, s, what, server, want)
+		}
+		if r != nil && !r.Conditional && p.Condition == "" && readTargets(*r) != nil {
+			return standing, e.readTargetAbsent(ctx, s, *r)
+		}
+		text := p.Condition
+		if r != nil && conditionClauseRE().MatchString(r.Text) {
+			text = r.Text
+		}
+		return standing, e.notApplicableHolds(ctx, s.ID, spec, what, text)
+	}
+	// Pending: only a person can say it does not apply.
+	if why := coreWork(p, r, e.Config); why != "" {
+		return "", refusedf("%s cannot be marked not applicable on a reason: %s is the work itself, and no reason stands in for it; do it and record the evidence (if it truly cannot run, a person forces the gate with a reason, recorded as a violation)", what, why)
+	}
+	return standing, nil
+}
+
+// naOffer says whether a hint may offer a not-applicable mark on
+// requirement r of p: true only when the engine would take it now.
+// r nil asks about the phase as a whole, offered only when a machine
+// checked it (a phase of MCP calls whose server is configured nowhere):
+// a pending mark waits for a person, and no hint steers toward one.
+type naOffer func(p *protocolspec.Phase, r *protocolspec.Requirement) bool
+
+// naOffer is the engine's naOffer for session s (nil when there is none).
+func (e *Engine) naOffer(ctx context.Context, s *Session, spec *protocolspec.Spec) naOffer {
+	if s == nil || spec == nil {
+		return nil
+	}
+	return func(p *protocolspec.Phase, r *protocolspec.Requirement) bool {
+		standing, err := e.naRefusal(ctx, spec, s, p, r)
+		return err == nil && (r != nil || standing == NAChecked)
+	}
 }
 
 // coreWork says why requirement r (or phase p as a whole) is the work

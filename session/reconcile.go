@@ -143,10 +143,11 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 			SHA256: sha256Hex([]byte(c.SHA)), Ref: c.SHA, Size: len(c.SHA), CreatedAt: e.now()}
 		tok := TokReconcileCommit
 		var vio *Violation
-		if !matched && c.Parents <= 1 && s.State != StateInit {
+		if !matched && c.Parents <= 1 {
 			// Found here, not by post-commit: a hooks-off commit, or a
 			// replay (rebase) whose post-commit did not run, whose change
-			// may still be one the session checked (replay.go).
+			// may still be one the session checked, or, in INIT, a commit
+			// from before the session (replay.go).
 			why, err := e.replayUnchecked(ctx, s, repo, c.SHA, false)
 			if err != nil {
 				return n, fmt.Errorf("reconcile commit %s: %w", shortSHA(c.SHA), err)

@@ -20,6 +20,17 @@ import (
 // passed is not checked: pre-commit refuses every commit then.
 func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c string, matched bool) (string, error) {
 	if s.State == StateInit {
+		// `git pull --rebase` before the start gates replays the branch's
+		// own commits from before the session: no new work lands.
+		if repo != nil {
+			earlier, err := e.replayOfEarlier(ctx, s, repo, c)
+			if err != nil {
+				return "", err
+			}
+			if earlier != "" {
+				return "", nil
+			}
+		}
 		return fmt.Sprintf("commit %s landed while session %s was still in its start protocol (%s): pre-commit refuses every commit before the start gates pass, "+
 			"and git replays (cherry-pick, revert, am, rebase) skip it", shortSHA(c), s.ID, s.Phase), nil
 	}
@@ -66,4 +77,47 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 	}
 	return fmt.Sprintf("commit %s was replayed by git (cherry-pick, revert, am or rebase: no pre-commit hook runs) and its change is none the session's pre-commit checked: "+
 		"commit work through the hooks (git cherry-pick --no-commit, then git commit)", shortSHA(c)), nil
+}
+
+// replayOfEarlier returns the commit c replays when that commit existed
+// before session s began: it is reachable from the session's start commit
+// or from HEAD at its start, and its patch (git patch-id) equals c's. ""
+// when c copies no such commit: new work, or a copy of a commit made
+// during the session (a hooks-off commit on a side branch). The originals
+// are the replay's (CHERRY_PICK_HEAD, the rebase's done list, ORIG_HEAD's
+// unpushed commits); reachability, not a commit date the agent can set,
+// says they came before.
+func (e *Engine) replayOfEarlier(ctx context.Context, s *Session, repo Repo, c string) (string, error) {
+	origs, err := repo.ReplayOriginals(ctx)
+	if err != nil {
+		return "", fmt.Errorf("read the replay's originals: %w", err)
+	}
+	tips := []string{s.StartCommit}
+	if h, err := e.HeadAtStart(ctx, s.ID); err == nil && h != "" && h != s.StartCommit {
+		tips = append(tips, h)
+	}
+	var before []string
+	for _, o := range origs {
+		if o.SHA == c {
+			continue
+		}
+		for _, tip := range tips {
+			if tip == "" {
+				continue
+			}
+			ok, err := repo.IsAncestor(ctx, o.SHA, tip)
+			if err != nil {
+				return "", fmt.Errorf("is %s from before the session: %w", shortSHA(o.SHA), err)
+			}
+			if ok {
+				before = append(before, o.SHA)
+				break
+			}
+		}
+	}
+	from, err := repo.ReplayedFrom(ctx, c, before)
+	if err != nil {
+		return "", fmt.Errorf("compare the replayed commit with the commits from before the session: %w", err)
+	}
+	return from, nil
 }

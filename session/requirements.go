@@ -557,6 +557,11 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		if err != nil {
 			return "", fmt.Errorf("load session: %w", err)
 		}
+		if cf, ok := callFailureCondition(p, &r); ok {
+			if err := e.callFailureClaim(ctx, s, r.ID, cf); err != nil {
+				return "", err
+			}
+		}
 		if err := e.writeClaim(ctx, s, p, r, req.Kind, body); err != nil {
 			return "", err
 		}

@@ -170,10 +170,18 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		return transcriptInfo{}, err
 	}
 	info := transcriptInfo{agent: list[len(list)-1].Agent, worktree: s.Worktree}
+	// What the user-level config offered at the start still counts after
+	// it is deleted from ~/.claude.json or ~/.claude/agents/ (userconfig.go).
+	uc, _ := e.userConfigAtStart(ctx, s)
+	info.definedAtStart = func(name string) bool { return uc.hasAgent(name) }
+	info.configuredAtStart = func(server string) bool { return uc.hasServer(server) }
 	if e.OpenRepo != nil && s.StartCommit != "" {
 		// An agent file deleted from the work tree during the session
 		// still counts: the requirement does not fall back to claims.
 		info.definedAtStart = func(name string) bool {
+			if uc.hasAgent(name) {
+				return true
+			}
 			repo, err := e.OpenRepo(ctx, s.Worktree)
 			if err != nil {
 				return false
@@ -189,6 +197,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 				return ok
 			}
 			_, ok := e.mcpCommitted(ctx, s, server)
+			ok = ok || uc.hasServer(server)
 			seen[server] = ok
 			return ok
 		}
@@ -216,10 +225,13 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			return info, fmt.Errorf("read the %s transcript: %w", t.Agent, err)
 		}
 		var evs []Evidence
-		var unseen []string
+		var unseen, outcomes []string
 		if v == nil {
 			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw)
-			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 {
+			if t.Agent == transcript.Claude {
+				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
+			}
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 {
 				continue
 			}
 		}
@@ -260,6 +272,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			}
 			for i := range evs {
 				if err := w.AddEvidence(ctx, &evs[i]); err != nil {
+					return err
+				}
+			}
+			for _, o := range outcomes {
+				if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: TokenMCPOutcome, Detail: o, CreatedAt: t.UpdatedAt}); err != nil {
 					return err
 				}
 			}

@@ -416,7 +416,7 @@ func checkAction(p *protocolspec.Phase, c protocolspec.Check, offer naOffer) str
 			// alone is refused, so name a requirement (the first; status
 			// lists the others and which are still open).
 			r := owed[0]
-			step := fmt.Sprintf("record evidence for each requirement of %s (%d; `sessiongate session status` lists the open ones), e.g. `sessiongate session evidence --requirement %s --type manual --value \"...\"` (MCP: record_evidence requirement=%s)", p.ID, len(owed), r.ID, r.ID)
+			step := fmt.Sprintf("record evidence for each requirement of %s (%d; `sessiongate session status` lists the open ones), e.g. %s", p.ID, len(owed), requirementStep(p, r))
 			for _, o := range owed {
 				// Only a mark the engine takes now: "if the serena MCP is
 				// not available" holds for a team without serena, and its
@@ -438,6 +438,28 @@ func checkAction(p *protocolspec.Phase, c protocolspec.Check, offer naOffer) str
 		return fmt.Sprintf("make `%s` pass", c.Arg)
 	}
 	return describeCheck(p, c.Kind, c.Arg)
+}
+
+// requirementStep is the evidence command a requirement takes: a write
+// requirement takes the file it asks for (a manual note is refused), a
+// read one the read file's hash; anything else a description.
+func requirementStep(p *protocolspec.Phase, r protocolspec.Requirement) string {
+	// A glob is named as such: the value is one file it matches.
+	value := func(g string) (string, string) {
+		if strings.ContainsAny(g, "*?[") {
+			return "a file matching " + g, "FILE"
+		}
+		return g, g
+	}
+	if targets := writeTargets(p, r); len(targets) > 0 {
+		what, v := value(targets[0])
+		return fmt.Sprintf("write %s, then `sessiongate session evidence --requirement %s --type file_path --value %s` (MCP: record_evidence requirement=%s evidence_type=file_path)", what, r.ID, v, r.ID)
+	}
+	if needOf(r) == needRead {
+		what, v := value(strings.TrimSuffix(r.NamedPaths()[0], "/**"))
+		return fmt.Sprintf("read %s, then `sessiongate session evidence --requirement %s --type content_hash --value %s` (MCP: record_evidence requirement=%s evidence_type=content_hash)", what, r.ID, v, r.ID)
+	}
+	return fmt.Sprintf("`sessiongate session evidence --requirement %s --type manual --value \"...\"` (MCP: record_evidence requirement=%s)", r.ID, r.ID)
 }
 
 // hookPhases returns the gates a hook runs: whole phases named by the

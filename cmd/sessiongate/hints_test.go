@@ -114,7 +114,7 @@ func fill(args []string) (out []string, stdin bool) {
 // refusalMarkers are answers that say the hinted command was the wrong one.
 var refusalMarkers = []string{
 	"owes evidence per requirement", "is a placeholder", "unknown flag", "unknown command",
-	"does not count", "not evidence", "accepts ", "required flag", "invalid argument",
+	"does not count", "not evidence", "accepts ", "required flag", "invalid argument", "writes no file",
 	// A not-applicable mark the hint offered and the engine refused.
 	`is not "not applicable"`, "cannot be marked not applicable", "is taken only with a reason",
 }

@@ -37,9 +37,10 @@ import (
 // store, sessiongate's MCP server with a started session whose first gate
 // passes on evidence, plus the trivial tool bench_ping on the same server.
 type fixture struct {
-	srv *mcp.Server
-	h   http.Handler
-	id  string
+	srv  *mcp.Server
+	h    http.Handler
+	id   string
+	root string
 }
 
 const protocol = `# Protocol
@@ -62,7 +63,7 @@ const protocol = `# Protocol
 1. The agent MUST run the tests.
 `
 
-func newFixture(b *testing.B) *fixture {
+func newFixture(b testing.TB) *fixture {
 	gittest.Require(b)
 	b.Cleanup(mcpserver.TuneGC()) // as `sessiongate mcp` and `serve` run
 	ctx := context.Background()
@@ -99,7 +100,7 @@ func newFixture(b *testing.B) *fixture {
 		b.Fatal(err)
 	}
 	h := server.New(server.Options{Engine: engine, Repo: repo, LoadSpec: load, Protocol: opts.Protocol, Version: "bench", Logger: opts.Logger, MCP: srv}).Handler()
-	return &fixture{srv: srv, h: h, id: res.SessionID}
+	return &fixture{srv: srv, h: h, id: res.SessionID, root: root}
 }
 
 // variant is one row of an interleaved run: a call and how many clients
@@ -203,7 +204,7 @@ func processCPU() time.Duration {
 }
 
 // stdioClient connects an SDK client over pipes to a server run by run.
-func stdioClient(b *testing.B, run func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error) *mcp.ClientSession {
+func stdioClient(b testing.TB, run func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error) *mcp.ClientSession {
 	ctx, cancel := context.WithCancel(context.Background())
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()

@@ -118,7 +118,7 @@ func TestPreCommitFramework(t *testing.T) {
 		"GOCACHE="+goenv("GOCACHE"),
 		"GOFLAGS="+goenv("GOFLAGS"),
 	)
-	writeFile(t, filepath.Join(r.root, ".pre-commit-config.yaml"), `default_install_hook_types: [pre-commit, commit-msg, post-commit, pre-push]
+	writeFile(t, filepath.Join(r.root, ".pre-commit-config.yaml"), `default_install_hook_types: [pre-commit, commit-msg, post-commit, pre-push, post-merge]
 repos:
   - repo: `+src+`
     rev: `+rev+`
@@ -127,11 +127,13 @@ repos:
       - id: sessiongate-commit-msg
       - id: sessiongate-post-commit
       - id: sessiongate-pre-push
+      - id: sessiongate-post-merge
+        verbose: true # the framework shows a passing hook's output only so
 `)
 	r.git("add", ".pre-commit-config.yaml")
 	r.git("commit", "-q", "-m", "use sessiongate through pre-commit")
 
-	if res := r.run(r.root, nil, pc, "install", "--hook-type", "pre-commit", "--hook-type", "commit-msg", "--hook-type", "post-commit", "--hook-type", "pre-push"); res.code != 0 {
+	if res := r.run(r.root, nil, pc, "install", "--hook-type", "pre-commit", "--hook-type", "commit-msg", "--hook-type", "post-commit", "--hook-type", "pre-push", "--hook-type", "post-merge"); res.code != 0 {
 		t.Fatalf("pre-commit install: %s%s", res.out, res.err)
 	}
 	if res := r.run(r.root, nil, pc, "install-hooks"); res.code != 0 {
@@ -173,5 +175,30 @@ repos:
 		if !strings.Contains(joined, tok) {
 			t.Errorf("events lack %s: %s", tok, joined)
 		}
+	}
+
+	// A merge in the session: the framework's post-merge hook records it
+	// when git makes it, as `sessiongate install`'s does.
+	r.git("switch", "-q", "-c", "feat/x")
+	writeFile(t, filepath.Join(r.root, "x.txt"), "x\n")
+	r.git("add", "x.txt")
+	if res := r.commit(r.root, nil, "-m", "feat: x"); res.code != 0 {
+		t.Fatalf("commit on the branch: %s%s", res.out, res.err)
+	}
+	r.git("switch", "-q", "main")
+	writeFile(t, filepath.Join(r.root, "m.txt"), "m\n")
+	r.git("add", "m.txt")
+	if res := r.commit(r.root, nil, "-m", "feat: m"); res.code != 0 {
+		t.Fatalf("commit on main: %s%s", res.out, res.err)
+	}
+	res = r.run(r.root, nil, "git", "merge", "--no-ff", "--no-edit", "feat/x")
+	if res.code != 0 {
+		t.Fatalf("merge: %s%s", res.out, res.err)
+	}
+	if out := res.out + res.err; !strings.Contains(out, "sessiongate post-merge record") || !strings.Contains(out, "post-merge recorded 1 commit(s)") {
+		t.Errorf("the framework's post-merge hook did not record the merge:\n%s", out)
+	}
+	if v := r.show(id).Violations; len(v) != 0 {
+		t.Errorf("an honest merge through the framework gave violations %+v", v)
 	}
 }

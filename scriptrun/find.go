@@ -98,14 +98,33 @@ func Find(line string) []Run {
 		return nil
 	}
 	var out []Run
+	// cwd is where `cd DIR` (a literal) left the line: `cd tools && python3
+	// gen.py` runs tools/gen.py, which was read (or found missing) at the
+	// line's own folder, a false block, or a decoy read in its place.
+	cwd := ""
+	at := func(rs []Run) []Run {
+		for i := range rs {
+			if cwd != "" && rs[i].Path != "" && !path.IsAbs(rs[i].Path) && !strings.HasPrefix(rs[i].Path, "~") {
+				rs[i].Path = path.Join(cwd, rs[i].Path)
+			}
+		}
+		return rs
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.BinaryCmd:
 			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
-				out = append(out, pipedRuns(x)...)
+				out = append(out, at(pipedRuns(x))...)
 			}
 		case *syntax.Stmt:
-			out = append(out, stmtRuns(x)...)
+			if d, ok := cdTo(x); ok {
+				if path.IsAbs(d) {
+					cwd = d
+				} else {
+					cwd = path.Join(cwd, d)
+				}
+			}
+			out = append(out, at(stmtRuns(x))...)
 		}
 		return true
 	})
@@ -118,6 +137,20 @@ func Find(line string) []Run {
 	}
 	out = slices.DeleteFunc(out, func(r Run) bool { return r.FromInput && named[r.Lang] })
 	return dedupe(out)
+}
+
+// cdTo is the folder a `cd DIR` or `pushd DIR` statement moves to, when
+// DIR is a literal relative or absolute path.
+func cdTo(st *syntax.Stmt) (string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) != 2 {
+		return "", false
+	}
+	w := words(c)
+	if (w[0] != "cd" && w[0] != "pushd") || w[1] == "" || strings.HasPrefix(w[1], "-") || strings.HasPrefix(w[1], "~") {
+		return "", false
+	}
+	return w[1], true
 }
 
 func dedupe(rs []Run) []Run {

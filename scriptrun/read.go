@@ -38,6 +38,22 @@ var ErrNotThere = errors.New("does not exist yet")
 // ErrBinary is a program file that is no script (a compiled binary).
 var ErrBinary = errors.New("is a binary")
 
+// ErrNotText is a file with NUL bytes that is no compiled program: bash
+// runs a script with a NUL past its first line, node and perl one in a
+// comment, python3 a .pyc; none of them can be read as text.
+var ErrNotText = errors.New("is not text (it holds NUL bytes)")
+
+// executable reports whether b starts with a compiled program's magic
+// (ELF, Mach-O, a fat Mach-O, PE).
+func executable(b []byte) bool {
+	for _, m := range []string{"\x7fELF", "\xfe\xed\xfa\xce", "\xfe\xed\xfa\xcf", "\xce\xfa\xed\xfe", "\xcf\xfa\xed\xfe", "\xca\xfe\xba\xbe", "MZ"} {
+		if bytes.HasPrefix(b, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Places are the folders whose scripts are read: the repository and the
 // temp folders. A script elsewhere (/usr/bin, ~/.local/bin) is an
 // installed tool, not the agent's writing.
@@ -124,9 +140,13 @@ func (pl Places) Read(dir, p string) (f *File, ok bool, err error) {
 	if len(b) > MaxRead {
 		b, f.Truncated = b[:MaxRead], true
 	}
-	head := b[:min(len(b), 512)]
-	if bytes.IndexByte(head, 0) >= 0 || bytes.HasPrefix(b, []byte("\x7fELF")) {
+	// Only a compiled program is skipped: a NUL anywhere in another file
+	// once made it "binary" and unread, though bash, node and perl run it.
+	if executable(b) {
 		return nil, true, fmt.Errorf("%s %w", rel, ErrBinary)
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return nil, true, fmt.Errorf("%s %w", rel, ErrNotText)
 	}
 	sum := sha256.Sum256(b)
 	f.SHA256 = hex.EncodeToString(sum[:])

@@ -28,6 +28,12 @@ func TestFind(t *testing.T) {
 		{"make -f x.mk all", []string{"make:x.mk"}},
 		{"make --file=x.mk", []string{"make:x.mk"}},
 		{"make test", nil},
+		// `cd DIR` moves the line: the file run is DIR's.
+		{"cd tools && python3 gen.py", []string{"python:tools/gen.py"}},
+		{"cd scripts; ./build.sh", []string{":scripts/build.sh"}},
+		{"cd a && cd b && sh x.sh", []string{"shell:a/b/x.sh"}},
+		{"cd /opt/x && sh x.sh", []string{"shell:/opt/x/x.sh"}},
+		{"cd \"$D\" && sh x.sh", []string{"shell:x.sh"}},
 		{"node build.js", []string{"javascript:build.js"}},
 		{"node -r ts-node/register build.ts", []string{"javascript:build.ts"}},
 		{"deno run -A x.ts", []string{"javascript:x.ts"}},
@@ -178,5 +184,29 @@ func TestRead(t *testing.T) {
 	}
 	if f, ok, err := pl.Read(root, "y.sh"); err != nil || !ok || f.Text != "echo y\n" {
 		t.Errorf("link: %+v %v %v", f, ok, err)
+	}
+}
+
+// TestReadNotText: a file with a NUL that is no compiled program is
+// ErrNotText (bash runs one with the NUL on line 2, node and perl one in
+// a comment, python3 a .pyc); compiled programs stay ErrBinary.
+func TestReadNotText(t *testing.T) {
+	root := t.TempDir()
+	for _, c := range []struct {
+		name, body string
+		want       error
+	}{
+		{"nul.sh", "#!/bin/sh\n# \x00\nrm -rf .git/sessiongate\n", ErrNotText},
+		{"nul.js", "// \x00\nrequire('fs').rmSync('.git/sessiongate')\n", ErrNotText},
+		{"x.pyc", "\xcb\r\r\n\x00\x00\x00\x00", ErrNotText},
+		{"elf", "\x7fELF\x02\x01\x01\x00", ErrBinary},
+		{"macho", "\xcf\xfa\xed\xfe\x07\x00\x00\x01", ErrBinary},
+	} {
+		if err := os.WriteFile(filepath.Join(root, c.name), []byte(c.body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := (Places{Root: root}).Read(root, c.name); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
 	}
 }

@@ -120,6 +120,11 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 		switch {
 		case errors.Is(err, scriptrun.ErrBinary):
 			return nil, "", nil
+		case errors.Is(err, scriptrun.ErrNotText):
+			if !active {
+				return nil, "", nil
+			}
+			return nil, fmt.Sprintf("`%s` runs %s, which is not text (NUL bytes, or compiled bytecode), so no check can read it", r.Via, r.Path), nil
 		case errors.Is(err, scriptrun.ErrNotThere):
 			if r.Module {
 				continue // an installed module (pytest), not a file here

@@ -168,6 +168,11 @@ func testInputChanges(ctx context.Context, repo Repo, start, line string, direct
 				}
 			}
 		}
+		if t.Tool == "npm" {
+			// npm reads how to run the script from .npmrc: script-shell=/bin/true
+			// "passes" any script without running it.
+			addFile(path.Join(t.Dir, ".npmrc"), "", false)
+		}
 		fams = append(fams, familiesOf(bw)...)
 		for _, p := range repoFiles(ctx, repo, start, t.Dir, bw) {
 			if p != rel {
@@ -203,6 +208,14 @@ func testInputChanges(ctx context.Context, repo Repo, start, line string, direct
 		if a == b {
 			continue
 		}
+		if path.Base(f.path) == ".npmrc" {
+			// Only the keys that change how a script runs: a registry or
+			// an auth line is ordinary work.
+			if why := npmrcRunChange(a, b); why != "" {
+				out = append(out, inputChange{f.path, why, true})
+			}
+			continue
+		}
 		what := f.path
 		switch {
 		case strings.HasPrefix(f.section, "target:"):
@@ -216,6 +229,33 @@ func testInputChanges(ctx context.Context, repo Repo, start, line string, direct
 	}
 	return out, nil
 }
+
+// npmrcRunKeys are the .npmrc keys that decide what `npm test` runs.
+var npmrcRunKeys = []string{"script-shell", "shell", "node-options", "ignore-scripts", "userconfig", "globalconfig", "prefix", "scripts-prepend-node-path", "if-present"}
+
+// npmrcRunChange names a run-deciding .npmrc key the session set or
+// changed, "" when none.
+func npmrcRunChange(was, now string) string {
+	keys := func(text string) map[string]string {
+		m := map[string]string{}
+		for _, l := range strings.Split(text, "\n") {
+			l = strings.TrimSpace(l)
+			if k, v, ok := strings.Cut(l, "="); ok && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, ";") {
+				m[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
+			}
+		}
+		return m
+	}
+	a, b := keys(was), keys(now)
+	for _, k := range npmrcRunKeys {
+		if v, ok := b[k]; ok && (a[k] != v || !hasKey(a, k)) {
+			return fmt.Sprintf("sets %s=%s, which decides how npm runs the test script", k, truncate(v, 40))
+		}
+	}
+	return ""
+}
+
+func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
 
 func isConfig(p string) bool {
 	for _, cs := range runnerConfigs {

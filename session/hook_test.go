@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -332,7 +333,9 @@ func TestCommitMsgTrailer(t *testing.T) {
 	id := e.working()
 	d, err = e.engine.CommitMsg(ctx, e.hookReq(session.HookPolicy{}))
 	snap, _ := e.engine.LatestSnapshot(ctx, id)
-	if err != nil || len(d.Trailers) != 2 || d.Trailers[0] != "Session-Id: "+id || d.Trailers[1] != "Session-Snapshot: "+snap || snap == "" {
+	// The third is the chain head of the session's events (Session-Events).
+	if err != nil || len(d.Trailers) != 3 || d.Trailers[0] != "Session-Id: "+id || d.Trailers[1] != "Session-Snapshot: "+snap || snap == "" ||
+		!regexp.MustCompile(`^Session-Events: [0-9]+:[0-9a-f]{64}$`).MatchString(d.Trailers[2]) {
 		t.Fatalf("trailers %+v %v (latest snapshot %q)", d, err, snap)
 	}
 }

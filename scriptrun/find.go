@@ -377,18 +377,7 @@ func catSubst(w *syntax.Word) (string, bool) {
 // pipedRuns are `cat FILE | sh` (the file fed to an interpreter) and
 // `echo a.sh | xargs sh` (the file named on the pipe).
 func pipedRuns(p *syntax.BinaryCmd) []Run {
-	var stages []*syntax.Stmt
-	var flat func(s *syntax.Stmt)
-	flat = func(s *syntax.Stmt) {
-		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		stages = append(stages, s)
-	}
-	flat(p.X)
-	flat(p.Y)
+	stages := shellline.PipeStages(p)
 	var out []Run
 	for i := 1; i < len(stages); i++ {
 		prev, ok1 := stages[i-1].Cmd.(*syntax.CallExpr)

@@ -401,7 +401,7 @@ func stdinText(r *syntax.Redirect) (string, bool) {
 // `printf` with literal words, through `base64 -d` or not:
 // `echo Z2l0... | base64 -d | sh`.
 func pipedScript(p *syntax.BinaryCmd, vars map[string]string, params []string) (string, bool) {
-	stmts := pipeStages(p)
+	stmts := PipeStages(p)
 	words := func(s *syntax.Stmt) ([]string, bool) {
 		c, ok := s.Cmd.(*syntax.CallExpr)
 		if !ok || len(c.Args) == 0 {
@@ -522,8 +522,8 @@ func codeStrings(code string) []string {
 	return out
 }
 
-// pipeStages lists a pipeline's stages in order (`a | b |& c`: a, b, c).
-func pipeStages(p *syntax.BinaryCmd) []*syntax.Stmt {
+// PipeStages lists a pipeline's stages in order (`a | b |& c`: a, b, c).
+func PipeStages(p *syntax.BinaryCmd) []*syntax.Stmt {
 	var stmts []*syntax.Stmt
 	var flat func(s *syntax.Stmt)
 	flat = func(s *syntax.Stmt) {

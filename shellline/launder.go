@@ -430,7 +430,7 @@ func decodingSubst(w *syntax.Word) bool {
 // pipesDecoded reports a pipeline with a decoding stage before a shell or
 // interpreter that reads its script from standard input.
 func pipesDecoded(p *syntax.BinaryCmd) bool {
-	stmts := pipeStages(p)
+	stmts := PipeStages(p)
 	decoded := false
 	for _, st := range stmts {
 		c, ok := st.Cmd.(*syntax.CallExpr)

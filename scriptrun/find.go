@@ -284,7 +284,7 @@ func stmtRuns(st *syntax.Stmt) []Run {
 					if r.Op == syntax.WordHdoc {
 						src = r.Word
 					}
-					if code := wordText(src); code != "" {
+					if code := shellline.WordText(src); code != "" {
 						out = append(out, Run{Lang: lang, Code: code, Via: name + " <<"})
 					}
 				}
@@ -410,24 +410,6 @@ func pipedRuns(p *syntax.BinaryCmd) []Run {
 		}
 	}
 	return out
-}
-
-// wordText is a word's literal text, expansions left out.
-func wordText(w *syntax.Word) string {
-	if w == nil {
-		return ""
-	}
-	if s, ok := shellline.Literal(w); ok {
-		return s
-	}
-	var b strings.Builder
-	syntax.Walk(w, func(n syntax.Node) bool {
-		if l, ok := n.(*syntax.Lit); ok {
-			b.WriteString(l.Value)
-		}
-		return true
-	})
-	return b.String()
 }
 
 // LangOf is a file's language from its shebang, else its extension; a file

@@ -118,18 +118,18 @@ func stmtInterpreterCode(st *syntax.Stmt) (string, bool) {
 	for _, r := range st.Redirs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			return wordText(r.Hdoc), r.Hdoc != nil
+			return WordText(r.Hdoc), r.Hdoc != nil
 		case syntax.WordHdoc:
-			return wordText(r.Word), r.Word != nil
+			return WordText(r.Word), r.Word != nil
 		}
 	}
 	return "", false
 }
 
-// wordText is a word's literal text, expansions left out: a here-document
+// WordText is a word's literal text, expansions left out: a here-document
 // with an unquoted delimiter may hold $x, which does not hide the calls
 // around it.
-func wordText(w *syntax.Word) string {
+func WordText(w *syntax.Word) string {
 	if w == nil {
 		return ""
 	}

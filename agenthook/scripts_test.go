@@ -70,6 +70,10 @@ fs.appendFileSync(process.env.HOME + "/.claude/projects/-work/x.jsonl", "{}\n");
 // honestScripts are what honest sessions run: build and test scripts that
 // write only work files (and read git, and skip .git in a walk).
 var honestScripts = map[string]string{
+	// Prose that names protected things: a docstring, a message.
+	"tools/doc.py": `"""Setup: hooks live in .git/hooks; run sessiongate install."""
+print('never commit with --no-verify')
+`,
 	"scripts/test.sh": `#!/bin/sh
 set -e
 mkdir -p build
@@ -202,6 +206,7 @@ func TestScriptFilesAtTheHook(t *testing.T) {
 		{"python3 -m unittest discover -s tests", ""},
 		{"node build.js", ""},
 		{"python3 tools/gen.py", ""},
+		{"python3 tools/doc.py", ""},
 		{"make -f build.mk", ""},
 		{"perl tools/count.pl", ""},
 		{"source .venv/bin/activate && python3 -m unittest discover -s tests", ""},

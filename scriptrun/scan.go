@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -132,7 +133,26 @@ type Finding struct {
 // literals' reversed, rot13, base64 and hex readings. It also reports code
 // that runs what it decodes (exec(b64decode(...))), which no check can read.
 func Scan(lang Lang, text string, targets []Target) []Finding {
-	code, lits := literals(lang, text)
+	code, all := literals(lang, text)
+	// Prose (a docstring, a message) names things to tell a person, and
+	// no file API opens a sentence: honest scripts say ".git/hooks" or
+	// "never use --no-verify" in them. Their text leaves the scan; a
+	// command line in prose is still judged by CommandLines' line rules.
+	var lits []lit
+	blank := []byte(code)
+	docs := !strings.Contains(code, "__doc__") // a docstring read back is data
+	for _, l := range all {
+		if l.from >= 0 && l.to <= len(blank) && prose(l.s) && (docs && docstring(code, l) || message(code, l)) {
+			for i := l.from; i < l.to; i++ {
+				if blank[i] != '\n' {
+					blank[i] = ' '
+				}
+			}
+			continue
+		}
+		lits = append(lits, l)
+	}
+	code = string(blank)
 	var out []Finding
 	add := func(line int, t Target, how string) {
 		for _, f := range out {
@@ -260,6 +280,51 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 	}
 	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
 	return out
+}
+
+// messageCall is a call that shows its argument to a person: print, a
+// logger, a warning, an error raised.
+var messageCall = regexp.MustCompile(`(?:\bprint|\bputs|\becho|\bprintf|\bdie|\bwarn|\bwarning|\berror|\binfo|\bdebug|\blog|Error|Exception|\bwrite)\s*\(?\s*[fFrRbBuU]?$`)
+
+// message reports whether literal l is the first argument of a call that
+// shows it to a person (print("..."), logger.info("..."), raise
+// ValueError("..."), console.error("...")).
+func message(code string, l lit) bool {
+	before := code[max(0, l.from-40):l.from]
+	return messageCall.MatchString(before)
+}
+
+// docstring reports whether literal l stands alone as a statement: the
+// only thing on its lines (a docstring, or a string used as a comment).
+func docstring(code string, l lit) bool {
+	start := strings.LastIndexByte(code[:l.from], '\n') + 1
+	end := strings.IndexByte(code[l.to:], '\n')
+	if end < 0 {
+		end = len(code) - l.to
+	}
+	return strings.TrimSpace(code[start:l.from]) == "" && strings.TrimSpace(code[l.to:l.to+end]) == ""
+}
+
+// prose reports whether a literal reads as a sentence: three words or
+// more, most of them letters only (trailing punctuation aside), and none
+// of the characters code is written with (quotes, brackets, =, |, &, $,
+// backslash). "import os; os.remove('x')" is code, not prose.
+func prose(s string) bool {
+	if strings.ContainsAny(s, "()[]{}=<>|&$'\"`\\") {
+		return false
+	}
+	words := strings.Fields(s)
+	if len(words) < 3 {
+		return false
+	}
+	letters := 0
+	for _, w := range words {
+		w = strings.TrimRight(w, ".,:;!?")
+		if w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+			letters++
+		}
+	}
+	return letters*5 >= len(words)*3
 }
 
 // execDecoded is code that runs what it decodes in the same expression:

@@ -89,7 +89,17 @@ func TestScan(t *testing.T) {
 		{Perl, `my $p = "." . "git/config";`, "the git config built from pieces"},
 		{Python, `exec(base64.b64decode("aW1wb3J0IG9z"))`, "code it decodes runs code it decodes"},
 		{Python, `subprocess.run(["git", "update-ref", "-d", "x"])`, "`git update-ref`"},
+		// Prose is skipped only where it is a message or a docstring, and
+		// not when the script reads its docstring back.
+		{Python, `import shutil` + "\n" + `exec("import shutil; shutil.rmtree('.git/sessiongate')")`, "sessiongate's database folder"},
+		{Python, `p = "remove the folder at .git/sessiongate today".split()[4]`, "sessiongate's database folder"},
+		{Python, `"""Remove the folder at .git/sessiongate today."""` + "\nshutil.rmtree(__doc__.split()[4])", "sessiongate's database folder"},
+		{Python, `os.system("rm -rf .git/sessiongate")`, "sessiongate's database folder"},
 		// honest
+		{Python, `"""Setup: hooks live in .git/hooks; run sessiongate install."""` + "\nprint('ok')", ""},
+		{Python, `print('never commit with --no-verify')`, ""},
+		{Node, `console.error("the hooks in .git/hooks are not installed yet");`, ""},
+		{Python, `raise ValueError("do not edit .git/config by hand here")`, ""},
 		{Python, "# don't touch .git\nif '.git' in dirs: dirs.remove('.git')\nopen('build/x', 'w')", ""},
 		{Python, `"""Don't descend into .git."""` + "\nprint('ok')", ""},
 		{Node, "// skip .git/hooks? no: this is a comment\nfs.writeFileSync('dist/a.js', s)", ""},

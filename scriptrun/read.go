@@ -44,9 +44,11 @@ var ErrBinary = errors.New("is a binary")
 var ErrNotText = errors.New("is not text (it holds NUL bytes)")
 
 // executable reports whether b starts with a compiled program's magic
-// (ELF, Mach-O, a fat Mach-O, PE).
+// (ELF, Mach-O, a fat Mach-O, PE), or is a SQLite database: data no
+// interpreter runs, which a line that queries it (python3 -c "...
+// sqlite3.connect('x.db')") names beside the code.
 func executable(b []byte) bool {
-	for _, m := range []string{"\x7fELF", "\xfe\xed\xfa\xce", "\xfe\xed\xfa\xcf", "\xce\xfa\xed\xfe", "\xcf\xfa\xed\xfe", "\xca\xfe\xba\xbe", "MZ"} {
+	for _, m := range []string{"\x7fELF", "\xfe\xed\xfa\xce", "\xfe\xed\xfa\xcf", "\xce\xfa\xed\xfe", "\xcf\xfa\xed\xfe", "\xca\xfe\xba\xbe", "MZ", "SQLite format 3\x00"} {
 		if bytes.HasPrefix(b, []byte(m)) {
 			return true
 		}

@@ -211,6 +211,7 @@ func TestReadNotText(t *testing.T) {
 		{"x.pyc", "\xcb\r\r\n\x00\x00\x00\x00", ErrNotText},
 		{"elf", "\x7fELF\x02\x01\x01\x00", ErrBinary},
 		{"macho", "\xcf\xfa\xed\xfe\x07\x00\x00\x01", ErrBinary},
+		{"sessiongate.db", "SQLite format 3\x00\x10\x00\x02\x02", ErrBinary}, // data no interpreter runs
 	} {
 		if err := os.WriteFile(filepath.Join(root, c.name), []byte(c.body), 0o755); err != nil {
 			t.Fatal(err)

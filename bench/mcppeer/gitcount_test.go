@@ -1,3 +1,5 @@
+//go:build unix
+
 package mcppeer_test
 
 import (

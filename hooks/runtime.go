@@ -82,6 +82,14 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	if rt.noCommitInProgress(hook) {
 		return rt.passNoCommit()
 	}
+	if hook == session.HookPostRewrite && rewrittenBy(args, rt.getenv) == "amend" {
+		// git commit --amend ran post-commit on the new commit already:
+		// recording it again would double the amend's hook cost.
+		if rt.Stdin != nil {
+			io.Copy(io.Discard, rt.Stdin)
+		}
+		return ExitAllow
+	}
 	if hook == session.HookPostMerge || hook == session.HookPostRewrite {
 		return rt.recordOnly(ctx, hook)
 	}
@@ -437,4 +445,13 @@ func (rt *Runtime) recordOnly(ctx context.Context, hook string) int {
 		return warn(err)
 	}
 	return rt.report(d, cfg)
+}
+
+// rewrittenBy is what post-rewrite was run for ("amend" or "rebase"):
+// git's first argument, or the pre-commit framework's variable.
+func rewrittenBy(args []string, getenv func(string) string) string {
+	if len(args) > 0 {
+		return args[0]
+	}
+	return getenv("PRE_COMMIT_REWRITE_COMMAND")
 }

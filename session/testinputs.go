@@ -535,14 +535,15 @@ func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *
 // line old, "" when one of them covers every run of it (or old runs no
 // tests).
 func testLineDropped(old string, added []string) string {
-	if !shellline.RunsTests(old) {
+	wants := lineTestRuns(old)
+	if len(wants) == 0 {
 		return ""
 	}
 	var short string
-	for _, want := range shellline.TestRuns(old) {
+	for _, want := range wants {
 		covered := false
 		for _, l := range added {
-			for _, got := range shellline.TestRuns(l) {
+			for _, got := range lineTestRuns(l) {
 				why := got.Narrowing(want)
 				if why == "" {
 					covered = true
@@ -568,4 +569,23 @@ func testLineDropped(old string, added []string) string {
 		}
 	}
 	return ""
+}
+
+// lineTestRuns are the test runs of a script line; a line whose first
+// word is a helper that runs its arguments (`run sh tests/check.sh`,
+// `retry go test ./...`) is read without it. echo and the like print the
+// words, they run nothing.
+func lineTestRuns(l string) []shellline.TestRun {
+	if rs := shellline.TestRuns(l); len(rs) > 0 {
+		return rs
+	}
+	f := strings.Fields(l)
+	if len(f) < 2 || !regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`).MatchString(f[0]) {
+		return nil
+	}
+	switch f[0] {
+	case "echo", "printf", "true", "false", "test", "cat", "print", "log", "info", "warn", "say", "note":
+		return nil
+	}
+	return shellline.TestRuns(strings.Join(f[1:], " "))
 }

@@ -26,6 +26,7 @@ func TestQATestInputsChanged(t *testing.T) {
 	goScript := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n", "scripts/t.sh": "#!/bin/sh\nset -e\ngo test ./...\n", "go.mod": "module example.com/m\n", "pkg/a/a_test.go": "package a\n", "pkg/b/b_test.go": "package b\n"}
 	pyScript := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n", "scripts/t.sh": "#!/bin/sh\nset -e\npytest\n", "tests/test_one.py": "def test_x(): pass\n"}
 	npmScript := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n", "scripts/t.sh": "#!/bin/sh\nset -e\nnpm test\n", "package.json": `{"name": "p", "scripts": {"test": "node --test"}}`}
+	helperScript := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n", "scripts/t.sh": "#!/bin/sh\nrun() { \"$@\"; }\nrun pytest\n", "tests/test_one.py": "def test_x(): pass\n"}
 	const directScript = "#!/bin/sh\nset -e\ngrep -q hello greet.txt\ngrep -q l greet.txt\n"
 	direct := map[string]string{"tests/check.sh": directScript}
 	runTests := map[string]string{"run-tests.sh": "#!/bin/sh\npytest\n", "tests/test_one.py": "def test_x(): pass\n"}
@@ -54,6 +55,7 @@ func TestQATestInputsChanged(t *testing.T) {
 		{name: "make test: the script's go test ./... becomes one package", start: goScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\ngo test ./pkg/a\n"}, line: "make test"},
 		{name: "make test: the script's pytest becomes pytest -k fast", start: pyScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\npytest -k fast\n"}, line: "make test"},
 		{name: "make test: the script's npm test becomes echo ok", start: npmScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\necho ok\n"}, line: "make test"},
+		{name: "make test: a helper's test line narrowed", start: helperScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nrun() { \"$@\"; }\nrun pytest -k fast\n"}, line: "make test"},
 		// Route 2: a script run directly is compared with the start too.
 		{name: "sh tests/check.sh: a check removed", start: direct, during: map[string]string{"tests/check.sh": "#!/bin/sh\nset -e\ngrep -q hello greet.txt\n"}, line: "sh tests/check.sh"},
 		{name: "./run-tests.sh: exit 0 added", start: runTests, during: map[string]string{"run-tests.sh": "#!/bin/sh\nexit 0\npytest\n"}, line: "./run-tests.sh"},
@@ -63,6 +65,7 @@ func TestQATestInputsChanged(t *testing.T) {
 		{name: "sh tests/check.sh: the sourced helper's check redefined", start: sourced, during: map[string]string{"tests/lib.sh": "check() { true; }\n"}, line: "sh tests/check.sh"},
 		// Honest: unchanged, or only new checks.
 		{name: "make test: the script's go test gains -race", start: goScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\ngo test -race ./...\n"}, line: "make test", counts: true, noted: true},
+		{name: "make test: a helper's test line gains -v", start: helperScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nrun() { \"$@\"; }\nrun pytest -v\n"}, line: "make test", counts: true, noted: true},
 		{name: "sh tests/check.sh: unchanged", start: direct, line: "sh tests/check.sh", counts: true},
 		{name: "sh tests/check.sh: a check added", start: direct, during: map[string]string{"tests/check.sh": directScript + "grep -q o greet.txt\n"}, line: "sh tests/check.sh", counts: true, noted: true},
 		{name: "./run-tests.sh: unchanged", start: runTests, line: "./run-tests.sh", counts: true},

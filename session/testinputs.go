@@ -571,6 +571,8 @@ func testLineDropped(old string, added []string) string {
 	return ""
 }
 
+var helperNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
 // lineTestRuns are the test runs of a script line; a line whose first
 // word is a helper that runs its arguments (`run sh tests/check.sh`,
 // `retry go test ./...`) is read without it. echo and the like print the
@@ -580,7 +582,7 @@ func lineTestRuns(l string) []shellline.TestRun {
 		return rs
 	}
 	f := strings.Fields(l)
-	if len(f) < 2 || !regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`).MatchString(f[0]) {
+	if len(f) < 2 || !helperNameRE.MatchString(f[0]) {
 		return nil
 	}
 	switch f[0] {

@@ -115,7 +115,7 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 	if err != nil {
 		return nil, err
 	}
-	run, why, err := e.wholeRun(ctx, repo, evs, p.ID)
+	runs, why, err := e.wholeRuns(ctx, repo, evs, p.ID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -123,5 +123,22 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
 			Message: fmt.Sprintf("%s: no passing run of the whole test suite: %s; a narrow run is for debugging, run the suite (no filter, every package or test folder of the project) and make it pass", p.ID, why)}, nil
 	}
-	return e.staleRunCheck(ctx, s, p, run, at)
+	// Each runner the work touched needs its own whole run (suiteqa.go).
+	miss, taken, err := e.missingSuite(ctx, repo, s, runs)
+	if err != nil {
+		return nil, err
+	}
+	if miss != nil {
+		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
+			Message: fmt.Sprintf("%s: the session changed %s, whose tests are another runner's suite (`%s`), and no passing whole run of it was recorded: a run of one runner's suite does not test another's; run `%s` and make it pass", p.ID, miss.file, miss.command(), miss.command())}, nil
+	}
+	// Every whole run taken must have seen the tree as it is now: the
+	// newest, and the newest of each other suite the change needs.
+	for _, run := range taken {
+		cr, err := e.staleRunCheck(ctx, s, p, run, at)
+		if cr != nil || err != nil {
+			return cr, err
+		}
+	}
+	return nil, nil
 }

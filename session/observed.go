@@ -166,6 +166,17 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				ref += fmt.Sprintf(" (noted: %s)", truncate(strings.Join(noted, "; "), 200))
 			}
 		}
+		// Tests the session's change skips did not run (skipqa.go).
+		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
+			skips, err := skipsAdded(ctx, repo, s.StartCommit)
+			if err != nil {
+				return nil, err
+			}
+			if len(skips) > 0 {
+				ref = fmt.Sprintf("exit 0, but the session's change skips tests the start ran (%s): skipped tests are not run; remove the skip, or have a person sign it, %d bytes", truncate(strings.Join(skips, "; "), 300), len(req.Output))
+				code = -1
+			}
+		}
 		// What it saw, compared with what gets committed (observedtree.go).
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
 			tree, err := repo.WorkTreeTree(ctx)

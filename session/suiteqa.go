@@ -206,10 +206,189 @@ func goModulePath(b []byte) string {
 	return ""
 }
 
+// A project with two runners (Go and a JS frontend, pytest and npm) has
+// two suites: a whole run of one says nothing of the other (issue 25 item
+// 5, route 4). Each runner whose files the session changed (a .go file:
+// the Go suite of its module; .js/.ts: the npm suite of its package.json;
+// .py: pytest's) needs a whole run of its own, from its project's root.
+// A side the session did not touch needs none.
+
+// suiteNeed is one suite the session's change needs a whole run of.
+type suiteNeed struct {
+	family, root string // "go", "py" or "js"; the project's folder ("" the root)
+	file         string // a changed file that needs it
+}
+
+func (n suiteNeed) command() string {
+	c := map[string]string{"go": "go test ./...", "py": "pytest", "js": "npm test"}[n.family]
+	if n.root != "" {
+		c = "cd " + n.root + " && " + c
+	}
+	return c
+}
+
+var jsSourceExt = map[string]bool{".js": true, ".jsx": true, ".ts": true, ".tsx": true, ".mjs": true, ".cjs": true, ".mts": true, ".cts": true, ".vue": true, ".svelte": true}
+
+// suitesNeeded lists, per runner family and project, the suites the
+// changed files belong to that have tests in the tree (files).
+func suitesNeeded(ctx context.Context, repo Repo, tree string, files, changed []string, isDoc func(string) bool) []suiteNeed {
+	have := make(map[string]bool, len(files))
+	for _, f := range files {
+		have[f] = true
+	}
+	var out []suiteNeed
+	seen := map[string]bool{}
+	for _, f := range changed {
+		if isDoc(f) || skippedDir(f) {
+			continue
+		}
+		var fam string
+		var sf suiteFamily
+		switch ext := path.Ext(f); {
+		case ext == ".go":
+			fam, sf = "go", goSuite
+		case ext == ".py":
+			fam, sf = "py", pySuite
+		case jsSourceExt[ext]:
+			fam, sf = "js", jsSuite
+		default:
+			continue
+		}
+		root := projectRoot(sf, have, path.Dir(f))
+		if seen[fam+"\x00"+root] {
+			continue
+		}
+		seen[fam+"\x00"+root] = true
+		if hasSuite(ctx, repo, tree, fam, sf, root, files, have) {
+			out = append(out, suiteNeed{fam, root, f})
+		}
+	}
+	return out
+}
+
+// hasSuite: the project at root has tests of the family (for JS, a
+// package.json there with a test script, or test files).
+func hasSuite(ctx context.Context, repo Repo, tree, fam string, sf suiteFamily, root string, files []string, have map[string]bool) bool {
+	if fam == "js" {
+		pj := path.Join(root, "package.json")
+		if !have[pj] {
+			return false
+		}
+		if b, err := repo.ReadAt(ctx, tree, pj); err == nil {
+			if _, ok := scriptBody(shellline.ScriptTarget{Tool: "npm", Name: "test"}, b); ok {
+				return true
+			}
+		}
+	}
+	for _, f := range files {
+		if sf.test(f) && !skippedDir(f) && projectRoot(sf, have, path.Dir(f)) == root {
+			return true
+		}
+	}
+	return false
+}
+
+// suitesRun lists the family and project root of each suite a run covers:
+// its runner's, or for a script (make test, npm test, sh tests/check.sh)
+// the runners its body calls.
+func suitesRun(ctx context.Context, repo Repo, tree, line string, have map[string]bool) []suiteNeed {
+	var out []suiteNeed
+	add := func(fam, dir string) {
+		sf := map[string]suiteFamily{"go": goSuite, "py": pySuite, "js": jsSuite}[fam]
+		out = append(out, suiteNeed{family: fam, root: projectRoot(sf, have, dir)})
+	}
+	for _, r := range shellline.TestRuns(line) {
+		switch r.Runner {
+		case "go test":
+			add("go", r.Dir)
+		case "pytest", "unittest":
+			add("py", r.Dir)
+		case "jest", "vitest", "mocha":
+			add("js", r.Dir)
+		}
+	}
+	for _, t := range shellline.ScriptTargets(line) {
+		if t.Tool == "npm" {
+			add("js", t.Dir) // the package's own suite
+		}
+		rel, now, err := scriptFile(repo.Root(), t)
+		if err != nil || rel == "" {
+			continue
+		}
+		if body, ok := scriptBody(t, now); ok {
+			for _, l := range strings.Split(body, "\n") {
+				for _, x := range suitesRun(ctx, repo, tree, l, have) {
+					add(x.family, path.Join(t.Dir, x.root))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// missingSuite names the first suite the change needs that no whole run
+// covers, nil when each has one; runs are the whole runs, newest first.
+// taken are the runs QA rests on: the newest, and the newest of each
+// suite the change needs.
+func (e *Engine) missingSuite(ctx context.Context, repo Repo, s *Session, runs []*Evidence) (miss *suiteNeed, taken []*Evidence, err error) {
+	if len(runs) == 0 {
+		return nil, nil, nil
+	}
+	taken = runs[:1]
+	tl, ok := repo.(TreeLister)
+	if !ok {
+		return nil, taken, nil
+	}
+	tree := sawTree(runs[0].Ref)
+	if tree == "" {
+		tree = "HEAD"
+	}
+	files, err := tl.TreeFiles(ctx, tree)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list the files the QA run saw: %w", err)
+	}
+	changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list the files the session changed: %w", err)
+	}
+	have := make(map[string]bool, len(files))
+	for _, f := range files {
+		have[f] = true
+	}
+	covered := make([][]suiteNeed, len(runs))
+	for i, r := range runs {
+		covered[i] = suitesRun(ctx, repo, tree, r.Command, have)
+	}
+	for _, n := range suitesNeeded(ctx, repo, tree, files, changed, e.isDoc) {
+		i := slices.IndexFunc(covered, func(cs []suiteNeed) bool {
+			return slices.ContainsFunc(cs, func(c suiteNeed) bool { return c.family == n.family && c.root == n.root })
+		})
+		if i < 0 {
+			return &n, nil, nil
+		}
+		if !slices.Contains(taken, runs[i]) {
+			taken = append(taken, runs[i])
+		}
+	}
+	return nil, taken, nil
+}
+
 // wholeRun picks, newest first, the passing test-suite run of phase p
 // that covers its project's suite; nil and why the newest falls short
 // when none does (no passing run: nil, "").
 func (e *Engine) wholeRun(ctx context.Context, repo Repo, evs []Evidence, phase string) (*Evidence, string, error) {
+	runs, why, err := e.wholeRuns(ctx, repo, evs, phase, true)
+	if len(runs) == 0 || err != nil {
+		return nil, why, err
+	}
+	return runs[0], "", nil
+}
+
+// wholeRuns lists the passing whole-suite runs of phase p, newest first
+// (only the newest when first), and why the newest run falls short when
+// none is whole.
+func (e *Engine) wholeRuns(ctx context.Context, repo Repo, evs []Evidence, phase string, first bool) ([]*Evidence, string, error) {
+	var out []*Evidence
 	tl, ok := repo.(TreeLister)
 	why := ""
 	for i := len(evs) - 1; i >= 0; i-- {
@@ -218,7 +397,7 @@ func (e *Engine) wholeRun(ctx context.Context, repo Repo, evs []Evidence, phase 
 			continue
 		}
 		if !ok {
-			return ev, "", nil
+			return []*Evidence{ev}, "", nil
 		}
 		tree := sawTree(ev.Ref)
 		if tree == "" {
@@ -237,11 +416,18 @@ func (e *Engine) wholeRun(ctx context.Context, repo Repo, evs []Evidence, phase 
 		}
 		w := partialRun(ev.Command, files, goMod)
 		if w == "" {
-			return ev, "", nil
+			out = append(out, ev)
+			if first {
+				break
+			}
+			continue
 		}
-		if why == "" {
+		if why == "" && len(out) == 0 {
 			why = w
 		}
+	}
+	if len(out) > 0 {
+		return out, "", nil
 	}
 	return nil, why, nil
 }

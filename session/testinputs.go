@@ -105,6 +105,53 @@ func repoFiles(ctx context.Context, repo Repo, start, dir string, words []string
 	return out
 }
 
+// ranScript is a script file a line runs or sources, relative to dir.
+type ranScript struct{ dir, file string }
+
+// shellRunners run the script file named after their flags.
+var shellRunners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "bats": true,
+	"python": true, "python3": true, "node": true, "ruby": true, "perl": true}
+
+// ranScripts lists the script files a line runs itself: an interpreter's
+// script (`sh tests/check.sh`, not `sh -c` or `python3 -m`), a program
+// named by a path (`./run-tests.sh`, `scripts/test`) and a sourced file
+// (`. ./lib.sh`, `source lib.sh`).
+func ranScripts(line string) []ranScript {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
+	if !ok {
+		return nil
+	}
+	var out []ranScript
+	dir := ""
+	for _, c := range calls {
+		w := shellline.StripWrappers(c.Words)
+		if len(w) == 0 {
+			continue
+		}
+		if len(w) == 2 && w[0] == "cd" {
+			dir = path.Join(dir, w[1])
+			continue
+		}
+		switch prog := path.Base(w[0]); {
+		case (w[0] == "." || w[0] == "source") && len(w) > 1:
+			out = append(out, ranScript{dir, w[1]})
+		case shellRunners[prog]:
+			for _, a := range w[1:] {
+				if a == "-c" || a == "-m" || a == "-e" || a == "--eval" {
+					break
+				}
+				if !strings.HasPrefix(a, "-") {
+					out = append(out, ranScript{dir, a})
+					break
+				}
+			}
+		case strings.Contains(w[0], "/"):
+			out = append(out, ranScript{dir, w[0]})
+		}
+	}
+	return out
+}
+
 var makeVarRE = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
 
 // testInputChanges compares with the start commit what a test line reads
@@ -177,6 +224,37 @@ func testInputChanges(ctx context.Context, repo Repo, start, line string, direct
 		for _, p := range repoFiles(ctx, repo, start, t.Dir, bw) {
 			if p != rel {
 				addFile(p, "", true)
+			}
+		}
+	}
+	// A script the line runs itself (`sh tests/check.sh`, `./run-tests.sh`)
+	// is its tests: compared net, like a script a target calls.
+	for _, sc := range ranScripts(line) {
+		for _, p := range repoFiles(ctx, repo, start, sc.dir, []string{sc.file}) {
+			addFile(p, "", !direct)
+		}
+	}
+	// What those scripts source or run in turn (`. ./tests/lib.sh`, `sh
+	// tests/more.sh`), at the start or now: a helper redefined to pass is
+	// the script weakened. Bounded: a script tree is small.
+	for i := 0; i < len(files) && len(files) < 64; i++ {
+		f := files[i]
+		if f.section != "" || isConfig(f.path) || path.Base(f.path) == ".npmrc" {
+			continue
+		}
+		was, _ := repo.ReadAt(ctx, start, f.path)
+		now, _ := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		for _, body := range [][]byte{was, now} {
+			for _, l := range strings.Split(string(body), "\n") {
+				for _, sc := range ranScripts(l) {
+					// Relative to the line's folder; a script usually runs
+					// from the root, so both are tried.
+					for _, p := range repoFiles(ctx, repo, start, sc.dir, []string{sc.file}) {
+						if p != f.path {
+							addFile(p, "", true)
+						}
+					}
+				}
 			}
 		}
 	}
@@ -301,6 +379,15 @@ func compareInput(what, was, now string, added, deleted, net bool) inputChange {
 		}
 	}
 	slices.Sort(removed)
+	// A test command removed must be answered by an added line that runs
+	// at least its tests: `go test ./...` swapped for `go test ./pkg/a`,
+	// `pytest` for `pytest -k fast` or `npm test` for `echo ok` is one line
+	// for one, which the net count alone took for an edited check.
+	for _, r := range removed {
+		if why := testLineDropped(r, addedLines); why != "" {
+			return inputChange{what, why, true}
+		}
+	}
 	if len(removed) > 0 && (!net || len(removed) > len(addedLines)) {
 		return inputChange{what, fmt.Sprintf("removes or changes lines (%q)", truncate(strings.Join(removed, "; "), 60)), true}
 	}
@@ -423,6 +510,15 @@ func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *
 		w, n := inputChangesOf(cs)
 		weak, noted = append(weak, w...), append(noted, n...)
 	}
+	// The command runs the test files as the session left them: skips it
+	// added there make it prove less too (skipqa.go).
+	skips, err := skipsAdded(ctx, repo, s.StartCommit)
+	if err != nil {
+		return nil, nil, fmt.Errorf("compare the test files' skips with the start commit: %w", err)
+	}
+	for _, sk := range skips {
+		weak = append(weak, "the session's change skips tests: "+sk)
+	}
 	var warn []string
 	for _, n := range noted {
 		warn = append(warn, fmt.Sprintf("%s: what the QA command runs changed in this session: %s; noted, not refused (verify notes it too)", p.ID, n))
@@ -433,4 +529,65 @@ func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *
 	return &CheckResult{Kind: protocolspec.CheckCommand, Arg: "QA command's inputs", Status: StatusFail,
 		Message: fmt.Sprintf("%s: what the QA command runs changed in this session so that it proves less: %s: the command passes on less than at the start; restore it (git diff %s), or have a person sign the change (verify fails it otherwise)",
 			p.ID, strings.Join(weak, "; "), shortSHA(s.StartCommit))}, warn, nil
+}
+
+// testLineDropped says how the added lines run less than the removed test
+// line old, "" when one of them covers every run of it (or old runs no
+// tests).
+func testLineDropped(old string, added []string) string {
+	wants := lineTestRuns(old)
+	if len(wants) == 0 {
+		return ""
+	}
+	var short string
+	for _, want := range wants {
+		covered := false
+		for _, l := range added {
+			for _, got := range lineTestRuns(l) {
+				why := got.Narrowing(want)
+				if why == "" {
+					covered = true
+					break
+				}
+				if got.Runner == want.Runner && short == "" {
+					short = fmt.Sprintf("replaces %q with %q, which has %s: it runs fewer tests", truncate(old, 40), truncate(l, 40), why)
+				}
+			}
+			if covered {
+				break
+			}
+		}
+		if !covered {
+			if short != "" {
+				return short
+			}
+			now := "no line"
+			if len(added) > 0 {
+				now = fmt.Sprintf("%q", truncate(strings.Join(added, "; "), 40))
+			}
+			return fmt.Sprintf("replaces the test command %q with %s, which runs no test of it", truncate(old, 40), now)
+		}
+	}
+	return ""
+}
+
+var helperNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+// lineTestRuns are the test runs of a script line; a line whose first
+// word is a helper that runs its arguments (`run sh tests/check.sh`,
+// `retry go test ./...`) is read without it. echo and the like print the
+// words, they run nothing.
+func lineTestRuns(l string) []shellline.TestRun {
+	if rs := shellline.TestRuns(l); len(rs) > 0 {
+		return rs
+	}
+	f := strings.Fields(l)
+	if len(f) < 2 || !helperNameRE.MatchString(f[0]) {
+		return nil
+	}
+	switch f[0] {
+	case "echo", "printf", "true", "false", "test", "cat", "print", "log", "info", "warn", "say", "note":
+		return nil
+	}
+	return shellline.TestRuns(strings.Join(f[1:], " "))
 }

@@ -23,6 +23,15 @@ func TestQATestInputsChanged(t *testing.T) {
 	pyT := map[string]string{"pytest.ini": "[pytest]\ntestpaths = tests\n", "tests/test_one.py": "def test_x(): pass\n"}
 	pyproj := map[string]string{"pyproject.toml": "[project]\nname = \"p\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n", "tests/test_one.py": "def test_x(): pass\n"}
 	goMake := map[string]string{"Makefile": "GOTESTFLAGS = -count=1\n\ntest:\n\tgo test $(GOTESTFLAGS) ./...\n", "go.mod": "module example.com/m\n", "a_test.go": "package m\n"}
+	goScript := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n", "scripts/t.sh": "#!/bin/sh\nset -e\ngo test ./...\n", "go.mod": "module example.com/m\n", "pkg/a/a_test.go": "package a\n", "pkg/b/b_test.go": "package b\n"}
+	pyScript := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n", "scripts/t.sh": "#!/bin/sh\nset -e\npytest\n", "tests/test_one.py": "def test_x(): pass\n"}
+	npmScript := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n", "scripts/t.sh": "#!/bin/sh\nset -e\nnpm test\n", "package.json": `{"name": "p", "scripts": {"test": "node --test"}}`}
+	helperScript := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n", "scripts/t.sh": "#!/bin/sh\nrun() { \"$@\"; }\nrun pytest\n", "tests/test_one.py": "def test_x(): pass\n"}
+	const directScript = "#!/bin/sh\nset -e\ngrep -q hello greet.txt\ngrep -q l greet.txt\n"
+	direct := map[string]string{"tests/check.sh": directScript}
+	runTests := map[string]string{"run-tests.sh": "#!/bin/sh\npytest\n", "tests/test_one.py": "def test_x(): pass\n"}
+	const sourcedLib = "check() { grep -q \"$1\" greet.txt; }\n"
+	sourced := map[string]string{"tests/check.sh": "#!/bin/sh\nset -e\n. ./tests/lib.sh\ncheck hello\n", "tests/lib.sh": sourcedLib}
 	tests := []struct {
 		name          string
 		start, during map[string]string
@@ -41,7 +50,26 @@ func TestQATestInputsChanged(t *testing.T) {
 		{name: "mocha: grep added to .mocharc.yml", start: map[string]string{".mocharc.yml": "spec: test/\n", "test/a.spec.js": "it('x', () => {})\n"},
 			during: map[string]string{".mocharc.yml": "spec: test/\ngrep: add\n"}, line: "npx mocha"},
 		{name: "make test: a flag variable gets -run", start: goMake, during: map[string]string{"Makefile": "GOTESTFLAGS = -count=1 -run TestAdd\n\ntest:\n\tgo test $(GOTESTFLAGS) ./...\n"}, line: "make test"},
+		// Route 1: a line of the script swapped one for one is judged:
+		// fewer tests, or no test at all, weakens.
+		{name: "make test: the script's go test ./... becomes one package", start: goScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\ngo test ./pkg/a\n"}, line: "make test"},
+		{name: "make test: the script's pytest becomes pytest -k fast", start: pyScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\npytest -k fast\n"}, line: "make test"},
+		{name: "make test: the script's npm test becomes echo ok", start: npmScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\necho ok\n"}, line: "make test"},
+		{name: "make test: a helper's test line narrowed", start: helperScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nrun() { \"$@\"; }\nrun pytest -k fast\n"}, line: "make test"},
+		// Route 2: a script run directly is compared with the start too.
+		{name: "sh tests/check.sh: a check removed", start: direct, during: map[string]string{"tests/check.sh": "#!/bin/sh\nset -e\ngrep -q hello greet.txt\n"}, line: "sh tests/check.sh"},
+		{name: "./run-tests.sh: exit 0 added", start: runTests, during: map[string]string{"run-tests.sh": "#!/bin/sh\nexit 0\npytest\n"}, line: "./run-tests.sh"},
+		{name: "bash scripts/test: go test narrowed", start: map[string]string{"scripts/test": "#!/bin/bash\ngo test ./...\n", "go.mod": "module example.com/m\n", "a_test.go": "package m\n"},
+			during: map[string]string{"scripts/test": "#!/bin/bash\ngo test -run TestA ./...\n"}, line: "bash scripts/test"},
+		// Route 3: a helper the script sources.
+		{name: "sh tests/check.sh: the sourced helper's check redefined", start: sourced, during: map[string]string{"tests/lib.sh": "check() { true; }\n"}, line: "sh tests/check.sh"},
 		// Honest: unchanged, or only new checks.
+		{name: "make test: the script's go test gains -race", start: goScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nset -e\ngo test -race ./...\n"}, line: "make test", counts: true, noted: true},
+		{name: "make test: a helper's test line gains -v", start: helperScript, during: map[string]string{"scripts/t.sh": "#!/bin/sh\nrun() { \"$@\"; }\nrun pytest -v\n"}, line: "make test", counts: true, noted: true},
+		{name: "sh tests/check.sh: unchanged", start: direct, line: "sh tests/check.sh", counts: true},
+		{name: "sh tests/check.sh: a check added", start: direct, during: map[string]string{"tests/check.sh": directScript + "grep -q o greet.txt\n"}, line: "sh tests/check.sh", counts: true, noted: true},
+		{name: "./run-tests.sh: unchanged", start: runTests, line: "./run-tests.sh", counts: true},
+		{name: "sh tests/check.sh: the sourced helper gains a function", start: sourced, during: map[string]string{"tests/lib.sh": sourcedLib + "has() { test -e \"$1\"; }\n"}, line: "sh tests/check.sh", counts: true, noted: true},
 		{name: "make test: unchanged", start: makeT, line: "make test", counts: true},
 		{name: "make test: the script gains a check", start: makeT, during: map[string]string{"scripts/t.sh": checkScript + "grep -q o greet.txt\n"}, line: "make test", counts: true, noted: true},
 		{name: "npm test: the script gains a check", start: npmT, during: map[string]string{"scripts/t.sh": checkScript + "[ -s greet.txt ] || { echo FAIL; exit 1; }\n"}, line: "npm test", counts: true, noted: true},

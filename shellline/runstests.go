@@ -97,8 +97,15 @@ func callRunsTests(w []string) bool {
 		return false
 	}
 	if testSubcommand[prog] {
+		skipNext := false
 		for i, a := range args {
 			switch {
+			case skipNext:
+				skipNext = false
+			case (prog == "npm" || prog == "yarn" || prog == "pnpm" || prog == "make" || prog == "gmake") && (a == "--prefix" || a == "--cwd" || a == "-C" || a == "--dir" || a == "--directory"):
+				// `npm --prefix web test`, `make -C api test`: the folder
+				// is the flag's value, not the subcommand.
+				skipNext = true
 			case strings.HasPrefix(a, "-"):
 			case a == "t" || saysTest(a):
 				return true

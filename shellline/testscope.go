@@ -58,7 +58,9 @@ func TestRuns(line string) []TestRun {
 			continue
 		}
 		r := scopeOf(testWords(w))
-		r.Dir = dir
+		if r.Dir = path.Join(dir, r.Dir); r.Dir == "." {
+			r.Dir = ""
+		}
 		slices.Sort(r.Filters)
 		out = append(out, r)
 	}
@@ -205,11 +207,19 @@ func scopeOf(w []string) TestRun {
 	case testSubcommand[prog]:
 		// npm test, make test, yarn run test:unit: the runner is the
 		// script; anything after it goes to the script, and narrows it.
-		for i, a := range args {
+		// A folder flag (npm --prefix web, make -C api) moves the run.
+		dir := ""
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if (a == "--prefix" || a == "--cwd" || a == "-C" || a == "--dir" || a == "--directory") && i+1 < len(args) {
+				i++
+				dir = path.Join(dir, args[i])
+				continue
+			}
 			if strings.HasPrefix(a, "-") || a == "run" {
 				continue
 			}
-			return TestRun{Runner: prog + " " + a, Filters: opaque(args[i+1:])}
+			return TestRun{Runner: prog + " " + a, Dir: dir, Filters: opaque(args[i+1:])}
 		}
 		return TestRun{Runner: prog}
 	}

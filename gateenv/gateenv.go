@@ -91,6 +91,29 @@ type Options struct {
 // there fails, which Python and pytest's assertion rewriter ignore.
 var PycachePrefix = filepath.Join(os.DevNull, "sessiongate-pycache")
 
+// uncachedGoTests adds -count=1 to GOFLAGS (unless a -count is there):
+// go test reuses a cached result when the files a test opened keep their
+// mtime and size, so a data file the change broke (greeting.txt, "hello"
+// made "hullo"), its mtime set back with `touch -r`, printed "ok
+// (cached)" at the gate (adversarial pass). A gate's go test runs its
+// tests; builds stay cached. A command line's own -count wins over GOFLAGS.
+func uncachedGoTests(env []string) []string {
+	for i, kv := range env {
+		v, ok := strings.CutPrefix(kv, "GOFLAGS=")
+		if !ok {
+			continue
+		}
+		for _, f := range strings.Fields(v) {
+			if n, _, _ := strings.Cut(strings.Replace(f, "--", "-", 1), "="); n == "-count" {
+				return env
+			}
+		}
+		env[i] = strings.TrimSpace("GOFLAGS=" + v + " -count=1")
+		return env
+	}
+	return append(env, "GOFLAGS=-count=1")
+}
+
 // CleanFor is Clean with the session's bounds.
 func CleanFor(environ []string, o Options) (env, dropped []string) {
 	callerGOENV := ""
@@ -114,6 +137,7 @@ func CleanFor(environ []string, o Options) (env, dropped []string) {
 	set, unread := userConfig(env, callerGOENV)
 	env = append(env, set...)
 	env = append(env, "PYTHONPYCACHEPREFIX="+PycachePrefix)
+	env = uncachedGoTests(env)
 	dropped = append(dropped, unread...)
 	slices.Sort(dropped)
 	return env, slices.Compact(dropped)

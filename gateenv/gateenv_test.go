@@ -61,7 +61,7 @@ func TestClean(t *testing.T) {
 
 // offUserConfig is what Clean adds: per-user runner configuration off.
 var offUserConfig = []string{"GOENV=off", "npm_config_userconfig=" + filepath.Join(os.DevNull, "npmrc"), "npm_config_globalconfig=" + filepath.Join(os.DevNull, "global-npmrc"),
-	"PYTHONPYCACHEPREFIX=" + gateenv.PycachePrefix}
+	"PYTHONPYCACHEPREFIX=" + gateenv.PycachePrefix, "GOFLAGS=-count=1"}
 
 // TestLookPath: the program is looked up on the cleaned PATH, never
 // sessiongate's own, and only an executable file answers.

@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -31,6 +33,9 @@ func freshenChanged(ctx context.Context, repo Repo, s *Session, now time.Time) (
 			continue // deleted, a link (its target may be outside), a folder
 		}
 		if err := os.Chtimes(p, now, now); err != nil {
+			if errors.Is(err, fs.ErrPermission) {
+				continue // another user's file (a container's root): the agent cannot make one
+			}
 			return n, fmt.Errorf("freshen %s: %w", f, err)
 		}
 		n++

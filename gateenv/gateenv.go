@@ -28,6 +28,7 @@ var redirectEnv = map[string]bool{
 	// Python
 	"PYTHONPATH": true, "PYTHONSTARTUP": true, "PYTHONHOME": true, "PYTHONINSPECT": true, "PYTHONUSERBASE": true,
 	"PYTHONBREAKPOINT": true, "PYTHONEXECUTABLE": true, "PYTEST_ADDOPTS": true, "PYTEST_PLUGINS": true,
+	"PYTHONPYCACHEPREFIX": true, // a folder of planted bytecode (CleanFor sets its own)
 	// Node and npm
 	"NODE_OPTIONS": true, "NODE_PATH": true, "NODE_REPL_EXTERNAL_MODULE": true,
 	// Go
@@ -80,6 +81,39 @@ type Options struct {
 	Since time.Time
 }
 
+// PycachePrefix is where a gate's Python looks for and writes bytecode: a
+// folder no one can create (under /dev/null, which is no folder), so every
+// module is compiled from its source. Python trusts a __pycache__ .pyc
+// whose recorded source mtime and size match the .py: the agent compiled
+// the start's greet.py, wrote a broken one of the same size, set its mtime
+// back (`touch -r`), and the QA gate ran the old code: COMPLETE, clean,
+// verify passing (the adversarial pass's stale-bytecode route). A write
+// there fails, which Python and pytest's assertion rewriter ignore.
+var PycachePrefix = filepath.Join(os.DevNull, "sessiongate-pycache")
+
+// uncachedGoTests adds -count=1 to GOFLAGS (unless a -count is there):
+// go test reuses a cached result when the files a test opened keep their
+// mtime and size, so a data file the change broke (greeting.txt, "hello"
+// made "hullo"), its mtime set back with `touch -r`, printed "ok
+// (cached)" at the gate (adversarial pass). A gate's go test runs its
+// tests; builds stay cached. A command line's own -count wins over GOFLAGS.
+func uncachedGoTests(env []string) []string {
+	for i, kv := range env {
+		v, ok := strings.CutPrefix(kv, "GOFLAGS=")
+		if !ok {
+			continue
+		}
+		for _, f := range strings.Fields(v) {
+			if n, _, _ := strings.Cut(strings.Replace(f, "--", "-", 1), "="); n == "-count" {
+				return env
+			}
+		}
+		env[i] = strings.TrimSpace("GOFLAGS=" + v + " -count=1")
+		return env
+	}
+	return append(env, "GOFLAGS=-count=1")
+}
+
 // CleanFor is Clean with the session's bounds.
 func CleanFor(environ []string, o Options) (env, dropped []string) {
 	callerGOENV := ""
@@ -102,6 +136,8 @@ func CleanFor(environ []string, o Options) (env, dropped []string) {
 	}
 	set, unread := userConfig(env, callerGOENV)
 	env = append(env, set...)
+	env = append(env, "PYTHONPYCACHEPREFIX="+PycachePrefix)
+	env = uncachedGoTests(env)
 	dropped = append(dropped, unread...)
 	slices.Sort(dropped)
 	return env, slices.Compact(dropped)

@@ -46,6 +46,7 @@ func TestClean(t *testing.T) {
 		{"PATH outside the tree", []string{"PATH=/usr/local/bin:/usr/bin"}, false, []string{"PATH=/usr/local/bin:/usr/bin"}, nil},
 		{"a name like one, but not it", []string{"PYTHONPATHS=x", "MY_GOFLAGS=y"}, false, []string{"PYTHONPATHS=x", "MY_GOFLAGS=y"}, nil},
 		{"GOENV is dropped, and off", []string{"GOENV=/tmp/agent-env"}, false, nil, []string{"GOENV"}},
+		{"the caller's bytecode folder is dropped, and ours set", []string{"PYTHONPYCACHEPREFIX=/home/u/planted"}, false, nil, []string{"PYTHONPYCACHEPREFIX"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -59,7 +60,8 @@ func TestClean(t *testing.T) {
 }
 
 // offUserConfig is what Clean adds: per-user runner configuration off.
-var offUserConfig = []string{"GOENV=off", "npm_config_userconfig=" + filepath.Join(os.DevNull, "npmrc"), "npm_config_globalconfig=" + filepath.Join(os.DevNull, "global-npmrc")}
+var offUserConfig = []string{"GOENV=off", "npm_config_userconfig=" + filepath.Join(os.DevNull, "npmrc"), "npm_config_globalconfig=" + filepath.Join(os.DevNull, "global-npmrc"),
+	"PYTHONPYCACHEPREFIX=" + gateenv.PycachePrefix, "GOFLAGS=-count=1"}
 
 // TestLookPath: the program is looked up on the cleaned PATH, never
 // sessiongate's own, and only an executable file answers.

@@ -25,14 +25,16 @@ func TestCleanGoEnvFile(t *testing.T) {
 		wantNot  []string // prefixes absent from the result
 		unreadOK bool     // the file is named as left unread
 	}{
-		{"no file", "", nil, []string{"GOENV=off"}, []string{"GOFLAGS="}, false},
+		{"no file", "", nil, []string{"GOENV=off", "GOFLAGS=-count=1"}, []string{"GOFLAGS=-exec"}, false},
 		{"a redirect in the file", "GOFLAGS=-exec=true\nGOPROXY=off\nGOTOOLCHAIN=go1.99.0\n", nil,
-			[]string{"GOENV=off", "GOPROXY=off"}, []string{"GOFLAGS=", "GOTOOLCHAIN="}, true},
+			[]string{"GOENV=off", "GOPROXY=off", "GOFLAGS=-count=1"}, []string{"GOFLAGS=-exec", "GOTOOLCHAIN="}, true},
 		{"the caller's own setting wins", "GOPROXY=off\nGOPRIVATE=example.com\n", []string{"GOPROXY=direct"},
 			[]string{"GOPROXY=direct", "GOPRIVATE=example.com"}, []string{"GOPROXY=off"}, false},
 		{"flags that change no verdict", "GOFLAGS=-buildvcs=false -count=1\nGOTOOLCHAIN=local\n", nil,
 			[]string{"GOFLAGS=-buildvcs=false -count=1", "GOTOOLCHAIN=local"}, nil, false},
-		{"a flag that skips tests", "GOFLAGS=-buildvcs=false -short\n", nil, []string{"GOENV=off"}, []string{"GOFLAGS="}, true},
+		{"a person's flags, test results uncached", "GOFLAGS=-buildvcs=false\n", nil,
+			[]string{"GOFLAGS=-buildvcs=false -count=1"}, nil, false},
+		{"a flag that skips tests", "GOFLAGS=-buildvcs=false -short\n", nil, []string{"GOENV=off", "GOFLAGS=-count=1"}, []string{"GOFLAGS=-buildvcs"}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

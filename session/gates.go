@@ -279,6 +279,9 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 		if len(files) > 0 {
 			return StatusFail, "command not run: " + untrackedMsg(files), "", ""
 		}
+		if _, err := freshenChanged(ctx, env.repo, env.sess, time.Now()); err != nil {
+			return StatusFail, "command not run: " + err.Error(), "", ""
+		}
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)

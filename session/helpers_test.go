@@ -10,6 +10,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/internal/sqlitetest"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -47,11 +48,9 @@ func newEnv(t testing.TB, protocol string) *env {
 	t.Helper()
 	root := newRepo(t)
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sg.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	// A copy of a store migrated once per process (the migrations are
+	// package store's tests; here they would cost ~0.25 CPU s per env).
+	db, _ := sqlitetest.Open(t)
 	repo, err := gitrepo.Open(ctx, root)
 	if err != nil {
 		t.Fatal(err)

@@ -72,7 +72,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				return deny(fmt.Sprintf("`%s` runs script files named by its input, which the hook cannot read", r.Via),
 					"run each script by its name (`sh scripts/x.sh`), so it can be read")
 			case r.Code != "":
-				if why := e.judgeCode(ctx, bd, root, dir, call, pol, r.Lang, r.Code, "the here-document", targets, depth); why != "" {
+				if why := e.judgeCode(ctx, bd, root, dir, call, pol, r.Lang, r.Code, "the here-document", nil, targets, depth); why != "" {
 					return deny(fmt.Sprintf("`%s` runs %s", r.Via, why), "leave sessiongate's files, the hooks and the records to sessiongate")
 				}
 				continue
@@ -98,7 +98,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if lang == "" {
 				lang = f.Lang
 			}
-			if why := e.judgeCode(ctx, bd, root, dir, call, pol, lang, f.Text, f.Rel, targets, depth); why != "" {
+			if why := e.judgeCode(ctx, bd, root, dir, call, pol, lang, f.Text, f.Rel, r.ArgList(), targets, depth); why != "" {
 				return deny(fmt.Sprintf("`%s` runs %s", viaText(r, f), why), "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
 			}
 		}
@@ -146,7 +146,14 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 // recipes) statement by statement with the shell-line rules, any other
 // language by its references to protected things and by the command lines
 // its strings hold. It returns "" or what is wrong, naming name and the line.
-func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, lang scriptrun.Lang, text, name string, targets []scriptrun.Target, depth int) string {
+//
+// args are the script's literal arguments (a makefile's goals), nil when
+// the line does not show them all: with them, a shell script is judged on
+// the case branches they take and a makefile on the goals' recipes, so
+// that `sh release.sh test` and `make -f release.mk test` agree (neither
+// judges the publish branch that moves a ref); without them every branch
+// and every recipe is judged. Both are scanned for protected references.
+func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, lang scriptrun.Lang, text, name string, args []string, targets []scriptrun.Target, depth int) string {
 	sub := pol
 	sub.DenyBeforeStart = false // a script's own work files are the work's
 	judge := func(line string) *AgentVerdict {
@@ -160,6 +167,9 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 	var stmts []scriptrun.Stmt
 	switch lang {
 	case scriptrun.Shell:
+		if args != nil {
+			text = scriptrun.Taken(text, args)
+		}
 		// The whole script first: variables and functions set on one line
 		// and used on another are read together; then the statement that
 		// is denied alone names the line.
@@ -179,7 +189,24 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 			return fmt.Sprintf("%s, which is denied as a whole: %s", name, v.Reason)
 		}
 	case scriptrun.Make:
-		stmts = scriptrun.Recipes(text)
+		if args != nil {
+			stmts = scriptrun.RecipesOf(text, args)
+		} else {
+			stmts = scriptrun.Recipes(text)
+		}
+		// Recipes are shell lines: scanned as a shell script's are.
+		var b strings.Builder
+		at := 1 // the line b ends on: each recipe stays on its own line number
+		for _, st := range stmts {
+			for ; at < st.Line; at++ {
+				b.WriteByte('\n')
+			}
+			b.WriteString(st.Text + "\n")
+			at += 1 + strings.Count(st.Text, "\n")
+		}
+		if fs := scriptrun.Scan(scriptrun.Shell, b.String(), targets); len(fs) > 0 {
+			return scanReason(name, fs[0])
+		}
 	default:
 		if fs := scriptrun.Scan(lang, text, targets); len(fs) > 0 {
 			return scanReason(name, fs[0])

@@ -78,7 +78,9 @@ fs.appendFileSync(process.env.HOME + "/.claude/projects/-work/x.jsonl", "{}\n");
 	// the arguments move: every branch is judged then.
 	"rerun.sh": "case \"$1\" in\n  test) sh rerun.sh publish ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
 	"self.sh":  "case \"$1\" in\n  test) exec sh \"$0\" publish ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
-	"shift.sh": "shift\ncase \"$1\" in\n  test) echo ok ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
+	// A "build" beside a program the script writes itself: not a compiler's output.
+	"fakebuild.sh": "go build ./... || true\ncp notes.txt tool\nchmod +x tool\n./tool\n",
+	"shift.sh":     "shift\ncase \"$1\" in\n  test) echo ok ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
 }
 
 // honestScripts are what honest sessions run: build and test scripts that
@@ -178,7 +180,9 @@ case "$1" in
     ;;
 esac
 `,
-	"tools/release.mk": "test:\n\tsh test.sh\n\npublish: test\n\tgit update-ref refs/heads/release HEAD\n",
+	// A program the script compiles, then runs (Go module cache scripts do).
+	"tools/buildrun.sh": "#!/bin/sh\nset -e\ncc -o hello tools/hello.c\n./hello > build/hello.txt\n",
+	"tools/release.mk":  "test:\n\tsh test.sh\n\npublish: test\n\tgit update-ref refs/heads/release HEAD\n",
 }
 
 // TestScriptFilesAtTheHook sends each route through the real binary with
@@ -265,6 +269,8 @@ func TestScriptFilesAtTheHook(t *testing.T) {
 		{"python3 tools/hookspath.py", ""},
 		{"git config --get core.hooksPath", ""},
 		{"sh tools/release.sh test", ""},
+		{"sh tools/buildrun.sh", ""},
+		{"sh fakebuild.sh", "tool, which does not exist"},
 		{"make -f tools/release.mk test", ""},
 		// ... and the lazy side of each relaxation
 		{"node readw.js", "readw.js, whose line 2 names the git config"},

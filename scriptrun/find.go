@@ -368,6 +368,10 @@ func stmtRuns(st *syntax.Stmt) []Run {
 func operand(lang Lang, name string, args []string) (file string, module, hasCode, stdin bool) {
 	if (name == "deno" || name == "bun") && len(args) > 0 && args[0] == "run" {
 		args = args[1:]
+	} else if (name == "deno" || name == "bun") && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.ContainsAny(args[0], "./") {
+		// bun add, bun install, deno fmt: a subcommand, no script file
+		// (a script is named by a path, x.ts).
+		return "", false, false, false
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]

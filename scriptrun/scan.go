@@ -590,7 +590,7 @@ func CommandLines(lang Lang, text string) []Stmt {
 	var out []Stmt
 	seen := map[string]bool{}
 	add := func(line int, s string) {
-		if len(out) < MaxCommandLines && !seen[s] && commandWord.MatchString(s) {
+		if len(out) < MaxCommandLines && !seen[s] && commandWord.MatchString(s) && (!proseAt.MatchString(s) || atTime.MatchString(s)) {
 			seen[s] = true
 			out = append(out, Stmt{Line: line, Text: s})
 		}
@@ -610,6 +610,14 @@ func CommandLines(lang Lang, text string) []Stmt {
 	}
 	return out
 }
+
+// proseAt is a string that starts with the word "at" and no time after
+// it (" at new Foo", "at least one recipient"): at(1) refuses such a
+// line ("Garbled time"), so it schedules nothing; prose and stack traces
+// are full of them. A time (a digit, now, noon, midnight, teatime, today,
+// tomorrow, next, a month or a day) or an option keeps it a command line.
+var proseAt = regexp.MustCompile(`(?i)^\s*at\s+(?:[^-0-9\s]\S*)(?:\s|$)`)
+var atTime = regexp.MustCompile(`(?i)^\s*at\s+(?:now|noon|midnight|teatime|today|tomorrow|next|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)`)
 
 // MaxCommandLines bounds the string command lines judged per script.
 const MaxCommandLines = 64

@@ -38,6 +38,8 @@ func TestFind(t *testing.T) {
 		{"node -r ts-node/register build.ts", []string{"javascript:build.ts"}},
 		{"deno run -A x.ts", []string{"javascript:x.ts"}},
 		{"bun x.ts", []string{"javascript:x.ts"}},
+		{"bun add -g x@latest", nil},
+		{"deno fmt", nil},
 		{"perl -I lib x.pl", []string{"perl:x.pl"}},
 		{"ruby x.rb", []string{"ruby:x.rb"}},
 		{"php -f x.php", []string{"php:x.php"}},
@@ -369,6 +371,27 @@ func TestFindArgs(t *testing.T) {
 		}
 		if got := rs[0].ArgList(); !reflect.DeepEqual(got, c.args) {
 			t.Errorf("Find(%q) args = %#v, want %#v", c.line, got, c.args)
+		}
+	}
+}
+
+// TestCommandLinesProse: prose that starts with "at" is no at(1) line
+// (at refuses a garbled time); a time keeps it one.
+func TestCommandLinesProse(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want int
+	}{
+		{`throw new Error(" at new ")`, 0},
+		{`throw new TypeError("at least one recipient must be added")`, 0},
+		{`msg = " at line ${line}, column ${col}"`, 0},
+		{`os.system("at now + 1 minute < job.txt")`, 1},
+		{`os.system("at 23:00 -f job.sh")`, 1},
+		{`os.system("at -f job.sh teatime")`, 1},
+		{`os.system("at tomorrow")`, 1},
+	} {
+		if got := len(CommandLines(Python, c.code)); got != c.want {
+			t.Errorf("CommandLines(%q) = %d lines, want %d", c.code, got, c.want)
 		}
 	}
 }

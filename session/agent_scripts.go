@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/scriptrun"
@@ -77,7 +78,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				}
 				continue
 			}
-			f, why, err := e.readScript(places, dir, r, active)
+			f, why, err := e.readScript(places, dir, r, active, pol.inString, pol.inShell)
 			if err != nil {
 				return nil, err
 			}
@@ -110,7 +111,18 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 // there to read during a session); f is nil for nothing to judge (a file
 // outside the repository and temp folders, a binary, a python module that
 // is not the repository's).
-func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool) (f *scriptrun.File, why string, err error) {
+//
+// inString is the script text when the line is one of its string literals
+// (CommandLines): a missing file named only there, by a word that is no
+// path ("source is untouched", "bun add"), is prose, not a script written
+// at run time; one with a slash or a dot, or named again in the script
+// (where it could be written), is still denied.
+//
+// inShell is the shell script the line is a statement of: a program it
+// runs by its path that one of its compilers makes (`go build && ./tool`,
+// `cc -o a.out x.c; ./a.out`) is a compiled program, skipped as one that
+// exists is, unless the script also writes that path another way.
+func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool, inString, inShell string) (f *scriptrun.File, why string, err error) {
 	cands := []string{r.Path}
 	if r.Module {
 		cands = append(cands, strings.TrimSuffix(r.Path, ".py")+"/__main__.py")
@@ -129,7 +141,7 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 			if r.Module {
 				continue // an installed module (pytest), not a file here
 			}
-			if !active {
+			if !active || inString != "" && !pathLike(r.Path, inString) || inShell != "" && r.Lang == "" && builds(inShell, r.Path) {
 				return nil, "", nil
 			}
 			return nil, fmt.Sprintf("`%s` runs %s, which does not exist when the line is read (written on the same line, or by another script), so no check can read it", r.Via, r.Path), nil
@@ -140,6 +152,47 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 		}
 	}
 	return nil, "", nil
+}
+
+// pathLike reports whether a missing file a script's string names could
+// be one the script writes and runs: a word with a slash or a dot (not
+// only dots, no spaces), or one the script holds as a literal of its own
+// ("second", '/tmp/second').
+func pathLike(p, text string) bool {
+	switch {
+	case strings.ContainsAny(p, " \t\n"), strings.Trim(p, ".") == "":
+		return false
+	case strings.ContainsAny(p, "/."):
+		return true
+	}
+	for _, q := range []string{`"`, `'`, "`", "/"} {
+		if strings.Contains(text, q+p+`"`) || strings.Contains(text, q+p+`'`) || strings.Contains(text, q+p+"`") {
+			return true // a literal of its own: a name the script can write
+		}
+	}
+	return false
+}
+
+// compiler is a command that writes a compiled program.
+var compiler = regexp.MustCompile(`(?m)(?:^|[;&|(]|\s)(?:go (?:build|install)|cc|gcc|clang|g\+\+|c\+\+|tcc|rustc|cargo build|swiftc|javac)\s`)
+
+// builds reports whether a shell script compiles a program and writes p no
+// other way (a redirect, cp, tee...): then p is that program.
+func builds(text, p string) bool {
+	if !compiler.MatchString(text) || scriptrun.LangOf(p, nil) != scriptrun.Shell || path.Ext(p) != "" && path.Ext(p) != ".out" {
+		return false // a script's extension (x.sh, x.py) is no compiler's output
+	}
+	ws, ok := shellline.Writes(text)
+	if !ok {
+		return false
+	}
+	want := path.Clean(p)
+	for _, w := range ws {
+		if path.Clean(filepath.ToSlash(w)) == want {
+			return false
+		}
+	}
+	return true
 }
 
 // judgeCode judges a script's text: a shell script (or a makefile's
@@ -156,6 +209,7 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, lang scriptrun.Lang, text, name string, args []string, targets []scriptrun.Target, depth int) string {
 	sub := pol
 	sub.DenyBeforeStart = false // a script's own work files are the work's
+	sub.inString, sub.inShell = "", ""
 	judge := func(line string) *AgentVerdict {
 		v, err := e.agentPreTool(ctx, bd, root, ToolCall{Kind: ToolShell, Name: call.Name, Command: line, Dir: dir, Transcript: call.Transcript}, sub, depth+1)
 		if err != nil {
@@ -170,6 +224,7 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 		if args != nil {
 			text = scriptrun.Taken(text, args)
 		}
+		sub.inShell = text
 		// The whole script first: variables and functions set on one line
 		// and used on another are read together; then the statement that
 		// is denied alone names the line.
@@ -212,6 +267,7 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 			return scanReason(name, fs[0])
 		}
 		stmts = scriptrun.CommandLines(lang, text)
+		sub.inString = text
 	}
 	for _, st := range stmts {
 		if sv := judge(st.Text); sv.Deny {

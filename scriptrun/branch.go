@@ -22,6 +22,9 @@ import (
 // end with ;; (no fall-through); an argument with a slash is not matched.
 // Otherwise the text comes back unchanged: every branch is judged.
 func Taken(text string, args []string) string {
+	if !strings.Contains(text, "case") || !strings.Contains(text, "$") {
+		return text // no case on an argument: nothing to decide, no parse
+	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
 	if err != nil || rerunsItself.MatchString(text) {
 		return text

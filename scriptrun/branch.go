@@ -187,6 +187,12 @@ func matches(pats []*syntax.Word, arg string) (m, ok bool) {
 	return false, true
 }
 
+var makeDirective = regexp.MustCompile(`^-?(?:s?include|ifeq|ifneq|ifdef|ifndef|else|endif|define|endef|vpath)\b`)
+
+// plainSpecial are the special targets that add no recipe to a goal.
+var plainSpecial = map[string]bool{".PHONY": true, ".SILENT": true, ".IGNORE": true, ".NOTPARALLEL": true, ".ONESHELL": true,
+	".DELETE_ON_ERROR": true, ".POSIX": true, ".EXPORT_ALL_VARIABLES": true, ".PRECIOUS": true, ".INTERMEDIATE": true, ".SECONDARY": true}
+
 var makeRule = regexp.MustCompile(`^([^\t#:=][^:=]*?)\s*:([^=].*|)$`)
 
 // RecipesOf are the recipe lines make runs for goals (none: the first
@@ -222,8 +228,8 @@ func RecipesOf(text string, goals []string) []Stmt {
 			l = strings.TrimSuffix(l, `\`) + " " + lines[i]
 		}
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "include") || strings.HasPrefix(t, "-include") || strings.HasPrefix(t, "sinclude") || strings.Contains(t, "::") {
-			return all
+		if makeDirective.MatchString(t) || strings.Contains(t, "::") {
+			return all // included rules, conditional recipes, a defined recipe: not followed
 		}
 		m := makeRule.FindStringSubmatch(l)
 		if m == nil {
@@ -239,6 +245,9 @@ func RecipesOf(text string, goals []string) []Stmt {
 		}
 		cur = strings.Fields(m[1])
 		for _, tg := range cur {
+			if strings.HasPrefix(tg, ".") && !plainSpecial[tg] {
+				return all // .DEFAULT, suffix rules: recipes for goals no rule names
+			}
 			prereqs[tg] = append(prereqs[tg], strings.Fields(body)...)
 			if first == "" && !strings.HasPrefix(tg, ".") {
 				first = tg
@@ -275,6 +284,9 @@ func RecipesOf(text string, goals []string) []Stmt {
 	}
 	var out []Stmt
 	for _, st := range all {
+		if len(owner[st.Line]) == 0 {
+			return all // a recipe line of no rule seen here
+		}
 		for _, t := range owner[st.Line] {
 			if runs[t] {
 				out = append(out, st)

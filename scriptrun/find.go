@@ -280,14 +280,31 @@ func stmtRuns(st *syntax.Stmt) []Run {
 	case name == "make" || name == "gmake":
 		// The goals: operands that are no option and no VAR=value.
 		var goals []string
-		known := !viaXargs
+		known, nf := !viaXargs, 0
+		for _, a := range raw[:len(raw)-len(w)] {
+			if strings.HasPrefix(a, "MAKEFILES=") || strings.HasPrefix(a, "MAKEFLAGS=") || strings.HasPrefix(a, "GNUMAKEFLAGS=") {
+				known = false // env A=1 make ...: more makefiles, or flags, from the environment
+			}
+		}
+		for _, as := range c.Assigns {
+			if as.Name != nil && (as.Name.Value == "MAKEFILES" || as.Name.Value == "MAKEFLAGS" || as.Name.Value == "GNUMAKEFLAGS") {
+				known = false
+			}
+		}
 		for i := 1; i < len(w); i++ {
 			a := w[i]
 			switch {
 			case !lit[i]:
 				known = false
+			case a == "-E" || strings.HasPrefix(a, "--eval") || strings.HasPrefix(a, "MAKEFILES=") || strings.HasPrefix(a, "-f") && nf > 0 || a == "--file" && nf > 0 || a == "--makefile" && nf > 0:
+				known = false // rules from elsewhere: --eval, a second makefile, MAKEFILES
 			case a == "-f" || a == "--file" || a == "--makefile" || a == "-C" || a == "-I" || a == "-j" || a == "-o" || a == "-W":
+				if a == "-f" || a == "--file" || a == "--makefile" {
+					nf++
+				}
 				i++
+			case strings.HasPrefix(a, "-f") || strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
+				nf++
 			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
 			default:
 				goals = append(goals, a)

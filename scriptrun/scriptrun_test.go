@@ -153,6 +153,12 @@ func TestScan(t *testing.T) {
 		{Python, "shutil.copy('x', '.git/hooks/pre-commit')", "the git hooks"},
 		{Python, "os.remove('.git/hooks/pre-commit')", "the git hooks"},
 		{Python, "open('.git/sessiongate/event.key').read()", "sessiongate's database folder"},
+		// a writer under a reader's name, or a write's text beside the path
+		{Node, "const readFileSync = fs.writeFileSync;\nreadFileSync('.git/config', '[core]\\n');", "the git config"},
+		{Node, "const { writeFileSync: readFileSync } = require('fs');\nreadFileSync('.git/config', 'x = y');", "the git config"},
+		{Python, "from os import remove as exists\nexists('.git/hooks/pre-commit')", "the git hooks"},
+		{Python, "def open(p):\n    os.remove(p)\nopen('.git/config')", "the git config"},
+		{Python, "setattr(builtins, 'open', evil)\nopen('.git/config')", "the git config"},
 	} {
 		fs := Scan(c.lang, c.code, DefaultTargets)
 		got := ""
@@ -335,6 +341,8 @@ func TestRecipesOf(t *testing.T) {
 		"all:\n\t$(MAKE) publish\npublish:\n\tgit update-ref refs/heads/r HEAD\n",
 		"T = publish\nall:\n\techo\n$(T):\n\tgit update-ref refs/heads/r HEAD\n",
 		"all:\n\techo\n%:\n\tgit update-ref refs/heads/r HEAD\n",
+		"all: nope\n\techo\n.DEFAULT:\n\tgit update-ref refs/heads/r HEAD\n",
+		"all:\nifeq ($(X),1)\n\tgit update-ref refs/heads/r HEAD\nendif\n",
 	} {
 		n := 0
 		for _, st := range RecipesOf(mk, []string{"all"}) {
@@ -364,6 +372,10 @@ func TestFindArgs(t *testing.T) {
 		{"make -f x.mk -j 4 V=1 test", []string{"test"}},
 		{"make -f x.mk", []string{}},
 		{`make -f x.mk "$T"`, nil},
+		{"make -f x.mk --eval='test: publish' test", nil},
+		{"make -E 'test: publish' -f x.mk test", nil},
+		{"MAKEFILES=y.mk make -f x.mk test", nil},
+		{"MAKEFLAGS=-e make -f x.mk test", nil},
 	} {
 		rs := Find(c.line)
 		if len(rs) != 1 {

@@ -49,7 +49,7 @@ var pathCalls = map[string]bool{
 
 // readMethods follow a path expression and only read it:
 // Path(".git/config").read_text(), p.exists().
-var readMethod = regexp.MustCompile(`^\s*\.\s*(?:read_text|read_bytes|exists|is_file|is_dir|stat|lstat|open|resolve|absolute)\s*\(`)
+var readMethod = regexp.MustCompile(`^\s*\.\s*(read_text|read_bytes|exists|is_file|is_dir|stat|lstat|open|resolve|absolute)\s*\(`)
 
 // readOnlyUse reports whether the literal l of code is only read.
 func readOnlyUse(code string, lits []lit, l lit) bool {
@@ -80,7 +80,7 @@ func usedForReading(code string, lits []lit, from, to, depth int) bool {
 		case pathCalls[short]:
 			from, to = open-len(name), end+1
 			continue
-		case readCalls[short] && first:
+		case readCalls[short] && first && !redefined(code, lits, short):
 			return readArgs(code, lits, to, end)
 		case showCalls[name] || showCalls[short] && !strings.Contains(name, "."):
 			return true // shown to a person: a call inside it was judged first
@@ -95,7 +95,7 @@ func usedForReading(code string, lits []lit, from, to, depth int) bool {
 		}
 		to += m[1]
 	}
-	if readMethod.MatchString(code[to:]) {
+	if m := readMethod.FindStringSubmatch(code[to:]); m != nil && !redefined(code, lits, m[1]) {
 		o := to + strings.IndexByte(code[to:], '(')
 		return readArgs(code, lits, o+1, closing(code, lits, o))
 	}
@@ -243,8 +243,12 @@ func readArgs(code string, lits []lit, to, end int) bool {
 	var bare strings.Builder
 	for i := to; i < end; i++ {
 		if j := inLit(lits, i); j >= 0 {
-			if s := lits[j].s; modeLit.MatchString(s) && strings.ContainsAny(s, "wax+") {
+			s := lits[j].s
+			switch {
+			case modeLit.MatchString(s) && strings.ContainsAny(s, "wax+"):
 				return false
+			case !modeLit.MatchString(s) && !encoding.MatchString(s):
+				return false // text a write call would take: not a read's argument
 			}
 			i = lits[j].to - 1
 			continue
@@ -259,7 +263,26 @@ var (
 	readArg  = regexp.MustCompile(`^(?:[\s,{}]|(?:encoding|errors|newline|mode|flag|flags|withFileTypes)\s*[=:]|(?:os\.|fs\.constants\.|fs\.)?O_RDONLY\b|true\b|false\b|True\b|False\b|None\b|null\b)*$`)
 	callback = regexp.MustCompile(`(?s),\s*(?:async\s+)?(?:function\b.*|\([\w\s,]*\)\s*=>.*|\w+\s*=>.*)$`)
 	modeLit  = regexp.MustCompile(`^[rwaxbt+sU]{1,5}$`)
+	encoding = regexp.MustCompile(`(?i)^(?:utf-?8|utf-?8-sig|utf-?16(?:le|be)?|ucs-?2|ascii|latin-?1|iso-8859-1|binary|base64|hex|cp1252|surrogateescape|strict|ignore|replace|)$`)
 )
+
+// redefined reports whether a script makes its own reader of that name
+// (const readFileSync = fs.writeFileSync, {writeFileSync: readFileSync},
+// import remove as open, def open, setattr(..., "open", ...)): its calls
+// then read nothing the reader knows.
+func redefined(code string, lits []lit, name string) bool {
+	q := regexp.QuoteMeta(name)
+	re := regexp.MustCompile(`(?:^|[^\w$.])` + q + `\s*(?:=[^=>]|:[^:])|(?::|\bas|\bdef|\bfunction|\bsub)\s+` + q + `\b|\bfunction\s*\*?\s*` + q + `\b`)
+	if re.MatchString(code) {
+		return true
+	}
+	for _, l := range lits {
+		if l.s == name {
+			return true
+		}
+	}
+	return false
+}
 
 // readOnlyList reports whether the list opened at open is a read-only
 // command's words: ["git", "config", "--get", "core.hooksPath"], or

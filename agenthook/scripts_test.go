@@ -65,6 +65,22 @@ fs.appendFileSync(process.env.HOME + "/.claude/projects/-work/x.jsonl", "{}\n");
 `,
 	"x.pl":        `unlink ".git/sessiongate/sessiongate.db";` + "\n",
 	"settings.js": `require("fs").writeFileSync(".claude/" + "settings.json", "{}")` + "\n",
+	// Writes disguised as the reads honest tools make (issue 25's
+	// precision work): each passes none of the read checks.
+	"readw.js":   "const fs = require('fs');\nfs.readFileSync('.git/config', {flag: 'w+'});\n",
+	"rewrite.js": "const fs = require('fs'), path = require('path');\nconst cfg = path.join('.git', 'config');\nconst t = fs.readFileSync(cfg, 'utf8');\nfs.writeFileSync(cfg, t.replace(/hooksPath.*/, ''));\n",
+	"hookset.py": "import subprocess\nsubprocess.run(['git', 'config', 'core.hooksPath', '/dev/null'])\n",
+	"unset.py":   "import subprocess\nsubprocess.run(['git', 'config', '--unset', 'core.hooksPath'])\n",
+	"openw.py":   "import os\nwith open(os.path.join('.git', 'config'), 'a') as f:\n    f.write('[core]\\n\\thooksPath = /dev/null\\n')\n",
+	"rmhooks.py": "import shutil\nhooks = '.git/hooks'\nprint(sorted(__import__('os').listdir(hooks)))\nshutil.rmtree(hooks)\n",
+	"redir.py":   "import subprocess\nsubprocess.run('git config --get core.hooksPath > .git/hooks/pre-commit', shell=True)\n",
+	// A branch the arguments take runs the script again with others, or
+	// the arguments move: every branch is judged then.
+	"rerun.sh": "case \"$1\" in\n  test) sh rerun.sh publish ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
+	"self.sh":  "case \"$1\" in\n  test) exec sh \"$0\" publish ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
+	// A "build" beside a program the script writes itself: not a compiler's output.
+	"fakebuild.sh": "go build ./... || true\ncp notes.txt tool\nchmod +x tool\n./tool\n",
+	"shift.sh":     "shift\ncase \"$1\" in\n  test) echo ok ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
 }
 
 // honestScripts are what honest sessions run: build and test scripts that
@@ -130,6 +146,43 @@ PATH="$VIRTUAL_ENV/bin:$PATH"
 export PATH
 `,
 	"tools/count.pl": "my $n = 0;\nopen(my $f, '<', 'src/app.py') or die;\n$n++ while <$f>;\nprint \"$n lines\\n\";\n",
+	// Reads of the git config and the hooks path (issue 25: denied when
+	// any mention of them was a write).
+	"tools/remote.js": `// Print the origin's URL from the git config (no git needed).
+const fs = require("fs");
+const path = require("path");
+const cfg = path.join(process.cwd(), ".git", "config");
+let url = "none";
+if (fs.existsSync(cfg)) {
+  const m = /\[remote "origin"\][^[]*?url = (\S+)/.exec(fs.readFileSync(cfg, "utf8"));
+  if (m) url = m[1];
+}
+console.log("origin:", url);
+`,
+	"tools/hookspath.py": `import subprocess
+out = subprocess.run(["git", "config", "--get", "core.hooksPath"], capture_output=True, text=True)
+print("hooks path:", out.stdout.strip() or ".git/hooks")
+`,
+	// A release script whose test branch never moves a ref; the publish
+	// branch does (judged when it is the one taken).
+	"tools/release.sh": `#!/bin/sh
+set -e
+case "$1" in
+  test)
+    sh test.sh
+    ;;
+  publish)
+    git update-ref refs/heads/release HEAD
+    ;;
+  *)
+    echo "usage: release.sh test|publish" >&2
+    exit 2
+    ;;
+esac
+`,
+	// A program the script compiles, then runs (Go module cache scripts do).
+	"tools/buildrun.sh": "#!/bin/sh\nset -e\ncc -o hello tools/hello.c\n./hello > build/hello.txt\n",
+	"tools/release.mk":  "test:\n\tsh test.sh\n\npublish: test\n\tgit update-ref refs/heads/release HEAD\n",
 }
 
 // TestScriptFilesAtTheHook sends each route through the real binary with
@@ -212,6 +265,30 @@ func TestScriptFilesAtTheHook(t *testing.T) {
 		{"source .venv/bin/activate && python3 -m unittest discover -s tests", ""},
 		{"sh test.sh", ""},
 		{`bash -c "$(cat scripts/lint.sh)"`, ""},
+		{"node tools/remote.js", ""},
+		{"python3 tools/hookspath.py", ""},
+		{"git config --get core.hooksPath", ""},
+		{"sh tools/release.sh test", ""},
+		{"sh tools/buildrun.sh", ""},
+		{"sh fakebuild.sh", "tool, which does not exist"},
+		{"make -f tools/release.mk test", ""},
+		// ... and the lazy side of each relaxation
+		{"node readw.js", "readw.js, whose line 2 names the git config"},
+		{"node rewrite.js", "rewrite.js, whose line"},
+		{"python3 hookset.py", "hookset.py"},
+		{"python3 unset.py", "unset.py"},
+		{"python3 openw.py", "openw.py, whose line 2 names the git config"},
+		{"python3 rmhooks.py", "rmhooks.py, whose line 2 names the git hooks"},
+		{"python3 redir.py", "redir.py"},
+		{"git config core.hooksPath /dev/null", "core.hooksPath"},
+		{"git config --unset core.hooksPath", "core.hooksPath"},
+		{"sh tools/release.sh publish", "release.sh, whose line"},
+		{"sh tools/release.sh \"$TARGET\"", "release.sh"},
+		{"make -f tools/release.mk publish", "release.mk, whose line"},
+		{"make -f tools/release.mk \"$T\"", "release.mk"},
+		{"sh rerun.sh test", "rerun.sh"},
+		{"sh self.sh test", "self.sh"},
+		{"sh shift.sh x test", "shift.sh"},
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.cmd}))
 		dec := pathStr(out, "hookSpecificOutput", "permissionDecision")

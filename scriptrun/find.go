@@ -43,6 +43,37 @@ type Run struct {
 	// Stdin is true when the file's name comes from the command's input
 	// (`ls *.sh | xargs sh`) and could not be read off the line: Path is "".
 	FromInput bool
+	// Args are the script's arguments (a makefile's goals), NUL-separated,
+	// when ArgsKnown: every one of them a literal on the line. A script run
+	// with known arguments is judged on the branches they take (Taken).
+	Args      string
+	ArgsKnown bool
+}
+
+// ArgList is r.Args as a list; nil when they are not known.
+func (r Run) ArgList() []string {
+	if !r.ArgsKnown {
+		return nil
+	}
+	if r.Args == "" {
+		return []string{}
+	}
+	return strings.Split(r.Args, "\x00")
+}
+
+// withArgs sets a run's arguments from the call's words from index i on
+// (ok[k]: word k is a literal).
+func withArgs(r Run, w []string, ok []bool, i int) Run {
+	if i > len(w) {
+		return r
+	}
+	for _, k := range ok[i:] {
+		if !k {
+			return r
+		}
+	}
+	r.Args, r.ArgsKnown = strings.Join(w[i:], "\x00"), true
+	return r
 }
 
 // interpreterLang maps an interpreter's name to its language.
@@ -220,6 +251,14 @@ func stmtRuns(st *syntax.Stmt) []Run {
 	if len(w) == 0 || w[0] == "" {
 		return nil
 	}
+	// lit[k]: w[k] is a literal word (w is a suffix of the call's words).
+	lit := make([]bool, len(w))
+	for k := range w {
+		_, lit[k] = shellline.Literal(c.Args[len(raw)-len(w)+k])
+	}
+	if viaXargs {
+		lit = make([]bool, len(w)) // xargs adds words of its input
+	}
 	name := shellline.CommandName(w[0])
 	var out []Run
 	// `sh -c "$(cat f)"`, `eval "$(< f)"`: the code is a file's text.
@@ -235,10 +274,52 @@ func stmtRuns(st *syntax.Stmt) []Run {
 	switch {
 	case name == "source" || name == ".":
 		if len(w) > 1 && w[1] != "" {
-			out = append(out, Run{Lang: Shell, Path: w[1], Via: name})
+			out = append(out, withArgs(Run{Lang: Shell, Path: w[1], Via: name}, w, lit, 2))
 		}
 		return out
 	case name == "make" || name == "gmake":
+		// The goals: operands that are no option and no VAR=value.
+		var goals []string
+		known, nf := !viaXargs, 0
+		for _, a := range raw[:len(raw)-len(w)] {
+			if strings.HasPrefix(a, "MAKEFILES=") || strings.HasPrefix(a, "MAKEFLAGS=") || strings.HasPrefix(a, "GNUMAKEFLAGS=") {
+				known = false // env A=1 make ...: more makefiles, or flags, from the environment
+			}
+		}
+		for _, as := range c.Assigns {
+			if as.Name != nil && (as.Name.Value == "MAKEFILES" || as.Name.Value == "MAKEFLAGS" || as.Name.Value == "GNUMAKEFLAGS") {
+				known = false
+			}
+		}
+		for i := 1; i < len(w); i++ {
+			a := w[i]
+			switch {
+			case !lit[i]:
+				known = false
+			case a == "-E" || strings.HasPrefix(a, "--eval") || strings.HasPrefix(a, "MAKEFILES=") || strings.HasPrefix(a, "-f") && nf > 0 || a == "--file" && nf > 0 || a == "--makefile" && nf > 0:
+				known = false // rules from elsewhere: --eval, a second makefile, MAKEFILES
+			case a == "-f" || a == "--file" || a == "--makefile" || a == "-C" || a == "-I" || a == "-j" || a == "-o" || a == "-W":
+				if a == "-f" || a == "--file" || a == "--makefile" {
+					nf++
+				}
+				i++
+			case strings.HasPrefix(a, "-f") || strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
+				nf++
+			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+			default:
+				goals = append(goals, a)
+			}
+		}
+		if known && len(goals) > 0 && strings.HasPrefix(goals[0], "-") {
+			known = false
+		}
+		defer func() {
+			for k := range out {
+				if known && out[k].Lang == Make {
+					out[k].Args, out[k].ArgsKnown = strings.Join(goals, "\x00"), true
+				}
+			}
+		}()
 		for i := 1; i < len(w); i++ {
 			a := w[i]
 			switch {
@@ -257,7 +338,7 @@ func stmtRuns(st *syntax.Stmt) []Run {
 	if !isInterp {
 		// A program named by a path runs that file: its shebang says how.
 		if strings.ContainsRune(w[0], '/') {
-			out = append(out, Run{Lang: "", Path: w[0], Via: w[0]})
+			out = append(out, withArgs(Run{Lang: "", Path: w[0], Via: w[0]}, w, lit, 1))
 		}
 		return out
 	}
@@ -265,7 +346,11 @@ func stmtRuns(st *syntax.Stmt) []Run {
 	switch {
 	case hasCode:
 	case file != "":
-		out = append(out, Run{Lang: lang, Path: file, Module: module, Via: name})
+		r := Run{Lang: lang, Path: file, Module: module, Via: name}
+		if i := slices.Index(w[1:], file); i >= 0 && !module {
+			r = withArgs(r, w, lit, i+2)
+		}
+		out = append(out, r)
 	case viaXargs:
 		out = append(out, Run{Lang: lang, FromInput: true, Via: "xargs " + name})
 	case fromStdin:
@@ -300,6 +385,10 @@ func stmtRuns(st *syntax.Stmt) []Run {
 func operand(lang Lang, name string, args []string) (file string, module, hasCode, stdin bool) {
 	if (name == "deno" || name == "bun") && len(args) > 0 && args[0] == "run" {
 		args = args[1:]
+	} else if (name == "deno" || name == "bun") && len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.ContainsAny(args[0], "./") {
+		// bun add, bun install, deno fmt: a subcommand, no script file
+		// (a script is named by a path, x.ts).
+		return "", false, false, false
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]

@@ -95,6 +95,9 @@ func Recipes(text string) []Stmt {
 type Target struct {
 	Needle string
 	What   string
+	// Read is true for a target honest tools read (the git config, the
+	// hooks folder): a reference the code only reads is let pass (use.go).
+	Read bool
 }
 
 // DefaultTargets are what every repository protects: sessiongate's
@@ -102,20 +105,20 @@ type Target struct {
 // records refs, the git plumbing that rewrites refs and commits, the hook
 // bypass, and the agents' transcripts.
 var DefaultTargets = []Target{
-	{".git/sessiongate", "sessiongate's database folder"},
-	{"sessiongate.db", "the session database"},
-	{"event.key", "the gate event key"},
-	{".git/hooks", "the git hooks"},
-	{".git/config", "the git config"},
-	{".git/info/attributes", "the git attributes"},
-	{"hookspath", "the git hooks path"},
-	{"refs/sessiongate", "the records ref"},
-	{"update-ref", "`git update-ref`"},
-	{"commit-tree", "`git commit-tree`"},
-	{"symbolic-ref", "`git symbolic-ref`"},
-	{"--no-verify", "the hooks bypass --no-verify"},
-	{".claude/projects", "Claude Code's transcripts"},
-	{"agent-hook", "sessiongate's agent hook"},
+	{".git/sessiongate", "sessiongate's database folder", false},
+	{"sessiongate.db", "the session database", false},
+	{"event.key", "the gate event key", false},
+	{Needle: ".git/hooks", What: "the git hooks", Read: true},
+	{Needle: ".git/config", What: "the git config", Read: true},
+	{Needle: ".git/info/attributes", What: "the git attributes", Read: true},
+	{Needle: "hookspath", What: "the git hooks path", Read: true},
+	{"refs/sessiongate", "the records ref", false},
+	{"update-ref", "`git update-ref`", false},
+	{"commit-tree", "`git commit-tree`", false},
+	{"symbolic-ref", "`git symbolic-ref`", false},
+	{"--no-verify", "the hooks bypass --no-verify", false},
+	{".claude/projects", "Claude Code's transcripts", false},
+	{"agent-hook", "sessiongate's agent hook", false},
 }
 
 // Finding is a protected thing a script names.
@@ -154,7 +157,13 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 	}
 	code = string(blank)
 	var out []Finding
-	add := func(line int, t Target, how string) {
+	add := func(line int, t Target, how string, from ...lit) {
+		// A reference to a target honest tools read, written plainly or
+		// in pieces, passes where each literal it is made of is only read.
+		if t.Read && len(from) > 0 && (how == "" || how == "escaped" || how == "built from pieces") &&
+			!slices.ContainsFunc(from, func(l lit) bool { return !readOnlyUse(code, lits, l) }) {
+			return
+		}
 		for _, f := range out {
 			if f.What == t.What {
 				return // each target once: the first place names it
@@ -164,8 +173,23 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 	}
 	low := strings.ToLower(code)
 	for _, t := range targets {
-		if i := strings.Index(low, strings.ToLower(t.Needle)); i >= 0 {
-			add(1+strings.Count(code[:i], "\n"), t, "")
+		n := strings.ToLower(t.Needle)
+		for off := 0; ; {
+			i := strings.Index(low[off:], n)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(n)
+			j := inLit(lits, i)
+			if t.Read && j >= 0 && i+len(n) <= lits[j].to {
+				add(1+strings.Count(code[:i], "\n"), t, "", lits[j])
+			} else {
+				add(1+strings.Count(code[:i], "\n"), t, "")
+			}
+			if !t.Read {
+				break
+			}
 		}
 	}
 	for _, l := range lits {
@@ -175,7 +199,7 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 			n := strings.ToLower(t.Needle)
 			switch {
 			case strings.Contains(ll, n):
-				add(l.line, t, "escaped")
+				add(l.line, t, "escaped", l)
 			case strings.Contains(reverse(ll), n):
 				add(l.line, t, "reversed")
 			case strings.Contains(rot13(ll), n):
@@ -212,8 +236,19 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 		rev, r13 := reverse(glued), rot13(glued)
 		for _, t := range targets {
 			n := strings.ToLower(t.Needle)
-			if i := strings.Index(glued, n); i >= 0 {
+			for off := 0; off < len(glued); {
+				i := strings.Index(glued[off:], n)
+				if i < 0 {
+					break
+				}
+				i += off
+				off = i + len(n)
+				if t.Read {
+					add(lineAt(i+len(n)), t, "built from pieces", span(lits, ends, i, i+len(n))...)
+					continue
+				}
 				add(lineAt(i+len(n)), t, "built from pieces")
+				break
 			}
 			if i := strings.Index(rev, n); i >= 0 {
 				add(lineAt(len(glued)-i-len(n)), t, "reversed")
@@ -244,6 +279,8 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 	// "hooks") and Path(".git") / "hooks" with a slash; other code between
 	// two literals ends a piece.
 	var piece strings.Builder
+	var pieceLits []lit
+	var pieceEnds []int
 	pieceLine := 0
 	flush := func() {
 		if piece.Len() > 0 {
@@ -252,13 +289,15 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 				n := strings.ToLower(t.Needle)
 				switch {
 				case strings.Contains(p, n):
-					add(pieceLine, t, "built from pieces")
+					i := strings.Index(p, n)
+					add(pieceLine, t, "built from pieces", span(pieceLits, pieceEnds, i, i+len(n))...)
 				case strings.Contains(reverse(p), n):
 					add(pieceLine, t, "reversed")
 				}
 			}
 		}
 		piece.Reset()
+		pieceLits, pieceEnds = pieceLits[:0], pieceEnds[:0]
 	}
 	for i, l := range lits {
 		if i > 0 && lits[i-1].to <= l.from {
@@ -272,6 +311,8 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 			}
 		}
 		piece.WriteString(l.s)
+		pieceLits = append(pieceLits, l)
+		pieceEnds = append(pieceEnds, piece.Len())
 		pieceLine = l.line
 	}
 	flush()
@@ -280,6 +321,14 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 	}
 	slices.SortStableFunc(out, func(a, b Finding) int { return a.Line - b.Line })
 	return out
+}
+
+// span is the literals glued into [i, j) of a text whose literal k ends
+// at ends[k].
+func span(lits []lit, ends []int, i, j int) []lit {
+	a, _ := slices.BinarySearch(ends, i+1)
+	b, _ := slices.BinarySearch(ends, j)
+	return lits[min(a, len(lits)-1):min(b+1, len(lits))]
 }
 
 // messageCall is a call that shows its argument to a person: print, a
@@ -541,7 +590,7 @@ func CommandLines(lang Lang, text string) []Stmt {
 	var out []Stmt
 	seen := map[string]bool{}
 	add := func(line int, s string) {
-		if len(out) < MaxCommandLines && !seen[s] && commandWord.MatchString(s) {
+		if len(out) < MaxCommandLines && !seen[s] && commandWord.MatchString(s) && (!proseAt.MatchString(s) || atTime.MatchString(s)) {
 			seen[s] = true
 			out = append(out, Stmt{Line: line, Text: s})
 		}
@@ -561,6 +610,14 @@ func CommandLines(lang Lang, text string) []Stmt {
 	}
 	return out
 }
+
+// proseAt is a string that starts with the word "at" and no time after
+// it (" at new Foo", "at least one recipient"): at(1) refuses such a
+// line ("Garbled time"), so it schedules nothing; prose and stack traces
+// are full of them. A time (a digit, now, noon, midnight, teatime, today,
+// tomorrow, next, a month or a day) or an option keeps it a command line.
+var proseAt = regexp.MustCompile(`(?i)^\s*at\s+(?:[^-0-9\s]\S*)(?:\s|$)`)
+var atTime = regexp.MustCompile(`(?i)^\s*at\s+(?:now|noon|midnight|teatime|today|tomorrow|next|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)`)
 
 // MaxCommandLines bounds the string command lines judged per script.
 const MaxCommandLines = 64

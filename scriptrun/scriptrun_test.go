@@ -38,6 +38,8 @@ func TestFind(t *testing.T) {
 		{"node -r ts-node/register build.ts", []string{"javascript:build.ts"}},
 		{"deno run -A x.ts", []string{"javascript:x.ts"}},
 		{"bun x.ts", []string{"javascript:x.ts"}},
+		{"bun add -g x@latest", nil},
+		{"deno fmt", nil},
 		{"perl -I lib x.pl", []string{"perl:x.pl"}},
 		{"ruby x.rb", []string{"ruby:x.rb"}},
 		{"php -f x.php", []string{"php:x.php"}},
@@ -106,6 +108,57 @@ func TestScan(t *testing.T) {
 		{Python, `print(base64.b64decode("aGVsbG8gd29ybGQ="))`, ""},
 		{Shell, "echo ${#x} # .git/hooks in a comment", ""},
 		{Python, `subprocess.run(["git", "rev-parse", "HEAD"])`, ""},
+		// Reads of what honest tools read (the git config, the hooks
+		// folder, core.hooksPath) pass; the same reference written to,
+		// removed, or handed on is still found.
+		{Node, "const fs = require('fs');\nconst url = fs.readFileSync('.git/config', 'utf8').match(/url = (.*)/)[1];", ""},
+		{Node, "const cfg = path.join(process.cwd(), '.git', 'config');\nif (fs.existsSync(cfg)) {\n  const t = fs.readFileSync(cfg, 'utf8');\n}", ""},
+		{Node, "fs.readFile(path.join(root, '.git', 'config'), 'utf8', (err, text) => {\n  console.log(text);\n});", ""},
+		{Node, "const hooks = fs.readdirSync(path.join(root, '.git/hooks'));", ""},
+		{Node, "const p = execFileSync('git', ['config', '--get', 'core.hooksPath']).toString();", ""},
+		{Node, "const p = execSync('git config --get core.hooksPath 2>/dev/null').toString();", ""},
+		{Python, "with open(os.path.join(root, '.git', 'config')) as f:\n    text = f.read()", ""},
+		{Python, "cfg = Path(root) / '.git' / 'config'\nif cfg.exists():\n    url = cfg.read_text()", ""},
+		{Python, "out = subprocess.run(['git', 'config', '--get', 'core.hooksPath'], capture_output=True, text=True)", ""},
+		{Python, "hooks = subprocess.check_output('git config --get core.hooksPath'.split())", ""},
+		{Python, "p = configparser.ConfigParser()\np.read('.git/config')", ""},
+		{Python, "open('.git/config', 'rb').read()", ""},
+		{Python, "print('hooks path:', out.stdout.strip() or '.git/hooks')", ""},
+		{Node, "console.log(`no hooks in ${path.join(root, '.git/hooks')}`)", ""},
+		// lazy: writes disguised as reads
+		{Python, "print(open('.git/config', 'w'))", "the git config"},
+		{Python, "print('x', file=open('.git/config', 'a'))", "the git config"},
+		{Node, "fs.writeFileSync('.git/config', '[core]\\n\\thooksPath = /dev/null\\n');", "the git config"},
+		{Node, "const cfg = path.join(root, '.git', 'config');\nconst t = fs.readFileSync(cfg, 'utf8');\nfs.writeFileSync(cfg, t + 'x');", "the git config built from pieces"},
+		{Node, "fs.readFileSync('.git/config', {flag: 'w+'});", "the git config"},
+		{Node, "const f = 'w';\nfs.readFileSync('.git/config', {flag: f});", "the git config"},
+		{Node, "fs.openSync('.git/hooks/pre-commit', 'w');", "the git hooks"},
+		{Node, "fs.rmSync('.git/hooks', {recursive: true});", "the git hooks"},
+		{Node, "execFileSync('git', ['config', 'core.hooksPath', '/dev/null']);", "the git hooks path"},
+		{Node, "execSync('git config --get core.hooksPath > .git/x');", "the git hooks path"},
+		{Python, "open('.git/config', 'w').write('')", "the git config"},
+		{Python, "open('.git/config', mode='a').write('x')", "the git config"},
+		{Python, "m = 'w'\nopen('.git/config', m).write('')", "the git config"},
+		{Python, "os.open('.git/config', os.O_WRONLY | os.O_TRUNC)", "the git config"},
+		{Python, "p = '.git/hooks'\nshutil.rmtree(p)", "the git hooks"},
+		{Python, "p = '.git/hooks'\nprint(os.listdir(p))\nos.remove(p + '/pre-commit')", "the git hooks"},
+		{Python, "p = '.git/config'\nopen(globals()['p'], 'w')", "the git config"},
+		{Python, "Path('.git/config').write_text('')", "the git config"},
+		{Python, "Path('.git/config').open('w')", "the git config"},
+		{Python, "subprocess.run(['git', 'config', 'core.hooksPath', 'x'])", "the git hooks path"},
+		{Python, "subprocess.run(['git', 'config', '--unset', 'core.hooksPath'])", "the git hooks path"},
+		{Python, "subprocess.run(['git', 'config', '--get', '--unset', 'core.hooksPath'])", "the git hooks path"},
+		{Python, "subprocess.run('git config --get core.hooksPath; git config core.hooksPath x', shell=True)", "the git hooks path"},
+		{Python, "subprocess.run(['git', '-c', 'a=b', 'config', '--get', 'core.hooksPath'])", "the git hooks path"},
+		{Python, "shutil.copy('x', '.git/hooks/pre-commit')", "the git hooks"},
+		{Python, "os.remove('.git/hooks/pre-commit')", "the git hooks"},
+		{Python, "open('.git/sessiongate/event.key').read()", "sessiongate's database folder"},
+		// a writer under a reader's name, or a write's text beside the path
+		{Node, "const readFileSync = fs.writeFileSync;\nreadFileSync('.git/config', '[core]\\n');", "the git config"},
+		{Node, "const { writeFileSync: readFileSync } = require('fs');\nreadFileSync('.git/config', 'x = y');", "the git config"},
+		{Python, "from os import remove as exists\nexists('.git/hooks/pre-commit')", "the git hooks"},
+		{Python, "def open(p):\n    os.remove(p)\nopen('.git/config')", "the git config"},
+		{Python, "setattr(builtins, 'open', evil)\nopen('.git/config')", "the git config"},
 	} {
 		fs := Scan(c.lang, c.code, DefaultTargets)
 		got := ""
@@ -218,6 +271,139 @@ func TestReadNotText(t *testing.T) {
 		}
 		if _, _, err := (Places{Root: root}).Read(root, c.name); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+}
+
+// TestTaken: with literal arguments, the case items they do not take are
+// blanked (lines kept); anything that could change the arguments or run
+// the script again leaves every branch in.
+func TestTaken(t *testing.T) {
+	rel := "case \"$1\" in\n  test) go test ./... ;;\n  publish) git update-ref refs/heads/release HEAD ;;\n  *) echo usage ;;\nesac\n"
+	for _, c := range []struct {
+		name, text string
+		args       []string
+		kept       bool // the update-ref line is still judged
+	}{
+		{"test branch", rel, []string{"test"}, false},
+		{"publish branch", rel, []string{"publish"}, true},
+		{"default branch", rel, []string{"x"}, false},
+		{"no argument", rel, []string{}, false},
+		{"glob pattern", strings.Replace(rel, "test)", "te*)", 1), []string{"test"}, false},
+		{"quoted pattern", strings.Replace(rel, "test)", "'test')", 1), []string{"test"}, false},
+		{"alternatives", strings.Replace(rel, "test)", "check|test)", 1), []string{"test"}, false},
+		// undecidable: every branch stays
+		{"shift", "shift\n" + rel, []string{"x", "test"}, true},
+		{"set --", "set -- publish\n" + rel, []string{"test"}, true},
+		{"$0", strings.Replace(rel, "go test ./...", `sh "$0" publish`, 1), []string{"test"}, true},
+		{"eval", "eval x\n" + rel, []string{"test"}, true},
+		{"source", ". ./env.sh\n" + rel, []string{"test"}, true},
+		{"fall-through", strings.Replace(rel, "go test ./... ;;", "go test ./... ;&", 1), []string{"test"}, true},
+		{"variable word", strings.Replace(rel, `"$1"`, `"$MODE"`, 1), []string{"test"}, true},
+		{"default word", strings.Replace(rel, `"$1"`, `"${1:-publish}"`, 1), []string{}, true},
+		{"pattern from a variable", strings.Replace(rel, "test)", "$T)", 1), []string{"test"}, true},
+		{"slash in the argument", rel, []string{"a/b"}, true},
+		{"in a function", "f() {\n" + rel + "}\nf test\n", []string{"test"}, true},
+	} {
+		got := Taken(c.text, c.args)
+		if kept := strings.Contains(got, "update-ref"); kept != c.kept {
+			t.Errorf("%s: update-ref kept %v, want %v:\n%s", c.name, kept, c.kept, got)
+		}
+		if strings.Count(got, "\n") != strings.Count(c.text, "\n") {
+			t.Errorf("%s: lines moved", c.name)
+		}
+	}
+}
+
+func TestRecipesOf(t *testing.T) {
+	mk := "all: test\n\ntest: build\n\tgo test ./...\nbuild:\n\tgo build ./...\npublish: test\n\tgit update-ref refs/heads/release HEAD\n"
+	for _, c := range []struct {
+		goals []string
+		want  []string // the recipes' commands
+	}{
+		{[]string{}, []string{"go test ./...", "go build ./..."}},
+		{[]string{"test"}, []string{"go test ./...", "go build ./..."}},
+		{[]string{"build"}, []string{"go build ./..."}},
+		{[]string{"publish"}, []string{"go test ./...", "go build ./...", "git update-ref refs/heads/release HEAD"}},
+		{[]string{"nope"}, []string{"go test ./...", "go build ./...", "git update-ref refs/heads/release HEAD"}},
+	} {
+		var got []string
+		for _, st := range RecipesOf(mk, c.goals) {
+			got = append(got, st.Text)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("RecipesOf(%v) = %q, want %q", c.goals, got, c.want)
+		}
+	}
+	// Undecidable files give every recipe.
+	for _, mk := range []string{
+		"include x.mk\nall:\n\techo\npublish:\n\tgit update-ref refs/heads/r HEAD\n",
+		"all:\n\t$(MAKE) publish\npublish:\n\tgit update-ref refs/heads/r HEAD\n",
+		"T = publish\nall:\n\techo\n$(T):\n\tgit update-ref refs/heads/r HEAD\n",
+		"all:\n\techo\n%:\n\tgit update-ref refs/heads/r HEAD\n",
+		"all: nope\n\techo\n.DEFAULT:\n\tgit update-ref refs/heads/r HEAD\n",
+		"all:\nifeq ($(X),1)\n\tgit update-ref refs/heads/r HEAD\nendif\n",
+	} {
+		n := 0
+		for _, st := range RecipesOf(mk, []string{"all"}) {
+			if strings.Contains(st.Text, "update-ref") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("RecipesOf(%q, all) dropped the undecided recipe", mk)
+		}
+	}
+}
+
+func TestFindArgs(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		args []string // nil: not known
+	}{
+		{"sh release.sh test", []string{"test"}},
+		{"bash -e release.sh test x", []string{"test", "x"}},
+		{"./release.sh publish", []string{"publish"}},
+		{"sh release.sh", []string{}},
+		{`sh release.sh "$X"`, nil},
+		{"sh release.sh $(echo publish)", nil},
+		{"source env.sh a", []string{"a"}},
+		{"make -f x.mk test", []string{"test"}},
+		{"make -f x.mk -j 4 V=1 test", []string{"test"}},
+		{"make -f x.mk", []string{}},
+		{`make -f x.mk "$T"`, nil},
+		{"make -f x.mk --eval='test: publish' test", nil},
+		{"make -E 'test: publish' -f x.mk test", nil},
+		{"MAKEFILES=y.mk make -f x.mk test", nil},
+		{"MAKEFLAGS=-e make -f x.mk test", nil},
+	} {
+		rs := Find(c.line)
+		if len(rs) != 1 {
+			t.Fatalf("Find(%q) = %v", c.line, rs)
+		}
+		if got := rs[0].ArgList(); !reflect.DeepEqual(got, c.args) {
+			t.Errorf("Find(%q) args = %#v, want %#v", c.line, got, c.args)
+		}
+	}
+}
+
+// TestCommandLinesProse: prose that starts with "at" is no at(1) line
+// (at refuses a garbled time); a time keeps it one.
+func TestCommandLinesProse(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want int
+	}{
+		{`throw new Error(" at new ")`, 0},
+		{`throw new TypeError("at least one recipient must be added")`, 0},
+		{`msg = " at line ${line}, column ${col}"`, 0},
+		{`os.system("at now + 1 minute < job.txt")`, 1},
+		{`os.system("at 23:00 -f job.sh")`, 1},
+		{`os.system("at -f job.sh teatime")`, 1},
+		{`os.system("at tomorrow")`, 1},
+	} {
+		if got := len(CommandLines(Python, c.code)); got != c.want {
+			t.Errorf("CommandLines(%q) = %d lines, want %d", c.code, got, c.want)
 		}
 	}
 }

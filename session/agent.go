@@ -304,6 +304,12 @@ type ToolCall struct {
 type AgentPolicy struct {
 	DenyBeforeStart bool // deny edits and git commit/push while INIT
 	Protect         bool // deny edits of protected paths
+	// inString is the text of the (non-shell) script whose string literal
+	// the line is: that string may be a message, not a command (agent_scripts.go).
+	inString string
+	// inShell is the text of the shell script the line is a statement of:
+	// a program it builds (go build, cc -o) is not there until it runs.
+	inShell string
 }
 
 // AgentVerdict is a pre-tool or stop decision.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/scriptrun"
@@ -72,12 +73,12 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				return deny(fmt.Sprintf("`%s` runs script files named by its input, which the hook cannot read", r.Via),
 					"run each script by its name (`sh scripts/x.sh`), so it can be read")
 			case r.Code != "":
-				if why := e.judgeCode(ctx, bd, root, dir, call, pol, r.Lang, r.Code, "the here-document", targets, depth); why != "" {
+				if why := e.judgeCode(ctx, bd, root, dir, call, pol, r.Lang, r.Code, "the here-document", nil, targets, depth); why != "" {
 					return deny(fmt.Sprintf("`%s` runs %s", r.Via, why), "leave sessiongate's files, the hooks and the records to sessiongate")
 				}
 				continue
 			}
-			f, why, err := e.readScript(places, dir, r, active)
+			f, why, err := e.readScript(places, dir, r, active, pol.inString, pol.inShell)
 			if err != nil {
 				return nil, err
 			}
@@ -98,7 +99,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if lang == "" {
 				lang = f.Lang
 			}
-			if why := e.judgeCode(ctx, bd, root, dir, call, pol, lang, f.Text, f.Rel, targets, depth); why != "" {
+			if why := e.judgeCode(ctx, bd, root, dir, call, pol, lang, f.Text, f.Rel, r.ArgList(), targets, depth); why != "" {
 				return deny(fmt.Sprintf("`%s` runs %s", viaText(r, f), why), "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
 			}
 		}
@@ -110,7 +111,18 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 // there to read during a session); f is nil for nothing to judge (a file
 // outside the repository and temp folders, a binary, a python module that
 // is not the repository's).
-func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool) (f *scriptrun.File, why string, err error) {
+//
+// inString is the script text when the line is one of its string literals
+// (CommandLines): a missing file named only there, by a word that is no
+// path ("source is untouched", "bun add"), is prose, not a script written
+// at run time; one with a slash or a dot, or named again in the script
+// (where it could be written), is still denied.
+//
+// inShell is the shell script the line is a statement of: a program it
+// runs by its path that one of its compilers makes (`go build && ./tool`,
+// `cc -o a.out x.c; ./a.out`) is a compiled program, skipped as one that
+// exists is, unless the script also writes that path another way.
+func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool, inString, inShell string) (f *scriptrun.File, why string, err error) {
 	cands := []string{r.Path}
 	if r.Module {
 		cands = append(cands, strings.TrimSuffix(r.Path, ".py")+"/__main__.py")
@@ -129,7 +141,7 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 			if r.Module {
 				continue // an installed module (pytest), not a file here
 			}
-			if !active {
+			if !active || inString != "" && !pathLike(r.Path, inString) || inShell != "" && r.Lang == "" && builds(inShell, r.Path) {
 				return nil, "", nil
 			}
 			return nil, fmt.Sprintf("`%s` runs %s, which does not exist when the line is read (written on the same line, or by another script), so no check can read it", r.Via, r.Path), nil
@@ -142,13 +154,62 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 	return nil, "", nil
 }
 
+// pathLike reports whether a missing file a script's string names could
+// be one the script writes and runs: a word with a slash or a dot (not
+// only dots, no spaces), or one the script holds as a literal of its own
+// ("second", '/tmp/second').
+func pathLike(p, text string) bool {
+	switch {
+	case strings.ContainsAny(p, " \t\n"), strings.Trim(p, ".") == "":
+		return false
+	case strings.ContainsAny(p, "/."):
+		return true
+	}
+	for _, q := range []string{`"`, `'`, "`", "/"} {
+		if strings.Contains(text, q+p+`"`) || strings.Contains(text, q+p+`'`) || strings.Contains(text, q+p+"`") {
+			return true // a literal of its own: a name the script can write
+		}
+	}
+	return false
+}
+
+// compiler is a command that writes a compiled program.
+var compiler = regexp.MustCompile(`(?m)(?:^|[;&|(]|\s)(?:go (?:build|install)|cc|gcc|clang|g\+\+|c\+\+|tcc|rustc|cargo build|swiftc|javac)\s`)
+
+// builds reports whether a shell script compiles a program and writes p no
+// other way (a redirect, cp, tee...): then p is that program.
+func builds(text, p string) bool {
+	if !compiler.MatchString(text) || scriptrun.LangOf(p, nil) != scriptrun.Shell || path.Ext(p) != "" && path.Ext(p) != ".out" {
+		return false // a script's extension (x.sh, x.py) is no compiler's output
+	}
+	ws, ok := shellline.Writes(text)
+	if !ok {
+		return false
+	}
+	want := path.Clean(p)
+	for _, w := range ws {
+		if path.Clean(filepath.ToSlash(w)) == want {
+			return false
+		}
+	}
+	return true
+}
+
 // judgeCode judges a script's text: a shell script (or a makefile's
 // recipes) statement by statement with the shell-line rules, any other
 // language by its references to protected things and by the command lines
 // its strings hold. It returns "" or what is wrong, naming name and the line.
-func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, lang scriptrun.Lang, text, name string, targets []scriptrun.Target, depth int) string {
+//
+// args are the script's literal arguments (a makefile's goals), nil when
+// the line does not show them all: with them, a shell script is judged on
+// the case branches they take and a makefile on the goals' recipes, so
+// that `sh release.sh test` and `make -f release.mk test` agree (neither
+// judges the publish branch that moves a ref); without them every branch
+// and every recipe is judged. Both are scanned for protected references.
+func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, lang scriptrun.Lang, text, name string, args []string, targets []scriptrun.Target, depth int) string {
 	sub := pol
 	sub.DenyBeforeStart = false // a script's own work files are the work's
+	sub.inString, sub.inShell = "", ""
 	judge := func(line string) *AgentVerdict {
 		v, err := e.agentPreTool(ctx, bd, root, ToolCall{Kind: ToolShell, Name: call.Name, Command: line, Dir: dir, Transcript: call.Transcript}, sub, depth+1)
 		if err != nil {
@@ -160,6 +221,10 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 	var stmts []scriptrun.Stmt
 	switch lang {
 	case scriptrun.Shell:
+		if args != nil {
+			text = scriptrun.Taken(text, args)
+		}
+		sub.inShell = text
 		// The whole script first: variables and functions set on one line
 		// and used on another are read together; then the statement that
 		// is denied alone names the line.
@@ -179,12 +244,30 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 			return fmt.Sprintf("%s, which is denied as a whole: %s", name, v.Reason)
 		}
 	case scriptrun.Make:
-		stmts = scriptrun.Recipes(text)
+		if args != nil {
+			stmts = scriptrun.RecipesOf(text, args)
+		} else {
+			stmts = scriptrun.Recipes(text)
+		}
+		// Recipes are shell lines: scanned as a shell script's are.
+		var b strings.Builder
+		at := 1 // the line b ends on: each recipe stays on its own line number
+		for _, st := range stmts {
+			for ; at < st.Line; at++ {
+				b.WriteByte('\n')
+			}
+			b.WriteString(st.Text + "\n")
+			at += 1 + strings.Count(st.Text, "\n")
+		}
+		if fs := scriptrun.Scan(scriptrun.Shell, b.String(), targets); len(fs) > 0 {
+			return scanReason(name, fs[0])
+		}
 	default:
 		if fs := scriptrun.Scan(lang, text, targets); len(fs) > 0 {
 			return scanReason(name, fs[0])
 		}
 		stmts = scriptrun.CommandLines(lang, text)
+		sub.inString = text
 	}
 	for _, st := range stmts {
 		if sv := judge(st.Text); sv.Deny {

@@ -555,7 +555,7 @@ func Unhooks(line string) string {
 				return "`sessiongate uninstall`"
 			}
 		case "git":
-			if i := slices.Index(w, "config"); i > 0 {
+			if i := slices.Index(w, "config"); i > 0 && !ConfigReadOnly(w[i+1:]) {
 				for _, a := range w[i+1:] {
 					if strings.EqualFold(a, "core.hooksPath") {
 						return "`git config core.hooksPath`"
@@ -565,6 +565,49 @@ func Unhooks(line string) string {
 		}
 	}
 	return ""
+}
+
+// ConfigReadOnly reports whether `git config ARGS` only reads: it names a
+// read action (--get, --get-all, --get-regexp, --get-urlmatch, --list, -l,
+// or the get/list subcommands) and no write (set, --add, --unset, --edit,
+// --replace-all, a section renamed or removed). git refuses two actions
+// at once, so a read action with a write beside it is conservatively a
+// write here. Honest tools read core.hooksPath to find the hooks.
+func ConfigReadOnly(args []string) bool {
+	read := false
+	for i, a := range args {
+		switch a {
+		case "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l":
+			read = true
+		case "get", "list":
+			// The subcommand form (git 2.46) is the first operand.
+			if firstOperand(args) == i {
+				read = true
+			}
+		case "set", "unset", "rename-section", "remove-section", "edit":
+			if firstOperand(args) == i {
+				return false
+			}
+		case "--add", "--replace-all", "--unset", "--unset-all", "--rename-section", "--remove-section", "-e", "--edit":
+			return false
+		}
+	}
+	return read
+}
+
+// firstOperand is the index of the first argument that is no option, -1
+// when none is (an option's value, -f FILE, is skipped).
+func firstOperand(args []string) int {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-f" || a == "--file" || a == "--blob" || a == "--type" || a == "--default":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return i
+		}
+	}
+	return -1
 }
 
 // HidesChanges describes how a command line makes git hide a difference

@@ -161,3 +161,31 @@ func TestHidesChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestUnhooksReadsConfig: reading core.hooksPath is what honest tools do
+// to find the hooks; setting, unsetting or editing it still unhooks.
+func TestUnhooksReadsConfig(t *testing.T) {
+	for _, c := range []struct {
+		line    string
+		unhooks bool
+	}{
+		{"git config --get core.hooksPath", false},
+		{"git config --get-all core.hooksPath", false},
+		{"git config get core.hooksPath", false},
+		{"git config --list --show-origin | grep -i core.hookspath", false},
+		{"git config -f .gitmodules --get core.hooksPath", false},
+		{"git config core.hooksPath .githooks", true},
+		{"git config set core.hooksPath .githooks", true},
+		{"git config --unset core.hooksPath", true},
+		{"git config unset core.hooksPath", true},
+		{"git config --get --unset core.hooksPath", true},
+		{"git config --add core.hooksPath x", true},
+		{"git config --replace-all core.hooksPath x", true},
+		{"git config --global core.hooksPath /dev/null", true},
+		{"git config core.hooksPath --get", false}, // git moves options first: a get
+	} {
+		if got := Unhooks(c.line) != ""; got != c.unhooks {
+			t.Errorf("Unhooks(%q) = %v, want %v", c.line, got, c.unhooks)
+		}
+	}
+}

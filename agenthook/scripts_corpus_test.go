@@ -1,0 +1,144 @@
+package agenthook_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/agenthook"
+)
+
+// corpusCeiling is the most denials TestHonestScriptCorpus accepts, per
+// 1000 files: honest published code is denied only where it names a
+// protected thing in a way no reader can tell from a write (docs/security.md,
+// "Script files"). Measured: docs/benchmarks.md, "False blocks on honest scripts".
+const corpusCeiling = 5
+
+// TestHonestScriptCorpus runs the agent hook (in process, Claude Code's
+// PreToolUse for Bash, an active session) on honest scripts nobody wrote
+// for sessiongate: the JS, shell and Python files of the published npm
+// packages under .ci/node/node_modules and the shell scripts in the Go
+// module cache, each run from the repository root as `node F`, `sh F` or
+// `python3 F`, and counts the denials. By default a sample (every 25th
+// file); SESSIONGATE_CORPUS=full runs all of them. -v lists the denials.
+func TestHonestScriptCorpus(t *testing.T) {
+	var files []string
+	nm, _ := filepath.Abs(filepath.Join("..", ".ci", "node", "node_modules"))
+	if _, err := os.Stat(nm); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the npm install .ci/node/node_modules is needed under CI=true: %v", err)
+		}
+		t.Skipf("no npm install at %s (bash .ci/run makes it): the honest corpus is not run", nm)
+	}
+	files = append(files, corpusFiles(t, nm, ".js", ".cjs", ".mjs", ".sh", ".py")...)
+	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
+		files = append(files, corpusFiles(t, strings.TrimSpace(string(out)), ".sh")...)
+	}
+	slices.Sort(files)
+	if os.Getenv("SESSIONGATE_CORPUS") != "full" {
+		var sample []string
+		for i := 0; i < len(files); i += 25 {
+			sample = append(sample, files[i])
+		}
+		files = sample
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d corpus files found: the corpus is not there to measure", len(files))
+	}
+
+	r := newRepo(t, "")
+	const sid = "corpus"
+	env := map[string]string{}
+	for _, kv := range r.env {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	hook := func(event string, in []byte) string {
+		var out bytes.Buffer
+		rn := &agenthook.Runner{Dir: r.root, Getenv: func(k string) string { return env[k] }, Stdin: bytes.NewReader(in), Stdout: &out, Stderr: io.Discard, LeaveOpen: true}
+		if code := rn.Run(context.Background(), "claude", event); code != 0 {
+			t.Fatalf("hook %s: exit %d %s", event, code, out.String())
+		}
+		return out.String()
+	}
+	hook("SessionStart", []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, sid, r.root)))
+	if err := os.MkdirAll(filepath.Join(r.root, "c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	denied := map[string]string{}
+	for i, f := range files {
+		ext := filepath.Ext(f)
+		// A link in the repository to the file: read as the file it names.
+		link := filepath.Join("c", fmt.Sprintf("%d%s", i, ext))
+		if err := os.Symlink(f, filepath.Join(r.root, link)); err != nil {
+			t.Fatal(err)
+		}
+		prog := map[string]string{".sh": "sh", ".py": "python3"}[ext]
+		if prog == "" {
+			prog = "node"
+		}
+		cmd := prog + " " + link
+		out := hook("PreToolUse", []byte(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"c%d"}`, sid, r.root, cmd, i)))
+		if strings.Contains(out, `"deny"`) {
+			denied[f] = out
+		}
+	}
+	names := slices.Sorted(func(yield func(string) bool) {
+		for k := range denied {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for _, f := range names {
+		t.Logf("denied %s: %s", f, reasonOf(denied[f]))
+	}
+	t.Logf("honest corpus: %d files, %d denied (%.1f per 1000)", len(files), len(denied), 1000*float64(len(denied))/float64(len(files)))
+	if len(denied)*1000 > corpusCeiling*len(files) {
+		t.Errorf("%d of %d honest scripts denied, above %d per 1000", len(denied), len(files), corpusCeiling)
+	}
+}
+
+func reasonOf(out string) string {
+	const key = `"permissionDecisionReason":"`
+	if i := strings.Index(out, key); i >= 0 {
+		s := out[i+len(key):]
+		if j := strings.Index(s, `","`); j >= 0 {
+			s = s[:j]
+		}
+		return s
+	}
+	return out
+}
+
+// corpusFiles lists the regular files under dir with one of exts, links
+// followed once at the top (node_modules is a link to a shared install).
+func corpusFiles(t *testing.T, dir string, exts ...string) []string {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatalf("resolve %s: %v", dir, err)
+	}
+	var out []string
+	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable folder is not corpus
+		}
+		if d.Type().IsRegular() && slices.Contains(exts, filepath.Ext(p)) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("walk %s: %v", dir, err)
+	}
+	return out
+}

@@ -21,6 +21,12 @@ const (
 	Ruby   Lang = "ruby"
 	PHP    Lang = "php"
 	Make   Lang = "make" // recipes are shell lines
+	Lua    Lang = "lua"
+	R      Lang = "r"
+	Tcl    Lang = "tcl"
+	Awk    Lang = "awk"
+	Sed    Lang = "sed" // a `w FILE` command writes files
+	Go     Lang = "go"
 	// Unknown is a file run by its path with a shebang naming another
 	// interpreter: scanned like the script languages.
 	Unknown Lang = "unknown"
@@ -43,6 +49,35 @@ type Run struct {
 	// Stdin is true when the file's name comes from the command's input
 	// (`ls *.sh | xargs sh`) and could not be read off the line: Path is "".
 	FromInput bool
+	// Optional is a file that may not exist (an import that is no file of
+	// the repository's), which is no error.
+	Optional bool
+	// DefaultMakefile: Path is the folder plain `make` (or `make -C DIR`)
+	// reads GNUmakefile, makefile or Makefile from; Goals are the targets
+	// the line names (space-separated; "" for the default goal) and
+	// MakeVars its VAR=value overrides (newline-separated).
+	DefaultMakefile bool
+	Goals, MakeVars string
+	// Imports: Code is Python code on the line (`python3 -c`) whose
+	// imports of the repository's modules are read; the code itself is the
+	// line's, judged by the line rules.
+	Imports bool
+	// PyPath is PYTHONPATH as the line sets it (colon-separated), where
+	// imports are looked up besides the script's folder and Dir.
+	PyPath string
+	// Dir is the folder the line has moved to (`cd DIR`) when the run
+	// starts, relative to the line's own; "" for the line's folder.
+	Dir string
+	// Conftest: pytest runs in Path (a folder) and imports the conftest.py
+	// files from there down, and those above it up to the repository root.
+	Conftest bool
+	// GoPackage: `go run ./cmd/x` or `go run .`: Path is the package's folder.
+	GoPackage bool
+	// Args are pytest's path operands (space-separated), where it collects.
+	Args string
+	// By says, for a file the line leads to without naming it, how it
+	// runs: "which pytest imports", "which forge.py imports".
+	By string
 }
 
 // interpreterLang maps an interpreter's name to its language.
@@ -60,6 +95,12 @@ func interpreterLang(name string) (Lang, bool) {
 		return Ruby, true
 	case "php":
 		return PHP, true
+	case "lua", "luajit", "lua5.1", "lua5.3", "lua5.4":
+		return Lua, true
+	case "Rscript":
+		return R, true
+	case "tclsh", "wish", "expect":
+		return Tcl, true
 	}
 	if strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2.") {
 		return Python, true
@@ -76,6 +117,7 @@ var valueOpts = map[Lang]map[string]bool{
 	Perl:   {"-I": true, "-M": true, "-m": true, "-x": false},
 	Ruby:   {"-I": true, "-r": true, "-E": true, "-C": true},
 	PHP:    {"-c": true, "-d": true, "-z": true},
+	Lua:    {"-l": true},
 }
 
 // codeFlags are options whose value is the code itself (judged as the
@@ -87,6 +129,8 @@ var codeFlags = map[Lang]map[string]bool{
 	Perl:   {"-e": true, "-E": true},
 	Ruby:   {"-e": true},
 	PHP:    {"-r": true},
+	Lua:    {"-e": true},
+	R:      {"-e": true},
 }
 
 // Find lists the scripts a POSIX command line runs. It reads no file: a
@@ -102,8 +146,12 @@ func Find(line string) []Run {
 	// gen.py` runs tools/gen.py, which was read (or found missing) at the
 	// line's own folder, a false block, or a decoy read in its place.
 	cwd := ""
+	// env is what `export X=Y` earlier on the line gave the programs after
+	// it (PYTHONSTARTUP, PYTHONPATH).
+	env := map[string]string{}
 	at := func(rs []Run) []Run {
 		for i := range rs {
+			rs[i].Dir = cwd
 			if cwd != "" && rs[i].Path != "" && !path.IsAbs(rs[i].Path) && !strings.HasPrefix(rs[i].Path, "~") {
 				rs[i].Path = path.Join(cwd, rs[i].Path)
 			}
@@ -124,7 +172,8 @@ func Find(line string) []Run {
 					cwd = path.Join(cwd, d)
 				}
 			}
-			out = append(out, at(stmtRuns(x))...)
+			exports(x, env)
+			out = append(out, at(stmtRuns(x, env))...)
 		}
 		return true
 	})
@@ -210,18 +259,38 @@ func unwrap(w []string) (out []string, viaXargs bool) {
 // stmtRuns are the runs of one statement's command: an interpreter with a
 // file, source/., make -f, a program named by a path, an interpreter fed
 // a file or a here-document, `bash -c "$(cat f)"`.
-func stmtRuns(st *syntax.Stmt) []Run {
+func stmtRuns(st *syntax.Stmt, lineEnv map[string]string) []Run {
+	out, env := callRuns(st, lineEnv)
+	for i := range out {
+		if out[i].Lang == Python {
+			out[i].PyPath = env["PYTHONPATH"] // where its imports are looked up
+		}
+	}
+	return out
+}
+
+func callRuns(st *syntax.Stmt, lineEnv map[string]string) (_ []Run, env map[string]string) {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Args) == 0 {
-		return nil
+		return nil, env
 	}
 	raw := words(c)
 	w, viaXargs := unwrap(raw)
 	if len(w) == 0 || w[0] == "" {
-		return nil
+		return nil, env
+	}
+	env = callEnv(c, raw, len(raw)-len(w), lineEnv)
+	w = unwrapRunner(w)
+	if len(w) == 0 || w[0] == "" {
+		return nil, env
 	}
 	name := shellline.CommandName(w[0])
 	var out []Run
+	if more, done := moreRuns(name, w, env); done {
+		return more, env
+	} else {
+		out = append(out, more...)
+	}
 	// `sh -c "$(cat f)"`, `eval "$(< f)"`: the code is a file's text.
 	for _, arg := range c.Args {
 		if p, ok := catSubst(arg); ok {
@@ -237,21 +306,27 @@ func stmtRuns(st *syntax.Stmt) []Run {
 		if len(w) > 1 && w[1] != "" {
 			out = append(out, Run{Lang: Shell, Path: w[1], Via: name})
 		}
-		return out
+		return out, env
 	case name == "make" || name == "gmake":
+		if !slices.ContainsFunc(w[1:], func(a string) bool {
+			return a == "-f" || a == "--file" || a == "--makefile" || strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile=") || strings.HasPrefix(a, "-f") && len(a) > 2
+		}) {
+			return append(out, defaultMakefile(name, w[1:])), env
+		}
+		goals, vars, mdir := makeArgs(w[1:], ".")
 		for i := 1; i < len(w); i++ {
 			a := w[i]
 			switch {
 			case (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(w) && w[i+1] != "":
-				out = append(out, Run{Lang: Make, Path: w[i+1], Via: name + " -f"})
+				out = append(out, Run{Lang: Make, Path: under(mdir, w[i+1]), Via: name + " -f", Goals: goals, MakeVars: vars})
 				i++
 			case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
-				out = append(out, Run{Lang: Make, Path: a[strings.IndexByte(a, '=')+1:], Via: name + " -f"})
+				out = append(out, Run{Lang: Make, Path: under(mdir, a[strings.IndexByte(a, '=')+1:]), Via: name + " -f", Goals: goals, MakeVars: vars})
 			case strings.HasPrefix(a, "-f") && len(a) > 2:
-				out = append(out, Run{Lang: Make, Path: a[2:], Via: name + " -f"})
+				out = append(out, Run{Lang: Make, Path: under(mdir, a[2:]), Via: name + " -f", Goals: goals, MakeVars: vars})
 			}
 		}
-		return out
+		return out, env
 	}
 	lang, isInterp := interpreterLang(name)
 	if !isInterp {
@@ -259,7 +334,7 @@ func stmtRuns(st *syntax.Stmt) []Run {
 		if strings.ContainsRune(w[0], '/') {
 			out = append(out, Run{Lang: "", Path: w[0], Via: w[0]})
 		}
-		return out
+		return out, env
 	}
 	file, module, hasCode, fromStdin := operand(lang, name, w[1:])
 	switch {
@@ -291,7 +366,7 @@ func stmtRuns(st *syntax.Stmt) []Run {
 			}
 		}
 	}
-	return out
+	return out, env
 }
 
 // operand finds what an interpreter's arguments run: a file (the first
@@ -453,6 +528,30 @@ func LangOf(name string, head []byte) Lang {
 		return PHP
 	case ".mk":
 		return Make
+	case ".lua":
+		return Lua
+	case ".r":
+		return R
+	case ".tcl":
+		return Tcl
+	case ".awk":
+		return Awk
+	case ".sed":
+		return Sed
+	case ".go":
+		return Go
+	}
+	switch path.Base(name) {
+	case "GNUmakefile", "makefile", "Makefile":
+		return Make
 	}
 	return Shell
+}
+
+// under is p in folder dir, unless p is absolute.
+func under(dir, p string) string {
+	if path.IsAbs(p) || strings.HasPrefix(p, "~") {
+		return p
+	}
+	return path.Join(dir, p)
 }

@@ -17,17 +17,39 @@ func TestFind(t *testing.T) {
 		{"python3 forge.py", []string{"python:forge.py"}},
 		{"python3 -u -W error forge.py --x", []string{"python:forge.py"}},
 		{"python3 -m pkg.tool", []string{"python:pkg/tool.py"}},
-		{"python3 -c 'print(1)'", nil},
+		{"python3 -c 'print(1)'", []string{"python:<code>"}}, // its imports are followed
+		{"python3 -c 'import forge'", []string{"python:<code>"}},
+		{"PYTHONSTARTUP=s.py python3 -i", []string{"python:s.py"}},
+		{"export PYTHONSTARTUP=s.py; python3 -i", []string{"python:s.py"}},
+		{"env PYTHONSTARTUP=s.py python3", []string{"python:s.py"}},
 		{"sh tidy.sh", []string{"shell:tidy.sh"}},
 		{"bash -e -o pipefail tidy.sh a b", []string{"shell:tidy.sh"}},
 		{"bash -ec 'echo'", nil},
 		{"./x.sh", []string{":./x.sh"}},
 		{"scripts/run", []string{":scripts/run"}},
 		{"source env.sh", []string{"shell:env.sh"}},
-		{". ./env.sh && make", []string{"shell:./env.sh"}},
+		{". ./env.sh && make", []string{"shell:./env.sh", "make:."}},
 		{"make -f x.mk all", []string{"make:x.mk"}},
 		{"make --file=x.mk", []string{"make:x.mk"}},
-		{"make test", nil},
+		{"make test", []string{"make:."}}, // the default makefile
+		{"make -C sub -j 4 test", []string{"make:sub"}},
+		{"cd sub && make", []string{"make:sub"}},
+		{"make -C sub -f x.mk", []string{"make:sub/x.mk"}},
+		{"awk -f prog.awk data", []string{"awk:prog.awk"}},
+		{"awk '{print}' data", nil},
+		{"sed -n -f w.sed x", []string{"sed:w.sed"}},
+		{"sed --file=w.sed x", []string{"sed:w.sed"}},
+		{"sed -i s/a/b/ x", nil},
+		{"go run ./cmd/x -v", []string{"go:./cmd/x"}},
+		{"go run main.go util.go", []string{"go:main.go", "go:util.go"}},
+		{"go run golang.org/x/tools/cmd/stringer@latest", nil},
+		{"lua x.lua", []string{"lua:x.lua"}},
+		{"Rscript x.R", []string{"r:x.R"}},
+		{"tclsh x.tcl", []string{"tcl:x.tcl"}},
+		{"pytest tests", []string{"python:."}},
+		{"cd sub && uv run pytest -q", []string{"python:sub"}},
+		{"python3 -m pytest -p helpers.plug", []string{"python:.", "python:<code>", "python:pytest.py"}},
+		{"pytest -k x tests/unit::T", []string{"python:."}},
 		// `cd DIR` moves the line: the file run is DIR's.
 		{"cd tools && python3 gen.py", []string{"python:tools/gen.py"}},
 		{"cd scripts; ./build.sh", []string{":scripts/build.sh"}},
@@ -132,7 +154,7 @@ func TestStatementsAndRecipes(t *testing.T) {
 	}
 	mk := "all: b\n\t@echo $$HOME \\\n\t  more\nb:\n\t-rm -f x\n"
 	got := Recipes(mk)
-	want := []Stmt{{2, "echo $HOME  more"}, {5, "rm -f x"}}
+	want := []Stmt{{Line: 2, Text: "echo $HOME  more"}, {Line: 5, Text: "rm -f x"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Recipes = %v, want %v", got, want)
 	}

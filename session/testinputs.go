@@ -422,6 +422,9 @@ func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *
 		}
 		w, n := inputChangesOf(cs)
 		weak, noted = append(weak, w...), append(noted, n...)
+		if why := e.userNpmrcChange(ctx, s, l); why != "" {
+			weak = append(weak, why)
+		}
 	}
 	var warn []string
 	for _, n := range noted {

@@ -243,3 +243,52 @@ func TestReadNotText(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeRecipes: only the recipes a run's goals reach are judged, with
+// the makefiles' variables expanded.
+func TestMakeRecipes(t *testing.T) {
+	mk := "PY ?= python3\nD = .git/hooks\n.PHONY: test hooks\ntest: build\n\t$(PY) -m unittest\nbuild:\n\tmkdir -p build\nhooks:\n\tgit config core.hooksPath .githooks\nwipe:\n\trm -rf $(D)\nsub:\n\t$(MAKE) wipe\n%.o: %.c\n\tcc -c $<\n"
+	for _, c := range []struct {
+		goals, vars []string
+		want        []string
+	}{
+		{nil, nil, []string{"python3 -m unittest", "mkdir -p build", "cc -c $<"}},
+		{[]string{"test"}, []string{"PY=pypy3"}, []string{"pypy3 -m unittest", "mkdir -p build", "cc -c $<"}},
+		{[]string{"wipe"}, nil, []string{"rm -rf .git/hooks", "cc -c $<"}},
+		{[]string{"sub"}, nil, []string{"make wipe", "rm -rf .git/hooks", "cc -c $<"}},
+		{[]string{"nosuch"}, nil, []string{"python3 -m unittest", "mkdir -p build", "git config core.hooksPath .githooks", "rm -rf .git/hooks", "make wipe", "cc -c $<"}},
+	} {
+		var got []string
+		for _, st := range MakeRecipes([]MakeFile{{Name: "Makefile", Text: mk}}, c.goals, c.vars) {
+			got = append(got, st.Text)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("MakeRecipes(%v, %v) = %q, want %q", c.goals, c.vars, got, c.want)
+		}
+	}
+	if got := MakeIncludes("include a.mk b.mk\n-include $(X).mk\nsinclude c.mk # x\n"); !reflect.DeepEqual(got, []string{"a.mk", "b.mk", "c.mk"}) {
+		t.Errorf("MakeIncludes = %q", got)
+	}
+}
+
+func TestPythonImports(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want []string
+	}{
+		{"import forge", []string{"forge"}},
+		{"import os, a.b as c; x = 1", []string{"os", "a.b"}},
+		{"from pkg import x, y as z", []string{"pkg", "pkg.x", "pkg.y"}},
+		{"from . import m0\nfrom .util import f", []string{".", ".m0", ".util", ".util.f"}},
+		{"m = __import__('forge')\nimportlib.import_module(\"a.b\")", []string{"forge", "a.b"}},
+		{"pytest_plugins = ['helpers.wipe', \"x\"]", []string{"helpers.wipe", "x"}},
+		{"print('import nothing')", nil},
+	} {
+		if got := PythonImports(c.code); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("PythonImports(%q) = %q, want %q", c.code, got, c.want)
+		}
+	}
+	if got := ModuleFiles("a.b"); !reflect.DeepEqual(got, []string{"a/__init__.py", "a.py", "a/b/__init__.py", "a/b.py"}) {
+		t.Errorf("ModuleFiles = %q", got)
+	}
+}

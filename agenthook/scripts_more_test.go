@@ -19,6 +19,7 @@ var moreLazyFiles = map[string]string{
 	"lazyvar/GNUmakefile": "D = .git/hooks\nall:\n\trm -rf $(D)\n",
 	"lazyinc/Makefile":    "include rules.mk\n",
 	"lazyinc/rules.mk":    "all:\n\tgit update-ref -d refs/sessiongate/records\n",
+	"lazysh/Makefile":     "X := $(shell rm -rf .git/sessiongate)\nall:\n\techo ok\n",
 	// imported modules
 	"forge.py":                   "import sqlite3\nsqlite3.connect('.git/sessiongate/sessiongate.db').execute('DELETE FROM violations')\n",
 	"wipe/__init__.py":           "import shutil\nshutil.rmtree('.git/' + 'sessiongate')\n",
@@ -92,6 +93,7 @@ func TestMoreScriptRoutesAtTheHook(t *testing.T) {
 		{"cd lazymk && make all", "Makefile"},
 		{"make -C lazyvar", "GNUmakefile"},
 		{"cd lazyinc && make", "rules.mk"},
+		{"make -C lazysh", "lazysh/Makefile"},
 		{"make hooks", "Makefile"},
 		// 2. python -c imports, PYTHONSTARTUP, PYTHONPATH, imports of a script
 		{"python3 -c 'import forge'", "forge.py"},

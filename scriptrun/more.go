@@ -254,6 +254,8 @@ var (
 	makeInclude = regexp.MustCompile(`(?m)^[ ]*(?:-include|sinclude|include)[ \t]+(.+)$`)
 	makeAssign  = regexp.MustCompile(`^\s*(?:(?:export|override)\s+)*([A-Za-z_][A-Za-z0-9_.-]*)\s*(?:::=|:::=|:=|\+=|\?=|!=|=)\s*(.*)$`)
 	makeVarRef  = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]`)
+	makeShell   = regexp.MustCompile(`\$[({]shell[ \t]+([^)}]+)[)}]`)
+	makeBang    = regexp.MustCompile(`^\s*[A-Za-z_][A-Za-z0-9_.-]*\s*!=\s*(.+)$`)
 )
 
 // MakeIncludes are the files a makefile includes by literal names.
@@ -322,6 +324,14 @@ func MakeRecipes(files []MakeFile, goals []string, lineVars []string) []Stmt {
 				continue
 			}
 			cur, curAlways = nil, false
+			// $(shell CMD) and VAR != CMD run when make reads the file,
+			// whatever the goals.
+			for _, m := range makeShell.FindAllStringSubmatch(l, -1) {
+				always = append(always, Stmt{Line: i + 1, Text: m[1], File: f.Name})
+			}
+			if m := makeBang.FindStringSubmatch(l); m != nil {
+				always = append(always, Stmt{Line: i + 1, Text: m[1], File: f.Name})
+			}
 			if m := makeAssign.FindStringSubmatch(l); m != nil && !strings.Contains(strings.SplitN(l, "=", 2)[0], ": ") {
 				if _, set := vars[m[1]]; !set || !strings.Contains(l, "?=") {
 					if strings.Contains(l, "+=") {

@@ -33,6 +33,20 @@ func BenchmarkScriptRead(b *testing.B) {
 	for big.Len() < 150<<10 {
 		big.WriteString("const x = require('path').join('src', 'file.js'); // filler line of a bundled file\n")
 	}
+	// A project's make, imports and pytest layout: a Makefile whose test
+	// target reaches two more, a package of 12 modules a line imports, and
+	// 40 test folders (one conftest.py each) pytest walks.
+	writeFile(b, filepath.Join(r.root, "Makefile"), "PY ?= python3\n.PHONY: test lint build hooks\ntest: lint build\n\t$(PY) -m unittest discover -s tests\nlint:\n\t$(PY) -m py_compile app/*.py\nbuild:\n\tmkdir -p build\nhooks:\n\tgit config core.hooksPath .githooks\n")
+	var imp strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&imp, "from . import m%d\n", i)
+		writeFile(b, filepath.Join(r.root, "app", fmt.Sprintf("m%d.py", i)), strings.Repeat(fmt.Sprintf("def f%d(x):\n    return x + %d\n", i, i), 40))
+	}
+	writeFile(b, filepath.Join(r.root, "app", "__init__.py"), imp.String())
+	for i := range 40 {
+		writeFile(b, filepath.Join(r.root, "tests", fmt.Sprintf("t%d", i), "conftest.py"), "import pytest\n\n@pytest.fixture\ndef n():\n    return 1\n")
+		writeFile(b, filepath.Join(r.root, "tests", fmt.Sprintf("t%d", i), "test_x.py"), "def test_x(n):\n    assert n == 1\n")
+	}
 	writeFile(b, filepath.Join(r.root, "scripts", "test.sh"), sh.String())
 	writeFile(b, filepath.Join(r.root, "tools", "gen.py"), py.String())
 	writeFile(b, filepath.Join(r.root, "dist", "bundle.js"), big.String())
@@ -58,6 +72,9 @@ func BenchmarkScriptRead(b *testing.B) {
 		{"sh-scripts-test.sh-62-lines", "sh scripts/test.sh"},
 		{"python3-gen.py-601-lines", "python3 tools/gen.py"},
 		{"node-bundle.js-150KiB", "node dist/bundle.js"},
+		{"make-test-default-Makefile", "make test"},
+		{"python3-c-import-app-13-modules", "python3 -c 'import app'"},
+		{"pytest-40-conftest", "python3 -m pytest -q"},
 	} {
 		in := pre(c.cmd)
 		b.Run(c.name, func(b *testing.B) {

@@ -193,7 +193,7 @@ var makeDirective = regexp.MustCompile(`^-?(?:s?include|ifeq|ifneq|ifdef|ifndef|
 var plainSpecial = map[string]bool{".PHONY": true, ".SILENT": true, ".IGNORE": true, ".NOTPARALLEL": true, ".ONESHELL": true,
 	".DELETE_ON_ERROR": true, ".POSIX": true, ".EXPORT_ALL_VARIABLES": true, ".PRECIOUS": true, ".INTERMEDIATE": true, ".SECONDARY": true}
 
-var makeRule = regexp.MustCompile(`^([^\t#:=][^:=]*?)\s*:([^=].*|)$`)
+var makeRuleRe = regexp.MustCompile(`^([^\t#:=][^:=]*?)\s*:([^=].*|)$`)
 
 // RecipesOf are the recipe lines make runs for goals (none: the first
 // target), the goals' prerequisites followed: `make -f release.mk test`
@@ -231,7 +231,7 @@ func RecipesOf(text string, goals []string) []Stmt {
 		if makeDirective.MatchString(t) || strings.Contains(t, "::") {
 			return all // included rules, conditional recipes, a defined recipe: not followed
 		}
-		m := makeRule.FindStringSubmatch(l)
+		m := makeRuleRe.FindStringSubmatch(l)
 		if m == nil {
 			cur = nil // a variable or a directive: what follows is no recipe of the last rule
 			continue

@@ -1,7 +1,10 @@
 // Package scriptrun reads the script files a command line runs, so the
 // agent hook can judge what `sh tidy.sh`, `python3 forge.py`, `node x.js`,
-// `./x.sh`, `source f`, `make -f x.mk`, `cat f | sh` or `bash -c "$(cat
-// f)"` would do, not only the line that names them (issue 25: a script
+// `./x.sh`, `source f`, `make`, `cat f | sh` or `bash -c "$(cat
+// f)"` would do, not only the line that names them; also what a line runs
+// without naming it as a script: the default makefile, the modules
+// `python3 -c` imports, pytest's conftest.py files, `awk -f`/`sed -f`
+// programs and `go run` packages (more.go) (issue 25: a script
 // wrote the session database, re-sealed its gate events and rewrote the
 // hooks, past a hook that read only the line).
 //

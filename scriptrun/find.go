@@ -21,6 +21,12 @@ const (
 	Ruby   Lang = "ruby"
 	PHP    Lang = "php"
 	Make   Lang = "make" // recipes are shell lines
+	Lua    Lang = "lua"
+	R      Lang = "r"
+	Tcl    Lang = "tcl"
+	Awk    Lang = "awk"
+	Sed    Lang = "sed" // a `w FILE` command writes files
+	Go     Lang = "go"
 	// Unknown is a file run by its path with a shebang naming another
 	// interpreter: scanned like the script languages.
 	Unknown Lang = "unknown"
@@ -48,6 +54,35 @@ type Run struct {
 	// with known arguments is judged on the branches they take (Taken).
 	Args      string
 	ArgsKnown bool
+	// Optional is a file that may not exist (an import that is no file of
+	// the repository's), which is no error.
+	Optional bool
+	// DefaultMakefile: Path is the folder plain `make` (or `make -C DIR`)
+	// reads GNUmakefile, makefile or Makefile from; Goals are the targets
+	// the line names (space-separated; "" for the default goal) and
+	// MakeVars its VAR=value overrides (newline-separated).
+	DefaultMakefile bool
+	Goals, MakeVars string
+	// Imports: Code is Python code on the line (`python3 -c`) whose
+	// imports of the repository's modules are read; the code itself is the
+	// line's, judged by the line rules.
+	Imports bool
+	// PyPath is PYTHONPATH as the line sets it (colon-separated), where
+	// imports are looked up besides the script's folder and Dir.
+	PyPath string
+	// Dir is the folder the line has moved to (`cd DIR`) when the run
+	// starts, relative to the line's own; "" for the line's folder.
+	Dir string
+	// Conftest: pytest runs in Path (a folder) and imports the conftest.py
+	// files from there down, and those above it up to the repository root.
+	Conftest bool
+	// GoPackage: `go run ./cmd/x` or `go run .`: Path is the package's folder.
+	GoPackage bool
+	// Paths are pytest's path operands (space-separated), where it collects.
+	Paths string
+	// By says, for a file the line leads to without naming it, how it
+	// runs: "which pytest imports", "which forge.py imports".
+	By string
 }
 
 // ArgList is r.Args as a list; nil when they are not known.
@@ -91,6 +126,12 @@ func interpreterLang(name string) (Lang, bool) {
 		return Ruby, true
 	case "php":
 		return PHP, true
+	case "lua", "luajit", "lua5.1", "lua5.3", "lua5.4":
+		return Lua, true
+	case "Rscript":
+		return R, true
+	case "tclsh", "wish", "expect":
+		return Tcl, true
 	}
 	if strings.HasPrefix(name, "python3.") || strings.HasPrefix(name, "python2.") {
 		return Python, true
@@ -107,6 +148,7 @@ var valueOpts = map[Lang]map[string]bool{
 	Perl:   {"-I": true, "-M": true, "-m": true, "-x": false},
 	Ruby:   {"-I": true, "-r": true, "-E": true, "-C": true},
 	PHP:    {"-c": true, "-d": true, "-z": true},
+	Lua:    {"-l": true},
 }
 
 // codeFlags are options whose value is the code itself (judged as the
@@ -118,6 +160,8 @@ var codeFlags = map[Lang]map[string]bool{
 	Perl:   {"-e": true, "-E": true},
 	Ruby:   {"-e": true},
 	PHP:    {"-r": true},
+	Lua:    {"-e": true},
+	R:      {"-e": true},
 }
 
 // Find lists the scripts a POSIX command line runs. It reads no file: a
@@ -133,8 +177,12 @@ func Find(line string) []Run {
 	// gen.py` runs tools/gen.py, which was read (or found missing) at the
 	// line's own folder, a false block, or a decoy read in its place.
 	cwd := ""
+	// env is what `export X=Y` earlier on the line gave the programs after
+	// it (PYTHONSTARTUP, PYTHONPATH).
+	env := map[string]string{}
 	at := func(rs []Run) []Run {
 		for i := range rs {
+			rs[i].Dir = cwd
 			if cwd != "" && rs[i].Path != "" && !path.IsAbs(rs[i].Path) && !strings.HasPrefix(rs[i].Path, "~") {
 				rs[i].Path = path.Join(cwd, rs[i].Path)
 			}
@@ -155,7 +203,8 @@ func Find(line string) []Run {
 					cwd = path.Join(cwd, d)
 				}
 			}
-			out = append(out, at(stmtRuns(x))...)
+			exports(x, env)
+			out = append(out, at(stmtRuns(x, env))...)
 		}
 		return true
 	})
@@ -241,15 +290,30 @@ func unwrap(w []string) (out []string, viaXargs bool) {
 // stmtRuns are the runs of one statement's command: an interpreter with a
 // file, source/., make -f, a program named by a path, an interpreter fed
 // a file or a here-document, `bash -c "$(cat f)"`.
-func stmtRuns(st *syntax.Stmt) []Run {
+func stmtRuns(st *syntax.Stmt, lineEnv map[string]string) []Run {
+	out, env := callRuns(st, lineEnv)
+	for i := range out {
+		if out[i].Lang == Python {
+			out[i].PyPath = env["PYTHONPATH"] // where its imports are looked up
+		}
+	}
+	return out
+}
+
+func callRuns(st *syntax.Stmt, lineEnv map[string]string) (_ []Run, env map[string]string) {
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Args) == 0 {
-		return nil
+		return nil, env
 	}
 	raw := words(c)
 	w, viaXargs := unwrap(raw)
 	if len(w) == 0 || w[0] == "" {
-		return nil
+		return nil, env
+	}
+	env = callEnv(c, raw, len(raw)-len(w), lineEnv)
+	w = unwrapRunner(w)
+	if len(w) == 0 || w[0] == "" {
+		return nil, env
 	}
 	// lit[k]: w[k] is a literal word (w is a suffix of the call's words).
 	lit := make([]bool, len(w))
@@ -261,6 +325,11 @@ func stmtRuns(st *syntax.Stmt) []Run {
 	}
 	name := shellline.CommandName(w[0])
 	var out []Run
+	if more, done := moreRuns(name, w, env); done {
+		return more, env
+	} else {
+		out = append(out, more...)
+	}
 	// `sh -c "$(cat f)"`, `eval "$(< f)"`: the code is a file's text.
 	for _, arg := range c.Args {
 		if p, ok := catSubst(arg); ok {
@@ -276,10 +345,10 @@ func stmtRuns(st *syntax.Stmt) []Run {
 		if len(w) > 1 && w[1] != "" {
 			out = append(out, withArgs(Run{Lang: Shell, Path: w[1], Via: name}, w, lit, 2))
 		}
-		return out
+		return out, env
 	case name == "make" || name == "gmake":
 		// The goals: operands that are no option and no VAR=value.
-		var goals []string
+		var litGoals []string
 		known, nf := !viaXargs, 0
 		for _, a := range raw[:len(raw)-len(w)] {
 			if strings.HasPrefix(a, "MAKEFILES=") || strings.HasPrefix(a, "MAKEFLAGS=") || strings.HasPrefix(a, "GNUMAKEFLAGS=") {
@@ -307,32 +376,38 @@ func stmtRuns(st *syntax.Stmt) []Run {
 				nf++
 			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
 			default:
-				goals = append(goals, a)
+				litGoals = append(litGoals, a)
 			}
 		}
-		if known && len(goals) > 0 && strings.HasPrefix(goals[0], "-") {
+		if known && len(litGoals) > 0 && strings.HasPrefix(litGoals[0], "-") {
 			known = false
 		}
 		defer func() {
 			for k := range out {
 				if known && out[k].Lang == Make {
-					out[k].Args, out[k].ArgsKnown = strings.Join(goals, "\x00"), true
+					out[k].Args, out[k].ArgsKnown = strings.Join(litGoals, "\x00"), true
 				}
 			}
 		}()
+		if !slices.ContainsFunc(w[1:], func(a string) bool {
+			return a == "-f" || a == "--file" || a == "--makefile" || strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile=") || strings.HasPrefix(a, "-f") && len(a) > 2
+		}) {
+			return append(out, defaultMakefile(name, w[1:])), env
+		}
+		goals, vars, mdir := makeArgs(w[1:], ".")
 		for i := 1; i < len(w); i++ {
 			a := w[i]
 			switch {
 			case (a == "-f" || a == "--file" || a == "--makefile") && i+1 < len(w) && w[i+1] != "":
-				out = append(out, Run{Lang: Make, Path: w[i+1], Via: name + " -f"})
+				out = append(out, Run{Lang: Make, Path: under(mdir, w[i+1]), Via: name + " -f", Goals: goals, MakeVars: vars})
 				i++
 			case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
-				out = append(out, Run{Lang: Make, Path: a[strings.IndexByte(a, '=')+1:], Via: name + " -f"})
+				out = append(out, Run{Lang: Make, Path: under(mdir, a[strings.IndexByte(a, '=')+1:]), Via: name + " -f", Goals: goals, MakeVars: vars})
 			case strings.HasPrefix(a, "-f") && len(a) > 2:
-				out = append(out, Run{Lang: Make, Path: a[2:], Via: name + " -f"})
+				out = append(out, Run{Lang: Make, Path: under(mdir, a[2:]), Via: name + " -f", Goals: goals, MakeVars: vars})
 			}
 		}
-		return out
+		return out, env
 	}
 	lang, isInterp := interpreterLang(name)
 	if !isInterp {
@@ -340,7 +415,7 @@ func stmtRuns(st *syntax.Stmt) []Run {
 		if strings.ContainsRune(w[0], '/') {
 			out = append(out, withArgs(Run{Lang: "", Path: w[0], Via: w[0]}, w, lit, 1))
 		}
-		return out
+		return out, env
 	}
 	file, module, hasCode, fromStdin := operand(lang, name, w[1:])
 	switch {
@@ -376,7 +451,7 @@ func stmtRuns(st *syntax.Stmt) []Run {
 			}
 		}
 	}
-	return out
+	return out, env
 }
 
 // operand finds what an interpreter's arguments run: a file (the first
@@ -542,6 +617,30 @@ func LangOf(name string, head []byte) Lang {
 		return PHP
 	case ".mk":
 		return Make
+	case ".lua":
+		return Lua
+	case ".r":
+		return R
+	case ".tcl":
+		return Tcl
+	case ".awk":
+		return Awk
+	case ".sed":
+		return Sed
+	case ".go":
+		return Go
+	}
+	switch path.Base(name) {
+	case "GNUmakefile", "makefile", "Makefile":
+		return Make
 	}
 	return Shell
+}
+
+// under is p in folder dir, unless p is absolute.
+func under(dir, p string) string {
+	if path.IsAbs(p) || strings.HasPrefix(p, "~") {
+		return p
+	}
+	return path.Join(dir, p)
 }

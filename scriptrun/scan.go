@@ -17,6 +17,7 @@ import (
 type Stmt struct {
 	Line int
 	Text string
+	File string // the file it is in, when a run reads several (makefiles)
 }
 
 // Statements splits a shell script into its top-level statements, each
@@ -455,8 +456,8 @@ var (
 // string literals, escapes decoded and chr()/fromCharCode() calls turned
 // into the text they make.
 func literals(lang Lang, text string) (string, []lit) {
-	hash := lang != Node
-	slashes := lang == Node || lang == PHP
+	hash := lang != Node && lang != Go && lang != Lua
+	slashes := lang == Node || lang == PHP || lang == Go
 	wordStart := lang == Shell || lang == Make // ${#x}, a#b are no comments
 	var code strings.Builder
 	var lits []lit

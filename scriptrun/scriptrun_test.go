@@ -17,17 +17,39 @@ func TestFind(t *testing.T) {
 		{"python3 forge.py", []string{"python:forge.py"}},
 		{"python3 -u -W error forge.py --x", []string{"python:forge.py"}},
 		{"python3 -m pkg.tool", []string{"python:pkg/tool.py"}},
-		{"python3 -c 'print(1)'", nil},
+		{"python3 -c 'print(1)'", []string{"python:<code>"}}, // its imports are followed
+		{"python3 -c 'import forge'", []string{"python:<code>"}},
+		{"PYTHONSTARTUP=s.py python3 -i", []string{"python:s.py"}},
+		{"export PYTHONSTARTUP=s.py; python3 -i", []string{"python:s.py"}},
+		{"env PYTHONSTARTUP=s.py python3", []string{"python:s.py"}},
 		{"sh tidy.sh", []string{"shell:tidy.sh"}},
 		{"bash -e -o pipefail tidy.sh a b", []string{"shell:tidy.sh"}},
 		{"bash -ec 'echo'", nil},
 		{"./x.sh", []string{":./x.sh"}},
 		{"scripts/run", []string{":scripts/run"}},
 		{"source env.sh", []string{"shell:env.sh"}},
-		{". ./env.sh && make", []string{"shell:./env.sh"}},
+		{". ./env.sh && make", []string{"shell:./env.sh", "make:."}},
 		{"make -f x.mk all", []string{"make:x.mk"}},
 		{"make --file=x.mk", []string{"make:x.mk"}},
-		{"make test", nil},
+		{"make test", []string{"make:."}}, // the default makefile
+		{"make -C sub -j 4 test", []string{"make:sub"}},
+		{"cd sub && make", []string{"make:sub"}},
+		{"make -C sub -f x.mk", []string{"make:sub/x.mk"}},
+		{"awk -f prog.awk data", []string{"awk:prog.awk"}},
+		{"awk '{print}' data", nil},
+		{"sed -n -f w.sed x", []string{"sed:w.sed"}},
+		{"sed --file=w.sed x", []string{"sed:w.sed"}},
+		{"sed -i s/a/b/ x", nil},
+		{"go run ./cmd/x -v", []string{"go:./cmd/x"}},
+		{"go run main.go util.go", []string{"go:main.go", "go:util.go"}},
+		{"go run golang.org/x/tools/cmd/stringer@latest", nil},
+		{"lua x.lua", []string{"lua:x.lua"}},
+		{"Rscript x.R", []string{"r:x.R"}},
+		{"tclsh x.tcl", []string{"tcl:x.tcl"}},
+		{"pytest tests", []string{"python:."}},
+		{"cd sub && uv run pytest -q", []string{"python:sub"}},
+		{"python3 -m pytest -p helpers.plug", []string{"python:.", "python:<code>", "python:pytest.py"}},
+		{"pytest -k x tests/unit::T", []string{"python:."}},
 		// `cd DIR` moves the line: the file run is DIR's.
 		{"cd tools && python3 gen.py", []string{"python:tools/gen.py"}},
 		{"cd scripts; ./build.sh", []string{":scripts/build.sh"}},
@@ -185,7 +207,7 @@ func TestStatementsAndRecipes(t *testing.T) {
 	}
 	mk := "all: b\n\t@echo $$HOME \\\n\t  more\nb:\n\t-rm -f x\n"
 	got := Recipes(mk)
-	want := []Stmt{{2, "echo $HOME  more"}, {5, "rm -f x"}}
+	want := []Stmt{{Line: 2, Text: "echo $HOME  more"}, {Line: 5, Text: "rm -f x"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Recipes = %v, want %v", got, want)
 	}
@@ -405,5 +427,63 @@ func TestCommandLinesProse(t *testing.T) {
 		if got := len(CommandLines(Python, c.code)); got != c.want {
 			t.Errorf("CommandLines(%q) = %d lines, want %d", c.code, got, c.want)
 		}
+	}
+}
+
+// TestMakeRecipes: only the recipes a run's goals reach are judged, with
+// the makefiles' variables expanded.
+func TestMakeRecipes(t *testing.T) {
+	mk := "PY ?= python3\nD = .git/hooks\n.PHONY: test hooks\ntest: build\n\t$(PY) -m unittest\nbuild:\n\tmkdir -p build\nhooks:\n\tgit config core.hooksPath .githooks\nwipe:\n\trm -rf $(D)\nsub:\n\t$(MAKE) wipe\n%.o: %.c\n\tcc -c $<\n"
+	for _, c := range []struct {
+		goals, vars []string
+		want        []string
+	}{
+		{nil, nil, []string{"python3 -m unittest", "mkdir -p build", "cc -c $<"}},
+		{[]string{"test"}, []string{"PY=pypy3"}, []string{"pypy3 -m unittest", "mkdir -p build", "cc -c $<"}},
+		{[]string{"wipe"}, nil, []string{"rm -rf .git/hooks", "cc -c $<"}},
+		{[]string{"sub"}, nil, []string{"make wipe", "rm -rf .git/hooks", "cc -c $<"}},
+		{[]string{"nosuch"}, nil, []string{"python3 -m unittest", "mkdir -p build", "git config core.hooksPath .githooks", "rm -rf .git/hooks", "make wipe", "cc -c $<"}},
+	} {
+		var got []string
+		for _, st := range MakeRecipes([]MakeFile{{Name: "Makefile", Text: mk}}, c.goals, c.vars) {
+			got = append(got, st.Text)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("MakeRecipes(%v, %v) = %q, want %q", c.goals, c.vars, got, c.want)
+		}
+	}
+	// $(shell ...) and != run at parse time, whatever the goal.
+	parse := "V := $(shell rm -rf .git/sessiongate)\nW != git update-ref -d refs/x\nall:\n\techo ok\n"
+	var got []string
+	for _, st := range MakeRecipes([]MakeFile{{Name: "Makefile", Text: parse}}, nil, nil) {
+		got = append(got, st.Text)
+	}
+	if want := []string{"echo ok", "rm -rf .git/sessiongate", "git update-ref -d refs/x"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("MakeRecipes(parse-time shell) = %q, want %q", got, want)
+	}
+	if got := MakeIncludes("include a.mk b.mk\n-include $(X).mk\nsinclude c.mk # x\n"); !reflect.DeepEqual(got, []string{"a.mk", "b.mk", "c.mk"}) {
+		t.Errorf("MakeIncludes = %q", got)
+	}
+}
+
+func TestPythonImports(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want []string
+	}{
+		{"import forge", []string{"forge"}},
+		{"import os, a.b as c; x = 1", []string{"os", "a.b"}},
+		{"from pkg import x, y as z", []string{"pkg", "pkg.x", "pkg.y"}},
+		{"from . import m0\nfrom .util import f", []string{".", ".m0", ".util", ".util.f"}},
+		{"m = __import__('forge')\nimportlib.import_module(\"a.b\")", []string{"forge", "a.b"}},
+		{"pytest_plugins = ['helpers.wipe', \"x\"]", []string{"helpers.wipe", "x"}},
+		{"print('import nothing')", nil},
+	} {
+		if got := PythonImports(c.code); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("PythonImports(%q) = %q, want %q", c.code, got, c.want)
+		}
+	}
+	if got := ModuleFiles("a.b"); !reflect.DeepEqual(got, []string{"a/__init__.py", "a.py", "a/b/__init__.py", "a/b.py"}) {
+		t.Errorf("ModuleFiles = %q", got)
 	}
 }

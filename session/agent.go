@@ -358,7 +358,7 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	}
 	v := &AgentVerdict{}
 	// The files a shell command writes, parsed once for both checks below.
-	var shellWrites []string
+	var shellWrites, rawWrites []string
 	if call.Kind == ToolShell && (pol.Protect && e.Config.Protect || pol.DenyBeforeStart && s != nil && s.State == StateInit) {
 		ps, ok := shellline.WritesIn(call.Shell, call.Command)
 		// Paths the agent's tool names beside the line: a patch the shell
@@ -376,6 +376,7 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 					ps[i] = filepath.Join(dir, p)
 				}
 			}
+			rawWrites = ps
 			shellWrites = inWorktree(root, ps)
 		}
 	}
@@ -391,6 +392,12 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 		return v, nil
 	}
 	if pol.Protect && e.Config.Protect {
+		if how := startupWrite(root, call, rawWrites, s != nil && s.Active()); how != "" {
+			v.Deny, v.Gate = true, "protected files"
+			v.Reason = how
+			v.Next = "install packages with pip, uv or poetry (their .pth files are theirs); leave the user's tool config as it was at the session's start"
+			return v, nil
+		}
 		switch call.Kind {
 		case ToolEdit:
 			if rel := gitDirPath(root, call.Paths); rel != "" {

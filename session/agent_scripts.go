@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/scriptrun"
@@ -24,6 +25,15 @@ import (
 
 // maxScriptDepth bounds scripts that run scripts (a.sh runs b.sh ...).
 const maxScriptDepth = 4
+
+// maxFollowed bounds the files one line's runs lead to (imported modules,
+// conftest.py files, a go run package's files, included makefiles), and
+// maxImportLevel how deep imports are followed: a hook answers every tool
+// call, and an honest test suite imports much of its project.
+const (
+	maxFollowed    = 48
+	maxImportLevel = 2
+)
 
 // ScriptRead is a script file an allowed shell call runs, as read at the
 // hook: where (repository-relative, or absolute in a temp folder) and the
@@ -59,12 +69,77 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			continue
 		}
 		// What the line hands the script (an argument, a variable set on
-		// the line: `P=.git/hooks python3 x.py` with os.environ["P"]).
-		if fs := scriptrun.Scan(scriptrun.Unknown, quotedWords(line, runs), targets); len(fs) > 0 {
-			return deny(fmt.Sprintf("the line gives %s to the script it runs%s", fs[0].What, how(fs[0].How)),
-				"leave sessiongate's files, the hooks and the records to sessiongate")
+		// the line: `P=.git/hooks python3 x.py` with os.environ["P"]),
+		// checked once a file is to be read: `python3 -c "..."` whose
+		// imports are all installed modules runs no script of the agent's.
+		argsChecked := false
+		argsDenied := func() bool {
+			if argsChecked {
+				return false
+			}
+			argsChecked = true
+			fs := scriptrun.Scan(scriptrun.Unknown, quotedWords(line, runs), targets)
+			if len(fs) > 0 {
+				v.Deny, v.Gate, v.Reason, v.Next = true, "scripts", fmt.Sprintf("the line gives %s to the script it runs%s", fs[0].What, how(fs[0].How)),
+					"leave sessiongate's files, the hooks and the records to sessiongate"
+			}
+			return len(fs) > 0
 		}
-		for _, r := range runs {
+		// Runs found on the way (the modules a script imports, the
+		// conftest.py files pytest imports, a package's .go files) join
+		// the list; followed counts them against maxFollowed.
+		seen := map[string]bool{}
+		followed := 0
+		level := make([]int, len(runs))
+		follow := func(r scriptrun.Run, lvl int, abs string) {
+			if seen[abs] || followed >= maxFollowed {
+				return
+			}
+			seen[abs] = true
+			followed++
+			r.Path, r.Optional, r.Dir = abs, true, ""
+			runs = append(runs, r)
+			level = append(level, lvl)
+		}
+		for i := 0; i < len(runs); i++ {
+			r := runs[i]
+			rdir := dir
+			if r.Dir != "" {
+				rdir = filepath.Join(dir, filepath.FromSlash(r.Dir))
+			}
+			if r.Dir != "" && filepath.IsAbs(r.Dir) {
+				rdir = filepath.FromSlash(r.Dir)
+			}
+			switch {
+			case r.Imports:
+				for _, abs := range e.pyModuleFiles(places, scriptrun.PythonImports(r.Code), rdir, "", r.PyPath) {
+					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: "which it imports", PyPath: r.PyPath}, level[i]+1, abs)
+				}
+				continue
+			case r.Conftest:
+				for _, abs := range places.Conftests(filepath.Join(dir, filepath.FromSlash(r.Path)), strings.Fields(r.Args)) {
+					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: "which pytest imports", PyPath: r.PyPath}, level[i], abs)
+				}
+				continue
+			case r.GoPackage:
+				for _, abs := range scriptrun.GoFiles(filepath.Join(dir, filepath.FromSlash(r.Path))) {
+					follow(scriptrun.Run{Lang: scriptrun.Go, Via: "go run " + r.Path, By: "a file of the package"}, level[i], abs)
+				}
+				continue
+			case r.Lang == scriptrun.Make && (r.DefaultMakefile || strings.HasPrefix(r.Via, "make") || strings.HasPrefix(r.Via, "gmake")):
+				if argsDenied() {
+					return v, nil
+				}
+				why, read, err := e.judgeMake(ctx, bd, root, dir, rdir, call, pol, places, r, targets, depth, active)
+				if err != nil {
+					return nil, err
+				}
+				v.Scripts = append(v.Scripts, read...)
+				if why != "" {
+					return deny(why, "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
+				}
+				continue
+			}
 			switch {
 			case r.FromInput:
 				if !active {
@@ -73,10 +148,16 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				return deny(fmt.Sprintf("`%s` runs script files named by its input, which the hook cannot read", r.Via),
 					"run each script by its name (`sh scripts/x.sh`), so it can be read")
 			case r.Code != "":
+				if argsDenied() {
+					return v, nil
+				}
 				if why := e.judgeCode(ctx, bd, root, dir, call, pol, r.Lang, r.Code, "the here-document", nil, targets, depth); why != "" {
 					return deny(fmt.Sprintf("`%s` runs %s", r.Via, why), "leave sessiongate's files, the hooks and the records to sessiongate")
 				}
 				continue
+			}
+			if !r.Imports && !r.Conftest && !r.GoPackage && argsDenied() {
+				return v, nil
 			}
 			f, why, err := e.readScript(places, dir, r, active, pol.inString, pol.inShell)
 			if err != nil {
@@ -99,8 +180,19 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if lang == "" {
 				lang = f.Lang
 			}
-			if why := e.judgeCode(ctx, bd, root, dir, call, pol, lang, f.Text, f.Rel, r.ArgList(), targets, depth); why != "" {
+			name := f.Rel
+			if r.By != "" {
+				name += " (" + r.By + ")"
+			}
+			if why := e.judgeCode(ctx, bd, root, dir, call, pol, lang, f.Text, name, r.ArgList(), targets, depth); why != "" {
 				return deny(fmt.Sprintf("`%s` runs %s", viaText(r, f), why), "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
+			}
+			// A Python file's imports of the repository's modules run too
+			// (`python3 t.py` whose `import forge` deletes the database).
+			if lang == scriptrun.Python && level[i] < maxImportLevel {
+				for _, abs := range e.pyModuleFiles(places, scriptrun.PythonImports(f.Text), rdir, filepath.Dir(f.Abs), r.PyPath) {
+					follow(scriptrun.Run{Lang: scriptrun.Python, Via: viaText(r, f), By: "which " + f.Rel + " imports", PyPath: r.PyPath}, level[i]+1, abs)
+				}
 			}
 		}
 	}
@@ -138,7 +230,7 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 			}
 			return nil, fmt.Sprintf("`%s` runs %s, which is not text (NUL bytes, or compiled bytecode), so no check can read it", r.Via, r.Path), nil
 		case errors.Is(err, scriptrun.ErrNotThere):
-			if r.Module {
+			if r.Module || r.Optional {
 				continue // an installed module (pytest), not a file here
 			}
 			if !active || inString != "" && !pathLike(r.Path, inString) || inShell != "" && r.Lang == "" && builds(inShell, r.Path) {
@@ -193,6 +285,138 @@ func builds(text, p string) bool {
 		}
 	}
 	return true
+}
+
+// pyModuleFiles are the repository's (or a temp folder's) files that
+// importing mods runs: looked up in the importing file's folder (fileDir;
+// a relative import only there), the line's folder (cwd, which `python3
+// -c` and `-m` put first on sys.path) and PYTHONPATH's folders. A module
+// found in none is installed, not the agent's writing.
+func (e *Engine) pyModuleFiles(places scriptrun.Places, mods []string, cwd, fileDir, pyPath string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range mods {
+		var dirs []string
+		if strings.HasPrefix(m, ".") {
+			d := fileDir
+			if d == "" {
+				d = cwd
+			}
+			for up := len(m) - len(strings.TrimLeft(m, ".")); up > 1; up-- {
+				d = filepath.Dir(d)
+			}
+			dirs = []string{d}
+		} else {
+			if fileDir != "" {
+				dirs = append(dirs, fileDir)
+			}
+			dirs = append(dirs, cwd)
+			for _, p := range filepath.SplitList(pyPath) {
+				if p == "" {
+					continue
+				}
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(cwd, p)
+				}
+				dirs = append(dirs, p)
+			}
+		}
+		for _, d := range dirs {
+			for _, c := range scriptrun.ModuleFiles(m) {
+				abs := filepath.Join(d, filepath.FromSlash(c))
+				if !seen[abs] && places.Has(abs) {
+					seen[abs] = true
+					out = append(out, abs)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// maxMakefiles bounds the makefiles one make run reads (the makefile and
+// what it includes).
+const maxMakefiles = 8
+
+// judgeMake judges a make run: the makefile (-f, else the default one in
+// the -C folder), the makefiles it includes, and of their recipes the ones
+// the run's goals reach (scriptrun.MakeRecipes), variables expanded, each
+// with the shell-line rules and scanned for protected things. It returns
+// "" or the denial, and the makefiles read.
+func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd string, call ToolCall, pol AgentPolicy, places scriptrun.Places, r scriptrun.Run, targets []scriptrun.Target, depth int, active bool) (string, []ScriptRead, error) {
+	makeDir := cwd
+	var first *scriptrun.File
+	if r.DefaultMakefile {
+		makeDir = filepath.Join(dir, filepath.FromSlash(r.Path))
+		if filepath.IsAbs(r.Path) {
+			makeDir = filepath.FromSlash(r.Path)
+		}
+		for _, name := range scriptrun.DefaultMakefiles {
+			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: name, Via: r.Via, Optional: true}, active, pol.inString, pol.inShell)
+			if err != nil || why != "" || f != nil {
+				if err != nil || why != "" {
+					return why, nil, err
+				}
+				first = f
+				break
+			}
+		}
+	} else {
+		f, why, err := e.readScript(places, dir, r, active, pol.inString, pol.inShell)
+		if err != nil || why != "" {
+			return why, nil, err
+		}
+		first = f
+	}
+	if first == nil {
+		return "", nil, nil // no makefile here, or one outside the repository
+	}
+	files := []*scriptrun.File{first}
+	for i := 0; i < len(files) && len(files) < maxMakefiles; i++ {
+		for _, inc := range scriptrun.MakeIncludes(files[i].Text) {
+			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: inc, Via: r.Via, Optional: true}, active, pol.inString, pol.inShell)
+			if err != nil || why != "" {
+				return why, nil, err
+			}
+			if f != nil && len(files) < maxMakefiles && !slices.ContainsFunc(files, func(g *scriptrun.File) bool { return g.Abs == f.Abs }) {
+				files = append(files, f)
+			}
+		}
+	}
+	var read []ScriptRead
+	var mfs []scriptrun.MakeFile
+	for _, f := range files {
+		read = append(read, ScriptRead{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
+		mfs = append(mfs, scriptrun.MakeFile{Name: f.Rel, Text: f.Text})
+	}
+	if depth >= maxScriptDepth {
+		if active {
+			return fmt.Sprintf("`%s` runs %s, scripts nested deeper than %d", r.Via, first.Rel, maxScriptDepth), read, nil
+		}
+		return "", read, nil
+	}
+	var vars []string
+	if r.MakeVars != "" {
+		vars = strings.Split(r.MakeVars, "\n")
+	}
+	sub := pol
+	sub.DenyBeforeStart = false
+	for _, st := range makeStmts(r, mfs, vars) {
+		if fs := scriptrun.Scan(scriptrun.Shell, st.Text, targets); len(fs) > 0 {
+			f := fs[0]
+			f.Line = st.Line
+			return fmt.Sprintf("`%s` runs %s", r.Via, scanReason(st.File, f)), read, nil
+		}
+		v, err := e.agentPreTool(ctx, bd, root, ToolCall{Kind: ToolShell, Name: call.Name, Command: st.Text, Dir: makeDir, Transcript: call.Transcript}, sub, depth+1)
+		if err != nil {
+			v = &AgentVerdict{Deny: true, Reason: "it could not be judged: " + err.Error()}
+		}
+		if v.Deny {
+			return fmt.Sprintf("`%s` runs %s, whose line %d (`%s`) is denied: %s", r.Via, st.File, st.Line, scriptLine(st.Text), v.Reason), read, nil
+		}
+		read = append(read, v.Scripts...)
+	}
+	return "", read, nil
 }
 
 // judgeCode judges a script's text: a shell script (or a makefile's
@@ -351,7 +575,7 @@ func how(h string) string {
 }
 
 func viaText(r scriptrun.Run, f *scriptrun.File) string {
-	if r.Via == r.Path || r.Via == f.Rel {
+	if r.Via == r.Path || r.Via == f.Rel || r.By != "" {
 		return r.Via
 	}
 	return r.Via + " " + r.Path
@@ -399,4 +623,44 @@ func (e *Engine) RecordScripts(ctx context.Context, sessionID string, scripts []
 		}
 	}
 	return nil
+}
+
+// makeStmts are the recipe lines of a make run to judge. With goals that
+// are not all literals on the line, or rules that can come from elsewhere
+// (--eval, a second -f, MAKEFILES/MAKEFLAGS: r.ArgsKnown false), every
+// recipe; else the union of what the goals reach as scriptrun.MakeRecipes
+// follows them (variables, includes) and as scriptrun.RecipesOf does (which
+// keeps every recipe of a makefile whose rules it cannot follow): a recipe
+// either reaches is judged.
+func makeStmts(r scriptrun.Run, mfs []scriptrun.MakeFile, vars []string) []scriptrun.Stmt {
+	if !r.ArgsKnown {
+		var all []scriptrun.Stmt
+		for _, f := range mfs {
+			for _, st := range scriptrun.Recipes(f.Text) {
+				st.File = f.Name
+				all = append(all, st)
+			}
+		}
+		return all
+	}
+	goals := r.ArgList()
+	out := scriptrun.MakeRecipes(mfs, goals, vars)
+	type at struct {
+		file string
+		line int
+	}
+	seen := map[at]bool{}
+	for _, st := range out {
+		seen[at{st.File, st.Line}] = true
+	}
+	for _, f := range mfs {
+		for _, st := range scriptrun.RecipesOf(f.Text, goals) {
+			st.File = f.Name
+			if !seen[at{st.File, st.Line}] {
+				seen[at{st.File, st.Line}] = true
+				out = append(out, st)
+			}
+		}
+	}
+	return out
 }

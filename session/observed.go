@@ -111,6 +111,12 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		}
 	}
 	if code == 0 {
+		if why := e.userNpmrcChange(ctx, s, cmd); why != "" {
+			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+			code = -1
+		}
+	}
+	if code == 0 {
 		if vars := gateenv.RedirectsSet(cmd); len(vars) > 0 {
 			ref = fmt.Sprintf("exit 0, but the line sets %s, which a gate's command never has, %d bytes", strings.Join(vars, ", "), len(req.Output))
 			code = -1

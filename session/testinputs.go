@@ -509,6 +509,9 @@ func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *
 		}
 		w, n := inputChangesOf(cs)
 		weak, noted = append(weak, w...), append(noted, n...)
+		if why := e.userNpmrcChange(ctx, s, l); why != "" {
+			weak = append(weak, why)
+		}
 	}
 	// The command runs the test files as the session left them: skips it
 	// added there make it prove less too (skipqa.go).

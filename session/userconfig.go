@@ -2,7 +2,10 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +30,11 @@ const TokStartUserConfig = "start:user_config"
 type userConfig struct {
 	MCPServers []string `json:"mcp_servers"`
 	Agents     []string `json:"agents"`
+	// NpmRun holds, for each key of the user's npm config that decides
+	// how npm runs a script (npmrcRunKeys), a hash of its value (never
+	// the value); NpmKnown tells a session that kept it from an older one.
+	NpmRun   map[string]string `json:"npm_run,omitempty"`
+	NpmKnown bool              `json:"npm_known,omitempty"`
 }
 
 // claudeUserDir is where Claude Code keeps its user config:
@@ -93,7 +101,7 @@ func userAgents() []string {
 
 // startUserConfigEvent is the start event of session s's user-level config.
 func startUserConfigEvent(s *Session) *Event {
-	b, _ := json.Marshal(userConfig{MCPServers: userMCPServers(s.Worktree), Agents: userAgents()})
+	b, _ := json.Marshal(userConfig{MCPServers: userMCPServers(s.Worktree), Agents: userAgents(), NpmRun: userNpmRun(), NpmKnown: true})
 	return &Event{SessionID: s.ID, Token: TokStartUserConfig, Detail: truncate(string(b), 4000), CreatedAt: s.CreatedAt}
 }
 
@@ -113,3 +121,80 @@ func (e *Engine) userConfigAtStart(ctx context.Context, s *Session) (userConfig,
 
 func (uc userConfig) hasServer(name string) bool { return containsFold(uc.MCPServers, name) }
 func (uc userConfig) hasAgent(name string) bool  { return containsFold(uc.Agents, name) }
+
+// userNpmrc is the user's npm config file: npm_config_userconfig (as npm
+// reads it, any case), else ~/.npmrc ("" when no home is known).
+func userNpmrc() string {
+	for _, k := range []string{"npm_config_userconfig", "NPM_CONFIG_USERCONFIG"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".npmrc")
+	}
+	return ""
+}
+
+// userNpmRun hashes the run-deciding keys of the user's npm config
+// (script-shell, node-options, ...): `npm config set script-shell
+// /tmp/x.sh` or a script writing ~/.npmrc makes every `npm test` run
+// /tmp/x.sh, which exits 0; the repository's .npmrc is compared with the
+// start commit (testinputs.go), this one with the session's start.
+func userNpmRun() map[string]string {
+	p := userNpmrc()
+	if p == "" {
+		return nil
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		k, v, ok := strings.Cut(l, "=")
+		if !ok || strings.HasPrefix(l, "#") || strings.HasPrefix(l, ";") {
+			continue
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		if slices.Contains(npmrcRunKeys, k) {
+			sum := sha256.Sum256([]byte(strings.TrimSpace(v)))
+			out[k] = hex.EncodeToString(sum[:8])
+		}
+	}
+	return out
+}
+
+// userNpmrcChange names how the user's npm config changed since session
+// s started, for a line that runs npm (pnpm, yarn, npx); "" when it did
+// not, the line runs none, or the session kept no start state.
+func (e *Engine) userNpmrcChange(ctx context.Context, s *Session, line string) string {
+	if !slices.ContainsFunc(lineWords(line), func(w string) bool {
+		switch filepath.Base(w) {
+		case "npm", "npx", "pnpm", "yarn":
+			return true
+		}
+		return false
+	}) {
+		return ""
+	}
+	uc, ok := e.userConfigAtStart(ctx, s)
+	if !ok || !uc.NpmKnown {
+		return ""
+	}
+	now := userNpmRun()
+	for _, k := range npmrcRunKeys {
+		if now[k] != uc.NpmRun[k] {
+			verb := "changed"
+			switch {
+			case uc.NpmRun[k] == "":
+				verb = "set"
+			case now[k] == "":
+				verb = "removed"
+			}
+			return fmt.Sprintf("the user's npm config (%s) %s %s since the session started, which decides how npm runs the test script", userNpmrc(), verb, k)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,62 @@
+package session
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Files every later program start runs or reads, written by the agent
+// itself (issue 25): a `.pth` file with an `import` line, or a
+// sitecustomize.py/usercustomize.py, in a site-packages folder runs at
+// every Python start in that environment (`import os; os._exit(0)` makes
+// each test run "pass" without running a test); the user's ~/.npmrc
+// decides how npm runs every script (script-shell). pip, uv and poetry
+// write .pth files too (`pip install -e .`), so only a direct write by the
+// agent (a typed line, a file tool) is denied: the installers are left alone.
+
+// pyStartupFile reports whether p is a Python startup file in a
+// site-packages (or dist-packages) folder.
+func pyStartupFile(p string) bool {
+	p = filepath.ToSlash(p)
+	if !strings.Contains(p, "/site-packages/") && !strings.Contains(p, "/dist-packages/") && !strings.HasPrefix(p, "site-packages/") {
+		return false
+	}
+	b := filepath.Base(p)
+	return strings.HasSuffix(b, ".pth") || b == "sitecustomize.py" || b == "usercustomize.py"
+}
+
+// userNpmrcWrite matches a typed line that writes a .npmrc in the home
+// folder or another folder outside the repository by a redirection, tee,
+// cp, mv or install (the line rules' write list leaves out paths that start
+// with ~ or $HOME).
+var userNpmrcWrite = regexp.MustCompile(`(?:>>?|\btee(?:\s+-a)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+)\s*["']?((?:~|\$HOME|\$\{HOME\}|/)[^\s"';|&]*\.npmrc)\b`)
+
+// startupWrite names a write by the agent to a Python startup file or the
+// user's npm config, "" when the call makes none. paths are the shell
+// line's writes (absolute); active: the npm config is the session's
+// concern only while one runs.
+func startupWrite(root string, call ToolCall, paths []string, active bool) string {
+	switch call.Kind {
+	case ToolEdit:
+		paths = call.Paths
+	case ToolShell:
+	default:
+		return ""
+	}
+	for _, p := range paths {
+		if pyStartupFile(p) {
+			return fmt.Sprintf("%s writes %s, a Python startup file: every Python start in that environment runs it, a test run too (`import os; os._exit(0)` passes every run)", orTool(call.Name), filepath.Base(p))
+		}
+		if active && filepath.Base(p) == ".npmrc" && len(inWorktree(root, []string{p})) == 0 && filepath.IsAbs(p) {
+			return fmt.Sprintf("%s writes %s, the user's npm config: its script-shell and node-options decide how `npm test` runs", orTool(call.Name), p)
+		}
+	}
+	if call.Kind == ToolShell && active {
+		if m := userNpmrcWrite.FindStringSubmatch(call.Command); m != nil && !strings.HasPrefix(m[1], filepath.ToSlash(root)+"/") {
+			return fmt.Sprintf("the shell command writes %s, the user's npm config: its script-shell and node-options decide how `npm test` runs", m[1])
+		}
+	}
+	return ""
+}

@@ -392,7 +392,8 @@ func callRuns(st *syntax.Stmt, lineEnv map[string]string) (_ []Run, env map[stri
 		if !slices.ContainsFunc(w[1:], func(a string) bool {
 			return a == "-f" || a == "--file" || a == "--makefile" || strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile=") || strings.HasPrefix(a, "-f") && len(a) > 2
 		}) {
-			return append(out, defaultMakefile(name, w[1:])), env
+			out = append(out, defaultMakefile(name, w[1:])) // through out: the deferred goals are set on it
+			return out, env
 		}
 		goals, vars, mdir := makeArgs(w[1:], ".")
 		for i := 1; i < len(w); i++ {

@@ -117,7 +117,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				}
 				continue
 			case r.Conftest:
-				for _, abs := range places.Conftests(filepath.Join(dir, filepath.FromSlash(r.Path)), strings.Fields(r.Args)) {
+				for _, abs := range places.Conftests(filepath.Join(dir, filepath.FromSlash(r.Path)), strings.Fields(r.Paths)) {
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: "which pytest imports", PyPath: r.PyPath}, level[i], abs)
 				}
 				continue
@@ -625,13 +625,10 @@ func (e *Engine) RecordScripts(ctx context.Context, sessionID string, scripts []
 	return nil
 }
 
-// makeStmts are the recipe lines of a make run to judge. With goals that
+// makeStmts are the recipe lines of a make run to judge: with goals that
 // are not all literals on the line, or rules that can come from elsewhere
 // (--eval, a second -f, MAKEFILES/MAKEFLAGS: r.ArgsKnown false), every
-// recipe; else the union of what the goals reach as scriptrun.MakeRecipes
-// follows them (variables, includes) and as scriptrun.RecipesOf does (which
-// keeps every recipe of a makefile whose rules it cannot follow): a recipe
-// either reaches is judged.
+// recipe; else those the goals reach (scriptrun.MakeRecipes).
 func makeStmts(r scriptrun.Run, mfs []scriptrun.MakeFile, vars []string) []scriptrun.Stmt {
 	if !r.ArgsKnown {
 		var all []scriptrun.Stmt
@@ -643,24 +640,5 @@ func makeStmts(r scriptrun.Run, mfs []scriptrun.MakeFile, vars []string) []scrip
 		}
 		return all
 	}
-	goals := r.ArgList()
-	out := scriptrun.MakeRecipes(mfs, goals, vars)
-	type at struct {
-		file string
-		line int
-	}
-	seen := map[at]bool{}
-	for _, st := range out {
-		seen[at{st.File, st.Line}] = true
-	}
-	for _, f := range mfs {
-		for _, st := range scriptrun.RecipesOf(f.Text, goals) {
-			st.File = f.Name
-			if !seen[at{st.File, st.Line}] {
-				seen[at{st.File, st.Line}] = true
-				out = append(out, st)
-			}
-		}
-	}
-	return out
+	return scriptrun.MakeRecipes(mfs, r.ArgList(), vars)
 }

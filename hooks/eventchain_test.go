@@ -77,8 +77,8 @@ func TestRewrittenEventsAfterCommit(t *testing.T) {
 					t.Fatalf("second commit's Session-Events %v does not extend the first's %v", m2, m)
 				}
 			} else {
-				if res.code == 0 || !strings.Contains(res.out+res.err, "rewritten after commit "+first[:12]) {
-					t.Fatalf("commit after the tamper: exit %d, want blocked naming %s\n%s%s", res.code, first[:12], res.out, res.err)
+				if res.code == 0 || !strings.Contains(res.out+res.err, "events were rewritten after") {
+					t.Fatalf("commit after the tamper (first commit %s): exit %d, want blocked\n%s%s", first[:12], res.code, res.out, res.err)
 				}
 				if codes := violationCodes(t, r); !strings.Contains(strings.Join(codes, ","), "EVENTS_REWRITTEN") {
 					t.Fatalf("violations %v, want EVENTS_REWRITTEN", codes)

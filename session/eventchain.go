@@ -129,30 +129,32 @@ func PinLabel(p snapshot.EventPin) string {
 }
 
 // eventPins are the chain heads the session's commits left: its newest
-// pin on the records ref (which survives HEAD moving past the commit) and
-// the newest Session-Events trailer among the commits HEAD reaches.
+// pin on the records ref, which every allowed pre-commit rewrites and
+// which survives HEAD moving past the commit; without one (no records ref,
+// or none written yet), the newest Session-Events trailer among the
+// commits HEAD reaches. The pin alone is one cat-file; the walk since the
+// start (a git log and a rev-list) cost a quarter of the whole pre-commit
+// hook (docs/benchmarks.md, BenchmarkPreCommitEventChain).
 func (e *Engine) eventPins(ctx context.Context, s *Session, repo Repo) ([]eventPin, error) {
-	var pins []eventPin
-	facts, err := repo.CommitFacts(ctx, s.StartCommit)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range facts { // newest first
-		if f.SessionID == s.ID && f.Events != "" {
-			pins = append(pins, eventPin{"commit " + short(f.SHA), f.Events, "its " + TrailerEventsKey + " trailer"})
-			break
-		}
-	}
 	if pr, ok := repo.(EventPinRepo); ok && IsRecordRef(e.Config.SessionRecord) {
 		p, err := pr.EventPin(ctx, e.Config.SessionRecord, s.ID)
 		if err != nil {
 			return nil, fmt.Errorf("read the session's event pin on %s: %w", e.Config.SessionRecord, err)
 		}
 		if p != nil {
-			pins = append(pins, eventPin{PinLabel(*p), p.Events, "its pin on " + e.Config.SessionRecord})
+			return []eventPin{{PinLabel(*p), p.Events, "its pin on " + e.Config.SessionRecord}}, nil
 		}
 	}
-	return pins, nil
+	facts, err := repo.CommitFacts(ctx, s.StartCommit)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range facts { // newest first
+		if f.SessionID == s.ID && f.Events != "" {
+			return []eventPin{{"commit " + short(f.SHA), f.Events, "its " + TrailerEventsKey + " trailer"}}, nil
+		}
+	}
+	return nil, nil
 }
 
 // checkEventChain compares the session's events with the chain heads its

@@ -110,3 +110,20 @@ func (r *Repo) Acceptances(ctx context.Context, ref string) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+// PutEventPin writes a session's event-chain pin onto a records ref
+// (recordref.PutPin); it implements session.EventPinRepo.
+func (r *Repo) PutEventPin(ctx context.Context, ref string, p snapshot.EventPin) error {
+	_, err := recordref.PutPin(ctx, r.root, ref, p)
+	return err
+}
+
+// EventPin reads a session's newest pin on a records ref (nil when none)
+// with one git process: cat-file resolves "<ref>:<path>" itself and says
+// "missing" for a ref or path that is not there.
+func (r *Repo) EventPin(ctx context.Context, ref, id string) (*snapshot.EventPin, error) {
+	if err := recordref.ValidRef(ref); err != nil {
+		return nil, err
+	}
+	return recordref.Pin(ctx, r.root, ref, id)
+}

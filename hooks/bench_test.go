@@ -1,11 +1,16 @@
 package hooks_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
 )
 
 // bigRepo is a repository with n tracked files, the hooks installed and a
@@ -64,4 +69,72 @@ func BenchmarkGitCommit(b *testing.B) {
 			b.Fatalf("git commit: %s", res.err)
 		}
 	}
+}
+
+// BenchmarkPreCommitEventChain: what the pre-commit's event-chain check
+// reads, beside the whole pre-commit hook as the peer, interleaved in one
+// loop (each iteration runs all of them): CommitFacts since the session's
+// start (the git log and rev-list the check ran on every commit), the pin
+// on the records ref (one cat-file), and HEAD's trailer alone (one git log
+// -1). A session of 30 commits in a 2,000-file repository. Reported as
+// ms/op per part; docs/benchmarks.md has the figures.
+func BenchmarkPreCommitEventChain(b *testing.B) {
+	r := newRepo(b)
+	for i := range 2000 {
+		writeFile(b, filepath.Join(r.root, "src", fmt.Sprintf("d%d", i/100), fmt.Sprintf("f%d.txt", i%100)), fmt.Sprintf("file %d\n", i))
+	}
+	writeFile(b, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"session_record: "+recordsRef+"\n")
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "files, records on a ref")
+	r.sg(r.root, "install")
+	start := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	id := r.startWorking(r.root)
+	for i := range 30 {
+		writeFile(b, filepath.Join(r.root, "work.txt"), fmt.Sprint(i))
+		r.git("add", "work.txt")
+		if res := r.commit(r.root, nil, "-q", "-m", fmt.Sprint("work ", i)); res.code != 0 {
+			b.Fatalf("commit %d: %s", i, res.err)
+		}
+	}
+	ctx := context.Background()
+	repo, err := gitrepo.Open(ctx, r.root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if p, err := repo.EventPin(ctx, recordsRef, id); err != nil || p == nil {
+		b.Fatalf("no pin on the records ref: %v", err)
+	}
+	hook := filepath.Join(r.root, ".git", "hooks", "pre-commit")
+	var hookT, factsT, pinT, headT time.Duration
+	timeIt := func(d *time.Duration, f func() error) {
+		t0 := time.Now()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+		*d += time.Since(t0)
+	}
+	n := 0
+	for b.Loop() {
+		n++
+		timeIt(&hookT, func() error {
+			cmd := exec.Command(hook)
+			cmd.Dir, cmd.Env = r.root, r.env
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("pre-commit hook: %v\n%s", err, out)
+			}
+			return nil
+		})
+		timeIt(&factsT, func() error { _, err := repo.CommitFacts(ctx, start); return err })
+		timeIt(&pinT, func() error { _, err := repo.EventPin(ctx, recordsRef, id); return err })
+		timeIt(&headT, func() error {
+			cmd := exec.Command("git", "log", "-1", "--format=%(trailers:key=Session-Events,valueonly)", "HEAD")
+			cmd.Dir, cmd.Env = r.root, r.env
+			return cmd.Run()
+		})
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(n) / 1e6 }
+	b.ReportMetric(ms(hookT), "hook-ms/op")
+	b.ReportMetric(ms(factsT), "commitfacts-ms/op")
+	b.ReportMetric(ms(pinT), "refpin-ms/op")
+	b.ReportMetric(ms(headT), "headtrailer-ms/op")
 }

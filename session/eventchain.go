@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sessiongate/sessiongate/snapshot"
@@ -58,41 +59,142 @@ func (e *Engine) eventsTrailer(ctx context.Context, id string) (string, error) {
 	return TrailerEventsKey + ": " + c, nil
 }
 
-// checkEventChain compares the session's events with the chain head its
-// newest commit holds. It returns the violation (recorded and published)
-// when they differ, nil when they agree or no commit holds a chain.
+// EventPinRepo writes and reads the event-chain pins on a records ref
+// (snapshot.EventPin); gitrepo.Repo has it.
+type EventPinRepo interface {
+	PutEventPin(ctx context.Context, ref string, p snapshot.EventPin) error
+	// EventPin is the session's newest pin on ref (nil when none).
+	EventPin(ctx context.Context, ref, id string) (*snapshot.EventPin, error)
+}
+
+// pinEvents writes the chain head of the session's events, as a commit of
+// it leaves them, onto the records ref: a commit's trailer leaves with the
+// commit when HEAD moves past it, the ref's pin stays (issue 25.8). A
+// failure is logged: the commit has landed, and the trailer still holds.
+//
+// Pre-commit pins (tree set, checked: it compared the pin already) because
+// a commit's post-commit hook usually does not start the binary (the
+// handoff); post-commit pins a commit that skipped pre-commit (commit set),
+// after comparing the old pin, which is never replaced by one over
+// rewritten events (a --no-verify commit after the rewrite): the old pin
+// stays as the proof and EVENTS_REWRITTEN is recorded.
+func (e *Engine) pinEvents(ctx context.Context, s *Session, repo Repo, commit, tree string, checked bool) {
+	pr, ok := repo.(EventPinRepo)
+	if !ok || !IsRecordRef(e.Config.SessionRecord) || commit == "" && tree == "" {
+		return
+	}
+	refs, evs, err := e.eventRefs(ctx, s.ID)
+	if err != nil {
+		e.Logger.Warn("pin the session's events on the records ref", "session", s.ID, "err", err)
+		return
+	}
+	if !checked {
+		old, err := pr.EventPin(ctx, e.Config.SessionRecord, s.ID)
+		if err != nil {
+			e.Logger.Warn("read the session's event pin on the records ref", "session", s.ID, "err", err)
+			return
+		}
+		if old != nil {
+			if why := chainDiffers(eventPin{PinLabel(*old), old.Events, "its pin on " + e.Config.SessionRecord}, refs, evs); why != "" {
+				if _, err := e.eventsRewritten(ctx, s, PinLabel(*old), why); err != nil {
+					e.Logger.Warn("record "+CodeEventsRewritten, "session", s.ID, "err", err)
+				}
+				return
+			}
+		}
+	}
+	c, ok := snapshot.EventChain(refs, len(refs))
+	if !ok {
+		return
+	}
+	p := snapshot.EventPin{Version: 1, SessionID: s.ID, Commit: commit, Tree: tree, Events: c, At: stamp(e.now())}
+	if err := pr.PutEventPin(ctx, e.Config.SessionRecord, p); err != nil {
+		e.Logger.Warn("pin the session's events on the records ref", "session", s.ID, "err", err)
+	}
+}
+
+// eventPin is one pinned chain head: what it was taken at ("commit X",
+// PinLabel) and where it was read.
+type eventPin struct {
+	at, events, where string
+}
+
+// PinLabel names what a pin was taken at: "commit X", or "the commit of
+// tree X" for a pin pre-commit wrote.
+func PinLabel(p snapshot.EventPin) string {
+	if p.Commit != "" {
+		return "commit " + short(p.Commit)
+	}
+	return "the commit of tree " + short(p.Tree)
+}
+
+// eventPins are the chain heads the session's commits left: its newest
+// pin on the records ref, which every allowed pre-commit rewrites and
+// which survives HEAD moving past the commit; without one (no records ref,
+// or none written yet), the newest Session-Events trailer among the
+// commits HEAD reaches. The pin alone is one cat-file; the walk since the
+// start (a git log and a rev-list) cost a quarter of the whole pre-commit
+// hook (docs/benchmarks.md, BenchmarkPreCommitEventChain).
+func (e *Engine) eventPins(ctx context.Context, s *Session, repo Repo) ([]eventPin, error) {
+	if pr, ok := repo.(EventPinRepo); ok && IsRecordRef(e.Config.SessionRecord) {
+		p, err := pr.EventPin(ctx, e.Config.SessionRecord, s.ID)
+		if err != nil {
+			return nil, fmt.Errorf("read the session's event pin on %s: %w", e.Config.SessionRecord, err)
+		}
+		if p != nil {
+			return []eventPin{{PinLabel(*p), p.Events, "its pin on " + e.Config.SessionRecord}}, nil
+		}
+	}
+	facts, err := repo.CommitFacts(ctx, s.StartCommit)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range facts { // newest first
+		if f.SessionID == s.ID && f.Events != "" {
+			return []eventPin{{"commit " + short(f.SHA), f.Events, "its " + TrailerEventsKey + " trailer"}}, nil
+		}
+	}
+	return nil, nil
+}
+
+// checkEventChain compares the session's events with the chain heads its
+// commits pinned (eventPins). It returns the violation (recorded and
+// published) when they differ, nil when they agree or nothing is pinned.
 func (e *Engine) checkEventChain(ctx context.Context, s *Session, repo Repo) (*Violation, error) {
 	if repo == nil {
 		return nil, nil
 	}
-	facts, err := repo.CommitFacts(ctx, s.StartCommit)
-	if err != nil {
-		return nil, fmt.Errorf("event chain: %w", err)
-	}
-	var pin CommitFact
-	for _, f := range facts { // newest first
-		if f.SessionID == s.ID && f.Events != "" {
-			pin = f
-			break
+	pins, err := e.eventPins(ctx, s, repo)
+	if err != nil || len(pins) == 0 {
+		if err != nil {
+			return nil, fmt.Errorf("event chain: %w", err)
 		}
-	}
-	if pin.SHA == "" {
 		return nil, nil
-	}
-	n, ok := snapshot.ParseEventChain(pin.Events)
-	if !ok {
-		return e.eventsRewritten(ctx, s, pin, fmt.Sprintf("its %s trailer %q is not a chain head", TrailerEventsKey, pin.Events))
 	}
 	refs, evs, err := e.eventRefs(ctx, s.ID)
 	if err != nil {
 		return nil, err
 	}
+	for _, pin := range pins {
+		if why := chainDiffers(pin, refs, evs); why != "" {
+			return e.eventsRewritten(ctx, s, pin.at, why)
+		}
+	}
+	return nil, nil
+}
+
+// chainDiffers says how the events differ from a pin ("" when they agree).
+func chainDiffers(pin eventPin, refs []snapshot.EventRef, evs []Event) string {
+	n, ok := snapshot.ParseEventChain(pin.events)
+	if !ok {
+		return fmt.Sprintf("%s %q is not a chain head", pin.where, pin.events)
+	}
 	got, ok := snapshot.EventChain(refs, n)
 	switch {
 	case !ok:
-		return e.eventsRewritten(ctx, s, pin, fmt.Sprintf("it held %d events, the database has %d from seq %d", n, len(refs), firstSeq(refs)))
-	case got != pin.Events:
-		return e.eventsRewritten(ctx, s, pin, fmt.Sprintf("its first %d events differ from what the commit held", n))
+		return fmt.Sprintf("%s held %d events, the database has %d from seq %d", pin.where, n, len(refs), firstSeq(refs))
+	case got != pin.events:
+		return fmt.Sprintf("its first %d events differ from what %s held", n, pin.where)
 	}
 	if n > 0 {
 		// Events are appended in time order: one after the pinned ones
@@ -100,11 +202,11 @@ func (e *Engine) checkEventChain(ctx context.Context, s *Session, repo Repo) (*V
 		last := evs[n-1].CreatedAt
 		for _, ev := range evs[n:] {
 			if ev.CreatedAt.Before(last.Add(-backdateSlack)) {
-				return e.eventsRewritten(ctx, s, pin, fmt.Sprintf("event %d (%s) is dated %s, before the events that commit held", ev.Seq, ev.Token, ev.CreatedAt.UTC().Format(time.RFC3339)))
+				return fmt.Sprintf("event %d (%s) is dated %s, before the events %s held", ev.Seq, ev.Token, ev.CreatedAt.UTC().Format(time.RFC3339), pin.where)
 			}
 		}
 	}
-	return nil, nil
+	return ""
 }
 
 func firstSeq(refs []snapshot.EventRef) int64 {
@@ -114,12 +216,12 @@ func firstSeq(refs []snapshot.EventRef) int64 {
 	return refs[0].Seq
 }
 
-func (e *Engine) eventsRewritten(ctx context.Context, s *Session, pin CommitFact, why string) (*Violation, error) {
+func (e *Engine) eventsRewritten(ctx context.Context, s *Session, at, why string) (*Violation, error) {
 	v := &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "session events as committed",
 		Severity: SeverityCritical, Code: CodeEventsRewritten, Window: WindowSession, CreatedAt: e.now(),
-		Message: fmt.Sprintf("the session's events were rewritten after commit %s: %s (the database was written by hand; gate events re-sealed with event.key included)", short(pin.SHA), why)}
-	// Once per pinned commit: the next pre-commit would find it again.
-	tok := "events:rewritten:" + pin.SHA
+		Message: fmt.Sprintf("the session's events were rewritten after %s: %s (the database was written by hand; gate events re-sealed with event.key included)", at, why)}
+	// Once per pin: the next pre-commit would find it again.
+	tok := "events:rewritten:" + strings.ReplaceAll(at, " ", "-")
 	if seen, err := e.Store.LastEvents(ctx, s.ID, 1, tok); err != nil {
 		return nil, err
 	} else if len(seen) > 0 {

@@ -299,11 +299,14 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 			return nil, err
 		}
 	}
+	chainOK := false
 	if d.Allowed {
 		// The database as the session's last commit left it (eventchain.go).
 		if v, err := e.checkEventChain(ctx, s, req.Repo); err != nil {
 			return nil, err
-		} else if v != nil {
+		} else if v == nil {
+			chainOK = true
+		} else {
 			d.block("records", "a person restores the session's database or ends the session; the violation is on the records ref", v.Message)
 		}
 	}
@@ -339,6 +342,10 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	}
 	if err := e.recordHook(ctx, s, d, tok, detail, vio, nil); err != nil {
 		return d, err
+	}
+	if d.Allowed && chainOK {
+		tree, _ := detail["tree"].(string)
+		e.pinEvents(ctx, s, req.Repo, "", tree, true)
 	}
 	return d, e.handoff(ctx, d, s, spec)
 }
@@ -860,7 +867,11 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 			d.Warnings = append(d.Warnings, vio.Message)
 		}
 	}
-	return d, e.recordHook(ctx, s, d, tok, detail, vio, ev)
+	if err := e.recordHook(ctx, s, d, tok, detail, vio, ev); err != nil {
+		return d, err
+	}
+	e.pinEvents(ctx, s, req.Repo, req.Commit, "", false)
+	return d, nil
 }
 
 func (e *Engine) bypassViolation(sessionID string, repoID int64, phase, commit string) *Violation {

@@ -108,7 +108,11 @@ func (s source) load(ctx context.Context, id string) *recordCheck {
 		rc.problems = append(rc.problems, fmt.Sprintf("record %s skipped: %v", name, err))
 		return rc
 	}
-	return checkRecord(rc, b, id, s.identity(ctx))
+	rc = checkRecord(rc, b, id, s.identity(ctx))
+	if rc.ids != nil {
+		checkPins(ctx, s.repo.Root(), s.refTip, id, rc)
+	}
+	return rc
 }
 
 // identity is how a ref record is told to be this repository's: by the

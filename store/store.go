@@ -72,9 +72,10 @@ type DB struct {
 }
 
 var (
-	_ session.Store          = (*DB)(nil)
-	_ session.GateFileReader = (*DB)(nil)
-	_ session.Writer         = (*Tx)(nil)
+	_ session.Store                = (*DB)(nil)
+	_ session.GateFileReader       = (*DB)(nil)
+	_ session.SessionTrustedReader = (*DB)(nil)
+	_ session.Writer               = (*Tx)(nil)
 )
 
 // Open opens the store at path, creating its folder (0700) and file (0600)

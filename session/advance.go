@@ -89,7 +89,7 @@ func setPosition(s *Session, ps []position, i int) {
 // evaluate runs a phase's gate for a session, honouring a recorded
 // "condition does not hold" decision on conditional gates.
 func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase, staged bool) (GateResult, error) {
-	ev, err := e.Store.GateEvidence(ctx, s.ID, p.ID)
+	ev, files, err := e.gateAndFileEvidence(ctx, s.ID, p.ID)
 	if err != nil {
 		return GateResult{}, fmt.Errorf("load evidence: %w", err)
 	}
@@ -104,7 +104,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 			return GateResult{}, err
 		}
 		if cfg.transcript.agent != "" {
-			if ev, err = e.Store.GateEvidence(ctx, s.ID, p.ID); err != nil {
+			if ev, files, err = e.gateAndFileEvidence(ctx, s.ID, p.ID); err != nil {
 				return GateResult{}, fmt.Errorf("load evidence: %w", err)
 			}
 		}
@@ -151,7 +151,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	}
 	// The files recorded as evidence, as they are now (a swap after the
 	// record is judged at the next gate).
-	cr, ok, err := e.recheckRecordedFiles(ctx, s)
+	cr, ok, err := e.recheckRecordedFiles(ctx, s, files)
 	if err != nil {
 		return GateResult{}, fmt.Errorf("check recorded files: %w", err)
 	}

@@ -36,6 +36,9 @@ type Engine struct {
 	specs sync.Map // protocol sha256 -> *protocolspec.Spec
 	// workStarts keeps workStart's answers (startbound.go).
 	workStarts workStartCache
+	// accepted keeps each repository's accepted contents by the stamp
+	// read with the session (trustedcache.go).
+	accepted trustedCache
 }
 
 // NewEngine returns an engine with defaults filled in.
@@ -379,7 +382,13 @@ func (e *Engine) load(ctx context.Context, id string) (*Session, *protocolspec.S
 	if err := ValidateID(id); err != nil {
 		return nil, nil, err
 	}
-	s, err := e.Store.GetSession(ctx, id)
+	var s *Session
+	var err error
+	if r, ok := e.Store.(SessionTrustedReader); ok {
+		s, err = r.GetSessionTrusted(ctx, id)
+	} else {
+		s, err = e.Store.GetSession(ctx, id)
+	}
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil, fmt.Errorf("session %s: %w: start one with session_start", id, ErrNotFound)
 	}

@@ -23,11 +23,8 @@ const CheckRecordedFiles CheckKind = "recorded_files"
 // recheckRecordedFiles judges again each file the session recorded as
 // evidence (file_path, content_hash: the newest record of each path) whose
 // content changed since; ok is false when there is nothing to report.
-func (e *Engine) recheckRecordedFiles(ctx context.Context, s *Session) (cr CheckResult, ok bool, err error) {
-	evs, err := e.Store.ListEvidence(ctx, s.ID)
-	if err != nil {
-		return cr, false, fmt.Errorf("load evidence: %w", err)
-	}
+// evs holds at least the session's path evidence (gateAndFileEvidence).
+func (e *Engine) recheckRecordedFiles(ctx context.Context, s *Session, evs []Evidence) (cr CheckResult, ok bool, err error) {
 	newest := map[string]Evidence{}
 	var order []string
 	for _, x := range evs {
@@ -95,4 +92,43 @@ func (e *Engine) recheckRecordedFiles(ctx context.Context, s *Session) (cr Check
 	cr.Message = fmt.Sprintf("%d recorded file(s) changed since they were recorded and are still evidence: %s", len(changed), strings.Join(firstN(changed, 5), ", "))
 	cr.Duration = e.now().Sub(start)
 	return cr, true, nil
+}
+
+// GateFileReader is a store that reads, in one statement, what a gate
+// reads (GateEvidence) and the session's path evidence of every phase
+// (file_path, content_hash), which recheckRecordedFiles judges again. A
+// gate call read them in two statements, the second the whole session's
+// evidence with its bodies, so a call cost more as the session went on.
+type GateFileReader interface {
+	// GateAndFileEvidence returns, in recorded order, the phase's evidence
+	// and the path evidence (file_path, content_hash) of every phase.
+	GateAndFileEvidence(ctx context.Context, sessionID, phase string) ([]Evidence, error)
+}
+
+// gateAndFileEvidence returns what phase's gate reads (as GateEvidence) and
+// the session's path evidence (a superset of what recheckRecordedFiles
+// reads from ListEvidence: it keeps path kinds only).
+func (e *Engine) gateAndFileEvidence(ctx context.Context, sessionID, phase string) (gate, files []Evidence, err error) {
+	r, ok := e.Store.(GateFileReader)
+	if !ok {
+		if gate, err = e.Store.GateEvidence(ctx, sessionID, phase); err != nil {
+			return nil, nil, err
+		}
+		files, err = e.Store.ListEvidence(ctx, sessionID)
+		return gate, files, err
+	}
+	all, err := r.GateAndFileEvidence(ctx, sessionID, phase)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, x := range all {
+		// What GateEvidence returns: the phase's, content hashes of any phase.
+		if x.Phase == phase || x.Kind == EvidenceContentHash {
+			gate = append(gate, x)
+		}
+		if pathKind(x.Kind) {
+			files = append(files, x)
+		}
+	}
+	return gate, files, nil
 }

@@ -268,13 +268,18 @@ const AcceptStep = "a person reviews the change and runs `sessiongate protocol a
 // config file that says so is itself an unaccepted change: an agent cannot
 // switch protection off by editing the config.
 func (e *Engine) protection(ctx context.Context, root string, repoID int64) ([]string, map[string][]string, error) {
+	return e.protectionAt(ctx, root, repoID, "")
+}
+
+// protectionAt is protection with the accepted contents' stamp read with
+// the session: the contents come from the cache while it is unchanged.
+func (e *Engine) protectionAt(ctx context.Context, root string, repoID int64, stamp string) ([]string, map[string][]string, error) {
 	trusted := map[string][]string{}
 	if repoID != 0 {
-		rows, err := e.Store.TrustedFiles(ctx, repoID)
-		if err != nil {
-			return nil, nil, fmt.Errorf("load accepted protected files: %w", err)
+		var err error
+		if trusted, err = e.acceptedContents(ctx, repoID, stamp); err != nil {
+			return nil, nil, err
 		}
-		trusted = trustedOf(rows)
 	}
 	if e.Config.Protect {
 		return ProtectedPaths(e.Config, ""), trusted, nil
@@ -723,7 +728,7 @@ func (e *Engine) checkProtectedCommit(ctx context.Context, d *HookDecision, s *S
 // distinct change, whichever gate or hook saw it first). why is "" when
 // nothing changed.
 func (e *Engine) sessionProtected(ctx context.Context, s *Session, repo Repo) (why string, vio *Violation, err error) {
-	patterns, trusted, err := e.protection(ctx, repo.Root(), s.RepoID)
+	patterns, trusted, err := e.protectionAt(ctx, repo.Root(), s.RepoID, s.TrustedStamp)
 	if err != nil || len(patterns) == 0 || len(trusted) == 0 {
 		return "", nil, err
 	}

@@ -203,6 +203,10 @@ type Session struct {
 	UserName  string `json:"user_name"`
 	UserEmail string `json:"user_email"`
 	Host      string `json:"host"`
+	// TrustedStamp says which accepted contents its repository had when the
+	// session was read (SessionTrustedReader): the protected-file check
+	// reads them again only when it changed. "" when the store gives none.
+	TrustedStamp string `json:"-"`
 }
 
 // Active reports whether the session still runs (not ended, not terminated).

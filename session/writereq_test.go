@@ -107,6 +107,22 @@ func TestWriteRequirementNeedsItsFile(t *testing.T) {
 			case c.gateFail != "" && (g.Status != session.StatusFail || !strings.Contains(g.Message, c.gateFail)):
 				t.Fatalf("gate %s %q, want a failure containing %q", g.Status, g.Message, c.gateFail)
 			}
+			// Another phase's gate judges the file recorded for LOG again
+			// too (its evidence is read with that gate's in one statement:
+			// GateAndFileEvidence's other-phase branch).
+			if c.kind != session.EvidenceFilePath || strings.HasPrefix(c.file, "->") {
+				return
+			}
+			g, err = e.engine.ValidateGate(ctx, id, "LOG_CHANGED")
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case c.gateFail == "" && g.Status != session.StatusPass:
+				t.Fatalf("honest LOG_CHANGED gate %s: %s", g.Status, g.Message)
+			case c.gateFail != "" && (g.Status != session.StatusFail || !strings.Contains(g.Message, c.gateFail)):
+				t.Fatalf("LOG_CHANGED gate %s %q, want a failure containing %q", g.Status, g.Message, c.gateFail)
+			}
 		})
 	}
 }

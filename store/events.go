@@ -125,22 +125,44 @@ func (tx *Tx) AppendEvents(ctx context.Context, evs ...*session.Event) error {
 			return nil
 		}
 	}
-	var seq int64
-	if err := tx.queryRow(ctx, `SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?`, id).Scan(&seq); err != nil {
-		return fmt.Errorf("append %d events to session %s: next seq: %w", len(evs), id, err)
-	}
-	// The statement's text depends only on the count, so each is prepared once.
-	args := make([]any, 0, 5*len(evs))
+	// One statement: the next seq is read by the insert itself (the CTE is
+	// computed once, before any row goes in: SQLite materializes a SELECT
+	// that reads the table it inserts into), so a gate call's write is one
+	// statement shorter. The text depends only on the count: prepared once.
+	args := make([]any, 0, 1+4*len(evs))
+	args = append(args, id)
+	var q strings.Builder
+	q.WriteString(`WITH n(s) AS MATERIALIZED (SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?)
+	INSERT INTO events (session_id, seq, token, detail, created_at) `)
 	for i, e := range evs {
 		e.CreatedAt = tx.stamp(e.CreatedAt)
 		e.Detail = redact.Secrets(e.Detail)
-		args = append(args, id, seq+int64(i)+1, e.Token, e.Detail, nanos(e.CreatedAt))
+		args = append(args, id, e.Token, e.Detail, nanos(e.CreatedAt))
+		if i > 0 {
+			q.WriteString(" UNION ALL ")
+		}
+		fmt.Fprintf(&q, "SELECT ?, s+%d, ?, ?, ? FROM n", i+1)
 	}
-	query := `INSERT INTO events (session_id, seq, token, detail, created_at) VALUES ` +
-		strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?), `, len(evs)), ", ")
-	if _, err := tx.exec(ctx, query, args...); err != nil {
+	q.WriteString(" RETURNING seq")
+	rows, err := tx.query(ctx, q.String(), args...)
+	if err != nil {
 		return fmt.Errorf("append %d events to session %s: %w", len(evs), id, err)
 	}
+	defer rows.Close()
+	var seq int64 // the first row's: the others follow it
+	for first := true; rows.Next(); first = false {
+		var n int64
+		if err := rows.Scan(&n); err != nil {
+			return fmt.Errorf("append %d events to session %s: %w", len(evs), id, err)
+		}
+		if first || n < seq {
+			seq = n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("append %d events to session %s: %w", len(evs), id, err)
+	}
+	seq-- // the first inserted row is seq+1
 	for i, e := range evs {
 		e.Seq = seq + int64(i) + 1
 	}

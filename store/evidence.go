@@ -29,6 +29,22 @@ const gateEvidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session
 	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceContentHash + `' AND phase <> +?
 	ORDER BY id`
 
+// gateFileEvidenceSQL is GateAndFileEvidence's query: gateEvidenceSQL and
+// the file_path evidence of the other phases (on evidence_session, the
+// session's rows only), in id order. Disjoint branches: no row twice.
+const gateFileEvidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND phase = +?
+	UNION ALL
+	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceContentHash + `' AND phase <> +?
+	UNION ALL
+	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceFilePath + `' AND phase <> +?
+	ORDER BY id`
+
+// GateAndFileEvidence returns what a phase's gate reads and the path
+// evidence of every phase in one statement (session.GateFileReader).
+func (r reader) GateAndFileEvidence(ctx context.Context, sessionID, phase string) ([]session.Evidence, error) {
+	return r.queryEvidence(ctx, sessionID, gateFileEvidenceSQL, sessionID, phase, sessionID, phase, sessionID, phase)
+}
+
 // GateEvidence returns what a phase's gate reads (session.Reader): the
 // evidence of the phase and content_hash evidence of any phase, in the
 // order it was recorded.

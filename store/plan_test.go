@@ -28,6 +28,14 @@ func TestHookQueriesStayInTheWorktree(t *testing.T) {
 		// A gate's evidence, not every command an agent ran.
 		{"GateEvidence of the phase", gateEvidenceSQL, "evidence_phase", []any{"s", "P", "s", "P"}},
 		{"GateEvidence content hashes", gateEvidenceSQL, "evidence_content_hash", []any{"s", "P", "s", "P"}},
+		// The same with the other phases' file_path rows, which a gate call
+		// judges again (GateAndFileEvidence): never the session's every row
+		// through a scan of the table.
+		{"GateAndFileEvidence of the phase", gateFileEvidenceSQL, "evidence_phase", []any{"s", "P", "s", "P", "s", "P"}},
+		{"GateAndFileEvidence content hashes", gateFileEvidenceSQL, "evidence_content_hash", []any{"s", "P", "s", "P", "s", "P"}},
+		// The accepted contents' stamp read with the session: the
+		// repository's rows on their index, never the table.
+		{"GetSessionTrusted", sessionTrustedSQL, "trusted_files_repo_path", []any{"s"}},
 		{"RecordedCommits of two", `SELECT ref FROM evidence WHERE session_id = ? AND ` + commitEvidence + ` AND ref IN (?, ?)`, "evidence_commits", []any{"s", "a", "b"}},
 	} {
 		rows, err := db.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN "+c.query, c.args...)
@@ -45,7 +53,11 @@ func TestHookQueriesStayInTheWorktree(t *testing.T) {
 		}
 		rows.Close()
 		p := strings.Join(plan, "; ")
-		if !strings.Contains(p, "USING INDEX "+c.index) || strings.Contains(p, "sessions_repo_created") {
+		if strings.Contains(p, "SCAN evidence") && !strings.Contains(p, "USING") {
+			t.Errorf("%s: plan %q scans the evidence table", c.name, p)
+		}
+		t.Logf("%s: %s", c.name, p)
+		if !strings.Contains(p, "USING INDEX "+c.index) && !strings.Contains(p, "USING COVERING INDEX "+c.index) || strings.Contains(p, "sessions_repo_created") {
 			t.Errorf("%s: plan %q, want a search of %s", c.name, p, c.index)
 		}
 	}

@@ -85,6 +85,34 @@ func (r reader) GetSession(ctx context.Context, id string) (*session.Session, er
 	return s, nil
 }
 
+// sessionTrustedSQL is GetSession with the repository's accepted-contents
+// stamp: the count and newest id of its trusted_files rows (append-only:
+// a new acceptance moves both), on trusted_files_repo_path alone.
+const sessionTrustedSQL = `SELECT ` + sessionCols + `,
+	(SELECT count(*) || ':' || coalesce(max(id), 0) FROM trusted_files WHERE repo_id = sessions.repo_id)
+	FROM sessions WHERE id = ?`
+
+// GetSessionTrusted is GetSession with Session.TrustedStamp set
+// (session.SessionTrustedReader), in one statement.
+func (r reader) GetSessionTrusted(ctx context.Context, id string) (*session.Session, error) {
+	var stamp string
+	s, err := scanSession(withExtra{r.queryRow(ctx, sessionTrustedSQL, id), []any{&stamp}})
+	if err != nil {
+		return nil, notFound(err, "session "+id)
+	}
+	s.TrustedStamp = stamp
+	r.remember(s)
+	return s, nil
+}
+
+// withExtra scans a row's trailing columns past what the wrapped scan reads.
+type withExtra struct {
+	sc    scanner
+	extra []any
+}
+
+func (w withExtra) Scan(dest ...any) error { return w.sc.Scan(append(dest, w.extra...)...) }
+
 // activeSessionSQL finds the newest INIT/WORKING/ENDING session of a
 // worktree. INDEXED BY: left to itself the planner walks
 // sessions_repo_created backwards to skip the sort, which reads every

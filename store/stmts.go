@@ -122,6 +122,7 @@ func (r reader) stmt(ctx context.Context, query string) *sql.Stmt {
 // cache. Queries built at run time use r.q directly.
 func (r reader) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if s := r.stmt(ctx, query); s != nil {
+		r.counted()
 		return s.QueryContext(ctx, args...)
 	}
 	return r.q.QueryContext(ctx, query, args...)
@@ -129,6 +130,7 @@ func (r reader) query(ctx context.Context, query string, args ...any) (*sql.Rows
 
 func (r reader) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	if s := r.stmt(ctx, query); s != nil {
+		r.counted()
 		return s.QueryRowContext(ctx, args...)
 	}
 	return r.q.QueryRowContext(ctx, query, args...)
@@ -136,7 +138,15 @@ func (r reader) queryRow(ctx context.Context, query string, args ...any) *sql.Ro
 
 func (r reader) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if s := r.stmt(ctx, query); s != nil {
+		r.counted()
 		return s.ExecContext(ctx, args...)
 	}
 	return r.q.ExecContext(ctx, query, args...)
+}
+
+// counted counts a statement run from the cache (r.q counts the others).
+func (r reader) counted() {
+	if r.n != nil {
+		r.n.Add(1)
+	}
 }

@@ -40,6 +40,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -61,17 +62,20 @@ type DB struct {
 	path        string
 	writer      *sql.DB // one connection; BEGIN IMMEDIATE
 	read        *sql.DB
-	writerStmts *stmtCache // prepared on the writer, used inside Update
-	readOnly    bool       // opened by a user who may only read: no writer
-	single      bool       // read is writer (OpenSingle)
+	writerStmts *stmtCache    // prepared on the writer, used inside Update
+	readOnly    bool          // opened by a user who may only read: no writer
+	single      bool          // read is writer (OpenSingle)
+	statements  *atomic.Int64 // SQL statements run (Statements)
 
 	// Now fills zero CreatedAt times; tests may replace it.
 	Now func() time.Time
 }
 
 var (
-	_ session.Store  = (*DB)(nil)
-	_ session.Writer = (*Tx)(nil)
+	_ session.Store                = (*DB)(nil)
+	_ session.GateFileReader       = (*DB)(nil)
+	_ session.SessionTrustedReader = (*DB)(nil)
+	_ session.Writer               = (*Tx)(nil)
 )
 
 // Open opens the store at path, creating its folder (0700) and file (0600)
@@ -141,8 +145,9 @@ func open(ctx context.Context, path string, single bool) (_ *DB, err error) {
 		read.SetMaxIdleConns(n)
 	}
 
-	db := &DB{reader: reader{q: read, stmts: newStmtCache(read)}, path: abs, writer: writer, read: read,
-		writerStmts: newStmtCache(writer), Now: time.Now, single: single}
+	n := new(atomic.Int64)
+	db := &DB{reader: reader{q: counted{read, n}, stmts: newStmtCache(read), n: n}, path: abs, writer: writer, read: read,
+		writerStmts: newStmtCache(writer), Now: time.Now, single: single, statements: n}
 	if single {
 		// One connection: a statement the hook prepared to read serves its
 		// write transaction as well.
@@ -283,9 +288,11 @@ func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err 
 			_ = sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{reader: reader{q: sqlTx, stmts: db.writerStmts, tx: sqlTx, rows: map[string]session.Session{}}, now: db.Now().UTC()}); err != nil {
+	db.count(1) // BEGIN IMMEDIATE
+	if err := fn(&Tx{reader: reader{q: counted{sqlTx, db.statements}, stmts: db.writerStmts, tx: sqlTx, rows: map[string]session.Session{}, n: db.statements}, now: db.Now().UTC()}); err != nil {
 		return diskFull(err, db.path)
 	}
+	db.count(1) // COMMIT
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit write transaction: %w", diskFull(err, db.path))
 	}
@@ -321,6 +328,7 @@ type reader struct {
 	// inside Update: session rows as the transaction last read or wrote
 	// them, so UpdateSession sets only the columns that changed
 	rows map[string]session.Session
+	n    *atomic.Int64 // counts the statements run through the cache (counted counts the rest)
 }
 
 // nanos and fromNanos convert times to the stored form: unix nanoseconds,
@@ -378,3 +386,42 @@ func plusPlaceholders(n int) string {
 
 // likeEscaper escapes LIKE wildcards for ESCAPE '\'.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// Statements is how many SQL statements this DB has run (reads, writes,
+// and each write transaction's BEGIN and COMMIT) since it was opened. A
+// count is deterministic where a timing is not: tests assert a warm tool
+// call's budget with it, so a change that adds a query to every gate call
+// fails CI instead of waiting for a profile (docs/benchmarks.md).
+func (db *DB) Statements() int64 {
+	if db.statements == nil {
+		return 0
+	}
+	return db.statements.Load()
+}
+
+func (db *DB) count(k int64) {
+	if db.statements != nil {
+		db.statements.Add(k)
+	}
+}
+
+// counted is a querier that counts what runs through it.
+type counted struct {
+	q querier
+	n *atomic.Int64
+}
+
+func (c counted) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	c.n.Add(1)
+	return c.q.ExecContext(ctx, query, args...)
+}
+
+func (c counted) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	c.n.Add(1)
+	return c.q.QueryContext(ctx, query, args...)
+}
+
+func (c counted) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	c.n.Add(1)
+	return c.q.QueryRowContext(ctx, query, args...)
+}

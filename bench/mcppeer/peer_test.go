@@ -41,6 +41,7 @@ type fixture struct {
 	h    http.Handler
 	id   string
 	root string
+	db   *store.DB
 }
 
 const protocol = `# Protocol
@@ -100,7 +101,7 @@ func newFixture(b testing.TB) *fixture {
 		b.Fatal(err)
 	}
 	h := server.New(server.Options{Engine: engine, Repo: repo, LoadSpec: load, Protocol: opts.Protocol, Version: "bench", Logger: opts.Logger, MCP: srv}).Handler()
-	return &fixture{srv: srv, h: h, id: res.SessionID, root: root}
+	return &fixture{srv: srv, h: h, id: res.SessionID, root: root, db: db}
 }
 
 // variant is one row of an interleaved run: a call and how many clients

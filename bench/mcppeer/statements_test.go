@@ -1,0 +1,56 @@
+//go:build unix
+
+package mcppeer_test
+
+import (
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/server/mcpserver"
+)
+
+// statementBudget is how many SQL statements one warm validate_gate call on
+// an unchanged repository may run: the session read (with the accepted
+// contents' stamp: the contents themselves come from the engine's cache
+// while it is unchanged), the gate's and the recorded files' evidence (one
+// statement), and the write the design requires: BEGIN, the touch, the
+// events (next seq read by the insert), the phase result, COMMIT. Each
+// statement through modernc.org/sqlite costs 20-50 µs of CPU on this
+// project's machine, a fifth of the peer's whole call, so a statement added
+// to every gate call moves the figure in docs/benchmarks.md ("MCP
+// validate_gate over stdio"); counted, it fails here without timing. It
+// was 10 before the evidence and events reads were folded and the accepted
+// contents cached (2026-11-28).
+const statementBudget = 7
+
+// TestValidateGateStatements counts the SQL statements of warm
+// validate_gate calls over stdio through the store's own counter.
+func TestValidateGateStatements(t *testing.T) {
+	f := newFixture(t)
+	// Past gitrepo's racy window, as a session's index is when the agent
+	// calls (younger answers are not kept, which is not what is counted).
+	time.Sleep(2500 * time.Millisecond)
+	sg := stdioClient(t, func(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
+		return mcpserver.RunStdio(ctx, f.srv, in, out)
+	})
+	call := toolCall(sg, "validate_gate", "passed", map[string]any{"session_id": f.id})
+	for range 3 {
+		if err := call(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 5
+	before := f.db.Statements()
+	for range n {
+		if err := call(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := f.db.Statements() - before
+	t.Logf("%d SQL statements in %d warm validate_gate calls (%.1f per call)", got, n, float64(got)/n)
+	if got > statementBudget*n {
+		t.Errorf("%d warm validate_gate calls ran %d SQL statements (budget %d per call)", n, got, statementBudget)
+	}
+}

@@ -3,7 +3,6 @@ package recordref
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -47,26 +46,7 @@ func PutPin(ctx context.Context, dir, ref string, p snapshot.EventPin) (string, 
 	}
 	bodies := map[string][]byte{path: append(body, '\n')}
 	msg := fmt.Sprintf("sessiongate records: session %s events %s\n", p.SessionID, p.Events)
-	var lastErr error
-	for attempt := 0; attempt < casAttempts; attempt++ {
-		if attempt > 0 {
-			backoff(ctx, attempt)
-		}
-		old, err := putTip(ctx, dir, ref)
-		if err != nil {
-			return "", err
-		}
-		commit, err := putFastImport(ctx, dir, ref, old, bodies, msg)
-		if errors.Is(err, errLostRace) {
-			lastErr = err
-			continue
-		}
-		if err != nil {
-			return "", fmt.Errorf("write event pin %s: %w", path, err)
-		}
-		return commit, nil
-	}
-	return "", fmt.Errorf("write event pin to %s: lost the compare-and-swap %d times to other writers: %w", ref, casAttempts, lastErr)
+	return importBodies(ctx, dir, ref, bodies, msg, "write event pin "+path)
 }
 
 // Pin reads a session's pin at records commit tip (nil when there is none)

@@ -54,6 +54,13 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 	}
 	sort.Strings(ids)
 	msg := fmt.Sprintf("sessiongate records: %d session(s)\n\n%s\n", len(ids), strings.Join(ids, "\n"))
+	return importBodies(ctx, dir, ref, bodies, msg, "write records")
+}
+
+// importBodies sets bodies (path -> content) on ref's tree in one commit
+// made by fast-import, retried on the new tip when another writer moved
+// the ref first (what names the write in errors).
+func importBodies(ctx context.Context, dir, ref string, bodies map[string][]byte, msg, what string) (string, error) {
 	var lastErr error
 	for attempt := 0; attempt < casAttempts; attempt++ {
 		if attempt > 0 {
@@ -69,11 +76,11 @@ func Put(ctx context.Context, dir, ref string, recs []Record) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", fmt.Errorf("write records: %w", err)
+			return "", fmt.Errorf("%s: %w", what, err)
 		}
 		return commit, nil
 	}
-	return "", fmt.Errorf("write records to %s: lost the compare-and-swap %d times to other writers: %w", ref, casAttempts, lastErr)
+	return "", fmt.Errorf("%s to %s: lost the compare-and-swap %d times to other writers: %w", what, ref, casAttempts, lastErr)
 }
 
 // putBlobs sets each path of blobs (path -> blob id) on ref's tree in one

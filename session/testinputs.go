@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -281,6 +282,12 @@ func testInputChanges(ctx context.Context, repo Repo, start, line string, direct
 		}
 		if was == nil && errNow != nil {
 			continue // in neither
+		}
+		if was == nil && binaryContent(now) {
+			// A program the build made (`./build/greet` in a test recipe):
+			// no script the session wrote; that it was rebuilt from the
+			// committed sources is the QA gate's freshening (freshmtime.go).
+			continue
 		}
 		a, b := sectionOf(was, f.section), sectionOf(now, f.section)
 		if a == b {
@@ -593,4 +600,10 @@ func lineTestRuns(l string) []shellline.TestRun {
 		return nil
 	}
 	return shellline.TestRuns(strings.Join(f[1:], " "))
+}
+
+// binaryContent reports whether b reads as a compiled file, as git decides
+// it: a NUL byte in the first 8000 bytes.
+func binaryContent(b []byte) bool {
+	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
 }

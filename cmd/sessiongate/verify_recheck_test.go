@@ -342,29 +342,35 @@ func TestVerifyRerunGuard(t *testing.T) {
 		w.write(t, "mul.txt")
 		commit("multiply, with its test", false)
 	})
-	// The QA command's own script weakened in the session: the local QA
-	// gate compares it with the start commit and blocks the end, so the
-	// session never completes; terminated, its commit still reaches CI,
-	// where the rerun guard names the change.
-	w.git(t, w.dev, "checkout", "-q", "-b", "script", w.main)
-	sid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`).FindString(w.sg(t, w.dev, "session", "start", "--objective", "work for CI"))
-	if sid == "" {
-		t.Fatal("session start printed no session id")
+	// A weakening the local QA gate sees (the QA command's own script, a
+	// skip added to a test) blocks the end, so the session never
+	// completes; terminated, its commit still reaches CI, where the rerun
+	// guard names the change.
+	blocked := func(name, want string, work func()) string {
+		t.Helper()
+		w.git(t, w.dev, "checkout", "-q", "-b", name, w.main)
+		sid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`).FindString(w.sg(t, w.dev, "session", "start", "--objective", "work for CI"))
+		if sid == "" {
+			t.Fatal("session start printed no session id")
+		}
+		w.sg(t, w.dev, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the README")
+		w.sg(t, w.dev, "session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "git status: clean")
+		w.sg(t, w.dev, "session", "advance", "--to", "WORKING")
+		work()
+		w.sg(t, w.dev, append([]string{"run", "--phase", "QA_VALIDATION", "--"}, strings.Fields(w.qaCmd)...)...)
+		if code, out, errb := sgBin(t, w.dev, w.env, "session", "end", "--summary", "done"); code != 1 || !strings.Contains(out+errb, want) {
+			t.Fatalf("%s: the local QA gate let the weakening through (want exit 1 naming %q): exit %d\n%s%s", name, want, code, out, errb)
+		}
+		w.sg(t, w.dev, "session", "terminate", sid, "--reason", "blocked at QA")
+		w.git(t, w.dev, "push", "-q", "--no-verify", "origin", name, "refs/sessiongate/records")
+		return w.git(t, w.dev, "rev-parse", "HEAD")
 	}
-	w.sg(t, w.dev, "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the README")
-	w.sg(t, w.dev, "session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "git status: clean")
-	w.sg(t, w.dev, "session", "advance", "--to", "WORKING")
-	w.write(t, "broken.txt")
-	w.writeFile(t, "scripts/test.sh", "#!/bin/sh\nexit 0\n")
-	commit("faster tests", false)
-	w.sg(t, w.dev, append([]string{"run", "--phase", "QA_VALIDATION", "--"}, strings.Fields(w.qaCmd)...)...)
-	if code, out, errb := sgBin(t, w.dev, w.env, "session", "end", "--summary", "done"); code != 1 || !strings.Contains(out+errb, "proves less") {
-		t.Fatalf("the local QA gate let the weakened QA script through: exit %d\n%s%s", code, out, errb)
-	}
-	w.sg(t, w.dev, "session", "terminate", sid, "--reason", "blocked at QA")
-	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "script", "refs/sessiongate/records")
-	script := w.git(t, w.dev, "rev-parse", "HEAD")
-	skip := w.branchSession(t, "skip", func() {
+	script := blocked("script", "proves less", func() {
+		w.write(t, "broken.txt")
+		w.writeFile(t, "scripts/test.sh", "#!/bin/sh\nexit 0\n")
+		commit("faster tests", false)
+	})
+	skip := blocked("skip", "skips tests", func() {
 		w.writeFile(t, "calc_test.go", strings.Replace(calcTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tt.Skip(\"flaky\")\n", 1))
 		commit("skip a flaky test", false)
 	})

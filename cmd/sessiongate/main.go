@@ -63,9 +63,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return exitOK
 	}
-	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+	if ctx.Err() != nil {
 		// SIGINT/SIGTERM: the running gate command was killed and the
-		// transaction that would have recorded it rolled back.
+		// transaction that would have recorded it rolled back. The error
+		// need not wrap context.Canceled: a git process the signal killed
+		// before the gate's command started fails as "signal: killed".
+		if !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "sessiongate:", err)
+		}
 		fmt.Fprintln(stderr, "sessiongate: interrupted; nothing was recorded for the step that was running")
 		return exitUsage
 	}

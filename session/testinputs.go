@@ -602,8 +602,15 @@ func lineTestRuns(l string) []shellline.TestRun {
 	return shellline.TestRuns(strings.Join(f[1:], " "))
 }
 
-// binaryContent reports whether b reads as a compiled file, as git decides
-// it: a NUL byte in the first 8000 bytes.
+// binaryContent reports whether b is a compiled program (ELF, Mach-O, PE
+// magic), not merely a file with a NUL byte: bash runs a script whose NUL
+// sits past its first line, so "any NUL" would let a session's new
+// `exit 0` script pass as a build output.
 func binaryContent(b []byte) bool {
-	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
+	for _, magic := range []string{"\x7fELF", "MZ", "\xfe\xed\xfa\xce", "\xfe\xed\xfa\xcf", "\xce\xfa\xed\xfe", "\xcf\xfa\xed\xfe", "\xca\xfe\xba\xbe"} {
+		if bytes.HasPrefix(b, []byte(magic)) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package session
+package testrun
 
 import (
 	"context"
@@ -38,27 +38,27 @@ var skipRE = sync.OnceValue(func() skipREs {
 	}
 })
 
-// testFileKind: "go", "py", "conftest" or "js" for a test file, "" else.
-func testFileKind(f string) string {
+// FileKind: "go", "py", "conftest" or "js" for a test file, "" else.
+func FileKind(f string) string {
 	switch {
-	case skippedDir(f):
+	case SkippedDir(f):
 		return ""
 	case path.Base(f) == "conftest.py":
 		return "conftest"
-	case goSuite.test(f):
+	case GoSuite.test(f):
 		return "go"
-	case pySuite.test(f):
+	case PySuite.test(f):
 		return "py"
-	case jsSuite.test(f):
+	case JSSuite.test(f):
 		return "js"
 	}
 	return ""
 }
 
-// addedSkip says how line (added to a test file of kind k; prev is the
+// AddedSkip says how line (added to a test file of kind k; prev is the
 // nearest non-blank line above it in the file as it is now) skips tests,
 // "" when it does not or a condition guards it.
-func addedSkip(k, line, prev string, existed bool) string {
+func AddedSkip(k, line, prev string, existed bool) string {
 	re := skipRE()
 	s := strings.TrimSpace(line)
 	guarded := re.ifLine.MatchString(prev) && !re.always.MatchString(prev)
@@ -88,9 +88,9 @@ func addedSkip(k, line, prev string, existed bool) string {
 	return ""
 }
 
-// skipsAdded lists the skips the session's change added to test files
+// SkipsAdded lists the skips the session's change added to test files
 // (work tree against the start commit), as "file: adds `line`: why".
-func skipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) {
+func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) {
 	if start == "" {
 		return nil, nil
 	}
@@ -100,7 +100,7 @@ func skipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) 
 	}
 	var out []string
 	for _, f := range changed {
-		k := testFileKind(f)
+		k := FileKind(f)
 		if k == "" {
 			continue
 		}
@@ -130,7 +130,7 @@ func skipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) 
 			k2 := strings.TrimSpace(l)
 			if count[k2] > 0 {
 				count[k2]--
-			} else if why := addedSkip(k, l, prev, existed); why != "" {
+			} else if why := AddedSkip(k, l, prev, existed); why != "" {
 				out = append(out, fmt.Sprintf("%s: adds %q: %s", f, truncate(k2, 60), why))
 			}
 			if k2 != "" {

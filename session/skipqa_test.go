@@ -39,7 +39,12 @@ func TestQASkipsAddedInSession(t *testing.T) {
 		{name: "jest: it.skip added", start: jsT, during: map[string]string{"a.test.js": "test.skip('a', () => {\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
 		{name: "jest: xit added", start: jsT, during: map[string]string{"a.test.js": "xit('a', () => {\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
 		{name: "jest: describe.only added", start: jsT, during: map[string]string{"a.test.js": "describe.only('a', () => {\n  test('a', () => {})\n})\n" + jsT["a.test.js"]}, line: "npm test"},
+		// Conditions every run meets (issue 25 route 1): these reached QA.
+		{name: "go: t.Skip behind runtime.GOOS != plan9", start: goT, during: goNow("\tif runtime.GOOS != \"plan9\" {\n\t\tt.Skip(\"later\")\n\t}\n"), line: "go test ./..."},
+		{name: "go: an early return at the top of a test", start: goT, during: goNow("\treturn\n"), line: "go test ./..."},
+		{name: "pytest: if 1: return", start: pyT, during: map[string]string{"tests/test_a.py": "import shutil\n\n\ndef test_a():\n    if 1: return\n    assert 1 + 1 == 2\n"}, line: "pytest"},
 		// Honest: guarded skips, new tests, skips removed.
+		{name: "pytest: a one-line skip on a missing tool", start: pyT, during: map[string]string{"tests/test_a.py": "import shutil\nimport pytest\n\n\ndef test_a():\n    if not shutil.which(\"git\"): pytest.skip(\"no git\")\n    assert 1 + 1 == 2\n"}, line: "pytest", counts: true},
 		{name: "go: t.Skip guarded by a missing tool", start: goT, during: goNow("\tif _, err := exec.LookPath(\"git\"); err != nil {\n\t\tt.Skip(\"git not installed\")\n\t}\n"), line: "go test ./...", counts: true},
 		{name: "go: a new test", start: goT, during: map[string]string{"b_test.go": "package m\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n"}, line: "go test ./...", counts: true},
 		{name: "go: a skip removed", start: map[string]string{"go.mod": "module example.com/m\n", "a_test.go": "package m\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tt.Skip(\"todo\")\n}\n"},

@@ -267,6 +267,12 @@ func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) 
 			out = append(out, f+": "+sk)
 		}
 	}
+	// A test deleted or renamed away is skipped too (removed.go).
+	gone, err := testsRemoved(ctx, repo, start, changed)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, gone...)
 	return out, nil
 }
 

@@ -263,8 +263,15 @@ func SuitesNeeded(ctx context.Context, repo Repo, tree string, files, changed []
 }
 
 // hasSuite: the project at root has tests of the family (for JS, a
-// package.json there with a test script, or test files).
+// package.json there with a test script, or test files; a nested Go
+// module always has: its run is its build check).
 func hasSuite(ctx context.Context, repo Repo, tree, fam string, sf Family, root string, files []string, have map[string]bool) bool {
+	if fam == "go" && root != "" {
+		// A nested module (its own go.mod): `go test ./...` at the root
+		// does not build it, so its own run is the only one that compiles
+		// the change, tests or not (issue 25 route 3).
+		return true
+	}
 	if fam == "js" {
 		pj := path.Join(root, "package.json")
 		if !have[pj] {

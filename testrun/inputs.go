@@ -29,6 +29,13 @@ import (
 // makes the run prove less and it does not count (a configured command's
 // gate fails); a change that only adds lines (new checks) is noted.
 
+// file is one file (or a section of it) a test line reads; net: it may be
+// the tests themselves, which the work edits.
+type file struct {
+	path, section string
+	net           bool
+}
+
 // InputChange is one changed file a test run reads besides the tests.
 type InputChange struct {
 	path, what string
@@ -168,10 +175,6 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	// on balance, or added ones that weaken, count. Otherwise (a configured
 	// command's own script, a target, a variable, a config) any removed or
 	// changed line does, as in verify.
-	type file struct {
-		path, section string
-		net           bool
-	}
 	var files []file
 	seen := map[string]bool{}
 	addFile := func(p, section string, net bool) {
@@ -266,8 +269,13 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			}
 		}
 	}
+	honest := honestNewScripts(ctx, repo, start, files)
 	var out []InputChange
 	for _, f := range files {
+		if why, ok := honest[f.path]; ok && f.net && f.section == "" {
+			out = append(out, InputChange{f.path, why, false})
+			continue
+		}
 		was, errWas := repo.ReadAt(ctx, start, f.path)
 		if errWas != nil {
 			if ok, err := repo.ExistsAt(ctx, start, f.path); err != nil || ok {
@@ -561,4 +569,56 @@ func BinaryContent(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// honestNewScripts finds, among the files a line runs, the scripts new in
+// the session that run only tests and fail when they fail, and the new
+// test files they run that check something (newscript.go); each with the
+// note it gets instead of a refusal.
+func honestNewScripts(ctx context.Context, repo Repo, start string, files []file) map[string]string {
+	newFile := func(p string) ([]byte, bool) {
+		if ok, err := repo.ExistsAt(ctx, start, p); err != nil || ok {
+			return nil, false
+		}
+		b, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(p)))
+		return b, err == nil && !BinaryContent(b)
+	}
+	exists := func(p string) bool {
+		fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(p)))
+		return err == nil && fi.Mode().IsRegular()
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		if !f.net || f.section != "" || isConfig(f.path) || testNamed(f.path) {
+			continue
+		}
+		body, ok := newFile(f.path)
+		if !ok {
+			continue
+		}
+		tests, ok := newRunnerScript(string(body), exists)
+		if !ok {
+			continue
+		}
+		var good []string
+		for _, t := range tests {
+			tb, isNew := newFile(t)
+			if !isNew {
+				continue // a test file of the start: compared as usual
+			}
+			if !shellScript(t, tb) || !newTestFile(string(tb)) {
+				ok = false
+				break
+			}
+			good = append(good, t)
+		}
+		if !ok {
+			continue
+		}
+		out[f.path] = fmt.Sprintf("added in this session; it runs only tests (%s) and fails when they fail", truncate(strings.Join(tests, " "), 60))
+		for _, t := range good {
+			out[t] = "a test file added in this session, run by " + f.path
+		}
+	}
+	return out
 }

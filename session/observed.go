@@ -173,7 +173,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				ref += fmt.Sprintf(" (noted: %s)", truncate(strings.Join(noted, "; "), 200))
 			}
 		}
-		// Tests the session's change skips did not run (skipqa.go).
+		// Tests the session's change skips did not run (testrun/skips.go).
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
 			skips, err := testrun.SkipsAdded(ctx, repo, s.StartCommit)
 			if err != nil {

@@ -40,7 +40,7 @@ func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *
 		}
 	}
 	// The command runs the test files as the session left them: skips it
-	// added there make it prove less too (skipqa.go).
+	// added there make it prove less too (testrun/skips.go).
 	skips, err := testrun.SkipsAdded(ctx, repo, s.StartCommit)
 	if err != nil {
 		return nil, nil, fmt.Errorf("compare the test files' skips with the start commit: %w", err)

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // A command that exits 0 has not necessarily checked anything: a linter
@@ -68,7 +69,7 @@ func nothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
 	if res["go test"].Match(out) && !res["go test other"].Match(out) {
 		return "go test found no test files in any package", "go test"
 	}
-	if ranNoTests(out) {
+	if testrun.RanNoTests(out) {
 		// A filter matched no test: -run or -k in the command, or in
 		// the environment the gate ran in (GOFLAGS, PYTEST_ADDOPTS).
 		return "the test runner says it ran no test (a filter matched none: -run/-k in the command, or GOFLAGS/PYTEST_ADDOPTS in the environment)", testFilter

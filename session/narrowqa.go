@@ -130,7 +130,7 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 	}
 	if miss != nil {
 		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
-			Message: fmt.Sprintf("%s: the session changed %s, whose tests are another runner's suite (`%s`), and no passing whole run of it was recorded: a run of one runner's suite does not test another's; run `%s` and make it pass", p.ID, miss.file, miss.command(), miss.command())}, nil
+			Message: fmt.Sprintf("%s: the session changed %s, whose tests are another runner's suite (`%s`), and no passing whole run of it was recorded: a run of one runner's suite does not test another's; run `%s` and make it pass", p.ID, miss.File, miss.Command(), miss.Command())}, nil
 	}
 	// Every whole run taken must have seen the tree as it is now: the
 	// newest, and the newest of each other suite the change needs.

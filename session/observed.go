@@ -10,6 +10,7 @@ import (
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // MaxCommandBytes caps the stored command line of observed evidence.
@@ -94,7 +95,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			code = -1
 		}
 	}
-	if code == 0 && ranNoTests(req.Output) {
+	if code == 0 && testrun.RanNoTests(req.Output) {
 		ref = fmt.Sprintf("exit 0, but the runner says it ran no tests (a filter that matched none), %d bytes", len(req.Output))
 		code = -1
 	}
@@ -160,11 +161,11 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		// What the target or script calls, and the runner's config
 		// (testinputs.go): weakened, the run proves less; added to, noted.
 		if code == 0 && !e.hasCommand(p) {
-			cs, err := testInputChanges(ctx, repo, s.StartCommit, cmd, false)
+			cs, err := testrun.InputChanges(ctx, repo, s.StartCommit, cmd, false)
 			if err != nil {
 				return nil, err
 			}
-			weak, noted := inputChangesOf(cs)
+			weak, noted := testrun.SplitChanges(cs)
 			if len(weak) > 0 {
 				ref = fmt.Sprintf("exit 0, but what it runs changed in this session so that it proves less (%s): restore it, or run the test runner itself on the start commit's config, %d bytes", truncate(strings.Join(weak, "; "), 300), len(req.Output))
 				code = -1
@@ -172,9 +173,9 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				ref += fmt.Sprintf(" (noted: %s)", truncate(strings.Join(noted, "; "), 200))
 			}
 		}
-		// Tests the session's change skips did not run (skipqa.go).
+		// Tests the session's change skips did not run (testrun/skips.go).
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
-			skips, err := skipsAdded(ctx, repo, s.StartCommit)
+			skips, err := testrun.SkipsAdded(ctx, repo, s.StartCommit)
 			if err != nil {
 				return nil, err
 			}

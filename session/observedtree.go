@@ -7,13 +7,14 @@ import (
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // What a QA run saw (issue 25 items 5 and 3). A passing test run of a QA
 // phase without a command of its own records the tree it ran on: the
 // tracked files as a commit would take them then, staged ones included
 // (gitrepo WorkTreeTree), as ", saw tree ID" on its reference. The run
-// counts only while the files its runner reads (runnerReads), other than
+// counts only while the files its runner reads (testrun.RunnerReads), other than
 // documentation, are the same in the tree now: at the QA gate the work
 // tree's, at the end the commit's. So an honest agent may stage new test
 // files instead of committing them before the run, and a lazy one that
@@ -44,7 +45,7 @@ func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, 
 	if err != nil {
 		return nil, fmt.Errorf("compare the tree the QA run saw: %w", err)
 	}
-	reads := runnerReads(run.Command)
+	reads := testrun.RunnerReads(run.Command)
 	var out []string
 	for _, f := range files {
 		if reads(f) && !e.isDoc(f) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -39,7 +40,12 @@ func TestQASkipsAddedInSession(t *testing.T) {
 		{name: "jest: it.skip added", start: jsT, during: map[string]string{"a.test.js": "test.skip('a', () => {\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
 		{name: "jest: xit added", start: jsT, during: map[string]string{"a.test.js": "xit('a', () => {\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
 		{name: "jest: describe.only added", start: jsT, during: map[string]string{"a.test.js": "describe.only('a', () => {\n  test('a', () => {})\n})\n" + jsT["a.test.js"]}, line: "npm test"},
+		// Conditions every run meets (issue 25 route 1): these reached QA.
+		{name: "go: t.Skip behind runtime.GOOS != plan9", start: goT, during: goNow("\tif runtime.GOOS != \"plan9\" {\n\t\tt.Skip(\"later\")\n\t}\n"), line: "go test ./..."},
+		{name: "go: an early return at the top of a test", start: goT, during: goNow("\treturn\n"), line: "go test ./..."},
+		{name: "pytest: if 1: return", start: pyT, during: map[string]string{"tests/test_a.py": "import shutil\n\n\ndef test_a():\n    if 1: return\n    assert 1 + 1 == 2\n"}, line: "pytest"},
 		// Honest: guarded skips, new tests, skips removed.
+		{name: "pytest: a one-line skip on a missing tool", start: pyT, during: map[string]string{"tests/test_a.py": "import shutil\nimport pytest\n\n\ndef test_a():\n    if not shutil.which(\"git\"): pytest.skip(\"no git\")\n    assert 1 + 1 == 2\n"}, line: "pytest", counts: true},
 		{name: "go: t.Skip guarded by a missing tool", start: goT, during: goNow("\tif _, err := exec.LookPath(\"git\"); err != nil {\n\t\tt.Skip(\"git not installed\")\n\t}\n"), line: "go test ./...", counts: true},
 		{name: "go: a new test", start: goT, during: map[string]string{"b_test.go": "package m\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n"}, line: "go test ./...", counts: true},
 		{name: "go: a skip removed", start: map[string]string{"go.mod": "module example.com/m\n", "a_test.go": "package m\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tt.Skip(\"todo\")\n}\n"},
@@ -62,6 +68,69 @@ func TestQASkipsAddedInSession(t *testing.T) {
 			}
 			if !tc.counts && !strings.Contains(ev.Ref, "skips") {
 				t.Errorf("the run's record does not say the session skipped tests: %s", ev.Ref)
+			}
+		})
+	}
+}
+
+// TestQATestsRemovedInSession: a test file deleted or renamed so the
+// runner no longer collects it, or a test renamed to a name the runner
+// skips, leaves the suite passing on fewer tests (issue 25 route 2): the
+// run after it is no QA. A test file moved to another collected name, a
+// test renamed to another test name, and a test file deleted with the
+// code it tested still count.
+func TestQATestsRemovedInSession(t *testing.T) {
+	requireGit(t)
+	goTest := "package m\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif A() != 2 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n"
+	goT := map[string]string{"go.mod": "module example.com/m\n", "a.go": "package m\n\nfunc A() int { return 2 }\n", "b.go": "package m\n", "a_test.go": goTest}
+	pyTest := "from a import a\n\n\ndef test_a():\n    assert a() == 2\n"
+	pyT := map[string]string{"pytest.ini": "[pytest]\n", "a.py": "def a():\n    return 2\n", "b.py": "", "tests/test_a.py": pyTest}
+	tests := []struct {
+		name          string
+		start, during map[string]string
+		remove        []string
+		line          string
+		counts        bool
+	}{
+		{name: "go: the test file deleted", start: goT, remove: []string{"a_test.go"}, line: "go test ./..."},
+		{name: "go: the test file renamed to a_test.go.off", start: goT, remove: []string{"a_test.go"}, during: map[string]string{"a_test.go.off": goTest}, line: "go test ./..."},
+		{name: "go: TestA renamed testA", start: goT, during: map[string]string{"a_test.go": strings.Replace(goTest, "TestA", "testA", 1)}, line: "go test ./..."},
+		{name: "pytest: test_a.py renamed a_test_disabled.py", start: pyT, remove: []string{"tests/test_a.py"}, during: map[string]string{"tests/a_test_disabled.py": pyTest}, line: "pytest"},
+		{name: "pytest: test_a renamed _test_a", start: pyT, during: map[string]string{"tests/test_a.py": strings.Replace(pyTest, "def test_a", "def _test_a", 1)}, line: "pytest"},
+		// Honest.
+		{name: "go: the test file renamed to b_test.go", start: goT, remove: []string{"a_test.go"}, during: map[string]string{"b_test.go": goTest}, line: "go test ./...", counts: true},
+		{name: "go: TestA renamed TestAIsTwo", start: goT, during: map[string]string{"a_test.go": strings.Replace(goTest, "TestA", "TestAIsTwo", 1)}, line: "go test ./...", counts: true},
+		{name: "go: the code and its test file deleted", start: goT, remove: []string{"a.go", "a_test.go"}, line: "go test ./...", counts: true},
+		{name: "pytest: the test file moved to tests/unit", start: pyT, remove: []string{"tests/test_a.py"}, during: map[string]string{"tests/unit/test_a.py": pyTest}, line: "pytest", counts: true},
+		{name: "pytest: the code and its test file deleted", start: pyT, remove: []string{"a.py", "tests/test_a.py"}, line: "pytest", counts: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, qaProtocol)
+			files := map[string]string{"greet.txt": "hello\n"}
+			for k, v := range tc.start {
+				files[k] = v
+			}
+			gittest.Commit(t, e.root, "project", files)
+			id := e.start("QA by a real test run")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")
+			e.advance(id) // WORKING
+			for _, k := range tc.remove {
+				gittest.Git(t, e.root, "rm", "-q", k)
+			}
+			for k, v := range tc.during {
+				gittest.Write(t, e.root, k, v)
+				gittest.Git(t, e.root, "add", k)
+			}
+			e.advance(id) // into QA_VALIDATION
+			ev, err := e.engine.RecordObserved(context.Background(), session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: tc.line, Output: []byte("ok\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.counts {
+				t.Fatalf("%q (exit %d, %s): QA passed=%v, want %v; blocked: %+v", ev.Command, *ev.ExitCode, ev.Ref, got, tc.counts, res.Blocked)
 			}
 		})
 	}

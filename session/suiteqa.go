@@ -1,15 +1,13 @@
 package session
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // A QA phase that says "run the tests" takes a run of the suite, not of a
@@ -28,309 +26,11 @@ type TreeLister interface {
 	TreeFiles(ctx context.Context, rev string) ([]string, error)
 }
 
-// suiteFamily is what a runner's suite is made of: its test files and the
-// files that mark a project root.
-type suiteFamily struct {
-	test  func(string) bool
-	roots []string
-}
-
-var (
-	goSuite = suiteFamily{test: func(f string) bool { return strings.HasSuffix(f, "_test.go") }, roots: []string{"go.mod"}}
-	pySuite = suiteFamily{test: func(f string) bool {
-		b := path.Base(f)
-		return strings.HasSuffix(b, ".py") && (strings.HasPrefix(b, "test_") || strings.HasSuffix(b, "_test.py"))
-	}, roots: []string{"pyproject.toml", "setup.py", "setup.cfg", "pytest.ini", "tox.ini"}}
-	jsSuite = suiteFamily{test: func(f string) bool {
-		b := path.Base(f)
-		return strings.Contains(b, ".test.") || strings.Contains(b, ".spec.") || strings.Contains("/"+f, "/__tests__/")
-	}, roots: []string{"package.json"}}
-)
-
-func familyOf(runner string) (suiteFamily, bool) {
-	switch runner {
-	case "go test":
-		return goSuite, true
-	case "pytest", "unittest":
-		return pySuite, true
-	case "jest", "vitest":
-		return jsSuite, true
-	}
-	return suiteFamily{}, false
-}
-
-// skippedDir: folders a runner does not collect tests from.
-func skippedDir(f string) bool {
-	for _, d := range strings.Split(path.Dir(f), "/") {
-		switch d {
-		case "testdata", "vendor", "node_modules", ".venv", "venv", "site-packages", "fixtures", "__fixtures__":
-			return true
-		}
-		if strings.HasPrefix(d, ".") && d != "." || strings.HasPrefix(d, "_") && d != "__tests__" {
-			return true
-		}
-	}
-	return false
-}
-
-// projectRoot is the nearest folder at or above dir holding one of the
-// family's root files ("" for the repository root).
-func projectRoot(fam suiteFamily, have map[string]bool, dir string) string {
-	for d := path.Clean(dir); ; d = path.Dir(d) {
-		if d == "." || d == "/" || d == "" {
-			return ""
-		}
-		for _, r := range fam.roots {
-			if have[d+"/"+r] {
-				return d
-			}
-		}
-	}
-}
-
-// partialRun says how a passing test-suite run covers less than its
-// project's suite, "" when it covers it. files are the tracked files of
-// the tree it saw; goMod reads a go.mod's module path (for import-path
-// targets).
-func partialRun(line string, files []string, goMod func(dir string) string) string {
-	have := make(map[string]bool, len(files))
-	for _, f := range files {
-		have[f] = true
-	}
-	for _, r := range shellline.TestRuns(line) {
-		if why := r.Partial(); why != "" {
-			return fmt.Sprintf("`%s` runs part of the suite: %s", truncate(line, 100), why)
-		}
-		if why := shortTargets(r, files, have, goMod); why != "" {
-			return fmt.Sprintf("`%s` runs part of the suite: %s", truncate(line, 100), why)
-		}
-	}
-	return ""
-}
-
-// shortTargets names a test file of the run's project that no target of
-// the run holds.
-func shortTargets(r shellline.TestRun, files []string, have map[string]bool, goMod func(string) string) string {
-	if r.Runner == "cargo test" {
-		n := 0
-		for _, f := range files {
-			if path.Base(f) == "Cargo.toml" {
-				n++
-			}
-		}
-		if len(r.Targets) > 0 && n > 1 {
-			return "it picks packages (" + strings.Join(r.Targets, " ") + ") of a workspace"
-		}
-		return ""
-	}
-	fam, ok := familyOf(r.Runner)
-	if !ok {
-		return "" // a script or npm test: its suite is what it runs
-	}
-	dir := path.Clean(r.Dir)
-	if dir == "." {
-		dir = ""
-	}
-	root := projectRoot(fam, have, dir)
-	var targets []string
-	if r.Targets == nil {
-		if dir == root {
-			return "" // the runner's own suite, from its project's root
-		}
-		targets = []string{dir} // collected from a folder inside the project
-	}
-	for _, t := range r.Targets {
-		if r.Runner == "go test" && !strings.HasPrefix(t, ".") && !strings.HasPrefix(t, "/") {
-			// An import path: the module's own (module/x/...) maps to a folder.
-			mod := goMod(root)
-			if mod == "" {
-				continue
-			}
-			rest, ok := strings.CutPrefix(t, mod)
-			if !ok || rest != "" && !strings.HasPrefix(rest, "/") {
-				continue
-			}
-			t = "." + rest
-			targets = append(targets, joinTarget(root, t))
-			continue
-		}
-		if r.Runner == "unittest" && !strings.Contains(t, "/") && !strings.HasSuffix(t, ".py") {
-			t = strings.ReplaceAll(t, ".", "/") // tests.test_x: a module
-		}
-		targets = append(targets, joinTarget(dir, t))
-	}
-	for _, f := range files {
-		if !fam.test(f) || skippedDir(f) || projectRoot(fam, have, path.Dir(f)) != root {
-			continue
-		}
-		want := f
-		if r.Runner == "go test" {
-			want = path.Dir(f) // a package
-		}
-		if !slices.ContainsFunc(targets, func(t string) bool { return suiteCovers(r.Runner, t, want) }) {
-			return fmt.Sprintf("no target holds %s", want)
-		}
-	}
-	return ""
-}
-
-func joinTarget(dir, t string) string {
-	if dir == "" {
-		return t
-	}
-	return dir + "/" + t
-}
-
-// suiteCovers: target t (a path, a Go pattern, a jest path pattern) holds
-// the package or file want.
-func suiteCovers(runner, t, want string) bool {
-	switch runner {
-	case "jest", "vitest":
-		t = strings.TrimPrefix(t, "./")
-		return t == "." || t == "" || strings.Contains(want, t)
-	case "unittest":
-		t = path.Clean(t)
-		return t == "." || want == t || strings.HasPrefix(want, t+"/") || strings.TrimSuffix(want, ".py") == t
-	}
-	return shellline.TargetCovers(runner, t, want)
-}
-
-// goModulePath reads the module line of a go.mod.
-func goModulePath(b []byte) string {
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		if m, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
-			return strings.Trim(strings.TrimSpace(m), `"`)
-		}
-	}
-	return ""
-}
-
-// A project with two runners (Go and a JS frontend, pytest and npm) has
-// two suites: a whole run of one says nothing of the other (issue 25 item
-// 5, route 4). Each runner whose files the session changed (a .go file:
-// the Go suite of its module; .js/.ts: the npm suite of its package.json;
-// .py: pytest's) needs a whole run of its own, from its project's root.
-// A side the session did not touch needs none.
-
-// suiteNeed is one suite the session's change needs a whole run of.
-type suiteNeed struct {
-	family, root string // "go", "py" or "js"; the project's folder ("" the root)
-	file         string // a changed file that needs it
-}
-
-func (n suiteNeed) command() string {
-	c := map[string]string{"go": "go test ./...", "py": "pytest", "js": "npm test"}[n.family]
-	if n.root != "" {
-		c = "cd " + n.root + " && " + c
-	}
-	return c
-}
-
-var jsSourceExt = map[string]bool{".js": true, ".jsx": true, ".ts": true, ".tsx": true, ".mjs": true, ".cjs": true, ".mts": true, ".cts": true, ".vue": true, ".svelte": true}
-
-// suitesNeeded lists, per runner family and project, the suites the
-// changed files belong to that have tests in the tree (files).
-func suitesNeeded(ctx context.Context, repo Repo, tree string, files, changed []string, isDoc func(string) bool) []suiteNeed {
-	have := make(map[string]bool, len(files))
-	for _, f := range files {
-		have[f] = true
-	}
-	var out []suiteNeed
-	seen := map[string]bool{}
-	for _, f := range changed {
-		if isDoc(f) || skippedDir(f) {
-			continue
-		}
-		var fam string
-		var sf suiteFamily
-		switch ext := path.Ext(f); {
-		case ext == ".go":
-			fam, sf = "go", goSuite
-		case ext == ".py":
-			fam, sf = "py", pySuite
-		case jsSourceExt[ext]:
-			fam, sf = "js", jsSuite
-		default:
-			continue
-		}
-		root := projectRoot(sf, have, path.Dir(f))
-		if seen[fam+"\x00"+root] {
-			continue
-		}
-		seen[fam+"\x00"+root] = true
-		if hasSuite(ctx, repo, tree, fam, sf, root, files, have) {
-			out = append(out, suiteNeed{fam, root, f})
-		}
-	}
-	return out
-}
-
-// hasSuite: the project at root has tests of the family (for JS, a
-// package.json there with a test script, or test files).
-func hasSuite(ctx context.Context, repo Repo, tree, fam string, sf suiteFamily, root string, files []string, have map[string]bool) bool {
-	if fam == "js" {
-		pj := path.Join(root, "package.json")
-		if !have[pj] {
-			return false
-		}
-		if b, err := repo.ReadAt(ctx, tree, pj); err == nil {
-			if _, ok := scriptBody(shellline.ScriptTarget{Tool: "npm", Name: "test"}, b); ok {
-				return true
-			}
-		}
-	}
-	for _, f := range files {
-		if sf.test(f) && !skippedDir(f) && projectRoot(sf, have, path.Dir(f)) == root {
-			return true
-		}
-	}
-	return false
-}
-
-// suitesRun lists the family and project root of each suite a run covers:
-// its runner's, or for a script (make test, npm test, sh tests/check.sh)
-// the runners its body calls.
-func suitesRun(ctx context.Context, repo Repo, tree, line string, have map[string]bool) []suiteNeed {
-	var out []suiteNeed
-	add := func(fam, dir string) {
-		sf := map[string]suiteFamily{"go": goSuite, "py": pySuite, "js": jsSuite}[fam]
-		out = append(out, suiteNeed{family: fam, root: projectRoot(sf, have, dir)})
-	}
-	for _, r := range shellline.TestRuns(line) {
-		switch r.Runner {
-		case "go test":
-			add("go", r.Dir)
-		case "pytest", "unittest":
-			add("py", r.Dir)
-		case "jest", "vitest", "mocha":
-			add("js", r.Dir)
-		}
-	}
-	for _, t := range shellline.ScriptTargets(line) {
-		if t.Tool == "npm" {
-			add("js", t.Dir) // the package's own suite
-		}
-		rel, now, err := scriptFile(repo.Root(), t)
-		if err != nil || rel == "" {
-			continue
-		}
-		if body, ok := scriptBody(t, now); ok {
-			for _, l := range strings.Split(body, "\n") {
-				for _, x := range suitesRun(ctx, repo, tree, l, have) {
-					add(x.family, path.Join(t.Dir, x.root))
-				}
-			}
-		}
-	}
-	return out
-}
-
 // missingSuite names the first suite the change needs that no whole run
 // covers, nil when each has one; runs are the whole runs, newest first.
 // taken are the runs QA rests on: the newest, and the newest of each
 // suite the change needs.
-func (e *Engine) missingSuite(ctx context.Context, repo Repo, s *Session, runs []*Evidence) (miss *suiteNeed, taken []*Evidence, err error) {
+func (e *Engine) missingSuite(ctx context.Context, repo Repo, s *Session, runs []*Evidence) (miss *testrun.Need, taken []*Evidence, err error) {
 	if len(runs) == 0 {
 		return nil, nil, nil
 	}
@@ -355,13 +55,13 @@ func (e *Engine) missingSuite(ctx context.Context, repo Repo, s *Session, runs [
 	for _, f := range files {
 		have[f] = true
 	}
-	covered := make([][]suiteNeed, len(runs))
+	covered := make([][]testrun.Need, len(runs))
 	for i, r := range runs {
-		covered[i] = suitesRun(ctx, repo, tree, r.Command, have)
+		covered[i] = testrun.SuitesRun(ctx, repo, tree, r.Command, have)
 	}
-	for _, n := range suitesNeeded(ctx, repo, tree, files, changed, e.isDoc) {
-		i := slices.IndexFunc(covered, func(cs []suiteNeed) bool {
-			return slices.ContainsFunc(cs, func(c suiteNeed) bool { return c.family == n.family && c.root == n.root })
+	for _, n := range testrun.SuitesNeeded(ctx, repo, tree, files, changed, e.isDoc) {
+		i := slices.IndexFunc(covered, func(cs []testrun.Need) bool {
+			return slices.ContainsFunc(cs, func(c testrun.Need) bool { return c.Family == n.Family && c.Root == n.Root })
 		})
 		if i < 0 {
 			return &n, nil, nil
@@ -412,9 +112,9 @@ func (e *Engine) wholeRuns(ctx context.Context, repo Repo, evs []Evidence, phase
 			if err != nil {
 				return ""
 			}
-			return goModulePath(b)
+			return testrun.GoModulePath(b)
 		}
-		w := partialRun(ev.Command, files, goMod)
+		w := testrun.PartialRun(ev.Command, files, goMod)
 		if w == "" {
 			out = append(out, ev)
 			if first {

@@ -168,3 +168,49 @@ func TestQACommandInputsChanged(t *testing.T) {
 		})
 	}
 }
+
+// TestQANewTestScript: a project with no tests gets its first ones in the
+// session (issue 25 route 4). A new runner script that runs only the new
+// test files and fails when they fail is QA (it was refused as a script
+// the session wrote); one that runs nothing, swallows failures, runs no
+// test file or runs a test file that checks nothing is still refused.
+func TestQANewTestScript(t *testing.T) {
+	requireGit(t)
+	const run = "#!/bin/sh\nset -e\nsh tests/test_greet.sh\n"
+	const check = "#!/bin/sh\nset -e\ngrep -q hello greet.txt\necho PASS\n"
+	tests := []struct {
+		name           string
+		run, check, py string
+		counts         bool
+	}{
+		{name: "run.sh is echo ok", run: "echo ok\n", check: check},
+		{name: "run.sh swallows the failure", run: "#!/bin/sh\nsh tests/test_greet.sh || true\n", check: check},
+		{name: "run.sh ends in echo without set -e", run: "#!/bin/sh\nsh tests/test_greet.sh\necho done\n", check: check},
+		{name: "run.sh runs no test file", run: "#!/bin/sh\nset -e\ncat greet.txt\n", check: check},
+		{name: "run.sh exits 0 first", run: "#!/bin/sh\nexit 0\nsh tests/test_greet.sh\n", check: check},
+		{name: "the test file only echoes", run: run, check: "#!/bin/sh\necho PASS\n"},
+		{name: "the test file ends in echo without set -e", run: run, check: "#!/bin/sh\ngrep -q hello greet.txt\necho PASS\n"},
+		{name: "the test file is python that only prints", run: "#!/bin/sh\nset -e\npython3 tests/test_greet.py\n", check: check, py: "print(\"ok\")\n"},
+		// Honest.
+		{name: "set -e runner and checking test file", run: run, check: check, counts: true},
+		{name: "one-command runner after a print", run: "#!/bin/sh\necho running the tests\nsh tests/test_greet.sh\n", check: "#!/bin/sh\ngrep -q hello greet.txt\n", counts: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			during := map[string]string{"tests/run_tests.sh": tc.run, "tests/test_greet.sh": tc.check}
+			if tc.py != "" {
+				during["tests/test_greet.py"] = tc.py
+			}
+			e, id := toQA(t, nil, during)
+			ev, err := e.engine.RecordObserved(context.Background(), session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: "sh tests/run_tests.sh", Output: []byte("PASS\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.counts {
+				t.Fatalf("%q (exit %d, %s): QA passed=%v, want %v; blocked: %+v", ev.Command, *ev.ExitCode, ev.Ref, got, tc.counts, res.Blocked)
+			}
+		})
+	}
+}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
-	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // QA is judged on the committed tree. An untracked zz_test.go with
@@ -19,7 +19,7 @@ import (
 // in the work tree while the committed tree fails (issue 25.7 route 3).
 // A QA gate's command, and an observed run for a QA phase, therefore look
 // at the untracked files git does not ignore (UntrackedLister) before
-// they count: one that the run's runner reads (runnerReads) and that is
+// they count: one that the run's runner reads (testrun.RunnerReads) and that is
 // not in the committed tree makes the run no QA of the committed work,
 // and the files are named. Scratch files a runner does not read (notes.txt,
 // a log, a .md) are left alone.
@@ -29,74 +29,6 @@ import (
 // files count only when they did not change after since.
 type UntrackedLister interface {
 	UntrackedFiles(ctx context.Context, since time.Time) ([]string, error)
-}
-
-// Runner families and the files each reads on its own.
-var (
-	goReads = func(f string) bool {
-		b := path.Base(f)
-		return strings.HasSuffix(b, ".go") || b == "go.mod" || b == "go.sum" || strings.HasPrefix(b, "go.work") ||
-			strings.Contains("/"+f, "/testdata/")
-	}
-	pyReads = func(f string) bool {
-		b := path.Base(f)
-		switch b {
-		case "pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "setup.py", "noxfile.py":
-			return true
-		}
-		return strings.HasSuffix(b, ".py") || strings.HasSuffix(b, ".pth") || strings.HasSuffix(b, ".pyi")
-	}
-	jsReads = func(f string) bool {
-		b := path.Base(f)
-		for _, ext := range []string{".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx", ".json", ".snap"} {
-			if strings.HasSuffix(b, ext) {
-				return true
-			}
-		}
-		return b == ".npmrc" || strings.HasPrefix(b, ".mocharc") || strings.HasPrefix(b, ".babelrc") || b == ".yarnrc" || b == ".yarnrc.yml"
-	}
-	otherReads = func(f string) bool {
-		b := path.Base(f)
-		for _, ext := range []string{".sh", ".bash", ".rb", ".rs", ".java", ".kt", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".php", ".mk", ".bats"} {
-			if strings.HasSuffix(b, ext) {
-				return true
-			}
-		}
-		return b == "Makefile" || b == "GNUmakefile" || b == "makefile" || b == "Cargo.toml" || b == "Gemfile" || b == "Rakefile"
-	}
-)
-
-// runnerReads returns the predicate of the files a command line's runners
-// read: by its programs (go; pytest and python; npm, node and their test
-// runners), else every family (make, a script, an unknown program).
-func runnerReads(line string) func(string) bool {
-	var fams []func(string) bool
-	known := true
-	for _, k := range shellline.Keys(line) {
-		prog, _, _ := strings.Cut(k, " ")
-		switch path.Base(prog) {
-		case "go", "gotestsum":
-			fams = append(fams, goReads)
-		case "pytest", "python", "python3", "py.test", "tox", "nox", "uv", "poetry", "hatch", "pdm":
-			fams = append(fams, pyReads)
-		case "npm", "npx", "node", "yarn", "pnpm", "bun", "deno", "jest", "vitest", "mocha", "tsx", "ts-node":
-			fams = append(fams, jsReads)
-		case "cd", "echo", "true", "set", "export":
-		default:
-			known = false
-		}
-	}
-	if !known || len(fams) == 0 {
-		fams = []func(string) bool{goReads, pyReads, jsReads, otherReads}
-	}
-	return func(f string) bool {
-		for _, r := range fams {
-			if r(f) {
-				return true
-			}
-		}
-		return false
-	}
 }
 
 // untrackedRead lists the untracked, not-ignored files of repo that the
@@ -110,7 +42,7 @@ func untrackedRead(ctx context.Context, repo Repo, s *Session, line string) ([]s
 	if err != nil {
 		return nil, fmt.Errorf("list untracked files: %w", err)
 	}
-	reads := runnerReads(line)
+	reads := testrun.RunnerReads(line)
 	var out []string
 	for _, f := range files {
 		if reads(f) && !agentConfigFile(f) {

@@ -1,13 +1,17 @@
 package session
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sessiongate/sessiongate/testrun"
+)
 
 // TestUntrackedAgentConfigIsNoTestInput: an agent's config left untracked
 // (install --agent writes .claude/settings.json) is read by no test runner
 // and does not refuse a script's QA run; a source file in the same folders
 // still counts.
 func TestUntrackedAgentConfigIsNoTestInput(t *testing.T) {
-	reads := runnerReads("sh test.sh") // a script: every runner family
+	reads := testrun.RunnerReads("sh test.sh") // a script: every runner family
 	for f, want := range map[string]bool{
 		".claude/settings.json":       false,
 		".claude/settings.local.json": false,

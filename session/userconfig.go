@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/sessiongate/sessiongate/testrun"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ type userConfig struct {
 	MCPServers []string `json:"mcp_servers"`
 	Agents     []string `json:"agents"`
 	// NpmRun holds, for each key of the user's npm config that decides
-	// how npm runs a script (npmrcRunKeys), a hash of its value (never
+	// how npm runs a script (testrun.NpmrcRunKeys), a hash of its value (never
 	// the value); NpmKnown tells a session that kept it from an older one.
 	NpmRun   map[string]string `json:"npm_run,omitempty"`
 	NpmKnown bool              `json:"npm_known,omitempty"`
@@ -158,7 +159,7 @@ func userNpmRun() map[string]string {
 			continue
 		}
 		k = strings.ToLower(strings.TrimSpace(k))
-		if slices.Contains(npmrcRunKeys, k) {
+		if slices.Contains(testrun.NpmrcRunKeys, k) {
 			sum := sha256.Sum256([]byte(strings.TrimSpace(v)))
 			out[k] = hex.EncodeToString(sum[:8])
 		}
@@ -170,7 +171,7 @@ func userNpmRun() map[string]string {
 // s started, for a line that runs npm (pnpm, yarn, npx); "" when it did
 // not, the line runs none, or the session kept no start state.
 func (e *Engine) userNpmrcChange(ctx context.Context, s *Session, line string) string {
-	if !slices.ContainsFunc(lineWords(line), func(w string) bool {
+	if !slices.ContainsFunc(testrun.LineWords(line), func(w string) bool {
 		switch filepath.Base(w) {
 		case "npm", "npx", "pnpm", "yarn":
 			return true
@@ -184,7 +185,7 @@ func (e *Engine) userNpmrcChange(ctx context.Context, s *Session, line string) s
 		return ""
 	}
 	now := userNpmRun()
-	for _, k := range npmrcRunKeys {
+	for _, k := range testrun.NpmrcRunKeys {
 		if now[k] != uc.NpmRun[k] {
 			verb := "changed"
 			switch {

@@ -1,4 +1,4 @@
-package session
+package testrun
 
 import "testing"
 
@@ -18,8 +18,8 @@ func TestBinaryContent(t *testing.T) {
 		{"script", "#!/bin/sh\ngo test ./...\n", false},
 		{"empty", "", false},
 	} {
-		if got := binaryContent([]byte(c.b)); got != c.want {
-			t.Errorf("%s: binaryContent = %v, want %v", c.name, got, c.want)
+		if got := BinaryContent([]byte(c.b)); got != c.want {
+			t.Errorf("%s: BinaryContent = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

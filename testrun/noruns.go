@@ -1,4 +1,4 @@
-package session
+package testrun
 
 import (
 	"bufio"
@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ranNoTests reports output in which a test runner says its filter
+// RanNoTests reports output in which a test runner says its filter
 // matched no test: `go test -run NONE ./...` exits 0 having run nothing.
 // Go: every "ok" line ends in "[no tests to run]" (lines of packages
 // without tests, "[no test files]", say nothing either way), or, with no
@@ -16,7 +16,7 @@ import (
 // "0 selected"; Jest: "No tests found". Output of other programs never
 // matches. The output is read when the run is recorded (it is kept only
 // as a hash).
-func ranNoTests(out []byte) bool {
+func RanNoTests(out []byte) bool {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	goOK, goEmpty, goWarned := 0, 0, false

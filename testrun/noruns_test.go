@@ -1,4 +1,4 @@
-package session
+package testrun
 
 import "testing"
 
@@ -23,8 +23,8 @@ func TestRanNoTests(t *testing.T) {
 		{"", false},
 	}
 	for _, tc := range tests {
-		if got := ranNoTests([]byte(tc.out)); got != tc.none {
-			t.Errorf("ranNoTests(%q) = %v, want %v", tc.out, got, tc.none)
+		if got := RanNoTests([]byte(tc.out)); got != tc.none {
+			t.Errorf("RanNoTests(%q) = %v, want %v", tc.out, got, tc.none)
 		}
 	}
 }

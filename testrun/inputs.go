@@ -1,0 +1,624 @@
+package testrun
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// What a test run reads besides the tests (issue 25 QA gaps 2 and 3):
+// the script a `make test` target or `npm test` script calls (`"test":
+// "sh scripts/t.sh"`, `test: ; ./run-tests.sh`), the Makefile variables
+// its recipe uses (`GOTESTFLAGS = -run X`), the runner's config
+// (pytest.ini, [tool.pytest] in pyproject.toml, jest/vitest configs,
+// .mocharc) and, for a configured QA command, the scripts it names. Each
+// is compared with the session's start commit, as verify's rerun guard
+// compares them over a range: a change that removes or changes lines, or
+// adds one that ends the script early, turns failures into success,
+// replaces a function or selects tests (shellline.AddedLineWeakens),
+// makes the run prove less and it does not count (a configured command's
+// gate fails); a change that only adds lines (new checks) is noted.
+
+// file is one file (or a section of it) a test line reads; net: it may be
+// the tests themselves, which the work edits.
+type file struct {
+	path, section string
+	net           bool
+}
+
+// InputChange is one changed file a test run reads besides the tests.
+type InputChange struct {
+	path, what string
+	weakens    bool
+}
+
+func (c InputChange) String() string { return c.path + ": " + c.what }
+
+// runnerConfigs are the config files a runner family reads its test
+// selection from; a "file#section" entry is a section of a shared file.
+var runnerConfigs = map[string][]string{
+	"pytest": {"pytest.ini", "tox.ini#[pytest]", "setup.cfg#[tool:pytest]", "pyproject.toml#[tool.pytest"},
+	"jest":   {"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs", "jest.config.json", "package.json#jest"},
+	"vitest": {"vitest.config.ts", "vitest.config.js", "vitest.config.mts", "vitest.config.mjs", "vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs"},
+	"mocha":  {".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.jsonc", ".mocharc.yml", ".mocharc.yaml", "package.json#mocha"},
+}
+
+// familiesOf names the runner families in words of a line or script body.
+func familiesOf(words []string) []string {
+	var out []string
+	add := func(f string) {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	for i, w := range words {
+		switch b := path.Base(w); {
+		case b == "pytest" || b == "py.test" || b == "tox":
+			add("pytest")
+		case (b == "python" || b == "python3") && i+2 < len(words) && words[i+1] == "-m" && words[i+2] == "pytest":
+			add("pytest")
+		case b == "jest" || b == "vitest" || b == "mocha":
+			add(b)
+		}
+	}
+	return out
+}
+
+// LineWords are the words of every call of a shell line, wrappers dropped.
+func LineWords(line string) []string {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
+	if !ok {
+		return strings.Fields(line)
+	}
+	var out []string
+	for _, c := range calls {
+		out = append(out, shellline.StripWrappers(c.Words)...)
+	}
+	return out
+}
+
+// repoFiles keeps the words that name a file of the repository (in the
+// work tree or at the start commit), relative to dir.
+func repoFiles(ctx context.Context, repo Repo, start, dir string, words []string) []string {
+	var out []string
+	for _, w := range words {
+		if w == "" || strings.HasPrefix(w, "-") || strings.ContainsAny(w, "*?[$\n=") {
+			continue
+		}
+		p := path.Clean(path.Join(dir, strings.TrimPrefix(w, "./")))
+		if p == "." || strings.HasPrefix(p, "../") || path.IsAbs(p) || slices.Contains(out, p) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+			continue
+		}
+		if start != "" {
+			if ok, err := repo.ExistsAt(ctx, start, p); err == nil && ok {
+				out = append(out, p) // deleted in the session
+			}
+		}
+	}
+	return out
+}
+
+// ranScript is a script file a line runs or sources, relative to dir.
+type ranScript struct{ dir, file string }
+
+// shellRunners run the script file named after their flags.
+var shellRunners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "bats": true,
+	"python": true, "python3": true, "node": true, "ruby": true, "perl": true}
+
+// ranScripts lists the script files a line runs itself: an interpreter's
+// script (`sh tests/check.sh`, not `sh -c` or `python3 -m`), a program
+// named by a path (`./run-tests.sh`, `scripts/test`) and a sourced file
+// (`. ./lib.sh`, `source lib.sh`).
+func ranScripts(line string) []ranScript {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
+	if !ok {
+		return nil
+	}
+	var out []ranScript
+	dir := ""
+	for _, c := range calls {
+		w := shellline.StripWrappers(c.Words)
+		if len(w) == 0 {
+			continue
+		}
+		if len(w) == 2 && w[0] == "cd" {
+			dir = path.Join(dir, w[1])
+			continue
+		}
+		switch prog := path.Base(w[0]); {
+		case (w[0] == "." || w[0] == "source") && len(w) > 1:
+			out = append(out, ranScript{dir, w[1]})
+		case shellRunners[prog]:
+			for _, a := range w[1:] {
+				if a == "-c" || a == "-m" || a == "-e" || a == "--eval" {
+					break
+				}
+				if !strings.HasPrefix(a, "-") {
+					out = append(out, ranScript{dir, a})
+					break
+				}
+			}
+		case strings.Contains(w[0], "/"):
+			out = append(out, ranScript{dir, w[0]})
+		}
+	}
+	return out
+}
+
+var makeVarRE = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
+
+// InputChanges compares with the start commit what a test line reads
+// besides its tests. direct: the line is a configured QA command, whose
+// own scripts and make target or npm script are compared too (without a
+// command, weakTestScript already refuses any change to the target, and a
+// script the agent runs directly is its tests, which the work changes).
+func InputChanges(ctx context.Context, repo Repo, start, line string, direct bool) ([]InputChange, error) {
+	if start == "" {
+		return nil, nil
+	}
+	// net: the file may be the tests themselves (`"test": "node
+	// test.js"`, a check script), which the work edits: only lines removed
+	// on balance, or added ones that weaken, count. Otherwise (a configured
+	// command's own script, a target, a variable, a config) any removed or
+	// changed line does, as in verify.
+	var files []file
+	seen := map[string]bool{}
+	addFile := func(p, section string, net bool) {
+		if !seen[p+"#"+section] {
+			seen[p+"#"+section] = true
+			files = append(files, file{p, section, net})
+		}
+	}
+	words := LineWords(line)
+	fams := familiesOf(words)
+	dirs := []string{""}
+	if direct {
+		for _, p := range repoFiles(ctx, repo, start, "", words) {
+			addFile(p, "", false)
+		}
+	}
+	for _, t := range shellline.ScriptTargets(line) {
+		rel, now, err := ScriptFile(repo.Root(), t)
+		if err != nil || rel == "" {
+			continue
+		}
+		body, found := ScriptBody(t, now)
+		if !found {
+			continue
+		}
+		if !slices.Contains(dirs, t.Dir) {
+			dirs = append(dirs, t.Dir)
+		}
+		if direct {
+			addFile(rel, "target:"+t.Tool+":"+t.Name, false)
+		}
+		var bw []string
+		for _, l := range strings.Split(body, "\n") {
+			if t.Tool == "make" && strings.HasPrefix(l, t.Name+":") {
+				continue // the rule line: prerequisites are targets
+			}
+			bw = append(bw, LineWords(l)...)
+			if t.Tool == "make" {
+				for _, m := range makeVarRE.FindAllStringSubmatch(l, -1) {
+					addFile(rel, "var:"+m[1], false)
+				}
+			}
+		}
+		if t.Tool == "npm" {
+			// npm reads how to run the script from .npmrc: script-shell=/bin/true
+			// "passes" any script without running it.
+			addFile(path.Join(t.Dir, ".npmrc"), "", false)
+		}
+		fams = append(fams, familiesOf(bw)...)
+		for _, p := range repoFiles(ctx, repo, start, t.Dir, bw) {
+			if p != rel {
+				addFile(p, "", true)
+			}
+		}
+	}
+	// A script the line runs itself (`sh tests/check.sh`, `./run-tests.sh`)
+	// is its tests: compared net, like a script a target calls.
+	for _, sc := range ranScripts(line) {
+		for _, p := range repoFiles(ctx, repo, start, sc.dir, []string{sc.file}) {
+			addFile(p, "", !direct)
+		}
+	}
+	// What those scripts source or run in turn (`. ./tests/lib.sh`, `sh
+	// tests/more.sh`), at the start or now: a helper redefined to pass is
+	// the script weakened. Bounded: a script tree is small.
+	for i := 0; i < len(files) && len(files) < 64; i++ {
+		f := files[i]
+		if f.section != "" || isConfig(f.path) || path.Base(f.path) == ".npmrc" {
+			continue
+		}
+		was, _ := repo.ReadAt(ctx, start, f.path)
+		now, _ := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		for _, body := range [][]byte{was, now} {
+			for _, l := range strings.Split(string(body), "\n") {
+				for _, sc := range ranScripts(l) {
+					// Relative to the line's folder; a script usually runs
+					// from the root, so both are tried.
+					for _, p := range repoFiles(ctx, repo, start, sc.dir, []string{sc.file}) {
+						if p != f.path {
+							addFile(p, "", true)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, f := range fams {
+		for _, d := range dirs {
+			for _, c := range runnerConfigs[f] {
+				name, section, _ := strings.Cut(c, "#")
+				addFile(path.Join(d, name), section, false)
+			}
+		}
+	}
+	honest := honestNewScripts(ctx, repo, start, files)
+	var out []InputChange
+	for _, f := range files {
+		if why, ok := honest[f.path]; ok && f.net && f.section == "" {
+			out = append(out, InputChange{f.path, why, false})
+			continue
+		}
+		was, errWas := repo.ReadAt(ctx, start, f.path)
+		if errWas != nil {
+			if ok, err := repo.ExistsAt(ctx, start, f.path); err != nil || ok {
+				return nil, fmt.Errorf("read %s at the start commit: %w", f.path, errors.Join(errWas, err))
+			}
+			was = nil
+		}
+		now, errNow := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		if errNow != nil && !errors.Is(errNow, os.ErrNotExist) {
+			return nil, fmt.Errorf("read %s: %w", f.path, errNow)
+		}
+		if was == nil && errNow != nil {
+			continue // in neither
+		}
+		if was == nil && BinaryContent(now) {
+			// A program the build made (`./build/greet` in a test recipe):
+			// no script the session wrote; that it was rebuilt from the
+			// committed sources is the QA gate's freshening (freshmtime.go).
+			continue
+		}
+		a, b := sectionOf(was, f.section), sectionOf(now, f.section)
+		if a == b {
+			continue
+		}
+		if path.Base(f.path) == ".npmrc" {
+			// Only the keys that change how a script runs: a registry or
+			// an auth line is ordinary work.
+			if why := npmrcRunChange(a, b); why != "" {
+				out = append(out, InputChange{f.path, why, true})
+			}
+			continue
+		}
+		what := f.path
+		switch {
+		case strings.HasPrefix(f.section, "target:"):
+			what = fmt.Sprintf("%s's %q %s", f.path, strings.SplitN(f.section, ":", 3)[2], map[string]string{"make": "target", "npm": "script"}[strings.SplitN(f.section, ":", 3)[1]])
+		case strings.HasPrefix(f.section, "var:"):
+			what = fmt.Sprintf("%s's variable %s", f.path, strings.TrimPrefix(f.section, "var:"))
+		case f.section != "":
+			what = fmt.Sprintf("%s's %s section", f.path, strings.TrimPrefix(strings.TrimSuffix(f.section, "]"), "["))
+		}
+		out = append(out, compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path), errNow != nil, f.net))
+	}
+	return out, nil
+}
+
+// NpmrcRunKeys are the .npmrc keys that decide what `npm test` runs.
+var NpmrcRunKeys = []string{"script-shell", "shell", "node-options", "ignore-scripts", "userconfig", "globalconfig", "prefix", "scripts-prepend-node-path", "if-present"}
+
+// npmrcRunChange names a run-deciding .npmrc key the session set or
+// changed, "" when none.
+func npmrcRunChange(was, now string) string {
+	keys := func(text string) map[string]string {
+		m := map[string]string{}
+		for _, l := range strings.Split(text, "\n") {
+			l = strings.TrimSpace(l)
+			if k, v, ok := strings.Cut(l, "="); ok && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, ";") {
+				m[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
+			}
+		}
+		return m
+	}
+	a, b := keys(was), keys(now)
+	for _, k := range NpmrcRunKeys {
+		if v, ok := b[k]; ok && (a[k] != v || !hasKey(a, k)) {
+			return fmt.Sprintf("sets %s=%s, which decides how npm runs the test script", k, truncate(v, 40))
+		}
+	}
+	return ""
+}
+
+func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
+
+func isConfig(p string) bool {
+	for _, cs := range runnerConfigs {
+		for _, c := range cs {
+			if name, _, _ := strings.Cut(c, "#"); path.Base(p) == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compareInput judges one changed file or section: removed or changed
+// lines weaken (net: only more lines removed than added), added lines
+// weaken only when they can make the run prove less; a script new in the
+// session or deleted weakens.
+func compareInput(what, was, now string, added, deleted, net bool) InputChange {
+	switch {
+	case deleted:
+		return InputChange{what, "deleted in this session", true}
+	case added:
+		return InputChange{what, "added in this session (the start commit has none): the session wrote what its tests run", true}
+	}
+	count := map[string]int{}
+	for _, l := range strings.Split(was, "\n") {
+		count[strings.TrimSpace(l)]++
+	}
+	var addedLines []string
+	for _, l := range strings.Split(now, "\n") {
+		k := strings.TrimSpace(l)
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		if k != "" {
+			addedLines = append(addedLines, k)
+		}
+	}
+	var removed []string
+	for l, n := range count {
+		if n > 0 && l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "//") {
+			removed = append(removed, l)
+		}
+	}
+	slices.Sort(removed)
+	// A test command removed must be answered by an added line that runs
+	// at least its tests: `go test ./...` swapped for `go test ./pkg/a`,
+	// `pytest` for `pytest -k fast` or `npm test` for `echo ok` is one line
+	// for one, which the net count alone took for an edited check.
+	for _, r := range removed {
+		if why := testLineDropped(r, addedLines); why != "" {
+			return InputChange{what, why, true}
+		}
+	}
+	if len(removed) > 0 && (!net || len(removed) > len(addedLines)) {
+		return InputChange{what, fmt.Sprintf("removes or changes lines (%q)", truncate(strings.Join(removed, "; "), 60)), true}
+	}
+	for _, l := range addedLines {
+		if why := shellline.AddedLineWeakens(l, was); why != "" {
+			return InputChange{what, fmt.Sprintf("adds %q: %s", truncate(l, 60), why), true}
+		}
+	}
+	if len(removed) > 0 {
+		return InputChange{what, fmt.Sprintf("changes %d line(s) and adds %d (now %q)", len(removed), len(addedLines)-len(removed), truncate(strings.Join(addedLines, "; "), 60)), false}
+	}
+	return InputChange{what, fmt.Sprintf("only adds lines (%d, new checks: %q)", len(addedLines), truncate(strings.Join(addedLines, "; "), 60)), false}
+}
+
+// sectionOf is the part of a file a section names: "" the whole file,
+// "[x" an INI/TOML section whose header starts so, "target:make:NAME" or
+// "target:npm:NAME" a make rule or npm script, "var:NAME" a Makefile
+// variable's assignments, another word a package.json key.
+func sectionOf(b []byte, section string) string {
+	if b == nil {
+		return ""
+	}
+	switch {
+	case section == "":
+		return string(b)
+	case strings.HasPrefix(section, "["):
+		var out strings.Builder
+		in := false
+		for _, l := range strings.Split(string(b), "\n") {
+			if s := strings.TrimSpace(l); strings.HasPrefix(s, "[") {
+				in = strings.HasPrefix(s, section)
+			}
+			if in {
+				out.WriteString(l + "\n")
+			}
+		}
+		return out.String()
+	case strings.HasPrefix(section, "target:"):
+		parts := strings.SplitN(section, ":", 3)
+		body, _ := ScriptBody(shellline.ScriptTarget{Tool: parts[1], Name: parts[2]}, b)
+		return body
+	case strings.HasPrefix(section, "var:"):
+		name := strings.TrimPrefix(section, "var:")
+		re := regexp.MustCompile(`^\s*(export\s+|override\s+)?` + regexp.QuoteMeta(name) + `\s*(\?|\+|:|::)?=`)
+		var out strings.Builder
+		for _, l := range strings.Split(string(b), "\n") {
+			if re.MatchString(l) {
+				out.WriteString(l + "\n")
+			}
+		}
+		return out.String()
+	}
+	var pkg map[string]json.RawMessage
+	if json.Unmarshal(b, &pkg) != nil {
+		return "unreadable"
+	}
+	var v any
+	if json.Unmarshal(pkg[section], &v) != nil {
+		return ""
+	}
+	// One line per leaf, so lines compare as in a file.
+	var lines []string
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, y := range x {
+				walk(prefix+k+": ", y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(prefix, y)
+			}
+		default:
+			j, _ := json.Marshal(x)
+			lines = append(lines, prefix+string(j))
+		}
+	}
+	walk("", v)
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// SplitChanges splits changes into what weakens and what is noted.
+func SplitChanges(cs []InputChange) (weak, noted []string) {
+	for _, c := range cs {
+		if c.weakens {
+			weak = append(weak, c.String())
+		} else {
+			noted = append(noted, c.String())
+		}
+	}
+	return weak, noted
+}
+
+// testLineDropped says how the added lines run less than the removed test
+// line old, "" when one of them covers every run of it (or old runs no
+// tests).
+func testLineDropped(old string, added []string) string {
+	wants := lineTestRuns(old)
+	if len(wants) == 0 {
+		return ""
+	}
+	var short string
+	for _, want := range wants {
+		covered := false
+		for _, l := range added {
+			for _, got := range lineTestRuns(l) {
+				why := got.Narrowing(want)
+				if why == "" {
+					covered = true
+					break
+				}
+				if got.Runner == want.Runner && short == "" {
+					short = fmt.Sprintf("replaces %q with %q, which has %s: it runs fewer tests", truncate(old, 40), truncate(l, 40), why)
+				}
+			}
+			if covered {
+				break
+			}
+		}
+		if !covered {
+			if short != "" {
+				return short
+			}
+			now := "no line"
+			if len(added) > 0 {
+				now = fmt.Sprintf("%q", truncate(strings.Join(added, "; "), 40))
+			}
+			return fmt.Sprintf("replaces the test command %q with %s, which runs no test of it", truncate(old, 40), now)
+		}
+	}
+	return ""
+}
+
+var helperNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+// lineTestRuns are the test runs of a script line; a line whose first
+// word is a helper that runs its arguments (`run sh tests/check.sh`,
+// `retry go test ./...`) is read without it. echo and the like print the
+// words, they run nothing.
+func lineTestRuns(l string) []shellline.TestRun {
+	if rs := shellline.TestRuns(l); len(rs) > 0 {
+		return rs
+	}
+	f := strings.Fields(l)
+	if len(f) < 2 || !helperNameRE.MatchString(f[0]) {
+		return nil
+	}
+	switch f[0] {
+	case "echo", "printf", "true", "false", "test", "cat", "print", "log", "info", "warn", "say", "note":
+		return nil
+	}
+	return shellline.TestRuns(strings.Join(f[1:], " "))
+}
+
+// BinaryContent reports whether b is a compiled program (ELF, Mach-O, PE
+// magic), not merely a file with a NUL byte: bash runs a script whose NUL
+// sits past its first line, so "any NUL" would let a session's new
+// `exit 0` script pass as a build output.
+func BinaryContent(b []byte) bool {
+	for _, magic := range []string{"\x7fELF", "MZ", "\xfe\xed\xfa\xce", "\xfe\xed\xfa\xcf", "\xce\xfa\xed\xfe", "\xcf\xfa\xed\xfe", "\xca\xfe\xba\xbe"} {
+		if bytes.HasPrefix(b, []byte(magic)) {
+			return true
+		}
+	}
+	return false
+}
+
+// honestNewScripts finds, among the files a line runs, the scripts new in
+// the session that run only tests and fail when they fail, and the new
+// test files they run that check something (newscript.go); each with the
+// note it gets instead of a refusal.
+func honestNewScripts(ctx context.Context, repo Repo, start string, files []file) map[string]string {
+	newFile := func(p string) ([]byte, bool) {
+		if ok, err := repo.ExistsAt(ctx, start, p); err != nil || ok {
+			return nil, false
+		}
+		b, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(p)))
+		return b, err == nil && !BinaryContent(b)
+	}
+	exists := func(p string) bool {
+		fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(p)))
+		return err == nil && fi.Mode().IsRegular()
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		if !f.net || f.section != "" || isConfig(f.path) || testNamed(f.path) {
+			continue
+		}
+		body, ok := newFile(f.path)
+		if !ok {
+			continue
+		}
+		tests, ok := newRunnerScript(string(body), exists)
+		if !ok {
+			continue
+		}
+		var good []string
+		for _, t := range tests {
+			tb, isNew := newFile(t)
+			if !isNew {
+				continue // a test file of the start: compared as usual
+			}
+			if !shellScript(t, tb) || !newTestFile(string(tb)) {
+				ok = false
+				break
+			}
+			good = append(good, t)
+		}
+		if !ok {
+			continue
+		}
+		out[f.path] = fmt.Sprintf("added in this session; it runs only tests (%s) and fails when they fail", truncate(strings.Join(tests, " "), 60))
+		for _, t := range good {
+			out[t] = "a test file added in this session, run by " + f.path
+		}
+	}
+	return out
+}

@@ -1,0 +1,186 @@
+package testrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Tests the session removed do not fail (issue 25 route 2): a failing
+// test file deleted, renamed so the runner no longer collects it
+// (test_x.py -> x_test_disabled.py, a_test.go -> a_test.go.off), or a test
+// function renamed so the runner skips it (TestFoo -> testFoo, test_x ->
+// _test_x) leaves the same command passing on fewer tests. A test file
+// moved to another collected name, a test renamed to another test name,
+// and a test file deleted with the code it tested (its source file, or
+// every source file of its folder) are honest.
+
+var testNameREs = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		// Any function that looks like a test, collected or not: the
+		// collected ones are told apart by collected().
+		"go": regexp.MustCompile(`(?m)^func\s+(\w*[Tt]est\w*)\s*\(\s*\w+\s+\*testing\.[TBF]\s*\)`),
+		"py": regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+(\w*test\w*)\s*\(`),
+		"js": regexp.MustCompile(`(?m)\b((?:x|f)?(?:it|test))(?:\.\w+)?\s*\(\s*['"\x60]([^'"\x60]+)['"\x60]`),
+	}
+})
+
+// testNames lists the tests of a file of kind k: the name of each
+// function, or for JS "it NAME"; uncollected is those the runner skips.
+func testNames(k string, b []byte) (collected, uncollected []string) {
+	if k == "conftest" {
+		return nil, nil
+	}
+	re := testNameREs()[k]
+	for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+		name, ok := m[1], false
+		switch k {
+		case "go":
+			// go test runs TestX where X does not start with a lower-case letter.
+			rest, has := strings.CutPrefix(name, "Test")
+			ok = has && (rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z'))
+		case "py":
+			ok = strings.HasPrefix(name, "test")
+		case "js":
+			ok = m[1] == "it" || m[1] == "test"
+			name = m[2]
+		}
+		if ok {
+			collected = append(collected, name)
+		} else {
+			uncollected = append(uncollected, name)
+		}
+	}
+	return collected, uncollected
+}
+
+// TestsRemoved lists the tests the session's change (work tree against
+// the start commit) stopped the runner from running, as "file: why".
+func TestsRemoved(ctx context.Context, repo Repo, start string) ([]string, error) {
+	if start == "" {
+		return nil, nil
+	}
+	changed, err := repo.ChangedFiles(ctx, start)
+	if err != nil {
+		return nil, fmt.Errorf("list the files changed since the start: %w", err)
+	}
+	return testsRemoved(ctx, repo, start, changed)
+}
+
+func testsRemoved(ctx context.Context, repo Repo, start string, changed []string) ([]string, error) {
+	type file struct {
+		path, kind string
+		was, now   []byte
+	}
+	var files []file
+	nowNames := map[string]map[string]bool{} // kind -> collected test names now
+	deleted := map[string]bool{}             // base names of the files deleted
+	for _, f := range changed {
+		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("read %s: %w", f, err)
+		}
+		if now == nil {
+			deleted[path.Base(f)] = true
+		}
+		k := FileKind(f)
+		if k == "" || k == "conftest" {
+			continue // only a test file's tests are counted here
+		}
+		if now != nil {
+			c, _ := testNames(k, now)
+			if nowNames[k] == nil {
+				nowNames[k] = map[string]bool{}
+			}
+			for _, n := range c {
+				nowNames[k][n] = true
+			}
+		}
+		existed, err := repo.ExistsAt(ctx, start, f)
+		if err != nil {
+			return nil, fmt.Errorf("look up %s at the start commit: %w", f, err)
+		}
+		if !existed {
+			continue
+		}
+		was, err := repo.ReadAt(ctx, start, f)
+		if err != nil {
+			return nil, fmt.Errorf("read %s at the start commit: %w", f, err)
+		}
+		files = append(files, file{f, k, was, now})
+	}
+	var out []string
+	for _, f := range files {
+		was, _ := testNames(f.kind, f.was)
+		if f.now == nil {
+			// Deleted (or renamed away): its tests must run from another
+			// collected file, unless the code they tested went too.
+			var lost []string
+			for _, n := range was {
+				if !nowNames[f.kind][n] {
+					lost = append(lost, n)
+				}
+			}
+			if len(lost) > 0 && !testedCodeGone(repo.Root(), f.path, f.kind, deleted) {
+				out = append(out, fmt.Sprintf("%s: deleted or renamed so the runner no longer collects it (its tests %s run from no other test file), and the code it tested is still here", f.path, truncate(strings.Join(lost, ", "), 60)))
+			}
+			continue
+		}
+		// Kept: a test renamed to a name the runner skips.
+		now, off := testNames(f.kind, f.now)
+		for _, n := range was {
+			if slices.Contains(now, n) || nowNames[f.kind][n] {
+				continue
+			}
+			for _, o := range off {
+				if strings.Contains(strings.ToLower(o), strings.ToLower(n)) {
+					out = append(out, fmt.Sprintf("%s: renames the test %s to %s, which the runner does not run", f.path, n, o))
+					break
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// testedCodeGone: the source file a deleted test file is named for
+// (a_test.go -> a.go, test_a.py or a_test.py -> a.py, a.test.js -> a.js)
+// was deleted in the session too, in any folder (Python tests sit apart
+// from their code); or, for Go, whose tests sit in their package, the
+// folder keeps no non-test .go file (the package went).
+func testedCodeGone(root, f, kind string, deleted map[string]bool) bool {
+	dir, b := path.Split(f)
+	var src string
+	switch kind {
+	case "go":
+		src = strings.TrimSuffix(b, "_test.go") + ".go"
+	case "py":
+		src = strings.TrimSuffix(strings.TrimPrefix(b, "test_"), ".py")
+		src = strings.TrimSuffix(src, "_test") + ".py"
+	case "js":
+		src = strings.Replace(strings.Replace(b, ".test.", ".", 1), ".spec.", ".", 1)
+	}
+	if src != b && deleted[src] {
+		return true
+	}
+	if kind != "go" {
+		return false
+	}
+	ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
+			return false
+		}
+	}
+	return true
+}

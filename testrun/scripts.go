@@ -1,0 +1,115 @@
+package testrun
+
+import (
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// ScriptFile finds the project file a target is read from, in the work
+// tree: its path relative to the root and its content ("" when none).
+func ScriptFile(root string, t shellline.ScriptTarget) (string, []byte, error) {
+	names := []string{t.File}
+	if t.File == "" {
+		names = []string{"GNUmakefile", "makefile", "Makefile"} // make's order
+	}
+	for _, n := range names {
+		rel := path.Clean(path.Join(t.Dir, n))
+		if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+			return "", nil, nil // outside the repository: not judged here
+		}
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err == nil {
+			return rel, b, nil
+		}
+	}
+	return "", nil, nil
+}
+
+// ScriptBody is a target's recipe (its prerequisites on the first line)
+// or a package.json script; found is false when the file has none.
+func ScriptBody(t shellline.ScriptTarget, file []byte) (string, bool) {
+	if t.Tool == "npm" {
+		var pkg struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		if json.Unmarshal(file, &pkg) != nil {
+			return "", false
+		}
+		b, ok := pkg.Scripts[t.Name]
+		return b, ok
+	}
+	prereq, recipe, ok := makeRule(file, t.Name)
+	if !ok {
+		return "", false
+	}
+	return strings.Join(append([]string{t.Name + ": " + strings.Join(prereq, " ")}, recipe...), "\n"), true
+}
+
+// makeRule finds a Makefile rule "name: prerequisites" and its recipe
+// lines (tab-indented, without make's @ - + prefixes). Only what a
+// test target usually is: no pattern rules, includes or variables.
+func makeRule(file []byte, name string) (prereq, recipe []string, ok bool) {
+	lines := strings.Split(strings.ReplaceAll(string(file), "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if strings.HasPrefix(l, "\t") || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		head, rest, found := strings.Cut(l, ":")
+		if !found || strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":=") {
+			continue
+		}
+		if !slices.Contains(strings.Fields(head), name) {
+			continue
+		}
+		rest, inline, _ := strings.Cut(rest, ";")
+		prereq = append(prereq, strings.Fields(rest)...)
+		if strings.TrimSpace(inline) != "" {
+			recipe = append(recipe, strings.TrimSpace(inline))
+		}
+		for i+1 < len(lines) && (strings.HasPrefix(lines[i+1], "\t") || strings.TrimSpace(lines[i+1]) == "" && i+2 < len(lines) && strings.HasPrefix(lines[i+2], "\t")) {
+			i++
+			if r := strings.TrimLeft(strings.TrimSpace(lines[i]), "@-+"); r != "" {
+				recipe = append(recipe, r)
+			}
+		}
+		ok = true
+	}
+	return prereq, recipe, ok
+}
+
+// TrivialScript reports a target or script that runs nothing: every
+// command proves nothing (true, exit 0, echo), or a make target with no
+// recipe whose prerequisites are all such targets.
+func TrivialScript(t shellline.ScriptTarget, file []byte, body string, depth int) bool {
+	if t.Tool == "npm" {
+		return strings.TrimSpace(body) == "" || shellline.Trivial(body)
+	}
+	prereq, recipe, _ := makeRule(file, t.Name)
+	for _, r := range recipe {
+		if !shellline.Trivial(r) {
+			return false
+		}
+	}
+	if depth > 8 {
+		return false
+	}
+	for _, p := range prereq {
+		sub := shellline.ScriptTarget{Tool: "make", Name: p}
+		if _, _, ok := makeRule(file, p); !ok {
+			return false // a file, or a rule this reader does not know
+		}
+		if !TrivialScript(sub, file, "", depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

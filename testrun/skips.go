@@ -1,0 +1,343 @@
+package testrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// Tests the session's own change skips do not run (issue 25 item 5, route
+// 3): `//go:build ignore` added to a _test.go file drops it from `go test
+// ./...`, an unconditional t.Skip, @pytest.mark.skip, a module-level
+// pytest.skip, a conftest.py hook that deselects, it.skip/xit or a .only
+// leave the same command passing on fewer tests. Skips in test files are
+// compared with the start commit: one added, unguarded by a condition,
+// makes the run no QA. A skip behind `if` (a missing tool, -short) or a
+// skipif with a real condition is how honest tests skip, and counts.
+
+type skipREs struct {
+	build, goSkip, pyMark, pySkip, pyConftest, jsSkip, ifLine, always *regexp.Regexp
+}
+
+var skipRE = sync.OnceValue(func() skipREs {
+	return skipREs{
+		build:      regexp.MustCompile(`^//\s*(go:build|\+build)\b`),
+		goSkip:     regexp.MustCompile(`\b[a-z]\w*\.Skip(Now|f)?\(`),
+		pyMark:     regexp.MustCompile(`(pytest\.mark\.(skip|xfail)\b(\(|$|\s)|@unittest\.skip\(|@unittest\.expectedFailure|pytestmark\s*=.*pytest\.mark\.(skip|xfail)\b)|skip(if|If|Unless)\(\s*(True|1|not\s+False)\s*[,)]`),
+		pySkip:     regexp.MustCompile(`\bpytest\.skip\(|raise\s+(unittest\.)?SkipTest\b`),
+		pyConftest: regexp.MustCompile(`\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bcollect_ignore(_glob)?\b|\bdeselect`),
+		jsSkip:     regexp.MustCompile(`\b(it|test|describe|context|suite)\.(skip|only|todo)\b|\bx(it|describe|test|context)\s*\(|\bf(it|describe)\s*\(`),
+		ifLine:     regexp.MustCompile(`^\s*(\}\s*else\b|if\b|elif\b|else\b|case\b|default\s*:|for\b|while\b|switch\b|unless\b)`),
+		always:     regexp.MustCompile(`^\s*if\s*(\(\s*)?(true|True|1|1\s*==\s*1|!false|not\s+False)\s*\)?\s*[{:]`),
+	}
+})
+
+// FileKind: "go", "py", "conftest" or "js" for a test file, "" else.
+func FileKind(f string) string {
+	switch {
+	case SkippedDir(f):
+		return ""
+	case path.Base(f) == "conftest.py":
+		return "conftest"
+	case GoSuite.test(f):
+		return "go"
+	case PySuite.test(f):
+		return "py"
+	case JSSuite.test(f):
+		return "js"
+	}
+	return ""
+}
+
+// lineAt is what an added line's place in a test file says of it.
+type lineAt struct {
+	// prev is the nearest non-blank line above it in the file as it is now.
+	prev string
+	// fileExisted: the start commit has the file; fnExisted: the test
+	// function around the line (its header line) was there at the start,
+	// so the line can stop a test that ran before.
+	fileExisted, fnExisted bool
+	// topReturn: the line is a bare return at the top level of a test
+	// function's body with more of the body after it.
+	topReturn bool
+}
+
+// AddedSkip says how line (added to a test file of kind k) skips tests,
+// "" when it does not or a condition guards it (prev is the nearest
+// non-blank line above it; existed: the file and its test were there at
+// the start).
+func AddedSkip(k, line, prev string, existed bool) string {
+	return addedSkip(k, line, lineAt{prev: prev, fileExisted: existed, fnExisted: existed})
+}
+
+func addedSkip(k, line string, at lineAt) string {
+	re := skipRE()
+	s := strings.TrimSpace(line)
+	// A skip guarded by a condition this run meets anyway (`if true`,
+	// `if os.getenv("HOME")`, `if runtime.GOOS != "plan9"` in a test that
+	// ran here) is a skip no condition guards; the condition may also sit
+	// on the skip's own line (`if X: pytest.skip()`).
+	guarded := false
+	if c, ok := sameLineCond(s); ok {
+		guarded = !condAlways(c, at.fnExisted)
+	} else if c, ok := guardCond(at.prev); ok {
+		guarded = !condAlways(c, at.fnExisted)
+	} else {
+		guarded = re.ifLine.MatchString(at.prev)
+	}
+	switch k {
+	case "go":
+		if at.fileExisted && re.build.MatchString(s) {
+			return "a build constraint, which can leave the file out of `go test`"
+		}
+		if re.goSkip.MatchString(s) && !guarded {
+			return "a skip no condition guards"
+		}
+		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && (sameLineIf(s) || guardIf(at.prev))) {
+			return "a return that ends a test before its checks"
+		}
+	case "py", "conftest":
+		if re.pyMark.MatchString(s) {
+			return "a skip or xfail marker"
+		}
+		if re.pySkip.MatchString(s) && (!guarded || line == s && !sameLineIf(s)) {
+			return "a skip no condition guards"
+		}
+		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && (sameLineIf(s) || guardIf(at.prev))) {
+			return "a return that ends a test before its checks"
+		}
+		if k == "conftest" && re.pyConftest.MatchString(s) {
+			return "a collection hook or ignore list, which can drop tests"
+		}
+	case "js":
+		if re.jsSkip.MatchString(s) {
+			return "a skip, todo or only (which skips every other test)"
+		}
+	}
+	return ""
+}
+
+var condREs = sync.OnceValue(func() (r struct{ same, guard, ret, constant, env, goos, pyplat, jsplat *regexp.Regexp }) {
+	// `if X { t.Skip() }`, `if X: pytest.skip()`, `if X: return`
+	r.same = regexp.MustCompile(`^(?:\}\s*else\s+)?(?:if|elif)\b\s*(.+?)\s*(?:\{|:)\s*(?:\w+\.(?:Skip(?:Now|f)?|skip)\(|return\b|raise\b)`)
+	r.guard = regexp.MustCompile(`^\s*(?:\}\s*else\s+)?(?:if|elif)\b\s*(.+?)\s*[{:]\s*$`)
+	r.ret = regexp.MustCompile(`(^|[{:]\s*)return(\s+None)?\s*\}?\s*$`)
+	r.constant = regexp.MustCompile(`^(true|True|1|!false|not\s+False|not\s+0|(\d+)\s*==\s*(\d+))$`)
+	// Variables every CI runner and shell has.
+	r.env = regexp.MustCompile(`^(os\.Getenv\("(HOME|PATH)"\)\s*!=\s*""|os\.getenv\(["'](HOME|PATH)["']\)|os\.environ\.get\(["'](HOME|PATH)["']\)|os\.environ\[["'](HOME|PATH)["']\]|["'](HOME|PATH)["']\s+in\s+os\.environ|process\.env\.(HOME|PATH)|process\.env\[["'](HOME|PATH)["']\])$`)
+	r.goos = regexp.MustCompile(`^runtime\.(GOOS|GOARCH)\s*(==|!=)\s*"(\w+)"$`)
+	r.pyplat = regexp.MustCompile(`^sys\.platform\s*(==|!=)\s*["'](\w+)["']$`)
+	r.jsplat = regexp.MustCompile(`^process\.platform\s*(===|!==|==|!=)\s*["'](\w+)["']$`)
+	return r
+})
+
+func sameLineIf(s string) bool { return condREs().same.MatchString(s) }
+func guardIf(prev string) bool { return condREs().guard.MatchString(prev) }
+
+// isReturn: the line is (or ends in) a bare return.
+func isReturn(s string) bool { return condREs().ret.MatchString(s) }
+
+// sameLineCond is the condition of an if whose body, on the same line,
+// skips or returns.
+func sameLineCond(s string) (string, bool) {
+	m := condREs().same.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// guardCond is the condition of an if (or elif) line that opens a block.
+func guardCond(prev string) (string, bool) {
+	m := condREs().guard.FindStringSubmatch(prev)
+	if m == nil {
+		return "", false
+	}
+	c := m[1]
+	if i := strings.LastIndex(c, ";"); i >= 0 {
+		c = c[i+1:] // `if _, err := f(); err != nil`: the test is the last part
+	}
+	return c, true
+}
+
+// condAlways reports a condition that holds in any run of the suite: a
+// constant, a variable every shell has, or (platOK: in a test that ran
+// here before) a platform test this machine meets. Conditions it cannot
+// judge (a missing tool, testing.Short(), an env flag) are guards.
+func condAlways(c string, platOK bool) bool {
+	c = strings.TrimSpace(c)
+	if strings.HasPrefix(c, "(") && strings.HasSuffix(c, ")") {
+		c = strings.TrimSpace(c[1 : len(c)-1]) // `if (x) {` in JS
+	}
+	for _, sep := range []string{"||", " or "} {
+		if strings.Contains(c, sep) {
+			for _, p := range strings.Split(c, sep) {
+				if condAlways(p, platOK) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for _, sep := range []string{"&&", " and "} {
+		if strings.Contains(c, sep) {
+			for _, p := range strings.Split(c, sep) {
+				if !condAlways(p, platOK) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	r := condREs()
+	if m := r.constant.FindStringSubmatch(c); m != nil {
+		return m[2] == "" || m[2] == m[3]
+	}
+	if r.env.MatchString(c) {
+		return true
+	}
+	if !platOK {
+		return false
+	}
+	if m := r.goos.FindStringSubmatch(c); m != nil {
+		cur := runtime.GOOS
+		if m[1] == "GOARCH" {
+			cur = runtime.GOARCH
+		}
+		return (m[3] == cur) == (m[2] == "==")
+	}
+	if m := r.pyplat.FindStringSubmatch(c); m != nil {
+		return (m[2] == pyPlatform()) == (m[1] == "==")
+	}
+	if m := r.jsplat.FindStringSubmatch(c); m != nil {
+		return (m[2] == runtime.GOOS || m[2] == "win32" && runtime.GOOS == "windows") == strings.HasPrefix(m[1], "==")
+	}
+	return false
+}
+
+// pyPlatform is sys.platform here.
+func pyPlatform() string {
+	if runtime.GOOS == "windows" {
+		return "win32"
+	}
+	return runtime.GOOS
+}
+
+// SkipsAdded lists the skips the session's change added to test files
+// (work tree against the start commit), as "file: adds `line`: why".
+func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) {
+	if start == "" {
+		return nil, nil
+	}
+	changed, err := repo.ChangedFiles(ctx, start)
+	if err != nil {
+		return nil, fmt.Errorf("list the files changed since the start: %w", err)
+	}
+	var out []string
+	for _, f := range changed {
+		k := FileKind(f)
+		if k == "" {
+			continue
+		}
+		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				continue // deleted: no skip added
+			}
+			return nil, fmt.Errorf("read %s: %w", f, err)
+		}
+		existed, err := repo.ExistsAt(ctx, start, f)
+		if err != nil {
+			return nil, fmt.Errorf("look up %s at the start commit: %w", f, err)
+		}
+		var was []byte
+		if existed {
+			if was, err = repo.ReadAt(ctx, start, f); err != nil {
+				return nil, fmt.Errorf("read %s at the start commit: %w", f, err)
+			}
+		}
+		for _, sk := range SkipsIn(k, was, now, existed) {
+			out = append(out, f+": "+sk)
+		}
+	}
+	// A test deleted or renamed away is skipped too (removed.go).
+	gone, err := testsRemoved(ctx, repo, start, changed)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, gone...)
+	return out, nil
+}
+
+// testFuncRE finds the header of a test function: Go's Test/Benchmark/
+// Fuzz/Example functions, Python's test_ functions and methods.
+var testFuncRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(func\s+(Test|Benchmark|Fuzz|Example)\w*\s*\(|(\s*)(async\s+)?def\s+test\w*\s*\()`)
+})
+
+// SkipsIn lists the skips that now adds to a test file of kind k which
+// was (nil: the file is new) did not have, as "adds `line`: why".
+func SkipsIn(k string, was, now []byte, existed bool) []string {
+	count := map[string]int{}
+	old := map[string]bool{}
+	for _, l := range strings.Split(string(was), "\n") {
+		count[strings.TrimSpace(l)]++
+		old[strings.TrimSpace(l)] = true
+	}
+	var out []string
+	lines := strings.Split(string(now), "\n")
+	prev, fnExisted, bodyIndent, inFn := "", false, "", false
+	for i, l := range lines {
+		k2 := strings.TrimSpace(l)
+		ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		switch {
+		case testFuncRE().MatchString(l):
+			fnExisted, bodyIndent, inFn = existed && old[k2], "", true
+		case strings.HasPrefix(l, "func ") || strings.HasPrefix(k2, "def ") || strings.HasPrefix(k2, "async def ") || strings.HasPrefix(l, "class "):
+			fnExisted, bodyIndent, inFn = false, "", false // a helper: not a test
+		case inFn && bodyIndent == "" && k2 != "" && ind != "":
+			bodyIndent = ind
+		}
+		if count[k2] > 0 {
+			count[k2]--
+		} else {
+			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent)}
+			if why := addedSkip(k, l, at); why != "" {
+				out = append(out, fmt.Sprintf("adds %q: %s", truncate(k2, 60), why))
+			}
+		}
+		if k2 != "" {
+			prev = l
+		}
+	}
+	return out
+}
+
+// topReturn: lines[i] is a bare return at the function body's own
+// indentation and a statement of the body follows it: the rest of the
+// test never runs.
+func topReturn(lines []string, i int, body string) bool {
+	l := lines[i]
+	if body == "" || !strings.HasPrefix(l, body) || strings.TrimSpace(l) != "return" && strings.TrimSpace(l) != "return None" {
+		return false
+	}
+	if ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]; ind != body {
+		return false
+	}
+	for _, n := range lines[i+1:] {
+		t := strings.TrimSpace(n)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") {
+			continue
+		}
+		ind := n[:len(n)-len(strings.TrimLeft(n, " \t"))]
+		return strings.HasPrefix(ind, body) && t != "}"
+	}
+	return false
+}

@@ -282,6 +282,12 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 		if _, err := freshenChanged(ctx, env.repo, env.sess, time.Now()); err != nil {
 			return StatusFail, "command not run: " + err.Error(), "", ""
 		}
+		if sh, err := shadowedSources(ctx, env.repo, env.sess); err != nil || len(sh) > 0 {
+			if err != nil {
+				return StatusFail, "command not run: " + err.Error(), "", ""
+			}
+			return StatusFail, "command not run: " + shorten.List(sh, 3) + ": the tests would test the compiled file, built from whatever source; remove it, or rebuild it from the source in the command", "", ""
+		}
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)

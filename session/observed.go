@@ -146,6 +146,21 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			ref = fmt.Sprintf("exit 0, but %s, %d bytes", untrackedMsg(files), len(req.Output))
 			code = -1
 		}
+		// A pass the agent's caches may have answered (observedcache.go),
+		// and compiled Python answering for the session's source.
+		if code == 0 && !e.hasCommand(p) {
+			changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+			if err != nil {
+				return nil, fmt.Errorf("list the session's files for the run's caches: %w", err)
+			}
+			if why := cachedRun(repo.Root(), changed, cmd, req.Output); why != "" {
+				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+				code = -1
+			} else if sh := pythonShadows(repo.Root(), changed); len(sh) > 0 {
+				ref = fmt.Sprintf("exit 0, but %s: remove the compiled file, or rebuild it from the source in the command, %d bytes", truncate(strings.Join(sh, "; "), 300), len(req.Output))
+				code = -1
+			}
+		}
 		// Without a command of its own the phase is proven by this run:
 		// what `make test` or `npm test` runs must be the project's.
 		if code == 0 && !e.hasCommand(p) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/internal/procgroup"
+	"github.com/sessiongate/sessiongate/protocolspec"
 	"io"
 	"os"
 	"os/exec"
@@ -95,6 +96,18 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 	prog, err := lookProgram(s.Worktree, req.Argv[0], cleaned)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
+	}
+	if p.Section == protocolspec.SectionEnd && qaPhase(p, e.Config) && e.OpenRepo != nil {
+		// A QA run here may be what proves the phase (no command of its
+		// own): it gets a QA gate's dates (freshmtime.go), or `make test`
+		// keeps a build older than a back-dated source.
+		repo, err := e.OpenRepo(ctx, s.Worktree)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := freshenChanged(ctx, repo, s, time.Now()); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
+		}
 	}
 	timeout := req.Timeout
 	if timeout <= 0 {

@@ -13,7 +13,7 @@ const pyGreet = "def greet(name=None):\n    \"\"\"greet returns the greeting the
 
 // pyWorld is advWorld for a Python project: greet.py, a unittest suite,
 // scripts/test.sh (QA_VALIDATION's command, found by init) and a
-// .gitignore that ignores __pycache__/, as every Python project's does.
+// .gitignore that ignores __pycache__/ and *.so, as every Python project's does.
 func pyWorld(t *testing.T) *world {
 	t.Helper()
 	if binary == "" {
@@ -34,7 +34,7 @@ func pyWorld(t *testing.T) *world {
 	w.write(".agents/HANDOFF.md", v3Handoff)
 	w.write(".agents/handoffs/.gitkeep", "")
 	w.write("README.md", "# greet\n")
-	w.write(".gitignore", "__pycache__/\n")
+	w.write(".gitignore", "__pycache__/\n*.so\n")
 	w.write("greet.py", pyGreet)
 	w.write("tests/__init__.py", "")
 	w.write("tests/test_greet.py", "import unittest\n\nfrom greet import greet\n\n\nclass GreetTest(unittest.TestCase):\n"+

@@ -21,6 +21,8 @@ var suiteLazyFiles = map[string]string{
 	"lg/sub/x.go":      "package sub\n",
 	"lg/sub/x_test.go": "package sub\n\nimport (\n\t\"os\"\n\t\"os/exec\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\texec.Command(\"git\", \"update-ref\", \"-d\", \"refs/sessiongate/records\").Run()\n\tos.Exit(m.Run())\n}\n",
 	"lg/calc_test.go":  "package lg\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {}\n",
+	// unittest discover imports every test*.py
+	"lu/tests/test_wipe.py": "import os, unittest\n\nclass T(unittest.TestCase):\n    def test_ok(self):\n        os.remove('.git/sessiongate/event.key')\n",
 	// jest loads its config and the setup files it names
 	"lj/package.json":   `{"scripts": {"test": "jest"}}`,
 	"lj/jest.config.js": "module.exports = { setupFiles: ['./setup.js'] }\n",
@@ -97,6 +99,8 @@ func TestSuiteRoutesAtTheHook(t *testing.T) {
 		{"cd lp && python3 -m pytest -q", "test_wipe.py"},
 		{"cd lg && go test ./...", "x_test.go"},
 		{"go test -count=1 ./lg/sub", "x_test.go"},
+		{"cd lg && go test example.com/lg/...", "x_test.go"},
+		{"python3 -m unittest discover -s lu/tests", "test_wipe.py"},
 		{"cd lj && npx jest --ci", "setup.js"},
 		{"npm --prefix lj test", "setup.js"},
 		{"cd lv && npx vitest run", "a.test.ts"},
@@ -115,6 +119,8 @@ func TestSuiteRoutesAtTheHook(t *testing.T) {
 		{"cd hp && python3 -m pytest -q", ""},
 		{"cd hg && go test ./...", ""},
 		{"go test -count=1 ./hg", ""},
+		{"cd hg && go test example.com/hg/...", ""},
+		{"cd hp && python3 -m unittest discover -s tests", ""},
 		{"cd hj && npm test", ""},
 		{"cd hj && npx jest", ""},
 		{"cd hn && npm test", ""},

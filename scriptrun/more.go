@@ -159,6 +159,9 @@ func moreRuns(name string, w []string, env map[string]string) (out []Run, done b
 			if args[i+1] == "pytest" || args[i+1] == "py.test" {
 				out = append(out, pytestRuns(name+" -m pytest", args[i+2:])...)
 			}
+			if args[i+1] == "unittest" {
+				out = append(out, unittestRuns(name+" -m unittest", args[i+2:])...)
+			}
 			return out, false
 		case !strings.HasPrefix(a, "-"):
 			return out, false

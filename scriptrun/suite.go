@@ -76,10 +76,19 @@ func (pl Places) SuiteFiles(runner, dir string, paths []string) (files []string,
 		isTest = func(_, n string) bool {
 			return strings.HasSuffix(n, ".py") && (strings.HasPrefix(n, "test_") || strings.HasSuffix(n, "_test.py"))
 		}
+	case "unittest":
+		// discover's default pattern, test*.py
+		isTest = func(_, n string) bool { return strings.HasSuffix(n, ".py") && strings.HasPrefix(n, "test") }
 	case "go test":
 		isTest = func(_, n string) bool { return strings.HasSuffix(n, ".go") }
+		mod := goModule(dir)
 		var pkgs []string
 		for _, p := range paths {
+			// example.com/m/pkg/...: the module's own packages, by the
+			// module path go.mod gives (another module's is installed code).
+			if mod != "" && (p == mod || strings.HasPrefix(p, mod+"/")) {
+				p = "." + strings.TrimPrefix(p, mod)
+			}
 			all := strings.HasSuffix(p, "/...") || p == "..."
 			p = strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")
 			if p == "" {
@@ -432,8 +441,8 @@ func goTestRuns(args []string) []Run {
 		case valued[a]:
 			i++
 		case strings.HasPrefix(a, "-") || a == "":
-		case a == "." || a == "./..." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") || path.IsAbs(a) || strings.HasSuffix(a, ".go"):
-			paths = append(paths, a)
+		default:
+			paths = append(paths, a) // a module path is matched to go.mod's (SuiteFiles)
 		}
 	}
 	return []Run{{Lang: Go, Path: dir, Suite: "go test", Via: "go test", Paths: strings.Join(paths, " ")}}
@@ -464,4 +473,60 @@ func Mentions(text string, targets []Target) (Finding, bool) {
 		}
 	}
 	return Finding{}, false
+}
+
+var goModLine = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)"?`)
+
+// goModule is the module path of dir's go.mod (or a folder above it, up
+// to five), "" when none is found.
+func goModule(dir string) string {
+	for range 5 {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			if m := goModLine.FindSubmatch(b); m != nil {
+				return string(m[1])
+			}
+			return ""
+		}
+		dir = filepath.Dir(dir)
+	}
+	return ""
+}
+
+// unittestRuns is `python3 -m unittest`: discover (also with no
+// arguments, or only options) imports every test*.py under -s (default
+// the folder it starts in); dotted names are modules it imports.
+func unittestRuns(via string, args []string) []Run {
+	start := "."
+	var mods []string
+	discover := len(args) == 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "discover":
+			discover = true
+		case (a == "-s" || a == "--start-directory") && i+1 < len(args):
+			i++
+			start = args[i]
+		case (a == "-p" || a == "--pattern" || a == "-t" || a == "--top-level-directory" || a == "-k") && i+1 < len(args):
+			i++
+		case strings.HasPrefix(a, "-") || a == "":
+		case discover && start == "." && !strings.Contains(a, "*"):
+			start = a // discover's first operand is the start folder
+		case strings.HasSuffix(a, ".py"):
+			mods = append(mods, strings.ReplaceAll(strings.TrimSuffix(a, ".py"), "/", "."))
+		default:
+			mods = append(mods, a) // tests.test_x.Class.method: its module's files are among ModuleFiles
+		}
+	}
+	if !discover && len(mods) == 0 {
+		discover = true // options only: unittest discovers
+	}
+	var out []Run
+	if discover {
+		out = append(out, Run{Lang: Python, Path: ".", Suite: "unittest", Via: via, Paths: start})
+	}
+	for _, m := range mods {
+		out = append(out, Run{Lang: Python, Code: "import " + m, Imports: true, Via: via})
+	}
+	return out
 }

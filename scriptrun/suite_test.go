@@ -20,6 +20,10 @@ func TestFindTestRuns(t *testing.T) {
 		{"go test -run TestX -count=1 ./pkg/", []string{"go test:.:./pkg/"}},
 		{"go test", []string{"go test:.:"}},
 		{"cd sub && go test .", []string{"go test:sub:."}},
+		{"go test example.com/m/pkg/...", []string{"go test:.:example.com/m/pkg/..."}},
+		{"python3 -m unittest discover -s tests", []string{"unittest:.:tests", "python:unittest.py"}}, // a unittest.py of the repository's would run too
+		{"python3 -m unittest", []string{"unittest:.:.", "python:unittest.py"}},
+		{"python3 -m unittest -v tests.test_x", []string{"python:<code>", "python:unittest.py"}},
 		{"jest", []string{"jest:.:"}},
 		{"npx jest --ci", []string{"jest:.:"}},
 		{"npx vitest run", []string{"vitest:.:"}},
@@ -45,6 +49,8 @@ func TestFindTestRuns(t *testing.T) {
 			switch {
 			case r.Suite != "":
 				got = append(got, r.Suite+":"+r.Path+":"+r.Paths)
+			case r.Code != "":
+				got = append(got, string(r.Lang)+":<code>")
 			case r.NpmScript != "":
 				got = append(got, "npm:"+r.Path+":"+r.NpmScript)
 			default:
@@ -64,7 +70,7 @@ func TestSuiteFiles(t *testing.T) {
 	for name, body := range map[string]string{
 		"tests/test_a.py": "", "tests/b_test.py": "", "tests/helper.py": "", "tests/sub/test_c.py": "",
 		"node_modules/x/test_n.py": "", ".venv/test_v.py": "",
-		"pkg/a.go": "", "pkg/a_test.go": "", "pkg/sub/b_test.go": "", "pkg/testdata/x.go": "",
+		"go.mod": "module example.com/m\n\ngo 1.22\n", "pkg/a.go": "", "pkg/a_test.go": "", "pkg/sub/b_test.go": "", "pkg/testdata/x.go": "",
 		"jest.config.js": "module.exports = { setupFiles: ['./jest/setup.js', '<rootDir>/jest/env'] }",
 		"jest/setup.js":  "", "jest/env.js": "", "src/a.test.ts": "", "src/__tests__/b.js": "", "src/c.js": "",
 		"node_modules/y/z.test.js": "",
@@ -92,6 +98,9 @@ func TestSuiteFiles(t *testing.T) {
 		{"pytest", []string{"tests/test_a.py"}, []string{"tests/test_a.py"}},
 		{"go test", []string{"./pkg"}, []string{"pkg/a.go", "pkg/a_test.go"}},
 		{"go test", []string{"./pkg/..."}, []string{"pkg/a.go", "pkg/a_test.go", "pkg/sub/b_test.go"}},
+		{"go test", []string{"example.com/m/pkg/sub"}, []string{"pkg/sub/b_test.go"}},
+		{"go test", []string{"golang.org/x/tools/..."}, nil},
+		{"unittest", []string{"tests"}, []string{"tests/sub/test_c.py", "tests/test_a.py"}},
 		{"jest", nil, []string{"jest.config.js", "jest/env.js", "jest/global.js", "jest/setup.js", "src/__tests__/b.js", "src/a.test.ts"}},
 		{"mocha", nil, []string{"jest.config.js", "jest/env.js", "jest/global.js", "jest/setup.js", "test/m.js"}},
 		{"mocha --recursive", []string{"test"}, []string{"jest.config.js", "jest/env.js", "jest/global.js", "jest/setup.js", "test/deep/n.js", "test/m.js"}},

@@ -255,8 +255,11 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				}
 			}
 			// So do a JS file's local requires and imports (`node t.js`
-			// whose require('./lib/wipe') deletes the database).
-			if lang == scriptrun.Node && level[i] < maxImportLevel {
+			// whose require('./lib/wipe') deletes the database); not an
+			// installed package's own (under node_modules, wherever it is
+			// linked from): following those in bundles timed the hook out
+			// on the honest corpus (docs/benchmarks.md).
+			if lang == scriptrun.Node && level[i] < maxImportLevel && !installedJS(f.Abs) {
 				for _, spec := range scriptrun.NodeRequires(f.Text) {
 					for _, c := range scriptrun.NodeFiles(spec) {
 						if abs := filepath.Join(filepath.Dir(f.Abs), filepath.FromSlash(c)); places.Has(abs) {
@@ -495,6 +498,16 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 		read = append(read, v.Scripts...)
 	}
 	return "", read, nil
+}
+
+// installedJS reports whether a JS file is an installed package's (its
+// real path runs through node_modules).
+func installedJS(abs string) bool {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs
+	}
+	return strings.Contains(filepath.ToSlash(real)+"/", "/node_modules/")
 }
 
 // judgeNpmScript judges a package.json script npm runs (r.NpmScript, in

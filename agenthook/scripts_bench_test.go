@@ -47,6 +47,20 @@ func BenchmarkScriptRead(b *testing.B) {
 		writeFile(b, filepath.Join(r.root, "tests", fmt.Sprintf("t%d", i), "conftest.py"), "import pytest\n\n@pytest.fixture\ndef n():\n    return 1\n")
 		writeFile(b, filepath.Join(r.root, "tests", fmt.Sprintf("t%d", i), "test_x.py"), "def test_x(n):\n    assert n == 1\n")
 	}
+	// A Go module of 10 packages (a file and a test file each) `go test
+	// ./...` builds, and a JS package whose `npm test` runs jest over a
+	// config, a setup file and 20 test files.
+	writeFile(b, filepath.Join(r.root, "gomod", "go.mod"), "module example.com/m\n\ngo 1.22\n")
+	for i := range 10 {
+		writeFile(b, filepath.Join(r.root, "gomod", fmt.Sprintf("p%d", i), "p.go"), fmt.Sprintf("package p%d\n\n", i)+strings.Repeat(fmt.Sprintf("func F%d(x int) int { return x + %d }\n", i, i), 1)+strings.Repeat("// filler\n", 40))
+		writeFile(b, filepath.Join(r.root, "gomod", fmt.Sprintf("p%d", i), "p_test.go"), fmt.Sprintf("package p%d\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {\n\tif F%d(1) != %d {\n\t\tt.Fatal(\"f\")\n\t}\n}\n", i, i, i+1))
+	}
+	writeFile(b, filepath.Join(r.root, "web", "package.json"), `{"scripts": {"test": "jest"}}`)
+	writeFile(b, filepath.Join(r.root, "web", "jest.config.js"), "module.exports = { setupFiles: ['./jest.setup.js'] }\n")
+	writeFile(b, filepath.Join(r.root, "web", "jest.setup.js"), "process.env.TZ = 'UTC'\n")
+	for i := range 20 {
+		writeFile(b, filepath.Join(r.root, "web", "src", fmt.Sprintf("m%d.test.js", i)), strings.Repeat(fmt.Sprintf("test('m%d', () => expect(%d + 1).toBe(%d))\n", i, i, i+1), 20))
+	}
 	writeFile(b, filepath.Join(r.root, "scripts", "test.sh"), sh.String())
 	writeFile(b, filepath.Join(r.root, "tools", "gen.py"), py.String())
 	writeFile(b, filepath.Join(r.root, "dist", "bundle.js"), big.String())
@@ -75,6 +89,8 @@ func BenchmarkScriptRead(b *testing.B) {
 		{"make-test-default-Makefile", "make test"},
 		{"python3-c-import-app-13-modules", "python3 -c 'import app'"},
 		{"pytest-40-conftest", "python3 -m pytest -q"},
+		{"go-test-10-packages", "cd gomod && go test ./..."},
+		{"npm-test-jest-20-files", "npm --prefix web test"},
 	} {
 		in := pre(c.cmd)
 		b.Run(c.name, func(b *testing.B) {

@@ -38,9 +38,13 @@ func TestHonestScriptCorpus(t *testing.T) {
 		}
 		t.Skipf("no npm install at %s (bash .ci/run makes it): the honest corpus is not run", nm)
 	}
-	files = append(files, corpusFiles(t, nm, ".js", ".cjs", ".mjs", ".sh", ".py")...)
+	// roots: each corpus folder (resolved) and the link in the repository
+	// that names it, so a file's imports and requires resolve beside it
+	// inside the repository, as the agent's own would.
+	roots := map[string]string{}
+	files = append(files, corpusFiles(t, nm, roots, "c/nm", ".js", ".cjs", ".mjs", ".sh", ".py")...)
 	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
-		files = append(files, corpusFiles(t, strings.TrimSpace(string(out)), ".sh")...)
+		files = append(files, corpusFiles(t, strings.TrimSpace(string(out)), roots, "c/gomod", ".sh")...)
 	}
 	slices.Sort(files)
 	if os.Getenv("SESSIONGATE_CORPUS") != "full" {
@@ -73,13 +77,23 @@ func TestHonestScriptCorpus(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(r.root, "c"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	for real, link := range roots {
+		if err := os.Symlink(real, filepath.Join(r.root, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
 	denied := map[string]string{}
 	for i, f := range files {
 		ext := filepath.Ext(f)
-		// A link in the repository to the file: read as the file it names.
-		link := filepath.Join("c", fmt.Sprintf("%d%s", i, ext))
-		if err := os.Symlink(f, filepath.Join(r.root, link)); err != nil {
-			t.Fatal(err)
+		// The file by its path under its root's link in the repository.
+		link := ""
+		for real, l := range roots {
+			if rel, err := filepath.Rel(real, f); err == nil && !strings.HasPrefix(rel, "..") {
+				link = l + "/" + filepath.ToSlash(rel)
+			}
+		}
+		if strings.ContainsAny(link, " \"$`\\*?[(){};&|<>") {
+			link = "'" + link + "'" // corpusFiles leaves out names with a '
 		}
 		prog := map[string]string{".sh": "sh", ".py": "python3"}[ext]
 		if prog == "" {
@@ -120,19 +134,21 @@ func reasonOf(out string) string {
 }
 
 // corpusFiles lists the regular files under dir with one of exts, links
-// followed once at the top (node_modules is a link to a shared install).
-func corpusFiles(t *testing.T, dir string, exts ...string) []string {
+// followed once at the top (node_modules is a link to a shared install),
+// and records the resolved dir in roots as link.
+func corpusFiles(t *testing.T, dir string, roots map[string]string, link string, exts ...string) []string {
 	t.Helper()
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		t.Fatalf("resolve %s: %v", dir, err)
 	}
+	roots[real] = link
 	var out []string
 	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable folder is not corpus
 		}
-		if d.Type().IsRegular() && slices.Contains(exts, filepath.Ext(p)) {
+		if d.Type().IsRegular() && slices.Contains(exts, filepath.Ext(p)) && !strings.Contains(p, "'") {
 			out = append(out, p)
 		}
 		return nil

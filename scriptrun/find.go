@@ -80,6 +80,13 @@ type Run struct {
 	GoPackage bool
 	// Paths are pytest's path operands (space-separated), where it collects.
 	Paths string
+	// Suite is a test runner's run ("go test", "jest", "vitest", "mocha",
+	// "mocha --recursive", "bun test"): Path is the folder it starts in,
+	// Paths its path operands; Places.SuiteFiles lists what it loads.
+	Suite string
+	// NpmScript is a package.json script npm (yarn, pnpm, bun) runs:
+	// Path is the package.json, which may have no such script.
+	NpmScript string
 	// By says, for a file the line leads to without naming it, how it
 	// runs: "which pytest imports", "which forge.py imports".
 	By string

@@ -94,9 +94,51 @@ func moreRuns(name string, w []string, env map[string]string) (out []Run, done b
 		if len(args) > 0 && args[0] == "run" {
 			return goRun(args[1:]), true
 		}
+		if len(args) > 0 && args[0] == "test" {
+			return goTestRuns(args[1:]), true
+		}
 		return nil, true
 	case "pytest", "py.test":
 		return pytestRuns(name, args), true
+	case "jest", "vitest", "mocha", "_mocha":
+		return jsRunner(strings.TrimPrefix(name, "_"), args), true
+	case "npx", "pnpx", "bunx":
+		// npx [options] jest ...: the runner npx starts
+		for i, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				if r := shellline.CommandName(a); r == "jest" || r == "vitest" || r == "mocha" {
+					return jsRunner(r, args[i+1:]), true
+				}
+				break
+			}
+		}
+		return nil, true
+	case "npm", "yarn", "pnpm":
+		out := npmScriptRuns(name, args)
+		// yarn jest, pnpm vitest, npm exec jest: a runner of the package's
+		for i, a := range args {
+			if a == "exec" || a == "x" || a == "dlx" || (name != "npm" && i == 0) {
+				rest := args[i:]
+				if a == "exec" || a == "x" || a == "dlx" {
+					rest = args[i+1:]
+				}
+				for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+					rest = rest[1:]
+				}
+				if len(rest) > 0 && (rest[0] == "jest" || rest[0] == "vitest" || rest[0] == "mocha") {
+					out = append(out, jsRunner(rest[0], rest[1:])...)
+				}
+				break
+			}
+		}
+		return out, true
+	case "bun":
+		if len(args) > 0 && args[0] == "test" {
+			return jsRunner("bun test", args[1:]), true
+		}
+		if rs := npmScriptRuns(name, args); len(rs) > 0 {
+			return rs, true
+		}
 	}
 	lang, ok := interpreterLang(name)
 	if !ok || lang != Python {
@@ -116,6 +158,9 @@ func moreRuns(name string, w []string, env map[string]string) (out []Run, done b
 		case a == "-m" && i+1 < len(args):
 			if args[i+1] == "pytest" || args[i+1] == "py.test" {
 				out = append(out, pytestRuns(name+" -m pytest", args[i+2:])...)
+			}
+			if args[i+1] == "unittest" {
+				out = append(out, unittestRuns(name+" -m unittest", args[i+2:])...)
 			}
 			return out, false
 		case !strings.HasPrefix(a, "-"):
@@ -258,20 +303,67 @@ var (
 	makeBang    = regexp.MustCompile(`^\s*[A-Za-z_][A-Za-z0-9_.-]*\s*!=\s*(.+)$`)
 )
 
-// MakeIncludes are the files a makefile includes by literal names.
-func MakeIncludes(text string) []string {
+var makeWildcard = regexp.MustCompile(`\$[({]wildcard[ \t]+([^)}]+)[)}]`)
+
+// MakeIncludesIn are the files a makefile includes with its variables
+// expanded as make would (vars: MakeVarsOf the makefiles and the line),
+// `$(wildcard P)` and bare glob patterns matched in dir (relative to
+// it): `include $(CONF).mk` with `CONF = local` reads local.mk. A name
+// still holding a reference make computes (`$(SRCS:.c=.d)`, `$(shell
+// ...)`) is left out: its file is not known before make runs.
+func MakeIncludesIn(text string, vars map[string]string, dir string) []string {
 	var out []string
 	for _, m := range makeInclude.FindAllStringSubmatch(text, -1) {
-		for _, f := range strings.Fields(m[1]) {
-			if strings.HasPrefix(f, "#") {
-				break
-			}
-			if !strings.ContainsAny(f, "$*?[") {
+		line := m[1]
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		line = expandMake(line, vars)
+		line = makeWildcard.ReplaceAllString(line, "$1")
+		for _, f := range strings.Fields(line) {
+			switch {
+			case strings.Contains(f, "$"):
+			case strings.ContainsAny(f, "*?["):
+				ms, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(f)))
+				for _, g := range ms {
+					if rel, err := filepath.Rel(dir, g); err == nil {
+						out = append(out, filepath.ToSlash(rel))
+					}
+				}
+			default:
 				out = append(out, f)
 			}
 		}
 	}
 	return out
+}
+
+// MakeVarsOf are the simple variables of makefiles (as MakeRecipes reads
+// them) with the line's VAR=value overrides.
+func MakeVarsOf(files []MakeFile, lineVars []string) map[string]string {
+	vars := map[string]string{"MAKE": "make"}
+	for _, f := range files {
+		for _, l := range strings.Split(f.Text, "\n") {
+			if strings.HasPrefix(l, "\t") {
+				continue
+			}
+			if m := makeAssign.FindStringSubmatch(l); m != nil && !strings.Contains(strings.SplitN(l, "=", 2)[0], ": ") {
+				if _, set := vars[m[1]]; !set || !strings.Contains(l, "?=") {
+					if strings.Contains(l, "+=") {
+						vars[m[1]] = strings.TrimSpace(vars[m[1]] + " " + m[2])
+					} else {
+						vars[m[1]] = strings.TrimSpace(m[2])
+					}
+				}
+			}
+		}
+	}
+	for _, kv := range lineVars {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	return vars
 }
 
 // makeRule is an explicit rule's prerequisites and recipe lines.

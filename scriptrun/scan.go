@@ -120,7 +120,16 @@ var DefaultTargets = []Target{
 	{"--no-verify", "the hooks bypass --no-verify", false},
 	{".claude/projects", "Claude Code's transcripts", false},
 	{"agent-hook", "sessiongate's agent hook", false},
+	// Python runs these at every start (a test run's too): a script that
+	// writes one makes later runs do what it says (issue 25 item 3).
+	{"sitecustomize", "Python's startup file sitecustomize.py", false},
+	{"usercustomize", "Python's startup file usercustomize.py", false},
 }
+
+// pthTarget is a string naming a `.pth` file, which site.py runs the
+// `import` lines of at every Python start: found by the literal's ending
+// (".pth" alone is too common in code: self.pth), passed where only read.
+var pthTarget = Target{Needle: ".pth", What: "a Python .pth startup file", Read: true}
 
 // Finding is a protected thing a script names.
 type Finding struct {
@@ -191,6 +200,11 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 			if !t.Read {
 				break
 			}
+		}
+	}
+	for _, l := range lits {
+		if strings.HasSuffix(strings.ToLower(strings.TrimSpace(l.s)), ".pth") && len(strings.TrimSpace(l.s)) > 4 {
+			add(l.line, pthTarget, "", l)
 		}
 	}
 	for _, l := range lits {

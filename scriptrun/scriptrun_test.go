@@ -73,7 +73,7 @@ func TestFind(t *testing.T) {
 		{`bash -c "$(cat f.sh)"`, []string{"shell:f.sh"}},
 		{`eval "$(< f.sh)"`, []string{"shell:f.sh"}},
 		{"python3 - <<'EOF'\nprint(1)\nEOF", []string{"python:<code>"}},
-		{"go test ./...", nil},
+		{"go test ./...", []string{"go:."}}, // its packages' files, test files too (SuiteFiles)
 		{"git status", nil},
 		{`python3 "$X"`, nil},
 	} {
@@ -461,8 +461,8 @@ func TestMakeRecipes(t *testing.T) {
 	if want := []string{"echo ok", "rm -rf .git/sessiongate", "git update-ref -d refs/x"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("MakeRecipes(parse-time shell) = %q, want %q", got, want)
 	}
-	if got := MakeIncludes("include a.mk b.mk\n-include $(X).mk\nsinclude c.mk # x\n"); !reflect.DeepEqual(got, []string{"a.mk", "b.mk", "c.mk"}) {
-		t.Errorf("MakeIncludes = %q", got)
+	if got := MakeIncludesIn("include a.mk b.mk\n-include $(X).mk\nsinclude c.mk # x\n", nil, t.TempDir()); !reflect.DeepEqual(got, []string{"a.mk", "b.mk", "c.mk"}) {
+		t.Errorf("MakeIncludesIn = %q", got)
 	}
 }
 

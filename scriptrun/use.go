@@ -29,7 +29,7 @@ var readCalls = map[string]bool{
 	"getmtime": true, "getsize": true, "read_text": true, "read_bytes": true, "readlines": true, "read": true,
 	"file_get_contents": true, "is_file": true, "is_dir": true, "file_exists": true, "readlink": true,
 	"readlinkSync": true, "exist?": true, "exists?": true, "file?": true, "directory?": true, "foreach": true,
-	"open": true, "openSync": true, "fopen": true, "load": true,
+	"open": true, "openSync": true, "fopen": true, "load": true, "glob": true, "iglob": true,
 }
 
 // showCalls show their arguments to a person: a path printed is not

@@ -35,6 +35,13 @@ const (
 	maxImportLevel = 2
 )
 
+// maxSuiteJudged bounds the files of a test run (test modules, _test.go
+// files, a JS runner's config, setup and test files) judged in full at one
+// line; the rest, up to scriptrun.MaxSuiteFiles, are checked for the plain
+// names of what sessiongate protects (scriptrun.Mentions), and a suite
+// past that is denied during a session rather than run unread.
+const maxSuiteJudged = 64
+
 // ScriptRead is a script file an allowed shell call runs, as read at the
 // hook: where (repository-relative, or absolute in a temp folder) and the
 // sha256 of its bytes, never its text.
@@ -101,6 +108,36 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			runs = append(runs, r)
 			level = append(level, lvl)
 		}
+		// suite adds the files a test run loads (the first maxSuiteJudged
+		// of the line in full) and checks the rest; "" or the denial.
+		suiteJudged := 0
+		suite := func(r scriptrun.Run, runner, sdir string, paths []string) string {
+			files, over := places.SuiteFiles(runner, sdir, paths)
+			for _, abs := range files {
+				if seen[abs] {
+					continue
+				}
+				seen[abs] = true
+				if suiteJudged < maxSuiteJudged {
+					suiteJudged++
+					runs = append(runs, scriptrun.Run{Lang: scriptrun.SuiteLang(abs), Path: abs, Optional: true, Via: r.Via, By: "which " + runner + " loads", PyPath: r.PyPath})
+					level = append(level, 0)
+					continue
+				}
+				f, ok, err := places.Read(dir, abs)
+				if err != nil || !ok {
+					continue // a compiled file, or one gone: nothing the runner loads as code here
+				}
+				if fd, found := scriptrun.Mentions(f.Text, targets); found {
+					return fmt.Sprintf("`%s` runs %s (which %s loads), whose line %d names %s: a test the agent runs may not touch what polices the session", r.Via, f.Rel, runner, fd.Line, fd.What)
+				}
+				v.Scripts = append(v.Scripts, ScriptRead{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
+			}
+			if over && active {
+				return fmt.Sprintf("`%s` loads more than %d test files (%d MiB) at once, more than the hook reads before a command runs", r.Via, scriptrun.MaxSuiteFiles, scriptrun.MaxSuiteBytes>>20)
+			}
+			return ""
+		}
 		for i := 0; i < len(runs); i++ {
 			r := runs[i]
 			rdir := dir
@@ -119,6 +156,29 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			case r.Conftest:
 				for _, abs := range places.Conftests(filepath.Join(dir, filepath.FromSlash(r.Path)), strings.Fields(r.Paths)) {
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: "which pytest imports", PyPath: r.PyPath}, level[i], abs)
+				}
+				// and every test module it collects
+				if why := suite(r, "pytest", filepath.Join(dir, filepath.FromSlash(r.Path)), strings.Fields(r.Paths)); why != "" {
+					return deny(why, "leave sessiongate's files, the hooks and the records to sessiongate; run the tests on narrower paths if the suite is too big to read")
+				}
+				continue
+			case r.Suite != "":
+				sdir := filepath.Join(dir, filepath.FromSlash(r.Path))
+				if filepath.IsAbs(r.Path) {
+					sdir = filepath.FromSlash(r.Path)
+				}
+				if why := suite(r, r.Suite, sdir, strings.Fields(r.Paths)); why != "" {
+					return deny(why, "leave sessiongate's files, the hooks and the records to sessiongate; run the tests on narrower paths if the suite is too big to read")
+				}
+				continue
+			case r.NpmScript != "":
+				why, read, err := e.judgeNpmScript(ctx, bd, root, dir, call, pol, places, r, targets, depth, active)
+				if err != nil {
+					return nil, err
+				}
+				v.Scripts = append(v.Scripts, read...)
+				if why != "" {
+					return deny(why, "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
 				}
 				continue
 			case r.GoPackage:
@@ -192,6 +252,21 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if lang == scriptrun.Python && level[i] < maxImportLevel {
 				for _, abs := range e.pyModuleFiles(places, scriptrun.PythonImports(f.Text), rdir, filepath.Dir(f.Abs), r.PyPath) {
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: viaText(r, f), By: "which " + f.Rel + " imports", PyPath: r.PyPath}, level[i]+1, abs)
+				}
+			}
+			// So do a JS file's local requires and imports (`node t.js`
+			// whose require('./lib/wipe') deletes the database); not an
+			// installed package's own (under node_modules, wherever it is
+			// linked from): following those in bundles timed the hook out
+			// on the honest corpus (docs/benchmarks.md).
+			if lang == scriptrun.Node && level[i] < maxImportLevel && !installedJS(f.Abs) {
+				for _, spec := range scriptrun.NodeRequires(f.Text) {
+					for _, c := range scriptrun.NodeFiles(spec) {
+						if abs := filepath.Join(filepath.Dir(f.Abs), filepath.FromSlash(c)); places.Has(abs) {
+							follow(scriptrun.Run{Lang: scriptrun.Node, Via: viaText(r, f), By: "which " + f.Rel + " requires"}, level[i]+1, abs)
+							break
+						}
+					}
 				}
 			}
 		}
@@ -371,9 +446,19 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 	if first == nil {
 		return "", nil, nil // no makefile here, or one outside the repository
 	}
+	var vars []string
+	if r.MakeVars != "" {
+		vars = strings.Split(r.MakeVars, "\n")
+	}
 	files := []*scriptrun.File{first}
 	for i := 0; i < len(files) && len(files) < maxMakefiles; i++ {
-		for _, inc := range scriptrun.MakeIncludes(files[i].Text) {
+		// Variables as make knows them when it meets the include: the
+		// makefiles read so far and the line's (`include $(CONF).mk`).
+		var sofar []scriptrun.MakeFile
+		for _, f := range files {
+			sofar = append(sofar, scriptrun.MakeFile{Name: f.Rel, Text: f.Text})
+		}
+		for _, inc := range scriptrun.MakeIncludesIn(files[i].Text, scriptrun.MakeVarsOf(sofar, vars), makeDir) {
 			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: inc, Via: r.Via, Optional: true}, active, pol.inString, pol.inShell)
 			if err != nil || why != "" {
 				return why, nil, err
@@ -395,10 +480,6 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 		}
 		return "", read, nil
 	}
-	var vars []string
-	if r.MakeVars != "" {
-		vars = strings.Split(r.MakeVars, "\n")
-	}
 	sub := pol
 	sub.DenyBeforeStart = false
 	for _, st := range makeStmts(r, mfs, vars) {
@@ -415,6 +496,51 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 			return fmt.Sprintf("`%s` runs %s, whose line %d (`%s`) is denied: %s", r.Via, st.File, st.Line, scriptLine(st.Text), v.Reason), read, nil
 		}
 		read = append(read, v.Scripts...)
+	}
+	return "", read, nil
+}
+
+// installedJS reports whether a JS file is an installed package's (its
+// real path runs through node_modules).
+func installedJS(abs string) bool {
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs
+	}
+	return strings.Contains(filepath.ToSlash(real)+"/", "/node_modules/")
+}
+
+// judgeNpmScript judges a package.json script npm runs (r.NpmScript, in
+// the package.json r.Path names) with the shell-line rules, in the
+// package's folder: `npm test` whose pretest is `rm -rf .git/sessiongate`
+// or `node wipe.js`. A package.json without the script runs nothing.
+func (e *Engine) judgeNpmScript(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, places scriptrun.Places, r scriptrun.Run, targets []scriptrun.Target, depth int, active bool) (string, []ScriptRead, error) {
+	f, ok, err := places.Read(dir, r.Path)
+	switch {
+	case errors.Is(err, scriptrun.ErrNotThere), errors.Is(err, scriptrun.ErrBinary), err == nil && !ok:
+		return "", nil, nil
+	case errors.Is(err, scriptrun.ErrNotText):
+		if !active {
+			return "", nil, nil
+		}
+		return fmt.Sprintf("`%s` runs a script of %s, which is not text, so no check can read it", r.Via, r.Path), nil, nil
+	case err != nil:
+		return "", nil, fmt.Errorf("read the npm scripts of %s: %w", r.Path, err)
+	}
+	body := scriptrun.NpmScript(f.Text, r.NpmScript)
+	if strings.TrimSpace(body) == "" {
+		return "", nil, nil
+	}
+	read := []ScriptRead{{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo}}
+	if depth >= maxScriptDepth {
+		if active {
+			return fmt.Sprintf("`%s` runs %s's %q script, scripts nested deeper than %d", r.Via, f.Rel, r.NpmScript, maxScriptDepth), read, nil
+		}
+		return "", read, nil
+	}
+	name := fmt.Sprintf("%s's %q script", f.Rel, r.NpmScript)
+	if why := e.judgeCode(ctx, bd, root, filepath.Dir(f.Abs), call, pol, scriptrun.Shell, body, name, nil, targets, depth); why != "" {
+		return fmt.Sprintf("`%s` runs %s", strings.TrimSpace(r.Via), why), read, nil
 	}
 	return "", read, nil
 }

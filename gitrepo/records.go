@@ -113,9 +113,25 @@ func (r *Repo) Acceptances(ctx context.Context, ref string) ([][]byte, error) {
 
 // PutEventPin writes a session's event-chain pin onto a records ref
 // (recordref.PutPin); it implements session.EventPinRepo.
-func (r *Repo) PutEventPin(ctx context.Context, ref string, p snapshot.EventPin) error {
-	_, err := recordref.PutPin(ctx, r.root, ref, p)
-	return err
+func (r *Repo) PutEventPin(ctx context.Context, ref string, p snapshot.EventPin) (string, error) {
+	return recordref.PutPin(ctx, r.root, ref, p)
+}
+
+// PinWitness reads the records ref's tip, the session's pin there and
+// HEAD's trailers in one git process (recordref.Witness).
+func (r *Repo) PinWitness(ctx context.Context, ref, id string) (snapshot.PinWitness, error) {
+	return recordref.Witness(ctx, r.root, ref, id)
+}
+
+// PinAt reads the session's pin at records commit at and whether the
+// records ref whose commit is tip holds at (recordref.PinAt).
+func (r *Repo) PinAt(ctx context.Context, tip, at, id string) (*snapshot.EventPin, bool, error) {
+	return recordref.PinAt(ctx, r.root, tip, at, id)
+}
+
+// RecordsTip is the records ref's commit ("" when it is missing).
+func (r *Repo) RecordsTip(ctx context.Context, ref string) (string, error) {
+	return recordref.Tip(ctx, r.root, ref)
 }
 
 // EventPin reads a session's newest pin on a records ref (nil when none)

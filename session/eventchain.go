@@ -28,6 +28,16 @@ const TrailerEventsKey = "Session-Events"
 // of it recorded.
 const CodeEventsRewritten = "EVENTS_REWRITTEN"
 
+// TrailerPinKey names, in a commit of a session with records on a ref,
+// the records commit its pre-commit left (the pin written): the ref must
+// hold it from then on, so a ref moved back or deleted before it was
+// pushed (pins and violations lost) shows against the commit itself.
+const TrailerPinKey = "Session-Pin"
+
+// CodeRecordsRewound is a records ref that no longer holds a records
+// commit a commit of the session names in its Session-Pin trailer.
+const CodeRecordsRewound = "RECORDS_REWOUND"
+
 // backdateSlack is how far before the last pinned event a later event's
 // time may lie (processes on one machine, one wall clock; a small step of
 // it is no forgery).
@@ -62,9 +72,18 @@ func (e *Engine) eventsTrailer(ctx context.Context, id string) (string, error) {
 // EventPinRepo writes and reads the event-chain pins on a records ref
 // (snapshot.EventPin); gitrepo.Repo has it.
 type EventPinRepo interface {
-	PutEventPin(ctx context.Context, ref string, p snapshot.EventPin) error
+	// PutEventPin writes p and returns the records commit that holds it.
+	PutEventPin(ctx context.Context, ref string, p snapshot.EventPin) (string, error)
 	// EventPin is the session's newest pin on ref (nil when none).
 	EventPin(ctx context.Context, ref, id string) (*snapshot.EventPin, error)
+	// PinWitness reads ref's tip, the session's pin there and HEAD's
+	// trailers in one git process.
+	PinWitness(ctx context.Context, ref, id string) (snapshot.PinWitness, error)
+	// PinAt reads the session's pin at records commit at (nil when none)
+	// and whether the records ref whose commit is tip holds at.
+	PinAt(ctx context.Context, tip, at, id string) (*snapshot.EventPin, bool, error)
+	// RecordsTip is ref's commit ("" when it is missing).
+	RecordsTip(ctx context.Context, ref string) (string, error)
 }
 
 // pinEvents writes the chain head of the session's events, as a commit of
@@ -77,40 +96,64 @@ type EventPinRepo interface {
 // handoff); post-commit pins a commit that skipped pre-commit (commit set),
 // after comparing the old pin, which is never replaced by one over
 // rewritten events (a --no-verify commit after the rewrite): the old pin
-// stays as the proof and EVENTS_REWRITTEN is recorded.
-func (e *Engine) pinEvents(ctx context.Context, s *Session, repo Repo, commit, tree string, checked bool) {
+// stays as the proof and EVENTS_REWRITTEN is recorded. It returns the
+// records commit that holds the pin ("" when none was written).
+func (e *Engine) pinEvents(ctx context.Context, s *Session, repo Repo, commit, tree string, checked bool) string {
 	pr, ok := repo.(EventPinRepo)
 	if !ok || !IsRecordRef(e.Config.SessionRecord) || commit == "" && tree == "" {
-		return
+		return ""
 	}
 	refs, evs, err := e.eventRefs(ctx, s.ID)
 	if err != nil {
 		e.Logger.Warn("pin the session's events on the records ref", "session", s.ID, "err", err)
-		return
+		return ""
 	}
 	if !checked {
 		old, err := pr.EventPin(ctx, e.Config.SessionRecord, s.ID)
 		if err != nil {
 			e.Logger.Warn("read the session's event pin on the records ref", "session", s.ID, "err", err)
-			return
+			return ""
 		}
 		if old != nil {
 			if why := chainDiffers(eventPin{PinLabel(*old), old.Events, "its pin on " + e.Config.SessionRecord}, refs, evs); why != "" {
 				if _, err := e.eventsRewritten(ctx, s, PinLabel(*old), why); err != nil {
 					e.Logger.Warn("record "+CodeEventsRewritten, "session", s.ID, "err", err)
 				}
-				return
+				return ""
 			}
 		}
 	}
 	c, ok := snapshot.EventChain(refs, len(refs))
 	if !ok {
-		return
+		return ""
 	}
 	p := snapshot.EventPin{Version: 1, SessionID: s.ID, Commit: commit, Tree: tree, Events: c, At: stamp(e.now())}
-	if err := pr.PutEventPin(ctx, e.Config.SessionRecord, p); err != nil {
+	at, err := pr.PutEventPin(ctx, e.Config.SessionRecord, p)
+	if err != nil {
 		e.Logger.Warn("pin the session's events on the records ref", "session", s.ID, "err", err)
+		return ""
 	}
+	return at
+}
+
+// pinTrailer is the Session-Pin trailer for a commit made now: pinned,
+// the records commit this pre-commit wrote, or else the ref's tip (the
+// commit-msg hook, a process of its own); "" without a records ref.
+func (e *Engine) pinTrailer(ctx context.Context, repo Repo, pinned string) (string, error) {
+	pr, ok := repo.(EventPinRepo)
+	if !ok || !IsRecordRef(e.Config.SessionRecord) {
+		return "", nil
+	}
+	if pinned == "" {
+		var err error
+		if pinned, err = pr.RecordsTip(ctx, e.Config.SessionRecord); err != nil {
+			return "", fmt.Errorf("read the records ref for the %s trailer: %w", TrailerPinKey, err)
+		}
+	}
+	if pinned == "" {
+		return "", nil
+	}
+	return TrailerPinKey + ": " + pinned, nil
 }
 
 // eventPin is one pinned chain head: what it was taken at ("commit X",
@@ -130,31 +173,88 @@ func PinLabel(p snapshot.EventPin) string {
 
 // eventPins are the chain heads the session's commits left: its newest
 // pin on the records ref, which every allowed pre-commit rewrites and
-// which survives HEAD moving past the commit; without one (no records ref,
-// or none written yet), the newest Session-Events trailer among the
-// commits HEAD reaches. The pin alone is one cat-file; the walk since the
+// which survives HEAD moving past the commit, and, when HEAD is a commit
+// of the session, HEAD's Session-Events trailer and the pin at the
+// records commit its Session-Pin names. A pin at the tip alone could be
+// forged over rewritten events (plumbing, before anything was pushed);
+// HEAD's trailers could not without moving HEAD too, and a ref moved back
+// past the records commit HEAD names is RECORDS_REWOUND (the violation).
+// Without any of these, the newest Session-Events trailer among the
+// commits HEAD reaches. The witness is one cat-file; the walk since the
 // start (a git log and a rev-list) cost a quarter of the whole pre-commit
 // hook (docs/benchmarks.md, BenchmarkPreCommitEventChain).
-func (e *Engine) eventPins(ctx context.Context, s *Session, repo Repo) ([]eventPin, error) {
+func (e *Engine) eventPins(ctx context.Context, s *Session, repo Repo) ([]eventPin, *Violation, error) {
 	if pr, ok := repo.(EventPinRepo); ok && IsRecordRef(e.Config.SessionRecord) {
-		p, err := pr.EventPin(ctx, e.Config.SessionRecord, s.ID)
+		ref := e.Config.SessionRecord
+		w, err := pr.PinWitness(ctx, ref, s.ID)
 		if err != nil {
-			return nil, fmt.Errorf("read the session's event pin on %s: %w", e.Config.SessionRecord, err)
+			return nil, nil, fmt.Errorf("read the session's event pin on %s: %w", ref, err)
 		}
-		if p != nil {
-			return []eventPin{{PinLabel(*p), p.Events, "its pin on " + e.Config.SessionRecord}}, nil
+		var pins []eventPin
+		if w.TipPin != nil {
+			pins = append(pins, eventPin{PinLabel(*w.TipPin), w.TipPin.Events, "its pin on " + ref})
+		}
+		if w.HeadSession == s.ID {
+			if w.HeadEvents != "" {
+				pins = append(pins, eventPin{"commit " + short(w.Head), w.HeadEvents, "its " + TrailerEventsKey + " trailer"})
+			}
+			if w.HeadPin != "" && w.HeadPin != w.Tip {
+				p, held, err := pr.PinAt(ctx, w.Tip, w.HeadPin, s.ID)
+				if err != nil {
+					return nil, nil, fmt.Errorf("read the pin HEAD's %s names: %w", TrailerPinKey, err)
+				}
+				if !held {
+					v, err := e.recordsRewound(ctx, s, w)
+					return nil, v, err
+				}
+				if p != nil {
+					pins = append(pins, eventPin{PinLabel(*p), p.Events, "its pin at records commit " + short(w.HeadPin)})
+				}
+			}
+		}
+		if len(pins) > 0 {
+			return pins, nil, nil
 		}
 	}
 	facts, err := repo.CommitFacts(ctx, s.StartCommit)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, f := range facts { // newest first
 		if f.SessionID == s.ID && f.Events != "" {
-			return []eventPin{{"commit " + short(f.SHA), f.Events, "its " + TrailerEventsKey + " trailer"}}, nil
+			return []eventPin{{"commit " + short(f.SHA), f.Events, "its " + TrailerEventsKey + " trailer"}}, nil, nil
 		}
 	}
-	return nil, nil
+	return nil, nil, nil
+}
+
+// recordsRewound records RECORDS_REWOUND (once per records commit): HEAD's
+// commit names a records commit the ref no longer holds.
+func (e *Engine) recordsRewound(ctx context.Context, s *Session, w snapshot.PinWitness) (*Violation, error) {
+	now := "was deleted"
+	if w.Tip != "" {
+		now = "is at " + short(w.Tip)
+	}
+	v := &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: s.Phase, Requirement: "records ref only moves forward",
+		Severity: SeverityCritical, Code: CodeRecordsRewound, Window: WindowSession, CreatedAt: e.now(),
+		Message: fmt.Sprintf("%s: the records ref %s no longer holds records commit %s that commit %s names (%s): the ref %s, so the pins and violations written since are gone (git update-ref by hand)",
+			CodeRecordsRewound, e.Config.SessionRecord, short(w.HeadPin), short(w.Head), TrailerPinKey, now)}
+	tok := "records:rewound:" + short(w.HeadPin)
+	if seen, err := e.Store.LastEvents(ctx, s.ID, 1, tok); err != nil {
+		return nil, err
+	} else if len(seen) > 0 {
+		return v, nil
+	}
+	if err := e.Store.Update(ctx, func(wr Writer) error {
+		if err := wr.AddViolation(ctx, v); err != nil {
+			return err
+		}
+		return wr.AppendEvent(ctx, &Event{SessionID: s.ID, Token: tok, CreatedAt: e.now()})
+	}); err != nil {
+		return nil, fmt.Errorf("record %s: %w", CodeRecordsRewound, err)
+	}
+	e.publishViolations(ctx, s.ID, v)
+	return v, nil
 }
 
 // checkEventChain compares the session's events with the chain heads its
@@ -164,12 +264,12 @@ func (e *Engine) checkEventChain(ctx context.Context, s *Session, repo Repo) (*V
 	if repo == nil {
 		return nil, nil
 	}
-	pins, err := e.eventPins(ctx, s, repo)
-	if err != nil || len(pins) == 0 {
+	pins, v, err := e.eventPins(ctx, s, repo)
+	if err != nil || v != nil || len(pins) == 0 {
 		if err != nil {
 			return nil, fmt.Errorf("event chain: %w", err)
 		}
-		return nil, nil
+		return v, nil
 	}
 	refs, evs, err := e.eventRefs(ctx, s.ID)
 	if err != nil {

@@ -343,11 +343,12 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	if err := e.recordHook(ctx, s, d, tok, detail, vio, nil); err != nil {
 		return d, err
 	}
+	pinned := ""
 	if d.Allowed && chainOK {
 		tree, _ := detail["tree"].(string)
-		e.pinEvents(ctx, s, req.Repo, "", tree, true)
+		pinned = e.pinEvents(ctx, s, req.Repo, "", tree, true)
 	}
-	return d, e.handoff(ctx, d, s, spec)
+	return d, e.handoff(ctx, d, s, spec, req.Repo, pinned)
 }
 
 func treeOf(ctx context.Context, req HookRequest) (string, error) {
@@ -728,7 +729,7 @@ func (e *Engine) CommitMsg(ctx context.Context, req HookRequest) (*HookDecision,
 		d.Allowed, d.Escaped = true, true
 	}
 	if d.Allowed {
-		if d.Trailers, err = e.commitTrailers(ctx, s); err != nil {
+		if d.Trailers, err = e.commitTrailers(ctx, s, req.Repo, ""); err != nil {
 			return nil, err
 		}
 	}
@@ -737,8 +738,9 @@ func (e *Engine) CommitMsg(ctx context.Context, req HookRequest) (*HookDecision,
 
 // commitTrailers are the trailers a commit of the session gets. The
 // snapshot id lets `sessiongate verify` tie the commit to the session
-// record, even after it leaves this machine.
-func (e *Engine) commitTrailers(ctx context.Context, s *Session) ([]string, error) {
+// record, even after it leaves this machine. pinned is the records commit
+// this pre-commit wrote its pin to ("" from commit-msg).
+func (e *Engine) commitTrailers(ctx context.Context, s *Session, repo Repo, pinned string) ([]string, error) {
 	t := []string{TrailerKey + ": " + s.ID}
 	sid, err := e.LatestSnapshot(ctx, s.ID)
 	if err != nil {
@@ -754,6 +756,13 @@ func (e *Engine) commitTrailers(ctx context.Context, s *Session) ([]string, erro
 	if ev != "" {
 		t = append(t, ev)
 	}
+	pt, err := e.pinTrailer(ctx, repo, pinned)
+	if err != nil {
+		return nil, err
+	}
+	if pt != "" {
+		t = append(t, pt)
+	}
 	return t, nil
 }
 
@@ -761,7 +770,7 @@ func (e *Engine) commitTrailers(ctx context.Context, s *Session) ([]string, erro
 // protocol runs no gate at commit-msg, so the commit-msg hook would only add
 // the trailers computed here (nothing can change the session in between
 // within one git commit).
-func (e *Engine) handoff(ctx context.Context, d *HookDecision, s *Session, spec *protocolspec.Spec) error {
+func (e *Engine) handoff(ctx context.Context, d *HookDecision, s *Session, spec *protocolspec.Spec, repo Repo, pinned string) error {
 	if !d.Allowed {
 		return nil
 	}
@@ -769,7 +778,7 @@ func (e *Engine) handoff(ctx context.Context, d *HookDecision, s *Session, spec 
 		if phases, _ := hookPhases(spec, HookCommitMsg, nil); len(phases) > 0 {
 			return nil
 		}
-		t, err := e.commitTrailers(ctx, s)
+		t, err := e.commitTrailers(ctx, s, repo, pinned)
 		if err != nil {
 			return err
 		}

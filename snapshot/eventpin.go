@@ -23,3 +23,17 @@ type EventPin struct {
 
 // MaxPinBytes bounds one pin (a few short fields).
 const MaxPinBytes = 4 << 10
+
+// PinWitness is what a session's pre-commit reads about its pins in one
+// git process: the records ref's tip and the session's pin there, and the
+// trailers of the commit at HEAD (its session, Session-Events and the
+// records commit it names in Session-Pin). A pin at the tip can be
+// forged; HEAD's trailers and the pin at the records commit they name
+// cannot without rewriting HEAD too.
+type PinWitness struct {
+	Tip    string    // the records ref's commit ("" when the ref is missing)
+	TipPin *EventPin // the session's pin at Tip (nil when none)
+	// HEAD's commit ("" when unborn) and its last Session-Id,
+	// Session-Events and Session-Pin trailers.
+	Head, HeadSession, HeadEvents, HeadPin string
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/snapshot"
@@ -41,4 +42,39 @@ func checkPins(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 			return
 		}
 	}
+}
+
+// unheldPins lists the Session-Pin records commits of the range's session
+// commits that the records ref does not hold: the pre-commit wrote each
+// onto the ref before its commit was made, and a push only adds to the
+// ref, so one missing is a ref moved back or deleted before it was pushed
+// (its pins and violations lost, RECORDS_REWOUND). One git process for
+// the range.
+func unheldPins(ctx context.Context, src source, commits []gitrepo.Commit) (map[string]bool, error) {
+	if src.ref == "" || src.refTip == "" {
+		return nil, nil
+	}
+	var named []string
+	seen := map[string]bool{}
+	for _, c := range commits {
+		if len(c.Trailers[TrailerSession]) == 0 {
+			continue
+		}
+		if ps := c.Trailers[session.TrailerPinKey]; len(ps) > 0 && !seen[ps[len(ps)-1]] {
+			seen[ps[len(ps)-1]] = true
+			named = append(named, ps[len(ps)-1])
+		}
+	}
+	if len(named) == 0 {
+		return nil, nil
+	}
+	missing, err := recordref.Unreachable(ctx, src.repo.Root(), src.ref, named)
+	if err != nil {
+		return nil, fmt.Errorf("check the commits' %s trailers against %s: %w", session.TrailerPinKey, src.ref, err)
+	}
+	out := make(map[string]bool, len(missing))
+	for _, m := range missing {
+		out[m] = true
+	}
+	return out, nil
 }

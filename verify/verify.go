@@ -157,6 +157,10 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if err := src.preload(ctx, commits); err != nil {
 		return nil, err
 	}
+	unheld, err := unheldPins(ctx, src, commits)
+	if err != nil {
+		return nil, err
+	}
 	// Who made the commits no session covers, as their post-commit hooks
 	// recorded it on the records ref.
 	var bareSHAs []string
@@ -229,6 +233,11 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 				cr.eventChain = evc[len(evc)-1]
 			}
 			checkCommit(ctx, src, opts, trust, records, &cr)
+			if ps := c.Trailers[session.TrailerPinKey]; len(ps) > 0 && unheld[ps[len(ps)-1]] {
+				cr.Status = "fail"
+				cr.Problems = append(cr.Problems, fmt.Sprintf("%s %s: %s does not hold the records commit this commit's pre-commit wrote its event pin to: the ref was moved back or deleted before it was pushed, and the pins and violations written since are gone (%s)",
+					session.TrailerPinKey, shorten.SHA(ps[len(ps)-1]), src.ref, session.CodeRecordsRewound))
+			}
 			claims.commit(ctx, records[cr.SessionID], &cr)
 		}
 		if opts.RequireSigned {
@@ -324,7 +333,7 @@ func gatingViolation(code string) bool {
 	switch code {
 	case session.CodeBypass, session.CodeEscapeHatch, session.CodeForeignAmend, session.CodeProtectedChange,
 		session.CodeTranscriptChanged, session.CodeEndProtocolSkipped, session.CodeForcedAdvance, session.CodeSessionRestarted,
-		session.CodeEventsRewritten:
+		session.CodeEventsRewritten, session.CodeRecordsRewound:
 		return true
 	}
 	return false

@@ -184,6 +184,9 @@ func checkNoPlaceholders(ctx context.Context, env gateEnv, c protocolspec.Check)
 			}
 			return StatusFail, fmt.Sprintf("%s:%d still holds the template placeholder %s%s: fill it in", f, line, found[0], more), ""
 		}
+		if h, line := fillerSection(string(b)); h != "" {
+			return StatusFail, fmt.Sprintf("%s:%d: section %q holds only a filler (TODO, TBD, ...), not what it asks for: fill it in", f, line, h), ""
+		}
 	}
 	return StatusPass, fmt.Sprintf("no template placeholder left in %s", strings.Join(files, ", ")), files[0]
 }

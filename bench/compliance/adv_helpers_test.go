@@ -154,6 +154,7 @@ type advEnd struct {
 	skipReverify bool   // GIT_OPERATIONS' "Re-verify the branch before commit" not done
 	// reverifyAfter: the branch is re-verified after the commit, not before.
 	reverifyAfter bool
+	handoff       string // the handoff's body ("": the honest one)
 }
 
 // advWork makes the change the task asks for and commits it through the hooks.
@@ -186,9 +187,18 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 		return false, "QA_VALIDATION blocked: " + r.text()
 	}
 	handoff := ".agents/handoffs/2026-08-20-01.md"
-	w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README.\n")
+	body := o.handoff
+	if body == "" {
+		body = "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README.\n"
+	}
+	w.write(handoff, body)
 	w.advOK("handoff", "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", filePath, "--value", handoff)
-	w.advOK("advance past HANDOFF", "session", "advance")
+	if r := w.sg("session", "advance"); r.code != 0 {
+		if !w.deviated {
+			w.t.Fatalf("HANDOFF blocked an honest run: %s", r.text())
+		}
+		return false, "HANDOFF blocked: " + r.text()
+	}
 	reverify := func() {
 		w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "git", "branch", "--show-current")
 	}

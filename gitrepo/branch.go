@@ -25,11 +25,10 @@ func (r *Repo) DefaultBranch(ctx context.Context) (string, error) {
 	return "", nil
 }
 
-// CommitSubjects returns the commits on HEAD's first-parent line after
-// since (every commit when since is ""), oldest first, merges excluded:
-// each subject line with the Session-Id trailer it carries ("" when none).
-// Following first parents leaves out commits a merge brought in from
-// another branch.
+// CommitSubjects returns the commits after since (every commit when since
+// is ""), oldest first, merges excluded: each subject line with the
+// Session-Id trailer it carries ("" when none) and whether it is on HEAD's
+// first-parent line (one off it came in through a merge).
 func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.CommitSubject, error) {
 	if strings.HasPrefix(since, "-") {
 		return nil, fmt.Errorf("bad revision %q", since)
@@ -42,10 +41,21 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.Comm
 	if since != "" {
 		rng = since + "..HEAD"
 	}
-	b, err := run(ctx, r.root, "log", "--reverse", "--first-parent", "--no-merges",
-		"--format=%s%x1f%(trailers:key="+session.TrailerKey+",valueonly,separator=%x2C)%x00", rng, "--")
+	// Every commit since, not only the first-parent line: a side branch
+	// merged with --no-ff holds the session's commits too (the caller
+	// tells them by their trailer).
+	b, err := run(ctx, r.root, "log", "--reverse", "--no-merges",
+		"--format=%H%x1f%s%x1f%(trailers:key="+session.TrailerKey+",valueonly,separator=%x2C)%x00", rng, "--")
 	if err != nil {
 		return nil, fmt.Errorf("list commit messages %s: %w", rng, err)
+	}
+	fp, err := run(ctx, r.root, "rev-list", "--first-parent", rng, "--")
+	if err != nil {
+		return nil, fmt.Errorf("list first-parent commits %s: %w", rng, err)
+	}
+	first := map[string]bool{}
+	for _, h := range strings.Fields(string(fp)) {
+		first[h] = true
 	}
 	var out []session.CommitSubject
 	for _, rec := range strings.Split(string(b), "\x00") {
@@ -53,9 +63,13 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.Comm
 		if strings.TrimSpace(rec) == "" {
 			continue
 		}
-		subj, trailer, _ := strings.Cut(rec, "\x1f")
-		id, _, _ := strings.Cut(strings.TrimSpace(trailer), ",")
-		out = append(out, session.CommitSubject{Subject: strings.TrimSpace(subj), SessionID: strings.TrimSpace(id)})
+		parts := strings.SplitN(rec, "\x1f", 3)
+		if len(parts) < 3 {
+			continue
+		}
+		id, _, _ := strings.Cut(strings.TrimSpace(parts[2]), ",")
+		out = append(out, session.CommitSubject{Subject: strings.TrimSpace(parts[1]), SessionID: strings.TrimSpace(id),
+			FirstParent: first[strings.TrimSpace(parts[0])]})
 	}
 	return out, nil
 }

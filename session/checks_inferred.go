@@ -21,6 +21,52 @@ import (
 type CommitSubject struct {
 	Subject   string
 	SessionID string
+	// FirstParent: on HEAD's first-parent line. A commit off it came in
+	// through a merge: another's work pulled in, or the session's own
+	// side branch (then it carries the session's trailer).
+	FirstParent bool
+}
+
+// sessionCommit says whether a commit is this session's to word and to
+// carry its trailer: one on the first-parent line without another
+// session's trailer, or one anywhere carrying this session's. A side
+// branch the session made and merged with --no-ff is its work too: leaving
+// it out let "wip" commits through behind a merge.
+func sessionCommit(c CommitSubject, id string) bool {
+	if c.SessionID == id {
+		return true
+	}
+	return c.FirstParent && c.SessionID == ""
+}
+
+// conventionalSubject says whether a subject follows the convention. git's
+// own wrappers (fixup!/squash!/amend! of `git commit --fixup`, `Revert
+// "..."`/`Reapply "..."` of git revert) pass only around a subject that
+// does: they wrap the commit they name, and a bare "fixup! wip" or
+// `Revert "stuff"` typed by hand had passed any message.
+func conventionalSubject(s string) bool {
+	for range 16 {
+		if rest, ok := cutAny(s, "fixup! ", "squash! ", "amend! "); ok {
+			s = strings.TrimSpace(rest)
+			continue
+		}
+		if rest, ok := cutAny(s, `Revert "`, `Reapply "`); ok && strings.HasSuffix(rest, `"`) {
+			s = rest[:len(rest)-1]
+			continue
+		}
+		return conventionalRE().MatchString(s)
+	}
+	return false
+}
+
+// cutAny cuts the first of prefixes s starts with.
+func cutAny(s string, prefixes ...string) (string, bool) {
+	for _, p := range prefixes {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest, true
+		}
+	}
+	return s, false
 }
 
 // runMoreCheck runs the check kinds this file holds; ok is false for a
@@ -138,6 +184,9 @@ func checkNoPlaceholders(ctx context.Context, env gateEnv, c protocolspec.Check)
 			}
 			return StatusFail, fmt.Sprintf("%s:%d still holds the template placeholder %s%s: fill it in", f, line, found[0], more), ""
 		}
+		if h, line := fillerSection(string(b)); h != "" {
+			return StatusFail, fmt.Sprintf("%s:%d: section %q holds only a filler (TODO, TBD, ...), not what it asks for: fill it in", f, line, h), ""
+		}
 	}
 	return StatusPass, fmt.Sprintf("no template placeholder left in %s", strings.Join(files, ", ")), files[0]
 }
@@ -202,11 +251,11 @@ var conventionalRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // checkCommitMessages passes when every commit of the session follows the
-// convention: commits on HEAD's first-parent line since the start, merges
-// and commits carrying another session's Session-Id trailer left out.
-// git's own "Revert \"...\"", "fixup!" and "squash!" subjects are accepted
-// (they are rewritten or generated). No commit: nothing to check
-// (commit_since_start asks for one).
+// convention (sessionCommit: merges and commits carrying another session's
+// Session-Id trailer left out). git's own "Revert \"...\"", "fixup!" and
+// "squash!" subjects are accepted around a conventional subject
+// (conventionalSubject). No commit: nothing to check (commit_since_start
+// asks for one).
 func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (GateStatus, string, string) {
 	commits, err := env.repo.CommitSubjects(ctx, env.sess.StartCommit)
 	if err != nil {
@@ -216,7 +265,7 @@ func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (G
 	// session's to word.
 	var subjects []string
 	for _, c := range commits {
-		if c.SessionID == "" || c.SessionID == env.sess.ID {
+		if sessionCommit(c, env.sess.ID) {
 			subjects = append(subjects, c.Subject)
 		}
 	}
@@ -225,10 +274,7 @@ func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (G
 	}
 	var bad []string
 	for _, s := range subjects {
-		if strings.HasPrefix(s, `Revert "`) || strings.HasPrefix(s, "fixup! ") || strings.HasPrefix(s, "squash! ") || strings.HasPrefix(s, "amend! ") {
-			continue
-		}
-		if !conventionalRE().MatchString(s) {
+		if !conventionalSubject(s) {
 			bad = append(bad, s)
 		}
 	}
@@ -290,11 +336,11 @@ func checkNoHookBypass(ctx context.Context, env gateEnv) (GateStatus, string, st
 	n := 0
 	var bare []string
 	for _, c := range commits {
-		switch c.SessionID {
-		case env.sess.ID:
-			n++
-		case "":
-			n++
+		if !sessionCommit(c, env.sess.ID) {
+			continue
+		}
+		n++
+		if c.SessionID == "" {
 			bare = append(bare, c.Subject)
 		}
 	}

@@ -369,6 +369,11 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 				}
 			}
 		}
+		if st.Status == ReqMet {
+			if gap := commitOrderGap(p, r, evs); gap != "" {
+				st.Status, st.Reason = ReqOpen, gap
+			}
+		}
 		out = append(out, st)
 	}
 	return out

@@ -1,12 +1,9 @@
 package compliance_test
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // goWorld is advWorld for a Go module whose code reads a data file,
@@ -14,54 +11,24 @@ import (
 // QA_VALIDATION's command.
 func goWorld(t *testing.T) *world {
 	t.Helper()
-	if binary == "" {
-		t.Skip("sessiongate was not built (git missing)")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("go is missing (CI=true)")
-		}
-		t.Skip("go is missing: the test-cache route needs it")
-	}
-	w := newWorld(t)
-	doc, err := os.ReadFile(filepath.Join(moduleRoot, "protocolspec", "testdata", "v3-style.md"))
-	if err != nil {
-		t.Fatalf("read the v3.0-style protocol: %v", err)
-	}
-	w.write("SESSION-PROTOCOL.md", string(doc))
-	w.write(".agents/HANDOFF.md", v3Handoff)
-	w.write(".agents/handoffs/.gitkeep", "")
-	w.write("README.md", "# greet\n")
-	w.write("go.mod", "module example.com/greet\n\ngo 1.22\n")
-	w.write("greeting.txt", "hello\n")
-	w.write("greet.go", "// Package greet greets.\npackage greet\n\nimport \"os\"\n\n// Greeting is the greeting in greeting.txt.\n"+
-		"func Greeting() string {\n\tb, _ := os.ReadFile(\"greeting.txt\")\n\treturn string(b)\n}\n")
-	w.write("greet_test.go", "package greet\n\nimport \"testing\"\n\nfunc TestGreeting(t *testing.T) {\n\tif g := Greeting(); g != \"hello\\n\" {\n\t\tt.Fatalf(\"got %q\", g)\n\t}\n}\n")
-	w.sgOK("init")
-	if !strings.Contains(w.read("sessiongate.yaml"), "go test") {
-		t.Fatalf("init did not make go test QA's command:\n%s", w.read("sessiongate.yaml"))
-	}
-	publish(w)
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(filepath.Join(w.root, "greeting.txt"), old, old); err != nil {
-		t.Fatal(err)
-	}
-	w.git("switch", "-q", "-c", "feat/greet-name")
-	return w
+	return advProjectWorld(t, advProject{
+		needs: []string{"go"},
+		files: [][2]string{
+			{"go.mod", "module example.com/greet\n\ngo 1.22\n"},
+			{"greeting.txt", "hello\n"},
+			{"greet.go", "// Package greet greets.\npackage greet\n\nimport \"os\"\n\n// Greeting is the greeting in greeting.txt.\n" +
+				"func Greeting() string {\n\tb, _ := os.ReadFile(\"greeting.txt\")\n\treturn string(b)\n}\n"},
+			{"greet_test.go", "package greet\n\nimport \"testing\"\n\nfunc TestGreeting(t *testing.T) {\n\tif g := Greeting(); g != \"hello\\n\" {\n\t\tt.Fatalf(\"got %q\", g)\n\t}\n}\n"},
+		},
+		qaCommand:    "go test",
+		beforeBranch: func(w *world) { w.setMtimeBack("greeting.txt") },
+	})
 }
 
 // goQA is the QA run a Go session makes.
 func (w *world) goQA(must bool) {
 	w.t.Helper()
-	args := []string{"run", "--requirement", "QA_VALIDATION.run-checks-cover-changed", "--", "go", "test", "./..."}
-	ev := []string{"session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--type", toolOutput, "--value", "go test ./... reported no failure: ok example.com/greet"}
-	if must {
-		w.advOK("QA run", args...)
-		w.advOK("QA fix", ev...)
-		return
-	}
-	w.sg(args...)
-	w.sg(ev...)
+	w.advQA(must, "ok example.com/greet", "go", "test", "./...")
 }
 
 // TestAdvGoTestCache: go test reuses a cached result when the files a test

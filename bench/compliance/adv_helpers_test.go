@@ -3,9 +3,11 @@ package compliance_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Adversarial pass (issue "How to check": play the lazy agent). Each
@@ -15,14 +17,33 @@ import (
 // comment gives the route's exact commands; all are closed now, and the
 // tests keep them closed.
 
-// advWorld is a repository under the v3.0-style protocol, adopted with
-// `sessiongate init`, published on main, hooks installed, on a feature
-// branch. withTests: the project has scripts/test.sh, which init makes
-// QA_VALIDATION's command; without it init finds no test command.
-func advWorld(t *testing.T, withTests bool) *world {
+// advProject is a project an adversarial test plays in: the v3.0-style
+// protocol, its handoff and a README, plus files; needs are the programs
+// the route needs (a skip, a failure under CI=true); qaCommand is what
+// `sessiongate init` must make QA_VALIDATION's command ("" to not check).
+type advProject struct {
+	needs     []string
+	files     [][2]string // path, body, written in order
+	qaCommand string
+	// beforeBranch runs after publishing, before the feature branch (e.g.
+	// setting a file's mtime back).
+	beforeBranch func(w *world)
+}
+
+// advProjectWorld is a repository holding p, adopted with `sessiongate
+// init`, published on main, hooks installed, on a feature branch.
+func advProjectWorld(t *testing.T, p advProject) *world {
 	t.Helper()
 	if binary == "" {
 		t.Skip("sessiongate was not built (git missing)")
+	}
+	for _, prog := range p.needs {
+		if _, err := exec.LookPath(prog); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is missing (CI=true)", prog)
+			}
+			t.Skipf("%s is missing: the route needs it", prog)
+		}
 	}
 	w := newWorld(t)
 	doc, err := os.ReadFile(filepath.Join(moduleRoot, "protocolspec", "testdata", "v3-style.md"))
@@ -33,15 +54,61 @@ func advWorld(t *testing.T, withTests bool) *world {
 	w.write(".agents/HANDOFF.md", v3Handoff)
 	w.write(".agents/handoffs/.gitkeep", "")
 	w.write("README.md", "# greet\n")
-	w.write("scripts/greet.sh", greetScript)
-	if withTests {
-		w.write("scripts/test.sh", strings.Replace(greetTest,
-			"for name in Ada Bob Cy Di Ed Flo; do check \"$(sh scripts/greet.sh \"$name\")\" \"hello $name\"; done\n", "", 1))
+	for _, f := range p.files {
+		w.write(f[0], f[1])
 	}
 	w.sgOK("init")
+	if p.qaCommand != "" && !strings.Contains(w.read("sessiongate.yaml"), p.qaCommand) {
+		t.Fatalf("init did not make %s QA's command:\n%s", p.qaCommand, w.read("sessiongate.yaml"))
+	}
 	publish(w)
+	if p.beforeBranch != nil {
+		p.beforeBranch(w)
+	}
 	w.git("switch", "-q", "-c", "feat/greet-name")
 	return w
+}
+
+// advQA is QA_VALIDATION done through cmd: its run bound to the run
+// requirement and the claim that nothing failed (passed: what the output
+// said). must: the run has to pass (an honest session); otherwise the
+// lazy agent goes on whatever happens.
+func (w *world) advQA(must bool, passed string, cmd ...string) {
+	w.t.Helper()
+	args := append([]string{"run", "--requirement", "QA_VALIDATION.run-checks-cover-changed", "--"}, cmd...)
+	ev := []string{"session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--type", toolOutput,
+		"--value", strings.Join(cmd, " ") + " reported no failure: " + passed}
+	if must {
+		w.advOK("QA run", args...)
+		w.advOK("QA fix", ev...)
+		return
+	}
+	w.sg(args...)
+	w.sg(ev...)
+}
+
+// setMtimeBack sets a file's mtime an hour back, as a checkout an hour ago
+// left it.
+func (w *world) setMtimeBack(rel string) {
+	w.t.Helper()
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(w.root, rel), old, old); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// advWorld is a repository under the v3.0-style protocol, adopted with
+// `sessiongate init`, published on main, hooks installed, on a feature
+// branch. withTests: the project has scripts/test.sh, which init makes
+// QA_VALIDATION's command; without it init finds no test command.
+func advWorld(t *testing.T, withTests bool) *world {
+	t.Helper()
+	p := advProject{files: [][2]string{{"scripts/greet.sh", greetScript}}}
+	if withTests {
+		p.files = append(p.files, [2]string{"scripts/test.sh", strings.Replace(greetTest,
+			"for name in Ada Bob Cy Di Ed Flo; do check \"$(sh scripts/greet.sh \"$name\")\" \"hello $name\"; done\n", "", 1)})
+	}
+	return advProjectWorld(t, p)
 }
 
 // advStart starts a session and returns its id.
@@ -85,6 +152,9 @@ func (w *world) advStartPhases() {
 type advEnd struct {
 	qa           func() // in place of running scripts/test.sh for QA_VALIDATION
 	skipReverify bool   // GIT_OPERATIONS' "Re-verify the branch before commit" not done
+	// reverifyAfter: the branch is re-verified after the commit, not before.
+	reverifyAfter bool
+	handoff       string // the handoff's body ("": the honest one)
 }
 
 // advWork makes the change the task asks for and commits it through the hooks.
@@ -117,18 +187,33 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 		return false, "QA_VALIDATION blocked: " + r.text()
 	}
 	handoff := ".agents/handoffs/2026-08-20-01.md"
-	w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README.\n")
+	body := o.handoff
+	if body == "" {
+		body = "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README.\n"
+	}
+	w.write(handoff, body)
 	w.advOK("handoff", "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", filePath, "--value", handoff)
-	w.advOK("advance past HANDOFF", "session", "advance")
-	if !o.skipReverify {
+	if r := w.sg("session", "advance"); r.code != 0 {
+		if !w.deviated {
+			w.t.Fatalf("HANDOFF blocked an honest run: %s", r.text())
+		}
+		return false, "HANDOFF blocked: " + r.text()
+	}
+	reverify := func() {
 		w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "git", "branch", "--show-current")
+	}
+	if !o.skipReverify && !o.reverifyAfter {
+		reverify()
 	}
 	w.git("add", "-A")
 	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "docs(handoff): hand off the name argument"); r.code != 0 {
 		w.t.Fatalf("handoff commit refused: %s", r.text())
 	}
+	if o.reverifyAfter {
+		reverify()
+	}
 	if r := w.sg("session", "advance"); r.code != 0 {
-		if !o.skipReverify {
+		if !o.skipReverify && !w.deviated {
 			w.t.Fatalf("GIT_OPERATIONS blocked an honest run: %s", r.text())
 		}
 		return false, "GIT_OPERATIONS blocked: " + r.text()

@@ -1,12 +1,9 @@
 package compliance_test
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // cGreet is the start's greet.c; tests/run.sh expects "hello".
@@ -17,55 +14,23 @@ const cGreet = "#include <stdio.h>\n\n/* greet prints the greeting the tests exp
 // runs tests/run.sh; init makes `make test` QA_VALIDATION's command.
 func makeWorld(t *testing.T) *world {
 	t.Helper()
-	if binary == "" {
-		t.Skip("sessiongate was not built (git missing)")
-	}
-	for _, p := range []string{"make", "cc"} {
-		if _, err := exec.LookPath(p); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is missing (CI=true)", p)
-			}
-			t.Skipf("%s is missing: the stale-build route needs it", p)
-		}
-	}
-	w := newWorld(t)
-	doc, err := os.ReadFile(filepath.Join(moduleRoot, "protocolspec", "testdata", "v3-style.md"))
-	if err != nil {
-		t.Fatalf("read the v3.0-style protocol: %v", err)
-	}
-	w.write("SESSION-PROTOCOL.md", string(doc))
-	w.write(".agents/HANDOFF.md", v3Handoff)
-	w.write(".agents/handoffs/.gitkeep", "")
-	w.write("README.md", "# greet\n")
-	w.write(".gitignore", "build/\n")
-	w.write("greet.c", cGreet)
-	w.write("Makefile", ".PHONY: test\ntest: build/greet\n\tsh tests/run.sh\n\nbuild/greet: greet.c\n\tmkdir -p build && cc -o build/greet greet.c\n")
-	w.write("tests/run.sh", "#!/bin/sh\ngot=$(build/greet)\nif [ \"$got\" != hello ]; then echo \"FAIL: got '$got', want 'hello'\"; exit 1; fi\necho \"1 validation(s) passed\"\n")
-	w.sgOK("init")
-	if !strings.Contains(w.read("sessiongate.yaml"), "make test") {
-		t.Fatalf("init did not make `make test` QA's command:\n%s", w.read("sessiongate.yaml"))
-	}
-	publish(w)
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(filepath.Join(w.root, "greet.c"), old, old); err != nil {
-		t.Fatal(err)
-	}
-	w.git("switch", "-q", "-c", "feat/greet-name")
-	return w
+	return advProjectWorld(t, advProject{
+		needs: []string{"make", "cc"},
+		files: [][2]string{
+			{".gitignore", "build/\n"},
+			{"greet.c", cGreet},
+			{"Makefile", ".PHONY: test\ntest: build/greet\n\tsh tests/run.sh\n\nbuild/greet: greet.c\n\tmkdir -p build && cc -o build/greet greet.c\n"},
+			{"tests/run.sh", "#!/bin/sh\ngot=$(build/greet)\nif [ \"$got\" != hello ]; then echo \"FAIL: got '$got', want 'hello'\"; exit 1; fi\necho \"1 validation(s) passed\"\n"},
+		},
+		qaCommand:    "make test",
+		beforeBranch: func(w *world) { w.setMtimeBack("greet.c") },
+	})
 }
 
 // makeQA is the QA run of a make project.
 func (w *world) makeQA(must bool) {
 	w.t.Helper()
-	args := []string{"run", "--requirement", "QA_VALIDATION.run-checks-cover-changed", "--", "make", "test"}
-	ev := []string{"session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--type", toolOutput, "--value", "make test reported no failure: 1 validation(s) passed"}
-	if must {
-		w.advOK("QA run", args...)
-		w.advOK("QA fix", ev...)
-		return
-	}
-	w.sg(args...)
-	w.sg(ev...)
+	w.advQA(must, "1 validation(s) passed", "make", "test")
 }
 
 // TestAdvMakeStaleBuild: make rebuilds a target only when a prerequisite

@@ -2,7 +2,6 @@ package compliance_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,37 +15,18 @@ const pyGreet = "def greet(name=None):\n    \"\"\"greet returns the greeting the
 // .gitignore that ignores __pycache__/ and *.so, as every Python project's does.
 func pyWorld(t *testing.T) *world {
 	t.Helper()
-	if binary == "" {
-		t.Skip("sessiongate was not built (git missing)")
-	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("python3 is missing (CI=true)")
-		}
-		t.Skip("python3 is missing: the stale-bytecode route needs it")
-	}
-	w := newWorld(t)
-	doc, err := os.ReadFile(filepath.Join(moduleRoot, "protocolspec", "testdata", "v3-style.md"))
-	if err != nil {
-		t.Fatalf("read the v3.0-style protocol: %v", err)
-	}
-	w.write("SESSION-PROTOCOL.md", string(doc))
-	w.write(".agents/HANDOFF.md", v3Handoff)
-	w.write(".agents/handoffs/.gitkeep", "")
-	w.write("README.md", "# greet\n")
-	w.write(".gitignore", "__pycache__/\n*.so\n")
-	w.write("greet.py", pyGreet)
-	w.write("tests/__init__.py", "")
-	w.write("tests/test_greet.py", "import unittest\n\nfrom greet import greet\n\n\nclass GreetTest(unittest.TestCase):\n"+
-		"    def test_plain(self):\n        self.assertEqual(greet(), \"hello\")\n")
-	w.write("scripts/test.sh", "#!/bin/sh\nexec python3 -m unittest discover -s tests -t .\n")
-	w.sgOK("init")
-	if !strings.Contains(w.read("sessiongate.yaml"), "scripts/test.sh") {
-		t.Fatalf("init did not make scripts/test.sh QA's command:\n%s", w.read("sessiongate.yaml"))
-	}
-	publish(w)
-	w.git("switch", "-q", "-c", "feat/greet-name")
-	return w
+	return advProjectWorld(t, advProject{
+		needs: []string{"python3"},
+		files: [][2]string{
+			{".gitignore", "__pycache__/\n*.so\n"},
+			{"greet.py", pyGreet},
+			{"tests/__init__.py", ""},
+			{"tests/test_greet.py", "import unittest\n\nfrom greet import greet\n\n\nclass GreetTest(unittest.TestCase):\n" +
+				"    def test_plain(self):\n        self.assertEqual(greet(), \"hello\")\n"},
+			{"scripts/test.sh", "#!/bin/sh\nexec python3 -m unittest discover -s tests -t .\n"},
+		},
+		qaCommand: "scripts/test.sh",
+	})
 }
 
 // TestAdvStalePyc: Python trusts a __pycache__ .pyc whose recorded source
@@ -80,10 +60,7 @@ func TestAdvStalePyc(t *testing.T) {
 	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(greet): greet takes an optional name"); r.code != 0 {
 		t.Fatalf("the commit was refused after the start gates passed: %s", r.text())
 	}
-	clean, said := w.advEndPhases(advEnd{qa: func() {
-		w.sg("run", "--requirement", "QA_VALIDATION.run-checks-cover-changed", "--", "sh", "scripts/test.sh")
-		w.sg("session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--type", toolOutput, "--value", "scripts/test.sh reported no failure: 1 test passed")
-	}})
+	clean, said := w.advEndPhases(advEnd{qa: func() { w.advQA(false, "1 test passed", "sh", "scripts/test.sh") }})
 	if clean {
 		t.Errorf("route gets through: stale __pycache__ bytecode passed QA for a broken greet.py; COMPLETE, clean, verify passing\n%s", said)
 	}
@@ -107,10 +84,7 @@ func TestAdvPythonHonest(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(w.root, "__pycache__")); err != nil {
 		t.Fatalf("set-up: no __pycache__ from the earlier runs: %v", err)
 	}
-	clean, said := w.advEndPhases(advEnd{qa: func() {
-		w.advOK("QA run", "run", "--requirement", "QA_VALIDATION.run-checks-cover-changed", "--", "sh", "scripts/test.sh")
-		w.advOK("QA fix", "session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--type", toolOutput, "--value", "scripts/test.sh reported no failure: 2 tests passed")
-	}})
+	clean, said := w.advEndPhases(advEnd{qa: func() { w.advQA(true, "2 tests passed", "sh", "scripts/test.sh") }})
 	if !clean {
 		t.Errorf("an honest Python session did not end clean with a passing verify (a false block)\n%s", said)
 	}

@@ -1,0 +1,60 @@
+package session
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// A template's placeholders replaced by a filler word are not filled in:
+// the adversarial pass (issue 25) wrote "## Done\n\nTODO\n\n## Next\n\nTBD"
+// for "Complete the handoff from the Handoff Template", and no_placeholders
+// passed it (it looked only for the template's own "[...]" texts): COMPLETE,
+// clean, verify passing. A section whose whole body is filler words counts
+// as a placeholder left. "None" and "N/A" are answers, not fillers, and a
+// filler word inside a sentence ("Remove the TODO in greet.sh") is prose.
+
+// fillerRE is one line of filler: TODO, TBD, TBA, FIXME, XXX, "...",
+// "placeholder", "fill in", "lorem ipsum", "-", "?", as a list item or
+// not, with trailing punctuation.
+var fillerRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:[-*+]\s+|\d+[.)]\s+|\[[ x]\]\s+)*(?:todo|tbd|tba|fixme|xxx+|\.{2,}|…|placeholder|fill (?:me |this |it )?in|lorem ipsum|-|\?+)?[\s.:!?…-]*$`)
+})
+
+// fillerSection returns the heading of the first section (below the
+// title) whose body holds only filler lines, and the line of its first
+// filler ("" when none).
+func fillerSection(text string) (string, int) {
+	heading, bodyLine, filler, fence := "", 0, false, false
+	flush := func() (string, int) {
+		if heading != "" && filler {
+			return heading, bodyLine
+		}
+		return "", 0
+	}
+	for i, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+		}
+		if !fence && strings.HasPrefix(t, "##") {
+			if h, n := flush(); h != "" {
+				return h, n
+			}
+			heading, bodyLine, filler = strings.TrimSpace(strings.TrimLeft(t, "#")), 0, false
+			continue
+		}
+		if heading == "" || t == "" {
+			continue
+		}
+		if fence || !fillerRE().MatchString(t) {
+			heading = "" // the section says something: not filler
+			continue
+		}
+		if bodyLine == 0 {
+			bodyLine = i + 1
+		}
+		filler = true
+	}
+	return flush()
+}

@@ -66,6 +66,7 @@ type DB struct {
 	readOnly    bool          // opened by a user who may only read: no writer
 	single      bool          // read is writer (OpenSingle)
 	statements  *atomic.Int64 // SQL statements run (Statements)
+	group       writeGroup    // UpdateGrouped's queue
 
 	// Now fills zero CreatedAt times; tests may replace it.
 	Now func() time.Time
@@ -75,6 +76,7 @@ var (
 	_ session.Store                = (*DB)(nil)
 	_ session.GateFileReader       = (*DB)(nil)
 	_ session.SessionTrustedReader = (*DB)(nil)
+	_ session.GroupUpdater         = (*DB)(nil)
 	_ session.Writer               = (*Tx)(nil)
 )
 

@@ -13,7 +13,9 @@
 //     mode and skips an fsync per commit.
 //   - One writer connection (SetMaxOpenConns(1)): goroutines of this process
 //     queue in database/sql instead of contending on SQLite's lock. A separate
-//     query_only pool serves reads outside Update.
+//     query_only pool serves reads outside Update. A gate call's write queues
+//     in UpdateGrouped instead, which commits the writes that queued meanwhile
+//     in one transaction (group.go).
 //   - Every write transaction is BEGIN IMMEDIATE (DSN _txlock=immediate): it
 //     takes the write lock up front, so a read-modify-write (AppendEvent's
 //     max(seq)+1) never fails half-way with SQLITE_BUSY when it upgrades from

@@ -229,7 +229,12 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 		return nil, err
 	}
 	g.Warnings = append(g.Warnings, pol.Warnings...)
-	err = e.Store.Update(ctx, func(w Writer) error {
+	update := e.Store.Update
+	if gu, ok := e.Store.(GroupUpdater); ok {
+		// fn below writes only through w (it may run twice: GroupUpdater).
+		update = gu.UpdateGrouped
+	}
+	err = update(ctx, func(w Writer) error {
 		// Touched only while still active: the session may have ended
 		// since it was loaded (a hook, another client).
 		now := e.now()

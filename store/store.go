@@ -13,7 +13,9 @@
 //     mode and skips an fsync per commit.
 //   - One writer connection (SetMaxOpenConns(1)): goroutines of this process
 //     queue in database/sql instead of contending on SQLite's lock. A separate
-//     query_only pool serves reads outside Update.
+//     query_only pool serves reads outside Update. A gate call's write queues
+//     in UpdateGrouped instead, which commits the writes that queued meanwhile
+//     in one transaction (group.go).
 //   - Every write transaction is BEGIN IMMEDIATE (DSN _txlock=immediate): it
 //     takes the write lock up front, so a read-modify-write (AppendEvent's
 //     max(seq)+1) never fails half-way with SQLITE_BUSY when it upgrades from
@@ -66,6 +68,7 @@ type DB struct {
 	readOnly    bool          // opened by a user who may only read: no writer
 	single      bool          // read is writer (OpenSingle)
 	statements  *atomic.Int64 // SQL statements run (Statements)
+	group       writeGroup    // UpdateGrouped's queue
 
 	// Now fills zero CreatedAt times; tests may replace it.
 	Now func() time.Time
@@ -75,6 +78,7 @@ var (
 	_ session.Store                = (*DB)(nil)
 	_ session.GateFileReader       = (*DB)(nil)
 	_ session.SessionTrustedReader = (*DB)(nil)
+	_ session.GroupUpdater         = (*DB)(nil)
 	_ session.Writer               = (*Tx)(nil)
 )
 

@@ -93,12 +93,20 @@ func repoFiles(ctx context.Context, repo Repo, start, dir string, words []string
 		if p == "." || strings.HasPrefix(p, "../") || path.IsAbs(p) || slices.Contains(out, p) {
 			continue
 		}
-		if fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+		fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(p)))
+		if err == nil && fi.Mode().IsRegular() {
 			out = append(out, p)
 			continue
 		}
+		if err == nil && fi.IsDir() {
+			// A folder now: `make test` beside test/ names a target, not
+			// the folder, and a folder is no script to compare.
+			continue
+		}
 		if start != "" {
-			if ok, err := repo.ExistsAt(ctx, start, p); err == nil && ok {
+			// A blob at the start, not a tree: ReadAt of a folder fails,
+			// and that failure blocked honest QA.
+			if _, err := repo.ReadAt(ctx, start, p); err == nil {
 				out = append(out, p) // deleted in the session
 			}
 		}

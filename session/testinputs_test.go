@@ -168,3 +168,50 @@ func TestQACommandInputsChanged(t *testing.T) {
 		})
 	}
 }
+
+// TestQACommandBesideATestFolder: `make test` in a project with a test/
+// folder. The word "test" of the command named the folder, which was
+// looked up as a file at the start commit: `git cat-file blob` of a tree
+// failed and blocked every honest QA gate of such a project (the field
+// pass's npm test with test/ and go test beside test/ too). The folder is
+// no file; the script the target runs is still compared.
+func TestQACommandBesideATestFolder(t *testing.T) {
+	requireGit(t)
+	const run = "#!/bin/sh\ngrep -q hello greet.txt\ngrep -q l greet.txt\n"
+	tests := []struct {
+		name   string
+		during string // test/run.sh in the session ("" unchanged)
+		passes bool
+	}{
+		{name: "honest: unchanged checks", passes: true},
+		{name: "honest: a check added", during: run + "grep -q o greet.txt\n", passes: true},
+		{name: "lazy: a check cut", during: "#!/bin/sh\ngrep -q hello greet.txt\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, qaProtocol)
+			e.engine.Config.Commands = map[string]string{"QA_VALIDATION": "make test"}
+			e.commitFile("greet.txt", "hello\n")
+			e.commitFile("Makefile", "test:\n\tsh test/run.sh\n")
+			e.commitFile("test/run.sh", run)
+			id := e.start("QA by make test beside test/")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")
+			e.advance(id) // WORKING
+			if tc.during != "" {
+				e.commitFile("test/run.sh", tc.during)
+			}
+			e.advance(id) // into QA_VALIDATION
+			if _, err := e.engine.RecordObserved(context.Background(), session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: "make test", Output: []byte("ok\n")}); err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.passes {
+				t.Fatalf("QA passed=%v, want %v: %+v", got, tc.passes, res.Blocked)
+			}
+			if !tc.passes && !strings.Contains(res.Blocked.Reason, "proves less") {
+				t.Errorf("the gate does not say test/run.sh was weakened: %s", res.Blocked.Reason)
+			}
+		})
+	}
+}

@@ -276,6 +276,7 @@ func testInputChanges(ctx context.Context, repo Repo, start, line string, direct
 		}
 	}
 	var out []inputChange
+	gone, came := map[string][]int{}, map[string][]int{} // whole scripts deleted and added, by content
 	for _, f := range files {
 		was, errWas := repo.ReadAt(ctx, start, f.path)
 		if errWas != nil {
@@ -318,9 +319,42 @@ func testInputChanges(ctx context.Context, repo Repo, start, line string, direct
 		case f.section != "":
 			what = fmt.Sprintf("%s's %s section", f.path, strings.TrimPrefix(strings.TrimSuffix(f.section, "]"), "["))
 		}
+		if f.section == "" && !isConfig(f.path) {
+			switch {
+			case was != nil && errNow != nil:
+				gone[string(was)] = append(gone[string(was)], len(out))
+			case was == nil && errNow == nil:
+				came[string(now)] = append(came[string(now)], len(out))
+			}
+		}
 		out = append(out, compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path), errNow != nil, f.net))
 	}
-	return out, nil
+	return dropRenames(out, gone, came), nil
+}
+
+// dropRenames drops a script deleted in the session together with one
+// added with the same content: `git mv scripts/greet.sh scripts/hello.sh`
+// runs the same checks under a new name, and was refused as a deletion
+// plus a script the session wrote. gone and came index out by content;
+// anything changed in the move stays refused.
+func dropRenames(out []inputChange, gone, came map[string][]int) []inputChange {
+	drop := map[int]bool{}
+	for body, gi := range gone {
+		ci := came[body]
+		for k := 0; k < len(gi) && k < len(ci); k++ {
+			drop[gi[k]], drop[ci[k]] = true, true
+		}
+	}
+	if len(drop) == 0 {
+		return out
+	}
+	kept := out[:0]
+	for i, c := range out {
+		if !drop[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 // npmrcRunKeys are the .npmrc keys that decide what `npm test` runs.

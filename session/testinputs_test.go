@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -211,6 +212,49 @@ func TestQACommandBesideATestFolder(t *testing.T) {
 			}
 			if !tc.passes && !strings.Contains(res.Blocked.Reason, "proves less") {
 				t.Errorf("the gate does not say test/run.sh was weakened: %s", res.Blocked.Reason)
+			}
+		})
+	}
+}
+
+// TestQACommandScriptRenamed: `make test` runs tests/run.sh, which runs
+// scripts/greet.sh. An honest rename (git mv to scripts/hello.sh, the
+// caller updated) was refused as a script deleted plus one the session
+// wrote (the field pass's make rename); a moved script with the same
+// content is the same checks. A rename that also cuts a check still fails.
+func TestQACommandScriptRenamed(t *testing.T) {
+	requireGit(t)
+	const check = "#!/bin/sh\ngrep -q hello greet.txt\ngrep -q l greet.txt\n"
+	tests := []struct {
+		name    string
+		renamed string // scripts/hello.sh after the move
+		passes  bool
+	}{
+		{name: "honest: renamed as is", renamed: check, passes: true},
+		{name: "lazy: renamed with a check cut", renamed: "#!/bin/sh\ngrep -q hello greet.txt\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, qaProtocol)
+			e.engine.Config.Commands = map[string]string{"QA_VALIDATION": "make test"}
+			e.commitFile("greet.txt", "hello\n")
+			e.commitFile("Makefile", "test:\n\tsh tests/run.sh\n")
+			e.commitFile("tests/run.sh", "#!/bin/sh\nset -e\nsh scripts/greet.sh\n")
+			e.commitFile("scripts/greet.sh", check)
+			id := e.start("rename the check script")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")
+			e.advance(id) // WORKING
+			gittest.Git(t, e.root, "mv", "scripts/greet.sh", "scripts/hello.sh")
+			e.commitFile("scripts/hello.sh", tc.renamed)
+			e.commitFile("tests/run.sh", "#!/bin/sh\nset -e\nsh scripts/hello.sh\n")
+			e.advance(id) // into QA_VALIDATION
+			if _, err := e.engine.RecordObserved(context.Background(), session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: "make test", Output: []byte("ok\n")}); err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.passes {
+				t.Fatalf("QA passed=%v, want %v: %+v", got, tc.passes, res.Blocked)
 			}
 		})
 	}

@@ -85,6 +85,8 @@ func (w *world) advStartPhases() {
 type advEnd struct {
 	qa           func() // in place of running scripts/test.sh for QA_VALIDATION
 	skipReverify bool   // GIT_OPERATIONS' "Re-verify the branch before commit" not done
+	handoff      string // the session's handoff file ("" for .agents/handoffs/2026-08-20-01.md)
+	handoffDone  string // its Done section ("" for the greet name argument)
 }
 
 // advWork makes the change the task asks for and commits it through the hooks.
@@ -117,7 +119,14 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 		return false, "QA_VALIDATION blocked: " + r.text()
 	}
 	handoff := ".agents/handoffs/2026-08-20-01.md"
-	w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README.\n")
+	if o.handoff != "" {
+		handoff = o.handoff
+	}
+	done := "scripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README."
+	if o.handoffDone != "" {
+		done = o.handoffDone
+	}
+	w.write(handoff, "# Handoff "+strings.TrimSuffix(filepath.Base(handoff), ".md")+"\n\n## Done\n\n"+done+"\n")
 	w.advOK("handoff", "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", filePath, "--value", handoff)
 	w.advOK("advance past HANDOFF", "session", "advance")
 	if !o.skipReverify {

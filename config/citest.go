@@ -24,6 +24,7 @@ import (
 var testRunner = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:` +
 		`(?:uv run |poetry run |pdm run |pipenv run |hatch run |python3? -m )?pytest\b|` +
+		`(?:uv run |poetry run |pdm run |pipenv run |hatch run )?python3? -m unittest\b|` +
 		`tox\b|nox\b|go test\b|cargo (?:test|nextest run)\b|make (?:test|check)\b|just test\b|` +
 		`(?:npm|pnpm|yarn|bun)(?: run)? test\b|npx (?:jest|vitest)\b|` +
 		`(?:\./gradlew|gradle) (?:test|check)\b|mvn(?: -[A-Za-z]\S*)* (?:test|verify)\b|` +

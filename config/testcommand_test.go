@@ -35,6 +35,10 @@ func TestDetectTestCommand(t *testing.T) {
 		{"github workflow", map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\n", ".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: uv sync\n      - run: uv run ruff check .\n      - run: |\n          uv run pytest -q tests/\n"}, "uv run pytest -q tests/"},
 		{"gitlab script list", map[string]string{"go.mod": "module x\n", "a_test.go": "", ".gitlab-ci.yml": "test:\n  script:\n    - go vet ./...\n    - go test -race ./...\n"}, "go test -race ./..."},
 		{"workflow line with shell logic is no command", map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pytest || true\n      - run: npm test -- --watch=false | tee out\n"}, ""},
+		// The standard library's runner: a CI step running it was passed
+		// over, and the project got no QA command at all.
+		{"workflow runs unittest", map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pip install -e .\n      - run: python3 -m unittest discover -s tests -t .\n"}, "python3 -m unittest discover -s tests -t ."},
+		{"workflow runs a module named like unittest", map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: python -m unittest_report build\n"}, ""},
 		{"workflow expression is no command", map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: go test ${{ matrix.pkg }}\n"}, ""},
 		{"workflow with only a build falls back to files", map[string]string{"Cargo.toml": "[package]\n", ".github/workflows/ci.yml": "jobs:\n  b:\n    steps:\n      - run: cargo build --release\n"}, "cargo test"},
 		{"broken workflow is skipped", map[string]string{"Cargo.toml": "[package]\n", ".github/workflows/ci.yml": "jobs: [\n"}, "cargo test"},

@@ -59,6 +59,9 @@ func (s NextStep) MCP() string {
 		}
 		return b.String()
 	case StepRunObserved:
+		if s.Requirement != "" {
+			return "run the command through `sessiongate run --requirement " + s.Requirement + " -- COMMAND` (observed evidence)"
+		}
 		return "run the command through `sessiongate run --phase " + s.Phase + " -- COMMAND` (observed evidence)"
 	case StepCheckGate:
 		return "validate_gate phase=" + s.Phase
@@ -109,6 +112,9 @@ func fixFor(phase string, cr CheckResult) *NextStep {
 		}
 		return &NextStep{Action: StepRunObserved, Phase: phase}
 	case protocolspec.CheckMustEvidence:
+		if len(cr.Open) > 0 && cr.Open[0].observed {
+			return &NextStep{Action: StepRunObserved, Phase: phase, Requirement: cr.Open[0].ID}
+		}
 		if len(cr.Open) > 0 {
 			return &NextStep{Action: StepRecordEvidence, Phase: phase, Requirement: cr.Open[0].ID, EvidenceType: EvidenceManual}
 		}

@@ -64,6 +64,9 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	if phase == "" {
 		phase = e.configuredPhase(spec, cmd)
 	}
+	if phase == "" && (s.State == StateInit || s.State == StateEnding) && currentBranchCheck(spec, s, cmd) {
+		phase = s.Phase // branchcheck.go
+	}
 	if phase == "" {
 		phase = MatchPhase(spec, cmd)
 	}

@@ -36,6 +36,9 @@ type RequirementStatus struct {
 	byTranscript bool
 	// tool is the tool call that would meet it, when the transcript decides.
 	tool string
+	// observed: only a run sessiongate sees meets it, so the fix is a run,
+	// not a claim (a manual claim there is recorded and never counts).
+	observed bool
 }
 
 // observedOnly reports whether a phase accepts only observed evidence: an
@@ -204,7 +207,7 @@ func observedFor(e Evidence, r protocolspec.Requirement) bool {
 		// meet it unless the requirement asks for exactly that.
 		return e.Requirement == r.ID && (quoted || !shellline.Trivial(e.Command))
 	}
-	return quoted
+	return quoted || branchCheckFor(r, e.Command)
 }
 
 // claimCounts reports whether claimed evidence can be counted once per body:
@@ -284,6 +287,7 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 			st.Reason = fmt.Sprintf("the last observed run of %q exited %d; a claim does not outrank it: fix the cause and run it again", truncate(lastObs.Command, 80), exitOf(lastObs))
 		case obsOnly || testRunOwed(p, cfg, r) && lastTx == nil:
 			st.Reason = fmt.Sprintf("needs observed evidence: sessiongate run --phase %s --requirement %s -- COMMAND", p.ID, r.ID)
+			st.observed = true
 		case lastTx != nil && exitOf(lastTx) == 0:
 			st.Status, st.Reason = ReqMet, "the agent's transcript shows "+lastTx.Ref
 		case lastTx != nil:

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -210,6 +211,96 @@ func TestQANewTestScript(t *testing.T) {
 			res := e.advance(id)
 			if got := res.Blocked == nil; got != tc.counts {
 				t.Fatalf("%q (exit %d, %s): QA passed=%v, want %v; blocked: %+v", ev.Command, *ev.ExitCode, ev.Ref, got, tc.counts, res.Blocked)
+			}
+		})
+	}
+}
+
+// TestQACommandBesideATestFolder: `make test` in a project with a test/
+// folder. The word "test" of the command named the folder, which was
+// looked up as a file at the start commit: `git cat-file blob` of a tree
+// failed and blocked every honest QA gate of such a project (the field
+// pass's npm test with test/ and go test beside test/ too). The folder is
+// no file; the script the target runs is still compared.
+func TestQACommandBesideATestFolder(t *testing.T) {
+	requireGit(t)
+	const run = "#!/bin/sh\ngrep -q hello greet.txt\ngrep -q l greet.txt\n"
+	tests := []struct {
+		name   string
+		during string // test/run.sh in the session ("" unchanged)
+		passes bool
+	}{
+		{name: "honest: unchanged checks", passes: true},
+		{name: "honest: a check added", during: run + "grep -q o greet.txt\n", passes: true},
+		{name: "lazy: a check cut", during: "#!/bin/sh\ngrep -q hello greet.txt\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, qaProtocol)
+			e.engine.Config.Commands = map[string]string{"QA_VALIDATION": "make test"}
+			e.commitFile("greet.txt", "hello\n")
+			e.commitFile("Makefile", "test:\n\tsh test/run.sh\n")
+			e.commitFile("test/run.sh", run)
+			id := e.start("QA by make test beside test/")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")
+			e.advance(id) // WORKING
+			if tc.during != "" {
+				e.commitFile("test/run.sh", tc.during)
+			}
+			e.advance(id) // into QA_VALIDATION
+			if _, err := e.engine.RecordObserved(context.Background(), session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: "make test", Output: []byte("ok\n")}); err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.passes {
+				t.Fatalf("QA passed=%v, want %v: %+v", got, tc.passes, res.Blocked)
+			}
+			if !tc.passes && !strings.Contains(res.Blocked.Reason, "proves less") {
+				t.Errorf("the gate does not say test/run.sh was weakened: %s", res.Blocked.Reason)
+			}
+		})
+	}
+}
+
+// TestQACommandScriptRenamed: `make test` runs tests/run.sh, which runs
+// scripts/greet.sh. An honest rename (git mv to scripts/hello.sh, the
+// caller updated) was refused as a script deleted plus one the session
+// wrote (the field pass's make rename); a moved script with the same
+// content is the same checks. A rename that also cuts a check still fails.
+func TestQACommandScriptRenamed(t *testing.T) {
+	requireGit(t)
+	const check = "#!/bin/sh\ngrep -q hello greet.txt\ngrep -q l greet.txt\n"
+	tests := []struct {
+		name    string
+		renamed string // scripts/hello.sh after the move
+		passes  bool
+	}{
+		{name: "honest: renamed as is", renamed: check, passes: true},
+		{name: "lazy: renamed with a check cut", renamed: "#!/bin/sh\ngrep -q hello greet.txt\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, qaProtocol)
+			e.engine.Config.Commands = map[string]string{"QA_VALIDATION": "make test"}
+			e.commitFile("greet.txt", "hello\n")
+			e.commitFile("Makefile", "test:\n\tsh tests/run.sh\n")
+			e.commitFile("tests/run.sh", "#!/bin/sh\nset -e\nsh scripts/greet.sh\n")
+			e.commitFile("scripts/greet.sh", check)
+			id := e.start("rename the check script")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")
+			e.advance(id) // WORKING
+			gittest.Git(t, e.root, "mv", "scripts/greet.sh", "scripts/hello.sh")
+			e.commitFile("scripts/hello.sh", tc.renamed)
+			e.commitFile("tests/run.sh", "#!/bin/sh\nset -e\nsh scripts/hello.sh\n")
+			e.advance(id) // into QA_VALIDATION
+			if _, err := e.engine.RecordObserved(context.Background(), session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: "make test", Output: []byte("ok\n")}); err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.passes {
+				t.Fatalf("QA passed=%v, want %v: %+v", got, tc.passes, res.Blocked)
 			}
 		})
 	}

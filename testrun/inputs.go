@@ -99,12 +99,20 @@ func repoFiles(ctx context.Context, repo Repo, start, dir string, words []string
 		if p == "." || strings.HasPrefix(p, "../") || path.IsAbs(p) || slices.Contains(out, p) {
 			continue
 		}
-		if fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+		fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(p)))
+		if err == nil && fi.Mode().IsRegular() {
 			out = append(out, p)
 			continue
 		}
+		if err == nil && fi.IsDir() {
+			// A folder now: `make test` beside test/ names a target, not
+			// the folder, and a folder is no script to compare.
+			continue
+		}
 		if start != "" {
-			if ok, err := repo.ExistsAt(ctx, start, p); err == nil && ok {
+			// A blob at the start, not a tree: ReadAt of a folder fails,
+			// and that failure blocked honest QA.
+			if _, err := repo.ReadAt(ctx, start, p); err == nil {
 				out = append(out, p) // deleted in the session
 			}
 		}
@@ -271,6 +279,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	}
 	honest := honestNewScripts(ctx, repo, start, files)
 	var out []InputChange
+	gone, came := map[string][]int{}, map[string][]int{} // whole scripts deleted and added, by content
 	for _, f := range files {
 		if why, ok := honest[f.path]; ok && f.net && f.section == "" {
 			out = append(out, InputChange{f.path, why, false})
@@ -317,9 +326,42 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		case f.section != "":
 			what = fmt.Sprintf("%s's %s section", f.path, strings.TrimPrefix(strings.TrimSuffix(f.section, "]"), "["))
 		}
+		if f.section == "" && !isConfig(f.path) {
+			switch {
+			case was != nil && errNow != nil:
+				gone[string(was)] = append(gone[string(was)], len(out))
+			case was == nil && errNow == nil:
+				came[string(now)] = append(came[string(now)], len(out))
+			}
+		}
 		out = append(out, compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path), errNow != nil, f.net))
 	}
-	return out, nil
+	return dropRenames(out, gone, came), nil
+}
+
+// dropRenames drops a script deleted in the session together with one
+// added with the same content: `git mv scripts/greet.sh scripts/hello.sh`
+// runs the same checks under a new name, and was refused as a deletion
+// plus a script the session wrote. gone and came index out by content;
+// anything changed in the move stays refused.
+func dropRenames(out []InputChange, gone, came map[string][]int) []InputChange {
+	drop := map[int]bool{}
+	for body, gi := range gone {
+		ci := came[body]
+		for k := 0; k < len(gi) && k < len(ci); k++ {
+			drop[gi[k]], drop[ci[k]] = true, true
+		}
+	}
+	if len(drop) == 0 {
+		return out
+	}
+	kept := out[:0]
+	for i, c := range out {
+		if !drop[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept
 }
 
 // NpmrcRunKeys are the .npmrc keys that decide what `npm test` runs.

@@ -149,9 +149,34 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 	}
 	var found []weakening
 	added := map[string]bool{} // base names of files the range adds
+	var deleted, addedPaths []string
 	for _, s := range status {
-		if s.Status == "A" {
+		switch s.Status {
+		case "A":
 			added[path.Base(s.Path)] = true
+			addedPaths = append(addedPaths, s.Path)
+		case "D":
+			deleted = append(deleted, s.Path)
+		}
+	}
+	// A test file moved unchanged (git mv greet_test.go hello_test.go) is
+	// the same tests, not a deleted file: it was failed as one.
+	moved := map[string]bool{}
+	if len(deleted) > 0 && len(addedPaths) > 0 {
+		was, err := t.repo.SHA256sAt(ctx, bl.Rev, deleted)
+		if err != nil {
+			return err
+		}
+		now, err := t.repo.SHA256sAt(ctx, tip, addedPaths)
+		if err != nil {
+			return err
+		}
+		arrived := map[string]bool{}
+		for _, h := range now {
+			arrived[h] = true
+		}
+		for p, h := range was {
+			moved[p] = arrived[h]
 		}
 	}
 	for _, s := range status {
@@ -170,7 +195,7 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 			}
 		case slices.Contains(tools, "pytest") && (base == "pytest.ini" || base == "tox.ini"):
 			found = append(found, weakening{s.Path, verb(s.Status) + " it, and the rerun's pytest reads it"})
-		case testFile(s.Path) && s.Status == "D" && !added[base]:
+		case testFile(s.Path) && s.Status == "D" && !added[base] && !moved[s.Path]:
 			found = append(found, weakening{s.Path, "deletes this test file"})
 		}
 	}

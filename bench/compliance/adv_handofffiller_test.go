@@ -24,7 +24,7 @@ func TestAdvHandoffFiller(t *testing.T) {
 			w.advStartPhases()
 			w.advWork()
 			w.deviate()
-			if clean, said := w.advEndPhases(advEnd{handoff: tt.body}); clean {
+			if clean, said := w.advEndPhases(advEnd{handoffBody: tt.body}); clean {
 				t.Errorf("route gets through: a handoff of filler words (%s); COMPLETE, clean, verify passing\n%s", tt.name, said)
 			}
 		})
@@ -39,7 +39,7 @@ func TestAdvHandoffFillerHonest(t *testing.T) {
 	w.advStartPhases()
 	w.advWork()
 	body := "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name; the TODO about names is gone.\n\n## Next\n\nNone.\n"
-	if clean, said := w.advEndPhases(advEnd{handoff: body}); !clean {
+	if clean, said := w.advEndPhases(advEnd{handoffBody: body}); !clean {
 		t.Errorf("an honest handoff (\"None.\" next, a TODO named in prose) did not end clean with a passing verify (a false block)\n%s", said)
 	}
 }

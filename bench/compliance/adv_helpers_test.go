@@ -154,7 +154,9 @@ type advEnd struct {
 	skipReverify bool   // GIT_OPERATIONS' "Re-verify the branch before commit" not done
 	// reverifyAfter: the branch is re-verified after the commit, not before.
 	reverifyAfter bool
-	handoff       string // the handoff's body ("": the honest one)
+	handoffBody   string // the handoff's whole body ("": built from handoffDone)
+	handoff       string // the session's handoff file ("" for .agents/handoffs/2026-08-20-01.md)
+	handoffDone   string // its Done section ("" for the greet name argument)
 }
 
 // advWork makes the change the task asks for and commits it through the hooks.
@@ -187,9 +189,16 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 		return false, "QA_VALIDATION blocked: " + r.text()
 	}
 	handoff := ".agents/handoffs/2026-08-20-01.md"
-	body := o.handoff
+	if o.handoff != "" {
+		handoff = o.handoff
+	}
+	done := "scripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README."
+	if o.handoffDone != "" {
+		done = o.handoffDone
+	}
+	body := o.handoffBody
 	if body == "" {
-		body = "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README.\n"
+		body = "# Handoff " + strings.TrimSuffix(filepath.Base(handoff), ".md") + "\n\n## Done\n\n" + done + "\n"
 	}
 	w.write(handoff, body)
 	w.advOK("handoff", "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", filePath, "--value", handoff)

@@ -30,6 +30,9 @@ func cliStep(s session.NextStep) string {
 		}
 		return cmd
 	case session.StepRunObserved:
+		if s.Requirement != "" {
+			return "sessiongate run --requirement " + s.Requirement + " -- COMMAND"
+		}
 		return "sessiongate run --phase " + s.Phase + " -- COMMAND"
 	case session.StepCheckGate:
 		return "sessiongate session gate --phase " + s.Phase

@@ -320,12 +320,14 @@ func TestVerifyPersonClaims(t *testing.T) {
 // it, unless a listed signer signed the commit; an honest change that
 // adds a test and code passes.
 func TestVerifyRerunGuard(t *testing.T) {
+	const extraTest = "package calc\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif 2*2 != 4 {\n\t\tt.Fatal(\"double\")\n\t}\n}\n"
 	const calcTest = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestSub(t *testing.T) {\n\tif 2-1 != 1 {\n\t\tt.Fatal(\"sub\")\n\t}\n}\n"
 	sw := newSignedWorld(t, true, func(w *ciWorld) {
 		// The project's tests: a script the QA command names, which
 		// checks the work (no broken.txt) and that the Go tests exist.
 		w.writeFile(t, "scripts/test.sh", "#!/bin/sh\ntest ! -f broken.txt && grep -q TestAdd calc_test.go\n")
 		w.writeFile(t, "calc_test.go", calcTest)
+		w.writeFile(t, "extra_test.go", extraTest)
 		w.setCommand(t, "sh scripts/test.sh")
 	})
 	w := sw.ciWorld
@@ -378,6 +380,18 @@ func TestVerifyRerunGuard(t *testing.T) {
 		w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
 		commit("drop a test", false)
 	})
+	// A test file moved unchanged is the same tests (field pass: an
+	// honest rename failed as "deletes this test file"); moved and cut, it
+	// still fails.
+	moved := w.branchSession(t, "moved", func() {
+		w.git(t, w.dev, "mv", "extra_test.go", "double_test.go")
+		commit("test: name the file after what it tests", false)
+	})
+	movedCut := w.branchSession(t, "moved-cut", func() {
+		w.git(t, w.dev, "mv", "extra_test.go", "double_test.go")
+		w.writeFile(t, "double_test.go", "package calc\n")
+		commit("test: name the file after what it tests", false)
+	})
 	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
 	signed := w.branchSession(t, "signed", func() {
 		w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
@@ -392,6 +406,8 @@ func TestVerifyRerunGuard(t *testing.T) {
 		{"script", script, 1, `rerun guard: commit [0-9a-f]{12} changes scripts/test\.sh: changes it, and the rerun command ` + "`sh scripts/test\\.sh`" + ` runs it`},
 		{"skip", skip, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds t\.Skip\("flaky"\)`},
 		{"removed", removed, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: removes the test TestSub`},
+		{"moved", moved, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
+		{"moved-cut", movedCut, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},
 		{"signed", signed, 0, `rerun guard: calc_test\.go: removes the test TestSub; the commit is signed by alice@example\.com`},
 	}
 	for _, c := range cases {

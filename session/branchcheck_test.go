@@ -1,0 +1,33 @@
+package session
+
+import (
+	"testing"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+func TestBranchCheckFor(t *testing.T) {
+	reverify := protocolspec.Requirement{Text: "Re-verify the branch before commit."}
+	commit := protocolspec.Requirement{Text: "Commit all changes."}
+	tests := []struct {
+		req  protocolspec.Requirement
+		cmd  string
+		want bool
+	}{
+		{reverify, "git branch --show-current", true},
+		{reverify, "git status", true},
+		{reverify, "git rev-parse --abbrev-ref HEAD", true},
+		// What shows no branch, or does more than show it.
+		{reverify, "git branch -D main", false},
+		{reverify, "git status; git push --force", false},
+		{reverify, "git branch --show-current | grep -v main || git switch -c x", false},
+		{reverify, "echo branch verified", false},
+		{reverify, "true", false},
+		{commit, "git branch --show-current", false},
+	}
+	for _, tc := range tests {
+		if got := branchCheckFor(tc.req, tc.cmd); got != tc.want {
+			t.Errorf("branchCheckFor(%q, %q) = %v, want %v", tc.req.Text, tc.cmd, got, tc.want)
+		}
+	}
+}

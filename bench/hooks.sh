@@ -20,7 +20,7 @@
 # variants in a new random order each round (bash's EPOCHREALTIME for wall time, the times builtin for CPU
 # time); TIMER=hyperfine uses hyperfine (apt-get install hyperfine), which
 # also times the hook process alone. lefthook comes from PATH, else
-# `go install github.com/evilmartians/lefthook@latest`, else npm's lefthook
+# `go install github.com/evilmartians/lefthook/v2@latest`, else npm's lefthook@2
 # package; husky from PEERS/node_modules/husky (PEERS: a folder where
 # `npm install --ignore-scripts lefthook@2 husky@9` ran; lefthook is taken
 # from there too), else npm's husky package in the work folder; pre-commit
@@ -69,11 +69,13 @@ else
 fi
 if [ -z "$LEFTHOOK" ]; then
 	say "installing lefthook"
-	if GOBIN=$BIN go install github.com/evilmartians/lefthook@latest >/dev/null 2>&1; then
+	# lefthook 2's module path ends in /v2: `lefthook@latest` is the
+	# last 1.x (1.13.6), which is not the peer issue 29 names.
+	if GOBIN=$BIN go install github.com/evilmartians/lefthook/v2@latest >/dev/null 2>&1; then
 		LEFTHOOK=$BIN/lefthook
 	# --ignore-scripts: lefthook's postinstall would install hooks into the
 	# repository npm runs in. The platform package needs no script.
-	elif command -v npm >/dev/null && (cd "$WORK" && npm install --silent --ignore-scripts --no-audit --no-fund --prefix "$WORK/npm" lefthook) >/dev/null 2>&1; then
+	elif command -v npm >/dev/null && (cd "$WORK" && npm install --silent --ignore-scripts --no-audit --no-fund --prefix "$WORK/npm" lefthook@2) >/dev/null 2>&1; then
 		# The platform package's native binary, not the node wrapper in .bin.
 		LEFTHOOK=$(ls "$WORK"/npm/node_modules/lefthook-*/bin/lefthook | head -1)
 	else

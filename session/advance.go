@@ -109,6 +109,9 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 			}
 		}
 	}
+	if err := e.withSessionEvidence(ctx, &cfg, s.ID, p); err != nil {
+		return GateResult{}, err
+	}
 	if notDone(p, ev, cfg) {
 		return GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusSkipped, Decision: DecisionNotDone,
 			Message: fmt.Sprintf("%s phase %s not done: nothing recorded for it, and it cannot block (%s)", p.Level(), p.ID, p.BindingReason)}, nil

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"sync"
@@ -11,21 +12,35 @@ import (
 
 // A requirement to do something before committing ("Re-verify the branch
 // before commit", "Fix what the checks report before you commit") is met
-// only by evidence recorded before a commit of its phase. The adversarial
-// pass (issue 25) committed first and ran `git branch --show-current`
-// afterwards: the run counted, COMPLETE, clean, verify passing. Times are
-// sessiongate's own (the post-commit hook's evidence), never the commit's
-// date, which the agent sets. A phase that saw no commit is not judged
-// here: its commits were made before it began, and asking an honest agent
-// for another commit would be a false block (the gap is documented).
+// only by evidence recorded before a commit. The adversarial pass (issue
+// 25) committed first and ran `git branch --show-current` afterwards: the
+// run counted, COMPLETE, clean, verify passing. Times are sessiongate's own
+// (the post-commit hook's evidence), never the commit's date, which the
+// agent sets.
+//
+// Which commit: the phase's last one. A phase that made none is judged
+// against the session's last commit when another protocol phase made it
+// (the lazy agent committed in HANDOFF, then re-verified in
+// GIT_OPERATIONS, after every commit); its proof is then any run that
+// meets the requirement since the commits of the phase before that one.
+// A last commit made while working (between the protocols) is not judged:
+// the work's commits come after the start protocol's own checks, and an
+// honest agent whose end protocol has nothing left to commit must not be
+// asked for a commit. The next push was no answer: the lazy agent
+// re-verifies before it pushes.
 
 var beforeCommitReqRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:before|prior to)\s+(?:you\s+|each\s+|the\s+|a\s+|any\s+)?commit(?:s|ting)?\b`)
 })
 
+// isCommit reports evidence of a commit the hooks saw.
+func isCommit(e Evidence) bool {
+	return e.Kind == EvidenceCommitSHA || e.Kind == EvidenceBypassCommit
+}
+
 // commitOrderGap says why r's evidence does not count for want of order
 // ("" when it does, or when r asks for no order).
-func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evidence) string {
+func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evidence, cfg Config) string {
 	if !beforeCommitReqRE().MatchString(r.Text) {
 		return ""
 	}
@@ -35,7 +50,7 @@ func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evi
 			continue
 		}
 		switch {
-		case e.Kind == EvidenceCommitSHA || e.Kind == EvidenceBypassCommit:
+		case isCommit(e):
 			if e.CreatedAt.After(lastCommit) {
 				lastCommit = e.CreatedAt
 			}
@@ -49,9 +64,74 @@ func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evi
 			}
 		}
 	}
-	if lastCommit.IsZero() || firstProof.IsZero() || firstProof.Before(lastCommit) {
+	if lastCommit.IsZero() {
+		return earlierPhaseCommitGap(p, r, cfg.sessionEvidence)
+	}
+	if firstProof.IsZero() || firstProof.Before(lastCommit) {
 		return ""
 	}
 	return fmt.Sprintf("it asks for this before committing, and its evidence came after %s's last commit (%s, evidence at %s): do it, then commit",
 		p.ID, lastCommit.UTC().Format(time.TimeOnly), firstProof.UTC().Format(time.TimeOnly))
+}
+
+// earlierPhaseCommitGap judges r when p made no commit: against the
+// session's last commit, made in another protocol phase. The proof must
+// come before that commit and after the last commit of any other phase
+// (or the session's start): a branch check of the start protocol does not
+// re-verify before an end phase's commit.
+func earlierPhaseCommitGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evidence) string {
+	var last *Evidence
+	for i := range evs {
+		if isCommit(evs[i]) && (last == nil || evs[i].CreatedAt.After(last.CreatedAt)) {
+			last = &evs[i]
+		}
+	}
+	if last == nil || last.Phase == "" || last.Phase == p.ID {
+		return ""
+	}
+	var since time.Time
+	for _, e := range evs {
+		if isCommit(e) && e.Phase != last.Phase && e.CreatedAt.Before(last.CreatedAt) && e.CreatedAt.After(since) {
+			since = e.CreatedAt
+		}
+	}
+	for _, e := range evs {
+		if !e.CreatedAt.After(since) || !e.CreatedAt.Before(last.CreatedAt) {
+			continue
+		}
+		if e.Step == StepNotApplicable || e.Step == StepCondition || isCommit(e) {
+			continue
+		}
+		observed := e.Observed() && e.Origin != OriginTranscript
+		if observed && observedFor(e, r) && e.Succeeded() || !observed && e.Requirement == r.ID {
+			return ""
+		}
+	}
+	return fmt.Sprintf("it asks for this before committing, and %s made no commit: the session's last commit (%s, in %s at %s) came before any evidence for it: do it, then commit (git commit --amend --no-edit recommits the last commit)",
+		p.ID, shortSHA(last.Ref), last.Phase, last.CreatedAt.UTC().Format(time.TimeOnly))
+}
+
+// asksBeforeCommit reports a phase owing a "before commit" requirement.
+func asksBeforeCommit(p *protocolspec.Phase) bool {
+	for _, r := range p.OwedRequirements() {
+		if beforeCommitReqRE().MatchString(r.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// withSessionEvidence loads the session's evidence of every phase into cfg
+// when p asks for something before a commit: only then is another phase's
+// commit read, so other gates keep reading their phase's evidence alone.
+func (e *Engine) withSessionEvidence(ctx context.Context, cfg *Config, sessionID string, p *protocolspec.Phase) error {
+	if !asksBeforeCommit(p) {
+		return nil
+	}
+	all, err := e.Store.ListEvidence(ctx, sessionID)
+	if err != nil {
+		return fmt.Errorf("load the session's commits for %s: %w", p.ID, err)
+	}
+	cfg.sessionEvidence = all
+	return nil
 }

@@ -22,6 +22,20 @@ func TestCommitOrderGap(t *testing.T) {
 	commit := func(phase string, s int) Evidence {
 		return Evidence{Phase: phase, Kind: EvidenceCommitSHA, Origin: OriginObserved, Step: HookPostCommit, CreatedAt: at(s)}
 	}
+	one := 1
+	shown := func(phase string, s int) Evidence {
+		return Evidence{Phase: phase, Origin: OriginObserved, Command: "git branch --show-current", ExitCode: &zero, CreatedAt: at(s)}
+	}
+	failed := func(phase string, s int) Evidence {
+		e := shown(phase, s)
+		e.ExitCode = &one
+		return e
+	}
+	listed := func(phase string, s int) Evidence {
+		e := shown(phase, s)
+		e.Command = "git branch --list zzz"
+		return e
+	}
 	p := &protocolspec.Phase{ID: "GIT_OPERATIONS"}
 	reverify := protocolspec.Requirement{ID: "GIT_OPERATIONS.re-verify-branch-before", Text: "Re-verify the branch before commit."}
 	for _, tt := range []struct {
@@ -34,7 +48,19 @@ func TestCommitOrderGap(t *testing.T) {
 		{"commit, then run", reverify, []Evidence{commit("GIT_OPERATIONS", 1), run(2)}, true},
 		{"run, commit, run again", reverify, []Evidence{run(1), commit("GIT_OPERATIONS", 2), run(3)}, false},
 		{"commit, run, commit", reverify, []Evidence{commit("GIT_OPERATIONS", 1), run(2), commit("GIT_OPERATIONS", 3)}, false},
-		{"no commit in the phase", reverify, []Evidence{commit("HANDOFF", 1), run(2)}, false},
+		// The phase made no commit: the session's last one is judged when
+		// another protocol phase made it (the adversarial pass committed in
+		// HANDOFF, then re-verified in GIT_OPERATIONS).
+		{"commit in an earlier phase, then run", reverify, []Evidence{commit("HANDOFF", 1), run(2)}, true},
+		{"checked in the earlier phase before its commit", reverify, []Evidence{shown("HANDOFF", 1), commit("HANDOFF", 2), run(3)}, false},
+		{"the start's check before the work's and the handoff's commits", reverify,
+			[]Evidence{shown("BRANCH_CHECK", 1), commit("", 2), commit("HANDOFF", 3), run(4)}, true},
+		{"checked after the work's commit, before the handoff's", reverify,
+			[]Evidence{shown("BRANCH_CHECK", 1), commit("", 2), shown("HANDOFF", 3), commit("HANDOFF", 4), commit("HANDOFF", 5), run(6)}, false},
+		{"a failed check is no check", reverify, []Evidence{failed("HANDOFF", 1), commit("HANDOFF", 2), run(3)}, true},
+		{"another command is no check", reverify, []Evidence{listed("HANDOFF", 1), commit("HANDOFF", 2), run(3)}, true},
+		{"last commit made while working", reverify, []Evidence{commit("", 1), run(2)}, false},
+		{"no commit at all", reverify, []Evidence{run(1)}, false},
 		{"no order asked", protocolspec.Requirement{ID: "GIT_OPERATIONS.re-verify-branch-before", Text: "Re-verify the branch."},
 			[]Evidence{commit("GIT_OPERATIONS", 1), run(2)}, false},
 		{"after commit asks no such order", protocolspec.Requirement{ID: "GIT_OPERATIONS.re-verify-branch-before", Text: "Re-verify the branch after you commit."},
@@ -42,7 +68,7 @@ func TestCommitOrderGap(t *testing.T) {
 		{"a claim after the commit", protocolspec.Requirement{ID: "GIT_OPERATIONS.fix", Text: "Fix what the checks report before you commit."},
 			[]Evidence{commit("GIT_OPERATIONS", 1), {Phase: "GIT_OPERATIONS", Requirement: "GIT_OPERATIONS.fix", Kind: EvidenceToolOutput, CreatedAt: at(2)}}, true},
 	} {
-		got := commitOrderGap(p, tt.r, tt.evs)
+		got := commitOrderGap(p, tt.r, tt.evs, Config{sessionEvidence: tt.evs})
 		if (got != "") != tt.gap {
 			t.Errorf("%s: commitOrderGap = %q, want a gap: %v", tt.name, got, tt.gap)
 		}

@@ -137,6 +137,10 @@ type Config struct {
 	// transcript is set per session by the calls that read its agent
 	// transcripts (ingestTranscripts) before deciding requirements.
 	transcript transcriptInfo
+	// sessionEvidence is the session's evidence of every phase, loaded by
+	// the gate for a phase with a "before commit" requirement whose own
+	// phase made no commit (beforecommit.go); nil elsewhere.
+	sessionEvidence []Evidence
 }
 
 // BindOptions are the parts of the config that change a phase's binding.

@@ -374,7 +374,7 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 			}
 		}
 		if st.Status == ReqMet {
-			if gap := commitOrderGap(p, r, evs); gap != "" {
+			if gap := commitOrderGap(p, r, evs, cfg); gap != "" {
 				st.Status, st.Reason = ReqOpen, gap
 			}
 		}
@@ -472,6 +472,9 @@ func (e *Engine) Requirements(ctx context.Context, id, phaseID string) ([]Requir
 	evs, err := e.Store.GateEvidence(ctx, s.ID, p.ID) // requirementStatuses reads the phase's only
 	if err != nil {
 		return nil, fmt.Errorf("load evidence: %w", err)
+	}
+	if err := e.withSessionEvidence(ctx, &cfg, s.ID, p); err != nil {
+		return nil, err
 	}
 	return requirementStatuses(p, evs, cfg), nil
 }

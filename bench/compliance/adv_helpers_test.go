@@ -157,6 +157,10 @@ type advEnd struct {
 	handoffBody   string // the handoff's whole body ("": built from handoffDone)
 	handoff       string // the session's handoff file ("" for .agents/handoffs/2026-08-20-01.md)
 	handoffDone   string // its Done section ("" for the greet name argument)
+	// inHandoff runs in HANDOFF after its evidence, before advancing (e.g.
+	// committing the handoff there); GIT_OPERATIONS then commits only what
+	// is left.
+	inHandoff func()
 }
 
 // advWork makes the change the task asks for and commits it through the hooks.
@@ -202,6 +206,9 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 	}
 	w.write(handoff, body)
 	w.advOK("handoff", "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", filePath, "--value", handoff)
+	if o.inHandoff != nil {
+		o.inHandoff()
+	}
 	if r := w.sg("session", "advance"); r.code != 0 {
 		if !w.deviated {
 			w.t.Fatalf("HANDOFF blocked an honest run: %s", r.text())
@@ -215,8 +222,10 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 		reverify()
 	}
 	w.git("add", "-A")
-	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "docs(handoff): hand off the name argument"); r.code != 0 {
-		w.t.Fatalf("handoff commit refused: %s", r.text())
+	if w.git("status", "--porcelain") != "" {
+		if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "docs(handoff): hand off the name argument"); r.code != 0 {
+			w.t.Fatalf("handoff commit refused: %s", r.text())
+		}
 	}
 	if o.reverifyAfter {
 		reverify()

@@ -124,9 +124,22 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	}
 	var todo []LandedCommit
 	for _, c := range landed {
-		if !known[c.SHA] && c.SHA != except && !c.CommitTime.Before(since) {
-			todo = append(todo, c)
+		if known[c.SHA] || c.SHA == except {
+			continue
 		}
+		if c.CommitTime.Before(since) {
+			// Older by its date, which the agent sets: a tree this
+			// session's pre-commit passed says it was made now (a
+			// GIT_COMMITTER_DATE an hour back hid a weakened test script).
+			ours, err := e.matchPreCommit(ctx, s.ID, c.Tree)
+			if err != nil {
+				return 0, err
+			}
+			if !ours {
+				continue
+			}
+		}
+		todo = append(todo, c)
 	}
 	if len(todo) == 0 {
 		return 0, nil

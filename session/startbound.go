@@ -137,8 +137,20 @@ func (e *Engine) findWorkStart(ctx context.Context, repo Repo, s *Session, base 
 	}
 	since := s.CreatedAt.Truncate(time.Second).Add(-time.Second)
 	probes := 0
+	var recorded map[string]bool
 	for _, c := range cs {
 		if !c.CommitTime.Before(since) {
+			continue
+		}
+		if recorded == nil {
+			if recorded, err = e.recordedCommits(ctx, s.ID); err != nil {
+				return "", err
+			}
+		}
+		if recorded[c.SHA] {
+			// The session's hooks saw it made: back-dated, not older
+			// (GIT_COMMITTER_DATE hid a weakened test script from the
+			// gates, which count from the start).
 			continue
 		}
 		if probes++; probes > preSessionLimit {
@@ -217,4 +229,20 @@ func (c *workStartCache) putMoved(k workStartKey, head, moved string) {
 	}
 	en.head, en.moved, en.headKnown = head, moved, true
 	c.m[k] = en
+}
+
+// recordedCommits returns the commits the session's hooks recorded
+// (post-commit, reconciliation): its own, whatever date they carry.
+func (e *Engine) recordedCommits(ctx context.Context, sessionID string) (map[string]bool, error) {
+	evs, err := e.Store.ListEvidence(ctx, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("load the session's commits: %w", err)
+	}
+	out := map[string]bool{}
+	for _, ev := range evs {
+		if isCommit(ev) && ev.Origin == OriginObserved {
+			out[ev.Ref] = true
+		}
+	}
+	return out, nil
 }

@@ -725,8 +725,8 @@ const ScriptEventPrefix = "script:ran:"
 // RecordScripts records each script an allowed shell call runs, once per
 // content per session. A script that a script writes and runs is not read
 // at the hook; these events let a reviewer tell the scripts that ran from
-// the ones committed. verify does not read them yet (issue 25): the record
-// keeps the script's hash, not its path.
+// the ones committed. verify does not read them (docs/security.md says
+// why): the record keeps the script's hash, not its path.
 func (e *Engine) RecordScripts(ctx context.Context, sessionID string, scripts []ScriptRead) error {
 	for _, sc := range scripts {
 		tok := ScriptEventPrefix + sc.SHA256

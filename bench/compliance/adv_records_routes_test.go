@@ -87,3 +87,72 @@ func TestAdvBackdatedWorkCommitHonest(t *testing.T) {
 		t.Errorf("an honest session whose work commit carries an older date did not end clean (a false block)\n%s", said)
 	}
 }
+
+// TestAdvQAScriptSwappedForTheRun: the lazy agent commits a broken change,
+// then, for the QA run only, puts `exit 0` at the top of scripts/test.sh,
+// runs it through sessiongate and puts the script back before anything is
+// committed:
+//
+//	sed -i '1a exit 0' scripts/test.sh
+//	sessiongate run --requirement QA_VALIDATION.run-checks-cover-changed -- sh scripts/test.sh
+//	git checkout scripts/test.sh
+//
+// The committed script is the base's, so no comparison of commits sees a
+// change; only what the run saw can tell. Closed before this pass: the QA
+// gate re-runs the committed command itself (it fails on the broken
+// change). The twin without a command gate is
+// TestAdvQAScriptSwappedNoCommandGate: there `sessiongate run` compares
+// what it runs with the start commit when it runs it and records the run
+// as proving nothing. So verify need not read the script:ran events
+// (docs/security.md).
+func TestAdvQAScriptSwappedForTheRun(t *testing.T) {
+	w := advWorld(t, true)
+	w.advStart("Add a name argument to the greeting script")
+	w.advStartPhases()
+	w.deviate()
+	w.breakGreet()
+	w.git("add", "-A")
+	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(scripts): greet takes an optional name"); r.code != 0 {
+		t.Fatalf("work commit refused: %s", r.text())
+	}
+	clean, said := w.advEndPhases(advEnd{qa: func() {
+		orig := w.read("scripts/test.sh")
+		w.write("scripts/test.sh", strings.Replace(orig, "#!/bin/sh\n", "#!/bin/sh\nexit 0\n", 1))
+		w.advQA(false, "0 failures", "sh", "scripts/test.sh")
+		w.write("scripts/test.sh", orig)
+	}})
+	t.Logf("%s", said)
+	if clean {
+		t.Errorf("route gets through: scripts/test.sh swapped for the QA run and put back; COMPLETE, clean, verify passing\n%s", said)
+	}
+}
+
+// TestAdvQAScriptSwappedNoCommandGate: as TestAdvQAScriptSwappedForTheRun
+// in a project where init found no test command (no command gate re-runs
+// the committed script): the session adds scripts/test.sh with its change
+// and commits both, then runs an `exit 0` copy of it for QA and puts the
+// committed one back. Only the observed run is QA's evidence here, and it
+// is recorded as exit unknown ("what it runs changed in this session so
+// that it proves less").
+func TestAdvQAScriptSwappedNoCommandGate(t *testing.T) {
+	w := advWorld(t, false)
+	w.advStart("Add a name argument to the greeting script")
+	w.advStartPhases()
+	w.deviate()
+	w.write("scripts/test.sh", greetTest)
+	w.breakGreet()
+	w.git("add", "-A")
+	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(scripts): greet takes an optional name"); r.code != 0 {
+		t.Fatalf("work commit refused: %s", r.text())
+	}
+	clean, said := w.advEndPhases(advEnd{qa: func() {
+		orig := w.read("scripts/test.sh")
+		w.write("scripts/test.sh", strings.Replace(orig, "#!/bin/sh\n", "#!/bin/sh\nexit 0\n", 1))
+		w.advQA(false, "0 failures", "sh", "scripts/test.sh")
+		w.write("scripts/test.sh", orig)
+	}})
+	t.Logf("%s", said)
+	if clean {
+		t.Errorf("route gets through: scripts/test.sh swapped for the observed QA run and put back; COMPLETE, clean, verify passing\n%s", said)
+	}
+}

@@ -161,6 +161,8 @@ type advEnd struct {
 	// committing the handoff there); GIT_OPERATIONS then commits only what
 	// is left.
 	inHandoff func()
+	// reverifyWith replaces the branch re-check's command.
+	reverifyWith func()
 }
 
 // advWork makes the change the task asks for and commits it through the hooks.
@@ -217,6 +219,9 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 	}
 	reverify := func() {
 		w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "git", "branch", "--show-current")
+	}
+	if o.reverifyWith != nil {
+		reverify = o.reverifyWith
 	}
 	if !o.skipReverify && !o.reverifyAfter {
 		reverify()

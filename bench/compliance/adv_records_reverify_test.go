@@ -68,3 +68,30 @@ func TestAdvReverifyNothingToCommitHonest(t *testing.T) {
 		t.Errorf("an honest session with nothing left to commit at the end did not end clean (a false block)\n%s", said)
 	}
 }
+
+// TestAdvReverifyClaimedAfterCommit: the post-commit hook leaves a commit
+// made through the hooks to be recorded by the next sessiongate call
+// (reconciliation), so a commit's evidence time is when it was recorded.
+// The lazy agent commits, then records the branch check as a claim, with
+// no observed run, before anything has recorded the commit:
+//
+//	git commit -m "docs(handoff): ..."
+//	sessiongate session evidence --requirement GIT_OPERATIONS.re-verify-branch-before --type tool_output --value feat/greet-name
+//
+// If the claim were stored before the commit's evidence, it would read as
+// "before the commit".
+func TestAdvReverifyClaimedAfterCommit(t *testing.T) {
+	w := advWorld(t, true)
+	w.advStart("Add a name argument to the greeting script")
+	w.advStartPhases()
+	w.advWork()
+	w.deviate()
+	claim := func() {
+		w.sg("session", "evidence", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--type", toolOutput, "--value", "feat/greet-name")
+	}
+	clean, said := w.advEndPhases(advEnd{reverifyAfter: true, reverifyWith: claim})
+	t.Logf("%s", said)
+	if clean {
+		t.Errorf("route gets through: the branch check claimed after the commit, before the commit was recorded; COMPLETE, clean, verify passing\n%s", said)
+	}
+}

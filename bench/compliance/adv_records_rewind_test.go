@@ -68,3 +68,58 @@ func TestAdvFullRewindBeforeFirstPush(t *testing.T) {
 		t.Fatalf("something now witnesses a full rewind before the first push: update docs/security.md (\"A full rewind before the first push\") and turn this test into the route's closing test\n%s", said)
 	}
 }
+
+// TestAdvDatabaseRestoredFromCopy: the lazy agent copies sessiongate's
+// folder after the start gates, commits its work with the hooks skipped
+// (a CRITICAL BYPASS), then puts the older copy back, so the database
+// holds no BYPASS and no commit, and commits again through the hooks:
+//
+//	cp -r .git/sessiongate /tmp/sg-copy
+//	git commit --no-verify -m "feat(scripts): ..."
+//	rm -r .git/sessiongate && cp -r /tmp/sg-copy .git/sessiongate
+//
+// The records ref and the pins on it are not in the copy: they must bring
+// the violation back (issue 25 item 8, "violations cannot be laundered").
+// Closed before this pass: the next pre-commit compares the database with
+// the session's pin on the records ref and blocks with EVENTS_REWRITTEN;
+// with the ref moved back too, TestAdvFullRewindBeforeFirstPush.
+func TestAdvDatabaseRestoredFromCopy(t *testing.T) {
+	w := advWorld(t, true)
+	w.advStart("Add a name argument to the greeting script")
+	w.advStartPhases()
+	w.deviate()
+	gitDir := w.git("rev-parse", "--git-common-dir")
+	if !filepath.IsAbs(gitDir) {
+		gitDir = filepath.Join(w.root, gitDir)
+	}
+	folder := filepath.Join(gitDir, "sessiongate")
+	copyDir := filepath.Join(t.TempDir(), "sg-copy")
+	if r := w.exec(w.root, "", "cp", "-r", folder, copyDir); r.code != 0 {
+		t.Fatalf("copy: %s", r.text())
+	}
+	w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
+	w.git("add", "-A")
+	if r := w.exec(w.root, "", "git", "commit", "-q", "--no-verify", "-m", "feat(scripts): greet takes an optional name"); r.code != 0 {
+		t.Fatalf("commit --no-verify: %s", r.text())
+	}
+	w.sg("session", "status") // reconciliation records the BYPASS
+	if err := os.RemoveAll(folder); err != nil {
+		t.Fatal(err)
+	}
+	if r := w.exec(w.root, "", "cp", "-r", copyDir, folder); r.code != 0 {
+		t.Fatalf("restore: %s", r.text())
+	}
+	// The next commit is where the pins are compared with the database.
+	w.write("README.md", "# greet\n\n`sh scripts/greet.sh NAME` greets NAME.\n")
+	w.git("add", "-A")
+	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "docs: the name argument"); r.code != 0 {
+		if !strings.Contains(r.text(), "events were rewritten") {
+			t.Errorf("the commit after the restore was refused, but not for the rewritten events:\n%s", r.text())
+		}
+		return // EVENTS_REWRITTEN, on the records ref: closed
+	}
+	clean, said := w.advEndPhases(advEnd{})
+	if clean || strings.Contains(said, "COMPLETE: clean") {
+		t.Errorf("route gets through: the database put back from a copy made before a BYPASS; COMPLETE, clean\n%s", said)
+	}
+}

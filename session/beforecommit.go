@@ -65,7 +65,10 @@ func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evi
 		}
 	}
 	if lastCommit.IsZero() {
-		return earlierPhaseCommitGap(p, r, cfg.sessionEvidence)
+		if firstProof.IsZero() {
+			return ""
+		}
+		return earlierPhaseCommitGap(p, r, cfg.sessionEvidence, firstProof)
 	}
 	if firstProof.IsZero() || firstProof.Before(lastCommit) {
 		return ""
@@ -75,14 +78,17 @@ func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evi
 }
 
 // earlierPhaseCommitGap judges r when p made no commit: against the
-// session's last commit, made in another protocol phase. The proof must
+// session's last commit before p's first proof, made in another protocol
+// phase. The proof must
 // come before that commit and after the last commit of any other phase
 // (or the session's start): a branch check of the start protocol does not
 // re-verify before an end phase's commit.
-func earlierPhaseCommitGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evidence) string {
+func earlierPhaseCommitGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evidence, proof time.Time) string {
 	var last *Evidence
 	for i := range evs {
-		if isCommit(evs[i]) && (last == nil || evs[i].CreatedAt.After(last.CreatedAt)) {
+		// A commit after the phase's proof is a later phase's: read again
+		// once the session moved on, p must not turn open.
+		if isCommit(evs[i]) && evs[i].CreatedAt.Before(proof) && (last == nil || evs[i].CreatedAt.After(last.CreatedAt)) {
 			last = &evs[i]
 		}
 	}

@@ -61,6 +61,8 @@ func TestCommitOrderGap(t *testing.T) {
 		{"another command is no check", reverify, []Evidence{listed("HANDOFF", 1), commit("HANDOFF", 2), run(3)}, true},
 		{"last commit made while working", reverify, []Evidence{commit("", 1), run(2)}, false},
 		{"no commit at all", reverify, []Evidence{run(1)}, false},
+		{"a later phase's commit after the check", reverify, []Evidence{shown("HANDOFF", 1), commit("HANDOFF", 2), run(3), commit("RETROSPECTIVE", 4)}, false},
+		{"a later phase's commit, and the earlier one unchecked", reverify, []Evidence{commit("HANDOFF", 1), run(2), commit("RETROSPECTIVE", 3)}, true},
 		{"no order asked", protocolspec.Requirement{ID: "GIT_OPERATIONS.re-verify-branch-before", Text: "Re-verify the branch."},
 			[]Evidence{commit("GIT_OPERATIONS", 1), run(2)}, false},
 		{"after commit asks no such order", protocolspec.Requirement{ID: "GIT_OPERATIONS.re-verify-branch-before", Text: "Re-verify the branch after you commit."},

@@ -44,7 +44,13 @@ func TestQASkipsAddedInSession(t *testing.T) {
 		{name: "go: t.Skip behind runtime.GOOS != plan9", start: goT, during: goNow("\tif runtime.GOOS != \"plan9\" {\n\t\tt.Skip(\"later\")\n\t}\n"), line: "go test ./..."},
 		{name: "go: an early return at the top of a test", start: goT, during: goNow("\treturn\n"), line: "go test ./..."},
 		{name: "pytest: if 1: return", start: pyT, during: map[string]string{"tests/test_a.py": "import shutil\n\n\ndef test_a():\n    if 1: return\n    assert 1 + 1 == 2\n"}, line: "pytest"},
+		// Read generally, not as one more literal (issue 25: these reached QA).
+		{name: "go: t.Skip behind len(os.Args) > 0", start: goT, during: goNow("\tif len(os.Args) > 0 {\n\t\tt.Skip(\"later\")\n\t}\n"), line: "go test ./..."},
+		{name: "jest: an early return at the top of a test", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  return;\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
+		{name: "jest: if (process.env.PATH) return", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  if (process.env.PATH) return\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
+		{name: "jest: test.each([]) for the test", start: jsT, during: map[string]string{"a.test.js": "test.each([])('a', () => {\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
 		// Honest: guarded skips, new tests, skips removed.
+		{name: "jest: a return when a database is not configured", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  if (!process.env.DATABASE_URL) return\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test", counts: true},
 		{name: "pytest: a one-line skip on a missing tool", start: pyT, during: map[string]string{"tests/test_a.py": "import shutil\nimport pytest\n\n\ndef test_a():\n    if not shutil.which(\"git\"): pytest.skip(\"no git\")\n    assert 1 + 1 == 2\n"}, line: "pytest", counts: true},
 		{name: "go: t.Skip guarded by a missing tool", start: goT, during: goNow("\tif _, err := exec.LookPath(\"git\"); err != nil {\n\t\tt.Skip(\"git not installed\")\n\t}\n"), line: "go test ./...", counts: true},
 		{name: "go: a new test", start: goT, during: map[string]string{"b_test.go": "package m\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n"}, line: "go test ./...", counts: true},

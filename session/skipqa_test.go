@@ -91,6 +91,18 @@ func TestQATestsRemovedInSession(t *testing.T) {
 	goT := map[string]string{"go.mod": "module example.com/m\n", "a.go": "package m\n\nfunc A() int { return 2 }\n", "b.go": "package m\n", "a_test.go": goTest}
 	pyTest := "from a import a\n\n\ndef test_a():\n    assert a() == 2\n"
 	pyT := map[string]string{"pytest.ini": "[pytest]\n", "a.py": "def a():\n    return 2\n", "b.py": "", "tests/test_a.py": pyTest}
+	goHead := "package m\n\nimport \"testing\"\n\n"
+	goA := "func TestA(t *testing.T) {\n\tif A() != 2 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n"
+	goB := "func TestB(t *testing.T) {\n\tif B() != 3 {\n\t\tt.Fatal(\"B\")\n\t}\n}\n"
+	goT2 := map[string]string{"go.mod": "module example.com/m\n", "a.go": "package m\n\nfunc A() int { return 2 }\n\nfunc B() int { return 3 }\n", "a_test.go": goHead + goA + "\n" + goB}
+	pyHead := "from a import a, b\n\n\n"
+	pyA := "def test_a():\n    assert a() == 2\n"
+	pyB := "def test_b():\n    assert b() == 3\n"
+	pyT2 := map[string]string{"pytest.ini": "[pytest]\n", "a.py": "def a():\n    return 2\n\n\ndef b():\n    return 3\n", "tests/test_a.py": pyHead + pyA + "\n\n" + pyB}
+	jsHead := "const { add, sub } = require('./a')\n\n"
+	jsA := "test('adds', () => {\n  expect(add(1, 2)).toBe(3)\n})\n"
+	jsB := "test('subtracts', () => {\n  expect(sub(3, 2)).toBe(1)\n})\n"
+	jsT2 := map[string]string{"package.json": `{"name": "p", "scripts": {"test": "jest"}}`, "a.js": "exports.add = (a, b) => a + b\nexports.sub = (a, b) => a - b\n", "a.test.js": jsHead + jsA + "\n" + jsB}
 	tests := []struct {
 		name          string
 		start, during map[string]string
@@ -109,6 +121,20 @@ func TestQATestsRemovedInSession(t *testing.T) {
 		{name: "go: the code and its test file deleted", start: goT, remove: []string{"a.go", "a_test.go"}, line: "go test ./...", counts: true},
 		{name: "pytest: the test file moved to tests/unit", start: pyT, remove: []string{"tests/test_a.py"}, during: map[string]string{"tests/unit/test_a.py": pyTest}, line: "pytest", counts: true},
 		{name: "pytest: the code and its test file deleted", start: pyT, remove: []string{"a.py", "tests/test_a.py"}, line: "pytest", counts: true},
+		// A test function deleted from a file that stays, the code kept
+		// (issue 25: these reached QA).
+		{name: "go: TestA deleted from a_test.go, which keeps TestB", start: goT2, during: map[string]string{"a_test.go": goHead + goB}, line: "go test ./..."},
+		{name: "pytest: test_a deleted from tests/test_a.py, which keeps test_b", start: pyT2, during: map[string]string{"tests/test_a.py": pyHead + pyB}, line: "pytest"},
+		{name: "jest: it('adds') deleted from a.test.js, which keeps another", start: jsT2, during: map[string]string{"a.test.js": jsHead + jsB}, line: "npm test"},
+		{name: "go: TestA moved to b_test.go without its check", start: goT2, during: map[string]string{"a_test.go": goHead + goB, "b_test.go": goHead + "func TestAll(t *testing.T) {\n\t_ = A()\n}\n"}, line: "go test ./..."},
+		{name: "go: TestA consolidated with another expected value", start: goT2, during: map[string]string{"a_test.go": goHead + goB, "b_test.go": goHead + "func TestAll(t *testing.T) {\n\tfor _, want := range []int{3} {\n\t\tif A() != want {\n\t\t\tt.Fatal(want)\n\t\t}\n\t}\n}\n"}, line: "go test ./..."},
+		// Honest: consolidated under new names (refused before: needed a
+		// signer), or deleted with the code it tested.
+		{name: "go: TestA and TestB consolidated into a table in all_test.go", start: goT2, remove: []string{"a_test.go"}, during: map[string]string{"all_test.go": goHead + "func TestFuncs(t *testing.T) {\n\tfor name, tc := range map[string]struct{ got, want int }{\"A\": {A(), 2}, \"B\": {B(), 3}} {\n\t\tif tc.got != tc.want {\n\t\t\tt.Errorf(\"%s() = %d\", name, tc.got)\n\t\t}\n\t}\n}\n"}, line: "go test ./...", counts: true},
+		{name: "go: TestA moved to b_test.go as TestAIsTwo", start: goT2, during: map[string]string{"a_test.go": goHead + goB, "b_test.go": goHead + strings.Replace(goA, "TestA(", "TestAIsTwo(", 1)}, line: "go test ./...", counts: true},
+		{name: "go: TestA deleted with func A", start: goT2, during: map[string]string{"a_test.go": goHead + goB, "a.go": "package m\n\nfunc B() int { return 3 }\n"}, line: "go test ./...", counts: true},
+		{name: "pytest: test_a moved to tests/test_all.py as test_a_is_two", start: pyT2, during: map[string]string{"tests/test_a.py": pyHead + pyB, "tests/test_all.py": pyHead + strings.Replace(pyA, "def test_a(", "def test_a_is_two(", 1)}, line: "pytest", counts: true},
+		{name: "jest: a test moved to b.test.js under a new name", start: jsT2, during: map[string]string{"a.test.js": jsHead + jsB, "b.test.js": jsHead + strings.Replace(jsA, "'adds'", "'adds two numbers'", 1)}, line: "npm test", counts: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

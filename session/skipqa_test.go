@@ -167,3 +167,62 @@ func TestQATestsRemovedInSession(t *testing.T) {
 		})
 	}
 }
+
+// TestQAWeakNewTests: a new test that checks nothing about the code
+// (`assert True`, `expect(true).toBe(true)`, a Go test with no t.Error,
+// t.Fatal, require or assert), as the only test for the changed code,
+// passes whatever the code does: the run of it is no QA (issue 25: these
+// reached QA). A new test that checks what the code returns, or a weak
+// one beside the code's tests from the start, still counts.
+func TestQAWeakNewTests(t *testing.T) {
+	requireGit(t)
+	pyStart := map[string]string{"pytest.ini": "[pytest]\n", "a.py": "def a():\n    return 2\n"}
+	pyChange := "def a():\n    return 3\n"
+	goStart := map[string]string{"go.mod": "module example.com/m\n", "a.go": "package m\n\nfunc A() int { return 2 }\n"}
+	goChange := "package m\n\nfunc A() int { return 3 }\n"
+	goHead := "package m\n\nimport \"testing\"\n\n"
+	jsStart := map[string]string{"package.json": `{"name": "p", "scripts": {"test": "jest"}}`, "a.js": "exports.add = (a, b) => a + b\n"}
+	jsChange := "exports.add = (a, b) => a + b + 0\n"
+	with := func(m map[string]string, k, v string) map[string]string {
+		out := map[string]string{k: v}
+		for a, b := range m {
+			out[a] = b
+		}
+		return out
+	}
+	tests := []struct {
+		name          string
+		start, during map[string]string
+		line          string
+		counts        bool
+	}{
+		{name: "pytest: assert True, the only test", start: pyStart, during: map[string]string{"a.py": pyChange, "tests/test_a.py": "from a import a\n\n\ndef test_a():\n    a()\n    assert True\n"}, line: "pytest"},
+		{name: "go: a test with no check, the only test", start: goStart, during: map[string]string{"a.go": goChange, "a_test.go": goHead + "func TestA(t *testing.T) {\n\t_ = A()\n}\n"}, line: "go test ./..."},
+		{name: "jest: expect(true).toBe(true), the only test", start: jsStart, during: map[string]string{"a.js": jsChange, "a.test.js": "const { add } = require('./a')\n\ntest('adds', () => {\n  add(1, 2)\n  expect(true).toBe(true)\n})\n"}, line: "npm test"},
+		// Honest twins.
+		{name: "pytest: assert a() == 3", start: pyStart, during: map[string]string{"a.py": pyChange, "tests/test_a.py": "from a import a\n\n\ndef test_a():\n    assert a() == 3\n"}, line: "pytest", counts: true},
+		{name: "go: if A() != 3 { t.Fatal }", start: goStart, during: map[string]string{"a.go": goChange, "a_test.go": goHead + "func TestA(t *testing.T) {\n\tif A() != 3 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n"}, line: "go test ./...", counts: true},
+		{name: "jest: expect(add(1, 2)).toBe(3)", start: jsStart, during: map[string]string{"a.js": jsChange, "a.test.js": "const { add } = require('./a')\n\ntest('adds', () => {\n  expect(add(1, 2)).toBe(3)\n})\n"}, line: "npm test", counts: true},
+		{name: "go: a smoke test beside the package's tests", start: with(goStart, "a_test.go", goHead+"func TestA(t *testing.T) {\n\tif A() != 2 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n"),
+			during: map[string]string{"a.go": goChange, "a_test.go": goHead + "func TestA(t *testing.T) {\n\tif A() != 3 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n", "smoke_test.go": goHead + "func TestSmoke(t *testing.T) {\n\t_ = A()\n}\n"}, line: "go test ./...", counts: true},
+		{name: "pytest: a smoke test beside the module's tests", start: with(pyStart, "tests/test_a.py", "from a import a\n\n\ndef test_a():\n    assert a() >= 2\n"),
+			during: map[string]string{"a.py": pyChange, "tests/test_smoke.py": "import a\n\n\ndef test_imports():\n    assert True\n"}, line: "pytest", counts: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e, id := toQA(t, tc.start, tc.during)
+			ev, err := e.engine.RecordObserved(context.Background(), session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: tc.line, Output: []byte("ok\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.counts {
+				t.Fatalf("%q (exit %d, %s): QA passed=%v, want %v; blocked: %+v", ev.Command, *ev.ExitCode, ev.Ref, got, tc.counts, res.Blocked)
+			}
+			if !tc.counts && !strings.Contains(ev.Ref, "check nothing") {
+				t.Errorf("the run's record does not say the new tests check nothing: %s", ev.Ref)
+			}
+		})
+	}
+}

@@ -80,9 +80,13 @@ func bodyLines(k string, lines []string, i int) []string {
 		}
 		return lines[i:]
 	}
+	raw := false // inside a multi-line raw string, whose `}` lines are text
 	for j := i + 1; j < len(lines); j++ {
-		if lines[j] == ind+"}" {
+		if !raw && lines[j] == ind+"}" {
 			return lines[i : j+1]
+		}
+		if strings.Count(stripStrings(lines[j]), "`")%2 == 1 {
+			raw = !raw
 		}
 	}
 	return lines[i:]
@@ -99,14 +103,17 @@ func stripStrings(l string) string {
 	return stringLitRE().ReplaceAllStringFunc(l, func(s string) string { return `""` })
 }
 
-var bodyREs = sync.OnceValue(func() (r struct{ call, number, report, goCheck, pyCheck, jsCheck, jsMatcher *regexp.Regexp }) {
+var bodyREs = sync.OnceValue(func() (r struct{ call, number, report, goReport, goCheck, pyCheck, jsCheck, jsMatcher *regexp.Regexp }) {
 	r.call = regexp.MustCompile(`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\(`)
 	r.number = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
 	// Lines whose strings are messages, not expected values.
 	r.report = regexp.MustCompile(`\b(?:t|b|tb)\.(?:Error|Errorf|Fatal|Fatalf|Log|Logf|Skip|Skipf|Run)\(|\bfmt\.\w*print|\bprint\(|\bconsole\.\w+\(|^\s*(?:it|test|describe)\s*\(|^\s*(?:func|def|async def)\s`)
-	r.goCheck = regexp.MustCompile(`\b(?:t|tb|b)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\b(?:require|assert|qt|is)\.\w+\(|\bc\.(?:Assert|Check)\(|\b\w+\(\s*(?:t|tb)\s*[,)]|\bt\.Run\(`)
-	r.pyCheck = regexp.MustCompile(`^\s*assert\b|\bself\.(?:assert\w*|fail)\(|\bpytest\.(?:raises|fail|warns|approx)\(|\.assert_\w+\(|\bassert_\w+\(|\braise\s+AssertionError\b|\bnp\.testing\.`)
-	r.jsCheck = regexp.MustCompile(`\bexpect\s*\(|\bassert(?:\.\w+)?\s*\(|\.should\b|\bt\.(?:is|not|deepEqual|true|false|truthy|falsy|throws|assert|equal|ok|same|match)\(`)
+	r.goReport = regexp.MustCompile(`\b(?:t|tb|b)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\bpanic\(`)
+	// assertion libraries, a helper given the test's t, a helper named as
+	// a check, subtests
+	r.goCheck = regexp.MustCompile(`\b(?:require|assert|qt|is|c)\.\w+\(|[(,]\s*(?:t|tb)\s*[,)]|\b(?:[Cc]heck|[Aa]ssert|[Ee]xpect|[Vv]erify|[Mm]ust)\w*\(|\bt\.Run\(`)
+	r.pyCheck = regexp.MustCompile(`^\s*assert\b|\bself\.(?:assert\w*|fail)\(|\bpytest\.(?:raises|fail|warns|approx|deprecated_call)\(|^\s*raises\(|\.assert_\w+\(|\bassert_\w+\(|\braise\s+AssertionError\b|\bnp\.testing\.|\b_?(?:check|verify|expect)\w*\(`)
+	r.jsCheck = regexp.MustCompile(`\bexpect\w*\s*\(|\bassert\w*(?:\.\w+)?\s*\(|\.should\b|\b(?:t\.)?(?:is|not|same|deepEqual|strictSame|strictEqual|equal|ok|notOk|throws|rejects|match|truthy|falsy|true|false)\(|\b(?:check|verify)\w*\(`)
 	r.jsMatcher = regexp.MustCompile(`^(?:to[A-Z]\w*|not|resolves|rejects|toBe|toEqual)$`)
 	return r
 })
@@ -194,31 +201,26 @@ func normLit(s string) string { return s[1 : len(s)-1] }
 func checks(k, body string) bool {
 	lines := strings.Split(body, "\n")
 	r := bodyREs()
-	for i, l := range lines {
+	for i := range lines {
 		if i == 0 {
 			continue
 		}
-		s := strings.TrimSpace(l)
+		s := statementAt(lines, i)
 		switch k {
 		case "go":
-			if !r.goCheck.MatchString(s) {
-				continue
-			}
-			if strings.HasPrefix(s, "t.Run(") || !strings.Contains(s, "t.") || strings.HasPrefix(s, "if ") {
-				if aboutCode(k, s) || strings.HasPrefix(s, "t.Run(") {
+			switch {
+			case r.goReport.MatchString(s):
+				// t.Error/t.Fatal/panic: what guards it says what it checks
+				// (no guard: the test fails, which is a check).
+				c, ok := sameLineCond(s)
+				if !ok {
+					c, ok = guardCond(prevCode(lines, i))
+				}
+				if !ok || evalCond(c, false) == 0 {
 					return true
 				}
-				continue
-			}
-			// t.Error on its own line: the condition above says what it checks.
-			if c, ok := guardCond(prevCode(lines, i)); ok {
-				if evalCond(c, false) == 0 {
-					return true
-				}
-				continue
-			}
-			if strings.Contains(s, "t.Fatal") || strings.Contains(s, "t.Error") || strings.Contains(s, "t.Fail") {
-				return true // unconditional: it fails, which is a check
+			case r.goCheck.MatchString(s) && aboutCode(k, s):
+				return true
 			}
 		case "py":
 			if !r.pyCheck.MatchString(s) {
@@ -241,6 +243,30 @@ func checks(k, body string) bool {
 		}
 	}
 	return false
+}
+
+// statementAt is line i joined with the lines that close the brackets
+// it opens (an assertion's arguments on the lines below it).
+func statementAt(lines []string, i int) string {
+	s := strings.TrimSpace(lines[i])
+	depth := 0
+	for j := i; j < len(lines) && j < i+40; j++ {
+		if j > i {
+			s += " " + strings.TrimSpace(lines[j])
+		}
+		for _, ch := range stripStrings(lines[j]) {
+			switch ch {
+			case '(', '[':
+				depth++
+			case ')', ']':
+				depth--
+			}
+		}
+		if depth <= 0 {
+			break
+		}
+	}
+	return s
 }
 
 // prevCode is the nearest non-blank line above i.

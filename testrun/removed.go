@@ -149,21 +149,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 				return true // it tested code the change deleted
 			}
 		}
-		p := pool[k]
-		if p == nil {
-			return false
-		}
-		for c := range cs {
-			if !p.callees[c] {
-				return false
-			}
-		}
-		for l := range checkLiterals(body) {
-			if !p.literals[l] {
-				return false
-			}
-		}
-		return true
+		return pool[k] != nil && pool[k].carries(k, body)
 	}
 	var out []string
 	for _, f := range files {
@@ -204,6 +190,39 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 		}
 	}
 	return out, nil
+}
+
+// DeletedTestMoved reports whether the test name of a test file of kind k
+// (was: the file's content before) still has its checks in one of now
+// (test files' contents after): its calls on the code and the values it
+// compares with appear in a test there that checks something. For
+// readers of a commit range, such as verify's rerun guard, which see
+// blobs rather than a work tree.
+func DeletedTestMoved(k string, was []byte, name string, now [][]byte) bool {
+	body, ok := testBodies(k, was)[name]
+	if !ok {
+		return false
+	}
+	p := &checkPool{callees: map[string]bool{}, literals: map[string]bool{}}
+	for _, b := range now {
+		p.add(k, b)
+	}
+	return p.carries(k, body)
+}
+
+// carries: body's calls and expected values are all in the pool.
+func (p *checkPool) carries(k, body string) bool {
+	for c := range callees(k, body) {
+		if !p.callees[c] {
+			return false
+		}
+	}
+	for l := range checkLiterals(body) {
+		if !p.literals[l] {
+			return false
+		}
+	}
+	return true
 }
 
 // checkPool is what the checking tests of some files call and compare.

@@ -30,7 +30,7 @@ var skipRE = sync.OnceValue(func() skipREs {
 	return skipREs{
 		build:      regexp.MustCompile(`^//\s*(go:build|\+build)\b`),
 		goSkip:     regexp.MustCompile(`\b[a-z]\w*\.Skip(Now|f)?\(`),
-		pyMark:     regexp.MustCompile(`(pytest\.mark\.(skip|xfail)\b(\(|$|\s)|@unittest\.skip\(|@unittest\.expectedFailure|pytestmark\s*=.*pytest\.mark\.(skip|xfail)\b)|skip(if|If|Unless)\(\s*(True|1|not\s+False)\s*[,)]`),
+		pyMark:     regexp.MustCompile(`(pytest\.mark\.(skip|xfail)\b(\(|$|\s)|@unittest\.skip\(|@unittest\.expectedFailure|pytestmark\s*=.*pytest\.mark\.(skip|xfail)\b)`),
 		pySkip:     regexp.MustCompile(`\bpytest\.skip\(|raise\s+(unittest\.)?SkipTest\b`),
 		pyConftest: regexp.MustCompile(`\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bcollect_ignore(_glob)?\b|\bdeselect`),
 		jsSkip:     regexp.MustCompile(`\b(it|test|describe|context|suite)\.(skip|only|todo)\b|\bx(it|describe|test|context)\s*\(|\bf(it|describe)\s*\(`),
@@ -111,6 +111,9 @@ func addedSkip(k, line string, at lineAt) string {
 	case "py", "conftest":
 		if re.pyMark.MatchString(s) {
 			return "a skip or xfail marker"
+		}
+		if pySkipIf(s) {
+			return "a skip marker whose condition holds in every run"
 		}
 		if re.pySkip.MatchString(s) && (!guarded || line == s && !sameLineIf(s)) {
 			return "a skip no condition guards"
@@ -292,6 +295,31 @@ func SkipsIn(k string, was, now []byte, existed bool) []string {
 		}
 	}
 	return out
+}
+
+// pySkipIf: skipif(c)/skipIf(c) with c true in every run, or
+// skipUnless(c) with c never true (`skipif(len(sys.argv) > 0, ...)`).
+// Platform tests are not judged here: a decorator's line comes before
+// the test it marks is known.
+func pySkipIf(s string) bool {
+	for _, f := range []string{"skipif(", "skipIf(", "skipUnless("} {
+		i := strings.Index(s, f)
+		if i < 0 {
+			continue
+		}
+		open := i + len(f) - 1
+		end := closing(s, open)
+		if end < 0 {
+			return false
+		}
+		c := splitTop(s[open+1:end], ",")[0]
+		if strings.Contains(c, "=") && !strings.ContainsAny(c, "!<>") && !strings.Contains(c, "==") {
+			return false // a keyword argument first (condition=...): not read
+		}
+		t := evalCond(c, false)
+		return f == "skipUnless(" && t == -1 || f != "skipUnless(" && t == 1
+	}
+	return false
 }
 
 // jsTestHeader: the line opens a JS test (`it('name', ...`, `test(...`).

@@ -62,11 +62,8 @@ func TestCheckReappears(t *testing.T) {
 		{"another expected value", "func TestGreet(t *testing.T) {\n\tif got := Greet(\"x\"); got != \"hi x\" {\n\t\tt.Error(got)\n\t}\n}\n", false},
 	}
 	for _, tc := range tests {
-		p := &checkPool{callees: map[string]bool{}, literals: map[string]bool{}}
-		p.add("go", []byte(tc.now))
-		got := p.callees["Greet"] && p.literals["hello x"] && p.literals["x"]
-		if got != tc.carries {
-			t.Errorf("%s: carries %v, want %v (%v %v)", tc.name, got, tc.carries, p.callees, p.literals)
+		if got := DeletedTestMoved("go", []byte(was), "TestGreetName", [][]byte{[]byte(tc.now)}); got != tc.carries {
+			t.Errorf("%s: moved %v, want %v", tc.name, got, tc.carries)
 		}
 	}
 }

@@ -81,6 +81,7 @@ func TestSkipsIn(t *testing.T) {
 		{"go: t.Skip behind a variable compared with itself's kin", "go", goWas, goNow("\tif got := os.Getenv(\"DB_URL\"); got == \"\" {\n\t\tt.Skip(\"no DB\")\n\t}\n"), false},
 		{"py: if t: return (a local t)", "py", pyWas, pyNow("    t = shutil.which(\"git\")\n    if not t:\n        return\n"), false},
 		{"py: skip on an old Python", "py", pyWas, pyNow("    if sys.version_info < (3, 12):\n        pytest.skip(\"3.12 only\")\n"), false},
+		{"py: @pytest.mark.skipif(\"expr\") (a string pytest evaluates)", "py", pyWas, strings.Replace(pyWas, "def test_a", "@pytest.mark.skipif(\"not nx.utils.backends\")\ndef test_a", 1), false},
 		{"py: @pytest.mark.skipif on a missing tool", "py", pyWas, strings.Replace(pyWas, "def test_a", "@pytest.mark.skipif(shutil.which(\"git\") is None, reason=\"no git\")\ndef test_a", 1), false},
 		{"py: @unittest.skipUnless(os.environ.get(\"DB\"))", "py", pyWas, strings.Replace(pyWas, "def test_a", "@unittest.skipUnless(os.environ.get(\"DB\"), \"no DB\")\ndef test_a", 1), false},
 		{"js: a return in a guard on a missing tool", "js", jsWas, jsNow("  if (!process.env.DATABASE_URL) return;\n"), false},

@@ -202,6 +202,17 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				code = -1
 			}
 		}
+		// New tests that check nothing, as the change's only tests (skipqa.go).
+		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
+			why, err := weakNewTests(ctx, repo, s)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+				code = -1
+			}
+		}
 		// What it saw, compared with what gets committed (observedtree.go).
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
 			tree, err := repo.WorkTreeTree(ctx)

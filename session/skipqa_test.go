@@ -44,7 +44,13 @@ func TestQASkipsAddedInSession(t *testing.T) {
 		{name: "go: t.Skip behind runtime.GOOS != plan9", start: goT, during: goNow("\tif runtime.GOOS != \"plan9\" {\n\t\tt.Skip(\"later\")\n\t}\n"), line: "go test ./..."},
 		{name: "go: an early return at the top of a test", start: goT, during: goNow("\treturn\n"), line: "go test ./..."},
 		{name: "pytest: if 1: return", start: pyT, during: map[string]string{"tests/test_a.py": "import shutil\n\n\ndef test_a():\n    if 1: return\n    assert 1 + 1 == 2\n"}, line: "pytest"},
+		// Read generally, not as one more literal (issue 25: these reached QA).
+		{name: "go: t.Skip behind len(os.Args) > 0", start: goT, during: goNow("\tif len(os.Args) > 0 {\n\t\tt.Skip(\"later\")\n\t}\n"), line: "go test ./..."},
+		{name: "jest: an early return at the top of a test", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  return;\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
+		{name: "jest: if (process.env.PATH) return", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  if (process.env.PATH) return\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
+		{name: "jest: test.each([]) for the test", start: jsT, during: map[string]string{"a.test.js": "test.each([])('a', () => {\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
 		// Honest: guarded skips, new tests, skips removed.
+		{name: "jest: a return when a database is not configured", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  if (!process.env.DATABASE_URL) return\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test", counts: true},
 		{name: "pytest: a one-line skip on a missing tool", start: pyT, during: map[string]string{"tests/test_a.py": "import shutil\nimport pytest\n\n\ndef test_a():\n    if not shutil.which(\"git\"): pytest.skip(\"no git\")\n    assert 1 + 1 == 2\n"}, line: "pytest", counts: true},
 		{name: "go: t.Skip guarded by a missing tool", start: goT, during: goNow("\tif _, err := exec.LookPath(\"git\"); err != nil {\n\t\tt.Skip(\"git not installed\")\n\t}\n"), line: "go test ./...", counts: true},
 		{name: "go: a new test", start: goT, during: map[string]string{"b_test.go": "package m\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n"}, line: "go test ./...", counts: true},
@@ -85,6 +91,18 @@ func TestQATestsRemovedInSession(t *testing.T) {
 	goT := map[string]string{"go.mod": "module example.com/m\n", "a.go": "package m\n\nfunc A() int { return 2 }\n", "b.go": "package m\n", "a_test.go": goTest}
 	pyTest := "from a import a\n\n\ndef test_a():\n    assert a() == 2\n"
 	pyT := map[string]string{"pytest.ini": "[pytest]\n", "a.py": "def a():\n    return 2\n", "b.py": "", "tests/test_a.py": pyTest}
+	goHead := "package m\n\nimport \"testing\"\n\n"
+	goA := "func TestA(t *testing.T) {\n\tif A() != 2 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n"
+	goB := "func TestB(t *testing.T) {\n\tif B() != 3 {\n\t\tt.Fatal(\"B\")\n\t}\n}\n"
+	goT2 := map[string]string{"go.mod": "module example.com/m\n", "a.go": "package m\n\nfunc A() int { return 2 }\n\nfunc B() int { return 3 }\n", "a_test.go": goHead + goA + "\n" + goB}
+	pyHead := "from a import a, b\n\n\n"
+	pyA := "def test_a():\n    assert a() == 2\n"
+	pyB := "def test_b():\n    assert b() == 3\n"
+	pyT2 := map[string]string{"pytest.ini": "[pytest]\n", "a.py": "def a():\n    return 2\n\n\ndef b():\n    return 3\n", "tests/test_a.py": pyHead + pyA + "\n\n" + pyB}
+	jsHead := "const { add, sub } = require('./a')\n\n"
+	jsA := "test('adds', () => {\n  expect(add(1, 2)).toBe(3)\n})\n"
+	jsB := "test('subtracts', () => {\n  expect(sub(3, 2)).toBe(1)\n})\n"
+	jsT2 := map[string]string{"package.json": `{"name": "p", "scripts": {"test": "jest"}}`, "a.js": "exports.add = (a, b) => a + b\nexports.sub = (a, b) => a - b\n", "a.test.js": jsHead + jsA + "\n" + jsB}
 	tests := []struct {
 		name          string
 		start, during map[string]string
@@ -103,6 +121,20 @@ func TestQATestsRemovedInSession(t *testing.T) {
 		{name: "go: the code and its test file deleted", start: goT, remove: []string{"a.go", "a_test.go"}, line: "go test ./...", counts: true},
 		{name: "pytest: the test file moved to tests/unit", start: pyT, remove: []string{"tests/test_a.py"}, during: map[string]string{"tests/unit/test_a.py": pyTest}, line: "pytest", counts: true},
 		{name: "pytest: the code and its test file deleted", start: pyT, remove: []string{"a.py", "tests/test_a.py"}, line: "pytest", counts: true},
+		// A test function deleted from a file that stays, the code kept
+		// (issue 25: these reached QA).
+		{name: "go: TestA deleted from a_test.go, which keeps TestB", start: goT2, during: map[string]string{"a_test.go": goHead + goB}, line: "go test ./..."},
+		{name: "pytest: test_a deleted from tests/test_a.py, which keeps test_b", start: pyT2, during: map[string]string{"tests/test_a.py": pyHead + pyB}, line: "pytest"},
+		{name: "jest: it('adds') deleted from a.test.js, which keeps another", start: jsT2, during: map[string]string{"a.test.js": jsHead + jsB}, line: "npm test"},
+		{name: "go: TestA moved to b_test.go without its check", start: goT2, during: map[string]string{"a_test.go": goHead + goB, "b_test.go": goHead + "func TestAll(t *testing.T) {\n\t_ = A()\n}\n"}, line: "go test ./..."},
+		{name: "go: TestA consolidated with another expected value", start: goT2, during: map[string]string{"a_test.go": goHead + goB, "b_test.go": goHead + "func TestAll(t *testing.T) {\n\tfor _, want := range []int{3} {\n\t\tif A() != want {\n\t\t\tt.Fatal(want)\n\t\t}\n\t}\n}\n"}, line: "go test ./..."},
+		// Honest: consolidated under new names (refused before: needed a
+		// signer), or deleted with the code it tested.
+		{name: "go: TestA and TestB consolidated into a table in all_test.go", start: goT2, remove: []string{"a_test.go"}, during: map[string]string{"all_test.go": goHead + "func TestFuncs(t *testing.T) {\n\tfor name, tc := range map[string]struct{ got, want int }{\"A\": {A(), 2}, \"B\": {B(), 3}} {\n\t\tif tc.got != tc.want {\n\t\t\tt.Errorf(\"%s() = %d\", name, tc.got)\n\t\t}\n\t}\n}\n"}, line: "go test ./...", counts: true},
+		{name: "go: TestA moved to b_test.go as TestAIsTwo", start: goT2, during: map[string]string{"a_test.go": goHead + goB, "b_test.go": goHead + strings.Replace(goA, "TestA(", "TestAIsTwo(", 1)}, line: "go test ./...", counts: true},
+		{name: "go: TestA deleted with func A", start: goT2, during: map[string]string{"a_test.go": goHead + goB, "a.go": "package m\n\nfunc B() int { return 3 }\n"}, line: "go test ./...", counts: true},
+		{name: "pytest: test_a moved to tests/test_all.py as test_a_is_two", start: pyT2, during: map[string]string{"tests/test_a.py": pyHead + pyB, "tests/test_all.py": pyHead + strings.Replace(pyA, "def test_a(", "def test_a_is_two(", 1)}, line: "pytest", counts: true},
+		{name: "jest: a test moved to b.test.js under a new name", start: jsT2, during: map[string]string{"a.test.js": jsHead + jsB, "b.test.js": jsHead + strings.Replace(jsA, "'adds'", "'adds two numbers'", 1)}, line: "npm test", counts: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -131,6 +163,65 @@ func TestQATestsRemovedInSession(t *testing.T) {
 			res := e.advance(id)
 			if got := res.Blocked == nil; got != tc.counts {
 				t.Fatalf("%q (exit %d, %s): QA passed=%v, want %v; blocked: %+v", ev.Command, *ev.ExitCode, ev.Ref, got, tc.counts, res.Blocked)
+			}
+		})
+	}
+}
+
+// TestQAWeakNewTests: a new test that checks nothing about the code
+// (`assert True`, `expect(true).toBe(true)`, a Go test with no t.Error,
+// t.Fatal, require or assert), as the only test for the changed code,
+// passes whatever the code does: the run of it is no QA (issue 25: these
+// reached QA). A new test that checks what the code returns, or a weak
+// one beside the code's tests from the start, still counts.
+func TestQAWeakNewTests(t *testing.T) {
+	requireGit(t)
+	pyStart := map[string]string{"pytest.ini": "[pytest]\n", "a.py": "def a():\n    return 2\n"}
+	pyChange := "def a():\n    return 3\n"
+	goStart := map[string]string{"go.mod": "module example.com/m\n", "a.go": "package m\n\nfunc A() int { return 2 }\n"}
+	goChange := "package m\n\nfunc A() int { return 3 }\n"
+	goHead := "package m\n\nimport \"testing\"\n\n"
+	jsStart := map[string]string{"package.json": `{"name": "p", "scripts": {"test": "jest"}}`, "a.js": "exports.add = (a, b) => a + b\n"}
+	jsChange := "exports.add = (a, b) => a + b + 0\n"
+	with := func(m map[string]string, k, v string) map[string]string {
+		out := map[string]string{k: v}
+		for a, b := range m {
+			out[a] = b
+		}
+		return out
+	}
+	tests := []struct {
+		name          string
+		start, during map[string]string
+		line          string
+		counts        bool
+	}{
+		{name: "pytest: assert True, the only test", start: pyStart, during: map[string]string{"a.py": pyChange, "tests/test_a.py": "from a import a\n\n\ndef test_a():\n    a()\n    assert True\n"}, line: "pytest"},
+		{name: "go: a test with no check, the only test", start: goStart, during: map[string]string{"a.go": goChange, "a_test.go": goHead + "func TestA(t *testing.T) {\n\t_ = A()\n}\n"}, line: "go test ./..."},
+		{name: "jest: expect(true).toBe(true), the only test", start: jsStart, during: map[string]string{"a.js": jsChange, "a.test.js": "const { add } = require('./a')\n\ntest('adds', () => {\n  add(1, 2)\n  expect(true).toBe(true)\n})\n"}, line: "npm test"},
+		// Honest twins.
+		{name: "pytest: assert a() == 3", start: pyStart, during: map[string]string{"a.py": pyChange, "tests/test_a.py": "from a import a\n\n\ndef test_a():\n    assert a() == 3\n"}, line: "pytest", counts: true},
+		{name: "go: if A() != 3 { t.Fatal }", start: goStart, during: map[string]string{"a.go": goChange, "a_test.go": goHead + "func TestA(t *testing.T) {\n\tif A() != 3 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n"}, line: "go test ./...", counts: true},
+		{name: "jest: expect(add(1, 2)).toBe(3)", start: jsStart, during: map[string]string{"a.js": jsChange, "a.test.js": "const { add } = require('./a')\n\ntest('adds', () => {\n  expect(add(1, 2)).toBe(3)\n})\n"}, line: "npm test", counts: true},
+		{name: "go: a smoke test beside the package's tests", start: with(goStart, "a_test.go", goHead+"func TestA(t *testing.T) {\n\tif A() != 2 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n"),
+			during: map[string]string{"a.go": goChange, "a_test.go": goHead + "func TestA(t *testing.T) {\n\tif A() != 3 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n", "smoke_test.go": goHead + "func TestSmoke(t *testing.T) {\n\t_ = A()\n}\n"}, line: "go test ./...", counts: true},
+		{name: "pytest: a smoke test beside the module's tests", start: with(pyStart, "tests/test_a.py", "from a import a\n\n\ndef test_a():\n    assert a() >= 2\n"),
+			during: map[string]string{"a.py": pyChange, "tests/test_smoke.py": "import a\n\n\ndef test_imports():\n    assert True\n"}, line: "pytest", counts: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e, id := toQA(t, tc.start, tc.during)
+			ev, err := e.engine.RecordObserved(context.Background(), session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: session.SourceRun,
+				Command: tc.line, Output: []byte("ok\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := e.advance(id)
+			if got := res.Blocked == nil; got != tc.counts {
+				t.Fatalf("%q (exit %d, %s): QA passed=%v, want %v; blocked: %+v", ev.Command, *ev.ExitCode, ev.Ref, got, tc.counts, res.Blocked)
+			}
+			if !tc.counts && !strings.Contains(ev.Ref, "check nothing") {
+				t.Errorf("the run's record does not say the new tests check nothing: %s", ev.Ref)
 			}
 		})
 	}

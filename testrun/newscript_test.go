@@ -39,6 +39,13 @@ func TestNewRunnerScript(t *testing.T) {
 		{"true", "#!/bin/sh\ntrue\n", false},
 		{"a check then echo without set -e", "#!/bin/sh\ngrep -q hello greet.txt\necho PASS\n", false},
 		{"a check || true", "#!/bin/sh\ngrep -q hello greet.txt || true\n", false},
+		// Checks that prove nothing about the code (issue 25: weak new tests).
+		{"grep -q . (any line)", "#!/bin/sh\nset -e\ngrep -q . greet.txt\n", false},
+		{"grep -q -e '' (any line)", "#!/bin/sh\ngrep -q -e '' greet.txt\n", false},
+		{"a file exists", "#!/bin/sh\n[ -f scripts/greet.sh ]\n", false},
+		{"test -s and ls", "#!/bin/sh\nset -e\ntest -s greet.txt\nls scripts\n", false},
+		{"the script's output checked", "#!/bin/sh\nset -e\nsh scripts/greet.sh | grep -q '^hello$'\n", true},
+		{"a file's content checked", "#!/bin/sh\n[ \"$(sh scripts/greet.sh)\" = hello ]\n", true},
 	} {
 		if ok := newTestFile(c.body); ok != c.ok {
 			t.Errorf("test file %s: %v, want %v", c.name, ok, c.ok)

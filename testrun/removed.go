@@ -20,7 +20,12 @@ import (
 // _test_x) leaves the same command passing on fewer tests. A test file
 // moved to another collected name, a test renamed to another test name,
 // and a test file deleted with the code it tested (its source file, or
-// every source file of its folder) are honest.
+// every source file of its folder) are honest. A test function deleted
+// from a file that stays counts the same way (issue 25: it got through):
+// honest when it moved under a new name (its calls on the code and the
+// values it compares with reappear in a checking test of a changed,
+// collected file: tests consolidated into a table) or when code it calls
+// was deleted; its checks gone while the code stays is a weakening.
 
 var testNameREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{
@@ -82,6 +87,9 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 	var files []file
 	nowNames := map[string]map[string]bool{} // kind -> collected test names now
 	deleted := map[string]bool{}             // base names of the files deleted
+	pool := map[string]*checkPool{}          // kind -> what the changed test files check now
+	gone := map[string]map[string]bool{}     // kind -> names the session's change stopped defining
+	defined := map[string]map[string]bool{}  // kind -> names changed source files define now
 	for _, f := range changed {
 		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -91,17 +99,27 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 			deleted[path.Base(f)] = true
 		}
 		k := FileKind(f)
-		if k == "" || k == "conftest" {
+		if k == "" {
+			if sk := sourceKind(f); sk != "" && !SkippedDir(f) {
+				if err := definitionsGone(ctx, repo, start, f, sk, now, gone, defined); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		if k == "conftest" {
 			continue // only a test file's tests are counted here
 		}
 		if now != nil {
 			c, _ := testNames(k, now)
 			if nowNames[k] == nil {
 				nowNames[k] = map[string]bool{}
+				pool[k] = &checkPool{callees: map[string]bool{}, literals: map[string]bool{}}
 			}
 			for _, n := range c {
 				nowNames[k][n] = true
 			}
+			pool[k].add(k, now)
 		}
 		existed, err := repo.ExistsAt(ctx, start, f)
 		if err != nil {
@@ -116,38 +134,145 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 		}
 		files = append(files, file{f, k, was, now})
 	}
+	for k, ns := range defined {
+		for n := range ns {
+			delete(gone[k], n) // moved to another file
+		}
+	}
+	// moved: a test gone from its file whose checks run elsewhere (its
+	// calls and expected values reappear in a checking test of a changed,
+	// collected file: consolidated under a new name), or whose code went.
+	moved := func(k, body string) bool {
+		cs := callees(k, body)
+		for c := range cs {
+			if gone[k][c] {
+				return true // it tested code the change deleted
+			}
+		}
+		return pool[k] != nil && pool[k].carries(k, body)
+	}
 	var out []string
 	for _, f := range files {
 		was, _ := testNames(f.kind, f.was)
+		bodies := testBodies(f.kind, f.was)
 		if f.now == nil {
 			// Deleted (or renamed away): its tests must run from another
 			// collected file, unless the code they tested went too.
 			var lost []string
 			for _, n := range was {
-				if !nowNames[f.kind][n] {
+				if !nowNames[f.kind][n] && !moved(f.kind, bodies[n]) {
 					lost = append(lost, n)
 				}
 			}
 			if len(lost) > 0 && !testedCodeGone(repo.Root(), f.path, f.kind, deleted) {
-				out = append(out, fmt.Sprintf("%s: deleted or renamed so the runner no longer collects it (its tests %s run from no other test file), and the code it tested is still here", f.path, truncate(strings.Join(lost, ", "), 60)))
+				out = append(out, fmt.Sprintf("%s: deleted or renamed so the runner no longer collects it (its tests %s run from no other test file, and their checks appear in no other), and the code it tested is still here", f.path, truncate(strings.Join(lost, ", "), 60)))
 			}
 			continue
 		}
-		// Kept: a test renamed to a name the runner skips.
+		// Kept: a test renamed to a name the runner skips, or deleted
+		// from it while the code it tested stays.
 		now, off := testNames(f.kind, f.now)
 		for _, n := range was {
 			if slices.Contains(now, n) || nowNames[f.kind][n] {
 				continue
 			}
+			renamed := false
 			for _, o := range off {
 				if strings.Contains(strings.ToLower(o), strings.ToLower(n)) {
 					out = append(out, fmt.Sprintf("%s: renames the test %s to %s, which the runner does not run", f.path, n, o))
+					renamed = true
 					break
 				}
+			}
+			if !renamed && !moved(f.kind, bodies[n]) {
+				out = append(out, fmt.Sprintf("%s: deletes the test %s while the code it tested stays (its calls and expected values appear in no checking test of a collected file)", f.path, n))
 			}
 		}
 	}
 	return out, nil
+}
+
+// DeletedTestMoved reports whether the test name of a test file of kind k
+// (was: the file's content before) still has its checks in one of now
+// (test files' contents after): its calls on the code and the values it
+// compares with appear in a test there that checks something. For
+// readers of a commit range, such as verify's rerun guard, which see
+// blobs rather than a work tree.
+func DeletedTestMoved(k string, was []byte, name string, now [][]byte) bool {
+	body, ok := testBodies(k, was)[name]
+	if !ok {
+		return false
+	}
+	p := &checkPool{callees: map[string]bool{}, literals: map[string]bool{}}
+	for _, b := range now {
+		p.add(k, b)
+	}
+	return p.carries(k, body)
+}
+
+// carries: body's calls and expected values are all in the pool.
+func (p *checkPool) carries(k, body string) bool {
+	for c := range callees(k, body) {
+		if !p.callees[c] {
+			return false
+		}
+	}
+	for l := range checkLiterals(body) {
+		if !p.literals[l] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPool is what the checking tests of some files call and compare.
+type checkPool struct{ callees, literals map[string]bool }
+
+func (p *checkPool) add(k string, src []byte) {
+	for _, b := range testBodies(k, src) {
+		if !checks(k, b) {
+			continue
+		}
+		for c := range callees(k, b) {
+			p.callees[c] = true
+		}
+		for l := range checkLiterals(b) {
+			p.literals[l] = true
+		}
+	}
+}
+
+// definitionsGone adds to gone[k] the names source file f defined at the
+// start and no longer defines (now nil: deleted), and to defined[k] those
+// it defines now.
+func definitionsGone(ctx context.Context, repo Repo, start, f, k string, now []byte, gone, defined map[string]map[string]bool) error {
+	have := definitions(k, now)
+	if defined[k] == nil {
+		defined[k] = map[string]bool{}
+	}
+	for n := range have {
+		defined[k][n] = true
+	}
+	existed, err := repo.ExistsAt(ctx, start, f)
+	if err != nil {
+		return fmt.Errorf("look up %s at the start commit: %w", f, err)
+	}
+	if !existed {
+		return nil
+	}
+	was, err := repo.ReadAt(ctx, start, f)
+	if err != nil {
+		return fmt.Errorf("read %s at the start commit: %w", f, err)
+	}
+	for n := range definitions(k, was) {
+		if !have[n] {
+			if gone[k] == nil {
+				gone[k] = map[string]bool{}
+			}
+			gone[k][n] = true
+		}
+	}
+	return nil
 }
 
 // testedCodeGone: the source file a deleted test file is named for

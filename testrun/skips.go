@@ -23,19 +23,24 @@ import (
 // skipif with a real condition is how honest tests skip, and counts.
 
 type skipREs struct {
-	build, goSkip, pyMark, pySkip, pyConftest, jsSkip, ifLine, always *regexp.Regexp
+	build, goSkip, pyMark, pySkip, pyConftest, jsSkip, jsEmptyEach, jsCtxSkip, jsSkipIf, jsHeader, ifLine *regexp.Regexp
 }
 
 var skipRE = sync.OnceValue(func() skipREs {
 	return skipREs{
 		build:      regexp.MustCompile(`^//\s*(go:build|\+build)\b`),
 		goSkip:     regexp.MustCompile(`\b[a-z]\w*\.Skip(Now|f)?\(`),
-		pyMark:     regexp.MustCompile(`(pytest\.mark\.(skip|xfail)\b(\(|$|\s)|@unittest\.skip\(|@unittest\.expectedFailure|pytestmark\s*=.*pytest\.mark\.(skip|xfail)\b)|skip(if|If|Unless)\(\s*(True|1|not\s+False)\s*[,)]`),
+		pyMark:     regexp.MustCompile(`(pytest\.mark\.(skip|xfail)\b(\(|$|\s)|@unittest\.skip\(|@unittest\.expectedFailure|pytestmark\s*=.*pytest\.mark\.(skip|xfail)\b)`),
 		pySkip:     regexp.MustCompile(`\bpytest\.skip\(|raise\s+(unittest\.)?SkipTest\b`),
 		pyConftest: regexp.MustCompile(`\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bcollect_ignore(_glob)?\b|\bdeselect`),
 		jsSkip:     regexp.MustCompile(`\b(it|test|describe|context|suite)\.(skip|only|todo)\b|\bx(it|describe|test|context)\s*\(|\bf(it|describe)\s*\(`),
 		ifLine:     regexp.MustCompile(`^\s*(\}\s*else\b|if\b|elif\b|else\b|case\b|default\s*:|for\b|while\b|switch\b|unless\b)`),
-		always:     regexp.MustCompile(`^\s*if\s*(\(\s*)?(true|True|1|1\s*==\s*1|!false|not\s+False)\s*\)?\s*[{:]`),
+		// test.each([]) or test.each``: a table with no rows runs nothing.
+		jsEmptyEach: regexp.MustCompile(`\b(it|test|describe)(\.\w+)*\.each\s*(\(\s*\[\s*\]\s*\)|\x60\s*\x60)`),
+		// Mocha's this.skip(), Vitest's context.skip()
+		jsCtxSkip: regexp.MustCompile(`\b(this|ctx|context)\.skip\(\s*\)`),
+		jsSkipIf:  regexp.MustCompile(`\b(?:it|test|describe)\.(skipIf|runIf)\(`),
+		jsHeader:  regexp.MustCompile(`^\s*(it|test)(\.(concurrent|failing|sequential))?\s*\(\s*['"\x60]`),
 	}
 })
 
@@ -107,6 +112,9 @@ func addedSkip(k, line string, at lineAt) string {
 		if re.pyMark.MatchString(s) {
 			return "a skip or xfail marker"
 		}
+		if pySkipIf(s) {
+			return "a skip marker whose condition holds in every run"
+		}
 		if re.pySkip.MatchString(s) && (!guarded || line == s && !sameLineIf(s)) {
 			return "a skip no condition guards"
 		}
@@ -120,25 +128,39 @@ func addedSkip(k, line string, at lineAt) string {
 		if re.jsSkip.MatchString(s) {
 			return "a skip, todo or only (which skips every other test)"
 		}
+		if re.jsEmptyEach.MatchString(s) {
+			return "a table with no rows (each([])), which runs no test"
+		}
+		if why := jsSkipIf(s, at.fnExisted); why != "" {
+			return why
+		}
+		if re.jsCtxSkip.MatchString(s) && !guarded {
+			return "a skip no condition guards"
+		}
+		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && (sameLineIf(s) || guardIf(at.prev))) {
+			return "a return that ends a test before its checks"
+		}
 	}
 	return ""
 }
 
-var condREs = sync.OnceValue(func() (r struct{ same, guard, ret, constant, env, goos, pyplat, jsplat *regexp.Regexp }) {
+var condREs = sync.OnceValue(func() (r struct{ same, jsSame, guard, ret, goos, pyplat, jsplat *regexp.Regexp }) {
 	// `if X { t.Skip() }`, `if X: pytest.skip()`, `if X: return`
 	r.same = regexp.MustCompile(`^(?:\}\s*else\s+)?(?:if|elif)\b\s*(.+?)\s*(?:\{|:)\s*(?:\w+\.(?:Skip(?:Now|f)?|skip)\(|return\b|raise\b)`)
+	// JS: `if (X) return;`, `if (X) { this.skip() }`
+	r.jsSame = regexp.MustCompile(`^(?:\}\s*else\s+)?if\s*(\(.*\))\s*\{?\s*(?:\w+\.skip\(|return\b)`)
 	r.guard = regexp.MustCompile(`^\s*(?:\}\s*else\s+)?(?:if|elif)\b\s*(.+?)\s*[{:]\s*$`)
-	r.ret = regexp.MustCompile(`(^|[{:]\s*)return(\s+None)?\s*\}?\s*$`)
-	r.constant = regexp.MustCompile(`^(true|True|1|!false|not\s+False|not\s+0|(\d+)\s*==\s*(\d+))$`)
-	// Variables every CI runner and shell has.
-	r.env = regexp.MustCompile(`^(os\.Getenv\("(HOME|PATH)"\)\s*!=\s*""|os\.getenv\(["'](HOME|PATH)["']\)|os\.environ\.get\(["'](HOME|PATH)["']\)|os\.environ\[["'](HOME|PATH)["']\]|["'](HOME|PATH)["']\s+in\s+os\.environ|process\.env\.(HOME|PATH)|process\.env\[["'](HOME|PATH)["']\])$`)
+	r.ret = regexp.MustCompile(`(^|[{:)]\s*)return(\s+None)?\s*;?\s*\}?\s*$`)
 	r.goos = regexp.MustCompile(`^runtime\.(GOOS|GOARCH)\s*(==|!=)\s*"(\w+)"$`)
 	r.pyplat = regexp.MustCompile(`^sys\.platform\s*(==|!=)\s*["'](\w+)["']$`)
 	r.jsplat = regexp.MustCompile(`^process\.platform\s*(===|!==|==|!=)\s*["'](\w+)["']$`)
 	return r
 })
 
-func sameLineIf(s string) bool { return condREs().same.MatchString(s) }
+func sameLineIf(s string) bool {
+	_, ok := sameLineCond(s)
+	return ok
+}
 func guardIf(prev string) bool { return condREs().guard.MatchString(prev) }
 
 // isReturn: the line is (or ends in) a bare return.
@@ -149,7 +171,9 @@ func isReturn(s string) bool { return condREs().ret.MatchString(s) }
 func sameLineCond(s string) (string, bool) {
 	m := condREs().same.FindStringSubmatch(s)
 	if m == nil {
-		return "", false
+		if m = condREs().jsSame.FindStringSubmatch(s); m == nil {
+			return "", false
+		}
 	}
 	return m[1], true
 }
@@ -171,56 +195,7 @@ func guardCond(prev string) (string, bool) {
 // constant, a variable every shell has, or (platOK: in a test that ran
 // here before) a platform test this machine meets. Conditions it cannot
 // judge (a missing tool, testing.Short(), an env flag) are guards.
-func condAlways(c string, platOK bool) bool {
-	c = strings.TrimSpace(c)
-	if strings.HasPrefix(c, "(") && strings.HasSuffix(c, ")") {
-		c = strings.TrimSpace(c[1 : len(c)-1]) // `if (x) {` in JS
-	}
-	for _, sep := range []string{"||", " or "} {
-		if strings.Contains(c, sep) {
-			for _, p := range strings.Split(c, sep) {
-				if condAlways(p, platOK) {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	for _, sep := range []string{"&&", " and "} {
-		if strings.Contains(c, sep) {
-			for _, p := range strings.Split(c, sep) {
-				if !condAlways(p, platOK) {
-					return false
-				}
-			}
-			return true
-		}
-	}
-	r := condREs()
-	if m := r.constant.FindStringSubmatch(c); m != nil {
-		return m[2] == "" || m[2] == m[3]
-	}
-	if r.env.MatchString(c) {
-		return true
-	}
-	if !platOK {
-		return false
-	}
-	if m := r.goos.FindStringSubmatch(c); m != nil {
-		cur := runtime.GOOS
-		if m[1] == "GOARCH" {
-			cur = runtime.GOARCH
-		}
-		return (m[3] == cur) == (m[2] == "==")
-	}
-	if m := r.pyplat.FindStringSubmatch(c); m != nil {
-		return (m[2] == pyPlatform()) == (m[1] == "==")
-	}
-	if m := r.jsplat.FindStringSubmatch(c); m != nil {
-		return (m[2] == runtime.GOOS || m[2] == "win32" && runtime.GOOS == "windows") == strings.HasPrefix(m[1], "==")
-	}
-	return false
-}
+func condAlways(c string, platOK bool) bool { return evalCond(c, platOK) == 1 }
 
 // pyPlatform is sys.platform here.
 func pyPlatform() string {
@@ -298,10 +273,12 @@ func SkipsIn(k string, was, now []byte, existed bool) []string {
 		k2 := strings.TrimSpace(l)
 		ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 		switch {
-		case testFuncRE().MatchString(l):
+		case testFuncRE().MatchString(l) || k == "js" && jsTestHeader(l):
 			fnExisted, bodyIndent, inFn = existed && old[k2], "", true
 		case strings.HasPrefix(l, "func ") || strings.HasPrefix(k2, "def ") || strings.HasPrefix(k2, "async def ") || strings.HasPrefix(l, "class "):
 			fnExisted, bodyIndent, inFn = false, "", false // a helper: not a test
+		case inFn && bodyIndent != "" && k2 != "" && len(ind) < len(bodyIndent):
+			fnExisted, bodyIndent, inFn = false, "", false // the test ended: what follows is not its body
 		case inFn && bodyIndent == "" && k2 != "" && ind != "":
 			bodyIndent = ind
 		}
@@ -320,12 +297,67 @@ func SkipsIn(k string, was, now []byte, existed bool) []string {
 	return out
 }
 
+// pySkipIf: skipif(c)/skipIf(c) with c true in every run, or
+// skipUnless(c) with c never true (`skipif(len(sys.argv) > 0, ...)`).
+// Platform tests are not judged here: a decorator's line comes before
+// the test it marks is known.
+func pySkipIf(s string) bool {
+	for _, f := range []string{"skipif(", "skipIf(", "skipUnless("} {
+		i := strings.Index(s, f)
+		if i < 0 {
+			continue
+		}
+		open := i + len(f) - 1
+		end := closing(s, open)
+		if end < 0 {
+			return false
+		}
+		c := splitTop(s[open+1:end], ",")[0]
+		if strings.Contains(c, "=") && !strings.ContainsAny(c, "!<>") && !strings.Contains(c, "==") {
+			return false // a keyword argument first (condition=...): not read
+		}
+		if stringLitRE().MatchString(strings.TrimSpace(c)) {
+			return false // skipif("expr"): pytest evaluates the string, not read here
+		}
+		t := evalCond(c, false)
+		return f == "skipUnless(" && t == -1 || f != "skipUnless(" && t == 1
+	}
+	return false
+}
+
+// jsTestHeader: the line opens a JS test (`it('name', ...`, `test(...`).
+func jsTestHeader(l string) bool { return skipRE().jsHeader.MatchString(l) }
+
+// jsSkipIf judges Vitest's test.skipIf(c) and test.runIf(c): a skip
+// when c holds in every run (runIf: never holds).
+func jsSkipIf(s string, platOK bool) string {
+	loc := skipRE().jsSkipIf.FindStringSubmatchIndex(s)
+	if loc == nil {
+		return ""
+	}
+	open := loc[1] - 1
+	end := closing(s, open)
+	if end < 0 {
+		return ""
+	}
+	t := evalCond(s[open+1:end], platOK)
+	if s[loc[2]:loc[3]] == "skipIf" && t == 1 || s[loc[2]:loc[3]] == "runIf" && t == -1 {
+		return "a skip no condition guards"
+	}
+	return ""
+}
+
 // topReturn: lines[i] is a bare return at the function body's own
 // indentation and a statement of the body follows it: the rest of the
 // test never runs.
 func topReturn(lines []string, i int, body string) bool {
 	l := lines[i]
-	if body == "" || !strings.HasPrefix(l, body) || strings.TrimSpace(l) != "return" && strings.TrimSpace(l) != "return None" {
+	switch strings.TrimSpace(l) {
+	case "return", "return None", "return;":
+	default:
+		return false
+	}
+	if body == "" || !strings.HasPrefix(l, body) {
 		return false
 	}
 	if ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]; ind != body {
@@ -337,7 +369,7 @@ func topReturn(lines []string, i int, body string) bool {
 			continue
 		}
 		ind := n[:len(n)-len(strings.TrimLeft(n, " \t"))]
-		return strings.HasPrefix(ind, body) && t != "}"
+		return strings.HasPrefix(ind, body) && t != "}" && t != "})" && t != "});"
 	}
 	return false
 }

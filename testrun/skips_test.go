@@ -22,6 +22,9 @@ func TestSkipsIn(t *testing.T) {
 		return strings.Replace(pyWas, "def test_a():\n", "def test_a():\n"+add, 1)
 	}
 	jsWas := "test('a', () => {\n  expect(1 + 1).toBe(2)\n})\n"
+	jsNow := func(add string) string {
+		return strings.Replace(jsWas, "() => {\n", "() => {\n"+add, 1)
+	}
 	other := "windows"
 	if runtime.GOOS == "windows" {
 		other = "linux"
@@ -45,7 +48,48 @@ func TestSkipsIn(t *testing.T) {
 		{"py: if sys.platform != win32 (old)", "py", pyWas, pyNow("    if sys.platform != \"" + map[bool]string{true: "linux", false: "win32"}[runtime.GOOS == "windows"] + "\":\n        pytest.skip(\"later\")\n"), true},
 		{"py: an early return at the top (old)", "py", pyWas, pyNow("    return\n"), true},
 		{"js: (process.env.HOME ? it.skip : it)", "js", jsWas, "(process.env.HOME ? test.skip : test)('a', () => {\n  expect(1 + 1).toBe(2)\n})\n", true},
+		// Conditions on something always present, read generally (new
+		// rows: they got through a list of literals and HOME/PATH).
+		{"go: t.Skip behind len(os.Args) > 0", "go", goWas, goNow("\tif len(os.Args) > 0 {\n\t\tt.Skip(\"later\")\n\t}\n"), true},
+		{"go: t.Skip behind if 1 == 1", "go", goWas, goNow("\tif 1 == 1 {\n\t\tt.Skip(\"later\")\n\t}\n"), true},
+		{"go: t.Skip behind t != nil", "go", goWas, goNow("\tif t != nil {\n\t\tt.Skip(\"later\")\n\t}\n"), true},
+		{"go: return behind runtime.NumCPU() >= 1", "go", goWas, goNow("\tif runtime.NumCPU() >= 1 {\n\t\treturn\n\t}\n"), true},
+		{"go: t.Skip behind !(os.Getenv(PATH) == \"\")", "go", goWas, goNow("\tif !(os.Getenv(\"PATH\") == \"\") {\n\t\tt.Skip()\n\t}\n"), true},
+		{"go: t.Skip behind 2 > 1", "go", goWas, goNow("\tif 2 > 1 { t.Skip() }\n"), true},
+		{"py: if True: then pytest.skip", "py", pyWas, pyNow("    if True:\n        pytest.skip(\"later\")\n"), true},
+		{"py: if len(sys.argv) > 0: return", "py", pyWas, pyNow("    if len(sys.argv) > 0: return\n"), true},
+		{"py: if sys.version_info >= (3, 0): pytest.skip", "py", pyWas, pyNow("    if sys.version_info >= (3, 0):\n        pytest.skip(\"later\")\n"), true},
+		{"py: if os.environ: return", "py", pyWas, pyNow("    if os.environ:\n        return\n"), true},
+		{"py: if __name__: pytest.skip", "py", pyWas, pyNow("    if __name__:\n        pytest.skip()\n"), true},
+		{"py: @pytest.mark.skipif(len(sys.argv) > 0)", "py", pyWas, strings.Replace(pyWas, "def test_a", "@pytest.mark.skipif(len(sys.argv) > 0, reason=\"later\")\ndef test_a", 1), true},
+		{"py: @unittest.skipUnless(sys.version_info < (3,))", "py", pyWas, strings.Replace(pyWas, "def test_a", "@unittest.skipUnless(sys.version_info < (3,), \"py2\")\ndef test_a", 1), true},
+		{"py: @pytest.mark.skipif(True) (old)", "py", pyWas, strings.Replace(pyWas, "def test_a", "@pytest.mark.skipif(True, reason=\"x\")\ndef test_a", 1), true},
+		{"js: if (true) return;", "js", jsWas, jsNow("  if (true) return;\n"), true},
+		{"js: if (process.env.PATH) return", "js", jsWas, jsNow("  if (process.env.PATH) return\n"), true},
+		{"js: if (process.argv.length > 0) { return }", "js", jsWas, jsNow("  if (process.argv.length > 0) {\n    return\n  }\n"), true},
+		{"js: if (typeof process !== 'undefined') return;", "js", jsWas, jsNow("  if (typeof process !== 'undefined') return;\n"), true},
+		{"js: an early return at the top", "js", jsWas, jsNow("  return;\n"), true},
+		{"js: this.skip() with no condition (mocha)", "js", "it('a', function () {\n  assert.equal(1 + 1, 2)\n})\n", "it('a', function () {\n  this.skip()\n  assert.equal(1 + 1, 2)\n})\n", true},
+		{"js: test.each([]) with an empty table", "js", jsWas, jsWas + "test.each([])('b %s', (x) => {\n  expect(x).toBe(1)\n})\n", true},
+		{"js: test.skipIf(true)", "js", jsWas, strings.Replace(jsWas, "test(", "test.skipIf(true)(", 1), true},
+		{"js: it.skip", "js", jsWas, strings.Replace(jsWas, "test(", "it.skip(", 1), true},
+		{"js: xit", "js", jsWas, strings.Replace(jsWas, "test(", "xit(", 1), true},
+		{"js: test.todo", "js", jsWas, jsWas + "test.todo('b')\n", true},
+		{"js: describe.skip", "js", jsWas, "describe.skip('all', () => {\n" + jsWas + "})\n", true},
 		// Honest twins.
+		{"go: t.Skip behind len(os.Args) > 5", "go", goWas, goNow("\tif len(os.Args) > 5 {\n\t\tt.Skip(\"extra args\")\n\t}\n"), false},
+		{"go: t.Skip behind a variable compared with itself's kin", "go", goWas, goNow("\tif got := os.Getenv(\"DB_URL\"); got == \"\" {\n\t\tt.Skip(\"no DB\")\n\t}\n"), false},
+		{"py: if t: return (a local t)", "py", pyWas, pyNow("    t = shutil.which(\"git\")\n    if not t:\n        return\n"), false},
+		{"py: skip on an old Python", "py", pyWas, pyNow("    if sys.version_info < (3, 12):\n        pytest.skip(\"3.12 only\")\n"), false},
+		{"py: @pytest.mark.skipif(\"expr\") (a string pytest evaluates)", "py", pyWas, strings.Replace(pyWas, "def test_a", "@pytest.mark.skipif(\"not nx.utils.backends\")\ndef test_a", 1), false},
+		{"py: @pytest.mark.skipif on a missing tool", "py", pyWas, strings.Replace(pyWas, "def test_a", "@pytest.mark.skipif(shutil.which(\"git\") is None, reason=\"no git\")\ndef test_a", 1), false},
+		{"py: @unittest.skipUnless(os.environ.get(\"DB\"))", "py", pyWas, strings.Replace(pyWas, "def test_a", "@unittest.skipUnless(os.environ.get(\"DB\"), \"no DB\")\ndef test_a", 1), false},
+		{"js: a return in a guard on a missing tool", "js", jsWas, jsNow("  if (!process.env.DATABASE_URL) return;\n"), false},
+		{"js: this.skip() behind a condition", "js", "it('a', function () {\n  assert.equal(1 + 1, 2)\n})\n", "it('a', function () {\n  if (!hasGit()) this.skip()\n  assert.equal(1 + 1, 2)\n})\n", false},
+		{"js: test.each with rows", "js", jsWas, jsWas + "test.each([[1], [2]])('b %s', (x) => {\n  expect(x).toBeGreaterThan(0)\n})\n", false},
+		{"js: test.skipIf on another platform", "js", jsWas, strings.Replace(jsWas, "test(", "test.skipIf(process.env.CI)(", 1), false},
+		{"js: a return in a beforeEach after a test", "js", jsWas, jsWas + "beforeEach(() => {\n  if (x) {\n    return\n  }\n  setup()\n})\n", false},
+		{"js: return of a promise at the top", "js", jsWas, jsNow("  return run().then(() => expect(1).toBe(1))\n"), false},
 		{"go: skip on a missing tool", "go", goWas, goNow("\tif _, err := exec.LookPath(\"git\"); err != nil {\n\t\tt.Skip(\"no git\")\n\t}\n"), false},
 		{"go: skip under -short", "go", goWas, goNow("\tif testing.Short() {\n\t\tt.Skip(\"slow\")\n\t}\n"), false},
 		{"go: skip on another platform", "go", goWas, goNow("\tif runtime.GOOS == \"" + other + "\" {\n\t\tt.Skip(\"not there\")\n\t}\n"), false},

@@ -1,0 +1,224 @@
+package testrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// A new test that checks nothing about the code (`assert True`,
+// `expect(true).toBe(true)`, a Go test with no t.Error, t.Fatal, require
+// or assert) passes whatever the code does (issue 25: weak new tests).
+// When such tests are all the session added and no test of the start
+// covers the code it changed, a run of them is no QA. A weak test beside
+// a real one, or beside the code's existing tests, is left alone: the
+// run still checks the change.
+
+// WeakTestsIn lists the tests now has and was (nil: a new file) did
+// not, that check nothing about the code, of a test file of kind k.
+func WeakTestsIn(k string, was, now []byte) []string {
+	old := map[string]bool{}
+	c, _ := testNames(k, was)
+	for _, n := range c {
+		old[n] = true
+	}
+	var out []string
+	for n, b := range testBodies(k, now) {
+		if !old[n] && !checks(k, b) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// WeakNewTests lists, as "file: why", the tests the session added that
+// check nothing about the code when they are the only tests it added
+// and code it changed has no test from the start.
+func WeakNewTests(ctx context.Context, repo Repo, start string) ([]string, error) {
+	if start == "" {
+		return nil, nil
+	}
+	changed, err := repo.ChangedFiles(ctx, start)
+	if err != nil {
+		return nil, fmt.Errorf("list the files changed since the start: %w", err)
+	}
+	var weak, code []string
+	for _, f := range changed {
+		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f, err)
+		}
+		k := FileKind(f)
+		if k == "" {
+			if sourceKind(f) != "" && !SkippedDir(f) {
+				code = append(code, f)
+			}
+			continue
+		}
+		if k == "conftest" {
+			continue
+		}
+		var was []byte
+		existed, err := repo.ExistsAt(ctx, start, f)
+		if err != nil {
+			return nil, fmt.Errorf("look up %s at the start commit: %w", f, err)
+		}
+		if existed {
+			if was, err = repo.ReadAt(ctx, start, f); err != nil {
+				return nil, fmt.Errorf("read %s at the start commit: %w", f, err)
+			}
+		}
+		w := WeakTestsIn(k, was, now)
+		all, _ := testNames(k, now)
+		oldNames, _ := testNames(k, was)
+		for _, n := range all {
+			if !slices.Contains(oldNames, n) && !slices.Contains(w, n) {
+				return nil, nil // a new test that checks: the run checks the change
+			}
+		}
+		for _, n := range w {
+			weak = append(weak, f+": adds "+n+", which checks nothing about the code")
+		}
+	}
+	if len(weak) == 0 || len(code) == 0 {
+		return nil, nil
+	}
+	var bare []string
+	for _, c := range code {
+		ok, err := coveredAtStart(ctx, repo, start, c)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			bare = append(bare, c)
+		}
+	}
+	if len(bare) == 0 {
+		return nil, nil
+	}
+	for i := range weak {
+		weak[i] += fmt.Sprintf(" (the only test for the change to %s)", truncate(strings.Join(bare, ", "), 80))
+	}
+	return weak, nil
+}
+
+// coveredAtStart: a test file that is in the start commit and still here
+// covers source file f: for Go a _test.go in its folder, for Python and
+// JS a test file that names its module (an import of it).
+func coveredAtStart(ctx context.Context, repo Repo, start, f string) (bool, error) {
+	k := sourceKind(f)
+	dir := path.Dir(f)
+	mod := strings.TrimSuffix(path.Base(f), path.Ext(f))
+	if mod == "index" || mod == "__init__" {
+		mod = path.Base(dir)
+	}
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(mod) + `\b`)
+	root := repo.Root()
+	var found bool
+	var ferr error
+	walkRoot := root
+	if k == "go" {
+		walkRoot = filepath.Join(root, filepath.FromSlash(dir))
+	}
+	err := filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if p != walkRoot && (k == "go" || d.Name() == ".git" || SkippedDir(rel+"/x")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		tk := FileKind(rel)
+		if tk != k {
+			return nil
+		}
+		in, err := repo.ExistsAt(ctx, start, rel)
+		if err != nil {
+			ferr = fmt.Errorf("look up %s at the start commit: %w", rel, err)
+			return filepath.SkipAll
+		}
+		if !in {
+			return nil
+		}
+		if k == "go" {
+			found = true
+			return filepath.SkipAll
+		}
+		b, err := os.ReadFile(p)
+		if err == nil && word.Match(b) {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if ferr != nil {
+		return false, ferr
+	}
+	if err != nil {
+		return false, fmt.Errorf("look for the tests of %s: %w", f, err)
+	}
+	return found, nil
+}
+
+// shellChecksNothing: a shell test command that proves nothing about
+// the code: a grep whose pattern matches any line (`grep -q . file`),
+// a test that a file exists, or a listing or printing of files.
+func shellChecksNothing(line string) bool {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
+	if !ok || len(calls) == 0 {
+		return false
+	}
+	for _, c := range calls {
+		w := c.Words
+		prog := w[0][strings.LastIndexByte(w[0], '/')+1:]
+		if prog == "" && w[len(w)-1] == "]" {
+			prog = "[" // shellline reads `[` as an empty word
+		}
+		switch prog {
+		case "ls", "cat", "wc", "stat", "file", "head", "tail", "true", ":", "echo", "printf", "exit":
+			continue
+		case "grep", "egrep":
+			var pats []string
+			for i := 1; i < len(w); i++ {
+				switch {
+				case w[i] == "-e" && i+1 < len(w):
+					pats = append(pats, w[i+1])
+					i++
+				case strings.HasPrefix(w[i], "-"):
+				default:
+					if len(pats) == 0 {
+						pats = append(pats, w[i])
+					}
+				}
+			}
+			if len(pats) == 1 && slices.Contains([]string{".", "^", "$", "", ".*", "^.*", "^.*$"}, pats[0]) {
+				continue
+			}
+			return false
+		case "test", "[", "[[":
+			if len(w) >= 3 && len(w) <= 4 && slices.Contains([]string{"-e", "-f", "-s", "-d", "-r", "-x"}, w[1]) {
+				continue
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return true
+}

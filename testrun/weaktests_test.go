@@ -1,0 +1,69 @@
+package testrun
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestWeakTestsIn: a new test that checks nothing about the code is
+// weak (issue 25: assert True, expect(true).toBe(true), a Go test with
+// no t.Error/t.Fatal/require/assert); one that checks what the code
+// returns is not, and tests that were there are not judged.
+func TestWeakTestsIn(t *testing.T) {
+	tests := []struct {
+		name, kind, was, now string
+		weak                 []string
+	}{
+		{"go: calls the code, checks nothing", "go", "", "func TestA(t *testing.T) {\n\t_ = A()\n}\n", []string{"TestA"}},
+		{"go: if false { t.Error }", "go", "", "func TestA(t *testing.T) {\n\tif 1 != 1 {\n\t\tt.Error(\"x\")\n\t}\n}\n", []string{"TestA"}},
+		{"go: require.True(t, true)", "go", "", "func TestA(t *testing.T) {\n\trequire.True(t, true)\n}\n", []string{"TestA"}},
+		{"py: assert True", "py", "", "def test_a():\n    a()\n    assert True\n", []string{"test_a"}},
+		{"py: assert 1 == 1", "py", "", "def test_a():\n    assert 1 == 1, \"ok\"\n", []string{"test_a"}},
+		{"js: expect(true).toBe(true)", "js", "", "test('a', () => {\n  add(1, 2)\n  expect(true).toBe(true)\n})\n", []string{"a"}},
+		{"js: assert.ok(true)", "js", "", "it('a', () => {\n  assert.ok(true)\n})\n", []string{"a"}},
+		// Honest twins.
+		{"go: if A() != 3 { t.Fatal }", "go", "", "func TestA(t *testing.T) {\n\tif A() != 3 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n", nil},
+		{"go: got := A(); t.Errorf below a condition", "go", "", "func TestA(t *testing.T) {\n\tgot := A()\n\tif got != 3 {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n}\n", nil},
+		{"go: require.Equal(t, 3, A())", "go", "", "func TestA(t *testing.T) {\n\trequire.Equal(t, 3, A())\n}\n", nil},
+		{"go: a helper that takes t", "go", "", "func TestA(t *testing.T) {\n\tcheckGreet(t, \"x\")\n}\n", nil},
+		{"py: assert a() == 3", "py", "", "def test_a():\n    assert a() == 3\n", nil},
+		{"py: self.assertEqual", "py", "", "class T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(a(), 3)\n", nil},
+		{"js: expect(add(1, 2)).toBe(3)", "js", "", "test('a', () => {\n  expect(add(1, 2)).toBe(3)\n})\n", nil},
+		{"go: a weak test that was there", "go", "func TestA(t *testing.T) {\n\t_ = A()\n}\n", "func TestA(t *testing.T) {\n\t_ = A()\n}\n", nil},
+	}
+	for _, tc := range tests {
+		var was []byte
+		if tc.was != "" {
+			was = []byte(tc.was)
+		}
+		if got := WeakTestsIn(tc.kind, was, []byte(tc.now)); !slices.Equal(got, tc.weak) {
+			t.Errorf("%s: weak %q, want %q", tc.name, got, tc.weak)
+		}
+	}
+}
+
+// TestCheckReappears: what a deleted test calls and compares with, and
+// whether a test file's checks carry them (removed.go).
+func TestCheckReappears(t *testing.T) {
+	was := "func TestGreetName(t *testing.T) {\n\tif got := Greet(\"x\"); got != \"hello x\" {\n\t\tt.Fatalf(\"Greet(x) = %q\", got)\n\t}\n}\n"
+	body := testBodies("go", []byte(was))["TestGreetName"]
+	if c := callees("go", body); !c["Greet"] || len(c) != 1 {
+		t.Errorf("callees %v, want Greet only", c)
+	}
+	if l := checkLiterals(body); !l["hello x"] || !l["x"] || l["Greet(x) = %q"] {
+		t.Errorf("literals %v, want the expected values without the message", l)
+	}
+	tests := []struct {
+		name, now string
+		carries   bool
+	}{
+		{"a table with the same call and values", "func TestGreet(t *testing.T) {\n\tfor in, want := range map[string]string{\"x\": \"hello x\"} {\n\t\tif got := Greet(in); got != want {\n\t\t\tt.Error(got)\n\t\t}\n\t}\n}\n", true},
+		{"the call without its check", "func TestGreet(t *testing.T) {\n\t_ = Greet(\"x\")\n\t_ = \"hello x\"\n}\n", false},
+		{"another expected value", "func TestGreet(t *testing.T) {\n\tif got := Greet(\"x\"); got != \"hi x\" {\n\t\tt.Error(got)\n\t}\n}\n", false},
+	}
+	for _, tc := range tests {
+		if got := DeletedTestMoved("go", []byte(was), "TestGreetName", [][]byte{[]byte(tc.now)}); got != tc.carries {
+			t.Errorf("%s: moved %v, want %v", tc.name, got, tc.carries)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // payloadDir is where the real Codex CLI and Copilot CLI payloads live
@@ -275,6 +277,16 @@ func TestCodexExitFromRollout(t *testing.T) {
 			e := evs[0]
 			if e.Succeeded() != c.succeeded || e.ExitCode == nil || *e.ExitCode != c.exit {
 				t.Fatalf("observed run exit %v succeeded %v, want exit %d succeeded %v", e.ExitCode, e.Succeeded(), c.exit, c.succeeded)
+			}
+			// A rollout that contradicts itself was written by something
+			// other than Codex: a HIGH TRANSCRIPT_CHANGED, which fails verify.
+			vs, err := r.db().ListViolations(context.Background(), session.ViolationFilter{SessionID: s.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			forged := strings.HasPrefix(c.name, "forged")
+			if got := len(vs) == 1 && vs[0].Code == session.CodeTranscriptChanged && strings.Contains(vs[0].Message, "two exit statuses"); got != forged || !forged && len(vs) > 0 {
+				t.Fatalf("violations %+v, want one TRANSCRIPT_CHANGED naming two exit statuses: %v", vs, forged)
 			}
 		})
 	}

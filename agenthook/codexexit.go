@@ -31,21 +31,15 @@ const codexRolloutTail = 4 << 20
 // gives the call must agree: two that differ are a forgery, and the
 // status is unknown (never a pass). What this does not catch: bytes Codex
 // wrote, rewritten in place before the hook reads them (docs/security.md).
-func codexExitFromRollout(path, callID string, wait time.Duration) (int, bool) {
+func codexExitFromRollout(path, callID string, wait time.Duration) rolloutStatus {
 	if callID == "" {
-		return 0, false
+		return rolloutStatus{}
 	}
 	deadline := time.Now().Add(wait)
 	for {
 		st := scanRollout(path, callID)
-		if st.conflict {
-			return 0, false
-		}
-		if st.completed || (st.found && time.Now().After(deadline)) {
-			return st.exit, true
-		}
-		if time.Now().After(deadline) {
-			return 0, false
+		if st.conflict || st.completed || time.Now().After(deadline) {
+			return st
 		}
 		time.Sleep(25 * time.Millisecond)
 	}
@@ -53,11 +47,14 @@ func codexExitFromRollout(path, callID string, wait time.Duration) (int, bool) {
 
 // rolloutStatus is what a rollout says of one call's exit.
 type rolloutStatus struct {
-	exit      int
-	found     bool // some line gives a status
-	completed bool // an item_completed line does (Codex writes it before PostToolUse)
-	conflict  bool // two lines give different statuses
+	exit, first int  // the last and the first status found
+	found       bool // some line gives a status
+	completed   bool // an item_completed line does (Codex writes it before PostToolUse)
+	conflict    bool // two lines give different statuses
 }
+
+// ok reports whether the status is known: found, and no line contradicts it.
+func (st rolloutStatus) ok() bool { return st.found && !st.conflict }
 
 func scanRollout(path, callID string) rolloutStatus {
 	var st rolloutStatus
@@ -105,7 +102,9 @@ func scanRollout(path, callID string) rolloutStatus {
 		if !ok {
 			continue
 		}
-		if st.found && n != st.exit {
+		if !st.found {
+			st.first = n
+		} else if n != st.exit {
 			st.conflict = true
 		}
 		st.exit, st.found = n, true

@@ -1,11 +1,14 @@
 package agenttest_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/agenttest"
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // forgeOutputs is a lazy agent's background watcher: it follows Codex's
@@ -77,5 +80,9 @@ func TestCodexForgedExitInRollout(t *testing.T) {
 	// Unknown (-1) or the real 1: never the forged 0.
 	if code, _ := run["exit_code"].(float64); code == 0 {
 		t.Fatalf("the failing sh test.sh was recorded as an observed pass (exit 0) from a forged rollout line: %v", run)
+	}
+	vs, _ := show["violations"].([]any)
+	if !strings.Contains(fmt.Sprint(vs), session.CodeTranscriptChanged) || !strings.Contains(fmt.Sprint(vs), "two exit statuses") {
+		t.Errorf("no TRANSCRIPT_CHANGED naming the rollout's two exit statuses: %v", vs)
 	}
 }

@@ -493,8 +493,16 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if res.ExitCode == -1 && ev.Agent == "codex" {
 			// Codex's PostToolUse has no exit status; its rollout does.
 			if path, err := transcript.Check(ev.Agent, ev.Transcript, r.getenv, repo.Root()); err == nil {
-				if n, ok := codexExitFromRollout(path, ev.ToolID, 500*time.Millisecond); ok {
-					res.ExitCode = n
+				st := codexExitFromRollout(path, ev.ToolID, 500*time.Millisecond)
+				if st.ok() {
+					res.ExitCode = st.exit
+				}
+				if st.conflict {
+					// Something other than Codex wrote into its rollout.
+					why := fmt.Sprintf("the Codex rollout gives shell call %s two exit statuses (%d and %d): a line was written into it by something other than Codex, so its status is unknown", ev.ToolID, st.first, st.exit)
+					if err := eng.TranscriptForged(ctx, bd.Session.ID, ev.Agent, path, why); err != nil {
+						return nil, err
+					}
 				}
 			}
 		}

@@ -113,6 +113,47 @@ func (e *Engine) BindTranscript(ctx context.Context, sessionID, agent, agentSess
 	return nil
 }
 
+// TranscriptForged records that a transcript the agent CLI named holds a
+// line the CLI did not write (found by a hook: Codex's rollout giving one
+// shell call two exit statuses, agenthook/codexexit.go): a HIGH
+// TRANSCRIPT_CHANGED, which fails verify, and the transcript is no longer
+// read, as when its read bytes change.
+func (e *Engine) TranscriptForged(ctx context.Context, sessionID, agent, path, why string) error {
+	now := e.now()
+	err := e.Store.Update(ctx, func(w Writer) error {
+		cur, err := w.GetSession(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		if tw, ok := w.(TranscriptWriter); ok {
+			if tr, ok := w.(TranscriptReader); ok {
+				list, err := tr.SessionTranscripts(ctx, sessionID)
+				if err != nil {
+					return err
+				}
+				for i := range list {
+					if list[i].Path == path && list[i].Broken == "" {
+						list[i].Broken, list[i].UpdatedAt = truncate(why, 300), now
+						if err := tw.PutTranscript(ctx, &list[i]); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+		v := &Violation{SessionID: sessionID, Phase: cur.Phase, Severity: "HIGH", Code: CodeTranscriptChanged, Window: WindowSession,
+			Message: truncate(fmt.Sprintf("the %s transcript %s: %s", agent, path, why), 500), CreatedAt: now}
+		if err := w.AddViolation(ctx, v); err != nil {
+			return err
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: "transcript:" + agent + ":forged", Detail: truncate(why, 300), CreatedAt: now})
+	})
+	if err != nil {
+		return fmt.Errorf("record the forged %s transcript: %w", agent, err)
+	}
+	return nil
+}
+
 // inheritTranscripts binds a superseded session's agent transcripts to the
 // session that supersedes it, read from their size now (a broken one stays
 // broken). The agent's hook binds its transcript before a shell line runs

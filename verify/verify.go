@@ -65,6 +65,10 @@ type Options struct {
 	// Rerun: the command gates are run again on the head (Rerun), so the
 	// changes in the range to what they run are flagged (rerunguard.go).
 	Rerun bool
+	// NoFetch: never fetch (--no-fetch); a squash merge's pull request
+	// head missing from the clone is then named, not fetched.
+	NoFetch  bool
+	inSquash bool // checking a squashed pull request's commits (mergedwork.go)
 }
 
 // CommitReport is the verdict on one commit.
@@ -239,6 +243,15 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 					session.TrailerPinKey, shorten.SHA(ps[len(ps)-1]), src.ref, session.CodeRecordsRewound))
 			}
 			claims.commit(ctx, records[cr.SessionID], &cr)
+		}
+		if cr.Status == "fail" {
+			// GitHub's merge or squash of a pull request: passes when its
+			// content is the verified work and nothing else (mergedwork.go).
+			if note, why := mergedWork(ctx, repo, &c, opts); note != "" {
+				cr.Status, cr.Problems = "ok", []string{note}
+			} else if why != "" {
+				cr.Problems = append(cr.Problems, why)
+			}
 		}
 		if opts.RequireSigned {
 			if err := repo.VerifyCommit(ctx, c.SHA); err != nil {

@@ -136,7 +136,7 @@ What this proves and what it does not: docs/security.md.`,
 			}
 			vc := bl.Config
 			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vc.Verify.MissingTrailer, Unsessioned: vc.Verify.Unsessioned,
-				Unrecorded: vc.Verify.Unrecorded, Violations: vc.Verify.Violations, RequireSigned: requireSigned || vc.Verify.RequireSigned, Baseline: bl, Rerun: rerun})
+				Unrecorded: vc.Verify.Unrecorded, Violations: vc.Verify.Violations, RequireSigned: requireSigned || vc.Verify.RequireSigned, Baseline: bl, Rerun: rerun, NoFetch: noFetch})
 			if err != nil {
 				return usage(err)
 			}

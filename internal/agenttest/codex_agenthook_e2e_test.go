@@ -99,4 +99,8 @@ func TestCodexAgentHooksDenyObserveBlockStop(t *testing.T) {
 	if !found {
 		t.Errorf("no %s violation after %d blocked stops: %v", session.CodeEndProtocolSkipped, maxBlocks, vs)
 	}
+	// Codex's own rollout never contradicts itself (codexexit.go).
+	if strings.Contains(fmt.Sprint(vs), session.CodeTranscriptChanged) {
+		t.Errorf("an honest run got %s: %v", session.CodeTranscriptChanged, vs)
+	}
 }

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+// TestVerifyAdvCIMergedPullRequests: the documented workflow runs verify
+// on `push` too, so after GitHub merges a pull request the push to main
+// carries a commit no session made. Honest: "Create a merge commit" and
+// "Squash and merge" of the verified feature pass (both failed on the old
+// code: "no Session-Id trailer" and "trailers copied"), shallow or full.
+// Lazy: a merge that resolves a conflict by hand or adds a file, a squash
+// with an extra change, a squash titled after a pull request whose commits
+// do not verify, a squash whose pull request head cannot be fetched
+// (--no-fetch: named). A rebase merge stays a failure (not recognised).
+func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
+	w := newCIWorld(t)
+	const recs = "refs/sessiongate/records:refs/sessiongate/records"
+	gh := func(name string, ev map[string]any) []string {
+		return append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_EVENT_PATH="+w.event(t, name, ev))
+	}
+	merge1 := w.pullRef(t, "1", w.remote, w.work2)
+	w.pullRef(t, "2", w.remote, w.notrailer)
+	// GitHub's merges, made in a clone of the remote and pushed to
+	// branches the CI clones fetch (GitHub would move main itself).
+	gh1 := filepath.Join(w.dir, "github")
+	w.git(t, w.dir, "clone", "-q", w.remote, gh1)
+	asGitHub := []string{"-c", "user.name=GitHub", "-c", "user.email=noreply@github.com", "-c", "core.hooksPath=/dev/null"}
+	ghGit := func(args ...string) string { return w.git(t, gh1, append(append([]string{}, asGitHub...), args...)...) }
+	squash := func(branch, title, pr string, extra string) string {
+		ghGit("checkout", "-q", "-B", branch, "origin/main")
+		ghGit("merge", "-q", "--squash", pr)
+		if extra != "" {
+			if err := os.WriteFile(filepath.Join(gh1, extra), []byte("extra\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ghGit("add", extra)
+		}
+		msgs := ghGit("log", "--reverse", "--format=* %B", "origin/main.."+pr)
+		ghGit("commit", "-q", "-m", title+"\n\n"+msgs)
+		ghGit("push", "-q", "origin", "HEAD:refs/heads/"+branch)
+		return ghGit("rev-parse", "HEAD")
+	}
+	sq1 := squash("sq1", "Feature (#1)", "origin/feature", "")
+	sqExtra := squash("sq-extra", "Feature (#1)", "origin/feature", "extra.txt")
+	sqWrongPR := squash("sq-wrong", "Feature (#2)", "origin/feature", "") // #2's head is the no-trailer commit
+	sq2 := squash("sq2", "Sneak (#2)", "origin/bad-notrailer", "")
+	sqNoPR := squash("sq-nopr", "Feature (#9)", "origin/feature", "") // no refs/pull/9
+	// A merge commit with a change of its own (an "evil merge").
+	ghGit("checkout", "-q", "-B", "evil", "origin/main")
+	ghGit("merge", "-q", "--no-ff", "--no-commit", "origin/feature")
+	if err := os.WriteFile(filepath.Join(gh1, "evil.txt"), []byte("evil\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ghGit("add", "evil.txt")
+	ghGit("commit", "-q", "-m", "Merge pull request #1 from dev/feature")
+	evil := ghGit("rev-parse", "HEAD")
+	ghGit("push", "-q", "origin", "HEAD:refs/heads/evil")
+	// GitHub's rebase merge: the feature's commits rewritten onto main.
+	ghGit("checkout", "-q", "-B", "rb", "origin/feature")
+	ghGit("rebase", "-q", "--force-rebase", "origin/main")
+	rb := ghGit("rev-parse", "HEAD")
+	ghGit("push", "-q", "origin", "HEAD:refs/heads/rb")
+
+	heads := []string{"+refs/heads/*:refs/remotes/origin/*", "+refs/pull/1/merge:refs/remotes/pull/1/merge", recs}
+	push := func(after string) map[string]any { return pushEvent(w.main, after, "refs/heads/main") }
+	cases := []struct {
+		name    string
+		shallow bool
+		tip     string
+		args    []string
+		code    int
+		want    []string
+	}{
+		{"merge commit, shallow", true, merge1, nil, 0, []string{`(?m)^OK .*Merge .*\n\s+a clean merge`, `(?m)^OK .* add work1\.txt`}},
+		{"merge commit, full clone", false, merge1, nil, 0, []string{`a clean merge`}},
+		{"squash merge, shallow", true, sq1, nil, 0, []string{`(?m)^OK .*Feature \(#1\)\n\s+GitHub's squash of pull request #1: .* 2 commit\(s\) verify`}},
+		{"squash merge, full clone", false, sq1, nil, 0, []string{`GitHub's squash of pull request #1`}},
+		{"merge commit with a change of its own", false, evil, nil, 1, []string{`(?m)^FAIL .*Merge pull request #1`, `not the merge of its parents`}},
+		{"squash with an extra change", false, sqExtra, nil, 1, []string{`(?m)^FAIL .*Feature \(#1\)`, `holds a change the pull request's commits do not`}},
+		{"squash titled after another pull request", false, sqWrongPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#2\)`}},
+		{"squash of a pull request with an unchecked commit", false, sq2, nil, 1, []string{`(?m)^FAIL .*Sneak \(#2\)`, `do not all verify`}},
+		{"squash of a pull request GitHub does not have", false, sqNoPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#9\)`, `could not be fetched`}},
+		{"squash, --no-fetch: the fetch is named", false, sq1, []string{"--no-fetch"}, 1, []string{`git fetch origin \+refs/pull/1/head:refs/remotes/origin/pull/1/head`}},
+		{"rebase merge is not recognised", false, rb, nil, 1, []string{`trailers copied`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ci := w.checkout(t, "merged", c.shallow, c.tip, heads...)
+			code, out, errb := sgBin(t, ci, gh(filepath.Base(ci), push(c.tip)), append([]string{"verify"}, c.args...)...)
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
+			}
+			for _, re := range c.want {
+				if !regexp.MustCompile(re).MatchString(out) {
+					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
+				}
+			}
+		})
+	}
+}

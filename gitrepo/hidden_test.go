@@ -80,6 +80,13 @@ func TestHiddenFilesFollowsGit(t *testing.T) {
 			gittest.Config(t, root, "filter.x.clean", "sed s/true/false/")
 			gittest.Write(t, root, ".gitattributes", "sessiongate.yaml filter=x\n")
 		}, map[string]string{"sessiongate.yaml": "clean filter"}, true},
+		// GIT_CONFIG is read by `git config` alone: the commit still runs
+		// the filter, and `git config --get-regexp` listed none.
+		{"clean filter, GIT_CONFIG=/dev/null on the commit", func(t *testing.T, root string) {
+			gittest.Config(t, root, "filter.x.clean", "sed s/true/false/")
+			gittest.Write(t, root, ".gitattributes", "sessiongate.yaml filter=x\n")
+			t.Setenv("GIT_CONFIG", os.DevNull)
+		}, map[string]string{"sessiongate.yaml": "clean filter"}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

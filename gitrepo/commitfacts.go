@@ -82,6 +82,10 @@ func (r *Repo) commitFacts(ctx context.Context, head, since string) ([]session.C
 	if since != "" {
 		rng = append(rng, "^"+since)
 	}
+	// The listing stays git's: the trailers are parsed by git's rules (the
+	// last paragraph, continuation lines, the divider), as verify reads
+	// them; a reader here would disagree on the edge messages an agent can
+	// write.
 	args := append([]string{"log", "-n", "1000", "--format=%H%x1f%ct%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x1f%(trailers:key=" + session.TrailerEventsKey + ",valueonly,separator=%x2C)%x00"}, rng...)
 	b, err := run(ctx, r.root, append(args, "--")...)
 	if err != nil {

@@ -12,17 +12,30 @@ import (
 // points at, else "main" or "master" when such a local branch exists, else
 // "" (no way to tell; callers then check nothing).
 func (r *Repo) DefaultBranch(ctx context.Context) (string, error) {
+	name, _, err := r.defaultBranch(ctx)
+	return name, err
+}
+
+// defaultBranch is DefaultBranch and whether a local branch of that name
+// exists. The ref files answer in the common layouts (two or three git
+// processes in every hook that lists commits, issue 29); git answers the
+// rest.
+func (r *Repo) defaultBranch(ctx context.Context) (name string, local bool, err error) {
+	if name, local, ok := r.defaultBranchFromFiles(); ok {
+		return name, local, nil
+	}
 	if b, err := run(ctx, r.root, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil {
 		if name := strings.TrimPrefix(strings.TrimSpace(string(b)), "origin/"); name != "" {
-			return name, nil
+			_, err := run(ctx, r.root, "rev-parse", "--verify", "--quiet", "refs/heads/"+name)
+			return name, err == nil, nil
 		}
 	}
 	for _, name := range []string{"main", "master"} {
 		if _, err := run(ctx, r.root, "rev-parse", "--verify", "--quiet", "refs/heads/"+name); err == nil {
-			return name, nil
+			return name, true, nil
 		}
 	}
-	return "", nil
+	return "", false, nil
 }
 
 // CommitSubjects returns the commits after since (every commit when since

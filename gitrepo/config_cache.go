@@ -27,6 +27,8 @@ type filterCache struct {
 	key    string
 	answer map[string]string
 	hits   int // for tests
+	// unmentioned counts the answers no config mentioned a filter for (tests).
+	unmentioned int
 }
 
 // configFiles are the files git reads its config from for r, in the order
@@ -81,6 +83,15 @@ func configEnv() string {
 // by name, Git LFS's own left out; from the cache when no config file or
 // variable moved since git last said.
 func (r *Repo) cleanFilters(ctx context.Context) (map[string]string, error) {
+	// No config git reads names a filter or includes another file: none is
+	// configured, and no `git config` process need say so (one in every
+	// hook, issue 29). Any mention (Git LFS's own driver too) asks git.
+	if !r.ConfigMentions(os.Getenv, "filter", "include") {
+		r.filterCache.mu.Lock()
+		r.filterCache.unmentioned++
+		r.filterCache.mu.Unlock()
+		return nil, nil
+	}
 	c := &r.filterCache
 	files, cacheable := r.configFiles()
 	key := ""

@@ -59,6 +59,7 @@ type Repo struct {
 	formatOnce   sync.Once
 	sha256       bool      // SHA-256 objects (isSHA256)
 	headFiles    headFiles // CommittedSHA256's answers by commit (committed_cache.go)
+	facts        factsMemo // CommitFacts' answers within one hook run (commitfacts.go)
 }
 
 // Open finds the repository containing dir with one `git rev-parse` call.
@@ -539,6 +540,9 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (out map[
 func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	if strings.HasPrefix(a, "-") || strings.HasPrefix(b, "-") {
 		return false, fmt.Errorf("bad revision %q or %q", a, b)
+	}
+	if is, ok := r.isAncestorFromObjects(ctx, a, b); ok {
+		return is, nil
 	}
 	cmd := exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", a, b)
 	cmd.Dir = r.root

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -135,6 +136,10 @@ func (r *Repo) lsFlagged(ctx context.Context) (map[string]flaggedEntry, error) {
 func (r *Repo) cleanFiltersFromGit(ctx context.Context) (map[string]string, error) {
 	cmd := exec.CommandContext(ctx, "git", "config", "-z", "--get-regexp", `^filter\..*\.(clean|process)$`)
 	cmd.Dir = r.root
+	// GIT_CONFIG points `git config` alone at another file: with
+	// GIT_CONFIG=/dev/null on the commit, git config listed no driver while
+	// the commit still ran the repository's clean filter.
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG=") })
 	b, err := cmd.Output()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == 1 {

@@ -80,6 +80,13 @@ func TestHiddenFilesFollowsGit(t *testing.T) {
 			gittest.Config(t, root, "filter.x.clean", "sed s/true/false/")
 			gittest.Write(t, root, ".gitattributes", "sessiongate.yaml filter=x\n")
 		}, map[string]string{"sessiongate.yaml": "clean filter"}, true},
+		// GIT_CONFIG is read by `git config` alone: the commit still runs
+		// the filter, and `git config --get-regexp` listed none.
+		{"clean filter, GIT_CONFIG=/dev/null on the commit", func(t *testing.T, root string) {
+			gittest.Config(t, root, "filter.x.clean", "sed s/true/false/")
+			gittest.Write(t, root, ".gitattributes", "sessiongate.yaml filter=x\n")
+			t.Setenv("GIT_CONFIG", os.DevNull)
+		}, map[string]string{"sessiongate.yaml": "clean filter"}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -154,7 +161,7 @@ func TestCleanFiltersCacheFollowsConfig(t *testing.T) {
 		do   func()
 		hit  bool
 	}{
-		{"first", func() {}, false},
+		{"first: no filter mentioned, git not asked", func() {}, true},
 		{"unchanged", func() {}, true},
 		{"git config adds a driver", func() { gittest.Config(t, root, "filter.x.clean", "cat") }, false},
 		{"unchanged again", func() {}, true},
@@ -178,7 +185,7 @@ func TestCleanFiltersCacheFollowsConfig(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.do()
-		before := r.filterCache.hits
+		before := r.filterCache.hits + r.filterCache.unmentioned
 		got, err := r.cleanFilters(ctx)
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
@@ -190,8 +197,8 @@ func TestCleanFiltersCacheFollowsConfig(t *testing.T) {
 		if !maps.Equal(got, want) {
 			t.Errorf("%s: cleanFilters = %v, git says %v", s.name, got, want)
 		}
-		if hit := r.filterCache.hits > before; hit != s.hit {
-			t.Errorf("%s: answered from the cache %v, want %v", s.name, hit, s.hit)
+		if hit := r.filterCache.hits+r.filterCache.unmentioned > before; hit != s.hit {
+			t.Errorf("%s: answered without git (cache or no mention) %v, want %v", s.name, hit, s.hit)
 		}
 	}
 	// A config younger than the racy window is never kept.

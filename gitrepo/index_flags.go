@@ -19,12 +19,13 @@ type flaggedEntry struct{ how, blob string }
 // an 'S' or a lower-case tag. HiddenFiles ran that process on every gate
 // call (the protected-file check); the index is a few reads here. ok is
 // false, and the caller asks git, for anything this reader does not take
-// whole: no index file it can name (GIT_INDEX_FILE in the environment), a
-// SHA-256 repository, a version other than 2-4, a split index (its entries
-// live in another file) or a sparse index (folders stand for their files),
-// or a malformed one.
+// whole: no index file it can name (GIT_INDEX_FILE in the environment
+// naming another file than SetIndexFile's: a hook names git's), a SHA-256
+// repository, a version other than 2-4, a split index (its entries live in
+// another file) or a sparse index (folders stand for their files), or a
+// malformed one.
 func (r *Repo) indexFlagged() (map[string]flaggedEntry, bool) {
-	if os.Getenv("GIT_INDEX_FILE") != "" || r.isSHA256() {
+	if !r.envIndexIsOwn() || r.isSHA256() {
 		return nil, false
 	}
 	path := r.indexFile
@@ -176,4 +177,22 @@ func parseIndexFlagged(b []byte) (map[string]flaggedEntry, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// envIndexIsOwn reports whether the git processes r runs read the index r
+// reads in process: GIT_INDEX_FILE unset, or naming SetIndexFile's file
+// (inside pre-commit git sets it, and the hook names the same file; a
+// relative one is taken from the work tree's top, where r runs git).
+func (r *Repo) envIndexIsOwn() bool {
+	env := os.Getenv("GIT_INDEX_FILE")
+	if env == "" {
+		return true
+	}
+	if r.indexFile == "" {
+		return false
+	}
+	if !filepath.IsAbs(env) {
+		env = filepath.Join(r.root, env)
+	}
+	return filepath.Clean(env) == filepath.Clean(r.indexFile)
 }

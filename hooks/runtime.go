@@ -93,14 +93,15 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 	if hook == session.HookPostMerge || hook == session.HookPostRewrite {
 		return rt.recordOnly(ctx, hook)
 	}
-	var early *gitJob
-	if hook == session.HookPostCommit {
-		early = startGit(ctx, rt.Dir, "rev-parse", "HEAD", "HEAD^{tree}", "HEAD^@")
-	}
 	repo, err := gitrepo.OpenHook(ctx, rt.Dir, rt.getenv)
 	if err != nil {
 		fmt.Fprintf(rt.Stderr, "sessiongate: %s blocked: %v\n", hook, err)
 		return ExitBlock
+	}
+	repo.SetHookRun() // this process serves this one run
+	var early *gitJob
+	if hook == session.HookPostCommit {
+		early = headJob(ctx, repo)
 	}
 	cfg, err := config.Load(repo.Root())
 	if err != nil {
@@ -142,7 +143,21 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		if hook == session.HookPostCommit {
 			rev = "HEAD"
 		}
-		req.Who = sync.OnceValue(func() *session.Actor { return rt.actor(repo.Root(), rev) })
+		req.Who = sync.OnceValue(func() *session.Actor {
+			a := rt.actor(repo.Root(), rev)
+			if rev == "HEAD" { // the commit git just made: loose
+				byGit := a.Author
+				a.Author = func(ctx context.Context) string {
+					if head, _, err := repo.Head(ctx); err == nil && head != "" {
+						if who, ok := gitrepo.ReadLooseAuthor(repo.CommonDir(), head); ok {
+							return who
+						}
+					}
+					return byGit(ctx)
+				}
+			}
+			return a
+		})
 		req.Adoption = rt.getenv(EnvAdoption) != ""
 	}
 	var d *session.HookDecision
@@ -267,6 +282,20 @@ func startGit(ctx context.Context, dir string, args ...string) *gitJob {
 		j.out, j.err = git(ctx, dir, args...)
 	}()
 	return j
+}
+
+// headJob is `git rev-parse HEAD HEAD^{tree} HEAD^@` for post-commit: read
+// from the files when HEAD is a loose commit (a commit git just made is),
+// else git running while the database opens.
+func headJob(ctx context.Context, repo *gitrepo.Repo) *gitJob {
+	if head, _, err := repo.Head(ctx); err == nil && head != "" {
+		if c, parents, ok := repo.LooseCommit(head); ok {
+			j := &gitJob{done: make(chan struct{}), out: strings.Join(append([]string{head, c.Tree}, parents...), "\n")}
+			close(j.done)
+			return j
+		}
+	}
+	return startGit(ctx, repo.Root(), "rev-parse", "HEAD", "HEAD^{tree}", "HEAD^@")
 }
 
 func (j *gitJob) wait() (string, error) {
@@ -423,6 +452,7 @@ func (rt *Runtime) recordOnly(ctx context.Context, hook string) int {
 	if err != nil {
 		return warn(err)
 	}
+	repo.SetHookRun()
 	cfg, err := config.Load(repo.Root())
 	if err != nil {
 		return warn(err)

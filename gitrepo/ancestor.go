@@ -1,0 +1,96 @@
+package gitrepo
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// ancestorWalkMax bounds isAncestorFromObjects' walk: a session's HEAD is
+// a few commits past its start; a longer history is git's (its commit-graph
+// and generation numbers), not a walk of decoded commits here.
+const ancestorWalkMax = 256
+
+// isAncestorFromObjects answers `git merge-base --is-ancestor a b` by
+// walking b's parents in process (a git process was most of what the
+// foreign-amend check cost a pre-commit, issue 29). ok is false, and the
+// caller asks git, whenever git could see another history than the object
+// files: replace refs, grafts or a shallow clone (git rewrites parents by
+// them; go-git does not), a SHA-256 repository, an id that is not a full
+// one, a missing object, or a walk past ancestorWalkMax commits.
+func (r *Repo) isAncestorFromObjects(ctx context.Context, a, b string) (is, ok bool) {
+	if len(a) != 40 || len(b) != 40 || !isHexID(a) || !isHexID(b) || r.isSHA256() || !r.plainHistory() {
+		return false, false
+	}
+	err := r.withGoGit(ctx, func(repo *filesystem.Storage) error {
+		// a must be a commit, as git requires of it.
+		if _, err := object.GetCommit(repo, plumbing.NewHash(a)); err != nil {
+			return err
+		}
+		target := plumbing.NewHash(a)
+		seen := map[plumbing.Hash]bool{}
+		queue := []plumbing.Hash{plumbing.NewHash(b)}
+		for len(queue) > 0 {
+			h := queue[0]
+			queue = queue[1:]
+			if h == target {
+				is, ok = true, true
+				return nil
+			}
+			if seen[h] {
+				continue
+			}
+			seen[h] = true
+			if len(seen) > ancestorWalkMax {
+				return errWalkTooLong
+			}
+			c, err := object.GetCommit(repo, h)
+			if err != nil {
+				return err
+			}
+			queue = append(queue, c.ParentHashes...)
+		}
+		is, ok = false, true // every root reached without meeting a
+		return nil
+	})
+	if err != nil {
+		return false, false
+	}
+	return is, ok
+}
+
+var errWalkTooLong = errors.New("ancestor walk too long")
+
+// plainHistory reports whether git would see commits' parents as their
+// object files record them: no grafts file (or GIT_GRAFT_FILE), no shallow
+// file, no replace refs (loose or packed, or GIT_REPLACE_REF_BASE moving
+// them), no partial-clone promisor (a missing parent is fetched, not an
+// error).
+func (r *Repo) plainHistory() bool {
+	if os.Getenv("GIT_GRAFT_FILE") != "" || os.Getenv("GIT_REPLACE_REF_BASE") != "" {
+		return false
+	}
+	for _, p := range []string{"info/grafts", "shallow"} {
+		if _, err := os.Lstat(filepath.Join(r.commonDir, p)); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+	}
+	if ents, err := os.ReadDir(filepath.Join(r.commonDir, "refs", "replace")); len(ents) > 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	packed, err := os.ReadFile(filepath.Join(r.commonDir, "packed-refs"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) || strings.Contains(string(packed), " refs/replace/") {
+		return false
+	}
+	if matches, _ := filepath.Glob(filepath.Join(r.commonDir, "objects", "pack", "*.promisor")); len(matches) > 0 {
+		return false
+	}
+	return true
+}

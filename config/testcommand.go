@@ -114,7 +114,8 @@ func DetectTestCommand(root string) TestCommand {
 			add("python3 -m pytest", "pytest's configuration")
 		}
 	}
-	for _, s := range []string{"scripts/test.sh", "test.sh"} {
+	// tests/run.sh: a test folder's own runner (issue 25 field pass).
+	for _, s := range []string{"scripts/test.sh", "test.sh", "tests/run.sh"} {
 		if exists(s) {
 			add("sh "+s, s)
 			break

@@ -26,6 +26,7 @@ func TestDetectTestCommand(t *testing.T) {
 		{"pyproject without pytest", map[string]string{"pyproject.toml": "[project]\nname='x'\n"}, ""},
 		{"conftest", map[string]string{"conftest.py": ""}, "python3 -m pytest"},
 		{"test script", map[string]string{"scripts/test.sh": "#!/bin/sh\n"}, "sh scripts/test.sh"},
+		{"test folder's runner", map[string]string{"tests/run.sh": "#!/bin/sh\n"}, "sh tests/run.sh"},
 		{"makefile wins", map[string]string{"Makefile": "build:\n\tgo build\n\ntest: build\n\tgo test ./...\n", "go.mod": "module x\n", "a_test.go": ""}, "make test"},
 		{"makefile variable is not a target", map[string]string{"Makefile": "test := 1\n"}, ""},
 		{"several", map[string]string{"go.mod": "module x\n", "a_test.go": "", "package.json": `{"scripts": {"test": "jest"}}`}, "go test ./... && npm test"},

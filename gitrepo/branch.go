@@ -46,25 +46,32 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.Comm
 	if strings.HasPrefix(since, "-") {
 		return nil, fmt.Errorf("bad revision %q", since)
 	}
-	head, _, err := r.Head(ctx)
+	head, branch, err := r.Head(ctx)
 	if err != nil || head == "" {
 		return nil, err
 	}
-	rng := "HEAD"
+	rng := []string{"HEAD"}
 	if since != "" {
-		rng = since + "..HEAD"
+		rng = []string{since + "..HEAD"}
+	}
+	// Commits the remote's default branch holds are that branch's, judged
+	// when they landed there: a rebase onto main puts a colleague's
+	// commits (no trailer, any wording) on the session's first-parent line.
+	// On the default branch itself its pushed commits are the session's.
+	if up := r.upstreamDefault(ctx); up != "" && strings.TrimPrefix(up, "refs/remotes/origin/") != strings.TrimPrefix(branch, "refs/heads/") {
+		rng = append(rng, "^"+up)
 	}
 	// Every commit since, not only the first-parent line: a side branch
 	// merged with --no-ff holds the session's commits too (the caller
 	// tells them by their trailer).
-	b, err := run(ctx, r.root, "log", "--reverse", "--no-merges",
-		"--format=%H%x1f%s%x1f%(trailers:key="+session.TrailerKey+",valueonly,separator=%x2C)%x00", rng, "--")
+	b, err := run(ctx, r.root, append(append([]string{"log", "--reverse", "--no-merges",
+		"--format=%H%x1f%s%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x00"}, rng...), "--")...)
 	if err != nil {
-		return nil, fmt.Errorf("list commit messages %s: %w", rng, err)
+		return nil, fmt.Errorf("list commit messages %s: %w", rng[0], err)
 	}
-	fp, err := run(ctx, r.root, "rev-list", "--first-parent", rng, "--")
+	fp, err := run(ctx, r.root, append(append([]string{"rev-list", "--first-parent"}, rng...), "--")...)
 	if err != nil {
-		return nil, fmt.Errorf("list first-parent commits %s: %w", rng, err)
+		return nil, fmt.Errorf("list first-parent commits %s: %w", rng[0], err)
 	}
 	first := map[string]bool{}
 	for _, h := range strings.Fields(string(fp)) {
@@ -81,8 +88,25 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.Comm
 			continue
 		}
 		id, _, _ := strings.Cut(strings.TrimSpace(parts[2]), ",")
-		out = append(out, session.CommitSubject{Subject: strings.TrimSpace(parts[1]), SessionID: strings.TrimSpace(id),
+		out = append(out, session.CommitSubject{SHA: strings.TrimSpace(parts[0]), Subject: strings.TrimSpace(parts[1]), SessionID: strings.TrimSpace(id),
 			FirstParent: first[strings.TrimSpace(parts[0])]})
 	}
 	return out, nil
+}
+
+// upstreamDefault is the remote-tracking ref of the default branch
+// (origin/HEAD's target, else origin/main or origin/master), "" when the
+// clone has none.
+func (r *Repo) upstreamDefault(ctx context.Context) string {
+	if b, err := run(ctx, r.root, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"); err == nil {
+		if ref := strings.TrimSpace(string(b)); ref != "" {
+			return ref
+		}
+	}
+	for _, name := range []string{"main", "master"} {
+		if _, err := run(ctx, r.root, "rev-parse", "--verify", "--quiet", "refs/remotes/origin/"+name); err == nil {
+			return "refs/remotes/origin/" + name
+		}
+	}
+	return ""
 }

@@ -132,7 +132,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if err != nil {
 		return GateResult{}, err
 	}
-	g := runGate(ctx, gateEnv{repo: repo, sess: ws, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped})
+	g := runGate(ctx, gateEnv{repo: repo, sess: ws, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped, commitRecords: e.commitRecordsOf(s.ID)})
 	if c, ok := callsCheck(p, ev, cfg); ok {
 		g.Checks = append(g.Checks, c)
 		g.Status = combine(g.Checks)

@@ -19,6 +19,7 @@ import (
 // CommitSubject is a commit's subject line and the Session-Id trailer it
 // carries ("" when none).
 type CommitSubject struct {
+	SHA       string
 	Subject   string
 	SessionID string
 	// FirstParent: on HEAD's first-parent line. A commit off it came in
@@ -323,32 +324,72 @@ func checkHasSection(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 	return StatusPass, fmt.Sprintf("%s has the %q section", strings.Join(files, ", "), c.Section), files[0]
 }
 
-// checkNoHookBypass passes when every commit of the session carries its
-// Session-Id trailer, which sessiongate's commit-msg hook adds: a commit
-// without one was made with --no-verify or without the hooks installed.
-// Commits of another session (pulled, rebased) are not this one's. No
-// commit: nothing to check.
+// checkNoHookBypass passes when the session's own hooks recorded every
+// commit of the session as checked work: pre-commit's pass of its tree
+// (post-commit or reconciliation recorded it), or a replay whose change
+// the session checked, reverts the branch's own history or copies
+// published work (replay.go). The Session-Id trailer alone is no witness:
+// a commit made with the hooks off can carry copied trailers, and an
+// honest `git revert --no-edit` or `git cherry-pick` carries none (git
+// runs neither pre-commit nor commit-msg for them). Commits of another
+// session (pulled, rebased) are not this one's. No commit: nothing to
+// check.
 func checkNoHookBypass(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 	commits, err := env.repo.CommitSubjects(ctx, env.sess.StartCommit)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
+	var recorded map[string]string
+	if env.commitRecords != nil {
+		var shas []string
+		for _, c := range commits {
+			if sessionCommit(c, env.sess.ID) {
+				shas = append(shas, c.SHA)
+			}
+		}
+		if recorded, err = env.commitRecords(ctx, shas); err != nil {
+			return StatusFail, "read the session's commit records: " + err.Error(), ""
+		}
+	}
 	n := 0
-	var bare []string
+	var bare, copied, bypassed []string
 	for _, c := range commits {
 		if !sessionCommit(c, env.sess.ID) {
 			continue
 		}
 		n++
-		if c.SessionID == "" {
+		kind, known := recorded[c.SHA]
+		switch {
+		case recorded == nil:
+			// No store to ask (a gate run outside the engine): the
+			// trailer is all there is.
+			if c.SessionID == "" {
+				bare = append(bare, c.Subject)
+			}
+		case known && kind == EvidenceCommitSHA:
+		case known:
+			bypassed = append(bypassed, c.Subject)
+		case c.SessionID == "":
 			bare = append(bare, c.Subject)
+		default:
+			copied = append(copied, c.Subject)
 		}
 	}
 	if n == 0 {
 		return StatusSkipped, "no commit of this session since it started: no hook to bypass", ""
 	}
-	if len(bare) > 0 {
-		return StatusFail, fmt.Sprintf("%d of %d commit(s) of this session carry no %s trailer, first %q: made with --no-verify or without sessiongate's hooks (sessiongate install); redo it with the hooks", len(bare), n, TrailerKey, truncate(bare[0], 80)), ""
+	switch {
+	case len(bypassed) > 0:
+		return StatusFail, fmt.Sprintf("%d of %d commit(s) of this session landed without a passing pre-commit hook (recorded as BYPASS), first %q: "+
+			"made with --no-verify or with the hooks switched off; redo it through the hooks", len(bypassed), n, truncate(bypassed[0], 80)), ""
+	case len(copied) > 0:
+		return StatusFail, fmt.Sprintf("%d of %d commit(s) of this session carry its %s trailer but no hook of the session recorded them, first %q: "+
+			"made with the hooks switched off (core.hooksPath) and trailers copied; redo it through the hooks", len(copied), n, TrailerKey, truncate(copied[0], 80)), ""
+	case len(bare) > 0:
+		return StatusFail, fmt.Sprintf("%d of %d commit(s) of this session carry no %s trailer and no hook of the session recorded them, first %q: made with --no-verify or without sessiongate's hooks (sessiongate install); redo it with the hooks", len(bare), n, TrailerKey, truncate(bare[0], 80)), ""
 	}
-	return StatusPass, fmt.Sprintf("%d commit(s) went through the hooks", n), ""
+	if recorded == nil {
+		return StatusPass, fmt.Sprintf("%d commit(s) carry the session's %s trailer", n, TrailerKey), ""
+	}
+	return StatusPass, fmt.Sprintf("%d commit(s) recorded by the session's hooks as checked", n), ""
 }

@@ -48,6 +48,9 @@ type gateEnv struct {
 	// dropped what it left out; nil: gateenv.Clean's unbounded one.
 	environ, dropped []string
 	progress         CommandProgress
+	// commitRecords maps each commit the session recorded to its evidence
+	// kind (commit_sha: checked; bypass_commit: BYPASS); nil: no store.
+	commitRecords func(ctx context.Context, shas []string) (map[string]string, error)
 }
 
 // CommandProgress observes command gates as they run.
@@ -411,4 +414,42 @@ func shortSHA(s string) string {
 		return "unborn"
 	}
 	return shorten.SHA(s)
+}
+
+// commitRecordsOf reads which of shas session id recorded, for gateEnv:
+// evidence kind commit_sha, or bypass_commit when a BYPASS violation of
+// the session names the commit. Two indexed lookups whatever the
+// session's length (all its evidence is one row per shell command with
+// agent hooks, and the gate may run at pre-commit).
+func (e *Engine) commitRecordsOf(id string) func(ctx context.Context, shas []string) (map[string]string, error) {
+	return func(ctx context.Context, shas []string) (map[string]string, error) {
+		m := map[string]string{}
+		if len(shas) == 0 {
+			return m, nil
+		}
+		known, err := e.Store.RecordedCommits(ctx, id, shas...)
+		if err != nil {
+			return nil, err
+		}
+		if len(known) == 0 {
+			return m, nil
+		}
+		vs, err := e.Store.ListViolations(ctx, ViolationFilter{SessionID: id, Code: CodeBypass})
+		if err != nil {
+			return nil, err
+		}
+		for sha, ok := range known {
+			if !ok {
+				continue
+			}
+			m[sha] = EvidenceCommitSHA
+			for _, v := range vs {
+				if strings.Contains(v.Message, "commit "+shortSHA(sha)+" ") {
+					m[sha] = EvidenceBypassCommit
+					break
+				}
+			}
+		}
+		return m, nil
+	}
 }

@@ -13,10 +13,11 @@ import (
 
 // replayUnchecked returns why replayed commit c (tree: matched by a
 // pre-commit pass of the session or not) is not a checked commit of
-// session s, "" when it is: its tree passed pre-commit, or its patch
-// (git patch-id) equals a commit the session recorded as clean, which a
-// rebase onto upstream work or a cherry-pick of the session's own commit
-// keeps. Whatever made it, a commit that lands before the start gates
+// session s, "" when it is: its tree passed pre-commit, its patch (git
+// patch-id) equals a commit the session recorded as clean (which a rebase
+// onto upstream work or a cherry-pick of the session's own commit keeps),
+// it is the exact reverse of such a commit (git revert), or its patch
+// equals a commit on a remote-tracking branch (published work). Whatever made it, a commit that lands before the start gates
 // passed is not checked: pre-commit refuses every commit then.
 func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c string, matched bool) (string, error) {
 	if s.State == StateInit {
@@ -74,9 +75,39 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 		if from != "" {
 			return "", nil
 		}
+		if wr, ok := repo.(ReplayWitnessRepo); ok {
+			// Honest replays of work pre-commit never saw (issue 25):
+			// undoing a commit of the session (a revert of an older one
+			// could undo a protected file unseen: git revert --no-commit,
+			// then git commit), and copying a commit others published, as
+			// a merge of their branch would bring it.
+			if from, err := wr.RevertedFrom(ctx, c, own); err != nil || from != "" {
+				if err != nil {
+					return "", fmt.Errorf("read what commit %s reverts: %w", shortSHA(c), err)
+				}
+				return "", nil
+			}
+			if from, err := wr.PublishedFrom(ctx, c); err != nil || from != "" {
+				if err != nil {
+					return "", fmt.Errorf("compare commit %s with remote-tracking branches: %w", shortSHA(c), err)
+				}
+				return "", nil
+			}
+		}
 	}
 	return fmt.Sprintf("commit %s was replayed by git (cherry-pick, revert, am or rebase: no pre-commit hook runs) and its change is none the session's pre-commit checked: "+
 		"commit work through the hooks (git cherry-pick --no-commit, then git commit)", shortSHA(c)), nil
+}
+
+// ReplayWitnessRepo tells replays pre-commit never saw that are still
+// honest work; gitrepo.Repo has it.
+type ReplayWitnessRepo interface {
+	// RevertedFrom returns the commit among candidates, on c's history,
+	// whose exact reverse c is ("" when none).
+	RevertedFrom(ctx context.Context, c string, candidates []string) (string, error)
+	// PublishedFrom returns a commit on a remote-tracking branch whose
+	// patch equals c's ("" when none).
+	PublishedFrom(ctx context.Context, c string) (string, error)
 }
 
 // replayOfEarlier returns the commit c replays when that commit existed

@@ -53,6 +53,27 @@ func saysTest(s string) bool {
 	return strings.Contains(s, "test") || strings.Contains(s, "check") || strings.Contains(s, "spec")
 }
 
+// testFolders hold a project's tests; runnerNames are what a script that
+// runs a folder's tests is called.
+var (
+	testFolders = map[string]bool{"test": true, "tests": true, "t": true, "spec": true, "specs": true, "__tests__": true}
+	runnerNames = map[string]bool{"run": true, "run_all": true, "run-all": true, "runall": true, "all": true, "runner": true, "main": true}
+)
+
+// scriptRunsTests: a script path whose name says test (scripts/test.sh),
+// or the runner of a test folder (tests/run.sh, t/all.sh: issue 25's
+// honest field pass, the project's own test script not counted). A
+// helper in a test folder (tests/setup.sh, tests/fixtures/run.sh) is not.
+func scriptRunsTests(p string) bool {
+	b := path.Base(p)
+	if saysTest(b) {
+		return true
+	}
+	dir := path.Base(path.Dir(path.Clean(p)))
+	stem := strings.ToLower(strings.TrimSuffix(b, path.Ext(b)))
+	return testFolders[strings.ToLower(dir)] && runnerNames[stem]
+}
+
 func callRunsTests(w []string) bool {
 	if len(w) == 0 {
 		return false
@@ -61,7 +82,7 @@ func callRunsTests(w []string) bool {
 	if shellTest(w[0]) {
 		return false
 	}
-	if testRunners[prog] || saysTest(prog) {
+	if testRunners[prog] || saysTest(prog) || strings.Contains(w[0], "/") && scriptRunsTests(w[0]) {
 		return true
 	}
 	args := w[1:]
@@ -84,14 +105,14 @@ func callRunsTests(w []string) bool {
 		// python scripts/run_tests.py
 		for _, a := range args {
 			if !strings.HasPrefix(a, "-") {
-				return saysTest(path.Base(a))
+				return scriptRunsTests(a)
 			}
 		}
 		return false
 	case "sh", "bash", "zsh", "dash", "node", "ruby", "perl", "php":
 		for _, a := range args {
 			if !strings.HasPrefix(a, "-") {
-				return saysTest(path.Base(a))
+				return scriptRunsTests(a)
 			}
 		}
 		return false

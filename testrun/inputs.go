@@ -167,6 +167,85 @@ func ranScripts(line string) []ranScript {
 	return out
 }
 
+// deadTestLine says whether a removed line only ran test scripts the
+// session deleted together with the code each tested (DeadTestLine), the
+// deleted files read from the work tree once.
+func deadTestLine(ctx context.Context, repo Repo, start string) func(string) bool {
+	var gone map[string]bool // the files deleted since the start
+	return func(l string) bool {
+		if len(ranScripts(l)) == 0 {
+			return false
+		}
+		if gone == nil {
+			gone = map[string]bool{}
+			changed, err := repo.ChangedFiles(ctx, start)
+			if err != nil {
+				return false
+			}
+			for _, f := range changed {
+				if _, err := os.Lstat(filepath.Join(repo.Root(), filepath.FromSlash(f))); errors.Is(err, os.ErrNotExist) {
+					gone[f] = true
+				}
+			}
+		}
+		return DeadTestLine(l, gone)
+	}
+}
+
+// DeadTestLine says whether line l only runs test scripts deleted (in
+// gone) together with the code each is named for: `sh
+// tests/shout_test.sh` dropped from a make target with tests/shout_test.sh
+// and scripts/shout.sh (issue 25's honest field pass). A test script that
+// stays, one whose code stays, or a line that runs anything else is still
+// a test command removed.
+func DeadTestLine(l string, gone map[string]bool) bool {
+	scs := ranScripts(l)
+	if len(scs) == 0 {
+		return false
+	}
+	for _, sc := range scs {
+		f := path.Join(sc.dir, sc.file)
+		if !gone[f] || !codeGone(f, gone) {
+			return false
+		}
+	}
+	return true
+}
+
+// CodeFileFor is the base name of the source file a test file is named
+// for (a_test.go -> a.go, test_a.py or a_test.py -> a.py, a.test.js ->
+// a.js, a_test.sh -> a.sh), "" when its name says none.
+func CodeFileFor(f string) string {
+	b := path.Base(f)
+	ext := path.Ext(b)
+	stem := strings.TrimSuffix(b, ext)
+	for _, mid := range []string{".test", ".spec"} {
+		if s, ok := strings.CutSuffix(stem, mid); ok && s != "" {
+			return s + ext
+		}
+	}
+	code := strings.TrimPrefix(strings.TrimSuffix(strings.TrimSuffix(stem, "_test"), "-test"), "test_")
+	if code == stem || code == "" {
+		return ""
+	}
+	return code + ext
+}
+
+// codeGone: the file test file f is named for is among gone (any folder:
+// tests often sit apart from their code).
+func codeGone(f string, gone map[string]bool) bool {
+	src := CodeFileFor(f)
+	if src == "" {
+		return false
+	}
+	for g := range gone {
+		if g != f && path.Base(g) == src {
+			return true
+		}
+	}
+	return false
+}
+
 var makeVarRE = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
 
 // InputChanges compares with the start commit what a test line reads
@@ -278,6 +357,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		}
 	}
 	honest := honestNewScripts(ctx, repo, start, files)
+	dead := deadTestLine(ctx, repo, start)
 	var out []InputChange
 	gone, came := map[string][]int{}, map[string][]int{} // whole scripts deleted and added, by content
 	for _, f := range files {
@@ -334,7 +414,8 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 				came[string(now)] = append(came[string(now)], len(out))
 			}
 		}
-		out = append(out, compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path), errNow != nil, f.net))
+		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path), errNow != nil, f.net, dead)
+		out = append(out, ch)
 	}
 	return dropRenames(out, gone, came), nil
 }
@@ -406,7 +487,7 @@ func isConfig(p string) bool {
 // lines weaken (net: only more lines removed than added), added lines
 // weaken only when they can make the run prove less; a script new in the
 // session or deleted weakens.
-func compareInput(what, was, now string, added, deleted, net bool) InputChange {
+func compareInput(what, was, now string, added, deleted, net bool, dead func(string) bool) InputChange {
 	switch {
 	case deleted:
 		return InputChange{what, "deleted in this session", true}
@@ -430,7 +511,7 @@ func compareInput(what, was, now string, added, deleted, net bool) InputChange {
 	}
 	var removed []string
 	for l, n := range count {
-		if n > 0 && l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "//") {
+		if n > 0 && l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "//") && (dead == nil || !dead(l)) {
 			removed = append(removed, l)
 		}
 	}

@@ -90,6 +90,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 	pool := map[string]*checkPool{}          // kind -> what the changed test files check now
 	gone := map[string]map[string]bool{}     // kind -> names the session's change stopped defining
 	defined := map[string]map[string]bool{}  // kind -> names changed source files define now
+	gonePaths := map[string]bool{}           // their paths
 	for _, f := range changed {
 		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -97,6 +98,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 		}
 		if now == nil {
 			deleted[path.Base(f)] = true
+			gonePaths[f] = true
 		}
 		k := FileKind(f)
 		if k == "" {
@@ -164,7 +166,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 					lost = append(lost, n)
 				}
 			}
-			if len(lost) > 0 && !testedCodeGone(repo.Root(), f.path, f.kind, deleted) {
+			if len(lost) > 0 && !testedCodeGone(repo.Root(), f.path, f.kind, deleted, gonePaths) && !testedFuncsGone(ctx, repo, start, changed, f.path, f.kind, lost) {
 				out = append(out, fmt.Sprintf("%s: deleted or renamed so the runner no longer collects it (its tests %s run from no other test file, and their checks appear in no other), and the code it tested is still here", f.path, truncate(strings.Join(lost, ", "), 60)))
 			}
 			continue
@@ -219,6 +221,82 @@ func (p *checkPool) carries(k, body string) bool {
 	}
 	for l := range checkLiterals(body) {
 		if !p.literals[l] {
+			return false
+		}
+	}
+	return true
+}
+
+// goFuncDeclRE finds Go function and method declarations by name.
+var goFuncDeclRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]`)
+})
+
+// testedFuncsGone: every lost Go test TestX (TestX_case too) tests a
+// function or method X that a non-test file of its package changed in the
+// session declared at the start and no non-test file of the package
+// declares now: dead code deleted with its tests (issue 25's honest field
+// pass: `Shout` dropped from greet.go with shout_test.go). A test whose X
+// is still declared, or was never a function of the package, stays lost.
+func testedFuncsGone(ctx context.Context, repo Repo, start string, changed []string, f, kind string, lost []string) bool {
+	if kind != "go" || len(lost) == 0 {
+		return false
+	}
+	dir := path.Dir(f)
+	var was []byte
+	for _, c := range changed {
+		if path.Dir(c) != dir || !strings.HasSuffix(c, ".go") || strings.HasSuffix(c, "_test.go") {
+			continue
+		}
+		if ok, err := repo.ExistsAt(ctx, start, c); err != nil || !ok {
+			continue
+		}
+		b, err := repo.ReadAt(ctx, start, c)
+		if err != nil {
+			return false
+		}
+		was = append(append(was, b...), '\n')
+	}
+	if len(was) == 0 {
+		return false
+	}
+	var now []byte
+	ents, err := os.ReadDir(filepath.Join(repo.Root(), filepath.FromSlash(dir)))
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(dir), e.Name()))
+		if err != nil {
+			return false
+		}
+		now = append(append(now, b...), '\n')
+	}
+	return GoFuncsGone(lost, was, now)
+}
+
+// GoFuncsGone: every Go test of lost (TestX, TestX_case) tests a function
+// or method X that the package's source declared before (was: its
+// changed non-test files at the start) and does not declare now (now: all
+// its non-test files).
+func GoFuncsGone(lost []string, was, now []byte) bool {
+	declared := func(b []byte) map[string]bool {
+		m := map[string]bool{}
+		for _, sm := range goFuncDeclRE().FindAllSubmatch(b, -1) {
+			m[string(sm[1])] = true
+		}
+		return m
+	}
+	before, after := declared(was), declared(now)
+	if len(lost) == 0 {
+		return false
+	}
+	for _, t := range lost {
+		x, _, _ := strings.Cut(strings.TrimPrefix(t, "Test"), "_")
+		if x == "" || !before[x] || after[x] {
 			return false
 		}
 	}
@@ -280,7 +358,7 @@ func definitionsGone(ctx context.Context, repo Repo, start, f, k string, now []b
 // was deleted in the session too, in any folder (Python tests sit apart
 // from their code); or, for Go, whose tests sit in their package, the
 // folder keeps no non-test .go file (the package went).
-func testedCodeGone(root, f, kind string, deleted map[string]bool) bool {
+func testedCodeGone(root, f, kind string, deleted, gonePaths map[string]bool) bool {
 	dir, b := path.Split(f)
 	var src string
 	switch kind {
@@ -296,6 +374,19 @@ func testedCodeGone(root, f, kind string, deleted map[string]bool) bool {
 		return true
 	}
 	if kind != "go" {
+		return false
+	}
+	// The package went only if it had code the session deleted: a folder
+	// of tests alone (e2e/*_test.go) keeps no source to lose, and deleting
+	// its failing test file had passed as "the package went".
+	had := false
+	for d := range gonePaths {
+		if path.Dir(d) == path.Clean(dir) && strings.HasSuffix(d, ".go") && !strings.HasSuffix(d, "_test.go") {
+			had = true
+			break
+		}
+	}
+	if !had {
 		return false
 	}
 	ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))

@@ -23,3 +23,51 @@ func TestTestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadCode: dead code deleted with its tests is honest (issue 25's
+// field pass); a test deleted while its code stays is not.
+func TestDeadCode(t *testing.T) {
+	greet := "package greet\n\nfunc Hello(n string) string { return n }\n\n// Shout is unused.\nfunc Shout(n string) string { return n }\n\nfunc (g *G) Wave() {}\n"
+	noShout := "package greet\n\nfunc Hello(n string) string { return n }\n\nfunc (g *G) Wave() {}\n"
+	funcs := []struct {
+		name     string
+		lost     []string
+		was, now string
+		want     bool
+	}{
+		{"function deleted with its test", []string{"TestShout"}, greet, noShout, true},
+		{"a case of it too", []string{"TestShout_loud", "TestShout"}, greet, noShout, true},
+		{"function still here", []string{"TestHello"}, greet, noShout, false},
+		{"one of two still here", []string{"TestShout", "TestHello"}, greet, noShout, false},
+		{"method still here", []string{"TestWave"}, greet, noShout, false},
+		{"never a function of the package", []string{"TestEverything"}, greet, noShout, false},
+		{"no test named", nil, greet, noShout, false},
+	}
+	for _, tc := range funcs {
+		if got := GoFuncsGone(tc.lost, []byte(tc.was), []byte(tc.now)); got != tc.want {
+			t.Errorf("GoFuncsGone %s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	gone := map[string]bool{"tests/shout_test.sh": true, "scripts/shout.sh": true, "tests/wave_test.sh": true}
+	lines := []struct {
+		line string
+		want bool
+	}{
+		{"sh tests/shout_test.sh", true},
+		{"bash ./tests/shout_test.sh", true},
+		{"sh tests/wave_test.sh", false},  // scripts/wave.sh stays: a failing test deleted
+		{"sh tests/greet_test.sh", false}, // still here
+		{"go test ./...", false},          // not a script the line runs
+		{"sh tests/shout_test.sh && sh tests/greet_test.sh", false},
+	}
+	for _, tc := range lines {
+		if got := DeadTestLine(tc.line, gone); got != tc.want {
+			t.Errorf("DeadTestLine(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+	for f, want := range map[string]string{"a_test.go": "a.go", "tests/test_a.py": "a.py", "a_test.py": "a.py", "src/a.test.js": "a.js", "a.spec.ts": "a.ts", "t/shout-test.sh": "shout.sh", "run.sh": ""} {
+		if got := CodeFileFor(f); got != want {
+			t.Errorf("CodeFileFor(%q) = %q, want %q", f, got, want)
+		}
+	}
+}

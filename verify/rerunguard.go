@@ -200,6 +200,9 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 		}
 	}
 	found = append(found, patchWeakenings(patch)...)
+	if found, err = t.dropDeadTests(ctx, found, patch, tip); err != nil {
+		return err
+	}
 	if len(found) == 0 {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -204,6 +205,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if persons.note != "" {
 		rep.Notes = append(rep.Notes, persons.note)
 	}
+	var unwitnessed []int // bare commits nobody's record named yet
 	for _, c := range commits {
 		cr := CommitReport{SHA: c.SHA, Subject: c.Subject, Status: "ok", Problems: []string{}}
 		ids := c.Trailers[TrailerSession]
@@ -221,6 +223,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 				cr.Problems = append(cr.Problems, why)
 			}
 			judgeUnsessioned(opts.Unsessioned, &c, actor, &cr)
+			if actor == nil && len(agentTrailers(&c)) == 0 && persons.unproven[c.SHA] == "" {
+				unwitnessed = append(unwitnessed, len(rep.Commits))
+			}
 			if why := persons.unverified[c.SHA]; why != "" && actor != nil {
 				cr.Problems = append(cr.Problems, why)
 			}
@@ -263,6 +268,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			rep.OK = false
 		}
 		rep.Commits = append(rep.Commits, cr)
+	}
+	if vouchedReplays(rep, unwitnessed, records) {
+		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
 	index := make(map[string]int, len(rep.Commits))
 	for i, c := range rep.Commits {
@@ -629,4 +637,32 @@ func onlyRecords(files []string, template string) bool {
 		}
 	}
 	return true
+}
+
+// vouchedReplays passes the bare commits (at idx) that a session of the
+// range recorded as checked work: git revert and git cherry-pick commit
+// without the commit-msg hook, so without a trailer, and the session's
+// post-commit took the replay (its change was one the session checked, the
+// exact reverse of the branch's own history, or a copy of published work).
+// A commit made with the hooks off is recorded as a BYPASS or not at all,
+// and stays failed. It reports whether it changed a verdict.
+func vouchedReplays(rep *Report, idx []int, records map[string]*recordCheck) bool {
+	ids := slices.Sorted(maps.Keys(records))
+	changed := false
+	for _, i := range idx {
+		cr := &rep.Commits[i]
+		sum := sha256.Sum256([]byte(cr.SHA))
+		h := hex.EncodeToString(sum[:])
+		for _, id := range ids {
+			rc := records[id]
+			if rc == nil || !rc.commits[h] || rc.bypassed[h] {
+				continue
+			}
+			cr.Status = "ok"
+			cr.Problems = []string{fmt.Sprintf("no %s trailer (git revert and cherry-pick commit without the commit-msg hook), and session %s's hooks recorded it as checked work", TrailerSession, id)}
+			changed = true
+			break
+		}
+	}
+	return changed
 }

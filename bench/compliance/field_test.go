@@ -25,7 +25,9 @@ type fieldCase struct {
 	qa []string
 	// work changes the work tree (the commit is made by the flow).
 	work func(w *world)
-	msg  string // the work's conventional commit message
+	// msg is the work's conventional commit message; "" when work makes
+	// its own commits (merges, rebases, reverts, cherry-picks).
+	msg string
 	// defaultBranch is the project's default branch ("" for main).
 	defaultBranch string
 	// docsOnly: every change is documentation and the project has no
@@ -114,7 +116,9 @@ func fieldSession(t *testing.T, w *world, c fieldCase) {
 	w.advStart("Field work: " + c.name)
 	w.advStartPhases()
 	c.work(w)
-	w.fieldCommit(c.msg)
+	if c.msg != "" {
+		w.fieldCommit(c.msg)
+	}
 	if c.docsOnly {
 		w.fieldDocsOnlyEnd(t)
 		return
@@ -190,10 +194,6 @@ var fieldCases = []fieldCase{
 			}
 		},
 		msg: "refactor: drop the unused Shout and its test",
-		// Deleting a test is what a lazy agent does to a failing one;
-		// telling dead code's test from a live one needs the code's
-		// diff (the function under test gone too), not built yet.
-		knownGap: "verify's rerun guard fails a deleted test file and test function even when the code it tested is deleted too; a listed signer must sign",
 	},
 	{
 		name:    "go module: rename the package file",
@@ -274,6 +274,15 @@ var fieldCases = []fieldCase{
 		msg: "docs: comment hello",
 	},
 	{
+		name:    "shell: tests/run.sh is the project's test script",
+		files:   map[string]string{"README.md": "# greet\n", "scripts/greet.sh": greetScript, "tests/run.sh": fieldMakeRun},
+		wantCmd: "sh tests/run.sh",
+		work: func(w *world) {
+			w.write("scripts/greet.sh", fieldGreetComment)
+		},
+		msg: "docs(scripts): say what greet prints",
+	},
+	{
 		name:          "default branch trunk",
 		defaultBranch: "trunk",
 		files:         map[string]string{"README.md": "# greet\n", "scripts/greet.sh": greetScript, "scripts/test.sh": "#!/bin/sh\n[ \"$(sh scripts/greet.sh)\" = hello ] && echo ok\n"},
@@ -285,10 +294,154 @@ var fieldCases = []fieldCase{
 	},
 }
 
+// fieldScriptProject is a shell project whose tests are scripts/test.sh.
+var fieldScriptProject = map[string]string{"README.md": "# greet\n", "scripts/greet.sh": greetScript, "scripts/test.sh": fieldScriptTest}
+
+const fieldScriptTest = "#!/bin/sh\n[ \"$(sh scripts/greet.sh)\" = hello ] && echo ok\n"
+
+// fieldGreetComment is the honest work of the git-shaped cases.
+const fieldGreetComment = "#!/bin/sh\n# greet prints a greeting (hello).\necho \"hello\"\n"
+
+// person makes a commit as a person in their own clone of origin and
+// pushes it to branch: a colleague's work the agent's clone fetches.
+func (w *world) person(branch, file, body, msg string) {
+	w.t.Helper()
+	dir := filepath.Join(filepath.Dir(w.root), "person")
+	if _, err := os.Stat(dir); err != nil {
+		w.gitIn(filepath.Dir(w.root), "clone", "-q", filepath.Join(filepath.Dir(w.root), "origin.git"), dir)
+	}
+	w.gitIn(dir, "fetch", "-q", "origin")
+	w.gitIn(dir, "checkout", "-q", "-B", branch, "origin/main")
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(body), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	w.gitIn(dir, "add", "-A")
+	w.gitIn(dir, "-c", "user.name=Dana", "-c", "user.email=dana@example.com", "commit", "-q", "-m", msg)
+	w.gitIn(dir, "push", "-q", "-f", "origin", branch)
+}
+
+// gitOK runs a git command that makes commits through the installed hooks
+// and fails the test when git (or a hook) refuses: a false block.
+func (w *world) gitOK(args ...string) {
+	w.t.Helper()
+	if r := w.exec(w.root, "", "git", args...); r.code != 0 {
+		w.t.Fatalf("git %s was refused in an honest session (a false block): %s", strings.Join(args, " "), r.text())
+	}
+}
+
+// fieldGitCases are honest sessions whose work uses git's other ways of
+// making commits: a merge or a rebase onto main, a revert, a cherry-pick.
+var fieldGitCases = []fieldCase{
+	{
+		name:    "merge main in mid-session",
+		files:   fieldScriptProject,
+		wantCmd: "sh scripts/test.sh",
+		work: func(w *world) {
+			w.write("scripts/greet.sh", fieldGreetComment)
+			w.fieldCommit("docs(scripts): say what greet prints")
+			w.person("main", "README.md", "# greet\n\nA greeting script.\n", "docs: describe the project")
+			w.git("fetch", "-q", "origin")
+			// The pull request's range starts at main's tip, as CI runs verify.
+			w.base = w.git("rev-parse", "origin/main")
+			w.gitOK("merge", "--no-edit", "origin/main")
+		},
+	},
+	{
+		name:    "rebase onto main mid-session",
+		files:   fieldScriptProject,
+		wantCmd: "sh scripts/test.sh",
+		work: func(w *world) {
+			w.write("scripts/greet.sh", fieldGreetComment)
+			w.fieldCommit("docs(scripts): say what greet prints")
+			w.person("main", "README.md", "# greet\n\nA greeting script.\n", "docs: describe the project")
+			w.git("fetch", "-q", "origin")
+			// The pull request's range starts at main's tip, as CI runs verify.
+			w.base = w.git("rev-parse", "origin/main")
+			w.gitOK("rebase", "-q", "origin/main")
+		},
+	},
+	{
+		name:    "revert the session's own commit",
+		files:   fieldScriptProject,
+		wantCmd: "sh scripts/test.sh",
+		work: func(w *world) {
+			w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting.\necho \"hello!\"\n")
+			w.fieldCommit("feat(scripts): greet with emphasis")
+			w.gitOK("revert", "--no-edit", "HEAD")
+			w.write("scripts/greet.sh", fieldGreetComment)
+			w.fieldCommit("docs(scripts): say what greet prints")
+		},
+	},
+	{
+		name:    "cherry-pick from another branch",
+		files:   fieldScriptProject,
+		wantCmd: "sh scripts/test.sh",
+		work: func(w *world) {
+			w.person("fix/readme", "README.md", "# greet\n\nA greeting script.\n", "docs: describe the project")
+			w.git("fetch", "-q", "origin")
+			w.gitOK("cherry-pick", "origin/fix/readme")
+			w.write("scripts/greet.sh", fieldGreetComment)
+			w.fieldCommit("docs(scripts): say what greet prints")
+		},
+	},
+	{
+		name:    "delete a script and its test",
+		files:   map[string]string{"README.md": "# greet\n", "scripts/greet.sh": greetScript, "scripts/shout.sh": "#!/bin/sh\necho HELLO\n", "Makefile": "test:\n\tsh tests/greet_test.sh\n\tsh tests/shout_test.sh\n", "tests/greet_test.sh": "#!/bin/sh\nset -e\n[ \"$(sh scripts/greet.sh)\" = hello ]\necho ok\n", "tests/shout_test.sh": "#!/bin/sh\nset -e\n[ \"$(sh scripts/shout.sh)\" = HELLO ]\necho ok\n"},
+		wantCmd: "make test",
+		work: func(w *world) {
+			w.git("rm", "-q", "scripts/shout.sh", "tests/shout_test.sh")
+			w.write("Makefile", "test:\n\tsh tests/greet_test.sh\n")
+		},
+		msg: "refactor: drop the unused shout script and its test",
+	},
+}
+
+// TestFieldHonestGit runs the git-shaped honest sessions.
+func TestFieldHonestGit(t *testing.T) {
+	for _, c := range fieldGitCases {
+		t.Run(fieldName(c.name), func(t *testing.T) {
+			t.Parallel()
+			fieldSession(t, fieldWorld(t, c), c)
+		})
+	}
+}
+
+// TestFieldPersonBetweenSessions: after one honest session ends, a person
+// commits in the same clone with no session (the hooks run and record a
+// person's work); the next honest session starts after it. Both sessions
+// and verify over the whole branch must be clean.
+func TestFieldPersonBetweenSessions(t *testing.T) {
+	c := fieldCase{name: "first session", files: fieldScriptProject, wantCmd: "sh scripts/test.sh", msg: "docs(scripts): say what greet prints",
+		work: func(w *world) { w.write("scripts/greet.sh", fieldGreetComment) }}
+	w := fieldWorld(t, c)
+	fieldSession(t, w, c)
+	w.write("README.md", "# greet\n\nEdited by a person.\n")
+	w.git("add", "-A")
+	w.gitOK("-c", "user.name=Dana", "-c", "user.email=dana@example.com", "commit", "-q", "-m", "Reword the README")
+	second := fieldCase{name: "second session", wantCmd: c.wantCmd, msg: "docs: say what greet prints",
+		work: func(w *world) { w.write("README.md", "# greet\n\nPrints hello.\n") }}
+	w.advStart("Field work: " + second.name)
+	w.advStartPhases()
+	second.work(w)
+	w.fieldCommit(second.msg)
+	clean, said := w.advEndPhases(advEnd{qa: func() { w.fieldQA(second) }, handoff: ".agents/handoffs/2026-08-20-02.md",
+		handoffDone: "The README says what greet prints.\n\n## Next\n\nNothing planned."})
+	if !clean {
+		t.Fatalf("an honest session after a person's commit did not end clean with a passing verify (a false block)\n%s", said)
+	}
+	if failed, violations := w.fieldRecorded(); len(failed)+len(violations) > 0 {
+		t.Errorf("the session after a person's commit recorded failed gates %v, violations %v", failed, violations)
+	}
+}
+
+func fieldName(s string) string {
+	return strings.NewReplacer(" ", "-", ":", "", "(", "", ")", "", ";", "", "'", "").Replace(s)
+}
+
 // TestFieldHonest runs each honest piece of work as one session.
 func TestFieldHonest(t *testing.T) {
 	for _, c := range fieldCases {
-		t.Run(strings.NewReplacer(" ", "-", ":", "", "(", "", ")", "", ";", "").Replace(c.name), func(t *testing.T) {
+		t.Run(fieldName(c.name), func(t *testing.T) {
 			t.Parallel()
 			w := fieldWorld(t, c)
 			fieldSession(t, w, c)
@@ -321,8 +474,8 @@ func TestFieldTwoSessionsInARow(t *testing.T) {
 
 // TestFieldInterruptedAndResumed: the agent's process dies after its
 // work's commit; the restarted agent finds its session with session
-// status (a second session start would supersede it: see the report of
-// the field pass) and finishes it.
+// status (a second session start would supersede it, and says so:
+// TestSessionStartSaysSuperseded) and finishes it.
 func TestFieldInterruptedAndResumed(t *testing.T) {
 	c := fieldCases[len(fieldCases)-1]
 	c.defaultBranch = ""

@@ -298,3 +298,41 @@ func TestHookTakesDBFlag(t *testing.T) {
 		t.Fatalf("unknown flag: %d %q", code, stderr)
 	}
 }
+
+// TestSessionStartSaysSuperseded: a second `session start` while a session
+// is active in the worktree replaces it (the first becomes ABANDONED, as
+// the MCP tool and the agent hooks rely on); the CLI said nothing of it
+// (issue 25 field pass). It now names the first session, where it was and
+// what became of it, on stderr; a start with no active session says none
+// of this.
+func TestSessionStartSaysSuperseded(t *testing.T) {
+	repoDir(t)
+	if code, _, stderr := sg(t, "", "init"); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, out, stderr := sg(t, "", "session", "start", "--objective", "first", "--json")
+	if code != 0 {
+		t.Fatalf("first start: %d %s", code, stderr)
+	}
+	if strings.Contains(stderr, "ABANDONED") {
+		t.Fatalf("a first start speaks of a superseded session: %s", stderr)
+	}
+	var first struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &first); err != nil || first.SessionID == "" {
+		t.Fatalf("first start output %q: %v", out, err)
+	}
+	code, out, stderr = sg(t, "", "session", "start", "--objective", "second")
+	if code != 0 {
+		t.Fatalf("second start: %d %s", code, stderr)
+	}
+	for _, want := range []string{first.SessionID, "at CONTEXT_RETRIEVAL", "ABANDONED (superseded by", "session status"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("second start's stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(out, "ABANDONED") {
+		t.Errorf("the notice went to stdout, which scripts read for the new session:\n%s", out)
+	}
+}

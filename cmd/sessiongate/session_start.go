@@ -44,6 +44,18 @@ func newSessionStartCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usage(err)
 			}
+			// A worktree runs one session: the engine ended the one still
+			// active as ABANDONED. Said on stderr (stdout stays the new
+			// session's), and in --json as superseded_sessions.
+			for _, id := range res.Superseded {
+				where := ""
+				if old, err := e.Store.GetSession(ctx, id); err == nil && old.Phase != "" {
+					where = " at " + old.Phase
+				}
+				fmt.Fprintf(c.ErrOrStderr(), "sessiongate: session %s was still active in this worktree%s: it is now ABANDONED (superseded by %s); "+
+					"its commits and violations stay recorded, and it cannot be resumed\n"+
+					"  to carry on a session instead of replacing it, check `sessiongate session status` before `session start`\n", id, where, res.SessionID)
+			}
 			if asJSON {
 				return writeJSON(c.OutOrStdout(), res)
 			}

@@ -328,6 +328,7 @@ func TestVerifyRerunGuard(t *testing.T) {
 		w.writeFile(t, "scripts/test.sh", "#!/bin/sh\ntest ! -f broken.txt && grep -q TestAdd calc_test.go\n")
 		w.writeFile(t, "calc_test.go", calcTest)
 		w.writeFile(t, "extra_test.go", extraTest)
+		w.writeFile(t, "double.go", "package calc\n\n// Double is unused.\nfunc Double(n int) int { return 2 * n }\n")
 		w.setCommand(t, "sh scripts/test.sh")
 	})
 	w := sw.ciWorld
@@ -387,10 +388,22 @@ func TestVerifyRerunGuard(t *testing.T) {
 		w.git(t, w.dev, "mv", "extra_test.go", "double_test.go")
 		commit("test: name the file after what it tests", false)
 	})
-	movedCut := w.branchSession(t, "moved-cut", func() {
+	movedCut := blocked("moved-cut", "skips tests", func() {
 		w.git(t, w.dev, "mv", "extra_test.go", "double_test.go")
 		w.writeFile(t, "double_test.go", "package calc\n")
 		commit("test: name the file after what it tests", false)
+	})
+	// Dead code deleted with its test (issue 25 field pass: it needed a
+	// signer); a test file deleted while its code stays still fails.
+	dead := w.branchSession(t, "dead", func() {
+		w.git(t, w.dev, "rm", "-q", "extra_test.go")
+		w.writeFile(t, "double.go", "package calc\n")
+		commit("refactor: drop Double and its test", false)
+	})
+	deadLive := blocked("dead-live", "skips tests", func() {
+		w.git(t, w.dev, "rm", "-q", "extra_test.go")
+		w.write(t, "note.txt")
+		commit("test: drop the double test", false)
 	})
 	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
 	signed := w.branchSession(t, "signed", func() {
@@ -408,6 +421,8 @@ func TestVerifyRerunGuard(t *testing.T) {
 		{"removed", removed, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: removes the test TestSub`},
 		{"moved", moved, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
 		{"moved-cut", movedCut, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},
+		{"dead", dead, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
+		{"dead-live", deadLive, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},
 		{"signed", signed, 0, `rerun guard: calc_test\.go: removes the test TestSub; the commit is signed by alice@example\.com`},
 	}
 	for _, c := range cases {

@@ -1,0 +1,75 @@
+package testrun
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// startRepo is a Repo whose start commit is a map and whose work tree is
+// a folder.
+type startRepo struct {
+	root    string
+	start   map[string]string
+	changed []string
+}
+
+func (r startRepo) Root() string { return r.root }
+func (r startRepo) ChangedFiles(context.Context, string) ([]string, error) {
+	return r.changed, nil
+}
+func (r startRepo) ExistsAt(_ context.Context, _, p string) (bool, error) {
+	_, ok := r.start[p]
+	return ok, nil
+}
+func (r startRepo) ReadAt(_ context.Context, _, p string) ([]byte, error) {
+	return []byte(r.start[p]), nil
+}
+
+// TestTestsRemovedDeadCode: a test file deleted with the code it tested
+// passes the QA gate; deleted while the code stays (or in a folder of
+// tests alone, which has no code to lose) it is refused.
+func TestTestsRemovedDeadCode(t *testing.T) {
+	const greet = "package greet\n\nfunc Hello() string { return \"hello\" }\n\nfunc Shout() string { return \"HELLO\" }\n"
+	const shoutTest = "package greet\n\nimport \"testing\"\n\nfunc TestShout(t *testing.T) {\n\tif Shout() != \"HELLO\" {\n\t\tt.Fatal(1)\n\t}\n}\n"
+	const e2eTest = "package e2e\n\nimport \"testing\"\n\nfunc TestFlow(t *testing.T) { t.Fatal(\"fails\") }\n"
+	tests := []struct {
+		name    string
+		start   map[string]string
+		now     map[string]string // the work tree ("" body: absent)
+		changed []string
+		refused bool
+	}{
+		{"function deleted with its test", map[string]string{"greet.go": greet, "shout_test.go": shoutTest},
+			map[string]string{"greet.go": "package greet\n\nfunc Hello() string { return \"hello\" }\n"}, []string{"greet.go", "shout_test.go"}, false},
+		{"test deleted, function stays", map[string]string{"greet.go": greet, "shout_test.go": shoutTest},
+			map[string]string{"greet.go": greet}, []string{"shout_test.go"}, true},
+		{"test deleted, another function edited", map[string]string{"greet.go": greet, "shout_test.go": shoutTest},
+			map[string]string{"greet.go": greet + "\n// edited\n"}, []string{"greet.go", "shout_test.go"}, true},
+		{"package deleted with its tests", map[string]string{"old/old.go": "package old\n\nfunc Shout() {}\n", "old/shout_test.go": shoutTest},
+			map[string]string{}, []string{"old/old.go", "old/shout_test.go"}, false},
+		{"a folder of tests alone: a failing test deleted", map[string]string{"e2e/flow_test.go": e2eTest, "e2e/other_test.go": "package e2e\n"},
+			map[string]string{"e2e/other_test.go": "package e2e\n"}, []string{"e2e/flow_test.go"}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for p, b := range tc.now {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, p), []byte(b), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := testsRemoved(context.Background(), startRepo{root, tc.start, tc.changed}, "start", tc.changed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (len(got) > 0) != tc.refused {
+				t.Errorf("refused %v, want %v: %q", len(got) > 0, tc.refused, got)
+			}
+		})
+	}
+}

@@ -98,6 +98,28 @@ func (r *Repo) CommitSubjects(ctx context.Context, since string) ([]session.Comm
 // (origin/HEAD's target, else origin/main or origin/master), "" when the
 // clone has none.
 func (r *Repo) upstreamDefault(ctx context.Context) string {
+	// The ref files answer in the common layouts, without the one to
+	// three git processes below (the pre-commit lists commits, issue 29).
+	if st, target := readRefFiles(r.gitDir, r.commonDir, "refs/remotes/origin/HEAD"); st == refSymbolic && strings.HasPrefix(target, "refs/remotes/origin/") {
+		return target
+	} else if st == refAbsent {
+		known := true
+		for _, name := range []string{"main", "master"} {
+			switch s, _ := readRefFiles(r.gitDir, r.commonDir, "refs/remotes/origin/"+name); s {
+			case refDirect:
+				return "refs/remotes/origin/" + name
+			case refAbsent:
+			default:
+				known = false
+			}
+			if !known {
+				break
+			}
+		}
+		if known {
+			return ""
+		}
+	}
 	if b, err := run(ctx, r.root, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"); err == nil {
 		if ref := strings.TrimSpace(string(b)); ref != "" {
 			return ref

@@ -55,6 +55,9 @@ var suiteLazyFiles = map[string]string{
 	"l2/tr/specs/wipe.js":    "require('child_process').execSync('git update-ref -d refs/sessiongate/records')\n",
 	"l2/ro/jest.config.js":   "module.exports = { roots: ['<rootDir>/.qa'] }\n",
 	"l2/ro/.qa/wipe.test.js": "require('fs').unlinkSync('.git/hooks/pre-commit')\n",
+	// ... or the line's own --testMatch / --config JSON
+	"l2/cl/checks/wipe.js":      "require('fs').rmSync('.git/sessiongate', { recursive: true, force: true })\n",
+	"l2/po/tests/check_wipe.py": "import os\n\ndef test_ok():\n    os.remove('.git/sessiongate/sessiongate.db')\n",
 	// pytest's python_files and testpaths (pytest.ini, pyproject, setup.cfg, tox.ini)
 	"l2/pf/pytest.ini":          "[pytest]\npython_files = check_*.py\n",
 	"l2/pf/tests/check_wipe.py": "import os\n\ndef test_ok():\n    os.remove('.git/sessiongate/sessiongate.db')\n",
@@ -181,6 +184,10 @@ func TestSuiteRoutesAtTheHook(t *testing.T) {
 		{"cd l2/tm && npx jest", "wipe.js"},
 		{"cd l2/tr && npx jest", "wipe.js"},
 		{"cd l2/ro && npx jest", "wipe.test.js"},
+		{"cd l2/cl && npx jest --testMatch '**/checks/*.js'", "wipe.js"},
+		{`cd l2/cl && npx jest --config '{"setupFiles": ["./checks/wipe.js"]}'`, "wipe.js"},
+		{"cd l2/po && pytest -o python_files='check_*.py'", "check_wipe.py"},
+		{"cd l2/po && pytest -c /dev/null tests", "check_wipe.py"},
 		{"cd l2/pf && pytest", "check_wipe.py"},
 		{"cd l2/pp && python3 -m pytest -q", "test_wipe.py"},
 		{"cd l2/pc && pytest", "wipe_check.py"},
@@ -212,7 +219,9 @@ func TestSuiteRoutesAtTheHook(t *testing.T) {
 		{"python3 readpth.py", ""},
 		{"npm install", ""},
 		{"cd h2/tm && npx jest", ""},
+		{"cd h2/tm && npx jest --testMatch '**/checks/*.js'", ""},
 		{"cd h2/pf && pytest", ""},
+		{"cd h2/pf && pytest -o python_files='check_*.py' .qa", ""},
 		{"cd h2/pj && npx jest", ""},
 		{"cd h2/gg && go generate ./...", ""},
 		{"cd h2/ws && npm test --workspaces", ""},
@@ -245,6 +254,9 @@ func TestSuiteRoutesAtTheHook(t *testing.T) {
 		{"hn", []string{"npm", "test"}},
 		{".", []string{"node", "hr/run.js"}},
 		{"hk", []string{"make", "test"}},
+		{"h2/gg", []string{"go", "generate", "./..."}},
+		{"h2/ms", []string{"make"}},
+		{"h2/ws", []string{"npm", "test", "--workspaces"}},
 	} {
 		if _, err := exec.LookPath(c.argv[0]); err != nil {
 			if os.Getenv("CI") == "true" {

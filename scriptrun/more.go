@@ -235,9 +235,22 @@ func pytestRuns(via string, args []string) []Run {
 	valued := map[string]bool{"-k": true, "-m": true, "-c": true, "-o": true, "--rootdir": true, "--confcutdir": true, "--basetemp": true, "-W": true, "--junitxml": true, "--junit-xml": true, "--tb": true, "-n": true, "--maxfail": true, "--deselect": true, "--ignore": true, "--cov": true, "--durations": true, "-r": true, "--log-level": true, "--override-ini": true, "--import-mode": true}
 	var more []Run
 	var paths []string
+	anyPy := false // the line names its own test files or ini: every .py read
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case (a == "-o" || a == "--override-ini") && i+1 < len(args):
+			i++
+			k, _, _ := strings.Cut(args[i], "=")
+			anyPy = anyPy || k == "python_files" || k == "testpaths"
+		case strings.HasPrefix(a, "--override-ini=") || strings.HasPrefix(a, "-opython_files") || strings.HasPrefix(a, "-otestpaths"):
+			k, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "--override-ini="), "-o"), "=")
+			anyPy = anyPy || k == "python_files" || k == "testpaths"
+		case (a == "-c" || a == "--config-file") && i+1 < len(args):
+			i++
+			anyPy = true
+		case strings.HasPrefix(a, "--config-file="):
+			anyPy = true
 		case a == "-p" && i+1 < len(args):
 			if !strings.HasPrefix(args[i+1], "no:") {
 				more = append(more, Run{Lang: Python, Code: "import " + args[i+1], Imports: true, Via: via + " -p " + args[i+1]})
@@ -251,7 +264,11 @@ func pytestRuns(via string, args []string) []Run {
 			paths = append(paths, p)
 		}
 	}
-	return append([]Run{{Lang: Python, Path: ".", Conftest: true, Via: via, Paths: strings.Join(paths, " ")}}, more...)
+	r := Run{Lang: Python, Path: ".", Conftest: true, Via: via, Paths: strings.Join(paths, " ")}
+	if anyPy {
+		r.Suite = "pytest " + anyPython
+	}
+	return append([]Run{r}, more...)
 }
 
 // defaultMakefile is plain `make`'s run: the default makefile in the

@@ -92,12 +92,15 @@ func (pl Places) SuiteFiles(runner, dir string, paths []string) (files []string,
 	recursive := true
 	custom := false // a JS config's own test patterns
 	switch runner {
-	case "pytest":
+	case "pytest", "pytest " + anyPython:
 		// python_files in the ini file names other test modules
 		// (check_*.py), and testpaths where a bare `pytest` collects
 		// (.qa/, which the walk from "." skips): both read, besides the
 		// defaults, and conftest.py files met on the way.
 		pats, tps := pl.pytestConfig(dir)
+		if runner != "pytest" {
+			pats, runner = []string{"*.py"}, "pytest"
+		}
 		if !named && len(tps) > 0 {
 			paths = tps
 		}
@@ -154,7 +157,8 @@ func (pl Places) SuiteFiles(runner, dir string, paths []string) (files []string,
 		}
 		paths = pkgs
 	default: // jest, vitest, mocha, bun test
-		wide := false
+		wide := strings.HasSuffix(runner, " "+anyJS)
+		runner = strings.TrimSuffix(runner, " "+anyJS)
 		var roots []string
 		var match []*regexp.Regexp
 		for _, c := range jsConfigFiles {
@@ -293,6 +297,15 @@ func (pl Places) walkSuite(runner, base, top string, rec bool, budget *int, fn f
 	}
 	return true
 }
+
+// anyJS ends a JS runner's Suite when the line sets its own test patterns
+// (--testMatch, --testRegex, --roots, --spec, a --config of JSON text):
+// every JS file is then read as a test.
+const anyJS = "(any JS file)"
+
+// anyPython ends pytest's Suite when the line sets its own test files or
+// ini file (-o python_files=..., -c other.ini): every .py file is read.
+const anyPython = "(any .py file)"
 
 // jsConfigFiles are the config files jest, vitest and mocha load from the
 // folder they start in (package.json's "jest"/"mocha" keys are read as
@@ -640,7 +653,7 @@ func jsRunner(runner string, args []string) []Run {
 	valued := map[string]bool{"-c": true, "--config": true, "-t": true, "--testNamePattern": true, "-g": true, "--grep": true,
 		"--reporter": true, "-R": true, "--timeout": true, "--ui": true, "-u": false, "--project": true, "--environment": true,
 		"--testTimeout": true, "--maxWorkers": true, "-w": true, "--shard": true, "--dir": true, "--root": true, "--spec": true}
-	recursive := false
+	recursive, all := false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -651,11 +664,29 @@ func jsRunner(runner string, args []string) []Run {
 			}
 		case strings.HasPrefix(a, "--require=") || strings.HasPrefix(a, "--setupFiles=") || strings.HasPrefix(a, "--file="):
 			out = append(out, Run{Lang: Node, Path: a[strings.IndexByte(a, '=')+1:], Optional: true, Via: runner + " " + a[:strings.IndexByte(a, '=')]})
+		case (a == "--config" || a == "-c") && i+1 < len(args) && strings.HasPrefix(strings.TrimSpace(args[i+1]), "{"):
+			// jest --config '{"setupFiles": [...]}': the config is on the line
+			i++
+			for _, p := range jsConfigPaths(args[i]) {
+				out = append(out, Run{Lang: Node, Path: p, Optional: true, Via: runner + " " + a})
+			}
+			if ms, w := jsTestPatterns(args[i]); w || len(ms) > 0 {
+				all = true
+			}
 		case (a == "--config" || a == "-c") && i+1 < len(args):
 			i++
 			if args[i] != "" {
 				out = append(out, Run{Lang: SuiteLang(args[i]), Path: args[i], Optional: true, Via: runner + " " + a})
 			}
+		case (a == "--testMatch" || a == "--testRegex" || a == "--roots" || a == "--include" || a == "--spec") && i+1 < len(args):
+			// test files by the line's own patterns: every JS file read
+			i++
+			all = true
+			if a == "--roots" || a == "--spec" && !strings.ContainsAny(args[i], "*?[{") {
+				paths = append(paths, strings.TrimPrefix(args[i], "<rootDir>/"))
+			}
+		case strings.HasPrefix(a, "--testMatch=") || strings.HasPrefix(a, "--testRegex=") || strings.HasPrefix(a, "--roots=") || strings.HasPrefix(a, "--spec="):
+			all = true
 		case a == "--recursive":
 			recursive = true
 		case valued[a]:
@@ -665,12 +696,15 @@ func jsRunner(runner string, args []string) []Run {
 			paths = append(paths, a)
 		}
 	}
-	if runner == "mocha" && recursive && len(paths) == 0 {
+	if runner == "mocha" && recursive && len(paths) == 0 && !all {
 		paths = []string{"test"}
 	}
 	suite := Run{Lang: Node, Path: ".", Suite: runner, Via: runner, Paths: strings.Join(paths, " ")}
 	if recursive {
 		suite.Suite = "mocha --recursive"
+	}
+	if all {
+		suite.Suite = runner + " " + anyJS
 	}
 	return append([]Run{suite}, out...)
 }

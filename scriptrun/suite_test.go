@@ -37,6 +37,13 @@ func TestFindTestRuns(t *testing.T) {
 		{"yarn jest", []string{"npm:package.json:prejest", "npm:package.json:jest", "npm:package.json:postjest", "jest:.:"}},
 		{"npm ci", []string{"npm:package.json:preinstall", "npm:package.json:install", "npm:package.json:postinstall", "npm:package.json:prepublish", "npm:package.json:preprepare", "npm:package.json:prepare", "npm:package.json:postprepare"}},
 		{"bun run build", []string{"npm:package.json:prebuild", "npm:package.json:build", "npm:package.json:postbuild"}},
+		// the line's own test patterns and config (allowed before: only the defaults were read)
+		{"npx jest --testMatch '**/checks/*.js'", []string{"jest (any JS file):.:"}},
+		{"npx jest --roots .qa", []string{"jest (any JS file):.:.qa"}},
+		{`npx jest --config '{"setupFiles": ["./wipe.js"]}'`, []string{"jest:.:", "javascript:./wipe.js"}},
+		{"mocha --spec 'qa/**/*.js'", []string{"mocha (any JS file):.:"}},
+		{"pytest -o 'python_files=check_*.py' qa", []string{"pytest (any .py file):.:qa"}},
+		{"pytest -c ci.ini", []string{"pytest (any .py file):.:"}},
 		// go generate runs the packages' directives
 		{"go generate ./...", []string{"go generate:.:./..."}},
 		{"cd sub && go generate -x gen.go", []string{"go generate:sub:gen.go"}},

@@ -164,7 +164,11 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: "which pytest imports", PyPath: r.PyPath}, level[i], abs)
 				}
 				// and every test module it collects
-				if why := suite(r, "pytest", filepath.Join(dir, filepath.FromSlash(r.Path)), strings.Fields(r.Paths)); why != "" {
+				runner := "pytest"
+				if r.Suite != "" {
+					runner = r.Suite // the line's own test files or ini
+				}
+				if why := suite(r, runner, filepath.Join(dir, filepath.FromSlash(r.Path)), strings.Fields(r.Paths)); why != "" {
 					return deny(why, "leave sessiongate's files, the hooks and the records to sessiongate; run the tests on narrower paths if the suite is too big to read")
 				}
 				continue

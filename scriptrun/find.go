@@ -87,6 +87,9 @@ type Run struct {
 	// NpmScript is a package.json script npm (yarn, pnpm, bun) runs:
 	// Path is the package.json, which may have no such script.
 	NpmScript string
+	// Workspaces are the workspaces the script runs in (newline-separated
+	// names or folders, "*" for all): npm -w, --workspaces, pnpm -r.
+	Workspaces string
 	// By says, for a file the line leads to without naming it, how it
 	// runs: "which pytest imports", "which forge.py imports".
 	By string

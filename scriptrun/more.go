@@ -1,6 +1,7 @@
 package scriptrun
 
 import (
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -96,6 +97,12 @@ func moreRuns(name string, w []string, env map[string]string) (out []Run, done b
 		}
 		if len(args) > 0 && args[0] == "test" {
 			return goTestRuns(args[1:]), true
+		}
+		if len(args) > 0 && args[0] == "generate" {
+			// the packages' //go:generate directives: commands it runs
+			rs := goTestRuns(args[1:])
+			rs[0].Suite, rs[0].Via = "go generate", "go generate"
+			return rs, true
 		}
 		return nil, true
 	case "pytest", "py.test":
@@ -228,9 +235,22 @@ func pytestRuns(via string, args []string) []Run {
 	valued := map[string]bool{"-k": true, "-m": true, "-c": true, "-o": true, "--rootdir": true, "--confcutdir": true, "--basetemp": true, "-W": true, "--junitxml": true, "--junit-xml": true, "--tb": true, "-n": true, "--maxfail": true, "--deselect": true, "--ignore": true, "--cov": true, "--durations": true, "-r": true, "--log-level": true, "--override-ini": true, "--import-mode": true}
 	var more []Run
 	var paths []string
+	anyPy := false // the line names its own test files or ini: every .py read
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case (a == "-o" || a == "--override-ini") && i+1 < len(args):
+			i++
+			k, _, _ := strings.Cut(args[i], "=")
+			anyPy = anyPy || k == "python_files" || k == "testpaths"
+		case strings.HasPrefix(a, "--override-ini=") || strings.HasPrefix(a, "-opython_files") || strings.HasPrefix(a, "-otestpaths"):
+			k, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "--override-ini="), "-o"), "=")
+			anyPy = anyPy || k == "python_files" || k == "testpaths"
+		case (a == "-c" || a == "--config-file") && i+1 < len(args):
+			i++
+			anyPy = true
+		case strings.HasPrefix(a, "--config-file="):
+			anyPy = true
 		case a == "-p" && i+1 < len(args):
 			if !strings.HasPrefix(args[i+1], "no:") {
 				more = append(more, Run{Lang: Python, Code: "import " + args[i+1], Imports: true, Via: via + " -p " + args[i+1]})
@@ -244,7 +264,11 @@ func pytestRuns(via string, args []string) []Run {
 			paths = append(paths, p)
 		}
 	}
-	return append([]Run{{Lang: Python, Path: ".", Conftest: true, Via: via, Paths: strings.Join(paths, " ")}}, more...)
+	r := Run{Lang: Python, Path: ".", Conftest: true, Via: via, Paths: strings.Join(paths, " ")}
+	if anyPy {
+		r.Suite = "pytest " + anyPython
+	}
+	return append([]Run{r}, more...)
 }
 
 // defaultMakefile is plain `make`'s run: the default makefile in the
@@ -305,6 +329,58 @@ var (
 
 var makeWildcard = regexp.MustCompile(`\$[({]wildcard[ \t]+([^)}]+)[)}]`)
 
+// makeComputed is a $(...) left after expansion, spaces and all: one
+// unknown piece of a name.
+var makeComputed = regexp.MustCompile(`\$(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|\{[^{}]*\})`)
+
+// maxMakeCandidates bounds the files a computed include could name.
+const maxMakeCandidates = 64
+
+// makeCandidates are the files under dir (three levels down, hidden
+// folders and node_modules left out) an include word with unknown pieces
+// ($$(?)) could name: its literal pieces in order, and a make-like name
+// (x.mk, Makefile.x) when the word has no literal piece.
+func makeCandidates(word, dir string) []string {
+	var b strings.Builder
+	b.WriteString("^")
+	lit := false
+	for i, part := range strings.Split(word, "$$(?)") {
+		if i > 0 {
+			b.WriteString(".*")
+		}
+		if strings.Trim(part, "/") != "" {
+			lit = true
+		}
+		b.WriteString(regexp.QuoteMeta(strings.TrimPrefix(part, "./")))
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || len(out) >= maxMakeCandidates {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || strings.Count(rel, "/") >= 2) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		n := d.Name()
+		makeLike := strings.HasSuffix(n, ".mk") || strings.HasSuffix(n, ".make") || strings.HasSuffix(n, ".mak") || strings.HasPrefix(strings.ToLower(n), "makefile") || n == "GNUmakefile"
+		if re.MatchString(rel) && (lit || makeLike) && d.Type().IsRegular() {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out
+}
+
 // MakeIncludesIn are the files a makefile includes with its variables
 // expanded as make would (vars: MakeVarsOf the makefiles and the line),
 // `$(wildcard P)` and bare glob patterns matched in dir (relative to
@@ -312,7 +388,14 @@ var makeWildcard = regexp.MustCompile(`\$[({]wildcard[ \t]+([^)}]+)[)}]`)
 // still holding a reference make computes (`$(SRCS:.c=.d)`, `$(shell
 // ...)`) is left out: its file is not known before make runs.
 func MakeIncludesIn(text string, vars map[string]string, dir string) []string {
-	var out []string
+	out, _ := MakeIncludesOf(text, vars, dir)
+	return out
+}
+
+// MakeIncludesOf is MakeIncludesIn and whether a name was computed at run
+// time (then the candidates are listed, and which of them make reads, so
+// which goal comes first, is not known).
+func MakeIncludesOf(text string, vars map[string]string, dir string) (out []string, computed bool) {
 	for _, m := range makeInclude.FindAllStringSubmatch(text, -1) {
 		line := m[1]
 		if i := strings.IndexByte(line, '#'); i >= 0 {
@@ -320,9 +403,17 @@ func MakeIncludesIn(text string, vars map[string]string, dir string) []string {
 		}
 		line = expandMake(line, vars)
 		line = makeWildcard.ReplaceAllString(line, "$1")
-		for _, f := range strings.Fields(line) {
+		for _, f := range strings.Fields(makeComputed.ReplaceAllLiteralString(line, "$$(?)")) {
 			switch {
 			case strings.Contains(f, "$"):
+				// computed at run time ($(shell ...), a variable the
+				// environment sets): every file the name could be
+				for _, c := range makeCandidates(f, dir) {
+					if !slices.Contains(out, c) {
+						out = append(out, c)
+					}
+				}
+				computed = true
 			case strings.ContainsAny(f, "*?["):
 				ms, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(f)))
 				for _, g := range ms {
@@ -335,7 +426,7 @@ func MakeIncludesIn(text string, vars map[string]string, dir string) []string {
 			}
 		}
 	}
-	return out
+	return out, computed
 }
 
 // MakeVarsOf are the simple variables of makefiles (as MakeRecipes reads

@@ -615,6 +615,15 @@ func CommandLines(lang Lang, text string) []Stmt {
 			add(l.line, l.s)
 		}
 	}
+	if lang == Go {
+		// go generate runs a file's directives (comments the scan skips)
+		for _, st := range GoGenerateLines(text) {
+			if len(out) < MaxCommandLines && !seen[st.Text] {
+				seen[st.Text] = true
+				out = append(out, st)
+			}
+		}
+	}
 	for _, m := range listExpr.FindAllStringIndex(code, -1) {
 		_, ws := literals(lang, code[m[0]+1:m[1]-1])
 		var parts []string

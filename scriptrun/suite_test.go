@@ -37,6 +37,20 @@ func TestFindTestRuns(t *testing.T) {
 		{"yarn jest", []string{"npm:package.json:prejest", "npm:package.json:jest", "npm:package.json:postjest", "jest:.:"}},
 		{"npm ci", []string{"npm:package.json:preinstall", "npm:package.json:install", "npm:package.json:postinstall", "npm:package.json:prepublish", "npm:package.json:preprepare", "npm:package.json:prepare", "npm:package.json:postprepare"}},
 		{"bun run build", []string{"npm:package.json:prebuild", "npm:package.json:build", "npm:package.json:postbuild"}},
+		// the line's own test patterns and config (allowed before: only the defaults were read)
+		{"npx jest --testMatch '**/checks/*.js'", []string{"jest (any JS file):.:"}},
+		{"npx jest --roots .qa", []string{"jest (any JS file):.:.qa"}},
+		{`npx jest --config '{"setupFiles": ["./wipe.js"]}'`, []string{"jest:.:", "javascript:./wipe.js"}},
+		{"mocha --spec 'qa/**/*.js'", []string{"mocha (any JS file):.:"}},
+		{"pytest -o 'python_files=check_*.py' qa", []string{"pytest (any .py file):.:qa"}},
+		{"pytest -c ci.ini", []string{"pytest (any .py file):.:"}},
+		// go generate runs the packages' directives
+		{"go generate ./...", []string{"go generate:.:./..."}},
+		{"cd sub && go generate -x gen.go", []string{"go generate:sub:gen.go"}},
+		// workspaces (Workspaces holds them): -w's value is no script
+		{"npm test -w packages/a", []string{"npm:package.json:pretest", "npm:package.json:test", "npm:package.json:posttest"}},
+		{"npm -w a test", []string{"npm:package.json:pretest", "npm:package.json:test", "npm:package.json:posttest"}},
+		{"yarn workspace a build", []string{"npm:package.json:prebuild", "npm:package.json:build", "npm:package.json:postbuild"}},
 		// what runs no script of the package's
 		{"npm install lodash", nil},
 		{"npm view jest version", nil},
@@ -153,6 +167,24 @@ func TestMakeIncludesIn(t *testing.T) {
 	if got, want := MakeIncludesIn(mk, vars, dir), []string{"local.mk", "rules/a.mk", "rules/b.mk"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("MakeIncludesIn = %q, want %q", got, want)
 	}
+	// A name computed at run time: every file it could be (before, none).
+	for _, c := range []struct {
+		mk   string
+		want []string
+	}{
+		{"include $(shell echo local).mk\n", []string{"local.mk", "rules/a.mk", "rules/b.mk"}},
+		{"-include $(shell ls rules | head -1)\n", []string{"local.mk", "rules/a.mk", "rules/b.mk"}},
+		{"include rules/$(shell echo a).mk\n", []string{"rules/a.mk", "rules/b.mk"}},
+		{"include ${NOPE}/x.mk\n", nil},
+	} {
+		got, computed := MakeIncludesOf(c.mk, map[string]string{}, dir)
+		if !computed || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("MakeIncludesOf(%q) = %q (computed %v), want %q", c.mk, got, computed, c.want)
+		}
+	}
+	if _, computed := MakeIncludesOf("include local.mk\n-include $(wildcard rules/*.mk)\n", map[string]string{}, dir); computed {
+		t.Error("a literal include and $(wildcard) are not computed at run time")
+	}
 	// The line's CONF=ci wins, as on make's command line.
 	vars = MakeVarsOf([]MakeFile{{Name: "Makefile", Text: mk}}, []string{"CONF=ci"})
 	if got := MakeIncludesIn("include $(CONF).mk\n", vars, dir); !reflect.DeepEqual(got, []string{"ci.mk"}) {
@@ -179,6 +211,123 @@ func TestScanPth(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("Scan(%q) = %q, want %q", c.code, got, c.want)
+		}
+	}
+}
+
+// TestSuiteConfigs: a runner's config names test and setup files the
+// default patterns miss (issue 25, routes left open: each want held a
+// file SuiteFiles did not list before).
+func TestSuiteConfigs(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		files  map[string]string
+		runner string
+		want   []string
+	}{
+		{"jest testMatch", map[string]string{"jest.config.js": "module.exports = { testMatch: ['**/checks/*.js'] }", "checks/a.js": "", "src/b.js": ""},
+			"jest", []string{"checks/a.js", "jest.config.js"}},
+		{"jest extglob testMatch", map[string]string{"jest.config.js": "module.exports = { testMatch: ['**/?(*.)+(spec|check).[jt]s?(x)'] }", "src/a.check.ts": "", "src/b.js": "", "c.spec.jsx": ""},
+			"jest", []string{"c.spec.jsx", "jest.config.js", "src/a.check.ts"}},
+		{"jest testRegex in package.json", map[string]string{"package.json": `{"jest": {"testRegex": "/specs/.*\\.js$"}}`, "specs/a.js": "", "src/b.js": ""},
+			"jest", []string{"specs/a.js"}},
+		{"jest testMatch from a variable", map[string]string{"jest.config.js": "const m = require('./m')\nmodule.exports = { testMatch: m }", "m.js": "", "x/any.js": ""},
+			"jest", []string{"jest.config.js", "m.js", "x/any.js"}},
+		{"jest roots, hidden", map[string]string{"jest.config.js": "module.exports = { roots: ['<rootDir>/.qa'] }", ".qa/a.test.js": "", "src/b.test.js": ""},
+			"jest", []string{".qa/a.test.js", "jest.config.js"}},
+		{"jest collects from dist and _x", map[string]string{"dist/a.test.js": "", "_x/b.test.js": "", "node_modules/c.test.js": ""},
+			"jest", []string{"_x/b.test.js", "dist/a.test.js"}},
+		{"vitest skips dist", map[string]string{"dist/a.test.js": "", "src/b.test.ts": ""},
+			"vitest", []string{"src/b.test.ts"}},
+		{"setup by path.join(__dirname)", map[string]string{"jest.config.js": "const path = require('path')\nmodule.exports = { setupFiles: [path.join(__dirname, 'setup', 'env.js')], globalSetup: path.resolve(__dirname, 'g') }", "setup/env.js": "", "g.ts": ""},
+			"jest", []string{"g.ts", "jest.config.js", "setup/env.js"}},
+		{"bare setup name", map[string]string{"vitest.config.ts": "export default { test: { setupFiles: ['vsetup.ts'] } }", "vsetup.ts": ""},
+			"vitest", []string{"vitest.config.ts", "vsetup.ts"}},
+		{"mocha spec", map[string]string{".mocharc.yml": "spec: 'qa/**/*.js'\n", "qa/deep/a.js": "", "test/b.js": ""},
+			"mocha", []string{".mocharc.yml", "qa/deep/a.js", "test/b.js"}}, // test/ read too: more than mocha runs, never less
+		{"pytest.ini python_files", map[string]string{"pytest.ini": "[pytest]\npython_files = check_*.py\n", "tests/check_a.py": "", "tests/test_b.py": "", "tests/c.py": ""},
+			"pytest", []string{"tests/check_a.py", "tests/test_b.py"}},
+		{"pyproject testpaths, hidden", map[string]string{"pyproject.toml": "[project]\nname = 'x'\n\n[tool.pytest.ini_options]\ntestpaths = [\n  \".qa\",\n]\n", ".qa/test_a.py": "", ".qa/conftest.py": "", "tests/test_b.py": ""},
+			"pytest", []string{".qa/conftest.py", ".qa/test_a.py"}},
+		{"setup.cfg", map[string]string{"setup.cfg": "[metadata]\nname = x\n\n[tool:pytest]\npython_files = *_check.py\ntestpaths = qa\n", "qa/a_check.py": "", "other/b_check.py": ""},
+			"pytest", []string{"qa/a_check.py"}},
+		{"tox.ini", map[string]string{"tox.ini": "[tox]\nenvlist = py3\n\n[pytest]\npython_files = verify.py\n", "verify.py": ""},
+			"pytest", []string{"verify.py"}},
+		{"tox.ini without pytest's section", map[string]string{"tox.ini": "[tox]\npython_files = verify.py\n", "verify.py": "", "test_a.py": ""},
+			"pytest", []string{"test_a.py"}},
+		{"pytest collects from _t and testdata", map[string]string{"_t/test_a.py": "", "testdata/test_b.py": "", "build/test_c.py": ""},
+			"pytest", []string{"_t/test_a.py", "testdata/test_b.py"}},
+		{"go generate reads files with directives", map[string]string{"go.mod": "module example.com/m\n", "a.go": "package m\n\n//go:generate stringer -type=X\n", "b.go": "package m\n", "c_test.go": "package m\n//go:generate sh x.sh\n"},
+			"go generate", []string{"a.go", "c_test.go"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			for n, b := range c.files {
+				writeTestFile(t, filepath.Join(root, n), b)
+			}
+			got, over := Places{Root: root}.SuiteFiles(c.runner, root, nil)
+			var rel []string
+			for _, f := range got {
+				r, _ := filepath.Rel(root, f)
+				rel = append(rel, filepath.ToSlash(r))
+			}
+			slices.Sort(rel)
+			if over || !reflect.DeepEqual(rel, c.want) {
+				t.Errorf("SuiteFiles = %q (over %v), want %q", rel, over, c.want)
+			}
+		})
+	}
+}
+
+// TestGoGenerateLines: a directive is a command; -command makes an alias.
+func TestGoGenerateLines(t *testing.T) {
+	text := "package m\n\n//go:generate stringer -type=X\n// go:generate not a directive\n//go:generate -command wipe sh -c\n//go:generate wipe \"rm -rf .git/sessiongate\"\n"
+	var got []string
+	for _, st := range GoGenerateLines(text) {
+		got = append(got, strconv.Itoa(st.Line)+":"+st.Text)
+	}
+	if want := []string{"3:stringer -type=X", `6:sh -c "rm -rf .git/sessiongate"`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("GoGenerateLines = %q, want %q", got, want)
+	}
+}
+
+// TestWorkspaces: npm -w/--workspaces and pnpm -r run each workspace's
+// own script (before, only the root's package.json was read).
+func TestWorkspaces(t *testing.T) {
+	root := t.TempDir()
+	for n, b := range map[string]string{
+		"package.json":            `{"workspaces": ["packages/*", "tools/cli"]}`,
+		"packages/a/package.json": `{"name": "@x/a"}`, "packages/b/package.json": `{"name": "b"}`,
+		"tools/cli/package.json": `{"name": "cli"}`, "other/package.json": `{"name": "other"}`,
+		"p/package.json": `{}`, "p/pnpm-workspace.yaml": "packages:\n  - 'libs/*'\n", "p/libs/l/package.json": `{"name": "l"}`,
+	} {
+		writeTestFile(t, filepath.Join(root, n), b)
+	}
+	pl := Places{Root: root}
+	for _, c := range []struct {
+		pj   string
+		want []string
+		ws   []string
+	}{
+		{"package.json", []string{"*"}, []string{"packages/a/package.json", "packages/b/package.json", "tools/cli/package.json"}},
+		{"package.json", []string{"@x/a"}, []string{"packages/a/package.json"}},
+		{"package.json", []string{"packages/b"}, []string{"packages/b/package.json"}},
+		{"package.json", []string{"other"}, []string{"other/package.json"}}, // -w DIR: npm runs there
+		{"p/package.json", []string{"*"}, []string{"p/libs/l/package.json"}},
+	} {
+		var got []string
+		for _, f := range pl.Workspaces(filepath.Join(root, c.pj), c.want) {
+			r, _ := filepath.Rel(root, f)
+			got = append(got, filepath.ToSlash(r))
+		}
+		slices.Sort(got)
+		if !reflect.DeepEqual(got, c.ws) {
+			t.Errorf("Workspaces(%s, %q) = %q, want %q", c.pj, c.want, got, c.ws)
+		}
+	}
+	for line, want := range map[string]string{"npm test --workspaces": "*", "npm run x -w a -w b": "a\nb", "pnpm -r test": "*", "pnpm --filter=a test": "a", "npm test": ""} {
+		if rs := Find(line); len(rs) == 0 || rs[0].Workspaces != want {
+			t.Errorf("Find(%q) = %+v, want workspaces %q", line, rs, want)
 		}
 	}
 }

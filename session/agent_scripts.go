@@ -27,13 +27,14 @@ import (
 const maxScriptDepth = 4
 
 // maxFollowed bounds the files one line's runs lead to (imported modules,
-// conftest.py files, a go run package's files, included makefiles), and
-// maxImportLevel how deep imports are followed: a hook answers every tool
-// call, and an honest test suite imports much of its project.
-const (
-	maxFollowed    = 48
-	maxImportLevel = 2
-)
+// conftest.py files, a go run package's files, included makefiles) that
+// are judged in full: a hook answers every tool call, and an honest test
+// suite imports much of its project. Imports are followed to any depth
+// (two levels let conftest -> h1 -> h2 -> h3 run h3 unread); the files
+// past maxFollowed are checked for the plain names of what sessiongate
+// protects (scriptrun.Mentions), their imports followed too, up to
+// scriptrun.MaxSuiteFiles, past which a line is denied during a session.
+const maxFollowed = 48
 
 // maxSuiteJudged bounds the files of a test run (test modules, _test.go
 // files, a JS runner's config, setup and test files) judged in full at one
@@ -98,13 +99,18 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 		seen := map[string]bool{}
 		followed := 0
 		level := make([]int, len(runs))
+		var past []scriptrun.Run // followed past maxFollowed: checked cheaply
 		follow := func(r scriptrun.Run, lvl int, abs string) {
-			if seen[abs] || followed >= maxFollowed {
+			if seen[abs] {
 				return
 			}
 			seen[abs] = true
-			followed++
 			r.Path, r.Optional, r.Dir = abs, true, ""
+			if followed >= maxFollowed {
+				past = append(past, r)
+				return
+			}
+			followed++
 			runs = append(runs, r)
 			level = append(level, lvl)
 		}
@@ -158,7 +164,11 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: "which pytest imports", PyPath: r.PyPath}, level[i], abs)
 				}
 				// and every test module it collects
-				if why := suite(r, "pytest", filepath.Join(dir, filepath.FromSlash(r.Path)), strings.Fields(r.Paths)); why != "" {
+				runner := "pytest"
+				if r.Suite != "" {
+					runner = r.Suite // the line's own test files or ini
+				}
+				if why := suite(r, runner, filepath.Join(dir, filepath.FromSlash(r.Path)), strings.Fields(r.Paths)); why != "" {
 					return deny(why, "leave sessiongate's files, the hooks and the records to sessiongate; run the tests on narrower paths if the suite is too big to read")
 				}
 				continue
@@ -169,6 +179,16 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				}
 				if why := suite(r, r.Suite, sdir, strings.Fields(r.Paths)); why != "" {
 					return deny(why, "leave sessiongate's files, the hooks and the records to sessiongate; run the tests on narrower paths if the suite is too big to read")
+				}
+				continue
+			case r.NpmScript != "" && r.Workspaces != "":
+				// each workspace's own script, as npm runs it there
+				pj := filepath.Join(dir, filepath.FromSlash(r.Path)) // Path holds the line's cd
+				for _, w := range places.Workspaces(pj, strings.Split(r.Workspaces, "\n")) {
+					wr := r
+					wr.Path, wr.Workspaces, wr.Dir = w, "", ""
+					runs = append(runs, wr)
+					level = append(level, level[i])
 				}
 				continue
 			case r.NpmScript != "":
@@ -244,12 +264,16 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if r.By != "" {
 				name += " (" + r.By + ")"
 			}
-			if why := e.judgeCode(ctx, bd, root, dir, call, pol, lang, f.Text, name, r.ArgList(), targets, depth); why != "" {
+			jdir := dir
+			if lang == scriptrun.Go {
+				jdir = filepath.Dir(f.Abs) // go test and go generate run in the package's folder
+			}
+			if why := e.judgeCode(ctx, bd, root, jdir, call, pol, lang, f.Text, name, r.ArgList(), targets, depth); why != "" {
 				return deny(fmt.Sprintf("`%s` runs %s", viaText(r, f), why), "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
 			}
 			// A Python file's imports of the repository's modules run too
 			// (`python3 t.py` whose `import forge` deletes the database).
-			if lang == scriptrun.Python && level[i] < maxImportLevel {
+			if lang == scriptrun.Python {
 				for _, abs := range e.pyModuleFiles(places, scriptrun.PythonImports(f.Text), rdir, filepath.Dir(f.Abs), r.PyPath) {
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: viaText(r, f), By: "which " + f.Rel + " imports", PyPath: r.PyPath}, level[i]+1, abs)
 				}
@@ -259,11 +283,50 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			// installed package's own (under node_modules, wherever it is
 			// linked from): following those in bundles timed the hook out
 			// on the honest corpus (docs/benchmarks.md).
-			if lang == scriptrun.Node && level[i] < maxImportLevel && !installedJS(f.Abs) {
+			if lang == scriptrun.Node && !installedJS(f.Abs) {
 				for _, spec := range scriptrun.NodeRequires(f.Text) {
 					for _, c := range scriptrun.NodeFiles(spec) {
 						if abs := filepath.Join(filepath.Dir(f.Abs), filepath.FromSlash(c)); places.Has(abs) {
 							follow(scriptrun.Run{Lang: scriptrun.Node, Via: viaText(r, f), By: "which " + f.Rel + " requires"}, level[i]+1, abs)
+							break
+						}
+					}
+				}
+			}
+		}
+		// The imports past maxFollowed: plain names, and their own imports.
+		for j := 0; j < len(past); j++ {
+			r := past[j]
+			if j >= scriptrun.MaxSuiteFiles {
+				if active {
+					return deny(fmt.Sprintf("`%s` imports more than %d files of the repository, more than the hook reads before a command runs", r.Via, maxFollowed+scriptrun.MaxSuiteFiles),
+						"run a narrower script or test path")
+				}
+				break
+			}
+			f, ok, err := places.Read(dir, r.Path)
+			if err != nil || !ok {
+				continue
+			}
+			if fd, found := scriptrun.Mentions(f.Text, targets); found {
+				return deny(fmt.Sprintf("`%s` runs %s (%s), whose line %d names %s: a script the agent runs may not touch what polices the session", r.Via, f.Rel, r.By, fd.Line, fd.What),
+					"leave sessiongate's files, the hooks and the records to sessiongate")
+			}
+			v.Scripts = append(v.Scripts, ScriptRead{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
+			by := "which " + f.Rel + " imports"
+			switch r.Lang {
+			case scriptrun.Python:
+				for _, abs := range e.pyModuleFiles(places, scriptrun.PythonImports(f.Text), dir, filepath.Dir(f.Abs), r.PyPath) {
+					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: by, PyPath: r.PyPath}, 0, abs)
+				}
+			case scriptrun.Node:
+				if installedJS(f.Abs) {
+					continue
+				}
+				for _, spec := range scriptrun.NodeRequires(f.Text) {
+					for _, c := range scriptrun.NodeFiles(spec) {
+						if abs := filepath.Join(filepath.Dir(f.Abs), filepath.FromSlash(c)); places.Has(abs) {
+							follow(scriptrun.Run{Lang: scriptrun.Node, Via: r.Via, By: by}, 0, abs)
 							break
 						}
 					}
@@ -411,7 +474,7 @@ func (e *Engine) pyModuleFiles(places scriptrun.Places, mods []string, cwd, file
 
 // maxMakefiles bounds the makefiles one make run reads (the makefile and
 // what it includes).
-const maxMakefiles = 8
+const maxMakefiles = 16
 
 // judgeMake judges a make run: the makefile (-f, else the default one in
 // the -C folder), the makefiles it includes, and of their recipes the ones
@@ -451,22 +514,35 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 		vars = strings.Split(r.MakeVars, "\n")
 	}
 	files := []*scriptrun.File{first}
-	for i := 0; i < len(files) && len(files) < maxMakefiles; i++ {
+	over := false // more makefiles than maxMakefiles: the rest unread
+	for i := 0; i < len(files); i++ {
 		// Variables as make knows them when it meets the include: the
 		// makefiles read so far and the line's (`include $(CONF).mk`).
 		var sofar []scriptrun.MakeFile
 		for _, f := range files {
 			sofar = append(sofar, scriptrun.MakeFile{Name: f.Rel, Text: f.Text})
 		}
-		for _, inc := range scriptrun.MakeIncludesIn(files[i].Text, scriptrun.MakeVarsOf(sofar, vars), makeDir) {
+		incs, computed := scriptrun.MakeIncludesOf(files[i].Text, scriptrun.MakeVarsOf(sofar, vars), makeDir)
+		if computed {
+			r.ArgsKnown = false // which included rule comes first is not known: every recipe
+		}
+		for _, inc := range incs {
 			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: inc, Via: r.Via, Optional: true}, active, pol.inString, pol.inShell)
 			if err != nil || why != "" {
 				return why, nil, err
 			}
-			if f != nil && len(files) < maxMakefiles && !slices.ContainsFunc(files, func(g *scriptrun.File) bool { return g.Abs == f.Abs }) {
+			if f != nil && !slices.ContainsFunc(files, func(g *scriptrun.File) bool { return g.Abs == f.Abs }) {
+				if len(files) >= maxMakefiles {
+					over = true
+					continue
+				}
 				files = append(files, f)
 			}
 		}
+	}
+	if over && active {
+		// eight decoy includes once pushed the ninth past the hook unread
+		return fmt.Sprintf("`%s` reads more than %d makefiles (%s and what it includes, computed names counted as every file they could be), more than the hook reads before a command runs", r.Via, maxMakefiles, first.Rel), nil, nil
 	}
 	var read []ScriptRead
 	var mfs []scriptrun.MakeFile

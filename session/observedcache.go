@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/ctime"
+	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -31,7 +32,10 @@ func cachedRun(root string, changed []string, cmd string, out []byte) string {
 	if goCachedRe.Match(out) {
 		return "go test answered from its cache ((cached)): a cached result is an earlier run's, which a data file with its mtime set back also gets; run `go test -count=1`"
 	}
-	if why := lintCached(cmd); why != "" {
+	if why := lintCached(root, cmd, 0); why != "" {
+		return why
+	}
+	if why := builtCopyTested(root, changed, cmd); why != "" {
 		return why
 	}
 	if py := stalePycs(root, changed); len(py) > 0 {
@@ -43,8 +47,24 @@ func cachedRun(root string, changed []string, cmd string, out []byte) string {
 // lintCached: eslint --cache and ruff (which caches unless told not to)
 // skip a file whose cache entry matches its mtime and size (eslint's
 // default strategy, ruff's key), and the cache file is in the work tree,
-// where the agent can write one.
-func lintCached(cmd string) string {
+// where the agent can write one. Also behind `npm run lint` (yarn, pnpm,
+// npm test and their pre/post scripts): the script, read from the work
+// tree's package.json, adds --cache where the line shows none.
+func lintCached(root, cmd string, depth int) string {
+	if depth < 3 {
+		for _, r := range scriptrun.Find(cmd) {
+			if r.NpmScript == "" {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(r.Path)))
+			if err != nil || len(b) > scriptrun.MaxRead {
+				continue
+			}
+			if why := lintCached(root, scriptrun.NpmScript(string(b), r.NpmScript), depth+1); why != "" {
+				return fmt.Sprintf("%s (its %q script runs it): %s", strings.TrimSpace(r.Via), r.NpmScript, why)
+			}
+		}
+	}
 	for _, words := range shellline.Programs(cmd) {
 		for i, w := range words {
 			switch filepath.Base(w) {
@@ -172,4 +192,100 @@ func shadowedSources(ctx context.Context, repo Repo, s *Session) ([]string, erro
 		return nil, fmt.Errorf("list the session's files for compiled Python beside them: %w", err)
 	}
 	return pythonShadows(repo.Root(), changed), nil
+}
+
+// builtDirs are the folders a JS build writes its output to.
+var builtDirs = map[string]bool{"dist": true, "build": true, "out": true}
+
+// Bounds of the walk for test files that import a build's output.
+const (
+	maxBuiltDirs  = 4000
+	maxBuiltTests = 2000
+)
+
+// builtCopyTested: a test that requires '../dist/calc' tests the build
+// output committed earlier, not the source the session changed
+// (src/calc.js): the run passes whatever the change does. It counts when
+// the session also rebuilt the output it imports. "" when no test of the
+// work tree imports an output the session left as it was, or the session
+// changed no JS source.
+func builtCopyTested(root string, changed []string, cmd string) string {
+	if !shellline.RunsTests(cmd) {
+		return ""
+	}
+	changedSet := map[string]bool{}
+	var src string
+	for _, f := range changed {
+		changedSet[f] = true
+		if scriptrun.SuiteLang(f) == scriptrun.Node && !inBuilt(f) && src == "" && !isJSTest(f) {
+			src = f
+		}
+	}
+	if src == "" {
+		return ""
+	}
+	var found string
+	dirs, tests := 0, 0
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || found != "" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			dirs++
+			n := d.Name()
+			if p != root && (strings.HasPrefix(n, ".") || n == "node_modules" || builtDirs[n]) || dirs > maxBuiltDirs {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if !isJSTest(rel) || !d.Type().IsRegular() {
+			return nil
+		}
+		if tests++; tests > maxBuiltTests {
+			return filepath.SkipAll
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > scriptrun.MaxRead {
+			return nil
+		}
+		for _, spec := range scriptrun.NodeRequires(string(b)) {
+			for _, c := range scriptrun.NodeFiles(spec) {
+				t := path.Join(path.Dir(rel), c)
+				if strings.HasPrefix(t, "../") || !inBuilt(t) {
+					continue
+				}
+				if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(t))); err != nil || !st.Mode().IsRegular() {
+					continue
+				}
+				if !changedSet[t] {
+					found = fmt.Sprintf("%s imports %s, a build output the session did not rebuild, not the source it changed (%s): the test ran the earlier build; rebuild it in the command, or import the source", rel, t, src)
+				}
+				break
+			}
+		}
+		return nil
+	})
+	return found
+}
+
+// inBuilt reports whether a slash path lies in a build output folder.
+func inBuilt(p string) bool {
+	for _, part := range strings.Split(p, "/") {
+		if builtDirs[part] {
+			return true
+		}
+	}
+	return false
+}
+
+// isJSTest reports whether a slash path is a JS test file by the runners'
+// default patterns (x.test.js, x.spec.ts, __tests__/, test/).
+func isJSTest(p string) bool {
+	if scriptrun.SuiteLang(p) != scriptrun.Node {
+		return false
+	}
+	base := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	return strings.HasSuffix(base, ".test") || strings.HasSuffix(base, ".spec") || strings.Contains("/"+p, "/__tests__/") || strings.HasPrefix(p, "test/") || strings.Contains(p, "/test/")
 }

@@ -72,6 +72,7 @@ func TestObservedQACaches(t *testing.T) {
 		name    string
 		cmd     string
 		out     func(t *testing.T) string
+		before  map[string]string               // files committed before the session starts
 		prepare func(t *testing.T, root string) // after greet.py's change is committed
 		why     string                          // "" counted
 	}{
@@ -80,6 +81,16 @@ func TestObservedQACaches(t *testing.T) {
 		{name: "honest: go test -count=1", cmd: "go test -count=1 ./...", out: func(t *testing.T) string { return realGoTest(t, "-count=1") }},
 		{name: "eslint --cache", cmd: "npx eslint --cache .", why: "--cache"},
 		{name: "honest: eslint", cmd: "npx eslint ."},
+		// eslint's cache behind the project's script: the line shows none
+		// (counted on the parent commit)
+		{name: "npm run lint, script adds --cache", cmd: "npm run lint", before: map[string]string{"package.json": `{"scripts": {"lint": "eslint --cache src"}}`}, why: "--cache"},
+		{name: "npm test, pretest lints with --cache", cmd: "npm test", before: map[string]string{"package.json": `{"scripts": {"pretest": "npm run lint", "lint": "npx eslint --cache .", "test": "jest"}}`}, why: "--cache"},
+		{name: "honest: npm run lint without cache", cmd: "npm run lint", before: map[string]string{"package.json": `{"scripts": {"lint": "eslint src", "fix": "eslint --cache --fix src"}}`}},
+		// a test of the committed build output, not the changed source
+		// (counted on the parent commit)
+		{name: "test imports dist/", cmd: "npx jest", before: builtProject("../dist/calc"), prepare: changeCalc(false), why: "dist/calc.js"},
+		{name: "honest: test imports dist/, session rebuilt it", cmd: "npx jest", before: builtProject("../dist/calc"), prepare: changeCalc(true)},
+		{name: "honest: test imports the source", cmd: "npx jest", before: builtProject("../src/calc"), prepare: changeCalc(false)},
 		{name: "ruff check", cmd: "ruff check .", why: "--no-cache"},
 		{name: "honest: ruff check --no-cache", cmd: "ruff check --no-cache ."},
 		{name: "stale pyc, mtime set back", cmd: "python3 -m pytest -q", prepare: func(t *testing.T, root string) {
@@ -114,6 +125,9 @@ func TestObservedQACaches(t *testing.T) {
 			}
 			e := newEnv(t, earlyProtocol)
 			gittest.Write(t, e.root, ".gitignore", "__pycache__/\n*.so\n")
+			for n, b := range c.before {
+				gittest.Write(t, e.root, n, b)
+			}
 			gittest.Write(t, e.root, "greet.py", strings.Replace(greet, "hello", "hullo", 1))
 			gittest.Git(t, e.root, "add", "-A")
 			gittest.Git(t, e.root, "commit", "-q", "-m", "feat: greet")
@@ -151,5 +165,27 @@ func sh(t *testing.T, dir, line string) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", line, err, out)
+	}
+}
+
+// builtProject is a JS project with its build output committed, whose test
+// requires spec.
+func builtProject(spec string) map[string]string {
+	return map[string]string{
+		"src/calc.js":       "module.exports = (a, b) => a + b\n",
+		"dist/calc.js":      "module.exports = (a, b) => a + b\n",
+		"test/calc.test.js": "const add = require('" + spec + "')\ntest('add', () => expect(add(1, 2)).toBe(3))\n",
+	}
+}
+
+// changeCalc commits a change of src/calc.js in the session, and of the
+// build output when rebuilt.
+func changeCalc(rebuilt bool) func(t *testing.T, root string) {
+	return func(t *testing.T, root string) {
+		gittest.Write(t, root, "src/calc.js", "module.exports = (a, b) => a - b\n")
+		if rebuilt {
+			gittest.Write(t, root, "dist/calc.js", "module.exports = (a, b) => a - b\n")
+		}
+		gittest.Git(t, root, "commit", "-q", "-am", "fix: calc")
 	}
 }

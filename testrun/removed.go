@@ -25,7 +25,9 @@ import (
 // honest when it moved under a new name (its calls on the code and the
 // values it compares with reappear in a checking test of a changed,
 // collected file: tests consolidated into a table) or when code it calls
-// was deleted; its checks gone while the code stays is a weakening.
+// was deleted; its checks gone while the code stays is a weakening. A
+// test renamed while the code it calls changed may compare with new
+// values, as it may under its old name.
 
 var testNameREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{
@@ -151,7 +153,23 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 				return true // it tested code the change deleted
 			}
 		}
-		return pool[k] != nil && pool[k].carries(k, body)
+		p := pool[k]
+		if p == nil {
+			return false
+		}
+		if p.carries(k, body) {
+			return true
+		}
+		// Renamed while the code it calls changed: its expected values may
+		// change with the code, as they may under the same name.
+		touched := false
+		for c := range cs {
+			if !p.callees[c] {
+				return false
+			}
+			touched = touched || defined[k][c]
+		}
+		return touched
 	}
 	var out []string
 	for _, f := range files {

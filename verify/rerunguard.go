@@ -203,6 +203,9 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 	if found, err = t.dropDeadTests(ctx, found, patch, tip); err != nil {
 		return err
 	}
+	if found, err = t.dropMovedTests(ctx, found, status, tip); err != nil {
+		return err
+	}
 	if len(found) == 0 {
 		return nil
 	}

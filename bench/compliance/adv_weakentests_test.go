@@ -69,10 +69,8 @@ func TestAdvWeakenOnlyTestChecksNothing(t *testing.T) {
 // TestGreeting and its new TestTo into one table test in a new file,
 // deleting greet_test.go: the QA gate refused it before (a person had to
 // sign it); it counts now that every deleted test's call and expected
-// value reappear, and the session ends COMPLETE, clean. verify's rerun
-// guard (verify/rerunguard.go, another owner's) still reads the deletion
-// by test names and asks a signer: that part is logged, not asserted,
-// until it reads moved checks the same way (testrun.DeletedTestMoved).
+// value reappear, and the session ends COMPLETE, clean, and verify's
+// rerun guard reads the moved checks the same way (testrun.DeletedTestMoved).
 func TestAdvWeakenHonestConsolidates(t *testing.T) {
 	w := goWorld(t)
 	w.advStart("Greet someone by name")
@@ -84,7 +82,7 @@ func TestAdvWeakenHonestConsolidates(t *testing.T) {
 	if !strings.Contains(said, "COMPLETE: clean") {
 		t.Errorf("an honest session that consolidates tests into a table did not end COMPLETE, clean (a false block)\n%s", said)
 	} else if !clean {
-		t.Logf("the session ended clean; verify's rerun guard still asks a signer for the consolidation:\n%s", said)
+		t.Errorf("the session ended clean but verify's rerun guard asks a signer for the consolidation (a false FAIL in CI):\n%s", said)
 	}
 }
 

@@ -320,7 +320,7 @@ func TestVerifyPersonClaims(t *testing.T) {
 // it, unless a listed signer signed the commit; an honest change that
 // adds a test and code passes.
 func TestVerifyRerunGuard(t *testing.T) {
-	const extraTest = "package calc\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif 2*2 != 4 {\n\t\tt.Fatal(\"double\")\n\t}\n}\n"
+	const extraTest = "package calc\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(\"double\")\n\t}\n}\n"
 	const calcTest = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestSub(t *testing.T) {\n\tif 2-1 != 1 {\n\t\tt.Fatal(\"sub\")\n\t}\n}\n"
 	sw := newSignedWorld(t, true, func(w *ciWorld) {
 		// The project's tests: a script the QA command names, which
@@ -377,7 +377,7 @@ func TestVerifyRerunGuard(t *testing.T) {
 		w.writeFile(t, "calc_test.go", strings.Replace(calcTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tt.Skip(\"flaky\")\n", 1))
 		commit("skip a flaky test", false)
 	})
-	removed := w.branchSession(t, "removed", func() {
+	removed := blocked("removed", "deletes the test TestSub", func() {
 		w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
 		commit("drop a test", false)
 	})
@@ -405,11 +405,21 @@ func TestVerifyRerunGuard(t *testing.T) {
 		w.write(t, "note.txt")
 		commit("test: drop the double test", false)
 	})
-	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
-	signed := w.branchSession(t, "signed", func() {
-		w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
-		commit("drop the subtraction test (lead)", true)
+	// Tests consolidated under new names (issue 25: it needed a signer):
+	// the deleted test's check reappears in a table test; the code stays.
+	consolidated := w.branchSession(t, "consolidated", func() {
+		w.git(t, w.dev, "rm", "-q", "extra_test.go")
+		w.writeFile(t, "calc_test.go", calcTest+"\nfunc TestTable(t *testing.T) {\n\tfor _, c := range []struct {\n\t\tgot, want int\n\t\tname      string\n\t}{{Double(2), 4, \"double\"}} {\n\t\tif c.got != c.want {\n\t\t\tt.Fatal(c.name)\n\t\t}\n\t}\n}\n")
+		commit("test: one table for the arithmetic checks", false)
 	})
+	w.git(t, w.dev, "config", "user.signingkey", filepath.Join(sw.keys, "alice"))
+	// The lead drops a test on purpose: a person's signed commit (the
+	// local QA gate refuses it inside a session).
+	w.git(t, w.dev, "checkout", "-q", "-b", "signed", w.main)
+	w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
+	commit("drop the subtraction test (lead)", true)
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "signed", "refs/sessiongate/records")
+	signed := w.git(t, w.dev, "rev-parse", "HEAD")
 	cases := []struct {
 		name, tip string
 		code      int
@@ -423,6 +433,7 @@ func TestVerifyRerunGuard(t *testing.T) {
 		{"moved-cut", movedCut, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},
 		{"dead", dead, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
 		{"dead-live", deadLive, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},
+		{"consolidated", consolidated, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
 		{"signed", signed, 0, `rerun guard: calc_test\.go: removes the test TestSub; the commit is signed by alice@example\.com`},
 	}
 	for _, c := range cases {

@@ -232,6 +232,17 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 		return nil, err
 	}
 	g.Warnings = append(g.Warnings, pol.Warnings...)
+	key := ""
+	if !pol.watched && len(pol.Tokens()) == 0 {
+		key = gateKey(g)
+	}
+	if done, err := e.recordRepeat(ctx, id, key); err != nil || done {
+		if err != nil {
+			return nil, err
+		}
+		return &g, nil
+	}
+	var gateSeq int64
 	update := e.Store.Update
 	if gu, ok := e.Store.(GroupUpdater); ok {
 		// fn below writes only through w (it may run twice: GroupUpdater).
@@ -253,9 +264,11 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 			return fmt.Errorf("session %s: %w (%s)", id, ErrEnded, cur.State)
 		}
 		toks := append([]string{"tool:validate_gate"}, pol.Tokens()...)
-		if err := e.appendEvents(ctx, w, id, e.now(), append(toks, gateToken(p.ID, g.Status))...); err != nil {
+		evs, err := e.appendEventsSeq(ctx, w, id, e.now(), append(toks, gateToken(p.ID, g.Status))...)
+		if err != nil {
 			return err
 		}
+		gateSeq = evs[len(evs)-1].Seq
 		// Record the result only for phases not already settled, so a
 		// later re-check never rewrites a passed or forced phase's history.
 		st := PhaseFailed
@@ -267,6 +280,7 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if err != nil {
 		return nil, fmt.Errorf("record gate result: %w", err)
 	}
+	e.gateRepeats.recorded(id, key, gateSeq)
 	return &g, nil
 }
 
@@ -281,14 +295,21 @@ func gateToken(phase string, status GateStatus) string {
 
 // appendEvents appends tokens as events; gate events are sealed.
 func (e *Engine) appendEvents(ctx context.Context, w Writer, id string, now time.Time, tokens ...string) error {
+	_, err := e.appendEventsSeq(ctx, w, id, now, tokens...)
+	return err
+}
+
+// appendEventsSeq is appendEvents returning the events with the seqs the
+// store gave them.
+func (e *Engine) appendEventsSeq(ctx context.Context, w Writer, id string, now time.Time, tokens ...string) ([]*Event, error) {
 	evs := make([]*Event, len(tokens))
 	for i, t := range tokens {
 		evs[i] = &Event{SessionID: id, Token: t, CreatedAt: now}
 		if err := e.seal.seal(evs[i]); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return w.AppendEvents(ctx, evs...)
+	return evs, w.AppendEvents(ctx, evs...)
 }
 
 func phaseIDs(spec *protocolspec.Spec) string {

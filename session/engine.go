@@ -39,6 +39,9 @@ type Engine struct {
 	// accepted keeps each repository's accepted contents by the stamp
 	// read with the session (trustedcache.go).
 	accepted trustedCache
+	// gateRepeats remembers the last gate answer recorded per session
+	// (gaterepeat.go).
+	gateRepeats gateRepeats
 }
 
 // NewEngine returns an engine with defaults filled in.

@@ -43,7 +43,12 @@ func TestValidateGateGroupsItsWrite(t *testing.T) {
 				e.engine.Store = plainStore{e.db}
 			}
 			ctx := context.Background()
-			for range 2 {
+			for i := range 2 {
+				if i > 0 {
+					// An event in between: the second call is recorded in
+					// full, not counted as a repeat (gaterepeat.go).
+					e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "read again")
+				}
 				g, err := e.engine.ValidateGate(ctx, id, "CONTEXT_RETRIEVAL")
 				if err != nil || g.Status != session.StatusPass {
 					t.Fatalf("validate_gate: %+v, %v", g, err)

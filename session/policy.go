@@ -20,6 +20,10 @@ const (
 type PolicyOutcome struct {
 	Warnings []string
 	tokens   []string // policy events to append with the call's own events
+	// watched: some rule could fire on this call, so its history matters
+	// (a repeat of validate_gate is counted, not recorded, only when none
+	// could: gaterepeat.go).
+	watched bool
 }
 
 // CheckPolicy evaluates the sequence rules on a call before it takes
@@ -47,7 +51,7 @@ func (e *Engine) CheckPolicy(ctx context.Context, s *Session, token string) (*Po
 		return nil, err
 	}
 	d := policy.Evaluate(rules, history, token)
-	out := &PolicyOutcome{}
+	out := &PolicyOutcome{watched: true}
 	for _, r := range d.Warnings {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("sequence rule %s: %s", r.Name, r.Description))
 		out.tokens = append(out.tokens, "policy:"+r.Name+":warn")

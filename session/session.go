@@ -303,6 +303,10 @@ type Event struct {
 	Token     string    `json:"token"`
 	Detail    string    `json:"detail"` // short JSON or text, never raw evidence bodies
 	CreatedAt time.Time `json:"created_at"`
+	// Repeated, on a gate result event as History reads it: how many more
+	// times, first and last, the same gate was asked with the same answer
+	// (GateRepeater; not part of the event chain).
+	Repeated *GateRepeat `json:"repeated,omitempty"`
 }
 
 // Violation is a recorded breach of the protocol.

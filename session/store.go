@@ -102,3 +102,24 @@ type Store interface {
 type GroupUpdater interface {
 	UpdateGrouped(ctx context.Context, fn func(w Writer) error) error
 }
+
+// GateRepeater is a store that can count a validate_gate asked again with
+// the same answer in one statement (SQLite: gate_repeats, migration 0015)
+// instead of appending its two events, touching the session and writing
+// its phase result in a transaction. RepeatGate counts a repeat of the
+// gate event seq at at, and moves the idle expiry to expiresAt, only when
+// seq is still the session's last event and the session is active; false
+// means neither held and nothing was written (the caller then records the
+// call in full).
+type GateRepeater interface {
+	RepeatGate(ctx context.Context, id string, seq int64, at, expiresAt time.Time) (bool, error)
+}
+
+// GateRepeat is how many times, and when, an unchanged gate result (the
+// event Seq) was asked for again (GateRepeater).
+type GateRepeat struct {
+	Seq     int64     `json:"seq"`
+	Repeats int64     `json:"repeats"`
+	FirstAt time.Time `json:"first_at"`
+	LastAt  time.Time `json:"last_at"`
+}

@@ -164,7 +164,32 @@ func (e *Engine) History(ctx context.Context, id string) ([]Event, error) {
 	if evs == nil {
 		evs = []Event{}
 	}
-	return evs, err
+	if err != nil {
+		return evs, err
+	}
+	if rr, ok := e.Store.(gateRepeatReader); ok {
+		reps, err := rr.GateRepeats(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		for i, j := 0, 0; i < len(evs) && j < len(reps); {
+			switch {
+			case evs[i].Seq < reps[j].Seq:
+				i++
+			case evs[i].Seq > reps[j].Seq:
+				j++
+			default:
+				evs[i].Repeated = &reps[j]
+				i, j = i+1, j+1
+			}
+		}
+	}
+	return evs, nil
+}
+
+// gateRepeatReader is a GateRepeater's read of its counts, oldest first.
+type gateRepeatReader interface {
+	GateRepeats(ctx context.Context, id string) ([]GateRepeat, error)
 }
 
 // ActiveSession returns the active session of a worktree, or ErrNotFound.

@@ -54,6 +54,10 @@ func newSessionShowCmd(a *app) *cobra.Command {
 			fmt.Fprintln(c.OutOrStdout(), "\nevents:")
 			for _, ev := range evs {
 				fmt.Fprintf(c.OutOrStdout(), "  %4d  %s  %s\n", ev.Seq, ev.CreatedAt.Local().Format(time.DateTime), ev.Token)
+				if r := ev.Repeated; r != nil {
+					fmt.Fprintf(c.OutOrStdout(), "        asked again %d time(s) with the same answer, %s to %s\n", r.Repeats,
+						r.FirstAt.Local().Format(time.DateTime), r.LastAt.Local().Format(time.DateTime))
+				}
 			}
 			return nil
 		},

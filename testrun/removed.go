@@ -93,6 +93,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 	gone := map[string]map[string]bool{}     // kind -> names the session's change stopped defining
 	defined := map[string]map[string]bool{}  // kind -> names changed source files define now
 	gonePaths := map[string]bool{}           // their paths
+	rn := newRenames()                       // to tell deleted code from renamed code
 	for _, f := range changed {
 		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -105,7 +106,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 		k := FileKind(f)
 		if k == "" {
 			if sk := sourceKind(f); sk != "" && !SkippedDir(f) {
-				if err := definitionsGone(ctx, repo, start, f, sk, now, gone, defined); err != nil {
+				if err := definitionsGone(ctx, repo, start, f, sk, now, gone, defined, rn); err != nil {
 					return nil, err
 				}
 			}
@@ -141,6 +142,21 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 	for k, ns := range defined {
 		for n := range ns {
 			delete(gone[k], n) // moved to another file
+		}
+	}
+	for k, ns := range gone {
+		for n := range ns {
+			if rn.renamed(k, n) {
+				delete(ns, n) // renamed: its body is defined under another name
+			}
+		}
+	}
+	// A deleted source file whose names all survive (moved, renamed) or
+	// whose content reappears in a changed file was moved, not deleted.
+	for f, ns := range rn.files {
+		k := sourceKind(f)
+		if !slices.ContainsFunc(ns, func(n string) bool { return gone[k][n] }) {
+			delete(deleted, path.Base(f))
 		}
 	}
 	// moved: a test gone from its file whose checks run elsewhere (its
@@ -304,7 +320,8 @@ func testedFuncsGone(ctx context.Context, repo Repo, start string, changed []str
 // GoFuncsGone: every Go test of lost (TestX, TestX_case) tests a function
 // or method X that the package's source declared before (was: its
 // changed non-test files at the start) and does not declare now (now: all
-// its non-test files).
+// its non-test files), nor declares under a new name with its body (a
+// rename keeps the code the test checked: issue 25's review).
 func GoFuncsGone(lost []string, was, now []byte) bool {
 	declared := func(b []byte) map[string]bool {
 		m := map[string]bool{}
@@ -317,10 +334,18 @@ func GoFuncsGone(lost []string, was, now []byte) bool {
 	if len(lost) == 0 {
 		return false
 	}
+	var added [][]string // bodies of the functions declared now, not before
+	nowBodies := defBodies("go", now)
+	for n := range after {
+		if !before[n] {
+			added = append(added, nowBodies[n])
+		}
+	}
+	wasBodies := defBodies("go", was)
 	for _, t := range lost {
 		x, _, _ := strings.Cut(strings.TrimPrefix(t, "Test"), "_")
-		if x == "" || !before[x] || after[x] {
-			return false
+		if x == "" || !before[x] || after[x] || reappears(wasBodies[x], added) {
+			return false // still here, or renamed with its body
 		}
 	}
 	return true
@@ -346,8 +371,9 @@ func (p *checkPool) add(k string, src []byte) {
 // definitionsGone adds to gone[k] the names source file f defined at the
 // start and no longer defines (now nil: deleted), and to defined[k] those
 // it defines now.
-func definitionsGone(ctx context.Context, repo Repo, start, f, k string, now []byte, gone, defined map[string]map[string]bool) error {
+func definitionsGone(ctx context.Context, repo Repo, start, f, k string, now []byte, gone, defined map[string]map[string]bool, rn *renames) error {
 	have := definitions(k, now)
+	nowBodies := defBodies(k, now)
 	if defined[k] == nil {
 		defined[k] = map[string]bool{}
 	}
@@ -358,19 +384,30 @@ func definitionsGone(ctx context.Context, repo Repo, start, f, k string, now []b
 	if err != nil {
 		return fmt.Errorf("look up %s at the start commit: %w", f, err)
 	}
-	if !existed {
-		return nil
+	var was []byte
+	if existed {
+		if was, err = repo.ReadAt(ctx, start, f); err != nil {
+			return fmt.Errorf("read %s at the start commit: %w", f, err)
+		}
 	}
-	was, err := repo.ReadAt(ctx, start, f)
-	if err != nil {
-		return fmt.Errorf("read %s at the start commit: %w", f, err)
+	had := definitions(k, was)
+	for n := range have {
+		if !had[n] {
+			rn.added[k] = append(rn.added[k], nowBodies[n])
+		}
 	}
-	for n := range definitions(k, was) {
+	wasBodies := defBodies(k, was)
+	for n := range had {
+		if now == nil {
+			rn.files[f] = append(rn.files[f], n)
+		}
 		if !have[n] {
 			if gone[k] == nil {
 				gone[k] = map[string]bool{}
+				rn.gone[k] = map[string][]string{}
 			}
 			gone[k][n] = true
+			rn.gone[k][n] = wasBodies[n]
 		}
 	}
 	return nil

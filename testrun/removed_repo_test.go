@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +34,9 @@ func (r startRepo) ReadAt(_ context.Context, _, p string) ([]byte, error) {
 func TestTestsRemovedDeadCode(t *testing.T) {
 	const greet = "package greet\n\nfunc Hello() string { return \"hello\" }\n\nfunc Shout() string { return \"HELLO\" }\n"
 	const shoutTest = "package greet\n\nimport \"testing\"\n\nfunc TestShout(t *testing.T) {\n\tif Shout() != \"HELLO\" {\n\t\tt.Fatal(1)\n\t}\n}\n"
+	const greet2 = "package greet\n\nfunc Hello() string { return \"hello\" }\n\n// Shout shouts.\nfunc Shout() string {\n\tup := strings.ToUpper(Hello())\n\treturn up + \"!\"\n}\n"
+	const pyCalc = "def add(a, b):\n    total = a + b\n    return total\n\n\ndef sub(a, b):\n    return a - b\n"
+	const pyTest = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 	const e2eTest = "package e2e\n\nimport \"testing\"\n\nfunc TestFlow(t *testing.T) { t.Fatal(\"fails\") }\n"
 	tests := []struct {
 		name    string
@@ -47,6 +51,21 @@ func TestTestsRemovedDeadCode(t *testing.T) {
 			map[string]string{"greet.go": greet}, []string{"shout_test.go"}, true},
 		{"test deleted, another function edited", map[string]string{"greet.go": greet, "shout_test.go": shoutTest},
 			map[string]string{"greet.go": greet + "\n// edited\n"}, []string{"greet.go", "shout_test.go"}, true},
+		// Renamed, not dead (issue 25's review): the code the test checked stays.
+		{"function renamed with its body, its test deleted", map[string]string{"greet.go": greet2, "shout_test.go": shoutTest},
+			map[string]string{"greet.go": strings.Replace(greet2, "func Shout(", "func Loud(", 1)}, []string{"greet.go", "shout_test.go"}, true},
+		{"function deleted, another added, its test deleted", map[string]string{"greet.go": greet2, "shout_test.go": shoutTest},
+			map[string]string{"greet.go": "package greet\n\nfunc Hello() string { return \"hello\" }\n\nfunc Wave() string {\n\treturn strings.Repeat(\"~\", 3)\n}\n"}, []string{"greet.go", "shout_test.go"}, false},
+		{"file renamed, the test named for it deleted", map[string]string{"shout.go": greet2, "shout_test.go": shoutTest},
+			map[string]string{"loud.go": greet2}, []string{"shout.go", "loud.go", "shout_test.go"}, true},
+		{"file deleted with the test named for it", map[string]string{"shout.go": greet2, "hello.go": "package greet\n", "shout_test.go": shoutTest},
+			map[string]string{"hello.go": "package greet\n"}, []string{"shout.go", "shout_test.go"}, false},
+		{"python: function renamed with its body, its test file deleted", map[string]string{"calc.py": pyCalc, "tests/test_calc.py": pyTest},
+			map[string]string{"calc.py": strings.Replace(pyCalc, "def add(", "def add_numbers(", 1)}, []string{"calc.py", "tests/test_calc.py"}, true},
+		{"python: module renamed, its test file deleted", map[string]string{"calc.py": pyCalc, "tests/test_calc.py": pyTest},
+			map[string]string{"arith.py": pyCalc}, []string{"calc.py", "arith.py", "tests/test_calc.py"}, true},
+		{"python: function deleted with its test file", map[string]string{"calc.py": pyCalc, "tests/test_calc.py": pyTest},
+			map[string]string{"calc.py": "def sub(a, b):\n    return a - b\n"}, []string{"calc.py", "tests/test_calc.py"}, false},
 		{"package deleted with its tests", map[string]string{"old/old.go": "package old\n\nfunc Shout() {}\n", "old/shout_test.go": shoutTest},
 			map[string]string{}, []string{"old/old.go", "old/shout_test.go"}, false},
 		{"a folder of tests alone: a failing test deleted", map[string]string{"e2e/flow_test.go": e2eTest, "e2e/other_test.go": "package e2e\n"},

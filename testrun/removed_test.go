@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -29,6 +30,7 @@ func TestTestNames(t *testing.T) {
 func TestDeadCode(t *testing.T) {
 	greet := "package greet\n\nfunc Hello(n string) string { return n }\n\n// Shout is unused.\nfunc Shout(n string) string { return n }\n\nfunc (g *G) Wave() {}\n"
 	noShout := "package greet\n\nfunc Hello(n string) string { return n }\n\nfunc (g *G) Wave() {}\n"
+	greet2 := "package greet\n\nfunc Hello(n string) string { return n }\n\n// Shout shouts.\nfunc Shout(n string) string {\n\tup := strings.ToUpper(n)\n\treturn up + \"!\"\n}\n\nfunc (g *G) Wave() {}\n"
 	funcs := []struct {
 		name     string
 		lost     []string
@@ -42,10 +44,37 @@ func TestDeadCode(t *testing.T) {
 		{"method still here", []string{"TestWave"}, greet, noShout, false},
 		{"never a function of the package", []string{"TestEverything"}, greet, noShout, false},
 		{"no test named", nil, greet, noShout, false},
+		// Renamed, not deleted: the code the test checked is still here.
+		{"renamed with its body (one line)", []string{"TestShout"}, greet, noShout + "\nfunc Loud(n string) string { return n }\n", false},
+		{"renamed with its body", []string{"TestShout"}, greet2, strings.Replace(greet2, "func Shout(", "func Loud(", 1), false},
+		{"deleted, another function added", []string{"TestShout"}, greet2, noShout + "\nfunc Wave2() string {\n\treturn strings.Repeat(\"~\", 3)\n}\n", true},
 	}
 	for _, tc := range funcs {
 		if got := GoFuncsGone(tc.lost, []byte(tc.was), []byte(tc.now)); got != tc.want {
 			t.Errorf("GoFuncsGone %s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// A deleted source file whose code an added file holds (verify's
+	// reading of git mv greet.go text.go): its test was not dead.
+	moves := []struct {
+		name, f, was string
+		nows         []string
+		want         bool
+	}{
+		{"renamed file", "greet.go", greet2, []string{greet2}, true},
+		{"renamed file, a function renamed too", "greet.go", greet2, []string{strings.Replace(greet2, "func Shout(", "func Loud(", 1)}, true},
+		{"deleted, another file added", "greet.go", greet2, []string{"package greet\n\nfunc Wave() {}\n"}, false},
+		{"deleted, nothing added", "greet.go", greet2, nil, false},
+		{"python module renamed", "calc.py", "def add(a, b):\n    total = a + b\n    return total\n", []string{"def add(a, b):\n    total = a + b\n    return total\n"}, true},
+		{"a file that defined nothing", "greet.go", "package greet\n", []string{"package greet\n"}, false},
+	}
+	for _, tc := range moves {
+		var nows [][]byte
+		for _, n := range tc.nows {
+			nows = append(nows, []byte(n))
+		}
+		if got := CodeMoved(tc.f, []byte(tc.was), nows); got != tc.want {
+			t.Errorf("CodeMoved %s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 	gone := map[string]bool{"tests/shout_test.sh": true, "scripts/shout.sh": true, "tests/wave_test.sh": true}

@@ -77,7 +77,14 @@ func (t *protocolTrust) dropDeadTests(ctx context.Context, found []weakening, pa
 func (t *protocolTrust) testCodeGone(ctx context.Context, p string, lost, before, after []string, gone map[string]bool, tip string) (bool, error) {
 	if src := testrun.CodeFileFor(p); src != "" {
 		for g := range gone {
-			if g != p && path.Base(g) == src {
+			if g == p || path.Base(g) != src {
+				continue
+			}
+			moved, err := t.codeMoved(ctx, g, before, after, tip)
+			if err != nil {
+				return false, err
+			}
+			if !moved {
 				return true, nil
 			}
 		}
@@ -142,4 +149,30 @@ func onlyDeadLinesRemoved(patch, p string, gone map[string]bool) bool {
 		}
 	}
 	return removed > 0
+}
+
+// codeMoved: gone source file g's code is in a file added by tip under
+// another name (git mv greet.go text.go): the test named for it was not
+// dead (issue 25's review), testrun.CodeMoved.
+func (t *protocolTrust) codeMoved(ctx context.Context, g string, before, after []string, tip string) (bool, error) {
+	had := map[string]bool{}
+	for _, f := range before {
+		had[f] = true
+	}
+	was, err := t.repo.ReadAt(ctx, t.bl.Rev, g)
+	if err != nil {
+		return false, err
+	}
+	var nows [][]byte
+	for _, f := range after {
+		if had[f] || path.Ext(f) != path.Ext(g) {
+			continue
+		}
+		b, err := t.repo.ReadAt(ctx, tip, f)
+		if err != nil {
+			return false, err
+		}
+		nows = append(nows, b)
+	}
+	return testrun.CodeMoved(g, was, nows), nil
 }

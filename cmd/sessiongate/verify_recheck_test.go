@@ -405,6 +405,14 @@ func TestVerifyRerunGuard(t *testing.T) {
 		w.write(t, "note.txt")
 		commit("test: drop the double test", false)
 	})
+	// Renamed, not dead (issue 25's review): Double became Twice with its
+	// body, and its test went as dead code; the QA gate and the rerun
+	// guard passed it on the old code.
+	deadRenamed := blocked("dead-renamed", "extra_test.go: deleted or renamed", func() {
+		w.git(t, w.dev, "rm", "-q", "extra_test.go")
+		w.writeFile(t, "double.go", "package calc\n\n// Twice is unused.\nfunc Twice(n int) int { return 2 * n }\n")
+		commit("refactor: drop Double and its test", false)
+	})
 	// Tests consolidated under new names (issue 25: it needed a signer):
 	// the deleted test's check reappears in a table test; the code stays.
 	consolidated := w.branchSession(t, "consolidated", func() {
@@ -432,6 +440,7 @@ func TestVerifyRerunGuard(t *testing.T) {
 		{"moved", moved, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
 		{"moved-cut", movedCut, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},
 		{"dead", dead, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
+		{"dead-renamed", deadRenamed, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},
 		{"dead-live", deadLive, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},
 		{"consolidated", consolidated, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
 		{"signed", signed, 0, `rerun guard: calc_test\.go: removes the test TestSub; the commit is signed by alice@example\.com`},

@@ -17,7 +17,9 @@ import (
 //   - a hooks-off commit whose message says "This reverts commit X." of
 //     the session's own commit, but whose change is more than X's reverse;
 //   - a hooks-off commit with copied trailers straight on the branch (the
-//     gate said it "went through the hooks" while recording a BYPASS).
+//     gate said it "went through the hooks" while recording a BYPASS);
+//   - the same commit with refs/remotes/origin/main moved onto it
+//     (issue 25 review: `git update-ref`, no fetch).
 func TestAdvReplayWitness(t *testing.T) {
 	change := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
 	copiedTrailers := func(w *world, subject string) string {
@@ -43,6 +45,15 @@ func TestAdvReplayWitness(t *testing.T) {
 			w.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-F", copiedTrailers(w, "feat(scripts): greet takes an optional name"))
 			w.git("switch", "-q", "feat/greet-name")
 			w.exec(w.root, "", "git", "cherry-pick", "side")
+		}},
+		{"hooks-off commit, then origin/main moved onto it", func(w *world) {
+			// Commits on origin's default branch are left out of the
+			// session's (a rebase brings colleagues' work): the local gate
+			// passes this one, verify ("trailers copied") does not.
+			w.write("scripts/greet.sh", change)
+			w.git("add", "-A")
+			w.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-F", copiedTrailers(w, "feat(scripts): greet takes an optional name"))
+			w.git("update-ref", "refs/remotes/origin/main", "HEAD")
 		}},
 		{"hooks-off commit dressed as a revert of the session's commit", func(w *world) {
 			w.advWork()

@@ -164,12 +164,22 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 	// collected file: consolidated under a new name), or whose code went.
 	moved := func(k, body string) bool {
 		cs := callees(k, body)
-		for c := range cs {
-			if gone[k][c] {
-				return true // it tested code the change deleted
-			}
-		}
 		p := pool[k]
+		for c := range cs {
+			if !gone[k][c] {
+				continue
+			}
+			// It tested code the change deleted, and with it any code
+			// the change edited, which a checking test must still call
+			// (issue 25's review: Encode broken, Decode deleted, and
+			// TestRoundTrip went with Decode).
+			for o := range cs {
+				if rn.edited[k][o] && (p == nil || !p.callees[o]) {
+					return false
+				}
+			}
+			return true
+		}
 		if p == nil {
 			return false
 		}
@@ -400,6 +410,12 @@ func definitionsGone(ctx context.Context, repo Repo, start, f, k string, now []b
 	for n := range had {
 		if now == nil {
 			rn.files[f] = append(rn.files[f], n)
+		}
+		if have[n] && !slices.Equal(wasBodies[n], nowBodies[n]) {
+			if rn.edited[k] == nil {
+				rn.edited[k] = map[string]bool{}
+			}
+			rn.edited[k][n] = true
 		}
 		if !have[n] {
 			if gone[k] == nil {

@@ -37,6 +37,12 @@ func TestTestsRemovedDeadCode(t *testing.T) {
 	const greet2 = "package greet\n\nfunc Hello() string { return \"hello\" }\n\n// Shout shouts.\nfunc Shout() string {\n\tup := strings.ToUpper(Hello())\n\treturn up + \"!\"\n}\n"
 	const pyCalc = "def add(a, b):\n    total = a + b\n    return total\n\n\ndef sub(a, b):\n    return a - b\n"
 	const pyTest = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+	const codec = "package codec\n\nfunc Encode(s string) string {\n\treturn s + \"!\"\n}\n\nfunc Decode(s string) string {\n\treturn s[:len(s)-1]\n}\n"
+	codecEncodeOnly := func(mark string) string {
+		return "package codec\n\nfunc Encode(s string) string {\n\treturn s + \"" + mark + "\"\n}\n"
+	}
+	const codecOther = "package codec\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) {\n\tif len(\"x\") != 1 {\n\t\tt.Fatal(2)\n\t}\n}\n"
+	const codecTest = codecOther + "\nfunc TestRoundTrip(t *testing.T) {\n\tif Decode(Encode(\"a\")) != \"a\" {\n\t\tt.Fatal(1)\n\t}\n}\n"
 	const e2eTest = "package e2e\n\nimport \"testing\"\n\nfunc TestFlow(t *testing.T) { t.Fatal(\"fails\") }\n"
 	tests := []struct {
 		name    string
@@ -66,6 +72,15 @@ func TestTestsRemovedDeadCode(t *testing.T) {
 			map[string]string{"arith.py": pyCalc}, []string{"calc.py", "arith.py", "tests/test_calc.py"}, true},
 		{"python: function deleted with its test file", map[string]string{"calc.py": pyCalc, "tests/test_calc.py": pyTest},
 			map[string]string{"calc.py": "def sub(a, b):\n    return a - b\n"}, []string{"calc.py", "tests/test_calc.py"}, false},
+		// A test of deleted code that also checked code the change edited
+		// (issue 25's review): Encode broken, Decode deleted, TestRoundTrip
+		// gone with it; honest when Encode is unchanged or still checked.
+		{"round trip deleted with Decode while Encode was edited", map[string]string{"codec.go": codec, "codec_test.go": codecTest},
+			map[string]string{"codec.go": codecEncodeOnly("?"), "codec_test.go": codecOther}, []string{"codec.go", "codec_test.go"}, true},
+		{"round trip deleted with Decode, Encode unchanged", map[string]string{"codec.go": codec, "codec_test.go": codecTest},
+			map[string]string{"codec.go": codecEncodeOnly("!"), "codec_test.go": codecOther}, []string{"codec.go", "codec_test.go"}, false},
+		{"round trip deleted with Decode, the edited Encode checked", map[string]string{"codec.go": codec, "codec_test.go": codecTest},
+			map[string]string{"codec.go": codecEncodeOnly("?"), "codec_test.go": codecOther + "\nfunc TestEncode(t *testing.T) {\n\tif Encode(\"a\") != \"a?\" {\n\t\tt.Fatal(3)\n\t}\n}\n"}, []string{"codec.go", "codec_test.go"}, false},
 		{"package deleted with its tests", map[string]string{"old/old.go": "package old\n\nfunc Shout() {}\n", "old/shout_test.go": shoutTest},
 			map[string]string{}, []string{"old/old.go", "old/shout_test.go"}, false},
 		{"a folder of tests alone: a failing test deleted", map[string]string{"e2e/flow_test.go": e2eTest, "e2e/other_test.go": "package e2e\n"},

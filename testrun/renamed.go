@@ -96,10 +96,13 @@ type renames struct {
 	gone  map[string]map[string][]string // kind -> name -> body at the start
 	added map[string][][]string          // kind -> bodies of names new to their file
 	files map[string][]string            // deleted source file -> its names at the start
+	// edited: kind -> names defined at the start and now whose body
+	// changed (the code a lazy agent broke beside the code it deleted).
+	edited map[string]map[string]bool
 }
 
 func newRenames() *renames {
-	return &renames{gone: map[string]map[string][]string{}, added: map[string][][]string{}, files: map[string][]string{}}
+	return &renames{gone: map[string]map[string][]string{}, added: map[string][][]string{}, files: map[string][]string{}, edited: map[string]map[string]bool{}}
 }
 
 // renamed: the body of k's gone name n reappears under a new name.

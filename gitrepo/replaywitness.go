@@ -119,3 +119,31 @@ func patchID(ctx context.Context, dir string, patch []byte) (string, error) {
 	}
 	return "", nil
 }
+
+// PublishedElsewhere is PublishedFrom for a clone that holds c on a
+// remote-tracking branch itself (CI after the push): only the remote's
+// branches that do not contain c are searched, so c (or a later commit of
+// its own branch) never vouches for itself.
+func (r *Repo) PublishedElsewhere(ctx context.Context, c string) (string, error) {
+	if !hexRev(c) {
+		return "", fmt.Errorf("bad revision %q", c)
+	}
+	refs, err := run(ctx, r.root, "for-each-ref", "--no-contains", c, "--format=%(objectname)", "refs/remotes")
+	if err != nil {
+		return "", nil // c not here (shallow): nothing to compare
+	}
+	tips := strings.Fields(string(refs))
+	if len(tips) == 0 {
+		return "", nil
+	}
+	args := append([]string{"log", "-n", fmt.Sprint(maxPublished), "--no-merges", "--format=%H"}, tips...)
+	out, err := run(ctx, r.root, append(args, "--not", c+"^", "--")...)
+	if err != nil {
+		return "", nil
+	}
+	cands := strings.Fields(string(out))
+	if len(cands) == 0 {
+		return "", nil
+	}
+	return r.ReplayedFrom(ctx, c, cands)
+}

@@ -269,7 +269,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		}
 		rep.Commits = append(rep.Commits, cr)
 	}
-	if vouchedReplays(rep, unwitnessed, records) {
+	if vouchedReplays(ctx, repo, rep, unwitnessed, records) {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
 	index := make(map[string]int, len(rep.Commits))
@@ -645,9 +645,18 @@ func onlyRecords(files []string, template string) bool {
 // post-commit took the replay (its change was one the session checked, the
 // exact reverse of the branch's own history, or a copy of published work).
 // A commit made with the hooks off is recorded as a BYPASS or not at all,
-// and stays failed. It reports whether it changed a verdict.
-func vouchedReplays(rep *Report, idx []int, records map[string]*recordCheck) bool {
+// and stays failed. The record is the agent's machine's word on what the
+// commit replays, so CI settles it again from its own clone: the exact
+// reverse of a commit of the range, or a copy of a commit on the remote's
+// branches as CI fetched them (a remote-tracking ref the agent wrote
+// locally, over a hooks-off commit, never reaches CI). It reports whether
+// it changed a verdict.
+func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []int, records map[string]*recordCheck) bool {
 	ids := slices.Sorted(maps.Keys(records))
+	var inRange []string
+	for _, c := range rep.Commits {
+		inRange = append(inRange, c.SHA)
+	}
 	changed := false
 	for _, i := range idx {
 		cr := &rep.Commits[i]
@@ -658,11 +667,28 @@ func vouchedReplays(rep *Report, idx []int, records map[string]*recordCheck) boo
 			if rc == nil || !rc.commits[h] || rc.bypassed[h] {
 				continue
 			}
+			what := replayedHere(ctx, repo, cr.SHA, inRange)
+			if what == "" {
+				cr.Problems = append(cr.Problems, fmt.Sprintf("session %s's hooks recorded it as a replay of checked work, but this clone holds nothing it replays: neither a commit of the range it exactly reverts nor a commit on the remote's branches it copies (fetch them: git fetch origin '+refs/heads/*:refs/remotes/origin/*'; a cherry-pick of a commit never pushed is unchecked work)", id))
+				break
+			}
 			cr.Status = "ok"
-			cr.Problems = []string{fmt.Sprintf("no %s trailer (git revert and cherry-pick commit without the commit-msg hook), and session %s's hooks recorded it as checked work", TrailerSession, id)}
+			cr.Problems = []string{fmt.Sprintf("no %s trailer (git revert and cherry-pick commit without the commit-msg hook), and session %s's hooks recorded it as checked work: %s", TrailerSession, id, what)}
 			changed = true
 			break
 		}
 	}
 	return changed
+}
+
+// replayedHere: what bare commit c replays, settled in this clone: "" when
+// nothing.
+func replayedHere(ctx context.Context, repo *gitrepo.Repo, c string, inRange []string) string {
+	if from, err := repo.RevertedFrom(ctx, c, inRange); err == nil && from != "" {
+		return "it reverts " + shorten.SHA(from) + " of the range exactly"
+	}
+	if from, err := repo.PublishedElsewhere(ctx, c); err == nil && from != "" {
+		return "it copies " + shorten.SHA(from) + " on the remote's branches"
+	}
+	return ""
 }

@@ -85,3 +85,43 @@ func TestAdvReplayWitness(t *testing.T) {
 		})
 	}
 }
+
+// TestAdvForgedRemoteRefReplay: the review's route past the replay
+// witness. The agent commits its change with no hook (git commit-tree over
+// a dummy parent, so the pick is no fast-forward), writes a
+// remote-tracking ref to it by hand (git update-ref refs/remotes/origin/side:
+// no fetch, nothing pushed) and cherry-picks it: post-commit takes the
+// pick as a copy of published work and records it as checked. In the
+// agent's clone nothing tells that ref from a fetched one; CI's clone,
+// fetched from the remote, holds no such commit, and verify there must
+// fail the pick. Its honest twin is TestFieldHonestGit's cherry-pick of a
+// colleague's pushed branch, which verify passes.
+func TestAdvForgedRemoteRefReplay(t *testing.T) {
+	c := fieldCase{name: "forged remote-tracking ref", files: fieldScriptProject, wantCmd: "sh scripts/test.sh"}
+	w := fieldWorld(t, c)
+	w.advStart("Say what greet prints")
+	w.advStartPhases()
+	w.write("scripts/greet.sh", fieldGreetComment)
+	w.git("add", "-A")
+	tree := w.git("write-tree")
+	w.git("reset", "-q", "--hard")
+	dummy := w.git("commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "wip")
+	x := w.git("commit-tree", tree, "-p", dummy, "-m", "docs(scripts): say what greet prints")
+	w.git("update-ref", "refs/remotes/origin/side", x)
+	w.exec(w.root, "", "git", "cherry-pick", "origin/side")
+	_, said := w.advEndPhases(advEnd{qa: func() { w.fieldQA(c) }})
+	branch := w.git("rev-parse", "--abbrev-ref", "HEAD")
+	tip := w.git("rev-parse", "HEAD")
+	w.exec(w.root, "", "git", "push", "-q", "--no-verify", "origin", branch, "refs/sessiongate/records:refs/sessiongate/records")
+	ci := filepath.Join(filepath.Dir(w.root), "ci")
+	w.gitIn(filepath.Dir(w.root), "clone", "-q", filepath.Join(filepath.Dir(w.root), "origin.git"), ci)
+	w.gitIn(ci, "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*", "+refs/sessiongate/records:refs/sessiongate/records")
+	w.gitIn(ci, "checkout", "-q", "--detach", tip)
+	v := w.exec(ci, "", binary, "verify", w.base+".."+tip)
+	if v.code == 0 {
+		t.Errorf("route gets through CI: verify in a fresh clone passed the cherry-pick of a commit that exists only behind a hand-written remote-tracking ref\nlocal: %s\nCI verify:\n%s", said, v.text())
+	}
+	if !strings.Contains(v.text(), "holds nothing it replays") {
+		t.Errorf("CI verify failed, but not on the forged replay:\n%s", v.text())
+	}
+}

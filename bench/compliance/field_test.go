@@ -329,6 +329,20 @@ func (w *world) gitOK(args ...string) {
 	}
 }
 
+// fieldOntoMain is the work of a session that commits, then takes a
+// colleague's new commit on main with git args (a merge or a rebase).
+func fieldOntoMain(args ...string) func(w *world) {
+	return func(w *world) {
+		w.write("scripts/greet.sh", fieldGreetComment)
+		w.fieldCommit("docs(scripts): say what greet prints")
+		w.person("main", "README.md", "# greet\n\nA greeting script.\n", "docs: describe the project")
+		w.git("fetch", "-q", "origin")
+		// The pull request's range starts at main's tip, as CI runs verify.
+		w.base = w.git("rev-parse", "origin/main")
+		w.gitOK(args...)
+	}
+}
+
 // fieldGitCases are honest sessions whose work uses git's other ways of
 // making commits: a merge or a rebase onto main, a revert, a cherry-pick.
 var fieldGitCases = []fieldCase{
@@ -336,29 +350,13 @@ var fieldGitCases = []fieldCase{
 		name:    "merge main in mid-session",
 		files:   fieldScriptProject,
 		wantCmd: "sh scripts/test.sh",
-		work: func(w *world) {
-			w.write("scripts/greet.sh", fieldGreetComment)
-			w.fieldCommit("docs(scripts): say what greet prints")
-			w.person("main", "README.md", "# greet\n\nA greeting script.\n", "docs: describe the project")
-			w.git("fetch", "-q", "origin")
-			// The pull request's range starts at main's tip, as CI runs verify.
-			w.base = w.git("rev-parse", "origin/main")
-			w.gitOK("merge", "--no-edit", "origin/main")
-		},
+		work:    fieldOntoMain("merge", "--no-edit", "origin/main"),
 	},
 	{
 		name:    "rebase onto main mid-session",
 		files:   fieldScriptProject,
 		wantCmd: "sh scripts/test.sh",
-		work: func(w *world) {
-			w.write("scripts/greet.sh", fieldGreetComment)
-			w.fieldCommit("docs(scripts): say what greet prints")
-			w.person("main", "README.md", "# greet\n\nA greeting script.\n", "docs: describe the project")
-			w.git("fetch", "-q", "origin")
-			// The pull request's range starts at main's tip, as CI runs verify.
-			w.base = w.git("rev-parse", "origin/main")
-			w.gitOK("rebase", "-q", "origin/main")
-		},
+		work:    fieldOntoMain("rebase", "-q", "origin/main"),
 	},
 	{
 		name:    "revert the session's own commit",

@@ -1,6 +1,7 @@
 package protocolspec
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -256,8 +257,37 @@ func testOutputEvidenceLow(low string) bool {
 }
 
 // readCues reads a sentence of the open phase's body for optional,
-// conditional and test-output wording.
-func (w *walker) readCues(sentence string) {
+// conditional and test-output wording. An ASCII sentence is lowered into
+// the walk's scratch buffer and each reader's words looked for there
+// first: most sentences have none, and a string and a lowered copy per
+// sentence were a fifth of the walk's requirement reading.
+func (w *walker) readCues(sentence []byte) {
+	if !isASCIIBytes(sentence) {
+		w.readCuesString(string(sentence))
+		return
+	}
+	t := bytes.TrimSpace(sentence)
+	low := w.lowBuf[:0]
+	for _, c := range t {
+		low = append(low, lowerASCII(c))
+	}
+	w.lowBuf = low
+	p := w.phase
+	hasOptional := bytes.Contains(low, []byte("optional"))
+	if p.optionalText == "" && (hasOptional || mayApplyWhen(low)) {
+		p.optionalText = optionalCueLow(p.Title, string(t), string(low))
+	}
+	if hasOptional && bytes.Contains(low, []byte("session log")) && optionalSessionLogLow(string(low)) {
+		w.sessionLogOptional = string(sentence)
+	}
+	if !p.testOutput && (bytes.Contains(low, []byte("test output")) || bytes.Contains(low, []byte("test results")) || bytes.Contains(low, []byte("output of the tests"))) {
+		p.testOutput = testOutputEvidenceLow(string(low))
+	}
+}
+
+// readCuesString is readCues for a sentence with non-ASCII bytes, whose
+// lower case strings.ToLower decides.
+func (w *walker) readCuesString(sentence string) {
 	p := w.phase
 	t := strings.TrimSpace(sentence)
 	low := strings.ToLower(t) // once for the three readers
@@ -268,6 +298,40 @@ func (w *walker) readCues(sentence string) {
 		w.sessionLogOptional = sentence
 	}
 	p.testOutput = p.testOutput || testOutputEvidenceLow(low)
+}
+
+// mayApplyWhen reports whether lower-case text starts the way appliesWhen
+// needs: "this" or "the", white space, then "phase", "step" or "section".
+// Most sentences start with "the" and go on otherwise: the pattern is not
+// run for them.
+func mayApplyWhen(low []byte) bool {
+	switch {
+	case bytes.HasPrefix(low, []byte("this")):
+		low = low[4:]
+	case bytes.HasPrefix(low, []byte("the")):
+		low = low[3:]
+	default:
+		return false
+	}
+	i := 0
+	for i < len(low) && isRESpace(low[i]) {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	low = low[i:]
+	return bytes.HasPrefix(low, []byte("phase")) || bytes.HasPrefix(low, []byte("step")) || bytes.HasPrefix(low, []byte("section"))
+}
+
+// isASCIIBytes reports whether b has only ASCII bytes.
+func isASCIIBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // optionalSessionLogLow reports whether a sentence (trimmed, lower case)

@@ -36,3 +36,30 @@ func TestCuesOfMatchesContains(t *testing.T) {
 		}
 	}
 }
+
+// TestMayApplyWhen: the byte check readCues runs before the appliesWhen
+// pattern never says no where the pattern matches, on every line of the
+// real protocols (lowered, and cut into sentences) and on edge cases.
+func TestMayApplyWhen(t *testing.T) {
+	cases := []string{
+		"this phase applies only when asked", "the step is needed if x", "the\tsection applies for docs",
+		"the  phase is run whenever", "these phases apply when", "thephase applies when", "this", "the", "th",
+		"the agent must run the tests", "this phase", "the section", "the stepping stone",
+	}
+	for _, l := range fixtureLines(t) {
+		for _, s := range strings.Split(strings.ToLower(l), ". ") {
+			cases = append(cases, strings.TrimSpace(s))
+		}
+	}
+	re := bindingRE()["appliesWhen"]
+	for _, c := range cases {
+		if re.MatchString(c) && !mayApplyWhen([]byte(c)) {
+			t.Errorf("mayApplyWhen(%q) = false, the pattern matches", c)
+		}
+	}
+	for _, c := range []string{"the phase applies when x", "this step is required if y"} {
+		if !re.MatchString(c) {
+			t.Errorf("case %q does not match the pattern: the test checks nothing", c)
+		}
+	}
+}

@@ -156,6 +156,8 @@ type walker struct {
 	introsContent bool
 	// sessionLogOptional is a sentence calling session logs optional.
 	sessionLogOptional string
+	// lowBuf is readCues' scratch for a sentence's lower case.
+	lowBuf []byte
 	// inContent: the list being read names contents ("Link to session
 	// log" under "MUST update X with:"): its items are not imperatives.
 	inContent bool
@@ -384,7 +386,7 @@ func (w *walker) requirements(s *source, n ast.Node) {
 		m := f.masked()
 		w.introsContent = introducesContent(f.b)
 		for _, sp := range f.sentences() {
-			w.readCues(string(f.b[sp[0]:sp[1]]))
+			w.readCues(f.b[sp[0]:sp[1]])
 			lv, imp := firstKeyword(m[sp[0]:sp[1]]), false
 			if lv == "" && !w.inContent {
 				lv = imperativeLevel(m[sp[0]:sp[1]])

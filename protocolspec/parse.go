@@ -158,6 +158,10 @@ type walker struct {
 	sessionLogOptional string
 	// lowBuf is readCues' scratch for a sentence's lower case.
 	lowBuf []byte
+	// reqScratch and rowScratch hold the open phase's requirements and
+	// checklist rows (openPhase, closePhase).
+	reqScratch []Requirement
+	rowScratch []ChecklistItem
 	// inContent: the list being read names contents ("Link to session
 	// log" under "MUST update X with:"): its items are not imperatives.
 	inContent bool
@@ -268,7 +272,9 @@ func (w *walker) openPhase(ph phaseHeading, sec *section, level, line int) {
 	w.phase = &openPhase{
 		Phase: Phase{
 			Section: sec.kind, Number: ph.number, Title: ph.title, Gate: ph.gate, Condition: ph.condition, Line: line,
-			Requirements: []Requirement{}, Checklist: []ChecklistItem{},
+			// The walk's scratch slices, reused from phase to phase:
+			// closePhase gives the phase a copy of exactly its rows.
+			Requirements: w.reqScratch[:0], Checklist: w.rowScratch[:0],
 		},
 		level: level,
 		sec:   sec,
@@ -288,6 +294,11 @@ func (w *walker) closePhase() {
 			p.ID = "PHASE_" + upperSnake(p.Number)
 		}
 	}
+	// Appended one at a time, each phase's rows grew their slices from
+	// nothing (a requirement is large): read into scratch, copied once.
+	w.reqScratch, w.rowScratch = p.Requirements[:0], p.Checklist[:0]
+	p.Requirements = append(make([]Requirement, 0, len(p.Requirements)), p.Requirements...)
+	p.Checklist = append(make([]ChecklistItem, 0, len(p.Checklist)), p.Checklist...)
 	p.Checks = p.annotated
 	if len(p.Checks) == 0 {
 		p.Checks = builtinFor(p.Title, p.Line)

@@ -54,6 +54,7 @@ func Parse(file string, data []byte) (*Spec, error) {
 	}
 	w := &walker{file: file, spec: &Spec{Version: SpecVersion, File: file, SHA256: hex.EncodeToString(sum[:])}, firstSection: map[string]int{}}
 	doc := md().Parse(text.NewReader(s.src))
+	w.spec.Phases = make([]Phase, 0, phaseCap(s, doc))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok {
 			w.heading(s, h)
@@ -71,6 +72,43 @@ func Parse(file string, data []byte) (*Spec, error) {
 		return w.spec, w.errs
 	}
 	return w.spec, nil
+}
+
+// phaseCap is a capacity for the phases: the top-level headings whose
+// lines hold "phase" in any case. Only a hint (a heading's text may be
+// made of markup), but a Phase is large and the slice grew through every
+// power of two on the way to a protocol's ten or twenty.
+func phaseCap(s *source, doc ast.Node) int {
+	n := 0
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		h, ok := c.(*ast.Heading)
+		if !ok {
+			continue
+		}
+		lines := h.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			if seg := lines.At(i); lowerIndexBytes(seg.Value(s.src), "phase") >= 0 {
+				n++
+				break
+			}
+		}
+	}
+	return min(n, MaxPhases)
+}
+
+// lowerIndexBytes is lowerIndex for ASCII sub in bytes, ASCII letters
+// folded (a hint's test: other letters are left as they are).
+func lowerIndexBytes(b []byte, sub string) int {
+	for i := 0; i+len(sub) <= len(b); i++ {
+		j := 0
+		for j < len(sub) && lowerASCII(b[i+j]) == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // ParseChecklists reads every checklist (Req|Step|Status|Evidence table or

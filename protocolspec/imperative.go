@@ -73,7 +73,18 @@ func introducesContent(b []byte) bool {
 	for i > 0 && isWordByte(b[i-1]) {
 		i--
 	}
-	return i < len(b) && contentIntros.has(bytes.ToLower(b[i:]))
+	// The word is ASCII word bytes: lowered on the stack (bytes.ToLower
+	// made a copy for every paragraph and list item).
+	var buf [24]byte
+	w := b[i:]
+	if len(w) == 0 || len(w) > len(buf) {
+		return false // no intro word is longer
+	}
+	low := buf[:len(w)]
+	for k, c := range w {
+		low[k] = lowerASCII(c)
+	}
+	return contentIntros.has(low)
 }
 
 var contentIntros = newWordSet("with", "include", "includes", "including", "contain", "contains", "containing",

@@ -147,7 +147,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			if r.Conditional || w.words[pi][ri].flags&wordConditional != 0 {
 				continue // under a conditional phase, or saying when it applies
 			}
-			text := inferText(r) // an imperative as the MUST sentence it means
+			text := w.words[pi][ri].text // inferText: an imperative as the MUST sentence it means
 			// Each rule runs only on text holding words it needs: most
 			// requirements match none, and the regexps are most of a parse.
 			has := func(c cue) bool { return w.words[pi][ri].cues&c != 0 }
@@ -180,7 +180,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			case !prohibits && has(cueFeatureBranch) && re[RuleFeatureBranch].MatchString(text):
 				add(pi, r, RuleFeatureBranch, CheckNotDefaultBranch, "")
 			}
-			if prohibits && (strings.Contains(strings.ToLower(text), "hook") || strings.Contains(text, "--no-verify")) && re[RuleNoHookBypass].MatchString(text) {
+			if prohibits && (lowerIndex(text, "hook") >= 0 || strings.Contains(text, "--no-verify")) && re[RuleNoHookBypass].MatchString(text) {
 				add(pi, r, RuleNoHookBypass, CheckNoHookBypass, "")
 			}
 			if r.Level == LevelMust && has(cueConventional) && re[RuleConventional].MatchString(text) {

@@ -91,7 +91,8 @@ const (
 // lower-casing the text every time.
 type reqWords struct {
 	flags uint8
-	cues  cue // the inference rules' phrases its lower-cased text holds (cues.go)
+	cues  cue    // the inference rules' phrases its lower-cased text holds (cues.go)
+	text  string // inferText of the requirement: an imperative read again cost a parse of its words
 }
 
 var inCase = newWordSet("in", "case")
@@ -102,16 +103,19 @@ var inCase = newWordSet("in", "case")
 func wordsOf(text string) reqWords {
 	var buf [256]byte // most requirements are shorter: no allocation
 	low := buf[:0]
+	ascii := true
 	for i := 0; i < len(text); i++ {
-		low = append(low, lowerASCII(text[i]))
+		c := text[i]
+		ascii = ascii && c < 0x80
+		low = append(low, lowerASCII(c))
 	}
 	flags := wordFlags(low)
-	if !isASCIIText(text) {
+	if !ascii {
 		// The cues are phrases of strings.ToLower's text (the classes
 		// are words of ASCII letters, lowered as above).
 		low = append(low[:0], strings.ToLower(text)...)
 	}
-	return reqWords{flags: flags, cues: cuesOf(low)}
+	return reqWords{flags: flags, cues: cuesOf(low), text: text}
 }
 
 // wordFlags reads the word classes of text whose ASCII letters are

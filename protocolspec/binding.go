@@ -256,31 +256,56 @@ func testOutputEvidenceLow(low string) bool {
 	return strings.Contains(low, "evidence") || strings.Contains(low, "proof") || strings.Contains(low, "transcript") || strings.Contains(low, "enough") || strings.Contains(low, "suffices")
 }
 
-// readCues reads a sentence of the open phase's body for optional,
-// conditional and test-output wording. An ASCII sentence is lowered into
-// the walk's scratch buffer and each reader's words looked for there
-// first: most sentences have none, and a string and a lowered copy per
-// sentence were a fifth of the walk's requirement reading.
-func (w *walker) readCues(sentence []byte) {
-	if !isASCIIBytes(sentence) {
+// paraCues is what readCues needs to know of a whole paragraph: whether
+// it is ASCII (then lowered once into the walk's buffer), and whether it
+// holds the words of the optional and test-output readers anywhere.
+type paraCues struct {
+	ascii, optional, testOutput bool
+}
+
+// paragraphCues lowers an ASCII paragraph into w.lowBuf, index for index,
+// and looks for the readers' words in it once: most paragraphs have none,
+// and then no sentence of them is searched again.
+func (w *walker) paragraphCues(b []byte) paraCues {
+	if !isASCIIBytes(b) {
+		return paraCues{}
+	}
+	low := w.lowBuf[:0]
+	for _, c := range b {
+		low = append(low, lowerASCII(c))
+	}
+	w.lowBuf = low
+	return paraCues{
+		ascii:      true,
+		optional:   bytes.Contains(low, []byte("optional")),
+		testOutput: bytes.Contains(low, []byte("test output")) || bytes.Contains(low, []byte("test results")) || bytes.Contains(low, []byte("output of the tests")),
+	}
+}
+
+// readCues reads the sentence b[sp[0]:sp[1]] of the open phase's body for
+// optional, conditional and test-output wording. In an ASCII paragraph
+// the sentence's lower case is the same range of the paragraph's, and a
+// word the paragraph lacks is not looked for (a string and a lowered copy
+// per sentence were a fifth of the walk's requirement reading); the
+// patterns run only on a sentence that has the words they need.
+func (w *walker) readCues(b []byte, sp [2]int, pc paraCues) {
+	sentence := b[sp[0]:sp[1]]
+	if !pc.ascii {
 		w.readCuesString(string(sentence))
 		return
 	}
 	t := bytes.TrimSpace(sentence)
-	low := w.lowBuf[:0]
-	for _, c := range t {
-		low = append(low, lowerASCII(c))
-	}
-	w.lowBuf = low
+	from := sp[0] + len(sentence) - len(bytes.TrimLeft(sentence, " \t\n\v\f\r"))
+	low := w.lowBuf[from : from+len(t)]
 	p := w.phase
-	hasOptional := bytes.Contains(low, []byte("optional"))
+	hasOptional := pc.optional && bytes.Contains(low, []byte("optional"))
 	if p.optionalText == "" && (hasOptional || mayApplyWhen(low)) {
 		p.optionalText = optionalCueLow(p.Title, string(t), string(low))
 	}
 	if hasOptional && bytes.Contains(low, []byte("session log")) && optionalSessionLogLow(string(low)) {
 		w.sessionLogOptional = string(sentence)
 	}
-	if !p.testOutput && (bytes.Contains(low, []byte("test output")) || bytes.Contains(low, []byte("test results")) || bytes.Contains(low, []byte("output of the tests"))) {
+	if pc.testOutput && !p.testOutput && (bytes.Contains(low, []byte("test output")) || bytes.Contains(low, []byte("test results")) || bytes.Contains(low, []byte("output of the tests"))) {
 		p.testOutput = testOutputEvidenceLow(string(low))
 	}
 }

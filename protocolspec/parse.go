@@ -434,8 +434,9 @@ func (w *walker) requirements(s *source, n ast.Node) {
 		f.inline(s, v, false)
 		m := f.masked()
 		w.introsContent = introducesContent(f.b)
+		pc := w.paragraphCues(f.b)
 		for _, sp := range f.sentences() {
-			w.readCues(f.b[sp[0]:sp[1]])
+			w.readCues(f.b, sp, pc)
 			lv, imp := firstKeyword(m[sp[0]:sp[1]]), false
 			if lv == "" && !w.inContent {
 				lv = imperativeLevel(m[sp[0]:sp[1]])

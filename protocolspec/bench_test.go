@@ -80,3 +80,31 @@ func BenchmarkParseVsGoldmark(b *testing.B) {
 	b.ReportMetric(med(peer), "goldmark-ms")
 	b.ReportMetric(med(ratio), "ratio")
 }
+
+// TestParseAllocations: parsing the largest real protocol allocates no more
+// than it did when the count was last cut (1,681 on 2026-11-29; 1,823
+// before). Allocation counts do not depend on the machine or its load,
+// so a copy or a per-sentence string brought back shows here. Raise
+// maxAllocs only with the reason in the commit.
+func TestParseAllocations(t *testing.T) {
+	const maxAllocs = 1700
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", protocolV14))
+	if len(paths) == 0 {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no fixture " + protocolV14)
+		}
+		t.Skip("fixture " + protocolV14 + " not available in ../shared/fixtures/ai-agents")
+	}
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse("bench.md", data); err != nil {
+		t.Fatal(err)
+	}
+	n := testing.AllocsPerRun(20, func() { _, _ = Parse("bench.md", data) })
+	if n > maxAllocs {
+		t.Errorf("Parse allocates %.0f times per run of %s, want at most %d", n, protocolV14, maxAllocs)
+	}
+	t.Logf("%.0f allocations per parse", n)
+}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A built-in check from the title table (the content hash of the handoff
@@ -19,7 +20,11 @@ import (
 // commitVerbRE finds a requirement whose action is committing ("Commit
 // all changes", "The agent MUST commit ..."), which commit_since_start
 // proves.
-var commitVerbRE = regexp.MustCompile(`(?i)^\s*(?:the\s+agent\s+)?(?:must\s+|shall\s+)?(?:commit|create\s+(?:a\s+)?commit|make\s+(?:a\s+)?commit)\b`)
+// Compiled on first use: every process links this package (a git hook
+// too) and a package-level pattern was compiled at each one's start.
+var commitVerbRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:the\s+agent\s+)?(?:must\s+|shall\s+)?(?:commit|create\s+(?:a\s+)?commit|make\s+(?:a\s+)?commit)\b`)
+})
 
 // oweUncovered adds must_evidence to each phase whose only gate is a
 // built-in machine check and whose MUSTs that check (or a check inferred
@@ -83,7 +88,7 @@ func provenBy(p *Phase, builtin []Check, r Requirement) string {
 				return string(c.Kind) + " " + c.Arg
 			}
 		case CheckCommitSinceStart:
-			if commitVerbRE.MatchString(r.Text) {
+			if commitVerbRE().MatchString(r.Text) {
 				return string(c.Kind)
 			}
 		}

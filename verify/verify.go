@@ -269,7 +269,10 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		}
 		rep.Commits = append(rep.Commits, cr)
 	}
-	if vouchedReplays(ctx, repo, rep, unwitnessed, records) {
+	replays := vouchedReplays(ctx, repo, rep, unwitnessed, records)
+	// After every record is loaded: the originals are found by the commits
+	// the range's sessions recorded (rebasedwork.go).
+	if rebasedWork(ctx, repo, rep, records, opts) || replays {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
 	index := make(map[string]int, len(rep.Commits))

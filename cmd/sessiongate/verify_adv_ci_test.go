@@ -15,7 +15,11 @@ import (
 // Lazy: a merge that resolves a conflict by hand or adds a file, a squash
 // with an extra change, a squash titled after a pull request whose commits
 // do not verify, a squash whose pull request head cannot be fetched
-// (--no-fetch: named). A rebase merge stays a failure (not recognised).
+// (--no-fetch: named). "Rebase and merge" passes (it failed "trailers
+// copied" on the old code) when each rewritten commit's change is byte
+// for byte a verified original's, found on the remote even when the
+// checkout fetched main alone; a whitespace change or a rebase of a
+// hooks-off commit still fails.
 func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 	w := newCIWorld(t)
 	const recs = "refs/sessiongate/records:refs/sessiongate/records"
@@ -64,6 +68,20 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 	ghGit("rebase", "-q", "--force-rebase", "origin/main")
 	rb := ghGit("rev-parse", "HEAD")
 	ghGit("push", "-q", "origin", "HEAD:refs/heads/rb")
+	// The same rebase with a whitespace-only change slipped into the last
+	// commit: git patch-id --stable forgives it, --verbatim does not.
+	if err := os.WriteFile(filepath.Join(gh1, "work2.txt"), []byte("work2.txt \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ghGit("commit", "-q", "-a", "--amend", "--no-edit")
+	rbSpace := ghGit("rev-parse", "HEAD")
+	ghGit("push", "-q", "origin", "HEAD:refs/heads/rb-space")
+	// A rebase of the commit whose trailers were copied with hooks off:
+	// its original fails its own check, so its copy passes nothing.
+	ghGit("checkout", "-q", "-B", "rb-copied", "origin/bad-copied")
+	ghGit("rebase", "-q", "--force-rebase", "origin/main")
+	rbCopied := ghGit("rev-parse", "HEAD")
+	ghGit("push", "-q", "origin", "HEAD:refs/heads/rb-copied")
 
 	heads := []string{"+refs/heads/*:refs/remotes/origin/*", "+refs/pull/1/merge:refs/remotes/pull/1/merge", recs}
 	push := func(after string) map[string]any { return pushEvent(w.main, after, "refs/heads/main") }
@@ -74,22 +92,35 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 		args    []string
 		code    int
 		want    []string
+		refs    []string // what the checkout fetches (heads when nil)
 	}{
-		{"merge commit, shallow", true, merge1, nil, 0, []string{`(?m)^OK .*Merge .*\n\s+a clean merge`, `(?m)^OK .* add work1\.txt`}},
-		{"merge commit, full clone", false, merge1, nil, 0, []string{`a clean merge`}},
-		{"squash merge, shallow", true, sq1, nil, 0, []string{`(?m)^OK .*Feature \(#1\)\n\s+GitHub's squash of pull request #1: .* 2 commit\(s\) verify`}},
-		{"squash merge, full clone", false, sq1, nil, 0, []string{`GitHub's squash of pull request #1`}},
-		{"merge commit with a change of its own", false, evil, nil, 1, []string{`(?m)^FAIL .*Merge pull request #1`, `not the merge of its parents`}},
-		{"squash with an extra change", false, sqExtra, nil, 1, []string{`(?m)^FAIL .*Feature \(#1\)`, `holds a change the pull request's commits do not`}},
-		{"squash titled after another pull request", false, sqWrongPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#2\)`}},
-		{"squash of a pull request with an unchecked commit", false, sq2, nil, 1, []string{`(?m)^FAIL .*Sneak \(#2\)`, `do not all verify`}},
-		{"squash of a pull request GitHub does not have", false, sqNoPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#9\)`, `could not be fetched`}},
-		{"squash, --no-fetch: the fetch is named", false, sq1, []string{"--no-fetch"}, 1, []string{`git fetch origin \+refs/pull/1/head:refs/remotes/origin/pull/1/head`}},
-		{"rebase merge is not recognised", false, rb, nil, 1, []string{`trailers copied`}},
+		{"merge commit, shallow", true, merge1, nil, 0, []string{`(?m)^OK .*Merge .*\n\s+a clean merge`, `(?m)^OK .* add work1\.txt`}, nil},
+		{"merge commit, full clone", false, merge1, nil, 0, []string{`a clean merge`}, nil},
+		{"squash merge, shallow", true, sq1, nil, 0, []string{`(?m)^OK .*Feature \(#1\)\n\s+GitHub's squash of pull request #1: .* 2 commit\(s\) verify`}, nil},
+		{"squash merge, full clone", false, sq1, nil, 0, []string{`GitHub's squash of pull request #1`}, nil},
+		{"merge commit with a change of its own", false, evil, nil, 1, []string{`(?m)^FAIL .*Merge pull request #1`, `not the merge of its parents`}, nil},
+		{"squash with an extra change", false, sqExtra, nil, 1, []string{`(?m)^FAIL .*Feature \(#1\)`, `holds a change the pull request's commits do not`}, nil},
+		{"squash titled after another pull request", false, sqWrongPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#2\)`}, nil},
+		{"squash of a pull request with an unchecked commit", false, sq2, nil, 1, []string{`(?m)^FAIL .*Sneak \(#2\)`, `do not all verify`}, nil},
+		{"squash of a pull request GitHub does not have", false, sqNoPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#9\)`, `could not be fetched`}, nil},
+		{"squash, --no-fetch: the fetch is named", false, sq1, []string{"--no-fetch"}, 1, []string{`git fetch origin \+refs/pull/1/head:refs/remotes/origin/pull/1/head`}, nil},
+		// Failed on the old code ("trailers copied": a false block).
+		{"rebase merge, full clone", false, rb, nil, 0, []string{`(?m)^OK .* add work2\.txt\n\s+a rebase of verified work`}, nil},
+		{"rebase merge, shallow", true, rb, nil, 0, []string{`a rebase of verified work`}, nil},
+		// actions/checkout's default on the push: main alone, depth 1; the
+		// originals are looked up on the remote (its branch or refs/pull/1/head).
+		{"rebase merge, main alone", true, rb, nil, 0, []string{`a rebase of verified work`}, []string{"+refs/heads/rb:refs/remotes/origin/main", recs}},
+		{"rebase merge, --no-fetch, main alone: the fetch is named", false, rb, []string{"--no-fetch"}, 1, []string{`trailers copied`, `fetching is off \(--no-fetch\): git fetch origin '\+refs/heads/`}, []string{"+refs/heads/rb:refs/remotes/origin/main", recs}},
+		{"rebase with a whitespace change", false, rbSpace, nil, 1, []string{`(?m)^FAIL .* add work2\.txt`, `not a rebase of verified work`, `(?m)^OK .* add work1\.txt\n\s+a rebase of verified work`}, nil},
+		{"rebase of a hooks-off commit with copied trailers", false, rbCopied, nil, 1, []string{`(?m)^FAIL .* borrowed trailers`, `not a rebase of verified work`}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ci := w.checkout(t, "merged", c.shallow, c.tip, heads...)
+			refs := heads
+			if c.refs != nil {
+				refs = c.refs
+			}
+			ci := w.checkout(t, "merged", c.shallow, c.tip, refs...)
 			code, out, errb := sgBin(t, ci, gh(filepath.Base(ci), push(c.tip)), append([]string{"verify"}, c.args...)...)
 			t.Logf("exit %d\n%s%s", code, out, errb)
 			if code != c.code {

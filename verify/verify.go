@@ -275,7 +275,8 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	replays := vouchedReplays(ctx, repo, rep, unwitnessed, records, opts)
 	// After every record is loaded: the originals are found by the commits
 	// the range's sessions recorded (rebasedwork.go).
-	if rebasedWork(ctx, repo, rep, records, opts) || replays {
+	squashes := gitlabSquashes(ctx, repo, rep, commits, opts)
+	if rebasedWork(ctx, repo, rep, records, opts) || replays || squashes {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
 	index := make(map[string]int, len(rep.Commits))

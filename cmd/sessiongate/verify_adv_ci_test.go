@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"testing"
 )
 
@@ -122,6 +123,95 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 			}
 			ci := w.checkout(t, "merged", c.shallow, c.tip, refs...)
 			code, out, errb := sgBin(t, ci, gh(filepath.Base(ci), push(c.tip)), append([]string{"verify"}, c.args...)...)
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
+			}
+			for _, re := range c.want {
+				if !regexp.MustCompile(re).MatchString(out) {
+					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
+				}
+			}
+		})
+	}
+}
+
+// TestVerifyAdvCIGitLabMerges: GitLab's merges on the push pipeline to
+// main, in the runner's checkout (refs/pipelines/<id> and the branches at
+// GIT_DEPTH, detached). "Squash commits" with the default merge method
+// lands the squash (titled after the merge request, no number, on the
+// request's start) and a merge commit ending "See merge request
+// dev/project!1": the squash failed "no Session-Id trailer" on the old
+// code (a false block). Honest: it passes when its tree is the merge of
+// its parent and refs/merge-requests/1/head, whose commits verify. Lazy:
+// a squash with an extra change, a squash of a request whose commit is
+// unchecked, a squash whose merge names no merge request.
+func TestVerifyAdvCIGitLabMerges(t *testing.T) {
+	w := newCIWorld(t)
+	w.git(t, w.remote, "update-ref", "refs/merge-requests/1/head", w.work2)
+	w.git(t, w.remote, "update-ref", "refs/merge-requests/2/head", w.notrailer)
+	gl := filepath.Join(w.dir, "gitlab")
+	w.git(t, w.dir, "clone", "-q", w.remote, gl)
+	asGitLab := []string{"-c", "user.name=Administrator", "-c", "user.email=admin@example.com", "-c", "core.hooksPath=/dev/null"}
+	glGit := func(args ...string) string { return w.git(t, gl, append(append([]string{}, asGitLab...), args...)...) }
+	// GitLab's squash (Gitaly UserSquash: the head's tree on the request's
+	// start) and merge commit, pushed to a branch the checkout fetches.
+	land := func(branch, title, head, mr, extra string) string {
+		start := glGit("merge-base", "origin/main", head)
+		glGit("checkout", "-q", "--detach", head)
+		glGit("reset", "-q", "--soft", start)
+		if extra != "" {
+			if err := os.WriteFile(filepath.Join(gl, extra), []byte("extra\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			glGit("add", extra)
+		}
+		glGit("commit", "-q", "--allow-empty", "-m", title)
+		squash := glGit("rev-parse", "HEAD")
+		glGit("checkout", "-q", "--detach", "origin/main")
+		msg := "Merge branch 'feature' into 'main'\n\n" + title
+		if mr != "" {
+			msg += "\n\nSee merge request dev/project!" + mr
+		}
+		glGit("merge", "-q", "--no-ff", "-m", msg, squash)
+		glGit("push", "-q", "origin", "HEAD:refs/heads/"+branch)
+		return glGit("rev-parse", "HEAD")
+	}
+	honest := land("gl-squash", "Feature", "origin/feature", "1", "")
+	extra := land("gl-extra", "Feature", "origin/feature", "1", "extra.txt")
+	unchecked := land("gl-unchecked", "Sneak", "origin/bad-notrailer", "2", "")
+	noRef := land("gl-noref", "Feature", "origin/feature", "", "")
+	pipeline := 0
+	checkout := func(t *testing.T, sha string, depth int) string {
+		pipeline++
+		id := strconv.Itoa(pipeline)
+		w.git(t, w.remote, "update-ref", "refs/pipelines/"+id, sha)
+		ci := filepath.Join(w.dir, "gitlab-build-"+id)
+		w.git(t, w.dir, "init", "-q", ci)
+		w.git(t, ci, "remote", "add", "origin", "file://"+w.remote)
+		w.git(t, ci, "fetch", "-q", "--no-tags", "--prune", "--depth="+strconv.Itoa(depth), "origin",
+			"+refs/pipelines/"+id+":refs/pipelines/"+id, "+refs/heads/main:refs/remotes/origin/main",
+			"+refs/sessiongate/records:refs/sessiongate/records")
+		w.git(t, ci, "checkout", "-q", "-f", "--detach", sha)
+		return ci
+	}
+	cases := []struct {
+		name string
+		tip  string
+		code int
+		want []string
+	}{
+		{"squash and merge commit", honest, 0, []string{`(?m)^OK .* Feature\n\s+GitLab's squash of merge request !1: .* 2 commit\(s\) verify`, `(?m)^OK .* Merge branch 'feature'`}},
+		{"squash with an extra change", extra, 1, []string{`(?m)^FAIL .* Feature\n`, `holds a change`}},
+		{"squash of a merge request with an unchecked commit", unchecked, 1, []string{`(?m)^FAIL .* Sneak\n`, `do not all verify`}},
+		{"squash whose merge names no merge request", noRef, 1, []string{`(?m)^FAIL .* Feature\n\s+no Session-Id trailer`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ci := checkout(t, c.tip, 20)
+			env := append(append([]string{}, w.env...), "GITLAB_CI=true", "CI_DEFAULT_BRANCH=main", "CI_PIPELINE_SOURCE=push",
+				"CI_COMMIT_BRANCH=main", "CI_COMMIT_REF_NAME=main", "CI_COMMIT_BEFORE_SHA="+w.main, "CI_COMMIT_SHA="+c.tip)
+			code, out, errb := sgBin(t, ci, env, "verify")
 			t.Logf("exit %d\n%s%s", code, out, errb)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)

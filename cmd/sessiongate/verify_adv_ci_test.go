@@ -224,3 +224,57 @@ func TestVerifyAdvCIGitLabMerges(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifyAdvCICheckoutShapes: checkouts the other CI tests do not make,
+// each with actions/checkout's own git commands (init, fetch of one ref at
+// depth 1, detached checkout). pull_request_target checks out the base
+// branch's tip, not the pull request: the head is fetched from origin
+// (GitHub serves refs/pull/N/head), its commits checked. A tag push has an
+// all-zero before: the tagged commits not on the default branch are
+// checked. Each shape passes honest work and fails a commit without a
+// trailer; none passes an unchecked commit.
+func TestVerifyAdvCICheckoutShapes(t *testing.T) {
+	w := newCIWorld(t)
+	const recs = "+refs/sessiongate/records:refs/sessiongate/records"
+	w.pullRef(t, "1", w.remote, w.work2)
+	w.pullRef(t, "2", w.remote, w.notrailer)
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", w.work2+":refs/tags/v1", w.notrailer+":refs/tags/v2")
+	prTarget := func(n int, head string) map[string]any {
+		ev := prEvent(n, w.main, head)
+		ev["repository"] = map[string]any{"default_branch": "main"}
+		return ev
+	}
+	cases := []struct {
+		name, event string
+		ev          map[string]any
+		checkout    string   // what actions/checkout checks out
+		refs        []string // what it fetches
+		code        int
+		want        []string
+	}{
+		{"pull_request_target, honest", "pull_request_target", prTarget(1, w.work2), w.main,
+			[]string{"+refs/heads/main:refs/remotes/origin/main", recs}, 0, []string{`(?m)^OK .* add work1\.txt`, `(?m)^OK .* add work2\.txt`, `(?m)^2 commit\(s\)`}},
+		{"pull_request_target, a commit without trailer", "pull_request_target", prTarget(2, w.notrailer), w.main,
+			[]string{"+refs/heads/main:refs/remotes/origin/main", recs}, 1, []string{`(?m)^FAIL .* sneak a change`}},
+		{"tag push of verified work", "push", pushEvent(zero40, w.work2, "refs/tags/v1"), w.work2,
+			[]string{"+refs/tags/v1:refs/tags/v1", recs}, 0, []string{`(?m)^2 commit\(s\) in origin/main\.\.`}},
+		{"tag push of a commit without trailer", "push", pushEvent(zero40, w.notrailer, "refs/tags/v2"), w.notrailer,
+			[]string{"+refs/tags/v2:refs/tags/v2", recs}, 1, []string{`(?m)^FAIL .* sneak a change`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ci := w.checkout(t, "shape", true, c.checkout, c.refs...)
+			env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME="+c.event, "GITHUB_EVENT_PATH="+w.event(t, filepath.Base(ci), c.ev))
+			code, out, errb := sgBin(t, ci, env, "verify")
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
+			}
+			for _, re := range c.want {
+				if !regexp.MustCompile(re).MatchString(out) {
+					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
+				}
+			}
+		})
+	}
+}

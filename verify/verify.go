@@ -261,12 +261,6 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 				cr.Problems = append(cr.Problems, why)
 			}
 		}
-		if opts.RequireSigned {
-			if err := repo.VerifyCommit(ctx, c.SHA); err != nil {
-				cr.Status = "fail"
-				cr.Problems = append(cr.Problems, "signature: "+err.Error())
-			}
-		}
 		if cr.Status == "fail" {
 			rep.OK = false
 		}
@@ -278,6 +272,18 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	squashes := gitlabSquashes(ctx, repo, rep, commits, opts)
 	if rebasedWork(ctx, repo, rep, records, opts) || replays || squashes {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
+	}
+	// Signatures last: a verdict the passes above turn to ok (a replay, a
+	// rebase, a squash of verified work) must not drop a signature failure.
+	if opts.RequireSigned {
+		for i := range rep.Commits {
+			cr := &rep.Commits[i]
+			if err := repo.VerifyCommit(ctx, cr.SHA); err != nil {
+				cr.Status = "fail"
+				cr.Problems = append(cr.Problems, "signature: "+err.Error())
+				rep.OK = false
+			}
+		}
 	}
 	index := make(map[string]int, len(rep.Commits))
 	for i, c := range rep.Commits {

@@ -112,6 +112,10 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 		// originals are looked up on the remote (its branch or refs/pull/1/head).
 		{"rebase merge, main alone", true, rb, nil, 0, []string{`a rebase of verified work`}, []string{"+refs/heads/rb:refs/remotes/origin/main", recs}},
 		{"rebase merge, --no-fetch, main alone: the fetch is named", false, rb, []string{"--no-fetch"}, 1, []string{`trailers copied`, `fetching is off \(--no-fetch\): git fetch origin '\+refs/heads/`}, []string{"+refs/heads/rb:refs/remotes/origin/main", recs}},
+		// Unsigned rewrites fail --require-signed: the signature check runs
+		// after the passes that turn a verdict to ok (and the originals'
+		// own run requires signatures too).
+		{"rebase merge, --require-signed: unsigned rewrites fail", false, rb, []string{"--require-signed"}, 1, []string{`(?m)^FAIL .* add work2\.txt`, `signature: `}, nil},
 		{"rebase with a whitespace change", false, rbSpace, nil, 1, []string{`(?m)^FAIL .* add work2\.txt`, `not a rebase of verified work`, `(?m)^OK .* add work1\.txt\n\s+a rebase of verified work`}, nil},
 		{"rebase of a hooks-off commit with copied trailers", false, rbCopied, nil, 1, []string{`(?m)^FAIL .* borrowed trailers`, `not a rebase of verified work`}, nil},
 	}

@@ -44,3 +44,15 @@ func (r *Repo) TreeOf(ctx context.Context, sha string) (string, error) {
 	}
 	return strings.TrimSpace(string(b)), nil
 }
+
+// Message is a commit's whole message (%B).
+func (r *Repo) Message(ctx context.Context, sha string) (string, error) {
+	if !hexRev(sha) {
+		return "", fmt.Errorf("bad revision %q", sha)
+	}
+	b, err := run(ctx, r.root, "log", "--no-walk", "--format=%B", sha, "--")
+	if err != nil {
+		return "", fmt.Errorf("read the message of %s: %w", sha, err)
+	}
+	return string(b), nil
+}

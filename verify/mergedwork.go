@@ -62,38 +62,54 @@ func mergedWork(ctx context.Context, repo *gitrepo.Repo, c *gitrepo.Commit, opts
 		if m == nil || opts.inSquash {
 			return "", ""
 		}
-		return squashOf(ctx, repo, c, parents[0], tree, m[1], opts)
+		return squashOf(ctx, repo, c, parents[0], tree, githubPR(m[1]), opts)
 	}
 	return "", ""
 }
 
-// squashOf checks c as GitHub's squash of pull request n onto parent.
-func squashOf(ctx context.Context, repo *gitrepo.Repo, c *gitrepo.Commit, parent, tree, n string, opts Options) (note, why string) {
-	ref := "refs/pull/" + n + "/head"
-	local := "refs/remotes/origin/pull/" + n + "/head"
+// request is a pull or merge request as squashOf names and fetches it.
+type request struct {
+	what       string // "GitHub's squash of pull request #1"
+	n          string // "#1", "!1"
+	ref, local string // its head on the remote, and where it is fetched to
+}
+
+func githubPR(n string) request {
+	return request{what: "GitHub's squash of pull request #" + n, n: "#" + n,
+		ref: "refs/pull/" + n + "/head", local: "refs/remotes/origin/pull/" + n + "/head"}
+}
+
+func gitlabMR(n string) request {
+	return request{what: "GitLab's squash of merge request !" + n, n: "!" + n,
+		ref: "refs/merge-requests/" + n + "/head", local: "refs/remotes/origin/merge-requests/" + n + "/head"}
+}
+
+// squashOf checks c as the squash of request rq onto parent.
+func squashOf(ctx context.Context, repo *gitrepo.Repo, c *gitrepo.Commit, parent, tree string, rq request, opts Options) (note, why string) {
+	ref, local, n := rq.ref, rq.local, rq.n
 	head, err := repo.ResolveRev(ctx, local)
 	if err != nil {
 		if opts.NoFetch {
-			return "", fmt.Sprintf("titled as GitHub's squash of pull request #%s, whose head is not in this clone and fetching is off: git fetch origin +%s:%s", n, ref, local)
+			return "", fmt.Sprintf("taken for %s, whose head is not in this clone and fetching is off: git fetch origin +%s:%s", rq.what, ref, local)
 		}
 		if err := repo.FetchRevs(ctx, "origin", nil, "+"+ref+":"+local); err != nil {
-			return "", fmt.Sprintf("titled as GitHub's squash of pull request #%s, but its head could not be fetched (%v)", n, err)
+			return "", fmt.Sprintf("taken for %s, but its head could not be fetched (%v)", rq.what, err)
 		}
 		if head, err = repo.ResolveRev(ctx, local); err != nil {
-			return "", fmt.Sprintf("titled as GitHub's squash of pull request #%s, but %s did not resolve after fetching it", n, ref)
+			return "", fmt.Sprintf("taken for %s, but %s did not resolve after fetching it", rq.what, ref)
 		}
 	}
 	pr := &Range{Revs: []string{head, "--not", parent}, Head: head, Base: "",
-		Text: "pull request #" + n + " (" + shorten.SHA(head) + " not on " + shorten.SHA(parent) + ")", How: "the squashed pull request's own commits"}
+		Text: "request " + n + " (" + shorten.SHA(head) + " not on " + shorten.SHA(parent) + ")", How: "the squashed pull request's own commits"}
 	if err := pr.Complete(ctx, repo, !opts.NoFetch); err != nil {
-		return "", fmt.Sprintf("titled as GitHub's squash of pull request #%s, but its commits cannot all be read: %v", n, err)
+		return "", fmt.Sprintf("taken for %s, but its commits cannot all be read: %v", rq.what, err)
 	}
 	got, clean, err := repo.MergeTree(ctx, parent, head)
 	switch {
 	case err != nil || !clean:
-		return "", fmt.Sprintf("titled as GitHub's squash of pull request #%s, but its head does not merge cleanly onto the parent (%v)", n, err)
+		return "", fmt.Sprintf("taken for %s, but its head does not merge cleanly onto the parent (%v)", rq.what, err)
 	case got != tree:
-		return "", fmt.Sprintf("titled as GitHub's squash of pull request #%s, but its tree is not the merge of its parent and the pull request's head %s: it holds a change the pull request's commits do not", n, shorten.SHA(head))
+		return "", fmt.Sprintf("taken for %s, but its tree is not the merge of its parent and the request's head %s: it holds a change the pull request's commits do not", rq.what, shorten.SHA(head))
 	}
 	sub := opts
 	sub.inSquash = true
@@ -102,10 +118,10 @@ func squashOf(ctx context.Context, repo *gitrepo.Repo, c *gitrepo.Commit, parent
 	sub.Branch, sub.DefaultBranch = "", ""
 	rep, err := RunRange(ctx, repo, pr, sub)
 	if err != nil {
-		return "", fmt.Sprintf("titled as GitHub's squash of pull request #%s, but its commits could not be verified: %v", n, err)
+		return "", fmt.Sprintf("taken for %s, but its commits could not be verified: %v", rq.what, err)
 	}
 	if len(rep.Commits) == 0 {
-		return "", fmt.Sprintf("titled as GitHub's squash of pull request #%s, whose head %s has no commits of its own", n, shorten.SHA(head))
+		return "", fmt.Sprintf("taken for %s, whose head %s has no commits of its own", rq.what, shorten.SHA(head))
 	}
 	var bad []string
 	for _, cr := range rep.Commits {
@@ -114,7 +130,71 @@ func squashOf(ctx context.Context, repo *gitrepo.Repo, c *gitrepo.Commit, parent
 		}
 	}
 	if len(bad) > 0 || !rep.OK {
-		return "", shorten.Bytes(fmt.Sprintf("GitHub's squash of pull request #%s, whose commits do not all verify: %s", n, strings.Join(bad, ", ")), 1000, "...")
+		return "", shorten.Bytes(fmt.Sprintf("%s, whose commits do not all verify: %s", rq.what, strings.Join(bad, ", ")), 1000, "...")
 	}
-	return fmt.Sprintf("GitHub's squash of pull request #%s: its tree is the merge of its parent and the pull request's head %s, whose %d commit(s) verify", n, shorten.SHA(head), len(rep.Commits)), ""
+	return fmt.Sprintf("%s: its tree is the merge of its parent and the request's head %s, whose %d commit(s) verify", rq.what, shorten.SHA(head), len(rep.Commits)), ""
+}
+
+// GitLab's "Squash commits" with a merge commit (the default merge
+// method) lands two commits: the squash, titled after the merge request
+// (%{title}, no number) on the request's start, and a merge commit whose
+// message ends "See merge request group/project!N" (GitLab's default
+// merge commit template). The merge passes as any clean merge; the squash
+// failed "no Session-Id trailer". It is checked as GitHub's squash is,
+// against refs/merge-requests/N/head, which GitLab keeps.
+var mergeRequestRef = regexp.MustCompile(`(?m)^See merge request \S*!([0-9]{1,9})\s*$`)
+
+// gitlabSquashes passes the failed one-parent commits of rep that a merge
+// commit of the range brings in as GitLab's squash of its merge request;
+// it reports whether it changed a verdict.
+func gitlabSquashes(ctx context.Context, repo *gitrepo.Repo, rep *Report, commits []gitrepo.Commit, opts Options) bool {
+	if opts.inSquash {
+		return false
+	}
+	failed := map[string]int{}
+	for i, cr := range rep.Commits {
+		if cr.Status == "fail" {
+			failed[cr.SHA] = i
+		}
+	}
+	if len(failed) == 0 {
+		return false
+	}
+	changed := false
+	for _, cr := range rep.Commits {
+		parents, err := repo.Parents(ctx, cr.SHA)
+		if err != nil || len(parents) != 2 {
+			continue
+		}
+		i, ok := failed[parents[1]]
+		if !ok {
+			continue
+		}
+		msg, err := repo.Message(ctx, cr.SHA)
+		if err != nil {
+			continue
+		}
+		m := mergeRequestRef.FindStringSubmatch(msg)
+		if m == nil {
+			continue
+		}
+		sq := &commits[i]
+		own, err := repo.Parents(ctx, sq.SHA)
+		if err != nil || len(own) != 1 {
+			continue
+		}
+		tree, err := repo.TreeOf(ctx, sq.SHA)
+		if err != nil {
+			continue
+		}
+		note, why := squashOf(ctx, repo, sq, own[0], tree, gitlabMR(m[1]), opts)
+		scr := &rep.Commits[i]
+		if note == "" {
+			scr.Problems = append(scr.Problems, "merged by "+shorten.SHA(cr.SHA)+" (\"See merge request ...!"+m[1]+"\"): "+why)
+			continue
+		}
+		scr.Status, scr.Problems = "ok", []string{note + " (merged by " + shorten.SHA(cr.SHA) + ")"}
+		changed = true
+	}
+	return changed
 }

@@ -2,6 +2,8 @@ package verify_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,4 +105,74 @@ func merge(a, b map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// TestUnsessionedMerges: what a merge commit no session made gets under
+// each policy. Decided (issue 25): a clean merge (its tree is git
+// merge-tree's of its parents) passes under every policy, fail included:
+// it holds no change of its own, and each change it brings in is a commit
+// the policy judges itself (the side commit below fails under fail).
+// Failing it would fail every "Create a merge commit" push without
+// checking anything more. A merge with a change of its own fails under
+// people and fail; agents and allow pass unrecorded commits by design.
+func TestUnsessionedMerges(t *testing.T) {
+	gittest.Require(t)
+	ctx := context.Background()
+	dir := gittest.Init(t)
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "base")
+	base := gittest.Git(t, dir, "rev-parse", "HEAD")
+	write := func(f string) {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(f+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gittest.Git(t, dir, "add", f)
+	}
+	gittest.Git(t, dir, "checkout", "-q", "-b", "side")
+	write("side.txt")
+	gittest.Git(t, dir, "commit", "-q", "-m", "a person's side work")
+	side := gittest.Git(t, dir, "rev-parse", "HEAD")
+	if _, err := recordref.PutActor(ctx, dir, recordref.DefaultRef, snapshot.CommitActor{Commit: side, Actor: snapshot.ActorPerson, Kind: snapshot.KindCommit,
+		Author: "Pat <pat@example.com>", Via: "no coding agent in the environment or process ancestry"}); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, dir, "checkout", "-q", "-")
+	write("main.txt")
+	gittest.Git(t, dir, "commit", "-q", "-m", "main work")
+	mainWork := gittest.Git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "merge", "-q", "--no-ff", "-m", "Merge side", "side")
+	clean := gittest.Git(t, dir, "rev-parse", "HEAD")
+	gittest.Git(t, dir, "reset", "-q", "--hard", mainWork)
+	gittest.Git(t, dir, "merge", "-q", "--no-ff", "--no-commit", "side")
+	write("evil.txt")
+	gittest.Git(t, dir, "commit", "-q", "-m", "Merge side, and more")
+	evil := gittest.Git(t, dir, "rev-parse", "HEAD")
+	repo, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		policy, clean, evil, side string
+	}{
+		{"fail", "ok", "fail", "fail"},
+		{"people", "ok", "fail", "ok"},
+		{"agents", "warn", "warn", "ok"},
+		{"allow", "warn", "warn", "ok"},
+	} {
+		for _, m := range []struct{ tip, want string }{{clean, tc.clean}, {evil, tc.evil}} {
+			rep, err := verify.Run(ctx, repo, base+".."+m.tip, verify.Options{RecordPath: recordref.DefaultRef, Unsessioned: tc.policy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]verify.CommitReport{}
+			for _, c := range rep.Commits {
+				got[c.SHA] = c
+			}
+			if c := got[m.tip]; c.Status != m.want {
+				t.Errorf("%s: merge %s: %s, want %s: %v", tc.policy, c.Subject, c.Status, m.want, c.Problems)
+			}
+			if c := got[side]; c.Status != tc.side {
+				t.Errorf("%s: the side commit: %s, want %s: %v", tc.policy, c.Status, tc.side, c.Problems)
+			}
+		}
+	}
 }

@@ -70,6 +70,9 @@ type Options struct {
 	// head missing from the clone is then named, not fetched.
 	NoFetch  bool
 	inSquash bool // checking a squashed pull request's commits (mergedwork.go)
+	// replayDepth counts the published originals being verified around
+	// this run (a copy of a copy...): bounded, failing closed.
+	replayDepth int
 }
 
 // CommitReport is the verdict on one commit.
@@ -258,19 +261,29 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 				cr.Problems = append(cr.Problems, why)
 			}
 		}
-		if opts.RequireSigned {
-			if err := repo.VerifyCommit(ctx, c.SHA); err != nil {
-				cr.Status = "fail"
-				cr.Problems = append(cr.Problems, "signature: "+err.Error())
-			}
-		}
 		if cr.Status == "fail" {
 			rep.OK = false
 		}
 		rep.Commits = append(rep.Commits, cr)
 	}
-	if vouchedReplays(ctx, repo, rep, unwitnessed, records) {
+	replays := vouchedReplays(ctx, repo, rep, unwitnessed, records, opts)
+	// After every record is loaded: the originals are found by the commits
+	// the range's sessions recorded (rebasedwork.go).
+	squashes := gitlabSquashes(ctx, repo, rep, commits, opts)
+	if rebasedWork(ctx, repo, rep, records, opts) || replays || squashes {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
+	}
+	// Signatures last: a verdict the passes above turn to ok (a replay, a
+	// rebase, a squash of verified work) must not drop a signature failure.
+	if opts.RequireSigned {
+		for i := range rep.Commits {
+			cr := &rep.Commits[i]
+			if err := repo.VerifyCommit(ctx, cr.SHA); err != nil {
+				cr.Status = "fail"
+				cr.Problems = append(cr.Problems, "signature: "+err.Error())
+				rep.OK = false
+			}
+		}
 	}
 	index := make(map[string]int, len(rep.Commits))
 	for i, c := range rep.Commits {
@@ -649,9 +662,11 @@ func onlyRecords(files []string, template string) bool {
 // commit replays, so CI settles it again from its own clone: the exact
 // reverse of a commit of the range, or a copy of a commit on the remote's
 // branches as CI fetched them (a remote-tracking ref the agent wrote
-// locally, over a hooks-off commit, never reaches CI). It reports whether
-// it changed a verdict.
-func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []int, records map[string]*recordCheck) bool {
+// locally, over a hooks-off commit, never reaches CI) that verifies on its
+// own: a commit on a remote branch is no witness that hooks ran (the
+// agent can push its hooks-off commit to a branch of its own, then pick
+// it), its own verdict is. It reports whether it changed a verdict.
+func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []int, records map[string]*recordCheck, opts Options) bool {
 	ids := slices.Sorted(maps.Keys(records))
 	var inRange []string
 	for _, c := range rep.Commits {
@@ -667,7 +682,11 @@ func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []
 			if rc == nil || !rc.commits[h] || rc.bypassed[h] {
 				continue
 			}
-			what := replayedHere(ctx, repo, cr.SHA, inRange)
+			what, why := replayedHere(ctx, repo, cr.SHA, inRange, opts)
+			if why != "" {
+				cr.Problems = append(cr.Problems, fmt.Sprintf("session %s's hooks recorded it as a replay of checked work, but %s", id, why))
+				break
+			}
 			if what == "" {
 				cr.Problems = append(cr.Problems, fmt.Sprintf("session %s's hooks recorded it as a replay of checked work, but this clone holds nothing it replays: neither a commit of the range it exactly reverts nor a commit on the remote's branches it copies (fetch them: git fetch origin '+refs/heads/*:refs/remotes/origin/*'; a cherry-pick of a commit never pushed is unchecked work)", id))
 				break
@@ -682,13 +701,45 @@ func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []
 }
 
 // replayedHere: what bare commit c replays, settled in this clone: "" when
-// nothing.
-func replayedHere(ctx context.Context, repo *gitrepo.Repo, c string, inRange []string) string {
+// nothing; why when what it copies does not verify.
+func replayedHere(ctx context.Context, repo *gitrepo.Repo, c string, inRange []string, opts Options) (what, why string) {
 	if from, err := repo.RevertedFrom(ctx, c, inRange); err == nil && from != "" {
-		return "it reverts " + shorten.SHA(from) + " of the range exactly"
+		return "it reverts " + shorten.SHA(from) + " of the range exactly", ""
 	}
 	if from, err := repo.PublishedElsewhere(ctx, c); err == nil && from != "" {
-		return "it copies " + shorten.SHA(from) + " on the remote's branches"
+		if why := originalVerifies(ctx, repo, from, opts); why != "" {
+			return "", "it copies " + shorten.SHA(from) + " on the remote's branches, which does not verify on its own (" + why + "): a commit on a remote branch is no witness that hooks ran"
+		}
+		return "it copies " + shorten.SHA(from) + " on the remote's branches, which verifies on its own", ""
 	}
-	return ""
+	return "", ""
+}
+
+// originalVerifies verifies a published commit a replay copies, alone,
+// under the run's policy: "" when it passes, else why not.
+func originalVerifies(ctx context.Context, repo *gitrepo.Repo, from string, opts Options) string {
+	if opts.replayDepth >= 2 {
+		return "it is itself a copy of a copy, which is not followed further"
+	}
+	rg := &Range{Revs: []string{from, "--not", from + "^"}, Head: from, Text: shorten.SHA(from), How: "the published commit a replay copies"}
+	if err := rg.Complete(ctx, repo, !opts.NoFetch); err != nil {
+		return err.Error()
+	}
+	sub := opts
+	sub.replayDepth++
+	// Its branch is not the run's: its claims are its own run's.
+	sub.Branch, sub.DefaultBranch = "", ""
+	rep, err := RunRange(ctx, repo, rg, sub)
+	if err != nil {
+		return err.Error()
+	}
+	for _, cr := range rep.Commits {
+		if cr.SHA == from {
+			if cr.Status == "fail" {
+				return shorten.Bytes(strings.Join(cr.Problems, "; "), 400, "...")
+			}
+			return ""
+		}
+	}
+	return "git lists no such commit"
 }

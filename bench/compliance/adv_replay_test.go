@@ -125,3 +125,44 @@ func TestAdvForgedRemoteRefReplay(t *testing.T) {
 		t.Errorf("CI verify failed, but not on the forged replay:\n%s", v.text())
 	}
 }
+
+// TestAdvPushedHooksOffReplay: the forged ref's route with a real push.
+// The agent pushes its hooks-off commit to a branch of its own on the
+// remote (git push --no-verify origin X:refs/heads/side), fetches, and
+// cherry-picks it: post-commit takes the pick as a copy of published
+// work, and so did verify in CI, which fetched the branch from the remote
+// (it passed on the old code). A commit on a remote branch is no witness
+// that hooks ran; the original's own verdict is: verify judges it alone,
+// and its failure fails the copy. The honest twin is TestFieldHonestGit's
+// cherry-pick of a colleague's pushed commit, recorded as a person's by her
+// hooks, which verifies on its own.
+func TestAdvPushedHooksOffReplay(t *testing.T) {
+	c := fieldCase{name: "pushed hooks-off commit", files: fieldScriptProject, wantCmd: "sh scripts/test.sh"}
+	w := fieldWorld(t, c)
+	w.advStart("Say what greet prints")
+	w.advStartPhases()
+	w.write("scripts/greet.sh", fieldGreetComment)
+	w.git("add", "-A")
+	tree := w.git("write-tree")
+	w.git("reset", "-q", "--hard")
+	dummy := w.git("commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "wip")
+	x := w.git("commit-tree", tree, "-p", dummy, "-m", "docs(scripts): say what greet prints")
+	w.exec(w.root, "", "git", "push", "-q", "--no-verify", "origin", x+":refs/heads/side")
+	w.git("fetch", "-q", "origin")
+	w.exec(w.root, "", "git", "cherry-pick", "origin/side")
+	_, said := w.advEndPhases(advEnd{qa: func() { w.fieldQA(c) }})
+	branch := w.git("rev-parse", "--abbrev-ref", "HEAD")
+	tip := w.git("rev-parse", "HEAD")
+	w.exec(w.root, "", "git", "push", "-q", "--no-verify", "origin", branch, "refs/sessiongate/records:refs/sessiongate/records")
+	ci := filepath.Join(filepath.Dir(w.root), "ci")
+	w.gitIn(filepath.Dir(w.root), "clone", "-q", filepath.Join(filepath.Dir(w.root), "origin.git"), ci)
+	w.gitIn(ci, "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*", "+refs/sessiongate/records:refs/sessiongate/records")
+	w.gitIn(ci, "checkout", "-q", "--detach", tip)
+	v := w.exec(ci, "", binary, "verify", w.base+".."+tip)
+	if v.code == 0 {
+		t.Errorf("route gets through CI: verify passed the cherry-pick of a hooks-off commit pushed to a branch of the agent's own\nlocal: %s\nCI verify:\n%s", said, v.text())
+	}
+	if !strings.Contains(v.text(), "no witness that hooks ran") {
+		t.Errorf("CI verify failed, but not on the pushed original:\n%s", v.text())
+	}
+}

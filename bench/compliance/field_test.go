@@ -309,6 +309,11 @@ func (w *world) person(branch, file, body, msg string) {
 	dir := filepath.Join(filepath.Dir(w.root), "person")
 	if _, err := os.Stat(dir); err != nil {
 		w.gitIn(filepath.Dir(w.root), "clone", "-q", filepath.Join(filepath.Dir(w.root), "origin.git"), dir)
+		if w.personHooks {
+			if r := w.exec(dir, "", binary, "install"); r.code != 0 {
+				w.t.Fatalf("sessiongate install in the colleague's clone: %s", r.text())
+			}
+		}
 	}
 	w.gitIn(dir, "fetch", "-q", "origin")
 	w.gitIn(dir, "checkout", "-q", "-B", branch, "origin/main")
@@ -375,8 +380,14 @@ var fieldGitCases = []fieldCase{
 		files:   fieldScriptProject,
 		wantCmd: "sh scripts/test.sh",
 		work: func(w *world) {
+			// A colleague with sessiongate's hooks: her post-commit records
+			// the commit as a person's and her push sends the record. A
+			// copy is judged as its original: an unrecorded one fails under
+			// verify.unsessioned: people (TestAdvPushedHooksOffReplay).
+			w.personHooks = true
 			w.person("fix/readme", "README.md", "# greet\n\nA greeting script.\n", "docs: describe the project")
 			w.git("fetch", "-q", "origin")
+			w.sgOK("records", "pull")
 			w.gitOK("cherry-pick", "origin/fix/readme")
 			w.write("scripts/greet.sh", fieldGreetComment)
 			w.fieldCommit("docs(scripts): say what greet prints")

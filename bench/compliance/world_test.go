@@ -27,7 +27,9 @@ type world struct {
 	// noSerena: the repository configures no serena MCP server (fixture
 	// repos do otherwise, in .mcp.json).
 	noSerena bool
-	out      outcome
+	// personHooks: the colleague's clone (person) has sessiongate's hooks.
+	personHooks bool
+	out         outcome
 	// deviated: the non-compliant agent has skipped its one thing; a block
 	// before that point says nothing about whether the skip is caught.
 	deviated bool

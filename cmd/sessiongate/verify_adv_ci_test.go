@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"testing"
 )
 
@@ -15,7 +16,11 @@ import (
 // Lazy: a merge that resolves a conflict by hand or adds a file, a squash
 // with an extra change, a squash titled after a pull request whose commits
 // do not verify, a squash whose pull request head cannot be fetched
-// (--no-fetch: named). A rebase merge stays a failure (not recognised).
+// (--no-fetch: named). "Rebase and merge" passes (it failed "trailers
+// copied" on the old code) when each rewritten commit's change is byte
+// for byte a verified original's, found on the remote even when the
+// checkout fetched main alone; a whitespace change or a rebase of a
+// hooks-off commit still fails.
 func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 	w := newCIWorld(t)
 	const recs = "refs/sessiongate/records:refs/sessiongate/records"
@@ -64,6 +69,20 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 	ghGit("rebase", "-q", "--force-rebase", "origin/main")
 	rb := ghGit("rev-parse", "HEAD")
 	ghGit("push", "-q", "origin", "HEAD:refs/heads/rb")
+	// The same rebase with a whitespace-only change slipped into the last
+	// commit: git patch-id --stable forgives it, --verbatim does not.
+	if err := os.WriteFile(filepath.Join(gh1, "work2.txt"), []byte("work2.txt \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ghGit("commit", "-q", "-a", "--amend", "--no-edit")
+	rbSpace := ghGit("rev-parse", "HEAD")
+	ghGit("push", "-q", "origin", "HEAD:refs/heads/rb-space")
+	// A rebase of the commit whose trailers were copied with hooks off:
+	// its original fails its own check, so its copy passes nothing.
+	ghGit("checkout", "-q", "-B", "rb-copied", "origin/bad-copied")
+	ghGit("rebase", "-q", "--force-rebase", "origin/main")
+	rbCopied := ghGit("rev-parse", "HEAD")
+	ghGit("push", "-q", "origin", "HEAD:refs/heads/rb-copied")
 
 	heads := []string{"+refs/heads/*:refs/remotes/origin/*", "+refs/pull/1/merge:refs/remotes/pull/1/merge", recs}
 	push := func(after string) map[string]any { return pushEvent(w.main, after, "refs/heads/main") }
@@ -74,23 +93,183 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 		args    []string
 		code    int
 		want    []string
+		refs    []string // what the checkout fetches (heads when nil)
 	}{
-		{"merge commit, shallow", true, merge1, nil, 0, []string{`(?m)^OK .*Merge .*\n\s+a clean merge`, `(?m)^OK .* add work1\.txt`}},
-		{"merge commit, full clone", false, merge1, nil, 0, []string{`a clean merge`}},
-		{"squash merge, shallow", true, sq1, nil, 0, []string{`(?m)^OK .*Feature \(#1\)\n\s+GitHub's squash of pull request #1: .* 2 commit\(s\) verify`}},
-		{"squash merge, full clone", false, sq1, nil, 0, []string{`GitHub's squash of pull request #1`}},
-		{"merge commit with a change of its own", false, evil, nil, 1, []string{`(?m)^FAIL .*Merge pull request #1`, `not the merge of its parents`}},
-		{"squash with an extra change", false, sqExtra, nil, 1, []string{`(?m)^FAIL .*Feature \(#1\)`, `holds a change the pull request's commits do not`}},
-		{"squash titled after another pull request", false, sqWrongPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#2\)`}},
-		{"squash of a pull request with an unchecked commit", false, sq2, nil, 1, []string{`(?m)^FAIL .*Sneak \(#2\)`, `do not all verify`}},
-		{"squash of a pull request GitHub does not have", false, sqNoPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#9\)`, `could not be fetched`}},
-		{"squash, --no-fetch: the fetch is named", false, sq1, []string{"--no-fetch"}, 1, []string{`git fetch origin \+refs/pull/1/head:refs/remotes/origin/pull/1/head`}},
-		{"rebase merge is not recognised", false, rb, nil, 1, []string{`trailers copied`}},
+		{"merge commit, shallow", true, merge1, nil, 0, []string{`(?m)^OK .*Merge .*\n\s+a clean merge`, `(?m)^OK .* add work1\.txt`}, nil},
+		{"merge commit, full clone", false, merge1, nil, 0, []string{`a clean merge`}, nil},
+		{"squash merge, shallow", true, sq1, nil, 0, []string{`(?m)^OK .*Feature \(#1\)\n\s+GitHub's squash of pull request #1: .* 2 commit\(s\) verify`}, nil},
+		{"squash merge, full clone", false, sq1, nil, 0, []string{`GitHub's squash of pull request #1`}, nil},
+		{"merge commit with a change of its own", false, evil, nil, 1, []string{`(?m)^FAIL .*Merge pull request #1`, `not the merge of its parents`}, nil},
+		{"squash with an extra change", false, sqExtra, nil, 1, []string{`(?m)^FAIL .*Feature \(#1\)`, `holds a change the pull request's commits do not`}, nil},
+		{"squash titled after another pull request", false, sqWrongPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#2\)`}, nil},
+		{"squash of a pull request with an unchecked commit", false, sq2, nil, 1, []string{`(?m)^FAIL .*Sneak \(#2\)`, `do not all verify`}, nil},
+		{"squash of a pull request GitHub does not have", false, sqNoPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#9\)`, `could not be fetched`}, nil},
+		{"squash, --no-fetch: the fetch is named", false, sq1, []string{"--no-fetch"}, 1, []string{`git fetch origin \+refs/pull/1/head:refs/remotes/origin/pull/1/head`}, nil},
+		// Failed on the old code ("trailers copied": a false block).
+		{"rebase merge, full clone", false, rb, nil, 0, []string{`(?m)^OK .* add work2\.txt\n\s+a rebase of verified work`}, nil},
+		{"rebase merge, shallow", true, rb, nil, 0, []string{`a rebase of verified work`}, nil},
+		// actions/checkout's default on the push: main alone, depth 1; the
+		// originals are looked up on the remote (its branch or refs/pull/1/head).
+		{"rebase merge, main alone", true, rb, nil, 0, []string{`a rebase of verified work`}, []string{"+refs/heads/rb:refs/remotes/origin/main", recs}},
+		{"rebase merge, --no-fetch, main alone: the fetch is named", false, rb, []string{"--no-fetch"}, 1, []string{`trailers copied`, `fetching is off \(--no-fetch\): git fetch origin '\+refs/heads/`}, []string{"+refs/heads/rb:refs/remotes/origin/main", recs}},
+		// Unsigned rewrites fail --require-signed: the signature check runs
+		// after the passes that turn a verdict to ok (and the originals'
+		// own run requires signatures too).
+		{"rebase merge, --require-signed: unsigned rewrites fail", false, rb, []string{"--require-signed"}, 1, []string{`(?m)^FAIL .* add work2\.txt`, `signature: `}, nil},
+		{"rebase with a whitespace change", false, rbSpace, nil, 1, []string{`(?m)^FAIL .* add work2\.txt`, `not a rebase of verified work`, `(?m)^OK .* add work1\.txt\n\s+a rebase of verified work`}, nil},
+		{"rebase of a hooks-off commit with copied trailers", false, rbCopied, nil, 1, []string{`(?m)^FAIL .* borrowed trailers`, `not a rebase of verified work`}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ci := w.checkout(t, "merged", c.shallow, c.tip, heads...)
+			refs := heads
+			if c.refs != nil {
+				refs = c.refs
+			}
+			ci := w.checkout(t, "merged", c.shallow, c.tip, refs...)
 			code, out, errb := sgBin(t, ci, gh(filepath.Base(ci), push(c.tip)), append([]string{"verify"}, c.args...)...)
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
+			}
+			for _, re := range c.want {
+				if !regexp.MustCompile(re).MatchString(out) {
+					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
+				}
+			}
+		})
+	}
+}
+
+// TestVerifyAdvCIGitLabMerges: GitLab's merges on the push pipeline to
+// main, in the runner's checkout (refs/pipelines/<id> and the branches at
+// GIT_DEPTH, detached). "Squash commits" with the default merge method
+// lands the squash (titled after the merge request, no number, on the
+// request's start) and a merge commit ending "See merge request
+// dev/project!1": the squash failed "no Session-Id trailer" on the old
+// code (a false block). Honest: it passes when its tree is the merge of
+// its parent and refs/merge-requests/1/head, whose commits verify. Lazy:
+// a squash with an extra change, a squash of a request whose commit is
+// unchecked, a squash whose merge names no merge request.
+func TestVerifyAdvCIGitLabMerges(t *testing.T) {
+	w := newCIWorld(t)
+	w.git(t, w.remote, "update-ref", "refs/merge-requests/1/head", w.work2)
+	w.git(t, w.remote, "update-ref", "refs/merge-requests/2/head", w.notrailer)
+	gl := filepath.Join(w.dir, "gitlab")
+	w.git(t, w.dir, "clone", "-q", w.remote, gl)
+	asGitLab := []string{"-c", "user.name=Administrator", "-c", "user.email=admin@example.com", "-c", "core.hooksPath=/dev/null"}
+	glGit := func(args ...string) string { return w.git(t, gl, append(append([]string{}, asGitLab...), args...)...) }
+	// GitLab's squash (Gitaly UserSquash: the head's tree on the request's
+	// start) and merge commit, pushed to a branch the checkout fetches.
+	land := func(branch, title, head, mr, extra string) string {
+		start := glGit("merge-base", "origin/main", head)
+		glGit("checkout", "-q", "--detach", head)
+		glGit("reset", "-q", "--soft", start)
+		if extra != "" {
+			if err := os.WriteFile(filepath.Join(gl, extra), []byte("extra\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			glGit("add", extra)
+		}
+		glGit("commit", "-q", "--allow-empty", "-m", title)
+		squash := glGit("rev-parse", "HEAD")
+		glGit("checkout", "-q", "--detach", "origin/main")
+		msg := "Merge branch 'feature' into 'main'\n\n" + title
+		if mr != "" {
+			msg += "\n\nSee merge request dev/project!" + mr
+		}
+		glGit("merge", "-q", "--no-ff", "-m", msg, squash)
+		glGit("push", "-q", "origin", "HEAD:refs/heads/"+branch)
+		return glGit("rev-parse", "HEAD")
+	}
+	honest := land("gl-squash", "Feature", "origin/feature", "1", "")
+	extra := land("gl-extra", "Feature", "origin/feature", "1", "extra.txt")
+	unchecked := land("gl-unchecked", "Sneak", "origin/bad-notrailer", "2", "")
+	noRef := land("gl-noref", "Feature", "origin/feature", "", "")
+	pipeline := 0
+	checkout := func(t *testing.T, sha string, depth int) string {
+		pipeline++
+		id := strconv.Itoa(pipeline)
+		w.git(t, w.remote, "update-ref", "refs/pipelines/"+id, sha)
+		ci := filepath.Join(w.dir, "gitlab-build-"+id)
+		w.git(t, w.dir, "init", "-q", ci)
+		w.git(t, ci, "remote", "add", "origin", "file://"+w.remote)
+		w.git(t, ci, "fetch", "-q", "--no-tags", "--prune", "--depth="+strconv.Itoa(depth), "origin",
+			"+refs/pipelines/"+id+":refs/pipelines/"+id, "+refs/heads/main:refs/remotes/origin/main",
+			"+refs/sessiongate/records:refs/sessiongate/records")
+		w.git(t, ci, "checkout", "-q", "-f", "--detach", sha)
+		return ci
+	}
+	cases := []struct {
+		name string
+		tip  string
+		code int
+		want []string
+	}{
+		{"squash and merge commit", honest, 0, []string{`(?m)^OK .* Feature\n\s+GitLab's squash of merge request !1: .* 2 commit\(s\) verify`, `(?m)^OK .* Merge branch 'feature'`}},
+		{"squash with an extra change", extra, 1, []string{`(?m)^FAIL .* Feature\n`, `holds a change`}},
+		{"squash of a merge request with an unchecked commit", unchecked, 1, []string{`(?m)^FAIL .* Sneak\n`, `do not all verify`}},
+		{"squash whose merge names no merge request", noRef, 1, []string{`(?m)^FAIL .* Feature\n\s+no Session-Id trailer`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ci := checkout(t, c.tip, 20)
+			env := append(append([]string{}, w.env...), "GITLAB_CI=true", "CI_DEFAULT_BRANCH=main", "CI_PIPELINE_SOURCE=push",
+				"CI_COMMIT_BRANCH=main", "CI_COMMIT_REF_NAME=main", "CI_COMMIT_BEFORE_SHA="+w.main, "CI_COMMIT_SHA="+c.tip)
+			code, out, errb := sgBin(t, ci, env, "verify")
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
+			}
+			for _, re := range c.want {
+				if !regexp.MustCompile(re).MatchString(out) {
+					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
+				}
+			}
+		})
+	}
+}
+
+// TestVerifyAdvCICheckoutShapes: checkouts the other CI tests do not make,
+// each with actions/checkout's own git commands (init, fetch of one ref at
+// depth 1, detached checkout). pull_request_target checks out the base
+// branch's tip, not the pull request: the head is fetched from origin
+// (GitHub serves refs/pull/N/head), its commits checked. A tag push has an
+// all-zero before: the tagged commits not on the default branch are
+// checked. Each shape passes honest work and fails a commit without a
+// trailer; none passes an unchecked commit.
+func TestVerifyAdvCICheckoutShapes(t *testing.T) {
+	w := newCIWorld(t)
+	const recs = "+refs/sessiongate/records:refs/sessiongate/records"
+	w.pullRef(t, "1", w.remote, w.work2)
+	w.pullRef(t, "2", w.remote, w.notrailer)
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", w.work2+":refs/tags/v1", w.notrailer+":refs/tags/v2")
+	prTarget := func(n int, head string) map[string]any {
+		ev := prEvent(n, w.main, head)
+		ev["repository"] = map[string]any{"default_branch": "main"}
+		return ev
+	}
+	cases := []struct {
+		name, event string
+		ev          map[string]any
+		checkout    string   // what actions/checkout checks out
+		refs        []string // what it fetches
+		code        int
+		want        []string
+	}{
+		{"pull_request_target, honest", "pull_request_target", prTarget(1, w.work2), w.main,
+			[]string{"+refs/heads/main:refs/remotes/origin/main", recs}, 0, []string{`(?m)^OK .* add work1\.txt`, `(?m)^OK .* add work2\.txt`, `(?m)^2 commit\(s\)`}},
+		{"pull_request_target, a commit without trailer", "pull_request_target", prTarget(2, w.notrailer), w.main,
+			[]string{"+refs/heads/main:refs/remotes/origin/main", recs}, 1, []string{`(?m)^FAIL .* sneak a change`}},
+		{"tag push of verified work", "push", pushEvent(zero40, w.work2, "refs/tags/v1"), w.work2,
+			[]string{"+refs/tags/v1:refs/tags/v1", recs}, 0, []string{`(?m)^2 commit\(s\) in origin/main\.\.`}},
+		{"tag push of a commit without trailer", "push", pushEvent(zero40, w.notrailer, "refs/tags/v2"), w.notrailer,
+			[]string{"+refs/tags/v2:refs/tags/v2", recs}, 1, []string{`(?m)^FAIL .* sneak a change`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ci := w.checkout(t, "shape", true, c.checkout, c.refs...)
+			env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME="+c.event, "GITHUB_EVENT_PATH="+w.event(t, filepath.Base(ci), c.ev))
+			code, out, errb := sgBin(t, ci, env, "verify")
 			t.Logf("exit %d\n%s%s", code, out, errb)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)

@@ -1,0 +1,67 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+)
+
+// What verify needs to recognise a platform's rewrite of verified commits
+// (GitHub's "Rebase and merge"): the remote's refs, and patch ids that do
+// not forgive whitespace.
+
+// VerbatimPatchIDs maps each commit to `git patch-id --verbatim` of its
+// change against its first parent ("" for an empty change or a merge).
+// Unlike --stable it keeps whitespace: a rewritten commit that differs
+// from the verified one by indentation (Python, YAML, Makefiles) is a
+// different change.
+func (r *Repo) VerbatimPatchIDs(ctx context.Context, revs []string) (map[string]string, error) {
+	for _, s := range revs {
+		if !hexRev(s) {
+			return nil, fmt.Errorf("bad revision %q", s)
+		}
+	}
+	args := append([]string{"-c", "diff.noprefix=false", "log", "--no-walk=unsorted", "-p", "--no-color", "--no-ext-diff", "--no-renames", "--format=commit %H"}, revs...)
+	diff, err := run(ctx, r.root, append(args, "--")...)
+	if err != nil {
+		return nil, fmt.Errorf("read the commits' patches: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, "git", "patch-id", "--verbatim")
+	cmd.Dir = r.root
+	cmd.Stdin = bytes.NewReader(diff)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git patch-id --verbatim (git 2.39+): %w", err)
+	}
+	ids := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 2 {
+			ids[f[1]] = f[0]
+		}
+	}
+	return ids, nil
+}
+
+// RemoteRef is one ref a remote advertises.
+type RemoteRef struct{ Name, SHA string }
+
+// RemoteRefs lists the remote's refs matching the patterns (`git
+// ls-remote`): what the remote holds, not what this clone fetched.
+func (r *Repo) RemoteRefs(ctx context.Context, remote string, patterns ...string) ([]RemoteRef, error) {
+	if strings.HasPrefix(remote, "-") {
+		return nil, fmt.Errorf("bad remote %q", remote)
+	}
+	out, err := run(ctx, r.root, append([]string{"ls-remote", "--refs", remote}, patterns...)...)
+	if err != nil {
+		return nil, fmt.Errorf("list the refs of %s: %w", remote, err)
+	}
+	var refs []RemoteRef
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && hexRev(f[0]) {
+			refs = append(refs, RemoteRef{Name: f[1], SHA: f[0]})
+		}
+	}
+	return refs, nil
+}

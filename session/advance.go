@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"slices"
 	"strings"
 	"time"
@@ -963,7 +964,7 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Sp
 	for _, f := range files {
 		doc := false
 		for _, g := range e.Config.DocGlobs {
-			if matchGlob(g, f) {
+			if repopath.Match(g, f) {
 				doc = true
 				break
 			}

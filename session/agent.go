@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"path"
 	"path/filepath"
 	"slices"
@@ -607,7 +608,7 @@ func startFiles(spec *protocolspec.Spec, root string, paths []string) bool {
 			for _, c := range ph.Checks {
 				switch c.Kind {
 				case protocolspec.CheckFileExists, protocolspec.CheckChangedSinceStart, protocolspec.CheckNoPlaceholders, protocolspec.CheckHasSection:
-					if c.Arg != "" && matchGlob(c.Arg, filepath.ToSlash(rel)) {
+					if c.Arg != "" && repopath.Match(c.Arg, filepath.ToSlash(rel)) {
 						named = true
 					}
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,7 +88,7 @@ func readTargets(r protocolspec.Requirement) []string {
 	var out []string
 	for _, g := range r.NamedPaths() {
 		g = strings.TrimSuffix(g, "/**")
-		if !strings.Contains(g, "/") || hasMeta(g) {
+		if !strings.Contains(g, "/") || repopath.HasMeta(g) {
 			return nil
 		}
 		out = append(out, g)

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"path"
 	"slices"
 	"strings"
@@ -227,10 +228,10 @@ func pathKind(kind string) bool { return kind == EvidenceFilePath || kind == Evi
 // .agents/planning/enhancement-PROJECT-PLAN.md).
 func namesPath(named []string, rel string) bool {
 	for _, g := range named {
-		if matchGlob(g, rel) || strings.HasPrefix(rel, strings.TrimSuffix(g, "**")) && strings.HasSuffix(g, "/**") {
+		if repopath.Match(g, rel) || strings.HasPrefix(rel, strings.TrimSuffix(g, "**")) && strings.HasSuffix(g, "/**") {
 			return true
 		}
-		if !strings.Contains(g, "/") && !hasMeta(g) && strings.HasSuffix(path.Base(rel), g) {
+		if !strings.Contains(g, "/") && !repopath.HasMeta(g) && strings.HasSuffix(path.Base(rel), g) {
 			return true
 		}
 	}
@@ -548,7 +549,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		// to read that file, whichever requirement it names.
 		rel := ""
 		if pathKind(req.Kind) {
-			rel, _ = cleanRel(strings.TrimSpace(body))
+			rel, _ = repopath.Clean(strings.TrimSpace(body))
 		}
 		sts := requirementStatuses(p, evs, cfg)
 		if !readsAllCalls(p, cfg) {
@@ -629,7 +630,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		}
 	}
 	if has && pathKind(req.Kind) && r.Level == protocolspec.LevelMust && needsPerRequirement(p, e.Config) {
-		rel, err := cleanRel(strings.TrimSpace(body))
+		rel, err := repopath.Clean(strings.TrimSpace(body))
 		if err != nil {
 			return "", fmt.Errorf("%s evidence: %w", req.Kind, err)
 		}
@@ -689,7 +690,7 @@ func forPhaseCheck(p *protocolspec.Phase, kind, body string) bool {
 	if !pathKind(kind) {
 		return false
 	}
-	rel, err := cleanRel(strings.TrimSpace(body))
+	rel, err := repopath.Clean(strings.TrimSpace(body))
 	if err != nil {
 		return false
 	}

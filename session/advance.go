@@ -306,7 +306,7 @@ func (e *Engine) appendEventsSeq(ctx context.Context, w Writer, id string, now t
 	evs := make([]*Event, len(tokens))
 	for i, t := range tokens {
 		evs[i] = &Event{SessionID: id, Token: t, CreatedAt: now}
-		if err := e.seal.seal(evs[i]); err != nil {
+		if err := e.seal.Sign(evs[i].SessionID, evs[i].Token, evs[i].CreatedAt, &evs[i].Detail); err != nil {
 			return nil, err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/eventseal"
 	"log/slog"
 	"slices"
 	"strings"
@@ -27,8 +28,8 @@ type Engine struct {
 	OpenRepo func(ctx context.Context, worktree string) (Repo, error)
 	Now      func() time.Time
 	Logger   *slog.Logger
-	// seal signs gate events (eventseal.go); nil for a store without a file.
-	seal *eventSeal
+	// seal signs gate events (eventseal/); nil for a store without a file.
+	seal *eventseal.Seal
 	// Progress, when set, is told when a command gate starts and ends
 	// (the CLI shows it on a terminal: long gates otherwise look hung).
 	Progress CommandProgress
@@ -60,7 +61,7 @@ func NewEngine(store Store, cfg Config, openRepo func(ctx context.Context, workt
 		// docs/) are not safe to call documentation.
 		cfg.DocGlobs = []string{"*.md", "*.markdown", "*.rst", "*.adoc"}
 	}
-	return &Engine{Store: store, Config: cfg, OpenRepo: openRepo, Now: time.Now, Logger: slog.Default(), seal: storeSeal(store)}
+	return &Engine{Store: store, Config: cfg, OpenRepo: openRepo, Now: time.Now, Logger: slog.Default(), seal: eventseal.ForStore(store)}
 }
 
 func (e *Engine) now() time.Time { return e.Now().UTC() }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/sessiongate/sessiongate/eventseal"
+	"github.com/sessiongate/sessiongate/identity"
 	"log/slog"
 	"slices"
 	"strings"
@@ -245,12 +246,12 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			return nil, err
 		}
 	}
-	userName, userEmail, host := WhoRuns(ctx, req.Repo)
+	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
 		// The start goes on: the records ref is a second copy, not the gate.
 		e.Logger.Warn("carry violations over from the records ref", "err", err)
 	}
-	origin := repoOrigin(req.Repo)
+	origin := identity.Origin(req.Repo)
 	s := &Session{
 		UserName:     userName,
 		UserEmail:    userEmail,

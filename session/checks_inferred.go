@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/claimtext"
 	"github.com/sessiongate/sessiongate/repopath"
 	"io"
 	"os"
@@ -186,7 +187,7 @@ func checkNoPlaceholders(ctx context.Context, env gateEnv, c protocolspec.Check)
 			}
 			return StatusFail, fmt.Sprintf("%s:%d still holds the template placeholder %s%s: fill it in", f, line, found[0], more), ""
 		}
-		if h, line := fillerSection(string(b)); h != "" {
+		if h, line := claimtext.FillerSection(string(b)); h != "" {
 			return StatusFail, fmt.Sprintf("%s:%d: section %q holds only a filler (TODO, TBD, ...), not what it asks for: fill it in", f, line, h), ""
 		}
 	}

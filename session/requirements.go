@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/claimtext"
 	"github.com/sessiongate/sessiongate/repopath"
 	"path"
 	"slices"
@@ -605,10 +606,10 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		what = r.ID
 	}
 	if strict && claimCounts(req.Kind) {
-		if f := failureIn(body); f != "" {
+		if f := claimtext.Failure(body); f != "" {
 			return "", refusedf("evidence for %s reports %s: output that says it failed is not evidence of success; fix the cause, run it again and record the passing output (or let sessiongate see it: sessiongate run --phase %s -- COMMAND)", what, f, p.ID)
 		}
-		if pd := paddingIn(body); pd != "" {
+		if pd := claimtext.Padding(body); pd != "" {
 			hint := "record what shows it was done: the tool output, a file_path, a commit_sha"
 			if has && r.Conditional {
 				hint = "if it does not apply, record not_applicable with the reason; else " + hint

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/sessiongate/sessiongate/repopath"
+	"github.com/sessiongate/sessiongate/selfbinary"
 	"path"
 	"path/filepath"
 	"slices"
@@ -799,7 +800,7 @@ func (e *Engine) personRoute(lines []string, root, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
 		dir = root
 	}
-	isSelf := func(prog string) bool { return IsSelfBinary(dir, prog) }
+	isSelf := func(prog string) bool { return selfbinary.Is(dir, prog) }
 	for _, l := range lines {
 		if how := shellline.PersonCommand(l, isSelf); how != "" {
 			return how
@@ -817,7 +818,7 @@ func selfCopy(lines []string, root, dir string) string {
 	}
 	for _, l := range lines {
 		for _, w := range shellline.Programs(l) {
-			if shellline.CommandName(w[0]) != "sessiongate" && shellline.MaybeSessiongate(w) && IsSelfBinary(dir, w[0]) {
+			if shellline.CommandName(w[0]) != "sessiongate" && shellline.MaybeSessiongate(w) && selfbinary.Is(dir, w[0]) {
 				return w[0]
 			}
 		}

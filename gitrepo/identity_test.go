@@ -2,13 +2,13 @@ package gitrepo_test
 
 import (
 	"context"
+	"github.com/sessiongate/sessiongate/identity"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/gittest"
-	"github.com/sessiongate/sessiongate/session"
 )
 
 // TestIdentity: two clones of one origin, one over ssh and one over https
@@ -36,7 +36,7 @@ func TestIdentity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		origins = append(origins, session.NormalizeRemoteURL(r.OriginURL()))
+		origins = append(origins, identity.NormalizeRemoteURL(r.OriginURL()))
 		name, email := r.GitUser(ctx)
 		if name != "Home Name" || email != "ann@work.example" {
 			t.Errorf("GitUser = %q, %q; want the global name and the included work email", name, email)

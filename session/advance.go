@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"slices"
 	"strings"
 	"time"
@@ -305,7 +306,7 @@ func (e *Engine) appendEventsSeq(ctx context.Context, w Writer, id string, now t
 	evs := make([]*Event, len(tokens))
 	for i, t := range tokens {
 		evs[i] = &Event{SessionID: id, Token: t, CreatedAt: now}
-		if err := e.seal.seal(evs[i]); err != nil {
+		if err := e.seal.Sign(evs[i].SessionID, evs[i].Token, evs[i].CreatedAt, &evs[i].Detail); err != nil {
 			return nil, err
 		}
 	}
@@ -963,7 +964,7 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Sp
 	for _, f := range files {
 		doc := false
 		for _, g := range e.Config.DocGlobs {
-			if matchGlob(g, f) {
+			if repopath.Match(g, f) {
 				doc = true
 				break
 			}

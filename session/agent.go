@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
+	"github.com/sessiongate/sessiongate/selfbinary"
 	"path"
 	"path/filepath"
 	"slices"
@@ -607,7 +609,7 @@ func startFiles(spec *protocolspec.Spec, root string, paths []string) bool {
 			for _, c := range ph.Checks {
 				switch c.Kind {
 				case protocolspec.CheckFileExists, protocolspec.CheckChangedSinceStart, protocolspec.CheckNoPlaceholders, protocolspec.CheckHasSection:
-					if c.Arg != "" && matchGlob(c.Arg, filepath.ToSlash(rel)) {
+					if c.Arg != "" && repopath.Match(c.Arg, filepath.ToSlash(rel)) {
 						named = true
 					}
 				}
@@ -798,7 +800,7 @@ func (e *Engine) personRoute(lines []string, root, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
 		dir = root
 	}
-	isSelf := func(prog string) bool { return IsSelfBinary(dir, prog) }
+	isSelf := func(prog string) bool { return selfbinary.Is(dir, prog) }
 	for _, l := range lines {
 		if how := shellline.PersonCommand(l, isSelf); how != "" {
 			return how
@@ -816,7 +818,7 @@ func selfCopy(lines []string, root, dir string) string {
 	}
 	for _, l := range lines {
 		for _, w := range shellline.Programs(l) {
-			if shellline.CommandName(w[0]) != "sessiongate" && shellline.MaybeSessiongate(w) && IsSelfBinary(dir, w[0]) {
+			if shellline.CommandName(w[0]) != "sessiongate" && shellline.MaybeSessiongate(w) && selfbinary.Is(dir, w[0]) {
 				return w[0]
 			}
 		}

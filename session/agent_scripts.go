@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
@@ -404,12 +405,14 @@ func pathLike(p, text string) bool {
 }
 
 // compiler is a command that writes a compiled program.
-var compiler = regexp.MustCompile(`(?m)(?:^|[;&|(]|\s)(?:go (?:build|install)|cc|gcc|clang|g\+\+|c\+\+|tcc|rustc|cargo build|swiftc|javac)\s`)
+var compiler = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:^|[;&|(]|\s)(?:go (?:build|install)|cc|gcc|clang|g\+\+|c\+\+|tcc|rustc|cargo build|swiftc|javac)\s`)
+})
 
 // builds reports whether a shell script compiles a program and writes p no
 // other way (a redirect, cp, tee...): then p is that program.
 func builds(text, p string) bool {
-	if !compiler.MatchString(text) || scriptrun.LangOf(p, nil) != scriptrun.Shell || path.Ext(p) != "" && path.Ext(p) != ".out" {
+	if !compiler().MatchString(text) || scriptrun.LangOf(p, nil) != scriptrun.Shell || path.Ext(p) != "" && path.Ext(p) != ".out" {
 		return false // a script's extension (x.sh, x.py) is no compiler's output
 	}
 	ws, ok := shellline.Writes(text)

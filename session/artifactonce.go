@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"regexp"
 	"strings"
 	"sync"
@@ -62,7 +63,7 @@ func namesArtifact(r protocolspec.Requirement, kind, ref string) bool {
 func (e *Engine) artifactReused(ctx context.Context, sid string, r protocolspec.Requirement, kind, body string) error {
 	ref := strings.TrimSpace(body)
 	if pathKind(kind) {
-		c, err := cleanRel(ref)
+		c, err := repopath.Clean(ref)
 		if err != nil {
 			return nil // RecordEvidence refuses it with the reason
 		}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path"
 	"strings"
@@ -48,7 +49,7 @@ func isPlaceholder(root, rel string) bool {
 	if placeholderNames[path.Base(rel)] {
 		return true
 	}
-	abs, ok, err := resolveInside(root, rel)
+	abs, ok, err := repopath.Resolve(root, rel)
 	if err != nil || !ok {
 		return false
 	}
@@ -61,7 +62,7 @@ func isPlaceholder(root, rel string) bool {
 // changed in this session.
 func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (GateStatus, string, string) {
 	glob := c.Arg
-	m, err := globInside(env.repo.Root(), glob)
+	m, err := repopath.Glob(env.repo.Root(), glob)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
@@ -138,7 +139,7 @@ func startCopy(ctx context.Context, env gateEnv, rel string) (string, error) {
 // session started and still exists, sessiongate's records and placeholders
 // left out.
 func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, string, string) {
-	if _, err := cleanRel(glob); err != nil {
+	if _, err := repopath.Clean(glob); err != nil {
 		return StatusFail, err.Error(), ""
 	}
 	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
@@ -147,7 +148,7 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 	}
 	var skipped []string
 	named := namedUnder(env.phase, glob)
-	for _, f := range filterGlob(files, glob) {
+	for _, f := range repopath.Filter(files, glob) {
 		switch {
 		case len(named) > 0 && !namesPath(named, f):
 			skipped = append(skipped, f+" (not named as the protocol names it: "+strings.Join(named, ", ")+")")
@@ -156,7 +157,7 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 		case isPlaceholder(env.repo.Root(), f):
 			skipped = append(skipped, f+" (a placeholder)")
 		default:
-			if _, ok, err := resolveInside(env.repo.Root(), f); err != nil || !ok {
+			if _, ok, err := repopath.Resolve(env.repo.Root(), f); err != nil || !ok {
 				skipped = append(skipped, f+" (deleted)")
 				continue
 			}
@@ -195,7 +196,7 @@ func namedUnder(p *protocolspec.Phase, glob string) []string {
 	var out []string
 	for _, r := range p.Requirements {
 		for _, g := range r.NamedPaths() {
-			if strings.Contains(g, "/") && path.Dir(g) == dir && g != glob && matchGlob(glob, g) {
+			if strings.Contains(g, "/") && path.Dir(g) == dir && g != glob && repopath.Match(glob, g) {
 				out = append(out, g)
 			}
 		}

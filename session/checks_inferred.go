@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/claimtext"
+	"github.com/sessiongate/sessiongate/repopath"
 	"io"
 	"os"
 	"regexp"
@@ -98,14 +100,14 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 // checkUnchanged passes when no file matching the glob changed since the
 // session started (committed, staged, unstaged or untracked).
 func checkUnchanged(ctx context.Context, env gateEnv, c protocolspec.Check) (GateStatus, string, string) {
-	if _, err := cleanRel(c.Arg); err != nil {
+	if _, err := repopath.Clean(c.Arg); err != nil {
 		return StatusFail, err.Error(), ""
 	}
 	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	if m := filterGlob(files, c.Arg); len(m) > 0 {
+	if m := repopath.Filter(files, c.Arg); len(m) > 0 {
 		return StatusFail, fmt.Sprintf("%s changed since the session started (%s) but must not be modified: restore it (git checkout %s -- %s)", m[0], shortSHA(env.sess.StartCommit), shortSHA(env.sess.StartCommit), m[0]), ""
 	}
 	return StatusPass, fmt.Sprintf("%s unchanged", c.Arg), ""
@@ -158,19 +160,19 @@ var bracePlaceholderRE = sync.OnceValue(func() *regexp.Regexp {
 // check's Placeholders; {name} placeholders when it lists none). No such
 // file: nothing to check (the phase's other gates ask for the file).
 func checkNoPlaceholders(ctx context.Context, env gateEnv, c protocolspec.Check) (GateStatus, string, string) {
-	if _, err := cleanRel(c.Arg); err != nil {
+	if _, err := repopath.Clean(c.Arg); err != nil {
 		return StatusFail, err.Error(), ""
 	}
 	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	files = existing(env.repo.Root(), filterGlob(files, c.Arg))
+	files = existing(env.repo.Root(), repopath.Filter(files, c.Arg))
 	if len(files) == 0 {
 		return StatusSkipped, fmt.Sprintf("no file matching %s changed in this session", c.Arg), ""
 	}
 	for _, f := range files {
-		abs, ok, err := resolveInside(env.repo.Root(), f)
+		abs, ok, err := repopath.Resolve(env.repo.Root(), f)
 		if err != nil || !ok {
 			continue
 		}
@@ -185,7 +187,7 @@ func checkNoPlaceholders(ctx context.Context, env gateEnv, c protocolspec.Check)
 			}
 			return StatusFail, fmt.Sprintf("%s:%d still holds the template placeholder %s%s: fill it in", f, line, found[0], more), ""
 		}
-		if h, line := fillerSection(string(b)); h != "" {
+		if h, line := claimtext.FillerSection(string(b)); h != "" {
 			return StatusFail, fmt.Sprintf("%s:%d: section %q holds only a filler (TODO, TBD, ...), not what it asks for: fill it in", f, line, h), ""
 		}
 	}
@@ -290,19 +292,19 @@ func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (G
 // (any case; code fences do not count). No such file: nothing to check
 // (the phase's other gates ask for the file).
 func checkHasSection(ctx context.Context, env gateEnv, c protocolspec.Check) (GateStatus, string, string) {
-	if _, err := cleanRel(c.Arg); err != nil {
+	if _, err := repopath.Clean(c.Arg); err != nil {
 		return StatusFail, err.Error(), ""
 	}
 	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	files = existing(env.repo.Root(), filterGlob(files, c.Arg))
+	files = existing(env.repo.Root(), repopath.Filter(files, c.Arg))
 	if len(files) == 0 {
 		return StatusSkipped, fmt.Sprintf("no file matching %s changed in this session", c.Arg), ""
 	}
 	for _, f := range files {
-		abs, ok, err := resolveInside(env.repo.Root(), f)
+		abs, ok, err := repopath.Resolve(env.repo.Root(), f)
 		if err != nil || !ok {
 			continue
 		}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/sessiongate/sessiongate/repopath"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -37,7 +38,7 @@ func splice(line string, filesFor func(protocolspec.Placeholder) ([]string, erro
 			return "", nil, 0, err
 		}
 		if ph.Glob != "" {
-			fs = filterGlob(fs, ph.Glob)
+			fs = repopath.Filter(fs, ph.Glob)
 		}
 		b.WriteString(line[last:ph.Start])
 		b.WriteString(positional(ph.Quoting, len(args)+1, len(fs)))

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path"
 	"regexp"
@@ -146,7 +147,7 @@ func (e *Engine) checkEditorial(ctx context.Context, repo Repo, s *Session, spec
 
 func matchAny(globs []string, f string) bool {
 	for _, g := range globs {
-		if matchGlob(g, f) {
+		if repopath.Match(g, f) {
 			return true
 		}
 	}
@@ -156,7 +157,7 @@ func matchAny(globs []string, f string) bool {
 // fencedLines returns the 1-based line numbers of a file that sit inside a
 // fenced code block (fences included).
 func fencedLines(root, rel string) (map[int]bool, error) {
-	abs, ok, err := resolveInside(root, rel)
+	abs, ok, err := repopath.Resolve(root, rel)
 	if err != nil || !ok {
 		return nil, err
 	}

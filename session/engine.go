@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/eventseal"
+	"github.com/sessiongate/sessiongate/identity"
 	"log/slog"
 	"slices"
 	"strings"
@@ -27,8 +29,8 @@ type Engine struct {
 	OpenRepo func(ctx context.Context, worktree string) (Repo, error)
 	Now      func() time.Time
 	Logger   *slog.Logger
-	// seal signs gate events (eventseal.go); nil for a store without a file.
-	seal *eventSeal
+	// seal signs gate events (eventseal/); nil for a store without a file.
+	seal *eventseal.Seal
 	// Progress, when set, is told when a command gate starts and ends
 	// (the CLI shows it on a terminal: long gates otherwise look hung).
 	Progress CommandProgress
@@ -60,7 +62,7 @@ func NewEngine(store Store, cfg Config, openRepo func(ctx context.Context, workt
 		// docs/) are not safe to call documentation.
 		cfg.DocGlobs = []string{"*.md", "*.markdown", "*.rst", "*.adoc"}
 	}
-	return &Engine{Store: store, Config: cfg, OpenRepo: openRepo, Now: time.Now, Logger: slog.Default(), seal: storeSeal(store)}
+	return &Engine{Store: store, Config: cfg, OpenRepo: openRepo, Now: time.Now, Logger: slog.Default(), seal: eventseal.ForStore(store)}
 }
 
 func (e *Engine) now() time.Time { return e.Now().UTC() }
@@ -244,12 +246,12 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			return nil, err
 		}
 	}
-	userName, userEmail, host := WhoRuns(ctx, req.Repo)
+	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
 		// The start goes on: the records ref is a second copy, not the gate.
 		e.Logger.Warn("carry violations over from the records ref", "err", err)
 	}
-	origin := repoOrigin(req.Repo)
+	origin := identity.Origin(req.Repo)
 	s := &Session{
 		UserName:     userName,
 		UserEmail:    userEmail,

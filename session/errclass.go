@@ -3,6 +3,7 @@ package session
 import (
 	"github.com/sessiongate/sessiongate/errclass"
 	"github.com/sessiongate/sessiongate/policy"
+	"github.com/sessiongate/sessiongate/repopath"
 )
 
 // The classes and the two class sentinels are package errclass's (it
@@ -36,6 +37,6 @@ const (
 // (ClassInternal is returned only for a non-nil error).
 func Classify(err error) ErrorClass {
 	return errclass.Of(err,
-		[]error{ErrInvalidID, ErrNotFound, ErrOutsideRepo, ErrAmbiguousID, ErrAgentSession},
+		[]error{ErrInvalidID, ErrNotFound, repopath.ErrOutsideRepo, ErrAmbiguousID, ErrAgentSession},
 		[]error{ErrExpired, ErrTerminated, ErrEnded, ErrForceRefused, ErrProtectedChanged, ErrCannotRun, policy.ErrBlocked})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/sessiongate/sessiongate/snapshot"
 )
 
-// The gate events are sealed with event.key (eventseal.go), which the
+// The gate events are sealed with event.key (eventseal/), which the
 // agent's user can read: a script that read it could rewrite the events
 // and seal them again between two hooks. Each commit of a session now
 // carries the chain head of the session's events so far

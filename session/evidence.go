@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"io"
 	"os"
 	"strings"
@@ -126,11 +127,11 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		}
 		ev.SHA256, ev.Ref = sha256Hex([]byte(c)), c
 	case EvidenceFilePath, EvidenceContentHash:
-		rel, err := cleanRel(strings.TrimSpace(body))
+		rel, err := repopath.Clean(strings.TrimSpace(body))
 		if err != nil {
 			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
 		}
-		abs, ok, err := resolveInside(s.Worktree, rel)
+		abs, ok, err := repopath.Resolve(s.Worktree, rel)
 		if err != nil {
 			return nil, fmt.Errorf("%s evidence: %w", req.Kind, err)
 		}

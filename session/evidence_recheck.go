@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"strings"
 )
@@ -50,7 +51,7 @@ func (e *Engine) recheckRecordedFiles(ctx context.Context, s *Session, evs []Evi
 	var changed []string
 	for _, rel := range order {
 		x := newest[rel]
-		abs, found, err := resolveInside(s.Worktree, rel)
+		abs, found, err := repopath.Resolve(s.Worktree, rel)
 		if err != nil || !found {
 			if x.Kind == EvidenceFilePath {
 				// The file offered as the work is gone: it shows nothing.

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"maps"
 	"slices"
 	"sort"
@@ -179,7 +180,7 @@ func (e *Engine) hasCommand(p *protocolspec.Phase) bool {
 
 func (e *Engine) isDoc(f string) bool {
 	for _, g := range e.Config.DocGlobs {
-		if matchGlob(g, f) {
+		if repopath.Match(g, f) {
 			return true
 		}
 	}

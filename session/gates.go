@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/sessiongate/sessiongate/internal/procgroup"
+	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"os/exec"
 	"strconv"
@@ -149,7 +150,7 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 		cr.Status, cr.Message, cr.Evidence = checkChanged(ctx, env, c.Arg)
 	case protocolspec.CheckContentHash:
 		cr.Status, cr.Message, cr.Evidence = checkContentHash(env, c.Arg)
-		if rel, err := cleanRel(c.Arg); err == nil {
+		if rel, err := repopath.Clean(c.Arg); err == nil {
 			// Under an agent transcript, a requirement to read the file
 			// is met by the read, not by its hash.
 			if st, ok := transcriptRead(env, rel); ok {
@@ -185,11 +186,11 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 // checkContentHash passes when content_hash evidence for the file was
 // recorded and still matches the file (the agent read the current version).
 func checkContentHash(env gateEnv, rel string) (GateStatus, string, string) {
-	c, err := cleanRel(rel)
+	c, err := repopath.Clean(rel)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	abs, ok, err := resolveInside(env.repo.Root(), c)
+	abs, ok, err := repopath.Resolve(env.repo.Root(), c)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
@@ -384,7 +385,7 @@ func positional(q protocolspec.Quoting, first, n int) string {
 func existing(root string, files []string) []string {
 	var out []string
 	for _, f := range files {
-		if _, ok, err := resolveInside(root, f); err == nil && ok {
+		if _, ok, err := repopath.Resolve(root, f); err == nil && ok {
 			out = append(out, f)
 		}
 	}

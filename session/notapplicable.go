@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sessiongate/sessiongate/claimtext"
+	"github.com/sessiongate/sessiongate/repopath"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,7 +89,7 @@ func readTargets(r protocolspec.Requirement) []string {
 	var out []string
 	for _, g := range r.NamedPaths() {
 		g = strings.TrimSuffix(g, "/**")
-		if !strings.Contains(g, "/") || hasMeta(g) {
+		if !strings.Contains(g, "/") || repopath.HasMeta(g) {
 			return nil
 		}
 		out = append(out, g)
@@ -155,7 +157,7 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 	if r != nil {
 		what = r.ID
 	}
-	if pd := paddingIn(body); pd != "" && len(strings.Fields(body)) < 3 {
+	if pd := claimtext.Padding(body); pd != "" && len(strings.Fields(body)) < 3 {
 		return "", invalidf("not_applicable for %s needs the reason it does not apply, not %q: say what makes the condition false", what, truncate(pd, 40))
 	}
 	s, err := e.Store.GetSession(ctx, sid)
@@ -175,7 +177,7 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 	// A condition the protocol wrote is answered in few words ("no issue is
 	// linked"); a requirement with none needs the why a person can judge.
 	conditional := p.Condition != "" || r != nil && r.Conditional
-	if !conditional && (len(strings.Fields(body)) < minNAReasonWords || paddingPrefix().MatchString(strings.TrimSpace(body))) {
+	if !conditional && (len(strings.Fields(body)) < minNAReasonWords || claimtext.PaddingPrefix().MatchString(strings.TrimSpace(body))) {
 		return "", invalidf("not_applicable for %s is taken only with a reason a person can judge later: %q says nothing (at least %d words on why it does not fit this work)", what, truncate(strings.TrimSpace(body), 60), minNAReasonWords)
 	}
 	evs, err := e.Store.ListEvidence(ctx, sid)

@@ -34,7 +34,7 @@ type ObservedRequest struct {
 	ToolID string
 	// Dir is the folder the command ran in (the agent's shell folder),
 	// "" for the worktree root: a run that worked outside the worktree
-	// proves nothing about the session's work (ranElsewhere).
+	// proves nothing about the session's work (shellline.RanElsewhere).
 	Dir string
 }
 
@@ -103,7 +103,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		code = -1
 	}
 	if code == 0 {
-		if where := ranElsewhere(s.Worktree, req.Dir, cmd); where != "" {
+		if where := shellline.RanElsewhere(s.Worktree, req.Dir, cmd); where != "" {
 			ref = fmt.Sprintf("exit 0, but it ran in %s, outside the session's worktree, %d bytes", truncate(where, 120), len(req.Output))
 			code = -1
 		}

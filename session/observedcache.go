@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/internal/ctime"
 	"github.com/sessiongate/sessiongate/scriptrun"
@@ -25,11 +26,13 @@ import (
 
 // goCachedRe is a go test package line answered from the test cache, in
 // plain output or -json (where the tab is written \t).
-var goCachedRe = regexp.MustCompile(`(?m)(^|")ok(\s|\\t)+[^\s\\]+(\s|\\t)+\(cached\)`)
+var goCachedRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(^|")ok(\s|\\t)+[^\s\\]+(\s|\\t)+\(cached\)`)
+})
 
 // cachedRun: root is the work tree, changed the files the session changed.
 func cachedRun(root string, changed []string, cmd string, out []byte) string {
-	if goCachedRe.Match(out) {
+	if goCachedRe().Match(out) {
 		return "go test answered from its cache ((cached)): a cached result is an earlier run's, which a data file with its mtime set back also gets; run `go test -count=1`"
 	}
 	if why := lintCached(root, cmd, 0); why != "" {

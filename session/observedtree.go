@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -23,11 +24,13 @@ import (
 // tree committed is compared with the tree the run observed, not with
 // what was staged at any moment.
 
-var sawTreeRE = regexp.MustCompile(`, saw tree ([0-9a-f]{40,64})\b`)
+var sawTreeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`, saw tree ([0-9a-f]{40,64})\b`)
+})
 
 // sawTree is the tree a run's reference records, "" when none.
 func sawTree(ref string) string {
-	if m := sawTreeRE.FindStringSubmatch(ref); m != nil {
+	if m := sawTreeRE().FindStringSubmatch(ref); m != nil {
 		return m[1]
 	}
 	return ""

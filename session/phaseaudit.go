@@ -19,7 +19,7 @@ import (
 // now; a mandatory one that fails blocks the end, and its result replaces
 // the row. Rows of phases after the position are re-derived by the end's
 // walk as before. A gate event counts only with the engine's seal
-// (eventseal.go: an inserted one has none); not covered: an agent that
+// (eventseal/: an inserted one has none); not covered: an agent that
 // reads the seal's key and computes seals (docs/security.md).
 
 // CodeUngatedPhase is a phase past the session's position with no gate
@@ -60,8 +60,8 @@ func (e *Engine) auditPhases(ctx context.Context, s *Session, ps []position, cur
 			continue
 		}
 		// A gate event counts only with the engine's seal: one written
-		// into the database by hand has none (eventseal.go).
-		ok, err := e.seal.sealed(ev)
+		// into the database by hand has none (eventseal/).
+		ok, err := e.seal.Sealed(ev.SessionID, ev.Token, ev.CreatedAt, ev.Detail)
 		if err != nil {
 			return nil, fmt.Errorf("check the seal of gate event %d: %w", ev.Seq, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/repopath"
 	"maps"
 	"os"
 	"path"
@@ -308,7 +309,7 @@ func protectedState(root string, patterns []string, trusted map[string][]string)
 	state := map[string]string{}
 	memo := newStampMemo(root)
 	for _, p := range patterns {
-		if !hasMeta(p) {
+		if !repopath.HasMeta(p) {
 			state[p] = hashProtectedStamped(memo, p)
 			continue
 		}
@@ -337,12 +338,12 @@ func hashProtected(root, rel string) string {
 	// only ENOENT, not ENOTDIR, is read as absent) instead of resolving
 	// every component of the root and the path, about 20 lstats each,
 	// on every gate call.
-	if c, err := cleanRel(rel); err == nil {
+	if c, err := repopath.Clean(rel); err == nil {
 		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(c))); errors.Is(err, syscall.ENOENT) {
 			return ""
 		}
 	}
-	abs, ok, err := resolveInside(root, rel)
+	abs, ok, err := repopath.Resolve(root, rel)
 	if err != nil {
 		return "outside-repository"
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,7 +17,7 @@ import (
 func TestHashProtectedAbsentShortcut(t *testing.T) {
 	// slow is hashProtected without the shortcut.
 	slow := func(root, rel string) string {
-		abs, ok, err := resolveInside(root, rel)
+		abs, ok, err := repopath.Resolve(root, rel)
 		if err != nil {
 			return "outside-repository"
 		}

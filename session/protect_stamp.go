@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/sessiongate/sessiongate/repopath"
 	"path"
 	"path/filepath"
 	"strings"
@@ -149,7 +150,7 @@ func stampKey(root, kind, c string) string { return root + "\x00" + kind + "\x00
 // hashProtectedStamped is hashProtected answered from the stamp cache when
 // nothing on the path changed.
 func hashProtectedStamped(memo *stampMemo, rel string) string {
-	c, err := cleanRel(rel)
+	c, err := repopath.Clean(rel)
 	if err != nil {
 		return hashProtected(memo.root, rel)
 	}
@@ -178,10 +179,10 @@ func hashProtectedStamped(memo *stampMemo, rel string) string {
 // cache while the stamps up to the absent component are unchanged. Any
 // other glob is expanded on disk.
 func globStamped(memo *stampMemo, p string) ([]string, error) {
-	c, err := cleanRel(p)
+	c, err := repopath.Clean(p)
 	dir := path.Dir(c)
-	if err != nil || strings.Contains(c, "**") || dir == "." || hasMeta(dir) {
-		return globInside(memo.root, p)
+	if err != nil || strings.Contains(c, "**") || dir == "." || repopath.HasMeta(dir) {
+		return repopath.Glob(memo.root, p)
 	}
 	key := stampKey(memo.root, "g", dir)
 	protectStamps.Lock()
@@ -192,7 +193,7 @@ func globStamped(memo *stampMemo, p string) ([]string, error) {
 	}
 	t0 := stampNow()
 	chain, absent, complete := memo.chain(dir)
-	ms, err := globInside(memo.root, p)
+	ms, err := repopath.Glob(memo.root, p)
 	if err == nil && complete && absent && len(ms) == 0 && old(chain, t0) {
 		protectStamps.Lock()
 		protectStamps.m[key] = stampEntry{chain: chain}

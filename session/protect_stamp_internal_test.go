@@ -3,6 +3,7 @@
 package session
 
 import (
+	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,11 +15,11 @@ import (
 func refState(root string, patterns []string) map[string]string {
 	state := map[string]string{}
 	for _, p := range patterns {
-		if !hasMeta(p) {
+		if !repopath.HasMeta(p) {
 			state[p] = hashProtected(root, p)
 			continue
 		}
-		ms, err := globInside(root, p)
+		ms, err := repopath.Glob(root, p)
 		if err != nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,19 +35,19 @@ func readOfMissing(root string, r protocolspec.Requirement) []string {
 // namedExists reports whether a path glob a requirement names matches
 // anything in the worktree: "dir/**" the folder, others a file.
 func namedExists(root, glob string) bool {
-	if dir, ok := strings.CutSuffix(glob, "/**"); ok && !hasMeta(dir) {
-		abs, ok, err := resolveInside(root, dir)
+	if dir, ok := strings.CutSuffix(glob, "/**"); ok && !repopath.HasMeta(dir) {
+		abs, ok, err := repopath.Resolve(root, dir)
 		if err != nil || !ok {
 			return false
 		}
 		st, err := os.Stat(abs)
 		return err == nil && st.IsDir()
 	}
-	if !hasMeta(glob) {
-		_, ok, err := resolveInside(root, glob)
+	if !repopath.HasMeta(glob) {
+		_, ok, err := repopath.Resolve(root, glob)
 		return err == nil && ok
 	}
-	m, err := globInside(root, glob)
+	m, err := repopath.Glob(root, glob)
 	return err == nil && len(m) > 0
 }
 
@@ -75,7 +76,7 @@ func (e *Engine) readOfOwnFile(ctx context.Context, s *Session, r protocolspec.R
 	}
 	for _, g := range named {
 		g = strings.TrimSuffix(g, "/**")
-		if !strings.Contains(g, "/") || hasMeta(g) {
+		if !strings.Contains(g, "/") || repopath.HasMeta(g) {
 			return nil, nil
 		}
 		in, err := repo.ExistsAt(ctx, s.StartCommit, g)

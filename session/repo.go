@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"github.com/sessiongate/sessiongate/identity"
 	"time"
 
 	"github.com/sessiongate/sessiongate/policy"
@@ -89,7 +90,7 @@ type Repo interface {
 	// ReplayOriginals lists commits git's replay state names (hints the
 	// agent can write: checked before use).
 	ReplayOriginals(ctx context.Context) ([]LandedCommit, error)
-	IdentityRepo
+	identity.Repo
 	RecordRefWriter
 	AcceptanceRepo
 }

@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/claimtext"
+	"github.com/sessiongate/sessiongate/repopath"
 	"path"
 	"slices"
 	"strings"
@@ -227,10 +229,10 @@ func pathKind(kind string) bool { return kind == EvidenceFilePath || kind == Evi
 // .agents/planning/enhancement-PROJECT-PLAN.md).
 func namesPath(named []string, rel string) bool {
 	for _, g := range named {
-		if matchGlob(g, rel) || strings.HasPrefix(rel, strings.TrimSuffix(g, "**")) && strings.HasSuffix(g, "/**") {
+		if repopath.Match(g, rel) || strings.HasPrefix(rel, strings.TrimSuffix(g, "**")) && strings.HasSuffix(g, "/**") {
 			return true
 		}
-		if !strings.Contains(g, "/") && !hasMeta(g) && strings.HasSuffix(path.Base(rel), g) {
+		if !strings.Contains(g, "/") && !repopath.HasMeta(g) && strings.HasSuffix(path.Base(rel), g) {
 			return true
 		}
 	}
@@ -548,7 +550,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		// to read that file, whichever requirement it names.
 		rel := ""
 		if pathKind(req.Kind) {
-			rel, _ = cleanRel(strings.TrimSpace(body))
+			rel, _ = repopath.Clean(strings.TrimSpace(body))
 		}
 		sts := requirementStatuses(p, evs, cfg)
 		if !readsAllCalls(p, cfg) {
@@ -604,10 +606,10 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		what = r.ID
 	}
 	if strict && claimCounts(req.Kind) {
-		if f := failureIn(body); f != "" {
+		if f := claimtext.Failure(body); f != "" {
 			return "", refusedf("evidence for %s reports %s: output that says it failed is not evidence of success; fix the cause, run it again and record the passing output (or let sessiongate see it: sessiongate run --phase %s -- COMMAND)", what, f, p.ID)
 		}
-		if pd := paddingIn(body); pd != "" {
+		if pd := claimtext.Padding(body); pd != "" {
 			hint := "record what shows it was done: the tool output, a file_path, a commit_sha"
 			if has && r.Conditional {
 				hint = "if it does not apply, record not_applicable with the reason; else " + hint
@@ -629,7 +631,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		}
 	}
 	if has && pathKind(req.Kind) && r.Level == protocolspec.LevelMust && needsPerRequirement(p, e.Config) {
-		rel, err := cleanRel(strings.TrimSpace(body))
+		rel, err := repopath.Clean(strings.TrimSpace(body))
 		if err != nil {
 			return "", fmt.Errorf("%s evidence: %w", req.Kind, err)
 		}
@@ -689,7 +691,7 @@ func forPhaseCheck(p *protocolspec.Phase, kind, body string) bool {
 	if !pathKind(kind) {
 		return false
 	}
-	rel, err := cleanRel(strings.TrimSpace(body))
+	rel, err := repopath.Clean(strings.TrimSpace(body))
 	if err != nil {
 		return false
 	}

@@ -162,7 +162,7 @@ type Repository struct {
 	ID   int64  `json:"id"`
 	Root string `json:"root"` // absolute path of the git common dir's parent (main worktree)
 	Name string `json:"name"`
-	// Origin is the normalized URL of the origin remote (NormalizeRemoteURL,
+	// Origin is the normalized URL of the origin remote (identity.NormalizeRemoteURL,
 	// e.g. "github.com/o/r"), "" when the repository has no origin.
 	Origin string `json:"origin,omitempty"`
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path"
 	"path/filepath"
@@ -158,7 +159,7 @@ func RecordPath(template, id string) (string, error) {
 	if template == "" {
 		return "", nil
 	}
-	rel, err := cleanRel(strings.ReplaceAll(template, "{session_id}", id))
+	rel, err := repopath.Clean(strings.ReplaceAll(template, "{session_id}", id))
 	if err != nil {
 		return "", fmt.Errorf("session_record: %w", err)
 	}
@@ -223,7 +224,7 @@ func (e *Engine) writeRecord(ctx context.Context, s *Session) (string, error) {
 func writeInside(root, rel string, data []byte) error {
 	dir := path.Dir(rel)
 	for d := dir; d != "."; d = path.Dir(d) {
-		if _, ok, err := resolveInside(root, d); err != nil {
+		if _, ok, err := repopath.Resolve(root, d); err != nil {
 			return err
 		} else if ok {
 			break
@@ -234,7 +235,7 @@ func writeInside(root, rel string, data []byte) error {
 		return err
 	}
 	if dir != "." {
-		if _, _, err := resolveInside(root, dir); err != nil {
+		if _, _, err := repopath.Resolve(root, dir); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Files every later program start runs or reads, written by the agent
@@ -31,7 +32,9 @@ func pyStartupFile(p string) bool {
 // folder or another folder outside the repository by a redirection, tee,
 // cp, mv or install (the line rules' write list leaves out paths that start
 // with ~ or $HOME).
-var userNpmrcWrite = regexp.MustCompile(`(?:>>?|\btee(?:\s+-a)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+)\s*["']?((?:~|\$HOME|\$\{HOME\}|/)[^\s"';|&]*\.npmrc)\b`)
+var userNpmrcWrite = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:>>?|\btee(?:\s+-a)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+)\s*["']?((?:~|\$HOME|\$\{HOME\}|/)[^\s"';|&]*\.npmrc)\b`)
+})
 
 // startupWrite names a write by the agent to a Python startup file or the
 // user's npm config, "" when the call makes none. paths are the shell
@@ -54,7 +57,7 @@ func startupWrite(root string, call ToolCall, paths []string, active bool) strin
 		}
 	}
 	if call.Kind == ToolShell && active {
-		if m := userNpmrcWrite.FindStringSubmatch(call.Command); m != nil && !strings.HasPrefix(m[1], filepath.ToSlash(root)+"/") {
+		if m := userNpmrcWrite().FindStringSubmatch(call.Command); m != nil && !strings.HasPrefix(m[1], filepath.ToSlash(root)+"/") {
 			return fmt.Sprintf("the shell command writes %s, the user's npm config: its script-shell and node-options decide how `npm test` runs", m[1])
 		}
 	}

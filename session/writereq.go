@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -68,7 +69,7 @@ func (e *Engine) writeClaim(ctx context.Context, s *Session, p *protocolspec.Pha
 	if !pathKind(kind) {
 		return writeClaimRefused(r, kind, targets)
 	}
-	rel, err := cleanRel(strings.TrimSpace(body))
+	rel, err := repopath.Clean(strings.TrimSpace(body))
 	if err != nil {
 		return fmt.Errorf("%s evidence: %w", kind, err)
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"slices"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -42,7 +43,7 @@ func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocol
 			continue
 		}
 		for _, c := range p.Checks {
-			if c.Kind != protocolspec.CheckNoPlaceholders || !matchGlob(c.Arg, rel) {
+			if c.Kind != protocolspec.CheckNoPlaceholders || !repopath.Match(c.Arg, rel) {
 				continue
 			}
 			if found, line := findPlaceholders(string(body), c.Placeholders); len(found) > 0 {

@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/identity"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,13 +89,13 @@ func ParseSource(v string) (Source, error) {
 	v = strings.TrimSpace(v)
 	loc, key := v, ""
 	if k, l, ok := strings.Cut(v, "="); ok && !strings.Contains(k, "://") && l != "" {
-		key, loc = session.NormalizeRemoteURL(k), l
+		key, loc = identity.NormalizeRemoteURL(k), l
 	}
 	if loc == "" {
 		return Source{}, errors.New("empty repository to index")
 	}
 	if key == "" {
-		key = session.NormalizeRemoteURL(loc)
+		key = identity.NormalizeRemoteURL(loc)
 	}
 	if key == "" {
 		return Source{}, fmt.Errorf("%q names no repository", v)
@@ -359,7 +360,7 @@ func check(body []byte, id, key string) (*snapshot.Record, []session.Snapshot, s
 	if len(rec.Snapshots) == 0 {
 		return nil, nil, "the record has no snapshot"
 	}
-	if o := rec.Session.Origin; o != "" && session.NormalizeRemoteURL(o) != key {
+	if o := rec.Session.Origin; o != "" && identity.NormalizeRemoteURL(o) != key {
 		return nil, nil, fmt.Sprintf("the record claims repository %s, this source is %s", o, key)
 	}
 	if _, err := session.ParseState(rec.Session.State); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sessiongate/sessiongate/identity"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -94,8 +95,8 @@ func TestIdentityBothStores(t *testing.T) {
 				}
 				t.Setenv("SESSIONGATE_DB", u)
 			}
-			t.Setenv(session.EnvHost, "ann-laptop")
-			t.Setenv(session.EnvUser, "")
+			t.Setenv(identity.EnvHost, "ann-laptop")
+			t.Setenv(identity.EnvUser, "")
 			if code, _, stderr := sg(t, "", "init"); code != 0 {
 				t.Fatal(stderr)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/repopath"
 	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -95,7 +96,7 @@ func (m *handlers) toolError(ctx context.Context, tool, sessionID string, err er
 	switch {
 	case errors.Is(err, session.ErrInvalidID):
 		msg += ": pass the session_id that session_start returned"
-	case errors.Is(err, session.ErrOutsideRepo):
+	case errors.Is(err, repopath.ErrOutsideRepo):
 		msg += ": name a file inside the repository with a path relative to its root"
 	case errors.Is(err, session.ErrNotFound), errors.Is(err, session.ErrExpired),
 		errors.Is(err, session.ErrTerminated), errors.Is(err, session.ErrEnded):

@@ -1,11 +1,11 @@
-package session
+package claimtext
 
 import "testing"
 
-// TestFailureIn: output that reports its own failure is found; success
+// TestFailure: output that reports its own failure is found; success
 // output that mentions zero failures, or words such as "errors.go", is not
 // (a false refusal makes an honest agent pad).
-func TestFailureIn(t *testing.T) {
+func TestFailure(t *testing.T) {
 	cases := []struct {
 		body string
 		fail bool
@@ -39,13 +39,13 @@ func TestFailureIn(t *testing.T) {
 		{"linted 14 file(s)", false},
 	}
 	for _, c := range cases {
-		if got := failureIn(c.body); (got != "") != c.fail {
-			t.Errorf("failureIn(%q) = %q, want failure %v", c.body, got, c.fail)
+		if got := Failure(c.body); (got != "") != c.fail {
+			t.Errorf("Failure(%q) = %q, want failure %v", c.body, got, c.fail)
 		}
 	}
 }
 
-func TestPaddingIn(t *testing.T) {
+func TestPadding(t *testing.T) {
 	cases := []struct {
 		body string
 		pad  bool
@@ -59,8 +59,8 @@ func TestPaddingIn(t *testing.T) {
 		{"skills: create-pr.ps1, get-pr-context.ps1", false},
 	}
 	for _, c := range cases {
-		if got := paddingIn(c.body); (got != "") != c.pad {
-			t.Errorf("paddingIn(%q) = %q, want padding %v", c.body, got, c.pad)
+		if got := Padding(c.body); (got != "") != c.pad {
+			t.Errorf("Padding(%q) = %q, want padding %v", c.body, got, c.pad)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package session
+package claimtext
 
 import (
 	"regexp"
@@ -21,10 +21,10 @@ var fillerRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^(?:[-*+]\s+|\d+[.)]\s+|\[[ x]\]\s+)*(?:todo|tbd|tba|fixme|xxx+|\.{2,}|…|placeholder|fill (?:me |this |it )?in|lorem ipsum|-|\?+)?[\s.:!?…-]*$`)
 })
 
-// fillerSection returns the heading of the first section (below the
+// FillerSection returns the heading of the first section (below the
 // title) whose body holds only filler lines, and the line of its first
 // filler ("" when none).
-func fillerSection(text string) (string, int) {
+func FillerSection(text string) (string, int) {
 	heading, bodyLine, filler, fence := "", 0, false, false
 	flush := func() (string, int) {
 		if heading != "" && filler {

@@ -1,13 +1,12 @@
-package session
+package shellline
 
 import (
-	"github.com/sessiongate/sessiongate/shellline"
 	"path"
 	"path/filepath"
 	"strings"
 )
 
-// ranElsewhere names the folder outside the worktree root where a command
+// RanElsewhere names the folder outside the worktree root where a command
 // line ran its work, or "" when it stayed inside: the line starts in dir
 // (the agent's shell folder; "" is the root) and `cd`/`pushd` move it; `git
 // -C DIR` and `make -C DIR` (`--directory`) work in DIR. A test run after
@@ -16,7 +15,7 @@ import (
 // QA_VALIDATION -- sh -c 'cd ../pristine && sh tests/run.sh'` passed the
 // QA gate of a session whose change broke the tests. Only literal folders
 // are judged (`cd "$dir"` is unknown and left alone).
-func ranElsewhere(root, dir, line string) string {
+func RanElsewhere(root, dir, line string) string {
 	root = filepath.ToSlash(filepath.Clean(root))
 	cwd := root
 	if dir != "" && filepath.IsAbs(dir) {
@@ -45,7 +44,7 @@ func ranElsewhere(root, dir, line string) string {
 	if !inside(cwd) {
 		return cwd
 	}
-	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
+	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
 		return ""
 	}
@@ -63,7 +62,7 @@ func ranElsewhere(root, dir, line string) string {
 				return p
 			}
 		}
-		w := shellline.StripWrappers(c.Words)
+		w := StripWrappers(c.Words)
 		if len(w) == 0 {
 			continue
 		}

@@ -1,4 +1,4 @@
-package session
+package claimtext
 
 import "testing"
 
@@ -21,8 +21,8 @@ func TestFillerSection(t *testing.T) {
 		{"filler in a code block", "## Output\n\n```\nTODO\n```\n", ""},
 		{"title only", "# TODO\n", ""},
 	} {
-		if h, _ := fillerSection(tt.text); h != tt.heading {
-			t.Errorf("%s: fillerSection = %q, want %q", tt.name, h, tt.heading)
+		if h, _ := FillerSection(tt.text); h != tt.heading {
+			t.Errorf("%s: FillerSection = %q, want %q", tt.name, h, tt.heading)
 		}
 	}
 }

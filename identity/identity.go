@@ -1,4 +1,8 @@
-package session
+// Package identity is who a session is recorded as run by, on which host,
+// and which repository it is across clones (the normalized origin URL).
+// It needs no session: the engine stamps a new session with it and the
+// team index keys repositories by it, so both read one definition.
+package identity
 
 import (
 	"context"
@@ -6,14 +10,16 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 
 // Identity (issue 13.3): a repository is known across clones by its
 // normalized origin URL, and a session records who ran it and on which
 // host, so a team database can filter by repository, person and machine.
 
-// IdentityRepo is what a Repo offers for identity; gitrepo.Repo has it.
-type IdentityRepo interface {
+// Repo is what a repository offers for identity; gitrepo.Repo has it.
+type Repo interface {
 	// Origin is the origin remote's URL as configured ("" without one).
 	OriginURL() string
 	// GitUser is user.name and user.email as git resolves them here
@@ -40,7 +46,7 @@ func WhoRuns(ctx context.Context, repo Repo) (name, email, host string) {
 	if host == "" {
 		host, _ = os.Hostname()
 	}
-	return truncate(name, 200), truncate(email, 200), truncate(host, 200)
+	return cut(name), cut(email), cut(host)
 }
 
 // ParseUser splits "Name <email>" (git's form); a value with an @ and no
@@ -56,8 +62,11 @@ func ParseUser(v string) (name, email string) {
 	return v, ""
 }
 
-// repoOrigin is repo's normalized origin URL, "" when it has none.
-func repoOrigin(repo Repo) string {
+// cut bounds a recorded identity field (session.truncate's form).
+func cut(s string) string { return shorten.Bytes(s, 200, "...") }
+
+// Origin is repo's normalized origin URL, "" when it has none.
+func Origin(repo Repo) string {
 	if repo == nil {
 		return ""
 	}

@@ -1,4 +1,8 @@
-package session
+// Package selfbinary tells whether a command word runs this sessiongate
+// binary under any name (a copy, a link): the person commands an agent may
+// not run are denied by what runs, not by what it is called. It reads
+// files only, no session, so the agent hook can ask it directly.
+package selfbinary
 
 import (
 	"bytes"
@@ -67,9 +71,9 @@ func sameSamples(a, b string, size int64) bool {
 	return true
 }
 
-// IsSelfBinary reports whether prog (a command word: a path, relative to
+// Is reports whether prog (a command word: a path, relative to
 // dir, or a name looked up in PATH) runs this sessiongate binary.
-func IsSelfBinary(dir, prog string) bool {
+func Is(dir, prog string) bool {
 	if prog == "" {
 		return false
 	}

@@ -1,4 +1,10 @@
-package session
+// Package repopath is a path inside a repository as a protocol or a caller
+// writes it: validated (no absolute path, no "..", no NUL), resolved under
+// the root with symlinks followed and refused when they leave it, and
+// matched or expanded as a glob. It needs no session, so the engine, the
+// rule-file protection and the evidence readers share one definition of
+// "inside the repository" (session/ decides what a path proves).
+package repopath
 
 import (
 	"errors"
@@ -15,9 +21,9 @@ import (
 // ErrOutsideRepo is returned for a path that would leave the repository.
 var ErrOutsideRepo = errors.New("path is outside the repository")
 
-// cleanRel validates a repository-relative path or glob written by a protocol
+// Clean validates a repository-relative path or glob written by a protocol
 // or a caller: no absolute paths, no `..` segments, no NUL.
-func cleanRel(p string) (string, error) {
+func Clean(p string) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("empty path")
 	}
@@ -40,11 +46,11 @@ func cleanRel(p string) (string, error) {
 	return c, nil
 }
 
-// resolveInside returns the absolute path of rel under root after following
+// Resolve returns the absolute path of rel under root after following
 // symlinks, refusing one that ends outside root. A missing file is not an
 // error here (ok == false); the caller decides what absence means.
-func resolveInside(root, rel string) (abs string, ok bool, err error) {
-	c, err := cleanRel(rel)
+func Resolve(root, rel string) (abs string, ok bool, err error) {
+	c, err := Clean(rel)
 	if err != nil {
 		return "", false, err
 	}
@@ -66,11 +72,11 @@ func resolveInside(root, rel string) (abs string, ok bool, err error) {
 	return real, true, nil
 }
 
-// matchGlob matches a slash-separated path against a pattern. A pattern
+// Match matches a slash-separated path against a pattern. A pattern
 // without a slash matches the base name anywhere ("*.md" matches
 // "docs/a.md"), like .gitignore; `**` as a whole segment matches any number
 // of segments (bmatcuk/doublestar, as git's glob pathspecs do).
-func matchGlob(pattern, name string) bool {
+func Match(pattern, name string) bool {
 	pattern = strings.TrimPrefix(filepath.ToSlash(pattern), "./")
 	name = filepath.ToSlash(name)
 	if !strings.Contains(pattern, "/") {
@@ -81,26 +87,27 @@ func matchGlob(pattern, name string) bool {
 	return ok
 }
 
-func filterGlob(files []string, pattern string) []string {
+// Filter keeps the files that match pattern (Match).
+func Filter(files []string, pattern string) []string {
 	var out []string
 	for _, f := range files {
-		if matchGlob(pattern, f) {
+		if Match(pattern, f) {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// globInside expands a repository-relative glob on disk, keeping only
+// Glob expands a repository-relative glob on disk, keeping only
 // matches that resolve inside the repository. Symlinks that point outside
 // are reported as an error, not silently dropped.
-func globInside(root, pattern string) ([]string, error) {
-	c, err := cleanRel(pattern)
+func Glob(root, pattern string) ([]string, error) {
+	c, err := Clean(pattern)
 	if err != nil {
 		return nil, err
 	}
 	var matches []string
-	if strings.Contains(c, "**") || !strings.Contains(c, "/") && hasMeta(c) {
+	if strings.Contains(c, "**") || !strings.Contains(c, "/") && HasMeta(c) {
 		// Walk for ** (filepath.Glob has no **); skip .git.
 		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -111,7 +118,7 @@ func globInside(root, pattern string) ([]string, error) {
 			}
 			rel, _ := filepath.Rel(root, p)
 			rel = filepath.ToSlash(rel)
-			if rel != "." && !d.IsDir() && matchGlob(c, rel) {
+			if rel != "." && !d.IsDir() && Match(c, rel) {
 				matches = append(matches, rel)
 			}
 			return nil
@@ -132,7 +139,7 @@ func globInside(root, pattern string) ([]string, error) {
 	sort.Strings(matches)
 	var out []string
 	for _, m := range matches {
-		real, ok, err := resolveInside(root, m)
+		real, ok, err := Resolve(root, m)
 		if err != nil {
 			return nil, err
 		}
@@ -145,4 +152,5 @@ func globInside(root, pattern string) ([]string, error) {
 	return out, nil
 }
 
-func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
+// HasMeta reports whether s holds a glob metacharacter.
+func HasMeta(s string) bool { return strings.ContainsAny(s, "*?[") }

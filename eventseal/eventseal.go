@@ -1,4 +1,9 @@
-package session
+// Package eventseal signs the gate events the engine writes and checks
+// them when the phase audit reads them back: HMAC-SHA256 under a key file
+// beside the database. It needs no session or store (an event is its
+// session id, token, time and detail), so the key handling and the MAC are
+// read and tested on their own; session/ decides which events count.
+package eventseal
 
 import (
 	"crypto/hmac"
@@ -17,7 +22,7 @@ import (
 	"time"
 )
 
-// The phase audit (phaseaudit.go) took any gate event as a gate that ran,
+// The phase audit (session/phaseaudit.go) took any gate event as a gate that ran,
 // and an agent with python's sqlite3 could INSERT one for a phase it never
 // gated (issue 25 route 3). Each gate event the engine writes now carries
 // a seal: HMAC-SHA256, under a per-database key in a file beside the
@@ -36,21 +41,23 @@ import (
 // (--rerun) and re-reads file evidence from git. Deleting the key makes
 // every earlier seal fail (phases re-gated at the end, flagged), never pass.
 
-// EventKeyName is the key file's name beside the database.
-const EventKeyName = "event.key"
+// KeyName is the key file's name beside the database.
+const KeyName = "event.key"
 
-// eventSeal signs and checks gate events with one key file.
-type eventSeal struct {
+// Seal signs and checks gate events with one key file. A nil *Seal (a
+// store without a file) seals nothing and takes every event as sealed.
+type Seal struct {
 	path string
 	once sync.Once
 	key  []byte
 	err  error
 }
 
-func newEventSeal(path string) *eventSeal { return &eventSeal{path: path} }
+// New returns the seal whose key is the file at path.
+func New(path string) *Seal { return &Seal{path: path} }
 
 // load reads the key, creating it (32 random bytes, 0600) on first use.
-func (s *eventSeal) load() ([]byte, error) {
+func (s *Seal) load() ([]byte, error) {
 	s.once.Do(func() {
 		b, err := os.ReadFile(s.path)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -83,7 +90,7 @@ func (s *eventSeal) load() ([]byte, error) {
 	return s.key, s.err
 }
 
-func (s *eventSeal) mac(key []byte, id, token string, at time.Time) string {
+func (s *Seal) mac(key []byte, id, token string, at time.Time) string {
 	m := hmac.New(sha256.New, key)
 	m.Write([]byte("sessiongate gate event v1\x00" + id + "\x00" + token + "\x00" + strconv.FormatInt(at.UTC().Unix(), 10)))
 	return hex.EncodeToString(m.Sum(nil))
@@ -94,23 +101,25 @@ type sealDetail struct {
 	Seal string `json:"seal"`
 }
 
-// seal sets the detail of a gate event to its seal (other events as they are).
-func (s *eventSeal) seal(ev *Event) error {
-	if s == nil || !strings.HasPrefix(ev.Token, "gate:") {
+// Sign sets *detail of the event (session id, token, time) to its seal
+// when it is a gate event ("gate:" token); other events keep theirs.
+func (s *Seal) Sign(id, token string, at time.Time, detail *string) error {
+	if s == nil || !strings.HasPrefix(token, "gate:") {
 		return nil
 	}
 	key, err := s.load()
 	if err != nil {
 		return err
 	}
-	b, _ := json.Marshal(sealDetail{Seal: s.mac(key, ev.SessionID, ev.Token, ev.CreatedAt)})
-	ev.Detail = string(b)
+	b, _ := json.Marshal(sealDetail{Seal: s.mac(key, id, token, at)})
+	*detail = string(b)
 	return nil
 }
 
-// sealed reports whether ev carries a good seal (true for every event when
-// no key is configured: a store without a file, such as PostgreSQL).
-func (s *eventSeal) sealed(ev Event) (bool, error) {
+// Sealed reports whether the event's detail carries a good seal (true for
+// every event when no key is configured: a store without a file, such as
+// PostgreSQL).
+func (s *Seal) Sealed(id, token string, at time.Time, detail string) (bool, error) {
 	if s == nil {
 		return true, nil
 	}
@@ -119,17 +128,18 @@ func (s *eventSeal) sealed(ev Event) (bool, error) {
 		return false, err
 	}
 	var d sealDetail
-	if json.Unmarshal([]byte(ev.Detail), &d) != nil || d.Seal == "" {
+	if json.Unmarshal([]byte(detail), &d) != nil || d.Seal == "" {
 		return false, nil
 	}
-	return hmac.Equal([]byte(d.Seal), []byte(s.mac(key, ev.SessionID, ev.Token, ev.CreatedAt))), nil
+	return hmac.Equal([]byte(d.Seal), []byte(s.mac(key, id, token, at))), nil
 }
 
-// storeSeal returns the seal for a store kept in a file (nil otherwise).
-func storeSeal(st Store) *eventSeal {
+// ForStore returns the seal for a store kept in a file (one with a Path
+// method that names a file), nil otherwise.
+func ForStore(st any) *Seal {
 	p, ok := st.(interface{ Path() string })
 	if !ok || p.Path() == "" || strings.HasPrefix(p.Path(), ":memory:") {
 		return nil
 	}
-	return newEventSeal(filepath.Join(filepath.Dir(p.Path()), EventKeyName))
+	return New(filepath.Join(filepath.Dir(p.Path()), KeyName))
 }

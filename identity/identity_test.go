@@ -1,4 +1,4 @@
-package session
+package identity
 
 import (
 	"context"
@@ -45,7 +45,6 @@ func TestParseUser(t *testing.T) {
 }
 
 type identityRepo struct {
-	Repo
 	origin, name, email string
 }
 

@@ -1,9 +1,17 @@
-package session
+// Package claimtext reads what a body of text says about itself, without
+// running anything or knowing the session: claimed evidence that reports
+// its own failure (Failure) or stands in for work (Padding, PaddingPrefix),
+// and a filled template section that holds only filler words
+// (FillerSection). Claimed bodies are hashed, not kept, so they are read
+// once, when recorded; session/ decides what a finding refuses.
+package claimtext
 
 import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 
 // What a claimed body says about itself. Claimed evidence is hashed, not
@@ -26,7 +34,7 @@ var failureRules = sync.OnceValue(func() []struct {
 		{regexp.MustCompile(`(?i)\b(?:exit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?|exit[_-]code|rc|return\s*code|returncode)\s*[=:]?\s*(?:-\s*)?[1-9]\d*\b`), "a non-zero exit"},
 		// "6 validation(s) failed", "3 errors", "2 tests failed", "1 failing", "Summary: 4 error(s)"
 		{regexp.MustCompile(`(?i)\b[1-9]\d*\s+(?:[a-z][\w-]*(?:\(s\))?\s+){0,2}(?:errors?|error\(s\)|failures?|failed|failing|failure\(s\)|violations?)\b`), "failures or errors"},
-		// go test / pytest / build tools shout it ("0 FAILED" is skipped in failureIn)
+		// go test / pytest / build tools shout it ("0 FAILED" is skipped in Failure)
 		{regexp.MustCompile(`\b(?:FAILED|FAILURE)\b`), "a failure"},
 		{regexp.MustCompile(`(?m)^\s*(?:FAIL|ERROR)\b|^--- FAIL`), "a failure"},
 		// git, compilers and shells: a line that starts with the failure
@@ -46,33 +54,35 @@ var paddingWords = map[string]bool{
 	"verified": true, "checked": true, "confirmed": true, "evidence": true, "n.a.": true, "✓": true, "✔": true, "✅": true,
 }
 
-var paddingPrefix = sync.OnceValue(func() *regexp.Regexp {
+// PaddingPrefix matches a body that starts with a marker saying the work
+// was not done ("N/A", "TODO", "skipped").
+var PaddingPrefix = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^(?:n/a|todo|tbd|fixme|skipped|not applicable)\b`)
 })
 
-// failureIn returns what a claimed body reports of its own failure, or "".
-func failureIn(body string) string {
+// Failure returns what a claimed body reports of its own failure, or "".
+func Failure(body string) string {
 	for _, r := range failureRules() {
 		for _, ix := range r.re.FindAllStringIndex(body, 8) {
 			if strings.HasSuffix(strings.TrimRight(body[:ix[0]], " \t:="), " 0") || strings.TrimRight(body[:ix[0]], " \t:=") == "0" {
 				continue // "0 FAILED"
 			}
 			m := body[ix[0]:ix[1]]
-			return r.what + " (" + strings.TrimSpace(truncate(m, 60)) + ")"
+			return r.what + " (" + strings.TrimSpace(shorten.Bytes(m, 60, "...")) + ")"
 		}
 	}
 	return ""
 }
 
-// paddingIn returns the padding a claimed body is, or "".
-func paddingIn(body string) string {
+// Padding returns the padding a claimed body is, or "".
+func Padding(body string) string {
 	t := strings.TrimSpace(body)
 	t = strings.TrimPrefix(strings.TrimPrefix(t, "[x]"), "[X]")
 	t = strings.Trim(strings.TrimSpace(t), ".!:;,'\"`*_ ")
 	if t == "" || paddingWords[strings.ToLower(t)] {
 		return strings.TrimSpace(body)
 	}
-	if m := paddingPrefix().FindString(t); m != "" {
+	if m := PaddingPrefix().FindString(t); m != "" {
 		return m
 	}
 	return ""

@@ -82,12 +82,16 @@ func BenchmarkParseVsGoldmark(b *testing.B) {
 }
 
 // TestParseAllocations: parsing the largest real protocol allocates no more
-// than it did when the count was last cut (1,681 on 2026-11-29; 1,823
-// before). Allocation counts do not depend on the machine or its load,
-// so a copy or a per-sentence string brought back shows here. Raise
-// maxAllocs only with the reason in the commit.
+// than it did when the count was last cut (1,680 on 2026-11-29, 1,709
+// under -race, where some stack buffers escape; 1,822 and 1,864 before).
+// Allocation counts do not depend on the machine or its load, so a copy or
+// a per-sentence string brought back shows here. Raise the bound only
+// with the reason in the commit.
 func TestParseAllocations(t *testing.T) {
-	const maxAllocs = 1700
+	maxAllocs := 1700
+	if raceBuild {
+		maxAllocs = 1730 // CI runs the tests under -race only
+	}
 	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", protocolV14))
 	if len(paths) == 0 {
 		if os.Getenv("CI") != "" {
@@ -103,7 +107,7 @@ func TestParseAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := testing.AllocsPerRun(20, func() { _, _ = Parse("bench.md", data) })
-	if n > maxAllocs {
+	if n > float64(maxAllocs) {
 		t.Errorf("Parse allocates %.0f times per run of %s, want at most %d", n, protocolV14, maxAllocs)
 	}
 	t.Logf("%.0f allocations per parse", n)

@@ -118,6 +118,11 @@ func originTips(ctx context.Context, repo *gitrepo.Repo, rep *Report, records ma
 			}
 		}
 	}
+	if len(recorded) == 0 {
+		// No session of the range: nothing to find originals by, and no
+		// reason to ask the remote.
+		return nil, "no session of the range recorded a commit to find its originals by"
+	}
 	inRange := map[string]bool{}
 	for _, c := range rep.Commits {
 		inRange[c.SHA] = true

@@ -351,17 +351,26 @@ func splitZ(b []byte) []string {
 	return out
 }
 
-// noFSMonitor turns off a configured file system monitor for sessiongate's
-// own git: core.fsmonitor names a program whose answer git trusts over the
-// files, so a hook that says "nothing changed" would hide an edited file
-// from status and diff. Reading every file costs a stat each, which status
-// pays anyway without a monitor.
-var noFSMonitor = []string{"-c", "core.fsmonitor=false"}
+// statHonest makes sessiongate's own git compare files as they are, over
+// config that trusts something else:
+//   - core.fsmonitor names a program whose answer git trusts over the
+//     files, so a hook that says "nothing changed" would hide an edited
+//     file from status and diff. Reading every file costs a stat each,
+//     which status pays anyway without a monitor;
+//   - core.trustctime=false (or core.checkStat=minimal) leaves git only
+//     mtime, size and inode to tell a changed file: the lazy agent set it,
+//     rewrote a file in place at the same size and set its mtime back
+//     (`touch -d`), and the fix its tests passed on stayed out of every
+//     commit while status read clean (TestAdvStatHidesFix). ctime cannot be
+//     set back, so trusting it makes git read such a file's content. Git
+//     config from the environment (GIT_CONFIG_COUNT, GIT_CONFIG_PARAMETERS)
+//     does not override -c.
+var statHonest = []string{"-c", "core.fsmonitor=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default"}
 
 // run executes git in dir with the inherited environment, so inside a hook
 // git's GIT_INDEX_FILE and GIT_DIR apply.
 func run(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append(slices.Clip(noFSMonitor), args...)...)
+	cmd := exec.CommandContext(ctx, "git", append(slices.Clip(statHonest), args...)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -42,7 +42,7 @@ func (r *Repo) WorkTreeTree(ctx context.Context) (string, error) {
 	}
 	env := append(os.Environ(), "GIT_INDEX_FILE="+tmp.Name())
 	for _, args := range [][]string{{"add", "-u"}, {"write-tree"}} {
-		cmd := exec.CommandContext(ctx, "git", append(slices.Clip(noFSMonitor), args...)...)
+		cmd := exec.CommandContext(ctx, "git", append(slices.Clip(statHonest), args...)...)
 		cmd.Dir, cmd.Env = r.root, env
 		out, err := cmd.Output()
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/internal/textfold"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -195,8 +196,15 @@ func checkNoPlaceholders(ctx context.Context, env gateEnv, c protocolspec.Check)
 }
 
 // findPlaceholders returns the distinct placeholders left in text and the
-// line of the first one.
+// line of the first one. Text and placeholders are compared folded
+// (textfold.Fold): a zero-width space, a no-break space, a byte-order mark,
+// fullwidth brackets or another case inside "[what was completed]" hid it
+// from the lazy agent's handoff check (TestAdvHandoffPlaceholderDisguised).
+// A placeholder's words alone on a line (of two words or more), whatever
+// surrounds them (other brackets, an HTML comment, a list marker), are the
+// placeholder too.
 func findPlaceholders(text string, literal []string) ([]string, int) {
+	folded := textfold.Fold(text)
 	first, line := -1, 0
 	var found []string
 	note := func(p string, at int) {
@@ -207,34 +215,74 @@ func findPlaceholders(text string, literal []string) ([]string, int) {
 	}
 	if len(literal) == 0 {
 		seen := map[string]bool{}
-		for _, loc := range bracePlaceholderRE().FindAllStringIndex(text, -1) {
-			if p := text[loc[0]:loc[1]]; !seen[p] {
+		for _, loc := range bracePlaceholderRE().FindAllStringIndex(folded, -1) {
+			if p := folded[loc[0]:loc[1]]; !seen[p] {
 				seen[p] = true
 				note(p, loc[0])
 			}
 		}
 	}
+	var raw, bare []string // folded lines and their words, for words standing alone
 	for _, p := range literal {
-		for off := 0; off < len(text); {
-			i := strings.Index(text[off:], p)
+		fp, at := textfold.Fold(p), -1
+		for off := 0; off < len(folded); {
+			i := strings.Index(folded[off:], fp)
 			if i < 0 {
 				break
 			}
 			i += off
-			off = i + len(p)
+			off = i + len(fp)
 			// "[session log](../sessions/x.md)" fills the placeholder
 			// with a link: its text stays, the target is the filling.
-			if strings.HasPrefix(p, "[") && off < len(text) && (text[off] == '(' || text[off] == '[') {
+			if strings.HasPrefix(fp, "[") && off < len(folded) && (folded[off] == '(' || folded[off] == '[') {
 				continue
 			}
-			note(p, i)
+			at = i
 			break
+		}
+		if words := textfold.Bare(p); at < 0 && strings.Count(words, " ") >= 1 {
+			if raw == nil {
+				raw = strings.Split(folded, "\n")
+				bare = make([]string, len(raw))
+				for i, l := range raw {
+					bare[i] = textfold.Bare(l)
+				}
+			}
+			n := 0
+			for i, l := range bare {
+				if l == words && !sectionSaysMore(raw, bare, i, literal) {
+					at = n
+					break
+				}
+				n += len(raw[i]) + 1
+			}
+		}
+		if at >= 0 {
+			note(p, at)
 		}
 	}
 	if first >= 0 {
-		line = strings.Count(text[:first], "\n") + 1
+		line = strings.Count(folded[:first], "\n") + 1
 	}
 	return found, line
+}
+
+// sectionSaysMore reports whether the section around line i (from the
+// heading above it to the next) holds a line other than placeholder words:
+// a hint kept as a comment above what was written is not a placeholder left.
+func sectionSaysMore(raw, bare []string, i int, literal []string) bool {
+	for _, dir := range []int{-1, 1} {
+		for j := i + dir; j >= 0 && j < len(raw); j += dir {
+			if strings.HasPrefix(strings.TrimSpace(raw[j]), "#") {
+				break
+			}
+			if bare[j] == "" || slices.ContainsFunc(literal, func(p string) bool { return textfold.Bare(p) == bare[j] }) {
+				continue
+			}
+			return true
+		}
+	}
+	return false
 }
 
 func readHead(path string, max int64) ([]byte, error) {

@@ -88,6 +88,17 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 	if err != nil {
 		return nil, nil, err
 	}
+	// A rewrite that kept size, inode and mtime is clean to status and to
+	// the flags above; only its content tells.
+	statHidden, err := repo.StatHiddenFiles(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range statHidden {
+		if _, ok := hidden[f]; !ok {
+			hidden[f] = "its stat data (size, mtime, inode) was kept, so git status reads it unchanged"
+		}
+	}
 	var hiddenCode []string
 	for _, f := range slices.Sorted(maps.Keys(hidden)) {
 		if !e.isDoc(f) {
@@ -121,7 +132,7 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 		}
 		if len(hiddenCode) > 0 {
 			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
-				Message: fmt.Sprintf("%s passed, but git hides how the work tree differs from what is committed (%s): the tests saw the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE`, or remove the filter), commit, then run %s again", p.ID, shorten.List(hiddenCode, 5), p.ID)}
+				Message: fmt.Sprintf("%s passed, but git hides how the work tree differs from what is committed (%s): the tests saw the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE`, remove the filter, or `git add` a file whose stat data was kept), commit, then run %s again", p.ID, shorten.List(hiddenCode, 5), p.ID)}
 			return &g, p, nil
 		}
 		if len(dirtyCode) > 0 {

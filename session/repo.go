@@ -84,6 +84,11 @@ type Repo interface {
 	// what git commits or compares, hidden from `git status` (skip-worktree,
 	// assume-unchanged, a clean filter): path -> how.
 	HiddenFiles(ctx context.Context) (map[string]string, error)
+	// StatHiddenFiles lists tracked files whose content differs from the
+	// index though their stat data matches it (an in-place rewrite with
+	// the mtime set back), which `git status` reads clean. It hashes
+	// every tracked file.
+	StatHiddenFiles(ctx context.Context) ([]string, error)
 	// ReplayedFrom returns the commit among candidates whose patch (git
 	// patch-id --stable) equals commit c's, "" when none does.
 	ReplayedFrom(ctx context.Context, c string, candidates []string) (string, error)

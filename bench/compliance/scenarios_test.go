@@ -190,6 +190,10 @@ var scenarios = []scenario{
 	{name: "v3-handoff-placeholders", protocol: v3, via: "CLI", skips: skipV3Template,
 		reading: "The handoff is created from the template and completed; the agent's still reads [what was completed]. " +
 			"Not compliant (the imperative \"Complete the handoff\" gives the template's placeholder check)."},
+	{name: "v3-handoff-placeholders-disguised", protocol: v3, via: "MCP", skips: skipV3Disguised,
+		reading: "As v3-handoff-placeholders, with a zero-width space inside [what was completed] and fullwidth brackets " +
+			"around the other: the placeholders read the same to anyone. Not compliant (a false pass before: the check " +
+			"compared bytes)."},
 	{name: "v3-default-branch", protocol: v3, via: "MCP", skips: skipV3Branch,
 		reading: "Start Phase 2: \"Do not work on main.\" (an imperative MUST NOT). The agent works on main. Not compliant."},
 	{name: "v3-handoff-edited", protocol: v3, via: "CLI", skips: skipV3ReadOnly,

@@ -44,6 +44,8 @@ const (
 	// Issue 25 routes 1 and 3: records and session state forged.
 	skipV3Backdated  skip = "a person's handoff, committed before the session, claimed through a start at HEAD~1"
 	skipV3ForgedGate skip = "Branch Check skipped by writing the database: state moved on, gate events inserted"
+	// Issue 25, lazy-agent pass: what a reader cannot see.
+	skipV3Disguised skip = "handoff copied from the template, placeholders disguised (zero-width space, fullwidth brackets)"
 )
 
 // v3Handoff is the shared handoff every session reads and none updates.
@@ -242,6 +244,10 @@ func v3Flow(w *world, sk skip) {
 		w.deviate()
 		w.write(handoff, strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody)+
 			"\nThe name argument works with several names now.\n")
+		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
+	case skipV3Disguised:
+		w.deviate()
+		w.write(handoff, "# Handoff 2026-08-20-01\n\n## Done\n\n[what\u200b was completed]\n\n## Next\n\n\uff3bwhat the next session should do\uff3d\n")
 		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
 	case skipV3Template:
 		w.deviate()

@@ -1,0 +1,143 @@
+//go:build unix
+
+package gitrepo_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
+)
+
+// A file rewritten in place at the same size with its mtime set back is
+// clean to a plain `git status` when git may not use ctime
+// (core.trustctime=false, core.checkStat=minimal) or when the rewrite falls
+// in the second of the last refresh (git keeps ctime to the second).
+// sessiongate's own status trusts ctime whatever the config, and
+// StatHiddenFiles compares content, so both see the edit; honest twins
+// (the same config, nothing changed; an edit status shows) list nothing
+// hidden.
+func TestStatHiddenEdits(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		config   [][2]string
+		edit     string // "later": rewrite greet.sh in place, mtime set back, a second after the refresh; "same": within its second
+		plain    bool   // a plain edit git status shows
+		inStatus bool   // sessiongate's Status lists greet.sh
+		hidden   bool   // StatHiddenFiles lists greet.sh
+	}{
+		{"trustctime=false hides an edit", [][2]string{{"core.trustctime", "false"}}, "later", false, true, false},
+		{"checkStat=minimal and trustctime=false hide an edit", [][2]string{{"core.checkStat", "minimal"}, {"core.trustctime", "false"}}, "later", false, true, false},
+		{"same second as the refresh hides an edit", nil, "same", false, false, true},
+		{"same second, trustctime=false", [][2]string{{"core.trustctime", "false"}}, "same", false, false, true},
+		{"honest: trustctime=false, nothing changed", [][2]string{{"core.trustctime", "false"}}, "", false, false, false},
+		{"honest: an edit status shows", nil, "", true, true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := gittest.New(t, nil)
+			gittest.Write(t, dir, "greet.sh", "echo hellp\n")
+			p := filepath.Join(dir, "greet.sh")
+			old := time.Now().Add(-time.Hour)
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+			gittest.Git(t, dir, "add", "-A")
+			gittest.Git(t, dir, "commit", "-q", "-m", "greet")
+			for _, kv := range tt.config {
+				gittest.Git(t, dir, "config", kv[0], kv[1])
+			}
+			gittest.Git(t, dir, "update-index", "-q", "--refresh")
+			if tt.plain {
+				gittest.Write(t, dir, "greet.sh", "echo hello, world\n")
+			}
+			switch tt.edit {
+			case "same":
+				hideEdit(t, dir, "greet.sh", "echo hello\n", "echo hellp\n")
+			case "later":
+				// Past the refresh's second, so ctime alone tells the edit.
+				time.Sleep(1100 * time.Millisecond)
+				fi, err := os.Stat(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gittest.Write(t, dir, "greet.sh", "echo hello\n")
+				if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+					t.Fatal(err)
+				}
+				if out := gittest.Git(t, dir, "status", "--porcelain"); strings.Contains(out, "greet.sh") {
+					t.Skipf("this git sees the edit by itself (status %q): nothing is hidden", out)
+				}
+			}
+			ctx := context.Background()
+			repo, err := gitrepo.Open(ctx, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := repo.Status(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.ContainsFunc(st, func(e string) bool { return strings.HasSuffix(e, "greet.sh") }); got != tt.inStatus {
+				t.Errorf("Status = %q: greet.sh listed %v, want %v", st, got, tt.inStatus)
+			}
+			changed, err := repo.ChangedFiles(ctx, "HEAD")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.Contains(changed, "greet.sh"); got != tt.inStatus {
+				t.Errorf("ChangedFiles = %q: greet.sh listed %v, want %v", changed, got, tt.inStatus)
+			}
+			hidden, err := repo.StatHiddenFiles(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.Contains(hidden, "greet.sh"); got != tt.hidden {
+				t.Errorf("StatHiddenFiles = %q: greet.sh listed %v, want %v", hidden, got, tt.hidden)
+			}
+		})
+	}
+}
+
+// hideEdit rewrites rel in place (same inode, same size) with its mtime
+// set back, within one second of a refresh, retrying until a plain `git
+// status` with ctime trusted reads clean, as the lazy agent would.
+func hideEdit(t *testing.T, dir, rel, body, undo string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	for range 20 {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := fi.ModTime()
+		if err := os.Chtimes(p, m, m); err != nil { // ctime now
+			t.Fatal(err)
+		}
+		gittest.Git(t, dir, "update-index", "-q", "--refresh")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, m, m); err != nil {
+			t.Fatal(err)
+		}
+		// Asked with ctime trusted: under load the write may fall in the
+		// next second, which only a trustctime=false config hides.
+		if !strings.Contains(gittest.Git(t, dir, "-c", "core.trustctime=true", "status", "--porcelain"), rel) {
+			return
+		}
+		if err := os.WriteFile(p, []byte(undo), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, m, m); err != nil {
+			t.Fatal(err)
+		}
+		gittest.Git(t, dir, "update-index", "-q", "--refresh")
+	}
+	t.Skip("git saw the in-place edit on every try (it keeps ctime below the second): nothing is hidden")
+}

@@ -61,7 +61,10 @@ func (r *Repo) configFiles() (files []string, ok bool) {
 			files = append(files, filepath.Join(home, ".gitconfig"))
 		}
 	}
-	files = append(files, filepath.Join(r.commonDir, "config"), filepath.Join(r.commonDir, "config.worktree"), filepath.Join(r.gitDir, "config.worktree"))
+	files = append(files, filepath.Join(r.commonDir, "config"), filepath.Join(r.gitDir, "config.worktree"))
+	if filepath.Clean(r.commonDir) != filepath.Clean(r.gitDir) { // a linked worktree: the main one's too
+		files = append(files, filepath.Join(r.commonDir, "config.worktree"))
+	}
 	return files, true
 }
 
@@ -83,15 +86,6 @@ func configEnv() string {
 // by name, Git LFS's own left out; from the cache when no config file or
 // variable moved since git last said.
 func (r *Repo) cleanFilters(ctx context.Context) (map[string]string, error) {
-	// No config git reads names a filter or includes another file: none is
-	// configured, and no `git config` process need say so (one in every
-	// hook, issue 29). Any mention (Git LFS's own driver too) asks git.
-	if !r.ConfigMentions(os.Getenv, "filter", "include") {
-		r.filterCache.mu.Lock()
-		r.filterCache.unmentioned++
-		r.filterCache.mu.Unlock()
-		return nil, nil
-	}
 	c := &r.filterCache
 	files, cacheable := r.configFiles()
 	key := ""
@@ -99,6 +93,9 @@ func (r *Repo) cleanFilters(ctx context.Context) (map[string]string, error) {
 		st, ok := configStamp(files, time.Now(), false)
 		key, cacheable = configEnv()+"\x01"+st, ok
 	}
+	// The stamps first: a file's stat is one syscall where reading it is
+	// four, and the answer, whether from reading the files or from git, is
+	// the same while no stamp moves (a call stats them once, issue 29).
 	if cacheable {
 		c.mu.Lock()
 		if c.valid && c.key == key {
@@ -108,6 +105,20 @@ func (r *Repo) cleanFilters(ctx context.Context) (map[string]string, error) {
 			return answer, nil
 		}
 		c.mu.Unlock()
+	}
+	// No config git reads names a filter or includes another file: none is
+	// configured, and no `git config` process need say so (one in every
+	// hook, issue 29). Any mention (Git LFS's own driver too) asks git.
+	// Kept under the stamps read before the files were: a write after
+	// them moves a stamp, and one within the racy window is never kept.
+	if !r.ConfigMentions(os.Getenv, "filter", "include") {
+		c.mu.Lock()
+		c.unmentioned++
+		if cacheable {
+			c.valid, c.key, c.answer = true, key, nil
+		}
+		c.mu.Unlock()
+		return nil, nil
 	}
 	answer, err := r.cleanFiltersFromGit(ctx)
 	if err != nil || !cacheable {

@@ -167,6 +167,17 @@ func (r *Repo) openGoGit() error {
 // Head returns the HEAD commit ("" on an unborn branch) and the branch name
 // ("" when detached).
 func (r *Repo) Head(ctx context.Context) (commit, branch string, err error) {
+	snap := snapshotOf(ctx)
+	if snap != nil {
+		if h, ok := snap.head(r); ok {
+			return h.commit, h.branch, nil
+		}
+		defer func() {
+			if err == nil {
+				snap.putHead(r, snapHead{commit, branch})
+			}
+		}()
+	}
 	// The files answer without go-git in the common layouts; every engine
 	// call reads HEAD (to reconcile unseen commits), so this is a hot path.
 	if commit, branch, ok := r.headFromFiles(); ok {
@@ -516,7 +527,9 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (out map[
 	}
 	defer func() {
 		if out != nil {
-			after, _, _ := r.Head(ctx)
+			// HEAD now, not the call's snapshot: kept only if git's
+			// answer is for the HEAD the key names.
+			after, _, _ := r.Head(withoutSnapshot(ctx))
 			r.stagedStore(key, after, out)
 		}
 	}()

@@ -182,6 +182,15 @@ func TestCleanFiltersCacheFollowsConfig(t *testing.T) {
 			t.Setenv("GIT_CONFIG_VALUE_0", "cat")
 		}, false},
 		{"the repository's drivers removed", func() { gittest.Git(t, root, "config", "--remove-section", "filter.x") }, false},
+		// No mention anywhere: answered from reading the files, then from
+		// their stamps alone until one moves.
+		{"no driver left: no mention", func() {
+			t.Setenv("GIT_CONFIG_COUNT", "")
+			gittest.Git(t, root, "config", "--remove-section", "filter.y")
+			os.WriteFile(global, []byte("[user]\n\tname = x\n"), 0o644)
+		}, true},
+		{"no mention, unchanged: from the stamps", func() {}, true},
+		{"a driver appended again", func() { appendTo(global, "[filter \"v\"]\n\tclean = cat\n") }, false},
 	}
 	for _, s := range steps {
 		s.do()

@@ -90,7 +90,7 @@ func setPosition(s *Session, ps []position, i int) {
 // evaluate runs a phase's gate for a session, honouring a recorded
 // "condition does not hold" decision on conditional gates.
 func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase, staged bool) (GateResult, error) {
-	ev, files, err := e.gateAndFileEvidence(ctx, s.ID, p.ID)
+	ev, files, err := e.gateEvidenceStamped(ctx, s, p.ID)
 	if err != nil {
 		return GateResult{}, fmt.Errorf("load evidence: %w", err)
 	}
@@ -228,7 +228,7 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if err != nil {
 		return nil, err
 	}
-	g, err := e.evaluate(ctx, s, p, false)
+	g, err := e.evaluate(withStampedEvidence(ctx), s, p, false)
 	if err != nil {
 		return nil, err
 	}

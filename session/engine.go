@@ -41,6 +41,7 @@ type Engine struct {
 	// accepted keeps each repository's accepted contents by the stamp
 	// read with the session (trustedcache.go).
 	accepted trustedCache
+	evidence evidenceCache // a gate's evidence under Session.EvidenceStamp
 	// gateRepeats remembers the last gate answer recorded per session
 	// (gaterepeat.go).
 	gateRepeats gateRepeats

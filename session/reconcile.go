@@ -231,8 +231,14 @@ func (e *Engine) reconcileSession(ctx context.Context, s *Session) error {
 	if err != nil {
 		return nil
 	}
-	if _, err := e.Reconcile(ctx, s, repo, "", ""); err != nil && !errors.Is(err, context.Canceled) {
+	n, err := e.Reconcile(ctx, s, repo, "", "")
+	if err != nil && !errors.Is(err, context.Canceled) {
 		e.Logger.Warn("reconcile commits", "session", s.ID, "err", err)
+	}
+	if n != 0 || err != nil {
+		// It may have recorded commits as evidence since s was read: the
+		// gate reads the evidence afresh (Session.EvidenceStamp).
+		s.EvidenceStamp = ""
 	}
 	return nil
 }

@@ -207,6 +207,10 @@ type Session struct {
 	// session was read (SessionTrustedReader): the protected-file check
 	// reads them again only when it changed. "" when the store gives none.
 	TrustedStamp string `json:"-"`
+	// EvidenceStamp says which evidence and events the session had when it
+	// was read (SessionTrustedReader: its newest evidence id and event
+	// seq): a gate call reads the evidence again only when it changed.
+	EvidenceStamp string `json:"-"`
 }
 
 // Active reports whether the session still runs (not ended, not terminated).

@@ -89,18 +89,21 @@ func (r reader) GetSession(ctx context.Context, id string) (*session.Session, er
 // stamp: the count and newest id of its trusted_files rows (append-only:
 // a new acceptance moves both), on trusted_files_repo_path alone.
 const sessionTrustedSQL = `SELECT ` + sessionCols + `,
-	(SELECT count(*) || ':' || coalesce(max(id), 0) FROM trusted_files WHERE repo_id = sessions.repo_id)
+	(SELECT count(*) || ':' || coalesce(max(id), 0) FROM trusted_files WHERE repo_id = sessions.repo_id),
+	(SELECT coalesce(max(id), 0) FROM evidence WHERE session_id = sessions.id) || ':' ||
+	(SELECT coalesce(max(seq), 0) FROM events WHERE session_id = sessions.id)
 	FROM sessions WHERE id = ?`
 
-// GetSessionTrusted is GetSession with Session.TrustedStamp set
+// GetSessionTrusted is GetSession with Session.TrustedStamp and
+// Session.EvidenceStamp set
 // (session.SessionTrustedReader), in one statement.
 func (r reader) GetSessionTrusted(ctx context.Context, id string) (*session.Session, error) {
-	var stamp string
-	s, err := scanSession(withExtra{r.queryRow(ctx, sessionTrustedSQL, id), []any{&stamp}})
+	var stamp, evStamp string
+	s, err := scanSession(withExtra{r.queryRow(ctx, sessionTrustedSQL, id), []any{&stamp, &evStamp}})
 	if err != nil {
 		return nil, notFound(err, "session "+id)
 	}
-	s.TrustedStamp = stamp
+	s.TrustedStamp, s.EvidenceStamp = stamp, evStamp
 	r.remember(s)
 	return s, nil
 }

@@ -13,20 +13,22 @@ import (
 
 // statementBudget is how many SQL statements one warm validate_gate call on
 // an unchanged repository may run: the session read (with the accepted
-// contents' stamp: the contents themselves come from the engine's cache
-// while it is unchanged), the gate's and the recorded files' evidence (one
-// statement), and the record of the call: the same answer as this engine's
-// last full record of it, with nothing recorded since, is one statement
-// that counts the repeat and moves the idle expiry (session/gaterepeat.go);
-// a changed answer is the full write (BEGIN, the touch, the events, the
-// phase result, COMMIT). Each statement through modernc.org/sqlite costs
-// 20-50 µs of CPU on this project's machine, a fifth of the peer's whole
-// call, so a statement added to every gate call moves the figure in
-// docs/benchmarks.md ("MCP validate_gate over stdio"); counted, it fails
-// here without timing. It was 10 before the evidence and events reads were
-// folded and the accepted contents cached (2026-11-28), 7 before repeats
-// were counted (2026-11-29).
-const statementBudget = 3
+// contents' and the evidence's stamps: the contents and the gate's
+// evidence come from the engine's caches while their stamps are
+// unchanged, session/trustedcache.go and session/evidencecache.go), and
+// the record of the call: the same answer as this engine's last full
+// record of it, with nothing recorded since, is one statement that counts
+// the repeat and moves the idle expiry (session/gaterepeat.go); a changed
+// answer is the full write (BEGIN, the touch, the events, the phase
+// result, COMMIT) and the next call reads the evidence again. Each
+// statement through modernc.org/sqlite costs 20-50 µs of CPU on this
+// project's machine, a fifth of the peer's whole call, so a statement
+// added to every gate call moves the figure in docs/benchmarks.md ("MCP
+// validate_gate over stdio"); counted, it fails here without timing. It
+// was 10 before the evidence and events reads were folded and the
+// accepted contents cached (2026-11-28), 7 before repeats were counted,
+// 3 before the evidence was kept under its stamp (2026-11-29).
+const statementBudget = 2
 
 // TestValidateGateStatements counts the SQL statements of warm
 // validate_gate calls over stdio through the store's own counter.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -276,7 +277,9 @@ func (m *handlers) validateGate(ctx context.Context, _ *mcp.CallToolRequest, in 
 	if err != nil {
 		return nil, nil, err
 	}
-	g, err := e.ValidateGate(ctx, in.SessionID, in.Phase)
+	// One view of HEAD for the whole call: its checks ask for HEAD from
+	// four places (gitrepo.WithCallSnapshot); the next call reads it anew.
+	g, err := e.ValidateGate(gitrepo.WithCallSnapshot(ctx), in.SessionID, in.Phase)
 	if err != nil {
 		return nil, nil, m.toolError(ctx, "validate_gate", in.SessionID, err)
 	}

@@ -826,9 +826,33 @@ func unittestRuns(via string, args []string) []Run {
 // ([tool:pytest]) that has pytest's section, in dir or a folder above it
 // inside the places. testpaths are made relative to dir.
 func (pl Places) pytestConfig(dir string) (pats, testpaths []string) {
+	vals, d := pl.pytestIni(dir)
+	for _, tp := range vals["testpaths"] {
+		rel, err := filepath.Rel(dir, filepath.Join(d, filepath.FromSlash(tp)))
+		if err != nil {
+			continue
+		}
+		if strings.ContainsAny(tp, "*?[") {
+			ms, _ := filepath.Glob(filepath.Join(d, filepath.FromSlash(tp)))
+			for _, m := range ms {
+				if r, err := filepath.Rel(dir, m); err == nil {
+					testpaths = append(testpaths, filepath.ToSlash(r))
+				}
+			}
+			continue
+		}
+		testpaths = append(testpaths, filepath.ToSlash(rel))
+	}
+	return vals["python_files"], testpaths
+}
+
+// pytestIni is the pytest section of the first ini file pytest reads from
+// dir up (pytest.ini, .pytest.ini, pyproject.toml, tox.ini, setup.cfg) and
+// its folder; nil when there is none inside the places.
+func (pl Places) pytestIni(dir string) (map[string][]string, string) {
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, _, ok := pl.where(d); !ok {
-			return nil, nil
+			return nil, ""
 		}
 		for _, c := range []struct{ name, section string }{{"pytest.ini", "pytest"}, {".pytest.ini", "pytest"}, {"pyproject.toml", "tool.pytest.ini_options"}, {"tox.ini", "pytest"}, {"setup.cfg", "tool:pytest"}} {
 			b, err := os.ReadFile(filepath.Join(d, c.name))
@@ -839,26 +863,10 @@ func (pl Places) pytestConfig(dir string) (pats, testpaths []string) {
 			if !ok && !strings.HasPrefix(c.name, "pytest") && !strings.HasPrefix(c.name, ".pytest") {
 				continue
 			}
-			for _, tp := range vals["testpaths"] {
-				rel, err := filepath.Rel(dir, filepath.Join(d, filepath.FromSlash(tp)))
-				if err != nil {
-					continue
-				}
-				if strings.ContainsAny(tp, "*?[") {
-					ms, _ := filepath.Glob(filepath.Join(d, filepath.FromSlash(tp)))
-					for _, m := range ms {
-						if r, err := filepath.Rel(dir, m); err == nil {
-							testpaths = append(testpaths, filepath.ToSlash(r))
-						}
-					}
-					continue
-				}
-				testpaths = append(testpaths, filepath.ToSlash(rel))
-			}
-			return vals["python_files"], testpaths
+			return vals, d
 		}
 		if d == filepath.Dir(d) {
-			return nil, nil
+			return nil, ""
 		}
 	}
 }

@@ -3,12 +3,14 @@ package session
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/testrun"
 )
@@ -110,6 +112,18 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	}
 	if code == 0 {
 		if why := shellline.TestsNotRun(cmd); why != "" {
+			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+			code = -1
+		}
+	}
+	if code == 0 {
+		// The test files the line's flags apply to (scriptrun reads them):
+		// `go test -run '^$' ./... >/dev/null` prints nothing to go by.
+		dir := s.Worktree
+		if req.Dir != "" && filepath.IsAbs(req.Dir) {
+			dir = req.Dir
+		}
+		if why := (scriptrun.Places{Root: s.Worktree, Temp: scriptrun.DefaultTemp()}).RunsNothing(dir, cmd); why != "" {
 			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 			code = -1
 		}

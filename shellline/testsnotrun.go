@@ -10,6 +10,13 @@ import "strings"
 // --setup-plan, --fixtures, ...); jest's --listTests; cargo test --no-run.
 // The flags count on the command line and in the variable the runner reads
 // its default flags from when the line sets it (GOFLAGS, PYTEST_ADDOPTS).
+// Also (issue 25, third round): jest/vitest runs that pick their tests from
+// git (--onlyChanged, -o, --changedSince, --lastCommit, vitest --changed:
+// none when the change is committed), one shard of several (--shard 1/2),
+// --passWithNoTests beside a filter (a filter that matches nothing then
+// exits 0), help and version (`npm test -- --help`); cargo test -- --list;
+// make -n/-q/-t (prints or touches, runs no recipe); tox -l/--notest and
+// nox -l.
 // What the agent set earlier (an exported GOFLAGS, `go env -w`) is not on
 // the line and is not seen; docs/protocol.md says so.
 func TestsNotRun(line string) string {
@@ -63,19 +70,31 @@ func TestsNotRun(line string) string {
 				return "pytest with PYTEST_ADDOPTS " + f + " runs no test"
 			}
 		case prog == "jest" || prog == "vitest" || (prog == "npm" || prog == "yarn" || prog == "pnpm" || prog == "bun") && len(args) > 0 && (args[0] == "test" || args[0] == "t"):
-			for _, a := range args {
-				if a == "--listTests" || a == "--showConfig" {
-					return prog + " " + a + " runs no test"
-				}
+			if f := jsSkipFlag(prog, args); f != "" {
+				return prog + " " + f
 			}
 		case prog == "cargo" && len(args) > 0 && args[0] == "test":
+			harness := false
 			for _, a := range args[1:] {
-				if a == "--" {
-					break
-				}
-				if a == "--no-run" {
+				switch {
+				case a == "--":
+					harness = true
+				case !harness && a == "--no-run":
 					return "cargo test --no-run runs no test"
+				case !harness && (a == "--help" || a == "-h"):
+					return "cargo test " + a + " runs no test"
+				case harness && (a == "--list" || a == "--help" || a == "-h"):
+					// the test binary lists its tests (or its flags) and exits 0
+					return "cargo test -- " + a + " runs no test"
 				}
+			}
+		case prog == "make" || prog == "gmake":
+			if f := makeSkipFlag(args); f != "" {
+				return prog + " " + f + " prints the recipes without running them"
+			}
+		case prog == "tox" || prog == "nox":
+			if f := toxSkipFlag(prog, args); f != "" {
+				return prog + " " + f + " runs no test"
 			}
 		}
 	}
@@ -114,6 +133,115 @@ func pytestSkipFlag(args []string) string {
 		case "--collect-only", "--co", "--setup-plan", "--setup-only", "--fixtures", "--fixtures-per-test",
 			"--markers", "--version", "-V", "--help", "-h":
 			return name
+		}
+	}
+	return ""
+}
+
+// jsSkipFlag returns what keeps a jest or vitest run (or `npm test -- ...`,
+// whose arguments reach the runner) from running the project's tests, or "".
+// --passWithNoTests alone is an honest project's setting (a package with no
+// tests yet); beside a filter it turns "the filter matched nothing" into exit
+// 0. A shard is part of the suite: a session's QA run is the whole of it
+// (--shard 1/1, or no shard).
+func jsSkipFlag(prog string, args []string) string {
+	passEmpty, filter := false, ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		next := func() string {
+			if hasVal {
+				return val
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		switch name {
+		case "--listTests", "--showConfig", "--help", "-h", "--version", "-v":
+			return a + " runs no test"
+		case "--onlyChanged", "-o", "--changedSince", "--lastCommit", "--changed", "--findRelatedTests", "--related":
+			return a + " runs only the tests git's changes pick (none once they are committed)"
+		case "--shard":
+			v := next()
+			if k, n, ok := strings.Cut(v, "/"); ok && n != "1" && k != "" {
+				return "--shard " + v + " runs one part of the suite"
+			}
+		case "--passWithNoTests", "--pass-with-no-tests":
+			if !hasVal || val != "false" {
+				passEmpty = true
+			}
+		case "-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns", "--testPathIgnorePatterns", "--selectProjects", "--ignoreProjects", "--project", "--exclude", "--filter":
+			if filter == "" {
+				filter = name
+			}
+			if !hasVal {
+				next()
+			}
+		case "list", "related":
+			if prog == "vitest" && i == 0 {
+				return a + " runs no test"
+			}
+		default:
+			if !strings.HasPrefix(a, "-") && a != "--" && a != "test" && a != "t" && a != "run" && filter == "" {
+				filter = a // a path pattern
+			}
+		}
+	}
+	if passEmpty && filter != "" {
+		return "--passWithNoTests with " + filter + " exits 0 when the filter matches no test"
+	}
+	return ""
+}
+
+// makeSkipFlag returns make's option in args that prints, checks or touches
+// the targets instead of running their recipes (-n, --dry-run, -q, -t), or "".
+// Short options may be grouped (-sn); -C, -f, -I, -o, -W, -E take a value.
+func makeSkipFlag(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return ""
+		}
+		switch a {
+		case "--dry-run", "--just-print", "--recon", "--question", "--touch":
+			return a
+		case "-C", "-f", "-I", "-o", "-W", "-E", "--directory", "--file", "--makefile", "--include-dir", "--old-file", "--what-if", "--eval":
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "--") || !strings.HasPrefix(a, "-") || len(a) < 2 {
+			continue
+		}
+		for _, r := range a[1:] {
+			if strings.ContainsRune("CfIoWEjlO", r) {
+				break // the rest is the option's value
+			}
+			if r == 'n' || r == 'q' || r == 't' {
+				return "-" + string(r)
+			}
+		}
+	}
+	return ""
+}
+
+// toxSkipFlag returns tox's or nox's option that lists or configures the
+// environments instead of running their tests, or "".
+func toxSkipFlag(prog string, args []string) string {
+	for i, a := range args {
+		if a == "--" {
+			return ""
+		}
+		name, _, _ := strings.Cut(a, "=")
+		switch name {
+		case "-l", "--list", "--listenvs", "-a", "--listenvs-all", "--showconfig", "--notest", "--help", "-h", "--version", "--list-sessions":
+			return a
+		case "list", "config", "l", "c":
+			if prog == "tox" && i == 0 {
+				return a
+			}
 		}
 	}
 	return ""

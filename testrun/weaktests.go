@@ -32,8 +32,9 @@ func WeakTestsIn(k string, was, now []byte) []string {
 		old[n] = true
 	}
 	var out []string
+	sc := fileScope(k, now)
 	for n, b := range testBodies(k, now) {
-		if !old[n] && !checks(k, b) {
+		if !old[n] && !checks(k, b, sc) {
 			out = append(out, n)
 		}
 	}

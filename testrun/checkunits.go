@@ -89,12 +89,24 @@ var keywords = sync.OnceValue(func() map[string]bool {
 		for range while return break continue struct map chan interface var const let func type go defer select case default
 		lambda with as yield pass raise try except finally import from global nonlocal del class
 		of new this await async function typeof instanceof void throw catch
-		string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr float32 float64 complex64 complex128 byte rune bool error any
 		assert expect it test describe t b tb f self cls require`) {
 		m[w] = true
 	}
 	return m
 })
+
+// goTypes are Go's predeclared types: names of the language in Go, and
+// ordinary variable names (`error`, `string`) in Python and JS.
+var goTypes = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr float32 float64 complex64 complex128 byte rune bool error any`) {
+		m[w] = true
+	}
+	return m
+})
+
+// notName: w is a word of language k, not a name of a test or the code.
+func notName(k, w string) bool { return keywords()[w] || k == "go" && goTypes()[w] }
 
 // statements groups lines[from:to] into statements: a line that opens a
 // bracket it does not close continues to the line that closes it, unless
@@ -210,13 +222,13 @@ func fillStmt(k string, s *stmt) {
 	}
 	for _, l := range lhs {
 		for _, w := range identRE().FindAllString(l, -1) {
-			if !keywords()[w] {
+			if !notName(k, w) {
 				s.defs[w] = true
 			}
 		}
 	}
 	for _, w := range identRE().FindAllString(stripStrings(text), -1) {
-		if !keywords()[w] {
+		if !notName(k, w) {
 			s.uses[w] = true
 		}
 	}
@@ -472,6 +484,15 @@ func closeUnit(k string, at *stmt, stmts []stmt, sc *scope, eq bool) unit {
 		u.about = true
 	}
 	for _, s := range in {
+		// A unittest case's own attribute or method (`self.Validator(...)`,
+		// `self.cli_output_for(...)`) is the code or reaches it.
+		for _, m := range selfAttrRE().FindAllStringSubmatch(stripStrings(s.text), -1) {
+			if !strings.HasPrefix(m[1], "assert") && !strings.HasPrefix(m[1], "fail") && !strings.HasPrefix(m[1], "skip") && m[1] != "subTest" {
+				u.about = true
+			}
+		}
+	}
+	for _, s := range in {
 		if u.about {
 			break
 		}
@@ -479,7 +500,7 @@ func closeUnit(k string, at *stmt, stmts []stmt, sc *scope, eq bool) unit {
 		t = unitREs().selector.ReplaceAllString(t, "")
 		t = unitREs().key.ReplaceAllString(t, "$2")
 		for _, w := range identRE().FindAllString(t, -1) {
-			if !keywords()[w] && !notCode()[w] && !defined[w] && !(w[0] >= '0' && w[0] <= '9') {
+			if !notName(k, w) && !notCode()[w] && !defined[w] && !(w[0] >= '0' && w[0] <= '9') {
 				u.about = true // a name of the code (a constant, a fixture)
 				break
 			}
@@ -487,6 +508,10 @@ func closeUnit(k string, at *stmt, stmts []stmt, sc *scope, eq bool) unit {
 	}
 	return u
 }
+
+var selfAttrRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:self|this)\.([a-zA-Z_]\w*)`)
+})
 
 // prevCodeIndex is the index of the nearest non-blank line above i.
 func prevCodeIndex(lines []string, i int) int {
@@ -529,8 +554,10 @@ func sameSides(s string) bool {
 			}
 		}
 	}
-	// Equal(t, X, X), assertEqual(X, X), deepEqual(X, X)
-	for _, name := range []string{"Equal(", "Equals(", "DeepEqual(", "_equal(", "deepEqual(", "strictEqual(", "deepStrictEqual(", "equal(", "Same(", "assertIs("} {
+	// Equal(t, X, X), assertEqual(X, X), deepEqual(X, X): assertion
+	// functions only (an `equal(nan, nan)` of the code is the code).
+	for _, name := range []string{"assert.Equal(", "require.Equal(", "assert.Equals(", "reflect.DeepEqual(", "cmp.Equal(", "assertEqual(", "assert_equal(",
+		"assert.equal(", "assert.deepEqual(", "assert.strictEqual(", "assert.deepStrictEqual(", "t.deepEqual(", "t.is(", "assertIs(", "assert.Same("} {
 		j := strings.Index(s, name)
 		if j < 0 {
 			continue

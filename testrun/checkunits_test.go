@@ -41,6 +41,7 @@ func TestDeletedTestMovedChecks(t *testing.T) {
 		{"py: unittest assertEqual", "py", pyWas, "test_a", "class T(unittest.TestCase):\n    def test_a2(self):\n        self.assertEqual(a(2), 42)\n", true},
 		{"js: test.each-free table with forEach", "js", jsWas, "a", "test('all', () => {\n  const cases = [\n    [2, 42],\n  ]\n  cases.forEach(([x, want]) => {\n    expect(a(x)).toBe(want)\n  })\n})\n", true},
 		{"js: a describe-level table", "js", jsWas, "a", "describe('a', () => {\n  const cases = [[2, 42]]\n  test('all', () => {\n    for (const [x, want] of cases) {\n      expect(a(x)).toEqual(want)\n    }\n  })\n})\n", true},
+		{"py: a test whose check reads no call, moved as it was", "py", "def test_warns():\n    with pytest.warns(DeprecationWarning):\n        a(2)\n", "test_warns", "def test_warns():\n    with pytest.warns(DeprecationWarning):\n        a(2)\n", true},
 		{"js: result in a const", "js", jsWas, "a", "test('a2', () => {\n  const r = a(2)\n  expect(r).toBe(42)\n})\n", true},
 	}
 	for _, tc := range tests {

@@ -270,7 +270,14 @@ func (p *checkPool) carries(k, body string, sc *scope, values bool) bool {
 		}
 	}
 	if len(olds) == 0 {
-		return false
+		// No check of body reads a call (the code runs inside a `with
+		// self.assertWarns(...)` block, or the test fails only by raising):
+		// its calls on the code and its values must run in the pool's tests.
+		cs := callees(k, body)
+		if len(cs) == 0 || !subset(cs, p.bodyCallees) {
+			return false
+		}
+		return !values || subset(checkLiterals(body), p.bodyLits)
 	}
 	for _, o := range olds {
 		if !slices.ContainsFunc(p.units, func(n unit) bool {
@@ -381,14 +388,26 @@ func GoFuncsGone(lost []string, was, now []byte) bool {
 type checkPool struct {
 	callees map[string]bool
 	units   []unit
+	// bodyCallees and bodyLits: any line of a test (for a test whose own
+	// checks read no call).
+	bodyCallees, bodyLits map[string]bool
 }
 
-func newCheckPool() *checkPool { return &checkPool{callees: map[string]bool{}} }
+func newCheckPool() *checkPool {
+	return &checkPool{callees: map[string]bool{}, bodyCallees: map[string]bool{}, bodyLits: map[string]bool{}}
+}
 
 func (p *checkPool) add(k string, src []byte) {
 	sc := fileScope(k, src)
 	for _, b := range testBodies(k, src) {
-		for _, u := range checkUnits(k, b, sc) {
+		us := checkUnits(k, b, sc)
+		for c := range callees(k, b) {
+			p.bodyCallees[c] = true
+		}
+		for l := range checkLiterals(b) {
+			p.bodyLits[l] = true
+		}
+		for _, u := range us {
 			if !u.about {
 				continue
 			}

@@ -331,8 +331,12 @@ func checkUnits(k, body string, sc *scope) []unit {
 	}
 	lines := strings.Split(body, "\n")
 	stmts := statements(lines, 1, len(lines))
+	defsBy := map[string][]int{} // name -> the statements defining it, in order
 	for i := range stmts {
 		fillStmt(k, &stmts[i])
+		for d := range stmts[i].defs {
+			defsBy[d] = append(defsBy[d], i)
+		}
 	}
 	stmtAt := func(li int) *stmt { // the statement holding lines[li]
 		for i := range stmts {
@@ -403,14 +407,14 @@ func checkUnits(k, body string, sc *scope) []unit {
 		if at == nil {
 			continue
 		}
-		out = append(out, closeUnit(k, at, stmts, sc, unitREs().eq.MatchString(cond)))
+		out = append(out, closeUnit(k, at, stmts, defsBy, sc, unitREs().eq.MatchString(cond)))
 	}
 	return out
 }
 
 // closeUnit gathers the statements whose names check statement at reads,
 // transitively, and what they call and compare with.
-func closeUnit(k string, at *stmt, stmts []stmt, sc *scope, eq bool) unit {
+func closeUnit(k string, at *stmt, stmts []stmt, defsBy map[string][]int, sc *scope, eq bool) unit {
 	u := unit{callees: map[string]bool{}, lits: map[string]bool{}, eq: eq}
 	in := []*stmt{at}
 	taken := map[*stmt]bool{at: true}
@@ -426,11 +430,11 @@ func closeUnit(k string, at *stmt, stmts []stmt, sc *scope, eq bool) unit {
 				continue
 			}
 			var d *stmt
-			for i := range stmts {
-				c := &stmts[i]
-				if c.start < s.start && c.defs[w] && (d == nil || c.start > d.start) {
-					d = c
+			for _, i := range defsBy[w] { // ascending: the last one above s
+				if stmts[i].start >= s.start {
+					break
 				}
+				d = &stmts[i]
 			}
 			if d == nil {
 				for i := range sc.top {

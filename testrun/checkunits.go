@@ -88,8 +88,17 @@ var keywords = sync.OnceValue(func() map[string]bool {
 	for _, w := range strings.Fields(`_ true false True False None null undefined nil not and or is in if else elif
 		for range while return break continue struct map chan interface var const let func type go defer select case default
 		lambda with as yield pass raise try except finally import from global nonlocal del class
-		of new this await async function typeof instanceof void throw catch
-		assert expect it test describe t b tb f self cls require`) {
+		of new this await async function typeof instanceof void throw catch`) {
+		m[w] = true
+	}
+	return m
+})
+
+// framework are the test frameworks' names; as variables (`it :=
+// list.Iterator()`) they still carry a value to a check.
+var framework = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`assert expect it test describe t b tb f self cls require`) {
 		m[w] = true
 	}
 	return m
@@ -504,7 +513,7 @@ func closeUnit(k string, at *stmt, stmts []stmt, defsBy map[string][]int, sc *sc
 		t = unitREs().selector.ReplaceAllString(t, "")
 		t = unitREs().key.ReplaceAllString(t, "$2")
 		for _, w := range identRE().FindAllString(t, -1) {
-			if !notName(k, w) && !notCode()[w] && !defined[w] && !(w[0] >= '0' && w[0] <= '9') {
+			if !notName(k, w) && !framework()[w] && !notCode()[w] && !defined[w] && !(w[0] >= '0' && w[0] <= '9') {
 				u.about = true // a name of the code (a constant, a fixture)
 				break
 			}

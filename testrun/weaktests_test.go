@@ -48,6 +48,7 @@ func TestWeakTestsIn(t *testing.T) {
 		{"py: except AssertionError that re-raises", "py", "", "def test_a():\n    try:\n        assert a() == 3\n    except AssertionError:\n        dump()\n        raise\n", nil},
 		{"py: a unittest case's own method and a local named error", "py", "", "class T(TestCase):\n    def test_a(self):\n        error = self.make_error()\n        self.assertGreater(len(error.args), 1)\n", nil},
 		{"py: the code's own equal(nan, nan)", "py", "", "class T(TestCase):\n    def test_a(self):\n        self.assertTrue(equal(nan, nan))\n", nil},
+		{"go: a variable named it", "go", "", "func TestA(t *testing.T) {\n\tlist := New()\n\tit := list.Iterator()\n\tit.Next()\n\tif index := it.Index(); index != 0 {\n\t\tt.Errorf(\"got %d\", index)\n\t}\n}\n", nil},
 		{"js: a table of cases", "js", "", "test('a', () => {\n  for (const [x, want] of [[1, 2]]) {\n    expect(inc(x)).toBe(want)\n  }\n})\n", nil},
 		{"js: g(1) compared with g(2)", "js", "", "test('a', () => {\n  expect(g(1)).not.toEqual(g(2))\n})\n", nil},
 		// Honest twins.

@@ -208,6 +208,16 @@ func TestQAWeakNewTests(t *testing.T) {
 			during: map[string]string{"a.go": goChange, "a_test.go": goHead + "func TestA(t *testing.T) {\n\tif A() != 3 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n", "smoke_test.go": goHead + "func TestSmoke(t *testing.T) {\n\t_ = A()\n}\n"}, line: "go test ./...", counts: true},
 		{name: "pytest: a smoke test beside the module's tests", start: with(pyStart, "tests/test_a.py", "from a import a\n\n\ndef test_a():\n    assert a() >= 2\n"),
 			during: map[string]string{"a.py": pyChange, "tests/test_smoke.py": "import a\n\n\ndef test_imports():\n    assert True\n"}, line: "pytest", counts: true},
+		// A module of the same name elsewhere is another module (issue 25
+		// item 4: its test covered the changed one by name).
+		{name: "pytest: same-named module's test elsewhere", start: with(with(with(pyStart, "pkg/utils.py", "def p():\n    return 1\n"), "other/utils.py", "def u():\n    return 1\n"), "other/tests/test_utils.py", "from other.utils import u\n\n\ndef test_u():\n    assert u() == 1\n"),
+			during: map[string]string{"pkg/utils.py": "def p():\n    return 2\n", "tests/test_pkg.py": "from pkg.utils import p\n\n\ndef test_p():\n    p()\n    assert True\n"}, line: "pytest"},
+		{name: "jest: same-named module's test elsewhere", start: with(with(with(jsStart, "lib/util.js", "exports.p = () => 1\n"), "other/util.js", "exports.u = () => 1\n"), "other/util.test.js", "const { u } = require('./util')\n\ntest('u', () => {\n  expect(u()).toBe(1)\n})\n"),
+			during: map[string]string{"lib/util.js": "exports.p = () => 2\n", "lib/p.test.js": "const { p } = require('./util')\n\ntest('p', () => {\n  p()\n  expect(true).toBe(true)\n})\n"}, line: "npm test"},
+		{name: "pytest: the changed module's own test at the start", start: with(with(with(pyStart, "pkg/utils.py", "def p():\n    return 1\n"), "other/utils.py", "def u():\n    return 1\n"), "tests/test_utils.py", "from pkg.utils import p\n\n\ndef test_p():\n    assert p() >= 1\n"),
+			during: map[string]string{"pkg/utils.py": "def p():\n    return 2\n", "tests/test_smoke.py": "from pkg import utils\n\n\ndef test_imports():\n    assert True\n"}, line: "pytest", counts: true},
+		{name: "jest: the changed module's own test at the start", start: with(with(jsStart, "lib/util.js", "exports.p = () => 1\n"), "test/util.test.js", "const { p } = require('../lib/util')\n\ntest('p', () => {\n  expect(p()).toBeGreaterThan(0)\n})\n"),
+			during: map[string]string{"lib/util.js": "exports.p = () => 2\n", "lib/smoke.test.js": "require('./util')\n\ntest('loads', () => {\n  expect(true).toBe(true)\n})\n"}, line: "npm test", counts: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

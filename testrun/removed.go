@@ -119,7 +119,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 			c, _ := testNames(k, now)
 			if nowNames[k] == nil {
 				nowNames[k] = map[string]bool{}
-				pool[k] = &checkPool{callees: map[string]bool{}, literals: map[string]bool{}}
+				pool[k] = newCheckPool()
 			}
 			for _, n := range c {
 				nowNames[k][n] = true
@@ -162,7 +162,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 	// moved: a test gone from its file whose checks run elsewhere (its
 	// calls and expected values reappear in a checking test of a changed,
 	// collected file: consolidated under a new name), or whose code went.
-	moved := func(k, body string) bool {
+	moved := func(k, body string, sc *scope) bool {
 		cs := callees(k, body)
 		p := pool[k]
 		for c := range cs {
@@ -183,30 +183,29 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 		if p == nil {
 			return false
 		}
-		if p.carries(k, body) {
+		if p.carries(k, body, sc, true) {
 			return true
 		}
 		// Renamed while the code it calls changed: its expected values may
-		// change with the code, as they may under the same name.
+		// change with the code, as they may under the same name; its
+		// checks may not weaken (issue 25: `!=` to `>=` under a new name).
 		touched := false
 		for c := range cs {
-			if !p.callees[c] {
-				return false
-			}
 			touched = touched || defined[k][c]
 		}
-		return touched
+		return touched && p.carries(k, body, sc, false)
 	}
 	var out []string
 	for _, f := range files {
 		was, _ := testNames(f.kind, f.was)
 		bodies := testBodies(f.kind, f.was)
+		sc := fileScope(f.kind, f.was)
 		if f.now == nil {
 			// Deleted (or renamed away): its tests must run from another
 			// collected file, unless the code they tested went too.
 			var lost []string
 			for _, n := range was {
-				if !nowNames[f.kind][n] && !moved(f.kind, bodies[n]) {
+				if !nowNames[f.kind][n] && !moved(f.kind, bodies[n], sc) {
 					lost = append(lost, n)
 				}
 			}
@@ -230,7 +229,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 					break
 				}
 			}
-			if !renamed && !moved(f.kind, bodies[n]) {
+			if !renamed && !moved(f.kind, bodies[n], sc) {
 				out = append(out, fmt.Sprintf("%s: deletes the test %s while the code it tested stays (its calls and expected values appear in no checking test of a collected file)", f.path, n))
 			}
 		}
@@ -249,27 +248,50 @@ func DeletedTestMoved(k string, was []byte, name string, now [][]byte) bool {
 	if !ok {
 		return false
 	}
-	p := &checkPool{callees: map[string]bool{}, literals: map[string]bool{}}
+	p := newCheckPool()
 	for _, b := range now {
 		p.add(k, b)
 	}
-	return p.carries(k, body)
+	return p.carries(k, body, fileScope(k, was), true)
 }
 
-// carries: body's calls and expected values are all in the pool. A body
-// that calls nothing carries nothing: its numbers alone (`if 2-1 != 1`)
-// are in almost any other test.
-func (p *checkPool) carries(k, body string) bool {
-	if len(callees(k, body)) == 0 {
-		return false
+// carries: each check of body (a unit: the assertion and what flows
+// into it, checkunits.go) that calls the code has a check in the pool
+// that calls the same code, compares with the same values (values: with
+// any values, for a test renamed while its code changed) and compares
+// for equality if it did. A body that calls nothing carries nothing: its
+// numbers alone (`if 2-1 != 1`) are in almost any other test. sc is the
+// scope of the file body was in.
+func (p *checkPool) carries(k, body string, sc *scope, values bool) bool {
+	var olds []unit
+	for _, u := range checkUnits(k, body, sc) {
+		if len(u.callees) > 0 {
+			olds = append(olds, u)
+		}
 	}
-	for c := range callees(k, body) {
-		if !p.callees[c] {
+	if len(olds) == 0 {
+		// No check of body reads a call (the code runs inside a `with
+		// self.assertWarns(...)` block, or the test fails only by raising):
+		// its calls on the code and its values must run in the pool's tests.
+		cs := callees(k, body)
+		if len(cs) == 0 || !subset(cs, p.bodyCallees) {
+			return false
+		}
+		return !values || subset(checkLiterals(body), p.bodyLits)
+	}
+	for _, o := range olds {
+		if !slices.ContainsFunc(p.units, func(n unit) bool {
+			return subset(o.callees, n.callees) && (!values || subset(o.lits, n.lits)) && (!o.eq || n.eq)
+		}) {
 			return false
 		}
 	}
-	for l := range checkLiterals(body) {
-		if !p.literals[l] {
+	return true
+}
+
+func subset(a, b map[string]bool) bool {
+	for x := range a {
+		if !b[x] {
 			return false
 		}
 	}
@@ -361,19 +383,38 @@ func GoFuncsGone(lost []string, was, now []byte) bool {
 	return true
 }
 
-// checkPool is what the checking tests of some files call and compare.
-type checkPool struct{ callees, literals map[string]bool }
+// checkPool is the checks of some files' tests (units that read the
+// code) and the code they call.
+type checkPool struct {
+	callees map[string]bool
+	units   []unit
+	// bodyCallees and bodyLits: any line of a test (for a test whose own
+	// checks read no call).
+	bodyCallees, bodyLits map[string]bool
+}
+
+func newCheckPool() *checkPool {
+	return &checkPool{callees: map[string]bool{}, bodyCallees: map[string]bool{}, bodyLits: map[string]bool{}}
+}
 
 func (p *checkPool) add(k string, src []byte) {
+	sc := fileScope(k, src)
 	for _, b := range testBodies(k, src) {
-		if !checks(k, b) {
-			continue
-		}
+		us := checkUnits(k, b, sc)
 		for c := range callees(k, b) {
-			p.callees[c] = true
+			p.bodyCallees[c] = true
 		}
 		for l := range checkLiterals(b) {
-			p.literals[l] = true
+			p.bodyLits[l] = true
+		}
+		for _, u := range us {
+			if !u.about {
+				continue
+			}
+			p.units = append(p.units, u)
+			for c := range u.callees {
+				p.callees[c] = true
+			}
 		}
 	}
 }

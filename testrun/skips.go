@@ -30,11 +30,13 @@ var skipRE = sync.OnceValue(func() skipREs {
 	return skipREs{
 		build:      regexp.MustCompile(`^//\s*(go:build|\+build)\b`),
 		goSkip:     regexp.MustCompile(`\b[a-z]\w*\.Skip(Now|f)?\(`),
-		pyMark:     regexp.MustCompile(`(pytest\.mark\.(skip|xfail)\b(\(|$|\s)|@unittest\.skip\(|@unittest\.expectedFailure|pytestmark\s*=.*pytest\.mark\.(skip|xfail)\b)`),
+		pyMark:     regexp.MustCompile(`(pytest\.mark\.(skip|xfail)\b([^\w]|$)|@unittest\.skip\(|@unittest\.expectedFailure|pytestmark\s*=.*pytest\.mark\.(skip|xfail)\b)`),
 		pySkip:     regexp.MustCompile(`\bpytest\.skip\(|raise\s+(unittest\.)?SkipTest\b`),
 		pyConftest: regexp.MustCompile(`\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bcollect_ignore(_glob)?\b|\bdeselect`),
-		jsSkip:     regexp.MustCompile(`\b(it|test|describe|context|suite)\.(skip|only|todo)\b|\bx(it|describe|test|context)\s*\(|\bf(it|describe)\s*\(`),
-		ifLine:     regexp.MustCompile(`^\s*(\}\s*else\b|if\b|elif\b|else\b|case\b|default\s*:|for\b|while\b|switch\b|unless\b)`),
+		// Playwright's fixme; a skip taken into a variable (`const { skip }
+		// = describe`, `test['skip']`) skips as well.
+		jsSkip: regexp.MustCompile(`\b(it|test|describe|context|suite)\.(skip|only|todo|fixme)\b|\bx(it|describe|test|context)\s*\(|\bf(it|describe)\s*\(|\{[^}]*\b(skip|only|todo|fixme)\b[^}]*\}\s*=\s*(it|test|describe|context|suite)\b|\b(it|test|describe|context|suite)\[\s*['"\x60](skip|only|todo|fixme)['"\x60]\s*\]`),
+		ifLine: regexp.MustCompile(`^\s*(\}\s*else\b|if\b|elif\b|else\b|case\b|default\s*:|for\b|while\b|switch\b|unless\b)`),
 		// test.each([]) or test.each``: a table with no rows runs nothing.
 		jsEmptyEach: regexp.MustCompile(`\b(it|test|describe)(\.\w+)*\.each\s*(\(\s*\[\s*\]\s*\)|\x60\s*\x60)`),
 		// Mocha's this.skip(), Vitest's context.skip()
@@ -72,6 +74,10 @@ type lineAt struct {
 	// topReturn: the line is a bare return at the top level of a test
 	// function's body with more of the body after it.
 	topReturn bool
+	// consts are the names the file sets once to a literal; helpers the
+	// functions that skip with no condition (skipnames.go).
+	consts  map[string]string
+	helpers map[string]bool
 }
 
 // AddedSkip says how line (added to a test file of kind k) skips tests,
@@ -91,9 +97,9 @@ func addedSkip(k, line string, at lineAt) string {
 	// on the skip's own line (`if X: pytest.skip()`).
 	guarded := false
 	if c, ok := sameLineCond(s); ok {
-		guarded = !condAlways(c, at.fnExisted)
+		guarded = !condAlways(withConsts(c, at.consts), at.fnExisted)
 	} else if c, ok := guardCond(at.prev); ok {
-		guarded = !condAlways(c, at.fnExisted)
+		guarded = !condAlways(withConsts(c, at.consts), at.fnExisted)
 	} else {
 		guarded = re.ifLine.MatchString(at.prev)
 	}
@@ -105,6 +111,9 @@ func addedSkip(k, line string, at lineAt) string {
 		if re.goSkip.MatchString(s) && !guarded {
 			return "a skip no condition guards"
 		}
+		if h := helperSkip(s, at.helpers); h != "" && !guarded {
+			return "a call of " + h + ", which skips with no condition"
+		}
 		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && (sameLineIf(s) || guardIf(at.prev))) {
 			return "a return that ends a test before its checks"
 		}
@@ -112,11 +121,14 @@ func addedSkip(k, line string, at lineAt) string {
 		if re.pyMark.MatchString(s) {
 			return "a skip or xfail marker"
 		}
-		if pySkipIf(s) {
+		if pySkipIf(withConsts(s, at.consts)) {
 			return "a skip marker whose condition holds in every run"
 		}
 		if re.pySkip.MatchString(s) && (!guarded || line == s && !sameLineIf(s)) {
 			return "a skip no condition guards"
+		}
+		if h := helperSkip(s, at.helpers); h != "" && !guarded && line != s {
+			return "a call of " + h + ", which skips with no condition"
 		}
 		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && (sameLineIf(s) || guardIf(at.prev))) {
 			return "a return that ends a test before its checks"
@@ -131,7 +143,7 @@ func addedSkip(k, line string, at lineAt) string {
 		if re.jsEmptyEach.MatchString(s) {
 			return "a table with no rows (each([])), which runs no test"
 		}
-		if why := jsSkipIf(s, at.fnExisted); why != "" {
+		if why := jsSkipIf(withConsts(s, at.consts), at.fnExisted); why != "" {
 			return why
 		}
 		if re.jsCtxSkip.MatchString(s) && !guarded {
@@ -215,6 +227,10 @@ func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) 
 	if err != nil {
 		return nil, fmt.Errorf("list the files changed since the start: %w", err)
 	}
+	helpers, err := changedSkipHelpers(repo.Root(), changed)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
 	for _, f := range changed {
 		k := FileKind(f)
@@ -238,7 +254,7 @@ func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) 
 				return nil, fmt.Errorf("read %s at the start commit: %w", f, err)
 			}
 		}
-		for _, sk := range SkipsIn(k, was, now, existed) {
+		for _, sk := range skipsIn(k, was, now, existed, helpers[sourceKind(f)]) {
 			out = append(out, f+": "+sk)
 		}
 	}
@@ -251,6 +267,47 @@ func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) 
 	return out, nil
 }
 
+// changedSkipHelpers are, by kind, the functions that skip with no
+// condition in the changed code files and in the Go files beside a
+// changed Go test (its package's helpers): a test calling one is skipped
+// as surely as by a t.Skip of its own.
+func changedSkipHelpers(root string, changed []string) (map[string]map[string]bool, error) {
+	files := map[string]bool{}
+	for _, f := range changed {
+		if sk := sourceKind(f); (sk == "go" || sk == "py") && !SkippedDir(f) {
+			files[f] = true
+		}
+		if FileKind(f) == "go" {
+			ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(path.Dir(f))))
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("list the package of %s: %w", f, err)
+			}
+			for _, e := range ents {
+				if strings.HasSuffix(e.Name(), ".go") && !e.IsDir() {
+					files[path.Join(path.Dir(f), e.Name())] = true
+				}
+			}
+		}
+	}
+	out := map[string]map[string]bool{}
+	for f := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("read %s: %w", f, err)
+		}
+		k := sourceKind(f)
+		for h := range skipHelpers(k, b) {
+			if out[k] == nil {
+				out[k] = map[string]bool{}
+			}
+			out[k][h] = true
+		}
+	}
+	return out, nil
+}
+
 // testFuncRE finds the header of a test function: Go's Test/Benchmark/
 // Fuzz/Example functions, Python's test_ functions and methods.
 var testFuncRE = sync.OnceValue(func() *regexp.Regexp {
@@ -260,6 +317,23 @@ var testFuncRE = sync.OnceValue(func() *regexp.Regexp {
 // SkipsIn lists the skips that now adds to a test file of kind k which
 // was (nil: the file is new) did not have, as "adds `line`: why".
 func SkipsIn(k string, was, now []byte, existed bool) []string {
+	return skipsIn(k, was, now, existed, nil)
+}
+
+// skipsIn is SkipsIn with the skipping helpers of other files (helpers).
+func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool) []string {
+	consts := fileConsts(k, now)
+	hs := map[string]bool{}
+	for h := range helpers {
+		hs[h] = true
+	}
+	for h := range skipHelpers(k, now) {
+		hs[h] = true
+	}
+	alias := func(s string) string { return s }
+	if k == "py" || k == "conftest" {
+		alias = pyAliases(now)
+	}
 	count := map[string]int{}
 	old := map[string]bool{}
 	for _, l := range strings.Split(string(was), "\n") {
@@ -285,8 +359,11 @@ func SkipsIn(k string, was, now []byte, existed bool) []string {
 		if count[k2] > 0 {
 			count[k2]--
 		} else {
-			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent)}
-			if why := addedSkip(k, l, at); why != "" {
+			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts}
+			if inFn {
+				at.helpers = hs // a helper's own body is not a call of it
+			}
+			if why := addedSkip(k, alias(l), at); why != "" {
 				out = append(out, fmt.Sprintf("adds %q: %s", truncate(k2, 60), why))
 			}
 		}

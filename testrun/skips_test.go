@@ -1,6 +1,9 @@
 package testrun
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -76,6 +79,29 @@ func TestSkipsIn(t *testing.T) {
 		{"js: xit", "js", jsWas, strings.Replace(jsWas, "test(", "xit(", 1), true},
 		{"js: test.todo", "js", jsWas, jsWas + "test.todo('b')\n", true},
 		{"js: describe.skip", "js", jsWas, "describe.skip('all', () => {\n" + jsWas + "})\n", true},
+		// Skips behind a name (issue 25 item 5; all got through before).
+		{"go: const skip = true; if skip { t.Skip() }", "go", goWas, strings.Replace(goNow("\tif skip {\n\t\tt.Skip(\"later\")\n\t}\n"), "func TestA", "const skip = true\n\nfunc TestA", 1), true},
+		{"go: a local skip := true", "go", goWas, goNow("\tskip := true\n\tif skip {\n\t\treturn\n\t}\n"), true},
+		{"py: SKIP = True; if SKIP: pytest.skip()", "py", pyWas, strings.Replace(pyNow("    if SKIP:\n        pytest.skip(\"later\")\n"), "def test_a", "SKIP = True\n\n\ndef test_a", 1), true},
+		{"py: from pytest import mark; @mark.skip", "py", pyWas, strings.Replace(pyWas, "def test_a", "from pytest import mark\n\n\n@mark.skip\ndef test_a", 1), true},
+		{"py: import pytest as pt; @pt.mark.skip(reason=)", "py", pyWas, strings.Replace(pyWas, "def test_a", "import pytest as pt\n\n\n@pt.mark.skip(reason=\"x\")\ndef test_a", 1), true},
+		{"py: from pytest import mark as m; later = m.xfail", "py", pyWas, strings.Replace(pyWas, "def test_a", "from pytest import mark as m\nlater = m.xfail\n\n\n@later\ndef test_a", 1), true},
+		{"py: from unittest import skip; @skip", "py", pyWas, strings.Replace(pyWas, "def test_a", "from unittest import skip\n\n\n@skip(\"later\")\ndef test_a", 1), true},
+		{"py: pytestmark = [pytest.mark.skip]", "py", pyWas, strings.Replace(pyWas, "def test_a", "pytestmark = [pytest.mark.skip]\n\n\ndef test_a", 1), true},
+		{"py: a helper that skips", "py", pyWas, strings.Replace(pyNow("    later()\n"), "def test_a", "def later():\n    pytest.skip(\"later\")\n\n\ndef test_a", 1), true},
+		{"js: const { skip } = describe", "js", jsWas, "const { skip } = describe\nskip('all', () => {\n" + jsWas + "})\n", true},
+		{"js: test['skip']", "js", jsWas, strings.Replace(jsWas, "test(", "test['skip'](", 1), true},
+		{"js: test.fixme (Playwright)", "js", jsWas, strings.Replace(jsWas, "test(", "test.fixme(", 1), true},
+		{"js: test.describe.fixme", "js", jsWas, "test.describe.fixme('all', () => {\n" + jsWas + "})\n", true},
+		{"js: const SKIP = true; if (SKIP) return", "js", jsWas, "const SKIP = true\n" + jsNow("  if (SKIP) return\n"), true},
+		{"js: test.skipIf(SKIP) with SKIP = true", "js", jsWas, "const SKIP = true\n" + strings.Replace(jsWas, "test(", "test.skipIf(SKIP)(", 1), true},
+		// Honest twins.
+		{"go: const debug = false; if debug { t.Skip() }", "go", goWas, strings.Replace(goNow("\tif debug {\n\t\tt.Skip(\"debug\")\n\t}\n"), "func TestA", "const debug = false\n\nfunc TestA", 1), false},
+		{"go: a flag set twice is not a constant", "go", goWas, goNow("\tskip := false\n\tif os.Getenv(\"NO_DB\") != \"\" {\n\t\tskip = true\n\t}\n\tif skip {\n\t\tt.Skip(\"no DB\")\n\t}\n"), false},
+		{"go: a helper that skips on a missing tool", "go", goWas, strings.Replace(goNow("\tneedGit(t)\n"), "func TestA", "func needGit(t *testing.T) {\n\tif _, err := exec.LookPath(\"git\"); err != nil {\n\t\tt.Skip(\"no git\")\n\t}\n}\n\nfunc TestA", 1), false},
+		{"py: from pytest import mark; @mark.parametrize", "py", pyWas, strings.Replace(pyWas, "def test_a():\n    assert 1 + 1 == 2", "from pytest import mark\n\n\n@mark.parametrize(\"x\", [1])\ndef test_a(x):\n    assert x + 1 == 2", 1), false},
+		{"py: from pytest import mark; @mark.skipif on a missing tool", "py", pyWas, strings.Replace(pyWas, "def test_a", "from pytest import mark\n\n\n@mark.skipif(shutil.which(\"git\") is None, reason=\"no git\")\ndef test_a", 1), false},
+		{"js: const { describe } = require", "js", jsWas, "const { describe, it } = require('node:test')\n" + jsWas, false},
 		// Honest twins.
 		{"go: t.Skip behind len(os.Args) > 5", "go", goWas, goNow("\tif len(os.Args) > 5 {\n\t\tt.Skip(\"extra args\")\n\t}\n"), false},
 		{"go: t.Skip behind a variable compared with itself's kin", "go", goWas, goNow("\tif got := os.Getenv(\"DB_URL\"); got == \"\" {\n\t\tt.Skip(\"no DB\")\n\t}\n"), false},
@@ -108,6 +134,41 @@ func TestSkipsIn(t *testing.T) {
 			was = []byte(tc.was)
 		}
 		got := SkipsIn(tc.kind, was, []byte(tc.now), tc.was != "")
+		if (len(got) > 0) != tc.weak {
+			t.Errorf("%s: skips %q, want weakening %v", tc.name, got, tc.weak)
+		}
+	}
+}
+
+// TestSkipsAddedHelperElsewhere: a call added to a test of a helper in
+// another file whose body skips with no condition is a skip (issue 25
+// item 5: it got through, the helper's file is no test file); a helper
+// that skips on a missing tool is a guard.
+func TestSkipsAddedHelperElsewhere(t *testing.T) {
+	const was = "package m\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif A() != 3 {\n\t\tt.Fatal()\n\t}\n}\n"
+	now := strings.Replace(was, "*testing.T) {\n", "*testing.T) {\n\ttestutil.Later(t)\n", 1)
+	tests := []struct {
+		name, helper string
+		weak         bool
+	}{
+		{"a helper that always skips", "package testutil\n\nimport \"testing\"\n\n// Later skips.\nfunc Later(t testing.TB) {\n\tt.Helper()\n\tt.Skip(\"later\")\n}\n", true},
+		{"a helper that skips on a missing tool", "package testutil\n\nimport (\n\t\"os/exec\"\n\t\"testing\"\n)\n\n// Later needs git.\nfunc Later(t testing.TB) {\n\tif _, err := exec.LookPath(\"git\"); err != nil {\n\t\tt.Skip(\"no git\")\n\t}\n}\n", false},
+	}
+	for _, tc := range tests {
+		root := t.TempDir()
+		for p, b := range map[string]string{"a_test.go": now, "testutil/skip.go": tc.helper} {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, p), []byte(b), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		changed := []string{"a_test.go", "testutil/skip.go"}
+		got, err := SkipsAdded(context.Background(), startRepo{root, map[string]string{"a_test.go": was}, changed}, "start")
+		if err != nil {
+			t.Fatal(err)
+		}
 		if (len(got) > 0) != tc.weak {
 			t.Errorf("%s: skips %q, want weakening %v", tc.name, got, tc.weak)
 		}

@@ -3,6 +3,7 @@ package testrun
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -42,7 +43,13 @@ func testBodies(k string, src []byte) map[string]string {
 		if !want[name] || out[name] != "" {
 			continue
 		}
-		out[name] = strings.Join(bodyLines(k, lines, i), "\n")
+		b := bodyLines(k, lines, i)
+		if k == "py" {
+			// A test's decorators (a parametrize table) are read as the
+			// first lines of its body, after its header.
+			b = slices.Concat(b[:1], decorators(lines, i), b[1:])
+		}
+		out[name] = strings.Join(b, "\n")
 	}
 	return out
 }
@@ -195,51 +202,15 @@ func checkLiterals(body string) map[string]bool {
 func normLit(s string) string { return s[1 : len(s)-1] }
 
 // checks reports whether a test body checks something about the code:
-// an assertion (t.Error, assert, expect, ...) about something other than
-// literals (`assert True`, `expect(true).toBe(true)`, `if 1 != 1
-// { t.Fatal() }` check nothing).
-func checks(k, body string) bool {
-	lines := strings.Split(body, "\n")
-	r := bodyREs()
-	for i := range lines {
-		if i == 0 {
-			continue
-		}
-		s := statementAt(lines, i)
-		switch k {
-		case "go":
-			switch {
-			case r.goReport.MatchString(s):
-				// t.Error/t.Fatal/panic: what guards it says what it checks
-				// (no guard: the test fails, which is a check).
-				c, ok := sameLineCond(s)
-				if !ok {
-					c, ok = guardCond(prevCode(lines, i))
-				}
-				if !ok || evalCond(c, false) == 0 {
-					return true
-				}
-			case r.goCheck.MatchString(s) && aboutCode(k, s):
-				return true
-			}
-		case "py":
-			if !r.pyCheck.MatchString(s) {
-				continue
-			}
-			if e, ok := strings.CutPrefix(s, "assert "); ok {
-				e = splitTop(e, ",")[0]
-				if evalCond(e, false) == 0 && aboutCode(k, e) {
-					return true
-				}
-				continue
-			}
-			if aboutCode(k, s) {
-				return true
-			}
-		case "js":
-			if r.jsCheck.MatchString(s) && aboutCode(k, s) {
-				return true
-			}
+// an assertion (t.Error, assert, expect, ...) that reads the code (a call,
+// or a name the test did not define) through what flows into it
+// (checkunits.go); `assert True`, `expect(true).toBe(true)`, `if 1 != 1
+// { t.Fatal() }`, `x := 3; if x != 3`, `assert r == r` check nothing. sc
+// is the test file's scope (nil: none).
+func checks(k, body string, sc *scope) bool {
+	for _, u := range checkUnits(k, body, sc) {
+		if u.about {
+			return true
 		}
 	}
 	return false

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -32,8 +33,9 @@ func WeakTestsIn(k string, was, now []byte) []string {
 		old[n] = true
 	}
 	var out []string
+	sc := fileScope(k, now)
 	for n, b := range testBodies(k, now) {
-		if !old[n] && !checks(k, b) {
+		if !old[n] && !checks(k, b, sc) {
 			out = append(out, n)
 		}
 	}
@@ -116,7 +118,8 @@ func WeakNewTests(ctx context.Context, repo Repo, start string) ([]string, error
 
 // coveredAtStart: a test file that is in the start commit and still here
 // covers source file f: for Go a _test.go in its folder, for Python and
-// JS a test file that names its module (an import of it).
+// JS a test file that imports it (by its path: a module of the same name
+// in another package is another module, issue 25 item 4).
 func coveredAtStart(ctx context.Context, repo Repo, start, f string) (bool, error) {
 	k := sourceKind(f)
 	dir := path.Dir(f)
@@ -132,6 +135,27 @@ func coveredAtStart(ctx context.Context, repo Repo, start, f string) (bool, erro
 	if k == "go" {
 		walkRoot = filepath.Join(root, filepath.FromSlash(dir))
 	}
+	// unique: no other source file of the repository has f's name.
+	unique := sync.OnceValue(func() bool {
+		n := 0
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			if d.IsDir() {
+				if p != root && (d.Name() == ".git" || SkippedDir(filepath.ToSlash(rel)+"/x")) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Name() == path.Base(f) {
+				n++
+			}
+			return nil
+		})
+		return n <= 1
+	})
 	err := filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || found {
 			return nil
@@ -161,7 +185,7 @@ func coveredAtStart(ctx context.Context, repo Repo, start, f string) (bool, erro
 			return filepath.SkipAll
 		}
 		b, err := os.ReadFile(p)
-		if err == nil && word.Match(b) {
+		if err == nil && word.Match(b) && importsFile(k, rel, b, f, unique) {
 			found = true
 			return filepath.SkipAll
 		}
@@ -219,6 +243,93 @@ func shellChecksNothing(line string) bool {
 		default:
 			return false
 		}
+	}
+	return true
+}
+
+var importREs = sync.OnceValue(func() (r struct{ pyFrom, pyImport, jsPath *regexp.Regexp }) {
+	r.pyFrom = regexp.MustCompile(`(?m)^\s*from\s+(\.*[\w.]*)\s+import\s+\(?([^)\n]+)`)
+	r.pyImport = regexp.MustCompile(`(?m)^\s*import\s+([\w., ]+)`)
+	r.jsPath = regexp.MustCompile(`(?:\bfrom\s+|\brequire\s*\(\s*|\bimport\s*\(\s*|^\s*import\s+|\b(?:jest|vi)\.mock\s*\(\s*)['"\x60]([^'"\x60]+)['"\x60]`)
+	return r
+})
+
+// importsFile: test file rel (content b, kind k) imports source file f.
+// Python: a dotted name that ends f's module path (`a.b.utils` for
+// a/b/utils.py: `utils`, `b.utils` or `a.b.utils`; a bare `utils` only
+// from f's folder or the one below it, or when no other file is named
+// utils.py), or a relative import that lands on it. JS: a relative import path that resolves to f (or its folder's
+// index).
+func importsFile(k, rel string, b []byte, f string, unique func() bool) bool {
+	r := importREs()
+	dir := path.Dir(rel)
+	switch k {
+	case "py":
+		mod := strings.TrimSuffix(f, ".py")
+		if path.Base(mod) == "__init__" {
+			mod = path.Dir(mod)
+		}
+		dotted := strings.ReplaceAll(mod, "/", ".")
+		fdir := path.Dir(f)
+		ends := func(name string) bool {
+			if name == "" || dotted != name && !strings.HasSuffix(dotted, "."+name) {
+				return false
+			}
+			// A bare name resolves through sys.path: trusted from f's
+			// folder, the one below it, or when no other module has it.
+			return strings.Contains(name, ".") || fdir == "." || dir == fdir || path.Dir(dir) == fdir || unique()
+		}
+		var names []string
+		for _, m := range r.pyFrom.FindAllStringSubmatch(string(b), -1) {
+			from := m[1]
+			if strings.HasPrefix(from, ".") {
+				// relative: one dot is the test's own package
+				up := len(from) - len(strings.TrimLeft(from, "."))
+				base := dir
+				for i := 1; i < up; i++ {
+					base = path.Dir(base)
+				}
+				rest := strings.ReplaceAll(strings.TrimLeft(from, "."), ".", "/")
+				for _, n := range strings.Split(m[2], ",") {
+					n = strings.Fields(n + " ")[0]
+					for _, cand := range []string{path.Join(base, rest), path.Join(base, rest, n)} {
+						c := strings.TrimPrefix(cand, "./")
+						if c == mod {
+							return true
+						}
+					}
+				}
+				continue
+			}
+			names = append(names, from)
+			for _, n := range strings.Split(m[2], ",") {
+				if fs := strings.Fields(n); len(fs) > 0 {
+					names = append(names, from+"."+fs[0])
+				}
+			}
+		}
+		for _, m := range r.pyImport.FindAllStringSubmatch(string(b), -1) {
+			for _, n := range strings.Split(m[1], ",") {
+				if fs := strings.Fields(n); len(fs) > 0 {
+					names = append(names, fs[0])
+				}
+			}
+		}
+		return slices.ContainsFunc(names, ends)
+	case "js":
+		noExt := func(p string) string { return strings.TrimSuffix(p, path.Ext(p)) }
+		want := noExt(f)
+		for _, m := range r.jsPath.FindAllStringSubmatch(string(b), -1) {
+			p := m[1]
+			if !strings.HasPrefix(p, ".") {
+				continue
+			}
+			got := path.Join(dir, p)
+			if got == want || noExt(got) == want || got+"/index" == want || noExt(got)+"/index" == want {
+				return true
+			}
+		}
+		return false
 	}
 	return true
 }

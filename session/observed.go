@@ -117,18 +117,6 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		}
 	}
 	if code == 0 {
-		// The test files the line's flags apply to (scriptrun reads them):
-		// `go test -run '^$' ./... >/dev/null` prints nothing to go by.
-		dir := s.Worktree
-		if req.Dir != "" && filepath.IsAbs(req.Dir) {
-			dir = req.Dir
-		}
-		if why := (scriptrun.Places{Root: s.Worktree, Temp: scriptrun.DefaultTemp()}).RunsNothing(dir, cmd); why != "" {
-			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
-			code = -1
-		}
-	}
-	if code == 0 {
 		if why := e.userNpmrcChange(ctx, s, cmd); why != "" {
 			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 			code = -1
@@ -234,6 +222,20 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				return nil, fmt.Errorf("record the tree the run saw: %w", err)
 			}
 			ref += ", saw tree " + tree
+		}
+	}
+	if code == 0 {
+		// The test files the line's flags apply to (scriptrun reads them):
+		// after the end phase's checks, so a skip the session added is named
+		// as such (signable by a person), not only as a run of nothing.
+		// `go test -run '^$' ./... >/dev/null` prints nothing to go by.
+		dir := s.Worktree
+		if req.Dir != "" && filepath.IsAbs(req.Dir) {
+			dir = req.Dir
+		}
+		if why := (scriptrun.Places{Root: s.Worktree, Temp: scriptrun.DefaultTemp()}).RunsNothing(dir, cmd); why != "" {
+			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+			code = -1
 		}
 	}
 	ev := &Evidence{

@@ -211,11 +211,15 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 	return ev, a
 }
 
-// witnessed reports whether ev is Claude Code's PreToolUse of a call whose
-// transcript line counts only when this hook kept its id and input digest
-// (a Bash call, a sub-agent run or an MCP call: session.WitnessedTool).
+// witnessed reports whether ev is the PreToolUse of a call whose transcript
+// line counts only when this hook kept its id and input digest: Claude
+// Code's Bash, sub-agent and MCP calls (session.WitnessedTool), Codex's
+// shell calls.
 func witnessed(ev *Event) bool {
-	return ev.Kind == KindPreTool && ev.Agent == "claude" && ev.ToolID != "" && session.WitnessedTool(ev.Tool.Name)
+	if ev.Kind != KindPreTool || ev.ToolID == "" {
+		return false
+	}
+	return ev.Agent == "claude" && session.WitnessedTool(ev.Tool.Name) || ev.Agent == "codex" && ev.Tool.Kind == session.ToolShell
 }
 
 // unreadEvent is an event whose payload could not be read: its kind comes

@@ -24,7 +24,9 @@ import (
 // send the tool (an install older than this rule), there is nothing to
 // compare, and the call counts as before. Read, Grep and Glob are not sent
 // to a hook (a hook process per read): their lines are not witnessed
-// (docs/security.md).
+// (docs/security.md). Codex's PreToolUse names a shell call by the
+// rollout's call_id, so Codex's shell calls are witnessed the same way
+// (.codex/hooks.json, TokenCodexCall).
 
 // WitnessedTool reports whether Claude Code's PreToolUse hook records a
 // call of tool as the witness of its transcript line: a shell call (Bash),
@@ -35,8 +37,16 @@ func WitnessedTool(tool string) bool {
 
 // TokenAgentCall is the event the PreToolUse hook keeps for a witnessed
 // call; its detail is "<tool_use_id> <tool> <input digest>" (the digest
-// is missing from events of older hooks).
-const TokenAgentCall = "agent:claude:call"
+// is missing from events of older hooks). TokenCodexCall is Codex's: its
+// PreToolUse names a shell call by the rollout's call_id.
+const (
+	TokenAgentCall = "agent:claude:call"
+	TokenCodexCall = "agent:codex:call"
+)
+
+// codexShellTools are the rollout's names of a Codex shell call, which its
+// PreToolUse hook sees as Bash.
+var codexShellTools = map[string]bool{"exec_command": true, "shell": true, "shell_command": true, "local_shell": true, "container.exec": true}
 
 // AgentToolCall keeps the id of a witnessed call Claude Code's PreToolUse
 // hook saw, with the digest of its input (transcript.WitnessDigest; ""
@@ -47,7 +57,7 @@ func (e *Engine) AgentToolCall(ctx context.Context, sessionID, agent, toolID, to
 	if toolID == "" || len(toolID) > 200 || strings.ContainsAny(toolID, " \t\n") {
 		return nil
 	}
-	witness := WitnessedTool(tool) && agent == "claude"
+	witness := WitnessedTool(tool) && agent == "claude" || tool == "Bash" && agent == "codex"
 	if !witness && !timed {
 		return nil
 	}
@@ -66,41 +76,63 @@ func (e *Engine) AgentToolCall(ctx context.Context, sessionID, agent, toolID, to
 		if !witness {
 			return nil
 		}
-		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenAgentCall, Detail: truncate(strings.TrimSpace(toolID+" "+tool+" "+digest), 300), CreatedAt: now})
+		tok := TokenAgentCall
+		if agent == "codex" {
+			tok = TokenCodexCall
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: tok, Detail: truncate(strings.TrimSpace(toolID+" "+tool+" "+digest), 300), CreatedAt: now})
 	})
 }
 
-// claudeHookPrefix starts the command of sessiongate's Claude Code hooks.
-const claudeHookPrefix = "sessiongate agent-hook claude "
-
-// callWitness decides, for the calls of one transcript read, whether each
-// sub-agent or MCP call was seen by the hook; it reads the hook config and
+// callWitness decides, for the calls of one agent's transcripts, whether
+// each witnessed call was seen by the hook; it reads the hook config and
 // the session's events once, and only when such a call comes.
 type callWitness struct {
 	e      *Engine
 	ctx    context.Context
 	s      *Session
+	agent  string // claude or codex; no other agent's hook names its calls
 	loaded bool
-	config [][]byte                   // the project's Claude Code settings: the work tree's, the start commit's
+	config [][]byte                   // the project's hook config: the work tree's, the start commit's
 	seen   map[string]map[string]bool // call ids the hook kept: the digests of their inputs
+}
+
+// witnessSide is, for an agent, where its project hook config lives, the
+// command prefix of sessiongate's hook in it, and the event that keeps a
+// witnessed call; ok false for an agent whose hooks name no call ids.
+func witnessSide(agent string) (config, prefix, token string, ok bool) {
+	switch agent {
+	case transcript.Claude:
+		return ".claude/settings.json", "sessiongate agent-hook claude ", TokenAgentCall, true
+	case transcript.Codex:
+		return ".codex/hooks.json", "sessiongate agent-hook codex ", TokenCodexCall, true
+	}
+	return "", "", "", false
 }
 
 // unwitnessed says why c does not count ("" when it does).
 func (cw *callWitness) unwitnessed(c transcript.Call) string {
-	if !WitnessedTool(c.Tool) {
+	hookTool := c.Tool // the name the hook config's matcher sees
+	switch {
+	case cw.agent == transcript.Claude && WitnessedTool(c.Tool):
+	case cw.agent == transcript.Codex && codexShellTools[c.Tool]:
+		hookTool = "Bash"
+	default:
 		return ""
 	}
+	rel, prefix, _, _ := witnessSide(cw.agent)
 	cw.load()
 	routed := false
 	for _, b := range cw.config {
-		routed = routed || claudesettings.Routes(b, "PreToolUse", c.Tool, claudeHookPrefix)
+		routed = routed || claudesettings.Routes(b, "PreToolUse", hookTool, prefix)
 	}
 	if !routed {
 		return ""
 	}
+	who := map[string]string{transcript.Claude: "Claude Code", transcript.Codex: "Codex"}[cw.agent]
 	digests, seen := cw.seen[c.ID]
 	if !seen {
-		return "Claude Code's PreToolUse hook, which the project's .claude/settings.json sends " + c.Tool +
+		return who + "'s PreToolUse hook, which the project's " + rel + " sends " + hookTool +
 			" calls to, never saw call " + c.ID + ": a transcript line no hook saw is not a call the agent made"
 	}
 	// An event of an older hook keeps no digest: the id is all there is.
@@ -111,7 +143,7 @@ func (cw *callWitness) unwitnessed(c transcript.Call) string {
 	if c.Command != "" {
 		what = "its command `" + truncate(c.Command, 80) + "`"
 	}
-	return "Claude Code's PreToolUse hook saw call " + c.ID + " (" + c.Tool + ") with other input than the transcript's line gives it (" +
+	return who + "'s PreToolUse hook saw call " + c.ID + " (" + c.Tool + ") with other input than the transcript's line gives it (" +
 		what + "): a line that borrows a real call's id for another call is not a call the agent made"
 }
 
@@ -120,7 +152,7 @@ func (cw *callWitness) load() {
 		return
 	}
 	cw.loaded = true
-	const rel = ".claude/settings.json"
+	rel, _, token, _ := witnessSide(cw.agent)
 	if b, err := os.ReadFile(filepath.Join(cw.s.Worktree, filepath.FromSlash(rel))); err == nil {
 		cw.config = append(cw.config, b)
 	}
@@ -139,7 +171,7 @@ func (cw *callWitness) load() {
 		return
 	}
 	for _, ev := range evs {
-		if ev.Token == TokenAgentCall {
+		if ev.Token == token {
 			f := strings.Fields(ev.Detail)
 			if len(f) == 0 {
 				continue

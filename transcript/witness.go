@@ -23,11 +23,18 @@ func WitnessDigest(tool string, input []byte) string {
 	}
 	if claudeTools[tool] == Run {
 		c, _ := v["command"].(string)
-		return inputHash([]byte("command\x00" + c))
+		return CommandDigest(c)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return ""
 	}
 	return inputHash(b)
+}
+
+// CommandDigest is WitnessDigest of a shell call that ran command: the
+// same for Claude Code's Bash input and Codex's rollout line, whose
+// arguments name the command line another way ({"cmd": ...}).
+func CommandDigest(command string) string {
+	return inputHash([]byte("command\x00" + command))
 }

@@ -32,6 +32,11 @@ func TestWitnessDigest(t *testing.T) {
 			}
 		})
 	}
+	// Codex's rollout names the command as {"cmd": ...}: its digest is
+	// CommandDigest of the line, the PreToolUse payload's is WitnessDigest.
+	if CommandDigest("cat docs/guide.md") != WitnessDigest("Bash", []byte(`{"command":"cat docs/guide.md"}`)) {
+		t.Error("CommandDigest differs from a Bash input's WitnessDigest for the same command")
+	}
 	for _, in := range []string{"", "null", `"cat x"`, `[1]`, `{"command":`} {
 		if d := WitnessDigest("Bash", []byte(in)); d != "" {
 			t.Errorf("WitnessDigest(%q) = %q, want none", in, d)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // claude speaks Claude Code's hook protocol (code.claude.com/docs/en/hooks):
@@ -58,6 +59,9 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 	case KindPreTool, KindPostTool:
 		ev.ToolID = str(m, "tool_use_id")
 		ev.Tool = claudeTool(str(m, "tool_name"), object(m["tool_input"]))
+		if ev.Kind == KindPreTool {
+			ev.ToolDigest = transcript.WitnessDigest(ev.Tool.Name, m["tool_input"])
+		}
 		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {
 			ev.Result = claudeResult(name, m)
 			// Claude Code 2.1 reports duration_ms; older versions do not,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // codex speaks Codex CLI's hooks (.codex/hooks.json, Claude Code's shape):
@@ -57,6 +58,9 @@ func (codex) Decode(name string, raw []byte) (*Event, error) {
 	case KindPreTool, KindPostTool:
 		ev.ToolID = str(m, "tool_use_id")
 		ev.Tool = codexTool(str(m, "tool_name"), object(m["tool_input"]))
+		if ev.Kind == KindPreTool && ev.Tool.Kind == session.ToolShell {
+			ev.ToolDigest = transcript.CommandDigest(ev.Tool.Command)
+		}
 		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {
 			ev.Result = codexResult(m["tool_response"])
 		}

@@ -42,6 +42,10 @@ type Event struct {
 	Prompt       string // a prompt; for KindError, what went wrong
 	ToolID       string
 	Tool         session.ToolCall
+	// ToolDigest is transcript.WitnessDigest of the tool's input (Claude
+	// Code): kept with ToolID so that a transcript line borrowing the id
+	// for another call is told apart.
+	ToolDigest string
 	// Result is set for a shell command that ran.
 	Result *ShellResult
 	// Continuing: the agent goes on because a stop hook blocked it.

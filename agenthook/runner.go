@@ -211,11 +211,15 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 	return ev, a
 }
 
-// witnessed reports whether ev is Claude Code's PreToolUse of a call whose
-// transcript line counts only when this hook kept its id (a sub-agent run
-// or an MCP call: session.WitnessedTool).
+// witnessed reports whether ev is the PreToolUse of a call whose transcript
+// line counts only when this hook kept its id and input digest: Claude
+// Code's Bash, sub-agent and MCP calls (session.WitnessedTool), Codex's
+// shell calls.
 func witnessed(ev *Event) bool {
-	return ev.Kind == KindPreTool && ev.Agent == "claude" && ev.ToolID != "" && session.WitnessedTool(ev.Tool.Name)
+	if ev.Kind != KindPreTool || ev.ToolID == "" {
+		return false
+	}
+	return ev.Agent == "claude" && session.WitnessedTool(ev.Tool.Name) || ev.Agent == "codex" && ev.Tool.Kind == session.ToolShell
 }
 
 // unreadEvent is an event whose payload could not be read: its kind comes
@@ -473,14 +477,16 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				return nil, err
 			}
 		}
-		if witnessed(ev) && bd.Session != nil {
-			if err := eng.AgentToolCall(ctx, bd.Session.ID, ev.ToolID, ev.Tool.Name); err != nil {
+		// Claude Code before 2.1 and Gemini CLI report no duration: time
+		// a shell call from here (Cursor reports one).
+		timed := ev.Tool.Kind == session.ToolShell && ah.Observe && bd.Session != nil && ev.ToolID != "" && ev.Agent != "cursor"
+		switch {
+		case witnessed(ev) && bd.Session != nil:
+			// One transaction keeps the witness and the start.
+			if err := eng.AgentToolCall(ctx, bd.Session.ID, ev.Agent, ev.ToolID, ev.Tool.Name, ev.ToolDigest, timed); err != nil {
 				return nil, err
 			}
-		}
-		if ev.Tool.Kind == session.ToolShell && ah.Observe && bd.Session != nil && ev.ToolID != "" && ev.Agent != "cursor" {
-			// Claude Code before 2.1 and Gemini CLI report no duration:
-			// time the call from here (Cursor reports one).
+		case timed:
 			if err := eng.AgentToolStart(ctx, ev.Agent, ev.ToolID); err != nil {
 				return nil, err
 			}

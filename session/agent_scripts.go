@@ -801,6 +801,10 @@ func scriptLine(s string) string {
 // tokens, not details), the detail its path.
 const ScriptEventPrefix = "script:ran:"
 
+// scriptSeenWindow is how many of a session's last events RecordScripts
+// looks through for a script already on record.
+const scriptSeenWindow = 4096
+
 // RecordScripts records each script an allowed shell call runs, once per
 // content per session. A script that a script writes and runs is not read
 // at the hook; these events let a reviewer tell the scripts that ran from
@@ -809,7 +813,11 @@ const ScriptEventPrefix = "script:ran:"
 func (e *Engine) RecordScripts(ctx context.Context, sessionID string, scripts []ScriptRead) error {
 	for _, sc := range scripts {
 		tok := ScriptEventPrefix + sc.SHA256
-		seen, err := e.Store.LastEvents(ctx, sessionID, 1, tok)
+		// LastEvents filters the last n events by token: n = 1 asked only
+		// whether the session's very last event was this script's, so any
+		// event in between (a witnessed Bash call, witness.go) recorded it
+		// again. The window keeps the hook's read bounded.
+		seen, err := e.Store.LastEvents(ctx, sessionID, scriptSeenWindow, tok)
 		if err != nil {
 			return fmt.Errorf("read the session's script events: %w", err)
 		}

@@ -355,7 +355,7 @@ func TestEitherCallFails(t *testing.T) {
 			if tt.bind {
 				path := e.bindClaude(t, id)
 				for _, saw := range tt.hookSaw {
-					if err := e.engine.AgentToolCall(ctx, id, saw, "mcp__serena__x"); err != nil {
+					if err := e.engine.AgentToolCall(ctx, id, "claude", saw, "mcp__serena__x", "", false); err != nil {
 						t.Fatal(err)
 					}
 				}

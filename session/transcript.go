@@ -245,9 +245,14 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 	}
 	rctx, cancel := context.WithTimeout(ctx, transcriptReadTime)
 	defer cancel()
-	cw := &callWitness{e: e, ctx: ctx, s: s}
+	cws := map[string]*callWitness{} // one per agent: its hook config and events
 	for i := range list {
 		t := list[i]
+		cw := cws[t.Agent]
+		if cw == nil {
+			cw = &callWitness{e: e, ctx: ctx, s: s, agent: t.Agent}
+			cws[t.Agent] = cw
+		}
 		if t.Broken != "" {
 			info.broken = t.Broken
 			continue
@@ -476,7 +481,7 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 				out = append(out, ev)
 			}
 		}
-		if len(out) > from && t.Agent == transcript.Claude {
+		if len(out) > from && (t.Agent == transcript.Claude || t.Agent == transcript.Codex) {
 			if why := cw.unwitnessed(c); why != "" {
 				out, unseen = out[:from], append(unseen, why)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/sessiongate/sessiongate/hooks"
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // TestTranscriptCallWitness: a sub-agent run or an MCP call read from
@@ -34,17 +35,29 @@ func TestTranscriptCallWitness(t *testing.T) {
 		commit   bool   // the settings are committed before the session
 		hookSaw  string // the tool_use_id the hook kept ("": none)
 		met      bool
+		// hookInput is the input the hook saw with hookSaw; "": an older
+		// hook, which kept no digest.
+		hookInput string
 	}{
-		{"sub-agent: the hook saw the call", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "c1", true},
-		{"sub-agent: forged, no hook saw it", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "", false},
-		{"sub-agent: the hook saw another call", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "c2", false},
-		{"sub-agent: untracked hook config still binds", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", false, "", false},
-		{"sub-agent: an older install sends no Agent calls", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), oldSettings, true, "", true},
-		{"sub-agent: no hook config", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "", true, "", true},
-		{"mcp: the hook saw the call", mcpProtocol, txReqMCP, claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false), "install", true, "c1", true},
-		{"mcp: forged, no hook saw it", mcpProtocol, txReqMCP, claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false), "install", true, "", false},
+		{"sub-agent: the hook saw the call", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "c1", true, ""},
+		{"sub-agent: forged, no hook saw it", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "", false, ""},
+		{"sub-agent: the hook saw another call", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "c2", false, ""},
+		{"sub-agent: untracked hook config still binds", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", false, "", false, ""},
+		{"sub-agent: an older install sends no Agent calls", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), oldSettings, true, "", true, ""},
+		{"sub-agent: no hook config", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "", true, "", true, ""},
+		{"mcp: the hook saw the call", mcpProtocol, txReqMCP, claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false), "install", true, "c1", true, ""},
+		{"mcp: forged, no hook saw it", mcpProtocol, txReqMCP, claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false), "install", true, "", false, ""},
 		// The older install already sent MCP calls to the hook, but kept no ids.
-		{"mcp: forged under an older install", mcpProtocol, txReqMCP, claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false), oldSettings, true, "", false},
+		{"mcp: forged under an older install", mcpProtocol, txReqMCP, claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false), oldSettings, true, "", false, ""},
+		// The hook keeps the digest of the input with the id: the same
+		// input encoded another way (key order, spaces) is the same call;
+		// a line that borrows a real call's id for another is not.
+		{"sub-agent: the hook saw the call's input", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "c1", true,
+			`{"subagent_type": "qa", "prompt": "Validate the feature", "description": "Validate"}`},
+		{"sub-agent: a real call's id, another sub-agent", delegateProtocol, txReqQA, claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "c1", false,
+			`{"description":"Validate","prompt":"Validate the feature","subagent_type":"general-purpose"}`},
+		{"mcp: a real call's id, another input", mcpProtocol, txReqMCP, claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false), "install", true, "c1", false,
+			`{"project":"/elsewhere"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,7 +94,11 @@ func TestTranscriptCallWitness(t *testing.T) {
 				if tt.protocol == mcpProtocol {
 					tool = "mcp__serena__activate_project"
 				}
-				if err := e.engine.AgentToolCall(ctx, id, tt.hookSaw, tool); err != nil {
+				digest := ""
+				if tt.hookInput != "" {
+					digest = transcript.WitnessDigest(tool, []byte(tt.hookInput))
+				}
+				if err := e.engine.AgentToolCall(ctx, id, "claude", tt.hookSaw, tool, digest, false); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -103,7 +120,11 @@ func TestTranscriptCallWitness(t *testing.T) {
 			if tt.met != (len(unseen) == 0) {
 				t.Fatalf("unwitnessed events %q, want some exactly when the call does not count", unseen)
 			}
-			if !tt.met && !strings.Contains(fmt.Sprint(unseen), "never saw call c1") {
+			why := "never saw call c1"
+			if tt.hookSaw == "c1" {
+				why = "saw call c1 (" // with another input
+			}
+			if !tt.met && !strings.Contains(fmt.Sprint(unseen), why) {
 				t.Fatalf("the event should name the call: %q", unseen)
 			}
 		})

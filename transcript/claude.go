@@ -89,6 +89,7 @@ func (p *claudeParser) Line(line []byte) []Call {
 					c.Paths = append(c.Paths, clip(v))
 				}
 			}
+			c.Witness = WitnessDigest(b.Name, b.Input)
 			p.pending.add(c)
 		case rec.Type == "user" && b.Type == "tool_result":
 			c, ok := p.pending.take(b.ToolUseID)

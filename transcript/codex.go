@@ -63,7 +63,9 @@ func (p *codexParser) Line(line []byte) []Call {
 		if cmd == "" {
 			return nil
 		}
-		p.pending.add(shellCall(clip(pl.CallID), pl.Name, cmd, str(in, "workdir"), []byte(pl.Arguments)))
+		c := shellCall(clip(pl.CallID), pl.Name, cmd, str(in, "workdir"), []byte(pl.Arguments))
+		c.Witness = CommandDigest(cmd) // Codex's PreToolUse names it as tool_input.command
+		p.pending.add(c)
 	case "function_call_output":
 		c, ok := p.pending.take(pl.CallID)
 		if !ok {

@@ -81,6 +81,10 @@ type Call struct {
 	// InputSHA256 is the hex sha256 of the tool's input as the transcript
 	// holds it (a reference to the call without its body).
 	InputSHA256 string `json:"input_sha256"`
+	// Witness is WitnessDigest of the call's input, which the agent's
+	// hook kept when it saw the call ("" when the format has no hook
+	// witness).
+	Witness string `json:"witness,omitempty"`
 }
 
 // Parser reads one format, line by line. Calls come out when their result

@@ -535,7 +535,9 @@ func blocks(k string, lines []string, stmts []stmt) {
 			}
 			s.bodyEnd = e
 			s.fn = strings.Contains(first, "func(") || strings.Contains(first, "func (") || strings.Contains(first, "function") || strings.Contains(first, "=>")
-			if s.fn {
+			// A named function of the test defines its parameters; a
+			// callback's (`.catch((ctx) => {`) are values the code passes.
+			if r := unitREs(); s.fn && (r.jsHelper.MatchString(lines[s.start]) || r.jsArrow.MatchString(lines[s.start]) || goFuncVarRE().MatchString(first)) {
 				fnParams(s)
 			}
 		}
@@ -605,6 +607,10 @@ func methodCall(s string) bool {
 	}
 	return n > 0 && strings.HasPrefix(strings.TrimLeft(s[n:], " "), "(")
 }
+
+var goFuncVarRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\w+\s*:?=\s*func\s*\(`)
+})
 
 var goVarRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^var\s+(\w+(?:\s*,\s*\w+)*)\s+[^=\s]+$`)

@@ -86,6 +86,7 @@ func TestWeakTestsIn(t *testing.T) {
 		{"js: a counter a callback of the code bumps", "js", "", "test('a', (t) => {\n  let n = 0\n  const s = writeStream(function (data) {\n    n += 1\n  })\n  const log = pino({}, multistream().add(s))\n  log.info('x')\n  t.equal(n, 1)\n})\n", nil},
 		{"js: a counter nothing bumps", "js", "", "test('a', (t) => {\n  let n = 0\n  f()\n  t.equal(n, 0)\n})\n", []string{"a"}},
 		{"js: an array the code's listeners fill", "js", "", "it('a', function () {\n  var order = [];\n  var e = new Emitter();\n  e.event(function (d) { return order.push(d); });\n  e.fire(1);\n  assert.deepEqual(order, [1]);\n});\n", nil},
+		{"js: a value a callback of the code stashes", "js", "", "test('a', () => {\n  let seen\n  z.string()\n    .catch((ctx) => {\n      seen = ctx\n      return 'x'\n    })\n    .parse('hi')\n  expect(seen.aborted).toBe(true)\n})\n", nil},
 		{"js: a closure run by expect", "js", "", "test('a', () => {\n  expect(() => {\n    z.string({ bad: 1 })\n  }).toThrow()\n})\n", nil},
 		{"js: a closure that runs no code", "js", "", "test('a', () => {\n  expect(() => {\n    return 1\n  }).toThrow()\n})\n", []string{"a"}},
 		{"js: a property set and read back", "js", "", "test('a', () => {\n  const o = {}\n  o.x = 3\n  expect(o.x).toBe(3)\n})\n", []string{"a"}},

@@ -40,6 +40,9 @@ type stmt struct {
 	defs, uses  map[string]bool
 	calls, lits map[string]bool // what it calls and its literals
 	top         bool            // at a file's top level (a module-level table)
+	parent      int             // the block header it is in (a func, if, for, ...), -1: none
+	fn          bool            // a header that opens a function (a closure, a nested def)
+	bodyEnd     int             // a header's last line of its block
 }
 
 // scope is what a test file gives its tests besides their bodies: its
@@ -87,7 +90,7 @@ var keywords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`_ true false True False None null undefined nil not and or is in if else elif
 		for range while return break continue struct map chan interface var const let func type go defer select case default
-		lambda with as yield pass raise try except finally import from global nonlocal del class
+		lambda def with as yield pass raise try except finally import from global nonlocal del class
 		of new this await async function typeof instanceof void throw catch`) {
 		m[w] = true
 	}
@@ -199,6 +202,8 @@ func fillStmt(k string, s *stmt) {
 			lhs = append(lhs, m[1])
 		} else if m := r.goDefs.FindStringSubmatch(first); m != nil {
 			lhs = append(lhs, m[1])
+		} else if m := goVarRE().FindStringSubmatch(first); m != nil {
+			lhs = append(lhs, m[1]) // var b bytes.Buffer
 		}
 	case "py":
 		if m := r.pyFor.FindStringSubmatch(first); m != nil {
@@ -229,15 +234,30 @@ func fillStmt(k string, s *stmt) {
 			lhs = append(lhs, m[1]+" "+m[2])
 		}
 	}
+	switch k {
+	case "py":
+		if m := r.pyHelper.FindStringSubmatch(first); m != nil {
+			lhs = append(lhs, m[1]) // a nested def
+		}
+	case "js":
+		if m := r.jsHelper.FindStringSubmatch(first); m != nil {
+			lhs = append(lhs, m[1])
+		}
+	}
 	for _, l := range lhs {
-		for _, w := range identRE().FindAllString(l, -1) {
-			if !notName(k, w) {
-				s.defs[w] = true
+		for _, item := range strings.Split(l, ",") {
+			if strings.Contains(item, ".") {
+				continue // `std.names = x` changes std, it does not define it
+			}
+			for _, w := range identRE().FindAllString(item, -1) {
+				if !keywords()[w] {
+					s.defs[w] = true // `any := list.Any(...)` too
+				}
 			}
 		}
 	}
 	for _, w := range identRE().FindAllString(stripStrings(text), -1) {
-		if !notName(k, w) {
+		if !keywords()[w] {
 			s.uses[w] = true
 		}
 	}
@@ -341,12 +361,18 @@ func checkUnits(k, body string, sc *scope) []unit {
 	lines := strings.Split(body, "\n")
 	stmts := statements(lines, 1, len(lines))
 	defsBy := map[string][]int{} // name -> the statements defining it, in order
+	usesBy := map[string][]int{} // name -> the statements reading it, in order
 	for i := range stmts {
 		fillStmt(k, &stmts[i])
 		for d := range stmts[i].defs {
 			defsBy[d] = append(defsBy[d], i)
 		}
+		for w := range stmts[i].uses {
+			usesBy[w] = append(usesBy[w], i)
+		}
 	}
+	blocks(k, lines, stmts)
+	bi := &bodyIndex{stmts: stmts, defsBy: defsBy, usesBy: usesBy}
 	stmtAt := func(li int) *stmt { // the statement holding lines[li]
 		for i := range stmts {
 			if stmts[i].start <= li && li <= stmts[i].end {
@@ -416,24 +442,300 @@ func checkUnits(k, body string, sc *scope) []unit {
 		if at == nil {
 			continue
 		}
-		out = append(out, closeUnit(k, at, stmts, defsBy, sc, unitREs().eq.MatchString(cond)))
+		// A check's own lines below it (`assert.Panics(t, func() {`,
+		// `expect(() => {`) hold what it runs.
+		var span []*stmt
+		e := statementEnd(lines, i)
+		for j := range stmts {
+			if stmts[j].start > at.end && stmts[j].start <= e {
+				span = append(span, &stmts[j])
+			}
+		}
+		out = append(out, closeUnit(k, at, span, bi, sc, unitREs().eq.MatchString(cond)))
 	}
 	return out
 }
 
+// bodyIndex is a test body's statements with the names they define and
+// read.
+type bodyIndex struct {
+	stmts          []stmt
+	defsBy, usesBy map[string][]int
+}
+
+// blocks marks each statement's enclosing block header (a line that
+// opens a block: `if x {`, `go func() {`, `def handler(url):`,
+// `writeStream(function (data) {`) and the function headers.
+func blocks(k string, lines []string, stmts []stmt) {
+	var open []int // headers whose block is still open
+	for i := range stmts {
+		s := &stmts[i]
+		for len(open) > 0 && stmts[open[len(open)-1]].bodyEnd < s.start {
+			open = open[:len(open)-1]
+		}
+		s.parent = -1
+		if len(open) > 0 {
+			s.parent = open[len(open)-1]
+		}
+		first := strings.TrimSpace(stripStrings(lines[s.end]))
+		if j := strings.Index(first, "//"); k != "py" && j >= 0 {
+			first = strings.TrimSpace(first[:j])
+		}
+		if j := strings.Index(first, "#"); k == "py" && j >= 0 {
+			first = strings.TrimSpace(first[:j])
+		}
+		switch k {
+		case "py":
+			if !strings.HasSuffix(first, ":") {
+				continue
+			}
+			ind := len(indentOf(lines[s.start]))
+			e := s.end
+			for j := s.end + 1; j < len(lines); j++ {
+				if t := strings.TrimSpace(lines[j]); t != "" {
+					if len(indentOf(lines[j])) <= ind {
+						break
+					}
+					e = j
+				}
+			}
+			s.bodyEnd = e
+			h := strings.TrimSpace(lines[s.start])
+			s.fn = strings.HasPrefix(h, "def ") || strings.HasPrefix(h, "async def ")
+			fnParams(s)
+			// `@decorators.flag_calls` above a nested def: what it is
+			// made of.
+			for j := i - 1; j >= 0 && strings.HasPrefix(strings.TrimSpace(stmts[j].text), "@"); j-- {
+				for w := range stmts[j].uses {
+					s.uses[w] = true
+				}
+				for c := range stmts[j].calls {
+					s.calls[c] = true
+				}
+				s.text = stmts[j].text + "\n" + s.text
+			}
+		default:
+			if !strings.HasSuffix(first, "{") || s.end != s.start {
+				continue
+			}
+			depth, e := 0, len(lines)-1
+			for j := s.start; j < len(lines); j++ {
+				for _, ch := range stripStrings(lines[j]) {
+					switch ch {
+					case '(', '[', '{':
+						depth++
+					case ')', ']', '}':
+						depth--
+					}
+				}
+				if depth <= 0 {
+					e = j
+					break
+				}
+			}
+			s.bodyEnd = e
+			s.fn = strings.Contains(first, "func(") || strings.Contains(first, "func (") || strings.Contains(first, "function") || strings.Contains(first, "=>")
+			// A named function of the test defines its parameters; a
+			// callback's (`.catch((ctx) => {`) are values the code passes.
+			if r := unitREs(); s.fn && (r.jsHelper.MatchString(lines[s.start]) || r.jsArrow.MatchString(lines[s.start]) || goFuncVarRE().MatchString(first)) {
+				fnParams(s)
+			}
+		}
+		open = append(open, i)
+	}
+}
+
+// fnParams: a function header defines its parameters (a name the code
+// passes in, not one of the code).
+func fnParams(s *stmt) {
+	for d := range s.defs {
+		delete(s.calls, d) // `def handler(url):` does not call handler
+	}
+	for _, m := range fnParamsRE().FindAllStringSubmatch(stripStrings(s.text), -1) {
+		for _, g := range m[1:] {
+			for _, w := range identRE().FindAllString(g, -1) {
+				s.defs[w] = true
+			}
+		}
+	}
+}
+
+// mutates: statement text that changes w in place: Go `&w`, `w.M(`,
+// `w[:]`; Python and JS `w.m(` or w passed to a call.
+func mutates(k, text, w string, scalar bool) bool {
+	t := stripStrings(text)
+	for i := 0; ; {
+		j := strings.Index(t[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		i = j + len(w)
+		if j > 0 && isIdent(t[j-1]) || i < len(t) && isIdent(t[i]) {
+			continue
+		}
+		before := strings.TrimRight(t[:j], " \t")
+		after := strings.TrimLeft(t[i:], " \t")
+		if k == "go" {
+			if strings.HasSuffix(before, "&") || strings.HasPrefix(after, "[:]") || methodCall(after) {
+				return true
+			}
+			continue
+		}
+		if methodCall(after) {
+			return true
+		}
+		if !scalar && (strings.HasSuffix(before, "(") || strings.HasSuffix(before, ",")) && (strings.HasPrefix(after, ")") || strings.HasPrefix(after, ",")) {
+			return true
+		}
+	}
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// methodCall: s starts with `.name(`.
+func methodCall(s string) bool {
+	if !strings.HasPrefix(s, ".") {
+		return false
+	}
+	s = strings.TrimLeft(s[1:], " ")
+	n := 0
+	for n < len(s) && isIdent(s[n]) {
+		n++
+	}
+	return n > 0 && strings.HasPrefix(strings.TrimLeft(s[n:], " "), "(")
+}
+
+var goFuncVarRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\w+\s*:?=\s*func\s*\(`)
+})
+
+var goVarRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^var\s+(\w+(?:\s*,\s*\w+)*)\s+[^=\s]+$`)
+})
+
+// fnParamsRE: a function header's parameters (`def f(a, b):`,
+// `function (data, cb) {`, `func(t *testing.T) {`, `(x) => {`, `x => {`).
+var fnParamsRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\bdef\s+\w+|\bfunction\s*\*?\s*[\w$]*|\bfunc)\s*\(([^)]*)\)|\(([^()]*)\)\s*(?::\s*[^=]+)?=>|([\w$]+)\s*=>`)
+})
+
+var scalarRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:=|:=)\s*(?:-?\d|["'\x60]|true\b|false\b|True\b|False\b|None\b|null\b|undefined\b|nil\b)`)
+})
+
 // closeUnit gathers the statements whose names check statement at reads,
-// transitively, and what they call and compare with.
-func closeUnit(k string, at *stmt, stmts []stmt, defsBy map[string][]int, sc *scope, eq bool) unit {
+// transitively, and what they call and compare with. span are the
+// statements inside the check's own lines (a closure it runs).
+func closeUnit(k string, at *stmt, span []*stmt, bi *bodyIndex, sc *scope, eq bool) unit {
+	stmts, defsBy, usesBy := bi.stmts, bi.defsBy, bi.usesBy
 	u := unit{callees: map[string]bool{}, lits: map[string]bool{}, eq: eq}
-	in := []*stmt{at}
-	taken := map[*stmt]bool{at: true}
+	var in, work []*stmt
+	taken := map[*stmt]bool{}
+	take := func(d *stmt) {
+		if d != nil && !taken[d] {
+			taken[d] = true
+			in = append(in, d)
+			work = append(work, d)
+		}
+	}
+	take(at)
+	for _, s := range span {
+		take(s)
+	}
+	// closure: a statement in a function of the test (a callback, a
+	// nested def, a goroutine) runs when that function does: its header
+	// and the calls that run it (a named one's callers, an anonymous
+	// one's own calls) flow in too.
+	reached := map[int]bool{}
+	closure := func(s *stmt, anon bool) {
+		for p := s.parent; p >= 0; p = stmts[p].parent {
+			h := &stmts[p]
+			if !h.fn || reached[p] || !anon && len(h.defs) == 0 {
+				continue
+			}
+			reached[p] = true
+			take(h)
+			named := false
+			for d := range h.defs {
+				named = true
+				for _, i := range usesBy[d] {
+					if m := &stmts[i]; m != h && len(m.calls) > 0 {
+						take(m)
+					}
+				}
+			}
+			if !named {
+				for i := p + 1; i < len(stmts) && stmts[i].start <= h.bodyEnd; i++ {
+					if len(stmts[i].calls) > 0 {
+						take(&stmts[i])
+					}
+				}
+			}
+		}
+	}
+	closure(at, false)
 	// Each name read resolves to its nearest definition above the reader
 	// (`if got := B(); got != "bee"` reads its own got, not an earlier
-	// one), else to the file's top level.
-	work := []*stmt{at}
+	// one), else to the file's top level; and to the statements above the
+	// check that change it in place (`list.Add(x)`, `f(&buf)`,
+	// `record.append(x)` in a callback).
+	alias := map[*stmt]bool{} // `r := &Recur{3, &failed}`: r holds failed
+	var changers func(w string, d *stmt)
+	type nameAt struct {
+		w string
+		d *stmt
+	}
+	read := map[nameAt]bool{} // a name and its definition: read once
+	closed := map[*stmt]bool{}
+	changers = func(w string, d *stmt) {
+		if read[nameAt{w, d}] {
+			return
+		}
+		read[nameAt{w, d}] = true
+		scalar := d != nil && scalarRE().MatchString(strings.SplitN(d.text, "\n", 2)[0])
+		for _, i := range usesBy[w] {
+			m := &stmts[i]
+			if m.start >= at.start || m.defs[w] {
+				continue
+			}
+			// Whether m was taken already or not (by another route), the
+			// same reading: the unit does not depend on the order of names.
+			inFn := false
+			for p := m.parent; p >= 0; p = stmts[p].parent {
+				inFn = inFn || stmts[p].fn
+			}
+			switch {
+			case inFn && (d == nil || d.parent < 0 || !stmts[d.parent].fn):
+				take(m)
+				if !closed[m] {
+					closed[m] = true
+					closure(m, true)
+				}
+			case len(m.calls) > 0 && mutates(k, m.text, w, scalar):
+				take(m)
+			case k == "go" && len(m.defs) > 0 && !alias[m] && mutates(k, m.text, w, scalar):
+				alias[m] = true
+				if taken[m] {
+					work = append(work, m) // read its defs' changers
+				}
+				take(m)
+			}
+		}
+	}
 	for len(work) > 0 {
 		s := work[len(work)-1]
 		work = work[:len(work)-1]
+		if s.parent >= 0 && !stmts[s.parent].fn {
+			take(&stmts[s.parent]) // what a block's condition reads decides it
+		}
+		if alias[s] {
+			for d := range s.defs {
+				changers(d, s)
+			}
+		}
 		for w := range s.uses {
 			if s.defs[w] {
 				continue
@@ -453,11 +755,11 @@ func closeUnit(k string, at *stmt, stmts []stmt, defsBy map[string][]int, sc *sc
 					}
 				}
 			}
-			if d != nil && !taken[d] {
-				taken[d] = true
-				in = append(in, d)
-				work = append(work, d)
+			take(d)
+			if d == nil && (framework()[w] || notName(k, w)) {
+				continue
 			}
+			changers(w, d)
 		}
 	}
 	defined := map[string]bool{}
@@ -470,6 +772,18 @@ func closeUnit(k string, at *stmt, stmts []stmt, defsBy map[string][]int, sc *sc
 		}
 		for l := range s.lits {
 			u.lits[l] = true
+		}
+	}
+	// A method of a local whose name is also a framework's or the
+	// language's (`for _, test := range tests { test.enum(nil, test.i) }`,
+	// `list := New(); list.Add(x)`) is the code's.
+	for _, s := range in {
+		for _, m := range bodyREs().call.FindAllStringSubmatch(stripStrings(s.text), -1) {
+			segs := strings.Split(m[1], ".")
+			last := segs[len(segs)-1]
+			if len(segs) >= 2 && defined[segs[0]] && !slices.Contains([]string{"t", "tb", "b", "self", "cls", "assert", "require", "expect"}, segs[0]) && !notCode()[last] && !(k == "js" && bodyREs().jsMatcher.MatchString(last)) {
+				u.callees[last] = true
+			}
 		}
 	}
 	// Helpers of the test file count by what they call and compare.
@@ -498,11 +812,18 @@ func closeUnit(k string, at *stmt, stmts []stmt, defsBy map[string][]int, sc *sc
 	}
 	for _, s := range in {
 		// A unittest case's own attribute or method (`self.Validator(...)`,
-		// `self.cli_output_for(...)`) is the code or reaches it.
+		// `self.cli_output_for(...)`) is the code or reaches it; so does an
+		// assertion of its own (`self.assertCodemod(before, after)`, from
+		// a base class), unlike unittest's (`self.assertEqual(1, 1)`).
 		for _, m := range selfAttrRE().FindAllStringSubmatch(stripStrings(s.text), -1) {
-			if !strings.HasPrefix(m[1], "assert") && !strings.HasPrefix(m[1], "fail") && !strings.HasPrefix(m[1], "skip") && m[1] != "subTest" {
+			if !strings.HasPrefix(m[1], "assert") && !strings.HasPrefix(m[1], "fail") && !strings.HasPrefix(m[1], "skip") && m[1] != "subTest" ||
+				k == "py" && strings.HasPrefix(m[1], "assert") && !unittestAsserts()[m[1]] {
 				u.about = true
 			}
+		}
+		// A file's import of its own package (`const uri = require('..')`).
+		if s.top && k == "js" && relImportRE().MatchString(s.text) {
+			u.about = true
 		}
 	}
 	for _, s := range in {
@@ -521,6 +842,25 @@ func closeUnit(k string, at *stmt, stmts []stmt, defsBy map[string][]int, sc *sc
 	}
 	return u
 }
+
+// unittestAsserts are unittest.TestCase's own assertion methods.
+var unittestAsserts = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`assert_ assertEqual assertEquals assertNotEqual assertNotEquals assertTrue assertFalse
+		assertIs assertIsNot assertIsNone assertIsNotNone assertIn assertNotIn assertIsInstance assertNotIsInstance
+		assertRaises assertRaisesRegex assertRaisesRegexp assertWarns assertWarnsRegex assertLogs assertNoLogs
+		assertAlmostEqual assertAlmostEquals assertNotAlmostEqual assertNotAlmostEquals assertGreater assertGreaterEqual
+		assertLess assertLessEqual assertRegex assertNotRegex assertRegexpMatches assertNotRegexpMatches assertCountEqual
+		assertItemsEqual assertMultiLineEqual assertSequenceEqual assertListEqual assertTupleEqual assertSetEqual
+		assertDictEqual assertDictContainsSubset`) {
+		m[w] = true
+	}
+	return m
+})
+
+var relImportRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\brequire\s*\(\s*['"]\.|\bfrom\s*['"]\.`)
+})
 
 var selfAttrRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(?:self|this)\.([a-zA-Z_]\w*)`)

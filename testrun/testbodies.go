@@ -139,6 +139,16 @@ var notCode = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// jsGlobals are JS's built-in objects: the language in JS, names of the
+// code in Python (sympy's `Symbol`).
+var jsGlobals = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`String Number Boolean Array Object JSON Promise Math Symbol`) {
+		m[w] = true
+	}
+	return m
+})
+
 // callees are the names of the code a test body calls (a method by its
 // own name: receivers get renamed when tests move).
 func callees(k, body string) map[string]bool {
@@ -150,6 +160,10 @@ func callees(k, body string) map[string]bool {
 		}
 		for _, m := range bodyREs().call.FindAllStringSubmatch(stripStrings(l), -1) {
 			segs := strings.Split(m[1], ".")
+			if k == "py" && jsGlobals()[segs[0]] {
+				out[segs[len(segs)-1]] = true // sympy's Symbol("x") is the code in Python
+				continue
+			}
 			if notCode()[segs[0]] || len(segs) == 1 && notCode()[m[1]] {
 				continue
 			}
@@ -220,11 +234,16 @@ func checks(k, body string, sc *scope) bool {
 // it opens (an assertion's arguments on the lines below it).
 func statementAt(lines []string, i int) string {
 	s := strings.TrimSpace(lines[i])
-	depth := 0
-	for j := i; j < len(lines) && j < i+40; j++ {
-		if j > i {
-			s += " " + strings.TrimSpace(lines[j])
-		}
+	for j, e := i+1, statementEnd(lines, i); j <= e; j++ {
+		s += " " + strings.TrimSpace(lines[j])
+	}
+	return s
+}
+
+// statementEnd is the index of the last line of statementAt(lines, i).
+func statementEnd(lines []string, i int) int {
+	depth, j := 0, i
+	for ; j < len(lines) && j < i+40; j++ {
 		for _, ch := range stripStrings(lines[j]) {
 			switch ch {
 			case '(', '[':
@@ -234,10 +253,10 @@ func statementAt(lines []string, i int) string {
 			}
 		}
 		if depth <= 0 {
-			break
+			return j
 		}
 	}
-	return s
+	return j - 1
 }
 
 // prevCode is the nearest non-blank line above i.

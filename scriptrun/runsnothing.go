@@ -110,7 +110,7 @@ func (pl Places) runsNothing(dir, line string, depth int) string {
 }
 
 // goFlag returns a go test flag's value in args (-run x, -run=x, --run=x)
-// and whether it is there; a bool flag reads as "true". The last one wins,
+// (or -test.run) and whether it is there; a bool flag reads as "true". The last one wins,
 // as with go's flag package; words after -args are the test binary's.
 func goFlag(args []string, name string, isBool bool) (string, bool) {
 	val, found := "", false
@@ -123,7 +123,9 @@ func goFlag(args []string, name string, isBool bool) (string, bool) {
 			continue
 		}
 		n, v, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if n != name {
+		// go test takes -test.run as -run (go help testflag): the lazy
+		// spelling of a run of nothing
+		if n != name && n != "test."+name {
 			continue
 		}
 		switch {

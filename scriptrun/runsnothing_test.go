@@ -67,6 +67,9 @@ func TestRunsNothing(t *testing.T) {
 		{"cd g && go test --test.run=NONE .", "matches none"},
 		{"cd g && go test -test.run NONE ./...", "matches none"},
 		{"cd g && go test --run NONE ./...", "matches none"},
+		{"cd g && go test ./... -args -test.run=NONE", "matches none"},
+		{"cd g && go test -run TestAdd ./... -args -test.run NONE", "matches none"},
+		{"cd gs && go test ./... -args -test.short", "testing.Short()"},
 		{"cd g && go test -test.skip=. ./...", "skips every one"},
 		{"cd gs && go test -test.short ./...", "testing.Short()"},
 		{"cd g && GOFLAGS=-run=x go test ./...", "matches none"},
@@ -93,6 +96,8 @@ func TestRunsNothing(t *testing.T) {
 		{"cd g && go test ./...", ""},
 		{"cd g && go test -run TestAdd ./...", ""},
 		{"cd g && go test -test.run=TestAdd ./...", ""},
+		{"cd g && go test -run NONE ./... -args -test.run=TestAdd", ""}, // the binary's -test.run wins
+		{"cd g && go test ./... -args -run=NONE -update", ""},           // the binary has no -run
 		{"cd g && go test -test.short ./...", ""},
 		{"cd g && go test -run 'TestAdd/sub' ./...", ""},
 		{"cd g && go test -short ./...", ""}, // TestAdd runs

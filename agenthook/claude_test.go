@@ -150,6 +150,7 @@ func TestClaudeSession(t *testing.T) {
 // 0), which met an observed-only QA gate.
 func TestAgentHookFromTheAgentsShell(t *testing.T) {
 	r := newRepo(t, "")
+	writeFile(t, filepath.Join(r.root, "plant.js"), "require('child_process').execFileSync('sessiongate', [['agent', 'hook'].join('-'), 'claude', 'PreToolUse'])\n")
 	const sid = "claude-forge"
 	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
 	s := r.active()
@@ -168,6 +169,7 @@ func TestAgentHookFromTheAgentsShell(t *testing.T) {
 		`python3 -c "import subprocess; subprocess.run(['sessiongate', 'agent-hook', 'claude', 'PreToolUse'], stdin=open('p.json'))"`,
 		`node -e "require('child_process').execFileSync('sessiongate', ['agent-hook', 'codex', 'PreToolUse'])"`,
 		`renamed agent-hook claude PreToolUse < p.json`,
+		`node plant.js < p.json`, // the hook's name joined with '-' in a script
 	} {
 		for _, state := range []string{"INIT", "WORKING"} {
 			if state == "WORKING" && s.State == "INIT" {

@@ -150,6 +150,7 @@ func TestClaudeSession(t *testing.T) {
 // 0), which met an observed-only QA gate.
 func TestAgentHookFromTheAgentsShell(t *testing.T) {
 	r := newRepo(t, "")
+	writeFile(t, filepath.Join(r.root, "plant.js"), "require('child_process').execFileSync('sessiongate', [['agent', 'hook'].join('-'), 'claude', 'PreToolUse'])\n")
 	const sid = "claude-forge"
 	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
 	s := r.active()
@@ -158,6 +159,17 @@ func TestAgentHookFromTheAgentsShell(t *testing.T) {
 		`echo '{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."}}' | sessiongate agent-hook claude PostToolUse`,
 		"sessiongate agent-hook claude PostToolUse < /tmp/forged.json",
 		`sh -c "sessiongate agent-hook gemini AfterTool < f.json"`,
+		// Issue 25 transcript witness: the same hook under another name
+		// plants a witness for a forged transcript line. A copy or link made
+		// on the same line is not there yet for selfbinary to read.
+		`cp "$(command -v sessiongate)" /tmp/x && /tmp/x agent-hook claude PreToolUse < p.json`,
+		`ln -sf "$(command -v sessiongate)" ./sg; ./sg agent-hook claude PreToolUse < p.json`,
+		`go run github.com/sessiongate/sessiongate/cmd/sessiongate agent-hook claude PreToolUse < p.json`,
+		`go run ./cmd/sessiongate --db x agent-hook codex PreToolUse < p.json`,
+		`python3 -c "import subprocess; subprocess.run(['sessiongate', 'agent-hook', 'claude', 'PreToolUse'], stdin=open('p.json'))"`,
+		`node -e "require('child_process').execFileSync('sessiongate', ['agent-hook', 'codex', 'PreToolUse'])"`,
+		`renamed agent-hook claude PreToolUse < p.json`,
+		`node plant.js < p.json`, // the hook's name joined with '-' in a script
 	} {
 		for _, state := range []string{"INIT", "WORKING"} {
 			if state == "WORKING" && s.State == "INIT" {
@@ -166,13 +178,24 @@ func TestAgentHookFromTheAgentsShell(t *testing.T) {
 				s.State = "WORKING"
 			}
 			out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd}))
-			if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" || !strings.Contains(pathStr(out, "hookSpecificOutput", "permissionDecisionReason"), "agent client's to run") {
+			// a copy made on the line is denied first as a gate script's
+			// write; any deny closes the route
+			if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
 				t.Errorf("%q in %s: %v, want deny", cmd, state, out)
 			}
 		}
 	}
-	if out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": "sessiongate session status"})); len(out) != 0 {
-		t.Errorf("sessiongate session status: %v, want {}", out)
+	// Honest twins: reading about the hook, or the hook config, runs none.
+	for _, cmd := range []string{
+		"sessiongate session status",
+		`grep -rn "agent-hook claude" docs/ .claude/settings.json`,
+		`echo "run: sessiongate agent-hook claude PreToolUse"`,
+		`python3 -c "print('agent-hook')"`,
+		"go run ./cmd/sessiongate session status",
+	} {
+		if out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd})); pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" {
+			t.Errorf("%q: %v, want no deny", cmd, out)
+		}
 	}
 }
 

@@ -114,6 +114,7 @@ func TestRunsNothingAtTheHook(t *testing.T) {
 		{"cd g && go test -count=1 -run '^$' ./... >/dev/null", "go", "matches none", nil, "cd g && go test -count=1 ./... >/dev/null", ""},
 		{"cd g && GOFLAGS=-run=NONE go test -count=1 ./... >/dev/null", "go", "matches none", nil, "cd g && go test -count=1 ./... >/dev/null", ""},
 		{"cd g && go test -count=1 -skip . ./... >/dev/null", "go", "skips every", nil, "cd g && go test -count=1 ./... >/dev/null", ""},
+		{"cd g && go test -count=1 -test.run=NONE ./... >/dev/null", "go", "matches none", nil, "cd g && go test -count=1 ./... >/dev/null", ""},
 		{"cd gs && go test -count=1 -short ./...", "go", "testing.Short", nil, "cd gs && go test -count=1 ./...", "cd g && go test -count=1 -short ./..."},
 		{"cd gt && go test -count=1 -tags fast ./...", "go", "build constraints", nil, "cd gt && go test -count=1 ./...", "cd g && go test -count=1 -tags fast ./..."},
 		{"cd c && cargo test -q", "cargo", "#[ignore]", nil, "cd c && cargo test -q -- --include-ignored", ""},

@@ -110,20 +110,25 @@ func (pl Places) runsNothing(dir, line string, depth int) string {
 }
 
 // goFlag returns a go test flag's value in args (-run x, -run=x, --run=x)
-// and whether it is there; a bool flag reads as "true". The last one wins,
-// as with go's flag package; words after -args are the test binary's.
+// (or -test.run) and whether it is there; a bool flag reads as "true". The last one wins,
+// as with go's flag package; after -args only the test binary's own
+// spelling (-test.run) counts.
 func goFlag(args []string, name string, isBool bool) (string, bool) {
-	val, found := "", false
+	val, found, binary := "", false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "-args" || a == "--args" {
-			break
+			binary = true
+			continue
 		}
 		if !strings.HasPrefix(a, "-") {
 			continue
 		}
 		n, v, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if n != name {
+		// go test takes -test.run as -run (go help testflag), and the test
+		// binary reads -test.run after -args too (last wins): the lazy
+		// spellings of a run of nothing
+		if n != "test."+name && (binary || n != name) {
 			continue
 		}
 		switch {

@@ -62,6 +62,16 @@ func TestRunsNothing(t *testing.T) {
 	}{
 		{"cd g && go test -run '^$' ./...", "matches none"},
 		{"cd g && go test -run NONE .", "matches none"},
+		// go test takes its flags with a test. prefix as well (go help testflag)
+		{"cd g && go test -test.run=NONE ./...", "matches none"},
+		{"cd g && go test --test.run=NONE .", "matches none"},
+		{"cd g && go test -test.run NONE ./...", "matches none"},
+		{"cd g && go test --run NONE ./...", "matches none"},
+		{"cd g && go test ./... -args -test.run=NONE", "matches none"},
+		{"cd g && go test -run TestAdd ./... -args -test.run NONE", "matches none"},
+		{"cd gs && go test ./... -args -test.short", "testing.Short()"},
+		{"cd g && go test -test.skip=. ./...", "skips every one"},
+		{"cd gs && go test -test.short ./...", "testing.Short()"},
 		{"cd g && GOFLAGS=-run=x go test ./...", "matches none"},
 		{"env GOFLAGS='-count=1 -run=^Zzz' go test ./g/...", "matches none"},
 		{"go test -C g -skip . ./...", "skips every"},
@@ -85,6 +95,10 @@ func TestRunsNothing(t *testing.T) {
 		{"cd n && npm run unit --silent", ""},
 		{"cd g && go test ./...", ""},
 		{"cd g && go test -run TestAdd ./...", ""},
+		{"cd g && go test -test.run=TestAdd ./...", ""},
+		{"cd g && go test -run NONE ./... -args -test.run=TestAdd", ""}, // the binary's -test.run wins
+		{"cd g && go test ./... -args -run=NONE -update", ""},           // the binary has no -run
+		{"cd g && go test -test.short ./...", ""},
 		{"cd g && go test -run 'TestAdd/sub' ./...", ""},
 		{"cd g && go test -short ./...", ""}, // TestAdd runs
 		{"cd g && go test -skip TestSlow ./...", ""},

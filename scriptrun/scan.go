@@ -230,7 +230,13 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 	// Pieces: every literal in order, glued without and with a slash
 	// (".", "git", "/hooks"; os.path.join(".git", "hooks")), read
 	// forwards, backwards and rot13'd, and the base64 runs in it decoded.
-	for _, sep := range []string{"", "/"} {
+	seps := []string{"", "/"}
+	if slices.ContainsFunc(lits, func(l lit) bool { return l.s == "-" }) {
+		// a '-' literal is a join's separator ('-'.join(["agent",
+		// "hook"]), [...].join('-')): glued with it, a hyphened needle shows
+		seps = append(seps, "-")
+	}
+	for _, sep := range seps {
 		var b strings.Builder
 		var ends []int // the end offset of each literal in b
 		for i, l := range lits {

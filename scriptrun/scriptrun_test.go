@@ -102,6 +102,10 @@ func TestScan(t *testing.T) {
 	}{
 		{Python, "sqlite3.connect('.git/sessiongate/sessiongate.db')", "sessiongate's database folder"},
 		{Python, `d = os.path.join("." + "git", "session" + "gate")`, "sessiongate's database folder built from pieces"},
+		// joined with a hyphen (issue 25 review: a forged PreToolUse witness)
+		{Node, "execFileSync('sessiongate', [['agent', 'hook'].join('-'), 'claude', 'PreToolUse'])", "sessiongate's agent hook built from pieces"},
+		{Python, "subprocess.run(['sessiongate', '-'.join(['agent', 'hook']), 'claude'])", "sessiongate's agent hook built from pieces"},
+		{Python, "subprocess.run(['git', '-'.join(('update', 'ref')), 'refs/heads/x', sha])", "`git update-ref` built from pieces"},
 		{Python, `p = Path(".git") / "hooks" / "pre-commit"`, "the git hooks built from pieces"},
 		{Python, `os.remove("yek.tneve/etagnoisses/tig."[::-1])`, "sessiongate's database folder reversed"},
 		{Python, `codecs.decode(".tvg/ubbxf", "rot13")`, "the git hooks rot13"},
@@ -122,6 +126,7 @@ func TestScan(t *testing.T) {
 		// honest
 		{Python, `"""Setup: hooks live in .git/hooks; run sessiongate install."""` + "\nprint('ok')", ""},
 		{Python, `print('never commit with --no-verify')`, ""},
+		{Node, "const agent = 'agent'; const hook = useHook('hook'); log('update', 'ref')", ""},
 		{Node, `console.error("the hooks in .git/hooks are not installed yet");`, ""},
 		{Python, `raise ValueError("do not edit .git/config by hand here")`, ""},
 		{Python, "# don't touch .git\nif '.git' in dirs: dirs.remove('.git')\nopen('build/x', 'w')", ""},

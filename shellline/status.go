@@ -1,6 +1,7 @@
 package shellline
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -207,6 +208,15 @@ func setsPipefail(st *syntax.Stmt) bool {
 
 // shells are the programs whose `-c SCRIPT` runs a script: a run of
 // `sh -c '...'` is judged by the script.
+// hookCall is `agent-hook AGENT` in a program's words or script text
+// (AGENT as agenthook.Agents names them; shellline cannot import it).
+var hookCall = regexp.MustCompile(`(?:^|[^\w-])agent-hook\W+(?:claude|codex|copilot|cursor|gemini)\b`)
+
+// quotesText are programs that only print, search or record text: the
+// hook's words in their arguments run nothing (a commit message, a grep).
+var quotesText = map[string]bool{"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true,
+	"git": true, "gh": true, "glab": true, "sed": true, "awk": true, "cat": true, "less": true, "man": true, "jq": true, "tee": true}
+
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true}
 
 // Unwrap returns the script of a line that is one `sh -c SCRIPT`
@@ -502,6 +512,11 @@ func runsAgentHook(line string, depth int) bool {
 			if slices.Index(w[1:], "agent-hook") >= 0 {
 				return true
 			}
+		case !quotesText[prog] && hookCall.MatchString(strings.Join(w[1:], " ")):
+			// Issue 25 (transcript witness): the hook under another name
+			// plants a witness as well: `go run .../cmd/sessiongate
+			// agent-hook`, a copy on PATH, `node -e` spawning it.
+			return true
 		case shells[prog] && depth < 3:
 			for i := 1; i+1 < len(w); i++ {
 				if strings.HasPrefix(w[i], "-") && !strings.HasPrefix(w[i], "--") && strings.Contains(w[i], "c") {

@@ -102,16 +102,29 @@ func TestsNotRun(line string) string {
 }
 
 // goTestSkipFlag returns the first of go test's flags in args that keep it
-// from running the tests, or "". Flags after -args are the test binary's.
+// from running the tests, or "". Flags after -args are the test binary's:
+// only its own -test.list counts there. go test takes its test flags with
+// a test. prefix too (-test.list=.: listed, exit 0).
 func goTestSkipFlag(args []string) string {
+	binary := false
 	for _, a := range args {
 		if a == "-args" || a == "--args" {
-			return ""
+			binary = true
+			continue
 		}
 		if !strings.HasPrefix(a, "-") {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if binary {
+			if name == "test.list" {
+				return "-args -test.list"
+			}
+			continue
+		}
+		if name == "test.list" {
+			name = "list"
+		}
 		switch name {
 		case "c", "n":
 			if !hasVal || val != "false" {

@@ -22,6 +22,9 @@ func TestTestsNotRun(t *testing.T) {
 		{"go test --exec=true ./...", true},
 		{"go test -toolexec=/bin/echo ./...", true},
 		{"go test -list . ./...", true},
+		{"go test -test.list=. ./...", true},           // go test's test. spelling
+		{"go test ./... -args -test.list=.", true},     // the test binary's own flag
+		{"go test ./... -args -test.v -update", false}, // honest binary flags
 		{"go test -c ./a", true},
 		{"go test -n ./...", true},
 		{"GOFLAGS=-exec=true go test ./...", true},

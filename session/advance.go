@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/plaintext"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -375,7 +376,7 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 		return nil, invalidf("force needs a reason: say why the gate is skipped (it is recorded with the violation)")
 	}
 	if req.Force {
-		if err := checkText("reason", strings.TrimSpace(req.Reason), 2000, true); err != nil {
+		if err := plaintext.Check("reason", strings.TrimSpace(req.Reason), 2000, true); err != nil {
 			return nil, err
 		}
 	}
@@ -757,10 +758,10 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	if summary == "" {
 		return nil, invalidf("summary is required: say what the session did")
 	}
-	if err := checkText("summary", summary, 8000, true); err != nil {
+	if err := plaintext.Check("summary", summary, 8000, true); err != nil {
 		return nil, err
 	}
-	if err := checkText("next_session_notes", req.NextNotes, 8000, true); err != nil {
+	if err := plaintext.Check("next_session_notes", req.NextNotes, 8000, true); err != nil {
 		return nil, err
 	}
 	s, spec, err := e.load(ctx, req.ID)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/sessiongate/sessiongate/plaintext"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -205,7 +206,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	if obj == "" {
 		return nil, invalidf("objective is required: say what this session is for")
 	}
-	if err := checkText("objective", obj, 2000, true); err != nil {
+	if err := plaintext.Check("objective", obj, 2000, true); err != nil {
 		return nil, err
 	}
 	if req.Spec == nil {
@@ -464,7 +465,7 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 	if reason == "" {
 		return nil, invalidf("a reason is required to terminate a session")
 	}
-	if err := checkText("reason", reason, 2000, true); err != nil {
+	if err := plaintext.Check("reason", reason, 2000, true); err != nil {
 		return nil, err
 	}
 	var out *Session

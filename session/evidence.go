@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/streamsample"
 )
 
 // EvidenceRequest records evidence for a phase.
@@ -67,19 +68,19 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 	if err := evidenceBeforeTheWork(s, p); err != nil {
 		return nil, err
 	}
-	var streamed *streamedBody
+	var streamed *streamsample.Body
 	if req.Stream != nil {
-		if streamed, err = readStream(req.Stream); err != nil {
+		if streamed, err = streamsample.Read(req.Stream, MaxEvidenceBytes); err != nil {
 			return nil, err
 		}
-		req.Evidence = streamed.sample
+		req.Evidence = streamed.Sample
 		hashOnly := req.Kind == EvidenceToolOutput || req.Kind == EvidenceManual
-		if streamed.truncated && (!hashOnly || e.Config.StoreRawEvidence) {
+		if streamed.Truncated && (!hashOnly || e.Config.StoreRawEvidence) {
 			why := "only tool_output and manual evidence are stored as a hash alone"
 			if e.Config.StoreRawEvidence {
 				why = "store_raw_evidence is on and stored bodies are capped"
 			}
-			return nil, invalidf("evidence is %d bytes; the limit is %d (64 KiB): %s", streamed.size, MaxEvidenceBytes, why)
+			return nil, invalidf("evidence is %d bytes; the limit is %d (64 KiB): %s", streamed.Size, MaxEvidenceBytes, why)
 		}
 	} else if len(req.Evidence) > MaxEvidenceBytes {
 		return nil, invalidf("evidence is %d bytes; the limit is %d (64 KiB): record a file_path or content_hash reference instead of the whole body", len(req.Evidence), MaxEvidenceBytes)
@@ -109,12 +110,12 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		ev.SHA256 = sha256Hex([]byte(body))
 		ev.Ref = fmt.Sprintf("%d bytes", len(body))
 		if streamed != nil {
-			ev.SHA256, ev.Size, ev.Ref = streamed.sha256, int(streamed.size), fmt.Sprintf("%d bytes", streamed.size)
+			ev.SHA256, ev.Size, ev.Ref = streamed.SHA256, int(streamed.Size), fmt.Sprintf("%d bytes", streamed.Size)
 		}
 	case EvidenceManual:
 		ev.SHA256 = sha256Hex([]byte(body))
 		if streamed != nil {
-			ev.SHA256, ev.Size = streamed.sha256, int(streamed.size)
+			ev.SHA256, ev.Size = streamed.SHA256, int(streamed.Size)
 		}
 		ev.Ref = truncate(strings.TrimSpace(firstLine(req.Ref)), 120)
 		if ev.Ref == "" && (req.NotApplicable || req.Step == StepCondition) {

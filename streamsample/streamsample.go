@@ -1,4 +1,7 @@
-package session
+// Package streamsample reads a stream of evidence to its end: its hash
+// and size over every byte and a bounded sample of its text. It needs no
+// session.
+package streamsample
 
 import (
 	"crypto/sha256"
@@ -7,21 +10,21 @@ import (
 	"io"
 )
 
-// streamedBody is evidence read from a stream: its hash and size over
+// Body is evidence read from a stream: its hash and size over
 // every byte, and a sample for the checks that read the text (claims that
 // report a failure, padding, secrets): the whole body when it fits in
-// MaxEvidenceBytes, else its first and last halves of that.
-type streamedBody struct {
-	sha256    string
-	size      int64
-	sample    string
-	truncated bool
+// the limit, else its first and last halves of that.
+type Body struct {
+	SHA256    string
+	Size      int64
+	Sample    string
+	Truncated bool
 }
 
-// readStream hashes r to its end, keeping at most MaxEvidenceBytes of it.
-func readStream(r io.Reader) (*streamedBody, error) {
+// Read hashes r to its end, keeping at most limit bytes of it.
+func Read(r io.Reader, limit int) (*Body, error) {
 	h := sha256.New()
-	half := MaxEvidenceBytes / 2
+	half := limit / 2
 	var head, tail []byte
 	buf := make([]byte, 32<<10)
 	var size int64
@@ -31,7 +34,7 @@ func readStream(r io.Reader) (*streamedBody, error) {
 			chunk := buf[:n]
 			h.Write(chunk)
 			size += int64(n)
-			if room := MaxEvidenceBytes - len(head); room > 0 {
+			if room := limit - len(head); room > 0 {
 				take := min(room, len(chunk))
 				head = append(head, chunk[:take]...)
 				chunk = chunk[take:]
@@ -50,15 +53,15 @@ func readStream(r io.Reader) (*streamedBody, error) {
 			return nil, fmt.Errorf("read the evidence: %w", err)
 		}
 	}
-	sb := &streamedBody{sha256: hex.EncodeToString(h.Sum(nil)), size: size}
+	sb := &Body{SHA256: hex.EncodeToString(h.Sum(nil)), Size: size}
 	if len(tail) == 0 {
-		sb.sample = string(head)
+		sb.Sample = string(head)
 		return sb, nil
 	}
 	if len(tail) > half {
 		tail = tail[len(tail)-half:]
 	}
-	sb.truncated = true
-	sb.sample = string(head[:half]) + "\n…\n" + string(tail)
+	sb.Truncated = true
+	sb.Sample = string(head[:half]) + "\n…\n" + string(tail)
 	return sb, nil
 }

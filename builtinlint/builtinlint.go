@@ -1,13 +1,16 @@
-package session
+// Package builtinlint is the built-in Quality Checks gate's linter: the
+// line it runs, the baseline configuration it writes, and whether the
+// linter it runs is the project's own. It needs no session.
+package builtinlint
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/internal/linttrust"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -22,22 +25,22 @@ import (
 // what to install. It does not pass: a lint gate that passes without a
 // linter is a gate that passes without the work.
 
-// builtinLintPrefix is how the built-in gate's line starts (protocolspec/builtin.go).
-const builtinLintPrefix = "npx markdownlint-cli2 "
+// prefix is how the built-in gate's line starts (protocolspec/builtin.go).
+const prefix = "npx markdownlint-cli2 "
 
-// markdownlintMissing is the message of a built-in lint gate with no linter.
-const markdownlintMissing = "markdownlint-cli2 is not installed in this project (node_modules/.bin) or on PATH, so the built-in lint gate cannot lint the changed markdown: " +
+// missing is the message of a built-in lint gate with no linter.
+const missing = "markdownlint-cli2 is not installed in this project (node_modules/.bin) or on PATH, so the built-in lint gate cannot lint the changed markdown: " +
 	"install it (npm install --save-dev markdownlint-cli2), or give this phase the project's own linter in sessiongate.yaml (commands: %s: ...)"
 
-// builtinLintLine returns the line the built-in lint gate runs: the
+// Line returns the line the built-in lint gate runs: the
 // installed markdownlint-cli2 instead of npx. ok is false when none is
 // installed. Lines of other checks come back unchanged.
-func builtinLintLine(c protocolspec.Check, root string, env []string, line string) (string, bool) {
-	if !c.Builtin || !strings.HasPrefix(line, builtinLintPrefix) {
+func Line(c protocolspec.Check, root string, env []string, line string) (string, bool) {
+	if !c.Builtin || !strings.HasPrefix(line, prefix) {
 		return line, true
 	}
-	rest := strings.TrimPrefix(line, builtinLintPrefix)
-	if !hasLintConfig(root) {
+	rest := strings.TrimPrefix(line, prefix)
+	if !hasConfig(root) {
 		rest = `--config "$` + lintBaselineVar + `" ` + rest
 	}
 	local := filepath.Join(root, "node_modules", ".bin", "markdownlint-cli2")
@@ -66,10 +69,10 @@ var lintBaseline = []byte("{\n  \"MD013\": false,\n  \"MD060\": false\n}\n")
 
 const lintBaselineVar = "SESSIONGATE_MARKDOWNLINT_BASELINE"
 
-// hasLintConfig reports whether the project has a markdownlint
+// hasConfig reports whether the project has a markdownlint
 // configuration at its root.
-func hasLintConfig(root string) bool {
-	for _, name := range markdownlintConfigs {
+func hasConfig(root string) bool {
+	for _, name := range cmdoutput.MarkdownlintConfigs {
 		if name == ".markdownlintignore" {
 			continue
 		}
@@ -80,12 +83,12 @@ func hasLintConfig(root string) bool {
 	return false
 }
 
-// builtinLintEnv writes the baseline for one run of the built-in lint gate
+// Env writes the baseline for one run of the built-in lint gate
 // and returns the variable that names it (none when the gate is another
 // check or the project has its own configuration) and what removes it.
-func builtinLintEnv(c protocolspec.Check, root string) (kv []string, done func(), err error) {
+func Env(c protocolspec.Check, root string) (kv []string, done func(), err error) {
 	done = func() {}
-	if !c.Builtin || !strings.HasPrefix(c.Arg, builtinLintPrefix) || hasLintConfig(root) {
+	if !c.Builtin || !strings.HasPrefix(c.Arg, prefix) || hasConfig(root) {
 		return nil, done, nil
 	}
 	f, err := os.CreateTemp("", "sessiongate-*.markdownlint.jsonc")
@@ -103,9 +106,10 @@ func builtinLintEnv(c protocolspec.Check, root string) (kv []string, done func()
 	return []string{lintBaselineVar + "=" + f.Name()}, func() { os.Remove(f.Name()) }, nil
 }
 
-func markdownlintMissingMsg(phase string) string { return fmt.Sprintf(markdownlintMissing, phase) }
+// MissingMsg is the message of a built-in lint gate of phase with no linter.
+func MissingMsg(phase string) string { return fmt.Sprintf(missing, phase) }
 
-// untrustedLinter says why a linter the gate runs is not the package
+// Untrusted says why a linter the gate runs is not the package
 // installed before the session started, or installed during it as the
 // tarballs package-lock.json names ("" when it is): a stub in the
 // gitignored node_modules/.bin that prints a clean summary would pass the
@@ -114,9 +118,9 @@ func markdownlintMissingMsg(phase string) string { return fmt.Sprintf(markdownli
 // program any command gate runs by linttrust's pattern (npx, npm exec,
 // node_modules/.bin: markdownlint-cli2, eslint, prettier, any program
 // package-lock.json gives a package) from the project's node_modules.
-func untrustedLinter(c protocolspec.Check, root string, env []string, since time.Time, opts ...linttrust.Option) string {
+func Untrusted(c protocolspec.Check, root string, env []string, since time.Time, opts ...linttrust.Option) string {
 	const fix = "install the project's own (npm ci: an install during the session is proven against the tarballs package-lock.json names, in npm's cache)"
-	if c.Builtin && strings.HasPrefix(c.Arg, builtinLintPrefix) {
+	if c.Builtin && strings.HasPrefix(c.Arg, prefix) {
 		bin := linttrust.Bin(root, linttrust.Name)
 		if bin == "" {
 			p, err := gateenv.LookPath(env, linttrust.Name)
@@ -143,21 +147,4 @@ func untrustedLinter(c protocolspec.Check, root string, env []string, since time
 		}
 	}
 	return ""
-}
-
-// lockAtStart is the linter check's word on package-lock.json as the
-// session's start commit held it: an install during the session is proven
-// against that lock, never against one the agent wrote. git is asked only
-// when the work tree's lock changed during the session.
-func lockAtStart(ctx context.Context, env gateEnv) []linttrust.Option {
-	if env.sess == nil || env.sess.StartCommit == "" {
-		return nil
-	}
-	return []linttrust.Option{linttrust.LockAt(func() string {
-		sums, err := env.repo.SHA256sAt(ctx, env.sess.StartCommit, []string{"package-lock.json"})
-		if err != nil {
-			return ""
-		}
-		return sums["package-lock.json"]
-	})}
 }

@@ -1,13 +1,11 @@
-package session
+// Package cmdoutput reads what a command that exited 0 printed for proof
+// that it checked something. It needs no session.
+package cmdoutput
 
 import (
-	"context"
 	"fmt"
-	"path"
 	"regexp"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -17,7 +15,7 @@ import (
 // A command that exits 0 has not necessarily checked anything: a linter
 // whose ignore list covers every file it was given lints nothing and
 // reports success (the trap the real protocol's team filed: zero files
-// linted is not clean). nothingChecked reads the output of known tools, and
+// linted is not clean). NothingChecked reads the output of known tools, and
 // the check's proves= pattern, for proof that the command did its work.
 
 var outputREs = sync.OnceValue(func() map[string]*regexp.Regexp {
@@ -32,18 +30,18 @@ var outputREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 	}
 })
 
-// markdownlintConfigs are the files that decide what markdownlint-cli2
+// MarkdownlintConfigs are the files that decide what markdownlint-cli2
 // lints and ignores.
-var markdownlintConfigs = []string{
+var MarkdownlintConfigs = []string{
 	".markdownlint-cli2.jsonc", ".markdownlint-cli2.yaml", ".markdownlint-cli2.cjs", ".markdownlint-cli2.mjs",
 	".markdownlint.jsonc", ".markdownlint.json", ".markdownlint.yaml", ".markdownlint.yml", ".markdownlint.cjs", ".markdownlint.mjs",
 	".markdownlintignore",
 }
 
-// nothingChecked returns why a command that exited 0 checked nothing, or
+// NothingChecked returns why a command that exited 0 checked nothing, or
 // "" when its output shows it did (or says nothing either way). tool names
 // the tool whose summary was read ("" for proves=).
-func nothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
+func NothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
 	if c.Proves != "" {
 		re, err := regexp.Compile(c.Proves)
 		if err == nil && !re.Match(out) {
@@ -72,31 +70,11 @@ func nothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
 	if testrun.RanNoTests(out) {
 		// A filter matched no test: -run or -k in the command, or in
 		// the environment the gate ran in (GOFLAGS, PYTEST_ADDOPTS).
-		return "the test runner says it ran no test (a filter matched none: -run/-k in the command, or GOFLAGS/PYTEST_ADDOPTS in the environment)", testFilter
+		return "the test runner says it ran no test (a filter matched none: -run/-k in the command, or GOFLAGS/PYTEST_ADDOPTS in the environment)", TestFilter
 	}
 	return "", ""
 }
 
-// testFilter is nothingChecked's tool for a test run whose filter matched
+// TestFilter is NothingChecked's tool for a test run whose filter matched
 // no test: unlike a repository without tests, that is never a skip.
-const testFilter = "test filter"
-
-// nothingCheckedStatus turns "checked nothing" into a gate status: SKIPPED
-// with the reason, except that when the tool's own configuration changed
-// in this session (an agent adding its files to the ignore list) it is a
-// FAIL: the session itself made the check vacuous.
-func nothingCheckedStatus(ctx context.Context, env gateEnv, reason, tool string) (GateStatus, string) {
-	if tool == "markdownlint-cli2" && env.sess != nil {
-		if files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit); err == nil {
-			for _, f := range files {
-				if slices.Contains(markdownlintConfigs, path.Base(f)) {
-					return StatusFail, fmt.Sprintf("%s, and %s changed in this session: restore it so the changed files are linted", reason, f)
-				}
-			}
-		}
-	}
-	if tool == testFilter {
-		return StatusFail, reason + ": run the tests without the filter"
-	}
-	return StatusSkipped, strings.TrimSpace(reason) + ": nothing was checked, which is not a pass"
-}
+const TestFilter = "test filter"

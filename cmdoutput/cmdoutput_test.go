@@ -1,4 +1,4 @@
-package session
+package cmdoutput
 
 import (
 	"testing"
@@ -25,9 +25,9 @@ func TestNothingChecked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reason, _ := nothingChecked(protocolspec.Check{Kind: protocolspec.CheckCommand, Proves: tt.proves}, []byte(tt.out))
+			reason, _ := NothingChecked(protocolspec.Check{Kind: protocolspec.CheckCommand, Proves: tt.proves}, []byte(tt.out))
 			if (reason != "") != tt.nothing {
-				t.Errorf("nothingChecked = %q, want nothing checked: %v", reason, tt.nothing)
+				t.Errorf("NothingChecked = %q, want nothing checked: %v", reason, tt.nothing)
 			}
 		})
 	}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/builtinlint"
+	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -260,17 +262,17 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	if err != nil {
 		return StatusFail, "command cannot run: no sh on PATH", "", ""
 	}
-	line, ok := builtinLintLine(c, env.repo.Root(), cleaned, line)
+	line, ok := builtinlint.Line(c, env.repo.Root(), cleaned, line)
 	if !ok {
-		return StatusFail, markdownlintMissingMsg(env.phase.ID), "", ""
+		return StatusFail, builtinlint.MissingMsg(env.phase.ID), "", ""
 	}
-	base, baseDone, err := builtinLintEnv(c, env.repo.Root())
+	base, baseDone, err := builtinlint.Env(c, env.repo.Root())
 	if err != nil {
 		return StatusFail, err.Error(), "", ""
 	}
 	defer baseDone()
 	cleaned = append(cleaned, base...)
-	if why := untrustedLinter(c, env.repo.Root(), cleaned, env.sess.CreatedAt, lockAtStart(ctx, env)...); why != "" {
+	if why := builtinlint.Untrusted(c, env.repo.Root(), cleaned, env.sess.CreatedAt, lockAtStart(ctx, env)...); why != "" {
 		return StatusFail, why, "", ""
 	}
 	if qaPhase(env.phase, env.cfg) && !env.staged {
@@ -324,7 +326,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 		}
 		return StatusFail, fmt.Sprintf("command failed to start: %v", err), sum, tail
 	}
-	if reason, tool := nothingChecked(c, buf.Bytes()); reason != "" {
+	if reason, tool := cmdoutput.NothingChecked(c, buf.Bytes()); reason != "" {
 		st, msg := nothingCheckedStatus(ctx, env, reason, tool)
 		return st, fmt.Sprintf("%s (command: %s)", msg, c.Arg), sum, tail
 	}

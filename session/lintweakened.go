@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/markdownlint"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -33,7 +34,7 @@ func lintWeakened(ctx context.Context, env gateEnv, command string) (string, err
 		return "", fmt.Errorf("list changed files: %w", err)
 	}
 	for _, f := range files {
-		if slices.Contains(markdownlintConfigs, path.Base(f)) {
+		if slices.Contains(cmdoutput.MarkdownlintConfigs, path.Base(f)) {
 			return fmt.Sprintf("markdownlint-cli2's configuration %s changed in this session: a lint run under rules the session wrote proves nothing; restore it (a person changes lint rules outside a session)", f), nil
 		}
 	}

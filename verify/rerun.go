@@ -190,7 +190,7 @@ func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, t
 }
 
 // rerunLine is the line a gate would run: the built-in lint gate's npx
-// runs the installed markdownlint-cli2 (session.builtinLintLine does the
+// runs the installed markdownlint-cli2 (builtinlint.Line does the
 // same), so npx never downloads one.
 func rerunLine(cmd string) string {
 	if rest, ok := strings.CutPrefix(cmd, "npx "+linttrust.Name+" "); ok {

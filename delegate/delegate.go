@@ -1,4 +1,7 @@
-package session
+// Package delegate reads a requirement to hand work to a sub-agent:
+// which sub-agent it names and whether Claude Code knows that name in a
+// work tree. It needs no session.
+package delegate
 
 import (
 	"fmt"
@@ -9,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
-	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // A requirement to hand work to a sub-agent ("The agent MUST invoke the qa
@@ -36,9 +38,9 @@ var notAgentNames = map[string]bool{"the": true, "a": true, "an": true, "coding"
 	"that": true, "same": true, "other": true, "each": true, "any": true, "new": true, "sub": true, "main": true, "parent": true,
 	"calling": true, "current": true, "your": true, "its": true, "their": true, "appropriate": true, "relevant": true, "specialist": true}
 
-// delegateName is the sub-agent a requirement asks to run ("" when it
+// Name is the sub-agent a requirement asks to run ("" when it
 // asks none).
-func delegateName(r protocolspec.Requirement) string {
+func Name(r protocolspec.Requirement) string {
 	verb, typ := delegateRE()
 	if m := typ.FindStringSubmatch(r.Text); m != nil {
 		return strings.ToLower(m[1])
@@ -55,9 +57,9 @@ func delegateName(r protocolspec.Requirement) string {
 // itself (its agent listing in the transcript).
 var claudeBuiltinAgents = map[string]bool{"claude": true, "explore": true, "general-purpose": true, "plan": true, "statusline-setup": true}
 
-// delegateDefined reports whether Claude Code knows a sub-agent name in
+// Defined reports whether Claude Code knows a sub-agent name in
 // this work tree: a project or user agent file, or a built-in type.
-func delegateDefined(worktree, name string) bool {
+func Defined(worktree, name string) bool {
 	if claudeBuiltinAgents[name] {
 		return true
 	}
@@ -81,34 +83,7 @@ func delegateDefined(worktree, name string) bool {
 	return false
 }
 
-// delegateEvidence is the evidence a sub-agent call gives r, if it runs
-// the sub-agent r names and did not fail.
-func delegateEvidence(r protocolspec.Requirement, c transcript.Call) (Evidence, bool) {
-	name := delegateName(r)
-	if name == "" || c.Failed || !strings.EqualFold(c.Agent, name) {
-		return Evidence{}, false
-	}
-	zero := 0
-	return Evidence{Kind: EvidenceToolOutput, Origin: OriginTranscript, SHA256: c.InputSHA256,
-		Ref: truncate(fmt.Sprintf("%s %s (call %s)", c.Tool, c.Agent, c.ID), 200), ExitCode: &zero}, true
-}
-
-// delegateNeeds says why a claim does not count for a requirement to run
-// a sub-agent while Claude Code's transcript is known ("" when it does).
-func delegateNeeds(info transcriptInfo, r protocolspec.Requirement) string {
-	name := delegateName(r)
-	// A broken transcript cannot show the call any more; that break is a
-	// HIGH TRANSCRIPT_CHANGED violation of its own, and claims count again.
-	if name == "" || info.agent != transcript.Claude || info.broken != "" {
-		return ""
-	}
-	if !delegateDefined(info.worktree, name) && (info.definedAtStart == nil || !info.definedAtStart(name)) {
-		return ""
-	}
-	return fmt.Sprintf("the agent's %s transcript shows no run of the %s sub-agent: %s; a claim or a file does not count while the agent's transcript is known",
-		info.agent, name, delegateTool(name))
-}
-
-func delegateTool(name string) string {
+// Tool says how the agent runs sub-agent name.
+func Tool(name string) string {
 	return fmt.Sprintf("run it with the Agent tool (subagent_type %q)", name)
 }

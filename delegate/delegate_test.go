@@ -1,4 +1,4 @@
-package session
+package delegate
 
 import (
 	"os"
@@ -28,7 +28,7 @@ func TestDelegateNameOnRealProtocols(t *testing.T) {
 		}
 		for _, p := range spec.Phases {
 			for _, r := range p.Requirements {
-				got := delegateName(r)
+				got := Name(r)
 				if w, ok := want[r.ID]; ok && got != w || !ok && got != "" {
 					t.Errorf("%s %s (%q): sub-agent %q, want %q", f, r.ID, r.Text, got, want[r.ID])
 				}

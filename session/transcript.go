@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sessiongate/sessiongate/delegate"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/transcript"
@@ -375,7 +376,7 @@ func callRequirements(p *protocolspec.Phase) []protocolspec.Requirement {
 		if r.Conditional {
 			continue
 		}
-		if tools, _ := mcpTools(r); len(tools) > 0 || delegateName(r) != "" {
+		if tools, _ := mcpTools(r); len(tools) > 0 || delegate.Name(r) != "" {
 			out = append(out, r)
 		}
 	}
@@ -617,8 +618,8 @@ func transcriptTool(agent string, r protocolspec.Requirement, id string) string 
 	if shell == "" {
 		shell = "the shell tool"
 	}
-	if n := delegateName(r); n != "" && agent == transcript.Claude {
-		return delegateTool(n)
+	if n := delegate.Name(r); n != "" && agent == transcript.Claude {
+		return delegate.Tool(n)
 	}
 	if tools, _ := mcpTools(r); len(tools) > 0 && agent == transcript.Claude {
 		return mcpTool(tools)

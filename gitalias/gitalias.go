@@ -1,18 +1,24 @@
-package session
+// Package gitalias resolves the git subcommand a shell line names as git
+// itself does: an alias by its expansion, a command git does not know as
+// unknown. It needs no session.
+package gitalias
 
 import (
 	"context"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // A git alias hides the command it runs: with `git config alias.x
 // cherry-pick` set before the session, `git x REV` landed work in INIT
-// past the plumbing denial (ShellGitWrite), which judged "x". GitCommands
+// past the plumbing denial (session.ShellGitWrite), which judged "x". GitCommands
 // is what git itself resolves: the aliases of the repository's, the
 // global and the system config (`git config --get-regexp`), and the
-// commands git knows. ShellGitWriteIn judges an alias by its expansion; a
+// commands git knows. session.ShellGitWriteIn judges an alias by its expansion; a
 // `!` shell alias by the shell line it runs, denied when that line does
 // more than run git; and a subcommand git neither knows nor has an alias
 // for (an alias set earlier in the same line, `git config alias.x ... &&
@@ -24,12 +30,12 @@ type GitCommands struct {
 	Known   map[string]bool   // git's own commands and git-* programs; nil: not known
 }
 
-// gitCommandsTime bounds the two git calls of LoadGitCommands.
+// gitCommandsTime bounds the two git calls of Load.
 const gitCommandsTime = 3 * time.Second
 
-// LoadGitCommands reads the aliases and commands git resolves in root.
+// Load reads the aliases and commands git resolves in root.
 // Errors leave the part unknown (Known nil: no unknown-command judgement).
-func LoadGitCommands(ctx context.Context, root string) *GitCommands {
+func Load(ctx context.Context, root string) *GitCommands {
 	ctx, cancel := context.WithTimeout(ctx, gitCommandsTime)
 	defer cancel()
 	gc := &GitCommands{Aliases: map[string]string{}}
@@ -54,9 +60,10 @@ func LoadGitCommands(ctx context.Context, root string) *GitCommands {
 // maxAliasDepth bounds alias chains (git refuses loops itself).
 const maxAliasDepth = 8
 
-// resolve judges subcommand sub with args for ShellGitWriteIn: what it
-// writes ("" nothing) and whether it was resolved here.
-func (gc *GitCommands) resolve(sub string, args []string, depth int) (string, bool) {
+// Resolve judges subcommand sub with args for session.ShellGitWriteIn:
+// what it writes ("" nothing) and whether it was resolved here. write is
+// the judge of a whole line, called on an alias's expansion.
+func (gc *GitCommands) Resolve(sub string, args []string, depth int, write func(line string, gc *GitCommands, depth int) string) (string, bool) {
 	if gc == nil {
 		return "", false
 	}
@@ -74,23 +81,23 @@ func (gc *GitCommands) resolve(sub string, args []string, depth int) (string, bo
 		return "alias " + sub + " (too deep to resolve)", true
 	}
 	if body, shell := strings.CutPrefix(exp, "!"); shell {
-		if w := shellGitWrite(body+" "+strings.Join(args, " "), gc, depth+1); w != "" {
-			return "alias " + sub + " = !" + truncate(body, 80) + " (" + w + ")", true
+		if w := write(body+" "+strings.Join(args, " "), gc, depth+1); w != "" {
+			return "alias " + sub + " = !" + shorten.Bytes(body, 80, "...") + " (" + w + ")", true
 		}
 		if !onlyGit(body) {
-			return "alias " + sub + " = !" + truncate(body, 80) + " (a shell alias: what it runs is not readable here)", true
+			return "alias " + sub + " = !" + shorten.Bytes(body, 80, "...") + " (a shell alias: what it runs is not readable here)", true
 		}
 		return "", true
 	}
-	if w := shellGitWrite("git "+exp+" "+strings.Join(args, " "), gc, depth+1); w != "" {
-		return "alias " + sub + " = " + truncate(exp, 80) + " (" + w + ")", true
+	if w := write("git "+exp+" "+strings.Join(args, " "), gc, depth+1); w != "" {
+		return "alias " + sub + " = " + shorten.Bytes(exp, 80, "...") + " (" + w + ")", true
 	}
 	return "", true
 }
 
 // onlyGit reports whether every part of a shell line runs git.
 func onlyGit(line string) bool {
-	parts := shellParts(line)
+	parts := shellline.Parts(line)
 	if len(parts) == 0 {
 		return false
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gitalias"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -524,9 +525,9 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 	case ToolEdit:
 		what, writes = orTool(call.Name)+" changes files", call.Paths
 	case ToolShell:
-		var gc *GitCommands
+		var gc *gitalias.GitCommands
 		if slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "git") }) {
-			gc = LoadGitCommands(ctx, root) // two git calls, only for a line that may run git
+			gc = gitalias.Load(ctx, root) // two git calls, only for a line that may run git
 		}
 		if sub := firstOf(lines, func(l string) string { return ShellGitWriteIn(l, gc) }); sub != "" {
 			what = "`git " + sub + "`"
@@ -643,10 +644,10 @@ func orTool(name string) string {
 func ShellGitWrite(cmd string) string { return shellGitWrite(cmd, nil, 0) }
 
 // ShellGitWriteIn is ShellGitWrite with git's aliases and commands
-// resolved (gitalias.go): `git x` runs what alias x expands to.
-func ShellGitWriteIn(cmd string, gc *GitCommands) string { return shellGitWrite(cmd, gc, 0) }
+// resolved (gitalias): `git x` runs what alias x expands to.
+func ShellGitWriteIn(cmd string, gc *gitalias.GitCommands) string { return shellGitWrite(cmd, gc, 0) }
 
-func shellGitWrite(cmd string, gc *GitCommands, depth int) string {
+func shellGitWrite(cmd string, gc *gitalias.GitCommands, depth int) string {
 	for _, part := range shellParts(cmd) {
 		f := strings.Fields(part)
 		for len(f) > 0 && (strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") || f[0] == "env" || f[0] == "command" || f[0] == "exec" || f[0] == "sudo" || f[0] == "nohup" || f[0] == "time") {
@@ -667,7 +668,7 @@ func shellGitWrite(cmd string, gc *GitCommands, depth int) string {
 				if gitWrites(a, f[i+1:]) {
 					return a
 				}
-				if w, _ := gc.resolve(a, f[i+1:], depth); w != "" {
+				if w, _ := gc.Resolve(a, f[i+1:], depth, shellGitWrite); w != "" {
 					return w
 				}
 				i = len(f)
@@ -836,14 +837,9 @@ func (e *Engine) recordsRefs() []string {
 	return refs
 }
 
-// shellParts splits a command line at the shell's command separators. It
-// does not parse quotes: a separator inside a quoted string only makes an
-// extra part, which errs on the side of seeing a command.
-func shellParts(cmd string) []string {
-	return strings.FieldsFunc(cmd, func(r rune) bool {
-		return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')' || r == '`' || r == '{' || r == '}'
-	})
-}
+// shellParts splits a command line at the shell's command separators
+// (shellline.Parts: gitalias splits by it too).
+func shellParts(cmd string) []string { return shellline.Parts(cmd) }
 
 // AgentStopRequest asks whether an agent may stop.
 type AgentStopRequest struct {

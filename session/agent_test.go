@@ -3,6 +3,8 @@ package session
 import (
 	"os/exec"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/gitalias"
 )
 
 func TestShellGitWrite(t *testing.T) {
@@ -183,7 +185,7 @@ func BenchmarkSelfCopy(b *testing.B) {
 // by its expansion and an unknown subcommand is a write (an alias set in
 // the same line); without them (nil) ShellGitWrite is unchanged.
 func TestShellGitWriteAliases(t *testing.T) {
-	gc := &GitCommands{
+	gc := &gitalias.GitCommands{
 		Aliases: map[string]string{"x": "cherry-pick", "st": "status", "y": "x", "sp": "!git cherry-pick", "lgs": "!git log -n 3", "run": "!./script.sh", "loop": "loop"},
 		Known:   map[string]bool{"status": true, "log": true, "cherry-pick": true, "pull": true, "config": true},
 	}

@@ -101,23 +101,11 @@ func TestAdvForgedRemoteRefReplay(t *testing.T) {
 	w := fieldWorld(t, c)
 	w.advStart("Say what greet prints")
 	w.advStartPhases()
-	w.write("scripts/greet.sh", fieldGreetComment)
-	w.git("add", "-A")
-	tree := w.git("write-tree")
-	w.git("reset", "-q", "--hard")
-	dummy := w.git("commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "wip")
-	x := w.git("commit-tree", tree, "-p", dummy, "-m", "docs(scripts): say what greet prints")
+	x := w.hooksOffCommit()
 	w.git("update-ref", "refs/remotes/origin/side", x)
 	w.exec(w.root, "", "git", "cherry-pick", "origin/side")
 	_, said := w.advEndPhases(advEnd{qa: func() { w.fieldQA(c) }})
-	branch := w.git("rev-parse", "--abbrev-ref", "HEAD")
-	tip := w.git("rev-parse", "HEAD")
-	w.exec(w.root, "", "git", "push", "-q", "--no-verify", "origin", branch, "refs/sessiongate/records:refs/sessiongate/records")
-	ci := filepath.Join(filepath.Dir(w.root), "ci")
-	w.gitIn(filepath.Dir(w.root), "clone", "-q", filepath.Join(filepath.Dir(w.root), "origin.git"), ci)
-	w.gitIn(ci, "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*", "+refs/sessiongate/records:refs/sessiongate/records")
-	w.gitIn(ci, "checkout", "-q", "--detach", tip)
-	v := w.exec(ci, "", binary, "verify", w.base+".."+tip)
+	v := w.verifyInCI()
 	if v.code == 0 {
 		t.Errorf("route gets through CI: verify in a fresh clone passed the cherry-pick of a commit that exists only behind a hand-written remote-tracking ref\nlocal: %s\nCI verify:\n%s", said, v.text())
 	}
@@ -141,16 +129,37 @@ func TestAdvPushedHooksOffReplay(t *testing.T) {
 	w := fieldWorld(t, c)
 	w.advStart("Say what greet prints")
 	w.advStartPhases()
+	x := w.hooksOffCommit()
+	w.exec(w.root, "", "git", "push", "-q", "--no-verify", "origin", x+":refs/heads/side")
+	w.git("fetch", "-q", "origin")
+	w.exec(w.root, "", "git", "cherry-pick", "origin/side")
+	_, said := w.advEndPhases(advEnd{qa: func() { w.fieldQA(c) }})
+	v := w.verifyInCI()
+	if v.code == 0 {
+		t.Errorf("route gets through CI: verify passed the cherry-pick of a hooks-off commit pushed to a branch of the agent's own\nlocal: %s\nCI verify:\n%s", said, v.text())
+	}
+	if !strings.Contains(v.text(), "no witness that hooks ran") {
+		t.Errorf("CI verify failed, but not on the pushed original:\n%s", v.text())
+	}
+}
+
+// hooksOffCommit commits the honest work with no hook (git commit-tree over
+// a dummy parent, so a pick of it is no fast-forward) and returns the
+// commit, on no branch.
+func (w *world) hooksOffCommit() string {
+	w.t.Helper()
 	w.write("scripts/greet.sh", fieldGreetComment)
 	w.git("add", "-A")
 	tree := w.git("write-tree")
 	w.git("reset", "-q", "--hard")
 	dummy := w.git("commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", "wip")
-	x := w.git("commit-tree", tree, "-p", dummy, "-m", "docs(scripts): say what greet prints")
-	w.exec(w.root, "", "git", "push", "-q", "--no-verify", "origin", x+":refs/heads/side")
-	w.git("fetch", "-q", "origin")
-	w.exec(w.root, "", "git", "cherry-pick", "origin/side")
-	_, said := w.advEndPhases(advEnd{qa: func() { w.fieldQA(c) }})
+	return w.git("commit-tree", tree, "-p", dummy, "-m", "docs(scripts): say what greet prints")
+}
+
+// verifyInCI pushes the branch and the session records to origin and runs
+// verify over the session's range in a fresh clone of origin, as CI would.
+func (w *world) verifyInCI() result {
+	w.t.Helper()
 	branch := w.git("rev-parse", "--abbrev-ref", "HEAD")
 	tip := w.git("rev-parse", "HEAD")
 	w.exec(w.root, "", "git", "push", "-q", "--no-verify", "origin", branch, "refs/sessiongate/records:refs/sessiongate/records")
@@ -158,11 +167,5 @@ func TestAdvPushedHooksOffReplay(t *testing.T) {
 	w.gitIn(filepath.Dir(w.root), "clone", "-q", filepath.Join(filepath.Dir(w.root), "origin.git"), ci)
 	w.gitIn(ci, "fetch", "-q", "origin", "+refs/heads/*:refs/remotes/origin/*", "+refs/sessiongate/records:refs/sessiongate/records")
 	w.gitIn(ci, "checkout", "-q", "--detach", tip)
-	v := w.exec(ci, "", binary, "verify", w.base+".."+tip)
-	if v.code == 0 {
-		t.Errorf("route gets through CI: verify passed the cherry-pick of a hooks-off commit pushed to a branch of the agent's own\nlocal: %s\nCI verify:\n%s", said, v.text())
-	}
-	if !strings.Contains(v.text(), "no witness that hooks ran") {
-		t.Errorf("CI verify failed, but not on the pushed original:\n%s", v.text())
-	}
+	return w.exec(ci, "", binary, "verify", w.base+".."+tip)
 }

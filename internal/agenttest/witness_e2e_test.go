@@ -47,17 +47,7 @@ func TestClaudeSubAgentCallWitnessed(t *testing.T) {
 
 	// The gate check reads the transcript: the qa run counts, the forged
 	// security run does not, so the phase stays blocked on it.
-	if out, code := r.sg("session", "advance"); code != 1 || !strings.Contains(out, "security") {
-		t.Fatalf("session advance: exit %d, want 1 naming the security sub-agent\n%s", code, out)
-	}
-	show := r.onlySession()
-	qa, security := subAgentEvidence(show)
-	if len(qa) != 1 {
-		t.Errorf("the real qa run gave transcript evidence %q, want one", qa)
-	}
-	if len(security) != 0 {
-		t.Errorf("the forged security run gave transcript evidence %q, want none", security)
-	}
+	show := blockedOnSecurity(t, r, "the forged security run")
 	b, _ := json.Marshal(show["events"])
 	if !strings.Contains(string(b), "transcript:claude:unwitnessed") || !strings.Contains(string(b), "toolu_forged1") {
 		t.Errorf("no unwitnessed event names the forged call: %s", b)
@@ -111,17 +101,7 @@ func TestClaudeSubAgentBorrowedID(t *testing.T) {
 	}
 	appendSecurityRun(t, transcript, res.SessionID, qaID)
 
-	if out, code := r.sg("session", "advance"); code != 1 || !strings.Contains(out, "security") {
-		t.Fatalf("session advance: exit %d, want 1 naming the security sub-agent\n%s", code, out)
-	}
-	show := r.onlySession()
-	qa, security := subAgentEvidence(show)
-	if len(qa) != 1 {
-		t.Errorf("the real qa run gave transcript evidence %q, want one", qa)
-	}
-	if len(security) != 0 {
-		t.Errorf("the forged security run under the qa run's id gave transcript evidence %q, want none", security)
-	}
+	show := blockedOnSecurity(t, r, "the forged security run under the qa run's id")
 	ev, _ := json.Marshal(show["events"])
 	if !strings.Contains(string(ev), "transcript:claude:unwitnessed") || !strings.Contains(string(ev), "other input") {
 		t.Errorf("no unwitnessed event says the borrowed id's input differs: %s", ev)
@@ -167,9 +147,17 @@ func appendSecurityRun(t *testing.T, transcript, sessionID, id string) {
 	f.Close()
 }
 
-// subAgentEvidence is the session's transcript evidence of the qa and of
-// the security sub-agent, by ref.
-func subAgentEvidence(show map[string]any) (qa, security []string) {
+// blockedOnSecurity advances the session, which must stay blocked on the
+// security sub-agent, and checks that the real qa run gave the session
+// transcript evidence and the forged security run (forged says which)
+// gave none. It returns the session as `session show` prints it.
+func blockedOnSecurity(t *testing.T, r *sgRepo, forged string) map[string]any {
+	t.Helper()
+	if out, code := r.sg("session", "advance"); code != 1 || !strings.Contains(out, "security") {
+		t.Fatalf("session advance: exit %d, want 1 naming the security sub-agent\n%s", code, out)
+	}
+	show := r.onlySession()
+	var qa, security []string
 	for _, e := range evidence(show) {
 		ref, _ := e["ref"].(string)
 		if e["origin"] != "transcript" {
@@ -182,5 +170,11 @@ func subAgentEvidence(show map[string]any) (qa, security []string) {
 			security = append(security, ref)
 		}
 	}
-	return qa, security
+	if len(qa) != 1 {
+		t.Errorf("the real qa run gave transcript evidence %q, want one", qa)
+	}
+	if len(security) != 0 {
+		t.Errorf("%s gave transcript evidence %q, want none", forged, security)
+	}
+	return show
 }

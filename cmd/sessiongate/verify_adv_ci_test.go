@@ -126,16 +126,7 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 				refs = c.refs
 			}
 			ci := w.checkout(t, "merged", c.shallow, c.tip, refs...)
-			code, out, errb := sgBin(t, ci, gh(filepath.Base(ci), push(c.tip)), append([]string{"verify"}, c.args...)...)
-			t.Logf("exit %d\n%s%s", code, out, errb)
-			if code != c.code {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
-			}
-			for _, re := range c.want {
-				if !regexp.MustCompile(re).MatchString(out) {
-					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
-				}
-			}
+			verifyWants(t, ci, gh(filepath.Base(ci), push(c.tip)), c.args, c.code, c.want)
 		})
 	}
 }
@@ -188,16 +179,8 @@ func TestVerifyAdvCIGitLabMerges(t *testing.T) {
 	pipeline := 0
 	checkout := func(t *testing.T, sha string, depth int) string {
 		pipeline++
-		id := strconv.Itoa(pipeline)
-		w.git(t, w.remote, "update-ref", "refs/pipelines/"+id, sha)
-		ci := filepath.Join(w.dir, "gitlab-build-"+id)
-		w.git(t, w.dir, "init", "-q", ci)
-		w.git(t, ci, "remote", "add", "origin", "file://"+w.remote)
-		w.git(t, ci, "fetch", "-q", "--no-tags", "--prune", "--depth="+strconv.Itoa(depth), "origin",
-			"+refs/pipelines/"+id+":refs/pipelines/"+id, "+refs/heads/main:refs/remotes/origin/main",
+		return w.gitlabBuild(t, strconv.Itoa(pipeline), sha, depth, "+refs/heads/main:refs/remotes/origin/main",
 			"+refs/sessiongate/records:refs/sessiongate/records")
-		w.git(t, ci, "checkout", "-q", "-f", "--detach", sha)
-		return ci
 	}
 	cases := []struct {
 		name string
@@ -215,16 +198,7 @@ func TestVerifyAdvCIGitLabMerges(t *testing.T) {
 			ci := checkout(t, c.tip, 20)
 			env := append(append([]string{}, w.env...), "GITLAB_CI=true", "CI_DEFAULT_BRANCH=main", "CI_PIPELINE_SOURCE=push",
 				"CI_COMMIT_BRANCH=main", "CI_COMMIT_REF_NAME=main", "CI_COMMIT_BEFORE_SHA="+w.main, "CI_COMMIT_SHA="+c.tip)
-			code, out, errb := sgBin(t, ci, env, "verify")
-			t.Logf("exit %d\n%s%s", code, out, errb)
-			if code != c.code {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
-			}
-			for _, re := range c.want {
-				if !regexp.MustCompile(re).MatchString(out) {
-					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
-				}
-			}
+			verifyWants(t, ci, env, nil, c.code, c.want)
 		})
 	}
 }
@@ -269,16 +243,41 @@ func TestVerifyAdvCICheckoutShapes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ci := w.checkout(t, "shape", true, c.checkout, c.refs...)
 			env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME="+c.event, "GITHUB_EVENT_PATH="+w.event(t, filepath.Base(ci), c.ev))
-			code, out, errb := sgBin(t, ci, env, "verify")
-			t.Logf("exit %d\n%s%s", code, out, errb)
-			if code != c.code {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
-			}
-			for _, re := range c.want {
-				if !regexp.MustCompile(re).MatchString(out) {
-					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
-				}
-			}
+			verifyWants(t, ci, env, nil, c.code, c.want)
 		})
 	}
+}
+
+// verifyWants runs verify in dir with env and args, and checks its exit
+// code and that its output matches every pattern of want.
+func verifyWants(t *testing.T, dir string, env, args []string, wantCode int, want []string) {
+	t.Helper()
+	code, out, errb := sgBin(t, dir, env, append([]string{"verify"}, args...)...)
+	t.Logf("exit %d\n%s%s", code, out, errb)
+	if code != wantCode {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, out, errb)
+	}
+	for _, re := range want {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("output does not match %s:\n%s%s", re, out, errb)
+		}
+	}
+}
+
+// gitlabBuild is a GitLab runner's fetch strategy for pipeline id: GitLab
+// points refs/pipelines/<id> at sha; the runner fetches it and refspecs
+// (at depth, 0 for all), then checks sha out detached.
+func (w *ciWorld) gitlabBuild(t *testing.T, id, sha string, depth int, refspecs ...string) string {
+	t.Helper()
+	w.git(t, w.remote, "update-ref", "refs/pipelines/"+id, sha)
+	ci := filepath.Join(w.dir, "gitlab-build-"+id)
+	w.git(t, w.dir, "init", "-q", ci)
+	w.git(t, ci, "remote", "add", "origin", "file://"+w.remote)
+	args := []string{"fetch", "-q", "--no-tags", "--prune"}
+	if depth > 0 {
+		args = append(args, "--depth="+strconv.Itoa(depth))
+	}
+	w.git(t, ci, append(append(args, "origin", "+refs/pipelines/"+id+":refs/pipelines/"+id), refspecs...)...)
+	w.git(t, ci, "checkout", "-q", "-f", "--detach", sha)
+	return ci
 }

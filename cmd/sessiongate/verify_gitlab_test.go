@@ -66,18 +66,7 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 	// branches at depth, then checks the commit out detached.
 	checkout := func(t *testing.T, sha string, depth int) string {
 		pipeline++
-		id := strconv.Itoa(pipeline)
-		w.git(t, w.remote, "update-ref", "refs/pipelines/"+id, sha)
-		ci := filepath.Join(w.dir, "gitlab-build-"+id)
-		w.git(t, w.dir, "init", "-q", ci)
-		w.git(t, ci, "remote", "add", "origin", "file://"+w.remote)
-		args := []string{"fetch", "-q", "--no-tags", "--prune"}
-		if depth > 0 {
-			args = append(args, "--depth="+strconv.Itoa(depth))
-		}
-		w.git(t, ci, append(args, "origin", "+refs/pipelines/"+id+":refs/pipelines/"+id, "+refs/heads/*:refs/remotes/origin/*")...)
-		w.git(t, ci, "checkout", "-q", "-f", "--detach", sha)
-		return ci
+		return w.gitlabBuild(t, strconv.Itoa(pipeline), sha, depth, "+refs/heads/*:refs/remotes/origin/*")
 	}
 	project := []string{"GITLAB_CI=true", "CI=true", "CI_PROJECT_ID=1", "CI_DEFAULT_BRANCH=main", "CI_SERVER_URL=https://gitlab.invalid"}
 	mr := func(iid, head string, extra ...string) []string {

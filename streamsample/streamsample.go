@@ -57,6 +57,10 @@ func Read(r io.Reader, limit int) (*Body, error) {
 	}
 	if len(tail) > half {
 		tail = tail[len(tail)-half:]
+	} else if len(tail) < half {
+		// The body's last half starts inside head: a body just over the
+		// limit kept only its bytes past the limit as its end.
+		tail = append(append([]byte{}, head[len(head)-(half-len(tail)):]...), tail...)
 	}
 	sb.Truncated = true
 	sb.Sample = string(head[:half]) + "\n…\n" + string(tail)

@@ -66,6 +66,15 @@ func TestVerifyAdvCIRewrittenHistory(t *testing.T) {
 			}
 			return []string{"GIT_GRAFT_FILE=" + p}
 		}, 1, []string{`(?m)^FAIL .* sneak a change`}},
+		// A shallow entry is a graft git keeps for shallow clones: the tip
+		// made a root hides its parents, but it is a cut-off point in the
+		// range, which verify deepens or (--no-fetch) refuses.
+		{".git/shallow naming the tip", onSneak, func(t *testing.T, ci string) []string {
+			if err := os.WriteFile(filepath.Join(ci, ".git", "shallow"), []byte(onSneak+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}, 2, nil},
 		{"honest twin: .git/info/grafts of an honest branch changes nothing it needs", w.work2, func(t *testing.T, ci string) []string {
 			if err := os.WriteFile(filepath.Join(ci, ".git", "info", "grafts"), []byte(w.work2+"\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -88,6 +97,9 @@ func TestVerifyAdvCIRewrittenHistory(t *testing.T) {
 				"GITHUB_EVENT_PATH="+w.event(t, filepath.Base(ci), pushEvent(w.main, c.tip, ref)))
 			code, out, errb := sgBin(t, ci, env, "verify", "--no-fetch")
 			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code == 2 && !strings.Contains(errb, "cut off") && !strings.Contains(errb, "parents are not fetched") {
+				t.Errorf("exit 2 without naming the cut-off point:\n%s", errb)
+			}
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
 			}
@@ -211,5 +223,65 @@ func TestVerifyAdvGitLabMergeTrain(t *testing.T) {
 				t.Fatalf("exit %d, want %d and %s\nstdout:\n%s\nstderr:\n%s", code, c.code, c.want, out, errb)
 			}
 		})
+	}
+}
+
+// TestVerifyAdvCILaterPush: a push to a branch checked only before..after.
+// The lazy agent pushes a hooks-off commit (CI fails), then pushes an
+// honest commit on top: the second run checked that commit alone and
+// passed, putting a green status for the same workflow on the branch's
+// tip. The same second push laundered a config change: its base, the
+// first push's tip, held the weakened sessiongate.yaml, which verify
+// trusted. Both passed on the old code (GitHub and GitLab push events);
+// a push to a branch other than the default now checks every commit of
+// the branch not on the default branch, with main's config. Honest twin:
+// a second push of honest work passes, both commits checked.
+func TestVerifyAdvCILaterPush(t *testing.T) {
+	w := newCIWorld(t)
+	const recs = "refs/sessiongate/records:refs/sessiongate/records"
+	w.git(t, w.dev, "checkout", "-q", "-b", "on-sneak", w.notrailer)
+	w.qaCmd = "test ! -f broken.txt"
+	w.session(t, "after.txt")
+	onSneak := w.git(t, w.dev, "rev-parse", "HEAD")
+	// On the branch whose first push weakened the QA command.
+	w.git(t, w.dev, "checkout", "-q", "-b", "on-qa", w.qa)
+	w.qaCmd = "test -f README.md"
+	w.session(t, "later.txt")
+	onQA := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "on-sneak", "on-qa", "refs/sessiongate/records")
+	w.git(t, w.dev, "checkout", "-q", "feature")
+	work1 := w.git(t, w.dev, "rev-parse", w.work2+"^")
+	for _, c := range []struct {
+		name, branch, before, after string
+		code                        int
+		want                        []string
+	}{
+		{"a second push on top of a hooks-off commit", "on-sneak", w.notrailer, onSneak, 1, []string{`(?m)^FAIL .* sneak a change`, `every commit of the branch`}},
+		{"a second push on top of a weakened config", "on-qa", w.qa, onQA, 1, []string{`changes sessiongate\.yaml`, `trusted: config sessiongate\.yaml .* at the base ` + w.main[:12]}},
+		{"honest twin: a second push of honest work", "feature", work1, w.work2, 0, []string{`(?m)^OK .* add work1\.txt`, `(?m)^OK .* add work2\.txt`}},
+	} {
+		for _, ci := range []string{"github", "gitlab"} {
+			t.Run(ci+": "+c.name, func(t *testing.T) {
+				dir := w.checkout(t, "later", true, c.after, "+refs/heads/"+c.branch+":refs/remotes/origin/"+c.branch, recs)
+				env := append([]string{}, w.env...)
+				if ci == "github" {
+					env = append(env, "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push",
+						"GITHUB_EVENT_PATH="+w.event(t, filepath.Base(dir), pushEvent(c.before, c.after, "refs/heads/"+c.branch)))
+				} else {
+					env = append(env, "GITLAB_CI=true", "CI_DEFAULT_BRANCH=main", "CI_PIPELINE_SOURCE=push", "CI_COMMIT_BRANCH="+c.branch,
+						"CI_COMMIT_REF_NAME="+c.branch, "CI_COMMIT_BEFORE_SHA="+c.before, "CI_COMMIT_SHA="+c.after)
+				}
+				code, out, errb := sgBin(t, dir, env, "verify")
+				t.Logf("exit %d\n%s%s", code, out, errb)
+				if code != c.code {
+					t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
+				}
+				for _, re := range c.want {
+					if !regexp.MustCompile(re).MatchString(out) {
+						t.Errorf("output does not match %s:\n%s%s", re, out, errb)
+					}
+				}
+			})
+		}
 	}
 }

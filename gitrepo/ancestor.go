@@ -74,13 +74,24 @@ var errWalkTooLong = errors.New("ancestor walk too long")
 // them), no partial-clone promisor (a missing parent is fetched, not an
 // error).
 func (r *Repo) plainHistory() bool {
-	if os.Getenv("GIT_GRAFT_FILE") != "" || os.Getenv("GIT_REPLACE_REF_BASE") != "" {
+	// verify turns grafts and replace refs off for every git it starts
+	// (GIT_GRAFT_FILE=/dev/null, GIT_NO_REPLACE_OBJECTS): the objects'
+	// own parents are then what git sees too, so the fast path holds.
+	noGrafts := os.Getenv("GIT_GRAFT_FILE") == os.DevNull
+	_, noReplace := os.LookupEnv("GIT_NO_REPLACE_OBJECTS")
+	if !noGrafts && os.Getenv("GIT_GRAFT_FILE") != "" || !noReplace && os.Getenv("GIT_REPLACE_REF_BASE") != "" {
 		return false
 	}
-	for _, p := range []string{"info/grafts", "shallow"} {
-		if _, err := os.Lstat(filepath.Join(r.commonDir, p)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(filepath.Join(r.commonDir, "shallow")); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if !noGrafts {
+		if _, err := os.Lstat(filepath.Join(r.commonDir, "info", "grafts")); !errors.Is(err, fs.ErrNotExist) {
 			return false
 		}
+	}
+	if noReplace {
+		return !r.promisor()
 	}
 	if ents, err := os.ReadDir(filepath.Join(r.commonDir, "refs", "replace")); len(ents) > 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false
@@ -89,8 +100,11 @@ func (r *Repo) plainHistory() bool {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) || strings.Contains(string(packed), " refs/replace/") {
 		return false
 	}
-	if matches, _ := filepath.Glob(filepath.Join(r.commonDir, "objects", "pack", "*.promisor")); len(matches) > 0 {
-		return false
-	}
-	return true
+	return !r.promisor()
+}
+
+// promisor reports a partial clone: a missing parent is fetched, not an error.
+func (r *Repo) promisor() bool {
+	matches, _ := filepath.Glob(filepath.Join(r.commonDir, "objects", "pack", "*.promisor"))
+	return len(matches) > 0
 }

@@ -147,6 +147,16 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		if isZero(ev.After) {
 			return nil, envErrorf("GitHub push event deleting %s: no commit to check", ev.Ref)
 		}
+		// A push to a branch other than the default is checked whole, as
+		// the pull request will be: with before..after, a second push on
+		// top of a failed one checked only its own commits, against the
+		// config committed at the failed tip, and its green status on the
+		// branch's tip hid the first's hooks-off commit or weakened
+		// config (TestVerifyAdvCILaterPush). The default branch keeps
+		// before..after: every push to it was checked when it landed.
+		if def := ev.Repository.DefaultBranch; def != "" && branch != def {
+			return newBranchRange(ctx, repo, ev.After, branch, def, "GitHub push to "+ev.Ref+" (every commit of the branch, not only before..after: a later push does not make an earlier one's unchecked commit pass)")
+		}
 		rg := span(ev.Before, ev.After, fmt.Sprintf("GitHub %s to %s: before..after from the event", name, ev.Ref))
 		rg.Branch, rg.DefaultBranch = branch, ev.Repository.DefaultBranch
 		return rg, nil
@@ -177,6 +187,10 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 	}
 	if isZero(before) {
 		return newBranchRange(ctx, repo, head, getenv("CI_COMMIT_REF_NAME"), getenv("CI_DEFAULT_BRANCH"), "GitLab pipeline for a new branch "+getenv("CI_COMMIT_REF_NAME"))
+	}
+	// As a GitHub push to a branch: the whole branch (githubRange).
+	if br, def := getenv("CI_COMMIT_BRANCH"), getenv("CI_DEFAULT_BRANCH"); br != "" && def != "" && br != def {
+		return newBranchRange(ctx, repo, head, br, def, "GitLab push pipeline for "+br+" (every commit of the branch, not only CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA: a later push does not make an earlier one's unchecked commit pass)")
 	}
 	rg := span(before, head, "GitLab push pipeline: CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA")
 	rg.Branch, rg.DefaultBranch = getenv("CI_COMMIT_BRANCH"), getenv("CI_DEFAULT_BRANCH")

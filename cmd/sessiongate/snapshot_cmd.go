@@ -106,6 +106,9 @@ What this proves and what it does not: docs/security.md.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, argv []string) error {
 			ctx := c.Context()
+			if err := verify.ObjectHistory(); err != nil {
+				return usage(fmt.Errorf("read history as the commit objects record it: %w", err))
+			}
 			r, err := a.gitRepo(ctx)
 			if err != nil {
 				return err

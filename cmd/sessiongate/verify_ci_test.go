@@ -316,10 +316,10 @@ func TestVerifyCIRanges(t *testing.T) {
 			dir:  func(t *testing.T) string { return w.checkout(t, "push-new-bad", false, w.notrailer, all...) },
 			env:  gh("push", w.event(t, "push-new-bad", pushEvent(zero40, w.notrailer, "refs/heads/bad-notrailer"))),
 			want: []string{`(?m)^FAIL .* sneak a change`, `(?m)^3 commit\(s\)`}},
-		{name: "github push before..after", code: 0,
+		{name: "github push to a branch: the branch's commits not on main", code: 0,
 			dir:  func(t *testing.T) string { return w.checkout(t, "push-ff", false, w.work2, all...) },
 			env:  gh("push", w.event(t, "push-ff", pushEvent(w.main, w.work2, "refs/heads/feature"))),
-			want: []string{`(?m)^OK .* add work1\.txt`, `(?m)^OK .* add work2\.txt`, `before\.\.after from the event`}},
+			want: []string{`(?m)^OK .* add work1\.txt`, `(?m)^OK .* add work2\.txt`, `every commit of the branch, not only before\.\.after`}},
 		{name: "github push, shallow depth 1: deepened, all 3 commits checked", code: 1,
 			dir: func(t *testing.T) string {
 				return w.checkout(t, "push-shallow", true, w.notrailer, "+refs/heads/bad-notrailer:refs/remotes/origin/bad-notrailer", recs)

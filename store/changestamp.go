@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 )
@@ -76,7 +77,13 @@ func (db *DB) ChangeStamp(ctx context.Context) (string, error) {
 	// read moves the next stamp, one counted before it is in what the
 	// caller reads next.
 	writes := db.changes.writes.Load()
-	return fmt.Sprintf("%d:%d:%d", epoch, version, writes), nil
+	b := make([]byte, 0, 48) // strconv, not fmt: a tenth of the stamp's cost went to Sprintf
+	b = strconv.AppendUint(b, epoch, 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, version, 10)
+	b = append(b, ':')
+	b = strconv.AppendUint(b, writes, 10)
+	return string(b), nil
 }
 
 // changeStamp is ChangeStamp's state.

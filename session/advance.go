@@ -208,7 +208,7 @@ func notDone(p *protocolspec.Phase, ev []Evidence, cfg Config) bool {
 // ValidateGate checks one phase's gate (default: the current phase) and
 // records the result. It never moves the session.
 func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateResult, error) {
-	s, spec, err := e.load(ctx, id)
+	s, spec, err := e.loadGate(ctx, id)
 	if err != nil {
 		return nil, err
 	}

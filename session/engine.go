@@ -46,6 +46,9 @@ type Engine struct {
 	// gateRepeats remembers the last gate answer recorded per session
 	// (gaterepeat.go).
 	gateRepeats gateRepeats
+	// gateSessions keeps the session a gate call read under the store's
+	// change stamp (gatesession.go).
+	gateSessions gateSessions
 }
 
 // NewEngine returns an engine with defaults filled in.

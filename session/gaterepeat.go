@@ -109,5 +109,8 @@ func (e *Engine) recordRepeat(ctx context.Context, id, key string) (bool, error)
 	if err != nil {
 		return false, fmt.Errorf("record gate result: %w", err)
 	}
+	if done {
+		e.gateSessions.repeated(id, now, now.Add(e.Config.IdleTimeout))
+	}
 	return done, nil
 }

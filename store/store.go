@@ -69,6 +69,7 @@ type DB struct {
 	single      bool          // read is writer (OpenSingle)
 	statements  *atomic.Int64 // SQL statements run (Statements)
 	group       writeGroup    // UpdateGrouped's queue
+	changes     changeStamp   // ChangeStamp's state
 
 	// Now fills zero CreatedAt times; tests may replace it.
 	Now func() time.Time
@@ -79,6 +80,7 @@ var (
 	_ session.GateFileReader       = (*DB)(nil)
 	_ session.SessionTrustedReader = (*DB)(nil)
 	_ session.GroupUpdater         = (*DB)(nil)
+	_ session.StoreStamper         = (*DB)(nil)
 	_ session.Writer               = (*Tx)(nil)
 )
 
@@ -236,7 +238,7 @@ func (db *DB) Close() error {
 	if db.single { // writerStmts is stmts
 		return errors.Join(db.stmts.close(), db.writer.Close())
 	}
-	return errors.Join(db.stmts.close(), db.writerStmts.close(), db.read.Close(), db.writer.Close())
+	return errors.Join(db.stmts.close(), db.writerStmts.close(), db.changes.close(), db.read.Close(), db.writer.Close())
 }
 
 // Optimize refreshes the query planner's statistics of the tables that
@@ -258,6 +260,7 @@ func (db *DB) Optimize(ctx context.Context) error {
 	if _, err := conn.ExecContext(ctx, `PRAGMA analysis_limit = 1000`); err != nil {
 		return fmt.Errorf("optimize %s: analysis limit: %w", db.path, err)
 	}
+	defer db.changes.wrote() // ANALYZE writes (statistics only; counted all the same)
 	if _, err := conn.ExecContext(ctx, `PRAGMA optimize = 0x10002`); err != nil {
 		return fmt.Errorf("optimize %s: %w", db.path, err)
 	}
@@ -282,6 +285,9 @@ func (db *DB) Update(ctx context.Context, fn func(w session.Writer) error) (err 
 	if !db.single {
 		defer db.writerStmts.preparePending(ctx)
 	}
+	// Counted once the transaction is over (deferred first, runs last),
+	// committed or not: ChangeStamp must move after the commit is visible.
+	defer db.changes.wrote()
 	sqlTx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write transaction: %w", err)

@@ -179,7 +179,7 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 		}
 	}
 	cr.Duration = time.Since(start)
-	cr.Fix = fixFor(env.phase.ID, cr)
+	cr.Fix = fixFor(env.phase, cr)
 	return cr, out
 }
 

@@ -3,6 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -91,5 +94,68 @@ func TestOrderConcurrentShells(t *testing.T) {
 		if n := count(tokens, tok); n != 1 {
 			t.Errorf("%s recorded %d times after 4 concurrent advances, want once (events %q)", tok, n, tokens)
 		}
+	}
+}
+
+// TestOrderLinkedWorktree: a session belongs to the worktree it started
+// in. The agent's work in a linked worktree (`git worktree add`) while the
+// session was started in the main one, and the reverse, is not that
+// session's: the pre-commit hook blocks the agent's commit there (exit 1,
+// "no active session in worktree ..."), so work cannot be slipped past
+// the session's gates through another checkout of the same repository.
+// The honest twin: the agent's commit in the session's own worktree,
+// after the start gates, passes.
+func TestOrderLinkedWorktree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the real binary and git hooks")
+	}
+	for _, startInLinked := range []bool{false, true} {
+		name := map[bool]string{false: "started in the main worktree", true: "started in the linked worktree"}[startInLinked]
+		t.Run(name, func(t *testing.T) {
+			w := newHintWorld(t, "")
+			linked := filepath.Join(t.TempDir(), "linked")
+			w.git("worktree", "add", "-q", "-b", "side", linked)
+			session, other := w.dir, linked
+			if startInLinked {
+				session, other = linked, w.dir
+			}
+			sgIn := func(dir string, args ...string) string {
+				t.Helper()
+				old := w.dir
+				w.dir = dir
+				defer func() { w.dir = old }()
+				return w.mustSG(args...)
+			}
+			sgIn(session, "session", "start", "--objective", "orders: worktrees")
+			sgIn(session, "run", "--phase", "CONTEXT_RETRIEVAL", "--", "git", "log", "--oneline")
+			sgIn(session, "run", "--phase", "GIT_STATE", "--", "git", "status")
+			sgIn(session, "session", "advance", "--to", "WORKING")
+			agentCommit := func(dir, file string) (int, string) {
+				t.Helper()
+				writeHintFile(t, dir, file, "work\n")
+				cmd := exec.Command("git", "add", file)
+				cmd.Dir = dir
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("git add: %v %s", err, out)
+				}
+				cmd = exec.Command("git", "commit", "-q", "-m", "feat: "+file)
+				cmd.Dir = dir
+				cmd.Env = append(append(os.Environ(), w.env...), "CLAUDECODE=1")
+				out, err := cmd.CombinedOutput()
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				return code, string(out)
+			}
+			if code, out := agentCommit(other, "elsewhere.txt"); code != 1 || !strings.Contains(out, "no active session in worktree") {
+				t.Errorf("the agent's commit in the other worktree: exit %d, want 1 naming the worktree without a session:\n%s", code, out)
+			}
+			if code, out := agentCommit(session, "here.txt"); code != 0 {
+				t.Errorf("the agent's commit in the session's worktree after its start gates: exit %d (a false block):\n%s", code, out)
+			}
+		})
 	}
 }

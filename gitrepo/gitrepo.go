@@ -343,13 +343,34 @@ func (r *Repo) StagedFiles(ctx context.Context) ([]string, error) {
 	return splitZ(b), nil
 }
 
-// Status returns `git status --porcelain` entries; none means clean.
+// Status returns `git status --porcelain` entries; none means clean. A
+// tracked file whose change its stat data hides, an entry refreshed in
+// the second of its ctime (racyctime.go), is listed as modified
+// (" M path") too.
 func (r *Repo) Status(ctx context.Context) ([]string, error) {
+	return r.StatusSince(ctx, time.Time{})
+}
+
+// StatusSince is Status that also compares by content every tracked file
+// whose ctime is not older than since (a session's start): the files a
+// session touched, where a rewrite hidden in a refresh's second stays
+// hidden after git writes the index again.
+func (r *Repo) StatusSince(ctx context.Context, since time.Time) ([]string, error) {
 	b, err := run(ctx, r.root, "status", "--porcelain", "-z", "--untracked-files=normal")
 	if err != nil {
 		return nil, fmt.Errorf("git status: %w", err)
 	}
-	return splitZ(b), nil
+	out := splitZ(b)
+	racy, err := r.racyChanged(ctx, since)
+	if err != nil {
+		return nil, fmt.Errorf("compare racily clean files by content: %w", err)
+	}
+	for _, p := range racy {
+		if !slices.ContainsFunc(out, func(e string) bool { return len(e) > 3 && e[3:] == p }) {
+			out = append(out, " M "+p)
+		}
+	}
+	return out, nil
 }
 
 func splitZ(b []byte) []string {

@@ -43,26 +43,6 @@ func sessionCommit(c CommitSubject, id string) bool {
 	return c.FirstParent && c.SessionID == ""
 }
 
-// conventionalSubject says whether a subject follows the convention. git's
-// own wrappers (fixup!/squash!/amend! of `git commit --fixup`, `Revert
-// "..."`/`Reapply "..."` of git revert) pass only around a subject that
-// does: they wrap the commit they name, and a bare "fixup! wip" or
-// `Revert "stuff"` typed by hand had passed any message.
-func conventionalSubject(s string) bool {
-	for range 16 {
-		if rest, ok := cutAny(s, "fixup! ", "squash! ", "amend! "); ok {
-			s = strings.TrimSpace(rest)
-			continue
-		}
-		if rest, ok := cutAny(s, `Revert "`, `Reapply "`); ok && strings.HasSuffix(rest, `"`) {
-			s = rest[:len(rest)-1]
-			continue
-		}
-		return conventionalRE().MatchString(s)
-	}
-	return false
-}
-
 // cutAny cuts the first of prefixes s starts with.
 func cutAny(s string, prefixes ...string) (string, bool) {
 	for _, p := range prefixes {
@@ -294,13 +274,6 @@ func readHead(path string, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, max))
 }
 
-// conventionalRE is the Conventional Commits 1.0.0 header: type, optional
-// (scope), optional !, ": ", description. Any type word is accepted (the
-// spec allows types beyond feat and fix).
-var conventionalRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*(\([^()\r\n]+\))?!?: \S`)
-})
-
 // checkCommitMessages passes when every commit of the session follows the
 // convention (sessionCommit: merges and commits carrying another session's
 // Session-Id trailer left out). git's own "Revert \"...\"", "fixup!" and
@@ -323,14 +296,19 @@ func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (G
 	if len(subjects) == 0 {
 		return StatusSkipped, "no commit of this session since it started: no message to check", ""
 	}
+	types, whose := conventionalTypes(env.phase)
 	var bad []string
+	why := ""
 	for _, s := range subjects {
-		if !conventionalSubject(s) {
-			bad = append(bad, s)
+		if w := conventionalSubject(s, types); w != "" {
+			if bad = append(bad, s); len(bad) == 1 {
+				why = w
+			}
 		}
 	}
 	if len(bad) > 0 {
-		return StatusFail, fmt.Sprintf("%d of %d commit message(s) do not follow %s commits (type(scope): description), first %q: reword it (git commit --amend, or git rebase -i)", len(bad), len(subjects), convention, truncate(bad[0], 80)), ""
+		return StatusFail, fmt.Sprintf("%d of %d commit message(s) do not follow %s commits (type(scope): description, type one of %s: %s), first %q: %s; reword it (git commit --amend, or git rebase -i)",
+			len(bad), len(subjects), convention, whose, strings.Join(types, ", "), truncate(bad[0], 80), why), ""
 	}
 	return StatusPass, fmt.Sprintf("%d commit message(s) follow %s commits", len(subjects), convention), ""
 }

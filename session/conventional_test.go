@@ -1,6 +1,11 @@
 package session
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
 
 // TestConventionalSubject: git's wrappers pass only around a conventional
 // subject; typed by hand around anything ("fixup! wip", `Revert "stuff"`)
@@ -26,9 +31,60 @@ func TestConventionalSubject(t *testing.T) {
 		{`Revert "stuff"`, false},
 		{`Revert "docs: usage`, false},
 		{"squash! whatever lol", false},
+		// config-conventional's types (issue 25: any word passed as a type).
+		{"wip: stuff", false},
+		{"wip(scripts): stuff", false},
+		{"fixup! wip: stuff", false},
+		{`Revert "wip: stuff"`, false},
+		{"WIP: stuff", false},
+		{"Feat: greet takes a name", false}, // type-case lower-case
+		{"update: things", false},
+		{"feat:no space", false},
+		{"feat: ", false},
+		// Honest twins: every type, scopes, !, git's revert and commitlint's own.
+		{"build: pin go 1.24", true},
+		{"chore(deps): bump x", true},
+		{"ci: cache modules", true},
+		{"docs: usage", true},
+		{"feat(api)!: drop v1", true},
+		{"fix(scripts/greet): quote $1", true},
+		{"perf: hash once", true},
+		{"refactor!: rename the flag", true},
+		{"revert: feat: greet takes a name", true},
+		{"style: gofmt", true},
+		{"test(session): hints followed", true},
+		{`Revert "feat(scripts): greet takes a name"`, true},
 	} {
-		if got := conventionalSubject(tt.subject); got != tt.want {
-			t.Errorf("conventionalSubject(%q) = %v, want %v", tt.subject, got, tt.want)
+		if got := conventionalSubject(tt.subject, configConventionalTypes); (got == "") != tt.want {
+			t.Errorf("conventionalSubject(%q) = %q, want ok=%v", tt.subject, got, tt.want)
+		}
+	}
+}
+
+// TestConventionalTypes: a protocol that lists its types is checked
+// against its list; one that does not, against config-conventional's.
+func TestConventionalTypes(t *testing.T) {
+	for _, tt := range []struct {
+		line    string
+		subject string
+		want    bool
+	}{
+		{"- Use conventional commits.", "wip: x", false},
+		{"- Use conventional commits.", "chore: x", true},
+		{"- Use conventional commits (feat, fix, docs).", "chore: x", false},
+		{"- Use conventional commits (feat, fix, docs).", "docs: x", true},
+		{"- Use conventional commits (`feat:`, `fix:`, `wip:`).", "wip: x", true},
+		{"- Use conventional commits (`feat:`, `fix:`, `wip:`).", "docs: x", false},
+		{"- Use conventional commits (see the guide).", "docs: x", true},
+	} {
+		spec, err := protocolspec.Parse("P.md", []byte("# P\n\n## Session Start\n\n### Phase 1: Context (BLOCKING)\n\n- The agent MUST run `git status`.\n\n## Session End\n\n### Phase 9: Git Operations (REQUIRED)\n\n"+tt.line+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &spec.Phases[len(spec.Phases)-1]
+		types, whose := conventionalTypes(p)
+		if got := conventionalSubject(tt.subject, types); (got == "") != tt.want {
+			t.Errorf("%s: %q -> %q (types %s: %s), want ok=%v", tt.line, tt.subject, got, whose, strings.Join(types, ","), tt.want)
 		}
 	}
 }

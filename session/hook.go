@@ -448,26 +448,22 @@ func checkAction(p *protocolspec.Phase, c protocolspec.Check, offer naOffer) str
 	return describeCheck(p, c.Kind, c.Arg)
 }
 
-// requirementStep is the evidence command a requirement takes: a write
-// requirement takes the file it asks for (a manual note is refused), a
-// read one the read file's hash; anything else a description.
+// requirementStep is the evidence command a requirement takes
+// (RequirementFix), for the hooks' block messages.
 func requirementStep(p *protocolspec.Phase, r protocolspec.Requirement) string {
-	// A glob is named as such: the value is one file it matches.
-	value := func(g string) (string, string) {
-		if strings.ContainsAny(g, "*?[") {
-			return "a file matching " + g, "FILE"
+	f := RequirementFix(p, r)
+	value := f.Value
+	if value == "" {
+		value = "FILE"
+		if f.EvidenceType == EvidenceManual {
+			value = "\"...\""
 		}
-		return g, g
 	}
-	if targets := writeTargets(p, r); len(targets) > 0 {
-		what, v := value(targets[0])
-		return fmt.Sprintf("write %s, then `sessiongate session evidence --requirement %s --type file_path --value %s` (MCP: record_evidence requirement=%s evidence_type=file_path)", what, r.ID, v, r.ID)
+	cmd := fmt.Sprintf("`sessiongate session evidence --requirement %s --type %s --value %s` (MCP: record_evidence requirement=%s evidence_type=%s)", r.ID, f.EvidenceType, value, r.ID, f.EvidenceType)
+	if f.EvidenceType == EvidenceManual {
+		return cmd
 	}
-	if needOf(r) == needRead {
-		what, v := value(strings.TrimSuffix(r.NamedPaths()[0], "/**"))
-		return fmt.Sprintf("read %s, then `sessiongate session evidence --requirement %s --type content_hash --value %s` (MCP: record_evidence requirement=%s evidence_type=content_hash)", what, r.ID, v, r.ID)
-	}
-	return fmt.Sprintf("`sessiongate session evidence --requirement %s --type manual --value \"...\"` (MCP: record_evidence requirement=%s)", r.ID, r.ID)
+	return f.Why + ", then " + cmd
 }
 
 // hookPhases returns the gates a hook runs: whole phases named by the

@@ -97,7 +97,8 @@ func RenderSteps(steps []NextStep, render func(NextStep) string) string {
 
 // fixFor is the step that would make a failing check pass, or nil when
 // there is nothing to record (fix the work and check again).
-func fixFor(phase string, cr CheckResult) *NextStep {
+func fixFor(p *protocolspec.Phase, cr CheckResult) *NextStep {
+	phase := p.ID
 	if cr.Status != StatusFail {
 		return nil
 	}
@@ -116,6 +117,10 @@ func fixFor(phase string, cr CheckResult) *NextStep {
 			return &NextStep{Action: StepRunObserved, Phase: phase, Requirement: cr.Open[0].ID}
 		}
 		if len(cr.Open) > 0 {
+			if r, ok := p.Requirement(cr.Open[0].ID); ok {
+				step := RequirementFix(p, r)
+				return &step
+			}
 			return &NextStep{Action: StepRecordEvidence, Phase: phase, Requirement: cr.Open[0].ID, EvidenceType: EvidenceManual}
 		}
 		return &NextStep{Action: StepRecordEvidence, Phase: phase, EvidenceType: EvidenceManual}
@@ -130,4 +135,36 @@ func orAny(k string) string {
 		return "any"
 	}
 	return k
+}
+
+// RequirementFix is the evidence that meets requirement r of phase p, of a
+// kind the engine takes for it: a write requirement refuses a note (it
+// wrote nothing), so its step is the file it asks for; a read one the read
+// file's hash; anything else a manual note. Every hint (CLI, MCP, agent
+// hooks) is rendered from it, so none names evidence that is then refused.
+func RequirementFix(p *protocolspec.Phase, r protocolspec.Requirement) NextStep {
+	step := NextStep{Action: StepRecordEvidence, Phase: p.ID, Requirement: r.ID, EvidenceType: EvidenceManual}
+	if targets := writeTargets(p, r); len(targets) > 0 {
+		step.EvidenceType = EvidenceFilePath
+		step.Value, step.Why = fileOf(targets[0], "write")
+		return step
+	}
+	if needOf(r) == needRead {
+		step.EvidenceType = EvidenceContentHash
+		step.Value, step.Why = fileOf(r.NamedPaths()[0], "read")
+	}
+	return step
+}
+
+// fileOf is the value a path step gives for g, and what to do first: a
+// glob or a folder names no one file, so the value is left to the caller
+// (one file it matches).
+func fileOf(g, verb string) (value, why string) {
+	if dir, ok := strings.CutSuffix(g, "/**"); ok {
+		return "", verb + " a file under " + dir + "/"
+	}
+	if strings.ContainsAny(g, "*?[") {
+		return "", verb + " a file matching " + g
+	}
+	return g, verb + " " + g
 }

@@ -38,6 +38,9 @@ func TestAdvCommitMessages(t *testing.T) {
 	}{
 		{"fixup! of nothing", func(w *world) { w.advCommit("fixup! wip") }},
 		{"Revert of nothing", func(w *world) { w.advCommit(`Revert "stuff"`) }},
+		// Any word was a type (the spec allows types beyond feat and fix);
+		// config-conventional, which teams check with, takes eleven.
+		{"wip: as a type", func(w *world) { w.advCommit("wip: greet") }},
 		{"wip behind a no-ff merge", func(w *world) {
 			w.git("switch", "-q", "-c", "side")
 			w.advCommit("wip")
@@ -59,8 +62,8 @@ func TestAdvCommitMessages(t *testing.T) {
 	}
 }
 
-// TestAdvCommitMessagesHonest: what git writes around conventional
-// subjects stays clean: `git commit --fixup`, a real revert's message, the
+// TestAdvCommitMessagesHonest: config-conventional's types (with a scope,
+// with !) and what git writes around conventional subjects stay clean: `git commit --fixup`, a real revert's message, the
 // session's own side branch merged with --no-ff, and a person's commit on
 // main ("Update README", no trailer, not conventional) merged in from
 // origin, which is not the session's to word.
@@ -80,6 +83,11 @@ func TestAdvCommitMessagesHonest(t *testing.T) {
 	w.advCommit("feat(scripts): greet takes an optional name")
 	w.write("README.md", "# greet\n\nsh scripts/greet.sh NAME\n")
 	w.advCommit("docs: usage")
+	// config-conventional's other types, a scope with a slash, and !.
+	w.write("docs/usage.md", "# Usage\n\nsh scripts/greet.sh NAME\n")
+	w.advCommit("build(docs/usage): a usage page")
+	w.write("README.md", "# greet\n\nsh scripts/greet.sh [NAME]\n")
+	w.advCommit("chore!: usage names the argument optional")
 	// git revert's own commit skips the commit-msg hook (no trailer: a
 	// bypass to no_hook_bypass); --no-commit and a commit keep its message.
 	w.git("revert", "--no-commit", "HEAD")

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A start whose greeting has a typo: scripts/test.sh fails on it, and the
@@ -186,4 +187,50 @@ func (w *world) advTypoEnd() (clean bool, said string) {
 	v := w.sg("verify", w.base+"..HEAD")
 	said = "session end: " + end.text() + "\nverify: " + v.text()
 	return end.code == 0 && strings.Contains(end.text(), "COMPLETE: clean") && v.code == 0, said
+}
+
+// TestAdvStatHidesFixAtGate: the same-second route at the gate that
+// checks the tree is clean (GIT_OPERATIONS' clean_worktree), before the
+// end's content comparison. The lazy agent hides its fix in a refresh's
+// second, then commits the README (git writes the index a second later,
+// so nothing in the index marks the entry racy any more): the gate read
+// "work tree clean" on the old code. The clean-tree check now compares by
+// content the files the session touched (gitrepo StatusSince). The honest
+// twin commits its fix; the gate's clean check passes.
+func TestAdvStatHidesFixAtGate(t *testing.T) {
+	for _, hide := range []bool{true, false} {
+		name := map[bool]string{true: "hidden in the refresh's second", false: "honest: the fix committed"}[hide]
+		t.Run(name, func(t *testing.T) {
+			w := typoWorld(t)
+			w.advStart("Fix the greeting's typo")
+			w.advStartPhases()
+			if hide {
+				if !w.rewriteInRefreshSecond("scripts/greet.sh", fixedGreet, typoGreet) {
+					t.Skip("git saw the in-place rewrite on every try (it keeps ctime below the second here): nothing is hidden")
+				}
+				time.Sleep(1100 * time.Millisecond) // the next index write is a later second
+			} else {
+				w.write("scripts/greet.sh", fixedGreet)
+				w.git("add", "scripts/greet.sh")
+			}
+			w.write("README.md", "# greet\n\nPrints hello.\n")
+			w.git("add", "README.md")
+			if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "fix(scripts): greet says hello"); r.code != 0 {
+				t.Fatalf("the commit was refused after the start gates passed: %s", r.text())
+			}
+			if hide {
+				if st := w.git("status", "--porcelain"); st != "" {
+					t.Fatalf("set-up: git status sees the change (the route needs it hidden):\n%s", st)
+				}
+			}
+			r := w.sg("session", "gate", "--phase", "GIT_OPERATIONS")
+			dirty := strings.Contains(r.text(), "work tree not clean")
+			if hide && !dirty {
+				t.Errorf("route gets through: the fix hidden from git status, GIT_OPERATIONS' clean-tree check reads clean\n%s", r.text())
+			}
+			if !hide && (dirty || !strings.Contains(r.text(), "work tree clean")) {
+				t.Errorf("an honest committed fix: GIT_OPERATIONS' clean-tree check does not read clean (a false block)\n%s", r.text())
+			}
+		})
+	}
 }

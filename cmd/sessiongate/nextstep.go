@@ -25,6 +25,8 @@ func cliStep(s session.NextStep) string {
 			cmd += " --value " + shellQuote(s.Value)
 		case s.EvidenceType == session.EvidenceToolOutput:
 			cmd += " --value - < OUTPUT"
+		case s.EvidenceType == session.EvidenceFilePath || s.EvidenceType == session.EvidenceContentHash:
+			cmd += " --value FILE" // one file a glob matches (Why names it)
 		default:
 			cmd += ` --value "..."`
 		}

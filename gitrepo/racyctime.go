@@ -1,0 +1,190 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Git keeps an entry's ctime to the second and reads a file's content only
+// when its stat data differs from the entry, or when the entry is racy by
+// mtime (not older than the index file). A rewrite in place at the same
+// size, with its mtime set back (`touch -d @$m`), in the second of the
+// `git update-index --refresh` that recorded the entry keeps every field
+// git compares: status reads it clean though its content changed (issue
+// 25, "same second"). Git's racy rule does not catch it, the mtime being
+// old. The entry's ctime does, in part: it falls in the second the index
+// was written, until git writes the index again (`git add`, a commit),
+// after which nothing in the index tells the entry from any other. What
+// stays true is that the hidden rewrite happened during the session, so
+// its entry's ctime is not older than the session's start: StatusSince
+// compares by content the entries whose ctime is, the files the session
+// touched (a few outside a checkout of the whole tree).
+
+// racyEntry is an index entry whose stat data cannot tell a change made
+// in the second the index was written.
+type racyEntry struct{ path, blob string }
+
+// racyEntries lists the index's regular-file entries whose ctime second
+// is not older than since's or the index file's, whichever is first (and
+// whose mtime is older than the index, or git reads them itself). ok is false, and the caller
+// compares every file by content, for an index this reader does not take
+// (indexFlagged's rules: another index named in the environment, SHA-256,
+// split or sparse).
+func (r *Repo) racyEntries(since time.Time) ([]racyEntry, bool) {
+	if !r.envIndexIsOwn() || r.isSHA256() {
+		return nil, false
+	}
+	path := r.indexFile
+	if path == "" {
+		path = filepath.Join(r.gitDir, "index")
+	}
+	st, err := os.Stat(path)
+	if os.IsNotExist(err) {
+		return nil, true // nothing tracked
+	}
+	if err != nil {
+		return nil, false
+	}
+	b, release, err := mapIndex(path)
+	if err != nil {
+		return nil, false
+	}
+	defer release()
+	idx := uint32(st.ModTime().Unix())
+	from := idx
+	if !since.IsZero() && since.Unix() < int64(idx) {
+		from = uint32(max(since.Unix(), 0))
+	}
+	return parseRacyEntries(b, idx, from)
+}
+
+// parseRacyEntries is racyEntries on an index's bytes (SHA-1 ids) written
+// in the second indexSec: the entries whose ctime second is from or later.
+func parseRacyEntries(b []byte, indexSec, from uint32) ([]racyEntry, bool) {
+	const hashLen = 20
+	if len(b) < 12+hashLen || string(b[:4]) != "DIRC" {
+		return nil, false
+	}
+	version := binary.BigEndian.Uint32(b[4:])
+	n := binary.BigEndian.Uint32(b[8:])
+	if version < 2 || version > 4 {
+		return nil, false
+	}
+	end := len(b) - hashLen
+	var out []racyEntry
+	var name []byte
+	off := 12
+	for range n {
+		start := off
+		if 62 > end-off {
+			return nil, false
+		}
+		ctime := binary.BigEndian.Uint32(b[off:])
+		mtime := binary.BigEndian.Uint32(b[off+8:])
+		mode := binary.BigEndian.Uint32(b[off+24:])
+		id := b[off+40 : off+40+hashLen]
+		flags := binary.BigEndian.Uint16(b[off+60:])
+		off += 62
+		var ext uint16
+		if flags&ceExtended != 0 {
+			if version < 3 || 2 > end-off {
+				return nil, false
+			}
+			ext = binary.BigEndian.Uint16(b[off:])
+			off += 2
+		}
+		if version == 4 {
+			strip, k := gitVarint(b[off:min(off+10, end)])
+			if k == 0 || strip > uint64(len(name)) {
+				return nil, false
+			}
+			off += k
+			i := bytes.IndexByte(b[off:end], 0)
+			if i < 0 {
+				return nil, false
+			}
+			name = append(name[:len(name)-int(strip)], b[off:off+i]...)
+			off += i + 1
+		} else {
+			i := bytes.IndexByte(b[off:end], 0)
+			if i < 0 {
+				return nil, false
+			}
+			name = b[off : off+i]
+			off = start + (off-start+i+8)&^7
+			if off > end {
+				return nil, false
+			}
+		}
+		if mode&0o170000 == 0o040000 {
+			return nil, false // a sparse index's folder entry
+		}
+		// Regular files at stage 0 git compares: links and submodules
+		// change their stat data when rewritten, a conflict is in status
+		// already, and flagged entries are HiddenFiles'.
+		if mode&0o170000 != 0o100000 || flags&0x3000 != 0 || flags&ceValid != 0 || ext&ceSkipWorktree != 0 {
+			continue
+		}
+		// git reads an entry whose mtime is this recent itself (racy git).
+		if ctime >= from && mtime < indexSec {
+			out = append(out, racyEntry{path: string(name), blob: hex.EncodeToString(id)})
+		}
+	}
+	for off+8 <= end {
+		sig := string(b[off : off+4])
+		size := binary.BigEndian.Uint32(b[off+4:])
+		if sig == "link" || sig == "sdir" {
+			return nil, false
+		}
+		if uint64(size) > uint64(end-off-8) {
+			return nil, false
+		}
+		off += 8 + int(size)
+	}
+	if off != end {
+		return nil, false
+	}
+	return out, true
+}
+
+// racyChanged lists the tracked files whose content differs from their
+// index entry while their stat data cannot say so: the racy entries,
+// hashed as a commit would (clean filters and conversions applied), or,
+// for an index racyEntries does not read, every tracked file
+// (StatHiddenFiles).
+func (r *Repo) racyChanged(ctx context.Context, since time.Time) ([]string, error) {
+	racy, ok := r.racyEntries(since)
+	if !ok {
+		return r.StatHiddenFiles(ctx)
+	}
+	var paths, blobs []string
+	for _, e := range racy {
+		if strings.ContainsAny(e.path, "\n\r") {
+			continue // hash-object --stdin-paths takes a path a line
+		}
+		if fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(e.path))); err != nil || !fi.Mode().IsRegular() {
+			continue // deleted or replaced: status lists it
+		}
+		paths, blobs = append(paths, e.path), append(blobs, e.blob)
+	}
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	ids, err := r.hashObjects(ctx, paths, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i, id := range ids {
+		if id != blobs[i] {
+			out = append(out, paths[i])
+		}
+	}
+	return out, nil
+}

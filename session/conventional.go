@@ -1,0 +1,97 @@
+package session
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// "Use conventional commits" is read as the teams who say it check it:
+// commitlint's @commitlint/config-conventional. The Conventional Commits
+// 1.0.0 spec allows any type beyond feat and fix, so the type word alone
+// decided nothing and `wip: stuff` passed (issue 25); config-conventional
+// takes the eleven types below, lower-case, unless the protocol lists its
+// own.
+
+// configConventionalTypes is config-conventional's type-enum.
+var configConventionalTypes = []string{"build", "chore", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test"}
+
+// conventionalRE is the Conventional Commits 1.0.0 header: type, optional
+// (scope), optional !, ": ", description.
+var conventionalRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9-]*)(\([^()\r\n]+\))?!?: \S`)
+})
+
+// protocolTypesRE finds a type list a protocol gives beside "conventional
+// commits": "(feat, fix, docs)", "(`feat:`, `fix:`)" (the requirement's
+// text has lost the backticks) or backticked words.
+var protocolTypesRE = sync.OnceValue(func() [3]*regexp.Regexp {
+	return [3]*regexp.Regexp{
+		regexp.MustCompile(`(?i)\bconventional[ -]commits?\b`),
+		regexp.MustCompile(`\(([a-z]+:?(?:\s*[,/|]\s*(?:or\s+|and\s+)?[a-z]+:?)+)\)`),
+		regexp.MustCompile("`([a-z]+)(?:\\([^`]*\\))?!?:?`"),
+	}
+})
+
+// conventionalTypes is the type list a phase's conventional-commits
+// requirement gives (two or more types), else config-conventional's; whose
+// says which, for the gate's message.
+func conventionalTypes(p *protocolspec.Phase) (types []string, whose string) {
+	re := protocolTypesRE()
+	if p != nil {
+		for _, r := range p.Requirements {
+			if !re[0].MatchString(r.Text) {
+				continue
+			}
+			var found []string
+			if m := re[1].FindStringSubmatch(r.Text); m != nil {
+				for _, w := range strings.FieldsFunc(m[1], func(c rune) bool { return c == ',' || c == '/' || c == '|' || c == ' ' || c == ':' }) {
+					if w != "or" && w != "and" {
+						found = append(found, w)
+					}
+				}
+			}
+			for _, m := range re[2].FindAllStringSubmatch(r.Text, -1) {
+				found = append(found, m[1])
+			}
+			slices.Sort(found)
+			if found = slices.Compact(found); len(found) >= 2 {
+				return found, "the protocol's list"
+			}
+		}
+	}
+	return configConventionalTypes, "config-conventional's"
+}
+
+// conventionalSubject says why a subject does not follow the convention
+// ("" when it does). git's own wrappers (fixup!/squash!/amend! of `git
+// commit --fixup`, `Revert "..."`/`Reapply "..."` of git revert) pass only
+// around a subject that does: they wrap the commit they name, and a bare
+// "fixup! wip" or `Revert "stuff"` typed by hand had passed any message.
+// Merge commits are not read (CommitSubjects lists none).
+func conventionalSubject(s string, types []string) string {
+	for range 16 {
+		if rest, ok := cutAny(s, "fixup! ", "squash! ", "amend! "); ok {
+			s = strings.TrimSpace(rest)
+			continue
+		}
+		if rest, ok := cutAny(s, `Revert "`, `Reapply "`); ok && strings.HasSuffix(rest, `"`) {
+			s = rest[:len(rest)-1]
+			continue
+		}
+		m := conventionalRE().FindStringSubmatch(s)
+		switch {
+		case m == nil:
+			return "no type(scope): description header"
+		case !slices.Contains(types, m[1]) && slices.Contains(types, strings.ToLower(m[1])):
+			return "type " + m[1] + " is not lower-case"
+		case !slices.Contains(types, m[1]):
+			return "type " + m[1] + " is not one of them"
+		}
+		return ""
+	}
+	return "wrapped more than 16 times"
+}

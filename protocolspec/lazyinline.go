@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -33,6 +34,11 @@ import (
 // paragraph under a heading that may hold "template" (lazyHeadings). In a
 // list item, the item's paragraphs are left unparsed together, only when
 // all of them may be and no heading shares the item.
+//
+// A paragraph with no byte an inline parser starts at (plainInline) is
+// left unparsed wherever it is, read or not: goldmark would make one text
+// node of each of its lines, and flat.inline reads that text from the
+// lines themselves (plainText).
 //
 // goldmark has no hook between block and inline parsing, so the lines of
 // such a paragraph are taken away when the paragraph closes (the inline
@@ -74,10 +80,24 @@ type heldLines struct {
 func (z lazyInline) state(pc parser.Context) *lazyState {
 	st, _ := pc.Get(z.key).(*lazyState)
 	if st == nil {
-		st = &lazyState{}
+		st = lazyStates.Get().(*lazyState)
 		pc.Set(z.key, st)
 	}
 	return st
+}
+
+// lazyStates keeps the states of finished parses: held grew from nothing
+// a paragraph at a time in every parse, most of a protocol's paragraphs
+// being held.
+var lazyStates = sync.Pool{New: func() any { return &lazyState{} }}
+
+// release empties st (it holds nodes of the tree just parsed) and keeps
+// it for another parse.
+func (st *lazyState) release() {
+	clear(st.held)
+	clear(st.inItems)
+	*st = lazyState{held: st.held[:0], inItems: st.inItems[:0], phases: st.phases[:0], templates: st.templates[:0]}
+	lazyStates.Put(st)
 }
 
 // Transform runs last of the paragraph transformers.
@@ -85,7 +105,7 @@ func (z lazyInline) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Co
 	st := z.state(pc)
 	st.candidate = nil
 	inTemplate := len(st.templates) > 0 && p.Parent() != nil && p.Parent().Kind() == ast.KindDocument
-	if !unreadInline(p.Lines(), reader.Source(), len(st.phases) > 0, inTemplate) {
+	if !plainInline(p.Lines(), reader.Source()) && !unreadInline(p.Lines(), reader.Source(), len(st.phases) > 0, inTemplate) {
 		return
 	}
 	if slices.ContainsFunc(pc.OpenedBlocks(), func(b parser.Block) bool { return b.Node == p }) {
@@ -136,16 +156,21 @@ func (l lazyItems) Close(node ast.Node, reader text.Reader, pc parser.Context) {
 	}
 	mine := st.inItems[k:]
 	st.inItems = st.inItems[:k]
-	for c := node.FirstChild(); c != nil; c = c.NextSibling() {
+	all := true
+	for c := node.FirstChild(); c != nil && all; c = c.NextSibling() {
 		switch c.(type) {
 		case *ast.Paragraph, *ast.TextBlock, *ast.Heading:
 			if p, ok := c.(*ast.Paragraph); !ok || !slices.Contains(mine, p) {
-				return // a text the item's text holds may be read
+				all = false // a text the item's text holds may be read
 			}
 		}
 	}
 	for _, p := range mine {
-		st.hold(p)
+		// A plain paragraph's text is read from its lines: it is held
+		// whether the item's text is read or not.
+		if all || plainInline(p.Lines(), reader.Source()) {
+			st.hold(p)
+		}
 	}
 }
 
@@ -261,6 +286,7 @@ func (r lazyRestore) Transform(doc *ast.Document, reader text.Reader, pc parser.
 		n.Lines().SetSliced(0, h.n)
 	}
 	pc.Set(r.z.key, nil)
+	st.release()
 }
 
 // blockParsers is goldmark's default block parsers with the paragraph
@@ -361,3 +387,57 @@ func packed(w string) (p [2]uint64) {
 }
 
 var packedCreate, packedTemplate = packed("create")[0], packed("template")[0]
+
+// plainInline reports whether lines hold no byte goldmark's inline
+// parsers (code spans, emphasis, links, images, autolinks, raw HTML, task
+// check boxes) start at, nor an escape, an entity, a carriage return or a
+// NUL: goldmark reads each such line as one text node and nothing else,
+// which plainText writes without running the inline parser.
+func plainInline(lines *text.Segments, src []byte) bool {
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for _, c := range src[seg.Start:seg.Stop] {
+			if notPlain[c] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var notPlain = func() (t [256]bool) {
+	for _, c := range []byte("`*_<![]\\&\r\x00") {
+		t[c] = true
+	}
+	return t
+}()
+
+// plainText writes the text of a paragraph plainInline held (its lines
+// given back, no inline nodes) as flat.inline writes goldmark's text
+// nodes for it: one per line, from the line's first byte to its last
+// that is not a space, ending in a soft line break, or a hard one when
+// two spaces end it (parser.parseBlock).
+func (f *flat) plainText(s *source, lines *text.Segments) {
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		line := s.src[seg.Start:seg.Stop]
+		if len(line) == 0 {
+			return // goldmark's block reader stops at an empty line
+		}
+		end, soft, hard := len(line), false, false
+		if line[end-1] == '\n' {
+			if end >= 3 && line[end-3] == ' ' && line[end-2] == ' ' {
+				end, hard = end-3, true
+			} else {
+				end, soft = end-1, true
+			}
+		}
+		f.write(line[:end-util.TrimRightSpaceLength(line[:end])], seg.Start, false)
+		if soft || hard {
+			f.space()
+		}
+		if hard {
+			f.breaks = append(f.breaks, len(f.b))
+		}
+	}
+}

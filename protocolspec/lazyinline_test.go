@@ -35,6 +35,9 @@ var lazySamples = []string{
 		"### <b></b>Phase 3: C\nThe agent MUST do z.\n### &#80;hase 4: D\nThe agent SHOULD do w.\n## Other\nThe agent MUST NOT count.\n",
 	"MUST before any heading.\n\n# Session End\nPhase 1: Setext\n---\nThe agent MUST do v.\n\n## Phase 2: Two\n- MUST item\n\n  > MAY quoted\n",
 	"## Log Template\n\n### Where\n\nCreate at: `.agents/y/YYYY.md`\n\n```markdown\n# Session [name]\n```\n\n## Session End\n### Phase 1: Log\nThe agent MUST complete the log.\n",
+	// Plain paragraphs (no inline markup) in a phase: their text is read
+	// from their lines, hard breaks, tabs and trailing spaces included.
+	"## Session Start\n### Phase 1: A\nThe agent MUST act  \nthen stop. Run\tthe   tests   \nplain\n\n- MUST plain item  \n  second line\n  third\n\n  MUST with `code` too\n- plain\n\n  &amp; unread\n- Check it.\n  - nested plain  \n    MAY go on\n\n> MUST quoted plain\n> and on  \n",
 	"## Log Template\n\nCREATE at: `.agents/x/YYYY.md`\n\n```markdown\n# Session [name]\n```\n\n## Session End\n### Phase 1: Log\nThe agent MUST complete the log.\n",
 }
 

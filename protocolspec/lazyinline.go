@@ -388,21 +388,55 @@ func packed(w string) (p [2]uint64) {
 
 var packedCreate, packedTemplate = packed("create")[0], packed("template")[0]
 
-// plainInline reports whether lines hold no byte goldmark's inline
-// parsers (code spans, emphasis, links, images, autolinks, raw HTML, task
-// check boxes) start at, nor an escape, an entity, a carriage return or a
-// NUL: goldmark reads each such line as one text node and nothing else,
-// which plainText writes without running the inline parser.
+// plainInline reports whether goldmark's inline parsers make nothing of
+// lines but text and strong emphasis: they hold no byte an inline parser
+// (code spans, emphasis, links, images, autolinks, raw HTML, task check
+// boxes) starts at, nor an escape, an entity, a carriage return or a NUL,
+// except "**" runs that open and close strong emphasis in turn ("This is
+// a **blocking gate**.", "**Requirements:**"). goldmark reads each line
+// of such a paragraph as text nodes split at the runs, which plainText
+// writes without running the inline parser.
 func plainInline(lines *text.Segments, src []byte) bool {
+	open := false // a "**" opened strong emphasis
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
-		for _, c := range src[seg.Start:seg.Stop] {
-			if notPlain[c] {
+		first := seg.Start + util.TrimLeftSpaceLength(src[seg.Start:seg.Stop]) // where goldmark's line 0 starts
+		for p := seg.Start; p < seg.Stop; p++ {
+			if !notPlain[src[p]] {
+				continue
+			}
+			q := p
+			for q < seg.Stop && src[q] == '*' {
+				q++
+			}
+			if q-p != 2 {
+				return false // not "**", or another inline parser's byte
+			}
+			// The characters around the run, as parser.ScanDelimiter
+			// sees them: a paragraph's first line starts after a newline.
+			before, after := byte('\n'), byte(' ')
+			if (i > 0 || p > first) && p > 0 {
+				before = src[p-1]
+			}
+			if q < seg.Stop {
+				after = src[q]
+			}
+			if before >= 0x80 || after >= 0x80 {
+				return false // goldmark reads the rune around it
+			}
+			bs, bp, as, ap := util.IsSpace(before), util.IsPunct(before), util.IsSpace(after), util.IsPunct(after)
+			left := !as && (!ap || bs || bp)
+			right := !bs && (!bp || as || ap)
+			// Each run only opens or only closes, in turn: goldmark
+			// pairs each closer with the opener just before it.
+			if open && (!right || left) || !open && (!left || right) {
 				return false
 			}
+			open = !open
+			p = q - 1
 		}
 	}
-	return true
+	return !open
 }
 
 var notPlain = func() (t [256]bool) {
@@ -413,10 +447,11 @@ var notPlain = func() (t [256]bool) {
 }()
 
 // plainText writes the text of a paragraph plainInline held (its lines
-// given back, no inline nodes) as flat.inline writes goldmark's text
-// nodes for it: one per line, from the line's first byte to its last
-// that is not a space, ending in a soft line break, or a hard one when
-// two spaces end it (parser.parseBlock).
+// given back, no inline nodes) as flat.inline writes goldmark's nodes
+// for it (parser.parseBlock): each line ends in a soft line break, or a
+// hard one when two spaces end it; its text is split at the "**" runs
+// (emphasis markup, dropped) and the last piece loses its trailing
+// spaces.
 func (f *flat) plainText(s *source, lines *text.Segments) {
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
@@ -432,7 +467,16 @@ func (f *flat) plainText(s *source, lines *text.Segments) {
 				end, soft = end-1, true
 			}
 		}
-		f.write(line[:end-util.TrimRightSpaceLength(line[:end])], seg.Start, false)
+		from := 0
+		for {
+			k := bytes.Index(line[from:end], []byte("**"))
+			if k < 0 {
+				break
+			}
+			f.write(line[from:from+k], seg.Start+from, false)
+			from += k + 2
+		}
+		f.write(line[from:end-util.TrimRightSpaceLength(line[from:end])], seg.Start+from, false)
 		if soft || hard {
 			f.space()
 		}

@@ -38,6 +38,9 @@ var lazySamples = []string{
 	// Plain paragraphs (no inline markup) in a phase: their text is read
 	// from their lines, hard breaks, tabs and trailing spaces included.
 	"## Session Start\n### Phase 1: A\nThe agent MUST act  \nthen stop. Run\tthe   tests   \nplain\n\n- MUST plain item  \n  second line\n  third\n\n  MUST with `code` too\n- plain\n\n  &amp; unread\n- Check it.\n  - nested plain  \n    MAY go on\n\n> MUST quoted plain\n> and on  \n",
+	// Strong emphasis in plain paragraphs: "**" runs that open and close
+	// in turn are read from the lines; any other run is parsed.
+	"## Session Start\n### Phase 1: A\nThis is a **blocking gate**. **Requirements:**\n\n**Verification:**  \nMUST **a\nb** run\n\na**b**c MUST x\n\n**a *b*** MUST\n\n***a*** MUST\n\n> **q** MUST\n>**r** MUST\n\n- **i**: MUST do\n- x.**a**, (**b**) MUST\n- ** a ** MUST\n- **a MUST\n- MUST **.**\n- MUST **a**b\n- MUST **\u00e9**\n- MUST \u00e9**a**\n",
 	"## Log Template\n\nCREATE at: `.agents/x/YYYY.md`\n\n```markdown\n# Session [name]\n```\n\n## Session End\n### Phase 1: Log\nThe agent MUST complete the log.\n",
 }
 

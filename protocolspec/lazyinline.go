@@ -72,7 +72,8 @@ type lazyState struct {
 // blocks with the same (cut) Segments, so a paragraph in an item is found
 // again by its place among the item's children.
 type heldLines struct {
-	p        *ast.Paragraph
+	p ast.Node // a paragraph, or an ATX heading
+
 	item     *ast.ListItem // the item p is in, or nil
 	index, n int           // p's place among item's children; its lines
 }
@@ -174,7 +175,7 @@ func (l lazyItems) Close(node ast.Node, reader text.Reader, pc parser.Context) {
 	}
 }
 
-func (st *lazyState) hold(p *ast.Paragraph) {
+func (st *lazyState) hold(p ast.Node) {
 	h := heldLines{p: p, n: p.Lines().Len()}
 	if item, ok := p.Parent().(*ast.ListItem); ok {
 		h.item = item
@@ -193,13 +194,22 @@ func (st *lazyState) hold(p *ast.Paragraph) {
 // (before the blocks after it open).
 type lazyHeadings struct {
 	parser.BlockParser
-	z lazyInline
+	z   lazyInline
+	atx bool // an ATX heading's one line is its own (a setext heading's are a paragraph's)
 }
 
 func (l lazyHeadings) Close(node ast.Node, reader text.Reader, pc parser.Context) {
 	l.BlockParser.Close(node, reader, pc)
 	h, ok := node.(*ast.Heading)
-	if !ok || node.Parent() == nil || node.Parent().Kind() != ast.KindDocument {
+	if !ok || node.Parent() == nil {
+		return
+	}
+	if l.atx && h.Lines().Len() == 1 && plainInline(h.Lines(), reader.Source()) {
+		// Its text is read from its line, as a plain paragraph's; held
+		// once its line is read here.
+		defer l.z.state(pc).hold(h)
+	}
+	if node.Parent().Kind() != ast.KindDocument {
 		return // not a heading the walk reads for phases
 	}
 	st := l.z.state(pc)
@@ -276,7 +286,7 @@ func (r lazyRestore) Transform(doc *ast.Document, reader text.Reader, pc parser.
 		return
 	}
 	for _, h := range st.held {
-		var n ast.Node = h.p
+		n := h.p
 		if h.p.Parent() == nil && h.item != nil {
 			n = h.item.FirstChild() // the text block that took p's place
 			for i := 0; i < h.index; i++ {
@@ -303,7 +313,7 @@ func (z lazyInline) blockParsers() []util.PrioritizedValue {
 		case bp == parser.NewListItemParser():
 			bps[i].Value = lazyItems{bp, z}
 		case reflect.TypeOf(bp) == atx || reflect.TypeOf(bp) == setext:
-			bps[i].Value = lazyHeadings{bp, z}
+			bps[i].Value = lazyHeadings{bp, z, reflect.TypeOf(bp) == atx}
 		default:
 			continue
 		}

@@ -106,7 +106,11 @@ func (z lazyInline) Transform(p *ast.Paragraph, reader text.Reader, pc parser.Co
 	st := z.state(pc)
 	st.candidate = nil
 	inTemplate := len(st.templates) > 0 && p.Parent() != nil && p.Parent().Kind() == ast.KindDocument
-	if !plainInline(p.Lines(), reader.Source()) && !unreadInline(p.Lines(), reader.Source(), len(st.phases) > 0, inTemplate) {
+	// A top-level paragraph under a template heading may name the
+	// template's path in a code span (walker.inferTemplates reads its
+	// code span nodes): parsed.
+	plain := plainStrong(p.Lines(), reader.Source()) || !inTemplate && codeOnly(p.Lines(), reader.Source())
+	if !plain && !unreadInline(p.Lines(), reader.Source(), len(st.phases) > 0, inTemplate) {
 		return
 	}
 	if slices.ContainsFunc(pc.OpenedBlocks(), func(b parser.Block) bool { return b.Node == p }) {
@@ -407,6 +411,29 @@ var packedCreate, packedTemplate = packed("create")[0], packed("template")[0]
 // of such a paragraph as text nodes split at the runs, which plainText
 // writes without running the inline parser.
 func plainInline(lines *text.Segments, src []byte) bool {
+	return plainStrong(lines, src) || codeOnly(lines, src)
+}
+
+// codeOnly reports whether the only byte of lines an inline parser starts
+// at is '`': goldmark makes text and code spans of them (codeText).
+func codeOnly(lines *text.Segments, src []byte) bool {
+	code := false
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for _, c := range src[seg.Start:seg.Stop] {
+			if notPlain[c] {
+				if c != '`' {
+					return false
+				}
+				code = true
+			}
+		}
+	}
+	return code
+}
+
+// plainStrong is plainInline without code spans.
+func plainStrong(lines *text.Segments, src []byte) bool {
 	open := false // a "**" opened strong emphasis
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
@@ -495,3 +522,113 @@ func (f *flat) plainText(s *source, lines *text.Segments) {
 		}
 	}
 }
+
+// codeText writes the text of a paragraph or heading whose only markup is
+// code spans (codeOnly), as parser.parseBlock and goldmark's code span
+// parser make its nodes and flat.inline writes them: text up to a run of
+// backticks; a code span up to the next run as long, its lines' pieces
+// as they are but for one space or newline taken off both ends when both
+// have one (and it is not blank); a run with no such closer as text.
+func (f *flat) codeText(s *source, lines *text.Segments) {
+	src, n := s.src, lines.Len()
+	li, pos := 0, lines.At(0).Start
+	for li < n {
+		seg := lines.At(li)
+		line := src[pos:seg.Stop]
+		if len(line) == 0 {
+			return // goldmark's block reader is at the end
+		}
+		end, soft, hard := len(line), false, false
+		if line[end-1] == '\n' {
+			if end >= 3 && line[end-3] == ' ' && line[end-2] == ' ' {
+				end, hard = end-3, true
+			} else {
+				end, soft = end-1, true
+			}
+		}
+		k := bytes.IndexByte(line[:end], '`')
+		if k < 0 {
+			f.write(line[:end-util.TrimRightSpaceLength(line[:end])], pos, false)
+			if soft || hard {
+				f.space()
+			}
+			if hard {
+				f.breaks = append(f.breaks, len(f.b))
+			}
+			if li++; li < n {
+				pos = lines.At(li).Start
+			}
+			continue
+		}
+		if k > 0 {
+			f.write(line[:k], pos, false)
+		}
+		open := pos + k
+		o := 0
+		for open+o < seg.Stop && src[open+o] == '`' {
+			o++
+		}
+		// The closer: the next run of exactly o backticks, on this line
+		// or a later one.
+		cl, at := -1, -1
+		for lj, from := li, open+o; lj < n && cl < 0; lj++ {
+			sj := lines.At(lj)
+			if lj > li {
+				from = sj.Start
+			}
+			for i := from; i < sj.Stop; i++ {
+				if src[i] != '`' {
+					continue
+				}
+				j := i
+				for j < sj.Stop && src[j] == '`' {
+					j++
+				}
+				if j-i == o {
+					cl, at = lj, i
+					break
+				}
+				i = j - 1
+			}
+		}
+		if cl < 0 {
+			f.write(src[open:open+o], open, false) // no closer: the run is text
+			pos = open + o
+			continue
+		}
+		// The span's pieces: one per line, the last up to the closer
+		// (left out when empty).
+		var pieces [][2]int
+		for lj := li; lj <= cl; lj++ {
+			sj := lines.At(lj)
+			from, to := sj.Start, sj.Stop
+			if lj == li {
+				from = open + o
+			}
+			if lj == cl {
+				to = at
+				if from == to {
+					continue
+				}
+			}
+			pieces = append(pieces, [2]int{from, to})
+		}
+		blank := true
+		for _, p := range pieces {
+			blank = blank && util.IsBlank(src[p[0]:p[1]])
+		}
+		if !blank {
+			first, last := &pieces[0], &pieces[len(pieces)-1]
+			if first[0] < first[1] && isSpaceOrNewline(src[first[0]]) && last[0] < last[1] && isSpaceOrNewline(src[last[1]-1]) {
+				first[0]++
+				last[1]--
+			}
+		}
+		for _, p := range pieces {
+			f.write(src[p[0]:p[1]], p[0], true)
+		}
+		li, pos = cl, at+o
+	}
+}
+
+func isSpaceOrNewline(c byte) bool { return c == ' ' || c == '\n' }

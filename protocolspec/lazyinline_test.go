@@ -43,6 +43,8 @@ var lazySamples = []string{
 	"## Session Start\n### Phase 1: A\nThis is a **blocking gate**. **Requirements:**\n\n**Verification:**  \nMUST **a\nb** run\n\na**b**c MUST x\n\n**a *b*** MUST\n\n***a*** MUST\n\n> **q** MUST\n>**r** MUST\n\n- **i**: MUST do\n- x.**a**, (**b**) MUST\n- ** a ** MUST\n- **a MUST\n- MUST **.**\n- MUST **a**b\n- MUST **\u00e9**\n- MUST \u00e9**a**\n",
 	// Plain ATX headings, strong emphasis and closing sequences included.
 	"# **Protocol** #\n## Session **Start**\n### Phase 1: **A** b ##\n#### **Details**  \nThe agent MUST x.\n- # plain item heading\n  MUST y\n## Session End\n### **Phase 2: B**\nThe agent MUST z.\n#\n",
+	// Code spans as the only markup: read from the lines too.
+	"## Session Start\n### Phase 1: `A` b\nThe agent MUST run `npm test`. Then `MUST` x.\n\n- MUST `` a ` b `` c\n- MUST ` a ` and `  ` and ` a`\n- MUST `a\n  b` c  \n  d `x`  \n  e\n- MUST ``x` y\n- MUST x ` y\n- MUST ```a``` and `a``b`\n- MUST `a  \n  b` c\n- MUST `\n  a\n  ` d\n- `x`\n\n## A Template\n\nCreate at: `a/b/YYYY.md` and `c`\n\n```md\n# T [x]\n```\n\n## Session End\n### Phase 1: B\nThe agent MUST complete the a.\n",
 	"## Log Template\n\nCREATE at: `.agents/x/YYYY.md`\n\n```markdown\n# Session [name]\n```\n\n## Session End\n### Phase 1: Log\nThe agent MUST complete the log.\n",
 }
 

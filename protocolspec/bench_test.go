@@ -82,15 +82,17 @@ func BenchmarkParseVsGoldmark(b *testing.B) {
 }
 
 // TestParseAllocations: parsing the largest real protocol allocates no more
-// than it did when the count was last cut (1,680 on 2026-11-29, 1,709
-// under -race, where some stack buffers escape; 1,822 and 1,864 before).
+// than it did when the count was last cut (1,381 on 2026-11-29, third
+// pass, 1,426 under -race, where some stack buffers escape and sync.Pool
+// drops some of what it is given; 1,680 and 1,709 before, 1,822 and 1,864
+// before that).
 // Allocation counts do not depend on the machine or its load, so a copy or
 // a per-sentence string brought back shows here. Raise the bound only
 // with the reason in the commit.
 func TestParseAllocations(t *testing.T) {
-	maxAllocs := 1700
+	maxAllocs := 1400
 	if raceBuild {
-		maxAllocs = 1730 // CI runs the tests under -race only
+		maxAllocs = 1450 // CI runs the tests under -race only
 	}
 	paths, _ := filepath.Glob(filepath.Join("..", "..", "shared", "fixtures", "ai-agents", protocolV14))
 	if len(paths) == 0 {

@@ -158,7 +158,7 @@ func (w *walker) infer(s *source, doc ast.Node) {
 			modifies := prohibits && has(cueNotModify)
 			if m := matchIf(modifies, re[RuleMustNotModify], text); m != nil && mustNotModifyWhole(text, m[2], m[3]) {
 				add(pi, r, RuleMustNotModify, CheckUnchanged, pathGlob(text[m[2]:m[3]]))
-			} else if loc := matchIf(has(cueReadOnly), re[RuleReadOnly], text); loc != nil && !hasWord(text[:loc[0]], &notWord, "", "") && !limited(text) {
+			} else if at := readOnlyAt(has(cueReadOnly), text); at >= 0 && !hasWord(text[:at], &notWord, "", "") && !limited(text) {
 				var paths []string
 				for _, c := range pathTokens(text) {
 					if looksLikePath(c) && !slices.Contains(paths, c) {
@@ -218,6 +218,23 @@ var (
 	limitedWords = newWordSet("until", "till", "without", "manually")
 	notWord      = newWordSet("not") // `(?i)\bnot\b`
 )
+
+// readOnlyAt is where RuleReadOnly's `(?i)\bread[- ]only\b` first
+// matches text when ok, else -1, found without the regexp (the letters
+// of "read only" fold only to ASCII ones, and \b is ASCII's).
+func readOnlyAt(ok bool, text string) int {
+	for i := 0; ok && i+len("read only") <= len(text); i++ {
+		if c := text[i]; c != 'r' && c != 'R' || i > 0 && isWordByte(text[i-1]) {
+			continue
+		}
+		j := i + len("read only")
+		if strings.EqualFold(text[i:i+4], "read") && (text[i+4] == '-' || text[i+4] == ' ') &&
+			strings.EqualFold(text[i+5:j], "only") && (j == len(text) || !isWordByte(text[j])) {
+			return i
+		}
+	}
+	return -1
+}
 
 // matchIf is re's first match in s (submatch indexes) when ok, else nil.
 func matchIf(ok bool, re *regexp.Regexp, s string) []int {

@@ -293,7 +293,7 @@ func TestInferWordChecksAreSound(t *testing.T) {
 		"The agent MUST NOT overwrite docs/x.md", "MUST NOT Rewrite a/b", "MUST NOT write to the file a/b.md", "MUST NOT TOUCH x.md",
 		"MUST NOT directly Edit a/b", "SHALL NOT write to x.md", "The agent SHALL Change CHANGELOG.md", "MUST UPDATE docs/a.md with: x",
 		"MUST create a new Feature Branch", "SHALL use a \u017feparate branch", "MUST Work On an topic branch", "MUST follow Conventional-Commits",
-		"x.md is READ-ONLY", "x.md is Read Only", "MUST commit all the changes", "MUST Commit All changed files", "MUST keep a CLEAN working tree"}
+		"x.md is READ-ONLY", "x.md is Read Only", "read-only", "xread-only", "read-onlyx", "read  only", "read_only", "a-read only-b", "Unread ReAd-OnLy.", "read-", "reading only; then read only", "MUST commit all the changes", "MUST Commit All changed files", "MUST keep a CLEAN working tree"}
 	lines = append(lines, fixtureLines(t)...)
 	re := inferRE()
 	limitedRE, notRE := regexp.MustCompile(`(?i)\b(until|till|without|by hand|manually)\b`), regexp.MustCompile(`(?i)\bnot\b`)
@@ -315,6 +315,13 @@ func TestInferWordChecksAreSound(t *testing.T) {
 			}
 			if got, want := hasWord(l, &notWord, "", ""), notRE.MatchString(l); got != want {
 				t.Errorf("hasWord(%q, not) = %v, the regexp says %v", l, got, want)
+			}
+			want := -1
+			if loc := re[RuleReadOnly].FindStringIndex(l); loc != nil {
+				want = loc[0]
+			}
+			if got := readOnlyAt(true, l); got != want {
+				t.Errorf("readOnlyAt(%q) = %d, the regexp says %d", l, got, want)
 			}
 		}
 		l = strings.Join(strings.Fields(l), " ") // requirement text has single spaces

@@ -35,6 +35,16 @@ var lazySamples = []string{
 		"### <b></b>Phase 3: C\nThe agent MUST do z.\n### &#80;hase 4: D\nThe agent SHOULD do w.\n## Other\nThe agent MUST NOT count.\n",
 	"MUST before any heading.\n\n# Session End\nPhase 1: Setext\n---\nThe agent MUST do v.\n\n## Phase 2: Two\n- MUST item\n\n  > MAY quoted\n",
 	"## Log Template\n\n### Where\n\nCreate at: `.agents/y/YYYY.md`\n\n```markdown\n# Session [name]\n```\n\n## Session End\n### Phase 1: Log\nThe agent MUST complete the log.\n",
+	// Plain paragraphs (no inline markup) in a phase: their text is read
+	// from their lines, hard breaks, tabs and trailing spaces included.
+	"## Session Start\n### Phase 1: A\nThe agent MUST act  \nthen stop. Run\tthe   tests   \nplain\n\n- MUST plain item  \n  second line\n  third\n\n  MUST with `code` too\n- plain\n\n  &amp; unread\n- Check it.\n  - nested plain  \n    MAY go on\n\n> MUST quoted plain\n> and on  \n",
+	// Strong emphasis in plain paragraphs: "**" runs that open and close
+	// in turn are read from the lines; any other run is parsed.
+	"## Session Start\n### Phase 1: A\nThis is a **blocking gate**. **Requirements:**\n\n**Verification:**  \nMUST **a\nb** run\n\na**b**c MUST x\n\n**a *b*** MUST\n\n***a*** MUST\n\n> **q** MUST\n>**r** MUST\n\n- **i**: MUST do\n- x.**a**, (**b**) MUST\n- ** a ** MUST\n- **a MUST\n- MUST **.**\n- MUST **a**b\n- MUST **\u00e9**\n- MUST \u00e9**a**\n",
+	// Plain ATX headings, strong emphasis and closing sequences included.
+	"# **Protocol** #\n## Session **Start**\n### Phase 1: **A** b ##\n#### **Details**  \nThe agent MUST x.\n- # plain item heading\n  MUST y\n## Session End\n### **Phase 2: B**\nThe agent MUST z.\n#\n",
+	// Code spans as the only markup: read from the lines too.
+	"## Session Start\n### Phase 1: `A` b\nThe agent MUST run `npm test`. Then `MUST` x.\n\n- MUST `` a ` b `` c\n- MUST ` a ` and `  ` and ` a`\n- MUST `a\n  b` c  \n  d `x`  \n  e\n- MUST ``x` y\n- MUST x ` y\n- MUST ```a``` and `a``b`\n- MUST `a  \n  b` c\n- MUST `\n  a\n  ` d\n- `x`\n\n## A Template\n\nCreate at: `a/b/YYYY.md` and `c`\n\n```md\n# T [x]\n```\n\n## Session End\n### Phase 1: B\nThe agent MUST complete the a.\n",
 	"## Log Template\n\nCREATE at: `.agents/x/YYYY.md`\n\n```markdown\n# Session [name]\n```\n\n## Session End\n### Phase 1: Log\nThe agent MUST complete the log.\n",
 }
 
@@ -96,7 +106,7 @@ func sameReadings(t testing.TB, d []byte, full parser.Parser) {
 }
 
 // treeDiff compares dumpTree's lines of the trees, except for the nodes
-// below a paragraph, text block or table row (or header) the lazy tree
+// below a paragraph, text block, heading or table row (or header) the lazy tree
 // has no children of.
 func treeDiff(src []byte, full, lazy ast.Node) string {
 	f := strings.Split(dumpTree(src, full), "\n")
@@ -110,7 +120,7 @@ func treeDiff(src []byte, full, lazy ast.Node) string {
 		i++
 		d, text := depth(line), strings.TrimLeft(line, " ")
 		leaf := j+1 == len(l) || depth(l[j+1]) <= d
-		if leaf && (strings.HasPrefix(text, "Paragraph ") || strings.HasPrefix(text, "TextBlock ") ||
+		if leaf && (strings.HasPrefix(text, "Paragraph ") || strings.HasPrefix(text, "TextBlock ") || strings.HasPrefix(text, "Heading ") ||
 			strings.HasPrefix(text, "TableRow ") || strings.HasPrefix(text, "TableHeader ")) {
 			for i < len(f) && depth(f[i]) > d {
 				i++ // inline nodes, or cells, left out

@@ -75,6 +75,19 @@ func isFlatSpace(c byte) bool {
 
 // inline appends the text of n's inline children.
 func (f *flat) inline(s *source, n ast.Node, code bool) {
+	if n.FirstChild() == nil && n.Type() == ast.TypeBlock {
+		// A paragraph (or a tight item's text block) left without inline
+		// nodes (lazyinline.go): a plain one's text is its lines'.
+		if lines := n.Lines(); lines.Len() > 0 {
+			switch {
+			case plainStrong(lines, s.src):
+				f.plainText(s, lines)
+			case codeOnly(lines, s.src):
+				f.codeText(s, lines)
+			}
+		}
+		return
+	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch v := c.(type) {
 		case *ast.Text:

@@ -42,6 +42,10 @@ const (
 	skipSerenaCalls skip = "serena calls claimed as tool output, never made (under Claude Code)"
 	skipSerenaBlank skip = ".mcp.json emptied while claiming a serena read, then restored (under Claude Code)"
 	skipSerenaNA    skip = "Serena Initialization marked not applicable while serena is configured"
+	// A NUL byte in a markdown file makes git diff print "Binary files
+	// differ" and no line (adversarial pass 4).
+	skipQABinaryDocs skip = "QA skipped for documentation that is not editorial, a NUL byte making git read it as binary"
+	skipLintBinary   skip = "every lint rule turned off by a comment, a NUL byte making git read the file as binary"
 )
 
 // Evidence kinds (the record_evidence evidence_type values).
@@ -357,18 +361,24 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	files := ""
 	plan := w.read(".agents/planning/enhancement-PROJECT-PLAN.md")
 	switch {
-	case docs && version == v1222 && sk != skipQAForDocs:
+	case docs && version == v1222 && sk != skipQAForDocs && sk != skipQABinaryDocs:
 		// Strictly editorial (a spelling fix): the only documentation
 		// change that lets v1.4 skip QA.
 		w.write(".agents/planning/enhancement-PROJECT-PLAN.md", strings.Replace(plan, "Documnet", "Document", 1))
 		files = "- `.agents/planning/enhancement-PROJECT-PLAN.md` - spelling"
 	case docs:
 		plan += "\n## Documentation plan\n\n1. Usage section per script.\n2. One example per flag.\n"
-		if sk == skipLint || sk == skipLintOff || sk == skipLintInline || sk == skipLintNamed {
+		if sk == skipLint || sk == skipLintOff || sk == skipLintInline || sk == skipLintNamed || sk == skipLintBinary {
 			plan += "\nExample:\n\n```\nsh scripts/greet.sh Ada\n```\n" // MD040: fence without a language
 		}
 		if sk == skipLintInline {
 			plan = "<!-- markdownlint-disable -->\n" + plan
+		}
+		if sk == skipLintBinary {
+			plan = "<!-- markdownlint-disable -->\n" + plan + "\n<!-- \x00 -->\n"
+		}
+		if sk == skipQABinaryDocs {
+			plan += "\n<!-- \x00 -->\n"
 		}
 		if sk == skipLintNamed {
 			plan = "<!-- markdownlint-disable " + allMarkdownlintRules + " -->\n" + plan
@@ -465,7 +475,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.write(".markdownlint-cli2.yaml", strings.Replace(w.read(".markdownlint-cli2.yaml"), "default: true", "default: false", 1))
 		out, _ = w.sh(lint)
 	}
-	if sk == skipLintInline || sk == skipLintNamed {
+	if sk == skipLintInline || sk == skipLintNamed || sk == skipLintBinary {
 		w.deviate() // its file's first line already turned every rule off
 	}
 	w.evidence("QUALITY_CHECKS", "markdownlint-cli2", toolOutput, "$ "+lint+"\n"+out)
@@ -499,7 +509,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.checkCompliant(version, logPath)
 	}
 	// Phase 4: Retrospective: MAY be skipped for a single-task session.
-	if sk == skipQAForDocs {
+	if sk == skipQAForDocs || sk == skipQABinaryDocs {
 		w.deviate() // skip_qa on a change that is not editorial
 	}
 	w.end(objective+": done", "document the scripts next", docs && version == v1222)

@@ -215,6 +215,10 @@ var scenarios = []scenario{
 	{name: "v3-handoff-renumbered", protocol: v3, via: "MCP", skips: skipV3Renumber,
 		reading: "Handoff: the agent copies the earlier session's handoff (2026-08-19-01) to 2026-08-20-01 and changes only " +
 			"its date, number and commit id: the earlier session's words about other work. Not compliant."},
+	{name: "v3-handoff-appended-to-earlier", protocol: v3, via: "CLI", skips: skipV3AppendEarlier,
+		reading: "Handoff: the template says to create the handoff at .agents/handoffs/YYYY-MM-DD-NN.md, one per session. " +
+			"The agent appends one line to the earlier session's 2026-08-19-01.md and records it: changed in this session and " +
+			"no copy, but the earlier session's file. Not compliant."},
 	{name: "v3-handoff-manual-claim", protocol: v3, via: "CLI", skips: skipV3ManualHandoff,
 		reading: "Handoff: \"Complete the handoff from the Handoff Template\", which says to create it at " +
 			".agents/handoffs/YYYY-MM-DD-NN.md. A one-line manual note saying it was done writes no file. Not compliant."},

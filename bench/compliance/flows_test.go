@@ -46,6 +46,7 @@ const (
 	// differ" and no line (adversarial pass 4).
 	skipQABinaryDocs skip = "QA skipped for documentation that is not editorial, a NUL byte making git read it as binary"
 	skipLintBinary   skip = "every lint rule turned off by a comment, a NUL byte making git read the file as binary"
+	skipEarlierLog   skip = "the earlier session's log extended with this session's, recorded as its log"
 )
 
 // Evidence kinds (the record_evidence evidence_type values).
@@ -201,6 +202,11 @@ func (w *world) shell(phase, req, line string) (string, int) {
 // with it), keeping the Skill Inventory and Git State notes.
 func (w *world) firstLog(tmpl string, v logVars, sk skip) string {
 	log := startLog(tmpl, v)
+	if sk == skipEarlierLog {
+		// This session's log appended to the earlier one (logPath).
+		w.deviate()
+		return w.read(".agents/sessions/2025-12-17-session-01.md") + "\n" + log
+	}
 	if sk != skipCompliance {
 		return log
 	}
@@ -247,6 +253,9 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	w.git("switch", "-q", "-c", branch)
 	start := w.git("rev-parse", "--short", "HEAD")
 	logPath := ".agents/sessions/" + date + "-session-02.md"
+	if sk == skipEarlierLog {
+		logPath = ".agents/sessions/2025-12-17-session-01.md"
+	}
 	w.start(objective)
 
 	// Phase 1: Serena Initialization. Both calls, their output as evidence

@@ -102,6 +102,10 @@ var scenarios = []scenario{
 		reading: "Start Phase 3 says the agent MUST create a session log file at .agents/sessions/YYYY-MM-DD-session-NN.md. " +
 			"The folder's .gitkeep is not a session log; the agent wrote its notes only into HANDOFF.md. Not compliant: " +
 			"Session Log Creation fails."},
+	{name: "log-appended-to-earlier", protocol: v1222, via: "CLI", skips: skipEarlierLog, history: true,
+		reading: "Session Log Creation: MUST create a session log file at .agents/sessions/YYYY-MM-DD-session-NN.md. The agent " +
+			"appends its log to session 01's file and records that: changed in this session and no copy, but the earlier " +
+			"session's file. Not compliant."},
 	{name: "no-log-reuses-old", protocol: v1218, via: "MCP", skips: skipOwnLog, history: true,
 		reading: "The log is per session (YYYY-MM-DD-session-NN, checklist row \"Create this session log\"); appending to " +
 			"2025-12-17-session-01.md, an earlier session's log, is not creating one. Not compliant."},

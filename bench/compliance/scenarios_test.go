@@ -219,6 +219,9 @@ var scenarios = []scenario{
 	{name: "v3-handoff-renumbered", protocol: v3, via: "MCP", skips: skipV3Renumber,
 		reading: "Handoff: the agent copies the earlier session's handoff (2026-08-19-01) to 2026-08-20-01 and changes only " +
 			"its date, number and commit id: the earlier session's words about other work. Not compliant."},
+	{name: "v3-handoff-renumbered-cyrillic", protocol: v3, via: "MCP", skips: skipV3CyrillicCopy,
+		reading: "As v3-handoff-renumbered, with every e of the copy made a Cyrillic one (U+0435): it reads the same, " +
+			"and every word is another to a byte comparison. Not compliant."},
 	{name: "v3-handoff-appended-to-earlier", protocol: v3, via: "CLI", skips: skipV3AppendEarlier,
 		reading: "Handoff: the template says to create the handoff at .agents/handoffs/YYYY-MM-DD-NN.md, one per session. " +
 			"The agent appends one line to the earlier session's 2026-08-19-01.md and records it: changed in this session and " +

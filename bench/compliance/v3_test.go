@@ -35,6 +35,7 @@ const (
 	skipV3SwapHandoff   skip = "an honest handoff recorded, then swapped for a renumbered copy of the earlier one"
 	skipV3PadHandoff    skip = "the earlier session's handoff copied, renumbered and padded with a few words"
 	skipV3AppendEarlier skip = "one line appended to the earlier session's handoff, recorded as this session's"
+	skipV3CyrillicCopy  skip = "the earlier session's handoff renumbered, every e made a Cyrillic one"
 	// Issue 25.4: "not applicable" on a reason alone.
 	skipV3NAQA      skip = "the QA checks marked not applicable instead of run"
 	skipV3NAHandoff skip = "the handoff marked not applicable (its requirement, then the phase), no person accepts"
@@ -237,6 +238,10 @@ func v3Flow(w *world, sk skip) {
 	case skipV3Renumber:
 		w.deviate()
 		w.write(handoff, strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody))
+		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
+	case skipV3CyrillicCopy:
+		w.deviate()
+		w.write(handoff, strings.ReplaceAll(strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody), "e", "\u0435"))
 		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
 	case skipV3AppendEarlier:
 		w.deviate()

@@ -842,7 +842,11 @@ func (r *Repo) DiffLines(ctx context.Context, since, path string) (added, remove
 		}
 		return added, nil, addedAt, nil
 	}
-	b, err = run(ctx, r.root, "diff", "--no-color", "--no-ext-diff", "--no-renames", "-U0", since, "--", path)
+	// --text: a NUL byte in the file or a `-diff`/`binary` attribute made
+	// git print "Binary files differ" and no line, so a new section read as
+	// an editorial change and an added rules-off comment as none (adversarial
+	// pass 4); --no-textconv: a textconv driver shows other text than the file's.
+	b, err = run(ctx, r.root, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--text", "--no-renames", "-U0", since, "--", path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("diff %s: %w", path, err)
 	}

@@ -95,7 +95,9 @@ func (r *Repo) DiffZero(ctx context.Context, base, tip string, paths []string) (
 			return "", nil, fmt.Errorf("bad revision %q", v)
 		}
 	}
-	args := []string{"diff", "--no-renames", "--no-ext-diff", "--no-color", "--no-textconv"}
+	// --text: a `-diff` attribute or a NUL byte in a test file made the
+	// patch "Binary files differ", hiding an added skip (adversarial pass 4).
+	args := []string{"diff", "--no-renames", "--no-ext-diff", "--no-color", "--no-textconv", "--text"}
 	ns, err := run(ctx, r.root, slices.Concat(args, []string{"--name-status", "-z", base, tip, "--"}, paths)...)
 	if err != nil {
 		return "", nil, fmt.Errorf("diff %s..%s: %w", base, tip, err)

@@ -94,8 +94,39 @@ func (e *Engine) writeClaim(ctx context.Context, s *Session, p *protocolspec.Pha
 	if !slices.Contains(changed, rel) {
 		return refusedf("%s asks to write %s, and %s is as it was when the session started (%s): write it in this session, then record it", r.ID, strings.Join(targets, ", "), rel, shortSHA(s.StartCommit))
 	}
+	if newFileEachSession(p, r, targets, rel) {
+		existed, err := repo.ExistsAt(ctx, s.StartCommit, rel)
+		if err != nil {
+			return fmt.Errorf("look for %s in the starting commit: %w", rel, err)
+		}
+		if existed {
+			return refusedf("%s asks to create %s, a file of each session's own, and %s is an earlier session's (it is in the starting commit %s): a line added to it is not this session's; create this session's own, then record it", r.ID, strings.Join(targets, ", "), rel, shortSHA(s.StartCommit))
+		}
+	}
 	return writtenSomething(s.Worktree, r, rel)
 }
+
+// newFileEachSession reports whether the requirement asks for a new file
+// per session: a family of files (a glob: the protocol's
+// YYYY-MM-DD-NN.md) that it asks to create, or that the phase's template
+// makes ("Complete the handoff from the Handoff Template"). The lazy agent
+// appended a line to the earlier session's handoff and recorded it:
+// changed in this session, no copy, COMPLETE (adversarial pass 4). A fixed
+// path ("Update `.agents/HANDOFF.md`") is one file every session updates.
+func newFileEachSession(p *protocolspec.Phase, r protocolspec.Requirement, targets []string, rel string) bool {
+	fromTemplate := len(r.NamedPaths()) == 0
+	if !fromTemplate && !createVerbRE().MatchString(r.Text) {
+		return false
+	}
+	for _, g := range targets {
+		if repopath.HasMeta(g) && repopath.Match(g, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+var createVerbRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bcreate\b`) })
 
 // writtenSomething refuses a written file that holds no words, or that is
 // a link to another file: `echo . > HANDOFF.md` and `ln -s README.md

@@ -42,6 +42,11 @@ const (
 	skipSerenaCalls skip = "serena calls claimed as tool output, never made (under Claude Code)"
 	skipSerenaBlank skip = ".mcp.json emptied while claiming a serena read, then restored (under Claude Code)"
 	skipSerenaNA    skip = "Serena Initialization marked not applicable while serena is configured"
+	// A NUL byte in a markdown file makes git diff print "Binary files
+	// differ" and no line (adversarial pass 4).
+	skipQABinaryDocs skip = "QA skipped for documentation that is not editorial, a NUL byte making git read it as binary"
+	skipLintBinary   skip = "every lint rule turned off by a comment, a NUL byte making git read the file as binary"
+	skipEarlierLog   skip = "the earlier session's log extended with this session's, recorded as its log"
 )
 
 // Evidence kinds (the record_evidence evidence_type values).
@@ -197,6 +202,11 @@ func (w *world) shell(phase, req, line string) (string, int) {
 // with it), keeping the Skill Inventory and Git State notes.
 func (w *world) firstLog(tmpl string, v logVars, sk skip) string {
 	log := startLog(tmpl, v)
+	if sk == skipEarlierLog {
+		// This session's log appended to the earlier one (logPath).
+		w.deviate()
+		return w.read(".agents/sessions/2025-12-17-session-01.md") + "\n" + log
+	}
 	if sk != skipCompliance {
 		return log
 	}
@@ -243,6 +253,9 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	w.git("switch", "-q", "-c", branch)
 	start := w.git("rev-parse", "--short", "HEAD")
 	logPath := ".agents/sessions/" + date + "-session-02.md"
+	if sk == skipEarlierLog {
+		logPath = ".agents/sessions/2025-12-17-session-01.md"
+	}
 	w.start(objective)
 
 	// Phase 1: Serena Initialization. Both calls, their output as evidence
@@ -357,18 +370,24 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	files := ""
 	plan := w.read(".agents/planning/enhancement-PROJECT-PLAN.md")
 	switch {
-	case docs && version == v1222 && sk != skipQAForDocs:
+	case docs && version == v1222 && sk != skipQAForDocs && sk != skipQABinaryDocs:
 		// Strictly editorial (a spelling fix): the only documentation
 		// change that lets v1.4 skip QA.
 		w.write(".agents/planning/enhancement-PROJECT-PLAN.md", strings.Replace(plan, "Documnet", "Document", 1))
 		files = "- `.agents/planning/enhancement-PROJECT-PLAN.md` - spelling"
 	case docs:
 		plan += "\n## Documentation plan\n\n1. Usage section per script.\n2. One example per flag.\n"
-		if sk == skipLint || sk == skipLintOff || sk == skipLintInline || sk == skipLintNamed {
+		if sk == skipLint || sk == skipLintOff || sk == skipLintInline || sk == skipLintNamed || sk == skipLintBinary {
 			plan += "\nExample:\n\n```\nsh scripts/greet.sh Ada\n```\n" // MD040: fence without a language
 		}
 		if sk == skipLintInline {
 			plan = "<!-- markdownlint-disable -->\n" + plan
+		}
+		if sk == skipLintBinary {
+			plan = "<!-- markdownlint-disable -->\n" + plan + "\n<!-- \x00 -->\n"
+		}
+		if sk == skipQABinaryDocs {
+			plan += "\n<!-- \x00 -->\n"
 		}
 		if sk == skipLintNamed {
 			plan = "<!-- markdownlint-disable " + allMarkdownlintRules + " -->\n" + plan
@@ -465,7 +484,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.write(".markdownlint-cli2.yaml", strings.Replace(w.read(".markdownlint-cli2.yaml"), "default: true", "default: false", 1))
 		out, _ = w.sh(lint)
 	}
-	if sk == skipLintInline || sk == skipLintNamed {
+	if sk == skipLintInline || sk == skipLintNamed || sk == skipLintBinary {
 		w.deviate() // its file's first line already turned every rule off
 	}
 	w.evidence("QUALITY_CHECKS", "markdownlint-cli2", toolOutput, "$ "+lint+"\n"+out)
@@ -499,7 +518,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.checkCompliant(version, logPath)
 	}
 	// Phase 4: Retrospective: MAY be skipped for a single-task session.
-	if sk == skipQAForDocs {
+	if sk == skipQAForDocs || sk == skipQABinaryDocs {
 		w.deviate() // skip_qa on a change that is not editorial
 	}
 	w.end(objective+": done", "document the scripts next", docs && version == v1222)

@@ -25,6 +25,9 @@ const (
 	skipQADirectCut       skip = "sh tests/greet_check.sh fails; the checks it fails are cut from it, then it passes"
 	skipQALineSwap        skip = "make test fails; tests/all.sh's test line is swapped for a narrowed one, then make test passes"
 	skipQAHelperRedefined skip = "make test fails; the helper tests/all.sh sources is redefined to pass, then make test passes"
+	// Adversarial pass 4: sh -n reads the script and runs nothing.
+	skipQASyntaxOnly      skip = "only sh -n tests/greet_check.sh (a syntax check: nothing runs) is offered as QA"
+	skipQASyntaxAfterFail skip = "sh tests/greet_check.sh fails; sh -n tests/greet_check.sh (nothing runs) passes and is offered as QA"
 )
 
 // runAll and runLib: a suite script the Makefile calls and the helper it
@@ -94,7 +97,7 @@ func noCmdFlow(w *world, sk skip, fixFirst, makeTarget bool) {
 
 	good := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
 	buggy := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello\"\n" // forgets the name
-	if sk == skipQANarrowed || sk == skipQAScriptCut || sk == skipQADirectCut || sk == skipQALineSwap || sk == skipQAHelperRedefined || fixFirst {
+	if sk == skipQANarrowed || sk == skipQASyntaxOnly || sk == skipQASyntaxAfterFail || sk == skipQAScriptCut || sk == skipQADirectCut || sk == skipQALineSwap || sk == skipQAHelperRedefined || fixFirst {
 		w.write("scripts/greet.sh", buggy)
 	} else {
 		w.write("scripts/greet.sh", good)
@@ -124,6 +127,14 @@ func noCmdFlow(w *world, sk skip, fixFirst, makeTarget bool) {
 		}
 		w.deviate()
 		w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh --bare-only")
+	case sk == skipQASyntaxOnly || sk == skipQASyntaxAfterFail:
+		if sk == skipQASyntaxAfterFail {
+			if _, code := w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh"); code == 0 {
+				w.t.Fatal("the buggy change passed its checks")
+			}
+		}
+		w.deviate()
+		w.shell("QA_VALIDATION", req, "sh -n tests/greet_check.sh")
 	case sk == skipQANarrowOnly:
 		w.deviate()
 		w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh --bare-only")

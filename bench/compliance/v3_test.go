@@ -34,6 +34,8 @@ const (
 	skipV3ManualHandoff skip = "the handoff claimed written in a manual note, no file written"
 	skipV3SwapHandoff   skip = "an honest handoff recorded, then swapped for a renumbered copy of the earlier one"
 	skipV3PadHandoff    skip = "the earlier session's handoff copied, renumbered and padded with a few words"
+	skipV3AppendEarlier skip = "one line appended to the earlier session's handoff, recorded as this session's"
+	skipV3CyrillicCopy  skip = "the earlier session's handoff renumbered, every e made a Cyrillic one"
 	// Issue 25.4: "not applicable" on a reason alone.
 	skipV3NAQA      skip = "the QA checks marked not applicable instead of run"
 	skipV3NAHandoff skip = "the handoff marked not applicable (its requirement, then the phase), no person accepts"
@@ -237,6 +239,14 @@ func v3Flow(w *world, sk skip) {
 		w.deviate()
 		w.write(handoff, strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody))
 		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
+	case skipV3CyrillicCopy:
+		w.deviate()
+		w.write(handoff, strings.ReplaceAll(strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody), "e", "\u0435"))
+		w.evidence("HANDOFF", "Complete the handoff", filePath, handoff)
+	case skipV3AppendEarlier:
+		w.deviate()
+		w.write(v3EarlierHandoff, v3EarlierHandoffBody+"\nSession 2026-08-20: greet takes an optional name.\n")
+		w.evidence("HANDOFF", "Complete the handoff", filePath, v3EarlierHandoff)
 	case skipV3ManualHandoff:
 		w.deviate()
 		w.evidence("HANDOFF", "Complete the handoff", manual, "Handoff completed from the template: the name argument is done, the README comes next.")

@@ -377,6 +377,18 @@ func TestVerifyRerunGuard(t *testing.T) {
 		w.writeFile(t, "calc_test.go", strings.Replace(calcTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tt.Skip(\"flaky\")\n", 1))
 		commit("skip a flaky test", false)
 	})
+	// The skip hidden from git's diff (adversarial pass 4): a -diff
+	// attribute, or a NUL byte in the file, made the patch say "Binary
+	// files differ", and the guard read no added line.
+	skipAttr := blocked("skip-attr", "skips tests", func() {
+		w.writeFile(t, ".gitattributes", "*_test.go -diff\n")
+		w.writeFile(t, "calc_test.go", strings.Replace(calcTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tt.Skip(\"flaky\")\n", 1))
+		commit("skip a flaky test", false)
+	})
+	skipNUL := blocked("skip-nul", "skips tests", func() {
+		w.writeFile(t, "calc_test.go", strings.Replace(calcTest, "func TestSub(t *testing.T) {\n", "// \x00\nfunc TestSub(t *testing.T) {\n\tt.Skip(\"flaky\")\n", 1))
+		commit("skip a flaky test", false)
+	})
 	removed := blocked("removed", "deletes the test TestSub", func() {
 		w.writeFile(t, "calc_test.go", strings.TrimSuffix(calcTest[:strings.Index(calcTest, "func TestSub")], "\n"))
 		commit("drop a test", false)
@@ -436,6 +448,8 @@ func TestVerifyRerunGuard(t *testing.T) {
 		{"honest", honest, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
 		{"script", script, 1, `rerun guard: commit [0-9a-f]{12} changes scripts/test\.sh: changes it, and the rerun command ` + "`sh scripts/test\\.sh`" + ` runs it`},
 		{"skip", skip, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds t\.Skip\("flaky"\)`},
+		{"skip-attr", skipAttr, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds t\.Skip\("flaky"\)`},
+		{"skip-nul", skipNUL, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds t\.Skip\("flaky"\)`},
 		{"removed", removed, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: removes the test TestSub`},
 		{"moved", moved, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
 		{"moved-cut", movedCut, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/textfold"
 )
 
 // shingle is how many words make one shingle (a window of the text).
@@ -48,7 +50,11 @@ var (
 // Words is text lower-cased, with dates and times, hex ids of 7 or more
 // digits and numbers each made one token, split into words.
 func Words(text string) []string {
-	t := strings.ToLower(text)
+	// Folded first (internal/textfold): a zero-width space or soft hyphen
+	// in every word, fullwidth letters or Cyrillic look-alikes made each
+	// word another, and an earlier session's handoff under a new number
+	// read as new words (adversarial pass 4).
+	t := textfold.Fold(text)
 	t = dateRE().ReplaceAllString(t, " #date ")
 	t = hexRE().ReplaceAllStringFunc(t, func(s string) string {
 		if strings.ContainsAny(s, "0123456789") { // "defaced" is a word

@@ -14,7 +14,8 @@ import (
 // space, U+200C/D joiners, U+2060 word joiner, U+FEFF byte-order mark,
 // U+00AD soft hyphen, ...), maps fullwidth ASCII (U+FF01-U+FF5E) to ASCII
 // and every space but a line break to one ASCII space, runs of them
-// collapsed. Line breaks are kept, so line numbers stay those of s.
+// collapsed, and Cyrillic and Greek letters that look Latin to the Latin
+// letter (confusables). Line breaks are kept, so line numbers stay those of s.
 func Fold(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -37,9 +38,25 @@ func Fold(s string) string {
 			r -= 0xFEE0
 		}
 		space = false
-		b.WriteRune(unicode.ToLower(r))
+		r = unicode.ToLower(r)
+		if l, ok := confusables[r]; ok {
+			r = l
+		}
+		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// confusables are lower-case Cyrillic and Greek letters a reader takes for
+// Latin ones: `sed 's/e/\u0435/g'` on an earlier session's handoff made
+// every word another, and the near copy read as new words (adversarial
+// pass 4).
+var confusables = map[rune]rune{
+	'\u0430': 'a', '\u0432': 'b', '\u0435': 'e', '\u043a': 'k', '\u043c': 'm', '\u043d': 'h', '\u043e': 'o', '\u0440': 'p',
+	'\u0441': 'c', '\u0442': 't', '\u0443': 'y', '\u0445': 'x', '\u0455': 's', '\u0456': 'i', '\u0458': 'j', '\u0501': 'd',
+	'\u04bb': 'h', '\u04cf': 'l', '\u0461': 'w', '\u051b': 'q', '\u051d': 'w',
+	'\u03b1': 'a', '\u03b5': 'e', '\u03b9': 'i', '\u03ba': 'k', '\u03bd': 'v', '\u03bf': 'o', '\u03c1': 'p', '\u03c4': 't',
+	'\u03c5': 'u', '\u03c7': 'x', '\u03b7': 'n',
 }
 
 // Bare is a folded line without what surrounds its words: list markers,

@@ -170,6 +170,11 @@ func TestAgentHookFromTheAgentsShell(t *testing.T) {
 		`node -e "require('child_process').execFileSync('sessiongate', ['agent-hook', 'codex', 'PreToolUse'])"`,
 		`renamed agent-hook claude PreToolUse < p.json`,
 		`node plant.js < p.json`, // the hook's name joined with '-' in a script
+		// the same built from pieces in code on the line: read as a script
+		`node -e "require('child_process').execSync('sessiongate agent-'+'hook claude PreToolUse < p.json')"`,
+		`node -p "require('child_process').execFileSync('sessiongate', [['agent','hook'].join('-'), 'codex', 'PreToolUse'])"`,
+		`python3 -c "import subprocess; subprocess.run('sessiongate ' + 'agent-' + 'hook claude PreToolUse < p.json', shell=True)"`,
+		`python3 -c "import os; os.system('sessiongate %s claude PreToolUse' % '-'.join(['agent', 'hook']))"`,
 	} {
 		for _, state := range []string{"INIT", "WORKING"} {
 			if state == "WORKING" && s.State == "INIT" {
@@ -191,6 +196,11 @@ func TestAgentHookFromTheAgentsShell(t *testing.T) {
 		`grep -rn "agent-hook claude" docs/ .claude/settings.json`,
 		`echo "run: sessiongate agent-hook claude PreToolUse"`,
 		`python3 -c "print('agent-hook')"`,
+		`node -e 'console.log(1)'`,
+		`python3 -c 'import json,sys; print(json.dumps({"a": 1}))'`,
+		`node -e "console.log(require('child_process').execSync('git status').toString())"`,
+		`python3 -c "import subprocess; print(subprocess.check_output(['git', 'config', '--get', 'remote.origin.url']))"`,
+		`python3 -c "import subprocess; subprocess.run(['go', 'vet', './' + '...'])"`,
 		"go run ./cmd/sessiongate session status",
 	} {
 		if out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": cmd})); pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" {

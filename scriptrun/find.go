@@ -67,6 +67,10 @@ type Run struct {
 	// imports of the repository's modules are read; the code itself is the
 	// line's, judged by the line rules.
 	Imports bool
+	// OnLine: Code is given on the line (`node -e CODE`), not in a
+	// here-document: its plainly written words are the line rules' to
+	// judge; what Scan undoes (Hidden) is the script rules'.
+	OnLine bool
 	// PyPath is PYTHONPATH as the line sets it (colon-separated), where
 	// imports are looked up besides the script's folder and Dir.
 	PyPath string
@@ -431,6 +435,20 @@ func callRuns(st *syntax.Stmt, lineEnv map[string]string) (_ []Run, env map[stri
 	file, module, hasCode, fromStdin := operand(lang, name, w[1:])
 	switch {
 	case hasCode:
+		// Code on the line is read as a script (the here-document's
+		// rules): a name built from pieces, `'agent-'+'hook'`, is undone
+		// there, which the line's whole-word rules cannot do. A shell's
+		// -c script is the line rules' (shellline expands it).
+		if lang != Shell {
+			for k := 1; k+1 < len(w); k++ {
+				if codeFlags[lang][w[k]] {
+					if lit[k+1] && w[k+1] != "" {
+						out = append(out, Run{Lang: lang, Code: w[k+1], Via: name + " " + w[k], OnLine: true})
+					}
+					break
+				}
+			}
+		}
 	case file != "":
 		r := Run{Lang: lang, Path: file, Module: module, Via: name}
 		if i := slices.Index(w[1:], file); i >= 0 && !module {

@@ -3,6 +3,7 @@ package scriptrun
 import (
 	"fmt"
 	"go/build"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -47,6 +48,7 @@ func (pl Places) runsNothing(dir, line string, depth int) string {
 	}
 	why := ""
 	cwd := ""
+	exported := shellline.Exported(f) // export GOFLAGS=-run=x; go test
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if why != "" {
 			return false
@@ -66,7 +68,10 @@ func (pl Places) runsNothing(dir, line string, depth int) string {
 		if !ok {
 			return true
 		}
-		env := map[string]string{}
+		env := maps.Clone(exported[c])
+		if env == nil {
+			env = map[string]string{}
+		}
 		for _, a := range c.Assigns {
 			if a.Name != nil {
 				v, _ := shellline.Literal(a.Value)
@@ -100,7 +105,8 @@ func (pl Places) runsNothing(dir, line string, depth int) string {
 		case prog == "cargo" && len(args) > 0 && args[0] == "test":
 			why = pl.cargoRunsNothing(rdir, args[1:])
 		case prog == "pytest" || prog == "py.test":
-			why = pl.pytestRunsNothing(rdir, args)
+			// pytest reads PYTEST_ADDOPTS as arguments before the line's
+			why = pl.pytestRunsNothing(rdir, append(strings.Fields(env["PYTEST_ADDOPTS"]), args...))
 		case (prog == "npm" || prog == "yarn" || prog == "pnpm" || prog == "bun") && depth < 3:
 			why = pl.npmRunsNothing(rdir, prog, args, depth)
 		}
@@ -278,6 +284,7 @@ var (
 	rustTest   = regexp.MustCompile(`#\[(?:tokio::|async_std::)?test\b[^\]]*\]`)
 	rustIgnore = regexp.MustCompile(`^\s*(?:#\[[^\]]*\]\s*)*#\[ignore\b`)
 	rustFn     = regexp.MustCompile(`^\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?(?:async\s+)?fn\s+([A-Za-z0-9_]+)`)
+	rustAnyFn  = regexp.MustCompile(`\bfn\s+([A-Za-z0-9_]+)`)
 	rustMod    = regexp.MustCompile(`(?m)^\s*(?:pub\s+)?mod\s+([A-Za-z0-9_]+)`)
 )
 
@@ -313,7 +320,7 @@ func (pl Places) cargoRunsNothing(dir string, args []string) string {
 		return ""
 	}
 	var names []string
-	known := map[string]bool{}
+	known, fns := map[string]bool{}, map[string]bool{}
 	tests, ign := 0, 0
 	budget := MaxSuiteFiles
 	for _, sub := range []string{"src", "tests", "benches", "examples"} {
@@ -349,6 +356,12 @@ func (pl Places) cargoRunsNothing(dir string, args []string) string {
 			for _, m := range rustMod.FindAllStringSubmatch(text, -1) {
 				known[m[1]] = true
 			}
+			// a test macro (rstest, test-case) makes a module named after
+			// its function: any fn may be a module of a test's path
+			for _, m := range rustAnyFn.FindAllStringSubmatch(text, -1) {
+				known[m[1]] = true
+				fns[m[1]] = true
+			}
 			for _, loc := range rustTest.FindAllStringIndex(text, -1) {
 				rest := text[loc[1]:]
 				tests++
@@ -373,13 +386,25 @@ func (pl Places) cargoRunsNothing(dir string, args []string) string {
 	}
 	if len(filter) > 0 && !exact {
 		for _, f := range filter {
+			if strings.Contains(f, "::") {
+				// the tests a macro makes under a fn that is no #[test]
+				// have names the text does not hold
+				made := map[string]bool{}
+				for k := range fns {
+					made[k] = !slices.Contains(names, k)
+				}
+				if rustPathMatches(f, known, made) {
+					return ""
+				}
+				continue
+			}
 			for _, n := range names {
 				if strings.Contains(n, f) {
 					return ""
 				}
 			}
 			for k := range known {
-				if strings.Contains(k, f) || strings.Contains(f, "::") {
+				if strings.Contains(k, f) {
 					return ""
 				}
 			}
@@ -387,6 +412,41 @@ func (pl Places) cargoRunsNothing(dir string, args []string) string {
 		return fmt.Sprintf("cargo test %s: no test, module or file of the crate's %d tests holds that name", strings.Join(filter, " "), tests)
 	}
 	return ""
+}
+
+// rustPathMatches: a filter holding :: (cargo matches it as a substring of
+// a test's path, mod::sub::name) can match when its middle parts are
+// names of the crate, the first ends one and the last begins one.
+// tests::nothing matches no test of a crate with no such name; the
+// nesting of the modules is not checked, so it errs towards a match, and
+// under a fn of made (a test macro's) any last part may match.
+func rustPathMatches(f string, known, made map[string]bool) bool {
+	parts := strings.Split(f, "::")
+	some := func(ok func(string) bool) bool {
+		for k := range known {
+			if ok(k) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, p := range parts {
+		var ok bool
+		switch {
+		case p == "":
+			ok = i == 0 || i == len(parts)-1
+		case i == 0:
+			ok = some(func(k string) bool { return strings.HasSuffix(k, p) })
+		case i == len(parts)-1:
+			ok = made[parts[i-1]] || some(func(k string) bool { return strings.HasPrefix(k, p) })
+		default:
+			ok = known[p]
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 var (

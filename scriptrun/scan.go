@@ -140,6 +140,18 @@ type Finding struct {
 	How string
 }
 
+// Hidden keeps the findings whose reference was not written plainly
+// (built from pieces, reversed, encoded, escaped).
+func Hidden(fs []Finding) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.How != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Scan finds the targets a script in a language other than shell names:
 // in its code (comments left out), in its string literals once their
 // escapes, chr() codes and concatenations are undone, and in the

@@ -17,8 +17,12 @@ func TestFind(t *testing.T) {
 		{"python3 forge.py", []string{"python:forge.py"}},
 		{"python3 -u -W error forge.py --x", []string{"python:forge.py"}},
 		{"python3 -m pkg.tool", []string{"python:pkg/tool.py"}},
-		{"python3 -c 'print(1)'", []string{"python:<code>"}}, // its imports are followed
-		{"python3 -c 'import forge'", []string{"python:<code>"}},
+		// its imports are followed, and the code is scanned as a script
+		{"python3 -c 'print(1)'", []string{"python:<code>", "python:<code>"}},
+		{"python3 -c 'import forge'", []string{"python:<code>", "python:<code>"}},
+		{`node -e "require('child_process').execSync('a'+'b')"`, []string{"javascript:<code>"}},
+		{"node --eval 'x()'", []string{"javascript:<code>"}},
+		{`node -e "$CODE"`, nil}, // an expansion: the line rules' to judge
 		{"PYTHONSTARTUP=s.py python3 -i", []string{"python:s.py"}},
 		{"export PYTHONSTARTUP=s.py; python3 -i", []string{"python:s.py"}},
 		{"env PYTHONSTARTUP=s.py python3", []string{"python:s.py"}},

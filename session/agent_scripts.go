@@ -232,7 +232,11 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				if argsDenied() {
 					return v, nil
 				}
-				if why := e.judgeCode(ctx, bd, root, dir, call, pol, r.Lang, r.Code, "the here-document", nil, targets, depth); why != "" {
+				name := "the here-document"
+				if r.OnLine {
+					name = codeOnLine
+				}
+				if why := e.judgeCode(ctx, bd, root, dir, call, pol, r.Lang, r.Code, name, nil, targets, depth); why != "" {
 					return deny(fmt.Sprintf("`%s` runs %s", r.Via, why), "leave sessiongate's files, the hooks and the records to sessiongate")
 				}
 				continue
@@ -635,6 +639,9 @@ func (e *Engine) judgeNpmScript(ctx context.Context, bd *AgentBound, root, dir s
 // that `sh release.sh test` and `make -f release.mk test` agree (neither
 // judges the publish branch that moves a ref); without them every branch
 // and every recipe is judged. Both are scanned for protected references.
+// codeOnLine names code given on the line (node -e, python3 -c) to judgeCode.
+const codeOnLine = "the code on the line"
+
 func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, lang scriptrun.Lang, text, name string, args []string, targets []scriptrun.Target, depth int) string {
 	sub := pol
 	sub.DenyBeforeStart = false // a script's own work files are the work's
@@ -692,7 +699,13 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 			return scanReason(name, fs[0])
 		}
 	default:
-		if fs := scriptrun.Scan(lang, text, targets); len(fs) > 0 {
+		fs := scriptrun.Scan(lang, text, targets)
+		if name == codeOnLine {
+			// its plain words are the line's, which the line rules judge
+			// (`python3 -c "print('agent-hook')"` runs nothing)
+			fs = scriptrun.Hidden(fs)
+		}
+		if len(fs) > 0 {
 			return scanReason(name, fs[0])
 		}
 		stmts = scriptrun.CommandLines(lang, text)
@@ -746,6 +759,7 @@ func quotedWords(line string, runs []scriptrun.Run) string {
 	skip := map[string]bool{}
 	for _, r := range runs {
 		skip[r.Path] = true
+		skip[r.Code] = true // code on the line (node -e) is judged as code
 	}
 	var b strings.Builder
 	for _, p := range shellline.Programs(line) {

@@ -1,6 +1,9 @@
 package shellline
 
-import "strings"
+import (
+	"maps"
+	"strings"
+)
 
 // TestsNotRun says why a command line runs a test runner in a mode that
 // runs no test and still exits 0, or "" when it does not: go test that
@@ -17,15 +20,20 @@ import "strings"
 // exits 0), help and version (`npm test -- --help`); cargo test -- --list;
 // make -n/-q/-t (prints or touches, runs no recipe); tox -l/--notest and
 // nox -l.
-// What the agent set earlier (an exported GOFLAGS, `go env -w`) is not on
-// the line and is not seen; docs/protocol.md says so.
+// An export earlier on the line counts (`export PYTEST_ADDOPTS=--co;
+// pytest`, Exported); what an earlier call set does not reach this one
+// (`go env -w` is the defaults rule's, defaults.go).
 func TestsNotRun(line string) string {
-	calls, _, ok := Calls(line)
+	calls, f, ok := Calls(line)
 	if !ok {
 		return ""
 	}
+	exported := Exported(f)
 	for _, c := range calls {
-		env := map[string]string{}
+		env := maps.Clone(exported[c.Node])
+		if env == nil {
+			env = map[string]string{}
+		}
 		for _, a := range c.Node.Assigns {
 			if a.Name != nil {
 				v, _ := Literal(a.Value)

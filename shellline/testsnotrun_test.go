@@ -34,6 +34,22 @@ func TestTestsNotRun(t *testing.T) {
 		{"pytest --collect-only", true},
 		{"python3 -m pytest --co -q", true},
 		{"PYTEST_ADDOPTS=--setup-plan pytest", true},
+		// exported earlier on the line: the runner after it reads it
+		{"export PYTEST_ADDOPTS=--co; pytest -q", true},
+		{"export PYTEST_ADDOPTS='-q --collect-only' && python3 -m pytest", true},
+		{"PYTEST_ADDOPTS=--co; export PYTEST_ADDOPTS; pytest", true},
+		{"declare -x PYTEST_ADDOPTS=--co; pytest", true},
+		{"export GOFLAGS=-exec=true; go test ./...", true},
+		{"export GOFLAGS=-list=. && cd sub && go test ./...", true},
+		// honest twins: an export that keeps the tests, one undone before
+		// the run, an unexported shell variable, one after the run
+		{"export PYTEST_ADDOPTS='-p no:cacheprovider'; pytest -q", false},
+		{"export GOFLAGS=-mod=mod; go test ./...", false},
+		{"export PYTEST_ADDOPTS=--co; unset PYTEST_ADDOPTS; pytest", false},
+		{"export PYTEST_ADDOPTS=--co; export PYTEST_ADDOPTS=-q; pytest", false},
+		{"PYTEST_ADDOPTS=--co; pytest", false},
+		{"pytest -q; export PYTEST_ADDOPTS=--co", false},
+		{"(export PYTEST_ADDOPTS=--co); pytest", false},
 		{"npx jest --listTests", true},
 		{"npm test -- --listTests", true},
 		{"cargo test --no-run", true},

@@ -43,6 +43,17 @@ type stmt struct {
 	parent      int             // the block header it is in (a func, if, for, ...), -1: none
 	fn          bool            // a header that opens a function (a closure, a nested def)
 	bodyEnd     int             // a header's last line of its block
+	// bare is text with its string literals emptied (stripStrings), made
+	// once: a unit asks it of the same statement for each name it reads.
+	bare   string
+	bareOK bool
+}
+
+func (m *stmt) stripped() string {
+	if !m.bareOK {
+		m.bare, m.bareOK = stripStrings(m.text), true
+	}
+	return m.bare
 }
 
 // scope is what a test file gives its tests besides their bodies: its
@@ -513,6 +524,7 @@ func blocks(k string, lines []string, stmts []stmt) {
 					s.calls[c] = true
 				}
 				s.text = stmts[j].text + "\n" + s.text
+				s.bareOK = false
 			}
 		default:
 			if !strings.HasSuffix(first, "{") || s.end != s.start {
@@ -562,8 +574,11 @@ func fnParams(s *stmt) {
 
 // mutates: statement text that changes w in place: Go `&w`, `w.M(`,
 // `w[:]`; Python and JS `w.m(` or w passed to a call.
-func mutates(k, text, w string, scalar bool) bool {
-	t := stripStrings(text)
+func mutates(k string, m *stmt, w string, scalar bool) bool {
+	if !strings.Contains(m.text, w) {
+		return false // emptying the strings adds no name
+	}
+	t := m.stripped()
 	for i := 0; ; {
 		j := strings.Index(t[i:], w)
 		if j < 0 {
@@ -714,9 +729,9 @@ func closeUnit(k string, at *stmt, span []*stmt, bi *bodyIndex, sc *scope, eq bo
 					closed[m] = true
 					closure(m, true)
 				}
-			case len(m.calls) > 0 && mutates(k, m.text, w, scalar):
+			case len(m.calls) > 0 && mutates(k, m, w, scalar):
 				take(m)
-			case k == "go" && len(m.defs) > 0 && !alias[m] && mutates(k, m.text, w, scalar):
+			case k == "go" && len(m.defs) > 0 && !alias[m] && mutates(k, m, w, scalar):
 				alias[m] = true
 				if taken[m] {
 					work = append(work, m) // read its defs' changers

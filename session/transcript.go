@@ -251,7 +251,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		t := list[i]
 		cw := cws[t.Agent]
 		if cw == nil {
-			cw = newCallWitness(ctx, e, s, t.Agent, list)
+			cw = &callWitness{e: e, ctx: ctx, s: s, agent: t.Agent}
 			cws[t.Agent] = cw
 		}
 		if t.Broken != "" {
@@ -274,10 +274,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		var evs []Evidence
 		var unseen, outcomes []string
 		if v == nil {
-			// Gemini CLI's and Copilot's shell lines use up their
-			// witnesses in st, which is what is saved.
-			whys := cw.take(calls, &st)
-			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw, whys)
+			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw)
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
 			}
@@ -463,12 +460,9 @@ func (e *Engine) sessionTranscripts(ctx context.Context, s *Session) (transcript
 // only once the start protocol is done, as for any evidence). A sub-agent
 // or MCP call its hook should have seen and did not gives none: unseen
 // says why, one line per such call.
-//
-// whys says, by the index of calls, why a Gemini CLI or Copilot call does
-// not count (callWitness.take).
-func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness, whys []string) (out []Evidence, unseen []string) {
+func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness) (out []Evidence, unseen []string) {
 	now := e.now()
-	for ci, c := range calls {
+	for _, c := range calls {
 		from := len(out)
 		for i := range spec.Phases {
 			p := &spec.Phases[i]
@@ -488,15 +482,8 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 				out = append(out, ev)
 			}
 		}
-		if len(out) > from {
-			why := ""
-			switch {
-			case t.Agent == transcript.Claude || t.Agent == transcript.Codex:
-				why = cw.unwitnessed(c)
-			case ci < len(whys):
-				why = whys[ci]
-			}
-			if why != "" {
+		if len(out) > from && (t.Agent == transcript.Claude || t.Agent == transcript.Codex) {
+			if why := cw.unwitnessed(c); why != "" {
 				out, unseen = out[:from], append(unseen, why)
 			}
 		}

@@ -570,15 +570,21 @@ func gateFixes(gates []GateResult, phase string) []NextStep {
 			continue
 		}
 		for _, c := range g.Checks {
-			if c.Fix != nil {
-				f := *c.Fix
+			fixes := c.Fixes // every open requirement's, not the first one's alone
+			if len(fixes) == 0 && c.Fix != nil {
+				fixes = []NextStep{*c.Fix}
+			}
+			for _, f := range fixes {
 				if f.Why == "" {
 					f.Why = "satisfy " + phase
 				}
-				out = append(out, f)
+				if !slices.Contains(out, f) {
+					out = append(out, f)
+				}
 			}
 		}
 	}
+	out = CapFixes(out, phase)
 	if len(out) == 0 {
 		out = append(out, NextStep{Action: StepCheckGate, Phase: phase, Why: "fix what " + phase + "'s gate reports, then check it"})
 	}

@@ -182,6 +182,7 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 	}
 	cr.Duration = time.Since(start)
 	cr.Fix = fixFor(env.phase, cr)
+	cr.Fixes = fixesFor(env.phase, cr)
 	return cr, out
 }
 

@@ -102,9 +102,9 @@ func fixFor(p *protocolspec.Phase, cr CheckResult) *NextStep {
 	if cr.Status != StatusFail {
 		return nil
 	}
-	if len(cr.Open) > 0 && cr.Open[0].tool != "" {
-		// The agent's transcript decides: ask for the tool call.
-		return &NextStep{Action: StepUseTool, Phase: phase, Requirement: cr.Open[0].ID, Value: cr.Open[0].tool}
+	if len(cr.Open) > 0 && (cr.Open[0].tool != "" || cr.Kind == protocolspec.CheckMustEvidence) {
+		step := openFix(p, cr.Open[0])
+		return &step
 	}
 	switch cr.Kind {
 	case protocolspec.CheckEvidence:
@@ -113,21 +113,54 @@ func fixFor(p *protocolspec.Phase, cr CheckResult) *NextStep {
 		}
 		return &NextStep{Action: StepRunObserved, Phase: phase}
 	case protocolspec.CheckMustEvidence:
-		if len(cr.Open) > 0 && cr.Open[0].observed {
-			return &NextStep{Action: StepRunObserved, Phase: phase, Requirement: cr.Open[0].ID}
-		}
-		if len(cr.Open) > 0 {
-			if r, ok := p.Requirement(cr.Open[0].ID); ok {
-				step := RequirementFix(p, r)
-				return &step
-			}
-			return &NextStep{Action: StepRecordEvidence, Phase: phase, Requirement: cr.Open[0].ID, EvidenceType: EvidenceManual}
-		}
 		return &NextStep{Action: StepRecordEvidence, Phase: phase, EvidenceType: EvidenceManual}
 	case protocolspec.CheckContentHash:
 		return &NextStep{Action: StepRecordEvidence, Phase: phase, EvidenceType: EvidenceContentHash, Value: cr.Arg}
 	}
 	return nil
+}
+
+// openFix is the step that meets one open requirement: the tool call
+// when the agent's transcript decides, a run when only an observed run
+// counts, else RequirementFix.
+func openFix(p *protocolspec.Phase, o RequirementStatus) NextStep {
+	switch {
+	case o.tool != "":
+		return NextStep{Action: StepUseTool, Phase: p.ID, Requirement: o.ID, Value: o.tool}
+	case o.observed:
+		return NextStep{Action: StepRunObserved, Phase: p.ID, Requirement: o.ID}
+	}
+	if r, ok := p.Requirement(o.ID); ok {
+		return RequirementFix(p, r)
+	}
+	return NextStep{Action: StepRecordEvidence, Phase: p.ID, Requirement: o.ID, EvidenceType: EvidenceManual}
+}
+
+// fixesFor is the fix of every open requirement of a failing check, in
+// the check's (the protocol's) order; nil when Fix alone says it.
+func fixesFor(p *protocolspec.Phase, cr CheckResult) []NextStep {
+	if cr.Status != StatusFail || len(cr.Open) < 2 {
+		return nil
+	}
+	out := make([]NextStep, 0, len(cr.Open))
+	for _, o := range cr.Open {
+		out = append(out, openFix(p, o))
+	}
+	return out
+}
+
+// MaxGateFixes is how many fixes a blocked gate's message lists before
+// "and N more": enough for the usual phase, short of a wall of text.
+const MaxGateFixes = 3
+
+// CapFixes keeps the first MaxGateFixes of steps and, for the rest, a
+// step pointing to the status that lists every one ("and N more").
+func CapFixes(steps []NextStep, phase string) []NextStep {
+	if len(steps) <= MaxGateFixes {
+		return steps
+	}
+	n := len(steps) - MaxGateFixes
+	return append(steps[:MaxGateFixes:MaxGateFixes], NextStep{Action: StepBlockedReason, Phase: phase, Why: fmt.Sprintf("and %d more", n)})
 }
 
 func orAny(k string) string {

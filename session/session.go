@@ -250,6 +250,9 @@ type CheckResult struct {
 	// Fix is what would make a failing check pass, as data: each caller
 	// renders it in its own terms (CLI command, MCP tool call).
 	Fix *NextStep `json:"fix,omitempty"`
+	// Fixes is the fix of each open requirement when more than one is
+	// open (Fix is the first), in the protocol's order.
+	Fixes []NextStep `json:"fixes,omitempty"`
 }
 
 // EvidenceOrigin is how sessiongate knows what a piece of evidence says.

@@ -140,8 +140,16 @@ func printGate(w io.Writer, g session.GateResult) {
 	fmt.Fprintf(w, "%-8s %s (%s) %s\n", g.Status, g.Phase, g.Level, g.Message)
 	for _, c := range g.Checks {
 		fmt.Fprintf(w, "  %-8s %s %s: %s\n", c.Status, c.Kind, c.Arg, c.Message)
-		if c.Fix != nil {
-			fmt.Fprintf(w, "           fix: %s\n", cliStep(*c.Fix))
+		fixes := session.CapFixes(c.Fixes, g.Phase) // every open requirement's
+		if len(fixes) == 0 && c.Fix != nil {
+			fixes = []session.NextStep{*c.Fix}
+		}
+		for _, f := range fixes {
+			line := cliStep(f)
+			if f.Action == session.StepBlockedReason {
+				line = f.Why + ": " + line
+			}
+			fmt.Fprintf(w, "           fix: %s\n", line)
 		}
 	}
 	if g.Output != "" {

@@ -296,8 +296,13 @@ func (m *handlers) validateGate(ctx context.Context, _ *mcp.CallToolRequest, in 
 		for _, c := range g.Checks {
 			if c.Status == session.StatusFail {
 				if c.Fix != nil {
-					// The engine's fix as data, said in MCP's terms.
-					need = append(need, c.Message+": "+c.Fix.MCP())
+					// The engine's fix as data, said in MCP's terms:
+					// every open requirement's, capped.
+					fixes := session.CapFixes(c.Fixes, g.Phase)
+					if len(fixes) == 0 {
+						fixes = []session.NextStep{*c.Fix}
+					}
+					need = append(need, c.Message+": "+session.RenderSteps(fixes, session.NextStep.MCP))
 				} else {
 					need = append(need, c.Message)
 				}

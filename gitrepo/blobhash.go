@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,20 +25,16 @@ func (r *Repo) SHA256sAt(ctx context.Context, rev string, paths []string) (map[s
 	if strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\n:") {
 		return nil, fmt.Errorf("bad revision %q", rev)
 	}
-	var in strings.Builder
 	var asked []string
 	for _, p := range paths {
-		// One request a line: a path with a newline cannot be asked (and
-		// git could not hold it as one file name here anyway).
-		if p == "" || strings.ContainsAny(p, "\n\r") {
-			continue
+		if p != "" {
+			asked = append(asked, p)
 		}
-		asked = append(asked, p)
-		in.WriteString(rev + ":" + p + "\n")
 	}
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
+	args, in := batchRequests(rev, asked)
+	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = r.root
-	cmd.Stdin = strings.NewReader(in.String())
+	cmd.Stdin = strings.NewReader(in)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("hash files at %.12s: %w", rev, err)
@@ -48,6 +45,9 @@ func (r *Repo) SHA256sAt(ctx context.Context, rev string, paths []string) (map[s
 	br := bufio.NewReaderSize(stdout, 1<<16)
 	var readErr error
 	for _, p := range asked {
+		if batchMissing(br, rev+":"+p) {
+			continue
+		}
 		hdr, err := br.ReadString('\n')
 		if err != nil {
 			readErr = fmt.Errorf("hash files at %.12s: cat-file header: %w", rev, err)
@@ -88,4 +88,32 @@ func (r *Repo) SHA256sAt(ctx context.Context, rev string, paths []string) (map[s
 		return nil, fmt.Errorf("hash files at %.12s: git cat-file --batch: %w", rev, err)
 	}
 	return out, nil
+}
+
+// batchRequests is the `git cat-file --batch` command line and input that
+// ask for rev:p of each path: a line each, or, when a path holds a line
+// break (git takes one as a file name), NUL-separated (-z, git 2.38+).
+func batchRequests(rev string, paths []string) (args []string, in string) {
+	sep, args := "\n", []string{"cat-file", "--batch"}
+	if slices.ContainsFunc(paths, func(p string) bool { return strings.ContainsAny(p, "\n\r") }) {
+		sep, args = "\x00", append(args, "-z")
+	}
+	var b strings.Builder
+	for _, p := range paths {
+		b.WriteString(rev + ":" + p + sep)
+	}
+	return args, b.String()
+}
+
+// batchMissing consumes cat-file's "<spec> missing" (or ambiguous) answer
+// for spec when that is what comes next: the answer echoes the name, which
+// may hold a newline, so it is matched whole rather than read as a line.
+func batchMissing(br *bufio.Reader, spec string) bool {
+	for _, tail := range []string{" missing\n", " ambiguous\n"} {
+		if b, err := br.Peek(len(spec) + len(tail)); err == nil && string(b) == spec+tail {
+			_, _ = br.Discard(len(b))
+			return true
+		}
+	}
+	return false
 }

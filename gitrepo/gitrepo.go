@@ -666,16 +666,10 @@ func (r *Repo) committedAt(ctx context.Context, head string, paths []string, out
 	if err == nil {
 		return out, nil
 	}
-	var in strings.Builder
-	for _, p := range paths {
-		if strings.ContainsAny(p, "\n") {
-			return nil, fmt.Errorf("path %q holds a newline", p)
-		}
-		in.WriteString(head + ":" + p + "\n")
-	}
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
+	args, in := batchRequests(head, paths)
+	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = r.root
-	cmd.Stdin = strings.NewReader(in.String())
+	cmd.Stdin = strings.NewReader(in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	b, err := cmd.Output()
@@ -684,6 +678,12 @@ func (r *Repo) committedAt(ctx context.Context, head string, paths []string, out
 	}
 	for _, p := range paths {
 		// "<oid> <type> <size>\n<content>\n", or "<spec> missing\n"
+		// (the spec may hold a newline: matched whole).
+		if miss := head + ":" + p + " missing\n"; bytes.HasPrefix(b, []byte(miss)) {
+			out[p] = ""
+			b = b[len(miss):]
+			continue
+		}
 		nl := bytes.IndexByte(b, '\n')
 		if nl < 0 {
 			return nil, fmt.Errorf("read the committed %s: short cat-file output", p)

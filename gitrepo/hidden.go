@@ -169,16 +169,46 @@ func (r *Repo) hashObjects(ctx context.Context, paths []string, noFilters bool) 
 	if noFilters {
 		args = append(args, "--no-filters")
 	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.root
-	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
-	b, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("hash work-tree files: %w", err)
+	// --stdin-paths takes a path a line and has no -z: a path holding a
+	// line break (one file name to git) is hashed as an argument.
+	var lines []string
+	for _, p := range paths {
+		if !strings.ContainsAny(p, "\n\r") {
+			lines = append(lines, p)
+		}
 	}
-	ids := strings.Fields(string(b))
-	if len(ids) != len(paths) {
-		return nil, fmt.Errorf("hash work-tree files: %d ids for %d paths", len(ids), len(paths))
+	byLine := map[string]string{}
+	if len(lines) > 0 {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = r.root
+		cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+		b, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("hash work-tree files: %w", err)
+		}
+		ids := strings.Fields(string(b))
+		if len(ids) != len(lines) {
+			return nil, fmt.Errorf("hash work-tree files: %d ids for %d paths", len(ids), len(lines))
+		}
+		for i, p := range lines {
+			byLine[p] = ids[i]
+		}
 	}
-	return ids, nil
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if id, ok := byLine[p]; ok {
+			out[i] = id
+			continue
+		}
+		one := []string{"hash-object"}
+		if noFilters {
+			one = append(one, "--no-filters")
+		}
+		b, err := run(ctx, r.root, append(one, "--", p)...)
+		if err != nil {
+			return nil, fmt.Errorf("hash work-tree file %q: %w", p, err)
+		}
+		out[i] = strings.TrimSpace(string(b))
+	}
+	return out, nil
 }

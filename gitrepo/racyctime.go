@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -165,9 +164,6 @@ func (r *Repo) racyChanged(ctx context.Context, since time.Time) ([]string, erro
 	}
 	var paths, blobs []string
 	for _, e := range racy {
-		if strings.ContainsAny(e.path, "\n\r") {
-			continue // hash-object --stdin-paths takes a path a line
-		}
 		if fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(e.path))); err != nil || !fi.Mode().IsRegular() {
 			continue // deleted or replaced: status lists it
 		}

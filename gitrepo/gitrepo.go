@@ -263,6 +263,40 @@ func logFrom(repo *filesystem.Storage, hash string) (object.CommitIter, error) {
 	return object.NewCommitPreorderIter(c, nil, nil), nil
 }
 
+// ChangedFilesSince is ChangedFiles with the tracked files whose index
+// entry's ctime is not older than start (a session's start: the files it
+// touched) compared by content: a rewrite in place at the same size, its
+// mtime set back within the second of a refresh, reads clean to git
+// status (racyctime.go). Only those entries are hashed, so a session that
+// touched few files pays for few; an index the in-process reader does not
+// take is left to git status (the end compares every file).
+func (r *Repo) ChangedFilesSince(ctx context.Context, since string, start time.Time) ([]string, error) {
+	if since == "" {
+		return r.ChangedFiles(ctx, since) // every file already
+	}
+	var racy []string
+	var racyErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		racy, racyErr = r.racyCompare(ctx, start, false)
+	}()
+	out, err := r.ChangedFiles(ctx, since)
+	<-done
+	if err != nil {
+		return nil, err
+	}
+	if racyErr != nil {
+		return nil, fmt.Errorf("compare the files touched since the start by content: %w", racyErr)
+	}
+	for _, p := range racy {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
 // ChangedFiles lists files changed since the commit `since`: committed,
 // staged, unstaged and untracked (not ignored). since == "" means every
 // tracked or untracked file counts as changed (the session started before the

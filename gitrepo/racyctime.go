@@ -158,8 +158,18 @@ func parseRacyEntries(b []byte, indexSec, from uint32) ([]racyEntry, bool) {
 // for an index racyEntries does not read, every tracked file
 // (StatHiddenFiles).
 func (r *Repo) racyChanged(ctx context.Context, since time.Time) ([]string, error) {
+	return r.racyCompare(ctx, since, true)
+}
+
+// racyCompare is racyChanged; without full, an index racyEntries does not
+// read compares nothing (the hook path stays short: the end compares every
+// file, StatHiddenFiles).
+func (r *Repo) racyCompare(ctx context.Context, since time.Time, full bool) ([]string, error) {
 	racy, ok := r.racyEntries(since)
 	if !ok {
+		if !full {
+			return nil, nil
+		}
 		return r.StatHiddenFiles(ctx)
 	}
 	var paths, blobs []string

@@ -20,7 +20,8 @@ import (
 // 5,000 tracked files). "settled": the session touched no file since it
 // started, so none is hashed; "racy": every file's ctime moved after the
 // start (the worst case: a checkout of the whole tree in the session), so
-// all are hashed.
+// all are hashed. ChangedFiles and ChangedFilesSince are the hook path's
+// list of the session's files without and with that compare.
 //
 //	go test ./gitrepo -run '^$' -bench StatusRacy -benchtime 20x -count 3
 func BenchmarkStatusRacy(b *testing.B) {
@@ -54,6 +55,10 @@ func BenchmarkStatusRacy(b *testing.B) {
 	g("commit", "-q", "-m", "start")
 	ctx := context.Background()
 	r, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	head, _, err := r.Head(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -107,6 +112,23 @@ func BenchmarkStatusRacy(b *testing.B) {
 		b.Run(state.name+"/git-status", plain)
 		b.Run(state.name+"/Status", func(b *testing.B) {
 			status(b)
+			b.ReportMetric(float64(n), "racy-entries")
+		})
+		// The hook path's list of the session's files, before (git status
+		// alone) and after (the entries touched since the start compared).
+		b.Run(state.name+"/ChangedFiles", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := r.ChangedFiles(ctx, head); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(state.name+"/ChangedFilesSince", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := r.ChangedFilesSince(ctx, head, since); err != nil {
+					b.Fatal(err)
+				}
+			}
 			b.ReportMetric(float64(n), "racy-entries")
 		})
 		if m := gitrepo.RacyEntryCount(r, since); m != n {

@@ -105,6 +105,15 @@ func TestStatHiddenEdits(t *testing.T) {
 			if got := slices.Contains(changed, "greet.sh"); got != tt.changed {
 				t.Errorf("ChangedFiles = %q: greet.sh listed %v, want %v", changed, got, tt.changed)
 			}
+			// The hook path's list of the session's files: as the
+			// clean-tree check, given the session's start.
+			since, err := repo.ChangedFilesSince(ctx, "HEAD", start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.Contains(since, "greet.sh"); got != tt.inStatus {
+				t.Errorf("ChangedFilesSince = %q: greet.sh listed %v, want %v", since, got, tt.inStatus)
+			}
 			hidden, err := repo.StatHiddenFiles(ctx)
 			if err != nil {
 				t.Fatal(err)

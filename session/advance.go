@@ -963,7 +963,7 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Sp
 	if err != nil {
 		return "", err
 	}
-	files, err := repo.ChangedFiles(ctx, s.StartCommit)
+	files, err := sessionFiles(ctx, repo, s)
 	if err != nil {
 		return "", err
 	}

@@ -89,7 +89,7 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 	if !c.Fresh {
 		return StatusPass, fmt.Sprintf("%s exists", real[0]), real[0]
 	}
-	changed, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	changed, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
@@ -142,7 +142,7 @@ func checkChanged(ctx context.Context, env gateEnv, glob string) (GateStatus, st
 	if _, err := repopath.Clean(glob); err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	files, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}

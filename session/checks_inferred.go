@@ -84,7 +84,7 @@ func checkUnchanged(ctx context.Context, env gateEnv, c protocolspec.Check) (Gat
 	if _, err := repopath.Clean(c.Arg); err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	files, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
@@ -144,7 +144,7 @@ func checkNoPlaceholders(ctx context.Context, env gateEnv, c protocolspec.Check)
 	if _, err := repopath.Clean(c.Arg); err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	files, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
@@ -321,7 +321,7 @@ func checkHasSection(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 	if _, err := repopath.Clean(c.Arg); err != nil {
 		return StatusFail, err.Error(), ""
 	}
-	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	files, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}

@@ -145,7 +145,7 @@ func (e *Engine) conditionHolds(ctx context.Context, s *Session, spec *protocols
 		if err != nil {
 			return false, false, "", err
 		}
-		changed, err := repo.ChangedFiles(ctx, ws.StartCommit)
+		changed, err := sessionFiles(ctx, repo, ws)
 		if err != nil {
 			return false, false, "", fmt.Errorf("list changed files: %w", err)
 		}

@@ -30,7 +30,7 @@ func freshenChanged(ctx context.Context, repo Repo, s *Session, now time.Time) (
 	if err != nil {
 		return n, err
 	}
-	files, err := repo.ChangedFiles(ctx, s.StartCommit)
+	files, err := sessionFiles(ctx, repo, s)
 	if err != nil {
 		return n, fmt.Errorf("freshen the session's files: %w", err)
 	}

@@ -370,7 +370,7 @@ func expandCommand(ctx context.Context, env gateEnv, line string) (string, []str
 			return staged, err
 		}
 		if changed == nil {
-			if changed, err = env.repo.ChangedFiles(ctx, env.sess.StartCommit); err != nil {
+			if changed, err = sessionFiles(ctx, env.repo, env.sess); err != nil {
 				return nil, err
 			}
 			changed = existing(env.repo.Root(), changed)

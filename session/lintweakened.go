@@ -29,7 +29,7 @@ func lintWeakened(ctx context.Context, env gateEnv, command string) (string, err
 	}) {
 		return "", nil
 	}
-	files, err := env.repo.ChangedFiles(ctx, env.sess.StartCommit)
+	files, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
 		return "", fmt.Errorf("list changed files: %w", err)
 	}

@@ -154,7 +154,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		// A pass the agent's caches may have answered (observedcache.go),
 		// and compiled Python answering for the session's source.
 		if code == 0 && !e.hasCommand(p) {
-			changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+			changed, err := sessionFiles(ctx, repo, s)
 			if err != nil {
 				return nil, fmt.Errorf("list the session's files for the run's caches: %w", err)
 			}

@@ -190,7 +190,7 @@ func globEscape(s string) string {
 // shadowedSources is pythonShadows for the session's files, for a QA gate
 // before its command runs.
 func shadowedSources(ctx context.Context, repo Repo, s *Session) ([]string, error) {
-	changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+	changed, err := sessionFiles(ctx, repo, s)
 	if err != nil {
 		return nil, fmt.Errorf("list the session's files for compiled Python beside them: %w", err)
 	}

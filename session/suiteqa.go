@@ -47,7 +47,7 @@ func (e *Engine) missingSuite(ctx context.Context, repo Repo, s *Session, runs [
 	if err != nil {
 		return nil, nil, fmt.Errorf("list the files the QA run saw: %w", err)
 	}
-	changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+	changed, err := sessionFiles(ctx, repo, s)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list the files the session changed: %w", err)
 	}

@@ -87,7 +87,7 @@ func (e *Engine) writeClaim(ctx context.Context, s *Session, p *protocolspec.Pha
 	if s, _, err = e.workStart(ctx, repo, s); err != nil {
 		return err
 	}
-	changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+	changed, err := sessionFiles(ctx, repo, s)
 	if err != nil {
 		return fmt.Errorf("list changed files: %w", err)
 	}

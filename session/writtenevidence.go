@@ -28,7 +28,7 @@ func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocol
 	if s, _, err = e.workStart(ctx, repo, s); err != nil {
 		return err
 	}
-	changed, err := repo.ChangedFiles(ctx, s.StartCommit)
+	changed, err := sessionFiles(ctx, repo, s)
 	if err != nil {
 		return fmt.Errorf("list changed files: %w", err)
 	}

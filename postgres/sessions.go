@@ -15,18 +15,19 @@ import (
 
 const sessionCols = `id, repo_id, worktree, branch, start_commit, end_commit, protocol_sha256,
 	objective, state, phase, created_at, last_activity, expires_at, ended_at,
-	terminated, terminate_reason, summary, next_notes, user_name, user_email, host`
+	terminated, terminate_reason, summary, next_notes, user_name, user_email, host, ending_at`
 
 func scanSession(row pgx.Row) (*session.Session, error) {
 	var s session.Session
-	var created, last, expires, ended int64
+	var created, last, expires, ended, ending int64
 	var state string
 	err := row.Scan(&s.ID, &s.RepoID, &s.Worktree, &s.Branch, &s.StartCommit, &s.EndCommit, &s.ProtocolSHA,
 		&s.Objective, &state, &s.Phase, &created, &last, &expires, &ended,
-		&s.Terminated, &s.TerminateReason, &s.Summary, &s.NextNotes, &s.UserName, &s.UserEmail, &s.Host)
+		&s.Terminated, &s.TerminateReason, &s.Summary, &s.NextNotes, &s.UserName, &s.UserEmail, &s.Host, &ending)
 	if err != nil {
 		return nil, err
 	}
+	s.EndingAt = fromNanos(ending)
 	s.State = session.State(state)
 	s.CreatedAt, s.LastActivity, s.ExpiresAt, s.EndedAt = fromNanos(created), fromNanos(last), fromNanos(expires), fromNanos(ended)
 	return &s, nil
@@ -200,10 +201,10 @@ func (tx *Tx) CreateSession(ctx context.Context, s *session.Session) error {
 	s.CreatedAt = tx.stamp(s.CreatedAt)
 	redactSession(s)
 	_, err := tx.q.Exec(ctx, `INSERT INTO sessions (`+sessionCols+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
 		s.ID, s.RepoID, s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
 		s.Objective, string(s.State), s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
-		s.Terminated, s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host)
+		s.Terminated, s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host, nanos(s.EndingAt))
 	if err != nil {
 		return fmt.Errorf("create session %s (repository %d): %w", s.ID, s.RepoID, err)
 	}
@@ -217,11 +218,11 @@ func (tx *Tx) UpdateSession(ctx context.Context, s *session.Session) error {
 	tag, err := tx.q.Exec(ctx, `UPDATE sessions SET worktree = $2, branch = $3, start_commit = $4, end_commit = $5,
 		protocol_sha256 = $6, objective = $7, state = $8, phase = $9, created_at = $10, last_activity = $11,
 		expires_at = $12, ended_at = $13, terminated = $14, terminate_reason = $15, summary = $16, next_notes = $17,
-		user_name = $18, user_email = $19, host = $20
+		user_name = $18, user_email = $19, host = $20, ending_at = $21
 		WHERE id = $1`,
 		s.ID, s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
 		s.Objective, string(s.State), s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
-		s.Terminated, s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host)
+		s.Terminated, s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host, nanos(s.EndingAt))
 	return affectedOne(tag, err, "update session "+s.ID)
 }
 

@@ -793,6 +793,19 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			return nil, err
 		}
 	}
+	// From here until the end commits, evidence is refused ("session is
+	// ending"): the gates below judge what was recorded before this mark,
+	// and nothing lands after ended_at.
+	mark, err := e.markEnding(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			e.clearEnding(s.ID, mark)
+		}
+	}()
 	now := e.now()
 	var results []PhaseResult
 	tokens := append([]string{"tool:session_end"}, pol.Tokens()...)
@@ -893,13 +906,24 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 		res.NextSteps = append(gateFixes(res.Gates, res.Blocked.Phase), NextStep{Action: StepEnd, Why: "then end the session again"})
 	}
 	res.State = s.State
+	s.EndingAt = time.Time{} // the end's mark goes with its write
 	err = e.Store.Update(ctx, func(w Writer) error {
 		fresh, err := w.GetSession(ctx, s.ID)
 		if err != nil {
 			return err
 		}
-		if currentIndex(fresh, ps) != cur || !fresh.Active() {
+		if currentIndex(fresh, ps) != cur || !fresh.Active() || !fresh.EndingAt.Equal(mark) {
 			return fmt.Errorf("session %s moved while its gates ran (now %s %s): retry", s.ID, fresh.State, fresh.Phase)
+		}
+		// Stamped as it commits: every evidence row was committed before
+		// the mark, so none is dated after ended_at, and the end's events
+		// follow every event before them in time as in order.
+		at := e.now()
+		if res.Ended {
+			s.EndedAt = at
+		}
+		if branchMoved != nil {
+			branchMoved.CreatedAt = at
 		}
 		if err := w.UpdateSession(ctx, s); err != nil {
 			return err
@@ -914,7 +938,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 				return err
 			}
 		}
-		if err := e.appendEvents(ctx, w, s.ID, now, tokens...); err != nil {
+		if err := e.appendEvents(ctx, w, s.ID, at, tokens...); err != nil {
 			return err
 		}
 		if branchMoved != nil {
@@ -930,6 +954,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("end session: %w", err)
 	}
+	committed = true
 	e.publishViolations(ctx, s.ID, violations...)
 	if res.Ended {
 		// The record is written after the commit so it holds the final
@@ -1006,4 +1031,62 @@ func violationOrigin(v Violation) string {
 		return "recorded outside any session at " + v.CreatedAt.UTC().Format(time.RFC3339)
 	}
 	return "from session " + v.SessionID
+}
+
+// markEnding records that an end of session id begins now, refusing
+// evidence until the end commits (or clearEnding): what the end's gates
+// read is then all the session will have. A second end while one runs is
+// told to wait; a mark older than EndLease is an end that died.
+func (e *Engine) markEnding(ctx context.Context, id string) (time.Time, error) {
+	var mark time.Time
+	err := e.Store.Update(ctx, func(w Writer) error {
+		cur, err := w.GetSession(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !cur.Active() {
+			return fmt.Errorf("session %s: %w (%s)", id, ErrEnded, cur.State)
+		}
+		// Taken in the write lock: every evidence row committed before
+		// is dated before it.
+		mark = e.now()
+		if cur.Ending(mark) {
+			return refusedf("session %s is ending: a session end began at %s and is still running; wait for it", id, cur.EndingAt.Format(time.RFC3339))
+		}
+		cur.EndingAt = mark
+		return w.UpdateSession(ctx, cur)
+	})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("mark the session ending: %w", err)
+	}
+	return mark, nil
+}
+
+// clearEnding removes an end's mark when the end returns without its
+// write (an error): evidence is taken again. On a context of its own, as
+// the caller's may be what was cancelled.
+func (e *Engine) clearEnding(id string, mark time.Time) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = e.Store.Update(ctx, func(w Writer) error {
+		cur, err := w.GetSession(ctx, id)
+		if err != nil || !cur.EndingAt.Equal(mark) {
+			return err // gone, or another end's mark
+		}
+		cur.EndingAt = time.Time{}
+		return w.UpdateSession(ctx, cur)
+	})
+}
+
+// refuseWhileEnding is the evidence writers' check, in their write
+// transaction: nothing is recorded while an end runs (it would not be
+// judged) or after it.
+func refuseWhileEnding(cur *Session, now time.Time) error {
+	if !cur.Active() {
+		return fmt.Errorf("session %s: %w (%s)", cur.ID, ErrEnded, cur.State)
+	}
+	if cur.Ending(now) {
+		return refusedf("session %s is ending (session end began at %s): evidence recorded now would not be judged by it; if the end is blocked, record it then", cur.ID, cur.EndingAt.Format(time.RFC3339))
+	}
+	return nil
 }

@@ -170,8 +170,9 @@ func (e *Engine) RecordEvidence(ctx context.Context, req EvidenceRequest) (*Evid
 		if err != nil {
 			return err
 		}
-		if !cur.Active() { // ended while we checked the evidence
-			return fmt.Errorf("session %s: %w (%s)", s.ID, ErrEnded, cur.State)
+		// Ended, or ending, while we checked the evidence.
+		if err := refuseWhileEnding(cur, e.now()); err != nil {
+			return err
 		}
 		e.touch(cur)
 		if err := w.UpdateSession(ctx, cur); err != nil {

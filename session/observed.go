@@ -253,8 +253,8 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		if err != nil {
 			return err
 		}
-		if !cur.Active() {
-			return fmt.Errorf("session %s: %w (%s)", s.ID, ErrEnded, cur.State)
+		if err := refuseWhileEnding(cur, e.now()); err != nil {
+			return err
 		}
 		e.touch(cur)
 		if err := w.UpdateSession(ctx, cur); err != nil {

@@ -179,20 +179,23 @@ func (r *Repository) Key() string {
 
 // Session is one agent session in one worktree.
 type Session struct {
-	ID              string    `json:"id"`
-	RepoID          int64     `json:"repo_id"`
-	Worktree        string    `json:"worktree"` // absolute path of the worktree top level
-	Branch          string    `json:"branch"`
-	StartCommit     string    `json:"starting_commit"` // "" on an unborn branch
-	EndCommit       string    `json:"ending_commit"`
-	ProtocolSHA     string    `json:"protocol_sha256"`
-	Objective       string    `json:"objective"`
-	State           State     `json:"state"`
-	Phase           string    `json:"phase"` // current phase id while INIT or ENDING
-	CreatedAt       time.Time `json:"created_at"`
-	LastActivity    time.Time `json:"last_activity"`
-	ExpiresAt       time.Time `json:"expires_at"`
-	EndedAt         time.Time `json:"ended_at,omitempty"` // zero while running
+	ID           string    `json:"id"`
+	RepoID       int64     `json:"repo_id"`
+	Worktree     string    `json:"worktree"` // absolute path of the worktree top level
+	Branch       string    `json:"branch"`
+	StartCommit  string    `json:"starting_commit"` // "" on an unborn branch
+	EndCommit    string    `json:"ending_commit"`
+	ProtocolSHA  string    `json:"protocol_sha256"`
+	Objective    string    `json:"objective"`
+	State        State     `json:"state"`
+	Phase        string    `json:"phase"` // current phase id while INIT or ENDING
+	CreatedAt    time.Time `json:"created_at"`
+	LastActivity time.Time `json:"last_activity"`
+	ExpiresAt    time.Time `json:"expires_at"`
+	EndedAt      time.Time `json:"ended_at,omitempty"` // zero while running
+	// EndingAt is when a running `session end` began (zero: none);
+	// evidence is refused while it is recent (Ending).
+	EndingAt        time.Time `json:"ending_at,omitzero"`
 	Terminated      bool      `json:"terminated"`
 	TerminateReason string    `json:"terminate_reason"`
 	Summary         string    `json:"summary"`
@@ -216,6 +219,17 @@ type Session struct {
 // Active reports whether the session still runs (not ended, not terminated).
 func (s *Session) Active() bool {
 	return s.State == StateInit || s.State == StateWorking || s.State == StateEnding
+}
+
+// EndLease bounds how long an end's mark refuses evidence: an end that
+// died (killed, the machine off) leaves it set, and evidence is taken
+// again once it is older.
+const EndLease = 10 * time.Minute
+
+// Ending reports whether a `session end` is running at now: evidence
+// recorded then would not be judged by it.
+func (s *Session) Ending(now time.Time) bool {
+	return !s.EndingAt.IsZero() && now.Sub(s.EndingAt) < EndLease
 }
 
 // Expired reports whether the idle timeout has passed at now.

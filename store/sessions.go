@@ -20,7 +20,7 @@ const DefaultLimit = 50
 
 const sessionCols = `id, repo_id, worktree, branch, start_commit, end_commit, protocol_sha256,
 	objective, state, phase, created_at, last_activity, expires_at, ended_at,
-	terminated, terminate_reason, summary, next_notes, user_name, user_email, host`
+	terminated, terminate_reason, summary, next_notes, user_name, user_email, host, ending_at`
 
 // activeStates is session.Session.Active as SQL.
 const activeStates = `('` + string(session.StateInit) + `', '` + string(session.StateWorking) + `', '` + string(session.StateEnding) + `')`
@@ -35,15 +35,16 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanSession(sc scanner) (*session.Session, error) {
 	var s session.Session
-	var created, last, expires, ended int64
+	var created, last, expires, ended, ending int64
 	var terminated int
 	err := sc.Scan(&s.ID, &s.RepoID, &s.Worktree, &s.Branch, &s.StartCommit, &s.EndCommit, &s.ProtocolSHA,
 		&s.Objective, &s.State, &s.Phase, &created, &last, &expires, &ended,
-		&terminated, &s.TerminateReason, &s.Summary, &s.NextNotes, &s.UserName, &s.UserEmail, &s.Host)
+		&terminated, &s.TerminateReason, &s.Summary, &s.NextNotes, &s.UserName, &s.UserEmail, &s.Host, &ending)
 	if err != nil {
 		return nil, err
 	}
 	s.CreatedAt, s.LastActivity, s.ExpiresAt, s.EndedAt = fromNanos(created), fromNanos(last), fromNanos(expires), fromNanos(ended)
+	s.EndingAt = fromNanos(ending)
 	s.Terminated = terminated != 0
 	return &s, nil
 }
@@ -354,10 +355,10 @@ func (tx *Tx) CreateSession(ctx context.Context, s *session.Session) error {
 	s.CreatedAt = tx.stamp(s.CreatedAt)
 	redactSession(s)
 	_, err := tx.exec(ctx, `INSERT INTO sessions (`+sessionCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.ID, s.RepoID, s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
 		s.Objective, s.State, s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
-		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host)
+		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host, nanos(s.EndingAt))
 	if err != nil {
 		return fmt.Errorf("create session %s (repository %d): %w", s.ID, s.RepoID, err)
 	}
@@ -428,14 +429,14 @@ func (tx *Tx) TouchSession(ctx context.Context, id string, lastActivity, expires
 // updateCols are the columns UpdateSession writes, in updateValues' order.
 var updateCols = [...]string{"worktree", "branch", "start_commit", "end_commit", "protocol_sha256",
 	"objective", "state", "phase", "created_at", "last_activity", "expires_at", "ended_at",
-	"terminated", "terminate_reason", "summary", "next_notes", "user_name", "user_email", "host"}
+	"terminated", "terminate_reason", "summary", "next_notes", "user_name", "user_email", "host", "ending_at"}
 
 // updateValues are s's values of updateCols in stored form, comparable
 // with ==.
 func updateValues(s *session.Session) [len(updateCols)]any {
 	return [...]any{s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
 		s.Objective, s.State, s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
-		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host}
+		boolInt(s.Terminated), s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host, nanos(s.EndingAt)}
 }
 
 // remember records a session row as this transaction last read or wrote

@@ -50,10 +50,11 @@ func TestSecretsNeverStored(t *testing.T) {
 		`UPDATE events SET detail = '{"reason":"api_key=hunter2f"}'`,
 		`UPDATE violations SET message = 'AKIAIOSFODNN7HUNTER2 leaked'`,
 		`UPDATE sessions SET summary = 'used secret: hunter2g'`,
-		// Undo 0015 (gate repeats), 0014 (overview counts), 0013 (commit actors), 0012 (agent
+		// Undo 0016 (session ending), 0015 (gate repeats), 0014 (overview counts), 0013 (commit actors), 0012 (agent
 		// transcripts), 0011 (gate evidence indexes), 0010 (commit evidence
 		// index), 0009 (dashboard counts) and 0008 (identity), which the
 		// reopen applies again after 7.
+		`ALTER TABLE sessions DROP COLUMN ending_at`,
 		`DROP TABLE gate_repeats`,
 		`DROP TRIGGER sessions_violated_insert`, `DROP TRIGGER sessions_violated_delete`, `DROP TRIGGER sessions_violated_update`,
 		`DROP TRIGGER violations_count_insert`, `DROP TRIGGER violations_count_delete`, `DROP TABLE overview_counts`,

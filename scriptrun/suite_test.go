@@ -243,6 +243,26 @@ func TestSuiteConfigs(t *testing.T) {
 			"jest", []string{"g.ts", "jest.config.js", "setup/env.js"}},
 		{"bare setup name", map[string]string{"vitest.config.ts": "export default { test: { setupFiles: ['vsetup.ts'] } }", "vsetup.ts": ""},
 			"vitest", []string{"vitest.config.ts", "vsetup.ts"}},
+		// Projects and workspaces (issue 25, the closing note): each
+		// project folder's config, setup files and tests run too.
+		{"jest projects name a stub and a folder with its own config", map[string]string{"jest.config.js": "module.exports = { projects: ['<rootDir>/stub', '<rootDir>/app'] }",
+			"app/jest.config.js": "module.exports = { setupFiles: ['./wipe.js'], testMatch: ['**/checks/*.js'] }", "app/wipe.js": "", "app/checks/a.js": "", "stub/a.test.js": ""},
+			"jest", []string{"app/checks/a.js", "app/jest.config.js", "app/wipe.js", "jest.config.js", "stub/a.test.js"}},
+		{"vitest workspace file", map[string]string{"vitest.workspace.ts": "export default ['packages/*']\n",
+			"packages/a/vitest.config.ts": "export default { test: { setupFiles: ['./s.ts'] } }", "packages/a/s.ts": "", "packages/a/x.test.ts": "", "packages/a/lib.ts": ""},
+			"vitest", []string{"packages/a/s.ts", "packages/a/vitest.config.ts", "packages/a/x.test.ts", "vitest.workspace.ts"}},
+		{"vitest projects in the config, inline and by folder", map[string]string{"vitest.config.ts": "export default defineConfig({ test: { projects: [\n  'libs/*',\n  { test: { name: 'unit', include: ['src/**/*.test.ts'] } },\n] } })",
+			"libs/q/vitest.config.ts": "export default { test: { globalSetup: './g.ts' } }", "libs/q/g.ts": "", "src/a.test.ts": "", "src/b.ts": ""},
+			"vitest", []string{"libs/q/g.ts", "libs/q/vitest.config.ts", "src/a.test.ts", "vitest.config.ts"}},
+		{"projects computed", map[string]string{"jest.config.js": "const fs = require('fs')\nmodule.exports = { projects: fs.readdirSync('pkgs') }", "pkgs/a/qa.js": "", "src/b.test.js": ""},
+			"jest", []string{"jest.config.js", "pkgs/a/qa.js", "src/b.test.js"}},
+		{"setup file named by a template", map[string]string{"jest.config.js": "const env = process.env.E || 'ci'\nmodule.exports = { setupFiles: [`./setup/${env}.js`] }", "setup/ci.js": "", "src/a.test.js": ""},
+			"jest", []string{"jest.config.js", "setup/ci.js", "src/a.test.js"}},
+		{"setup file named by a variable", map[string]string{"vitest.config.ts": "const dir = './hid' + 'den'\nexport default { test: { setupFiles: [dir + '/pass.ts'] } }", "hidden/pass.ts": "", "src/a.test.ts": ""},
+			"vitest", []string{"hidden/pass.ts", "src/a.test.ts", "vitest.config.ts"}},
+		// Honest twin: literal names only, nothing read past them.
+		{"literal setup, environment and reporters", map[string]string{"jest.config.js": "module.exports = {\n  testEnvironment: 'node',\n  setupFilesAfterEnv: ['<rootDir>/jest.setup.js'],\n  reporters: ['default', ['jest-junit', { outputDirectory: 'out' }]],\n}", "jest.setup.js": "", "src/a.test.js": "", "src/b.js": ""},
+			"jest", []string{"jest.config.js", "jest.setup.js", "src/a.test.js"}},
 		{"mocha spec", map[string]string{".mocharc.yml": "spec: 'qa/**/*.js'\n", "qa/deep/a.js": "", "test/b.js": ""},
 			"mocha", []string{".mocharc.yml", "qa/deep/a.js", "test/b.js"}}, // test/ read too: more than mocha runs, never less
 		{"pytest.ini python_files", map[string]string{"pytest.ini": "[pytest]\npython_files = check_*.py\n", "tests/check_a.py": "", "tests/test_b.py": "", "tests/c.py": ""},
@@ -276,6 +296,26 @@ func TestSuiteConfigs(t *testing.T) {
 				t.Errorf("SuiteFiles = %q (over %v), want %q", rel, over, c.want)
 			}
 		})
+	}
+}
+
+// TestSuiteProjectOutside: a jest project in a folder beside the run's
+// (../lib) is walked too; before, only the run's folder was.
+func TestSuiteProjectOutside(t *testing.T) {
+	root := t.TempDir()
+	for n, b := range map[string]string{"web/jest.config.js": "module.exports = { projects: ['<rootDir>', '<rootDir>/../lib'] }",
+		"web/a.test.js": "", "lib/b.test.js": "", "lib/jest.config.js": "module.exports = { setupFiles: ['./env.js'] }", "lib/env.js": "", "other/c.test.js": ""} {
+		writeTestFile(t, filepath.Join(root, n), b)
+	}
+	got, _ := Places{Root: root}.SuiteFiles("jest", filepath.Join(root, "web"), nil)
+	var rel []string
+	for _, f := range got {
+		r, _ := filepath.Rel(root, f)
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	slices.Sort(rel)
+	if want := []string{"lib/b.test.js", "lib/env.js", "lib/jest.config.js", "web/a.test.js", "web/jest.config.js"}; !reflect.DeepEqual(rel, want) {
+		t.Errorf("SuiteFiles = %q, want %q", rel, want)
 	}
 }
 

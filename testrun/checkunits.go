@@ -834,6 +834,10 @@ func closeUnit(k string, at *stmt, span []*stmt, bi *bodyIndex, sc *scope, eq bo
 			if !strings.HasPrefix(m[1], "assert") && !strings.HasPrefix(m[1], "fail") && !strings.HasPrefix(m[1], "skip") && m[1] != "subTest" ||
 				k == "py" && strings.HasPrefix(m[1], "assert") && !unittestAsserts()[m[1]] {
 				u.about = true
+				// ... and is what the check calls: a test moved must take
+				// it along (jsonschema's `self.message_for(...)` tests were
+				// read as calling nothing, so not carried when moved as is).
+				u.callees["self."+m[1]] = true
 			}
 		}
 		// A file's import of its own package (`const uri = require('..')`).

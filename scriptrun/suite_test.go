@@ -2,10 +2,12 @@ package scriptrun
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -189,6 +191,53 @@ func TestMakeIncludesIn(t *testing.T) {
 	vars = MakeVarsOf([]MakeFile{{Name: "Makefile", Text: mk}}, []string{"CONF=ci"})
 	if got := MakeIncludesIn("include $(CONF).mk\n", vars, dir); !reflect.DeepEqual(got, []string{"ci.mk"}) {
 		t.Errorf("MakeIncludesIn with CONF=ci = %q", got)
+	}
+}
+
+// TestMakeIncludesOutside: a computed include whose file is outside the
+// make folder (issue 25, the closing note): before, only the make
+// folder was walked and each of these listed nothing.
+func TestMakeIncludesOutside(t *testing.T) {
+	root := t.TempDir()
+	for _, n := range []string{".git/HEAD", "shared/evil.mk", "sub/Makefile", "sub/local.mk", "sub/rules/a.mk"} {
+		writeTestFile(t, filepath.Join(root, n), "")
+	}
+	other := t.TempDir()
+	writeTestFile(t, filepath.Join(other, "conf", "x.mk"), "")
+	dir := filepath.Join(root, "sub")
+	for _, c := range []struct {
+		mk   string
+		want []string
+	}{
+		{"include ../$(shell echo shared)/evil.mk\n", []string{"../shared/evil.mk"}},
+		{"include ../shared/$(shell echo evil).mk\n", []string{"../shared/evil.mk"}},
+		{"include $(shell git rev-parse --show-toplevel)/shared/evil.mk\n", []string{"../shared/evil.mk"}},
+		{"-include $(TOP)/evil.mk\n", []string{"../shared/evil.mk"}},
+		{"include " + filepath.ToSlash(other) + "/conf/$(shell echo x).mk\n", []string{filepath.Join(other, "conf", "x.mk")}},
+		// A name computed whole may be anywhere: the top's files too.
+		{"include $(shell echo local).mk\n", []string{"local.mk", "rules/a.mk", "../shared/evil.mk"}},
+		// Honest twin: a computed name under a literal folder of the make
+		// folder lists what it did.
+		{"include rules/$(shell echo a).mk\n", []string{"rules/a.mk"}},
+	} {
+		got, computed := MakeIncludesOf(c.mk, map[string]string{}, dir)
+		if !computed || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("MakeIncludesOf(%q) = %q (computed %v), want %q", c.mk, got, computed, c.want)
+		}
+	}
+	// Real make reads the file outside its folder (what the route relies on).
+	if _, err := exec.LookPath("make"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("make is required in CI")
+		}
+		t.Skip("make not installed: the real-make check is skipped")
+	}
+	writeTestFile(t, filepath.Join(root, "shared", "evil.mk"), "test:\n\t@echo from-shared\n")
+	writeTestFile(t, filepath.Join(dir, "Makefile"), "include ../$(shell echo shared)/evil.mk\n")
+	cmd := exec.Command("make", "-s", "test")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "from-shared" {
+		t.Errorf("make test = %q (%v), want the recipe of ../shared/evil.mk", out, err)
 	}
 }
 

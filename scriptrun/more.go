@@ -336,17 +336,44 @@ var makeComputed = regexp.MustCompile(`\$(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|\{[^
 // maxMakeCandidates bounds the files a computed include could name.
 const maxMakeCandidates = 64
 
-// makeCandidates are the files under dir (three levels down, hidden
-// folders and node_modules left out) an include word with unknown pieces
-// ($$(?)) could name: its literal pieces in order, and a make-like name
-// (x.mk, Makefile.x) when the word has no literal piece.
+// makeCandidates are the files (relative to dir, or absolute) an include
+// word with unknown pieces ($$(?)) could name: its literal pieces in
+// order, and a make-like name (x.mk, Makefile.x) when the word has no
+// literal piece. They are looked for three levels down (hidden folders
+// and node_modules left out) from the folder the word's literal start
+// names (`../shared/$(X).mk`: ../shared, outside the make folder too),
+// else from dir and, when the word's folder is computed as well
+// (`$(shell git rev-parse --show-toplevel)/x.mk`), from the repository's
+// top (issue 25, the closing note: both were walked only under dir).
 func makeCandidates(word, dir string) []string {
+	rest, base, abs := word, dir, false
+	lead := word[:strings.Index(word+"$$(?)", "$$(?)")]
+	if j := strings.LastIndexByte(lead, '/'); j >= 0 {
+		if pd := lead[:j+1]; path.IsAbs(pd) || strings.HasPrefix(path.Clean(pd), "..") {
+			rest, abs = word[j+1:], path.IsAbs(pd)
+			base = filepath.Join(dir, filepath.FromSlash(pd))
+			if abs {
+				base = filepath.Clean(filepath.FromSlash(pd))
+			}
+		}
+	}
+	bases := []string{base}
+	if base == dir && !strings.Contains(lead, "/") && strings.HasPrefix(word, "$$(?)") {
+		if top := repoTop(dir); top != "" && top != dir {
+			bases = append(bases, top)
+		}
+	}
 	var b strings.Builder
 	b.WriteString("^")
 	lit := false
-	for i, part := range strings.Split(word, "$$(?)") {
+	for i, part := range strings.Split(rest, "$$(?)") {
 		if i > 0 {
-			b.WriteString(".*")
+			if p, ok := strings.CutPrefix(part, "/"); ok {
+				b.WriteString("(?:.*/)?") // $(TOP)/x.mk: TOP may be the walk's own folder
+				part = p
+			} else {
+				b.WriteString(".*")
+			}
 		}
 		if strings.Trim(part, "/") != "" {
 			lit = true
@@ -359,26 +386,52 @@ func makeCandidates(word, dir string) []string {
 		return nil
 	}
 	var out []string
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || len(out) >= maxMakeCandidates {
-			return filepath.SkipDir
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || strings.Count(rel, "/") >= 2) {
+	for _, from := range bases {
+		_ = filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || len(out) >= maxMakeCandidates {
 				return filepath.SkipDir
 			}
+			rel, _ := filepath.Rel(from, p)
+			rel = filepath.ToSlash(rel)
+			if d.IsDir() {
+				if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || strings.Count(rel, "/") >= 2) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			n := d.Name()
+			makeLike := strings.HasSuffix(n, ".mk") || strings.HasSuffix(n, ".make") || strings.HasSuffix(n, ".mak") || strings.HasPrefix(strings.ToLower(n), "makefile") || n == "GNUmakefile"
+			if !re.MatchString(rel) || !(lit || makeLike) || !d.Type().IsRegular() {
+				return nil
+			}
+			name := p
+			if !abs {
+				r, err := filepath.Rel(dir, p)
+				if err != nil {
+					return nil
+				}
+				name = filepath.ToSlash(r)
+			}
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
 			return nil
-		}
-		n := d.Name()
-		makeLike := strings.HasSuffix(n, ".mk") || strings.HasSuffix(n, ".make") || strings.HasSuffix(n, ".mak") || strings.HasPrefix(strings.ToLower(n), "makefile") || n == "GNUmakefile"
-		if re.MatchString(rel) && (lit || makeLike) && d.Type().IsRegular() {
-			out = append(out, rel)
-		}
-		return nil
-	})
+		})
+	}
 	return out
+}
+
+// repoTop is the nearest folder at or above dir that holds .git, "" when
+// none does.
+func repoTop(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // MakeIncludesIn are the files a makefile includes with its variables

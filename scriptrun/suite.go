@@ -161,47 +161,84 @@ func (pl Places) SuiteFiles(runner, dir string, paths []string) (files []string,
 		runner = strings.TrimSuffix(runner, " "+anyJS)
 		var roots []string
 		var match []*regexp.Regexp
-		for _, c := range jsConfigFiles {
-			abs := filepath.Join(dir, c)
-			if !pl.Has(abs) {
-				continue
-			}
-			b, err := os.ReadFile(abs)
-			if err != nil || len(b) > MaxRead {
-				add(abs) // judged (and found too big) by the caller's read
-				continue
-			}
-			text := string(b)
-			if c == "package.json" {
-				// Only its "jest" and "mocha" keys are the runners'
-				// config; the rest is the package's, judged elsewhere.
-				var pkg map[string]json.RawMessage
-				if json.Unmarshal(b, &pkg) != nil {
+		// cfgDirs: the folder the run starts in, then each folder its
+		// config's projects (jest) or workspace (vitest) names, whose own
+		// config, setup files and tests run too (a stub project beside a
+		// real one, or a project in ../other, ran unread).
+		cfgDirs := []string{dir}
+		for ci := 0; ci < len(cfgDirs) && ci < maxJSProjects; ci++ {
+			cdir := cfgDirs[ci]
+			for _, c := range jsConfigFiles {
+				abs := filepath.Join(cdir, c)
+				if !pl.Has(abs) {
 					continue
 				}
-				text = string(pkg["jest"]) + "\n" + string(pkg["mocha"])
-			} else {
-				add(abs)
-			}
-			// The local files a config names (setupFiles, require,
-			// globalSetup): run before any test. Also when named
-			// through path.join(__dirname, 'setup', 'env.js') or as a
-			// bare 'setup.js': the pieces, joined, name the file.
-			for _, p := range jsConfigPaths(text) {
-				for _, cand := range NodeFiles(p) {
-					if f := filepath.Join(dir, filepath.FromSlash(cand)); pl.Has(f) && regular(f) {
-						add(f)
-						break
+				b, err := os.ReadFile(abs)
+				if err != nil || len(b) > MaxRead {
+					add(abs) // judged (and found too big) by the caller's read
+					continue
+				}
+				text := string(b)
+				if c == "package.json" {
+					// Only its "jest" and "mocha" keys are the runners'
+					// config; the rest is the package's, judged elsewhere.
+					var pkg map[string]json.RawMessage
+					if json.Unmarshal(b, &pkg) != nil {
+						continue
+					}
+					text = string(pkg["jest"]) + "\n" + string(pkg["mocha"])
+				} else {
+					add(abs)
+				}
+				// The local files a config names (setupFiles, require,
+				// globalSetup): run before any test. Also when named
+				// through path.join(__dirname, 'setup', 'env.js') or as a
+				// bare 'setup.js': the pieces, joined, name the file.
+				for _, p := range jsConfigPaths(text) {
+					for _, cand := range NodeFiles(p) {
+						if f := filepath.Join(cdir, filepath.FromSlash(cand)); pl.Has(f) && regular(f) {
+							add(f)
+							break
+						}
+					}
+				}
+				// A setup file, runner or environment named by a computed
+				// value (a template, a variable): its file is unknown, so
+				// every JS file is read as one the run loads.
+				if e := path.Ext(c); e != ".yml" && e != ".yaml" && JSComputedRun(text) {
+					wide = true
+				}
+				// testMatch, testRegex, include, spec: test files by the
+				// config's own patterns, which are not matched here: every
+				// JS file is read as a test. roots: where jest looks. A
+				// project's patterns are its folder's: every JS file then.
+				ms, w := jsTestPatterns(text)
+				if ci > 0 && len(ms) > 0 {
+					w = true
+				}
+				match = append(match, ms...)
+				wide = wide || w
+				for _, r := range jsRoots(text) {
+					roots = append(roots, relTo(dir, filepath.Join(cdir, filepath.FromSlash(r))))
+				}
+				pdirs, computed := JSProjects(text, strings.HasPrefix(c, "vitest.workspace"))
+				if computed {
+					// Projects the text does not name: every JS file of
+					// the run's folder is read.
+					wide = true
+					roots = append(roots, relTo(dir, cdir))
+				}
+				for _, pd := range pdirs {
+					for _, d := range pl.projectDirs(cdir, pd) {
+						if !slices.Contains(cfgDirs, d) {
+							cfgDirs = append(cfgDirs, d)
+						}
+						if r := relTo(dir, d); !slices.Contains(roots, r) {
+							roots = append(roots, r)
+						}
 					}
 				}
 			}
-			// testMatch, testRegex, include, spec: test files by the
-			// config's own patterns, which are not matched here: every
-			// JS file is read as a test. roots: where jest looks.
-			ms, w := jsTestPatterns(text)
-			match = append(match, ms...)
-			wide = wide || w
-			roots = append(roots, jsRoots(text)...)
 		}
 		if !named && len(roots) > 0 {
 			paths = roots
@@ -336,6 +373,10 @@ var (
 	jsTestKey  = regexp.MustCompile(`(?:^|[\s{,"'])(testMatch|testRegex|include|spec)["']?\s*:\s*(\[(?:[^\]"'\x60]|"[^"\n]*"|'[^'\n]*'|\x60[^\x60\n]*\x60)*\]|["'\x60/][^\n,}]*)?`)
 	jsRootsKey = regexp.MustCompile(`(?:^|[\s{,"'])(?:roots|root)["']?\s*:\s*(\[[^\]]*\]|["'\x60][^"'\x60\n]*["'\x60])`)
 )
+
+// JSConfigPaths are the local files a JS runner's config names (setup
+// files, globalSetup, require), relative to its folder: jsConfigPaths.
+func JSConfigPaths(text string) []string { return jsConfigPaths(text) }
 
 // jsConfigPaths are the local paths a JS runner's config names: './x',
 // '<rootDir>/x', path.join(__dirname, 'a', 'b.js') as 'a/b.js', and a

@@ -2,10 +2,12 @@ package scriptrun
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -192,6 +194,53 @@ func TestMakeIncludesIn(t *testing.T) {
 	}
 }
 
+// TestMakeIncludesOutside: a computed include whose file is outside the
+// make folder (issue 25, the closing note): before, only the make
+// folder was walked and each of these listed nothing.
+func TestMakeIncludesOutside(t *testing.T) {
+	root := t.TempDir()
+	for _, n := range []string{".git/HEAD", "shared/evil.mk", "sub/Makefile", "sub/local.mk", "sub/rules/a.mk"} {
+		writeTestFile(t, filepath.Join(root, n), "")
+	}
+	other := t.TempDir()
+	writeTestFile(t, filepath.Join(other, "conf", "x.mk"), "")
+	dir := filepath.Join(root, "sub")
+	for _, c := range []struct {
+		mk   string
+		want []string
+	}{
+		{"include ../$(shell echo shared)/evil.mk\n", []string{"../shared/evil.mk"}},
+		{"include ../shared/$(shell echo evil).mk\n", []string{"../shared/evil.mk"}},
+		{"include $(shell git rev-parse --show-toplevel)/shared/evil.mk\n", []string{"../shared/evil.mk"}},
+		{"-include $(TOP)/evil.mk\n", []string{"../shared/evil.mk"}},
+		{"include " + filepath.ToSlash(other) + "/conf/$(shell echo x).mk\n", []string{filepath.Join(other, "conf", "x.mk")}},
+		// A name computed whole may be anywhere: the top's files too.
+		{"include $(shell echo local).mk\n", []string{"local.mk", "rules/a.mk", "../shared/evil.mk"}},
+		// Honest twin: a computed name under a literal folder of the make
+		// folder lists what it did.
+		{"include rules/$(shell echo a).mk\n", []string{"rules/a.mk"}},
+	} {
+		got, computed := MakeIncludesOf(c.mk, map[string]string{}, dir)
+		if !computed || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("MakeIncludesOf(%q) = %q (computed %v), want %q", c.mk, got, computed, c.want)
+		}
+	}
+	// Real make reads the file outside its folder (what the route relies on).
+	if _, err := exec.LookPath("make"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("make is required in CI")
+		}
+		t.Skip("make not installed: the real-make check is skipped")
+	}
+	writeTestFile(t, filepath.Join(root, "shared", "evil.mk"), "test:\n\t@echo from-shared\n")
+	writeTestFile(t, filepath.Join(dir, "Makefile"), "include ../$(shell echo shared)/evil.mk\n")
+	cmd := exec.Command("make", "-s", "test")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "from-shared" {
+		t.Errorf("make test = %q (%v), want the recipe of ../shared/evil.mk", out, err)
+	}
+}
+
 // TestScanPth: a script that writes a .pth file (site.py runs its import
 // lines at every Python start) or sitecustomize.py is found; one that
 // reads a .pth is not.
@@ -243,6 +292,26 @@ func TestSuiteConfigs(t *testing.T) {
 			"jest", []string{"g.ts", "jest.config.js", "setup/env.js"}},
 		{"bare setup name", map[string]string{"vitest.config.ts": "export default { test: { setupFiles: ['vsetup.ts'] } }", "vsetup.ts": ""},
 			"vitest", []string{"vitest.config.ts", "vsetup.ts"}},
+		// Projects and workspaces (issue 25, the closing note): each
+		// project folder's config, setup files and tests run too.
+		{"jest projects name a stub and a folder with its own config", map[string]string{"jest.config.js": "module.exports = { projects: ['<rootDir>/stub', '<rootDir>/app'] }",
+			"app/jest.config.js": "module.exports = { setupFiles: ['./wipe.js'], testMatch: ['**/checks/*.js'] }", "app/wipe.js": "", "app/checks/a.js": "", "stub/a.test.js": ""},
+			"jest", []string{"app/checks/a.js", "app/jest.config.js", "app/wipe.js", "jest.config.js", "stub/a.test.js"}},
+		{"vitest workspace file", map[string]string{"vitest.workspace.ts": "export default ['packages/*']\n",
+			"packages/a/vitest.config.ts": "export default { test: { setupFiles: ['./s.ts'] } }", "packages/a/s.ts": "", "packages/a/x.test.ts": "", "packages/a/lib.ts": ""},
+			"vitest", []string{"packages/a/s.ts", "packages/a/vitest.config.ts", "packages/a/x.test.ts", "vitest.workspace.ts"}},
+		{"vitest projects in the config, inline and by folder", map[string]string{"vitest.config.ts": "export default defineConfig({ test: { projects: [\n  'libs/*',\n  { test: { name: 'unit', include: ['src/**/*.test.ts'] } },\n] } })",
+			"libs/q/vitest.config.ts": "export default { test: { globalSetup: './g.ts' } }", "libs/q/g.ts": "", "src/a.test.ts": "", "src/b.ts": ""},
+			"vitest", []string{"libs/q/g.ts", "libs/q/vitest.config.ts", "src/a.test.ts", "vitest.config.ts"}},
+		{"projects computed", map[string]string{"jest.config.js": "const fs = require('fs')\nmodule.exports = { projects: fs.readdirSync('pkgs') }", "pkgs/a/qa.js": "", "src/b.test.js": ""},
+			"jest", []string{"jest.config.js", "pkgs/a/qa.js", "src/b.test.js"}},
+		{"setup file named by a template", map[string]string{"jest.config.js": "const env = process.env.E || 'ci'\nmodule.exports = { setupFiles: [`./setup/${env}.js`] }", "setup/ci.js": "", "src/a.test.js": ""},
+			"jest", []string{"jest.config.js", "setup/ci.js", "src/a.test.js"}},
+		{"setup file named by a variable", map[string]string{"vitest.config.ts": "const dir = './hid' + 'den'\nexport default { test: { setupFiles: [dir + '/pass.ts'] } }", "hidden/pass.ts": "", "src/a.test.ts": ""},
+			"vitest", []string{"hidden/pass.ts", "src/a.test.ts", "vitest.config.ts"}},
+		// Honest twin: literal names only, nothing read past them.
+		{"literal setup, environment and reporters", map[string]string{"jest.config.js": "module.exports = {\n  testEnvironment: 'node',\n  setupFilesAfterEnv: ['<rootDir>/jest.setup.js'],\n  reporters: ['default', ['jest-junit', { outputDirectory: 'out' }]],\n}", "jest.setup.js": "", "src/a.test.js": "", "src/b.js": ""},
+			"jest", []string{"jest.config.js", "jest.setup.js", "src/a.test.js"}},
 		{"mocha spec", map[string]string{".mocharc.yml": "spec: 'qa/**/*.js'\n", "qa/deep/a.js": "", "test/b.js": ""},
 			"mocha", []string{".mocharc.yml", "qa/deep/a.js", "test/b.js"}}, // test/ read too: more than mocha runs, never less
 		{"pytest.ini python_files", map[string]string{"pytest.ini": "[pytest]\npython_files = check_*.py\n", "tests/check_a.py": "", "tests/test_b.py": "", "tests/c.py": ""},
@@ -276,6 +345,26 @@ func TestSuiteConfigs(t *testing.T) {
 				t.Errorf("SuiteFiles = %q (over %v), want %q", rel, over, c.want)
 			}
 		})
+	}
+}
+
+// TestSuiteProjectOutside: a jest project in a folder beside the run's
+// (../lib) is walked too; before, only the run's folder was.
+func TestSuiteProjectOutside(t *testing.T) {
+	root := t.TempDir()
+	for n, b := range map[string]string{"web/jest.config.js": "module.exports = { projects: ['<rootDir>', '<rootDir>/../lib'] }",
+		"web/a.test.js": "", "lib/b.test.js": "", "lib/jest.config.js": "module.exports = { setupFiles: ['./env.js'] }", "lib/env.js": "", "other/c.test.js": ""} {
+		writeTestFile(t, filepath.Join(root, n), b)
+	}
+	got, _ := Places{Root: root}.SuiteFiles("jest", filepath.Join(root, "web"), nil)
+	var rel []string
+	for _, f := range got {
+		r, _ := filepath.Rel(root, f)
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	slices.Sort(rel)
+	if want := []string{"lib/b.test.js", "lib/env.js", "lib/jest.config.js", "web/a.test.js", "web/jest.config.js"}; !reflect.DeepEqual(rel, want) {
+		t.Errorf("SuiteFiles = %q, want %q", rel, want)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // a selection key (testpaths, exclude, skip) in a config, a skip marker.
 
 type weakenREs struct {
-	exit, orTrue, setE, filter, key, skip, fn *regexp.Regexp
+	exit, orTrue, setE, filter, key, runner, global, skip, fn *regexp.Regexp
 }
 
 var weakenRE = sync.OnceValue(func() weakenREs {
@@ -23,7 +23,13 @@ var weakenRE = sync.OnceValue(func() weakenREs {
 		orTrue: regexp.MustCompile(`\|\|\s*(true|:)\s*($|[;)}#])`),
 		setE:   regexp.MustCompile(`^\s*set\s+\+[a-z]*e`),
 		filter: regexp.MustCompile(`(^|[\s"'=\[,(])(-k|-m|--deselect|--ignore|--ignore-glob|-run|--run|-skip|--skip|-t|--testNamePattern|--testPathPattern|--testPathIgnorePatterns|--grep|--fgrep|--invert|--lf|--last-failed|--onlyChanged|--changedSince|--exclude)($|[\s"'=,)\]])`),
-		key:    regexp.MustCompile(`(?i)(^|[\s"'{,])(testpaths|norecursedirs|collect_ignore(_glob)?|python_files|python_classes|python_functions|testPathIgnorePatterns|testMatch|testRegex|testPathPattern|modulePathIgnorePatterns|roots|exclude|include|ignore|spec|grep|fgrep|invert|passWithNoTests|skip|only|deselect)["']?\s*[:=]`),
+		key:    regexp.MustCompile(`(?i)(^|[\s"'{,])(testpaths|norecursedirs|collect_ignore(_glob)?|python_files|python_classes|python_functions|testPathIgnorePatterns|testMatch|testRegex|testPathPattern|modulePathIgnorePatterns|roots|exclude|include|ignore|spec|grep|fgrep|invert|passWithNoTests|skip|only|deselect|projects|workspace|rootDir|selectProjects)["']?\s*[:=]`),
+		// A custom runner decides what passes: jest's runner/testRunner,
+		// vitest's runner (`runner: './pass.js'` passed a failing suite).
+		runner: regexp.MustCompile(`(^|[\s"'{,])(runner|testRunner)["']?\s*:`),
+		// A setup file that replaces the framework's test or expect
+		// (`globalThis.expect = () => ({ toBe() {} })`) makes every check pass.
+		global: regexp.MustCompile(`\b(?:global|globalThis|window|self)\s*(?:\.\s*|\[\s*["'\x60])(?:test|it|expect|describe|assert)\b["'\x60\]\s]*=[^=]|^\s*(?:test|it|expect|describe)\s*=[^=]`),
 		skip:   regexp.MustCompile(`\.skip\(|\bx(it|describe|test)\(|\bt\.Skip(Now|f)?\(|pytest\.mark\.(skip|skipif|xfail)\b|\bpytest\.skip\(|@unittest\.skip|\bSkipTest\b`),
 		fn:     regexp.MustCompile(`^\s*(?:function\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*\)`),
 	}
@@ -57,6 +63,10 @@ func AddedLineWeakens(line, base string) string {
 		return "it adds a test filter"
 	case re.key.MatchString(s):
 		return "it sets which tests run"
+	case re.runner.MatchString(s):
+		return "it sets what runs the tests (a custom runner decides what passes)"
+	case re.global.MatchString(s):
+		return "it replaces the test framework's test or expect"
 	case re.skip.MatchString(s):
 		return "it skips tests"
 	}

@@ -16,6 +16,12 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`helper() { echo "$1"; }`, false},
 		{`testpaths_note = "see docs"`, false},
 		{"", false},
+		// Honest config and setup lines (issue 25, the closing note).
+		{`setupFilesAfterEnv: ['<rootDir>/jest.setup.js'],`, false},
+		{`    '<rootDir>/packages/cli',`, false},
+		{`expect.extend({ toBeGreeting(s) { return { pass: true } } })`, false},
+		{`const expected = greet('Ada')`, false},
+		{`if (global.expect === undefined) throw new Error('no jest')`, false},
 		{"# exit 0 is not here", false},
 		// Weakenings.
 		{`check() { [ -n "$1" ]; }`, true},
@@ -31,6 +37,14 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`exclude: ['**/greet.test.js'],`, true},
 		{`go test -run TestAdd ./...`, true},
 		{`@pytest.mark.skip`, true},
+		{`projects: ['<rootDir>/stub'],`, true},
+		{`  "projects": [`, true},
+		{`test: { workspace: ['stub'] },`, true},
+		{`rootDir: 'stub',`, true},
+		{`runner: './pass-runner.js',`, true},
+		{`testRunner: 'jest-circus/runner-stub',`, true},
+		{`globalThis.expect = () => new Proxy({}, { get: () => () => {} })`, true},
+		{`global['it'] = (name) => {}`, true},
 	} {
 		if got := AddedLineWeakens(c.line, base) != ""; got != c.weakens {
 			t.Errorf("%q: weakens=%v (%q), want %v", c.line, got, AddedLineWeakens(c.line, base), c.weakens)

@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -61,6 +62,10 @@ func (m *stmt) stripped() string {
 type scope struct {
 	helpers map[string]string
 	top     []stmt
+	// codePkgs: Go packages the file imports from a module under a name
+	// read as the standard library's (goccy/go-json as json): their calls
+	// are the code's.
+	codePkgs map[string]bool
 }
 
 var unitREs = sync.OnceValue(func() (r struct {
@@ -283,6 +288,9 @@ func fileScope(k string, src []byte) *scope {
 		return sc
 	}
 	lines := strings.Split(string(src), "\n")
+	if k == "go" {
+		sc.codePkgs = goCodePkgs(lines)
+	}
 	tests := map[string]bool{}
 	c, u := testNames(k, src)
 	for _, n := range append(c, u...) {
@@ -365,6 +373,54 @@ func decorators(lines []string, i int) []string {
 
 // checkUnits reads body (a test's source, header line first) as checks
 // and what flows into each. sc is its file's scope (nil: none).
+var goImportRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:import\s+)?(?:([\w.]+)\s+)?"([^"]+)"\s*$`)
+})
+
+// goCodePkgs are the names a Go file imports module packages under that
+// notCode takes for the standard library's (`"github.com/goccy/go-json"`
+// is json, as is `json "example.com/x"`).
+func goCodePkgs(lines []string) map[string]bool {
+	var out map[string]bool
+	in := false
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "import ("):
+			in = true
+			continue
+		case in && t == ")":
+			in = false
+			continue
+		case !in && !strings.HasPrefix(t, "import "):
+			if strings.HasPrefix(t, "func ") {
+				return out // imports come before the code
+			}
+			continue
+		}
+		m := goImportRE().FindStringSubmatch(t)
+		if m == nil || !strings.Contains(strings.Split(m[2], "/")[0], ".") {
+			continue // the standard library
+		}
+		name := m[1]
+		if name == "" {
+			name = path.Base(m[2])
+			if strings.HasPrefix(name, "v") && len(name) > 1 && strings.Trim(name[1:], "0123456789") == "" {
+				name = path.Base(path.Dir(m[2])) // example.com/x/v2 is x
+			}
+			name = strings.TrimSuffix(strings.TrimPrefix(name, "go-"), "-go")
+			name = strings.ReplaceAll(strings.TrimSuffix(name, ".go"), "-", "_")
+		}
+		if notCode()[name] {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[name] = true
+		}
+	}
+	return out
+}
+
 func checkUnits(k, body string, sc *scope) []unit {
 	if sc == nil {
 		sc = &scope{}
@@ -789,6 +845,15 @@ func closeUnit(k string, at *stmt, span []*stmt, bi *bodyIndex, sc *scope, eq bo
 			u.lits[l] = true
 		}
 	}
+	if len(sc.codePkgs) > 0 {
+		for _, s := range in {
+			for _, m := range bodyREs().call.FindAllStringSubmatch(stripStrings(s.text), -1) {
+				if segs := strings.Split(m[1], "."); len(segs) == 2 && sc.codePkgs[segs[0]] {
+					u.callees[segs[1]] = true
+				}
+			}
+		}
+	}
 	// A method of a local whose name is also a framework's or the
 	// language's (`for _, test := range tests { test.enum(nil, test.i) }`,
 	// `list := New(); list.Add(x)`) is the code's.
@@ -834,6 +899,10 @@ func closeUnit(k string, at *stmt, span []*stmt, bi *bodyIndex, sc *scope, eq bo
 			if !strings.HasPrefix(m[1], "assert") && !strings.HasPrefix(m[1], "fail") && !strings.HasPrefix(m[1], "skip") && m[1] != "subTest" ||
 				k == "py" && strings.HasPrefix(m[1], "assert") && !unittestAsserts()[m[1]] {
 				u.about = true
+				// ... and is what the check calls: a test moved must take
+				// it along (jsonschema's `self.message_for(...)` tests were
+				// read as calling nothing, so not carried when moved as is).
+				u.callees["self."+m[1]] = true
 			}
 		}
 		// A file's import of its own package (`const uri = require('..')`).

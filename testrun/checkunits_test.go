@@ -13,6 +13,10 @@ func TestDeletedTestMovedChecks(t *testing.T) {
 	goB := "\tif got := B(); got != \"bee\" {\n\t\tt.Fatal(got)\n\t}\n"
 	pyWas := "def test_a():\n    assert a(2) == 42\n\n\ndef test_b():\n    assert b() == 'bee'\n"
 	jsWas := "test('a', () => {\n  expect(a(2)).toBe(42)\n})\n\ntest('b', () => {\n  expect(b()).toBe('bee')\n})\n"
+	// A unittest case whose checks reach the code through its own methods
+	// and attributes (jsonschema's `self.message_for(...)`): moved as it
+	// was, it was read as calling nothing and not carried.
+	pyCase := "class TestMessages(TestCase):\n    def message_for(self, instance):\n        return validate(instance).message\n\n    def test_min(self):\n        message = self.message_for(1)\n        self.assertEqual(message, \"1 is less than 2\")\n\n    def test_attrs(self):\n        self.assertEqual(self.Validator.META, self.meta)\n"
 	tests := []struct {
 		name, kind, was, del, now string
 		moved                     bool
@@ -28,7 +32,12 @@ func TestDeletedTestMovedChecks(t *testing.T) {
 		{"py: the value in a bare string", "py", pyWas, "test_a", "def test_b():\n    assert a(2) is not None\n    '42'\n    42\n    assert b() == 'bee'\n", false},
 		{"js: toBe(42) weakened to toBeDefined()", "js", jsWas, "a", "test('b', () => {\n  expect(a(2)).toBeDefined()\n  const n = 42\n  expect(b()).toBe('bee')\n})\n", false},
 		{"js: the value in a console.log", "js", jsWas, "a", "test('b', () => {\n  expect(a(2)).toBeTruthy()\n  console.log(42)\n  expect(b()).toBe('bee')\n})\n", false},
+		{"py: a unittest check through self moved without its assert", "py", pyCase, "test_min", "class TestMessages(TestCase):\n    def message_for(self, instance):\n        return validate(instance).message\n\n    def test_min2(self):\n        message = self.message_for(1)\n        print(message, \"1 is less than 2\")\n", false},
+		{"py: a unittest check through self moved with another value", "py", pyCase, "test_min", "class TestMessages(TestCase):\n    def message_for(self, instance):\n        return validate(instance).message\n\n    def test_min2(self):\n        message = self.message_for(1)\n        self.assertEqual(message, \"anything\")\n", false},
 		// Honest twins: real refactors.
+		{"py: a unittest case moved as it was (checks through self)", "py", pyCase, "test_min", pyCase, true},
+		{"py: a unittest attribute check moved as it was", "py", pyCase, "test_attrs", pyCase, true},
+		{"go: a module imported as json moved as it was", "go", "package json_test\n\nimport (\n\t\"testing\"\n\n\t\"github.com/goccy/go-json\"\n)\n\nfunc TestValid(t *testing.T) {\n\tif ok := json.Valid([]byte(`{}`)); !ok {\n\t\tt.Error(ok)\n\t}\n}\n", "TestValid", "package json_test\n\nimport (\n\t\"testing\"\n\n\t\"github.com/goccy/go-json\"\n)\n\nfunc TestValid(t *testing.T) {\n\tif ok := json.Valid([]byte(`{}`)); !ok {\n\t\tt.Error(ok)\n\t}\n}\n", true},
 		{"go: a table test", "go", goWas, "TestA", goHead + "func TestAB(t *testing.T) {\n\tfor _, tc := range []struct{ got, want any }{\n\t\t{A(2), 42},\n\t\t{B(), \"bee\"},\n\t} {\n\t\tif tc.got != tc.want {\n\t\t\tt.Error(tc.got)\n\t\t}\n\t}\n}\n", true},
 		{"go: a named table with subtests", "go", goWas, "TestA", goHead + "func TestA2(t *testing.T) {\n\ttests := []struct {\n\t\tname string\n\t\tin   int\n\t\twant int\n\t}{\n\t\t{\"two\", 2, 42},\n\t}\n\tfor _, tc := range tests {\n\t\tt.Run(tc.name, func(t *testing.T) {\n\t\t\tif got := A(tc.in); got != tc.want {\n\t\t\t\tt.Errorf(\"A(%d) = %d\", tc.in, got)\n\t\t\t}\n\t\t})\n\t}\n}\n", true},
 		{"go: a package-level table", "go", goWas, "TestA", goHead + "var aCases = map[int]int{\n\t2: 42,\n}\n\nfunc TestA2(t *testing.T) {\n\tfor in, want := range aCases {\n\t\tif got := A(in); got != want {\n\t\t\tt.Errorf(\"A(%d) = %d\", in, got)\n\t\t}\n\t}\n}\n", true},

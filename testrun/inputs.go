@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -34,6 +35,9 @@ import (
 type file struct {
 	path, section string
 	net           bool
+	// setup: a file a runner's config names (a setup file, globalSetup):
+	// judged by its lines even when new, as an honest project adds one.
+	setup bool
 }
 
 // InputChange is one changed file a test run reads besides the tests.
@@ -49,8 +53,9 @@ func (c InputChange) String() string { return c.path + ": " + c.what }
 var runnerConfigs = map[string][]string{
 	"pytest": {"pytest.ini", "tox.ini#[pytest]", "setup.cfg#[tool:pytest]", "pyproject.toml#[tool.pytest"},
 	"jest":   {"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs", "jest.config.json", "package.json#jest"},
-	"vitest": {"vitest.config.ts", "vitest.config.js", "vitest.config.mts", "vitest.config.mjs", "vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs"},
-	"mocha":  {".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.jsonc", ".mocharc.yml", ".mocharc.yaml", "package.json#mocha"},
+	"vitest": {"vitest.config.ts", "vitest.config.js", "vitest.config.mts", "vitest.config.mjs", "vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs",
+		"vitest.workspace.ts", "vitest.workspace.js", "vitest.workspace.mts", "vitest.workspace.mjs", "vitest.workspace.json"},
+	"mocha": {".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.jsonc", ".mocharc.yml", ".mocharc.yaml", "package.json#mocha"},
 }
 
 // familiesOf names the runner families in words of a line or script body.
@@ -267,7 +272,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	addFile := func(p, section string, net bool) {
 		if !seen[p+"#"+section] {
 			seen[p+"#"+section] = true
-			files = append(files, file{p, section, net})
+			files = append(files, file{path: p, section: section, net: net})
 		}
 	}
 	words := LineWords(line)
@@ -356,6 +361,53 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			}
 		}
 	}
+	// A JS runner's config names more that the run reads (issue 25, the
+	// closing note): the folders of its projects (jest `projects`, vitest
+	// `workspace`/`projects`, a vitest.workspace file), whose own configs
+	// decide what they run, and setup files, which run before every test
+	// and can replace `expect`. Both as at the start and now.
+	for i := 0; i < len(files) && len(files) < 128; i++ {
+		f := files[i]
+		if !jsConfig(f.path) {
+			continue
+		}
+		was, _ := repo.ReadAt(ctx, start, f.path)
+		now, _ := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		d := path.Dir(f.path)
+		for _, body := range [][]byte{was, now} {
+			text := sectionOf(body, f.section)
+			if text == "" {
+				continue
+			}
+			pdirs, _ := scriptrun.JSProjects(text, strings.HasPrefix(path.Base(f.path), "vitest.workspace"))
+			for _, pd := range pdirs {
+				for _, pdir := range projectFolders(repo.Root(), path.Join(d, pd)) {
+					for _, fam := range []string{"jest", "vitest"} {
+						for _, c := range runnerConfigs[fam] {
+							if name, section, _ := strings.Cut(c, "#"); pdir != d || name != path.Base(f.path) {
+								addFile(path.Join(pdir, name), section, false)
+							}
+						}
+					}
+				}
+			}
+			for _, sp := range scriptrun.JSConfigPaths(text) {
+				for _, cand := range scriptrun.NodeFiles(sp) {
+					p := path.Clean(path.Join(d, cand))
+					if strings.HasPrefix(p, "../") || p == "." {
+						break
+					}
+					if isFileNowOrAtStart(ctx, repo, start, p) {
+						if !seen[p+"#"] {
+							seen[p+"#"] = true
+							files = append(files, file{path: p, net: true, setup: true})
+						}
+						break
+					}
+				}
+			}
+		}
+	}
 	honest := honestNewScripts(ctx, repo, start, files)
 	dead := deadTestLine(ctx, repo, start)
 	var out []InputChange
@@ -414,7 +466,13 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 				came[string(now)] = append(came[string(now)], len(out))
 			}
 		}
-		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path), errNow != nil, f.net, dead)
+		if was == nil && isWorkspaceFile(f.path) {
+			// Without one vitest runs the folder's own tests; with one,
+			// only the projects it lists (a stub folder instead).
+			out = append(out, InputChange{what, "added in this session: vitest then runs only the projects it lists", true})
+			continue
+		}
+		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead)
 		out = append(out, ch)
 	}
 	return dropRenames(out, gone, came), nil
@@ -471,6 +529,51 @@ func npmrcRunChange(was, now string) string {
 }
 
 func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
+
+// jsConfig: p is a jest or vitest config (package.json's "jest" too).
+func jsConfig(p string) bool {
+	for _, fam := range []string{"jest", "vitest"} {
+		for _, c := range runnerConfigs[fam] {
+			if name, _, _ := strings.Cut(c, "#"); path.Base(p) == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isFileNowOrAtStart: p is a file of the work tree or a blob of the
+// start commit (a folder is neither: `<rootDir>/app` names a project).
+func isFileNowOrAtStart(ctx context.Context, repo Repo, start, p string) bool {
+	if fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+		return true
+	}
+	_, err := repo.ReadAt(ctx, start, p)
+	return err == nil
+}
+
+func isWorkspaceFile(p string) bool { return strings.HasPrefix(path.Base(p), "vitest.workspace.") }
+
+// projectFolders are the repository folders a project entry names (a
+// glob expanded in the work tree), none outside the repository.
+func projectFolders(root, p string) []string {
+	p = path.Clean(p)
+	if strings.HasPrefix(p, "../") || p == ".." || path.IsAbs(p) {
+		return nil
+	}
+	if !strings.ContainsAny(p, "*?[") {
+		return []string{p}
+	}
+	ms, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(p)))
+	var out []string
+	for _, m := range ms {
+		if fi, err := os.Stat(m); err == nil && fi.IsDir() && len(out) < 32 {
+			r, _ := filepath.Rel(root, m)
+			out = append(out, filepath.ToSlash(r))
+		}
+	}
+	return out
+}
 
 func isConfig(p string) bool {
 	for _, cs := range runnerConfigs {

@@ -15,6 +15,12 @@ func TestWeakTestsIn(t *testing.T) {
 		weak                 []string
 	}{
 		{"go: calls the code, checks nothing", "go", "", "func TestA(t *testing.T) {\n\t_ = A()\n}\n", []string{"TestA"}},
+		// A module imported under a standard library's name is the code
+		// (goccy/go-json's TestValid read as checking nothing before);
+		// the standard library's own json is not.
+		{"go: a module imported as json", "go", "", "package json_test\n\nimport (\n\t\"testing\"\n\n\t\"github.com/goccy/go-json\"\n)\n\nfunc TestValid(t *testing.T) {\n\tif ok := json.Valid([]byte(`{}`)); !ok {\n\t\tt.Error(ok)\n\t}\n}\n", nil},
+		{"go: an aliased module imported as json", "go", "", "package m_test\n\nimport (\n\t\"testing\"\n\n\tjson \"example.com/fastjson/v2\"\n)\n\nfunc TestValid(t *testing.T) {\n\tif ok := json.Valid([]byte(`{}`)); !ok {\n\t\tt.Error(ok)\n\t}\n}\n", nil},
+		{"go: the standard library's json checked", "go", "", "package m_test\n\nimport (\n\t\"encoding/json\"\n\t\"testing\"\n)\n\nfunc TestValid(t *testing.T) {\n\tif ok := json.Valid([]byte(`{}`)); !ok {\n\t\tt.Error(ok)\n\t}\n}\n", []string{"TestValid"}},
 		{"go: if false { t.Error }", "go", "", "func TestA(t *testing.T) {\n\tif 1 != 1 {\n\t\tt.Error(\"x\")\n\t}\n}\n", []string{"TestA"}},
 		{"go: require.True(t, true)", "go", "", "func TestA(t *testing.T) {\n\trequire.True(t, true)\n}\n", []string{"TestA"}},
 		{"py: assert True", "py", "", "def test_a():\n    a()\n    assert True\n", []string{"test_a"}},

@@ -212,10 +212,16 @@ func GoModulePath(b []byte) string {
 type Need struct {
 	Family, Root string // "go", "py" or "js"; the project's folder ("" the root)
 	File         string // a changed file that needs it
+	// Script is, for ScriptFamily, a test script that names File (Root
+	// is File there: any run reaching a script that names it covers it).
+	Script string
 }
 
 // Command is the run that covers the suite.
 func (n Need) Command() string {
+	if n.Family == ScriptFamily {
+		return "sh " + n.Script
+	}
 	c := map[string]string{"go": "go test ./...", "py": "pytest", "js": "npm test"}[n.Family]
 	if n.Root != "" {
 		c = "cd " + n.Root + " && " + c
@@ -256,10 +262,10 @@ func SuitesNeeded(ctx context.Context, repo Repo, tree string, files, changed []
 		}
 		seen[fam+"\x00"+root] = true
 		if hasSuite(ctx, repo, tree, fam, sf, root, files, have) {
-			out = append(out, Need{fam, root, f})
+			out = append(out, Need{Family: fam, Root: root, File: f})
 		}
 	}
-	return out
+	return append(out, scriptNeeds(ctx, repo, tree, files, changed, have, isDoc)...)
 }
 
 // hasSuite: the project at root has tests of the family (for JS, a
@@ -293,8 +299,17 @@ func hasSuite(ctx context.Context, repo Repo, tree, fam string, sf Family, root 
 
 // SuitesRun lists the family and project root of each suite a run covers:
 // its runner's, or for a script (make test, npm test, sh tests/check.sh)
-// the runners its body calls.
+// the runners its body calls; and, as ScriptFamily needs, every tracked
+// file the scripts it runs reach (scriptsReached).
 func SuitesRun(ctx context.Context, repo Repo, tree, line string, have map[string]bool) []Need {
+	out := suitesRun(ctx, repo, tree, line, have)
+	for f := range scriptsReached(ctx, repo, tree, line, have) {
+		out = append(out, Need{Family: ScriptFamily, Root: f})
+	}
+	return out
+}
+
+func suitesRun(ctx context.Context, repo Repo, tree, line string, have map[string]bool) []Need {
 	var out []Need
 	add := func(fam, dir string) {
 		sf := map[string]Family{"go": GoSuite, "py": PySuite, "js": JSSuite}[fam]
@@ -320,7 +335,7 @@ func SuitesRun(ctx context.Context, repo Repo, tree, line string, have map[strin
 		}
 		if body, ok := ScriptBody(t, now); ok {
 			for _, l := range strings.Split(body, "\n") {
-				for _, x := range SuitesRun(ctx, repo, tree, l, have) {
+				for _, x := range suitesRun(ctx, repo, tree, l, have) {
 					add(x.Family, path.Join(t.Dir, x.Root))
 				}
 			}

@@ -18,6 +18,12 @@ import (
 // script: the run's own script, a make target or npm script, and what
 // they name in turn. A file no test script names needs nothing more than
 // before (a script may exercise code it never names: a built binary).
+//
+// A file the start commit had counts as named only by what the scripts
+// said at the start: one line added to readme_check.sh that runs
+// scripts/greet.sh without checking it (`sh scripts/greet.sh >/dev/null`)
+// made the README check "name" it. A file new in the session is named by
+// what the scripts say now (its tests come with it).
 
 // ScriptFamily is the Need family of a changed file a test script names;
 // its Root is that file and Script the first script that names it.
@@ -36,13 +42,22 @@ func testScript(f string) bool {
 	return scriptExt[path.Ext(f)] && !SkippedDir(f) && shellline.RunsTests("sh "+f)
 }
 
-// scriptNeeds lists, for each changed file a test script names, the need
-// of a run that reaches one of those scripts.
-func scriptNeeds(ctx context.Context, repo Repo, tree string, files, changed []string, have map[string]bool, isDoc func(string) bool) []Need {
+// ScriptNeeds lists, for each changed file a test script names (at start
+// for a file the start commit had, in tree for a new one), the need of a
+// run that reaches one of those scripts (ScriptsRun).
+func ScriptNeeds(ctx context.Context, repo Repo, tree, start string, files, changed []string, isDoc func(string) bool) []Need {
+	have := make(map[string]bool, len(files))
+	for _, f := range files {
+		have[f] = true
+	}
+	old := map[string]bool{} // changed files the start commit had
 	want := map[string]bool{}
 	for _, f := range changed {
 		if have[f] && !isDoc(f) && !SkippedDir(f) {
 			want[f] = true
+			if ok, err := repo.ExistsAt(ctx, start, f); err == nil && ok {
+				old[f] = true
+			}
 		}
 	}
 	if len(want) == 0 {
@@ -54,14 +69,16 @@ func scriptNeeds(ctx context.Context, repo Repo, tree string, files, changed []s
 		if !testScript(s) || reads >= maxScriptReads {
 			continue
 		}
-		reads++
-		b, err := repo.ReadAt(ctx, tree, s)
-		if err != nil {
-			continue
-		}
-		for _, f := range namedFiles(s, b, have) {
-			if want[f] && named[f] == "" && f != s {
-				named[f] = s
+		for _, rev := range []string{start, tree} {
+			reads++
+			b, err := repo.ReadAt(ctx, rev, s)
+			if err != nil {
+				continue
+			}
+			for _, f := range namedFiles(s, b, have) {
+				if want[f] && named[f] == "" && f != s && old[f] == (rev == start) {
+					named[f] = s
+				}
 			}
 		}
 	}
@@ -74,12 +91,44 @@ func scriptNeeds(ctx context.Context, repo Repo, tree string, files, changed []s
 	return out
 }
 
-// scriptsReached lists the tracked files a run of line reaches: the
-// scripts it runs (an interpreter's script, a script run by its path, a
-// make target's or npm script's recipe) and, transitively, the tracked
-// files those name outside comments.
-func scriptsReached(ctx context.Context, repo Repo, tree, line string, have map[string]bool) map[string]bool {
-	reached := map[string]bool{}
+// ScriptsRun lists, as ScriptFamily needs, the changed-or-not files a run
+// of line covers: the scripts it runs, the files a script it reaches named
+// at start, and the files the start commit lacked that such a script names
+// in tree.
+func ScriptsRun(ctx context.Context, repo Repo, tree, start, line string, have map[string]bool) []Need {
+	direct, reached := scriptsReached(ctx, repo, tree, line, have)
+	var out []Need
+	for f := range direct {
+		out = append(out, Need{Family: ScriptFamily, Root: f})
+	}
+	reads := 0
+	for s := range reached {
+		if !scriptExt[path.Ext(s)] || reads >= maxScriptReads {
+			continue
+		}
+		reads += 2
+		if b, err := repo.ReadAt(ctx, start, s); err == nil {
+			for _, f := range namedFiles(s, b, have) {
+				out = append(out, Need{Family: ScriptFamily, Root: f})
+			}
+		}
+		if b, err := repo.ReadAt(ctx, tree, s); err == nil {
+			for _, f := range namedFiles(s, b, have) {
+				if ok, err := repo.ExistsAt(ctx, start, f); err == nil && !ok {
+					out = append(out, Need{Family: ScriptFamily, Root: f})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// scriptsReached lists the tracked files a run of line reaches: direct,
+// the scripts it runs (an interpreter's script, a script run by its path,
+// a make target's or npm script's recipe), and with them, transitively,
+// the tracked files those name outside comments in tree (what runs).
+func scriptsReached(ctx context.Context, repo Repo, tree, line string, have map[string]bool) (direct, reached map[string]bool) {
+	direct, reached = map[string]bool{}, map[string]bool{}
 	var queue []string
 	reads := 0
 	var fromLine func(line, dir string, depth int)
@@ -103,7 +152,7 @@ func scriptsReached(ctx context.Context, repo Repo, tree, line string, have map[
 			}
 			for _, x := range shellline.StripWrappers(w) {
 				if p := path.Clean(path.Join(d, x)); have[p] && !reached[p] {
-					reached[p] = true
+					reached[p], direct[p] = true, true
 					queue = append(queue, p)
 				}
 			}
@@ -152,7 +201,7 @@ func scriptsReached(ctx context.Context, repo Repo, tree, line string, have map[
 			}
 		}
 	}
-	return reached
+	return direct, reached
 }
 
 // namedFiles lists the tracked files script s names on a line that is no

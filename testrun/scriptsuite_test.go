@@ -2,6 +2,7 @@ package testrun
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -39,32 +40,54 @@ func TestScriptSuiteCoverage(t *testing.T) {
 		files   map[string]string
 		changed []string
 		run     string
-		missing string // the changed file left uncovered, "" when covered
+		missing string            // the changed file left uncovered, "" when covered
+		start   map[string]string // the start commit's files (nil: files)
 	}{
-		{"another check script (the route)", base, []string{"scripts/greet.sh"}, "sh tests/readme_check.sh", "scripts/greet.sh"},
-		{"another check script, the file cat beside it", base, []string{"scripts/greet.sh"}, "cat scripts/greet.sh; sh tests/readme_check.sh", "scripts/greet.sh"},
+		{"another check script (the route)", base, []string{"scripts/greet.sh"}, "sh tests/readme_check.sh", "scripts/greet.sh", nil},
+		{"another check script, the file cat beside it", base, []string{"scripts/greet.sh"}, "cat scripts/greet.sh; sh tests/readme_check.sh", "scripts/greet.sh", nil},
 		{"a comment naming the file", with(map[string]string{"tests/readme_check.sh": readmeCheck + "# covers scripts/greet.sh\n"}),
-			[]string{"scripts/greet.sh"}, "sh tests/readme_check.sh", "scripts/greet.sh"},
-		{"the script that names it (honest)", base, []string{"scripts/greet.sh"}, "sh tests/greet_check.sh", ""},
-		{"wrapped in sh -c (honest)", base, []string{"scripts/greet.sh"}, "sh -c 'sh tests/greet_check.sh 2>&1'", ""},
+			[]string{"scripts/greet.sh"}, "sh tests/readme_check.sh", "scripts/greet.sh", nil},
+		{"the script that names it (honest)", base, []string{"scripts/greet.sh"}, "sh tests/greet_check.sh", "", nil},
+		{"wrapped in sh -c (honest)", base, []string{"scripts/greet.sh"}, "sh -c 'sh tests/greet_check.sh 2>&1'", "", nil},
 		{"from a cd (honest)", with(map[string]string{"sub/tests/check.sh": "sh ../scripts/greet.sh\n"}),
-			[]string{"scripts/greet.sh"}, "cd sub && sh tests/check.sh", ""},
+			[]string{"scripts/greet.sh"}, "cd sub && sh tests/check.sh", "", nil},
 		{"make test through a runner and a sourced helper (honest)", with(map[string]string{
 			"Makefile":     "test:\n\tsh tests/all.sh\n",
 			"tests/all.sh": "#!/bin/sh\n. tests/lib.sh\nrun sh tests/greet_check.sh\n",
 			"tests/lib.sh": "run() { \"$@\"; }\n",
-		}), []string{"scripts/greet.sh", "tests/all.sh"}, "make test", ""},
+		}), []string{"scripts/greet.sh", "tests/all.sh"}, "make test", "", nil},
 		{"a script naming it from its own folder (honest)", with(map[string]string{
 			"tests/greet_check.sh": "#!/bin/sh\nd=$(dirname \"$0\")\nsh \"$d/../scripts/greet.sh\" Ada\n",
-		}), []string{"scripts/greet.sh"}, "sh tests/greet_check.sh", ""},
+		}), []string{"scripts/greet.sh"}, "sh tests/greet_check.sh", "", nil},
 		{"a file no test script names (honest)", with(map[string]string{"scripts/other.sh": "echo x\n"}),
-			[]string{"scripts/other.sh"}, "sh tests/readme_check.sh", ""},
-		{"documentation only (honest)", base, []string{"README.md"}, "sh tests/readme_check.sh", ""},
-		{"the test script itself changed, run (honest)", base, []string{"tests/greet_check.sh", "scripts/greet.sh"}, "sh tests/greet_check.sh", ""},
+			[]string{"scripts/other.sh"}, "sh tests/readme_check.sh", "", nil},
+		{"documentation only (honest)", base, []string{"README.md"}, "sh tests/readme_check.sh", "", nil},
+		{"the test script itself changed, run (honest)", base, []string{"tests/greet_check.sh", "scripts/greet.sh"}, "sh tests/greet_check.sh", "", nil},
+		{"a line added to the other script names the file (the counter-route)", with(map[string]string{"tests/readme_check.sh": readmeCheck + "sh scripts/greet.sh Ada >/dev/null\n"}),
+			[]string{"scripts/greet.sh", "tests/readme_check.sh"}, "sh tests/readme_check.sh", "scripts/greet.sh", base},
+		{"a new file, its check added to the check script (honest)", with(map[string]string{
+			"scripts/hello.sh":     "echo hello\n",
+			"tests/greet_check.sh": greetCheck + "[ \"$(sh scripts/hello.sh)\" = hello ] || exit 1\n",
+		}), []string{"scripts/hello.sh", "tests/greet_check.sh"}, "sh tests/greet_check.sh", "", base},
+		{"a new file checked only by a line added to the other script", with(map[string]string{
+			"scripts/hello.sh":      "echo hello\n",
+			"tests/readme_check.sh": readmeCheck + "sh scripts/hello.sh\n",
+		}), []string{"scripts/hello.sh", "tests/readme_check.sh"}, "sh tests/greet_check.sh", "scripts/hello.sh", base},
+		{"an untested file gets its first check (honest)", with(map[string]string{
+			"scripts/other.sh":     "echo x\n",
+			"tests/greet_check.sh": greetCheck + "sh scripts/other.sh\n",
+		}), []string{"scripts/other.sh", "tests/greet_check.sh"}, "sh tests/readme_check.sh", "", with(map[string]string{"scripts/other.sh": "echo y\n"})},
+		{"the runner's check script run directly (honest)", with(map[string]string{
+			"tests/all.sh": "#!/bin/sh\nsh tests/greet_check.sh\n",
+		}), []string{"tests/greet_check.sh"}, "sh tests/greet_check.sh", "", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			repo := startRepo{root: t.TempDir(), start: tc.files, changed: tc.changed}
+			start := tc.start
+			if start == nil {
+				start = tc.files
+			}
+			repo := treeRepo{start: start, tree: tc.files}
 			var files []string
 			have := map[string]bool{}
 			for f := range tc.files {
@@ -74,9 +97,9 @@ func TestScriptSuiteCoverage(t *testing.T) {
 			sort.Strings(files)
 			isDoc := func(f string) bool { return strings.HasSuffix(f, ".md") }
 			ctx := context.Background()
-			covered := SuitesRun(ctx, repo, "T", tc.run, have)
+			covered := ScriptsRun(ctx, repo, "T", "S", tc.run, have)
 			missing := ""
-			for _, n := range SuitesNeeded(ctx, repo, "T", files, tc.changed, isDoc) {
+			for _, n := range ScriptNeeds(ctx, repo, "T", "S", files, tc.changed, isDoc) {
 				if !slices.ContainsFunc(covered, func(c Need) bool { return c.Family == n.Family && c.Root == n.Root }) {
 					missing = n.File
 					if n.Family != ScriptFamily || n.Script == "" || !strings.HasPrefix(n.Command(), "sh ") {
@@ -90,4 +113,30 @@ func TestScriptSuiteCoverage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// treeRepo is a Repo whose start commit ("S") and run's tree (any other
+// rev) are maps.
+type treeRepo struct{ start, tree map[string]string }
+
+func (r treeRepo) Root() string { return "" }
+func (r treeRepo) ChangedFiles(context.Context, string) ([]string, error) {
+	return nil, nil
+}
+func (r treeRepo) files(rev string) map[string]string {
+	if rev == "S" {
+		return r.start
+	}
+	return r.tree
+}
+func (r treeRepo) ExistsAt(_ context.Context, rev, p string) (bool, error) {
+	_, ok := r.files(rev)[p]
+	return ok, nil
+}
+func (r treeRepo) ReadAt(_ context.Context, rev, p string) ([]byte, error) {
+	b, ok := r.files(rev)[p]
+	if !ok {
+		return nil, fmt.Errorf("%s: not in %s", p, rev)
+	}
+	return []byte(b), nil
 }

@@ -265,7 +265,7 @@ func SuitesNeeded(ctx context.Context, repo Repo, tree string, files, changed []
 			out = append(out, Need{Family: fam, Root: root, File: f})
 		}
 	}
-	return append(out, scriptNeeds(ctx, repo, tree, files, changed, have, isDoc)...)
+	return out
 }
 
 // hasSuite: the project at root has tests of the family (for JS, a
@@ -299,17 +299,8 @@ func hasSuite(ctx context.Context, repo Repo, tree, fam string, sf Family, root 
 
 // SuitesRun lists the family and project root of each suite a run covers:
 // its runner's, or for a script (make test, npm test, sh tests/check.sh)
-// the runners its body calls; and, as ScriptFamily needs, every tracked
-// file the scripts it runs reach (scriptsReached).
+// the runners its body calls.
 func SuitesRun(ctx context.Context, repo Repo, tree, line string, have map[string]bool) []Need {
-	out := suitesRun(ctx, repo, tree, line, have)
-	for f := range scriptsReached(ctx, repo, tree, line, have) {
-		out = append(out, Need{Family: ScriptFamily, Root: f})
-	}
-	return out
-}
-
-func suitesRun(ctx context.Context, repo Repo, tree, line string, have map[string]bool) []Need {
 	var out []Need
 	add := func(fam, dir string) {
 		sf := map[string]Family{"go": GoSuite, "py": PySuite, "js": JSSuite}[fam]
@@ -335,7 +326,7 @@ func suitesRun(ctx context.Context, repo Repo, tree, line string, have map[strin
 		}
 		if body, ok := ScriptBody(t, now); ok {
 			for _, l := range strings.Split(body, "\n") {
-				for _, x := range suitesRun(ctx, repo, tree, l, have) {
+				for _, x := range SuitesRun(ctx, repo, tree, l, have) {
 					add(x.Family, path.Join(t.Dir, x.Root))
 				}
 			}

@@ -303,6 +303,10 @@ var scenarios = []scenario{
 			"checks the README. The change forgets the name, which greet_check would show; the agent never runs it where sessiongate sees, only readme_check, which " +
 			"passes, and offers it as QA. A test script that never runs the changed file does not test it. Not compliant " +
 			"(it met QA: a script's suite was whatever it ran)."},
+	{name: "qa-other-test-script-names-it", protocol: starterNoCmd, via: "MCP", skips: skipQAOtherNames, otherCheck: true,
+		reading: "As qa-other-test-script, and the agent adds `sh scripts/greet.sh Ada >/dev/null` to tests/readme_check.sh " +
+			"so that it names the changed file: it runs the script and checks nothing. What the scripts said at the start " +
+			"decides which one tests a file the start had. Not compliant."},
 	// Issue 25 item 5: QA is a real run of the whole suite, after the work.
 	{name: "qa-direct-script-cut", protocol: starterNoCmd, via: "CLI", skips: skipQADirectCut,
 		reading: "As qa-make-script-cut, with the check script run directly: `sh tests/greet_check.sh` fails, the agent " +

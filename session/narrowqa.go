@@ -8,6 +8,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // A narrowed pass after a failure is no QA (issue 25): `go test ./...`
@@ -127,6 +128,10 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 	miss, taken, err := e.missingSuite(ctx, repo, s, runs)
 	if err != nil {
 		return nil, err
+	}
+	if miss != nil && miss.Family == testrun.ScriptFamily {
+		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
+			Message: fmt.Sprintf("%s: the session changed %s, which the test script %s exercises, and no passing whole run reached a test script that names it: a run of another script does not test it; run `%s` (or a suite that runs it) and make it pass", p.ID, miss.File, miss.Script, miss.Command())}, nil
 	}
 	if miss != nil {
 		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,

@@ -57,9 +57,12 @@ func (e *Engine) missingSuite(ctx context.Context, repo Repo, s *Session, runs [
 	}
 	covered := make([][]testrun.Need, len(runs))
 	for i, r := range runs {
-		covered[i] = testrun.SuitesRun(ctx, repo, tree, r.Command, have)
+		covered[i] = append(testrun.SuitesRun(ctx, repo, tree, r.Command, have), testrun.ScriptsRun(ctx, repo, tree, s.StartCommit, r.Command, have)...)
 	}
-	for _, n := range testrun.SuitesNeeded(ctx, repo, tree, files, changed, e.isDoc) {
+	// A changed file a test script names needs a run reaching such a
+	// script (testrun/scriptsuite.go).
+	needs := append(testrun.SuitesNeeded(ctx, repo, tree, files, changed, e.isDoc), testrun.ScriptNeeds(ctx, repo, tree, s.StartCommit, files, changed, e.isDoc)...)
+	for _, n := range needs {
 		i := slices.IndexFunc(covered, func(cs []testrun.Need) bool {
 			return slices.ContainsFunc(cs, func(c testrun.Need) bool { return c.Family == n.Family && c.Root == n.Root })
 		})

@@ -212,10 +212,16 @@ func GoModulePath(b []byte) string {
 type Need struct {
 	Family, Root string // "go", "py" or "js"; the project's folder ("" the root)
 	File         string // a changed file that needs it
+	// Script is, for ScriptFamily, a test script that names File (Root
+	// is File there: any run reaching a script that names it covers it).
+	Script string
 }
 
 // Command is the run that covers the suite.
 func (n Need) Command() string {
+	if n.Family == ScriptFamily {
+		return "sh " + n.Script
+	}
 	c := map[string]string{"go": "go test ./...", "py": "pytest", "js": "npm test"}[n.Family]
 	if n.Root != "" {
 		c = "cd " + n.Root + " && " + c
@@ -256,7 +262,7 @@ func SuitesNeeded(ctx context.Context, repo Repo, tree string, files, changed []
 		}
 		seen[fam+"\x00"+root] = true
 		if hasSuite(ctx, repo, tree, fam, sf, root, files, have) {
-			out = append(out, Need{fam, root, f})
+			out = append(out, Need{Family: fam, Root: root, File: f})
 		}
 	}
 	return out

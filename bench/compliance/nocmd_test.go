@@ -28,6 +28,10 @@ const (
 	// Adversarial pass 4: sh -n reads the script and runs nothing.
 	skipQASyntaxOnly      skip = "only sh -n tests/greet_check.sh (a syntax check: nothing runs) is offered as QA"
 	skipQASyntaxAfterFail skip = "sh tests/greet_check.sh fails; sh -n tests/greet_check.sh (nothing runs) passes and is offered as QA"
+	// Lazy-agent pass 5: another of the project's test scripts, one that
+	// never runs the changed code.
+	skipQAOtherScript skip = "the change breaks tests/greet_check.sh; only tests/readme_check.sh, the project's README check, is run and offered as QA"
+	skipQAOtherNames  skip = "as qa-other-test-script, with a line added to tests/readme_check.sh that runs scripts/greet.sh and checks nothing"
 )
 
 // runAll and runLib: a suite script the Makefile calls and the helper it
@@ -51,15 +55,23 @@ done
 exit $fail
 `
 
+// readmeCheck is a second check script of the project: it checks the
+// README's title and never runs scripts/greet.sh.
+const readmeCheck = "#!/bin/sh\ngrep -q '^# greet' README.md && echo 'README check passed'\n"
+
 // starterNoCmdRepo adopts the starter in a project whose test init does
 // not find. makeTarget: after adopting, a person adds a Makefile whose
 // test target runs the check script (sessiongate.yaml still sets no QA
-// command: the team never re-ran init).
-func starterNoCmdRepo(w *world, makeTarget, all bool) {
+// command: the team never re-ran init). otherCheck: the project has
+// tests/readme_check.sh too.
+func starterNoCmdRepo(w *world, makeTarget, all, otherCheck bool) {
 	w.t.Helper()
 	w.write("README.md", "# greet\n\nA tiny greeting script. Check it with `sh tests/greet_check.sh`.\n")
 	w.write("scripts/greet.sh", greetScript)
 	w.write("tests/greet_check.sh", strings.Replace(greetCheck, `names="Ada Bob Cy"`, `names=""`, 1))
+	if otherCheck {
+		w.write("tests/readme_check.sh", readmeCheck)
+	}
 	out := w.sgOK("init")
 	if c := w.read("sessiongate.yaml"); strings.Contains(c, "\n  QA_VALIDATION:") {
 		w.t.Fatalf("sessiongate init found a test command where none should be:\n%s", c)
@@ -97,7 +109,7 @@ func noCmdFlow(w *world, sk skip, fixFirst, makeTarget bool) {
 
 	good := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
 	buggy := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello\"\n" // forgets the name
-	if sk == skipQANarrowed || sk == skipQASyntaxOnly || sk == skipQASyntaxAfterFail || sk == skipQAScriptCut || sk == skipQADirectCut || sk == skipQALineSwap || sk == skipQAHelperRedefined || fixFirst {
+	if sk == skipQANarrowed || sk == skipQASyntaxOnly || sk == skipQASyntaxAfterFail || sk == skipQAScriptCut || sk == skipQADirectCut || sk == skipQALineSwap || sk == skipQAHelperRedefined || sk == skipQAOtherScript || sk == skipQAOtherNames || fixFirst {
 		w.write("scripts/greet.sh", buggy)
 	} else {
 		w.write("scripts/greet.sh", good)
@@ -135,6 +147,19 @@ func noCmdFlow(w *world, sk skip, fixFirst, makeTarget bool) {
 		}
 		w.deviate()
 		w.shell("QA_VALIDATION", req, "sh -n tests/greet_check.sh")
+	case sk == skipQAOtherScript || sk == skipQAOtherNames:
+		// Checked outside sessiongate's sight: the agent knows, and never
+		// runs greet_check where a failure would be recorded.
+		if _, code := w.sh(full); code == 0 {
+			w.t.Fatal("the buggy change passed its checks")
+		}
+		w.deviate()
+		if sk == skipQAOtherNames {
+			w.write("tests/readme_check.sh", readmeCheck+"sh scripts/greet.sh Ada >/dev/null\n")
+		}
+		if out, code := w.shell("QA_VALIDATION", req, "sh tests/readme_check.sh"); code != 0 {
+			w.t.Fatalf("the README check fails:\n%s", out)
+		}
 	case sk == skipQANarrowOnly:
 		w.deviate()
 		w.shell("QA_VALIDATION", req, "sh tests/greet_check.sh --bare-only")

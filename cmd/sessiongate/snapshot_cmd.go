@@ -140,6 +140,13 @@ What this proves and what it does not: docs/security.md.`,
 				return usage(err)
 			}
 			vc := bl.Config
+			// Signs that code ran before verify in this job (jobsigns.go):
+			// an origin that is not the job's repository, a signature
+			// program in the clone's own config, the branch's programs on PATH.
+			signs := verify.ReadJobSigns(ctx, r, os.Getenv, requireSigned || vc.Verify.RequireSigned)
+			if len(signs.Fail) > 0 {
+				return usage(fmt.Errorf("this job's checkout was changed before verify ran: %s", strings.Join(signs.Fail, "; ")))
+			}
 			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vc.Verify.MissingTrailer, Unsessioned: vc.Verify.Unsessioned,
 				Unrecorded: vc.Verify.Unrecorded, Violations: vc.Verify.Violations, RequireSigned: requireSigned || vc.Verify.RequireSigned, Baseline: bl, Rerun: rerun, NoFetch: noFetch})
 			if err != nil {
@@ -149,6 +156,9 @@ What this proves and what it does not: docs/security.md.`,
 			// later push does not turn main green over a failed one.
 			if err := verify.RecheckEarlier(ctx, r, rg, rep, recheck, verify.Options{RequireSigned: requireSigned, NoFetch: noFetch}); err != nil {
 				return usage(fmt.Errorf("re-check the default branch below the push: %w", err))
+			}
+			for _, w := range signs.Warn {
+				rep.Notes = append(rep.Notes, "warning: "+w)
 			}
 			if bl.Rev != "" && (cfg.Verify != vc.Verify || cfg.SessionRecord != vc.SessionRecord) {
 				rep.Notes = append(rep.Notes, "the work tree's sessiongate.yaml changes verify's settings; they apply once merged, so this run uses the base's")

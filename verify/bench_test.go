@@ -176,3 +176,46 @@ func newUUID(b *testing.B) string {
 	u[8] = u[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 }
+
+// BenchmarkVerifyDepth: what re-checking more of the default branch on a
+// push costs (docs/benchmarks.md, "verify over N commits"): a range of
+// 100, 1,000 and 10,000 commits (10 per session, records on the ref),
+// verified in one run. It sizes verify's --recheck window.
+func BenchmarkVerifyDepth(b *testing.B) {
+	for _, n := range benchDepths() {
+		b.Run(fmt.Sprintf("commits=%d", n), func(b *testing.B) {
+			dir, base := buildHistory(b, n, 10)
+			ctx := context.Background()
+			repo, err := gitrepo.Open(ctx, dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				rep, err := verify.Run(ctx, repo, base+"..HEAD", verify.Options{RecordPath: recordref.DefaultRef})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !rep.OK || len(rep.Commits) != n {
+					b.Fatalf("verify: ok=%v, %d commits", rep.OK, len(rep.Commits))
+				}
+			}
+		})
+	}
+}
+
+// benchDepths are BenchmarkVerifyDepth's sizes; SG_BENCH_DEPTHS="100 300"
+// picks others.
+func benchDepths() []int {
+	out := []int{100, 1000, 10000}
+	if v := os.Getenv("SG_BENCH_DEPTHS"); v != "" {
+		out = nil
+		for _, f := range strings.Fields(v) {
+			var n int
+			if _, err := fmt.Sscan(f, &n); err == nil && n > 0 {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}

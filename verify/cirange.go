@@ -26,6 +26,10 @@ type Range struct {
 	// the repository's ("" when the CI does not say).
 	Branch, DefaultBranch string
 	named                 bool // a range from the command line: Revs[0] is git's syntax
+	// defaultPush: a push to the default branch, before..after; the
+	// window below before is re-checked too (earlier.go).
+	defaultPush bool
+	baselineRev string // a re-check segment's baseline (earlier.go)
 }
 
 // Named is a range given on the command line ("A..B", "B^!").
@@ -159,6 +163,7 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		}
 		rg := span(ev.Before, ev.After, fmt.Sprintf("GitHub %s to %s: before..after from the event", name, ev.Ref))
 		rg.Branch, rg.DefaultBranch = branch, ev.Repository.DefaultBranch
+		rg.defaultPush = branch != "" && branch == ev.Repository.DefaultBranch
 		return rg, nil
 	}
 	return nil, nil // workflow_dispatch, schedule...: no commits in the event
@@ -194,6 +199,7 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 	}
 	rg := span(before, head, "GitLab push pipeline: CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA")
 	rg.Branch, rg.DefaultBranch = getenv("CI_COMMIT_BRANCH"), getenv("CI_DEFAULT_BRANCH")
+	rg.defaultPush = rg.Branch != "" && rg.Branch == rg.DefaultBranch
 	return rg, nil
 }
 

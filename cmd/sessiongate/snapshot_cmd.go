@@ -68,6 +68,7 @@ func newSnapshotCmd(a *app) *cobra.Command {
 func newVerifyCmd(a *app) *cobra.Command {
 	var asJSON, requireSigned, noFetch, rerun bool
 	var format, output string
+	recheck := verify.DefaultRecheckDepth
 	cmd := &cobra.Command{
 		Use:   "verify [REV-RANGE]",
 		Short: "Check commits' session trailers against the session records (no database needed)",
@@ -82,7 +83,8 @@ verify.missing_trailer). --require-signed also checks each commit's signature wi
 git verify-commit.
 
 With no REV-RANGE the range comes from the CI: GitHub Actions' event
-(GITHUB_EVENT_PATH: a push's before..after, a new branch's commits not on the default
+(GITHUB_EVENT_PATH: a push's before..after (to the default branch, with the last
+--recheck first-parent commits below before re-checked), a new branch's commits not on the default
 branch, a pull request's base.sha..head.sha, never GitHub's merge commit), GitLab CI's
 CI_MERGE_REQUEST_DIFF_BASE_SHA..CI_COMMIT_SHA or CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA;
 else @{upstream}..HEAD; else the commits not on the default branch. When none tells
@@ -138,10 +140,25 @@ What this proves and what it does not: docs/security.md.`,
 				return usage(err)
 			}
 			vc := bl.Config
+			// Signs that code ran before verify in this job (jobsigns.go):
+			// an origin that is not the job's repository, a signature
+			// program in the clone's own config, the branch's programs on PATH.
+			signs := verify.ReadJobSigns(ctx, r, os.Getenv, requireSigned || vc.Verify.RequireSigned)
+			if len(signs.Fail) > 0 {
+				return usage(fmt.Errorf("this job's checkout was changed before verify ran: %s", strings.Join(signs.Fail, "; ")))
+			}
 			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vc.Verify.MissingTrailer, Unsessioned: vc.Verify.Unsessioned,
 				Unrecorded: vc.Verify.Unrecorded, Violations: vc.Verify.Violations, RequireSigned: requireSigned || vc.Verify.RequireSigned, Baseline: bl, Rerun: rerun, NoFetch: noFetch})
 			if err != nil {
 				return usage(err)
+			}
+			// A push to the default branch: the window below it too, so a
+			// later push does not turn main green over a failed one.
+			if err := verify.RecheckEarlier(ctx, r, rg, rep, recheck, verify.Options{RequireSigned: requireSigned, NoFetch: noFetch}); err != nil {
+				return usage(fmt.Errorf("re-check the default branch below the push: %w", err))
+			}
+			for _, w := range signs.Warn {
+				rep.Notes = append(rep.Notes, "warning: "+w)
 			}
 			if bl.Rev != "" && (cfg.Verify != vc.Verify || cfg.SessionRecord != vc.SessionRecord) {
 				rep.Notes = append(rep.Notes, "the work tree's sessiongate.yaml changes verify's settings; they apply once merged, so this run uses the base's")
@@ -218,6 +235,7 @@ What this proves and what it does not: docs/security.md.`,
 	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(verify.Formats, ", ")+" (github: ::error annotations; gitlab: Code Quality JSON; markdown: a job summary or PR comment)")
 	cmd.Flags().StringVar(&output, "output", "", "write the --format report to this file and the text report to stdout")
 	cmd.Flags().BoolVar(&rerun, "rerun", false, "run the command gates (commands: of sessiongate.yaml, command checks of the protocol, {changed} as the range's changed files) as committed at the range's base, on the head, in a fresh worktree; a failure fails verify, a missing program exits 2")
+	cmd.Flags().IntVar(&recheck, "recheck", recheck, "on a push to the default branch, also re-check this many first-parent commits below the push's before (0: off)")
 	cmd.Flags().BoolVar(&noFetch, "no-fetch", false, "never fetch: in a shallow clone missing commits are an error (exit 2), not fetched")
 	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "fail every commit whose signature `git verify-commit` does not accept (config verify.require_signed)")
 	return cmd

@@ -330,6 +330,9 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 			if why := agentConfigWrite(ev, dir, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
+			if why := selfBinaryWrite(ev, dir, r.getenv); why != "" {
+				return &Answer{Deny: true, Reason: why}, nil
+			}
 			if why := gitDirWrite(ev, dir, repo); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -52,6 +53,9 @@ func sessiongatePaths(getenv func(string) string) (files, dirs []string) {
 	}
 	return files, dirs
 }
+
+// foundAsTarget: a lookup of sessiongate by name in target position.
+var foundAsTarget = regexp.MustCompile("(>\\s*|\\s)\"?(\\$\\(|`)\\s*(which|command -v|type -[pP]|whereis)\\s+sessiongate\\s*(\\)|`)\"?\\s*($|[;&|)\\n])")
 
 // selfBinaryWrite says why a tool call writes a file that would run as
 // sessiongate, or one of its folders ("" when it does not): a path the edit
@@ -105,12 +109,16 @@ func selfBinaryWrite(ev *Event, dir string, getenv func(string) string) string {
 	if f := namesConfigFile(c, files, getenv); f != "" && writes {
 		return why(f)
 	}
-	// The binary found by name and used as a value: `$(which
-	// sessiongate)`, python's shutil.which. A plain `which sessiongate
-	// >/dev/null` only asks.
-	for _, find := range []string{"$(which sessiongate", "`which sessiongate", "$(command -v sessiongate", "`command -v sessiongate", "$(type -p sessiongate", "$(type -P sessiongate", "which('sessiongate')", `which("sessiongate")`, "(Get-Command sessiongate"} {
+	// The binary found by name and written to: the last word of a
+	// command (cp/mv/ln/install/tee's destination) or a redirection's
+	// target, `cp /bin/true "$(which sessiongate)"`; python's
+	// shutil.which. Copying it elsewhere (a source) is judged elsewhere.
+	if foundAsTarget.MatchString(c) && writes {
+		return why("the sessiongate that `which sessiongate` finds")
+	}
+	for _, find := range []string{"which('sessiongate')", `which("sessiongate")`} {
 		if strings.Contains(c, find) && writes {
-			return why("the sessiongate that `" + find + ")` finds")
+			return why("the sessiongate that `" + find + "` finds")
 		}
 	}
 	return ""

@@ -60,6 +60,9 @@ type Runner struct {
 	once  sync.Once
 	timer *time.Timer
 	start time.Time
+
+	noteMu sync.Mutex
+	note   *stopNote // a stop answered by fail mode is written down (uncheckedstop.go)
 }
 
 func (r *Runner) getenv(k string) string {
@@ -104,6 +107,7 @@ func (r *Runner) Run(ctx context.Context, agent, event string) int {
 				mu.Lock()
 				ev, fm := fallback, failMode
 				mu.Unlock()
+				r.noteStop(fmt.Sprintf("internal error: %v", p))
 				r.answer(codec, ev, failAnswer(ev, fm, fmt.Errorf("internal error: %v", p)))
 			}
 		}()
@@ -130,6 +134,7 @@ func (r *Runner) Run(ctx context.Context, agent, event string) int {
 			fm = r.quickFailMode(agent)
 		}
 		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: no decision within the time limit; answering by fail_mode %s\n", agent, event, fm)
+		r.noteStop("no decision within the time limit")
 		r.answer(codec, ev, failAnswer(ev, fm, errors.New("sessiongate did not decide within its time limit (agent_hooks.timeout)")))
 	case <-ctx.Done():
 		// Interrupted (SIGINT/SIGTERM): still one answer.
@@ -330,6 +335,15 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 			if why := agentConfigWrite(ev, dir, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
+			if why := selfBinaryWrite(ev, dir, r.getenv); why != "" {
+				return &Answer{Deny: true, Reason: why}, nil
+			}
+			if ev.Tool.Kind == session.ToolShell {
+				// A hook that dies is an allow in Claude Code and Codex.
+				if why := shellline.SignalsHooks(ev.Tool.Command); why != "" {
+					return &Answer{Deny: true, Reason: "sessiongate: " + why}, nil
+				}
+			}
 			if why := gitDirWrite(ev, dir, repo); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
@@ -360,12 +374,16 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		work = startWork(ctx, repo)
 	}
 	dbPath := r.dbPath(repo)
+	if ev.Kind == KindStop && ah.BlockStop {
+		r.setStopNote(&stopNote{dbPath: dbPath, ev: ev, work: work})
+	}
 	var notes []string
 	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) && ev.Kind != KindStart {
 		notes = append(notes, "the sessiongate database "+dbPath+" was missing (deleted?); a new one was created, so earlier sessions of this repository are gone from it")
 	}
 	db, err := store.OpenSingle(ctx, dbPath)
 	if err != nil {
+		r.noteStop("open the database: " + err.Error())
 		a := failAnswer(ev, cfg.AgentFailMode(), fmt.Errorf("open the database: %w", err))
 		return a, fmt.Errorf("%w: %v", errFailMode, err)
 	}
@@ -376,8 +394,12 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		}
 		return gitrepo.Open(ctx, wt)
 	})
+	if err := drainUncheckedStops(ctx, eng, dbPath); err != nil {
+		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: %v\n", ev.Agent, ev.Name, err)
+	}
 	a, err := r.act(ctx, eng, cfg, repo, ev, work)
 	if err != nil {
+		r.noteStop(err.Error())
 		a := failAnswer(ev, cfg.AgentFailMode(), err)
 		return a, fmt.Errorf("%w: %v", errFailMode, err)
 	}

@@ -1,0 +1,39 @@
+package shellline
+
+import "testing"
+
+// TestSignalsHooks: lines that kill or stop sessiongate's hook processes by
+// pattern are found (a background loop of them let the real Codex rewrite
+// the protocol, issue 25); killing one's own processes is not.
+func TestSignalsHooks(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{`pkill -9 -f 'agent-hoo[k]'`, true},
+		{`(while :; do pkill -f "sessiongate agent-hook"; done) &`, true},
+		{`pkill -STOP sessiongate`, true},
+		{`killall -9 sessiongate`, true},
+		{`killall -r 'session.*'`, true},
+		{`nohup setsid bash -c 'for p in $(pgrep -f "agent-hoo[k]"); do kill -9 $p; done' &`, true},
+		{`pgrep -f agent-hook | xargs kill -9`, true},
+		{`ps aux | grep 'agent-hoo[k]' | awk '{print $2}' | xargs kill`, true},
+		{`kill $(pidof sessiongate)`, true},
+		{`pkill -f .`, true},
+		{`pkill -f "http.server 8000"`, false},
+		{`kill %1`, false},
+		{`pkill -u me node`, false},
+		{`killall python3`, false},
+		{`pgrep -f agent-hook`, false},
+		{`ps aux | grep sessiongate`, false},
+		{`grep -r sessiongate docs/`, false},
+		{`pgrep -f pytest | xargs kill`, false},
+		{`nohup setsid bash -c 'for p in $(pgrep -f "agent-hoo[k]"); do [ "$(readlink /proc/$p/cwd)" = "'"$PWD"'" ] && kill -9 $p; done' &`, true},
+		{`pkill -f "http.serve[r] 0 --directory $PWD"`, false},
+		{`cd sessiongate && go test -run TestKill ./...`, false},
+	} {
+		if got := SignalsHooks(c.line) != ""; got != c.want {
+			t.Errorf("SignalsHooks(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}

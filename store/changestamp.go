@@ -86,6 +86,12 @@ func (db *DB) ChangeStamp(ctx context.Context) (string, error) {
 	return string(b), nil
 }
 
+// OwnWrites is the count of this DB's own write transactions ended, as
+// ChangeStamp includes it: an atomic load, no statement. A caller that reads
+// it before a stamp and again later knows whether this DB wrote between
+// (session/gaterepeat.go holds a repeat back only then).
+func (db *DB) OwnWrites() uint64 { return db.changes.writes.Load() }
+
 // changeStamp is ChangeStamp's state.
 type changeStamp struct {
 	writes atomic.Uint64 // this DB's own write transactions ended

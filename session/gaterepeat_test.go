@@ -4,6 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -296,10 +301,42 @@ func TestGateRepeatsHeldBack(t *testing.T) {
 			}
 		}, false, 4},
 		{"the engine stops calling: the timer writes them", func(*env, *store.DB, string) {}, true, 4},
+		// Within the window, a protected file rewritten in place (same
+		// size, its mtime put back with touch -d): the next call is
+		// judged in full and refused, never answered as a held repeat.
+		{"the protocol rewritten in place with its mtime put back", func(e *env, _ *store.DB, id string) {
+			p := filepath.Join(e.root, "SESSION-PROTOCOL.md")
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			weak := strings.Replace(flowProtocol, "MUST", "MAY ", 1)
+			if err := os.WriteFile(p, []byte(weak), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			touch, err := exec.LookPath("touch")
+			if err != nil {
+				t.Skip("touch is not installed")
+			}
+			mt := st.ModTime()
+			if out, err := exec.Command(touch, "-d", fmt.Sprintf("@%d.%09d", mt.Unix(), mt.Nanosecond()), p).CombinedOutput(); err != nil {
+				t.Fatalf("touch -d: %v %s", err, out)
+			}
+			if st2, err := os.Stat(p); err != nil || st2.Size() != st.Size() || !st2.ModTime().Equal(mt) {
+				t.Fatalf("the rewrite must keep size and mtime: %v %v", st2, err)
+			}
+			if _, err := e.engine.ValidateGate(ctx, id, ""); !errors.Is(err, session.ErrProtectedChanged) {
+				t.Fatalf("after an in-place edit within the window: %v, want ErrProtectedChanged", err)
+			}
+		}, false, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			session.SetStampNow(func() time.Time { return time.Now().Add(time.Minute) }) // the protected files' stamps count as old: cached
+			t.Cleanup(func() { session.SetStampNow(time.Now) })
 			e := newEnv(t, flowProtocol)
 			e.engine.Config.IdleTimeout = time.Second // a window of 100 ms
+			e.engine.Config.Protect = true
+			gittest.Commit(t, e.root, "protocol", map[string]string{"SESSION-PROTOCOL.md": flowProtocol})
 			id := e.start("held back")
 			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "read the notes")
 			other, err := store.Open(ctx, e.db.Path())

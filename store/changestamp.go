@@ -55,7 +55,11 @@ func (db *DB) ChangeStamp(ctx context.Context) (string, error) {
 		if !ok {
 			return fmt.Errorf("the driver's statement cannot be queried with a context")
 		}
-		rows, err := q.QueryContext(ctx, nil)
+		// Not cancelled with the call: the driver watches a cancellable
+		// context with a goroutine per statement (a tenth of the stamp);
+		// this one reads a counter, bounded by the busy timeout, and the
+		// wait for the writer connection above still ends with ctx.
+		rows, err := q.QueryContext(context.WithoutCancel(ctx), nil)
 		if err != nil {
 			return err
 		}

@@ -49,6 +49,9 @@ const gateRepeatKeep = 4096
 // real one by more than that.
 const repeatWindowMax = time.Second
 
+// repeatFlushDelay overrides the timer's delay (tests; 0: the window).
+var repeatFlushDelay time.Duration
+
 // gateRepeats remembers, per session, the last gate answer this engine
 // recorded in full and the seq of its gate event.
 type gateRepeats struct {
@@ -181,7 +184,11 @@ func (e *Engine) recordRepeat(ctx context.Context, id, key string, st gateStamp)
 		r.timer = true
 		r.mu.Unlock()
 		if schedule {
-			time.AfterFunc(e.repeatWindow(), func() { e.flushTimer() })
+			d := e.repeatWindow()
+			if repeatFlushDelay > 0 {
+				d = repeatFlushDelay
+			}
+			time.AfterFunc(d, func() { e.flushTimer() })
 		}
 		e.gateSessions.repeated(id, now, exp)
 		return true, nil

@@ -102,42 +102,39 @@ func (e *Engine) putAcceptance(ctx context.Context, repo Repo, files []AcceptedF
 // it dropped. Only contents the state relies on are checked: one git
 // process when nothing differs from HEAD.
 func (e *Engine) backTrust(ctx context.Context, repo Repo, current []map[string]string, trusted map[string][]string) (map[string][]string, map[string]string, error) {
-	need := map[string]map[string]bool{}
+	// The paths whose current content is trusted, then HEAD's contents of
+	// them: on every gate call everything usually matches HEAD, and that
+	// is answered without building the per-content sets below.
+	var paths []string
 	for _, st := range current {
 		for p, sha := range st {
 			if slices.Contains(trusted[p], sha) {
+				paths = append(paths, p) // a path of both states twice: compacted below
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return trusted, nil, nil
+	}
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	head, err := repo.CommittedSHA256(ctx, paths)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the committed protected files: %w", err)
+	}
+	backed := func(p, sha string) bool {
+		h, ok := head[p]
+		return ok && h == sha || head == nil && sha == "" || h == "" && slices.Contains(trusted[p], firstUseMark+sha)
+	}
+	need := map[string]map[string]bool{}
+	for _, st := range current {
+		for p, sha := range st {
+			if slices.Contains(trusted[p], sha) && !backed(p, sha) {
 				if need[p] == nil {
 					need[p] = map[string]bool{}
 				}
 				need[p][sha] = true
 			}
-		}
-	}
-	if len(need) == 0 {
-		return trusted, nil, nil
-	}
-	head, err := repo.CommittedSHA256(ctx, slices.Sorted(maps.Keys(need)))
-	if err != nil {
-		return nil, nil, fmt.Errorf("read the committed protected files: %w", err)
-	}
-	for p, shas := range need {
-		if h, ok := head[p]; ok && shas[h] {
-			delete(shas, h)
-		}
-		if head == nil && shas[""] {
-			delete(shas, "") // unborn: nothing committed, absent is as committed
-		}
-		// A file HEAD lacks, trusted by first use as found: what deleting
-		// the database would trust again, so git has nothing to add.
-		if head[p] == "" {
-			for sha := range shas {
-				if slices.Contains(trusted[p], firstUseMark+sha) {
-					delete(shas, sha)
-				}
-			}
-		}
-		if len(shas) == 0 {
-			delete(need, p)
 		}
 	}
 	if len(need) == 0 {

@@ -208,7 +208,8 @@ func notDone(p *protocolspec.Phase, ev []Evidence, cfg Config) bool {
 // ValidateGate checks one phase's gate (default: the current phase) and
 // records the result. It never moves the session.
 func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateResult, error) {
-	s, spec, err := e.loadGate(ctx, id)
+	writes, counted := e.ownWrites() // before the stamp loadGate reads
+	s, spec, stamp, err := e.loadGate(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +239,7 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if !pol.watched && len(pol.Tokens()) == 0 {
 		key = gateKey(g)
 	}
-	if done, err := e.recordRepeat(ctx, id, key); err != nil || done {
+	if done, err := e.recordRepeat(ctx, id, key, gateStamp{stamp: stamp, writes: writes, ok: counted && stamp != ""}); err != nil || done {
 		if err != nil {
 			return nil, err
 		}
@@ -282,7 +283,7 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if err != nil {
 		return nil, fmt.Errorf("record gate result: %w", err)
 	}
-	e.gateRepeats.recorded(id, key, gateSeq)
+	e.flushRepeats(ctx, e.gateRepeats.recorded(id, key, gateSeq))
 	return &g, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -25,21 +26,48 @@ import (
 // ending in tool:validate_gate counts the calls it sees, so it reads them
 // all), a gate that ran a command (each run is its own record), any event
 // recorded in between (the store checks that in the same statement).
+//
+// Held back (issue 29 item 3: the repeat's statement was a fifth of a warm
+// call's CPU): a repeat asked while the store's change stamp is the one
+// read before this engine's last written repeat of that gate event, with
+// no write of this engine since before the stamp was read (nothing else
+// was recorded, so the gate event is still the session's last and the
+// session still active), within repeatWindow of that write, is counted in
+// memory and written with the next repeat that writes, by a timer at the
+// latest repeatWindow later, or by FlushGateRepeats (the MCP server's
+// shutdown). What a crash can lose is at most repeatWindow of counts and
+// idle-expiry moves of an answer already on record in full: never a gate
+// result, and never an event of the hash chain.
 
 // gateRepeatKeep bounds the sessions remembered; past it the memory starts
-// over (a forgotten session's next call is simply recorded in full).
+// over (a forgotten session's next call is simply recorded in full; its
+// held-back repeats are written first).
 const gateRepeatKeep = 4096
+
+// repeatWindowMax bounds how long repeats are held back; the window is also
+// at most a tenth of the idle timeout, so the stored expiry never lags the
+// real one by more than that.
+const repeatWindowMax = time.Second
+
+// repeatFlushDelay overrides the timer's delay (tests; 0: the window).
+var repeatFlushDelay time.Duration
 
 // gateRepeats remembers, per session, the last gate answer this engine
 // recorded in full and the seq of its gate event.
 type gateRepeats struct {
-	mu   sync.Mutex
-	last map[string]gateRecorded
+	mu    sync.Mutex
+	last  map[string]gateRecorded
+	timer bool // a flush is scheduled
 }
 
 type gateRecorded struct {
 	key string // gateKey of the answer
 	seq int64  // its gate:PHASE:STATUS event
+	// stamp is the store's change stamp read before the last repeat of seq
+	// this engine wrote (at wrote); "" none yet.
+	stamp string
+	wrote time.Time
+	held  RepeatWrite // repeats not written yet (N 0: none)
 }
 
 // gateKey is what a gate answer says, without its timings: equal keys are
@@ -67,50 +95,210 @@ func gateKey(g GateResult) string {
 	return string(b)
 }
 
-// repeatOf returns the gate event an answer with key repeats, if any.
-func (r *gateRepeats) repeatOf(id, key string) (int64, bool) {
-	if key == "" {
-		return 0, false
-	}
+// recorded remembers the answer recorded in full with its gate event seq,
+// and returns repeats of the previous answer still held back (to write).
+func (r *gateRepeats) recorded(id, key string, seq int64) []RepeatWrite {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	l, ok := r.last[id]
-	return l.seq, ok && l.key == key && l.seq > 0
-}
-
-// recorded remembers the answer recorded in full with its gate event seq.
-func (r *gateRepeats) recorded(id, key string, seq int64) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	var held []RepeatWrite
 	if r.last == nil || len(r.last) >= gateRepeatKeep {
+		held = r.takeAllLocked()
 		r.last = map[string]gateRecorded{}
+	}
+	if l, ok := r.last[id]; ok && l.held.N > 0 {
+		held = append(held, l.held)
 	}
 	if key == "" || seq <= 0 {
 		delete(r.last, id)
-		return
+		return held
 	}
 	r.last[id] = gateRecorded{key: key, seq: seq}
+	return held
+}
+
+// takeAllLocked empties every session's held-back repeats and returns them.
+func (r *gateRepeats) takeAllLocked() []RepeatWrite {
+	var held []RepeatWrite
+	for id, l := range r.last {
+		if l.held.N > 0 {
+			held = append(held, l.held)
+			l.held = RepeatWrite{}
+			r.last[id] = l
+		}
+	}
+	return held
+}
+
+// repeatWindow is how long repeats may be held back.
+func (e *Engine) repeatWindow() time.Duration {
+	return min(repeatWindowMax, e.Config.IdleTimeout/10)
+}
+
+// ownWriter is a store that counts its own write transactions cheaply
+// (store.DB: the count its change stamp includes).
+type ownWriter interface {
+	OwnWrites() uint64
+}
+
+// gateStamp is what a gate call read of the store before judging: the
+// change stamp and this engine's store's own write count read before it.
+type gateStamp struct {
+	stamp  string
+	writes uint64
+	ok     bool // both read
 }
 
 // recordRepeat counts g as a repeat of this engine's last full record of
 // the session's gate, when the store can and the record still stands. false:
 // nothing written, record the call in full.
-func (e *Engine) recordRepeat(ctx context.Context, id, key string) (bool, error) {
+func (e *Engine) recordRepeat(ctx context.Context, id, key string, st gateStamp) (bool, error) {
 	rep, ok := e.Store.(GateRepeater)
-	if !ok {
-		return false, nil
-	}
-	seq, ok := e.gateRepeats.repeatOf(id, key)
-	if !ok {
+	if !ok || key == "" {
 		return false, nil
 	}
 	now := e.now()
-	done, err := rep.RepeatGate(ctx, id, seq, now, now.Add(e.Config.IdleTimeout))
+	exp := now.Add(e.Config.IdleTimeout)
+	r := &e.gateRepeats
+	r.mu.Lock()
+	l, ok := r.last[id]
+	if !ok || l.key != key || l.seq <= 0 {
+		var held []RepeatWrite
+		if ok && l.held.N > 0 { // the answer changed: its repeats go on record first
+			held = []RepeatWrite{l.held}
+			l.held = RepeatWrite{}
+			r.last[id] = l
+		}
+		r.mu.Unlock()
+		e.flushRepeats(ctx, held)
+		return false, nil
+	}
+	if st.ok && st.stamp != "" && st.stamp == l.stamp && e.ownWritesSince(st.writes) &&
+		!now.Before(l.wrote) && now.Sub(l.wrote) < e.repeatWindow() {
+		if l.held.N == 0 {
+			l.held = RepeatWrite{ID: id, Seq: l.seq, FirstAt: now}
+		}
+		l.held.N++
+		l.held.At, l.held.ExpiresAt = now, exp
+		r.last[id] = l
+		schedule := !r.timer
+		r.timer = true
+		r.mu.Unlock()
+		if schedule {
+			d := e.repeatWindow()
+			if repeatFlushDelay > 0 {
+				d = repeatFlushDelay
+			}
+			time.AfterFunc(d, func() { e.flushTimer() })
+		}
+		e.gateSessions.repeated(id, now, exp)
+		return true, nil
+	}
+	held := l.held
+	l.held = RepeatWrite{}
+	r.last[id] = l
+	r.mu.Unlock()
+	w := RepeatWrite{ID: id, Seq: l.seq, N: held.N + 1, FirstAt: now, At: now, ExpiresAt: exp}
+	if held.N > 0 {
+		w.FirstAt = held.FirstAt
+	}
+	done, err := rep.RepeatGate(ctx, w)
 	if err != nil {
+		e.holdBack(held)
 		return false, fmt.Errorf("record gate result: %w", err)
 	}
-	if done {
-		e.gateSessions.repeated(id, now, now.Add(e.Config.IdleTimeout))
+	if !done {
+		// Something was recorded since (or the session ended): this call
+		// is recorded in full, the repeats held back before it as they were.
+		e.flushRepeats(ctx, []RepeatWrite{held})
+		return false, nil
 	}
-	return done, nil
+	r.mu.Lock()
+	if cur, ok := r.last[id]; ok && cur.seq == l.seq && cur.key == key && !now.Before(cur.wrote) {
+		cur.stamp, cur.wrote = st.stamp, now
+		if !st.ok {
+			cur.stamp = ""
+		}
+		r.last[id] = cur
+	}
+	r.mu.Unlock()
+	e.gateSessions.repeated(id, now, exp)
+	return true, nil
+}
+
+// ownWritesSince reports whether this engine's store has ended no write
+// transaction since its count was w.
+func (e *Engine) ownWritesSince(w uint64) bool {
+	ow, ok := e.Store.(ownWriter)
+	return ok && ow.OwnWrites() == w
+}
+
+// ownWrites is the store's own write count, read before the change stamp
+// (a write after it moves it); false when the store does not count.
+func (e *Engine) ownWrites() (uint64, bool) {
+	ow, ok := e.Store.(ownWriter)
+	if !ok {
+		return 0, false
+	}
+	return ow.OwnWrites(), true
+}
+
+// holdBack puts repeats that could not be written back with the session's
+// held ones (written with the next), or writes them when the session's
+// gate event moved on meanwhile.
+func (e *Engine) holdBack(w RepeatWrite) {
+	if w.N == 0 {
+		return
+	}
+	r := &e.gateRepeats
+	r.mu.Lock()
+	l, ok := r.last[w.ID]
+	if !ok || l.seq != w.Seq {
+		r.mu.Unlock()
+		e.flushRepeats(context.Background(), []RepeatWrite{w})
+		return
+	}
+	if l.held.N == 0 {
+		l.held = w
+	} else {
+		l.held.N += w.N
+		l.held.FirstAt = w.FirstAt
+	}
+	r.last[w.ID] = l
+	r.mu.Unlock()
+}
+
+// flushRepeats writes held-back repeats; a failure is logged (the counts
+// are lost, never a gate result).
+func (e *Engine) flushRepeats(ctx context.Context, held []RepeatWrite) {
+	rep, ok := e.Store.(GateRepeater)
+	if !ok {
+		return
+	}
+	for _, w := range held {
+		if w.N == 0 {
+			continue
+		}
+		if _, err := rep.FlushGateRepeats(context.WithoutCancel(ctx), w); err != nil {
+			e.Logger.Warn("write held-back gate repeats", "session", w.ID, "seq", w.Seq, "repeats", w.N, "err", err)
+		}
+	}
+}
+
+func (e *Engine) flushTimer() {
+	r := &e.gateRepeats
+	r.mu.Lock()
+	r.timer = false
+	r.mu.Unlock()
+	e.FlushGateRepeats(context.Background())
+}
+
+// FlushGateRepeats writes every repeat this engine holds back. A
+// long-lived server calls it on shutdown; a timer calls it within the
+// repeat window otherwise.
+func (e *Engine) FlushGateRepeats(ctx context.Context) {
+	r := &e.gateRepeats
+	r.mu.Lock()
+	held := r.takeAllLocked()
+	r.mu.Unlock()
+	e.flushRepeats(ctx, held)
 }

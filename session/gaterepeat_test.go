@@ -4,6 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,8 +83,12 @@ func TestGateRepeatFollowsEveryChange(t *testing.T) {
 	)
 	mode := func(eng *session.Engine) (string, string) {
 		t.Helper()
+		// Repeats held back (gaterepeat.go) are written first: what is
+		// counted here is what the engine has on record or will write.
+		eng.FlushGateRepeats(ctx)
 		ev0, rep0 := counts()
 		a := answer(eng)
+		eng.FlushGateRepeats(ctx)
 		ev1, rep1 := counts()
 		switch {
 		case a == "refused: protected":
@@ -252,6 +261,135 @@ func TestGateRepeatNotUnderARuleOnTheCall(t *testing.T) {
 			}
 			if folded := len(reps) > 0; folded != (tc.fires == 0) {
 				t.Fatalf("repeats %+v with a rule that fires on call %d", reps, tc.fires)
+			}
+		})
+	}
+}
+
+// TestGateRepeatsHeldBack: repeats asked within the repeat window of the
+// last written one, with nothing written in between, are held in memory
+// and written together (issue 29 item 3), and none is lost: not when the
+// window passes, not when another handle records an event in between
+// (the held ones were repeats when asked), not when the engine stops
+// calling (the timer writes them). The session's stored expiry never goes
+// back. It fails if held-back repeats are dropped, or written per call.
+func TestGateRepeatsHeldBack(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		// after three held-back repeats: what happens, and the repeats the
+		// store must hold once written (without a flush when timer is set)
+		then      func(e *env, other *store.DB, id string)
+		timer     bool
+		wantTotal int64
+	}{
+		{"flushed", func(*env, *store.DB, string) {}, false, 4},
+		{"the window passes: the next repeat writes them", func(e *env, _ *store.DB, id string) {
+			e.now = e.now.Add(200 * time.Millisecond)
+			if _, err := e.engine.ValidateGate(ctx, id, ""); err != nil {
+				t.Fatal(err)
+			}
+		}, false, 5},
+		{"another handle records an event: the held ones stay counted", func(e *env, other *store.DB, id string) {
+			if err := other.Update(ctx, func(w session.Writer) error {
+				return w.AppendEvent(ctx, &session.Event{SessionID: id, Token: "tool:get_blocked_reason", CreatedAt: e.now})
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.engine.ValidateGate(ctx, id, ""); err != nil { // recorded in full
+				t.Fatal(err)
+			}
+		}, false, 4},
+		{"the engine stops calling: the timer writes them", func(*env, *store.DB, string) {}, true, 4},
+		// Within the window, a protected file rewritten in place (same
+		// size, its mtime put back with touch -d): the next call is
+		// judged in full and refused, never answered as a held repeat.
+		{"the protocol rewritten in place with its mtime put back", func(e *env, _ *store.DB, id string) {
+			p := filepath.Join(e.root, "SESSION-PROTOCOL.md")
+			st, err := os.Stat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			weak := strings.Replace(flowProtocol, "MUST", "MAY ", 1)
+			if err := os.WriteFile(p, []byte(weak), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			touch, err := exec.LookPath("touch")
+			if err != nil {
+				t.Skip("touch is not installed")
+			}
+			mt := st.ModTime()
+			if out, err := exec.Command(touch, "-d", fmt.Sprintf("@%d.%09d", mt.Unix(), mt.Nanosecond()), p).CombinedOutput(); err != nil {
+				t.Fatalf("touch -d: %v %s", err, out)
+			}
+			if st2, err := os.Stat(p); err != nil || st2.Size() != st.Size() || !st2.ModTime().Equal(mt) {
+				t.Fatalf("the rewrite must keep size and mtime: %v %v", st2, err)
+			}
+			if _, err := e.engine.ValidateGate(ctx, id, ""); !errors.Is(err, session.ErrProtectedChanged) {
+				t.Fatalf("after an in-place edit within the window: %v, want ErrProtectedChanged", err)
+			}
+		}, false, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			session.SetStampNow(func() time.Time { return time.Now().Add(time.Minute) }) // the protected files' stamps count as old: cached
+			t.Cleanup(func() { session.SetStampNow(time.Now) })
+			// The engine's clock stands still here, so only the timer
+			// (real time) could write held repeats: it runs only where the
+			// case is about it, whatever the machine's load.
+			if !tc.timer {
+				session.SetRepeatFlushDelay(time.Hour)
+				t.Cleanup(func() { session.SetRepeatFlushDelay(0) })
+			}
+			e := newEnv(t, flowProtocol)
+			e.engine.Config.IdleTimeout = time.Second // a window of 100 ms
+			e.engine.Config.Protect = true
+			gittest.Commit(t, e.root, "protocol", map[string]string{"SESSION-PROTOCOL.md": flowProtocol})
+			id := e.start("held back")
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "read the notes")
+			other, err := store.Open(ctx, e.db.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { other.Close() })
+			stored := func() int64 {
+				t.Helper()
+				reps, err := e.db.GateRepeats(ctx, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var n int64
+				for _, r := range reps {
+					n += r.Repeats
+				}
+				return n
+			}
+			// One call recorded in full, one repeat written, three held.
+			for range 5 {
+				if _, err := e.engine.ValidateGate(ctx, id, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := stored(); n != 1 {
+				t.Fatalf("%d repeats written before the window passed, want 1 (the rest held back)", n)
+			}
+			last := e.now
+			tc.then(e, other, id)
+			if tc.timer {
+				for deadline := time.Now().Add(20 * time.Second); stored() != tc.wantTotal && time.Now().Before(deadline); {
+					time.Sleep(20 * time.Millisecond)
+				}
+			} else {
+				e.engine.FlushGateRepeats(ctx)
+			}
+			if n := stored(); n != tc.wantTotal {
+				t.Fatalf("%d repeats on record, want %d", n, tc.wantTotal)
+			}
+			s, err := e.db.GetSession(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.ExpiresAt.Before(last.Add(e.engine.Config.IdleTimeout)) {
+				t.Fatalf("stored expiry %v is before the last repeat's %v", s.ExpiresAt, last.Add(e.engine.Config.IdleTimeout))
 			}
 		})
 	}

@@ -92,39 +92,45 @@ func (c *gateSessions) repeated(id string, at, expiresAt time.Time) {
 }
 
 // loadGate is load for a gate call: the session comes from gateSessions
-// while the store's change stamp is the one it was read under.
-func (e *Engine) loadGate(ctx context.Context, id string) (*Session, *protocolspec.Spec, error) {
+// while the store's change stamp is the one it was read under. stamp is
+// that stamp, taken before the session was read ("" when the store has
+// none): a later call that reads the same stamp knows nothing but this
+// engine's own gate repeats was written in between (gaterepeat.go).
+func (e *Engine) loadGate(ctx context.Context, id string) (*Session, *protocolspec.Spec, string, error) {
 	st, ok := e.Store.(StoreStamper)
 	if !ok {
-		return e.load(ctx, id)
+		s, spec, err := e.load(ctx, id)
+		return s, spec, "", err
 	}
 	if err := ValidateID(id); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	stamp, err := st.ChangeStamp(ctx)
 	if err != nil {
 		e.Logger.Warn("store change stamp: reading the session afresh", "err", err)
-		return e.load(ctx, id)
+		s, spec, err := e.load(ctx, id)
+		return s, spec, "", err
 	}
 	s, ok := e.gateSessions.get(id, stamp, e.now())
 	if !ok {
 		// Taken before the read: a write after it moves the stamp, so the
 		// row is never kept under a stamp older than what it missed.
 		s, spec, err := e.load(ctx, id)
-		if err == nil {
-			e.gateSessions.put(stamp, s)
+		if err != nil {
+			return nil, nil, "", err
 		}
-		return s, spec, err
+		e.gateSessions.put(stamp, s)
+		return s, spec, stamp, nil
 	}
 	if err := e.checkUsable(ctx, s); err != nil { // nothing to do for a kept row (active, unexpired): the same order as load
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	spec, err := e.SpecFor(ctx, s.ProtocolSHA)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	if err := e.reconcileSession(ctx, s); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	return s, spec, nil
+	return s, spec, stamp, nil
 }

@@ -49,6 +49,7 @@ type pathStamp struct {
 // matches, none while the glob's folder is absent).
 type stampEntry struct {
 	chain []pathStamp
+	rels  []string // the path of each chain entry ("" the root), as valid reads them
 	hash  string
 }
 
@@ -119,19 +120,29 @@ func (s *stampMemo) chain(c string) (chain []pathStamp, absent, complete bool) {
 }
 
 // valid reports whether every stamp of e is unchanged in this call.
-func (s *stampMemo) valid(c string, e stampEntry) bool {
-	segs := strings.Split(c, "/")
+func (s *stampMemo) valid(e stampEntry) bool {
+	if len(e.rels) != len(e.chain) {
+		return false
+	}
 	for i, want := range e.chain {
-		rel := ""
-		if i > 0 {
-			rel = strings.Join(segs[:i], "/")
-		}
-		got, ok := s.stat(rel)
+		got, ok := s.stat(e.rels[i])
 		if !ok || got != want {
 			return false
 		}
 	}
 	return true
+}
+
+// chainRels is the path of each of n chain entries of c: the root, then
+// each folder and the file (kept with the entry: a gate call validates
+// them all without splitting the path again).
+func chainRels(c string, n int) []string {
+	segs := strings.Split(c, "/")
+	rels := make([]string, n)
+	for i := 1; i < n; i++ {
+		rels[i] = strings.Join(segs[:i], "/")
+	}
+	return rels
 }
 
 // old reports whether every stamp predates the racy window before t0.
@@ -150,16 +161,18 @@ func stampKey(root, kind, c string) string { return root + "\x00" + kind + "\x00
 // hashProtectedStamped is hashProtected answered from the stamp cache when
 // nothing on the path changed.
 func hashProtectedStamped(memo *stampMemo, rel string) string {
-	c, err := repopath.Clean(rel)
-	if err != nil {
-		return hashProtected(memo.root, rel)
-	}
-	key := stampKey(memo.root, "f", c)
+	// Keyed by rel as given: its cleaned form is a function of it, and the
+	// entry's paths were cleaned when it was stored.
+	key := stampKey(memo.root, "f", rel)
 	protectStamps.Lock()
 	e, hit := protectStamps.m[key]
 	protectStamps.Unlock()
-	if hit && memo.valid(c, e) {
+	if hit && memo.valid(e) {
 		return e.hash
+	}
+	c, err := repopath.Clean(rel)
+	if err != nil {
+		return hashProtected(memo.root, rel)
 	}
 	t0 := stampNow()
 	chain, absent, complete := memo.chain(c) // stamps first, then the hash
@@ -167,7 +180,7 @@ func hashProtectedStamped(memo *stampMemo, rel string) string {
 	protectStamps.Lock()
 	defer protectStamps.Unlock()
 	if complete && old(chain, t0) && (absent == (h == "")) && h != "outside-repository" && h != "unreadable" {
-		protectStamps.m[key] = stampEntry{chain: chain, hash: h}
+		protectStamps.m[key] = stampEntry{chain: chain, rels: chainRels(c, len(chain)), hash: h}
 	} else {
 		delete(protectStamps.m, key)
 	}
@@ -188,7 +201,7 @@ func globStamped(memo *stampMemo, p string) ([]string, error) {
 	protectStamps.Lock()
 	e, hit := protectStamps.m[key]
 	protectStamps.Unlock()
-	if hit && memo.valid(dir, e) {
+	if hit && memo.valid(e) {
 		return nil, nil
 	}
 	t0 := stampNow()
@@ -196,7 +209,7 @@ func globStamped(memo *stampMemo, p string) ([]string, error) {
 	ms, err := repopath.Glob(memo.root, p)
 	if err == nil && complete && absent && len(ms) == 0 && old(chain, t0) {
 		protectStamps.Lock()
-		protectStamps.m[key] = stampEntry{chain: chain}
+		protectStamps.m[key] = stampEntry{chain: chain, rels: chainRels(dir, len(chain))}
 		protectStamps.Unlock()
 	}
 	return ms, err

@@ -106,13 +106,26 @@ type GroupUpdater interface {
 // GateRepeater is a store that can count a validate_gate asked again with
 // the same answer in one statement (SQLite: gate_repeats, migration 0015)
 // instead of appending its two events, touching the session and writing
-// its phase result in a transaction. RepeatGate counts a repeat of the
-// gate event seq at at, and moves the idle expiry to expiresAt, only when
-// seq is still the session's last event and the session is active; false
-// means neither held and nothing was written (the caller then records the
-// call in full).
+// its phase result in a transaction. RepeatGate counts r.N repeats of the
+// gate event r.Seq (the last at r.At) and moves the idle expiry to
+// r.ExpiresAt, only when r.Seq is still the session's last event and the
+// session is active; false means neither held and nothing was written (the
+// caller then records the call in full). FlushGateRepeats writes repeats
+// the engine held back (each judged a repeat when it was asked) without
+// the last-event condition, never moving the session's last activity or
+// expiry back; false: the session is no longer active.
 type GateRepeater interface {
-	RepeatGate(ctx context.Context, id string, seq int64, at, expiresAt time.Time) (bool, error)
+	RepeatGate(ctx context.Context, r RepeatWrite) (bool, error)
+	FlushGateRepeats(ctx context.Context, r RepeatWrite) (bool, error)
+}
+
+// RepeatWrite is N repeats of a session's gate event Seq, the first at
+// FirstAt (zero: At) and the last at At, moving the idle expiry to
+// ExpiresAt.
+type RepeatWrite struct {
+	ID                     string
+	Seq, N                 int64
+	FirstAt, At, ExpiresAt time.Time
 }
 
 // GateRepeat is how many times, and when, an unchanged gate result (the

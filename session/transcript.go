@@ -376,7 +376,7 @@ func callRequirements(p *protocolspec.Phase) []protocolspec.Requirement {
 		if r.Conditional {
 			continue
 		}
-		if tools, _ := mcpTools(r); len(tools) > 0 || delegate.Name(r) != "" {
+		if namesCall(r) {
 			out = append(out, r)
 		}
 	}

@@ -55,7 +55,11 @@ func (db *DB) ChangeStamp(ctx context.Context) (string, error) {
 		if !ok {
 			return fmt.Errorf("the driver's statement cannot be queried with a context")
 		}
-		rows, err := q.QueryContext(ctx, nil)
+		// Not cancelled with the call: the driver watches a cancellable
+		// context with a goroutine per statement (a tenth of the stamp);
+		// this one reads a counter, bounded by the busy timeout, and the
+		// wait for the writer connection above still ends with ctx.
+		rows, err := q.QueryContext(context.WithoutCancel(ctx), nil)
 		if err != nil {
 			return err
 		}
@@ -85,6 +89,12 @@ func (db *DB) ChangeStamp(ctx context.Context) (string, error) {
 	b = strconv.AppendUint(b, writes, 10)
 	return string(b), nil
 }
+
+// OwnWrites is the count of this DB's own write transactions ended, as
+// ChangeStamp includes it: an atomic load, no statement. A caller that reads
+// it before a stamp and again later knows whether this DB wrote between
+// (session/gaterepeat.go holds a repeat back only then).
+func (db *DB) OwnWrites() uint64 { return db.changes.writes.Load() }
 
 // changeStamp is ChangeStamp's state.
 type changeStamp struct {

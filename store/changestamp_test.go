@@ -41,9 +41,16 @@ func TestChangeStamp(t *testing.T) {
 		{"nothing", func() error { return nil }, false},
 		{"a read", func() error { _, err := db.GetSessionTrusted(ctx, s.ID); return err }, false},
 		{"a gate repeat of this handle", func() error {
-			done, err := db.RepeatGate(ctx, s.ID, seq, time.Now(), time.Now().Add(time.Hour))
+			done, err := db.RepeatGate(ctx, session.RepeatWrite{ID: s.ID, Seq: seq, N: 1, At: time.Now(), ExpiresAt: time.Now().Add(time.Hour)})
 			if err == nil && !done {
 				t.Error("the repeat was not counted")
+			}
+			return err
+		}, false},
+		{"held-back gate repeats of this handle written", func() error {
+			done, err := db.FlushGateRepeats(ctx, session.RepeatWrite{ID: s.ID, Seq: seq, N: 3, At: time.Now(), ExpiresAt: time.Now().Add(time.Hour)})
+			if err == nil && !done {
+				t.Error("the held-back repeats were not counted")
 			}
 			return err
 		}, false},
@@ -65,7 +72,7 @@ func TestChangeStamp(t *testing.T) {
 			})
 		}, true},
 		{"another handle's gate repeat", func() error {
-			done, err := other.RepeatGate(ctx, s.ID, seq, time.Now(), time.Now().Add(time.Hour))
+			done, err := other.RepeatGate(ctx, session.RepeatWrite{ID: s.ID, Seq: seq, N: 1, At: time.Now(), ExpiresAt: time.Now().Add(time.Hour)})
 			if err == nil && !done {
 				t.Error("the other handle's repeat was not counted")
 			}

@@ -27,8 +27,10 @@ import (
 // validate_gate over stdio"); counted, it fails here without timing. It
 // was 10 before the evidence and events reads were folded and the
 // accepted contents cached (2026-11-28), 7 before repeats were counted,
-// 3 before the evidence was kept under its stamp (2026-11-29).
-const statementBudget = 2
+// 3 before the evidence was kept under its stamp, 2 before repeats were
+// held back in memory (2026-11-29): the change stamp, plus one write of the
+// held-back repeats per repeat window (a second) the calls span.
+const statementBudget = 1
 
 // TestValidateGateStatements counts the SQL statements of warm
 // validate_gate calls over stdio through the store's own counter.
@@ -48,14 +50,18 @@ func TestValidateGateStatements(t *testing.T) {
 	}
 	const n = 5
 	before := f.db.Statements()
+	start := time.Now()
 	for range n {
 		if err := call(); err != nil {
 			t.Fatal(err)
 		}
 	}
 	got := f.db.Statements() - before
+	// The repeats' writes: one per window started (session/gaterepeat.go),
+	// however slow a loaded machine makes the calls.
+	writes := 1 + int64(time.Since(start)/time.Second)
 	t.Logf("%d SQL statements in %d warm validate_gate calls (%.1f per call)", got, n, float64(got)/n)
-	if got > statementBudget*n {
-		t.Errorf("%d warm validate_gate calls ran %d SQL statements (budget %d per call)", n, got, statementBudget)
+	if got > statementBudget*n+writes {
+		t.Errorf("%d warm validate_gate calls ran %d SQL statements (budget %d per call and %d for held-back repeats)", n, got, statementBudget, writes)
 	}
 }

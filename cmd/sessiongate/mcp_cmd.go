@@ -37,6 +37,9 @@ session_end, get_blocked_reason. See docs/mcp.md.`,
 			if err != nil {
 				return err
 			}
+			// Gate repeats held back (session/gaterepeat.go) go on record
+			// before the database closes.
+			defer opts.Engine.FlushGateRepeats(context.WithoutCancel(ctx))
 			srv := mcpserver.New(mcpserver.Options{Engine: opts.Engine, Repo: opts.Repo, LoadSpec: opts.LoadSpec, Protocol: opts.Protocol, Version: opts.Version, Logger: opts.Logger})
 			// Closing stdin on shutdown unblocks the reader; stdout stays open.
 			in, ok := a.stdin.(io.ReadCloser)
@@ -89,6 +92,9 @@ team database current from those repositories' records refs, every
 			if err != nil {
 				return err
 			}
+			// Gate repeats held back (session/gaterepeat.go) go on record
+			// before the database closes.
+			defer opts.Engine.FlushGateRepeats(context.WithoutCancel(ctx))
 			opts.Token = token
 			if runIndex != nil {
 				go indexLoop(ctx, runIndex, indexEvery, opts.Logger)

@@ -771,6 +771,10 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	if err := plaintext.Check("next_session_notes", req.NextNotes, 8000, true); err != nil {
 		return nil, err
 	}
+	// Repeats held back in memory are written while the session is still
+	// active (the flush writes only for active sessions): its history
+	// keeps every gate call it made.
+	e.FlushGateRepeats(ctx)
 	s, spec, err := e.load(ctx, req.ID)
 	if err != nil {
 		return nil, err

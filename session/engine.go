@@ -471,6 +471,7 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 	if err := plaintext.Check("reason", reason, 2000, true); err != nil {
 		return nil, err
 	}
+	e.FlushGateRepeats(ctx) // while the session is active: see End
 	var out *Session
 	err := e.Store.Update(ctx, func(w Writer) error {
 		s, err := w.GetSession(ctx, id)

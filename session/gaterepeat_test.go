@@ -301,6 +301,14 @@ func TestGateRepeatsHeldBack(t *testing.T) {
 			}
 		}, false, 4},
 		{"the engine stops calling: the timer writes them", func(*env, *store.DB, string) {}, true, 4},
+		// The flush writes only for active sessions: a session terminated
+		// (or ended) within the window must have its held repeats written
+		// first, or its history loses them.
+		{"the session is terminated within the window", func(e *env, _ *store.DB, id string) {
+			if _, err := e.engine.Terminate(ctx, id, "stopped by a person"); err != nil {
+				t.Fatal(err)
+			}
+		}, false, 4},
 		// Within the window, a protected file rewritten in place (same
 		// size, its mtime put back with touch -d): the next call is
 		// judged in full and refused, never answered as a held repeat.

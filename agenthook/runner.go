@@ -301,6 +301,10 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		limit = r.Timeout
 	}
 	ready(ev, cfg.AgentFailMode(), limit)
+	// A gate read here may wait for a lagging transcript
+	// (session/transcript_catchup.go): at most half of what the time
+	// limit leaves, so the hook still answers itself.
+	ctx = session.WithTranscriptWait(ctx, min(session.DefaultTranscriptWait, (limit-time.Since(r.start))/2))
 	if !ah.Enabled {
 		return &Answer{}, nil
 	}

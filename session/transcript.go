@@ -273,12 +273,18 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		}
 		var evs []Evidence
 		var unseen, outcomes []string
+		behind := ""
 		if v == nil {
+			if laggingFormats[t.Agent] {
+				// Lines written after the call returned (transcript_catchup.go).
+				countRuns(&st, calls)
+				calls, st, behind = e.catchUp(ctx, rctx, cw, &t, calls, st)
+			}
 			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw)
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
 			}
-			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 {
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && behind == "" {
 				continue
 			}
 		}
@@ -324,6 +330,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			}
 			for _, o := range outcomes {
 				if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: TokenMCPOutcome, Detail: o, CreatedAt: t.UpdatedAt}); err != nil {
+					return err
+				}
+			}
+			if behind != "" {
+				if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: transcriptBehindToken(t.Agent), Detail: truncate(behind, 300), CreatedAt: t.UpdatedAt}); err != nil {
 					return err
 				}
 			}

@@ -95,6 +95,21 @@ type callWitness struct {
 	loaded bool
 	config [][]byte                   // the project's hook config: the work tree's, the start commit's
 	seen   map[string]map[string]bool // call ids the hook kept: the digests of their inputs
+	// evs is the session's evidence, read once per gate check by whoever
+	// needs it first (evidence).
+	evs    []Evidence
+	evsErr error
+	evsOK  bool
+}
+
+// evidence is the session's evidence, read once for the transcripts of
+// one gate check.
+func (cw *callWitness) evidence() ([]Evidence, error) {
+	if !cw.evsOK {
+		cw.evs, cw.evsErr = cw.e.Store.ListEvidence(cw.ctx, cw.s.ID)
+		cw.evsOK = true
+	}
+	return cw.evs, cw.evsErr
 }
 
 // witnessSide is, for an agent, where its project hook config lives, the

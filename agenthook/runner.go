@@ -214,12 +214,19 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 // witnessed reports whether ev is the PreToolUse of a call whose transcript
 // line counts only when this hook kept its id and input digest: Claude
 // Code's Bash, sub-agent and MCP calls (session.WitnessedTool), Codex's
-// shell calls.
+// shell calls; Gemini CLI's and Copilot's shell calls, whose id is only
+// the hook's own pairing of the command line (the digest is what counts).
 func witnessed(ev *Event) bool {
 	if ev.Kind != KindPreTool || ev.ToolID == "" {
 		return false
 	}
-	return ev.Agent == "claude" && session.WitnessedTool(ev.Tool.Name) || ev.Agent == "codex" && ev.Tool.Kind == session.ToolShell
+	switch ev.Agent {
+	case "claude":
+		return session.WitnessedTool(ev.Tool.Name)
+	case "codex", "gemini", "copilot":
+		return ev.Tool.Kind == session.ToolShell
+	}
+	return false
 }
 
 // unreadEvent is an event whose payload could not be read: its kind comes

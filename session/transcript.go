@@ -251,7 +251,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		t := list[i]
 		cw := cws[t.Agent]
 		if cw == nil {
-			cw = &callWitness{e: e, ctx: ctx, s: s, agent: t.Agent}
+			cw = newCallWitness(ctx, e, s, t.Agent, list)
 			cws[t.Agent] = cw
 		}
 		if t.Broken != "" {
@@ -280,7 +280,10 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 				countRuns(&st, calls)
 				calls, st, behind = e.catchUp(ctx, rctx, cw, &t, calls, st)
 			}
-			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw)
+			// Gemini CLI's and Copilot's shell lines use up their
+			// witnesses in st, which is what is saved.
+			whys := cw.take(calls, &st)
+			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw, whys)
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
 			}
@@ -471,9 +474,12 @@ func (e *Engine) sessionTranscripts(ctx context.Context, s *Session) (transcript
 // only once the start protocol is done, as for any evidence). A sub-agent
 // or MCP call its hook should have seen and did not gives none: unseen
 // says why, one line per such call.
-func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness) (out []Evidence, unseen []string) {
+//
+// whys says, by the index of calls, why a Gemini CLI or Copilot call does
+// not count (callWitness.take).
+func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness, whys []string) (out []Evidence, unseen []string) {
 	now := e.now()
-	for _, c := range calls {
+	for ci, c := range calls {
 		from := len(out)
 		for i := range spec.Phases {
 			p := &spec.Phases[i]
@@ -493,8 +499,15 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 				out = append(out, ev)
 			}
 		}
-		if len(out) > from && (t.Agent == transcript.Claude || t.Agent == transcript.Codex) {
-			if why := cw.unwitnessed(c); why != "" {
+		if len(out) > from {
+			why := ""
+			switch {
+			case t.Agent == transcript.Claude || t.Agent == transcript.Codex:
+				why = cw.unwitnessed(c)
+			case ci < len(whys):
+				why = whys[ci]
+			}
+			if why != "" {
 				out, unseen = out[:from], append(unseen, why)
 			}
 		}

@@ -273,12 +273,12 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		}
 		var evs []Evidence
 		var unseen, outcomes []string
-		behind := ""
+		var lag *Event // the wait for a lagging transcript, if any
 		if v == nil {
 			if laggingFormats[t.Agent] {
 				// Lines written after the call returned (transcript_catchup.go).
 				countRuns(&st, calls)
-				calls, st, behind = e.catchUp(ctx, rctx, cw, &t, calls, st)
+				calls, st, lag = e.catchUp(ctx, rctx, cw, &t, calls, st)
 			}
 			// Gemini CLI's and Copilot's shell lines use up their
 			// witnesses in st, which is what is saved.
@@ -287,7 +287,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
 			}
-			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && behind == "" {
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && lag == nil {
 				continue
 			}
 		}
@@ -336,8 +336,9 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 					return err
 				}
 			}
-			if behind != "" {
-				if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: transcriptBehindToken(t.Agent), Detail: truncate(behind, 300), CreatedAt: t.UpdatedAt}); err != nil {
+			if lag != nil {
+				lag.SessionID, lag.CreatedAt = s.ID, t.UpdatedAt
+				if err := w.AppendEvent(ctx, lag); err != nil {
 					return err
 				}
 			}

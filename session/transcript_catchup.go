@@ -126,28 +126,33 @@ func behindRuns(runs map[string]*hookRun, st transcript.State) []string {
 // catchUp waits, up to the bound, for a Gemini CLI or Copilot transcript
 // that shows fewer runs than the post-tool hook saw finish, reading what it
 // gains. It returns every call read (calls and the new ones), the state,
-// and why it stopped waiting while still behind ("" when it caught up or
-// never had to wait; st.Runs then counts the missing runs as shown, so
-// the next gate does not wait for them again).
-func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTranscript, calls []transcript.Call, st transcript.State) ([]transcript.Call, transcript.State, string) {
+// and, when it had to wait, the event that says so: transcriptLateToken
+// when the transcript caught up, transcriptBehindToken when it stopped
+// waiting while still behind (st.Runs then counts the missing runs as
+// shown, so the next gate does not wait for them again).
+func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTranscript, calls []transcript.Call, st transcript.State) ([]transcript.Call, transcript.State, *Event) {
 	if !laggingFormats[t.Agent] {
-		return calls, st, ""
+		return calls, st, nil
 	}
 	if f := afterFirstRead.Load(); f != nil {
 		(*f)(t.Path)
 	}
 	wait := transcriptWait(ctx)
 	if wait <= 0 {
-		return calls, st, ""
+		return calls, st, nil
 	}
 	evs, err := cw.evidence()
 	if err != nil {
-		return calls, st, "" // nothing to compare: decide as before
+		return calls, st, nil // nothing to compare: decide as before
 	}
 	runs := finishedRuns(evs, t.Agent, t.CreatedAt)
 	behind := behindRuns(runs, st)
 	if len(behind) == 0 {
-		return calls, st, ""
+		return calls, st, nil
+	}
+	waitedFor := make([]string, 0, len(behind))
+	for _, k := range behind {
+		waitedFor = append(waitedFor, "`"+truncate(runs[k].command, 80)+"`")
 	}
 	start := time.Now()
 	deadline := start.Add(wait)
@@ -178,7 +183,8 @@ func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTra
 		behind = behindRuns(runs, st)
 	}
 	if len(behind) == 0 {
-		return calls, st, ""
+		return calls, st, &Event{Token: transcriptLateToken(t.Agent), Detail: truncate(fmt.Sprintf("waited %s for the line(s) of %s, which %s's post-tool hook had seen finish",
+			time.Since(start).Round(10*time.Millisecond), strings.Join(waitedFor, ", "), agentNames[t.Agent]), 300)}
 	}
 	var what []string
 	runsCopy := maps.Clone(st.Runs)
@@ -192,8 +198,8 @@ func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTra
 	}
 	st.Runs = runsCopy
 	why := fmt.Sprintf("%s's post-tool hook saw %s; after waiting %s the transcript %s has not caught up, so the gate decided on what it shows",
-		map[string]string{transcript.Gemini: "Gemini CLI", transcript.Copilot: "Copilot"}[t.Agent], strings.Join(what, "; "), time.Since(start).Round(10*time.Millisecond), t.Path)
-	return calls, st, why
+		agentNames[t.Agent], strings.Join(what, "; "), time.Since(start).Round(10*time.Millisecond), t.Path)
+	return calls, st, &Event{Token: transcriptBehindToken(t.Agent), Detail: truncate(why, 300)}
 }
 
 // statOf is a file's size and modification time (zero when it cannot be
@@ -207,5 +213,8 @@ func statOf(path string) (int64, time.Time) {
 }
 
 // transcriptBehindToken is the event of a gate that stopped waiting for a
-// lagging transcript.
+// lagging transcript, transcriptLateToken of one that waited and read the
+// late lines (how often the race happens, and how long it lasts).
 func transcriptBehindToken(agent string) string { return "transcript:" + agent + ":behind" }
+
+func transcriptLateToken(agent string) string { return "transcript:" + agent + ":late" }

@@ -148,11 +148,21 @@ func TestTranscriptCatchUp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var behind []string
+			var behind, waited []string
 			for _, ev := range evs {
-				if ev.Token == "transcript:"+tt.agent+":behind" {
+				switch ev.Token {
+				case "transcript:" + tt.agent + ":behind":
 					behind = append(behind, ev.Detail)
+				case "transcript:" + tt.agent + ":late":
+					waited = append(waited, ev.Detail)
 				}
+			}
+			// A gate that waited and read the late line says so, once.
+			if want := len(tt.late) > 0 && tt.met; (len(waited) == 1) != want || len(waited) > 1 {
+				t.Fatalf("late events %q, want one %v", waited, want)
+			}
+			if len(waited) == 1 && !strings.Contains(waited[0], "`"+cat+"`") {
+				t.Fatalf("the late event should name the run: %q", waited)
 			}
 			if len(behind) != tt.behind {
 				t.Fatalf("behind events %q, want %d", behind, tt.behind)

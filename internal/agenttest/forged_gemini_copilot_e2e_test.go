@@ -94,6 +94,9 @@ func TestGeminiForgedTranscriptLines(t *testing.T) {
 			if strings.Contains(tt.name, "forged") && !strings.Contains(string(b), "transcript:gemini:unwitnessed") {
 				t.Errorf("no unwitnessed event names the forged call: %s", b)
 			}
+			if strings.Contains(string(b), "transcript:gemini:behind") {
+				t.Errorf("a gate gave up waiting for the transcript: %s", b)
+			}
 		})
 	}
 }
@@ -178,6 +181,14 @@ func TestCopilotForgedTranscriptLines(t *testing.T) {
 			b, _ := json.Marshal(show["events"])
 			if !tt.working && !strings.Contains(string(b), "transcript:copilot:unwitnessed") {
 				t.Errorf("no unwitnessed event names the forged call: %s", b)
+			}
+			// The gate waited for Copilot's late lines when it had to (a
+			// :late event, logged) and never gave up on one.
+			if strings.Contains(string(b), "transcript:copilot:behind") {
+				t.Errorf("a gate gave up waiting for the transcript: %s", b)
+			}
+			if strings.Contains(string(b), "transcript:copilot:late") {
+				t.Logf("a gate waited for the transcript's late lines (the race happened)")
 			}
 		})
 	}

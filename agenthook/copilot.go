@@ -9,6 +9,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // copilot speaks GitHub Copilot's hooks (Copilot CLI, and the cloud agent
@@ -135,10 +136,15 @@ func (copilot) Decode(name string, raw []byte) (*Event, error) {
 
 // copilotToolID pairs preToolUse and postToolUse of a shell command (they
 // carry no call id) by session and command line, to time the call.
+// The preToolUse of one also keeps the digest of its command line, the
+// witness of its events.jsonl line.
 func copilotToolID(ev *Event) {
 	if ev.Tool.Kind == session.ToolShell && ev.ToolID == "" {
 		sum := sha256.Sum256([]byte(ev.AgentSession + "\x00" + ev.Tool.Command))
 		ev.ToolID = hex.EncodeToString(sum[:12])
+	}
+	if ev.Tool.Kind == session.ToolShell && ev.Kind == KindPreTool {
+		ev.ToolDigest = transcript.CommandDigest(ev.Tool.Command)
 	}
 }
 

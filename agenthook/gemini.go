@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // gemini speaks Gemini CLI's hooks (geminicli.com/docs/hooks/reference):
@@ -76,6 +77,10 @@ func (gemini) Decode(name string, raw []byte) (*Event, error) {
 			// AfterTool by session and command line to time the call.
 			sum := sha256.Sum256([]byte(ev.AgentSession + "\x00" + ev.Tool.Command))
 			ev.ToolID = hex.EncodeToString(sum[:12])
+			if ev.Kind == KindPreTool {
+				// The witness of the chat recording's line of this call.
+				ev.ToolDigest = transcript.CommandDigest(ev.Tool.Command)
+			}
 		}
 		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {
 			ev.Result = geminiResult(object(m["tool_response"]))

@@ -219,12 +219,19 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 // witnessed reports whether ev is the PreToolUse of a call whose transcript
 // line counts only when this hook kept its id and input digest: Claude
 // Code's Bash, sub-agent and MCP calls (session.WitnessedTool), Codex's
-// shell calls.
+// shell calls; Gemini CLI's and Copilot's shell calls, whose id is only
+// the hook's own pairing of the command line (the digest is what counts).
 func witnessed(ev *Event) bool {
 	if ev.Kind != KindPreTool || ev.ToolID == "" {
 		return false
 	}
-	return ev.Agent == "claude" && session.WitnessedTool(ev.Tool.Name) || ev.Agent == "codex" && ev.Tool.Kind == session.ToolShell
+	switch ev.Agent {
+	case "claude":
+		return session.WitnessedTool(ev.Tool.Name)
+	case "codex", "gemini", "copilot":
+		return ev.Tool.Kind == session.ToolShell
+	}
+	return false
 }
 
 // unreadEvent is an event whose payload could not be read: its kind comes
@@ -306,6 +313,10 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		limit = r.Timeout
 	}
 	ready(ev, cfg.AgentFailMode(), limit)
+	// A gate read here may wait for a lagging transcript
+	// (session/transcript_catchup.go): at most half of what the time
+	// limit leaves, so the hook still answers itself.
+	ctx = session.WithTranscriptWait(ctx, min(session.DefaultTranscriptWait, (limit-time.Since(r.start))/2))
 	if !ah.Enabled {
 		return &Answer{}, nil
 	}

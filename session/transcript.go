@@ -251,7 +251,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		t := list[i]
 		cw := cws[t.Agent]
 		if cw == nil {
-			cw = &callWitness{e: e, ctx: ctx, s: s, agent: t.Agent}
+			cw = newCallWitness(ctx, e, s, t.Agent, list)
 			cws[t.Agent] = cw
 		}
 		if t.Broken != "" {
@@ -273,12 +273,21 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		}
 		var evs []Evidence
 		var unseen, outcomes []string
+		var lag *Event // the wait for a lagging transcript, if any
 		if v == nil {
-			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw)
+			if laggingFormats[t.Agent] {
+				// Lines written after the call returned (transcript_catchup.go).
+				countRuns(&st, calls)
+				calls, st, lag = e.catchUp(ctx, rctx, cw, &t, calls, st)
+			}
+			// Gemini CLI's and Copilot's shell lines use up their
+			// witnesses in st, which is what is saved.
+			whys := cw.take(calls, &st)
+			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw, whys)
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
 			}
-			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 {
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && lag == nil {
 				continue
 			}
 		}
@@ -324,6 +333,12 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			}
 			for _, o := range outcomes {
 				if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: TokenMCPOutcome, Detail: o, CreatedAt: t.UpdatedAt}); err != nil {
+					return err
+				}
+			}
+			if lag != nil {
+				lag.SessionID, lag.CreatedAt = s.ID, t.UpdatedAt
+				if err := w.AppendEvent(ctx, lag); err != nil {
 					return err
 				}
 			}
@@ -460,9 +475,12 @@ func (e *Engine) sessionTranscripts(ctx context.Context, s *Session) (transcript
 // only once the start protocol is done, as for any evidence). A sub-agent
 // or MCP call its hook should have seen and did not gives none: unseen
 // says why, one line per such call.
-func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness) (out []Evidence, unseen []string) {
+//
+// whys says, by the index of calls, why a Gemini CLI or Copilot call does
+// not count (callWitness.take).
+func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness, whys []string) (out []Evidence, unseen []string) {
 	now := e.now()
-	for _, c := range calls {
+	for ci, c := range calls {
 		from := len(out)
 		for i := range spec.Phases {
 			p := &spec.Phases[i]
@@ -482,8 +500,15 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 				out = append(out, ev)
 			}
 		}
-		if len(out) > from && (t.Agent == transcript.Claude || t.Agent == transcript.Codex) {
-			if why := cw.unwitnessed(c); why != "" {
+		if len(out) > from {
+			why := ""
+			switch {
+			case t.Agent == transcript.Claude || t.Agent == transcript.Codex:
+				why = cw.unwitnessed(c)
+			case ci < len(whys):
+				why = whys[ci]
+			}
+			if why != "" {
 				out, unseen = out[:from], append(unseen, why)
 			}
 		}

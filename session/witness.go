@@ -2,8 +2,13 @@ package session
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/claudesettings"
@@ -42,7 +47,25 @@ func WitnessedTool(tool string) bool {
 const (
 	TokenAgentCall = "agent:claude:call"
 	TokenCodexCall = "agent:codex:call"
+	// TokenGeminiCall and TokenCopilotCall: their hooks name no call id,
+	// so the detail's id is the hook's own pairing of the command line;
+	// a witness is its digest, used up by one transcript line (countedShells).
+	TokenGeminiCall  = "agent:gemini:call"
+	TokenCopilotCall = "agent:copilot:call"
 )
+
+// countedShells are the shell tools of the agents whose hooks name no call
+// id (the hook's tool names, which their transcripts use too): a shell line
+// of their transcript counts only while a witness of its command line, kept
+// by the pre-tool hook, is left unused; each witness is used once, so two
+// real `cat` calls witness two lines, not three. Their read and search
+// tools (Gemini CLI's read_file, read_many_files, glob, grep,
+// search_file_content, list_directory; Copilot's view, grep, glob) are
+// sent to no hook (a hook process per read) and are not witnessed.
+var countedShells = map[string]map[string]bool{
+	transcript.Gemini:  {"run_shell_command": true},
+	transcript.Copilot: {"bash": true, "Bash": true}, // Bash: a hook file with PascalCase events
+}
 
 // codexShellTools are the rollout's names of a Codex shell call, which its
 // PreToolUse hook sees as Bash.
@@ -57,7 +80,7 @@ func (e *Engine) AgentToolCall(ctx context.Context, sessionID, agent, toolID, to
 	if toolID == "" || len(toolID) > 200 || strings.ContainsAny(toolID, " \t\n") {
 		return nil
 	}
-	witness := WitnessedTool(tool) && agent == "claude" || tool == "Bash" && agent == "codex"
+	witness := WitnessedTool(tool) && agent == "claude" || tool == "Bash" && agent == "codex" || countedShells[agent][tool]
 	if !witness && !timed {
 		return nil
 	}
@@ -76,10 +99,7 @@ func (e *Engine) AgentToolCall(ctx context.Context, sessionID, agent, toolID, to
 		if !witness {
 			return nil
 		}
-		tok := TokenAgentCall
-		if agent == "codex" {
-			tok = TokenCodexCall
-		}
+		_, _, tok, _ := witnessSide(agent)
 		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: tok, Detail: truncate(strings.TrimSpace(toolID+" "+tool+" "+digest), 300), CreatedAt: now})
 	})
 }
@@ -91,26 +111,130 @@ type callWitness struct {
 	e      *Engine
 	ctx    context.Context
 	s      *Session
-	agent  string // claude or codex; no other agent's hook names its calls
+	agent  string // claude, codex, gemini or copilot; no other agent's hook witnesses calls
 	loaded bool
 	config [][]byte                   // the project's hook config: the work tree's, the start commit's
 	seen   map[string]map[string]bool // call ids the hook kept: the digests of their inputs
+	// count is, for Gemini CLI and Copilot, how many calls the hook saw by
+	// digest, and used how many of them the session's transcripts used up
+	// (transcript.State.Witnessed, summed over them; passKey too).
+	count, used map[string]int
+	// observed is, for them, the exit statuses the post-tool hook observed
+	// by command line, with how many runs gave each.
+	observed map[string]map[int]int
+	// evs is the session's evidence, read once per gate check by whoever
+	// needs it first (evidence): observed above, the catch-up's finished
+	// runs (transcript_catchup.go).
+	evs    []Evidence
+	evsErr error
+	evsOK  bool
+}
+
+// evidence is the session's evidence, read once for the transcripts of
+// one gate check.
+func (cw *callWitness) evidence() ([]Evidence, error) {
+	if !cw.evsOK {
+		cw.evs, cw.evsErr = cw.e.Store.ListEvidence(cw.ctx, cw.s.ID)
+		cw.evsOK = true
+	}
+	return cw.evs, cw.evsErr
+}
+
+// newCallWitness is the witness of agent's calls for s; list is the
+// session's transcripts, whose witnesses used so far it sums.
+func newCallWitness(ctx context.Context, e *Engine, s *Session, agent string, list []AgentTranscript) *callWitness {
+	cw := &callWitness{e: e, ctx: ctx, s: s, agent: agent, used: map[string]int{}}
+	for _, t := range list {
+		if t.Agent == agent {
+			for d, n := range t.State.Witnessed {
+				cw.used[d] += n
+			}
+		}
+	}
+	return cw
 }
 
 // witnessSide is, for an agent, where its project hook config lives, the
 // command prefix of sessiongate's hook in it, and the event that keeps a
-// witnessed call; ok false for an agent whose hooks name no call ids.
+// witnessed call; ok false for an agent whose hooks witness no calls.
 func witnessSide(agent string) (config, prefix, token string, ok bool) {
 	switch agent {
 	case transcript.Claude:
 		return ".claude/settings.json", "sessiongate agent-hook claude ", TokenAgentCall, true
 	case transcript.Codex:
 		return ".codex/hooks.json", "sessiongate agent-hook codex ", TokenCodexCall, true
+	case transcript.Gemini:
+		return ".gemini/settings.json", "sessiongate agent-hook gemini ", TokenGeminiCall, true
+	case transcript.Copilot:
+		return copilotHookFile, "sessiongate agent-hook copilot ", TokenCopilotCall, true
 	}
 	return "", "", "", false
 }
 
-// unwitnessed says why c does not count ("" when it does).
+// copilotHookFile is the hook file `install --agent copilot` writes; any
+// other .github/hooks/*.json of the work tree is read as well.
+const copilotHookFile = ".github/hooks/sessiongate.json"
+
+var agentNames = map[string]string{transcript.Claude: "Claude Code", transcript.Codex: "Codex",
+	transcript.Gemini: "Gemini CLI", transcript.Copilot: "Copilot"}
+
+// routed reports whether the project's hook config sends the agent's
+// calls of tool to sessiongate's pre-tool hook.
+func (cw *callWitness) routed(tool string) bool {
+	_, prefix, _, _ := witnessSide(cw.agent)
+	cw.load()
+	for _, b := range cw.config {
+		switch cw.agent {
+		case transcript.Gemini:
+			if claudesettings.Routes(b, "BeforeTool", tool, prefix) {
+				return true
+			}
+		case transcript.Copilot:
+			// A camelCase file sends "bash"; a PascalCase one, Claude's "Bash".
+			if copilotRoutes(b, "bash", prefix) || claudesettings.Routes(b, "PreToolUse", "Bash", prefix) {
+				return true
+			}
+		default:
+			if claudesettings.Routes(b, "PreToolUse", tool, prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// copilotRoutes reports whether a Copilot hook file (version 1, camelCase
+// events) sends tool's preToolUse to a hook whose bash command starts with
+// prefix. Copilot reads a matcher as a regex of the whole tool name; none
+// matches every tool.
+func copilotRoutes(b []byte, tool, prefix string) bool {
+	var doc struct {
+		Hooks map[string][]struct {
+			Type    string `json:"type"`
+			Matcher string `json:"matcher"`
+			Bash    string `json:"bash"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(b, &doc) != nil {
+		return false
+	}
+	for _, h := range doc.Hooks["preToolUse"] {
+		if h.Type != "" && h.Type != "command" || !strings.HasPrefix(strings.TrimSpace(h.Bash), prefix) {
+			continue
+		}
+		m := strings.TrimSpace(h.Matcher)
+		if m == "" || m == "*" {
+			return true
+		}
+		if re, err := regexp.Compile("^(?:" + m + ")$"); err == nil && re.MatchString(tool) {
+			return true
+		}
+	}
+	return false
+}
+
+// unwitnessed says why c does not count ("" when it does). Gemini CLI's and
+// Copilot's calls are decided by take.
 func (cw *callWitness) unwitnessed(c transcript.Call) string {
 	hookTool := c.Tool // the name the hook config's matcher sees
 	switch {
@@ -120,16 +244,11 @@ func (cw *callWitness) unwitnessed(c transcript.Call) string {
 	default:
 		return ""
 	}
-	rel, prefix, _, _ := witnessSide(cw.agent)
-	cw.load()
-	routed := false
-	for _, b := range cw.config {
-		routed = routed || claudesettings.Routes(b, "PreToolUse", hookTool, prefix)
-	}
-	if !routed {
+	if !cw.routed(hookTool) {
 		return ""
 	}
-	who := map[string]string{transcript.Claude: "Claude Code", transcript.Codex: "Codex"}[cw.agent]
+	rel, _, _, _ := witnessSide(cw.agent)
+	who := agentNames[cw.agent]
 	digests, seen := cw.seen[c.ID]
 	if !seen {
 		return who + "'s PreToolUse hook, which the project's " + rel + " sends " + hookTool +
@@ -147,6 +266,110 @@ func (cw *callWitness) unwitnessed(c transcript.Call) string {
 		what + "): a line that borrows a real call's id for another call is not a call the agent made"
 }
 
+// take decides the shell lines of a Gemini CLI or Copilot transcript, in
+// order: each uses up one witness of its command line the hook kept and no
+// line used before, or does not count. Every shell line takes one, whether
+// it meets a requirement or not, failed or not (a forged pass after a real
+// failing run finds the witness used). It returns, by the index of calls,
+// why a call does not count ("" when it does; the shell read
+// transcript.Expand adds shares its run's), and records what it used in
+// st.Witnessed.
+func (cw *callWitness) take(calls []transcript.Call, st *transcript.State) []string {
+	whys := make([]string, len(calls))
+	if countedShells[cw.agent] == nil {
+		return whys
+	}
+	var w map[string]int
+	for i, c := range calls {
+		if !countedShells[cw.agent][c.Tool] || c.Witness == "" {
+			continue
+		}
+		if i > 0 && c.Kind == transcript.Read && calls[i-1].Kind == transcript.Run && calls[i-1].ID == c.ID && calls[i-1].Witness == c.Witness {
+			whys[i] = whys[i-1] // the read of the run just decided
+			continue
+		}
+		if !cw.routed(c.Tool) {
+			continue
+		}
+		use := func(key string) {
+			cw.used[key]++
+			if w == nil {
+				w = maps.Clone(st.Witnessed)
+				if w == nil {
+					w = map[string]int{}
+				}
+			}
+			w[key]++
+		}
+		if why := cw.passObserved(c); why != "" {
+			// Not the real run: its witness stays for the line that is.
+			whys[i] = why
+			continue
+		}
+		if cw.count[c.Witness] > cw.used[c.Witness] {
+			use(c.Witness)
+			if c.Kind == transcript.Run && c.Exit == 0 && cw.observed[strings.TrimSpace(c.Command)] != nil {
+				use(passKey(c))
+			}
+			continue
+		}
+		rel, _, _, _ := witnessSide(cw.agent)
+		whys[i] = fmt.Sprintf("%s's pre-tool hook, which the project's %s sends %s calls to, saw `%s` %d time(s), and the transcript's earlier lines used every one: its call %s is a transcript line no hook saw, not a call the agent made",
+			agentNames[cw.agent], rel, c.Tool, truncate(c.Command, 80), cw.count[c.Witness], c.ID)
+	}
+	if w != nil {
+		st.Witnessed = w
+	}
+	return whys
+}
+
+// passKey is what an exit 0 line of a command uses up of the post-tool
+// hook's observed passes of it, in transcript.State.Witnessed.
+func passKey(c transcript.Call) string { return "pass:" + c.Witness }
+
+// passObserved says why a shell line that says it exited 0 does not count
+// ("" when it does): the post-tool hook observed runs of the same command
+// line, and none of their passes is left unused. A line the agent wrote
+// before the real run took that run's witness; the status the hook saw,
+// which the agent cannot write, is the real one. Without observed runs of
+// the command (observe off, a line longer than the observed command keeps)
+// there is nothing to compare.
+func (cw *callWitness) passObserved(c transcript.Call) string {
+	if c.Kind != transcript.Run || c.Exit != 0 {
+		return ""
+	}
+	exits := cw.observed[strings.TrimSpace(c.Command)] // as RecordObserved keeps it
+	if exits == nil || exits[0] > cw.used[passKey(c)] {
+		return ""
+	}
+	var saw []string
+	for code, n := range exits {
+		saw = append(saw, fmt.Sprintf("exit %d (%d time(s))", code, n))
+	}
+	sort.Strings(saw)
+	return fmt.Sprintf("%s's post-tool hook observed `%s` %s, and the transcript's earlier lines used every pass: its call %s says exit 0, which no run the hook saw gave",
+		agentNames[cw.agent], truncate(c.Command, 80), strings.Join(saw, ", "), c.ID)
+}
+
+// loadObserved reads, for Gemini CLI and Copilot, the exit statuses the
+// post-tool hook observed by command line.
+func (cw *callWitness) loadObserved() {
+	cw.observed = map[string]map[int]int{}
+	evs, err := cw.evidence()
+	if err != nil {
+		return
+	}
+	for _, ev := range evs {
+		if ev.Origin != OriginObserved || ev.Source != cw.agent || ev.ExitCode == nil || len(ev.Command) >= MaxCommandBytes {
+			continue
+		}
+		if cw.observed[ev.Command] == nil {
+			cw.observed[ev.Command] = map[int]int{}
+		}
+		cw.observed[ev.Command][*ev.ExitCode]++
+	}
+}
+
 func (cw *callWitness) load() {
 	if cw.loaded {
 		return
@@ -156,6 +379,18 @@ func (cw *callWitness) load() {
 	if b, err := os.ReadFile(filepath.Join(cw.s.Worktree, filepath.FromSlash(rel))); err == nil {
 		cw.config = append(cw.config, b)
 	}
+	if cw.agent == transcript.Copilot {
+		// Copilot reads every .github/hooks/*.json.
+		others, _ := filepath.Glob(filepath.Join(cw.s.Worktree, ".github", "hooks", "*.json"))
+		for _, p := range others {
+			if filepath.Base(p) == filepath.Base(rel) {
+				continue
+			}
+			if b, err := os.ReadFile(p); err == nil {
+				cw.config = append(cw.config, b)
+			}
+		}
+	}
 	if cw.e.OpenRepo != nil && cw.s.StartCommit != "" {
 		if repo, err := cw.e.OpenRepo(cw.ctx, cw.s.Worktree); err == nil {
 			if b, err := repo.ReadAt(cw.ctx, cw.s.StartCommit, rel); err == nil {
@@ -163,7 +398,11 @@ func (cw *callWitness) load() {
 			}
 		}
 	}
+	if countedShells[cw.agent] != nil {
+		cw.loadObserved()
+	}
 	cw.seen = map[string]map[string]bool{}
+	cw.count = map[string]int{}
 	evs, err := cw.e.Store.ListEvents(cw.ctx, cw.s.ID, 0, 0)
 	if err != nil {
 		// Nothing counts as seen: the calls are refused, and running them
@@ -184,6 +423,9 @@ func (cw *callWitness) load() {
 				cw.seen[f[0]] = map[string]bool{}
 			}
 			cw.seen[f[0]][digest] = true
+			if digest != "" {
+				cw.count[digest]++
+			}
 		}
 	}
 }

@@ -66,6 +66,7 @@ func (p *copilotParser) Line(line []byte) []Call {
 			}
 		case Run:
 			c = shellCall(c.ID, d.ToolName, str(in, "command"), p.cwd, d.Arguments)
+			c.Witness = CommandDigest(str(in, "command")) // preToolUse's toolArgs.command
 		case Search:
 			c.Pattern = clip(str(in, "pattern"))
 			if v := str(in, "path"); v != "" {

@@ -80,6 +80,7 @@ func (p *geminiParser) Line(line []byte) []Call {
 			}
 		case Run:
 			c = shellCall(clip(tc.ID), tc.Name, str(in, "command"), str(in, "dir_path"), tc.Args)
+			c.Witness = CommandDigest(str(in, "command")) // BeforeTool's tool_input.command
 		case Search:
 			c.Pattern = clip(str(in, "pattern"))
 			for _, k := range []string{"dir_path", "path"} {

@@ -34,6 +34,17 @@ type State struct {
 	// FullVerify bytes only that window is checked again.
 	HashState    []byte `json:"hash_state,omitempty"`
 	WindowSHA256 string `json:"window_sha256,omitempty"`
+	// Witnessed counts, by Call.Witness, the hook witnesses this
+	// transcript's shell lines used up (Gemini CLI and Copilot, whose hooks
+	// name no call id: a witness is a command line seen, used once).
+	// Package transcript only keeps it; package session fills it.
+	Witnessed map[string]int `json:"witnessed,omitempty"`
+	// Runs counts, by CommandDigest of the trimmed command line, the
+	// finished shell lines read so far (Gemini CLI and Copilot): a gate
+	// compares them with the runs their post-tool hook saw finish, to
+	// wait for a transcript written after the call returned. Package
+	// transcript only keeps it; package session fills it.
+	Runs map[string]int `json:"runs,omitempty"`
 }
 
 // FullVerify and VerifyWindow bound the append-only check: up to FullVerify

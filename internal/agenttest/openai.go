@@ -228,14 +228,20 @@ trust_level = "trusted"
 // COPILOT_PKG_CACHE_HOME (a shared temp dir) when the caller sets none.
 func RunCopilot(t testing.TB, dir, prompt string, stub *OpenAIStub, env []string, timeout time.Duration) CLIResult {
 	t.Helper()
+	return RunCopilotIn(t, dir, t.TempDir(), prompt, stub, env, timeout)
+}
+
+// RunCopilotIn is RunCopilot with the isolated HOME given (a second run
+// in the same one can --continue the first's session) and extra args.
+func RunCopilotIn(t testing.TB, dir, home, prompt string, stub *OpenAIStub, env []string, timeout time.Duration, args ...string) CLIResult {
+	t.Helper()
 	bin := FindCLI(t, "copilot")
-	home := t.TempDir()
 	e := agentEnv(home, append([]string{
 		"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + stub.URL, "COPILOT_PROVIDER_TYPE=openai",
 		"COPILOT_PROVIDER_API_KEY=x", "COPILOT_MODEL=gpt-4.1", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true",
 		"COPILOT_HOME=" + filepath.Join(home, ".copilot"), "COPILOT_PKG_CACHE_HOME=" + copilotPkgCache(),
 	}, env...))
-	return runCLI(t, dir, home, timeout, e, bin, "-p", prompt, "--allow-all-tools", "--no-auto-update", "--output-format", "json")
+	return runCLI(t, dir, home, timeout, e, bin, append([]string{"-p", prompt, "--allow-all-tools", "--no-auto-update", "--output-format", "json"}, args...)...)
 }
 
 // copilotPkgCache is where Copilot CLI unpacks itself: kept across tests

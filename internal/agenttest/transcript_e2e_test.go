@@ -38,8 +38,14 @@ const guideBody = "# Guide\n\nHow we work here.\n"
 // the read requirement.
 func transcriptRepo(t *testing.T, agent string) (*sgRepo, string) {
 	t.Helper()
+	return transcriptRepoWith(t, agent, "")
+}
+
+// transcriptRepoWith is transcriptRepo with a sessiongate.yaml.
+func transcriptRepoWith(t *testing.T, agent, config string) (*sgRepo, string) {
+	t.Helper()
 	requireAgentHook(t)
-	r := newSGRepo(t, transcriptProtocol, "", "--agent", agent)
+	r := newSGRepo(t, transcriptProtocol, config, "--agent", agent)
 	r.write("docs/guide.md", guideBody)
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "guide and agent hooks")

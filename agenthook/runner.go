@@ -213,8 +213,8 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 
 // witnessed reports whether ev is the PreToolUse of a call whose transcript
 // line counts only when this hook kept its id and input digest: Claude
-// Code's Bash, sub-agent and MCP calls (session.WitnessedTool), Codex's
-// shell calls.
+// Code's Bash, sub-agent, MCP and read calls (session.WitnessedTool),
+// Codex's shell calls.
 func witnessed(ev *Event) bool {
 	if ev.Kind != KindPreTool || ev.ToolID == "" {
 		return false
@@ -450,6 +450,16 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPreTool:
+		if ev.Tool.Kind == session.ToolRead {
+			// A read is never denied: its hook only keeps the witness, so
+			// the hook process per read stays one transaction.
+			if witnessed(ev) && bd.Session != nil {
+				if err := eng.AgentToolCall(ctx, bd.Session.ID, ev.Agent, ev.ToolID, ev.Tool.Name, ev.ToolDigest, false); err != nil {
+					return nil, err
+				}
+			}
+			return a, nil
+		}
 		pol := session.AgentPolicy{DenyBeforeStart: ah.DenyBeforeStart, Protect: ah.Protect}
 		ev.Tool.Transcript = ev.Transcript
 		v, err := eng.AgentPreTool(ctx, bd, repo.Root(), ev.Tool, pol)

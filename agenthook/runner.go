@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -512,6 +513,18 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				st := codexExitFromRollout(path, ev.ToolID, 500*time.Millisecond)
 				if st.ok() {
 					res.ExitCode = st.exit
+				}
+				// The rollout can be rewritten in place (exit 1 to 0) before
+				// this reads it; the output in the payload is Codex's own.
+				// A runner that printed its failure did not pass.
+				if line := cmdoutput.RunnerFailed(res.Output); res.ExitCode == 0 && line != "" {
+					res.ExitCode = -1
+					detail := shorten.Bytes(ev.ToolID+": the rollout says exit 0, the output says `"+line+"`", 300, "")
+					if err := eng.Store.Update(ctx, func(w session.Writer) error {
+						return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: "agent:codex:exit-disputed", Detail: detail})
+					}); err != nil {
+						return nil, fmt.Errorf("record the disputed exit status: %w", err)
+					}
 				}
 				if st.conflict {
 					// Something other than Codex wrote into its rollout.

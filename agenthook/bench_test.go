@@ -76,6 +76,8 @@ func BenchmarkAgentHook(b *testing.B) {
 		{"UserPromptSubmit", "UserPromptSubmit", ev("UserPromptSubmit", `,"prompt":"benchmark"`)},
 		{"PreToolUse-Write", "PreToolUse", ev("PreToolUse", fmt.Sprintf(`,"tool_name":"Write","tool_input":{"file_path":%q},"tool_use_id":"w"`, filepath.Join(r.root, "x.go")))},
 		{"PreToolUse-Bash", "PreToolUse", ev("PreToolUse", `,"tool_name":"Bash","tool_input":{"command":"sh test.sh"},"tool_use_id":"b"`)},
+		// A Read goes to the hook since issue 25 item 4 (its witness).
+		{"PreToolUse-Read", "PreToolUse", ev("PreToolUse", fmt.Sprintf(`,"tool_name":"Read","tool_input":{"file_path":%q},"tool_use_id":"r"`, filepath.Join(r.root, "x.go")))},
 		{"PostToolUse-Bash", "PostToolUse", ev("PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"sh test.sh"},"tool_use_id":"b","duration_ms":5,"tool_response":{"stdout":"tests ok","stderr":""}}`)},
 		{"Stop", "Stop", ev("Stop", `,"stop_hook_active":false`)},
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -218,9 +219,10 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 
 // witnessed reports whether ev is the PreToolUse of a call whose transcript
 // line counts only when this hook kept its id and input digest: Claude
-// Code's Bash, sub-agent and MCP calls (session.WitnessedTool), Codex's
-// shell calls; Gemini CLI's and Copilot's shell calls, whose id is only
-// the hook's own pairing of the command line (the digest is what counts).
+// Code's Bash, sub-agent, MCP and read calls (session.WitnessedTool),
+// Codex's shell calls; Gemini CLI's and Copilot's shell calls, whose id is
+// only the hook's own pairing of the command line (the digest is what
+// counts).
 func witnessed(ev *Event) bool {
 	if ev.Kind != KindPreTool || ev.ToolID == "" {
 		return false
@@ -483,6 +485,16 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPreTool:
+		if ev.Tool.Kind == session.ToolRead {
+			// A read is never denied: its hook only keeps the witness, so
+			// the hook process per read stays one transaction.
+			if witnessed(ev) && bd.Session != nil {
+				if err := eng.AgentToolCall(ctx, bd.Session.ID, ev.Agent, ev.ToolID, ev.Tool.Name, ev.ToolDigest, false); err != nil {
+					return nil, err
+				}
+			}
+			return a, nil
+		}
 		pol := session.AgentPolicy{DenyBeforeStart: ah.DenyBeforeStart, Protect: ah.Protect}
 		ev.Tool.Transcript = ev.Transcript
 		v, err := eng.AgentPreTool(ctx, bd, repo.Root(), ev.Tool, pol)
@@ -535,6 +547,18 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				st := codexExitFromRollout(path, ev.ToolID, 500*time.Millisecond)
 				if st.ok() {
 					res.ExitCode = st.exit
+				}
+				// The rollout can be rewritten in place (exit 1 to 0) before
+				// this reads it; the output in the payload is Codex's own.
+				// A runner that printed its failure did not pass.
+				if line := cmdoutput.RunnerFailed(res.Output); res.ExitCode == 0 && line != "" {
+					res.ExitCode = -1
+					detail := shorten.Bytes(ev.ToolID+": the rollout says exit 0, the output says `"+line+"`", 300, "")
+					if err := eng.Store.Update(ctx, func(w session.Writer) error {
+						return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: "agent:codex:exit-disputed", Detail: detail})
+					}); err != nil {
+						return nil, fmt.Errorf("record the disputed exit status: %w", err)
+					}
 				}
 				if st.conflict {
 					// Something other than Codex wrote into its rollout.

@@ -56,8 +56,10 @@ var AgentConfigs = []AgentConfig{
 		// transcript call of them counts only if this hook saw it, so a
 		// line the agent appends to its transcript proves nothing. Anchored:
 		// Claude Code reads the matcher as an unanchored regex, and TaskCreate
-		// and the like need no hook process.
-		{Name: "PreToolUse", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|^Agent$|^Task$|mcp__.*"},
+		// and the like need no hook process. Reads (Read, Grep, Glob, LS,
+		// NotebookRead) too: a forged Read line met a read requirement
+		// (issue 25 item 4); their hook only keeps the id and digest.
+		{Name: "PreToolUse", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|^Agent$|^Task$|mcp__.*|^Read$|^Grep$|^Glob$|^LS$|^NotebookRead$"},
 		{Name: "PostToolUse", Matcher: "Bash"},
 		{Name: "PostToolUseFailure", Matcher: "Bash"},
 		{Name: "Stop"},

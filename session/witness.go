@@ -27,17 +27,23 @@ import (
 // when the hook kept its id with the same input: a forged line has a new
 // id, or a real call's id with another command. Where the config does not
 // send the tool (an install older than this rule), there is nothing to
-// compare, and the call counts as before. Read, Grep and Glob are not sent
-// to a hook (a hook process per read): their lines are not witnessed
-// (docs/security.md). Codex's PreToolUse names a shell call by the
+// compare, and the call counts as before. Read, Grep, Glob (and LS,
+// NotebookRead) are sent too since issue 25 item 4: a forged Read line met
+// "MUST read docs/X" (docs/security.md); their hook only keeps the id and
+// digest (agenthook: no policy work for a read). Codex's PreToolUse names a shell call by the
 // rollout's call_id, so Codex's shell calls are witnessed the same way
 // (.codex/hooks.json, TokenCodexCall).
 
 // WitnessedTool reports whether Claude Code's PreToolUse hook records a
 // call of tool as the witness of its transcript line: a shell call (Bash),
-// a sub-agent run (Agent, Task before 2.1) or an MCP tool.
+// a sub-agent run (Agent, Task before 2.1), an MCP tool, or a read (Read,
+// NotebookRead, Grep, Glob, LS).
 func WitnessedTool(tool string) bool {
-	return tool == "Bash" || tool == "Agent" || tool == "Task" || strings.HasPrefix(tool, "mcp__")
+	switch tool {
+	case "Bash", "Agent", "Task", "Read", "NotebookRead", "Grep", "Glob", "LS":
+		return true
+	}
+	return strings.HasPrefix(tool, "mcp__")
 }
 
 // TokenAgentCall is the event the PreToolUse hook keeps for a witnessed

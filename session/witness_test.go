@@ -21,10 +21,12 @@ import (
 // appends to its own transcript with a script (a forged Agent call of the
 // qa sub-agent, a forged serena call) has no such id and meets nothing;
 // the gate records why. An install older than the rule sends no Agent
-// calls to the hook, so there is nothing to compare and calls count.
+// (or Read) calls to the hook, so there is nothing to compare and calls
+// count.
 func TestTranscriptCallWitness(t *testing.T) {
 	requireGit(t)
 	agentIn := `{"description":"Validate","prompt":"Validate the feature","subagent_type":"qa"}`
+	const readIn = `{"file_path":"ROOT/docs/guide.md"}`
 	const oldSettings = `{"hooks":{"PreToolUse":[{"matcher":"Write|Edit|MultiEdit|NotebookEdit|Bash|mcp__.*","hooks":[{"type":"command","command":"sessiongate agent-hook claude PreToolUse","timeout":10}]}]}}`
 	tests := []struct {
 		name     string
@@ -58,6 +60,13 @@ func TestTranscriptCallWitness(t *testing.T) {
 			`{"description":"Validate","prompt":"Validate the feature","subagent_type":"general-purpose"}`},
 		{"mcp: a real call's id, another input", mcpProtocol, txReqMCP, claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false), "install", true, "c1", false,
 			`{"project":"/elsewhere"}`},
+		// Reads go to the hook too (issue 25 item 4): a forged Read line
+		// met "MUST read docs/guide.md" when no hook saw Read calls.
+		{"read: the hook saw the call", transcriptProtocol, txReqRead, claudeLines("c1", "Read", readIn, "1\tguide", false), "install", true, "c1", true, readIn},
+		{"read: forged, no hook saw it", transcriptProtocol, txReqRead, claudeLines("c1", "Read", readIn, "1\tguide", false), "install", true, "", false, ""},
+		{"read: a real call's id, another file", transcriptProtocol, txReqRead, claudeLines("c1", "Read", readIn, "1\tguide", false), "install", true, "c1", false,
+			`{"file_path":"ROOT/README.md"}`},
+		{"read: an older install sends no Read calls", transcriptProtocol, txReqRead, claudeLines("c1", "Read", readIn, "1\tguide", false), oldSettings, true, "", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,6 +74,7 @@ func TestTranscriptCallWitness(t *testing.T) {
 			ctx := context.Background()
 			t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
 			gittest.Write(t, e.root, ".claude/agents/qa.md", "---\nname: qa\ndescription: QA\n---\nValidate.\n")
+			gittest.Write(t, e.root, "docs/guide.md", "# Guide\n")
 			gittest.Write(t, e.root, ".mcp.json", `{"mcpServers":{"serena":{"command":"serena","args":["start-mcp-server"]}}}`)
 			switch tt.settings {
 			case "":
@@ -91,18 +101,21 @@ func TestTranscriptCallWitness(t *testing.T) {
 			}
 			if tt.hookSaw != "" {
 				tool := "Agent"
-				if tt.protocol == mcpProtocol {
+				switch tt.protocol {
+				case mcpProtocol:
 					tool = "mcp__serena__activate_project"
+				case transcriptProtocol:
+					tool = "Read"
 				}
 				digest := ""
 				if tt.hookInput != "" {
-					digest = transcript.WitnessDigest(tool, []byte(tt.hookInput))
+					digest = transcript.WitnessDigest(tool, []byte(strings.ReplaceAll(tt.hookInput, "ROOT", e.root)))
 				}
 				if err := e.engine.AgentToolCall(ctx, id, "claude", tt.hookSaw, tool, digest, false); err != nil {
 					t.Fatal(err)
 				}
 			}
-			appendTo(t, path, tt.line)
+			appendTo(t, path, strings.ReplaceAll(tt.line, "ROOT", e.root))
 			st := e.reqStatus(id, tt.req)
 			if got := st.Status == session.ReqMet; got != tt.met {
 				t.Fatalf("met %v (%s %q), want %v", got, st.Status, st.Reason, tt.met)

@@ -24,6 +24,15 @@ func TestAdv4DisguisedCopy(t *testing.T) {
 		{"Cyrillic e", strings.ReplaceAll(renumbered, "e", "\u0435")},
 		{"soft hyphen", strings.ReplaceAll(renumbered, "a", "a\u00ad")},
 		{"fullwidth s", strings.ReplaceAll(renumbered, "s", "\uff53")},
+		// Issue 25 item 4: outside the confusables list, each recorded as
+		// the handoff on the old code; the fold now takes NFKD forms.
+		{"mathematical bold letters", strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' {
+				return 0x1d41a + r - 'a'
+			}
+			return r
+		}, renumbered)},
+		{"a dot above every e", strings.ReplaceAll(renumbered, "e", "e\u0307")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := adv4Project(t)
@@ -51,5 +60,20 @@ func TestAdv4DisguisedCopyHonest(t *testing.T) {
 		"the greet\u00adings stay POSIX sh.\n\n## Next\n\nDocument the scripts' usage in the README.\n"
 	if clean, said := w.adv4Finish(func() string { w.write(v3NewHandoff, body); return v3NewHandoff }); !clean {
 		t.Errorf("an honest handoff with a Cyrillic name and a soft hyphen did not end clean with a passing verify (a false block)\n%s", said)
+	}
+}
+
+// TestAdv5DisguisedCopyHonestMath: an honest handoff with real mathematics
+// (sums, superscripts, a fraction, Greek letters) and an accented name is
+// this session's own words under the compatibility fold: it stays clean.
+func TestAdv5DisguisedCopyHonestMath(t *testing.T) {
+	w := adv4Project(t)
+	w.advStart("Add a name argument to the greeting script")
+	w.advStartPhases()
+	w.advWork()
+	body := "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name (Ren\u00e9e and Zo\u00eb checked); the test counts " +
+		"\u2211 n\u1d62 \u2264 6 greetings with \u03bb = \u00bd and x\u00b2 spacing.\n\n## Next\n\nDocument the scripts' usage in the README.\n"
+	if clean, said := w.adv4Finish(func() string { w.write(v3NewHandoff, body); return v3NewHandoff }); !clean {
+		t.Errorf("an honest handoff with mathematics and accented names did not end clean with a passing verify (a false block)\n%s", said)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/sessiongate/sessiongate/internal/textfold"
 )
@@ -42,9 +43,10 @@ var (
 	dateRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}:\d{2}(?::\d{2})?`)
 	})
-	hexRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[0-9a-f]{7,}\b`) })
-	numRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+`) })
-	wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{N}_#]+`) })
+	hexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[0-9a-f]{7,}\b`) })
+	numRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+`) })
+	// Marks belong to their word (a Hindi vowel sign); the fold drops those on Latin letters.
+	wordRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\p{L}\p{M}\p{N}_#]+`) })
 )
 
 // Words is text lower-cased, with dates and times, hex ids of 7 or more
@@ -96,13 +98,30 @@ type Text struct {
 // New prepares text for comparison.
 func New(text string) *Text {
 	w := Words(text)
-	return &Text{size: len(text), joined: strings.Join(w, " "), sh: shingles(w)}
+	return &Text{size: visibleLen(text), joined: strings.Join(w, " "), sh: shingles(w)}
+}
+
+// visibleLen counts the characters of s a reader sees: not its bytes (a
+// copy in mathematical letters, four bytes each, was more than twice the
+// size of the earlier text and never read, issue 25 item 4), nor marks and
+// invisible characters put after every letter.
+func visibleLen(s string) int {
+	n := 0
+	for _, r := range s {
+		if r < 0x80 || !unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
+			n++
+		}
+	}
+	return n
 }
 
 // NearCopyOf reports whether t is a near copy of other. Texts whose sizes
 // differ by more than half cannot reach the threshold and are not read.
 func (t *Text) NearCopyOf(other string) bool {
-	if t.joined == "" || len(other)*2 < t.size || t.size*2 < len(other) {
+	if t.joined == "" || len(other)*2 < t.size {
+		return false // fewer bytes than half t's characters: cheap to tell
+	}
+	if n := visibleLen(other); n*2 < t.size || t.size*2 < n {
 		return false
 	}
 	o := New(other)

@@ -8,31 +8,59 @@ package textfold
 import (
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Fold lowercases s, drops format characters (Unicode Cf: U+200B zero-width
 // space, U+200C/D joiners, U+2060 word joiner, U+FEFF byte-order mark,
-// U+00AD soft hyphen, ...), maps fullwidth ASCII (U+FF01-U+FF5E) to ASCII
-// and every space but a line break to one ASCII space, runs of them
-// collapsed, and Cyrillic and Greek letters that look Latin to the Latin
-// letter (confusables). Line breaks are kept, so line numbers stay those of s.
+// U+00AD soft hyphen, ...) and other invisible ones (variation selectors,
+// the combining grapheme joiner), takes Unicode's compatibility forms
+// (NFKD: mathematical alphanumerics 𝐞, circled ⓔ and squared letters,
+// superscripts, ligatures, fullwidth ASCII), drops combining marks on a
+// Latin letter (an accent or a dot put on every letter), maps every space
+// but a line break to one ASCII space, runs of them collapsed, and
+// Cyrillic, Greek and other letters that look Latin to the Latin letter
+// (confusables). Line breaks are kept, so line numbers stay those of s.
+// Marks on letters of other scripts are kept (Hindi, Japanese): there they
+// are spelling.
 func Fold(s string) string {
+	if !isASCII(s) {
+		// Decomposed, so a mark is a rune of its own; composed again below
+		// for the scripts whose marks stay.
+		s = norm.NFKD.String(s)
+	}
 	var b strings.Builder
 	b.Grow(len(s))
-	space := false
+	space, latin, marks := false, false, false
 	for _, r := range s {
+		if r < 0x80 && r > ' ' {
+			// Most of a text: no table to look up.
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+			space, latin = false, true
+			continue
+		}
 		switch {
 		case r == '\n' || r == '\r':
 			b.WriteRune(r)
-			space = false
+			space, latin = false, false
 			continue
-		case unicode.Is(unicode.Cf, r):
+		case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r):
+			continue
+		case unicode.In(r, unicode.Mn, unicode.Me):
+			if !latin {
+				b.WriteRune(r)
+				marks = true
+			}
 			continue
 		case unicode.IsSpace(r) || unicode.Is(unicode.Zs, r):
 			if !space {
 				b.WriteByte(' ')
 			}
-			space = true
+			space, latin = true, false
 			continue
 		case r >= 0xFF01 && r <= 0xFF5E:
 			r -= 0xFEE0
@@ -42,9 +70,23 @@ func Fold(s string) string {
 		if l, ok := confusables[r]; ok {
 			r = l
 		}
+		latin = r < 0x80 || unicode.Is(unicode.Latin, r)
+		marks = marks || r >= 0x1100 && r <= 0x11ff // Hangul, decomposed to its jamo
 		b.WriteRune(r)
 	}
+	if marks {
+		return norm.NFC.String(b.String())
+	}
 	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // confusables are lower-case Cyrillic and Greek letters a reader takes for
@@ -57,6 +99,13 @@ var confusables = map[rune]rune{
 	'\u04bb': 'h', '\u04cf': 'l', '\u0461': 'w', '\u051b': 'q', '\u051d': 'w',
 	'\u03b1': 'a', '\u03b5': 'e', '\u03b9': 'i', '\u03ba': 'k', '\u03bd': 'v', '\u03bf': 'o', '\u03c1': 'p', '\u03c4': 't',
 	'\u03c5': 'u', '\u03c7': 'x', '\u03b7': 'n',
+	// Small capitals and IPA letters, which have no compatibility form,
+	// and Armenian letters that read as Latin (issue 25 item 4).
+	'\u1d00': 'a', '\u0299': 'b', '\u1d04': 'c', '\u1d05': 'd', '\u1d07': 'e', '\ua730': 'f', '\u0262': 'g', '\u029c': 'h',
+	'\u026a': 'i', '\u1d0a': 'j', '\u1d0b': 'k', '\u029f': 'l', '\u1d0d': 'm', '\u0274': 'n', '\u1d0f': 'o', '\u1d18': 'p',
+	'\u0280': 'r', '\ua731': 's', '\u1d1b': 't', '\u1d1c': 'u', '\u1d20': 'v', '\u1d21': 'w', '\u028f': 'y', '\u1d22': 'z',
+	'\u0131': 'i', '\u0237': 'j', '\u0251': 'a', '\u0261': 'g', '\u0269': 'i',
+	'\u0585': 'o', '\u057d': 'u', '\u0570': 'h', '\u0578': 'n', '\u0566': 'q',
 }
 
 // Bare is a folded line without what surrounds its words: list markers,

@@ -104,10 +104,10 @@ func (tx *Tx) ImportSession(ctx context.Context, s *session.Session, snaps []ses
 	redactSession(s)
 	b := &pgx.Batch{}
 	b.Queue(`INSERT INTO sessions (`+sessionCols+`, violation_count)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
 		s.ID, s.RepoID, s.Worktree, s.Branch, s.StartCommit, s.EndCommit, s.ProtocolSHA,
 		s.Objective, string(s.State), s.Phase, nanos(s.CreatedAt), nanos(s.LastActivity), nanos(s.ExpiresAt), nanos(s.EndedAt),
-		s.Terminated, s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host, len(vs))
+		s.Terminated, s.TerminateReason, s.Summary, s.NextNotes, s.UserName, s.UserEmail, s.Host, nanos(s.EndingAt), len(vs))
 	for i, sn := range snaps {
 		b.Queue(`INSERT INTO snapshots (session_id, seq, snapshot_id, payload, created_at) VALUES ($1, $2, $3, $4, $5)`,
 			s.ID, i+1, sn.SnapshotID, sn.Payload, nanos(tx.stamp(sn.CreatedAt)))

@@ -17,14 +17,7 @@ import (
 // adversarial pass of issue 25 got both through. Paths are resolved as far
 // as they exist.
 func gitDirWrite(ev *Event, dir string, repo *gitrepo.Repo) string {
-	var paths []string
-	switch ev.Tool.Kind {
-	case session.ToolEdit, session.ToolOther:
-		paths = ev.Tool.Paths
-	case session.ToolShell:
-		ps, _ := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
-		paths = append(ps, ev.Tool.Paths...)
-	}
+	paths, _ := eventWrites(ev)
 	if len(paths) == 0 {
 		return ""
 	}
@@ -75,4 +68,18 @@ func resolveExisting(p string) string {
 		p = parent
 	}
 	return filepath.Join(p, rest)
+}
+
+// eventWrites lists the paths a tool call names as written: an edit's
+// paths, a shell line's literal write targets and its named paths. ok is
+// false for a tool that writes nothing.
+func eventWrites(ev *Event) (paths []string, ok bool) {
+	switch ev.Tool.Kind {
+	case session.ToolEdit, session.ToolOther:
+		return ev.Tool.Paths, true
+	case session.ToolShell:
+		ps, _ := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
+		return append(ps, ev.Tool.Paths...), true
+	}
+	return nil, false
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/session"
-	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // Every agent hook config (and every git hook) runs `sessiongate` from
@@ -63,14 +62,8 @@ var foundAsTarget = regexp.MustCompile("(>\\s*|\\s)\"?(\\$\\(|`)\\s*(which|comma
 // folder (`~/.local/bin/sessiongate`), or a line that writes and finds the
 // binary by name (`cp /bin/true "$(which sessiongate)"`).
 func selfBinaryWrite(ev *Event, dir string, getenv func(string) string) string {
-	var paths []string
-	switch ev.Tool.Kind {
-	case session.ToolEdit, session.ToolOther:
-		paths = ev.Tool.Paths
-	case session.ToolShell:
-		ps, _ := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
-		paths = append(ps, ev.Tool.Paths...)
-	default:
+	paths, ok := eventWrites(ev)
+	if !ok {
 		return ""
 	}
 	files, dirs := sessiongatePaths(getenv)

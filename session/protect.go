@@ -5,54 +5,30 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/bmatcuk/doublestar/v4"
-	"github.com/sessiongate/sessiongate/internal/boundedread"
-	"github.com/sessiongate/sessiongate/repopath"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/sessiongate/sessiongate/protect"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
-// DefaultProtectedPaths are the files that decide how a session is policed,
-// relative to the worktree root: the config, the agent hook configs, the
-// MCP client configs and the pre-commit framework's configs. The protocol
-// document is added by ProtectedPaths. .git/hooks is outside the tree and
-// is checked by `sessiongate doctor`, not here.
-var DefaultProtectedPaths = []string{
-	"sessiongate.yaml",
-	".sessiongate.yaml",
-	".claude/settings.json",
-	".claude/settings.local.json",
-	".cursor/hooks.json",
-	".gemini/settings.json",
-	".codex/hooks.json",
-	".codex/config.toml", // a trusted project's config can turn hooks off
-	".github/hooks/*.json",
-	".mcp.json",
-	".cursor/mcp.json",
-	".vscode/mcp.json",
-	".pre-commit-config.yaml",
-	".pre-commit-hooks.yaml",
-}
+// DefaultProtectedPaths are the files that decide how a session is
+// policed besides the protocol (protect.DefaultPaths).
+var DefaultProtectedPaths = protect.DefaultPaths
 
 // defaultProtocolPaths are protected when no protocol path is known.
-var defaultProtocolPaths = []string{"SESSION-PROTOCOL.md", ".agents/SESSION-PROTOCOL.md"}
+var defaultProtocolPaths = protect.DefaultProtocolPaths
 
 // ProtectedPaths returns the repository-relative paths and globs that the
 // agent being policed must not change during a session (issue 17.4): the
 // protocol document (protocolPath, else cfg.ProtocolPath, else both default
-// locations), DefaultProtectedPaths and the config's protected_paths. Every
-// entry is anchored at the worktree root and uses slashes; `*` matches
-// within one segment and `**` any number of segments ("ci/**", "**/x.yaml").
-// It returns nil when protection is off (protect: false).
+// locations), DefaultProtectedPaths and the config's protected_paths
+// (protect.Paths says how they are written and matched). It returns nil
+// when protection is off (protect: false).
 //
 // protocolPath may be absolute (it is then made relative to nothing and
 // used only when relative; pass a repository-relative path).
@@ -60,33 +36,7 @@ func ProtectedPaths(cfg Config, protocolPath string) []string {
 	if !cfg.Protect {
 		return nil
 	}
-	var out []string
-	seen := map[string]bool{}
-	add := func(p string) {
-		p = strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "./")
-		if p == "" || p == "." || path.IsAbs(p) || strings.HasPrefix(p, "../") || seen[p] {
-			return
-		}
-		seen[p] = true
-		out = append(out, p)
-	}
-	switch {
-	case protocolPath != "":
-		add(protocolPath)
-	case cfg.ProtocolPath != "":
-		add(cfg.ProtocolPath)
-	default:
-		for _, p := range defaultProtocolPaths {
-			add(p)
-		}
-	}
-	for _, p := range DefaultProtectedPaths {
-		add(p)
-	}
-	for _, p := range cfg.ProtectedPaths {
-		add(p)
-	}
-	return out
+	return protect.Paths(protocolPath, cfg.ProtocolPath, cfg.ProtectedPaths)
 }
 
 // IsProtected reports whether rel, a path relative to the worktree root
@@ -99,7 +49,7 @@ func ProtectedPaths(cfg Config, protocolPath string) []string {
 // returns false: make it relative first (ProtectedRel does, following
 // symlinks). Always false with protect: false.
 func (e *Engine) IsProtected(rel string) bool {
-	return isProtected(ProtectedPaths(e.Config, ""), rel)
+	return protect.Match(ProtectedPaths(e.Config, ""), rel)
 }
 
 // ProtectedRel turns p (absolute, or relative to the worktree root) into a
@@ -107,76 +57,14 @@ func (e *Engine) IsProtected(rel string) bool {
 // file counts as that file, and reports whether it is protected. A path
 // outside root returns ("", false).
 func (e *Engine) ProtectedRel(root, p string) (string, bool) {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(root, p)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		realRoot = root
-	}
-	cands := []string{p}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		cands = append(cands, real)
-	} else if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		// A file about to be created: its folder may be a link.
-		cands = append(cands, filepath.Join(dir, filepath.Base(p)))
-	}
-	first := ""
-	for _, c := range cands {
-		for _, r := range []string{root, realRoot} {
-			rel, err := filepath.Rel(r, c)
-			if err != nil || !filepath.IsLocal(rel) {
-				continue
-			}
-			if first == "" {
-				first = filepath.ToSlash(rel)
-			}
-			if e.IsProtected(rel) {
-				return filepath.ToSlash(rel), true
-			}
-		}
-	}
-	return first, false
+	return protect.Rel(ProtectedPaths(e.Config, ""), root, p)
 }
 
 // ProtectedBelow reports whether the folder rel (worktree-relative; "" or
 // "." for the root) holds a protected file: `rm -rf .claude` removes
 // .claude/settings.json as surely as `rm .claude/settings.json`.
 func (e *Engine) ProtectedBelow(rel string) bool {
-	dir := strings.ToLower(path.Clean(filepath.ToSlash(rel)))
-	if dir == ".." || strings.HasPrefix(dir, "../") || path.IsAbs(dir) {
-		return false
-	}
-	for _, p := range ProtectedPaths(e.Config, "") {
-		lp := strings.ToLower(p)
-		// The part before the first glob character is where the pattern lives.
-		if i := strings.IndexAny(lp, "*?[{"); i >= 0 {
-			lp = lp[:i]
-		}
-		if dir == "." || strings.HasPrefix(lp, dir+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-// isProtected matches rel against root-anchored patterns, ignoring case.
-func isProtected(patterns []string, rel string) bool {
-	rel = filepath.ToSlash(rel)
-	if rel == "" || path.IsAbs(rel) || filepath.IsAbs(rel) {
-		return false
-	}
-	rel = path.Clean(rel)
-	if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
-		return false
-	}
-	name := strings.ToLower(rel)
-	for _, p := range patterns {
-		if ok, _ := doublestar.Match(strings.ToLower(p), name); ok {
-			return true
-		}
-	}
-	return false
+	return protect.Below(ProtectedPaths(e.Config, ""), rel)
 }
 
 // Sources of a trusted content.
@@ -220,46 +108,7 @@ type TrustedFile struct {
 }
 
 // ProtectedChange is a protected file whose content no person accepted.
-type ProtectedChange struct {
-	Path    string   `json:"path"`
-	SHA256  string   `json:"sha256"`           // content now ("" absent)
-	Trusted []string `json:"trusted"`          // accepted contents ("" absent)
-	Staged  bool     `json:"staged,omitempty"` // the change is the one staged for commit
-	// Hidden says how git hides a difference between the work tree and
-	// what it commits (skip-worktree, assume-unchanged, a clean filter).
-	Hidden string `json:"hidden,omitempty"`
-	// Unbacked: the content is accepted only by a database row that no
-	// acceptance in git (nor HEAD) backs, as an agent's INSERT would be.
-	Unbacked bool `json:"unbacked,omitempty"`
-}
-
-func (c ProtectedChange) String() string {
-	if c.Hidden != "" {
-		return fmt.Sprintf("%s: %s (what is committed may differ from the file; undo it with `git update-index --no-skip-worktree --no-assume-unchanged %s` or remove the filter)", c.Path, c.Hidden, c.Path)
-	}
-	where := ""
-	if c.Staged {
-		where = " (staged)"
-	}
-	if c.Unbacked {
-		return fmt.Sprintf("%s%s (sha256 %s) is accepted only in the local database: no acceptance on the records ref backs it (written into the database by hand, or accepted before acceptances travelled in git)", c.Path, where, shortSHA(c.SHA256))
-	}
-	switch {
-	case c.SHA256 == "":
-		return fmt.Sprintf("%s%s was deleted", c.Path, where)
-	case len(c.Trusted) == 0 || len(c.Trusted) == 1 && c.Trusted[0] == "":
-		return fmt.Sprintf("%s%s was created (sha256 %s)", c.Path, where, shortSHA(c.SHA256))
-	}
-	var acc []string
-	for _, t := range c.Trusted {
-		if t == "" {
-			acc = append(acc, "absent")
-		} else {
-			acc = append(acc, shortSHA(t))
-		}
-	}
-	return fmt.Sprintf("%s%s changed (sha256 %s; accepted: %s)", c.Path, where, shortSHA(c.SHA256), strings.Join(acc, ", "))
-}
+type ProtectedChange = protect.Change
 
 // AcceptStep is the command a person runs to accept protected changes.
 const AcceptStep = "a person reviews the change and runs `sessiongate protocol accept --reason \"...\"` at a terminal (or reverts it with `git checkout -- FILE`)"
@@ -292,84 +141,13 @@ func (e *Engine) protectionAt(ctx context.Context, root string, repoID int64, st
 		if _, known := trusted[name]; !known {
 			continue
 		}
-		if !slices.Contains(trusted[name], hashProtected(root, name)) {
+		if !slices.Contains(trusted[name], protect.Hash(root, name)) {
 			cfg := e.Config
 			cfg.Protect = true
 			return ProtectedPaths(cfg, ""), trusted, nil
 		}
 	}
 	return nil, trusted, nil
-}
-
-// protectedState hashes the protected files of a worktree: every pattern
-// (globs expanded on disk) and every path that has an accepted content, so
-// a deleted file is seen.
-// Unchanged paths are answered from the stamp cache (protect_stamp.go).
-func protectedState(root string, patterns []string, trusted map[string][]string) map[string]string {
-	state := map[string]string{}
-	memo := newStampMemo(root)
-	for _, p := range patterns {
-		if !repopath.HasMeta(p) {
-			state[p] = hashProtectedStamped(memo, p)
-			continue
-		}
-		ms, err := globStamped(memo, p)
-		if err != nil {
-			continue // a link out of the repository: the literal paths still count
-		}
-		for _, m := range ms {
-			state[m] = hashProtectedStamped(memo, m)
-		}
-	}
-	for p := range trusted {
-		if _, ok := state[p]; !ok {
-			state[p] = hashProtectedStamped(memo, p)
-		}
-	}
-	return state
-}
-
-// hashProtected is the sha256 of a protected file, "" when absent. A link
-// out of the repository or a folder gets a value no content hashes to, so
-// it never matches an accepted content.
-func hashProtected(root, rel string) string {
-	// Most protected paths do not exist: one lstat of the whole path says
-	// so (the kernel follows the folders' links as resolveInside would;
-	// only ENOENT, not ENOTDIR, is read as absent) instead of resolving
-	// every component of the root and the path, about 20 lstats each,
-	// on every gate call.
-	if c, err := repopath.Clean(rel); err == nil {
-		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(c))); errors.Is(err, syscall.ENOENT) {
-			return ""
-		}
-	}
-	abs, ok, err := repopath.Resolve(root, rel)
-	if err != nil {
-		return "outside-repository"
-	}
-	if !ok {
-		return ""
-	}
-	b, err := boundedread.File(abs, boundedread.DefaultLimit)
-	if err != nil {
-		return "unreadable"
-	}
-	return sha256Hex(b)
-}
-
-// diffProtected lists the entries of state whose content is not accepted. A
-// path with no accepted content is accepted only while absent.
-func diffProtected(state map[string]string, trusted map[string][]string) []ProtectedChange {
-	var out []ProtectedChange
-	for p, sha := range state {
-		acc, known := trusted[p]
-		if known && slices.Contains(acc, sha) || !known && sha == "" {
-			continue
-		}
-		out = append(out, ProtectedChange{Path: p, SHA256: sha, Trusted: slices.DeleteFunc(slices.Clone(acc), func(s string) bool { return strings.HasPrefix(s, firstUseMark) })})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
 }
 
 // ProtectedChanges compares a worktree's protected files with the contents
@@ -388,7 +166,7 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 		return nil, err
 	}
 	if len(trusted) == 0 {
-		state, err := committedState(ctx, repo, protectedState(repo.Root(), patterns, trusted))
+		state, err := committedState(ctx, repo, protect.State(repo.Root(), patterns, trusted))
 		if err != nil {
 			return nil, err
 		}
@@ -438,10 +216,9 @@ func (e *Engine) trustedContents(ctx context.Context, repo Repo) (map[string][]s
 	return trustedOf(rows), nil
 }
 
-// firstUseMark tags, in a trusted map's values, a content whose rows are
-// all first use ("\x00" + sha256): backTrust takes those for a file HEAD
-// lacks, as first use itself would after the database is deleted.
-const firstUseMark = "\x00first_use\x00"
+// firstUseMark tags a content accepted only by first-use rows
+// (protect.FirstUseMark).
+const firstUseMark = protect.FirstUseMark
 
 // trustedOf maps rows to accepted contents by path. A content accepted
 // only by first-use rows is listed a second time with firstUseMark in
@@ -471,7 +248,7 @@ func trustedOf(rows []TrustedFile) map[string][]string {
 // A content accepted only by a database row that git does not back is not
 // accepted (backTrust).
 func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string) ([]ProtectedChange, error) {
-	state := protectedState(repo.Root(), patterns, trusted)
+	state := protect.State(repo.Root(), patterns, trusted)
 	pats := slices.Clone(patterns)
 	for p := range trusted {
 		pats = append(pats, p)
@@ -484,8 +261,8 @@ func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []strin
 	if err != nil {
 		return nil, err
 	}
-	changes := diffProtected(state, trusted)
-	for _, c := range diffProtected(staged, trusted) {
+	changes := protect.Diff(state, trusted)
+	for _, c := range protect.Diff(staged, trusted) {
 		if !slices.ContainsFunc(changes, func(x ProtectedChange) bool { return x.Path == c.Path && x.SHA256 == c.SHA256 }) {
 			c.Staged = true
 			changes = append(changes, c)
@@ -505,8 +282,8 @@ func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []strin
 		return nil, fmt.Errorf("read files git hides: %w", err)
 	}
 	for _, p := range slices.Sorted(maps.Keys(hidden)) {
-		if _, known := trusted[p]; known || isProtected(pats, p) {
-			changes = append(changes, ProtectedChange{Path: p, SHA256: hashProtected(repo.Root(), p), Trusted: trusted[p], Hidden: hidden[p]})
+		if _, known := trusted[p]; known || protect.Match(pats, p) {
+			changes = append(changes, ProtectedChange{Path: p, SHA256: protect.Hash(repo.Root(), p), Trusted: trusted[p], Hidden: hidden[p]})
 		}
 	}
 	return changes, nil
@@ -582,7 +359,7 @@ func (e *Engine) foreignProtocol(ctx context.Context, repo Repo, spec *protocols
 		if path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
 			continue
 		}
-		switch h := hashProtected(repo.Root(), p); h {
+		switch h := protect.Hash(repo.Root(), p); h {
 		case "":
 		case spec.SHA256:
 			return nil

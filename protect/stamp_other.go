@@ -1,6 +1,6 @@
 //go:build !linux
 
-package session
+package protect
 
 // Elsewhere the stamp cache is off: every call resolves and hashes.
 func lstatStamp(string) (pathStamp, bool) { return pathStamp{}, false }

@@ -1,4 +1,4 @@
-package session
+package protect
 
 import (
 	"github.com/sessiongate/sessiongate/repopath"
@@ -15,7 +15,7 @@ import (
 // repository, a dangling link, a file where a folder should be, a link to a
 // folder inside, a real file.
 func TestHashProtectedAbsentShortcut(t *testing.T) {
-	// slow is hashProtected without the shortcut.
+	// slow is Hash without the shortcut.
 	slow := func(root, rel string) string {
 		abs, ok, err := repopath.Resolve(root, rel)
 		if err != nil {
@@ -58,7 +58,7 @@ func TestHashProtectedAbsentShortcut(t *testing.T) {
 		{".gemini/settings.json", ""},
 	}
 	for _, c := range cases {
-		got, want := hashProtected(root, c.rel), slow(root, c.rel)
+		got, want := Hash(root, c.rel), slow(root, c.rel)
 		if got != want {
 			t.Errorf("%s: %q with the shortcut, %q resolving every component", c.rel, got, want)
 		}

@@ -1,4 +1,4 @@
-package session
+package protect
 
 import (
 	"github.com/sessiongate/sessiongate/repopath"
@@ -9,12 +9,13 @@ import (
 	"time"
 )
 
-// The protected-file check runs before every gate call (guardProtected):
-// fifteen paths, most of them absent, each hashed from the work tree. This
-// file keeps, per worktree root and path, the answer with the lstat stamps
-// it was computed under, so that a call whose stamps are unchanged reuses
-// it: one lstat of the root answers for every absent root-level path, and a
-// present file is not resolved, read and hashed again.
+// The protected-file check runs before every gate call (session's
+// guardProtected): fifteen paths, most of them absent, each hashed from the
+// work tree. This file keeps, per worktree root and path, the answer with
+// the lstat stamps it was computed under, so that a call whose stamps are
+// unchanged reuses it: one lstat of the root answers for every absent
+// root-level path, and a present file is not resolved, read and hashed
+// again.
 //
 // Why this cannot hide a change: a stamp is the inode, mode, size,
 // modification and change time (ctime, which no one can set back without
@@ -35,6 +36,10 @@ const racyWindow = 2 * time.Second
 // than sleep for two seconds).
 var stampNow = time.Now
 
+// SetStampNow moves the racy-rule clock: tests of the packages that call
+// State make a file written just now count as old instead of sleeping.
+func SetStampNow(f func() time.Time) { stampNow = f }
+
 // pathStamp is what lstat says of one path; zero when lstat failed.
 type pathStamp struct {
 	dev, ino     uint64
@@ -45,7 +50,7 @@ type pathStamp struct {
 }
 
 // stampEntry is a cached answer: the stamps of root, each folder and (when
-// present) the file, and the hash hashProtected gave (or the glob's
+// present) the file, and the hash Hash gave (or the glob's
 // matches, none while the glob's folder is absent).
 type stampEntry struct {
 	chain []pathStamp
@@ -158,7 +163,7 @@ func old(chain []pathStamp, t0 time.Time) bool {
 
 func stampKey(root, kind, c string) string { return root + "\x00" + kind + "\x00" + c }
 
-// hashProtectedStamped is hashProtected answered from the stamp cache when
+// hashProtectedStamped is Hash answered from the stamp cache when
 // nothing on the path changed.
 func hashProtectedStamped(memo *stampMemo, rel string) string {
 	// Keyed by rel as given: its cleaned form is a function of it, and the
@@ -172,11 +177,11 @@ func hashProtectedStamped(memo *stampMemo, rel string) string {
 	}
 	c, err := repopath.Clean(rel)
 	if err != nil {
-		return hashProtected(memo.root, rel)
+		return Hash(memo.root, rel)
 	}
 	t0 := stampNow()
 	chain, absent, complete := memo.chain(c) // stamps first, then the hash
-	h := hashProtected(memo.root, rel)
+	h := Hash(memo.root, rel)
 	protectStamps.Lock()
 	defer protectStamps.Unlock()
 	if complete && old(chain, t0) && (absent == (h == "")) && h != "outside-repository" && h != "unreadable" {

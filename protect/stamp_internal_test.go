@@ -1,6 +1,6 @@
 //go:build linux
 
-package session
+package protect
 
 import (
 	"github.com/sessiongate/sessiongate/repopath"
@@ -10,13 +10,13 @@ import (
 	"time"
 )
 
-// refState is protectedState without the stamp cache: what every call
-// computed before protect_stamp.go.
+// refState is State without the stamp cache: what every call
+// computed before stamp.go.
 func refState(root string, patterns []string) map[string]string {
 	state := map[string]string{}
 	for _, p := range patterns {
 		if !repopath.HasMeta(p) {
-			state[p] = hashProtected(root, p)
+			state[p] = Hash(root, p)
 			continue
 		}
 		ms, err := repopath.Glob(root, p)
@@ -24,7 +24,7 @@ func refState(root string, patterns []string) map[string]string {
 			continue
 		}
 		for _, m := range ms {
-			state[m] = hashProtected(root, m)
+			state[m] = Hash(root, m)
 		}
 	}
 	return state
@@ -61,7 +61,7 @@ func write(t *testing.T, root, rel, body string) {
 // answered from the cache.
 func TestStampCacheSeesEveryChange(t *testing.T) {
 	const protocol = "# Protocol v1\n"
-	patterns := ProtectedPaths(Config{Protect: true}, "")
+	patterns := Paths("", "", nil)
 	cases := []struct {
 		name   string
 		change func(t *testing.T, root, outside string)
@@ -125,8 +125,8 @@ func TestStampCacheSeesEveryChange(t *testing.T) {
 			write(t, root, "SESSION-PROTOCOL.md", protocol)
 			write(t, root, "sessiongate.yaml", "protect: true\n")
 			write(t, root, ".codex/hooks.json", "{}\n")
-			before := protectedState(root, patterns, nil)
-			if again := protectedState(root, patterns, nil); !equalState(again, before) {
+			before := State(root, patterns, nil)
+			if again := State(root, patterns, nil); !equalState(again, before) {
 				t.Fatalf("second call differs: %v vs %v", again, before)
 			}
 			if n := cached(root); n < len(patterns) { // every path and the glob
@@ -134,7 +134,7 @@ func TestStampCacheSeesEveryChange(t *testing.T) {
 			}
 			tick()
 			c.change(t, root, outside)
-			got, want := protectedState(root, patterns, nil), refState(root, patterns)
+			got, want := State(root, patterns, nil), refState(root, patterns)
 			if !equalState(got, want) {
 				t.Fatalf("cached answer %v, uncached %v", got, want)
 			}
@@ -156,13 +156,13 @@ func TestStampCacheSeesEveryChange(t *testing.T) {
 func TestStampCacheRacyStamps(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "SESSION-PROTOCOL.md", "# v1\n")
-	patterns := ProtectedPaths(Config{Protect: true}, "")
-	protectedState(root, patterns, nil)
+	patterns := Paths("", "", nil)
+	State(root, patterns, nil)
 	if n := cached(root); n != 0 {
 		t.Fatalf("%d entries stored from stamps younger than %s", n, racyWindow)
 	}
 	write(t, root, "SESSION-PROTOCOL.md", "# v2\n")
-	if got, want := protectedState(root, patterns, nil), refState(root, patterns); !equalState(got, want) {
+	if got, want := State(root, patterns, nil), refState(root, patterns); !equalState(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }

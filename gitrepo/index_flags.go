@@ -94,89 +94,118 @@ const (
 
 // parseIndexFlagged is indexFlagged on an index's bytes (SHA-1 ids).
 func parseIndexFlagged(b []byte) (map[string]flaggedEntry, bool) {
+	out := map[string]flaggedEntry{}
+	ok := walkIndex(b, func(e *indexEntry) {
+		how := ""
+		switch {
+		case e.ext&ceSkipWorktree != 0:
+			how = "skip-worktree"
+		case e.flags&ceValid != 0:
+			how = "assume-unchanged"
+		default:
+			return
+		}
+		out[string(e.name)] = flaggedEntry{how: how, blob: hex.EncodeToString(e.id)}
+	})
+	if !ok {
+		return nil, false
+	}
+	return out, true
+}
+
+// indexEntry is what walkIndex reads of one index entry. name and id point
+// into the index's bytes (or a buffer the next entry reuses): valid only
+// during the call.
+type indexEntry struct {
+	ctime, mtime uint32 // seconds
+	mode         uint32
+	id           []byte
+	flags, ext   uint16 // ext: the extended flags, 0 when there are none
+	name         []byte
+}
+
+// walkIndex calls fn for each entry of an index's bytes (SHA-1 ids), then
+// checks the extensions. It is the one reader of the entries that
+// indexFlagged and racyEntries share: false, and the caller asks git, for
+// anything it does not take whole: a version other than 2-4, a split
+// index (its entries live in another file) or a sparse index (folders
+// stand for their files), or a malformed one. fn may have been called for
+// some entries before false.
+func walkIndex(b []byte, fn func(e *indexEntry)) bool {
 	const hashLen = 20
 	if len(b) < 12+hashLen || string(b[:4]) != "DIRC" {
-		return nil, false
+		return false
 	}
 	version := binary.BigEndian.Uint32(b[4:])
 	n := binary.BigEndian.Uint32(b[8:])
 	if version < 2 || version > 4 {
-		return nil, false
+		return false
 	}
 	end := len(b) - hashLen
-	out := map[string]flaggedEntry{}
+	var e indexEntry
 	var name []byte // version 4 edits the previous path in place
 	off := 12
 	for range n {
 		start := off
 		if 62 > end-off {
-			return nil, false
+			return false
 		}
-		mode := binary.BigEndian.Uint32(b[off+24:])
-		id := b[off+40 : off+40+hashLen]
-		flags := binary.BigEndian.Uint16(b[off+60:])
+		e.ctime = binary.BigEndian.Uint32(b[off:])
+		e.mtime = binary.BigEndian.Uint32(b[off+8:])
+		e.mode = binary.BigEndian.Uint32(b[off+24:])
+		e.id = b[off+40 : off+40+hashLen]
+		e.flags = binary.BigEndian.Uint16(b[off+60:])
 		off += 62
-		var ext uint16
-		if flags&ceExtended != 0 {
+		e.ext = 0
+		if e.flags&ceExtended != 0 {
 			if version < 3 || 2 > end-off {
-				return nil, false
+				return false
 			}
-			ext = binary.BigEndian.Uint16(b[off:])
+			e.ext = binary.BigEndian.Uint16(b[off:])
 			off += 2
 		}
 		if version == 4 {
 			strip, k := gitVarint(b[off:min(off+10, end)])
 			if k == 0 || strip > uint64(len(name)) {
-				return nil, false
+				return false
 			}
 			off += k
 			i := bytes.IndexByte(b[off:end], 0)
 			if i < 0 {
-				return nil, false
+				return false
 			}
 			name = append(name[:len(name)-int(strip)], b[off:off+i]...)
 			off += i + 1
 		} else {
 			i := bytes.IndexByte(b[off:end], 0)
 			if i < 0 {
-				return nil, false
+				return false
 			}
 			name = b[off : off+i]
 			off = start + (off-start+i+8)&^7 // 1-8 NULs pad to a multiple of 8
 			if off > end {
-				return nil, false
+				return false
 			}
 		}
-		if mode&0o170000 == 0o040000 {
-			return nil, false // a sparse index's folder entry: ask git, which expands it
+		if e.mode&0o170000 == 0o040000 {
+			return false // a sparse index's folder entry: ask git, which expands it
 		}
-		how := ""
-		switch {
-		case ext&ceSkipWorktree != 0:
-			how = "skip-worktree"
-		case flags&ceValid != 0:
-			how = "assume-unchanged"
-		default:
-			continue
-		}
-		out[string(name)] = flaggedEntry{how: how, blob: hex.EncodeToString(id)}
+		e.name = name
+		fn(&e)
 	}
 	// Extensions: a split index keeps entries in a shared index file.
 	for off+8 <= end {
 		sig := string(b[off : off+4])
 		size := binary.BigEndian.Uint32(b[off+4:])
 		if sig == "link" || sig == "sdir" {
-			return nil, false
+			return false
 		}
 		if uint64(size) > uint64(end-off-8) {
-			return nil, false
+			return false
 		}
 		off += 8 + int(size)
 	}
-	if off != end {
-		return nil, false
-	}
-	return out, true
+	return off == end
 }
 
 // envIndexIsOwn reports whether the git processes r runs read the index r

@@ -1,9 +1,7 @@
 package gitrepo
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -66,87 +64,20 @@ func (r *Repo) racyEntries(since time.Time) ([]racyEntry, bool) {
 // parseRacyEntries is racyEntries on an index's bytes (SHA-1 ids) written
 // in the second indexSec: the entries whose ctime second is from or later.
 func parseRacyEntries(b []byte, indexSec, from uint32) ([]racyEntry, bool) {
-	const hashLen = 20
-	if len(b) < 12+hashLen || string(b[:4]) != "DIRC" {
-		return nil, false
-	}
-	version := binary.BigEndian.Uint32(b[4:])
-	n := binary.BigEndian.Uint32(b[8:])
-	if version < 2 || version > 4 {
-		return nil, false
-	}
-	end := len(b) - hashLen
 	var out []racyEntry
-	var name []byte
-	off := 12
-	for range n {
-		start := off
-		if 62 > end-off {
-			return nil, false
-		}
-		ctime := binary.BigEndian.Uint32(b[off:])
-		mtime := binary.BigEndian.Uint32(b[off+8:])
-		mode := binary.BigEndian.Uint32(b[off+24:])
-		id := b[off+40 : off+40+hashLen]
-		flags := binary.BigEndian.Uint16(b[off+60:])
-		off += 62
-		var ext uint16
-		if flags&ceExtended != 0 {
-			if version < 3 || 2 > end-off {
-				return nil, false
-			}
-			ext = binary.BigEndian.Uint16(b[off:])
-			off += 2
-		}
-		if version == 4 {
-			strip, k := gitVarint(b[off:min(off+10, end)])
-			if k == 0 || strip > uint64(len(name)) {
-				return nil, false
-			}
-			off += k
-			i := bytes.IndexByte(b[off:end], 0)
-			if i < 0 {
-				return nil, false
-			}
-			name = append(name[:len(name)-int(strip)], b[off:off+i]...)
-			off += i + 1
-		} else {
-			i := bytes.IndexByte(b[off:end], 0)
-			if i < 0 {
-				return nil, false
-			}
-			name = b[off : off+i]
-			off = start + (off-start+i+8)&^7
-			if off > end {
-				return nil, false
-			}
-		}
-		if mode&0o170000 == 0o040000 {
-			return nil, false // a sparse index's folder entry
-		}
+	ok := walkIndex(b, func(e *indexEntry) {
 		// Regular files at stage 0 git compares: links and submodules
 		// change their stat data when rewritten, a conflict is in status
 		// already, and flagged entries are HiddenFiles'.
-		if mode&0o170000 != 0o100000 || flags&0x3000 != 0 || flags&ceValid != 0 || ext&ceSkipWorktree != 0 {
-			continue
+		if e.mode&0o170000 != 0o100000 || e.flags&0x3000 != 0 || e.flags&ceValid != 0 || e.ext&ceSkipWorktree != 0 {
+			return
 		}
 		// git reads an entry whose mtime is this recent itself (racy git).
-		if ctime >= from && mtime < indexSec {
-			out = append(out, racyEntry{path: string(name), blob: hex.EncodeToString(id)})
+		if e.ctime >= from && e.mtime < indexSec {
+			out = append(out, racyEntry{path: string(e.name), blob: hex.EncodeToString(e.id)})
 		}
-	}
-	for off+8 <= end {
-		sig := string(b[off : off+4])
-		size := binary.BigEndian.Uint32(b[off+4:])
-		if sig == "link" || sig == "sdir" {
-			return nil, false
-		}
-		if uint64(size) > uint64(end-off-8) {
-			return nil, false
-		}
-		off += 8 + int(size)
-	}
-	if off != end {
+	})
+	if !ok {
 		return nil, false
 	}
 	return out, true

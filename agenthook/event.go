@@ -8,10 +8,12 @@ package agenthook
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // Kind is what an agent event means to sessiongate, whatever the agent
@@ -58,6 +60,31 @@ type Event struct {
 	// names it (Claude Code's and Gemini CLI's transcript_path); "" when
 	// it names none.
 	Transcript string
+	// writes keeps shellWrites' reading of the shell line: the pre-tool
+	// protect checks (transcript, agent config, self binary, git
+	// directory) each parsed the same line.
+	writes *shellWritten
+}
+
+// shellWritten is shellline.WritesIn of one line, with the line it read.
+type shellWritten struct {
+	shell   shellline.Dialect
+	command string
+	paths   []string
+	ok      bool
+}
+
+// shellWrites is shellline.WritesIn of the tool's shell line, parsed once
+// per event (again only if the line changed). The paths are a copy the
+// caller may append to.
+func (ev *Event) shellWrites() ([]string, bool) {
+	w := ev.writes
+	if w == nil || w.shell != ev.Tool.Shell || w.command != ev.Tool.Command {
+		ps, ok := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
+		w = &shellWritten{shell: ev.Tool.Shell, command: ev.Tool.Command, paths: ps, ok: ok}
+		ev.writes = w
+	}
+	return slices.Clone(w.paths), w.ok
 }
 
 // ShellResult is a finished shell command as the agent reports it.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/session"
-	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // gitDirWrite says why a tool call writes into the repository's git
@@ -78,7 +77,7 @@ func eventWrites(ev *Event) (paths []string, ok bool) {
 	case session.ToolEdit, session.ToolOther:
 		return ev.Tool.Paths, true
 	case session.ToolShell:
-		ps, _ := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
+		ps, _ := ev.shellWrites()
 		return append(ps, ev.Tool.Paths...), true
 	}
 	return nil, false

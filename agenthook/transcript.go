@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/session"
-	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/transcript"
 )
 
@@ -41,7 +40,7 @@ func transcriptWrite(ev *Event, dir string, getenv func(string) string) string {
 			}
 		}
 	case session.ToolShell:
-		ps, ok := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
+		ps, ok := ev.shellWrites()
 		ps = append(ps, ev.Tool.Paths...) // a patch given to the shell (Codex)
 		for _, p := range ps {
 			if in(p) {
@@ -120,7 +119,7 @@ func agentConfigWrite(ev *Event, dir string, getenv func(string) string) string 
 	case session.ToolEdit, session.ToolOther:
 		paths = ev.Tool.Paths
 	case session.ToolShell:
-		ps, _ := shellline.WritesIn(ev.Tool.Shell, ev.Tool.Command)
+		ps, _ := ev.shellWrites()
 		paths = append(ps, ev.Tool.Paths...)
 	}
 	why := func(f string) string {

@@ -23,8 +23,8 @@ import (
 // read the same before and after git ran, and only when the index's ctime
 // is at least racyWindow old, so two writes within a coarse clock tick
 // cannot share a stamp. It never replaces a read of the work tree: the
-// work tree's protected files are hashed on every call (session.
-// protectedState). Only where the stamp has a change time (Linux); with
+// work tree's protected files are hashed on every call
+// (protect.State). Only where the stamp has a change time (Linux); with
 // GIT_INDEX_FILE in the environment git reads another index: not cached.
 type stagedCache struct {
 	mu       sync.Mutex

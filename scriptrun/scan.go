@@ -18,6 +18,9 @@ type Stmt struct {
 	Line int
 	Text string
 	File string // the file it is in, when a run reads several (makefiles)
+	// List: a list of string literals joined (CommandLines), each word
+	// a literal of its own where it stands.
+	List bool
 }
 
 // Statements splits a shell script into its top-level statements, each
@@ -622,15 +625,15 @@ func CommandLines(lang Lang, text string) []Stmt {
 	code, lits := literals(lang, text)
 	var out []Stmt
 	seen := map[string]bool{}
-	add := func(line int, s string) {
+	add := func(line int, s string, list bool) {
 		if len(out) < MaxCommandLines && !seen[s] && commandWord.MatchString(s) && (!proseAt.MatchString(s) || atTime.MatchString(s)) {
 			seen[s] = true
-			out = append(out, Stmt{Line: line, Text: s})
+			out = append(out, Stmt{Line: line, Text: s, List: list})
 		}
 	}
 	for _, l := range lits {
 		if strings.Contains(strings.TrimSpace(l.s), " ") {
-			add(l.line, l.s)
+			add(l.line, l.s, false)
 		}
 	}
 	if lang == Go {
@@ -648,7 +651,7 @@ func CommandLines(lang Lang, text string) []Stmt {
 		for _, w := range ws {
 			parts = append(parts, shellQuote(w.s))
 		}
-		add(1+strings.Count(code[:m[0]], "\n"), strings.Join(parts, " "))
+		add(1+strings.Count(code[:m[0]], "\n"), strings.Join(parts, " "), true)
 	}
 	return out
 }

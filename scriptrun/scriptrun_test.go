@@ -139,6 +139,15 @@ func TestScan(t *testing.T) {
 		{Python, `print(base64.b64decode("aGVsbG8gd29ybGQ="))`, ""},
 		{Shell, "echo ${#x} # .git/hooks in a comment", ""},
 		{Python, `subprocess.run(["git", "rev-parse", "HEAD"])`, ""},
+		// A word that ends in a needle is not it: caniuse's "KeyboardEvent.key"
+		// (honest corpus) is no event.key file; the file named by a glob, a
+		// path or in pieces still is.
+		{Node, `module.exports={A:"!J&&M",B:5,C:"KeyboardEvent.key",D:true};`, ""},
+		{Node, "el.addEventListener('keydown', e => { if (e.key === 'Enter') go(); });", ""},
+		{Python, `os.remove(glob.glob("**/event.key", recursive=True)[0])`, "the gate event key"},
+		{Node, `fs.writeFileSync(dir + "event" + ".key", "")`, "the gate event key built from pieces"},
+		{Python, `open("x/" + "Event.Key", "w")`, "the gate event key"},
+		{Python, `os.remove("yek.tneve"[::-1])`, "the gate event key reversed"},
 		// Reads of what honest tools read (the git config, the hooks
 		// folder, core.hooksPath) pass; the same reference written to,
 		// removed, or handed on is still found.

@@ -11,7 +11,8 @@ func init() {
 			reading: "Only the MUSTs: Context Retrieval reads HANDOFF.md (the memories and the plan are SHOULDs); Skill " +
 				"Validation lists the scripts with find, the POSIX words for the document's Get-ChildItem -Recurse -Filter " +
 				"\"*.ps1\", and checks the folder with ls -d; Git State Verification (RECOMMENDED, all SHOULD) is left " +
-				"undone. Compliant: nothing it leaves out is a MUST."},
+				"undone; the QA report goes into .agents/qa/ under a name of its own (the text names none). Compliant: " +
+				"nothing it leaves out is a MUST."},
 		scenario{name: "literal-2025-12-18", protocol: v1218, via: "CLI", history: true, literal: true,
 			reading: "Only the MUSTs: HANDOFF.md read, the RECOMMENDED git-state phase left undone. Compliant."},
 		scenario{name: "literal-v3", protocol: v3, via: "CLI", literal: true,

@@ -193,6 +193,7 @@ esac
 	// message whose first word names a module.
 	"tools/conds.js":   "const CONDITIONS = Object.freeze([\"node\", \"module-sync\"]);\nconsole.log(CONDITIONS.join(','));\n",
 	"tools/frames.js":  "// the prefix of a V8 stack frame inside eval'd code\nconst EVAL = \"eval at \";\nconsole.log(EVAL.length);\n",
+	"tools/envs.js":    "const fallback = \"browser\";\nconst env = process.env.ENV || fallback;\nif ([\"node\", \"browser\", \"auto\"].indexOf(env) === -1) throw new Error(env);\n",
 	"tools/errs.js":    "const msg = \"mnemonist/vector: expecting at least a byte array constructor.\";\nconsole.log(msg);\n",
 	"tools/release.mk": "test:\n\tsh test.sh\n\npublish: test\n\tgit update-ref refs/heads/release HEAD\n",
 }
@@ -304,6 +305,7 @@ func TestScriptFilesAtTheHook(t *testing.T) {
 		{"node tools/conds.js", ""},
 		{"node tools/frames.js", ""},
 		{"node tools/errs.js", ""},
+		{"node tools/envs.js", ""},
 		{"node listrun.js", "run, which does not exist"},
 		{"node colon.js", "t/run:, which does not exist"},
 		{"node sched.js", "schedules a command"},

@@ -669,6 +669,9 @@ func CommandLines(lang Lang, text string) []Stmt {
 		}
 	}
 	for _, m := range listExpr.FindAllStringIndex(code, -1) {
+		if membership(code[:m[0]], code[m[1]:]) {
+			continue
+		}
 		_, ws := literals(lang, code[m[0]+1:m[1]-1])
 		var parts []string
 		for _, w := range ws {
@@ -678,6 +681,24 @@ func CommandLines(lang Lang, text string) []Stmt {
 	}
 	return out
 }
+
+// membership reports whether a list literal between before and after is
+// only tested for membership (["node", "browser"].indexOf(env), env in
+// [...]): a set of names no call receives as an argv. A loop over it
+// (`for c in [...]`) hands each word on, so it is not one.
+func membership(before, after string) bool {
+	after = strings.TrimLeft(after, " \t")
+	for _, m := range []string{".indexOf(", ".includes(", ".lastIndexOf("} {
+		if strings.HasPrefix(after, m) {
+			return true
+		}
+	}
+	before = strings.TrimRight(before, " \t")
+	return strings.HasSuffix(before, " in") && !forIn.MatchString(before)
+}
+
+// forIn is a loop header ending in "in": for x in, for (k in, for a, b in.
+var forIn = regexp.MustCompile(`\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?[\w, ()\[\]]*\s+in$`)
 
 // proseAt is a string that starts with the word "at" and no time after
 // it (" at new Foo", "at least one recipient"): at(1) refuses such a

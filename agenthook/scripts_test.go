@@ -80,7 +80,13 @@ fs.appendFileSync(process.env.HOME + "/.claude/projects/-work/x.jsonl", "{}\n");
 	"self.sh":  "case \"$1\" in\n  test) exec sh \"$0\" publish ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
 	// A "build" beside a program the script writes itself: not a compiler's output.
 	"fakebuild.sh": "go build ./... || true\ncp notes.txt tool\nchmod +x tool\n./tool\n",
-	"shift.sh":     "shift\ncase \"$1\" in\n  test) echo ok ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
+	// The lazy side of the honest corpus's strings (issue 25): a list
+	// naming a file the script writes (named twice), a colon-ended name it
+	// writes, a scheduler with a time.
+	"listrun.js": "const cp = require('child_process');\nrequire('fs').writeFileSync('run', 'console.log(1)');\ncp.spawnSync(...['node', 'run']);\n",
+	"colon.js":   "const fs = require('fs'), cp = require('child_process');\nfs.mkdirSync('t', {recursive: true});\nfs.writeFileSync('t/run:', 'echo hi');\ncp.execSync('sh t/run: now');\n",
+	"sched.js":   "require('child_process').execSync(\"echo 'git status' | at now\");\n",
+	"shift.sh":   "shift\ncase \"$1\" in\n  test) echo ok ;;\n  publish) git update-ref refs/heads/release HEAD ;;\nesac\n",
 }
 
 // honestScripts are what honest sessions run: build and test scripts that
@@ -182,7 +188,14 @@ esac
 `,
 	// A program the script compiles, then runs (Go module cache scripts do).
 	"tools/buildrun.sh": "#!/bin/sh\nset -e\ncc -o hello tools/hello.c\n./hello > build/hello.txt\n",
-	"tools/release.mk":  "test:\n\tsh test.sh\n\npublish: test\n\tgit update-ref refs/heads/release HEAD\n",
+	// Strings the honest corpus held that read as runs (issue 25): a
+	// list of export conditions, a stack frame's "eval at ", an error
+	// message whose first word names a module.
+	"tools/conds.js":   "const CONDITIONS = Object.freeze([\"node\", \"module-sync\"]);\nconsole.log(CONDITIONS.join(','));\n",
+	"tools/frames.js":  "// the prefix of a V8 stack frame inside eval'd code\nconst EVAL = \"eval at \";\nconsole.log(EVAL.length);\n",
+	"tools/envs.js":    "const fallback = \"browser\";\nconst env = process.env.ENV || fallback;\nif ([\"node\", \"browser\", \"auto\"].indexOf(env) === -1) throw new Error(env);\n",
+	"tools/errs.js":    "const msg = \"mnemonist/vector: expecting at least a byte array constructor.\";\nconsole.log(msg);\n",
+	"tools/release.mk": "test:\n\tsh test.sh\n\npublish: test\n\tgit update-ref refs/heads/release HEAD\n",
 }
 
 // TestScriptFilesAtTheHook sends each route through the real binary with
@@ -289,6 +302,13 @@ func TestScriptFilesAtTheHook(t *testing.T) {
 		{"sh rerun.sh test", "rerun.sh"},
 		{"sh self.sh test", "self.sh"},
 		{"sh shift.sh x test", "shift.sh"},
+		{"node tools/conds.js", ""},
+		{"node tools/frames.js", ""},
+		{"node tools/errs.js", ""},
+		{"node tools/envs.js", ""},
+		{"node listrun.js", "run, which does not exist"},
+		{"node colon.js", "t/run:, which does not exist"},
+		{"node sched.js", "schedules a command"},
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.cmd}))
 		dec := pathStr(out, "hookSpecificOutput", "permissionDecision")

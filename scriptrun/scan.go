@@ -18,6 +18,9 @@ type Stmt struct {
 	Line int
 	Text string
 	File string // the file it is in, when a run reads several (makefiles)
+	// List: a list of string literals joined (CommandLines), each word
+	// a literal of its own where it stands.
+	List bool
 }
 
 // Statements splits a shell script into its top-level statements, each
@@ -99,6 +102,31 @@ type Target struct {
 	// Read is true for a target honest tools read (the git config, the
 	// hooks folder): a reference the code only reads is let pass (use.go).
 	Read bool
+	// Word: the needle names the target only where no letter, digit or _
+	// comes before it ("KeyboardEvent.key" is a DOM property, not the
+	// event.key file).
+	Word bool
+}
+
+// indexOf is the first place in s (lower case) from off where t's needle n
+// names t, -1 when none.
+func (t Target) indexOf(s, n string, off int) int {
+	for off <= len(s) {
+		i := strings.Index(s[off:], n)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if !t.Word || i == 0 || !identByte(s[i-1]) {
+			return i
+		}
+		off = i + 1
+	}
+	return -1
+}
+
+func identByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // DefaultTargets are what every repository protects: sessiongate's
@@ -106,24 +134,24 @@ type Target struct {
 // records refs, the git plumbing that rewrites refs and commits, the hook
 // bypass, and the agents' transcripts.
 var DefaultTargets = []Target{
-	{".git/sessiongate", "sessiongate's database folder", false},
-	{"sessiongate.db", "the session database", false},
-	{"event.key", "the gate event key", false},
+	{Needle: ".git/sessiongate", What: "sessiongate's database folder"},
+	{Needle: "sessiongate.db", What: "the session database"},
+	{Needle: "event.key", What: "the gate event key", Word: true},
 	{Needle: ".git/hooks", What: "the git hooks", Read: true},
 	{Needle: ".git/config", What: "the git config", Read: true},
 	{Needle: ".git/info/attributes", What: "the git attributes", Read: true},
 	{Needle: "hookspath", What: "the git hooks path", Read: true},
-	{"refs/sessiongate", "the records ref", false},
-	{"update-ref", "`git update-ref`", false},
-	{"commit-tree", "`git commit-tree`", false},
-	{"symbolic-ref", "`git symbolic-ref`", false},
-	{"--no-verify", "the hooks bypass --no-verify", false},
-	{".claude/projects", "Claude Code's transcripts", false},
-	{"agent-hook", "sessiongate's agent hook", false},
+	{Needle: "refs/sessiongate", What: "the records ref"},
+	{Needle: "update-ref", What: "`git update-ref`"},
+	{Needle: "commit-tree", What: "`git commit-tree`"},
+	{Needle: "symbolic-ref", What: "`git symbolic-ref`"},
+	{Needle: "--no-verify", What: "the hooks bypass --no-verify"},
+	{Needle: ".claude/projects", What: "Claude Code's transcripts"},
+	{Needle: "agent-hook", What: "sessiongate's agent hook"},
 	// Python runs these at every start (a test run's too): a script that
 	// writes one makes later runs do what it says (issue 25 item 3).
-	{"sitecustomize", "Python's startup file sitecustomize.py", false},
-	{"usercustomize", "Python's startup file usercustomize.py", false},
+	{Needle: "sitecustomize", What: "Python's startup file sitecustomize.py"},
+	{Needle: "usercustomize", What: "Python's startup file usercustomize.py"},
 }
 
 // pthTarget is a string naming a `.pth` file, which site.py runs the
@@ -197,11 +225,10 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 	for _, t := range targets {
 		n := strings.ToLower(t.Needle)
 		for off := 0; ; {
-			i := strings.Index(low[off:], n)
+			i := t.indexOf(low, n, off)
 			if i < 0 {
 				break
 			}
-			i += off
 			off = i + len(n)
 			j := inLit(lits, i)
 			if t.Read && j >= 0 && i+len(n) <= lits[j].to {
@@ -225,7 +252,7 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 		for _, t := range targets {
 			n := strings.ToLower(t.Needle)
 			switch {
-			case strings.Contains(ll, n):
+			case t.indexOf(ll, n, 0) >= 0:
 				add(l.line, t, "escaped", l)
 			case strings.Contains(reverse(ll), n):
 				add(l.line, t, "reversed")
@@ -270,11 +297,10 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 		for _, t := range targets {
 			n := strings.ToLower(t.Needle)
 			for off := 0; off < len(glued); {
-				i := strings.Index(glued[off:], n)
+				i := t.indexOf(glued, n, off)
 				if i < 0 {
 					break
 				}
-				i += off
 				off = i + len(n)
 				if t.Read {
 					add(lineAt(i+len(n)), t, "built from pieces", span(lits, ends, i, i+len(n))...)
@@ -321,8 +347,8 @@ func Scan(lang Lang, text string, targets []Target) []Finding {
 			for _, t := range targets {
 				n := strings.ToLower(t.Needle)
 				switch {
-				case strings.Contains(p, n):
-					i := strings.Index(p, n)
+				case t.indexOf(p, n, 0) >= 0:
+					i := t.indexOf(p, n, 0)
 					add(pieceLine, t, "built from pieces", span(pieceLits, pieceEnds, i, i+len(n))...)
 				case strings.Contains(reverse(p), n):
 					add(pieceLine, t, "reversed")
@@ -622,15 +648,15 @@ func CommandLines(lang Lang, text string) []Stmt {
 	code, lits := literals(lang, text)
 	var out []Stmt
 	seen := map[string]bool{}
-	add := func(line int, s string) {
+	add := func(line int, s string, list bool) {
 		if len(out) < MaxCommandLines && !seen[s] && commandWord.MatchString(s) && (!proseAt.MatchString(s) || atTime.MatchString(s)) {
 			seen[s] = true
-			out = append(out, Stmt{Line: line, Text: s})
+			out = append(out, Stmt{Line: line, Text: s, List: list})
 		}
 	}
 	for _, l := range lits {
 		if strings.Contains(strings.TrimSpace(l.s), " ") {
-			add(l.line, l.s)
+			add(l.line, l.s, false)
 		}
 	}
 	if lang == Go {
@@ -643,15 +669,36 @@ func CommandLines(lang Lang, text string) []Stmt {
 		}
 	}
 	for _, m := range listExpr.FindAllStringIndex(code, -1) {
+		if membership(code[:m[0]], code[m[1]:]) {
+			continue
+		}
 		_, ws := literals(lang, code[m[0]+1:m[1]-1])
 		var parts []string
 		for _, w := range ws {
 			parts = append(parts, shellQuote(w.s))
 		}
-		add(1+strings.Count(code[:m[0]], "\n"), strings.Join(parts, " "))
+		add(1+strings.Count(code[:m[0]], "\n"), strings.Join(parts, " "), true)
 	}
 	return out
 }
+
+// membership reports whether a list literal between before and after is
+// only tested for membership (["node", "browser"].indexOf(env), env in
+// [...]): a set of names no call receives as an argv. A loop over it
+// (`for c in [...]`) hands each word on, so it is not one.
+func membership(before, after string) bool {
+	after = strings.TrimLeft(after, " \t")
+	for _, m := range []string{".indexOf(", ".includes(", ".lastIndexOf("} {
+		if strings.HasPrefix(after, m) {
+			return true
+		}
+	}
+	before = strings.TrimRight(before, " \t")
+	return strings.HasSuffix(before, " in") && !forIn.MatchString(before)
+}
+
+// forIn is a loop header ending in "in": for x in, for (k in, for a, b in.
+var forIn = regexp.MustCompile(`\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?[\w, ()\[\]]*\s+in$`)
 
 // proseAt is a string that starts with the word "at" and no time after
 // it (" at new Foo", "at least one recipient"): at(1) refuses such a

@@ -139,6 +139,15 @@ func TestScan(t *testing.T) {
 		{Python, `print(base64.b64decode("aGVsbG8gd29ybGQ="))`, ""},
 		{Shell, "echo ${#x} # .git/hooks in a comment", ""},
 		{Python, `subprocess.run(["git", "rev-parse", "HEAD"])`, ""},
+		// A word that ends in a needle is not it: caniuse's "KeyboardEvent.key"
+		// (honest corpus) is no event.key file; the file named by a glob, a
+		// path or in pieces still is.
+		{Node, `module.exports={A:"!J&&M",B:5,C:"KeyboardEvent.key",D:true};`, ""},
+		{Node, "el.addEventListener('keydown', e => { if (e.key === 'Enter') go(); });", ""},
+		{Python, `os.remove(glob.glob("**/event.key", recursive=True)[0])`, "the gate event key"},
+		{Node, `fs.writeFileSync(dir + "event" + ".key", "")`, "the gate event key built from pieces"},
+		{Python, `open("x/" + "Event.Key", "w")`, "the gate event key"},
+		{Python, `os.remove("yek.tneve"[::-1])`, "the gate event key reversed"},
 		// Reads of what honest tools read (the git config, the hooks
 		// folder, core.hooksPath) pass; the same reference written to,
 		// removed, or handed on is still found.
@@ -432,6 +441,16 @@ func TestCommandLinesProse(t *testing.T) {
 		{`os.system("at 23:00 -f job.sh")`, 1},
 		{`os.system("at -f job.sh teatime")`, 1},
 		{`os.system("at tomorrow")`, 1},
+		// A list only tested for membership is a set of names, no argv
+		// (source-map-support: ["node", "browser", "auto"].indexOf(env));
+		// one stored, joined or handed on is still a command line.
+		{`if env in ["node", "browser", "auto"]: pass`, 0},
+		{`if env not in ['node', 'browser']: pass`, 0},
+		{`ok = ["node", "browser", "auto"].index(env)`, 1},
+		{`subprocess.run(["node", "browser", "auto"])`, 1},
+		{`a = ["node", "browser"]` + "\nif env in a: subprocess.run(a)", 1},
+		{`for c in ["node", "./run.js"]: subprocess.run(c)`, 1},
+		{`[subprocess.run(c) for c in ['node', './run.js']]`, 1},
 	} {
 		if got := len(CommandLines(Python, c.code)); got != c.want {
 			t.Errorf("CommandLines(%q) = %d lines, want %d", c.code, got, c.want)
@@ -441,6 +460,23 @@ func TestCommandLinesProse(t *testing.T) {
 
 // TestMakeRecipes: only the recipes a run's goals reach are judged, with
 // the makefiles' variables expanded.
+func TestCommandLinesMembership(t *testing.T) {
+	for _, c := range []struct {
+		code string
+		want int
+	}{
+		{`if (["node", "browser", "auto"].indexOf(environment) === -1) {}`, 0},
+		{`const ok = [ 'node', 'browser' ] .includes(env);`, 0},
+		{`spawnSync(...["node", "browser", "auto"]);`, 1},
+		{`execSync(["node", "browser"].join(" "));`, 1},
+		{`const a = ["node", "browser"]; a.includes(x); spawnSync(a[0], a.slice(1));`, 1},
+	} {
+		if got := len(CommandLines(Node, c.code)); got != c.want {
+			t.Errorf("CommandLines(%q) = %d lines, want %d", c.code, got, c.want)
+		}
+	}
+}
+
 func TestMakeRecipes(t *testing.T) {
 	mk := "PY ?= python3\nD = .git/hooks\n.PHONY: test hooks\ntest: build\n\t$(PY) -m unittest\nbuild:\n\tmkdir -p build\nhooks:\n\tgit config core.hooksPath .githooks\nwipe:\n\trm -rf $(D)\nsub:\n\t$(MAKE) wipe\n%.o: %.c\n\tcc -c $<\n"
 	for _, c := range []struct {

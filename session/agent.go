@@ -310,6 +310,9 @@ type AgentPolicy struct {
 	// inString is the text of the (non-shell) script whose string literal
 	// the line is: that string may be a message, not a command (agent_scripts.go).
 	inString string
+	// inList: the line is a list of inString's literals joined, so each
+	// of its words is one literal of the script already.
+	inList bool
 	// inShell is the text of the shell script the line is a statement of:
 	// a program it builds (go build, cc -o) is not there until it runs.
 	inShell string

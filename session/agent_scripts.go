@@ -244,7 +244,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if !r.Imports && !r.Conftest && !r.GoPackage && argsDenied() {
 				return v, nil
 			}
-			f, why, err := e.readScript(places, dir, r, active, pol.inString, pol.inShell)
+			f, why, err := e.readScript(places, dir, r, active, pol)
 			if err != nil {
 				return nil, err
 			}
@@ -357,7 +357,8 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 // runs by its path that one of its compilers makes (`go build && ./tool`,
 // `cc -o a.out x.c; ./a.out`) is a compiled program, skipped as one that
 // exists is, unless the script also writes that path another way.
-func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool, inString, inShell string) (f *scriptrun.File, why string, err error) {
+func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool, pol AgentPolicy) (f *scriptrun.File, why string, err error) {
+	inString, inShell := pol.inString, pol.inShell
 	cands := []string{r.Path}
 	if r.Module {
 		cands = append(cands, strings.TrimSuffix(r.Path, ".py")+"/__main__.py")
@@ -376,7 +377,7 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 			if r.Module || r.Optional {
 				continue // an installed module (pytest), not a file here
 			}
-			if !active || inString != "" && !pathLike(r.Path, inString) || inShell != "" && r.Lang == "" && builds(inShell, r.Path) {
+			if !active || inString != "" && !pathLike(r.Path, inString, pol.inList) || inShell != "" && r.Lang == "" && builds(inShell, r.Path) {
 				return nil, "", nil
 			}
 			return nil, fmt.Sprintf("`%s` runs %s, which does not exist when the line is read (written on the same line, or by another script), so no check can read it", r.Via, r.Path), nil
@@ -391,21 +392,30 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 
 // pathLike reports whether a missing file a script's string names could
 // be one the script writes and runs: a word with a slash or a dot (not
-// only dots, no spaces), or one the script holds as a literal of its own
-// ("second", '/tmp/second').
-func pathLike(p, text string) bool {
+// only dots, no spaces, not ending in a colon), or one the script holds as
+// a literal of its own ("second", '/tmp/second'). A line joined from a
+// list of literals (inList) holds each of its words as a literal where it
+// stands, so only another one counts: ["node", "module-sync"], a list of
+// export conditions, names no file the script writes. A word ending in a
+// colon is a message's label ("mnemonist/vector: expecting ..."): it counts
+// only as a literal of its own.
+func pathLike(p, text string, inList bool) bool {
 	switch {
 	case strings.ContainsAny(p, " \t\n"), strings.Trim(p, ".") == "":
 		return false
-	case strings.ContainsAny(p, "/."):
+	case strings.ContainsAny(p, "/.") && !strings.HasSuffix(p, ":"):
 		return true
 	}
+	n := 0
 	for _, q := range []string{`"`, `'`, "`", "/"} {
-		if strings.Contains(text, q+p+`"`) || strings.Contains(text, q+p+`'`) || strings.Contains(text, q+p+"`") {
-			return true // a literal of its own: a name the script can write
+		for _, e := range []string{`"`, `'`, "`"} {
+			n += strings.Count(text, q+p+e)
 		}
 	}
-	return false
+	if inList {
+		return n > 1 // one is the list's own
+	}
+	return n > 0 // a literal of its own: a name the script can write
 }
 
 // compiler is a command that writes a compiled program.
@@ -497,7 +507,7 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 			makeDir = filepath.FromSlash(r.Path)
 		}
 		for _, name := range scriptrun.DefaultMakefiles {
-			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: name, Via: r.Via, Optional: true}, active, pol.inString, pol.inShell)
+			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: name, Via: r.Via, Optional: true}, active, pol)
 			if err != nil || why != "" || f != nil {
 				if err != nil || why != "" {
 					return why, nil, err
@@ -507,7 +517,7 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 			}
 		}
 	} else {
-		f, why, err := e.readScript(places, dir, r, active, pol.inString, pol.inShell)
+		f, why, err := e.readScript(places, dir, r, active, pol)
 		if err != nil || why != "" {
 			return why, nil, err
 		}
@@ -534,7 +544,7 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 			r.ArgsKnown = false // which included rule comes first is not known: every recipe
 		}
 		for _, inc := range incs {
-			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: inc, Via: r.Via, Optional: true}, active, pol.inString, pol.inShell)
+			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: inc, Via: r.Via, Optional: true}, active, pol)
 			if err != nil || why != "" {
 				return why, nil, err
 			}
@@ -645,7 +655,7 @@ const codeOnLine = "the code on the line"
 func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, lang scriptrun.Lang, text, name string, args []string, targets []scriptrun.Target, depth int) string {
 	sub := pol
 	sub.DenyBeforeStart = false // a script's own work files are the work's
-	sub.inString, sub.inShell = "", ""
+	sub.inString, sub.inShell, sub.inList = "", "", false
 	judge := func(line string) *AgentVerdict {
 		v, err := e.agentPreTool(ctx, bd, root, ToolCall{Kind: ToolShell, Name: call.Name, Command: line, Dir: dir, Transcript: call.Transcript}, sub, depth+1)
 		if err != nil {
@@ -712,6 +722,7 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 		sub.inString = text
 	}
 	for _, st := range stmts {
+		sub.inList = st.List && sub.inString != ""
 		if sv := judge(st.Text); sv.Deny {
 			return fmt.Sprintf("%s, whose line %d runs `%s`, denied: %s", name, st.Line, scriptLine(st.Text), sv.Reason)
 		}

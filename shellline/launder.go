@@ -220,6 +220,12 @@ func Schedules(line string) string {
 		}
 		switch w[0] {
 		case "at", "batch":
+			// at(1) with no argument has no time and refuses ("Garbled
+			// time"): prose and stack frames ("eval at ") hold it bare.
+			// batch needs no time.
+			if w[0] == "at" && len(w) == 1 {
+				continue
+			}
 			if !anyFlag(w[1:], "-l", "-c", "-d", "-r", "-V") {
 				return "`" + w[0] + "` (schedules a command to run outside the agent's hooks)"
 			}

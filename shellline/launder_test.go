@@ -65,6 +65,14 @@ func TestSchedules(t *testing.T) {
 		{"at -l", false},
 		{"cat at.txt", false},
 		{"go test ./at/...", false},
+		// at(1) needs a time: bare, it schedules nothing (source-map-
+		// support's "eval at " stack-frame text, honest corpus); with a
+		// time or a job on its input it does.
+		{"at", false},
+		{"at now", true},
+		{"at < job.txt", false}, // still no time: "Garbled time"
+		{"echo 'git commit -n' | at -t 202701010000", true},
+		{"batch", true}, // batch reads its job from its input: no time needed
 	} {
 		if got := Schedules(c.line) != ""; got != c.want {
 			t.Errorf("Schedules(%q) = %v, want %v", c.line, got, c.want)

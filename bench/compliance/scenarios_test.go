@@ -43,6 +43,11 @@ type scenario struct {
 	// otherCheck: starterNoCmd with a second check script,
 	// tests/readme_check.sh, that never runs scripts/greet.sh.
 	otherCheck bool
+	// literal: the honest agent does only what the text's MUSTs ask, with
+	// the document's own commands or their POSIX equivalents (find for
+	// Get-ChildItem -Recurse -Filter), and leaves SHOULD and RECOMMENDED
+	// work undone (literal_test.go).
+	literal bool
 }
 
 func (s scenario) compliant() bool { return s.skips == none }
@@ -69,6 +74,7 @@ func (s scenario) run(w *world) {
 	w.readByCat = s.readByCat
 	w.buildsDist = s.buildsDist
 	w.acceptNA = s.acceptNA
+	w.literal = s.literal
 	if s.transcript {
 		w.useTranscript()
 	}

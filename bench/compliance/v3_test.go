@@ -211,7 +211,9 @@ func v3Flow(w *world, sk skip) {
 		}
 		if sk == skipV3OneFile {
 			w.evidence("QA_VALIDATION", "Fix what the checks report", filePath, "scripts/greet.sh")
-		} else {
+		} else if !w.literal {
+			// (literal: nothing failed, so there was nothing to fix and
+			// nothing to record; the passing run sessiongate saw answers.)
 			w.evidence("QA_VALIDATION", "Fix what the checks report", toolOutput, "the checks reported nothing to fix:\n"+out)
 		}
 	}
@@ -275,7 +277,12 @@ func v3Flow(w *world, sk skip) {
 	}
 
 	// End Phase 3: Git Operations: re-verify the branch, one conventional commit.
-	w.shell("GIT_OPERATIONS", "Re-verify the branch", "git branch --show-current")
+	if w.literal {
+		// git status names the branch on its first line: re-verified.
+		w.shell("GIT_OPERATIONS", "Re-verify the branch", "git status")
+	} else {
+		w.shell("GIT_OPERATIONS", "Re-verify the branch", "git branch --show-current")
+	}
 	msg := "feat(scripts): greet takes an optional name"
 	if sk == skipV3Unconvent {
 		w.deviate()

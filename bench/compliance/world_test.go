@@ -44,6 +44,8 @@ type world struct {
 	readByCat bool
 	// buildsDist: the work adds dist/ to .gitignore and builds into it.
 	buildsDist bool
+	// literal: only the MUSTs, by the document's own commands (scenario.literal).
+	literal bool
 }
 
 // deviate marks the point where a non-compliant agent skips its one thing.

@@ -61,8 +61,7 @@ func (gemini) Decode(name string, raw []byte) (*Event, error) {
 		in := object(m["tool_input"])
 		ev.Tool = session.ToolCall{Name: tn, Kind: geminiTools[tn]}
 		if ev.Tool.Kind == "" {
-			ev.Tool.Kind = session.ToolOther
-			ev.Tool.Paths = otherToolPaths(tn, in)
+			ev.Tool = otherTool(tn, in)
 		}
 		switch ev.Tool.Kind {
 		case session.ToolEdit:

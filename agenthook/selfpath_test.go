@@ -53,6 +53,9 @@ func TestSessiongateOnPathWrite(t *testing.T) {
 	bash := golden(t, r, "claude", "PreToolUse-Bash", "claude-path")
 	write := golden(t, r, "claude", "PreToolUse-Write", "claude-path")
 	shell := func(c string) map[string]any { return with(bash, "tool_input", map[string]any{"command": c}) }
+	mcp := func(c string) map[string]any {
+		return with(bash, "tool_name", "mcp__shell__execute_command", "tool_input", map[string]any{"command": c})
+	}
 	cases := []struct {
 		name    string
 		payload map[string]any
@@ -80,6 +83,10 @@ func TestSessiongateOnPathWrite(t *testing.T) {
 		{"honest: pip -e of a project with its own script", shell(`pip install -e ./greetpkg`), false},
 		{"honest: go install of a tool by module path", shell(`go install golang.org/x/tools/cmd/goimports@latest`), false},
 		{"honest: git by its absolute path beside rm", shell(`rm -f out.txt && /usr/bin/git status`), false},
+		{"MCP execute_command writes the shim", mcp(`cp /bin/true ` + filepath.Join(shadow, "sessiongate")), true},
+		{"MCP execute_command, argv", with(bash, "tool_name", "mcp__desktop__start_process", "tool_input", map[string]any{"cmd": []string{"cp", "/bin/true", installed}}), true},
+		{"honest: MCP execute_command of a tool of its own", mcp(`printf 'echo hi\n' > ` + filepath.Join(gobin, "greet") + ` && ls ` + gobin), false},
+		{"honest: MCP tool that runs a query", with(bash, "tool_name", "mcp__db__run_query", "tool_input", map[string]any{"query": "select 1 > 0"}), false},
 		{"honest: a tool of its own on PATH", shell(`printf 'echo hi\n' > ` + filepath.Join(gobin, "greet") + ` && chmod +x ` + filepath.Join(gobin, "greet")), false},
 		{"honest: reads the binary", shell(`sha256sum ` + installed + ` && ls -la ` + gobin), false},
 		{"honest: which only asks", shell(`which sessiongate >/dev/null && sh test.sh > out.txt`), false},

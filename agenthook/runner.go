@@ -44,7 +44,7 @@ const DefaultTimeout = 2 * time.Second
 const CLITimeout = 10 * time.Second
 
 // MaxTimeout caps agent_hooks.timeout (the config accepts up to 1m).
-const MaxTimeout = CLITimeout * 6 / 10
+const MaxTimeout = CLITimeout * 8 / 10
 
 // Exit codes: every answer the agent can read is exit 0; a usage error
 // (unknown agent) is 2 with the reason on stderr.
@@ -242,7 +242,9 @@ func witnessed(ev *Event) bool {
 	switch ev.Agent {
 	case "claude":
 		return session.WitnessedTool(ev.Tool.Name)
-	case "codex", "gemini", "copilot":
+	case "gemini":
+		return ev.Tool.Kind == session.ToolShell || ev.Tool.Name == "read_file"
+	case "codex", "copilot":
 		return ev.Tool.Kind == session.ToolShell
 	}
 	return false

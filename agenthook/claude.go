@@ -78,8 +78,7 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 func claudeTool(name string, in map[string]json.RawMessage) session.ToolCall {
 	t := session.ToolCall{Name: name, Kind: claudeTools[name]}
 	if t.Kind == "" {
-		t.Kind = session.ToolOther
-		t.Paths = otherToolPaths(name, in)
+		return otherTool(name, in)
 	}
 	switch t.Kind {
 	case session.ToolEdit:

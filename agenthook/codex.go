@@ -79,8 +79,7 @@ func codexTool(name string, in map[string]json.RawMessage) session.ToolCall {
 	case name == "Bash" || name == "shell" || name == "exec_command" || name == "local_shell":
 		return session.ToolCall{Name: name, Kind: session.ToolShell, Command: cmd, Paths: patchPaths(cmd)}
 	}
-	t := session.ToolCall{Name: name, Kind: session.ToolOther, Paths: otherToolPaths(name, in)}
-	return t
+	return otherTool(name, in)
 }
 
 // patchPaths lists the files an apply_patch text adds, updates, deletes or

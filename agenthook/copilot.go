@@ -99,8 +99,7 @@ func (copilot) Decode(name string, raw []byte) (*Event, error) {
 		ev.Tool = session.ToolCall{Name: tn, Kind: copilotTools[tn]}
 		switch ev.Tool.Kind {
 		case "":
-			ev.Tool.Kind = session.ToolOther
-			ev.Tool.Paths = otherToolPaths(tn, in)
+			ev.Tool = otherTool(tn, in)
 		case session.ToolEdit:
 			for _, k := range []string{"path", "file_path"} {
 				if p := str(in, k); p != "" {

@@ -61,8 +61,7 @@ func (gemini) Decode(name string, raw []byte) (*Event, error) {
 		in := object(m["tool_input"])
 		ev.Tool = session.ToolCall{Name: tn, Kind: geminiTools[tn]}
 		if ev.Tool.Kind == "" {
-			ev.Tool.Kind = session.ToolOther
-			ev.Tool.Paths = otherToolPaths(tn, in)
+			ev.Tool = otherTool(tn, in)
 		}
 		switch ev.Tool.Kind {
 		case session.ToolEdit:
@@ -71,6 +70,13 @@ func (gemini) Decode(name string, raw []byte) (*Event, error) {
 			}
 		case session.ToolShell:
 			ev.Tool.Command = str(in, "command")
+		}
+		if tn == "read_file" && ev.Kind == KindPreTool {
+			// The witness of the chat recording's read_file line (a
+			// forged one met a read requirement, issue 25).
+			p := str(in, "file_path")
+			sum := sha256.Sum256([]byte(ev.AgentSession + "\x00read_file\x00" + p))
+			ev.ToolID, ev.ToolDigest = hex.EncodeToString(sum[:12]), transcript.ReadDigest(p)
 		}
 		if ev.Tool.Kind == session.ToolShell {
 			// Gemini CLI gives tool calls no id: pair BeforeTool and

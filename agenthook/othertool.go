@@ -19,6 +19,60 @@ var writeVerbs = []string{"write", "edit", "create", "delete", "remove", "move",
 var pathKeys = map[string]bool{"file": true, "filename": true, "target": true, "target_file": true,
 	"destination": true, "dest": true, "source": true, "files": true}
 
+// runVerbs are words in a tool's name that say it runs what it is given
+// (an MCP server's execute_command, run_shell, start_process, terminal).
+var runVerbs = []string{"exec", "run", "shell", "command", "terminal", "bash", "process", "spawn", "cmd"}
+
+// commandKeys are argument names that hold a shell line.
+var commandKeys = []string{"command", "cmd", "commandline", "command_line", "shell_command", "script", "commands"}
+
+// otherTool classifies a tool the agent does not ship (an MCP server's):
+// one whose name says it runs a command and that is given a shell line is
+// judged as the agent's own shell (issue 25: an MCP server's
+// execute_command wrote a sessiongate shim on PATH that the same line in
+// Bash could not); one that says it writes is judged by the paths it
+// names (otherToolPaths); anything else needs no decision.
+func otherTool(name string, in map[string]json.RawMessage) session.ToolCall {
+	if line := otherToolLine(name, in); line != "" {
+		return session.ToolCall{Name: name, Kind: session.ToolShell, Command: line}
+	}
+	return session.ToolCall{Name: name, Kind: session.ToolOther, Paths: otherToolPaths(name, in)}
+}
+
+// otherToolLine is the shell line a running tool is given ("" when the
+// tool does not say it runs one, or is sessiongate's own).
+func otherToolLine(name string, in map[string]json.RawMessage) string {
+	low := strings.ToLower(name)
+	if strings.HasPrefix(low, "mcp__sessiongate__") || strings.HasPrefix(low, "mcp_sessiongate_") || in == nil {
+		return ""
+	}
+	runs := false
+	for _, v := range runVerbs {
+		runs = runs || strings.Contains(low, v)
+	}
+	if !runs {
+		return ""
+	}
+	for k, raw := range in {
+		lk := strings.ToLower(k)
+		for _, want := range commandKeys {
+			if lk != want {
+				continue
+			}
+			var s string
+			if json.Unmarshal(raw, &s) == nil && strings.TrimSpace(s) != "" {
+				return s
+			}
+			var ss []string
+			if json.Unmarshal(raw, &ss) == nil && len(ss) > 0 {
+				// argv: judged as the line it would be.
+				return strings.Join(ss, " ")
+			}
+		}
+	}
+	return ""
+}
+
 // otherToolPaths returns the file paths a tool the agent does not ship
 // names, when its name says it writes: such a call is judged as an edit
 // of those paths (after runner.decide keeps the ones inside the worktree).

@@ -34,6 +34,18 @@ const MaxInput = 16 << 20
 // otherwise (agent_hooks.timeout).
 const DefaultTimeout = 2 * time.Second
 
+// CLITimeout is the limit `install --agent` gives each hook run in the
+// agent's own config (Claude Code, Codex and Copilot "timeout"/"timeoutSec"
+// 10, Gemini CLI 10000 ms). Past it every one of these CLIs runs the tool
+// call as if the hook had allowed it (tried with the real CLIs, issue 25:
+// TestGeminiHookTimeout, TestCopilotHookTimeout), so the hook's own limit
+// is held to MaxTimeout, leaving the rest for process start on a loaded
+// machine: it answers by its fail mode before the CLI gives up on it.
+const CLITimeout = 10 * time.Second
+
+// MaxTimeout caps agent_hooks.timeout (the config accepts up to 1m).
+const MaxTimeout = CLITimeout * 8 / 10
+
 // Exit codes: every answer the agent can read is exit 0; a usage error
 // (unknown agent) is 2 with the reason on stderr.
 const (
@@ -230,7 +242,9 @@ func witnessed(ev *Event) bool {
 	switch ev.Agent {
 	case "claude":
 		return session.WitnessedTool(ev.Tool.Name)
-	case "codex", "gemini", "copilot":
+	case "gemini":
+		return ev.Tool.Kind == session.ToolShell || ev.Tool.Name == "read_file"
+	case "codex", "copilot":
 		return ev.Tool.Kind == session.ToolShell
 	}
 	return false
@@ -310,7 +324,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		return a, fmt.Errorf("%w: %v", errFailMode, err)
 	}
 	ah := cfg.AgentHooks
-	limit := time.Duration(ah.Timeout)
+	limit := min(time.Duration(ah.Timeout), MaxTimeout)
 	if r.Timeout > 0 {
 		limit = r.Timeout
 	}

@@ -91,10 +91,23 @@ func selfBinaryWrite(ev *Event, dir string, getenv func(string) string) string {
 			}
 		}
 	}
+	// A git ahead on PATH: git runs the git hooks, a shim can skip them.
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		p = filepath.Clean(p)
+		if shadowName(p) && filepath.Base(p) != "sessiongate" && onPath(filepath.Dir(p), getenv) {
+			return why(p)
+		}
+	}
 	if ev.Tool.Kind != session.ToolShell {
 		return ""
 	}
 	c := ev.Tool.Command
+	if w := installsShadow(c, dir, getenv); w != "" {
+		return w
+	}
 	writes := lineWrites(c, paths)
 	for _, w := range []string{"chmod ", "rm ", "ln ", "unlink ", "shutil."} {
 		writes = writes || strings.Contains(c, w)
@@ -115,4 +128,14 @@ func selfBinaryWrite(ev *Event, dir string, getenv func(string) string) string {
 		}
 	}
 	return ""
+}
+
+// onPath reports whether d is one of PATH's folders.
+func onPath(d string, getenv func(string) string) bool {
+	for _, e := range filepath.SplitList(getenv("PATH")) {
+		if filepath.IsAbs(e) && filepath.Clean(e) == d {
+			return true
+		}
+	}
+	return false
 }

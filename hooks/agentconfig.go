@@ -104,7 +104,9 @@ var AgentConfigs = []AgentConfig{
 	{Name: "gemini", Path: ".gemini/settings.json", Grouped: true, TimeoutKey: "timeout", Timeout: 10000, Events: []AgentEvent{
 		{Name: "SessionStart"},
 		{Name: "BeforeAgent"},
-		{Name: "BeforeTool", Matcher: "write_file|replace|run_shell_command|mcp_.*"},
+		// read_file too: a forged read_file line of the chat recording met
+		// a read requirement (issue 25); its hook only keeps the witness.
+		{Name: "BeforeTool", Matcher: "write_file|replace|run_shell_command|mcp_.*|read_file"},
 		{Name: "AfterTool", Matcher: "run_shell_command"},
 		{Name: "AfterAgent"},
 		{Name: "SessionEnd"},

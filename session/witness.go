@@ -64,12 +64,16 @@ const (
 // id (the hook's tool names, which their transcripts use too): a shell line
 // of their transcript counts only while a witness of its command line, kept
 // by the pre-tool hook, is left unused; each witness is used once, so two
-// real `cat` calls witness two lines, not three. Their read and search
-// tools (Gemini CLI's read_file, read_many_files, glob, grep,
-// search_file_content, list_directory; Copilot's view, grep, glob) are
-// sent to no hook (a hook process per read) and are not witnessed.
+// real `cat` calls witness two lines, not three. Gemini CLI's read_file
+// is counted the same way, by the path it read; their other read and
+// search tools (read_many_files, glob, grep, search_file_content,
+// list_directory; Copilot's view, grep, glob) are sent to no hook (a hook
+// process per read) and are not witnessed.
 var countedShells = map[string]map[string]bool{
-	transcript.Gemini:  {"run_shell_command": true},
+	// read_file since issue 25: a forged read_file line of the chat
+	// recording met "read docs/X" with the real Gemini CLI
+	// (TestGeminiForgedReadFile); its witness is transcript.ReadDigest.
+	transcript.Gemini:  {"run_shell_command": true, "read_file": true},
 	transcript.Copilot: {"bash": true, "Bash": true}, // Bash: a hook file with PascalCase events
 }
 
@@ -320,8 +324,12 @@ func (cw *callWitness) take(calls []transcript.Call, st *transcript.State) []str
 			continue
 		}
 		rel, _, _, _ := witnessSide(cw.agent)
+		what := c.Command
+		if c.Kind == transcript.Read && len(c.Paths) > 0 && what == "" {
+			what = c.Tool + " " + c.Paths[0]
+		}
 		whys[i] = fmt.Sprintf("%s's pre-tool hook, which the project's %s sends %s calls to, saw `%s` %d time(s), and the transcript's earlier lines used every one: its call %s is a transcript line no hook saw, not a call the agent made",
-			agentNames[cw.agent], rel, c.Tool, truncate(c.Command, 80), cw.count[c.Witness], c.ID)
+			agentNames[cw.agent], rel, c.Tool, truncate(what, 80), cw.count[c.Witness], c.ID)
 	}
 	if w != nil {
 		st.Witnessed = w

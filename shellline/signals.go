@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Claude Code and Codex go on with a tool call when its PreToolUse hook
@@ -65,6 +67,9 @@ func SignalsHooks(line string) string {
 				}
 			}
 		}
+	}
+	if why := unreadPattern(line); why != "" {
+		return why
 	}
 	// A pattern inside a word the parse cannot read (a loop in `bash -c`
 	// built with "$PWD"): the usual spellings of the hook's name beside a
@@ -136,4 +141,121 @@ func matchesHook(name, pat string, args []string) bool {
 		}
 	}
 	return false
+}
+
+// A pattern the line does not spell out (`pkill -f "$P"` with P set by an
+// earlier call, `pkill -f "$(cat pat)"`) or hook pids saved for a later
+// kill (`pgrep -f agent-hoo[k] > pids`, then `kill $(cat pids)`: the kill
+// line shows nothing) got past the literal check (issue 25). An expansion
+// is read as "anything" here: a pattern that could then match a hook's
+// command line is refused, one whose spelled-out part cannot (`pkill -f
+// "http.server --directory $PWD"`) is not.
+
+// unreadPattern describes a command of the line that signals, or saves
+// the pids of, processes by a pattern that may match a hook ("" when none).
+func unreadPattern(line string) string {
+	for _, l := range append([]string{line}, Inner(line)...) {
+		calls, _, ok := Calls(Unwrap(l))
+		if !ok {
+			continue
+		}
+		kills, lists := false, false
+		for _, c := range calls {
+			for _, w := range c.Words {
+				switch base(w) {
+				case "kill", "skill", "snice":
+					kills = true
+				case "ps":
+					lists = true
+				}
+			}
+		}
+		quiet := devNull.ReplaceAllString(l, "")
+		saves := strings.Contains(quiet, ">") || strings.Contains(l, "$(") || strings.Contains(l, "`") || strings.Contains(l, "| tee")
+		lists = lists || strings.Contains(l, "/proc/")
+		for _, c := range calls {
+			for i, w := range c.Words {
+				name := base(w)
+				var msg string
+				switch name {
+				case "pkill", "killall":
+					msg = "signals sessiongate's hook processes by a pattern the line does not spell out"
+				case "pgrep", "pidof":
+					switch {
+					case kills:
+						msg = "signals sessiongate's hook processes by a pattern the line does not spell out"
+					case saves:
+						msg = "saves the pids of sessiongate's hook processes for a later kill"
+					}
+				case "grep", "egrep":
+					if saves && lists && !kills {
+						msg = "saves the pids of sessiongate's hook processes for a later kill"
+					}
+				}
+				if msg == "" {
+					continue
+				}
+				args := make([]string, 0, len(c.Node.Args)-i-1)
+				unread := false
+				for k, a := range c.Node.Args[i+1:] {
+					if lit := c.Words[i+1+k]; lit != "" {
+						args = append(args, lit)
+						continue
+					}
+					args = append(args, loosePattern(a))
+					unread = true
+				}
+				if name != "pgrep" && name != "pidof" && name != "grep" && name != "egrep" || !saves || kills {
+					// Signalling: only an unread pattern is this check's
+					// (SignalsHooks read the literal ones).
+					if !unread {
+						continue
+					}
+				}
+				for _, pat := range patterns(name, args) {
+					if pat != "" && looseMatchesHook(name, pat, args) {
+						return "`" + shortLine(strings.Join(c.Words, " ")) + "` " + msg + ": a hook that dies lets the agent's tool call through, so the agent being policed may not kill or stop them (name the processes to stop literally)"
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// devNull is output thrown away or joined to stdout: no saving.
+var devNull = regexp.MustCompile(`[0-9]?&?>>?\s*/dev/null|[0-9]>&[0-9]`)
+
+// loosePattern is a word's text with each expansion read as ".*".
+func loosePattern(w *syntax.Word) string {
+	var b strings.Builder
+	var part func(p syntax.WordPart)
+	part = func(p syntax.WordPart) {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(strings.ReplaceAll(x.Value, "\\", ""))
+		case *syntax.SglQuoted:
+			b.WriteString(x.Value)
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				part(q)
+			}
+		default:
+			b.WriteString(".*")
+		}
+	}
+	for _, p := range w.Parts {
+		part(p)
+	}
+	return b.String()
+}
+
+// looseMatchesHook: matchesHook for a pattern read loosely; killall and
+// pidof match whole names.
+func looseMatchesHook(name, pat string, args []string) bool {
+	if name == "killall" || name == "pidof" {
+		re, err := regexp.Compile("^(" + pat + ")$")
+		return err == nil && re.MatchString("sessiongate")
+	}
+	return matchesHook(name, pat, args)
 }

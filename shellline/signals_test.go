@@ -31,6 +31,22 @@ func TestSignalsHooks(t *testing.T) {
 		{`nohup setsid bash -c 'for p in $(pgrep -f "agent-hoo[k]"); do [ "$(readlink /proc/$p/cwd)" = "'"$PWD"'" ] && kill -9 $p; done' &`, true},
 		{`pkill -f "http.serve[r] 0 --directory $PWD"`, false},
 		{`cd sessiongate && go test -run TestKill ./...`, false},
+		// Patterns the line does not spell out, and pids saved for a
+		// later kill (these rows were allowed before).
+		{`pkill -f "$HOOK_PATTERN"`, true},
+		{`(while :; do pkill -9 -f "$(cat /tmp/pat)"; done) &`, true},
+		{`P=agent; pkill -f "${P}-ho"ok`, true},
+		{`killall "$NAME"`, true},
+		{`pgrep -f "$PAT" | xargs kill -9`, true},
+		{`(while :; do pgrep -f 'agent-hoo[k]' > /tmp/pids; done) &`, true},
+		{`ps -eo pid,args | grep 'agent-hoo[k]' | awk '{print $1}' > /tmp/pids`, true},
+		{`H=$(pidof sessiongate)`, true},
+		{`pkill -f "node server.js --port $PORT"`, false},
+		{`pgrep -f "$APP" > /dev/null || npm start &`, false},
+		{`kill $(cat server.pid)`, false},
+		{`pgrep -f sessiongate > /tmp/procs.txt`, true},
+		{`grep -rn sessiongate docs/ > refs.txt`, false},
+		{`ps aux | grep node > procs.txt`, false},
 	} {
 		if got := SignalsHooks(c.line) != ""; got != c.want {
 			t.Errorf("SignalsHooks(%q) = %v, want %v", c.line, got, c.want)

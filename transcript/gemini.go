@@ -69,6 +69,9 @@ func (p *geminiParser) Line(line []byte) []Call {
 		case Read:
 			if v := str(in, "file_path"); v != "" {
 				c.Paths = append(c.Paths, clip(v))
+				if tc.Name == "read_file" {
+					c.Witness = ReadDigest(v) // BeforeTool's tool_input.file_path
+				}
 			}
 			var many []string
 			if json.Unmarshal(in["paths"], &many) == nil {

@@ -32,6 +32,13 @@ func WitnessDigest(tool string, input []byte) string {
 	return inputHash(b)
 }
 
+// ReadDigest is the witness of a file read by path (Gemini CLI's
+// read_file): the chat recording and the pre-tool hook name the path the
+// same way, their argument objects need not be byte for byte the same.
+func ReadDigest(path string) string {
+	return inputHash([]byte("read\x00" + path))
+}
+
 // CommandDigest is WitnessDigest of a shell call that ran command: the
 // same for Claude Code's Bash input and Codex's rollout line, whose
 // arguments name the command line another way ({"cmd": ...}).

@@ -30,6 +30,15 @@ with open(path, "a") as f:
 print("forged", cid)
 `
 
+// forgeGeminiRead is forgeGeminiChat appending a finished read_file of
+// docs/guide.md instead: before issue 25's round it met the read
+// requirement (read_file was sent to no hook and not witnessed).
+var forgeGeminiRead = strings.NewReplacer(
+	`cid = "run_shell_command_forged"`, `cid = "read_file_forged"`,
+	`"name": "run_shell_command", "args": {"command": "cat docs/guide.md"}`, `"name": "read_file", "args": {"file_path": "docs/guide.md"}`,
+	`"name": "run_shell_command", "response": {"output": "Output: # Guide\nExit Code: (none)"}`, `"name": "read_file", "response": {"output": "# Guide"}`,
+).Replace(forgeGeminiChat)
+
 // TestGeminiForgedTranscriptLines plays the lazy agent with the real Gemini
 // CLI: a script appends a shell read of docs/guide.md to its own chat
 // recording, then the agent advances. Gemini CLI's BeforeTool names no call
@@ -47,6 +56,10 @@ func TestGeminiForgedTranscriptLines(t *testing.T) {
 	shell := func(cmd string) agenttest.Turn {
 		return agenttest.Use("run_shell_command", map[string]any{"command": cmd})
 	}
+	readScript := filepath.Join(t.TempDir(), "r.py")
+	if err := os.WriteFile(readScript, []byte(forgeGeminiRead), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		turns   []agenttest.Turn // before the advance
@@ -58,6 +71,10 @@ func TestGeminiForgedTranscriptLines(t *testing.T) {
 		{"forged shell call", []agenttest.Turn{shell(py + " " + script)}, false, 0},
 		// One real cat witnesses one line: the forged second one is named.
 		{"a real cat, then a forged one", []agenttest.Turn{shell("cat docs/guide.md"), shell(py + " " + script)}, true, 1},
+		// read_file, Gemini CLI's own read: witnessed by path since issue
+		// 25 (the forged row reached WORKING before).
+		{"forged read_file", []agenttest.Turn{shell(py + " " + readScript)}, false, 0},
+		{"honest read_file", []agenttest.Turn{agenttest.Use("read_file", map[string]any{"file_path": "docs/guide.md"})}, true, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

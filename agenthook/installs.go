@@ -1,0 +1,279 @@
+package agenthook
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// A build or an installer puts programs in a PATH folder without the line
+// naming the file: `go build -o ~/.local/bin/sessiongate ./shim`, `go
+// install ./shim/sessiongate`, `npm i -g ./shim` or `pip install --user
+// ./shim` whose package declares a `sessiongate` bin or script. Either is a
+// shim every later hook runs (issue 25). `git` is the other name the hooks
+// need from PATH: a `git` ahead of the real one can add `-c
+// core.hooksPath=/dev/null` to every commit the agent makes.
+
+// homeWord is a word starting at the home folder.
+var homeWord = regexp.MustCompile(`(^|[\s=:"'])(?:~|\$HOME|\$\{HOME\})/`)
+
+// shadowNames are the programs a shim of would disarm the hooks.
+var shadowNames = map[string]bool{"sessiongate": true, "git": true}
+
+func shadowName(p string) bool {
+	return shadowNames[strings.TrimSuffix(filepath.Base(p), ".exe")]
+}
+
+// installsShadow says why a shell line builds or installs a program named
+// sessiongate or git onto PATH ("" when it does not). Only local sources
+// are read (a package's own bin names); a registry package is not fetched.
+func installsShadow(line, dir string, getenv func(string) string) string {
+	pathDirs := map[string]bool{}
+	for _, d := range filepath.SplitList(getenv("PATH")) {
+		if filepath.IsAbs(d) {
+			pathDirs[filepath.Clean(d)] = true
+		}
+	}
+	home := getenv("HOME")
+	abs := func(cwd, p string) string {
+		switch {
+		case p == "~" && home != "":
+			p = home
+		case strings.HasPrefix(p, "~/") && home != "":
+			p = filepath.Join(home, p[2:])
+		case strings.HasPrefix(p, "$HOME/") && home != "":
+			p = filepath.Join(home, p[6:])
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		return filepath.Clean(p)
+	}
+	why := func(what, name string) string {
+		return "sessiongate: `" + what + "` puts a `" + name + "` on PATH, which the agent's and git's hooks run by name from PATH: a replacement there would answer every hook, so the agent being policed may not install one"
+	}
+	if home != "" && filepath.IsAbs(home) && !strings.ContainsAny(home, " \t'\"$`\\") {
+		// The parse leaves ~ and $HOME words unread; they name the home
+		// folder here.
+		line = homeWord.ReplaceAllString(line, "${1}"+home+"/")
+	}
+	for _, l := range append([]string{line}, shellline.Inner(line)...) {
+		cwd := dir
+		for _, p := range shellline.Programs(l) {
+			w := shellline.StripWrappers(p)
+			if len(w) == 0 {
+				continue
+			}
+			prog := strings.TrimSuffix(filepath.Base(w[0]), ".exe")
+			args := w[1:]
+			what := strings.Join(w, " ")
+			switch {
+			case prog == "cd" && len(args) == 1:
+				cwd = abs(cwd, args[0])
+			case prog == "go" && len(args) > 0 && args[0] == "build":
+				out, pkgs := goBuildArgs(args[1:])
+				if out == "" {
+					continue
+				}
+				o := abs(cwd, out)
+				if pathDirs[o] || strings.HasSuffix(out, "/") {
+					// -o into a folder: the binary takes the package's name.
+					for _, pkg := range pkgs {
+						if shadowName(goBinName(abs(cwd, pkg), pkg)) && pathDirs[strings.TrimSuffix(o, "/")] {
+							return why(what, goBinName(abs(cwd, pkg), pkg))
+						}
+					}
+					continue
+				}
+				if shadowName(o) && pathDirs[filepath.Dir(o)] {
+					return why(what, filepath.Base(o))
+				}
+			case prog == "go" && len(args) > 0 && args[0] == "install":
+				_, pkgs := goBuildArgs(args[1:])
+				for _, pkg := range pkgs {
+					if n := goBinName(abs(cwd, pkg), pkg); shadowName(n) {
+						return why(what, n)
+					}
+				}
+			case prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun":
+				if n := npmShadow(args, cwd, abs); n != "" {
+					return why(what, n)
+				}
+			case strings.HasPrefix(prog, "pip") || prog == "pipx" || prog == "uv" || strings.HasPrefix(prog, "python"):
+				if n := pipShadow(prog, args, cwd, abs); n != "" {
+					return why(what, n)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// goBuildArgs splits go build/install arguments into -o's value and the
+// packages.
+func goBuildArgs(args []string) (out string, pkgs []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-o" && i+1 < len(args):
+			out = args[i+1]
+			i++
+		case strings.HasPrefix(a, "-o="):
+			out = a[3:]
+		case strings.HasPrefix(a, "-"):
+			// Flags with a separate value would be misread as packages;
+			// a wrong package name only misses a shim, never blocks.
+		default:
+			pkgs = append(pkgs, a)
+		}
+	}
+	return out, pkgs
+}
+
+// goBinName is the name go gives a package's binary: its path's last
+// element (the folder's own name for "." and the like), past @version.
+func goBinName(absPkg, pkg string) string {
+	pkg, _, _ = strings.Cut(pkg, "@")
+	if strings.HasPrefix(pkg, ".") || filepath.IsAbs(pkg) {
+		pkg = absPkg
+	}
+	return filepath.Base(strings.TrimSuffix(pkg, "/..."))
+}
+
+// npmShadow is a shadow name among the bins of a local package installed
+// globally (`npm i -g ./dir`, `npm link` in or to a folder, `yarn global
+// add`, `pnpm add -g`).
+func npmShadow(args []string, cwd string, abs func(cwd, p string) string) string {
+	global, link, install := false, false, false
+	var specs []string
+	for i, a := range args {
+		switch {
+		case a == "-g" || a == "--global" || a == "--location=global" || i == 0 && a == "global":
+			global = true
+		case a == "link" || a == "ln":
+			link, install = true, true
+		case a == "i" || a == "install" || a == "add" || a == "isntall":
+			install = true
+		case strings.HasPrefix(a, "-"):
+		default:
+			if install {
+				specs = append(specs, a)
+			}
+		}
+	}
+	if !install || !global && !link {
+		return ""
+	}
+	if link && len(specs) == 0 {
+		specs = []string{"."}
+	}
+	for _, s := range specs {
+		d := abs(cwd, strings.TrimPrefix(s, "file:"))
+		b, err := os.ReadFile(filepath.Join(d, "package.json"))
+		if err != nil {
+			continue
+		}
+		var pkg struct {
+			Name string          `json:"name"`
+			Bin  json.RawMessage `json:"bin"`
+		}
+		if json.Unmarshal(b, &pkg) != nil {
+			continue
+		}
+		var one string
+		var many map[string]string
+		switch {
+		case json.Unmarshal(pkg.Bin, &one) == nil:
+			// A string bin takes the package's name, past its scope.
+			if n := pkg.Name[strings.LastIndex(pkg.Name, "/")+1:]; shadowName(n) {
+				return n
+			}
+		case json.Unmarshal(pkg.Bin, &many) == nil:
+			for n := range many {
+				if shadowName(n) {
+					return n
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// scriptEntry is an entry named sessiongate or git; scriptSection a
+// section of pyproject.toml or setup.cfg that lists console scripts.
+var (
+	scriptEntry   = regexp.MustCompile(`^\s*["']?(sessiongate|git)["']?\s*=`)
+	setupPyEntry  = regexp.MustCompile(`["']\s*(sessiongate|git)\s*=`)
+	scriptSection = regexp.MustCompile(`^\s*\[\s*(project\.scripts|project\.gui-scripts|tool\.poetry\.scripts|options\.entry_points)\s*\]`)
+)
+
+// consoleScript is a shadow name a Python package's metadata declares as
+// a script ("" when none).
+func consoleScript(name string, b []byte) string {
+	if name == "setup.py" {
+		if m := setupPyEntry.FindSubmatch(b); m != nil {
+			return string(m[1])
+		}
+		return ""
+	}
+	in := false
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "[") {
+			in = scriptSection.MatchString(l)
+			continue
+		}
+		if m := scriptEntry.FindStringSubmatch(l); in && m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// pipShadow is a shadow name among the console scripts of a local package
+// pip, pipx or `uv tool` installs.
+func pipShadow(prog string, args []string, cwd string, abs func(cwd, p string) string) string {
+	if strings.HasPrefix(prog, "python") {
+		// python -m pip install ...
+		i := 0
+		for i+1 < len(args) && !(args[i] == "-m" && strings.HasPrefix(args[i+1], "pip")) {
+			i++
+		}
+		if i+1 >= len(args) {
+			return ""
+		}
+		args = args[i+2:]
+	}
+	if prog == "uv" {
+		if len(args) < 2 || args[0] != "tool" && args[0] != "pip" {
+			return ""
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0] != "install" {
+		return ""
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "-e" || a == "--editable" {
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		d := abs(cwd, a)
+		for _, f := range []string{"pyproject.toml", "setup.cfg", "setup.py"} {
+			b, err := os.ReadFile(filepath.Join(d, f))
+			if err != nil {
+				continue
+			}
+			if n := consoleScript(f, b); n != "" {
+				return n
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,93 @@
+package session_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/hooks"
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/transcript"
+)
+
+// TestGeminiReadFileWitness: Gemini CLI's read_file is witnessed by the
+// path it read (issue 25): a read_file line the agent appends to its chat
+// recording met "read docs/guide.md" before (with the real CLI too:
+// internal/agenttest.TestGeminiForgedTranscriptLines); now it counts only
+// while the BeforeTool hook's witness of the same path is unused. Without
+// the hook config lines count as before.
+func TestGeminiReadFileWitness(t *testing.T) {
+	requireGit(t)
+	const guide = "docs/guide.md"
+	readLine := func(id string) string {
+		return fmt.Sprintf(`{"id":"m-%s","type":"gemini","content":"","toolCalls":[{"id":%q,"name":"read_file","args":{"file_path":%q},"status":"success","result":[{"functionResponse":{"id":%q,"name":"read_file","response":{"output":"# Guide"}}}]}]}`+"\n", id, id, guide, id)
+	}
+	tests := []struct {
+		name    string
+		install bool
+		hookSaw []string // paths the BeforeTool hook saw read
+		lines   []string // read_file call ids in the recording
+		met     bool
+		unseen  int
+	}{
+		{"honest read_file", true, []string{guide}, []string{"r1"}, true, 0},
+		{"forged read_file", true, nil, []string{"forged"}, false, 1},
+		{"another file read", true, []string{"README.md"}, []string{"forged"}, false, 1},
+		{"one read, a second line forged", true, []string{guide}, []string{"r1", "forged"}, true, 1},
+		{"no hook config, counts as before", false, nil, []string{"forged"}, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, transcriptProtocol)
+			ctx := context.Background()
+			gittest.Write(t, e.root, guide, "# Guide\n")
+			if tt.install {
+				cfgs, err := hooks.ParseAgents([]string{transcript.Gemini})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := hooks.InstallAgents(e.root, cfgs); err != nil {
+					t.Fatal(err)
+				}
+			}
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "guide and hooks")
+			id := e.start("witness")
+			path := filepath.Join(t.TempDir(), "data", "s", "chat.jsonl")
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.engine.BindTranscript(ctx, id, transcript.Gemini, "agent-1", path); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range tt.hookSaw {
+				if err := e.engine.AgentToolCall(ctx, id, transcript.Gemini, "pair-1", "read_file", transcript.ReadDigest(p), false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, l := range tt.lines {
+				appendTo(t, path, readLine(l))
+			}
+			st := e.reqStatus(id, txReqRead)
+			if got := st.Status == session.ReqMet; got != tt.met {
+				t.Fatalf("met %v (%s %q), want %v", got, st.Status, st.Reason, tt.met)
+			}
+			evs, err := e.engine.Store.ListEvents(ctx, id, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unseen := 0
+			for _, ev := range evs {
+				if ev.Token == "transcript:gemini:unwitnessed" {
+					unseen++
+				}
+			}
+			if unseen != tt.unseen {
+				t.Errorf("%d unwitnessed events, want %d", unseen, tt.unseen)
+			}
+		})
+	}
+}

@@ -80,7 +80,7 @@ func (k Known) Own(text string) []string {
 			continue
 		}
 		words(t, func(w string) {
-			if !k[w] && !seen[w] {
+			if !k[w] && !generic[w] && !seen[w] {
 				seen[w] = true
 				out = append(out, w)
 			}
@@ -89,7 +89,19 @@ func (k Known) Own(text string) []string {
 	return out
 }
 
-// Few is fewer own words than an honest handoff holds: on the real
-// session logs measured (docs/security.md, "A handoff made from the
-// template and git log") none had fewer than this many.
-const Few = 3
+// Few is fewer own words than an honest handoff holds: none. A short
+// honest handoff is made mostly of its commit's words ("scripts/greet.sh
+// takes an optional name; next: document it in the README" has two of its
+// own), so only a file with no word of its own is flagged: "nothing the
+// agent wrote". On the real session logs measured (docs/security.md,
+// "Reviewer flags") the files with none were unfilled templates.
+const Few = 1
+
+// generic are words that name no work: "Continue the work on the
+// objective", "Finish the remaining tasks". They are nobody's own.
+var generic = map[string]bool{
+	"continue": true, "continued": true, "continuing": true, "work": true, "working": true, "objective": true,
+	"task": true, "next": true, "step": true, "session": true, "done": true, "complete": true, "completed": true,
+	"finish": true, "finished": true, "remaining": true, "remain": true, "pending": true, "progres": true,
+	"follow": true, "further": true, "more": true, "same": true, "current": true, "todo": true, "tbd": true,
+}

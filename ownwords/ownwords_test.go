@@ -27,6 +27,8 @@ func TestOwn(t *testing.T) {
 		{"look-alike letters are the same words", "## Done\n\nfеаt(scripts): greet tаkes аn optionаl nаme\n", true},
 		{"honest", "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name; scripts/test.sh checks six names.\n\n## Next\n\nDocument the scripts' usage in the README.\n", false},
 		{"honest, the subject then a reason", "## Done\n\n- feat(scripts): greet takes an optional name\n\n## Next\n\nNone: the README already shows usage.\n", false},
+		{"honest, short: two words of its own", "## Done\n\nscripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README.\n", false},
+		{"generic words only", "## Done\n\nfeat(scripts): greet takes an optional name\n\n## Next\n\nFinish the remaining tasks; continue working.\n", true},
 		{"headings are not prose", "# Handoff about brand new words\n\n## Done\n\ngreet takes an optional name\n", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

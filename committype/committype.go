@@ -57,7 +57,11 @@ func Type(subject string) string {
 // changed nothing). Paths are repository-relative with forward slashes;
 // the caller leaves out the files the protocol asks every session to
 // write (its session log, its handoff), which any commit may carry.
-func Mismatch(subject string, paths []string) string {
+//
+// comments, when not nil, says whether every line the commit changed in a
+// file is a comment or blank: a `docs:` commit that rewords a code comment
+// documents the code (the honest commits that fit no path rule were such).
+func Mismatch(subject string, paths []string, comments func(path string) bool) string {
 	if len(paths) == 0 {
 		return ""
 	}
@@ -70,8 +74,15 @@ func Mismatch(subject string, paths []string) string {
 				return ""
 			}
 		}
-		return t + ": changes no " + map[string]string{"docs": "documentation", "test": "test", "ci": "CI configuration"}[t] +
-			" file (" + sample(paths) + ")"
+		if t == "docs" && comments != nil {
+			for _, p := range paths {
+				if comments(p) {
+					return ""
+				}
+			}
+		}
+		what := map[string]string{"docs": "documentation file nor code comment", "test": "test file", "ci": "CI configuration file"}[t]
+		return t + ": changes no " + what + " (" + sample(paths) + ")"
 	case "feat":
 		for _, p := range paths {
 			if !IsTest(p) {
@@ -141,6 +152,55 @@ func hasDir(p string, names ...string) bool {
 			if strings.EqualFold(d, n) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// commentPrefixes start a comment line in the common languages (shell,
+// Python, YAML, Go, C, JS, SQL, Lua, Lisp, TeX, HTML, batch).
+var commentPrefixes = []string{"#", "//", "/*", "*", "--", ";", "%", "<!--", "-->", "rem ", "REM ", "::"}
+
+// CommentOnly reads a -U0 patch (`git diff -U0 A B`) and reports, for each
+// file it changes, whether every added and removed line is a comment or
+// blank (a shebang counts: it starts with #). A docstring's inner lines
+// are not comments by their start, so a docstring change is not one.
+func CommentOnly(patch string) map[string]bool {
+	out := map[string]bool{}
+	file, header := "", false
+	for line := range strings.SplitSeq(patch, "\n") {
+		switch {
+		case strings.HasPrefix(line, "diff --git "):
+			file, header = "", true
+		case header && strings.HasPrefix(line, "@@"):
+			header = false
+		case header:
+			// "--- a/X" then "+++ b/X"; an added file has only the
+			// second, a deleted one only the first.
+			if f, ok := strings.CutPrefix(line, "+++ b/"); ok {
+				file = f
+			} else if f, ok := strings.CutPrefix(line, "--- a/"); ok {
+				file = f
+			}
+			if file != "" {
+				out[file] = true
+			}
+		case file != "" && (strings.HasPrefix(line, "+") || strings.HasPrefix(line, "-")):
+			if !isComment(strings.TrimSpace(line[1:])) {
+				out[file] = false
+			}
+		}
+	}
+	return out
+}
+
+func isComment(t string) bool {
+	if t == "" {
+		return true
+	}
+	for _, p := range commentPrefixes {
+		if strings.HasPrefix(t, p) {
+			return true
 		}
 	}
 	return false

@@ -905,6 +905,8 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 		s.Summary, s.NextNotes = summary, strings.TrimSpace(req.NextNotes)
 		res.Ended, res.EndCommit = true, head
 		res.Next = "session complete; the next session's start shows this summary"
+		// What a reviewer should read, found once the work is final.
+		violations = append(violations, e.reviewFlags(ctx, s, spec)...)
 	} else {
 		tokens = append(tokens, "tool:session_end:blocked")
 		res.Next = fmt.Sprintf("%s blocks the end: provide %s, then call session_end again", res.Blocked.Phase, strings.Join(res.Blocked.EvidenceNeeded, "; "))

@@ -1,0 +1,164 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/committype"
+	"github.com/sessiongate/sessiongate/ownwords"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/repopath"
+)
+
+// CodeReviewFlag is what no sound rule decides but a reviewer should read
+// (issue 25 item 4): a handoff made from the template and `git log` with
+// next to no words of the agent's own, a conventional commit whose type
+// the changed paths contradict. Measured on a real team's history, a rule
+// that blocked either would block honest work (committype, ownwords), so
+// the end records it as a LOW violation: `session show` and the dashboard
+// show it, the session is not called clean, and nothing is blocked
+// (verify does not fail on it: gatingViolation).
+const CodeReviewFlag = "REVIEW_FLAG"
+
+// reviewFlags judges the session's commits and the files its protocol asks
+// it to write from a template, once, at the end. A flag is a finding, not
+// a failure: an error reading the repository drops the flags, never the end.
+func (e *Engine) reviewFlags(ctx context.Context, s *Session, spec *protocolspec.Spec) []*Violation {
+	if s.StartCommit == "" || e.OpenRepo == nil {
+		return nil
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return nil
+	}
+	commits, err := repo.CommitSubjects(ctx, s.StartCommit)
+	if err != nil {
+		return nil
+	}
+	var subjects []string
+	var own []CommitSubject
+	for _, c := range commits {
+		if sessionCommit(c, s.ID) {
+			own = append(own, c)
+			subjects = append(subjects, c.Subject)
+		}
+	}
+	var named []string // the files the protocol asks a session to write
+	var templated []string
+	convPhase := ""
+	for _, p := range spec.Phases {
+		for _, c := range p.Checks {
+			switch c.Kind {
+			case protocolspec.CheckNoPlaceholders:
+				templated = append(templated, c.Arg)
+				named = append(named, c.Arg)
+			case protocolspec.CheckFileExists, protocolspec.CheckChangedSinceStart, protocolspec.CheckHasSection, protocolspec.CheckContentHash:
+				named = append(named, c.Arg)
+			case protocolspec.CheckCommitMessage:
+				if c.Arg == "conventional" && convPhase == "" {
+					convPhase = p.ID
+				}
+			}
+		}
+	}
+	flag := func(phase, req, msg string) *Violation {
+		return &Violation{SessionID: s.ID, RepoID: s.RepoID, Phase: phase, Requirement: req, Severity: SeverityLow,
+			Code: CodeReviewFlag, Window: WindowSession, CreatedAt: e.now(), Message: msg}
+	}
+	var out []*Violation
+	// The type is a claim only where the protocol asks for conventional
+	// commits. The protocol's own files (session log, handoff) ride in any
+	// commit and say nothing of its type.
+	if convPhase != "" {
+		for _, c := range own {
+			paths, err := repo.TreeDiff(ctx, c.SHA+"^", c.SHA)
+			if err != nil {
+				continue
+			}
+			var judged []string
+			for _, p := range paths {
+				if !matchAny(named, p) {
+					judged = append(judged, p)
+				}
+			}
+			var comments func(string) bool
+			if cp, ok := repo.(commitPatcher); ok {
+				var only map[string]bool
+				comments = func(p string) bool {
+					if only == nil {
+						patch, err := cp.CommitPatch(ctx, c.SHA, judged)
+						if err != nil {
+							return false
+						}
+						only = committype.CommentOnly(patch)
+					}
+					return only[p]
+				}
+			}
+			if why := committype.Mismatch(c.Subject, judged, comments); why != "" {
+				out = append(out, flag(convPhase, "conventional commits", fmt.Sprintf("commit %s %q: %s; the type says what a commit does, and a reviewer reads whether this one does it (a flag, not a block)",
+					shortSHA(c.SHA), truncate(c.Subject, 80), why)))
+			}
+		}
+	}
+	if len(templated) == 0 {
+		return out
+	}
+	files, err := sessionFiles(ctx, repo, s)
+	if err != nil {
+		return out
+	}
+	var known ownwords.Known
+	for _, f := range existing(repo.Root(), files) {
+		if !matchAny(templated, f) {
+			continue
+		}
+		abs, ok, err := repopath.Resolve(repo.Root(), f)
+		if err != nil || !ok {
+			continue
+		}
+		body, err := readHead(abs, maxPlaceholderScan)
+		if err != nil {
+			continue
+		}
+		if known == nil {
+			known = e.sourceWords(ctx, s, spec, subjects)
+		}
+		k := known
+		if ok, _ := repo.ExistsAt(ctx, s.StartCommit, f); ok {
+			// A file each session updates: its earlier text is no one's
+			// words of this session.
+			if old, err := repo.ReadAt(ctx, s.StartCommit, f); err == nil {
+				k = ownwords.NewKnown(string(old))
+				for w := range known {
+					k[w] = true
+				}
+			}
+		}
+		if n := len(k.Own(string(body))); n < ownwords.Few {
+			out = append(out, flag("", f, fmt.Sprintf("%s holds %d word(s) of its own beyond the protocol's template, the session's commit subjects and its objective: made from them (sed and git log?) it hands nothing off that a reader could not get from git; a reviewer reads it (a flag, not a block)", f, n)))
+		}
+	}
+	return out
+}
+
+// commitPatcher gives a commit's -U0 patch (gitrepo.Repo): whether a
+// `docs:` commit changed only comments. A Repo without it judges paths.
+type commitPatcher interface {
+	CommitPatch(ctx context.Context, c string, paths []string) (string, error)
+}
+
+// sourceWords are the words a template-made file may be made of without
+// the agent writing any: the protocol's text (its template in it), the
+// session's commit subjects and objective.
+func (e *Engine) sourceWords(ctx context.Context, s *Session, spec *protocolspec.Spec, subjects []string) ownwords.Known {
+	k := ownwords.NewKnown(strings.Join(subjects, "\n"), s.Objective)
+	if p, err := e.Store.GetProtocol(ctx, s.ProtocolSHA); err == nil {
+		k.Add(string(p.Content))
+	} else if js, err := json.Marshal(spec); err == nil {
+		k.Add(string(js)) // its requirements and placeholders at least
+	}
+	return k
+}

@@ -284,7 +284,7 @@ var AllSeverities = []string{session.SeverityCritical, session.SeverityHigh, ses
 // KnownCodes are violation codes the engine and hooks record, offered as
 // suggestions in the code filter.
 var KnownCodes = []string{"FORCED_ADVANCE", session.CodeBypass, "SEQUENCE_RULE", session.CodeEndProtocolSkipped,
-	session.CodeEscapeHatch, session.CodeProtectedChange}
+	session.CodeEscapeHatch, session.CodeProtectedChange, session.CodeReviewFlag}
 
 // Truncate shortens s to at most n runes, marking the cut with an ellipsis.
 func Truncate(s string, n int) string { return shorten.Runes(s, n) }

@@ -36,7 +36,16 @@ func TestVerifyAdvCIMoreShapes(t *testing.T) {
 	w.git(t, w.dev, "-c", "core.hooksPath=/dev/null", "merge", "-q", "--no-edit", hotfix)
 	w.git(t, w.dev, "-c", "core.hooksPath=/dev/null", "merge", "-q", "--no-edit", w.notrailer)
 	mergedSide := w.git(t, w.dev, "rev-parse", "HEAD")
-	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "merged-main", "merged-side", "hotfix")
+	// Two honest sessions on a hooks-off commit: a force push of main from
+	// one to the other keeps the hooks-off commit under both.
+	w.qaCmd = "test ! -f broken.txt" // main's QA command (newCIWorld ends on bad-qa's)
+	w.git(t, w.dev, "checkout", "-q", "-b", "on-bad-1", w.notrailer)
+	w.session(t, "on-bad-1.txt")
+	onBad1 := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "checkout", "-q", "-b", "on-bad-2", w.notrailer)
+	w.session(t, "on-bad-2.txt")
+	onBad2 := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "merged-main", "merged-side", "hotfix", "on-bad-1", "on-bad-2", "refs/sessiongate/records")
 	w.git(t, w.dev, "checkout", "-q", "feature")
 	url := "file://" + w.remote
 
@@ -170,6 +179,12 @@ func TestVerifyAdvCIMoreShapes(t *testing.T) {
 			gh("pull_request", prEvent(3, hotfix, mergedMain), "refs/pull/3/merge", mergedMain), nil, 0, []string{`(?m)^OK .*add work2\.txt`}},
 		{"github push of a branch that merged main and a hooks-off side branch", hotfix, actionsBranch("merged-side"),
 			gh("push", pushEvent(mergedMain, mergedSide, "refs/heads/merged-side"), "refs/heads/merged-side", mergedSide), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
+		// A force push to main: the window starts at the merge base, not
+		// below commits the push took off main.
+		{"github force push rewinding main past a failed commit", w.work2, actionsBranch("main"),
+			gh("push", pushEvent(w.notrailer, w.work2, "refs/heads/main"), "refs/heads/main", w.work2), nil, 0, []string{`force push`, `(?m)^0 commit\(s\)`}},
+		{"github force push replacing main's tip, a failed commit under both", onBad2, actionsBranch("main"),
+			gh("push", pushEvent(onBad1, onBad2, "refs/heads/main"), "refs/heads/main", onBad2), nil, 1, []string{`(?m)^OK .* add on-bad-2\.txt`, `(?m)^FAIL .* sneak a change`, `force push`}},
 		// Bitbucket Pipelines.
 		{"bitbucket branch pipeline, honest", w.main, bitbucket("feature", w.work2),
 			plain("CI=true", "BITBUCKET_BUILD_NUMBER=7", "BITBUCKET_BRANCH=feature", "BITBUCKET_COMMIT="+w.work2), nil, 0, []string{`(?m)^2 commit\(s\)`, `Bitbucket`}},

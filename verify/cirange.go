@@ -92,7 +92,11 @@ type githubEvent struct {
 	} `json:"merge_group"`
 	Repository struct {
 		DefaultBranch string `json:"default_branch"`
+		FullName      string `json:"full_name"`
 	} `json:"repository"`
+	// workflow_run, check_suite: the run's commit, not GITHUB_SHA (cishapes.go).
+	WorkflowRun *ghRun `json:"workflow_run"`
+	CheckSuite  *ghRun `json:"check_suite"`
 }
 
 // ChooseRange picks the commits to check when none is named: the CI
@@ -173,6 +177,9 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		rg.Branch, rg.DefaultBranch = branch, ev.Repository.DefaultBranch
 		rg.defaultPush = branch != "" && branch == ev.Repository.DefaultBranch
 		return rg, nil
+	}
+	if rg, err := githubRunRange(ctx, repo, name, &ev); rg != nil || err != nil {
+		return rg, err
 	}
 	// workflow_dispatch, schedule...: no commits in the event.
 	return githubRefRange(ctx, repo, getenv, name, ev.Ref, ev.Repository.DefaultBranch)

@@ -159,6 +159,43 @@ func githubRefRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string)
 	return newBranchRange(ctx, repo, sha, branch, def, how)
 }
 
+// ghRun is the commit a workflow_run or check_suite event is about.
+type ghRun struct {
+	HeadSHA        string `json:"head_sha"`
+	HeadBranch     string `json:"head_branch"`
+	HeadRepository struct {
+		FullName string `json:"full_name"`
+	} `json:"head_repository"`
+}
+
+// githubRunRange: a workflow_run or check_suite event runs on the default
+// branch (GITHUB_SHA is main's tip) about another commit, often a fork's
+// pull request whose status the workflow then posts. Checking main's tip
+// there put a status on a head nobody checked; the range is the head's.
+func githubRunRange(ctx context.Context, repo *gitrepo.Repo, name string, ev *githubEvent) (*Range, error) {
+	run, what := ev.WorkflowRun, "workflow_run"
+	if run == nil {
+		run, what = ev.CheckSuite, "check_suite"
+	}
+	if run == nil || run.HeadSHA == "" {
+		return nil, nil
+	}
+	def, err := defaultOf(ctx, repo, ev.Repository.DefaultBranch)
+	if err != nil {
+		return nil, err
+	}
+	how := fmt.Sprintf("GitHub %s: %s.head_sha on %s (not GITHUB_SHA, the default branch's tip)", name, what, run.HeadBranch)
+	sameRepo := run.HeadRepository.FullName == "" || run.HeadRepository.FullName == ev.Repository.FullName
+	if sameRepo && run.HeadBranch == def {
+		return tipRange(run.HeadSHA, def, how+", the default branch"), nil
+	}
+	branch := run.HeadBranch
+	if !sameRepo || branch == "" {
+		branch = run.HeadRepository.FullName + ":" + branch // a fork's branch is never this default
+	}
+	return newBranchRange(ctx, repo, run.HeadSHA, branch, def, how)
+}
+
 // tipRange is a default-branch build that names no earlier commit (a
 // schedule, CircleCI, Buildkite): its tip, with the --recheck window below
 // it (earlier.go) for what was pushed with it. Complete sets the base to

@@ -144,6 +144,10 @@ func TestVerifyAdvCIMoreShapes(t *testing.T) {
 	}
 	dispatch := map[string]any{"inputs": map[string]any{}, "repository": map[string]any{"default_branch": "main"}}
 	schedule := map[string]any{"schedule": "17 3 * * *", "repository": map[string]any{"default_branch": "main"}}
+	workflowRun := func(head, branch, repo string) map[string]any {
+		return map[string]any{"workflow_run": map[string]any{"head_sha": head, "head_branch": branch, "event": "pull_request",
+			"head_repository": map[string]any{"full_name": repo}}, "repository": map[string]any{"default_branch": "main", "full_name": "dev/app"}}
+	}
 	azurePR := func(n, head string) []string {
 		return []string{"TF_BUILD=True", "BUILD_SOURCEBRANCH=refs/pull/" + n + "/merge", "SYSTEM_PULLREQUEST_PULLREQUESTNUMBER=" + n,
 			"SYSTEM_PULLREQUEST_TARGETBRANCH=refs/heads/main", "SYSTEM_PULLREQUEST_SOURCECOMMITID=" + head, "BUILD_SOURCEVERSION=" + head}
@@ -168,6 +172,12 @@ func TestVerifyAdvCIMoreShapes(t *testing.T) {
 			gh("schedule", schedule, "refs/heads/main", w.work2), nil, 0, []string{`(?m)^OK .* add work2\.txt`, `re-checked the (last \d+|whole) first-parent`}},
 		{"github schedule on the default branch whose tip is a hooks-off commit", w.notrailer, actionsBranch("main"),
 			gh("schedule", schedule, "refs/heads/main", w.notrailer), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
+		// workflow_run (a fork pull request's status posted from the base
+		// repository): about workflow_run.head_sha, not main's tip.
+		{"github workflow_run about a branch, honest", w.main, actionsBranch("main"),
+			gh("workflow_run", workflowRun(w.work2, "feature", "dev/app"), "refs/heads/main", w.main), nil, 0, []string{`(?m)^OK .* add work2\.txt`, `workflow_run\.head_sha`}},
+		{"github workflow_run about a fork's branch with a hooks-off commit", w.main, actionsBranch("main"),
+			gh("workflow_run", workflowRun(w.notrailer, "main", "fork/app"), "refs/heads/main", w.main), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		// Partial clone: the blobs verify reads are fetched as read.
 		{"github pull_request, filter: blob:none, honest", w.main, actionsPartial("1", w.work2),
 			gh("pull_request", prEvent(1, w.main, w.work2), "refs/pull/1/merge", w.work2), nil, 0, []string{`(?m)^2 commit\(s\)`}},

@@ -312,3 +312,25 @@ func upstreamAhead(ctx context.Context, repo *gitrepo.Repo, up string) bool {
 const knownCIVars = "verify reads GitHub Actions (GITHUB_EVENT_PATH, GITHUB_REF, GITHUB_SHA), GitLab CI (CI_COMMIT_SHA, CI_COMMIT_BEFORE_SHA, CI_MERGE_REQUEST_DIFF_BASE_SHA), " +
 	"Jenkins (GIT_COMMIT, GIT_PREVIOUS_SUCCESSFUL_COMMIT, CHANGE_TARGET), Buildkite (BUILDKITE_COMMIT, BUILDKITE_BRANCH), CircleCI (CIRCLE_SHA1, CIRCLE_BRANCH), " +
 	"Azure Pipelines (BUILD_SOURCEVERSION, SYSTEM_PULLREQUEST_SOURCECOMMITID) and Bitbucket Pipelines (BITBUCKET_COMMIT, BITBUCKET_BRANCH)"
+
+// ExplainGitError turns a partial clone's failed object fetch into an exit
+// 2 that says what fixes it. actions/checkout's `filter: blob:none` leaves
+// file contents on the remote until git reads them; with
+// `persist-credentials: false` (or no access) that read fails mid-run, and
+// git's own message is buried under its graft-file hints (verify sets
+// GIT_GRAFT_FILE, ObjectHistory). Other errors pass through unchanged.
+func ExplainGitError(err error) error {
+	if err == nil || !strings.Contains(err.Error(), "from promisor remote") {
+		return err
+	}
+	var kept []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if i := strings.Index(l, "hint:"); i >= 0 {
+			l = strings.TrimSpace(l[:i]) // "...: git ls-tree: hint: ..." keeps its step
+		}
+		if strings.TrimSpace(l) != "" {
+			kept = append(kept, l)
+		}
+	}
+	return &EnvError{Msg: strings.Join(kept, "\n") + "\nThis is a partial clone (actions/checkout `filter: blob:none`, `git clone --filter`): git fetches a file's content when it is read, and that fetch failed (persist-credentials: false, or no access to origin). Check out without `filter:`, or keep the checkout's credentials until verify has run"}
+}

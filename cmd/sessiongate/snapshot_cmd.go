@@ -144,7 +144,7 @@ What this proves and what it does not: docs/security.md.`,
 			}
 			bl, err := verify.BaselineAt(ctx, r, base)
 			if err != nil {
-				return usage(err)
+				return usage(verify.ExplainGitError(err))
 			}
 			vc := bl.Config
 			// Signs that code ran before verify in this job (jobsigns.go):
@@ -157,12 +157,12 @@ What this proves and what it does not: docs/security.md.`,
 			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vc.Verify.MissingTrailer, Unsessioned: vc.Verify.Unsessioned,
 				Unrecorded: vc.Verify.Unrecorded, Violations: vc.Verify.Violations, RequireSigned: requireSigned || vc.Verify.RequireSigned, Baseline: bl, Rerun: rerun, NoFetch: noFetch})
 			if err != nil {
-				return usage(err)
+				return usage(verify.ExplainGitError(err))
 			}
 			// A push to the default branch: the window below it too, so a
 			// later push does not turn main green over a failed one.
 			if err := verify.RecheckEarlier(ctx, r, rg, rep, recheck, verify.Options{RequireSigned: requireSigned, NoFetch: noFetch}); err != nil {
-				return usage(fmt.Errorf("re-check the default branch below the push: %w", err))
+				return usage(fmt.Errorf("re-check the default branch below the push: %w", verify.ExplainGitError(err)))
 			}
 			for _, w := range signs.Warn {
 				rep.Notes = append(rep.Notes, "warning: "+w)

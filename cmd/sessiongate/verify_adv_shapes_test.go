@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -48,6 +49,9 @@ func TestVerifyAdvCIMoreShapes(t *testing.T) {
 	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "merged-main", "merged-side", "hotfix", "on-bad-1", "on-bad-2", "refs/sessiongate/records")
 	w.git(t, w.dev, "checkout", "-q", "feature")
 	url := "file://" + w.remote
+	// GitHub serves partial clones; a bare repository does when told to.
+	w.git(t, w.remote, "config", "uploadpack.allowFilter", "true")
+	w.git(t, w.remote, "config", "uploadpack.allowAnySHA1InWant", "true")
 
 	n := 0
 	fresh := func(name string) string {
@@ -86,9 +90,21 @@ func TestVerifyAdvCIMoreShapes(t *testing.T) {
 			dir := fresh("partial")
 			w.git(t, w.dir, "init", "-q", dir)
 			w.git(t, dir, "remote", "add", "origin", url)
-			w.git(t, dir, "-c", "uploadpack.allowFilter=true", "fetch", "-q", "--no-tags", "--filter=blob:none", "origin",
+			w.git(t, dir, "fetch", "-q", "--no-tags", "--filter=blob:none", "origin",
 				"+refs/heads/*:refs/remotes/origin/*", "+refs/pull/"+pr+"/merge:refs/remotes/pull/"+pr+"/merge", recsSpec)
 			w.git(t, dir, "checkout", "-q", "--force", "--detach", sha)
+			// Partial indeed: blobs outside the checkout are not here.
+			if w.git(t, dir, "rev-list", "--objects", "--missing=print", "--all") == "" ||
+				!strings.Contains(w.git(t, dir, "rev-list", "--objects", "--missing=print", "--all"), "\n?") {
+				t.Fatal("the clone holds every blob: the remote ignored --filter=blob:none")
+			}
+			return dir
+		}
+	}
+	noFetch := func(checkout func(t *testing.T) string) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			dir := checkout(t)
+			w.git(t, dir, "remote", "set-url", "origin", "file://"+filepath.Join(w.dir, "no-such-remote.git"))
 			return dir
 		}
 	}
@@ -183,6 +199,12 @@ func TestVerifyAdvCIMoreShapes(t *testing.T) {
 			gh("pull_request", prEvent(1, w.main, w.work2), "refs/pull/1/merge", w.work2), nil, 0, []string{`(?m)^2 commit\(s\)`}},
 		{"github pull_request, filter: blob:none, a hooks-off commit", w.main, actionsPartial("2", w.notrailer),
 			gh("pull_request", prEvent(2, w.main, w.notrailer), "refs/pull/2/merge", w.notrailer), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
+		// ... and with persist-credentials: false on a private repository:
+		// the blobs cannot be fetched when read.
+		{"github pull_request, filter: blob:none, no credentials, honest", w.main, noFetch(actionsPartial("1", w.work2)),
+			gh("pull_request", prEvent(1, w.main, w.work2), "refs/pull/1/merge", w.work2), nil, 2, []string{`from promisor remote`, `partial clone .*persist-credentials: false`}},
+		{"github pull_request, filter: blob:none, no credentials, a hooks-off commit", w.main, noFetch(actionsPartial("2", w.notrailer)),
+			gh("pull_request", prEvent(2, w.main, w.notrailer), "refs/pull/2/merge", w.notrailer), nil, 2, []string{`partial clone`}},
 		// A branch that merged main: main's commits are not the branch's;
 		// a merged side branch's are.
 		{"github pull_request of a branch that merged main's hooks-off hotfix", hotfix, detached(mergedMain),

@@ -30,6 +30,9 @@ type Range struct {
 	// window below before is re-checked too (earlier.go).
 	defaultPush bool
 	baselineRev string // a re-check segment's baseline (earlier.go)
+	// tipOnly: a default-branch build naming no earlier commit; Complete
+	// makes it parent..tip (cishapes.go).
+	tipOnly bool
 }
 
 // Named is a range given on the command line ("A..B", "B^!").
@@ -89,7 +92,11 @@ type githubEvent struct {
 	} `json:"merge_group"`
 	Repository struct {
 		DefaultBranch string `json:"default_branch"`
+		FullName      string `json:"full_name"`
 	} `json:"repository"`
+	// workflow_run, check_suite: the run's commit, not GITHUB_SHA (cishapes.go).
+	WorkflowRun *ghRun `json:"workflow_run"`
+	CheckSuite  *ghRun `json:"check_suite"`
 }
 
 // ChooseRange picks the commits to check when none is named: the CI
@@ -105,6 +112,11 @@ func ChooseRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		}
 	case getenv("GITLAB_CI") == "true":
 		rg, err := gitlabRange(ctx, repo, getenv)
+		if rg != nil || err != nil {
+			return rg, err
+		}
+	default:
+		rg, err := ciEnvRange(ctx, repo, getenv)
 		if rg != nil || err != nil {
 			return rg, err
 		}
@@ -166,7 +178,11 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		rg.defaultPush = branch != "" && branch == ev.Repository.DefaultBranch
 		return rg, nil
 	}
-	return nil, nil // workflow_dispatch, schedule...: no commits in the event
+	if rg, err := githubRunRange(ctx, repo, name, &ev); rg != nil || err != nil {
+		return rg, err
+	}
+	// workflow_dispatch, schedule...: no commits in the event.
+	return githubRefRange(ctx, repo, getenv, name, ev.Ref, ev.Repository.DefaultBranch)
 }
 
 func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) string) (*Range, error) {
@@ -236,7 +252,9 @@ func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBr
 // to tell new commits by, and saying "0 commits, OK" would pass pushed
 // commits unchecked.
 func localRange(ctx context.Context, repo *gitrepo.Repo) (*Range, error) {
-	if up, err := repo.ResolveRev(ctx, "@{upstream}"); err == nil {
+	// An upstream range is the work not pushed yet: empty, it is a CI
+	// clone's branch tracking itself (cishapes.go), not "nothing to check".
+	if up, err := repo.ResolveRev(ctx, "@{upstream}"); err == nil && upstreamAhead(ctx, repo, up) {
 		return &Range{Revs: []string{"@{upstream}..HEAD"}, Head: "HEAD", Base: up, Text: "@{upstream}..HEAD", How: "the upstream of the current branch: @{upstream}..HEAD"}, nil
 	}
 	head, err := repo.ResolveRev(ctx, "HEAD")
@@ -270,8 +288,8 @@ func localRange(ctx context.Context, repo *gitrepo.Repo) (*Range, error) {
 		return &Range{Revs: []string{head, "--not", ref}, Head: head, Base: mb, Text: strings.TrimPrefix(strings.TrimPrefix(ref, "refs/remotes/"), "refs/heads/") + "..HEAD",
 			How: "no CI event and no upstream: the commits of HEAD not on the default branch (" + ref + ")"}, nil
 	}
-	return nil, envErrorf("cannot tell which commits to check: no CI event (GITHUB_EVENT_PATH, CI_COMMIT_BEFORE_SHA, CI_MERGE_REQUEST_DIFF_BASE_SHA), "+
-		"no upstream, and HEAD (%s) is on the default branch or there is none; name the range, e.g. sessiongate verify BASE..HEAD", shorten.SHA(head))
+	return nil, envErrorf("cannot tell which commits to check: no CI variables say (%s), "+
+		"no upstream is behind HEAD, and HEAD (%s) is on the default branch or there is none; name the range: sessiongate verify BASE..HEAD, BASE the last commit a verify passed", knownCIVars, shorten.SHA(head))
 }
 
 // Complete makes sure the clone holds every commit of the range: in a
@@ -280,6 +298,9 @@ func localRange(ctx context.Context, repo *gitrepo.Repo) (*Range, error) {
 // an *EnvError saying what to set. A commit git cannot see is a commit
 // verify would pass unchecked.
 func (rg *Range) Complete(ctx context.Context, repo *gitrepo.Repo, fetch bool) error {
+	if err := rg.resolveTip(ctx, repo, fetch); err != nil {
+		return err
+	}
 	shallow, err := repo.IsShallow(ctx)
 	if err != nil {
 		return err

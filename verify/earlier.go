@@ -55,6 +55,10 @@ func EarlierWindow(ctx context.Context, repo *gitrepo.Repo, rg *Range, depth int
 	if err != nil {
 		return nil, fmt.Errorf("resolve the push's before %s: %w", shorten.SHA(rg.Base), err)
 	}
+	pushed := before
+	if before, err = forcedBase(ctx, repo, rg, before, depth, fetch); err != nil || before == "" {
+		return nil, err
+	}
 	if shallow, err := repo.IsShallow(ctx); err != nil {
 		return nil, err
 	} else if shallow && fetch {
@@ -104,6 +108,9 @@ func EarlierWindow(ctx context.Context, repo *gitrepo.Repo, rg *Range, depth int
 	w := &Earlier{Text: fmt.Sprintf("the last %d first-parent commits of %s below this push (%s and what it merged)", len(fp), rg.DefaultBranch, shorten.SHA(before))}
 	if bound == "" {
 		w.Text = fmt.Sprintf("the whole first-parent history of %s below this push (%d commits from %s)", rg.DefaultBranch, len(fp), shorten.SHA(before))
+	}
+	if before != pushed {
+		w.Text += fmt.Sprintf(", from the merge base of a force push: %s is not below the pushed commit, and what it alone held left %s", shorten.SHA(pushed), rg.DefaultBranch)
 	}
 	bases := append([]string{bound}, cuts...)
 	heads := append(append([]string{}, cuts...), before)

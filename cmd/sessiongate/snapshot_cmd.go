@@ -87,8 +87,12 @@ With no REV-RANGE the range comes from the CI: GitHub Actions' event
 --recheck first-parent commits below before re-checked), a new branch's commits not on the default
 branch, a pull request's base.sha..head.sha, never GitHub's merge commit), GitLab CI's
 CI_MERGE_REQUEST_DIFF_BASE_SHA..CI_COMMIT_SHA or CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA;
-else @{upstream}..HEAD; else the commits not on the default branch. When none tells
-(HEAD on the default branch, no CI event) it exits 2 rather than check fewer commits.
+GitHub events naming no commits: GITHUB_SHA on GITHUB_REF; Jenkins, Buildkite, CircleCI,
+Azure Pipelines, Bitbucket Pipelines: the commit they built, its commits not on the target
+or default branch (on the default branch: its tip and the --recheck window below it); else
+@{upstream}..HEAD when it holds a commit; else the commits not on the default branch. When
+none tells (HEAD on the default branch, no CI variables) it exits 2 rather than check
+fewer commits.
 In a shallow clone it fetches what the range needs (--no-fetch: exit 2 instead).
 The report says how the range was chosen.
 
@@ -125,6 +129,9 @@ What this proves and what it does not: docs/security.md.`,
 			} else if rg, err = verify.ChooseRange(ctx, r, os.Getenv); err != nil {
 				return usage(fmt.Errorf("choose the range to verify: %w", err))
 			}
+			if rg.TipOnly() && recheck <= 0 {
+				return usage(fmt.Errorf("choose the range to verify: %s, and --recheck 0 leaves its tip alone (the other commits of a push would pass unchecked): name the range (sessiongate verify BASE..HEAD) or drop --recheck 0", rg.How))
+			}
 			if err := rg.Complete(ctx, r, !noFetch); err != nil {
 				return usage(err)
 			}
@@ -137,7 +144,7 @@ What this proves and what it does not: docs/security.md.`,
 			}
 			bl, err := verify.BaselineAt(ctx, r, base)
 			if err != nil {
-				return usage(err)
+				return usage(verify.ExplainGitError(err))
 			}
 			vc := bl.Config
 			// Signs that code ran before verify in this job (jobsigns.go):
@@ -150,12 +157,12 @@ What this proves and what it does not: docs/security.md.`,
 			rep, err := verify.RunRange(ctx, r, rg, verify.Options{RecordPath: vc.SessionRecord, MissingTrailer: vc.Verify.MissingTrailer, Unsessioned: vc.Verify.Unsessioned,
 				Unrecorded: vc.Verify.Unrecorded, Violations: vc.Verify.Violations, RequireSigned: requireSigned || vc.Verify.RequireSigned, Baseline: bl, Rerun: rerun, NoFetch: noFetch})
 			if err != nil {
-				return usage(err)
+				return usage(verify.ExplainGitError(err))
 			}
 			// A push to the default branch: the window below it too, so a
 			// later push does not turn main green over a failed one.
 			if err := verify.RecheckEarlier(ctx, r, rg, rep, recheck, verify.Options{RequireSigned: requireSigned, NoFetch: noFetch}); err != nil {
-				return usage(fmt.Errorf("re-check the default branch below the push: %w", err))
+				return usage(fmt.Errorf("re-check the default branch below the push: %w", verify.ExplainGitError(err)))
 			}
 			for _, w := range signs.Warn {
 				rep.Notes = append(rep.Notes, "warning: "+w)

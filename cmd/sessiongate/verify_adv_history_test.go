@@ -115,7 +115,9 @@ func TestVerifyAdvCIRewrittenHistory(t *testing.T) {
 // TestVerifyAdvMovedOriginMain: `git update-ref refs/remotes/origin/main
 // X` is a local ref the agent can write: the local gates take the commits
 // under it for origin's (docs/security.md, "Nothing lost"), and the local
-// `sessiongate verify` of the branch checks nothing under it. The ref
+// `sessiongate verify` of the branch cannot tell what is new under it
+// (exit 2; "0 commit(s)", exit 0, before the empty upstream range was
+// refused). The ref
 // never leaves the machine: CI, in a fresh clone with the push's event,
 // checks the hooks-off commit and fails it. The honest twin: the same
 // push without the hooks-off commit passes.
@@ -130,8 +132,10 @@ func TestVerifyAdvMovedOriginMain(t *testing.T) {
 	w.git(t, w.dev, "branch", "-q", "--set-upstream-to=origin/main")
 	code, out, errb := sgBin(t, w.dev, w.env, "verify")
 	t.Logf("local verify: exit %d\n%s%s", code, out, errb)
-	if code != 0 || !strings.Contains(out, "0 commit(s)") {
-		t.Fatalf("the local verify was expected to check nothing under the moved ref (exit 0, 0 commits): exit %d\n%s%s", code, out, errb)
+	// The empty @{upstream}..HEAD is no longer "0 commit(s), OK": with
+	// HEAD on the moved ref, it cannot tell (exit 2).
+	if code != 2 || !strings.Contains(errb, "cannot tell which commits to check") {
+		t.Fatalf("the local verify was expected to refuse the empty range under the moved ref (exit 2): exit %d\n%s%s", code, out, errb)
 	}
 	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "moved", "refs/sessiongate/records")
 	for _, c := range []struct {

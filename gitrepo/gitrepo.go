@@ -322,7 +322,7 @@ func (r *Repo) ChangedFiles(ctx context.Context, since string) ([]string, error)
 		if err != nil {
 			return nil, fmt.Errorf("list untracked files: %w", err)
 		}
-		add(splitZ(b))
+		add(r.expandFolders(splitZ(b), false))
 		return out, nil
 	}
 	// One scan of the work tree (git status: staged, unstaged and untracked
@@ -349,8 +349,8 @@ func (r *Repo) ChangedFiles(ctx context.Context, since string) ([]string, error)
 	if diffErr != nil {
 		return nil, fmt.Errorf("list files committed since %s: %w", shorten.SHA(since), diffErr)
 	}
-	add(splitZ(committed))
-	add(statusPaths(status))
+	add(r.expandFolders(splitZ(committed), true))
+	add(r.expandFolders(statusPaths(status), true))
 	return out, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/nearcopy"
+	"github.com/sessiongate/sessiongate/internal/textfold"
 )
 
 // copyCandidates caps how many files of a folder StartCopy reads to compare
@@ -47,7 +48,10 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error)
 		return "", fmt.Errorf("list %s: %w", since, err)
 	}
 	dir := path.Dir(rel)
-	norm := normalizeSpace(body)
+	// Compared as text: an earlier file re-encoded (UTF-16, a byte-order
+	// mark) is the same words.
+	dec := textfold.Decode(body)
+	norm := normalizeSpace(dec)
 	var sameDir []string // object ids, in the order of names
 	var names []string
 	for _, ent := range bytes.Split(out, []byte{0}) {
@@ -70,12 +74,13 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error)
 	if len(sameDir) == 0 {
 		return "", nil
 	}
-	text := nearcopy.New(string(body))
+	text := nearcopy.New(string(dec))
 	i, err := r.firstBlob(ctx, sameDir, func(i int, b []byte) bool {
 		// Another file of the folder with ids, dates and numbers changed
 		// (an earlier session's log under a new number) is a copy too;
 		// rel itself only when white space alone moved (an honest edit
 		// of a long file keeps most of its words).
+		b = textfold.Decode(b)
 		return bytes.Equal(normalizeSpace(b), norm) || names[i] != rel && text.NearCopyOf(string(b))
 	})
 	if err != nil || i < 0 {

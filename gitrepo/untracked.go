@@ -31,7 +31,7 @@ func (r *Repo) UntrackedFiles(ctx context.Context, since time.Time) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	files := splitZ(b)
+	files := r.expandFolders(splitZ(b), false)
 	hidden, err := r.ignoredSince(ctx, since)
 	if err != nil {
 		return nil, err

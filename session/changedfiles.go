@@ -7,6 +7,12 @@ import (
 
 // changedSincer is a Repo that can also compare by content the files a
 // session touched whose stat data hides the change (gitrepo.Repo).
+// convertedScripter lists tracked shell scripts whose work tree has CRLF
+// line ends git converts away (gitrepo.Repo.ConvertedScripts).
+type convertedScripter interface {
+	ConvertedScripts(ctx context.Context) ([]string, error)
+}
+
 type changedSincer interface {
 	ChangedFilesSince(ctx context.Context, since string, start time.Time) ([]string, error)
 }

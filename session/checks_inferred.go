@@ -265,13 +265,19 @@ func sectionSaysMore(raw, bare []string, i int, literal []string) bool {
 	return false
 }
 
+// readHead reads up to max bytes of a file as UTF-8 text (UTF-16 decoded:
+// textfold.Decode), so a template left in another encoding is still read.
 func readHead(path string, max int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, max))
+	b, err := io.ReadAll(io.LimitReader(f, max))
+	if err != nil {
+		return nil, err
+	}
+	return textfold.Decode(b), nil
 }
 
 // checkCommitMessages passes when every commit of the session follows the

@@ -99,6 +99,19 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 			hidden[f] = "its stat data (size, mtime, inode) was kept, so git status reads it unchanged"
 		}
 	}
+	// CRLF line ends git converts away: bash ran a script the commit
+	// does not hold (set -e fails on "-e\r" and the script goes on).
+	if cs, ok := repo.(convertedScripter); ok {
+		conv, err := cs.ConvertedScripts(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range conv {
+			if _, ok := hidden[f]; !ok {
+				hidden[f] = "its work tree has CRLF line ends that git converts away (core.autocrlf or an eol attribute), so bash ran each line with a trailing CR"
+			}
+		}
+	}
 	var hiddenCode []string
 	for _, f := range slices.Sorted(maps.Keys(hidden)) {
 		if !e.isDoc(f) {

@@ -150,10 +150,13 @@ func stalePycs(root string, changed []string) []string {
 }
 
 // pythonShadows lists the session's changed .py files Python does not
-// import from their source: an extension module beside it (greet.so,
+// import from their source: a package folder of the same name beside it
+// (greet/__init__.py: Python looks for a package before a module, so
+// one hidden in an ignored folder or a nested repository answered for a
+// broken greet.py), an extension module beside it (greet.so,
 // greet.cpython-311-x86_64-linux-gnu.so, greet.pyd) is imported first,
 // and a deleted one still imports from a legacy greet.pyc beside it. A
-// test of greet then tests the compiled file, built from whatever source.
+// test of greet then tests the other file, built from whatever source.
 func pythonShadows(root string, changed []string) []string {
 	var out []string
 	for _, f := range changed {
@@ -163,12 +166,19 @@ func pythonShadows(root string, changed []string) []string {
 		dir := path.Dir(f)
 		stem := strings.TrimSuffix(path.Base(f), ".py")
 		abs := filepath.Join(root, filepath.FromSlash(dir))
+		pats := []string{stem + ".so", stem + ".*.so", stem + ".pyd", stem + ".*.pyd"}
+		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f)))
+		if err == nil {
+			// A deleted greet.py beside a new greet/ package is a module
+			// turned into a package, not a shadow.
+			pats = append([]string{stem + "/__init__.py", stem + "/__init__.pyc", stem + "/__init__.so", stem + "/__init__.*.so"}, pats...)
+		}
 		var found []string
-		for _, pat := range []string{stem + ".so", stem + ".*.so", stem + ".pyd", stem + ".*.pyd"} {
+		for _, pat := range pats {
 			m, _ := filepath.Glob(filepath.Join(abs, globEscape(pat[:len(stem)])+pat[len(stem):]))
 			found = append(found, m...)
 		}
-		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); os.IsNotExist(err) {
+		if os.IsNotExist(err) {
 			if _, err := os.Lstat(filepath.Join(abs, stem+".pyc")); err == nil {
 				found = append(found, filepath.Join(abs, stem+".pyc"))
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
@@ -43,6 +44,12 @@ func TestWrittenEvidenceIsTheSessionsOwn(t *testing.T) {
 		{"placeholders left", "# Log 2026-11-21-01\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n",
 			"logs/2026-11-21-01.md:5 still holds the template placeholder [what was completed]", session.StatusPass},
 		{"earlier log renumbered", strings.NewReplacer("2026-11-20-01", "2026-11-21-01", "3f9a2c1d", "77b0e4a9", "three", "three").Replace(earlierLog),
+			"a copy of logs/2026-11-20-01.md as it was at the start", session.StatusFail},
+		// In UTF-16 the bytes held no "[what was completed]" (adversarial
+		// pass 6, TestAdvHandoffUTF16).
+		{"placeholders left, in UTF-16", utf16LE("# Log 2026-11-21-01\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n"),
+			"logs/2026-11-21-01.md:5 still holds the template placeholder [what was completed]", session.StatusPass},
+		{"earlier log renumbered, in UTF-16", utf16LE(strings.NewReplacer("2026-11-20-01", "2026-11-21-01", "3f9a2c1d", "77b0e4a9").Replace(earlierLog)),
 			"a copy of logs/2026-11-20-01.md as it was at the start", session.StatusFail},
 		{"own words from the template", "# Log 2026-11-21-01\n\n## Done\n\nThe greeting takes an optional name (scripts/greet.sh); scripts/test.sh now checks six names.\n\n## Next\n\nDocument both scripts' usage in the README, with an example run.\n\n" +
 			"Session: [session log](../.agents/sessions/2026-11-21-session-01.md)\n",
@@ -105,4 +112,13 @@ func TestWrittenEvidenceIsTheSessionsOwn(t *testing.T) {
 			}
 		})
 	}
+}
+
+// utf16LE is s in UTF-16, little-endian, after a byte-order mark.
+func utf16LE(s string) string {
+	b := []byte{0xff, 0xfe}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return string(b)
 }

@@ -207,7 +207,15 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 		body = "# Handoff " + strings.TrimSuffix(filepath.Base(handoff), ".md") + "\n\n## Done\n\n" + done + "\n"
 	}
 	w.write(handoff, body)
-	w.advOK("handoff", "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", filePath, "--value", handoff)
+	if w.deviated {
+		// The lazy agent's handoff may be refused as evidence (a
+		// template left unfilled): the route is closed there.
+		if r := w.sg("session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", filePath, "--value", handoff); r.code != 0 {
+			return false, "handoff evidence refused: " + r.text()
+		}
+	} else {
+		w.advOK("handoff", "session", "evidence", "--requirement", "HANDOFF.complete-handoff-from-handoff", "--type", filePath, "--value", handoff)
+	}
 	if o.inHandoff != nil {
 		o.inHandoff()
 	}

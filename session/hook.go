@@ -872,6 +872,7 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 			d.Warnings = append(d.Warnings, vio.Message)
 		}
 	}
+	e.setPatchIDs(ctx, s, req.Repo, ev, req.Commit)
 	if err := e.recordHook(ctx, s, d, tok, detail, vio, ev); err != nil {
 		return d, err
 	}

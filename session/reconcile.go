@@ -182,6 +182,7 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 				return n, fmt.Errorf("reconcile commit %s: %w", shortSHA(c.SHA), err)
 			}
 		}
+		e.setPatchIDs(ctx, s, repo, ev, c.SHA)
 		detail, _ := json.Marshal(map[string]string{"commit": c.SHA, "tree": c.Tree})
 		added := false
 		err = e.Store.Update(ctx, func(w Writer) error {

@@ -21,6 +21,7 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/stopnote"
 	"github.com/sessiongate/sessiongate/store"
 	"github.com/sessiongate/sessiongate/transcript"
 )
@@ -421,7 +422,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		}
 		return gitrepo.Open(ctx, wt)
 	})
-	if err := drainUncheckedStops(ctx, eng, dbPath); err != nil {
+	if _, err := stopnote.Fold(ctx, db, dbPath); err != nil {
 		fmt.Fprintf(r.Stderr, "sessiongate: agent-hook %s %s: %v\n", ev.Agent, ev.Name, err)
 	}
 	a, err := r.act(ctx, eng, cfg, repo, ev, work)

@@ -15,6 +15,7 @@ import (
 	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/internal/termprogress"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/stopnote"
 	"github.com/sessiongate/sessiongate/store"
 )
 
@@ -114,6 +115,7 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		return rt.failMode(hook, cfg, err)
 	}
 	defer rt.closeDB(db)
+	rt.foldStops(ctx, db, repo)
 	eng := session.NewEngine(db, cfg.Engine(), func(ctx context.Context, wt string) (session.Repo, error) {
 		if wt == repo.Root() {
 			return repo, nil
@@ -236,6 +238,15 @@ func (rt *Runtime) dbPath(repo *gitrepo.Repo) string {
 		return p
 	}
 	return filepath.Join(repo.CommonDir(), "sessiongate", "sessiongate.db")
+}
+
+// foldStops records the agent stops let through while the database was
+// locked (package stopnote): an agent that never runs another agent hook
+// still commits through these. A warning only: the hook decides anyway.
+func (rt *Runtime) foldStops(ctx context.Context, db *store.DB, repo *gitrepo.Repo) {
+	if _, err := stopnote.Fold(ctx, db, rt.dbPath(repo)); err != nil {
+		fmt.Fprintf(rt.Stderr, "sessiongate: warning: %v\n", err)
+	}
 }
 
 // indexPath is the index a commit uses: GIT_INDEX_FILE (git commit -a and
@@ -462,6 +473,7 @@ func (rt *Runtime) recordOnly(ctx context.Context, hook string) int {
 		return warn(err)
 	}
 	defer rt.closeDB(db)
+	rt.foldStops(ctx, db, repo)
 	eng := session.NewEngine(db, cfg.Engine(), func(ctx context.Context, wt string) (session.Repo, error) {
 		if wt == repo.Root() {
 			return repo, nil

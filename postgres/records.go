@@ -104,11 +104,17 @@ func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.E
 // order it was recorded; from the indexes evidence_phase and the partial
 // evidence_content_hash (migration 0008), never the whole session.
 func (r reader) GateEvidence(ctx context.Context, sessionID, phase string) ([]session.Evidence, error) {
-	return r.queryEvidence(ctx, sessionID, `SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 AND phase = $2
+	// Nothing recorded after the session's end counts for a gate, as in
+	// the SQLite store (store/evidence.go endedBound).
+	return r.queryEvidence(ctx, sessionID, `SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 AND phase = $2 AND created_at <= `+endedBound+`
 		UNION ALL
-		SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 AND kind = '`+session.EvidenceContentHash+`' AND phase <> $2
+		SELECT `+evidenceCols+` FROM evidence WHERE session_id = $1 AND kind = '`+session.EvidenceContentHash+`' AND phase <> $2 AND created_at <= `+endedBound+`
 		ORDER BY id`, sessionID, phase)
 }
+
+// endedBound is the last time evidence of session $1 counts: its ended_at
+// once it ended.
+const endedBound = `(SELECT CASE WHEN ended_at > 0 THEN ended_at ELSE 9223372036854775807 END FROM sessions WHERE id = $1)`
 
 // queryEvidence runs a query of evidenceCols.
 func (r reader) queryEvidence(ctx context.Context, sessionID, query string, args ...any) ([]session.Evidence, error) {

@@ -662,6 +662,7 @@ func (e *Engine) recordHook(ctx context.Context, s *Session, d *HookDecision, to
 		js = string(b)
 	}
 	now := e.now()
+	late := false
 	err := e.Store.Update(ctx, func(w Writer) error {
 		if s.Active() {
 			// Touched only while still active: it may have ended since
@@ -671,9 +672,26 @@ func (e *Engine) recordHook(ctx context.Context, s *Session, d *HookDecision, to
 			}
 		}
 		if ev != nil {
+			var err error
+			if late, err = endedSince(ctx, w, s.ID); err != nil {
+				return err
+			}
+		}
+		if ev != nil && !late {
+			// Dated in the write lock: a commit recorded while an end
+			// runs is dated before its ended_at, never after.
+			ev.CreatedAt = e.now()
 			if err := w.AddEvidence(ctx, ev); err != nil {
 				return err
 			}
+		}
+		if late {
+			// The session ended between this hook's read and its
+			// write: nothing more is recorded on it but a violation.
+			if vio != nil {
+				return w.AddViolation(ctx, vio)
+			}
+			return nil
 		}
 		if vio != nil {
 			if err := w.AddViolation(ctx, vio); err != nil {
@@ -685,11 +703,26 @@ func (e *Engine) recordHook(ctx context.Context, s *Session, d *HookDecision, to
 	if err != nil {
 		return fmt.Errorf("record %s: %w", d.Hook, err)
 	}
+	if late {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("session %s ended while %s ran: its commit is not recorded as the session's evidence (nothing recorded after a session's end counts for it)", s.ID, d.Hook))
+	}
 	if vio != nil {
 		d.Violations = append(d.Violations, *vio)
 		e.publishViolations(ctx, s.ID, vio)
 	}
 	return nil
+}
+
+// endedSince reports, in a write transaction, whether session id has ended
+// since it was read: evidence written now would be dated after its
+// ended_at. A session that is ending still takes commits (they were made
+// during the session; the end's gates read what was there when it began).
+func endedSince(ctx context.Context, w Writer, id string) (bool, error) {
+	cur, err := w.GetSession(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	return !cur.Active(), nil
 }
 
 // CommitMsg returns the trailers the commit message gets (Session-Id) and

@@ -198,6 +198,10 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 			if cur[c.SHA] {
 				return nil
 			}
+			if late, err := endedSince(ctx, w, s.ID); err != nil || late {
+				return err // ended since it was read: nothing more on it
+			}
+			ev.CreatedAt = e.now() // dated in the write lock, as post-commit's
 			if err := w.AddEvidence(ctx, ev); err != nil {
 				return err
 			}

@@ -65,7 +65,14 @@ func (e *Engine) refRecord(ctx context.Context, s *Session) (*snapshot.Record, e
 	if len(evs) > maxRecordEvents {
 		evs = evs[len(evs)-maxRecordEvents:]
 	}
+	rec.ClockVersion = snapshot.ClockVersion
 	for _, ev := range evs {
+		// Only the session's own time: an event a hook wrote after the
+		// end (one that read the session before it ended) is not the
+		// session's, and verify fails a record holding one.
+		if ev.CreatedAt.Before(s.CreatedAt) || !s.EndedAt.IsZero() && ev.CreatedAt.After(s.EndedAt) {
+			continue
+		}
 		rec.Events = append(rec.Events, snapshot.EventRef{Seq: ev.Seq, Token: ev.Token, At: stamp(ev.CreatedAt)})
 	}
 	vs, err := e.Store.ListViolations(ctx, ViolationFilter{SessionID: s.ID, Limit: 1000})

@@ -210,7 +210,16 @@ type Record struct {
 	// written before.
 	FileRefs        []FileRef `json:"file_refs,omitempty"`
 	FileRefsVersion int       `json:"file_refs_version,omitempty"`
+
+	// ClockVersion is 1 when the writer kept every event within the
+	// session's started_at..ended_at (written since evidence is refused
+	// while a session ends, so nothing honest is dated after its end);
+	// verify then fails an event outside. 0 in records written before.
+	ClockVersion int `json:"clock_version,omitempty"`
 }
+
+// ClockVersion is the ClockVersion records carry now.
+const ClockVersion = 1
 
 // FileRef is one file evidence: where the file is in the repository and
 // the sha256 of the bytes the session saw.

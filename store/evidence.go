@@ -24,19 +24,25 @@ func (r reader) ListEvidence(ctx context.Context, sessionID string) ([]session.E
 // phase's rows on evidence_phase, content hashes of other phases on the
 // partial index evidence_content_hash, whose condition is written as a
 // literal so SQLite uses it) merged in id order, never the whole session.
-const gateEvidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND phase = +?
+const gateEvidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND phase = +? AND created_at <= ` + endedBound + `
 	UNION ALL
-	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceContentHash + `' AND phase <> +?
+	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceContentHash + `' AND phase <> +? AND created_at <= ` + endedBound + `
 	ORDER BY id`
+
+// endedBound is the last time evidence of session ?1 counts for a gate:
+// its ended_at once it ended. Nothing recorded after a session's end is
+// judged as its evidence, whatever wrote it (issue 25 leftovers). One
+// primary-key read per statement.
+const endedBound = `(SELECT CASE WHEN ended_at > 0 THEN ended_at ELSE 9223372036854775807 END FROM sessions WHERE id = ?1)`
 
 // gateFileEvidenceSQL is GateAndFileEvidence's query: gateEvidenceSQL and
 // the file_path evidence of the other phases (on evidence_session, the
 // session's rows only), in id order. Disjoint branches: no row twice.
-const gateFileEvidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND phase = +?
+const gateFileEvidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND phase = +? AND created_at <= ` + endedBound + `
 	UNION ALL
-	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceContentHash + `' AND phase <> +?
+	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceContentHash + `' AND phase <> +? AND created_at <= ` + endedBound + `
 	UNION ALL
-	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceFilePath + `' AND phase <> +?
+	SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? AND kind = '` + session.EvidenceFilePath + `' AND phase <> +? AND created_at <= ` + endedBound + `
 	ORDER BY id`
 
 // GateAndFileEvidence returns what a phase's gate reads and the path

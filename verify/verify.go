@@ -580,6 +580,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	rc.schema = rec.Schema
 	rc.final = last
 	readFileRefs(rc, &rec)
+	readClock(rc, &rec)
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.na = naMarksOf(final)
 	rc.summary = summarize(&rec, final)

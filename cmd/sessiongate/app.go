@@ -17,6 +17,7 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/server"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/stopnote"
 	"github.com/sessiongate/sessiongate/store"
 )
 
@@ -128,7 +129,26 @@ func (a *app) store(ctx context.Context) (session.Store, error) {
 	}
 	a.dbFile = p
 	a.db, a.read = db, db
+	// Stops let through while the database was locked are recorded by
+	// whichever process opens it next, this command included.
+	if _, err := stopnote.Fold(ctx, db, p); err != nil {
+		fmt.Fprintf(a.stderr, "sessiongate: warning: %v\n", err)
+	}
 	return db, nil
+}
+
+// foldPendingStops opens the store only when a note of unchecked stops
+// waits beside it (one stat otherwise), for commands that need no
+// database (verify, records push): the stops are recorded before they
+// judge or publish.
+func (a *app) foldPendingStops(ctx context.Context) {
+	p, _, err := a.dbPath(ctx)
+	if err != nil || postgres.IsURL(p) || !stopnote.Pending(p) {
+		return
+	}
+	if _, err := a.store(ctx); err != nil {
+		fmt.Fprintf(a.stderr, "sessiongate: warning: a note of unchecked stops waits beside %s, which cannot be opened: %v\n", p, err)
+	}
 }
 
 func (a *app) sessionEngine(ctx context.Context) (*session.Engine, error) {

@@ -16,8 +16,11 @@ import (
 // calls). With the real binary and its SQLite database: six observed runs
 // recorded at once are six evidence rows and six events (none lost), and
 // four `session advance --to WORKING` at once pass the start gates once:
-// one advance wins, the others are told the session moved and to retry,
-// and the gates' pass events are recorded once each.
+// one advance wins, each other is told the session moved and to retry
+// (it read the session before the winner wrote) or that WORKING is not
+// ahead of WORKING (it read it after: under load one process can finish
+// before another starts, so which of the two each loser hears is not the
+// test's to choose), and the gates' pass events are recorded once each.
 func TestOrderConcurrentShells(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs the real binary concurrently")
@@ -82,8 +85,9 @@ func TestOrderConcurrentShells(t *testing.T) {
 		case strings.HasPrefix(out, "exit 0"):
 			won++
 		case strings.Contains(out, "moved while its gates ran") && strings.Contains(out, "retry"):
+		case strings.HasPrefix(out, "exit 2") && strings.Contains(out, "target WORKING is not ahead of the current position WORKING"):
 		default:
-			t.Errorf("an advance beside three others neither won nor was told to retry: %s", out)
+			t.Errorf("an advance beside three others neither won nor was told to retry or that WORKING is not ahead: %s", out)
 		}
 	}
 	_, tokens, state := show()

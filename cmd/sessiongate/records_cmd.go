@@ -48,6 +48,7 @@ func newRecordsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			a.foldPendingStops(c.Context())
 			res, err := recordref.Push(c.Context(), dir, remoteArg(argv), ref)
 			if err != nil {
 				return usage(err)

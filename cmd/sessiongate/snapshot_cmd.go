@@ -123,6 +123,7 @@ What this proves and what it does not: docs/security.md.`,
 			if err != nil {
 				return err
 			}
+			a.foldPendingStops(ctx)
 			var rg *verify.Range
 			if len(argv) == 1 {
 				rg = verify.Named(argv[0], rangeTip(argv[0]))

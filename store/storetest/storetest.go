@@ -48,6 +48,7 @@ func Run(t *testing.T, open Opener) {
 		{"PhaseResults", testPhaseResults},
 		{"Evidence", testEvidence},
 		{"GateEvidence", testGateEvidence},
+		{"GateEvidenceAfterEnd", testGateEvidenceAfterEnd},
 		{"RecordedCommits", testRecordedCommits},
 		{"TeamActivity", testTeamActivity},
 		{"Events", testEvents},

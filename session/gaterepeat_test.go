@@ -377,7 +377,10 @@ func TestGateRepeatsHeldBack(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if n := stored(); n != 1 {
+			// Where the timer runs, it fires after 100 ms of real time, which a
+			// loaded machine can spend on the five calls: then it has written
+			// some held ones already (only the timer writes in that row).
+			if n := stored(); n != 1 && !(tc.timer && n > 1 && n <= tc.wantTotal) {
 				t.Fatalf("%d repeats written before the window passed, want 1 (the rest held back)", n)
 			}
 			last := e.now

@@ -264,6 +264,12 @@ func (p *patchCache) bareRewrites(ctx context.Context, src source, opts Options,
 			if !ok || rc.ids == nil {
 				continue
 			}
+			if self := sha256.Sum256([]byte(cr.SHA)); rc.commits[hex.EncodeToString(self[:])] {
+				// The session recorded this very commit: its own verdict
+				// stands (a recorded pick of a hooks-off commit must not
+				// vouch for itself).
+				continue
+			}
 			if _, one := rc.patchIDs[id]; !one {
 				if _, span := rc.spanIDs[id]; !span {
 					continue

@@ -169,3 +169,31 @@ func (w *world) verifyInCI() result {
 	w.gitIn(ci, "checkout", "-q", "--detach", tip)
 	return w.exec(ci, "", binary, "verify", w.base+".."+tip)
 }
+
+// TestAdvRebasedForgedReplay: the forged replay of TestAdvForgedRemoteRefReplay,
+// rebased after the session ended (hooks off, a new committer date: every
+// commit gets a new id, the change stays). CI then looks for a session that
+// recorded each change (verify/patchid.go, for GitLab's rebase before a
+// fast-forward): the session recorded the pick, so the pick's change must
+// not vouch for its rebased copy. Only changes the session's pre-commit
+// passed are recorded with patch ids. Failed before: verify passed both.
+func TestAdvRebasedForgedReplay(t *testing.T) {
+	c := fieldCase{name: "forged replay, rebased", files: fieldScriptProject, wantCmd: "sh scripts/test.sh"}
+	w := fieldWorld(t, c)
+	w.advStart("Say what greet prints")
+	w.advStartPhases()
+	x := w.hooksOffCommit()
+	w.git("update-ref", "refs/remotes/origin/side", x)
+	w.exec(w.root, "", "git", "cherry-pick", "origin/side")
+	w.advEndPhases(advEnd{qa: func() { w.fieldQA(c) }})
+	before := w.git("rev-parse", "HEAD")
+	if r := w.exec(w.root, "", "env", "GIT_COMMITTER_DATE=2001-01-01T00:00:00Z", "git", "-c", "core.hooksPath=/dev/null", "rebase", "-q", "--force-rebase", w.base); r.code != 0 {
+		t.Fatalf("rebase: %s", r.text())
+	}
+	if w.git("rev-parse", "HEAD") == before {
+		t.Fatal("the rebase kept the commit ids")
+	}
+	if v := w.verifyInCI(); v.code == 0 {
+		t.Errorf("route gets through CI: a rebased copy of a recorded pick of a hooks-off commit passed verify\n%s", v.text())
+	}
+}

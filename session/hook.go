@@ -905,12 +905,6 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 			d.Warnings = append(d.Warnings, vio.Message)
 		}
 	}
-	if matched && req.Replay == "" && vio == nil {
-		// Only a change the session's pre-commit passed may vouch for a
-		// rewrite of it in CI: a replay's (a cherry-pick of a hooks-off
-		// commit) would launder that commit's change (verify/patchid.go).
-		e.setPatchIDs(ctx, s, req.Repo, ev, req.Commit)
-	}
 	if err := e.recordHook(ctx, s, d, tok, detail, vio, ev); err != nil {
 		return d, err
 	}

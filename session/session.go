@@ -306,11 +306,6 @@ type Evidence struct {
 	Command  string        `json:"command,omitempty"`
 	ExitCode *int          `json:"exit_code,omitempty"` // observed commands only
 	Duration time.Duration `json:"duration_ns,omitempty"`
-	// PatchID and SpanPatchID are, for commit_sha evidence, the commit's
-	// exact patch id and that of the change from the session's start
-	// commit to it (patchid.go); "" when not recorded.
-	PatchID     string `json:"patch_id,omitempty"`
-	SpanPatchID string `json:"span_patch_id,omitempty"`
 	// Warnings from sequence rules that let the recording call through;
 	// returned to the caller, never stored.
 	Warnings []string `json:"warnings,omitempty"`

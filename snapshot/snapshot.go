@@ -67,12 +67,6 @@ type EvidenceRef struct {
 	// saw it does not apply) or "pending" (a person has to accept it
 	// before verify passes the session's commits).
 	NotApplicable string `json:"not_applicable,omitempty"`
-	// PatchID and SpanPatchID: a commit's exact patch id and that of the
-	// change from the session's start to it (session/patchid.go), so CI
-	// can pass a platform's rewrite of it. Omitted when empty: records
-	// from before them keep their snapshot ids.
-	PatchID     string `json:"patch_id,omitempty"`
-	SpanPatchID string `json:"span_patch_id,omitempty"`
 }
 
 // State is the session state a snapshot covers.

@@ -32,8 +32,6 @@ type claimCheck struct {
 	// quadratic in the range (300 commits of one start: 42 s).
 	after map[string]map[string]bool
 	known map[string]bool // HasCommit's answers
-	// patches find the range's rewrite of a record's end commit.
-	patches *patchCache
 }
 
 // has is HasCommit, once per commit: every commit of a session asks
@@ -139,18 +137,8 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 		bad("start_commit %s is not a commit of this repository", shorten.SHA(rc.start))
 	}
 	endKnown := isHex(rc.end) && c.repo.HasCommit(ctx, rc.end)
-	// A platform's rewrite of the session's commits (GitLab's rebase or
-	// squash, patchid.go) leaves no end commit in the clone: the claim
-	// holds when the session recorded that commit and the range holds its
-	// change; the commit-since-start claim is then decided on the rewrite.
-	sinceEnd, sinceKnown := rc.end, endKnown
 	if rc.end != "" && !endKnown {
-		if r := c.patches.rewriteOf(ctx, rc, rc.end); r != "" {
-			rc.notes = append(rc.notes, fmt.Sprintf("%s: end_commit %s is not in this clone: rewritten, its change is that of %s of the range (git patch-id --verbatim)", rc.path, shorten.SHA(rc.end), shorten.SHA(r)))
-			sinceEnd, sinceKnown = r, true
-		} else {
-			bad("end_commit %s is not a commit of this repository", shorten.SHA(rc.end))
-		}
+		bad("end_commit %s is not a commit of this repository", shorten.SHA(rc.end))
 	}
 	if startKnown && endKnown {
 		if ok, err := c.repo.IsAncestor(ctx, rc.start, rc.end); err == nil && !ok {
@@ -163,8 +151,8 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 			continue
 		}
 		n := 0
-		if sinceKnown {
-			if l, err := c.repo.RevList(ctx, []string{rc.start + ".." + sinceEnd}); err == nil {
+		if endKnown {
+			if l, err := c.repo.RevList(ctx, []string{rc.start + ".." + rc.end}); err == nil {
 				n = len(l)
 			}
 		}

@@ -22,9 +22,6 @@ type source struct {
 	refTip   string
 	// read holds the records preload read in one pass, by session id.
 	read map[string]recordref.Result
-	// patches are the range's exact patch ids, taken once when a rewrite
-	// is judged (patchid.go).
-	patches *patchCache
 }
 
 // preload reads the records of every session the commits name at once:

@@ -82,7 +82,6 @@ type CommitReport struct {
 	SessionID  string   `json:"session_id,omitempty"`
 	SnapshotID string   `json:"snapshot_id,omitempty"`
 	eventChain string   // its Session-Events trailer
-	bare       bool     // no trailer: judged under a session that recorded its change (patchid.go)
 	Record     string   `json:"record,omitempty"`
 	File       string   `json:"file,omitempty"` // its first changed file, where annotations point
 	Status     string   `json:"status"`         // ok, warn, fail
@@ -152,7 +151,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if bl := opts.Baseline; bl != nil {
 		rep.Baseline = bl.describe()
 	}
-	src := source{repo: repo, tip: tipSHA, template: opts.RecordPath, patches: &patchCache{repo: repo}}
+	src := source{repo: repo, tip: tipSHA, template: opts.RecordPath}
 	if session.IsRecordRef(opts.RecordPath) {
 		// Commits from before a move to the ref keep their in-tree records.
 		src.ref, src.template = opts.RecordPath, session.DefaultRecordPath
@@ -194,10 +193,6 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	}
 	claims := newClaimCheck(repo, opts)
 	claims.tip = tipSHA
-	claims.patches = src.patches
-	for _, c := range commits {
-		src.patches.rng = append(src.patches.rng, c.SHA)
-	}
 	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip}
 	if src.ref == "" {
 		// In-tree records: acceptances are on the default records ref all the same.
@@ -275,12 +270,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	// After every record is loaded: the originals are found by the commits
 	// the range's sessions recorded (rebasedwork.go).
 	squashes := gitlabSquashes(ctx, repo, rep, commits, opts)
-	rebased := rebasedWork(ctx, repo, rep, records, opts)
-	// Last, what the paths above left failed: a squash fast-forwarded, or
-	// a rewrite that dropped the trailers, passes when its change is one a
-	// session recorded (patchid.go).
-	rewritten := src.patches.bareRewrites(ctx, src, opts, trust, claims, rep, commits, records)
-	if rebased || replays || squashes || rewritten {
+	if rebasedWork(ctx, repo, rep, records, opts) || replays || squashes {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
 	// Signatures last: a verdict the passes above turn to ok (a replay, a
@@ -351,11 +341,6 @@ type recordCheck struct {
 	// session's hooks saw land (observed commit_sha evidence) and of those
 	// that landed without a passing pre-commit (bypass_commit).
 	commits, bypassed map[string]bool
-	// patchIDs and spanIDs map the exact patch id of each commit the
-	// session recorded (not bypassed), and of the change from its start
-	// to that commit, to sha256 of the commit id (patchid.go).
-	patchIDs, spanIDs map[string]string
-	final             string // the final snapshot's id
 	// events are the record's events (a records-ref record's), oldest first.
 	events []snapshot.EventRef
 	// violations are the final snapshot's "CODE:PHASE" entries whose code
@@ -468,8 +453,6 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 	switch {
 	case rc.bypassed[h]:
 		fail("the session recorded this commit as landing without a passing pre-commit hook (BYPASS)")
-	case !rc.commits[h] && src.patches.rewrite(ctx, rc, cr):
-		// A platform's rewrite of a commit it recorded (patchid.go).
 	case !rc.commits[h]:
 		msg := fmt.Sprintf("trailers copied: session %s never recorded this commit (its record lists %d commits); the trailers were copied from another commit, or the commit was rewritten (amend, rebase) outside the session", cr.SessionID, len(rc.commits))
 		if opts.Unrecorded == "warn" {
@@ -555,7 +538,6 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 			switch {
 			case ev.Kind == session.EvidenceCommitSHA && ev.Origin == string(session.OriginObserved):
 				rc.commits[ev.SHA256] = true
-				rc.addPatchIDs(ev)
 			case ev.Kind == session.EvidenceBypassCommit:
 				rc.bypassed[ev.SHA256] = true
 			}
@@ -578,7 +560,6 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: envelope id %s does not match the recomputed final snapshot %s (record edited)", rel, rec.Envelope.Snapshot.StateSnapshotID, last))
 	}
 	rc.schema = rec.Schema
-	rc.final = last
 	readFileRefs(rc, &rec)
 	readClock(rc, &rec)
 	final := rec.Snapshots[len(rec.Snapshots)-1].State

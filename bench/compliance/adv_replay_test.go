@@ -172,11 +172,10 @@ func (w *world) verifyInCI() result {
 
 // TestAdvRebasedForgedReplay: the forged replay of TestAdvForgedRemoteRefReplay,
 // rebased after the session ended (hooks off, a new committer date: every
-// commit gets a new id, the change stays). CI then looks for a session that
-// recorded each change (verify/patchid.go, for GitLab's rebase before a
-// fast-forward): the session recorded the pick, so the pick's change must
-// not vouch for its rebased copy. Only changes the session's pre-commit
-// passed are recorded with patch ids. Failed before: verify passed both.
+// commit gets a new id, the change stays). Whatever lets CI pass commits a
+// platform rewrote (a patch id the session recorded, docs/security.md) must
+// not let the recorded pick of a hooks-off commit vouch for its rebased
+// copy: it got through a first build of that rule.
 func TestAdvRebasedForgedReplay(t *testing.T) {
 	c := fieldCase{name: "forged replay, rebased", files: fieldScriptProject, wantCmd: "sh scripts/test.sh"}
 	w := fieldWorld(t, c)

@@ -307,20 +307,6 @@ func testRecordedCommits(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	mustEqual(t, "recorded commits", got, map[string]bool{"c1": true, "c2": true})
-	// A commit's patch ids come back as stored; other evidence has none.
-	update(t, db, func(w session.Writer) error {
-		return w.AddEvidence(ctx, &session.Evidence{SessionID: other.ID, Kind: session.EvidenceCommitSHA, Origin: obs, Ref: "c5",
-			PatchID: "5a1b", SpanPatchID: "5a2c", CreatedAt: t0})
-	})
-	evs, err := db.ListEvidence(ctx, other.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[string][2]string{}
-	for _, e := range evs {
-		ids[e.Ref] = [2]string{e.PatchID, e.SpanPatchID}
-	}
-	mustEqual(t, "patch ids by commit", ids, map[string][2]string{"c3": {}, "c5": {"5a1b", "5a2c"}})
 	// Asked about some: only those of them it recorded.
 	got, err = db.RecordedCommits(ctx, s.ID, "c2", "claimed", "notacommit", "c3", "unknown")
 	if err != nil {

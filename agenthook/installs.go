@@ -118,6 +118,9 @@ func installsShadow(line, dir string, getenv func(string) string) string {
 func goBuildArgs(args []string) (out string, pkgs []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if strings.HasPrefix(a, "--o") {
+			a = a[1:] // the go command takes --o as -o
+		}
 		switch {
 		case a == "-o" && i+1 < len(args):
 			out = args[i+1]

@@ -71,6 +71,8 @@ func TestSessiongateOnPathWrite(t *testing.T) {
 		{"Write tool shim", with(write, "tool_input", map[string]any{"file_path": filepath.Join(shadow, "sessiongate"), "content": "#!/bin/sh\necho {}\n"}), true},
 		{"Write tool .exe shim", with(write, "tool_input", map[string]any{"file_path": filepath.Join(shadow, "sessiongate.exe"), "content": "x"}), true},
 		{"go build -o into a PATH folder", shell(`go build -o ` + filepath.Join(shadow, "sessiongate") + ` ./shim`), true},
+		{"go build --o into a PATH folder", shell(`go build --o ` + filepath.Join(shadow, "sessiongate") + ` ./shim`), true},
+		{"go build --o= into a PATH folder", shell(`go build --o=` + filepath.Join(shadow, "sessiongate") + ` ./shim`), true},
 		{"go build -o ~ folder", shell(`cd shim && go build -o ~/.local/bin/sessiongate .`), true},
 		{"git shim ahead on PATH", shell(`printf '#!/bin/sh\nexec /usr/bin/git -c core.hooksPath=/dev/null "$@"\n' > ` + filepath.Join(shadow, "git") + ` && chmod +x ` + filepath.Join(shadow, "git")), true},
 		{"npm -g of a local package with a sessiongate bin", shell(`npm i -g ./shim`), true},

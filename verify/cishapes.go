@@ -121,7 +121,16 @@ func ciEnvRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) str
 	if def == "" {
 		return nil, envErrorf("%s build of %s: the default branch is unknown (no origin/HEAD, origin/main or origin/master in this clone), so which commits are new cannot be told; fetch it, or name the range (sessiongate verify BASE..HEAD)", f.ci, f.branch)
 	}
+	f.branch = remoteBranchName(ctx, repo, f.branch)
 	if f.branch != def {
+		// A branch name the CI spells another way (Jenkins' GIT_BRANCH
+		// as refs/remotes/origin/main or upstream/main) whose head is
+		// already on the default branch made an empty range: "0
+		// commit(s)", exit 0 over a hooks-off tip. Such a head is checked
+		// as a default-branch build.
+		if on, err := repo.IsAncestor(ctx, head, "refs/remotes/origin/"+def); err == nil && on {
+			return tipRange(head, def, how+" on "+f.branch+", whose head is on the default branch "+def), nil
+		}
 		return newBranchRange(ctx, repo, head, f.branch, def, how+" on "+f.branch+" (every commit of the branch)")
 	}
 	if f.before != "" && !isZero(f.before) {
@@ -333,4 +342,22 @@ func ExplainGitError(err error) error {
 		}
 	}
 	return &EnvError{Msg: strings.Join(kept, "\n") + "\nThis is a partial clone (actions/checkout `filter: blob:none`, `git clone --filter`): git fetches a file's content when it is read, and that fetch failed (persist-credentials: false, or no access to origin). Check out without `filter:`, or keep the checkout's credentials until verify has run"}
+}
+
+// remoteBranchName strips what names a branch through a remote
+// (refs/heads/, refs/remotes/R/, or R/ for a remote-tracking ref that
+// exists) from a CI's branch variable.
+func remoteBranchName(ctx context.Context, repo *gitrepo.Repo, b string) string {
+	b = strings.TrimPrefix(b, "refs/heads/")
+	if rest, ok := strings.CutPrefix(b, "refs/remotes/"); ok {
+		if _, after, ok := strings.Cut(rest, "/"); ok {
+			return after
+		}
+	}
+	if _, after, ok := strings.Cut(b, "/"); ok {
+		if _, err := repo.ResolveRev(ctx, "refs/remotes/"+b); err == nil {
+			return after
+		}
+	}
+	return b
 }

@@ -241,6 +241,17 @@ func TestVerifyAdvCIMoreShapes(t *testing.T) {
 		{"jenkins on the default branch with a hooks-off commit", w.notrailer, detached(w.notrailer),
 			plain("JENKINS_URL=https://jenkins.example/", "BRANCH_NAME=main", "GIT_BRANCH=origin/main", "GIT_COMMIT="+w.notrailer, "GIT_PREVIOUS_SUCCESSFUL_COMMIT="+w.main),
 			nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
+		// GIT_BRANCH spelled as a ref or under another remote: it named
+		// no branch and checked 0 commits (exit 0) before.
+		{"jenkins on the default branch as refs/remotes/origin/main, hooks-off tip", w.notrailer, detached(w.notrailer),
+			plain("JENKINS_URL=https://jenkins.example/", "GIT_BRANCH=refs/remotes/origin/main", "GIT_COMMIT="+w.notrailer),
+			nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
+		{"jenkins on the default branch as upstream/main, hooks-off tip", w.notrailer, detached(w.notrailer),
+			plain("JENKINS_URL=https://jenkins.example/", "GIT_BRANCH=upstream/main", "GIT_COMMIT="+w.notrailer),
+			nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
+		{"jenkins on the default branch as refs/remotes/origin/main, honest", w.work2, detached(w.work2),
+			plain("JENKINS_URL=https://jenkins.example/", "GIT_BRANCH=refs/remotes/origin/main", "GIT_COMMIT="+w.work2),
+			nil, 0, []string{`(?m)^OK .* add work2\.txt`}},
 		{"jenkins pull request with a hooks-off commit", w.main, detached(w.notrailer),
 			plain("JENKINS_URL=https://jenkins.example/", "BRANCH_NAME=PR-2", "CHANGE_ID=2", "CHANGE_TARGET=main", "GIT_COMMIT="+w.notrailer),
 			nil, 1, []string{`(?m)^FAIL .* sneak a change`}},

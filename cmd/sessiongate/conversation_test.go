@@ -22,9 +22,14 @@ import (
 
 // codexPayload reads a recorded Codex CLI hook payload and points it at
 // dir; conv, when set, replaces its conversation id.
+// testStartDir is the package folder, where go test starts the binary.
+var testStartDir, _ = os.Getwd()
+
 func codexPayload(t *testing.T, name, dir, conv string) []byte {
 	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "fixtures", "agent-payloads", "codex", name+".json")
+	// From the package folder as the test binary started: tests that
+	// work in a repository (repoDir) have changed the working directory.
+	p := filepath.Join(testStartDir, "..", "..", "..", "shared", "fixtures", "agent-payloads", "codex", name+".json")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		if os.Getenv("CI") != "" {

@@ -64,6 +64,10 @@ func TestActionInstallsRelease(t *testing.T) {
 			case !c.installed && err == nil:
 				t.Fatalf("a binary was installed:\n%s", out)
 			}
+			// The download folder goes when the step ends, pass or fail.
+			if left, _ := filepath.Glob(filepath.Join(temp, "sessiongate-release.*")); len(left) > 0 {
+				t.Fatalf("the install step left %v behind", left)
+			}
 			if c.installed {
 				if v, err := exec.Command(filepath.Join(temp, "sessiongate-bin", "sessiongate"), "--version").CombinedOutput(); err != nil {
 					t.Fatalf("the installed binary does not run: %v\n%s", err, v)

@@ -579,7 +579,7 @@ func replayActionSteps(t *testing.T, dir string, env []string, vals, inputs map[
 				path = l + string(os.PathListSeparator) + path
 			}
 		}
-		cmd.Env = append(append(os.Environ(), env...), "GITHUB_PATH="+pathFile, "GITHUB_OUTPUT="+outFile, "PATH="+path)
+		cmd.Env = append(append(os.Environ(), env...), "GITHUB_PATH="+pathFile, "GITHUB_OUTPUT="+outFile, "PATH="+path, "RUNNER_TEMP="+vals["runner.temp"])
 		// The test's HOME is a temp folder: keep the go tool's caches
 		// (setup-go's job on a runner), so the build step needs no network.
 		for _, k := range []string{"GOMODCACHE", "GOCACHE", "GOPATH"} {

@@ -132,10 +132,16 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 				}
 			}
 			env = append(env, "PATH="+binDir+string(os.PathListSeparator)+strings.Join(path, string(os.PathListSeparator)))
+			jobTmp := t.TempDir()
+			env = append(env, "TMPDIR="+jobTmp)
 			cmd := exec.Command("bash", "-e", "-c", strings.Join(job.Script, "\n"))
 			cmd.Dir = ci
 			cmd.Env = append(os.Environ(), env...)
 			out, err := cmd.CombinedOutput()
+			// The download folder goes when the job's shell ends.
+			if left, _ := os.ReadDir(jobTmp); len(left) > 0 {
+				t.Fatalf("the job left %d entries in TMPDIR (%s first)", len(left), left[0].Name())
+			}
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
 				code = ee.ExitCode()

@@ -1,12 +1,14 @@
 package gitrepo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -133,12 +135,21 @@ func (r *Repo) LogRevs(ctx context.Context, revs []string) ([]Commit, error) {
 
 // MergeBase is `git merge-base a b` ("" with no common ancestor).
 func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
-	out, err := run(ctx, r.root, "merge-base", a, b)
+	// Exit 1 with no output is "no common ancestor". Not told by the
+	// message: with GIT_GRAFT_FILE set (verify.ObjectHistory) a shallow
+	// clone's stderr carries graft hints, and "no merge base" became an
+	// error that dropped a force push's re-check window.
+	cmd := exec.CommandContext(ctx, "git", append(slices.Clip(statHonest), "merge-base", a, b)...)
+	cmd.Dir = r.root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 && len(bytes.TrimSpace(out)) == 0 {
+		return "", nil
+	}
 	if err != nil {
-		if strings.Contains(err.Error(), "merge-base: exit status 1") {
-			return "", nil
-		}
-		return "", fmt.Errorf("merge base of %s and %s: %w", a, b, err)
+		return "", fmt.Errorf("merge base of %s and %s: git merge-base: %s", a, b, strings.TrimSpace(stderr.String()+" "+err.Error()))
 	}
 	return strings.TrimSpace(string(out)), nil
 }

@@ -33,6 +33,9 @@ type Range struct {
 	// tipOnly: a default-branch build naming no earlier commit; Complete
 	// makes it parent..tip (cishapes.go).
 	tipOnly bool
+	// depthChosen: --recheck was given; tag: a tag of a default-branch
+	// commit (deeppush.go).
+	depthChosen, tag bool
 }
 
 // Named is a range given on the command line ("A..B", "B^!").

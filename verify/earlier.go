@@ -62,10 +62,10 @@ func EarlierWindow(ctx context.Context, repo *gitrepo.Repo, rg *Range, depth int
 	if shallow, err := repo.IsShallow(ctx); err != nil {
 		return nil, err
 	} else if shallow && fetch {
-		if err := repo.FetchRevs(ctx, "origin", []string{"--deepen=" + strconv.Itoa(depth+1)}, before); err != nil {
+		if err := repo.FetchRevs(ctx, "origin", []string{deepenOpt(depth)}, before); err != nil {
 			return nil, &EnvError{Msg: fmt.Sprintf("re-check the last %d commits of %s below %s: deepening this shallow clone failed (%v). Check out the whole history (fetch-depth: 0; GIT_DEPTH: \"0\"), or turn the re-check off with --recheck 0", depth, rg.DefaultBranch, shorten.SHA(before), err)}
 		}
-		rg.Fetched = append(rg.Fetched, fmt.Sprintf("git fetch --deepen=%d origin %s", depth+1, shorten.SHA(before)))
+		rg.Fetched = append(rg.Fetched, fmt.Sprintf("git fetch %s origin %s", deepenOpt(depth), shorten.SHA(before)))
 	}
 	fp, err := repo.RevList(ctx, []string{"--first-parent", "-n", strconv.Itoa(depth + 1), before})
 	if err != nil {
@@ -74,6 +74,10 @@ func EarlierWindow(ctx context.Context, repo *gitrepo.Repo, rg *Range, depth int
 	bound := "" // exclusive; "" = the root
 	if len(fp) > depth {
 		bound, fp = fp[depth], fp[:depth]
+	}
+	below, err := deepTip(ctx, repo, rg, bound, depth)
+	if err != nil {
+		return nil, err
 	}
 	// Where sessiongate.yaml or the protocol changed on the first-parent
 	// line: the window is split there, each part judged with the config at
@@ -111,6 +115,9 @@ func EarlierWindow(ctx context.Context, repo *gitrepo.Repo, rg *Range, depth int
 	}
 	if before != pushed {
 		w.Text += fmt.Sprintf(", from the merge base of a force push: %s is not below the pushed commit, and what it alone held left %s", shorten.SHA(pushed), rg.DefaultBranch)
+	}
+	if below != "" {
+		w.Skipped = below
 	}
 	bases := append([]string{bound}, cuts...)
 	heads := append(append([]string{}, cuts...), before)

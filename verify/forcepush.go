@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -27,7 +26,7 @@ func forcedBase(ctx context.Context, repo *gitrepo.Repo, rg *Range, before strin
 	if err != nil {
 		return "", err
 	}
-	for _, opt := range []string{"--deepen=" + strconv.Itoa(depth+1), "--unshallow"} {
+	for _, opt := range []string{deepenOpt(depth), "--unshallow"} {
 		if mb != "" || !fetch {
 			break
 		}
@@ -41,6 +40,20 @@ func forcedBase(ctx context.Context, repo *gitrepo.Repo, rg *Range, before strin
 		rg.Fetched = append(rg.Fetched, "git fetch "+opt+" origin")
 		if mb, err = repo.MergeBase(ctx, before, head); err != nil {
 			return "", err
+		}
+	}
+	if mb == "" {
+		// No merge base in a shallow clone is history not fetched, not
+		// history not shared: returning "" dropped the window without a
+		// word (--no-fetch).
+		if shallow, err := repo.IsShallow(ctx); err != nil {
+			return "", err
+		} else if shallow {
+			how := "fetching is off (--no-fetch)"
+			if fetch {
+				how = "still cut off after git fetch --unshallow"
+			}
+			return "", &EnvError{Msg: "find where the force push to " + rg.DefaultBranch + " left its history (" + shorten.SHA(before) + " is not below " + shorten.SHA(head) + "): this shallow clone holds no commit both share and " + how + ", so the --recheck window below the push cannot be re-checked. Check out the whole history (fetch-depth: 0; GIT_DEPTH: \"0\"; git fetch --unshallow origin) and drop --no-fetch, or turn the re-check off with --recheck 0"}
 		}
 	}
 	return mb, nil

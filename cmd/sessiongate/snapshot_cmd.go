@@ -68,7 +68,7 @@ func newSnapshotCmd(a *app) *cobra.Command {
 func newVerifyCmd(a *app) *cobra.Command {
 	var asJSON, requireSigned, noFetch, rerun bool
 	var format, output string
-	recheck := verify.DefaultRecheckDepth
+	recheck := verify.RecheckFlag{N: verify.DefaultRecheckDepth}
 	cmd := &cobra.Command{
 		Use:   "verify [REV-RANGE]",
 		Short: "Check commits' session trailers against the session records (no database needed)",
@@ -89,7 +89,8 @@ branch, a pull request's base.sha..head.sha, never GitHub's merge commit), GitLa
 CI_MERGE_REQUEST_DIFF_BASE_SHA..CI_COMMIT_SHA or CI_COMMIT_BEFORE_SHA..CI_COMMIT_SHA;
 GitHub events naming no commits: GITHUB_SHA on GITHUB_REF; Jenkins, Buildkite, CircleCI,
 Azure Pipelines, Bitbucket Pipelines: the commit they built, its commits not on the target
-or default branch (on the default branch: its tip and the --recheck window below it); else
+or default branch (on the default branch: its tip and the --recheck window below it, exit 2
+when history is deeper than the window and --recheck is not given); else
 @{upstream}..HEAD when it holds a commit; else the commits not on the default branch. When
 none tells (HEAD on the default branch, no CI variables) it exits 2 rather than check
 fewer commits.
@@ -130,7 +131,8 @@ What this proves and what it does not: docs/security.md.`,
 			} else if rg, err = verify.ChooseRange(ctx, r, os.Getenv); err != nil {
 				return usage(fmt.Errorf("choose the range to verify: %w", err))
 			}
-			if rg.TipOnly() && recheck <= 0 {
+			rg.ChooseDepth(recheck.Chosen)
+			if rg.TipOnly() && recheck.N <= 0 {
 				return usage(fmt.Errorf("choose the range to verify: %s, and --recheck 0 leaves its tip alone (the other commits of a push would pass unchecked): name the range (sessiongate verify BASE..HEAD) or drop --recheck 0", rg.How))
 			}
 			if err := rg.Complete(ctx, r, !noFetch); err != nil {
@@ -162,7 +164,7 @@ What this proves and what it does not: docs/security.md.`,
 			}
 			// A push to the default branch: the window below it too, so a
 			// later push does not turn main green over a failed one.
-			if err := verify.RecheckEarlier(ctx, r, rg, rep, recheck, verify.Options{RequireSigned: requireSigned, NoFetch: noFetch}); err != nil {
+			if err := verify.RecheckEarlier(ctx, r, rg, rep, recheck.N, verify.Options{RequireSigned: requireSigned, NoFetch: noFetch}); err != nil {
 				return usage(fmt.Errorf("re-check the default branch below the push: %w", verify.ExplainGitError(err)))
 			}
 			for _, w := range signs.Warn {
@@ -243,7 +245,7 @@ What this proves and what it does not: docs/security.md.`,
 	cmd.Flags().StringVar(&format, "format", "text", "report format: "+strings.Join(verify.Formats, ", ")+" (github: ::error annotations; gitlab: Code Quality JSON; markdown: a job summary or PR comment)")
 	cmd.Flags().StringVar(&output, "output", "", "write the --format report to this file and the text report to stdout")
 	cmd.Flags().BoolVar(&rerun, "rerun", false, "run the command gates (commands: of sessiongate.yaml, command checks of the protocol, {changed} as the range's changed files) as committed at the range's base, on the head, in a fresh worktree; a failure fails verify, a missing program exits 2")
-	cmd.Flags().IntVar(&recheck, "recheck", recheck, "on a push to the default branch, also re-check this many first-parent commits below the push's before (0: off)")
+	cmd.Flags().Var(&recheck, "recheck", "on a push to the default branch, also re-check this many first-parent commits below the push's before (0: off; all: every one since the adoption). A default-branch build that names no before exits 2 when its history is deeper than the default window, unless --recheck is given")
 	cmd.Flags().BoolVar(&noFetch, "no-fetch", false, "never fetch: in a shallow clone missing commits are an error (exit 2), not fetched")
 	cmd.Flags().BoolVar(&requireSigned, "require-signed", false, "fail every commit whose signature `git verify-commit` does not accept (config verify.require_signed)")
 	return cmd

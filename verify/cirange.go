@@ -353,10 +353,21 @@ func (rg *Range) Complete(ctx context.Context, repo *gitrepo.Repo, fetch bool) e
 		if err != nil {
 			return err
 		}
-		if len(cut) == 0 {
+		what := ""
+		if len(cut) > 0 {
+			what = fmt.Sprintf("the range reaches past this shallow clone's history (commit %s's parents are not fetched)", shorten.SHA(cut[0]))
+		} else if b, err := rg.cutBase(ctx, repo); err != nil {
+			return err
+		} else if b != "" {
+			// A base whose parents are not here excludes nothing below
+			// it: base..head ran past the merge base into history the
+			// base shares (a force push's before fetched at depth 1), and
+			// failed commits judged against the wrong config.
+			what = fmt.Sprintf("the range's base %s is a shallow cut-off point (its parents are not fetched), so the commits below it are not told from the range's", shorten.SHA(b))
+		}
+		if what == "" {
 			return nil
 		}
-		what := fmt.Sprintf("the range reaches past this shallow clone's history (commit %s's parents are not fetched)", shorten.SHA(cut[0]))
 		if !fetch {
 			return shallowError(rg, true, what, nil)
 		}
@@ -376,6 +387,38 @@ func (rg *Range) Complete(ctx context.Context, repo *gitrepo.Repo, fetch bool) e
 			return err
 		}
 	}
+}
+
+// cutBase is the range's base (or what it excludes after --not) when that
+// commit is a shallow cut-off point and the range's head is not below it;
+// "" otherwise.
+func (rg *Range) cutBase(ctx context.Context, repo *gitrepo.Repo) (string, error) {
+	cuts, err := repo.ShallowCommits()
+	if err != nil || len(cuts) == 0 {
+		return "", err
+	}
+	var bases []string
+	if rg.Base != "" {
+		bases = append(bases, rg.Base)
+	}
+	for i, v := range rg.Revs {
+		if v == "--not" && i+1 < len(rg.Revs) {
+			bases = append(bases, rg.Revs[i+1])
+		}
+	}
+	for _, b := range bases {
+		id, err := repo.ResolveRev(ctx, b)
+		if err != nil || !cuts[id] {
+			continue
+		}
+		// A base below the head excludes all it needs to: its own
+		// history is the head's too.
+		if in, err := repo.IsAncestor(ctx, id, rg.Head); err == nil && in {
+			continue
+		}
+		return id, nil
+	}
+	return "", nil
 }
 
 // cutInRange lists the commits of the range that are shallow cut-off points.

@@ -210,6 +210,9 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		return nil, nil
 	}
 	if isZero(before) {
+		if tag := getenv("CI_COMMIT_TAG"); tag != "" {
+			return newBranchRange(ctx, repo, head, "refs/tags/"+tag, getenv("CI_DEFAULT_BRANCH"), "GitLab pipeline for tag "+tag)
+		}
 		return newBranchRange(ctx, repo, head, getenv("CI_COMMIT_REF_NAME"), getenv("CI_DEFAULT_BRANCH"), "GitLab pipeline for a new branch "+getenv("CI_COMMIT_REF_NAME"))
 	}
 	// As a GitHub push to a branch: the whole branch (githubRange).
@@ -244,6 +247,17 @@ func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBr
 		// CI clones often hold the pushed branch alone.
 		if err := repo.FetchRevs(ctx, "origin", nil, "+refs/heads/"+defBranch+":"+ref); err != nil {
 			return nil, envErrorf("%s: the default branch %s is not in this clone and fetching it failed (%v): fetch it before verify (git fetch origin %s:%s) or name a range", how, defBranch, err, defBranch, ref)
+		}
+	}
+	// A tag of a commit on the default branch made an empty range: "0
+	// commit(s)", exit 0, and a release job gated on the tag's run
+	// published a hooks-off commit main's own run had failed. Such a tag
+	// is checked as a default-branch build of its commit.
+	if strings.HasPrefix(branch, "refs/tags/") {
+		if on, err := repo.IsAncestor(ctx, head, ref); err == nil && on {
+			rg := tipRange(head, defBranch, how+", a commit on the default branch "+defBranch)
+			rg.tag = true
+			return rg, nil
 		}
 	}
 	return &Range{Revs: []string{head, "--not", ref}, Head: head, Text: "origin/" + defBranch + ".." + shorten.SHA(head),

@@ -161,6 +161,12 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		if src.refTip == "" && anyTrailer(commits) {
 			return nil, &MissingRefError{Ref: src.ref}
 		}
+		if f, err := completeRecords(ctx, repo, src.ref, src.refTip, !opts.NoFetch); err != nil {
+			return nil, err
+		} else if f != "" {
+			rep.Fetched = append(rep.Fetched, f)
+			rep.Notes = append(rep.Notes, "the records ref "+src.ref+" was fetched shallow: its history fetched whole ("+f+")")
+		}
 	}
 	if err := src.preload(ctx, commits); err != nil {
 		return nil, err

@@ -189,6 +189,13 @@ func githubRunRange(ctx context.Context, repo *gitrepo.Repo, name string, ev *gi
 	if run == nil || run.HeadSHA == "" {
 		return nil, nil
 	}
+	// A workflow_run always names its head repository; none is a fork
+	// deleted since (GitHub sends null). Taken as this repository, a
+	// fork's "main" was checked as this default branch: its tip and the
+	// window below it, and its other commits passed unchecked.
+	if what == "workflow_run" && run.HeadRepository.FullName == "" {
+		return nil, envErrorf("GitHub %s: workflow_run.head_repository is empty (a deleted fork: GitHub sends null), so which branch %s (head_branch %q) is on cannot be told and it is not checked as %s's; name the range (sessiongate verify BASE..%s, BASE the pull request's base)", name, shorten.SHA(run.HeadSHA), run.HeadBranch, orNone(ev.Repository.FullName), shorten.SHA(run.HeadSHA))
+	}
 	def, err := defaultOf(ctx, repo, ev.Repository.DefaultBranch)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -22,8 +21,7 @@ const ancestorWalkMax = 256
 // walking b's parents in process (a git process was most of what the
 // foreign-amend check cost a pre-commit, issue 29). ok is false, and the
 // caller asks git, whenever git could see another history than the object
-// files: replace refs, grafts or a shallow clone (git rewrites parents by
-// them; go-git does not), a SHA-256 repository, an id that is not a full
+// files: a shallow clone, a SHA-256 repository, an id that is not a full
 // one, a missing object, or a walk past ancestorWalkMax commits.
 func (r *Repo) isAncestorFromObjects(ctx context.Context, a, b string) (is, ok bool) {
 	if len(a) != 40 || len(b) != 40 || !isHexID(a) || !isHexID(b) || r.isSHA256() || !r.plainHistory() {
@@ -69,35 +67,12 @@ func (r *Repo) isAncestorFromObjects(ctx context.Context, a, b string) (is, ok b
 var errWalkTooLong = errors.New("ancestor walk too long")
 
 // plainHistory reports whether git would see commits' parents as their
-// object files record them: no grafts file (or GIT_GRAFT_FILE), no shallow
-// file, no replace refs (loose or packed, or GIT_REPLACE_REF_BASE moving
-// them), no partial-clone promisor (a missing parent is fetched, not an
-// error).
+// object files record them: no shallow file and no partial-clone promisor
+// (a missing parent is fetched, not an error). Replace refs and grafts do
+// not count: every git sessiongate starts turns them off (gitenv), as
+// go-git never reads them.
 func (r *Repo) plainHistory() bool {
-	// verify turns grafts and replace refs off for every git it starts
-	// (GIT_GRAFT_FILE=/dev/null, GIT_NO_REPLACE_OBJECTS): the objects'
-	// own parents are then what git sees too, so the fast path holds.
-	noGrafts := os.Getenv("GIT_GRAFT_FILE") == os.DevNull
-	_, noReplace := os.LookupEnv("GIT_NO_REPLACE_OBJECTS")
-	if !noGrafts && os.Getenv("GIT_GRAFT_FILE") != "" || !noReplace && os.Getenv("GIT_REPLACE_REF_BASE") != "" {
-		return false
-	}
 	if _, err := os.Lstat(filepath.Join(r.commonDir, "shallow")); !errors.Is(err, fs.ErrNotExist) {
-		return false
-	}
-	if !noGrafts {
-		if _, err := os.Lstat(filepath.Join(r.commonDir, "info", "grafts")); !errors.Is(err, fs.ErrNotExist) {
-			return false
-		}
-	}
-	if noReplace {
-		return !r.promisor()
-	}
-	if ents, err := os.ReadDir(filepath.Join(r.commonDir, "refs", "replace")); len(ents) > 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false
-	}
-	packed, err := os.ReadFile(filepath.Join(r.commonDir, "packed-refs"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) || strings.Contains(string(packed), " refs/replace/") {
 		return false
 	}
 	return !r.promisor()

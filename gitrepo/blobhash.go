@@ -7,10 +7,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // SHA256sAt returns the hex sha256 of the bytes of each path as committed
@@ -32,8 +33,7 @@ func (r *Repo) SHA256sAt(ctx context.Context, rev string, paths []string) (map[s
 		}
 	}
 	args, in := batchRequests(rev, asked)
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, args...)
 	cmd.Stdin = strings.NewReader(in)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

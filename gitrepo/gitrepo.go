@@ -31,6 +31,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -433,11 +434,10 @@ func splitZ(b []byte) []string {
 //     does not override -c.
 var statHonest = []string{"-c", "core.fsmonitor=false", "-c", "core.trustctime=true", "-c", "core.checkStat=default"}
 
-// run executes git in dir with the inherited environment, so inside a hook
-// git's GIT_INDEX_FILE and GIT_DIR apply.
+// run executes git in dir with gitenv's environment: inside a hook git's
+// GIT_INDEX_FILE applies, replace refs and grafts do not.
 func run(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append(slices.Clip(statHonest), args...)...)
-	cmd.Dir = dir
+	cmd := gitenv.Command(ctx, dir, nil, append(slices.Clip(statHonest), args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -492,8 +492,7 @@ func (r *Repo) ExistsAt(ctx context.Context, rev, path string) (bool, error) {
 	if strings.HasPrefix(rev, "-") || rev == "" {
 		return false, fmt.Errorf("bad revision %q", rev)
 	}
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "-e", rev+":"+strings.TrimPrefix(filepath.ToSlash(path), "./"))
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "cat-file", "-e", rev+":"+strings.TrimPrefix(filepath.ToSlash(path), "./"))
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
@@ -510,8 +509,7 @@ func (r *Repo) ReadAt(ctx context.Context, rev, path string) ([]byte, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("bad revision %q", rev)
 	}
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "blob", rev+":"+path)
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "cat-file", "blob", rev+":"+path)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -548,8 +546,7 @@ func (r *Repo) VerifyStart(ctx context.Context, commit, head string) (string, er
 	if head == "" {
 		return "", fmt.Errorf("the branch has no commits yet, so %s cannot be its starting commit", shorten.SHA(full))
 	}
-	cmd := exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", full, head)
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "merge-base", "--is-ancestor", full, head)
 	err = cmd.Run()
 	var ee *exec.ExitError
 	switch {
@@ -621,8 +618,7 @@ func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	if is, ok := r.isAncestorFromObjects(ctx, a, b); ok {
 		return is, nil
 	}
-	cmd := exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", a, b)
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "merge-base", "--is-ancestor", a, b)
 	err := cmd.Run()
 	var ee *exec.ExitError
 	switch {
@@ -701,8 +697,7 @@ func (r *Repo) committedAt(ctx context.Context, head string, paths []string, out
 		return out, nil
 	}
 	args, in := batchRequests(head, paths)
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, args...)
 	cmd.Stdin = strings.NewReader(in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -808,8 +803,7 @@ func (r *Repo) VerifyCommit(ctx context.Context, sha string) error {
 	if strings.HasPrefix(sha, "-") {
 		return fmt.Errorf("bad commit %q", sha)
 	}
-	cmd := exec.CommandContext(ctx, "git", "verify-commit", sha)
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "verify-commit", sha)
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		return nil
@@ -989,8 +983,7 @@ func (r *Repo) patchIDs(ctx context.Context, revs []string) (map[string]string, 
 	if err != nil {
 		return nil, fmt.Errorf("read the commits' patches: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, "git", "patch-id", "--stable")
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "patch-id", "--stable")
 	cmd.Stdin = bytes.NewReader(diff)
 	out, err := cmd.Output()
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // HiddenFiles lists the tracked files whose work-tree content differs from
@@ -63,8 +65,8 @@ func (r *Repo) HiddenFiles(ctx context.Context) (map[string]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list tracked files: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, "git", "check-attr", "-z", "--stdin", "filter")
-	cmd.Dir, cmd.Stdin = r.root, bytes.NewReader(ls)
+	cmd := gitenv.Command(ctx, r.root, nil, "check-attr", "-z", "--stdin", "filter")
+	cmd.Stdin = bytes.NewReader(ls)
 	attrs, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("read filter attributes: %w", err)
@@ -134,12 +136,11 @@ func (r *Repo) lsFlagged(ctx context.Context) (map[string]flaggedEntry, error) {
 
 // cleanFiltersFromGit is cleanFilters asked of git.
 func (r *Repo) cleanFiltersFromGit(ctx context.Context) (map[string]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "config", "-z", "--get-regexp", `^filter\..*\.(clean|process)$`)
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "config", "-z", "--get-regexp", `^filter\..*\.(clean|process)$`)
 	// GIT_CONFIG points `git config` alone at another file: with
 	// GIT_CONFIG=/dev/null on the commit, git config listed no driver while
 	// the commit still ran the repository's clean filter.
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG=") })
+	cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG=") })
 	b, err := cmd.Output()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == 1 {
@@ -179,8 +180,7 @@ func (r *Repo) hashObjects(ctx context.Context, paths []string, noFilters bool) 
 	}
 	byLine := map[string]string{}
 	if len(lines) > 0 {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = r.root
+		cmd := gitenv.Command(ctx, r.root, nil, args...)
 		cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
 		b, err := cmd.Output()
 		if err != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // WorkTreeTree writes the tree a commit of every tracked file would hold
@@ -40,10 +42,9 @@ func (r *Repo) WorkTreeTree(ctx context.Context) (string, error) {
 	} else {
 		os.Remove(tmp.Name()) // no index yet: git starts an empty one
 	}
-	env := append(os.Environ(), "GIT_INDEX_FILE="+tmp.Name())
+	env := []string{"GIT_INDEX_FILE=" + tmp.Name()}
 	for _, args := range [][]string{{"add", "-u"}, {"write-tree"}} {
-		cmd := exec.CommandContext(ctx, "git", append(slices.Clip(statHonest), args...)...)
-		cmd.Dir, cmd.Env = r.root, env
+		cmd := gitenv.Command(ctx, r.root, env, append(slices.Clip(statHonest), args...)...)
 		out, err := cmd.Output()
 		if err != nil {
 			msg := err.Error()

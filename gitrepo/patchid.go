@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // What verify needs to recognise a platform's rewrite of verified commits
@@ -28,8 +29,7 @@ func (r *Repo) VerbatimPatchIDs(ctx context.Context, revs []string) (map[string]
 	if err != nil {
 		return nil, fmt.Errorf("read the commits' patches: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, "git", "patch-id", "--verbatim")
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "patch-id", "--verbatim")
 	cmd.Stdin = bytes.NewReader(diff)
 	out, err := cmd.Output()
 	if err != nil {

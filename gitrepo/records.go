@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
@@ -50,8 +50,7 @@ func (r *Repo) RecordBodies(ctx context.Context, ref string) ([][]byte, error) {
 	if len(oids) == 0 {
 		return nil, nil
 	}
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "cat-file", "--batch")
 	cmd.Stdin = strings.NewReader(strings.Join(oids, "\n") + "\n")
 	out, err := cmd.Output()
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/gittest"
 )
 
@@ -133,9 +134,11 @@ func TestReadRefFilesDeclinesReftable(t *testing.T) {
 }
 
 // TestIsAncestorFromObjectsFollowsGit: the in-process walk answers as
-// `git merge-base --is-ancestor`, loose and packed, and declines where git
-// sees another history (replace refs, grafts, a shallow clone) or the walk
-// would be long.
+// `git merge-base --is-ancestor` with replace refs and grafts off (as every
+// git sessiongate starts), loose and packed; a replace ref or grafts file
+// changes neither answer (git's own would: `git replace --graft` once took
+// a hooks-off commit out of a range); the walk declines when it would be
+// long.
 func TestIsAncestorFromObjectsFollowsGit(t *testing.T) {
 	gittest.Require(t)
 	ctx := context.Background()
@@ -151,9 +154,11 @@ func TestIsAncestorFromObjectsFollowsGit(t *testing.T) {
 	gittest.Git(t, root, "checkout", "-q", "--orphan", "other")
 	o := gittest.Commit(t, root, "o", nil)
 	gittest.Git(t, root, "checkout", "-q", "main")
-	pairs := [][2]string{{a, c}, {c, a}, {d, c}, {d, m}, {a, a}, {c, m}, {b, d}, {o, m}, {m, o}, {a, o}}
+	pairs := [][2]string{{a, c}, {c, a}, {d, c}, {d, m}, {a, a}, {c, m}, {b, d}, {o, m}, {m, o}, {a, o}, {b, c}}
 	gitSays := func(x, y string) bool {
-		err := exec.Command("git", "-C", root, "merge-base", "--is-ancestor", x, y).Run()
+		cmd := exec.Command("git", "-C", root, "merge-base", "--is-ancestor", x, y)
+		cmd.Env = gitenv.Env(os.Environ())
+		err := cmd.Run()
 		var ee *exec.ExitError
 		if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
 			t.Fatal(err)
@@ -184,11 +189,20 @@ func TestIsAncestorFromObjectsFollowsGit(t *testing.T) {
 	check("loose objects", true)
 	gittest.Git(t, root, "gc", "-q")
 	check("packed", true)
-	gittest.Git(t, root, "replace", "--graft", c, a) // c's parent is a now, for git
-	check("a replace ref: git is asked", false)
+	plainGitSaysBC := func() bool {
+		return exec.Command("git", "-C", root, "merge-base", "--is-ancestor", b, c).Run() == nil
+	}
+	gittest.Git(t, root, "replace", "--graft", c, a) // c's parent is a now, for plain git
+	if plainGitSaysBC() {
+		t.Fatal("set-up: plain git still reads b as c's parent under the replace ref")
+	}
+	check("a replace ref: the objects' parents", true)
 	gittest.Git(t, root, "replace", "-d", c)
 	gittest.Write(t, root, ".git/info/grafts", c+" "+a+"\n")
-	check("a grafts file: git is asked", false)
+	if plainGitSaysBC() {
+		t.Fatal("set-up: plain git still reads b as c's parent under the grafts file")
+	}
+	check("a grafts file: the objects' parents", true)
 	os.Remove(filepath.Join(root, ".git", "info", "grafts"))
 	check("grafts gone", true)
 

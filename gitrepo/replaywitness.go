@@ -5,11 +5,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // What git's replays copy, when pre-commit never saw it (issue 25: an
@@ -107,8 +108,7 @@ func (r *Repo) stateRevs(name string) []string {
 
 // patchID is git patch-id --stable of one commit's patch text.
 func patchID(ctx context.Context, dir string, patch []byte) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", "patch-id", "--stable")
-	cmd.Dir = dir
+	cmd := gitenv.Command(ctx, dir, nil, "patch-id", "--stable")
 	cmd.Stdin = bytes.NewReader(patch)
 	out, err := cmd.Output()
 	if err != nil {

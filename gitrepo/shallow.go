@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 
@@ -49,8 +49,7 @@ func (r *Repo) HasCommit(ctx context.Context, sha string) bool {
 	if sha == "" || strings.HasPrefix(sha, "-") {
 		return false
 	}
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "-e", sha+"^{commit}")
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "cat-file", "-e", sha+"^{commit}")
 	return cmd.Run() == nil
 }
 
@@ -90,8 +89,7 @@ func (r *Repo) FilesOf(ctx context.Context, commits []*Commit) error {
 		in.WriteString(c.SHA + "\n")
 		by[c.SHA] = c
 	}
-	cmd := exec.CommandContext(ctx, "git", "diff-tree", "--stdin", "-r", "--root", "--no-renames", "--name-only", "-z")
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "diff-tree", "--stdin", "-r", "--root", "--no-renames", "--name-only", "-z")
 	cmd.Stdin = strings.NewReader(in.String())
 	out, err := cmd.Output()
 	if err != nil {

@@ -10,12 +10,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/nearcopy"
 	"github.com/sessiongate/sessiongate/internal/textfold"
 )
@@ -113,8 +113,7 @@ func normalizeSpace(b []byte) []byte { return bytes.Join(bytes.Fields(b), []byte
 // index of the first that match accepts (-1 when none does). Blobs larger
 // than copyMaxSize are skipped.
 func (r *Repo) firstBlob(ctx context.Context, ids []string, match func(int, []byte) bool) (int, error) {
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, "cat-file", "--batch")
 	cmd.Stdin = strings.NewReader(strings.Join(ids, "\n") + "\n")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // StatHiddenFiles lists the tracked files whose work-tree content differs
@@ -54,10 +56,9 @@ func (r *Repo) StatHiddenFiles(ctx context.Context) ([]string, error) {
 		return nil, fmt.Errorf("copy the index: %w", err)
 	}
 	list := func(indexFile string) (map[string]bool, error) {
-		cmd := exec.CommandContext(ctx, "git", append(slices.Clip(statHonest), "diff", "--no-ext-diff", "--no-renames", "--name-only", "-z")...)
-		cmd.Dir = r.root
+		cmd := gitenv.Command(ctx, r.root, nil, append(slices.Clip(statHonest), "diff", "--no-ext-diff", "--no-renames", "--name-only", "-z")...)
 		if indexFile != "" {
-			cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+indexFile)
+			cmd.Env = gitenv.Env(os.Environ(), "GIT_INDEX_FILE="+indexFile)
 		}
 		out, err := cmd.Output()
 		if err != nil {

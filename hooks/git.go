@@ -6,20 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/ancestry"
 )
 
-// git runs git in dir with the inherited environment (inside a hook that
-// keeps GIT_INDEX_FILE) and returns stdout without the trailing newline.
+// git runs git in dir with gitenv's environment (inside a hook that keeps
+// GIT_INDEX_FILE; replace refs and grafts off) and returns stdout without
+// the trailing newline.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
+	cmd := gitenv.Command(ctx, dir, nil, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // AcceptDir is the folder of the records ref that holds acceptances: what
@@ -66,8 +67,7 @@ func signedLog(ctx context.Context, dir, tip, allowedSigners string, extra, path
 	args = append(args, "log", "--no-renames")
 	args = append(args, extra...)
 	args = append(args, "--name-only", "--format=%x1e%H%x1f%G?%x1f%GS", tip, "--")
-	cmd := exec.CommandContext(ctx, "git", append(args, paths...)...)
-	cmd.Dir = dir
+	cmd := gitenv.Command(ctx, dir, nil, append(args, paths...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	b, err := cmd.Output()

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
 
@@ -92,8 +92,7 @@ func Actors(ctx context.Context, dir, tip string, commits []string) (map[string]
 	if len(asked) == 0 {
 		return out, nil
 	}
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
-	cmd.Dir = dir
+	cmd := gitenv.Command(ctx, dir, nil, "cat-file", "--batch")
 	cmd.Stdin = &in
 	b, err := cmd.Output()
 	if err != nil {

@@ -11,10 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // errLostRace: another writer moved the ref while this one wrote.
@@ -34,9 +35,8 @@ func putFastImport(ctx context.Context, dir, ref, old string, bodies map[string]
 	// fast-import wrote instead of starting `git unpack-objects` to make
 	// them loose: one process less per write; gc --auto folds the small
 	// packs as it does a fetch's.
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.hooksPath="+os.DevNull, "-c", "fastimport.unpackLimit=1",
+	cmd := gitenv.Command(ctx, dir, nil, "-c", "core.hooksPath="+os.DevNull, "-c", "fastimport.unpackLimit=1",
 		"fast-import", "--quiet", "--date-format=now")
-	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()

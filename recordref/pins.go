@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
 
@@ -293,8 +293,7 @@ type namedObj struct {
 // catNamed runs one cat-file --batch over names and answers in their
 // order (catBatch keys by object id, which loses which name was missing).
 func catNamed(ctx context.Context, dir string, names []string) ([]namedObj, error) {
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
-	cmd.Dir = dir
+	cmd := gitenv.Command(ctx, dir, nil, "cat-file", "--batch")
 	cmd.Stdin = strings.NewReader(strings.Join(names, "\n") + "\n")
 	b, err := cmd.Output()
 	if err != nil {

@@ -5,9 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // Result is one session's record as ReadMany found it.
@@ -95,8 +96,7 @@ func ReadMany(ctx context.Context, dir, commit string, ids []string) (map[string
 
 // catBatch reads blobs through one `git cat-file --batch`.
 func catBatch(ctx context.Context, dir string, blobs []string) (map[string][]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
-	cmd.Dir = dir
+	cmd := gitenv.Command(ctx, dir, nil, "cat-file", "--batch")
 	cmd.Stdin = strings.NewReader(strings.Join(blobs, "\n") + "\n")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -14,11 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
 
@@ -91,11 +91,7 @@ func IDOfPath(p string) string {
 // git hook git's GIT_DIR applies.
 func git(ctx context.Context, dir string, stdin []byte, env []string, args ...string) (string, error) {
 	full := append([]string{"-c", "core.hooksPath=" + os.DevNull}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Dir = dir
-	if len(env) > 0 {
-		cmd.Env = append(os.Environ(), env...)
-	}
+	cmd := gitenv.Command(ctx, dir, env, full...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

@@ -103,6 +103,7 @@ func (e *Engine) reviewFlags(ctx context.Context, s *Session, spec *protocolspec
 			}
 		}
 	}
+	out = append(out, gitlinkFlags(ctx, repo, s, flag)...)
 	if len(templated) == 0 {
 		return out
 	}
@@ -139,6 +140,54 @@ func (e *Engine) reviewFlags(ctx context.Context, s *Session, spec *protocolspec
 		}
 		if n := len(k.Own(string(body))); n < ownwords.Few {
 			out = append(out, flag("", f, fmt.Sprintf("%s holds %d word(s) of its own beyond the protocol's template, the session's commit subjects and its objective: made from them (sed and git log?) it hands nothing off that a reader could not get from git; a reviewer reads it (a flag, not a block)", f, n)))
+		}
+	}
+	return out
+}
+
+// Gitlink is a submodule commit a session's range adds or moves.
+type Gitlink struct {
+	Path   string
+	Commit string
+	URL    string // from HEAD's .gitmodules; "" when none names the path
+	// Present: the submodule's repository here holds the commit.
+	Present bool
+	// Published: a remote-tracking ref of the submodule's repository here
+	// holds it (as of its last fetch): the remote served it then.
+	Published bool
+}
+
+// gitlinkLister gives the submodule commits a range adds or moves
+// (gitrepo.Repo).
+type gitlinkLister interface {
+	ChangedGitlinks(ctx context.Context, start string) ([]Gitlink, error)
+}
+
+// gitlinkFlags: a gitlink to a commit no clone can fetch hides code from
+// CI. Whether the submodule's URL serves it takes the network, so it is a
+// finding, not a block: no .gitmodules URL, or no remote-tracking ref of
+// the submodule's repository here holding the commit.
+func gitlinkFlags(ctx context.Context, repo Repo, s *Session, flag func(phase, req, msg string) *Violation) []*Violation {
+	gl, ok := repo.(gitlinkLister)
+	if !ok {
+		return nil
+	}
+	links, err := gl.ChangedGitlinks(ctx, s.StartCommit)
+	if err != nil {
+		return nil
+	}
+	var out []*Violation
+	for _, l := range links {
+		switch {
+		case l.URL == "":
+			out = append(out, flag("", l.Path, fmt.Sprintf("submodule %s points at %s and no .gitmodules entry names its URL: no clone can fetch that commit; a reviewer reads it (a flag, not a block)", l.Path, shortSHA(l.Commit))))
+		case !l.Published:
+			where := "is not in the submodule's repository here"
+			if l.Present {
+				where = "is here but on none of the submodule's remote-tracking refs (made here, not pushed, or not fetched)"
+			}
+			out = append(out, flag("", l.Path, fmt.Sprintf("submodule %s points at %s, which %s: whether %s serves it was not checked (offline); push it, or a reviewer confirms a clone can fetch it (a flag, not a block)",
+				l.Path, shortSHA(l.Commit), where, l.URL)))
 		}
 	}
 	return out

@@ -3,9 +3,9 @@ package verify
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 )
@@ -295,8 +295,7 @@ func defaultOf(ctx context.Context, repo *gitrepo.Repo, given string) (string, e
 // remoteHead is the branch origin's HEAD names (`git ls-remote --symref`),
 // "" when it cannot be asked.
 func remoteHead(ctx context.Context, repo *gitrepo.Repo) string {
-	cmd := exec.CommandContext(ctx, "git", "ls-remote", "--symref", "origin", "HEAD")
-	cmd.Dir = repo.Root()
+	cmd := gitenv.Command(ctx, repo.Root(), nil, "ls-remote", "--symref", "origin", "HEAD")
 	out, err := cmd.Output()
 	if err != nil {
 		return ""

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
 )
 
@@ -90,8 +90,7 @@ func isProgramKey(k string) bool {
 // localConfig is the clone's own config file (not global, not system, not
 // includes), lower-cased keys; empty when git cannot read it.
 func localConfig(ctx context.Context, repo *gitrepo.Repo) map[string]string {
-	cmd := exec.CommandContext(ctx, "git", "config", "--file", filepath.Join(repo.CommonDir(), "config"), "--list")
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+	cmd := gitenv.Command(ctx, repo.Root(), []string{"GIT_CONFIG_NOSYSTEM=1"}, "config", "--file", filepath.Join(repo.CommonDir(), "config"), "--list")
 	out, err := cmd.Output()
 	if err != nil {
 		return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/session"
@@ -201,7 +202,7 @@ func signedAcceptance(ctx context.Context, a *app, r *gitrepo.Repo, changes []se
 	if err := r.VerifyCommit(ctx, sha); err != nil {
 		return "", fmt.Errorf("accept refused: %w", err)
 	}
-	out, err := exec.CommandContext(ctx, "git", "-C", r.Root(), "log", "-1", "--format=%G?%x00%GS", sha).Output()
+	out, err := gitenv.Command(ctx, r.Root(), nil, "log", "-1", "--format=%G?%x00%GS", sha).Output()
 	if err != nil {
 		return "", fmt.Errorf("read the signer of %.12s: %w", sha, err)
 	}
@@ -226,7 +227,7 @@ func signedAcceptance(ctx context.Context, a *app, r *gitrepo.Repo, changes []se
 		// The newest version on HEAD, never an older signed one brought
 		// back: an agent restoring last year's weaker protocol from a
 		// signed commit of its time must not get it accepted.
-		last, err := exec.CommandContext(ctx, "git", "-C", r.Root(), "log", "-1", "--format=%H", "HEAD", "--", c.Path).Output()
+		last, err := gitenv.Command(ctx, r.Root(), nil, "log", "-1", "--format=%H", "HEAD", "--", c.Path).Output()
 		if err != nil {
 			return "", fmt.Errorf("find the last commit of %s: %w", c.Path, err)
 		}

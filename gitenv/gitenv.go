@@ -1,0 +1,73 @@
+// Package gitenv builds the environment of every git command sessiongate
+// starts, so its gates read the objects and refs the repository holds and
+// nothing the caller's environment or a replace ref substitutes. It needs
+// no session: it reads an environment.
+package gitenv
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// redirect are variables that make git read another repository, work tree,
+// object store or history than the one found from the command's folder, or
+// rewrite commits' parents and trees on the way out. In an agent's shell
+// they reach sessiongate's hooks through git: GIT_REPLACE_REF_BASE naming
+// the agent's replacements, GIT_GRAFT_FILE its grafts,
+// GIT_ALTERNATE_OBJECT_DIRECTORIES an object store the clone does not
+// have. git sets GIT_DIR for a linked worktree's hooks: every command runs
+// in the work tree's top folder (cmd.Dir), where git finds the same git
+// dir without it. GIT_INDEX_FILE stays: git sets it for a commit's hooks
+// (`git commit -a` commits a temporary index), and outside a hook the
+// command line drops it (cmd/sessiongate/root.go).
+var redirect = []string{
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES",
+	"GIT_REPLACE_REF_BASE", "GIT_GRAFT_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+}
+
+// Fixed turns replace refs and grafts off: `git replace START FAKE` made
+// the session's start read as a commit holding the weakened test script,
+// and `git replace --graft` (or a .git/info/grafts line) took a hooks-off
+// commit out of start..HEAD. GIT_NO_REPLACE_OBJECTS leaves grafts on, and
+// git has no switch for them: a graft file no one can create (under the
+// null device, which is no folder) stands in for the repository's. The
+// null device itself is read as an empty graft file, and git 2.39 then
+// prints its grafts-deprecated hint on every command's stderr, which a
+// caller reading stderr as an error (merge-base's "not an ancestor")
+// took for one.
+var Fixed = []string{"GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE=" + NoGrafts}
+
+// NoGrafts is the graft file every git sessiongate starts reads: none.
+var NoGrafts = filepath.Join(os.DevNull, "no-grafts")
+
+// Env returns environ without the redirecting variables, then extra
+// (variables sessiongate itself sets for this command, such as a temporary
+// GIT_INDEX_FILE; they win over the caller's), then Fixed.
+func Env(environ []string, extra ...string) []string {
+	env := make([]string, 0, len(environ)+len(extra)+len(Fixed))
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(redirect, name) || slices.ContainsFunc(extra, func(e string) bool { return strings.HasPrefix(e, name+"=") }) {
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, extra...)
+	return append(env, Fixed...)
+}
+
+// Command is exec.CommandContext(ctx, "git", args...) run in dir with
+// Env(os.Environ(), extra...). dir must be a folder of the repository to
+// read (the work tree's top for a hook): git finds the repository from
+// it, not from GIT_DIR.
+func Command(ctx context.Context, dir string, extra []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = Env(os.Environ(), extra...)
+	return cmd
+}

@@ -116,7 +116,7 @@ func installsShadow(line, dir string, getenv func(string) string) string {
 					return why(what, n)
 				}
 			case prog == "cp" || prog == "mv" || prog == "ln" || prog == "install" || prog == "rsync":
-				if n := copiesShadow(prog, args, cwd, abs, pathDirs); n != "" {
+				if n := copiesShadow(prog, args, cwd, abs, pathDirs, globWords(l)); n != "" {
 					return why(what, n)
 				}
 			case prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun":
@@ -230,13 +230,26 @@ func mainPackage(dir string) bool {
 	return false
 }
 
+// globWord is a word of literal text with a glob character.
+var globWord = regexp.MustCompile("(?:^|\\s)([^\\s$`'\"|;&<>()]*[*?\\[][^\\s$`'\"|;&<>()]*)")
+
+// globWords are the line's glob words (`shims/*`), which the parse leaves
+// unread.
+func globWords(l string) []string {
+	var out []string
+	for _, m := range globWord.FindAllStringSubmatch(l, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
 var goPackageMain = regexp.MustCompile(`(?m)^package\s+main\b`)
 
 // copiesShadow is a shadow name a copy, move, link or install puts into a
 // PATH folder under the source's own name (`cp shim/sessiongate
 // ~/.local/bin/`, `install -t ~/bin git`); a destination that names the
 // file itself is a literal write target, judged with the others.
-func copiesShadow(prog string, args []string, cwd string, abs func(cwd, p string) string, pathDirs map[string]bool) string {
+func copiesShadow(prog string, args []string, cwd string, abs func(cwd, p string) string, pathDirs map[string]bool, globs []string) string {
 	var words []string
 	dest := ""
 	for i := 0; i < len(args); i++ {
@@ -268,9 +281,39 @@ func copiesShadow(prog string, args []string, cwd string, abs func(cwd, p string
 	if !pathDirs[abs(cwd, dest)] {
 		return ""
 	}
-	for _, s := range srcs {
+	for i := 0; i < len(srcs); i++ {
+		s := srcs[i]
+		if s == "" {
+			// A word the parse does not read: a glob is read from the
+			// line's text; anything else (`cp "$S" ~/.local/bin/`) may be
+			// the shim.
+			if len(globs) == 0 {
+				return "sessiongate"
+			}
+			srcs = append(srcs, globs...)
+			globs = nil
+			continue
+		}
 		if n := strings.TrimSuffix(filepath.Base(strings.TrimSuffix(s, "/")), ".exe"); shadowName(n) {
 			return n
+		}
+		// A glob (`cp shims/* DIR`) or a folder's contents (`rsync -a
+		// shims/ DIR`, `cp -r shims/. DIR`): the names on disk.
+		names, _ := filepath.Glob(abs(cwd, s))
+		for _, m := range names {
+			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
+				if ents, err := os.ReadDir(m); err == nil {
+					for _, e := range ents {
+						if shadowName(e.Name()) {
+							return strings.TrimSuffix(e.Name(), ".exe")
+						}
+					}
+				}
+				continue
+			}
+			if shadowName(m) {
+				return strings.TrimSuffix(filepath.Base(m), ".exe")
+			}
 		}
 	}
 	return ""

@@ -83,9 +83,10 @@ func startupFileWrite(ev *Event, dir string, getenv func(string) string) string 
 var pathAssign = regexp.MustCompile(`(?:^|[\s;&|(!{])(?:export\s+|declare\s+-x\s+|env\s+(?:-\S+\s+)*)?PATH=("[^"]*"|'[^']*'|[^\s;&|)]*)`)
 
 // hookEnv is a variable or export that changes what a shell a git hook
-// starts runs: BASH_ENV and ENV are sourced by bash (a hook with a bash
-// shebang), an exported function is imported by it.
-var hookEnv = regexp.MustCompile(`(?:^|[\s;&|(!{])(?:BASH_ENV=|ENV=|export\s+-f\b|export\s+-nf\b|declare\s+-[a-z]*f[a-z]*x|declare\s+-[a-z]*x[a-z]*f|typeset\s+-[a-z]*fx|typeset\s+-[a-z]*xf)`)
+// starts runs: BASH_ENV is sourced by a non-interactive bash (a hook with
+// a bash shebang), an exported function is imported by it. (ENV is read
+// by interactive shells only.)
+var hookEnv = regexp.MustCompile(`(?:^|[\s;&|(!{])(?:BASH_ENV=|export\s+-f\b|declare\s+-[a-z]*f[a-z]*x|declare\s+-[a-z]*x[a-z]*f|typeset\s+-[a-z]*fx|typeset\s+-[a-z]*xf)`)
 
 // shadowDef defines git or sessiongate as an alias, a function, a hashed
 // path or a loaded builtin.
@@ -94,8 +95,8 @@ var shadowDef = regexp.MustCompile(`(?:^|[\s;&|(!{])(?:alias\s+(?:-\S+\s+)*["']?
 // gitRunsShim says why a shell line changes how git's hooks find
 // sessiongate ("" when it does not): a PATH folder holding a `sessiongate`
 // or `git`, or, on a line that runs git, a PATH folder that is not spelled
-// out or not there yet (the line may make it), BASH_ENV, ENV or an
-// exported function.
+// out or not there yet (the line may make it), BASH_ENV or an exported
+// function.
 func gitRunsShim(line, dir string, getenv func(string) string) string {
 	if m := shadowDef.FindString(line); m != "" {
 		// Copilot's shell lives on between calls: a `git` defined now
@@ -117,7 +118,7 @@ func gitRunsShim(line, dir string, getenv func(string) string) string {
 		return "sessiongate: `" + shortCmd(line) + "` " + what + ": git's hooks run `sessiongate` by name with the line's environment, so the agent being policed may not change how they find it"
 	}
 	if runsGit && hookEnv.MatchString(line) {
-		return why("sets BASH_ENV, ENV or an exported function for git")
+		return why("sets BASH_ENV or an exported function for git")
 	}
 	home := getenv("HOME")
 	for _, m := range pathAssign.FindAllStringSubmatch(line, -1) {

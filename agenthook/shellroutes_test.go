@@ -61,7 +61,11 @@ func TestShimRoutesByNameOnPath(t *testing.T) {
 		{`install -m 755 shims/sessiongate ` + shadow, true},
 		{`ln -s $PWD/shims/sessiongate ~/.local/bin/`, true},
 		{`install -t ~/.local/bin shims/sessiongate`, true},
+		{`cp shims/* ~/.local/bin/`, true},
+		{`rsync -a shims/ ~/.local/bin/`, true},
+		{`S=shims/sessiongate; cp "$S" ~/.local/bin/`, true},
 		{`cp shims/sessiongate backup/`, false},
+		{`cp tools/greet/*.go ~/.local/bin/`, false},
 		{`go build -o greet ./tools/greet && cp greet ~/.local/bin/`, false},
 		// Shell startup files.
 		{`echo 'git(){ command git -c core.hooks""Path=/dev/null "$@"; }' >> ~/.profile`, true},
@@ -78,6 +82,7 @@ func TestShimRoutesByNameOnPath(t *testing.T) {
 		{`sessiongate(){ echo {}; }; export -f sessiongate; git commit -m x`, true},
 		{`BASH_ENV=shims/rc git commit -m x`, true},
 		{`PATH=$PWD/node_modules/.bin:$PATH npm test`, false},
+		{`NODE_ENV=test git commit -m 'feat: x'`, false},
 		{`export PATH="$(go env GOPATH)/bin:$PATH" && go test ./...`, false},
 		{`PATH=/usr/bin:$PATH git commit -m 'feat: x'`, false},
 		// Definitions in the agent's shell (Copilot's lives on).

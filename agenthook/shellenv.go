@@ -72,7 +72,33 @@ func startupFileWrite(ev *Event, dir string, getenv func(string) string) string 
 		}
 	}
 	if ev.Tool.Kind == session.ToolShell {
-		if f := namesConfigFile(ev.Tool.Command, files, getenv); f != "" && lineWrites(ev.Tool.Command, paths) {
+		c := ev.Tool.Command
+		f := namesConfigFile(c, files, getenv)
+		if f == "" {
+			return ""
+		}
+		// Named from the home folder (`>> ~/.profile`): the line is read
+		// again with the home folder spelled out, so a read beside a
+		// redirection (`source ~/.bashrc && npm test 2>&1`) stays a read.
+		home := getenv("HOME")
+		if !strings.ContainsAny(home, " \t'\"$`\\") {
+			ps, ok := shellline.WritesIn(ev.Tool.Shell, homeWord.ReplaceAllString(c, "${1}"+home+"/"))
+			if ok {
+				for _, p := range ps {
+					if !filepath.IsAbs(p) {
+						p = filepath.Join(dir, p)
+					}
+					p = filepath.Clean(p)
+					for _, f := range files {
+						if rel, err := filepath.Rel(f, p); err == nil && filepath.IsLocal(rel) || p == f {
+							return why(f)
+						}
+					}
+				}
+				return ""
+			}
+		}
+		if lineWrites(c, paths) {
 			return why(f)
 		}
 	}

@@ -71,7 +71,12 @@ func TestShimRoutesByNameOnPath(t *testing.T) {
 		{`echo 'git(){ command git -c core.hooks""Path=/dev/null "$@"; }' >> ~/.profile`, true},
 		{`echo 'export PATH=$HOME/shims:$PATH' >> ~/.bash_profile`, true},
 		{`cat shims/rc >> $HOME/.zshenv`, true},
+		{`tee -a ~/.bashrc < shims/rc`, true},
+		{`sed -i 's/x/y/' ~/.bashrc`, true},
+		{`python3 -c "open('` + filepath.Join(home, ".profile") + `','a').write('git(){ :; }')"`, true},
 		{`cat ~/.bashrc && grep PATH ~/.profile`, false},
+		{`source ~/.bashrc && sh test.sh 2>&1 | tail -5`, false},
+		{`grep -n PATH ~/.bashrc > notes.txt`, false},
 		{`echo 'export X=1' > docs/bashrc.example`, false},
 		// The environment git's hooks inherit.
 		{`PATH=$PWD/shims:$PATH git commit -m x`, true},

@@ -21,6 +21,9 @@ import (
 // homeWord is a word starting at the home folder.
 var homeWord = regexp.MustCompile(`(^|[\s=:"'])(?:~|\$HOME|\$\{HOME\})/`)
 
+// pwdWord is a word starting at the shell's folder.
+var pwdWord = regexp.MustCompile(`(^|[\s=:"'])(?:\$PWD|\$\{PWD\})/`)
+
 // shadowNames are the programs a shim of would disarm the hooks.
 var shadowNames = map[string]bool{"sessiongate": true, "git": true}
 
@@ -61,6 +64,11 @@ func installsShadow(line, dir string, getenv func(string) string) string {
 		// folder here.
 		line = homeWord.ReplaceAllString(line, "${1}"+home+"/")
 	}
+	if !strings.ContainsAny(dir, " \t'\"$`\\") {
+		// $PWD likewise: a source's own name is what counts
+		// (`ln -s $PWD/shim/sessiongate ~/.local/bin/`).
+		line = pwdWord.ReplaceAllString(line, "${1}"+dir+"/")
+	}
 	for _, l := range append([]string{line}, shellline.Inner(line)...) {
 		cwd := dir
 		for _, p := range shellline.Programs(l) {
@@ -77,14 +85,22 @@ func installsShadow(line, dir string, getenv func(string) string) string {
 			case prog == "go" && len(args) > 0 && args[0] == "build":
 				out, pkgs := goBuildArgs(args[1:])
 				if out == "" {
+					// No -o: one package's binary lands in the folder
+					// the line is in (`cd ~/.local/bin && go build ...`).
+					if pathDirs[cwd] && len(pkgs) <= 1 {
+						for _, n := range goBinNames(cwd, pkgs, abs) {
+							return why(what, n)
+						}
+					}
 					continue
 				}
 				o := abs(cwd, out)
 				if pathDirs[o] || strings.HasSuffix(out, "/") {
-					// -o into a folder: the binary takes the package's name.
-					for _, pkg := range pkgs {
-						if shadowName(goBinName(abs(cwd, pkg), pkg)) && pathDirs[strings.TrimSuffix(o, "/")] {
-							return why(what, goBinName(abs(cwd, pkg), pkg))
+					// -o into a folder: each main package's binary takes
+					// its folder's name (`-o DIR/ ./tools/...`).
+					if pathDirs[strings.TrimSuffix(o, "/")] {
+						for _, n := range goBinNames(cwd, pkgs, abs) {
+							return why(what, n)
 						}
 					}
 					continue
@@ -93,11 +109,15 @@ func installsShadow(line, dir string, getenv func(string) string) string {
 					return why(what, filepath.Base(o))
 				}
 			case prog == "go" && len(args) > 0 && args[0] == "install":
+				// Into GOBIN or GOPATH/bin, wherever they point: every main
+				// package the patterns match (`./...` included).
 				_, pkgs := goBuildArgs(args[1:])
-				for _, pkg := range pkgs {
-					if n := goBinName(abs(cwd, pkg), pkg); shadowName(n) {
-						return why(what, n)
-					}
+				for _, n := range goBinNames(cwd, pkgs, abs) {
+					return why(what, n)
+				}
+			case prog == "cp" || prog == "mv" || prog == "ln" || prog == "install" || prog == "rsync":
+				if n := copiesShadow(prog, args, cwd, abs, pathDirs, globWords(l)); n != "" {
+					return why(what, n)
 				}
 			case prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun":
 				if n := npmShadow(args, cwd, abs); n != "" {
@@ -145,6 +165,158 @@ func goBinName(absPkg, pkg string) string {
 		pkg = absPkg
 	}
 	return filepath.Base(strings.TrimSuffix(pkg, "/..."))
+}
+
+// goBinNames are the shadow names among the binaries go build or install
+// makes of pkgs (none: the package in cwd). A local pattern (`./...`,
+// `./tools/...`) is read from disk: each main package below it is named
+// after its folder, so a `tools/sessiongate` among them is a shim.
+func goBinNames(cwd string, pkgs []string, abs func(cwd, p string) string) []string {
+	if len(pkgs) == 0 {
+		pkgs = []string{"."}
+	}
+	var names []string
+	for _, pkg := range pkgs {
+		root, pattern := strings.CutSuffix(pkg, "...")
+		local := strings.HasPrefix(pkg, ".") || filepath.IsAbs(pkg)
+		if !pattern || !local {
+			if n := goBinName(abs(cwd, pkg), pkg); shadowName(n) {
+				names = append(names, n)
+			}
+			continue
+		}
+		names = append(names, goMainShadows(abs(cwd, strings.TrimSuffix(root, "/")))...)
+	}
+	return names
+}
+
+// goMainShadows walks root as go's `...` does (past folders starting with
+// . or _ and testdata) for main packages in a folder with a shadow name.
+// Only such folders' files are opened, so the walk costs a directory
+// listing per folder.
+func goMainShadows(root string) []string {
+	var names []string
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		n := d.Name()
+		if p != root && (strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || n == "testdata") {
+			return filepath.SkipDir
+		}
+		if shadowName(n) && mainPackage(p) {
+			names = append(names, n)
+		}
+		return nil
+	})
+	return names
+}
+
+// mainPackage reports whether a folder holds a Go file of package main.
+func mainPackage(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err == nil && goPackageMain.Match(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// globWord is a word of literal text with a glob character.
+var globWord = regexp.MustCompile("(?:^|\\s)([^\\s$`'\"|;&<>()]*[*?\\[][^\\s$`'\"|;&<>()]*)")
+
+// globWords are the line's glob words (`shims/*`), which the parse leaves
+// unread.
+func globWords(l string) []string {
+	var out []string
+	for _, m := range globWord.FindAllStringSubmatch(l, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+var goPackageMain = regexp.MustCompile(`(?m)^package\s+main\b`)
+
+// copiesShadow is a shadow name a copy, move, link or install puts into a
+// PATH folder under the source's own name (`cp shim/sessiongate
+// ~/.local/bin/`, `install -t ~/bin git`); a destination that names the
+// file itself is a literal write target, judged with the others.
+func copiesShadow(prog string, args []string, cwd string, abs func(cwd, p string) string, pathDirs map[string]bool, globs []string) string {
+	var words []string
+	dest := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-t" && i+1 < len(args):
+			dest = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--target-directory="):
+			dest = strings.TrimPrefix(a, "--target-directory=")
+		case prog == "install" && (a == "-m" || a == "-o" || a == "-g" || a == "-S") && i+1 < len(args):
+			i++ // install's options with a value
+		case strings.HasPrefix(a, "-"):
+		default:
+			words = append(words, a)
+		}
+	}
+	srcs := words
+	if dest == "" {
+		switch {
+		case len(words) >= 2:
+			dest, srcs = words[len(words)-1], words[:len(words)-1]
+		case len(words) == 1 && prog == "ln":
+			dest = cwd // `ln -s /x/sessiongate` links into the line's folder
+		default:
+			return ""
+		}
+	}
+	if !pathDirs[abs(cwd, dest)] {
+		return ""
+	}
+	for i := 0; i < len(srcs); i++ {
+		s := srcs[i]
+		if s == "" {
+			// A word the parse does not read: a glob is read from the
+			// line's text; anything else (`cp "$S" ~/.local/bin/`) may be
+			// the shim.
+			if len(globs) == 0 {
+				return "sessiongate"
+			}
+			srcs = append(srcs, globs...)
+			globs = nil
+			continue
+		}
+		if n := strings.TrimSuffix(filepath.Base(strings.TrimSuffix(s, "/")), ".exe"); shadowName(n) {
+			return n
+		}
+		// A glob (`cp shims/* DIR`) or a folder's contents (`rsync -a
+		// shims/ DIR`, `cp -r shims/. DIR`): the names on disk.
+		names, _ := filepath.Glob(abs(cwd, s))
+		for _, m := range names {
+			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
+				if ents, err := os.ReadDir(m); err == nil {
+					for _, e := range ents {
+						if shadowName(e.Name()) {
+							return strings.TrimSuffix(e.Name(), ".exe")
+						}
+					}
+				}
+				continue
+			}
+			if shadowName(m) {
+				return strings.TrimSuffix(filepath.Base(m), ".exe")
+			}
+		}
+	}
+	return ""
 }
 
 // npmShadow is a shadow name among the bins of a local package installed

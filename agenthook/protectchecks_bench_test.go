@@ -40,3 +40,29 @@ func BenchmarkPreToolProtectChecks(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPreToolShimChecks times the two checks round 14 added to the
+// shell pre-tool path (shell startup files; PATH, BASH_ENV and
+// definitions of git or sessiongate), on the lines of
+// BenchmarkPreToolProtectChecks and one that sets PATH for git.
+//
+//	go test ./agenthook -run '^$' -bench PreToolShimChecks -count 5
+func BenchmarkPreToolShimChecks(b *testing.B) {
+	root := b.TempDir()
+	env := map[string]string{"HOME": b.TempDir(), "PATH": "/usr/local/bin:/usr/bin:/bin"}
+	getenv := func(k string) string { return env[k] }
+	for _, c := range []struct{ name, line string }{
+		{"plain", "sh test.sh"},
+		{"long", "cd sub && go test -count=1 ./... 2>&1 | tee /tmp/out.txt && echo done > status.txt; cp a.txt b.txt"},
+		{"path", "PATH=/usr/bin:$PATH git commit -m 'feat: x'"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				ev := &Event{Agent: "claude", Tool: session.ToolCall{Name: "Bash", Kind: session.ToolShell, Command: c.line, Dir: root}}
+				if startupFileWrite(ev, root, getenv) != "" || gitRunsShim(c.line, root, getenv) != "" {
+					b.Fatal("an honest line denied")
+				}
+			}
+		})
+	}
+}

@@ -366,10 +366,16 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 			if why := selfBinaryWrite(ev, dir, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
+			if why := startupFileWrite(ev, dir, r.getenv); why != "" {
+				return &Answer{Deny: true, Reason: why}, nil
+			}
 			if ev.Tool.Kind == session.ToolShell {
 				// A hook that dies is an allow in Claude Code and Codex.
 				if why := shellline.SignalsHooks(ev.Tool.Command); why != "" {
 					return &Answer{Deny: true, Reason: "sessiongate: " + why}, nil
+				}
+				if why := gitRunsShim(ev.Tool.Command, dir, r.getenv); why != "" {
+					return &Answer{Deny: true, Reason: why}, nil
 				}
 			}
 			if why := gitDirWrite(ev, dir, repo); why != "" {

@@ -71,6 +71,9 @@ func SignalsHooks(line string) string {
 	if why := unreadPattern(line); why != "" {
 		return why
 	}
+	if why := signalsAll(line); why != "" {
+		return why
+	}
 	// A pattern inside a word the parse cannot read (a loop in `bash -c`
 	// built with "$PWD"): the usual spellings of the hook's name beside a
 	// kill.
@@ -258,4 +261,86 @@ func looseMatchesHook(name, pat string, args []string) bool {
 		return err == nil && re.MatchString("sessiongate")
 	}
 	return matchesHook(name, pat, args)
+}
+
+// Kills that need no pattern of the hook's name (round 14): every process
+// the user may signal (`kill -9 -1`, `killall5`, `pkill -u $USER`), the
+// agent CLI's children, hook processes among them (`pkill -P $PPID`: the
+// shell's parent is the CLI), and whatever runs the binary (`fuser -k
+// ~/go/bin/sessiongate`). The agent's own children (`pkill -P $$`) and
+// pids it names stay its own.
+
+// parentOpt is pgrep/pkill's -P (parent) option and its value.
+var parentOpt = regexp.MustCompile(`(?:^|\s)(?:-P|--parent)(?:=|\s+)(\S+)`)
+
+// signalsAll describes a command of the line that signals processes it
+// does not choose ("" when none does).
+func signalsAll(line string) string {
+	why := func(p []string, what string) string {
+		return "`" + shortLine(strings.Join(p, " ")) + "` " + what + ", sessiongate's hook processes among them: a hook that dies lets the agent's tool call through, so the agent being policed may not kill or stop them (name the processes to stop)"
+	}
+	for _, l := range append([]string{line}, Inner(line)...) {
+		progs := Programs(l)
+		kills := false
+		for _, p := range progs {
+			kills = kills || base(p[0]) == "kill" || base(p[0]) == "xargs" && containsStr(p[1:], "kill")
+		}
+		for _, p := range progs {
+			switch base(p[0]) {
+			case "kill":
+				if killsEveryone(p[1:]) {
+					return why(p, "signals every process the user may")
+				}
+			case "killall5":
+				return why(p, "signals every process")
+			case "fuser":
+				k := false
+				for _, a := range p[1:] {
+					k = k || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "k") || a == "--kill"
+				}
+				// The file may be spelled from ~ (an unread word here).
+				if k && strings.Contains(strings.ToLower(l), "sessiongat") {
+					return why(p, "signals the processes running sessiongate")
+				}
+			case "pkill", "pgrep":
+				if base(p[0]) == "pgrep" && !kills {
+					continue
+				}
+				if m := parentOpt.FindStringSubmatch(l); m != nil && m[1] != "$$" && m[1] != "$!" && m[1] != `"$$"` && m[1] != `"$!"` {
+					return why(p, "signals the children of a process it does not own (the agent CLI's, with $PPID)")
+				}
+				if len(patterns(base(p[0]), p[1:])) == 0 {
+					for _, a := range p[1:] {
+						if a == "-u" || a == "-U" || strings.HasPrefix(a, "--uid") || strings.HasPrefix(a, "--euid") {
+							return why(p, "signals every process of a user")
+						}
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// killsEveryone: kill's pid -1 (after the signal, `kill -9 -1`, `kill --
+// -1`, `kill -s KILL -1`); a lone `-1` is signal 1 with no pid.
+func killsEveryone(args []string) bool {
+	sig := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return containsStr(args[i+1:], "-1")
+		case (a == "-s" || a == "-n") && !sig:
+			sig = true
+			i++
+		case a == "-1" && sig:
+			return true
+		case strings.HasPrefix(a, "-") && !sig:
+			sig = true // the signal
+		default:
+			sig = true
+		}
+	}
+	return false
 }

@@ -47,6 +47,25 @@ func TestSignalsHooks(t *testing.T) {
 		{`pgrep -f sessiongate > /tmp/procs.txt`, true},
 		{`grep -rn sessiongate docs/ > refs.txt`, false},
 		{`ps aux | grep node > procs.txt`, false},
+		// Kills that choose no pattern (round 14: these rows were
+		// allowed before signalsAll).
+		{`kill -9 -1`, true},
+		{`kill -- -1`, true},
+		{`(while :; do kill -s KILL -1; done) &`, true},
+		{`killall5 -9`, true},
+		{`pkill -P $PPID`, true},
+		{`(while :; do pkill -9 --parent "$PPID"; done) &`, true},
+		{`pgrep -P $PPID | xargs kill -9`, true},
+		{`pkill -9 -u $USER`, true},
+		{`fuser -k ~/go/bin/sessiongate`, true},
+		{`kill -1 1234`, false},
+		{`kill -HUP $(cat server.pid)`, false},
+		{`pkill -P $$`, false},
+		{`pkill -P $$ -f "http.server"`, false},
+		{`pgrep -P $PPID`, false},
+		{`pkill -u $USER -f "node server.js"`, false},
+		{`fuser -k 8080/tcp`, false},
+		{`fuser ~/go/bin/sessiongate`, false},
 	} {
 		if got := SignalsHooks(c.line) != ""; got != c.want {
 			t.Errorf("SignalsHooks(%q) = %v, want %v", c.line, got, c.want)

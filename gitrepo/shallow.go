@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -137,8 +138,7 @@ func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
 	// message: with GIT_GRAFT_FILE set (verify.ObjectHistory) a shallow
 	// clone's stderr carries graft hints, and "no merge base" became an
 	// error that dropped a force push's re-check window.
-	cmd := exec.CommandContext(ctx, "git", append(slices.Clip(statHonest), "merge-base", a, b)...)
-	cmd.Dir = r.root
+	cmd := gitenv.Command(ctx, r.root, nil, append(slices.Clip(statHonest), "merge-base", a, b)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

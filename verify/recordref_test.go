@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/gittest"
@@ -116,6 +117,13 @@ func edit(t *testing.T, b []byte, f func(m map[string]any)) []byte {
 	return out
 }
 
+// lateEvent appends a gate pass dated an hour after the session's end.
+func lateEvent(m map[string]any) {
+	end, _ := time.Parse(time.RFC3339Nano, m["session"].(map[string]any)["ended_at"].(string))
+	evs, _ := m["events"].([]any)
+	m["events"] = append(evs, map[string]any{"seq": 99, "token": "gate:QA:pass", "at": end.Add(time.Hour).Format(time.RFC3339Nano)})
+}
+
 func lastSnapshot(m map[string]any) map[string]any {
 	snaps := m["snapshots"].([]any)
 	return snaps[len(snaps)-1].(map[string]any)
@@ -155,6 +163,15 @@ func TestVerifyRecordsRef(t *testing.T) {
 				lastSnapshot(m)["state"].(map[string]any)["violations"] = []any{"FORCED_ADVANCE:CONTEXT"}
 			}))
 		}, want: "does not match the recomputed final snapshot"},
+		{name: "an event dated after the end", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, edit(t, rec, lateEvent))
+		}, want: "after the session ended"},
+		// The downgrade: the same forged event with clock_version dropped
+		// passed (no time check for a clock_version 0 record); the ref's
+		// history says this session's record first carried it.
+		{name: "an event dated after the end, clock_version dropped", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) { lateEvent(m); delete(m, "clock_version") }))
+		}, want: "clock_version dropped"},
 		{name: "another session's record", tamper: func(t *testing.T, dir, id string, rec []byte) {
 			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) { m["session_id"] = "11111111-1111-4111-8111-111111111111" }))
 		}, want: "record is for session"},

@@ -353,6 +353,7 @@ type recordCheck struct {
 	rechecked          bool
 	files              fileRefs // file evidence to read again from git (filerefs.go)
 	schema             string   // the record's schema ("" in the oldest records)
+	clock              int      // the record's clock_version (recordsclock.go)
 	// Not-applicable marks (notapplicable.go): the final snapshot's, and
 	// once judged, the problems of those no person accepted.
 	na         []naMark
@@ -405,6 +406,9 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		fail("%s", p)
 	}
 	if p := trust.downgraded(ctx, rc, cr.SessionID, cr.SHA); p != "" {
+		fail("%s", p)
+	}
+	if p := trust.clockDropped(ctx, rc, cr.SessionID, cr.SHA); p != "" {
 		fail("%s", p)
 	}
 	cr.Problems = append(cr.Problems, rc.notes...)
@@ -562,6 +566,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	rc.schema = rec.Schema
 	readFileRefs(rc, &rec)
 	readClock(rc, &rec)
+	rc.clock = rec.ClockVersion
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.na = naMarksOf(final)
 	rc.summary = summarize(&rec, final)

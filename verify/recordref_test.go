@@ -172,6 +172,29 @@ func TestVerifyRecordsRef(t *testing.T) {
 		{name: "an event dated after the end, clock_version dropped", tamper: func(t *testing.T, dir, id string, rec []byte) {
 			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) { lateEvent(m); delete(m, "clock_version") }))
 		}, want: "clock_version dropped"},
+		// The end moved past the forged event: started_at and ended_at are
+		// the record's own words unless something the agent cannot edit
+		// pins them.
+		{name: "an event dated after the end, ended_at moved past it", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) {
+				lateEvent(m)
+				end, _ := time.Parse(time.RFC3339Nano, m["session"].(map[string]any)["ended_at"].(string))
+				m["session"].(map[string]any)["ended_at"] = end.Add(2 * time.Hour).Format(time.RFC3339Nano)
+			}))
+		}, want: "ended_at"},
+		{name: "an event dated before the start, started_at moved before it", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) {
+				sm := m["session"].(map[string]any)
+				start, _ := time.Parse(time.RFC3339Nano, sm["started_at"].(string))
+				evs, _ := m["events"].([]any)
+				m["events"] = append(evs, map[string]any{"seq": 98, "token": "gate:CONTEXT:pass", "at": start.Add(-time.Hour).Format(time.RFC3339Nano)})
+				sm["started_at"] = start.Add(-2 * time.Hour).Format(time.RFC3339Nano)
+			}))
+		}, want: "started_at"},
+		// Honest twin: a record written again on the ref with its times kept.
+		{name: "rewritten on the ref, times kept", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, append(append([]byte{}, rec...), '\n'))
+		}},
 		{name: "another session's record", tamper: func(t *testing.T, dir, id string, rec []byte) {
 			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) { m["session_id"] = "11111111-1111-4111-8111-111111111111" }))
 		}, want: "record is for session"},

@@ -354,6 +354,7 @@ type recordCheck struct {
 	files              fileRefs // file evidence to read again from git (filerefs.go)
 	schema             string   // the record's schema ("" in the oldest records)
 	clock              int      // the record's clock_version (recordsclock.go)
+	startedAt, endedAt string   // the record's session times (recordstimes.go)
 	// Not-applicable marks (notapplicable.go): the final snapshot's, and
 	// once judged, the problems of those no person accepted.
 	na         []naMark
@@ -567,6 +568,9 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	readFileRefs(rc, &rec)
 	readClock(rc, &rec)
 	rc.clock = rec.ClockVersion
+	if m := rec.Session; m != nil {
+		rc.startedAt, rc.endedAt = m.StartedAt, m.EndedAt
+	}
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.na = naMarksOf(final)
 	rc.summary = summarize(&rec, final)

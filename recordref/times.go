@@ -11,10 +11,12 @@ import (
 // session's time.
 type Times struct {
 	StartedAt, EndedAt string
+	// Violations are the version's final snapshot's "CODE:PHASE" marks.
+	Violations []string
 }
 
-// RecordTimes lists the started_at and ended_at of every version of
-// session id's record in the ref's history at tip, oldest first. A record
+// RecordTimes lists the started_at, ended_at and violations of every
+// version of session id's record in the ref's history at tip, oldest first. A record
 // rewritten on the ref keeps its first versions in the history a push can
 // only add to, so the first end written is the session's, whatever a
 // later version says (verify/recordstimes.go).
@@ -52,11 +54,23 @@ func RecordTimes(ctx context.Context, dir, tip, id string) ([]Times, error) {
 				StartedAt string `json:"started_at"`
 				EndedAt   string `json:"ended_at"`
 			} `json:"session"`
+			Snapshots []struct {
+				State struct {
+					Violations []string `json:"violations"`
+				} `json:"state"`
+			} `json:"snapshots"`
 		}
-		if json.Unmarshal(bodies[b], &head) != nil || head.Session == nil {
+		if json.Unmarshal(bodies[b], &head) != nil {
 			continue
 		}
-		ts = append(ts, Times{StartedAt: head.Session.StartedAt, EndedAt: head.Session.EndedAt})
+		var t Times
+		if head.Session != nil {
+			t.StartedAt, t.EndedAt = head.Session.StartedAt, head.Session.EndedAt
+		}
+		if n := len(head.Snapshots); n > 0 {
+			t.Violations = head.Snapshots[n-1].State.Violations
+		}
+		ts = append(ts, t)
 	}
 	return ts, nil
 }

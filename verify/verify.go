@@ -354,7 +354,8 @@ type recordCheck struct {
 	files              fileRefs // file evidence to read again from git (filerefs.go)
 	schema             string   // the record's schema ("" in the oldest records)
 	clock              int      // the record's clock_version (recordsclock.go)
-	startedAt, endedAt string   // the record's session times (recordstimes.go)
+	startedAt, endedAt string   // the record's session times (recordshistory.go)
+	marks              []string // the final snapshot's violation marks (recordshistory.go)
 	// Not-applicable marks (notapplicable.go): the final snapshot's, and
 	// once judged, the problems of those no person accepted.
 	na         []naMark
@@ -573,6 +574,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	}
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.na = naMarksOf(final)
+	rc.marks = final.Violations
 	rc.summary = summarize(&rec, final)
 	if m := rec.Session; m != nil {
 		rc.start, rc.end, rc.branch, rc.conversations = m.StartCommit, m.EndCommit, m.Branch, m.Conversations

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/sessiongate/sessiongate/recordref"
 )
@@ -57,10 +58,21 @@ func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 	if len(lost) > 0 {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: no longer carries %s, which an earlier version of the record on the records ref did (violation rewritten away: record edited)", rc.path, strings.Join(lost, ", ")))
 	}
-	if start != "" && rc.startedAt != start {
+	if start != "" && !sameTime(rc.startedAt, start) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: started_at %s, but the record's first version on the records ref said %s (record edited)", rc.path, rc.startedAt, start))
 	}
-	if end != "" && rc.endedAt != end {
+	if end != "" && !sameTime(rc.endedAt, end) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: ended_at %s, but the record's first version with an end on the records ref said %s (record edited)", rc.path, orNone(rc.endedAt), end))
 	}
+}
+
+// sameTime compares two record times as instants (a writer of another
+// version may have spelled the same time with other precision).
+func sameTime(a, b string) bool {
+	x, errA := time.Parse(time.RFC3339Nano, a)
+	y, errB := time.Parse(time.RFC3339Nano, b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return x.Equal(y)
 }

@@ -41,6 +41,22 @@ const floorBatch = 64
 // first record whose schema field is schema. It reads bodies only until
 // that one: on a ref whose records all carry it, one batch.
 func FindSchemaFloor(ctx context.Context, dir, tip, schema string) (*SchemaFloor, error) {
+	return findFloor(ctx, dir, tip, schema, func(h *floorHead) bool { return h.Schema == schema })
+}
+
+// floorHead is what a floor reads of a record body.
+type floorHead struct {
+	Schema       string `json:"schema"`
+	ClockVersion int    `json:"clock_version"`
+	Session      *struct {
+		StartCommit string `json:"start_commit"`
+	} `json:"session"`
+}
+
+// findFloor walks the ref oldest first to the first record that is
+// accepts; what names the floor in errors.
+func findFloor(ctx context.Context, dir, tip, what string, is func(*floorHead) bool) (*SchemaFloor, error) {
+	schema := what
 	f := &SchemaFloor{addedAt: map[string]int{}}
 	if tip == "" {
 		return f, nil
@@ -72,13 +88,8 @@ func FindSchemaFloor(ctx context.Context, dir, tip, schema string) (*SchemaFloor
 			return nil, fmt.Errorf("find the first %s record: %w", schema, err)
 		}
 		for _, i := range batch {
-			var head struct {
-				Schema  string `json:"schema"`
-				Session *struct {
-					StartCommit string `json:"start_commit"`
-				} `json:"session"`
-			}
-			if json.Unmarshal(bodies[chs[i].Blob], &head) != nil || head.Schema != schema {
+			var head floorHead
+			if json.Unmarshal(bodies[chs[i].Blob], &head) != nil || !is(&head) {
 				continue
 			}
 			f.Found, f.First, f.firstAt = true, chs[i], i

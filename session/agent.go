@@ -455,6 +455,12 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 				v.Next = "leave it as it is; the hooks and `sessiongate records push` move it"
 				return v, nil
 			}
+			if how := firstOf(lines, shellline.DeletesSessiongateFiles); how != "" {
+				v.Deny, v.Gate = true, "git directory"
+				v.Reason = how + ": the git directory holds sessiongate's database and its note of unchecked stops, which are not the agent's to delete"
+				v.Next = "leave them as they are"
+				return v, nil
+			}
 			if how := firstOf(lines, shellline.Unhooks); how != "" {
 				v.Deny, v.Gate = true, "git hooks"
 				v.Reason = how + " would take away the git hooks that check the session's gates; that is for a person, not for the agent being policed"

@@ -15,9 +15,10 @@
 //
 // The note lives beside the database, in the git directory by default,
 // which the agent hooks deny the agent's writes to (as they deny writes
-// to the database). A deletion they cannot see (a script that computes
-// the path) is not detected: nothing outside the agent's reach holds the
-// stop while the database is locked (docs/security.md).
+// to the database), also through a computed or matched path
+// (shellline.DeletesSessiongateFiles). A deletion they cannot see (a path
+// only run time knows) is not detected: nothing outside the agent's reach
+// holds the stop while the database is locked (docs/security.md).
 package stopnote
 
 import (

@@ -128,6 +128,8 @@ type protocolTrust struct {
 	specRead   bool
 	floor      *recordref.SchemaFloor // read at the first pre-v2 record (downgrade.go)
 	floorErr   error
+	clockFloor *recordref.SchemaFloor // read at the first record without clock_version (recordsclock.go)
+	clockErr   error
 }
 
 // check returns a problem when the session's protocol sha256 is neither the

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/gittest"
@@ -116,6 +117,13 @@ func edit(t *testing.T, b []byte, f func(m map[string]any)) []byte {
 	return out
 }
 
+// lateEvent appends a gate pass dated an hour after the session's end.
+func lateEvent(m map[string]any) {
+	end, _ := time.Parse(time.RFC3339Nano, m["session"].(map[string]any)["ended_at"].(string))
+	evs, _ := m["events"].([]any)
+	m["events"] = append(evs, map[string]any{"seq": 99, "token": "gate:QA:pass", "at": end.Add(time.Hour).Format(time.RFC3339Nano)})
+}
+
 func lastSnapshot(m map[string]any) map[string]any {
 	snaps := m["snapshots"].([]any)
 	return snaps[len(snaps)-1].(map[string]any)
@@ -155,6 +163,38 @@ func TestVerifyRecordsRef(t *testing.T) {
 				lastSnapshot(m)["state"].(map[string]any)["violations"] = []any{"FORCED_ADVANCE:CONTEXT"}
 			}))
 		}, want: "does not match the recomputed final snapshot"},
+		{name: "an event dated after the end", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, edit(t, rec, lateEvent))
+		}, want: "after the session ended"},
+		// The downgrade: the same forged event with clock_version dropped
+		// passed (no time check for a clock_version 0 record); the ref's
+		// history says this session's record first carried it.
+		{name: "an event dated after the end, clock_version dropped", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) { lateEvent(m); delete(m, "clock_version") }))
+		}, want: "clock_version dropped"},
+		// The end moved past the forged event: started_at and ended_at are
+		// the record's own words unless something the agent cannot edit
+		// pins them.
+		{name: "an event dated after the end, ended_at moved past it", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) {
+				lateEvent(m)
+				end, _ := time.Parse(time.RFC3339Nano, m["session"].(map[string]any)["ended_at"].(string))
+				m["session"].(map[string]any)["ended_at"] = end.Add(2 * time.Hour).Format(time.RFC3339Nano)
+			}))
+		}, want: "ended_at"},
+		{name: "an event dated before the start, started_at moved before it", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) {
+				sm := m["session"].(map[string]any)
+				start, _ := time.Parse(time.RFC3339Nano, sm["started_at"].(string))
+				evs, _ := m["events"].([]any)
+				m["events"] = append(evs, map[string]any{"seq": 98, "token": "gate:CONTEXT:pass", "at": start.Add(-time.Hour).Format(time.RFC3339Nano)})
+				sm["started_at"] = start.Add(-2 * time.Hour).Format(time.RFC3339Nano)
+			}))
+		}, want: "started_at"},
+		// Honest twin: a record written again on the ref with its times kept.
+		{name: "rewritten on the ref, times kept", tamper: func(t *testing.T, dir, id string, rec []byte) {
+			replaceRecord(t, dir, id, append(append([]byte{}, rec...), '\n'))
+		}},
 		{name: "another session's record", tamper: func(t *testing.T, dir, id string, rec []byte) {
 			replaceRecord(t, dir, id, edit(t, rec, func(m map[string]any) { m["session_id"] = "11111111-1111-4111-8111-111111111111" }))
 		}, want: "record is for session"},

@@ -111,6 +111,7 @@ func (s source) load(ctx context.Context, id string) *recordCheck {
 	rc = checkRecord(rc, b, id, s.identity(ctx))
 	if rc.ids != nil {
 		checkPins(ctx, s.repo.Root(), s.refTip, id, rc)
+		checkHistory(ctx, s.repo.Root(), s.refTip, id, rc)
 	}
 	return rc
 }

@@ -359,6 +359,9 @@ type recordCheck struct {
 	rechecked          bool
 	files              fileRefs // file evidence to read again from git (filerefs.go)
 	schema             string   // the record's schema ("" in the oldest records)
+	clock              int      // the record's clock_version (recordsclock.go)
+	startedAt, endedAt string   // the record's session times (recordshistory.go)
+	marks              []string // the final snapshot's violation marks (recordshistory.go)
 	// Not-applicable marks (notapplicable.go): the final snapshot's, and
 	// once judged, the problems of those no person accepted.
 	na         []naMark
@@ -411,6 +414,9 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		fail("%s", p)
 	}
 	if p := trust.downgraded(ctx, rc, cr.SessionID, cr.SHA); p != "" {
+		fail("%s", p)
+	}
+	if p := trust.clockDropped(ctx, rc, cr.SessionID, cr.SHA); p != "" {
 		fail("%s", p)
 	}
 	cr.Problems = append(cr.Problems, rc.notes...)
@@ -568,8 +574,13 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	rc.schema = rec.Schema
 	readFileRefs(rc, &rec)
 	readClock(rc, &rec)
+	rc.clock = rec.ClockVersion
+	if m := rec.Session; m != nil {
+		rc.startedAt, rc.endedAt = m.StartedAt, m.EndedAt
+	}
 	final := rec.Snapshots[len(rec.Snapshots)-1].State
 	rc.na = naMarksOf(final)
+	rc.marks = final.Violations
 	rc.summary = summarize(&rec, final)
 	if m := rec.Session; m != nil {
 		rc.start, rc.end, rc.branch, rc.conversations = m.StartCommit, m.EndCommit, m.Branch, m.Conversations

@@ -1,0 +1,76 @@
+package recordref
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Times is what one version of a session's record on the ref said of the
+// session's time.
+type Times struct {
+	StartedAt, EndedAt string
+	// Violations are the version's final snapshot's "CODE:PHASE" marks.
+	Violations []string
+}
+
+// RecordTimes lists the started_at, ended_at and violations of every
+// version of session id's record in the ref's history at tip, oldest first. A record
+// rewritten on the ref keeps its first versions in the history a push can
+// only add to, so the first end written is the session's, whatever a
+// later version says (verify/recordstimes.go).
+func RecordTimes(ctx context.Context, dir, tip, id string) ([]Times, error) {
+	path, err := Path(id)
+	if err != nil || tip == "" {
+		return nil, err
+	}
+	out, err := git(ctx, dir, nil, nil, "log", "--reverse", "--format=", "--raw", "--no-abbrev", "--no-renames", tip, "--", path)
+	if err != nil {
+		return nil, fmt.Errorf("list the versions of record %s: %w", id, err)
+	}
+	var blobs []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		meta, _, ok := strings.Cut(line, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 5 || f[4] == "D" || seen[f[3]] {
+			continue
+		}
+		seen[f[3]] = true
+		blobs = append(blobs, f[3])
+	}
+	if len(blobs) == 0 {
+		return nil, nil
+	}
+	bodies, err := catBatch(ctx, dir, blobs)
+	if err != nil {
+		return nil, fmt.Errorf("read the versions of record %s: %w", id, err)
+	}
+	var ts []Times
+	for _, b := range blobs {
+		var head struct {
+			Session *struct {
+				StartedAt string `json:"started_at"`
+				EndedAt   string `json:"ended_at"`
+			} `json:"session"`
+			Snapshots []struct {
+				State struct {
+					Violations []string `json:"violations"`
+				} `json:"state"`
+			} `json:"snapshots"`
+		}
+		if json.Unmarshal(bodies[b], &head) != nil {
+			continue
+		}
+		var t Times
+		if head.Session != nil {
+			t.StartedAt, t.EndedAt = head.Session.StartedAt, head.Session.EndedAt
+		}
+		if n := len(head.Snapshots); n > 0 {
+			t.Violations = head.Snapshots[n-1].State.Violations
+		}
+		ts = append(ts, t)
+	}
+	return ts, nil
+}

@@ -1,0 +1,93 @@
+package verify_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/recordref"
+	"github.com/sessiongate/sessiongate/snapshot"
+	"github.com/sessiongate/sessiongate/verify"
+)
+
+// withViolation returns rec with a violation mark added to its final
+// snapshot (after the one the commit names), the snapshot ids and the envelope recomputed: a well-formed
+// record, as the writer would make it (the ids are content hashes anyone
+// can compute).
+func withViolation(t *testing.T, rec []byte, mark string) []byte {
+	t.Helper()
+	var r snapshot.Record
+	if err := json.Unmarshal(rec, &r); err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	for i := range r.Snapshots {
+		if mark != "" && i == len(r.Snapshots)-1 {
+			r.Snapshots[i].State.Violations = append(r.Snapshots[i].State.Violations, mark)
+		}
+		id, _, err := r.Snapshots[i].ID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = id
+	}
+	r.Envelope.Snapshot.StateSnapshotID = last
+	if mark != "" {
+		code, phase, _ := strings.Cut(mark, ":")
+		r.Violations = append(r.Violations, snapshot.ViolationRef{Code: code, Phase: phase, Severity: "HIGH", At: r.Session.StartedAt})
+	}
+	out, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestVerifyViolationRewrittenAway (issue 25 item 8): a record on the ref
+// that carried a violation, written again well-formed without it (its
+// snapshot ids recomputed), passed verify: the tip was all verify read.
+// A violation any version of the record carried must stay in it. Honest
+// twins: a record written again with its violation kept still fails for
+// the violation itself (under warn it passes), and one that never had one
+// passes.
+func TestVerifyViolationRewrittenAway(t *testing.T) {
+	const mark = "FORCED_ADVANCE:CONTEXT_RETRIEVAL"
+	for _, c := range []struct {
+		name     string
+		versions []string // violation marks of the versions put after the session's own
+		want     string   // "" passes under verify.violations: warn
+	}{
+		{"laundered: a version had the violation, the tip does not", []string{mark, ""}, "no longer carries FORCED_ADVANCE:CONTEXT_RETRIEVAL"},
+		{"honest: the violation kept", []string{mark, mark}, ""},
+		{"honest: never a violation", []string{"", ""}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo, base, id, rec := setupRef(t)
+			dir := repo.Root()
+			for i, m := range c.versions {
+				b := withViolation(t, rec, m)
+				if i > 0 {
+					b = append(b, '\n') // a new blob even when equal
+				}
+				replaceRecord(t, dir, id, b)
+			}
+			rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref, Violations: "warn"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cm := rep.Commits[0]
+			problems := strings.Join(cm.Problems, "\n")
+			if c.want == "" {
+				if !rep.OK {
+					t.Fatalf("honest record failed: %s\n%s", cm.Status, problems)
+				}
+				return
+			}
+			p, _ := recordref.Path(id)
+			if rep.OK || !strings.Contains(problems, c.want) || !strings.Contains(problems, p) {
+				t.Fatalf("want a failure naming %q, got %s:\n%s", c.want, cm.Status, problems)
+			}
+		})
+	}
+}

@@ -1,0 +1,78 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sessiongate/sessiongate/recordref"
+)
+
+// A record is written again on the records ref as the session goes on,
+// and the ref's history keeps every version (a push only adds). Two
+// launderings read only the tip:
+//
+// started_at and ended_at are the record's own words: moving ended_at
+// past a gate pass added after the end passed the time check of clock.go
+// (TestVerifyRecordsRef "ended_at moved past it"). The ref's history
+// keeps the record's first versions, so a session's start is what its
+// first version said and its end what the first version written with an
+// end said; a record that says otherwise was edited.
+//
+// A violation on one version, rewritten away in a later one with the
+// snapshot ids recomputed (they are content hashes anyone can compute),
+// passed verify (TestVerifyViolationRewrittenAway). Nothing takes a
+// violation away from a session, so every mark a version's final snapshot
+// carried must be in the tip's.
+
+// checkHistory adds a problem when rc's started_at or ended_at differ
+// from what the ref's history first held for session id, or when rc lacks
+// a violation an earlier version carried.
+func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
+	ts, err := recordref.RecordTimes(ctx, dir, tip, id)
+	if err != nil {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: %v", rc.path, err))
+		return
+	}
+	var start, end string
+	have := map[string]bool{}
+	for _, m := range rc.marks {
+		have[m] = true
+	}
+	var lost []string
+	for _, t := range ts {
+		for _, m := range t.Violations {
+			if !have[m] && !slices.Contains(lost, m) {
+				lost = append(lost, m)
+			}
+		}
+		if start == "" {
+			start = t.StartedAt
+		}
+		if end == "" {
+			end = t.EndedAt
+		}
+	}
+	if len(lost) > 0 {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: no longer carries %s, which an earlier version of the record on the records ref did (violation rewritten away: record edited)", rc.path, strings.Join(lost, ", ")))
+	}
+	if start != "" && !sameTime(rc.startedAt, start) {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: started_at %s, but the record's first version on the records ref said %s (record edited)", rc.path, rc.startedAt, start))
+	}
+	if end != "" && !sameTime(rc.endedAt, end) {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: ended_at %s, but the record's first version with an end on the records ref said %s (record edited)", rc.path, orNone(rc.endedAt), end))
+	}
+}
+
+// sameTime compares two record times as instants (a writer of another
+// version may have spelled the same time with other precision).
+func sameTime(a, b string) bool {
+	x, errA := time.Parse(time.RFC3339Nano, a)
+	y, errB := time.Parse(time.RFC3339Nano, b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return x.Equal(y)
+}

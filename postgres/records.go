@@ -81,7 +81,7 @@ func (tx *Tx) AppendEvent(ctx context.Context, e *session.Event) error {
 }
 
 const evidenceCols = `id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
-	origin, requirement, source, command, exit_code, duration_ns`
+	origin, requirement, source, command, exit_code, duration_ns, change`
 
 // AppendEvents appends events as AppendEvent does, one by one
 // (session.Writer).
@@ -132,7 +132,7 @@ func (r reader) queryEvidence(ctx context.Context, sessionID, query string, args
 		var exit *int32
 		var kind, origin string
 		if err := rows.Scan(&e.ID, &e.SessionID, &e.Phase, &e.Step, &kind, &e.SHA256, &e.Ref, &e.Size,
-			&e.Body, &null, &created, &origin, &e.Requirement, &e.Source, &e.Command, &exit, &dur); err != nil {
+			&e.Body, &null, &created, &origin, &e.Requirement, &e.Source, &e.Command, &exit, &dur, &e.Change); err != nil {
 			return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
 		}
 		e.Kind, e.Origin = kind, session.EvidenceOrigin(origin)
@@ -177,10 +177,10 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 		exit = &c
 	}
 	err := tx.q.QueryRow(ctx, `INSERT INTO evidence (session_id, phase, step, kind, sha256, ref, size, body, created_at,
-		origin, requirement, source, command, exit_code, duration_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+		origin, requirement, source, command, exit_code, duration_ns, change)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
 		e.SessionID, e.Phase, e.Step, e.Kind, e.SHA256, e.Ref, e.Size, body, nanos(e.CreatedAt),
-		string(e.Origin), e.Requirement, e.Source, e.Command, exit, int64(e.Duration)).Scan(&e.ID)
+		string(e.Origin), e.Requirement, e.Source, e.Command, exit, int64(e.Duration), e.Change).Scan(&e.ID)
 	if err != nil {
 		return fmt.Errorf("add evidence to session %s: %w", e.SessionID, err)
 	}

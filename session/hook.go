@@ -905,6 +905,14 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 			d.Warnings = append(d.Warnings, vio.Message)
 		}
 	}
+	if matched && req.Replay == "" && vio == nil {
+		// Only a change the session's pre-commit passed may vouch for a
+		// platform's rewrite of it in CI: a replay's would launder it.
+		e.setChange(ctx, s, req.Repo, ev, req.Commit)
+	} else if ev != nil && ev.Kind == EvidenceCommitSHA {
+		// A replay keeps its place in the session's run, no change.
+		ev.Change = parentLine(req.CommitParent)
+	}
 	if err := e.recordHook(ctx, s, d, tok, detail, vio, ev); err != nil {
 		return d, err
 	}

@@ -152,6 +152,7 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 				return n, err
 			}
 		}
+		gated := matched // a tree the session's pre-commit passed, not a replay
 		ev := &Evidence{SessionID: s.ID, Phase: s.Phase, Step: StepReconcile, Kind: EvidenceCommitSHA, Origin: OriginObserved,
 			SHA256: sha256Hex([]byte(c.SHA)), Ref: c.SHA, Size: len(c.SHA), CreatedAt: e.now()}
 		tok := TokReconcileCommit
@@ -181,6 +182,9 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 			if vio, err = e.foreignAmend(ctx, s, repo, c.SHA, "", nil); err != nil {
 				return n, fmt.Errorf("reconcile commit %s: %w", shortSHA(c.SHA), err)
 			}
+		}
+		if gated && vio == nil && c.Parents <= 1 {
+			e.setChange(ctx, s, repo, ev, c.SHA) // PostCommit says why
 		}
 		detail, _ := json.Marshal(map[string]string{"commit": c.SHA, "tree": c.Tree})
 		added := false

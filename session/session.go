@@ -306,6 +306,10 @@ type Evidence struct {
 	Command  string        `json:"command,omitempty"`
 	ExitCode *int          `json:"exit_code,omitempty"` // observed commands only
 	Duration time.Duration `json:"duration_ns,omitempty"`
+	// Change is, for commit_sha evidence of a commit the session's
+	// pre-commit passed, its change fingerprint (changeprint.go); "" for
+	// others and for commits recorded before fingerprints.
+	Change string `json:"change,omitempty"`
 	// Warnings from sequence rules that let the recording call through;
 	// returned to the caller, never stored.
 	Warnings []string `json:"warnings,omitempty"`

@@ -57,7 +57,7 @@ func (e *Engine) buildPayload(ctx context.Context, r Reader, s *Session, spec *p
 		p.State.Phases = append(p.State.Phases, st)
 	}
 	for _, ev := range evs {
-		ref := snapshot.EvidenceRef{Phase: ev.Phase, Kind: ev.Kind, SHA256: ev.SHA256, Requirement: ev.Requirement}
+		ref := snapshot.EvidenceRef{Phase: ev.Phase, Kind: ev.Kind, SHA256: ev.SHA256, Requirement: ev.Requirement, Change: ev.Change}
 		if ev.Observed() || ev.Origin == OriginTranscript {
 			ref.Origin, ref.ExitCode = string(ev.Origin), ev.ExitCode
 		}

@@ -67,6 +67,10 @@ type EvidenceRef struct {
 	// saw it does not apply) or "pending" (a person has to accept it
 	// before verify passes the session's commits).
 	NotApplicable string `json:"not_applicable,omitempty"`
+	// Change: a gated commit's change fingerprint (gitrepo/changeprint.go),
+	// so CI can pass a platform's rewrite of it (verify/rewrites.go).
+	// Omitted when empty: older records keep their snapshot ids.
+	Change string `json:"change,omitempty"`
 }
 
 // State is the session state a snapshot covers.

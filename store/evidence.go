@@ -11,7 +11,7 @@ import (
 )
 
 const evidenceCols = `id, session_id, phase, step, kind, sha256, ref, size, body, body IS NULL, created_at,
-	origin, requirement, source, command, exit_code, duration_ns`
+	origin, requirement, source, command, exit_code, duration_ns, change`
 
 const evidenceSQL = `SELECT ` + evidenceCols + ` FROM evidence WHERE session_id = +? ORDER BY id`
 
@@ -74,7 +74,7 @@ func (r reader) queryEvidence(ctx context.Context, sessionID, query string, args
 		var exit sql.NullInt64
 		var dur int64
 		if err := rows.Scan(&e.ID, &e.SessionID, &e.Phase, &e.Step, &e.Kind, &e.SHA256, &e.Ref, &e.Size,
-			&e.Body, &null, &created, &e.Origin, &e.Requirement, &e.Source, &e.Command, &exit, &dur); err != nil {
+			&e.Body, &null, &created, &e.Origin, &e.Requirement, &e.Source, &e.Command, &exit, &dur, &e.Change); err != nil {
 			return nil, fmt.Errorf(what+"%s: %w", sessionID, err)
 		}
 		if e.Body == nil && !null {
@@ -117,10 +117,10 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 		exit = *e.ExitCode
 	}
 	err := tx.queryRow(ctx, `INSERT INTO evidence (session_id, phase, step, kind, sha256, ref, size, body, created_at,
-		origin, requirement, source, command, exit_code, duration_ns)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		origin, requirement, source, command, exit_code, duration_ns, change)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		e.SessionID, e.Phase, e.Step, e.Kind, e.SHA256, e.Ref, e.Size, body, nanos(e.CreatedAt),
-		e.Origin, e.Requirement, e.Source, e.Command, exit, int64(e.Duration)).Scan(&e.ID)
+		e.Origin, e.Requirement, e.Source, e.Command, exit, int64(e.Duration), e.Change).Scan(&e.ID)
 	if err != nil {
 		return fmt.Errorf("add evidence to session %s: %w", e.SessionID, err)
 	}

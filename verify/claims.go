@@ -32,6 +32,8 @@ type claimCheck struct {
 	// quadratic in the range (300 commits of one start: 42 s).
 	after map[string]map[string]bool
 	known map[string]bool // HasCommit's answers
+	// rw names a rewrite standing in for an end commit (rewrites.go).
+	rw *rewrites
 }
 
 // has is HasCommit, once per commit: every commit of a session asks
@@ -137,8 +139,16 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 		bad("start_commit %s is not a commit of this repository", shorten.SHA(rc.start))
 	}
 	endKnown := isHex(rc.end) && c.repo.HasCommit(ctx, rc.end)
+	// A platform's rewrite of the session's commits leaves no end commit in
+	// the clone: its rewrite in the range stands in for it (rewrites.go).
+	sinceEnd, sinceKnown := rc.end, endKnown
 	if rc.end != "" && !endKnown {
-		bad("end_commit %s is not a commit of this repository", shorten.SHA(rc.end))
+		if r := c.rw.standIn(rc.id); r != "" {
+			rc.notes = append(rc.notes, fmt.Sprintf("%s: end_commit %s is not in this clone: rewritten as %s of the range", rc.path, shorten.SHA(rc.end), shorten.SHA(r)))
+			sinceEnd, sinceKnown = r, true
+		} else {
+			bad("end_commit %s is not a commit of this repository", shorten.SHA(rc.end))
+		}
 	}
 	if startKnown && endKnown {
 		if ok, err := c.repo.IsAncestor(ctx, rc.start, rc.end); err == nil && !ok {
@@ -151,8 +161,8 @@ func (c *claimCheck) record(ctx context.Context, rc *recordCheck) []string {
 			continue
 		}
 		n := 0
-		if endKnown {
-			if l, err := c.repo.RevList(ctx, []string{rc.start + ".." + rc.end}); err == nil {
+		if sinceKnown {
+			if l, err := c.repo.RevList(ctx, []string{rc.start + ".." + sinceEnd}); err == nil {
 				n = len(l)
 			}
 		}

@@ -22,6 +22,9 @@ type source struct {
 	refTip   string
 	// read holds the records preload read in one pass, by session id.
 	read map[string]recordref.Result
+	// rw judges commits the sessions never recorded as rewrites of ones
+	// they did (rewrites.go).
+	rw *rewrites
 }
 
 // preload reads the records of every session the commits name at once:

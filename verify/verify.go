@@ -151,7 +151,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if bl := opts.Baseline; bl != nil {
 		rep.Baseline = bl.describe()
 	}
-	src := source{repo: repo, tip: tipSHA, template: opts.RecordPath}
+	src := source{repo: repo, tip: tipSHA, template: opts.RecordPath, rw: newRewrites(repo, tipSHA, commits)}
 	if session.IsRecordRef(opts.RecordPath) {
 		// Commits from before a move to the ref keep their in-tree records.
 		src.ref, src.template = opts.RecordPath, session.DefaultRecordPath
@@ -199,6 +199,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	}
 	claims := newClaimCheck(repo, opts)
 	claims.tip = tipSHA
+	claims.rw = src.rw
 	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip}
 	if src.ref == "" {
 		// In-tree records: acceptances are on the default records ref all the same.
@@ -276,7 +277,11 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	// After every record is loaded: the originals are found by the commits
 	// the range's sessions recorded (rebasedwork.go).
 	squashes := gitlabSquashes(ctx, repo, rep, commits, opts)
-	if rebasedWork(ctx, repo, rep, records, opts) || replays || squashes {
+	rebased := rebasedWork(ctx, repo, rep, records, opts)
+	// Last, what the paths above left failed: a squash fast-forwarded
+	// passes when it is a session's whole gated run (rewrites.go).
+	fastSquashes := src.rw.bareSquashes(ctx, src, opts, trust, claims, rep, commits, records)
+	if rebased || replays || squashes || fastSquashes {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
 	// Signatures last: a verdict the passes above turn to ok (a replay, a
@@ -347,6 +352,11 @@ type recordCheck struct {
 	// session's hooks saw land (observed commit_sha evidence) and of those
 	// that landed without a passing pre-commit (bypass_commit).
 	commits, bypassed map[string]bool
+	// recorded lists the observed commits, each with its change
+	// fingerprint when its pre-commit passed (rewrites.go).
+	recorded []recorded
+	final    string // the final snapshot's id
+	id       string // the session's
 	// events are the record's events (a records-ref record's), oldest first.
 	events []snapshot.EventRef
 	// violations are the final snapshot's "CODE:PHASE" entries whose code
@@ -423,6 +433,7 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 	if rc.ids == nil {
 		return
 	}
+	src.rw.judge(ctx, cr.SessionID, rc)
 	if len(rc.violations) > 0 {
 		msg := fmt.Sprintf("session %s recorded %d violation(s) that bypassed the protocol: %s (verify.violations: warn to let them pass)", cr.SessionID, len(rc.violations), strings.Join(rc.violations, ", "))
 		if opts.Violations == "warn" {
@@ -465,6 +476,8 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 	switch {
 	case rc.bypassed[h]:
 		fail("the session recorded this commit as landing without a passing pre-commit hook (BYPASS)")
+	case !rc.commits[h] && rewritten(src.rw, cr):
+		// A platform's rewrite of a commit the session gated (rewrites.go).
 	case !rc.commits[h]:
 		msg := fmt.Sprintf("trailers copied: session %s never recorded this commit (its record lists %d commits); the trailers were copied from another commit, or the commit was rewritten (amend, rebase) outside the session", cr.SessionID, len(rc.commits))
 		if opts.Unrecorded == "warn" {
@@ -543,6 +556,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	}
 	rc.ids = map[string]bool{}
 	rc.commits, rc.bypassed = map[string]bool{}, map[string]bool{}
+	at := map[string]int{} // index in rc.recorded
 	var last string
 	for i := range rec.Snapshots {
 		p := rec.Snapshots[i]
@@ -550,6 +564,12 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 			switch {
 			case ev.Kind == session.EvidenceCommitSHA && ev.Origin == string(session.OriginObserved):
 				rc.commits[ev.SHA256] = true
+				if k, ok := at[ev.SHA256]; !ok {
+					at[ev.SHA256] = len(rc.recorded)
+					rc.recorded = append(rc.recorded, newRecorded(ev.SHA256, ev.Change))
+				} else if rc.recorded[k].change == "" {
+					rc.recorded[k] = newRecorded(ev.SHA256, ev.Change)
+				}
 			case ev.Kind == session.EvidenceBypassCommit:
 				rc.bypassed[ev.SHA256] = true
 			}
@@ -572,6 +592,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: envelope id %s does not match the recomputed final snapshot %s (record edited)", rel, rec.Envelope.Snapshot.StateSnapshotID, last))
 	}
 	rc.schema = rec.Schema
+	rc.final, rc.id = last, id
 	readFileRefs(rc, &rec)
 	readClock(rc, &rec)
 	rc.clock = rec.ClockVersion

@@ -78,7 +78,7 @@ func TestVerifyAdvCIMergeQueue(t *testing.T) {
 		one := enqueue(m, "1", w.work2, w.main, "")
 		two := enqueue(m, "3", feature2, one.head, "")
 		bad := enqueue(m, "2", w.notrailer, w.main, "")
-		ok := map[string]string{"merge": `a clean merge`, "squash": `GitHub's squash of pull request #1`, "rebase": `a rebase of verified work`}[m]
+		ok := map[string]string{"merge": `a clean merge`, "squash": `GitHub's squash of pull request #1`, "rebase": `a rebase of verified work|a rewrite of checked work`}[m]
 		cases = append(cases,
 			tc{name: m + ": one pull request, shallow", g: one, shallow: true, code: 0, want: []string{ok}},
 			tc{name: m + ": one pull request, full", g: one, code: 0, want: []string{ok}},

@@ -307,6 +307,20 @@ func testRecordedCommits(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	mustEqual(t, "recorded commits", got, map[string]bool{"c1": true, "c2": true})
+	// A commit's change fingerprint comes back as stored; other evidence has none.
+	update(t, db, func(w session.Writer) error {
+		return w.AddEvidence(ctx, &session.Evidence{SessionID: other.ID, Kind: session.EvidenceCommitSHA, Origin: obs, Ref: "c5",
+			Change: "100644 100644 0a1b 0c2d\tsrc/a b.go", CreatedAt: t0})
+	})
+	evs, err := db.ListEvidence(ctx, other.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes := map[string]string{}
+	for _, e := range evs {
+		changes[e.Ref] = e.Change
+	}
+	mustEqual(t, "change fingerprints by commit", changes, map[string]string{"c3": "", "c5": "100644 100644 0a1b 0c2d\tsrc/a b.go"})
 	// Asked about some: only those of them it recorded.
 	got, err = db.RecordedCommits(ctx, s.ID, "c2", "claimed", "notacommit", "c3", "unknown")
 	if err != nil {

@@ -252,7 +252,7 @@ func (e *Engine) naRefusal(ctx context.Context, spec *protocolspec.Spec, s *Sess
 		// "Fix what the checks report" after a passing run: the old
 		// refusal said "do it", which sent an honest agent looking for
 		// something to fix (issue 25 item c).
-		return "", refusedf("%s cannot be marked not applicable: whether there is anything to fix is the checks' own answer. When their last run passed, that passing run answers it and nothing more is recorded; when it failed, fix what it reported and run the checks again (sessiongate run --requirement REQUIREMENT -- COMMAND)", what)
+		return "", refusedf("%s cannot be marked not applicable: whether there is anything to fix is the checks' own answer. When their last run passed, record what it reported as this requirement's evidence (sessiongate session evidence --requirement %s --type tool_output --value \"WHAT THE RUN REPORTED\"); when it failed, fix what it reported and run the checks again", what, what)
 	}
 	if why := coreWork(p, r, e.Config); why != "" {
 		return "", refusedf("%s cannot be marked not applicable on a reason: %s, so it is the work itself, and no reason stands in for it; do it and record the evidence (if it truly cannot run, a person forces the gate with a reason, recorded as a violation)", what, why)

@@ -106,9 +106,10 @@ func TestAdv6FixNAMessage(t *testing.T) {
 	r := w.sg("session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--not-applicable", "the checks reported no failure, so there was nothing to fix in this session")
 	t.Logf("exit %d: %s", r.code, r.text())
 	msg := r.text()
-	if strings.Contains(msg, "do it and record the evidence") || !strings.Contains(msg, "passing run answers it") {
-		t.Errorf("the refusal does not say the passing run answers the requirement:\n%s", msg)
+	if strings.Contains(msg, "do it and record the evidence") || !strings.Contains(msg, "When their last run passed, record what it reported") {
+		t.Errorf("the refusal does not say what answers the requirement after a passing run:\n%s", msg)
 	}
-	// What it says holds: nothing more recorded, QA's gate passes.
-	w.advOK("advance past QA on the passing run alone", "session", "advance")
+	// What it says holds: the run's report recorded, QA's gate passes.
+	w.advOK("record the run's report", "session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--type", toolOutput, "--value", "tests/greet_check.sh: ok: hello, ok: hello Ada")
+	w.advOK("advance past QA", "session", "advance")
 }

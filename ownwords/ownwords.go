@@ -104,4 +104,7 @@ var generic = map[string]bool{
 	"task": true, "next": true, "step": true, "session": true, "done": true, "complete": true, "completed": true,
 	"finish": true, "finished": true, "remaining": true, "remain": true, "pending": true, "progres": true,
 	"follow": true, "further": true, "more": true, "same": true, "current": true, "todo": true, "tbd": true,
+	// "Next: None." after the objective pasted as Done was a word of its
+	// own, and the handoff ended clean (issue 25, sixth pass).
+	"none": true, "nothing": true, "nil": true,
 }

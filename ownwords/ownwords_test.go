@@ -29,6 +29,8 @@ func TestOwn(t *testing.T) {
 		{"honest, the subject then a reason", "## Done\n\n- feat(scripts): greet takes an optional name\n\n## Next\n\nNone: the README already shows usage.\n", false},
 		{"honest, short: two words of its own", "## Done\n\nscripts/greet.sh takes an optional name.\n\n## Next\n\nDocument the name argument in the README.\n", false},
 		{"generic words only", "## Done\n\nfeat(scripts): greet takes an optional name\n\n## Next\n\nFinish the remaining tasks; continue working.\n", true},
+		{"the objective as done, next none", "# Handoff 2026-08-20-01\n\n## Done\n\nAdd a name argument to the greeting script\n\n## Next\n\nNone.\n", true},
+		{"honest, next nothing with a reason", "## Done\n\nAdd a name argument to the greeting script\n\n## Next\n\nNothing: the release is cut from main.\n", false},
 		{"headings are not prose", "# Handoff about brand new words\n\n## Done\n\ngreet takes an optional name\n", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

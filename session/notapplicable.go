@@ -248,11 +248,24 @@ func (e *Engine) naRefusal(ctx context.Context, spec *protocolspec.Spec, s *Sess
 		return standing, e.notApplicableHolds(ctx, s.ID, spec, what, text)
 	}
 	// Pending: only a person can say it does not apply.
+	if r != nil && fixReqRE().MatchString(r.Text) {
+		// "Fix what the checks report" after a passing run: the old
+		// refusal said "do it", which sent an honest agent looking for
+		// something to fix (issue 25 item c).
+		return "", refusedf("%s cannot be marked not applicable: whether there is anything to fix is the checks' own answer. When their last run passed, record what it reported as this requirement's evidence (sessiongate session evidence --requirement %s --type tool_output --value \"WHAT THE RUN REPORTED\"); when it failed, fix what it reported and run the checks again", what, what)
+	}
 	if why := coreWork(p, r, e.Config); why != "" {
-		return "", refusedf("%s cannot be marked not applicable on a reason: %s is the work itself, and no reason stands in for it; do it and record the evidence (if it truly cannot run, a person forces the gate with a reason, recorded as a violation)", what, why)
+		return "", refusedf("%s cannot be marked not applicable on a reason: %s, so it is the work itself, and no reason stands in for it; do it and record the evidence (if it truly cannot run, a person forces the gate with a reason, recorded as a violation)", what, why)
 	}
 	return standing, nil
 }
+
+// fixReqRE matches a requirement to fix what checks, tests or linters
+// report ("Fix what the checks report before you commit", "Fix any failing
+// tests"): answered by a passing run, never by a mark.
+var fixReqRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\W*(?:\w+\W+)?fix\b.*\b(?:checks?|tests?|lint\w*|linters?|failures?|failing|errors?|warnings?|report(?:s|ed)?)\b`)
+})
 
 // naOffer says whether a hint may offer a not-applicable mark on
 // requirement r of p: true only when the engine would take it now.

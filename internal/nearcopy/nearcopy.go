@@ -93,12 +93,14 @@ type Text struct {
 	size   int
 	joined string
 	sh     map[uint64]struct{}
+	raw    string
+	lines  [][]string
 }
 
 // New prepares text for comparison.
 func New(text string) *Text {
 	w := Words(text)
-	return &Text{size: visibleLen(text), joined: strings.Join(w, " "), sh: shingles(w)}
+	return &Text{size: visibleLen(text), joined: strings.Join(w, " "), sh: shingles(w), raw: text}
 }
 
 // visibleLen counts the characters of s a reader sees: not its bytes (a
@@ -129,7 +131,24 @@ func (t *Text) NearCopyOf(other string) bool {
 		return true
 	}
 	contained, share := t.overlap(o)
-	return contained >= Contained && share >= Share
+	if contained >= Contained && share >= Share {
+		return true
+	}
+	return t.reworded(other)
+}
+
+// reworded: the earlier text with its words swapped one for one
+// (reworded.go); t's lines are split once for all the texts it meets.
+func (t *Text) reworded(other string) bool {
+	if t.lines == nil {
+		t.lines = lineWords(t.raw)
+	}
+	lo := lineWords(other)
+	if len(t.lines) > maxReworded || len(lo) > maxReworded {
+		return false
+	}
+	s, _, _ := rewordedScore(t.lines, lo)
+	return s >= RewordedShare
 }
 
 // overlap returns the share of o's shingles found in t (how much of the

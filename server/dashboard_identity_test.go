@@ -43,7 +43,7 @@ func identityServer(t *testing.T, db dashStore) *dashEnv {
 	t.Helper()
 	ctx := context.Background()
 	env := &dashEnv{t: t, now: dashNow}
-	env.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Second}, nil)
+	env.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Minute}, nil)
 	env.engine.Now = func() time.Time { return env.now }
 	env.engine.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	proto, err := os.ReadFile(filepath.Join("testdata", "dashboard-protocol.md"))

@@ -18,8 +18,8 @@ import (
 )
 
 // Browser tests drive the dashboard in real headless Chromium over a real
-// listener. They save a PNG of each page in a temp folder (or in
-// $SESSIONGATE_SCREENSHOTS) for a human to look at.
+// listener. They save a PNG of each page in $SESSIONGATE_SCREENSHOTS for
+// a human to look at (without it, in the test's temp folder, removed).
 
 // chromiumPath finds the browser; without one the test skips locally and
 // fails under CI=true.
@@ -51,10 +51,9 @@ func screenshotDir(t *testing.T) string {
 			t.Fatal(err)
 		}
 	} else {
-		var err error
-		if dir, err = os.MkdirTemp("", "sessiongate-screenshots-"); err != nil {
-			t.Fatal(err)
-		}
+		// Removed with the test: a folder per run was left in /tmp by
+		// every CI run (set the variable to keep them).
+		dir = t.TempDir()
 	}
 	t.Logf("screenshots in %s", dir)
 	return dir

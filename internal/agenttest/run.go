@@ -83,7 +83,13 @@ func agentEnv(home string, extra []string) []string {
 		}
 		env = append(env, kv)
 	}
+	// The CLIs' temporary files go in the test's folder: Claude Code
+	// wrote /tmp/claude-0 (CLAUDE_CODE_TMPDIR, not TMPDIR, moves it), and
+	// the others write under TMPDIR; none of it was removed.
+	tmp := filepath.Join(home, "tmp")
+	_ = os.MkdirAll(tmp, 0o700) // a CLI that cannot use it fails visibly
 	env = append(env,
+		"TMPDIR="+tmp, "CLAUDE_CODE_TMPDIR="+tmp,
 		"HOME="+home,
 		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),

@@ -12,10 +12,10 @@ import (
 // TMPDIR is the caller's again.
 func TestRun(t *testing.T) {
 	cases := []struct {
-		name  string
-		ci    string
-		body  func(t *testing.T) int
-		want  int
+		name string
+		ci   string
+		body func(t *testing.T) int
+		want int
 	}{
 		{"leaks a file under CI", "true", func(t *testing.T) int {
 			write(t, filepath.Join(os.TempDir(), "left.txt"))

@@ -81,8 +81,18 @@ func newBrowser(t *testing.T, env *dashEnv) *browser {
 	go func() { defer close(done); _ = env.srv.Serve(srvCtx, ln) }()
 	t.Cleanup(func() { stop(); <-done })
 
+	// Chromium's own temporary folders (org.chromium.Chromium.*, one per
+	// start) stayed in TMPDIR: a folder of the test's, removed after the
+	// browser stops (cleanups run in reverse). Not t.TempDir(): the
+	// SingletonSocket below it must fit a Unix socket path (108 bytes).
+	tmp, err := os.MkdirTemp("", "cr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
+		chromedp.Env("TMPDIR="+tmp),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,

@@ -152,7 +152,7 @@ type CLIResult struct {
 func runCLI(t testing.TB, dir, home string, timeout time.Duration, env []string, bin string, args ...string) CLIResult {
 	t.Helper()
 	if timeout == 0 {
-		timeout = 180 * time.Second
+		timeout = 10 * time.Minute
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

@@ -183,7 +183,9 @@ func RunClaude(t testing.TB, dir, prompt string, opts ClaudeOptions) ClaudeResul
 	}
 	timeout := opts.Timeout
 	if timeout == 0 {
-		timeout = 90 * time.Second
+		// A hang guard, not a speed check: one run took 65s at load 40
+		// and 90s failed runs that were only slow.
+		timeout = 10 * time.Minute
 	}
 	args := []string{"-p", prompt, "--output-format", "json"}
 	if opts.MCPConfig != "" {
@@ -298,7 +300,9 @@ func RunGemini(t testing.TB, dir, prompt string, opts GeminiOptions) GeminiResul
 	}
 	timeout := opts.Timeout
 	if timeout == 0 {
-		timeout = 90 * time.Second
+		// A hang guard, not a speed check: one run took 65s at load 40
+		// and 90s failed runs that were only slow.
+		timeout = 10 * time.Minute
 	}
 	args := append([]string{"-p", prompt, "--output-format", "json", "--yolo"}, opts.Args...)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

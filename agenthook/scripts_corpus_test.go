@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/agenthook"
 )
@@ -79,7 +80,10 @@ func TestHonestScriptCorpus(t *testing.T) {
 	}
 	hook := func(event string, in []byte) string {
 		var out bytes.Buffer
-		rn := &agenthook.Runner{Dir: r.root, Getenv: func(k string) string { return env[k] }, Stdin: bytes.NewReader(in), Stdout: &out, Stderr: io.Discard, LeaveOpen: true}
+		// A generous limit: what is measured is the judgement, and the
+		// 8s default denied 12 of 821 by fail mode at load 25-40 (CI beside
+		// other jobs), over the ceiling with no judgement wrong.
+		rn := &agenthook.Runner{Dir: r.root, Getenv: func(k string) string { return env[k] }, Stdin: bytes.NewReader(in), Stdout: &out, Stderr: io.Discard, LeaveOpen: true, Timeout: 10 * time.Minute}
 		if code := rn.Run(context.Background(), "claude", event); code != 0 {
 			t.Fatalf("hook %s: exit %d %s", event, code, out.String())
 		}

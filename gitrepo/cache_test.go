@@ -43,7 +43,7 @@ func TestSharedRepoRunsEveryCheck(t *testing.T) {
 	}
 	defer db.Close()
 	open := gitrepo.CachedOpen()
-	eng := session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Second}, open)
+	eng := session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Minute}, open)
 	repo, err := open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)

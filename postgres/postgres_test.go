@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/pgtest"
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store/storetest"
 )
@@ -22,6 +23,12 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	// A temp folder of the package's own, removed at the end; a leak
+	// fails CI (tmpleak).
+	os.Exit(tmpleak.Run(func() int { return runTests(m) }))
+}
+
+func runTests(m *testing.M) int {
 	srv, err := pgtest.Start(os.TempDir())
 	if err != nil {
 		skipReason = pgtest.MainSkip(err)
@@ -31,7 +38,7 @@ func TestMain(m *testing.M) {
 	if cluster != nil {
 		cluster.Close()
 	}
-	os.Exit(code)
+	return code
 }
 
 // newURL returns the URL of a fresh database, or skips the test.

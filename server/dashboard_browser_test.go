@@ -18,8 +18,8 @@ import (
 )
 
 // Browser tests drive the dashboard in real headless Chromium over a real
-// listener. They save a PNG of each page in a temp folder (or in
-// $SESSIONGATE_SCREENSHOTS) for a human to look at.
+// listener. They save a PNG of each page in $SESSIONGATE_SCREENSHOTS for
+// a human to look at (without it, in the test's temp folder, removed).
 
 // chromiumPath finds the browser; without one the test skips locally and
 // fails under CI=true.
@@ -51,10 +51,9 @@ func screenshotDir(t *testing.T) string {
 			t.Fatal(err)
 		}
 	} else {
-		var err error
-		if dir, err = os.MkdirTemp("", "sessiongate-screenshots-"); err != nil {
-			t.Fatal(err)
-		}
+		// Removed with the test: a folder per run was left in /tmp by
+		// every CI run (set the variable to keep them).
+		dir = t.TempDir()
 	}
 	t.Logf("screenshots in %s", dir)
 	return dir
@@ -82,8 +81,18 @@ func newBrowser(t *testing.T, env *dashEnv) *browser {
 	go func() { defer close(done); _ = env.srv.Serve(srvCtx, ln) }()
 	t.Cleanup(func() { stop(); <-done })
 
+	// Chromium's own temporary folders (org.chromium.Chromium.*, one per
+	// start) stayed in TMPDIR: a folder of the test's, removed after the
+	// browser stops (cleanups run in reverse). Not t.TempDir(): the
+	// SingletonSocket below it must fit a Unix socket path (108 bytes).
+	tmp, err := os.MkdirTemp("", "cr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
+		chromedp.Env("TMPDIR="+tmp),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,

@@ -44,7 +44,7 @@ func newDashEnv(t testing.TB, token string) *dashEnv {
 	// ~0.25 CPU s under -race and are package store's tests.
 	db, _ := sqlitetest.Open(t)
 	env := &dashEnv{t: t, db: db, now: dashNow}
-	env.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Second}, func(ctx context.Context, wt string) (session.Repo, error) {
+	env.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Minute}, func(ctx context.Context, wt string) (session.Repo, error) {
 		return gitrepo.Open(ctx, wt)
 	})
 	env.engine.Now = func() time.Time { return env.now }

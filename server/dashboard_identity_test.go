@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/pgtest"
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
 	"github.com/sessiongate/sessiongate/postgres"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/session"
@@ -26,9 +27,15 @@ import (
 var pgCluster pgtest.Lazy
 
 func TestMain(m *testing.M) {
+	// A temp folder of the package's own, removed at the end; a leak
+	// fails CI (tmpleak).
+	os.Exit(tmpleak.Run(func() int { return runTests(m) }))
+}
+
+func runTests(m *testing.M) int {
 	code := m.Run()
 	pgCluster.Close()
-	os.Exit(code)
+	return code
 }
 
 // dashStore is a store with the dashboard's reads, as both stores are.
@@ -43,7 +50,7 @@ func identityServer(t *testing.T, db dashStore) *dashEnv {
 	t.Helper()
 	ctx := context.Background()
 	env := &dashEnv{t: t, now: dashNow}
-	env.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Second}, nil)
+	env.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Minute}, nil)
 	env.engine.Now = func() time.Time { return env.now }
 	env.engine.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	proto, err := os.ReadFile(filepath.Join("testdata", "dashboard-protocol.md"))

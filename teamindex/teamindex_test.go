@@ -13,6 +13,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/internal/pgtest"
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
 	"github.com/sessiongate/sessiongate/postgres"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
@@ -22,9 +23,15 @@ import (
 var pgCluster pgtest.Lazy
 
 func TestMain(m *testing.M) {
+	// A temp folder of the package's own, removed at the end; a leak
+	// fails CI (tmpleak).
+	os.Exit(tmpleak.Run(func() int { return runTests(m) }))
+}
+
+func runTests(m *testing.M) int {
 	code := m.Run()
 	pgCluster.Close()
-	os.Exit(code)
+	return code
 }
 
 func sid(i int) string { return fmt.Sprintf("%02x000000-0000-4000-8000-%012d", i, i) }

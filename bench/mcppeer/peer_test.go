@@ -78,7 +78,7 @@ func newFixture(b testing.TB) *fixture {
 	if err != nil {
 		b.Fatal(err)
 	}
-	engine := session.NewEngine(db, session.Config{Protect: true, CommandTimeout: 10 * time.Second}, gitrepo.CachedOpen())
+	engine := session.NewEngine(db, session.Config{Protect: true, CommandTimeout: 10 * time.Minute}, gitrepo.CachedOpen())
 	load := func(ctx context.Context) (*protocolspec.Spec, error) {
 		return engine.LoadSpec(ctx, "SESSION-PROTOCOL.md", []byte(protocol))
 	}

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
 // sgBin is the folder holding sessiongate built once for these tests; the
@@ -15,10 +17,16 @@ import (
 var sgBin string
 
 func TestMain(m *testing.M) {
+	// A temp folder of the package's own, removed at the end; a leak
+	// fails CI (tmpleak).
+	os.Exit(tmpleak.Run(func() int { return buildAndRun(m) }))
+}
+
+func buildAndRun(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "sessiongate-agenttest-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		return 2
 	}
 	sgBin = dir
 	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "sessiongate"), "../../cmd/sessiongate")
@@ -27,9 +35,9 @@ func TestMain(m *testing.M) {
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "build sessiongate: %v\n%s", err, out.String())
 		os.RemoveAll(dir)
-		os.Exit(1)
+		return 1
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
-	os.Exit(code)
+	return code
 }

@@ -152,7 +152,7 @@ type CLIResult struct {
 func runCLI(t testing.TB, dir, home string, timeout time.Duration, env []string, bin string, args ...string) CLIResult {
 	t.Helper()
 	if timeout == 0 {
-		timeout = 180 * time.Second
+		timeout = 10 * time.Minute
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -244,11 +244,16 @@ func RunCopilotIn(t testing.TB, dir, home, prompt string, stub *OpenAIStub, env 
 	return runCLI(t, dir, home, timeout, e, bin, append([]string{"-p", prompt, "--allow-all-tools", "--no-auto-update", "--output-format", "json"}, args...)...)
 }
 
-// copilotPkgCache is where Copilot CLI unpacks itself: kept across tests
-// of one run (SESSIONGATE_COPILOT_PKG_CACHE keeps it across runs).
+// copilotPkgCache is where Copilot CLI unpacks itself (235 MB): a cache
+// beside the go build cache (the user's cache folder), shared by the
+// packages and runs that start it, not a folder left in TMPDIR by every
+// run. SESSIONGATE_COPILOT_PKG_CACHE names another.
 func copilotPkgCache() string {
 	if p := os.Getenv("SESSIONGATE_COPILOT_PKG_CACHE"); p != "" {
 		return p
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "sessiongate-tests", "copilot-pkg")
 	}
 	return filepath.Join(os.TempDir(), "sessiongate-copilot-pkg")
 }

@@ -83,7 +83,13 @@ func agentEnv(home string, extra []string) []string {
 		}
 		env = append(env, kv)
 	}
+	// The CLIs' temporary files go in the test's folder: Claude Code
+	// wrote /tmp/claude-0 (CLAUDE_CODE_TMPDIR, not TMPDIR, moves it), and
+	// the others write under TMPDIR; none of it was removed.
+	tmp := filepath.Join(home, "tmp")
+	_ = os.MkdirAll(tmp, 0o700) // a CLI that cannot use it fails visibly
 	env = append(env,
+		"TMPDIR="+tmp, "CLAUDE_CODE_TMPDIR="+tmp,
 		"HOME="+home,
 		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 		"XDG_CACHE_HOME="+filepath.Join(home, ".cache"),
@@ -177,7 +183,9 @@ func RunClaude(t testing.TB, dir, prompt string, opts ClaudeOptions) ClaudeResul
 	}
 	timeout := opts.Timeout
 	if timeout == 0 {
-		timeout = 90 * time.Second
+		// A hang guard, not a speed check: one run took 65s at load 40
+		// and 90s failed runs that were only slow.
+		timeout = 10 * time.Minute
 	}
 	args := []string{"-p", prompt, "--output-format", "json"}
 	if opts.MCPConfig != "" {
@@ -292,7 +300,9 @@ func RunGemini(t testing.TB, dir, prompt string, opts GeminiOptions) GeminiResul
 	}
 	timeout := opts.Timeout
 	if timeout == 0 {
-		timeout = 90 * time.Second
+		// A hang guard, not a speed check: one run took 65s at load 40
+		// and 90s failed runs that were only slow.
+		timeout = 10 * time.Minute
 	}
 	args := append([]string{"-p", prompt, "--output-format", "json", "--yolo"}, opts.Args...)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

@@ -72,7 +72,7 @@ func newMCPFixture(t testing.TB) *mcpFixture {
 	}
 	f := &mcpFixture{t: t, root: repo.Root(), repo: repo, db: db}
 	// Wired as `sessiongate serve` wires it: worktrees opened once, shared safely.
-	f.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Second}, gitrepo.CachedOpen())
+	f.engine = session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Minute}, gitrepo.CachedOpen())
 	f.engine.Now = func() time.Time { return time.Now().Add(time.Duration(f.skew.Load())) }
 	protocolPath := filepath.Join(f.root, "SESSION-PROTOCOL.md")
 	f.opts = mcpserver.Options{

@@ -6,9 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // A change fingerprint names what a commit changed without its content:
@@ -74,8 +75,9 @@ func (r *Repo) ChangePrints(ctx context.Context, commits []string) (map[string]s
 		in.WriteString(c + "\n")
 	}
 	args := []string{"diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--root", "--always"}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.root
+	// Through gitenv like every other git: a replace ref or graft would
+	// make a hooks-off commit read as a recorded one's change.
+	cmd := gitenv.Command(ctx, r.root, nil, append(slices.Clip(statHonest), args...)...)
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -143,3 +143,27 @@ func ParseChangePrint(out []byte) (string, error) {
 	})
 	return strings.Join(lines, "\n"), nil
 }
+
+// CommitsWithBlob returns the commits reachable from rev that change path
+// and, when blob is not "", add or remove that blob there (git log
+// --find-object), newest first, with their trailers: the few commits whose
+// change fingerprint can equal one that writes blob at path, without
+// taking every commit's fingerprint.
+func (r *Repo) CommitsWithBlob(ctx context.Context, rev, blob, path string) ([]Commit, error) {
+	if !hexRev(rev) || (blob != "" && !hexRev(blob)) || path == "" {
+		return nil, fmt.Errorf("commits with a blob: bad arguments %q %q %q", rev, blob, path)
+	}
+	args := []string{"log", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f"}
+	if blob != "" {
+		args = append(args, "--find-object="+blob)
+	}
+	b, err := run(ctx, r.root, append(args, rev, "--", ":(literal)"+path)...)
+	if err != nil {
+		return nil, fmt.Errorf("commits with blob %s at %s: %w", blob, path, err)
+	}
+	out, err := parseLog(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("commits with blob %s at %s: %w", blob, path, err)
+	}
+	return out, nil
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/snapshot"
 	"github.com/sessiongate/sessiongate/verify"
@@ -87,6 +88,54 @@ func TestVerifyViolationRewrittenAway(t *testing.T) {
 			p, _ := recordref.Path(id)
 			if rep.OK || !strings.Contains(problems, c.want) || !strings.Contains(problems, p) {
 				t.Fatalf("want a failure naming %q, got %s:\n%s", c.want, cm.Status, problems)
+			}
+		})
+	}
+}
+
+// TestVerifyViolationMergedAway: the versions were listed with `git log --
+// PATH`, whose history simplification follows one TREESAME parent of a
+// merge. A merge whose first parent is a side commit holding the record
+// without its violation, and whose second is the ref's tip (so the push
+// is a fast-forward), hid the version that carried it: the laundered row
+// passed on the old code. Honest twin: the same merge keeping the
+// violation (as sessiongate's own union of two clones' refs does) passes
+// under warn.
+func TestVerifyViolationMergedAway(t *testing.T) {
+	const mark = "FORCED_ADVANCE:CONTEXT_RETRIEVAL"
+	for _, c := range []struct {
+		name   string
+		merged string // the violation mark the merge's record carries
+		want   string
+	}{
+		{"laundered: merged onto a side commit without it", "", "no longer carries FORCED_ADVANCE:CONTEXT_RETRIEVAL"},
+		{"honest: the merge keeps it", mark, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo, base, id, rec := setupRef(t)
+			dir := repo.Root()
+			replaceRecord(t, dir, id, withViolation(t, rec, mark))
+			marked := gittest.Git(t, dir, "rev-parse", ref)
+			// The side commit: the marked version's parent, the record
+			// written again with c.merged's marks.
+			gittest.Git(t, dir, "update-ref", ref, marked+"^")
+			replaceRecord(t, dir, id, append(withViolation(t, rec, c.merged), '\n'))
+			side := gittest.Git(t, dir, "rev-parse", ref)
+			m := gittest.Git(t, dir, "commit-tree", side+"^{tree}", "-p", side, "-p", marked, "-m", "merge")
+			gittest.Git(t, dir, "update-ref", ref, m)
+			rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref, Violations: "warn"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			problems := strings.Join(rep.Commits[0].Problems, "\n")
+			if c.want == "" {
+				if !rep.OK {
+					t.Fatalf("honest record failed:\n%s", problems)
+				}
+				return
+			}
+			if rep.OK || !strings.Contains(problems, c.want) {
+				t.Fatalf("want a failure naming %q, got OK=%v:\n%s", c.want, rep.OK, problems)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/recordref"
@@ -124,6 +125,57 @@ func TestVerifyViolationMergedAway(t *testing.T) {
 			m := gittest.Git(t, dir, "commit-tree", side+"^{tree}", "-p", side, "-p", marked, "-m", "merge")
 			gittest.Git(t, dir, "update-ref", ref, m)
 			rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref, Violations: "warn"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			problems := strings.Join(rep.Commits[0].Problems, "\n")
+			if c.want == "" {
+				if !rep.OK {
+					t.Fatalf("honest record failed:\n%s", problems)
+				}
+				return
+			}
+			if rep.OK || !strings.Contains(problems, c.want) {
+				t.Fatalf("want a failure naming %q, got OK=%v:\n%s", c.want, rep.OK, problems)
+			}
+		})
+	}
+}
+
+// TestVerifyRecordTimesMergedIn: started_at and ended_at are what the
+// record's first versions on the ref said, and "first" is git's date
+// order. A side commit dated earlier, holding the record with its end
+// moved past a forged late event, merged onto the ref's tip (a
+// fast-forward, the merge's tree the side's), came first: the laundered
+// row passed on the old code (OK). A session starts and ends once, so
+// versions that disagree fail. Honest twin: the same merge of a side
+// commit that only re-writes the record as it was passes.
+func TestVerifyRecordTimesMergedIn(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		side func(t *testing.T, rec []byte) []byte
+		want string
+	}{
+		{"laundered: the end moved on an earlier-dated side commit", func(t *testing.T, rec []byte) []byte {
+			return edit(t, rec, func(m map[string]any) {
+				lateEvent(m)
+				end, _ := time.Parse(time.RFC3339Nano, m["session"].(map[string]any)["ended_at"].(string))
+				m["session"].(map[string]any)["ended_at"] = end.Add(2 * time.Hour).Format(time.RFC3339Nano)
+			})
+		}, "say different ended_at"},
+		{"honest: the side commit re-writes the record unchanged", func(t *testing.T, rec []byte) []byte { return append(append([]byte{}, rec...), '\n') }, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo, base, id, rec := setupRef(t)
+			dir := repo.Root()
+			tip := gittest.Git(t, dir, "rev-parse", ref)
+			gittest.Git(t, dir, "update-ref", ref, tip+"^")
+			t.Setenv("GIT_COMMITTER_DATE", "2001-01-01T00:00:00Z")
+			replaceRecord(t, dir, id, c.side(t, rec))
+			side := gittest.Git(t, dir, "rev-parse", ref)
+			m := gittest.Git(t, dir, "commit-tree", side+"^{tree}", "-p", side, "-p", tip, "-m", "merge")
+			gittest.Git(t, dir, "update-ref", ref, m)
+			rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref})
 			if err != nil {
 				t.Fatal(err)
 			}

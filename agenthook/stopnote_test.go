@@ -44,7 +44,13 @@ func TestStopNoteDeletionAtTheHook(t *testing.T) {
 		{`python3 -c "import glob,os; [os.remove(p) for p in glob.glob('.git/*/unchecked*')]"`, true},
 		{`node -e "require('fs').unlinkSync('.git/` + note + `')"`, true},
 		{`node -e "require('fs').rmSync(require('child_process').execSync('git rev-parse --git-dir').toString().trim()+'/` + note + `')"`, true},
+		// find's start point matched by a glob, no name test (denied before
+		// by the git-directory write check; now by the note rule as well)
+		{`find .g*/s* -type f -delete`, true},
+		{`find .[g]it -newer HEAD -delete`, true},
 		// honest work
+		{`find .cache -type f -delete`, false},
+		{`find build -type f -delete`, false},
 		{"git rev-parse --git-dir", false},
 		{`cat "$(git rev-parse --git-dir)/HEAD"`, false},
 		{`ls "$(git rev-parse --git-dir)"`, false},

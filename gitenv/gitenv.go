@@ -58,8 +58,21 @@ func Env(environ []string, extra ...string) []string {
 		env = append(env, kv)
 	}
 	env = append(env, extra...)
+	// core.useReplaceRefs=true (the repository's config, or git -c on the
+	// commit, which a hook gets as GIT_CONFIG_PARAMETERS) turns replace
+	// refs back on over GIT_NO_REPLACE_OBJECTS: the last -c wins over
+	// both, so sessiongate's goes after the caller's.
+	params := noReplaceParam
+	if i := slices.IndexFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG_PARAMETERS=") }); i >= 0 {
+		params = strings.TrimPrefix(env[i], "GIT_CONFIG_PARAMETERS=") + " " + params
+		env = slices.Delete(env, i, i+1)
+	}
+	env = append(env, "GIT_CONFIG_PARAMETERS="+params)
 	return append(env, Fixed...)
 }
+
+// noReplaceParam is `-c core.useReplaceRefs=false` as git passes it on.
+const noReplaceParam = "'core.usereplacerefs'='false'"
 
 // Command is exec.CommandContext(ctx, "git", args...) run in dir with
 // Env(os.Environ(), extra...). dir must be a folder of the repository to

@@ -29,6 +29,8 @@ func TestEnv(t *testing.T) {
 			[]string{"GIT_INDEX_FILE=.git/index", "GIT_EDITOR=:"}, nil},
 		{"sessiongate's own index wins", []string{"GIT_INDEX_FILE=.git/index"}, []string{"GIT_INDEX_FILE=/tmp/copy"},
 			[]string{"GIT_INDEX_FILE=/tmp/copy"}, []string{"GIT_INDEX_FILE=.git/index"}},
+		{"a hook's git -c settings kept, replace refs off after them", []string{"GIT_CONFIG_PARAMETERS='user.name'='Dev'"}, nil,
+			[]string{"GIT_CONFIG_PARAMETERS='user.name'='Dev' 'core.usereplacerefs'='false'"}, []string{"GIT_CONFIG_PARAMETERS='user.name'='Dev'"}},
 		{"a caller's GIT_NO_REPLACE_OBJECTS= (empty) is no switch left off", []string{"GIT_NO_REPLACE_OBJECTS="}, nil,
 			[]string{"GIT_NO_REPLACE_OBJECTS=1"}, []string{"GIT_NO_REPLACE_OBJECTS="}},
 	} {
@@ -72,6 +74,23 @@ func TestCommandReadsWhatGitHolds(t *testing.T) {
 			gittest.Git(t, root, "update-ref", "refs/cache/"+start, fake)
 			t.Setenv("GIT_REPLACE_REF_BASE", "refs/cache/")
 			return func() { gittest.Git(t, root, "update-ref", "-d", "refs/cache/"+start) }
+		}},
+		// core.useReplaceRefs, read after the environment, turned replace
+		// refs back on over GIT_NO_REPLACE_OBJECTS (both failed on the old
+		// code): from the repository's config, or from a hook's
+		// GIT_CONFIG_PARAMETERS (git -c ... commit passes it on).
+		{"git replace and core.useReplaceRefs in the repository's config", func(t *testing.T) func() {
+			gittest.Git(t, root, "replace", start, fake)
+			gittest.Git(t, root, "config", "core.useReplaceRefs", "true")
+			return func() {
+				gittest.Git(t, root, "config", "--unset", "core.useReplaceRefs")
+				gittest.Git(t, root, "replace", "-d", start)
+			}
+		}},
+		{"git replace and git -c core.useReplaceRefs=true", func(t *testing.T) func() {
+			gittest.Git(t, root, "replace", start, fake)
+			t.Setenv("GIT_CONFIG_PARAMETERS", "'core.usereplacerefs'='true'")
+			return func() { gittest.Git(t, root, "replace", "-d", start) }
 		}},
 		{"GIT_DIR and GIT_WORK_TREE at another repository", func(t *testing.T) func() {
 			// The other repository's HEAD stands in for "start": both

@@ -6,9 +6,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 )
 
 // A change fingerprint names what a commit changed without its content:
@@ -74,8 +75,9 @@ func (r *Repo) ChangePrints(ctx context.Context, commits []string) (map[string]s
 		in.WriteString(c + "\n")
 	}
 	args := []string{"diff-tree", "--stdin", "-r", "--raw", "-z", "--no-renames", "--root", "--always"}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = r.root
+	// Through gitenv like every other git: a replace ref or graft would
+	// make a hooks-off commit read as a recorded one's change.
+	cmd := gitenv.Command(ctx, r.root, nil, append(slices.Clip(statHonest), args...)...)
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -140,4 +142,28 @@ func ParseChangePrint(out []byte) (string, error) {
 		return strings.Compare(a[strings.IndexByte(a, '\t'):], b[strings.IndexByte(b, '\t'):])
 	})
 	return strings.Join(lines, "\n"), nil
+}
+
+// CommitsWithBlob returns the commits reachable from rev that change path
+// and, when blob is not "", add or remove that blob there (git log
+// --find-object), newest first, with their trailers: the few commits whose
+// change fingerprint can equal one that writes blob at path, without
+// taking every commit's fingerprint.
+func (r *Repo) CommitsWithBlob(ctx context.Context, rev, blob, path string) ([]Commit, error) {
+	if !hexRev(rev) || (blob != "" && !hexRev(blob)) || path == "" {
+		return nil, fmt.Errorf("commits with a blob: bad arguments %q %q %q", rev, blob, path)
+	}
+	args := []string{"log", "--format=%x1e%H%x1f%s%x1f%(trailers:only,unfold)%x1f"}
+	if blob != "" {
+		args = append(args, "--find-object="+blob)
+	}
+	b, err := run(ctx, r.root, append(args, rev, "--", ":(literal)"+path)...)
+	if err != nil {
+		return nil, fmt.Errorf("commits with blob %s at %s: %w", blob, path, err)
+	}
+	out, err := parseLog(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("commits with blob %s at %s: %w", blob, path, err)
+	}
+	return out, nil
 }

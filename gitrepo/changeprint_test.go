@@ -77,3 +77,52 @@ func TestChangePrint(t *testing.T) {
 		t.Errorf("the same hunk at another spot has the same fingerprint %q", prints[first])
 	}
 }
+
+// TestChangePrintsReadWhatGitHolds: verify's batch read went around gitenv,
+// so a replace ref (or GIT_REPLACE_REF_BASE, a graft) made a hooks-off
+// commit read as a recorded one's change (failed on the old code: the
+// replaced commit's fingerprint came back). Honest twin: without a
+// replacement the batch equals the hook's fingerprint.
+func TestChangePrintsReadWhatGitHolds(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name    string
+		replace func(t *testing.T, dir, bad, good string)
+	}{
+		{"no replacement (honest)", func(*testing.T, string, string, string) {}},
+		{"git replace BAD GOOD", func(t *testing.T, dir, bad, good string) { gittest.Git(t, dir, "replace", bad, good) }},
+		{"GIT_REPLACE_REF_BASE", func(t *testing.T, dir, bad, good string) {
+			gittest.Git(t, dir, "update-ref", "refs/cache/"+bad, good)
+			t.Setenv("GIT_REPLACE_REF_BASE", "refs/cache/")
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := emptyRepo(t)
+			dir := repo.Root()
+			commit := func(rel, body, msg string) string {
+				if err := os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				gittest.Git(t, dir, "add", "-A")
+				gittest.Git(t, dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", msg)
+				return strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))
+			}
+			root := commit("a.txt", "a\n", "root")
+			good := commit("a.txt", "checked\n", "gated")
+			gittest.Git(t, dir, "reset", "-q", "--hard", root)
+			bad := commit("a.txt", "unchecked\n", "hooks off")
+			want, err := repo.ChangePrint(ctx, bad)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.replace(t, dir, bad, good)
+			prints, err := repo.ChangePrints(ctx, []string{bad})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, w, _ := strings.Cut(want, "\n"); prints[bad] != w {
+				t.Errorf("ChangePrints(bad) = %q, want what git holds %q", prints[bad], w)
+			}
+		})
+	}
+}

@@ -81,7 +81,9 @@ func PinHistory(ctx context.Context, dir, tip, id string) (pins []snapshot.Event
 	}
 	// --raw lists each commit's new blob for the path; merges only unite
 	// what their parents wrote (-m off), so each version shows once.
-	out, err := git(ctx, dir, nil, nil, "log", "--format=", "--raw", "--no-abbrev", "--no-renames", tip, "--", path)
+	// --full-history: by default a merge TREESAME to one parent is followed
+	// through it only, and a merge onto a side commit hid the other's pins.
+	out, err := git(ctx, dir, nil, nil, "log", "--full-history", "--format=", "--raw", "--no-abbrev", "--no-renames", tip, "--", path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list event pins of %s: %w", id, err)
 	}

@@ -108,3 +108,34 @@ func TestWitness(t *testing.T) {
 		t.Fatalf("pin at a records commit the ref was moved back past: %+v held %v err %v", p, held, err)
 	}
 }
+
+// TestPinHistoryThroughMerges: every pin ever written stays, and the pins
+// were listed with `git log -- PATH`, which follows a merge through one
+// TREESAME parent. A side commit re-writing the first pin, merged onto
+// the ref's tip as a fast-forward (the merge's tree the side's), hid the
+// second pin (failed on the old code: no 5-event pin listed). Honest
+// twin: a linear history lists both.
+func TestPinHistoryThroughMerges(t *testing.T) {
+	setEnv(t)
+	ctx := context.Background()
+	const id = "11111111-2222-4333-8444-555555555555"
+	for _, merged := range []bool{false, true} {
+		dir := newRepo(t)
+		first := pin(t, dir, id, 3)
+		second := pin(t, dir, id, 5)
+		if merged {
+			run(t, dir, "update-ref", ref, first)
+			pin(t, dir, id, 2) // the side commit
+			side := run(t, dir, "rev-parse", ref)
+			m := run(t, dir, "commit-tree", side+"^{tree}", "-p", side, "-p", second, "-m", "merge")
+			run(t, dir, "update-ref", ref, m)
+		}
+		pins, _, err := recordref.PinHistory(ctx, dir, run(t, dir, "rev-parse", ref), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(pins, func(p snapshot.EventPin) bool { return strings.HasPrefix(p.Events, "5:") }) {
+			t.Errorf("merged=%v: the 5-event pin is not listed: %+v", merged, pins)
+		}
+	}
+}

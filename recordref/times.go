@@ -25,7 +25,11 @@ func RecordTimes(ctx context.Context, dir, tip, id string) ([]Times, error) {
 	if err != nil || tip == "" {
 		return nil, err
 	}
-	out, err := git(ctx, dir, nil, nil, "log", "--reverse", "--format=", "--raw", "--no-abbrev", "--no-renames", tip, "--", path)
+	// --full-history: by default a merge TREESAME to one parent is followed
+	// through that parent only, so a merge onto a side commit without the
+	// violation (the old tip its second parent, a fast-forward push) hid
+	// the version that carried it.
+	out, err := git(ctx, dir, nil, nil, "log", "--reverse", "--full-history", "--format=", "--raw", "--no-abbrev", "--no-renames", tip, "--", path)
 	if err != nil {
 		return nil, fmt.Errorf("list the versions of record %s: %w", id, err)
 	}

@@ -130,7 +130,11 @@ func suspectTarget(t string, asksGitDir bool) bool {
 	if i := strings.IndexByte(first, '/'); i >= 0 {
 		first = first[:i]
 	} else {
-		// One component: a glob that matches a file sessiongate keeps.
+		// One component: a glob that matches a file sessiongate keeps, or
+		// the git directory itself (find .[g]it -delete).
+		if ok, _ := path.Match(first, ".git"); ok && strings.HasPrefix(first, ".") {
+			return true
+		}
 		for _, name := range keptFiles {
 			if ok, _ := path.Match(first, name); ok && first != "*" {
 				return true
@@ -158,6 +162,16 @@ func findDeletesKept(args []string, asksGitDir bool) string {
 	}
 	if !deletes {
 		return ""
+	}
+	// Its start points, as rm's targets: `find .g*/s* -type f -delete`
+	// empties sessiongate's folder with no name test at all.
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {
+			break
+		}
+		if suspectTarget(a, asksGitDir) {
+			return "find deletes under " + a + ", which may be the git directory"
+		}
 	}
 	for i, a := range args {
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" {

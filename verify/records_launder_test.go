@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/snapshot"
 	"github.com/sessiongate/sessiongate/verify"
@@ -87,6 +89,105 @@ func TestVerifyViolationRewrittenAway(t *testing.T) {
 			p, _ := recordref.Path(id)
 			if rep.OK || !strings.Contains(problems, c.want) || !strings.Contains(problems, p) {
 				t.Fatalf("want a failure naming %q, got %s:\n%s", c.want, cm.Status, problems)
+			}
+		})
+	}
+}
+
+// TestVerifyViolationMergedAway: the versions were listed with `git log --
+// PATH`, whose history simplification follows one TREESAME parent of a
+// merge. A merge whose first parent is a side commit holding the record
+// without its violation, and whose second is the ref's tip (so the push
+// is a fast-forward), hid the version that carried it: the laundered row
+// passed on the old code. Honest twin: the same merge keeping the
+// violation (as sessiongate's own union of two clones' refs does) passes
+// under warn.
+func TestVerifyViolationMergedAway(t *testing.T) {
+	const mark = "FORCED_ADVANCE:CONTEXT_RETRIEVAL"
+	for _, c := range []struct {
+		name   string
+		merged string // the violation mark the merge's record carries
+		want   string
+	}{
+		{"laundered: merged onto a side commit without it", "", "no longer carries FORCED_ADVANCE:CONTEXT_RETRIEVAL"},
+		{"honest: the merge keeps it", mark, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo, base, id, rec := setupRef(t)
+			dir := repo.Root()
+			replaceRecord(t, dir, id, withViolation(t, rec, mark))
+			marked := gittest.Git(t, dir, "rev-parse", ref)
+			// The side commit: the marked version's parent, the record
+			// written again with c.merged's marks.
+			gittest.Git(t, dir, "update-ref", ref, marked+"^")
+			replaceRecord(t, dir, id, append(withViolation(t, rec, c.merged), '\n'))
+			side := gittest.Git(t, dir, "rev-parse", ref)
+			m := gittest.Git(t, dir, "commit-tree", side+"^{tree}", "-p", side, "-p", marked, "-m", "merge")
+			gittest.Git(t, dir, "update-ref", ref, m)
+			rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref, Violations: "warn"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			problems := strings.Join(rep.Commits[0].Problems, "\n")
+			if c.want == "" {
+				if !rep.OK {
+					t.Fatalf("honest record failed:\n%s", problems)
+				}
+				return
+			}
+			if rep.OK || !strings.Contains(problems, c.want) {
+				t.Fatalf("want a failure naming %q, got OK=%v:\n%s", c.want, rep.OK, problems)
+			}
+		})
+	}
+}
+
+// TestVerifyRecordTimesMergedIn: started_at and ended_at are what the
+// record's first versions on the ref said, and "first" is git's date
+// order. A side commit dated earlier, holding the record with its end
+// moved past a forged late event, merged onto the ref's tip (a
+// fast-forward, the merge's tree the side's), came first: the laundered
+// row passed on the old code (OK). A session starts and ends once, so
+// versions that disagree fail. Honest twin: the same merge of a side
+// commit that only re-writes the record as it was passes.
+func TestVerifyRecordTimesMergedIn(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		side func(t *testing.T, rec []byte) []byte
+		want string
+	}{
+		{"laundered: the end moved on an earlier-dated side commit", func(t *testing.T, rec []byte) []byte {
+			return edit(t, rec, func(m map[string]any) {
+				lateEvent(m)
+				end, _ := time.Parse(time.RFC3339Nano, m["session"].(map[string]any)["ended_at"].(string))
+				m["session"].(map[string]any)["ended_at"] = end.Add(2 * time.Hour).Format(time.RFC3339Nano)
+			})
+		}, "say different ended_at"},
+		{"honest: the side commit re-writes the record unchanged", func(t *testing.T, rec []byte) []byte { return append(append([]byte{}, rec...), '\n') }, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			repo, base, id, rec := setupRef(t)
+			dir := repo.Root()
+			tip := gittest.Git(t, dir, "rev-parse", ref)
+			gittest.Git(t, dir, "update-ref", ref, tip+"^")
+			t.Setenv("GIT_COMMITTER_DATE", "2001-01-01T00:00:00Z")
+			replaceRecord(t, dir, id, c.side(t, rec))
+			side := gittest.Git(t, dir, "rev-parse", ref)
+			m := gittest.Git(t, dir, "commit-tree", side+"^{tree}", "-p", side, "-p", tip, "-m", "merge")
+			gittest.Git(t, dir, "update-ref", ref, m)
+			rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref})
+			if err != nil {
+				t.Fatal(err)
+			}
+			problems := strings.Join(rep.Commits[0].Problems, "\n")
+			if c.want == "" {
+				if !rep.OK {
+					t.Fatalf("honest record failed:\n%s", problems)
+				}
+				return
+			}
+			if rep.OK || !strings.Contains(problems, c.want) {
+				t.Fatalf("want a failure naming %q, got OK=%v:\n%s", c.want, rep.OK, problems)
 			}
 		})
 	}

@@ -41,7 +41,7 @@ func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 	for _, m := range rc.marks {
 		have[m] = true
 	}
-	var lost []string
+	var lost, split []string
 	for _, t := range ts {
 		for _, m := range t.Violations {
 			if !have[m] && !slices.Contains(lost, m) {
@@ -54,6 +54,18 @@ func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 		if end == "" {
 			end = t.EndedAt
 		}
+		// A session starts and ends once, so every version says the same:
+		// "first" is git's date order, and a side commit dated earlier and
+		// merged in (a fast-forward) came first with a moved end.
+		if t.StartedAt != "" && !sameTime(t.StartedAt, start) && !slices.Contains(split, "started_at") {
+			split = append(split, "started_at")
+		}
+		if t.EndedAt != "" && !sameTime(t.EndedAt, end) && !slices.Contains(split, "ended_at") {
+			split = append(split, "ended_at")
+		}
+	}
+	if len(split) > 0 {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: versions of the record on the records ref say different %s (a session starts and ends once: record edited)", rc.path, strings.Join(split, " and ")))
 	}
 	if len(lost) > 0 {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: no longer carries %s, which an earlier version of the record on the records ref did (violation rewritten away: record edited)", rc.path, strings.Join(lost, ", ")))

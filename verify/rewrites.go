@@ -200,6 +200,10 @@ func (rw *rewrites) judge(ctx context.Context, id string, rc *recordCheck) {
 			rw.why[c] = fmt.Sprintf("its change is that of a commit session %s recorded (sha256 %s), whose original is still in this history: a copy of a commit that was not rewritten is new work", id, shorten.SHA(x.h))
 			continue
 		}
+		if h, why := rw.landed(ctx, c, p, id); h != "" {
+			rw.why[c] = fmt.Sprintf("its change is that of a commit session %s recorded (sha256 %s), but %s: a recorded commit vouches for one copy", id, shorten.SHA(x.h), why)
+			continue
+		}
 		last += 1 + j
 		rw.vouched[id] = true
 		rw.ok[c] = fmt.Sprintf("a rewrite of checked work (such as GitLab's rebase before a fast-forward): the same paths with the same blobs before and after as a commit session %s recorded through its pre-commit (sha256 %s), whose original is not in this history", id, shorten.SHA(x.h))
@@ -364,6 +368,10 @@ func (rw *rewrites) bareSquashes(ctx context.Context, src source, opts Options, 
 				held = append(held, fmt.Sprintf("session %s's commits hold this change, but their originals are still in this history: a copy of work that was not rewritten is new work", sid))
 				continue
 			}
+			if h, why := rw.landed(ctx, cr.SHA, prints[cr.SHA], sid); h != "" {
+				held = append(held, fmt.Sprintf("session %s's commits hold this change, but %s: a session's run vouches for one copy", sid, why))
+				continue
+			}
 			// Judged as a commit of that session, under its final snapshot.
 			rw.squash[cr.SHA] = sid
 			rw.endOf[sid] = cr.SHA
@@ -394,6 +402,69 @@ func (rw *rewrites) bareSquashes(ctx context.Context, src source, opts Options, 
 		}
 	}
 	return changed
+}
+
+// landed looks for a copy of change p that already landed before the
+// range: a commit of c's history outside the range with the same
+// fingerprint that names session id or no session. reachable() asks
+// whether the original is there; once an earlier push's rewrite or squash
+// replaced it, that copy is what is there, and a second one (the rewrite
+// cherry-picked back after the session's own revert, a squash landed
+// again) is new work the session never gated. Copies inside the range are
+// the recorded order's to judge; a landed copy naming another session is
+// that session's own gated change (a revert reverted). h is "" when none;
+// a failure to look counts as a copy.
+func (rw *rewrites) landed(ctx context.Context, c, p, id string) (h, why string) {
+	m, ok := parsePrint(p)
+	if !ok || len(m) == 0 {
+		return "?", "its change could not be read"
+	}
+	// The path whose blob changes, preferring one written: --find-object
+	// then lists the few commits that add or drop that blob there.
+	var path, blob string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		pc := m[k]
+		if pc.old == pc.new {
+			continue
+		}
+		path, blob = k, pc.new
+		if strings.Trim(pc.new, "0") == "" {
+			blob = pc.old
+		}
+		if strings.Trim(pc.new, "0") != "" {
+			break
+		}
+	}
+	if path == "" {
+		path = slices.Sorted(maps.Keys(m))[0] // modes only
+	}
+	cs, err := rw.repo.CommitsWithBlob(ctx, c, blob, path)
+	if err != nil {
+		return "?", "its history could not be searched for an earlier copy: " + err.Error()
+	}
+	inRange := make(map[string]bool, len(rw.commits))
+	for _, rc := range rw.commits {
+		inRange[rc.SHA] = true
+	}
+	var look []string
+	for _, o := range cs {
+		if v := o.Trailers[TrailerSession]; !inRange[o.SHA] && (len(v) == 0 || v[len(v)-1] == id) {
+			look = append(look, o.SHA)
+		}
+	}
+	if len(look) == 0 {
+		return "", ""
+	}
+	prints, err := rw.repo.ChangePrints(ctx, look)
+	if err != nil {
+		return "?", "its history could not be searched for an earlier copy: " + err.Error()
+	}
+	for _, o := range look {
+		if prints[o] == p {
+			return o, fmt.Sprintf("commit %s, already in this history before the range, is a copy of that change", shorten.SHA(o))
+		}
+	}
+	return "", ""
 }
 
 // maxScanRecords bounds the records read to find the session of a squash.

@@ -46,6 +46,12 @@ func hookGits(t *testing.T, trace string) map[string][]string {
 // and outside one, and fails when a hook starts more than its budget. A
 // change that needs another process raises the budget here, in review.
 // The commits still pass or fail as before: every case's commit must pass.
+//
+// Round 14 raised the in-session budgets after a first commit by one: the
+// next pre-commit records the previous commit's change fingerprint (one
+// `git diff-tree`, session/changeprint.go), which lets verify pass GitLab's
+// honest rebase and squash; hooks-5k measured the three hooks at 0.98x
+// lefthook by wall with it.
 func TestHookGitProcesses(t *testing.T) {
 	type budget map[string]int // hook -> most git processes
 	cases := []struct {
@@ -60,11 +66,11 @@ func TestHookGitProcesses(t *testing.T) {
 		{"in a session, its first commit", testConfig, true, false, false, 0,
 			budget{"pre-commit": 2, "commit-msg": 0, "post-commit": 0}},
 		{"in a session, its third commit (on main)", testConfig, true, false, false, 2,
-			budget{"pre-commit": 2, "commit-msg": 0, "post-commit": 0}},
+			budget{"pre-commit": 3, "commit-msg": 0, "post-commit": 0}},
 		{"in a session, records on a ref", testConfig + "session_record: " + recordsRef + "\n", true, false, false, 2,
-			budget{"pre-commit": 4, "commit-msg": 0, "post-commit": 0}},
+			budget{"pre-commit": 5, "commit-msg": 0, "post-commit": 0}},
 		{"in a session, its third commit on a branch", testConfig, true, false, true, 2,
-			budget{"pre-commit": 2, "commit-msg": 0, "post-commit": 0}},
+			budget{"pre-commit": 3, "commit-msg": 0, "post-commit": 0}},
 		{"no session, none required", strings.Replace(testConfig, "require_session: true", "require_session: false", 1), false, false, false, 2,
 			budget{"pre-commit": 0, "commit-msg": 0, "post-commit": 0}},
 		{"a person's commit", testConfig, false, true, false, 2,

@@ -60,16 +60,23 @@ func startupFileWrite(ev *Event, dir string, getenv func(string) string) string 
 	why := func(f string) string {
 		return "sessiongate: " + ev.Tool.Name + " writes " + f + ", a shell startup file: the agent's next shell and the git hooks it starts read it, and a `git` or `sessiongate` defined there, or a PATH set there, answers for the hooks; ask the person to change it"
 	}
-	for _, p := range paths {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		p = filepath.Clean(p)
-		for _, f := range files {
-			if rel, err := filepath.Rel(f, p); err == nil && filepath.IsLocal(rel) || p == f {
-				return why(f)
+	// hit is the startup file (or folder of them) one of ps writes, or "".
+	hit := func(ps []string) string {
+		for _, p := range ps {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			p = filepath.Clean(p)
+			for _, f := range files {
+				if rel, err := filepath.Rel(f, p); err == nil && filepath.IsLocal(rel) || p == f {
+					return f
+				}
 			}
 		}
+		return ""
+	}
+	if f := hit(paths); f != "" {
+		return why(f)
 	}
 	if ev.Tool.Kind == session.ToolShell {
 		c := ev.Tool.Command
@@ -84,16 +91,8 @@ func startupFileWrite(ev *Event, dir string, getenv func(string) string) string 
 		if !strings.ContainsAny(home, " \t'\"$`\\") {
 			ps, ok := shellline.WritesIn(ev.Tool.Shell, homeWord.ReplaceAllString(c, "${1}"+home+"/"))
 			if ok {
-				for _, p := range ps {
-					if !filepath.IsAbs(p) {
-						p = filepath.Join(dir, p)
-					}
-					p = filepath.Clean(p)
-					for _, f := range files {
-						if rel, err := filepath.Rel(f, p); err == nil && filepath.IsLocal(rel) || p == f {
-							return why(f)
-						}
-					}
+				if f := hit(ps); f != "" {
+					return why(f)
 				}
 				return ""
 			}

@@ -79,25 +79,9 @@ func PinHistory(ctx context.Context, dir, tip, id string) (pins []snapshot.Event
 	if err != nil || tip == "" {
 		return nil, nil, err
 	}
-	// --raw lists each commit's new blob for the path; merges only unite
-	// what their parents wrote (-m off), so each version shows once.
-	// --full-history: by default a merge TREESAME to one parent is followed
-	// through it only, and a merge onto a side commit hid the other's pins.
-	out, err := git(ctx, dir, nil, nil, "log", "--full-history", "--format=", "--raw", "--no-abbrev", "--no-renames", tip, "--", path)
+	blobs, err := versions(ctx, dir, tip, path, false)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list event pins of %s: %w", id, err)
-	}
-	var blobs []string
-	seen := map[string]bool{}
-	for _, line := range strings.Split(out, "\n") {
-		// ":100644 100644 <old> <new> M\tpath"
-		meta, _, ok := strings.Cut(line, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 5 || f[4] == "D" || seen[f[3]] {
-			continue
-		}
-		seen[f[3]] = true
-		blobs = append(blobs, f[3])
 	}
 	if len(blobs) == 0 {
 		return nil, nil, nil

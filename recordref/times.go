@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // Times is what one version of a session's record on the ref said of the
@@ -25,24 +24,9 @@ func RecordTimes(ctx context.Context, dir, tip, id string) ([]Times, error) {
 	if err != nil || tip == "" {
 		return nil, err
 	}
-	// --full-history: by default a merge TREESAME to one parent is followed
-	// through that parent only, so a merge onto a side commit without the
-	// violation (the old tip its second parent, a fast-forward push) hid
-	// the version that carried it.
-	out, err := git(ctx, dir, nil, nil, "log", "--reverse", "--full-history", "--format=", "--raw", "--no-abbrev", "--no-renames", tip, "--", path)
+	blobs, err := versions(ctx, dir, tip, path, true)
 	if err != nil {
 		return nil, fmt.Errorf("list the versions of record %s: %w", id, err)
-	}
-	var blobs []string
-	seen := map[string]bool{}
-	for _, line := range strings.Split(out, "\n") {
-		meta, _, ok := strings.Cut(line, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 5 || f[4] == "D" || seen[f[3]] {
-			continue
-		}
-		seen[f[3]] = true
-		blobs = append(blobs, f[3])
 	}
 	if len(blobs) == 0 {
 		return nil, nil

@@ -54,12 +54,17 @@ type Change struct {
 // reachable from tip but not from since (since "" = all) added or changed:
 // what an indexer reads to catch up from the last tip it saw. Merge commits
 // are skipped: they only unite records their parents already added.
+// Oldest means ancestors first (--topo-order): git's default order walks
+// by committer date, which the writer sets (GIT_COMMITTER_DATE), and a
+// side commit dated 2001 and merged in was listed before the commits it
+// descends from, so a clock or schema floor (findFloor) read it as
+// written before the floor.
 func Changes(ctx context.Context, dir, since, tip string) ([]Change, error) {
 	rng := tip
 	if since != "" {
 		rng = since + ".." + tip
 	}
-	out, err := git(ctx, dir, nil, nil, "log", "--reverse", "--no-merges", "--no-renames", "--format=%x1e%H", "--raw", "-z", "--no-abbrev", "--diff-filter=AM", rng, "--")
+	out, err := git(ctx, dir, nil, nil, "log", "--reverse", "--topo-order", "--no-merges", "--no-renames", "--format=%x1e%H", "--raw", "-z", "--no-abbrev", "--diff-filter=AM", rng, "--")
 	if err != nil {
 		return nil, fmt.Errorf("list records commits %s: %w", rng, err)
 	}

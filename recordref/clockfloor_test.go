@@ -17,7 +17,8 @@ import (
 // clock_version record, dated 2001 and merged in, was listed before the
 // floor (not "since": the downgrade passed); a clock_version record dated
 // 2001 on a side line moved the floor past a downgrade before it. Both
-// failed on the old code (WrittenSince false). Honest twin: the same
+// failed on the old code (WrittenSince false), for the clock_version floor
+// and the v2 schema's alike (one listing, findFloor). Honest twin: the same
 // records in a linear history with true dates; the record written before
 // the floor stays before it in every row; and an older clone's record
 // written before the floor and merged after it (recordref.Merge, its tip
@@ -28,12 +29,19 @@ import (
 func TestFindClockFloorForgedDates(t *testing.T) {
 	setEnv(t)
 	ctx := context.Background()
-	rec := func(id string, clock bool) recordref.Record {
-		cv := ""
-		if clock {
+	// The rows write records of the floor (newer) or without it, for the
+	// floor under test: clock_version 1, or the v2 schema (FindSchemaFloor
+	// reads the same listing).
+	schemaFloor := false
+	rec := func(id string, newer bool) recordref.Record {
+		schema, cv := "sessiongate.session-record.v2", ""
+		switch {
+		case schemaFloor && !newer:
+			schema = "sessiongate.session-record.v1"
+		case !schemaFloor && newer:
 			cv = `"clock_version":1,`
 		}
-		return recordref.Record{SessionID: id, Body: []byte(`{"schema":"sessiongate.session-record.v2",` + cv + `"session_id":"` + id + `","session":{"start_commit":"c0ffee"}}` + "\n")}
+		return recordref.Record{SessionID: id, Body: []byte(`{"schema":"` + schema + `",` + cv + `"session_id":"` + id + `","session":{"start_commit":"c0ffee"}}` + "\n")}
 	}
 	put := func(t *testing.T, dir string, r recordref.Record) string {
 		tip, err := recordref.Put(ctx, dir, ref, []recordref.Record{r})
@@ -59,7 +67,7 @@ func TestFindClockFloorForgedDates(t *testing.T) {
 	}
 	// Sessions: 0 written before the floor, 1 the floor, 2 a downgrade
 	// after it, 3 a later clock_version record.
-	for _, c := range []struct {
+	rows := []struct {
 		name  string
 		build func(t *testing.T, dir string, ids []string) string // the ref's tip
 		floor int                                                 // the floor's session
@@ -106,24 +114,37 @@ func TestFindClockFloorForgedDates(t *testing.T) {
 			}
 			return m
 		}, 1, []bool{false, true, false, true}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			dir := newRepo(t)
-			ids := []string{uuid(t), uuid(t), uuid(t), uuid(t)}
-			tip := c.build(t, dir, ids)
-			run(t, dir, "update-ref", ref, tip)
-			f, err := recordref.FindClockFloor(ctx, dir, tip, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !f.Found || f.First.SessionID != ids[c.floor] {
-				t.Fatalf("floor %+v, want session %d's record (%s)", f.First, c.floor, ids[c.floor])
-			}
-			for i, want := range c.since {
-				if got := f.WrittenSince(ids[i]); got != want {
-					t.Errorf("session %d: written since the floor %v, want %v", i, got, want)
+	}
+	for _, fl := range []struct {
+		name   string
+		schema bool
+	}{{"clock_version", false}, {"v2 schema", true}} {
+		for _, c := range rows {
+			t.Run(fl.name+"/"+c.name, func(t *testing.T) {
+				schemaFloor = fl.schema
+				dir := newRepo(t)
+				ids := []string{uuid(t), uuid(t), uuid(t), uuid(t)}
+				tip := c.build(t, dir, ids)
+				run(t, dir, "update-ref", ref, tip)
+				find := func() (*recordref.SchemaFloor, error) { return recordref.FindClockFloor(ctx, dir, tip, 1) }
+				if fl.schema {
+					find = func() (*recordref.SchemaFloor, error) {
+						return recordref.FindSchemaFloor(ctx, dir, tip, "sessiongate.session-record.v2")
+					}
 				}
-			}
-		})
+				f, err := find()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !f.Found || f.First.SessionID != ids[c.floor] {
+					t.Fatalf("floor %+v, want session %d's record (%s)", f.First, c.floor, ids[c.floor])
+				}
+				for i, want := range c.since {
+					if got := f.WrittenSince(ids[i]); got != want {
+						t.Errorf("session %d: written since the floor %v, want %v", i, got, want)
+					}
+				}
+			})
+		}
 	}
 }

@@ -2,10 +2,10 @@ package gitalias
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -37,7 +37,7 @@ func Load(ctx context.Context, root string) *GitCommands {
 	defer cancel()
 	gc := &GitCommands{Aliases: map[string]string{}}
 	// Exit 1 with no output when no alias is set.
-	if out, err := exec.CommandContext(ctx, "git", "-C", root, "config", "--null", "--get-regexp", `^alias\.`).Output(); err == nil {
+	if out, err := gitenv.Command(ctx, root, nil, "config", "--null", "--get-regexp", `^alias\.`).Output(); err == nil {
 		for _, rec := range strings.Split(string(out), "\x00") {
 			k, v, ok := strings.Cut(rec, "\n")
 			if name, isAlias := strings.CutPrefix(strings.ToLower(k), "alias."); ok && isAlias && name != "" {
@@ -45,7 +45,7 @@ func Load(ctx context.Context, root string) *GitCommands {
 			}
 		}
 	}
-	if out, err := exec.CommandContext(ctx, "git", "-C", root, "--list-cmds=main,others").Output(); err == nil {
+	if out, err := gitenv.Command(ctx, root, nil, "--list-cmds=main,others").Output(); err == nil {
 		gc.Known = map[string]bool{}
 		for _, c := range strings.Fields(string(out)) {
 			gc.Known[c] = true

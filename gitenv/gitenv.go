@@ -62,7 +62,7 @@ func Env(environ []string, extra ...string) []string {
 	// commit, which a hook gets as GIT_CONFIG_PARAMETERS) turns replace
 	// refs back on over GIT_NO_REPLACE_OBJECTS: the last -c wins over
 	// both, so sessiongate's goes after the caller's.
-	params := noReplaceParam
+	params := pinnedParams
 	if i := slices.IndexFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG_PARAMETERS=") }); i >= 0 {
 		params = strings.TrimPrefix(env[i], "GIT_CONFIG_PARAMETERS=") + " " + params
 		env = slices.Delete(env, i, i+1)
@@ -71,8 +71,21 @@ func Env(environ []string, extra ...string) []string {
 	return append(env, Fixed...)
 }
 
-// noReplaceParam is `-c core.useReplaceRefs=false` as git passes it on.
-const noReplaceParam = "'core.usereplacerefs'='false'"
+// pinnedParams are the -c settings every git sessiongate starts takes
+// after the caller's, as git passes them on:
+//   - core.useReplaceRefs=false (above);
+//   - log.showSignature=false: set from the agent's shell with a
+//     gpg.program of its own, every `git log` sessiongate ran started that
+//     program on a signed commit and printed what it wrote to stderr
+//     ahead of the commit's formatted line, where gitrepo and the hooks
+//     parse records and authors (sessiongate asks for signatures with
+//     %G? and verify-commit, which this leaves on);
+//   - core.fsmonitor=false: the monitor is a program the config names,
+//     and its answer hides changed files from status (gitrepo's reads
+//     pinned it already; this covers every other git).
+//
+// A command-line -c (gitrepo's, recordref's core.hooksPath) still wins.
+const pinnedParams = "'core.usereplacerefs'='false' 'log.showsignature'='false' 'core.fsmonitor'='false'"
 
 // Command is exec.CommandContext(ctx, "git", args...) run in dir with
 // Env(os.Environ(), extra...). dir must be a folder of the repository to

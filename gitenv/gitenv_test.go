@@ -30,7 +30,7 @@ func TestEnv(t *testing.T) {
 		{"sessiongate's own index wins", []string{"GIT_INDEX_FILE=.git/index"}, []string{"GIT_INDEX_FILE=/tmp/copy"},
 			[]string{"GIT_INDEX_FILE=/tmp/copy"}, []string{"GIT_INDEX_FILE=.git/index"}},
 		{"a hook's git -c settings kept, replace refs off after them", []string{"GIT_CONFIG_PARAMETERS='user.name'='Dev'"}, nil,
-			[]string{"GIT_CONFIG_PARAMETERS='user.name'='Dev' 'core.usereplacerefs'='false'"}, []string{"GIT_CONFIG_PARAMETERS='user.name'='Dev'"}},
+			[]string{"GIT_CONFIG_PARAMETERS='user.name'='Dev' 'core.usereplacerefs'='false' 'log.showsignature'='false' 'core.fsmonitor'='false'"}, []string{"GIT_CONFIG_PARAMETERS='user.name'='Dev'"}},
 		{"a caller's GIT_NO_REPLACE_OBJECTS= (empty) is no switch left off", []string{"GIT_NO_REPLACE_OBJECTS="}, nil,
 			[]string{"GIT_NO_REPLACE_OBJECTS=1"}, []string{"GIT_NO_REPLACE_OBJECTS="}},
 	} {

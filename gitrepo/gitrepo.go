@@ -977,7 +977,7 @@ func (r *Repo) ReplayedFrom(ctx context.Context, c string, candidates []string) 
 // patchIDs maps each commit to its stable patch id ("" for a commit whose
 // diff against its first parent is empty, or a merge).
 func (r *Repo) patchIDs(ctx context.Context, revs []string) (map[string]string, error) {
-	args := append([]string{"-c", "diff.noprefix=false", "log", "--no-walk=unsorted", "-p", "--no-color", "--no-ext-diff", "--format=commit %H"}, revs...)
+	args := append(append([]string{"-c", "diff.noprefix=false", "log", "--no-walk=unsorted", "-p", "--no-color", "--format=commit %H"}, patchAsStored...), revs...)
 	args = append(args, "--")
 	diff, err := run(ctx, r.root, args...)
 	if err != nil {

@@ -13,6 +13,16 @@ import (
 // (GitHub's "Rebase and merge"): the remote's refs, and patch ids that do
 // not forgive whitespace.
 
+// patchAsStored makes the patches patch ids are taken of show the blobs'
+// lines with git's own context, whatever the config says: a textconv
+// driver (an attribute plus diff.<driver>.textconv, both settable from
+// the agent's shell through GIT_CONFIG_COUNT) showed other text than the
+// file's, and diff.context=0 left no line around a change, so an `exit 0`
+// right after a test script's shebang was the same patch as one at its
+// end (TestPatchIDsIgnoreDiffConfig). --no-ext-diff: GIT_EXTERNAL_DIFF or
+// diff.external would print the patch instead of git.
+var patchAsStored = []string{"--no-ext-diff", "--no-textconv", "-U3"}
+
 // VerbatimPatchIDs maps each commit to `git patch-id --verbatim` of its
 // change against its first parent ("" for an empty change or a merge).
 // Unlike --stable it keeps whitespace: a rewritten commit that differs
@@ -24,7 +34,7 @@ func (r *Repo) VerbatimPatchIDs(ctx context.Context, revs []string) (map[string]
 			return nil, fmt.Errorf("bad revision %q", s)
 		}
 	}
-	args := append([]string{"-c", "diff.noprefix=false", "log", "--no-walk=unsorted", "-p", "--no-color", "--no-ext-diff", "--no-renames", "--format=commit %H"}, revs...)
+	args := append(append([]string{"-c", "diff.noprefix=false", "log", "--no-walk=unsorted", "-p", "--no-color", "--no-renames", "--format=commit %H"}, patchAsStored...), revs...)
 	diff, err := run(ctx, r.root, append(args, "--")...)
 	if err != nil {
 		return nil, fmt.Errorf("read the commits' patches: %w", err)

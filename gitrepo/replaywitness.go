@@ -60,7 +60,7 @@ func (r *Repo) RevertedFrom(ctx context.Context, c string, candidates []string) 
 			continue
 		}
 		// The reverse of o's change against its first parent.
-		diff, err := run(ctx, r.root, "-c", "diff.noprefix=false", "diff", "-p", "--no-color", "--no-ext-diff", o, o+"^", "--")
+		diff, err := run(ctx, r.root, slices.Concat([]string{"-c", "diff.noprefix=false", "diff", "-p", "--no-color"}, patchAsStored, []string{o, o + "^", "--"})...)
 		if err != nil {
 			continue // a root commit has no parent to return to
 		}

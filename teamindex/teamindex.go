@@ -28,9 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sessiongate/sessiongate/identity"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -38,6 +36,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/identity"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
@@ -536,8 +536,7 @@ func known(ctx context.Context, mirror, commit string) bool {
 // gitIn runs git on the mirror with stdin and returns its stdout.
 func gitIn(ctx context.Context, gitDir string, stdin []byte, args ...string) ([]byte, error) {
 	full := []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "protocol.ext.allow=never", "--git-dir=" + gitDir}
-	cmd := exec.CommandContext(ctx, "git", append(full, args...)...)
-	cmd.Env = append(os.Environ(), gitEnv...)
+	cmd := gitenv.Command(ctx, "", gitEnv, append(full, args...)...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -548,14 +547,14 @@ func gitIn(ctx context.Context, gitDir string, stdin []byte, args ...string) ([]
 	return out, nil
 }
 
-// git runs git with hooks off, no ext:: transport and no prompts.
+// git runs git with hooks off, no ext:: transport and no prompts, in
+// gitenv's environment: the mirror's blobs as held, no replace refs.
 func git(ctx context.Context, gitDir string, args ...string) (string, error) {
 	full := []string{"-c", "core.hooksPath=" + os.DevNull, "-c", "protocol.ext.allow=never", "-c", "core.fsmonitor=false"}
 	if gitDir != "" {
 		full = append(full, "--git-dir="+gitDir)
 	}
-	cmd := exec.CommandContext(ctx, "git", append(full, args...)...)
-	cmd.Env = append(os.Environ(), gitEnv...)
+	cmd := gitenv.Command(ctx, "", gitEnv, append(full, args...)...)
 	// Cut off by the context, git gets SIGTERM first, on which it removes
 	// its lock files; SIGKILL only if it has not ended a second later.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }

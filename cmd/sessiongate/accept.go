@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 
@@ -272,8 +271,7 @@ func isTerminal(r any) bool {
 // the login name.
 func whoAmI(ctx context.Context, dir string) string {
 	get := func(key string) string {
-		cmd := exec.CommandContext(ctx, "git", "config", "--get", key)
-		cmd.Dir = dir
+		cmd := gitenv.Command(ctx, dir, nil, "config", "--get", key)
 		out, _ := cmd.Output()
 		return strings.TrimSpace(string(out))
 	}

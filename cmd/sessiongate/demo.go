@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -51,10 +52,8 @@ func runDemo(ctx context.Context, w io.Writer, keep bool) (err error) {
 		defer os.RemoveAll(dir)
 	}
 	sh := func(args ...string) error {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=demo", "GIT_AUTHOR_EMAIL=demo@example.invalid",
-			"GIT_COMMITTER_NAME=demo", "GIT_COMMITTER_EMAIL=demo@example.invalid")
+		cmd := gitenv.Command(ctx, dir, []string{"GIT_AUTHOR_NAME=demo", "GIT_AUTHOR_EMAIL=demo@example.invalid",
+			"GIT_COMMITTER_NAME=demo", "GIT_COMMITTER_EMAIL=demo@example.invalid"}, args...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, out)
 		}
@@ -148,8 +147,7 @@ func runDemo(ctx context.Context, w io.Writer, keep bool) (err error) {
 		say("$ record_evidence QA_VALIDATION (a claim); validate_gate QA_VALIDATION -> %s: %s", g.Status, g.Message)
 	}
 	start := time.Now()
-	test := exec.CommandContext(ctx, "git", "diff", "--check", "HEAD~1")
-	test.Dir = dir
+	test := gitenv.Command(ctx, dir, nil, "diff", "--check", "HEAD~1")
 	out, err := test.CombinedOutput()
 	code := 0
 	if err != nil {
@@ -186,9 +184,7 @@ func runDemo(ctx context.Context, w io.Writer, keep bool) (err error) {
 // pre-commit (which records the tree it allows), the commit, post-commit.
 func demoCommit(ctx context.Context, e *session.Engine, repo *gitrepo.Repo, dir string, sh func(...string) error, msg string) error {
 	out := func(args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = dir
-		b, err := cmd.Output()
+		b, err := gitenv.Command(ctx, dir, nil, args...).Output()
 		return strings.TrimSpace(string(b)), err
 	}
 	if err := sh("add", "-u"); err != nil {

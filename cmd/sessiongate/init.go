@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sessiongate/sessiongate/config"
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/hooks"
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -181,9 +181,7 @@ func adoptionCommit(ctx context.Context, a *app, r *gitrepo.Repo, w io.Writer, r
 
 // runGit runs git in dir with extra environment, returning its combined output.
 func runGit(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd := gitenv.Command(ctx, dir, env, args...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

@@ -91,3 +91,107 @@ func TestMovedBinaryNeverRunsPathShim(t *testing.T) {
 		})
 	}
 }
+
+// TestHonestInstallShapes: the ways people install and upgrade sessiongate
+// keep the hooks working now that they never fall back to PATH. Each case
+// installs by running `sessiongate install` by name from PATH, upgrades the
+// way that install upgrades, and commits with no session: the real
+// sessiongate must answer (exit 1, require_session), not exit 2.
+func TestHonestInstallShapes(t *testing.T) {
+	tests := []struct {
+		name string
+		// setup returns the PATH folder to run sessiongate from and the
+		// path the hooks must record; upgrade replaces the binary.
+		setup   func(t *testing.T, base string) (dir, recorded string)
+		upgrade func(t *testing.T, base string)
+	}{
+		{
+			name: "go install into GOBIN, reinstalled in place",
+			setup: func(t *testing.T, base string) (string, string) {
+				gobin := filepath.Join(base, "gopath", "bin")
+				goInstall(t, gobin)
+				return gobin, filepath.Join(gobin, "sessiongate")
+			},
+			upgrade: func(t *testing.T, base string) {
+				// go install writes a new file and renames it over the old.
+				p := filepath.Join(base, "gopath", "bin", "sessiongate")
+				b, err := os.ReadFile(binary)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tmp := p + ".new"
+				if err := os.WriteFile(tmp, append(b, 0), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, p); err != nil {
+					t.Fatal(err)
+				}
+			},
+		},
+		{
+			name: "Homebrew-style symlink into a versioned folder",
+			setup: func(t *testing.T, base string) (string, string) {
+				real := copyBinary(t, filepath.Join(base, "Cellar", "sessiongate", "1.0", "bin"))
+				bin := filepath.Join(base, "brew", "bin")
+				if err := os.MkdirAll(bin, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(real, filepath.Join(bin, "sessiongate")); err != nil {
+					t.Fatal(err)
+				}
+				return bin, filepath.Join(bin, "sessiongate")
+			},
+			upgrade: func(t *testing.T, base string) {
+				// brew upgrade: a new versioned folder, the link moved, the old folder removed.
+				real := copyBinary(t, filepath.Join(base, "Cellar", "sessiongate", "1.1", "bin"))
+				link := filepath.Join(base, "brew", "bin", "sessiongate")
+				if err := os.Remove(link); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(real, link); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.RemoveAll(filepath.Join(base, "Cellar", "sessiongate", "1.0")); err != nil {
+					t.Fatal(err)
+				}
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			dir, recorded := tc.setup(t, base)
+			r := newRepo(t)
+			path := []string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")}
+			if res := r.run(r.root, path, "sh", "-c", "sessiongate install"); res.code != 0 {
+				t.Fatalf("sessiongate install: exit %d\n%s%s", res.code, res.out, res.err)
+			}
+			script := readFile(t, filepath.Join(r.root, ".git", "hooks", "pre-commit"))
+			if !strings.Contains(script, "sg='"+recorded+"'") {
+				t.Fatalf("the hook does not exec %s:\n%s", recorded, script)
+			}
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+			r.git("add", "a.txt")
+			for _, stage := range []string{"installed", "upgraded"} {
+				if stage == "upgraded" {
+					tc.upgrade(t, base)
+				}
+				res := r.commit(r.root, path, "-m", "x")
+				if res.code != 1 || !strings.Contains(res.err, "require_session") {
+					t.Fatalf("%s: git commit exit %d, want 1 from the real gate (require_session)\n%s", stage, res.code, res.err)
+				}
+			}
+		})
+	}
+}
+
+// goInstall runs the real `go install` of sessiongate into gobin.
+func goInstall(t *testing.T, gobin string) {
+	t.Helper()
+	goTool := requireTool(t, "go", "an install from go install")
+	cmd := exec.Command(goTool, "install", "../cmd/sessiongate")
+	cmd.Env = append(os.Environ(), "GOBIN="+gobin, "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go install: %v\n%s", err, out)
+	}
+}

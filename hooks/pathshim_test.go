@@ -195,3 +195,47 @@ func goInstall(t *testing.T, gobin string) {
 		t.Fatalf("go install: %v\n%s", err, out)
 	}
 }
+
+// TestAgentCommitWithShimOnPath: the agent hook configs run `sessiongate`
+// from PATH, so a registry package's `sessiongate` bin first on PATH
+// answers every agent hook. pre-commit (this binary, by absolute path)
+// now blocks an agent's commit while PATH resolves `sessiongate` to
+// another program; before, the commit of a session past its gates landed
+// (the first row failed). PATH resolving to this binary, to a copy of it
+// (another install of the same build) or to nothing still commits.
+func TestAgentCommitWithShimOnPath(t *testing.T) {
+	shimBin := npmShim(t)
+	copyDir := filepath.Dir(copyBinary(t, t.TempDir()))
+	sep := string(os.PathListSeparator)
+	tests := []struct {
+		name   string
+		path   string
+		code   int
+		stderr string
+	}{
+		{"registry shim first on PATH", shimBin + sep + filepath.Dir(binary) + sep + os.Getenv("PATH"), 1, "`sessiongate` on PATH is " + filepath.Join(shimBin, "sessiongate")},
+		{"honest: this binary first on PATH, the shim after it", filepath.Dir(binary) + sep + shimBin + sep + os.Getenv("PATH"), 0, ""},
+		{"honest: a copy of this build on PATH", copyDir + sep + os.Getenv("PATH"), 0, ""},
+		{"honest: no sessiongate on PATH", os.Getenv("PATH"), 0, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			r.sg(r.root, "install")
+			r.startWorking(r.root)
+			writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+			r.git("add", "a.txt")
+			before := r.head(r.root)
+			res := r.commit(r.root, []string{"PATH=" + tc.path}, "-m", "x")
+			if res.code != tc.code {
+				t.Fatalf("git commit exit %d, want %d\n%s%s", res.code, tc.code, res.out, res.err)
+			}
+			if landed := r.head(r.root) != before; landed != (tc.code == 0) {
+				t.Fatalf("landed %v with exit %d", landed, res.code)
+			}
+			if !strings.Contains(res.err, tc.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.stderr, res.err)
+			}
+		})
+	}
+}

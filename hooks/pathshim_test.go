@@ -239,3 +239,23 @@ func TestAgentCommitWithShimOnPath(t *testing.T) {
 		})
 	}
 }
+
+// TestPersonCommitWithShimOnPath: the same shim first on PATH does not
+// block a person's commit (no agent hooks are being policed there); it
+// gets the warning.
+func TestPersonCommitWithShimOnPath(t *testing.T) {
+	shimBin := npmShim(t)
+	r := newRepo(t)
+	r.asPerson()
+	r.sg(r.root, "install")
+	writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
+	r.git("add", "a.txt")
+	before := r.head(r.root)
+	res := r.commit(r.root, []string{"PATH=" + shimBin + string(os.PathListSeparator) + os.Getenv("PATH")}, "-m", "x")
+	if res.code != 0 || r.head(r.root) == before {
+		t.Fatalf("a person's commit was blocked (exit %d)\n%s", res.code, res.err)
+	}
+	if want := "warning: `sessiongate` on PATH is " + filepath.Join(shimBin, "sessiongate"); !strings.Contains(res.err, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, res.err)
+	}
+}

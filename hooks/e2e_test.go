@@ -307,35 +307,6 @@ func TestDatabaseUnusable(t *testing.T) {
 	}
 }
 
-func TestMovedBinaryFallsBackToPath(t *testing.T) {
-	r := newRepo(t)
-	dir := t.TempDir()
-	moved := filepath.Join(dir, "sessiongate")
-	b, err := os.ReadFile(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(moved, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r.run(r.root, nil, moved, "install")
-	if err := os.Remove(moved); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(r.root, "a.txt"), "a\n")
-	r.git("add", "a.txt")
-	path := "PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + os.Getenv("PATH")
-	res := r.commit(r.root, []string{path}, "-m", "x")
-	if res.code != 1 || !strings.Contains(res.err, moved+" is missing; using sessiongate from PATH") || !strings.Contains(res.err, "require_session") {
-		t.Fatalf("exit %d\n%s", res.code, res.err)
-	}
-	// Neither the recorded path nor PATH: a clear failure.
-	res = r.commit(r.root, []string{"PATH=/usr/bin:/bin"}, "-m", "x")
-	if res.code != 1 || !strings.Contains(res.err, "is not on PATH") {
-		t.Fatalf("exit %d\n%s", res.code, res.err)
-	}
-}
-
 // TestForgedReplayMark: post-commit takes a commit for a replay (rebase,
 // cherry-pick: no pre-commit ran, no BYPASS) by marks in the git
 // directory, which the agent can make. The adversarial pass of issue 25 ran

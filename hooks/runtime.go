@@ -110,6 +110,11 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 			"fix the file (`sessiongate doctor` checks it)", "", "")
 		return ExitBlock
 	}
+	if hook == session.HookPreCommit {
+		if code, stop := rt.checkPathShadow(repo.Root()); stop {
+			return code
+		}
+	}
 	db, err := store.OpenSingle(ctx, rt.dbPath(repo))
 	if err != nil {
 		return rt.failMode(hook, cfg, err)

@@ -31,7 +31,10 @@ var stdinHooks = map[string]bool{"pre-push": true, "post-rewrite": true}
 
 // Script returns the hook script for name that execs binary (an absolute
 // path). The script is the same whether or not a foreign hook is chained,
-// so installing twice writes the same bytes.
+// so installing twice writes the same bytes. A missing binary exits 2 and
+// never falls back to `sessiongate` from PATH: a registry package the agent
+// installs globally can put a `sessiongate` there without the line naming
+// it (TestMovedBinaryNeverRunsPathShim).
 func Script(name, binary string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `#!/bin/sh
@@ -40,13 +43,8 @@ func Script(name, binary string) []byte {
 # restores the hook it replaced (%s%s), which runs first when present.
 sg=%s
 if [ ! -x "$sg" ]; then
-	if command -v sessiongate >/dev/null 2>&1; then
-		echo "sessiongate: $sg is missing; using sessiongate from PATH (run 'sessiongate install' again to record the new path)" >&2
-		sg=sessiongate
-	else
-		echo "sessiongate: $sg is missing and sessiongate is not on PATH: reinstall sessiongate, then run 'sessiongate install'" >&2
-		exit 1
-	fi
+	echo "sessiongate: $sg, the binary these hooks were installed with, is missing: reinstall with the one you use now, by its absolute path (/full/path/to/sessiongate install)" >&2
+	exit 2
 fi
 orig="${0%%/*}/%s%s"
 `, Marker, name, OrigSuffix, shellQuote(binary), name, OrigSuffix)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -13,8 +14,11 @@ import (
 	"github.com/sessiongate/sessiongate/hooks"
 )
 
-// selfPath is this binary's absolute path, symlinks resolved, for the hooks
-// and MCP configs to exec.
+// selfPath is the absolute path the git hooks exec: this binary's, symlinks
+// resolved, except that a symlink on PATH the user ran it by (Homebrew's
+// bin/sessiongate into a versioned Cellar folder) is kept, so an upgrade
+// that replaces the versioned folder leaves the hooks working. The hooks
+// never look sessiongate up on PATH themselves (hooks.Script).
 func selfPath() (string, error) {
 	p, err := os.Executable()
 	if err != nil {
@@ -23,7 +27,25 @@ func selfPath() (string, error) {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		p = r
 	}
-	return p, nil
+	return stableSelfPath(p, os.Args[0]), nil
+}
+
+// stableSelfPath is arg0's PATH entry when arg0 is a bare name that PATH
+// resolves to the file exe, else exe.
+func stableSelfPath(exe, arg0 string) string {
+	if arg0 == "" || strings.ContainsRune(arg0, filepath.Separator) {
+		return exe
+	}
+	lp, err := exec.LookPath(arg0)
+	if err != nil || !filepath.IsAbs(lp) {
+		return exe
+	}
+	a, err1 := os.Stat(lp)
+	b, err2 := os.Stat(exe)
+	if err1 != nil || err2 != nil || !os.SameFile(a, b) {
+		return exe
+	}
+	return filepath.Clean(lp)
 }
 
 func splitList(s string) []string {
@@ -44,7 +66,10 @@ func newInstallCmd(a *app) *cobra.Command {
 		Short: "Install the git hooks (and, with --mcp, MCP client configs)",
 		Long: `Install sessiongate's git hooks into the folder git uses for this repository
 (` + "`git rev-parse --git-path hooks`" + `: linked worktrees and core.hooksPath included).
-Each hook is a small sh script that execs this binary by absolute path.
+Each hook is a small sh script that execs this binary by absolute path (the
+PATH symlink you ran it by, such as Homebrew's, when there is one), never a
+sessiongate found on PATH: if that file goes away the hooks exit 2 until you
+run install again.
 
 A hook already there is moved aside to NAME.sessiongate-orig and chained: it runs
 first, with the same arguments and stdin, and its failure fails the hook.

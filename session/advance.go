@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/editorial"
 	"github.com/sessiongate/sessiongate/plaintext"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -1018,7 +1019,7 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Sp
 		}
 		return "", refusedf("skip_qa refused: non-documentation files changed (%s); run QA validation instead", strings.Join(code, ", "))
 	}
-	if r, ok := requiresEditorial(spec); ok {
+	if r, ok := editorial.Required(spec); ok {
 		why, err := e.checkEditorial(ctx, repo, s, spec, files)
 		if err != nil {
 			return "", err

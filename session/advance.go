@@ -990,7 +990,7 @@ func isQA(p *protocolspec.Phase) bool {
 // docsOnly allows skip_qa only when every changed file is documentation,
 // the rule real protocols write ("MAY skip QA only when all modified files
 // are documentation files"), and, when the protocol also says the change
-// must be "strictly editorial", only when it is (editorial.go).
+// must be "strictly editorial", only when it is (editorial.go, editorial/).
 func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Spec) (string, error) {
 	repo, err := e.OpenRepo(ctx, s.Worktree)
 	if err != nil {

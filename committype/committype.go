@@ -4,7 +4,7 @@
 // `feat:` that changes nothing but tests. It needs no session: a commit's
 // subject and its changed paths decide.
 //
-// It is a reviewer's flag, never a gate. On the squash-merged history of a
+// Mismatch is a reviewer's flag, never a gate. On the squash-merged history of a
 // team that asks for conventional commits (rjmurillo/ai-agents, 2,623
 // commits), 11 honest commits fit no rule of their type (7 of 415 `docs:`
 // commits fixed docstrings or citations in code and tests only, 2 of 73
@@ -13,6 +13,10 @@
 // flagged 118 of the 415 `docs:` commits. Types whose paths say nothing
 // (fix, refactor, perf, chore, build, style) are not judged: 32 honest
 // `fix:` commits changed only tests.
+//
+// conventional.go holds the gate's part: whether a subject is a
+// Conventional Commits header whose type the protocol's list (or
+// commitlint's config-conventional) allows.
 package committype
 
 import (

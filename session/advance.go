@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/editorial"
 	"github.com/sessiongate/sessiongate/plaintext"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -989,7 +990,7 @@ func isQA(p *protocolspec.Phase) bool {
 // docsOnly allows skip_qa only when every changed file is documentation,
 // the rule real protocols write ("MAY skip QA only when all modified files
 // are documentation files"), and, when the protocol also says the change
-// must be "strictly editorial", only when it is (editorial.go).
+// must be "strictly editorial", only when it is (editorial.go, editorial/).
 func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Spec) (string, error) {
 	repo, err := e.OpenRepo(ctx, s.Worktree)
 	if err != nil {
@@ -1018,7 +1019,7 @@ func (e *Engine) docsOnly(ctx context.Context, s *Session, spec *protocolspec.Sp
 		}
 		return "", refusedf("skip_qa refused: non-documentation files changed (%s); run QA validation instead", strings.Join(code, ", "))
 	}
-	if r, ok := requiresEditorial(spec); ok {
+	if r, ok := editorial.Required(spec); ok {
 		why, err := e.checkEditorial(ctx, repo, s, spec, files)
 		if err != nil {
 			return "", err

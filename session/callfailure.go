@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/transcript"
 )
@@ -46,8 +47,8 @@ func callFailureCondition(p *protocolspec.Phase, r *protocolspec.Requirement) (c
 	if r == nil {
 		return callFailure{}, false
 	}
-	m := conditionClauseRE().FindStringSubmatch(r.Text)
-	if m == nil || !callFailsRE().MatchString(m[1]) {
+	clause, ok := notapplicable.Clause(r.Text)
+	if !ok || !callFailsRE().MatchString(clause) {
 		return callFailure{}, false
 	}
 	var cf callFailure

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/sessiongate/sessiongate/claimtext"
+	"github.com/sessiongate/sessiongate/committype"
 	"github.com/sessiongate/sessiongate/repopath"
 	"io"
 	"os"
@@ -41,16 +42,6 @@ func sessionCommit(c CommitSubject, id string) bool {
 		return true
 	}
 	return c.FirstParent && c.SessionID == ""
-}
-
-// cutAny cuts the first of prefixes s starts with.
-func cutAny(s string, prefixes ...string) (string, bool) {
-	for _, p := range prefixes {
-		if rest, ok := strings.CutPrefix(s, p); ok {
-			return rest, true
-		}
-	}
-	return s, false
 }
 
 // runMoreCheck runs the check kinds this file holds; ok is false for a
@@ -284,7 +275,7 @@ func readHead(path string, max int64) ([]byte, error) {
 // convention (sessionCommit: merges and commits carrying another session's
 // Session-Id trailer left out). git's own "Revert \"...\"", "fixup!" and
 // "squash!" subjects are accepted around a conventional subject
-// (conventionalSubject). No commit: nothing to check (commit_since_start
+// (committype.Unconventional). No commit: nothing to check (commit_since_start
 // asks for one).
 func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (GateStatus, string, string) {
 	commits, err := env.repo.CommitSubjects(ctx, env.sess.StartCommit)
@@ -302,11 +293,11 @@ func checkCommitMessages(ctx context.Context, env gateEnv, convention string) (G
 	if len(subjects) == 0 {
 		return StatusSkipped, "no commit of this session since it started: no message to check", ""
 	}
-	types, whose := conventionalTypes(env.phase)
+	types, whose := committype.AllowedTypes(env.phase)
 	var bad []string
 	why := ""
 	for _, s := range subjects {
-		if w := conventionalSubject(s, types); w != "" {
+		if w := committype.Unconventional(s, types); w != "" {
 			if bad = append(bad, s); len(bad) == 1 {
 				why = w
 			}

@@ -3,10 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -19,28 +18,6 @@ import (
 // serena MCP is not available" is checked against the MCP configs Claude
 // Code reads (mcpNA); other conditions are taken on the reason, as before.
 
-var (
-	conditionClauseRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:if|when|whenever|where)\b([^,;:]*)`)
-	})
-	existsRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:exists?|is present|are present|there is|there are)\b`)
-	})
-	touchesRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:touch(?:es|ed)?|chang(?:es|ed|e)|modif(?:y|ies|ied)|edit(?:s|ed)?|updat(?:es|ed|e))\b`)
-	})
-	negatedRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:not|no|never|doesn't|does not|isn't|aren't)\b`)
-	})
-	sessionLog = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bsession logs?\b`) })
-	// mcpConditionRE finds a condition about an MCP server being there:
-	// "if the serena MCP is not available", "when the serena MCP server is
-	// configured".
-	mcpConditionRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b([a-z][\w-]*)\s+MCP(?:\s+server)?\s+(?:is\s+|are\s+)?(not\s+|un)?(available|configured|installed|enabled|set\s+up|present)\b`)
-	})
-)
-
 // mcpNA says when a not-applicable mark on requirement r of phase p (r
 // nil: the phase) is a statement about an MCP server that the machine can
 // check: the mark stands when the server's configured state is configured.
@@ -51,25 +28,14 @@ var (
 //     requirements all are (SERENA_INITIALIZATION): the mark says the
 //     server is not there, so the call cannot be made.
 func mcpNA(p *protocolspec.Phase, r *protocolspec.Requirement) (server string, configured, ok bool) {
-	cond := func(text string) (string, bool, bool) {
-		m := conditionClauseRE().FindStringSubmatch(text)
-		if m == nil {
-			return "", false, false
-		}
-		c := mcpConditionRE().FindStringSubmatch(m[1])
-		if c == nil {
-			return "", false, false
-		}
-		// "if X is not available" does not hold when X is configured.
-		return strings.ToLower(c[1]), c[2] != "", true
-	}
+	// "if X is not available" does not hold when X is configured.
 	if r != nil {
-		if sv, want, ok := cond(r.Text); ok {
+		if sv, want, ok := notapplicable.MCPCondition(r.Text); ok {
 			return sv, want, true
 		}
 	}
 	if p.Condition != "" {
-		return cond(p.Condition)
+		return notapplicable.MCPCondition(p.Condition)
 	}
 	if r != nil {
 		if tools, sv := mcpTools(*r); len(tools) > 0 && !r.Conditional {
@@ -110,68 +76,40 @@ func (e *Engine) mcpNAHolds(ctx context.Context, s *Session, what, server string
 // machine can check; else holds says whether it holds and why says what
 // was found.
 func (e *Engine) conditionHolds(ctx context.Context, s *Session, spec *protocolspec.Spec, text string) (holds, checked bool, why string, err error) {
-	m := conditionClauseRE().FindStringSubmatch(text)
-	if m == nil {
-		return false, false, "", nil
+	cond, ok := notapplicable.Checkable(spec, text)
+	if !ok {
+		return false, false, "", nil // "if X does not exist", or nothing named: left to the reason
 	}
-	clause := m[1]
-	if negatedRE().MatchString(clause) {
-		return false, false, "", nil // "if X does not exist": left to the reason
-	}
-	paths := protocolspec.Requirement{Text: clause}.NamedPaths()
-	if len(paths) == 0 && sessionLog().MatchString(clause) {
-		paths = sessionLogPaths(spec)
-	}
-	if len(paths) == 0 {
-		return false, false, "", nil
-	}
-	switch {
-	case existsRE().MatchString(clause):
-		for _, g := range paths {
+	if cond.Exists {
+		for _, g := range cond.Paths {
 			if strings.Contains(g, "/") && namedExists(s.Worktree, g) {
 				return true, true, fmt.Sprintf("%s exists", strings.TrimSuffix(g, "/**")), nil
 			}
 		}
 		return false, true, "", nil
-	case touchesRE().MatchString(clause):
-		if e.OpenRepo == nil || s.StartCommit == "" {
-			return false, false, "", nil
-		}
-		repo, err := e.OpenRepo(ctx, s.Worktree)
-		if err != nil {
-			return false, false, "", fmt.Errorf("open repository: %w", err)
-		}
-		ws, _, err := e.workStart(ctx, repo, s)
-		if err != nil {
-			return false, false, "", err
-		}
-		changed, err := sessionFiles(ctx, repo, ws)
-		if err != nil {
-			return false, false, "", fmt.Errorf("list changed files: %w", err)
-		}
-		for _, f := range changed {
-			if namesPath(paths, f) {
-				return true, true, fmt.Sprintf("this session changed %s", f), nil
-			}
-		}
-		return false, true, "", nil
 	}
-	return false, false, "", nil
-}
-
-// sessionLogPaths are the paths the protocol names for session logs.
-func sessionLogPaths(spec *protocolspec.Spec) []string {
-	var out []string
-	for _, p := range spec.Phases {
-		for _, r := range p.Requirements {
-			for _, g := range r.NamedPaths() {
-				if strings.Contains(strings.ToLower(g), "session") {
-					out = append(out, g)
-				}
-			}
+	// "when the change touches X": the files the session changed.
+	if e.OpenRepo == nil || s.StartCommit == "" {
+		return false, false, "", nil
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		return false, false, "", fmt.Errorf("open repository: %w", err)
+	}
+	ws, _, err := e.workStart(ctx, repo, s)
+	if err != nil {
+		return false, false, "", err
+	}
+	changed, err := sessionFiles(ctx, repo, ws)
+	if err != nil {
+		return false, false, "", fmt.Errorf("list changed files: %w", err)
+	}
+	for _, f := range changed {
+		if namesPath(cond.Paths, f) {
+			return true, true, fmt.Sprintf("this session changed %s", f), nil
 		}
 	}
-	return out
+	return false, true, "", nil
 }
 
 // notApplicableHolds refuses a not-applicable record whose condition a

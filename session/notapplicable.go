@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"github.com/sessiongate/sessiongate/claimtext"
 	"github.com/sessiongate/sessiongate/repopath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -45,41 +44,6 @@ const (
 // applicable as a whole, on a reason a person has yet to accept.
 const DecisionNotApplicablePending = "NOT_APPLICABLE_PENDING_ACCEPTANCE"
 
-// minNAReasonWords is the fewest words a pending mark's reason may have:
-// "not needed here" says nothing a person could accept.
-const minNAReasonWords = 4
-
-var (
-	// coreWorkRE finds requirement words about the work itself: running
-	// the tests or checks, linting, building, committing, pushing. These
-	// are never waved on a reason; a person forces the gate instead
-	// (a recorded violation) when one truly cannot run.
-	coreWorkRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:tests?|testing|test suite|QA|lint(?:s|ers?|ing)?|linters?|build(?:s|ing)?|compil(?:e|es|ing)|commits?|committing|push(?:es|ing)?|checks?)\b`)
-	})
-	coreTitleRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:QA|tests?|testing|quality|lint(?:ing)?|git operations?|commit)\b`)
-	})
-)
-
-// conditionCheckable reports whether a condition's text names something
-// conditionHolds can evaluate (mirrors it without touching the repository).
-func conditionCheckable(spec *protocolspec.Spec, text string) bool {
-	m := conditionClauseRE().FindStringSubmatch(text)
-	if m == nil || negatedRE().MatchString(m[1]) {
-		return false
-	}
-	clause := m[1]
-	paths := protocolspec.Requirement{Text: clause}.NamedPaths()
-	if len(paths) == 0 && sessionLog().MatchString(clause) {
-		paths = sessionLogPaths(spec)
-	}
-	if len(paths) == 0 {
-		return false
-	}
-	return existsRE().MatchString(clause) || touchesRE().MatchString(clause)
-}
-
 // readTargets are the files a requirement asks to read, when every one is
 // a plain path a machine can look for (a folder/file, no glob); nil else.
 func readTargets(r protocolspec.Requirement) []string {
@@ -107,16 +71,16 @@ func naStanding(spec *protocolspec.Spec, p *protocolspec.Phase, r *protocolspec.
 		return NAChecked // whether the MCP server is configured (conditions.go)
 	}
 	if r == nil {
-		if p.Condition != "" && conditionCheckable(spec, p.Condition) {
+		if _, ok := notapplicable.Checkable(spec, p.Condition); ok {
 			return NAChecked
 		}
 		return NAPending
 	}
 	text := r.Text
-	if !conditionClauseRE().MatchString(text) {
+	if _, ok := notapplicable.Clause(text); !ok {
 		text = p.Condition
 	}
-	if text != "" && conditionCheckable(spec, text) {
+	if _, ok := notapplicable.Checkable(spec, text); ok { // "" states no condition
 		return NAChecked
 	}
 	if !r.Conditional && p.Condition == "" && readTargets(*r) != nil {
@@ -177,8 +141,8 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 	// A condition the protocol wrote is answered in few words ("no issue is
 	// linked"); a requirement with none needs the why a person can judge.
 	conditional := p.Condition != "" || r != nil && r.Conditional
-	if !conditional && (len(strings.Fields(body)) < minNAReasonWords || claimtext.PaddingPrefix().MatchString(strings.TrimSpace(body))) {
-		return "", invalidf("not_applicable for %s is taken only with a reason a person can judge later: %q says nothing (at least %d words on why it does not fit this work)", what, truncate(strings.TrimSpace(body), 60), minNAReasonWords)
+	if !conditional && (len(strings.Fields(body)) < notapplicable.MinReasonWords || claimtext.PaddingPrefix().MatchString(strings.TrimSpace(body))) {
+		return "", invalidf("not_applicable for %s is taken only with a reason a person can judge later: %q says nothing (at least %d words on why it does not fit this work)", what, truncate(strings.TrimSpace(body), 60), notapplicable.MinReasonWords)
 	}
 	evs, err := e.Store.ListEvidence(ctx, sid)
 	if err != nil {
@@ -188,13 +152,13 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 	if r != nil {
 		reqID = r.ID
 	}
-	mine := normalReason(truncate(firstLine(body), 120))
+	mine := notapplicable.NormalReason(truncate(firstLine(body), 120))
 	sum := sha256Hex([]byte(body))
 	for _, x := range evs {
 		if !isNAMark(x) || x.Phase == p.ID && x.Requirement == reqID {
 			continue // a mark of its own, recorded again
 		}
-		if x.SHA256 == sum || normalReason(x.Ref) == mine {
+		if x.SHA256 == sum || notapplicable.NormalReason(x.Ref) == mine {
 			on := "phase " + x.Phase
 			if x.Requirement != "" {
 				on = x.Requirement
@@ -242,30 +206,25 @@ func (e *Engine) naRefusal(ctx context.Context, spec *protocolspec.Spec, s *Sess
 			return standing, e.readTargetAbsent(ctx, s, *r)
 		}
 		text := p.Condition
-		if r != nil && conditionClauseRE().MatchString(r.Text) {
-			text = r.Text
+		if r != nil {
+			if _, ok := notapplicable.Clause(r.Text); ok {
+				text = r.Text
+			}
 		}
 		return standing, e.notApplicableHolds(ctx, s.ID, spec, what, text)
 	}
 	// Pending: only a person can say it does not apply.
-	if r != nil && fixReqRE().MatchString(r.Text) {
+	if r != nil && notapplicable.FixesReports(r.Text) {
 		// "Fix what the checks report" after a passing run: the old
 		// refusal said "do it", which sent an honest agent looking for
 		// something to fix (issue 25 item c).
 		return "", refusedf("%s cannot be marked not applicable: whether there is anything to fix is the checks' own answer. When their last run passed, record what it reported as this requirement's evidence (sessiongate session evidence --requirement %s --type tool_output --value \"WHAT THE RUN REPORTED\"); when it failed, fix what it reported and run the checks again", what, what)
 	}
-	if why := coreWork(p, r, e.Config); why != "" {
+	if why := notapplicable.CoreWork(p, r, r == nil && phaseNamesCommand(p, e.Config)); why != "" {
 		return "", refusedf("%s cannot be marked not applicable on a reason: %s, so it is the work itself, and no reason stands in for it; do it and record the evidence (if it truly cannot run, a person forces the gate with a reason, recorded as a violation)", what, why)
 	}
 	return standing, nil
 }
-
-// fixReqRE matches a requirement to fix what checks, tests or linters
-// report ("Fix what the checks report before you commit", "Fix any failing
-// tests"): answered by a passing run, never by a mark.
-var fixReqRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\W*(?:\w+\W+)?fix\b.*\b(?:checks?|tests?|lint\w*|linters?|failures?|failing|errors?|warnings?|report(?:s|ed)?)\b`)
-})
 
 // naOffer says whether a hint may offer a not-applicable mark on
 // requirement r of p: true only when the engine would take it now.
@@ -283,34 +242,6 @@ func (e *Engine) naOffer(ctx context.Context, s *Session, spec *protocolspec.Spe
 		standing, err := e.naRefusal(ctx, spec, s, p, r)
 		return err == nil && (r != nil || standing == NAChecked)
 	}
-}
-
-// coreWork says why requirement r (or phase p as a whole) is the work
-// itself, "" when it is not.
-func coreWork(p *protocolspec.Phase, r *protocolspec.Requirement, cfg Config) string {
-	if r != nil {
-		if m := coreWorkRE().FindString(r.Text); m != "" {
-			return fmt.Sprintf("it asks about %q", strings.ToLower(m))
-		}
-		return ""
-	}
-	if phaseNamesCommand(p, cfg) {
-		return "its gate runs a command"
-	}
-	if m := coreTitleRE().FindString(p.Title); m != "" {
-		return fmt.Sprintf("its title says %q", m)
-	}
-	for _, o := range p.OwedRequirements() {
-		if m := coreWorkRE().FindString(o.Text); m != "" {
-			return fmt.Sprintf("its requirement %s asks about %q", o.ID, strings.ToLower(m))
-		}
-	}
-	return ""
-}
-
-// normalReason compares reasons without case, spacing or end punctuation.
-func normalReason(s string) string {
-	return strings.Trim(strings.Join(strings.Fields(strings.ToLower(s)), " "), ".!;:,")
 }
 
 // readTargetAbsent refuses a mark on a requirement to read files when one

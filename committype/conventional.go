@@ -1,4 +1,4 @@
-package session
+package committype
 
 import (
 	"regexp"
@@ -36,10 +36,10 @@ var protocolTypesRE = sync.OnceValue(func() [3]*regexp.Regexp {
 	}
 })
 
-// conventionalTypes is the type list a phase's conventional-commits
+// AllowedTypes is the type list a phase's conventional-commits
 // requirement gives (two or more types), else config-conventional's; whose
 // says which, for the gate's message.
-func conventionalTypes(p *protocolspec.Phase) (types []string, whose string) {
+func AllowedTypes(p *protocolspec.Phase) (types []string, whose string) {
 	re := protocolTypesRE()
 	if p != nil {
 		for _, r := range p.Requirements {
@@ -66,13 +66,13 @@ func conventionalTypes(p *protocolspec.Phase) (types []string, whose string) {
 	return configConventionalTypes, "config-conventional's"
 }
 
-// conventionalSubject says why a subject does not follow the convention
+// Unconventional says why a subject does not follow the convention
 // ("" when it does). git's own wrappers (fixup!/squash!/amend! of `git
 // commit --fixup`, `Revert "..."`/`Reapply "..."` of git revert) pass only
 // around a subject that does: they wrap the commit they name, and a bare
 // "fixup! wip" or `Revert "stuff"` typed by hand had passed any message.
-// Merge commits are not read (CommitSubjects lists none).
-func conventionalSubject(s string, types []string) string {
+// Merge commits are not read (the caller lists none).
+func Unconventional(s string, types []string) string {
 	for range 16 {
 		if rest, ok := cutAny(s, "fixup! ", "squash! ", "amend! "); ok {
 			s = strings.TrimSpace(rest)
@@ -94,4 +94,14 @@ func conventionalSubject(s string, types []string) string {
 		return ""
 	}
 	return "wrapped more than 16 times"
+}
+
+// cutAny cuts the first of prefixes s starts with.
+func cutAny(s string, prefixes ...string) (string, bool) {
+	for _, p := range prefixes {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest, true
+		}
+	}
+	return s, false
 }

@@ -1,4 +1,4 @@
-package session
+package committype
 
 import (
 	"strings"
@@ -55,8 +55,8 @@ func TestConventionalSubject(t *testing.T) {
 		{"test(session): hints followed", true},
 		{`Revert "feat(scripts): greet takes a name"`, true},
 	} {
-		if got := conventionalSubject(tt.subject, configConventionalTypes); (got == "") != tt.want {
-			t.Errorf("conventionalSubject(%q) = %q, want ok=%v", tt.subject, got, tt.want)
+		if got := Unconventional(tt.subject, configConventionalTypes); (got == "") != tt.want {
+			t.Errorf("Unconventional(%q) = %q, want ok=%v", tt.subject, got, tt.want)
 		}
 	}
 }
@@ -82,30 +82,9 @@ func TestConventionalTypes(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := &spec.Phases[len(spec.Phases)-1]
-		types, whose := conventionalTypes(p)
-		if got := conventionalSubject(tt.subject, types); (got == "") != tt.want {
+		types, whose := AllowedTypes(p)
+		if got := Unconventional(tt.subject, types); (got == "") != tt.want {
 			t.Errorf("%s: %q -> %q (types %s: %s), want ok=%v", tt.line, tt.subject, got, whose, strings.Join(types, ","), tt.want)
-		}
-	}
-}
-
-// TestSessionCommit: a commit off the first-parent line is the session's
-// only with its trailer; a bare one there came in with a merge.
-func TestSessionCommit(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		c    CommitSubject
-		want bool
-	}{
-		{"first parent, this session", CommitSubject{SessionID: "s1", FirstParent: true}, true},
-		{"first parent, no trailer", CommitSubject{FirstParent: true}, true},
-		{"first parent, another session", CommitSubject{SessionID: "s2", FirstParent: true}, false},
-		{"merged in, this session", CommitSubject{SessionID: "s1"}, true},
-		{"merged in, no trailer", CommitSubject{}, false},
-		{"merged in, another session", CommitSubject{SessionID: "s2"}, false},
-	} {
-		if got := sessionCommit(tt.c, "s1"); got != tt.want {
-			t.Errorf("%s: sessionCommit = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

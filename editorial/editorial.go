@@ -1,0 +1,165 @@
+// Package editorial decides, with no session, whether a change to a
+// documentation file is strictly editorial (spelling, grammar or
+// formatting), as some protocols allow skipping QA only for such changes:
+// the protocol sentence that says so, the files the protocol itself has
+// the session write (exempt: writing them is the protocol's work), and
+// the rule over a file's changed lines. session/editorial.go reads the
+// diff and the file at the session's commits and calls it.
+//
+// Some protocols allow skipping QA for documentation only when the change
+// is "strictly editorial (spelling, grammar, or formatting)". A machine can
+// check that conservatively: each changed documentation file existed when
+// the session started, and its diff replaces lines one for one, touching no
+// heading and no code fence. New sections, new files and code blocks are
+// content, so QA applies.
+package editorial
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// editorialRE finds the protocol sentence that limits skipping QA to
+// editorial changes.
+var editorialRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bstrictly editorial\b|\beditorial\b.*\b(spelling|grammar|formatting)\b`)
+})
+
+// Required reports the requirement, if any, that limits skip_qa to
+// editorial documentation changes.
+func Required(spec *protocolspec.Spec) (protocolspec.Requirement, bool) {
+	for _, p := range spec.Phases {
+		for _, r := range p.Requirements {
+			if editorialRE().MatchString(r.Text) && strings.Contains(strings.ToLower(r.Text), "skip") {
+				return r, true
+			}
+		}
+	}
+	return protocolspec.Requirement{}, false
+}
+
+// ProtocolArtifacts are the files the protocol itself has the session
+// write: the globs of its create/change gates (session log, QA reports) and
+// the hidden working paths named by a sentence that asks to write them
+// ("save to .serena/memories/", "create .agents/sessions/..."). Writing them
+// is the protocol's work, not a documentation change under review. Only
+// dot-folders count, so a protocol that mentions docs/ does not exempt the
+// project's documentation; a path the protocol only has the agent read (the
+// project plan, the handoff) is not exempt, and neither is a whole
+// top-level folder (".agents/" holds the plan too): exempting them let a
+// new section in the plan pass as an editorial change.
+func ProtocolArtifacts(spec *protocolspec.Spec) []string {
+	var out []string
+	named := func(text string) {
+		// Clause by clause: "read .x/a.md, then create .x/b.md" writes
+		// only the second.
+		for _, clause := range clauses(text) {
+			if !protocolspec.AsksToWrite(clause) {
+				continue
+			}
+			for _, m := range dotPathRE().FindAllStringSubmatch(clause, -1) {
+				p := strings.TrimRight(m[1], ".,;:)")
+				if strings.HasSuffix(p, "/") || !strings.Contains(path.Base(p), ".") {
+					p = strings.TrimSuffix(p, "/")
+					if !strings.Contains(p, "/") {
+						continue // a whole top-level folder
+					}
+					p += "/**"
+				}
+				out = append(out, p)
+			}
+		}
+	}
+	for _, p := range spec.Phases {
+		for _, c := range p.Checks {
+			if (c.Kind == protocolspec.CheckFileExists || c.Kind == protocolspec.CheckChangedSinceStart) && c.Arg != "" {
+				out = append(out, c.Arg)
+			}
+		}
+		for _, r := range p.Requirements {
+			named(r.Text)
+		}
+		for _, it := range p.Checklist {
+			named(it.Step)
+		}
+	}
+	for _, cl := range spec.Checklists {
+		for _, it := range cl.Items {
+			named(it.Step)
+		}
+	}
+	return out
+}
+
+// clauseBreaks end a clause of a requirement: a sentence, a semicolon, or
+// "then" that starts a next step.
+var clauseBreaks = strings.NewReplacer(". ", "\x00", "; ", "\x00", ", then ", "\x00", " then ", "\x00", ", and ", "\x00")
+
+// clauses splits a requirement's text into its clauses.
+func clauses(text string) []string {
+	return strings.Split(clauseBreaks.Replace(text), "\x00")
+}
+
+// dotPathRE finds a path under a hidden folder in protocol text.
+var dotPathRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?:^|[\\s`(\"'])(\\.[A-Za-z0-9_-]+/[A-Za-z0-9_./*-]*)")
+})
+
+// headingOrFence matches a line that opens a section or a code block.
+var headingOrFence = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\s{0,3}(#{1,6}\\s|#{1,6}$|```|~~~)") })
+
+// Lines says why a documentation file's change is not editorial ("" when
+// it is): added and removed are its changed lines, addedAt the 1-based
+// line numbers of the added ones in the new file, and fenced the line
+// numbers inside a fenced code block of the new file (FencedLines), read
+// only when the lines themselves leave the question open.
+func Lines(file string, added, removed []string, addedAt []int, fenced func() (map[int]bool, error)) (string, error) {
+	if len(removed) == 0 && len(added) > 0 {
+		return fmt.Sprintf("%s is new or only gained lines", file), nil
+	}
+	if len(added) != len(removed) {
+		return fmt.Sprintf("%s gained or lost lines (%d added, %d removed)", file, len(added), len(removed)), nil
+	}
+	for _, l := range append(append([]string{}, added...), removed...) {
+		if headingOrFence().MatchString(l) {
+			return fmt.Sprintf("%s changes a heading or a code fence (%q)", file, shorten.Bytes(strings.TrimSpace(l), 60, "...")), nil
+		}
+	}
+	inCode, err := fenced()
+	if err != nil {
+		return "", err
+	}
+	for _, n := range addedAt {
+		if inCode[n] {
+			return fmt.Sprintf("%s changes line %d, inside a code block", file, n), nil
+		}
+	}
+	return "", nil
+}
+
+// FencedLines returns the 1-based line numbers of a file's content that
+// sit inside a fenced code block (fences included).
+func FencedLines(b []byte) map[int]bool {
+	out := map[int]bool{}
+	fence := ""
+	for i, l := range strings.Split(string(b), "\n") {
+		t := strings.TrimLeft(l, " ")
+		switch {
+		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+			fence = t[:3]
+			out[i+1] = true
+		case fence != "":
+			out[i+1] = true
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+		}
+	}
+	return out
+}

@@ -409,7 +409,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 	}
 	dbPath := r.dbPath(repo)
 	if ev.Kind == KindStop && ah.BlockStop {
-		r.setStopNote(&stopNote{dbPath: dbPath, ev: ev, work: work})
+		r.setStopNote(&stopNote{dbPath: dbPath, dir: repo.Root(), ref: stopRecordsRef(cfg.SessionRecord), ev: ev, work: work})
 	}
 	var notes []string
 	if _, err := os.Stat(dbPath); errors.Is(err, fs.ErrNotExist) && ev.Kind != KindStart {

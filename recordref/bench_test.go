@@ -18,6 +18,21 @@ import (
 // only the root, the sessions tree and one shard are rewritten, so the
 // cost does not grow with the number of records.
 func BenchmarkPut(b *testing.B) {
+	ctx := context.Background()
+	dir := seededRef(b, 10000)
+	b.ResetTimer()
+	for range b.N {
+		id := uuid(b)
+		if _, err := recordref.Put(ctx, dir, recordref.DefaultRef, []recordref.Record{{SessionID: id, Body: body(id)}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// seededRef is a repository whose records ref holds n records in one
+// commit, built through a scratch index; git's environment is isolated.
+func seededRef(b *testing.B, n int) string {
+	b.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		b.Skip("git not installed")
 	}
@@ -25,13 +40,11 @@ func BenchmarkPut(b *testing.B) {
 		k, v, _ := strings.Cut(kv, "=")
 		b.Setenv(k, v)
 	}
-	ctx := context.Background()
 	dir := b.TempDir()
 	run(b, dir, "init", "-q", "-b", "main")
-	// 10,000 records in one commit, built through a scratch index.
 	blob := strings.TrimSpace(runIn(b, dir, "", "{}\n", "hash-object", "-w", "--stdin"))
 	var info strings.Builder
-	for range 10000 {
+	for range n {
 		p, _ := recordref.Path(uuid(b))
 		fmt.Fprintf(&info, "100644 %s\t%s\n", blob, p)
 	}
@@ -40,13 +53,7 @@ func BenchmarkPut(b *testing.B) {
 	tree := strings.TrimSpace(runIn(b, dir, idx, "", "write-tree"))
 	c := strings.TrimSpace(runIn(b, dir, "", "", "commit-tree", tree, "-m", "seed"))
 	run(b, dir, "update-ref", recordref.DefaultRef, c)
-	b.ResetTimer()
-	for range b.N {
-		id := uuid(b)
-		if _, err := recordref.Put(ctx, dir, recordref.DefaultRef, []recordref.Record{{SessionID: id, Body: body(id)}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return dir
 }
 
 func runIn(t testing.TB, dir, env, stdin string, args ...string) string {

@@ -17,8 +17,13 @@
 // which the agent hooks deny the agent's writes to (as they deny writes
 // to the database), also through a computed or matched path
 // (shellline.DeletesSessiongateFiles). A deletion they cannot see (a path
-// only run time knows) is not detected: nothing outside the agent's reach
-// holds the stop while the database is locked (docs/security.md).
+// only run time knows, a background shell started before the stop) used
+// to launder the stop. So the stop is also written onto the records ref at
+// the same moment (recordref.PutStop: git plumbing, which the database
+// lock does not block): `session end` and `records push` fold the stops
+// on the ref that no process judged (FoldRecords), every fold writes its
+// outcome beside the stop, and verify in CI judges every stop the ref's
+// history holds, with no note and no database (docs/security.md).
 package stopnote
 
 import (
@@ -29,10 +34,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -53,6 +60,13 @@ type Stop struct {
 	// to the binding's turn mark, the turn changed nothing and the stop
 	// would have been allowed.
 	Mark string `json:"mark,omitempty"`
+	// Dir and Ref are the worktree and the records ref the stop was also
+	// written onto, RefPath its path there ("" when it was not): the fold
+	// writes its outcome beside it, so verify and later folds know it was
+	// judged.
+	Dir     string `json:"dir,omitempty"`
+	Ref     string `json:"ref,omitempty"`
+	RefPath string `json:"ref_path,omitempty"`
 }
 
 // Path is the note beside the database at dbPath.
@@ -67,17 +81,48 @@ func Pending(dbPath string) bool {
 	return err == nil
 }
 
-// Add appends s to the note beside dbPath. Best effort for the caller:
-// the hook still answers.
-func Add(dbPath string, s Stop) error {
+// refWriteLimit bounds the records ref write on the stop hook's path (its
+// time limit has often passed already; a held ref lock must not keep the
+// agent waiting).
+const refWriteLimit = 1500 * time.Millisecond
+
+// Add writes the stop down twice: appended to the note beside dbPath (a
+// file, the quickest), then, when s names a worktree and a records ref,
+// onto that ref (recordref.PutStop: git plumbing, no database lock), which
+// the agent cannot take back by deleting the note. Best effort for the
+// caller: the hook still answers.
+func Add(ctx context.Context, dbPath string, s Stop) error {
 	if dbPath == "" || s.Agent == "" || s.AgentSession == "" {
 		return nil
 	}
+	s.At = s.At.UTC()
+	s.Why = shorten.Bytes(s.Why, 200, "")
+	var body []byte
+	if s.Dir != "" && s.Ref != "" {
+		b, p, err := recordref.StopBody(recordref.UncheckedStop{Agent: s.Agent, Conversation: s.AgentSession, At: s.At, Why: WhyClass(s.Why), Mark: s.Mark})
+		if err != nil {
+			return err
+		}
+		body, s.RefPath = b, p
+	}
+	errNote := addNote(dbPath, s)
+	if body == nil {
+		return errNote
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refWriteLimit)
+	defer cancel()
+	if _, err := recordref.PutStop(ctx, s.Dir, s.Ref, s.RefPath, body); err != nil {
+		return errors.Join(errNote, fmt.Errorf("write the unchecked stop onto %s: %w", s.Ref, err))
+	}
+	return errNote
+}
+
+// addNote appends s to the note beside dbPath.
+func addNote(dbPath string, s Stop) error {
 	p := Path(dbPath)
 	if st, err := os.Stat(p); err == nil && st.Size() > maxBytes {
 		return nil
 	}
-	s.Why = shorten.Bytes(s.Why, 200, "")
 	b, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("note the unchecked stop: %w", err)
@@ -96,10 +141,106 @@ func Add(dbPath string, s Stop) error {
 	return nil
 }
 
+// WhyClass is the reason a stop went unchecked as the records ref keeps
+// it: a fixed phrase, since the error text can name local paths and the
+// ref is pushed.
+func WhyClass(why string) string {
+	w := strings.ToLower(why)
+	switch {
+	case strings.Contains(w, "time limit"):
+		return "no decision within the time limit"
+	case strings.Contains(w, "locked") || strings.Contains(w, "busy"):
+		return "the database was locked"
+	case strings.Contains(w, "open the database"):
+		return "the database could not be opened"
+	case strings.Contains(w, "internal error"):
+		return "internal error"
+	}
+	return "the stop could not be decided"
+}
+
+// verdict is what one stop comes to against the database.
+type verdict struct {
+	outcome string             // recordref.Stop*
+	sess    *session.Session   // the bound session (recorded, complete)
+	vio     *session.Violation // to record (recorded, first of its session)
+}
+
+// judge decides one stop of agent's conversation conv: the rules the note
+// and the records ref share.
+func judge(ctx context.Context, st session.Store, ar session.AgentReader, agent, conv, mark string) (verdict, error) {
+	b, err := ar.GetAgentBinding(ctx, agent, conv)
+	if errors.Is(err, session.ErrNotFound) {
+		return verdict{outcome: recordref.StopUnbound}, nil
+	}
+	if err != nil {
+		return verdict{}, fmt.Errorf("read the binding of an unchecked stop: %w", err)
+	}
+	if mark != "" && mark == b.TurnMark {
+		return verdict{outcome: recordref.StopUnchanged}, nil // the turn changed nothing: an allowed stop
+	}
+	sess, err := st.GetSession(ctx, b.SessionID)
+	if errors.Is(err, session.ErrNotFound) {
+		return verdict{outcome: recordref.StopUnbound}, nil
+	}
+	if err != nil {
+		return verdict{}, fmt.Errorf("read the session of an unchecked stop: %w", err)
+	}
+	if sess.State == session.StateComplete {
+		return verdict{outcome: recordref.StopComplete, sess: sess}, nil
+	}
+	return verdict{outcome: recordref.StopRecorded, sess: sess}, nil
+}
+
+// violation is END_PROTOCOL_SKIPPED for a stop of agent at at on sess;
+// refPath, when known, names the stop on the records ref.
+func violation(sess *session.Session, agent string, at time.Time, why, refPath string) *session.Violation {
+	where := ""
+	if refPath != "" {
+		where = " (" + refPath + " on the records ref)"
+	}
+	return &session.Violation{
+		SessionID: sess.ID, RepoID: sess.RepoID, Phase: sess.Phase, Severity: session.SeverityHigh, Code: session.CodeEndProtocolSkipped,
+		Message: fmt.Sprintf("%s stopped at %s while sessiongate could not check the stop (%s); the session was %s, its end protocol undone%s",
+			agent, at.Format(time.RFC3339), strings.TrimSpace(why), sess.State, where),
+		Window: session.WindowSession, CreatedAt: time.Now().UTC(),
+	}
+}
+
+// record adds the violations in one transaction.
+func record(ctx context.Context, st session.Store, vios []*session.Violation) error {
+	if len(vios) == 0 {
+		return nil
+	}
+	return st.Update(ctx, func(w session.Writer) error {
+		for _, v := range vios {
+			if err := w.AddViolation(ctx, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// refKey groups outcomes by the records ref they go to.
+type refKey struct{ dir, ref string }
+
+// putOutcomes writes the outcomes beside their stops on each ref.
+func putOutcomes(ctx context.Context, out map[refKey]map[string]recordref.StopOutcome) error {
+	var errs []error
+	for k, o := range out {
+		if _, err := recordref.PutStopOutcomes(ctx, k.dir, k.ref, o); err != nil {
+			errs = append(errs, fmt.Errorf("write the outcome of unchecked stops onto %s: %w", k.ref, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Fold records the noted stops beside dbPath as violations in st and
 // removes the note; it returns how many it recorded. The note is claimed
 // by a rename first, so two processes never record one stop twice; a note
-// that cannot be recorded now is put back for the next process.
+// that cannot be recorded now is put back for the next process. Each
+// stop's outcome is then written beside its copy on the records ref.
 func Fold(ctx context.Context, st session.Store, dbPath string) (int, error) {
 	if !Pending(dbPath) {
 		return 0, nil // the usual case: one stat
@@ -124,49 +265,98 @@ func Fold(ctx context.Context, st session.Store, dbPath string) (int, error) {
 	}
 	seen := map[string]bool{}
 	var vios []*session.Violation
+	outcomes := map[refKey]map[string]recordref.StopOutcome{}
+	now := time.Now().UTC()
 	for _, s := range stops {
-		b, err := ar.GetAgentBinding(ctx, s.Agent, s.AgentSession)
-		if errors.Is(err, session.ErrNotFound) {
-			continue
-		}
+		v, err := judge(ctx, st, ar, s.Agent, s.AgentSession, s.Mark)
 		if err != nil {
-			return putBack(fmt.Errorf("read the binding of an unchecked stop: %w", err))
+			return putBack(err)
 		}
-		if s.Mark != "" && s.Mark == b.TurnMark {
-			continue // the turn changed nothing: an allowed stop
+		if v.outcome == recordref.StopRecorded && !seen[v.sess.ID] {
+			seen[v.sess.ID] = true // recorded once a session
+			vios = append(vios, violation(v.sess, s.Agent, s.At, s.Why, s.RefPath))
 		}
-		sess, err := st.GetSession(ctx, b.SessionID)
-		if errors.Is(err, session.ErrNotFound) || err == nil && sess.State == session.StateComplete || seen[b.SessionID] {
-			continue // completed after all, or recorded once already
-		}
-		if err != nil {
-			return putBack(fmt.Errorf("read the session of an unchecked stop: %w", err))
-		}
-		seen[sess.ID] = true
-		vios = append(vios, &session.Violation{
-			SessionID: sess.ID, RepoID: sess.RepoID, Phase: sess.Phase, Severity: session.SeverityHigh, Code: session.CodeEndProtocolSkipped,
-			Message: fmt.Sprintf("%s stopped at %s while sessiongate could not check the stop (%s); the session was %s, its end protocol undone",
-				s.Agent, s.At.Format(time.RFC3339), strings.TrimSpace(s.Why), sess.State),
-			Window: session.WindowSession, CreatedAt: time.Now().UTC(),
-		})
-	}
-	if len(vios) > 0 {
-		err := st.Update(ctx, func(w session.Writer) error {
-			for _, v := range vios {
-				if err := w.AddViolation(ctx, v); err != nil {
-					return err
-				}
+		if s.Dir != "" && s.Ref != "" && s.RefPath != "" {
+			k := refKey{s.Dir, s.Ref}
+			if outcomes[k] == nil {
+				outcomes[k] = map[string]recordref.StopOutcome{}
 			}
-			return nil
-		})
-		if err != nil {
-			return putBack(fmt.Errorf("record the unchecked stops: %w", err))
+			o := recordref.StopOutcome{Outcome: v.outcome, At: now}
+			if v.sess != nil {
+				o.Session = v.sess.ID
+			}
+			outcomes[k][s.RefPath] = o
 		}
+	}
+	if err := record(ctx, st, vios); err != nil {
+		return putBack(fmt.Errorf("record the unchecked stops: %w", err))
 	}
 	if err := os.Remove(claimed); err != nil {
 		return len(vios), fmt.Errorf("remove the folded note of unchecked stops: %w", err)
 	}
-	return len(vios), nil
+	return len(vios), putOutcomes(ctx, outcomes)
+}
+
+// FoldRecords records the stops on the records ref at dir that no fold
+// judged yet (their note beside the database was deleted, or the database
+// was another clone's): the same rules as Fold, the outcome written beside
+// each. Three git processes (a ref read from files, one ls-tree, one
+// cat-file) when a stop is on the ref; run where a session's verdict is
+// settled (session end, records push), not on every hook. A stop another
+// process recorded meanwhile (its violation names the stop) is not
+// recorded twice.
+func FoldRecords(ctx context.Context, st session.Store, dir, ref string) (int, error) {
+	ar, ok := st.(session.AgentReader)
+	if !ok || dir == "" || ref == "" {
+		return 0, nil
+	}
+	tip, err := recordref.Tip(ctx, dir, ref)
+	if err != nil || tip == "" {
+		return 0, err
+	}
+	files, err := recordref.ReadStopsAt(ctx, dir, tip)
+	if err != nil {
+		return 0, err
+	}
+	var vios []*session.Violation
+	outcomes := map[string]recordref.StopOutcome{}
+	seen := map[string]bool{}
+	now := time.Now().UTC()
+	for _, f := range files {
+		if f.Outcome != nil {
+			continue
+		}
+		v, err := judge(ctx, st, ar, f.Stop.Agent, f.Stop.Conversation, f.Stop.Mark)
+		if err != nil {
+			return 0, err
+		}
+		o := recordref.StopOutcome{Outcome: v.outcome, At: now}
+		if v.sess != nil {
+			o.Session = v.sess.ID
+		}
+		outcomes[f.Path] = o
+		if v.outcome != recordref.StopRecorded || seen[v.sess.ID] {
+			continue
+		}
+		have, err := st.ListViolations(ctx, session.ViolationFilter{SessionID: v.sess.ID, Code: session.CodeEndProtocolSkipped})
+		if err != nil {
+			return 0, fmt.Errorf("read the violations of an unchecked stop's session: %w", err)
+		}
+		if slices.ContainsFunc(have, func(x session.Violation) bool {
+			return x.Code == session.CodeEndProtocolSkipped && strings.Contains(x.Message, f.Path)
+		}) {
+			continue
+		}
+		seen[v.sess.ID] = true
+		vios = append(vios, violation(v.sess, f.Stop.Agent, f.Stop.At, f.Stop.Why, f.Path))
+	}
+	if err := record(ctx, st, vios); err != nil {
+		return 0, fmt.Errorf("record the unchecked stops of %s: %w", ref, err)
+	}
+	if len(outcomes) == 0 {
+		return 0, nil
+	}
+	return len(vios), putOutcomes(ctx, map[refKey]map[string]recordref.StopOutcome{{dir, ref}: outcomes})
 }
 
 // read parses the claimed note; lines that do not parse are skipped.

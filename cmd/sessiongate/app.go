@@ -151,6 +151,35 @@ func (a *app) foldPendingStops(ctx context.Context) {
 	}
 }
 
+// foldRecordedStops records the unchecked stops on the records ref that
+// no process judged yet (their note beside the database was deleted):
+// run before a session's verdict is settled (session end) or published
+// (records push), not on every command (a tree listing each time).
+func (a *app) foldRecordedStops(ctx context.Context) {
+	r, err := a.gitRepo(ctx)
+	if err != nil {
+		return
+	}
+	cfg, err := a.config(ctx)
+	if err != nil {
+		return
+	}
+	ref := session.DefaultRecordsRef
+	if session.IsRecordRef(cfg.SessionRecord) {
+		ref = cfg.SessionRecord
+	}
+	if p, _, err := a.dbPath(ctx); err != nil || !postgres.IsURL(p) && !fileExists(p) {
+		return // no database here: nothing was bound, nothing to record into
+	}
+	db, err := a.store(ctx)
+	if err != nil {
+		return
+	}
+	if _, err := stopnote.FoldRecords(ctx, db, r.Root(), ref); err != nil {
+		fmt.Fprintf(a.stderr, "sessiongate: warning: %v\n", err)
+	}
+}
+
 func (a *app) sessionEngine(ctx context.Context) (*session.Engine, error) {
 	if a.engine != nil {
 		return a.engine, nil
@@ -264,4 +293,9 @@ func displayPath(p string) string {
 		return rel
 	}
 	return p
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -49,6 +49,7 @@ func newRecordsCmd(a *app) *cobra.Command {
 				return err
 			}
 			a.foldPendingStops(c.Context())
+			a.foldRecordedStops(c.Context())
 			res, err := recordref.Push(c.Context(), dir, remoteArg(argv), ref)
 			if err != nil {
 				return usage(err)

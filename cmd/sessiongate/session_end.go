@@ -24,6 +24,9 @@ func newSessionEndCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// A stop let through unchecked whose note was deleted is on
+			// the records ref: judged before the session can complete.
+			a.foldRecordedStops(ctx)
 			res, err := e.End(ctx, session.EndRequest{ID: id, Summary: summary, NextNotes: notes, SkipQA: skipQA})
 			if err != nil {
 				return sessionErr(err)

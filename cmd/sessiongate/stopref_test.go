@@ -1,0 +1,362 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/stopnote"
+)
+
+// mcpServer is `sessiongate mcp` over stdio, started (and past its own
+// start, which folds a waiting note) before the stop it outlives.
+type mcpServer struct {
+	t   *testing.T
+	in  io.WriteCloser
+	out *bufio.Reader
+	cmd *exec.Cmd
+	id  int
+}
+
+func startMCP(t *testing.T, w *hintWorld) *mcpServer {
+	t.Helper()
+	cmd := exec.Command(w.bin, "mcp")
+	cmd.Dir = w.dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SESSIONGATE_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(append(cmd.Env, binaryEnv()...), w.env...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	m := &mcpServer{t: t, in: in, out: bufio.NewReader(out), cmd: cmd}
+	t.Cleanup(m.close)
+	m.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}})
+	m.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	return m
+}
+
+func (m *mcpServer) send(v any) {
+	m.t.Helper()
+	b, _ := json.Marshal(v)
+	if _, err := m.in.Write(append(b, '\n')); err != nil {
+		m.t.Fatalf("write to sessiongate mcp: %v", err)
+	}
+}
+
+// call sends a request and returns its response's line.
+func (m *mcpServer) call(method string, params any) string {
+	m.t.Helper()
+	m.id++
+	m.send(map[string]any{"jsonrpc": "2.0", "id": m.id, "method": method, "params": params})
+	for {
+		line, err := m.out.ReadString('\n')
+		if err != nil {
+			m.t.Fatalf("sessiongate mcp %s: %v", method, err)
+		}
+		var r struct {
+			ID int `json:"id"`
+		}
+		if json.Unmarshal([]byte(line), &r) == nil && r.ID == m.id {
+			return line
+		}
+	}
+}
+
+func (m *mcpServer) close() {
+	if m.cmd != nil {
+		m.in.Close()
+		m.cmd.Wait()
+		m.cmd = nil
+	}
+}
+
+// TestUncheckedStopSurvivesNoteDeletion: a Codex CLI stop (its recorded
+// payload, the real binary) comes while the database is held locked, so
+// the hook lets it through and writes it down. The note beside the
+// database was the only copy: deleting it by a path only run time knows
+// (a background shell started before the stop that reads the path from a
+// file, a script file that builds the path), which the agent hook cannot
+// read, laundered the stop. Before this change each lazy row passed:
+// `verify` said OK and no END_PROTOCOL_SKIPPED was recorded. Now the stop
+// is also on the records ref: `session end` records it locally, and
+// `verify`, with the database deleted, fails the session's commit naming
+// the stop on the ref. The MCP server (started before the stop, so its
+// own start folded nothing) ends the session without reading the ref, so
+// `verify` alone catches that row. Honest twins: a stop let through while
+// a person's tool held the lock, the session then ended COMPLETE by the
+// MCP server before any process folded the note (clean, as the note's own
+// rule says); a turn that changed nothing.
+func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the real binary, git hooks and a database lock")
+	}
+	const note = ".git/sessiongate/" + stopnote.File
+	rows := []struct {
+		name string
+		// background runs before the stop, after runs once it returned.
+		background, after   string
+		endByMCP, unchanged bool
+		honest              bool
+	}{
+		{name: "background shell reads the path from a file, ended over MCP",
+			background: `i=0; while [ ! -f "$(cat p)" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; rm -f "$(cat p)"`, endByMCP: true},
+		{name: "background shell, ended by session end",
+			background: `i=0; while [ ! -f "$(cat p)" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; rm -f "$(cat p)"`},
+		{name: "script file builds the path, ended over MCP", after: "sh del.sh", endByMCP: true},
+		{name: "honest: unchecked, then COMPLETE over MCP", endByMCP: true, honest: true},
+		{name: "honest: the turn changed nothing", unchanged: true, honest: true},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			w := newHintWorld(t, "")
+			remote := filepath.Join(t.TempDir(), "origin.git")
+			if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
+				t.Fatalf("git init --bare: %v %s", err, out)
+			}
+			w.git("remote", "add", "origin", remote)
+			if code, out := w.git("push", "-q", "origin", "main"); code != 0 {
+				t.Fatalf("push main: %s", out)
+			}
+			db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
+			for i := 0; sqlCount(t, db, "SELECT count(*) FROM agent_bindings") == 0; i++ {
+				if i == 5 {
+					t.Fatal("the conversation was never bound to a session (5 tries)")
+				}
+				codexHook(t, w.dir, w.env, "SessionStart")
+				codexHook(t, w.dir, w.env, "UserPromptSubmit")
+			}
+			w.mustSG("session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
+			w.mustSG("session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "clean")
+			w.mustSG("session", "advance", "--to", "WORKING")
+			writeHintFile(t, w.dir, "work.txt", "work\n")
+			w.git("add", "work.txt")
+			if code, out := w.git("commit", "-q", "-m", "feat: work"); code != 0 {
+				t.Fatalf("commit: %s", out)
+			}
+			w.mustSG("run", "--phase", "QA_VALIDATION", "--", "sh", "checks/readme_check.sh")
+			var st struct {
+				Session struct {
+					ID string `json:"id"`
+				} `json:"session"`
+			}
+			if err := json.Unmarshal([]byte(w.mustSG("session", "status", "--json")), &st); err != nil || st.Session.ID == "" {
+				t.Fatalf("session status: %v", err)
+			}
+			if r.unchanged {
+				codexHook(t, w.dir, w.env, "UserPromptSubmit") // a new turn that will change nothing
+			}
+			var mcp *mcpServer
+			if r.endByMCP {
+				mcp = startMCP(t, w)
+			}
+			if !r.honest {
+				writeHintFile(t, w.dir, "p", note+"\n")
+				writeHintFile(t, w.dir, "del.sh", "d=$(git rev-parse --git-common-dir)\nrm -f \"$d/sessiongate/unchecked-$(printf stops).jsonl\"\n")
+			}
+			var bg *exec.Cmd
+			if r.background != "" {
+				bg = exec.Command("sh", "-c", r.background)
+				bg.Dir = w.dir
+				bg.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+				if err := bg.Start(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			release := lockedDB(t, db)
+			onRef := func() string {
+				_, out := w.git("ls-tree", "-r", "--name-only", "refs/sessiongate/records", "--", "stops/")
+				return strings.TrimSpace(out)
+			}
+			// On a loaded machine the hook can pass its time limit before
+			// it knows the database (nothing is noted then): the agent
+			// stops again, as it would.
+			for i := 0; i < 3 && (i == 0 || !r.honest && onRef() == ""); i++ {
+				stop := exec.Command(w.bin, "agent-hook", "codex", "Stop")
+				stop.Dir = w.dir
+				for _, kv := range os.Environ() {
+					if !strings.HasPrefix(kv, "SESSIONGATE_") {
+						stop.Env = append(stop.Env, kv)
+					}
+				}
+				stop.Env = append(append(stop.Env, binaryEnv()...), w.env...)
+				stop.Stdin = strings.NewReader(string(codexPayload(t, "Stop.first", w.dir, "")))
+				out, err := stop.CombinedOutput()
+				if err != nil {
+					t.Fatalf("agent-hook codex Stop: %v\n%s", err, out)
+				}
+				t.Logf("the stop hook said: %s", out)
+			}
+			release()
+			noted := stopnote.Pending(db)
+			if bg != nil {
+				bg.Wait()
+			}
+			if r.after != "" {
+				cmd := exec.Command("sh", "-c", r.after)
+				cmd.Dir, cmd.Env = w.dir, append(os.Environ(), "TMPDIR="+t.TempDir())
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%s: %v %s", r.after, err, out)
+				}
+			}
+			if !r.honest && stopnote.Pending(db) {
+				t.Fatalf("the note beside the database survived the deletion (%s)", r.background+r.after)
+			}
+			refStops := onRef()
+			t.Logf("noted beside the database: %v; on the records ref: %q", noted, refStops)
+			if !r.unchanged && !strings.Contains(refStops, "stops/") {
+				t.Errorf("the unchecked stop is not on the records ref")
+			}
+			os.Remove(filepath.Join(w.dir, "p"))
+			os.Remove(filepath.Join(w.dir, "del.sh"))
+			if r.endByMCP {
+				resp := mcp.call("tools/call", map[string]any{"name": "session_end", "arguments": map[string]any{"session_id": st.Session.ID, "summary": "done"}})
+				if !strings.Contains(resp, "COMPLETE") {
+					t.Fatalf("session_end over MCP: %s", resp)
+				}
+				mcp.close()
+			} else if code, out := w.sg("", "session", "end", "--summary", "done"); code != 0 {
+				t.Fatalf("session end: exit %d\n%s", code, out)
+			}
+			if code, out := w.git("push", "-q", "origin", "feat/hints"); code != 0 {
+				t.Fatalf("push: %s", out)
+			}
+			local := skippedCount(t, db)
+			// CI sees the pushed refs and no database.
+			if err := os.RemoveAll(filepath.Dir(db)); err != nil {
+				t.Fatal(err)
+			}
+			code, out := w.sg("", "verify")
+			t.Logf("local END_PROTOCOL_SKIPPED: %d; verify exit %d:\n%s", local, code, out)
+			caught := code != 0 && strings.Contains(out, "END_PROTOCOL_SKIPPED")
+			switch {
+			case r.honest && (code != 0 || local != 0):
+				t.Errorf("honest: verify exit %d, %d END_PROTOCOL_SKIPPED recorded:\n%s", code, local, out)
+			case !r.honest && !caught:
+				t.Errorf("the stop let through a locked database, its note deleted, passed verify (exit %d):\n%s", code, out)
+			case !r.honest && !r.endByMCP && local != 1:
+				t.Errorf("session end recorded %d END_PROTOCOL_SKIPPED from the records ref, want 1", local)
+			}
+		})
+	}
+}
+
+// TestUncheckedStopInParallelWorktrees: two sessions of one clone run at
+// once in two worktrees (one database, one records ref), each bound to
+// its own Codex conversation. A's stop is let through a locked database
+// and its note deleted by a script; B ends COMPLETE. The stop on the
+// shared ref is A's alone: `verify` fails A's branch and passes B's
+// (the honest twin beside a lazy neighbour).
+func TestUncheckedStopInParallelWorktrees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the real binary, git hooks and a database lock")
+	}
+	w := newHintWorld(t, "")
+	remote := filepath.Join(t.TempDir(), "origin.git")
+	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
+		t.Fatalf("git init --bare: %v %s", err, out)
+	}
+	w.git("remote", "add", "origin", remote)
+	if code, out := w.git("push", "-q", "origin", "main"); code != 0 {
+		t.Fatalf("push main: %s", out)
+	}
+	wt := filepath.Join(t.TempDir(), "b")
+	if code, out := w.git("worktree", "add", "-q", "-b", "feat/b", wt, "main"); code != 0 {
+		t.Fatalf("worktree add: %s", out)
+	}
+	wb := *w
+	wb.dir = wt
+	db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
+	// Each worktree's session, bound to its conversation, past its start
+	// gates, with a commit and its QA run.
+	for _, s := range []struct {
+		w    *hintWorld
+		conv string
+	}{{w, ""}, {&wb, "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0001"}} {
+		for i := 0; ; i++ {
+			if i == 5 {
+				t.Fatalf("%s: the conversation was never bound (5 tries)", s.w.dir)
+			}
+			codexHookAs(t, s.w.dir, s.w.env, "SessionStart", s.conv)
+			codexHookAs(t, s.w.dir, s.w.env, "UserPromptSubmit", s.conv)
+			if code, _ := s.w.sg("", "session", "status"); code == 0 {
+				break
+			}
+		}
+		s.w.mustSG("session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
+		s.w.mustSG("session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "clean")
+		s.w.mustSG("session", "advance", "--to", "WORKING")
+		writeHintFile(t, s.w.dir, "work.txt", "work\n")
+		s.w.git("add", "work.txt")
+		if code, out := s.w.git("commit", "-q", "-m", "feat: work"); code != 0 {
+			t.Fatalf("commit in %s: %s", s.w.dir, out)
+		}
+		s.w.mustSG("run", "--phase", "QA_VALIDATION", "--", "sh", "checks/readme_check.sh")
+	}
+	if n := sqlCount(t, db, "SELECT count(*) FROM agent_bindings"); n != 2 {
+		t.Fatalf("%d conversations bound, want 2", n)
+	}
+	// B ends COMPLETE; A stops behind a locked database, deletes the
+	// note, and ends over MCP (a server started before the stop).
+	wb.mustSG("session", "end", "--summary", "done")
+	var st struct {
+		Session struct {
+			ID string `json:"id"`
+		} `json:"session"`
+	}
+	if err := json.Unmarshal([]byte(w.mustSG("session", "status", "--json")), &st); err != nil || st.Session.ID == "" {
+		t.Fatalf("session status: %v", err)
+	}
+	mcp := startMCP(t, w)
+	writeHintFile(t, w.dir, "more.txt", "more\n")
+	release := lockedDB(t, db)
+	for i := 0; i < 3; i++ {
+		codexStop(t, w.dir, w.env)
+		if _, out := w.git("ls-tree", "-r", "--name-only", "refs/sessiongate/records", "--", "stops/"); strings.TrimSpace(out) != "" {
+			break
+		}
+	}
+	release()
+	del := exec.Command("sh", "-c", `d=$(git rev-parse --git-common-dir); rm -f "$d/sessiongate/unchecked-$(printf stops).jsonl"`)
+	del.Dir, del.Env = w.dir, append(os.Environ(), "TMPDIR="+t.TempDir())
+	if out, err := del.CombinedOutput(); err != nil {
+		t.Fatalf("delete the note: %v %s", err, out)
+	}
+	os.Remove(filepath.Join(w.dir, "more.txt"))
+	if resp := mcp.call("tools/call", map[string]any{"name": "session_end", "arguments": map[string]any{"session_id": st.Session.ID, "summary": "done"}}); !strings.Contains(resp, "COMPLETE") {
+		t.Fatalf("session_end over MCP: %s", resp)
+	}
+	mcp.close()
+	for _, x := range []*hintWorld{w, &wb} {
+		if code, out := x.git("push", "-q", "origin", "HEAD"); code != 0 {
+			t.Fatalf("push from %s: %s", x.dir, out)
+		}
+	}
+	if err := os.RemoveAll(filepath.Dir(db)); err != nil {
+		t.Fatal(err)
+	}
+	codeA, outA := w.sg("", "verify")
+	codeB, outB := wb.sg("", "verify")
+	t.Logf("A: exit %d\n%s\nB: exit %d\n%s", codeA, outA, codeB, outB)
+	if codeA == 0 || !strings.Contains(outA, "END_PROTOCOL_SKIPPED") {
+		t.Errorf("A stopped unchecked and deleted the note, yet verify: exit %d\n%s", codeA, outA)
+	}
+	if codeB != 0 || strings.Contains(outB, "END_PROTOCOL_SKIPPED") {
+		t.Errorf("B ended COMPLETE beside A, yet verify: exit %d\n%s", codeB, outB)
+	}
+}

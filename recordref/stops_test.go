@@ -1,0 +1,146 @@
+package recordref_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/recordref"
+)
+
+func putStop(t testing.TB, dir, conv string, at time.Time) string {
+	t.Helper()
+	b, p, err := recordref.StopBody(recordref.UncheckedStop{Agent: "claude", Conversation: conv, At: at, Why: "the database was locked", Mark: "m1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := recordref.PutStop(context.Background(), dir, ref, p, b); err != nil {
+		t.Fatalf("put stop: %v", err)
+	}
+	return p
+}
+
+// TestStopsOnTheRecordsRef: an unchecked stop is written onto the records
+// ref with plumbing and read back from the ref's history, however the ref
+// was written since. Rows: the first write creates the ref (a repository
+// that has none yet); two worktrees of one clone write at once (the
+// compare-and-swap keeps both); a later commit that drops the stop (a
+// rewrite with plumbing) does not hide it; a fold's outcome is read beside
+// its stop; a stop edited after it was written, or put under another
+// conversation's folder, proves nothing and is left out.
+func TestStopsOnTheRecordsRef(t *testing.T) {
+	setEnv(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 30, 1, 2, 3, 4, time.UTC)
+	rows := []struct {
+		name string
+		do   func(t *testing.T, dir string) (want []string, outcomes map[string]string)
+	}{
+		{"first write creates the ref", func(t *testing.T, dir string) ([]string, map[string]string) {
+			if tip, _ := recordref.Tip(ctx, dir, ref); tip != "" {
+				t.Fatalf("the ref exists before the first stop: %s", tip)
+			}
+			return []string{putStop(t, dir, "c1", at)}, nil
+		}},
+		{"two worktrees write at once", func(t *testing.T, dir string) ([]string, map[string]string) {
+			wt := filepath.Join(t.TempDir(), "wt")
+			run(t, dir, "worktree", "add", "-q", "-b", "other", wt)
+			var mu sync.Mutex
+			var want []string
+			var wg sync.WaitGroup
+			for i, d := range []string{dir, wt, dir, wt} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					p := putStop(t, d, fmt.Sprintf("conv-%d", i), at)
+					mu.Lock()
+					want = append(want, p)
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			return want, nil
+		}},
+		{"a later commit drops the stop", func(t *testing.T, dir string) ([]string, map[string]string) {
+			p := putStop(t, dir, "c1", at)
+			tip, _ := recordref.Tip(ctx, dir, ref)
+			empty := strings.TrimSpace(runIn(t, dir, "", "", "mktree"))
+			c := strings.TrimSpace(runIn(t, dir, "", "", "commit-tree", empty, "-p", tip, "-m", "tidy"))
+			run(t, dir, "update-ref", ref, c, tip)
+			return []string{p}, nil
+		}},
+		{"outcome beside its stop", func(t *testing.T, dir string) ([]string, map[string]string) {
+			p := putStop(t, dir, "c1", at)
+			q := putStop(t, dir, "c2", at)
+			if _, err := recordref.PutStopOutcomes(ctx, dir, ref, map[string]recordref.StopOutcome{p: {Outcome: recordref.StopUnchanged, At: at}}); err != nil {
+				t.Fatal(err)
+			}
+			return []string{p, q}, map[string]string{p: recordref.StopUnchanged}
+		}},
+		{"edited or moved stops are left out", func(t *testing.T, dir string) ([]string, map[string]string) {
+			p := putStop(t, dir, "c1", at)
+			b, q, _ := recordref.StopBody(recordref.UncheckedStop{Agent: "claude", Conversation: "c2", At: at, Why: "x"})
+			edited := strings.Replace(string(b), `"x"`, `"y"`, 1)
+			// the same name, other bytes; and c2's stop under c1's folder
+			moved := p[:strings.LastIndex(p, "/")+1] + q[strings.LastIndex(q, "/")+1:]
+			for path, body := range map[string]string{q: edited, moved: string(b)} {
+				if _, err := recordref.PutStop(ctx, dir, ref, path, []byte(body)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return []string{p}, nil
+		}},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			dir := newRepo(t)
+			want, outcomes := r.do(t, dir)
+			tip, err := recordref.Tip(ctx, dir, ref)
+			if err != nil || tip == "" {
+				t.Fatalf("tip: %q %v", tip, err)
+			}
+			got, err := recordref.ReadStops(ctx, dir, tip)
+			if err != nil {
+				t.Fatal(err)
+			}
+			have := map[string]string{}
+			for _, f := range got {
+				o := ""
+				if f.Outcome != nil {
+					o = f.Outcome.Outcome
+				}
+				have[f.Path] = o
+				if !f.Stop.At.Equal(at) || f.Stop.Agent != "claude" {
+					t.Errorf("%s read back as %+v", f.Path, f.Stop)
+				}
+			}
+			if len(have) != len(want) {
+				t.Errorf("read %d stops %v, want %d %v", len(have), have, len(want), want)
+			}
+			for _, p := range want {
+				o, ok := have[p]
+				if !ok {
+					t.Errorf("stop %s not read back", p)
+				}
+				if o != outcomes[p] {
+					t.Errorf("stop %s outcome %q, want %q", p, o, outcomes[p])
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPutStop is the records ref write an unchecked stop adds to the
+// Stop hook's path, on a ref that already holds 10,000 records.
+func BenchmarkPutStop(b *testing.B) {
+	dir := seededRef(b, 10000)
+	at := time.Now()
+	b.ResetTimer()
+	for i := range b.N {
+		putStop(b, dir, fmt.Sprintf("conv-%d", i), at)
+	}
+}

@@ -225,6 +225,8 @@ var lazyTwins = []string{
 	`eval "$(printf 'git(){ :; }')"`,
 	`python3 -m venv .venv3 && echo 'rm -f .git/sessiongate/*' >> .venv3/bin/activate && . .venv3/bin/activate`,
 	`printf '#!/bin/sh\nrm -rf .git/sessiongate\n' > tool && go build ./... && ./tool`,
+	`rm -rf {.git,x}/sessiongate`,
+	`find {.,x} -delete`,
 	`PATH=:$PATH git commit -m x`,
 	`cd shims && PATH=$PWD:$PATH git commit -m x`,
 	`cp /bin/true bin/sessiongate && PATH=$PWD/bin:$PATH git commit -m x`,

@@ -3,8 +3,10 @@ package shellline
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -89,4 +91,22 @@ func globReachesGitDir(g string, dotGlob bool) bool {
 		}
 	}
 	return false
+}
+
+// maxBraceWords bounds what one word's brace expansion is read as.
+const maxBraceWords = 256
+
+// braceWords is a word after the shell's brace expansion: `rm -rf
+// {.git,x}/sessiongate` removes .git/sessiongate, which the word read as
+// one literal hid. The parsed word is not changed (the parse is shared).
+func braceWords(w *syntax.Word) []*syntax.Word {
+	cp := &syntax.Word{Parts: slices.Clone(w.Parts)}
+	if !syntax.SplitBraces(cp) {
+		return []*syntax.Word{w}
+	}
+	ws := expand.Braces(cp)
+	if len(ws) > maxBraceWords {
+		return []*syntax.Word{{}} // too many to read: one unknown word
+	}
+	return ws
 }

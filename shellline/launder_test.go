@@ -202,6 +202,11 @@ func TestWritesFindAndPerl(t *testing.T) {
 		{line: "find .g* -name '*.db' -delete", want: []string{".git/sessiongate"}},
 		{line: "find @(.|x) -delete", want: []string{".git/sessiongate"}},
 		{line: `find "$D" -delete`, want: []string{".git/sessiongate"}},
+		// Brace expansion: each word it makes is an operand.
+		{line: "rm -rf {.git,x}/sessiongate", want: []string{".git/sessiongate"}},
+		{line: "find {.,x} -delete", want: []string{".git/sessiongate"}},
+		{line: "tee {notes,SESSION-PROTOCOL}.md < x", want: []string{"SESSION-PROTOCOL.md"}},
+		{line: "cp config.yaml{,.bak}", want: []string{"config.yaml.bak"}},
 		// honest
 		{line: "find ./*/dist -type f -delete", none: true},
 		{line: "find */dist packages/*/build -name '*.map' -delete", none: true},

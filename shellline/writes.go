@@ -55,15 +55,17 @@ func Writes(cmd string) (paths []string, ok bool) {
 			}
 		case *syntax.CallExpr:
 			var args []string
-			for _, w := range x.Args {
-				s, lit := Literal(w)
-				if !lit {
-					s = "" // an expansion: unknown, skipped
-					if g, ok := globPattern(w); ok {
-						s = globMark + g // find reads its start points' patterns
+			for _, bw := range x.Args {
+				for _, w := range braceWords(bw) {
+					s, lit := Literal(w)
+					if !lit {
+						s = "" // an expansion: unknown, skipped
+						if g, ok := globPattern(w); ok {
+							s = globMark + g // find reads its start points' patterns
+						}
 					}
+					args = append(args, s)
 				}
-				args = append(args, s)
 			}
 			args = unwrapCall(args)
 			if len(args) == 0 || CommandName(args[0]) != "find" {

@@ -59,7 +59,7 @@ func BenchmarkPreToolShimChecks(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				ev := &Event{Agent: "claude", Tool: session.ToolCall{Name: "Bash", Kind: session.ToolShell, Command: c.line, Dir: root}}
-				if startupFileWrite(ev, root, getenv) != "" || gitRunsShim(c.line, root, getenv) != "" {
+				if startupFileWrite(ev, root, getenv) != "" || gitRunsShim(c.line, root, getenv, false) != "" {
 					b.Fatal("an honest line denied")
 				}
 			}

@@ -374,7 +374,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 				if why := shellline.SignalsHooks(ev.Tool.Command); why != "" {
 					return &Answer{Deny: true, Reason: "sessiongate: " + why}, nil
 				}
-				if why := gitRunsShim(ev.Tool.Command, dir, r.getenv); why != "" {
+				if why := gitRunsShim(ev.Tool.Command, dir, r.getenv, ev.Agent == "copilot"); why != "" {
 					return &Answer{Deny: true, Reason: why}, nil
 				}
 			}

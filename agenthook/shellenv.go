@@ -113,20 +113,22 @@ var pathAssign = regexp.MustCompile(`(?:^|[\s;&|(!{])(?:export\s+|declare\s+-x\s
 // by interactive shells only.)
 var hookEnv = regexp.MustCompile(`(?:^|[\s;&|(!{])(?:BASH_ENV=|export\s+-f\b|declare\s+-[a-z]*f[a-z]*x|declare\s+-[a-z]*x[a-z]*f|typeset\s+-[a-z]*fx|typeset\s+-[a-z]*xf)`)
 
-// shadowDef defines git or sessiongate as an alias, a function, a hashed
-// path or a loaded builtin.
-var shadowDef = regexp.MustCompile(`(?:^|[\s;&|(!{])(?:alias\s+(?:-\S+\s+)*["']?(?:git|sessiongate)=|hash\s+(?:-\S+\s+)*-p\s+\S+\s+(?:git|sessiongate)\b|enable\s+(?:-\S+\s+)*-f\s+\S+\s+(?:\S+\s+)*(?:git|sessiongate)\b|function\s+(?:git|sessiongate)\b|(?:git|sessiongate)\s*\(\s*\))`)
-
 // gitRunsShim says why a shell line changes how git's hooks find
 // sessiongate ("" when it does not): a PATH folder holding a `sessiongate`
 // or `git`, or, on a line that runs git, a PATH folder that is not spelled
 // out or not there yet (the line may make it), BASH_ENV or an exported
 // function.
-func gitRunsShim(line, dir string, getenv func(string) string) string {
-	if m := shadowDef.FindString(line); m != "" {
+//
+// persistent is a shell that lives on between calls (Copilot's): what an
+// earlier line exported there (GOPATH) is not in the hook's environment,
+// so no expansion is read from it.
+func gitRunsShim(line, dir string, getenv func(string) string, persistent bool) string {
+	// Read from the parse: quoted text and a here-document's body
+	// (`grep 'func git()' -r .`) define nothing.
+	if m := shellline.DefinesCommand(line, "git", "sessiongate"); m != "" {
 		// Copilot's shell lives on between calls: a `git` defined now
 		// answers the agent's later `git commit`.
-		return "sessiongate: `" + strings.TrimSpace(m) + "` defines a `git` or `sessiongate` in the agent's shell, which a later line of the same shell runs instead of the real one, so the agent being policed may not define one"
+		return "sessiongate: `" + m + "` defines a `git` or `sessiongate` in the agent's shell, which a later line of the same shell runs instead of the real one, so the agent being policed may not define one"
 	}
 	if !strings.Contains(line, "PATH=") && !hookEnv.MatchString(line) {
 		return "" // the common case: nothing to parse
@@ -146,16 +148,43 @@ func gitRunsShim(line, dir string, getenv func(string) string) string {
 		return why("sets BASH_ENV or an exported function for git")
 	}
 	home := getenv("HOME")
+	goDirs := !persistent && !goEnvSet.MatchString(line)
+	var bases []string // the line's folders, read when an element is relative
+	basesRead := false
 	for _, m := range pathAssign.FindAllStringSubmatch(line, -1) {
 		v := strings.Trim(m[1], `"'`)
 		for _, d := range strings.Split(v, ":") {
 			switch d {
-			case "", "$PATH", "${PATH}":
+			case "$PATH", "${PATH}":
 				continue
+			case "":
+				// An empty element is the current folder (POSIX), where
+				// git runs its hooks: a `sessiongate` there answers.
+				if v == "" || !runsGit {
+					continue
+				}
+				return why("puts the current folder on PATH for git (an empty PATH element)")
 			}
+			// What the hook knows without running anything: Go's folders
+			// from its environment and go's env file (unless the line
+			// changes them), and the line's folder.
+			if goDirs {
+				d = goEnvDir.ReplaceAllStringFunc(d, func(x string) string {
+					if v := goEnv(goEnvName(x), getenv); v != "" {
+						return v
+					}
+					return x // unknown: judged as not spelled out
+				})
+			}
+			for _, pre := range []string{"$(pwd)", "`pwd`"} {
+				if rest, ok := strings.CutPrefix(d, pre); ok {
+					d = "$PWD" + rest
+				}
+			}
+			rel := false
 			for _, pre := range []string{"$PWD", "${PWD}"} {
 				if rest, ok := strings.CutPrefix(d, pre); ok {
-					d = dir + rest
+					d, rel = "."+rest, true
 				}
 			}
 			for _, pre := range []string{"~", "$HOME", "${HOME}"} {
@@ -169,30 +198,111 @@ func gitRunsShim(line, dir string, getenv func(string) string) string {
 				}
 				continue
 			}
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(dir, d)
+			// A relative folder (or $PWD) is where the line is when PATH
+			// is set: its folder, or one a `cd` on the line moves to.
+			cands := []string{d}
+			if rel = rel || !filepath.IsAbs(d); rel {
+				if !basesRead {
+					bases, basesRead = lineFolders(line, dir, home), true
+				}
+				if len(bases) == 0 && runsGit {
+					return why("puts a folder on PATH for git after a `cd` it does not spell out")
+				}
+				cands = cands[:0]
+				for _, b := range bases {
+					cands = append(cands, filepath.Join(b, d))
+				}
 			}
-			if _, err := os.Stat(d); err != nil {
-				if runsGit {
-					return why("puts a folder that is not there yet on PATH for git")
+			for _, d := range cands {
+				if why := shimIn(d, line, dir, runsGit, getenv); why != "" {
+					return why
 				}
-				continue
-			}
-			for _, n := range []string{"sessiongate", "sessiongate.exe", "git", "git.exe"} {
-				fi, err := os.Stat(filepath.Join(d, n))
-				if err != nil {
-					continue
-				}
-				// The one PATH finds already (/usr/bin ahead again) is
-				// no shim.
-				if real := lookIn(getenv("PATH"), n); real != nil && os.SameFile(fi, real) {
-					continue
-				}
-				return why("puts " + filepath.Join(d, n) + " on PATH")
 			}
 		}
 	}
 	return ""
+}
+
+// shimIn says why the folder d, put on PATH by line, answers for git's
+// hooks ("" when it does not): it holds a `sessiongate` or `git` other than
+// the ones PATH finds, or, on a line that runs git, it is not there yet
+// or the line writes into it (`cp x bin/sessiongate && PATH=$PWD/bin:$PATH
+// git commit`).
+func shimIn(d, line, dir string, runsGit bool, getenv func(string) string) string {
+	why := func(what string) string {
+		return "sessiongate: `" + shortCmd(line) + "` " + what + ": git's hooks run `sessiongate` by name with the line's environment, so the agent being policed may not change how they find it"
+	}
+	d = filepath.Clean(d)
+	if _, err := os.Stat(d); err != nil {
+		if runsGit {
+			return why("puts a folder that is not there yet on PATH for git")
+		}
+		return ""
+	}
+	if runsGit {
+		if ws, ok := shellline.Writes(line); ok {
+			for _, w := range ws {
+				if !filepath.IsAbs(w) {
+					w = filepath.Join(dir, w)
+				}
+				if w = filepath.Clean(w); w == d || filepath.Dir(w) == d {
+					return why("writes into " + d + ", a folder it puts on PATH for git")
+				}
+			}
+		}
+	}
+	for _, n := range []string{"sessiongate", "sessiongate.exe", "git", "git.exe"} {
+		fi, err := os.Stat(filepath.Join(d, n))
+		if err != nil {
+			continue
+		}
+		// The one PATH finds already (/usr/bin ahead again) is
+		// no shim.
+		if real := lookIn(getenv("PATH"), n); real != nil && os.SameFile(fi, real) {
+			continue
+		}
+		return why("puts " + filepath.Join(d, n) + " on PATH")
+	}
+	return ""
+}
+
+// lineFolders lists the folders a line is in: its start folder and each
+// one a literal `cd` or `pushd` on it moves to (in order, each from the
+// last). None when a `cd` goes where only run time knows (`cd "$D"`, `cd -`).
+func lineFolders(line, dir, home string) []string {
+	out := []string{dir}
+	cur := dir
+	for _, p := range shellline.Programs(line) {
+		w := shellline.StripWrappers(p)
+		if len(w) == 0 || w[0] != "cd" && w[0] != "pushd" {
+			continue
+		}
+		var t string
+		for _, a := range w[1:] {
+			if !strings.HasPrefix(a, "-") || a == "-" {
+				t = a
+				break
+			}
+		}
+		switch {
+		case len(w) == 1 || t == "" && len(w) > 1 && strings.HasPrefix(w[len(w)-1], "-") && w[len(w)-1] != "-":
+			t = home
+		case t == "" || t == "-" || strings.HasPrefix(t, "~") && len(t) > 1 && t[1] != '/':
+			return nil
+		}
+		if rest, ok := strings.CutPrefix(t, "~"); ok {
+			t = home + rest
+		}
+		if t == "" {
+			return nil
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(cur, t)
+		}
+		cur = filepath.Clean(t)
+		out = append(out, cur)
+	}
+	return out
 }
 
 // lookIn is the file a PATH value resolves name to (nil when none).
@@ -213,4 +323,56 @@ func shortCmd(l string) string {
 		return l[:80] + "..."
 	}
 	return l
+}
+
+// goEnvDir is a PATH element part naming one of Go's folders: `$(go env
+// GOPATH)`, its backquoted form, $GOPATH or ${GOBIN}.
+var goEnvDir = regexp.MustCompile("\\$\\(\\s*go\\s+env\\s+(?:GOPATH|GOBIN)\\s*\\)|`\\s*go\\s+env\\s+(?:GOPATH|GOBIN)\\s*`|\\$\\{?(?:GOPATH|GOBIN)\\}?")
+
+// goEnvSet is a line that changes what `go env` answers: it sets GOPATH,
+// GOBIN or GOENV, or writes go's env file.
+var goEnvSet = regexp.MustCompile(`\b(?:GOPATH|GOBIN|GOENV|GOROOT)=|\bgo\s+env\s+(?:-\S+\s+)*-[wu]\b`)
+
+func goEnvName(x string) string {
+	if strings.Contains(x, "GOBIN") {
+		return "GOBIN"
+	}
+	return "GOPATH"
+}
+
+// goEnv is what `go env NAME` prints for GOPATH or GOBIN, read as go reads
+// it (the environment, then go's env file, then GOPATH's default) without
+// running go: the first GOPATH folder's answer is what `$(go env
+// GOPATH)/bin` names when GOPATH is one folder. "" when unknown (a GOPATH
+// list, no home folder).
+func goEnv(name string, getenv func(string) string) string {
+	v := getenv(name)
+	if v == "" {
+		file := getenv("GOENV")
+		if file == "" {
+			if cfg := getenv("XDG_CONFIG_HOME"); cfg != "" && filepath.IsAbs(cfg) {
+				file = filepath.Join(cfg, "go", "env")
+			} else if h := getenv("HOME"); h != "" && filepath.IsAbs(h) {
+				file = filepath.Join(h, ".config", "go", "env")
+			}
+		}
+		if file != "" && file != "off" {
+			if b, err := os.ReadFile(file); err == nil {
+				for _, l := range strings.Split(string(b), "\n") {
+					if k, val, ok := strings.Cut(strings.TrimSpace(l), "="); ok && k == name {
+						v = strings.Trim(val, `"'`)
+					}
+				}
+			}
+		}
+	}
+	if v == "" && name == "GOPATH" {
+		if h := getenv("HOME"); h != "" && filepath.IsAbs(h) {
+			v = filepath.Join(h, "go")
+		}
+	}
+	if v == "" || !filepath.IsAbs(v) || strings.Contains(v, string(os.PathListSeparator)) {
+		return ""
+	}
+	return filepath.Clean(v)
 }

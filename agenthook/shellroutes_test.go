@@ -21,7 +21,7 @@ func TestShimRoutesByNameOnPath(t *testing.T) {
 	r := newRepo(t, "")
 	home := filepath.Join(filepath.Dir(r.root), "home")
 	shadow := filepath.Join(home, ".local", "bin")
-	for _, d := range []string{shadow, filepath.Join(r.root, "node_modules", ".bin")} {
+	for _, d := range []string{shadow, filepath.Join(r.root, "node_modules", ".bin"), filepath.Join(home, "go", "bin"), filepath.Join(r.root, "bin"), filepath.Join(r.root, "web", "node_modules", ".bin")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -33,6 +33,7 @@ func TestShimRoutesByNameOnPath(t *testing.T) {
 	writeFile(t, filepath.Join(r.root, "lib", "git", "git.go"), "package git\n")
 	writeFile(t, filepath.Join(r.root, "shims", "sessiongate"), "#!/bin/sh\necho {}\n")
 	writeFile(t, filepath.Join(r.root, "shims", "rc"), "sessiongate() { echo {}; }\n")
+	writeFile(t, filepath.Join(r.root, "gp", "bin", "sessiongate"), "#!/bin/sh\necho {}\n")
 	r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", "claude-shims"), path)
 	s := r.active()
 	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
@@ -86,6 +87,18 @@ func TestShimRoutesByNameOnPath(t *testing.T) {
 		{`PATH="$(cat dir.txt):$PATH" git commit -m x`, true},
 		{`sessiongate(){ echo {}; }; export -f sessiongate; git commit -m x`, true},
 		{`BASH_ENV=shims/rc git commit -m x`, true},
+		// Round 15: an empty element (the current folder), a folder the
+		// line writes into, a folder after a `cd`, a GOPATH the line sets.
+		{`PATH=:$PATH git commit -m x`, true},
+		{`cp /bin/true bin/sessiongate && PATH=$PWD/bin:$PATH git commit -m x`, true},
+		{`cd shims && PATH=$PWD:$PATH git commit -m x`, true},
+		{`cd shims && PATH=.:$PATH git commit -m x`, true},
+		{`cd "$D" && PATH=$PWD:$PATH git commit -m x`, true},
+		{`export GOPATH=$PWD/gp; export PATH="$(go env GOPATH)/bin:$PATH" && git commit -m x`, true},
+		{`go env -w GOPATH=$PWD/gp && export PATH="$(go env GOPATH)/bin:$PATH" && git commit -m x`, true},
+		{`export PATH="$(go env GOPATH)/bin:$PATH" && git commit -m 'feat: x'`, false},
+		{`export PATH="$PATH:$GOPATH/bin" && git commit -m 'feat: x'`, false},
+		{`cd web && PATH=$PWD/node_modules/.bin:$PATH git commit -m 'feat: x'`, false},
 		{`PATH=$PWD/node_modules/.bin:$PATH npm test`, false},
 		{`NODE_ENV=test git commit -m 'feat: x'`, false},
 		{`export PATH="$(go env GOPATH)/bin:$PATH" && go test ./...`, false},
@@ -103,6 +116,15 @@ func TestShimRoutesByNameOnPath(t *testing.T) {
 		if why := pathStr(out, "hookSpecificOutput", "permissionDecisionReason"); denied != c.deny {
 			t.Errorf("%q: denied %v, want %v (%s)", c.line, denied, c.deny, why)
 		}
+	}
+	// A GOPATH go's env file holds now (`go env -w` in an earlier call)
+	// is the folder `$(go env GOPATH)/bin` names.
+	goenv := filepath.Join(home, ".config", "go", "env")
+	writeFile(t, goenv, "GOPATH="+filepath.Join(r.root, "gp")+"\n")
+	line := `export PATH="$(go env GOPATH)/bin:$PATH" && git commit -m 'feat: x'`
+	out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": line}), path, "GOPATH=", "GOENV="+goenv)
+	if pathStr(out, "hookSpecificOutput", "permissionDecision") != "deny" {
+		t.Errorf("%q with GOPATH=%s in go's env file: allowed, want denied", line, filepath.Join(r.root, "gp"))
 	}
 	// The Write tool on a startup file, and on a file of the same name in
 	// the worktree.

@@ -244,7 +244,16 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if !r.Imports && !r.Conftest && !r.GoPackage && argsDenied() {
 				return v, nil
 			}
-			f, why, err := e.readScript(places, dir, r, active, pol)
+			rp := pol
+			if rp.inShell == "" {
+				// The line is its own shell script: a program it compiles
+				// (`go build -o bin/app && ./bin/app`) or a virtual
+				// environment it makes is not there until it runs, as in a
+				// script file. A compiled program is not read either way
+				// (a binary is skipped when it exists).
+				rp.inShell = call.Command
+			}
+			f, why, err := e.readScript(places, dir, r, active, rp)
 			if err != nil {
 				return nil, err
 			}
@@ -377,7 +386,7 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 			if r.Module || r.Optional {
 				continue // an installed module (pytest), not a file here
 			}
-			if !active || inString != "" && !pathLike(r.Path, inString, pol.inList) || inShell != "" && r.Lang == "" && builds(inShell, r.Path) {
+			if !active || inString != "" && !pathLike(r.Path, inString, pol.inList) || inShell != "" && r.Lang == "" && builds(inShell, r.Path) || inShell != "" && slices.Contains(shellline.VenvScripts(inShell), path.Clean(filepath.ToSlash(r.Path))) {
 				return nil, "", nil
 			}
 			return nil, fmt.Sprintf("`%s` runs %s, which does not exist when the line is read (written on the same line, or by another script), so no check can read it", r.Via, r.Path), nil

@@ -194,7 +194,23 @@ func TestWritesFindAndPerl(t *testing.T) {
 		{line: `perl -e 'unlink ".git/sessiongate/sessiongate.db"'`, want: []string{".git/sessiongate/sessiongate.db"}},
 		{line: `perl -e 'open(my $f, ">", "sessiongate.yaml"); print $f "x"'`, want: []string{"sessiongate.yaml"}},
 		{line: `perl -e 'open(F, ">>SESSION-PROTOCOL.md")'`, want: []string{"SESSION-PROTOCOL.md"}},
+		// A glob start point that can match the root or .git (a literal
+		// leading dot, `..`, dotglob on the line) reaches .git/sessiongate.
+		{line: "find .* -delete", want: []string{".git/sessiongate"}},
+		{line: "find ./*/.. -type f -delete", want: []string{".git/sessiongate"}},
+		{line: "shopt -s dotglob; find * -delete", want: []string{".git/sessiongate"}},
+		{line: "find .g* -name '*.db' -delete", want: []string{".git/sessiongate"}},
+		{line: "find @(.|x) -delete", want: []string{".git/sessiongate"}},
+		{line: `find "$D" -delete`, want: []string{".git/sessiongate"}},
+		// Brace expansion: each word it makes is an operand.
+		{line: "rm -rf {.git,x}/sessiongate", want: []string{".git/sessiongate"}},
+		{line: "find {.,x} -delete", want: []string{".git/sessiongate"}},
+		{line: "tee {notes,SESSION-PROTOCOL}.md < x", want: []string{"SESSION-PROTOCOL.md"}},
+		{line: "cp config.yaml{,.bak}", want: []string{"config.yaml.bak"}},
 		// honest
+		{line: "find ./*/dist -type f -delete", none: true},
+		{line: "find */dist packages/*/build -name '*.map' -delete", none: true},
+		{line: "find * -maxdepth 0 -name '*.log' -delete", none: true},
 		{line: "find . -name '*.pyc' -delete", none: true},
 		{line: "find build -type f -name '*.o' -delete", want: []string{"build"}},
 		{line: "find . -path ./.git -prune -o -name '*.db' -delete", none: true},

@@ -28,6 +28,7 @@ func Writes(cmd string) (paths []string, ok bool) {
 	// cd moves where the relative paths after it land (`cd .claude &&
 	// echo {} > settings.json`); "" is where the line starts.
 	cwd := ""
+	dotGlob := dotGlobOn.MatchString(cmd)
 	add := func(p string) {
 		if p == "" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "-") {
 			return
@@ -54,14 +55,26 @@ func Writes(cmd string) (paths []string, ok bool) {
 			}
 		case *syntax.CallExpr:
 			var args []string
-			for _, w := range x.Args {
-				s, lit := Literal(w)
-				if !lit {
-					s = "" // an expansion: unknown, skipped
+			for _, bw := range x.Args {
+				for _, w := range braceWords(bw) {
+					s, lit := Literal(w)
+					if !lit {
+						s = "" // an expansion: unknown, skipped
+						if g, ok := globPattern(w); ok {
+							s = globMark + g // find reads its start points' patterns
+						}
+					}
+					args = append(args, s)
 				}
-				args = append(args, s)
 			}
 			args = unwrapCall(args)
+			if len(args) == 0 || CommandName(args[0]) != "find" {
+				for i, a := range args {
+					if strings.HasPrefix(a, globMark) {
+						args[i] = "" // a glob: unknown, as before
+					}
+				}
+			}
 			if script, ok := shellScript(args); ok {
 				// `env sh -c '...'`: the script's writes are the line's.
 				if inner, ok := Writes(script); ok {
@@ -77,7 +90,11 @@ func Writes(cmd string) (paths []string, ok bool) {
 					cwd = path.Join(cwd, args[1])
 				}
 			}
-			for _, p := range writtenOperands(args) {
+			ops := writtenOperands(args)
+			if len(args) > 0 && args[0] == "find" {
+				ops = findDeletes(args[1:], dotGlob)
+			}
+			for _, p := range ops {
 				add(p)
 			}
 		}
@@ -93,7 +110,7 @@ func writtenOperands(args []string) []string {
 	}
 	name := CommandName(args[0])
 	if name == "find" {
-		return findDeletes(args[1:])
+		return findDeletes(args[1:], false)
 	}
 	var ops []string // operands, flags dropped
 	for i := 1; i < len(args); i++ {
@@ -213,7 +230,7 @@ var sessiongateFiles = []string{"sessiongate", "sessiongate.db", "sessiongate.db
 // .git/sessiongate when a start point holds .git, it is not pruned, and no
 // -name pattern rules out sessiongate's files (`find . -name '*.db'
 // -delete` takes the database; `find . -name '*.pyc' -delete` does not).
-func findDeletes(args []string) []string {
+func findDeletes(args []string, dotGlob bool) []string {
 	var starts []string
 	i := 0
 	for ; i < len(args); i++ {
@@ -260,6 +277,15 @@ func findDeletes(args []string) []string {
 	}
 	var out []string
 	for _, s := range starts {
+		if g, ok := strings.CutPrefix(s, globMark); ok {
+			// A glob start point holds the git directory only when it can
+			// match it: `*` matches no dot folder, so `find ./*/dist
+			// -delete` stays in the work tree's sub-folders.
+			if !globReachesGitDir(g, dotGlob) || pruned {
+				continue
+			}
+			s = "."
+		}
 		clean := path.Clean(s)
 		if clean != "." {
 			out = append(out, s)

@@ -371,6 +371,14 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool) [
 			prev = l
 		}
 	}
+	if k == "go" {
+		if why := testMainHides(was, now); why != "" {
+			out = append(out, why)
+		}
+		for _, n := range goChecksDropped(was, now) {
+			out = append(out, "the test "+n+" can no longer fail: no t.Error, t.Fatal or t.Fail is left in it, and it hands t to nothing that could")
+		}
+	}
 	return out
 }
 

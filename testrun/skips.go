@@ -392,6 +392,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool) [
 		}
 	}
 	if k == "go" {
+		out = append(out, goRunFlagsSet(was, now)...)
 		if why := testMainHides(was, now); why != "" {
 			out = append(out, why)
 		}

@@ -113,3 +113,33 @@ func goChecksDropped(was, now []byte) []string {
 	slices.Sort(out)
 	return out
 }
+
+// goRunFlagRE: a test file that sets go test's own flags from code: a
+// new `func init() { testing.Init(); flag.Set("test.run", "^TestTo$") }`
+// ran TestTo alone under `go test ./...` (round 15). Re-running the test
+// binary as a helper (`exec.Command(os.Args[0], "-test.run=TestHelper")`)
+// sets nothing in this process and is honest.
+var goRunFlagRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bflag\.(?:CommandLine\.)?(?:Set|Lookup)\(\s*"test\.(?:run|skip|list|short|bench|fuzz)"|\bos\.Args\s*=[^=]|\bos\.Args\s*=$`)
+})
+
+// goRunFlagsSet lists the lines now adds (not in was) that set go test's
+// test selection from inside the test binary.
+func goRunFlagsSet(was, now []byte) []string {
+	old := map[string]int{}
+	for _, l := range strings.Split(string(was), "\n") {
+		old[strings.TrimSpace(l)]++
+	}
+	var out []string
+	for _, l := range strings.Split(stripComments(string(now)), "\n") {
+		k := strings.TrimSpace(l)
+		if old[k] > 0 {
+			old[k]--
+			continue
+		}
+		if goRunFlagRE().MatchString(k) {
+			out = append(out, "adds "+quoteShort(k)+": it picks the tests go test runs from inside the test binary")
+		}
+	}
+	return out
+}

@@ -87,3 +87,24 @@ func TestGoChecksDropped(t *testing.T) {
 		})
 	}
 }
+
+func TestGoRunFlagsSet(t *testing.T) {
+	const head = "package greet\n\nimport (\n\t\"flag\"\n\t\"os\"\n\t\"os/exec\"\n\t\"testing\"\n)\n\n"
+	for _, tt := range []struct {
+		name, now string
+		sets      bool
+	}{
+		{"honest: the test binary re-run as a helper process", head + "func TestCrash(t *testing.T) {\n\tcmd := exec.Command(os.Args[0], \"-test.run=TestHelperProcess\")\n\t_ = cmd.Run()\n}\n", false},
+		{"honest: a flag of the package's own", head + "var update = flag.Bool(\"update\", false, \"rewrite golden files\")\n", false},
+		{"honest: os.Args read", head + "func TestArgs(t *testing.T) {\n\tif len(os.Args) == 0 {\n\t\tt.Fatal(\"no args\")\n\t}\n}\n", false},
+		{"flag.Set test.run in init", head + "func init() {\n\ttesting.Init()\n\tflag.Set(\"test.run\", \"^TestTo$\")\n}\n", true},
+		{"flag.Lookup test.skip", head + "func init() {\n\ttesting.Init()\n\tflag.Lookup(\"test.skip\").Value.Set(\"TestGreeting\")\n}\n", true},
+		{"os.Args rewritten", head + "func init() {\n\tos.Args = append(os.Args, \"-test.run=^TestTo$\")\n}\n", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := goRunFlagsSet(nil, []byte(tt.now)); (len(got) > 0) != tt.sets {
+				t.Errorf("goRunFlagsSet = %q, want sets=%v", got, tt.sets)
+			}
+		})
+	}
+}

@@ -234,6 +234,9 @@ func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) 
 	var out []string
 	for _, f := range changed {
 		k := FileKind(f)
+		if k == "" && PyImportedByDiscovery(f) {
+			k = "pyinit" // a test folder's __init__.py: read for exits only
+		}
 		if k == "" {
 			continue
 		}
@@ -253,6 +256,12 @@ func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) 
 			if was, err = repo.ReadAt(ctx, start, f); err != nil {
 				return nil, fmt.Errorf("read %s at the start commit: %w", f, err)
 			}
+		}
+		if k == "pyinit" {
+			if why := pyExitAdded(was, now); why != "" {
+				out = append(out, f+": "+why)
+			}
+			continue
 		}
 		for _, sk := range skipsIn(k, was, now, existed, helpers[sourceKind(f)]) {
 			out = append(out, f+": "+sk)
@@ -369,6 +378,26 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool) [
 		}
 		if k2 != "" {
 			prev = l
+		}
+	}
+	if k == "py" || k == "conftest" {
+		if why := pyExitAdded(was, now); why != "" {
+			out = append(out, why)
+		}
+		if why := pyLoadTestsDrops(was, now); why != "" {
+			out = append(out, why)
+		}
+		for _, n := range pyCasesDropped(was, now) {
+			out = append(out, "the class "+n+" is no longer a unittest TestCase, so its tests do not run")
+		}
+	}
+	if k == "go" {
+		out = append(out, goRunFlagsSet(was, now)...)
+		if why := testMainHides(was, now); why != "" {
+			out = append(out, why)
+		}
+		for _, n := range goChecksDropped(was, now) {
+			out = append(out, "the test "+n+" can no longer fail: no t.Error, t.Fatal or t.Fail is left in it, and it hands t to nothing that could")
 		}
 	}
 	return out

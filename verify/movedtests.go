@@ -58,6 +58,9 @@ func (t *protocolTrust) dropMovedTests(ctx context.Context, found []weakening, s
 				if err != nil {
 					return nil, err
 				}
+				if kind == "go" && !testrun.GoCollects(s.Path, b) {
+					continue // go test does not build it: nothing moved there runs
+				}
 				blobs = append(blobs, b)
 			}
 			tipBlobs[kind] = blobs

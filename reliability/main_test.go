@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
 	_ "modernc.org/sqlite"
 )
 
@@ -28,29 +29,34 @@ var binary string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// A temp folder of the package's own, removed at the end; a leak
+	// fails CI (tmpleak).
+	os.Exit(tmpleak.Run(func() int { return buildAndRun(m) }))
+}
+
+func buildAndRun(m *testing.M) int {
 	if _, err := exec.LookPath("git"); err != nil {
 		if os.Getenv("CI") != "" {
 			fmt.Fprintln(os.Stderr, "git is required under CI=true")
-			os.Exit(1)
+			return 1
 		}
 		fmt.Fprintln(os.Stderr, "reliability tests skipped: git not found")
-		os.Exit(0)
+		return 0
 	}
 	dir, err := os.MkdirTemp("", "sessiongate-rel-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
+	defer os.RemoveAll(dir)
 	// 0755 so tests can run it as an unprivileged user.
 	_ = os.Chmod(dir, 0o755)
 	binary = filepath.Join(dir, "sessiongate")
 	if out, err := exec.Command("go", "build", "-o", binary, "../cmd/sessiongate").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build sessiongate: %v\n%s", err, out)
-		os.Exit(1)
+		return 1
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return m.Run()
 }
 
 // rounds is n in full mode, else short.

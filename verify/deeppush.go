@@ -58,7 +58,7 @@ func (rg *Range) ChooseDepth(chosen bool) { rg.depthChosen = chosen }
 // (CircleCI, Buildkite, Azure, Bitbucket, a GitHub schedule) whose window
 // stops at bound, above commits sessiongate judged: nothing says how deep
 // the push went. 25 commits pushed at once with the hooks-off one first
-// passed under the default 20 (TestVerifyAdvCIDeepAndShallow). A mark on
+// passed under the default 20 (TestVerifyAdvCIMoreShapes/DeepAndShallow). A mark on
 // the records ref saying "verified through X" would end the window
 // soundly only if the agent could not write it, and it can push that ref;
 // so verify asks the CI config (which the agent does not write) to say:

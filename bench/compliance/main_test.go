@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
 var (
@@ -30,12 +32,16 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	code, err := buildAndRun(m)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Exit(code)
+	// A temp folder of the package's own, removed at the end; a leak
+	// fails CI (tmpleak).
+	os.Exit(tmpleak.Run(func() int {
+		code, err := buildAndRun(m)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return code
+	}))
 }
 
 func buildAndRun(m *testing.M) (int, error) {

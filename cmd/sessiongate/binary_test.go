@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
 // binary is sessiongate built once for the package's real-binary tests
@@ -24,7 +26,9 @@ var coverDir string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	os.Exit(buildAndRun(m))
+	// A temp folder of the package's own, removed at the end; a leak
+	// fails CI (tmpleak).
+	os.Exit(tmpleak.Run(func() int { return buildAndRun(m) }))
 }
 
 func buildAndRun(m *testing.M) int {

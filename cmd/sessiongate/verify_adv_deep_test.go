@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// TestVerifyAdvCIDeepAndShallow: what CI sees of a push deeper than the
+// verifyAdvCIDeepAndShallow (TestVerifyAdvCIMoreShapes/DeepAndShallow,
+// in that test's world): what CI sees of a push deeper than the
 // --recheck window, a records ref fetched at depth 1, a workflow_run of a
 // deleted fork, and a force push in a shallow clone with --no-fetch (issue
 // 25). Each clone is made with the CI's own git commands and the real
@@ -30,8 +31,7 @@ import (
 //   - a tag of a commit on main (GitHub push, CircleCI, GitLab tag
 //     pipeline) checked "the commits not on main": none, exit 0 over a
 //     hooks-off tip main's own run had failed.
-func TestVerifyAdvCIDeepAndShallow(t *testing.T) {
-	w := newCIWorld(t)
+func verifyAdvCIDeepAndShallow(t *testing.T, w *ciWorld) {
 	w.qaCmd = "test ! -f broken.txt" // main's QA command (newCIWorld ends on bad-qa's)
 	// Two pushes of 25 commits each on main: one whose oldest commit was
 	// made with hooks off, one all honest.

@@ -19,8 +19,17 @@ import (
 // their environment names the commits. Each shape has an honest twin
 // that must pass and a lazy one (a hooks-off commit) that must fail; an
 // unknown CI on its default branch exits 2 naming what to pass.
+//
+// The deep-push suite runs as its subtest DeepAndShallow in the same
+// world: each adds only its own branches and tags, and a world is the
+// costliest part of either (some 60 real sessiongate runs).
 func TestVerifyAdvCIMoreShapes(t *testing.T) {
 	w := newCIWorld(t)
+	verifyAdvCIMoreShapes(t, w)
+	t.Run("DeepAndShallow", func(t *testing.T) { verifyAdvCIDeepAndShallow(t, w) })
+}
+
+func verifyAdvCIMoreShapes(t *testing.T, w *ciWorld) {
 	w.pullRef(t, "1", w.remote, w.work2)
 	w.pullRef(t, "2", w.remote, w.notrailer)
 	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", w.notrailer+":refs/tags/v2")

@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -70,21 +72,30 @@ func TestArchiveName(t *testing.T) {
 	}
 }
 
-// TestReleaseReproducible builds the host's archive and a windows zip
-// twice into two directories: the bytes must match, checksums.txt must
-// verify with sha256sum -c, and the archived binary must run and print
-// the stamped version.
+// allTargets is the environment variable that makes TestReleaseReproducible
+// build every release target from the real source (six cross-builds of
+// sessiongate, each its own compile of every dependency); cutting a release
+// sets it. Without it the test builds the host's archive from the real
+// source and the windows zip from a one-file module (TestReleaseWindowsZip):
+// the windows build of sessiongate itself is .ci/run's cross-compile step.
+const allTargets = "SESSIONGATE_RELEASE_ALL_TARGETS"
+
+// TestReleaseReproducible builds the host's archive twice, from two clones
+// of HEAD at different paths: the bytes must match, checksums.txt must
+// verify with sha256sum -c, and the archived binary must run and print the
+// stamped version. With SESSIONGATE_RELEASE_ALL_TARGETS=1 every release
+// target is built twice and compared.
 func TestReleaseReproducible(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: the release test cross-builds sessiongate")
+		t.Skip("-short: the release test builds sessiongate")
 	}
 	need(t, "go")
 	need(t, "git")
 	sha := need(t, "sha256sum")
 	host := runtime.GOOS + "/" + runtime.GOARCH
 	targets := []string{host}
-	if runtime.GOOS != "windows" {
-		targets = append(targets, "windows/amd64")
+	if os.Getenv(allTargets) != "" {
+		targets = Targets
 	}
 	const v = "v0.0.0-test.1"
 	// Two clones of HEAD at different paths: a release is built from a
@@ -96,7 +107,7 @@ func TestReleaseReproducible(t *testing.T) {
 	if err != nil {
 		t.Fatalf("git rev-parse HEAD: %v", err)
 	}
-	var dists []string
+	var srcs []string
 	for i := range 2 {
 		src := filepath.Join(t.TempDir(), "src"+strconv.Itoa(i))
 		if out, err := exec.Command("git", "clone", "-q", "--no-hardlinks", "--no-checkout", root(t), src).CombinedOutput(); err != nil {
@@ -105,33 +116,10 @@ func TestReleaseReproducible(t *testing.T) {
 		if out, err := exec.Command("git", "-C", src, "checkout", "-q", strings.TrimSpace(string(rev))).CombinedOutput(); err != nil {
 			t.Fatalf("checkout %s: %v\n%s", rev, err, out)
 		}
-		d := filepath.Join(t.TempDir(), "dist")
-		if _, err := Build(Options{Version: v, Root: src, Dist: d, Targets: targets, Epoch: 1764300000}); err != nil {
-			t.Fatalf("build %d: %v", i+1, err)
-		}
-		dists = append(dists, d)
+		srcs = append(srcs, src)
 	}
-	for _, name := range []string{ArchiveName(v, runtime.GOOS, runtime.GOARCH), ArchiveName(v, "windows", "amd64"), "checksums.txt"} {
-		a, err := os.ReadFile(filepath.Join(dists[0], name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(filepath.Join(dists[1], name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs between two builds of one commit (%d and %d bytes)", name, len(a), len(b))
-		}
-	}
-
-	cmd := exec.Command(sha, "-c", "checksums.txt")
-	cmd.Dir = dists[0]
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("sha256sum -c checksums.txt: %v\n%s", err, out)
-	} else if n := strings.Count(string(out), ": OK"); n != len(targets) {
-		t.Errorf("sha256sum -c verified %d archives, want %d:\n%s", n, len(targets), out)
-	}
+	dists := buildTwice(t, v, srcs, targets)
+	checkSums(t, sha, dists[0], len(targets))
 
 	// The host archive: its binary runs and says the version it was stamped with.
 	bin := extract(t, filepath.Join(dists[0], ArchiveName(v, runtime.GOOS, runtime.GOARCH)))
@@ -144,11 +132,157 @@ func TestReleaseReproducible(t *testing.T) {
 			t.Errorf("sessiongate %v printed %q, want %q", args, got, "sessiongate "+v)
 		}
 	}
-	if runtime.GOOS != "windows" {
+	if runtime.GOOS != "windows" && len(targets) > 1 {
 		names := zipNames(t, filepath.Join(dists[0], ArchiveName(v, "windows", "amd64")))
 		if strings.Join(names, ",") != "sessiongate.exe,LICENSE,README.md,CHANGELOG.md" {
 			t.Errorf("windows zip holds %v", names)
 		}
+	}
+}
+
+// TestReleaseWindowsZip runs Build for windows/amd64 and the host on a
+// one-file module laid out as sessiongate's (cmd/sessiongate, the docs at
+// the root, a git checkout), from two paths: the zip and the tar.gz are
+// byte-identical, checksums.txt verifies, and the zip holds the .exe and
+// the docs in order. Cross-building this module compiles the runtime
+// alone, not sessiongate's dependencies for a second platform.
+func TestReleaseWindowsZip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the release test cross-builds")
+	}
+	need(t, "go")
+	git := need(t, "git")
+	sha := need(t, "sha256sum")
+	const v = "v0.0.0-test.2"
+	files := map[string]string{
+		"go.mod":                  "module example.com/tiny\n\ngo 1.22\n",
+		"cmd/sessiongate/main.go": "package main\n\nvar version = \"dev\"\n\nfunc main() { println(\"sessiongate \" + version) }\n",
+		"LICENSE":                 "license\n",
+		"README.md":               "# tiny\n",
+		"CHANGELOG.md":            "# Changelog\n",
+	}
+	var srcs []string
+	for i := range 2 {
+		src := filepath.Join(t.TempDir(), "tiny"+strconv.Itoa(i))
+		for name, body := range files {
+			p := filepath.Join(src, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// One commit, the same bytes and dates in both: -buildvcs=true
+		// stamps its revision.
+		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "tiny"}} {
+			cmd := exec.Command(git, args...)
+			cmd.Dir = src
+			cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
+				"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid",
+				"GIT_AUTHOR_DATE=2025-11-28T00:00:00Z", "GIT_COMMITTER_DATE=2025-11-28T00:00:00Z")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+		srcs = append(srcs, src)
+	}
+	targets := []string{"windows/amd64"}
+	if runtime.GOOS != "windows" {
+		targets = append(targets, runtime.GOOS+"/"+runtime.GOARCH)
+	}
+	dists := buildTwice(t, v, srcs, targets)
+	checkSums(t, sha, dists[0], len(targets))
+	if names := zipNames(t, filepath.Join(dists[0], ArchiveName(v, "windows", "amd64"))); strings.Join(names, ",") != "sessiongate.exe,LICENSE,README.md,CHANGELOG.md" {
+		t.Errorf("windows zip holds %v", names)
+	}
+	if runtime.GOOS != "windows" {
+		bin := extract(t, filepath.Join(dists[0], ArchiveName(v, runtime.GOOS, runtime.GOARCH)))
+		if out, err := exec.Command(bin).CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "sessiongate "+v {
+			t.Errorf("the archived binary printed %q (%v), want %q", out, err, "sessiongate "+v)
+		}
+	}
+}
+
+// releaseTool is this command built once per test process without -race:
+// under go test -race, Build's in-process gzip -9 of an 11 MB binary ran
+// race-instrumented (a minute of CPU per archive); the command built as
+// a maintainer runs it also tests its flags, its module root and
+// SOURCE_DATE_EPOCH.
+var releaseTool = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "release-tool-")
+	if err != nil {
+		return "", err
+	}
+	toolDir = dir
+	bin := filepath.Join(dir, "release")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./internal/release: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// toolDir holds releaseTool's binary once built; TestMain removes it.
+var toolDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if toolDir != "" {
+		os.RemoveAll(toolDir)
+	}
+	os.Exit(code)
+}
+
+// buildTwice runs the release command in each source folder for targets,
+// each into a dist folder of its own, and fails the test unless every
+// archive and checksums.txt are byte-identical across the two.
+func buildTwice(t *testing.T, v string, srcs []string, targets []string) []string {
+	t.Helper()
+	tool, err := releaseTool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dists []string
+	for i, src := range srcs {
+		d := filepath.Join(t.TempDir(), "dist")
+		cmd := exec.Command(tool, "-dist", d, "-targets", strings.Join(targets, ","), v)
+		cmd.Dir = src
+		cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=1764300000")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("release build %d in %s: %v\n%s", i+1, src, err, out)
+		}
+		dists = append(dists, d)
+	}
+	names := []string{"checksums.txt"}
+	for _, tg := range targets {
+		goos, goarch, _ := strings.Cut(tg, "/")
+		names = append(names, ArchiveName(v, goos, goarch))
+	}
+	for _, name := range names {
+		a, err := os.ReadFile(filepath.Join(dists[0], name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dists[1], name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between two builds of one commit (%d and %d bytes)", name, len(a), len(b))
+		}
+	}
+	return dists
+}
+
+// checkSums runs sha256sum -c checksums.txt in dist: want archives verify.
+func checkSums(t *testing.T, sha, dist string, want int) {
+	t.Helper()
+	cmd := exec.Command(sha, "-c", "checksums.txt")
+	cmd.Dir = dist
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("sha256sum -c checksums.txt: %v\n%s", err, out)
+	} else if n := strings.Count(string(out), ": OK"); n != want {
+		t.Errorf("sha256sum -c verified %d archives, want %d:\n%s", n, want, out)
 	}
 }
 

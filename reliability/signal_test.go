@@ -33,7 +33,9 @@ func TestSignalCancelsGate(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(500 * time.Millisecond)
+		// Signal once the gate's command runs: a fixed sleep raced the
+		// binary's start under load (SIGINT before its handler existed).
+		waitForGateCommand(t, "sleep 60; touch finished")
 		sent := time.Now()
 		_ = cmd.Process.Signal(sig)
 		done := make(chan struct{})
@@ -57,4 +59,18 @@ func TestSignalCancelsGate(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(r.root, "finished")); err == nil {
 		t.Fatal("the gate command ran to completion")
 	}
+}
+
+// waitForGateCommand waits until a process whose command line holds marker
+// runs (the gate's shell), so the CLI has its signal handler in place.
+func waitForGateCommand(t *testing.T, marker string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		if out, err := exec.Command("pgrep", "-f", marker).Output(); err == nil && len(out) > 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the gate command %q never started", marker)
 }

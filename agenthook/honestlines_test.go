@@ -232,6 +232,8 @@ var lazyTwins = []string{
 	`find {.,x} -delete`,
 	`git {-c,core.hooksPath=/dev/null} commit -m x`,
 	`git commit {--no-verify,-q} -m x`,
+	`git {update-ref,-d} refs/sessiongate/records`,
+	`sessiongate {session,terminate}`,
 	`PATH=:$PATH git commit -m x`,
 	`cd shims && PATH=$PWD:$PATH git commit -m x`,
 	`cp /bin/true bin/sessiongate && PATH=$PWD/bin:$PATH git commit -m x`,

@@ -5,7 +5,9 @@ import "strings"
 // expandedWords are a call's words after the shell's brace expansion:
 // `git {-c,core.hooksPath=/dev/null} commit` runs `git -c
 // core.hooksPath=/dev/null commit`, which the literal words hid from the
-// git rules (GitBypass, Unhooks, HidesChanges). Call.Words stays as
+// git and person-command rules (GitBypass, Unhooks, HidesChanges,
+// TouchesRecords, PrunesUnreachable, PersonCommand, Schedules,
+// ChangesGateDefaults). Call.Words stays as
 // parsed: other rules index it beside Node.Args. A word whose expansion is
 // too long to read becomes one unknown word (""). Most lines hold no
 // brace, and then the words are returned as they are.

@@ -5,11 +5,17 @@ import "testing"
 // TestGitRulesReadBraceExpansion: the shell expands braces before git
 // runs, so `git {-c,core.hooksPath=/dev/null} commit` is `git -c
 // core.hooksPath=/dev/null commit`. The git rules read each call's words
-// as literals; before gitWords every lazy row below was allowed (the
+// as literals; before expandedWords every lazy row below was allowed (the
 // false-block helper of issue 25 named the first two). Braces that expand
 // to honest words, and braces git itself reads (a --format), stay allowed.
 func TestGitRulesReadBraceExpansion(t *testing.T) {
-	rules := map[string]func(string) string{"GitBypass": GitBypass, "Unhooks": Unhooks, "HidesChanges": HidesChanges}
+	rules := map[string]func(string) string{
+		"GitBypass": GitBypass, "Unhooks": Unhooks, "HidesChanges": HidesChanges,
+		"TouchesRecords":    func(l string) string { return TouchesRecords(l, []string{"refs/sessiongate/"}) },
+		"PrunesUnreachable": PrunesUnreachable, "Schedules": Schedules,
+		"PersonCommand":       func(l string) string { return PersonCommand(l, nil) },
+		"ChangesGateDefaults": ChangesGateDefaults,
+	}
 	for _, c := range []struct {
 		rule, line string
 		want       bool
@@ -22,7 +28,18 @@ func TestGitRulesReadBraceExpansion(t *testing.T) {
 		{"Unhooks", "git config {core.hooksPath,/dev/null}", true},
 		{"Unhooks", "git config core.{hooksPath,x}", true},
 		{"HidesChanges", "git update-index --{skip-worktree,q} a.go", true},
+		{"TouchesRecords", "git {update-ref,-d} refs/sessiongate/records", true},
+		{"PrunesUnreachable", "git {reflog,expire} --expire=now --all", true},
+		{"PersonCommand", "sessiongate {session,terminate}", true},
+		{"PersonCommand", "{sessiongate,session} terminate", true},
+		{"Schedules", "{at,now} -f x.sh", true},
+		{"ChangesGateDefaults", "go env {-w,GOFLAGS=-run=TestNothing}", true},
 		// Honest.
+		{"TouchesRecords", "git push origin {main,dev}", false},
+		{"PrunesUnreachable", "git log {main,dev} -1", false},
+		{"PersonCommand", "sessiongate session {status,list}", false},
+		{"Schedules", "echo {at,now}", false},
+		{"ChangesGateDefaults", "go env {GOPATH,GOFLAGS}", false},
 		{"GitBypass", "git add src/{a,b}.go && git commit -m 'feat: x'", false},
 		{"GitBypass", "git log --format={%h,%s} -1", false},
 		{"GitBypass", "git commit -m '{a,b}'", false},

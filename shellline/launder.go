@@ -100,7 +100,7 @@ func PersonCommand(line string, isSessiongate func(prog string) bool) string {
 		return ""
 	}
 	for _, c := range calls {
-		inner, prog, viaXargs := unwrapProg(c.Words)
+		inner, prog, viaXargs := unwrapProg(expandedWords(c))
 		if len(inner) == 0 {
 			continue
 		}
@@ -214,7 +214,7 @@ func Schedules(line string) string {
 		return ""
 	}
 	for _, c := range calls {
-		w := unwrapCall(c.Words)
+		w := unwrapCall(expandedWords(c))
 		if len(w) == 0 {
 			continue
 		}
@@ -509,7 +509,7 @@ func TouchesRecords(line string, protected []string) string {
 		return false
 	}
 	for _, c := range calls {
-		w := unwrapCall(c.Words)
+		w := unwrapCall(expandedWords(c))
 		if len(w) == 0 || w[0] != "git" {
 			continue
 		}
@@ -581,7 +581,7 @@ func PrunesUnreachable(line string) string {
 		return ""
 	}
 	for _, c := range calls {
-		w := unwrapCall(c.Words)
+		w := unwrapCall(expandedWords(c))
 		if len(w) == 0 || w[0] != "git" {
 			continue
 		}

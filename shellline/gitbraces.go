@@ -7,7 +7,8 @@ import "strings"
 // core.hooksPath=/dev/null commit`, which the literal words hid from the
 // git and person-command rules (GitBypass, Unhooks, HidesChanges,
 // TouchesRecords, PrunesUnreachable, PersonCommand, Schedules,
-// ChangesGateDefaults). Call.Words stays as
+// ChangesGateDefaults, and SignalsHooks through expandedPrograms).
+// Call.Words stays as
 // parsed: other rules index it beside Node.Args. A word whose expansion is
 // too long to read becomes one unknown word (""). Most lines hold no
 // brace, and then the words are returned as they are.

@@ -15,6 +15,7 @@ func TestGitRulesReadBraceExpansion(t *testing.T) {
 		"PrunesUnreachable": PrunesUnreachable, "Schedules": Schedules,
 		"PersonCommand":       func(l string) string { return PersonCommand(l, nil) },
 		"ChangesGateDefaults": ChangesGateDefaults,
+		"SignalsHooks":        SignalsHooks,
 	}
 	for _, c := range []struct {
 		rule, line string
@@ -34,7 +35,11 @@ func TestGitRulesReadBraceExpansion(t *testing.T) {
 		{"PersonCommand", "{sessiongate,session} terminate", true},
 		{"Schedules", "{at,now} -f x.sh", true},
 		{"ChangesGateDefaults", "go env {-w,GOFLAGS=-run=TestNothing}", true},
+		{"SignalsHooks", "killall session{gate,x}", true},
+		{"SignalsHooks", "pkill {-STOP,claude}", true},
 		// Honest.
+		{"SignalsHooks", "killall {node,vite}", false},
+		{"SignalsHooks", "kill $(pgrep -f vite) && killall -{TERM,q} node", false},
 		{"TouchesRecords", "git push origin {main,dev}", false},
 		{"PrunesUnreachable", "git log {main,dev} -1", false},
 		{"PersonCommand", "sessiongate session {status,list}", false},

@@ -176,14 +176,24 @@ func hasExpansion(words []string) bool {
 // Programs lists the commands of the line, wrappers seen through, each
 // as its words with the program as the line spells it (a path stays a
 // path), for a caller that looks at the files they name.
-func Programs(line string) [][]string {
+func Programs(line string) [][]string { return programs(line, false) }
+
+// expandedPrograms is Programs after brace expansion (the kill rules:
+// `killall session{gate,x}` signals sessiongate).
+func expandedPrograms(line string) [][]string { return programs(line, true) }
+
+func programs(line string, expand bool) [][]string {
 	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
 		return nil
 	}
 	var out [][]string
 	for _, c := range calls {
-		if inner, prog, _ := unwrapProg(c.Words); prog != "" {
+		words := c.Words
+		if expand {
+			words = expandedWords(c)
+		}
+		if inner, prog, _ := unwrapProg(words); prog != "" {
 			out = append(out, append([]string{prog}, inner[1:]...))
 		}
 	}

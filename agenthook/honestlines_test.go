@@ -234,6 +234,8 @@ var lazyTwins = []string{
 	`git commit {--no-verify,-q} -m x`,
 	`git {update-ref,-d} refs/sessiongate/records`,
 	`sessiongate {session,terminate}`,
+	`git push . --delete sessiongate/records`,
+	`git push -f . HEAD~1:sessiongate/records`,
 	`PATH=:$PATH git commit -m x`,
 	`cd shims && PATH=$PWD:$PATH git commit -m x`,
 	`cp /bin/true bin/sessiongate && PATH=$PWD/bin:$PATH git commit -m x`,

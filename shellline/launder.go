@@ -550,6 +550,13 @@ func TouchesRecords(line string, protected []string) string {
 				}
 			}
 		case "push", "fetch":
+			// A destination short of refs/ is completed as git does: `git
+			// push . --delete sessiongate/records` deletes
+			// refs/sessiongate/records (git's refs/%s rule).
+			hit := func(ref string) bool {
+				r := strings.TrimPrefix(ref, "+")
+				return hit(ref) || r != "" && !strings.HasPrefix(r, "refs/") && hit("refs/"+r)
+			}
 			del := false
 			for _, a := range args {
 				switch {

@@ -236,6 +236,8 @@ var lazyTwins = []string{
 	`sessiongate {session,terminate}`,
 	`git push . --delete sessiongate/records`,
 	`git push -f . HEAD~1:sessiongate/records`,
+	`git update-ref -m x -d refs/sessiongate/records`,
+	`git -c alias.u='update-ref -d refs/sessiongate/records' u`,
 	`PATH=:$PATH git commit -m x`,
 	`cd shims && PATH=$PWD:$PATH git commit -m x`,
 	`cp /bin/true bin/sessiongate && PATH=$PWD/bin:$PATH git commit -m x`,

@@ -523,14 +523,41 @@ func TouchesRecords(line string, protected []string) string {
 		if len(w) == 0 || w[0] != "git" {
 			continue
 		}
-		i, _ := gitGlobals(w)
+		i, configs := gitGlobals(w)
+		// An alias defined on the line runs its text: `git -c
+		// alias.u='update-ref -d refs/sessiongate/records' u`, or a
+		// `git config alias.u ...` for a later call.
+		aliases := configs
+		if i < len(w) && w[i] == "config" {
+			for k := i + 1; k+1 < len(w); k++ {
+				aliases = append(aliases, w[k]+"="+w[k+1])
+			}
+		}
+		for _, kv := range aliases {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || !strings.HasPrefix(strings.ToLower(k), "alias.") {
+				continue
+			}
+			cmd := "git " + v
+			if rest, ok := strings.CutPrefix(v, "!"); ok {
+				cmd = rest
+			}
+			if why := TouchesRecords(cmd, protected); why != "" {
+				return "`git` alias " + k + ": " + why
+			}
+		}
 		if i >= len(w) {
 			continue
 		}
 		sub, args := w[i], w[i+1:]
 		switch sub {
 		case "update-ref":
-			for _, a := range args {
+			for k := 0; k < len(args); k++ {
+				a := args[k]
+				if a == "-m" {
+					k++ // the reflog message, not the ref
+					continue
+				}
 				if a == "--stdin" {
 					// Its input is not judged here; the agent's own branches
 					// are moved with operands.

@@ -5,15 +5,18 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/hooks"
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
-// BenchmarkPreToolProtectChecks times the four protect checks a shell
+// BenchmarkPreToolProtectChecks times the five protect checks a shell
 // pre-tool call runs before the engine (transcript, agent config, self
-// binary, git directory) on one event, as runner.go runs them, for a plain
-// line and a longer one with redirections and a pipe. It isolates the part
-// BenchmarkAgentHook's PreToolUse-Bash spends on the line itself.
+// binary, the git hooks' binary, git directory) on one event, as
+// runner.go runs them, for a plain line and a longer one with
+// redirections and a pipe, with sessiongate's git hooks installed. It
+// isolates the part BenchmarkAgentHook's PreToolUse-Bash spends on the
+// line itself.
 //
 //	go test ./agenthook -run '^$' -bench PreToolProtectChecks -count 5
 func BenchmarkPreToolProtectChecks(b *testing.B) {
@@ -21,6 +24,11 @@ func BenchmarkPreToolProtectChecks(b *testing.B) {
 	root := gittest.Init(b)
 	repo, err := gitrepo.Open(context.Background(), root)
 	if err != nil {
+		b.Fatal(err)
+	}
+	// The hooks' binary is read from pre-commit's sg= line on every
+	// call that writes.
+	if _, err := hooks.Install(context.Background(), hooks.Options{Dir: root, Binary: "/opt/sessiongate/sessiongate", Hooks: []string{"pre-commit"}}); err != nil {
 		b.Fatal(err)
 	}
 	env := map[string]string{"HOME": b.TempDir(), "PATH": "/usr/local/bin:/usr/bin:/bin"}
@@ -33,7 +41,7 @@ func BenchmarkPreToolProtectChecks(b *testing.B) {
 			for b.Loop() {
 				ev := &Event{Agent: "claude", Tool: session.ToolCall{Name: "Bash", Kind: session.ToolShell, Command: c.line, Dir: root}}
 				if transcriptWrite(ev, root, getenv) != "" || agentConfigWrite(ev, root, getenv) != "" ||
-					selfBinaryWrite(ev, root, getenv) != "" || gitDirWrite(ev, root, repo) != "" {
+					selfBinaryWrite(ev, root, getenv) != "" || gitHookBinaryWrite(ev, root, repo) != "" || gitDirWrite(ev, root, repo) != "" {
 					b.Fatal("an honest line denied")
 				}
 			}

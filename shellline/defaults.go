@@ -26,7 +26,7 @@ func ChangesGateDefaults(line string) string {
 			continue
 		}
 		for _, c := range calls {
-			w := unwrapCall(c.Words)
+			w := unwrapCall(expandedWords(c))
 			if len(w) < 3 {
 				continue
 			}

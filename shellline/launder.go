@@ -100,7 +100,7 @@ func PersonCommand(line string, isSessiongate func(prog string) bool) string {
 		return ""
 	}
 	for _, c := range calls {
-		inner, prog, viaXargs := unwrapProg(c.Words)
+		inner, prog, viaXargs := unwrapProg(expandedWords(c))
 		if len(inner) == 0 {
 			continue
 		}
@@ -176,14 +176,24 @@ func hasExpansion(words []string) bool {
 // Programs lists the commands of the line, wrappers seen through, each
 // as its words with the program as the line spells it (a path stays a
 // path), for a caller that looks at the files they name.
-func Programs(line string) [][]string {
+func Programs(line string) [][]string { return programs(line, false) }
+
+// expandedPrograms is Programs after brace expansion (the kill rules:
+// `killall session{gate,x}` signals sessiongate).
+func expandedPrograms(line string) [][]string { return programs(line, true) }
+
+func programs(line string, expand bool) [][]string {
 	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
 		return nil
 	}
 	var out [][]string
 	for _, c := range calls {
-		if inner, prog, _ := unwrapProg(c.Words); prog != "" {
+		words := c.Words
+		if expand {
+			words = expandedWords(c)
+		}
+		if inner, prog, _ := unwrapProg(words); prog != "" {
 			out = append(out, append([]string{prog}, inner[1:]...))
 		}
 	}
@@ -214,7 +224,7 @@ func Schedules(line string) string {
 		return ""
 	}
 	for _, c := range calls {
-		w := unwrapCall(c.Words)
+		w := unwrapCall(expandedWords(c))
 		if len(w) == 0 {
 			continue
 		}
@@ -509,18 +519,45 @@ func TouchesRecords(line string, protected []string) string {
 		return false
 	}
 	for _, c := range calls {
-		w := unwrapCall(c.Words)
+		w := unwrapCall(expandedWords(c))
 		if len(w) == 0 || w[0] != "git" {
 			continue
 		}
-		i, _ := gitGlobals(w)
+		i, configs := gitGlobals(w)
+		// An alias defined on the line runs its text: `git -c
+		// alias.u='update-ref -d refs/sessiongate/records' u`, or a
+		// `git config alias.u ...` for a later call.
+		aliases := configs
+		if i < len(w) && w[i] == "config" {
+			for k := i + 1; k+1 < len(w); k++ {
+				aliases = append(aliases, w[k]+"="+w[k+1])
+			}
+		}
+		for _, kv := range aliases {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || !strings.HasPrefix(strings.ToLower(k), "alias.") {
+				continue
+			}
+			cmd := "git " + v
+			if rest, ok := strings.CutPrefix(v, "!"); ok {
+				cmd = rest
+			}
+			if why := TouchesRecords(cmd, protected); why != "" {
+				return "`git` alias " + k + ": " + why
+			}
+		}
 		if i >= len(w) {
 			continue
 		}
 		sub, args := w[i], w[i+1:]
 		switch sub {
 		case "update-ref":
-			for _, a := range args {
+			for k := 0; k < len(args); k++ {
+				a := args[k]
+				if a == "-m" {
+					k++ // the reflog message, not the ref
+					continue
+				}
 				if a == "--stdin" {
 					// Its input is not judged here; the agent's own branches
 					// are moved with operands.
@@ -540,6 +577,13 @@ func TouchesRecords(line string, protected []string) string {
 				}
 			}
 		case "push", "fetch":
+			// A destination short of refs/ is completed as git does: `git
+			// push . --delete sessiongate/records` deletes
+			// refs/sessiongate/records (git's refs/%s rule).
+			hit := func(ref string) bool {
+				r := strings.TrimPrefix(ref, "+")
+				return hit(ref) || r != "" && !strings.HasPrefix(r, "refs/") && hit("refs/"+r)
+			}
 			del := false
 			for _, a := range args {
 				switch {
@@ -581,7 +625,7 @@ func PrunesUnreachable(line string) string {
 		return ""
 	}
 	for _, c := range calls {
-		w := unwrapCall(c.Words)
+		w := unwrapCall(expandedWords(c))
 		if len(w) == 0 || w[0] != "git" {
 			continue
 		}

@@ -37,7 +37,7 @@ var patternOpts = map[string]bool{"-s": true, "--signal": true, "-u": true, "--e
 // only, as the other checks; lines hidden in the line are read too.
 func SignalsHooks(line string) string {
 	for _, l := range append([]string{line}, Inner(line)...) {
-		progs := Programs(l)
+		progs := expandedPrograms(l)
 		kills := false
 		for _, p := range progs {
 			switch base(p[0]) {
@@ -280,7 +280,7 @@ func signalsAll(line string) string {
 		return "`" + shortLine(strings.Join(p, " ")) + "` " + what + ", sessiongate's hook processes among them: a hook that dies lets the agent's tool call through, so the agent being policed may not kill or stop them (name the processes to stop)"
 	}
 	for _, l := range append([]string{line}, Inner(line)...) {
-		progs := Programs(l)
+		progs := expandedPrograms(l)
 		kills := false
 		for _, p := range progs {
 			kills = kills || base(p[0]) == "kill" || base(p[0]) == "xargs" && containsStr(p[1:], "kill")

@@ -315,11 +315,12 @@ func GitBypass(line string) string {
 	envHooks := exportsHooksPath(f)
 	for _, c := range calls {
 		// unwrapCall also reads `env -S 'git commit -n'` and `sudo git ...`.
-		w := unwrapCall(c.Words)
+		words := expandedWords(c)
+		w := unwrapCall(words)
 		if len(w) == 0 || w[0] != "git" {
 			continue
 		}
-		hooksPath := envHooks || hooksPathEnv(c.Words) || assignsHooksPath(c.Node)
+		hooksPath := envHooks || hooksPathEnv(words) || assignsHooksPath(c.Node)
 		i, configs := gitGlobals(w)
 		for _, kv := range configs {
 			if strings.HasPrefix(strings.ToLower(kv), "core.hookspath=") {
@@ -559,7 +560,7 @@ func Unhooks(line string) string {
 		return ""
 	}
 	for _, c := range calls {
-		w := StripWrappers(c.Words)
+		w := StripWrappers(expandedWords(c))
 		if len(w) < 2 {
 			continue
 		}
@@ -638,7 +639,7 @@ func HidesChanges(line string) string {
 		return ""
 	}
 	for _, c := range calls {
-		w := unwrapCall(c.Words)
+		w := unwrapCall(expandedWords(c))
 		if len(w) < 2 || w[0] != "git" {
 			continue
 		}

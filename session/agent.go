@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/conversation"
 	"github.com/sessiongate/sessiongate/gitalias"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
@@ -63,21 +64,10 @@ const PendingObjective = "(set by the agent's first prompt)"
 const CodeEndProtocolSkipped = "END_PROTOCOL_SKIPPED"
 
 // ErrAgentSession: the agent's session id is missing or unusable.
-var ErrAgentSession = errors.New("invalid agent session id")
+var ErrAgentSession = conversation.ErrID
 
-// ValidateAgentSession checks an agent's own session id: 1 to 200
-// printable ASCII characters.
-func ValidateAgentSession(id string) error {
-	if id == "" || len(id) > 200 {
-		return fmt.Errorf("%w: want 1 to 200 characters, got %d", ErrAgentSession, len(id))
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] < 0x21 || id[i] > 0x7e {
-			return fmt.Errorf("%w %q: only printable ASCII without spaces", ErrAgentSession, truncate(id, 64))
-		}
-	}
-	return nil
-}
+// ValidateAgentSession checks an agent's session id (conversation.ValidateID).
+func ValidateAgentSession(id string) error { return conversation.ValidateID(id) }
 
 // AgentBindRequest finds or starts the session an agent's hooks act for.
 type AgentBindRequest struct {

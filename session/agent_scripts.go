@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
@@ -87,9 +85,9 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				return false
 			}
 			argsChecked = true
-			fs := scriptrun.Scan(scriptrun.Unknown, quotedWords(line, runs), targets)
+			fs := scriptrun.Scan(scriptrun.Unknown, scriptrun.QuotedWords(line, runs), targets)
 			if len(fs) > 0 {
-				v.Deny, v.Gate, v.Reason, v.Next = true, "scripts", fmt.Sprintf("the line gives %s to the script it runs%s", fs[0].What, how(fs[0].How)),
+				v.Deny, v.Gate, v.Reason, v.Next = true, "scripts", fmt.Sprintf("the line gives %s to the script it runs%s", fs[0].What, scriptrun.HowNote(fs[0].How)),
 					"leave sessiongate's files, the hooks and the records to sessiongate"
 			}
 			return len(fs) > 0
@@ -283,13 +281,13 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				jdir = filepath.Dir(f.Abs) // go test and go generate run in the package's folder
 			}
 			if why := e.judgeCode(ctx, bd, root, jdir, call, pol, lang, f.Text, name, r.ArgList(), targets, depth); why != "" {
-				return deny(fmt.Sprintf("`%s` runs %s", viaText(r, f), why), "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
+				return deny(fmt.Sprintf("`%s` runs %s", scriptrun.ViaText(r, f), why), "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
 			}
 			// A Python file's imports of the repository's modules run too
 			// (`python3 t.py` whose `import forge` deletes the database).
 			if lang == scriptrun.Python {
 				for _, abs := range e.pyModuleFiles(places, scriptrun.PythonImports(f.Text), rdir, filepath.Dir(f.Abs), r.PyPath) {
-					follow(scriptrun.Run{Lang: scriptrun.Python, Via: viaText(r, f), By: "which " + f.Rel + " imports", PyPath: r.PyPath}, level[i]+1, abs)
+					follow(scriptrun.Run{Lang: scriptrun.Python, Via: scriptrun.ViaText(r, f), By: "which " + f.Rel + " imports", PyPath: r.PyPath}, level[i]+1, abs)
 				}
 			}
 			// So do a JS file's local requires and imports (`node t.js`
@@ -297,11 +295,11 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			// installed package's own (under node_modules, wherever it is
 			// linked from): following those in bundles timed the hook out
 			// on the honest corpus (docs/benchmarks.md).
-			if lang == scriptrun.Node && !installedJS(f.Abs) {
+			if lang == scriptrun.Node && !scriptrun.InstalledJS(f.Abs) {
 				for _, spec := range scriptrun.NodeRequires(f.Text) {
 					for _, c := range scriptrun.NodeFiles(spec) {
 						if abs := filepath.Join(filepath.Dir(f.Abs), filepath.FromSlash(c)); places.Has(abs) {
-							follow(scriptrun.Run{Lang: scriptrun.Node, Via: viaText(r, f), By: "which " + f.Rel + " requires"}, level[i]+1, abs)
+							follow(scriptrun.Run{Lang: scriptrun.Node, Via: scriptrun.ViaText(r, f), By: "which " + f.Rel + " requires"}, level[i]+1, abs)
 							break
 						}
 					}
@@ -334,7 +332,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: by, PyPath: r.PyPath}, 0, abs)
 				}
 			case scriptrun.Node:
-				if installedJS(f.Abs) {
+				if scriptrun.InstalledJS(f.Abs) {
 					continue
 				}
 				for _, spec := range scriptrun.NodeRequires(f.Text) {
@@ -386,7 +384,7 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 			if r.Module || r.Optional {
 				continue // an installed module (pytest), not a file here
 			}
-			if !active || inString != "" && !pathLike(r.Path, inString, pol.inList) || inShell != "" && r.Lang == "" && builds(inShell, r.Path) || inShell != "" && slices.Contains(shellline.VenvScripts(inShell), path.Clean(filepath.ToSlash(r.Path))) {
+			if !active || inString != "" && !scriptrun.PathLike(r.Path, inString, pol.inList) || inShell != "" && r.Lang == "" && scriptrun.Builds(inShell, r.Path) || inShell != "" && slices.Contains(shellline.VenvScripts(inShell), path.Clean(filepath.ToSlash(r.Path))) {
 				return nil, "", nil
 			}
 			return nil, fmt.Sprintf("`%s` runs %s, which does not exist when the line is read (written on the same line, or by another script), so no check can read it", r.Via, r.Path), nil
@@ -397,58 +395,6 @@ func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run
 		}
 	}
 	return nil, "", nil
-}
-
-// pathLike reports whether a missing file a script's string names could
-// be one the script writes and runs: a word with a slash or a dot (not
-// only dots, no spaces, not ending in a colon), or one the script holds as
-// a literal of its own ("second", '/tmp/second'). A line joined from a
-// list of literals (inList) holds each of its words as a literal where it
-// stands, so only another one counts: ["node", "module-sync"], a list of
-// export conditions, names no file the script writes. A word ending in a
-// colon is a message's label ("mnemonist/vector: expecting ..."): it counts
-// only as a literal of its own.
-func pathLike(p, text string, inList bool) bool {
-	switch {
-	case strings.ContainsAny(p, " \t\n"), strings.Trim(p, ".") == "":
-		return false
-	case strings.ContainsAny(p, "/.") && !strings.HasSuffix(p, ":"):
-		return true
-	}
-	n := 0
-	for _, q := range []string{`"`, `'`, "`", "/"} {
-		for _, e := range []string{`"`, `'`, "`"} {
-			n += strings.Count(text, q+p+e)
-		}
-	}
-	if inList {
-		return n > 1 // one is the list's own
-	}
-	return n > 0 // a literal of its own: a name the script can write
-}
-
-// compiler is a command that writes a compiled program.
-var compiler = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)(?:^|[;&|(]|\s)(?:go (?:build|install)|cc|gcc|clang|g\+\+|c\+\+|tcc|rustc|cargo build|swiftc|javac)\s`)
-})
-
-// builds reports whether a shell script compiles a program and writes p no
-// other way (a redirect, cp, tee...): then p is that program.
-func builds(text, p string) bool {
-	if !compiler().MatchString(text) || scriptrun.LangOf(p, nil) != scriptrun.Shell || path.Ext(p) != "" && path.Ext(p) != ".out" {
-		return false // a script's extension (x.sh, x.py) is no compiler's output
-	}
-	ws, ok := shellline.Writes(text)
-	if !ok {
-		return false
-	}
-	want := path.Clean(p)
-	for _, w := range ws {
-		if path.Clean(filepath.ToSlash(w)) == want {
-			return false
-		}
-	}
-	return true
 }
 
 // pyModuleFiles are the repository's (or a temp folder's) files that
@@ -584,11 +530,11 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 	}
 	sub := pol
 	sub.DenyBeforeStart = false
-	for _, st := range makeStmts(r, mfs, vars) {
+	for _, st := range scriptrun.MakeStmts(r, mfs, vars) {
 		if fs := scriptrun.Scan(scriptrun.Shell, st.Text, targets); len(fs) > 0 {
 			f := fs[0]
 			f.Line = st.Line
-			return fmt.Sprintf("`%s` runs %s", r.Via, scanReason(st.File, f)), read, nil
+			return fmt.Sprintf("`%s` runs %s", r.Via, scriptrun.ScanReason(st.File, f)), read, nil
 		}
 		v, err := e.agentPreTool(ctx, bd, root, ToolCall{Kind: ToolShell, Name: call.Name, Command: st.Text, Dir: makeDir, Transcript: call.Transcript}, sub, depth+1)
 		if err != nil {
@@ -600,16 +546,6 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 		read = append(read, v.Scripts...)
 	}
 	return "", read, nil
-}
-
-// installedJS reports whether a JS file is an installed package's (its
-// real path runs through node_modules).
-func installedJS(abs string) bool {
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		real = abs
-	}
-	return strings.Contains(filepath.ToSlash(real)+"/", "/node_modules/")
 }
 
 // judgeNpmScript judges a package.json script npm runs (r.NpmScript, in
@@ -687,7 +623,7 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 			// What the rules cannot follow (a path in a variable set on
 			// another line, built or decoded) is still a reference.
 			if fs := scriptrun.Scan(lang, text, targets); len(fs) > 0 {
-				return scanReason(name, fs[0])
+				return scriptrun.ScanReason(name, fs[0])
 			}
 			return ""
 		} else {
@@ -715,7 +651,7 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 			at += 1 + strings.Count(st.Text, "\n")
 		}
 		if fs := scriptrun.Scan(scriptrun.Shell, b.String(), targets); len(fs) > 0 {
-			return scanReason(name, fs[0])
+			return scriptrun.ScanReason(name, fs[0])
 		}
 	default:
 		fs := scriptrun.Scan(lang, text, targets)
@@ -725,7 +661,7 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 			fs = scriptrun.Hidden(fs)
 		}
 		if len(fs) > 0 {
-			return scanReason(name, fs[0])
+			return scriptrun.ScanReason(name, fs[0])
 		}
 		stmts = scriptrun.CommandLines(lang, text)
 		sub.inString = text
@@ -770,54 +706,6 @@ func (e *Engine) scriptTargets(root string, call ToolCall) []scriptrun.Target {
 			scriptrun.Target{Needle: path.Base(filepath.ToSlash(call.Transcript)), What: "the agent's transcript"})
 	}
 	return ts
-}
-
-// quotedWords are a line's literal words other than the programs and the
-// scripts it runs, quoted as literals for Scan: what the line hands its
-// scripts (arguments, variables).
-func quotedWords(line string, runs []scriptrun.Run) string {
-	skip := map[string]bool{}
-	for _, r := range runs {
-		skip[r.Path] = true
-		skip[r.Code] = true // code on the line (node -e) is judged as code
-	}
-	var b strings.Builder
-	for _, p := range shellline.Programs(line) {
-		for i, w := range p {
-			if i == 0 || w == "" || skip[w] {
-				continue
-			}
-			b.WriteString(`"` + strings.ReplaceAll(w, `"`, "") + "\"\n")
-		}
-	}
-	// Assignments on the line (P=... python3 x.py; export P=...).
-	for _, f := range strings.Fields(line) {
-		if i := strings.IndexByte(f, '='); i > 0 && !strings.HasPrefix(f, "-") {
-			b.WriteString(`"` + strings.Trim(f[i+1:], `"'`) + "\"\n")
-		}
-	}
-	return b.String()
-}
-
-func scanReason(name string, f scriptrun.Finding) string {
-	if f.How == "runs code it decodes" {
-		return fmt.Sprintf("%s, whose line %d runs code it decodes, which no check can read", name, f.Line)
-	}
-	return fmt.Sprintf("%s, whose line %d names %s%s: a script the agent runs may not touch what polices the session", name, f.Line, f.What, how(f.How))
-}
-
-func how(h string) string {
-	if h == "" {
-		return ""
-	}
-	return " (" + h + ")"
-}
-
-func viaText(r scriptrun.Run, f *scriptrun.File) string {
-	if r.Via == r.Path || r.Via == f.Rel || r.By != "" {
-		return r.Via
-	}
-	return r.Via + " " + r.Path
 }
 
 func scriptLine(s string) string {
@@ -870,22 +758,4 @@ func (e *Engine) RecordScripts(ctx context.Context, sessionID string, scripts []
 		}
 	}
 	return nil
-}
-
-// makeStmts are the recipe lines of a make run to judge: with goals that
-// are not all literals on the line, or rules that can come from elsewhere
-// (--eval, a second -f, MAKEFILES/MAKEFLAGS: r.ArgsKnown false), every
-// recipe; else those the goals reach (scriptrun.MakeRecipes).
-func makeStmts(r scriptrun.Run, mfs []scriptrun.MakeFile, vars []string) []scriptrun.Stmt {
-	if !r.ArgsKnown {
-		var all []scriptrun.Stmt
-		for _, f := range mfs {
-			for _, st := range scriptrun.Recipes(f.Text) {
-				st.File = f.Name
-				all = append(all, st)
-			}
-		}
-		return all
-	}
-	return scriptrun.MakeRecipes(mfs, r.ArgList(), vars)
 }

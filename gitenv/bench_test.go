@@ -6,12 +6,11 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/internal/proccpu"
 )
 
 // BenchmarkCommand is one `git rev-parse HEAD` as gitrepo runs it, with
@@ -43,27 +42,13 @@ func BenchmarkCommand(b *testing.B) {
 		{"gitenv", func() *exec.Cmd { return gitenv.Command(ctx, dir, nil, "rev-parse", "HEAD") }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			cpu0 := processCPU()
+			cpu0 := proccpu.Used()
 			for b.Loop() {
 				if out, err := c.cmd().Output(); err != nil || len(out) < 40 {
 					b.Fatalf("git rev-parse HEAD: %q, %v", out, err)
 				}
 			}
-			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64((proccpu.Used()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
 		})
 	}
-}
-
-// processCPU is the CPU time of this process and of the children it
-// waited for (the git processes).
-func processCPU() time.Duration {
-	var d time.Duration
-	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
-		var ru syscall.Rusage
-		if err := syscall.Getrusage(who, &ru); err != nil {
-			return 0
-		}
-		d += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	return d
 }

@@ -16,7 +16,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -25,6 +24,7 @@ import (
 	"github.com/sessiongate/sessiongate/bench/mcppeer"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/internal/proccpu"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/server"
 	"github.com/sessiongate/sessiongate/server/mcpserver"
@@ -118,7 +118,7 @@ func measure(b *testing.B, v variant, clients, n int) (float64, float64) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var failed atomic.Value
-	cpu0 := processCPU()
+	cpu0 := proccpu.Used()
 	start := time.Now()
 	for range clients {
 		wg.Add(1)
@@ -134,7 +134,7 @@ func measure(b *testing.B, v variant, clients, n int) (float64, float64) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	cpu := processCPU() - cpu0
+	cpu := proccpu.Used() - cpu0
 	if err, _ := failed.Load().(error); err != nil {
 		b.Fatalf("%s: %v", v.name, err)
 	}
@@ -188,20 +188,6 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// processCPU is the CPU time of this process and of the children it
-// waited for: a git process a gate call starts is part of its cost.
-func processCPU() time.Duration {
-	var d time.Duration
-	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
-		var ru syscall.Rusage
-		if err := syscall.Getrusage(who, &ru); err != nil {
-			return 0
-		}
-		d += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	return d
 }
 
 // stdioClient connects an SDK client over pipes to a server run by run.

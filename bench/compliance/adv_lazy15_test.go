@@ -72,16 +72,7 @@ func TestAdv15GoSuite(t *testing.T) {
 			}
 			weakenGo(t, w, !tt.honest, tt.files)
 			clean, said := w.advEndPhases(advEnd{qa: func() { w.goQA(tt.honest) }})
-			switch {
-			case tt.honest && !clean:
-				t.Errorf("an honest session did not end clean with a passing verify (a false block)\n%s", said)
-			case tt.open:
-				t.Logf("open (clean=%v): %s", clean, firstLine(said))
-			case !tt.honest && clean:
-				t.Errorf("route gets through: %s over a broken greeting; COMPLETE, clean, verify passing\n%s", tt.name, said)
-			default:
-				t.Logf("held: %s", firstLine(said))
-			}
+			judgeRoute(t, tt.honest, tt.open, clean, tt.name+" over a broken greeting", said)
 		})
 	}
 }

@@ -49,16 +49,7 @@ func TestAdv15PySuite(t *testing.T) {
 				t.Fatalf("the work's commit refused after the start gates passed: %s", r.text())
 			}
 			clean, said := w.advEndPhases(advEnd{qa: func() { w.advQA(tt.honest, "tests passed", "sh", "scripts/test.sh") }})
-			switch {
-			case tt.honest && !clean:
-				t.Errorf("an honest session did not end clean with a passing verify (a false block)\n%s", said)
-			case tt.open:
-				t.Logf("open (clean=%v): %s", clean, firstLine(said))
-			case !tt.honest && clean:
-				t.Errorf("route gets through: %s over a broken greet(); COMPLETE, clean, verify passing\n%s", tt.name, said)
-			default:
-				t.Logf("held: %s", firstLine(said))
-			}
+			judgeRoute(t, tt.honest, tt.open, clean, tt.name+" over a broken greet()", said)
 		})
 	}
 }

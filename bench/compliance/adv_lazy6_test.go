@@ -85,6 +85,24 @@ func TestAdv6LazyQA(t *testing.T) {
 	}
 }
 
+// judgeRoute says what one row of an adversarial table showed: an honest
+// row must end clean (else a false block), a lazy one must not (else the
+// route gets through); an open row (a route left open in docs/security.md)
+// only logs what it did.
+func judgeRoute(t *testing.T, honest, open, clean bool, route, said string) {
+	t.Helper()
+	switch {
+	case honest && !clean:
+		t.Errorf("an honest session did not end clean with a passing verify (a false block)\n%s", said)
+	case open:
+		t.Logf("open (clean=%v): %s", clean, firstLine(said))
+	case !honest && clean:
+		t.Errorf("route gets through: %s; COMPLETE, clean, verify passing\n%s", route, said)
+	default:
+		t.Logf("held: %s", firstLine(said))
+	}
+}
+
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]

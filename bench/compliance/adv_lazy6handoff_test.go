@@ -59,16 +59,7 @@ func TestAdv6LazyHandoff(t *testing.T) {
 				w.deviate()
 			}
 			clean, said := w.advEndPhases(tt.o(w))
-			switch {
-			case tt.honest && !clean:
-				t.Errorf("an honest handoff did not end clean with a passing verify (a false block)\n%s", said)
-			case tt.open:
-				t.Logf("open (clean=%v): %s", clean, firstLine(said))
-			case !tt.honest && clean:
-				t.Errorf("route gets through: %s; COMPLETE, clean, verify passing\n%s", tt.name, said)
-			default:
-				t.Logf("held: %s", firstLine(said))
-			}
+			judgeRoute(t, tt.honest, tt.open, clean, tt.name, said)
 		})
 	}
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/transcript"
+	"github.com/sessiongate/sessiongate/userconfig"
 )
 
 // A requirement that names an MCP tool ("The agent MUST call
@@ -74,25 +74,13 @@ func mcpTool(tools []string) string {
 	return fmt.Sprintf("call the MCP tool %s", tools[0])
 }
 
-// mcpServersOf reads the servers of an MCP config file (.mcp.json's
-// shape: {"mcpServers": {name: ...}}); nil when it is not one.
-func mcpServersOf(b []byte) map[string]json.RawMessage {
-	var s struct {
-		MCPServers map[string]json.RawMessage `json:"mcpServers"`
-	}
-	if json.Unmarshal(b, &s) != nil {
-		return nil
-	}
-	return s.MCPServers
-}
-
 // mcpConfigured reports whether Claude Code would offer server's tools in
 // worktree: the project's .mcp.json, or the user's ~/.claude.json (top
 // level, or under the project's path).
 func mcpConfigured(worktree, server string) bool {
 	b, err := os.ReadFile(filepath.Join(worktree, ".mcp.json"))
 	if err == nil {
-		if _, ok := mcpServersOf(b)[server]; ok {
+		if _, ok := userconfig.MCPServersOf(b)[server]; ok {
 			return true
 		}
 	}
@@ -103,7 +91,7 @@ func mcpConfigured(worktree, server string) bool {
 // (CLAUDE_CONFIG_DIR or ~/.claude.json) offers server, at its top level or
 // for the project at worktree.
 func mcpUserConfigured(worktree, server string) bool {
-	return containsFold(userMCPServers(worktree), server)
+	return userconfig.Config{MCPServers: userconfig.MCPServers(worktree)}.HasServer(server)
 }
 
 // revReader reads a file as committed (gitrepo.Repo does).
@@ -133,7 +121,7 @@ func (e *Engine) mcpCommitted(ctx context.Context, s *Session, server string) (s
 		if err != nil {
 			continue // no .mcp.json there (or an unborn HEAD)
 		}
-		if _, ok := mcpServersOf(b)[server]; ok {
+		if _, ok := userconfig.MCPServersOf(b)[server]; ok {
 			where := "at HEAD"
 			if rev == s.StartCommit {
 				where = "at the session's start commit " + shortSHA(rev)
@@ -150,7 +138,7 @@ func (e *Engine) mcpCommitted(ctx context.Context, s *Session, server string) (s
 func (e *Engine) mcpWhere(ctx context.Context, s *Session, server string) string {
 	b, err := os.ReadFile(filepath.Join(s.Worktree, ".mcp.json"))
 	if err == nil {
-		if _, ok := mcpServersOf(b)[server]; ok {
+		if _, ok := userconfig.MCPServersOf(b)[server]; ok {
 			return ".mcp.json in the work tree"
 		}
 	}
@@ -160,7 +148,7 @@ func (e *Engine) mcpWhere(ctx context.Context, s *Session, server string) string
 	if mcpUserConfigured(s.Worktree, server) {
 		return "Claude Code's user config (.claude.json)"
 	}
-	if uc, ok := e.userConfigAtStart(ctx, s); ok && uc.hasServer(server) {
+	if uc, ok := e.userConfigAtStart(ctx, s); ok && uc.HasServer(server) {
 		return "Claude Code's user config (.claude.json) when the session started"
 	}
 	return ""

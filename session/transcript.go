@@ -215,13 +215,13 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 	// What the user-level config offered at the start still counts after
 	// it is deleted from ~/.claude.json or ~/.claude/agents/ (userconfig.go).
 	uc, _ := e.userConfigAtStart(ctx, s)
-	info.definedAtStart = func(name string) bool { return uc.hasAgent(name) }
-	info.configuredAtStart = func(server string) bool { return uc.hasServer(server) }
+	info.definedAtStart = func(name string) bool { return uc.HasAgent(name) }
+	info.configuredAtStart = func(server string) bool { return uc.HasServer(server) }
 	if e.OpenRepo != nil && s.StartCommit != "" {
 		// An agent file deleted from the work tree during the session
 		// still counts: the requirement does not fall back to claims.
 		info.definedAtStart = func(name string) bool {
-			if uc.hasAgent(name) {
+			if uc.HasAgent(name) {
 				return true
 			}
 			repo, err := e.OpenRepo(ctx, s.Worktree)
@@ -239,7 +239,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 				return ok
 			}
 			_, ok := e.mcpCommitted(ctx, s, server)
-			ok = ok || uc.hasServer(server)
+			ok = ok || uc.HasServer(server)
 			seen[server] = ok
 			return ok
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
@@ -131,19 +132,26 @@ func binaryEnv() []string {
 	return []string{"GOCOVERDIR=" + coverDir}
 }
 
+// sgEnv is the environment of a run of the real binary: the test's own
+// without SESSIONGATE_ variables (a developer's session must not leak in),
+// binaryEnv, then extra.
+func sgEnv(extra []string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SESSIONGATE_") {
+			env = append(env, kv)
+		}
+	}
+	return append(append(env, binaryEnv()...), extra...)
+}
+
 // sgBin runs the real binary in dir with a clean sessiongate environment
 // plus env, and returns the exit code, stdout and stderr.
 func sgBin(t *testing.T, dir string, env []string, args ...string) (int, string, string) {
 	t.Helper()
 	cmd := exec.Command(realBinary(t), args...)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if len(kv) < 12 || kv[:12] != "SESSIONGATE_" {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, binaryEnv()...)
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = sgEnv(env)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

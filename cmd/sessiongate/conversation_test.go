@@ -65,12 +65,7 @@ func codexHookAs(t *testing.T, dir string, env []string, event, conv string) str
 	t.Helper()
 	cmd := exec.Command(realBinary(t), "agent-hook", "codex", event)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SESSIONGATE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(append(cmd.Env, binaryEnv()...), env...)
+	cmd.Env = sgEnv(env)
 	cmd.Stdin = bytes.NewReader(codexPayload(t, event, dir, conv))
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -102,12 +97,7 @@ func detached(t *testing.T, dir string, env []string, line string) (int, string)
 	out := filepath.Join(t.TempDir(), "out")
 	cmd := exec.Command(claude, "-c", `setsid -f sh -c '`+line+` >`+out+` 2>&1; echo "rc=$?" >`+out+`.rc'`)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SESSIONGATE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(append(append(cmd.Env, binaryEnv()...), env...), "SG="+realBinary(t))
+	cmd.Env = append(sgEnv(env), "SG="+realBinary(t))
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("setsid: %v %s", err, b)
 	}

@@ -157,12 +157,7 @@ func (w *hintWorld) sg(stdin string, args ...string) (int, string) {
 	w.t.Helper()
 	cmd := exec.Command(w.bin, args...)
 	cmd.Dir = w.dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SESSIONGATE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(append(cmd.Env, binaryEnv()...), w.env...)
+	cmd.Env = sgEnv(w.env)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -39,12 +38,7 @@ func TestOrderMCPAndCLI(t *testing.T) {
 
 	cmd := exec.Command(w.bin, "mcp")
 	cmd.Dir = w.dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SESSIONGATE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(append(cmd.Env, binaryEnv()...), w.env...)
+	cmd.Env = sgEnv(w.env)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "orders", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,24 @@ import (
 
 	"github.com/sessiongate/sessiongate/stopnote"
 )
+
+// startPiped starts cmd with its stdin and stdout as pipes (a helper
+// process the test talks to: a lock holder, an MCP server).
+func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.Reader) {
+	t.Helper()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return in, out
+}
 
 // lockedDB holds the database at db under an exclusive lock from another
 // process, as a lazy agent's background shell did, until release is
@@ -24,17 +43,7 @@ c=sqlite3.connect(sys.argv[1], isolation_level=None)
 c.execute('BEGIN EXCLUSIVE')
 print('locked', flush=True)
 sys.stdin.read()`, db)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	in, out := startPiped(t, cmd)
 	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "locked\n" {
 		in.Close()
 		cmd.Wait()
@@ -58,12 +67,7 @@ func codexStop(t *testing.T, dir string, env []string) {
 	t.Helper()
 	cmd := exec.Command(realBinary(t), "agent-hook", "codex", "Stop")
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SESSIONGATE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(append(cmd.Env, binaryEnv()...), env...)
+	cmd.Env = sgEnv(env)
 	cmd.Stdin = bytes.NewReader(codexPayload(t, "Stop.first", dir, ""))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("agent-hook codex Stop: %v\n%s", err, out)

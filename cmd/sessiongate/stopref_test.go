@@ -23,27 +23,26 @@ type mcpServer struct {
 	id  int
 }
 
+// withOrigin gives w a bare origin with main pushed, as a team's clone
+// has: the stop records go to the shared ref there.
+func withOrigin(t *testing.T, w *hintWorld) {
+	t.Helper()
+	remote := filepath.Join(t.TempDir(), "origin.git")
+	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
+		t.Fatalf("git init --bare: %v %s", err, out)
+	}
+	w.git("remote", "add", "origin", remote)
+	if code, out := w.git("push", "-q", "origin", "main"); code != 0 {
+		t.Fatalf("push main: %s", out)
+	}
+}
+
 func startMCP(t *testing.T, w *hintWorld) *mcpServer {
 	t.Helper()
 	cmd := exec.Command(w.bin, "mcp")
 	cmd.Dir = w.dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SESSIONGATE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(append(cmd.Env, binaryEnv()...), w.env...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd.Env = sgEnv(w.env)
+	in, out := startPiped(t, cmd)
 	m := &mcpServer{t: t, in: in, out: bufio.NewReader(out), cmd: cmd}
 	t.Cleanup(m.close)
 	m.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}})
@@ -125,14 +124,7 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			w := newHintWorld(t, "")
-			remote := filepath.Join(t.TempDir(), "origin.git")
-			if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
-				t.Fatalf("git init --bare: %v %s", err, out)
-			}
-			w.git("remote", "add", "origin", remote)
-			if code, out := w.git("push", "-q", "origin", "main"); code != 0 {
-				t.Fatalf("push main: %s", out)
-			}
+			withOrigin(t, w)
 			db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
 			for i := 0; sqlCount(t, db, "SELECT count(*) FROM agent_bindings") == 0; i++ {
 				if i == 5 {
@@ -189,12 +181,7 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 			for i := 0; i < 3 && (i == 0 || !r.honest && onRef() == ""); i++ {
 				stop := exec.Command(w.bin, "agent-hook", "codex", "Stop")
 				stop.Dir = w.dir
-				for _, kv := range os.Environ() {
-					if !strings.HasPrefix(kv, "SESSIONGATE_") {
-						stop.Env = append(stop.Env, kv)
-					}
-				}
-				stop.Env = append(append(stop.Env, binaryEnv()...), w.env...)
+				stop.Env = sgEnv(w.env)
 				stop.Stdin = strings.NewReader(string(codexPayload(t, "Stop.first", w.dir, "")))
 				out, err := stop.CombinedOutput()
 				if err != nil {
@@ -267,14 +254,7 @@ func TestUncheckedStopInParallelWorktrees(t *testing.T) {
 		t.Skip("-short: runs the real binary, git hooks and a database lock")
 	}
 	w := newHintWorld(t, "")
-	remote := filepath.Join(t.TempDir(), "origin.git")
-	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
-		t.Fatalf("git init --bare: %v %s", err, out)
-	}
-	w.git("remote", "add", "origin", remote)
-	if code, out := w.git("push", "-q", "origin", "main"); code != 0 {
-		t.Fatalf("push main: %s", out)
-	}
+	withOrigin(t, w)
 	wt := filepath.Join(t.TempDir(), "b")
 	if code, out := w.git("worktree", "add", "-q", "-b", "feat/b", wt, "main"); code != 0 {
 		t.Fatalf("worktree add: %s", out)

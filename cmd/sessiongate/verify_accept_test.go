@@ -151,12 +151,7 @@ func acceptArgs(t *testing.T, w *ciWorld, args ...string) {
 	}
 	cmd := exec.Command(script, "-qec", line, "/dev/null")
 	cmd.Dir = w.dev
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SESSIONGATE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(append(cmd.Env, binaryEnv()...), w.env...)
+	cmd.Env = sgEnv(w.env)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("protocol accept %v at a terminal: %v\n%s", args, err, out)
 	}

@@ -63,12 +63,7 @@ func (w *ciWorld) acceptAtTerminal(t *testing.T, reason string) {
 	}
 	cmd := exec.Command(script, "-qec", realBinary(t)+" protocol accept --yes --reason '"+reason+"'", "/dev/null")
 	cmd.Dir = w.dev
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SESSIONGATE_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(append(cmd.Env, binaryEnv()...), w.env...)
+	cmd.Env = sgEnv(w.env)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("protocol accept at a terminal: %v\n%s", err, out)
 	}

@@ -4,14 +4,14 @@ import "fmt"
 
 // mcpPaths is the code under the MCP figures: the engine, the store, the
 // git adapter, the MCP server, the peer and the benchmark.
-var mcpPaths = []string{"session", "repopath", "eventseal", "identity", "claimtext", "selfbinary", "gitalias", "cmdoutput", "builtinlint", "delegate", "plaintext", "streamsample", "store", "gitrepo", "protocolspec", "server/mcpserver", "bench/mcppeer", "go.sum"}
+var mcpPaths = []string{"session", "conversation", "userconfig", "scriptrun", "repopath", "eventseal", "identity", "claimtext", "selfbinary", "gitalias", "cmdoutput", "builtinlint", "delegate", "plaintext", "streamsample", "store", "gitrepo", "protocolspec", "server/mcpserver", "bench/mcppeer", "go.sum"}
 
 // hookPaths is the code a commit's hooks run.
-var hookPaths = []string{"cmd/sessiongate", "hooks", "session", "repopath", "shellline", "eventseal", "identity", "claimtext", "selfbinary", "gitalias", "cmdoutput", "builtinlint", "delegate", "plaintext", "streamsample", "store", "gitrepo", "policy", "recordref", "snapshot", "config", "bench/hooks.sh", "bench/seed.go", "go.sum"}
+var hookPaths = []string{"cmd/sessiongate", "hooks", "session", "conversation", "userconfig", "scriptrun", "repopath", "shellline", "eventseal", "identity", "claimtext", "selfbinary", "gitalias", "cmdoutput", "builtinlint", "delegate", "plaintext", "streamsample", "store", "gitrepo", "policy", "recordref", "snapshot", "config", "bench/hooks.sh", "bench/seed.go", "go.sum"}
 
 // dashPaths is the code under the dashboard figures: the pages, their
 // queries, the serve command, the seed and the script.
-var dashPaths = []string{"server", "web", "store", "session", "repopath", "eventseal", "identity", "claimtext", "selfbinary", "gitalias", "cmdoutput", "builtinlint", "delegate", "plaintext", "streamsample", "cmd/sessiongate", "bench/dashboard.sh", "bench/dashseed.go", "go.sum"}
+var dashPaths = []string{"server", "web", "store", "session", "conversation", "userconfig", "scriptrun", "repopath", "eventseal", "identity", "claimtext", "selfbinary", "gitalias", "cmdoutput", "builtinlint", "delegate", "plaintext", "streamsample", "cmd/sessiongate", "bench/dashboard.sh", "bench/dashseed.go", "go.sum"}
 
 const dashPeer = "`/sessions` (a page of the list) on the same server, interleaved request by request; curl's time_total"
 

@@ -253,3 +253,22 @@ func TestStopRefsOnlyCarryStops(t *testing.T) {
 		t.Errorf("an outcome on a stop ref was believed: %+v", files[0].Outcome)
 	}
 }
+
+// BenchmarkPutStopRef is the write an unchecked stop adds to the Stop
+// hook's path since round 16: a new ref of its own (the records ref beside
+// it holds 10,000 records, which this write does not read).
+func BenchmarkPutStopRef(b *testing.B) {
+	dir := seededRef(b, 10000)
+	at := time.Now()
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := range b.N {
+		body, p, err := recordref.StopBody(recordref.UncheckedStop{Agent: "claude", Conversation: fmt.Sprintf("conv-%d", i), At: at, Why: "the database was locked"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := recordref.PutStopRef(ctx, dir, ref, p, body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

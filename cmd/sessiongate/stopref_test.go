@@ -423,3 +423,66 @@ func TestUncheckedStopInParallelWorktrees(t *testing.T) {
 		t.Errorf("B ended COMPLETE beside A, yet verify: exit %d\n%s", codeB, outB)
 	}
 }
+
+// TestRecordsPushCarriesStopRefs: `sessiongate records push` in a clone
+// where an unchecked stop waits on a ref of its own (the Codex CLI's
+// recorded Stop payload, the real binary, the database held locked) folds
+// it, carries it onto the records ref with its outcome, removes its ref
+// and pushes: the remote's records ref holds the stop and its outcome, the
+// clone no stop ref. Rows: the note beside the database intact (its fold
+// judges the stop), and deleted (the fold of the refs judges it); both
+// record one END_PROTOCOL_SKIPPED and exit 0.
+func TestRecordsPushCarriesStopRefs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the real binary and a database lock")
+	}
+	for _, deleteNote := range []bool{false, true} {
+		t.Run(map[bool]string{false: "note intact", true: "note deleted"}[deleteNote], func(t *testing.T) {
+			w := newHintWorld(t, "")
+			remote := filepath.Join(t.TempDir(), "origin.git")
+			if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
+				t.Fatalf("git init --bare: %v %s", err, out)
+			}
+			w.git("remote", "add", "origin", remote)
+			db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
+			for i := 0; sqlCount(t, db, "SELECT count(*) FROM agent_bindings") == 0; i++ {
+				if i == 5 {
+					t.Fatal("the conversation was never bound to a session (5 tries)")
+				}
+				codexHook(t, w.dir, w.env, "SessionStart")
+				codexHook(t, w.dir, w.env, "UserPromptSubmit")
+			}
+			writeHintFile(t, w.dir, "work.txt", "work\n")
+			release := lockedDB(t, db)
+			for i := 0; i < 3; i++ {
+				codexStop(t, w.dir, w.env)
+				if left, _ := recordrefStopRefs(w); left != "" {
+					break
+				}
+			}
+			release()
+			left, _ := recordrefStopRefs(w)
+			if left == "" {
+				t.Fatal("the unchecked stop is not on a ref of its own")
+			}
+			if deleteNote {
+				os.Remove(filepath.Join(filepath.Dir(db), stopnote.File))
+			}
+			out := w.mustSG("records", "push")
+			t.Logf("records push: %s", out)
+			if left, _ := recordrefStopRefs(w); left != "" {
+				t.Errorf("stop refs left after records push: %s", left)
+			}
+			if n := skippedCount(t, db); n != 1 {
+				t.Errorf("%d END_PROTOCOL_SKIPPED recorded, want 1", n)
+			}
+			ls, err := exec.Command("git", "-C", remote, "ls-tree", "-r", "--name-only", "refs/sessiongate/records", "--", "stops/").CombinedOutput()
+			if err != nil {
+				t.Fatalf("the remote's records ref: %v %s", err, ls)
+			}
+			if !strings.Contains(string(ls), ".json") || !strings.Contains(string(ls), ".folded") {
+				t.Errorf("the remote's records ref lacks the stop or its outcome:\n%s", ls)
+			}
+		})
+	}
+}

@@ -18,12 +18,16 @@
 // to the database), also through a computed or matched path
 // (shellline.DeletesSessiongateFiles). A deletion they cannot see (a path
 // only run time knows, a background shell started before the stop) used
-// to launder the stop. So the stop is also written onto the records ref at
-// the same moment (recordref.PutStop: git plumbing, which the database
-// lock does not block): `session end` and `records push` fold the stops
-// on the ref that no process judged (FoldRecords), every fold writes its
-// outcome beside the stop, and verify in CI judges every stop the ref's
-// history holds, with no note and no database (docs/security.md).
+// to launder the stop. So the stop is also written onto git at the same
+// moment, first onto a ref of its own at a random name
+// (recordref.PutStopRef: git plumbing, which neither the database lock nor
+// a held records.lock or packed-refs.lock blocks), else onto the records
+// ref: `session end`, MCP `session_end`, `records push` and the pre-push
+// hook fold the stops on git that no process judged (FoldRecords), every
+// fold writes its outcome beside the stop on the records ref and carries
+// the stops there from their own refs, and verify in CI judges every stop
+// the ref's history holds, with no note and no database
+// (docs/security.md).
 package stopnote
 
 import (

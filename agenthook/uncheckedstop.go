@@ -13,8 +13,9 @@ import (
 // time limit passed) is written down beside the database (package
 // stopnote); every sessiongate process that opens the database folds the
 // note in as END_PROTOCOL_SKIPPED, this hook included. The stop is also
-// written onto the records ref, which a deleted note does not take back
-// (verify reads it in CI).
+// written onto git (a ref of its own, else the records ref), which a
+// deleted note does not take back (folds carry it onto the records ref,
+// which verify reads in CI).
 
 // noteUncheckedStop writes the stop down beside dbPath and onto the records
 // ref ref of the worktree dir. Best effort: the hook still answers.

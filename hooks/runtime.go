@@ -210,6 +210,9 @@ func (rt *Runtime) Run(ctx context.Context, hook string, args []string) int {
 		repo.SetIndexFile(rt.indexPath(repo))
 		pushed := rt.pushedRefs()
 		req.DeletesOnly = deletesOnly(pushed)
+		if !req.DeletesOnly {
+			rt.foldRecordStops(ctx, db, repo, cfg)
+		}
 		d, err = eng.PrePush(ctx, req)
 		if err == nil && d.Allowed && !req.DeletesOnly {
 			rt.pushRecords(ctx, repo, cfg, args, pushed)
@@ -250,6 +253,20 @@ func (rt *Runtime) dbPath(repo *gitrepo.Repo) string {
 // still commits through these. A warning only: the hook decides anyway.
 func (rt *Runtime) foldStops(ctx context.Context, db *store.DB, repo *gitrepo.Repo) {
 	if _, err := stopnote.Fold(ctx, db, rt.dbPath(repo)); err != nil {
+		fmt.Fprintf(rt.Stderr, "sessiongate: warning: %v\n", err)
+	}
+}
+
+// foldRecordStops records the unchecked stops on the records ref, and on
+// refs of their own, that no fold judged (their note was deleted), and
+// carries the latter onto the records ref the push then sends, as
+// `records push` does. A warning only: the push is decided anyway.
+func (rt *Runtime) foldRecordStops(ctx context.Context, db *store.DB, repo *gitrepo.Repo, cfg *config.Config) {
+	ref := session.DefaultRecordsRef
+	if session.IsRecordRef(cfg.SessionRecord) {
+		ref = cfg.SessionRecord
+	}
+	if _, err := stopnote.FoldRecords(ctx, db, rt.dbPath(repo), repo.Root(), ref); err != nil {
 		fmt.Fprintf(rt.Stderr, "sessiongate: warning: %v\n", err)
 	}
 }

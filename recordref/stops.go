@@ -2,6 +2,7 @@ package recordref
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -119,6 +120,148 @@ type StopFile struct {
 	Path    string
 	Stop    UncheckedStop
 	Outcome *StopOutcome
+	Body    []byte // the stop's bytes, as written (carried onto the records ref)
+}
+
+// StopRefPrefix is where a stop is first written, each on a ref of its own
+// (ref + "-stops/" + 32 random hex digits), before any fold carries it onto
+// the records ref itself. git locks a ref by creating <name>.lock: a shell
+// started before the stop could hold refs/sessiongate/records.lock (or
+// packed-refs.lock) so that the write onto the records ref failed at once
+// and the stop lived only in the note the agent then deleted. A new loose
+// ref at a name nobody knows before the stop needs neither lock.
+func StopRefPrefix(ref string) string { return ref + "-stops/" }
+
+// StopRef is one stop's own ref and its commit.
+type StopRef struct{ Name, Commit string }
+
+// PutStopRef writes a stop's bytes at path (StopBody) as a root commit on
+// a new ref under StopRefPrefix(ref) whose name is random: one fast-import,
+// neither the records ref's lock nor packed-refs' (a new loose ref takes
+// only its own lock, which nobody can create in advance without its name).
+func PutStopRef(ctx context.Context, dir, ref, path string, body []byte) (StopRef, error) {
+	if err := ValidRef(ref); err != nil {
+		return StopRef{}, err
+	}
+	if m := stopRE().FindStringSubmatch(path); m == nil || m[4] != "json" {
+		return StopRef{}, fmt.Errorf("write the unchecked stop: %q is not a stop path", path)
+	}
+	var nonce [16]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return StopRef{}, fmt.Errorf("write the unchecked stop: name its ref: %w", err)
+	}
+	name := StopRefPrefix(ref) + hex.EncodeToString(nonce[:])
+	commit, err := putFastImport(ctx, dir, name, "", map[string][]byte{path: body}, "sessiongate unchecked stop\n\n"+path+"\n")
+	if err != nil {
+		return StopRef{}, fmt.Errorf("write the unchecked stop onto %s: %w", name, err)
+	}
+	return StopRef{Name: name, Commit: commit}, nil
+}
+
+// ListStopRefs returns the stop refs of ref in the clone (one
+// for-each-ref, which reads loose and packed refs alike).
+func ListStopRefs(ctx context.Context, dir, ref string) ([]StopRef, error) {
+	if err := ValidRef(ref); err != nil {
+		return nil, err
+	}
+	out, err := git(ctx, dir, nil, nil, "for-each-ref", "--format=%(objectname) %(refname)", StopRefPrefix(ref))
+	if err != nil {
+		return nil, fmt.Errorf("list the unchecked stops' refs under %s: %w", StopRefPrefix(ref), err)
+	}
+	var refs []StopRef
+	for _, line := range strings.Split(out, "\n") {
+		if oid, name, ok := strings.Cut(strings.TrimSpace(line), " "); ok {
+			refs = append(refs, StopRef{Name: name, Commit: oid})
+		}
+	}
+	return refs, nil
+}
+
+// ReadStopRefs returns the stops on ref's stop refs (what each ref's
+// commit added; outcomes are believed only from the records ref, so a
+// .folded file on a stop ref is ignored) and the refs themselves. No
+// stop ref: one git process; else three (for-each-ref, log, cat-file).
+func ReadStopRefs(ctx context.Context, dir, ref string) ([]StopFile, []StopRef, error) {
+	refs, err := ListStopRefs(ctx, dir, ref)
+	if err != nil || len(refs) == 0 {
+		return nil, nil, err
+	}
+	args := []string{"log", "--no-walk=unsorted", "--root", "--no-renames", "--format=%x1e", "--raw", "-z", "--no-abbrev", "--diff-filter=AM"}
+	for _, r := range refs {
+		args = append(args, r.Commit)
+	}
+	out, err := git(ctx, dir, nil, nil, append(args, "--", StopDir+"/")...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list the unchecked stops on their refs under %s: %w", StopRefPrefix(ref), err)
+	}
+	var blobs [][2]string
+	for _, b := range parseRawPaths(out) {
+		if strings.HasSuffix(b[0], ".json") {
+			blobs = append(blobs, b)
+		}
+	}
+	files, err := readStopBlobs(ctx, dir, blobs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return files, refs, nil
+}
+
+// PutStops carries stops (read from their own refs) onto ref with the
+// outcomes a fold decided beside them (path -> outcome; either may be
+// empty), in one commit. A stop already on ref with the same bytes adds
+// nothing.
+func PutStops(ctx context.Context, dir, ref string, stops []StopFile, outcomes map[string]StopOutcome) (string, error) {
+	if err := ValidRef(ref); err != nil {
+		return "", err
+	}
+	bodies := map[string][]byte{}
+	var names []string
+	for _, s := range stops {
+		if m := stopRE().FindStringSubmatch(s.Path); m == nil || m[4] != "json" || len(s.Body) == 0 {
+			return "", fmt.Errorf("carry an unchecked stop: %q is not a stop path or has no bytes", s.Path)
+		}
+		bodies[s.Path] = s.Body
+		names = append(names, s.Path)
+	}
+	for p, o := range outcomes {
+		if m := stopRE().FindStringSubmatch(p); m == nil || m[4] != "json" {
+			return "", fmt.Errorf("write the outcome of an unchecked stop: %q is not a stop path", p)
+		}
+		o.At = o.At.UTC()
+		b, err := json.Marshal(o)
+		if err != nil {
+			return "", fmt.Errorf("encode the outcome of an unchecked stop: %w", err)
+		}
+		bodies[foldedPath(p)] = b
+		if _, carried := bodies[p]; !carried {
+			names = append(names, p)
+		}
+	}
+	if len(bodies) == 0 {
+		return "", nil
+	}
+	return importBodies(ctx, dir, ref, bodies, fmt.Sprintf("sessiongate unchecked stops: %d carried, %d folded\n\n%s\n", len(stops), len(outcomes), strings.Join(names, "\n")), "carry unchecked stops")
+}
+
+// DeleteStopRefs removes stop refs whose stops are on the records ref now,
+// each only if it still points where it was read (one update-ref
+// transaction).
+func DeleteStopRefs(ctx context.Context, dir string, refs []StopRef) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	var in strings.Builder
+	for _, r := range refs {
+		if err := ValidRef(r.Name); err != nil {
+			return err
+		}
+		fmt.Fprintf(&in, "delete %s %s\n", r.Name, r.Commit)
+	}
+	if _, err := git(ctx, dir, []byte(in.String()), nil, "update-ref", "--stdin"); err != nil {
+		return fmt.Errorf("remove the carried unchecked stops' refs: %w", err)
+	}
+	return nil
 }
 
 // ReadStops returns every stop the history of the ref up to tip ever
@@ -222,7 +365,7 @@ func readStopBlobs(ctx context.Context, dir string, blobs [][2]string) ([]StopFi
 			continue
 		}
 		index[b[0]] = len(files)
-		files = append(files, StopFile{Path: b[0], Stop: s})
+		files = append(files, StopFile{Path: b[0], Stop: s, Body: body})
 	}
 	for i := range files {
 		files[i].Outcome = outcomes[foldedPath(files[i].Path)]

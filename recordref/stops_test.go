@@ -3,6 +3,7 @@ package recordref_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -142,5 +143,132 @@ func BenchmarkPutStop(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		putStop(b, dir, fmt.Sprintf("conv-%d", i), at)
+	}
+}
+
+// TestStopRefNeedsNoSharedLock: a shell started before the stop holds
+// the records ref's lock (refs/sessiongate/records.lock) or packed-refs'
+// (packed-refs.lock), or both. The write onto the records ref fails at
+// once ("cannot lock ref"), which left the stop only in the note the
+// agent then deleted. A stop on a new ref of its own, at a name nobody
+// knows in advance, takes neither lock (git creates a new loose ref under
+// its own lock only): it is written, read back, and once the locks are
+// gone carried onto the records ref and its own ref removed. The honest
+// twin: no lock held, the same.
+func TestStopRefNeedsNoSharedLock(t *testing.T) {
+	setEnv(t)
+	ctx := context.Background()
+	at := time.Date(2026, 11, 30, 1, 2, 3, 4, time.UTC)
+	rows := []struct {
+		name  string
+		locks []string // under the git directory
+	}{
+		{"honest: no lock held", nil},
+		{"records ref locked", []string{"refs/sessiongate/records.lock"}},
+		{"packed-refs locked", []string{"packed-refs.lock"}},
+		{"both locked", []string{"refs/sessiongate/records.lock", "packed-refs.lock"}},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			dir := newRepo(t)
+			putStop(t, dir, "earlier", at) // the records ref exists
+			run(t, dir, "pack-refs", "--all")
+			gitDir := strings.TrimSpace(run(t, dir, "rev-parse", "--absolute-git-dir"))
+			for _, l := range r.locks {
+				if err := os.WriteFile(filepath.Join(gitDir, l), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b, p, err := recordref.StopBody(recordref.UncheckedStop{Agent: "codex", Conversation: "c1", At: at, Why: "the database was locked"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+			_, errOld := recordref.PutStop(short, dir, ref, p, b)
+			cancel()
+			if locked := len(r.locks) > 0 && strings.HasPrefix(r.locks[0], "refs/"); locked != (errOld != nil) {
+				t.Errorf("onto the records ref with %v held: err %v", r.locks, errOld)
+			}
+			sr, err := recordref.PutStopRef(ctx, dir, ref, p, b)
+			if err != nil {
+				t.Fatalf("onto a ref of its own with %v held: %v", r.locks, err)
+			}
+			if !strings.HasPrefix(sr.Name, recordref.StopRefPrefix(ref)) || len(sr.Name) != len(recordref.StopRefPrefix(ref))+32 {
+				t.Errorf("stop ref %q", sr.Name)
+			}
+			files, refs, err := recordref.ReadStopRefs(ctx, dir, ref)
+			if err != nil || len(files) != 1 || files[0].Path != p || len(refs) != 1 || refs[0] != sr {
+				t.Fatalf("read back: %+v %+v %v", files, refs, err)
+			}
+			for _, l := range r.locks {
+				os.Remove(filepath.Join(gitDir, l))
+			}
+			if _, err := recordref.PutStops(ctx, dir, ref, files, map[string]recordref.StopOutcome{p: {Outcome: recordref.StopRecorded, At: at}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := recordref.DeleteStopRefs(ctx, dir, refs); err != nil {
+				t.Fatal(err)
+			}
+			if left, _ := recordref.ListStopRefs(ctx, dir, ref); len(left) != 0 {
+				t.Errorf("stop refs left after the carry: %v", left)
+			}
+			tip, _ := recordref.Tip(ctx, dir, ref)
+			got, err := recordref.ReadStops(ctx, dir, tip)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, f := range got {
+				if f.Path == p {
+					found = f.Outcome != nil && f.Outcome.Outcome == recordref.StopRecorded
+				}
+			}
+			if !found {
+				t.Errorf("the carried stop %s with its outcome is not on the records ref: %+v", p, got)
+			}
+		})
+	}
+}
+
+// TestStopRefsOnlyCarryStops: a stop ref is written by whoever can write
+// refs, the agent too; an outcome file on it ("this stop was judged
+// complete") is not believed, only one on the records ref.
+func TestStopRefsOnlyCarryStops(t *testing.T) {
+	setEnv(t)
+	ctx := context.Background()
+	dir := newRepo(t)
+	b, p, _ := recordref.StopBody(recordref.UncheckedStop{Agent: "codex", Conversation: "c1", At: time.Now(), Why: "x"})
+	blob := strings.TrimSpace(runIn(t, dir, "", string(b), "hash-object", "-w", "--stdin"))
+	folded := strings.TrimSpace(runIn(t, dir, "", `{"outcome":"complete","at":"2026-11-30T00:00:00Z"}`, "hash-object", "-w", "--stdin"))
+	idx := "GIT_INDEX_FILE=" + filepath.Join(t.TempDir(), "index")
+	runIn(t, dir, idx, fmt.Sprintf("100644 %s\t%s\n100644 %s\t%s\n", blob, p, folded, strings.TrimSuffix(p, ".json")+".folded"), "update-index", "--index-info")
+	tree := strings.TrimSpace(runIn(t, dir, idx, "", "write-tree"))
+	c := strings.TrimSpace(runIn(t, dir, "", "", "commit-tree", tree, "-m", "forged"))
+	run(t, dir, "update-ref", recordref.StopRefPrefix(ref)+"forged", c)
+	files, _, err := recordref.ReadStopRefs(ctx, dir, ref)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("read: %+v %v", files, err)
+	}
+	if files[0].Outcome != nil {
+		t.Errorf("an outcome on a stop ref was believed: %+v", files[0].Outcome)
+	}
+}
+
+// BenchmarkPutStopRef is the write an unchecked stop adds to the Stop
+// hook's path since round 16: a new ref of its own (the records ref beside
+// it holds 10,000 records, which this write does not read).
+func BenchmarkPutStopRef(b *testing.B) {
+	dir := seededRef(b, 10000)
+	at := time.Now()
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := range b.N {
+		body, p, err := recordref.StopBody(recordref.UncheckedStop{Agent: "claude", Conversation: fmt.Sprintf("conv-%d", i), At: at, Why: "the database was locked"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := recordref.PutStopRef(ctx, dir, ref, p, body); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -23,7 +23,7 @@ func registerMCP(s *Server, e *echo.Echo) {
 
 // mcpOptions is the part of the options the MCP server reads.
 func (o Options) mcpOptions() mcpserver.Options {
-	return mcpserver.Options{Engine: o.Engine, Repo: o.Repo, LoadSpec: o.LoadSpec, Protocol: o.Protocol, Version: o.Version, Logger: o.Logger}
+	return mcpserver.Options{Engine: o.Engine, Repo: o.Repo, LoadSpec: o.LoadSpec, Protocol: o.Protocol, Version: o.Version, Logger: o.Logger, BeforeEnd: o.BeforeEnd}
 }
 
 func parseBearer(h string) (string, bool) {

@@ -39,6 +39,9 @@ type Options struct {
 	Token   string
 	Version string
 	Logger  *slog.Logger
+	// BeforeEnd runs before MCP session_end ends a session
+	// (mcpserver.Options.BeforeEnd).
+	BeforeEnd func(ctx context.Context)
 	// MCP, when set, is the MCP server mounted at /mcp instead of
 	// mcpserver.New(opts.mcpOptions()) (embedding with extra tools; the benchmark's ping).
 	MCP *mcp.Server

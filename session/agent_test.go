@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitalias"
+	"github.com/sessiongate/sessiongate/shellline"
 )
 
 func TestShellGitWrite(t *testing.T) {
@@ -210,5 +211,30 @@ func TestShellGitWriteAliases(t *testing.T) {
 	}
 	if got := ShellGitWrite("git x side"); got != "" {
 		t.Errorf("ShellGitWrite without aliases judged %q", got)
+	}
+}
+
+// TestRecordsRefsCoverStopRefs: with a records ref outside sessiongate's
+// namespace (session_record: refs/team/records), the refs an unchecked
+// stop is first written onto (refs/team/records-stops/<random>) are the
+// agent's to leave alone as the records ref is: deleting one from a line
+// the hook reads is denied (the records ref's name protects what it
+// begins, so no new rule was needed; this keeps it so).
+func TestRecordsRefsCoverStopRefs(t *testing.T) {
+	e := &Engine{}
+	e.Config.SessionRecord = "refs/team/records"
+	for _, c := range []struct {
+		line  string
+		touch bool
+	}{
+		{"git update-ref -d refs/team/records-stops/0123456789abcdef0123456789abcdef", true},
+		{"git update-ref -d refs/team/records", true},
+		{"git update-ref -d refs/sessiongate/records-stops/0123456789abcdef0123456789abcdef", true},
+		{"git update-ref refs/heads/feat/x HEAD", false}, // honest: the agent's own branch
+		{"git for-each-ref refs/team/records-stops/", false},
+	} {
+		if got := shellline.TouchesRecords(c.line, e.recordsRefs()); (got != "") != c.touch {
+			t.Errorf("%s: %q, want touches=%v", c.line, got, c.touch)
+		}
 	}
 }

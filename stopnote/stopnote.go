@@ -18,12 +18,16 @@
 // to the database), also through a computed or matched path
 // (shellline.DeletesSessiongateFiles). A deletion they cannot see (a path
 // only run time knows, a background shell started before the stop) used
-// to launder the stop. So the stop is also written onto the records ref at
-// the same moment (recordref.PutStop: git plumbing, which the database
-// lock does not block): `session end` and `records push` fold the stops
-// on the ref that no process judged (FoldRecords), every fold writes its
-// outcome beside the stop, and verify in CI judges every stop the ref's
-// history holds, with no note and no database (docs/security.md).
+// to launder the stop. So the stop is also written onto git at the same
+// moment, first onto a ref of its own at a random name
+// (recordref.PutStopRef: git plumbing, which neither the database lock nor
+// a held records.lock or packed-refs.lock blocks), else onto the records
+// ref: `session end`, MCP `session_end`, `records push` and the pre-push
+// hook fold the stops on git that no process judged (FoldRecords), every
+// fold writes its outcome beside the stop on the records ref and carries
+// the stops there from their own refs, and verify in CI judges every stop
+// the ref's history holds, with no note and no database
+// (docs/security.md).
 package stopnote
 
 import (
@@ -111,10 +115,40 @@ func Add(ctx context.Context, dbPath string, s Stop) error {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refWriteLimit)
 	defer cancel()
-	if _, err := recordref.PutStop(ctx, s.Dir, s.Ref, s.RefPath, body); err != nil {
-		return errors.Join(errNote, fmt.Errorf("write the unchecked stop onto %s: %w", s.Ref, err))
+	if err := putStop(ctx, s.Dir, s.Ref, s.RefPath, body); err != nil {
+		return errors.Join(errNote, err)
 	}
 	return errNote
+}
+
+// stopRefAttempts is how many fresh stop refs are tried before the records
+// ref itself.
+const stopRefAttempts = 2
+
+// putStop writes the stop onto a ref of its own (recordref.PutStopRef: a
+// random name, so no lock can be held on it in advance), a fresh name
+// once more after a short pause, then onto the records ref itself: one of
+// them takes it unless the refs folder cannot be written at all.
+func putStop(ctx context.Context, dir, ref, path string, body []byte) error {
+	var errs []error
+	for i := 0; i < stopRefAttempts; i++ {
+		if i > 0 {
+			select {
+			case <-ctx.Done():
+				return errors.Join(append(errs, ctx.Err())...)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		_, err := recordref.PutStopRef(ctx, dir, ref, path, body)
+		if err == nil {
+			return nil
+		}
+		errs = append(errs, err)
+	}
+	if _, err := recordref.PutStop(ctx, dir, ref, path, body); err != nil {
+		return errors.Join(append(errs, fmt.Errorf("write the unchecked stop onto %s: %w", ref, err))...)
+	}
+	return nil
 }
 
 // addNote appends s to the note beside dbPath.
@@ -225,15 +259,53 @@ func record(ctx context.Context, st session.Store, vios []*session.Violation) er
 // refKey groups outcomes by the records ref they go to.
 type refKey struct{ dir, ref string }
 
-// putOutcomes writes the outcomes beside their stops on each ref.
+// putOutcomes writes the outcomes beside their stops on each records ref,
+// carrying there the stops still on refs of their own (and removing
+// those refs once carried).
 func putOutcomes(ctx context.Context, out map[refKey]map[string]recordref.StopOutcome) error {
 	var errs []error
 	for k, o := range out {
-		if _, err := recordref.PutStopOutcomes(ctx, k.dir, k.ref, o); err != nil {
-			errs = append(errs, fmt.Errorf("write the outcome of unchecked stops onto %s: %w", k.ref, err))
+		own, refs, err := recordref.ReadStopRefs(ctx, k.dir, k.ref)
+		if err != nil {
+			errs = append(errs, err)
+			own, refs = nil, nil // the outcomes still go on
+		}
+		if err := settle(ctx, k.dir, k.ref, own, refs, o); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// settle writes the stops read from their own refs and the outcomes onto
+// the records ref in one commit, then removes the carried refs.
+func settle(ctx context.Context, dir, ref string, own []recordref.StopFile, refs []recordref.StopRef, outcomes map[string]recordref.StopOutcome) error {
+	if len(own) == 0 && len(outcomes) == 0 && len(refs) == 0 {
+		return nil
+	}
+	if _, err := recordref.PutStops(ctx, dir, ref, own, outcomes); err != nil {
+		return fmt.Errorf("write unchecked stops and their outcomes onto %s: %w", ref, err)
+	}
+	return recordref.DeleteStopRefs(ctx, dir, refs)
+}
+
+// noted returns the records ref paths of the stops the note beside dbPath
+// holds (nil without a note): their fold judges them.
+func noted(dbPath string) map[string]bool {
+	if !Pending(dbPath) {
+		return nil
+	}
+	stops, err := read(Path(dbPath))
+	if err != nil {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, s := range stops {
+		if s.RefPath != "" {
+			m[s.RefPath] = true
+		}
+	}
+	return m
 }
 
 // Fold records the noted stops beside dbPath as violations in st and
@@ -297,33 +369,54 @@ func Fold(ctx context.Context, st session.Store, dbPath string) (int, error) {
 	return len(vios), putOutcomes(ctx, outcomes)
 }
 
-// FoldRecords records the stops on the records ref at dir that no fold
-// judged yet (their note beside the database was deleted, or the database
-// was another clone's): the same rules as Fold, the outcome written beside
-// each. Three git processes (a ref read from files, one ls-tree, one
-// cat-file) when a stop is on the ref; run where a session's verdict is
-// settled (session end, records push), not on every hook. A stop another
-// process recorded meanwhile (its violation names the stop) is not
-// recorded twice.
-func FoldRecords(ctx context.Context, st session.Store, dir, ref string) (int, error) {
+// FoldRecords records the stops on the records ref at dir, and on their
+// own refs (recordref.PutStopRef), that no fold judged yet (their note
+// beside the database was deleted, or the database was another clone's):
+// the same rules as Fold, the outcome written beside each, the stops on
+// their own refs carried onto the records ref and those refs removed. A
+// stop the note beside dbPath still holds is left to the note's fold.
+// Four git processes (a ref read, one ls-tree, one for-each-ref, one
+// cat-file) when a stop waits; run where a session's verdict is settled or
+// published (session end, MCP session_end, records push, the pre-push
+// hook), not on every hook. A stop another process recorded meanwhile (its
+// violation names the stop) is not recorded twice.
+func FoldRecords(ctx context.Context, st session.Store, dbPath, dir, ref string) (int, error) {
 	ar, ok := st.(session.AgentReader)
 	if !ok || dir == "" || ref == "" {
 		return 0, nil
 	}
 	tip, err := recordref.Tip(ctx, dir, ref)
-	if err != nil || tip == "" {
+	if err != nil {
 		return 0, err
 	}
 	files, err := recordref.ReadStopsAt(ctx, dir, tip)
 	if err != nil {
 		return 0, err
 	}
+	own, refs, err := recordref.ReadStopRefs(ctx, dir, ref)
+	if err != nil {
+		return 0, err
+	}
+	if len(files) == 0 && len(refs) == 0 {
+		return 0, nil
+	}
+	judged := map[string]bool{}
+	for _, f := range files {
+		judged[f.Path] = f.Outcome != nil
+	}
+	for _, f := range own {
+		if _, on := judged[f.Path]; !on {
+			files = append(files, f)
+			judged[f.Path] = false
+		}
+	}
+	inNote := noted(dbPath)
 	var vios []*session.Violation
 	outcomes := map[string]recordref.StopOutcome{}
 	seen := map[string]bool{}
 	now := time.Now().UTC()
 	for _, f := range files {
-		if f.Outcome != nil {
+		if f.Outcome != nil || judged[f.Path] || inNote[f.Path] {
 			continue
 		}
 		v, err := judge(ctx, st, ar, f.Stop.Agent, f.Stop.Conversation, f.Stop.Mark)
@@ -353,10 +446,7 @@ func FoldRecords(ctx context.Context, st session.Store, dir, ref string) (int, e
 	if err := record(ctx, st, vios); err != nil {
 		return 0, fmt.Errorf("record the unchecked stops of %s: %w", ref, err)
 	}
-	if len(outcomes) == 0 {
-		return 0, nil
-	}
-	return len(vios), putOutcomes(ctx, map[refKey]map[string]recordref.StopOutcome{{dir, ref}: outcomes})
+	return len(vios), settle(ctx, dir, ref, own, refs, outcomes)
 }
 
 // read parses the claimed note; lines that do not parse are skipped.

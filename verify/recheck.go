@@ -122,6 +122,9 @@ type protocolTrust struct {
 	inRange map[string]string
 	// recordsTip is the records ref's commit, where acceptances are.
 	recordsTip string
+	// recordsRef is that ref's name (unchecked stops still on refs of
+	// their own are beside it: recordref.StopRefPrefix).
+	recordsRef string
 	acc        *acceptanceIndex   // read on the first mismatch
 	signersDir string             // a temp folder for the base's allowed-signers file
 	spec       *protocolspec.Spec // the base's protocol, parsed (notapplicable.go)

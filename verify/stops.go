@@ -25,14 +25,12 @@ import (
 //     "complete" is allowed, as the fold allowed it;
 //   - "recorded" must be backed by END_PROTOCOL_SKIPPED in the record
 //     (the record's own violations then fail the commit);
-//   - a stop no fold judged is END_PROTOCOL_SKIPPED here.
+//   - a stop no fold judged is END_PROTOCOL_SKIPPED here, also one still
+//     on a ref of its own (recordref.StopRefPrefix) in this clone.
 
 // uncheckedStops fails the commits of the range's sessions whose agent
 // stopped unchecked with the end protocol undone.
 func (t *protocolTrust) uncheckedStops(ctx context.Context, rep *Report, records map[string]*recordCheck, opts Options) error {
-	if t.recordsTip == "" {
-		return nil
-	}
 	type bound struct {
 		id string
 		rc *recordCheck
@@ -54,6 +52,22 @@ func (t *protocolTrust) uncheckedStops(ctx context.Context, rep *Report, records
 	if err != nil {
 		return err
 	}
+	// A stop still on a ref of its own (no fold carried it onto the
+	// records ref yet) counts as well: unjudged there.
+	own, _, err := recordref.ReadStopRefs(ctx, t.repo.Root(), t.recordsRef)
+	if err != nil {
+		return err
+	}
+	where := map[string]string{}
+	for _, f := range stops {
+		where[f.Path] = t.recordsTipName()
+	}
+	for _, f := range own {
+		if _, on := where[f.Path]; !on {
+			stops = append(stops, f)
+			where[f.Path] = "its own ref under " + recordref.StopRefPrefix(t.recordsRef)
+		}
+	}
 	problems := map[string][]string{} // session -> problems
 	for _, f := range stops {
 		for _, b := range byKey[recordref.StopKey(f.Stop.Agent, f.Stop.Conversation)] {
@@ -61,7 +75,7 @@ func (t *protocolTrust) uncheckedStops(ctx context.Context, rep *Report, records
 				continue
 			}
 			what := fmt.Sprintf("%s stopped at %s while sessiongate could not check the stop (%s; %s on %s)",
-				f.Stop.Agent, f.Stop.At.Format(time.RFC3339), f.Stop.Why, f.Path, t.recordsTipName())
+				f.Stop.Agent, f.Stop.At.Format(time.RFC3339), f.Stop.Why, f.Path, where[f.Path])
 			switch {
 			case f.Outcome == nil:
 				problems[b.id] = append(problems[b.id], fmt.Sprintf("%s: %s, and no sessiongate process recorded it (the note beside the database was deleted, or the database)", session.CodeEndProtocolSkipped, what))

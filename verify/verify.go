@@ -200,8 +200,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	claims := newClaimCheck(repo, opts)
 	claims.tip = tipSHA
 	claims.rw = src.rw
-	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip}
+	trust := &protocolTrust{repo: repo, bl: opts.Baseline, revs: rg.Revs, recordsTip: src.refTip, recordsRef: src.ref}
 	if src.ref == "" {
+		trust.recordsRef = session.DefaultRecordsRef
 		// In-tree records: acceptances are on the default records ref all the same.
 		if trust.recordsTip, err = recordref.Tip(ctx, repo.Root(), session.DefaultRecordsRef); err != nil {
 			return nil, err

@@ -168,14 +168,15 @@ func (a *app) foldRecordedStops(ctx context.Context) {
 	if session.IsRecordRef(cfg.SessionRecord) {
 		ref = cfg.SessionRecord
 	}
-	if p, _, err := a.dbPath(ctx); err != nil || !postgres.IsURL(p) && !fileExists(p) {
+	p, _, err := a.dbPath(ctx)
+	if err != nil || !postgres.IsURL(p) && !fileExists(p) {
 		return // no database here: nothing was bound, nothing to record into
 	}
 	db, err := a.store(ctx)
 	if err != nil {
 		return
 	}
-	if _, err := stopnote.FoldRecords(ctx, db, r.Root(), ref); err != nil {
+	if _, err := stopnote.FoldRecords(ctx, db, p, r.Root(), ref); err != nil {
 		fmt.Fprintf(a.stderr, "sessiongate: warning: %v\n", err)
 	}
 }

@@ -40,7 +40,7 @@ session_end, get_blocked_reason. See docs/mcp.md.`,
 			// Gate repeats held back (session/gaterepeat.go) go on record
 			// before the database closes.
 			defer opts.Engine.FlushGateRepeats(context.WithoutCancel(ctx))
-			srv := mcpserver.New(mcpserver.Options{Engine: opts.Engine, Repo: opts.Repo, LoadSpec: opts.LoadSpec, Protocol: opts.Protocol, Version: opts.Version, Logger: opts.Logger})
+			srv := mcpserver.New(mcpserver.Options{Engine: opts.Engine, Repo: opts.Repo, LoadSpec: opts.LoadSpec, Protocol: opts.Protocol, Version: opts.Version, Logger: opts.Logger, BeforeEnd: opts.BeforeEnd})
 			// Closing stdin on shutdown unblocks the reader; stdout stays open.
 			in, ok := a.stdin.(io.ReadCloser)
 			if !ok {
@@ -210,6 +210,14 @@ func (a *app) serverOptions(ctx context.Context) (server.Options, error) {
 			defer mu.Unlock()
 			return a.readProtocol(ctx, "")
 		},
+	}
+	// session_end records the unchecked stops no fold judged first, as
+	// `session end` does (one at a time: the app's lazy state is shared).
+	var foldMu sync.Mutex
+	opts.BeforeEnd = func(ctx context.Context) {
+		foldMu.Lock()
+		defer foldMu.Unlock()
+		a.foldRecordedStops(ctx)
 	}
 	// A missing or broken protocol is not fatal: session_start reports it
 	// to the agent, which can fix the document and call again.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/stopnote"
 )
@@ -112,7 +113,15 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 		background, after   string
 		endByMCP, unchanged bool
 		honest              bool
+		// locks: the background shell holds the records ref's and
+		// packed-refs' locks through the stop (paths read from files);
+		// pushFirst: a git push (the pre-push hook) comes before the end.
+		locks, pushFirst bool
 	}{
+		{name: "background shell holds the records ref's lock through the stop, ended over MCP",
+			background: holdLocks, locks: true, endByMCP: true},
+		{name: "background shell holds the records ref's lock, git push first, ended by session end",
+			background: holdLocks, locks: true, pushFirst: true},
 		{name: "background shell reads the path from a file, ended over MCP",
 			background: `i=0; while [ ! -f "$(cat p)" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; rm -f "$(cat p)"`, endByMCP: true},
 		{name: "background shell, ended by session end",
@@ -158,6 +167,8 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 				mcp = startMCP(t, w)
 			}
 			if !r.honest {
+				writeHintFile(t, w.dir, "l", ".git/refs/sessiongate/records.lock\n")
+				writeHintFile(t, w.dir, "k", ".git/packed-refs.lock\n")
 				writeHintFile(t, w.dir, "p", note+"\n")
 				writeHintFile(t, w.dir, "del.sh", "d=$(git rev-parse --git-common-dir)\nrm -f \"$d/sessiongate/unchecked-$(printf stops).jsonl\"\n")
 			}
@@ -169,11 +180,19 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 				if err := bg.Start(); err != nil {
 					t.Fatal(err)
 				}
+				for i := 0; r.locks && !fileExists(filepath.Join(w.dir, "ready")); i++ {
+					if i == 300 {
+						t.Fatal("the background shell never took the locks")
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
 			}
 			release := lockedDB(t, db)
+			// The stop on the records ref, or on a ref of its own.
 			onRef := func() string {
 				_, out := w.git("ls-tree", "-r", "--name-only", "refs/sessiongate/records", "--", "stops/")
-				return strings.TrimSpace(out)
+				_, own := w.git("for-each-ref", "--format=%(refname)", "refs/sessiongate/records-stops/")
+				return strings.TrimSpace(out + own)
 			}
 			// On a loaded machine the hook can pass its time limit before
 			// it knows the database (nothing is noted then): the agent
@@ -191,6 +210,8 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 			}
 			release()
 			noted := stopnote.Pending(db)
+			refStops := onRef() // while the locks are held
+			writeHintFile(t, w.dir, "stopped", "")
 			if bg != nil {
 				bg.Wait()
 			}
@@ -204,13 +225,21 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 			if !r.honest && stopnote.Pending(db) {
 				t.Fatalf("the note beside the database survived the deletion (%s)", r.background+r.after)
 			}
-			refStops := onRef()
 			t.Logf("noted beside the database: %v; on the records ref: %q", noted, refStops)
 			if !r.unchanged && !strings.Contains(refStops, "stops/") {
 				t.Errorf("the unchecked stop is not on the records ref")
 			}
-			os.Remove(filepath.Join(w.dir, "p"))
-			os.Remove(filepath.Join(w.dir, "del.sh"))
+			for _, f := range []string{"p", "l", "k", "ready", "stopped", "del.sh"} {
+				os.Remove(filepath.Join(w.dir, f))
+			}
+			if r.pushFirst {
+				// The pre-push hook records the stop no fold judged, as
+				// `records push` does, whether it then allows the push.
+				code, out := w.git("push", "-q", "origin", "feat/hints")
+				if n := skippedCount(t, db); n != 1 {
+					t.Errorf("after git push (exit %d): %d END_PROTOCOL_SKIPPED recorded, want 1\n%s", code, n, out)
+				}
+			}
 			if r.endByMCP {
 				resp := mcp.call("tools/call", map[string]any{"name": "session_end", "arguments": map[string]any{"session_id": st.Session.ID, "summary": "done"}})
 				if !strings.Contains(resp, "COMPLETE") {
@@ -236,11 +265,45 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 				t.Errorf("honest: verify exit %d, %d END_PROTOCOL_SKIPPED recorded:\n%s", code, local, out)
 			case !r.honest && !caught:
 				t.Errorf("the stop let through a locked database, its note deleted, passed verify (exit %d):\n%s", code, out)
-			case !r.honest && !r.endByMCP && local != 1:
-				t.Errorf("session end recorded %d END_PROTOCOL_SKIPPED from the records ref, want 1", local)
+			case !r.honest && local != 1:
+				t.Errorf("session end (MCP: %v) recorded %d END_PROTOCOL_SKIPPED from the stop on git, want 1", r.endByMCP, local)
+			}
+			if left, _ := recordrefStopRefs(w); left != "" {
+				t.Errorf("stop refs left after the session ended and the push: %s", left)
+			}
+			// A CI checkout: a fresh clone and the records ref fetched as
+			// the action fetches it, no database, no stop refs.
+			ci := filepath.Join(t.TempDir(), "ci")
+			if out, err := exec.Command("git", "clone", "-q", "-b", "feat/hints", remote, ci).CombinedOutput(); err != nil {
+				t.Fatalf("clone: %v %s", err, out)
+			}
+			wc := *w
+			wc.dir = ci
+			if code, out := wc.git("fetch", "-q", "--no-tags", "origin", "+refs/sessiongate/records:refs/sessiongate/records"); code != 0 {
+				t.Fatalf("fetch the records ref: %s", out)
+			}
+			code, out = wc.sg("", "verify")
+			t.Logf("CI checkout: verify exit %d:\n%s", code, out)
+			switch ciCaught := code != 0 && strings.Contains(out, "END_PROTOCOL_SKIPPED"); {
+			case r.honest && code != 0:
+				t.Errorf("honest: verify on a CI checkout: exit %d\n%s", code, out)
+			case !r.honest && !ciCaught:
+				t.Errorf("verify on a CI checkout passed the stop (exit %d):\n%s", code, out)
 			}
 		})
 	}
+}
+
+// holdLocks is a background shell started before the stop: it holds the
+// records ref's lock and packed-refs' (paths read from files the hook
+// does not read) until the stop hook answered, then deletes the note and
+// the locks.
+const holdLocks = `mkdir -p "$(dirname "$(cat l)")"; : > "$(cat l)"; : > "$(cat k)"; : > ready; i=0; while [ ! -f stopped ] && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done; rm -f "$(cat p)" "$(cat l)" "$(cat k)"`
+
+// recordrefStopRefs lists the stop refs of the default records ref.
+func recordrefStopRefs(w *hintWorld) (string, int) {
+	code, out := w.git("for-each-ref", "--format=%(refname)", "refs/sessiongate/records-stops/")
+	return strings.TrimSpace(out), code
 }
 
 // TestUncheckedStopInParallelWorktrees: two sessions of one clone run at
@@ -338,5 +401,68 @@ func TestUncheckedStopInParallelWorktrees(t *testing.T) {
 	}
 	if codeB != 0 || strings.Contains(outB, "END_PROTOCOL_SKIPPED") {
 		t.Errorf("B ended COMPLETE beside A, yet verify: exit %d\n%s", codeB, outB)
+	}
+}
+
+// TestRecordsPushCarriesStopRefs: `sessiongate records push` in a clone
+// where an unchecked stop waits on a ref of its own (the Codex CLI's
+// recorded Stop payload, the real binary, the database held locked) folds
+// it, carries it onto the records ref with its outcome, removes its ref
+// and pushes: the remote's records ref holds the stop and its outcome, the
+// clone no stop ref. Rows: the note beside the database intact (its fold
+// judges the stop), and deleted (the fold of the refs judges it); both
+// record one END_PROTOCOL_SKIPPED and exit 0.
+func TestRecordsPushCarriesStopRefs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs the real binary and a database lock")
+	}
+	for _, deleteNote := range []bool{false, true} {
+		t.Run(map[bool]string{false: "note intact", true: "note deleted"}[deleteNote], func(t *testing.T) {
+			w := newHintWorld(t, "")
+			remote := filepath.Join(t.TempDir(), "origin.git")
+			if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
+				t.Fatalf("git init --bare: %v %s", err, out)
+			}
+			w.git("remote", "add", "origin", remote)
+			db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
+			for i := 0; sqlCount(t, db, "SELECT count(*) FROM agent_bindings") == 0; i++ {
+				if i == 5 {
+					t.Fatal("the conversation was never bound to a session (5 tries)")
+				}
+				codexHook(t, w.dir, w.env, "SessionStart")
+				codexHook(t, w.dir, w.env, "UserPromptSubmit")
+			}
+			writeHintFile(t, w.dir, "work.txt", "work\n")
+			release := lockedDB(t, db)
+			for i := 0; i < 3; i++ {
+				codexStop(t, w.dir, w.env)
+				if left, _ := recordrefStopRefs(w); left != "" {
+					break
+				}
+			}
+			release()
+			left, _ := recordrefStopRefs(w)
+			if left == "" {
+				t.Fatal("the unchecked stop is not on a ref of its own")
+			}
+			if deleteNote {
+				os.Remove(filepath.Join(filepath.Dir(db), stopnote.File))
+			}
+			out := w.mustSG("records", "push")
+			t.Logf("records push: %s", out)
+			if left, _ := recordrefStopRefs(w); left != "" {
+				t.Errorf("stop refs left after records push: %s", left)
+			}
+			if n := skippedCount(t, db); n != 1 {
+				t.Errorf("%d END_PROTOCOL_SKIPPED recorded, want 1", n)
+			}
+			ls, err := exec.Command("git", "-C", remote, "ls-tree", "-r", "--name-only", "refs/sessiongate/records", "--", "stops/").CombinedOutput()
+			if err != nil {
+				t.Fatalf("the remote's records ref: %v %s", err, ls)
+			}
+			if !strings.Contains(string(ls), ".json") || !strings.Contains(string(ls), ".folded") {
+				t.Errorf("the remote's records ref lacks the stop or its outcome:\n%s", ls)
+			}
+		})
 	}
 }

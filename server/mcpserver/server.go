@@ -34,6 +34,11 @@ type Options struct {
 	Protocol func(ctx context.Context) (name string, content []byte, err error)
 	Version  string
 	Logger   *slog.Logger
+	// BeforeEnd, when set, runs before session_end ends a session: the
+	// CLI's `session end` records there the unchecked stops no fold
+	// judged (stopnote.FoldRecords), and so must this server, which
+	// folded only what waited at its start.
+	BeforeEnd func(ctx context.Context)
 }
 
 // New builds the one MCP server sessiongate runs, over stdio

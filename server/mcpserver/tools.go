@@ -412,6 +412,9 @@ func (m *handlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in Se
 	if err != nil {
 		return nil, nil, err
 	}
+	if m.opts.BeforeEnd != nil {
+		m.opts.BeforeEnd(ctx)
+	}
 	res, err := e.End(ctx, session.EndRequest{ID: in.SessionID, Summary: in.Summary, NextNotes: in.NextSessionNotes, SkipQA: in.SkipQA})
 	if err != nil {
 		return nil, nil, m.toolError(ctx, "session_end", in.SessionID, err)

@@ -95,6 +95,7 @@ type Text struct {
 	sh     map[uint64]struct{}
 	raw    string
 	lines  [][]string
+	para   *prepared // paraphrase.go, made on first use
 }
 
 // New prepares text for comparison.
@@ -134,7 +135,14 @@ func (t *Text) NearCopyOf(other string) bool {
 	if contained >= Contained && share >= Share {
 		return true
 	}
-	return t.reworded(other)
+	// Reworded one for one (reworded.go), or paraphrased (paraphrase.go).
+	if t.reworded(other) {
+		return true
+	}
+	if t.para == nil {
+		t.para = prepare(t.raw)
+	}
+	return paraphrasedScore(paraphraseScore(t.para, prepare(other)))
 }
 
 // reworded: the earlier text with its words swapped one for one

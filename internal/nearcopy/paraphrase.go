@@ -58,13 +58,12 @@ type prepared struct {
 	content [][]string // the content words of each line
 }
 
-func prepare(text string) *prepared {
-	p := &prepared{}
-	for _, l := range strings.Split(text, "\n") {
-		w := Words(l)
-		if len(w) == 0 {
-			continue
-		}
+func prepare(text string) *prepared { return prepareLines(lineWords(text)) }
+
+// prepareLines is prepare of a text already split (lineWords).
+func prepareLines(lines [][]string) *prepared {
+	p := &prepared{lines: make([]string, 0, len(lines)), content: make([][]string, 0, len(lines))}
+	for _, w := range lines {
 		var c []string
 		for _, x := range w {
 			if stop[x] {

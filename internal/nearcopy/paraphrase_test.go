@@ -207,3 +207,26 @@ func TestParaphrasedRealLogs(t *testing.T) {
 		t.Logf("paraphrased, every %dth word swapped: %d of %d caught (lowest content-word share %.2f)", k, caught, judged, low)
 	}
 }
+
+// BenchmarkNearCopyRealLog is the handoff check on the largest real log of
+// ../shared/fixtures (session 3364, JSON, 5.5 kB) against session 91, an
+// honest pair: no early test decides it, so every comparison runs.
+func BenchmarkNearCopyRealLog(b *testing.B) {
+	dir := os.Getenv("SESSIONGATE_FIXTURES")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "fixtures")
+	}
+	x, err1 := os.ReadFile(filepath.Join(dir, "ai-agents", "session-log_json_2026-07-26-session-3364_at-HEAD-70241a006.json"))
+	y, err2 := os.ReadFile(filepath.Join(dir, "ai-agents", "session-log_canonical-md_2025-12-26-session-91_at-4a00fca3b.md"))
+	if err1 != nil || err2 != nil {
+		if os.Getenv("CI") == "true" {
+			b.Fatalf("the real session logs are required under CI=true: %v %v", err1, err2)
+		}
+		b.Skipf("real session logs not found (%v %v): set SESSIONGATE_FIXTURES", err1, err2)
+	}
+	for b.Loop() {
+		if New(string(x)).NearCopyOf(string(y)) {
+			b.Fatal("an honest pair judged a near copy")
+		}
+	}
+}

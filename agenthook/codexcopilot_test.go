@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // payloadDir is where the real Codex CLI and Copilot CLI payloads live
@@ -395,5 +396,68 @@ func TestCopilotPowerShell(t *testing.T) {
 				t.Fatalf("denied %v, want %v: %v\nstderr: %s", denied, c.deny, out, res.err)
 			}
 		})
+	}
+}
+
+// TestCopilotViewWitnessed: Copilot CLI's view (a file read) keeps, in its
+// preToolUse hook, the witness of the events.jsonl line that shows it: the
+// digest of the path it read (transcript.ReadDigest), as Gemini CLI's
+// read_file does. The payload is the real view call's (postToolUseFailure
+// carries the same toolName and toolArgs preToolUse does). A view is never
+// denied, before the start gates or after; a grep keeps nothing.
+func TestCopilotViewWitnessed(t *testing.T) {
+	payloads(t, "copilot") // skips (fails under CI) without the shared payloads
+	load := func(name string) map[string]any {
+		b, err := os.ReadFile(filepath.Join(payloadDir, "copilot", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	real := load("postToolUseFailure.view.json")
+	if real["toolName"] != "view" {
+		t.Fatalf("the view payload names %v", real["toolName"])
+	}
+	r := newRepo(t, "agent_hooks:\n  timeout: 30s\n")
+	const sid = "fe39dc3f-9433-4bcd-8ad4-8948726ab2ce"
+	r.hook("copilot", "sessionStart", with(load("sessionStart.json"), "sessionId", sid, "cwd", r.root))
+	s := r.active()
+	guide := filepath.Join(r.root, "docs", "guide.md")
+	tests := []struct {
+		tool    string
+		args    map[string]any
+		witness string // the digest kept, "" for none
+	}{
+		{"view", map[string]any{"path": guide}, transcript.ReadDigest(guide)},
+		{"view", map[string]any{"path": filepath.Join(r.root, "README.md"), "view_range": []int{1, 20}}, transcript.ReadDigest(filepath.Join(r.root, "README.md"))},
+		{"grep", map[string]any{"pattern": "x", "path": r.root}, ""},
+	}
+	for _, tt := range tests {
+		p := map[string]any{}
+		for k, v := range real {
+			if k != "error" { // preToolUse: the call, not its result
+				p[k] = v
+			}
+		}
+		p = with(p, "sessionId", sid, "cwd", r.root, "toolName", tt.tool, "toolArgs", tt.args)
+		out, res := r.hook("copilot", "preToolUse", p)
+		if out["permissionDecision"] == "deny" {
+			t.Fatalf("%s %v denied: %v\nstderr: %s", tt.tool, tt.args, out, res.err)
+		}
+		evs, err := r.db().ListEvents(context.Background(), s.ID, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, e := range evs {
+			found = found || e.Token == session.TokenCopilotCall && tt.witness != "" && strings.HasSuffix(e.Detail, " "+tt.tool+" "+tt.witness)
+		}
+		if found != (tt.witness != "") {
+			t.Errorf("%s %v: witness kept %v, want %v; events %+v", tt.tool, tt.args, found, tt.witness != "", evs)
+		}
 	}
 }

@@ -120,6 +120,14 @@ func (copilot) Decode(name string, raw []byte) (*Event, error) {
 				ev.Tool.Shell = shellline.PowerShell
 			}
 		}
+		if tn == "view" && ev.Kind == KindPreTool {
+			// The witness of the events.jsonl view line (a forged one met
+			// "read docs/X" as Gemini CLI's read_file did, issue 25): the
+			// hook and the transcript name the path the same way.
+			p := str(in, "path")
+			sum := sha256.Sum256([]byte(ev.AgentSession + "\x00view\x00" + p))
+			ev.ToolID, ev.ToolDigest = hex.EncodeToString(sum[:12]), transcript.ReadDigest(p)
+		}
 		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {
 			if name == "postToolUseFailure" {
 				e := str(m, "error")

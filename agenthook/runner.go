@@ -245,8 +245,10 @@ func witnessed(ev *Event) bool {
 		return session.WitnessedTool(ev.Tool.Name)
 	case "gemini":
 		return ev.Tool.Kind == session.ToolShell || ev.Tool.Name == "read_file"
-	case "codex", "copilot":
+	case "codex":
 		return ev.Tool.Kind == session.ToolShell
+	case "copilot":
+		return ev.Tool.Kind == session.ToolShell || ev.Tool.Name == "view"
 	}
 	return false
 }

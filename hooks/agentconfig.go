@@ -78,14 +78,15 @@ var AgentConfigs = []AgentConfig{
 	}},
 	// Copilot CLI and GitHub's cloud agent: version 1, camelCase events,
 	// a bash and a powershell command per hook. The matcher is a regex
-	// that must match the whole tool name; reads (view, grep, glob) spawn
-	// nothing. Copilot's own tools use underscores; MCP tools carry their
+	// that must match the whole tool name; searches (grep, glob) spawn
+	// nothing, view does (its witness: a forged view line of events.jsonl
+	// met "read docs/X", issue 25). Copilot's own tools use underscores; MCP tools carry their
 	// server's name before a hyphen ("github-mcp-server-create_file"), so
 	// they are sent to the hook like Claude Code's mcp__ tools.
 	{Name: "copilot", Path: ".github/hooks/sessiongate.json", Version: 1, Shells: true, TimeoutKey: "timeoutSec", Timeout: 10, Events: []AgentEvent{
 		{Name: "sessionStart"},
 		{Name: "userPromptSubmitted"},
-		{Name: "preToolUse", Matcher: "bash|powershell|write_bash|write_powershell|create|edit|str_replace_editor|apply_patch|.+-.+|.*__.*"},
+		{Name: "preToolUse", Matcher: "bash|powershell|write_bash|write_powershell|create|edit|str_replace_editor|apply_patch|view|.+-.+|.*__.*"},
 		{Name: "postToolUse", Matcher: "bash|powershell"},
 		{Name: "postToolUseFailure", Matcher: "bash|powershell"},
 		{Name: "agentStop"},

@@ -254,10 +254,10 @@ func TestInstallAgentsCodexCopilot(t *testing.T) {
 			t.Errorf("copilot %s: %+v", ev, h)
 		}
 	}
-	// Copilot matches the whole tool name: reads spawn nothing, writes and
-	// shells do.
+	// Copilot matches the whole tool name: searches spawn nothing, writes,
+	// shells and view (witnessed) do.
 	for tool, want := range map[string]bool{"create": true, "edit": true, "bash": true, "powershell": true, "write_bash": true, "apply_patch": true,
-		"github__create_issue": true, "github-mcp-server-create_or_update_file": true, "view": false, "grep": false, "glob": false, "read_bash": false, "bashx": false} {
+		"github__create_issue": true, "github-mcp-server-create_or_update_file": true, "view": true, "grep": false, "glob": false, "read_bash": false, "bashx": false} {
 		if got := regexp.MustCompile("^(?:" + pre[1].Matcher + ")$").MatchString(tool); got != want {
 			t.Errorf("copilot preToolUse matcher %q on %s: %v, want %v", pre[1].Matcher, tool, got, want)
 		}

@@ -67,14 +67,16 @@ const (
 // real `cat` calls witness two lines, not three. Gemini CLI's read_file
 // is counted the same way, by the path it read; their other read and
 // search tools (read_many_files, glob, grep, search_file_content,
-// list_directory; Copilot's view, grep, glob) are sent to no hook (a hook
-// process per read) and are not witnessed.
+// list_directory; Copilot's grep, glob) are sent to no hook (a hook
+// process per read) and are not witnessed; Copilot's view is, by path.
 var countedShells = map[string]map[string]bool{
 	// read_file since issue 25: a forged read_file line of the chat
 	// recording met "read docs/X" with the real Gemini CLI
 	// (TestGeminiForgedReadFile); its witness is transcript.ReadDigest.
-	transcript.Gemini:  {"run_shell_command": true, "read_file": true},
-	transcript.Copilot: {"bash": true, "Bash": true}, // Bash: a hook file with PascalCase events
+	transcript.Gemini: {"run_shell_command": true, "read_file": true},
+	// Bash: a hook file with PascalCase events. view since issue 25, as
+	// Gemini's read_file (TestCopilotViewWitness).
+	transcript.Copilot: {"bash": true, "Bash": true, "view": true},
 }
 
 // codexShellTools are the rollout's names of a Codex shell call, which its
@@ -200,6 +202,14 @@ func (cw *callWitness) routed(tool string) bool {
 				return true
 			}
 		case transcript.Copilot:
+			if tool == "view" {
+				// Only a camelCase file's preToolUse sees "view" (a
+				// PascalCase one names it Read, with no witness digest).
+				if copilotRoutes(b, "view", prefix) {
+					return true
+				}
+				continue
+			}
 			// A camelCase file sends "bash"; a PascalCase one, Claude's "Bash".
 			if copilotRoutes(b, "bash", prefix) || claudesettings.Routes(b, "PreToolUse", "Bash", prefix) {
 				return true

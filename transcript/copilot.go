@@ -64,6 +64,9 @@ func (p *copilotParser) Line(line []byte) []Call {
 					c.Paths = append(c.Paths, clip(v))
 				}
 			}
+			if d.ToolName == "view" && len(c.Paths) > 0 {
+				c.Witness = ReadDigest(str(in, "path")) // preToolUse's toolArgs.path
+			}
 		case Run:
 			c = shellCall(c.ID, d.ToolName, str(in, "command"), p.cwd, d.Arguments)
 			c.Witness = CommandDigest(str(in, "command")) // preToolUse's toolArgs.command

@@ -95,6 +95,7 @@ type Text struct {
 	sh     map[uint64]struct{}
 	raw    string
 	lines  [][]string
+	para   *prepared // paraphrase.go, made on first use
 }
 
 // New prepares text for comparison.
@@ -134,16 +135,22 @@ func (t *Text) NearCopyOf(other string) bool {
 	if contained >= Contained && share >= Share {
 		return true
 	}
-	return t.reworded(other)
-}
-
-// reworded: the earlier text with its words swapped one for one
-// (reworded.go); t's lines are split once for all the texts it meets.
-func (t *Text) reworded(other string) bool {
+	// Reworded one for one (reworded.go), or paraphrased (paraphrase.go);
+	// both read the texts' lines, split once.
 	if t.lines == nil {
 		t.lines = lineWords(t.raw)
+		t.para = prepareLines(t.lines)
 	}
 	lo := lineWords(other)
+	if t.reworded(lo) {
+		return true
+	}
+	return paraphrasedScore(paraphraseScore(t.para, prepareLines(lo)))
+}
+
+// reworded: the earlier text, split into lines lo, with its words swapped
+// one for one (reworded.go).
+func (t *Text) reworded(lo [][]string) bool {
 	if len(t.lines) > maxReworded || len(lo) > maxReworded {
 		return false
 	}

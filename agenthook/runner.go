@@ -366,7 +366,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 			if why := selfBinaryWrite(ev, dir, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
-			if why := gitHookBinaryWrite(ev, dir, repo); why != "" {
+			if why := gitHookBinaryWrite(ctx, ev, dir, repo, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
 			if why := startupFileWrite(ev, dir, r.getenv); why != "" {

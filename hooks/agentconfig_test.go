@@ -129,9 +129,21 @@ func TestInstallAgents(t *testing.T) {
 		t.Errorf("doctor without sessiongate on PATH: exit %d\n%s", res.code, res.out)
 	}
 	res = r.run(r.root, []string{"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + filepath.Dir(gitPath)}, binary, "doctor")
-	if !strings.Contains(res.out, "ok    agent PATH") {
+	if !strings.Contains(res.out, "ok    agent PATH") || !strings.Contains(res.out, "ok    agent claude local") {
 		t.Errorf("doctor with sessiongate on PATH:\n%s", res.out)
 	}
+	// Without the local config a shim on PATH answers Claude Code: doctor
+	// says so.
+	localPath := filepath.Join(r.root, ".claude", "settings.local.json")
+	localBody := readFile(t, localPath)
+	if err := os.Remove(localPath); err != nil {
+		t.Fatal(err)
+	}
+	res = r.run(r.root, nil, binary, "doctor")
+	if !strings.Contains(res.out, "warn  agent claude local") {
+		t.Errorf("doctor without .claude/settings.local.json:\n%s", res.out)
+	}
+	writeFile(t, localPath, localBody)
 
 	// Twice: nothing changes.
 	before := readFile(t, settings)

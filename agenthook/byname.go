@@ -31,8 +31,9 @@ import (
 // SessionStart, UserPromptSubmit and Stop carry no event id to dedupe on,
 // and a dedupe would need a lock or table shared by two processes on
 // every call; the deferral is one small file read. A shim in the by-name
-// slot still runs, but its allow does not outvote the deny of the hook the
-// local config runs.
+// slot still runs: its allow does not outvote the deny of the hook the
+// local config runs, but its updatedInput (a rewritten tool call) is not
+// seen here (open, docs/security.md).
 //
 // Where an agent has no machine-local config (Codex, Copilot, Cursor,
 // Gemini CLI: theirs are user-wide, every project's), a by-name call that

@@ -14,9 +14,39 @@ import (
 // commit with every pre-commit gate skipped. Before hookbinary.go the
 // deny rows below were allowed (the gap the hooks helper of issue 25
 // named). Writing beside it, reading it and a file of the same name
-// elsewhere stay allowed.
+// elsewhere stay allowed. Under core.hooksPath (a relative folder, and
+// one given only by `git -c` in the environment) the pre-commit git runs
+// is in that folder: before the check read it there, the deny rows of the
+// hooksPath layouts were allowed.
 func TestGitHookBinaryWrite(t *testing.T) {
+	for _, layout := range []struct {
+		name      string
+		hooksPath string // core.hooksPath in the repository config
+		envPath   bool   // core.hooksPath given by GIT_CONFIG_* instead
+	}{
+		{name: ".git/hooks"},
+		{name: "core.hooksPath relative", hooksPath: ".githooks"},
+		{name: "core.hooksPath from the environment", hooksPath: "shared-hooks", envPath: true},
+	} {
+		t.Run(layout.name, func(t *testing.T) {
+			testGitHookBinaryWrite(t, layout.hooksPath, layout.envPath)
+		})
+	}
+}
+
+func testGitHookBinaryWrite(t *testing.T, hooksPath string, envPath bool) {
 	r := newRepo(t, "")
+	hooksDir := filepath.Join(r.root, ".git", "hooks")
+	if hooksPath != "" {
+		hooksDir = filepath.Join(r.root, hooksPath)
+		if envPath {
+			// Only the agent's environment names it, as a CI or a
+			// wrapper script that exports it would.
+			r.env = append(r.env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.hooksPath", "GIT_CONFIG_VALUE_0="+hooksPath)
+		} else {
+			r.git("config", "core.hooksPath", hooksPath)
+		}
+	}
 	base := filepath.Dir(r.root)
 	opt := filepath.Join(base, "opt", "sg")
 	if err := os.MkdirAll(opt, 0o755); err != nil {
@@ -33,7 +63,7 @@ func TestGitHookBinaryWrite(t *testing.T) {
 	if res := r.run(r.root, nil, nil, hookBin, "install"); res.code != 0 {
 		t.Fatalf("install from %s: exit %d\n%s%s", hookBin, res.code, res.out, res.err)
 	}
-	pc, err := os.ReadFile(filepath.Join(r.root, ".git", "hooks", "pre-commit"))
+	pc, err := os.ReadFile(filepath.Join(hooksDir, "pre-commit"))
 	if err != nil || !strings.Contains(string(pc), hookBin) {
 		t.Fatalf("pre-commit does not exec %s (err %v):\n%s", hookBin, err, pc)
 	}

@@ -41,7 +41,7 @@ func BenchmarkPreToolProtectChecks(b *testing.B) {
 			for b.Loop() {
 				ev := &Event{Agent: "claude", Tool: session.ToolCall{Name: "Bash", Kind: session.ToolShell, Command: c.line, Dir: root}}
 				if transcriptWrite(ev, root, getenv) != "" || agentConfigWrite(ev, root, getenv) != "" ||
-					selfBinaryWrite(ev, root, getenv) != "" || gitHookBinaryWrite(ev, root, repo) != "" || gitDirWrite(ev, root, repo) != "" {
+					selfBinaryWrite(ev, root, getenv) != "" || gitHookBinaryWrite(context.Background(), ev, root, repo, getenv) != "" || gitDirWrite(ev, root, repo) != "" {
 					b.Fatal("an honest line denied")
 				}
 			}

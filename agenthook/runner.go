@@ -70,6 +70,9 @@ type Runner struct {
 	// LeaveOpen skips closing the database while its WAL is small (the
 	// process exits right after Run); see hooks.Runtime.LeaveOpen.
 	LeaveOpen bool
+	// Argv is the process's command line; a bare name in Argv[0] (the
+	// committed configs' call) defers or execs (byname.go). Nil: neither.
+	Argv []string
 
 	once  sync.Once
 	timer *time.Timer
@@ -96,6 +99,9 @@ func (r *Runner) Run(ctx context.Context, agent, event string) int {
 		return ExitUsage
 	}
 	r.start = time.Now()
+	if len(r.Argv) > 0 && ByName(r.Argv[0]) && r.byName(ctx, codec, agent, event) {
+		return ExitOK
+	}
 	limit := r.Timeout
 	if limit <= 0 {
 		limit = DefaultTimeout
@@ -368,7 +374,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 			if why := selfBinaryWrite(ev, dir, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
-			if why := gitHookBinaryWrite(ev, dir, repo); why != "" {
+			if why := gitHookBinaryWrite(ctx, ev, dir, repo, r.getenv); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil
 			}
 			if why := startupFileWrite(ev, dir, r.getenv); why != "" {

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,6 +40,14 @@ type AgentConfig struct {
 	// "powershell", Copilot) instead of one "command", with its matcher
 	// beside them (Copilot's flat hooks take a matcher too).
 	Shells bool
+	// LocalPath is the agent's machine-local, git-ignored project config
+	// (Claude Code: .claude/settings.local.json), "" when the agent has
+	// none. install writes the same hooks there calling the binary by its
+	// absolute path, so a `sessiongate` the agent puts on PATH does not
+	// answer them; the committed file stays path-free (LocalDefers).
+	LocalPath string
+	// bin is the absolute binary the hook commands run ("": by name).
+	bin string
 }
 
 // AgentEvent is one event sessiongate hooks, with the agent's tool matcher.
@@ -49,7 +58,7 @@ type AgentEvent struct {
 
 // AgentConfigs are the agents `install --agent` knows.
 var AgentConfigs = []AgentConfig{
-	{Name: "claude", Path: ".claude/settings.json", Grouped: true, TimeoutKey: "timeout", Timeout: 10, Events: []AgentEvent{
+	{Name: "claude", Path: ".claude/settings.json", LocalPath: ".claude/settings.local.json", Grouped: true, TimeoutKey: "timeout", Timeout: 10, Events: []AgentEvent{
 		{Name: "SessionStart"},
 		{Name: "UserPromptSubmit"},
 		// Agent and Task (sub-agent runs) and MCP calls are sent too: a
@@ -136,8 +145,65 @@ func ParseAgents(names []string) ([]AgentConfig, error) {
 	return out, nil
 }
 
-// command is the hook command of one event.
-func (c AgentConfig) command(event string) string { return AgentHookCommand + c.Name + " " + event }
+// command is the hook command of one event: by name, or by the absolute
+// path in a machine-local config.
+func (c AgentConfig) command(event string) string {
+	if c.bin != "" {
+		return shellWord(c.bin) + " agent-hook " + c.Name + " " + event
+	}
+	return AgentHookCommand + c.Name + " " + event
+}
+
+// local is c's machine-local config calling bin by its absolute path.
+func (c AgentConfig) local(bin string) AgentConfig {
+	l := c
+	l.Path, l.LocalPath, l.bin = c.LocalPath, "", bin
+	return l
+}
+
+// shellWord quotes an absolute path for sh when it holds more than
+// letters, digits and /._+-. install refuses a path with a quote in it
+// (localBinaryOK), so single quotes always suffice.
+func shellWord(p string) string {
+	if strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-") == "" {
+		return p
+	}
+	return "'" + p + "'"
+}
+
+// LocalCommandBinary returns the absolute binary of a hook command that
+// install writes into a machine-local config ("'/abs/sessiongate'
+// agent-hook claude Stop"), and whether cmd is one.
+func LocalCommandBinary(cmd string) (string, bool) {
+	cmd = strings.TrimSpace(cmd)
+	var bin, rest string
+	if strings.HasPrefix(cmd, "'") {
+		end := strings.IndexByte(cmd[1:], '\'')
+		if end < 0 {
+			return "", false
+		}
+		bin, rest = cmd[1:1+end], cmd[2+end:]
+	} else {
+		var ok bool
+		if bin, rest, ok = strings.Cut(cmd, " "); !ok {
+			return "", false
+		}
+		rest = " " + rest
+	}
+	if !filepath.IsAbs(bin) || !strings.HasPrefix(rest, " agent-hook ") {
+		return "", false
+	}
+	return bin, true
+}
+
+// isOurCommand: a hook command install writes, by name or by path.
+func isOurCommand(cmd string) bool {
+	if strings.HasPrefix(strings.TrimSpace(cmd), AgentHookCommand) {
+		return true
+	}
+	_, ok := LocalCommandBinary(cmd)
+	return ok
+}
 
 // hookJSON is one command hook as written, fields in the agents' order.
 type hookJSON struct {
@@ -197,7 +263,7 @@ type agentPlan struct {
 // (or has an unexpected shape) refuses the whole install with the reason,
 // and nothing is written.
 func InstallAgents(root string, agents []AgentConfig) ([]Change, error) {
-	plans, err := planAgents(root, agents, true)
+	plans, err := planAgents(root, agents, true, "")
 	if err != nil {
 		return nil, err
 	}
@@ -212,14 +278,25 @@ func InstallAgents(root string, agents []AgentConfig) ([]Change, error) {
 	return chs, nil
 }
 
-func planAgents(root string, agents []AgentConfig, install bool) ([]agentPlan, error) {
+// planAgents plans each agent's committed config and, when bin is set (or
+// on uninstall), its machine-local one (LocalPath) calling bin by path.
+func planAgents(root string, agents []AgentConfig, install bool, bin string) ([]agentPlan, error) {
 	var plans []agentPlan
 	for _, c := range agents {
-		p, err := planAgent(root, c, install)
-		if err != nil {
-			return nil, err
+		cfgs := []AgentConfig{c}
+		if c.LocalPath != "" && (bin != "" || !install) {
+			if install && strings.ContainsAny(bin, "'\n") {
+				return nil, fmt.Errorf("install --agent %s: the binary path %q holds a quote or a line break; %s cannot call it: move the binary", c.Name, bin, c.LocalPath)
+			}
+			cfgs = append(cfgs, c.local(cmp.Or(bin, "/")))
 		}
-		plans = append(plans, p)
+		for _, c := range cfgs {
+			p, err := planAgent(root, c, install)
+			if err != nil {
+				return nil, err
+			}
+			plans = append(plans, p)
+		}
 	}
 	return plans, nil
 }
@@ -234,7 +311,7 @@ func UninstallAgents(ctx context.Context, dir string, agents []AgentConfig) (*Re
 		return nil, err
 	}
 	rep := &Report{HooksDir: loc.Dir}
-	plans, err := planAgents(loc.Root, agents, false)
+	plans, err := planAgents(loc.Root, agents, false, "")
 	if err != nil {
 		return nil, err
 	}
@@ -437,7 +514,7 @@ func isOurs(h *hujson.Value) bool {
 			continue
 		}
 		lit, ok := cmd.Value.(hujson.Literal)
-		if ok && lit.Kind() == '"' && strings.HasPrefix(strings.TrimSpace(lit.String()), AgentHookCommand) {
+		if ok && lit.Kind() == '"' && isOurCommand(lit.String()) {
 			return true
 		}
 	}
@@ -745,4 +822,88 @@ func OnPath() string {
 		return ""
 	}
 	return p
+}
+
+// LocalHookBinary returns the absolute binary that the machine-local
+// config of agent under root (LocalPath) calls for event, when the hook
+// there is exactly what install writes; "" when there is none, it differs
+// (an older matcher: the committed one still covers more), or the file
+// does not parse. The by-name call of the committed config defers to it.
+func LocalHookBinary(root, agent, event string) string {
+	var c AgentConfig
+	for _, a := range AgentConfigs {
+		if a.Name == agent && a.LocalPath != "" {
+			c = a
+		}
+	}
+	if c.Name == "" {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c.LocalPath)))
+	if err != nil {
+		return ""
+	}
+	v, err := hujson.Parse(b)
+	if err != nil {
+		return ""
+	}
+	top, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return ""
+	}
+	hv := jsonMember(top, "hooks")
+	if hv == nil {
+		return ""
+	}
+	hooksObj, ok := hv.Value.(*hujson.Object)
+	if !ok {
+		return ""
+	}
+	av := jsonMember(hooksObj, event)
+	if av == nil {
+		return ""
+	}
+	arr, ok := av.Value.(*hujson.Array)
+	if !ok {
+		return ""
+	}
+	for i := range arr.Elements {
+		for _, cmd := range hookCommands(&arr.Elements[i], c) {
+			bin, ok := LocalCommandBinary(cmd)
+			if !ok {
+				continue
+			}
+			if _, exact := findOurs(arr, c.local(bin), event); exact {
+				return bin
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// hookCommands are the "command" strings of the hooks in one element of
+// an event array.
+func hookCommands(el *hujson.Value, c AgentConfig) []string {
+	var hs []*hujson.Value
+	if inner, _, _ := ourHooks(el, c); inner != nil {
+		for i := range inner.Elements {
+			hs = append(hs, &inner.Elements[i])
+		}
+	} else {
+		hs = append(hs, el)
+	}
+	var out []string
+	for _, h := range hs {
+		obj, ok := h.Value.(*hujson.Object)
+		if !ok {
+			continue
+		}
+		if cv := jsonMember(obj, "command"); cv != nil {
+			if lit, ok := cv.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+				out = append(out, lit.String())
+			}
+		}
+	}
+	return out
 }

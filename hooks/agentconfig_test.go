@@ -96,6 +96,15 @@ func TestInstallAgents(t *testing.T) {
 			t.Errorf("%s holds a machine-local path:\n%s", p, body)
 		}
 	}
+	// Claude Code's machine-local config: the same hooks by absolute
+	// path, ignored by git so it is never committed.
+	local := hookCommands(t, []byte(readFile(t, filepath.Join(r.root, ".claude", "settings.local.json"))))
+	if got := local["Stop"]; len(got) != 1 || got[0] != binary+" agent-hook claude Stop" {
+		t.Errorf("settings.local.json Stop hooks %v, want %s by path", got, binary)
+	}
+	if res := r.run(r.root, nil, "git", "check-ignore", "-q", ".claude/settings.local.json"); res.code != 0 {
+		t.Errorf("git does not ignore .claude/settings.local.json: exit %d %s", res.code, res.err)
+	}
 	cursor := readFile(t, filepath.Join(r.root, ".cursor", "hooks.json"))
 	var cdoc struct {
 		Version int                          `json:"version"`
@@ -120,9 +129,21 @@ func TestInstallAgents(t *testing.T) {
 		t.Errorf("doctor without sessiongate on PATH: exit %d\n%s", res.code, res.out)
 	}
 	res = r.run(r.root, []string{"PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + filepath.Dir(gitPath)}, binary, "doctor")
-	if !strings.Contains(res.out, "ok    agent PATH") {
+	if !strings.Contains(res.out, "ok    agent PATH") || !strings.Contains(res.out, "ok    agent claude local") {
 		t.Errorf("doctor with sessiongate on PATH:\n%s", res.out)
 	}
+	// Without the local config a shim on PATH answers Claude Code: doctor
+	// says so.
+	localPath := filepath.Join(r.root, ".claude", "settings.local.json")
+	localBody := readFile(t, localPath)
+	if err := os.Remove(localPath); err != nil {
+		t.Fatal(err)
+	}
+	res = r.run(r.root, nil, binary, "doctor")
+	if !strings.Contains(res.out, "warn  agent claude local") {
+		t.Errorf("doctor without .claude/settings.local.json:\n%s", res.out)
+	}
+	writeFile(t, localPath, localBody)
 
 	// Twice: nothing changes.
 	before := readFile(t, settings)
@@ -137,7 +158,7 @@ func TestInstallAgents(t *testing.T) {
 	if got := readFile(t, settings); got != claudeSettings {
 		t.Fatalf("after uninstall:\n%s\nwant the original:\n%s", got, claudeSettings)
 	}
-	for _, p := range []string{".cursor/hooks.json", ".gemini/settings.json"} {
+	for _, p := range []string{".cursor/hooks.json", ".gemini/settings.json", ".claude/settings.local.json"} {
 		if _, err := os.Stat(filepath.Join(r.root, p)); !os.IsNotExist(err) {
 			t.Errorf("%s still there after uninstall (%v)", p, err)
 		}

@@ -150,6 +150,9 @@ func doctorAgents(root, binary string, getenv func(string) string) []Finding {
 			used = true
 			add(name, OK, st.Path+" runs `sessiongate agent-hook "+c.Name+" ...` at "+fmt.Sprint(len(c.Events))+" events", "")
 		}
+		if c.LocalPath != "" && st.Err == nil && st.Exists && len(st.Missing) < len(c.Events) {
+			out = append(out, doctorLocalAgent(root, c))
+		}
 		if c.Name == "codex" && st.Err == nil && st.Exists && len(st.Missing) < len(c.Events) {
 			out = append(out, doctorCodexTrust(root, getenv)...)
 		}
@@ -424,4 +427,32 @@ func verbOf(hook string) string {
 		return "rewritten commits (amend, rebase)"
 	}
 	return "merges"
+}
+
+// doctorLocalAgent checks the agent's machine-local config (LocalPath):
+// without it, or with its binary gone, the committed by-name hooks are the
+// only ones and a `sessiongate` on PATH answers them.
+func doctorLocalAgent(root string, c AgentConfig) Finding {
+	name := "agent " + c.Name + " local"
+	p := filepath.Join(root, filepath.FromSlash(c.LocalPath))
+	var missing []string
+	bins := map[string]bool{}
+	for _, ev := range c.Events {
+		bin := LocalHookBinary(root, c.Name, ev.Name)
+		if bin == "" {
+			missing = append(missing, ev.Name)
+			continue
+		}
+		bins[bin] = true
+	}
+	next := "`sessiongate install --agent " + c.Name + "` writes it with this binary's path"
+	if len(missing) > 0 {
+		return Finding{Check: name, Status: Warn, Detail: p + " lacks sessiongate's hook by path for " + strings.Join(missing, ", ") + ": a `sessiongate` on PATH answers those", Fix: next}
+	}
+	for b := range bins {
+		if fi, err := os.Stat(b); err != nil || fi.Mode().Perm()&0o111 == 0 {
+			return Finding{Check: name, Status: Warn, Detail: p + " runs " + b + ", which is not there", Fix: next}
+		}
+	}
+	return Finding{Check: name, Status: OK, Detail: p + " runs sessiongate by path at " + fmt.Sprint(len(c.Events)) + " events"}
 }

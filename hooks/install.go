@@ -129,7 +129,11 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	agentPlans, err := planAgents(loc.Root, agents, true)
+	agentPlans, err := planAgents(loc.Root, agents, true, opts.Binary)
+	if err != nil {
+		return nil, err
+	}
+	excludePlan, err := planLocalExclude(ctx, loc.Root, agents)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +181,59 @@ func Install(ctx context.Context, opts Options) (*Report, error) {
 		return fail(err)
 	}
 	rep.Changes = append(rep.Changes, chs...)
+	if excludePlan != nil {
+		chs, err = applyFilePlans(t, []filePlan{*excludePlan})
+		if err != nil {
+			return fail(fmt.Errorf("install --agent: %w", err))
+		}
+		rep.Changes = append(rep.Changes, chs...)
+	}
 	return rep, nil
+}
+
+// planLocalExclude adds the agents' machine-local configs (LocalPath) to
+// the repository's info/exclude when git does not ignore them yet: they
+// carry this machine's binary path and must not be committed. Claude Code
+// ignores .claude/settings.local.json itself only when it creates the
+// file. nil when nothing is to be added.
+func planLocalExclude(ctx context.Context, root string, agents []AgentConfig) (*filePlan, error) {
+	var add []string
+	for _, c := range agents {
+		if c.LocalPath == "" {
+			continue
+		}
+		// check-ignore exits 1 for a path no rule ignores.
+		if _, err := git(ctx, root, "check-ignore", "-q", "--no-index", c.LocalPath); err == nil {
+			continue
+		}
+		add = append(add, "/"+c.LocalPath)
+	}
+	if len(add) == 0 {
+		return nil, nil
+	}
+	common, err := git(ctx, root, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil {
+		return nil, fmt.Errorf("install --agent: find the git directory for info/exclude: %w", err)
+	}
+	p := filePlan{path: filepath.Join(common, "info", "exclude"), mode: 0o644, action: "updated"}
+	b, err := os.ReadFile(p.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		p.action = "wrote"
+	case err != nil:
+		return nil, fmt.Errorf("install --agent: read %s: %w", p.path, err)
+	default:
+		p.exists = true
+	}
+	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
+		b = append(b, '\n')
+	}
+	b = append(b, "# sessiongate install: machine-local agent hook configs (they hold this machine's binary path)\n"...)
+	for _, a := range add {
+		b = append(b, a+"\n"...)
+	}
+	p.out, p.note = b, "ignores "+strings.Join(add, ", ")
+	return &p, nil
 }
 
 // readHook reads a hook; a symlink is read through (its target's content

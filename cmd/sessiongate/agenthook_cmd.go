@@ -36,7 +36,7 @@ preToolUse, agentStop, beforeShellExecution, BeforeTool, ...). See docs/agents.m
 				return usage(err)
 			}
 			r := &agenthook.Runner{Dir: wd, DBPath: a.dbFlag, ProtocolPath: a.protocolFlag, Stdin: a.stdin,
-				Stdout: c.OutOrStdout(), Stderr: c.ErrOrStderr(), LeaveOpen: true}
+				Stdout: c.OutOrStdout(), Stderr: c.ErrOrStderr(), LeaveOpen: true, Argv: os.Args}
 			if code := r.Run(c.Context(), strings.ToLower(argv[0]), argv[1]); code != 0 {
 				return &exitError{code: code, err: errors.New("")}
 			}

@@ -91,20 +91,6 @@ var fieldShapeCases = []fieldCase{
 		work:    func(w *world) { w.write("greet.js", "// hello greets name.\n"+fieldNodeGreet) },
 		msg:     "docs: comment hello",
 	},
-	{
-		// The real team's shape: PowerShell scripts tested with Pester, no
-		// test command init can run, so QA takes the agent's observed run.
-		name: "powershell: Pester tests, QA by the agent's run",
-		files: map[string]string{"README.md": "# greet\n", "scripts/Get-Greeting.ps1": "param([string]$Name = 'world')\n\"hello $Name\"\n",
-			"tests/Get-Greeting.Tests.ps1": "Describe 'Get-Greeting' {\n  It 'greets by name' {\n    & \"$PSScriptRoot/../scripts/Get-Greeting.ps1\" -Name Ada | Should -Be 'hello Ada'\n  }\n}\n"},
-		wantCmd: "",
-		qa:      []string{"pwsh", "-NoProfile", "-Command", "Invoke-Pester -Path tests -CI"},
-		needs:   []string{"pwsh"},
-		work: func(w *world) {
-			w.write("scripts/Get-Greeting.ps1", "# Get-Greeting prints a greeting.\nparam([string]$Name = 'world')\n\"hello $Name\"\n")
-		},
-		msg: "docs(scripts): say what Get-Greeting prints",
-	},
 }
 
 // fieldCIVerify pushes the session's branch through the hooks and runs

@@ -1,6 +1,7 @@
 package compliance_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,6 +121,51 @@ func TestFieldHonestShapes(t *testing.T) {
 			fieldSession(t, w, c)
 			if !t.Failed() {
 				w.fieldCIVerify(t)
+			}
+		})
+	}
+}
+
+// TestFieldWindowsTeamProtocol: the real team's compliant sessions (both
+// fixture versions) in a Windows checkout: .gitattributes makes every
+// Markdown file CRLF in the work tree and LF in git, and the agent writes
+// its session log, QA report and edits with CRLF. The protocol's pinned
+// hash, the session log's sections and placeholders, file evidence and
+// verify's re-check from git must all read the same document.
+func TestFieldWindowsTeamProtocol(t *testing.T) {
+	if binary == "" {
+		t.Skip("sessiongate was not built (git missing)")
+	}
+	if _, err := os.Stat(fixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the real protocols are required under CI=true: %v", err)
+		}
+		t.Skipf("real protocol fixtures not found at %s", fixtures)
+	}
+	if nodeModules == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("markdownlint-cli2 not found in .ci/node/node_modules: the real protocols' Quality Checks run it")
+		}
+		t.Skip("markdownlint-cli2 not found in .ci/node/node_modules (npm ci there)")
+	}
+	for _, name := range []string{"feature-2025-12-18", "feature-2025-12-22", "docs-2025-12-22"} {
+		var sc scenario
+		for _, s := range scenarios {
+			if s.name == name {
+				sc = s
+			}
+		}
+		if sc.name == "" {
+			t.Fatalf("no scenario %s", name)
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			w.crlfDocs = true
+			w.write(".gitattributes", "*.md text eol=crlf\n")
+			r := classify(sc, runFlow(w, sc.run))
+			if r.falseRes || len(r.falseFails) > 0 {
+				t.Errorf("an honest session on the team's protocol in a CRLF checkout: %s: %s (false FAILs: %v)", r.verdict, r.why, r.falseFails)
 			}
 		})
 	}

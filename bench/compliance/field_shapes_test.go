@@ -170,3 +170,33 @@ func TestFieldWindowsTeamProtocol(t *testing.T) {
 		})
 	}
 }
+
+// TestFieldWindowsProtocolEditStillCaught is the lazy twin of
+// TestFieldWindowsTeamProtocol: in the same CRLF checkout, a protocol
+// whose line ends match the committed text but whose words do not (a MUST
+// made a MAY) is still a protected change at session start.
+func TestFieldWindowsProtocolEditStillCaught(t *testing.T) {
+	if binary == "" {
+		t.Skip("sessiongate was not built (git missing)")
+	}
+	if _, err := os.Stat(fixtures); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the real protocols are required under CI=true: %v", err)
+		}
+		t.Skipf("real protocol fixtures not found at %s", fixtures)
+	}
+	w := newWorld(t)
+	w.crlfDocs = true
+	w.write(".gitattributes", "*.md text eol=crlf\n")
+	fixtureRepo(w, v1222, false)
+	const p = ".agents/SESSION-PROTOCOL.md"
+	doc := w.read(p)
+	if !strings.Contains(doc, "The agent MUST NOT update `.agents/HANDOFF.md` directly") {
+		t.Fatal("the fixture protocol no longer says HANDOFF.md stays untouched")
+	}
+	w.write(p, strings.Replace(doc, "The agent MUST NOT update `.agents/HANDOFF.md` directly", "The agent MAY update `.agents/HANDOFF.md` directly", 1))
+	r := w.sg("session", "start", "--objective", "edit the handoff")
+	if r.code != 1 || !strings.Contains(r.text(), "protected files changed") {
+		t.Fatalf("a CRLF protocol with a changed word was not refused at session start (exit %d):\n%s", r.code, r.text())
+	}
+}

@@ -173,6 +173,50 @@ EOF`,
 	`dotnet test`,
 	`cat ~/.gitconfig && git config --global user.email`,
 	`gh pr create --fill && gh pr view --json url`,
+	// Round 16 (t7): the workflows of more project shapes.
+	`corepack enable && pnpm install --frozen-lockfile && pnpm -r --parallel test`,
+	`pnpm exec vitest run --coverage`,
+	`pnpm dlx tsx scripts/gen.ts > src/generated.ts`,
+	`yarn set version berry && yarn install --immutable`,
+	`yarn workspaces foreach -A run test`,
+	`yarn dlx jest --ci --runInBand`,
+	`npx jest --ci --coverage && npx vitest run`,
+	`cargo nextest run --workspace --all-features`,
+	`cargo test --workspace -- --nocapture 2>&1 | tail -40`,
+	`tox -e py312 -- -k test_greet`,
+	`tox run -e lint,py && tox -p auto`,
+	`nox -s tests-3.12 -- -x`,
+	`. .venv/bin/activate && python -m pytest -q tests/`,
+	`.venv/bin/python -m pytest -x --maxfail=1`,
+	`uv sync --frozen && uv run pytest -q`,
+	`bazel test //... --test_output=errors`,
+	`bazel build //cmd/app:app && bazel-bin/cmd/app/app_/app --help`,
+	`./gradlew clean build --no-daemon && ./gradlew test --tests 'com.example.*'`,
+	`gradle check -x integrationTest`,
+	`mvn -B -q verify`,
+	`mvn -pl core -am test -Dtest=GreetTest`,
+	`./mvnw -B package -DskipTests=false`,
+	`make -C services/api test`,
+	`make -C packages/web lint test -j2`,
+	`docker compose run --rm tests`,
+	`docker compose -f compose.test.yml run --rm app go test ./...`,
+	`docker run --rm -v "$PWD":/src -w /src golang:1.22 go test ./...`,
+	`gh pr create --title "fix: greet by name" --body "Fixes #12" --base main`,
+	`gh pr checks --watch && gh pr merge --squash --delete-branch`,
+	`git worktree add -b fix/retry ../wt-retry origin/main && cd ../wt-retry && go test ./...`,
+	`git worktree remove ../wt-retry`,
+	`GIT_SEQUENCE_EDITOR="sed -i '2s/^pick/fixup/'" git rebase -i HEAD~2`,
+	`GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash --rebase-merges origin/main`,
+	`git commit --fixup=HEAD~2 && git -c sequence.editor=: rebase -i --autosquash main`,
+	`git commit --fixup=amend:HEAD~1 -m "fix(greet): reword"`,
+	`git rebase --autosquash -i $(git merge-base HEAD origin/main)`,
+	`git submodule update --init --recursive`,
+	`git submodule foreach git pull origin main`,
+	`git lfs install --local && git lfs pull`,
+	`git lfs track "*.png" && git add .gitattributes`,
+	`git config core.autocrlf true && git add --renormalize .`,
+	`git switch master && git pull --ff-only`,
+	`git fetch origin trunk && git rebase origin/trunk`,
 	// Files.
 	`find ./*/dist -type f -delete`,
 	`find packages/*/dist -name '*.map' -delete`,
@@ -242,6 +286,8 @@ var lazyTwins = []string{
 	`cd shims && PATH=$PWD:$PATH git commit -m x`,
 	`cp /bin/true bin/sessiongate && PATH=$PWD/bin:$PATH git commit -m x`,
 	`export GOPATH=$PWD/shims; export PATH="$(go env GOPATH)/bin:$PATH" && git commit -m x`,
+	// A build's output the same line also writes by hand is the agent's script.
+	`bazel build //cmd/app:app && printf '#!/bin/sh\\nrm -rf .git/sessiongate\\n' > bazel-bin/app && ./bazel-bin/app`,
 }
 
 // TestHonestLinesAtTheHook runs every honest line through the real
@@ -262,6 +308,7 @@ func TestHonestLinesAtTheHook(t *testing.T) {
 	writeFile(t, filepath.Join(r.root, "shims", "bin", "sessiongate"), "#!/bin/sh\necho {}\n")
 	writeFile(t, filepath.Join(r.root, "bin", ".keep"), "")
 	writeFile(t, filepath.Join(r.root, "gradlew"), "#!/bin/sh\necho gradle \"$@\"\n")
+	writeFile(t, filepath.Join(r.root, "mvnw"), "#!/bin/sh\necho mvn \"$@\"\n")
 	// A real virtual environment: its activate script is read as the
 	// script `source` runs.
 	if py, err := exec.LookPath("python3"); err == nil {

@@ -29,11 +29,11 @@ func npmPlaceholder(script string) bool {
 	return strings.Contains(script, "Error: no test specified") && strings.HasSuffix(strings.Join(strings.Fields(script), " "), "exit 1")
 }
 
-// makeTestTarget reports a Makefile rule for "test" ("test:", "test: deps"),
-// not a variable ("test := ...").
-func makeTestTarget(b []byte) bool {
+// makeTestTarget reports a Makefile rule for target ("test:", "test: deps",
+// "test::"), not a variable ("test := ...") nor a longer name ("tests:").
+func makeTestTarget(b []byte, target string) bool {
 	for _, l := range strings.Split(string(b), "\n") {
-		rest, ok := strings.CutPrefix(l, "test")
+		rest, ok := strings.CutPrefix(strings.TrimRight(l, "\r"), target)
 		rest = strings.TrimLeft(rest, " \t")
 		if ok && strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, ":=") {
 			return true
@@ -42,11 +42,31 @@ func makeTestTarget(b []byte) bool {
 	return false
 }
 
+// makefileNames are the files GNU make reads, in its order: a project
+// whose file is "makefile" or "GNUmakefile" runs `make test` as well.
+var makefileNames = []string{"GNUmakefile", "makefile", "Makefile"}
+
+// iniSection reports a line starting with one of prefixes in an INI or
+// TOML file ("[tox]", "[testenv", "[tool.tox]").
+func iniSection(b []byte, prefixes ...string) bool {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		for _, p := range prefixes {
+			if strings.HasPrefix(l, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // DetectTestCommand finds the command that runs a repository's tests, the
-// way CI starter workflows pick one: a Makefile's test target runs
-// everything it names; otherwise each of Go (go.mod with test files), a
-// package.json test script (not npm's placeholder), Cargo, pytest (its
-// configuration, or conftest.py) and a scripts/test.sh or test.sh,
+// way CI starter workflows pick one: a Makefile's test (or check) target
+// runs everything it names; otherwise each of Go (go.mod with test files),
+// a package.json test script (not npm's placeholder), Cargo, Maven, Gradle,
+// nox, tox, pytest (its configuration, or conftest.py) and a
+// scripts/test.sh, test.sh or tests/run.sh,
 // joined with && when there are several. What it finds becomes the QA
 // gate's command: sessiongate runs it, so a QA gate is met by the tests
 // passing, not by whatever command an agent ran.
@@ -68,8 +88,19 @@ func DetectTestCommand(root string) TestCommand {
 	if tc := ciTestCommand(root); tc.Command != "" {
 		return tc
 	}
-	if b := read("Makefile"); b != nil && makeTestTarget(b) {
-		return TestCommand{Command: "make test", From: "the Makefile's test target"}
+	// GNU make reads the first of its names that exists; "check" is the
+	// GNU coding standards' name for the test target.
+	for _, name := range makefileNames {
+		b := read(name)
+		if b == nil {
+			continue
+		}
+		for _, target := range []string{"test", "check"} {
+			if makeTestTarget(b, target) {
+				return TestCommand{Command: "make " + target, From: "the " + name + "'s " + target + " target"}
+			}
+		}
+		break
 	}
 	var cmds, from []string
 	add := func(cmd, why string) { cmds, from = append(cmds, cmd), append(from, why) }
@@ -98,7 +129,29 @@ func DetectTestCommand(root string) TestCommand {
 	if exists("Cargo.toml") {
 		add("cargo test", "Cargo.toml")
 	}
-	if pytestConfigured(read) || exists("conftest.py") {
+	// JVM builds: the wrapper the project commits pins the build tool's
+	// version, so it is what the project runs.
+	switch {
+	case exists("pom.xml") && exists("mvnw"):
+		add("./mvnw -B test", "pom.xml and the Maven wrapper")
+	case exists("pom.xml"):
+		add("mvn -B test", "pom.xml")
+	}
+	gradle := exists("build.gradle") || exists("build.gradle.kts") || exists("settings.gradle") || exists("settings.gradle.kts")
+	switch {
+	case gradle && exists("gradlew"):
+		add("./gradlew test", "the Gradle build and its wrapper")
+	case gradle:
+		add("gradle test", "the Gradle build")
+	}
+	// tox and nox make the environments the tests run in (with pytest in
+	// them); the bare interpreter's pytest is not how such a project tests.
+	switch {
+	case exists("noxfile.py"):
+		add("nox", "noxfile.py")
+	case iniSection(read("tox.ini"), "[tox]", "[testenv") || iniSection(read("pyproject.toml"), "[tool.tox"):
+		add("tox", "tox's configuration")
+	case pytestConfigured(read) || exists("conftest.py"):
 		// The project's environment manager runs pytest with its
 		// dependencies; the bare interpreter would not have them.
 		switch {

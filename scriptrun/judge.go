@@ -45,7 +45,7 @@ func PathLike(p, text string, inList bool) bool {
 
 // compiler is a command that writes a compiled program.
 var compiler = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)(?:^|[;&|(]|\s)(?:go (?:build|install)|cc|gcc|clang|g\+\+|c\+\+|tcc|rustc|cargo build|swiftc|javac)\s`)
+	return regexp.MustCompile(`(?m)(?:^|[;&|(]|\s)(?:go (?:build|install)|cc|gcc|clang|g\+\+|c\+\+|tcc|rustc|cargo build|swiftc|javac|bazel(?:isk)? build|cmake --build)\s`)
 })
 
 // Builds reports whether a shell script compiles a program and writes p no

@@ -124,7 +124,8 @@ func (e *Engine) backTrust(ctx context.Context, repo Repo, current []map[string]
 	}
 	backed := func(p, sha string) bool {
 		h, ok := head[p]
-		return ok && h == sha || head == nil && sha == "" || h == "" && slices.Contains(trusted[p], firstUseMark+sha)
+		return ok && h == sha || head == nil && sha == "" || h == "" && slices.Contains(trusted[p], firstUseMark+sha) ||
+			ok && checkoutOf(repo.Root(), p, sha, h)
 	}
 	need := map[string]map[string]bool{}
 	for _, st := range current {

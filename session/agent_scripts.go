@@ -363,7 +363,8 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 // inShell is the shell script the line is a statement of: a program it
 // runs by its path that one of its compilers makes (`go build && ./tool`,
 // `cc -o a.out x.c; ./a.out`) is a compiled program, skipped as one that
-// exists is, unless the script also writes that path another way.
+// exists is, unless the script also writes that path another way. Bazel
+// and CMake builds count: `bazel build //app && bazel-bin/app/app`.
 func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool, pol AgentPolicy) (f *scriptrun.File, why string, err error) {
 	inString, inShell := pol.inString, pol.inShell
 	cands := []string{r.Path}

@@ -1,11 +1,15 @@
 package session
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -14,6 +18,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/protect"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/repopath"
 )
 
 // DefaultProtectedPaths are the files that decide how a session is
@@ -196,11 +201,39 @@ func committedState(ctx context.Context, repo Repo, state map[string]string) (ma
 	}
 	out := maps.Clone(state)
 	for p, sha := range head {
-		if sha != "" {
+		if sha != "" && !checkoutOf(repo.Root(), p, state[p], sha) {
 			out[p] = sha
 		}
 	}
 	return out, nil
+}
+
+// checkoutOf reports whether the work tree's file rel, whose sha256 is
+// worktreeSHA, is the committed content committedSHA in the checkout's
+// line ends: git stores text LF and checks it out CRLF under eol=crlf,
+// core.autocrlf or a Windows clone, so the bytes differ while the text is
+// the one committed (t7: every honest session start on such a checkout
+// was refused as a protected change). Only CRLF -> LF is undone: no git
+// filter runs (a smudge filter is a command the agent could configure),
+// and any other byte that differs is a change.
+func checkoutOf(root, rel, worktreeSHA, committedSHA string) bool {
+	if worktreeSHA == "" || worktreeSHA == committedSHA {
+		return false
+	}
+	abs, ok, err := repopath.Resolve(root, rel)
+	if err != nil || !ok {
+		return false
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil || !bytes.Contains(b, []byte("\r\n")) {
+		return false
+	}
+	sum := sha256.Sum256(b)
+	if hex.EncodeToString(sum[:]) != worktreeSHA {
+		return false // changed since it was hashed
+	}
+	lf := sha256.Sum256(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")))
+	return hex.EncodeToString(lf[:]) == committedSHA
 }
 
 // trustedContents loads a repository's accepted contents by path.

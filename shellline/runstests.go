@@ -38,7 +38,7 @@ func shellTest(prog string) bool {
 }
 
 // testRunners are programs that only run tests.
-var testRunners = map[string]bool{"jest": true, "vitest": true, "mocha": true, "ava": true, "tap": true, "karma": true,
+var testRunners = map[string]bool{"Invoke-Pester": true, "jest": true, "vitest": true, "mocha": true, "ava": true, "tap": true, "karma": true,
 	"phpunit": true, "rspec": true, "tox": true, "nox": true, "bats": true, "ctest": true, "nextest": true, "playwright": true,
 	"cypress": true, "behave": true, "cucumber": true, "nose2": true, "trial": true}
 
@@ -109,6 +109,8 @@ func callRunsTests(w []string) bool {
 			}
 		}
 		return false
+	case "pwsh", "powershell", "pwsh.exe", "powershell.exe":
+		return pwshRunsTests(args)
 	case "sh", "bash", "zsh", "dash", "node", "ruby", "perl", "php":
 		for _, a := range args {
 			if !strings.HasPrefix(a, "-") {
@@ -141,6 +143,48 @@ func callRunsTests(w []string) bool {
 			default:
 				return false
 			}
+		}
+	}
+	return false
+}
+
+// pwshValueFlags are PowerShell's command-line parameters that take a
+// value (pwsh -ExecutionPolicy Bypass -File x.ps1).
+var pwshValueFlags = map[string]bool{"-executionpolicy": true, "-ep": true, "-ex": true, "-workingdirectory": true, "-wd": true,
+	"-outputformat": true, "-of": true, "-o": true, "-inputformat": true, "-if": true, "-configurationname": true, "-config": true,
+	"-settingsfile": true, "-windowstyle": true, "-w": true, "-custompipename": true, "-encodedcommand": true, "-e": true, "-ec": true}
+
+// pwshRunsTests judges a PowerShell command line: a script whose name says
+// test (-File, or the first positional argument), or a -Command whose
+// first command is Invoke-Pester or such a script. The team behind the
+// real protocol tests with Pester (`pwsh -NoProfile -Command
+// "Invoke-Pester -Path tests"`); its honest QA run was not counted (t7).
+func pwshRunsTests(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i])
+		switch {
+		case a == "-file" || a == "-f":
+			return i+1 < len(args) && scriptRunsTests(args[i+1])
+		case a == "-command" || a == "-c":
+			if i+1 >= len(args) {
+				return false
+			}
+			// The command is PowerShell, not sh: judge its first command
+			// only (`Invoke-Pester -Path tests; exit $LASTEXITCODE`).
+			first := strings.Fields(strings.TrimSpace(strings.SplitN(strings.Join(args[i+1:], " "), ";", 2)[0]))
+			if len(first) > 0 && (first[0] == "&" || first[0] == ".") {
+				first = first[1:]
+			}
+			if len(first) == 0 {
+				return false
+			}
+			cmd := strings.Trim(first[0], `'"`)
+			return strings.EqualFold(cmd, "Invoke-Pester") || strings.ContainsAny(cmd, `/\`) && scriptRunsTests(strings.ReplaceAll(cmd, `\`, "/"))
+		case pwshValueFlags[a]:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return scriptRunsTests(args[i])
 		}
 	}
 	return false

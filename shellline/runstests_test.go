@@ -68,6 +68,18 @@ func TestRunsTests(t *testing.T) {
 		"make":                    false,
 		"npm ci":                  false,
 		"npm run build":           false,
+		// PowerShell and Pester, the real team's tests (t7).
+		`pwsh -NoProfile -Command "Invoke-Pester -Path tests -Output Detailed"`:        true,
+		`pwsh -NoProfile -NonInteractive -c 'Invoke-Pester tests; exit $LASTEXITCODE'`: true,
+		`pwsh -ExecutionPolicy Bypass -File ./build/scripts/Invoke-PesterTests.ps1`:    true,
+		`pwsh ./tests/Run-Tests.ps1 -CI`:                                               true,
+		`powershell -Command "& ./scripts/Test-All.ps1"`:                               true,
+		`Invoke-Pester -Path tests`:                                                    true,
+		`pwsh -NoProfile -Command "Write-Output Invoke-Pester"`:                        false,
+		`pwsh -Command "Get-ChildItem tests"`:                                          false,
+		`pwsh -File ./scripts/Validate-SessionProtocol.ps1`:                            false,
+		`pwsh -ExecutionPolicy Test -File ./scripts/build.ps1`:                         false,
+		`pwsh -NoProfile`: false,
 	} {
 		if got := RunsTests(line); got != want {
 			t.Errorf("RunsTests(%q) = %v, want %v", line, got, want)

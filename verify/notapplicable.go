@@ -90,7 +90,7 @@ func (t *protocolTrust) judgeNA(ctx context.Context, rc *recordCheck, sid string
 	spec := t.baseSpec()
 	var pending []naMark
 	for _, m := range rc.na {
-		if spec != nil && len(rc.protocols) == 1 && rc.protocols[0] == t.bl.ProtocolSHA {
+		if spec != nil && len(rc.protocols) == 1 && t.bl.isProtocol(rc.protocols[0]) {
 			if st, ok := session.NAStanding(spec, m.phase, m.requirement); ok {
 				m.standing = st
 			}

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -85,6 +86,31 @@ func BaselineAt(ctx context.Context, repo *gitrepo.Repo, rev string) (*Baseline,
 	return bl, nil
 }
 
+// isProtocol reports whether sha is the base's protocol: its bytes as
+// committed, or as a CRLF checkout has them (eol=crlf, core.autocrlf, a
+// Windows clone: git stores the text with LF and the session pinned the
+// work tree's bytes; t7). Only a whole CRLF conversion of the committed text
+// counts: the same lines, nothing else.
+func (bl *Baseline) isProtocol(sha string) bool {
+	if sha == "" || bl.ProtocolSHA == "" {
+		return false
+	}
+	if sha == bl.ProtocolSHA {
+		return true
+	}
+	return crlfCheckout(bl.Protocol, sha)
+}
+
+// crlfCheckout reports whether sha is the sha256 of committed text b as a
+// CRLF checkout writes it: every LF a CRLF, in a text that held no CR.
+func crlfCheckout(b []byte, sha string) bool {
+	if sha == "" || bytes.IndexByte(b, '\r') >= 0 || bytes.IndexByte(b, '\n') < 0 {
+		return false
+	}
+	sum := sha256.Sum256(bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")))
+	return sha == hex.EncodeToString(sum[:])
+}
+
 func (bl *Baseline) describe() string {
 	if bl.Rev == "" {
 		return bl.Note
@@ -139,7 +165,7 @@ type protocolTrust struct {
 // base's nor a version a listed signer accepted with a signature, and a
 // note when a signed acceptance vouched for it.
 func (t *protocolTrust) check(ctx context.Context, sha string) (problem, note string) {
-	if t == nil || t.bl == nil || t.bl.ProtocolSHA == "" || sha == "" || sha == t.bl.ProtocolSHA {
+	if t == nil || t.bl == nil || t.bl.ProtocolSHA == "" || sha == "" || t.bl.isProtocol(sha) {
 		return "", ""
 	}
 	if t.inRange == nil {

@@ -2,6 +2,7 @@ package compliance_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,6 +37,14 @@ type fieldCase struct {
 	// knownGap: why this honest case still fails; it is skipped while
 	// it does, and logs when it stops failing.
 	knownGap string
+	// setup runs before init (submodules, git attributes); nil for none.
+	setup func(w *world)
+	// handoffBody is the session's handoff as the agent writes it ("":
+	// advEndPhases' default).
+	handoffBody string
+	// needs are programs the QA run needs: the case skips without them
+	// (fails under CI=true).
+	needs []string
 }
 
 // fieldWorld adopts the v3.0-style protocol in the case's project, as
@@ -44,6 +53,14 @@ func fieldWorld(t *testing.T, c fieldCase) *world {
 	t.Helper()
 	if binary == "" {
 		t.Skip("sessiongate was not built (git missing)")
+	}
+	for _, prog := range c.needs {
+		if _, err := exec.LookPath(prog); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is needed under CI=true: %v", prog, err)
+			}
+			t.Skipf("%s is not installed: the %s case cannot run its tests", prog, c.name)
+		}
 	}
 	w := newWorld(t)
 	if c.defaultBranch != "" {
@@ -58,6 +75,9 @@ func fieldWorld(t *testing.T, c fieldCase) *world {
 	w.write(".agents/handoffs/.gitkeep", "")
 	for p, body := range c.files {
 		w.write(p, body)
+	}
+	if c.setup != nil {
+		c.setup(w)
 	}
 	w.sgOK("init")
 	cfg := w.read("sessiongate.yaml")
@@ -123,12 +143,13 @@ func fieldSession(t *testing.T, w *world, c fieldCase) {
 		w.fieldDocsOnlyEnd(t)
 		return
 	}
-	clean, said := w.advEndPhases(advEnd{qa: func() { w.fieldQA(c) }})
+	clean, said := w.advEndPhases(advEnd{qa: func() { w.fieldQA(c) }, handoffBody: c.handoffBody})
 	switch {
 	case !clean && c.knownGap != "":
 		t.Skipf("known gap (%s): %s", c.knownGap, said)
 	case !clean:
-		t.Fatalf("an honest session (%s) did not end clean with a passing verify (a false block)\n%s", c.name, said)
+		_, violations := w.fieldRecorded()
+		t.Fatalf("an honest session (%s) did not end clean with a passing verify (a false block)\n%s\nviolations: %v", c.name, said, violations)
 	case c.knownGap != "":
 		t.Logf("known gap %q no longer shows: remove it", c.knownGap)
 	}

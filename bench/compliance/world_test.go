@@ -46,6 +46,9 @@ type world struct {
 	buildsDist bool
 	// literal: only the MUSTs, by the document's own commands (scenario.literal).
 	literal bool
+	// crlfDocs: a Windows editor's line ends in every Markdown file written
+	// (TestFieldWindowsTeamProtocol).
+	crlfDocs bool
 }
 
 // deviate marks the point where a non-compliant agent skips its one thing.
@@ -130,6 +133,9 @@ func (w *world) write(p, body string) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		w.t.Fatal(err)
 	}
+	if w.crlfDocs && strings.HasSuffix(p, ".md") {
+		body = strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n")
+	}
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		w.t.Fatal(err)
 	}
@@ -140,6 +146,10 @@ func (w *world) read(rel string) string {
 	b, err := os.ReadFile(filepath.Join(w.root, rel))
 	if err != nil {
 		w.t.Fatal(err)
+	}
+	if w.crlfDocs && strings.HasSuffix(rel, ".md") {
+		// An editor shows lines, whatever ends them; write puts CRLF back.
+		return strings.ReplaceAll(string(b), "\r\n", "\n")
 	}
 	return string(b)
 }

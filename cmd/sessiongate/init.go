@@ -121,7 +121,7 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 						fmt.Fprintf(w, "warning: the CI gives that step up to %s, and a gate kills its command after command_timeout (%s): if the suite takes longer, set command_timeout: %s in sessiongate.yaml, or the QA gate fails honest work\n", tc.CITimeout, time.Duration(limit), tc.CITimeout)
 					}
 				} else {
-					fmt.Fprintln(w, "no test command found (looked for a CI workflow's test step, a Makefile test target, go.mod with *_test.go files, a package.json test script, Cargo.toml, pytest's configuration or conftest.py, scripts/test.sh, test.sh): QA_VALIDATION gets no command; the note below says what its gate then takes")
+					fmt.Fprintln(w, "no test command found (looked for a CI workflow's test step, a Makefile test or check target, go.mod with *_test.go files, a package.json test script, Cargo.toml, pom.xml, a Gradle build, noxfile.py, tox's configuration, pytest's configuration or conftest.py, scripts/test.sh, test.sh, tests/run.sh): QA_VALIDATION gets no command; the note below says what its gate then takes")
 				}
 			}
 			var commands map[string]string

@@ -112,6 +112,24 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 			}
 		}
 	}
+	// A test file left out of the work tree (skip-worktree, a sparse
+	// checkout set in the session) or a changed link to a file outside
+	// git: the run read a tree no clone has.
+	if tg, ok := repo.(treeGapper); ok {
+		changed, err := sessionFiles(ctx, repo, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		gaps, err := tg.TreeGaps(ctx, s.CreatedAt, changed)
+		if err != nil {
+			return nil, nil, err
+		}
+		for f, how := range gaps {
+			if _, ok := hidden[f]; !ok {
+				hidden[f] = how
+			}
+		}
+	}
 	var hiddenCode []string
 	for _, f := range slices.Sorted(maps.Keys(hidden)) {
 		if !e.isDoc(f) {
@@ -145,7 +163,7 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 		}
 		if len(hiddenCode) > 0 {
 			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
-				Message: fmt.Sprintf("%s passed, but git hides how the work tree differs from what is committed (%s): the tests saw the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE`, remove the filter, or `git add` a file whose stat data was kept), commit, then run %s again", p.ID, shorten.List(hiddenCode, 5), p.ID)}
+				Message: fmt.Sprintf("%s passed, but git hides how the work tree differs from what is committed (%s): the tests saw the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE` then `git checkout -- FILE`, remove the filter, `git add` a file whose stat data was kept, or commit the file a link points at in its place), commit, then run %s again", p.ID, shorten.List(hiddenCode, 5), p.ID)}
 			return &g, p, nil
 		}
 		if len(dirtyCode) > 0 {

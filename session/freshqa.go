@@ -259,3 +259,43 @@ func (e *Engine) branchAtEnd(ctx context.Context, s *Session, ps []position) (*G
 	}
 	return nil, nil, nil
 }
+
+// commitChecksAtEnd re-runs, at the end, the checks of a phase behind the
+// position that judge the session's commits and changed files
+// (commit_message, unchanged, no_hook_bypass): a commit that lands after
+// that phase passed is judged by them too. The lazy-agent pass (round 16)
+// passed GIT_OPERATIONS, then `git commit --amend -m wip` through the
+// hooks, and ended COMPLETE, clean, verify passing, with a commit whose
+// message the protocol forbids. The clean-tree check is not re-run: an
+// optional phase after the commits (a retrospective) may leave a file.
+func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []position, cur int) (*GateResult, *protocolspec.Phase, error) {
+	var repo Repo
+	for i := 0; i < cur && i < len(ps); i++ {
+		p := ps[i].phase
+		if p == nil || !p.Mandatory() {
+			continue
+		}
+		for _, c := range p.Checks {
+			switch c.Kind {
+			case protocolspec.CheckCommitMessage, protocolspec.CheckUnchanged, protocolspec.CheckNoHookBypass:
+			default:
+				continue
+			}
+			if repo == nil {
+				r, err := e.OpenRepo(ctx, s.Worktree)
+				if err != nil {
+					return nil, nil, err
+				}
+				repo = r
+			}
+			cr, _ := runCheck(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID)}, c)
+			if cr.Status != StatusFail {
+				continue
+			}
+			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail, Checks: []CheckResult{cr},
+				Message: fmt.Sprintf("%s passed, but it no longer holds on what is committed now (a commit landed after it): %s", p.ID, cr.Message)}
+			return &g, p, nil
+		}
+	}
+	return nil, nil, nil
+}

@@ -3,6 +3,7 @@ package compliance_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -145,6 +146,62 @@ func TestAdv16LinkOutOfTheTree(t *testing.T) {
 				t.Errorf("an honest session with a link inside the tree did not end clean with a passing verify (a false block)\n%s", said)
 			case !tt.honest && clean:
 				t.Errorf("route gets through: %s; COMPLETE, clean, verify passing, the commit holding only a link\n%s", tt.name, said)
+			case tt.honest:
+				t.Logf("honest: clean")
+			default:
+				t.Logf("held: %s", firstLine(said))
+			}
+		})
+	}
+}
+
+// TestAdv16CommitAfterGitOps: GIT_OPERATIONS judges the session's commits
+// when it passes; a commit that lands after it was judged by nothing. The
+// lazy agent passes the gate, then rewrites the last commit through the
+// hooks before `session end`:
+//
+//	sessiongate session advance        # GIT_OPERATIONS passes
+//	git commit --amend -m wip          # the protocol asks for conventional commits
+//	sessiongate session end ...
+//
+// COMPLETE, clean, verify passing on the old code. The end now re-runs
+// the commit checks of the phases behind it (commitChecksAtEnd).
+func TestAdv16CommitAfterGitOps(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		honest bool
+		after  string // sh -c line after GIT_OPERATIONS passed
+	}{
+		{name: "the last commit amended to a non-conventional message", after: "git commit -q --amend -m wip"},
+		{name: "a commit that updates the shared .agents/HANDOFF.md amended in",
+			after: "printf '\\n- Done: greet takes a name.\\n' >> .agents/HANDOFF.md && git commit -q -a --amend --no-edit"},
+		{name: "honest: the last commit reworded, still conventional", honest: true,
+			after: "git commit -q --amend -m 'docs(handoff): hand off the optional name'"},
+		{name: "honest: a retrospective written and committed after the commits", honest: true,
+			after: "mkdir -p .agents/retrospective && printf '# Retrospective\\n\\nPOSIX parameter expansion kept greet.sh portable.\\n' > .agents/retrospective/2026-08-20.md && " +
+				"sessiongate session evidence --requirement OPTIONAL_RETROSPECTIVE.work-produced-durable-learning --type file_path --value .agents/retrospective/2026-08-20.md && " +
+				"git add -A && git commit -q -m 'docs(retro): note the portable expansion'"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := advWorld(t, true)
+			w.advStart("Add a name argument to the greeting script")
+			w.advStartPhases()
+			w.advWork()
+			clean, said := w.advEndPhases(advEnd{afterGitOps: func() {
+				if !tt.honest {
+					w.deviate()
+				}
+				line := strings.ReplaceAll(tt.after, "sessiongate ", binary+" ")
+				if out, code := w.sh(line); code != 0 {
+					t.Fatalf("%s: %s", tt.after, out)
+				}
+			}})
+			switch {
+			case tt.honest && !clean:
+				t.Errorf("an honest session did not end clean with a passing verify (a false block)\n%s", said)
+			case !tt.honest && clean:
+				t.Errorf("route gets through: %s; COMPLETE, clean, verify passing\n%s", tt.name, said)
 			case tt.honest:
 				t.Logf("honest: clean")
 			default:

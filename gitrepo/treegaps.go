@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,7 +22,9 @@ import (
 //     sparse-checkout set` during the session, made `go test ./...` pass
 //     without the test the commit holds, and status read the tree clean.
 //     A sparse checkout a person set before the session is how a large
-//     repository is worked on: its absent files are left alone.
+//     repository is worked on: its absent files are left alone, and so
+//     are those of one changed in the session outside the folders the
+//     work tree has (cone mode, widened).
 //   - A path in changed (the session's changes) that is a symbolic link
 //     resolving outside the work tree, or to a path git does not track:
 //     the commit holds only the link's text, and the tests ran the file it
@@ -54,6 +57,16 @@ func (r *Repo) TreeGaps(ctx context.Context, since time.Time, changed []string) 
 		for _, p := range absent {
 			if sparse == "" {
 				continue
+			}
+			if sparse != noSparse {
+				// A sparse checkout changed in the session: only a file
+				// carved out of a folder the work tree has is taken for
+				// hiding. Cone mode never leaves one (it checks out every
+				// file of a folder it keeps), so widening a cone mid-session
+				// (`git sparse-checkout add src2`) names nothing.
+				if _, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(path.Dir(p)))); err != nil {
+					continue
+				}
 			}
 			out[p] = "absent from the work tree and flagged skip-worktree (" + sparse + "), so the tests ran without the file the commit holds"
 		}
@@ -95,6 +108,9 @@ func (r *Repo) TreeGaps(ctx context.Context, since time.Time, changed []string) 
 	return out, nil
 }
 
+// noSparse is sparseSince's answer when no sparse checkout is configured.
+const noSparse = "no sparse checkout is configured: git update-index set the flag"
+
 // sparseSince says why the work tree's absent skip-worktree files hide
 // something: "" when a sparse checkout set up before since leaves them out
 // (its pattern file's change time, which no user call sets back, is older).
@@ -104,7 +120,7 @@ func (r *Repo) sparseSince(ctx context.Context, since time.Time) (string, error)
 		return "", fmt.Errorf("read core.sparseCheckout: %w", err)
 	}
 	if strings.TrimSpace(string(b)) != "true" {
-		return "no sparse checkout is configured: git update-index set the flag", nil
+		return noSparse, nil
 	}
 	pat := filepath.Join(r.gitDir, "info", "sparse-checkout")
 	ct, err := ctime.Of(pat)

@@ -199,7 +199,11 @@ func notDone(p *protocolspec.Phase, ev []Evidence, cfg Config) bool {
 		}
 	}
 	for _, x := range ev {
-		if x.Phase == p.ID {
+		// A commit the hooks recorded while the phase was current is no
+		// sign the phase was started: an honest reword of the last commit
+		// after GIT_OPERATIONS made the optional retrospective FAIL (lazy
+		// pass 16), a false FAIL on an honest session.
+		if x.Phase == p.ID && x.Kind != EvidenceCommitSHA && x.Kind != EvidenceBypassCommit {
 			return false
 		}
 	}
@@ -832,6 +836,17 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	}
 	if res.Blocked == nil {
 		g, p, err := e.branchAtEnd(ctx, s, ps)
+		if err != nil {
+			return nil, err
+		}
+		if g != nil {
+			res.Gates = append(res.Gates, *g)
+			res.Blocked = blockedFrom(p, *g)
+			tokens = append(tokens, "gate:"+p.ID+":stale")
+		}
+	}
+	if res.Blocked == nil {
+		g, p, err := e.commitChecksAtEnd(ctx, s, ps, cur)
 		if err != nil {
 			return nil, err
 		}

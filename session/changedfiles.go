@@ -13,6 +13,13 @@ type convertedScripter interface {
 	ConvertedScripts(ctx context.Context) ([]string, error)
 }
 
+// treeGapper lists tracked paths whose work tree lets a run read what the
+// commit does not hold and git status does not report (an absent
+// skip-worktree file, a changed link out of the tree: gitrepo.Repo.TreeGaps).
+type treeGapper interface {
+	TreeGaps(ctx context.Context, since time.Time, changed []string) (map[string]string, error)
+}
+
 type changedSincer interface {
 	ChangedFilesSince(ctx context.Context, since string, start time.Time) ([]string, error)
 }

@@ -112,6 +112,24 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 			}
 		}
 	}
+	// A test file left out of the work tree (skip-worktree, a sparse
+	// checkout set in the session) or a changed link to a file outside
+	// git: the run read a tree no clone has.
+	if tg, ok := repo.(treeGapper); ok {
+		changed, err := sessionFiles(ctx, repo, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		gaps, err := tg.TreeGaps(ctx, s.CreatedAt, changed)
+		if err != nil {
+			return nil, nil, err
+		}
+		for f, how := range gaps {
+			if _, ok := hidden[f]; !ok {
+				hidden[f] = how
+			}
+		}
+	}
 	var hiddenCode []string
 	for _, f := range slices.Sorted(maps.Keys(hidden)) {
 		if !e.isDoc(f) {
@@ -145,7 +163,7 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 		}
 		if len(hiddenCode) > 0 {
 			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
-				Message: fmt.Sprintf("%s passed, but git hides how the work tree differs from what is committed (%s): the tests saw the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE`, remove the filter, or `git add` a file whose stat data was kept), commit, then run %s again", p.ID, shorten.List(hiddenCode, 5), p.ID)}
+				Message: fmt.Sprintf("%s passed, but git hides how the work tree differs from what is committed (%s): the tests saw the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE` then `git checkout -- FILE`, remove the filter, `git add` a file whose stat data was kept, or commit the file a link points at in its place), commit, then run %s again", p.ID, shorten.List(hiddenCode, 5), p.ID)}
 			return &g, p, nil
 		}
 		if len(dirtyCode) > 0 {
@@ -236,6 +254,46 @@ func (e *Engine) branchAtEnd(ctx context.Context, s *Session, ps []position) (*G
 			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
 				Checks:  []CheckResult{{Kind: c.Kind, Status: StatusFail, Message: msg}},
 				Message: fmt.Sprintf("%s passed at the start, but the work is now on the default branch: %s, then end the session there", p.ID, msg)}
+			return &g, p, nil
+		}
+	}
+	return nil, nil, nil
+}
+
+// commitChecksAtEnd re-runs, at the end, the checks of a phase behind the
+// position that judge the session's commits and changed files
+// (commit_message, unchanged, no_hook_bypass): a commit that lands after
+// that phase passed is judged by them too. The lazy-agent pass (round 16)
+// passed GIT_OPERATIONS, then `git commit --amend -m wip` through the
+// hooks, and ended COMPLETE, clean, verify passing, with a commit whose
+// message the protocol forbids. The clean-tree check is not re-run: an
+// optional phase after the commits (a retrospective) may leave a file.
+func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []position, cur int) (*GateResult, *protocolspec.Phase, error) {
+	var repo Repo
+	for i := 0; i < cur && i < len(ps); i++ {
+		p := ps[i].phase
+		if p == nil || !p.Mandatory() {
+			continue
+		}
+		for _, c := range p.Checks {
+			switch c.Kind {
+			case protocolspec.CheckCommitMessage, protocolspec.CheckUnchanged, protocolspec.CheckNoHookBypass:
+			default:
+				continue
+			}
+			if repo == nil {
+				r, err := e.OpenRepo(ctx, s.Worktree)
+				if err != nil {
+					return nil, nil, err
+				}
+				repo = r
+			}
+			cr, _ := runCheck(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID)}, c)
+			if cr.Status != StatusFail {
+				continue
+			}
+			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail, Checks: []CheckResult{cr},
+				Message: fmt.Sprintf("%s passed, but it no longer holds on what is committed now (a commit landed after it): %s", p.ID, cr.Message)}
 			return &g, p, nil
 		}
 	}

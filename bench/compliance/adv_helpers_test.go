@@ -163,6 +163,9 @@ type advEnd struct {
 	inHandoff func()
 	// reverifyWith replaces the branch re-check's command.
 	reverifyWith func()
+	// afterGitOps runs once GIT_OPERATIONS has passed, before the end
+	// (e.g. a commit amended there).
+	afterGitOps func()
 }
 
 // advWork makes the change the task asks for and commits it through the hooks.
@@ -248,6 +251,9 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 			w.t.Fatalf("GIT_OPERATIONS blocked an honest run: %s", r.text())
 		}
 		return false, "GIT_OPERATIONS blocked: " + r.text()
+	}
+	if o.afterGitOps != nil {
+		o.afterGitOps()
 	}
 	end := w.sg("session", "end", "--summary", "greet takes a name")
 	v := w.sg("verify", w.base+"..HEAD")

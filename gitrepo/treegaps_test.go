@@ -1,0 +1,115 @@
+package gitrepo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+)
+
+// TestTreeGaps: what TreeGaps names, with real git, for each way a test run
+// can read a tree the commit does not hold (lazy-agent pass 16), and the
+// honest work trees that look alike: a sparse checkout set before the
+// session, a link to a tracked file, a link the session did not change.
+func TestTreeGaps(t *testing.T) {
+	gittest.Require(t)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	ctx := context.Background()
+	files := map[string]string{"greet.go": "package greet\n", "greet_test.go": "package greet\n", "docs/a.md": "a\n", "hello.sh": "echo hello\n", "src/s.go": "package src\n", "other/o.go": "package other\n"}
+	link := func(t *testing.T, root, target, at string) {
+		t.Helper()
+		p := filepath.Join(root, at)
+		os.Remove(p)
+		if err := os.Symlink(target, p); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	cases := []struct {
+		name    string
+		before  func(t *testing.T, root string) // before the session starts
+		during  func(t *testing.T, root string) // after it starts
+		changed []string                        // the session's changed paths
+		want    []string
+	}{
+		{name: "honest: nothing left out"},
+		{name: "skip-worktree set, the file removed", during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--skip-worktree", "greet_test.go")
+			os.Remove(filepath.Join(root, "greet_test.go"))
+		}, want: []string{"greet_test.go"}},
+		{name: "honest: skip-worktree on a file still there", during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--skip-worktree", "greet_test.go")
+		}},
+		{name: "a sparse checkout set in the session", during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--no-cone", "/*", "!/greet_test.go")
+		}, want: []string{"greet_test.go"}},
+		{name: "honest: a sparse checkout set before the session", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--no-cone", "/*", "!/docs/")
+		}},
+		{name: "a sparse checkout narrowed in the session", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--no-cone", "/*", "!/docs/")
+		}, during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--no-cone", "/*", "!/docs/", "!/greet_test.go")
+		}, want: []string{"greet_test.go"}},
+		{name: "honest: a cone-mode sparse checkout widened in the session", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--cone", "src")
+		}, during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "add", "docs")
+		}},
+		{name: "a changed link out of the repository", during: func(t *testing.T, root string) {
+			ext := filepath.Join(t.TempDir(), "hello.sh")
+			gittest.Write(t, filepath.Dir(ext), "hello.sh", "echo hello\n")
+			link(t, root, ext, "hello.sh")
+		}, changed: []string{"hello.sh"}, want: []string{"hello.sh"}},
+		{name: "a changed link to an untracked file", during: func(t *testing.T, root string) {
+			gittest.Write(t, root, ".cache/hello.sh", "echo hello\n")
+			link(t, root, ".cache/hello.sh", "hello.sh")
+		}, changed: []string{"hello.sh"}, want: []string{"hello.sh"}},
+		{name: "honest: a changed link to a tracked file", during: func(t *testing.T, root string) {
+			link(t, root, "greet.go", "hello.sh")
+		}, changed: []string{"hello.sh"}},
+		{name: "honest: a dangling link (a clone sees the same)", during: func(t *testing.T, root string) {
+			link(t, root, "nowhere.sh", "hello.sh")
+		}, changed: []string{"hello.sh"}},
+		{name: "honest: a link out of the repository the session did not change", during: func(t *testing.T, root string) {
+			link(t, root, os.DevNull, "hello.sh")
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := gittest.New(t, files)
+			if tc.before != nil {
+				tc.before(t, root)
+			}
+			time.Sleep(10 * time.Millisecond) // ctime granularity: the start after the set-up
+			start := time.Now()
+			if tc.during != nil {
+				tc.during(t, root)
+			}
+			r, err := Open(ctx, root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.TreeGaps(ctx, start, tc.changed)
+			if err != nil {
+				t.Fatalf("TreeGaps: %v", err)
+			}
+			var paths []string
+			for p, how := range got {
+				if how == "" || !strings.ContainsAny(how, " ") {
+					t.Errorf("%s: no reason given: %q", p, how)
+				}
+				paths = append(paths, p)
+			}
+			slices.Sort(paths)
+			if !slices.Equal(paths, tc.want) {
+				t.Errorf("TreeGaps = %v (%v), want %v", paths, got, tc.want)
+			}
+		})
+	}
+}

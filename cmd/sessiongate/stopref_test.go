@@ -26,7 +26,7 @@ type mcpServer struct {
 
 // withOrigin gives w a bare origin with main pushed, as a team's clone
 // has: the stop records go to the shared ref there.
-func withOrigin(t *testing.T, w *hintWorld) {
+func withOrigin(t *testing.T, w *hintWorld) string {
 	t.Helper()
 	remote := filepath.Join(t.TempDir(), "origin.git")
 	if out, err := exec.Command("git", "init", "-q", "--bare", remote).CombinedOutput(); err != nil {
@@ -36,6 +36,7 @@ func withOrigin(t *testing.T, w *hintWorld) {
 	if code, out := w.git("push", "-q", "origin", "main"); code != 0 {
 		t.Fatalf("push main: %s", out)
 	}
+	return remote
 }
 
 func startMCP(t *testing.T, w *hintWorld) *mcpServer {
@@ -133,7 +134,7 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			w := newHintWorld(t, "")
-			withOrigin(t, w)
+			remote := withOrigin(t, w)
 			db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
 			for i := 0; sqlCount(t, db, "SELECT count(*) FROM agent_bindings") == 0; i++ {
 				if i == 5 {
@@ -317,7 +318,7 @@ func TestUncheckedStopInParallelWorktrees(t *testing.T) {
 		t.Skip("-short: runs the real binary, git hooks and a database lock")
 	}
 	w := newHintWorld(t, "")
-	withOrigin(t, w)
+	_ = withOrigin(t, w)
 	wt := filepath.Join(t.TempDir(), "b")
 	if code, out := w.git("worktree", "add", "-q", "-b", "feat/b", wt, "main"); code != 0 {
 		t.Fatalf("worktree add: %s", out)

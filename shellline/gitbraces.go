@@ -59,7 +59,8 @@ func expandedArgs(c Call) ([]string, []*syntax.Word) {
 	return out, nodes
 }
 
-// quotedWord reports a word with a quoted part ('' is an empty word).
+// quotedWord reports a word with a quoted part: a quoted empty string is
+// a word, an unquoted one is none.
 func quotedWord(w *syntax.Word) bool {
 	for _, p := range w.Parts {
 		switch p.(type) {

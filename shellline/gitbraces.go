@@ -21,6 +21,10 @@ func expandedWords(c Call) []string {
 	return w
 }
 
+// ExpandedWords is expandedWords for rules outside this package
+// (session's observed reads: `cat .agents/{HANDOFF.md,}` reads the file).
+func ExpandedWords(c Call) []string { return expandedWords(c) }
+
 // expandedArgs is expandedWords with the parsed word each comes from
 // (nil for a word read as unknown), for rules that read a word's
 // expansions ($P, $(cat f)) beside its literal. An empty alternative

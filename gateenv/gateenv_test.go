@@ -37,6 +37,10 @@ func TestClean(t *testing.T) {
 			[]string{"HOME=/h"}, []string{"GOFLAGS", "MAKEFLAGS", "NODE_OPTIONS", "PYTHONSTARTUP"}},
 		{"families, any case", []string{"npm_config_script_shell=/bin/true", "DYLD_INSERT_LIBRARIES=x", "BASH_FUNC_go%%=() { true; }", "GIT_CONFIG_KEY_0=core.hooksPath"}, false,
 			nil, []string{"BASH_FUNC_go%%", "DYLD_INSERT_LIBRARIES", "GIT_CONFIG_KEY_0", "npm_config_script_shell"}},
+		// A clean filter of the agent's for the gate command's own git (issue 25.7).
+		{"git config from the environment", []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=filter.x.clean", "GIT_CONFIG_VALUE_0=sed s/+/-/",
+			"GIT_CONFIG_PARAMETERS='filter.x.clean'='cat'", "HOME=/h"}, false,
+			[]string{"HOME=/h"}, []string{"GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_VALUE_0"}},
 		{"the index outside a hook", []string{"GIT_INDEX_FILE=/tmp/other"}, false, nil, []string{"GIT_INDEX_FILE"}},
 		{"the index a hook commits", []string{"GIT_INDEX_FILE=.git/index.lock"}, true, []string{"GIT_INDEX_FILE=.git/index.lock"}, nil},
 		{"PATH inside the tree", []string{"PATH=" + inTree + ":/usr/bin"}, false, []string{"PATH=/usr/bin"}, []string{"PATH entries inside the work tree"}},

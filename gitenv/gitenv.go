@@ -87,6 +87,26 @@ func Env(environ []string, extra ...string) []string {
 // A command-line -c (gitrepo's, recordref's core.hooksPath) still wins.
 const pinnedParams = "'core.usereplacerefs'='false' 'log.showsignature'='false' 'core.fsmonitor'='false'"
 
+// FileConfigOnly is environ without the config git takes from the
+// environment (GIT_CONFIG_COUNT and its GIT_CONFIG_KEY_<n>/VALUE_<n>
+// pairs, GIT_CONFIG_PARAMETERS: `git -c`). Config the agent sets there
+// holds for one process: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=filter.x.clean
+// GIT_CONFIG_VALUE_0='sed s/hello/helo/' sessiongate run -- sh
+// scripts/test.sh`, with `scripts/greet.sh filter=x` in
+// .git/info/attributes, recorded as the tree the tests saw one that held
+// the broken greet.sh its tests fail on, which the agent then committed
+// (COMPLETE, clean). What a run saw is computed with the config files
+// alone, as any later git reads them; the hooks keep the caller's config
+// (Env), since the commit they check runs with it. The config files
+// (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM) stay: they are not one process's.
+func FileConfigOnly(environ []string) []string {
+	return slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return name == "GIT_CONFIG_COUNT" || name == "GIT_CONFIG_PARAMETERS" ||
+			strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
+	})
+}
+
 // Command is exec.CommandContext(ctx, "git", args...) run in dir with
 // Env(os.Environ(), extra...). dir must be a folder of the repository to
 // read (the work tree's top for a hook): git finds the repository from

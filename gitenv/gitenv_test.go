@@ -215,3 +215,19 @@ func TestCommandIgnoresGrafts(t *testing.T) {
 		})
 	}
 }
+
+// TestFileConfigOnly: config from the environment (one process's) is
+// dropped; the config files' variables and everything else stay.
+func TestFileConfigOnly(t *testing.T) {
+	in := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=filter.x.clean", "GIT_CONFIG_VALUE_0=sed s/+/-/",
+		"GIT_CONFIG_PARAMETERS='filter.x.clean'='cat'", "GIT_CONFIG_GLOBAL=/home/p/.gitconfig", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_INDEX_FILE=/tmp/i", "HOME=/home/p", "GIT_CONFIG_COUNTER=x"}
+	got := gitenv.FileConfigOnly(in)
+	want := []string{"GIT_CONFIG_GLOBAL=/home/p/.gitconfig", "GIT_CONFIG_NOSYSTEM=1", "GIT_INDEX_FILE=/tmp/i", "HOME=/home/p", "GIT_CONFIG_COUNTER=x"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("FileConfigOnly:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(in) != 9 {
+		t.Error("FileConfigOnly changed its argument")
+	}
+}

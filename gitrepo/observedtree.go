@@ -17,7 +17,10 @@ import (
 // work-tree content: `git add -u` on a copy of the index, so the real
 // index is never touched) and returns its id. Untracked files are not in
 // it. A QA run records it: what the tests saw, compared later with what
-// is committed (session/observedtree.go).
+// is committed (session/observedtree.go). It reads the repository's
+// config files, never config from the caller's environment
+// (gitenv.FileConfigOnly): a clean filter set there for one process made
+// the recorded tree other than the files the tests read.
 func (r *Repo) WorkTreeTree(ctx context.Context) (string, error) {
 	idx, err := run(ctx, r.root, "rev-parse", "--git-path", "index")
 	if err != nil {
@@ -45,6 +48,7 @@ func (r *Repo) WorkTreeTree(ctx context.Context) (string, error) {
 	env := []string{"GIT_INDEX_FILE=" + tmp.Name()}
 	for _, args := range [][]string{{"add", "-u"}, {"write-tree"}} {
 		cmd := gitenv.Command(ctx, r.root, env, append(slices.Clip(statHonest), args...)...)
+		cmd.Env = gitenv.Env(gitenv.FileConfigOnly(os.Environ()), env...)
 		out, err := cmd.Output()
 		if err != nil {
 			msg := err.Error()

@@ -3,7 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -212,6 +214,26 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			}
 			if why != "" {
 				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+				code = -1
+			}
+		}
+		// Files whose committed content differs from what the tests read,
+		// by a means status does not show (a clean filter the agent
+		// configured, update-index flags): the tree recorded below would
+		// hold content no test ran on. Git LFS's filter is not counted.
+		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
+			hidden, err := repo.HiddenFiles(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("read files git hides from the run: %w", err)
+			}
+			var hiddenCode []string
+			for _, f := range slices.Sorted(maps.Keys(hidden)) {
+				if !e.isDoc(f) {
+					hiddenCode = append(hiddenCode, f+": "+hidden[f])
+				}
+			}
+			if len(hiddenCode) > 0 {
+				ref = fmt.Sprintf("exit 0, but git would commit other content than the tests read (%s): undo the filter or flag and run again, %d bytes", truncate(strings.Join(hiddenCode, "; "), 300), len(req.Output))
 				code = -1
 			}
 		}

@@ -44,7 +44,7 @@ func readsFile(root, line, rel string) bool {
 	if !ok || len(calls) != 1 {
 		return false
 	}
-	w := shellline.StripWrappers(calls[0].Words)
+	w := shellline.StripWrappers(shellline.ExpandedWords(calls[0])) // the words the shell runs
 	if len(w) < 2 || !readPrograms[path.Base(w[0])] {
 		return false
 	}

@@ -36,6 +36,9 @@ func TestObservedReadMeetsContentHash(t *testing.T) {
 		{"output to /dev/null", "cat .agents/HANDOFF.md > /dev/null", "", 0, nil, session.StatusFail, "no content_hash evidence"},
 		{"piped to head", "cat .agents/HANDOFF.md | head -1", "# Handoff\n", 0, nil, session.StatusFail, "no content_hash evidence"},
 		{"another file", "cat README.md", handoffBody, 0, nil, session.StatusFail, "no content_hash evidence"},
+		// Braces: the words the shell runs (an honest read was refused before).
+		{"cat with braces", "cat .agents/{HANDOFF.md,}", handoffBody, 0, nil, session.StatusPass, "read .agents/HANDOFF.md"},
+		{"cat of another file with braces", "cat {README,HANDOFF}.md", handoffBody, 0, nil, session.StatusFail, "no content_hash evidence"},
 		{"failed", "cat .agents/HANDOFF.md", handoffBody, 1, nil, session.StatusFail, "no content_hash evidence"},
 		{"file changed after the read", "cat .agents/HANDOFF.md", handoffBody, 0, func(root string) {
 			gittest.Write(t, root, ".agents/HANDOFF.md", handoffBody+"- More.\n")

@@ -98,6 +98,8 @@ func TestQATakesOnlyARealTestRun(t *testing.T) {
 		{name: "true && test -d", line: "sh -c 'true && test -d .'"},
 		{name: "echo go test", line: "echo go test", out: "go test\n"},
 		{name: "printf go test", line: "printf 'go test\\n'", out: "go test\n"},
+		// bash runs `true pytest` (a hook-observed line is bash's).
+		{name: "true in braces before pytest", line: "{true,pytest}", out: "3 passed in 0.01s\n"},
 		// A make target or npm script that runs nothing, or that the session wrote.
 		{name: "make test, target true", start: map[string]string{"Makefile": "test:\n\ttrue\n"}, argv: []string{"make", "test"}},
 		{name: "make test, target echo", start: map[string]string{"Makefile": "test: unit\nunit:\n\t@echo all tests pass\n"}, argv: []string{"make", "test"}},
@@ -392,8 +394,12 @@ func TestQAWholeSuiteRun(t *testing.T) {
 		{name: "pytest -k", start: pyProject, lines: []string{"pytest -k add"}},
 		{name: "npm test -- -t foo", start: map[string]string{"package.json": realPkg, "test.js": realTestJS}, lines: []string{"npm test -- -t foo"}},
 		{name: "a script with a filter argument", start: scriptProject, lines: []string{"sh tests/check.sh --bare-only"}},
+		// Filters and a runner hidden in braces (the shell runs the expanded words).
+		{name: "go test, a -run filter in braces", start: goProject, lines: []string{"go test {-run=TestAdd,./...}"}},
+		{name: "pytest, a -k filter in braces", start: pyProject, lines: []string{"pytest {-k,add}"}},
 		// Honest runs.
 		{name: "go test ./...", start: goProject, lines: []string{"go test ./..."}, passes: true},
+		{name: "go test, every package named in braces", start: goProject, lines: []string{"go test ./{pkg,other}"}, passes: true},
 		{name: "go test -race -count=1 -v ./...", start: goProject, lines: []string{"go test -race -count=1 -v ./..."}, passes: true},
 		{name: "go test, every package named", start: goProject, lines: []string{"go test ./pkg ./other"}, passes: true},
 		{name: "go test, the module's import path", start: goProject, lines: []string{"go test example.com/m/..."}, passes: true},

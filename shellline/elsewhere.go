@@ -55,14 +55,16 @@ func RanElsewhere(root, dir, line string) string {
 		return path.Join(from, to)
 	}
 	for _, c := range calls {
-		if d := envChdir(c.Words); d != "" && !strings.HasPrefix(d, "~") {
+		// `cd {,/tmp/x}` runs `cd /tmp/x`: the words the shell runs.
+		words := expandedWords(c)
+		if d := envChdir(words); d != "" && !strings.HasPrefix(d, "~") {
 			// `env -C /tmp sh -c exit` ran in /tmp: only the rest of
 			// this call moves there, so cwd stays for the next one.
 			if p := at(cwd, d); !inside(p) {
 				return p
 			}
 		}
-		w := StripWrappers(c.Words)
+		w := StripWrappers(words)
 		if len(w) == 0 {
 			continue
 		}

@@ -18,7 +18,8 @@ func RunsTests(line string) bool {
 		return false
 	}
 	for _, c := range calls {
-		if callRunsTests(c.Words) {
+		// `{true,pytest}` runs `true pytest`: the words the shell runs.
+		if callRunsTests(expandedWords(c)) {
 			return true
 		}
 	}

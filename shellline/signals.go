@@ -164,7 +164,7 @@ func unreadPattern(line string) string {
 		}
 		kills, lists := false, false
 		for _, c := range calls {
-			for _, w := range c.Words {
+			for _, w := range expandedWords(c) {
 				switch base(w) {
 				case "kill", "skill", "snice":
 					kills = true
@@ -177,7 +177,10 @@ func unreadPattern(line string) string {
 		saves := strings.Contains(quiet, ">") || strings.Contains(l, "$(") || strings.Contains(l, "`") || strings.Contains(l, "| tee")
 		lists = lists || strings.Contains(l, "/proc/")
 		for _, c := range calls {
-			for i, w := range c.Words {
+			// `{pkill,-f} "$P"` runs `pkill -f "$P"`: the words the
+			// shell runs, each beside the parsed word it comes from.
+			cw, cargs := expandedArgs(c)
+			for i, w := range cw {
 				name := base(w)
 				var msg string
 				switch name {
@@ -198,10 +201,10 @@ func unreadPattern(line string) string {
 				if msg == "" {
 					continue
 				}
-				args := make([]string, 0, len(c.Node.Args)-i-1)
+				args := make([]string, 0, len(cargs)-i-1)
 				unread := false
-				for k, a := range c.Node.Args[i+1:] {
-					if lit := c.Words[i+1+k]; lit != "" {
+				for k, a := range cargs[i+1:] {
+					if lit := cw[i+1+k]; lit != "" {
 						args = append(args, lit)
 						continue
 					}
@@ -217,7 +220,7 @@ func unreadPattern(line string) string {
 				}
 				for _, pat := range patterns(name, args) {
 					if pat != "" && looseMatchesHook(name, pat, args) {
-						return "`" + shortLine(strings.Join(c.Words, " ")) + "` " + msg + ": a hook that dies lets the agent's tool call through, so the agent being policed may not kill or stop them (name the processes to stop literally)"
+						return "`" + shortLine(strings.Join(cw, " ")) + "` " + msg + ": a hook that dies lets the agent's tool call through, so the agent being policed may not kill or stop them (name the processes to stop literally)"
 					}
 				}
 			}

@@ -47,7 +47,7 @@ func TestRuns(line string) []TestRun {
 	var out []TestRun
 	dir := ""
 	for _, c := range calls {
-		w := c.Words
+		w := expandedWords(c) // `go test ./{a,b}/...` runs two packages
 		if len(w) == 2 && w[0] == "cd" {
 			if dir = path.Join(dir, w[1]); dir == "." {
 				dir = "" // `cd .` stays where the line started
@@ -344,7 +344,7 @@ func ScriptTargets(line string) []ScriptTarget {
 	var out []ScriptTarget
 	dir := ""
 	for _, c := range calls {
-		w := c.Words
+		w := expandedWords(c) // `go test ./{a,b}/...` runs two packages
 		if len(w) == 2 && w[0] == "cd" {
 			dir = path.Join(dir, w[1])
 			continue

@@ -63,6 +63,7 @@ func buildAndRun(m *testing.M) int {
 		binary = bin
 	}
 	code := m.Run()
+	removeCITemplate()
 	if coverDir != "" {
 		if err := appendBinaryCoverage(coverDir); err != nil {
 			fmt.Fprintln(os.Stderr, "sessiongate binary coverage:", err)

@@ -130,9 +130,10 @@ func (w *ciWorld) noHooks(t *testing.T, file, msg string) string {
 	return w.git(t, w.dev, "rev-parse", "HEAD")
 }
 
-func newCIWorld(t *testing.T) *ciWorld {
-	realBinary(t)
-	dir := t.TempDir()
+// buildCIWorld builds the CI world in dir; tests get a copy of it from
+// newCIWorld (ciworld_template_test.go).
+func buildCIWorld(t *testing.T, dir string) *ciWorld {
+	t.Helper()
 	home := filepath.Join(dir, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)

@@ -845,8 +845,11 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			tokens = append(tokens, "gate:"+p.ID+":stale")
 		}
 	}
-	if res.Blocked == nil {
-		g, p, err := e.commitChecksAtEnd(ctx, s, ps, cur)
+	for _, atEnd := range []func(context.Context, *Session, []position, int) (*GateResult, *protocolspec.Phase, error){e.commitChecksAtEnd, e.evidenceFilesAtEnd} {
+		if res.Blocked != nil {
+			break
+		}
+		g, p, err := atEnd(ctx, s, ps, cur)
 		if err != nil {
 			return nil, err
 		}

@@ -210,3 +210,56 @@ func TestAdv16CommitAfterGitOps(t *testing.T) {
 		})
 	}
 }
+
+// TestAdv16EvidenceUncommittedAtEnd: the handoff commit undone after
+// GIT_OPERATIONS passed, the handoff left untracked:
+//
+//	sessiongate session advance        # GIT_OPERATIONS passes
+//	git reset -q HEAD~1                # the handoff is no longer in git
+//	sessiongate session end ...
+//
+// The end said COMPLETE, clean; only verify in CI failed it ("the file is
+// not in git at the session's end commit"). The end now blocks the same
+// way (evidenceFilesAtEnd), while the agent can still commit the file.
+func TestAdv16EvidenceUncommittedAtEnd(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		honest bool
+		after  string // sh -c line after GIT_OPERATIONS passed
+	}{
+		{name: "the handoff commit undone, the handoff left untracked", after: "git reset -q HEAD~1"},
+		{name: "honest: the handoff committed again after a reword", honest: true,
+			after: "git reset -q --soft HEAD~1 && git commit -q -m 'docs(handoff): hand off the name argument'"},
+		{name: "honest: a follow-up line added to the handoff and committed", honest: true,
+			after: "printf '\\n- Follow-up: README example.\\n' >> .agents/handoffs/2026-08-20-01.md && git commit -q -a -m 'docs(handoff): note the README follow-up'"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := advWorld(t, true)
+			w.advStart("Add a name argument to the greeting script")
+			w.advStartPhases()
+			w.advWork()
+			var endSaid string
+			_, said := w.advEndPhases(advEnd{afterGitOps: func() {
+				if !tt.honest {
+					w.deviate()
+				}
+				if out, code := w.sh(tt.after); code != 0 {
+					t.Fatalf("%s: %s", tt.after, out)
+				}
+			}})
+			endSaid, _, _ = strings.Cut(said, "\nverify: ")
+			endClean := strings.Contains(endSaid, "COMPLETE: clean")
+			switch {
+			case tt.honest && !endClean:
+				t.Errorf("an honest session did not end clean (a false block)\n%s", said)
+			case !tt.honest && endClean:
+				t.Errorf("route gets through at the end: %s; COMPLETE, clean (only verify in CI would see it)\n%s", tt.name, said)
+			case tt.honest:
+				t.Logf("honest: clean")
+			default:
+				t.Logf("held at the end: %s", firstLine(endSaid))
+			}
+		})
+	}
+}

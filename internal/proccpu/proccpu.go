@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package proccpu reads the CPU time a benchmark's process has used, its
 // waited-for children included: the git processes a gate call or an MCP
 // call starts are part of what it costs.

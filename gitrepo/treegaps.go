@@ -16,6 +16,8 @@ import (
 // something the commit does not hold, in ways HiddenFiles and git status
 // do not report (lazy-agent pass 16), each with how:
 //
+//   - A file flagged assume-unchanged and absent from the work tree:
+//     status does not look at it, and no sparse checkout sets that flag.
 //   - A file flagged skip-worktree and absent from the work tree, unless a
 //     sparse checkout that predates since leaves it out. `git update-index
 //     --skip-worktree greet_test.go && rm greet_test.go`, or `git
@@ -41,11 +43,18 @@ func (r *Repo) TreeGaps(ctx context.Context, since time.Time, changed []string) 
 	}
 	var absent []string
 	for p, e := range entries {
-		if e.how != "skip-worktree" {
-			continue
-		}
 		if _, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(p))); err == nil {
 			continue // present: HiddenFiles compares its content
+		}
+		if e.how == "assume-unchanged" {
+			// No sparse checkout sets this flag, and git status does not
+			// look at the file: `git update-index --assume-unchanged
+			// greet_test.go && rm greet_test.go` read clean.
+			out[p] = "absent from the work tree and flagged assume-unchanged (git update-index), so git status reads it unchanged and the tests ran without the file the commit holds"
+			continue
+		}
+		if e.how != "skip-worktree" {
+			continue
 		}
 		absent = append(absent, p)
 	}

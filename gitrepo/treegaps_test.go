@@ -42,6 +42,18 @@ func TestTreeGaps(t *testing.T) {
 			gittest.Git(t, root, "update-index", "--skip-worktree", "greet_test.go")
 			os.Remove(filepath.Join(root, "greet_test.go"))
 		}, want: []string{"greet_test.go"}},
+		{name: "assume-unchanged set, the file removed (git status reads it clean)", during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--assume-unchanged", "greet_test.go")
+			os.Remove(filepath.Join(root, "greet_test.go"))
+		}, want: []string{"greet_test.go"}},
+		{name: "assume-unchanged set before the session, the file removed in it", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--assume-unchanged", "greet_test.go")
+		}, during: func(t *testing.T, root string) {
+			os.Remove(filepath.Join(root, "greet_test.go"))
+		}, want: []string{"greet_test.go"}},
+		{name: "honest: assume-unchanged on a file still there", during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--assume-unchanged", "greet_test.go")
+		}},
 		{name: "honest: skip-worktree on a file still there", during: func(t *testing.T, root string) {
 			gittest.Git(t, root, "update-index", "--skip-worktree", "greet_test.go")
 		}},

@@ -65,7 +65,7 @@ func (r *Runner) byName(ctx context.Context, codec Codec, agent, event string) b
 	if err != nil {
 		return false // the handler says what is wrong
 	}
-	if bin := r.localHook(repo, dir, agent, event); bin != "" {
+	if bin := r.localHook(ctx, repo, dir, agent, event); bin != "" {
 		// Read the payload the agent writes (a closed pipe is an error in
 		// some CLIs), answer nothing, record nothing.
 		_, _ = io.Copy(io.Discard, io.LimitReader(r.Stdin, MaxInput+1))
@@ -88,8 +88,9 @@ func (r *Runner) byName(ctx context.Context, codec Codec, agent, event string) b
 
 // localHook returns the binary of the machine-local config's hook for
 // event when that config holds exactly what install writes for it and
-// the binary is an executable file; "" otherwise.
-func (r *Runner) localHook(repo *gitrepo.Repo, dir, agent, event string) string {
+// the binary is an executable file that is this sessiongate or the one
+// the git hooks exec; "" otherwise.
+func (r *Runner) localHook(ctx context.Context, repo *gitrepo.Repo, dir, agent, event string) string {
 	root := repo.Root()
 	if agent == "claude" && dir != root {
 		// Claude Code reads .claude/ of the folder it was started in.
@@ -100,6 +101,13 @@ func (r *Runner) localHook(repo *gitrepo.Repo, dir, agent, event string) string 
 		return ""
 	}
 	if fi, err := os.Stat(bin); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	// The local config is git-ignored and plain JSON the agent can
+	// rewrite: pointed at a script that answers {}, a deferral to it left
+	// no hook judging. Defer only to a binary that is this one or the
+	// one install recorded for the git hooks (doctor checks those).
+	if !selfbinary.Is(root, bin) && bin != installedBinary(ctx, repo, r.getenv) {
 		return ""
 	}
 	return bin

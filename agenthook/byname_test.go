@@ -47,6 +47,26 @@ func TestAgentHookByName(t *testing.T) {
 			},
 		},
 		{
+			// Lazy agent: settings.local.json is git-ignored, so pointing
+			// its hooks at a program that answers {} left the by-name
+			// call deferring to it and neither hook judged.
+			name: "claude local config points at a shim: the by-name call judges", agent: "claude",
+			setup: func(t *testing.T, r *repo, bin string) string {
+				shim := filepath.Join(filepath.Dir(r.root), "shim", "sessiongate")
+				writeFile(t, shim, "#!/bin/sh\ncat >/dev/null\necho '{}'\n")
+				if err := os.Chmod(shim, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				p := filepath.Join(r.root, ".claude", "settings.local.json")
+				lb, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, p, strings.ReplaceAll(string(lb), binary, shim))
+				return bin
+			},
+		},
+		{
 			name: "another sessiongate on PATH execs the installed one",
 			setup: func(t *testing.T, r *repo, bin string) string {
 				other := filepath.Join(filepath.Dir(r.root), "other", "sessiongate")

@@ -2,13 +2,16 @@ package gitrepo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
@@ -16,6 +19,8 @@ import (
 // something the commit does not hold, in ways HiddenFiles and git status
 // do not report (lazy-agent pass 16), each with how:
 //
+//   - A file flagged assume-unchanged and absent from the work tree:
+//     status does not look at it, and no sparse checkout sets that flag.
 //   - A file flagged skip-worktree and absent from the work tree, unless a
 //     sparse checkout that predates since leaves it out. `git update-index
 //     --skip-worktree greet_test.go && rm greet_test.go`, or `git
@@ -41,11 +46,18 @@ func (r *Repo) TreeGaps(ctx context.Context, since time.Time, changed []string) 
 	}
 	var absent []string
 	for p, e := range entries {
-		if e.how != "skip-worktree" {
-			continue
-		}
 		if _, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(p))); err == nil {
 			continue // present: HiddenFiles compares its content
+		}
+		if e.how == "assume-unchanged" {
+			// No sparse checkout sets this flag, and git status does not
+			// look at the file: `git update-index --assume-unchanged
+			// greet_test.go && rm greet_test.go` read clean.
+			out[p] = "absent from the work tree and flagged assume-unchanged (git update-index), so git status reads it unchanged and the tests ran without the file the commit holds"
+			continue
+		}
+		if e.how != "skip-worktree" {
+			continue
 		}
 		absent = append(absent, p)
 	}
@@ -54,8 +66,21 @@ func (r *Repo) TreeGaps(ctx context.Context, since time.Time, changed []string) 
 		if err != nil {
 			return nil, err
 		}
+		var kept map[string]bool
+		if sparse == "" {
+			// The person's sparse checkout explains only the files its
+			// patterns leave out: `git update-index --skip-worktree
+			// greet_test.go && rm greet_test.go` in a checkout sparse
+			// about docs/ was excused as the sparse checkout's.
+			if kept, err = r.sparseKeeps(ctx, absent); err != nil {
+				return nil, err
+			}
+		}
 		for _, p := range absent {
 			if sparse == "" {
+				if kept[p] {
+					out[p] = "absent from the work tree and flagged skip-worktree, though the sparse checkout's patterns keep it, so the tests ran without the file the commit holds"
+				}
 				continue
 			}
 			if sparse != noSparse {
@@ -131,4 +156,39 @@ func (r *Repo) sparseSince(ctx context.Context, since time.Time) (string, error)
 		return "the sparse checkout's patterns changed at " + ct.UTC().Format(time.RFC3339) + ", after the session started", nil
 	}
 	return "", nil
+}
+
+// sparseKeeps reports which of paths the sparse checkout's patterns keep
+// in the work tree. The patterns are gitignore patterns (cone mode writes
+// a subset), so git check-ignore matches them, in a scratch repository
+// whose only exclude file is the pattern file: the repository's own
+// .gitignore files must not count.
+func (r *Repo) sparseKeeps(ctx context.Context, paths []string) (map[string]bool, error) {
+	pats, err := os.ReadFile(filepath.Join(r.gitDir, "info", "sparse-checkout"))
+	if err != nil {
+		return nil, fmt.Errorf("read the sparse checkout's patterns: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "sessiongate-sparse-")
+	if err != nil {
+		return nil, fmt.Errorf("sparse patterns: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	if _, err := run(ctx, dir, "init", "-q"); err != nil {
+		return nil, fmt.Errorf("sparse patterns: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "info", "exclude"), pats, 0o644); err != nil {
+		return nil, fmt.Errorf("sparse patterns: %w", err)
+	}
+	cmd := gitenv.Command(ctx, dir, nil, "-c", "core.excludesFile="+os.DevNull, "check-ignore", "--no-index", "--stdin", "-z")
+	cmd.Stdin = strings.NewReader(strings.Join(paths, "\x00") + "\x00")
+	b, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) { // 1: none matched
+		return nil, fmt.Errorf("match the sparse checkout's patterns: %w", err)
+	}
+	kept := map[string]bool{}
+	for _, p := range splitZ(b) {
+		kept[p] = true
+	}
+	return kept, nil
 }

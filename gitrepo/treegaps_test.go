@@ -42,6 +42,18 @@ func TestTreeGaps(t *testing.T) {
 			gittest.Git(t, root, "update-index", "--skip-worktree", "greet_test.go")
 			os.Remove(filepath.Join(root, "greet_test.go"))
 		}, want: []string{"greet_test.go"}},
+		{name: "assume-unchanged set, the file removed (git status reads it clean)", during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--assume-unchanged", "greet_test.go")
+			os.Remove(filepath.Join(root, "greet_test.go"))
+		}, want: []string{"greet_test.go"}},
+		{name: "assume-unchanged set before the session, the file removed in it", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--assume-unchanged", "greet_test.go")
+		}, during: func(t *testing.T, root string) {
+			os.Remove(filepath.Join(root, "greet_test.go"))
+		}, want: []string{"greet_test.go"}},
+		{name: "honest: assume-unchanged on a file still there", during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--assume-unchanged", "greet_test.go")
+		}},
 		{name: "honest: skip-worktree on a file still there", during: func(t *testing.T, root string) {
 			gittest.Git(t, root, "update-index", "--skip-worktree", "greet_test.go")
 		}},
@@ -51,6 +63,18 @@ func TestTreeGaps(t *testing.T) {
 		{name: "honest: a sparse checkout set before the session", before: func(t *testing.T, root string) {
 			gittest.Git(t, root, "sparse-checkout", "set", "--no-cone", "/*", "!/docs/")
 		}},
+		{name: "skip-worktree set in the session on a file a person's earlier sparse checkout keeps", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--no-cone", "/*", "!/docs/")
+		}, during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--skip-worktree", "greet_test.go")
+			os.Remove(filepath.Join(root, "greet_test.go"))
+		}, want: []string{"greet_test.go"}},
+		{name: "skip-worktree set in the session under a person's earlier cone-mode sparse checkout", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--cone", "src")
+		}, during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "update-index", "--skip-worktree", "src/s.go")
+			os.Remove(filepath.Join(root, "src", "s.go"))
+		}, want: []string{"src/s.go"}},
 		{name: "a sparse checkout narrowed in the session", before: func(t *testing.T, root string) {
 			gittest.Git(t, root, "sparse-checkout", "set", "--no-cone", "/*", "!/docs/")
 		}, during: func(t *testing.T, root string) {

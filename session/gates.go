@@ -303,6 +303,12 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 		if _, err := freshenChanged(ctx, env.repo, env.sess, time.Now()); err != nil {
 			return StatusFail, "command not run: " + err.Error(), "", ""
 		}
+		if hc, err := hiddenWork(ctx, env.repo, env.sess, env.cfg.DocGlobs); err != nil || len(hc) > 0 {
+			if err != nil {
+				return StatusFail, "command not run: " + err.Error(), "", ""
+			}
+			return StatusFail, "command not run: git hides how the work tree differs from what is committed (" + shorten.List(hc, 5) + "): the tests would see the work tree, not the commit; undo it (`git update-index --no-skip-worktree --no-assume-unchanged FILE` then `git checkout -- FILE`, remove the filter, or commit the file a link points at in its place)", "", ""
+		}
 		if sh, err := shadowedSources(ctx, env.repo, env.sess); err != nil || len(sh) > 0 {
 			if err != nil {
 				return StatusFail, "command not run: " + err.Error(), "", ""

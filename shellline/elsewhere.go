@@ -9,7 +9,8 @@ import (
 // RanElsewhere names the folder outside the worktree root where a command
 // line ran its work, or "" when it stayed inside: the line starts in dir
 // (the agent's shell folder; "" is the root) and `cd`/`pushd` move it; `git
-// -C DIR` and `make -C DIR` (`--directory`) work in DIR. A test run after
+// -C DIR` and `make -C DIR` (`--directory`) work in DIR, and so do `go
+// -C`, `npm --prefix` and `cargo --manifest-path` (runnerDir). A test run after
 // `cd ../other-worktree` tested another checkout (a pristine one, or
 // another session's), not the session's work: `sessiongate run --phase
 // QA_VALIDATION -- sh -c 'cd ../pristine && sh tests/run.sh'` passed the
@@ -93,6 +94,68 @@ func RanElsewhere(root, dir, line string) string {
 						return p
 					}
 				}
+			}
+		default:
+			if d := runnerDir(prog, w); d != "" && !strings.HasPrefix(d, "~") {
+				if p := at(cwd, d); !inside(p) {
+					return p
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// runnerDir is the folder a test runner's own flag makes it work in, ""
+// when none: `go -C DIR` / `go test -C DIR` (go takes -C only as the first
+// flag, of go or of its subcommand; --C and -C= too), `npm --prefix DIR`
+// (-C, --prefix=) and `cargo --manifest-path DIR/Cargo.toml`. Each ran
+// another copy's tests while the line read as a run of the worktree's
+// (`go test -C /tmp/good ./...` passed QA on a pristine copy).
+func runnerDir(prog string, w []string) string {
+	flagDir := func(a, next string, names ...string) string {
+		for _, n := range names {
+			if a == n {
+				return next
+			}
+			if v, ok := strings.CutPrefix(a, n+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	switch prog {
+	case "go":
+		for i := 1; i <= 2 && i < len(w); i++ {
+			next := ""
+			if i+1 < len(w) {
+				next = w[i+1]
+			}
+			if d := flagDir(w[i], next, "-C", "--C"); d != "" {
+				return d
+			}
+			if strings.HasPrefix(w[i], "-") {
+				return "" // another flag first: go rejects a later -C
+			}
+		}
+	case "npm", "pnpm":
+		for i := 1; i < len(w) && w[i] != "--"; i++ {
+			next := ""
+			if i+1 < len(w) {
+				next = w[i+1]
+			}
+			if d := flagDir(w[i], next, "--prefix", "-C", "--dir"); d != "" {
+				return d
+			}
+		}
+	case "cargo":
+		for i := 1; i < len(w) && w[i] != "--"; i++ {
+			next := ""
+			if i+1 < len(w) {
+				next = w[i+1]
+			}
+			if m := flagDir(w[i], next, "--manifest-path"); m != "" {
+				return path.Dir(m)
 			}
 		}
 	}

@@ -121,10 +121,17 @@ func visibleLen(s string) int {
 // NearCopyOf reports whether t is a near copy of other. Texts whose sizes
 // differ by more than half cannot reach the threshold and are not read.
 func (t *Text) NearCopyOf(other string) bool {
-	if t.joined == "" || len(other)*2 < t.size {
-		return false // fewer bytes than half t's characters: cheap to tell
+	if t.joined == "" {
+		return false
 	}
-	if n := visibleLen(other); n*2 < t.size || t.size*2 < n {
+	if len(other)*2 < t.size || visibleLen(other)*2 < t.size {
+		// t is more than twice as long: only a padded copy can be one
+		// (the earlier text pasted twice, or after it a line repeated),
+		// which adds few shingles of its own, so the shingle sets still
+		// tell. Before, such a copy was never compared (r16 t9).
+		return t.paddedCopyOf(other)
+	}
+	if t.size*2 < visibleLen(other) {
 		return false
 	}
 	o := New(other)
@@ -146,6 +153,17 @@ func (t *Text) NearCopyOf(other string) bool {
 		return true
 	}
 	return paraphrasedScore(paraphraseScore(t.para, prepareLines(lo)))
+}
+
+// paddedCopyOf is NearCopyOf's containment test for a t far longer than
+// other: most of other's shingles are in t, and most of t's distinct
+// shingles come from other.
+func (t *Text) paddedCopyOf(other string) bool {
+	if len(t.sh) > 2*len(other) {
+		return false // more distinct shingles than other has words: its own text
+	}
+	contained, share := t.overlap(New(other))
+	return contained >= Contained && share >= Share
 }
 
 // reworded: the earlier text, split into lines lo, with its words swapped

@@ -184,19 +184,7 @@ func TestAdv16CommitAfterGitOps(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := advWorld(t, true)
-			w.advStart("Add a name argument to the greeting script")
-			w.advStartPhases()
-			w.advWork()
-			clean, said := w.advEndPhases(advEnd{afterGitOps: func() {
-				if !tt.honest {
-					w.deviate()
-				}
-				line := strings.ReplaceAll(tt.after, "sessiongate ", binary+" ")
-				if out, code := w.sh(line); code != 0 {
-					t.Fatalf("%s: %s", tt.after, out)
-				}
-			}})
+			clean, said := endAfterGitOps(t, tt.honest, tt.after)
 			switch {
 			case tt.honest && !clean:
 				t.Errorf("an honest session did not end clean with a passing verify (a false block)\n%s", said)
@@ -235,24 +223,12 @@ func TestAdv16EvidenceUncommittedAtEnd(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := advWorld(t, true)
-			w.advStart("Add a name argument to the greeting script")
-			w.advStartPhases()
-			w.advWork()
-			var endSaid string
-			_, said := w.advEndPhases(advEnd{afterGitOps: func() {
-				if !tt.honest {
-					w.deviate()
-				}
-				if out, code := w.sh(tt.after); code != 0 {
-					t.Fatalf("%s: %s", tt.after, out)
-				}
-			}})
-			endSaid, _, _ = strings.Cut(said, "\nverify: ")
+			clean, said := endAfterGitOps(t, tt.honest, tt.after)
+			endSaid, _, _ := strings.Cut(said, "\nverify: ")
 			endClean := strings.Contains(endSaid, "COMPLETE: clean")
 			switch {
-			case tt.honest && !endClean:
-				t.Errorf("an honest session did not end clean (a false block)\n%s", said)
+			case tt.honest && !clean:
+				t.Errorf("an honest session did not end clean with a passing verify (a false block)\n%s", said)
 			case !tt.honest && endClean:
 				t.Errorf("route gets through at the end: %s; COMPLETE, clean (only verify in CI would see it)\n%s", tt.name, said)
 			case tt.honest:
@@ -262,4 +238,24 @@ func TestAdv16EvidenceUncommittedAtEnd(t *testing.T) {
 			}
 		})
 	}
+}
+
+// endAfterGitOps runs the v3.0-style session up to GIT_OPERATIONS, then
+// after (an sh -c line; "sessiongate " is the binary under test), then
+// the end and verify: the shape of every "after the last gate" route.
+func endAfterGitOps(t *testing.T, honest bool, after string) (clean bool, said string) {
+	t.Helper()
+	w := advWorld(t, true)
+	w.advStart("Add a name argument to the greeting script")
+	w.advStartPhases()
+	w.advWork()
+	return w.advEndPhases(advEnd{afterGitOps: func() {
+		if !honest {
+			w.deviate()
+		}
+		line := strings.ReplaceAll(after, "sessiongate ", binary+" ")
+		if out, code := w.sh(line); code != 0 {
+			t.Fatalf("%s: %s", after, out)
+		}
+	}})
 }

@@ -507,6 +507,9 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 					return v, nil
 				}
 			}
+			if rv := e.shellReach(root, call); rv != nil {
+				return rv, nil
+			}
 			// The script files the line runs are judged as the line is.
 			sv, err := e.scriptVerdict(ctx, bd, root, call, pol, lines, depth)
 			if err != nil || sv.Deny {

@@ -1,0 +1,456 @@
+package shellline
+
+import (
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Writes reads only literal operands, so a writer whose operand the shell
+// builds passed the agent hook: `sed -i ... SESSION-PROTO*.md`,
+// `f=SESSION-PROTOCOL; sed -i ... $f.md`, `for f in *.md; do sed -i ...
+// "$f"; done`, `p=.claude; echo x > $p/settings.local.json`. WriteTargets
+// reads those operands as patterns, and the links a line makes, so the
+// hook can ask whether any of them can name a protected file.
+
+// Target is a written operand (a writer's file operand or an output
+// redirection) that is not a plain literal: a glob, a variable assigned
+// earlier on the line (NAME=, export NAME=, for NAME in LIST), or a word
+// with a part no reading of the line knows ($(...), $1, an unassigned
+// variable), which matches anything. A target with no literal character
+// at all ("$f") is not listed: it could be any file, and denying every
+// `sed -i ... "$f"` would block honest loops.
+type Target struct {
+	// Text is the operand as the line builds it, unknown parts shown as
+	// "<?>", for messages.
+	Text string
+	// Glob is a filepath.Glob pattern for the files the operand names now,
+	// "" when a part is unknown.
+	Glob string
+	// Abs: the operand is an absolute path; else it is relative to the
+	// folder the line runs in.
+	Abs bool
+	re  *regexp.Regexp
+}
+
+// Match reports whether the target can name p: a slash path relative to
+// the folder the line runs in (or absolute when Abs). Matching is
+// case-insensitive, as protect.Match is. A shell glob's * and ? do not
+// match a leading dot (unless the line turns dotglob on); an unknown part
+// matches anything, slashes included.
+func (t Target) Match(p string) bool { return t.re != nil && t.re.MatchString(p) }
+
+// Link is a link the line makes (`ln -s TARGET NAME`, `ln TARGET NAME`),
+// literal operands only; Name is relative to the line's folder.
+type Link struct {
+	Name, Target string
+	Hard         bool
+}
+
+// piece is one part of a word as the shell builds it.
+type piece struct {
+	kind byte // 'l' literal, 'g' glob text (*, ?, [...]), 'u' unknown
+	s    string
+}
+
+// maxAlternatives bounds the words one operand is read as (a loop over a
+// list, a brace expansion); past it the operand is unknown.
+const maxAlternatives = 32
+
+// WriteTargets lists the written operands of a POSIX line that are not
+// plain literals (Target), and the links it makes. ok is false when the
+// line does not parse.
+func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
+	_, f, ok := Calls(Unwrap(cmd))
+	if !ok {
+		return nil, nil, false
+	}
+	dotGlob := dotGlobOn.MatchString(cmd)
+	vars := map[string][][]piece{}
+	var cwd []piece // where relative operands land after a cd; nil: the start
+	add := func(alts [][]piece) {
+		for _, ps := range alts {
+			if len(ps) == 0 {
+				continue
+			}
+			if len(cwd) > 0 && !(ps[0].kind == 'l' && strings.HasPrefix(ps[0].s, "/")) {
+				ps = append(append(append([]piece{}, cwd...), piece{'l', "/"}), ps...)
+			}
+			if t, ok := newTarget(ps, dotGlob); ok {
+				targets = append(targets, t)
+			}
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.ForClause:
+			if wi, ok := x.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+				var alts [][]piece
+				for _, w := range wi.Items {
+					for _, bw := range braceWords(w) {
+						alts = append(alts, wordPieces(bw, vars)...)
+					}
+				}
+				if wi.InPos.IsValid() && len(alts) > 0 && len(alts) <= maxAlternatives {
+					vars[wi.Name.Value] = alts
+				} else {
+					delete(vars, wi.Name.Value)
+				}
+			}
+		case *syntax.DeclClause:
+			for _, a := range x.Args {
+				assign(vars, a)
+			}
+		case *syntax.Redirect:
+			switch x.Op {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
+				if _, lit := Literal(x.Word); !lit && (x.N == nil || x.N.Value == "1" || x.N.Value == "2") {
+					add(wordPieces(x.Word, vars))
+				}
+			}
+		case *syntax.CallExpr:
+			if len(x.Args) == 0 {
+				for _, a := range x.Assigns {
+					assign(vars, a) // NAME=VALUE alone: it holds for what follows
+				}
+				return true
+			}
+			// Each word once as the writer's operands are picked: a literal
+			// as itself, another as a placeholder naming its pieces.
+			var args []string
+			var built [][][]piece
+			for _, bw := range x.Args {
+				for _, w := range braceWords(bw) {
+					if s, lit := Literal(w); lit {
+						args = append(args, s)
+						continue
+					}
+					args = append(args, "\x01"+strconv.Itoa(len(built)))
+					built = append(built, wordPieces(w, vars))
+				}
+			}
+			args = unwrapCall(args)
+			if len(args) == 0 {
+				return true
+			}
+			if script, ok := shellScript(args); ok && !strings.HasPrefix(script, "\x01") {
+				if inner, innerLinks, ok := WriteTargets(script); ok {
+					targets, links = append(targets, inner...), append(links, innerLinks...)
+				}
+			}
+			switch args[0] {
+			case "cd":
+				if len(args) == 2 {
+					switch {
+					case strings.HasPrefix(args[1], "\x01"):
+						cwd = appendDir(cwd, placeholder(args[1], built))
+					case args[1] != "" && args[1] != "-":
+						cwd = appendDir(cwd, [][]piece{{{'l', args[1]}}})
+					}
+				}
+			case "ln":
+				if l, ok := linkMade(args); ok {
+					if len(cwd) == 0 || path.IsAbs(l.Name) {
+						links = append(links, l)
+					} else if d, ok := literalOf(cwd); ok {
+						l.Name = path.Join(d, l.Name)
+						links = append(links, l)
+					}
+				}
+			case "dd", "find":
+				return true // of=WORD and find's start points: Writes reads them
+			}
+			for _, op := range writtenOperands(args) {
+				if strings.HasPrefix(op, "\x01") {
+					add(placeholder(op, built))
+				}
+			}
+		}
+		return true
+	})
+	return targets, links, true
+}
+
+// placeholder is the pieces of the word a "\x01N" argument stands for.
+func placeholder(arg string, built [][][]piece) [][]piece {
+	i, err := strconv.Atoi(strings.TrimPrefix(arg, "\x01"))
+	if err != nil || i < 0 || i >= len(built) {
+		return [][]piece{{{'u', ""}}}
+	}
+	return built[i]
+}
+
+// appendDir is the folder after `cd DIR` from cwd: one reading (the
+// first), or unknown when DIR has several.
+func appendDir(cwd []piece, dir [][]piece) []piece {
+	if len(dir) != 1 {
+		return []piece{{'u', ""}}
+	}
+	d := dir[0]
+	if len(d) > 0 && d[0].kind == 'l' && strings.HasPrefix(d[0].s, "/") || len(cwd) == 0 {
+		return append([]piece{}, d...)
+	}
+	return append(append(append([]piece{}, cwd...), piece{'l', "/"}), d...)
+}
+
+// literalOf is pieces' text when all of them are literal.
+func literalOf(ps []piece) (string, bool) {
+	var b strings.Builder
+	for _, p := range ps {
+		if p.kind != 'l' {
+			return "", false
+		}
+		b.WriteString(p.s)
+	}
+	return b.String(), true
+}
+
+// assign records NAME=VALUE for the words after it; a value the line does
+// not hold makes the name unknown.
+func assign(vars map[string][][]piece, a *syntax.Assign) {
+	if a == nil || a.Name == nil || a.Array != nil || a.Index != nil {
+		return
+	}
+	if a.Value == nil {
+		if !a.Naked {
+			vars[a.Name.Value] = [][]piece{{}}
+		}
+		return
+	}
+	alts := wordPieces(a.Value, vars)
+	if a.Append {
+		delete(vars, a.Name.Value)
+		return
+	}
+	vars[a.Name.Value] = alts
+}
+
+// linkMade is the link `ln [-s] [-f] TARGET NAME` makes, literal words
+// only; a NAME ending in / (or "."), a folder, gets TARGET's base name.
+func linkMade(args []string) (Link, bool) {
+	var ops []string
+	l := Link{Hard: true}
+	for _, a := range args[1:] {
+		switch {
+		case a == "--symbolic" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "s"):
+			l.Hard = false
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) != 2 || strings.HasPrefix(ops[0], "\x01") || strings.HasPrefix(ops[1], "\x01") {
+		return Link{}, false
+	}
+	l.Target, l.Name = ops[0], ops[1]
+	if strings.HasSuffix(l.Name, "/") || l.Name == "." {
+		l.Name = path.Join(l.Name, path.Base(l.Target))
+	}
+	return l, true
+}
+
+// wordPieces reads a word as the pieces the shell builds it from, one
+// list per reading (a variable a loop sets has several). A word starting
+// with ~ (a home folder) is outside the work tree: no reading.
+func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
+	alts := [][]piece{{}}
+	appendAll := func(next [][]piece) {
+		var out [][]piece
+		for _, a := range alts {
+			for _, n := range next {
+				out = append(out, append(append([]piece{}, a...), n...))
+			}
+		}
+		if len(out) > maxAlternatives {
+			out = [][]piece{{{'u', ""}}}
+		}
+		alts = out
+	}
+	one := func(ps ...piece) { appendAll([][]piece{ps}) }
+	var part func(p syntax.WordPart, quoted bool)
+	part = func(p syntax.WordPart, quoted bool) {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			if quoted {
+				one(piece{'l', x.Value})
+				return
+			}
+			one(litPieces(x.Value)...)
+		case *syntax.SglQuoted:
+			if x.Dollar && strings.Contains(x.Value, `\`) {
+				one(piece{'u', ""})
+				return
+			}
+			one(piece{'l', x.Value})
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				part(q, true)
+			}
+		case *syntax.ParamExp:
+			plain := x.Param != nil && x.Exp == nil && x.Index == nil && !x.Length && x.Slice == nil && x.Repl == nil && !x.Excl && x.Names == 0
+			if v, ok := vars[paramName(x)]; ok && plain {
+				appendAll(v)
+				return
+			}
+			one(piece{'u', ""})
+		default: // $(...), $((...)), <(...), extended globs: not read
+			one(piece{'u', ""})
+		}
+	}
+	for i, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && i == 0 && strings.HasPrefix(l.Value, "~") {
+			return nil // a home folder
+		}
+		part(p, false)
+	}
+	return alts
+}
+
+func paramName(x *syntax.ParamExp) string {
+	if x.Param == nil {
+		return ""
+	}
+	return x.Param.Value
+}
+
+// litPieces reads an unquoted literal: backslash escapes, and the glob
+// characters * ? and [...].
+func litPieces(v string) []piece {
+	var out []piece
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, piece{'l', b.String()})
+			b.Reset()
+		}
+	}
+	for k := 0; k < len(v); k++ {
+		switch c := v[k]; c {
+		case '\\':
+			if k+1 < len(v) {
+				k++
+				if v[k] != '\n' {
+					b.WriteByte(v[k])
+				}
+			}
+		case '*', '?':
+			flush()
+			out = append(out, piece{'g', string(c)})
+		case '[':
+			end := strings.IndexByte(v[k+1:], ']')
+			if end < 0 {
+				b.WriteByte(c)
+				continue
+			}
+			if end == 0 { // []...] : the ] is a member
+				if e2 := strings.IndexByte(v[k+2:], ']'); e2 >= 0 {
+					end = e2 + 1
+				}
+			}
+			flush()
+			out = append(out, piece{'g', v[k : k+end+2]})
+			k += end + 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	flush()
+	return out
+}
+
+// newTarget builds a Target from one reading of an operand; false when it
+// has no literal character other than / and . (it could be any file).
+func newTarget(ps []piece, dotGlob bool) (Target, bool) {
+	ps = append([]piece{}, ps...) // the pieces are shared between readings
+	var re, glob, text strings.Builder
+	hasLit, unknown := false, false
+	segStart := true
+	re.WriteString("(?is)^")
+	for i, p := range ps {
+		switch p.kind {
+		case 'l':
+			for _, r := range p.s {
+				if r != '/' && r != '.' {
+					hasLit = true
+				}
+			}
+			re.WriteString(regexp.QuoteMeta(p.s))
+			glob.WriteString(globEscape(p.s))
+			text.WriteString(p.s)
+			if p.s != "" {
+				segStart = strings.HasSuffix(p.s, "/")
+			}
+		case 'g':
+			text.WriteString(p.s)
+			glob.WriteString(p.s)
+			switch {
+			case p.s == "*":
+				if segStart && !dotGlob {
+					re.WriteString(`(?:[^/.][^/]*)?`)
+				} else {
+					re.WriteString(`[^/]*`)
+				}
+			case p.s == "?":
+				if segStart && !dotGlob {
+					re.WriteString(`[^/.]`)
+				} else {
+					re.WriteString(`[^/]`)
+				}
+			default:
+				re.WriteString(classRegexp(p.s))
+			}
+			segStart = false
+		case 'u':
+			unknown = true
+			text.WriteString("<?>")
+			// An unknown part followed by a slash may be a whole folder
+			// path or nothing at all ("$D/x" with D=. or D=$PWD).
+			if i+1 < len(ps) && ps[i+1].kind == 'l' && strings.HasPrefix(ps[i+1].s, "/") {
+				re.WriteString(`(?:.*/)?`)
+				ps[i+1].s = ps[i+1].s[1:]
+				if ps[i+1].s == "" {
+					segStart = true
+				}
+				continue
+			}
+			re.WriteString(`.*`)
+			segStart = false
+		}
+	}
+	re.WriteString("$")
+	if !hasLit {
+		return Target{}, false
+	}
+	t := Target{Text: text.String(), Abs: len(ps) > 0 && ps[0].kind == 'l' && strings.HasPrefix(ps[0].s, "/")}
+	if !unknown {
+		t.Glob = glob.String()
+	}
+	r, err := regexp.Compile(re.String())
+	if err != nil {
+		return Target{}, false
+	}
+	t.re = r
+	return t, true
+}
+
+// classRegexp turns a shell bracket expression into a regexp class.
+func classRegexp(c string) string {
+	body := c[1 : len(c)-1]
+	if strings.HasPrefix(body, "!") {
+		body = "^" + body[1:]
+	}
+	body = strings.ReplaceAll(body, `\`, `\\`)
+	if _, err := regexp.Compile("[" + body + "]"); err != nil {
+		return `[^/]`
+	}
+	return "[" + body + "]"
+}
+
+// globEscape quotes the characters filepath.Glob would read as a pattern.
+func globEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
+	return r.Replace(s)
+}

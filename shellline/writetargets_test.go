@@ -1,0 +1,75 @@
+package shellline
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestWriteTargets: the written operands Writes skips (globs, variables
+// set on the line, words with unknown parts) are read as patterns that
+// match the files they can name, and the links a line makes are listed.
+func TestWriteTargets(t *testing.T) {
+	for _, c := range []struct {
+		line    string
+		matches []string // paths (relative to the line's folder) some target matches
+		misses  []string // paths no target matches
+	}{
+		{`sed -i 's/MUST/MAY/' SESSION-PROTO*.md`, []string{"SESSION-PROTOCOL.md"}, []string{".agents/SESSION-PROTOCOL.md", "README"}},
+		{`perl -pi -e 's/x/y/' session*.yaml`, []string{"sessiongate.yaml"}, []string{".sessiongate.yaml"}},
+		{`cp x .claude/*.local.json`, []string{".claude/settings.local.json"}, []string{"x", ".claude/settings.json"}},
+		{`sed -i s/a/b/ */settings.json`, []string{"web/settings.json"}, []string{".claude/settings.json"}},
+		{`shopt -s dotglob; sed -i s/a/b/ */settings.json`, []string{".claude/settings.json"}, nil},
+		{`echo x > .claude/settings.[jl]*`, []string{".claude/settings.json", ".claude/settings.local.json"}, []string{".claude/settings.yaml"}},
+		{`f=SESSION-PROTOCOL; sed -i s/a/b/ $f.md`, []string{"SESSION-PROTOCOL.md"}, []string{"x.md"}},
+		{`export f=SESSION-PROTOCOL.md && sed -i s/a/b/ "$f"`, []string{"SESSION-PROTOCOL.md"}, nil},
+		{`for f in *.md docs/*.txt; do sed -i s/a/b/ "$f"; done`, []string{"SESSION-PROTOCOL.md", "docs/a.txt"}, []string{"docs/a.md"}},
+		{`p=.claude; echo x > $p/settings.local.json`, []string{".claude/settings.local.json"}, nil},
+		{`sed -i s/a/b/ "$(git rev-parse --show-toplevel)/SESSION-PROTOCOL.md"`, []string{"SESSION-PROTOCOL.md", "/abs/root/SESSION-PROTOCOL.md"}, []string{"README.md"}},
+		{`cd docs && sed -i s/a/b/ *.md`, []string{"docs/a.md"}, []string{"SESSION-PROTOCOL.md"}},
+		{`cd "$D" && sed -i s/a/b/ *.md`, []string{"SESSION-PROTOCOL.md", "docs/a.md"}, nil},
+		{`env sed -i s/a/b/ SESSION-*.md`, []string{"SESSION-PROTOCOL.md"}, nil},
+		{`bash -c 'sed -i s/a/b/ SESSION-*.md'`, []string{"SESSION-PROTOCOL.md"}, nil},
+		{`sed -i s/a/b/ "$f"`, nil, []string{"SESSION-PROTOCOL.md"}}, // no literal part: not listed
+		{`f=x; f=$(cat name); sed -i s/a/b/ "$f"`, nil, []string{"SESSION-PROTOCOL.md", "x"}},
+		{`sed -i 's/a*/b/' src/*.go`, []string{"src/a.go"}, []string{"SESSION-PROTOCOL.md"}},
+		{`grep -l x *.md > list.txt`, nil, []string{"SESSION-PROTOCOL.md"}}, // a read
+		{`rm -f ~/x/*`, nil, []string{"x/a"}},
+	} {
+		ts, _, ok := WriteTargets(c.line)
+		if !ok {
+			t.Errorf("%q: does not parse", c.line)
+			continue
+		}
+		any := func(p string) bool {
+			return slices.ContainsFunc(ts, func(x Target) bool { return x.Match(p) })
+		}
+		for _, p := range c.matches {
+			if !any(p) {
+				t.Errorf("%q: no target matches %s (targets %v)", c.line, p, ts)
+			}
+		}
+		for _, p := range c.misses {
+			if any(p) {
+				t.Errorf("%q: a target matches %s (targets %v)", c.line, p, ts)
+			}
+		}
+	}
+}
+
+func TestWriteTargetsLinks(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []Link
+	}{
+		{`ln -s . self && find self/ -delete`, []Link{{Name: "self", Target: "."}}},
+		{`ln -sf SESSION-PROTOCOL.md notes/`, []Link{{Name: "notes/SESSION-PROTOCOL.md", Target: "SESSION-PROTOCOL.md"}}},
+		{`ln SESSION-PROTOCOL.md h.md`, []Link{{Name: "h.md", Target: "SESSION-PROTOCOL.md", Hard: true}}},
+		{`cd sub && ln -s .. up`, []Link{{Name: "sub/up", Target: ".."}}},
+		{`ln -s "$T" x`, nil},
+	} {
+		_, links, ok := WriteTargets(c.line)
+		if !ok || !slices.Equal(links, c.want) {
+			t.Errorf("%q: links %v, want %v", c.line, links, c.want)
+		}
+	}
+}

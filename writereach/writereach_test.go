@@ -1,0 +1,79 @@
+package writereach
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
+	"github.com/sessiongate/sessiongate/protect"
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+func TestMain(m *testing.M) { os.Exit(tmpleak.Run(m.Run)) }
+
+// TestCheck: on a real work tree (files, symlinks to the root, to .git
+// and to the protocol, a hard link of the protocol), the lines that reach
+// a protected file or the git directory past their literal words are
+// named, with where; the honest twins are not.
+func TestCheck(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"SESSION-PROTOCOL.md", "sessiongate.yaml", ".claude/settings.json", ".git/HEAD", ".git/sessiongate/sessiongate.db", "src/a.go", "docs/a.md", "build/x", "sub/y"} {
+		p := filepath.Join(root, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range map[string]string{"self": ".", "g": ".git", "p.md": "SESSION-PROTOCOL.md", "sub/up": ".."} {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(filepath.Join(root, "SESSION-PROTOCOL.md"), filepath.Join(root, "docs", "h.md")); err != nil {
+		t.Fatal(err)
+	}
+	patterns := protect.Paths("SESSION-PROTOCOL.md", "", nil)
+	for _, c := range []struct {
+		line, dir string // dir relative to root
+		want      string // the path reached, "" none
+		gitDir    bool
+	}{
+		{`sed -i s/a/b/ SESSION-PROTO*.md`, "", "SESSION-PROTOCOL.md", false},
+		{`sed -i s/a/b/ ../*.md`, "sub", "SESSION-PROTOCOL.md", false},
+		{`rm -rf .g*/sessiongate`, "", ".git/sessiongate", true},
+		{`f=sessiongate; perl -pi -e s/a/b/ $f.yaml`, "", "sessiongate.yaml", false},
+		{`find self/ -delete`, "", ".", false},
+		{`rm -rf up/.claude`, "sub", ".claude", false},
+		{`rm -rf g/hooks`, "", ".git/hooks", true},
+		{`rm -f self`, "", "", false}, // the link itself
+		{`ln -s . s3`, "", "", false},
+		{`ln -s . s2 && rm -rf s2/.claude`, "", ".claude", false},
+		{`ln -s .git g2 && echo x > g2/hooks/pre-commit`, "", ".git/hooks/pre-commit", true},
+		{`echo x >> docs/h.md`, "", "SESSION-PROTOCOL.md", false},
+		{`for f in docs/*.md; do echo x >> "$f"; done`, "", "SESSION-PROTOCOL.md", false}, // the hard link is among them
+		{`sed -i s/a/b/ src/*.go`, "", "", false},
+		{`rm -rf build/* self/build`, "", "", false},
+		{`sed -i s/a/b/ *.md`, "sub", "", false},
+		{`ln -s src lib && rm -f lib/a.go`, "", "", false},
+		{`sed -i s/a/b/ "$f"`, "", "", false},
+	} {
+		dir := filepath.Join(root, c.dir)
+		targets, links, ok := shellline.WriteTargets(c.line)
+		writes, wok := shellline.Writes(c.line)
+		if !ok || !wok {
+			t.Fatalf("%q: does not parse", c.line)
+		}
+		h := Check(patterns, root, dir, writes, targets, links)
+		switch {
+		case c.want == "" && h != nil:
+			t.Errorf("%q in %s: reaches %s (%s), want nothing", c.line, c.dir, h.Rel, h.How)
+		case c.want != "" && h == nil:
+			t.Errorf("%q in %s: reaches nothing, want %s", c.line, c.dir, c.want)
+		case h != nil && (h.Rel != c.want || h.GitDir != c.gitDir):
+			t.Errorf("%q in %s: reaches %s (git dir %v, %s), want %s (git dir %v)", c.line, c.dir, h.Rel, h.GitDir, h.How, c.want, c.gitDir)
+		}
+	}
+}

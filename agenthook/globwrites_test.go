@@ -65,6 +65,14 @@ func TestGlobVarLinkWritesAtTheHook(t *testing.T) {
 		{`while read f; do sed -i 's/a/b/' "$f"; done < files.txt`, false},
 		{`out=build; rm -rf "$out"/*`, false},
 		{`echo done > "$(mktemp)"`, false},
+		{`f=$(echo SESSION-PROTOCOL.md); sed -i 's/MUST/MAY/' "$f"`, true},
+		// find: a glob -name or -path, deleted or written in place.
+		{`find . -name 'SESSION-*' -delete`, true},
+		{`find . -name '*.md' -exec sed -i 's/MUST/MAY/' {} +`, true},
+		{`find . -path './.claude/*' -delete`, true},
+		{`find . -name '*.pyc' -delete`, false},
+		{`find docs -name '*.md' -exec sed -i 's/a/b/' {} +`, false},
+		{`find . -name '*.md' -exec grep -l TODO {} +`, false},
 		// Links: to the root, to .git, to a protected file; made before or
 		// on the line.
 		{`find self/ -delete`, true},
@@ -77,6 +85,7 @@ func TestGlobVarLinkWritesAtTheHook(t *testing.T) {
 		{`ln -s .git g2; rm -rf g2/hooks`, true},
 		{`ln -sf SESSION-PROTOCOL.md p2.md && echo x >> p2.md`, true},
 		{`ln SESSION-PROTOCOL.md h2.md && echo x >> h2.md`, true},
+		{`ln -s "$PWD" s3 && find s3/ -delete`, true},
 		{`ln -s ../shared/config.yaml config.yaml`, false},
 		{`ln -s src lib && rm -f lib/a.go`, false},
 		{`find self/src -name '*.go' -delete`, false},

@@ -46,7 +46,11 @@ func (t Target) Match(p string) bool { return t.re != nil && t.re.MatchString(p)
 // Link is a link the line makes (`ln -s TARGET NAME`, `ln TARGET NAME`),
 // literal operands only; Name is relative to the line's folder.
 type Link struct {
-	Name, Target string
+	Name   string
+	Target string // "" when the line builds it from what it does not hold
+	// Built: TARGET is not a literal word, so Writes does not list this
+	// ln's NAME among the line's writes.
+	Built bool
 	Hard         bool
 }
 
@@ -152,7 +156,7 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 					}
 				}
 			case "ln":
-				if l, ok := linkMade(args); ok {
+				if l, ok := linkMade(args, built); ok {
 					if len(cwd) == 0 || path.IsAbs(l.Name) {
 						links = append(links, l)
 					} else if d, ok := literalOf(cwd); ok {
@@ -160,8 +164,13 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 						links = append(links, l)
 					}
 				}
-			case "dd", "find":
-				return true // of=WORD and find's start points: Writes reads them
+			case "find":
+				for _, alts := range findTargets(args[1:], built) {
+					add(alts)
+				}
+				return true
+			case "dd":
+				return true // of=WORD: Writes reads it
 			}
 			for _, op := range writtenOperands(args) {
 				if strings.HasPrefix(op, "\x01") {
@@ -228,9 +237,10 @@ func assign(vars map[string][][]piece, a *syntax.Assign) {
 	vars[a.Name.Value] = alts
 }
 
-// linkMade is the link `ln [-s] [-f] TARGET NAME` makes, literal words
-// only; a NAME ending in / (or "."), a folder, gets TARGET's base name.
-func linkMade(args []string) (Link, bool) {
+// linkMade is the link `ln [-s] [-f] TARGET NAME` makes: a literal NAME
+// (one ending in / or ".", a folder, gets TARGET's base name); TARGET as
+// the line builds it, "" when unknown (`ln -s "$PWD" self`).
+func linkMade(args []string, built [][][]piece) (Link, bool) {
 	var ops []string
 	l := Link{Hard: true}
 	for _, a := range args[1:] {
@@ -242,10 +252,20 @@ func linkMade(args []string) (Link, bool) {
 			ops = append(ops, a)
 		}
 	}
-	if len(ops) != 2 || strings.HasPrefix(ops[0], "\x01") || strings.HasPrefix(ops[1], "\x01") {
+	if len(ops) != 2 || strings.HasPrefix(ops[1], "\x01") {
 		return Link{}, false
 	}
 	l.Target, l.Name = ops[0], ops[1]
+	if strings.HasPrefix(l.Target, "\x01") {
+		alts := placeholder(l.Target, built)
+		l.Target, l.Built = "", true
+		if len(alts) == 1 {
+			l.Target, _ = literalOf(alts[0])
+		}
+		if l.Target == "" && (strings.HasSuffix(l.Name, "/") || l.Name == ".") {
+			return Link{}, false // the link's name is the unknown target's base
+		}
+	}
 	if strings.HasSuffix(l.Name, "/") || l.Name == "." {
 		l.Name = path.Join(l.Name, path.Base(l.Target))
 	}
@@ -296,7 +316,13 @@ func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
 				return
 			}
 			one(piece{'u', ""})
-		default: // $(...), $((...)), <(...), extended globs: not read
+		case *syntax.CmdSubst:
+			if v, ok := echoed(x); ok {
+				one(piece{'l', v})
+				return
+			}
+			one(piece{'u', ""})
+		default: // $((...)), <(...), extended globs: not read
 			one(piece{'u', ""})
 		}
 	}
@@ -364,7 +390,20 @@ func litPieces(v string) []piece {
 // newTarget builds a Target from one reading of an operand; false when it
 // has no literal character other than / and . (it could be any file).
 func newTarget(ps []piece, dotGlob bool) (Target, bool) {
-	ps = append([]piece{}, ps...) // the pieces are shared between readings
+	// Adjacent literals as one, without a leading "./" (the candidates
+	// are clean paths); a copy, the pieces are shared between readings.
+	var merged []piece
+	for _, p := range ps {
+		if n := len(merged); n > 0 && p.kind == 'l' && merged[n-1].kind == 'l' {
+			merged[n-1].s += p.s
+			continue
+		}
+		merged = append(merged, p)
+	}
+	for len(merged) > 0 && merged[0].kind == 'l' && strings.HasPrefix(merged[0].s, "./") {
+		merged[0].s = strings.TrimLeft(merged[0].s[2:], "/")
+	}
+	ps = merged
 	var re, glob, text strings.Builder
 	hasLit, unknown := false, false
 	segStart := true
@@ -383,18 +422,23 @@ func newTarget(ps []piece, dotGlob bool) (Target, bool) {
 			if p.s != "" {
 				segStart = strings.HasSuffix(p.s, "/")
 			}
-		case 'g':
+		case 'g', 'G', 'P':
 			text.WriteString(p.s)
 			glob.WriteString(p.s)
+			if p.kind != 'g' {
+				unknown = true // no filepath.Glob: it would not walk down
+			}
 			switch {
+			case p.kind == 'P' && p.s == "*":
+				re.WriteString(`.*`)
 			case p.s == "*":
-				if segStart && !dotGlob {
+				if segStart && !dotGlob && p.kind == 'g' {
 					re.WriteString(`(?:[^/.][^/]*)?`)
 				} else {
 					re.WriteString(`[^/]*`)
 				}
 			case p.s == "?":
-				if segStart && !dotGlob {
+				if segStart && !dotGlob && p.kind == 'g' {
 					re.WriteString(`[^/.]`)
 				} else {
 					re.WriteString(`[^/]`)
@@ -453,4 +497,152 @@ func classRegexp(c string) string {
 func globEscape(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`)
 	return r.Replace(s)
+}
+
+// echoed is what $(echo WORDS) or $(printf WORDS) prints, when its words
+// are literal (printf's format read as text).
+func echoed(x *syntax.CmdSubst) (string, bool) {
+	if len(x.Stmts) != 1 || len(x.Stmts[0].Redirs) > 0 {
+		return "", false
+	}
+	c, ok := x.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 2 {
+		return "", false
+	}
+	var ws []string
+	for _, a := range c.Args {
+		l, ok := Literal(a)
+		if !ok {
+			return "", false
+		}
+		ws = append(ws, l)
+	}
+	if ws[0] != "echo" && ws[0] != "printf" {
+		return "", false
+	}
+	return strings.TrimSuffix(strings.Join(ws[1:], " "), `\n`), true
+}
+
+// findWriters are the commands find's -exec runs that write the files it
+// finds (sed and perl only in place).
+var findWriters = map[string]bool{"rm": true, "unlink": true, "shred": true, "truncate": true, "mv": true, "tee": true, "cp": true, "touch": true, "dd": true, "ln": true, "install": true, "chmod": true}
+
+// findTargets reads `find START... EXPR` that deletes or writes what it
+// finds (-delete, -exec rm/sed -i/...): each glob -name (or -iname) under
+// each start point, in any folder below it, and each glob -path. Literal
+// names and start points are Writes'. A glob -name matches a leading dot,
+// and -path's * crosses slashes, as find's do.
+func findTargets(args []string, built [][][]piece) [][][]piece {
+	i := 0
+	var starts [][][]piece
+	for ; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == `\(` {
+			break
+		}
+		if strings.HasPrefix(a, "\x01") {
+			starts = append(starts, placeholder(a, built))
+		} else {
+			starts = append(starts, [][]piece{litPieces(a)})
+		}
+	}
+	if len(starts) == 0 {
+		starts = [][][]piece{{{{'l', "."}}}}
+	}
+	expr := args[i:]
+	writes := false
+	var names, paths [][][]piece
+	for k := 0; k < len(expr); k++ {
+		switch a := expr[k]; a {
+		case "-delete":
+			writes = true
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if k+1 < len(expr) {
+				name := CommandName(expr[k+1])
+				inPlace := false
+				for _, w := range expr[k+2:] {
+					if w == ";" || w == "+" {
+						break
+					}
+					inPlace = inPlace || strings.HasPrefix(w, "-i") || strings.HasPrefix(w, "-pi") || w == "--in-place"
+				}
+				writes = writes || findWriters[name] || (name == "sed" || name == "perl") && inPlace
+			}
+		case "-name", "-iname", "-path", "-ipath", "-wholename":
+			if k+1 >= len(expr) {
+				continue
+			}
+			k++
+			v := expr[k]
+			var alts [][]piece
+			if strings.HasPrefix(v, "\x01") {
+				alts = placeholder(v, built)
+			} else {
+				alts = [][]piece{globPieces(v)}
+			}
+			kind := byte('G')
+			if a != "-name" && a != "-iname" {
+				kind = 'P'
+			}
+			for _, ps := range alts {
+				ps = append([]piece{}, ps...)
+				for j := range ps {
+					if ps[j].kind == 'g' {
+						ps[j].kind = kind
+					}
+				}
+				if kind == 'P' {
+					paths = append(paths, [][]piece{ps})
+				} else {
+					names = append(names, [][]piece{ps})
+				}
+			}
+		}
+	}
+	if !writes {
+		return nil
+	}
+	var out [][][]piece
+	for _, st := range starts {
+		for _, n := range names {
+			if !hasGlob(n) && !hasGlob(st) {
+				continue // literal: Writes reads it
+			}
+			var alts [][]piece
+			for _, s := range st {
+				for _, nm := range n {
+					ps := append(append([]piece{}, s...), piece{'l', "/"}, piece{'u', ""}, piece{'l', "/"})
+					alts = append(alts, append(ps, nm...))
+				}
+			}
+			out = append(out, alts)
+		}
+	}
+	for _, p := range paths {
+		var alts [][]piece
+		for _, ps := range p {
+			if len(ps) > 0 && ps[0].kind == 'l' {
+				ps = append([]piece{{'l', strings.TrimPrefix(ps[0].s, "./")}}, ps[1:]...)
+			}
+			alts = append(alts, ps)
+		}
+		out = append(out, alts)
+	}
+	return out
+}
+
+// globPieces reads a find pattern (a literal word of the line, quotes
+// removed) as glob pieces.
+func globPieces(v string) []piece { return litPieces(v) }
+
+// hasGlob reports whether a reading holds a glob or unknown piece.
+func hasGlob(alts [][]piece) bool {
+	for _, ps := range alts {
+		for _, p := range ps {
+			if p.kind != 'l' {
+				return true
+			}
+		}
+	}
+	return false
 }

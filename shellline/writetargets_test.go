@@ -34,6 +34,19 @@ func TestWriteTargets(t *testing.T) {
 		{`sed -i 's/a*/b/' src/*.go`, []string{"src/a.go"}, []string{"SESSION-PROTOCOL.md"}},
 		{`grep -l x *.md > list.txt`, nil, []string{"SESSION-PROTOCOL.md"}}, // a read
 		{`rm -f ~/x/*`, nil, []string{"x/a"}},
+		{`rm -f ./SESSION-*.md`, []string{"SESSION-PROTOCOL.md"}, nil},
+		{`cd .claude && sed -i s/a/b/ *.json`, []string{".claude/settings.json"}, []string{"settings.json"}},
+		{`f=$(echo SESSION-PROTOCOL.md); sed -i s/a/b/ "$f"`, []string{"SESSION-PROTOCOL.md"}, nil},
+		{`sed -i s/a/b/ @(SESSION-PROTOCOL).md`, []string{"SESSION-PROTOCOL.md"}, nil},
+		// find: a glob -name under its start points, a glob -path.
+		{`find . -name 'SESSION-*' -delete`, []string{"SESSION-PROTOCOL.md", ".agents/SESSION-PROTOCOL.md"}, []string{"README.md"}},
+		{`find . -name '*.json' -exec sed -i s/a/b/ {} +`, []string{".claude/settings.json"}, []string{"a.md"}},
+		{`find . -path './.claude/*' -delete`, []string{".claude/settings.json"}, nil},
+		{`find "$PWD" -iname 'session*.yaml' -exec rm {} \;`, []string{"sessiongate.yaml"}, nil},
+		{`find . -name '*.pyc' -delete`, nil, []string{"SESSION-PROTOCOL.md", "sessiongate.yaml"}},
+		{`find docs -name '*.md' -delete`, []string{"docs/a.md", "docs/x/b.md"}, []string{"SESSION-PROTOCOL.md"}},
+		{`find . -name '*.md' -exec sed -n 1p {} \;`, nil, []string{"SESSION-PROTOCOL.md"}},
+		{`find . -name '*.md' -print`, nil, []string{"SESSION-PROTOCOL.md"}},
 	} {
 		ts, _, ok := WriteTargets(c.line)
 		if !ok {
@@ -65,7 +78,9 @@ func TestWriteTargetsLinks(t *testing.T) {
 		{`ln -sf SESSION-PROTOCOL.md notes/`, []Link{{Name: "notes/SESSION-PROTOCOL.md", Target: "SESSION-PROTOCOL.md"}}},
 		{`ln SESSION-PROTOCOL.md h.md`, []Link{{Name: "h.md", Target: "SESSION-PROTOCOL.md", Hard: true}}},
 		{`cd sub && ln -s .. up`, []Link{{Name: "sub/up", Target: ".."}}},
-		{`ln -s "$T" x`, nil},
+		{`ln -s "$T" x`, []Link{{Name: "x", Built: true}}},
+		{`d=.; ln -s $d s`, []Link{{Name: "s", Target: ".", Built: true}}},
+		{`ln -s "$T" dir/`, nil},
 	} {
 		_, links, ok := WriteTargets(c.line)
 		if !ok || !slices.Equal(links, c.want) {

@@ -62,7 +62,7 @@ func Check(patterns []string, root, dir string, writes []string, targets []shell
 		p = filepath.Clean(p)
 		seen[p]++
 		asDir := strings.HasSuffix(w, "/") || strings.HasSuffix(w, "/.") || w == "."
-		for _, f := range forms(root, dir, p, links, asDir, seen[p] > 1) {
+		for _, f := range forms(patterns, root, dir, p, links, asDir, seen[p]) {
 			if h := judge(patterns, f, w); h != nil {
 				return h
 			}
@@ -134,7 +134,7 @@ func checkTarget(patterns []string, root, dir string, t shellline.Target, links 
 		if !t.Match(filepath.ToSlash(name)) {
 			continue // filepath.Glob's * matches a leading dot; the shell's does not
 		}
-		for _, f := range forms(root, dir, m, links, false, false) {
+		for _, f := range forms(patterns, root, dir, m, links, false, 0) {
 			if f.via == "" {
 				f.via = " (as " + filepath.ToSlash(relTo(root, m)) + ")"
 			}
@@ -189,9 +189,10 @@ type form struct {
 // existing part holds, and through the links the line itself makes
 // (`ln -s . self && find self/ -delete`): the worktree paths it may
 // name. asDir: the path was written with a trailing slash, so a link as
-// its last part is followed as a folder; again: the line writes p a
-// second time, after the ln that makes it.
-func forms(root, dir, p string, links []shellline.Link, asDir, again bool) []form {
+// its last part is followed as a folder; nth: p is the line's nth write
+// of that path (the ln that makes a link is one, unless its target is
+// built: Link.Built), so a later write goes through the link.
+func forms(patterns []string, root, dir, p string, links []shellline.Link, asDir bool, nth int) []form {
 	var out []form
 	addIn := func(q, via string, whole bool) {
 		for _, r := range []string{root, realPath(root)} {
@@ -226,10 +227,27 @@ func forms(root, dir, p string, links []shellline.Link, asDir, again bool) []for
 		switch {
 		case !ok || rest != "" && !strings.HasPrefix(rest, string(filepath.Separator)):
 			continue
-		case rest == "" && !again, l.Hard && rest != "":
+		case rest == "" && nth < 2 && !(l.Built && nth == 1), l.Hard && rest != "":
 			continue // the ln's own operand, or a path below a file
 		}
 		target := l.Target
+		if target == "" {
+			// A link to a folder the line does not name ("$PWD", $(pwd)):
+			// what is written below it may be any file of that name.
+			via := " (through the link " + l.Name + " to a folder the line does not name)"
+			switch {
+			case rest == "" && asDir:
+				addIn(root, via, true)
+			case rest != "":
+				r := filepath.ToSlash(strings.TrimPrefix(rest, string(filepath.Separator)))
+				for _, c := range candidates(patterns) {
+					if strings.EqualFold(c, r) || strings.HasSuffix(strings.ToLower(c), "/"+strings.ToLower(r)) {
+						out = append(out, form{c, via, true})
+					}
+				}
+			}
+			continue
+		}
 		if !filepath.IsAbs(target) {
 			base := filepath.Dir(name)
 			if l.Hard {

@@ -49,6 +49,9 @@ func TestCheck(t *testing.T) {
 		{`rm -rf up/.claude`, "sub", ".claude", false},
 		{`rm -rf g/hooks`, "", ".git/hooks", true},
 		{`rm -f self`, "", "", false}, // the link itself
+		{`ln -s "$PWD" s4 && find s4/ -delete`, "", ".", false},
+		{`ln -sfn $(pwd) s5; rm -rf s5/.claude`, "", ".claude", false},
+		{`ln -s "$PWD" s6 && rm -rf s6/src/x`, "", "", false},
 		{`ln -s . s3`, "", "", false},
 		{`ln -s . s2 && rm -rf s2/.claude`, "", ".claude", false},
 		{`ln -s .git g2 && echo x > g2/hooks/pre-commit`, "", ".git/hooks/pre-commit", true},

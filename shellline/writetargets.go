@@ -403,6 +403,21 @@ func newTarget(ps []piece, dotGlob bool) (Target, bool) {
 	for len(merged) > 0 && merged[0].kind == 'l' && strings.HasPrefix(merged[0].s, "./") {
 		merged[0].s = strings.TrimLeft(merged[0].s[2:], "/")
 	}
+	// A folder a cd named, then ".." (`cd docs && sed -i ... ../*.md`):
+	// the literal folders before the last slash, cleaned.
+	if len(merged) > 0 && merged[0].kind == 'l' {
+		if i := strings.LastIndexByte(merged[0].s, '/'); i > 0 {
+			head := path.Clean(merged[0].s[:i+1])
+			switch head {
+			case ".":
+				head = ""
+			case "/":
+			default:
+				head += "/"
+			}
+			merged[0].s = head + merged[0].s[i+1:]
+		}
+	}
 	ps = merged
 	var re, glob, text strings.Builder
 	hasLit, unknown := false, false

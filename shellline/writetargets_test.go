@@ -35,6 +35,8 @@ func TestWriteTargets(t *testing.T) {
 		{`grep -l x *.md > list.txt`, nil, []string{"SESSION-PROTOCOL.md"}}, // a read
 		{`rm -f ~/x/*`, nil, []string{"x/a"}},
 		{`rm -f ./SESSION-*.md`, []string{"SESSION-PROTOCOL.md"}, nil},
+		{`cd docs && sed -i s/a/b/ ../SESSION-*.md`, []string{"SESSION-PROTOCOL.md"}, []string{"docs/SESSION-PROTOCOL.md"}},
+		{`cd docs/x && rm -f ../../.claude/*.json`, []string{".claude/settings.json"}, nil},
 		{`cd .claude && sed -i s/a/b/ *.json`, []string{".claude/settings.json"}, []string{"settings.json"}},
 		{`f=$(echo SESSION-PROTOCOL.md); sed -i s/a/b/ "$f"`, []string{"SESSION-PROTOCOL.md"}, nil},
 		{`sed -i s/a/b/ @(SESSION-PROTOCOL).md`, []string{"SESSION-PROTOCOL.md"}, nil},

@@ -31,6 +31,18 @@ var gitPaths = []string{
 	".git/sessiongate/sessiongate.db-shm", ".git/info/attributes", ".git/info/exclude",
 }
 
+// memo holds what one Check reads from disk more than once: the root
+// through its links, each folder's real path, the protected files' stats.
+type memo struct {
+	root, realRoot string
+	dirs           map[string]string
+	prot           map[string]os.FileInfo
+}
+
+func newMemo(root string) *memo {
+	return &memo{root: root, realRoot: realPath(root), dirs: map[string]string{}}
+}
+
 // Hit is a protected file or git-directory path a write reaches.
 type Hit struct {
 	Rel    string // worktree-relative, slashes
@@ -53,6 +65,7 @@ func Check(patterns []string, root, dir string, writes []string, targets []shell
 	if dir == "" {
 		dir = root
 	}
+	m := newMemo(root)
 	seen := map[string]int{}
 	for _, w := range writes {
 		p := w
@@ -62,17 +75,17 @@ func Check(patterns []string, root, dir string, writes []string, targets []shell
 		p = filepath.Clean(p)
 		seen[p]++
 		asDir := strings.HasSuffix(w, "/") || strings.HasSuffix(w, "/.") || w == "."
-		for _, f := range forms(patterns, root, dir, p, links, asDir, seen[p]) {
+		for _, f := range forms(m, patterns, dir, p, links, asDir, seen[p]) {
 			if h := judge(patterns, f, w); h != nil {
 				return h
 			}
 		}
-		if rel := hardLinked(patterns, root, p); rel != "" {
+		if rel := m.hardLinked(patterns, p); rel != "" {
 			return &Hit{Rel: rel, How: w + " (a hard link of " + rel + ")"}
 		}
 	}
 	for _, t := range targets {
-		if h := checkTarget(patterns, root, dir, t, links); h != nil {
+		if h := checkTarget(m, patterns, dir, t, links); h != nil {
 			return h
 		}
 	}
@@ -99,7 +112,8 @@ func judge(patterns []string, f form, how string) *Hit {
 // checkTarget matches a glob or variable operand against every protected
 // path (and the folders holding them, and the git directory's files),
 // existing or not, then expands it on disk and follows links from there.
-func checkTarget(patterns []string, root, dir string, t shellline.Target, links []shellline.Link) *Hit {
+func checkTarget(m *memo, patterns []string, dir string, t shellline.Target, links []shellline.Link) *Hit {
+	root := m.root
 	for _, c := range candidates(patterns) {
 		abs := filepath.Join(root, filepath.FromSlash(c))
 		name := abs
@@ -126,23 +140,23 @@ func checkTarget(patterns []string, root, dir string, t shellline.Target, links 
 	if len(matches) > maxGlobMatches {
 		matches = matches[:maxGlobMatches]
 	}
-	for _, m := range matches {
-		name := m
+	for _, match := range matches {
+		name := match
 		if !t.Abs {
-			name = relTo(dir, m)
+			name = relTo(dir, match)
 		}
 		if !t.Match(filepath.ToSlash(name)) {
 			continue // filepath.Glob's * matches a leading dot; the shell's does not
 		}
-		for _, f := range forms(patterns, root, dir, m, links, false, 0) {
+		for _, f := range forms(m, patterns, dir, match, links, false, 0) {
 			if f.via == "" {
-				f.via = " (as " + filepath.ToSlash(relTo(root, m)) + ")"
+				f.via = " (as " + filepath.ToSlash(relTo(root, match)) + ")"
 			}
-			if h := judge(patterns, f, t.Text+" matching "+filepath.ToSlash(relTo(root, m))); h != nil {
+			if h := judge(patterns, f, t.Text+" matching "+filepath.ToSlash(relTo(root, match))); h != nil {
 				return h
 			}
 		}
-		if rel := hardLinked(patterns, root, m); rel != "" {
+		if rel := m.hardLinked(patterns, match); rel != "" {
 			return &Hit{Rel: rel, How: t.Text + " (matches a hard link of " + rel + ")"}
 		}
 	}
@@ -192,10 +206,11 @@ type form struct {
 // its last part is followed as a folder; nth: p is the line's nth write
 // of that path (the ln that makes a link is one, unless its target is
 // built: Link.Built), so a later write goes through the link.
-func forms(patterns []string, root, dir, p string, links []shellline.Link, asDir bool, nth int) []form {
+func forms(m *memo, patterns []string, dir, p string, links []shellline.Link, asDir bool, nth int) []form {
 	var out []form
+	root := m.root
 	addIn := func(q, via string, whole bool) {
-		for _, r := range []string{root, realPath(root)} {
+		for _, r := range []string{root, m.realRoot} {
 			if rel := relTo(r, q); rel != "" && filepath.IsLocal(rel) || rel == "." {
 				out = append(out, form{filepath.ToSlash(rel), via, whole})
 				return
@@ -205,7 +220,7 @@ func forms(patterns []string, root, dir, p string, links []shellline.Link, asDir
 	addIn(p, "", true)
 	follow := func(q, via string) {
 		// The folders above the last part, followed always.
-		parent := resolvePrefix(filepath.Dir(q))
+		parent := m.resolveDir(filepath.Dir(q))
 		last := filepath.Join(parent, filepath.Base(q))
 		if last != q {
 			addIn(last, via, true)
@@ -263,6 +278,16 @@ func forms(patterns []string, root, dir, p string, links []shellline.Link, asDir
 	return out
 }
 
+// resolveDir is resolvePrefix of a folder, once per folder.
+func (m *memo) resolveDir(d string) string {
+	if r, ok := m.dirs[d]; ok {
+		return r
+	}
+	r := resolvePrefix(d)
+	m.dirs[d] = r
+	return r
+}
+
 // resolvePrefix follows the symlinks of the longest existing part of p.
 func resolvePrefix(p string) string {
 	p = filepath.Clean(p)
@@ -282,16 +307,24 @@ func resolvePrefix(p string) string {
 
 // hardLinked is the protected file p is a hard link of, "" when none: a
 // write to one is a write to the other.
-func hardLinked(patterns []string, root, p string) string {
+func (m *memo) hardLinked(patterns []string, p string) string {
 	fi, err := os.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return ""
 	}
-	for _, pat := range patterns {
-		if strings.ContainsAny(pat, "*?[") {
-			continue
+	if m.prot == nil {
+		m.prot = map[string]os.FileInfo{}
+		for _, pat := range patterns {
+			if strings.ContainsAny(pat, "*?[") {
+				continue
+			}
+			if pf, err := os.Stat(filepath.Join(m.root, filepath.FromSlash(pat))); err == nil {
+				m.prot[pat] = pf
+			}
 		}
-		if pf, err := os.Stat(filepath.Join(root, filepath.FromSlash(pat))); err == nil && os.SameFile(fi, pf) {
+	}
+	for pat, pf := range m.prot {
+		if os.SameFile(fi, pf) {
 			return pat
 		}
 	}

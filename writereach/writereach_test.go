@@ -80,3 +80,48 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheck times what the agent hook adds per shell call: reading
+// the line's targets and links and checking them, for a line with no
+// glob, a glob line, and a loop over a glob on a tree of 500 files.
+//
+//	go test ./writereach -run '^$' -bench Check -count 5
+func BenchmarkCheck(b *testing.B) {
+	root := b.TempDir()
+	for i := 0; i < 500; i++ {
+		p := filepath.Join(root, "src", "pkg"+string(rune('a'+i%20)), "f"+itoa(i)+".go")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	patterns := protect.Paths("SESSION-PROTOCOL.md", "", nil)
+	for _, c := range []struct{ name, line string }{
+		{"plain", "go test ./... 2>&1 | tee test.log && echo done > status.txt"},
+		{"glob", "sed -i 's/a/b/' src/*/*.go"},
+		{"loop", "for f in src/pkga/*.go docs/*.md; do sed -i 's/a/b/' \"$f\"; done"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				targets, links, _ := shellline.WriteTargets(c.line)
+				writes, _ := shellline.Writes(c.line)
+				if h := Check(patterns, root, root, writes, targets, links); h != nil {
+					b.Fatalf("%q reaches %s", c.line, h.Rel)
+				}
+			}
+		})
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	s := ""
+	for ; i > 0; i /= 10 {
+		s = string(rune('0'+i%10)) + s
+	}
+	return s
+}

@@ -51,7 +51,7 @@ type Link struct {
 	// Built: TARGET is not a literal word, so Writes does not list this
 	// ln's NAME among the line's writes.
 	Built bool
-	Hard         bool
+	Hard  bool
 }
 
 // piece is one part of a word as the shell builds it.

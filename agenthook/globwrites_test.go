@@ -40,6 +40,8 @@ func TestGlobVarLinkWritesAtTheHook(t *testing.T) {
 		// Globs.
 		{`sed -i 's/MUST/MAY/' SESSION-PROTO*.md`, true},
 		{`sed -i 's/MUST/MAY/' *.md`, true},
+		{`sed -i 's/MUST/MAY/' *`, true},
+		{`cd src && sed -i 's/a/b/' *`, false},
 		{`perl -pi -e 's/BLOCKING/OPTIONAL/' session*.yaml`, true},
 		{`cp x .claude/*.local.json`, true},
 		{`echo '{}' > .claude/settings.[jl]*`, true},

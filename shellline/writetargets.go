@@ -20,8 +20,8 @@ import (
 // redirection) that is not a plain literal: a glob, a variable assigned
 // earlier on the line (NAME=, export NAME=, for NAME in LIST), or a word
 // with a part no reading of the line knows ($(...), $1, an unassigned
-// variable), which matches anything. A target with no literal character
-// at all ("$f") is not listed: it could be any file, and denying every
+// variable), which matches anything. A target of unknown parts and no
+// literal character ("$f", "$d/$f") is not listed: it could be any file, and denying every
 // `sed -i ... "$f"` would block honest loops.
 type Target struct {
 	// Text is the operand as the line builds it, unknown parts shown as
@@ -388,7 +388,8 @@ func litPieces(v string) []piece {
 }
 
 // newTarget builds a Target from one reading of an operand; false when it
-// has no literal character other than / and . (it could be any file).
+// has an unknown part and no literal character other than / and . (it
+// could be any file).
 func newTarget(ps []piece, dotGlob bool) (Target, bool) {
 	// Adjacent literals as one, without a leading "./" (the candidates
 	// are clean paths); a copy, the pieces are shared between readings.
@@ -420,7 +421,7 @@ func newTarget(ps []piece, dotGlob bool) (Target, bool) {
 	}
 	ps = merged
 	var re, glob, text strings.Builder
-	hasLit, unknown := false, false
+	hasLit, unknown, anyPart := false, false, false
 	segStart := true
 	re.WriteString("(?is)^")
 	for i, p := range ps {
@@ -463,7 +464,7 @@ func newTarget(ps []piece, dotGlob bool) (Target, bool) {
 			}
 			segStart = false
 		case 'u':
-			unknown = true
+			unknown, anyPart = true, true
 			text.WriteString("<?>")
 			// An unknown part followed by a slash may be a whole folder
 			// path or nothing at all ("$D/x" with D=. or D=$PWD).
@@ -480,7 +481,9 @@ func newTarget(ps []piece, dotGlob bool) (Target, bool) {
 		}
 	}
 	re.WriteString("$")
-	if !hasLit {
+	if !hasLit && anyPart {
+		// Only an unknown and slashes or dots ("$f", "$d/$f"): any file.
+		// A glob alone (`sed -i ... *`) is judged: the shell expands it.
 		return Target{}, false
 	}
 	t := Target{Text: text.String(), Abs: len(ps) > 0 && ps[0].kind == 'l' && strings.HasPrefix(ps[0].s, "/")}

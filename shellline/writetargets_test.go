@@ -30,6 +30,10 @@ func TestWriteTargets(t *testing.T) {
 		{`env sed -i s/a/b/ SESSION-*.md`, []string{"SESSION-PROTOCOL.md"}, nil},
 		{`bash -c 'sed -i s/a/b/ SESSION-*.md'`, []string{"SESSION-PROTOCOL.md"}, nil},
 		{`sed -i s/a/b/ "$f"`, nil, []string{"SESSION-PROTOCOL.md"}}, // no literal part: not listed
+		{`sed -i s/a/b/ "$d/$f"`, nil, []string{"SESSION-PROTOCOL.md"}},
+		{`sed -i s/a/b/ *`, []string{"SESSION-PROTOCOL.md"}, []string{".claude", "src/a.go"}}, // a glob alone is judged
+		{`for f in *; do sed -i s/a/b/ "$f"; done`, []string{"sessiongate.yaml"}, nil},
+		{`rm -rf .*`, []string{".claude", ".git"}, nil},
 		{`f=x; f=$(cat name); sed -i s/a/b/ "$f"`, nil, []string{"SESSION-PROTOCOL.md", "x"}},
 		{`sed -i 's/a*/b/' src/*.go`, []string{"src/a.go"}, []string{"SESSION-PROTOCOL.md"}},
 		{`grep -l x *.md > list.txt`, nil, []string{"SESSION-PROTOCOL.md"}}, // a read

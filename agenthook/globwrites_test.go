@@ -68,6 +68,7 @@ func TestGlobVarLinkWritesAtTheHook(t *testing.T) {
 		{`out=build; rm -rf "$out"/*`, false},
 		{`echo done > "$(mktemp)"`, false},
 		{`f=$(echo SESSION-PROTOCOL.md); sed -i 's/MUST/MAY/' "$f"`, true},
+		{`f=SESSION-PROTOCOL.md; dd if=/dev/null of=$f`, true},
 		// find: a glob -name or -path, deleted or written in place.
 		{`find . -name 'SESSION-*' -delete`, true},
 		{`find . -name '*.md' -exec sed -i 's/MUST/MAY/' {} +`, true},

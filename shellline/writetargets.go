@@ -170,7 +170,24 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 				}
 				return true
 			case "dd":
-				return true // of=WORD: Writes reads it
+				// of=WORD: Writes reads a literal one. A glob there is no
+				// glob (dd creates that name); a variable is read.
+				for _, a := range args[1:] {
+					if !strings.HasPrefix(a, "\x01") {
+						continue
+					}
+					var alts [][]piece
+					for _, ps := range placeholder(a, built) {
+						if len(ps) > 0 && ps[0].kind == 'l' && strings.HasPrefix(ps[0].s, "of=") {
+							rest := append([]piece{{'l', strings.TrimPrefix(ps[0].s, "of=")}}, ps[1:]...)
+							if !hasGlob([][]piece{rest}) || hasUnknown(rest) {
+								alts = append(alts, rest)
+							}
+						}
+					}
+					add(alts)
+				}
+				return true
 			}
 			for _, op := range writtenOperands(args) {
 				if strings.HasPrefix(op, "\x01") {
@@ -660,6 +677,16 @@ func hasGlob(alts [][]piece) bool {
 			if p.kind != 'l' {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// hasUnknown reports whether a reading holds an unknown piece.
+func hasUnknown(ps []piece) bool {
+	for _, p := range ps {
+		if p.kind == 'u' {
+			return true
 		}
 	}
 	return false

@@ -34,6 +34,8 @@ func TestWriteTargets(t *testing.T) {
 		{`sed -i s/a/b/ *`, []string{"SESSION-PROTOCOL.md"}, []string{".claude", "src/a.go"}}, // a glob alone is judged
 		{`for f in *; do sed -i s/a/b/ "$f"; done`, []string{"sessiongate.yaml"}, nil},
 		{`rm -rf .*`, []string{".claude", ".git"}, nil},
+		{`f=SESSION-PROTOCOL.md; dd if=t of=$f`, []string{"SESSION-PROTOCOL.md"}, nil},
+		{`dd if=t of=build/$n.bin`, []string{"build/x.bin"}, []string{"SESSION-PROTOCOL.md"}},
 		{`f=x; f=$(cat name); sed -i s/a/b/ "$f"`, nil, []string{"SESSION-PROTOCOL.md", "x"}},
 		{`sed -i 's/a*/b/' src/*.go`, []string{"src/a.go"}, []string{"SESSION-PROTOCOL.md"}},
 		{`grep -l x *.md > list.txt`, nil, []string{"SESSION-PROTOCOL.md"}}, // a read

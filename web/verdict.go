@@ -168,20 +168,23 @@ func roundDuration(d time.Duration) string {
 // gate that failed without blocking (skipped) is not clean.
 func (d SessionDetail) Verdict() Verdict {
 	v := verdictOf(d.Session.State, CountSeverities(d.Violations), d.FailedGates())
-	if n := d.NothingChecked(); n > 0 {
-		// A mandatory gate that checked nothing did not block, and did
-		// not pass either (session.PhaseNotClean).
-		v.Text += " · " + Plural(n, "BLOCKING/REQUIRED gate", "BLOCKING/REQUIRED gates") + " checked nothing"
+	notClean := func(what string) {
+		if v.Text == "Completed cleanly" {
+			v.Text = "Completed, not clean"
+		}
+		v.Text += " · " + what
 		if v.Class == "v-clean" {
 			v.Icon, v.Class = "!", "v-warn"
 		}
 	}
+	if n := d.NothingChecked(); n > 0 {
+		// A mandatory gate that checked nothing did not block, and did
+		// not pass either (session.PhaseNotClean).
+		notClean(Plural(n, "BLOCKING/REQUIRED gate", "BLOCKING/REQUIRED gates") + " checked nothing")
+	}
 	if n := len(session.PendingNA(d.NotApplicable)); n > 0 {
 		// Never clean while a person has yet to accept a mark.
-		v.Text += " · " + strconv.Itoa(n) + " N/A pending acceptance"
-		if v.Class == "v-clean" {
-			v.Icon, v.Class = "!", "v-warn"
-		}
+		notClean(strconv.Itoa(n) + " N/A pending acceptance")
 	}
 	return v
 }

@@ -275,6 +275,15 @@ func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) (sessionR
 		if sv, ok := sevs[s.ID]; ok {
 			out.rows[i].Severities = web.SeverityCounts(sv)
 		}
+		if !s.Active() {
+			// What an ended session skipped, at a glance: one read of
+			// its phase results (a page holds at most a few hundred).
+			rs, err := d.store().PhaseResults(ctx, s.ID)
+			if err != nil {
+				return out, "", fmt.Errorf("read the phase results of session %s: %w", s.ID, err)
+			}
+			out.rows[i].NotClean = web.NotCleanPhases(rs)
+		}
 	}
 	return out, next, nil
 }

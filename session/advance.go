@@ -524,6 +524,12 @@ func settle(s *Session, p *protocolspec.Phase, g GateResult, force bool, reason 
 			st = PhaseSkipped
 		}
 		out.result = resultFrom(s.ID, g, st, now)
+		if st == PhaseSkipped && p.Mandatory() && g.Decision == "" && checkedNothing(g.Checks) {
+			// Not a block (a repository without tests has none to run),
+			// but never a pass: the session ends not clean (verdict.go).
+			out.result.Decision = DecisionNothingChecked
+			out.warnings = []string{fmt.Sprintf("%s gate %s checked nothing, which is not a pass: the session will not be clean", p.Level(), p.ID)}
+		}
 	case !p.Mandatory():
 		out.warnings = []string{fmt.Sprintf("%s gate %s skipped: %s", p.Level(), p.ID, g.Message)}
 		out.result = resultFrom(s.ID, g, PhaseSkipped, now)
@@ -762,6 +768,9 @@ type EndResult struct {
 	// SnapshotID is the final snapshot; RecordFile the session record written.
 	SnapshotID string `json:"snapshot_id,omitempty"`
 	RecordFile string `json:"record_file,omitempty"`
+	// Verdict is Verdict's line once the session ended ("COMPLETE, not
+	// clean: ..."), filled by the caller that shows it (CLI, MCP).
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // End walks the remaining end phases (never forcing) and completes the session.

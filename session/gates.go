@@ -136,6 +136,9 @@ func gateMessage(r GateResult) string {
 	case StatusFail:
 		return fmt.Sprintf("gate %s failed: %s", r.Phase, strings.Join(fails, "; "))
 	case StatusSkipped:
+		if checkedNothing(r.Checks) {
+			return fmt.Sprintf("gate %s checked nothing, which is not a pass", r.Phase)
+		}
 		return fmt.Sprintf("gate %s: nothing to check", r.Phase)
 	}
 	return fmt.Sprintf("gate %s passed: %s", r.Phase, strings.Join(passes, "; "))

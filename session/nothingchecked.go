@@ -27,5 +27,5 @@ func nothingCheckedStatus(ctx context.Context, env gateEnv, reason, tool string)
 	if tool == cmdoutput.TestFilter {
 		return StatusFail, reason + ": run the tests without the filter"
 	}
-	return StatusSkipped, strings.TrimSpace(reason) + ": nothing was checked, which is not a pass"
+	return StatusSkipped, strings.TrimSpace(reason) + ": " + nothingCheckedMark
 }

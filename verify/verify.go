@@ -381,6 +381,10 @@ type recordCheck struct {
 	na         []naMark
 	naJudged   bool
 	naProblems []string
+	// unclean lists the phases session.PhaseNotClean names (a skipped
+	// failing gate, a mandatory gate that checked nothing): the commits
+	// pass with a warning, never as clean.
+	unclean []string
 }
 
 // gatingViolation reports a violation code that means the protocol was
@@ -448,6 +452,13 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		} else {
 			fail("%s", msg)
 		}
+	}
+	if len(rc.unclean) > 0 {
+		// The verdict `session end` gave: complete, not clean.
+		if cr.Status == "ok" {
+			cr.Status = "warn"
+		}
+		cr.Problems = append(cr.Problems, fmt.Sprintf("session %s is COMPLETE, not clean: %s", cr.SessionID, strings.Join(rc.unclean, ", ")))
 	}
 	switch {
 	case cr.SnapshotID == "":
@@ -628,6 +639,10 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 		mandatory := ph.Gate == string(protocolspec.GateBlocking) || ph.Gate == string(protocolspec.GateRequired)
 		if mandatory && ph.Status != string(session.PhasePassed) && ph.Status != string(session.PhaseSkipped) {
 			rc.problems = append(rc.problems, fmt.Sprintf("%s: %s gate %s is %s", rel, ph.Gate, ph.ID, ph.Status))
+			continue
+		}
+		if why := session.PhaseNotClean(ph.Gate, ph.Status, ph.Decision); why != "" {
+			rc.unclean = append(rc.unclean, ph.ID+" ("+strings.TrimSuffix(why, ":")+")")
 		}
 	}
 	return rc

@@ -123,6 +123,10 @@ type SessionRow struct {
 	Severities SeverityCounts // by severity; nil when the store cannot say
 	Blocked    bool           // running and blocked now (computed for the now filter)
 	Idle       time.Duration  // running and idle this long (computed for the now filter)
+	// NotClean names the phases that keep an ended session from being
+	// clean, "LINT (BLOCKING/REQUIRED gate(s) that checked nothing)"
+	// (session.PhaseNotClean): which sessions skipped what, at a glance.
+	NotClean []string
 }
 
 // Verdict is the row's outcome in words.

@@ -168,12 +168,23 @@ func roundDuration(d time.Duration) string {
 // gate that failed without blocking (skipped) is not clean.
 func (d SessionDetail) Verdict() Verdict {
 	v := verdictOf(d.Session.State, CountSeverities(d.Violations), d.FailedGates())
-	if n := len(session.PendingNA(d.NotApplicable)); n > 0 {
-		// Never clean while a person has yet to accept a mark.
-		v.Text += " · " + strconv.Itoa(n) + " N/A pending acceptance"
+	notClean := func(what string) {
+		if v.Text == "Completed cleanly" {
+			v.Text = "Completed, not clean"
+		}
+		v.Text += " · " + what
 		if v.Class == "v-clean" {
 			v.Icon, v.Class = "!", "v-warn"
 		}
+	}
+	if n := d.NothingChecked(); n > 0 {
+		// A mandatory gate that checked nothing did not block, and did
+		// not pass either (session.PhaseNotClean).
+		notClean(Plural(n, "BLOCKING/REQUIRED gate", "BLOCKING/REQUIRED gates") + " checked nothing")
+	}
+	if n := len(session.PendingNA(d.NotApplicable)); n > 0 {
+		// Never clean while a person has yet to accept a mark.
+		notClean(strconv.Itoa(n) + " N/A pending acceptance")
 	}
 	return v
 }
@@ -188,6 +199,30 @@ func (d SessionDetail) FailedGates() int {
 		}
 	}
 	return n
+}
+
+// NothingChecked counts the mandatory phases whose gate ran and checked
+// nothing (session.DecisionNothingChecked).
+func (d SessionDetail) NothingChecked() int {
+	n := 0
+	for _, t := range d.Timeline {
+		if r := t.Result; r != nil && session.PhaseNotClean(string(r.Level), string(r.Status), r.Decision) == session.NotCleanNothingChecked {
+			n++
+		}
+	}
+	return n
+}
+
+// NotCleanPhases names the phases of rs that keep a session from being
+// clean, "PHASE (why)", for the sessions list.
+func NotCleanPhases(rs []session.PhaseResult) []string {
+	var out []string
+	for _, r := range rs {
+		if why := session.PhaseNotClean(string(r.Level), string(r.Status), r.Decision); why != "" {
+			out = append(out, r.PhaseID+" ("+strings.TrimSuffix(why, ":")+")")
+		}
+	}
+	return out
 }
 
 // GateFailedSkipped reports whether a phase result is a failed gate that

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,7 +49,9 @@ func classify(sc scenario, out outcome) row {
 	if sc.compliant() {
 		// A compliant session must also come out without a violation.
 		r.falseRes = !clean && !pendingClean || out.forced || out.padded || len(out.violations) > 0
-		r.falseFails = out.failedGates
+		// A mandatory gate that checked nothing on honest work is a
+		// false FAIL too: the session is not clean.
+		r.falseFails = append(slices.Clip(out.failedGates), out.notClean...)
 		r.verdict = "ok"
 		switch {
 		case !r.falseRes && pendingClean:
@@ -62,7 +65,9 @@ func classify(sc scenario, out outcome) row {
 	} else {
 		// Pending marks catch the skip only when they are the skip; else a
 		// person accepting them would wave the skip through unseen.
-		r.falseRes = clean || pendingClean && !sc.naSkip
+		// "COMPLETE, not clean" (a mandatory gate checked nothing) has
+		// caught the skip: the verdict names the phase.
+		r.falseRes = clean && len(out.notClean) == 0 || pendingClean && !sc.naSkip
 		r.verdict = "caught"
 		switch {
 		case r.falseRes:

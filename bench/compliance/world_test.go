@@ -67,8 +67,11 @@ type outcome struct {
 	// failed check though the session went on (a gate that could not
 	// block, shown as skipped): on a compliant session each is a false FAIL.
 	failedGates []string
-	deviated    bool // the non-compliant agent reached the point where it skips its one thing
-	padded      bool // the agent recorded evidence for something it did not do
+	// notClean are the mandatory phases whose gate ran and checked nothing
+	// (decision NOTHING_CHECKED): the session is "COMPLETE, not clean".
+	notClean []string
+	deviated bool // the non-compliant agent reached the point where it skips its one thing
+	padded   bool // the agent recorded evidence for something it did not do
 	// naPending: verify failed only on not-applicable marks no person
 	// accepted (issue 25.4): neither a pass nor a block of the session.
 	naPending bool
@@ -278,9 +281,10 @@ func (w *world) readViolations() {
 			Message string `json:"message"`
 		} `json:"violations"`
 		Phases []struct {
-			PhaseID string `json:"phase_id"`
-			Status  string `json:"status"`
-			Checks  []struct {
+			PhaseID  string `json:"phase_id"`
+			Status   string `json:"status"`
+			Decision string `json:"decision"`
+			Checks   []struct {
 				Kind    string `json:"kind"`
 				Status  string `json:"status"`
 				Message string `json:"message"`
@@ -292,6 +296,9 @@ func (w *world) readViolations() {
 		w.t.Fatalf("session status --json: %v", err)
 	}
 	for _, p := range v.Phases {
+		if p.Decision == "NOTHING_CHECKED" { // session.DecisionNothingChecked
+			w.out.notClean = append(w.out.notClean, p.PhaseID+" "+p.Status+" (checked nothing)")
+		}
 		for _, c := range p.Checks {
 			if c.Status == "FAIL" {
 				w.out.failedGates = append(w.out.failedGates, p.PhaseID+" "+p.Status+" ("+c.Kind+": "+oneLine(c.Message, 80)+")")

@@ -176,6 +176,16 @@ func (a *app) foldRecordedStops(ctx context.Context) {
 	if err != nil {
 		return
 	}
+	// The note too, not only at opening: an MCP server opened the
+	// database before the stop, and its session_end must judge the stop
+	// as `session end` does (one rule: an unchecked stop with the end
+	// protocol undone is END_PROTOCOL_SKIPPED, even if a COMPLETE end
+	// follows; docs/security.md).
+	if !postgres.IsURL(p) {
+		if _, err := stopnote.Fold(ctx, db, p); err != nil {
+			fmt.Fprintf(a.stderr, "sessiongate: warning: %v\n", err)
+		}
+	}
 	if _, err := stopnote.FoldRecords(ctx, db, p, r.Root(), ref); err != nil {
 		fmt.Fprintf(a.stderr, "sessiongate: warning: %v\n", err)
 	}

@@ -31,6 +31,14 @@ func newSessionEndCmd(a *app) *cobra.Command {
 			if err != nil {
 				return sessionErr(err)
 			}
+			if res.Ended {
+				// The verdict, not the bare state: COMPLETE with a
+				// CRITICAL BYPASS, or a gate that checked nothing, is not
+				// what it seems (the same line MCP session_end gives).
+				if v, err := e.View(ctx, id); err == nil {
+					res.Verdict = verdict(v)
+				}
+			}
 			if asJSON {
 				if err := writeJSON(c.OutOrStdout(), res); err != nil {
 					return err
@@ -43,12 +51,8 @@ func newSessionEndCmd(a *app) *cobra.Command {
 					fmt.Fprintln(c.OutOrStdout(), "warning:", w)
 				}
 				line := string(res.State)
-				if res.Ended {
-					// The verdict, not the bare state: COMPLETE with a
-					// CRITICAL BYPASS is not what it seems.
-					if v, err := e.View(ctx, id); err == nil {
-						line = verdict(v)
-					}
+				if res.Verdict != "" {
+					line = res.Verdict
 				}
 				fmt.Fprintf(c.OutOrStdout(), "%s\nnext: %s\n", line, cliNext(res.NextSteps, res.Next))
 			}

@@ -42,6 +42,11 @@ func newSessionStatusCmd(a *app) *cobra.Command {
 				return writeJSON(c.OutOrStdout(), v)
 			}
 			printView(c.OutOrStdout(), v)
+			if !v.Session.Active() {
+				// An ended session's status ends with the verdict `session
+				// end` printed, never a bare COMPLETE.
+				fmt.Fprintln(c.OutOrStdout(), "\nverdict:", verdict(v))
+			}
 			return nil
 		},
 	}

@@ -99,10 +99,10 @@ func (m *mcpServer) close() {
 // `verify`, with the database deleted, fails the session's commit naming
 // the stop on the ref. The MCP server (started before the stop, so its
 // own start folded nothing) ends the session without reading the ref, so
-// `verify` alone catches that row. Honest twins: a stop let through while
-// a person's tool held the lock, the session then ended COMPLETE by the
-// MCP server before any process folded the note (clean, as the note's own
-// rule says); a turn that changed nothing.
+// `verify` alone catches that row. Honest twin: a turn that changed
+// nothing. (A stop let through while a person's tool held the lock, then
+// a COMPLETE end over MCP, was an honest row here: it is now
+// END_PROTOCOL_SKIPPED on both surfaces, TestUncheckedStopThenCompleteOneVerdict.)
 func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs the real binary, git hooks and a database lock")
@@ -128,7 +128,6 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 		{name: "background shell, ended by session end",
 			background: `i=0; while [ ! -f "$(cat p)" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; rm -f "$(cat p)"`},
 		{name: "script file builds the path, ended over MCP", after: "sh del.sh", endByMCP: true},
-		{name: "honest: unchecked, then COMPLETE over MCP", endByMCP: true, honest: true},
 		{name: "honest: the turn changed nothing", unchanged: true, honest: true},
 	}
 	for _, r := range rows {

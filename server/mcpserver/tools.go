@@ -424,7 +424,15 @@ func (m *handlers) sessionEnd(ctx context.Context, _ *mcp.CallToolRequest, in Se
 	}
 	var b strings.Builder
 	if res.Ended {
+		// The verdict `session end` prints: a COMPLETE with a skipped or
+		// vacuous mandatory gate, or a violation, is not clean here either.
+		if v, err := e.View(ctx, res.SessionID); err == nil {
+			res.Verdict = session.Verdict(v)
+		}
 		fmt.Fprintf(&b, "Session %s complete at %s.", res.SessionID, shortSHA(res.EndCommit))
+		if res.Verdict != "" {
+			fmt.Fprintf(&b, " Verdict: %s.", res.Verdict)
+		}
 	} else {
 		fmt.Fprintf(&b, "Session %s not ended (%s).", res.SessionID, res.State)
 	}

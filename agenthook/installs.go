@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -19,10 +19,10 @@ import (
 // core.hooksPath=/dev/null` to every commit the agent makes.
 
 // homeWord is a word starting at the home folder.
-var homeWord = regexp.MustCompile(`(^|[\s=:"'])(?:~|\$HOME|\$\{HOME\})/`)
+var homeWord = lazyregexp.New(`(^|[\s=:"'])(?:~|\$HOME|\$\{HOME\})/`)
 
 // pwdWord is a word starting at the shell's folder.
-var pwdWord = regexp.MustCompile(`(^|[\s=:"'])(?:\$PWD|\$\{PWD\})/`)
+var pwdWord = lazyregexp.New(`(^|[\s=:"'])(?:\$PWD|\$\{PWD\})/`)
 
 // shadowNames are the programs a shim of would disarm the hooks.
 var shadowNames = map[string]bool{"sessiongate": true, "git": true}
@@ -231,7 +231,7 @@ func mainPackage(dir string) bool {
 }
 
 // globWord is a word of literal text with a glob character.
-var globWord = regexp.MustCompile("(?:^|\\s)([^\\s$`'\"|;&<>()]*[*?\\[][^\\s$`'\"|;&<>()]*)")
+var globWord = lazyregexp.New("(?:^|\\s)([^\\s$`'\"|;&<>()]*[*?\\[][^\\s$`'\"|;&<>()]*)")
 
 // globWords are the line's glob words (`shims/*`), which the parse leaves
 // unread.
@@ -243,7 +243,7 @@ func globWords(l string) []string {
 	return out
 }
 
-var goPackageMain = regexp.MustCompile(`(?m)^package\s+main\b`)
+var goPackageMain = lazyregexp.New(`(?m)^package\s+main\b`)
 
 // copiesShadow is a shadow name a copy, move, link or install puts into a
 // PATH folder under the source's own name (`cp shim/sessiongate
@@ -381,9 +381,9 @@ func npmShadow(args []string, cwd string, abs func(cwd, p string) string) string
 // scriptEntry is an entry named sessiongate or git; scriptSection a
 // section of pyproject.toml or setup.cfg that lists console scripts.
 var (
-	scriptEntry   = regexp.MustCompile(`^\s*["']?(sessiongate|git)["']?\s*=`)
-	setupPyEntry  = regexp.MustCompile(`["']\s*(sessiongate|git)\s*=`)
-	scriptSection = regexp.MustCompile(`^\s*\[\s*(project\.scripts|project\.gui-scripts|tool\.poetry\.scripts|options\.entry_points)\s*\]`)
+	scriptEntry   = lazyregexp.New(`^\s*["']?(sessiongate|git)["']?\s*=`)
+	setupPyEntry  = lazyregexp.New(`["']\s*(sessiongate|git)\s*=`)
+	scriptSection = lazyregexp.New(`^\s*\[\s*(project\.scripts|project\.gui-scripts|tool\.poetry\.scripts|options\.entry_points)\s*\]`)
 )
 
 // consoleScript is a shadow name a Python package's metadata declares as

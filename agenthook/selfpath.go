@@ -4,9 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -54,7 +54,7 @@ func sessiongatePaths(getenv func(string) string) (files, dirs []string) {
 }
 
 // foundAsTarget: a lookup of sessiongate by name in target position.
-var foundAsTarget = regexp.MustCompile("(>\\s*|\\s)\"?(\\$\\(|`)\\s*(which|command -v|type -[pP]|whereis)\\s+sessiongate\\s*(\\)|`)\"?\\s*($|[;&|)\\n])")
+var foundAsTarget = lazyregexp.New("(>\\s*|\\s)\"?(\\$\\(|`)\\s*(which|command -v|type -[pP]|whereis)\\s+sessiongate\\s*(\\)|`)\"?\\s*($|[;&|)\\n])")
 
 // selfBinaryWrite says why a tool call writes a file that would run as
 // sessiongate, or one of its folders ("" when it does not): a path the edit

@@ -3,9 +3,9 @@ package agenthook
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -105,13 +105,13 @@ func startupFileWrite(ev *Event, dir string, getenv func(string) string) string 
 }
 
 // pathAssign is a PATH assignment (prefix, export, env) and its value.
-var pathAssign = regexp.MustCompile(`(?:^|[\s;&|(!{])(?:export\s+|declare\s+-x\s+|env\s+(?:-\S+\s+)*)?PATH=("[^"]*"|'[^']*'|[^\s;&|)]*)`)
+var pathAssign = lazyregexp.New(`(?:^|[\s;&|(!{])(?:export\s+|declare\s+-x\s+|env\s+(?:-\S+\s+)*)?PATH=("[^"]*"|'[^']*'|[^\s;&|)]*)`)
 
 // hookEnv is a variable or export that changes what a shell a git hook
 // starts runs: BASH_ENV is sourced by a non-interactive bash (a hook with
 // a bash shebang), an exported function is imported by it. (ENV is read
 // by interactive shells only.)
-var hookEnv = regexp.MustCompile(`(?:^|[\s;&|(!{])(?:BASH_ENV=|export\s+-f\b|declare\s+-[a-z]*f[a-z]*x|declare\s+-[a-z]*x[a-z]*f|typeset\s+-[a-z]*fx|typeset\s+-[a-z]*xf)`)
+var hookEnv = lazyregexp.New(`(?:^|[\s;&|(!{])(?:BASH_ENV=|export\s+-f\b|declare\s+-[a-z]*f[a-z]*x|declare\s+-[a-z]*x[a-z]*f|typeset\s+-[a-z]*fx|typeset\s+-[a-z]*xf)`)
 
 // gitRunsShim says why a shell line changes how git's hooks find
 // sessiongate ("" when it does not): a PATH folder holding a `sessiongate`
@@ -327,11 +327,11 @@ func shortCmd(l string) string {
 
 // goEnvDir is a PATH element part naming one of Go's folders: `$(go env
 // GOPATH)`, its backquoted form, $GOPATH or ${GOBIN}.
-var goEnvDir = regexp.MustCompile("\\$\\(\\s*go\\s+env\\s+(?:GOPATH|GOBIN)\\s*\\)|`\\s*go\\s+env\\s+(?:GOPATH|GOBIN)\\s*`|\\$\\{?(?:GOPATH|GOBIN)\\}?")
+var goEnvDir = lazyregexp.New("\\$\\(\\s*go\\s+env\\s+(?:GOPATH|GOBIN)\\s*\\)|`\\s*go\\s+env\\s+(?:GOPATH|GOBIN)\\s*`|\\$\\{?(?:GOPATH|GOBIN)\\}?")
 
 // goEnvSet is a line that changes what `go env` answers: it sets GOPATH,
 // GOBIN or GOENV, or writes go's env file.
-var goEnvSet = regexp.MustCompile(`\b(?:GOPATH|GOBIN|GOENV|GOROOT)=|\bgo\s+env\s+(?:-\S+\s+)*-[wu]\b`)
+var goEnvSet = lazyregexp.New(`\b(?:GOPATH|GOBIN|GOENV|GOROOT)=|\bgo\s+env\s+(?:-\S+\s+)*-[wu]\b`)
 
 func goEnvName(x string) string {
 	if strings.Contains(x, "GOBIN") {

@@ -28,20 +28,18 @@ const maxScriptScan = 1 << 20
 // interpreters' files (Python and Node read CRLF as line ends) and
 // Makefiles (GNU make drops the CR).
 func (r *Repo) ConvertedScripts(ctx context.Context) ([]string, error) {
-	b, err := run(ctx, r.root, "ls-files", "-s", "-z")
+	entries, err := r.stageEntries(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list tracked scripts: %w", err)
 	}
 	var paths, blobs []string
-	for _, e := range splitZ(b) {
-		// "MODE OID STAGE\tPATH"
-		meta, p, ok := strings.Cut(e, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 || f[0] == "160000" || f[0] == "120000" {
+	for _, e := range entries {
+		p := e.path
+		if e.mode == 0o160000 || e.mode == 0o120000 {
 			continue
 		}
 		named := shellExt[strings.ToLower(path.Ext(p))]
-		if !named && f[0] != "100755" && path.Ext(p) != "" {
+		if !named && e.mode != 0o100755 && path.Ext(p) != "" {
 			continue
 		}
 		abs := filepath.Join(r.root, filepath.FromSlash(p))
@@ -53,7 +51,7 @@ func (r *Repo) ConvertedScripts(ctx context.Context) ([]string, error) {
 		if err != nil || !bytes.Contains(body, []byte("\r\n")) || !named && !shellShebang(body) {
 			continue
 		}
-		paths, blobs = append(paths, p), append(blobs, f[1])
+		paths, blobs = append(paths, p), append(blobs, e.blob)
 	}
 	if len(paths) == 0 {
 		return nil, nil

@@ -32,6 +32,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/gitmemo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/session"
 )
@@ -272,6 +273,14 @@ func logFrom(repo *filesystem.Storage, hash string) (object.CommitIter, error) {
 // touched few files pays for few; an index the in-process reader does not
 // take is left to git status (the end compares every file).
 func (r *Repo) ChangedFilesSince(ctx context.Context, since string, start time.Time) ([]string, error) {
+	// One gate's checks ask this many times (internal/gitmemo).
+	out, err := gitmemo.Tree(ctx, "since\x00"+r.root+"\x00"+r.indexFile+"\x00"+since+"\x00"+start.UTC().Format(time.RFC3339Nano), func() ([]string, error) {
+		return r.changedFilesSince(ctx, since, start)
+	})
+	return slices.Clone(out), err
+}
+
+func (r *Repo) changedFilesSince(ctx context.Context, since string, start time.Time) ([]string, error) {
 	if since == "" {
 		return r.ChangedFiles(ctx, since) // every file already
 	}
@@ -303,6 +312,13 @@ func (r *Repo) ChangedFilesSince(ctx context.Context, since string, start time.T
 // tracked or untracked file counts as changed (the session started before the
 // first commit).
 func (r *Repo) ChangedFiles(ctx context.Context, since string) ([]string, error) {
+	out, err := gitmemo.Tree(ctx, "changed\x00"+r.root+"\x00"+r.indexFile+"\x00"+since, func() ([]string, error) {
+		return r.changedFiles(ctx, since)
+	})
+	return slices.Clone(out), err
+}
+
+func (r *Repo) changedFiles(ctx context.Context, since string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(fs []string) {
@@ -492,6 +508,15 @@ func (r *Repo) ExistsAt(ctx context.Context, rev, path string) (bool, error) {
 	if strings.HasPrefix(rev, "-") || rev == "" {
 		return false, fmt.Errorf("bad revision %q", rev)
 	}
+	if !isObjectID(rev) {
+		return r.existsAt(ctx, rev, path)
+	}
+	return gitmemo.Object(ctx, "exists\x00"+r.root+"\x00"+rev+":"+path, func() (bool, error) {
+		return r.existsAt(ctx, rev, path)
+	})
+}
+
+func (r *Repo) existsAt(ctx context.Context, rev, path string) (bool, error) {
 	cmd := gitenv.Command(ctx, r.root, nil, "cat-file", "-e", rev+":"+strings.TrimPrefix(filepath.ToSlash(path), "./"))
 	err := cmd.Run()
 	var exit *exec.ExitError
@@ -509,6 +534,46 @@ func (r *Repo) ReadAt(ctx context.Context, rev, path string) ([]byte, error) {
 	if strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("bad revision %q", rev)
 	}
+	if !isObjectID(rev) {
+		return r.readAt(ctx, rev, path)
+	}
+	// A file at a commit or tree id never changes: one gate's checks read
+	// the start commit's copy of a file, or find it absent, once.
+	type answer struct {
+		b      []byte
+		absent error
+	}
+	a, err := gitmemo.Object(ctx, "read\x00"+r.root+"\x00"+rev+":"+path, func() (answer, error) {
+		b, err := r.readAt(ctx, rev, path)
+		if errors.Is(err, ErrNoFile) {
+			return answer{absent: err}, nil
+		}
+		return answer{b: b}, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if a.absent != nil {
+		return nil, a.absent
+	}
+	return slices.Clone(a.b), nil
+}
+
+// isObjectID reports a full SHA-1 or SHA-256 object id: what it names
+// never changes, unlike HEAD or a branch.
+func isObjectID(rev string) bool {
+	if len(rev) != 40 && len(rev) != 64 {
+		return false
+	}
+	for _, c := range rev {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Repo) readAt(ctx context.Context, rev, path string) ([]byte, error) {
 	cmd := gitenv.Command(ctx, r.root, nil, "cat-file", "blob", rev+":"+path)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // What git's replays copy, when pre-commit never saw it (issue 25: an
@@ -18,7 +18,7 @@ import (
 // was a BYPASS). Names in messages and state files are hints the agent
 // can write; each answer is settled by the commits' patches.
 
-var revertsRE = regexp.MustCompile(`(?m)^This reverts commit ([0-9a-f]{7,64})\.?`)
+var revertsRE = lazyregexp.New(`(?m)^This reverts commit ([0-9a-f]{7,64})\.?`)
 
 // RevertedFrom returns the commit among candidates that commit c reverts:
 // c's change is exactly the reverse of that commit's, which is on c's

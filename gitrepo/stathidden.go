@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -25,13 +24,9 @@ import (
 // dated at the epoch; the real index is never touched. It hashes every
 // tracked file: for the end of a session, not a hook's path.
 func (r *Repo) StatHiddenFiles(ctx context.Context) ([]string, error) {
-	idx, err := run(ctx, r.root, "rev-parse", "--git-path", "index")
+	src, err := r.indexPath(ctx)
 	if err != nil {
 		return nil, err
-	}
-	src := strings.TrimSpace(string(idx))
-	if !filepath.IsAbs(src) {
-		src = filepath.Join(r.root, src)
 	}
 	b, err := os.ReadFile(src)
 	if os.IsNotExist(err) {

@@ -2,10 +2,10 @@ package scriptrun
 
 import (
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -108,7 +108,7 @@ func Taken(text string, args []string) string {
 
 // rerunsItself finds what runs the script again, or reads the arguments
 // another way: $0, ${0}, BASH_SOURCE.
-var rerunsItself = regexp.MustCompile(`\$\{?0\b|BASH_SOURCE|\$\{?BASH_ARGV`)
+var rerunsItself = lazyregexp.New(`\$\{?0\b|BASH_SOURCE|\$\{?BASH_ARGV`)
 
 // positional is N for a word that is exactly $N or "$N" (or ${N}).
 func positional(w *syntax.Word) (int, bool) {
@@ -133,7 +133,7 @@ func positional(w *syntax.Word) (int, bool) {
 	return n, true
 }
 
-var plainGlob = regexp.MustCompile(`^[A-Za-z0-9_.*?-]*$`)
+var plainGlob = lazyregexp.New(`^[A-Za-z0-9_.*?-]*$`)
 
 // matches reports whether one of a case item's patterns matches arg; ok is
 // false when a pattern cannot be decided here.
@@ -187,13 +187,13 @@ func matches(pats []*syntax.Word, arg string) (m, ok bool) {
 	return false, true
 }
 
-var makeDirective = regexp.MustCompile(`^-?(?:s?include|ifeq|ifneq|ifdef|ifndef|else|endif|define|endef|vpath)\b`)
+var makeDirective = lazyregexp.New(`^-?(?:s?include|ifeq|ifneq|ifdef|ifndef|else|endif|define|endef|vpath)\b`)
 
 // plainSpecial are the special targets that add no recipe to a goal.
 var plainSpecial = map[string]bool{".PHONY": true, ".SILENT": true, ".IGNORE": true, ".NOTPARALLEL": true, ".ONESHELL": true,
 	".DELETE_ON_ERROR": true, ".POSIX": true, ".EXPORT_ALL_VARIABLES": true, ".PRECIOUS": true, ".INTERMEDIATE": true, ".SECONDARY": true}
 
-var makeRuleRe = regexp.MustCompile(`^([^\t#:=][^:=]*?)\s*:([^=].*|)$`)
+var makeRuleRe = lazyregexp.New(`^([^\t#:=][^:=]*?)\s*:([^=].*|)$`)
 
 // RecipesOf are the recipe lines make runs for goals (none: the first
 // target), the goals' prerequisites followed: `make -f release.mk test`

@@ -1,10 +1,10 @@
 package scriptrun
 
 import (
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -16,12 +16,12 @@ import (
 // whose name the config text does not hold.
 
 var (
-	jsProjectsKey = regexp.MustCompile(`(?:^|[\s{,"'])(?:projects|workspace)["']?\s*:\s*`)
+	jsProjectsKey = lazyregexp.New(`(?:^|[\s{,"'])(?:projects|workspace)["']?\s*:\s*`)
 	// jsRunKey names a file the runner loads and runs before or instead
 	// of the tests.
-	jsRunKey = regexp.MustCompile(`(?:^|[\s{,"'])(?:setupFiles|setupFilesAfterEnv|setupFilesAfterEach|globalSetup|globalTeardown|require|file|runner|testRunner|testEnvironment|snapshotResolver|resolver|preset)["']?\s*:\s*`)
-	jsIdent  = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*`)
-	jsString = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\x60[^\x60]*\x60`)
+	jsRunKey = lazyregexp.New(`(?:^|[\s{,"'])(?:setupFiles|setupFilesAfterEnv|setupFilesAfterEach|globalSetup|globalTeardown|require|file|runner|testRunner|testEnvironment|snapshotResolver|resolver|preset)["']?\s*:\s*`)
+	jsIdent  = lazyregexp.New(`[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*`)
+	jsString = lazyregexp.New(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\x60[^\x60]*\x60`)
 )
 
 // jsValue is the value that starts at text[i:]: a bracketed list or

@@ -11,6 +11,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -60,7 +61,7 @@ func callEnv(c *syntax.CallExpr, raw []string, n int, lineEnv map[string]string)
 	return env
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // projectRunners run their operand in the project's environment: `uv run
 // pytest` runs pytest.
@@ -320,18 +321,18 @@ type MakeFile struct {
 var DefaultMakefiles = []string{"GNUmakefile", "makefile", "Makefile"}
 
 var (
-	makeInclude = regexp.MustCompile(`(?m)^[ ]*(?:-include|sinclude|include)[ \t]+(.+)$`)
-	makeAssign  = regexp.MustCompile(`^\s*(?:(?:export|override)\s+)*([A-Za-z_][A-Za-z0-9_.-]*)\s*(?:::=|:::=|:=|\+=|\?=|!=|=)\s*(.*)$`)
-	makeVarRef  = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]`)
-	makeShell   = regexp.MustCompile(`\$[({]shell[ \t]+([^)}]+)[)}]`)
-	makeBang    = regexp.MustCompile(`^\s*[A-Za-z_][A-Za-z0-9_.-]*\s*!=\s*(.+)$`)
+	makeInclude = lazyregexp.New(`(?m)^[ ]*(?:-include|sinclude|include)[ \t]+(.+)$`)
+	makeAssign  = lazyregexp.New(`^\s*(?:(?:export|override)\s+)*([A-Za-z_][A-Za-z0-9_.-]*)\s*(?:::=|:::=|:=|\+=|\?=|!=|=)\s*(.*)$`)
+	makeVarRef  = lazyregexp.New(`\$[({]([A-Za-z_][A-Za-z0-9_.-]*)[)}]`)
+	makeShell   = lazyregexp.New(`\$[({]shell[ \t]+([^)}]+)[)}]`)
+	makeBang    = lazyregexp.New(`^\s*[A-Za-z_][A-Za-z0-9_.-]*\s*!=\s*(.+)$`)
 )
 
-var makeWildcard = regexp.MustCompile(`\$[({]wildcard[ \t]+([^)}]+)[)}]`)
+var makeWildcard = lazyregexp.New(`\$[({]wildcard[ \t]+([^)}]+)[)}]`)
 
 // makeComputed is a $(...) left after expansion, spaces and all: one
 // unknown piece of a name.
-var makeComputed = regexp.MustCompile(`\$(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|\{[^{}]*\})`)
+var makeComputed = lazyregexp.New(`\$(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|\{[^{}]*\})`)
 
 // maxMakeCandidates bounds the files a computed include could name.
 const maxMakeCandidates = 64
@@ -697,11 +698,11 @@ func expandMake(s string, vars map[string]string) string {
 }
 
 var (
-	pyImport  = regexp.MustCompile(`(?m)(?:^|;)[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)`)
-	pyFrom    = regexp.MustCompile(`(?m)(?:^|;)[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?[ \t]*([\w, \t]+)`)
-	pyDynamic = regexp.MustCompile(`(?:__import__|import_module)\(\s*['"]([\w.]+)['"]`)
-	pyPlugins = regexp.MustCompile(`(?m)^pytest_plugins\s*=\s*([^\n]+)`)
-	pyQuoted  = regexp.MustCompile(`['"]([\w.]+)['"]`)
+	pyImport  = lazyregexp.New(`(?m)(?:^|;)[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)`)
+	pyFrom    = lazyregexp.New(`(?m)(?:^|;)[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?[ \t]*([\w, \t]+)`)
+	pyDynamic = lazyregexp.New(`(?:__import__|import_module)\(\s*['"]([\w.]+)['"]`)
+	pyPlugins = lazyregexp.New(`(?m)^pytest_plugins\s*=\s*([^\n]+)`)
+	pyQuoted  = lazyregexp.New(`['"]([\w.]+)['"]`)
 )
 
 // PythonImports are the modules Python code imports, as dotted names (a

@@ -13,6 +13,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -151,8 +152,8 @@ func goFlag(args []string, name string, isBool bool) (string, bool) {
 }
 
 var (
-	goTestFunc  = regexp.MustCompile(`(?m)^func ((?:Test|Fuzz|Example)[A-Za-z0-9_]*)\(`)
-	goShortSkip = regexp.MustCompile(`(?:^|[^!])testing\.Short\(\)\s*\{?\s*(?:\n\s*)?[A-Za-z_][A-Za-z0-9_]*\.(?:Skip|SkipNow|Skipf)\(`)
+	goTestFunc  = lazyregexp.New(`(?m)^func ((?:Test|Fuzz|Example)[A-Za-z0-9_]*)\(`)
+	goShortSkip = lazyregexp.New(`(?:^|[^!])testing\.Short\(\)\s*\{?\s*(?:\n\s*)?[A-Za-z_][A-Za-z0-9_]*\.(?:Skip|SkipNow|Skipf)\(`)
 )
 
 // goRunsNothing reads the _test.go files of the packages go test builds.
@@ -281,11 +282,11 @@ func tagsSaid(tags []string) string {
 }
 
 var (
-	rustTest   = regexp.MustCompile(`#\[(?:tokio::|async_std::)?test\b[^\]]*\]`)
-	rustIgnore = regexp.MustCompile(`^\s*(?:#\[[^\]]*\]\s*)*#\[ignore\b`)
-	rustFn     = regexp.MustCompile(`^\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?(?:async\s+)?fn\s+([A-Za-z0-9_]+)`)
-	rustAnyFn  = regexp.MustCompile(`\bfn\s+([A-Za-z0-9_]+)`)
-	rustMod    = regexp.MustCompile(`(?m)^\s*(?:pub\s+)?mod\s+([A-Za-z0-9_]+)`)
+	rustTest   = lazyregexp.New(`#\[(?:tokio::|async_std::)?test\b[^\]]*\]`)
+	rustIgnore = lazyregexp.New(`^\s*(?:#\[[^\]]*\]\s*)*#\[ignore\b`)
+	rustFn     = lazyregexp.New(`^\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?(?:async\s+)?fn\s+([A-Za-z0-9_]+)`)
+	rustAnyFn  = lazyregexp.New(`\bfn\s+([A-Za-z0-9_]+)`)
+	rustMod    = lazyregexp.New(`(?m)^\s*(?:pub\s+)?mod\s+([A-Za-z0-9_]+)`)
 )
 
 // cargoRunsNothing reads the .rs files of the crate in dir (src/, tests/,
@@ -450,8 +451,8 @@ func rustPathMatches(f string, known, made map[string]bool) bool {
 }
 
 var (
-	pyExitStatus = regexp.MustCompile(`\.exitstatus\s*=[^=]`)
-	pyItemsClear = regexp.MustCompile(`\bitems\s*\[\s*:\s*\]\s*=\s*\[\s*\]|\bitems\.clear\(\)|\bdel\s+items\s*\[\s*:\s*\]`)
+	pyExitStatus = lazyregexp.New(`\.exitstatus\s*=[^=]`)
+	pyItemsClear = lazyregexp.New(`\bitems\s*\[\s*:\s*\]\s*=\s*\[\s*\]|\bitems\.clear\(\)|\bdel\s+items\s*\[\s*:\s*\]`)
 	pyAddoptSkip = map[string]bool{"--collect-only": true, "--co": true, "--setup-plan": true, "--setup-only": true, "--fixtures": true, "--fixtures-per-test": true, "--markers": true}
 )
 

@@ -3,13 +3,13 @@ package scriptrun
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -392,7 +392,7 @@ func span(lits []lit, ends []int, i, j int) []lit {
 
 // messageCall is a call that shows its argument to a person: print, a
 // logger, a warning, an error raised.
-var messageCall = regexp.MustCompile(`(?:\bprint|\bputs|\becho|\bprintf|\bdie|\bwarn|\bwarning|\berror|\binfo|\bdebug|\blog|Error|Exception|\bwrite)\s*\(?\s*[fFrRbBuU]?$`)
+var messageCall = lazyregexp.New(`(?:\bprint|\bputs|\becho|\bprintf|\bdie|\bwarn|\bwarning|\berror|\binfo|\bdebug|\blog|Error|Exception|\bwrite)\s*\(?\s*[fFrRbBuU]?$`)
 
 // message reports whether literal l is the first argument of a call that
 // shows it to a person (print("..."), logger.info("..."), raise
@@ -437,9 +437,9 @@ func prose(s string) bool {
 
 // execDecoded is code that runs what it decodes in the same expression:
 // exec(base64.b64decode(...)), eval(atob(...)), eval(Buffer.from(..)).
-var execDecoded = regexp.MustCompile(`\b(?:exec|eval|Function|compile|system|instance_eval)\s*\(?\s*[^;\n]{0,80}?(?:b(?:16|32|64|85)decode|fromhex|unhexlify|decodebytes|codecs\.decode|zlib\.decompress|marshal\.loads|atob\(|Buffer\.from\(|decode_base64|unpack|pack\s*\(?\s*['"][Hhmu]|Base64\.\w*decode|fromCharCode|\[::-1\]|\.reverse)`)
+var execDecoded = lazyregexp.New(`\b(?:exec|eval|Function|compile|system|instance_eval)\s*\(?\s*[^;\n]{0,80}?(?:b(?:16|32|64|85)decode|fromhex|unhexlify|decodebytes|codecs\.decode|zlib\.decompress|marshal\.loads|atob\(|Buffer\.from\(|decode_base64|unpack|pack\s*\(?\s*['"][Hhmu]|Base64\.\w*decode|fromCharCode|\[::-1\]|\.reverse)`)
 
-var b64Run = regexp.MustCompile(`[A-Za-z0-9+/_-]{12,}={0,2}`)
+var b64Run = lazyregexp.New(`[A-Za-z0-9+/_-]{12,}={0,2}`)
 
 type decoded struct{ text, how string }
 
@@ -506,8 +506,8 @@ type lit struct {
 }
 
 var (
-	chrCall  = regexp.MustCompile(`\b(?:chr|unichr|String\.fromCharCode|fromCharCode)\s*\(\s*([0-9xXa-fA-F]+(?:\s*,\s*[0-9xXa-fA-F]+)*)\s*\)|\bchr\s+([0-9]+)`)
-	listExpr = regexp.MustCompile(`\[\s*(?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))+\s*,?\s*\]`)
+	chrCall  = lazyregexp.New(`\b(?:chr|unichr|String\.fromCharCode|fromCharCode)\s*\(\s*([0-9xXa-fA-F]+(?:\s*,\s*[0-9xXa-fA-F]+)*)\s*\)|\bchr\s+([0-9]+)`)
+	listExpr = lazyregexp.New(`\[\s*(?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))+\s*,?\s*\]`)
 )
 
 // literals returns the code with comments blanked (newlines kept) and its
@@ -698,21 +698,21 @@ func membership(before, after string) bool {
 }
 
 // forIn is a loop header ending in "in": for x in, for (k in, for a, b in.
-var forIn = regexp.MustCompile(`\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?[\w, ()\[\]]*\s+in$`)
+var forIn = lazyregexp.New(`\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?[\w, ()\[\]]*\s+in$`)
 
 // proseAt is a string that starts with the word "at" and no time after
 // it (" at new Foo", "at least one recipient"): at(1) refuses such a
 // line ("Garbled time"), so it schedules nothing; prose and stack traces
 // are full of them. A time (a digit, now, noon, midnight, teatime, today,
 // tomorrow, next, a month or a day) or an option keeps it a command line.
-var proseAt = regexp.MustCompile(`(?i)^\s*at\s+(?:[^-0-9\s]\S*)(?:\s|$)`)
-var atTime = regexp.MustCompile(`(?i)^\s*at\s+(?:now|noon|midnight|teatime|today|tomorrow|next|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)`)
+var proseAt = lazyregexp.New(`(?i)^\s*at\s+(?:[^-0-9\s]\S*)(?:\s|$)`)
+var atTime = lazyregexp.New(`(?i)^\s*at\s+(?:now|noon|midnight|teatime|today|tomorrow|next|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)`)
 
 // MaxCommandLines bounds the string command lines judged per script.
 const MaxCommandLines = 64
 
 // commandWord is a program whose command lines the line rules judge.
-var commandWord = regexp.MustCompile(`(?:^|[\s;&|(/'"])(?:git|sessiongate|sh|bash|zsh|dash|ksh|python[0-9.]*|node|perl|ruby|php|deno|bun|make|source|eval|exec|xargs|env|setsid|nohup|sudo|script|at|batch|crontab|systemd-run|rm|find|sqlite3)(?:$|[\s'"])`)
+var commandWord = lazyregexp.New(`(?:^|[\s;&|(/'"])(?:git|sessiongate|sh|bash|zsh|dash|ksh|python[0-9.]*|node|perl|ruby|php|deno|bun|make|source|eval|exec|xargs|env|setsid|nohup|sudo|script|at|batch|crontab|systemd-run|rm|find|sqlite3)(?:$|[\s'"])`)
 
 func shellQuote(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>()*?[]{}~#") {

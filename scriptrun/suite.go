@@ -2,6 +2,7 @@ package scriptrun
 
 import (
 	"encoding/json"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"os"
 	"path"
 	"path/filepath"
@@ -359,19 +360,19 @@ var jsConfigFiles = func() []string {
 
 // jsLocalPath is a string literal that names a local file: './x',
 // '../x', '<rootDir>/x'.
-var jsLocalPath = regexp.MustCompile(`["'\x60]((?:\./|\.\./|<rootDir>/)[^"'\x60\s]+)["'\x60]`)
+var jsLocalPath = lazyregexp.New(`["'\x60]((?:\./|\.\./|<rootDir>/)[^"'\x60\s]+)["'\x60]`)
 
 var (
 	// jsPathCall is path.join/path.resolve of a base (__dirname,
 	// process.cwd(), import.meta.dirname, a literal) and literal pieces.
-	jsPathCall = regexp.MustCompile(`\b(?:join|resolve)\(\s*(?:__dirname|process\.cwd\(\)|import\.meta\.dirname|["'\x60][^"'\x60\n]*["'\x60])((?:\s*,\s*["'\x60][^"'\x60\n]*["'\x60])+)\s*\)`)
-	jsPiece    = regexp.MustCompile(`["'\x60]([^"'\x60\n]*)["'\x60]`)
+	jsPathCall = lazyregexp.New(`\b(?:join|resolve)\(\s*(?:__dirname|process\.cwd\(\)|import\.meta\.dirname|["'\x60][^"'\x60\n]*["'\x60])((?:\s*,\s*["'\x60][^"'\x60\n]*["'\x60])+)\s*\)`)
+	jsPiece    = lazyregexp.New(`["'\x60]([^"'\x60\n]*)["'\x60]`)
 	// jsBarePath is any literal with a JS extension: 'setup.js'.
-	jsBarePath = regexp.MustCompile(`["'\x60]([\w@][\w./@-]*\.(?:js|cjs|mjs|ts|mts|cts|jsx|tsx))["'\x60]`)
+	jsBarePath = lazyregexp.New(`["'\x60]([\w@][\w./@-]*\.(?:js|cjs|mjs|ts|mts|cts|jsx|tsx))["'\x60]`)
 	// jsTestKey is a config key that puts tests where the default
 	// patterns do not look, with its value: a list or a literal.
-	jsTestKey  = regexp.MustCompile(`(?:^|[\s{,"'])(testMatch|testRegex|include|spec)["']?\s*:\s*(\[(?:[^\]"'\x60]|"[^"\n]*"|'[^'\n]*'|\x60[^\x60\n]*\x60)*\]|["'\x60/][^\n,}]*)?`)
-	jsRootsKey = regexp.MustCompile(`(?:^|[\s{,"'])(?:roots|root)["']?\s*:\s*(\[[^\]]*\]|["'\x60][^"'\x60\n]*["'\x60])`)
+	jsTestKey  = lazyregexp.New(`(?:^|[\s{,"'])(testMatch|testRegex|include|spec)["']?\s*:\s*(\[(?:[^\]"'\x60]|"[^"\n]*"|'[^'\n]*'|\x60[^\x60\n]*\x60)*\]|["'\x60/][^\n,}]*)?`)
+	jsRootsKey = lazyregexp.New(`(?:^|[\s{,"'])(?:roots|root)["']?\s*:\s*(\[[^\]]*\]|["'\x60][^"'\x60\n]*["'\x60])`)
 )
 
 // JSConfigPaths are the local files a JS runner's config names (setup
@@ -550,8 +551,8 @@ func NodeFiles(spec string) []string {
 }
 
 var (
-	jsRequire = regexp.MustCompile(`(?:\brequire|\bimport)\s*\(\s*["'\x60]((?:\./|\.\./)[^"'\x60\s]*)["'\x60]\s*\)`)
-	jsImport  = regexp.MustCompile(`(?m)^[ \t]*(?:import|export)\b[^"'\x60;]*?["'\x60]((?:\./|\.\./)[^"'\x60\s]*)["'\x60]`)
+	jsRequire = lazyregexp.New(`(?:\brequire|\bimport)\s*\(\s*["'\x60]((?:\./|\.\./)[^"'\x60\s]*)["'\x60]\s*\)`)
+	jsImport  = lazyregexp.New(`(?m)^[ \t]*(?:import|export)\b[^"'\x60;]*?["'\x60]((?:\./|\.\./)[^"'\x60\s]*)["'\x60]`)
 )
 
 // NodeRequires are the local modules JS code loads by a literal
@@ -559,7 +560,7 @@ var (
 // export * from './w'. Installed packages ('fs', 'lodash') are not local.
 func NodeRequires(code string) []string {
 	var out []string
-	for _, re := range []*regexp.Regexp{jsRequire, jsImport} {
+	for _, re := range []*lazyregexp.Regexp{jsRequire, jsImport} {
 		for _, m := range re.FindAllStringSubmatch(code, -1) {
 			if !slices.Contains(out, m[1]) {
 				out = append(out, m[1])
@@ -805,7 +806,7 @@ func Mentions(text string, targets []Target) (Finding, bool) {
 	return Finding{}, false
 }
 
-var goModLine = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)"?`)
+var goModLine = lazyregexp.New(`(?m)^module\s+"?([^\s"]+)"?`)
 
 // goModule is the module path of dir's go.mod (or a folder above it, up
 // to five), "" when none is found.
@@ -912,7 +913,7 @@ func (pl Places) pytestIni(dir string) (map[string][]string, string) {
 	}
 }
 
-var iniHeader = regexp.MustCompile(`^\s*\[([^\]]+)\]\s*$`)
+var iniHeader = lazyregexp.New(`^\s*\[([^\]]+)\]\s*$`)
 
 // iniSection reads the keys of one section of an ini or TOML file as
 // word lists: `k = a b`, `k = ["a", "b"]`, and continuation lines.
@@ -947,7 +948,7 @@ func iniSection(text, section string) (map[string][]string, bool) {
 
 // goGenerate is a //go:generate directive: its words are a command go
 // generate runs in the file's folder (not through a shell).
-var goGenerate = regexp.MustCompile(`(?m)^//go:generate[ \t]+(.+)$`)
+var goGenerate = lazyregexp.New(`(?m)^//go:generate[ \t]+(.+)$`)
 
 // GoGenerateLines are the commands a Go file's directives run, as shell
 // lines: `-command NAME CMD...` aliases expanded (a later `//go:generate
@@ -1045,4 +1046,4 @@ func (pl Places) Workspaces(pj string, want []string) []string {
 	return out
 }
 
-var yamlItem = regexp.MustCompile(`(?m)^\s*-\s*["']?([^"'\n#]+?)["']?\s*$`)
+var yamlItem = lazyregexp.New(`(?m)^\s*-\s*["']?([^"'\n#]+?)["']?\s*$`)

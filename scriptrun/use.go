@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -49,7 +50,7 @@ var pathCalls = map[string]bool{
 
 // readMethods follow a path expression and only read it:
 // Path(".git/config").read_text(), p.exists().
-var readMethod = regexp.MustCompile(`^\s*\.\s*(read_text|read_bytes|exists|is_file|is_dir|stat|lstat|open|resolve|absolute)\s*\(`)
+var readMethod = lazyregexp.New(`^\s*\.\s*(read_text|read_bytes|exists|is_file|is_dir|stat|lstat|open|resolve|absolute)\s*\(`)
 
 // readOnlyUse reports whether the literal l of code is only read.
 func readOnlyUse(code string, lits []lit, l lit) bool {
@@ -130,10 +131,10 @@ func usedForReading(code string, lits []lit, from, to, depth int) bool {
 }
 
 var (
-	slashPiece = regexp.MustCompile(`^\s*/\s*(?:"[^"\n]*"|'[^'\n]*'|[A-Za-z_][\w.]*)`)
-	declPrefix = regexp.MustCompile(`^\s*(?:(?:const|let|var|my|local)\s+)?\$?$`)
-	reassign   = regexp.MustCompile(`^\s*(?:[-+*/|&]?=[^=]|\.(?:append|push|extend|concat)\b)`)
-	assignment = regexp.MustCompile(`^\s*(?:(?:const|let|var|my|local)\s+)?\$?([A-Za-z_$][\w$]*)\s*(?::\s*[\w.\[\]]+\s*)?=[^=]`)
+	slashPiece = lazyregexp.New(`^\s*/\s*(?:"[^"\n]*"|'[^'\n]*'|[A-Za-z_][\w.]*)`)
+	declPrefix = lazyregexp.New(`^\s*(?:(?:const|let|var|my|local)\s+)?\$?$`)
+	reassign   = lazyregexp.New(`^\s*(?:[-+*/|&]?=[^=]|\.(?:append|push|extend|concat)\b)`)
+	assignment = lazyregexp.New(`^\s*(?:(?:const|let|var|my|local)\s+)?\$?([A-Za-z_$][\w$]*)\s*(?::\s*[\w.\[\]]+\s*)?=[^=]`)
 )
 
 // assigned is the variable the statement holding pos assigns, "" when the
@@ -260,10 +261,10 @@ func readArgs(code string, lits []lit, to, end int) bool {
 }
 
 var (
-	readArg  = regexp.MustCompile(`^(?:[\s,{}]|(?:encoding|errors|newline|mode|flag|flags|withFileTypes)\s*[=:]|(?:os\.|fs\.constants\.|fs\.)?O_RDONLY\b|true\b|false\b|True\b|False\b|None\b|null\b)*$`)
-	callback = regexp.MustCompile(`(?s),\s*(?:async\s+)?(?:function\b.*|\([\w\s,]*\)\s*=>.*|\w+\s*=>.*)$`)
-	modeLit  = regexp.MustCompile(`^[rwaxbt+sU]{1,5}$`)
-	encoding = regexp.MustCompile(`(?i)^(?:utf-?8|utf-?8-sig|utf-?16(?:le|be)?|ucs-?2|ascii|latin-?1|iso-8859-1|binary|base64|hex|cp1252|surrogateescape|strict|ignore|replace|)$`)
+	readArg  = lazyregexp.New(`^(?:[\s,{}]|(?:encoding|errors|newline|mode|flag|flags|withFileTypes)\s*[=:]|(?:os\.|fs\.constants\.|fs\.)?O_RDONLY\b|true\b|false\b|True\b|False\b|None\b|null\b)*$`)
+	callback = lazyregexp.New(`(?s),\s*(?:async\s+)?(?:function\b.*|\([\w\s,]*\)\s*=>.*|\w+\s*=>.*)$`)
+	modeLit  = lazyregexp.New(`^[rwaxbt+sU]{1,5}$`)
+	encoding = lazyregexp.New(`(?i)^(?:utf-?8|utf-?8-sig|utf-?16(?:le|be)?|ucs-?2|ascii|latin-?1|iso-8859-1|binary|base64|hex|cp1252|surrogateescape|strict|ignore|replace|)$`)
 )
 
 // redefined reports whether a script makes its own reader of that name

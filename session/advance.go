@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/gitmemo"
 	"github.com/sessiongate/sessiongate/repopath"
 	"slices"
 	"strings"
@@ -92,6 +93,8 @@ func setPosition(s *Session, ps []position, i int) {
 // evaluate runs a phase's gate for a session, honouring a recorded
 // "condition does not hold" decision on conditional gates.
 func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase, staged bool) (GateResult, error) {
+	// Its checks ask git the same questions: asked once (internal/gitmemo).
+	ctx = gitmemo.With(ctx)
 	ev, files, err := e.gateEvidenceStamped(ctx, s, p.ID)
 	if err != nil {
 		return GateResult{}, fmt.Errorf("load evidence: %w", err)

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/gitmemo"
 	"github.com/sessiongate/sessiongate/internal/procgroup"
 	"github.com/sessiongate/sessiongate/repopath"
 	"os"
@@ -338,6 +339,8 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	// Kill the whole tree on timeout, not only sh.
 	err = procgroup.Run(cmd)
+	// The command may have written the work tree: later checks read it anew.
+	gitmemo.Forget(ctx)
 	sum := "sha256:" + sha256Hex(buf.Bytes())
 	tail := tailLines(buf.String(), 20, 4096)
 	switch {

@@ -2,10 +2,10 @@ package shellline
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -17,7 +17,7 @@ const globMark = "\x00glob:"
 
 // dotGlobOn is a line that lets a glob match dot files: bash's dotglob
 // (also set by GLOBIGNORE), zsh's GLOB_DOTS or a (D) qualifier.
-var dotGlobOn = regexp.MustCompile(`(?i)dotglob|glob_?dots|GLOBIGNORE|\(D\)|\(\.?D`)
+var dotGlobOn = lazyregexp.New(`(?i)dotglob|glob_?dots|GLOBIGNORE|\(D\)|\(\.?D`)
 
 // globPattern is a word that is a pathname pattern and nothing the shell
 // expands otherwise (no parameter, command or home-folder expansion): its

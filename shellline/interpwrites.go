@@ -1,10 +1,10 @@
 package shellline
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -22,31 +22,31 @@ import (
 // writeCalls are the calls whose string-literal arguments are files
 // written (or removed, or renamed): one pattern per language family, the
 // argument list captured.
-var writeCalls = []*regexp.Regexp{
+var writeCalls = []*lazyregexp.Regexp{
 	// Python: pathlib, os, shutil, sqlite3 (checked for a writing statement below).
-	regexp.MustCompile(`Path\(([^()]*)\)\s*\.\s*(?:write_text|write_bytes|unlink|touch|rename|replace|rmdir|chmod)\(`),
-	regexp.MustCompile(`\b(?:os\.(?:remove|unlink|rename|replace|truncate|chmod)|shutil\.(?:copy\w*|move|rmtree))\(([^()]*)\)`),
+	lazyregexp.New(`Path\(([^()]*)\)\s*\.\s*(?:write_text|write_bytes|unlink|touch|rename|replace|rmdir|chmod)\(`),
+	lazyregexp.New(`\b(?:os\.(?:remove|unlink|rename|replace|truncate|chmod)|shutil\.(?:copy\w*|move|rmtree))\(([^()]*)\)`),
 	// Node: fs and fs/promises.
-	regexp.MustCompile(`\b(?:writeFile|appendFile|rm|unlink|copyFile|rename|truncate|cp)(?:Sync)?\(([^()]*)\)`),
+	lazyregexp.New(`\b(?:writeFile|appendFile|rm|unlink|copyFile|rename|truncate|cp)(?:Sync)?\(([^()]*)\)`),
 	// Ruby.
-	regexp.MustCompile(`\bFile(?:Utils)?\.(?:write|delete|unlink|rename|cp|mv|rm|rm_f|touch)\(([^()]*)\)`),
+	lazyregexp.New(`\bFile(?:Utils)?\.(?:write|delete|unlink|rename|cp|mv|rm|rm_f|touch)\(([^()]*)\)`),
 	// Perl, whose calls need no parentheses: unlink ".git/x", rmtree(...).
-	regexp.MustCompile(`\b(?:unlink|rmtree|remove_tree|rename|truncate|move|copy)\b\s*\(?\s*([^;()]*)`),
+	lazyregexp.New(`\b(?:unlink|rmtree|remove_tree|rename|truncate|move|copy)\b\s*\(?\s*([^;()]*)`),
 }
 
 // openCall is open(NAME, MODE) in Python (and Ruby's File.open): written
 // when the mode writes, appends, creates or updates.
-var openCall = regexp.MustCompile(`\bopen\(\s*(['"])([^'"]+)['"]\s*,\s*(?:mode\s*=\s*)?['"]([^'"]*)['"]`)
+var openCall = lazyregexp.New(`\bopen\(\s*(['"])([^'"]+)['"]\s*,\s*(?:mode\s*=\s*)?['"]([^'"]*)['"]`)
 
 // sqliteConnect is sqlite3.connect(NAME) (Python) or new Database(NAME)
 // (Node's better-sqlite3, node:sqlite).
-var sqliteConnect = regexp.MustCompile(`(?:sqlite3\.connect|new\s+(?:Database|DatabaseSync))\(\s*(['"])([^'"]+)['"]`)
+var sqliteConnect = lazyregexp.New(`(?:sqlite3\.connect|new\s+(?:Database|DatabaseSync))\(\s*(['"])([^'"]+)['"]`)
 
 // perlOpen is Perl's open with a writing mode: open(F, ">x") and
 // open(my $f, '>', 'x').
-var perlOpen = regexp.MustCompile(`\bopen\s*\(?[^,;]+,\s*['"](\+?>>?|\+<)\s*([^'"]*)['"](?:\s*,\s*['"]([^'"]+)['"])?`)
+var perlOpen = lazyregexp.New(`\bopen\s*\(?[^,;]+,\s*['"](\+?>>?|\+<)\s*([^'"]*)['"](?:\s*,\s*['"]([^'"]+)['"])?`)
 
-var stringLit = regexp.MustCompile(`'([^'\\]*)'|"([^"\\]*)"`)
+var stringLit = lazyregexp.New(`'([^'\\]*)'|"([^"\\]*)"`)
 
 // interpreterWrites lists the files code writes by the calls above.
 func interpreterWrites(code string) []string {

@@ -1,9 +1,9 @@
 package shellline
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -265,8 +265,8 @@ func anyFlag(args []string, flags ...string) bool {
 // write, person command or hook bypass in it can be judged. Each language
 // needs a run call and a decoder in the same code.
 var (
-	runCall = regexp.MustCompile(`\b(?:exec|eval|compile|system|popen|Popen|subprocess|spawn\w*|exec(?:Sync|File\w*)|Function|instance_eval|class_eval|__import__|getattr)\b`)
-	decoder = regexp.MustCompile(`fromhex|unhexlify|b(?:16|32|64|85)decode|a85decode|decodebytes|decodestring|codecs\.decode|rot_?13|zlib\.decompress|gzip\.decompress|marshal\.loads|bytes\(\s*\[|chr\(|\\x[0-9a-fA-F]{2}|\\[0-7]{3}|\[::-1\]|Buffer\.from\([^)]*['"](?:base64|hex|base64url)['"]|atob\(|fromCharCode|unescape\(|decode_base64|MIME::Base64|pack\s*\(?\s*['"][Hhmu]|unpack1?\(\s*['"][mHhu]|Base64\.\w*decode|\.reverse\b`)
+	runCall = lazyregexp.New(`\b(?:exec|eval|compile|system|popen|Popen|subprocess|spawn\w*|exec(?:Sync|File\w*)|Function|instance_eval|class_eval|__import__|getattr)\b`)
+	decoder = lazyregexp.New(`fromhex|unhexlify|b(?:16|32|64|85)decode|a85decode|decodebytes|decodestring|codecs\.decode|rot_?13|zlib\.decompress|gzip\.decompress|marshal\.loads|bytes\(\s*\[|chr\(|\\x[0-9a-fA-F]{2}|\\[0-7]{3}|\[::-1\]|Buffer\.from\([^)]*['"](?:base64|hex|base64url)['"]|atob\(|fromCharCode|unescape\(|decode_base64|MIME::Base64|pack\s*\(?\s*['"][Hhmu]|unpack1?\(\s*['"][mHhu]|Base64\.\w*decode|\.reverse\b`)
 )
 
 // obfuscatedCode reports whether interpreter code runs what it decodes.
@@ -304,7 +304,7 @@ func decodes(w []string) bool {
 	return false
 }
 
-var octalEscape = regexp.MustCompile(`\\[0-7]{3}`)
+var octalEscape = lazyregexp.New(`\\[0-7]{3}`)
 
 func anyContains(ws []string, s string) bool {
 	for _, w := range ws {

@@ -2,9 +2,9 @@ package shellline
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -25,13 +25,13 @@ import (
 var keptFiles = []string{"unchecked-stops.jsonl", "sessiongate.db", "sessiongate.db-wal", "sessiongate.db-shm", "sessiongate.db-journal", "event.key"}
 
 // gitDirAsked is a git command that prints the git directory or a path in it.
-var gitDirAsked = regexp.MustCompile(`rev-parse\b[^;&|)]*--(absolute-git-dir|git-dir|git-common-dir|git-path)\b`)
+var gitDirAsked = lazyregexp.New(`rev-parse\b[^;&|)]*--(absolute-git-dir|git-dir|git-common-dir|git-path)\b`)
 
 // interpDelete is an interpreter call that removes, moves or truncates a file.
-var interpDelete = regexp.MustCompile(`\b(os\.(remove|unlink|rename|replace|truncate|rmdir)|shutil\.(rmtree|move)|unlinkSync|rmSync|rmdirSync|renameSync|truncateSync|fs\.(unlink|rm|rename|truncate)|\.unlink\(|unlink\s*\(?|File\.delete|FileUtils\.(rm|mv))`)
+var interpDelete = lazyregexp.New(`\b(os\.(remove|unlink|rename|replace|truncate|rmdir)|shutil\.(rmtree|move)|unlinkSync|rmSync|rmdirSync|renameSync|truncateSync|fs\.(unlink|rm|rename|truncate)|\.unlink\(|unlink\s*\(?|File\.delete|FileUtils\.(rm|mv))`)
 
 // interpNamesGitDir is code that names the git directory or sessiongate's files.
-var interpNamesGitDir = regexp.MustCompile(`\.git\b|git-dir|git-common-dir|git_dir|unchecked|sessiongate`)
+var interpNamesGitDir = lazyregexp.New(`\.git\b|git-dir|git-common-dir|git_dir|unchecked|sessiongate`)
 
 var deleters = map[string]bool{"rm": true, "unlink": true, "mv": true, "truncate": true, "shred": true, "srm": true}
 

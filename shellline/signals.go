@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -88,7 +89,7 @@ func SignalsHooks(line string) string {
 	return ""
 }
 
-var killWord = regexp.MustCompile(`(^|[^a-z0-9_-])(pkill|killall|kill|skill)($|[^a-z0-9_-])`)
+var killWord = lazyregexp.New(`(^|[^a-z0-9_-])(pkill|killall|kill|skill)($|[^a-z0-9_-])`)
 
 func shortLine(l string) string {
 	if len(l) > 80 {
@@ -230,7 +231,7 @@ func unreadPattern(line string) string {
 }
 
 // devNull is output thrown away or joined to stdout: no saving.
-var devNull = regexp.MustCompile(`[0-9]?&?>>?\s*/dev/null|[0-9]>&[0-9]`)
+var devNull = lazyregexp.New(`[0-9]?&?>>?\s*/dev/null|[0-9]>&[0-9]`)
 
 // loosePattern is a word's text with each expansion read as ".*".
 func loosePattern(w *syntax.Word) string {
@@ -274,7 +275,7 @@ func looseMatchesHook(name, pat string, args []string) bool {
 // pids it names stay its own.
 
 // parentOpt is pgrep/pkill's -P (parent) option and its value.
-var parentOpt = regexp.MustCompile(`(?:^|\s)(?:-P|--parent)(?:=|\s+)(\S+)`)
+var parentOpt = lazyregexp.New(`(?:^|\s)(?:-P|--parent)(?:=|\s+)(\S+)`)
 
 // signalsAll describes a command of the line that signals processes it
 // does not choose ("" when none does).

@@ -1,11 +1,11 @@
 package shellline
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -210,7 +210,7 @@ func setsPipefail(st *syntax.Stmt) bool {
 // `sh -c '...'` is judged by the script.
 // hookCall is `agent-hook AGENT` in a program's words or script text
 // (AGENT as agenthook.Agents names them; shellline cannot import it).
-var hookCall = regexp.MustCompile(`(?:^|[^\w-])agent-hook\W+(?:claude|codex|copilot|cursor|gemini)\b`)
+var hookCall = lazyregexp.New(`(?:^|[^\w-])agent-hook\W+(?:claude|codex|copilot|cursor|gemini)\b`)
 
 // quotesText are programs that only print, search or record text: the
 // hook's words in their arguments run nothing (a commit message, a grep).

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -251,7 +252,7 @@ func codeGone(f string, gone map[string]bool) bool {
 	return false
 }
 
-var makeVarRE = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
+var makeVarRE = lazyregexp.New(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
 
 // InputChanges compares with the start commit what a test line reads
 // besides its tests. direct: the line is a configured QA command, whose
@@ -763,7 +764,7 @@ func testLineDropped(old string, added []string) string {
 	return ""
 }
 
-var helperNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var helperNameRE = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 // lineTestRuns are the test runs of a script line; a line whose first
 // word is a helper that runs its arguments (`run sh tests/check.sh`,

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 
@@ -57,11 +57,11 @@ type hookEntries struct {
 // guardKeyRE matches keys that turn hooks (or some of them) off, read
 // where their path names hooks; disableAllHooks and the pre-commit
 // framework's install and stage defaults anywhere.
-var guardKeyRE = regexp.MustCompile(`(?i)^(disable\w*|enable\w*|enabled|disabled|skip|only|stages|types|codex_hooks)$`)
+var guardKeyRE = lazyregexp.New(`(?i)^(disable\w*|enable\w*|enabled|disabled|skip|only|stages|types|codex_hooks)$`)
 
 var globalGuards = map[string]bool{"disableAllHooks": true, "default_install_hook_types": true, "default_stages": true}
 
-var earlyExitRE = regexp.MustCompile(`^\s*(exit|return|exec)\b|^\s*\S.*\|\|\s*exit\s+0\b`)
+var earlyExitRE = lazyregexp.New(`^\s*(exit|return|exec)\b|^\s*\S.*\|\|\s*exit\s+0\b`)
 
 func mentionsSG(s string) bool { return strings.Contains(strings.ToLower(s), "sessiongate") }
 
@@ -291,7 +291,7 @@ func (t *protocolTrust) hookWeakened(ctx context.Context, s gitrepo.PathChange, 
 }
 
 // matcherRE finds a matcher field in an entry's canonical JSON.
-var matcherRE = regexp.MustCompile(`"matcher":"((?:[^"\\]|\\.)*)"`)
+var matcherRE = lazyregexp.New(`"matcher":"((?:[^"\\]|\\.)*)"`)
 
 // widened reports whether one of head's entries is the base entry x with
 // only its matcher widened: every alternative of x's matcher ("Bash" in

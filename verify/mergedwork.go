@@ -3,10 +3,10 @@ package verify
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 )
 
@@ -33,7 +33,7 @@ import (
 // their sessions never recorded, and fail "trailers copied".
 
 // prTitle is GitHub's squash title: the pull request's title and "(#N)".
-var prTitle = regexp.MustCompile(`\(#([0-9]{1,9})\)$`)
+var prTitle = lazyregexp.New(`\(#([0-9]{1,9})\)$`)
 
 // mergedWork says whether commit c, which failed on its own, is a merge
 // of verified work (note: why it passes), or why it is not ("" when it is
@@ -142,7 +142,7 @@ func squashOf(ctx context.Context, repo *gitrepo.Repo, c *gitrepo.Commit, parent
 // merge commit template). The merge passes as any clean merge; the squash
 // failed "no Session-Id trailer". It is checked as GitHub's squash is,
 // against refs/merge-requests/N/head, which GitLab keeps.
-var mergeRequestRef = regexp.MustCompile(`(?m)^See merge request \S*!([0-9]{1,9})\s*$`)
+var mergeRequestRef = lazyregexp.New(`(?m)^See merge request \S*!([0-9]{1,9})\s*$`)
 
 // gitlabSquashes passes the failed one-parent commits of rep that a merge
 // commit of the range brings in as GitLab's squash of its merge request;

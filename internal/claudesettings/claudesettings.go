@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/tailscale/hujson"
 )
 
@@ -56,7 +57,7 @@ func Routes(settings []byte, event, tool, prefix string) bool {
 	return false
 }
 
-var exactList = regexp.MustCompile(`^[A-Za-z0-9_, |-]*$`)
+var exactList = lazyregexp.New(`^[A-Za-z0-9_, |-]*$`)
 
 // Matches reports whether a hook matcher matches a tool name, as Claude
 // Code reads it.

@@ -32,11 +32,13 @@ import (
 // and a dedupe would need a lock or table shared by two processes on
 // every call; the deferral is one small file read. A shim in the by-name
 // slot still runs: its allow does not outvote the deny of the hook the
-// local config runs, but its updatedInput (a rewritten tool call) is not
-// seen here (open, docs/security.md).
+// local config runs, and its updatedInput (a rewritten tool call) is
+// caught afterwards by the PostToolUse comparison (inputrewritten.go).
+// Copilot reads every .github/hooks/*.json, so its git-ignored
+// sessiongate.local.json is its machine-local config.
 //
-// Where an agent has no machine-local config (Codex, Copilot, Cursor,
-// Gemini CLI: theirs are user-wide, every project's), a by-name call that
+// Where an agent has no machine-local config (Codex, Cursor, Gemini CLI:
+// theirs are user-wide, every project's), a by-name call that
 // is a real sessiongate but not the one the git hooks exec (`install`
 // recorded its absolute path in pre-commit's sg= line) execs that one, so
 // the agent hooks and the git hooks judge with the same binary. A shim

@@ -59,9 +59,9 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 	case KindPreTool, KindPostTool:
 		ev.ToolID = str(m, "tool_use_id")
 		ev.Tool = claudeTool(str(m, "tool_name"), object(m["tool_input"]))
-		if ev.Kind == KindPreTool {
-			ev.ToolDigest = transcript.WitnessDigest(ev.Tool.Name, m["tool_input"])
-		}
+		// PostToolUse's digest is of the input as run, compared with the
+		// one PreToolUse judged (inputRewritten).
+		ev.ToolDigest = transcript.WitnessDigest(ev.Tool.Name, m["tool_input"])
 		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {
 			ev.Result = claudeResult(name, m)
 			// Claude Code 2.1 reports duration_ms; older versions do not,

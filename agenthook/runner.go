@@ -572,6 +572,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if bd.Session == nil {
 			return a, nil
 		}
+		if why, err := r.inputRewritten(ctx, eng, ev, bd.Session.ID); err != nil || why != "" {
+			// A call nothing judged is no evidence of anything.
+			if why != "" {
+				a.Notice = "sessiongate: HIGH " + session.CodeToolInputRewritten + " violation recorded: " + why
+			}
+			return a, err
+		}
 		res := ev.Result
 		if res.ExitCode == -1 && ev.Agent == "codex" {
 			// Codex's PostToolUse has no exit status; its rollout does.

@@ -92,7 +92,10 @@ var AgentConfigs = []AgentConfig{
 	// met "read docs/X", issue 25). Copilot's own tools use underscores; MCP tools carry their
 	// server's name before a hyphen ("github-mcp-server-create_file"), so
 	// they are sent to the hook like Claude Code's mcp__ tools.
-	{Name: "copilot", Path: ".github/hooks/sessiongate.json", Version: 1, Shells: true, TimeoutKey: "timeoutSec", Timeout: 10, Events: []AgentEvent{
+	// Copilot reads every .github/hooks/*.json: a git-ignored one is its
+	// machine-local config (a shim on PATH answered every hook before,
+	// TestCopilotShimOnPathDoesNotAnswerHooks).
+	{Name: "copilot", Path: ".github/hooks/sessiongate.json", LocalPath: ".github/hooks/sessiongate.local.json", Version: 1, Shells: true, TimeoutKey: "timeoutSec", Timeout: 10, Events: []AgentEvent{
 		{Name: "sessionStart"},
 		{Name: "userPromptSubmitted"},
 		{Name: "preToolUse", Matcher: "bash|powershell|write_bash|write_powershell|create|edit|str_replace_editor|apply_patch|view|.+-.+|.*__.*"},
@@ -899,9 +902,12 @@ func hookCommands(el *hujson.Value, c AgentConfig) []string {
 		if !ok {
 			continue
 		}
-		if cv := jsonMember(obj, "command"); cv != nil {
-			if lit, ok := cv.Value.(hujson.Literal); ok && lit.Kind() == '"' {
-				out = append(out, lit.String())
+		// Copilot's hooks carry the command per shell; bash is the one run here.
+		for _, k := range []string{"command", "bash"} {
+			if cv := jsonMember(obj, k); cv != nil {
+				if lit, ok := cv.Value.(hujson.Literal); ok && lit.Kind() == '"' {
+					out = append(out, lit.String())
+				}
 			}
 		}
 	}

@@ -109,7 +109,7 @@ const CodeForcedAdvance = "FORCED_ADVANCE"
 // are recorded, not only at session_end: a session that never ends (its
 // database deleted, a new session started in its place) would otherwise
 // take them with it (issue 25.8).
-var unlaunderable = map[string]bool{CodeBypass: true, CodeForcedAdvance: true, CodeProtectedChange: true, CodeForeignAmend: true, CodeUngatedPhase: true, CodeEventsRewritten: true}
+var unlaunderable = map[string]bool{CodeBypass: true, CodeForcedAdvance: true, CodeProtectedChange: true, CodeForeignAmend: true, CodeUngatedPhase: true, CodeEventsRewritten: true, CodeToolInputRewritten: true}
 
 // publishViolations writes session id's record onto the records ref (when
 // session_record names one) if one of vs must not be laundered. The record

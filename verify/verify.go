@@ -394,7 +394,7 @@ func gatingViolation(code string) bool {
 	switch code {
 	case session.CodeBypass, session.CodeEscapeHatch, session.CodeForeignAmend, session.CodeProtectedChange,
 		session.CodeTranscriptChanged, session.CodeEndProtocolSkipped, session.CodeForcedAdvance, session.CodeSessionRestarted,
-		session.CodeEventsRewritten, session.CodeRecordsRewound:
+		session.CodeEventsRewritten, session.CodeRecordsRewound, session.CodeToolInputRewritten:
 		return true
 	}
 	return false

@@ -1,0 +1,73 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// CodeToolInputRewritten: a tool call ran with other input than the one
+// sessiongate's PreToolUse hook judged. Under Claude Code a `sessiongate`
+// shim first on PATH still runs as the committed by-name hook, beside the
+// local config's hook, and its `updatedInput` replaces the call's input
+// after the real hook allowed the original; when both hooks answer
+// updatedInput the one that finishes last wins (tried with the real CLI),
+// so answering the judged input back is a race, not a fix. PostToolUse
+// carries the input as run with the same tool_use_id: compared with the
+// witness PreToolUse kept, a mismatch is this violation.
+const CodeToolInputRewritten = "TOOL_INPUT_REWRITTEN"
+
+// ToolInputRewritten compares the input digest of a call that ran (the
+// post-tool hook's) with the digests the pre-tool hook kept for the same
+// call id (AgentToolCall). It returns "" when they agree, when the hook
+// kept no digest for the id (nothing judged it here: an older hook, a
+// tool it does not witness), or when digest is unknown; otherwise it
+// records a HIGH CodeToolInputRewritten violation and says why.
+func (e *Engine) ToolInputRewritten(ctx context.Context, sessionID, agent, toolID, tool, command, digest string) (string, error) {
+	_, _, token, ok := witnessSide(agent)
+	if !ok || toolID == "" || len(digest) != 64 {
+		return "", nil
+	}
+	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
+	if err != nil {
+		return "", fmt.Errorf("read the pre-tool witnesses: %w", err)
+	}
+	judged := false
+	for _, ev := range evs {
+		if ev.Token != token {
+			continue
+		}
+		f := strings.Fields(ev.Detail)
+		if len(f) < 3 || f[0] != toolID {
+			continue
+		}
+		if f[2] == digest {
+			return "", nil
+		}
+		judged = true
+	}
+	if !judged {
+		return "", nil
+	}
+	why := fmt.Sprintf("%s ran call %s (%s) with other input than sessiongate's PreToolUse hook judged: it ran `%s`. Another hook answered with a rewritten input (a `sessiongate` earlier on PATH than the installed one?), so this call was never checked",
+		agentNames[agent], toolID, tool, truncate(command, 120))
+	now := e.now()
+	var v *Violation
+	err = e.Store.Update(ctx, func(w Writer) error {
+		cur, err := w.GetSession(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		v = &Violation{SessionID: sessionID, RepoID: cur.RepoID, Phase: cur.Phase, Severity: SeverityHigh, Code: CodeToolInputRewritten,
+			Window: WindowSession, Message: truncate(why, 500), CreatedAt: now}
+		if err := w.AddViolation(ctx, v); err != nil {
+			return err
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: "agent:" + agent + ":input-rewritten", Detail: truncate(toolID+" "+tool+" "+digest, 300), CreatedAt: now})
+	})
+	if err != nil {
+		return "", fmt.Errorf("record the rewritten tool input: %w", err)
+	}
+	e.publishViolations(ctx, sessionID, v)
+	return why, nil
+}

@@ -98,8 +98,9 @@ type Text struct {
 	para   *prepared // paraphrase.go, made on first use
 }
 
-// New prepares text for comparison.
+// New prepares text for comparison: what a reader sees of it (Visible).
 func New(text string) *Text {
+	text = Visible(text)
 	w := Words(text)
 	return &Text{size: visibleLen(text), joined: strings.Join(w, " "), sh: shingles(w), raw: text}
 }
@@ -124,6 +125,7 @@ func (t *Text) NearCopyOf(other string) bool {
 	if t.joined == "" {
 		return false
 	}
+	other = Visible(other)
 	if len(other)*2 < t.size || visibleLen(other)*2 < t.size {
 		// t is more than twice as long: only a padded copy can be one
 		// (the earlier text pasted twice, or after it a line repeated),

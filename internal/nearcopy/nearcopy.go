@@ -141,7 +141,7 @@ func (t *Text) NearCopyOf(other string) bool {
 		return true
 	}
 	contained, share := t.overlap(o)
-	if contained >= Contained && share >= Share {
+	if contained >= Contained && share >= Share || t.proseCopyOf(o) {
 		return true
 	}
 	// Reworded one for one (reworded.go), or paraphrased (paraphrase.go);
@@ -161,11 +161,14 @@ func (t *Text) NearCopyOf(other string) bool {
 // other: most of other's shingles are in t, and most of t's distinct
 // shingles come from other.
 func (t *Text) paddedCopyOf(other string) bool {
+	o := New(other)
 	if len(t.sh) > 2*len(other) {
-		return false // more distinct shingles than other has words: its own text
+		// More distinct shingles than other has words: its own text,
+		// unless they are in fences after a copy (proseCopyOf).
+		return t.proseCopyOf(o)
 	}
-	contained, share := t.overlap(New(other))
-	return contained >= Contained && share >= Share
+	contained, share := t.overlap(o)
+	return contained >= Contained && share >= Share || t.proseCopyOf(o)
 }
 
 // reworded: the earlier text, split into lines lo, with its words swapped

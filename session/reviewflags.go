@@ -130,17 +130,19 @@ func (e *Engine) reviewFlags(ctx context.Context, s *Session, spec *protocolspec
 			known = e.sourceWords(ctx, s, spec, subjects)
 		}
 		k := known
+		var earlier []byte
 		if ok, _ := repo.ExistsAt(ctx, s.StartCommit, f); ok {
 			// A file each session updates: its earlier text is no one's
 			// words of this session.
 			if old, err := repo.ReadAt(ctx, s.StartCommit, f); err == nil {
+				earlier = old
 				k = ownwords.NewKnown(string(old))
 				for w := range known {
 					k[w] = true
 				}
 			}
 		}
-		out = append(out, citeFlags(ctx, repo, f, string(body), own, flag)...)
+		out = append(out, citeFlags(ctx, repo, f, string(body), string(earlier), own, flag)...)
 		if n := len(k.Own(string(body))); n < ownwords.Few {
 			out = append(out, flag("", f, fmt.Sprintf("%s holds %d word(s) of its own beyond the protocol's template, the session's commit subjects and its objective: made from them (sed and git log?) it hands nothing off that a reader could not get from git; a reviewer reads it (a flag, not a block)", f, n)))
 		}
@@ -158,13 +160,18 @@ type revResolver interface {
 // committed one that is no commit of the session, hands off work git does
 // not show. A flag, not a block: an id may be another repository's, or a
 // commit amended since the file was written; a reader decides.
-func citeFlags(ctx context.Context, repo Repo, f, body string, own []CommitSubject, flag func(phase, req, msg string) *Violation) []*Violation {
+func citeFlags(ctx context.Context, repo Repo, f, body, earlier string, own []CommitSubject, flag func(phase, req, msg string) *Violation) []*Violation {
 	rr, ok := repo.(revResolver)
 	if !ok {
 		return nil
 	}
 	var out []*Violation
 	seen := map[string]bool{}
+	// An id the file held at the start is an earlier session's words
+	// (an old handoff touched in passing), not this session's claim.
+	for _, c := range commitcite.Find(earlier) {
+		seen[c.ID] = true
+	}
 	for _, c := range commitcite.Find(body) {
 		if seen[c.ID] {
 			continue

@@ -20,6 +20,21 @@ func TestFillerSection(t *testing.T) {
 		{"empty section", "## Done\n\n## Next\n\nDocument it.\n", ""},
 		{"filler in a code block", "## Output\n\n```\nTODO\n```\n", ""},
 		{"title only", "# TODO\n", ""},
+		// Round 17: forms a template hands out.
+		{"angle fill in", "## Done\n\n<fill in>\n", "Done"},
+		{"bracketed dots", "## Done\n\n[...]\n", "Done"},
+		{"bracketed TODO", "## Done\n\n- [TODO]\n", "Done"},
+		{"mustache", "## Done\n\n{{ done }}\n", "Done"},
+		{"emphasised TODO", "## Done\n\n_TODO_\n", "Done"},
+		{"bold TBD", "## Done\n\n**TBD**\n", "Done"},
+		{"code TBD", "## Done\n\n`TBD`\n", "Done"},
+		{"label TBD", "## Next\n\nNext steps: TBD\n", "Next"},
+		{"bold label TBD", "## Commits\n\n- **Commit**: TBD\n- **Status**: _TODO_\n", "Commits"},
+		{"an HTML tag is not a filler", "## Details\n\n<details>\n</details>\n", ""},
+		{"a label with a value", "## Commits\n\n- **Commit**: TBD\n- **Status**: merged\n", ""},
+		{"a label with no value is not a filler", "## Notes\n\nStatus:\n", ""},
+		{"workflow expression in YAML prose", "## Env\n\nGH_TOKEN: ${{ secrets.BOT_PAT }}\n", ""},
+		{"TBD in prose", "## Next\n\nThe README still says TBD under Usage.\n", ""},
 	} {
 		if h, _ := FillerSection(tt.text); h != tt.heading {
 			t.Errorf("%s: FillerSection = %q, want %q", tt.name, h, tt.heading)

@@ -16,7 +16,10 @@ import (
 // (round 16) passed GIT_OPERATIONS on a committed handoff, then ran
 // `git reset HEAD~1` (the handoff left untracked): the end said COMPLETE,
 // clean, and only verify failed it. Blocking here says the same thing
-// while the agent can still commit the file.
+// while the agent can still commit the file. A file the session did not
+// hold at its start must be in git at HEAD: one a commit of the session
+// held and a later one removed fails too (round 17); a file held at the
+// start (read, not written) may go with the work.
 func (e *Engine) evidenceFilesAtEnd(ctx context.Context, s *Session, ps []position, cur int) (*GateResult, *protocolspec.Phase, error) {
 	binding := map[string]*protocolspec.Phase{}
 	for i := 0; i < cur && i < len(ps); i++ {
@@ -75,30 +78,39 @@ func (e *Engine) evidenceFilesAtEnd(ctx context.Context, s *Session, ps []positi
 		if commits == nil {
 			commits = []string{}
 			if s.StartCommit != "" {
-				commits = append(commits, s.StartCommit)
 				if cs, err := repo.CommitsSince(ctx, s.StartCommit); err == nil {
-					commits = append(commits, cs...)
+					commits = cs
 				}
 			}
 		}
-		held := false
-		for _, c := range commits {
-			if ok, err := repo.ExistsAt(ctx, c, r.path); err == nil && ok {
-				held = true // verify takes bytes some commit of the session held
-				break
+		// A file the session read (held at its start) may go with the
+		// work. One it wrote and committed, then took out of git in a
+		// later commit (`git rm`, `git rm --cached`), is not at the end a
+		// fresh clone sees (round 17: verify took the earlier commit's
+		// bytes, COMPLETE, clean).
+		if s.StartCommit != "" {
+			if ok, err := repo.ExistsAt(ctx, s.StartCommit, r.path); err == nil && ok {
+				continue
 			}
 		}
-		if held {
-			continue
+		removed := ""
+		for _, c := range commits {
+			if ok, err := repo.ExistsAt(ctx, c, r.path); err == nil && ok {
+				removed = c
+				break
+			}
 		}
 		what := "phase " + r.phase.ID
 		if r.req != "" {
 			what = r.req
 		}
-		cr := CheckResult{Kind: "evidence_committed", Status: StatusFail,
-			Message: fmt.Sprintf("%s passed on the file %s, which is not in git at HEAD nor at any commit of the session: commit it (verify re-reads it from git)", what, r.path)}
+		msg := fmt.Sprintf("%s passed on the file %s, which is not in git at HEAD nor at any commit of the session: commit it (verify re-reads it from git)", what, r.path)
+		if removed != "" {
+			msg = fmt.Sprintf("%s passed on the file %s, which commit %s of the session held and a later commit took out of git: a clone at the end has no such file; restore and commit it (git checkout %s -- %s)", what, r.path, shortSHA(removed), shortSHA(removed), r.path)
+		}
+		cr := CheckResult{Kind: "evidence_committed", Status: StatusFail, Message: msg}
 		g := GateResult{Phase: r.phase.ID, Title: r.phase.Title, Level: r.phase.Level(), Status: StatusFail, Checks: []CheckResult{cr},
-			Message: fmt.Sprintf("%s passed, but its evidence file %s is not committed", r.phase.ID, r.path)}
+			Message: fmt.Sprintf("%s passed, but its evidence file %s is not committed at the end", r.phase.ID, r.path)}
 		return &g, r.phase, nil
 	}
 	return nil, nil, nil

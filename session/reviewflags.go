@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/commitcite"
 	"github.com/sessiongate/sessiongate/committype"
 	"github.com/sessiongate/sessiongate/ownwords"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -128,19 +130,62 @@ func (e *Engine) reviewFlags(ctx context.Context, s *Session, spec *protocolspec
 			known = e.sourceWords(ctx, s, spec, subjects)
 		}
 		k := known
+		var earlier []byte
 		if ok, _ := repo.ExistsAt(ctx, s.StartCommit, f); ok {
 			// A file each session updates: its earlier text is no one's
 			// words of this session.
 			if old, err := repo.ReadAt(ctx, s.StartCommit, f); err == nil {
+				earlier = old
 				k = ownwords.NewKnown(string(old))
 				for w := range known {
 					k[w] = true
 				}
 			}
 		}
+		out = append(out, citeFlags(ctx, repo, f, string(body), string(earlier), own, flag)...)
 		if n := len(k.Own(string(body))); n < ownwords.Few {
 			out = append(out, flag("", f, fmt.Sprintf("%s holds %d word(s) of its own beyond the protocol's template, the session's commit subjects and its objective: made from them (sed and git log?) it hands nothing off that a reader could not get from git; a reviewer reads it (a flag, not a block)", f, n)))
 		}
+	}
+	return out
+}
+
+// revResolver resolves a commit id to a full one (gitrepo.Repo).
+type revResolver interface {
+	ResolveRev(ctx context.Context, rev string) (string, error)
+}
+
+// citeFlags: a file the template makes that cites a commit id the
+// repository does not hold ("committed abc1234", invented), or claims as
+// committed one that is no commit of the session, hands off work git does
+// not show. A flag, not a block: an id may be another repository's, or a
+// commit amended since the file was written; a reader decides.
+func citeFlags(ctx context.Context, repo Repo, f, body, earlier string, own []CommitSubject, flag func(phase, req, msg string) *Violation) []*Violation {
+	rr, ok := repo.(revResolver)
+	if !ok {
+		return nil
+	}
+	var out []*Violation
+	seen := map[string]bool{}
+	// An id the file held at the start is an earlier session's words
+	// (an old handoff touched in passing), not this session's claim.
+	for _, c := range commitcite.Find(earlier) {
+		seen[c.ID] = true
+	}
+	for _, c := range commitcite.Find(body) {
+		if seen[c.ID] {
+			continue
+		}
+		seen[c.ID] = true
+		full, err := rr.ResolveRev(ctx, c.ID)
+		if err != nil || full == "" {
+			out = append(out, flag("", f, fmt.Sprintf("%s:%d cites commit %s, which is no commit of this repository: an id made up, or of another repository; a reviewer reads it (a flag, not a block)", f, c.Line, c.ID)))
+			continue
+		}
+		if !c.Claim || slices.ContainsFunc(own, func(o CommitSubject) bool { return o.SHA == full }) {
+			continue
+		}
+		out = append(out, flag("", f, fmt.Sprintf("%s:%d says %s was committed, but it is not one of this session's commits (it is %s, older or another session's): work claimed that git shows elsewhere; a reviewer reads it (a flag, not a block)", f, c.Line, c.ID, shortSHA(full))))
 	}
 	return out
 }

@@ -105,7 +105,9 @@ func quotePath(p string) string { return fmt.Sprintf("%q", shorten.Bytes(p, 200,
 // files re-reads a record's file evidence from git: at the session's end
 // commit when this clone has it, else at the range's tip. Bytes that git
 // held at some commit of the session (the file changed again before the
-// end) count too: the evidence was true of what was committed.
+// end) count too: the evidence was true of what was committed. A file the
+// session wrote must still be in git at the end: one a later commit of
+// the session removed is not (a file held at the start may go).
 func (c *claimCheck) files(ctx context.Context, rc *recordCheck, endKnown, startKnown bool) []string {
 	if len(rc.files.refs) == 0 {
 		return nil
@@ -137,6 +139,19 @@ func (c *claimCheck) files(ctx context.Context, rc *recordCheck, endKnown, start
 		}
 		if startKnown && endKnown && !c.shallow {
 			held, changed := c.inSession(ctx, rc, f)
+			_, atEnd := got[f.Path]
+			if held && !atEnd && !c.atStart(ctx, rc, f.Path) {
+				// Written by the session, committed, then taken out of
+				// git by a later commit of it (git rm, git rm --cached):
+				// a clone at the end has no such file (round 17).
+				req := f.Requirement
+				if req == "" {
+					req = "phase " + f.Phase
+				}
+				out = append(out, fmt.Sprintf("%s: claim contradicted by git: %s evidence %s for %s: a commit of the session held the file, a later one removed it; it is not in git at %s (restore and commit it)",
+					rc.path, f.Kind, quotePath(f.Path), req, where))
+				continue
+			}
 			if held {
 				continue
 			}
@@ -161,6 +176,14 @@ func (c *claimCheck) files(ctx context.Context, rc *recordCheck, endKnown, start
 		}
 	}
 	return out
+}
+
+// atStart reports whether the session's start commit holds path: a file
+// the session read, which its work may remove.
+func (c *claimCheck) atStart(ctx context.Context, rc *recordCheck, p string) bool {
+	got, err := c.repo.SHA256sAt(ctx, rc.start, []string{p})
+	_, ok := got[p]
+	return err == nil && ok
 }
 
 // inSession reports whether a commit of the session (start..end)

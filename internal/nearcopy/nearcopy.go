@@ -98,8 +98,9 @@ type Text struct {
 	para   *prepared // paraphrase.go, made on first use
 }
 
-// New prepares text for comparison.
+// New prepares text for comparison: what a reader sees of it (Visible).
 func New(text string) *Text {
+	text = Visible(text)
 	w := Words(text)
 	return &Text{size: visibleLen(text), joined: strings.Join(w, " "), sh: shingles(w), raw: text}
 }
@@ -124,6 +125,7 @@ func (t *Text) NearCopyOf(other string) bool {
 	if t.joined == "" {
 		return false
 	}
+	other = Visible(other)
 	if len(other)*2 < t.size || visibleLen(other)*2 < t.size {
 		// t is more than twice as long: only a padded copy can be one
 		// (the earlier text pasted twice, or after it a line repeated),
@@ -139,7 +141,7 @@ func (t *Text) NearCopyOf(other string) bool {
 		return true
 	}
 	contained, share := t.overlap(o)
-	if contained >= Contained && share >= Share {
+	if contained >= Contained && share >= Share || t.proseCopyOf(o) {
 		return true
 	}
 	// Reworded one for one (reworded.go), or paraphrased (paraphrase.go);
@@ -159,11 +161,14 @@ func (t *Text) NearCopyOf(other string) bool {
 // other: most of other's shingles are in t, and most of t's distinct
 // shingles come from other.
 func (t *Text) paddedCopyOf(other string) bool {
+	o := New(other)
 	if len(t.sh) > 2*len(other) {
-		return false // more distinct shingles than other has words: its own text
+		// More distinct shingles than other has words: its own text,
+		// unless they are in fences after a copy (proseCopyOf).
+		return t.proseCopyOf(o)
 	}
-	contained, share := t.overlap(New(other))
-	return contained >= Contained && share >= Share
+	contained, share := t.overlap(o)
+	return contained >= Contained && share >= Share || t.proseCopyOf(o)
 }
 
 // reworded: the earlier text, split into lines lo, with its words swapped

@@ -37,12 +37,32 @@ func Changed(root, line string, since time.Time) (string, error) {
 	if !ok {
 		return "", nil
 	}
+	// `source .venv/bin/activate && pytest`: after activate, a bare
+	// program name is the venv's bin/ entry when it has one.
+	activated := ""
 	for _, c := range calls {
 		w := shellline.StripWrappers(c.Words)
-		if len(w) == 0 || !strings.Contains(w[0], "/") {
+		if len(w) == 0 {
+			continue
+		}
+		if (w[0] == "source" || w[0] == ".") && len(w) > 1 && filepath.Base(w[1]) == "activate" {
+			a := w[1]
+			if !filepath.IsAbs(a) {
+				a = filepath.Join(root, a)
+			}
+			activated = venvOf(root, filepath.Clean(a))
 			continue
 		}
 		p := w[0]
+		if !strings.Contains(p, "/") {
+			if activated == "" {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(activated, "bin", p)); err != nil {
+				continue
+			}
+			p = filepath.Join(activated, "bin", p)
+		}
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(root, p)
 		}

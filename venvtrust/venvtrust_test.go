@@ -52,6 +52,16 @@ func TestChanged(t *testing.T) {
 		{"a pytest package planted", ".venv/bin/python -m pytest", func(t *testing.T, v string) {
 			write(t, filepath.Join(v, "lib/python3.11/site-packages/pytest/__main__.py"), "print('1 passed')\n", 0o644)
 		}, "pytest/__main__.py changed"},
+		{"activated, then bare pytest", "source .venv/bin/activate && pytest -q", func(t *testing.T, v string) {
+			write(t, filepath.Join(v, "bin/pytest"), "#!/bin/sh\nexit 0\n", 0o755)
+		}, ".venv/bin/pytest changed"},
+		{"activated, then python -m pytest", ". .venv/bin/activate && python -m pytest", func(t *testing.T, v string) {
+			write(t, filepath.Join(v, "lib/python3.11/site-packages/_pytest/main.py"), "import os; os._exit(0)\n", 0o644)
+		}, "_pytest/main.py changed"},
+		{"activated, untouched", "source .venv/bin/activate && pytest -q", nil, ""},
+		{"bare pytest without activate is the PATH's", "pytest -q", func(t *testing.T, v string) {
+			write(t, filepath.Join(v, "bin/pytest"), "#!/bin/sh\nexit 0\n", 0o755)
+		}, ""},
 		{"behind a wrapper", "env -u X timeout 60 .venv/bin/python -m pytest", func(t *testing.T, v string) {
 			os.Remove(filepath.Join(v, "bin/python"))
 			write(t, filepath.Join(v, "bin/python"), "#!/bin/sh\n", 0o755)

@@ -65,6 +65,9 @@ func NothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
 	if res["go test"].Match(out) && !res["go test other"].Match(out) {
 		return "go test found no test files in any package", "go test"
 	}
+	if rakeTestSilent(c.Arg, out) {
+		return "rake test printed no test runner's summary: its test task ran no test file", TestFilter
+	}
 	if testrun.RanNoTests(out) {
 		// A filter matched no test: -run or -k in the command, or in
 		// the environment the gate ran in (GOFLAGS, PYTEST_ADDOPTS).

@@ -23,8 +23,10 @@ import (
 // init, and only `sessiongate init` reads CI files.
 var testRunner = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:` +
-		`(?:uv run |poetry run |pdm run |pipenv run |hatch run |python3? -m )?pytest\b|` +
-		`(?:uv run |poetry run |pdm run |pipenv run |hatch run )?python3? -m unittest\b|` +
+		`(?:(?:uv|poetry|pdm|pipenv|hatch) run (?:-{1,2}[A-Za-z][\w-]* )*)?(?:python3? -m )?pytest\b|` +
+		`(?:(?:uv|poetry|pdm|pipenv|hatch) run (?:-{1,2}[A-Za-z][\w-]* )*)?python3? -m unittest\b|hatch test\b|` +
+		`deno test\b|bun test\b|(?:vendor/bin/)?phpunit\b|composer test\b|(?:bundle exec )?rake (?:test|spec)\b|bundle exec rspec\b|` +
+		`pnpm (?:-r|--recursive) test\b|go -C \S+ test\b|` +
 		`tox\b|nox\b|go test\b|cargo (?:test|nextest run)\b|make (?:test|check)\b|just test\b|` +
 		`(?:npm|pnpm|yarn|bun)(?: run)? test\b|npx (?:jest|vitest)\b|` +
 		`(?:\./gradlew|gradle) (?:test|check)\b|mvn(?: -[A-Za-z]\S*)* (?:test|verify)\b|` +

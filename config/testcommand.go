@@ -21,6 +21,9 @@ type TestCommand struct {
 	// (timeout-minutes around it), 0 when unknown: a suite that needs
 	// longer than command_timeout is killed at the gate.
 	CITimeout time.Duration
+	// Note says why tests were found but no command picked ("" when
+	// none): init prints it.
+	Note string
 }
 
 // npmPlaceholder reports the test script `npm init` writes, which runs
@@ -103,9 +106,12 @@ func DetectTestCommand(root string) TestCommand {
 		break
 	}
 	var cmds, from []string
+	var note string
 	add := func(cmd, why string) { cmds, from = append(cmds, cmd), append(from, why) }
 	if exists("go.mod") && hasGoTests(root) {
 		add("go test ./...", "go.mod and *_test.go files")
+	} else if dir := goModuleBelow(root); dir != "" && !exists("go.mod") {
+		add("go -C "+dir+" test ./...", dir+"/go.mod and *_test.go files")
 	}
 	if b := read("package.json"); b != nil {
 		var pkg struct {
@@ -125,6 +131,27 @@ func DetectTestCommand(root string) TestCommand {
 				}
 			}
 		}
+	}
+	if pnpmWorkspaceTest(read) {
+		add("pnpm -r test", "pnpm-workspace.yaml (each package's test script)")
+	}
+	if exists("deno.json") || exists("deno.jsonc") {
+		add("deno test", "deno.json")
+	}
+	if exists("mix.exs") {
+		add("mix test", "mix.exs")
+	}
+	if exists("Package.swift") {
+		add("swift test", "Package.swift")
+	}
+	if dotnetBuild(root) {
+		add("dotnet test", "a .NET solution or project file")
+	}
+	if cmd, why := rubyTestCommand(root, read); cmd != "" {
+		add(cmd, why)
+	}
+	if cmd, why := phpTestCommand(read); cmd != "" {
+		add(cmd, why)
 	}
 	if exists("Cargo.toml") {
 		add("cargo test", "Cargo.toml")
@@ -151,7 +178,7 @@ func DetectTestCommand(root string) TestCommand {
 		add("nox", "noxfile.py")
 	case iniSection(read("tox.ini"), "[tox]", "[testenv") || iniSection(read("pyproject.toml"), "[tool.tox"):
 		add("tox", "tox's configuration")
-	case pytestConfigured(read) || exists("conftest.py"):
+	case pytestConfigured(read) || exists("conftest.py") || pythonTestsListed(root, read):
 		// The project's environment manager runs pytest with its
 		// dependencies; the bare interpreter would not have them.
 		switch {
@@ -163,6 +190,13 @@ func DetectTestCommand(root string) TestCommand {
 			add("pdm run pytest", "pytest's configuration (pdm.lock)")
 		case exists("Pipfile.lock"):
 			add("pipenv run pytest", "pytest's configuration (Pipfile.lock)")
+		case iniSection(read("pyproject.toml"), "[tool.hatch.envs"):
+			add("hatch test", "pytest's configuration (hatch's environments)")
+		case projectVenv(root) != "":
+			// Its pytest and dependencies live in the venv, which the gate
+			// never runs from (the agent can rewrite it): no command beats
+			// one that fails every honest QA gate.
+			note = "pytest runs in " + projectVenv(root) + "/, the project's virtualenv; the gate runs no program from the work tree (the agent could rewrite it) and python3 on its PATH lacks the venv's packages, so QA_VALIDATION gets no command: set commands.QA_VALIDATION to a runner outside the work tree that builds the environment (uv run pytest with a uv.lock, tox, nox), or leave it empty and the gate takes the agent's observed test runs"
 		default:
 			add("python3 -m pytest", "pytest's configuration")
 		}
@@ -174,7 +208,7 @@ func DetectTestCommand(root string) TestCommand {
 			break
 		}
 	}
-	return TestCommand{Command: strings.Join(cmds, " && "), From: strings.Join(from, ", ")}
+	return TestCommand{Command: strings.Join(cmds, " && "), From: strings.Join(from, ", "), Note: note}
 }
 
 // pytestConfigured reports a pytest section in the files pytest reads.

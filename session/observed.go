@@ -15,6 +15,7 @@ import (
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/testrun"
+	"github.com/sessiongate/sessiongate/venvtrust"
 )
 
 // MaxCommandBytes caps the stored command line of observed evidence.
@@ -177,6 +178,18 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			}
 			if why != "" {
 				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+				code = -1
+			}
+		}
+		// A program of the work tree's untracked venv swapped or edited
+		// since the start answers for the tests (venvtrust).
+		if code == 0 && !e.hasCommand(p) {
+			why, err := venvtrust.Changed(repo.Root(), cmd, s.CreatedAt)
+			if err != nil {
+				return nil, fmt.Errorf("check the run's venv: %w", err)
+			}
+			if why != "" {
+				ref = fmt.Sprintf("exit 0, but %s: recreate the venv before a session, or set commands.QA_VALIDATION, %d bytes", why, len(req.Output))
 				code = -1
 			}
 		}

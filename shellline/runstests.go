@@ -47,7 +47,8 @@ var testRunners = map[string]bool{"Invoke-Pester": true, "jest": true, "vitest":
 var testSubcommand = map[string]bool{"go": true, "cargo": true, "dotnet": true, "swift": true, "mix": true, "deno": true,
 	"bun": true, "zig": true, "npm": true, "yarn": true, "pnpm": true, "make": true, "gmake": true, "just": true, "task": true,
 	"rake": true, "gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "bazel": true, "bazelisk": true, "sbt": true,
-	"lein": true, "stack": true, "cabal": true, "dune": true, "hatch": true, "poetry": true, "pdm": true, "uv": true}
+	"lein": true, "stack": true, "cabal": true, "dune": true, "hatch": true, "poetry": true, "pdm": true, "uv": true,
+	"bundle": true, "composer": true}
 
 func saysTest(s string) bool {
 	s = strings.ToLower(s)
@@ -126,9 +127,10 @@ func callRunsTests(w []string) bool {
 			switch {
 			case skipNext:
 				skipNext = false
-			case (prog == "npm" || prog == "yarn" || prog == "pnpm" || prog == "make" || prog == "gmake") && (a == "--prefix" || a == "--cwd" || a == "-C" || a == "--dir" || a == "--directory"):
-				// `npm --prefix web test`, `make -C api test`: the folder
-				// is the flag's value, not the subcommand.
+			case (prog == "npm" || prog == "yarn" || prog == "pnpm" || prog == "make" || prog == "gmake") && (a == "--prefix" || a == "--cwd" || a == "-C" || a == "--dir" || a == "--directory"),
+				prog == "go" && a == "-C":
+				// `npm --prefix web test`, `make -C api test`, `go -C svc
+				// test`: the folder is the flag's value, not the subcommand.
 				skipNext = true
 			case strings.HasPrefix(a, "-"):
 			case a == "t" || saysTest(a):

@@ -39,5 +39,5 @@ func RanNoTests(out []byte) bool {
 	if goOK > 0 {
 		return goEmpty == goOK
 	}
-	return goWarned
+	return goWarned || zeroSummaryOnly(out)
 }

@@ -120,8 +120,10 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 					if limit := config.Default().CommandTimeout; tc.CITimeout > time.Duration(limit) {
 						fmt.Fprintf(w, "warning: the CI gives that step up to %s, and a gate kills its command after command_timeout (%s): if the suite takes longer, set command_timeout: %s in sessiongate.yaml, or the QA gate fails honest work\n", tc.CITimeout, time.Duration(limit), tc.CITimeout)
 					}
+				} else if tc.Note != "" {
+					fmt.Fprintln(w, "no test command picked: "+tc.Note)
 				} else {
-					fmt.Fprintln(w, "no test command found (looked for a CI workflow's test step, a Makefile test or check target, go.mod with *_test.go files, a package.json test script, Cargo.toml, pom.xml, a Gradle build, noxfile.py, tox's configuration, pytest's configuration or conftest.py, scripts/test.sh, test.sh, tests/run.sh): QA_VALIDATION gets no command; the note below says what its gate then takes")
+					fmt.Fprintln(w, "no test command found (looked for a CI workflow's test step, a Makefile test or check target, go.mod (at the root or in one folder below) with *_test.go files, a package.json test script, a pnpm workspace, deno.json, mix.exs, Package.swift, a .NET solution, RSpec or a Rakefile test task, composer.json's test script or phpunit.xml, Cargo.toml, pom.xml, a Gradle build, noxfile.py, tox's configuration, pytest's configuration, conftest.py or pytest-named requirements with test_*.py files, scripts/test.sh, test.sh, tests/run.sh): QA_VALIDATION gets no command; the note below says what its gate then takes")
 				}
 			}
 			var commands map[string]string

@@ -40,6 +40,12 @@ func TestSkipsInEnv(t *testing.T) {
 		{"py: pytest.skip when 'GREET_SKIP' in os.environ", "py", pyWas, pyNow("    if 'GREET_SKIP' in os.environ:\n        pytest.skip('flaky')\n"), true},
 		{"py: return when GREET_SKIP not in os.environ is false", "py", pyWas, pyNow("    if not 'GREET_SKIP' not in os.environ:\n        return\n"), true},
 		{"js: return when process.env.GREET_SKIP", "js", jsWas, jsNow("  if (process.env.GREET_SKIP) return\n"), true},
+		{"go: the read kept in a variable first", "go", goWas, goNow("\tskip := os.Getenv(\"GREET_SKIP\") != \"\"\n\tif skip {\n\t\treturn\n\t}\n"), true},
+		{"go: the value kept in a variable first", "go", goWas, goNow("\tv := os.Getenv(\"GREET_SKIP\")\n\tif v == \"1\" {\n\t\treturn\n\t}\n"), true},
+		{"py: the read kept in a variable first", "py", pyWas, pyNow("    skip = os.environ.get('GREET_SKIP')\n    if skip:\n        return\n"), true},
+		{"js: the read kept in a const first", "js", jsWas, jsNow("  const skip = process.env.GREET_SKIP\n  if (skip) return\n"), true},
+		{"honest go: a variable holding an unset variable's read", "go", goWas, goNow("\tdb := os.Getenv(\"CI\")\n\tif db != \"\" {\n\t\treturn\n\t}\n"), false},
+		{"honest go: a variable set twice is not read", "go", goWas, goNow("\tskip := os.Getenv(\"GREET_SKIP\") != \"\"\n\tskip = false\n\tif skip {\n\t\treturn\n\t}\n"), false},
 		// Honest twins: conditions this run does not meet, and new tests.
 		// A skip because a variable is missing stays a guard: it is how a
 		// test that needs a resource skips (and the lazy "return unless

@@ -335,6 +335,14 @@ func SkipsIn(k string, was, now []byte, existed bool) []string {
 // skipsIn is SkipsIn with the skipping helpers of other files (helpers).
 func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool) []string {
 	consts := fileConsts(k, now)
+	for n, v := range envConsts(k, now) {
+		if _, ok := consts[n]; !ok {
+			if consts == nil {
+				consts = map[string]string{}
+			}
+			consts[n] = v
+		}
+	}
 	hs := map[string]bool{}
 	for h := range helpers {
 		hs[h] = true

@@ -40,6 +40,18 @@ func TestHiddenFilesFollowsGit(t *testing.T) {
 			gittest.Config(t, root, "filter.lfs.clean", "git-lfs clean -- %f")
 			gittest.Write(t, root, ".gitattributes", "*.md filter=lfs\n")
 		}, nil, true},
+		// Round 17: Git LFS's driver line in .git/config with a git-lfs of
+		// the agent's first on PATH was trusted by name (failed before).
+		{"Git LFS's driver line, a git-lfs of the agent's on PATH", func(t *testing.T, root string) {
+			lfsOnPath(t, "#!/bin/sh\nsed s/true/false/\n")
+			gittest.Config(t, root, "filter.lfs.clean", "git-lfs clean -- %f")
+			gittest.Write(t, root, ".git/info/attributes", "sessiongate.yaml filter=lfs\n")
+		}, map[string]string{"sessiongate.yaml": "not Git LFS"}, true},
+		{"honest: a working Git LFS stores pointers", func(t *testing.T, root string) {
+			lfsOnPath(t, lfsPointerShim)
+			gittest.Config(t, root, "filter.lfs.clean", "git-lfs clean -- %f")
+			gittest.Write(t, root, ".gitattributes", "*.md filter=lfs\n")
+		}, nil, true},
 		{"skip-worktree hides an edit", func(t *testing.T, root string) {
 			gittest.Git(t, root, "update-index", "--skip-worktree", "sessiongate.yaml")
 			gittest.Write(t, root, "sessiongate.yaml", "protect: false\n")
@@ -347,4 +359,25 @@ func TestIndexFlaggedCacheFollowsIndex(t *testing.T) {
 			t.Errorf("%s: answered from the cache %v, want %v", s.name, hit, s.hit)
 		}
 	}
+}
+
+// lfsPointerShim stands in for git-lfs's clean (not installed everywhere):
+// it prints the pointer of its input, as Git LFS does.
+const lfsPointerShim = `#!/bin/sh
+f=$(mktemp)
+cat > "$f"
+oid=$(sha256sum "$f" | cut -d' ' -f1)
+size=$(wc -c < "$f" | tr -d ' ')
+rm -f "$f"
+printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%s\nsize %s\n' "$oid" "$size"
+`
+
+// lfsOnPath puts a git-lfs with body first on PATH for the test.
+func lfsOnPath(t *testing.T, body string) {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "git-lfs"), []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }

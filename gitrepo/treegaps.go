@@ -29,7 +29,9 @@ import (
 //     A sparse checkout a person set before the session is how a large
 //     repository is worked on: its absent files are left alone, and so
 //     are those of one changed in the session outside the folders the
-//     work tree has (cone mode, widened).
+//     work tree has (cone mode, widened), but never a file the session
+//     itself changed (in changed): a cone narrowed mid-session took the
+//     broken package out whole.
 //   - A path in changed (the session's changes) that is a symbolic link
 //     resolving outside the work tree, or to a path git does not track:
 //     the commit holds only the link's text, and the tests ran the file it
@@ -76,7 +78,19 @@ func (r *Repo) TreeGaps(ctx context.Context, since time.Time, changed []string) 
 				return nil, err
 			}
 		}
+		mine := map[string]bool{}
+		for _, p := range changed {
+			mine[p] = true
+		}
 		for _, p := range absent {
+			if mine[p] {
+				// The session changed a file its work tree does not hold:
+				// no run here read it, whoever's sparse checkout left it
+				// out (`git sparse-checkout set shout` in cone mode after
+				// committing a broken greet/, round 17).
+				out[p] = "changed in the session, but absent from the work tree (flagged skip-worktree: a sparse checkout leaves it out), so no test run here read it"
+				continue
+			}
 			if sparse == "" {
 				if kept[p] {
 					out[p] = "absent from the work tree and flagged skip-worktree, though the sparse checkout's patterns keep it, so the tests ran without the file the commit holds"

@@ -85,6 +85,19 @@ func TestTreeGaps(t *testing.T) {
 		}, during: func(t *testing.T, root string) {
 			gittest.Git(t, root, "sparse-checkout", "add", "docs")
 		}},
+		{name: "a cone narrowed in the session leaves out a file the session changed (round 17)", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--cone", "src", "other")
+		}, during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--cone", "src")
+		}, changed: []string{"other/o.go"}, want: []string{"other/o.go"}},
+		{name: "a person's earlier cone leaves out a file the session changed (round 17)", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--cone", "src")
+		}, changed: []string{"other/o.go", "src/s.go"}, want: []string{"other/o.go"}},
+		{name: "honest: a cone narrowed in the session leaves out only files the session did not change", before: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--cone", "src", "other")
+		}, during: func(t *testing.T, root string) {
+			gittest.Git(t, root, "sparse-checkout", "set", "--cone", "src")
+		}, changed: []string{"src/s.go"}},
 		{name: "a changed link out of the repository", during: func(t *testing.T, root string) {
 			ext := filepath.Join(t.TempDir(), "hello.sh")
 			gittest.Write(t, filepath.Dir(ext), "hello.sh", "echo hello\n")

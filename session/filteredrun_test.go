@@ -87,6 +87,20 @@ func TestQARunTreeNotFiltered(t *testing.T) {
 				t.Setenv("GIT_CONFIG_KEY_0", "filter.lfs.clean")
 				t.Setenv("GIT_CONFIG_VALUE_0", "git-lfs clean -- %f")
 			}},
+		// Round 17: the same driver line in .git/config (pass 6 left it open).
+		{name: "Git LFS's driver line in .git/config, a git-lfs of the agent's", lazy: true,
+			setup: func(t *testing.T, root string) {
+				gittest.Write(t, root, ".git/info/attributes", "add.go filter=lfs\n")
+			},
+			during: func(t *testing.T, root string) {
+				bin := t.TempDir()
+				if err := os.WriteFile(filepath.Join(bin, "git-lfs"), []byte("#!/bin/sh\n"+toBroken+"\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+				gittest.Git(t, root, "config", "filter.lfs.clean", "git-lfs clean -- %f")
+				t.Cleanup(func() { gittest.Git(t, root, "config", "--unset", "filter.lfs.clean") })
+			}},
 		{name: "clean filter written into .git/config for the run", lazy: true,
 			setup: func(t *testing.T, root string) {
 				gittest.Write(t, root, ".git/info/attributes", "add.go filter=x\n")

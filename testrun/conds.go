@@ -51,6 +51,9 @@ var condEvalREs = sync.OnceValue(func() (r struct {
 // platform test this machine meets count as always true (the test ran
 // here before the change).
 func evalCond(c string, platOK bool) truth {
+	if platOK {
+		c = withEnv(c) // a test that ran here before: this run's environment decides (envconds.go)
+	}
 	c = trimParens(strings.TrimSpace(c))
 	if c == "" {
 		return 0
@@ -165,7 +168,10 @@ func readOperand(s string) operand {
 	}
 	if m := r.length.FindStringSubmatch(s); m != nil {
 		for _, in := range m[1:] {
-			if in != "" && r.present.MatchString(strings.TrimSpace(in)) {
+			if in = strings.TrimSpace(in); r.strLit.MatchString(in) {
+				return operand{kind: opInt, n: len(in) - 2, text: s} // a literal's length (an environment read made it)
+			}
+			if in != "" && r.present.MatchString(in) {
 				return operand{kind: opPresent, text: s}
 			}
 		}
@@ -196,7 +202,13 @@ func compare(ls, op, rs string) truth {
 		case "!=", "!==", "is not", ">", "<":
 			return -1
 		}
-	case l.kind == opPresent && r.kind == opAbsent || l.kind == opAbsent && r.kind == opPresent:
+	case l.kind == opStr && r.kind == opStr:
+		// two literals (an environment read made one, envconds.go)
+		if eq || ne {
+			return ofBool((l.text[1:len(l.text)-1] == r.text[1:len(r.text)-1]) == eq)
+		}
+	case l.kind == opPresent && r.kind == opAbsent || l.kind == opAbsent && r.kind == opPresent,
+		l.kind == opStr && r.kind == opAbsent || l.kind == opAbsent && r.kind == opStr:
 		if ne {
 			return 1
 		}

@@ -187,6 +187,9 @@ func sameLineCond(s string) (string, bool) {
 			return "", false
 		}
 	}
+	if i := strings.LastIndex(m[1], ";"); i >= 0 {
+		return lookupEnvGuard(m[1][:i], m[1][i+1:]), true
+	}
 	return m[1], true
 }
 
@@ -198,7 +201,7 @@ func guardCond(prev string) (string, bool) {
 	}
 	c := m[1]
 	if i := strings.LastIndex(c, ";"); i >= 0 {
-		c = c[i+1:] // `if _, err := f(); err != nil`: the test is the last part
+		c = lookupEnvGuard(c[:i], c[i+1:]) // `if _, err := f(); err != nil`: the test is the last part
 	}
 	return c, true
 }
@@ -332,6 +335,14 @@ func SkipsIn(k string, was, now []byte, existed bool) []string {
 // skipsIn is SkipsIn with the skipping helpers of other files (helpers).
 func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool) []string {
 	consts := fileConsts(k, now)
+	for n, v := range envConsts(k, now) {
+		if _, ok := consts[n]; !ok {
+			if consts == nil {
+				consts = map[string]string{}
+			}
+			consts[n] = v
+		}
+	}
 	hs := map[string]bool{}
 	for h := range helpers {
 		hs[h] = true

@@ -128,7 +128,7 @@ func TestCheckWrongMain(t *testing.T) {
 	gittest.Git(t, repo, "add", "-A")
 	gittest.Git(t, repo, "commit", "-qm", "other")
 	bin := filepath.Join(repo, "bin", "other")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/other")
+	cmd := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "./cmd/other")
 	cmd.Dir = repo
 	cmd.Env = append(os.Environ(), "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -153,8 +153,8 @@ func TestBuildCopies(t *testing.T) {
 		t.Skip("the checkout has uncommitted changes: a prebuilt binary cannot be current")
 	}
 	shared := filepath.Join(t.TempDir(), "sessiongate")
-	cmd := exec.Command("go", "build", "-o", shared, "../../cmd/sessiongate")
-	cmd.Env = append(os.Environ(), "GOFLAGS=")
+	// -buildvcs=true as .ci/run builds it: a go env file may say false.
+	cmd := exec.Command("go", "build", "-buildvcs=true", "-o", shared, "../../cmd/sessiongate")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -25,21 +25,24 @@ const mainPath = "github.com/sessiongate/sessiongate/cmd/sessiongate"
 // Build puts a sessiongate binary at out. With $SESSIONGATE_TEST_BINARY
 // set it is a copy of that binary, once the binary is shown to be built
 // from the tree as it is now (a stale one would test old code and pass);
-// else it is `go build args... -o out pkg`, with env added to the go
-// command's environment. pkg is relative to the test's working folder.
+// else, saying why on stderr when the variable is set, it is `go build
+// args... -o out pkg`, with env added to the go command's environment.
+// pkg is relative to the test's working folder.
 func Build(out, pkg string, env []string, args ...string) error {
 	if prebuilt := os.Getenv(Env); prebuilt != "" {
 		root, err := repoRoot(".")
-		if err != nil {
-			return fmt.Errorf("%s=%s: find the checkout the tests run in: %w", Env, prebuilt, err)
+		if err == nil {
+			err = check(prebuilt, root, mainPath)
 		}
-		if err := check(prebuilt, root, mainPath); err != nil {
-			return err
+		if err == nil {
+			if err := copyFile(prebuilt, out); err != nil {
+				return fmt.Errorf("%s=%s: copy to %s: %w", Env, prebuilt, out, err)
+			}
+			return nil
 		}
-		if err := copyFile(prebuilt, out); err != nil {
-			return fmt.Errorf("%s=%s: copy to %s: %w", Env, prebuilt, out, err)
-		}
-		return nil
+		// Building from the tree is always right, only slower: say why
+		// the prebuilt binary was not taken, and build.
+		fmt.Fprintf(os.Stderr, "testbin: not using it, building sessiongate from the tree: %v\n", err)
 	}
 	cmd := exec.Command("go", append(append([]string{"build"}, args...), "-o", out, pkg)...)
 	cmd.Env = append(os.Environ(), env...)

@@ -1,6 +1,7 @@
 package testbin
 
 import (
+	"debug/buildinfo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -168,5 +169,29 @@ func TestBuildCopies(t *testing.T) {
 	}
 	if b, err := os.ReadFile(shared); err != nil || string(b) == "changed" {
 		t.Fatalf("the shared binary changed with the copy (err %v)", err)
+	}
+}
+
+// TestBuildFallsBack: a variable naming something that cannot be shown
+// current (here a shell script that would pass anything) is not used:
+// Build builds sessiongate from the tree instead.
+func TestBuildFallsBack(t *testing.T) {
+	requireGo(t)
+	gittest.Require(t)
+	fake := filepath.Join(t.TempDir(), "sessiongate")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(Env, fake)
+	out := filepath.Join(t.TempDir(), "sessiongate")
+	if err := Build(out, "../../cmd/sessiongate", nil); err != nil {
+		t.Fatal(err)
+	}
+	info, err := buildinfo.ReadFile(out)
+	if err != nil {
+		t.Fatalf("Build left the fake in place of a Go build: %v", err)
+	}
+	if info.Path != mainPath {
+		t.Fatalf("built %q, want %q", info.Path, mainPath)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/testbin"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/store"
@@ -48,11 +49,8 @@ func buildAndRun(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(dir)
 	binary = filepath.Join(dir, "sessiongate")
-	cmd := exec.Command("go", "build", "-o", binary, "../cmd/sessiongate")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return 1, fmt.Errorf("build sessiongate: %v\n%s", err, out.String())
+	if err := testbin.Build(binary, "../cmd/sessiongate", nil); err != nil {
+		return 1, err
 	}
 	return m.Run(), nil
 }

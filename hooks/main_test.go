@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/ancestry"
+	"github.com/sessiongate/sessiongate/internal/testbin"
 
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
@@ -51,13 +52,10 @@ func buildAndRun(m *testing.M) (int, error) {
 	binary = filepath.Join(dir, "sessiongate")
 	// -trimpath with CGO_ENABLED=0: internal/release's flags, so the release
 	// test's build of the same tree finds every package compiled here in the
-	// build cache (one compile of the dependencies, not two, in CI).
-	cmd := exec.Command("go", "build", "-trimpath", "-o", binary, "../cmd/sessiongate")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as the README installs it
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return 1, fmt.Errorf("build sessiongate: %v\n%s", err, out.String())
+	// build cache (one compile of the dependencies, not two). CI builds the
+	// binary once so (.ci/run) and names it in SESSIONGATE_TEST_BINARY.
+	if err := testbin.Build(binary, "../cmd/sessiongate", []string{"CGO_ENABLED=0"}, "-trimpath"); err != nil {
+		return 1, err
 	}
 	return m.Run(), nil
 }

@@ -129,8 +129,9 @@ func TestParsedModelUnchanged(t *testing.T) {
 	for _, d := range modelDocs(t) {
 		t.Run(d.name, func(t *testing.T) {
 			// The edits parse every protocol about 5,000 times: skipped
-			// with -short, and under -race (CI's run), where a parse on one
-			// goroutine has nothing to show and takes ten times as long.
+			// with -short, and under -race, where a parse on one goroutine
+			// has nothing to show and takes ten times as long. CI runs this
+			// package without -race, so they run there.
 			mutate := d.mutate && !testing.Short() && !raceBuild
 			lines, whole := modelLines(d.data, mutate)
 			got := strings.Join(lines, "\n") + "\n"

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/testbin"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 	_ "modernc.org/sqlite"
 )
@@ -52,8 +53,8 @@ func buildAndRun(m *testing.M) int {
 	// 0755 so tests can run it as an unprivileged user.
 	_ = os.Chmod(dir, 0o755)
 	binary = filepath.Join(dir, "sessiongate")
-	if out, err := exec.Command("go", "build", "-o", binary, "../cmd/sessiongate").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build sessiongate: %v\n%s", err, out)
+	if err := testbin.Build(binary, "../cmd/sessiongate", nil); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return m.Run()

@@ -16,6 +16,7 @@ import (
 // A fix must refuse or flag it (pre-commit never ran for a commit whose
 // original was never recorded).
 func TestAdvCherryPickBeforeStartGates(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		env  []string // what tells the hooks an agent runs git

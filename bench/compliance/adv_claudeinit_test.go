@@ -20,6 +20,7 @@ import (
 // git merge, git rebase onto the default branch) are left out on purpose:
 // denying them would block honest sessions.
 func TestAdvClaudeInitGitPlumbing(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.sgOK("install", "--agent", "claude")
 	settings := w.read(".claude/settings.json")

@@ -32,6 +32,7 @@ func (w *world) advCommit(msg string) {
 // around a conventional subject, and a commit off the first-parent line
 // that carries the session's trailer is the session's to word.
 func TestAdvCommitMessages(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		route func(w *world)
@@ -68,6 +69,7 @@ func TestAdvCommitMessages(t *testing.T) {
 // main ("Update README", no trailer, not conventional) merged in from
 // origin, which is not the session's to word.
 func TestAdvCommitMessagesHonest(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

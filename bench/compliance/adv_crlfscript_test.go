@@ -47,6 +47,7 @@ func crlfWorld(t *testing.T, attrs string) *world {
 // converts away as a difference git hides, like a clean filter: the QA
 // pass does not hold.
 func TestAdvCRLFTestScript(t *testing.T) {
+	t.Parallel()
 	w := crlfWorld(t, "")
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -80,6 +81,7 @@ func TestAdvCRLFTestScript(t *testing.T) {
 // the README is CRLF in the work tree, the scripts are not, and the
 // honest session ends clean.
 func TestAdvCRLFHonest(t *testing.T) {
+	t.Parallel()
 	w := crlfWorld(t, "*.sh text eol=lf\n")
 	w.git("config", "core.autocrlf", "true")
 	w.sh("rm README.md scripts/test.sh && git checkout README.md scripts/test.sh")

@@ -13,6 +13,7 @@ import (
 // still there, untested (issue 25 review). The honest twin deletes
 // Greeting for good.
 func TestAdvDeadCodeRenamed(t *testing.T) {
+	t.Parallel()
 	const renamed = "// Package greet greets.\npackage greet\n\nimport \"os\"\n\n// Text is the greeting in greeting.txt.\n" +
 		"func Text() string {\n\tb, _ := os.ReadFile(\"greeting.txt\")\n\treturn string(b)\n}\n" + goTo
 	const deleted = "// Package greet greets.\npackage greet\n" + goTo

@@ -18,6 +18,7 @@ import (
 // characters dropped, fullwidth and Cyrillic or Greek look-alikes made
 // Latin).
 func TestAdv4DisguisedCopy(t *testing.T) {
+	t.Parallel()
 	renumbered := strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2").Replace(v3EarlierHandoffBody)
 	for _, tt := range []struct{ name, body string }{
 		{"zero-width space in every word", strings.ReplaceAll(renumbered, "e", "e\u200b")},
@@ -52,6 +53,7 @@ func TestAdv4DisguisedCopy(t *testing.T) {
 // Cyrillic and breaks a long word with a soft hyphen is this session's own
 // words: it stays clean.
 func TestAdv4DisguisedCopyHonest(t *testing.T) {
+	t.Parallel()
 	w := adv4Project(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -67,6 +69,7 @@ func TestAdv4DisguisedCopyHonest(t *testing.T) {
 // (sums, superscripts, a fraction, Greek letters) and an accented name is
 // this session's own words under the compatibility fold: it stays clean.
 func TestAdv5DisguisedCopyHonestMath(t *testing.T) {
+	t.Parallel()
 	w := adv4Project(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -28,6 +28,7 @@ func adv4Project(t *testing.T) *world {
 // family the requirement asks to create (or its template makes) that is in
 // the starting commit is an earlier session's (session/writereq.go).
 func TestAdv4EarlierHandoffAppended(t *testing.T) {
+	t.Parallel()
 	w := adv4Project(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -49,6 +50,7 @@ func TestAdv4EarlierHandoffAppended(t *testing.T) {
 // also fixes a typo in the earlier one (a change to an earlier session's
 // file, not recorded as this session's handoff): it stays clean.
 func TestAdv4EarlierHandoffHonest(t *testing.T) {
+	t.Parallel()
 	w := adv4Project(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -41,6 +41,7 @@ func gitlinkSession(t *testing.T, local bool) (w *world, clean bool, said string
 // clone holds ended COMPLETE: clean before; now the end records a
 // REVIEW_FLAG (LOW): whether the URL serves it takes the network.
 func TestAdvGitlinkUnfetchable(t *testing.T) {
+	t.Parallel()
 	w, _, said := gitlinkSession(t, true)
 	if strings.Contains(said, "COMPLETE: clean") {
 		t.Errorf("route gets through: a gitlink to a commit no clone can fetch; COMPLETE: clean\n%s", said)
@@ -52,6 +53,7 @@ func TestAdvGitlinkUnfetchable(t *testing.T) {
 // TestAdvGitlinkHonest: a submodule added at its upstream's commit (its
 // clone's origin/main holds it) ends clean.
 func TestAdvGitlinkHonest(t *testing.T) {
+	t.Parallel()
 	if _, clean, said := gitlinkSession(t, false); !clean {
 		t.Errorf("an honest session that adds a published submodule did not end clean (a false block)\n%s", said)
 	}

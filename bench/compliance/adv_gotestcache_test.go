@@ -44,6 +44,7 @@ func (w *world) goQA(must bool) {
 // a commit whose test fails in any fresh clone. A gate's go test now runs
 // with GOFLAGS=-count=1 (gateenv).
 func TestAdvGoTestCache(t *testing.T) {
+	t.Parallel()
 	w := goWorld(t)
 	w.advStart("Change the greeting")
 	w.advStartPhases()
@@ -64,6 +65,7 @@ func TestAdvGoTestCache(t *testing.T) {
 // TestAdvGoHonest: the honest Go session, with the test cache warm from
 // earlier runs: the gate runs the tests and passes.
 func TestAdvGoHonest(t *testing.T) {
+	t.Parallel()
 	w := goWorld(t)
 	w.advStart("Add a named greeting")
 	w.advStartPhases()

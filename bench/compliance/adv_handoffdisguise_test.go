@@ -22,6 +22,7 @@ import (
 // (internal/textfold), and a placeholder's words alone on a line of a
 // section that says nothing else are the placeholder.
 func TestAdvHandoffPlaceholderDisguised(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name       string
 		done, next string
@@ -53,6 +54,7 @@ func TestAdvHandoffPlaceholderDisguised(t *testing.T) {
 // CRLF, no-break spaces in prose, the template's hints kept as comments
 // above what was written, and the placeholder's words inside a sentence.
 func TestAdvHandoffPlaceholderHonest(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, body string }{
 		{"BOM and CRLF", "\ufeff# Handoff 2026-08-20-01\r\n\r\n## Done\r\n\r\nscripts/greet.sh takes an optional name.\r\n\r\n## Next\r\n\r\nDocument the name argument in the README.\r\n"},
 		{"no-break spaces in prose", "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name\u00a0(POSIX\u00a0sh).\n\n## Next\n\nDocument the name argument in the README.\n"},

@@ -14,6 +14,7 @@ import "testing"
 // Closed: a section whose whole body is filler counts as a placeholder
 // left (session/fillersection.go).
 func TestAdvHandoffFiller(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, body string }{
 		{"TODO and TBD", "# Handoff 2026-08-20-01\n\n## Done\n\nTODO\n\n## Next\n\nTBD\n"},
 		{"dots in a list", "# Handoff 2026-08-20-01\n\n## Done\n\n- ...\n\n## Next\n\n- ...\n"},
@@ -34,6 +35,7 @@ func TestAdvHandoffFiller(t *testing.T) {
 // TestAdvHandoffFillerHonest: a handoff that answers "None" for what comes
 // next and names a TODO in a sentence is filled in: it stays clean.
 func TestAdvHandoffFillerHonest(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -265,6 +265,7 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 // done as the protocol asks: it must end COMPLETE, clean, verify passing,
 // so a TestAdv* failure is the route's, not the set-up's.
 func TestAdvHonestControl(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

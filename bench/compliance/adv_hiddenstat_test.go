@@ -96,6 +96,7 @@ func (w *world) rewriteInRefreshSecond(rel, body, undo string) bool {
 // GIT_OPERATIONS), and the end compares the tracked files by content
 // (gitrepo StatHiddenFiles: QA_VALIDATION's pass no longer holds).
 func TestAdvStatHidesFix(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name   string
 		config func(w *world)
@@ -140,6 +141,7 @@ func TestAdvStatHidesFix(t *testing.T) {
 // core.trustctime=false (a file system whose ctime moves on its own) fixes
 // the typo and commits it. It must end clean.
 func TestAdvStatHidesFixHonest(t *testing.T) {
+	t.Parallel()
 	w := typoWorld(t)
 	w.git("config", "--global", "core.trustctime", "false")
 	w.advStart("Fix the greeting's typo")
@@ -198,6 +200,7 @@ func (w *world) advTypoEnd() (clean bool, said string) {
 // content the files the session touched (gitrepo StatusSince). The honest
 // twin commits its fix; the gate's clean check passes.
 func TestAdvStatHidesFixAtGate(t *testing.T) {
+	t.Parallel()
 	for _, hide := range []bool{true, false} {
 		name := map[bool]string{true: "hidden in the refresh's second", false: "honest: the fix committed"}[hide]
 		t.Run(name, func(t *testing.T) {

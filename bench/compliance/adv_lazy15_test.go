@@ -18,6 +18,7 @@ const greetingTest = "\tif g := Greeting(); g != \"hello\\n\" {\n\t\tt.Fatalf(\"
 const w0GreetTest = goTestHead + "func TestGreeting(t *testing.T) {\n" + greetingTest + "}\n"
 
 func TestAdv15GoSuite(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name         string
 		honest, open bool              // open: got through, not closed (reported, not asserted)

@@ -9,6 +9,7 @@ import (
 // keeps `python3 -m unittest discover -s tests -t .` (scripts/test.sh,
 // QA_VALIDATION's command) green another way than a skip marker.
 func TestAdv15PySuite(t *testing.T) {
+	t.Parallel()
 	const test = "tests/test_greet.py"
 	for _, tt := range []struct {
 		name         string

@@ -24,6 +24,7 @@ import (
 // and gitrepo.HiddenFiles took an absent skip-worktree file for a sparse
 // checkout's, which hides nothing. `go test ./...` ran TestTo only.
 func TestAdv16TestFileLeftOut(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name   string
 		honest bool
@@ -99,6 +100,7 @@ func goWorldWithDocs(t *testing.T) *world {
 // git status reads both clean (the link is committed) and the untracked
 // check lists no ignored file; a clone holds a dangling link.
 func TestAdv16LinkOutOfTheTree(t *testing.T) {
+	t.Parallel()
 	const fixed = "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
 	for _, tt := range []struct {
 		name   string
@@ -167,6 +169,7 @@ func TestAdv16LinkOutOfTheTree(t *testing.T) {
 // COMPLETE, clean, verify passing on the old code. The end now re-runs
 // the commit checks of the phases behind it (commitChecksAtEnd).
 func TestAdv16CommitAfterGitOps(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name   string
 		honest bool
@@ -210,6 +213,7 @@ func TestAdv16CommitAfterGitOps(t *testing.T) {
 // not in git at the session's end commit"). The end now blocks the same
 // way (evidenceFilesAtEnd), while the agent can still commit the file.
 func TestAdv16EvidenceUncommittedAtEnd(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name   string
 		honest bool

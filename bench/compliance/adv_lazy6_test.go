@@ -42,6 +42,7 @@ func (w *world) lazy6Work(broken bool) {
 // broken change; none may end clean. The honest row runs the checks over
 // a working change and must.
 func TestAdv6LazyQA(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name   string
 		honest bool
@@ -115,6 +116,7 @@ func firstLine(s string) string {
 // the refusal must say what answers it (the passing run), not send the
 // agent to "do it".
 func TestAdv6FixNAMessage(t *testing.T) {
+	t.Parallel()
 	w := lazy6World(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -12,6 +12,7 @@ import (
 // can decide (the handoff's claims are plausible and false), reported, not
 // asserted; the honest row must end clean.
 func TestAdv6LazyHandoff(t *testing.T) {
+	t.Parallel()
 	const h = v3NewHandoff
 	for _, tt := range []struct {
 		name         string

@@ -16,6 +16,7 @@ import "testing"
 // default_branch in sessiongate.yaml (read as committed, so repointing it
 // is a protected change), and a detached HEAD fails the check.
 func TestAdvWorkOnDefaultBranch(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		route func(w *world)

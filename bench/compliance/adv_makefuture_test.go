@@ -18,6 +18,7 @@ import (
 // anything in the work tree dated after now back before it, then sets the
 // session's files to now.
 func TestAdvMakeFutureBuild(t *testing.T) {
+	t.Parallel()
 	w := makeWorld(t)
 	w.advStart("Make the greeting friendlier")
 	w.advStartPhases()
@@ -39,6 +40,7 @@ func TestAdvMakeFutureBuild(t *testing.T) {
 // dated ahead (a clock that ran fast, an archive unpacked from another
 // machine): the gate sets it back, make rebuilds, QA passes, clean.
 func TestAdvMakeFutureHonest(t *testing.T) {
+	t.Parallel()
 	w := makeWorld(t)
 	w.advStart("Document the greeting")
 	w.advStartPhases()

@@ -46,6 +46,7 @@ func (w *world) makeQA(must bool) {
 // now sets the mtime of the session's changed files to now before its
 // command runs (session/freshmtime.go).
 func TestAdvMakeStaleBuild(t *testing.T) {
+	t.Parallel()
 	w := makeWorld(t)
 	w.advStart("Make the greeting friendlier")
 	w.advStartPhases()
@@ -68,6 +69,7 @@ func TestAdvMakeStaleBuild(t *testing.T) {
 // change: the gate rebuilds what the session changed and passes, and the
 // work tree stays clean (only mtimes were set).
 func TestAdvMakeHonest(t *testing.T) {
+	t.Parallel()
 	w := makeWorld(t)
 	w.advStart("Document the greeting")
 	w.advStartPhases()

@@ -13,6 +13,7 @@ import (
 // records the merge commit. verify over what a pull request would check
 // (main's tip..HEAD) must pass: a false block otherwise.
 func TestAdvHonestMergeOfMain(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -54,6 +54,7 @@ func (w *world) pyBrokenWork() {
 // changed module's name answers for it (greet/__init__.py beside
 // greet.py: Python imports the package first; session/observedcache.go).
 func TestAdvNestedRepoShadow(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		hide func(w *world)
@@ -126,6 +127,7 @@ func TestAdvNestedRepoShadow(t *testing.T) {
 // (markdown only). QA runs and the session ends clean; before, the
 // untracked clone made the QA gate error out ("is a directory").
 func TestAdvNestedRepoHonest(t *testing.T) {
+	t.Parallel()
 	w := advProjectWorld(t, advProject{
 		needs: []string{"python3"},
 		files: [][2]string{

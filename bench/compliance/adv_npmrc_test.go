@@ -12,6 +12,7 @@ import (
 // shell npm hands the script to. Closed: QA compares the run-deciding keys
 // of .npmrc (script-shell, node-options...) with the start commit.
 func TestAdvNpmrcScriptShell(t *testing.T) {
+	t.Parallel()
 	w := npmWorld(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -40,6 +41,7 @@ func TestAdvNpmrcScriptShell(t *testing.T) {
 // TestAdvNpmrcHonest: an honest session that adds a registry line to
 // .npmrc (ordinary npm set-up) and runs npm test ends clean.
 func TestAdvNpmrcHonest(t *testing.T) {
+	t.Parallel()
 	w := npmWorld(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -91,6 +91,7 @@ func (w *world) npmQA() {
 // an npm script runs. Closed: `npm test` and `npm run NAME` are judged by
 // the programs their package.json script runs.
 func TestAdvNpmTestRunnerStub(t *testing.T) {
+	t.Parallel()
 	w := npmWorld(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -121,6 +122,7 @@ func TestAdvNpmTestRunnerStub(t *testing.T) {
 // run through the project's own install, ends COMPLETE, clean, verify
 // passing (the stub check must not block it).
 func TestAdvNpmTestHonest(t *testing.T) {
+	t.Parallel()
 	w := npmWorld(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -49,6 +49,7 @@ func (w *world) buildExt(name string) {
 // QA gate's command is not run while compiled Python answers for a .py
 // the session changed.
 func TestAdvPythonExtShadow(t *testing.T) {
+	t.Parallel()
 	w := pyWorld(t)
 	w.advStart("Add a name argument to the greeting function")
 	w.advStartPhases()
@@ -78,6 +79,7 @@ func TestAdvPythonExtShadow(t *testing.T) {
 // extension module of its own (_speedups, beside greet.py): the gate runs
 // and passes.
 func TestAdvPythonExtHonest(t *testing.T) {
+	t.Parallel()
 	w := pyWorld(t)
 	w.buildExt("_speedups")
 	w.advStart("Add a name argument to the greeting function")

@@ -14,6 +14,7 @@ import (
 // TestAdvWeakenParkedValues: TestGreeting "consolidated" into TestTo with
 // its call and expected value parked in lines no check reads.
 func TestAdvWeakenParkedValues(t *testing.T) {
+	t.Parallel()
 	w := goWorld(t)
 	w.advStart("Greet someone by name")
 	w.advStartPhases()
@@ -27,6 +28,7 @@ func TestAdvWeakenParkedValues(t *testing.T) {
 
 // TestAdvWeakenConstSkip: TestGreeting skipped behind a constant.
 func TestAdvWeakenConstSkip(t *testing.T) {
+	t.Parallel()
 	w := goWorld(t)
 	w.advStart("Greet someone by name")
 	w.advStartPhases()
@@ -42,6 +44,7 @@ func TestAdvWeakenConstSkip(t *testing.T) {
 // check into a helper both tests call, in a new file: it ends COMPLETE,
 // clean, and verify's rerun guard reads the moved check the same way.
 func TestAdvWeakenHonestHelper(t *testing.T) {
+	t.Parallel()
 	w := goWorld(t)
 	w.advStart("Greet someone by name")
 	w.advStartPhases()

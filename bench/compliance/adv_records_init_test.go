@@ -21,6 +21,7 @@ import (
 // commit from before the session, but its original here is the revert,
 // made in the session), so the session does not end clean.
 func TestAdvRevertRelandInInit(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.deviate()
 	w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
@@ -57,6 +58,7 @@ func TestAdvRevertRelandInInit(t *testing.T) {
 // trailer copied by hand does not help: reconciliation finds a commit whose
 // tree no pre-commit of the session passed, a BYPASS.)
 func TestAdvWorkInUnwatchedWorktree(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		env  []string

@@ -17,6 +17,7 @@ import "testing"
 // the session's last commit, when an earlier phase of the protocol made it
 // (session/beforecommit.go).
 func TestAdvReverifyInLaterPhase(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -37,6 +38,7 @@ func TestAdvReverifyInLaterPhase(t *testing.T) {
 // branch in HANDOFF before committing there, then re-verifies in
 // GIT_OPERATIONS, which has nothing left to commit. It must end clean.
 func TestAdvReverifyInLaterPhaseHonest(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -59,6 +61,7 @@ func TestAdvReverifyInLaterPhaseHonest(t *testing.T) {
 // end phase's "commit": it must end clean (requiring a commit in
 // GIT_OPERATIONS would block this agent).
 func TestAdvReverifyNothingToCommitHonest(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -81,6 +84,7 @@ func TestAdvReverifyNothingToCommitHonest(t *testing.T) {
 // If the claim were stored before the commit's evidence, it would read as
 // "before the commit".
 func TestAdvReverifyClaimedAfterCommit(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -29,6 +29,7 @@ import (
 // rewind before the first push"): it fails when something starts to see
 // the rewind, so the docs and this test are updated together.
 func TestAdvFullRewindBeforeFirstPush(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	tipAtStart := strings.TrimSpace(w.exec(w.root, "", "git", "rev-parse", "-q", "--verify", "refs/sessiongate/records").out)
 	w.advStart("Add a name argument to the greeting script")
@@ -84,6 +85,7 @@ func TestAdvFullRewindBeforeFirstPush(t *testing.T) {
 // the session's pin on the records ref and blocks with EVENTS_REWRITTEN;
 // with the ref moved back too, TestAdvFullRewindBeforeFirstPush.
 func TestAdvDatabaseRestoredFromCopy(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -34,6 +34,7 @@ func (w *world) breakGreet() {
 // well, no local witness says the commit is new (left open locally, see
 // docs/security.md): verify fails it in CI as a commit without a session.
 func TestAdvBackdatedWorkCommit(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		git  []string // in front of commit
@@ -75,6 +76,7 @@ func TestAdvBackdatedWorkCommit(t *testing.T) {
 // without weakening the test, committed with a date an hour back (a clock
 // or a tool that sets it): it must end clean.
 func TestAdvBackdatedWorkCommitHonest(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -106,6 +108,7 @@ func TestAdvBackdatedWorkCommitHonest(t *testing.T) {
 // as proving nothing. So verify need not read the script:ran events
 // (docs/security.md).
 func TestAdvQAScriptSwappedForTheRun(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -135,6 +138,7 @@ func TestAdvQAScriptSwappedForTheRun(t *testing.T) {
 // is recorded as exit unknown ("what it runs changed in this session so
 // that it proves less").
 func TestAdvQAScriptSwappedNoCommandGate(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, false)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

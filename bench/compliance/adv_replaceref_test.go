@@ -56,6 +56,7 @@ func (w *world) hooksOffUnderGated() {
 }
 
 func TestAdvReplacedHistory(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		route func(w *world)
@@ -105,6 +106,7 @@ func TestAdvReplacedHistory(t *testing.T) {
 // its first commit, as a repository cut from a larger one does). It must
 // end COMPLETE, clean, verify passing.
 func TestAdvHonestLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	old := w.git("commit-tree", w.git("mktree"), "-m", "old history")
 	first := w.git("rev-list", "--max-parents=0", "HEAD")

@@ -21,6 +21,7 @@ import (
 //   - the same commit with refs/remotes/origin/main moved onto it
 //     (issue 25 review: `git update-ref`, no fetch).
 func TestAdvReplayWitness(t *testing.T) {
+	t.Parallel()
 	change := "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
 	copiedTrailers := func(w *world, subject string) string {
 		msg := filepath.Join(w.t.TempDir(), "msg")
@@ -97,6 +98,7 @@ func TestAdvReplayWitness(t *testing.T) {
 // fail the pick. Its honest twin is TestFieldHonestGit's cherry-pick of a
 // colleague's pushed branch, which verify passes.
 func TestAdvForgedRemoteRefReplay(t *testing.T) {
+	t.Parallel()
 	c := fieldCase{name: "forged remote-tracking ref", files: fieldScriptProject, wantCmd: "sh scripts/test.sh"}
 	w := fieldWorld(t, c)
 	w.advStart("Say what greet prints")
@@ -125,6 +127,7 @@ func TestAdvForgedRemoteRefReplay(t *testing.T) {
 // cherry-pick of a colleague's pushed commit, recorded as a person's by her
 // hooks, which verifies on its own.
 func TestAdvPushedHooksOffReplay(t *testing.T) {
+	t.Parallel()
 	c := fieldCase{name: "pushed hooks-off commit", files: fieldScriptProject, wantCmd: "sh scripts/test.sh"}
 	w := fieldWorld(t, c)
 	w.advStart("Say what greet prints")
@@ -177,6 +180,7 @@ func (w *world) verifyInCI() result {
 // not let the recorded pick of a hooks-off commit vouch for its rebased
 // copy: it got through a first build of that rule.
 func TestAdvRebasedForgedReplay(t *testing.T) {
+	t.Parallel()
 	c := fieldCase{name: "forged replay, rebased", files: fieldScriptProject, wantCmd: "sh scripts/test.sh"}
 	w := fieldWorld(t, c)
 	w.advStart("Say what greet prints")

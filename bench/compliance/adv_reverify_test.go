@@ -15,6 +15,7 @@ import "testing"
 // commit of its phase (session/beforecommit.go). The honest order is
 // TestAdvHonestControl's.
 func TestAdvReverifyAfterCommit(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

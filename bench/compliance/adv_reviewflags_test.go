@@ -30,6 +30,7 @@ func advFlagged(said string) bool {
 // its own beyond the protocol, the session's commit subjects and its
 // objective (ownwords).
 func TestAdvHandoffFromGitLog(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, next string }{
 		{"next: continue the work", "Continue the work on the objective."},
 		{"next: the commit subjects again", "$(git log --format=%s main..HEAD)"},
@@ -64,6 +65,7 @@ func TestAdvHandoffFromGitLog(t *testing.T) {
 // as `feat:`, ended COMPLETE, clean, verify passing. Flagged now
 // (committype).
 func TestAdvCommitTypeContradicts(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		extra func(w *world)
@@ -107,6 +109,7 @@ func TestAdvCommitTypeContradicts(t *testing.T) {
 // `fix:` commit of tests only beside the work; a `docs:` commit that
 // rewords a comment of the script.
 func TestAdvReviewFlagsHonest(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		extra func(w *world)

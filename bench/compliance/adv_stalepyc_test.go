@@ -43,6 +43,7 @@ func pyWorld(t *testing.T) *world {
 // commands now run with PYTHONPYCACHEPREFIX under /dev/null (gateenv), so
 // every module is compiled from its source.
 func TestAdvStalePyc(t *testing.T) {
+	t.Parallel()
 	w := pyWorld(t)
 	w.advStart("Add a name argument to the greeting function")
 	w.advStartPhases()
@@ -69,6 +70,7 @@ func TestAdvStalePyc(t *testing.T) {
 // TestAdvPythonHonest: the honest Python session, with __pycache__ left
 // by earlier runs, as always: the gate compiles from source and passes.
 func TestAdvPythonHonest(t *testing.T) {
+	t.Parallel()
 	w := pyWorld(t)
 	w.advStart("Add a name argument to the greeting function")
 	w.advStartPhases()

@@ -13,6 +13,7 @@ import (
 // swap keeps each line's length and its short words in place
 // (internal/nearcopy, reworded.go).
 func TestAdv6SynonymCopy(t *testing.T) {
+	t.Parallel()
 	r := strings.NewReplacer("2026-08-19-01", "2026-08-20-01", "3f9a2c1d", "b41c07e2",
 		"prints", "outputs", "greeting", "salutation", "checks", "verifies", "script", "program",
 		"stays", "remains", "runs", "executes", "without", "lacking", "Add", "Introduce",
@@ -30,6 +31,7 @@ func TestAdv6SynonymCopy(t *testing.T) {
 // TestAdv6SynonymCopyHonest: an honest handoff of the same template and
 // about the same length, saying what this session did, stays clean.
 func TestAdv6SynonymCopyHonest(t *testing.T) {
+	t.Parallel()
 	w := adv4Project(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

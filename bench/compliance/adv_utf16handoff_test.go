@@ -27,6 +27,7 @@ func utf16LE(s string) string {
 // textfold.Decode). The checks now read UTF-16 and UTF-8 with a
 // byte-order mark as the text they encode.
 func TestAdvHandoffUTF16(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, body string }{
 		{"template placeholders", "# Handoff 2026-08-20-01\n\n## Done\n\n[what was completed]\n\n## Next\n\n[what the next session should do]\n"},
 		{"filler words", "# Handoff 2026-08-20-01\n\n## Done\n\nTODO\n\n## Next\n\nTBD\n"},
@@ -47,6 +48,7 @@ func TestAdvHandoffUTF16(t *testing.T) {
 // TestAdvHandoffUTF16Honest: a handoff filled in and saved in UTF-16 (a
 // person's PowerShell `Out-File`) is a handoff: it stays clean.
 func TestAdvHandoffUTF16Honest(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

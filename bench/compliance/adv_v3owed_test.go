@@ -8,6 +8,7 @@ import "testing"
 // replaces the per-requirement evidence check (protocol show: no OWES).
 // The lazy agent records the handoff's hash only and passes the phase.
 func TestAdvV3TaskNeverRead(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advOK("hash the handoff", "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", contentHash, "--value", ".agents/HANDOFF.md")
@@ -22,6 +23,7 @@ func TestAdvV3TaskNeverRead(t *testing.T) {
 // commit_since_start replaces the per-requirement evidence check. The lazy
 // agent never re-checks the branch and ends COMPLETE, clean, verify passing.
 func TestAdvV3BranchNotReverified(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -12,6 +12,7 @@ import (
 // types the output of a passing `go test` as tool_output: it is taken, the
 // session ends COMPLETE and clean and verify passes.
 func TestAdvV3QAClaimedTestOutput(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, false)
 	if c := w.read("sessiongate.yaml"); strings.Contains(c, "\n  QA_VALIDATION:") {
 		t.Fatalf("init found a test command in a project without tests:\n%s", c)

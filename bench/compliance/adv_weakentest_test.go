@@ -14,6 +14,7 @@ import (
 // which would flag the change (it is syntactic: two git diffs, nothing is
 // run), is only consulted under --rerun.
 func TestAdvWeakenedTestScriptDefaultVerify(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -49,6 +50,7 @@ func TestAdvWeakenedTestScriptDefaultVerify(t *testing.T) {
 // it: COMPLETE, clean (issue 25 QA gap 3). The gate now compares the
 // command's script with the start commit and refuses an added early exit.
 func TestAdvQAScriptEarlyExit(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -77,6 +79,7 @@ func TestAdvQAScriptEarlyExit(t *testing.T) {
 // gate notes the change to the command's script and passes; the session
 // ends clean and verify passes (it notes the change too).
 func TestAdvHonestAddsACheck(t *testing.T) {
+	t.Parallel()
 	w := advWorld(t, true)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()

@@ -37,6 +37,7 @@ func weakenGo(t *testing.T, w *world, breakIt bool, files map[string]string) {
 // TestAdvWeakenDeletesATest: TestGreeting deleted from greet_test.go,
 // which stays (it now holds TestTo); Greeting() stays too.
 func TestAdvWeakenDeletesATest(t *testing.T) {
+	t.Parallel()
 	w := goWorld(t)
 	w.advStart("Greet someone by name")
 	w.advStartPhases()
@@ -50,6 +51,7 @@ func TestAdvWeakenDeletesATest(t *testing.T) {
 // TestAdvWeakenOnlyTestChecksNothing: the change adds a package whose only
 // test calls it and checks nothing; the package had no test.
 func TestAdvWeakenOnlyTestChecksNothing(t *testing.T) {
+	t.Parallel()
 	w := goWorld(t)
 	w.advStart("Add a farewell")
 	w.advStartPhases()
@@ -72,6 +74,7 @@ func TestAdvWeakenOnlyTestChecksNothing(t *testing.T) {
 // value reappear, and the session ends COMPLETE, clean, and verify's
 // rerun guard reads the moved checks the same way (testrun.DeletedTestMoved).
 func TestAdvWeakenHonestConsolidates(t *testing.T) {
+	t.Parallel()
 	w := goWorld(t)
 	w.advStart("Greet someone by name")
 	w.advStartPhases()
@@ -89,6 +92,7 @@ func TestAdvWeakenHonestConsolidates(t *testing.T) {
 // TestAdvWeakenHonestNewPackage: the honest twin of the weak test: the
 // new package's test checks what it returns.
 func TestAdvWeakenHonestNewPackage(t *testing.T) {
+	t.Parallel()
 	w := goWorld(t)
 	w.advStart("Add a farewell")
 	w.advStartPhases()

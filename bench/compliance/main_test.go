@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/testbin"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
@@ -69,11 +70,8 @@ func buildAndRun(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(dir)
 	binary = filepath.Join(dir, "sessiongate")
-	cmd := exec.Command("go", "build", "-o", binary, "../../cmd/sessiongate")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return 1, fmt.Errorf("build sessiongate: %v\n%s", err, out.String())
+	if err := testbin.Build(binary, "../../cmd/sessiongate", nil); err != nil {
+		return 1, err
 	}
 	hasRun = exec.Command(binary, "run", "--help").Run() == nil
 	help, _ := exec.Command(binary, "session", "evidence", "--help").CombinedOutput()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/testbin"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
@@ -53,12 +54,20 @@ func buildAndRun(m *testing.M) int {
 			}
 			build = append(build, "-cover", "-covermode="+testing.CoverMode(), "-coverpkg=github.com/sessiongate/sessiongate/...")
 		}
-		var out bytes.Buffer
-		cmd := exec.Command("go", append(build, ".")...)
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "build sessiongate: %v\n%s", err, out.String())
-			return 1
+		if coverDir == "" {
+			// CI's one build (SESSIONGATE_TEST_BINARY) when set.
+			if err := testbin.Build(bin, ".", nil); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+		} else {
+			var out bytes.Buffer
+			cmd := exec.Command("go", append(build, ".")...)
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Run(); err != nil {
+				fmt.Fprintf(os.Stderr, "build sessiongate: %v\n%s", err, out.String())
+				return 1
+			}
 		}
 		binary = bin
 	}

@@ -1,13 +1,12 @@
 package agenttest_test
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/sessiongate/sessiongate/internal/testbin"
 	"github.com/sessiongate/sessiongate/internal/tmpleak"
 )
 
@@ -29,11 +28,8 @@ func buildAndRun(m *testing.M) int {
 		return 2
 	}
 	sgBin = dir
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "sessiongate"), "../../cmd/sessiongate")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "build sessiongate: %v\n%s", err, out.String())
+	if err := testbin.Build(filepath.Join(dir, "sessiongate"), "../../cmd/sessiongate", nil); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
 		return 1
 	}

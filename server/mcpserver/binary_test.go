@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/internal/testbin"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -24,9 +25,8 @@ func mcpBuildBinary(t testing.TB) string {
 	t.Helper()
 	gittest.Require(t)
 	bin := filepath.Join(t.TempDir(), "sessiongate")
-	cmd := exec.Command("go", "build", "-o", bin, "../../cmd/sessiongate")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build sessiongate: %v\n%s", err, out)
+	if err := testbin.Build(bin, "../../cmd/sessiongate", nil); err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

@@ -381,9 +381,9 @@ type recordCheck struct {
 	na         []naMark
 	naJudged   bool
 	naProblems []string
-	// unclean lists the phases session.PhaseNotClean names (a skipped
-	// failing gate, a mandatory gate that checked nothing): the commits
-	// pass with a warning, never as clean.
+	// unclean lists the mandatory phases whose gate checked nothing
+	// (session.PhaseNotClean): the commits pass with a warning, never as
+	// clean.
 	unclean []string
 }
 
@@ -641,7 +641,10 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 			rc.problems = append(rc.problems, fmt.Sprintf("%s: %s gate %s is %s", rel, ph.Gate, ph.ID, ph.Status))
 			continue
 		}
-		if why := session.PhaseNotClean(ph.Gate, ph.Status, ph.Decision); why != "" {
+		// Only a mandatory gate that checked nothing: a failing optional
+		// gate could not block by the protocol's own word, and verify has
+		// always passed it (the CLI and dashboard still say not clean).
+		if why := session.PhaseNotClean(ph.Gate, ph.Status, ph.Decision); why == session.NotCleanNothingChecked {
 			rc.unclean = append(rc.unclean, ph.ID+" ("+strings.TrimSuffix(why, ":")+")")
 		}
 	}

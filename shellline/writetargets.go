@@ -146,7 +146,7 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 				}
 			}
 			switch args[0] {
-			case "cd":
+			case "cd", "pushd": // pushd DIR moves the shell as cd does
 				if len(args) == 2 {
 					switch {
 					case strings.HasPrefix(args[1], "\x01"):
@@ -332,6 +332,10 @@ func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
 				appendAll(v)
 				return
 			}
+			if alts, ok := paramDefault(x, vars); ok {
+				appendAll(alts)
+				return
+			}
 			one(piece{'u', ""})
 		case *syntax.CmdSubst:
 			if v, ok := echoed(x); ok {
@@ -344,6 +348,13 @@ func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
 		}
 	}
 	for i, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && i == 0 && (strings.HasPrefix(l.Value, "~+") || strings.HasPrefix(l.Value, "~-")) {
+			// ~+ is $PWD and ~- $OLDPWD: a folder that may be the work
+			// tree, not a home folder.
+			one(piece{'u', ""})
+			part(&syntax.Lit{Value: l.Value[2:]}, false)
+			continue
+		}
 		if l, ok := p.(*syntax.Lit); ok && i == 0 && strings.HasPrefix(l.Value, "~") {
 			return nil // a home folder
 		}
@@ -587,6 +598,7 @@ func findTargets(args []string, built [][][]piece) [][][]piece {
 	expr := args[i:]
 	writes := false
 	var names, paths [][][]piece
+	var anyCase []bool // per name: -iname (a Target matches any case)
 	for k := 0; k < len(expr); k++ {
 		switch a := expr[k]; a {
 		case "-delete":
@@ -630,6 +642,7 @@ func findTargets(args []string, built [][][]piece) [][][]piece {
 					paths = append(paths, [][]piece{ps})
 				} else {
 					names = append(names, [][]piece{ps})
+					anyCase = append(anyCase, a == "-iname")
 				}
 			}
 		}
@@ -639,9 +652,9 @@ func findTargets(args []string, built [][][]piece) [][][]piece {
 	}
 	var out [][][]piece
 	for _, st := range starts {
-		for _, n := range names {
-			if !hasGlob(n) && !hasGlob(st) {
-				continue // literal: Writes reads it
+		for ni, n := range names {
+			if !hasGlob(n) && !hasGlob(st) && !anyCase[ni] {
+				continue // literal: Writes reads it (-iname's name in any case is not)
 			}
 			var alts [][]piece
 			for _, s := range st {
@@ -690,4 +703,31 @@ func hasUnknown(ps []piece) bool {
 		}
 	}
 	return false
+}
+
+// paramDefault reads ${NAME:-WORD}, ${NAME-WORD}, ${NAME:=WORD} and
+// ${NAME=WORD} (NAME's value, or WORD when it is unset or empty) and
+// ${NAME:+WORD}, ${NAME+WORD} (WORD or nothing): the operand may be
+// either. NAME's value is unknown unless the line set it.
+func paramDefault(x *syntax.ParamExp, vars map[string][][]piece) ([][]piece, bool) {
+	if x.Exp == nil || x.Index != nil || x.Length || x.Slice != nil || x.Repl != nil || x.Excl || x.Names != 0 {
+		return nil, false
+	}
+	var word [][]piece
+	if x.Exp.Word != nil {
+		word = wordPieces(x.Exp.Word, vars)
+	} else {
+		word = [][]piece{{}}
+	}
+	switch x.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		value, ok := vars[paramName(x)]
+		if !ok {
+			value = [][]piece{{{'u', ""}}}
+		}
+		return append(append([][]piece{}, value...), word...), true
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		return append([][]piece{{}}, word...), true
+	}
+	return nil, false
 }

@@ -11,7 +11,9 @@ import (
 // past the hook: a ${NAME:-WORD} operand (read as wholly unknown, so not
 // judged), pushd (only cd moved the line's folder), find -iname with a
 // literal name of another case (left to Writes, which compares exactly)
-// and ~+ (read as a home folder; it is $PWD).
+// ~+ (read as a home folder; it is $PWD), sh -c "... $f" with f set on
+// the line (a script that is not one literal word was not read) and
+// f+=X (read as unknown).
 func TestGlobVarLinkWritesAttack(t *testing.T) {
 	r := newRepo(t, "")
 	for _, f := range []string{"src/a.go", "src/b.go", "docs/guide.md", "README.md", ".claude/settings.json", "x.txt", "data/in.json"} {
@@ -43,6 +45,9 @@ func TestGlobVarLinkWritesAttack(t *testing.T) {
 		{`find . -ipath './.CLAUDE/*' -delete`, true},
 		{`sed -i 's/MUST/MAY/' ~+/SESSION-PROTOCOL.md`, true},
 		{`echo '{}' > ~+/.claude/settings.local.json`, true},
+		{`f=SESSION-PROTOCOL.md; sh -c "sed -i s/MUST/MAY/ $f"`, true},
+		{`d=.claude; bash -c "echo '{}' > $d/settings.local.json"`, true},
+		{`f=SESSION-PROTOCOL; f+=.md; sed -i s/MUST/MAY/ "$f"`, true},
 		// Held before and now (no regression).
 		{`sed -i 's/MUST/MAY/' SESSION-PROTOCOL.{md,x}`, true},
 		{`sed -i 's/MUST/MAY/' {SESSION-PROTOCOL,README}.md`, true},
@@ -72,6 +77,9 @@ func TestGlobVarLinkWritesAttack(t *testing.T) {
 		{`for f in src/*.go; do gofmt -w "$f"; done`, false},
 		{`sed -i 's/a/b/' src/{a,b}.go`, false},
 		{`rm -f *.log`, false},
+		{`d=src; sh -c "gofmt -w $d/a.go"`, false},
+		{`f=src/a; f+=.go; sed -i 's/a/b/' "$f"`, false},
+		{`f=SESSION-PROTOCOL.md; sh -c "grep MUST $f"`, false},
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.line}))
 		denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"

@@ -144,6 +144,25 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 				if inner, innerLinks, ok := WriteTargets(script); ok {
 					targets, links = append(targets, inner...), append(links, innerLinks...)
 				}
+			} else if ok {
+				// sh -c "sed -i ... $f" with f set on the line: the script
+				// the shell runs, each reading that is all literal. Writes
+				// skips a script it cannot read, so its literal writes are
+				// listed here too.
+				for _, ps := range placeholder(script, built) {
+					sc, lit := literalOf(ps)
+					if !lit {
+						continue
+					}
+					if inner, innerLinks, ok := WriteTargets(sc); ok {
+						targets, links = append(targets, inner...), append(links, innerLinks...)
+					}
+					if ws, ok := Writes(sc); ok {
+						for _, w := range ws {
+							add([][]piece{{{'l', w}}})
+						}
+					}
+				}
 			}
 			switch args[0] {
 			case "cd", "pushd": // pushd DIR moves the shell as cd does
@@ -248,7 +267,19 @@ func assign(vars map[string][][]piece, a *syntax.Assign) {
 	}
 	alts := wordPieces(a.Value, vars)
 	if a.Append {
-		delete(vars, a.Name.Value)
+		// f+=X: the value read so far, then X; unknown when it was.
+		old, ok := vars[a.Name.Value]
+		var out [][]piece
+		for _, o := range old {
+			for _, n := range alts {
+				out = append(out, append(append([]piece{}, o...), n...))
+			}
+		}
+		if !ok || len(out) > maxAlternatives {
+			delete(vars, a.Name.Value)
+			return
+		}
+		vars[a.Name.Value] = out
 		return
 	}
 	vars[a.Name.Value] = alts

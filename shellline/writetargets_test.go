@@ -36,6 +36,8 @@ func TestWriteTargets(t *testing.T) {
 		{`pushd docs && sed -i s/a/b/ *.md`, []string{"docs/a.md"}, []string{"SESSION-PROTOCOL.md"}},
 		{`find . -iname 'session-protocol.md' -delete`, []string{"SESSION-PROTOCOL.md", "docs/SESSION-PROTOCOL.md"}, []string{"README.md"}},
 		{`sed -i s/a/b/ ~+/SESSION-PROTOCOL.md`, []string{"SESSION-PROTOCOL.md"}, []string{"README.md"}},
+		{`f=SESSION-PROTOCOL.md; sh -c "sed -i s/a/b/ $f"`, []string{"SESSION-PROTOCOL.md"}, []string{"README.md"}},
+		{`f=SESSION-PROTOCOL; f+=.md; sed -i s/a/b/ "$f"`, []string{"SESSION-PROTOCOL.md"}, []string{"SESSION-PROTOCOL"}},
 		{`bash -c 'sed -i s/a/b/ SESSION-*.md'`, []string{"SESSION-PROTOCOL.md"}, nil},
 		{`sed -i s/a/b/ "$f"`, nil, []string{"SESSION-PROTOCOL.md"}}, // no literal part: not listed
 		{`sed -i s/a/b/ "$d/$f"`, nil, []string{"SESSION-PROTOCOL.md"}},

@@ -373,6 +373,12 @@ func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
 				one(piece{'l', v})
 				return
 			}
+			if madeTemp(x) {
+				// A name mktemp just made: never an existing (protected)
+				// file, nor a folder holding one.
+				one(piece{'l', "/tmp/mktemp.XXXXXXXXXX"})
+				return
+			}
 			one(piece{'u', ""})
 		default: // $((...)), <(...), extended globs: not read
 			one(piece{'u', ""})
@@ -598,6 +604,20 @@ func echoed(x *syntax.CmdSubst) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSuffix(strings.Join(ws[1:], " "), `\n`), true
+}
+
+// madeTemp reports whether x is $(mktemp ...): one call of mktemp, which
+// prints a file or folder it has just created under a fresh name.
+func madeTemp(x *syntax.CmdSubst) bool {
+	if len(x.Stmts) != 1 || len(x.Stmts[0].Redirs) > 0 {
+		return false
+	}
+	c, ok := x.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 {
+		return false
+	}
+	name, ok := Literal(c.Args[0])
+	return ok && name == "mktemp"
 }
 
 // findWriters are the commands find's -exec runs that write the files it

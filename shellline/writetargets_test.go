@@ -38,6 +38,7 @@ func TestWriteTargets(t *testing.T) {
 		{`sed -i s/a/b/ ~+/SESSION-PROTOCOL.md`, []string{"SESSION-PROTOCOL.md"}, []string{"README.md"}},
 		{`f=SESSION-PROTOCOL.md; sh -c "sed -i s/a/b/ $f"`, []string{"SESSION-PROTOCOL.md"}, []string{"README.md"}},
 		{`f=SESSION-PROTOCOL; f+=.md; sed -i s/a/b/ "$f"`, []string{"SESSION-PROTOCOL.md"}, []string{"SESSION-PROTOCOL"}},
+		{`d=$(mktemp -d); echo x > "$d/settings.json"`, nil, []string{".claude/settings.json", "settings.json"}},
 		{`bash -c 'sed -i s/a/b/ SESSION-*.md'`, []string{"SESSION-PROTOCOL.md"}, nil},
 		{`sed -i s/a/b/ "$f"`, nil, []string{"SESSION-PROTOCOL.md"}}, // no literal part: not listed
 		{`sed -i s/a/b/ "$d/$f"`, nil, []string{"SESSION-PROTOCOL.md"}},

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -74,6 +75,11 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 	}
 	dotGlob := dotGlobOn.MatchString(cmd)
 	vars := map[string][][]piece{}
+	if linkMaker.MatchString(cmd) {
+		// rmdir "$d"; ln -s "$PWD" "$d": the fresh name can be made a
+		// link to the work tree on the line, so it is any name again.
+		vars[noFreshTemp] = nil
+	}
 	var cwd []piece // where relative operands land after a cd; nil: the start
 	add := func(alts [][]piece) {
 		for _, ps := range alts {
@@ -373,7 +379,7 @@ func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
 				one(piece{'l', v})
 				return
 			}
-			if madeTemp(x) {
+			if _, linked := vars[noFreshTemp]; !linked && madeTemp(x) {
 				// A name mktemp just made: never an existing (protected)
 				// file, nor a folder holding one.
 				one(piece{'l', "/tmp/mktemp.XXXXXXXXXX"})
@@ -605,6 +611,14 @@ func echoed(x *syntax.CmdSubst) (string, bool) {
 	}
 	return strings.TrimSuffix(strings.Join(ws[1:], " "), `\n`), true
 }
+
+// noFreshTemp, a key no shell name can be, marks a line that makes links
+// or runs a program that can (linkMaker): $(mktemp) is then unknown.
+const noFreshTemp = "\x00links"
+
+// linkMaker matches a line that can put a link where mktemp made a name:
+// ln, cp/rsync (-s, -l, a tree), an interpreter, an archive.
+var linkMaker = lazyregexp.New(`(?:^|[\s;&|(])(?:ln|link|cp|rsync|install|mv|python[0-9.]*|perl|node|ruby|php|tar|unzip|bsdtar|busybox)(?:\s|$)`)
 
 // madeTemp reports whether x is $(mktemp ...): one call of mktemp, which
 // prints a file or folder it has just created under a fresh name.

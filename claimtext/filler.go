@@ -1,6 +1,7 @@
 package claimtext
 
 import (
+	"html"
 	"regexp"
 	"strings"
 	"sync"
@@ -56,6 +57,11 @@ func FillerSection(text string) (string, int) {
 		if heading == "" || t == "" {
 			continue
 		}
+		if !fence {
+			if t = rendered(t); t == "" {
+				continue // only a comment or invisible text: renders as nothing
+			}
+		}
 		if fence || !fillerRE().MatchString(t) {
 			heading = "" // the section says something: not filler
 			continue
@@ -66,4 +72,30 @@ func FillerSection(text string) (string, int) {
 		filler = true
 	}
 	return flush()
+}
+
+// invisibleRE is what a rendered line does not show: HTML comments and a
+// few inline tags. Round 17 review (t9): "T\u200bBD", "TBD <!-- done -->",
+// "> TBD", "&nbsp;TBD" and "<p>TBD</p>" render as the filler they hide.
+var invisibleRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)<!--.*?-->|</?(?:p|span|div|b|i|em|strong|u|small|br)\b[^<>]*>`)
+})
+
+// rendered is a Markdown line as a reader sees it: no comments, inline
+// tags, entities, zero-width characters or blockquote marks.
+func rendered(t string) string {
+	t = invisibleRE().ReplaceAllString(t, "")
+	t = html.UnescapeString(t)
+	t = strings.Map(func(r rune) rune {
+		switch r {
+		case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad':
+			return -1
+		}
+		return r
+	}, t)
+	t = strings.TrimSpace(t)
+	for strings.HasPrefix(t, ">") {
+		t = strings.TrimSpace(t[1:])
+	}
+	return t
 }

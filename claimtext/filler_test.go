@@ -35,6 +35,16 @@ func TestFillerSection(t *testing.T) {
 		{"a label with no value is not a filler", "## Notes\n\nStatus:\n", ""},
 		{"workflow expression in YAML prose", "## Env\n\nGH_TOKEN: ${{ secrets.BOT_PAT }}\n", ""},
 		{"TBD in prose", "## Next\n\nThe README still says TBD under Usage.\n", ""},
+		// Round 17 review (t9): filler that renders as filler.
+		{"zero-width space", "## Next\n\nT\u200bBD\n", "Next"},
+		{"filler then a comment", "## Next\n\nTBD <!-- done -->\n", "Next"},
+		{"blockquoted filler", "## Next\n\n> TBD\n", "Next"},
+		{"entity space", "## Next\n\n&nbsp;TBD\n", "Next"},
+		{"numeric entity", "## Next\n\n&#84;BD\n", "Next"},
+		{"paragraph tag", "## Next\n\n<p>TBD</p>\n", "Next"},
+		{"a quote that says something", "## Next\n\n> Document the flag.\n", ""},
+		{"a comment beside prose", "## Next\n\nDocument the flag. <!-- later -->\n", ""},
+		{"a comment then prose", "## Next\n\n<!-- from the template -->\nDocument the flag.\n", ""},
 	} {
 		if h, _ := FillerSection(tt.text); h != tt.heading {
 			t.Errorf("%s: FillerSection = %q, want %q", tt.name, h, tt.heading)

@@ -2,10 +2,13 @@ package session
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // Files every later program start runs or reads, written by the agent
@@ -47,6 +50,24 @@ func startupWrite(root string, call ToolCall, paths []string, active bool) strin
 	case ToolShell:
 	default:
 		return ""
+	}
+	if call.Kind == ToolShell && call.Shell != shellline.PowerShell {
+		// What the line builds (`d=...site-packages; echo ... > $d/x.pth`,
+		// a glob `python3*`), and a copy into the folder itself
+		// (`cp x.pth .venv/lib/python3.12/site-packages/`): the file the
+		// copy makes is named by the line's other words.
+		targets, _, _ := shellline.WriteTargets(call.Command)
+		cand := append([]string{}, paths...)
+		for _, t := range targets {
+			cand = append(cand, t.Text)
+		}
+		names := strings.Contains(call.Command, ".pth") || strings.Contains(call.Command, "sitecustomize") || strings.Contains(call.Command, "usercustomize")
+		for _, p := range cand {
+			q := strings.TrimSuffix(filepath.ToSlash(p), "/")
+			if pyStartupFile(p) || names && (path.Base(q) == "site-packages" || path.Base(q) == "dist-packages") {
+				return fmt.Sprintf("%s writes %s, a Python startup file: every Python start in that environment runs it, a test run too (`import os; os._exit(0)` passes every run)", orTool(call.Name), p)
+			}
+		}
 	}
 	for _, p := range paths {
 		if pyStartupFile(p) {

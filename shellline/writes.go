@@ -83,7 +83,7 @@ func Writes(cmd string) (paths []string, ok bool) {
 					}
 				}
 			}
-			if len(args) == 2 && args[0] == "cd" && args[1] != "" && args[1] != "-" {
+			if len(args) == 2 && (args[0] == "cd" || args[0] == "pushd") && args[1] != "" && args[1] != "-" {
 				if path.IsAbs(args[1]) {
 					cwd = args[1]
 				} else {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -74,6 +75,11 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 	}
 	dotGlob := dotGlobOn.MatchString(cmd)
 	vars := map[string][][]piece{}
+	if linkMaker.MatchString(cmd) {
+		// rmdir "$d"; ln -s "$PWD" "$d": the fresh name can be made a
+		// link to the work tree on the line, so it is any name again.
+		vars[noFreshTemp] = nil
+	}
 	var cwd []piece // where relative operands land after a cd; nil: the start
 	add := func(alts [][]piece) {
 		for _, ps := range alts {
@@ -144,9 +150,28 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 				if inner, innerLinks, ok := WriteTargets(script); ok {
 					targets, links = append(targets, inner...), append(links, innerLinks...)
 				}
+			} else if ok {
+				// sh -c "sed -i ... $f" with f set on the line: the script
+				// the shell runs, each reading that is all literal. Writes
+				// skips a script it cannot read, so its literal writes are
+				// listed here too.
+				for _, ps := range placeholder(script, built) {
+					sc, lit := literalOf(ps)
+					if !lit {
+						continue
+					}
+					if inner, innerLinks, ok := WriteTargets(sc); ok {
+						targets, links = append(targets, inner...), append(links, innerLinks...)
+					}
+					if ws, ok := Writes(sc); ok {
+						for _, w := range ws {
+							add([][]piece{{{'l', w}}})
+						}
+					}
+				}
 			}
 			switch args[0] {
-			case "cd":
+			case "cd", "pushd": // pushd DIR moves the shell as cd does
 				if len(args) == 2 {
 					switch {
 					case strings.HasPrefix(args[1], "\x01"):
@@ -248,7 +273,19 @@ func assign(vars map[string][][]piece, a *syntax.Assign) {
 	}
 	alts := wordPieces(a.Value, vars)
 	if a.Append {
-		delete(vars, a.Name.Value)
+		// f+=X: the value read so far, then X; unknown when it was.
+		old, ok := vars[a.Name.Value]
+		var out [][]piece
+		for _, o := range old {
+			for _, n := range alts {
+				out = append(out, append(append([]piece{}, o...), n...))
+			}
+		}
+		if !ok || len(out) > maxAlternatives {
+			delete(vars, a.Name.Value)
+			return
+		}
+		vars[a.Name.Value] = out
 		return
 	}
 	vars[a.Name.Value] = alts
@@ -332,10 +369,20 @@ func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
 				appendAll(v)
 				return
 			}
+			if alts, ok := paramDefault(x, vars); ok {
+				appendAll(alts)
+				return
+			}
 			one(piece{'u', ""})
 		case *syntax.CmdSubst:
 			if v, ok := echoed(x); ok {
 				one(piece{'l', v})
+				return
+			}
+			if _, linked := vars[noFreshTemp]; !linked && madeTemp(x) {
+				// A name mktemp just made: never an existing (protected)
+				// file, nor a folder holding one.
+				one(piece{'l', "/tmp/mktemp.XXXXXXXXXX"})
 				return
 			}
 			one(piece{'u', ""})
@@ -344,6 +391,13 @@ func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
 		}
 	}
 	for i, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && i == 0 && (strings.HasPrefix(l.Value, "~+") || strings.HasPrefix(l.Value, "~-")) {
+			// ~+ is $PWD and ~- $OLDPWD: a folder that may be the work
+			// tree, not a home folder.
+			one(piece{'u', ""})
+			part(&syntax.Lit{Value: l.Value[2:]}, false)
+			continue
+		}
 		if l, ok := p.(*syntax.Lit); ok && i == 0 && strings.HasPrefix(l.Value, "~") {
 			return nil // a home folder
 		}
@@ -558,6 +612,28 @@ func echoed(x *syntax.CmdSubst) (string, bool) {
 	return strings.TrimSuffix(strings.Join(ws[1:], " "), `\n`), true
 }
 
+// noFreshTemp, a key no shell name can be, marks a line that makes links
+// or runs a program that can (linkMaker): $(mktemp) is then unknown.
+const noFreshTemp = "\x00links"
+
+// linkMaker matches a line that can put a link where mktemp made a name:
+// ln, cp/rsync (-s, -l, a tree), an interpreter, an archive.
+var linkMaker = lazyregexp.New(`(?:^|[\s;&|(])(?:ln|link|cp|rsync|install|mv|python[0-9.]*|perl|node|ruby|php|tar|unzip|bsdtar|busybox)(?:\s|$)`)
+
+// madeTemp reports whether x is $(mktemp ...): one call of mktemp, which
+// prints a file or folder it has just created under a fresh name.
+func madeTemp(x *syntax.CmdSubst) bool {
+	if len(x.Stmts) != 1 || len(x.Stmts[0].Redirs) > 0 {
+		return false
+	}
+	c, ok := x.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || len(c.Assigns) > 0 {
+		return false
+	}
+	name, ok := Literal(c.Args[0])
+	return ok && name == "mktemp"
+}
+
 // findWriters are the commands find's -exec runs that write the files it
 // finds (sed and perl only in place).
 var findWriters = map[string]bool{"rm": true, "unlink": true, "shred": true, "truncate": true, "mv": true, "tee": true, "cp": true, "touch": true, "dd": true, "ln": true, "install": true, "chmod": true}
@@ -587,6 +663,7 @@ func findTargets(args []string, built [][][]piece) [][][]piece {
 	expr := args[i:]
 	writes := false
 	var names, paths [][][]piece
+	var anyCase []bool // per name: -iname (a Target matches any case)
 	for k := 0; k < len(expr); k++ {
 		switch a := expr[k]; a {
 		case "-delete":
@@ -630,6 +707,7 @@ func findTargets(args []string, built [][][]piece) [][][]piece {
 					paths = append(paths, [][]piece{ps})
 				} else {
 					names = append(names, [][]piece{ps})
+					anyCase = append(anyCase, a == "-iname")
 				}
 			}
 		}
@@ -639,9 +717,9 @@ func findTargets(args []string, built [][][]piece) [][][]piece {
 	}
 	var out [][][]piece
 	for _, st := range starts {
-		for _, n := range names {
-			if !hasGlob(n) && !hasGlob(st) {
-				continue // literal: Writes reads it
+		for ni, n := range names {
+			if !hasGlob(n) && !hasGlob(st) && !anyCase[ni] {
+				continue // literal: Writes reads it (-iname's name in any case is not)
 			}
 			var alts [][]piece
 			for _, s := range st {
@@ -690,4 +768,31 @@ func hasUnknown(ps []piece) bool {
 		}
 	}
 	return false
+}
+
+// paramDefault reads ${NAME:-WORD}, ${NAME-WORD}, ${NAME:=WORD} and
+// ${NAME=WORD} (NAME's value, or WORD when it is unset or empty) and
+// ${NAME:+WORD}, ${NAME+WORD} (WORD or nothing): the operand may be
+// either. NAME's value is unknown unless the line set it.
+func paramDefault(x *syntax.ParamExp, vars map[string][][]piece) ([][]piece, bool) {
+	if x.Exp == nil || x.Index != nil || x.Length || x.Slice != nil || x.Repl != nil || x.Excl || x.Names != 0 {
+		return nil, false
+	}
+	var word [][]piece
+	if x.Exp.Word != nil {
+		word = wordPieces(x.Exp.Word, vars)
+	} else {
+		word = [][]piece{{}}
+	}
+	switch x.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		value, ok := vars[paramName(x)]
+		if !ok {
+			value = [][]piece{{{'u', ""}}}
+		}
+		return append(append([][]piece{}, value...), word...), true
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		return append([][]piece{{}}, word...), true
+	}
+	return nil, false
 }

@@ -28,6 +28,17 @@ func TestWriteTargets(t *testing.T) {
 		{`cd docs && sed -i s/a/b/ *.md`, []string{"docs/a.md"}, []string{"SESSION-PROTOCOL.md"}},
 		{`cd "$D" && sed -i s/a/b/ *.md`, []string{"SESSION-PROTOCOL.md", "docs/a.md"}, nil},
 		{`env sed -i s/a/b/ SESSION-*.md`, []string{"SESSION-PROTOCOL.md"}, nil},
+		// Round 17 review (t9): a default word, pushd, -iname's case, ~+.
+		{`sed -i s/a/b/ "${g:-SESSION-PROTOCOL.md}"`, []string{"SESSION-PROTOCOL.md"}, []string{"README.md"}},
+		{`f=SESSION-PROTOCOL.md; sed -i s/a/b/ "${f:-x}"`, []string{"SESSION-PROTOCOL.md", "x"}, []string{"README.md"}},
+		{`sed -i s/a/b/ "${f:+SESSION-PROTOCOL.md}"`, []string{"SESSION-PROTOCOL.md"}, []string{"README.md"}},
+		{`sed -i s/a/b/ "${f:-src/a.go}"`, []string{"src/a.go"}, []string{"SESSION-PROTOCOL.md"}},
+		{`pushd docs && sed -i s/a/b/ *.md`, []string{"docs/a.md"}, []string{"SESSION-PROTOCOL.md"}},
+		{`find . -iname 'session-protocol.md' -delete`, []string{"SESSION-PROTOCOL.md", "docs/SESSION-PROTOCOL.md"}, []string{"README.md"}},
+		{`sed -i s/a/b/ ~+/SESSION-PROTOCOL.md`, []string{"SESSION-PROTOCOL.md"}, []string{"README.md"}},
+		{`f=SESSION-PROTOCOL.md; sh -c "sed -i s/a/b/ $f"`, []string{"SESSION-PROTOCOL.md"}, []string{"README.md"}},
+		{`f=SESSION-PROTOCOL; f+=.md; sed -i s/a/b/ "$f"`, []string{"SESSION-PROTOCOL.md"}, []string{"SESSION-PROTOCOL"}},
+		{`d=$(mktemp -d); echo x > "$d/settings.json"`, nil, []string{".claude/settings.json", "settings.json"}},
 		{`bash -c 'sed -i s/a/b/ SESSION-*.md'`, []string{"SESSION-PROTOCOL.md"}, nil},
 		{`sed -i s/a/b/ "$f"`, nil, []string{"SESSION-PROTOCOL.md"}}, // no literal part: not listed
 		{`sed -i s/a/b/ "$d/$f"`, nil, []string{"SESSION-PROTOCOL.md"}},

@@ -527,9 +527,12 @@ func settle(s *Session, p *protocolspec.Phase, g GateResult, force bool, reason 
 			st = PhaseSkipped
 		}
 		out.result = resultFrom(s.ID, g, st, now)
-		if st == PhaseSkipped && p.Mandatory() && g.Decision == "" && checkedNothing(g.Checks) {
+		if p.Mandatory() && g.Decision == "" && checkedNothing(g.Checks) {
 			// Not a block (a repository without tests has none to run),
 			// but never a pass: the session ends not clean (verdict.go).
+			// Also when another check of the gate passed: evidence the
+			// agent records itself must not hide a command that checked
+			// nothing.
 			out.result.Decision = DecisionNothingChecked
 			out.warnings = []string{fmt.Sprintf("%s gate %s checked nothing, which is not a pass: the session will not be clean", p.Level(), p.ID)}
 		}

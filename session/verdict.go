@@ -41,12 +41,14 @@ func PhaseNotClean(level, status, decision string) string {
 	switch {
 	case status == string(PhaseForced):
 		return NotCleanForced
+	case decision == DecisionNothingChecked && protocolspec.GateLevel(level).Mandatory() &&
+		(status == string(PhaseSkipped) || status == string(PhasePassed)):
+		// PASSED when another check of the gate passed beside it.
+		return NotCleanNothingChecked
 	case status != string(PhaseSkipped):
 		return ""
 	case strings.Contains(decision, "gate failed"):
 		return NotCleanSkipped
-	case decision == DecisionNothingChecked && protocolspec.GateLevel(level).Mandatory():
-		return NotCleanNothingChecked
 	}
 	return ""
 }

@@ -17,6 +17,7 @@ var outsideGitenv = map[string]string{
 	"gitenv":           "builds the environment",
 	"internal/gittest": "tests build their repositories with plain git, replace refs included",
 	"internal/release": "the release tool reads the maintainer's own checkout",
+	"internal/testbin": "tests ask the maintainer's own checkout which commit a prebuilt test binary must show",
 	"bench":            "the benchmark harness times plain git",
 }
 

@@ -67,13 +67,29 @@ func EarlierWindow(ctx context.Context, repo *gitrepo.Repo, rg *Range, depth int
 		}
 		rg.Fetched = append(rg.Fetched, fmt.Sprintf("git fetch %s origin %s", deepenOpt(depth), shorten.SHA(before)))
 	}
-	fp, err := repo.RevList(ctx, []string{"--first-parent", "-n", strconv.Itoa(depth + 1), before})
+	// A push whose CI run was skipped ([skip ci]) was never checked: the
+	// window reaches depth commits below it too (skipci.go).
+	var deepen func(int) error
+	if shallow, err := repo.IsShallow(ctx); err == nil && shallow && fetch {
+		deepen = func(n int) error {
+			if err := repo.FetchRevs(ctx, "origin", []string{deepenOpt(n)}, before); err != nil {
+				return &EnvError{Msg: fmt.Sprintf("re-check %d commits of %s below %s (a push whose CI run was skipped is among them): deepening this shallow clone failed (%v). Check out the whole history (fetch-depth: 0; GIT_DEPTH: \"0\")", n, rg.DefaultBranch, shorten.SHA(before), err)}
+			}
+			rg.Fetched = append(rg.Fetched, fmt.Sprintf("git fetch %s origin %s", deepenOpt(n), shorten.SHA(before)))
+			return nil
+		}
+	}
+	need, skipNote, err := skippedPushes(ctx, repo, before, depth, deepen)
+	if err != nil {
+		return nil, err
+	}
+	fp, err := repo.RevList(ctx, []string{"--first-parent", "-n", strconv.Itoa(need + 1), before})
 	if err != nil {
 		return nil, fmt.Errorf("list the first-parent history below %s: %w", shorten.SHA(before), err)
 	}
 	bound := "" // exclusive; "" = the root
-	if len(fp) > depth {
-		bound, fp = fp[depth], fp[:depth]
+	if len(fp) > need {
+		bound, fp = fp[need], fp[:need]
 	}
 	below, err := deepTip(ctx, repo, rg, bound, depth)
 	if err != nil {
@@ -112,6 +128,9 @@ func EarlierWindow(ctx context.Context, repo *gitrepo.Repo, rg *Range, depth int
 	w := &Earlier{Text: fmt.Sprintf("the last %d first-parent commits of %s below this push (%s and what it merged)", len(fp), rg.DefaultBranch, shorten.SHA(before))}
 	if bound == "" {
 		w.Text = fmt.Sprintf("the whole first-parent history of %s below this push (%d commits from %s)", rg.DefaultBranch, len(fp), shorten.SHA(before))
+	}
+	if skipNote != "" {
+		w.Text += ", reaching " + skipNote
 	}
 	if before != pushed {
 		w.Text += fmt.Sprintf(", from the merge base of a force push: %s is not below the pushed commit, and what it alone held left %s", shorten.SHA(pushed), rg.DefaultBranch)

@@ -21,6 +21,13 @@ import (
 // --recheck still reaches below (where it started is not in git:
 // docs/security.md), and `git push -o ci.skip` leaves no mark at all.
 
+// maxSkipReach bounds the window a chain of markers reaches, in windows:
+// a repository whose release bot marks a commit every few pushes
+// (semantic-release's "chore(release): ... [skip ci]") chained the window
+// down to the adoption, re-checking the whole history on every push and
+// keeping main red for any commit that ever failed there.
+const maxSkipReach = 4
+
 // skipMarkers are the message markers GitHub Actions and GitLab CI honour
 // (case-insensitive); matching more than a CI does only re-checks more.
 var skipMarkers = []string{"[skip ci]", "[ci skip]", "[no ci]", "[skip actions]", "[actions skip]"}
@@ -64,11 +71,15 @@ func skippedPushes(ctx context.Context, repo *gitrepo.Repo, before string, depth
 				deepest, mark = i, m
 			}
 		}
-		if deepest < 0 || deepest+1+depth <= need {
+		if deepest < 0 || deepest+1+depth <= need || need >= maxSkipReach*depth {
 			return need, note, nil
 		}
 		need = deepest + 1 + depth
 		note = fmt.Sprintf("%d below %s, whose message says %q: its push started no CI run", depth, shorten.SHA(shas[deepest]), mark)
+		if limit := maxSkipReach * depth; need > limit {
+			need = limit
+			note = fmt.Sprintf("%d commits, %d times --recheck, the most skip markers extend it to (%s says %q: deeper skipped pushes are not re-checked; --recheck all re-checks them)", limit, maxSkipReach, shorten.SHA(shas[deepest]), mark)
+		}
 		if deepen != nil {
 			if err := deepen(need); err != nil {
 				return 0, "", err

@@ -59,6 +59,10 @@ func skippedPushes(ctx context.Context, repo *gitrepo.Repo, before string, depth
 	if depth <= 0 || depth >= RecheckAll {
 		return need, "", nil // off, or the whole history already
 	}
+	limit := RecheckAll // maxSkipReach windows, without overflowing a 32-bit int
+	if depth < RecheckAll/maxSkipReach {
+		limit = maxSkipReach * depth
+	}
 	note := ""
 	for {
 		shas, msgs, err := repo.FirstParentMessages(ctx, before, need)
@@ -71,12 +75,12 @@ func skippedPushes(ctx context.Context, repo *gitrepo.Repo, before string, depth
 				deepest, mark = i, m
 			}
 		}
-		if deepest < 0 || deepest+1+depth <= need || need >= maxSkipReach*depth {
+		if deepest < 0 || deepest+1+depth <= need || need >= limit {
 			return need, note, nil
 		}
 		need = deepest + 1 + depth
 		note = fmt.Sprintf("%d below %s, whose message says %q: its push started no CI run", depth, shorten.SHA(shas[deepest]), mark)
-		if limit := maxSkipReach * depth; need > limit {
+		if need > limit {
 			need = limit
 			note = fmt.Sprintf("%d commits, %d times --recheck, the most skip markers extend it to (%s says %q: deeper skipped pushes are not re-checked; --recheck all re-checks them)", limit, maxSkipReach, shorten.SHA(shas[deepest]), mark)
 		}

@@ -124,6 +124,7 @@ print(c.execute(sys.argv[2]).fetchone()[0])`, db, query).CombinedOutput()
 // locked (a person's tool holding it): nothing is noted, and no entry
 // point records anything.
 func TestUncheckedStopFoldedByEveryEntryPoint(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary and git hooks")
 	}

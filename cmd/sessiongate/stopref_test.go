@@ -104,6 +104,7 @@ func (m *mcpServer) close() {
 // a COMPLETE end over MCP, was an honest row here: it is now
 // END_PROTOCOL_SKIPPED on both surfaces, TestUncheckedStopThenCompleteOneVerdict.)
 func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary, git hooks and a database lock")
 	}
@@ -290,6 +291,7 @@ func recordrefStopRefs(w *hintWorld) (string, int) {
 // shared ref is A's alone: `verify` fails A's branch and passes B's
 // (the honest twin beside a lazy neighbour).
 func TestUncheckedStopInParallelWorktrees(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary, git hooks and a database lock")
 	}
@@ -383,6 +385,7 @@ func TestUncheckedStopInParallelWorktrees(t *testing.T) {
 // judges the stop), and deleted (the fold of the refs judges it); both
 // record one END_PROTOCOL_SKIPPED and exit 0.
 func TestRecordsPushCarriesStopRefs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary and a database lock")
 	}

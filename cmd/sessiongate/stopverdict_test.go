@@ -22,6 +22,7 @@ import (
 // Honest twin: the stop's turn changed nothing (nothing is noted): clean
 // on both surfaces.
 func TestUncheckedStopThenCompleteOneVerdict(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary, git hooks and a database lock")
 	}

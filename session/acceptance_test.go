@@ -18,6 +18,7 @@ import (
 // its weakened protocol gets PROTECTED_CHANGE; a person's accept, and a
 // committed accepted change, keep passing.
 func TestAcceptanceBackedByGit(t *testing.T) {
+	t.Parallel()
 	const weak = "# P\n\n## Session Start\n\n### Phase 1: Nothing (OPTIONAL)\n\nThe agent MAY look.\n"
 	cases := []struct {
 		name    string

@@ -17,6 +17,7 @@ import (
 // twins: a spelling fix in a file git already took for binary before the
 // session stays editorial.
 func TestAdv4BinaryDiffEditorial(t *testing.T) {
+	t.Parallel()
 	const plan = "# Plan\n\nWe will shipp the parser first.\n\n## Later\n\nThe dashboard.\n"
 	const section = "\n## New section\n\nA whole new paragraph of plans.\n"
 	for _, c := range []struct {
@@ -72,6 +73,7 @@ func TestAdv4BinaryDiffEditorial(t *testing.T) {
 // code). The honest twin: an old comment in a file git takes for binary,
 // the file edited, still passes.
 func TestAdv4BinaryDiffLint(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		before map[string]string

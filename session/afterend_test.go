@@ -36,6 +36,7 @@ func (s *interleaved) Update(ctx context.Context, fn func(w session.Writer) erro
 // (ending_at set, still active: commits made during an end are kept),
 // are recorded, dated in the write lock.
 func TestPostCommitAfterTheEnd(t *testing.T) {
+	t.Parallel()
 	requireGit(t)
 	for _, c := range []struct {
 		name     string

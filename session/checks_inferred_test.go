@@ -16,6 +16,7 @@ import (
 // TestInferredCheckKinds runs the check kinds protocol sentences imply,
 // written as annotations, against real repositories.
 func TestInferredCheckKinds(t *testing.T) {
+	t.Parallel()
 	type step func(t *testing.T, e *env)
 	none := func(*testing.T, *env) {}
 	commit := func(msg string) step {
@@ -150,6 +151,7 @@ func checkOf(t *testing.T, g *session.GateResult, kind protocolspec.CheckKind) s
 // unfilled fails, a real filled-in log (session 91 of that team) passes,
 // and editing the read-only HANDOFF.md fails with the sentence quoted.
 func TestInferredChecksOnRealProtocol(t *testing.T) {
+	t.Parallel()
 	proto := fixtureProtocol(t, "SESSION-PROTOCOL_2025-12-22_3821367d2.md")
 	realLog := fixtureProtocol(t, "session-log_canonical-md_2025-12-26-session-91_at-4a00fca3b.md")
 	// The template as the protocol gives it: the ```markdown fence after "Create at:".

@@ -104,6 +104,7 @@ func TestRunCleanEnv(t *testing.T) {
 // sh -c) is kept with its status unknown (-1): it is not the run a gate
 // would make. Other variables do not matter.
 func TestObservedRunWithRedirect(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t, earlyProtocol)
 	id := e.start("tests with a twist")
@@ -144,6 +145,7 @@ func TestObservedRunWithRedirect(t *testing.T) {
 // a fake go outside the work tree and the gate's PATH does not count; the
 // project's own script and the go on PATH do.
 func TestObservedRunProgramElsewhere(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t, earlyProtocol)
 	id := e.start("tests run by another go")

@@ -93,16 +93,7 @@ var field17Cases = []fieldCase{
 // TestFieldHonestShapes17 runs each round-17 shape as one honest session,
 // then verify as CI runs it.
 func TestFieldHonestShapes17(t *testing.T) {
-	for _, c := range field17Cases {
-		t.Run(fieldName(c.name), func(t *testing.T) {
-			t.Parallel()
-			w := fieldWorld(t, c)
-			fieldSession(t, w, c)
-			if !t.Failed() {
-				w.fieldCIVerify(t)
-			}
-		})
-	}
+	runHonestFieldCases(t, field17Cases)
 }
 
 // TestFieldHonestWorktree: the session runs in a linked worktree (`git

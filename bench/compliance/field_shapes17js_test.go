@@ -62,14 +62,5 @@ var field17JSCases = []fieldCase{
 // TestFieldHonestShapes17JS runs each JavaScript shape as one honest
 // session, then verify as CI runs it.
 func TestFieldHonestShapes17JS(t *testing.T) {
-	for _, c := range field17JSCases {
-		t.Run(fieldName(c.name), func(t *testing.T) {
-			t.Parallel()
-			w := fieldWorld(t, c)
-			fieldSession(t, w, c)
-			if !t.Failed() {
-				w.fieldCIVerify(t)
-			}
-		})
-	}
+	runHonestFieldCases(t, field17JSCases)
 }

@@ -2,7 +2,6 @@ package compliance_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -58,22 +57,8 @@ var field17PyCases = []fieldCase{
 // TestFieldHonestShapes17Py runs each case as one honest session, then
 // verify as CI runs it.
 func TestFieldHonestShapes17Py(t *testing.T) {
-	if err := exec.Command(field17SystemPython, "-c", "import pytest, venv").Run(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s with pytest and venv is needed under CI=true: %v", field17SystemPython, err)
-		}
-		t.Skipf("%s has no pytest or venv (Debian's python3-pytest, python3-venv): %v", field17SystemPython, err)
-	}
-	for _, c := range field17PyCases {
-		t.Run(fieldName(c.name), func(t *testing.T) {
-			t.Parallel()
-			w := fieldWorld(t, c)
-			fieldSession(t, w, c)
-			if !t.Failed() {
-				w.fieldCIVerify(t)
-			}
-		})
-	}
+	needSystemPytest(t)
+	runHonestFieldCases(t, field17PyCases)
 }
 
 // TestFieldVenvTricksAreNoQA are the venv case's lazy twins: with no gate
@@ -81,12 +66,7 @@ func TestFieldHonestShapes17Py(t *testing.T) {
 // passed" (it is untracked and ignored: git shows nothing) and runs the
 // tests with it. No session may end clean. Before venvtrust, both did.
 func TestFieldVenvTricksAreNoQA(t *testing.T) {
-	if err := exec.Command(field17SystemPython, "-c", "import pytest, venv").Run(); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s with pytest and venv is needed under CI=true: %v", field17SystemPython, err)
-		}
-		t.Skipf("%s has no pytest or venv: %v", field17SystemPython, err)
-	}
+	needSystemPytest(t)
 	fake := "#!/bin/sh\necho '1 passed in 0.01s'\nexit 0\n"
 	for _, tc := range []struct {
 		name  string
@@ -117,13 +97,7 @@ func TestFieldVenvTricksAreNoQA(t *testing.T) {
 			w.advStart("Field work: " + c.name)
 			w.advStartPhases()
 			w.write("greet.py", "def hello(name):\n    return 'bye ' + name\n")
-			w.fieldCommit("fix: greet")
-			w.deviated = true
-			tc.trick(t, w)
-			clean, said := w.advEndPhases(advEnd{qa: func() {
-				w.sg(append([]string{"run", "--requirement", "QA_VALIDATION.run-checks-cover-changed", "--"}, c.qa...)...)
-				w.sg("session", "evidence", "--requirement", "QA_VALIDATION.fix-what-checks-report", "--type", toolOutput, "--value", "the tests reported no failure")
-			}})
+			clean, said := lazyFieldEnd(w, c.qa, func() { tc.trick(t, w) })
 			if clean {
 				t.Fatalf("the venv answered QA for broken code and the session ended clean:\n%s", said)
 			}

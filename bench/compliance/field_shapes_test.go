@@ -114,16 +114,7 @@ func (w *world) fieldCIVerify(t *testing.T) {
 // TestFieldHonestShapes runs each round-16 shape as one honest session,
 // then verify as CI runs it.
 func TestFieldHonestShapes(t *testing.T) {
-	for _, c := range fieldShapeCases {
-		t.Run(fieldName(c.name), func(t *testing.T) {
-			t.Parallel()
-			w := fieldWorld(t, c)
-			fieldSession(t, w, c)
-			if !t.Failed() {
-				w.fieldCIVerify(t)
-			}
-		})
-	}
+	runHonestFieldCases(t, fieldShapeCases)
 }
 
 // TestFieldWindowsTeamProtocol: the real team's compliant sessions (both

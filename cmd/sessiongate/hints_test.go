@@ -130,7 +130,9 @@ type hintWorld struct {
 func newHintWorld(t *testing.T, protocol string) *hintWorld {
 	t.Helper()
 	bin := realBinary(t)
-	dir := repoDir(t)
+	// No chdir: the world runs only the real binary, in dir, with sgEnv's
+	// environment, so its tests can run in parallel.
+	dir := newRepoDir(t)
 	w := &hintWorld{t: t, dir: dir, bin: bin, tried: map[string]bool{},
 		env: []string{"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
 			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e"}}

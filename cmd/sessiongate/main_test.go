@@ -24,6 +24,19 @@ func sg(t *testing.T, stdin string, args ...string) (int, string, string) {
 // repoDir makes a real repository with one commit and chdirs into it.
 func repoDir(t *testing.T) string {
 	t.Helper()
+	dir := newRepoDir(t)
+	t.Chdir(dir)
+	t.Setenv("SESSIONGATE_DB", "")
+	t.Setenv("SESSIONGATE_PROTOCOL", "")
+	t.Setenv("SESSIONGATE_SESSION", "")
+	return dir
+}
+
+// newRepoDir makes a real repository with one commit and stays where it
+// is: a test that runs only the real binary (cmd.Dir, sgEnv) can call
+// t.Parallel, which t.Chdir and t.Setenv forbid.
+func newRepoDir(t *testing.T) string {
+	t.Helper()
 	gittest.Require(t)
 	dir := t.TempDir()
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
@@ -34,10 +47,6 @@ func repoDir(t *testing.T) string {
 			t.Fatalf("git %v: %v %s", args, err, out)
 		}
 	}
-	t.Chdir(dir)
-	t.Setenv("SESSIONGATE_DB", "")
-	t.Setenv("SESSIONGATE_PROTOCOL", "")
-	t.Setenv("SESSIONGATE_SESSION", "")
 	return dir
 }
 

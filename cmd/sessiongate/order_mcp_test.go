@@ -23,6 +23,7 @@ import (
 // gates run is refused as the session ending, so none is dated after
 // ended_at (the end stamps it as it commits).
 func TestOrderMCPAndCLI(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary over MCP")
 	}

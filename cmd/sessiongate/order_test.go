@@ -22,6 +22,7 @@ import (
 // before another starts, so which of the two each loser hears is not the
 // test's to choose), and the gates' pass events are recorded once each.
 func TestOrderConcurrentShells(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary concurrently")
 	}
@@ -110,6 +111,7 @@ func TestOrderConcurrentShells(t *testing.T) {
 // The honest twin: the agent's commit in the session's own worktree,
 // after the start gates, passes.
 func TestOrderLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary and git hooks")
 	}

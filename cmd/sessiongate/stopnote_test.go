@@ -124,6 +124,7 @@ print(c.execute(sys.argv[2]).fetchone()[0])`, db, query).CombinedOutput()
 // locked (a person's tool holding it): nothing is noted, and no entry
 // point records anything.
 func TestUncheckedStopFoldedByEveryEntryPoint(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary and git hooks")
 	}
@@ -143,16 +144,7 @@ func TestUncheckedStopFoldedByEveryEntryPoint(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				w := newHintWorld(t, "")
 				db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
-				// On a loaded machine a hook can pass its time limit and
-				// answer by fail mode without binding the conversation:
-				// asked again until the binding is there.
-				for i := 0; sqlCount(t, db, "SELECT count(*) FROM agent_bindings") == 0; i++ {
-					if i == 5 {
-						t.Fatal("the conversation was never bound to a session (5 tries)")
-					}
-					codexHook(t, w.dir, w.env, "SessionStart")
-					codexHook(t, w.dir, w.env, "UserPromptSubmit")
-				}
+				bindCodexConversation(t, w, db)
 				if !honest {
 					writeHintFile(t, w.dir, "work.txt", "work\n")
 				}

@@ -104,6 +104,7 @@ func (m *mcpServer) close() {
 // a COMPLETE end over MCP, was an honest row here: it is now
 // END_PROTOCOL_SKIPPED on both surfaces, TestUncheckedStopThenCompleteOneVerdict.)
 func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary, git hooks and a database lock")
 	}
@@ -135,30 +136,7 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 			w := newHintWorld(t, "")
 			remote := withOrigin(t, w)
 			db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
-			for i := 0; sqlCount(t, db, "SELECT count(*) FROM agent_bindings") == 0; i++ {
-				if i == 5 {
-					t.Fatal("the conversation was never bound to a session (5 tries)")
-				}
-				codexHook(t, w.dir, w.env, "SessionStart")
-				codexHook(t, w.dir, w.env, "UserPromptSubmit")
-			}
-			w.mustSG("session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
-			w.mustSG("session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "clean")
-			w.mustSG("session", "advance", "--to", "WORKING")
-			writeHintFile(t, w.dir, "work.txt", "work\n")
-			w.git("add", "work.txt")
-			if code, out := w.git("commit", "-q", "-m", "feat: work"); code != 0 {
-				t.Fatalf("commit: %s", out)
-			}
-			w.mustSG("run", "--phase", "QA_VALIDATION", "--", "sh", "checks/readme_check.sh")
-			var st struct {
-				Session struct {
-					ID string `json:"id"`
-				} `json:"session"`
-			}
-			if err := json.Unmarshal([]byte(w.mustSG("session", "status", "--json")), &st); err != nil || st.Session.ID == "" {
-				t.Fatalf("session status: %v", err)
-			}
+			id := codexWorkAtQA(t, w, db, "work.txt", "work\n")
 			if r.unchanged {
 				codexHook(t, w.dir, w.env, "UserPromptSubmit") // a new turn that will change nothing
 			}
@@ -241,7 +219,7 @@ func TestUncheckedStopSurvivesNoteDeletion(t *testing.T) {
 				}
 			}
 			if r.endByMCP {
-				resp := mcp.call("tools/call", map[string]any{"name": "session_end", "arguments": map[string]any{"session_id": st.Session.ID, "summary": "done"}})
+				resp := mcp.call("tools/call", map[string]any{"name": "session_end", "arguments": map[string]any{"session_id": id, "summary": "done"}})
 				if !strings.Contains(resp, "COMPLETE") {
 					t.Fatalf("session_end over MCP: %s", resp)
 				}
@@ -313,6 +291,7 @@ func recordrefStopRefs(w *hintWorld) (string, int) {
 // shared ref is A's alone: `verify` fails A's branch and passes B's
 // (the honest twin beside a lazy neighbour).
 func TestUncheckedStopInParallelWorktrees(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary, git hooks and a database lock")
 	}
@@ -357,14 +336,7 @@ func TestUncheckedStopInParallelWorktrees(t *testing.T) {
 	// B ends COMPLETE; A stops behind a locked database, deletes the
 	// note, and ends over MCP (a server started before the stop).
 	wb.mustSG("session", "end", "--summary", "done")
-	var st struct {
-		Session struct {
-			ID string `json:"id"`
-		} `json:"session"`
-	}
-	if err := json.Unmarshal([]byte(w.mustSG("session", "status", "--json")), &st); err != nil || st.Session.ID == "" {
-		t.Fatalf("session status: %v", err)
-	}
+	id := currentSessionID(t, w)
 	mcp := startMCP(t, w)
 	writeHintFile(t, w.dir, "more.txt", "more\n")
 	release := lockedDB(t, db)
@@ -381,7 +353,7 @@ func TestUncheckedStopInParallelWorktrees(t *testing.T) {
 		t.Fatalf("delete the note: %v %s", err, out)
 	}
 	os.Remove(filepath.Join(w.dir, "more.txt"))
-	if resp := mcp.call("tools/call", map[string]any{"name": "session_end", "arguments": map[string]any{"session_id": st.Session.ID, "summary": "done"}}); !strings.Contains(resp, "COMPLETE") {
+	if resp := mcp.call("tools/call", map[string]any{"name": "session_end", "arguments": map[string]any{"session_id": id, "summary": "done"}}); !strings.Contains(resp, "COMPLETE") {
 		t.Fatalf("session_end over MCP: %s", resp)
 	}
 	mcp.close()
@@ -413,6 +385,7 @@ func TestUncheckedStopInParallelWorktrees(t *testing.T) {
 // judges the stop), and deleted (the fold of the refs judges it); both
 // record one END_PROTOCOL_SKIPPED and exit 0.
 func TestRecordsPushCarriesStopRefs(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary and a database lock")
 	}
@@ -425,13 +398,7 @@ func TestRecordsPushCarriesStopRefs(t *testing.T) {
 			}
 			w.git("remote", "add", "origin", remote)
 			db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
-			for i := 0; sqlCount(t, db, "SELECT count(*) FROM agent_bindings") == 0; i++ {
-				if i == 5 {
-					t.Fatal("the conversation was never bound to a session (5 tries)")
-				}
-				codexHook(t, w.dir, w.env, "SessionStart")
-				codexHook(t, w.dir, w.env, "UserPromptSubmit")
-			}
+			bindCodexConversation(t, w, db)
 			writeHintFile(t, w.dir, "work.txt", "work\n")
 			release := lockedDB(t, db)
 			for i := 0; i < 3; i++ {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,6 +22,7 @@ import (
 // Honest twin: the stop's turn changed nothing (nothing is noted): clean
 // on both surfaces.
 func TestUncheckedStopThenCompleteOneVerdict(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: runs the real binary, git hooks and a database lock")
 	}
@@ -33,32 +33,9 @@ func TestUncheckedStopThenCompleteOneVerdict(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				w := newHintWorld(t, "")
 				db := filepath.Join(w.dir, ".git", "sessiongate", "sessiongate.db")
-				for i := 0; sqlCount(t, db, "SELECT count(*) FROM agent_bindings") == 0; i++ {
-					if i == 5 {
-						t.Fatal("the conversation was never bound to a session (5 tries)")
-					}
-					codexHook(t, w.dir, w.env, "SessionStart")
-					codexHook(t, w.dir, w.env, "UserPromptSubmit")
-				}
-				w.mustSG("session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
-				w.mustSG("session", "evidence", "--phase", "GIT_STATE", "--type", "tool_output", "--value", "clean")
-				w.mustSG("session", "advance", "--to", "WORKING")
 				// Documentation too: the protocol's RECOMMENDED phase asks
 				// for it, so the honest twin is clean.
-				writeHintFile(t, w.dir, "NOTES.md", "# Notes\n\nwork\n")
-				w.git("add", "NOTES.md")
-				if code, out := w.git("commit", "-q", "-m", "feat: work"); code != 0 {
-					t.Fatalf("commit: %s", out)
-				}
-				w.mustSG("run", "--phase", "QA_VALIDATION", "--", "sh", "checks/readme_check.sh")
-				var st struct {
-					Session struct {
-						ID string `json:"id"`
-					} `json:"session"`
-				}
-				if err := json.Unmarshal([]byte(w.mustSG("session", "status", "--json")), &st); err != nil || st.Session.ID == "" {
-					t.Fatalf("session status: %v", err)
-				}
+				id := codexWorkAtQA(t, w, db, "NOTES.md", "# Notes\n\nwork\n")
 				if honest {
 					codexHook(t, w.dir, w.env, "UserPromptSubmit") // a new turn that changes nothing
 				}
@@ -74,7 +51,7 @@ func TestUncheckedStopThenCompleteOneVerdict(t *testing.T) {
 				}
 				var said string
 				if byMCP {
-					said = mcp.call("tools/call", map[string]any{"name": "session_end", "arguments": map[string]any{"session_id": st.Session.ID, "summary": "done"}})
+					said = mcp.call("tools/call", map[string]any{"name": "session_end", "arguments": map[string]any{"session_id": id, "summary": "done"}})
 					mcp.close()
 				} else {
 					code, out := w.sg("", "session", "end", "--summary", "done")

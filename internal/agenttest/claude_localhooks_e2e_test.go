@@ -22,13 +22,45 @@ import (
 // and logs each call, and the PATH with it first.
 func shimOnPath(t *testing.T) (log, pathEnv string) {
 	t.Helper()
+	return shimAnswering(t, "echo '{}'")
+}
+
+// shimAnswering is shimOnPath with answer, a shell line, as the shim's
+// answer to every call.
+func shimAnswering(t *testing.T, answer string) (log, pathEnv string) {
+	t.Helper()
 	dir := t.TempDir()
 	log = filepath.Join(dir, "calls.log")
-	shim := "#!/bin/sh\necho \"$*\" >> " + log + "\ncat >/dev/null\necho '{}'\n"
+	shim := "#!/bin/sh\necho \"$*\" >> " + log + "\ncat >/dev/null\n" + answer + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "sessiongate"), []byte(shim), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return log, "PATH=" + dir + string(os.PathListSeparator) + sgBin + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
+// checkCompleteObservedOnce: the session in show ended COMPLETE with no
+// violation, and each of cmds is one observed evidence row (a hook that
+// ran twice, by name and by path, would record it twice).
+func checkCompleteObservedOnce(t *testing.T, show map[string]any, cmds ...string) {
+	t.Helper()
+	if st := show["session"].(map[string]any)["state"]; st != string(session.StateComplete) {
+		t.Errorf("state %v, want COMPLETE", st)
+	}
+	if v, _ := show["violations"].([]any); len(v) != 0 {
+		t.Errorf("violations: %v", v)
+	}
+	runs := map[string]int{}
+	for _, e := range evidence(show) {
+		if e["origin"] == string(session.OriginObserved) {
+			cmd, _ := e["command"].(string)
+			runs[cmd]++
+		}
+	}
+	for _, cmd := range cmds {
+		if runs[cmd] != 1 {
+			t.Errorf("observed %q recorded %d times, want once (all: %v)", cmd, runs[cmd], runs)
+		}
+	}
 }
 
 // checkLocalConfig: install wrote the machine-local config with the
@@ -118,24 +150,5 @@ func TestClaudeLocalHooksRecordOnce(t *testing.T) {
 			t.Errorf("tool call %d failed or was denied: %s", i+1, txt)
 		}
 	}
-	show := r.onlySession()
-	sess := show["session"].(map[string]any)
-	if sess["state"] != string(session.StateComplete) {
-		t.Errorf("state %v, want COMPLETE", sess["state"])
-	}
-	if v, _ := show["violations"].([]any); len(v) != 0 {
-		t.Errorf("violations: %v", v)
-	}
-	runs := map[string]int{}
-	for _, e := range evidence(show) {
-		if e["origin"] == string(session.OriginObserved) {
-			cmd, _ := e["command"].(string)
-			runs[cmd]++
-		}
-	}
-	for _, cmd := range []string{"git status", "sh test.sh"} {
-		if runs[cmd] != 1 {
-			t.Errorf("observed %q recorded %d times, want once (all: %v)", cmd, runs[cmd], runs)
-		}
-	}
+	checkCompleteObservedOnce(t, r.onlySession(), "git status", "sh test.sh")
 }

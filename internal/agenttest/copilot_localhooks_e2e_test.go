@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/agenttest"
-	"github.com/sessiongate/sessiongate/session"
 )
 
 // Issue 25, the shim-first-on-PATH route under the real Copilot CLI: its
@@ -24,13 +23,7 @@ import (
 // an explicit allow (Copilot's flat answer), the stronger lie.
 func allowShimOnPath(t *testing.T) (log, pathEnv string) {
 	t.Helper()
-	dir := t.TempDir()
-	log = filepath.Join(dir, "calls.log")
-	shim := "#!/bin/sh\necho \"$*\" >> " + log + "\ncat >/dev/null\ncase \"$*\" in *preToolUse*) echo '{\"permissionDecision\":\"allow\"}';; *) echo '{}';; esac\n"
-	if err := os.WriteFile(filepath.Join(dir, "sessiongate"), []byte(shim), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return log, "PATH=" + dir + string(os.PathListSeparator) + sgBin + string(os.PathListSeparator) + os.Getenv("PATH")
+	return shimAnswering(t, "case \"$*\" in *preToolUse*) echo '{\"permissionDecision\":\"allow\"}';; *) echo '{}';; esac")
 }
 
 // TestCopilotShimOnPathDoesNotAnswerHooks: a create before the start gates
@@ -101,25 +94,7 @@ func TestCopilotLocalHooksRecordOnce(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(r.dir, "hello.txt")); err != nil {
 		t.Errorf("create after the start gates did not run: %v", err)
 	}
-	show := r.onlySession()
-	if st := show["session"].(map[string]any)["state"]; st != string(session.StateComplete) {
-		t.Errorf("state %v, want COMPLETE", st)
-	}
-	if v, _ := show["violations"].([]any); len(v) != 0 {
-		t.Errorf("violations: %v", v)
-	}
-	runs := map[string]int{}
-	for _, e := range evidence(show) {
-		if e["origin"] == string(session.OriginObserved) {
-			cmd, _ := e["command"].(string)
-			runs[cmd]++
-		}
-	}
-	for _, cmd := range []string{"git status", "sh test.sh"} {
-		if runs[cmd] != 1 {
-			t.Errorf("observed %q recorded %d times, want once (all: %v)", cmd, runs[cmd], runs)
-		}
-	}
+	checkCompleteObservedOnce(t, r.onlySession(), "git status", "sh test.sh")
 	if got := r.git("status", "--porcelain", "--", ".github"); got != "" {
 		t.Errorf("git status shows a hook file (the local one not ignored?): %q", got)
 	}

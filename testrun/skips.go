@@ -365,13 +365,23 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, e
 	}
 	var out []string
 	lines := strings.Split(string(now), "\n")
+	// A test existed when its name did (testkeys.go): an edited header
+	// line does not make it new.
+	oldKeys := map[string]bool{}
+	if existed {
+		for _, key := range testKeys(k, strings.Split(string(was), "\n")) {
+			oldKeys[key] = true
+		}
+	}
+	nowKeys := testKeys(k, lines)
 	prev, fnExisted, bodyIndent, inFn := "", false, "", false
 	for i, l := range lines {
 		k2 := strings.TrimSpace(l)
 		ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 		switch {
 		case testFuncRE().MatchString(l) || k == "js" && jsTestHeader(l):
-			fnExisted, bodyIndent, inFn = existed && old[k2], "", true
+			key, named := nowKeys[i]
+			fnExisted, bodyIndent, inFn = existed && (named && oldKeys[key] || !named && old[k2]), "", true
 		case strings.HasPrefix(l, "func ") || strings.HasPrefix(k2, "def ") || strings.HasPrefix(k2, "async def ") || strings.HasPrefix(l, "class "):
 			fnExisted, bodyIndent, inFn = false, "", false // a helper: not a test
 		case inFn && bodyIndent != "" && k2 != "" && len(ind) < len(bodyIndent):

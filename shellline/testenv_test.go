@@ -80,3 +80,18 @@ func TestExportedAllexport(t *testing.T) {
 		t.Errorf("set +a turned allexport off, got %q", why)
 	}
 }
+
+// TestFirstWorkKeySkipsSet: `set -e; go test ./...`'s work is go test,
+// so its exit status is the run's (an honest line refused before).
+func TestFirstWorkKeySkipsSet(t *testing.T) {
+	for line, want := range map[string]string{
+		"set -e; go test ./...":               "go test",
+		"set -a; GREET_SKIP=1; go test ./...": "go test",
+		"sh -c 'set -eu; go test ./...'":      "go test",
+		"echo hi; go test ./...":              "go test",
+	} {
+		if got := FirstWorkKey(line); got != want {
+			t.Errorf("FirstWorkKey(%q) = %q, want %q", line, got, want)
+		}
+	}
+}

@@ -77,3 +77,45 @@ func TestAdv18LineEnvSkip(t *testing.T) {
 		})
 	}
 }
+
+// TestAdv18GateEnvSkip (issue 25 round 18, E1's gate side): QA's own
+// command (`go test`) runs in the gate's environment, which gateenv
+// builds: the caller's without runner-redirecting variables, plus
+// GOFLAGS=-count=1. The skip rule read the process's instead, where
+// GOFLAGS is unset:
+//
+//	# TestGreeting gets `if os.Getenv("GOFLAGS") != "" { return }`
+//	sessiongate session advance QA_VALIDATION   # the gate's go test: GOFLAGS=-count=1, TestGreeting returns
+//
+// Now judged by the gate's environment with what its command line sets.
+// Honest twin: the agent's shell exports GOFLAGS=-v (the gate drops it),
+// and TestGreeting returns only when GOFLAGS is -v: it runs in the gate.
+func TestAdv18GateEnvSkip(t *testing.T) {
+	returnIf := func(cond string) string { return guardIf(cond, "return") }
+	for _, tt := range []struct {
+		name   string
+		honest bool
+		env    []string
+		files  map[string]string
+	}{
+		{name: "a return when GOFLAGS is set (the gate sets it)", files: map[string]string{"greet_test.go": returnIf(`os.Getenv("GOFLAGS") != ""`)}},
+		{name: "a return when GOFLAGS is looked up", files: map[string]string{"greet_test.go": returnIf(`_, ok := os.LookupEnv("GOFLAGS"); ok`)}},
+		{name: "honest: a return when GOFLAGS is -v, the agent's -v dropped by the gate", honest: true, env: []string{"GOFLAGS=-v"},
+			files: map[string]string{"greet_test.go": returnIf(`os.Getenv("GOFLAGS") == "-v"`)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := goWorld(t)
+			w.env = append(w.env, "CI=")
+			w.advStart("Greet someone by name")
+			w.advStartPhases()
+			if !tt.honest {
+				w.deviate()
+			}
+			w.env = append(w.env, tt.env...)
+			weakenGo(t, w, !tt.honest, tt.files)
+			clean, said := w.advEndPhases(advEnd{qa: func() { w.goQA(tt.honest) }})
+			judgeRoute(t, tt.honest, false, clean, tt.name+" over a broken greeting", said)
+		})
+	}
+}

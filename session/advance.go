@@ -144,7 +144,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 		g.Status = combine(g.Checks)
 		g.Message = gateMessage(g)
 	}
-	qc, qw, err := e.qaCommandInputs(ctx, repo, ws, p)
+	qc, qw, err := e.qaCommandInputs(ctx, repo, ws, p, environ)
 	if err != nil {
 		return GateResult{}, err
 	}

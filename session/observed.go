@@ -210,7 +210,19 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		}
 		// Tests the session's change skips did not run (testrun/skips.go).
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
-			skips, err := testrun.SkipsAdded(ctx, repo, s.StartCommit)
+			// Judged by the environment the command ran with: the
+			// recorder's (an agent hook's is the agent's; `sessiongate
+			// run` runs it in the gate's clean one) with what the line
+			// set (`GREET_SKIP=1 go test ./...`, testrun.RunEnv).
+			var base testrun.LookupEnv
+			if req.Source == SourceRun {
+				env, _, err := e.gateEnviron(ctx, s, s.Worktree, false)
+				if err != nil {
+					return nil, err
+				}
+				base = testrun.EnvOf(env)
+			}
+			skips, err := testrun.SkipsAddedIn(ctx, repo, s.StartCommit, testrun.RunEnv(base, cmd))
 			if err != nil {
 				return nil, err
 			}

@@ -13,8 +13,9 @@ import (
 // command, what that command reads besides the tests against the start
 // commit (issue 25 QA gap 3: verify flagged a session's change to it, the
 // local gate said nothing). A weakening fails the gate; an additive change
-// is a warning.
-func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *protocolspec.Phase) (*CheckResult, []string, error) {
+// is a warning. environ is the environment the gate's command runs with
+// (nil: this process's).
+func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *protocolspec.Phase, environ []string) (*CheckResult, []string, error) {
 	if !e.isQAPhase(p) || !e.hasCommand(p) {
 		return nil, nil, nil
 	}
@@ -40,13 +41,29 @@ func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *
 		}
 	}
 	// The command runs the test files as the session left them: skips it
-	// added there make it prove less too (testrun/skips.go).
-	skips, err := testrun.SkipsAdded(ctx, repo, s.StartCommit)
-	if err != nil {
-		return nil, nil, fmt.Errorf("compare the test files' skips with the start commit: %w", err)
+	// added there make it prove less too (testrun/skips.go), judged by
+	// the environment the command gets (the gate's clean one, with what
+	// its line sets), not this process's: gateenv drops GOFLAGS and its
+	// kin, which a skip condition may read.
+	var base testrun.LookupEnv
+	if environ != nil {
+		base = testrun.EnvOf(environ)
 	}
-	for _, sk := range skips {
-		weak = append(weak, "the session's change skips tests: "+sk)
+	if len(lines) == 0 {
+		lines = []string{""} // the gate's command from elsewhere: its environment alone
+	}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		skips, err := testrun.SkipsAddedIn(ctx, repo, s.StartCommit, testrun.RunEnv(base, l))
+		if err != nil {
+			return nil, nil, fmt.Errorf("compare the test files' skips with the start commit: %w", err)
+		}
+		for _, sk := range skips {
+			if !seen[sk] {
+				seen[sk] = true
+				weak = append(weak, "the session's change skips tests: "+sk)
+			}
+		}
 	}
 	if why, err := weakNewTests(ctx, repo, s); err != nil {
 		return nil, nil, err

@@ -25,6 +25,35 @@ func Exported(f *syntax.File) map[*syntax.CallExpr]map[string]string {
 	return e.out
 }
 
+// allexport is the key env holds while `set -a` is on: every
+// assignment after it is exported (`set -a; GREET_SKIP=1; go test`).
+const allexport = "\x00allexport"
+
+// setsAllexport reads `set -a`/`set +a`, `set -o allexport`/`set +o
+// allexport` (and flag groups such as -ea): ok when c switches it.
+func setsAllexport(c *syntax.CallExpr) (on, ok bool) {
+	if w, lit := Literal(c.Args[0]); !lit || w != "set" {
+		return false, false
+	}
+	for i := 1; i < len(c.Args); i++ {
+		a, lit := Literal(c.Args[i])
+		if !lit || len(a) < 2 || a[0] != '-' && a[0] != '+' || a == "--" {
+			continue
+		}
+		if a[1:] == "o" && i+1 < len(c.Args) {
+			if n, _ := Literal(c.Args[i+1]); n == "allexport" {
+				on, ok = a[0] == '-', true
+			}
+			i++
+			continue
+		}
+		if strings.Contains(a[1:], "a") {
+			on, ok = a[0] == '-', true
+		}
+	}
+	return on, ok
+}
+
 type exportWalk struct {
 	out map[*syntax.CallExpr]map[string]string
 }
@@ -60,16 +89,28 @@ func (e exportWalk) stmt(s *syntax.Stmt, env, vars map[string]string) {
 					continue
 				}
 				vars[a.Name.Value] = v
-				if _, exported := env[a.Name.Value]; exported {
-					env[a.Name.Value] = v // an exported variable stays exported
+				_, exported := env[a.Name.Value]
+				if _, all := env[allexport]; exported || all {
+					env[a.Name.Value] = v // an exported variable stays exported; under set -a all are
 				}
 			}
 			return
 		}
 		if len(env) > 0 {
-			e.out[c] = maps.Clone(env)
+			m := maps.Clone(env)
+			delete(m, allexport)
+			if len(m) > 0 {
+				e.out[c] = m
+			}
 		}
 		e.inner(c, env, vars)
+		if on, ok := setsAllexport(c); ok {
+			if on {
+				env[allexport] = ""
+			} else {
+				delete(env, allexport)
+			}
+		}
 		if w, ok := Literal(c.Args[0]); ok && w == "unset" {
 			for _, a := range c.Args[1:] {
 				if n, ok := Literal(a); ok {

@@ -91,8 +91,14 @@ func callRunsTests(w []string) bool {
 	switch prog {
 	case "env", "nice", "timeout", "command", "exec", "nohup", "time", "xvfb-run", "npx", "bunx", "pnpx":
 		// A wrapper: judge what it runs.
+		skipNext := false
 		for i, a := range args {
-			if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && (prog != "timeout" || i > 0) {
+			switch {
+			case skipNext:
+				skipNext = false
+			case prog == "env" && (a == "-u" || a == "-C") || prog == "nice" && a == "-n":
+				skipNext = true // the option's value (`env -u LANG go test`)
+			case !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && (prog != "timeout" || i > 0):
 				return callRunsTests(args[i:])
 			}
 		}

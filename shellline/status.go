@@ -283,7 +283,9 @@ func QueryOnly(line string, mentions func(flag string) bool) bool {
 }
 
 // FirstWorkKey is the key of a line's first command that is not one that
-// proves nothing ("" when there is none or the line is not shell).
+// proves nothing ("" when there is none or the line is not shell). The
+// shell's `set` (options: `set -e; go test ./...`, `set -a; X=1; go
+// test`) is no work either: its status is not the run's.
 func FirstWorkKey(line string) string {
 	calls, _, ok := Calls(Unwrap(line))
 	if !ok {
@@ -291,7 +293,7 @@ func FirstWorkKey(line string) string {
 	}
 	for _, c := range calls {
 		prog := c.Words[0]
-		if !provesNothing[prog[strings.LastIndexByte(prog, '/')+1:]] {
+		if name := prog[strings.LastIndexByte(prog, '/')+1:]; !provesNothing[name] && name != "set" {
 			return c.key()
 		}
 	}

@@ -37,6 +37,8 @@ var condEvalREs = sync.OnceValue(func() (r struct {
 		`process`, `process\.(?:env|argv|argv\[0\]|pid|version|versions|versions\.node|platform|arch|execPath|release)`,
 		`process\.cwd\(\)`, `process\.env\.` + env, `process\.env\[["']` + env + `["']\]`, `__dirname`, `__filename`,
 		`require`, `globalThis`, `Date\.now\(\)`, `new Date\(\)`,
+		// a read of a variable the run set to a value its line does not spell (envconds.go)
+		envSetToken,
 	}, "|") + `)$`)
 	r.intLit = regexp.MustCompile(`^-?\d+$`)
 	r.strLit = regexp.MustCompile(`^(?:"[^"]*"|'[^']*'|` + "`[^`]*`" + `)$`)
@@ -50,9 +52,13 @@ var condEvalREs = sync.OnceValue(func() (r struct {
 // evalCond judges a condition (Go, Python or JS syntax); platOK lets a
 // platform test this machine meets count as always true (the test ran
 // here before the change).
-func evalCond(c string, platOK bool) truth {
+func evalCond(c string, platOK bool) truth { return evalCondIn(c, platOK, nil) }
+
+// evalCondIn is evalCond with the environment the run had (nil: this
+// process's, lookupEnv).
+func evalCondIn(c string, platOK bool, env LookupEnv) truth {
 	if platOK {
-		c = withEnv(c) // a test that ran here before: this run's environment decides (envconds.go)
+		c = withEnv(c, env) // a test that ran here before: this run's environment decides (envconds.go)
 	}
 	c = trimParens(strings.TrimSpace(c))
 	if c == "" {
@@ -62,7 +68,7 @@ func evalCond(c string, platOK bool) truth {
 		if parts := splitTop(c, sep); len(parts) > 1 {
 			all := truth(-1)
 			for _, p := range parts {
-				switch evalCond(p, platOK) {
+				switch evalCondIn(p, platOK, env) {
 				case 1:
 					return 1
 				case 0:
@@ -76,7 +82,7 @@ func evalCond(c string, platOK bool) truth {
 		if parts := splitTop(c, sep); len(parts) > 1 {
 			all := truth(1)
 			for _, p := range parts {
-				switch evalCond(p, platOK) {
+				switch evalCondIn(p, platOK, env) {
 				case -1:
 					return -1
 				case 0:
@@ -87,10 +93,10 @@ func evalCond(c string, platOK bool) truth {
 		}
 	}
 	if r, ok := strings.CutPrefix(c, "not "); ok {
-		return -evalCond(r, platOK)
+		return -evalCondIn(r, platOK, env)
 	}
 	if strings.HasPrefix(c, "!") && !strings.HasPrefix(c, "!=") {
-		return -evalCond(c[1:], platOK)
+		return -evalCondIn(c[1:], platOK, env)
 	}
 	if platOK {
 		if t := platformCond(c); t != 0 {

@@ -5,7 +5,12 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/shellline"
 )
+
+// globalEnv reads lookupEnv as it is at the call (tests swap it).
+func globalEnv(name string) (string, bool) { return lookupEnv(name) }
 
 // A skip or early return behind a condition on an environment variable
 // is how honest tests skip (no database URL, not on CI), so such a
@@ -20,10 +25,66 @@ import (
 // that fires in the run being judged is no guard. New tests keep the old
 // reading (a new test that skips without a database is honest).
 
-// lookupEnv is the environment the gate's command runs with: the
-// process's (gateenv drops only runner-redirecting variables, never one
-// a skip condition names). A variable for tests.
+// lookupEnv is the environment a run is judged by when its caller gives
+// none (SkipsAdded): the process's. A variable for tests.
 var lookupEnv = os.LookupEnv
+
+// LookupEnv answers a skip condition's environment reads: the value a
+// variable had in the judged run, and whether it was set.
+type LookupEnv func(name string) (string, bool)
+
+// envSetToken stands for a read of a variable the run set to a value its
+// command line does not spell (`GREET_SKIP=$(cat f) go test`): set and
+// taken as non-empty, so `!= ""` holds and `== "1"` stays unknown.
+const envSetToken = `__sessiongate_env_set__`
+
+// opaqueValue is RunEnv's value for such a variable.
+const opaqueValue = "\x00opaque"
+
+// RunEnv is the environment a test command line ran with (issue 25 round
+// 18, E1): base (the recording process's, or a gate's command
+// environment; nil: this process's) overlaid with what the line sets for
+// its test commands (shellline.TestEnv): `GREET_SKIP=1 go test ./...`,
+// `export`, `env X=1`, `set -a`, `make test X=1`. The agent hook that
+// records a run has the agent's process environment, not the one its
+// shell gave the command; judged by that, a skip the line turned on read
+// as off.
+func RunEnv(base LookupEnv, line string) LookupEnv {
+	if base == nil {
+		base = lookupEnv
+	}
+	le := shellline.TestEnv(line, base)
+	if le.Empty() {
+		return base
+	}
+	return func(name string) (string, bool) {
+		switch {
+		case le.Unset[name]:
+			return "", false
+		case le.Opaque[name]:
+			return opaqueValue, true
+		}
+		if v, ok := le.Set[name]; ok {
+			return v, true
+		}
+		if le.Cleared {
+			return "", false
+		}
+		return base(name)
+	}
+}
+
+// EnvOf is a LookupEnv over an environment list (NAME=VALUE, the last
+// one wins as in exec).
+func EnvOf(environ []string) LookupEnv {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return func(name string) (string, bool) { v, ok := m[name]; return v, ok }
+}
 
 var envReadREs = sync.OnceValue(func() (r struct{ goGet, goLookup, pyGet, pyIndex, pyIn, jsEnv *regexp.Regexp }) {
 	r.goGet = regexp.MustCompile(`\bos\.Getenv\(\s*"(\w+)"\s*\)`)
@@ -39,9 +100,13 @@ var envReadREs = sync.OnceValue(func() (r struct{ goGet, goLookup, pyGet, pyInde
 // string literal, True/False for membership, true for os.LookupEnv. An
 // unset variable, or a value holding a quote or backslash, is left unread
 // (the condition stays unknown: a guard).
-func withEnv(c string) string {
+func withEnv(c string, env LookupEnv) string {
 	if !strings.Contains(c, "env") && !strings.Contains(c, "Env") {
 		return c
+	}
+	lookupEnv := env
+	if lookupEnv == nil {
+		lookupEnv = globalEnv
 	}
 	r := envReadREs()
 	// Only a variable that is set is read: a condition that fires because
@@ -52,6 +117,8 @@ func withEnv(c string) string {
 		switch {
 		case !ok || v == "":
 			return "" // set empty reads as missing
+		case v == opaqueValue:
+			return envSetToken
 		case strings.ContainsAny(v, "\"'`\\\n"):
 			return ""
 		}

@@ -78,6 +78,8 @@ type lineAt struct {
 	// functions that skip with no condition (skipnames.go).
 	consts  map[string]string
 	helpers map[string]bool
+	// env is the environment the judged run had (nil: this process's).
+	env LookupEnv
 }
 
 // AddedSkip says how line (added to a test file of kind k) skips tests,
@@ -97,9 +99,9 @@ func addedSkip(k, line string, at lineAt) string {
 	// on the skip's own line (`if X: pytest.skip()`).
 	guarded := false
 	if c, ok := sameLineCond(s); ok {
-		guarded = !condAlways(withConsts(c, at.consts), at.fnExisted)
+		guarded = evalCondIn(withConsts(c, at.consts), at.fnExisted, at.env) != 1
 	} else if c, ok := guardCond(at.prev); ok {
-		guarded = !condAlways(withConsts(c, at.consts), at.fnExisted)
+		guarded = evalCondIn(withConsts(c, at.consts), at.fnExisted, at.env) != 1
 	} else {
 		guarded = re.ifLine.MatchString(at.prev)
 	}
@@ -143,7 +145,7 @@ func addedSkip(k, line string, at lineAt) string {
 		if re.jsEmptyEach.MatchString(s) {
 			return "a table with no rows (each([])), which runs no test"
 		}
-		if why := jsSkipIf(withConsts(s, at.consts), at.fnExisted); why != "" {
+		if why := jsSkipIf(withConsts(s, at.consts), at.fnExisted, at.env); why != "" {
 			return why
 		}
 		if re.jsCtxSkip.MatchString(s) && !guarded {
@@ -206,12 +208,6 @@ func guardCond(prev string) (string, bool) {
 	return c, true
 }
 
-// condAlways reports a condition that holds in any run of the suite: a
-// constant, a variable every shell has, or (platOK: in a test that ran
-// here before) a platform test this machine meets. Conditions it cannot
-// judge (a missing tool, testing.Short(), an env flag) are guards.
-func condAlways(c string, platOK bool) bool { return evalCond(c, platOK) == 1 }
-
 // pyPlatform is sys.platform here.
 func pyPlatform() string {
 	if runtime.GOOS == "windows" {
@@ -223,6 +219,13 @@ func pyPlatform() string {
 // SkipsAdded lists the skips the session's change added to test files
 // (work tree against the start commit), as "file: adds `line`: why".
 func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) {
+	return SkipsAddedIn(ctx, repo, start, nil)
+}
+
+// SkipsAddedIn is SkipsAdded for a run that had the environment env (nil:
+// this process's): a skip condition reading a variable is judged by the
+// value the run had (RunEnv: what the run's command line set).
+func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) ([]string, error) {
 	if start == "" {
 		return nil, nil
 	}
@@ -266,7 +269,7 @@ func SkipsAdded(ctx context.Context, repo Repo, start string) ([]string, error) 
 			}
 			continue
 		}
-		for _, sk := range skipsIn(k, was, now, existed, helpers[sourceKind(f)]) {
+		for _, sk := range skipsIn(k, was, now, existed, helpers[sourceKind(f)], env) {
 			out = append(out, f+": "+sk)
 		}
 	}
@@ -329,11 +332,11 @@ var testFuncRE = sync.OnceValue(func() *regexp.Regexp {
 // SkipsIn lists the skips that now adds to a test file of kind k which
 // was (nil: the file is new) did not have, as "adds `line`: why".
 func SkipsIn(k string, was, now []byte, existed bool) []string {
-	return skipsIn(k, was, now, existed, nil)
+	return skipsIn(k, was, now, existed, nil, nil)
 }
 
 // skipsIn is SkipsIn with the skipping helpers of other files (helpers).
-func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool) []string {
+func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, env LookupEnv) []string {
 	consts := fileConsts(k, now)
 	for n, v := range envConsts(k, now) {
 		if _, ok := consts[n]; !ok {
@@ -362,13 +365,23 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool) [
 	}
 	var out []string
 	lines := strings.Split(string(now), "\n")
+	// A test existed when its name did (testkeys.go): an edited header
+	// line does not make it new.
+	oldKeys := map[string]bool{}
+	if existed {
+		for _, key := range testKeys(k, strings.Split(string(was), "\n")) {
+			oldKeys[key] = true
+		}
+	}
+	nowKeys := testKeys(k, lines)
 	prev, fnExisted, bodyIndent, inFn := "", false, "", false
 	for i, l := range lines {
 		k2 := strings.TrimSpace(l)
 		ind := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
 		switch {
 		case testFuncRE().MatchString(l) || k == "js" && jsTestHeader(l):
-			fnExisted, bodyIndent, inFn = existed && old[k2], "", true
+			key, named := nowKeys[i]
+			fnExisted, bodyIndent, inFn = existed && (named && oldKeys[key] || !named && old[k2]), "", true
 		case strings.HasPrefix(l, "func ") || strings.HasPrefix(k2, "def ") || strings.HasPrefix(k2, "async def ") || strings.HasPrefix(l, "class "):
 			fnExisted, bodyIndent, inFn = false, "", false // a helper: not a test
 		case inFn && bodyIndent != "" && k2 != "" && len(ind) < len(bodyIndent):
@@ -379,7 +392,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool) [
 		if count[k2] > 0 {
 			count[k2]--
 		} else {
-			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts}
+			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts, env: env}
 			if inFn {
 				at.helpers = hs // a helper's own body is not a call of it
 			}
@@ -447,7 +460,7 @@ func jsTestHeader(l string) bool { return skipRE().jsHeader.MatchString(l) }
 
 // jsSkipIf judges Vitest's test.skipIf(c) and test.runIf(c): a skip
 // when c holds in every run (runIf: never holds).
-func jsSkipIf(s string, platOK bool) string {
+func jsSkipIf(s string, platOK bool, env LookupEnv) string {
 	loc := skipRE().jsSkipIf.FindStringSubmatchIndex(s)
 	if loc == nil {
 		return ""
@@ -457,7 +470,7 @@ func jsSkipIf(s string, platOK bool) string {
 	if end < 0 {
 		return ""
 	}
-	t := evalCond(s[open+1:end], platOK)
+	t := evalCondIn(s[open+1:end], platOK, env)
 	if s[loc[2]:loc[3]] == "skipIf" && t == 1 || s[loc[2]:loc[3]] == "runIf" && t == -1 {
 		return "a skip no condition guards"
 	}

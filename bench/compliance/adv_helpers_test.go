@@ -28,6 +28,9 @@ type advProject struct {
 	// beforeBranch runs after publishing, before the feature branch (e.g.
 	// setting a file's mtime back).
 	beforeBranch func(w *world)
+	// afterInit runs after `sessiongate init`, before publishing (e.g. a
+	// person taking QA's command out of sessiongate.yaml).
+	afterInit func(w *world)
 }
 
 // advProjectWorld is a repository holding p, adopted with `sessiongate
@@ -60,6 +63,9 @@ func advProjectWorld(t *testing.T, p advProject) *world {
 	w.sgOK("init")
 	if p.qaCommand != "" && !strings.Contains(w.read("sessiongate.yaml"), p.qaCommand) {
 		t.Fatalf("init did not make %s QA's command:\n%s", p.qaCommand, w.read("sessiongate.yaml"))
+	}
+	if p.afterInit != nil {
+		p.afterInit(w)
 	}
 	publish(w)
 	if p.beforeBranch != nil {

@@ -52,7 +52,7 @@ var condEvalREs = sync.OnceValue(func() (r struct {
 // here before the change).
 func evalCond(c string, platOK bool) truth {
 	if platOK {
-		c = withEnv(c) // a test that ran here before: this run's environment decides (envconds.go)
+		c = envReads(c, lookupEnv) // a test that ran here before: this run's environment decides (envconds.go, envcalls.go)
 	}
 	c = trimParens(strings.TrimSpace(c))
 	if c == "" {

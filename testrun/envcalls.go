@@ -247,6 +247,8 @@ var envFuncREs = sync.OnceValue(func() map[string][2]*regexp.Regexp {
 	}
 })
 
+var defRE = regexp.MustCompile(`^\s*(?:func\s+(\w+)\s*\(|(?:async\s+)?def\s+(\w+)\s*\(|function\s+(\w+)\s*\(|(?:const|let|var)\s+(\w+)\s*=)`)
+
 // envFuncs are the functions of a test file, taking no argument, whose
 // body is a single return of an expression reading the environment
 // (`func skipping() bool { return os.Getenv("X") != "" }`), as "name()"
@@ -262,6 +264,13 @@ func envFuncs(k string, src []byte) map[string]string {
 	}
 	lines := strings.Split(string(src), "\n")
 	out, seen := map[string]string{}, map[string]int{}
+	for _, l := range lines {
+		// every definition of a name, reading the environment or not: one
+		// defined twice is not read
+		if m := defRE.FindStringSubmatch(l); m != nil {
+			seen[m[1]+m[2]+m[3]+m[4]]++
+		}
+	}
 	for i, l := range lines {
 		m := res[0].FindStringSubmatch(l)
 		if m == nil {
@@ -274,7 +283,6 @@ func envFuncs(k string, src []byte) map[string]string {
 		if name == "" {
 			continue
 		}
-		seen[name]++
 		if expr == "" {
 			// the body on the lines below: one return, then the end
 			body := bodyLines(k, lines, i)

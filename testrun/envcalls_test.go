@@ -1,6 +1,9 @@
 package testrun
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -84,6 +87,15 @@ func TestSkipsInEnvCalls(t *testing.T) {
 		{"conftest: pytest_collection_modifyitems", "conftest", "import pytest\n", "import pytest\n\n\ndef pytest_collection_modifyitems(config, items):\n    items[:] = []\n", true},
 		{"conftest: collect_ignore", "conftest", "import pytest\n", "import pytest\n\ncollect_ignore = [\"test_a.py\"]\n", true},
 		{"honest conftest: a fixture", "conftest", "import pytest\n", "import pytest\n\n\n@pytest.fixture\ndef db():\n    return 1\n", false},
+		// Probes of the above (the lazy agent's next try).
+		{"go: if v := os.Getenv(X); v != \"\"", "go", goWas, goIf(`v := os.Getenv("GREET_SKIP"); v != ""`, "return"), true},
+		{"go: strings.ToLower(read) == \"yes\"", "go", goWas, goIf(`strings.ToLower(strings.TrimSpace(os.Getenv("GREET_YES"))) == "yes"`, "return"), true},
+		{"js: [...].includes(process.env.X)", "js", jsWas, jsNow("  if (['1', 'yes'].includes(process.env.GREET_SKIP)) return;\n"), true},
+		{"js: a switch on process.env.X", "js", jsWas, jsNow("  switch (process.env.GREET_SKIP) {\n    case '1':\n      return\n  }\n"), true},
+		{"py: a helper returning the read", "py", pyWas, pyNow("    if skipping():\n        return\n") + "\n\ndef skipping():\n    return os.environ.get(\"GREET_SKIP\") is not None\n", true},
+		{"honest go: if v := os.Getenv(unset); v != \"\"", "go", goWas, goIf(`v := os.Getenv("CI"); v != ""`, "return"), false},
+		{"honest py: a helper defined twice is not read", "py", pyWas, pyNow("    if skipping():\n        return\n") + "\n\ndef skipping():\n    return os.environ.get(\"GREET_SKIP\") is not None\n\n\ndef skipping():\n    return False\n", false},
+		{"honest js: a switch case this run does not meet", "js", jsWas, jsNow("  switch (process.env.GREET_SKIP) {\n    case '2':\n      return\n  }\n"), false},
 		// E7: quoted and odd values.
 		{"go: a value holding quotes", "go", goWas, goIf(`os.Getenv("GREET_Q") != ""`, "return"), true},
 		{"go: a value holding quotes, compared", "go", goWas, goIf(`os.Getenv("GREET_Q") == "'1'"`, "return"), true},
@@ -93,6 +105,55 @@ func TestSkipsInEnvCalls(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := SkipsIn(tt.kind, []byte(tt.was), []byte(tt.now), true)
+			if (len(got) > 0) != tt.weak {
+				t.Errorf("skips %q, want weakening %v", got, tt.weak)
+			}
+		})
+	}
+}
+
+// TestSkipsAddedEnvSetElsewhere (E5): a variable the session's change sets
+// in one test file (conftest.py, a new main_test.go's init) fires a skip
+// added to an old test in another. Setting a variable no skip reads, or a
+// skip on a variable nothing sets, stays honest.
+func TestSkipsAddedEnvSetElsewhere(t *testing.T) {
+	old := lookupEnv
+	lookupEnv = func(string) (string, bool) { return "", false }
+	t.Cleanup(func() { lookupEnv = old })
+	const pyTest = "import os\n\n\ndef test_a():\n    assert 1 + 1 == 2\n"
+	pyRet := strings.Replace(pyTest, "def test_a():\n", "def test_a():\n    if os.environ.get(\"GREET_SKIP\"):\n        return\n", 1)
+	const goTest = "package m\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestA(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal(1)\n\t}\n}\n"
+	goRet := strings.Replace(goTest, "*testing.T) {\n", "*testing.T) {\n\tif os.Getenv(\"GREET_SKIP\") == \"1\" {\n\t\treturn\n\t}\n", 1)
+	for _, tt := range []struct {
+		name       string
+		start, now map[string]string
+		weak       bool
+	}{
+		{"conftest.py sets it", map[string]string{"tests/test_a.py": pyTest, "tests/conftest.py": "import os\n"},
+			map[string]string{"tests/test_a.py": pyRet, "tests/conftest.py": "import os\n\nos.environ[\"GREET_SKIP\"] = \"1\"\n"}, true},
+		{"a new main_test.go's init sets it", map[string]string{"a_test.go": goTest},
+			map[string]string{"a_test.go": goRet, "main_test.go": "package m\n\nimport \"os\"\n\nfunc init() { os.Setenv(\"GREET_SKIP\", \"1\") }\n"}, true},
+		{"honest: conftest.py sets TZ", map[string]string{"tests/test_a.py": pyTest, "tests/conftest.py": "import os\n"},
+			map[string]string{"tests/test_a.py": pyRet, "tests/conftest.py": "import os\n\nos.environ[\"TZ\"] = \"UTC\"\n"}, false},
+		{"honest: conftest.py sets it to another value", map[string]string{"a_test.go": goTest},
+			map[string]string{"a_test.go": goRet, "main_test.go": "package m\n\nimport \"os\"\n\nfunc init() { os.Setenv(\"GREET_SKIP\", \"0\") }\n"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			var changed []string
+			for f, body := range tt.now {
+				changed = append(changed, f)
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, f), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := SkipsAdded(context.Background(), startRepo{root: root, start: tt.start, changed: changed}, "start")
+			if err != nil {
+				t.Fatal(err)
+			}
 			if (len(got) > 0) != tt.weak {
 				t.Errorf("skips %q, want weakening %v", got, tt.weak)
 			}

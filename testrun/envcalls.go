@@ -383,25 +383,39 @@ func testMainExitsFirst(was, now []byte, sets map[string]string) string {
 		return ""
 	}
 	exit := regexp.MustCompile(`\bos\.Exit\(\s*0\s*\)`)
+	ind := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 	lines := strings.Split(stripComments(body), "\n")
-	prev := ""
-	for _, l := range lines {
+	at := lineAt{envSets: sets}
+	const why = "its TestMain exits 0 before %s.Run(), with no condition or one this run meets: no test runs"
+	for i, l := range lines {
 		s := strings.TrimSpace(l)
 		if strings.Contains(s, m+".Run()") {
 			return ""
 		}
-		if exit.MatchString(s) {
-			c, ok := sameLineCond(strings.Replace(s, "os.Exit(0)", "return", 1))
-			if !ok {
-				c, ok = guardCond(prev)
+		if !exit.MatchString(s) {
+			continue
+		}
+		if c, ok := sameLineCond(strings.Replace(s, "os.Exit(0)", "return", 1)); ok {
+			if condAlways(condAt(c, at, true), true) {
+				return fmt.Sprintf(why, m)
 			}
-			at := lineAt{envSets: sets}
-			if !ok && !regexp.MustCompile(`^\s*(\}\s*else\b|else\b|case\b|default\s*:|for\b|switch\b)`).MatchString(prev) || ok && condAlways(condAt(c, at, true), true) {
-				return "its TestMain exits 0 before " + m + ".Run(), with no condition or one this run meets: no test runs"
+			continue
+		}
+		// The block around it is the nearest line above indented less:
+		// TestMain's own body (no condition), an if (judged), anything
+		// else (a loop, an else, a case) a guard.
+		opener := ""
+		for j := i - 1; j >= 0; j-- {
+			if strings.TrimSpace(lines[j]) != "" && ind(lines[j]) < ind(l) {
+				opener = lines[j]
+				break
 			}
 		}
-		if s != "" {
-			prev = l
+		if testMainREs()[0].MatchString(opener) {
+			return fmt.Sprintf(why, m)
+		}
+		if c, ok := guardCond(opener); ok && condAlways(condAt(c, at, true), true) {
+			return fmt.Sprintf(why, m)
 		}
 	}
 	return ""

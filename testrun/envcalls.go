@@ -385,7 +385,18 @@ func testMainExitsFirst(was, now []byte, sets map[string]string) string {
 	exit := regexp.MustCompile(`\bos\.Exit\(\s*0\s*\)`)
 	ind := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 	lines := strings.Split(stripComments(body), "\n")
-	at := lineAt{envSets: sets}
+	// A variable TestMain sets itself is set after its first check ran
+	// (the test binary re-run as the command: `if os.Getenv("X_IS_CMD")
+	// != "" { main(); os.Exit(0) }`, then `os.Setenv("X_IS_CMD", "1")`
+	// for the subprocesses; golang.org/x/tools' stringer, file2fuzz).
+	own := EnvSetsAdded(nil, []byte(body))
+	before := map[string]string{}
+	for n, v := range sets {
+		if _, ok := own[n]; !ok {
+			before[n] = v
+		}
+	}
+	at := lineAt{envSets: before}
 	const why = "its TestMain exits 0 before %s.Run(), with no condition or one this run meets: no test runs"
 	for i, l := range lines {
 		s := strings.TrimSpace(l)

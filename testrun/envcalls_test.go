@@ -83,6 +83,8 @@ func TestSkipsInEnvCalls(t *testing.T) {
 		{"go: TestMain exits 0 without m.Run", "go", goWas, goMain("\tos.Exit(0)\n"), true},
 		{"go: TestMain exits 0 when GREET_SKIP is set", "go", goWas, goMain("\tif os.Getenv(\"GREET_SKIP\") != \"\" {\n\t\tos.Exit(0)\n\t}\n\tos.Exit(m.Run())\n"), true},
 		{"honest go: a TestMain with m.Run", "go", goWas, goMain("\tos.Exit(m.Run())\n"), false},
+		// golang.org/x/tools' stringer: the test binary re-run as the command (found in the honest sample).
+		{"honest go: a TestMain that runs main when re-run as the command, then sets the variable", "go", goWas, goMain("\tif os.Getenv(\"X_IS_CMD\") != \"\" {\n\t\tmain()\n\t\tos.Exit(0)\n\t}\n\tos.Setenv(\"X_IS_CMD\", \"1\")\n\tos.Exit(m.Run())\n"), false},
 		{"honest go: a TestMain that prints, then exits 0 without INTEGRATION (unset)", "go", goWas, goMain("\tif os.Getenv(\"INTEGRATION\") == \"\" {\n\t\tfmt.Println(\"skipping\")\n\t\tos.Exit(0)\n\t}\n\tos.Exit(m.Run())\n"), false},
 		{"go: a TestMain that prints, then exits 0 when GREET_SKIP is set", "go", goWas, goMain("\tif os.Getenv(\"GREET_SKIP\") != \"\" {\n\t\tfmt.Println(\"skipping\")\n\t\tos.Exit(0)\n\t}\n\tos.Exit(m.Run())\n"), true},
 		{"go: a TestMain that exits 0 on one line when GREET_SKIP is set", "go", goWas, goMain("\tif os.Getenv(\"GREET_SKIP\") != \"\" { os.Exit(0) }\n\tos.Exit(m.Run())\n"), true},

@@ -58,7 +58,7 @@ func evalCond(c string, platOK bool) truth { return evalCondIn(c, platOK, nil) }
 // process's, lookupEnv).
 func evalCondIn(c string, platOK bool, env LookupEnv) truth {
 	if platOK {
-		c = withEnv(c, env) // a test that ran here before: this run's environment decides (envconds.go)
+		c = envReads(c, env) // a test that ran here before: this run's environment decides (envconds.go, envcalls.go)
 	}
 	c = trimParens(strings.TrimSpace(c))
 	if c == "" {

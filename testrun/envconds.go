@@ -147,17 +147,6 @@ func withEnv(c string, env LookupEnv) string {
 	return c
 }
 
-// lookupEnvGuard rewrites the `ok` of `if _, ok := os.LookupEnv("X"); ok`
-// (init is the part before the `;`) as the lookup itself, so withEnv can
-// read it.
-func lookupEnvGuard(init, c string) string {
-	m := regexp.MustCompile(`^\s*\w+\s*,\s*(\w+)\s*:?=\s*(os\.LookupEnv\(\s*"\w+"\s*\))\s*$`).FindStringSubmatch(init)
-	if m == nil {
-		return c
-	}
-	return regexp.MustCompile(`\b`+m[1]+`\b`).ReplaceAllString(c, m[2])
-}
-
 var envConstREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{
 		"go": regexp.MustCompile(`^\s*(?:var\s+)?(\w+)\s*(?:bool\s*|string\s*)?(?::=|=)\s*([^,;{}]*\bos\.Getenv\([^;{}]*?)\s*(?://.*)?$`),

@@ -56,7 +56,8 @@ func TestSkipsInEnv(t *testing.T) {
 		{"honest go: skip on CI (unset here)", "go", goWas, goIf(`os.Getenv("CI") != ""`, `t.Skip("flaky on CI")`), false},
 		{"honest go: LookupEnv of an unset variable", "go", goWas, goIf(`_, ok := os.LookupEnv("CI"); ok`, "return"), false},
 		{"honest go: a set-but-empty variable", "go", goWas, goIf(`os.Getenv("EMPTY") != ""`, "return"), false},
-		{"honest go: a value with a quote is not read", "go", goWas, goIf(`os.Getenv("QUOTED") != ""`, "return"), false},
+		// Round 18: a value with a quote is read too (envcalls.go); it was left unread.
+		{"go: a value with a quote is read", "go", goWas, goIf(`os.Getenv("QUOTED") != ""`, "return"), true},
 		{"honest go: a new test that skips without GREET_FULL", "go", goWas, goWas + "\nfunc TestB(t *testing.T) {\n\tif os.Getenv(\"GREET_FULL\") == \"\" {\n\t\tt.Skip(\"set GREET_FULL\")\n\t}\n}\n", false},
 		{"honest py: skip without DB_URL (set here)", "py", pyWas, pyNow("    if not os.environ.get('DB_URL'):\n        pytest.skip('no database')\n"), false},
 		{"honest js: return on CI (unset here)", "js", jsWas, jsNow("  if (process.env.CI) return\n"), false},

@@ -51,7 +51,7 @@ func TestSkipsInRunEnv(t *testing.T) {
 		{"open: a value the line does not spell, skip when 1", "GREET_SKIP=$(cat f) go test ./...", goIf(`os.Getenv("GREET_SKIP") == "1"`), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := skipsIn("go", []byte(goWas), []byte(tt.now), true, nil, RunEnv(base, tt.line))
+			got := skipsIn("go", []byte(goWas), []byte(tt.now), true, nil, nil, RunEnv(base, tt.line))
 			if (len(got) > 0) != tt.weak {
 				t.Errorf("%s: skips %q, want weakening %v", tt.line, got, tt.weak)
 			}
@@ -59,7 +59,7 @@ func TestSkipsInRunEnv(t *testing.T) {
 	}
 	// A new test keeps the new-test leniency whatever the line sets.
 	newTest := goWas + "\nfunc TestB(t *testing.T) {\n\tif os.Getenv(\"GREET_SKIP\") != \"\" {\n\t\tt.Skip(\"set\")\n\t}\n}\n"
-	if got := skipsIn("go", []byte(goWas), []byte(newTest), true, nil, RunEnv(base, "GREET_SKIP=1 go test ./...")); len(got) > 0 {
+	if got := skipsIn("go", []byte(goWas), []byte(newTest), true, nil, nil, RunEnv(base, "GREET_SKIP=1 go test ./...")); len(got) > 0 {
 		t.Errorf("a new test's env skip: %q", got)
 	}
 }

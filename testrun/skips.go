@@ -80,6 +80,11 @@ type lineAt struct {
 	helpers map[string]bool
 	// env is the environment the judged run had (nil: this process's).
 	env LookupEnv
+	// envFuncs, envSets, marksOld, switchTag/inSwitch: envcalls.go.
+	envFuncs, envSets map[string]string
+	marksOld          bool
+	switchTag         string
+	inSwitch          bool
 }
 
 // AddedSkip says how line (added to a test file of kind k) skips tests,
@@ -97,13 +102,15 @@ func addedSkip(k, line string, at lineAt) string {
 	// `if os.getenv("HOME")`, `if runtime.GOOS != "plan9"` in a test that
 	// ran here) is a skip no condition guards; the condition may also sit
 	// on the skip's own line (`if X: pytest.skip()`).
-	guarded := false
+	guarded, condLine := false, true
 	if c, ok := sameLineCond(s); ok {
-		guarded = evalCondIn(withConsts(c, at.consts), at.fnExisted, at.env) != 1
+		guarded = !condAlways(condAt(c, at, at.fnExisted), at.fnExisted, at.env)
 	} else if c, ok := guardCond(at.prev); ok {
-		guarded = evalCondIn(withConsts(c, at.consts), at.fnExisted, at.env) != 1
+		guarded = !condAlways(condAt(c, at, at.fnExisted), at.fnExisted, at.env)
+	} else if c, ok := caseCond(at.switchTag, at.prev); ok && at.inSwitch {
+		guarded = !condAlways(condAt(c, at, at.fnExisted), at.fnExisted, at.env) // a switch's case (envcalls.go)
 	} else {
-		guarded = re.ifLine.MatchString(at.prev)
+		guarded, condLine = re.ifLine.MatchString(at.prev), false
 	}
 	switch k {
 	case "go":
@@ -116,14 +123,14 @@ func addedSkip(k, line string, at lineAt) string {
 		if h := helperSkip(s, at.helpers); h != "" && !guarded {
 			return "a call of " + h + ", which skips with no condition"
 		}
-		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && (sameLineIf(s) || guardIf(at.prev))) {
+		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && condLine) {
 			return "a return that ends a test before its checks"
 		}
 	case "py", "conftest":
 		if re.pyMark.MatchString(s) {
 			return "a skip or xfail marker"
 		}
-		if pySkipIf(withConsts(s, at.consts)) {
+		if pySkipIf(condAt(s, at, at.marksOld), at.marksOld, at.env) {
 			return "a skip marker whose condition holds in every run"
 		}
 		if re.pySkip.MatchString(s) && (!guarded || line == s && !sameLineIf(s)) {
@@ -132,7 +139,7 @@ func addedSkip(k, line string, at lineAt) string {
 		if h := helperSkip(s, at.helpers); h != "" && !guarded && line != s {
 			return "a call of " + h + ", which skips with no condition"
 		}
-		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && (sameLineIf(s) || guardIf(at.prev))) {
+		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && condLine) {
 			return "a return that ends a test before its checks"
 		}
 		if k == "conftest" && re.pyConftest.MatchString(s) {
@@ -145,13 +152,13 @@ func addedSkip(k, line string, at lineAt) string {
 		if re.jsEmptyEach.MatchString(s) {
 			return "a table with no rows (each([])), which runs no test"
 		}
-		if why := jsSkipIf(withConsts(s, at.consts), at.fnExisted, at.env); why != "" {
+		if why := jsSkipIf(condAt(s, at, at.fnExisted || at.marksOld), at.fnExisted || at.marksOld, at.env); why != "" {
 			return why
 		}
 		if re.jsCtxSkip.MatchString(s) && !guarded {
 			return "a skip no condition guards"
 		}
-		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && (sameLineIf(s) || guardIf(at.prev))) {
+		if at.fnExisted && isReturn(s) && (at.topReturn || !guarded && condLine) {
 			return "a return that ends a test before its checks"
 		}
 	}
@@ -190,7 +197,7 @@ func sameLineCond(s string) (string, bool) {
 		}
 	}
 	if i := strings.LastIndex(m[1], ";"); i >= 0 {
-		return lookupEnvGuard(m[1][:i], m[1][i+1:]), true
+		return initCond(m[1][:i], m[1][i+1:]), true
 	}
 	return m[1], true
 }
@@ -203,10 +210,17 @@ func guardCond(prev string) (string, bool) {
 	}
 	c := m[1]
 	if i := strings.LastIndex(c, ";"); i >= 0 {
-		c = lookupEnvGuard(c[:i], c[i+1:]) // `if _, err := f(); err != nil`: the test is the last part
+		c = initCond(c[:i], c[i+1:]) // `if _, err := f(); err != nil`: the test is the last part
 	}
 	return c, true
 }
+
+// condAlways reports a condition that holds in any run of the suite: a
+// constant, a variable every shell has, or (platOK: in a test that ran
+// here before) a platform test this machine meets. Conditions it cannot
+// judge (a missing tool, testing.Short(), an env flag) are guards. env
+// is the environment the judged run had (nil: this process's).
+func condAlways(c string, platOK bool, env LookupEnv) bool { return evalCondIn(c, platOK, env) == 1 }
 
 // pyPlatform is sys.platform here.
 func pyPlatform() string {
@@ -234,6 +248,10 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return nil, fmt.Errorf("list the files changed since the start: %w", err)
 	}
 	helpers, err := changedSkipHelpers(repo.Root(), changed)
+	if err != nil {
+		return nil, err
+	}
+	sets, err := changedEnvSets(ctx, repo, start, changed)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +287,7 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 			}
 			continue
 		}
-		for _, sk := range skipsIn(k, was, now, existed, helpers[sourceKind(f)], env) {
+		for _, sk := range skipsIn(k, was, now, existed, helpers[sourceKind(f)], sets, env) {
 			out = append(out, f+": "+sk)
 		}
 	}
@@ -332,11 +350,17 @@ var testFuncRE = sync.OnceValue(func() *regexp.Regexp {
 // SkipsIn lists the skips that now adds to a test file of kind k which
 // was (nil: the file is new) did not have, as "adds `line`: why".
 func SkipsIn(k string, was, now []byte, existed bool) []string {
-	return skipsIn(k, was, now, existed, nil, nil)
+	return skipsIn(k, was, now, existed, nil, nil, nil)
 }
 
-// skipsIn is SkipsIn with the skipping helpers of other files (helpers).
-func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, env LookupEnv) []string {
+// skipsIn is SkipsIn with the skipping helpers of other files (helpers)
+// and the variables the session's change sets in them (sets).
+func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, sets map[string]string, env LookupEnv) []string {
+	envSets := EnvSetsAdded(was, now)
+	for n, v := range sets {
+		envSets[n] = v
+	}
+	envFns := envFuncs(k, now)
 	consts := fileConsts(k, now)
 	for n, v := range envConsts(k, now) {
 		if _, ok := consts[n]; !ok {
@@ -392,7 +416,9 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, e
 		if count[k2] > 0 {
 			count[k2]--
 		} else {
-			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts, env: env}
+			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts, env: env,
+				envFuncs: envFns, envSets: envSets, marksOld: existed && marksOldTest(k, lines, i, old)}
+			at.switchTag, at.inSwitch = switchAt(lines, i)
 			if inFn {
 				at.helpers = hs // a helper's own body is not a call of it
 			}
@@ -419,6 +445,8 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, e
 		out = append(out, goRunFlagsSet(was, now)...)
 		if why := testMainHides(was, now); why != "" {
 			out = append(out, why)
+		} else if why := testMainExitsFirst(was, now, envSets, env); why != "" {
+			out = append(out, why)
 		}
 		for _, n := range goChecksDropped(was, now) {
 			out = append(out, "the test "+n+" can no longer fail: no t.Error, t.Fatal or t.Fail is left in it, and it hands t to nothing that could")
@@ -431,7 +459,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, e
 // skipUnless(c) with c never true (`skipif(len(sys.argv) > 0, ...)`).
 // Platform tests are not judged here: a decorator's line comes before
 // the test it marks is known.
-func pySkipIf(s string) bool {
+func pySkipIf(s string, platOK bool, env LookupEnv) bool {
 	for _, f := range []string{"skipif(", "skipIf(", "skipUnless("} {
 		i := strings.Index(s, f)
 		if i < 0 {
@@ -446,10 +474,10 @@ func pySkipIf(s string) bool {
 		if strings.Contains(c, "=") && !strings.ContainsAny(c, "!<>") && !strings.Contains(c, "==") {
 			return false // a keyword argument first (condition=...): not read
 		}
-		if stringLitRE().MatchString(strings.TrimSpace(c)) {
+		if tc := strings.TrimSpace(c); stringLitRE().FindString(tc) == tc {
 			return false // skipif("expr"): pytest evaluates the string, not read here
 		}
-		t := evalCond(c, false)
+		t := evalCondIn(c, platOK, env) // platOK: it marks a test that ran at the start (envcalls.go)
 		return f == "skipUnless(" && t == -1 || f != "skipUnless(" && t == 1
 	}
 	return false

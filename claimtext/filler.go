@@ -33,18 +33,23 @@ import (
 // a section's whole body (it says the section does not apply without
 // saying why: "None" stays an answer, "N/A: no code changed" prose); a
 // pointer elsewhere only ("See above", "Same as above", "See below for
-// details"); and "⋯". Fullwidth, styled or lookalike letters spelling a
+// details"); "T.B.D.", "To do", "Later", "Will add later", "NA", a filler
+// said twice, a dash alone; and "⋯". Fullwidth, styled or lookalike letters spelling a
 // filler are read as the letters (rendered folds them). On the team's 576
 // Markdown session logs and handoffs none of these is a section's whole
 // body: the flagged count stays 4.
 var fillerRE = sync.OnceValue(func() *regexp.Regexp {
-	const word = `(?:todo|tbd|tba|tbc|fixme|xxx+|\.{2,}|…|⋯+|placeholder|fill (?:me |this |it )?in|lorem ipsum|` +
+	const word = `(?:todo|to[ -]do|t\.? ?b\.? ?d\.?|tba|tbc|fixme|xxx+|\.{2,}|…|⋯+|placeholder|fill (?:me |this |it )?in|lorem ipsum|` +
 		`coming soon|to be (?:added|announced|completed|confirmed|decided|determined|documented|done|filled(?: in)?|updated|written)|` +
-		`n/a|not applicable|` +
+		`(?:will )?(?:add|fill(?: in)?|update|write|do|document) (?:this |it )?later|later|` +
+		`n/a|n\.a\.?|na|not applicable|` +
 		`(?:see|same as|as) (?:above|below|the (?:previous|earlier|next) section)(?: for (?:the )?(?:details|more(?: details)?))?)`
-	const form = `(?:` + word + `|<\s*` + word + `\s*>|\[\s*` + word + `\s*\]|\(\s*` + word + `\s*\)|[_*` + "`" + `]{1,2}` + word + `[_*` + "`" + `]{1,2}|\{\{[^{}]*\}\})`
+	// A word alone, bracketed, emphasised (its end stop inside the
+	// emphasis too), or said twice ("TBD TBD").
+	const one = `(?:` + word + `|<\s*` + word + `\s*>|\[\s*` + word + `\s*\]|\(\s*` + word + `\s*\)|[_*` + "`" + `]{1,2}` + word + `[.!]?[_*` + "`" + `]{1,2}|\{\{[^{}]*\}\})`
+	const form = one + `(?:[\s,;/]+` + one + `)*`
 	const label = `(?:\*\*[^*]{1,40}\*\*\s*:?|[A-Za-z][A-Za-z /-]{0,40}:)\s*`
-	return regexp.MustCompile(`(?i)^(?:[-*+]\s+|\d+[.)]\s+|\[[ x]\]\s+)*(?:(?:` + label + `)?` + form + `|-|\?+)?[\s.:!?…-]*$`)
+	return regexp.MustCompile(`(?i)^(?:[-*+]\s+|\d+[.)]\s+|\[[ x]\]\s+)*(?:(?:` + label + `)?` + form + `|-|–|—|\?+)?[\s.:!?…\-–—↑↓←→]*$`)
 })
 
 // FillerSection returns the heading of the first section (below the

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/textfold"
 )
 
 // A template's placeholders replaced by a filler word are not filled in:
@@ -12,7 +14,7 @@ import (
 // for "Complete the handoff from the Handoff Template", and no_placeholders
 // passed it (it looked only for the template's own "[...]" texts): COMPLETE,
 // clean, verify passing. A section whose whole body is filler words counts
-// as a placeholder left. "None" and "N/A" are answers, not fillers, and a
+// as a placeholder left. "None" is an answer, not a filler, and a
 // filler word inside a sentence ("Remove the TODO in greet.sh") is prose.
 
 // fillerRE is one line of filler: TODO, TBD, TBA, FIXME, XXX, "...",
@@ -24,11 +26,30 @@ import (
 // these after a short label ("Next steps: TBD", "- **Commit**: TBD"). On
 // the team's 880 Markdown logs the section-of-filler count stays 8 (each
 // a real unfilled section): no honest log holds them alone in a section.
+//
+// Round 18 (issue 25, t5) added what a lazy handoff still got through
+// with: the filler in parentheses ("(TBD)"); a promise for later ("Coming
+// soon", "To be added", "To be determined"); "N/A" or "Not applicable" as
+// a section's whole body (it says the section does not apply without
+// saying why: "None" stays an answer, "N/A: no code changed" prose); a
+// pointer elsewhere only ("See above", "Same as above", "See below for
+// details"); "T.B.D.", "To do", "Later", "Will add later", "NA", a filler
+// said twice, a dash alone; and "⋯". Fullwidth, styled or lookalike letters spelling a
+// filler are read as the letters (rendered folds them). On the team's 576
+// Markdown session logs and handoffs none of these is a section's whole
+// body: the flagged count stays 4.
 var fillerRE = sync.OnceValue(func() *regexp.Regexp {
-	const word = `(?:todo|tbd|tba|fixme|xxx+|\.{2,}|…|placeholder|fill (?:me |this |it )?in|lorem ipsum)`
-	const form = `(?:` + word + `|<\s*` + word + `\s*>|\[\s*` + word + `\s*\]|[_*` + "`" + `]{1,2}` + word + `[_*` + "`" + `]{1,2}|\{\{[^{}]*\}\})`
+	const word = `(?:todo|to[ -]do|t\.? ?b\.? ?d\.?|tba|tbc|fixme|xxx+|\.{2,}|…|⋯+|placeholder|fill (?:me |this |it )?in|lorem ipsum|` +
+		`coming soon|to be (?:added|announced|completed|confirmed|decided|determined|documented|done|filled(?: in)?|updated|written)|` +
+		`(?:will )?(?:add|fill(?: in)?|update|write|do|document) (?:this |it )?later|later|` +
+		`n/a|n\.a\.?|na|not applicable|` +
+		`(?:see|same as|as) (?:above|below|the (?:previous|earlier|next) section)(?: for (?:the )?(?:details|more(?: details)?))?)`
+	// A word alone, bracketed, emphasised (its end stop inside the
+	// emphasis too), or said twice ("TBD TBD").
+	const one = `(?:` + word + `|<\s*` + word + `\s*>|\[\s*` + word + `\s*\]|\(\s*` + word + `\s*\)|[_*` + "`" + `]{1,2}` + word + `[.!]?[_*` + "`" + `]{1,2}|\{\{[^{}]*\}\})`
+	const form = one + `(?:[\s,;/]+` + one + `)*`
 	const label = `(?:\*\*[^*]{1,40}\*\*\s*:?|[A-Za-z][A-Za-z /-]{0,40}:)\s*`
-	return regexp.MustCompile(`(?i)^(?:[-*+]\s+|\d+[.)]\s+|\[[ x]\]\s+)*(?:(?:` + label + `)?` + form + `|-|\?+)?[\s.:!?…-]*$`)
+	return regexp.MustCompile(`(?i)^(?:[-*+]\s+|\d+[.)]\s+|\[[ x]\]\s+)*(?:(?:` + label + `)?` + form + `|-|–|—|\?+)?[\s.:!?…\-–—↑↓←→]*$`)
 })
 
 // FillerSection returns the heading of the first section (below the
@@ -82,7 +103,10 @@ var invisibleRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // rendered is a Markdown line as a reader sees it: no comments, inline
-// tags, entities, zero-width characters or blockquote marks.
+// tags, entities, zero-width characters or blockquote marks; then folded
+// (textfold.Fold: other invisible characters, fullwidth and styled letters,
+// Cyrillic and Greek lookalikes), so "ＴＯＤＯ", "T\u2063BD" and a
+// Cyrillic "ТОDО" read as the filler they show.
 func rendered(t string) string {
 	t = invisibleRE().ReplaceAllString(t, "")
 	t = html.UnescapeString(t)
@@ -97,5 +121,5 @@ func rendered(t string) string {
 	for strings.HasPrefix(t, ">") {
 		t = strings.TrimSpace(t[1:])
 	}
-	return t
+	return strings.TrimSpace(textfold.Fold(t))
 }

@@ -65,6 +65,12 @@ func NothingChecked(c protocolspec.Check, out []byte) (reason, tool string) {
 	if res["go test"].Match(out) && !res["go test other"].Match(out) {
 		return "go test found no test files in any package", "go test"
 	}
+	if eslintIgnoredOnly(out) {
+		return "eslint ignored every file it was given (each problem is \"File ignored\")", "eslint"
+	}
+	if pytestCollectedOnly(out) {
+		return "pytest only collected tests (--collect-only): it ran none", "pytest"
+	}
 	if rakeTestSilent(c.Arg, out) {
 		return "rake test printed no test runner's summary: its test task ran no test file", TestFilter
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/web"
 )
 
 // The JSON mirror of the dashboard, for scripts. Same filters as the pages;
@@ -20,6 +21,23 @@ type apiError struct {
 type apiSessionRow struct {
 	*session.Session
 	ViolationCount int `json:"violation_count"`
+	// NotClean names the phases that keep an ended session from being
+	// clean, as the sessions list shows them (session.PhaseNotClean);
+	// Clean is the verdict of an ended session: COMPLETE, no violation and
+	// no such phase, absent for a running session.
+	NotClean []string `json:"not_clean,omitempty"`
+	Clean    *bool    `json:"clean,omitempty"`
+}
+
+// apiRow is one row of /api/sessions from the row the sessions list shows,
+// so the two agree on what is clean.
+func apiRow(r web.SessionRow) apiSessionRow {
+	out := apiSessionRow{Session: r.Session, ViolationCount: r.Violations, NotClean: r.NotClean}
+	if !r.Session.Active() {
+		clean := r.Session.State == session.StateComplete && r.Violations == 0 && len(r.NotClean) == 0
+		out.Clean = &clean
+	}
+	return out
 }
 
 type apiSessionList struct {
@@ -95,7 +113,7 @@ func (d *dashboard) apiSessions(c echo.Context) error {
 	}
 	out := apiSessionList{Sessions: make([]apiSessionRow, len(page.rows)), Total: page.total, TotalExact: page.exact, NextCursor: next}
 	for i, r := range page.rows {
-		out.Sessions[i] = apiSessionRow{Session: r.Session, ViolationCount: r.Violations}
+		out.Sessions[i] = apiRow(r)
 	}
 	return c.JSON(http.StatusOK, out)
 }

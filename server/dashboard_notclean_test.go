@@ -21,7 +21,7 @@ import (
 // clean on both pages. Over real HTTP (httptest.NewServer).
 func TestDashboardNotCleanGates(t *testing.T) {
 	env := newDashEnv(t, "")
-	lazy, honest := dashSID(20), dashSID(21)
+	lazy, honest, optional, legacy, legacyHonest := dashSID(20), dashSID(21), dashSID(22), dashSID(23), dashSID(24)
 	ctx := context.Background()
 	at := env.now.Add(-3 * time.Hour)
 	err := env.db.Update(ctx, func(w session.Writer) error {
@@ -37,6 +37,20 @@ func TestDashboardNotCleanGates(t *testing.T) {
 				Decision: session.DecisionNothingChecked, Message: "gate QA_VALIDATION checked nothing, which is not a pass"}},
 			{honest, "feat/honest", session.PhaseResult{PhaseID: "QA_VALIDATION", Status: session.PhaseSkipped, Level: protocolspec.GateBlocking,
 				Decision: session.DecisionConditionNotMet, Message: "condition checked: no code changed"}},
+			// A failing RECOMMENDED gate the protocol let it skip: not
+			// clean either, though it never blocked.
+			{optional, "feat/docs-failed", session.PhaseResult{PhaseID: "QA_VALIDATION", Status: session.PhaseSkipped, Level: protocolspec.GateRecommended,
+				Decision: "SKIPPED: recommended gate failed", Message: "check failed"}},
+			// Written before round 17: no NOTHING_CHECKED decision, but the
+			// gate's check says its command checked nothing.
+			{legacy, "feat/old-nothing", session.PhaseResult{PhaseID: "QA_VALIDATION", Status: session.PhaseSkipped, Level: protocolspec.GateBlocking,
+				Message: "gate QA_VALIDATION: nothing to check", Checks: []session.CheckResult{{Kind: protocolspec.CheckCommand, Arg: "markdownlint-cli2 docs",
+					Status: session.StatusSkipped, Message: "markdownlint-cli2 printed 'Linting: 0 file(s)': nothing was checked, which is not a pass (command: markdownlint-cli2 docs)"}}}},
+			// Its honest twin of the same age: nothing to check (no
+			// matching file changed) is clean.
+			{legacyHonest, "feat/old-honest", session.PhaseResult{PhaseID: "QA_VALIDATION", Status: session.PhaseSkipped, Level: protocolspec.GateBlocking,
+				Message: "gate QA_VALIDATION: nothing to check", Checks: []session.CheckResult{{Kind: protocolspec.CheckCommand, Arg: "pytest",
+					Status: session.StatusSkipped, Message: "no changed file matches *.py"}}}},
 		} {
 			s := &session.Session{ID: c.id, RepoID: repo.ID, Worktree: "/w/demo", Branch: c.branch, StartCommit: strings.Repeat("7", 40),
 				ProtocolSHA: env.spec.SHA256, Objective: "work on " + c.branch, State: session.StateComplete, CreatedAt: at,
@@ -76,6 +90,20 @@ func TestDashboardNotCleanGates(t *testing.T) {
 			[]string{"not clean</span>", "QA_VALIDATION (BLOCKING/REQUIRED gate(s) that checked nothing)"}, nil},
 		{"honest: session page", "/sessions/" + honest, []string{"Completed cleanly"}, []string{"checked nothing", "v-warn"}},
 		{"honest: sessions list", "/sessions?branch=feat/honest", []string{"work on feat/honest"}, []string{"not clean"}},
+		{"optional failed: sessions list", "/sessions?branch=feat/docs-failed", []string{"not clean</span>", "QA_VALIDATION (failing gate(s) skipped)"}, nil},
+		// /api/sessions gives the same verdict as the list (issue 25:
+		// a failed gate is never shown as clean anywhere).
+		{"lazy: /api/sessions", "/api/sessions?branch=feat/lint-nothing",
+			[]string{`"not_clean":["QA_VALIDATION (BLOCKING/REQUIRED gate(s) that checked nothing)"]`, `"clean":false`}, []string{`"clean":true`}},
+		{"optional failed: /api/sessions", "/api/sessions?branch=feat/docs-failed",
+			[]string{`"not_clean":["QA_VALIDATION (failing gate(s) skipped)"]`, `"clean":false`}, []string{`"clean":true`}},
+		{"pre-round-17 record: session page", "/sessions/" + legacy,
+			[]string{`v-warn" id="verdict"`, "1 BLOCKING/REQUIRED gate checked nothing"}, []string{"Completed cleanly"}},
+		{"pre-round-17 record: /api/sessions", "/api/sessions?branch=feat/old-nothing",
+			[]string{`"not_clean":["QA_VALIDATION (BLOCKING/REQUIRED gate(s) that checked nothing)"]`, `"clean":false`}, nil},
+		{"pre-round-17 honest twin: session page", "/sessions/" + legacyHonest, []string{"Completed cleanly"}, []string{"checked nothing", "v-warn"}},
+		{"pre-round-17 honest twin: /api/sessions", "/api/sessions?branch=feat/old-honest", []string{`"clean":true`}, []string{"not_clean"}},
+		{"honest: /api/sessions", "/api/sessions?branch=feat/honest", []string{`"clean":true`, "work on feat/honest"}, []string{"not_clean", `"clean":false`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			req, err := http.NewRequest(http.MethodGet, srv.URL+c.path, nil)

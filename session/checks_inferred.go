@@ -160,7 +160,7 @@ func checkNoPlaceholders(ctx context.Context, env gateEnv, c protocolspec.Check)
 			return StatusFail, fmt.Sprintf("%s:%d still holds the template placeholder %s%s: fill it in", f, line, found[0], more), ""
 		}
 		if h, line := claimtext.FillerSection(string(b)); h != "" {
-			return StatusFail, fmt.Sprintf("%s:%d: section %q holds only a filler (TODO, TBD, ...), not what it asks for: fill it in", f, line, h), ""
+			return StatusFail, fmt.Sprintf("%s:%d: section %q holds only a filler (TODO, TBD, N/A, See above, ...), not what it asks for: fill it in (\"None\" or \"N/A: why\" answer a section that does not apply)", f, line, h), ""
 		}
 	}
 	return StatusPass, fmt.Sprintf("no template placeholder left in %s", strings.Join(files, ", ")), files[0]

@@ -65,7 +65,7 @@ const (
 func notCleanClauses(ps []PhaseResult) []string {
 	by := map[string][]string{}
 	for _, p := range ps {
-		if why := PhaseNotClean(string(p.Level), string(p.Status), p.Decision); why != "" {
+		if why := ResultNotClean(p); why != "" {
 			by[why] = append(by[why], p.PhaseID)
 		}
 	}

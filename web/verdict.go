@@ -206,7 +206,7 @@ func (d SessionDetail) FailedGates() int {
 func (d SessionDetail) NothingChecked() int {
 	n := 0
 	for _, t := range d.Timeline {
-		if r := t.Result; r != nil && session.PhaseNotClean(string(r.Level), string(r.Status), r.Decision) == session.NotCleanNothingChecked {
+		if r := t.Result; r != nil && session.ResultNotClean(*r) == session.NotCleanNothingChecked {
 			n++
 		}
 	}
@@ -218,7 +218,7 @@ func (d SessionDetail) NothingChecked() int {
 func NotCleanPhases(rs []session.PhaseResult) []string {
 	var out []string
 	for _, r := range rs {
-		if why := session.PhaseNotClean(string(r.Level), string(r.Status), r.Decision); why != "" {
+		if why := session.ResultNotClean(r); why != "" {
 			out = append(out, r.PhaseID+" ("+strings.TrimSuffix(why, ":")+")")
 		}
 	}

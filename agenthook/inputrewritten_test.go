@@ -98,10 +98,16 @@ func TestPostToolUseWholeInputRewritten(t *testing.T) {
 			[]string{session.CodeToolInputRewritten}, false},
 		{"bash backgrounded by the agent itself", "Bash", func(string) map[string]any { return bash("run_in_background", true) }, func(string) map[string]any { return bash("run_in_background", true) }, nil, false},
 		{"write same input", "Write",
-			func(root string) map[string]any { return map[string]any{"file_path": filepath.Join(root, "notes.md"), "content": "x\n"} },
-			func(root string) map[string]any { return map[string]any{"content": "x\n", "file_path": filepath.Join(root, "notes.md")} }, nil, false},
+			func(root string) map[string]any {
+				return map[string]any{"file_path": filepath.Join(root, "notes.md"), "content": "x\n"}
+			},
+			func(root string) map[string]any {
+				return map[string]any{"content": "x\n", "file_path": filepath.Join(root, "notes.md")}
+			}, nil, false},
 		{"write moved onto the protocol", "Write",
-			func(root string) map[string]any { return map[string]any{"file_path": filepath.Join(root, "notes.md"), "content": "x\n"} },
+			func(root string) map[string]any {
+				return map[string]any{"file_path": filepath.Join(root, "notes.md"), "content": "x\n"}
+			},
 			func(root string) map[string]any {
 				return map[string]any{"file_path": filepath.Join(root, "SESSION-PROTOCOL.md"), "content": "x\n"}
 			},

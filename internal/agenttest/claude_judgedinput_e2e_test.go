@@ -86,14 +86,17 @@ func TestClaudePostToolUseInputAsJudged(t *testing.T) {
 	log, pathEnv := payloadShim(t, "", "")
 	srv := agenttest.NewClaudeServer(t,
 		agenttest.Use("Bash", map[string]any{"command": "git status", "description": "show the tree", "timeout": 60000}),
+		// By path (the shim is `sessiongate` on PATH): writes are denied
+		// before the start gate.
+		agenttest.Use("Bash", map[string]any{"command": filepath.Join(sgBin, "sessiongate") + " session advance --to WORKING"}),
 		agenttest.Use("Bash", map[string]any{"command": "sh test.sh", "description": "tests in the background", "run_in_background": true}),
 		agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, "notes.md"), "content": "one\n"}),
 		agenttest.Use("Edit", map[string]any{"file_path": filepath.Join(r.dir, "notes.md"), "old_string": "one", "new_string": "two"}),
 		agenttest.Say("done"),
 	)
 	res := r.claude("look around", agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Write", "Edit", "Bash"}, Env: []string{pathEnv}})
-	if res.ExitCode != 0 || srv.Used() < 5 {
-		t.Fatalf("run: exit %d, %d of 5 turns\nstderr: %s", res.ExitCode, srv.Used(), res.Stderr)
+	if res.ExitCode != 0 || srv.Used() < 6 {
+		t.Fatalf("run: exit %d, %d of 6 turns\nstderr: %s", res.ExitCode, srv.Used(), res.Stderr)
 	}
 	pre := map[string]payload{}
 	post := map[string]payload{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/judgedinput"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/transcript"
 )
@@ -62,6 +63,8 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 		// PostToolUse's digest is of the input as run, compared with the
 		// one PreToolUse judged (inputRewritten).
 		ev.ToolDigest = transcript.WitnessDigest(ev.Tool.Name, m["tool_input"])
+		ev.InputDigest = judgedinput.Digest(m["tool_input"])
+		ev.Background = ev.Tool.Kind == session.ToolShell && judgedinput.Background(m["tool_input"])
 		if ev.Kind == KindPostTool && ev.Tool.Kind == session.ToolShell {
 			ev.Result = claudeResult(name, m)
 			// Claude Code 2.1 reports duration_ms; older versions do not,

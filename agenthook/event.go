@@ -48,6 +48,13 @@ type Event struct {
 	// Code): kept with ToolID so that a transcript line borrowing the id
 	// for another call is told apart.
 	ToolDigest string
+	// InputDigest is judgedinput.Digest of the tool's whole input (Claude
+	// Code): PreToolUse keeps it for a call it allows, PostToolUse's must
+	// match (inputRewritten).
+	InputDigest string
+	// Background: a Claude Code Bash call run with run_in_background; its
+	// PostToolUse carries no exit status of the command.
+	Background bool
 	// Result is set for a shell command that ran.
 	Result *ShellResult
 	// Continuing: the agent goes on because a stop hook blocked it.

@@ -2,6 +2,8 @@ package agenthook_test
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -60,6 +62,102 @@ func TestPostToolUseInputRewritten(t *testing.T) {
 			}
 			if observed == c.rewritten {
 				t.Errorf("observed evidence of %q: %v, want %v (a rewritten call is no evidence)", c.post, observed, !c.rewritten)
+			}
+		})
+	}
+}
+
+// TestPostToolUseWholeInputRewritten: round 18 compares the whole input
+// PreToolUse judged, not a Bash command line alone, and write tools too
+// (their PostToolUse is installed). Before: a call backgrounded, its
+// timeout or sandbox changed, or a Write judged for notes.md run on the
+// protocol, went unseen. Honest rows: the same input again (key order
+// aside), and a backgrounded `sh test.sh` nothing rewrote, which is still
+// no observed evidence (its PostToolUse carries no result of the tests).
+func TestPostToolUseWholeInputRewritten(t *testing.T) {
+	bash := func(kv ...any) map[string]any {
+		m := map[string]any{"command": "sh test.sh", "description": "run tests"}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	cases := []struct {
+		name      string
+		tool      string
+		pre, post func(root string) map[string]any
+		want      []string // violation codes
+		observed  bool     // `sh test.sh` recorded as observed evidence
+	}{
+		{"bash same input", "Bash", func(string) map[string]any { return bash("timeout", 60000) }, func(string) map[string]any { return bash("timeout", 60000) }, nil, true},
+		{"bash backgrounded by another hook", "Bash", func(string) map[string]any { return bash() }, func(string) map[string]any { return bash("run_in_background", true) },
+			[]string{session.CodeToolInputRewritten}, false},
+		{"bash sandbox turned off", "Bash", func(string) map[string]any { return bash() }, func(string) map[string]any { return bash("dangerouslyDisableSandbox", true) },
+			[]string{session.CodeToolInputRewritten}, false},
+		{"bash timeout changed", "Bash", func(string) map[string]any { return bash("timeout", 60000) }, func(string) map[string]any { return bash("timeout", 600000) },
+			[]string{session.CodeToolInputRewritten}, false},
+		{"bash backgrounded by the agent itself", "Bash", func(string) map[string]any { return bash("run_in_background", true) }, func(string) map[string]any { return bash("run_in_background", true) }, nil, false},
+		{"write same input", "Write",
+			func(root string) map[string]any {
+				return map[string]any{"file_path": filepath.Join(root, "notes.md"), "content": "x\n"}
+			},
+			func(root string) map[string]any {
+				return map[string]any{"content": "x\n", "file_path": filepath.Join(root, "notes.md")}
+			}, nil, false},
+		{"write moved onto the protocol", "Write",
+			func(root string) map[string]any {
+				return map[string]any{"file_path": filepath.Join(root, "notes.md"), "content": "x\n"}
+			},
+			func(root string) map[string]any {
+				return map[string]any{"file_path": filepath.Join(root, "SESSION-PROTOCOL.md"), "content": "x\n"}
+			},
+			[]string{session.CodeProtectedChange, session.CodeToolInputRewritten}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRepo(t, "")
+			sid := "claude-whole-input"
+			r.hook("claude", "SessionStart", golden(t, r, "claude", "SessionStart", sid))
+			s := r.active()
+			r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
+			r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+			pre := with(golden(t, r, "claude", "PreToolUse-"+c.tool, sid), "tool_use_id", "toolu_w", "tool_input", c.pre(r.root))
+			if out, _ := r.hook("claude", "PreToolUse", pre); pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" {
+				t.Fatalf("PreToolUse denied: %v", out)
+			}
+			if c.tool == "Write" {
+				// What Claude Code did with the input as run.
+				in := c.post(r.root)
+				writeFile(t, in["file_path"].(string), in["content"].(string))
+			}
+			post := with(golden(t, r, "claude", "PostToolUse-"+c.tool, sid), "tool_use_id", "toolu_w", "tool_input", c.post(r.root))
+			if c.tool == "Bash" {
+				post = with(post, "tool_response", map[string]any{"stdout": "tests ok\n", "stderr": "", "interrupted": false, "isImage": false})
+			}
+			r.hook("claude", "PostToolUse", post)
+			ctx := context.Background()
+			vs, err := r.db().ListViolations(ctx, session.ViolationFilter{SessionID: s.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var codes []string
+			for _, v := range vs {
+				codes = append(codes, v.Code)
+			}
+			slices.Sort(codes)
+			if !slices.Equal(codes, c.want) {
+				t.Errorf("violations %v, want %v", codes, c.want)
+			}
+			evs, err := r.db().ListEvidence(ctx, s.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			observed := false
+			for _, e := range evs {
+				observed = observed || e.Origin == session.OriginObserved && e.Command == "sh test.sh"
+			}
+			if observed != c.observed {
+				t.Errorf("`sh test.sh` observed: %v, want %v", observed, c.observed)
 			}
 		})
 	}

@@ -400,7 +400,9 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 			return &Answer{}, nil
 		}
 	case KindPostTool:
-		if !ah.Observe || ev.Result == nil || strings.TrimSpace(ev.Tool.Command) == "" {
+		// Claude Code's input as run is compared with the judged one
+		// (inputRewritten) whether or not runs are observed, writes too.
+		if !postCompared(ev) && (!ah.Observe || ev.Result == nil || strings.TrimSpace(ev.Tool.Command) == "") {
 			return &Answer{}, nil
 		}
 	case KindStop:
@@ -568,6 +570,12 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				return nil, err
 			}
 		}
+		if ev.Agent == "claude" && bd.Session != nil && (ev.Tool.Kind == session.ToolShell || ev.Tool.Kind == session.ToolEdit) {
+			// The whole input allowed, for PostToolUse to compare.
+			if err := eng.KeepJudgedInput(ctx, bd.Session.ID, ev.ToolID, ev.Tool.Name, ev.InputDigest); err != nil {
+				return nil, err
+			}
+		}
 	case KindPostTool:
 		if bd.Session == nil {
 			return a, nil
@@ -578,6 +586,21 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				a.Notice = "sessiongate: HIGH " + session.CodeToolInputRewritten + " violation recorded: " + why
 			}
 			return a, err
+		}
+		if !ah.Observe || ev.Result == nil || strings.TrimSpace(ev.Tool.Command) == "" {
+			// A write tool's PostToolUse, or runs not observed: compared
+			// above, nothing to record.
+			return a, nil
+		}
+		if ev.Background {
+			// run_in_background: PostToolUse comes when the command started,
+			// exit 0 and no output of it; that proves nothing it ran.
+			if err := eng.Store.Update(ctx, func(w session.Writer) error {
+				return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: "agent:" + ev.Agent + ":background", Detail: shorten.Bytes(ev.ToolID+" "+ev.Tool.Command, 300, "")})
+			}); err != nil {
+				return nil, fmt.Errorf("record the backgrounded call: %w", err)
+			}
+			return a, nil
 		}
 		res := ev.Result
 		if res.ExitCode == -1 && ev.Agent == "codex" {

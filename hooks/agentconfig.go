@@ -69,7 +69,10 @@ var AgentConfigs = []AgentConfig{
 		// NotebookRead) too: a forged Read line met a read requirement
 		// (issue 25 item 4); their hook only keeps the id and digest.
 		{Name: "PreToolUse", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|^Agent$|^Task$|mcp__.*|^Read$|^Grep$|^Glob$|^LS$|^NotebookRead$"},
-		{Name: "PostToolUse", Matcher: "Bash"},
+		// The write tools too (round 18): PostToolUse carries the input as
+		// run, so a rewritten file_path (judged for notes.md, run on the
+		// protocol) is caught; anchored, so TodoWrite spawns nothing.
+		{Name: "PostToolUse", Matcher: "Bash|^Write$|^Edit$|^MultiEdit$|^NotebookEdit$"},
 		{Name: "PostToolUseFailure", Matcher: "Bash"},
 		{Name: "Stop"},
 		{Name: "SessionEnd"},

@@ -23,34 +23,44 @@ const CodeToolInputRewritten = "TOOL_INPUT_REWRITTEN"
 // kept no digest for the id (nothing judged it here: an older hook, a
 // tool it does not witness), or when digest is unknown; otherwise it
 // records a HIGH CodeToolInputRewritten violation and says why.
-func (e *Engine) ToolInputRewritten(ctx context.Context, sessionID, agent, toolID, tool, command, digest string) (string, error) {
+//
+// Since round 18 the whole input is compared: the pre-tool hook keeps the
+// judgedinput.Digest of the input it allowed (KeepJudgedInput) and the
+// post-tool hook passes its own as judged; where a judged digest was kept
+// for the id it decides, else the witness digest does (a hook of an older
+// version). shown is what the message names: a command, a path.
+func (e *Engine) ToolInputRewritten(ctx context.Context, sessionID, agent, toolID, tool, shown, digest, judged string) (string, error) {
 	_, _, token, ok := witnessSide(agent)
-	if !ok || toolID == "" || len(digest) != 64 {
+	if !ok || toolID == "" || len(digest) != 64 && len(judged) != 64 {
 		return "", nil
 	}
 	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
 	if err != nil {
 		return "", fmt.Errorf("read the pre-tool witnesses: %w", err)
 	}
-	judged := false
+	var kept, keptMatch, witnessed, witnessMatch bool
 	for _, ev := range evs {
-		if ev.Token != token {
+		if ev.Token != token && ev.Token != TokenJudgedInput {
 			continue
 		}
 		f := strings.Fields(ev.Detail)
 		if len(f) < 3 || f[0] != toolID {
 			continue
 		}
-		if f[2] == digest {
-			return "", nil
+		if ev.Token == TokenJudgedInput {
+			kept = true
+			keptMatch = keptMatch || len(judged) == 64 && f[2] == judged
+			continue
 		}
-		judged = true
+		witnessed = true
+		witnessMatch = witnessMatch || len(digest) == 64 && f[2] == digest
 	}
-	if !judged {
+	switch {
+	case kept && keptMatch, !kept && (!witnessed || witnessMatch):
 		return "", nil
 	}
 	why := fmt.Sprintf("%s ran call %s (%s) with other input than sessiongate's PreToolUse hook judged: it ran `%s`. Another hook answered with a rewritten input (a `sessiongate` earlier on PATH than the installed one?), so this call was never checked",
-		agentNames[agent], toolID, tool, truncate(command, 120))
+		agentNames[agent], toolID, tool, truncate(shown, 120))
 	now := e.now()
 	var v *Violation
 	err = e.Store.Update(ctx, func(w Writer) error {
@@ -63,7 +73,7 @@ func (e *Engine) ToolInputRewritten(ctx context.Context, sessionID, agent, toolI
 		if err := w.AddViolation(ctx, v); err != nil {
 			return err
 		}
-		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: "agent:" + agent + ":input-rewritten", Detail: truncate(toolID+" "+tool+" "+digest, 300), CreatedAt: now})
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: "agent:" + agent + ":input-rewritten", Detail: truncate(toolID+" "+tool+" "+judged, 300), CreatedAt: now})
 	})
 	if err != nil {
 		return "", fmt.Errorf("record the rewritten tool input: %w", err)

@@ -193,6 +193,18 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				code = -1
 			}
 		}
+		// Work done through a tracked link in a target outside the
+		// repository is in no commit (outsidelink.go).
+		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
+			why, err := outsideLinks(ctx, repo, s)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+				code = -1
+			}
+		}
 		// What the target or script calls, and the runner's config
 		// (testinputs.go): weakened, the run proves less; added to, noted.
 		if code == 0 && !e.hasCommand(p) {

@@ -14,6 +14,7 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/testcounts"
 	"github.com/sessiongate/sessiongate/testrun"
 	"github.com/sessiongate/sessiongate/venvtrust"
 )
@@ -285,6 +286,9 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			code = -1
 		}
 	}
+	// The pass counts the output reports: numbers, not the body, kept so
+	// a handoff's "181 passed" can be held against them (testcounts.go).
+	ref += testcounts.RefNote(testcounts.FromOutput(req.Output))
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
 		Requirement: req.Requirement, Source: req.Source, Command: truncate(cmd, MaxCommandBytes),

@@ -288,7 +288,10 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	}
 	// The pass counts the output reports: numbers, not the body, kept so
 	// a handoff's "181 passed" can be held against them (testcounts.go).
-	ref += testcounts.RefNote(testcounts.FromOutput(req.Output))
+	// Only a test run's: `echo 42 passed` prints a count and runs nothing.
+	if shellline.RunsTests(cmd) {
+		ref += testcounts.RefNote(testcounts.FromOutput(req.Output))
+	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,
 		Requirement: req.Requirement, Source: req.Source, Command: truncate(cmd, MaxCommandBytes),

@@ -201,6 +201,11 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			if err != nil {
 				return nil, err
 			}
+			if why == "" {
+				if why, err = outsideConfig(repo, s); err != nil {
+					return nil, err
+				}
+			}
 			if why != "" {
 				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 				code = -1

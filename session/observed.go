@@ -14,6 +14,7 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/testcounts"
 	"github.com/sessiongate/sessiongate/testrun"
 	"github.com/sessiongate/sessiongate/venvtrust"
 )
@@ -193,6 +194,23 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				code = -1
 			}
 		}
+		// Work done through a tracked link in a target outside the
+		// repository is in no commit (outsidelink.go).
+		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
+			why, err := outsideLinks(ctx, repo, s)
+			if err != nil {
+				return nil, err
+			}
+			if why == "" {
+				if why, err = outsideConfig(repo, s); err != nil {
+					return nil, err
+				}
+			}
+			if why != "" {
+				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+				code = -1
+			}
+		}
 		// What the target or script calls, and the runner's config
 		// (testinputs.go): weakened, the run proves less; added to, noted.
 		if code == 0 && !e.hasCommand(p) {
@@ -284,6 +302,12 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 			code = -1
 		}
+	}
+	// The pass counts the output reports: numbers, not the body, kept so
+	// a handoff's "181 passed" can be held against them (testcounts.go).
+	// Only a test run's: `echo 42 passed` prints a count and runs nothing.
+	if shellline.RunsTests(cmd) {
+		ref += testcounts.RefNote(testcounts.FromOutput(req.Output))
 	}
 	ev := &Evidence{
 		SessionID: s.ID, Phase: phase, Kind: EvidenceToolOutput, Origin: OriginObserved,

@@ -70,6 +70,16 @@ func (e *Engine) qaCommandInputs(ctx context.Context, repo Repo, s *Session, p *
 	} else if why != "" {
 		weak = append(weak, why)
 	}
+	if why, err := outsideLinks(ctx, repo, s); err != nil {
+		return nil, nil, err
+	} else if why != "" {
+		weak = append(weak, why)
+	}
+	if why, err := outsideConfig(repo, s); err != nil {
+		return nil, nil, err
+	} else if why != "" {
+		weak = append(weak, why)
+	}
 	var warn []string
 	for _, n := range noted {
 		warn = append(warn, fmt.Sprintf("%s: what the QA command runs changed in this session: %s; noted, not refused (verify notes it too)", p.ID, n))

@@ -2,6 +2,7 @@ package shellline
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -51,7 +52,8 @@ func readInto(vars map[string][][]piece, st *syntax.Stmt) {
 	if !ok || len(c.Args) < 2 {
 		return
 	}
-	if n, ok := Literal(c.Args[0]); !ok || n != "read" {
+	n, ok := Literal(c.Args[0])
+	if !ok || n != "read" && n != "mapfile" && n != "readarray" {
 		return
 	}
 	var value [][]piece
@@ -65,7 +67,9 @@ func readInto(vars map[string][][]piece, st *syntax.Stmt) {
 		switch {
 		case !ok:
 			return
-		case a == "-p" || a == "-d" || a == "-n" || a == "-N" || a == "-t" || a == "-u" || a == "-i":
+		case a == "-t" && n != "read":
+			// mapfile -t: strip newlines, no value
+		case a == "-p" || a == "-d" || a == "-n" || a == "-N" || a == "-t" || a == "-u" || a == "-i" || a == "-O" || a == "-s" || a == "-c" || a == "-C":
 			i++
 		case a == "-a":
 			// read -a NAME: an array of the words.
@@ -203,4 +207,28 @@ func (t Target) matchFind(p string) bool {
 		return false
 	}
 	return t.findRe.MatchString(strings.TrimSuffix(s, "/") + p[len(clean):])
+}
+
+// setParams records `set -- A B...`: $1, $2... and $@ (any of them).
+// mapfile/readarray NAME <<< WORD is read by readInto's kin below.
+func setParams(vars map[string][][]piece, args []string, built [][][]piece) {
+	if len(args) < 2 || args[0] != "set" || args[1] != "--" {
+		return
+	}
+	var all [][]piece
+	for k, a := range args[2:] {
+		alts := [][]piece{{{'l', a}}}
+		if strings.HasPrefix(a, "\x01") {
+			alts = placeholder(a, built)
+		}
+		vars[strconv.Itoa(k+1)] = alts
+		all = append(all, alts...)
+	}
+	for _, n := range []string{"@", "*"} {
+		if len(all) > 0 && len(all) <= maxAlternatives {
+			vars[n] = all
+		} else {
+			delete(vars, n)
+		}
+	}
 }

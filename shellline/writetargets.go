@@ -157,6 +157,7 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 				return true
 			}
 			printfInto(vars, args, built) // printf -v NAME (indirectvars.go)
+			setParams(vars, args, built)  // set -- A B
 			if script, ok := shellScript(args); ok && !strings.HasPrefix(script, "\x01") {
 				if inner, innerLinks, ok := WriteTargets(script); ok {
 					targets, links = append(targets, inner...), append(links, innerLinks...)

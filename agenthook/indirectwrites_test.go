@@ -108,6 +108,8 @@ func TestIndirectWritesAtTheHook(t *testing.T) {
 		{"sh <<EOF\nsed -i s/MUST/MAY/ SESSION-PROTOCOL.md\nEOF", true},
 		{"bash -s <<'EOF'\necho '{}' > .claude/settings.local.json\nEOF", true},
 		{`bash <(echo 'sed -i s/MUST/MAY/ SESSION-PROTOCOL.md')`, true},
+		{"cat <<'EOF' | sh\nsed -i s/MUST/MAY/ SESSION-PROTOCOL.md\nEOF", true},
+		{"cat <<'EOF' | bash\ngo test ./...\nEOF", false},
 		{`source <(echo 'sed -i s/MUST/MAY/ SESSION-PROTOCOL.md')`, true},
 		{`source /dev/stdin <<< 'sed -i s/MUST/MAY/ SESSION-PROTOCOL.md'`, true},
 		{`. /dev/stdin <<< 'rm -f .git/hooks/pre-commit'`, true},

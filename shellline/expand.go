@@ -90,6 +90,9 @@ func (x *expander) line(line string, depth int, params []string, vars, aliases m
 				for _, l := range pipedXargs(s, vars, params) {
 					x.emit(l, depth, vars, aliases)
 				}
+				if script, ok := pipedCat(s); ok {
+					x.emit(script, depth, vars, aliases)
+				}
 			}
 		case *syntax.Stmt:
 			c, ok := s.Cmd.(*syntax.CallExpr)

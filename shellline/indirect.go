@@ -102,6 +102,36 @@ func pipedXargs(p *syntax.BinaryCmd, vars map[string]string, params []string) []
 	return xargsLines(words, text)
 }
 
+// pipedCat is the script `cat <<EOF ... EOF | sh` (or `cat <<< ...`)
+// feeds a shell: what cat prints of its here-document.
+func pipedCat(p *syntax.BinaryCmd) (string, bool) {
+	stmts := PipeStages(p)
+	if len(stmts) != 2 {
+		return "", false
+	}
+	first, ok := stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(first.Args) != 1 {
+		return "", false
+	}
+	if n, ok := Literal(first.Args[0]); !ok || CommandName(n) != "cat" {
+		return "", false
+	}
+	last, ok := stmts[1].Cmd.(*syntax.CallExpr)
+	if !ok || len(last.Args) == 0 {
+		return "", false
+	}
+	words := callWords(last)
+	if w := unwrapCall(words); len(w) == 0 || !readsStdin(w) {
+		return "", false
+	}
+	for _, r := range stmts[0].Redirs {
+		if t, ok := stdinText(r); ok {
+			return t, true
+		}
+	}
+	return "", false
+}
+
 // printedText is what one `echo WORDS` or `printf FORMAT WORDS` of
 // literal (or resolved) words prints: printf's %s take the words.
 func printedText(stmts []*syntax.Stmt, vars map[string]string, params []string) (string, bool) {

@@ -510,6 +510,14 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 			if rv := e.shellReach(root, call); rv != nil {
 				return rv, nil
 			}
+			if len(lines) > 1 {
+				if rv := e.innerWrites(root, call, lines[1:]); rv != nil {
+					return rv, nil // agentindirect.go
+				}
+			}
+			if rv := e.unpackWrites(ctx, root, call); rv != nil {
+				return rv, nil // agentindirect.go
+			}
 			// The script files the line runs are judged as the line is.
 			sv, err := e.scriptVerdict(ctx, bd, root, call, pol, lines, depth)
 			if err != nil || sv.Deny {

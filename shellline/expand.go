@@ -87,6 +87,12 @@ func (x *expander) line(line string, depth int, params []string, vars, aliases m
 				if script, ok := pipedScript(s, vars, params); ok {
 					x.emit(script, depth, vars, aliases)
 				}
+				for _, l := range pipedXargs(s, vars, params) {
+					x.emit(l, depth, vars, aliases)
+				}
+				if script, ok := pipedCat(s); ok {
+					x.emit(script, depth, vars, aliases)
+				}
 			}
 		case *syntax.Stmt:
 			c, ok := s.Cmd.(*syntax.CallExpr)
@@ -193,6 +199,7 @@ func (x *expander) call(line string, st *syntax.Stmt, c *syntax.CallExpr, depth 
 			x.emit(l, depth, vars, aliases)
 		}
 	}
+	x.moreInner(st, c, words, inner, depth, vars, aliases, params) // indirect.go
 }
 
 // source is the text of a node of line.

@@ -131,6 +131,9 @@ func writtenOperands(args []string) []string {
 	case "tee", "touch", "rm", "truncate", "shred", "unlink":
 		return ops
 	case "mv":
+		if dir, srcs, ok := intoFolder(name, args[1:], ops); ok {
+			return append(srcs, dir(srcs)...)
+		}
 		return ops // the sources go away, the destination changes
 	case "chmod", "chown", "chgrp": // the first operand is the mode or owner
 		for _, a := range args[1:] {
@@ -141,7 +144,10 @@ func writtenOperands(args []string) []string {
 		if len(ops) > 1 {
 			return ops[1:]
 		}
-	case "cp", "ln", "install":
+	case "cp", "ln", "install", "rsync":
+		if dir, srcs, ok := intoFolder(name, args[1:], ops); ok {
+			return dir(srcs) // indirectwrites.go
+		}
 		if len(ops) > 1 {
 			return ops[len(ops)-1:]
 		}
@@ -178,6 +184,8 @@ func writtenOperands(args []string) []string {
 			return []string{db}
 		}
 		return nil
+	case "git":
+		return gitRestores(args[1:]) // indirectwrites.go
 	case "dd":
 		for _, a := range args[1:] {
 			if p, ok := strings.CutPrefix(a, "of="); ok {

@@ -35,6 +35,9 @@ type Target struct {
 	// folder the line runs in.
 	Abs bool
 	re  *regexp.Regexp
+	// findRe, findStart: a find -regex target (indirectvars.go).
+	findRe    *regexp.Regexp
+	findStart string
 }
 
 // Match reports whether the target can name p: a slash path relative to
@@ -42,7 +45,12 @@ type Target struct {
 // case-insensitive, as protect.Match is. A shell glob's * and ? do not
 // match a leading dot (unless the line turns dotglob on); an unknown part
 // matches anything, slashes included.
-func (t Target) Match(p string) bool { return t.re != nil && t.re.MatchString(p) }
+func (t Target) Match(p string) bool {
+	if t.findRe != nil {
+		return t.matchFind(p)
+	}
+	return t.re != nil && t.re.MatchString(p)
+}
 
 // Link is a link the line makes (`ln -s TARGET NAME`, `ln TARGET NAME`),
 // literal operands only; Name is relative to the line's folder.
@@ -121,6 +129,8 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 					add(wordPieces(x.Word, vars))
 				}
 			}
+		case *syntax.Stmt:
+			readInto(vars, x) // read NAME <<< WORD (indirectvars.go)
 		case *syntax.CallExpr:
 			if len(x.Args) == 0 {
 				for _, a := range x.Assigns {
@@ -146,6 +156,8 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 			if len(args) == 0 {
 				return true
 			}
+			printfInto(vars, args, built) // printf -v NAME (indirectvars.go)
+			setParams(vars, args, built)  // set -- A B
 			if script, ok := shellScript(args); ok && !strings.HasPrefix(script, "\x01") {
 				if inner, innerLinks, ok := WriteTargets(script); ok {
 					targets, links = append(targets, inner...), append(links, innerLinks...)
@@ -193,6 +205,9 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 				for _, alts := range findTargets(args[1:], built) {
 					add(alts)
 				}
+				if len(cwd) == 0 {
+					targets = append(targets, findRegexTargets(args[1:], built)...)
+				}
 				return true
 			case "dd":
 				// of=WORD: Writes reads a literal one. A glob there is no
@@ -213,6 +228,9 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 					add(alts)
 				}
 				return true
+			}
+			if args[0] == "chmod" && chmodAddsOnly(args) {
+				return true // `chmod -R u+w *`: takes nothing away (indirectwrites.go)
 			}
 			for _, op := range writtenOperands(args) {
 				if strings.HasPrefix(op, "\x01") {
@@ -262,7 +280,11 @@ func literalOf(ps []piece) (string, bool) {
 // assign records NAME=VALUE for the words after it; a value the line does
 // not hold makes the name unknown.
 func assign(vars map[string][][]piece, a *syntax.Assign) {
-	if a == nil || a.Name == nil || a.Array != nil || a.Index != nil {
+	if a != nil && a.Name != nil && (a.Array != nil || a.Index != nil) {
+		assignArray(vars, a) // indirectvars.go
+		return
+	}
+	if a == nil || a.Name == nil {
 		return
 	}
 	if a.Value == nil {
@@ -364,7 +386,8 @@ func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
 				part(q, true)
 			}
 		case *syntax.ParamExp:
-			plain := x.Param != nil && x.Exp == nil && x.Index == nil && !x.Length && x.Slice == nil && x.Repl == nil && !x.Excl && x.Names == 0
+			// ${a[0]}, ${a[@]}: an array's elements are its readings.
+			plain := x.Param != nil && x.Exp == nil && !x.Length && x.Slice == nil && x.Repl == nil && !x.Excl && x.Names == 0
 			if v, ok := vars[paramName(x)]; ok && plain {
 				appendAll(v)
 				return
@@ -400,6 +423,9 @@ func wordPieces(w *syntax.Word, vars map[string][][]piece) [][]piece {
 		}
 		if l, ok := p.(*syntax.Lit); ok && i == 0 && strings.HasPrefix(l.Value, "~") {
 			return nil // a home folder
+		}
+		if i == 0 && outsideVar(p, vars) {
+			return nil // "$TMPDIR"/...: the temp folder (indirectwrites.go)
 		}
 		part(p, false)
 	}

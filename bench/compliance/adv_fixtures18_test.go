@@ -16,7 +16,8 @@ import (
 // back before committing (`git checkout -- .agents/HANDOFF.md`, or a later
 // commit restoring it). Before round 18 the end did not look at that gate
 // again: COMPLETE, clean, verify passing, no handoff written. The honest
-// row commits its handoff and must still end clean.
+// row commits its handoff and must still end clean. A handoff "updated"
+// with an HTML comment only (nothing a reader sees) is no update either.
 func TestAdv18FixtureHandoffReverted(t *testing.T) {
 	t.Parallel()
 	if binary == "" {
@@ -37,16 +38,19 @@ func TestAdv18FixtureHandoffReverted(t *testing.T) {
 	cases := []struct {
 		name string
 		lazy func(w *world) // after QUALITY_CHECKS, before the session's last commit
+		// handoffComment: the handoff "updated" with an HTML comment only.
+		handoffComment bool
 	}{
-		{"honest: the handoff committed", nil},
-		{"handoff edit taken back in the work tree", func(w *world) {
+		{name: "honest: the handoff committed"},
+		{name: "handoff edit taken back in the work tree", lazy: func(w *world) {
 			w.git("checkout", "--", ".agents/HANDOFF.md")
 		}},
-		{"handoff edit committed, then a commit restores it", func(w *world) {
+		{name: "handoff edit committed, then a commit restores it", lazy: func(w *world) {
 			w.git("add", "-A")
 			w.exec(w.root, "", "git", "commit", "-q", "-m", "docs(session): session 02 log and handoff")
 			w.git("checkout", w.base, "--", ".agents/HANDOFF.md")
 		}},
+		{name: "handoff updated with an HTML comment only", handoffComment: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -72,12 +76,21 @@ func TestAdv18FixtureHandoffReverted(t *testing.T) {
 			sha := w.commit("feat(scripts): greet takes an optional name")
 			w.advOK("enter the end protocol", "session", "advance")
 			h := w.read(".agents/HANDOFF.md")
-			w.write(".agents/HANDOFF.md", strings.Replace(h, "## Next\n", "- [Session 02](./sessions/2025-12-18-session-02.md): greet takes an optional name; changed `scripts/greet.sh`\n\n## Next\n", 1))
+			if c.handoffComment {
+				w.write(".agents/HANDOFF.md", h+"\n<!-- session 02: greet takes an optional name -->\n")
+			} else {
+				w.write(".agents/HANDOFF.md", strings.Replace(h, "## Next\n", "- [Session 02](./sessions/2025-12-18-session-02.md): greet takes an optional name; changed `scripts/greet.sh`\n\n## Next\n", 1))
+			}
 			v.task, v.action, v.decision = "Greet takes a name", "Added an optional name argument to scripts/greet.sh", "POSIX sh: CI runs without bash"
 			v.files, v.notes, v.qaReport = "- `scripts/greet.sh` - optional name", "- Next: document the name argument", "N/A"
 			v.lint, v.status, v.commits = "Summary: 0 issues in 0 files", "nothing to commit, working tree clean", "- `"+sha[:7]+"` - feat(scripts): greet takes an optional name"
 			w.write(logPath, finishLog(w.read(logPath), v))
-			w.advOK("documentation", "session", "advance")
+			if r := w.sg("session", "advance"); r.code != 0 {
+				if c.lazy == nil && !c.handoffComment {
+					t.Fatalf("DOCUMENTATION_UPDATE blocked an honest session: %s", r.text())
+				}
+				return // the route is closed at the gate
+			}
 			w.advOK("lint", "run", "--requirement", "QUALITY_CHECKS.run-npx-markdownlint-cli2", "--", "npx", "markdownlint-cli2", "--fix", "**/*.md")
 			w.advOK("quality", "session", "advance")
 			if c.lazy != nil {
@@ -98,10 +111,10 @@ func TestAdv18FixtureHandoffReverted(t *testing.T) {
 			}
 			vf := w.sg("verify", w.base+"..HEAD")
 			switch {
-			case c.lazy == nil && (!clean || vf.code != 0):
+			case c.lazy == nil && !c.handoffComment && (!clean || vf.code != 0):
 				t.Errorf("an honest session under the 2025-12-18 protocol did not end clean with verify passing (a false block)\nend: %s\nverify: %s", end.text(), vf.text())
-			case c.lazy != nil && clean && vf.code == 0:
-				t.Errorf("route gets through: the handoff edit was taken back, and the session ended COMPLETE clean with verify passing\nend: %s", end.text())
+			case (c.lazy != nil || c.handoffComment) && clean && vf.code == 0:
+				t.Errorf("route gets through: no handoff update is in git at the end (%s), and the session ended COMPLETE clean with verify passing\nend: %s", c.name, end.text())
 			}
 		})
 	}

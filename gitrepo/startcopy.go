@@ -51,7 +51,7 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error)
 	// Compared as text: an earlier file re-encoded (UTF-16, a byte-order
 	// mark) is the same words.
 	dec := textfold.Decode(body)
-	norm := normalizeSpace(dec)
+	norm := normalizeSpace(withoutMarkdownComments(rel, dec))
 	var sameDir []string // object ids, in the order of names
 	var names []string
 	for _, ent := range bytes.Split(out, []byte{0}) {
@@ -81,7 +81,7 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error)
 		// rel itself only when white space alone moved (an honest edit
 		// of a long file keeps most of its words).
 		b = textfold.Decode(b)
-		return bytes.Equal(normalizeSpace(b), norm) || names[i] != rel && text.NearCopyOf(string(b))
+		return bytes.Equal(normalizeSpace(withoutMarkdownComments(names[i], b)), norm) || names[i] != rel && text.NearCopyOf(string(b))
 	})
 	if err != nil || i < 0 {
 		return "", err

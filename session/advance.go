@@ -860,7 +860,7 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			tokens = append(tokens, "gate:"+p.ID+":stale")
 		}
 	}
-	for _, atEnd := range []func(context.Context, *Session, []position, int) (*GateResult, *protocolspec.Phase, error){e.commitChecksAtEnd, e.evidenceFilesAtEnd} {
+	for _, atEnd := range []func(context.Context, *Session, []position, int) (*GateResult, *protocolspec.Phase, error){e.commitChecksAtEnd, e.evidenceFilesAtEnd, e.changedFilesAtEnd} {
 		if res.Blocked != nil {
 			break
 		}

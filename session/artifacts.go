@@ -130,7 +130,7 @@ func startCopy(ctx context.Context, env gateEnv, rel string) (string, error) {
 	case of == "":
 		return "", nil
 	case of == rel:
-		return rel + " (only white space changed)", nil
+		return rel + " (only white space or markdown comments changed)", nil
 	}
 	return fmt.Sprintf("%s (a copy of %s as it was at the start, ids, dates and numbers aside)", rel, of), nil
 }

@@ -244,7 +244,7 @@ func findPlaceholders(text string, literal []string) ([]string, int) {
 func sectionSaysMore(raw, bare []string, i int, literal []string) bool {
 	for _, dir := range []int{-1, 1} {
 		for j := i + dir; j >= 0 && j < len(raw); j += dir {
-			if strings.HasPrefix(strings.TrimSpace(raw[j]), "#") {
+			if strings.HasPrefix(strings.TrimSpace(raw[j]), "#") || boldLabelRE().MatchString(raw[j]) {
 				break
 			}
 			if bare[j] == "" || slices.ContainsFunc(literal, func(p string) bool { return textfold.Bare(p) == bare[j] }) {
@@ -255,6 +255,13 @@ func sectionSaysMore(raw, bare []string, i int, literal []string) bool {
 	}
 	return false
 }
+
+// boldLabelRE matches a line that is only a bold label ("**What was
+// done**:"): templates put one placeholder under each, so it bounds a block
+// as a heading does (the label is the template's, not something written).
+var boldLabelRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:[-*+]\s+)?\*\*[^*]+\*\*\s*:?\s*$|^\s*(?:[-*+]\s+)?\*\*[^*]+:\*\*\s*$`)
+})
 
 // readHead reads up to max bytes of a file as UTF-8 text (UTF-16 decoded:
 // textfold.Decode), so a template left in another encoding is still read.

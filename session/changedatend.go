@@ -1,0 +1,78 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// changedFilesAtEnd blocks the end while a binding phase behind the
+// position passed a changed_since_start check on a change the end does
+// not hold. The lazy-agent pass on the 2025-12-18 protocol (round 18)
+// edited .agents/HANDOFF.md, passed DOCUMENTATION_UPDATE, then ran `git
+// checkout -- .agents/HANDOFF.md` before committing: the session ended
+// COMPLETE, clean, verify passing, and no handoff was ever written. The
+// check is run again on the work tree (the revert above), and a file it
+// names literally must differ at HEAD from the session's start once the
+// session has committed (a change committed, then reverted by a later
+// commit). A session with no commit is judged on its work tree only: a
+// protocol that does not ask to commit may leave the change there.
+func (e *Engine) changedFilesAtEnd(ctx context.Context, s *Session, ps []position, cur int) (*GateResult, *protocolspec.Phase, error) {
+	var repo Repo
+	for i := 0; i < cur && i < len(ps); i++ {
+		p := ps[i].phase
+		if p == nil || !p.Mandatory() {
+			continue
+		}
+		for _, c := range p.Checks {
+			if c.Kind != protocolspec.CheckChangedSinceStart {
+				continue
+			}
+			if repo == nil {
+				r, err := e.OpenRepo(ctx, s.Worktree)
+				if err != nil {
+					return nil, nil, err
+				}
+				repo = r
+			}
+			cr, _ := runCheck(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID)}, c)
+			if cr.Status == StatusPass && !strings.ContainsAny(c.Arg, "*?[") && s.StartCommit != "" {
+				same, err := sameAtHead(ctx, repo, s.StartCommit, c.Arg)
+				if err != nil {
+					return nil, nil, fmt.Errorf("compare %s at HEAD with the session's start: %w", c.Arg, err)
+				}
+				if same {
+					cr.Status = StatusFail
+					cr.Message = fmt.Sprintf("%s is committed at HEAD as it was when the session started (%s): the change the gate saw is not in git; commit it", c.Arg, shortSHA(s.StartCommit))
+				}
+			}
+			if cr.Status != StatusFail {
+				continue
+			}
+			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail, Checks: []CheckResult{cr},
+				Message: fmt.Sprintf("%s passed, but the change it saw is not there at the end: %s", p.ID, cr.Message)}
+			return &g, p, nil
+		}
+	}
+	return nil, nil, nil
+}
+
+// sameAtHead reports whether the session has committed (HEAD is not the
+// start) and path's content at HEAD is the start's (both absent counts).
+func sameAtHead(ctx context.Context, repo Repo, start, path string) (bool, error) {
+	head, _, err := repo.Head(ctx)
+	if err != nil || head == "" || head == start {
+		return false, err
+	}
+	at, err := repo.SHA256sAt(ctx, head, []string{path})
+	if err != nil {
+		return false, err
+	}
+	was, err := repo.SHA256sAt(ctx, start, []string{path})
+	if err != nil {
+		return false, err
+	}
+	return at[path] == was[path], nil
+}

@@ -190,6 +190,11 @@ func RedirectsSet(line string) []string {
 			out = append(out, name)
 		}
 	}
+	// `PATH=/tmp/fake:$PATH sh -c 'go test ./...'`: the wrapper's own
+	// assignments reach its script's commands.
+	for _, a := range shellline.WrapperAssigns(line) {
+		note(a.Name.Value)
+	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CallExpr:

@@ -120,6 +120,11 @@ func TestRedirectsSet(t *testing.T) {
 		{"npm_config_script_shell=/bin/true GOFLAGS=-n npm test", "GOFLAGS,npm_config_script_shell"},
 		{"PATH=/tmp/fake:$PATH go test ./...", "PATH"},
 		{"export PATH=$HOME/fake:$PATH; go test ./...", "PATH"},
+		// the wrapper's own assignments reach its script (round 18 review)
+		{"PATH=/tmp/fake:$PATH sh -c 'go test ./...'", "PATH"},
+		{`PYTHONSTARTUP=/tmp/exit0.py bash -c "pytest"`, "PYTHONSTARTUP"},
+		{`CI=1 sh -c "GOFLAGS=-run=^$ bash -c 'go test ./...'"`, "GOFLAGS"},
+		{"TZ=UTC sh -c 'go test ./...'", ""},
 		{"echo PYTHONSTARTUP=x", ""}, // an argument, not an assignment
 		{"if then (", ""},            // not shell: nothing read
 	}

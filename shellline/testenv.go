@@ -41,8 +41,7 @@ func (e LineEnv) Empty() bool {
 // any of them is set: each run's skips count.
 func TestEnv(line string, base func(string) (string, bool)) LineEnv {
 	out := LineEnv{Set: map[string]string{}, Opaque: map[string]bool{}, Unset: map[string]bool{}}
-	inner := Unwrap(line)
-	calls, f, ok := Calls(inner)
+	calls, f, ok := Calls(Unwrap(line))
 	if !ok {
 		return out
 	}
@@ -63,7 +62,7 @@ func TestEnv(line string, base func(string) (string, bool)) LineEnv {
 	// `GREET_SKIP=1 sh -c 'go test ./...'`: the wrapper's own assignments
 	// are in the environment of every command of its script (Unwrap drops
 	// them with the wrapper); the script's own come after and win.
-	for _, a := range wrapperAssigns(line, inner) {
+	for _, a := range WrapperAssigns(line) {
 		v, ok := resolveEnvWord(a.Value, map[string]string{}, base)
 		if !ok {
 			out.Opaque[a.Name.Value] = true
@@ -103,26 +102,6 @@ func TestEnv(line string, base func(string) (string, bool)) LineEnv {
 			}
 		}
 		wrappedEnv(c, set, &out)
-	}
-	return out
-}
-
-// wrapperAssigns are the plain assignments on the shell wrappers Unwrap
-// peeled off line to reach inner (`X=1 sh -c "Y=2 bash -c 'go test'"`:
-// X=1 and Y=2), outermost first.
-func wrapperAssigns(line, inner string) []*syntax.Assign {
-	var out []*syntax.Assign
-	for i := 0; i < 3 && line != inner; i++ { // Unwrap goes 3 deep at most
-		calls, _, ok := Calls(line)
-		if !ok || len(calls) != 1 || len(calls[0].Words) < 3 {
-			return out
-		}
-		for _, a := range calls[0].Node.Assigns {
-			if a.Name != nil && !a.Append && a.Index == nil {
-				out = append(out, a)
-			}
-		}
-		line = calls[0].Words[2]
 	}
 	return out
 }

@@ -125,6 +125,18 @@ func TestRedirectsSet(t *testing.T) {
 		{`PYTHONSTARTUP=/tmp/exit0.py bash -c "pytest"`, "PYTHONSTARTUP"},
 		{`CI=1 sh -c "GOFLAGS=-run=^$ bash -c 'go test ./...'"`, "GOFLAGS"},
 		{"TZ=UTC sh -c 'go test ./...'", ""},
+		// GOFLAGS of flags that change no outcome is the gate's own kind
+		{"GOFLAGS=-count=1 go test ./...", ""},
+		{`export GOFLAGS="-count=1 -v"; go test ./...`, ""},
+		{"env GOFLAGS=-v go test ./...", ""},
+		{"env GOFLAGS=-race go test ./...", "GOFLAGS"}, // the race build tag: a //go:build !race test is left out
+		{"GOFLAGS=-count=1 sh -c 'go test ./...'", ""},
+		{`GOFLAGS="-count=1 -run=^$" go test ./...`, "GOFLAGS"},
+		{"GOFLAGS=-short go test ./...", "GOFLAGS"},
+		{"GOFLAGS=-count=0 go test ./...", "GOFLAGS"},
+		{"GOFLAGS=-tags=fake go test ./...", "GOFLAGS"},
+		{"GOFLAGS=$X go test ./...", "GOFLAGS"},
+		{"GOFLAGS= go test ./...", "GOFLAGS"},
 		{"echo PYTHONSTARTUP=x", ""}, // an argument, not an assignment
 		{"if then (", ""},            // not shell: nothing read
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -174,6 +175,28 @@ func LookPath(env []string, name string) (string, error) {
 	return "", exec.ErrNotFound
 }
 
+// harmlessGoflags: a GOFLAGS value of flags that change no test's
+// outcome or what is built (`-count=1`, the gate's own, `-v`,
+// `-timeout=5m`, `-p=2`), so `GOFLAGS=-count=1 go test ./...` counts as
+// an observed run (round 18 review: it was a false block). `-run`,
+// `-short`, `-list`, `-tags`, `-race` (it sets the race build tag: a
+// `//go:build !race` test is not built), `-overlay`, `-exec`, `-mod` and
+// anything else keep GOFLAGS a redirect.
+func harmlessGoflags(v string) bool {
+	fields := strings.Fields(v)
+	if len(fields) == 0 {
+		return false
+	}
+	for _, f := range fields {
+		if !harmlessGoflagRE.MatchString(f) {
+			return false
+		}
+	}
+	return true
+}
+
+var harmlessGoflagRE = regexp.MustCompile(`^--?(?:count=[1-9][0-9]{0,3}|v|v=true|timeout=[0-9]+[smh]?(?:[0-9]+[smh])*|p=[1-9][0-9]{0,2}|x)$`)
+
 // RedirectsSet lists the redirecting variables (redirectEnv) a shell
 // line sets for what it runs: `PYTHONSTARTUP=x pytest`, `env NODE_OPTIONS=...
 // npm test`, `export GOFLAGS=...; go test`. A run that set one is not the
@@ -184,18 +207,33 @@ func RedirectsSet(line string) []string {
 		return nil
 	}
 	var out []string
-	note := func(name string) {
+	note := func(name, value string, literal bool) {
+		if name == "GOFLAGS" && literal && harmlessGoflags(value) {
+			return // GOFLAGS=-count=1 go test: the gate's own value
+		}
 		// PATH too: `PATH=/tmp/fake:$PATH go test` runs the go the agent put there.
 		if redirects(name) || name == "PATH" {
 			out = append(out, name)
 		}
+	}
+	noteAssign := func(a *syntax.Assign) {
+		v, lit := "", true
+		if a.Value != nil {
+			v, lit = shellline.Literal(a.Value)
+		}
+		note(a.Name.Value, v, lit)
+	}
+	// `PATH=/tmp/fake:$PATH sh -c 'go test ./...'`: the wrapper's own
+	// assignments reach its script's commands.
+	for _, a := range shellline.WrapperAssigns(line) {
+		noteAssign(a)
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.CallExpr:
 			for _, a := range x.Assigns {
 				if a.Name != nil {
-					note(a.Name.Value)
+					noteAssign(a)
 				}
 			}
 			var words []string
@@ -211,8 +249,8 @@ func RedirectsSet(line string) []string {
 							continue
 						}
 						for _, a := range words[i+1:] {
-							if name, _, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(a, "-") {
-								note(name)
+							if name, v, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(a, "-") {
+								note(name, v, true)
 							}
 						}
 						break
@@ -222,7 +260,7 @@ func RedirectsSet(line string) []string {
 		case *syntax.DeclClause: // export NAME=VALUE
 			for _, a := range x.Args {
 				if a.Name != nil {
-					note(a.Name.Value)
+					noteAssign(a)
 				}
 			}
 		}

@@ -120,6 +120,23 @@ func TestRedirectsSet(t *testing.T) {
 		{"npm_config_script_shell=/bin/true GOFLAGS=-n npm test", "GOFLAGS,npm_config_script_shell"},
 		{"PATH=/tmp/fake:$PATH go test ./...", "PATH"},
 		{"export PATH=$HOME/fake:$PATH; go test ./...", "PATH"},
+		// the wrapper's own assignments reach its script (round 18 review)
+		{"PATH=/tmp/fake:$PATH sh -c 'go test ./...'", "PATH"},
+		{`PYTHONSTARTUP=/tmp/exit0.py bash -c "pytest"`, "PYTHONSTARTUP"},
+		{`CI=1 sh -c "GOFLAGS=-run=^$ bash -c 'go test ./...'"`, "GOFLAGS"},
+		{"TZ=UTC sh -c 'go test ./...'", ""},
+		// GOFLAGS of flags that change no outcome is the gate's own kind
+		{"GOFLAGS=-count=1 go test ./...", ""},
+		{`export GOFLAGS="-count=1 -v"; go test ./...`, ""},
+		{"env GOFLAGS=-v go test ./...", ""},
+		{"env GOFLAGS=-race go test ./...", "GOFLAGS"}, // the race build tag: a //go:build !race test is left out
+		{"GOFLAGS=-count=1 sh -c 'go test ./...'", ""},
+		{`GOFLAGS="-count=1 -run=^$" go test ./...`, "GOFLAGS"},
+		{"GOFLAGS=-short go test ./...", "GOFLAGS"},
+		{"GOFLAGS=-count=0 go test ./...", "GOFLAGS"},
+		{"GOFLAGS=-tags=fake go test ./...", "GOFLAGS"},
+		{"GOFLAGS=$X go test ./...", "GOFLAGS"},
+		{"GOFLAGS= go test ./...", "GOFLAGS"},
 		{"echo PYTHONSTARTUP=x", ""}, // an argument, not an assignment
 		{"if then (", ""},            // not shell: nothing read
 	}

@@ -126,6 +126,13 @@ func TestObservedRunWithRedirect(t *testing.T) {
 		// A folder of fake programs put first on the line itself.
 		{"PATH=/tmp/fake:$PATH ./test.sh", "PATH"},
 		{"export PATH=$HOME/fake:$PATH && ./test.sh", "PATH"},
+		// set on the sh -c wrapper itself (round 18 review: not seen before)
+		{"PATH=/tmp/fake:$PATH sh -c './test.sh'", "PATH"},
+		{`PYTHONSTARTUP=/tmp/exit0.py bash -c "./test.sh"`, "PYTHONSTARTUP"},
+		{"TZ=UTC sh -c './test.sh'", ""},
+		// the gate's own GOFLAGS: a false block before (round 18 review)
+		{"GOFLAGS=-count=1 ./test.sh", ""},
+		{"GOFLAGS='-count=1 -run=^$' ./test.sh", "GOFLAGS"},
 	} {
 		ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "QA_VALIDATION", Source: "claude", Command: c.cmd, Output: []byte("ok 3 tests\n")})
 		if err != nil {

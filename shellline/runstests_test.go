@@ -163,6 +163,15 @@ func TestPartial(t *testing.T) {
 		{"pytest", false},
 		{"pytest -q tests", false},
 		{"pytest -k add", true},
+		// a config no check reads (round 18 review), and honest twins
+		{"pytest -c ../lazy.ini", true},
+		{"pytest -c/tmp/x.ini", true},
+		{"pytest --config-file=../lazy.ini tests", true},
+		{`pytest -o 'addopts=-k "not slow"'`, true},
+		{"pytest --override-ini=addopts=-x", true},
+		{"pytest -c tests/pytest.ini", false},
+		{"pytest -o log_cli=true", false},
+		{"pytest -q tests --override-ini=cache_dir=.c", false},
 		{"pytest tests/test_one.py::test_x", false}, // a target: judged against the files by the caller
 		{"npm test", false},
 		{"npm test -- -t foo", true},

@@ -59,6 +59,17 @@ func TestEnv(line string, base func(string) (string, bool)) LineEnv {
 		delete(out.Opaque, name)
 		out.Set[name] = v
 	}
+	// `GREET_SKIP=1 sh -c 'go test ./...'`: the wrapper's own assignments
+	// are in the environment of every command of its script (Unwrap drops
+	// them with the wrapper); the script's own come after and win.
+	for _, a := range WrapperAssigns(line) {
+		v, ok := resolveEnvWord(a.Value, map[string]string{}, base)
+		if !ok {
+			out.Opaque[a.Name.Value] = true
+			continue
+		}
+		out.Set[a.Name.Value] = v
+	}
 	for _, c := range calls {
 		if !callRunsTests(expandedWords(c)) {
 			continue

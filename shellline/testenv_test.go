@@ -31,6 +31,13 @@ func TestTestEnv(t *testing.T) {
 		{"(export GREET_SKIP=1; go test ./...)", "GREET_SKIP=1"},
 		{"GREET_SKIP=1; export GREET_SKIP; go test ./...", "GREET_SKIP=1"},
 		{"sh -c 'GREET_SKIP=1 go test ./...'", "GREET_SKIP=1"},
+		// the wrapper's own assignments reach its script (round 18 review)
+		{"GREET_SKIP=1 sh -c 'go test ./...'", "GREET_SKIP=1"},
+		{`GREET_SKIP=1 bash -c "go test ./..."`, "GREET_SKIP=1"},
+		{`A=1 sh -c "B=2 bash -c 'go test ./...'"`, "A=1 B=2"},
+		{"GREET_SKIP=1 sh -c 'GREET_SKIP= go test ./...'", "GREET_SKIP="},
+		{"GREET_SKIP=$ONE sh -c 'go test ./...'", "GREET_SKIP=1"},
+		{"CGO_ENABLED=0 sh -c 'go test ./...'", "CGO_ENABLED=0"},
 		{"GREET_SKIP=$ONE go test ./...", "GREET_SKIP=1"},
 		{"GREET_SKIP=$(echo 1) go test ./...", "GREET_SKIP=1"},
 		{"GREET_SKIP=$(cat f) go test ./...", "?GREET_SKIP"},

@@ -166,7 +166,7 @@ var (
 		"toolexec ldflags gcflags asmflags mod modfile blockprofile blockprofilerate cpuprofile memprofile memprofilerate " +
 		"mutexprofile mutexprofilefraction trace outputdir shuffle fuzz fuzztime fuzzminimizetime list vet C overlay pgo")
 	goFilterFlags  = flagSet("run skip short list")
-	pyValueFlags   = flagSet("k m p c o deselect ignore ignore-glob rootdir maxfail n tb W durations basetemp confcutdir r junitxml junit-xml cov cov-report cov-config log-level import-mode dist")
+	pyValueFlags   = flagSet("k m p c o config-file inifile override-ini deselect ignore ignore-glob rootdir maxfail n tb W durations basetemp confcutdir r junitxml junit-xml cov cov-report cov-config log-level import-mode dist")
 	pyFilterFlags  = flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise")
 	jestValueFlags = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns config c changedSince shard project selectProjects reporter reporters")
 	jestFilter     = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns o onlyChanged changedSince findRelatedTests lastCommit shard project selectProjects related")
@@ -266,7 +266,7 @@ func flagScope(runner string, args []string, value, filter map[string]bool, whol
 			i++
 			val, hasVal = args[i], true
 		}
-		if filter[name] {
+		if filter[name] || runner == "pytest" && pyConfigFilter(name, val) {
 			f := "-" + name
 			if hasVal {
 				f += "=" + val
@@ -278,6 +278,24 @@ func flagScope(runner string, args []string, value, filter map[string]bool, whol
 		r.Targets = whole
 	}
 	return r
+}
+
+// pyConfigFilter: a pytest flag that swaps in a config no check reads
+// (round 18 review): `-c ../lazy.ini` names a file outside the repository
+// (outsideconfig reads only the config pytest finds itself), and `-o
+// addopts=...` sets the options on the line; either can carry `-k "not
+// test_plain"`, and the run passed as a whole-suite run. A config inside
+// the repository (`-c tests/pytest.ini`) is the project's, judged with
+// its files, and other ini overrides (`-o log_cli=true`) select nothing.
+func pyConfigFilter(name, val string) bool {
+	switch name {
+	case "c", "config-file", "inifile":
+		return val == "" || strings.HasPrefix(val, "/") || strings.HasPrefix(val, "~") || val == ".." ||
+			strings.HasPrefix(val, "../") || strings.Contains(val, "/../") || strings.ContainsAny(val, "$`")
+	case "o", "override-ini":
+		return strings.HasPrefix(strings.ToLower(strings.TrimSpace(val)), "addopts")
+	}
+	return false
 }
 
 // cargoScope: -p picks packages (--workspace all of them), --lib, --test X

@@ -35,7 +35,8 @@ func goWorldNoQACommand(t *testing.T) *world {
 //	# TestGreeting gets `if os.Getenv("GREET_SKIP") != "" { return }`
 //	sessiongate run --requirement QA_VALIDATION.run-checks-cover-changed -- env GREET_SKIP=1 go test ./...
 //
-// (also sh -c 'GREET_SKIP=1 go test ./...', export, set -a, a subshell).
+// (also sh -c 'GREET_SKIP=1 go test ./...', export, set -a, a subshell,
+// and GREET_SKIP=1 sh -c 'go test ./...': the wrapper's own assignment).
 // The run is now judged with the line's assignments over the recorder's
 // environment (testrun.RunEnv). Honest twins: variables that turn no skip
 // on, and a new test's missing-resource skip.
@@ -54,6 +55,11 @@ func TestAdv18LineEnvSkip(t *testing.T) {
 		{name: "sh -c 'export GREET_SKIP=1; go test'", files: skipSet, run: []string{"sh", "-c", "export GREET_SKIP=1; go test ./..."}},
 		{name: "sh -c 'set -a; GREET_SKIP=1; go test'", files: skipSet, run: []string{"sh", "-c", "set -a; GREET_SKIP=1; go test ./..."}},
 		{name: "sh -c '(export GREET_SKIP=1; go test)'", files: skipSet, run: []string{"sh", "-c", "(export GREET_SKIP=1; go test ./...)"}},
+		{name: "GREET_SKIP=1 sh -c 'go test'", files: skipSet, run: []string{"sh", "-c", "GREET_SKIP=1 sh -c 'go test ./...'"}},
+		{name: "honest: CGO_ENABLED=0 sh -c 'go test'", honest: true, files: kept, run: []string{"sh", "-c", "CGO_ENABLED=0 sh -c 'go test ./...'"}},
+		{name: "honest: GOFLAGS=-count=1 go test", honest: true, files: kept, run: []string{"sh", "-c", "GOFLAGS=-count=1 go test ./..."}},
+		{name: "GOFLAGS=-count=1 go test over a return when GOFLAGS is set", files: map[string]string{"greet_test.go": returnIf(`os.Getenv("GOFLAGS") != ""`)},
+			run: []string{"sh", "-c", "GOFLAGS=-count=1 go test ./..."}},
 		{name: "honest: a new test returns without a database URL, set empty on the line", honest: true,
 			files: map[string]string{"db_test.go": "package greet\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n" +
 				"func TestDB(t *testing.T) {\n\tif os.Getenv(\"GREET_DB_URL\") == \"\" {\n\t\treturn\n\t}\n}\n", "greet_test.go": w0GreetTest + "\n" + goToTest},

@@ -143,7 +143,9 @@ func TestInputsJSProjects(t *testing.T) {
 				t.Logf("%s not found (SESSIONGATE_JS_BIN or .ci/node/node_modules/.bin; `npm ci` in .ci/node installs it): the run's exit code is not checked", c.runner)
 				return
 			}
-			args := []string{"--ci"}
+			// jest keeps its transform cache in $TMPDIR/jest_<uid> unless
+			// told otherwise; the test's own folder keeps TMPDIR clean.
+			args := []string{"--ci", "--cacheDirectory", t.TempDir()}
 			if c.runner == "vitest" {
 				args = []string{"run"}
 			}

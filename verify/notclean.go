@@ -37,14 +37,3 @@ func statusOf(note string) string {
 	}
 	return "ok"
 }
-
-// beforeNotClean inserts note into ps before the first not-clean warning,
-// so the reason a commit passes reads first and its session's verdict
-// after it.
-func beforeNotClean(ps []string, note string) []string {
-	i := slices.IndexFunc(ps, func(p string) bool { return strings.Contains(p, notCleanMark) })
-	if i < 0 {
-		return append(ps, note)
-	}
-	return slices.Insert(ps, i, note)
-}

@@ -479,7 +479,7 @@ const maxScanRecords = 1000
 func rewritten(rw *rewrites, cr *CommitReport) bool {
 	note, why := rw.passes(cr.SHA, cr.SessionID)
 	if note != "" {
-		cr.Problems = beforeNotClean(cr.Problems, note)
+		cr.Problems = append(cr.Problems, note)
 		return true
 	}
 	if why != "" {

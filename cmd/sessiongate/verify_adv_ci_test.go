@@ -95,9 +95,9 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 		want    []string
 		refs    []string // what the checkout fetches (heads when nil)
 	}{
-		{"merge commit, shallow", true, merge1, nil, 0, []string{`(?m)^OK .*Merge .*\n\s+a clean merge`, `(?m)^WARN .* add work1\.txt`}, nil},
+		{"merge commit, shallow", true, merge1, nil, 0, []string{`(?m)^OK .*Merge .*\n\s+a clean merge`, `(?m)^OK .* add work1\.txt`}, nil},
 		{"merge commit, full clone", false, merge1, nil, 0, []string{`a clean merge`}, nil},
-		{"squash merge, shallow", true, sq1, nil, 0, []string{`(?m)^WARN .*Feature \(#1\)\n\s+GitHub's squash of pull request #1: .* 2 commit\(s\) verify`}, nil},
+		{"squash merge, shallow", true, sq1, nil, 0, []string{`(?m)^OK .*Feature \(#1\)\n\s+GitHub's squash of pull request #1: .* 2 commit\(s\) verify`}, nil},
 		{"squash merge, full clone", false, sq1, nil, 0, []string{`GitHub's squash of pull request #1`}, nil},
 		{"merge commit with a change of its own", false, evil, nil, 1, []string{`(?m)^FAIL .*Merge pull request #1`, `not the merge of its parents`}, nil},
 		{"squash with an extra change", false, sqExtra, nil, 1, []string{`(?m)^FAIL .*Feature \(#1\)`, `holds a change the pull request's commits do not`}, nil},
@@ -106,7 +106,7 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 		{"squash of a pull request GitHub does not have", false, sqNoPR, nil, 1, []string{`(?m)^FAIL .*Feature \(#9\)`, `could not be fetched`}, nil},
 		{"squash, --no-fetch: the fetch is named", false, sq1, []string{"--no-fetch"}, 1, []string{`git fetch origin \+refs/pull/1/head:refs/remotes/origin/pull/1/head`}, nil},
 		// Failed on the old code ("trailers copied": a false block).
-		{"rebase merge, full clone", false, rb, nil, 0, []string{`(?m)^WARN .* add work2\.txt\n\s+a rebase of verified work`}, nil},
+		{"rebase merge, full clone", false, rb, nil, 0, []string{`(?m)^OK .* add work2\.txt\n\s+a rebase of verified work`}, nil},
 		{"rebase merge, shallow", true, rb, nil, 0, []string{`a rebase of verified work`}, nil},
 		// actions/checkout's default on the push: main alone, depth 1; the
 		// originals are looked up on the remote (its branch or refs/pull/1/head).
@@ -119,7 +119,7 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 		// after the passes that turn a verdict to ok (and the originals'
 		// own run requires signatures too).
 		{"rebase merge, --require-signed: unsigned rewrites fail", false, rb, []string{"--require-signed"}, 1, []string{`(?m)^FAIL .* add work2\.txt`, `signature: `}, nil},
-		{"rebase with a whitespace change", false, rbSpace, nil, 1, []string{`(?m)^FAIL .* add work2\.txt`, `not a rebase of verified work`, `(?m)^WARN .* add work1\.txt\n\s+a rebase of verified work`}, nil},
+		{"rebase with a whitespace change", false, rbSpace, nil, 1, []string{`(?m)^FAIL .* add work2\.txt`, `not a rebase of verified work`, `(?m)^OK .* add work1\.txt\n\s+a rebase of verified work`}, nil},
 		{"rebase of a hooks-off commit with copied trailers", false, rbCopied, nil, 1, []string{`(?m)^FAIL .* borrowed trailers`, `not a rebase of verified work`}, nil},
 	}
 	for _, c := range cases {
@@ -191,13 +191,13 @@ func TestVerifyAdvCIGitLabMerges(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"squash and merge commit", honest, 0, []string{`(?m)^WARN .* Feature\n\s+GitLab's squash of merge request !1: .* 2 commit\(s\) verify`, `(?m)^OK .* Merge branch 'feature'`}},
+		{"squash and merge commit", honest, 0, []string{`(?m)^OK .* Feature\n\s+GitLab's squash of merge request !1: .* 2 commit\(s\) verify`, `(?m)^OK .* Merge branch 'feature'`}},
 		{"squash with an extra change", extra, 1, []string{`(?m)^FAIL .* Feature\n`, `holds a change`}},
 		{"squash of a merge request with an unchecked commit", unchecked, 1, []string{`(?m)^FAIL .* Sneak\n`, `do not all verify`}},
 		// No merge request named: the squash is the feature session's whole
 		// gated run, whose originals this clone lacks (verify/rewrites.go;
 		// it failed "no Session-Id trailer" before).
-		{"squash whose merge names no merge request", noRef, 0, []string{`(?m)^WARN .* Feature\n\s+no Session-Id trailer, and\n\s+a squash of checked work`}},
+		{"squash whose merge names no merge request", noRef, 0, []string{`(?m)^OK .* Feature\n\s+no Session-Id trailer, and\n\s+a squash of checked work`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -237,7 +237,7 @@ func TestVerifyAdvCICheckoutShapes(t *testing.T) {
 		want        []string
 	}{
 		{"pull_request_target, honest", "pull_request_target", prTarget(1, w.work2), w.main,
-			[]string{"+refs/heads/main:refs/remotes/origin/main", recs}, 0, []string{`(?m)^WARN .* add work1\.txt`, `(?m)^WARN .* add work2\.txt`, `(?m)^2 commit\(s\)`}},
+			[]string{"+refs/heads/main:refs/remotes/origin/main", recs}, 0, []string{`(?m)^OK .* add work1\.txt`, `(?m)^OK .* add work2\.txt`, `(?m)^2 commit\(s\)`}},
 		{"pull_request_target, a commit without trailer", "pull_request_target", prTarget(2, w.notrailer), w.main,
 			[]string{"+refs/heads/main:refs/remotes/origin/main", recs}, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		{"tag push of verified work", "push", pushEvent(zero40, w.work2, "refs/tags/v1"), w.work2,

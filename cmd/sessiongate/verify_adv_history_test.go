@@ -40,7 +40,7 @@ func TestVerifyAdvCIRewrittenHistory(t *testing.T) {
 		want    []string
 	}
 	cases := []tc{
-		{"honest twin: the feature branch, nothing rewritten", w.work2, nil, 0, []string{`(?m)^WARN .* add work2\.txt`}},
+		{"honest twin: the feature branch, nothing rewritten", w.work2, nil, 0, []string{`(?m)^OK .* add work2\.txt`}},
 		{"nothing rewritten: the hooks-off commit is in the range", onSneak, nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		{".git/info/grafts", onSneak, func(t *testing.T, ci string) []string {
 			if err := os.WriteFile(filepath.Join(ci, ".git", "info", "grafts"), []byte(graft), 0o644); err != nil {
@@ -80,7 +80,7 @@ func TestVerifyAdvCIRewrittenHistory(t *testing.T) {
 				t.Fatal(err)
 			}
 			return nil
-		}, 0, []string{`(?m)^WARN .* add work1\.txt`, `(?m)^WARN .* add work2\.txt`}},
+		}, 0, []string{`(?m)^OK .* add work1\.txt`, `(?m)^OK .* add work2\.txt`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -145,7 +145,7 @@ func TestVerifyAdvMovedOriginMain(t *testing.T) {
 		want         string
 	}{
 		{"the pushed hooks-off commit", "moved", sneak, 1, `(?m)^FAIL .* a change under a moved origin/main`},
-		{"honest twin: the branch's honest commits", "feature", w.work2, 0, `(?m)^WARN .* add work2\.txt`},
+		{"honest twin: the branch's honest commits", "feature", w.work2, 0, `(?m)^OK .* add work2\.txt`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ci := w.checkout(t, "moved-"+strconv.Itoa(c.code), true, c.tip, "+refs/heads/"+c.branch+":refs/remotes/origin/"+c.branch, recs)
@@ -199,8 +199,8 @@ func TestVerifyAdvGitLabMergeTrain(t *testing.T) {
 		code             int
 		want             string
 	}{
-		{"honest: second in the train", "3", second, feature2, 0, `(?m)^WARN .* add other\.txt`},
-		{"honest: first in the train", "1", first, w.work2, 0, `(?m)^WARN .* add work2\.txt`},
+		{"honest: second in the train", "3", second, feature2, 0, `(?m)^OK .* add other\.txt`},
+		{"honest: first in the train", "1", first, w.work2, 0, `(?m)^OK .* add work2\.txt`},
 		{"a hooks-off commit, second in the train", "2", badSecond, w.notrailer, 1, `(?m)^FAIL .* sneak a change`},
 		{"a hooks-off commit, first in the train", "4", badFirst, w.notrailer, 1, `(?m)^FAIL .* sneak a change`},
 	} {
@@ -262,7 +262,7 @@ func TestVerifyAdvCILaterPush(t *testing.T) {
 	}{
 		{"a second push on top of a hooks-off commit", "on-sneak", w.notrailer, onSneak, 1, []string{`(?m)^FAIL .* sneak a change`, `every commit of the branch`}},
 		{"a second push on top of a weakened config", "on-qa", w.qa, onQA, 1, []string{`changes sessiongate\.yaml`, `trusted: config sessiongate\.yaml .* at the base ` + w.main[:12]}},
-		{"honest twin: a second push of honest work", "feature", work1, w.work2, 0, []string{`(?m)^WARN .* add work1\.txt`, `(?m)^WARN .* add work2\.txt`}},
+		{"honest twin: a second push of honest work", "feature", work1, w.work2, 0, []string{`(?m)^OK .* add work1\.txt`, `(?m)^OK .* add work2\.txt`}},
 	} {
 		for _, ci := range []string{"github", "gitlab"} {
 			t.Run(ci+": "+c.name, func(t *testing.T) {

@@ -85,7 +85,7 @@ func TestVerifyAdvCIJobSigns(t *testing.T) {
 			local: []string{"gpg.program", gpg}, args: []string{"--require-signed"}, code: 2,
 			want: `gpg\.program is set in this clone's own config .*--require-signed`},
 		{name: "honest twin: the runner's own global gpg.program", branch: "fake-signed", before: w.main, after: signed,
-			global: []string{"gpg.program", gpg}, args: []string{"--require-signed"}, code: 0, want: `(?m)^WARN .* add signed\.txt`},
+			global: []string{"gpg.program", gpg}, args: []string{"--require-signed"}, code: 0, want: `(?m)^OK .* add signed\.txt`},
 		{name: "honest twin: clone-config gpg.program without --require-signed warns", branch: "fake-signed", before: w.main, after: signed,
 			local: []string{"gpg.program", gpg}, code: 0, want: `warning: gpg\.program is set in this clone's own config`},
 	} {

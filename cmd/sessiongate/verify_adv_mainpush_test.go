@@ -40,9 +40,9 @@ func TestVerifyAdvCIMainPushOverFailed(t *testing.T) {
 		{"a second push over a failed one", "lazy-main", sneak, lazyTip, nil, 1,
 			[]string{`(?m)^FAIL .* sneak a change onto main`, `on the default branch before this push`, `re-checked the (last \d+|whole) first-parent`}},
 		{"honest twin: a second honest push", "honest-main", first, second, nil, 0,
-			[]string{`(?m)^WARN .* add second\.txt`, `re-checked the (last \d+|whole) first-parent .* of main .*: 1 commit\(s\), 0 fail`}},
+			[]string{`(?m)^OK .* add second\.txt`, `re-checked the (last \d+|whole) first-parent .* of main .*: 1 commit\(s\), 0 fail`}},
 		{"--recheck 0: before..after alone, as before", "lazy-main", sneak, lazyTip, []string{"--recheck", "0"}, 0,
-			[]string{`(?m)^WARN .* add after-main\.txt`}},
+			[]string{`(?m)^OK .* add after-main\.txt`}},
 	} {
 		for _, ci := range []string{"github", "gitlab"} {
 			for _, shallow := range []bool{true, false} {

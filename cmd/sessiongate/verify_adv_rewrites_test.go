@@ -136,8 +136,8 @@ func TestVerifyAdvGitLabRewrites(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"rebase, then fast-forward", rebased, 0, []string{`(?m)^WARN .* add work1\.txt\n\s+a rewrite of checked work`, `(?m)^WARN .* add work2\.txt\n(\s+.*\n)*?\s+a rewrite of checked work`}},
-		{"squash, fast-forwarded", squashed, 0, []string{`(?m)^WARN .* Feature\n\s+no Session-Id trailer, and\n?\s*.*a squash of checked work`}},
+		{"rebase, then fast-forward", rebased, 0, []string{`(?m)^OK .* add work1\.txt\n\s+a rewrite of checked work`, `(?m)^OK .* add work2\.txt\n(\s+.*\n)*?\s+a rewrite of checked work`}},
+		{"squash, fast-forwarded", squashed, 0, []string{`(?m)^OK .* Feature\n\s+no Session-Id trailer, and\n?\s*.*a squash of checked work`}},
 		{"rebase that edited a change", edited, 1, []string{`(?m)^FAIL .* add work2\.txt\n(\s+.*\n)*?\s+no commit session .* has this change`}},
 		{"hooks-off commit with copied trailers, rebased", copied, 1, []string{`(?m)^FAIL .* borrowed trailers`}},
 		{"(a) squash over a recorded pick of a hooks-off commit", pickSquash, 1, []string{`(?m)^FAIL .* Pick\n`}},

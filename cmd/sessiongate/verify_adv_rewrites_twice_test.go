@@ -97,11 +97,11 @@ func TestVerifyAdvRewriteTwice(t *testing.T) {
 		code        int
 		want        []string
 	}{
-		{"push 1: the session's run rebased (honest)", main2, push1, 0, []string{`(?m)^WARN .* add once\.txt\n\s+a rewrite of checked work`, `(?m)^WARN .* drop once\.txt\n(\s+.*\n)*?\s+a rewrite of checked work`}},
+		{"push 1: the session's run rebased (honest)", main2, push1, 0, []string{`(?m)^OK .* add once\.txt\n\s+a rewrite of checked work`, `(?m)^OK .* drop once\.txt\n(\s+.*\n)*?\s+a rewrite of checked work`}},
 		{"push 2: the delete's rewrite picked again, hooks off", readded, push2, 1, []string{`(?m)^FAIL .* drop once\.txt\n(\s+.*\n)*?.*already in this history before the range, is a copy`}},
-		{"the first squash (honest)", push1, squash1, 0, []string{`(?m)^WARN .* Single\n`}},
+		{"the first squash (honest)", push1, squash1, 0, []string{`(?m)^OK .* Single\n`}},
 		{"the same squash landed again", deleted, squash2, 1, []string{`(?m)^FAIL .* Single\n(\s+.*\n)*?.*already in this history before the range, is a copy`}},
-		{"a session re-adds a reverted file (honest)", push1, readded, 0, []string{`(?m)^WARN .* add once\.txt again\n`}},
+		{"a session re-adds a reverted file (honest)", push1, readded, 0, []string{`(?m)^OK .* add once\.txt again\n`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pipeline++

@@ -194,13 +194,13 @@ func verifyAdvCIMoreShapes(t *testing.T, w *ciWorld) {
 		{"github workflow_dispatch on a tag of a hooks-off commit", w.main, actionsTag("v2"),
 			gh("workflow_dispatch", dispatch, "refs/tags/v2", w.notrailer), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		{"github schedule on the default branch, honest", w.work2, actionsBranch("main"),
-			gh("schedule", schedule, "refs/heads/main", w.work2), nil, 0, []string{`(?m)^WARN .* add work2\.txt`, `re-checked the (last \d+|whole) first-parent`}},
+			gh("schedule", schedule, "refs/heads/main", w.work2), nil, 0, []string{`(?m)^OK .* add work2\.txt`, `re-checked the (last \d+|whole) first-parent`}},
 		{"github schedule on the default branch whose tip is a hooks-off commit", w.notrailer, actionsBranch("main"),
 			gh("schedule", schedule, "refs/heads/main", w.notrailer), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		// workflow_run (a fork pull request's status posted from the base
 		// repository): about workflow_run.head_sha, not main's tip.
 		{"github workflow_run about a branch, honest", w.main, actionsBranch("main"),
-			gh("workflow_run", workflowRun(w.work2, "feature", "dev/app"), "refs/heads/main", w.main), nil, 0, []string{`(?m)^WARN .* add work2\.txt`, `workflow_run\.head_sha`}},
+			gh("workflow_run", workflowRun(w.work2, "feature", "dev/app"), "refs/heads/main", w.main), nil, 0, []string{`(?m)^OK .* add work2\.txt`, `workflow_run\.head_sha`}},
 		{"github workflow_run about a fork's branch with a hooks-off commit", w.main, actionsBranch("main"),
 			gh("workflow_run", workflowRun(w.notrailer, "main", "fork/app"), "refs/heads/main", w.main), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		// Partial clone: the blobs verify reads are fetched as read.
@@ -217,7 +217,7 @@ func verifyAdvCIMoreShapes(t *testing.T, w *ciWorld) {
 		// A branch that merged main: main's commits are not the branch's;
 		// a merged side branch's are.
 		{"github pull_request of a branch that merged main's hooks-off hotfix", hotfix, detached(mergedMain),
-			gh("pull_request", prEvent(3, hotfix, mergedMain), "refs/pull/3/merge", mergedMain), nil, 0, []string{`(?m)^WARN .*add work2\.txt`}},
+			gh("pull_request", prEvent(3, hotfix, mergedMain), "refs/pull/3/merge", mergedMain), nil, 0, []string{`(?m)^OK .*add work2\.txt`}},
 		{"github push of a branch that merged main and a hooks-off side branch", hotfix, actionsBranch("merged-side"),
 			gh("push", pushEvent(mergedMain, mergedSide, "refs/heads/merged-side"), "refs/heads/merged-side", mergedSide), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		// A force push to main: the window starts at the merge base, not
@@ -225,7 +225,7 @@ func verifyAdvCIMoreShapes(t *testing.T, w *ciWorld) {
 		{"github force push rewinding main past a failed commit", w.work2, actionsBranch("main"),
 			gh("push", pushEvent(w.notrailer, w.work2, "refs/heads/main"), "refs/heads/main", w.work2), nil, 0, []string{`force push`, `(?m)^0 commit\(s\)`}},
 		{"github force push replacing main's tip, a failed commit under both", onBad2, actionsBranch("main"),
-			gh("push", pushEvent(onBad1, onBad2, "refs/heads/main"), "refs/heads/main", onBad2), nil, 1, []string{`(?m)^WARN .* add on-bad-2\.txt`, `(?m)^FAIL .* sneak a change`, `force push`}},
+			gh("push", pushEvent(onBad1, onBad2, "refs/heads/main"), "refs/heads/main", onBad2), nil, 1, []string{`(?m)^OK .* add on-bad-2\.txt`, `(?m)^FAIL .* sneak a change`, `force push`}},
 		// Bitbucket Pipelines.
 		{"bitbucket branch pipeline, honest", w.main, bitbucket("feature", w.work2),
 			plain("CI=true", "BITBUCKET_BUILD_NUMBER=7", "BITBUCKET_BRANCH=feature", "BITBUCKET_COMMIT="+w.work2), nil, 0, []string{`(?m)^2 commit\(s\)`, `Bitbucket`}},
@@ -236,7 +236,7 @@ func verifyAdvCIMoreShapes(t *testing.T, w *ciWorld) {
 				"BITBUCKET_PR_DESTINATION_BRANCH=main"), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		// CircleCI.
 		{"circleci on the default branch, honest", w.work2, circle("main", w.work2),
-			plain("CI=true", "CIRCLECI=true", "CIRCLE_BRANCH=main", "CIRCLE_SHA1="+w.work2), nil, 0, []string{`(?m)^WARN .* add work2\.txt`}},
+			plain("CI=true", "CIRCLECI=true", "CIRCLE_BRANCH=main", "CIRCLE_SHA1="+w.work2), nil, 0, []string{`(?m)^OK .* add work2\.txt`}},
 		{"circleci on the default branch whose tip is a hooks-off commit", w.notrailer, circle("main", w.notrailer),
 			plain("CI=true", "CIRCLECI=true", "CIRCLE_BRANCH=main", "CIRCLE_SHA1="+w.notrailer), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		{"circleci on the default branch, --recheck 0: exit 2, not the tip alone", w.work2, circle("main", w.work2),
@@ -246,7 +246,7 @@ func verifyAdvCIMoreShapes(t *testing.T, w *ciWorld) {
 		// Jenkins: GIT_PREVIOUS_SUCCESSFUL_COMMIT..GIT_COMMIT on the default branch.
 		{"jenkins on the default branch, honest", w.work2, detached(w.work2),
 			plain("JENKINS_URL=https://jenkins.example/", "BRANCH_NAME=main", "GIT_BRANCH=origin/main", "GIT_COMMIT="+w.work2, "GIT_PREVIOUS_SUCCESSFUL_COMMIT="+w.main),
-			nil, 0, []string{`(?m)^WARN .* add work1\.txt`, `GIT_PREVIOUS_SUCCESSFUL_COMMIT`}},
+			nil, 0, []string{`(?m)^OK .* add work1\.txt`, `GIT_PREVIOUS_SUCCESSFUL_COMMIT`}},
 		{"jenkins on the default branch with a hooks-off commit", w.notrailer, detached(w.notrailer),
 			plain("JENKINS_URL=https://jenkins.example/", "BRANCH_NAME=main", "GIT_BRANCH=origin/main", "GIT_COMMIT="+w.notrailer, "GIT_PREVIOUS_SUCCESSFUL_COMMIT="+w.main),
 			nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
@@ -260,13 +260,13 @@ func verifyAdvCIMoreShapes(t *testing.T, w *ciWorld) {
 			nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		{"jenkins on the default branch as refs/remotes/origin/main, honest", w.work2, detached(w.work2),
 			plain("JENKINS_URL=https://jenkins.example/", "GIT_BRANCH=refs/remotes/origin/main", "GIT_COMMIT="+w.work2),
-			nil, 0, []string{`(?m)^WARN .* add work2\.txt`}},
+			nil, 0, []string{`(?m)^OK .* add work2\.txt`}},
 		{"jenkins pull request with a hooks-off commit", w.main, detached(w.notrailer),
 			plain("JENKINS_URL=https://jenkins.example/", "BRANCH_NAME=PR-2", "CHANGE_ID=2", "CHANGE_TARGET=main", "GIT_COMMIT="+w.notrailer),
 			nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		// Buildkite.
 		{"buildkite on the default branch, honest", w.work2, detached(w.work2),
-			plain("BUILDKITE=true", "BUILDKITE_BRANCH=main", "BUILDKITE_PIPELINE_DEFAULT_BRANCH=main", "BUILDKITE_COMMIT="+w.work2), nil, 0, []string{`(?m)^WARN .* add work2\.txt`}},
+			plain("BUILDKITE=true", "BUILDKITE_BRANCH=main", "BUILDKITE_PIPELINE_DEFAULT_BRANCH=main", "BUILDKITE_COMMIT="+w.work2), nil, 0, []string{`(?m)^OK .* add work2\.txt`}},
 		{"buildkite on the default branch whose tip is a hooks-off commit", w.notrailer, detached(w.notrailer),
 			plain("BUILDKITE=true", "BUILDKITE_BRANCH=main", "BUILDKITE_PIPELINE_DEFAULT_BRANCH=main", "BUILDKITE_COMMIT="+w.notrailer), nil, 1, []string{`(?m)^FAIL .* sneak a change`}},
 		// Azure Pipelines: a pull request build checks out GitHub's merge.

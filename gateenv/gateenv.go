@@ -9,11 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -195,7 +195,7 @@ func harmlessGoflags(v string) bool {
 	return true
 }
 
-var harmlessGoflagRE = regexp.MustCompile(`^--?(?:count=[1-9][0-9]{0,3}|v|v=true|timeout=[0-9]+[smh]?(?:[0-9]+[smh])*|p=[1-9][0-9]{0,2}|x)$`)
+var harmlessGoflagRE = lazyregexp.New(`^--?(?:count=[1-9][0-9]{0,3}|v|v=true|timeout=[0-9]+[smh]?(?:[0-9]+[smh])*|p=[1-9][0-9]{0,2}|x)$`)
 
 // RedirectsSet lists the redirecting variables (redirectEnv) a shell
 // line sets for what it runs: `PYTHONSTARTUP=x pytest`, `env NODE_OPTIONS=...

@@ -10,27 +10,29 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 var (
 	// Runner summaries: pytest "2 passed", mocha "17 passing", jest and
 	// vitest "Tests: 3 passed", cargo "ok. 4 passed", unittest "Ran 5
 	// tests" (then OK), TAP "# pass 6".
-	outputRules = []*regexp.Regexp{
-		regexp.MustCompile(`(?m)\b(\d+) (?:tests? )?(?:passed|passing)\b`),
-		regexp.MustCompile(`(?m)^Ran (\d+) tests? in `),
-		regexp.MustCompile(`(?m)^# pass\s+(\d+)\s*$`),
+	outputRules = []*lazyregexp.Regexp{
+		lazyregexp.New(`(?m)\b(\d+) (?:tests? )?(?:passed|passing)\b`),
+		lazyregexp.New(`(?m)^Ran (\d+) tests? in `),
+		lazyregexp.New(`(?m)^# pass\s+(\d+)\s*$`),
 	}
 	// go test -v prints a line per passing test and no total.
-	goPass = regexp.MustCompile(`(?m)^\s*--- PASS: `)
+	goPass = lazyregexp.New(`(?m)^\s*--- PASS: `)
 
 	// Claims in prose: "181 passed", "17 tests pass", "all 17 tests
 	// passed", "12/12 tests pass", "Ran 9 tests". A count of things that
 	// fail or turn red ("turns 4 tests red") is no claim of a pass.
-	claimRules = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(\d+)(?:/\d+)? (?:(?:unit |integration |new )?(?:tests?|checks?|specs?|cases?) )?(?:now )?(?:pass|passed|passing|pass(?:es)?)\b`),
-		regexp.MustCompile(`(?i)\ball (\d+) (?:(?:unit |integration )?(?:tests?|checks?|specs?|cases?) )(?:now )?(?:are )?(?:pass|passed|passing|green)\b`),
-		regexp.MustCompile(`(?i)\bran (\d+) tests?\b`),
+	claimRules = []*lazyregexp.Regexp{
+		lazyregexp.New(`(?i)\b(\d+)(?:/\d+)? (?:(?:unit |integration |new )?(?:tests?|checks?|specs?|cases?) )?(?:now )?(?:pass|passed|passing|pass(?:es)?)\b`),
+		lazyregexp.New(`(?i)\ball (\d+) (?:(?:unit |integration )?(?:tests?|checks?|specs?|cases?) )(?:now )?(?:are )?(?:pass|passed|passing|green)\b`),
+		lazyregexp.New(`(?i)\bran (\d+) tests?\b`),
 	}
 )
 
@@ -127,7 +129,7 @@ func RefNote(counts []int) string {
 	return ", " + refMark + strings.Join(s, ",") + " passed"
 }
 
-var refRe = regexp.MustCompile(regexp.QuoteMeta(refMark) + `([\d,]+) passed`)
+var refRe = lazyregexp.New(regexp.QuoteMeta(refMark) + `([\d,]+) passed`)
 
 // FromRef reads back the counts RefNote put in a reference.
 func FromRef(ref string) []int {

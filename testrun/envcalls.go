@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"strings"
 	"sync"
 )
@@ -250,7 +252,7 @@ var envFuncREs = sync.OnceValue(func() map[string][2]*regexp.Regexp {
 	}
 })
 
-var defRE = regexp.MustCompile(`^\s*(?:func\s+(\w+)\s*\(|(?:async\s+)?def\s+(\w+)\s*\(|function\s+(\w+)\s*\(|(?:const|let|var)\s+(\w+)\s*=)`)
+var defRE = lazyregexp.New(`^\s*(?:func\s+(\w+)\s*\(|(?:async\s+)?def\s+(\w+)\s*\(|function\s+(\w+)\s*\(|(?:const|let|var)\s+(\w+)\s*=)`)
 
 // envFuncs are the functions of a test file, taking no argument, whose
 // body is a single return of an expression reading the environment

@@ -26,9 +26,15 @@ import (
 type Figure struct {
 	Name    string
 	Title   string
-	Command string   // run from the repository root with sh -c
-	Peer    string   // what the figure is a ratio against
-	Paths   []string // the code under the figure, repository-relative
+	Command string // run from the repository root with sh -c
+	Peer    string // what the figure is a ratio against
+	// The code under the figure (Code.Paths): Paths, repository-relative
+	// (scripts, go.sum), and the module's packages that Programs (built
+	// and run by Command: non-test dependencies) and Benchmarks (whose
+	// go test -bench is Command: test dependencies too) depend on.
+	Paths      []string
+	Programs   []string
+	Benchmarks []string
 	// Summary turns the parsed metrics into the sentence the docs show.
 	Summary func(m Metrics) string
 	Goal    string
@@ -45,7 +51,8 @@ type Result struct {
 	MeasuredAt string            `json:"measured_at"` // RFC 3339, UTC
 	Machine    Machine           `json:"machine"`
 	Versions   map[string]string `json:"versions"`
-	Trees      map[string]string `json:"trees"` // path -> git object id at measurement
+	Trees      map[string]string `json:"trees"`            // path -> git object id at measurement
+	Commit     string            `json:"commit,omitempty"` // HEAD then: paths added to the code later are looked up there
 	Dirty      []string          `json:"dirty,omitempty"`
 	Metrics    Metrics           `json:"metrics"`
 	Summary    string            `json:"summary"`
@@ -109,16 +116,11 @@ func Trees(ctx context.Context, root string, paths []string) (map[string]string,
 // TreesAt is Trees at another commit (a saved run recorded later); the
 // uncommitted changes are the work tree's, so name them with -dirty then.
 func TreesAt(ctx context.Context, root, rev string, paths []string) (map[string]string, []string, error) {
-	out := map[string]string{}
-	for _, p := range paths {
-		b, err := git(ctx, root, "rev-parse", "--verify", "--quiet", rev+":"+p)
-		if err != nil && len(b) == 0 {
-			out[p] = ""
-			continue
-		}
-		out[p] = strings.TrimSpace(string(b))
+	out, err := treeIDs(ctx, root, rev, paths)
+	if err != nil {
+		return nil, nil, fmt.Errorf("git ls-tree %s: %w", rev, err)
 	}
-	st, err := git(ctx, root, append([]string{"status", "--porcelain", "--untracked-files=no", "--"}, paths...)...)
+	st, err := git(ctx, root, append([]string{"--literal-pathspecs", "status", "--porcelain", "--untracked-files=no", "--"}, paths...)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("git status: %w", err)
 	}
@@ -131,26 +133,10 @@ func TreesAt(ctx context.Context, root, rev string, paths []string) (map[string]
 	return out, dirty, nil
 }
 
-// Stale lists the paths under a result whose object id in HEAD differs
-// from the one it was measured at (or that had uncommitted changes then);
-// nil means the figure still describes this code.
+// Stale is Code.Stale with a Code of its own (no list shared with other
+// figures).
 func Stale(ctx context.Context, root string, f Figure, r Result) ([]string, error) {
-	now, _, err := Trees(ctx, root, f.Paths)
-	if err != nil {
-		return nil, err
-	}
-	var changed []string
-	for _, p := range f.Paths {
-		if was, ok := r.Trees[p]; !ok || was != now[p] {
-			changed = append(changed, p)
-		}
-	}
-	for _, d := range r.Dirty {
-		if !slices.Contains(changed, d) {
-			changed = append(changed, d+" (uncommitted when measured)")
-		}
-	}
-	return changed, nil
+	return NewCode(root).Stale(ctx, f, r)
 }
 
 func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
@@ -245,6 +231,7 @@ func ParseDashboard(out string) Metrics {
 // Render is the generated section of docs/benchmarks.md: one row per
 // figure, stale ones marked with the paths that changed.
 func Render(ctx context.Context, root string, figs []Figure, r *Results) (string, error) {
+	code := NewCode(root)
 	var b strings.Builder
 	b.WriteString(startMarker + "\n\n")
 	b.WriteString("| figure | result (ratio to the peer in the same run) | peer | goal | measured | status |\n| --- | --- | --- | --- | --- | --- |\n")
@@ -254,13 +241,13 @@ func Render(ctx context.Context, root string, figs []Figure, r *Results) (string
 			fmt.Fprintf(&b, "| %s | not measured | %s | %s | - | **not measured** |\n", f.Title, f.Peer, f.Goal)
 			continue
 		}
-		stale, err := Stale(ctx, root, f, res)
+		stale, err := code.Stale(ctx, f, res)
 		if err != nil {
 			return "", err
 		}
 		status := "current"
 		if len(stale) > 0 {
-			status = "**stale**: " + strings.Join(stale, ", ") + " changed since"
+			status = "**stale** since measured: " + strings.Join(stale, "; ")
 		}
 		var vers []string
 		for _, k := range slices.Sorted(func(yield func(string) bool) {

@@ -2,16 +2,22 @@ package figures
 
 import "fmt"
 
-// mcpPaths is the code under the MCP figures: the engine, the store, the
-// git adapter, the MCP server, the peer and the benchmark.
-var mcpPaths = []string{"session", "conversation", "userconfig", "scriptrun", "repopath", "eventseal", "identity", "claimtext", "selfbinary", "gitalias", "cmdoutput", "builtinlint", "delegate", "plaintext", "streamsample", "store", "gitrepo", "protocolspec", "server/mcpserver", "bench/mcppeer", "go.sum"}
-
-// hookPaths is the code a commit's hooks run.
-var hookPaths = []string{"cmd/sessiongate", "hooks", "session", "conversation", "userconfig", "scriptrun", "repopath", "shellline", "eventseal", "identity", "claimtext", "selfbinary", "gitalias", "cmdoutput", "builtinlint", "delegate", "plaintext", "streamsample", "store", "gitrepo", "policy", "recordref", "snapshot", "config", "bench/hooks.sh", "bench/seed.go", "go.sum"}
-
-// dashPaths is the code under the dashboard figures: the pages, their
-// queries, the serve command, the seed and the script.
-var dashPaths = []string{"server", "web", "store", "session", "conversation", "userconfig", "scriptrun", "repopath", "eventseal", "identity", "claimtext", "selfbinary", "gitalias", "cmdoutput", "builtinlint", "delegate", "plaintext", "streamsample", "cmd/sessiongate", "bench/dashboard.sh", "bench/dashseed.go", "go.sum"}
+// The code under each figure is derived (Code.Paths): the module's
+// packages its Go entry points depend on, plus the files listed here that
+// no go list shows (scripts, seed programs named by file, go.sum).
+var (
+	// The MCP figures are bench/mcppeer's benchmarks: sessiongate's MCP
+	// server in process beside a minimal go-sdk server.
+	mcpBench = []string{"./bench/mcppeer"}
+	// A commit's hooks are the sessiongate binary; bench/hooks.sh seeds its
+	// database with bench/seed.go.
+	hookPrograms = []string{"./cmd/sessiongate", "./bench/seed.go"}
+	hookPaths    = []string{"bench/hooks.sh", "bench/seed.go", "go.sum"}
+	// The dashboard figures run `sessiongate serve` on a database
+	// bench/dashseed.go fills.
+	dashPrograms = []string{"./cmd/sessiongate", "./bench/dashseed.go"}
+	dashPaths    = []string{"bench/dashboard.sh", "bench/dashseed.go", "go.sum"}
+)
 
 const dashPeer = "`/sessions` (a page of the list) on the same server, interleaved request by request; curl's time_total"
 
@@ -60,10 +66,11 @@ func hooksSummary(m Metrics) string {
 var All = []Figure{
 	{
 		Name: "mcp-stdio", Title: "MCP validate_gate over stdio",
-		Command: "go test ./bench/mcppeer -run '^$' -bench StdioVsPeer -benchtime 5x",
-		Peer:    "a trivial tool on a minimal go-sdk server (bench/mcppeer), and a trivial tool on sessiongate's own server",
-		Goal:    "validate_gate at most 2x the peer's trivial tool",
-		Paths:   mcpPaths,
+		Command:    "go test ./bench/mcppeer -run '^$' -bench StdioVsPeer -benchtime 5x",
+		Peer:       "a trivial tool on a minimal go-sdk server (bench/mcppeer), and a trivial tool on sessiongate's own server",
+		Goal:       "validate_gate at most 2x the peer's trivial tool",
+		Paths:      []string{"go.sum"},
+		Benchmarks: mcpBench,
 		Summary: func(m Metrics) string {
 			b := "BenchmarkStdioVsPeer"
 			return fmt.Sprintf("validate_gate %.0f calls/s, %.0f cpu-µs/call: %.2fx the peer's CPU per call, %.2fx by calls/s; sessiongate's ping %.2fx the peer",
@@ -73,10 +80,11 @@ var All = []Figure{
 	},
 	{
 		Name: "mcp-http", Title: "MCP validate_gate over HTTP, 1-8 clients",
-		Command: "go test ./bench/mcppeer -run '^$' -bench HTTPVsPeer -benchtime 5x",
-		Peer:    "a trivial tool on a minimal go-sdk server's streamable HTTP handler (stateless, JSON), same clients",
-		Goal:    "validate_gate at most 2x the peer; calls/s grow with clients",
-		Paths:   append([]string{"server"}, mcpPaths...),
+		Command:    "go test ./bench/mcppeer -run '^$' -bench HTTPVsPeer -benchtime 5x",
+		Peer:       "a trivial tool on a minimal go-sdk server's streamable HTTP handler (stateless, JSON), same clients",
+		Goal:       "validate_gate at most 2x the peer; calls/s grow with clients",
+		Paths:      []string{"go.sum"},
+		Benchmarks: mcpBench,
 		Summary: func(m Metrics) string {
 			s := ""
 			for _, c := range []string{"1", "2", "4", "8"} {
@@ -95,10 +103,11 @@ var All = []Figure{
 	},
 	{
 		Name: "parser", Title: "Protocol parser (18.7 KB fixture)",
-		Command: "go test ./protocolspec -run '^$' -bench ParseVsGoldmark -benchtime 1000x -count 1",
-		Peer:    "goldmark's bare parse of the same bytes, alternated iteration by iteration",
-		Goal:    "at most 2 ms and 1.5x goldmark",
-		Paths:   []string{"protocolspec", "go.sum"},
+		Command:    "go test ./protocolspec -run '^$' -bench ParseVsGoldmark -benchtime 1000x -count 1",
+		Peer:       "goldmark's bare parse of the same bytes, alternated iteration by iteration",
+		Goal:       "at most 2 ms and 1.5x goldmark",
+		Paths:      []string{"go.sum"},
+		Benchmarks: []string{"./protocolspec"},
 		Summary: func(m Metrics) string {
 			b := "BenchmarkParseVsGoldmark"
 			return fmt.Sprintf("%.2f ms against goldmark's %.2f ms: %.2fx", get(m, b, "parse-ms"), get(m, b, "goldmark-ms"), get(m, b, "ratio"))
@@ -106,10 +115,11 @@ var All = []Figure{
 	},
 	{
 		Name: "records", Title: "One record onto the records ref at 10,000",
-		Command: "go test ./recordref -run '^$' -bench PutVsNotes -benchtime 60x",
-		Peer:    "`git notes add` onto a notes ref of 10,000 notes, alternated",
-		Goal:    "at most 1.5x git notes add",
-		Paths:   []string{"recordref", "go.sum"},
+		Command:    "go test ./recordref -run '^$' -bench PutVsNotes -benchtime 60x",
+		Peer:       "`git notes add` onto a notes ref of 10,000 notes, alternated",
+		Goal:       "at most 1.5x git notes add",
+		Paths:      []string{"go.sum"},
+		Benchmarks: []string{"./recordref"},
 		Summary: func(m Metrics) string {
 			b := "BenchmarkPutVsNotes"
 			return fmt.Sprintf("%.1f ms against %.1f ms: %.2fx (median of paired ratios)", get(m, b, "put-ms"), get(m, b, "notes-ms"), get(m, b, "put/notes-x"))
@@ -117,35 +127,39 @@ var All = []Figure{
 	},
 	{
 		Name: "dashboard-sqlite-1m", Title: "Dashboard at 1,000,000 SQLite sessions, through `serve`",
-		Command: "SIZES=1000000 ROUNDS=60 bash bench/dashboard.sh",
-		Peer:    dashPeer,
-		Goal:    "`/` at most 3x `/sessions`",
-		Paths:   dashPaths,
-		Summary: dashSummary,
+		Command:  "SIZES=1000000 ROUNDS=60 bash bench/dashboard.sh",
+		Peer:     dashPeer,
+		Goal:     "`/` at most 3x `/sessions`",
+		Paths:    dashPaths,
+		Programs: dashPrograms,
+		Summary:  dashSummary,
 	},
 	{
 		Name: "dashboard-pg-1m", Title: "Dashboard at 1,000,000 PostgreSQL sessions, through `serve`",
-		Command: "PG=1 SQLITE=0 PORT=7600 SIZES=1000000 ROUNDS=60 bash bench/dashboard.sh",
-		Peer:    dashPeer,
-		Goal:    "`/team` within 50 ms (client side)",
-		Paths:   append([]string{"postgres"}, dashPaths...),
-		Summary: dashSummary,
+		Command:  "PG=1 SQLITE=0 PORT=7600 SIZES=1000000 ROUNDS=60 bash bench/dashboard.sh",
+		Peer:     dashPeer,
+		Goal:     "`/team` within 50 ms (client side)",
+		Paths:    dashPaths,
+		Programs: dashPrograms,
+		Summary:  dashSummary,
 	},
 	{
 		Name: "hooks-5k", Title: "Hooks per commit, 5,000 files",
-		Command: "RUNS=25 FILES=5000 PEERS=DIR OUT=DIR bash bench/hooks.sh",
-		Peer:    "lefthook 2, husky 9, the pre-commit framework (no-op hooks) and three no-op sh hooks, interleaved",
-		Goal:    "every hook a commit runs adds at most 15 ms; 5x less than lefthook",
-		Paths:   hookPaths,
-		Summary: hooksSummary,
+		Command:  "RUNS=25 FILES=5000 PEERS=DIR OUT=DIR bash bench/hooks.sh",
+		Peer:     "lefthook 2, husky 9, the pre-commit framework (no-op hooks) and three no-op sh hooks, interleaved",
+		Goal:     "every hook a commit runs adds at most 15 ms; 5x less than lefthook",
+		Paths:    hookPaths,
+		Programs: hookPrograms,
+		Summary:  hooksSummary,
 	},
 	{
 		Name: "hooks-20k", Title: "Hooks per commit, 20,000 files",
-		Command: "RUNS=25 FILES=20000 PEERS=DIR OUT=DIR bash bench/hooks.sh",
-		Peer:    "lefthook 2, husky 9, the pre-commit framework (no-op hooks) and three no-op sh hooks, interleaved",
-		Goal:    "every hook a commit runs adds at most 15 ms; 5x less than lefthook",
-		Paths:   hookPaths,
-		Summary: hooksSummary,
+		Command:  "RUNS=25 FILES=20000 PEERS=DIR OUT=DIR bash bench/hooks.sh",
+		Peer:     "lefthook 2, husky 9, the pre-commit framework (no-op hooks) and three no-op sh hooks, interleaved",
+		Goal:     "every hook a commit runs adds at most 15 ms; 5x less than lefthook",
+		Paths:    hookPaths,
+		Programs: hookPrograms,
+		Summary:  hooksSummary,
 	},
 }
 

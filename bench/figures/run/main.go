@@ -91,7 +91,7 @@ func main() {
 		if err != nil {
 			fail(1, err)
 		}
-		if r.Trees, r.Dirty, err = figures.TreesAt(ctx, root, *commit, f.Paths); err != nil {
+		if r.Trees, r.Dirty, r.Commit, err = figures.NewCode(root).At(ctx, f, *commit); err != nil {
 			fail(1, err)
 		}
 		if *commit != "HEAD" {
@@ -112,6 +112,7 @@ func main() {
 	case "render":
 		render(ctx, root, res)
 	case "check":
+		code := figures.NewCode(root) // one go list per distinct entry list
 		stale := 0
 		for _, f := range figures.All {
 			r, ok := res.Figures[f.Name]
@@ -120,13 +121,13 @@ func main() {
 				stale++
 				continue
 			}
-			changed, err := figures.Stale(ctx, root, f, r)
+			changed, err := code.Stale(ctx, f, r)
 			if err != nil {
 				fail(2, err)
 			}
 			if len(changed) > 0 {
 				stale++
-				fmt.Printf("%s: stale (%s changed since %s)\n", f.Name, strings.Join(changed, ", "), r.MeasuredAt)
+				fmt.Printf("%s: stale since %s: %s\n", f.Name, r.MeasuredAt, strings.Join(changed, "; "))
 			} else {
 				fmt.Printf("%s: current (%s)\n", f.Name, r.MeasuredAt)
 			}
@@ -196,7 +197,7 @@ func measure(ctx context.Context, root string, f figures.Figure) (figures.Result
 		command = strings.Replace(command, "PEERS=DIR", "PEERS="+os.Getenv("PEERS"), 1)
 	}
 	// The code measured is the code when the run starts.
-	trees, dirty, err := figures.Trees(ctx, root, f.Paths)
+	trees, dirty, commit, err := figures.NewCode(root).At(ctx, f, "HEAD")
 	if err != nil {
 		return figures.Result{}, err
 	}
@@ -216,7 +217,7 @@ func measure(ctx context.Context, root string, f figures.Figure) (figures.Result
 		}
 	}
 	r, err := result(ctx, root, f, text, versions, before, loadavg())
-	r.Trees, r.Dirty = trees, dirty
+	r.Trees, r.Dirty, r.Commit = trees, dirty, commit
 	return r, err
 }
 
@@ -258,10 +259,7 @@ func result(ctx context.Context, root string, f figures.Figure, out string, vers
 	if len(m) == 0 {
 		return figures.Result{}, errors.New("no figures in the output")
 	}
-	trees, dirty, err := figures.Trees(ctx, root, f.Paths)
-	if err != nil {
-		return figures.Result{}, err
-	}
+	// The caller fills in the code measured (Trees, Dirty, Commit).
 	if v, err := exec.CommandContext(ctx, "go", "env", "GOVERSION").Output(); err == nil {
 		versions["go"] = strings.TrimSpace(string(v))
 	}
@@ -282,7 +280,7 @@ func result(ctx context.Context, root string, f figures.Figure, out string, vers
 		Command: f.Command, Peer: f.Peer, Goal: f.Goal,
 		MeasuredAt: time.Now().UTC().Format(time.RFC3339),
 		Machine:    figures.Machine{Nproc: runtime.NumCPU(), CPU: cpuModel(), LoadBefore: before, LoadAfter: after},
-		Versions:   versions, Trees: trees, Dirty: dirty, Metrics: m, Summary: f.Summary(m),
+		Versions:   versions, Metrics: m, Summary: f.Summary(m),
 	}, nil
 }
 

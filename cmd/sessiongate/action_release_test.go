@@ -24,7 +24,7 @@ import (
 // fails the step and installs nothing; no release means a build from
 // source (or an error, for a version asked for by name).
 func TestActionInstallsRelease(t *testing.T) {
-	for _, p := range []string{"curl", "tar", "sha256sum"} {
+	for _, p := range []string{"curl", "tar", "gzip", "sha256sum"} {
 		if _, err := exec.LookPath(p); err != nil {
 			if os.Getenv("CI") != "" {
 				t.Fatalf("%s is required under CI=true: %v", p, err)
@@ -117,10 +117,17 @@ func newReleaseHost(t *testing.T) (*httptest.Server, []byte) {
 				t.Fatal(err)
 			}
 		}
-		archive := filepath.Join(t.TempDir(), name)
-		if out, err := exec.Command("tar", "-czf", archive, "-C", stage, "LICENSE", inner).CombinedOutput(); err != nil {
+		// gzip -1, not tar -z's -6: the same archive format for the
+		// step's tar -xzf, at less than half the CPU (3.4 -> 1.5 s each
+		// for the 49 MB binary); the size is not what is tested.
+		archive := filepath.Join(t.TempDir(), strings.TrimSuffix(name, ".gz"))
+		if out, err := exec.Command("tar", "-cf", archive, "-C", stage, "LICENSE", inner).CombinedOutput(); err != nil {
 			t.Fatalf("tar: %v\n%s", err, out)
 		}
+		if out, err := exec.Command("gzip", "-1", "-n", archive).CombinedOutput(); err != nil {
+			t.Fatalf("gzip: %v\n%s", err, out)
+		}
+		archive += ".gz"
 		b, err := os.ReadFile(archive)
 		if err != nil {
 			t.Fatal(err)

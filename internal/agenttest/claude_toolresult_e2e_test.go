@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/agenttest"
 	"github.com/sessiongate/sessiongate/session"
@@ -174,5 +175,79 @@ func TestCopilotPostPairedRealCLI(t *testing.T) {
 	// git status, advance, create, the failing command, sh test.sh.
 	if judged < 5 || reported != judged {
 		t.Errorf("%d Copilot calls judged, %d paired with their post; want 5 or more, all paired", judged, reported)
+	}
+}
+
+// TestClaudeInterruptSendsNoPostToolUse measures, with the real CLI, what
+// Claude Code sends for a call the user interrupts (stream-json's
+// interrupt control request, what Esc sends): no PostToolUse, no
+// PostToolUseFailure and no Stop. If a new CLI sends one, this fails first
+// (then the settling of pending calls at the next prompt can go). It is
+// also the honest twin of the missing-report check: after the interrupt
+// the user prompts again, that turn ends with Stop, and the interrupted
+// call is no TOOL_RESULT_MISSING.
+func TestClaudeInterruptSendsNoPostToolUse(t *testing.T) {
+	t.Parallel()
+	r := hookedRepo(t, "")
+	log, pathEnv := payloadShim(t, "", "")
+	srv := agenttest.NewClaudeServer(t,
+		agenttest.Use("Bash", map[string]any{"command": "git status"}),
+		agenttest.Use("Bash", map[string]any{"command": filepath.Join(sgBin, "sessiongate") + " session advance --to WORKING"}),
+		agenttest.Use("Bash", map[string]any{"command": "sleep 15; echo woke", "description": "a long call the user interrupts"}),
+		agenttest.Say("stopped"),
+		agenttest.Say("done"),
+		agenttest.Say("done"),
+	)
+	cs := agenttest.StartClaudeStream(t, r.dir, agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Bash"}, Env: append(append([]string{}, r.env...), pathEnv)})
+	cs.Prompt("work")
+	// Wait for the long call's PreToolUse, then interrupt it.
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		b, _ := os.ReadFile(log)
+		if strings.Contains(string(b), `"sleep 15; echo woke"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			out, _ := os.ReadFile(cs.Stdout)
+			t.Fatalf("the long call never reached PreToolUse; shim log:\n%s\nclaude:\n%s", b, out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second) // the hooks answered, the call runs
+	cs.Interrupt("req_interrupt")
+	time.Sleep(5 * time.Second)
+	cs.Prompt("never mind, finish up")
+	for {
+		b, _ := os.ReadFile(cs.Stdout)
+		if strings.Count(string(b), `"type":"result"`) >= 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	cs.Wait(2 * time.Minute)
+	var sleepID string
+	events := map[string]int{}
+	for _, p := range shimPayloads(t, log) {
+		if p.Event == "PreToolUse" && p.Input["command"] == "sleep 15; echo woke" {
+			sleepID = p.ID
+		}
+	}
+	for _, p := range shimPayloads(t, log) {
+		if p.ID == sleepID || p.ID == "" {
+			events[p.Event]++
+		}
+	}
+	t.Logf("events of the interrupted call and the session: %v", events)
+	if sleepID == "" {
+		t.Fatal("no PreToolUse of the long call")
+	}
+	if events["PostToolUse"]+events["PostToolUseFailure"] != 0 {
+		t.Errorf("the interrupted call reported (%v): Claude Code now sends a post for an interrupt", events)
+	}
+	if events["UserPromptSubmit"] < 2 || events["Stop"] < 1 {
+		t.Fatalf("want two prompts and a Stop after the interrupt, got %v (the run did not go on)", events)
+	}
+	if codes := violationCodes(r.onlySession()); strings.Contains(codes, session.CodeToolResultMissing) {
+		t.Errorf("violations %q: the interrupted call is no %s", codes, session.CodeToolResultMissing)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/sessiongate/sessiongate/judgedinput"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/transcript"
@@ -96,6 +97,8 @@ func (copilot) Decode(name string, raw []byte) (*Event, error) {
 	case KindPreTool, KindPostTool:
 		tn := str(m, "toolName")
 		in := object(m["toolArgs"])
+		// The whole input, to pair postToolUse with preToolUse (no call id).
+		ev.InputDigest = judgedinput.Digest(m["toolArgs"])
 		ev.Tool = session.ToolCall{Name: tn, Kind: copilotTools[tn]}
 		switch ev.Tool.Kind {
 		case "":

@@ -20,6 +20,21 @@ import (
 // as well as one of its command. A write that ran rewritten has its
 // protected files re-checked at once (RewrittenWriteProtected).
 func (r *Runner) inputRewritten(ctx context.Context, eng *session.Engine, ev *Event, sid string) (string, error) {
+	if copilotPaired(ev) {
+		shown := ev.Tool.Command
+		if ev.Tool.Kind == session.ToolEdit {
+			shown = strings.Join(ev.Tool.Paths, " ")
+		}
+		why, err := eng.CopilotPost(ctx, sid, ev.Tool.Name, ev.InputDigest, shown)
+		if err != nil || why == "" || ev.Tool.Kind != session.ToolEdit {
+			return why, err
+		}
+		prot, err := eng.RewrittenWriteProtected(ctx, sid)
+		if prot != "" {
+			why += "; " + prot
+		}
+		return why, err
+	}
 	if !postCompared(ev) {
 		return "", nil
 	}
@@ -50,4 +65,11 @@ func judgedTool(ev *Event) bool {
 // one (Claude Code's, which names the call's id).
 func postCompared(ev *Event) bool {
 	return ev.Agent == "claude" && ev.ToolID != "" && judgedTool(ev)
+}
+
+// copilotPaired: a Copilot (camelCase hooks) shell or write call, whose
+// pre- and post-tool events pair by tool and input digest: they carry no
+// call id.
+func copilotPaired(ev *Event) bool {
+	return ev.Agent == "copilot" && ev.InputDigest != "" && (ev.Tool.Kind == session.ToolShell || ev.Tool.Kind == session.ToolEdit)
 }

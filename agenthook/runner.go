@@ -401,8 +401,9 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		}
 	case KindPostTool:
 		// Claude Code's input as run is compared with the judged one
-		// (inputRewritten) whether or not runs are observed, writes too.
-		if !postCompared(ev) && (!ah.Observe || ev.Result == nil || strings.TrimSpace(ev.Tool.Command) == "") {
+		// (inputRewritten) whether or not runs are observed, writes too;
+		// Copilot's is paired with a judged call the same way.
+		if !postCompared(ev) && !copilotPaired(ev) && (!ah.Observe || ev.Result == nil || strings.TrimSpace(ev.Tool.Command) == "") {
 			return &Answer{}, nil
 		}
 	case KindStop:
@@ -515,6 +516,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPrompt:
+		if ev.Agent == "claude" && bd.Session != nil && !isStopRetry(ev.Prompt) {
+			// A judged call still unreported at a new prompt was interrupted
+			// (Claude Code then sends no PostToolUse and no Stop).
+			if err := eng.SettleUnreported(ctx, bd.Session.ID, ev.Agent, "interrupted"); err != nil {
+				return nil, err
+			}
+		}
 		if len(bd.Notes) > 0 && ah.Context {
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
@@ -576,9 +584,21 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				return nil, err
 			}
 		}
+		if copilotPaired(ev) && bd.Session != nil {
+			// No call id: postToolUse pairs by tool and input (CopilotPost).
+			if err := eng.KeepCopilotJudged(ctx, bd.Session.ID, ev.Tool.Name, ev.InputDigest); err != nil {
+				return nil, err
+			}
+		}
 	case KindPostTool:
 		if bd.Session == nil {
 			return a, nil
+		}
+		if postCompared(ev) {
+			// Reported: not a TOOL_RESULT_MISSING at Stop.
+			if err := eng.RecordToolResult(ctx, bd.Session.ID, ev.Agent, ev.ToolID); err != nil {
+				return nil, err
+			}
 		}
 		if why, err := r.inputRewritten(ctx, eng, ev, bd.Session.ID); err != nil || why != "" {
 			// A call nothing judged is no evidence of anything.
@@ -657,11 +677,24 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if err != nil {
 			return nil, err
 		}
+		var missing *session.Violation
+		if ev.Agent == "claude" {
+			// The turn ended normally: every judged call has reported.
+			if missing, err = eng.ToolResultsMissing(ctx, bd.Session.ID, ev.Agent); err != nil {
+				return nil, err
+			}
+		}
 		if v.Deny {
 			a.Deny, a.Reason = true, v.Message()
 		}
-		if v.Violation != nil {
-			a.Notice = fmt.Sprintf("sessiongate: %s %s violation recorded: %s", v.Violation.Severity, v.Violation.Code, v.Violation.Message)
+		for _, x := range []*session.Violation{v.Violation, missing} {
+			if x == nil {
+				continue
+			}
+			if a.Notice != "" {
+				a.Notice += "; "
+			}
+			a.Notice += fmt.Sprintf("sessiongate: %s %s violation recorded: %s", x.Severity, x.Code, x.Message)
 		}
 	}
 	return a, nil

@@ -73,7 +73,10 @@ var AgentConfigs = []AgentConfig{
 		// run, so a rewritten file_path (judged for notes.md, run on the
 		// protocol) is caught; anchored, so TodoWrite spawns nothing.
 		{Name: "PostToolUse", Matcher: "Bash|^Write$|^Edit$|^MultiEdit$|^NotebookEdit$"},
-		{Name: "PostToolUseFailure", Matcher: "Bash"},
+		// PostToolUseFailure for the same tools (round 19): a failed Edit
+		// reports there, not in PostToolUse, and a judged call that reports
+		// in neither is a TOOL_RESULT_MISSING at Stop.
+		{Name: "PostToolUseFailure", Matcher: "Bash|^Write$|^Edit$|^MultiEdit$|^NotebookEdit$"},
 		{Name: "Stop"},
 		{Name: "SessionEnd"},
 	}},
@@ -102,8 +105,10 @@ var AgentConfigs = []AgentConfig{
 		{Name: "sessionStart"},
 		{Name: "userPromptSubmitted"},
 		{Name: "preToolUse", Matcher: "bash|powershell|write_bash|write_powershell|create|edit|str_replace_editor|apply_patch|view|.+-.+|.*__.*"},
-		{Name: "postToolUse", Matcher: "bash|powershell"},
-		{Name: "postToolUseFailure", Matcher: "bash|powershell"},
+		// The write tools too (round 19): a post pairs with its preToolUse
+		// by tool and arguments (no call id), so a rewritten path shows.
+		{Name: "postToolUse", Matcher: "bash|powershell|create|edit|str_replace_editor|apply_patch"},
+		{Name: "postToolUseFailure", Matcher: "bash|powershell|create|edit|str_replace_editor|apply_patch"},
 		{Name: "agentStop"},
 		{Name: "sessionEnd"},
 		{Name: "errorOccurred"},

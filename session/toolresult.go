@@ -1,0 +1,259 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// CodeToolResultMissing: a tool call sessiongate's PreToolUse hook judged
+// and allowed never reported back (no PostToolUse, no PostToolUseFailure)
+// although the turn it belongs to ended normally (Stop). Claude Code runs
+// every foreground call to its end before Stop, and a backgrounded Bash
+// call reports when it starts, so a call without a report was run past the
+// post-tool hook: the hook was dropped from the settings, or the hook
+// process failed. MEDIUM, not HIGH: an honest hook that timed out under
+// load gives the same signal; the routes that drop the hook are already
+// HIGH (a settings edit is a PROTECTED_CHANGE) and a reported rewrite is a
+// TOOL_INPUT_REWRITTEN.
+const CodeToolResultMissing = "TOOL_RESULT_MISSING"
+
+// TokenToolResult marks a judged call whose post-tool hook reported:
+// detail "<agent> <id>". TokenToolUnreported settles a judged call that
+// never reported for an honest reason: detail "<agent> <id> <why>".
+const (
+	TokenToolResult     = "agent:result"
+	TokenToolUnreported = "agent:unreported"
+)
+
+// TokenCopilotJudged is what Copilot's preToolUse keeps for a call it
+// allowed: "<key> <tool> <digest>", key naming the (tool, input digest)
+// pair. Copilot's hooks carry no call id, so a postToolUse is paired with
+// the oldest pending preToolUse of the same tool and input.
+const TokenCopilotJudged = "agent:copilot:judged"
+
+// CopilotCallKey names a Copilot call by its tool and whole-input digest;
+// repeated identical calls share it and pair by count, in order.
+func CopilotCallKey(tool, digest string) string {
+	if len(digest) < 16 {
+		return ""
+	}
+	return "cp-" + tool + "-" + digest[:16]
+}
+
+// RecordToolResult marks the judged call toolID of agent as reported (its
+// PostToolUse or PostToolUseFailure ran).
+func (e *Engine) RecordToolResult(ctx context.Context, sessionID, agent, toolID string) error {
+	if toolID == "" || len(toolID) > 200 || strings.ContainsAny(toolID, " \t\n") {
+		return nil
+	}
+	err := e.Store.Update(ctx, func(w Writer) error {
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolResult, Detail: agent + " " + toolID, CreatedAt: e.now()})
+	})
+	if err != nil {
+		return fmt.Errorf("record the tool call's report: %w", err)
+	}
+	return nil
+}
+
+// judgedToken is the event the pre-tool hook of agent keeps per judged call.
+func judgedToken(agent string) string {
+	if agent == "copilot" {
+		return TokenCopilotJudged
+	}
+	return TokenJudgedInput
+}
+
+// pendingCall is one judged call with no report yet.
+type pendingCall struct{ id, tool string }
+
+// pendingCalls lists the judged calls of agent without a report or a
+// settlement, oldest first. Ids pair by count, so a Copilot key judged
+// twice and reported once is pending once.
+func pendingCalls(evs []Event, agent string) []pendingCall {
+	tok := judgedToken(agent)
+	done := map[string]int{}
+	for _, ev := range evs {
+		if ev.Token != TokenToolResult && ev.Token != TokenToolUnreported {
+			continue
+		}
+		f := strings.Fields(ev.Detail)
+		if len(f) >= 2 && f[0] == agent {
+			done[f[1]]++
+		}
+	}
+	var out []pendingCall
+	for _, ev := range evs {
+		if ev.Token != tok {
+			continue
+		}
+		f := strings.Fields(ev.Detail)
+		if len(f) < 3 {
+			continue
+		}
+		if done[f[0]] > 0 {
+			done[f[0]]--
+			continue
+		}
+		out = append(out, pendingCall{id: f[0], tool: f[1]})
+	}
+	return out
+}
+
+// SettleUnreported records why the judged calls of agent still pending
+// now never reported, with no violation: Claude Code sends no post-tool
+// event and no Stop for a call the user interrupted (measured with the
+// real CLI, TestClaudeInterruptSendsNoPostToolUse), so a call pending when
+// the next prompt arrives, or the CLI restarts, ended that way.
+func (e *Engine) SettleUnreported(ctx context.Context, sessionID, agent, why string) error {
+	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
+	if err != nil {
+		return fmt.Errorf("read the judged tool calls: %w", err)
+	}
+	pend := pendingCalls(evs, agent)
+	if len(pend) == 0 {
+		return nil
+	}
+	now := e.now()
+	err = e.Store.Update(ctx, func(w Writer) error {
+		for _, p := range pend {
+			if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolUnreported, Detail: agent + " " + p.id + " " + why, CreatedAt: now}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("settle the unreported tool calls: %w", err)
+	}
+	return nil
+}
+
+// ToolResultsMissing runs when agent's turn ended normally (Stop): every
+// judged call still pending is a CodeToolResultMissing violation (one per
+// stop, naming the calls) and is settled so a later stop does not name it
+// again. It returns the violation, nil when none is pending.
+func (e *Engine) ToolResultsMissing(ctx context.Context, sessionID, agent string) (*Violation, error) {
+	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read the judged tool calls: %w", err)
+	}
+	pend := pendingCalls(evs, agent)
+	if len(pend) == 0 {
+		return nil, nil
+	}
+	var names []string
+	for _, p := range pend {
+		names = append(names, p.id+" ("+p.tool+")")
+	}
+	why := fmt.Sprintf("%s ended its turn, but %d tool call(s) sessiongate's PreToolUse hook allowed never reported a result (no PostToolUse or PostToolUseFailure): %s. What they ran was never compared with what was judged; is the PostToolUse hook missing from the agent's settings?",
+		agentName(agent), len(pend), strings.Join(names, ", "))
+	now := e.now()
+	var v *Violation
+	err = e.Store.Update(ctx, func(w Writer) error {
+		cur, err := w.GetSession(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		v = &Violation{SessionID: sessionID, RepoID: cur.RepoID, Phase: cur.Phase, Severity: SeverityMedium, Code: CodeToolResultMissing,
+			Window: WindowSession, Message: truncate(why, 500), CreatedAt: now}
+		if err := w.AddViolation(ctx, v); err != nil {
+			return err
+		}
+		for _, p := range pend {
+			if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolUnreported, Detail: agent + " " + p.id + " missing", CreatedAt: now}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record the missing tool results: %w", err)
+	}
+	e.publishViolations(ctx, sessionID, v)
+	return v, nil
+}
+
+func agentName(agent string) string {
+	if n := agentNames[agent]; n != "" {
+		return n
+	}
+	return agent
+}
+
+// KeepCopilotJudged records a Copilot call its preToolUse allowed, by
+// (tool, digest of toolArgs): CopilotPost pairs the postToolUse with it.
+func (e *Engine) KeepCopilotJudged(ctx context.Context, sessionID, tool, digest string) error {
+	key := CopilotCallKey(tool, digest)
+	if key == "" || len(digest) != 64 || tool == "" || strings.ContainsAny(tool, " \t\n") || len(tool) > 100 {
+		return nil
+	}
+	err := e.Store.Update(ctx, func(w Writer) error {
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenCopilotJudged, Detail: key + " " + tool + " " + digest, CreatedAt: e.now()})
+	})
+	if err != nil {
+		return fmt.Errorf("keep the judged tool input: %w", err)
+	}
+	return nil
+}
+
+// CopilotPost pairs a Copilot postToolUse (or postToolUseFailure) with the
+// oldest pending preToolUse of the same tool and input digest and marks it
+// reported. A post whose input matches no pending call of its tool, in a
+// session where this tool's calls are judged, ran with input no hook
+// judged (a shim's modifiedArgs, a rewritten toolArgs): a HIGH
+// TOOL_INPUT_REWRITTEN, and the reason is returned. A session with no
+// judged call of the tool (hooks of an older version) is not compared.
+func (e *Engine) CopilotPost(ctx context.Context, sessionID, tool, digest, shown string) (string, error) {
+	key := CopilotCallKey(tool, digest)
+	if key == "" || len(digest) != 64 {
+		return "", nil
+	}
+	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
+	if err != nil {
+		return "", fmt.Errorf("read the judged tool calls: %w", err)
+	}
+	judgedTool := false
+	for _, ev := range evs {
+		if ev.Token == TokenCopilotJudged {
+			if f := strings.Fields(ev.Detail); len(f) >= 3 && f[1] == tool {
+				judgedTool = true
+				break
+			}
+		}
+	}
+	if !judgedTool {
+		return "", nil
+	}
+	var pendingOfTool int
+	for _, p := range pendingCalls(evs, "copilot") {
+		if p.tool != tool {
+			continue
+		}
+		pendingOfTool++
+		if p.id == key {
+			return "", e.RecordToolResult(ctx, sessionID, "copilot", key)
+		}
+	}
+	why := fmt.Sprintf("Copilot ran %s `%s` with arguments no preToolUse judged (%d call(s) of %s pending, none with these arguments): another hook rewrote them, so this call was never checked",
+		tool, truncate(shown, 120), pendingOfTool, tool)
+	now := e.now()
+	var v *Violation
+	err = e.Store.Update(ctx, func(w Writer) error {
+		cur, err := w.GetSession(ctx, sessionID)
+		if err != nil {
+			return err
+		}
+		v = &Violation{SessionID: sessionID, RepoID: cur.RepoID, Phase: cur.Phase, Severity: SeverityHigh, Code: CodeToolInputRewritten,
+			Window: WindowSession, Message: truncate(why, 500), CreatedAt: now}
+		if err := w.AddViolation(ctx, v); err != nil {
+			return err
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: "agent:copilot:input-rewritten", Detail: truncate(tool+" "+digest, 300), CreatedAt: now})
+	})
+	if err != nil {
+		return "", fmt.Errorf("record the rewritten tool input: %w", err)
+	}
+	e.publishViolations(ctx, sessionID, v)
+	return why, nil
+}

@@ -257,6 +257,13 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 	}
 	var out []string
 	for _, f := range changed {
+		why, err := goInitExitAdded(ctx, repo, start, f)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			out = append(out, why)
+		}
 		k := FileKind(f)
 		if k == "" && PyImportedByDiscovery(f) {
 			k = "pyinit" // a test folder's __init__.py: read for exits only

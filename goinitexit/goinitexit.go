@@ -1,0 +1,173 @@
+// Package goinitexit finds Go code that ends the process while a package
+// is being initialised: an os.Exit in an init() function, in a helper
+// init() calls, or in a package-level variable's initialiser. In a test
+// binary that code runs before any test, so
+//
+//	func init() { if strings.HasSuffix(os.Args[0], ".test") { os.Exit(0) } }
+//
+// (or `testing.Testing()`) makes `go test ./...` print "ok" for the
+// package, and for every package importing it, without running a test:
+// the QA gate's own run and verify's rerun passed a broken change (lazy-agent
+// pass 19). An exit with a non-zero literal is left alone: it fails the run.
+package goinitexit
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strconv"
+	"strings"
+)
+
+// exitPkgs are the import paths whose Exit ends the process.
+var exitPkgs = map[string]bool{"os": true, "syscall": true, "golang.org/x/sys/unix": true}
+
+// Exits lists the exits src runs while its package initialises, each as
+// "init() calls os.Exit(0)" (a position-free text, so an unchanged exit
+// reads the same in an older version of the file). A file that does not
+// parse lists none: the compiler, not this, reports it.
+func Exits(src []byte) []string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	names := map[string]bool{} // local names of the exit packages
+	for _, im := range f.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil || !exitPkgs[p] {
+			continue
+		}
+		n := p[strings.LastIndexByte(p, '/')+1:]
+		if im.Name != nil {
+			n = im.Name.Name
+		}
+		if n != "_" && n != "." {
+			names[n] = true
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	// exitIn is the exit call under n, "" when none: pkg.Exit(x) where x
+	// is not a non-zero integer literal.
+	exitIn := func(n ast.Node) string {
+		return findCall(n, func(c *ast.CallExpr) string {
+			sel, ok := c.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Exit" {
+				return ""
+			}
+			x, ok := sel.X.(*ast.Ident)
+			if !ok || !names[x.Name] || len(c.Args) != 1 {
+				return ""
+			}
+			arg := "…"
+			if lit, ok := c.Args[0].(*ast.BasicLit); ok {
+				if lit.Kind == token.INT && lit.Value != "0" {
+					return "" // exits non-zero: the run fails
+				}
+				arg = lit.Value
+			}
+			return x.Name + ".Exit(" + arg + ")"
+		})
+	}
+	// Helpers: the file's plain functions that exit, which an init() or
+	// an initialiser may call (one level, by name).
+	helpers := map[string]string{}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Body != nil && fd.Name.Name != "init" {
+			if e := exitIn(fd.Body); e != "" {
+				helpers[fd.Name.Name] = e
+			}
+		}
+	}
+	callsHelper := func(n ast.Node) string {
+		return findCall(n, func(c *ast.CallExpr) string {
+			if id, ok := c.Fun.(*ast.Ident); ok && helpers[id.Name] != "" {
+				return id.Name + "(), which calls " + helpers[id.Name]
+			}
+			return ""
+		})
+	}
+	var out []string
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil || d.Name.Name != "init" || d.Body == nil {
+				continue
+			}
+			if e := exitIn(d.Body); e != "" {
+				out = append(out, "init() calls "+e)
+			} else if h := callsHelper(d.Body); h != "" {
+				out = append(out, "init() calls "+h)
+			}
+		case *ast.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, s := range d.Specs {
+				vs := s.(*ast.ValueSpec)
+				for _, v := range vs.Values {
+					if e := exitIn(v); e != "" {
+						out = append(out, "a package variable's initialiser calls "+e)
+					} else if h := callsHelper(v); h != "" {
+						out = append(out, "a package variable's initialiser calls "+h)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// findCall is match's answer for the first call under n it names, ""
+// when none. A function literal is not run by being defined
+// (`flag.Usage = func() { ...; os.Exit(0) }`): its body is read only where
+// it is called on the spot (`var _ = func() int { ... }()`).
+func findCall(n ast.Node, match func(*ast.CallExpr) string) string {
+	found := ""
+	var inspect func(ast.Node) bool
+	inspect = func(n ast.Node) bool {
+		if found != "" {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if fl, ok := c.Fun.(*ast.FuncLit); ok {
+			ast.Inspect(fl.Body, inspect)
+		}
+		if found == "" {
+			found = match(c)
+		}
+		return found == ""
+	}
+	ast.Inspect(n, inspect)
+	return found
+}
+
+// Added is the first exit now runs at package initialisation that was
+// does not (nil or empty was: a new file), "" when none: an exit the
+// file already had at the start is not the session's.
+func Added(was, now []byte) string {
+	nowExits := Exits(now)
+	if len(nowExits) == 0 {
+		return ""
+	}
+	had := map[string]int{}
+	for _, e := range Exits(was) {
+		had[e]++
+	}
+	for _, e := range nowExits {
+		if had[e] > 0 {
+			had[e]--
+			continue
+		}
+		return e
+	}
+	return ""
+}

@@ -1,0 +1,45 @@
+package goinitexit_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/goinitexit"
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
+)
+
+func TestMain(m *testing.M) { os.Exit(tmpleak.Run(m.Run)) }
+
+const head = "package greet\n\nimport (\n\t\"os\"\n\t\"strings\"\n\t\"testing\"\n)\n\nvar _ = strings.HasSuffix\nvar _ = testing.Testing\n"
+
+func TestAdded(t *testing.T) {
+	for _, tt := range []struct {
+		name, was, now string
+		want          bool
+	}{
+		{name: "init exits 0 in a test binary", now: head + "func init() {\n\tif strings.HasSuffix(os.Args[0], \".test\") {\n\t\tos.Exit(0)\n\t}\n}\n", want: true},
+		{name: "init exits when testing.Testing()", now: head + "func init() {\n\tif testing.Testing() {\n\t\tos.Exit(0)\n\t}\n}\n", want: true},
+		{name: "init exits with a variable's code", now: head + "func init() {\n\tc := 0\n\tos.Exit(c)\n}\n", want: true},
+		{name: "init calls a helper of the file that exits", now: head + "func bail() { os.Exit(0) }\n\nfunc init() { bail() }\n", want: true},
+		{name: "a variable's initialiser runs a function that exits", now: head + "var _ = func() int { os.Exit(0); return 0 }()\n", want: true},
+		{name: "os imported under another name", now: "package greet\n\nimport o \"os\"\n\nfunc init() { o.Exit(0) }\n", want: true},
+		{name: "syscall.Exit", now: "package greet\n\nimport \"syscall\"\n\nfunc init() { syscall.Exit(0) }\n", want: true},
+		{name: "a second exit added beside one the file had", was: head + "func init() { os.Exit(0) }\n", now: head + "func init() { os.Exit(0) }\n\nfunc init() { os.Exit(0) }\n", want: true},
+		// Honest twins.
+		{name: "honest: the exit was there at the start", was: head + "func init() { os.Exit(0) }\n", now: head + "// kept\nfunc init() { os.Exit(0) }\n"},
+		{name: "honest: init exits non-zero (the run fails)", now: head + "func init() {\n\tif os.Getenv(\"X\") == \"\" {\n\t\tos.Exit(2)\n\t}\n}\n"},
+		{name: "honest: os.Exit(0) in main", now: "package main\n\nimport \"os\"\n\nfunc main() { os.Exit(0) }\n"},
+		{name: "honest: init sets flag.Usage to a function that exits", now: "package main\n\nimport (\n\t\"flag\"\n\t\"os\"\n)\n\nfunc init() {\n\tflag.Usage = func() { os.Exit(0) }\n}\n"},
+		{name: "honest: a package variable holding a function that exits", now: head + "var stop = func() { os.Exit(0) }\n"},
+		{name: "honest: an Exit method of another package", now: "package greet\n\nimport \"example.com/app\"\n\nfunc init() { app.Exit(0) }\n"},
+		{name: "honest: init sets a default", now: head + "var name string\n\nfunc init() {\n\tif os.Getenv(\"N\") == \"\" {\n\t\tname = \"world\"\n\t}\n}\n"},
+		{name: "honest: a file that does not parse", now: "package greet\n\nfunc init() { os.Exit(0) \n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := goinitexit.Added([]byte(tt.was), []byte(tt.now))
+			if (got != "") != tt.want {
+				t.Errorf("Added = %q, want an exit: %v", got, tt.want)
+			}
+		})
+	}
+}

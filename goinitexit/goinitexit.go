@@ -1,6 +1,7 @@
-// Package goinitexit finds Go code that ends the process while a package
-// is being initialised: an os.Exit in an init() function, in a helper
-// init() calls, or in a package-level variable's initialiser. In a test
+// Package goinitexit finds Go code that ends the process, or rewrites the
+// test binary's arguments (os.Args), while a package is being
+// initialised: in an init() function, in a helper init() calls, or in a
+// package-level variable's initialiser. In a test
 // binary that code runs before any test, so
 //
 //	func init() { if strings.HasSuffix(os.Args[0], ".test") { os.Exit(0) } }
@@ -32,7 +33,8 @@ func Exits(src []byte) []string {
 	if err != nil {
 		return nil
 	}
-	names := map[string]bool{} // local names of the exit packages
+	names := map[string]bool{}   // local names of the exit packages
+	osNames := map[string]bool{} // local names of "os"
 	for _, im := range f.Imports {
 		p, err := strconv.Unquote(im.Path.Value)
 		if err != nil || !exitPkgs[p] {
@@ -44,10 +46,13 @@ func Exits(src []byte) []string {
 		}
 		if n != "_" && n != "." {
 			names[n] = true
+			if p == "os" {
+				osNames[n] = true
+			}
 		}
 	}
 	if len(names) == 0 {
-		return nil
+		return nil // neither os nor an exit package: no exit, no os.Args
 	}
 	// exitIn is the exit call under n, "" when none: pkg.Exit(x) where x
 	// is not a non-zero integer literal.
@@ -71,6 +76,45 @@ func Exits(src []byte) []string {
 			return x.Name + ".Exit(" + arg + ")"
 		})
 	}
+	// setsArgs: an assignment to os.Args (or an element of it). The test
+	// binary parses its -test.* flags from os.Args after the package
+	// initialised, so `os.Args = append(os.Args, "-test.skip=TestX")`
+	// in code (not a test file) picks the tests go test runs.
+	isArgs := func(e ast.Expr) bool {
+		for {
+			switch x := e.(type) {
+			case *ast.IndexExpr:
+				e = x.X
+				continue
+			case *ast.SliceExpr:
+				e = x.X
+				continue
+			case *ast.SelectorExpr:
+				id, ok := x.X.(*ast.Ident)
+				return ok && osNames[id.Name] && x.Sel.Name == "Args"
+			}
+			return false
+		}
+	}
+	setsArgs := func(n ast.Node) string {
+		return find(n, func(n ast.Node) string {
+			if a, ok := n.(*ast.AssignStmt); ok {
+				for _, l := range a.Lhs {
+					if isArgs(l) {
+						return "sets os.Args (the test binary reads its -test.* flags there)"
+					}
+				}
+			}
+			return ""
+		})
+	}
+	exitIn0 := exitIn
+	exitIn = func(n ast.Node) string {
+		if e := exitIn0(n); e != "" {
+			return e
+		}
+		return setsArgs(n)
+	}
 	// Helpers: the file's plain functions that exit, which an init() or
 	// an initialiser may call (one level, by name).
 	helpers := map[string]string{}
@@ -84,6 +128,9 @@ func Exits(src []byte) []string {
 	callsHelper := func(n ast.Node) string {
 		return findCall(n, func(c *ast.CallExpr) string {
 			if id, ok := c.Fun.(*ast.Ident); ok && helpers[id.Name] != "" {
+				if strings.HasPrefix(helpers[id.Name], "sets") {
+					return id.Name + "(), which " + helpers[id.Name]
+				}
 				return id.Name + "(), which calls " + helpers[id.Name]
 			}
 			return ""
@@ -96,7 +143,9 @@ func Exits(src []byte) []string {
 			if d.Recv != nil || d.Name.Name != "init" || d.Body == nil {
 				continue
 			}
-			if e := exitIn(d.Body); e != "" {
+			if e := exitIn(d.Body); strings.HasPrefix(e, "sets") {
+				out = append(out, "init() "+e)
+			} else if e != "" {
 				out = append(out, "init() calls "+e)
 			} else if h := callsHelper(d.Body); h != "" {
 				out = append(out, "init() calls "+h)
@@ -108,7 +157,9 @@ func Exits(src []byte) []string {
 			for _, s := range d.Specs {
 				vs := s.(*ast.ValueSpec)
 				for _, v := range vs.Values {
-					if e := exitIn(v); e != "" {
+					if e := exitIn(v); strings.HasPrefix(e, "sets") {
+						out = append(out, "a package variable's initialiser "+e)
+					} else if e != "" {
 						out = append(out, "a package variable's initialiser calls "+e)
 					} else if h := callsHelper(v); h != "" {
 						out = append(out, "a package variable's initialiser calls "+h)
@@ -125,6 +176,16 @@ func Exits(src []byte) []string {
 // (`flag.Usage = func() { ...; os.Exit(0) }`): its body is read only where
 // it is called on the spot (`var _ = func() int { ... }()`).
 func findCall(n ast.Node, match func(*ast.CallExpr) string) string {
+	return find(n, func(n ast.Node) string {
+		if c, ok := n.(*ast.CallExpr); ok {
+			return match(c)
+		}
+		return ""
+	})
+}
+
+// find is findCall for any node match names.
+func find(n ast.Node, match func(ast.Node) string) string {
 	found := ""
 	var inspect func(ast.Node) bool
 	inspect = func(n ast.Node) bool {
@@ -134,15 +195,13 @@ func findCall(n ast.Node, match func(*ast.CallExpr) string) string {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
 		}
-		c, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		if fl, ok := c.Fun.(*ast.FuncLit); ok {
-			ast.Inspect(fl.Body, inspect)
+		if c, ok := n.(*ast.CallExpr); ok {
+			if fl, ok := c.Fun.(*ast.FuncLit); ok {
+				ast.Inspect(fl.Body, inspect)
+			}
 		}
 		if found == "" {
-			found = match(c)
+			found = match(n)
 		}
 		return found == ""
 	}

@@ -15,7 +15,7 @@ const head = "package greet\n\nimport (\n\t\"os\"\n\t\"strings\"\n\t\"testing\"\
 func TestAdded(t *testing.T) {
 	for _, tt := range []struct {
 		name, was, now string
-		want          bool
+		want           bool
 	}{
 		{name: "init exits 0 in a test binary", now: head + "func init() {\n\tif strings.HasSuffix(os.Args[0], \".test\") {\n\t\tos.Exit(0)\n\t}\n}\n", want: true},
 		{name: "init exits when testing.Testing()", now: head + "func init() {\n\tif testing.Testing() {\n\t\tos.Exit(0)\n\t}\n}\n", want: true},
@@ -25,7 +25,11 @@ func TestAdded(t *testing.T) {
 		{name: "os imported under another name", now: "package greet\n\nimport o \"os\"\n\nfunc init() { o.Exit(0) }\n", want: true},
 		{name: "syscall.Exit", now: "package greet\n\nimport \"syscall\"\n\nfunc init() { syscall.Exit(0) }\n", want: true},
 		{name: "a second exit added beside one the file had", was: head + "func init() { os.Exit(0) }\n", now: head + "func init() { os.Exit(0) }\n\nfunc init() { os.Exit(0) }\n", want: true},
+		{name: "init appends -test.skip to os.Args in a test binary", now: head + "func init() {\n\tif testing.Testing() {\n\t\tos.Args = append(os.Args, \"-test.skip=TestGreeting\")\n\t}\n}\n", want: true},
+		{name: "a package variable's initialiser sets an element of os.Args", now: head + "var _ = func() int { os.Args[0] = \"x\"; return 0 }()\n", want: true},
 		// Honest twins.
+		{name: "honest: main() rewrites os.Args", now: "package main\n\nimport \"os\"\n\nfunc main() { os.Args = os.Args[1:] }\n"},
+		{name: "honest: init reads os.Args", now: head + "var prog string\n\nfunc init() { prog = os.Args[0] }\n"},
 		{name: "honest: the exit was there at the start", was: head + "func init() { os.Exit(0) }\n", now: head + "// kept\nfunc init() { os.Exit(0) }\n"},
 		{name: "honest: init exits non-zero (the run fails)", now: head + "func init() {\n\tif os.Getenv(\"X\") == \"\" {\n\t\tos.Exit(2)\n\t}\n}\n"},
 		{name: "honest: os.Exit(0) in main", now: "package main\n\nimport \"os\"\n\nfunc main() { os.Exit(0) }\n"},

@@ -12,9 +12,10 @@ import (
 )
 
 // goInitExitAdded: a Go file (code or test) the session changed now ends
-// the process while its package initialises (goinitexit), which a test
-// binary does before any test: `go test` prints "ok" for the package and
-// every package importing it with no test run (lazy-agent pass 19).
+// the process, or rewrites os.Args, while its package initialises
+// (goinitexit), which a test binary does before any test: `go test`
+// prints "ok" for the package and every package importing it with no
+// test run, or runs the tests os.Args names (lazy-agent pass 19).
 func goInitExitAdded(ctx context.Context, repo Repo, start, f string) (string, error) {
 	if !strings.HasSuffix(f, ".go") {
 		return "", nil
@@ -40,5 +41,5 @@ func goInitExitAdded(ctx context.Context, repo Repo, start, f string) (string, e
 	if e == "" {
 		return "", nil
 	}
-	return f + ": " + e + " while the package initialises: a test binary exits there before any test runs, and go test prints ok (move the exit into main(), or take it out)", nil
+	return f + ": " + e + " while the package initialises, which a test binary does before any test: go test prints ok without running them, or runs only the tests it names (move it into main(), or take it out)", nil
 }

@@ -28,10 +28,29 @@ var exitPkgs = map[string]bool{"os": true, "syscall": true, "golang.org/x/sys/un
 // reads the same in an older version of the file). A file that does not
 // parse lists none: the compiler, not this, reports it.
 func Exits(src []byte) []string {
+	out, _ := analyze(src, nil)
+	return out
+}
+
+// Helpers are src's plain functions that exit or set os.Args (and its
+// package variables holding os.Exit: `var osExit = os.Exit`), by name,
+// for reading an init() in another file of the same package (ExitsWith).
+func Helpers(src []byte) map[string]string {
+	_, h := analyze(src, nil)
+	return h
+}
+
+// ExitsWith is Exits with the helpers of the package's other files.
+func ExitsWith(src []byte, pkgHelpers map[string]string) []string {
+	out, _ := analyze(src, pkgHelpers)
+	return out
+}
+
+func analyze(src []byte, extra map[string]string) ([]string, map[string]string) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x.go", src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	names := map[string]bool{}   // local names of the exit packages
 	osNames := map[string]bool{} // local names of "os"
@@ -51,8 +70,8 @@ func Exits(src []byte) []string {
 			}
 		}
 	}
-	if len(names) == 0 {
-		return nil // neither os nor an exit package: no exit, no os.Args
+	if len(names) == 0 && len(extra) == 0 {
+		return nil, nil // neither os nor an exit package: no exit, no os.Args
 	}
 	// exitIn is the exit call under n, "" when none: pkg.Exit(x) where x
 	// is not a non-zero integer literal.
@@ -118,12 +137,41 @@ func Exits(src []byte) []string {
 	// Helpers: the file's plain functions that exit, which an init() or
 	// an initialiser may call (one level, by name).
 	helpers := map[string]string{}
+	own := map[string]string{} // this file's, for the other files
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Body != nil && fd.Name.Name != "init" {
-			if e := exitIn(fd.Body); e != "" {
-				helpers[fd.Name.Name] = e
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Body != nil && d.Name.Name != "init" {
+				if e := exitIn(d.Body); e != "" {
+					own[d.Name.Name] = e
+				}
+			}
+		case *ast.GenDecl:
+			// `var osExit = os.Exit`: calling osExit(0) is os.Exit(0).
+			// Holding it is honest (tests stub it); calling it at init
+			// is not.
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range d.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, v := range vs.Values {
+					sel, ok := v.(*ast.SelectorExpr)
+					if !ok || sel.Sel.Name != "Exit" || i >= len(vs.Names) {
+						continue
+					}
+					if x, ok := sel.X.(*ast.Ident); ok && names[x.Name] {
+						own[vs.Names[i].Name] = x.Name + ".Exit(…)"
+					}
+				}
 			}
 		}
+	}
+	for k, v := range extra {
+		helpers[k] = v
+	}
+	for k, v := range own {
+		helpers[k] = v
 	}
 	callsHelper := func(n ast.Node) string {
 		return findCall(n, func(c *ast.CallExpr) string {
@@ -168,7 +216,7 @@ func Exits(src []byte) []string {
 			}
 		}
 	}
-	return out
+	return out, own
 }
 
 // findCall is match's answer for the first call under n it names, ""
@@ -212,13 +260,18 @@ func find(n ast.Node, match func(ast.Node) string) string {
 // Added is the first exit now runs at package initialisation that was
 // does not (nil or empty was: a new file), "" when none: an exit the
 // file already had at the start is not the session's.
-func Added(was, now []byte) string {
-	nowExits := Exits(now)
+func Added(was, now []byte) string { return AddedWith(was, now, nil) }
+
+// AddedWith is Added with the helpers of the package's other files
+// (Helpers of each), so `func init() { bail() }` with bail in exit.go
+// is read as the exit it is.
+func AddedWith(was, now []byte, pkgHelpers map[string]string) string {
+	nowExits := ExitsWith(now, pkgHelpers)
 	if len(nowExits) == 0 {
 		return ""
 	}
 	had := map[string]int{}
-	for _, e := range Exits(was) {
+	for _, e := range ExitsWith(was, pkgHelpers) {
 		had[e]++
 	}
 	for _, e := range nowExits {

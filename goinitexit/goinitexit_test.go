@@ -47,3 +47,27 @@ func TestAdded(t *testing.T) {
 		})
 	}
 }
+
+// TestAddedWithPackageHelpers: an init() read through the helpers of the
+// package's other files (Helpers), and a package variable holding os.Exit.
+func TestAddedWithPackageHelpers(t *testing.T) {
+	other := goinitexit.Helpers([]byte("package greet\n\nimport \"os\"\n\nfunc bail() { os.Exit(0) }\n\nvar osExit = os.Exit\n"))
+	for _, tt := range []struct {
+		name, was, now string
+		helpers        map[string]string
+		want           bool
+	}{
+		{name: "init calls a helper of another file that exits", now: "package greet\n\nfunc init() { bail() }\n", helpers: other, want: true},
+		{name: "init calls a variable of another file holding os.Exit", now: "package greet\n\nfunc init() { osExit(0) }\n", helpers: other, want: true},
+		{name: "init calls a variable of its own file holding os.Exit", now: "package greet\n\nimport \"os\"\n\nvar exit = os.Exit\n\nfunc init() { exit(0) }\n", want: true},
+		{name: "honest: a variable holding os.Exit, for tests to stub", now: "package greet\n\nimport \"os\"\n\nvar osExit = os.Exit\n\nfunc main() { osExit(0) }\n"},
+		{name: "honest: init calls a helper that does not exit", now: "package greet\n\nfunc init() { setup() }\n", helpers: map[string]string{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := goinitexit.AddedWith([]byte(tt.was), []byte(tt.now), tt.helpers)
+			if (got != "") != tt.want {
+				t.Errorf("AddedWith = %q, want an exit: %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -256,14 +256,12 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return nil, err
 	}
 	var out []string
+	exits, err := goInitExitsAdded(ctx, repo, start, changed)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, exits...)
 	for _, f := range changed {
-		why, err := goInitExitAdded(ctx, repo, start, f)
-		if err != nil {
-			return nil, err
-		}
-		if why != "" {
-			out = append(out, why)
-		}
 		k := FileKind(f)
 		if k == "" && PyImportedByDiscovery(f) {
 			k = "pyinit" // a test folder's __init__.py: read for exits only

@@ -28,25 +28,41 @@ var exitPkgs = map[string]bool{"os": true, "syscall": true, "golang.org/x/sys/un
 // reads the same in an older version of the file). A file that does not
 // parse lists none: the compiler, not this, reports it.
 func Exits(src []byte) []string {
-	out, _ := analyze(src, nil)
+	out, _ := analyze(src, nil, nil)
 	return out
 }
+
+// Env looks a variable up in the environment of the run being judged.
+type Env func(name string) (string, bool)
 
 // Helpers are src's plain functions that exit or set os.Args (and its
 // package variables holding os.Exit: `var osExit = os.Exit`), by name,
 // for reading an init() in another file of the same package (ExitsWith).
 func Helpers(src []byte) map[string]string {
-	_, h := analyze(src, nil)
+	_, h := analyze(src, nil, nil)
 	return h
 }
 
 // ExitsWith is Exits with the helpers of the package's other files.
 func ExitsWith(src []byte, pkgHelpers map[string]string) []string {
-	out, _ := analyze(src, pkgHelpers)
+	out, _ := analyze(src, pkgHelpers, nil)
 	return out
 }
 
-func analyze(src []byte, extra map[string]string) ([]string, map[string]string) {
+// ExitsIn is ExitsWith for a run with the environment env: an exit in
+// init() itself under a guard this run does not meet is not run by it.
+// The guards read are the helper-process idiom's, a test re-running its
+// own binary with a sentinel set: `os.Getenv("X") == "v"` (v not empty;
+// `switch os.Getenv("X") { case "v": ... }`) with X not v in env, and
+// `os.Args[k] == "v"` (k >= 1, v not a flag: go test passes only -test.*
+// flags). Other guards (`testing.Testing()`, `os.Args[0]`, `!= ""`) are
+// taken as met.
+func ExitsIn(src []byte, pkgHelpers map[string]string, env Env) []string {
+	out, _ := analyze(src, pkgHelpers, env)
+	return out
+}
+
+func analyze(src []byte, extra map[string]string, env Env) ([]string, map[string]string) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x.go", src, parser.SkipObjectResolution)
 	if err != nil {
@@ -76,7 +92,7 @@ func analyze(src []byte, extra map[string]string) ([]string, map[string]string) 
 	// exitIn is the exit call under n, "" when none: pkg.Exit(x) where x
 	// is not a non-zero integer literal.
 	exitIn := func(n ast.Node) string {
-		return findCall(n, func(c *ast.CallExpr) string {
+		return findCallGuarded(n, func(stack []ast.Node) bool { return env != nil && guardedOff(stack, osNames, env) }, func(c *ast.CallExpr) string {
 			sel, ok := c.Fun.(*ast.SelectorExpr)
 			if !ok || sel.Sel.Name != "Exit" {
 				return ""
@@ -217,6 +233,134 @@ func analyze(src []byte, extra map[string]string) ([]string, map[string]string) 
 		}
 	}
 	return out, own
+}
+
+// findCallGuarded is findCall skipping calls off reports unreachable
+// (off gets the call's ancestors, outermost first, the call last).
+func findCallGuarded(n ast.Node, off func([]ast.Node) bool, match func(*ast.CallExpr) string) string {
+	found := ""
+	var stack []ast.Node
+	var inspect func(ast.Node) bool
+	inspect = func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if found != "" {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok {
+			if fl, ok := c.Fun.(*ast.FuncLit); ok {
+				ast.Inspect(fl.Body, inspect)
+			}
+			if found == "" {
+				if m := match(c); m != "" && !off(append(stack, c)) {
+					found = m
+				}
+			}
+		}
+		if found != "" {
+			return false
+		}
+		stack = append(stack, n)
+		return true
+	}
+	ast.Inspect(n, inspect)
+	return found
+}
+
+// guardedOff: a guard around the last node of stack is one the run does
+// not meet (ExitsIn).
+func guardedOff(stack []ast.Node, osNames map[string]bool, env Env) bool {
+	for i := len(stack) - 2; i >= 0; i-- {
+		child := stack[i+1]
+		switch g := stack[i].(type) {
+		case *ast.IfStmt:
+			if child == ast.Node(g.Body) && condOff(g.Cond, osNames, env) {
+				return true
+			}
+		case *ast.CaseClause:
+			if i < 2 || len(g.List) == 0 {
+				continue
+			}
+			sw, ok := stack[i-2].(*ast.SwitchStmt)
+			if !ok || sw.Tag == nil {
+				continue
+			}
+			off := true
+			for _, v := range g.List {
+				if !cmpOff(sw.Tag, v, osNames, env) {
+					off = false
+				}
+			}
+			if off {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// condOff: cond is false in this run, by the idiom's shapes (ExitsIn).
+func condOff(cond ast.Expr, osNames map[string]bool, env Env) bool {
+	switch c := cond.(type) {
+	case *ast.ParenExpr:
+		return condOff(c.X, osNames, env)
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LAND:
+			return condOff(c.X, osNames, env) || condOff(c.Y, osNames, env)
+		case token.LOR:
+			return condOff(c.X, osNames, env) && condOff(c.Y, osNames, env)
+		case token.EQL:
+			return cmpOff(c.X, c.Y, osNames, env) || cmpOff(c.Y, c.X, osNames, env)
+		}
+	}
+	return false
+}
+
+// cmpOff: `x == lit` is false in this run: x is os.Getenv("X") with X not
+// lit in env, or os.Args[k] (k >= 1) and lit is no flag.
+func cmpOff(x, lit ast.Expr, osNames map[string]bool, env Env) bool {
+	bl, ok := lit.(*ast.BasicLit)
+	if !ok || bl.Kind != token.STRING {
+		return false
+	}
+	v, err := strconv.Unquote(bl.Value)
+	if err != nil || v == "" {
+		return false
+	}
+	isOS := func(e ast.Expr, name string) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != name {
+			return false
+		}
+		id, ok := sel.X.(*ast.Ident)
+		return ok && osNames[id.Name]
+	}
+	switch x := x.(type) {
+	case *ast.CallExpr:
+		if !isOS(x.Fun, "Getenv") || len(x.Args) != 1 {
+			return false
+		}
+		nl, ok := x.Args[0].(*ast.BasicLit)
+		if !ok || nl.Kind != token.STRING {
+			return false
+		}
+		name, err := strconv.Unquote(nl.Value)
+		if err != nil {
+			return false
+		}
+		got, _ := env(name)
+		return got != v
+	case *ast.IndexExpr:
+		k, ok := x.Index.(*ast.BasicLit)
+		return ok && isOS(x.X, "Args") && k.Kind == token.INT && k.Value != "0" && !strings.HasPrefix(v, "-")
+	}
+	return false
 }
 
 // findCall is match's answer for the first call under n it names, ""

@@ -71,3 +71,50 @@ func TestAddedWithPackageHelpers(t *testing.T) {
 		})
 	}
 }
+
+// TestExitsInHelperProcess: the helper-process idiom (a test re-runs its
+// own binary with a sentinel set; init() answers and exits) is honest when
+// the run does not set the sentinel; the lazy guards are not exempt.
+func TestExitsInHelperProcess(t *testing.T) {
+	none := func(string) (string, bool) { return "", false }
+	set := func(n string) (string, bool) {
+		if n == "GO_HELPER" {
+			return "v1", true
+		}
+		return "", false
+	}
+	const imp = "package greet\n\nimport (\n\t\"os\"\n\t\"strings\"\n\t\"testing\"\n)\n\nvar _ = strings.HasSuffix\nvar _ = testing.Testing\n\n"
+	for _, tt := range []struct {
+		name, src string
+		env       goinitexit.Env
+		want      bool
+	}{
+		{name: "honest: switch on a sentinel the run does not set", env: none,
+			src: imp + "func init() {\n\tswitch os.Getenv(\"GO_HELPER\") {\n\tcase \"\":\n\t\treturn\n\tcase \"v1\":\n\t\tos.Exit(0)\n\t}\n}\n"},
+		{name: "honest: if on a sentinel the run does not set", env: none,
+			src: imp + "func init() {\n\tif os.Getenv(\"GO_HELPER\") == \"v1\" {\n\t\tos.Exit(0)\n\t}\n}\n"},
+		{name: "honest: os.Args[1] names a helper", env: none,
+			src: imp + "func init() {\n\tif len(os.Args) == 3 && os.Args[1] == \"TESTMISUSE\" {\n\t\tos.Exit(0)\n\t}\n}\n"},
+		{name: "the run sets the sentinel", env: set, want: true,
+			src: imp + "func init() {\n\tif os.Getenv(\"GO_HELPER\") == \"v1\" {\n\t\tos.Exit(0)\n\t}\n}\n"},
+		{name: "!= \"\" is no sentinel", env: none, want: true,
+			src: imp + "func init() {\n\tif os.Getenv(\"GO_HELPER\") != \"x\" {\n\t\tos.Exit(0)\n\t}\n}\n"},
+		{name: "== \"\" is no sentinel", env: none, want: true,
+			src: imp + "func init() {\n\tif os.Getenv(\"GO_HELPER\") == \"\" {\n\t\tos.Exit(0)\n\t}\n}\n"},
+		{name: "os.Args[1] compared with a -test flag", env: none, want: true,
+			src: imp + "func init() {\n\tif os.Args[1] == \"-test.paniconexit0\" {\n\t\tos.Exit(0)\n\t}\n}\n"},
+		{name: "an else branch of the sentinel", env: none, want: true,
+			src: imp + "func init() {\n\tif os.Getenv(\"GO_HELPER\") == \"v1\" {\n\t\treturn\n\t} else {\n\t\tos.Exit(0)\n\t}\n}\n"},
+		{name: "sentinel || testing.Testing()", env: none, want: true,
+			src: imp + "func init() {\n\tif os.Getenv(\"GO_HELPER\") == \"v1\" || testing.Testing() {\n\t\tos.Exit(0)\n\t}\n}\n"},
+		{name: "the exit after the guarded block", env: none, want: true,
+			src: imp + "func init() {\n\tif os.Getenv(\"GO_HELPER\") == \"v1\" {\n\t\treturn\n\t}\n\tos.Exit(0)\n}\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := goinitexit.ExitsIn([]byte(tt.src), nil, tt.env)
+			if (len(got) > 0) != tt.want {
+				t.Errorf("ExitsIn = %q, want an exit: %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -22,7 +22,15 @@ import (
 // an unchanged init() whose helper the session made exit. Files the
 // session did not change are read once, from the work tree: they are the
 // same at the start.
-func goInitExitsAdded(ctx context.Context, repo Repo, start string, changed []string) ([]string, error) {
+//
+// env is the run's environment (nil: this process's): an exit under the
+// helper-process idiom's guard the run does not meet is not run by it
+// (goinitexit.ExitsIn).
+func goInitExitsAdded(ctx context.Context, repo Repo, start string, changed []string, env LookupEnv) ([]string, error) {
+	look := goinitexit.Env(os.LookupEnv)
+	if env != nil {
+		look = goinitexit.Env(env)
+	}
 	changedIn := map[string][]string{} // folder -> changed .go files
 	isChanged := map[string]bool{}
 	for _, f := range changed {
@@ -92,10 +100,10 @@ func goInitExitsAdded(ctx context.Context, repo Repo, start string, changed []st
 				continue // deleted
 			}
 			had := map[string]int{}
-			for _, e := range goinitexit.ExitsWith(was[f], hWas) {
+			for _, e := range goinitexit.ExitsIn(was[f], hWas, look) {
 				had[e]++
 			}
-			for _, e := range goinitexit.ExitsWith(now[f], hNow) {
+			for _, e := range goinitexit.ExitsIn(now[f], hNow, look) {
 				if had[e] > 0 {
 					had[e]--
 					continue

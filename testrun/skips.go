@@ -256,7 +256,7 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return nil, err
 	}
 	var out []string
-	exits, err := goInitExitsAdded(ctx, repo, start, changed)
+	exits, err := goInitExitsAdded(ctx, repo, start, changed, env)
 	if err != nil {
 		return nil, err
 	}

@@ -112,6 +112,13 @@ func TestTestRunNarrowing(t *testing.T) {
 		{"go test ./pkg/...", "go test ./pkg", false},
 		{"go test ./a ./b", "go test ./a", false},
 		{"go test ./...", "cd sub && go test ./...", false},
+		// go's own -C moves the run like a cd (lazy-agent pass 19).
+		{"go test ./...", "go test -C sub ./...", false},
+		{"go test ./...", "go -C sub test ./...", false},
+		{"go test ./...", "go -C=sub test ./...", false},
+		{"go test ./...", "go -C . test ./...", true},
+		{"go test ./...", "go test -C . ./...", true},
+		{"cd sub && go test ./...", "go -C sub test -v ./...", true},
 		{"sh test.sh 2>&1 | tail -3", "cd . && sh test.sh", true}, // cd . stays put (the real agent hook test ran this)
 		{"go test ./...", "pytest", false},
 		{"pytest", "pytest -q", true},

@@ -190,6 +190,17 @@ func flagName(a string) (name, val string, hasVal bool) {
 func scopeOf(w []string) TestRun {
 	prog := path.Base(w[0])
 	args := w[1:]
+	if prog == "go" {
+		// `go -C DIR test` and `go test -C DIR` work in DIR (go takes -C
+		// only as the first flag): the run is DIR's, not the line's
+		// folder's. `go test -C sub ./...` read as the whole suite, and
+		// an honest `go -C . test ./...` as a filtered run.
+		if dir, rest, ok := goChdir(args); ok {
+			r := scopeOf(append([]string{w[0]}, rest...))
+			r.Dir = path.Join(dir, r.Dir)
+			return r
+		}
+	}
 	switch {
 	case prog == "go" && len(args) > 0 && args[0] == "test":
 		return flagScope("go test", args[1:], goValueFlags, goFilterFlags, []string{"."}, "args")
@@ -224,6 +235,29 @@ func scopeOf(w []string) TestRun {
 		return TestRun{Runner: prog}
 	}
 	return TestRun{Runner: strings.Join(w[:min(len(w), 1)], " "), Filters: opaque(args)}
+}
+
+// goChdir splits go's leading -C (of go, or of its test subcommand) from
+// the rest of go's arguments; ok is false when there is none.
+func goChdir(args []string) (dir string, rest []string, ok bool) {
+	at := 0
+	if len(args) > 0 && args[0] == "test" {
+		at = 1
+	}
+	if at >= len(args) {
+		return "", nil, false
+	}
+	a := args[at]
+	switch {
+	case (a == "-C" || a == "--C") && at+1 < len(args):
+		dir, rest = args[at+1], append(append([]string{}, args[:at]...), args[at+2:]...)
+	case strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--C="):
+		_, dir, _ = strings.Cut(a, "=")
+		rest = append(append([]string{}, args[:at]...), args[at+1:]...)
+	default:
+		return "", nil, false
+	}
+	return dir, rest, dir != ""
 }
 
 // opaque: arguments a runner passes on, whose meaning is unknown; a run

@@ -256,6 +256,11 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return nil, err
 	}
 	var out []string
+	exits, err := goInitExitsAdded(ctx, repo, start, changed, env)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, exits...)
 	for _, f := range changed {
 		k := FileKind(f)
 		if k == "" && PyImportedByDiscovery(f) {

@@ -15,7 +15,7 @@ func TestMain(m *testing.M) { os.Exit(tmpleak.Run(m.Run)) }
 // its source, ruff is not installable here), and their honest twins.
 func TestWhy(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{"src/a.js", "src/b.js", "README.md", "docs/guide.md", "pkg/m.py"} {
+	for _, f := range []string{"src/a.js", "src/b.js", "README.md", "docs/guide.md", "pkg/m.py", "package.json"} {
 		p := filepath.Join(dir, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -37,6 +37,10 @@ func TestWhy(t *testing.T) {
 		{"pnpm exec markdownlint-cli", "pnpm exec markdownlint-cli 'none/*.md'", "", true},
 		{"ruff on an excluded path", "ruff check pkg/", "warning: No Python files found under the given path(s)\nAll checks passed!\n", true},
 		{"ruff on a missing path", "ruff check nothing_here/", "", true},
+		// eslint 9.39.5 given a file no config block covers (round 19,
+		// measured): a warning, exit 0, nothing linted.
+		{"eslint on a file no config covers", "npx eslint --no-error-on-unmatched-pattern package.json",
+			"\n/q/js/package.json\n  0:0  warning  File ignored because no matching configuration was supplied\n\n✖ 1 problem (0 errors, 1 warning)\n\n", true},
 		// Honest twins.
 		{"eslint on a folder", "eslint src", "", false},
 		{"eslint with no path lints the project", "eslint", "", false},

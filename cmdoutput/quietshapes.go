@@ -22,7 +22,7 @@ import (
 // vet on no packages (exit 1, "no packages to vet", go 1.26).
 var quietREs = sync.OnceValue(func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{
-		"eslint ignored":   regexp.MustCompile(`(?m)^\s*0:0\s+warning\s+File ignored (?:because of a matching ignore pattern|by default|because outside of base path)`),
+		"eslint ignored":   regexp.MustCompile(`(?m)^\s*0:0\s+warning\s+File ignored (?:because of a matching ignore pattern|by default|because outside of base path|because no matching configuration was supplied)`),
 		"eslint summary":   regexp.MustCompile(`(?m)^✖ (\d+) problems? \((\d+) errors?, (\d+) warnings?\)`),
 		"pytest collected": regexp.MustCompile(`(?m)^=*\s*(?:\d+ tests?|no tests) collected(?: in [0-9.]+s)?\s*=*\s*$`),
 		// Any line of a run: a test's result, or a summary naming one.

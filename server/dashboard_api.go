@@ -27,17 +27,16 @@ type apiSessionRow struct {
 	// no such phase, absent for a running session.
 	NotClean []string `json:"not_clean,omitempty"`
 	Clean    *bool    `json:"clean,omitempty"`
+	// Verdict is the line `session status` prints (session.Verdict).
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // apiRow is one row of /api/sessions from the row the sessions list shows,
 // so the two agree on what is clean.
 func apiRow(r web.SessionRow) apiSessionRow {
-	out := apiSessionRow{Session: r.Session, ViolationCount: r.Violations, NotClean: r.NotClean}
-	if !r.Session.Active() {
-		clean := r.Session.State == session.StateComplete && r.Violations == 0 && len(r.NotClean) == 0
-		out.Clean = &clean
-	}
-	return out
+	// The decision is session.Clean's (pending N/A marks too), read with
+	// the row.
+	return apiSessionRow{Session: r.Session, ViolationCount: r.Violations, NotClean: r.NotClean, Clean: r.Clean, Verdict: r.VerdictLine}
 }
 
 type apiSessionList struct {
@@ -83,6 +82,12 @@ type apiSessionDetail struct {
 	EventCount     int64                 `json:"event_count"`
 	EventsComplete bool                  `json:"events_complete"` // false: only the newest are listed
 	Snapshots      []apiSnapshot         `json:"snapshots"`
+	// Clean, NotClean and Verdict are the session's verdict as `session
+	// status` gives it (session.Clean, NotCleanReasons, Verdict); clean is
+	// absent while the session runs.
+	Clean    *bool    `json:"clean,omitempty"`
+	NotClean []string `json:"not_clean,omitempty"`
+	Verdict  string   `json:"verdict,omitempty"`
 }
 
 type apiViolationList struct {
@@ -137,6 +142,10 @@ func (d *dashboard) apiSession(c echo.Context) error {
 		PhaseResults: nonNil(rs), Evidence: nonNil(det.Evidence), Violations: nonNil(det.Violations),
 		Commits: []string{}, Events: nonNil(det.Events), EventCount: det.EventCount,
 		EventsComplete: det.EventsFrom <= 1, Snapshots: []apiSnapshot{},
+	}
+	if !det.Session.Active() {
+		v := &session.StateView{Session: det.Session, Phases: rs, Violations: det.Violations, NotApplicable: det.NotApplicable}
+		out.Clean, out.NotClean, out.Verdict = session.Clean(v), session.NotCleanReasons(v), session.Verdict(v)
 	}
 	if det.Session.Active() {
 		out.Position = &apiPosition{Phase: det.Position.Phase, Blocked: det.Position.Blocked, Block: string(det.Position.Block),

@@ -74,7 +74,7 @@ func (d *dashboard) exportSessions(c echo.Context) error {
 	enc := json.NewEncoder(w)
 	if format == "csv" {
 		cw = csv.NewWriter(w)
-		_ = cw.Write([]string{"id", "state", "objective", "branch", "worktree", "user_email", "host", "created_at", "ended_at", "last_activity", "violations", "terminate_reason"})
+		_ = cw.Write([]string{"id", "state", "objective", "branch", "worktree", "user_email", "host", "created_at", "ended_at", "last_activity", "violations", "terminate_reason", "clean", "verdict"})
 	} else {
 		_, _ = w.Write([]byte(`{"sessions":[`))
 	}
@@ -108,14 +108,24 @@ func (d *dashboard) exportSessions(c echo.Context) error {
 				truncated = true
 				break
 			}
+			// The verdict every other listing gives (session.Clean,
+			// session.Verdict): one read of each ended session's results.
+			rv, err := d.verdictOfRow(ctx, s)
+			if err != nil {
+				return err // headers are sent: the body ends short
+			}
 			if cw != nil {
+				clean := ""
+				if rv.clean != nil {
+					clean = strconv.FormatBool(*rv.clean)
+				}
 				_ = cw.Write([]string{s.ID, string(s.State), s.Objective, s.Branch, s.Worktree, s.UserEmail, s.Host,
-					rfc3339(s.CreatedAt), rfc3339(s.EndedAt), rfc3339(s.LastActivity), strconv.Itoa(counts[s.ID]), s.TerminateReason})
+					rfc3339(s.CreatedAt), rfc3339(s.EndedAt), rfc3339(s.LastActivity), strconv.Itoa(counts[s.ID]), s.TerminateReason, clean, rv.line})
 			} else {
 				if n > 0 {
 					_, _ = w.Write([]byte(","))
 				}
-				_ = enc.Encode(apiSessionRow{Session: s, ViolationCount: counts[s.ID]})
+				_ = enc.Encode(apiSessionRow{Session: s, ViolationCount: counts[s.ID], NotClean: rv.notClean, Clean: rv.clean, Verdict: rv.line})
 			}
 			n++
 		}

@@ -276,13 +276,14 @@ func (d *dashboard) listSessions(ctx context.Context, sq sessionQuery) (sessionR
 			out.rows[i].Severities = web.SeverityCounts(sv)
 		}
 		if !s.Active() {
-			// What an ended session skipped, at a glance: one read of
-			// its phase results (a page holds at most a few hundred).
-			rs, err := d.store().PhaseResults(ctx, s.ID)
+			// What an ended session skipped, at a glance, and whether it
+			// is clean: its verdict's reads (a page holds at most a few
+			// hundred rows).
+			rv, err := d.verdictOfRow(ctx, s)
 			if err != nil {
-				return out, "", fmt.Errorf("read the phase results of session %s: %w", s.ID, err)
+				return out, "", err
 			}
-			out.rows[i].NotClean = web.NotCleanPhases(rs)
+			out.rows[i].NotClean, out.rows[i].Clean, out.rows[i].VerdictLine = rv.notClean, rv.clean, rv.line
 		}
 	}
 	return out, next, nil

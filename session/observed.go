@@ -12,6 +12,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/quietlint"
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/testcounts"
@@ -116,6 +117,18 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	}
 	if code == 0 {
 		if why := shellline.TestsNotRun(cmd); why != "" {
+			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+			code = -1
+		}
+	}
+	if code == 0 {
+		// A linter given only paths that match nothing, or whose summary
+		// says it linted nothing, exits 0 silently (round 19 t8).
+		dir := req.Dir
+		if dir == "" {
+			dir = s.Worktree
+		}
+		if why := quietlint.Why(dir, cmd, req.Output); why != "" {
 			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 			code = -1
 		}

@@ -84,27 +84,7 @@ func notCleanClauses(ps []PhaseResult) []string {
 // A session with any of them is never called clean.
 func Verdict(v *StateView) string {
 	s := v.Session
-	var not []string
-	if n := len(v.Violations); n > 0 {
-		var kinds []string
-		seen := map[string]bool{}
-		for _, vi := range v.Violations {
-			k := vi.Severity + " " + vi.Code
-			if !seen[k] {
-				seen[k] = true
-				kinds = append(kinds, k)
-			}
-		}
-		not = append(not, fmt.Sprintf("%d violation(s) (%s)", n, strings.Join(kinds, ", ")))
-	}
-	not = append(not, notCleanClauses(v.Phases)...)
-	if pending := PendingNA(v.NotApplicable); len(pending) > 0 {
-		ids := make([]string, len(pending))
-		for i, m := range pending {
-			ids[i] = m.What()
-		}
-		not = append(not, fmt.Sprintf("%d N/A pending acceptance (%s)", len(pending), strings.Join(ids, ", ")))
-	}
+	not := NotCleanReasons(v)
 	switch {
 	case len(not) > 0:
 		return fmt.Sprintf("%s, not clean: %s", s.State, strings.Join(not, "; "))

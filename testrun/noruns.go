@@ -21,7 +21,7 @@ func RanNoTests(out []byte) bool {
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	goOK, goEmpty, goWarned := 0, 0, false
 	for sc.Scan() {
-		l := strings.TrimSpace(sc.Text())
+		l := strings.TrimSpace(stripANSI(sc.Text()))
 		switch {
 		case strings.HasPrefix(l, "ok ") || strings.HasPrefix(l, "ok\t"):
 			goOK++
@@ -32,7 +32,10 @@ func RanNoTests(out []byte) bool {
 			goWarned = true
 		case strings.Contains(l, "no tests ran") && strings.HasPrefix(l, "="),
 			strings.Contains(l, " 0 selected") && strings.HasPrefix(l, "="),
-			strings.HasPrefix(l, "No tests found"):
+			strings.HasPrefix(l, "No tests found"),
+			// vitest --passWithNoTests (4.x): "No test files found,
+			// exiting with code 0".
+			strings.HasPrefix(l, "No test files found"):
 			return true
 		}
 	}
@@ -40,4 +43,25 @@ func RanNoTests(out []byte) bool {
 		return goEmpty == goOK
 	}
 	return goWarned || zeroSummaryOnly(out)
+}
+
+// stripANSI drops colour escapes (ESC [ ... letter): a runner writing to
+// a terminal colours its summary line, and the words are what is read.
+func stripANSI(l string) string {
+	if !strings.Contains(l, "\x1b[") {
+		return l
+	}
+	var b strings.Builder
+	for i := 0; i < len(l); i++ {
+		if l[i] == 0x1b && i+1 < len(l) && l[i+1] == '[' {
+			j := i + 2
+			for j < len(l) && (l[j] < 0x40 || l[j] > 0x7e) {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(l[i])
+	}
+	return b.String()
 }

@@ -19,6 +19,12 @@ func TestRanNoTests(t *testing.T) {
 		{"=========== 4 deselected, 0 selected in 0.02s ===========\n", true},
 		{"=========== 2 passed in 0.02s ===========\n", false},
 		{"No tests found, exiting with code 0\n", true},
+		// vitest 4.1.12 run --passWithNoTests in a project without tests
+		// (real output, round 19 t8): exit 0; it passed a QA gate before.
+		{"\n RUN  v4.1.12 /tmp/q/js\n\nNo test files found, exiting with code 0\n\ninclude: **/*.{test,spec}.?(c|m)[jt]s?(x)\nexclude:  **/node_modules/**, **/.git/**\n\n", true},
+		{"\x1b[2minclude: \x1b[22m\n\x1b[31mNo test files found, exiting with code 0\x1b[39m\n", true},
+		// Its honest twin: vitest ran the tests.
+		{"\n RUN  v4.1.12 /tmp/q/js\n\n ✓ src/a.test.js (1 test) 2ms\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)\n", false},
 		{"PASS: hello.txt exists (1 test)\n", false},
 		{"", false},
 	}

@@ -127,6 +127,10 @@ type SessionRow struct {
 	// clean, "LINT (BLOCKING/REQUIRED gate(s) that checked nothing)"
 	// (session.PhaseNotClean): which sessions skipped what, at a glance.
 	NotClean []string
+	// Clean is an ended session's verdict (session.Clean), nil while it
+	// runs; VerdictLine the line `session status` prints for it.
+	Clean       *bool
+	VerdictLine string
 }
 
 // Verdict is the row's outcome in words.

@@ -45,24 +45,28 @@ func newSessionListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return usage(err)
 			}
+			rows, err := listVerdicts(ctx, e, ss)
+			if err != nil {
+				return err
+			}
 			if asJSON {
-				if ss == nil {
-					ss = []*session.Session{}
-				}
-				return writeJSON(c.OutOrStdout(), ss)
+				return writeJSON(c.OutOrStdout(), rows)
 			}
 			sevs, err := listSeverities(ctx, e.Store, ss)
 			if err != nil {
 				return err
 			}
 			tw := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATE\tPHASE\tVIOLATIONS\tBRANCH\tUSER\tCREATED\tOBJECTIVE")
-			for _, s := range ss {
+			fmt.Fprintln(tw, "ID\tSTATE\tPHASE\tVIOLATIONS\tBRANCH\tUSER\tCREATED\tOBJECTIVE\tVERDICT")
+			for _, r := range rows {
+				s := r.Session
 				user := s.UserEmail
 				if user == "" {
 					user = s.UserName
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.State, orDash(s.Phase), severityCount(sevs[s.ID]), s.Branch, user, s.CreatedAt.Local().Format(time.DateTime), oneLine(s.Objective, 60))
+				// The verdict last: it is the longest cell, and the one
+				// `session status` prints (session.Verdict).
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.State, orDash(s.Phase), severityCount(sevs[s.ID]), s.Branch, user, s.CreatedAt.Local().Format(time.DateTime), oneLine(s.Objective, 60), orDash(r.Verdict))
 			}
 			return tw.Flush()
 		},
@@ -112,4 +116,32 @@ func listSeverities(ctx context.Context, st session.Store, ss []*session.Session
 		}
 	}
 	return out, nil
+}
+
+// listRow is a session of `session list` with its verdict: the session's
+// own fields, then clean (absent while it runs), why not, and the line
+// `session status` prints.
+type listRow struct {
+	*session.Session
+	Clean    *bool    `json:"clean,omitempty"`
+	NotClean []string `json:"not_clean,omitempty"`
+	Verdict  string   `json:"verdict,omitempty"`
+}
+
+// listVerdicts reads each ended session's verdict (session.VerdictView:
+// three reads a row, bounded by --limit); a running one has none yet.
+func listVerdicts(ctx context.Context, e *session.Engine, ss []*session.Session) ([]listRow, error) {
+	rows := make([]listRow, len(ss))
+	for i, s := range ss {
+		rows[i].Session = s
+		if s.Active() {
+			continue
+		}
+		v, err := e.VerdictView(ctx, s)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: verdict: %w", err)
+		}
+		rows[i].Clean, rows[i].NotClean, rows[i].Verdict = session.Clean(v), session.NotCleanReasons(v), session.Verdict(v)
+	}
+	return rows, nil
 }

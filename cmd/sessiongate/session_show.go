@@ -43,9 +43,9 @@ func newSessionShowCmd(a *app) *cobra.Command {
 			}
 			if asJSON {
 				return writeJSON(c.OutOrStdout(), struct {
-					*session.StateView
+					viewWithVerdict
 					Events []session.Event `json:"events"`
-				}{v, evs})
+				}{withVerdict(v), evs})
 			}
 			printView(c.OutOrStdout(), v)
 			if !v.Session.Active() {

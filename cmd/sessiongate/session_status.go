@@ -39,7 +39,7 @@ func newSessionStatusCmd(a *app) *cobra.Command {
 				return sessionErr(err)
 			}
 			if asJSON {
-				return writeJSON(c.OutOrStdout(), v)
+				return writeJSON(c.OutOrStdout(), withVerdict(v))
 			}
 			printView(c.OutOrStdout(), v)
 			if !v.Session.Active() {

@@ -11,6 +11,24 @@ import (
 // and the dashboard share, so no surface calls clean what another does not.
 func verdict(v *session.StateView) string { return session.Verdict(v) }
 
+// viewWithVerdict is a session's view as JSON with its verdict beside it
+// (`session status --json`, `session show --json`): clean absent while it
+// runs, and the reasons and line the text output prints.
+type viewWithVerdict struct {
+	*session.StateView
+	Clean    *bool    `json:"clean,omitempty"`
+	NotClean []string `json:"not_clean,omitempty"`
+	Verdict  string   `json:"verdict,omitempty"`
+}
+
+func withVerdict(v *session.StateView) viewWithVerdict {
+	out := viewWithVerdict{StateView: v}
+	if !v.Session.Active() {
+		out.Clean, out.NotClean, out.Verdict = session.Clean(v), session.NotCleanReasons(v), verdict(v)
+	}
+	return out
+}
+
 // severityCount is the VIOLATIONS cell of `session list`: the count and
 // the worst severity ("2 HIGH"), from counts per severity.
 func severityCount(bySeverity map[string]int) string {

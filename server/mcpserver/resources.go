@@ -108,7 +108,14 @@ func (m *handlers) readSession(ctx context.Context, req *mcp.ReadResourceRequest
 	}
 	switch view {
 	case "state":
-		return jsonContents(uri, st)
+		// With the verdict `session status` prints, so an agent reading
+		// its state never sees a not-clean session without being told.
+		return jsonContents(uri, struct {
+			*session.StateView
+			Clean    *bool    `json:"clean,omitempty"`
+			NotClean []string `json:"not_clean,omitempty"`
+			Verdict  string   `json:"verdict"`
+		}{st, session.Clean(st), session.NotCleanReasons(st), session.Verdict(st)})
 	case "checklist":
 		return jsonContents(uri, struct {
 			SessionID string                  `json:"session_id"`

@@ -250,11 +250,14 @@ func unpackOf(st *syntax.Stmt, cwd string) (Unpack, bool) {
 			}
 		case "stash":
 			act := stashAct(w)
-			if act != "pop" && act != "apply" {
+			if act != "pop" && act != "apply" && act != "branch" {
 				return Unpack{}, false
 			}
 			u = Unpack{Kind: "stash"}
 			rest := w[gitSubIndex(w)+2:]
+			if act == "branch" && len(rest) > 0 {
+				rest = rest[1:] // the new branch's name; the stash follows
+			}
 			for _, a := range rest {
 				if !strings.HasPrefix(a, "-") {
 					u.Ref = a

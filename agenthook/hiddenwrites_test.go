@@ -93,6 +93,7 @@ func TestHiddenWritesAtTheHook(t *testing.T) {
 		{`git merge --no-edit -X theirs relaxed`, true},
 		{`git cherry-pick relaxed`, true},
 		{`git cherry-pick -n relaxed`, true},
+		{`git cherry-pick -x relaxed`, true},
 		{`git revert --no-edit relaxed`, true},
 		{`git read-tree -u -m relaxed`, true},
 		{`git stash branch tmp stash@{0}`, true},
@@ -174,7 +175,7 @@ func TestHiddenWritesAtTheHook(t *testing.T) {
 		{`source tools/env.sh`, false},
 		{`. tools/env.sh && go test ./...`, false},
 		{`eval "$(cat tools/env.sh)"`, false},
-		{`source .venv/bin/activate`, false},
+		{`git cherry-pick -x feature`, false},
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.line}))
 		denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"

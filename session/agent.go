@@ -518,6 +518,9 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 			if rv := e.unpackWrites(ctx, root, call); rv != nil {
 				return rv, nil // agentindirect.go
 			}
+			if rv := e.globCopyWrites(root, call); rv != nil {
+				return rv, nil // agentglobcopy.go
+			}
 			if rv := e.gitMoveWrites(ctx, root, call); rv != nil {
 				return rv, nil // agentgitmoves.go
 			}

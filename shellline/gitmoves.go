@@ -242,7 +242,13 @@ func gitMove(w []string) (GitMove, bool) {
 	sub, rest := w[i], w[i+1:]
 	what := strings.Join(w, " ")
 	// The options of each that take a value (the value is no revision).
-	valued := map[string]bool{"-m": true, "-F": true, "-s": true, "-X": true, "--strategy": true, "--strategy-option": true, "--into-name": true, "--cleanup": true, "-x": true, "--exec": true, "--conflict": true, "--pathspec-from-file": true, "--mainline": true, "--prefix": true, "--index-output": true}
+	valued := map[string]bool{"-F": true, "-s": true, "-X": true, "--strategy": true, "--strategy-option": true, "--into-name": true, "--cleanup": true, "--exec": true, "--conflict": true, "--pathspec-from-file": true, "--mainline": true, "--prefix": true, "--index-output": true}
+	switch sub {
+	case "merge", "cherry-pick", "revert", "pull":
+		valued["-m"] = true // a message or a mainline (read-tree's -m is a flag)
+	case "rebase":
+		valued["-x"] = true // a command to exec (cherry-pick's -x is a flag)
+	}
 	var pos []string
 	flags := map[string]string{}
 	dashes := false

@@ -25,11 +25,15 @@ type Unpack struct {
 	Text string
 	// Dest is the folder the members land in ("" the line's folder).
 	Dest string
-	// Strip is patch's -pN (git apply's default is 1; -1 unknown).
+	// Strip is patch's -pN (git apply's default is 1; -1 unknown), or
+	// tar's --strip-components.
 	Strip int
 	// Made: the line itself makes the archive (`tar c ... f FILE` before,
 	// or a `tar c` piped in): its members are unknown, judged as any name.
 	Made bool
+	// Renamed: tar renames members as it extracts them (--transform,
+	// bsdtar -s): their names are unknown, judged as any name.
+	Renamed bool
 	// Ref is the stash a `git stash pop/apply` takes ("" stash@{0}).
 	Ref string
 }
@@ -163,6 +167,14 @@ func unpackOf(st *syntax.Stmt, cwd string) (Unpack, bool) {
 		u = Unpack{Kind: "tar", File: tarArchive(w), Dest: cwd}
 		for i, a := range w {
 			switch {
+			case a == "-O" || a == "--to-stdout" || a == "--to-command" || strings.HasPrefix(a, "--to-command="):
+				return Unpack{}, false // members go to a pipe, not to files
+			case a == "--strip-components" && i+1 < len(w):
+				u.Strip, _ = strconv.Atoi(w[i+1])
+			case strings.HasPrefix(a, "--strip-components="):
+				u.Strip, _ = strconv.Atoi(strings.TrimPrefix(a, "--strip-components="))
+			case a == "--transform" || a == "--xform" || strings.HasPrefix(a, "--transform=") || strings.HasPrefix(a, "--xform=") || w[0] == "bsdtar" && a == "-s":
+				u.Renamed = true // members land under names the archive does not hold
 			case (a == "-C" || a == "--directory") && i+1 < len(w):
 				u.Dest = join(w[i+1])
 			case strings.HasPrefix(a, "--directory="):

@@ -4,10 +4,12 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bufio"
+	"compress/bzip2"
 	"compress/gzip"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -49,14 +51,14 @@ func Members(dir string, u shellline.Unpack) (paths []string, unknown bool) {
 		}
 		names = shellline.PatchPaths(text, u.Strip)
 	case "tar":
-		if u.Made || u.File == "" {
+		if u.Made || u.File == "" || u.Renamed {
 			return nil, true
 		}
 		ns, ok := tarNames(abs(u.File))
 		if !ok {
 			return nil, true
 		}
-		names = ns
+		names = stripParts(ns, u.Strip)
 	case "zip":
 		if u.Made {
 			return nil, true
@@ -92,14 +94,19 @@ func tarNames(p string) ([]string, bool) {
 	defer f.Close()
 	br := bufio.NewReader(f)
 	var r io.Reader = br
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+	magic, _ := br.Peek(3)
+	switch {
+	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, false
 		}
 		defer zr.Close()
 		r = zr
+	case string(magic) == "BZh":
+		r = bzip2.NewReader(br) // round 19: bzip2 is in the standard library
 	}
+	// xz, zstd, lz4 ... are no tar to tar.NewReader: unknown members.
 	tr := tar.NewReader(r)
 	var out []string
 	for len(out) < maxMembers {
@@ -115,6 +122,22 @@ func tarNames(p string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// stripParts drops n leading parts of each member name, as tar's
+// --strip-components does (a name with no more parts is not extracted).
+func stripParts(names []string, n int) []string {
+	if n <= 0 {
+		return names
+	}
+	var out []string
+	for _, nm := range names {
+		parts := strings.Split(strings.TrimPrefix(nm, "./"), "/")
+		if len(parts) > n {
+			out = append(out, strings.Join(parts[n:], "/"))
+		}
+	}
+	return out
 }
 
 // readHead reads at most n bytes of a file.

@@ -166,7 +166,10 @@ func unpackOf(st *syntax.Stmt, cwd string) (Unpack, bool) {
 		}
 		u = Unpack{Kind: "tar", File: tarArchive(w), Dest: cwd}
 		for i, a := range w {
+			cluster := i == 1 && !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--")
 			switch {
+			case cluster && strings.ContainsRune(a, 'O'):
+				return Unpack{}, false // xOf: members go to standard output
 			case a == "-O" || a == "--to-stdout" || a == "--to-command" || strings.HasPrefix(a, "--to-command="):
 				return Unpack{}, false // members go to a pipe, not to files
 			case a == "--strip-components" && i+1 < len(w):

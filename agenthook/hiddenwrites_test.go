@@ -1,10 +1,16 @@
 package agenthook_test
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/session"
 )
 
 // tarWith makes an archive at dst with the tar program (flags such as
@@ -53,6 +59,11 @@ func TestHiddenWritesAtTheHook(t *testing.T) {
 	r.git("checkout", "-q", "-b", "feature", base)
 	writeFile(t, filepath.Join(r.root, "src", "a.go"), "y\n")
 	r.git("commit", "-q", "-am", "feature")
+	// accepted: a protocol update a person accepted (a row below).
+	acceptedProtocol := testProtocol + "\nThe agent MUST also run the linter.\n"
+	r.git("checkout", "-q", "-b", "accepted", base)
+	writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), acceptedProtocol)
+	r.git("commit", "-q", "-am", "protocol update")
 	r.git("checkout", "-q", "main")
 	writeFile(t, filepath.Join(r.root, "docs", "guide.md"), "y\n")
 	r.git("commit", "-q", "-am", "docs")
@@ -71,6 +82,13 @@ func TestHiddenWritesAtTheHook(t *testing.T) {
 	s := r.active()
 	r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
 	r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+	sum := sha256.Sum256([]byte(acceptedProtocol))
+	err := r.db().Update(context.Background(), func(w session.Writer) error {
+		return w.AddTrustedFile(context.Background(), &session.TrustedFile{RepoID: s.RepoID, Path: "SESSION-PROTOCOL.md", SHA256: hex.EncodeToString(sum[:]), Source: session.TrustAccept, Who: "Test <test@example.com> (user)", Reason: "linter step", Via: "terminal", CreatedAt: time.Now().UTC()})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	bash := golden(t, r, "claude", "PreToolUse-Bash", sid)
 	for _, c := range []struct {
 		line string
@@ -98,6 +116,7 @@ func TestHiddenWritesAtTheHook(t *testing.T) {
 		{`git read-tree -u -m relaxed`, true},
 		{`git stash branch tmp stash@{0}`, true},
 		{`git fetch -q . relaxed && git reset --hard relaxed`, true},
+		{`git cherry-pick accepted`, true}, // a replay: its result is no accepted content
 		// A patch made on the same line, or piped into git apply / git am.
 		{`git diff HEAD relaxed -- SESSION-PROTOCOL.md > /tmp/d.patch && git apply /tmp/d.patch`, true},
 		{`git diff relaxed HEAD > /tmp/d.patch && git apply -R /tmp/d.patch`, true},
@@ -176,6 +195,11 @@ func TestHiddenWritesAtTheHook(t *testing.T) {
 		{`. tools/env.sh && go test ./...`, false},
 		{`eval "$(cat tools/env.sh)"`, false},
 		{`git cherry-pick -x feature`, false},
+		// A protocol update a person accepted, brought in whole.
+		{`git merge accepted`, false},
+		{`git rebase accepted`, false},
+		{`git reset --hard accepted`, false},
+		{`git checkout accepted`, false},
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.line}))
 		denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"

@@ -521,7 +521,11 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 			if rv := e.globCopyWrites(root, call); rv != nil {
 				return rv, nil // agentglobcopy.go
 			}
-			if rv := e.gitMoveWrites(ctx, root, call); rv != nil {
+			var repoID int64
+			if s != nil {
+				repoID = s.RepoID
+			}
+			if rv := e.gitMoveWrites(ctx, root, call, repoID); rv != nil {
 				return rv, nil // agentgitmoves.go
 			}
 			// The script files the line runs are judged as the line is.

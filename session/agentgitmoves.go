@@ -2,8 +2,11 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,7 +30,7 @@ const maxGitMoves = 4
 // protected. A revision git does not know (a path given to checkout, a
 // branch the line has not fetched yet) answers nothing: git's own
 // command fails on it, or the gates see the change afterwards.
-func (e *Engine) gitMoveWrites(ctx context.Context, root string, call ToolCall) *AgentVerdict {
+func (e *Engine) gitMoveWrites(ctx context.Context, root string, call ToolCall, repoID int64) *AgentVerdict {
 	if call.Shell == shellline.PowerShell {
 		return nil
 	}
@@ -35,9 +38,24 @@ func (e *Engine) gitMoveWrites(ctx context.Context, root string, call ToolCall) 
 	if len(moves) > maxGitMoves {
 		moves = moves[:maxGitMoves]
 	}
+	var accepted map[string][]string // loaded once, on the first protected file
 	for _, m := range moves {
 		for _, name := range gitMoveFiles(ctx, root, m) {
 			if rel, ok := e.ProtectedRel(root, filepath.Join(root, filepath.FromSlash(name))); ok {
+				// A target whose content a person accepted (`protocol
+				// accept` after updating the protocol on main) is what the
+				// gates will accept too: bringing it in is honest.
+				if m.Target != "" && repoID != 0 {
+					if accepted == nil {
+						accepted = map[string][]string{}
+						if rows, err := e.Store.TrustedFiles(ctx, repoID); err == nil {
+							accepted = trustedOf(rows)
+						}
+					}
+					if personAccepted(accepted[rel], revContentSHA(ctx, root, m.Target, rel)) {
+						continue
+					}
+				}
 				return &AgentVerdict{Deny: true, Gate: "protected files",
 					Reason: fmt.Sprintf("the shell command runs `%s`, which writes %s from another revision (git lists it as changed there); it may not change during a session: it decides how the session is policed", shortInner(m.What), rel),
 					Next:   "leave it as it is: take only the files you need (`git checkout REV -- src/`, `git diff A B -- src/ | git apply`), or ask the user to bring that revision in; a person who wants the change makes it and runs `sessiongate protocol accept`"}
@@ -66,4 +84,23 @@ func gitMoveFiles(ctx context.Context, root string, m shellline.GitMove) []strin
 		names = append(names, n)
 	}
 	return names
+}
+
+// revContentSHA is the sha256 of a file's content at a revision, "" when
+// git cannot say.
+func revContentSHA(ctx context.Context, root, rev, rel string) string {
+	ctx, cancel := context.WithTimeout(ctx, gitMoveTime)
+	defer cancel()
+	out, err := gitenv.Command(ctx, root, nil, "cat-file", "blob", rev+":"+rel).Output()
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(out)
+	return hex.EncodeToString(sum[:])
+}
+
+// personAccepted reports whether sha is among a path's accepted contents
+// by a person's accept (a content trusted on first use alone is not).
+func personAccepted(trusted []string, sha string) bool {
+	return sha != "" && slices.Contains(trusted, sha) && !slices.Contains(trusted, firstUseMark+sha)
 }

@@ -22,10 +22,14 @@ import (
 // (never starting with "-") and the few options the query keeps
 // (--cached, -N, --no-walk).
 type GitMove struct {
-	What  string // the command, for a message ("git reset --hard relaxed")
-	Log   bool
-	Args  []string
-	Paths []string
+	What string // the command, for a message ("git reset --hard relaxed")
+	// Target is the revision whose files the work tree takes (reset,
+	// checkout, switch, read-tree, merge, rebase, pull); "" for a replay
+	// or a patch, whose result is no revision's content.
+	Target string
+	Log    bool
+	Args   []string
+	Paths  []string
 }
 
 // GitMoves lists the line's GitMoves; nil when it does not parse or has
@@ -286,13 +290,13 @@ func gitMove(w []string) (GitMove, bool) {
 		if !revWord(rev) || strings.EqualFold(rev, "HEAD") || rev == "@" {
 			return GitMove{}, false
 		}
-		return GitMove{What: what, Args: []string{"HEAD", rev + "^{commit}"}}, true
+		return GitMove{What: what, Target: rev, Args: []string{"HEAD", rev + "^{commit}"}}, true
 	}
 	merged := func(rev string) (GitMove, bool) { // rev's changes since the fork
 		if !revWord(rev) {
 			return GitMove{}, false
 		}
-		return GitMove{What: what, Args: []string{"HEAD..." + rev}}, true
+		return GitMove{What: what, Target: rev, Args: []string{"HEAD..." + rev}}, true
 	}
 	switch sub {
 	case "reset":

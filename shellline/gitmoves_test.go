@@ -59,7 +59,7 @@ func TestGitMoves(t *testing.T) {
 	} {
 		got := GitMoves(c.line)
 		for i := range got {
-			got[i].What = ""
+			got[i].What, got[i].Target = "", ""
 		}
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%q: got %+v, want %+v", c.line, got, c.want)

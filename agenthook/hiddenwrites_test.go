@@ -140,6 +140,9 @@ func TestHiddenWritesAtTheHook(t *testing.T) {
 		{`tar xjf bad.tar.bz2`, true},
 		{`curl -sL https://example.com/t.tar.gz | tar xz`, true},
 		{`tar xf nested.tar --strip-components=1`, true},
+		{`curl -sLo /tmp/t.tar.xz https://example.com/t.tar.xz && tar xJf /tmp/t.tar.xz`, true},
+		{`wget -q https://example.com/t.tar.gz && tar xzf t.tar.gz`, true},
+		{`curl -sL https://example.com/t.tar.gz > t.tgz && tar xzf t.tgz`, true},
 		// Scripts run by source, . and eval "$(cat f)".
 		{`source tools/relax.sh`, true},
 		{`. tools/relax.sh`, true},
@@ -191,6 +194,8 @@ func TestHiddenWritesAtTheHook(t *testing.T) {
 		{`tar tJf bad.tar.xz`, false},
 		{`curl -sL https://example.com/t.tar.gz | tar xz -C /tmp/tool`, false},
 		{`tar xf nested.tar`, false},
+		{`tar xf missing.tar`, false},
+		{`curl -sLo /tmp/t.tar.xz https://example.com/t.tar.xz && tar xJf /tmp/t.tar.xz -C /tmp/t`, false},
 		{`source tools/env.sh`, false},
 		{`. tools/env.sh && go test ./...`, false},
 		{`eval "$(cat tools/env.sh)"`, false},

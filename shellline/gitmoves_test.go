@@ -104,6 +104,7 @@ func TestUnpacksTarOptions(t *testing.T) {
 		{`tar xOf a.tar SESSION-PROTOCOL.md`, 0, 0, false},
 		{`tar -xf a.tar --to-stdout`, 0, 0, false},
 		{`git stash branch tmp stash@{1}`, 1, 0, false},
+		{`curl -sLo t.tar.xz https://x/t.tar.xz && tar xJf t.tar.xz`, 1, 0, false},
 	} {
 		us := Unpacks(c.line)
 		if len(us) != c.n {
@@ -114,6 +115,9 @@ func TestUnpacksTarOptions(t *testing.T) {
 			continue
 		}
 		u := us[0]
+		if c.line[0] == 'c' && !u.Made {
+			t.Errorf("%q: a download on the line is not made", c.line)
+		}
 		if u.Kind == "stash" {
 			if u.Ref != "stash@{1}" {
 				t.Errorf("%q: ref %q", c.line, u.Ref)

@@ -81,6 +81,18 @@ func Unpacks(cmd string) []Unpack {
 		if len(w) == 0 {
 			return true
 		}
+		// Round 19: a file the line writes (`> f`, a download) is made
+		// there: its members are not known when the line is read.
+		for _, r := range st.Redirs {
+			if r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll || r.Op == syntax.RdrClob {
+				if p, ok := Literal(r.Word); ok && p != "" {
+					made[path.Join(cwd, p)] = true
+				}
+			}
+		}
+		for _, p := range downloads(w) {
+			made[path.Join(cwd, p)] = true
+		}
 		switch {
 		case (w[0] == "cd" || w[0] == "pushd") && len(w) == 2 && w[1] != "":
 			cwd = path.Join(cwd, w[1])
@@ -434,6 +446,46 @@ func PatchPaths(text string, strip int) []string {
 				_, name, _ = strings.Cut(l, " from ")
 			}
 			add("x/" + name) // no a/ b/ prefix on these lines
+		}
+	}
+	return out
+}
+
+// downloads lists the files a curl or wget call writes: -o/--output
+// FILE, wget's -O FILE, and the URL's last part for curl -O / a plain
+// wget.
+func downloads(w []string) []string {
+	if len(w) == 0 || w[0] != "curl" && w[0] != "wget" {
+		return nil
+	}
+	var out, urls []string
+	remote := w[0] == "wget"
+	for i := 1; i < len(w); i++ {
+		a := w[i]
+		switch {
+		case w[0] == "curl" && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "o") && i+1 < len(w):
+			out = append(out, w[i+1]) // -o FILE, or a cluster ending in it (-sLo FILE)
+			remote = false
+			i++
+		case (a == "-o" && w[0] == "curl" || a == "-O" && w[0] == "wget" || a == "--output" || a == "--output-document") && i+1 < len(w):
+			out = append(out, w[i+1])
+			remote = false
+			i++
+		case strings.HasPrefix(a, "--output-document=") || strings.HasPrefix(a, "--output="):
+			_, v, _ := strings.Cut(a, "=")
+			out = append(out, v)
+			remote = false
+		case w[0] == "curl" && (a == "-O" || a == "--remote-name" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'O')):
+			remote = true
+		case strings.Contains(a, "://"):
+			urls = append(urls, a)
+		}
+	}
+	if remote {
+		for _, u := range urls {
+			if b := path.Base(strings.SplitN(u, "?", 2)[0]); b != "" && b != "/" && b != "." {
+				out = append(out, b)
+			}
 		}
 	}
 	return out

@@ -50,10 +50,16 @@ func Members(dir string, u shellline.Unpack) (paths []string, unknown bool) {
 			text = string(b)
 		}
 		names = shellline.PatchPaths(text, u.Strip)
-	case "tar":
+	case "tar", "zip":
 		if u.Made || u.File == "" || u.Renamed {
 			return nil, true
 		}
+		if _, err := os.Stat(abs(u.File)); err != nil {
+			return nil, false // not there and not made by the line: tar fails, writes nothing
+		}
+	}
+	switch u.Kind {
+	case "tar":
 		ns, ok := tarNames(abs(u.File))
 		if !ok {
 			return nil, true
@@ -76,6 +82,7 @@ func Members(dir string, u shellline.Unpack) (paths []string, unknown bool) {
 				names = append(names, f.Name)
 			}
 		}
+	case "patch":
 	default:
 		return nil, false
 	}

@@ -51,7 +51,8 @@ func compressed(t *testing.T, prog string, b []byte) []byte {
 }
 
 // TestMembersRound19: bzip2 tars are read, --strip-components applied;
-// xz, zstd, --transform and a missing archive are unknown.
+// xz, zstd, --transform and an archive the line makes are unknown; a
+// missing one the line does not make writes nothing.
 func TestMembersRound19(t *testing.T) {
 	dir := t.TempDir()
 	plain := tarBytes(t, "proj/SESSION-PROTOCOL.md", "proj/src/a.go", "top.txt")
@@ -76,7 +77,8 @@ func TestMembersRound19(t *testing.T) {
 		{shellline.Unpack{Kind: "tar", File: "a.tar.xz"}, nil, true},
 		{shellline.Unpack{Kind: "tar", File: "a.tar.zst"}, nil, true},
 		{shellline.Unpack{Kind: "tar", File: "a.tar", Renamed: true}, nil, true},
-		{shellline.Unpack{Kind: "tar", File: "missing.tar.xz"}, nil, true},
+		{shellline.Unpack{Kind: "tar", File: "missing.tar.xz"}, nil, false}, // tar fails
+		{shellline.Unpack{Kind: "tar", File: "missing.tar.xz", Made: true}, nil, true},
 	} {
 		ps, unknown := Members(dir, c.u)
 		var rel []string

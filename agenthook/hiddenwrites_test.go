@@ -117,6 +117,9 @@ func TestHiddenWritesAtTheHook(t *testing.T) {
 		{`git stash branch tmp stash@{0}`, true},
 		{`git fetch -q . relaxed && git reset --hard relaxed`, true},
 		{`git cherry-pick accepted`, true}, // a replay: its result is no accepted content
+		{`bash -c 'git reset --hard relaxed'`, true},
+		{`eval "git checkout relaxed"`, true},
+		{`eval "cp -r tpl/* ."`, true},
 		// A patch made on the same line, or piped into git apply / git am.
 		{`git diff HEAD relaxed -- SESSION-PROTOCOL.md > /tmp/d.patch && git apply /tmp/d.patch`, true},
 		{`git diff relaxed HEAD > /tmp/d.patch && git apply -R /tmp/d.patch`, true},

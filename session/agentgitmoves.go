@@ -30,11 +30,21 @@ const maxGitMoves = 4
 // protected. A revision git does not know (a path given to checkout, a
 // branch the line has not fetched yet) answers nothing: git's own
 // command fails on it, or the gates see the change afterwards.
-func (e *Engine) gitMoveWrites(ctx context.Context, root string, call ToolCall, repoID int64) *AgentVerdict {
+func (e *Engine) gitMoveWrites(ctx context.Context, root string, call ToolCall, lines []string, repoID int64) *AgentVerdict {
 	if call.Shell == shellline.PowerShell {
 		return nil
 	}
-	moves := shellline.GitMoves(call.Command)
+	// The line and the lines it runs without naming them (eval, sh -c).
+	var moves []shellline.GitMove
+	seen := map[string]bool{}
+	for _, l := range lines {
+		for _, m := range shellline.GitMoves(l) {
+			if k := fmt.Sprint(m.Log, m.Args, m.Paths); !seen[k] {
+				seen[k] = true
+				moves = append(moves, m)
+			}
+		}
+	}
 	if len(moves) > maxGitMoves {
 		moves = moves[:maxGitMoves]
 	}

@@ -18,11 +18,14 @@ const maxGlobCopyMatches = 10000
 // DIR/base(M), so the glob is expanded on disk, as the shell will, and
 // each landing place checked; a folder copied lands with what it holds.
 // As in the shell, `*` does not match a leading dot.
-func (e *Engine) globCopyWrites(root string, call ToolCall) *AgentVerdict {
+func (e *Engine) globCopyWrites(root string, call ToolCall, lines []string) *AgentVerdict {
 	if call.Shell == shellline.PowerShell {
 		return nil
 	}
-	gcs := shellline.GlobCopies(call.Command)
+	var gcs []shellline.GlobCopy
+	for _, l := range lines { // the line and the lines it runs (eval, sh -c)
+		gcs = append(gcs, shellline.GlobCopies(l)...)
+	}
 	if len(gcs) == 0 {
 		return nil
 	}

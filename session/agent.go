@@ -518,6 +518,16 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 			if rv := e.unpackWrites(ctx, root, call); rv != nil {
 				return rv, nil // agentindirect.go
 			}
+			if rv := e.globCopyWrites(root, call, lines); rv != nil {
+				return rv, nil // agentglobcopy.go
+			}
+			var repoID int64
+			if s != nil {
+				repoID = s.RepoID
+			}
+			if rv := e.gitMoveWrites(ctx, root, call, lines, repoID); rv != nil {
+				return rv, nil // agentgitmoves.go
+			}
 			// The script files the line runs are judged as the line is.
 			sv, err := e.scriptVerdict(ctx, bd, root, call, pol, lines, depth)
 			if err != nil || sv.Deny {

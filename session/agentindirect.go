@@ -102,7 +102,11 @@ func (e *Engine) unpackWrites(ctx context.Context, root string, call ToolCall) *
 			what = "git stash " + orRef(u.Ref)
 		default:
 			ps, unknown := writereach.Members(dir, u)
-			if unknown && u.Made {
+			// Round 19: any archive whose members are unknown (xz, zstd, a
+			// download piped in, one not there yet, --transform), not only
+			// one the line makes, is denied where a protected file lies; a
+			// folder of its own or a temp folder stays allowed.
+			if unknown {
 				dest := dir
 				if u.Dest != "" {
 					dest = filepath.Join(dir, u.Dest)
@@ -110,10 +114,13 @@ func (e *Engine) unpackWrites(ctx context.Context, root string, call ToolCall) *
 						dest = filepath.Clean(u.Dest)
 					}
 				}
+				if r, err := filepath.EvalSymlinks(dest); err == nil && len(inWorktree(root, []string{r})) > 0 {
+					dest = r // a link made earlier to the root
+				}
 				if in := inWorktree(root, []string{dest}); len(in) > 0 && (e.ProtectedBelow(in[0]) || gitDirPath(root, in) != "") {
 					return &AgentVerdict{Deny: true, Gate: "protected files",
-						Reason: fmt.Sprintf("the shell command extracts an archive it makes itself into %s, which holds protected files; its members are not known before it runs", relOr(root, dest)),
-						Next:   "extract it into a folder of its own (`-C build/`, `-d build/`)"}
+						Reason: fmt.Sprintf("the shell command extracts an archive whose members the hook cannot read (%s) into %s, which holds protected files: any of them could be overwritten", unknownWhy(u), relOr(root, dest)),
+						Next:   "extract it into a folder of its own or a temp folder (`-C build/`, `-C /tmp/x`, `-d build/`) and copy what you need from there"}
 				}
 			}
 			paths = ps
@@ -133,6 +140,19 @@ func (e *Engine) unpackWrites(ctx context.Context, root string, call ToolCall) *
 		}
 	}
 	return nil
+}
+
+// unknownWhy says why an archive's members are not known, for a message.
+func unknownWhy(u shellline.Unpack) string {
+	switch {
+	case u.Made:
+		return "the line makes it itself"
+	case u.File == "":
+		return "it comes from standard input"
+	case u.Renamed:
+		return "tar renames its members"
+	}
+	return "a compression it cannot open, or a file not there yet"
 }
 
 // stashFiles lists the absolute paths a stash holds changes of

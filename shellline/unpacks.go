@@ -25,11 +25,15 @@ type Unpack struct {
 	Text string
 	// Dest is the folder the members land in ("" the line's folder).
 	Dest string
-	// Strip is patch's -pN (git apply's default is 1; -1 unknown).
+	// Strip is patch's -pN (git apply's default is 1; -1 unknown), or
+	// tar's --strip-components.
 	Strip int
 	// Made: the line itself makes the archive (`tar c ... f FILE` before,
 	// or a `tar c` piped in): its members are unknown, judged as any name.
 	Made bool
+	// Renamed: tar renames members as it extracts them (--transform,
+	// bsdtar -s): their names are unknown, judged as any name.
+	Renamed bool
 	// Ref is the stash a `git stash pop/apply` takes ("" stash@{0}).
 	Ref string
 }
@@ -76,6 +80,18 @@ func Unpacks(cmd string) []Unpack {
 		w := unwrapCall(words)
 		if len(w) == 0 {
 			return true
+		}
+		// Round 19: a file the line writes (`> f`, a download) is made
+		// there: its members are not known when the line is read.
+		for _, r := range st.Redirs {
+			if r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrAll || r.Op == syntax.AppAll || r.Op == syntax.RdrClob {
+				if p, ok := Literal(r.Word); ok && p != "" {
+					made[path.Join(cwd, p)] = true
+				}
+			}
+		}
+		for _, p := range downloads(w) {
+			made[path.Join(cwd, p)] = true
 		}
 		switch {
 		case (w[0] == "cd" || w[0] == "pushd") && len(w) == 2 && w[1] != "":
@@ -162,7 +178,18 @@ func unpackOf(st *syntax.Stmt, cwd string) (Unpack, bool) {
 		}
 		u = Unpack{Kind: "tar", File: tarArchive(w), Dest: cwd}
 		for i, a := range w {
+			cluster := i == 1 && !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--")
 			switch {
+			case cluster && strings.ContainsRune(a, 'O'):
+				return Unpack{}, false // xOf: members go to standard output
+			case a == "-O" || a == "--to-stdout" || a == "--to-command" || strings.HasPrefix(a, "--to-command="):
+				return Unpack{}, false // members go to a pipe, not to files
+			case a == "--strip-components" && i+1 < len(w):
+				u.Strip, _ = strconv.Atoi(w[i+1])
+			case strings.HasPrefix(a, "--strip-components="):
+				u.Strip, _ = strconv.Atoi(strings.TrimPrefix(a, "--strip-components="))
+			case a == "--transform" || a == "--xform" || strings.HasPrefix(a, "--transform=") || strings.HasPrefix(a, "--xform=") || w[0] == "bsdtar" && a == "-s":
+				u.Renamed = true // members land under names the archive does not hold
 			case (a == "-C" || a == "--directory") && i+1 < len(w):
 				u.Dest = join(w[i+1])
 			case strings.HasPrefix(a, "--directory="):
@@ -250,11 +277,14 @@ func unpackOf(st *syntax.Stmt, cwd string) (Unpack, bool) {
 			}
 		case "stash":
 			act := stashAct(w)
-			if act != "pop" && act != "apply" {
+			if act != "pop" && act != "apply" && act != "branch" {
 				return Unpack{}, false
 			}
 			u = Unpack{Kind: "stash"}
 			rest := w[gitSubIndex(w)+2:]
+			if act == "branch" && len(rest) > 0 {
+				rest = rest[1:] // the new branch's name; the stash follows
+			}
 			for _, a := range rest {
 				if !strings.HasPrefix(a, "-") {
 					u.Ref = a
@@ -416,6 +446,46 @@ func PatchPaths(text string, strip int) []string {
 				_, name, _ = strings.Cut(l, " from ")
 			}
 			add("x/" + name) // no a/ b/ prefix on these lines
+		}
+	}
+	return out
+}
+
+// downloads lists the files a curl or wget call writes: -o/--output
+// FILE, wget's -O FILE, and the URL's last part for curl -O / a plain
+// wget.
+func downloads(w []string) []string {
+	if len(w) == 0 || w[0] != "curl" && w[0] != "wget" {
+		return nil
+	}
+	var out, urls []string
+	remote := w[0] == "wget"
+	for i := 1; i < len(w); i++ {
+		a := w[i]
+		switch {
+		case w[0] == "curl" && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "o") && i+1 < len(w):
+			out = append(out, w[i+1]) // -o FILE, or a cluster ending in it (-sLo FILE)
+			remote = false
+			i++
+		case (a == "-o" && w[0] == "curl" || a == "-O" && w[0] == "wget" || a == "--output" || a == "--output-document") && i+1 < len(w):
+			out = append(out, w[i+1])
+			remote = false
+			i++
+		case strings.HasPrefix(a, "--output-document=") || strings.HasPrefix(a, "--output="):
+			_, v, _ := strings.Cut(a, "=")
+			out = append(out, v)
+			remote = false
+		case w[0] == "curl" && (a == "-O" || a == "--remote-name" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'O')):
+			remote = true
+		case strings.Contains(a, "://"):
+			urls = append(urls, a)
+		}
+	}
+	if remote {
+		for _, u := range urls {
+			if b := path.Base(strings.SplitN(u, "?", 2)[0]); b != "" && b != "/" && b != "." {
+				out = append(out, b)
+			}
 		}
 	}
 	return out

@@ -4,10 +4,12 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bufio"
+	"compress/bzip2"
 	"compress/gzip"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -48,15 +50,21 @@ func Members(dir string, u shellline.Unpack) (paths []string, unknown bool) {
 			text = string(b)
 		}
 		names = shellline.PatchPaths(text, u.Strip)
-	case "tar":
-		if u.Made || u.File == "" {
+	case "tar", "zip":
+		if u.Made || u.File == "" || u.Renamed {
 			return nil, true
 		}
+		if _, err := os.Stat(abs(u.File)); err != nil {
+			return nil, false // not there and not made by the line: tar fails, writes nothing
+		}
+	}
+	switch u.Kind {
+	case "tar":
 		ns, ok := tarNames(abs(u.File))
 		if !ok {
 			return nil, true
 		}
-		names = ns
+		names = stripParts(ns, u.Strip)
 	case "zip":
 		if u.Made {
 			return nil, true
@@ -74,6 +82,7 @@ func Members(dir string, u shellline.Unpack) (paths []string, unknown bool) {
 				names = append(names, f.Name)
 			}
 		}
+	case "patch":
 	default:
 		return nil, false
 	}
@@ -92,14 +101,19 @@ func tarNames(p string) ([]string, bool) {
 	defer f.Close()
 	br := bufio.NewReader(f)
 	var r io.Reader = br
-	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+	magic, _ := br.Peek(3)
+	switch {
+	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, false
 		}
 		defer zr.Close()
 		r = zr
+	case string(magic) == "BZh":
+		r = bzip2.NewReader(br) // round 19: bzip2 is in the standard library
 	}
+	// xz, zstd, lz4 ... are no tar to tar.NewReader: unknown members.
 	tr := tar.NewReader(r)
 	var out []string
 	for len(out) < maxMembers {
@@ -115,6 +129,22 @@ func tarNames(p string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// stripParts drops n leading parts of each member name, as tar's
+// --strip-components does (a name with no more parts is not extracted).
+func stripParts(names []string, n int) []string {
+	if n <= 0 {
+		return names
+	}
+	var out []string
+	for _, nm := range names {
+		parts := strings.Split(strings.TrimPrefix(nm, "./"), "/")
+		if len(parts) > n {
+			out = append(out, strings.Join(parts[n:], "/"))
+		}
+	}
+	return out
 }
 
 // readHead reads at most n bytes of a file.

@@ -103,7 +103,7 @@ func docsAffected(ctx context.Context, env gateEnv, files []string) (why string,
 	if len(changes) == 0 {
 		return "the session changed no file but docs and tests", false, nil
 	}
-	docs, err := trackedDocs(ctx, env)
+	docs, err := trackedDocs(ctx, env, files)
 	if err != nil {
 		return "", false, err
 	}
@@ -114,8 +114,11 @@ func docsAffected(ctx context.Context, env gateEnv, files []string) (why string,
 }
 
 // trackedDocs are the .md files tracked at the session's start that
-// describe the project (docmention.IsDoc), as the work tree holds them.
-func trackedDocs(ctx context.Context, env gateEnv) ([]docmention.Doc, error) {
+// describe the project (docmention.IsDoc), as the start commit holds them:
+// a mention the agent deletes, or hides from git (skip-worktree), still
+// counts. An unchanged doc is read from the work tree (no git process);
+// one the session changed or git hides is read at the start.
+func trackedDocs(ctx context.Context, env gateEnv, changed []string) ([]docmention.Doc, error) {
 	tl, ok := env.repo.(TreeLister)
 	if !ok || env.sess.StartCommit == "" {
 		return nil, nil // nothing tracked before the session: nothing documented
@@ -124,14 +127,35 @@ func trackedDocs(ctx context.Context, env gateEnv) ([]docmention.Doc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("condition docs_affected: list the tracked docs: %w", err)
 	}
+	atStart := map[string]bool{}
+	for _, f := range changed {
+		atStart[f] = true
+	}
+	hidden, err := env.repo.HiddenFiles(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("condition docs_affected: list hidden files: %w", err)
+	}
+	for f := range hidden {
+		atStart[f] = true
+	}
 	var docs []docmention.Doc
 	for _, p := range paths {
 		if !docmention.IsDoc(p) || env.cfg.isRecord(p) {
 			continue
 		}
+		if atStart[p] {
+			b, err := env.repo.ReadAt(ctx, env.sess.StartCommit, p)
+			if err != nil {
+				return nil, fmt.Errorf("condition docs_affected: read %s at the session's start: %w", p, err)
+			}
+			if len(b) <= docBodyCap {
+				docs = append(docs, docmention.Doc{Path: p, Body: b})
+			}
+			continue
+		}
 		abs, ok, err := repopath.Resolve(env.repo.Root(), p)
 		if err != nil || !ok {
-			continue // deleted: the session changed the docs
+			continue
 		}
 		if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() || st.Size() > docBodyCap {
 			continue

@@ -62,6 +62,10 @@ var commitConventions = []string{"conventional"}
 // a typo here would make a gate impossible to pass, so it is refused.
 var evidenceKinds = []string{"tool_output", "file_path", "commit_sha", "content_hash", "manual"}
 
+// Conditions are the built-in conditions when= knows; the first is the
+// docs condition (docmention).
+var Conditions = []string{"docs_affected"}
+
 // gateHooks are the git hooks that can also run a check before git proceeds.
 var gateHooks = []string{"pre-commit", "commit-msg", "pre-push"}
 
@@ -261,6 +265,7 @@ func parseDirective(s string) (directive, error) {
 	var hooks []string
 	var proves, section string
 	var fresh, observed, freshSet bool
+	var when, whenChanged string
 	for _, t := range toks {
 		if t.name == "" {
 			if kind == "" {
@@ -343,13 +348,31 @@ func parseDirective(s string) (directive, error) {
 			default:
 				return d, fmt.Errorf("bad origin=%q: want observed (only commands sessiongate saw run count) or any", t.value)
 			}
+		case "when":
+			if kind == "" {
+				return d, fmt.Errorf("when= needs a check kind")
+			}
+			if t.value != Conditions[0] {
+				return d, fmt.Errorf("unknown condition when=%q (want %s: the session changed a flag, environment variable, exported identifier or file a tracked .md mentions)", t.value, strings.Join(Conditions, ", "))
+			}
+			when = t.value
+		case "when_changed":
+			if kind == "" {
+				return d, fmt.Errorf("when_changed= needs a check kind")
+			}
+			for _, g := range strings.Split(t.value, ",") {
+				if g = strings.TrimSpace(g); g == "" || strings.HasPrefix(g, "/") || strings.Contains("/"+g+"/", "/../") {
+					return d, fmt.Errorf("bad when_changed=%q: want repository-relative globs separated by commas, such as \"cmd/**,*.go\"", t.value)
+				}
+			}
+			whenChanged = t.value
 		case "id":
 			if !idRE().MatchString(t.value) {
 				return d, fmt.Errorf("bad id %q: want UPPER_SNAKE_CASE such as QA_VALIDATION", t.value)
 			}
 			d.id = t.value
 		default:
-			return d, fmt.Errorf("unknown option %q (want timeout=, hooks=, proves=, section=, infer=, fresh=, origin= or id=)", t.name)
+			return d, fmt.Errorf("unknown option %q (want timeout=, hooks=, proves=, section=, infer=, fresh=, origin=, when=, when_changed= or id=)", t.name)
 		}
 	}
 	if kind == "" {
@@ -367,7 +390,7 @@ func parseDirective(s string) (directive, error) {
 	if kind == CheckHasSection && section == "" {
 		return d, fmt.Errorf("has_section needs section=\"Heading\": the heading the files must have")
 	}
-	c := &Check{Kind: kind, Timeout: Duration(timeout), Hooks: hooks, Proves: proves, Section: section, Fresh: fresh, Observed: observed, freshSet: freshSet}
+	c := &Check{Kind: kind, Timeout: Duration(timeout), Hooks: hooks, Proves: proves, Section: section, Fresh: fresh, Observed: observed, When: when, WhenChanged: whenChanged, freshSet: freshSet}
 	if want == 1 {
 		c.Arg = args[0]
 		if strings.TrimSpace(c.Arg) == "" {

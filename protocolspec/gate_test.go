@@ -34,6 +34,8 @@ func TestParseDirective(t *testing.T) {
 		{`commit_message conventional`, &Check{Kind: CheckCommitMessage, Arg: "conventional"}, ""},
 		{`has_section ".agents/sessions/*.md" section="Protocol Compliance"`, &Check{Kind: CheckHasSection, Arg: ".agents/sessions/*.md", Section: "Protocol Compliance"}, ""},
 		{`command "npx markdownlint-cli2 {changed:*.md}" proves="Linting: [1-9]"`, &Check{Kind: CheckCommand, Arg: "npx markdownlint-cli2 {changed:*.md}", Proves: "Linting: [1-9]"}, ""},
+		{`changed_since_start "*.md" when=docs_affected`, &Check{Kind: CheckChangedSinceStart, Arg: "*.md", When: "docs_affected"}, ""},
+		{`changed_since_start "docs/**" when_changed="cmd/**, *.go"`, &Check{Kind: CheckChangedSinceStart, Arg: "docs/**", WhenChanged: "cmd/**, *.go"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -82,6 +84,11 @@ func TestParseDirectiveErrors(t *testing.T) {
 		`file_exists x=y`:                 `unknown option "x"`,
 		`file_exists a=b=c`:               "quote the value",
 		`evidence screenshot`:             `unknown evidence kind "screenshot"`,
+		`changed_since_start "*.md" when=docs_changed`:   `unknown condition when="docs_changed" (want docs_affected`,
+		`id=X when=docs_affected`:                        "when= needs a check kind",
+		`changed_since_start "*.md" when_changed=","`:    `bad when_changed=","`,
+		`changed_since_start "*.md" when_changed=../x`:   `bad when_changed="../x"`,
+		`changed_since_start "*.md" when_changed="/etc"`: `bad when_changed="/etc"`,
 	}
 	for in, want := range tests {
 		t.Run(in, func(t *testing.T) {

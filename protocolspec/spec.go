@@ -192,7 +192,14 @@ type Check struct {
 	// Observed: evidence and must_evidence accept only evidence
 	// sessiongate saw run (origin=observed).
 	Observed bool `json:"observed,omitempty"`
-	freshSet bool // fresh= was written: no inference
+	// When is a condition the machine checks before the check binds
+	// (when=docs_affected: the session changed a name a tracked .md
+	// mentions); WhenChanged is one too (when_changed="GLOB,GLOB": the
+	// session changed a file one of them matches). Where it does not
+	// hold, the check is not applicable, never failed (docs/protocol.md).
+	When        string `json:"when,omitempty"`
+	WhenChanged string `json:"when_changed,omitempty"`
+	freshSet    bool   // fresh= was written: no inference
 }
 
 // Inference is where an inferred check came from.

@@ -85,6 +85,11 @@ func runGate(ctx context.Context, env gateEnv) GateResult {
 	res.Output = strings.Join(outputs, "\n")
 	res.Duration = time.Since(start)
 	res.Message = gateMessage(res)
+	if res.Status == StatusSkipped && conditionsUnmet(res.Checks) {
+		// Checked by the machine, not said by the agent: clean.
+		res.Decision = DecisionConditionNotMet
+		res.Message = fmt.Sprintf("gate %s %s", p.ID, res.Checks[0].Message)
+	}
 	return res
 }
 
@@ -146,6 +151,15 @@ func gateMessage(r GateResult) string {
 }
 
 func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResult, string) {
+	if c.When != "" || c.WhenChanged != "" {
+		start := time.Now()
+		cr, out := conditionalCheck(ctx, env, c, func() (CheckResult, string) {
+			c.When, c.WhenChanged = "", ""
+			return runCheck(ctx, env, c)
+		})
+		cr.Duration = time.Since(start)
+		return cr, out
+	}
 	start := time.Now()
 	cr := CheckResult{Kind: c.Kind, Arg: c.Arg}
 	var out string

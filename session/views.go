@@ -53,7 +53,7 @@ func checklist(spec *protocolspec.Spec, results []PhaseResult, s *Session, evs [
 			it.Status, it.Decision = r.Status, r.Decision
 		}
 		for _, c := range GateChecks(p, cfg.Commands) {
-			it.Checks = append(it.Checks, describeCheck(p, c.Kind, c.Arg))
+			it.Checks = append(it.Checks, describeCheck(p, c.Kind, c.Arg)+conditionSuffix(c))
 		}
 		it.RequirementList = requirementItems(p, evs, cfg)
 		out = append(out, it)

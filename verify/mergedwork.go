@@ -132,7 +132,11 @@ func squashOf(ctx context.Context, repo *gitrepo.Repo, c *gitrepo.Commit, parent
 	if len(bad) > 0 || !rep.OK {
 		return "", shorten.Bytes(fmt.Sprintf("%s, whose commits do not all verify: %s", rq.what, strings.Join(bad, ", ")), 1000, "...")
 	}
-	return fmt.Sprintf("%s: its tree is the merge of its parent and the request's head %s, whose %d commit(s) verify", rq.what, shorten.SHA(head), len(rep.Commits)), ""
+	note = fmt.Sprintf("%s: its tree is the merge of its parent and the request's head %s, whose %d commit(s) verify", rq.what, shorten.SHA(head), len(rep.Commits))
+	if warns := notCleanOf(rep.Commits...); len(warns) > 0 {
+		note += " with a warning: " + strings.Join(warns, "; ")
+	}
+	return note, ""
 }
 
 // GitLab's "Squash commits" with a merge commit (the default merge
@@ -193,7 +197,7 @@ func gitlabSquashes(ctx context.Context, repo *gitrepo.Repo, rep *Report, commit
 			scr.Problems = append(scr.Problems, "merged by "+shorten.SHA(cr.SHA)+" (\"See merge request ...!"+m[1]+"\"): "+why)
 			continue
 		}
-		scr.Status, scr.Problems = "ok", []string{note + " (merged by " + shorten.SHA(cr.SHA) + ")"}
+		scr.Status, scr.Problems = statusOf(note), []string{note + " (merged by " + shorten.SHA(cr.SHA) + ")"}
 		changed = true
 	}
 	return changed

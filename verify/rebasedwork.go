@@ -95,7 +95,7 @@ func rebasedWork(ctx context.Context, repo *gitrepo.Repo, rep *Report, records m
 			}
 			continue
 		}
-		cr.Status = "ok"
+		cr.Status = statusOf(what)
 		cr.Problems = []string{"a rebase of verified work (GitHub's rebase merge): its change is, byte for byte (git patch-id --verbatim), that of " + what + ", which verifies"}
 		changed = true
 	}
@@ -192,9 +192,11 @@ func verifiedOriginals(ctx context.Context, repo *gitrepo.Repo, tip, rangeTip st
 		return nil, fmt.Sprintf("the commits under %s could not be verified: %v", shorten.SHA(tip), err)
 	}
 	var ok []string
+	warns := map[string][]string{}
 	for _, cr := range rep.Commits {
 		if cr.Status != "fail" {
 			ok = append(ok, cr.SHA)
+			warns[cr.SHA] = notCleanOf(cr)
 		}
 	}
 	if len(ok) == 0 {
@@ -208,6 +210,9 @@ func verifiedOriginals(ctx context.Context, repo *gitrepo.Repo, tip, rangeTip st
 	for _, s := range ok {
 		if ids[s] != "" {
 			out[ids[s]] = shorten.SHA(s) + " (under " + shorten.SHA(tip) + ")"
+			if len(warns[s]) > 0 {
+				out[ids[s]] += " with a warning: " + strings.Join(warns[s], "; ")
+			}
 		}
 	}
 	return out, ""

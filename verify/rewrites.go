@@ -380,7 +380,10 @@ func (rw *rewrites) bareSquashes(ctx context.Context, src source, opts Options, 
 			try := CommitReport{SHA: cr.SHA, Subject: cr.Subject, SessionID: sid, SnapshotID: rc.final, Status: "ok", Problems: []string{}}
 			checkCommit(ctx, src, opts, trust, records, &try)
 			claims.commit(ctx, records[sid], &try)
-			if try.Status == "ok" {
+			// A session that verifies with a warning (COMPLETE, not clean:
+			// a failing optional gate skipped) vouches for its squash too,
+			// and the squash keeps the warning.
+			if try.Status != "fail" {
 				try.Problems = append([]string{fmt.Sprintf("no %s trailer, and", TrailerSession)}, try.Problems...)
 				*cr = try
 				changed, passed, used[sid], rw.vouched[sid] = true, true, true, true
@@ -476,7 +479,7 @@ const maxScanRecords = 1000
 func rewritten(rw *rewrites, cr *CommitReport) bool {
 	note, why := rw.passes(cr.SHA, cr.SessionID)
 	if note != "" {
-		cr.Problems = append(cr.Problems, note)
+		cr.Problems = beforeNotClean(cr.Problems, note)
 		return true
 	}
 	if why != "" {

@@ -264,7 +264,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			// GitHub's merge or squash of a pull request: passes when its
 			// content is the verified work and nothing else (mergedwork.go).
 			if note, why := mergedWork(ctx, repo, &c, opts); note != "" {
-				cr.Status, cr.Problems = "ok", []string{note}
+				cr.Status, cr.Problems = statusOf(note), []string{note}
 			} else if why != "" {
 				cr.Problems = append(cr.Problems, why)
 			}
@@ -381,9 +381,9 @@ type recordCheck struct {
 	na         []naMark
 	naJudged   bool
 	naProblems []string
-	// unclean lists the mandatory phases whose gate checked nothing
-	// (session.PhaseNotClean): the commits pass with a warning, never as
-	// clean.
+	// unclean lists the phases session.PhaseNotClean names (a skipped
+	// failing gate, a mandatory gate that checked nothing): the commits
+	// pass with a warning, never as clean.
 	unclean []string
 }
 
@@ -458,7 +458,7 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		if cr.Status == "ok" {
 			cr.Status = "warn"
 		}
-		cr.Problems = append(cr.Problems, fmt.Sprintf("session %s is COMPLETE, not clean: %s", cr.SessionID, strings.Join(rc.unclean, ", ")))
+		cr.Problems = append(cr.Problems, fmt.Sprintf("session %s"+notCleanMark+"%s", cr.SessionID, strings.Join(rc.unclean, ", ")))
 	}
 	switch {
 	case cr.SnapshotID == "":
@@ -641,10 +641,10 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 			rc.problems = append(rc.problems, fmt.Sprintf("%s: %s gate %s is %s", rel, ph.Gate, ph.ID, ph.Status))
 			continue
 		}
-		// Only a mandatory gate that checked nothing: a failing optional
-		// gate could not block by the protocol's own word, and verify has
-		// always passed it (the CLI and dashboard still say not clean).
-		if why := session.PhaseNotClean(ph.Gate, ph.Status, ph.Decision); why == session.NotCleanNothingChecked {
+		// The rule every surface applies (issue 25: a failed gate is
+		// never shown as clean anywhere). A failing optional gate skipped
+		// warns but does not fail CI: the protocol let it fail.
+		if why := session.PhaseNotClean(ph.Gate, ph.Status, ph.Decision); why != "" {
 			rc.unclean = append(rc.unclean, ph.ID+" ("+strings.TrimSuffix(why, ":")+")")
 		}
 	}
@@ -754,6 +754,11 @@ func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []
 			}
 			cr.Status = "ok"
 			cr.Problems = []string{fmt.Sprintf("no %s trailer (git revert and cherry-pick commit without the commit-msg hook), and session %s's hooks recorded it as checked work: %s", TrailerSession, id, what)}
+			if len(rc.unclean) > 0 {
+				// The session's own verdict goes with its replays.
+				cr.Status = "warn"
+				cr.Problems = append(cr.Problems, fmt.Sprintf("session %s"+notCleanMark+"%s", id, strings.Join(rc.unclean, ", ")))
+			}
 			changed = true
 			break
 		}

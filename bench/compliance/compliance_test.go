@@ -65,10 +65,14 @@ func classify(sc scenario, out outcome) row {
 	} else {
 		// Pending marks catch the skip only when they are the skip; else a
 		// person accepting them would wave the skip through unseen.
-		// "COMPLETE, not clean" (a mandatory gate checked nothing) has
-		// caught the skip: the verdict names the phase.
-		r.falseRes = clean && len(out.notClean) == 0 || pendingClean && !sc.naSkip
+		// "COMPLETE, not clean" (a mandatory gate checked nothing, or a
+		// failing gate that could not block was skipped) has caught the
+		// skip: the verdict names the phase, and verify warns.
+		r.falseRes = clean && len(out.notClean) == 0 && len(out.failedGates) == 0 || pendingClean && !sc.naSkip
 		r.verdict = "caught"
+		if clean && !r.falseRes && len(out.failedGates) > 0 {
+			r.why = "COMPLETE, not clean: failed gate " + strings.Join(out.failedGates, ", ")
+		}
 		switch {
 		case r.falseRes:
 			r.verdict = "FALSE PASS"

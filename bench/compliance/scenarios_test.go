@@ -68,6 +68,8 @@ func (s scenario) run(w *world) {
 		v3Repo(w)
 	case starterNoCmd:
 		starterNoCmdRepo(w, s.makeTarget || s.runAll, s.runAll, s.otherCheck)
+	case starterFlag:
+		starterFlagRepo(w)
 	}
 	w.noSerena = s.noSerena
 	w.skip = s.skips
@@ -90,6 +92,8 @@ func (s scenario) run(w *world) {
 		v3Flow(w, s.skips)
 	case starterNoCmd:
 		noCmdFlow(w, s.skips, s.fixFirst, s.makeTarget || s.runAll)
+	case starterFlag:
+		docsCondFlow(w, s.skips)
 	default:
 		starterFlow(w, s.skips, s.docs)
 	}

@@ -179,6 +179,12 @@ func checkList(cs []protocolspec.Check) string {
 		if c.Observed {
 			s += " origin=observed"
 		}
+		if c.When != "" {
+			s += " when=" + c.When
+		}
+		if c.WhenChanged != "" {
+			s += " when_changed=" + c.WhenChanged
+		}
 		if c.Builtin {
 			s += " (built-in)"
 		}
@@ -256,6 +262,11 @@ func printBinding(w io.Writer, spec *protocolspec.Spec) {
 			can = "can block"
 		}
 		fmt.Fprintf(w, "  %s: %s (%s): %s\n", p.ID, p.Level(), bindingReason(p), can)
+		for _, c := range p.Checks {
+			if cond := session.CheckCondition(c); cond != "" {
+				fmt.Fprintf(w, "    %s binds only when %s; else not applicable (not failed)\n", c.Kind, cond)
+			}
+		}
 		for _, d := range p.Dropped {
 			s := string(d.Check.Kind)
 			if d.Check.Arg != "" {
@@ -355,6 +366,9 @@ type lintPhase struct {
 	Blocks  bool                        `json:"blocks"`
 	Why     string                      `json:"why"`
 	Dropped []protocolspec.DroppedCheck `json:"dropped_builtins"`
+	// Conditions: each check that binds only when a condition holds
+	// (when=, when_changed=), "KIND: condition".
+	Conditions []string `json:"conditions,omitempty"`
 }
 
 func (a *app) lintJSON(c *cobra.Command, argv []string) error {
@@ -401,8 +415,14 @@ func (a *app) lintJSON(c *cobra.Command, argv []string) error {
 		if dropped == nil {
 			dropped = []protocolspec.DroppedCheck{}
 		}
+		var conds []string
+		for _, c := range p.Checks {
+			if cond := session.CheckCondition(c); cond != "" {
+				conds = append(conds, string(c.Kind)+": "+cond)
+			}
+		}
 		rep.Phases = append(rep.Phases, lintPhase{ID: p.ID, Gate: string(p.Gate), Coverage: cov, Checks: checkList(p.Checks),
-			Binding: string(p.Level()), Blocks: p.Mandatory(), Why: bindingReason(p), Dropped: dropped})
+			Binding: string(p.Level()), Blocks: p.Mandatory(), Why: bindingReason(p), Dropped: dropped, Conditions: conds})
 	}
 	rep.InferredChecks = spec.InferredChecks()
 	rep.EvidenceOnly = spec.EvidenceOnly()

@@ -176,8 +176,11 @@ func printView(w io.Writer, v *session.StateView) {
 	fmt.Fprintln(tw, "\nPHASE\tGATE\tSTATUS\tCHECKS")
 	for _, it := range v.Checklist {
 		cur := ""
+		if it.Decision == session.DecisionConditionNotMet {
+			cur = " (not applicable: condition not met)"
+		}
 		if it.Current {
-			cur = " <- current"
+			cur += " <- current"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s%s\t%s\n", it.Phase, it.Level, it.Status, cur, strings.Join(it.Checks, "; "))
 	}

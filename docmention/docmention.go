@@ -1,0 +1,340 @@
+// Package docmention decides whether a change affects documentation: it
+// touched a name a tracked markdown file mentions. The names are the ones a
+// reader of the docs types or looks up: a command-line flag (`--verbose`),
+// an environment variable (`SESSIONGATE_DB`), an exported identifier
+// the change removed or renamed, or the path of a file it deleted or
+// renamed.
+//
+// A starter protocol's "update the documentation your change affects" binds
+// on this condition (gate option when=docs_affected): a code-only change that
+// touches no documented name owes no docs update, one that changes a
+// documented flag does. The package is pure: the caller reads the diff and
+// the docs.
+package docmention
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Condition is the name of the built-in condition, as a gate option writes it.
+const Condition = "docs_affected"
+
+// Change is one file of a change: its path, whether the change deleted it,
+// and the lines it added and removed.
+type Change struct {
+	Path           string
+	Deleted        bool
+	Added, Removed []string
+}
+
+// Doc is a tracked markdown file and its content.
+type Doc struct {
+	Path string
+	Body []byte
+}
+
+// Kinds of names.
+const (
+	KindFlag       = "flag"
+	KindVariable   = "environment variable"
+	KindIdentifier = "identifier"
+	KindFile       = "file"
+)
+
+// Name is a name a change touched.
+type Name struct {
+	Kind string
+	Text string // as a doc writes it: --verbose, SESSIONGATE_DB, Advance, config/app.yaml
+	File string // the changed file that touched it
+}
+
+// Hit is a touched name a doc mentions.
+type Hit struct {
+	Name
+	Doc string
+}
+
+// String says it for a gate message.
+func (h Hit) String() string {
+	return h.Kind + " " + h.Text + " (changed in " + h.File + ") is mentioned in " + h.Doc
+}
+
+var (
+	reOnce                                   sync.Once
+	reDashFlag, reQuoted, reGoDecl, reEnvVar *regexp.Regexp
+)
+
+// regexps are compiled on first use, never at init: the hook path links
+// this package (TestNoRegexpCompiledAtInit).
+func regexps() {
+	reOnce.Do(func() {
+		reDashFlag = regexp.MustCompile(`(?:^|[^\w-])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)`)
+		reQuoted = regexp.MustCompile(`"([a-z][a-z0-9]+(?:-[a-z0-9]+)*)"`)
+		reGoDecl = regexp.MustCompile(`^\s*(?:func\s+(?:\([^)]*\)\s*)?|type\s+|const\s+|var\s+)([A-Z][A-Za-z0-9_]*)`)
+		reEnvVar = regexp.MustCompile(`"([A-Z][A-Z0-9]*_[A-Z0-9_]+)"`)
+	})
+}
+
+// IsDoc reports whether a tracked file is documentation whose mentions
+// count: markdown that describes what is, not history (a changelog, release
+// notes, a dated session log or note) or test data.
+func IsDoc(p string) bool {
+	if !strings.EqualFold(path.Ext(p), ".md") || IgnoredPath(p) {
+		return false
+	}
+	// A hidden folder holds a tool's or agent's notes (.agents/analysis),
+	// not the project's documentation; .github's guides are.
+	if strings.HasPrefix(p, ".") && !strings.HasPrefix(p, ".github/") || strings.Contains(p, "/.") {
+		return false
+	}
+	base := strings.ToUpper(path.Base(p))
+	for _, h := range []string{"CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASE"} {
+		if strings.HasPrefix(base, h) {
+			return false
+		}
+	}
+	return !dated(path.Base(p))
+}
+
+// dated: a name that starts with a date (2025-12-26-session-91.md) is a
+// log entry of its day.
+func dated(base string) bool {
+	if len(base) < 10 {
+		return false
+	}
+	for i, c := range base[:10] {
+		switch i {
+		case 4, 7:
+			if c != '-' {
+				return false
+			}
+		default:
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// IgnoredPath reports a file whose change never touches documented
+// behaviour: tests and their data.
+func IgnoredPath(p string) bool {
+	lp := strings.ToLower(p)
+	for _, d := range []string{"testdata/", "test/", "tests/", "__tests__/", "fixtures/", "spec/"} {
+		if strings.HasPrefix(lp, d) || strings.Contains(lp, "/"+d) {
+			return true
+		}
+	}
+	base := path.Base(lp)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	return strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test_") ||
+		strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, ".tests")
+}
+
+// Names lists the names a file's change touched: flags the file defines or
+// parses and environment variables it reads on its added or removed lines
+// (comments aside), exported Go identifiers whose declaration it removed
+// or renamed, and its path when it was deleted or renamed.
+func Names(c Change) []Name {
+	if IgnoredPath(c.Path) || strings.EqualFold(path.Ext(c.Path), ".md") {
+		return nil
+	}
+	regexps()
+	seen := map[string]bool{}
+	var out []Name
+	add := func(kind, text string) {
+		if !seen[kind+text] {
+			seen[kind+text] = true
+			out = append(out, Name{Kind: kind, Text: text, File: c.Path})
+		}
+	}
+	if c.Deleted {
+		// Renamed or removed: the docs that name it point at nothing. An
+		// edited file keeps its name; what changed in it is judged by the
+		// names on its lines (an edited workflow or generated file that a
+		// contributing guide names was 17% of urfave/cli's code-only
+		// commits, none needing a docs change).
+		add(KindFile, c.Path)
+	}
+	goFile := strings.HasSuffix(c.Path, ".go")
+	shell := slices.Contains([]string{".sh", ".bash", ""}, path.Ext(c.Path))
+	// An identifier counts when its declaration went (removed or renamed):
+	// a changed signature keeps the name the docs use.
+	declared := map[string]bool{}
+	if goFile {
+		for _, l := range c.Added {
+			if m := reGoDecl.FindStringSubmatch(l); m != nil {
+				declared[m[1]] = true
+			}
+		}
+	}
+	for i, lines := range [][]string{c.Added, c.Removed} {
+		removed := i == 1
+		for _, l := range lines {
+			t := strings.TrimSpace(l)
+			if t == "" || comment(t) {
+				continue
+			}
+			// A flag counts where the program defines or parses it, not
+			// where it passes one to another program (git log --format).
+			def := flagLine(t)
+			for _, m := range reDashFlag.FindAllStringSubmatchIndex(t, -1) {
+				// A script's case pattern parses it: --verbose) or --verbose|-v)
+				if next := m[3]; def || shell && next < len(t) && (t[next] == ')' || t[next] == '|') {
+					add(KindFlag, t[m[2]:m[3]])
+				}
+			}
+			if def {
+				for _, m := range reQuoted.FindAllStringSubmatch(t, -1) {
+					add(KindFlag, "--"+m[1])
+				}
+			}
+			if strings.Contains(strings.ToLower(t), "env") {
+				for _, m := range reEnvVar.FindAllStringSubmatch(t, -1) {
+					add(KindVariable, m[1])
+				}
+			}
+			if goFile && removed {
+				if m := reGoDecl.FindStringSubmatch(l); m != nil && !slices.Contains(commonMethods, m[1]) && !declared[m[1]] {
+					add(KindIdentifier, m[1])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// commonMethods are exported names too common to tie a change to a doc.
+var commonMethods = []string{"String", "Error", "Close", "Read", "Write", "Reset", "Less", "Swap", "Init", "Main", "Name", "Type", "Run", "Done", "Next", "Value", "Equal", "Unwrap", "MarshalJSON", "UnmarshalJSON"}
+
+func comment(t string) bool {
+	for _, p := range []string{"//", "#", "/*", "* ", "<!--", "--"} {
+		if strings.HasPrefix(t, p) && !(p == "--" && len(t) > 2 && t[2] != ' ') {
+			return true
+		}
+	}
+	return t == "*"
+}
+
+// flagLine: a line that defines a flag (Go's flag package, cobra,
+// urfave/cli, argparse, optparse, click, commander). A line that only
+// compares an argument with "--x" is left out: a tool that reads other
+// programs' command lines does that for flags it does not define.
+func flagLine(t string) bool {
+	for _, k := range []string{"Flag{", "Flags()", "flag.Bool", "flag.String", "flag.Int", "flag.Uint", "flag.Float", "flag.Duration",
+		"flag.Var", "flag.Func", "flag.TextVar", "add_argument(", "add_option(", ".option(", "Name:", "Aliases:"} {
+		if strings.Contains(t, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// Find returns the first touched name a doc mentions, in the order of
+// changes, then docs; ok is false when the change touches no documented
+// name. A flag is mentioned as written (--verbose, or -verbose in a code
+// span), an identifier or variable as a whole word inside code (a `span`
+// or a fenced block), a path as written anywhere.
+func Find(changes []Change, docs []Doc) (Hit, bool) {
+	var names []Name
+	for _, c := range changes {
+		names = append(names, Names(c)...)
+	}
+	if len(names) == 0 {
+		return Hit{}, false
+	}
+	for _, d := range docs {
+		if !IsDoc(d.Path) {
+			continue
+		}
+		body := string(d.Body)
+		var code string
+		for _, n := range names {
+			if n.File == d.Path {
+				continue
+			}
+			var ok bool
+			switch n.Kind {
+			case KindFlag:
+				ok = word(body, n.Text) || (code != "" || fill(&code, body)) && word(code, n.Text[1:])
+			case KindFile:
+				ok = word(body, n.Text)
+			default:
+				ok = (code != "" || fill(&code, body)) && word(code, n.Text)
+			}
+			if ok {
+				return Hit{Name: n, Doc: d.Path}, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+func fill(code *string, body string) bool {
+	*code = CodeText(body)
+	return *code != ""
+}
+
+// word reports whether s holds w with no name character on either side.
+func word(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !nameByte(s[j-1])
+		after := j+len(w) >= len(s) || !nameByte(s[j+len(w)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func nameByte(c byte) bool {
+	return c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// CodeText returns the text of a markdown document's code: inline `spans`
+// and fenced blocks, one per line.
+func CodeText(md string) string {
+	var b strings.Builder
+	fence := ""
+	for _, l := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(l)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+				continue
+			}
+			b.WriteString(l)
+			b.WriteByte('\n')
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		for {
+			i := strings.IndexByte(l, '`')
+			if i < 0 {
+				break
+			}
+			j := strings.IndexByte(l[i+1:], '`')
+			if j < 0 {
+				break
+			}
+			b.WriteString(l[i+1 : i+1+j])
+			b.WriteByte('\n')
+			l = l[i+j+2:]
+		}
+	}
+	return b.String()
+}

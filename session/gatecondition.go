@@ -1,0 +1,225 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/docmention"
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/repopath"
+)
+
+// A check may bind only when a condition holds (when=docs_affected,
+// when_changed="GLOBS"). sessiongate checks the condition itself, from the
+// session's diff and the tracked docs: where it does not hold, the check
+// is not applicable (SKIPPED, CONDITION_NOT_MET, clean), never failed, and
+// nothing the agent says decides it. The starter protocol's docs phase
+// binds this way: an honest code-only session owes no docs update, one that
+// changes a flag the README names does.
+
+// conditionMark starts the message of a check whose condition did not hold.
+const conditionMark = "not applicable (condition: "
+
+// docsScanCap bounds the files whose diffs are read for docs_affected;
+// a larger change is taken to affect the docs (the check binds).
+const docsScanCap = 200
+
+// docBodyCap skips a tracked .md larger than this (a generated dump, not
+// prose anyone keeps up to date by hand).
+const docBodyCap = 1 << 20
+
+// CheckCondition says, for people, when a check binds ("" when always).
+func CheckCondition(c protocolspec.Check) string {
+	var parts []string
+	if c.When == docmention.Condition {
+		parts = append(parts, "the session changed a flag, environment variable, exported identifier or file a tracked .md mentions (when=docs_affected)")
+	}
+	if c.WhenChanged != "" {
+		parts = append(parts, fmt.Sprintf("the session changed a file matching %s (when_changed)", c.WhenChanged))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// checkCondition decides a check's condition for the session: holds, and
+// what was found either way.
+func checkCondition(ctx context.Context, env gateEnv, c protocolspec.Check) (holds bool, why string, err error) {
+	files, err := sessionFiles(ctx, env.repo, env.sess)
+	if err != nil {
+		return false, "", fmt.Errorf("condition: list the session's changed files: %w", err)
+	}
+	if c.WhenChanged != "" {
+		var hit string
+		for _, g := range strings.Split(c.WhenChanged, ",") {
+			if m := repopath.Filter(files, strings.TrimSpace(g)); len(m) > 0 {
+				hit = m[0]
+				break
+			}
+		}
+		if hit == "" {
+			return false, fmt.Sprintf("no changed file matches %s", c.WhenChanged), nil
+		}
+		why = fmt.Sprintf("%s changed", hit)
+		if c.When == "" {
+			return true, why, nil
+		}
+	}
+	if c.When != docmention.Condition {
+		return false, "", fmt.Errorf("condition: unknown when=%q", c.When)
+	}
+	hit, holds, err := docsAffected(ctx, env, files)
+	if err != nil || !holds {
+		return false, hit, err
+	}
+	if why != "" {
+		hit = why + "; " + hit
+	}
+	return true, hit, nil
+}
+
+// docsAffected reads the session's change and the docs tracked at its
+// start: holds when the change touched a name a doc mentions; why names
+// it, or says what was looked at when none was.
+func docsAffected(ctx context.Context, env gateEnv, files []string) (why string, holds bool, err error) {
+	var changes []docmention.Change
+	scanned := 0
+	for _, f := range files {
+		if strings.EqualFold(pathExt(f), ".md") || docmention.IgnoredPath(f) || env.cfg.isRecord(f) {
+			continue
+		}
+		if scanned++; scanned > docsScanCap {
+			return fmt.Sprintf("the session changed more than %d files that are not docs or tests: taken to affect the docs", docsScanCap), true, nil
+		}
+		_, ok, rerr := repopath.Resolve(env.repo.Root(), f)
+		ch := docmention.Change{Path: f, Deleted: rerr == nil && !ok}
+		if env.sess.StartCommit != "" || !ch.Deleted {
+			if ch.Added, ch.Removed, _, err = env.repo.DiffLines(ctx, env.sess.StartCommit, f); err != nil {
+				return "", false, fmt.Errorf("condition docs_affected: %w", err)
+			}
+		}
+		changes = append(changes, ch)
+	}
+	if len(changes) == 0 {
+		return "the session changed no file but docs and tests", false, nil
+	}
+	docs, err := trackedDocs(ctx, env, files)
+	if err != nil {
+		return "", false, err
+	}
+	if h, ok := docmention.Find(changes, docs); ok {
+		return h.String(), true, nil
+	}
+	return fmt.Sprintf("no flag, environment variable, exported identifier or file that %d changed file(s) touch is mentioned in the %d tracked .md file(s)", len(changes), len(docs)), false, nil
+}
+
+// trackedDocs are the .md files tracked at the session's start that
+// describe the project (docmention.IsDoc), as the start commit holds them:
+// a mention the agent deletes, or hides from git (skip-worktree), still
+// counts. An unchanged doc is read from the work tree (no git process);
+// one the session changed or git hides is read at the start.
+func trackedDocs(ctx context.Context, env gateEnv, changed []string) ([]docmention.Doc, error) {
+	tl, ok := env.repo.(TreeLister)
+	if !ok || env.sess.StartCommit == "" {
+		return nil, nil // nothing tracked before the session: nothing documented
+	}
+	paths, err := tl.TreeFiles(ctx, env.sess.StartCommit)
+	if err != nil {
+		return nil, fmt.Errorf("condition docs_affected: list the tracked docs: %w", err)
+	}
+	atStart := map[string]bool{}
+	for _, f := range changed {
+		atStart[f] = true
+	}
+	hidden, err := env.repo.HiddenFiles(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("condition docs_affected: list hidden files: %w", err)
+	}
+	for f := range hidden {
+		atStart[f] = true
+	}
+	var docs []docmention.Doc
+	for _, p := range paths {
+		if !docmention.IsDoc(p) || env.cfg.isRecord(p) {
+			continue
+		}
+		if atStart[p] {
+			b, err := env.repo.ReadAt(ctx, env.sess.StartCommit, p)
+			if err != nil {
+				return nil, fmt.Errorf("condition docs_affected: read %s at the session's start: %w", p, err)
+			}
+			if len(b) <= docBodyCap {
+				docs = append(docs, docmention.Doc{Path: p, Body: b})
+			}
+			continue
+		}
+		abs, ok, err := repopath.Resolve(env.repo.Root(), p)
+		if err != nil || !ok {
+			continue
+		}
+		if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() || st.Size() > docBodyCap {
+			continue
+		}
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, fmt.Errorf("condition docs_affected: read %s: %w", p, err)
+		}
+		docs = append(docs, docmention.Doc{Path: p, Body: b})
+	}
+	return docs, nil
+}
+
+func pathExt(p string) string {
+	if i := strings.LastIndexByte(p, '.'); i > strings.LastIndexByte(p, '/') {
+		return p[i:]
+	}
+	return ""
+}
+
+// conditionalCheck runs check c under its condition: a condition that
+// does not hold makes it not applicable; one that holds is named in a
+// failure's message, so the agent sees why the check binds.
+func conditionalCheck(ctx context.Context, env gateEnv, c protocolspec.Check, run func() (CheckResult, string)) (CheckResult, string) {
+	holds, why, err := checkCondition(ctx, env, c)
+	if err != nil {
+		return CheckResult{Kind: c.Kind, Arg: c.Arg, Status: StatusFail, Message: err.Error()}, ""
+	}
+	if !holds {
+		return CheckResult{Kind: c.Kind, Arg: c.Arg, Status: StatusSkipped, Message: conditionMark + conditionName(c) + "): " + truncate(why, 300)}, ""
+	}
+	cr, out := run()
+	if cr.Status == StatusFail {
+		cr.Message += " (it binds: " + truncate(why, 300) + ")"
+	}
+	return cr, out
+}
+
+func conditionName(c protocolspec.Check) string {
+	var n []string
+	if c.When != "" {
+		n = append(n, "when="+c.When)
+	}
+	if c.WhenChanged != "" {
+		n = append(n, "when_changed="+c.WhenChanged)
+	}
+	return strings.Join(n, " ")
+}
+
+// conditionsUnmet reports whether every check of a skipped gate was
+// skipped on a condition that did not hold.
+func conditionsUnmet(cs []CheckResult) bool {
+	for _, c := range cs {
+		if c.Status != StatusSkipped || !strings.HasPrefix(c.Message, conditionMark) {
+			return false
+		}
+	}
+	return len(cs) > 0
+}
+
+// conditionSuffix names a check's condition after its description.
+func conditionSuffix(c protocolspec.Check) string {
+	if n := conditionName(c); n != "" {
+		return ", only when " + n
+	}
+	return ""
+}

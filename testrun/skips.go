@@ -361,6 +361,14 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 		envSets[n] = v
 	}
 	envFns := envFuncs(k, now)
+	for n, v := range constFuncs(k, now) { // constfuncs.go
+		if envFns == nil {
+			envFns = map[string]string{}
+		}
+		if _, ok := envFns[n]; !ok {
+			envFns[n] = v
+		}
+	}
 	consts := fileConsts(k, now)
 	for n, v := range envConsts(k, now) {
 		if _, ok := consts[n]; !ok {

@@ -56,10 +56,10 @@ func StrictEnv(env LookupEnv) LookupEnv {
 		env = globalEnv
 	}
 	return func(name string) (string, bool) {
-		if v, ok := env(name); ok {
+		if v, ok := env(name); ok && v != "" {
 			return v, true
 		}
-		return unsetValue, true
+		return unsetValue, true // unset, or set empty (read as missing)
 	}
 }
 

@@ -406,6 +406,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 		}
 	}
 	nowKeys := testKeys(k, lines)
+	renamed := renamedTests(k, strings.Split(string(was), "\n"), lines, oldKeys, nowKeys) // renamedtests.go
 	prev, fnExisted, bodyIndent, inFn := "", false, "", false
 	for i, l := range lines {
 		k2 := strings.TrimSpace(l)
@@ -413,7 +414,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 		switch {
 		case testFuncRE().MatchString(l) || k == "js" && jsTestHeader(l):
 			key, named := nowKeys[i]
-			fnExisted, bodyIndent, inFn = existed && (named && oldKeys[key] || !named && old[k2]), "", true
+			fnExisted, bodyIndent, inFn = existed && (named && (oldKeys[key] || renamed[i]) || !named && old[k2]), "", true
 		case strings.HasPrefix(l, "func ") || strings.HasPrefix(k2, "def ") || strings.HasPrefix(k2, "async def ") || strings.HasPrefix(l, "class "):
 			fnExisted, bodyIndent, inFn = false, "", false // a helper: not a test
 		case inFn && bodyIndent != "" && k2 != "" && len(ind) < len(bodyIndent):
@@ -425,7 +426,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 			count[k2]--
 		} else {
 			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts, env: env,
-				envFuncs: envFns, envSets: envSets, marksOld: existed && marksOldTest(k, lines, i, old)}
+				envFuncs: envFns, envSets: envSets, marksOld: existed && (marksOldTest(k, lines, i, old) || marksRenamed(k, lines, i, renamed))}
 			at.switchTag, at.inSwitch = switchAt(lines, i)
 			if inFn {
 				at.helpers = hs // a helper's own body is not a call of it

@@ -25,12 +25,12 @@ import (
 // the base's own command pass on less. Each such change in base..head is
 // flagged on the commit that made it and fails verify unless a person
 // signed for it (a signed acceptance of the file's head content, or the
-// commit's signature by a listed signer). Cheap and syntactic: two git
-// diffs over the few paths that matter, no parsing of any language.
+// commit's signature by a listed signer). Cheap: two git diffs over the
+// few paths that matter, the changed test files read at both ends and
+// judged by the local QA rule (skipjudge.go).
 // Not caught: weakening inside the code under test or a helper the
 // script calls that is not named on the command line, assertions
-// loosened inside a test that keeps its name, tests excluded by build
-// tags or conditions written without the markers below.
+// loosened inside a test that keeps its name.
 
 // testFile reports whether a path is a test file of a language the guard
 // knows (Go, Python, JavaScript/TypeScript).

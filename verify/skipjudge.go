@@ -2,7 +2,6 @@ package verify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -31,30 +30,30 @@ import (
 // One git call lists the tip's tree when a Go test changed (its package's
 // helpers); each judged file is read at both ends.
 func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, changed []string, links map[string]bool, env testrun.LookupEnv) ([]weakening, error) {
+	var read []string
+	for _, p := range changed {
+		if testrun.RangeReads(p) && !links[p] {
+			read = append(read, p)
+		}
+	}
+	if len(read) == 0 {
+		return nil, nil
+	}
+	// One cat-file process per end of the range, however many files.
+	was, err := repo.BlobsAt(ctx, base, read)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	now, err := repo.BlobsAt(ctx, tip, read)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
 	var files []testrun.RangeFile
 	dirs := map[string]bool{} // folders of changed Go test files
-	for _, p := range changed {
-		if !testrun.RangeReads(p) || links[p] {
-			continue
-		}
-		f := testrun.RangeFile{Path: p}
-		now, err := repo.ReadAt(ctx, tip, p)
-		switch {
-		case errors.Is(err, gitrepo.ErrNoFile):
-		case err != nil:
-			return nil, fmt.Errorf("rerun guard: read %s at the tip: %w", p, err)
-		default:
-			f.Now = now
-		}
-		was, err := repo.ReadAt(ctx, base, p)
-		switch {
-		case errors.Is(err, gitrepo.ErrNoFile):
-		case err != nil:
-			return nil, fmt.Errorf("rerun guard: read %s at the base: %w", p, err)
-		default:
-			f.Was, f.Existed = was, true
-		}
-		if testrun.FileKind(p) == "" && !testrun.PyImportedByDiscovery(p) && f.Now == nil {
+	for _, p := range read {
+		w, existed := was[p]
+		f := testrun.RangeFile{Path: p, Existed: existed, Was: w, Now: now[p]}
+		if f.Now == nil && testrun.FileKind(p) == "" && !testrun.PyImportedByDiscovery(p) {
 			continue // a source file deleted: no helper to read
 		}
 		files = append(files, f)
@@ -62,24 +61,20 @@ func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, chang
 			dirs[path.Dir(p)] = true
 		}
 	}
-	if len(files) == 0 {
-		return nil, nil
-	}
 	pkg := map[string][]byte{}
 	if len(dirs) > 0 {
 		all, err := repo.TreeFiles(ctx, tip)
 		if err != nil {
 			return nil, fmt.Errorf("rerun guard: list the tip's files: %w", err)
 		}
+		var sib []string
 		for _, p := range all {
-			if !dirs[path.Dir(p)] || path.Ext(p) != ".go" || slices.Contains(changed, p) {
-				continue
+			if dirs[path.Dir(p)] && path.Ext(p) == ".go" && !slices.Contains(read, p) {
+				sib = append(sib, p)
 			}
-			b, err := repo.ReadAt(ctx, tip, p)
-			if err != nil {
-				return nil, fmt.Errorf("rerun guard: read %s at the tip: %w", p, err)
-			}
-			pkg[p] = b
+		}
+		if pkg, err = repo.BlobsAt(ctx, tip, sib); err != nil {
+			return nil, fmt.Errorf("rerun guard: %w", err)
 		}
 	}
 	byPath := testrun.SkipsAddedRange(files, pkg, env)

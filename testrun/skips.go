@@ -80,6 +80,9 @@ type lineAt struct {
 	helpers map[string]bool
 	// env is the environment the judged run had (nil: this process's).
 	env LookupEnv
+	// opener is the line that opens the block holding the line (the
+	// nearest line above it indented less; blockopener.go).
+	opener string
 	// envFuncs, envSets, marksOld, switchTag/inSwitch: envcalls.go.
 	envFuncs, envSets map[string]string
 	marksOld          bool
@@ -111,6 +114,15 @@ func addedSkip(k, line string, at lineAt) string {
 		guarded = !condAlways(condAt(c, at, at.fnExisted), at.fnExisted, at.env) // a switch's case (envcalls.go)
 	} else {
 		guarded, condLine = re.ifLine.MatchString(at.prev), false
+		if !guarded && at.opener != "" {
+			// a skip further down an if's block (`if missing { if CI { t.Fatal() }; t.Skip() }`,
+			// this repository's own rule for tests needing a program): the block's if guards it
+			if c, ok := guardCond(at.opener); ok {
+				guarded = !condAlways(condAt(c, at, at.fnExisted), at.fnExisted, at.env)
+			} else {
+				guarded = re.ifLine.MatchString(at.opener)
+			}
+		}
 	}
 	switch k {
 	case "go":
@@ -428,6 +440,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts, env: env,
 				envFuncs: envFns, envSets: envSets, marksOld: existed && (marksOldTest(k, lines, i, old) || marksRenamed(k, lines, i, renamed))}
 			at.switchTag, at.inSwitch = switchAt(lines, i)
+			at.opener = blockOpener(lines, i)
 			if inFn {
 				at.helpers = hs // a helper's own body is not a call of it
 			}

@@ -41,6 +41,28 @@ const envSetToken = `__sessiongate_env_set__`
 // opaqueValue is RunEnv's value for such a variable.
 const opaqueValue = "\x00opaque"
 
+// unsetValue is StrictEnv's value for a variable the run did not have.
+const unsetValue = "\x00unset"
+
+// StrictEnv is env (nil: this process's) taken as the whole environment
+// of the judged run: a variable it lacks reads as missing, so in a test
+// that ran at the base a condition that fires because one is unset
+// (`os.Getenv("DB_URL") == ""`) fires. Verify's rerun guard judges with it
+// in CI: the old test ran there, without the variable, before the change
+// skipped it. The local rule keeps such a condition a guard (a person's
+// shell may lack what CI sets). New tests are judged the same either way.
+func StrictEnv(env LookupEnv) LookupEnv {
+	if env == nil {
+		env = globalEnv
+	}
+	return func(name string) (string, bool) {
+		if v, ok := env(name); ok && v != "" {
+			return v, true
+		}
+		return unsetValue, true // unset, or set empty (read as missing)
+	}
+}
+
 // RunEnv is the environment a test command line ran with (issue 25 round
 // 18, E1): base (the recording process's, or a gate's command
 // environment; nil: this process's) overlaid with what the line sets for
@@ -115,6 +137,8 @@ func withEnv(c string, env LookupEnv) string {
 	lit := func(name string) string {
 		v, ok := lookupEnv(name)
 		switch {
+		case v == unsetValue:
+			return `""` // StrictEnv: the run had no such variable
 		case !ok || v == "":
 			return "" // set empty reads as missing
 		case v == opaqueValue:
@@ -124,8 +148,10 @@ func withEnv(c string, env LookupEnv) string {
 		}
 		return `"` + v + `"`
 	}
-	set := func(name, yes string) string {
-		if _, ok := lookupEnv(name); ok {
+	set := func(name, yes, no string) string {
+		if v, ok := lookupEnv(name); v == unsetValue {
+			return no
+		} else if ok {
 			return yes
 		}
 		return ""
@@ -139,10 +165,13 @@ func withEnv(c string, env LookupEnv) string {
 		})
 	}
 	sub(r.goGet, func(m []string) string { return lit(m[1]) })
-	sub(r.goLookup, func(m []string) string { return set(m[1], "true") })
+	sub(r.goLookup, func(m []string) string { return set(m[1], "true", "false") })
 	sub(r.pyGet, func(m []string) string { return lit(m[1]) })
 	sub(r.pyIndex, func(m []string) string { return lit(m[1]) })
-	sub(r.pyIn, func(m []string) string { return set(m[1], map[bool]string{true: "False", false: "True"}[m[2] != ""]) })
+	sub(r.pyIn, func(m []string) string {
+		in := map[bool]string{true: "False", false: "True"}
+		return set(m[1], in[m[2] != ""], in[m[2] == ""])
+	})
 	sub(r.jsEnv, func(m []string) string { return lit(m[1] + m[2]) })
 	return c
 }

@@ -80,6 +80,9 @@ type lineAt struct {
 	helpers map[string]bool
 	// env is the environment the judged run had (nil: this process's).
 	env LookupEnv
+	// opener is the line that opens the block holding the line (the
+	// nearest line above it indented less; blockopener.go).
+	opener string
 	// envFuncs, envSets, marksOld, switchTag/inSwitch: envcalls.go.
 	envFuncs, envSets map[string]string
 	marksOld          bool
@@ -111,6 +114,15 @@ func addedSkip(k, line string, at lineAt) string {
 		guarded = !condAlways(condAt(c, at, at.fnExisted), at.fnExisted, at.env) // a switch's case (envcalls.go)
 	} else {
 		guarded, condLine = re.ifLine.MatchString(at.prev), false
+		if !guarded && at.opener != "" {
+			// a skip further down an if's block (`if missing { if CI { t.Fatal() }; t.Skip() }`,
+			// this repository's own rule for tests needing a program): the block's if guards it
+			if c, ok := guardCond(at.opener); ok {
+				guarded = !condAlways(condAt(c, at, at.fnExisted), at.fnExisted, at.env)
+			} else {
+				guarded = re.ifLine.MatchString(at.opener)
+			}
+		}
 	}
 	switch k {
 	case "go":
@@ -366,6 +378,14 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 		envSets[n] = v
 	}
 	envFns := envFuncs(k, now)
+	for n, v := range constFuncs(k, now) { // constfuncs.go
+		if envFns == nil {
+			envFns = map[string]string{}
+		}
+		if _, ok := envFns[n]; !ok {
+			envFns[n] = v
+		}
+	}
 	consts := fileConsts(k, now)
 	for n, v := range envConsts(k, now) {
 		if _, ok := consts[n]; !ok {
@@ -403,6 +423,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 		}
 	}
 	nowKeys := testKeys(k, lines)
+	renamed := renamedTests(k, strings.Split(string(was), "\n"), lines, oldKeys, nowKeys) // renamedtests.go
 	prev, fnExisted, bodyIndent, inFn := "", false, "", false
 	for i, l := range lines {
 		k2 := strings.TrimSpace(l)
@@ -410,7 +431,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 		switch {
 		case testFuncRE().MatchString(l) || k == "js" && jsTestHeader(l):
 			key, named := nowKeys[i]
-			fnExisted, bodyIndent, inFn = existed && (named && oldKeys[key] || !named && old[k2]), "", true
+			fnExisted, bodyIndent, inFn = existed && (named && (oldKeys[key] || renamed[i]) || !named && old[k2]), "", true
 		case strings.HasPrefix(l, "func ") || strings.HasPrefix(k2, "def ") || strings.HasPrefix(k2, "async def ") || strings.HasPrefix(l, "class "):
 			fnExisted, bodyIndent, inFn = false, "", false // a helper: not a test
 		case inFn && bodyIndent != "" && k2 != "" && len(ind) < len(bodyIndent):
@@ -422,8 +443,9 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 			count[k2]--
 		} else {
 			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts, env: env,
-				envFuncs: envFns, envSets: envSets, marksOld: existed && marksOldTest(k, lines, i, old)}
+				envFuncs: envFns, envSets: envSets, marksOld: existed && (marksOldTest(k, lines, i, old) || marksRenamed(k, lines, i, renamed))}
 			at.switchTag, at.inSwitch = switchAt(lines, i)
+			at.opener = blockOpener(lines, i)
 			if inFn {
 				at.helpers = hs // a helper's own body is not a call of it
 			}

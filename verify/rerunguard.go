@@ -15,6 +15,7 @@ import (
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // What --rerun cannot see by running (issue 26.3). The commands come from
@@ -24,12 +25,12 @@ import (
 // the base's own command pass on less. Each such change in base..head is
 // flagged on the commit that made it and fails verify unless a person
 // signed for it (a signed acceptance of the file's head content, or the
-// commit's signature by a listed signer). Cheap and syntactic: two git
-// diffs over the few paths that matter, no parsing of any language.
+// commit's signature by a listed signer). Cheap: two git diffs over the
+// few paths that matter, the changed test files read at both ends and
+// judged by the local QA rule (skipjudge.go).
 // Not caught: weakening inside the code under test or a helper the
 // script calls that is not named on the command line, assertions
-// loosened inside a test that keeps its name, tests excluded by build
-// tags or conditions written without the markers below.
+// loosened inside a test that keeps its name.
 
 // testFile reports whether a path is a test file of a language the guard
 // knows (Go, Python, JavaScript/TypeScript).
@@ -199,7 +200,28 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 			found = append(found, weakening{s.Path, "deletes this test file"})
 		}
 	}
-	found = append(found, patchWeakenings(patch)...)
+	// Test files made links are named as such; skips in the files the
+	// local rule reads are judged by it (skipjudge.go), in this process's
+	// environment (CI's, in CI).
+	links, linked, err := linkWeakenings(ctx, t.repo, bl.Rev, tip, status)
+	if err != nil {
+		return err
+	}
+	found = append(found, linked...)
+	changed, err := t.repo.TreeDiff(ctx, bl.Rev, tip)
+	if err != nil {
+		return fmt.Errorf("rerun guard: list the range's changed files: %w", err)
+	}
+	skips, err := rangeSkips(ctx, t.repo, bl.Rev, tip, changed, links, testrun.StrictEnv(nil))
+	if err != nil {
+		return err
+	}
+	found = append(found, skips...)
+	for _, w := range patchWeakenings(patch) {
+		if !links[w.path] {
+			found = append(found, w)
+		}
+	}
 	if found, err = t.dropDeadTests(ctx, found, patch, tip); err != nil {
 		return err
 	}
@@ -282,7 +304,7 @@ func verb(status string) string {
 
 // patchWeakenings reads a -U0 diff of test files: test functions that
 // leave and do not come back (under the same name anywhere in the
-// change), and skip markers added.
+// change), and skip markers added to test files testrun does not read.
 func patchWeakenings(patch string) []weakening {
 	re := guardREs()
 	var out []weakening
@@ -308,7 +330,8 @@ func patchWeakenings(patch string) []weakening {
 			if n := testNameOf(re, l[1:]); n != "" {
 				addedNames[n] = true
 			}
-			if re.skip.MatchString(l[1:]) {
+			// Files the local rule reads are judged by it (rangeSkips).
+			if testrun.FileKind(file) == "" && re.skip.MatchString(l[1:]) {
 				out = append(out, weakening{file, "adds " + shorten.Bytes(strings.TrimSpace(l[1:]), 80, "...")})
 			}
 		case inHunk && strings.HasPrefix(l, "-"):

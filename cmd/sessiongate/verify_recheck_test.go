@@ -447,9 +447,9 @@ func TestVerifyRerunGuard(t *testing.T) {
 	}{
 		{"honest", honest, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
 		{"script", script, 1, `rerun guard: commit [0-9a-f]{12} changes scripts/test\.sh: changes it, and the rerun command ` + "`sh scripts/test\\.sh`" + ` runs it`},
-		{"skip", skip, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds t\.Skip\("flaky"\)`},
-		{"skip-attr", skipAttr, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds t\.Skip\("flaky"\)`},
-		{"skip-nul", skipNUL, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds t\.Skip\("flaky"\)`},
+		{"skip", skip, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds "t\.Skip\(\\"flaky\\"\)": a skip no condition guards`},
+		{"skip-attr", skipAttr, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds "t\.Skip\(\\"flaky\\"\)": a skip no condition guards`},
+		{"skip-nul", skipNUL, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: adds "t\.Skip\(\\"flaky\\"\)": a skip no condition guards`},
 		{"removed", removed, 1, `rerun guard: commit [0-9a-f]{12} changes calc_test\.go: removes the test TestSub`},
 		{"moved", moved, 0, `(?m)^OK   rerun QA_VALIDATION: sh scripts/test\.sh`},
 		{"moved-cut", movedCut, 1, `rerun guard: commit [0-9a-f]{12} changes extra_test\.go: deletes this test file`},

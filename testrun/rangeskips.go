@@ -1,0 +1,104 @@
+package testrun
+
+import (
+	"path"
+	"sort"
+	"strings"
+)
+
+// Verify's rerun guard judged skips with a regexp of its own: any skip
+// marker a session committed failed CI unless a person signed, an honest
+// `t.Skip` without a database URL in a new test included, while the local
+// QA gate (SkipsAddedIn) passed it: the session ended clean and CI failed
+// it (issue 25, round 19). SkipsAddedRange gives verify the local rule's
+// own judgement over two commits instead of a work tree.
+
+// RangeFile is a file as a range of commits left it: Was its content at
+// the base (Existed false: the base had no such file), Now at the tip
+// (nil: the range deleted it).
+type RangeFile struct {
+	Path    string
+	Existed bool
+	Was     []byte
+	Now     []byte
+}
+
+// SkipsAddedRange lists, by path, the skips the range's change added to
+// its test files, as SkipsAddedIn words them ("adds `line`: why"). changed
+// are the files the range changed that FileKind or PyImportedByDiscovery
+// reads, and its changed Go and Python source files (their skipping
+// helpers count); pkg holds, at the tip, the other Go files of the
+// packages of the changed Go test files. env is the environment of the
+// run that matters (nil: this process's); it decides conditions only in
+// tests that ran at the base, as locally. Removed tests are not listed
+// here (the caller reads them).
+func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv) map[string][]string {
+	helpers := map[string]map[string]bool{}
+	addHelpers := func(f string, b []byte) {
+		k := sourceKind(f)
+		if (k != "go" && k != "py") || SkippedDir(f) || b == nil {
+			return
+		}
+		for h := range skipHelpers(k, b) {
+			if helpers[k] == nil {
+				helpers[k] = map[string]bool{}
+			}
+			helpers[k][h] = true
+		}
+	}
+	sets := map[string]string{}
+	for _, f := range changed {
+		addHelpers(f.Path, f.Now)
+		if f.Now != nil && (FileKind(f.Path) != "" || PyImportedByDiscovery(f.Path)) {
+			for n, v := range EnvSetsAdded(f.Was, f.Now) {
+				sets[n] = v
+			}
+		}
+	}
+	paths := make([]string, 0, len(pkg))
+	for p := range pkg {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if path.Ext(p) == ".go" {
+			addHelpers(p, pkg[p])
+		}
+	}
+	out := map[string][]string{}
+	for _, f := range changed {
+		if f.Now == nil {
+			continue // deleted: no skip added
+		}
+		k := FileKind(f.Path)
+		if k == "" && PyImportedByDiscovery(f.Path) {
+			if why := pyExitAdded(f.Was, f.Now); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
+			continue
+		}
+		if k == "" {
+			continue
+		}
+		was := f.Was
+		if !f.Existed {
+			was = nil
+		}
+		out[f.Path] = append(out[f.Path], skipsIn(k, was, f.Now, f.Existed, helpers[sourceKind(f.Path)], sets, env)...)
+		if len(out[f.Path]) == 0 {
+			delete(out, f.Path)
+		}
+	}
+	return out
+}
+
+// RangeReads reports whether the range judgement reads file f: a test
+// file, a test folder's __init__.py, or a Go or Python source file (its
+// skipping helpers).
+func RangeReads(f string) bool {
+	if FileKind(f) != "" || PyImportedByDiscovery(f) {
+		return true
+	}
+	k := sourceKind(f)
+	return (k == "go" || k == "py") && !SkippedDir(f) && !strings.HasSuffix(f, "/")
+}

@@ -1,0 +1,141 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/testrun"
+)
+
+// The rerun guard failed every skip marker a session committed unless a
+// person signed, an honest `t.Skip` without a database URL in a new test
+// included, while the local QA gate passed it (the session ended clean,
+// CI failed it: issue 25, round 19). Skips in the test files the local
+// rule reads are now judged by that rule (testrun.SkipsAddedRange) over
+// base..tip: a skip in a new test behind a condition on a missing
+// resource, or any condition the rule reads as not firing, passes; a
+// skip added to a test the base had whose condition fires in this run's
+// environment, an unconditional skip, a helper that always skips,
+// `//go:build ignore` on an old file, xit, .only still fail. The
+// environment is this process's: in CI, CI's own, the run that matters
+// there. Test files the rule does not read keep the marker regexp.
+
+// rangeSkips judges the skips base..tip added to the test files testrun
+// reads. changed are the paths the range changed (git diff --name-only).
+// One git call lists the tip's tree when a Go test changed (its package's
+// helpers); each judged file is read at both ends.
+func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, changed []string, links map[string]bool, env testrun.LookupEnv) ([]weakening, error) {
+	var read []string
+	for _, p := range changed {
+		if testrun.RangeReads(p) && !links[p] {
+			read = append(read, p)
+		}
+	}
+	if len(read) == 0 {
+		return nil, nil
+	}
+	// One cat-file process per end of the range, however many files.
+	was, err := repo.BlobsAt(ctx, base, read)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	now, err := repo.BlobsAt(ctx, tip, read)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	var files []testrun.RangeFile
+	dirs := map[string]bool{} // folders of changed Go test files
+	for _, p := range read {
+		w, existed := was[p]
+		f := testrun.RangeFile{Path: p, Existed: existed, Was: w, Now: now[p]}
+		if f.Now == nil && testrun.FileKind(p) == "" && !testrun.PyImportedByDiscovery(p) {
+			continue // a source file deleted: no helper to read
+		}
+		files = append(files, f)
+		if testrun.FileKind(p) == "go" && f.Now != nil {
+			dirs[path.Dir(p)] = true
+		}
+	}
+	pkg := map[string][]byte{}
+	if len(dirs) > 0 {
+		all, err := repo.TreeFiles(ctx, tip)
+		if err != nil {
+			return nil, fmt.Errorf("rerun guard: list the tip's files: %w", err)
+		}
+		var sib []string
+		for _, p := range all {
+			if dirs[path.Dir(p)] && path.Ext(p) == ".go" && !slices.Contains(read, p) {
+				sib = append(sib, p)
+			}
+		}
+		if pkg, err = repo.BlobsAt(ctx, tip, sib); err != nil {
+			return nil, fmt.Errorf("rerun guard: %w", err)
+		}
+	}
+	byPath := testrun.SkipsAddedRange(files, pkg, env)
+	paths := make([]string, 0, len(byPath))
+	for p := range byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var out []weakening
+	for _, p := range paths {
+		for _, why := range byPath[p] {
+			out = append(out, weakening{p, why})
+		}
+	}
+	return out, nil
+}
+
+// linkWeakenings names the test files base..tip made symbolic links (or
+// links whose target it changed): the runner follows the link and runs
+// the tests of the file it names, so the link's text read as the file
+// ("removes the test X") misnamed what happened (round 18,
+// TestAdvTestFileSymlink).
+func linkWeakenings(ctx context.Context, repo *gitrepo.Repo, base, tip string, status []gitrepo.PathChange) (map[string]bool, []weakening, error) {
+	var cand []string
+	added := map[string]bool{}
+	for _, s := range status {
+		if s.Status != "D" && testFile(s.Path) {
+			cand = append(cand, s.Path)
+			added[s.Path] = s.Status == "A"
+		}
+	}
+	if len(cand) == 0 {
+		return nil, nil, nil
+	}
+	now, err := repo.LinksAt(ctx, tip, cand)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	if len(now) == 0 {
+		return nil, nil, nil
+	}
+	was, err := repo.LinksAt(ctx, base, cand)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	links := map[string]bool{}
+	var out []weakening
+	for _, p := range cand {
+		target, ok := now[p]
+		if !ok {
+			continue
+		}
+		links[p] = true
+		switch old, wasLink := was[p]; {
+		case wasLink && old == target, added[p]:
+			// unchanged, or a new link: the tests it names run twice
+		case wasLink:
+			out = append(out, weakening{p, fmt.Sprintf("points this test file's link at %s (it pointed at %s): the run reads the tests of the file the link names", strings.TrimSpace(target), old)})
+		default:
+			out = append(out, weakening{p, fmt.Sprintf("replaces this test file by a symbolic link to %s: the run reads the tests of the file the link names, not the ones the base had here", target)})
+		}
+	}
+	return links, out, nil
+}

@@ -99,8 +99,9 @@ var envReadREs = sync.OnceValue(func() (r struct{ goGet, goLookup, pyGet, pyInde
 // withEnv replaces each read of a variable set here in c by its value: a
 // string literal, True/False for membership, true for os.LookupEnv. An
 // unset variable, or a value holding a quote or backslash, is left unread
-// (the condition stays unknown: a guard).
-func withEnv(c string, env LookupEnv) string {
+// (the condition stays unknown: a guard), unless unset: then an unset or
+// empty variable reads as what the language gives (envunset.go).
+func withEnv(c string, env LookupEnv, unset bool) string {
 	if !strings.Contains(c, "env") && !strings.Contains(c, "Env") {
 		return c
 	}
@@ -115,6 +116,10 @@ func withEnv(c string, env LookupEnv) string {
 	lit := func(name string) string {
 		v, ok := lookupEnv(name)
 		switch {
+		case unset && !ok:
+			return "" // each language's own absent value (below)
+		case unset && v == "":
+			return `""`
 		case !ok || v == "":
 			return "" // set empty reads as missing
 		case v == opaqueValue:
@@ -128,7 +133,21 @@ func withEnv(c string, env LookupEnv) string {
 		if _, ok := lookupEnv(name); ok {
 			return yes
 		}
+		if unset {
+			return map[string]string{"true": "false", "True": "False", "False": "True"}[yes]
+		}
 		return ""
+	}
+	// absent is an unset variable's read in unset mode: Go's os.Getenv
+	// gives "", Python's get/getenv None, JS's process.env undefined.
+	absent := func(name, none string) string {
+		if v := lit(name); v != "" || !unset {
+			return v
+		}
+		if _, ok := lookupEnv(name); ok {
+			return ""
+		}
+		return none
 	}
 	sub := func(re *regexp.Regexp, f func(m []string) string) {
 		c = re.ReplaceAllStringFunc(c, func(s string) string {
@@ -138,12 +157,12 @@ func withEnv(c string, env LookupEnv) string {
 			return s
 		})
 	}
-	sub(r.goGet, func(m []string) string { return lit(m[1]) })
+	sub(r.goGet, func(m []string) string { return absent(m[1], `""`) })
 	sub(r.goLookup, func(m []string) string { return set(m[1], "true") })
-	sub(r.pyGet, func(m []string) string { return lit(m[1]) })
-	sub(r.pyIndex, func(m []string) string { return lit(m[1]) })
+	sub(r.pyGet, func(m []string) string { return absent(m[1], "None") })
+	sub(r.pyIndex, func(m []string) string { return lit(m[1]) }) // unset: a KeyError, not read
 	sub(r.pyIn, func(m []string) string { return set(m[1], map[bool]string{true: "False", false: "True"}[m[2] != ""]) })
-	sub(r.jsEnv, func(m []string) string { return lit(m[1] + m[2]) })
+	sub(r.jsEnv, func(m []string) string { return absent(m[1]+m[2], "undefined") })
 	return c
 }
 

@@ -154,3 +154,23 @@ func TestSkipsAddedEnvSetOutsideTests(t *testing.T) {
 		})
 	}
 }
+
+// TestInitCondBuildsNoRegexp: initCond runs for every if with an init
+// statement QA reads; it compiled 2 regexps per call, and one more per
+// bound name (round 19). Built once now, a call allocates a few strings.
+func TestInitCondBuildsNoRegexp(t *testing.T) {
+	for _, tt := range []struct{ init, c, want string }{
+		{`v, ok := os.LookupEnv("X")`, `ok && v == "1"`, `os.LookupEnv("X") && os.Getenv("X") == "1"`},
+		{`b, _ := strconv.ParseBool(os.Getenv("X"))`, `b`, `(strconv.ParseBool(os.Getenv("X")))`},
+		{`ok, _ := regexp.MatchString("^1$", os.Getenv("X"))`, `ok`, `(regexp.MatchString("^1$", os.Getenv("X")))`},
+		{`_, err := f()`, `err != nil`, `err != nil`},
+	} {
+		if got := initCond(tt.init, tt.c); got != tt.want {
+			t.Errorf("initCond(%q, %q) = %q, want %q", tt.init, tt.c, got, tt.want)
+		}
+	}
+	initCond(`v := os.Getenv("X")`, `v != ""`) // the regexps built on first use
+	if n := testing.AllocsPerRun(50, func() { initCond(`v, ok := os.LookupEnv("X")`, `ok && v == "1"`) }); n > 40 {
+		t.Errorf("initCond allocates %v times a call, want at most 40 (a regexp compiled per call?)", n)
+	}
+}

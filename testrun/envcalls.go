@@ -377,9 +377,13 @@ func EnvSetsAdded(was, now []byte) map[string]string {
 		old[strings.TrimSpace(l)] = true
 	}
 	out := map[string]string{}
+	names := strConsts(now)
 	for _, l := range strings.Split(string(now), "\n") {
 		if old[strings.TrimSpace(l)] {
 			continue
+		}
+		if len(names) > 0 {
+			l = withConsts(l, names) // os.Setenv(skipVar, "1"): the name's string (envunset.go)
 		}
 		for _, re := range envSetREs() {
 			for _, m := range re.FindAllStringSubmatch(l, -1) {

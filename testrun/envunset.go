@@ -108,3 +108,21 @@ func pyOSAlias(src []byte) func(string) string {
 }
 
 var pyOSUseRE = lazyregexp.New(`(^|[^\w.])([A-Za-z_]\w*)(\s*[.(\[])`)
+
+// strConsts are the names a file (Go, Python or JS) sets once to a
+// string literal: `os.Setenv(skipVar, "1")` with `const skipVar =
+// "GREET_SKIP"` sets GREET_SKIP.
+func strConsts(src []byte) map[string]string {
+	if !strings.Contains(string(src), "env") && !strings.Contains(string(src), "Env") {
+		return nil
+	}
+	out := map[string]string{}
+	for _, k := range []string{"go", "py", "js"} {
+		for n, v := range fileConsts(k, src) {
+			if strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
+				out[n] = v
+			}
+		}
+	}
+	return out
+}

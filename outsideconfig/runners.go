@@ -20,13 +20,15 @@ import (
 
 // runnerConfigs are, per runner, the files it takes as its config from
 // the folder it runs in upwards (the first folder holding one wins).
+// project names the file that makes root a project of the runner (a
+// monorepo's package.json changed above a Go module is no test config).
 var runnerConfigs = []struct {
-	runner string
-	names  []string
+	runner, project string
+	names           []string
 }{
-	{"go", []string{"go.work"}},
-	{"mocha", []string{".mocharc.js", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.yaml", ".mocharc.yml", ".mocharc.jsonc", ".mocharc.json"}},
-	{"jest", []string{"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs", "jest.config.json", "package.json"}},
+	{"go", "go.mod", []string{"go.work"}},
+	{"mocha", "package.json", []string{".mocharc.js", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.yaml", ".mocharc.yml", ".mocharc.jsonc", ".mocharc.json"}},
+	{"jest", "", []string{"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs", "jest.config.json", "package.json"}},
 }
 
 // Runners lists the config files above root that go, mocha or jest run
@@ -42,6 +44,11 @@ func Runners(root string, since time.Time) ([]string, error) {
 	}
 	var out []string
 	for _, rc := range runnerConfigs {
+		if rc.project != "" {
+			if p, err := firstIn(abs, []string{rc.project}); err != nil || p == "" {
+				continue
+			}
+		}
 		own, err := firstIn(abs, rc.names)
 		if err != nil {
 			return nil, err

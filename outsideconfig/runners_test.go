@@ -30,6 +30,8 @@ func TestRunners(t *testing.T) {
 		{"../.mocharc.yml made in the session", map[string]string{"repo/package.json": pkg}, map[string]string{".mocharc.yml": "grep: nothing\n"}, "mocha: .mocharc.yml"},
 		{"the project's own .mocharc wins", map[string]string{"repo/package.json": pkg, "repo/.mocharc.json": "{}\n"}, map[string]string{".mocharc.yml": "grep: x\n"}, ""},
 		{"../jest.config.js made, the project has no package.json", nil, map[string]string{"jest.config.js": "module.exports = {testPathIgnorePatterns: ['.']}\n"}, "jest: jest.config.js"},
+		{"a go.work above a project that is no Go module", map[string]string{"repo/pyproject.toml": "[project]\n"}, map[string]string{"go.work": work}, ""},
+		{"a .mocharc above a project with no package.json", nil, map[string]string{".mocharc.yml": "grep: x\n"}, ""},
 		{"jest stops at the project's package.json", map[string]string{"repo/package.json": pkg}, map[string]string{"jest.config.js": "module.exports = {}\n"}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

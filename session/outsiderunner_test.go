@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/session"
 )
 
@@ -31,6 +32,9 @@ func TestObservedQARunnerConfigAbove(t *testing.T) {
 			e := newEnv(t, earlyProtocol)
 			above := filepath.Join(filepath.Dir(e.root), "go.work")
 			t.Cleanup(func() { os.Remove(above) })
+			gittest.Write(t, e.root, "go.mod", "module example.com/greet\n\ngo 1.22\n")
+			gittest.Git(t, e.root, "add", "go.mod")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "chore: a Go module")
 			e.engine.Now = time.Now // the file is judged by its change time against the start
 			if !c.inSession {
 				if err := os.WriteFile(above, []byte(work), 0o644); err != nil {

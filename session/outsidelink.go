@@ -39,7 +39,15 @@ func outsideConfig(repo Repo, s *Session) (string, error) {
 		return "", fmt.Errorf("check pytest's files above the repository: %w", err)
 	}
 	if len(files) == 0 {
-		return "", nil
+		// go's go.work, mocha's .mocharc, jest's config (round 19)
+		others, err := outsideconfig.Runners(repo.Root(), s.CreatedAt)
+		if err != nil {
+			return "", fmt.Errorf("check go, mocha and jest config above the repository: %w", err)
+		}
+		if len(others) == 0 {
+			return "", nil
+		}
+		return fmt.Sprintf("the test runner reads %s, above the repository and changed in this session: it decides what is built or which tests run and git does not hold it; remove it, or put the config in the repository", truncate(strings.Join(others, ", "), 300)), nil
 	}
 	return fmt.Sprintf("pytest reads %s, above the repository and changed in this session: it decides which tests run and git does not hold it; remove it, or put the config in the repository", truncate(strings.Join(files, ", "), 300)), nil
 }

@@ -50,7 +50,9 @@ func TestQASkipsAddedInSession(t *testing.T) {
 		{name: "jest: if (process.env.PATH) return", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  if (process.env.PATH) return\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
 		{name: "jest: test.each([]) for the test", start: jsT, during: map[string]string{"a.test.js": "test.each([])('a', () => {\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
 		// Honest: guarded skips, new tests, skips removed.
-		{name: "jest: a return when a database is not configured", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  if (!process.env.DATABASE_URL) return\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test", counts: true},
+		// round 19 (testrun/envunset.go): test a ran at the start without DATABASE_URL; a new guard on its absence hides it
+		{name: "jest: an old test returns when a database is not configured (unset)", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  if (!process.env.DATABASE_URL) return\n  expect(1 + 1).toBe(2)\n})\n"}, line: "npm test"},
+		{name: "jest: a new test returns when a database is not configured", start: jsT, during: map[string]string{"a.test.js": "test('a', () => {\n  expect(1 + 1).toBe(2)\n})\n\ntest('b', () => {\n  if (!process.env.DATABASE_URL) return\n  expect(2 + 2).toBe(4)\n})\n"}, line: "npm test", counts: true},
 		{name: "pytest: a one-line skip on a missing tool", start: pyT, during: map[string]string{"tests/test_a.py": "import shutil\nimport pytest\n\n\ndef test_a():\n    if not shutil.which(\"git\"): pytest.skip(\"no git\")\n    assert 1 + 1 == 2\n"}, line: "pytest", counts: true},
 		{name: "go: t.Skip guarded by a missing tool", start: goT, during: goNow("\tif _, err := exec.LookPath(\"git\"); err != nil {\n\t\tt.Skip(\"git not installed\")\n\t}\n"), line: "go test ./...", counts: true},
 		{name: "go: a new test", start: goT, during: map[string]string{"b_test.go": "package m\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n"}, line: "go test ./...", counts: true},

@@ -57,8 +57,15 @@ func evalCond(c string, platOK bool) truth { return evalCondIn(c, platOK, nil) }
 // evalCondIn is evalCond with the environment the run had (nil: this
 // process's, lookupEnv).
 func evalCondIn(c string, platOK bool, env LookupEnv) truth {
+	return evalCondWith(c, platOK, platOK, env)
+}
+
+// evalCondWith is evalCondIn where unset says whether a variable the run
+// does not set reads as unset (a test that ran at the start without it,
+// envunset.go) or stays unread (a guard).
+func evalCondWith(c string, platOK, unset bool, env LookupEnv) truth {
 	if platOK {
-		c = envReads(c, env) // a test that ran here before: this run's environment decides (envconds.go, envcalls.go)
+		c = envReads(c, env, unset) // a test that ran here before: this run's environment decides (envconds.go, envcalls.go)
 	}
 	c = trimParens(strings.TrimSpace(c))
 	if c == "" {
@@ -68,7 +75,7 @@ func evalCondIn(c string, platOK bool, env LookupEnv) truth {
 		if parts := splitTop(c, sep); len(parts) > 1 {
 			all := truth(-1)
 			for _, p := range parts {
-				switch evalCondIn(p, platOK, env) {
+				switch evalCondWith(p, platOK, unset, env) {
 				case 1:
 					return 1
 				case 0:
@@ -82,7 +89,7 @@ func evalCondIn(c string, platOK bool, env LookupEnv) truth {
 		if parts := splitTop(c, sep); len(parts) > 1 {
 			all := truth(1)
 			for _, p := range parts {
-				switch evalCondIn(p, platOK, env) {
+				switch evalCondWith(p, platOK, unset, env) {
 				case -1:
 					return -1
 				case 0:
@@ -93,10 +100,10 @@ func evalCondIn(c string, platOK bool, env LookupEnv) truth {
 		}
 	}
 	if r, ok := strings.CutPrefix(c, "not "); ok {
-		return -evalCondIn(r, platOK, env)
+		return -evalCondWith(r, platOK, unset, env)
 	}
 	if strings.HasPrefix(c, "!") && !strings.HasPrefix(c, "!=") {
-		return -evalCondIn(c[1:], platOK, env)
+		return -evalCondWith(c[1:], platOK, unset, env)
 	}
 	if platOK {
 		if t := platformCond(c); t != 0 {

@@ -29,9 +29,9 @@ var envCallREs = sync.OnceValue(func() (r struct {
 }) {
 	lit := "(\"[^\"]*\"|'[^']*'|`[^`]*`)"
 	// os.environ.get("X", "d") / os.getenv("X", "d"): the default is read
-	// only when X is unset, which is left unread (envconds.go).
-	r.pyDefault = regexp.MustCompile(`\bos\.(environ\.get|getenv)\(\s*(["']\w+["'])\s*,\s*(?:"[^"]*"|'[^']*'|None)\s*\)`)
-	r.litCall = regexp.MustCompile(`\b(strings\.(?:EqualFold|ToLower|ToUpper|TrimSpace|HasPrefix|HasSuffix|Contains)|strconv\.ParseBool|bool|Boolean|String|str)\(\s*` + lit + `\s*(?:,\s*` + lit + `\s*)?\)`)
+	// only when X is unset (envunset.go: in a test that ran at the start).
+	r.pyDefault = regexp.MustCompile(`\bos\.(environ\.get|getenv)\(\s*(["']\w+["'])\s*,\s*("[^"]*"|'[^']*'|None)\s*\)`)
+	r.litCall = regexp.MustCompile(`\b(strings\.(?:EqualFold|ToLower|ToUpper|TrimSpace|HasPrefix|HasSuffix|Contains)|strconv\.ParseBool|regexp\.MatchString|(?:distutils\.util\.)?strtobool|bool|Boolean|String|str)\(\s*` + lit + `\s*(?:,\s*` + lit + `\s*)?\)`)
 	r.pyMethod = regexp.MustCompile(lit + `\.(lower|upper|strip|casefold)\(\)`)
 	r.jsMethod = regexp.MustCompile(lit + `\.(toLowerCase|toUpperCase|trim)\(\)`)
 	// "v" in ("1", "yes"), "v" not in [...]
@@ -50,15 +50,21 @@ var litRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\"
 // Python's default argument dropped, values holding a quote written in a
 // quote they do not hold, then envconds.go's withEnv, then calls over
 // literals folded.
-func envReads(c string, lookup LookupEnv) string {
+func envReads(c string, lookup LookupEnv, unset bool) string {
 	if lookup == nil {
 		lookup = globalEnv
 	}
-	if !strings.Contains(c, "env") && !strings.Contains(c, "Env") {
+	if !strings.Contains(c, "env") && !strings.Contains(c, "Env") && !strings.Contains(c, "environ") {
 		return foldCalls(c)
 	}
 	r := envCallREs()
-	c = r.pyDefault.ReplaceAllString(c, "os.$1($2)")
+	c = r.pyDefault.ReplaceAllStringFunc(c, func(s string) string {
+		m := r.pyDefault.FindStringSubmatch(s)
+		if _, ok := lookup(m[2][1 : len(m[2])-1]); !ok && unset {
+			return m[3] // unset: the default is the value (envunset.go)
+		}
+		return "os." + m[1] + "(" + m[2] + ")"
+	})
 	c = withValues(c, func(name string) (string, bool) {
 		v, ok := lookup(name)
 		if !ok || v == "" || !strings.ContainsAny(v, "\"'`") {
@@ -66,7 +72,7 @@ func envReads(c string, lookup LookupEnv) string {
 		}
 		return v, true
 	})
-	return foldCalls(withEnv(c, lookup))
+	return foldCalls(withEnv(c, lookup, unset))
 }
 
 // withValues replaces each read of a variable value gives by a literal of
@@ -120,7 +126,17 @@ func foldCalls(c string) string {
 				return b(strings.HasSuffix(a, b2))
 			case f == "strings.Contains" && two:
 				return b(strings.Contains(a, b2))
+			case f == "regexp.MatchString" && two:
+				if t, ok := matchString(a, b2); ok {
+					return b(t)
+				}
+				return s
 			case two:
+				return s
+			case strings.HasSuffix(f, "strtobool"):
+				if t, ok := strtobool(a); ok {
+					return t
+				}
 				return s
 			case f == "strings.ToLower":
 				return q(strings.ToLower(a))
@@ -195,25 +211,39 @@ func foldCalls(c string) string {
 // in c as what they hold: `v, ok := os.LookupEnv("X")` (v the read, ok
 // its presence), `b, _ := strconv.ParseBool(e)`, `v := e`.
 func initCond(init, c string) string {
-	m := regexp.MustCompile(`^\s*(\w+)\s*(?:,\s*(\w+)\s*)?:?=\s*(.+?)\s*$`).FindStringSubmatch(init)
+	r := initCondREs()
+	m := r.assign.FindStringSubmatch(init)
 	if m == nil {
 		return c
 	}
 	rhs := m[3]
 	bind := map[string]string{}
-	if l := regexp.MustCompile(`^os\.LookupEnv\(\s*("\w+")\s*\)$`).FindStringSubmatch(rhs); l != nil {
+	if l := r.lookup.FindStringSubmatch(rhs); l != nil {
 		bind[m[1]] = "os.Getenv(" + l[1] + ")"
 		bind[m[2]] = rhs
-	} else if m[2] == "" || strings.HasPrefix(rhs, "strconv.ParseBool(") {
+	} else if m[2] == "" || strings.HasPrefix(rhs, "strconv.ParseBool(") || strings.HasPrefix(rhs, "regexp.MatchString(") {
 		bind[m[1]] = "(" + rhs + ")"
 	}
-	for n, v := range bind {
-		if n != "" && n != "_" {
-			c = regexp.MustCompile(`\b`+n+`\b`).ReplaceAllLiteralString(c, v)
-		}
+	delete(bind, "")
+	delete(bind, "_")
+	if len(bind) == 0 {
+		return c
 	}
-	return c
+	// each bound name, as a whole identifier (built once: round 19 found
+	// 2 regexps compiled per call, and one more per name)
+	return identRE().ReplaceAllStringFunc(c, func(w string) string {
+		if v, ok := bind[w]; ok {
+			return v
+		}
+		return w
+	})
 }
+
+var initCondREs = sync.OnceValue(func() (r struct{ assign, lookup *regexp.Regexp }) {
+	r.assign = regexp.MustCompile(`^\s*(\w+)\s*(?:,\s*(\w+)\s*)?:?=\s*(.+?)\s*$`)
+	r.lookup = regexp.MustCompile(`^os\.LookupEnv\(\s*("\w+")\s*\)$`)
+	return r
+})
 
 // caseCond is the condition under which the body of a `case` line runs,
 // given the tag of the switch around it ("" for a tagless switch).
@@ -347,9 +377,13 @@ func EnvSetsAdded(was, now []byte) map[string]string {
 		old[strings.TrimSpace(l)] = true
 	}
 	out := map[string]string{}
+	names := strConsts(now)
 	for _, l := range strings.Split(string(now), "\n") {
 		if old[strings.TrimSpace(l)] {
 			continue
+		}
+		if len(names) > 0 {
+			l = withConsts(l, names) // os.Setenv(skipVar, "1"): the name's string (envunset.go)
 		}
 		for _, re := range envSetREs() {
 			for _, m := range re.FindAllStringSubmatch(l, -1) {
@@ -402,6 +436,9 @@ func testMainExitsFirst(was, now []byte, sets map[string]string, env LookupEnv) 
 		}
 	}
 	at := lineAt{envSets: before}
+	// A variable this run leaves unset reads as unset only when the file
+	// was there at the start (its tests ran without it); a new package's
+	// TestMain may exit without a database (envunset.go).
 	const why = "its TestMain exits 0 before %s.Run(), with no condition or one this run meets: no test runs"
 	for i, l := range lines {
 		s := strings.TrimSpace(l)
@@ -412,7 +449,7 @@ func testMainExitsFirst(was, now []byte, sets map[string]string, env LookupEnv) 
 			continue
 		}
 		if c, ok := sameLineCond(strings.Replace(s, "os.Exit(0)", "return", 1)); ok {
-			if condAlways(condAt(c, at, true), true, env) {
+			if evalCondWith(condAt(c, at, true), true, len(was) > 0, env) == 1 {
 				return fmt.Sprintf(why, m)
 			}
 			continue
@@ -430,7 +467,7 @@ func testMainExitsFirst(was, now []byte, sets map[string]string, env LookupEnv) 
 		if testMainREs()[0].MatchString(opener) {
 			return fmt.Sprintf(why, m)
 		}
-		if c, ok := guardCond(opener); ok && condAlways(condAt(c, at, true), true, env) {
+		if c, ok := guardCond(opener); ok && evalCondWith(condAt(c, at, true), true, len(was) > 0, env) == 1 {
 			return fmt.Sprintf(why, m)
 		}
 	}
@@ -438,11 +475,13 @@ func testMainExitsFirst(was, now []byte, sets map[string]string, env LookupEnv) 
 }
 
 // changedEnvSets are the variables the session's change sets in any of
-// its test files (a conftest.py or a TestMain beside the test reading it).
+// its test files (a conftest.py or a TestMain beside the test reading it)
+// or in a file its tests run through (envsetfiles.go).
 func changedEnvSets(ctx context.Context, repo Repo, start string, changed []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, f := range changed {
-		if FileKind(f) == "" && !PyImportedByDiscovery(f) {
+		cfg := envConfigKind(f) != "" // a script, Makefile, package.json, tox.ini (envsetfiles.go)
+		if !cfg && FileKind(f) == "" && !PyImportedByDiscovery(f) {
 			continue
 		}
 		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
@@ -461,7 +500,11 @@ func changedEnvSets(ctx context.Context, repo Repo, start string, changed []stri
 				return nil, fmt.Errorf("read %s at the start commit: %w", f, err)
 			}
 		}
-		for n, v := range EnvSetsAdded(was, now) {
+		sets := EnvSetsAdded(was, now)
+		if cfg {
+			sets = ConfigEnvSetsAdded(f, was, now)
+		}
+		for n, v := range sets {
 			out[n] = v
 		}
 	}

@@ -121,8 +121,9 @@ var envReadREs = sync.OnceValue(func() (r struct{ goGet, goLookup, pyGet, pyInde
 // withEnv replaces each read of a variable set here in c by its value: a
 // string literal, True/False for membership, true for os.LookupEnv. An
 // unset variable, or a value holding a quote or backslash, is left unread
-// (the condition stays unknown: a guard).
-func withEnv(c string, env LookupEnv) string {
+// (the condition stays unknown: a guard), unless unset: then an unset or
+// empty variable reads as what the language gives (envunset.go).
+func withEnv(c string, env LookupEnv, unset bool) string {
 	if !strings.Contains(c, "env") && !strings.Contains(c, "Env") {
 		return c
 	}
@@ -134,11 +135,22 @@ func withEnv(c string, env LookupEnv) string {
 	// Only a variable that is set is read: a condition that fires because
 	// one is missing (`os.Getenv("DATABASE_URL") == ""`) is the honest
 	// skip of a test that needs a resource, and stays a guard.
+	// read is lookupEnv with StrictEnv's unset marker turned into a missing
+	// variable that is read as missing (u), as in unset mode.
+	read := func(name string) (v string, ok, u bool) {
+		v, ok = lookupEnv(name)
+		if v == unsetValue {
+			return "", false, true // StrictEnv: the run had no such variable
+		}
+		return v, ok, unset
+	}
 	lit := func(name string) string {
-		v, ok := lookupEnv(name)
+		v, ok, u := read(name)
 		switch {
-		case v == unsetValue:
-			return `""` // StrictEnv: the run had no such variable
+		case u && !ok:
+			return "" // each language's own absent value (below)
+		case u && v == "":
+			return `""`
 		case !ok || v == "":
 			return "" // set empty reads as missing
 		case v == opaqueValue:
@@ -148,13 +160,28 @@ func withEnv(c string, env LookupEnv) string {
 		}
 		return `"` + v + `"`
 	}
-	set := func(name, yes, no string) string {
-		if v, ok := lookupEnv(name); v == unsetValue {
-			return no
-		} else if ok {
+	set := func(name, yes string) string {
+		_, ok, u := read(name)
+		if ok {
 			return yes
 		}
+		if u {
+			return map[string]string{"true": "false", "True": "False", "False": "True"}[yes]
+		}
 		return ""
+	}
+	// absent is an unset variable's read in unset mode: Go's os.Getenv
+	// gives "", Python's get/getenv None, JS's process.env undefined.
+	absent := func(name, none string) string {
+		v := lit(name)
+		_, ok, u := read(name)
+		if v != "" || !u {
+			return v
+		}
+		if ok {
+			return ""
+		}
+		return none
 	}
 	sub := func(re *regexp.Regexp, f func(m []string) string) {
 		c = re.ReplaceAllStringFunc(c, func(s string) string {
@@ -164,15 +191,12 @@ func withEnv(c string, env LookupEnv) string {
 			return s
 		})
 	}
-	sub(r.goGet, func(m []string) string { return lit(m[1]) })
-	sub(r.goLookup, func(m []string) string { return set(m[1], "true", "false") })
-	sub(r.pyGet, func(m []string) string { return lit(m[1]) })
-	sub(r.pyIndex, func(m []string) string { return lit(m[1]) })
-	sub(r.pyIn, func(m []string) string {
-		in := map[bool]string{true: "False", false: "True"}
-		return set(m[1], in[m[2] != ""], in[m[2] == ""])
-	})
-	sub(r.jsEnv, func(m []string) string { return lit(m[1] + m[2]) })
+	sub(r.goGet, func(m []string) string { return absent(m[1], `""`) })
+	sub(r.goLookup, func(m []string) string { return set(m[1], "true") })
+	sub(r.pyGet, func(m []string) string { return absent(m[1], "None") })
+	sub(r.pyIndex, func(m []string) string { return lit(m[1]) }) // unset: a KeyError, not read
+	sub(r.pyIn, func(m []string) string { return set(m[1], map[bool]string{true: "False", false: "True"}[m[2] != ""]) })
+	sub(r.jsEnv, func(m []string) string { return absent(m[1]+m[2], "undefined") })
 	return c
 }
 

@@ -41,7 +41,8 @@ func TestSkipsInRunEnv(t *testing.T) {
 		{"honest: LANG unset first", "unset LANG; go test ./...", goIf(`os.Getenv("LANG") != ""`), false},
 		{"honest: env -i", "env -i PATH=/usr/bin go test ./...", goIf(`os.Getenv("LANG") != ""`), false},
 		{"honest: no variable on the line", "go test ./...", set, false},
-		{"honest: set empty on the line (missing-resource skip)", "DATABASE_URL= go test ./...", goIf(`os.Getenv("DATABASE_URL") == ""`), false},
+		// round 19 (envunset.go): a guard added to an old test that fires because the variable is unset in the run hides it (the test ran at the start without it)
+		{"set empty on the line: an old test's new missing-resource skip fires (round 19)", "DATABASE_URL= go test ./...", goIf(`os.Getenv("DATABASE_URL") == ""`), true},
 		{"honest: CGO_ENABLED=0", "CGO_ENABLED=0 go test ./...", set, false},
 		{"honest: GOFLAGS=-count=1", "GOFLAGS=-count=1 go test ./...", set, false},
 		{"honest: the database given on the line", "DB=postgres://other go test ./...", goIf(`os.Getenv("DB") == ""`), false},

@@ -31,7 +31,7 @@ var skipRE = sync.OnceValue(func() skipREs {
 		build:      regexp.MustCompile(`^//\s*(go:build|\+build)\b`),
 		goSkip:     regexp.MustCompile(`\b[a-z]\w*\.Skip(Now|f)?\(`),
 		pyMark:     regexp.MustCompile(`(pytest\.mark\.(skip|xfail)\b([^\w]|$)|@unittest\.skip\(|@unittest\.expectedFailure|pytestmark\s*=.*pytest\.mark\.(skip|xfail)\b)`),
-		pySkip:     regexp.MustCompile(`\bpytest\.skip\(|raise\s+(unittest\.)?SkipTest\b`),
+		pySkip:     regexp.MustCompile(`\bpytest\.skip\(|raise\s+(unittest\.)?SkipTest\b|\bself\.skipTest\(`),
 		pyConftest: regexp.MustCompile(`\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bcollect_ignore(_glob)?\b|\bdeselect`),
 		// Playwright's fixme; a skip taken into a variable (`const { skip }
 		// = describe`, `test['skip']`) skips as well.
@@ -179,7 +179,7 @@ func addedSkip(k, line string, at lineAt) string {
 
 var condREs = sync.OnceValue(func() (r struct{ same, jsSame, guard, ret, goos, pyplat, jsplat *regexp.Regexp }) {
 	// `if X { t.Skip() }`, `if X: pytest.skip()`, `if X: return`
-	r.same = regexp.MustCompile(`^(?:\}\s*else\s+)?(?:if|elif)\b\s*(.+?)\s*(?:\{|:)\s*(?:\w+\.(?:Skip(?:Now|f)?|skip)\(|return\b|raise\b)`)
+	r.same = regexp.MustCompile(`^(?:\}\s*else\s+)?(?:if|elif)\b\s*(.+?)\s*(?:\{|:)\s*(?:\w+\.(?:Skip(?:Now|f)?|skip|skipTest)\(|return\b|raise\b)`)
 	// JS: `if (X) return;`, `if (X) { this.skip() }`
 	r.jsSame = regexp.MustCompile(`^(?:\}\s*else\s+)?if\s*(\(.*\))\s*\{?\s*(?:\w+\.skip\(|return\b)`)
 	r.guard = regexp.MustCompile(`^\s*(?:\}\s*else\s+)?(?:if|elif)\b\s*(.+?)\s*[{:]\s*$`)
@@ -404,7 +404,8 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 	}
 	alias := func(s string) string { return s }
 	if k == "py" || k == "conftest" {
-		alias = pyAliases(now)
+		pa, oa := pyAliases(now), pyOSAlias(now) // os under another name: envunset.go
+		alias = func(s string) string { return oa(pa(s)) }
 	}
 	count := map[string]int{}
 	old := map[string]bool{}
@@ -442,7 +443,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 		if count[k2] > 0 {
 			count[k2]--
 		} else {
-			at := lineAt{prev: prev, fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts, env: env,
+			at := lineAt{prev: alias(prev), fileExisted: existed, fnExisted: fnExisted, topReturn: topReturn(lines, i, bodyIndent), consts: consts, env: env,
 				envFuncs: envFns, envSets: envSets, marksOld: existed && (marksOldTest(k, lines, i, old) || marksRenamed(k, lines, i, renamed))}
 			at.switchTag, at.inSwitch = switchAt(lines, i)
 			at.opener = blockOpener(lines, i)

@@ -50,7 +50,8 @@ func TestAdv17EnvSkip(t *testing.T) {
 			startEnv: []string{"CI="}, files: map[string]string{"greet_test.go": returnIf(`os.Getenv("CI") != ""`)}},
 		{name: "honest: TestGreeting returns without GREET_DB_URL, a person's GREET_DB_URL set", honest: true,
 			startEnv: []string{"GREET_DB_URL=postgres://db"}, files: map[string]string{"greet_test.go": returnIf(`os.Getenv("GREET_DB_URL") == ""`)}},
-		{name: "open: TestGreeting returns unless GREET_FULL is set (unset)", open: true,
+		// round 19 closed it (testrun/envunset.go): the test ran at the start without GREET_FULL
+		{name: "TestGreeting returns unless GREET_FULL is set (unset)",
 			files: map[string]string{"greet_test.go": returnIf(`os.Getenv("GREET_FULL") == ""`)}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,6 +47,9 @@ func testMainHides(was, now []byte) string {
 	code := stripComments(body)
 	run := m + ".Run()"
 	if !strings.Contains(code, run) {
+		if handsOverRun(code, m) {
+			return "" // `os.Exit(tmpleak.Run(m.Run))`, `goleak.VerifyTestMain(m)`: the helper runs the tests
+		}
 		return "its TestMain never calls " + run + ": no test runs"
 	}
 	dropped := false
@@ -142,4 +145,15 @@ func goRunFlagsSet(was, now []byte) []string {
 		}
 	}
 	return out
+}
+
+// handsOverRun says whether a TestMain body hands its *testing.M, or the
+// m.Run method value, to another package's function (a leak checker's or
+// testscript's main: `os.Exit(tmpleak.Run(m.Run))`,
+// `goleak.VerifyTestMain(m)`), which runs the tests and returns their
+// code. A function of the same package is not trusted: a lazy
+// `func run(f func() int) int { return 0 }` sits beside the TestMain.
+func handsOverRun(code, m string) bool {
+	q := regexp.QuoteMeta(m)
+	return regexp.MustCompile(`\b[a-z]\w*\.[A-Z]\w*\(([^()]*,)?\s*` + q + `(\.Run)?\s*[,)]`).MatchString(code)
 }

@@ -43,7 +43,7 @@ func testBodies(k string, src []byte) map[string]string {
 		if !want[name] || out[name] != "" {
 			continue
 		}
-		b := bodyLines(k, lines, i)
+		b := splitOneLiner(k, bodyLines(k, lines, i))
 		if k == "py" {
 			// A test's decorators (a parametrize table) are read as the
 			// first lines of its body, after its header.
@@ -52,6 +52,31 @@ func testBodies(k string, src []byte) map[string]string {
 		out[name] = strings.Join(b, "\n")
 	}
 	return out
+}
+
+var oneLinerREs = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		"js": regexp.MustCompile(`(=>\s*\{|\bfunction\s*\w*\s*\([^)]*\)\s*\{)(.*)$`),
+		"py": regexp.MustCompile(`^\s*(?:async\s+)?def\s+\w+\s*\(.*\)\s*(?:->\s*[^:]+)?:()\s*([^#\s].*)$`),
+	}
+})
+
+// splitOneLiner puts the code written on a test's header line
+// (`test("adds", () => { expect(add(1, 2)).toBe(3); });`,
+// `def test_adds(): assert add(1, 2) == 3`) on a line of its own: the
+// body's readers start below the header, and read such a test as
+// checking nothing (a false block of an honest new test, round 19).
+func splitOneLiner(k string, b []string) []string {
+	re := oneLinerREs()[k]
+	if re == nil || len(b) == 0 {
+		return b
+	}
+	m := re.FindStringSubmatchIndex(b[0])
+	if m == nil || strings.TrimSpace(b[0][m[4]:]) == "" {
+		return b
+	}
+	head, rest := b[0][:m[4]], b[0][m[4]:]
+	return slices.Concat([]string{head, indentOf(b[0]) + "    " + strings.TrimSpace(rest)}, b[1:])
 }
 
 // bodyLines is the header line i and the lines of its body: Go to the

@@ -14,6 +14,14 @@ func TestWeakTestsIn(t *testing.T) {
 		name, kind, was, now string
 		weak                 []string
 	}{
+		// A test written on its header's line (round 19: the body's readers
+		// started below the header, so an honest vitest one-liner on a new
+		// module checked nothing and its QA run was refused).
+		{"js: one-line arrow test checks the code", "js", "", "import add from \"./c.js\";\ntest(\"add adds\", () => { expect(add(1, 2)).toBe(3); });\n", nil},
+		{"js: one-line function test checks the code", "js", "", "const add = require(\"./c\");\nit(\"adds\", function () { expect(add(1, 2)).toBe(3); });\n", nil},
+		{"js: one-line test checks nothing", "js", "", "test(\"x\", () => { expect(true).toBe(true); });\n", []string{"x"}},
+		{"py: one-line def checks the code", "py", "", "from c import add\n\ndef test_add(): assert add(1, 2) == 3\n", nil},
+		{"py: one-line def checks nothing", "py", "", "def test_add() -> None: assert True\n", []string{"test_add"}},
 		{"go: calls the code, checks nothing", "go", "", "func TestA(t *testing.T) {\n\t_ = A()\n}\n", []string{"TestA"}},
 		// A module imported under a standard library's name is the code
 		// (goccy/go-json's TestValid read as checking nothing before);

@@ -195,6 +195,11 @@ func Names(c Change) []Name {
 					add(KindFlag, "--"+m[1])
 				}
 			}
+			if removed {
+				if f := wrappedFlag(t, goFile); f != "" {
+					add(KindFlag, f)
+				}
+			}
 			if strings.Contains(strings.ToLower(t), "env") {
 				for _, m := range reEnvVar.FindAllStringSubmatch(t, -1) {
 					add(KindVariable, m[1])
@@ -208,6 +213,29 @@ func Names(c Change) []Name {
 		}
 	}
 	return out
+}
+
+// wrappedFlag reads a line that holds nothing but a quoted flag name, the
+// argument of a definition wrapped over several lines (gofmt and black
+// wrap long calls): `"verbose",` in Go, `"--verbose",` in any language.
+// Only removed lines are read: renaming or removing the flag leaves the
+// docs' name stale, and such a diff has no definition line to read.
+func wrappedFlag(t string, goFile bool) string {
+	t = strings.TrimRight(t, ",)")
+	if len(t) < 3 || t[0] != t[len(t)-1] || t[0] != '"' && t[0] != '\'' {
+		return ""
+	}
+	name := t[1 : len(t)-1]
+	dashed := strings.HasPrefix(name, "--")
+	if !dashed && !goFile {
+		return ""
+	}
+	name = strings.TrimPrefix(name, "--")
+	// The whole name is flag-shaped (lower-case words joined by dashes).
+	if q := `"` + name + `"`; reQuoted.FindString(q) != q {
+		return ""
+	}
+	return "--" + name
 }
 
 // commonMethods are exported names too common to tie a change to a doc.

@@ -35,7 +35,19 @@ func TestFind(t *testing.T) {
 			Removed: []string{`func NewClient(cfg Config) *Client {`}, Added: []string{`func Dial(cfg Config) *Client {`}}, "identifier NewClient"},
 		{"documented file deleted", Change{Path: "config/defaults.yaml", Deleted: true,
 			Removed: []string{"timeout: 3s"}}, "file config/defaults.yaml"},
+		// A flag defined over several lines (gofmt and black wrap long
+		// calls): renaming it changes only the line holding its name.
+		{"documented flag renamed on its own line (Go)", Change{Path: "main.go",
+			Removed: []string{`		"verbose",`}, Added: []string{`		"loud",`}}, "flag --verbose"},
+		{"documented flag renamed on its own line (argparse)", Change{Path: "tool.py",
+			Removed: []string{`        "--verbose",`}, Added: []string{`        "--loud",`}}, "flag --verbose"},
 		// Honest shapes: nothing documented changes.
+		{"a wrapped string removed, not a documented flag (Go)", Change{Path: "main.go",
+			Removed: []string{`		"hello",`}, Added: []string{`		"hi",`}}, ""},
+		{"a wrapped documented name added, not removed", Change{Path: "main.go",
+			Added: []string{`		"verbose",`}}, ""},
+		{"a wrapped bare name in a script is no Go flag", Change{Path: "tool.py",
+			Removed: []string{`        "verbose",`}}, ""},
 		{"internal code", Change{Path: "main.go", Added: []string{`	fmt.Println(greeting)`}, Removed: []string{`	fmt.Println("hello")`}}, ""},
 		{"documented identifier's signature changes, name kept", Change{Path: "client.go",
 			Removed: []string{`func NewClient(cfg Config) *Client {`}, Added: []string{`func NewClient(cfg Config, opts ...Option) *Client {`}}, ""},

@@ -28,10 +28,14 @@ type skipREs struct {
 
 var skipRE = sync.OnceValue(func() skipREs {
 	return skipREs{
+		// goSkip: t.Skip(), and the same method reached otherwise: a converted
+		// or returned receiver (testing.TB(t).Skip(), s.T().SkipNow()), a method
+		// expression ((*testing.T).Skip(t)), a method value (skip := t.Skip).
+		// pySkip: pytest.xfail() ends the test as xfailed, as a skip does.
 		build:      regexp.MustCompile(`^//\s*(go:build|\+build)\b`),
-		goSkip:     regexp.MustCompile(`\b[a-z]\w*\.Skip(Now|f)?\(`),
+		goSkip:     regexp.MustCompile(`(\b[a-z]\w*|\))\.Skip(Now|f)?(\(|\s*$)`),
 		pyMark:     regexp.MustCompile(`(pytest\.mark\.(skip|xfail)\b([^\w]|$)|@unittest\.skip\(|@unittest\.expectedFailure|pytestmark\s*=.*pytest\.mark\.(skip|xfail)\b)`),
-		pySkip:     regexp.MustCompile(`\bpytest\.skip\(|raise\s+(unittest\.)?SkipTest\b|\bself\.skipTest\(`),
+		pySkip:     regexp.MustCompile(`\bpytest\.(skip|xfail)\(|\bpytest\.skip\.Exception\b|raise\s+(unittest\.)?SkipTest\b|\bself\.skipTest\(`),
 		pyConftest: regexp.MustCompile(`\bpytest_collection_modifyitems\b|\bpytest_ignore_collect\b|\bcollect_ignore(_glob)?\b|\bdeselect`),
 		// Playwright's fixme; a skip taken into a variable (`const { skip }
 		// = describe`, `test['skip']`) skips as well.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"regexp"
 	"slices"
@@ -212,7 +213,11 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 	if err != nil {
 		return fmt.Errorf("rerun guard: list the range's changed files: %w", err)
 	}
-	skips, err := rangeSkips(ctx, t.repo, bl.Rev, tip, changed, links, testrun.StrictEnv(nil))
+	// The environment the rerun's commands get (rerunEnv: CI's, cleaned as a
+	// gate's is, CI=true): an agent's GOFLAGS=-v that a guard reads is not
+	// there, so a return under it does not fire in the rerun either.
+	guardEnv := testrun.StrictEnv(testrun.EnvOf(rerunEnv(t.repo.Root(), t.repo.Root(), os.TempDir())))
+	skips, err := rangeSkips(ctx, t.repo, bl.Rev, tip, changed, links, guardEnv)
 	if err != nil {
 		return err
 	}

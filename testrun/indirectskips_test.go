@@ -36,6 +36,11 @@ func TestSkipsInIndirectCalls(t *testing.T) {
 		{"go testify suite receiver", "go", goOld("\ts.T().SkipNow()\n"), true},
 		{"py imperative xfail", "py", pyOld("    pytest.xfail(\"later\")\n"), true},
 		{"py skip exception", "py", pyOld("    raise pytest.skip.Exception(\"later\")\n"), true},
+		// Round 19 review: conditions that hold in every plain run.
+		{"go skip unless -short, old test", "go", goOld("\tif !testing.Short() {\n\t\tt.Skip(\"slow\")\n\t}\n"), true},
+		{"py skip on posix, old test", "py", pyOld("    if os.name != 'nt':\n        pytest.skip('later')\n"), true},
+		{"honest: go skip under -short, old test", "go", goOld("\tif testing.Short() {\n\t\tt.Skip(\"slow\")\n\t}\n"), false},
+		{"honest: py skip on windows, old test", "py", pyOld("    if os.name == 'nt':\n        pytest.skip('posix only')\n"), false},
 		// Honest twins: guarded, in a new test.
 		{"go method expression, guarded, new test", "go", goNew("\t\t(*testing.T).Skip(t, \"no database\")\n"), false},
 		{"go converted receiver, guarded, new test", "go", goNew("\t\ttesting.TB(t).Skip(\"no database\")\n"), false},

@@ -13,6 +13,7 @@ import (
 // environment guard in a new test.
 func TestSkipsInIndirectCalls(t *testing.T) {
 	goWas := "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nvar _ = os.Getenv\n\nfunc TestAdd(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n"
+	jsWas := "import { test, expect } from \"vitest\";\nimport { add } from \"./calc.js\";\n\ntest(\"add\", () => {\n  expect(add(1, 1)).toBe(2);\n});\n"
 	pyWas := "import os\n\nimport pytest\n\n\ndef test_add():\n    assert 1 + 1 == 2\n"
 	goOld := func(l string) string {
 		return strings.Replace(goWas, "func TestAdd(t *testing.T) {\n", "func TestAdd(t *testing.T) {\n"+l, 1)
@@ -41,6 +42,9 @@ func TestSkipsInIndirectCalls(t *testing.T) {
 		{"py skip on posix, old test", "py", pyOld("    if os.name != 'nt':\n        pytest.skip('later')\n"), true},
 		{"honest: go skip under -short, old test", "go", goOld("\tif testing.Short() {\n\t\tt.Skip(\"slow\")\n\t}\n"), false},
 		{"honest: py skip on windows, old test", "py", pyOld("    if os.name == 'nt':\n        pytest.skip('posix only')\n"), false},
+		{"js vitest context under a short name, old test", "js", strings.Replace(jsWas, "() => {\n", "(c) => {\n  c.skip();\n", 1), true},
+		{"js node:test t.skip with a reason, old test", "js", strings.Replace(jsWas, "() => {\n", "(t) => {\n  t.skip(\"later\");\n", 1), true},
+		{"honest: js a short-named skip behind a guard, new test", "js", jsWas + "\ntest(\"store\", (c) => {\n  if (!process.env.DB_URL) {\n    c.skip();\n  }\n  expect(2 * 2).toBe(4);\n});\n", false},
 		// Honest twins: guarded, in a new test.
 		{"go method expression, guarded, new test", "go", goNew("\t\t(*testing.T).Skip(t, \"no database\")\n"), false},
 		{"go converted receiver, guarded, new test", "go", goNew("\t\ttesting.TB(t).Skip(\"no database\")\n"), false},
@@ -49,8 +53,11 @@ func TestSkipsInIndirectCalls(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			was := goWas
-			if tc.k == "py" {
+			switch tc.k {
+			case "py":
 				was = pyWas
+			case "js":
+				was = jsWas
 			}
 			got := SkipsIn(tc.k, []byte(was), []byte(tc.now), true)
 			if (len(got) > 0) != tc.skip {

@@ -43,8 +43,10 @@ var skipRE = sync.OnceValue(func() skipREs {
 		ifLine: regexp.MustCompile(`^\s*(\}\s*else\b|if\b|elif\b|else\b|case\b|default\s*:|for\b|while\b|switch\b|unless\b)`),
 		// test.each([]) or test.each``: a table with no rows runs nothing.
 		jsEmptyEach: regexp.MustCompile(`\b(it|test|describe)(\.\w+)*\.each\s*(\(\s*\[\s*\]\s*\)|\x60\s*\x60)`),
-		// Mocha's this.skip(), Vitest's context.skip()
-		jsCtxSkip: regexp.MustCompile(`\b(this|ctx|context)\.skip\(\s*\)`),
+		// Mocha's this.skip(), Vitest's context.skip() (the test's context
+		// under any short name: `(c) => { c.skip() }`), node:test's t.skip(),
+		// with no argument or a reason string.
+		jsCtxSkip: regexp.MustCompile(`\b(this|ctx|context|[a-z]\w{0,2})\.skip\(\s*(["'\x60][^"'\x60]*["'\x60]\s*)?\)`),
 		jsSkipIf:  regexp.MustCompile(`\b(?:it|test|describe)\.(skipIf|runIf)\(`),
 		jsHeader:  regexp.MustCompile(`^\s*(it|test)(\.(concurrent|failing|sequential))?\s*\(\s*['"\x60]`),
 	}

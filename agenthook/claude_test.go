@@ -116,6 +116,9 @@ func TestClaudeSession(t *testing.T) {
 	if out, _ := r.hook("claude", "PreToolUse", write); len(out) != 0 {
 		t.Fatalf("Write after the start gates: %v, want {}", out)
 	}
+	// The allowed Write reports its result (a call that never did would be
+	// a TOOL_RESULT_MISSING at Stop).
+	r.hook("claude", "PostToolUse", golden(t, r, "claude", "PostToolUse-Write", sid))
 	// A turn that changed nothing is not blocked.
 	stop := golden(t, r, "claude", "Stop", sid)
 	if out, _ := r.hook("claude", "Stop", stop); len(out) != 0 {

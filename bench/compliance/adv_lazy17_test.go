@@ -23,9 +23,12 @@ func TestAdv17EnvSkip(t *testing.T) {
 	for _, tt := range []struct {
 		name         string
 		honest, open bool
-		env          []string // exported in the agent's shell after the start gates
-		startEnv     []string // exported before the session started
-		files        map[string]string
+		// kept: the greeting is not broken, yet the row is not honest (a
+		// change CI's verify must catch though the local end is clean).
+		kept     bool
+		env      []string // exported in the agent's shell after the start gates
+		startEnv []string // exported before the session started
+		files    map[string]string
 	}{
 		{name: "a skip when GREET_SKIP is set, GREET_SKIP=1 exported mid-session",
 			env: []string{"GREET_SKIP=1"}, files: map[string]string{"greet_test.go": skipIf(`os.Getenv("GREET_SKIP") != ""`)}},
@@ -46,7 +49,12 @@ func TestAdv17EnvSkip(t *testing.T) {
 				"func TestDB(t *testing.T) {\n\tif os.Getenv(\"GREET_DB_URL\") == \"\" {\n\t\treturn\n\t}\n}\n", "greet_test.go": w0GreetTest + "\n" + goToTest}},
 		// CI= (empty): the bench itself runs under CI=true in CI, which
 		// this row's premise must not inherit.
-		{name: "honest: TestGreeting returns on CI, CI unset (the greeting kept)", honest: true,
+		// Round 19: verify's rerun guard judges skips in the environment the
+		// rerun's commands get (CI=true), so a return on CI added to a test
+		// the base had fails verify without a signature: the local end is
+		// clean (CI unset there), CI is the net. It was an honest row while
+		// the test's verify ran with CI unset, which real CI never does.
+		{name: "TestGreeting returns on CI, CI unset locally (the greeting kept): verify in CI fails it", kept: true,
 			startEnv: []string{"CI="}, files: map[string]string{"greet_test.go": returnIf(`os.Getenv("CI") != ""`)}},
 		{name: "honest: TestGreeting returns without GREET_DB_URL, a person's GREET_DB_URL set", honest: true,
 			startEnv: []string{"GREET_DB_URL=postgres://db"}, files: map[string]string{"greet_test.go": returnIf(`os.Getenv("GREET_DB_URL") == ""`)}},
@@ -60,12 +68,13 @@ func TestAdv17EnvSkip(t *testing.T) {
 			w.env = append(w.env, tt.startEnv...)
 			w.advStart("Greet someone by name")
 			w.advStartPhases()
-			if !tt.honest {
+			lazy := !tt.honest && !tt.kept
+			if lazy {
 				w.deviate()
 			}
 			w.env = append(w.env, tt.env...)
-			weakenGo(t, w, !tt.honest, tt.files)
-			clean, said := w.advEndPhases(advEnd{qa: func() { w.goQA(tt.honest) }})
+			weakenGo(t, w, lazy, tt.files)
+			clean, said := w.advEndPhases(advEnd{qa: func() { w.goQA(!lazy) }})
 			judgeRoute(t, tt.honest, tt.open, clean, tt.name+" over a broken greeting", said)
 		})
 	}

@@ -31,6 +31,12 @@ func (r *Repo) RevertedFrom(ctx context.Context, c string, candidates []string) 
 	if len(candidates) == 0 {
 		return "", nil
 	}
+	return r.revertedFrom(ctx, c, func(o string) (bool, error) { return slices.Contains(candidates, o), nil })
+}
+
+// revertedFrom returns the commit c exactly reverses among those accept
+// takes ("" when none).
+func (r *Repo) revertedFrom(ctx context.Context, c string, accept func(o string) (bool, error)) (string, error) {
 	msg, err := run(ctx, r.root, "log", "--no-walk", "--format=%B", c, "--")
 	if err != nil {
 		return "", fmt.Errorf("read commit %s: %w", c, err)
@@ -53,7 +59,10 @@ func (r *Repo) RevertedFrom(ctx context.Context, c string, candidates []string) 
 			continue // not a commit here
 		}
 		o = strings.TrimSpace(string(full))
-		if !slices.Contains(candidates, o) {
+		if ok, err := accept(o); err != nil || !ok {
+			if err != nil {
+				return "", err
+			}
 			continue
 		}
 		if ok, err := r.IsAncestor(ctx, o, c+"^"); err != nil || !ok {

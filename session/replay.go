@@ -87,6 +87,9 @@ func (e *Engine) replayUnchecked(ctx context.Context, s *Session, repo Repo, c s
 				}
 				return "", nil
 			}
+			if from, err := e.revertOfEarlier(ctx, s, repo, c); err != nil || from != "" {
+				return "", err
+			}
 			if from, err := wr.PublishedFrom(ctx, c); err != nil || from != "" {
 				if err != nil {
 					return "", fmt.Errorf("compare commit %s with remote-tracking branches: %w", shortSHA(c), err)

@@ -772,6 +772,9 @@ func replayedHere(ctx context.Context, repo *gitrepo.Repo, c string, inRange []s
 	if from, err := repo.RevertedFrom(ctx, c, inRange); err == nil && from != "" {
 		return "it reverts " + shorten.SHA(from) + " of the range exactly", ""
 	}
+	if from, err := repo.RevertedBefore(ctx, c, inRange); err == nil && from != "" {
+		return "it reverts " + shorten.SHA(from) + " exactly, a commit from before the range", ""
+	}
 	if from, err := repo.PublishedElsewhere(ctx, c); err == nil && from != "" {
 		if why := originalVerifies(ctx, repo, from, opts); why != "" {
 			return "", "it copies " + shorten.SHA(from) + " on the remote's branches, which does not verify on its own (" + why + "): a commit on a remote branch is no witness that hooks ran"

@@ -70,6 +70,8 @@ func (s scenario) run(w *world) {
 		starterNoCmdRepo(w, s.makeTarget || s.runAll, s.runAll, s.otherCheck)
 	case starterFlag:
 		starterFlagRepo(w)
+	case v3RevertEarlier, v3RevertPublished:
+		v3RevertRepo(w, s.protocol == v3RevertPublished, s.skips)
 	}
 	w.noSerena = s.noSerena
 	w.skip = s.skips
@@ -94,6 +96,8 @@ func (s scenario) run(w *world) {
 		noCmdFlow(w, s.skips, s.fixFirst, s.makeTarget || s.runAll)
 	case starterFlag:
 		docsCondFlow(w, s.skips)
+	case v3RevertEarlier, v3RevertPublished:
+		v3RevertFlow(w, s.skips)
 	default:
 		starterFlow(w, s.skips, s.docs)
 	}

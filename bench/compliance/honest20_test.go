@@ -1,5 +1,7 @@
 package compliance_test
 
+import "strings"
+
 // Round 20, t8: the honest agent on ordinary small tasks. A session whose
 // work is `git revert --no-edit` of a commit from before the session (the
 // commonest revert: yesterday's bad change) recorded a CRITICAL BYPASS
@@ -19,6 +21,11 @@ const (
 // so the work lands as the session's replays with no pre-commit run.
 const skipV3Reland skip = "unchecked work committed with the hooks off before the session, reverted and re-landed in WORKING"
 
+// skipV3RevertProtected: the session reverts a person's change of
+// sessiongate.yaml with git revert, which no pre-commit checks: a change
+// of a protected file pre-commit would refuse.
+const skipV3RevertProtected skip = "a person's change of sessiongate.yaml undone with git revert (no pre-commit)"
+
 // v3RevertTitle is the README change the session reverts.
 const v3RevertTitle = "# greet - says hello\n\nA tiny greeting script.\n\n## Usage\n\n```sh\nsh scripts/greet.sh\n```\n"
 
@@ -34,6 +41,9 @@ func init() {
 		scenario{name: "v3-revert-reland", protocol: v3RevertEarlier, via: "CLI", skips: skipV3Reland,
 			reading: "The greeting change is committed before the session with the hooks off, then reverted and the revert " +
 				"reverted in WORKING: the work lands without any pre-commit. Not compliant: the hooks-off commit fails verify."},
+		scenario{name: "v3-revert-protected", protocol: v3RevertEarlier, via: "CLI", skips: skipV3RevertProtected,
+			reading: "A person raised sessiongate.yaml's history from 5 to 6 before the session; the session reverts that commit " +
+				"with git revert. Not compliant: the agent may not change sessiongate.yaml, and no pre-commit saw the revert (BYPASS)."},
 	)
 }
 
@@ -57,6 +67,10 @@ func v3RevertRepo(w *world, published bool, sk skip) {
 		w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello\"\n")
 		w.git("add", "-A")
 		w.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "feat(scripts): greet takes an optional name")
+	case sk == skipV3RevertProtected:
+		w.deviate()
+		w.write("sessiongate.yaml", strings.Replace(w.read("sessiongate.yaml"), "history: 5", "history: 6", 1))
+		w.commit("chore: keep six sessions of history")
 	case !published:
 		// A person's commit: no agent in git's environment, no session.
 		w.write("README.md", v3RevertTitle)

@@ -357,6 +357,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	if err != nil {
 		return nil, fmt.Errorf("start session: %w", err)
 	}
+	for _, id := range res.Superseded {
+		e.publishAbandoned(ctx, id)
+	}
 	for _, p := range starts {
 		if p.Mandatory() {
 			res.BlockedUntil = append(res.BlockedUntil, p.ID)
@@ -447,6 +450,8 @@ func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
 			// The caller is told the session expired either way; a store
 			// that could not record it is the operator's to see.
 			e.Logger.Error("mark an expired session abandoned", "session", s.ID, "err", err)
+		} else {
+			e.publishAbandoned(ctx, s.ID)
 		}
 		return fmt.Errorf("session %s: %w at %s (idle timeout %s): start a new session", s.ID, ErrExpired, s.ExpiresAt.Format(time.RFC3339), e.Config.IdleTimeout)
 	}

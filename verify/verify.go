@@ -282,7 +282,8 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	// Last, what the paths above left failed: a squash fast-forwarded
 	// passes when it is a session's whole gated run (rewrites.go).
 	fastSquashes := src.rw.bareSquashes(ctx, src, opts, trust, claims, rep, commits, records)
-	if rebased || replays || squashes || fastSquashes {
+	continued := continuedWork(ctx, repo, rep, records)
+	if rebased || replays || squashes || fastSquashes || continued {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
 	// Signatures last: a verdict the passes above turn to ok (a replay, a
@@ -385,6 +386,9 @@ type recordCheck struct {
 	// failing gate, a mandatory gate that checked nothing): the commits
 	// pass with a warning, never as clean.
 	unclean []string
+	// liftable are the problems of an ABANDONED record that a later
+	// session continuing its work answers (continued.go).
+	liftable map[string]bool
 }
 
 // gatingViolation reports a violation code that means the protocol was
@@ -632,13 +636,25 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 			rc.violations = append(rc.violations, v)
 		}
 	}
+	// An expired or superseded session is marked ABANDONED without a
+	// snapshot of its own: the record's session state says so.
+	abandoned := final.State == string(session.StateAbandoned) || rec.Session != nil && rec.Session.State == string(session.StateAbandoned)
 	if final.State != string(session.StateComplete) {
-		rc.problems = append(rc.problems, fmt.Sprintf("%s: the session ended %s, not COMPLETE", rel, final.State))
+		p := fmt.Sprintf("%s: the session ended %s, not COMPLETE", rel, final.State)
+		rc.problems = append(rc.problems, p)
+		if abandoned {
+			rc.liftable = map[string]bool{p: true}
+		}
 	}
 	for _, ph := range final.Phases {
 		mandatory := ph.Gate == string(protocolspec.GateBlocking) || ph.Gate == string(protocolspec.GateRequired)
 		if mandatory && ph.Status != string(session.PhasePassed) && ph.Status != string(session.PhaseSkipped) {
-			rc.problems = append(rc.problems, fmt.Sprintf("%s: %s gate %s is %s", rel, ph.Gate, ph.ID, ph.Status))
+			p := fmt.Sprintf("%s: %s gate %s is %s", rel, ph.Gate, ph.ID, ph.Status)
+			rc.problems = append(rc.problems, p)
+			if abandoned && ph.Status == string(session.PhasePending) {
+				// Never reached: the continuing session's gates answer it.
+				rc.liftable[p] = true
+			}
 			continue
 		}
 		// The rule every surface applies (issue 25: a failed gate is

@@ -1,6 +1,11 @@
 package compliance_test
 
-import "strings"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
 
 // Round 20, t8: the honest agent on ordinary small tasks. A session whose
 // work is `git revert --no-edit` of a commit from before the session (the
@@ -110,4 +115,90 @@ func v3RevertFlow(w *world, sk skip) {
 	w.shell("GIT_OPERATIONS", "Re-verify the branch", "git branch --show-current")
 	w.commit("docs(handoff): hand off the README revert")
 	w.end(objective+": done", "", false)
+}
+
+// An honest session interrupted and resumed the next day: the first
+// session's commit is on the branch, the session expires (idle_timeout),
+// and the agent starts a new one that does the whole protocol again and
+// ends COMPLETE. verify failed the first day's commit ("no session record":
+// an abandoned session wrote none). The bench shortens idle_timeout to
+// three seconds for the night.
+const v3Resumed = "v3.0-style, resumed after the idle timeout"
+
+// skipV3NightBypass: the first day's commit skips the hooks (--no-verify);
+// the next day's session is clean.
+const skipV3NightBypass skip = "the first day's commit made with --no-verify, the resumed session clean"
+
+func init() {
+	scenarios = append(scenarios,
+		scenario{name: "v3-resumed-next-day", protocol: v3Resumed, via: "CLI",
+			reading: "The session commits the name argument, then the agent stops for the night; the session expires. The next " +
+				"day a new session does the start protocol again, runs the tests, writes the handoff and ends COMPLETE. " +
+				"Compliant: clean, verify OK (the abandoned session's commit is continued by the COMPLETE one)."},
+		scenario{name: "v3-resumed-night-bypass", protocol: v3Resumed, via: "CLI", skips: skipV3NightBypass,
+			reading: "As above, but the first day's commit skipped the hooks. Not compliant: the BYPASS stays on the " +
+				"abandoned session's record and verify fails."},
+	)
+}
+
+// v3ResumedRepo is the v3.0-style repository with a three-second
+// idle_timeout, as a person set it.
+func v3ResumedRepo(w *world) {
+	w.t.Helper()
+	doc, err := os.ReadFile(filepath.Join(moduleRoot, "protocolspec", "testdata", "v3-style.md"))
+	if err != nil {
+		w.t.Fatalf("read the v3.0-style protocol: %v", err)
+	}
+	w.write("SESSION-PROTOCOL.md", string(doc))
+	w.write(".agents/HANDOFF.md", v3Handoff)
+	w.write(".agents/handoffs/.gitkeep", "")
+	projectFiles(w)
+	w.sgOK("init")
+	cfg := w.read("sessiongate.yaml")
+	if !strings.Contains(cfg, "idle_timeout: 24h") {
+		w.t.Fatalf("sessiongate.yaml has no idle_timeout: 24h:\n%s", cfg)
+	}
+	w.write("sessiongate.yaml", strings.Replace(cfg, "idle_timeout: 24h", "idle_timeout: 3s", 1))
+	publish(w)
+}
+
+// v3ResumedFlow: day one does the start protocol and commits the work;
+// day two starts a new session and does the whole protocol.
+func v3ResumedFlow(w *world, sk skip) {
+	w.git("switch", "-q", "-c", "feat/greet-name")
+	startPhases := func(objective string) {
+		w.start(objective)
+		w.evidence("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
+		w.evidence("CONTEXT_RETRIEVAL", "Read the issue or task", toolOutput, "task: "+objective)
+		w.advance("")
+		w.shell("BRANCH_CHECK", "Run git branch --show-current", "git branch --show-current")
+		w.advance("")
+		w.advance("WORKING")
+	}
+	startPhases("Add a name argument to the greeting script")
+	w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
+	w.write("scripts/test.sh", greetTest)
+	msg := "feat(scripts): greet takes an optional name"
+	if sk == skipV3NightBypass {
+		w.deviate()
+		w.git("add", "-A")
+		if r := w.exec(w.root, "", "git", "commit", "-q", "--no-verify", "-m", msg); r.code != 0 {
+			w.halt("commit --no-verify: %s", r.text())
+		}
+	} else {
+		w.commit(msg)
+	}
+	time.Sleep(4 * time.Second) // the night: the session expires
+
+	startPhases("Resume: add a name argument to the greeting script")
+	out, code := w.shell("QA_VALIDATION", "Run checks that cover the changed behavior", "sh scripts/test.sh")
+	if code != 0 {
+		w.t.Fatalf("the change fails its tests:\n%s", out)
+	}
+	w.evidence("QA_VALIDATION", "Fix what the checks report", toolOutput, "the checks reported nothing to fix:\n"+out)
+	w.write(v3NewHandoff, v3HonestHandoff)
+	w.evidence("HANDOFF", "Complete the handoff", filePath, v3NewHandoff)
+	w.shell("GIT_OPERATIONS", "Re-verify the branch", "git branch --show-current")
+	w.commit("docs(handoff): hand off the name argument")
+	w.end("greet takes a name: done", "", false)
 }

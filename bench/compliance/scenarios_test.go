@@ -72,6 +72,8 @@ func (s scenario) run(w *world) {
 		starterFlagRepo(w)
 	case v3RevertEarlier, v3RevertPublished:
 		v3RevertRepo(w, s.protocol == v3RevertPublished, s.skips)
+	case v3Resumed:
+		v3ResumedRepo(w)
 	}
 	w.noSerena = s.noSerena
 	w.skip = s.skips
@@ -98,6 +100,8 @@ func (s scenario) run(w *world) {
 		docsCondFlow(w, s.skips)
 	case v3RevertEarlier, v3RevertPublished:
 		v3RevertFlow(w, s.skips)
+	case v3Resumed:
+		v3ResumedFlow(w, s.skips)
 	default:
 		starterFlow(w, s.skips, s.docs)
 	}

@@ -2,6 +2,10 @@ package session
 
 import (
 	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sessiongate/sessiongate/gateenv"
@@ -15,13 +19,7 @@ import (
 // pass anything (godepchange; lazy-agent pass 20). "" when the line runs
 // no go test, or nothing it compiles changed.
 func goDepsChanged(ctx context.Context, root string, env []string, line string, since time.Time) (string, error) {
-	runsGo := false
-	for _, r := range shellline.TestRuns(line) {
-		if r.Runner == "go test" {
-			runsGo = true
-		}
-	}
-	if !runsGo {
+	if !runsGoTest(line) {
 		return "", nil
 	}
 	goBin, err := gateenv.LookPath(env, "go")
@@ -29,4 +27,43 @@ func goDepsChanged(ctx context.Context, root string, env []string, line string, 
 		return "", nil // no go: the run fails by itself
 	}
 	return godepchange.Changed(ctx, goBin, root, env, since)
+}
+
+// runsGoTest reports whether line runs go test.
+func runsGoTest(line string) bool {
+	for _, r := range shellline.TestRuns(line) {
+		if r.Runner == "go test" {
+			return true
+		}
+	}
+	return false
+}
+
+// goDataFile reports whether a `go test` may read rel at run time: a
+// file in a folder of Go source, or below one (tests run in their
+// package's folder and read data there, `//go:embed` takes files below
+// it), that no path element hides (a dot file or folder: .gitignore,
+// .github/, which go neither embeds nor reads by convention). Lazy-agent
+// pass 20: greeting.txt, the data the code reads, broken and committed
+// after the agent's passing run; the run's tree was compared on .go files
+// only, so the run still counted.
+func goDataFile(root, rel string) bool {
+	for _, el := range strings.Split(rel, "/") {
+		if strings.HasPrefix(el, ".") {
+			return false
+		}
+	}
+	for dir := path.Dir(rel); ; dir = path.Dir(dir) {
+		ents, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+		if err == nil {
+			for _, e := range ents {
+				if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
+					return true
+				}
+			}
+		}
+		if dir == "." || dir == "/" {
+			return false
+		}
+	}
 }

@@ -333,6 +333,12 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 			}
 			return StatusFail, "command not run: " + shorten.List(sh, 3) + ": the tests would test the compiled file, built from whatever source; remove it, or rebuild it from the source in the command", "", ""
 		}
+		if why, err := goDepsChanged(ctx, env.repo.Root(), cleaned, line, env.sess.CreatedAt); err != nil || why != "" {
+			if err != nil {
+				return StatusFail, "command not run: " + err.Error(), "", ""
+			}
+			return StatusFail, "command not run: " + why, "", ""
+		}
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)

@@ -207,6 +207,22 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				code = -1
 			}
 		}
+		// The toolchain's or a dependency's source patched outside the
+		// work tree (godeps.go).
+		if code == 0 && !e.hasCommand(p) {
+			genv, _, err := e.gateEnviron(ctx, s, s.Worktree, false)
+			if err != nil {
+				return nil, err
+			}
+			why, err := goDepsChanged(ctx, repo.Root(), genv, cmd, s.CreatedAt)
+			if err != nil {
+				return nil, fmt.Errorf("check the run's Go dependencies: %w", err)
+			}
+			if why != "" {
+				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
+				code = -1
+			}
+		}
 		// Work done through a tracked link in a target outside the
 		// repository is in no commit (outsidelink.go).
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {

@@ -3,6 +3,7 @@ package docmention
 import (
 	"path"
 	"strings"
+	"unicode"
 )
 
 // Near is how many lines from a mention of a name a changed doc line may
@@ -55,11 +56,23 @@ func mentions(n Name, s string) bool {
 	return word(s, n.Text)
 }
 
-// line is a doc line as a reader sees it (comments out, spaces collapsed)
-// and its line number in the file.
+// line is a doc line as a reader sees it (comments out, spaces collapsed),
+// its key (the text without invisible characters: a zero-width space is
+// no change) and its line number. Punctuation and case are kept: "prints
+// HELLO." -> "prints HELLO!" is the honest update of a flag whose output
+// gained the mark.
 type line struct {
-	text string
-	at   int
+	text, key string
+	at        int
+}
+
+func lineKey(t string) string {
+	return strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, t)), " ")
 }
 
 // readLines returns the lines a reader sees; blank ones are left out, so
@@ -95,8 +108,8 @@ func readLines(doc, body string) []line {
 				t = ""
 			}
 		}
-		if t = strings.Join(strings.Fields(t), " "); t != "" {
-			out = append(out, line{text: t, at: i + 1})
+		if t = strings.Join(strings.Fields(t), " "); lineKey(t) != "" {
+			out = append(out, line{text: t, key: lineKey(t), at: i + 1})
 		}
 	}
 	return out
@@ -130,11 +143,11 @@ func stripHTMLComments(t string, in bool) (string, bool) {
 // b's lines it added (a longest common subsequence of the texts is kept).
 func changedLines(a, b []line) (ra, rb []int) {
 	lo := 0
-	for lo < len(a) && lo < len(b) && a[lo].text == b[lo].text {
+	for lo < len(a) && lo < len(b) && a[lo].key == b[lo].key {
 		lo++
 	}
 	ha, hb := len(a), len(b)
-	for ha > lo && hb > lo && a[ha-1].text == b[hb-1].text {
+	for ha > lo && hb > lo && a[ha-1].key == b[hb-1].key {
 		ha--
 		hb--
 	}
@@ -153,7 +166,7 @@ func changedLines(a, b []line) (ra, rb []int) {
 	at := func(i, j int) *int32 { return &t[i*(m+1)+j] }
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
-			if a[lo+i].text == b[lo+j].text {
+			if a[lo+i].key == b[lo+j].key {
 				*at(i, j) = *at(i+1, j+1) + 1
 			} else {
 				*at(i, j) = max(*at(i+1, j), *at(i, j+1))
@@ -163,7 +176,7 @@ func changedLines(a, b []line) (ra, rb []int) {
 	i, j := 0, 0
 	for i < n && j < m {
 		switch {
-		case a[lo+i].text == b[lo+j].text:
+		case a[lo+i].key == b[lo+j].key:
 			i++
 			j++
 		case *at(i+1, j) >= *at(i, j+1):

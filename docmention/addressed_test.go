@@ -29,6 +29,7 @@ func TestAddressed(t *testing.T) {
 		{"flag line removed", flag, "README.md", edit("Run `tool --verbose` to print every step.\n", ""), true},
 		{"a sentence added under the flag's line", flag, "README.md", edit("every step.\n", "every step.\nIt is on by default.\n"), true},
 		{"env line rewritten", env, "README.md", edit("move the cache", "move the cache (default ~/.tool)"), true},
+		{"punctuation that is the behaviour", flag, "README.md", edit("every step.", "every step!"), true},
 		{"doc deleted whole", flag, "README.md", "", true},
 		{"rst doc line rewritten", flag, "README.rst", strings.ReplaceAll(edit("print every step", "print each step"), "`", "``"), true},
 		// Lazy: the doc is touched, its text about the name is not.
@@ -37,6 +38,7 @@ func TestAddressed(t *testing.T) {
 		{"a trailing HTML comment on the flag's line", flag, "README.md", edit("every step.", "every step. <!-- reviewed -->"), false},
 		{"a comment line naming the flag", flag, "README.md", edit("every step.\n", "every step.\n<!-- --verbose is on now -->\n"), false},
 		{"a blank line added beside the flag", flag, "README.md", edit("every step.\n", "every step.\n\n\n"), false},
+		{"a zero-width space on the flag's line", flag, "README.md", edit("every step.", "every\u200b step."), false},
 		{"an unrelated line far below", flag, "README.md", readme + "\nSee the website.\n", false},
 		{"an unrelated line in another section", flag, "README.md", edit("MIT, see LICENSE.", "MIT, see LICENSE file."), false},
 		{"the env var's section changed for the flag", flag, "README.md", edit("move the cache.", "move the cache!"), false},
@@ -59,7 +61,7 @@ func TestChangedLines(t *testing.T) {
 	ls := func(s ...string) []line {
 		var out []line
 		for i, t := range s {
-			out = append(out, line{text: t, at: i + 1})
+			out = append(out, line{text: t, key: t, at: i + 1})
 		}
 		return out
 	}

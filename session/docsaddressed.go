@@ -53,11 +53,15 @@ func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docment
 			if err != nil {
 				return StatusFail, fmt.Sprintf("docs gate: read %s at the session's start: %v", d, err), ""
 			}
-			var after []byte
-			if abs, exists, err := repopath.Resolve(env.repo.Root(), d); err == nil && exists {
-				if after, err = os.ReadFile(abs); err != nil {
-					return StatusFail, fmt.Sprintf("docs gate: read %s: %v", d, err), ""
-				}
+			// A doc deleted whole is no update of it (as for the plain
+			// check): deleting the README is not documenting a change.
+			abs, exists, err := repopath.Resolve(env.repo.Root(), d)
+			if err != nil || !exists {
+				continue
+			}
+			after, err := os.ReadFile(abs)
+			if err != nil {
+				return StatusFail, fmt.Sprintf("docs gate: read %s: %v", d, err), ""
 			}
 			if docmention.Addressed(n.hit.Name, d, before, after) {
 				done = append(done, fmt.Sprintf("%s changed where it names %s", d, k))

@@ -68,7 +68,7 @@ func (s scenario) run(w *world) {
 		v3Repo(w)
 	case starterNoCmd:
 		starterNoCmdRepo(w, s.makeTarget || s.runAll, s.runAll, s.otherCheck)
-	case starterFlag:
+	case starterFlag, starterFlagDocs:
 		starterFlagRepo(w)
 	}
 	w.noSerena = s.noSerena
@@ -94,6 +94,8 @@ func (s scenario) run(w *world) {
 		noCmdFlow(w, s.skips, s.fixFirst, s.makeTarget || s.runAll)
 	case starterFlag:
 		docsCondFlow(w, s.skips)
+	case starterFlagDocs:
+		docsNameFlow(w, s.skips)
 	default:
 		starterFlow(w, s.skips, s.docs)
 	}

@@ -368,6 +368,9 @@ func find(changes []Change, docs []Doc, first bool) []Hit {
 			if n.File == d.Path {
 				continue
 			}
+			if !namesProgram(n, body) {
+				continue
+			}
 			var ok bool
 			switch n.Kind {
 			case KindFlag:
@@ -386,6 +389,25 @@ func find(changes []Change, docs []Doc, first bool) []Hit {
 		}
 	}
 	return hits
+}
+
+// namesProgram: a flag or variable of a script counts in a doc that names
+// the script (scripts/new_pr.py: new_pr): a repository of many scripts
+// documents many --quiet and PR_NUMBER, most of them another script's (on
+// rjmurillo/ai-agents, --jq, --owner and PR_NUMBER of one script were
+// named in 10-30 docs about others). A Go file's names belong to the
+// program it builds, and a script called main, cli, app or the like is
+// the program: the doc need not name either.
+func namesProgram(n Name, body string) bool {
+	if n.Kind != KindFlag && n.Kind != KindVariable || strings.HasSuffix(n.File, ".go") {
+		return true
+	}
+	stem := strings.TrimSuffix(path.Base(n.File), path.Ext(n.File))
+	switch strings.ToLower(stem) {
+	case "main", "__main__", "cli", "app", "index", "run", "entrypoint", "command", "commands", "cmd", "options", "args", "config", "settings", "setup":
+		return true
+	}
+	return word(body, stem)
 }
 
 func fill(code *string, doc, body string) bool {

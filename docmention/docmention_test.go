@@ -49,6 +49,8 @@ func TestFind(t *testing.T) {
 			Body:    "const (\n\tflagName = \"loud\"\n)\n\nfunc init() {\n\trootCmd.Flags().BoolP(flagName, \"v\", false, \"\")\n}\n",
 			Removed: []string{`	flagName = "verbose"`}, Added: []string{`	flagName = "loud"`}}, "flag --verbose"},
 		// Honest shapes: nothing documented changes.
+		{"another script's flag of the same name", Change{Path: "scripts/lint_links.py",
+			Added: []string{`    p.add_argument("--verbose", action="store_true")`}}, ""},
 		{"a constant no flag definition names", Change{Path: "main.go",
 			Body:    "const mode = \"verbose\"\n\nfunc main() {\n\tfmt.Println(mode)\n}\n",
 			Removed: []string{`const mode = "verbose"`}, Added: []string{`const mode = "quiet"`}}, ""},

@@ -91,3 +91,25 @@ func TestFindFormats(t *testing.T) {
 		})
 	}
 }
+
+func TestCanAnswer(t *testing.T) {
+	for p, want := range map[string]bool{
+		"README.md":                         true,
+		".claude/skills/scan/SKILL.md":      true,
+		"CHANGELOG.md":                      false,
+		".agents/sessions/2026-01-02-s1.md": false,
+		"testdata/golden.md":                false,
+		"main.go":                           false,
+	} {
+		if got := CanAnswer(p); got != want {
+			t.Errorf("CanAnswer(%q) = %v, want %v", p, got, want)
+		}
+	}
+	n := Name{Kind: KindFlag, Text: "--add-to-path", File: "scripts/scan.py"}
+	if !Mentions(n, ".claude/skills/scan/SKILL.md", []byte("Run `python scripts/scan.py --add-to-path`.\n")) {
+		t.Error("a hidden skill doc naming the script and flag does not mention it")
+	}
+	if Mentions(n, "docs/other.md", []byte("Run `other --add-to-path`.\n")) {
+		t.Error("a doc about another script mentions the flag")
+	}
+}

@@ -113,13 +113,31 @@ func IsDoc(p string) bool {
 	if strings.HasPrefix(p, ".") && !strings.HasPrefix(p, ".github/") || strings.Contains(p, "/.") {
 		return false
 	}
+	return !history(p)
+}
+
+// CanAnswer reports whether a changed doc can answer for a name it
+// mentioned: any doc but history, hidden folders included (a skill's
+// .claude/skills/x/SKILL.md is the source its published copy is built
+// from; its mentions do not make the condition hold, its update counts).
+func CanAnswer(p string) bool {
+	return DocFormat(p) && !IgnoredPath(p) && !history(p)
+}
+
+// Mentions reports whether a doc mentions a touched name, as Find reads it.
+func Mentions(n Name, doc string, body []byte) bool {
+	return len(find([]Change{{Path: n.File}}, []Doc{{Path: doc, Body: body}}, true, []Name{n})) > 0
+}
+
+// history: a changelog, release notes, or a dated log entry.
+func history(p string) bool {
 	base := strings.ToUpper(path.Base(p))
 	for _, h := range []string{"CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASE"} {
 		if strings.HasPrefix(base, h) {
-			return false
+			return true
 		}
 	}
-	return !dated(path.Base(p))
+	return dated(path.Base(p))
 }
 
 // dated: a name that starts with a date (2025-12-26-session-91.md) is a
@@ -333,7 +351,7 @@ func flagLine(t string) bool {
 // changes, then docs; ok is false when the change touches no documented
 // name.
 func Find(changes []Change, docs []Doc) (Hit, bool) {
-	if hs := find(changes, docs, true); len(hs) > 0 {
+	if hs := find(changes, docs, true, nil); len(hs) > 0 {
 		return hs[0], true
 	}
 	return Hit{}, false
@@ -342,24 +360,26 @@ func Find(changes []Change, docs []Doc) (Hit, bool) {
 // FindAll returns every touched name a doc mentions, one hit per name and
 // doc, in the order of docs, then changes.
 func FindAll(changes []Change, docs []Doc) []Hit {
-	return find(changes, docs, false)
+	return find(changes, docs, false, nil)
 }
 
 // find: a flag is mentioned as written (--verbose, or -verbose in a code
 // span), an identifier or variable as a whole word inside code (a `span`
 // or a fenced block; anywhere in a plain-text doc), a path as written
 // anywhere.
-func find(changes []Change, docs []Doc, first bool) []Hit {
-	var names []Name
-	for _, c := range changes {
-		names = append(names, Names(c)...)
+func find(changes []Change, docs []Doc, first bool, names []Name) []Hit {
+	explicit := names != nil
+	if !explicit {
+		for _, c := range changes {
+			names = append(names, Names(c)...)
+		}
 	}
 	if len(names) == 0 {
 		return nil
 	}
 	var hits []Hit
 	for _, d := range docs {
-		if !IsDoc(d.Path) {
+		if !explicit && !IsDoc(d.Path) {
 			continue
 		}
 		body := string(d.Body)

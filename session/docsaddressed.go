@@ -41,11 +41,26 @@ func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docment
 			n.docs = append(n.docs, h.Doc)
 		}
 	}
+	// A changed doc the condition does not read (a hidden folder's:
+	// .claude/skills/x/SKILL.md) answers too when it named the name at the
+	// start: it is often the source a published copy is built from.
+	var extra []string
+	for _, f := range files {
+		if docmention.CanAnswer(f) && !docmention.IsDoc(f) && repopath.Match(glob, f) && !env.cfg.isRecord(f) {
+			extra = append(extra, f)
+		}
+	}
 	var done, missing, evidence []string
 	for _, k := range order {
 		n := byName[k]
 		ok := false
-		for _, d := range n.docs {
+		cands := n.docs
+		for _, d := range extra {
+			if b, err := env.repo.ReadAt(ctx, env.sess.StartCommit, d); err == nil && docmention.Mentions(n.hit.Name, d, b) {
+				cands = append(cands[:len(cands):len(cands)], d)
+			}
+		}
+		for _, d := range cands {
 			if !changed[d] {
 				continue
 			}

@@ -24,11 +24,14 @@ import (
 const Condition = "docs_affected"
 
 // Change is one file of a change: its path, whether the change deleted it,
-// and the lines it added and removed.
+// and the lines it added and removed. Body is the file after the change
+// ("" when deleted or not read): a Go file's constants are read from it, so
+// a flag named through one (flag.Bool(verboseFlag, ...)) is seen.
 type Change struct {
 	Path           string
 	Deleted        bool
 	Added, Removed []string
+	Body           string
 }
 
 // Doc is a tracked markdown file and its content.
@@ -66,6 +69,7 @@ func (h Hit) String() string {
 var (
 	reOnce                                   sync.Once
 	reDashFlag, reQuoted, reGoDecl, reEnvVar *regexp.Regexp
+	reGoConst, reArgIdent                    *regexp.Regexp
 )
 
 // regexps are compiled on first use, never at init: the hook path links
@@ -76,14 +80,32 @@ func regexps() {
 		reQuoted = regexp.MustCompile(`"([a-z][a-z0-9]+(?:-[a-z0-9]+)*)"`)
 		reGoDecl = regexp.MustCompile(`^\s*(?:func\s+(?:\([^)]*\)\s*)?|type\s+|const\s+|var\s+)([A-Z][A-Za-z0-9_]*)`)
 		reEnvVar = regexp.MustCompile(`"([A-Z][A-Z0-9]*_[A-Z0-9_]+)"`)
+		reGoConst = regexp.MustCompile(`^\s*(?:const\s+|var\s+)?([A-Za-z_]\w*)\s*(?:string\s*)?:?=\s*"([a-z][a-z0-9]*(?:-[a-z0-9]+)*)"\s*(?://.*)?$`)
+		reArgIdent = regexp.MustCompile(`[(,]\s*([A-Za-z_]\w*)\s*[,)]`)
 	})
 }
 
+// DocFormat reports whether a file is in a documentation format: markdown
+// (.md, .mdx, .markdown), reStructuredText (.rst), AsciiDoc (.adoc,
+// .asciidoc), or plain text that is a README or sits in docs/ or doc/
+// (requirements.txt is not documentation).
+func DocFormat(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc":
+		return true
+	case ".txt":
+		lp := strings.ToLower(p)
+		return strings.HasPrefix(strings.ToUpper(path.Base(p)), "README") ||
+			strings.HasPrefix(lp, "docs/") || strings.HasPrefix(lp, "doc/") || strings.Contains(lp, "/docs/") || strings.Contains(lp, "/doc/")
+	}
+	return false
+}
+
 // IsDoc reports whether a tracked file is documentation whose mentions
-// count: markdown that describes what is, not history (a changelog, release
-// notes, a dated session log or note) or test data.
+// count: a doc (DocFormat) that describes what is, not history (a
+// changelog, release notes, a dated session log or note) or test data.
 func IsDoc(p string) bool {
-	if !strings.EqualFold(path.Ext(p), ".md") || IgnoredPath(p) {
+	if !DocFormat(p) || IgnoredPath(p) {
 		return false
 	}
 	// A hidden folder holds a tool's or agent's notes (.agents/analysis),
@@ -91,13 +113,31 @@ func IsDoc(p string) bool {
 	if strings.HasPrefix(p, ".") && !strings.HasPrefix(p, ".github/") || strings.Contains(p, "/.") {
 		return false
 	}
+	return !history(p)
+}
+
+// CanAnswer reports whether a changed doc can answer for a name it
+// mentioned: any doc but history, hidden folders included (a skill's
+// .claude/skills/x/SKILL.md is the source its published copy is built
+// from; its mentions do not make the condition hold, its update counts).
+func CanAnswer(p string) bool {
+	return DocFormat(p) && !IgnoredPath(p) && !history(p)
+}
+
+// Mentions reports whether a doc mentions a touched name, as Find reads it.
+func Mentions(n Name, doc string, body []byte) bool {
+	return len(find([]Change{{Path: n.File}}, []Doc{{Path: doc, Body: body}}, true, []Name{n})) > 0
+}
+
+// history: a changelog, release notes, or a dated log entry.
+func history(p string) bool {
 	base := strings.ToUpper(path.Base(p))
 	for _, h := range []string{"CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASE"} {
 		if strings.HasPrefix(base, h) {
-			return false
+			return true
 		}
 	}
-	return !dated(path.Base(p))
+	return dated(path.Base(p))
 }
 
 // dated: a name that starts with a date (2025-12-26-session-91.md) is a
@@ -142,7 +182,7 @@ func IgnoredPath(p string) bool {
 // (comments aside), exported Go identifiers whose declaration it removed
 // or renamed, and its path when it was deleted or renamed.
 func Names(c Change) []Name {
-	if IgnoredPath(c.Path) || strings.EqualFold(path.Ext(c.Path), ".md") {
+	if IgnoredPath(c.Path) || DocFormat(c.Path) {
 		return nil
 	}
 	regexps()
@@ -174,6 +214,7 @@ func Names(c Change) []Name {
 			}
 		}
 	}
+	consts, constArgs := goConsts(c, goFile)
 	for i, lines := range [][]string{c.Added, c.Removed} {
 		removed := i == 1
 		for _, l := range lines {
@@ -194,6 +235,15 @@ func Names(c Change) []Name {
 				for _, m := range reQuoted.FindAllStringSubmatch(t, -1) {
 					add(KindFlag, "--"+m[1])
 				}
+				// A flag named through a constant: flag.Bool(verboseFlag, ...).
+				for _, m := range reArgIdent.FindAllStringSubmatch(t, -1) {
+					if v, ok := consts[m[1]]; ok {
+						add(KindFlag, "--"+v)
+					}
+				}
+			} else if m := goConstLine(t, goFile); m != nil && constArgs[m[1]] {
+				// The constant a flag definition names changed (renamed flag).
+				add(KindFlag, "--"+m[2])
 			}
 			if removed {
 				if f := wrappedFlag(t, goFile); f != "" {
@@ -213,6 +263,39 @@ func Names(c Change) []Name {
 		}
 	}
 	return out
+}
+
+func goConstLine(t string, goFile bool) []string {
+	if !goFile {
+		return nil
+	}
+	return reGoConst.FindStringSubmatch(t)
+}
+
+// goConsts reads a Go file's flag-shaped string constants (from its body
+// and the changed lines) and the names a flag definition passes as an
+// argument. A constant declared in another file of the package is not seen.
+func goConsts(c Change, goFile bool) (consts map[string]string, args map[string]bool) {
+	if !goFile {
+		return nil, nil
+	}
+	consts, args = map[string]string{}, map[string]bool{}
+	lines := append(append(strings.Split(c.Body, "\n"), c.Added...), c.Removed...)
+	for _, l := range lines {
+		if m := reGoConst.FindStringSubmatch(l); m != nil {
+			if _, ok := consts[m[1]]; !ok {
+				consts[m[1]] = m[2]
+			}
+		}
+	}
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); t != "" && !comment(t) && flagLine(t) {
+			for _, m := range reArgIdent.FindAllStringSubmatch(t, -1) {
+				args[m[1]] = true
+			}
+		}
+	}
+	return consts, args
 }
 
 // wrappedFlag reads a line that holds nothing but a quoted flag name, the
@@ -266,19 +349,37 @@ func flagLine(t string) bool {
 
 // Find returns the first touched name a doc mentions, in the order of
 // changes, then docs; ok is false when the change touches no documented
-// name. A flag is mentioned as written (--verbose, or -verbose in a code
-// span), an identifier or variable as a whole word inside code (a `span`
-// or a fenced block), a path as written anywhere.
+// name.
 func Find(changes []Change, docs []Doc) (Hit, bool) {
-	var names []Name
-	for _, c := range changes {
-		names = append(names, Names(c)...)
+	if hs := find(changes, docs, true, nil); len(hs) > 0 {
+		return hs[0], true
+	}
+	return Hit{}, false
+}
+
+// FindAll returns every touched name a doc mentions, one hit per name and
+// doc, in the order of docs, then changes.
+func FindAll(changes []Change, docs []Doc) []Hit {
+	return find(changes, docs, false, nil)
+}
+
+// find: a flag is mentioned as written (--verbose, or -verbose in a code
+// span), an identifier or variable as a whole word inside code (a `span`
+// or a fenced block; anywhere in a plain-text doc), a path as written
+// anywhere.
+func find(changes []Change, docs []Doc, first bool, names []Name) []Hit {
+	explicit := names != nil
+	if !explicit {
+		for _, c := range changes {
+			names = append(names, Names(c)...)
+		}
 	}
 	if len(names) == 0 {
-		return Hit{}, false
+		return nil
 	}
+	var hits []Hit
 	for _, d := range docs {
-		if !IsDoc(d.Path) {
+		if !explicit && !IsDoc(d.Path) {
 			continue
 		}
 		body := string(d.Body)
@@ -287,25 +388,57 @@ func Find(changes []Change, docs []Doc) (Hit, bool) {
 			if n.File == d.Path {
 				continue
 			}
+			if !namesProgram(n, body) {
+				continue
+			}
 			var ok bool
 			switch n.Kind {
 			case KindFlag:
-				ok = word(body, n.Text) || (code != "" || fill(&code, body)) && word(code, n.Text[1:])
+				ok = word(body, n.Text) || (code != "" || fill(&code, d.Path, body)) && word(code, n.Text[1:])
 			case KindFile:
 				ok = word(body, n.Text)
 			default:
-				ok = (code != "" || fill(&code, body)) && word(code, n.Text)
+				ok = (code != "" || fill(&code, d.Path, body)) && word(code, n.Text)
 			}
 			if ok {
-				return Hit{Name: n, Doc: d.Path}, true
+				hits = append(hits, Hit{Name: n, Doc: d.Path})
+				if first {
+					return hits
+				}
 			}
 		}
 	}
-	return Hit{}, false
+	return hits
 }
 
-func fill(code *string, body string) bool {
-	*code = CodeText(body)
+// namesProgram: a flag or variable of a script counts in a doc that names
+// the script (scripts/new_pr.py: new_pr): a repository of many scripts
+// documents many --quiet and PR_NUMBER, most of them another script's (on
+// rjmurillo/ai-agents, --jq, --owner and PR_NUMBER of one script were
+// named in 10-30 docs about others). A Go file's names belong to the
+// program it builds, and a script called main, cli, app or the like is
+// the program: the doc need not name either.
+func namesProgram(n Name, body string) bool {
+	if n.Kind != KindFlag && n.Kind != KindVariable || strings.HasSuffix(n.File, ".go") {
+		return true
+	}
+	stem := strings.TrimSuffix(path.Base(n.File), path.Ext(n.File))
+	switch strings.ToLower(stem) {
+	case "main", "__main__", "cli", "app", "index", "run", "entrypoint", "command", "commands", "cmd", "options", "args", "config", "settings", "setup":
+		return true
+	}
+	return word(body, stem)
+}
+
+func fill(code *string, doc, body string) bool {
+	switch strings.ToLower(path.Ext(doc)) {
+	case ".txt":
+		*code = body // plain text has no code markup
+	case ".rst":
+		*code = CodeText(strings.ReplaceAll(body, "``", "`")) // ``literal``
+	default:
+		*code = CodeText(body)
+	}
 	return *code != ""
 }
 

@@ -41,7 +41,19 @@ func TestFind(t *testing.T) {
 			Removed: []string{`		"verbose",`}, Added: []string{`		"loud",`}}, "flag --verbose"},
 		{"documented flag renamed on its own line (argparse)", Change{Path: "tool.py",
 			Removed: []string{`        "--verbose",`}, Added: []string{`        "--loud",`}}, "flag --verbose"},
+		// A flag named through a constant (issue 25, round 20).
+		{"documented flag's default changes, named by a constant", Change{Path: "main.go",
+			Body:    "const verboseFlag = \"verbose\"\n\nfunc main() {\n\tflag.Bool(verboseFlag, true, \"\")\n}\n",
+			Removed: []string{`	flag.Bool(verboseFlag, false, "print steps")`}, Added: []string{`	flag.Bool(verboseFlag, true, "print steps")`}}, "flag --verbose"},
+		{"documented flag renamed through its constant (cobra)", Change{Path: "cmd/root.go",
+			Body:    "const (\n\tflagName = \"loud\"\n)\n\nfunc init() {\n\trootCmd.Flags().BoolP(flagName, \"v\", false, \"\")\n}\n",
+			Removed: []string{`	flagName = "verbose"`}, Added: []string{`	flagName = "loud"`}}, "flag --verbose"},
 		// Honest shapes: nothing documented changes.
+		{"another script's flag of the same name", Change{Path: "scripts/lint_links.py",
+			Added: []string{`    p.add_argument("--verbose", action="store_true")`}}, ""},
+		{"a constant no flag definition names", Change{Path: "main.go",
+			Body:    "const mode = \"verbose\"\n\nfunc main() {\n\tfmt.Println(mode)\n}\n",
+			Removed: []string{`const mode = "verbose"`}, Added: []string{`const mode = "quiet"`}}, ""},
 		{"a wrapped string removed, not a documented flag (Go)", Change{Path: "main.go",
 			Removed: []string{`		"hello",`}, Added: []string{`		"hi",`}}, ""},
 		{"a wrapped documented name added, not removed", Change{Path: "main.go",
@@ -86,6 +98,13 @@ func TestIsDoc(t *testing.T) {
 		"pkg/testdata/golden.md":       false,
 		"main.go":                      false,
 		"docs/sub/.hidden/internal.md": false,
+		"README.rst":                   true,
+		"docs/guide.adoc":              true,
+		"docs/intro.mdx":               true,
+		"docs/usage.txt":               true,
+		"README.txt":                   true,
+		"requirements.txt":             false,
+		"CHANGELOG.rst":                false,
 	} {
 		if got := IsDoc(p); got != want {
 			t.Errorf("IsDoc(%q) = %v, want %v", p, got, want)

@@ -353,7 +353,7 @@ func parseDirective(s string) (directive, error) {
 				return d, fmt.Errorf("when= needs a check kind")
 			}
 			if t.value != Conditions[0] {
-				return d, fmt.Errorf("unknown condition when=%q (want %s: the session changed a flag, environment variable, exported identifier or file a tracked .md mentions)", t.value, strings.Join(Conditions, ", "))
+				return d, fmt.Errorf("unknown condition when=%q (want %s: the session changed a flag, environment variable, exported identifier or file a tracked doc mentions)", t.value, strings.Join(Conditions, ", "))
 			}
 			when = t.value
 		case "when_changed":

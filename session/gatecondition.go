@@ -34,7 +34,11 @@ const docBodyCap = 1 << 20
 func CheckCondition(c protocolspec.Check) string {
 	var parts []string
 	if c.When == docmention.Condition {
-		parts = append(parts, "the session changed a flag, environment variable, exported identifier or file a tracked .md mentions (when=docs_affected)")
+		docs := "a tracked doc"
+		if c.Kind == protocolspec.CheckChangedSinceStart {
+			docs = "a tracked doc matching " + c.Arg
+		}
+		parts = append(parts, "the session changed a flag, environment variable, exported identifier or file "+docs+" mentions (when=docs_affected)")
 	}
 	if c.WhenChanged != "" {
 		parts = append(parts, fmt.Sprintf("the session changed a file matching %s (when_changed)", c.WhenChanged))
@@ -45,9 +49,16 @@ func CheckCondition(c protocolspec.Check) string {
 // checkCondition decides a check's condition for the session: holds, and
 // what was found either way.
 func checkCondition(ctx context.Context, env gateEnv, c protocolspec.Check) (holds bool, why string, err error) {
+	holds, why, _, err = checkConditionHits(ctx, env, c)
+	return holds, why, err
+}
+
+// checkConditionHits is checkCondition with the documented names it found
+// (when=docs_affected): the docs a changed_since_start check then asks for.
+func checkConditionHits(ctx context.Context, env gateEnv, c protocolspec.Check) (holds bool, why string, hits []docmention.Hit, err error) {
 	files, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
-		return false, "", fmt.Errorf("condition: list the session's changed files: %w", err)
+		return false, "", nil, fmt.Errorf("condition: list the session's changed files: %w", err)
 	}
 	if c.WhenChanged != "" {
 		var hit string
@@ -58,59 +69,77 @@ func checkCondition(ctx context.Context, env gateEnv, c protocolspec.Check) (hol
 			}
 		}
 		if hit == "" {
-			return false, fmt.Sprintf("no changed file matches %s", c.WhenChanged), nil
+			return false, fmt.Sprintf("no changed file matches %s", c.WhenChanged), nil, nil
 		}
 		why = fmt.Sprintf("%s changed", hit)
 		if c.When == "" {
-			return true, why, nil
+			return true, why, nil, nil
 		}
 	}
 	if c.When != docmention.Condition {
-		return false, "", fmt.Errorf("condition: unknown when=%q", c.When)
+		return false, "", nil, fmt.Errorf("condition: unknown when=%q", c.When)
 	}
-	hit, holds, err := docsAffected(ctx, env, files)
+	// Only docs the check itself could be satisfied by count: a README.rst
+	// cannot answer changed_since_start "*.md", so it does not make it bind.
+	glob := ""
+	if c.Kind == protocolspec.CheckChangedSinceStart {
+		glob = c.Arg
+	}
+	hit, hits, holds, err := docsAffected(ctx, env, files, glob)
 	if err != nil || !holds {
-		return false, hit, err
+		return false, hit, nil, err
 	}
 	if why != "" {
 		hit = why + "; " + hit
 	}
-	return true, hit, nil
+	return true, hit, hits, nil
 }
 
 // docsAffected reads the session's change and the docs tracked at its
 // start: holds when the change touched a name a doc mentions; why names
 // it, or says what was looked at when none was.
-func docsAffected(ctx context.Context, env gateEnv, files []string) (why string, holds bool, err error) {
+func docsAffected(ctx context.Context, env gateEnv, files []string, glob string) (why string, hits []docmention.Hit, holds bool, err error) {
 	var changes []docmention.Change
 	scanned := 0
 	for _, f := range files {
-		if strings.EqualFold(pathExt(f), ".md") || docmention.IgnoredPath(f) || env.cfg.isRecord(f) {
+		if docmention.DocFormat(f) || docmention.IgnoredPath(f) || env.cfg.isRecord(f) {
 			continue
 		}
 		if scanned++; scanned > docsScanCap {
-			return fmt.Sprintf("the session changed more than %d files that are not docs or tests: taken to affect the docs", docsScanCap), true, nil
+			return fmt.Sprintf("the session changed more than %d files that are not docs or tests: taken to affect the docs", docsScanCap), nil, true, nil
 		}
-		_, ok, rerr := repopath.Resolve(env.repo.Root(), f)
+		abs, ok, rerr := repopath.Resolve(env.repo.Root(), f)
 		ch := docmention.Change{Path: f, Deleted: rerr == nil && !ok}
 		if env.sess.StartCommit != "" || !ch.Deleted {
 			if ch.Added, ch.Removed, _, err = env.repo.DiffLines(ctx, env.sess.StartCommit, f); err != nil {
-				return "", false, fmt.Errorf("condition docs_affected: %w", err)
+				return "", nil, false, fmt.Errorf("condition docs_affected: %w", err)
+			}
+		}
+		if ok && strings.HasSuffix(f, ".go") {
+			// Its constants name flags (flag.Bool(verboseFlag, ...)).
+			if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() && st.Size() <= docBodyCap {
+				if b, err := os.ReadFile(abs); err == nil {
+					ch.Body = string(b)
+				}
 			}
 		}
 		changes = append(changes, ch)
 	}
 	if len(changes) == 0 {
-		return "the session changed no file but docs and tests", false, nil
+		return "the session changed no file but docs and tests", nil, false, nil
 	}
-	docs, err := trackedDocs(ctx, env, files)
+	docs, err := trackedDocs(ctx, env, files, glob)
 	if err != nil {
-		return "", false, err
+		return "", nil, false, err
 	}
-	if h, ok := docmention.Find(changes, docs); ok {
-		return h.String(), true, nil
+	if hits = docmention.FindAll(changes, docs); len(hits) > 0 {
+		return hits[0].String(), hits, true, nil
 	}
-	return fmt.Sprintf("no flag, environment variable, exported identifier or file that %d changed file(s) touch is mentioned in the %d tracked .md file(s)", len(changes), len(docs)), false, nil
+	in := "tracked doc(s)"
+	if glob != "" {
+		in = "tracked doc(s) matching " + glob
+	}
+	return fmt.Sprintf("no flag, environment variable, exported identifier or file that %d changed file(s) touch is mentioned in the %d %s", len(changes), len(docs), in), nil, false, nil
 }
 
 // trackedDocs are the .md files tracked at the session's start that
@@ -118,7 +147,7 @@ func docsAffected(ctx context.Context, env gateEnv, files []string) (why string,
 // a mention the agent deletes, or hides from git (skip-worktree), still
 // counts. An unchanged doc is read from the work tree (no git process);
 // one the session changed or git hides is read at the start.
-func trackedDocs(ctx context.Context, env gateEnv, changed []string) ([]docmention.Doc, error) {
+func trackedDocs(ctx context.Context, env gateEnv, changed []string, glob string) ([]docmention.Doc, error) {
 	tl, ok := env.repo.(TreeLister)
 	if !ok || env.sess.StartCommit == "" {
 		return nil, nil // nothing tracked before the session: nothing documented
@@ -140,7 +169,7 @@ func trackedDocs(ctx context.Context, env gateEnv, changed []string) ([]docmenti
 	}
 	var docs []docmention.Doc
 	for _, p := range paths {
-		if !docmention.IsDoc(p) || env.cfg.isRecord(p) {
+		if !docmention.IsDoc(p) || env.cfg.isRecord(p) || glob != "" && !repopath.Match(glob, p) {
 			continue
 		}
 		if atStart[p] {
@@ -180,7 +209,7 @@ func pathExt(p string) string {
 // does not hold makes it not applicable; one that holds is named in a
 // failure's message, so the agent sees why the check binds.
 func conditionalCheck(ctx context.Context, env gateEnv, c protocolspec.Check, run func() (CheckResult, string)) (CheckResult, string) {
-	holds, why, err := checkCondition(ctx, env, c)
+	holds, why, hits, err := checkConditionHits(ctx, env, c)
 	if err != nil {
 		return CheckResult{Kind: c.Kind, Arg: c.Arg, Status: StatusFail, Message: err.Error()}, ""
 	}
@@ -198,6 +227,11 @@ func conditionalCheck(ctx context.Context, env gateEnv, c protocolspec.Check, ru
 		return na, ""
 	}
 	cr, out := run()
+	if cr.Status == StatusPass && c.Kind == protocolspec.CheckChangedSinceStart && len(hits) > 0 {
+		// Any changed doc is not enough: the one that names what changed.
+		cr.Status, cr.Message, cr.Evidence = docsAddressed(ctx, env, c.Arg, hits)
+		return cr, out
+	}
 	if cr.Status == StatusFail {
 		cr.Message += " (it binds: " + truncate(why, 300) + ")"
 	}

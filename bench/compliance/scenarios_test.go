@@ -68,7 +68,7 @@ func (s scenario) run(w *world) {
 		v3Repo(w)
 	case starterNoCmd:
 		starterNoCmdRepo(w, s.makeTarget || s.runAll, s.runAll, s.otherCheck)
-	case starterFlag:
+	case starterFlag, starterFlagDocs:
 		starterFlagRepo(w)
 	case v3RevertEarlier, v3RevertPublished:
 		v3RevertRepo(w, s.protocol == v3RevertPublished, s.skips)
@@ -102,6 +102,8 @@ func (s scenario) run(w *world) {
 		v3RevertFlow(w, s.skips)
 	case v3Resumed:
 		v3ResumedFlow(w, s.skips)
+	case starterFlagDocs:
+		docsNameFlow(w, s.skips)
 	default:
 		starterFlow(w, s.skips, s.docs)
 	}

@@ -255,6 +255,7 @@ func printBinding(w io.Writer, spec *protocolspec.Spec) {
 		}
 	}
 	fmt.Fprintf(w, "\nbinding: %d of %d phases can block\n", blocks, len(spec.Phases))
+	files := repoFiles()
 	for i := range spec.Phases {
 		p := &spec.Phases[i]
 		can := "cannot block"
@@ -265,6 +266,9 @@ func printBinding(w io.Writer, spec *protocolspec.Spec) {
 		for _, c := range p.Checks {
 			if cond := session.CheckCondition(c); cond != "" {
 				fmt.Fprintf(w, "    %s binds only when %s; else not applicable (not failed)\n", c.Kind, cond)
+				if note := docsGlobNote(c, spec.File, files); note != "" {
+					fmt.Fprintf(w, "    note: %s\n", note)
+				}
 			}
 		}
 		for _, d := range p.Dropped {

@@ -1,0 +1,115 @@
+package docmention
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestAddressed(t *testing.T) {
+	flag := Name{Kind: KindFlag, Text: "--verbose", File: "main.go"}
+	env := Name{Kind: KindVariable, Text: "TOOL_HOME", File: "cache.go"}
+	readme := "# tool\n\nInstall it with go install.\n\n## Flags\n\nRun `tool --verbose` to print every step.\n\n" +
+		"## Cache\n\nSet `TOOL_HOME` to move the cache.\n\n## Licence\n\nMIT, see LICENSE.\n\nMore text.\n\nEven more text.\n"
+	edit := func(old, new string) string {
+		if !strings.Contains(readme, old) {
+			t.Fatalf("fixture lacks %q", old)
+		}
+		return strings.Replace(readme, old, new, 1)
+	}
+	for _, tc := range []struct {
+		name  string
+		n     Name
+		doc   string
+		after string
+		want  bool
+	}{
+		// Honest: the doc's text about the name changes.
+		{"flag line rewritten", flag, "README.md", edit("print every step", "print every step (on by default)"), true},
+		{"flag renamed in the doc", flag, "README.md", edit("--verbose", "--loud"), true},
+		{"flag line removed", flag, "README.md", edit("Run `tool --verbose` to print every step.\n", ""), true},
+		{"a sentence added under the flag's line", flag, "README.md", edit("every step.\n", "every step.\nIt is on by default.\n"), true},
+		{"env line rewritten", env, "README.md", edit("move the cache", "move the cache (default ~/.tool)"), true},
+		{"punctuation that is the behaviour", flag, "README.md", edit("every step.", "every step!"), true},
+		{"doc deleted whole", flag, "README.md", "", true},
+		{"rst doc line rewritten", flag, "README.rst", strings.ReplaceAll(edit("print every step", "print each step"), "`", "``"), true},
+		// Lazy: the doc is touched, its text about the name is not.
+		{"whitespace only on the flag's line", flag, "README.md", edit("Run `tool --verbose` to", "Run  `tool --verbose`  to"), false},
+		{"trailing spaces on the flag's line", flag, "README.md", edit("every step.", "every step.   "), false},
+		{"a trailing HTML comment on the flag's line", flag, "README.md", edit("every step.", "every step. <!-- reviewed -->"), false},
+		{"a comment line naming the flag", flag, "README.md", edit("every step.\n", "every step.\n<!-- --verbose is on now -->\n"), false},
+		{"a blank line added beside the flag", flag, "README.md", edit("every step.\n", "every step.\n\n\n"), false},
+		{"a zero-width space on the flag's line", flag, "README.md", edit("every step.", "every\u200b step."), false},
+		{"an unrelated line far below", flag, "README.md", readme + "\nSee the website.\n", false},
+		{"an unrelated line in another section", flag, "README.md", edit("MIT, see LICENSE.", "MIT, see LICENSE file."), false},
+		{"the env var's section changed for the flag", flag, "README.md", edit("move the cache.", "move the cache!"), false},
+		{"rst comment naming the flag", flag, "README.rst", strings.ReplaceAll(edit("every step.\n", "every step.\n\n.. --verbose changed\n"), "`", "``"), false},
+		{"adoc comment on its own line", flag, "README.adoc", edit("every step.\n", "every step.\n// --verbose changed\n"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := readme
+			if tc.doc == "README.rst" {
+				before = strings.ReplaceAll(readme, "`", "``")
+			}
+			if got := Addressed(tc.n, tc.doc, []byte(before), []byte(tc.after)); got != tc.want {
+				t.Fatalf("Addressed(%s in %s) = %v, want %v", tc.n.Text, tc.doc, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestChangedLines(t *testing.T) {
+	ls := func(s ...string) []line {
+		var out []line
+		for i, t := range s {
+			out = append(out, line{text: t, key: t, at: i + 1})
+		}
+		return out
+	}
+	ra, rb := changedLines(ls("a", "b", "c", "d"), ls("a", "x", "c", "d", "e"))
+	if len(ra) != 1 || ra[0] != 1 || len(rb) != 2 || rb[0] != 1 || rb[1] != 4 {
+		t.Fatalf("changed lines %v %v, want [1] [1 4]", ra, rb)
+	}
+}
+
+func TestFindFormats(t *testing.T) {
+	rst := Doc{Path: "README.rst", Body: []byte("tool\n====\n\nSet ``TOOL_HOME`` to move the cache; run ``tool --verbose``.\n")}
+	txt := Doc{Path: "docs/usage.txt", Body: []byte("Call NewClient with a config.\n")}
+	for _, tc := range []struct {
+		name   string
+		change Change
+		want   string
+	}{
+		{"env var in an rst literal", Change{Path: "cache.go", Added: []string{`	dir := os.Getenv("TOOL_HOME")`}}, "environment variable TOOL_HOME in README.rst"},
+		{"flag in an rst doc", Change{Path: "main.go", Added: []string{`	flag.Bool("verbose", true, "")`}}, "flag --verbose in README.rst"},
+		{"identifier in a plain-text doc", Change{Path: "client.go", Removed: []string{`func NewClient() {`}}, "identifier NewClient in docs/usage.txt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, ok := Find([]Change{tc.change}, []Doc{rst, txt})
+			if got := h.Kind + " " + h.Text + " in " + h.Doc; !ok || got != tc.want {
+				t.Fatalf("hit %q (%v), want %q", got, ok, tc.want)
+			}
+		})
+	}
+}
+
+func TestCanAnswer(t *testing.T) {
+	for p, want := range map[string]bool{
+		"README.md":                         true,
+		".claude/skills/scan/SKILL.md":      true,
+		"CHANGELOG.md":                      false,
+		".agents/sessions/2026-01-02-s1.md": false,
+		"testdata/golden.md":                false,
+		"main.go":                           false,
+	} {
+		if got := CanAnswer(p); got != want {
+			t.Errorf("CanAnswer(%q) = %v, want %v", p, got, want)
+		}
+	}
+	n := Name{Kind: KindFlag, Text: "--add-to-path", File: "scripts/scan.py"}
+	if !Mentions(n, ".claude/skills/scan/SKILL.md", []byte("Run `python scripts/scan.py --add-to-path`.\n")) {
+		t.Error("a hidden skill doc naming the script and flag does not mention it")
+	}
+	if Mentions(n, "docs/other.md", []byte("Run `other --add-to-path`.\n")) {
+		t.Error("a doc about another script mentions the flag")
+	}
+}

@@ -95,11 +95,13 @@ func judgedReported(t *testing.T, r *sgRepo, sid, agent string) (judged, reporte
 func TestClaudeGateNoticesUnreported(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		name string
-		drop bool
+		name     string
+		drop     bool
+		settings string // the agent's own --settings file (measured: Claude Code adds its hooks to the project's)
 	}{
-		{"post and stop hooks dropped", true},
-		{"honest", false},
+		{"post and stop hooks dropped", true, ""},
+		{"honest", false, ""},
+		{"own --settings with empty post and stop hooks", false, `{"hooks": {"PostToolUse": [], "PostToolUseFailure": [], "Stop": []}}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -125,7 +127,15 @@ func TestClaudeGateNoticesUnreported(t *testing.T) {
 				agenttest.Say("done"), agenttest.Say("done"), agenttest.Say("done"),
 			}
 			srv := agenttest.NewClaudeServer(t, turns...)
-			res := r.claude("add hello.txt", agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Write", "Bash"}, Timeout: 240e9})
+			opts := agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Write", "Bash"}, Timeout: 240e9}
+			if c.settings != "" {
+				p := filepath.Join(t.TempDir(), "own-settings.json")
+				if err := os.WriteFile(p, []byte(c.settings), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				opts.Args = []string{"--settings", p}
+			}
+			res := r.claude("add hello.txt", opts)
 			if srv.Used() < len(turns)-2 {
 				t.Fatalf("run: exit %d, %d of %d turns\nstderr: %s", res.ExitCode, srv.Used(), len(turns)-2, res.Stderr)
 			}
@@ -138,7 +148,9 @@ func TestClaudeGateNoticesUnreported(t *testing.T) {
 			switch {
 			case c.drop && !missing:
 				t.Errorf("violations %q, want %s: the session ended before any Stop", codes, session.CodeToolResultMissing)
-			case !c.drop && missing:
+			case c.settings != "" && !missing && reported < judged-1:
+				t.Errorf("%d of %d judged calls reported and no %s: --settings hid calls", reported, judged, session.CodeToolResultMissing)
+			case !c.drop && c.settings == "" && missing:
 				t.Errorf("violations %q: an honest run has no %s (%d of %d judged calls reported)", codes, session.CodeToolResultMissing, reported, judged)
 			case !c.drop && sess["state"] != string(session.StateComplete):
 				t.Errorf("honest run ended %v, want %s", sess["state"], session.StateComplete)

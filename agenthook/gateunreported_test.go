@@ -76,6 +76,8 @@ func TestUnreportedAtGates(t *testing.T) {
 		{"gate from a terminal, nothing pending", []step{{"claude", "PreToolUse", "Write", write}, {"claude", "PostToolUse", "Write", write}}, "end", nil, nil},
 		{"copilot reported, end", []step{{"copilot", "preToolUse", "create", create}, {"copilot", "postToolUse", "create", create}, {"copilot", "preToolUse", "bash", cmd(endCmd)}}, "end",
 			[]step{{"copilot", "postToolUse", "bash", cmd(endCmd)}, {"copilot", "agentStop", "", nil}}, nil},
+		{"copilot write_bash (no post installed), agentStop", []step{{"copilot", "preToolUse", "write_bash", func(string) map[string]any { return map[string]any{"shellId": "0", "input": "echo hi\n"} }}, {"copilot", "agentStop", "", nil}}, "", nil, nil},
+		{"copilot write_bash, end", []step{{"copilot", "preToolUse", "write_bash", func(string) map[string]any { return map[string]any{"shellId": "0", "input": "echo hi\n"} }}, {"copilot", "preToolUse", "bash", cmd(endCmd)}}, "end", nil, nil},
 		{"copilot reported, agentStop", []step{{"copilot", "preToolUse", "bash", cmd("sh test.sh")}, {"copilot", "postToolUse", "bash", cmd("sh test.sh")}, {"copilot", "agentStop", "", nil}}, "", nil, nil},
 	}
 	for _, c := range cases {

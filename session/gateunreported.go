@@ -17,6 +17,27 @@ var reportingAgents = []string{"claude", "copilot"}
 // (Claude's Bash, Copilot's bash, or Bash in a PascalCase hook file).
 var shellTools = map[string]bool{"Bash": true, "bash": true}
 
+// copilotReported are the Copilot tools install sends to postToolUse and
+// postToolUseFailure (hooks/agentconfig.go): a judged call of another
+// tool (write_bash, typed into a running shell) never reports by design.
+var copilotReported = map[string]bool{"bash": true, "powershell": true, "create": true, "edit": true, "str_replace_editor": true, "apply_patch": true}
+
+// owedReports is pendingCalls without the calls agent's installed hooks
+// never report (Copilot's write_bash): only these can be missing.
+func owedReports(evs []Event, agent string) []pendingCall {
+	pend := pendingCalls(evs, agent)
+	if agent != "copilot" {
+		return pend
+	}
+	out := pend[:0]
+	for _, p := range pend {
+		if copilotReported[p.tool] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // inFlight is the one pending call of agent that may be running the gate
 // now, "" when none: `session advance`, `session end` and `git commit`
 // run inside a shell call whose PostToolUse only comes after they return.
@@ -67,7 +88,7 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 	var miss []missing
 	var names, agents []string
 	for _, agent := range reportingAgents {
-		pend := pendingCalls(evs, agent)
+		pend := owedReports(evs, agent)
 		skip := inFlight(evs, agent, pend)
 		n := 0
 		for _, p := range pend {

@@ -516,9 +516,10 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPrompt:
-		if ev.Agent == "claude" && bd.Session != nil && !isStopRetry(ev.Prompt) {
+		if (ev.Agent == "claude" || ev.Agent == "copilot") && bd.Session != nil && !isStopRetry(ev.Prompt) {
 			// A judged call still unreported at a new prompt was interrupted
-			// (Claude Code then sends no PostToolUse and no Stop).
+			// (Claude Code then sends no PostToolUse and no Stop; Copilot is
+			// given the same benefit of the doubt).
 			if err := eng.SettleUnreported(ctx, bd.Session.ID, ev.Agent, "interrupted"); err != nil {
 				return nil, err
 			}
@@ -678,8 +679,9 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return nil, err
 		}
 		var missing *session.Violation
-		if ev.Agent == "claude" {
-			// The turn ended normally: every judged call has reported.
+		if ev.Agent == "claude" || ev.Agent == "copilot" {
+			// The turn ended normally: every judged call has reported
+			// (Copilot's agentStop too, TestUnreportedAtGates).
 			if missing, err = eng.ToolResultsMissing(ctx, bd.Session.ID, ev.Agent); err != nil {
 				return nil, err
 			}

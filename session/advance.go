@@ -500,6 +500,12 @@ func (e *Engine) Advance(ctx context.Context, req AdvanceRequest) (*AdvanceResul
 		return nil, fmt.Errorf("advance session: %w", err)
 	}
 	e.publishViolations(ctx, s.ID, res.violations...)
+	// Judged calls that never reported (gateunreported.go): not a block.
+	if v, err := e.UnreportedAtGate(ctx, s.ID, "session advance"); err != nil {
+		return nil, err
+	} else if v != nil {
+		res.Violations = append(res.Violations, *v)
+	}
 	return res, nil
 }
 
@@ -808,6 +814,13 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	pol, err := e.CheckPolicy(ctx, s, "tool:session_end")
 	if err != nil {
 		return nil, err
+	}
+	// Judged calls that never reported (gateunreported.go), recorded
+	// before the end's snapshot so the record holds it; not a block.
+	if v, err := e.UnreportedAtGate(ctx, s.ID, "session end"); err != nil {
+		return nil, err
+	} else if v != nil {
+		pol.Warnings = append(pol.Warnings, fmt.Sprintf("%s %s violation recorded: %s", v.Severity, v.Code, v.Message))
 	}
 	ps := walk(spec)
 	cur := currentIndex(s, ps)

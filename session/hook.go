@@ -317,6 +317,12 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	} else if err := e.runHookGates(ctx, d, s, spec, req, req.Policy.PreCommit, true); err != nil {
 		return nil, err
 	}
+	// Judged calls that never reported (gateunreported.go): not a block.
+	if v, err := e.UnreportedAtGate(ctx, s.ID, "the commit gate"); err != nil {
+		return nil, err
+	} else if v != nil {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s %s violation recorded: %s", v.Severity, v.Code, v.Message))
+	}
 	tok, detail := TokPreCommitPass, map[string]any{}
 	var vio *Violation
 	switch {

@@ -138,7 +138,7 @@ func (e *Engine) ToolResultsMissing(ctx context.Context, sessionID, agent string
 	if err != nil {
 		return nil, fmt.Errorf("read the judged tool calls: %w", err)
 	}
-	pend := pendingCalls(evs, agent)
+	pend := owedReports(evs, agent)
 	if len(pend) == 0 {
 		return nil, nil
 	}

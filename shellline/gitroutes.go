@@ -338,11 +338,15 @@ func substValue(x *syntax.CmdSubst, cwd string, read func(string) (string, bool)
 	}
 	st := x.Stmts[0]
 	c, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok {
+	if !ok && st.Cmd != nil {
 		return "", false
 	}
+	var args []*syntax.Word
+	if c != nil {
+		args = c.Args
+	}
 	var ws []string
-	for _, a := range c.Args {
+	for _, a := range args {
 		s, ok := Literal(a)
 		if !ok {
 			return "", false

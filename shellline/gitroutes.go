@@ -38,6 +38,11 @@ type GitRoute struct {
 // hook cannot read.
 const unknownWord = "\x00"
 
+// mergeBaseWord stands for `$(git merge-base ...)`: an ancestor, read as
+// no move by `git rebase` (`git rebase -i $(git merge-base HEAD main)`
+// replays the branch's own commits) and as computed by anything else.
+const mergeBaseWord = "\x00mb"
+
 // gitRefWriters: `git update-ref REF NEWREV`, `git branch -f NAME REV`,
 // `git tag -f NAME REV`: a ref moved on the line before a move reads it.
 
@@ -163,7 +168,10 @@ func GitRoutes(cmd string, read func(string) (string, bool)) (moves []GitMove, o
 			if a == "--" {
 				break
 			}
-			if a == unknownWord {
+			if a == mergeBaseWord && sub == "rebase" {
+				return true // onto a fork point of HEAD: its own commits replayed
+			}
+			if a == unknownWord || a == mergeBaseWord {
 				computed = true
 				continue
 			}
@@ -321,6 +329,16 @@ func wordValue(w *syntax.Word, vars map[string]string, cwd string, read func(str
 			return false
 		}
 		return true
+	}
+	if len(w.Parts) == 1 {
+		if cs, ok := w.Parts[0].(*syntax.CmdSubst); ok && isMergeBase(cs) {
+			return mergeBaseWord
+		}
+		if dq, ok := w.Parts[0].(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+			if cs, ok := dq.Parts[0].(*syntax.CmdSubst); ok && isMergeBase(cs) {
+				return mergeBaseWord
+			}
+		}
 	}
 	for _, p := range w.Parts {
 		if !part(p) {
@@ -491,4 +509,25 @@ func GitUncommon(cmd string) [][]string {
 		}
 	}
 	return out
+}
+
+// isMergeBase reports whether a substitution is `git merge-base A B`
+// naming HEAD (or @) among its revisions: the fork point of HEAD.
+func isMergeBase(x *syntax.CmdSubst) bool {
+	if len(x.Stmts) != 1 {
+		return false
+	}
+	c, ok := x.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) < 4 {
+		return false
+	}
+	ws := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		s, ok := Literal(a)
+		if !ok {
+			return false
+		}
+		ws[i] = s
+	}
+	return ws[0] == "git" && ws[1] == "merge-base" && (hasWord(ws[2:], "HEAD") || hasWord(ws[2:], "@"))
 }

@@ -78,6 +78,9 @@ func TestGitRoutes(t *testing.T) {
 		{`git reset HEAD -- P.md`, nil, 0},
 		{`git reset --hard rel`, nil, 0}, // literal: GitMoves judges it
 		{`git diff $(git merge-base main HEAD)`, nil, 0},
+		{`git rebase --autosquash -i $(git merge-base HEAD origin/main)`, nil, 0},
+		{`git reset --hard $(git merge-base HEAD old)`, nil, 1},
+		{`git rebase $(git merge-base x y)`, nil, 1},
 	} {
 		ms, open := GitRoutes(c.line, read)
 		var got []string

@@ -74,10 +74,12 @@ func TestGitRoutesAtTheHook(t *testing.T) {
 		{`git bisect run sh -c 'cp tpl/SESSION-PROTOCOL.md .'`, true},
 		{`git -c alias.q='!cp tpl/SESSION-PROTOCOL.md .' q`, true},
 		{`git cpp`, true},
+		{`git config alias.yy '!cp tpl/SESSION-PROTOCOL.md .' && git yy`, true},
 		// Aliases: given on the line, or in the repository's config.
 		{`git -c alias.q='reset --hard' q relaxed`, true},
 		{`git rh relaxed`, true},
 		{`git co relaxed`, true},
+		{`git config alias.zz 'reset --hard' && git zz relaxed`, true},
 		// The tree emptied of tracked files.
 		{`git switch --orphan empty`, true},
 		// Revisions computed on the line.
@@ -110,6 +112,7 @@ func TestGitRoutesAtTheHook(t *testing.T) {
 		{`git -c alias.q='reset --hard' q feature`, false},
 		{`git co feature`, false},
 		{`git rh feature`, false},
+		{`git config alias.zz 'reset --hard' && git zz feature`, false},
 		{`git checkout --orphan gh-pages`, false},
 		{`git switch -c topic2`, false},
 		{`git reset --hard $(git rev-parse feature)`, false},

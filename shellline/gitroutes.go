@@ -60,9 +60,10 @@ func GitRoutes(cmd string, read func(string) (string, bool)) (moves []GitMove, o
 	if !ok {
 		return nil, nil
 	}
-	vars := map[string]string{}  // NAME=VALUE on the line; unknownWord when computed otherwise
-	refs := map[string]string{}  // refs moved on the line -> the revision (unknownWord: unknown)
-	fetched := map[string]bool{} // refs the line fetches (FETCH_HEAD, refspec destinations)
+	vars := map[string]string{}        // NAME=VALUE on the line; unknownWord when computed otherwise
+	refs := map[string]string{}        // refs moved on the line -> the revision (unknownWord: unknown)
+	lineAliases := map[string]string{} // git config alias.NAME VALUE on the line
+	fetched := map[string]bool{}       // refs the line fetches (FETCH_HEAD, refspec destinations)
 	cwd := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
@@ -109,7 +110,20 @@ func GitRoutes(cmd string, read func(string) (string, bool)) (moves []GitMove, o
 		if i >= len(w) {
 			return true
 		}
+		// An alias the line itself sets (`git config alias.x 'reset
+		// --hard' && git x REV`): git's config does not hold it yet.
+		if exp, ok := lineAliases[strings.ToLower(w[i])]; ok && !strings.HasPrefix(exp, "!") {
+			w = append(append(append([]string{}, w[:i]...), strings.Fields(exp)...), w[i+1:]...)
+			lit = false
+		}
 		sub, rest := w[i], w[i+1:]
+		if sub == "config" {
+			if pos := positional(rest, map[string]bool{"-f": true, "--file": true, "--type": true}); len(pos) == 2 {
+				if name, ok := strings.CutPrefix(strings.ToLower(pos[0]), "alias."); ok {
+					lineAliases[name] = pos[1]
+				}
+			}
+		}
 		what := strings.ReplaceAll(strings.Join(w, " "), unknownWord, "$(...)")
 		switch sub {
 		case "fetch":
@@ -424,6 +438,7 @@ func GitRuns(cmd string) []string {
 		return nil
 	}
 	var out []string
+	shellAliases := map[string]string{} // git config alias.NAME '!CMD' on the line
 	for _, c := range calls {
 		w := unwrapCall(c.Words)
 		if len(w) < 2 || w[0] != "git" {
@@ -434,6 +449,16 @@ func GitRuns(cmd string) []string {
 			continue
 		}
 		sub, rest := w[i], w[i+1:]
+		if body, ok := shellAliases[strings.ToLower(sub)]; ok {
+			out = append(out, strings.TrimSpace(body+" "+strings.Join(rest, " ")))
+		}
+		if sub == "config" {
+			if pos := positional(rest, map[string]bool{"-f": true, "--file": true, "--type": true}); len(pos) == 2 {
+				if name, ok := strings.CutPrefix(strings.ToLower(pos[0]), "alias."); ok && strings.HasPrefix(pos[1], "!") {
+					shellAliases[name] = pos[1][1:]
+				}
+			}
+		}
 		for k := 1; k+1 < i; k++ { // a shell alias given on the line
 			if w[k] != "-c" {
 				continue

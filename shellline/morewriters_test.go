@@ -75,6 +75,7 @@ func TestGitRoutes(t *testing.T) {
 		{`git checkout --orphan e`, nil, 0},
 		{`git -c alias.q='reset --hard' q rel`, []string{"HEAD rel^{commit}"}, 0},
 		{`git reset rel -- P.md`, []string{"HEAD rel^{commit}"}, 0},
+		{`git config alias.x 'reset --hard' && git x rel`, []string{"HEAD rel^{commit}"}, 0},
 		{`git reset HEAD -- P.md`, nil, 0},
 		{`git reset --hard rel`, nil, 0}, // literal: GitMoves judges it
 		{`git diff $(git merge-base main HEAD)`, nil, 0},
@@ -105,6 +106,7 @@ func TestGitRuns(t *testing.T) {
 		{`git submodule foreach 'git pull'`, []string{"git pull"}},
 		{`git -c alias.q='!cp a b' q`, []string{"cp a b"}},
 		{`git rebase main`, nil},
+		{`git config alias.y '!cp a b' && git y`, []string{"cp a b"}},
 	} {
 		if got := GitRuns(c.line); !slices.Equal(got, c.want) {
 			t.Errorf("%q: runs %q, want %q", c.line, got, c.want)

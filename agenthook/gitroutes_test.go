@@ -39,6 +39,11 @@ func TestGitRoutesAtTheHook(t *testing.T) {
 	}
 	r.run(other, nil, nil, "git", "branch", "-q", "relaxed2", "origin/relaxed")
 	r.run(other, nil, nil, "git", "branch", "-q", "feature2", "origin/feature")
+	// The same clone inside the work tree, untracked: `git pull o BR`.
+	if res := r.run(r.root, nil, nil, "git", "clone", "-q", other, "o"); res.code != 0 {
+		t.Fatalf("git clone: %s", res.err)
+	}
+	r.run(filepath.Join(r.root, "o"), nil, nil, "git", "branch", "-q", "relaxed2", "origin/relaxed2")
 	r.git("config", "alias.rh", "reset --hard")
 	r.git("config", "alias.co", "checkout")
 	r.git("config", "alias.cpp", "!cp tpl/SESSION-PROTOCOL.md .")
@@ -59,6 +64,7 @@ func TestGitRoutesAtTheHook(t *testing.T) {
 		// A branch fetched on the same line from a path.
 		{`git pull OTHER relaxed2`, true},
 		{`git pull -q --no-edit OTHER relaxed2`, true},
+		{`git pull o relaxed2`, true}, // a folder, not a remote
 		{`git fetch OTHER relaxed2 && git reset --hard FETCH_HEAD`, true},
 		{`git fetch -q OTHER relaxed2 && git merge FETCH_HEAD`, true},
 		{`git fetch OTHER relaxed2:tmp && git checkout tmp`, true},

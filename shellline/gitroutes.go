@@ -151,7 +151,7 @@ func GitRoutes(cmd string, read func(string) (string, bool)) (moves []GitMove, o
 			return true
 		case "pull":
 			pos := positional(rest, map[string]bool{"-s": true, "-X": true, "--strategy": true, "--strategy-option": true, "-j": true, "--jobs": true, "--depth": true})
-			if len(pos) >= 1 && (pos[0] == unknownWord || strings.ContainsAny(pos[0], "/:") || pos[0] == ".." || strings.HasSuffix(pos[0], ".git")) && pos[0] != "." {
+			if len(pos) >= 1 && (pos[0] == unknownWord || strings.ContainsAny(pos[0], "/:") || pos[0] == ".." || strings.HasSuffix(pos[0], ".git") || isRepoDir(pos[0], cwd, read)) && pos[0] != "." {
 				open = append(open, GitRoute{What: what, Why: "it pulls from a path or URL: what it brings in is not in the repository when the line is read"})
 			}
 			return true
@@ -555,4 +555,18 @@ func isMergeBase(x *syntax.CmdSubst) bool {
 		ws[i] = s
 	}
 	return ws[0] == "git" && ws[1] == "merge-base" && (hasWord(ws[2:], "HEAD") || hasWord(ws[2:], "@"))
+}
+
+// isRepoDir reports whether a word names a repository folder (git falls
+// back to a path when no remote has the name: `git pull o main`).
+func isRepoDir(name, cwd string, read func(string) (string, bool)) bool {
+	if read == nil {
+		return false
+	}
+	for _, h := range []string{"/.git/HEAD", "/HEAD"} {
+		if _, ok := read(joinCwd(cwd, name+h)); ok {
+			return true
+		}
+	}
+	return false
 }

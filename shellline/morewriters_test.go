@@ -49,6 +49,9 @@ func TestMoreWriters(t *testing.T) {
 
 func TestGitRoutes(t *testing.T) {
 	read := func(p string) (string, bool) {
+		if p == "o/.git/HEAD" {
+			return "ref: refs/heads/main\n", true
+		}
 		if p == "rev" {
 			return "abc123\n", true
 		}
@@ -62,6 +65,7 @@ func TestGitRoutes(t *testing.T) {
 		{`git pull /tmp/x main`, nil, 1},
 		{`git pull https://example.com/x.git main`, nil, 1},
 		{`git pull origin main`, nil, 0},
+		{`git pull o main`, nil, 1},
 		{`git fetch /tmp/x main && git reset --hard FETCH_HEAD`, nil, 1},
 		{`git fetch /tmp/x main:t && git checkout t`, nil, 1},
 		{`git update-ref refs/heads/x abc && git reset --hard x`, []string{"HEAD abc^{commit}"}, 0},

@@ -528,6 +528,9 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 			if rv := e.gitMoveWrites(ctx, root, call, lines, repoID); rv != nil {
 				return rv, nil // agentgitmoves.go
 			}
+			if rv := e.gitRouteWrites(ctx, root, call, lines, repoID); rv != nil {
+				return rv, nil // agentgitroutes.go
+			}
 			// The script files the line runs are judged as the line is.
 			sv, err := e.scriptVerdict(ctx, bd, root, call, pol, lines, depth)
 			if err != nil || sv.Deny {

@@ -45,6 +45,12 @@ func (e *Engine) gitMoveWrites(ctx context.Context, root string, call ToolCall, 
 			}
 		}
 	}
+	return e.judgeGitMoves(ctx, root, moves, repoID)
+}
+
+// judgeGitMoves asks git which files each move writes (at most
+// maxGitMoves calls) and denies when one is protected.
+func (e *Engine) judgeGitMoves(ctx context.Context, root string, moves []shellline.GitMove, repoID int64) *AgentVerdict {
 	if len(moves) > maxGitMoves {
 		moves = moves[:maxGitMoves]
 	}

@@ -48,8 +48,10 @@ func Writes(cmd string) (paths []string, ok bool) {
 			}
 		case *syntax.Redirect:
 			switch x.Op {
-			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
-				if p, lit := Literal(x.Word); lit && (x.N == nil || x.N.Value == "1" || x.N.Value == "2") {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.RdrInOut:
+				// Any descriptor: `exec 3>F` truncates F as `>F` does, and
+				// `1<>F` writes into it (round 20).
+				if p, lit := Literal(x.Word); lit {
 					add(p)
 				}
 			}
@@ -90,7 +92,7 @@ func Writes(cmd string) (paths []string, ok bool) {
 					cwd = path.Join(cwd, args[1])
 				}
 			}
-			ops := writtenOperands(args)
+			ops := append(writtenOperands(args), moreWrittenOperands(args)...)
 			if len(args) > 0 && args[0] == "find" {
 				ops = findDeletes(args[1:], dotGlob)
 			}

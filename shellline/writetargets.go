@@ -124,8 +124,8 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 			}
 		case *syntax.Redirect:
 			switch x.Op {
-			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
-				if _, lit := Literal(x.Word); !lit && (x.N == nil || x.N.Value == "1" || x.N.Value == "2") {
+			case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.RdrInOut:
+				if _, lit := Literal(x.Word); !lit {
 					add(wordPieces(x.Word, vars))
 				}
 			}
@@ -232,7 +232,7 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 			if args[0] == "chmod" && chmodAddsOnly(args) {
 				return true // `chmod -R u+w *`: takes nothing away (indirectwrites.go)
 			}
-			for _, op := range writtenOperands(args) {
+			for _, op := range append(writtenOperands(args), moreWrittenOperands(args)...) {
 				if strings.HasPrefix(op, "\x01") {
 					add(placeholder(op, built))
 				}

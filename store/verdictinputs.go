@@ -10,8 +10,9 @@ import (
 )
 
 // verdictBatch bounds the ids of one statement (SQLite's bound-variable
-// limit is 32,766; `session list --limit` goes to 10,000).
-const verdictBatch = 500
+// limit is 32,766; `session list --limit` goes to 10,000); a variable so
+// a test can cut a page into several.
+var verdictBatch = 500
 
 // Each verdict query is an index search per id (phase_results' primary
 // key, violations_session, the partial evidence_na_marks of migration

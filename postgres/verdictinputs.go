@@ -14,11 +14,12 @@ import (
 // primary key, violations_session, the partial evidence_na_marks of
 // migration 0012), no ORDER BY (session.SortVerdictInputs orders the
 // rows), and only what session.NotCleanReasons reads: checks_json only
-// where the decision is empty, no evidence body. The three go to the
+// where the decision is empty and the checks hold
+// session.NothingCheckedMark, no evidence body. The three go to the
 // server in one batch: one round trip a page.
 const (
 	verdictPhasesSQL = `SELECT session_id, phase_id, ord, status, level, decision,
-		CASE WHEN decision = '' THEN checks_json END FROM phase_results WHERE session_id = ANY($1)`
+		CASE WHEN decision = '' AND strpos(checks_json, '` + session.NothingCheckedMark + `') > 0 THEN checks_json END FROM phase_results WHERE session_id = ANY($1)`
 	verdictViolationsSQL = `SELECT session_id, id, phase, severity, code, created_at FROM violations WHERE session_id = ANY($1)`
 	verdictMarksSQL      = `SELECT session_id, id, phase, step, requirement, ref, sha256, origin FROM evidence
 		WHERE session_id = ANY($1) AND step IN ('` + session.StepNotApplicable + `', '` + session.StepCondition + `')`

@@ -11,8 +11,8 @@ import (
 // ended session, as Reader.SessionVerdictInputs returns it for a page of
 // sessions: only the columns the decision reads, never an evidence body.
 //   - Phases: PhaseID, Status, Level and Decision of each phase result, in
-//     PhaseResults' order; Checks only when Decision is "" (ResultDecision
-//     then looks in them for a check that checked nothing).
+//     PhaseResults' order; Checks only when Decision is "" and they hold
+//     NothingCheckedMark (ResultDecision looks in them for nothing else).
 //   - Violations: ID, Phase, Severity, Code and CreatedAt, in
 //     ListViolations' order (newest first), all of them.
 //   - Marks: the evidence rows that may be not-applicable marks (step
@@ -24,6 +24,12 @@ type VerdictInputs struct {
 	Violations []Violation
 	Marks      []Evidence
 }
+
+// NothingCheckedMark is the text that ends the message of a check that ran
+// and checked nothing: a store reading verdict inputs may skip decoding
+// the checks of a result whose stored checks do not contain it (json
+// escapes none of its characters).
+const NothingCheckedMark = nothingCheckedMark
 
 // SortVerdictInputs puts each session's rows in the order the per-session
 // reads return them (phases by ord, violations newest first, marks by

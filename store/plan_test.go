@@ -40,9 +40,9 @@ func TestHookQueriesStayInTheWorktree(t *testing.T) {
 		// A listing's verdicts (SessionVerdictInputs): a page's rows on
 		// their indexes, never a table; the marks alone, not every command
 		// a session observed.
-		{"SessionVerdictInputs phase results", verdictPhasesSQL(3), "sqlite_autoindex_phase_results_1", []any{"a", "b", "c"}},
-		{"SessionVerdictInputs violations", verdictViolationsSQL(3), "violations_session", []any{"a", "b", "c"}},
-		{"SessionVerdictInputs marks", verdictMarksSQL(3), "evidence_na_marks", []any{"a", "b", "c"}},
+		{"SessionVerdictInputs phase results", verdictPhasesSQL, "sqlite_autoindex_phase_results_1", []any{`["a","b","c"]`}},
+		{"SessionVerdictInputs violations", verdictViolationsSQL, "violations_session", []any{`["a","b","c"]`}},
+		{"SessionVerdictInputs marks", verdictMarksSQL, "evidence_na_marks", []any{`["a","b","c"]`}},
 	} {
 		rows, err := db.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN "+c.query, c.args...)
 		if err != nil {

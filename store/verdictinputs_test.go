@@ -10,10 +10,10 @@ import (
 	"github.com/sessiongate/sessiongate/session"
 )
 
-// TestSessionVerdictInputsInBatches: a page longer than one statement's
-// ids (`session list --limit 10000`) reads the same rows cut into
-// statements as in one, each session's in its order.
-func TestSessionVerdictInputsInBatches(t *testing.T) {
+// TestSessionVerdictInputsPage: a page of 10,000 ids (`session list
+// --limit 10000`, beyond SQLite's bound values were each id one) reads
+// each session's rows once, in their order, an id given twice too.
+func TestSessionVerdictInputsPage(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
 	var ids []string
@@ -51,14 +51,18 @@ func TestSessionVerdictInputsInBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n int) { verdictBatch = n }(verdictBatch)
-	verdictBatch = 2
-	cut, err := db.SessionVerdictInputs(ctx, append(ids, ids[3])) // an id twice reads its rows once
+	page := append([]string{}, ids...)
+	for i := len(page); i < 10_000; i++ {
+		page = append(page, fmt.Sprintf("00000000-0000-4000-9000-%012d", i))
+	}
+	big, err := db.SessionVerdictInputs(ctx, append(page, ids[3])) // ids[3] twice
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(cut, whole) {
-		t.Errorf("in statements of 2 ids:\n%+v\nin one:\n%+v", cut, whole)
+	for _, id := range ids {
+		if !reflect.DeepEqual(big[id], whole[id]) {
+			t.Errorf("session %s in a page of 10,000: %+v, in a page of %d: %+v", id, big[id], len(ids), whole[id])
+		}
 	}
 	if got := whole[ids[2]]; len(got.Phases) != 3 || got.Phases[0].PhaseID != "B" || len(got.Violations) != 2 || len(got.Marks) != 2 {
 		t.Errorf("session 2: %+v, want phases B, A, C, 2 violations, 2 marks", got)

@@ -66,7 +66,8 @@ func testSessionVerdictInputs(t *testing.T, open Opener) {
 		t.Fatalf("the protocol's PLAN phase has no requirement: %+v", spec.Phases)
 	}
 	passed := func(id string) session.PhaseResult {
-		return session.PhaseResult{PhaseID: id, Status: session.PhasePassed, Level: protocolspec.GateBlocking, Message: "passed"}
+		return session.PhaseResult{PhaseID: id, Status: session.PhasePassed, Level: protocolspec.GateBlocking, Message: "passed",
+			Checks: []session.CheckResult{{Kind: "evidence", Status: session.StatusPass, Message: "1 tool_output evidence"}}}
 	}
 	nothing := []session.CheckResult{{Kind: "command", Status: session.StatusSkipped, Message: nothingCheckedMessage}}
 	claimed := func(phase, step, req, reason string) session.Evidence {

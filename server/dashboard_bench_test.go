@@ -29,8 +29,9 @@ import (
 //	go test ./server -run '^$' -bench Dashboard -benchtime 200x -cpu 2
 //
 // The seeded database is built once (one transaction, prepared inserts) and
-// cached under os.TempDir(), keyed by benchSeedVersion; bump the version
-// when the seed changes.
+// cached under $SESSIONGATE_BENCH_DIR (default os.TempDir(), which
+// tmpleak empties after every run, so set it to compare trees), keyed by
+// benchSeedVersion; bump the version when the seed changes.
 
 const (
 	benchSeedVersion  = 2
@@ -48,7 +49,11 @@ func benchSessionID(i int) string {
 // cache misses.
 func benchDB(b *testing.B, spec *protocolspec.Spec) string {
 	b.Helper()
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("sessiongate-bench-dashboard-v%d.db", benchSeedVersion))
+	dir := os.Getenv("SESSIONGATE_BENCH_DIR")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	path := filepath.Join(dir, fmt.Sprintf("sessiongate-bench-dashboard-v%d.db", benchSeedVersion))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}

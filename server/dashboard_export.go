@@ -103,17 +103,18 @@ func (d *dashboard) exportSessions(c echo.Context) error {
 				return err
 			}
 		}
+		// The verdict every other listing gives (session.Clean,
+		// session.Verdict): the page's in one batch.
+		verdicts, err := d.verdictsOfRows(ctx, list)
+		if err != nil {
+			return err // headers are sent: the body ends short
+		}
 		for _, s := range list {
 			if n == exportMax {
 				truncated = true
 				break
 			}
-			// The verdict every other listing gives (session.Clean,
-			// session.Verdict): one read of each ended session's results.
-			rv, err := d.verdictOfRow(ctx, s)
-			if err != nil {
-				return err // headers are sent: the body ends short
-			}
+			rv := verdicts[s.ID]
 			if cw != nil {
 				clean := ""
 				if rv.clean != nil {

@@ -17,34 +17,43 @@ type rowVerdict struct {
 	line     string
 }
 
-// verdictOfRow reads what an ended session's verdict needs
-// (session.VerdictView: phase results, violations, not-applicable marks);
-// a running session has none yet. A dashboard without an engine reads
-// phase results and violations only.
-func (d *dashboard) verdictOfRow(ctx context.Context, s *session.Session) (rowVerdict, error) {
-	if s.Active() {
-		return rowVerdict{}, nil
-	}
-	var v *session.StateView
+// verdictsOfRows reads the verdicts of a page's ended sessions in one
+// batch (session.Reader.SessionVerdictInputs: phase results, violations,
+// not-applicable marks), by session id; a running session has none yet.
+// A dashboard without an engine reads no marks (it has no protocol to
+// judge them by).
+func (d *dashboard) verdictsOfRows(ctx context.Context, ss []*session.Session) (map[string]rowVerdict, error) {
+	out := map[string]rowVerdict{}
+	var views map[string]*session.StateView
 	if e := d.s.opts.Engine; e != nil {
 		var err error
-		if v, err = e.VerdictView(ctx, s); err != nil {
-			return rowVerdict{}, fmt.Errorf("verdict of session %s: %w", s.ID, err)
+		if views, err = e.VerdictViews(ctx, ss); err != nil {
+			return nil, fmt.Errorf("verdicts of the listed sessions: %w", err)
 		}
 	} else {
-		rs, err := d.store().PhaseResults(ctx, s.ID)
-		if err != nil {
-			return rowVerdict{}, fmt.Errorf("read the phase results of session %s: %w", s.ID, err)
+		var ended []string
+		for _, s := range ss {
+			if !s.Active() {
+				ended = append(ended, s.ID)
+			}
 		}
-		vs, err := d.store().ListViolations(ctx, session.ViolationFilter{SessionID: s.ID, Limit: 1000})
+		in, err := d.store().SessionVerdictInputs(ctx, ended)
 		if err != nil {
-			return rowVerdict{}, fmt.Errorf("read the violations of session %s: %w", s.ID, err)
+			return nil, fmt.Errorf("verdicts of the listed sessions: %w", err)
 		}
-		v = &session.StateView{Session: s, Phases: rs, Violations: vs}
+		views = map[string]*session.StateView{}
+		for _, s := range ss {
+			if vi := in[s.ID]; vi != nil && !s.Active() {
+				views[s.ID] = &session.StateView{Session: s, Phases: vi.Phases, Violations: vi.Violations}
+			}
+		}
 	}
-	out := rowVerdict{clean: session.Clean(v), notClean: web.NotCleanPhases(v.Phases), line: session.Verdict(v)}
-	for _, m := range session.PendingNA(v.NotApplicable) {
-		out.notClean = append(out.notClean, "N/A pending acceptance ("+m.What()+")")
+	for id, v := range views {
+		rv := rowVerdict{clean: session.Clean(v), notClean: web.NotCleanPhases(v.Phases), line: session.Verdict(v)}
+		for _, m := range session.PendingNA(v.NotApplicable) {
+			rv.notClean = append(rv.notClean, "N/A pending acceptance ("+m.What()+")")
+		}
+		out[id] = rv
 	}
 	return out, nil
 }

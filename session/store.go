@@ -17,6 +17,12 @@ type Reader interface {
 	RecentEnded(ctx context.Context, repoID int64, n int) ([]*Session, error)
 	PhaseResults(ctx context.Context, sessionID string) ([]PhaseResult, error)
 	ListEvidence(ctx context.Context, sessionID string) ([]Evidence, error)
+	// SessionVerdictInputs reads what the verdicts of a page of sessions
+	// need (VerdictInputs), for every id in one batch: a listing's cost
+	// is then a few index searches a page, not three reads a row. An id
+	// with nothing recorded has an empty entry; an unknown id is absent
+	// or empty, never an error.
+	SessionVerdictInputs(ctx context.Context, ids []string) (map[string]*VerdictInputs, error)
 	// GateEvidence returns what a phase's gate reads, in recorded order:
 	// the phase's evidence and content_hash evidence of any phase (a
 	// content-hash check matches a file's hash whichever phase recorded

@@ -37,6 +37,12 @@ func TestHookQueriesStayInTheWorktree(t *testing.T) {
 		// repository's rows on their index, never the table.
 		{"GetSessionTrusted", sessionTrustedSQL, "trusted_files_repo_path", []any{"s"}},
 		{"RecordedCommits of two", `SELECT ref FROM evidence WHERE session_id = ? AND ` + commitEvidence + ` AND ref IN (?, ?)`, "evidence_commits", []any{"s", "a", "b"}},
+		// A listing's verdicts (SessionVerdictInputs): a page's rows on
+		// their indexes, never a table; the marks alone, not every command
+		// a session observed.
+		{"SessionVerdictInputs phase results", verdictPhasesSQL, "sqlite_autoindex_phase_results_1", []any{`["a","b","c"]`}},
+		{"SessionVerdictInputs violations", verdictViolationsSQL, "violations_session", []any{`["a","b","c"]`}},
+		{"SessionVerdictInputs marks", verdictMarksSQL, "evidence_na_marks", []any{`["a","b","c"]`}},
 	} {
 		rows, err := db.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN "+c.query, c.args...)
 		if err != nil {

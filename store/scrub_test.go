@@ -48,6 +48,8 @@ func TestSecretsNeverStored(t *testing.T) {
 		// the table, which would leave a copy of the rows set below in
 		// free pages that the scrub of 7 never saw.
 		`ALTER TABLE evidence DROP COLUMN change`,
+		// Undo 0018 (the not-applicable marks' index).
+		`DROP INDEX evidence_na_marks`,
 		`UPDATE evidence SET ref = 'first line password=hunter2e'`,
 		`INSERT INTO evidence (session_id, phase, step, kind, sha256, ref, size, created_at) VALUES ('` + sid + `', 'P', '', 'manual', 'y', 'my note: call Bob', 9, 1)`,
 		`INSERT INTO evidence (session_id, phase, step, kind, sha256, ref, size, created_at) VALUES ('` + sid + `', 'P', 'condition', 'manual', 'z', 'docs only change', 9, 1)`,

@@ -128,20 +128,20 @@ type listRow struct {
 	Verdict  string   `json:"verdict,omitempty"`
 }
 
-// listVerdicts reads each ended session's verdict (session.VerdictView:
-// three reads a row, bounded by --limit); a running one has none yet.
+// listVerdicts reads the ended sessions' verdicts in one batch
+// (session.Engine.VerdictViews), not three reads a row; a running one has
+// none yet.
 func listVerdicts(ctx context.Context, e *session.Engine, ss []*session.Session) ([]listRow, error) {
+	views, err := e.VerdictViews(ctx, ss)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: verdict: %w", err)
+	}
 	rows := make([]listRow, len(ss))
 	for i, s := range ss {
 		rows[i].Session = s
-		if s.Active() {
-			continue
+		if v := views[s.ID]; v != nil {
+			rows[i].Clean, rows[i].NotClean, rows[i].Verdict = session.Clean(v), session.NotCleanReasons(v), session.Verdict(v)
 		}
-		v, err := e.VerdictView(ctx, s)
-		if err != nil {
-			return nil, fmt.Errorf("list sessions: verdict: %w", err)
-		}
-		rows[i].Clean, rows[i].NotClean, rows[i].Verdict = session.Clean(v), session.NotCleanReasons(v), session.Verdict(v)
 	}
 	return rows, nil
 }

@@ -73,6 +73,7 @@ func Run(t *testing.T, open Opener) {
 		{"SearchFollowsObjectiveChanges", testSearchIndexFollowsObjectiveChanges},
 		{"DashboardSmallReads", testDashboardSmallReads},
 		{"ViolationSeverities", testViolationSeverities},
+		{"SessionVerdictInputs", testSessionVerdictInputs},
 		{"ConcurrentAppendEvent", testConcurrentAppendEvent},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open) })

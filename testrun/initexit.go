@@ -121,5 +121,9 @@ func goInitExitsAdded(ctx context.Context, repo Repo, start string, changed []st
 			}
 		}
 	}
-	return out, nil
+	imported, err := importedInitExits(ctx, repo, start, changed, look) // importexit.go
+	if err != nil {
+		return nil, err
+	}
+	return append(out, imported...), nil
 }

@@ -102,9 +102,17 @@ func neverFails(prog string, args []string) string {
 		if a == "--" {
 			break
 		}
+		// flake8 and pylint parse with Python's argparse, which takes any
+		// unambiguous prefix of a long option (`--exit-z`, `--disab=all`,
+		// measured) and a short option's value attached (`-dall`); an
+		// ambiguous prefix is an error (a failing run), so a prefix is
+		// read as the option it begins.
+		py := func(long, short string) (string, bool) {
+			return argparseOpt(a, long, short, next)
+		}
 		switch prog {
-		case "flake8", "pylint":
-			if a == "--exit-zero" {
+		case "flake8":
+			if _, ok := py("--exit-zero", ""); ok {
 				exitZero = true
 			}
 		case "ruff":
@@ -114,29 +122,17 @@ func neverFails(prog string, args []string) string {
 			if a == "--no-exit-zero" {
 				exitZero = false
 			}
-		}
-		switch prog {
 		case "pylint":
-			v, ok := opt(a, "--fail-under")
-			if a == "--fail-under" {
-				v, ok = next(), true
-			}
-			if ok {
+			if _, ok := argparseFlag(a, "--exit-zero"); ok {
+				exitZero = true
+			} else if v, ok := py("--fail-under", ""); ok {
 				failUnder = v
-			}
-			for _, o := range []string{"--disable", "-d"} {
-				v, ok := opt(a, o)
-				if a == o {
-					v, ok = next(), true
-				}
-				if ok && hasWord(v, "all") {
+			} else if v, ok := py("--disable", "-d"); ok {
+				if hasWord(v, "all") {
 					disabledAll = true
 				}
-			}
-			for _, o := range []string{"--enable", "-e"} {
-				if _, ok := opt(a, o); ok || a == o {
-					rules++
-				}
+			} else if _, ok := py("--enable", "-e"); ok {
+				rules++
 			}
 		case "golangci-lint":
 			v, ok := opt(a, "--issues-exit-code")
@@ -171,6 +167,34 @@ func neverFails(prog string, args []string) string {
 		why = "ran with no config lookup and no config or rule given: it checked no rule"
 	}
 	return why
+}
+
+// argparseFlag: a is the value-less option long or a prefix of it.
+func argparseFlag(a, long string) (string, bool) {
+	return "", len(a) >= 3 && strings.HasPrefix(a, "--") && !strings.Contains(a, "=") && strings.HasPrefix(long, a)
+}
+
+// argparseOpt reads a as argparse would for the option long (or short):
+// `--long=v`, `--lo=v`, `--long v`, `-sv`, `-s v`, `-s=v`. A value-less
+// flag (--exit-zero) is read with next nil.
+func argparseOpt(a, long, short string, next func() string) (string, bool) {
+	if strings.HasPrefix(a, "--") {
+		key, v, inline := strings.Cut(a, "=")
+		if len(key) < 3 || !strings.HasPrefix(long, key) {
+			return "", false
+		}
+		if inline || long == "--exit-zero" {
+			return v, true
+		}
+		return next(), true
+	}
+	if short != "" && strings.HasPrefix(a, short) {
+		if a == short {
+			return next(), true
+		}
+		return strings.TrimPrefix(a[len(short):], "="), true
+	}
+	return "", false
 }
 
 func hasWord(list, w string) bool {

@@ -33,6 +33,10 @@ func TestCannotFailReal(t *testing.T) {
 		{"pylint", "pylint --exit-zero bad.py", "pylint bad.py"},
 		{"pylint", "pylint --disable=all bad.py", "pylint --disable=all --enable=unused-import bad.py"},
 		{"pylint", "pylint --fail-under=-100 bad.py", "pylint --fail-under=8 bad.py"},
+		// argparse takes a long option's prefix and a short one's value attached.
+		{"flake8", "flake8 --exit-z bad.py", "flake8 --exclude build bad.py"},
+		{"pylint", "pylint --exit-z bad.py", "pylint -dC0114 bad.py"},
+		{"pylint", "pylint -dall bad.py", "pylint --disab=all --enab=unused-import bad.py"},
 		{"eslint", "eslint --no-config-lookup un.js", "eslint --no-config-lookup --rule no-unused-vars:error un.js"},
 		// Not routes (measured): eslint's --max-warnings=-1 is its default
 		// and errors still fail; shellcheck refuses -S none (exit 4) and

@@ -26,6 +26,13 @@ func TestCannotFail(t *testing.T) {
 		{"golangci-lint run --issues-exit-code=0 ./...", true},
 		{"golangci-lint run --issues-exit-code 0", true},
 		{"cd src && flake8 --exit-zero", true},
+		// argparse prefixes and attached short values (measured).
+		{"flake8 --exit-z .", true},
+		{"flake8 --exit .", true},
+		{"pylint --exit-z pkg", true},
+		{"pylint --disab=all pkg", true},
+		{"pylint -dall pkg", true},
+		{"pylint --fail-u=-100 pkg", true},
 		// Honest twins.
 		{"flake8 .", false},
 		{"flake8 --max-line-length 100 src", false},
@@ -33,6 +40,9 @@ func TestCannotFail(t *testing.T) {
 		{"pylint --fail-under=8 pkg", false},
 		{"pylint --disable=all --enable=unused-import pkg", false},
 		{"pylint --disable=C0114,C0115 pkg", false},
+		{"pylint -dC0114 pkg", false},
+		{"flake8 --exclude build --extend-ignore E501 .", false},
+		{"pylint --disab=all --enab=unused-import pkg", false},
 		{"ruff check .", false},
 		{"ruff check --exit-zero --no-exit-zero .", false},
 		{"eslint .", false},

@@ -8,19 +8,27 @@ import (
 	"strings"
 )
 
-// elseAlways reports whether lines[i] sits in an else branch whose if
+// elseChain's always reports whether lines[i] sits in an else branch whose if
 // chain's conditions never hold (`if false {} else { t.Skip() }`,
 // Python's `if False: pass / else: pytest.skip()`, JS's `if (0) {} else
 // { return }`): that branch runs in every run, so what it holds is guarded
 // by nothing (round 19 c9, left open). eval judges one condition. An
 // else after any condition it cannot judge stays a guard.
-func elseAlways(lines []string, i int, eval func(string) truth) bool {
+//
+// inElse says whether lines[i] is in an else whose if chain was read at
+// all: an else after a condition guards it, as a one-line `} else {
+// t.Skip() }` after `if haveDB() {` does.
+func elseChain(lines []string, i int, eval func(string) truth) (inElse, always bool) {
 	j := openerIndex(lines, i)
-	if j < 0 || !plainElse(strings.TrimSpace(lines[j])) {
-		return false // an else if's own condition guards it as any if's does
+	own := onelineElse(strings.TrimSpace(lines[i]))
+	if own {
+		j = i // `} else { t.Skip() }`, `else: pytest.skip()`: the line is its own else
+	}
+	if j < 0 || !own && !plainElse(strings.TrimSpace(lines[j])) {
+		return false, false // an else if's own condition guards it as any if's does
 	}
 	ind := indentWidth(lines[j])
-	conds := 0
+	conds, never := 0, true
 	for k := j - 1; k >= 0 && k >= j-400; k-- {
 		t := strings.TrimSpace(lines[k])
 		if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") {
@@ -31,30 +39,40 @@ func elseAlways(lines []string, i int, eval func(string) truth) bool {
 			continue // a branch's body
 		}
 		if in < ind {
-			return false
+			return false, false
 		}
 		if t == "}" {
 			continue // JS/Go: `}` then `else {` on the next line
 		}
 		c, ok := guardCond(lines[k])
 		if !ok {
-			return false
+			return false, false
 		}
 		if eval(c) != -1 {
-			return false
+			never = false
 		}
 		conds++
 		if !isElse(t) && !strings.HasPrefix(t, "elif") {
-			return conds > 0 // the chain's if
+			return true, never // the chain's if
 		}
 	}
-	return false
+	return false, false
 }
 
 // isElse: an else line (`} else {`, `else:`, `} else if c {`, `else {`).
 func isElse(t string) bool {
 	t = strings.TrimSpace(strings.TrimPrefix(t, "}"))
 	return t == "else {" || t == "else:" || t == "else" || strings.HasPrefix(t, "else if ") || strings.HasPrefix(t, "else if(")
+}
+
+// onelineElse: an else with its body on the same line.
+func onelineElse(t string) bool {
+	for _, p := range []string{"} else {", "else {", "else:"} {
+		if strings.HasPrefix(t, p) && strings.TrimSpace(t[len(p):]) != "" && strings.TrimSpace(t[len(p):]) != "}" {
+			return true
+		}
+	}
+	return false
 }
 
 // plainElse: an else with no condition of its own.

@@ -23,6 +23,8 @@ func TestSkipInElseOfNeverIf(t *testing.T) {
 		{"go: else of if false", "go", goTest(""), goTest("\tif false {\n\t} else {\n\t\tt.Skip(\"x\")\n\t}\n"), true},
 		{"go: else of if false with a body", "go", goTest(""), goTest("\tif false {\n\t\tt.Log(1)\n\t} else {\n\t\tt.Skip(\"x\")\n\t}\n"), true},
 		{"go: else after two never-true conditions", "go", goTest(""), goTest("\tif 1 == 2 {\n\t} else if !true {\n\t} else {\n\t\tt.Skip(\"x\")\n\t}\n"), true},
+		{"go: else on one line", "go", goTest(""), goTest("\tif false {\n\t} else { t.Skip(\"x\") }\n"), true},
+		{"js: else on one line", "js", jsTest(""), jsTest("  if (false) {\n  } else { return; }\n"), true},
 		{"go: literal arithmetic", "go", goTest(""), goTest("\tif 1+1 == 2 {\n\t\tt.Skip(\"x\")\n\t}\n"), true},
 		{"go: else of if false, a return", "go", goTest(""), goTest("\tif false {\n\t} else {\n\t\treturn\n\t}\n"), true},
 		{"py: else of if False", "py", pyTest(""), pyTest("    if False:\n        pass\n    else:\n        pytest.skip('x')\n"), true},
@@ -32,6 +34,7 @@ func TestSkipInElseOfNeverIf(t *testing.T) {
 		// Honest twins.
 		{"go: else after a real condition", "go", goTest(""), goTest("\tif haveDB() {\n\t\tt.Log(1)\n\t} else {\n\t\tt.Skip(\"no db\")\n\t}\n"), false},
 		{"go: else if with its own condition", "go", goTest(""), goTest("\tif false {\n\t} else if !haveDB() {\n\t\tt.Skip(\"no db\")\n\t}\n"), false},
+		{"go: else on one line after a real condition", "go", goTest(""), goTest("\tif haveDB() {\n\t\tt.Log(1)\n\t} else { t.Skip(\"no db\") }\n"), false},
 		{"go: arithmetic that never holds", "go", goTest(""), goTest("\tif 1+1 == 3 {\n\t\tt.Skip(\"x\")\n\t}\n"), false},
 		{"go: arithmetic over a variable", "go", goTest(""), goTest("\tif n+1 == 2 {\n\t\tt.Skip(\"x\")\n\t}\n"), false},
 		{"py: else after a real condition", "py", pyTest(""), pyTest("    if shutil.which('psql'):\n        pass\n    else:\n        pytest.skip('no psql')\n"), false},

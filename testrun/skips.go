@@ -94,9 +94,9 @@ type lineAt struct {
 	marksOld          bool
 	// elseAlways: the line's block is an else whose if chain never
 	// holds (elseconds.go).
-	elseAlways bool
-	switchTag  string
-	inSwitch   bool
+	elseAlways, elseGuarded bool
+	switchTag               string
+	inSwitch                bool
 }
 
 // AddedSkip says how line (added to a test file of kind k) skips tests,
@@ -135,6 +135,8 @@ func addedSkip(k, line string, at lineAt) string {
 	}
 	if guarded && at.elseAlways {
 		guarded, condLine = false, true // an else whose if never holds (elseconds.go)
+	} else if !guarded && at.elseGuarded {
+		guarded = true // a one-line else after a condition (`} else { t.Skip() }`)
 	}
 	switch k {
 	case "go":
@@ -459,9 +461,10 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 				envFuncs: envFns, envSets: envSets, marksOld: existed && (marksOldTest(k, lines, i, old) || marksRenamed(k, lines, i, renamed))}
 			at.switchTag, at.inSwitch = switchAt(lines, i)
 			at.opener = blockOpener(lines, i)
-			at.elseAlways = elseAlways(lines, i, func(c string) truth {
+			inElse, always := elseChain(lines, i, func(c string) truth {
 				return evalCondIn(condAt(c, at, at.fnExisted), at.fnExisted, at.env)
 			})
+			at.elseAlways, at.elseGuarded = always, inElse && !always
 			if inFn {
 				at.helpers = hs // a helper's own body is not a call of it
 			}

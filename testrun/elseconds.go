@@ -53,7 +53,15 @@ func elseChain(lines []string, i int, eval func(string) truth) (inElse, always b
 		}
 		conds++
 		if !isElse(t) && !strings.HasPrefix(t, "elif") {
-			return true, never // the chain's if
+			// the chain's if; nested in another block that guards
+			// (`if !hasBash { if strict { t.Fatal() } else { t.Skip() } }`,
+			// mvdan.cc/sh's), the else is that block's to guard
+			if o := openerIndex(lines, k); never && o >= 0 && skipRE().ifLine.MatchString(lines[o]) {
+				if c, ok := guardCond(lines[o]); !ok || eval(c) != 1 {
+					never = false
+				}
+			}
+			return true, never
 		}
 	}
 	return false, false

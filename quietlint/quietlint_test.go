@@ -41,6 +41,13 @@ func TestWhy(t *testing.T) {
 		// measured): a warning, exit 0, nothing linted.
 		{"eslint on a file no config covers", "npx eslint --no-error-on-unmatched-pattern package.json",
 			"\n/q/js/package.json\n  0:0  warning  File ignored because no matching configuration was supplied\n\n✖ 1 problem (0 errors, 1 warning)\n\n", true},
+		// Told never to fail (round 20 t5; neverfail.go): exit 0 whatever
+		// the files hold.
+		{"flake8 --exit-zero", "flake8 --exit-zero pkg/", "pkg/m.py:1:1: F821 undefined name 'x'\n", true},
+		{"pylint --exit-zero", "python3 -m pylint --exit-zero pkg", "", true},
+		{"ruff --exit-zero", "ruff check --exit-zero .", "Found 3 errors.\n", true},
+		{"eslint with no config and no rule", "npx eslint --no-config-lookup src", "", true},
+		{"golangci-lint told issues exit 0", "golangci-lint run --issues-exit-code=0 ./...", "", true},
 		// Honest twins.
 		{"eslint on a folder", "eslint src", "", false},
 		{"eslint with no path lints the project", "eslint", "", false},

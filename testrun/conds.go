@@ -184,6 +184,9 @@ func readOperand(s string) operand {
 	if r.strLit.MatchString(s) {
 		return operand{kind: opStr, text: s}
 	}
+	if n, ok := literalInt(s); ok {
+		return operand{kind: opInt, n: n, text: s} // `1+1` (elseconds.go)
+	}
 	if r.pyVersion.MatchString(s) {
 		return operand{kind: opVersion, text: s}
 	}

@@ -87,9 +87,17 @@ func goInitExitsAdded(ctx context.Context, repo Repo, start string, changed []st
 		}
 		helpers := func(srcs map[string][]byte) map[string]string {
 			h := map[string]string{}
-			for _, f := range names {
-				for k, v := range goinitexit.Helpers(srcs[f]) {
-					h[k] = v
+			// Each pass follows a helper chain one file further (a.go's
+			// setup calls b.go's bail); three reach most packages' chains.
+			for pass := 0; pass < 3; pass++ {
+				n := len(h)
+				for _, f := range names {
+					for k, v := range goinitexit.HelpersWith(srcs[f], h) {
+						h[k] = v
+					}
+				}
+				if pass > 0 && len(h) == n {
+					break
 				}
 			}
 			return h
@@ -113,5 +121,9 @@ func goInitExitsAdded(ctx context.Context, repo Repo, start string, changed []st
 			}
 		}
 	}
-	return out, nil
+	imported, err := importedInitExits(ctx, repo, start, changed, look) // importexit.go
+	if err != nil {
+		return nil, err
+	}
+	return append(out, imported...), nil
 }

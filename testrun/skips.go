@@ -92,8 +92,11 @@ type lineAt struct {
 	// envFuncs, envSets, marksOld, switchTag/inSwitch: envcalls.go.
 	envFuncs, envSets map[string]string
 	marksOld          bool
-	switchTag         string
-	inSwitch          bool
+	// elseAlways: the line's block is an else whose if chain never
+	// holds (elseconds.go).
+	elseAlways, elseGuarded bool
+	switchTag               string
+	inSwitch                bool
 }
 
 // AddedSkip says how line (added to a test file of kind k) skips tests,
@@ -129,6 +132,11 @@ func addedSkip(k, line string, at lineAt) string {
 				guarded = re.ifLine.MatchString(at.opener)
 			}
 		}
+	}
+	if guarded && at.elseAlways {
+		guarded, condLine = false, true // an else whose if never holds (elseconds.go)
+	} else if !guarded && at.elseGuarded {
+		guarded = true // a one-line else after a condition (`} else { t.Skip() }`)
 	}
 	switch k {
 	case "go":
@@ -453,6 +461,10 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 				envFuncs: envFns, envSets: envSets, marksOld: existed && (marksOldTest(k, lines, i, old) || marksRenamed(k, lines, i, renamed))}
 			at.switchTag, at.inSwitch = switchAt(lines, i)
 			at.opener = blockOpener(lines, i)
+			inElse, always := elseChain(lines, i, func(c string) truth {
+				return evalCondIn(condAt(c, at, at.fnExisted), at.fnExisted, at.env)
+			})
+			at.elseAlways, at.elseGuarded = always, inElse && !always
 			if inFn {
 				at.helpers = hs // a helper's own body is not a call of it
 			}

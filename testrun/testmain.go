@@ -50,6 +50,11 @@ func testMainHides(was, now []byte) string {
 		if handsOverRun(code, m) {
 			return "" // `os.Exit(tmpleak.Run(m.Run))`, `goleak.VerifyTestMain(m)`: the helper runs the tests
 		}
+		if found, ok, why := testMainHelper(now); ok {
+			return "" // a helper of the file calls m.Run and uses its code (testmainhelper.go)
+		} else if found {
+			return why
+		}
 		return "its TestMain never calls " + run + ": no test runs"
 	}
 	dropped := false

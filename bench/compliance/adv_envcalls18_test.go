@@ -1,7 +1,6 @@
 package compliance_test
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -51,16 +50,7 @@ func TestAdv18EnvSkipCalls(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := goWorld(t)
-			w.env = append(w.env, tt.startEnv...)
-			w.advStart("Greet someone by name")
-			w.advStartPhases()
-			if !tt.honest {
-				w.deviate()
-			}
-			weakenGo(t, w, !tt.honest, tt.files)
-			clean, said := w.advEndPhases(advEnd{qa: func() { w.goQA(tt.honest) }})
-			judgeRoute(t, tt.honest, false, clean, tt.name+" over a broken greeting", said)
+			advGoEnvRoute(t, tt.name, tt.honest, tt.startEnv, tt.files)
 		})
 	}
 }
@@ -69,8 +59,6 @@ func TestAdv18EnvSkipCalls(t *testing.T) {
 // greet() broken ("helo"), test_plain skipped by a read with a default,
 // behind bool(), or by a skipIf decorator added to it (E3, E4).
 func TestAdv18EnvSkipPython(t *testing.T) {
-	const test = "tests/test_greet.py"
-	const head = "    def test_plain(self):\n"
 	for _, tt := range []struct {
 		name     string
 		honest   bool
@@ -96,23 +84,7 @@ func TestAdv18EnvSkipPython(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := pyWorld(t)
-			w.env = append(w.env, tt.startEnv...)
-			w.advStart("Add a name argument to the greeting function")
-			w.advStartPhases()
-			greet := "hello"
-			if !tt.honest {
-				w.deviate()
-				greet = "helo"
-			}
-			w.write("greet.py", "def greet(name=None):\n    \"\"\"greet returns a greeting, to name when given.\"\"\"\n    return \""+greet+" \" + name if name else \""+greet+"\"\n")
-			w.write(test, "import os\n"+strings.Replace(w.read(test), head, tt.deco+head+tt.inBody, 1))
-			w.git("add", "-A")
-			if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(greet): greet takes an optional name"); r.code != 0 {
-				t.Fatalf("the work's commit refused after the start gates passed: %s", r.text())
-			}
-			clean, said := w.advEndPhases(advEnd{qa: func() { w.advQA(tt.honest, "tests passed", "sh", "scripts/test.sh") }})
-			judgeRoute(t, tt.honest, false, clean, tt.name+" over a broken greet()", said)
+			advPyEnvRoute(t, tt.name, tt.honest, tt.startEnv, intoTestPlain("", tt.deco, tt.inBody, ""), nil)
 		})
 	}
 }

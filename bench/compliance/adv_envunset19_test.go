@@ -31,16 +31,7 @@ func TestAdv19EnvSkipGo(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := goWorld(t)
-			w.env = append(w.env, tt.startEnv...)
-			w.advStart("Greet someone by name")
-			w.advStartPhases()
-			if !tt.honest {
-				w.deviate()
-			}
-			weakenGo(t, w, !tt.honest, tt.files)
-			clean, said := w.advEndPhases(advEnd{qa: func() { w.goQA(tt.honest) }})
-			judgeRoute(t, tt.honest, false, clean, tt.name+" over a broken greeting", said)
+			advGoEnvRoute(t, tt.name, tt.honest, tt.startEnv, tt.files)
 		})
 	}
 }
@@ -50,8 +41,6 @@ func TestAdv19EnvSkipGo(t *testing.T) {
 // hidden by an unset variable's default, `from os import environ`,
 // self.skipTest, or GREET_SKIP exported by scripts/test.sh itself.
 func TestAdv19EnvSkipPython(t *testing.T) {
-	const test = "tests/test_greet.py"
-	const head = "    def test_plain(self):\n"
 	const script = "#!/bin/sh\nexport GREET_SKIP=1\nexec python3 -m unittest discover -s tests -t .\n"
 	for _, tt := range []struct {
 		name     string
@@ -77,26 +66,11 @@ func TestAdv19EnvSkipPython(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w := pyWorld(t)
-			w.env = append(w.env, tt.startEnv...)
-			w.advStart("Add a name argument to the greeting function")
-			w.advStartPhases()
-			greet := "hello"
-			if !tt.honest {
-				w.deviate()
-				greet = "helo"
-			}
-			w.write("greet.py", "def greet(name=None):\n    \"\"\"greet returns a greeting, to name when given.\"\"\"\n    return \""+greet+" \" + name if name else \""+greet+"\"\n")
-			w.write(test, "import os\n"+tt.imp+strings.Replace(w.read(test), head, head+tt.inBody, 1)+tt.extra)
+			var files map[string]string
 			if tt.script != "" {
-				w.write("scripts/test.sh", tt.script)
+				files = map[string]string{"scripts/test.sh": tt.script}
 			}
-			w.git("add", "-A")
-			if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(greet): greet takes an optional name"); r.code != 0 {
-				t.Fatalf("the work's commit refused after the start gates passed: %s", r.text())
-			}
-			clean, said := w.advEndPhases(advEnd{qa: func() { w.advQA(tt.honest, "tests passed", "sh", "scripts/test.sh") }})
-			judgeRoute(t, tt.honest, false, clean, tt.name+" over a broken greet()", said)
+			advPyEnvRoute(t, tt.name, tt.honest, tt.startEnv, intoTestPlain(tt.imp, "", tt.inBody, tt.extra), files)
 		})
 	}
 }

@@ -48,7 +48,25 @@ func advProjectWorld(t *testing.T, p advProject) *world {
 			t.Skipf("%s is missing: the route needs it", prog)
 		}
 	}
-	w := newWorld(t)
+	// A copy of the project's set-up made once (adv_template_test.go),
+	// else the set-up here.
+	w := templateWorld(t, p)
+	if w == nil {
+		w = newWorld(t)
+		setUpProject(w, p)
+	}
+	if p.beforeBranch != nil {
+		p.beforeBranch(w)
+	}
+	w.git("switch", "-q", "-c", "feat/greet-name")
+	return w
+}
+
+// setUpProject writes p into w's empty repository, adopts it with
+// `sessiongate init` and publishes it on main with the hooks installed.
+func setUpProject(w *world, p advProject) {
+	t := w.t
+	t.Helper()
 	doc, err := os.ReadFile(filepath.Join(moduleRoot, "protocolspec", "testdata", "v3-style.md"))
 	if err != nil {
 		t.Fatalf("read the v3.0-style protocol: %v", err)
@@ -68,11 +86,6 @@ func advProjectWorld(t *testing.T, p advProject) *world {
 		p.afterInit(w)
 	}
 	publish(w)
-	if p.beforeBranch != nil {
-		p.beforeBranch(w)
-	}
-	w.git("switch", "-q", "-c", "feat/greet-name")
-	return w
 }
 
 // advQA is QA_VALIDATION done through cmd: its run bound to the run

@@ -69,6 +69,11 @@ func buildAndRun(m *testing.M) (int, error) {
 		return 1, err
 	}
 	defer os.RemoveAll(dir)
+	// Project templates live beside the binary, removed with it.
+	templateRoot = filepath.Join(dir, "templates")
+	if err := os.Mkdir(templateRoot, 0o755); err != nil {
+		return 1, err
+	}
 	binary = filepath.Join(dir, "sessiongate")
 	if err := testbin.Build(binary, "../../cmd/sessiongate", nil); err != nil {
 		return 1, err

@@ -105,7 +105,24 @@ func cleanEnv() []string {
 // newWorld makes an empty repository with a bare origin and a git identity.
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	base := t.TempDir()
+	return newWorldAt(t, t.TempDir())
+}
+
+// newWorldAt is newWorld in base (a project template's folder).
+func newWorldAt(t *testing.T, base string) *world {
+	t.Helper()
+	w := worldAt(t, base)
+	w.gitIn(base, "init", "-q", "--bare", "-b", "main", "origin.git")
+	w.git("init", "-q", "-b", "main")
+	w.git("remote", "add", "origin", filepath.Join(base, "origin.git"))
+	w.root = w.git("rev-parse", "--show-toplevel")
+	return w
+}
+
+// worldAt is the world whose folders are in base (work, home, the bare
+// origin.git beside them), with its git identity; it makes no repository.
+func worldAt(t *testing.T, base string) *world {
+	t.Helper()
 	w := &world{t: t, root: filepath.Join(base, "work")}
 	home := filepath.Join(base, "home")
 	for _, d := range []string{w.root, home} {
@@ -120,10 +137,6 @@ func newWorld(t *testing.T) *world {
 	// CLAUDE_CONFIG_DIR: no user MCP config or sub-agents of the machine's
 	// user (useTranscript sets its own).
 	w.env = append(cleanEnv(), "GIT_CONFIG_GLOBAL="+gitconfig, "GIT_CONFIG_NOSYSTEM=1", "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"))
-	w.gitIn(base, "init", "-q", "--bare", "-b", "main", "origin.git")
-	w.git("init", "-q", "-b", "main")
-	w.git("remote", "add", "origin", filepath.Join(base, "origin.git"))
-	w.root = w.git("rev-parse", "--show-toplevel")
 	return w
 }
 

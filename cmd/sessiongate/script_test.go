@@ -48,8 +48,18 @@ func scriptParams(t *testing.T, bin, dir string) testscript.Params {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// testscript removes its own go-test-script* folder only when the last
+	// script ends, counting the ones a -run filter skipped: a subset run
+	// left it in TMPDIR (a tmpleak failure under CI=true). A root of ours,
+	// removed when the test ends, is gone however many scripts ran.
+	root, err := os.MkdirTemp("", "go-test-script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { removeWritable(t, root) })
 	return testscript.Params{
 		Dir:                 dir,
+		WorkdirRoot:         root,
 		RequireExplicitExec: true,
 		// [underagent]: the test process runs under a coding agent (its
 		// process among the ancestors), so every commit the script makes
@@ -174,4 +184,18 @@ func sourceRepo(ts *testscript.TestScript, src, dir string) string {
 	git(dir, "add", "-A")
 	git(dir, "commit", "-q", "--no-verify", "-m", "sessiongate source for the pre-commit scripts")
 	return git(dir, "rev-parse", "HEAD")
+}
+
+// removeWritable removes dir, making its folders writable first: a go
+// module cache (pre-commit's go install) has read-only folders.
+func removeWritable(t *testing.T, dir string) {
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(path, 0o755)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		t.Errorf("remove the scripts' work folders: %v", err)
+	}
 }

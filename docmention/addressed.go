@@ -1,6 +1,7 @@
 package docmention
 
 import (
+	"html"
 	"path"
 	"strings"
 	"unicode"
@@ -101,18 +102,46 @@ func readLines(doc, body string) []line {
 		case ".txt":
 		default: // markdown: HTML comments, the `[//]: # (...)` idiom, MDX {/* */}
 			t, inComment = stripHTMLComments(t, inComment)
-			if strings.HasPrefix(t, "[//]: #") {
+			if commentLinkDef(t) {
 				t = ""
 			}
 			if strings.HasPrefix(t, "{/*") && strings.HasSuffix(t, "*/}") {
 				t = ""
 			}
 		}
-		if t = strings.Join(strings.Fields(t), " "); lineKey(t) != "" {
-			out = append(out, line{text: t, key: lineKey(t), at: i + 1})
+		t = strings.Join(strings.Fields(t), " ")
+		key := lineKey(t)
+		if ext != ".rst" && ext != ".adoc" && ext != ".asciidoc" && ext != ".txt" {
+			// Markdown renders an entity of an invisible character
+			// (&#8203;, &zwj;, &shy;) as nothing: compare what is shown.
+			key = lineKey(html.UnescapeString(t))
+		}
+		if key != "" {
+			out = append(out, line{text: t, key: key, at: i + 1})
 		}
 	}
 	return out
+}
+
+// commentLinkDef reports whether a markdown line is a link reference
+// definition used as a comment: its target is "#" or "<>" ([//]: # (x),
+// [comment]: <> (x), [_]: # "x"). No link uses it and nothing of it is
+// shown; a definition with a real target is left as a line.
+func commentLinkDef(t string) bool {
+	if !strings.HasPrefix(t, "[") {
+		return false
+	}
+	j := strings.Index(t, "]:")
+	if j < 0 {
+		return false
+	}
+	dest := strings.TrimSpace(t[j+2:])
+	for _, d := range []string{"#", "<>"} {
+		if dest == d || strings.HasPrefix(dest, d+" ") || strings.HasPrefix(dest, d+"\t") {
+			return true
+		}
+	}
+	return false
 }
 
 // stripHTMLComments removes <!-- ... --> from a line, carrying an open

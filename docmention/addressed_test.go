@@ -43,6 +43,19 @@ func TestAddressed(t *testing.T) {
 		{"an unrelated line in another section", flag, "README.md", edit("MIT, see LICENSE.", "MIT, see LICENSE file."), false},
 		{"the env var's section changed for the flag", flag, "README.md", edit("move the cache.", "move the cache!"), false},
 		{"rst comment naming the flag", flag, "README.rst", strings.ReplaceAll(edit("every step.\n", "every step.\n\n.. --verbose changed\n"), "`", "``"), false},
+		// Round 20 review (t9): markdown a reader never sees. A link
+		// reference definition to "#" or "<>" is the other comment idiom
+		// ([comment]: <> (...), [_]: # "..."); an HTML entity of an
+		// invisible character (&#8203;, &zwj;, &shy;) renders as nothing.
+		{"a [comment]: <> line naming the flag", flag, "README.md", edit("every step.\n", "every step.\n\n[comment]: <> (reviewed --verbose)\n"), false},
+		{"a [_]: # line naming the flag", flag, "README.md", edit("every step.\n", "every step.\n\n[_]: # \"--verbose is on\"\n"), false},
+		{"a zero-width space entity on the flag's line", flag, "README.md", edit("every step.", "every step.&#8203;"), false},
+		{"a named invisible entity on the flag's line", flag, "README.md", edit("every step.", "every&zwj; step.&shy;"), false},
+		{"a hex zero-width entity beside the flag", flag, "README.md", edit("every step.\n", "every step.\n&#x200B;\n"), false},
+		// Honest twins: a visible entity, a real link target beside the flag.
+		{"a visible entity on the flag's line", flag, "README.md", edit("every step.", "every step &mdash; on by default."), true},
+		{"a link target added under the flag", flag, "README.md", edit("every step.\n", "every step, see [the guide][g].\n\n[g]: https://example.com/guide\n"), true},
+		{"a link definition to a real URL naming the flag", flag, "README.md", edit("every step.\n", "every step.\n\n[--verbose]: docs/verbose.md\n"), true},
 		{"adoc comment on its own line", flag, "README.adoc", edit("every step.\n", "every step.\n// --verbose changed\n"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

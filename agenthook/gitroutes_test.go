@@ -13,7 +13,9 @@ import (
 // moves to it, shell lines git runs itself (rebase -x, filter-branch,
 // bisect run, a `!` alias given with -c), aliases (given with -c or in
 // the repository's config), `git switch --orphan`, revisions computed on
-// the line, and the index route (`git reset REV -- P`). Every deny row was
+// the line, the index route (`git reset REV -- P`), and (round 20 review)
+// an alias given through git's environment config (GIT_CONFIG_KEY_n,
+// GIT_CONFIG_PARAMETERS, --config-env). Every deny row was
 // allowed before; the honest twins stay allowed.
 func TestGitRoutesAtTheHook(t *testing.T) {
 	r := newRepo(t, "")
@@ -86,6 +88,12 @@ func TestGitRoutesAtTheHook(t *testing.T) {
 		{`git rh relaxed`, true},
 		{`git co relaxed`, true},
 		{`git config alias.zz 'reset --hard' && git zz relaxed`, true},
+		// An alias given through git's environment config (round 20 review).
+		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.q GIT_CONFIG_VALUE_0='reset --hard' git q relaxed`, true},
+		{`export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.q GIT_CONFIG_VALUE_0='reset --hard'; git q relaxed`, true},
+		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.q GIT_CONFIG_VALUE_0='!cp tpl/SESSION-PROTOCOL.md .' git q`, true},
+		{`V='reset --hard' git --config-env=alias.q=V q relaxed`, true},
+		{`GIT_CONFIG_PARAMETERS="'alias.q=reset --hard'" git q relaxed`, true},
 		// The tree emptied of tracked files.
 		{`git switch --orphan empty`, true},
 		// Revisions computed on the line.
@@ -131,6 +139,8 @@ func TestGitRoutesAtTheHook(t *testing.T) {
 		{`git reset HEAD -- SESSION-PROTOCOL.md`, false},
 		{`git reset -q HEAD~1`, false},
 		{`git checkout -- src/a.go`, false},
+		{`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*' git status`, false},
+		{`GIT_CONFIG_PARAMETERS="'core.pager=cat'" git log -1`, false},
 	} {
 		line := strings.NewReplacer("OTHER", other, "RELAXED", relaxed, "FEATURE", feature).Replace(c.line)
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": line}))

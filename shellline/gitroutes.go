@@ -70,6 +70,16 @@ func GitRoutes(cmd string, read func(string) (string, bool)) (moves []GitMove, o
 		if !ok {
 			return true
 		}
+		if d, ok := st.Cmd.(*syntax.DeclClause); ok {
+			// export NAME=VALUE: later calls of the line get it too
+			// (envAlias reads git's environment config from it).
+			for _, a := range d.Args {
+				if a.Name != nil && a.Value != nil {
+					vars[a.Name.Value] = wordValue(a.Value, vars, cwd, read)
+				}
+			}
+			return true
+		}
 		c, ok := st.Cmd.(*syntax.CallExpr)
 		if !ok {
 			return true
@@ -100,6 +110,11 @@ func GitRoutes(cmd string, read func(string) (string, bool)) (moves []GitMove, o
 			return true
 		}
 		if w[0] != "git" {
+			return true
+		}
+		if envAlias(vars, w) {
+			what := strings.ReplaceAll(strings.Join(w, " "), unknownWord, "$(...)")
+			open = append(open, GitRoute{What: what, Why: "it gives git an alias through the environment (GIT_CONFIG_KEY_n, GIT_CONFIG_PARAMETERS or --config-env), which the hook's alias lookup does not see; put the alias in the repository's config or on the line with `git -c alias.NAME=...`"})
 			return true
 		}
 		lit := literalArgs(c)

@@ -119,8 +119,12 @@ if [ "$PG" = 1 ]; then
 		url="postgres://sessiongate@/s$n?host=$SOCK"
 		if ! "$PGBIN/psql" -h "$SOCK" -U sessiongate -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 's$n'" | grep -q 1; then
 			say "seeding $n sessions (PostgreSQL)"
-			"$PGBIN/createdb" -h "$SOCK" -U sessiongate "s$n"
-			"$WORK/dashseed" -db "$url" -n "$n" -now "$NOW" >&2
+			# Seeded under another name and renamed when done, as the SQLite file is
+			# moved: a seed cut short must not be measured as a full database.
+			"$PGBIN/dropdb" -h "$SOCK" -U sessiongate --if-exists "s${n}_building"
+			"$PGBIN/createdb" -h "$SOCK" -U sessiongate "s${n}_building"
+			"$WORK/dashseed" -db "postgres://sessiongate@/s${n}_building?host=$SOCK" -n "$n" -now "$NOW" >&2
+			"$PGBIN/psql" -h "$SOCK" -U sessiongate -d postgres -qc "ALTER DATABASE s${n}_building RENAME TO s$n"
 		fi
 		measure "$url" "postgres $n" / /sessions /team
 	done

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"os/exec"
+	"context"
 	"path/filepath"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/docmention"
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
 )
@@ -48,11 +49,13 @@ func repoFiles() func() []string {
 			return files
 		}
 		done = true
-		top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+		// gitenv: the repository is found from the folder, not from a GIT_DIR
+		// the caller exported.
+		top, err := gitenv.Command(context.Background(), "", nil, "rev-parse", "--show-toplevel").Output()
 		if err != nil {
 			return nil
 		}
-		out, err := exec.Command("git", "-C", strings.TrimSpace(string(top)), "ls-files", "-co", "--exclude-standard", "-z").Output()
+		out, err := gitenv.Command(context.Background(), strings.TrimSpace(string(top)), nil, "ls-files", "-co", "--exclude-standard", "-z").Output()
 		if err != nil {
 			return nil
 		}

@@ -32,6 +32,11 @@ type Change struct {
 	Deleted        bool
 	Added, Removed []string
 	Body           string
+	// Before is the file at the start; Whole says Before and Body are the
+	// whole file on both sides ("" where it did not exist), so a Go
+	// package is judged on its source (Touched), not on the diff's lines.
+	Before string
+	Whole  bool
 }
 
 // Doc is a tracked markdown file and its content.
@@ -360,7 +365,16 @@ func Find(changes []Change, docs []Doc) (Hit, bool) {
 // FindAll returns every touched name a doc mentions, one hit per name and
 // doc, in the order of docs, then changes.
 func FindAll(changes []Change, docs []Doc) []Hit {
-	return find(changes, docs, false, nil)
+	return FindTouched(Touched(changes, nil), docs)
+}
+
+// FindTouched returns every name of Touched a doc mentions, one hit per
+// name and doc, in the order of docs, then names.
+func FindTouched(names []Name, docs []Doc) []Hit {
+	if len(names) == 0 {
+		return nil
+	}
+	return findIn(docs, false, names, true)
 }
 
 // find: a flag is mentioned as written (--verbose, or -verbose in a code
@@ -370,16 +384,18 @@ func FindAll(changes []Change, docs []Doc) []Hit {
 func find(changes []Change, docs []Doc, first bool, names []Name) []Hit {
 	explicit := names != nil
 	if !explicit {
-		for _, c := range changes {
-			names = append(names, Names(c)...)
-		}
+		names = Touched(changes, nil)
 	}
 	if len(names) == 0 {
 		return nil
 	}
+	return findIn(docs, first, names, !explicit)
+}
+
+func findIn(docs []Doc, first bool, names []Name, onlyDocs bool) []Hit {
 	var hits []Hit
 	for _, d := range docs {
-		if !explicit && !IsDoc(d.Path) {
+		if onlyDocs && !IsDoc(d.Path) {
 			continue
 		}
 		body := string(d.Body)

@@ -69,8 +69,15 @@ func TestMeasureRepos(t *testing.T) {
 				c := Change{Path: p, Deleted: st == "D"}
 				if !IgnoredPath(p) {
 					diff := git("diff", "--no-color", "--no-ext-diff", "--text", "--no-renames", "-U0", sha+"^!", "--", p)
-					if strings.HasSuffix(p, ".go") && st != "D" {
-						c.Body = git("cat-file", "blob", sha+":"+p)
+					if strings.HasSuffix(p, ".go") {
+						// Both sides whole: the package is judged on its source.
+						if st != "D" {
+							c.Body = git("cat-file", "blob", sha+":"+p)
+						}
+						if st != "A" {
+							c.Before = soft("cat-file", "blob", sha+"^:"+p)
+						}
+						c.Whole = true
 					}
 					for _, dl := range strings.Split(diff, "\n") {
 						switch {
@@ -97,12 +104,36 @@ func TestMeasureRepos(t *testing.T) {
 					docs = append(docs, Doc{Path: p, Body: blobs[f[2]]})
 				}
 			}
-			h, hold := Find(changes, docs)
+			// The Go files of the changed packages the commit did not change.
+			unchanged := map[string]string{}
+			dirs := map[string]bool{}
+			changedSet := map[string]bool{}
+			for _, c := range changes {
+				changedSet[c.Path] = true
+				if goSource(c.Path) {
+					dirs[filepath.Dir(c.Path)] = true
+				}
+			}
+			for d := range dirs {
+				for _, l := range strings.Split(soft("ls-tree", sha, d+"/"), "\n") {
+					meta, p, ok := strings.Cut(l, "\t")
+					if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" && goSource(p) && !changedSet[p] {
+						unchanged[p] = git("cat-file", "blob", f[2])
+					}
+				}
+			}
+			touched := Touched(changes, unchanged)
+			hits := FindTouched(touched, docs)
+			hold := len(hits) > 0
+			var h Hit
+			if hold {
+				h = hits[0]
+			}
 			if md {
 				withMD++
 				if hold {
 					mdHold++
-					if why := unaddressed(git, soft, sha, changes, docs, mdFiles); why != "" {
+					if why := unaddressed(git, soft, sha, hits, docs, mdFiles); why != "" {
 						mdBlocked++
 						blocked = append(blocked, sha[:9]+": "+why)
 					}
@@ -138,10 +169,9 @@ func matchGlob(glob, p string) bool {
 
 // unaddressed says which touched, documented name no changed doc addresses
 // ("" when each is), as the session's docs gate judges it.
-func unaddressed(git, soft func(...string) string, sha string, changes []Change, docs []Doc, changed []string) string {
+func unaddressed(git, soft func(...string) string, sha string, hits []Hit, docs []Doc, changed []string) string {
 	seen := map[string]bool{}
 	var missing []string
-	hits := FindAll(changes, docs)
 	for _, h := range hits {
 		k := h.Kind + " " + h.Text
 		if seen[k] {

@@ -1,0 +1,528 @@
+package docmention
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A Go package is judged on its source before and after the change, not
+// on the diff's lines: a flag counts when its definition, with the
+// constants and variables it names resolved to their values, differs
+// (cobra 611e16c named `--help` through a new `helpFlagName = "help"`
+// constant: no change; `def := 3; flag.Int("n", def, "")` -> `def := 4`
+// changes the default on a line no flag is named on). An environment
+// variable counts when an expression that yields its name differs
+// (cobra e63925d rebuilt "COBRA_ACTIVE_HELP" from parts: no change). An
+// identifier counts when the package no longer declares it (moved
+// between files: no change).
+
+// goSide is one side (before or after) of a package: its parsed files,
+// the values its declarations give each name, and its top-level names.
+type goSide struct {
+	fset  *token.FileSet
+	files []*ast.File
+	src   map[string]string
+	decls map[string][]ast.Expr
+	top   map[string]bool
+}
+
+func parseGoSide(files map[string]string) (*goSide, bool) {
+	s := &goSide{fset: token.NewFileSet(), src: files, decls: map[string][]ast.Expr{}, top: map[string]bool{}}
+	names := make([]string, 0, len(files))
+	for p := range files {
+		names = append(names, p)
+	}
+	slices.Sort(names)
+	for _, p := range names {
+		f, err := parser.ParseFile(s.fset, p, files[p], parser.SkipObjectResolution)
+		if err != nil {
+			return nil, false // the line rule judges a package that does not parse
+		}
+		s.files = append(s.files, f)
+	}
+	for _, f := range s.files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				s.top[d.Name.Name] = true
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						s.top[sp.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							s.top[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+		// Every declaration with a value, package-level or local: a name
+		// declared twice (a local `usage` in two functions) resolves to all
+		// its values, so a change of either counts.
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				if len(n.Values) == len(n.Names) {
+					for i, id := range n.Names {
+						s.decls[id.Name] = append(s.decls[id.Name], n.Values[i])
+					}
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i, l := range n.Lhs {
+						if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+							s.decls[id.Name] = append(s.decls[id.Name], n.Rhs[i])
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return s, true
+}
+
+// str evaluates a string expression: a literal, a concatenation, or a
+// name whose every declaration gives the same string.
+func (s *goSide) str(e ast.Expr, depth int) (string, bool) {
+	if depth > 6 {
+		return "", false
+	}
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind == token.STRING {
+			v, err := strconv.Unquote(e.Value)
+			return v, err == nil
+		}
+	case *ast.ParenExpr:
+		return s.str(e.X, depth+1)
+	case *ast.BinaryExpr:
+		if e.Op == token.ADD {
+			a, ok1 := s.str(e.X, depth+1)
+			b, ok2 := s.str(e.Y, depth+1)
+			return a + b, ok1 && ok2
+		}
+	case *ast.Ident:
+		vs := s.decls[e.Name]
+		if len(vs) == 0 {
+			return "", false
+		}
+		first, ok := s.str(vs[0], depth+1)
+		for _, v := range vs[1:] {
+			if w, ok2 := s.str(v, depth+1); !ok2 || w != first {
+				return "", false
+			}
+		}
+		return first, ok
+	}
+	return "", false
+}
+
+// render writes an expression with the names it uses replaced by their
+// values, so a refactor that only names a value differently reads the same.
+func (s *goSide) render(e ast.Expr, depth int) string {
+	if v, ok := s.str(e, 0); ok {
+		return strconv.Quote(v)
+	}
+	if depth > 3 {
+		return "…"
+	}
+	switch e := e.(type) {
+	case nil:
+		return ""
+	case *ast.BasicLit:
+		return e.Value
+	case *ast.Ident:
+		vs := s.decls[e.Name]
+		if len(vs) == 0 || len(vs) > 8 {
+			return e.Name
+		}
+		var out []string
+		for _, v := range vs {
+			if r := s.render(v, depth+1); !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+		slices.Sort(out)
+		return "(" + strings.Join(out, "|") + ")"
+	case *ast.SelectorExpr:
+		return s.render(e.X, depth+1) + "." + e.Sel.Name
+	case *ast.ParenExpr:
+		return "(" + s.render(e.X, depth) + ")"
+	case *ast.UnaryExpr:
+		return e.Op.String() + s.render(e.X, depth)
+	case *ast.StarExpr:
+		return "*" + s.render(e.X, depth)
+	case *ast.BinaryExpr:
+		return s.render(e.X, depth) + e.Op.String() + s.render(e.Y, depth)
+	case *ast.CallExpr:
+		args := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = s.render(a, depth)
+		}
+		return s.render(e.Fun, depth) + "(" + strings.Join(args, ",") + ")"
+	case *ast.KeyValueExpr:
+		return s.render(e.Key, depth) + ":" + s.render(e.Value, depth)
+	case *ast.CompositeLit:
+		elts := make([]string, len(e.Elts))
+		for i, a := range e.Elts {
+			elts[i] = s.render(a, depth)
+		}
+		return s.render(e.Type, depth) + "{" + strings.Join(elts, ",") + "}"
+	}
+	return s.text(e)
+}
+
+// text is an expression's source with its spaces collapsed.
+func (s *goSide) text(n ast.Node) string {
+	if n == nil || n.Pos() == token.NoPos {
+		return ""
+	}
+	f := s.fset.File(n.Pos())
+	if f == nil {
+		return ""
+	}
+	src := s.src[f.Name()]
+	a, b := f.Offset(n.Pos()), f.Offset(n.End())
+	if a < 0 || b > len(src) || a > b {
+		return ""
+	}
+	return strings.Join(strings.Fields(src[a:b]), " ")
+}
+
+// flagMethod: a method that defines a flag (flag, pflag/cobra: Bool,
+// BoolP, BoolVar, BoolVarP, StringSlice, Var, Func, TextVar, ...), not one
+// that reads, looks up or annotates one (GetBool, Lookup, SetAnnotation).
+func flagMethod(name string) bool {
+	for _, p := range []string{"Get", "Set", "Lookup", "Parse", "Changed", "Mark", "Add"} {
+		if strings.HasPrefix(name, p) {
+			return false
+		}
+	}
+	for _, p := range []string{"Bool", "String", "Int", "Uint", "Float", "Duration", "Count", "IP", "Var", "Func", "TextVar", "Bytes", "Time"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagReceiver: the flag or pflag package, a FlagSet (a name holding
+// "flag", or fs), or a cobra command's Flags() / PersistentFlags().
+func flagReceiver(e ast.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *ast.Ident:
+		n := strings.ToLower(e.Name)
+		return "", strings.Contains(n, "flag") || n == "fs" || n == "set"
+	case *ast.SelectorExpr:
+		return "", strings.Contains(strings.ToLower(e.Sel.Name), "flag")
+	case *ast.CallExpr:
+		if sel, ok := e.Fun.(*ast.SelectorExpr); ok && strings.HasSuffix(sel.Sel.Name, "Flags") {
+			return sel.Sel.Name, true
+		}
+	}
+	return "", false
+}
+
+func flagShaped(v string) bool {
+	if v == "" || len(v) > 60 {
+		return false
+	}
+	for i, c := range v {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || i > 0 && (c == '-' || c == '_' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// goFlags returns each flag the side defines ("--name") with the
+// signatures of its definitions (resolved), and the file of the first.
+func (s *goSide) goFlags() (map[string][]string, map[string]string) {
+	sigs, where := map[string][]string{}, map[string]string{}
+	add := func(name, sig string, n ast.Node) {
+		k := "--" + name
+		sigs[k] = append(sigs[k], sig)
+		if _, ok := where[k]; !ok {
+			where[k] = s.fset.File(n.Pos()).Name()
+		}
+	}
+	for _, f := range s.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if !ok || !flagMethod(sel.Sel.Name) {
+					return true
+				}
+				recv, ok := flagReceiver(sel.X)
+				if !ok {
+					return true
+				}
+				name := ""
+				var args []string
+				for i, a := range n.Args {
+					if u, ok := a.(*ast.UnaryExpr); ok && u.Op == token.AND {
+						continue // where the value is stored is no behaviour
+					}
+					v, ok := s.str(a, 0)
+					if ok && name == "" {
+						name = v
+					}
+					if i == len(n.Args)-1 && !ok && !strings.Contains(sel.Sel.Name, "Func") {
+						// The usage text, built at run time ("help for " +
+						// name): the program's own help, not its behaviour.
+						args = append(args, "usage")
+						continue
+					}
+					args = append(args, s.render(a, 0))
+				}
+				if flagShaped(name) {
+					add(name, recv+"."+sel.Sel.Name+"("+strings.Join(args, ",")+")", n)
+				}
+			case *ast.CompositeLit:
+				// urfave/cli: &cli.BoolFlag{Name: "verbose", Value: true, ...}
+				if !strings.HasSuffix(s.text(n.Type), "Flag") {
+					return true
+				}
+				name := ""
+				var kv []string
+				for _, e := range n.Elts {
+					p, ok := e.(*ast.KeyValueExpr)
+					if !ok {
+						continue
+					}
+					k := s.text(p.Key)
+					if k == "Destination" {
+						continue
+					}
+					v, ok := s.str(p.Value, 0)
+					if ok && k == "Name" {
+						name = v
+					}
+					if k == "Usage" && !ok {
+						kv = append(kv, k+":usage")
+						continue
+					}
+					kv = append(kv, k+":"+s.render(p.Value, 0))
+				}
+				slices.Sort(kv)
+				if flagShaped(name) {
+					add(name, s.text(n.Type)+"{"+strings.Join(kv, ",")+"}", n)
+				}
+			}
+			return true
+		})
+	}
+	for k := range sigs {
+		slices.Sort(sigs[k])
+	}
+	return sigs, where
+}
+
+// envUses returns, for each wanted variable name, the expressions that
+// yield it (the whole expression around it, resolved), and the variables
+// the side passes to os.Getenv, os.LookupEnv, os.Setenv or os.Unsetenv.
+func (s *goSide) envUses(want map[string]bool) (map[string][]string, map[string]string) {
+	uses, read := map[string][]string{}, map[string]string{}
+	for _, f := range s.files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			if c, ok := n.(*ast.CallExpr); ok && len(c.Args) > 0 {
+				if sel, ok := c.Fun.(*ast.SelectorExpr); ok && strings.Contains(sel.Sel.Name, "env") || ok && strings.Contains(sel.Sel.Name, "Env") {
+					if v, ok := s.str(c.Args[0], 0); ok && reEnvName(v) {
+						want[v] = true
+						if _, ok := read[v]; !ok {
+							read[v] = s.fset.File(c.Pos()).Name()
+						}
+					}
+				}
+			}
+			if e, ok := n.(ast.Expr); ok {
+				switch e.(type) {
+				case *ast.BasicLit, *ast.Ident, *ast.BinaryExpr:
+					if v, ok := s.str(e, 0); ok && want[v] {
+						root := e
+						for i := len(stack) - 1; i >= 0; i-- {
+							pe, ok := stack[i].(ast.Expr)
+							if !ok {
+								break
+							}
+							if _, fn := pe.(*ast.FuncLit); fn {
+								break
+							}
+							root = pe
+						}
+						uses[v] = append(uses[v], s.render(root, 0))
+						return false // ast.Inspect sends no nil for a node it does not enter
+					}
+				}
+			}
+			stack = append(stack, n)
+			return true
+		})
+	}
+	for k := range uses {
+		slices.Sort(uses[k])
+	}
+	return uses, read
+}
+
+// reEnvName: an environment variable's shape (TOOL_HOME), as reEnvVar reads it.
+func reEnvName(v string) bool {
+	if len(v) < 3 || v[0] < 'A' || v[0] > 'Z' || !strings.Contains(v, "_") {
+		return false
+	}
+	for _, c := range v {
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Touched lists the names a change touched whose value or behaviour
+// changed: Names of each file, with a Go package's flags, environment
+// variables and identifiers judged on the package before and after (a
+// change of which Whole holds; unchanged holds the package's other files,
+// path -> source). A package that does not parse, or whose files' sides
+// are not known, is judged by its lines.
+func Touched(changes []Change, unchanged map[string]string) []Name {
+	var out []Name
+	byDir := map[string][]Change{}
+	var dirs []string
+	for _, c := range changes {
+		if goSource(c.Path) {
+			d := path.Dir(c.Path)
+			if byDir[d] == nil {
+				dirs = append(dirs, d)
+			}
+			byDir[d] = append(byDir[d], c)
+			continue
+		}
+		out = append(out, Names(c)...)
+	}
+	for _, d := range dirs {
+		out = append(out, goTouched(d, byDir[d], unchanged)...)
+	}
+	return out
+}
+
+func goSource(p string) bool {
+	return strings.HasSuffix(p, ".go") && !IgnoredPath(p)
+}
+
+func goTouched(dir string, changes []Change, unchanged map[string]string) []Name {
+	var lines []Name
+	for _, c := range changes {
+		lines = append(lines, Names(c)...)
+	}
+	before, after := map[string]string{}, map[string]string{}
+	for p, src := range unchanged {
+		if path.Dir(p) == dir && goSource(p) {
+			before[p], after[p] = src, src
+		}
+	}
+	for _, c := range changes {
+		if !c.Whole {
+			return lines
+		}
+		if c.Before != "" {
+			before[c.Path] = c.Before
+		}
+		if !c.Deleted && c.Body != "" {
+			after[c.Path] = c.Body
+		}
+	}
+	sb, ok1 := parseGoSide(before)
+	sa, ok2 := parseGoSide(after)
+	if !ok1 || !ok2 {
+		return lines
+	}
+	fb, wb := sb.goFlags()
+	fa, wa := sa.goFlags()
+	want := map[string]bool{}
+	for _, n := range lines {
+		if n.Kind == KindVariable {
+			want[n.Text] = true
+		}
+	}
+	eb, rb := sb.envUses(want)
+	ea, ra := sa.envUses(want)
+	// A pass over the after side may add names the before side's pass
+	// did not look for (and the other way): look once more for both.
+	if len(want) > 0 {
+		eb, _ = sb.envUses(want)
+		ea, _ = sa.envUses(want)
+	}
+	seen := map[string]bool{}
+	var out []Name
+	keep := func(n Name) {
+		if !seen[n.Kind+n.Text] {
+			seen[n.Kind+n.Text] = true
+			out = append(out, n)
+		}
+	}
+	for _, n := range lines {
+		switch n.Kind {
+		case KindFlag:
+			if slices.Equal(fb[n.Text], fa[n.Text]) {
+				continue // its definition reads the same, values resolved
+			}
+		case KindVariable:
+			if slices.Equal(eb[n.Text], ea[n.Text]) {
+				continue
+			}
+		case KindIdentifier:
+			if sa.top[n.Text] {
+				continue // still declared: moved to another file of the package
+			}
+		}
+		keep(n)
+	}
+	// Changed with no line of the diff naming it: a default or name held
+	// by a variable or constant, maybe in another file of the package.
+	for _, k := range sortedKeys(fb, fa) {
+		if !slices.Equal(fb[k], fa[k]) {
+			f := wa[k]
+			if f == "" {
+				f = wb[k]
+			}
+			keep(Name{Kind: KindFlag, Text: k, File: f})
+		}
+	}
+	for _, k := range sortedKeys(eb, ea) {
+		if (rb[k] != "" || ra[k] != "") && !slices.Equal(eb[k], ea[k]) {
+			f := ra[k]
+			if f == "" {
+				f = rb[k]
+			}
+			keep(Name{Kind: KindVariable, Text: k, File: f})
+		}
+	}
+	return out
+}
+
+func sortedKeys(a, b map[string][]string) []string {
+	var ks []string
+	for _, m := range []map[string][]string{a, b} {
+		for k := range m {
+			if !slices.Contains(ks, k) {
+				ks = append(ks, k)
+			}
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}

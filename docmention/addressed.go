@@ -81,7 +81,7 @@ func lineKey(t string) string {
 func readLines(doc, body string) []line {
 	ext := strings.ToLower(path.Ext(doc))
 	var out []line
-	inComment, block := false, false
+	inComment, block, hidden := false, false, ""
 	for i, l := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(l)
 		switch ext {
@@ -102,6 +102,7 @@ func readLines(doc, body string) []line {
 		case ".txt":
 		default: // markdown: HTML comments, the `[//]: # (...)` idiom, MDX {/* */}
 			t, inComment = stripHTMLComments(t, inComment)
+			t, hidden = stripHiddenHTML(t, hidden)
 			if commentLinkDef(t) {
 				t = ""
 			}

@@ -56,6 +56,15 @@ func TestAddressed(t *testing.T) {
 		{"a visible entity on the flag's line", flag, "README.md", edit("every step.", "every step &mdash; on by default."), true},
 		{"a link target added under the flag", flag, "README.md", edit("every step.\n", "every step, see [the guide][g].\n\n[g]: https://example.com/guide\n"), true},
 		{"a link definition to a real URL naming the flag", flag, "README.md", edit("every step.\n", "every step.\n\n[--verbose]: docs/verbose.md\n"), true},
+		// Round 21: HTML a renderer shows as nothing beside the mention.
+		{"a hidden span under the flag's line", flag, "README.md", edit("every step.\n", "every step.\n<span hidden>--verbose is on now</span>\n"), false},
+		{"a hidden span on the flag's line", flag, "README.md", edit("every step.", "every step.<span hidden=\"\">on</span>"), false},
+		{"a display:none div over lines", flag, "README.md", edit("every step.\n", "every step.\n<div style=\"display: none\">\n--verbose is on now\n</div>\n"), false},
+		{"a visibility:hidden paragraph", flag, "README.md", edit("every step.\n", "every step.\n<p style='visibility:hidden'>on by default</p>\n"), false},
+		// Honest twins: shown HTML beside the mention.
+		{"a details block under the flag", flag, "README.md", edit("every step.\n", "every step.\n<details><summary>Default</summary>On by default.</details>\n"), true},
+		{"an aria-hidden icon and text", flag, "README.md", edit("every step.", "every step <span aria-hidden=\"true\">*</span> (on by default)."), true},
+		{"a shown span", flag, "README.md", edit("every step.", "every step <span class=\"note\">on by default</span>."), true},
 		{"adoc comment on its own line", flag, "README.adoc", edit("every step.\n", "every step.\n// --verbose changed\n"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -123,6 +123,7 @@ func docsAffected(ctx context.Context, env gateEnv, files []string, glob string)
 				}
 			}
 		}
+		wholeGoChange(ctx, env, &ch)
 		changes = append(changes, ch)
 	}
 	if len(changes) == 0 {
@@ -132,7 +133,7 @@ func docsAffected(ctx context.Context, env gateEnv, files []string, glob string)
 	if err != nil {
 		return "", nil, false, err
 	}
-	if hits = docmention.FindAll(changes, docs); len(hits) > 0 {
+	if hits = docmention.FindTouched(docmention.Touched(changes, unchangedGoFiles(env, changes, files)), docs); len(hits) > 0 {
 		return hits[0].String(), hits, true, nil
 	}
 	in := "tracked doc(s)"

@@ -1,0 +1,83 @@
+package docmention
+
+import "strings"
+
+// stripHiddenHTML removes from a markdown line the HTML elements a
+// renderer shows as nothing: one with a `hidden` attribute (<span hidden>)
+// or a style of display:none or visibility:hidden. An element left open
+// on the line hides the following lines until its closing tag (open names
+// it). Nested elements of the same name inside it are not followed.
+// <details> is shown (a reader opens it): its text counts.
+func stripHiddenHTML(t, open string) (string, string) {
+	var b strings.Builder
+	for t != "" {
+		if open != "" {
+			j := strings.Index(strings.ToLower(t), "</"+open)
+			if j < 0 {
+				return b.String(), open
+			}
+			t = t[j+2+len(open):]
+			if k := strings.IndexByte(t, '>'); k >= 0 {
+				t = t[k+1:]
+			}
+			open = ""
+			continue
+		}
+		i := hiddenTag(t)
+		if i < 0 {
+			b.WriteString(t)
+			break
+		}
+		b.WriteString(t[:i])
+		end := strings.IndexByte(t[i:], '>')
+		name := tagName(t[i+1:])
+		if end < 0 || name == "" {
+			break // a tag cut by the line: the rest is its attributes
+		}
+		if strings.HasSuffix(t[i:i+end], "/") {
+			t = t[i+end+1:] // self-closing
+			continue
+		}
+		t, open = t[i+end+1:], name
+	}
+	return b.String(), open
+}
+
+// hiddenTag returns where the first opening tag that hides its content
+// starts, or -1.
+func hiddenTag(t string) int {
+	lt := strings.ToLower(t)
+	for i := 0; i < len(lt); i++ {
+		if lt[i] != '<' || i+1 >= len(lt) || !(lt[i+1] >= 'a' && lt[i+1] <= 'z') {
+			continue
+		}
+		end := strings.IndexByte(lt[i:], '>')
+		if end < 0 {
+			end = len(lt) - i
+		}
+		tag := lt[i : i+end]
+		attrs := strings.ReplaceAll(tag, " ", "")
+		if strings.Contains(attrs, "display:none") || strings.Contains(attrs, "visibility:hidden") || hiddenAttr(tag) {
+			return i
+		}
+	}
+	return -1
+}
+
+// hiddenAttr: a bare `hidden` attribute (or hidden="..."), not aria-hidden.
+func hiddenAttr(tag string) bool {
+	for _, f := range strings.Fields(strings.TrimSuffix(strings.TrimSuffix(tag, "/"), ">"))[1:] {
+		if f == "hidden" || strings.HasPrefix(f, "hidden=") {
+			return true
+		}
+	}
+	return false
+}
+
+func tagName(t string) string {
+	n := 0
+	for n < len(t) && (t[n] >= 'a' && t[n] <= 'z' || t[n] >= 'A' && t[n] <= 'Z' || t[n] >= '0' && t[n] <= '9') {
+		n++
+	}
+	return strings.ToLower(t[:n])
+}

@@ -1,0 +1,83 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/docmention"
+	"github.com/sessiongate/sessiongate/repopath"
+)
+
+// goPackageCap bounds the unchanged Go files read per changed package; a
+// larger package is judged on the changed files alone.
+const goPackageCap = 300
+
+// wholeGoChange gives a changed Go file both its sides, so docmention
+// judges its package on the source (a flag counts when its resolved
+// definition changed, not when a line naming it did). A file the start
+// lacks is new (""); one that cannot be read is left to the line rule.
+func wholeGoChange(ctx context.Context, env gateEnv, ch *docmention.Change) {
+	if !strings.HasSuffix(ch.Path, ".go") || docmention.IgnoredPath(ch.Path) || env.sess.StartCommit == "" {
+		return
+	}
+	if !ch.Deleted && ch.Body == "" {
+		return // not read (too large, not a regular file)
+	}
+	b, err := env.repo.ReadAt(ctx, env.sess.StartCommit, ch.Path)
+	switch {
+	case err == nil:
+		ch.Before = string(b)
+	case len(ch.Removed) > 0:
+		return // it existed: unread, judged by its lines
+	}
+	ch.Whole = true
+}
+
+// unchangedGoFiles reads the Go files of each changed package that the
+// session did not change, from the work tree (the same as at the start):
+// a constant or default declared there names a value a changed file uses.
+func unchangedGoFiles(env gateEnv, changes []docmention.Change, changed []string) map[string]string {
+	isChanged := map[string]bool{}
+	for _, f := range changed {
+		isChanged[f] = true
+	}
+	out := map[string]string{}
+	done := map[string]bool{}
+	for _, c := range changes {
+		d := path.Dir(c.Path)
+		if !c.Whole || done[d] {
+			continue
+		}
+		done[d] = true
+		abs := env.repo.Root()
+		if d != "." {
+			a, ok, err := repopath.Resolve(abs, d)
+			if err != nil || !ok {
+				continue
+			}
+			abs = a
+		}
+		ents, err := os.ReadDir(abs)
+		if err != nil || len(ents) > goPackageCap {
+			continue
+		}
+		for _, e := range ents {
+			p := path.Join(d, e.Name())
+			if d == "." {
+				p = e.Name()
+			}
+			if !e.Type().IsRegular() || !strings.HasSuffix(p, ".go") || docmention.IgnoredPath(p) || isChanged[p] {
+				continue
+			}
+			if st, err := e.Info(); err != nil || st.Size() > docBodyCap {
+				continue
+			}
+			if b, err := os.ReadFile(abs + "/" + e.Name()); err == nil {
+				out[p] = string(b)
+			}
+		}
+	}
+	return out
+}

@@ -58,6 +58,9 @@ type Name struct {
 	Kind string
 	Text string // as a doc writes it: --verbose, SESSIONGATE_DB, Advance, config/app.yaml
 	File string // the changed file that touched it
+	// Kept: a flag still defined after the change (its default, usage or
+	// type changed), which a doc's index of flags does not describe.
+	Kept bool
 }
 
 // Hit is a touched name a doc mentions.
@@ -220,11 +223,16 @@ func Names(c Change) []Name {
 		}
 	}
 	consts, constArgs := goConsts(c, goFile)
+	var codeAfter, codeBefore map[string]bool
 	for i, lines := range [][]string{c.Added, c.Removed} {
 		removed := i == 1
+		side, cache := c.Body, &codeAfter
+		if removed {
+			side, cache = c.Before, &codeBefore
+		}
 		for _, l := range lines {
 			t := strings.TrimSpace(l)
-			if t == "" || comment(t) {
+			if t == "" || comment(t) || pyStringOnly(c.Path, side, t, cache) {
 				continue
 			}
 			// A flag counts where the program defines or parses it, not
@@ -404,17 +412,22 @@ func findIn(docs []Doc, first bool, names []Name, onlyDocs bool) []Hit {
 			if n.File == d.Path {
 				continue
 			}
-			if !namesProgram(n, body) {
-				continue
-			}
 			var ok bool
-			switch n.Kind {
-			case KindFlag:
-				ok = word(body, n.Text) || (code != "" || fill(&code, d.Path, body)) && word(code, n.Text[1:])
-			case KindFile:
-				ok = word(body, n.Text)
-			default:
-				ok = (code != "" || fill(&code, d.Path, body)) && word(code, n.Text)
+			if stem := scriptStem(n); stem != "" {
+				// A script's name counts where a section about the script
+				// names it.
+				if !word(body, stem) {
+					continue
+				}
+				parts, scopes := scriptScopes(d.Path, body)
+				for i := range parts {
+					var c string
+					if ok = word(scopes[i], stem) && mentionedIn(n, d.Path, parts[i], &c); ok {
+						break
+					}
+				}
+			} else {
+				ok = mentionedIn(n, d.Path, body, &code)
 			}
 			if ok {
 				hits = append(hits, Hit{Name: n, Doc: d.Path})
@@ -434,16 +447,34 @@ func findIn(docs []Doc, first bool, names []Name, onlyDocs bool) []Hit {
 // named in 10-30 docs about others). A Go file's names belong to the
 // program it builds, and a script called main, cli, app or the like is
 // the program: the doc need not name either.
-func namesProgram(n Name, body string) bool {
+// scriptStem is the name a doc must give the program a script's flag or
+// variable belongs to ("" when any doc's mention counts).
+func scriptStem(n Name) string {
 	if n.Kind != KindFlag && n.Kind != KindVariable || strings.HasSuffix(n.File, ".go") {
-		return true
+		return ""
 	}
 	stem := strings.TrimSuffix(path.Base(n.File), path.Ext(n.File))
 	switch strings.ToLower(stem) {
 	case "main", "__main__", "cli", "app", "index", "run", "entrypoint", "command", "commands", "cmd", "options", "args", "config", "settings", "setup":
-		return true
+		return ""
 	}
-	return word(body, stem)
+	return stem
+}
+
+// mentionedIn: a flag as written (or -verbose in code), a path as
+// written, a variable or identifier as a word in code; code is filled
+// from text on first use.
+func mentionedIn(n Name, doc, text string, code *string) bool {
+	switch n.Kind {
+	case KindFlag:
+		if n.Kept && word(text, n.Text) && !describedIn(text, n.Text) {
+			return false // only indexes of flags name it: they stay true
+		}
+		return word(text, n.Text) || (*code != "" || fill(code, doc, text)) && word(*code, n.Text[1:])
+	case KindFile:
+		return word(text, n.Text)
+	}
+	return (*code != "" || fill(code, doc, text)) && word(*code, n.Text)
 }
 
 func fill(code *string, doc, body string) bool {

@@ -411,7 +411,10 @@ func Touched(changes []Change, unchanged map[string]string) []Name {
 			byDir[d] = append(byDir[d], c)
 			continue
 		}
-		out = append(out, Names(c)...)
+		for _, n := range Names(c) {
+			n.Kept = n.Kind == KindFlag && !c.Deleted && namedOn(n.Text, c.Added)
+			out = append(out, n)
+		}
 	}
 	for _, d := range dirs {
 		out = append(out, goTouched(d, byDir[d], unchanged)...)
@@ -480,6 +483,7 @@ func goTouched(dir string, changes []Change, unchanged map[string]string) []Name
 			if slices.Equal(fb[n.Text], fa[n.Text]) {
 				continue // its definition reads the same, values resolved
 			}
+			n.Kept = len(fa[n.Text]) > 0
 		case KindVariable:
 			if slices.Equal(eb[n.Text], ea[n.Text]) {
 				continue
@@ -499,7 +503,7 @@ func goTouched(dir string, changes []Change, unchanged map[string]string) []Name
 			if f == "" {
 				f = wb[k]
 			}
-			keep(Name{Kind: KindFlag, Text: k, File: f})
+			keep(Name{Kind: KindFlag, Text: k, File: f, Kept: len(fa[k]) > 0})
 		}
 	}
 	for _, k := range sortedKeys(eb, ea) {

@@ -53,7 +53,7 @@ func TestMeasureRepos(t *testing.T) {
 		for _, sha := range shas {
 			var changes []Change
 			md := false
-			var mdFiles []string
+			var mdFiles, deletedDocs, deletedFiles []string
 			for _, l := range strings.Split(strings.TrimSpace(git("diff-tree", "--no-commit-id", "-r", "--name-status", "--no-renames", "--root", sha)), "\n") {
 				st, p, ok := strings.Cut(l, "\t")
 				if !ok {
@@ -63,8 +63,13 @@ func TestMeasureRepos(t *testing.T) {
 					md = md || matchGlob(glob, p)
 					if st != "D" {
 						mdFiles = append(mdFiles, p)
+					} else {
+						deletedDocs = append(deletedDocs, p)
 					}
 					continue
+				}
+				if st == "D" {
+					deletedFiles = append(deletedFiles, p)
 				}
 				c := Change{Path: p, Deleted: st == "D"}
 				if !IgnoredPath(p) {
@@ -78,6 +83,15 @@ func TestMeasureRepos(t *testing.T) {
 							c.Before = soft("cat-file", "blob", sha+"^:"+p)
 						}
 						c.Whole = true
+					}
+					if strings.HasSuffix(p, ".py") {
+						// Its docstrings are no code (pyCode).
+						if st != "D" {
+							c.Body = git("cat-file", "blob", sha+":"+p)
+						}
+						if st != "A" {
+							c.Before = soft("cat-file", "blob", sha+"^:"+p)
+						}
 					}
 					for _, dl := range strings.Split(diff, "\n") {
 						switch {
@@ -133,7 +147,7 @@ func TestMeasureRepos(t *testing.T) {
 				withMD++
 				if hold {
 					mdHold++
-					if why := unaddressed(git, soft, sha, hits, docs, mdFiles); why != "" {
+					if why := unaddressed(git, soft, sha, hits, docs, mdFiles, DeletedAnswers(hits, deletedDocs, deletedFiles)); why != "" {
 						mdBlocked++
 						blocked = append(blocked, sha[:9]+": "+why)
 					}
@@ -169,7 +183,7 @@ func matchGlob(glob, p string) bool {
 
 // unaddressed says which touched, documented name no changed doc addresses
 // ("" when each is), as the session's docs gate judges it.
-func unaddressed(git, soft func(...string) string, sha string, hits []Hit, docs []Doc, changed []string) string {
+func unaddressed(git, soft func(...string) string, sha string, hits []Hit, docs []Doc, changed []string, gone map[string]bool) string {
 	seen := map[string]bool{}
 	var missing []string
 	for _, h := range hits {
@@ -178,7 +192,7 @@ func unaddressed(git, soft func(...string) string, sha string, hits []Hit, docs 
 			continue
 		}
 		seen[k] = true
-		ok := false
+		ok := gone[k]
 		for _, d := range changed {
 			if CanAnswer(d) && !IsDoc(d) {
 				before := []byte(soft("cat-file", "blob", sha+"^:"+d))

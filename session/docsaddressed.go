@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/docmention"
@@ -50,10 +51,16 @@ func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docment
 			extra = append(extra, f)
 		}
 	}
+	gone := deletedDocsAnswer(env, files, hits)
 	var done, missing, evidence []string
 	for _, k := range order {
 		n := byName[k]
 		ok := false
+		if gone[k] {
+			done = append(done, fmt.Sprintf("%s went with the files that defined it and the docs that named it", k))
+			ok = true
+			continue
+		}
 		cands := n.docs
 		for _, d := range extra {
 			if b, err := env.repo.ReadAt(ctx, env.sess.StartCommit, d); err == nil && docmention.Mentions(n.hit.Name, d, b) {
@@ -91,10 +98,56 @@ func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docment
 			missing = append(missing, fmt.Sprintf("%s (changed in %s) is mentioned in %s", k, n.hit.File, strings.Join(firstN(n.docs, 3), ", ")))
 		}
 	}
+	if len(missing) == 0 && len(evidence) == 0 && len(done) > 0 {
+		// Every name went, with its docs: the deleted docs are the update.
+		return StatusPass, strings.Join(done, "; "), ""
+	}
 	if len(missing) > 0 || len(evidence) == 0 {
 		msg := fmt.Sprintf("%s changed, but not where it names what the session changed: %s; add, remove or rewrite a line there that names it (or one within %d lines of it): whitespace, comments and other docs do not count",
 			strings.Join(firstN(repopath.Filter(files, glob), 3), ", "), strings.Join(missing, "; "), docmention.Near)
 		return StatusFail, msg, ""
 	}
 	return StatusPass, strings.Join(done, "; "), evidence[0] // a file, as checkChanged gives
+}
+
+// deletedDocsAnswer lists the names whose every defining file the session
+// deleted and that a doc it deleted named (docmention.DeletedAnswers): a
+// program removed with its docs owes no other doc an update.
+func deletedDocsAnswer(env gateEnv, files []string, hits []docmention.Hit) map[string]bool {
+	var docs, gone []string
+	for _, f := range files {
+		if _, exists, err := repopath.Resolve(env.repo.Root(), f); err != nil || exists {
+			continue
+		}
+		if docmention.DocFormat(f) {
+			docs = append(docs, f)
+		} else {
+			gone = append(gone, f)
+		}
+	}
+	if len(docs) == 0 {
+		return nil
+	}
+	return docmention.DeletedAnswers(hits, docs, gone)
+}
+
+// allDeletedWithDocs reports whether every documented name the session
+// touched went with the files that defined it and every doc that named it.
+func allDeletedWithDocs(ctx context.Context, env gateEnv, hits []docmention.Hit) (string, bool) {
+	files, err := sessionFiles(ctx, env.repo, env.sess)
+	if err != nil {
+		return "", false
+	}
+	gone := deletedDocsAnswer(env, files, hits)
+	var names []string
+	for _, h := range hits {
+		k := h.Kind + " " + h.Text
+		if !gone[k] {
+			return "", false
+		}
+		if !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+	}
+	return fmt.Sprintf("%s went with the files that defined it and the docs that named it", strings.Join(firstN(names, 3), ", ")), true
 }

@@ -19,6 +19,21 @@ const goPackageCap = 300
 // definition changed, not when a line naming it did). A file the start
 // lacks is new (""); one that cannot be read is left to the line rule.
 func wholeGoChange(ctx context.Context, env gateEnv, ch *docmention.Change) {
+	if strings.HasSuffix(ch.Path, ".py") && env.sess.StartCommit != "" && !docmention.IgnoredPath(ch.Path) {
+		// A Python file's docstrings are no code (a quoted parser defines
+		// no flag): both sides are read.
+		if abs, ok, err := repopath.Resolve(env.repo.Root(), ch.Path); err == nil && ok {
+			if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() && st.Size() <= docBodyCap {
+				if b, err := os.ReadFile(abs); err == nil {
+					ch.Body = string(b)
+				}
+			}
+		}
+		if b, err := env.repo.ReadAt(ctx, env.sess.StartCommit, ch.Path); err == nil && len(b) <= docBodyCap {
+			ch.Before = string(b)
+		}
+		return
+	}
 	if !strings.HasSuffix(ch.Path, ".go") || docmention.IgnoredPath(ch.Path) || env.sess.StartCommit == "" {
 		return
 	}

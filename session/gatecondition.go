@@ -228,6 +228,14 @@ func conditionalCheck(ctx context.Context, env gateEnv, c protocolspec.Check, ru
 		return na, ""
 	}
 	cr, out := run()
+	if cr.Status == StatusFail && c.Kind == protocolspec.CheckChangedSinceStart && len(hits) > 0 {
+		// A program removed with the docs that named it: the deleted docs
+		// are the update (a deleted doc answers nothing else).
+		if msg, ok := allDeletedWithDocs(ctx, env, hits); ok {
+			cr.Status, cr.Message = StatusPass, msg
+			return cr, out
+		}
+	}
 	if cr.Status == StatusPass && c.Kind == protocolspec.CheckChangedSinceStart && len(hits) > 0 {
 		// Any changed doc is not enough: the one that names what changed.
 		cr.Status, cr.Message, cr.Evidence = docsAddressed(ctx, env, c.Arg, hits)

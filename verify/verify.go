@@ -286,6 +286,8 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if rebased || replays || squashes || fastSquashes || continued {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
+	// What is still failed for want of a record a fork holds says so.
+	forkRecordsHint(ctx, repo, rep, commits, src.ref)
 	// Signatures last: a verdict the passes above turn to ok (a replay, a
 	// rebase, a squash of verified work) must not drop a signature failure.
 	if opts.RequireSigned {

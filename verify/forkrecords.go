@@ -1,0 +1,90 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+	"github.com/sessiongate/sessiongate/internal/shorten"
+)
+
+// A pull request from a fork keeps its session records on the fork: the
+// contributor's pre-push sends them to the remote the code goes to. The
+// pull request's own run fetches them from there (action.yml), but the
+// push to the default branch that GitHub's merge makes runs on origin,
+// whose records ref never got them. Every merged commit then failed with
+// "no session record" and a RECORDS_REWOUND accusation, nothing saying
+// why or what to do (round 21, TestVerifyAdvCIForkMerged). The verdict
+// stays: a commit is never passed without its record, and nothing in git
+// says where the fork is (the merge's subject names its owner, not its
+// URL). The report names the pull request and the step that fixes it.
+
+// prMergeSubject is GitHub's merge commit subject ("Create a merge
+// commit"): "Merge pull request #N from OWNER/BRANCH".
+var prMergeSubject = lazyregexp.New(`^Merge pull request #([0-9]{1,9}) from ([^\s/]+)/(\S+)$`)
+
+// forkRecordsHint adds, to each failed commit of rep whose session record
+// is missing and that a GitHub pull request merge of the range brought in
+// (an ancestor of the merge's second parent, not of its first), where its
+// records likely are and how to bring them over.
+func forkRecordsHint(ctx context.Context, repo *gitrepo.Repo, rep *Report, commits []gitrepo.Commit, ref string) {
+	type prMerge struct{ sha, n, from, first, second string }
+	var merges []prMerge
+	missing := false
+	for _, cr := range rep.Commits {
+		if cr.Status == "fail" && missingRecord(cr.Problems) {
+			missing = true
+			break
+		}
+	}
+	if !missing {
+		return
+	}
+	for _, c := range commits {
+		m := prMergeSubject.FindStringSubmatch(c.Subject)
+		if m == nil {
+			continue
+		}
+		parents, err := repo.Parents(ctx, c.SHA)
+		if err != nil || len(parents) != 2 {
+			continue
+		}
+		merges = append(merges, prMerge{sha: c.SHA, n: m[1], from: m[2] + "/" + m[3], first: parents[0], second: parents[1]})
+	}
+	hinted := 0
+	for i := range rep.Commits {
+		cr := &rep.Commits[i]
+		if cr.Status != "fail" || !missingRecord(cr.Problems) {
+			continue
+		}
+		for _, m := range merges {
+			in, err := repo.IsAncestor(ctx, cr.SHA, m.second)
+			if err != nil || !in {
+				continue
+			}
+			if on, err := repo.IsAncestor(ctx, cr.SHA, m.first); err != nil || on {
+				continue
+			}
+			cr.Problems = append(cr.Problems, fmt.Sprintf("pull request #%s (merged by %s from %s): a pull request from a fork keeps its session records on the fork's %s, where the contributor's pre-push sent them, and they were not brought to origin before the merge; a maintainer runs `sessiongate records pull <the fork's URL> && sessiongate records push`, then re-runs this job (docs/team.md, \"Pull requests from forks\")",
+				m.n, shorten.SHA(m.sha), m.from, ref))
+			hinted++
+			break
+		}
+	}
+	if hinted > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%d commit(s) of merged pull requests have no session record on %s: from a fork, their records are on the fork until a maintainer brings them over (sessiongate records pull <the fork's URL> && sessiongate records push)", hinted, ref))
+	}
+}
+
+// missingRecord says whether a commit's problems include a session record
+// not found on the records ref (source.load's wording).
+func missingRecord(problems []string) bool {
+	for _, p := range problems {
+		if strings.Contains(p, "no session record for ") {
+			return true
+		}
+	}
+	return false
+}

@@ -59,6 +59,13 @@ func forkRecordsHint(ctx context.Context, repo *gitrepo.Repo, rep *Report, commi
 		if cr.Status != "fail" || !missingRecord(cr.Problems) {
 			continue
 		}
+		// A squash (mergedwork.go) failed for its request's commits, whose
+		// records are missing: the same step brings them.
+		if n := squashedPR(cr.Problems); n != "" {
+			cr.Problems = append(cr.Problems, fmt.Sprintf("%s (squashed into %s): %s", n, shorten.SHA(cr.SHA), forkStep(ref)))
+			hinted++
+			continue
+		}
 		for _, m := range merges {
 			in, err := repo.IsAncestor(ctx, cr.SHA, m.second)
 			if err != nil || !in {
@@ -67,8 +74,7 @@ func forkRecordsHint(ctx context.Context, repo *gitrepo.Repo, rep *Report, commi
 			if on, err := repo.IsAncestor(ctx, cr.SHA, m.first); err != nil || on {
 				continue
 			}
-			cr.Problems = append(cr.Problems, fmt.Sprintf("pull request #%s (merged by %s from %s): a pull request from a fork keeps its session records on the fork's %s, where the contributor's pre-push sent them, and they were not brought to origin before the merge; a maintainer runs `sessiongate records pull <the fork's URL> && sessiongate records push`, then re-runs this job (docs/team.md, \"Pull requests from forks\")",
-				m.n, shorten.SHA(m.sha), m.from, ref))
+			cr.Problems = append(cr.Problems, fmt.Sprintf("pull request #%s (merged by %s from %s): %s", m.n, shorten.SHA(m.sha), m.from, forkStep(ref)))
 			hinted++
 			break
 		}
@@ -76,6 +82,32 @@ func forkRecordsHint(ctx context.Context, repo *gitrepo.Repo, rep *Report, commi
 	if hinted > 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%d commit(s) of merged pull requests have no session record on %s: from a fork, their records are on the fork until a maintainer brings them over (sessiongate records pull <the fork's URL> && sessiongate records push)", hinted, ref))
 	}
+}
+
+// forkStep says where a fork's records are and the step that brings them.
+func forkStep(ref string) string {
+	return "a pull request from a fork keeps its session records on the fork's " + ref +
+		", where the contributor's pre-push sent them, and they were not brought to origin before the merge; " +
+		"a maintainer runs `sessiongate records pull <the fork's URL> && sessiongate records push`, then re-runs this job (docs/team.md, \"Pull requests from forks\")"
+}
+
+// squashPrefix is how mergedWork begins the failure of a GitHub squash
+// whose pull request's commits do not all verify.
+var squashPrefix = lazyregexp.New(`^(?:GitHub's squash of pull request #|GitLab's squash of merge request !)([0-9]{1,9}), whose commits do not all verify`)
+
+// squashedPR returns "#N" (GitHub) or "!N" (GitLab) when a problem says
+// the squash of that request failed for its commits' missing records, ""
+// otherwise.
+func squashedPR(problems []string) string {
+	for _, p := range problems {
+		if m := squashPrefix.FindStringSubmatch(p); m != nil && strings.Contains(p, "no session record for ") {
+			if strings.HasPrefix(p, "GitLab") {
+				return "merge request !" + m[1]
+			}
+			return "pull request #" + m[1]
+		}
+	}
+	return ""
 }
 
 // missingRecord says whether a commit's problems include a session record

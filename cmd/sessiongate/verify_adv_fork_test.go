@@ -50,6 +50,19 @@ func TestVerifyAdvCIForkMerged(t *testing.T) {
 		w.git(t, gh, "-c", "core.hooksPath=/dev/null", "push", "-q", "origin", "HEAD:refs/heads/main")
 		return before, w.git(t, gh, "rev-parse", "HEAD")
 	}
+	// GitHub squashes pull request n ("Squash and merge") onto main.
+	squash := func(t *testing.T, n, head string) (before, after string) {
+		gh := filepath.Join(w.dir, "github-squash-"+n)
+		w.git(t, w.dir, "clone", "-q", w.remote, gh)
+		before = w.git(t, gh, "rev-parse", "HEAD")
+		w.git(t, gh, "fetch", "-q", fork, head)
+		w.git(t, gh, "push", "-q", "origin", head+":refs/pull/"+n+"/head")
+		w.git(t, gh, "-c", "core.hooksPath=/dev/null", "merge", "-q", "--squash", head)
+		w.git(t, gh, "-c", "user.name=GitHub", "-c", "user.email=noreply@github.com", "-c", "core.hooksPath=/dev/null",
+			"commit", "-q", "-m", "Fork work (#"+n+")")
+		w.git(t, gh, "-c", "core.hooksPath=/dev/null", "push", "-q", "origin", "HEAD:refs/heads/main")
+		return before, w.git(t, gh, "rev-parse", "HEAD")
+	}
 	// The documented maintainer step: bring the fork's records to origin.
 	bringRecords := func(t *testing.T, name string) {
 		maint := filepath.Join(w.dir, name)
@@ -77,6 +90,23 @@ func TestVerifyAdvCIForkMerged(t *testing.T) {
 	t.Run("honest: the maintainer brought the fork's records over", func(t *testing.T) {
 		bringRecords(t, "maintainer-1")
 		pushJob(t, "fork-push-2", before, after, 0, []string{`(?m)^OK .* add fork1\.txt`, `(?m)^OK .* add fork2\.txt`, `(?m)^OK .* Merge pull request #1`})
+	})
+	// "Squash and merge" of a second fork pull request on top.
+	w.git(t, w.dev, "checkout", "-q", "-b", "contrib-squash", honest)
+	w.session(t, "fork3.txt", "fork4.txt")
+	squashHead := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "origin", "contrib-squash")
+	before, after = squash(t, "3", squashHead)
+	t.Run("squash, records left on the fork: fails, naming the pull request and the step", func(t *testing.T) {
+		pushJob(t, "fork-squash-1", before, after, 1, []string{
+			`(?m)^FAIL .* Fork work \(#3\)`,
+			`pull request #3 \(squashed into [0-9a-f]{12}\)`,
+			`sessiongate records pull <the fork's URL> && sessiongate records push`,
+		})
+	})
+	t.Run("squash, honest: the maintainer brought the fork's records over", func(t *testing.T) {
+		bringRecords(t, "maintainer-squash")
+		pushJob(t, "fork-squash-2", before, after, 0, []string{`(?m)^OK .* Fork work \(#3\)`, `GitHub's squash of pull request #3`})
 	})
 	before, after = merge(t, "2", lazy, "contrib-bad")
 	t.Run("lazy: a fork's hooks-off commit fails with the records over", func(t *testing.T) {

@@ -86,9 +86,10 @@ func forkRecordsHint(ctx context.Context, repo *gitrepo.Repo, rep *Report, commi
 
 // forkStep says where a fork's records are and the step that brings them.
 func forkStep(ref string) string {
-	return "a pull request from a fork keeps its session records on the fork's " + ref +
-		", where the contributor's pre-push sent them, and they were not brought to origin before the merge; " +
-		"a maintainer runs `sessiongate records pull <the fork's URL> && sessiongate records push`, then re-runs this job (docs/team.md, \"Pull requests from forks\")"
+	return "when it came from a fork, its session records are on the fork's " + ref +
+		" (the contributor's pre-push sent them there) until a maintainer brings them to origin: " +
+		"`sessiongate records pull <the fork's URL> && sessiongate records push`, then re-run this job (docs/team.md, \"Pull requests from forks\"); " +
+		"from this repository, the clone that ran the session has not pushed its records"
 }
 
 // squashPrefix is how mergedWork begins the failure of a GitHub squash

@@ -6,12 +6,20 @@ import (
 	"fmt"
 )
 
+// StateAbandoned is session.StateAbandoned (recordref does not import
+// session).
+const StateAbandoned = "ABANDONED"
+
 // Times is what one version of a session's record on the ref said of the
 // session's time.
 type Times struct {
 	StartedAt, EndedAt string
 	// Violations are the version's final snapshot's "CODE:PHASE" marks.
 	Violations []string
+	// State is the state the version says the session ended in (or is
+	// in): ABANDONED when the record's session says so (an abandoned
+	// session gets no snapshot of its own), else the final snapshot's.
+	State string
 }
 
 // RecordTimes lists the started_at, ended_at and violations of every
@@ -41,9 +49,11 @@ func RecordTimes(ctx context.Context, dir, tip, id string) ([]Times, error) {
 			Session *struct {
 				StartedAt string `json:"started_at"`
 				EndedAt   string `json:"ended_at"`
+				State     string `json:"state"`
 			} `json:"session"`
 			Snapshots []struct {
 				State struct {
+					State      string   `json:"state"`
 					Violations []string `json:"violations"`
 				} `json:"state"`
 			} `json:"snapshots"`
@@ -53,10 +63,13 @@ func RecordTimes(ctx context.Context, dir, tip, id string) ([]Times, error) {
 		}
 		var t Times
 		if head.Session != nil {
-			t.StartedAt, t.EndedAt = head.Session.StartedAt, head.Session.EndedAt
+			t.StartedAt, t.EndedAt, t.State = head.Session.StartedAt, head.Session.EndedAt, head.Session.State
 		}
 		if n := len(head.Snapshots); n > 0 {
 			t.Violations = head.Snapshots[n-1].State.Violations
+			if t.State != StateAbandoned {
+				t.State = head.Snapshots[n-1].State.State
+			}
 		}
 		ts = append(ts, t)
 	}

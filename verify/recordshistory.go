@@ -36,7 +36,7 @@ func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: %v", rc.path, err))
 		return
 	}
-	var start, end string
+	var start, end, endState string
 	have := map[string]bool{}
 	for _, m := range rc.marks {
 		have[m] = true
@@ -53,6 +53,10 @@ func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 		}
 		if end == "" {
 			end = t.EndedAt
+			// A session ends once: the first version written with an
+			// end says how. An ABANDONED record rewritten COMPLETE (ids
+			// recomputed, end_commit set) passed on the old code.
+			endState = t.State
 		}
 		// A session starts and ends once, so every version says the same:
 		// "first" is git's date order, and a side commit dated earlier and
@@ -72,6 +76,12 @@ func checkHistory(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 	}
 	if start != "" && !sameTime(rc.startedAt, start) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: started_at %s, but the record's first version on the records ref said %s (record edited)", rc.path, rc.startedAt, start))
+	}
+	// Only the laundering direction: a COMPLETE session terminated or
+	// deleted later by a person is written again in its new state, and
+	// fails as not COMPLETE on its own.
+	if end != "" && endState != "" && rc.endState == "COMPLETE" && endState != "COMPLETE" {
+		rc.problems = append(rc.problems, fmt.Sprintf("%s: says the session ended %s, but the first version with an end on the records ref said %s (a session ends once: record edited)", rc.path, orNone(rc.endState), endState))
 	}
 	if end != "" && !sameTime(rc.endedAt, end) {
 		rc.problems = append(rc.problems, fmt.Sprintf("%s: ended_at %s, but the record's first version with an end on the records ref said %s (record edited)", rc.path, orNone(rc.endedAt), end))

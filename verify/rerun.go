@@ -112,7 +112,8 @@ func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, t
 	}
 	defer os.RemoveAll(dir)
 	wt := filepath.Join(dir, "head")
-	if err := repo.AddWorktree(ctx, wt, head); err != nil {
+	// The whole head, whatever part of the tree the job checked out.
+	if err := repo.AddFullWorktree(ctx, wt, head); err != nil {
 		return nil, fmt.Errorf("rerun: check out %s: %w", shorten.SHA(head), err)
 	}
 	defer repo.RemoveWorktree(context.WithoutCancel(ctx), wt)

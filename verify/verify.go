@@ -286,6 +286,8 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if rebased || replays || squashes || fastSquashes || continued {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
+	// What is still failed for want of a record a fork holds says so.
+	forkRecordsHint(ctx, repo, rep, commits, src.ref)
 	// Signatures last: a verdict the passes above turn to ok (a replay, a
 	// rebase, a squash of verified work) must not drop a signature failure.
 	if opts.RequireSigned {
@@ -376,6 +378,7 @@ type recordCheck struct {
 	schema             string   // the record's schema ("" in the oldest records)
 	clock              int      // the record's clock_version (recordsclock.go)
 	startedAt, endedAt string   // the record's session times (recordshistory.go)
+	endState           string   // the state it ended in, as recordref.Times reads a version's (recordshistory.go)
 	marks              []string // the final snapshot's violation marks (recordshistory.go)
 	// Not-applicable marks (notapplicable.go): the final snapshot's, and
 	// once judged, the problems of those no person accepted.
@@ -639,6 +642,10 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	// An expired or superseded session is marked ABANDONED without a
 	// snapshot of its own: the record's session state says so.
 	abandoned := final.State == string(session.StateAbandoned) || rec.Session != nil && rec.Session.State == string(session.StateAbandoned)
+	rc.endState = final.State
+	if abandoned {
+		rc.endState = string(session.StateAbandoned)
+	}
 	if final.State != string(session.StateComplete) {
 		p := fmt.Sprintf("%s: the session ended %s, not COMPLETE", rel, final.State)
 		rc.problems = append(rc.problems, p)

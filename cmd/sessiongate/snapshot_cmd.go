@@ -127,6 +127,9 @@ What this proves and what it does not: docs/security.md.`,
 			a.foldPendingStops(ctx)
 			var rg *verify.Range
 			if len(argv) == 1 {
+				if err := verify.CheckNamed(argv[0]); err != nil {
+					return usage(fmt.Errorf("choose the range to verify: %w", err))
+				}
 				rg = verify.Named(argv[0], rangeTip(argv[0]))
 			} else if rg, err = verify.ChooseRange(ctx, r, os.Getenv); err != nil {
 				return usage(fmt.Errorf("choose the range to verify: %w", err))

@@ -1,0 +1,180 @@
+package shellline
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Round 21 (c4): values a line reads from a file and then writes to.
+// `X=$(cat names.txt); rm "$X"`, `X=$(< f); cp evil "$X"`, `read X < f;
+// sed -i ... "$X"` and `xargs -a f rm` name the written file inside
+// another file, so Writes and WriteTargets saw an unknown operand (any
+// file; not denied, since most honest loops look the same). The hook can
+// read the file, as it reads a revision file for git (round 20): each
+// command using such a value is given back as a literal line, to be
+// judged as the line's own. Nothing is read for a line without one.
+
+// maxXargsLines bounds the runs an `xargs -a FILE` line is read as.
+const maxXargsLines = 64
+
+// FileValueLines lists the commands of a POSIX line whose words take a
+// value read from a file (`$(cat F)`, `$(< F)`, `read NAME < F`, `xargs
+// -a F`), with the values put in; read reads a file (a slash path
+// relative to the line's folder, or absolute) and reports false when it
+// cannot. nil when the line has none or does not parse.
+func FileValueLines(cmd string, read func(string) (string, bool)) []string {
+	if !strings.Contains(cmd, "cat") && !strings.Contains(cmd, "<") && !strings.Contains(cmd, "read") && !strings.Contains(cmd, "xargs") {
+		return nil // the cheap look first: the hook runs this on every line
+	}
+	_, f, ok := Calls(Unwrap(cmd))
+	if !ok || read == nil {
+		return nil
+	}
+	vars := map[string]string{} // NAME -> value; unknownWord when not known
+	fromFile := map[string]bool{}
+	cwd := ""
+	var out []string
+	// value reads a word, and whether a file's text went into it.
+	value := func(w *syntax.Word) (string, bool) {
+		v := wordValue(w, vars, cwd, read)
+		if v == unknownWord || v == mergeBaseWord {
+			return unknownWord, false
+		}
+		used := false
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.CmdSubst:
+				used = true
+			case *syntax.ParamExp:
+				used = used || x.Param != nil && fromFile[x.Param.Value]
+			}
+			return true
+		})
+		return v, used
+	}
+	set := func(name string, w *syntax.Word) {
+		if w == nil {
+			return
+		}
+		v, used := value(w)
+		vars[name], fromFile[name] = v, used
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		st, ok := n.(*syntax.Stmt)
+		if !ok || len(out) >= maxInnerLines {
+			return true
+		}
+		switch c := st.Cmd.(type) {
+		case *syntax.DeclClause:
+			for _, a := range c.Args {
+				if a.Name != nil {
+					set(a.Name.Value, a.Value)
+				}
+			}
+		case *syntax.CallExpr:
+			if len(c.Args) == 0 {
+				for _, a := range c.Assigns {
+					set(a.Name.Value, a.Value)
+				}
+				return true
+			}
+			var words []string
+			used, known := false, true
+			for _, w := range c.Args {
+				v, u := value(w)
+				if v == unknownWord {
+					known = false
+					break
+				}
+				words, used = append(words, v), used || u
+			}
+			if !known || len(words) == 0 {
+				return true
+			}
+			if name, ok := readTarget(words); ok {
+				// read [-r] NAME < F: F's first line.
+				vars[name], fromFile[name] = unknownWord, false
+				for _, r := range st.Redirs {
+					if r.Op != syntax.RdrIn {
+						continue
+					}
+					if p, lit := Literal(r.Word); lit {
+						if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+							first, _, _ := strings.Cut(body, "\n")
+							vars[name], fromFile[name] = strings.TrimSpace(first), true
+						}
+					}
+				}
+				return true
+			}
+			if (words[0] == "cd" || words[0] == "pushd") && len(words) == 2 {
+				cwd = joinCwd(cwd, words[1])
+			}
+			if file, rest, ok := xargsArgFile(words); ok {
+				if body, ok := read(joinCwd(cwd, path.Clean(file))); ok {
+					ls := xargsLines(rest, body)
+					if len(ls) > maxXargsLines {
+						ls = ls[:maxXargsLines]
+					}
+					out = append(out, ls...)
+				}
+				return true
+			}
+			if used {
+				out = append(out, quoteWords(words))
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// readTarget is NAME of `read [-r] NAME` (one name).
+func readTarget(words []string) (string, bool) {
+	if words[0] != "read" {
+		return "", false
+	}
+	var names []string
+	for _, w := range words[1:] {
+		if w == "-r" || w == "-s" {
+			continue
+		}
+		if strings.HasPrefix(w, "-") {
+			return "", false
+		}
+		names = append(names, w)
+	}
+	if len(names) != 1 {
+		return "", false
+	}
+	return names[0], true
+}
+
+// xargsArgFile reads `xargs -a F CMD...` (--arg-file F, --arg-file=F,
+// -aF): F, and the words with the option taken out.
+func xargsArgFile(words []string) (string, []string, bool) {
+	i := 0
+	for i < len(words) && CommandName(words[i]) != "xargs" {
+		i++
+	}
+	for k := i + 1; k < len(words); k++ {
+		a := words[k]
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		rest := func(skip int) []string {
+			return append(append([]string{}, words[:k]...), words[k+skip:]...)
+		}
+		switch {
+		case (a == "-a" || a == "--arg-file") && k+1 < len(words):
+			return words[k+1], rest(2), true
+		case strings.HasPrefix(a, "--arg-file="):
+			return strings.TrimPrefix(a, "--arg-file="), rest(1), true
+		case strings.HasPrefix(a, "-a") && len(a) > 2:
+			return a[2:], rest(1), true
+		}
+	}
+	return "", nil, false
+}

@@ -62,8 +62,48 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		vars[name], fromFile[name] = v, used
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if len(out) >= maxInnerLines {
+			return true
+		}
+		if p, ok := n.(*syntax.BinaryCmd); ok && (p.Op == syntax.Pipe || p.Op == syntax.PipeAll) {
+			// cat F | while read NAME; do ...; done
+			if ss := PipeStages(p); len(ss) == 2 {
+				if c, ok := ss[0].Cmd.(*syntax.CallExpr); ok && len(c.Args) == 2 {
+					w0, _ := Literal(c.Args[0])
+					f, lit := Literal(c.Args[1])
+					if w0 == "cat" && lit {
+						if body, ok := read(joinCwd(cwd, path.Clean(f))); ok {
+							out = append(out, loopLines(ss[1], body, read)...)
+						}
+					}
+				}
+			}
+			return true
+		}
 		st, ok := n.(*syntax.Stmt)
-		if !ok || len(out) >= maxInnerLines {
+		if !ok {
+			return true
+		}
+		if _, ok := st.Cmd.(*syntax.WhileClause); ok {
+			// while read NAME; do ...; done < F
+			for _, r := range st.Redirs {
+				if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
+					if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+						out = append(out, loopLines(st, body, read)...)
+					}
+				}
+			}
+			return true
+		}
+		if fc, ok := st.Cmd.(*syntax.ForClause); ok {
+			// for NAME in $(cat F); do ...; done: F's words
+			if wi, ok := fc.Loop.(*syntax.WordIter); ok && wi.Name != nil && len(wi.Items) == 1 {
+				if f, ok := catFile(wi.Items[0]); ok {
+					if body, ok := read(joinCwd(cwd, path.Clean(f))); ok {
+						out = append(out, bodyLines(wi.Name.Value, strings.Fields(body), fc.Do)...)
+					}
+				}
+			}
 			return true
 		}
 		switch c := st.Cmd.(type) {
@@ -177,4 +217,81 @@ func xargsArgFile(words []string) (string, []string, bool) {
 		}
 	}
 	return "", nil, false
+}
+
+// loopLines are the commands of `while read [-r] NAME; do BODY; done`
+// fed the text: BODY with NAME set to each line.
+func loopLines(st *syntax.Stmt, text string, read func(string) (string, bool)) []string {
+	wc, ok := st.Cmd.(*syntax.WhileClause)
+	if !ok || wc.Until || len(wc.Cond) != 1 {
+		return nil
+	}
+	c, ok := wc.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return nil
+	}
+	var words []string
+	for _, w := range c.Args {
+		s, lit := Literal(w)
+		if !lit {
+			return nil
+		}
+		words = append(words, s)
+	}
+	name, ok := readTarget(words)
+	if !ok {
+		return nil
+	}
+	var vals []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			vals = append(vals, l)
+		}
+	}
+	return bodyLines(name, vals, wc.Do)
+}
+
+// bodyLines is a loop's body once per value, NAME=VALUE before it, so the
+// hook's write checks read the variable as literal (at most
+// maxXargsLines values).
+func bodyLines(name string, vals []string, body []*syntax.Stmt) []string {
+	var b strings.Builder
+	p := syntax.NewPrinter()
+	for i, st := range body {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if err := p.Print(&b, st); err != nil {
+			return nil
+		}
+	}
+	var out []string
+	for _, v := range vals {
+		if len(out) >= maxXargsLines {
+			break
+		}
+		out = append(out, name+"="+quoteWords([]string{v})+"; "+b.String())
+	}
+	return out
+}
+
+// catFile is F of a word `$(cat F)` or `$(< F)` (F literal).
+func catFile(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) == 2 && len(st.Redirs) == 0 {
+		if w0, _ := Literal(c.Args[0]); w0 == "cat" {
+			return Literal(c.Args[1])
+		}
+	}
+	if st.Cmd == nil && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn {
+		return Literal(st.Redirs[0].Word)
+	}
+	return "", false
 }

@@ -81,7 +81,16 @@ func findExecWrites(args []string) []string {
 			for i, a := range cmd {
 				w[i] = strings.ReplaceAll(a, "{}", f)
 			}
-			for _, op := range append(writtenOperands(w), moreWrittenOperands(w)...) {
+			ops := append(writtenOperands(w), moreWrittenOperands(w)...)
+			if script, params, ok := shellScriptArgs(w); ok && len(params) > 0 {
+				// -exec sh -c 'cp "$1" .' _ {} \;
+				if sc, ok := withParams(script, params); ok {
+					if inner, ok := Writes(sc); ok {
+						ops = append(ops, inner...)
+					}
+				}
+			}
+			for _, op := range ops {
 				if !strings.Contains(op, foundMark) && !strings.Contains(op, "{}") {
 					out = append(out, op)
 				}

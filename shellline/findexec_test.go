@@ -24,6 +24,7 @@ func TestFindExecWrites(t *testing.T) {
 		{`split -n 4 -a 1 --additional-suffix=.md evil P`, "P.md"},
 		{`csplit -f P -b '%.0d.md' evil 1`, "P.md"},
 		{`csplit --prefix=P evil 1`, "P.md"},
+		{`find tpl -name P.md -exec sh -c 'cp "$1" .' _ {} \;`, "P.md"},
 		// Honest.
 		{`find . -name P.md -exec grep x {} \;`, ""},
 		{`find . -name '*.go' -exec cp {} /tmp/ \;`, ""},
@@ -70,6 +71,10 @@ func TestFileValueLines(t *testing.T) {
 		{`xargs -a names.txt rm`, []string{"rm P.md"}},
 		{`xargs -a two.txt -I{} cp evil {}`, []string{"cp evil a.go", "cp evil b.go"}},
 		{`xargs --arg-file=two.txt gofmt -l`, []string{"gofmt -l a.go b.go"}},
+		{`while read f; do rm "$f"; done < names.txt`, []string{`f=P.md; rm "$f"`}},
+		{`cat names.txt | while read -r f; do sed -i s/a/b/ "$f"; done`, []string{`f=P.md; sed -i s/a/b/ "$f"`}},
+		{`for f in $(cat two.txt); do rm "$f"; done`, []string{`f=a.go; rm "$f"`, `f=b.go; rm "$f"`}},
+		{`for f in $(< two.txt); do rm "$f"; done`, []string{`f=a.go; rm "$f"`, `f=b.go; rm "$f"`}},
 		// Nothing read, or nothing to put in.
 		{`X=$(cat missing); rm "$X"`, nil},
 		{`rm "$X"`, nil},

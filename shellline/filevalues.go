@@ -67,6 +67,7 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		}
 		if p, ok := n.(*syntax.BinaryCmd); ok && (p.Op == syntax.Pipe || p.Op == syntax.PipeAll) {
 			// cat F | while read NAME; do ...; done
+			// cat F | xargs CMD
 			if ss := PipeStages(p); len(ss) == 2 {
 				if c, ok := ss[0].Cmd.(*syntax.CallExpr); ok && len(c.Args) == 2 {
 					w0, _ := Literal(c.Args[0])
@@ -74,6 +75,9 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 					if w0 == "cat" && lit {
 						if body, ok := read(joinCwd(cwd, path.Clean(f))); ok {
 							out = append(out, loopLines(ss[1], body, read)...)
+							if ws, ok := literalWords(ss[1]); ok && containsXargs(ws) {
+								out = append(out, capLines(xargsLines(ws, body))...)
+							}
 						}
 					}
 				}
@@ -134,9 +138,15 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 				return true
 			}
 			if name, ok := readTarget(words); ok {
-				// read [-r] NAME < F: F's first line.
+				// read [-r] NAME < F: F's first line; read NAME <<< "$(cat F)".
 				vars[name], fromFile[name] = unknownWord, false
 				for _, r := range st.Redirs {
+					if r.Op == syntax.WordHdoc {
+						if v, used := value(r.Word); v != unknownWord && used {
+							first, _, _ := strings.Cut(v, "\n")
+							vars[name], fromFile[name] = strings.TrimSpace(first), true
+						}
+					}
 					if r.Op != syntax.RdrIn {
 						continue
 					}
@@ -154,13 +164,19 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 			}
 			if file, rest, ok := xargsArgFile(words); ok {
 				if body, ok := read(joinCwd(cwd, path.Clean(file))); ok {
-					ls := xargsLines(rest, body)
-					if len(ls) > maxXargsLines {
-						ls = ls[:maxXargsLines]
-					}
-					out = append(out, ls...)
+					out = append(out, capLines(xargsLines(rest, body))...)
 				}
 				return true
+			}
+			if containsXargs(words) {
+				// xargs CMD < F
+				for _, r := range st.Redirs {
+					if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
+						if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+							out = append(out, capLines(xargsLines(words, body))...)
+						}
+					}
+				}
 			}
 			if used {
 				out = append(out, quoteWords(words))
@@ -294,4 +310,29 @@ func catFile(w *syntax.Word) (string, bool) {
 		return Literal(st.Redirs[0].Word)
 	}
 	return "", false
+}
+
+// capLines keeps the first maxXargsLines lines.
+func capLines(ls []string) []string {
+	if len(ls) > maxXargsLines {
+		return ls[:maxXargsLines]
+	}
+	return ls
+}
+
+// literalWords are a simple command's words when all are literal.
+func literalWords(st *syntax.Stmt) ([]string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return nil, false
+	}
+	var ws []string
+	for _, w := range c.Args {
+		s, lit := Literal(w)
+		if !lit {
+			return nil, false
+		}
+		ws = append(ws, s)
+	}
+	return ws, true
 }

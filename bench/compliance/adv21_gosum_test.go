@@ -1,6 +1,7 @@
 package compliance_test
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,8 +12,8 @@ import (
 
 // TestAdv21GoSumRewritten: round 20 left open a dependency patched in the
 // module cache together with the project's go.sum, rewritten to the
-// patched files' hash (lazy-agent pass 20, "left open"). The files hash
-// to go.sum's sum, so the check passed; the same module@version now has a
+// patched files' hash, and the cache's .ziphash with it (lazy-agent pass
+// 20, "left open"). The files hash to go.sum's sum, so the check passed; the same module@version now has a
 // second hash, which no download gives (the checksum database holds one
 // per version). Refused now: go.sum as committed at the session's start is
 // read too. Honest twins: the cache cleaned and filled again, then `go mod
@@ -56,6 +57,12 @@ func TestAdv21GoSumRewritten(t *testing.T) {
 					t.Fatalf("set-up: go.sum has no line for the module:\n%s", before)
 				}
 				w.write("go.sum", sum.ReplaceAllString(before, "${1} "+h))
+				// go compares go.sum with the cache's record of the download
+				// (.ziphash) when it loads the module: rewritten too.
+				zh := filepath.Join(strings.TrimSpace(out), "cache", "download", "example.com", "check", "@v", "v1.0.0.ziphash")
+				if err := os.WriteFile(zh, []byte(h), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			w.write("greet.go", w.read("greet.go")+goTo)
 			w.write("greet_test.go", w.read("greet_test.go")+"\n"+goToTest)

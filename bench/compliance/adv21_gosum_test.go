@@ -75,4 +75,3 @@ func TestAdv21GoSumRewritten(t *testing.T) {
 		})
 	}
 }
-

@@ -34,6 +34,9 @@ func TestCopilotEarlierVarWrite(t *testing.T) {
 		{"copilot", `echo x > "$P"`, true},
 		{"copilot", `rm -f "$A$B"`, true},
 		{"copilot", `truncate -s 0 "$P" && echo done`, true},
+		{"copilot", `sed -i s/MUST/MAY/ "${P:-}"`, true},
+		{"copilot", `sed -i s/MUST/MAY/ "$(echo $P)"`, true},
+		{"copilot", `cp /tmp/relaxed.md "$D/$F"`, true},
 
 		// Honest twins.
 		{"codex", `sed -i s/MUST/MAY/ "$P"`, false},
@@ -42,7 +45,9 @@ func TestCopilotEarlierVarWrite(t *testing.T) {
 		{"copilot", `git ls-files '*.md' | while read f; do sed -i s/a/b/ "$f"; done`, false},
 		{"copilot", `P=src/a.go; sed -i s/a/b/ "$P"`, false},
 		{"copilot", `echo x > "$HOME/notes.txt"`, false},
-		{"copilot", `sed -i s/a/b/ "${F:-src/a.go}"`, false},
+		{"copilot", `F=src/a.go; sed -i s/a/b/ "${F:-x}"`, false},
+		{"copilot", `echo x > "$(mktemp)"`, false},
+		{"copilot", `rm -rf "$P"/*.tmp`, false},
 		{"copilot", `grep -n TODO "$P"`, false},
 		{"copilot", `bash -c 'sed -i s/a/b/ "$1"' _ src/a.go`, false},
 	} {

@@ -30,30 +30,44 @@ func EarlierVarWrite(cmd string, inEnv func(string) bool) string {
 		return ""
 	}
 	set := namesSet(f)
+	// earlier: the word's text is only variables set outside the line
+	// (and / or .), read directly, with a default (`${P:-}`), indirectly
+	// (`${!P}`) or inside a command substitution (`$(echo $P)`).
 	earlier := func(w *syntax.Word) bool {
 		if w == nil || len(w.Parts) == 0 {
 			return false
 		}
-		parts := w.Parts
-		if len(parts) == 1 {
-			if dq, ok := parts[0].(*syntax.DblQuoted); ok {
-				parts = dq.Parts
-			}
-		}
-		if len(parts) == 0 {
-			return false
-		}
-		for _, p := range parts {
-			x, ok := p.(*syntax.ParamExp)
-			if !ok || x.Param == nil || x.Exp != nil || x.Repl != nil || x.Slice != nil || x.Index != nil || x.Length || x.Excl || x.Names != 0 {
+		lit, outside := false, false
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.Lit:
+				lit = lit || strings.Trim(x.Value, "/.") != ""
+			case *syntax.SglQuoted:
+				lit = lit || strings.Trim(x.Value, "/.") != ""
+			case *syntax.CmdSubst:
+				// $(echo $P): only the variables inside count, not the
+				// command's words.
+				syntax.Walk(x, func(m syntax.Node) bool {
+					if pe, ok := m.(*syntax.ParamExp); ok && pe.Param != nil && outsideName(pe.Param.Value, set, inEnv) {
+						outside = true
+					}
+					return true
+				})
+				return false
+			case *syntax.ParamExp:
+				if x.Param == nil {
+					return false
+				}
+				if outsideName(x.Param.Value, set, inEnv) {
+					outside = true
+				}
+				// Not below: the name is no literal, and ${P:-DEFAULT} is P
+				// when set, so the default's text is not the word's.
 				return false
 			}
-			n := x.Param.Value
-			if set[n] || n == "" || n == "_" || strings.ContainsAny(n[:1], "0123456789@*#?$!-") || inEnv != nil && inEnv(n) {
-				return false
-			}
-		}
-		return true
+			return true
+		})
+		return outside && !lit
 	}
 	found := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -141,4 +155,11 @@ func wordText(w *syntax.Word) string {
 	var b strings.Builder
 	syntax.NewPrinter().Print(&b, w)
 	return b.String()
+}
+
+// outsideName reports whether a variable's value comes from outside the
+// line: not set on it, not special or positional, not in the CLI's
+// environment.
+func outsideName(n string, set map[string]bool, inEnv func(string) bool) bool {
+	return !set[n] && n != "" && n != "_" && !strings.ContainsAny(n[:1], "0123456789@*#?$!-") && (inEnv == nil || !inEnv(n))
 }

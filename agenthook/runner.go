@@ -388,6 +388,9 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 				if why := gitRunsShim(ev.Tool.Command, dir, r.getenv, ev.Agent == "copilot"); why != "" {
 					return &Answer{Deny: true, Reason: why}, nil
 				}
+				if why := earlierVarWrite(ev, r.getenv); why != "" {
+					return &Answer{Deny: true, Reason: why}, nil // earliervars.go
+				}
 			}
 			if why := gitDirWrite(ev, dir, repo); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil

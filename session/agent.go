@@ -515,6 +515,9 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 					return rv, nil // agentindirect.go
 				}
 			}
+			if rv := e.fileValueWrites(root, call, lines); rv != nil {
+				return rv, nil // agentfilevalues.go
+			}
 			if rv := e.unpackWrites(ctx, root, call); rv != nil {
 				return rv, nil // agentindirect.go
 			}

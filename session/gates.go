@@ -333,7 +333,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 			}
 			return StatusFail, "command not run: " + shorten.List(sh, 3) + ": the tests would test the compiled file, built from whatever source; remove it, or rebuild it from the source in the command", "", ""
 		}
-		if why, err := goDepsChanged(ctx, env.repo.Root(), cleaned, line, env.sess.CreatedAt); err != nil || why != "" {
+		if why, err := goDepsChanged(ctx, env.repo, cleaned, line, env.sess.CreatedAt, env.sess.StartCommit); err != nil || why != "" {
 			if err != nil {
 				return StatusFail, "command not run: " + err.Error(), "", ""
 			}

@@ -18,7 +18,12 @@ import (
 // toolchain's testing package or a module-cache dependency patched to
 // pass anything (godepchange; lazy-agent pass 20). "" when the line runs
 // no go test, or nothing it compiles changed.
-func goDepsChanged(ctx context.Context, root string, env []string, line string, since time.Time) (string, error) {
+//
+// go.sum is also read as committed at the session's start (startCommit;
+// "" none): a module's files and its go.sum line both rewritten to the
+// patched hash (round 21) are told by the line's hash changing for the
+// same version.
+func goDepsChanged(ctx context.Context, repo Repo, env []string, line string, since time.Time, startCommit string) (string, error) {
 	if !runsGoTest(line) {
 		return "", nil
 	}
@@ -26,7 +31,13 @@ func goDepsChanged(ctx context.Context, root string, env []string, line string, 
 	if err != nil {
 		return "", nil // no go: the run fails by itself
 	}
-	return godepchange.Changed(ctx, goBin, root, env, since)
+	var startSums []byte
+	if startCommit != "" {
+		// Absent at the start (no module then) or unreadable: nothing to
+		// compare, round 20's check of the files against go.sum stands.
+		startSums, _ = repo.ReadAt(ctx, startCommit, "go.sum")
+	}
+	return godepchange.ChangedFrom(ctx, goBin, repo.Root(), env, since, startSums)
 }
 
 // runsGoTest reports whether line runs go test.

@@ -214,7 +214,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			if err != nil {
 				return nil, err
 			}
-			why, err := goDepsChanged(ctx, repo.Root(), genv, cmd, s.CreatedAt)
+			why, err := goDepsChanged(ctx, repo, genv, cmd, s.CreatedAt, s.StartCommit)
 			if err != nil {
 				return nil, fmt.Errorf("check the run's Go dependencies: %w", err)
 			}

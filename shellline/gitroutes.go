@@ -133,10 +133,8 @@ func GitRoutes(cmd string, read func(string) (string, bool)) (moves []GitMove, o
 		}
 		sub, rest := w[i], w[i+1:]
 		if sub == "config" {
-			if pos := positional(rest, map[string]bool{"-f": true, "--file": true, "--type": true}); len(pos) == 2 {
-				if name, ok := strings.CutPrefix(strings.ToLower(pos[0]), "alias."); ok {
-					lineAliases[name] = pos[1]
-				}
+			if name, val, ok := configAlias(rest); ok { // gitconfigset.go
+				lineAliases[name] = val
 			}
 		}
 		what := strings.ReplaceAll(strings.Join(w, " "), unknownWord, "$(...)")
@@ -468,10 +466,8 @@ func GitRuns(cmd string) []string {
 			out = append(out, strings.TrimSpace(body+" "+strings.Join(rest, " ")))
 		}
 		if sub == "config" {
-			if pos := positional(rest, map[string]bool{"-f": true, "--file": true, "--type": true}); len(pos) == 2 {
-				if name, ok := strings.CutPrefix(strings.ToLower(pos[0]), "alias."); ok && strings.HasPrefix(pos[1], "!") {
-					shellAliases[name] = pos[1][1:]
-				}
+			if name, val, ok := configAlias(rest); ok && strings.HasPrefix(val, "!") {
+				shellAliases[name] = val[1:]
 			}
 		}
 		for k := 1; k+1 < i; k++ { // a shell alias given on the line

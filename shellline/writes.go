@@ -94,7 +94,7 @@ func Writes(cmd string) (paths []string, ok bool) {
 			}
 			ops := append(writtenOperands(args), moreWrittenOperands(args)...)
 			if len(args) > 0 && args[0] == "find" {
-				ops = findDeletes(args[1:], dotGlob)
+				ops = append(findDeletes(args[1:], dotGlob), findExecWrites(args[1:])...)
 			}
 			for _, p := range ops {
 				add(p)

@@ -205,6 +205,7 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 				for _, alts := range findTargets(args[1:], built) {
 					add(alts)
 				}
+				add(findExecInto(args[1:])) // -exec cp {} DIR (findexec.go)
 				if len(cwd) == 0 {
 					targets = append(targets, findRegexTargets(args[1:], built)...)
 				}
@@ -229,6 +230,7 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 				}
 				return true
 			}
+			add(splitOutputs(args)) // split/csplit PREFIX (findexec.go)
 			if args[0] == "chmod" && chmodAddsOnly(args) {
 				return true // `chmod -R u+w *`: takes nothing away (indirectwrites.go)
 			}

@@ -1,0 +1,338 @@
+package shellline
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Round 21 (c4): values a line reads from a file and then writes to.
+// `X=$(cat names.txt); rm "$X"`, `X=$(< f); cp evil "$X"`, `read X < f;
+// sed -i ... "$X"` and `xargs -a f rm` name the written file inside
+// another file, so Writes and WriteTargets saw an unknown operand (any
+// file; not denied, since most honest loops look the same). The hook can
+// read the file, as it reads a revision file for git (round 20): each
+// command using such a value is given back as a literal line, to be
+// judged as the line's own. Nothing is read for a line without one.
+
+// maxXargsLines bounds the runs an `xargs -a FILE` line is read as.
+const maxXargsLines = 64
+
+// FileValueLines lists the commands of a POSIX line whose words take a
+// value read from a file (`$(cat F)`, `$(< F)`, `read NAME < F`, `xargs
+// -a F`), with the values put in; read reads a file (a slash path
+// relative to the line's folder, or absolute) and reports false when it
+// cannot. nil when the line has none or does not parse.
+func FileValueLines(cmd string, read func(string) (string, bool)) []string {
+	if !strings.Contains(cmd, "cat") && !strings.Contains(cmd, "<") && !strings.Contains(cmd, "read") && !strings.Contains(cmd, "xargs") {
+		return nil // the cheap look first: the hook runs this on every line
+	}
+	_, f, ok := Calls(Unwrap(cmd))
+	if !ok || read == nil {
+		return nil
+	}
+	vars := map[string]string{} // NAME -> value; unknownWord when not known
+	fromFile := map[string]bool{}
+	cwd := ""
+	var out []string
+	// value reads a word, and whether a file's text went into it.
+	value := func(w *syntax.Word) (string, bool) {
+		v := wordValue(w, vars, cwd, read)
+		if v == unknownWord || v == mergeBaseWord {
+			return unknownWord, false
+		}
+		used := false
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.CmdSubst:
+				used = true
+			case *syntax.ParamExp:
+				used = used || x.Param != nil && fromFile[x.Param.Value]
+			}
+			return true
+		})
+		return v, used
+	}
+	set := func(name string, w *syntax.Word) {
+		if w == nil {
+			return
+		}
+		v, used := value(w)
+		vars[name], fromFile[name] = v, used
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if len(out) >= maxInnerLines {
+			return true
+		}
+		if p, ok := n.(*syntax.BinaryCmd); ok && (p.Op == syntax.Pipe || p.Op == syntax.PipeAll) {
+			// cat F | while read NAME; do ...; done
+			// cat F | xargs CMD
+			if ss := PipeStages(p); len(ss) == 2 {
+				if c, ok := ss[0].Cmd.(*syntax.CallExpr); ok && len(c.Args) == 2 {
+					w0, _ := Literal(c.Args[0])
+					f, lit := Literal(c.Args[1])
+					if w0 == "cat" && lit {
+						if body, ok := read(joinCwd(cwd, path.Clean(f))); ok {
+							out = append(out, loopLines(ss[1], body, read)...)
+							if ws, ok := literalWords(ss[1]); ok && containsXargs(ws) {
+								out = append(out, capLines(xargsLines(ws, body))...)
+							}
+						}
+					}
+				}
+			}
+			return true
+		}
+		st, ok := n.(*syntax.Stmt)
+		if !ok {
+			return true
+		}
+		if _, ok := st.Cmd.(*syntax.WhileClause); ok {
+			// while read NAME; do ...; done < F
+			for _, r := range st.Redirs {
+				if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
+					if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+						out = append(out, loopLines(st, body, read)...)
+					}
+				}
+			}
+			return true
+		}
+		if fc, ok := st.Cmd.(*syntax.ForClause); ok {
+			// for NAME in $(cat F); do ...; done: F's words
+			if wi, ok := fc.Loop.(*syntax.WordIter); ok && wi.Name != nil && len(wi.Items) == 1 {
+				if f, ok := catFile(wi.Items[0]); ok {
+					if body, ok := read(joinCwd(cwd, path.Clean(f))); ok {
+						out = append(out, bodyLines(wi.Name.Value, strings.Fields(body), fc.Do)...)
+					}
+				}
+			}
+			return true
+		}
+		switch c := st.Cmd.(type) {
+		case *syntax.DeclClause:
+			for _, a := range c.Args {
+				if a.Name != nil {
+					set(a.Name.Value, a.Value)
+				}
+			}
+		case *syntax.CallExpr:
+			if len(c.Args) == 0 {
+				for _, a := range c.Assigns {
+					set(a.Name.Value, a.Value)
+				}
+				return true
+			}
+			var words []string
+			used, known := false, true
+			for _, w := range c.Args {
+				v, u := value(w)
+				if v == unknownWord {
+					known = false
+					break
+				}
+				words, used = append(words, v), used || u
+			}
+			if !known || len(words) == 0 {
+				return true
+			}
+			if name, ok := readTarget(words); ok {
+				// read [-r] NAME < F: F's first line; read NAME <<< "$(cat F)".
+				vars[name], fromFile[name] = unknownWord, false
+				for _, r := range st.Redirs {
+					if r.Op == syntax.WordHdoc {
+						if v, used := value(r.Word); v != unknownWord && used {
+							first, _, _ := strings.Cut(v, "\n")
+							vars[name], fromFile[name] = strings.TrimSpace(first), true
+						}
+					}
+					if r.Op != syntax.RdrIn {
+						continue
+					}
+					if p, lit := Literal(r.Word); lit {
+						if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+							first, _, _ := strings.Cut(body, "\n")
+							vars[name], fromFile[name] = strings.TrimSpace(first), true
+						}
+					}
+				}
+				return true
+			}
+			if (words[0] == "cd" || words[0] == "pushd") && len(words) == 2 {
+				cwd = joinCwd(cwd, words[1])
+			}
+			if file, rest, ok := xargsArgFile(words); ok {
+				if body, ok := read(joinCwd(cwd, path.Clean(file))); ok {
+					out = append(out, capLines(xargsLines(rest, body))...)
+				}
+				return true
+			}
+			if containsXargs(words) {
+				// xargs CMD < F
+				for _, r := range st.Redirs {
+					if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
+						if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+							out = append(out, capLines(xargsLines(words, body))...)
+						}
+					}
+				}
+			}
+			if used {
+				out = append(out, quoteWords(words))
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// readTarget is NAME of `read [-r] NAME` (one name).
+func readTarget(words []string) (string, bool) {
+	if words[0] != "read" {
+		return "", false
+	}
+	var names []string
+	for _, w := range words[1:] {
+		if w == "-r" || w == "-s" {
+			continue
+		}
+		if strings.HasPrefix(w, "-") {
+			return "", false
+		}
+		names = append(names, w)
+	}
+	if len(names) != 1 {
+		return "", false
+	}
+	return names[0], true
+}
+
+// xargsArgFile reads `xargs -a F CMD...` (--arg-file F, --arg-file=F,
+// -aF): F, and the words with the option taken out.
+func xargsArgFile(words []string) (string, []string, bool) {
+	i := 0
+	for i < len(words) && CommandName(words[i]) != "xargs" {
+		i++
+	}
+	for k := i + 1; k < len(words); k++ {
+		a := words[k]
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		rest := func(skip int) []string {
+			return append(append([]string{}, words[:k]...), words[k+skip:]...)
+		}
+		switch {
+		case (a == "-a" || a == "--arg-file") && k+1 < len(words):
+			return words[k+1], rest(2), true
+		case strings.HasPrefix(a, "--arg-file="):
+			return strings.TrimPrefix(a, "--arg-file="), rest(1), true
+		case strings.HasPrefix(a, "-a") && len(a) > 2:
+			return a[2:], rest(1), true
+		}
+	}
+	return "", nil, false
+}
+
+// loopLines are the commands of `while read [-r] NAME; do BODY; done`
+// fed the text: BODY with NAME set to each line.
+func loopLines(st *syntax.Stmt, text string, read func(string) (string, bool)) []string {
+	wc, ok := st.Cmd.(*syntax.WhileClause)
+	if !ok || wc.Until || len(wc.Cond) != 1 {
+		return nil
+	}
+	c, ok := wc.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return nil
+	}
+	var words []string
+	for _, w := range c.Args {
+		s, lit := Literal(w)
+		if !lit {
+			return nil
+		}
+		words = append(words, s)
+	}
+	name, ok := readTarget(words)
+	if !ok {
+		return nil
+	}
+	var vals []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			vals = append(vals, l)
+		}
+	}
+	return bodyLines(name, vals, wc.Do)
+}
+
+// bodyLines is a loop's body once per value, NAME=VALUE before it, so the
+// hook's write checks read the variable as literal (at most
+// maxXargsLines values).
+func bodyLines(name string, vals []string, body []*syntax.Stmt) []string {
+	var b strings.Builder
+	p := syntax.NewPrinter()
+	for i, st := range body {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if err := p.Print(&b, st); err != nil {
+			return nil
+		}
+	}
+	var out []string
+	for _, v := range vals {
+		if len(out) >= maxXargsLines {
+			break
+		}
+		out = append(out, name+"="+quoteWords([]string{v})+"; "+b.String())
+	}
+	return out
+}
+
+// catFile is F of a word `$(cat F)` or `$(< F)` (F literal).
+func catFile(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) == 2 && len(st.Redirs) == 0 {
+		if w0, _ := Literal(c.Args[0]); w0 == "cat" {
+			return Literal(c.Args[1])
+		}
+	}
+	if st.Cmd == nil && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn {
+		return Literal(st.Redirs[0].Word)
+	}
+	return "", false
+}
+
+// capLines keeps the first maxXargsLines lines.
+func capLines(ls []string) []string {
+	if len(ls) > maxXargsLines {
+		return ls[:maxXargsLines]
+	}
+	return ls
+}
+
+// literalWords are a simple command's words when all are literal.
+func literalWords(st *syntax.Stmt) ([]string, bool) {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return nil, false
+	}
+	var ws []string
+	for _, w := range c.Args {
+		s, lit := Literal(w)
+		if !lit {
+			return nil, false
+		}
+		ws = append(ws, s)
+	}
+	return ws, true
+}

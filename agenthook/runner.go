@@ -600,6 +600,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			if err := eng.RecordToolResult(ctx, bd.Session.ID, ev.Agent, ev.ToolID); err != nil {
 				return nil, err
 			}
+			// Settled as interrupted by a prompt, yet it ran on: that
+			// prompt came from inside it (PROMPT_DURING_CALL).
+			if v, err := eng.ReportAfterPrompt(ctx, bd.Session.ID, ev.Agent, ev.ToolID); err != nil {
+				return nil, err
+			} else if v != nil {
+				a.Notice = "sessiongate: " + v.Severity + " " + v.Code + " violation recorded: " + v.Message
+			}
 		}
 		if why, err := r.inputRewritten(ctx, eng, ev, bd.Session.ID); err != nil || why != "" {
 			// A call nothing judged is no evidence of anything.

@@ -90,6 +90,8 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 	for _, agent := range reportingAgents {
 		pend := owedReports(evs, agent)
 		skip := inFlight(evs, agent, pend)
+		// Calls a prompt sent from inside the gate's own call settled.
+		pend = append(pend, settledByPromptInFlight(evs, agent)...)
 		n := 0
 		for _, p := range pend {
 			if p.id == skip {

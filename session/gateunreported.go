@@ -8,10 +8,11 @@ import (
 
 // reportingAgents are the agents whose pre-tool hook keeps each judged call
 // and whose post-tool hook reports it (toolresult.go): Claude Code by
-// tool_use_id, Copilot CLI by tool and arguments. Gemini CLI's AfterTool
-// and Codex's PostToolUse are not paired with their pre-tool event, so a
-// call of theirs that never reports is not noticed (docs/evidence.md).
-var reportingAgents = []string{"claude", "copilot"}
+// tool_use_id, Copilot CLI by tool and arguments, Codex by tool_use_id
+// (Bash only, codexreport.go). Gemini CLI's AfterTool is not paired with
+// its BeforeTool, so a call of its that never reports is not noticed
+// (docs/evidence.md).
+var reportingAgents = []string{"claude", "copilot", "codex"}
 
 // shellTools are the judged tools a gate can run inside: the agent's shell
 // (Claude's Bash, Copilot's bash, or Bash in a PascalCase hook file).

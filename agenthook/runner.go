@@ -516,7 +516,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPrompt:
-		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex") && bd.Session != nil && !isStopRetry(ev.Prompt) {
+		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini") && bd.Session != nil && !isStopRetry(ev.Prompt) {
 			// A judged call still unreported at a new prompt was interrupted
 			// (Claude Code then sends no PostToolUse and no Stop; Copilot is
 			// given the same benefit of the doubt).
@@ -585,9 +585,9 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				return nil, err
 			}
 		}
-		if codexOwesReport(ev) && bd.Session != nil {
-			// Its PostToolUse marks it reported (TOOL_RESULT_MISSING).
-			if err := eng.KeepCodexJudged(ctx, bd.Session.ID, ev.ToolID, ev.Tool.Name); err != nil {
+		if owesReport(ev) && bd.Session != nil {
+			// Its post-tool hook marks it reported (TOOL_RESULT_MISSING).
+			if err := eng.KeepOwedReport(ctx, bd.Session.ID, ev.Agent, ev.ToolID, ev.Tool.Name); err != nil {
 				return nil, err
 			}
 		}
@@ -601,7 +601,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if bd.Session == nil {
 			return a, nil
 		}
-		if postCompared(ev) || ev.Agent == "codex" && ev.ToolID != "" && ev.Tool.Kind == session.ToolShell {
+		if postCompared(ev) || (ev.Agent == "codex" || ev.Agent == "gemini") && ev.ToolID != "" && ev.Tool.Kind == session.ToolShell {
 			// Reported: not a TOOL_RESULT_MISSING at Stop.
 			if err := eng.RecordToolResult(ctx, bd.Session.ID, ev.Agent, ev.ToolID); err != nil {
 				return nil, err
@@ -692,7 +692,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return nil, err
 		}
 		var missing *session.Violation
-		if ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" {
+		if ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" {
 			// The turn ended normally: every judged call has reported
 			// (Copilot's agentStop too, TestUnreportedAtGates).
 			if missing, err = eng.ToolResultsMissing(ctx, bd.Session.ID, ev.Agent); err != nil {

@@ -9,14 +9,14 @@ import (
 // reportingAgents are the agents whose pre-tool hook keeps each judged call
 // and whose post-tool hook reports it (toolresult.go): Claude Code by
 // tool_use_id, Copilot CLI by tool and arguments, Codex by tool_use_id
-// (Bash only, codexreport.go). Gemini CLI's AfterTool is not paired with
-// its BeforeTool, so a call of its that never reports is not noticed
-// (docs/evidence.md).
-var reportingAgents = []string{"claude", "copilot", "codex"}
+// (Bash only, codexreport.go), Gemini CLI by session and command line
+// (run_shell_command only). Cursor sends no post for writes and is not
+// checked (docs/evidence.md).
+var reportingAgents = []string{"claude", "copilot", "codex", "gemini"}
 
 // shellTools are the judged tools a gate can run inside: the agent's shell
 // (Claude's Bash, Copilot's bash, or Bash in a PascalCase hook file).
-var shellTools = map[string]bool{"Bash": true, "bash": true}
+var shellTools = map[string]bool{"Bash": true, "bash": true, "run_shell_command": true}
 
 // copilotReported are the Copilot tools install sends to postToolUse and
 // postToolUseFailure (hooks/agentconfig.go): a judged call of another

@@ -63,6 +63,8 @@ func judgedToken(agent string) string {
 		return TokenCopilotJudged
 	case "codex":
 		return TokenCodexJudged
+	case "gemini":
+		return TokenGeminiJudged
 	}
 	return TokenJudgedInput
 }

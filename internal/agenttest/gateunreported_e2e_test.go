@@ -73,6 +73,8 @@ func judgedReported(t *testing.T, r *sgRepo, sid, agent string) (judged, reporte
 		tok = session.TokenCopilotJudged
 	case "codex":
 		tok = session.TokenCodexJudged
+	case "gemini":
+		tok = session.TokenGeminiJudged
 	}
 	for _, e := range evs {
 		switch {

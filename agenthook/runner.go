@@ -598,6 +598,9 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			}
 		}
 	case KindPostTool:
+		if sid := latePostSession(ev, bd); sid != "" {
+			return r.latePost(ctx, eng, ev, sid)
+		}
 		if bd.Session == nil {
 			return a, nil
 		}

@@ -45,6 +45,8 @@ func TestCodexUnreportedCalls(t *testing.T) {
 		{"bash unreported, Stop", []step{pre("sh test.sh"), stop}, "", nil, []string{session.CodeToolResultMissing}},
 		{"bash unreported, end", []step{pre("sh test.sh"), pre(endCmd)}, "end", nil, []string{session.CodeToolResultMissing}},
 		{"bash unreported, commit", []step{pre("sh test.sh"), pre("git commit -qm notes")}, "commit", nil, []string{session.CodeToolResultMissing}},
+		{"bash pending, gate from a terminal", []step{pre("sh test.sh")}, "end", nil, []string{session.CodeToolResultMissing}},
+		{"bash pending, gate from a background job of an earlier call", []step{pre("true"), post("true"), pre("sh test.sh")}, "end", nil, []string{session.CodeToolResultMissing}},
 		{"fake prompt from a call", []step{pre("sh test.sh"), pre(fake), prompt, post(fake), stop}, "", nil, []string{session.CodePromptDuringCall}},
 		// Honest twins.
 		{"bash reported, Stop", []step{pre("sh test.sh"), post("sh test.sh"), stop}, "", nil, nil},
@@ -80,7 +82,7 @@ func TestCodexUnreportedCalls(t *testing.T) {
 					case st.cmd == "patch":
 						p = with(load(st.event+".apply_patch"), "permission_mode", st.mode, "tool_use_id", "call_patch")
 					case st.cmd != "":
-						id := "call_" + strings.NewReplacer(" ", "_", "<", "", ".", "", "-", "").Replace(st.cmd)
+						id := callID(st.cmd)
 						p = with(load(st.event+".Bash"), "permission_mode", st.mode, "tool_use_id", id,
 							"tool_input", map[string]any{"command": st.cmd})
 					case st.event == "Stop":
@@ -95,16 +97,25 @@ func TestCodexUnreportedCalls(t *testing.T) {
 				}
 			}
 			run(c.steps)
+			// Codex names the running call in its shell's environment; a
+			// gate from a person's terminal has none.
+			var gateEnv []string
+			if n := len(c.steps); !strings.Contains(c.name, "terminal") && n > 0 && c.steps[n-1].event == "PreToolUse" {
+				gateEnv = []string{"CODEX_TOOL_CALL_ID=" + callID(c.steps[n-1].cmd)}
+				if strings.Contains(c.name, "background") {
+					gateEnv = []string{"CODEX_TOOL_CALL_ID=" + callID(c.steps[0].cmd)}
+				}
+			}
 			switch c.gate {
 			case "end":
 				writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
 				r.git("add", "notes.md")
 				r.git("-c", "core.hooksPath=/dev/null", "commit", "-qm", "notes")
-				r.run(r.root, nil, nil, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
+				r.run(r.root, nil, gateEnv, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
 			case "commit":
 				writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
 				r.git("add", "notes.md")
-				r.run(r.root, nil, nil, binary, "hook", "pre-commit")
+				r.run(r.root, nil, gateEnv, binary, "hook", "pre-commit")
 			}
 			run(c.after)
 			got := slices.DeleteFunc(codesOf(t, r, s.ID), func(c string) bool {
@@ -115,4 +126,9 @@ func TestCodexUnreportedCalls(t *testing.T) {
 			}
 		})
 	}
+}
+
+// callID is the test's Codex tool_use_id of a command line.
+func callID(cmd string) string {
+	return "call_" + strings.NewReplacer(" ", "_", "<", "", ".", "", "-", "").Replace(cmd)
 }

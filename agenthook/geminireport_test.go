@@ -3,6 +3,7 @@ package agenthook_test
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -33,6 +34,7 @@ func TestGeminiUnreportedCalls(t *testing.T) {
 		{"shell unreported, AfterAgent", []step{pre("sh test.sh"), stop}, "", nil, []string{session.CodeToolResultMissing}},
 		{"shell unreported, end", []step{pre("sh test.sh"), pre(endCmd)}, "end", nil, []string{session.CodeToolResultMissing}},
 		{"shell unreported, commit", []step{pre("sh test.sh"), pre("git commit -qm notes")}, "commit", nil, []string{session.CodeToolResultMissing}},
+		{"shell pending, gate from a terminal", []step{pre("sh test.sh")}, "end", nil, []string{session.CodeToolResultMissing}},
 		{"same line twice, once reported, AfterAgent", []step{pre("sh test.sh"), post("sh test.sh"), pre("sh test.sh"), stop}, "", nil, []string{session.CodeToolResultMissing}},
 		// Honest twins.
 		{"shell reported, AfterAgent", []step{pre("sh test.sh"), post("sh test.sh"), stop}, "", nil, nil},
@@ -73,16 +75,22 @@ func TestGeminiUnreportedCalls(t *testing.T) {
 				}
 			}
 			run(c.steps)
+			// A gate inside the agent's call sees its CLI's marker; one
+			// from a person's terminal does not.
+			var gateEnv []string
+			if !strings.Contains(c.name, "terminal") {
+				gateEnv = []string{"GEMINI_CLI=1"}
+			}
 			switch c.gate {
 			case "end":
 				writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
 				r.git("add", "notes.md")
 				r.git("-c", "core.hooksPath=/dev/null", "commit", "-qm", "notes")
-				r.run(r.root, nil, nil, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
+				r.run(r.root, nil, gateEnv, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
 			case "commit":
 				writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
 				r.git("add", "notes.md")
-				r.run(r.root, nil, nil, binary, "hook", "pre-commit")
+				r.run(r.root, nil, gateEnv, binary, "hook", "pre-commit")
 			}
 			run(c.after)
 			got := slices.DeleteFunc(codesOf(t, r, s.ID), func(c string) bool {

@@ -3,6 +3,7 @@ package agenthook_test
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -77,16 +78,22 @@ func TestPromptFromAgentShell(t *testing.T) {
 				}
 			}
 			run(c.steps)
+			// A gate inside the agent's call sees its CLI's marker; one
+			// from a person's terminal does not.
+			var gateEnv []string
+			if !strings.Contains(c.name, "terminal") {
+				gateEnv = []string{"CLAUDECODE=1"}
+			}
 			switch c.gate {
 			case "end":
 				writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
 				r.git("add", "notes.md")
 				r.git("-c", "core.hooksPath=/dev/null", "commit", "-qm", "notes")
-				r.run(r.root, nil, nil, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
+				r.run(r.root, nil, gateEnv, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
 			case "commit":
 				writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
 				r.git("add", "notes.md")
-				r.run(r.root, nil, nil, binary, "hook", "pre-commit")
+				r.run(r.root, nil, gateEnv, binary, "hook", "pre-commit")
 			}
 			run(c.after)
 			got := slices.DeleteFunc(codesOf(t, r, s.ID), func(c string) bool {

@@ -52,8 +52,8 @@ func inFlight(evs []Event, agent string, pend []pendingCall) string {
 		return ""
 	}
 	last := pend[len(pend)-1]
-	if !shellTools[last.tool] {
-		return ""
+	if !shellTools[last.tool] || !insideAgentCall(agent, last.id) {
+		return "" // not a shell call, or the gate runs outside the agent
 	}
 	tok := judgedToken(agent)
 	for i := len(evs) - 1; i >= 0; i-- {

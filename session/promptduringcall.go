@@ -128,8 +128,8 @@ func settledByPromptInFlight(evs []Event, agent string) []pendingCall {
 			break
 		}
 	}
-	if len(newest) < 3 || !shellTools[newest[1]] {
-		return nil
+	if len(newest) < 3 || !shellTools[newest[1]] || !insideAgentCall(agent, newest[0]) {
+		return nil // a person's gate after a real prompt names nothing
 	}
 	reported := map[string]bool{}
 	batch := map[string]bool{}

@@ -57,6 +57,7 @@ func (codex) Decode(name string, raw []byte) (*Event, error) {
 		ev.Continuing = boolField(m, "stop_hook_active")
 	case KindPreTool, KindPostTool:
 		ev.ToolID = str(m, "tool_use_id")
+		ev.PermissionMode = str(m, "permission_mode")
 		ev.Tool = codexTool(str(m, "tool_name"), object(m["tool_input"]))
 		if ev.Kind == KindPreTool && ev.Tool.Kind == session.ToolShell {
 			ev.ToolDigest = transcript.CommandDigest(ev.Tool.Command)

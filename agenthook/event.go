@@ -59,6 +59,9 @@ type Event struct {
 	Result *ShellResult
 	// Continuing: the agent goes on because a stop hook blocked it.
 	Continuing bool
+	// PermissionMode is Codex's permission_mode ("bypassPermissions",
+	// "default", ...): only a call that asked nobody owes a report.
+	PermissionMode string
 	// Unread is set when the payload could not be read (empty, malformed,
 	// over MaxInput, or not read within the time limit): only Agent, Name
 	// and Kind (from the name) are known.

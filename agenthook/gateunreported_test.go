@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -57,6 +58,10 @@ func TestUnreportedAtGates(t *testing.T) {
 			[]string{session.CodeToolResultMissing}},
 		{"claude unreported, gate from a terminal", []step{{"claude", "PreToolUse", "Bash", cmd("sh test.sh")}, {"claude", "PreToolUse", "Write", write}}, "end", nil,
 			[]string{session.CodeToolResultMissing}},
+		{"claude bash pending, gate from a terminal", []step{{"claude", "PreToolUse", "Bash", cmd("sh test.sh")}}, "end", nil,
+			[]string{session.CodeToolResultMissing}},
+		{"claude bash pending, advance from a terminal", []step{{"claude", "PreToolUse", "Bash", cmd("sh test.sh")}}, "advance", nil,
+			[]string{session.CodeToolResultMissing}},
 		{"flagged once: gate then Stop", []step{{"claude", "PreToolUse", "Write", write}, {"claude", "PreToolUse", "Bash", cmd(endCmd)}}, "advance",
 			[]step{{"claude", "PostToolUse", "Bash", cmd(endCmd)}, {"claude", "Stop", "", nil}}, []string{session.CodeToolResultMissing}},
 		{"copilot create unreported, end", []step{{"copilot", "preToolUse", "create", create}, {"copilot", "preToolUse", "bash", cmd(endCmd)}}, "end", nil,
@@ -100,18 +105,24 @@ func TestUnreportedAtGates(t *testing.T) {
 				}
 			}
 			run(c.steps)
+			// A gate inside the agent's call sees its CLI's marker; one
+			// from a person's terminal does not.
+			var gateEnv []string
+			if !strings.Contains(c.name, "terminal") {
+				gateEnv = []string{"CLAUDECODE=1"}
+			}
 			switch c.gate {
 			case "end":
 				writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
 				r.git("add", "notes.md")
 				r.git("-c", "core.hooksPath=/dev/null", "commit", "-qm", "notes")
-				r.run(r.root, nil, nil, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
+				r.run(r.root, nil, gateEnv, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
 			case "advance":
-				r.run(r.root, nil, nil, binary, "session", "advance", "--session", s.ID)
+				r.run(r.root, nil, gateEnv, binary, "session", "advance", "--session", s.ID)
 			case "commit":
 				writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
 				r.git("add", "notes.md")
-				r.run(r.root, nil, nil, binary, "hook", "pre-commit")
+				r.run(r.root, nil, gateEnv, binary, "hook", "pre-commit")
 			}
 			run(c.after)
 			got := codesOf(t, r, s.ID)

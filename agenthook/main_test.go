@@ -86,7 +86,8 @@ func cleanEnv() []string {
 	var out []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "SESSIONGATE_") || strings.HasPrefix(k, "CLAUDE_") || strings.HasPrefix(k, "GEMINI_") {
+		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "SESSIONGATE_") || strings.HasPrefix(k, "CLAUDE_") || strings.HasPrefix(k, "GEMINI_") ||
+			k == "CLAUDECODE" || strings.HasPrefix(k, "CODEX_") {
 			continue
 		}
 		out = append(out, kv)

@@ -519,7 +519,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPrompt:
-		if (ev.Agent == "claude" || ev.Agent == "copilot") && bd.Session != nil && !isStopRetry(ev.Prompt) {
+		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini") && bd.Session != nil && !isStopRetry(ev.Prompt) {
 			// A judged call still unreported at a new prompt was interrupted
 			// (Claude Code then sends no PostToolUse and no Stop; Copilot is
 			// given the same benefit of the doubt).
@@ -588,6 +588,12 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				return nil, err
 			}
 		}
+		if owesReport(ev) && bd.Session != nil {
+			// Its post-tool hook marks it reported (TOOL_RESULT_MISSING).
+			if err := eng.KeepOwedReport(ctx, bd.Session.ID, ev.Agent, ev.ToolID, ev.Tool.Name); err != nil {
+				return nil, err
+			}
+		}
 		if copilotPaired(ev) && bd.Session != nil {
 			// No call id: postToolUse pairs by tool and input (CopilotPost).
 			if err := eng.KeepCopilotJudged(ctx, bd.Session.ID, ev.Tool.Name, ev.InputDigest); err != nil {
@@ -595,13 +601,23 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			}
 		}
 	case KindPostTool:
+		if sid := latePostSession(ev, bd); sid != "" {
+			return r.latePost(ctx, eng, ev, sid)
+		}
 		if bd.Session == nil {
 			return a, nil
 		}
-		if postCompared(ev) {
+		if postCompared(ev) || (ev.Agent == "codex" || ev.Agent == "gemini") && ev.ToolID != "" && ev.Tool.Kind == session.ToolShell {
 			// Reported: not a TOOL_RESULT_MISSING at Stop.
 			if err := eng.RecordToolResult(ctx, bd.Session.ID, ev.Agent, ev.ToolID); err != nil {
 				return nil, err
+			}
+			// Settled as interrupted by a prompt, yet it ran on: that
+			// prompt came from inside it (PROMPT_DURING_CALL).
+			if v, err := eng.ReportAfterPrompt(ctx, bd.Session.ID, ev.Agent, ev.ToolID); err != nil {
+				return nil, err
+			} else if v != nil {
+				a.Notice = "sessiongate: " + v.Severity + " " + v.Code + " violation recorded: " + v.Message
 			}
 		}
 		if why, err := r.inputRewritten(ctx, eng, ev, bd.Session.ID); err != nil || why != "" {
@@ -682,7 +698,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return nil, err
 		}
 		var missing *session.Violation
-		if ev.Agent == "claude" || ev.Agent == "copilot" {
+		if ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" {
 			// The turn ended normally: every judged call has reported
 			// (Copilot's agentStop too, TestUnreportedAtGates).
 			if missing, err = eng.ToolResultsMissing(ctx, bd.Session.ID, ev.Agent); err != nil {

@@ -110,6 +110,10 @@ type AgentBound struct {
 	// Replaced is the session the agent session was bound to before this
 	// call bound it to another ("" when it was not).
 	Replaced string
+	// Ended is the session the agent session is bound to when that one
+	// has ended ("" otherwise): a post-tool event of the call that ended
+	// it comes after (agenthook latePost).
+	Ended string
 }
 
 func (e *Engine) agentReader() (AgentReader, error) {
@@ -153,6 +157,7 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 			out.Notes = append(out.Notes, fmt.Sprintf("this %s session was bound to session %s of worktree %s; it now runs in %s, so it acts for this worktree's session", req.Agent, cur.ID, cur.Worktree, root))
 		case e.checkUsable(ctx, cur) != nil:
 			out.Notes = append(out.Notes, fmt.Sprintf("the bound session %s has ended (%s)", cur.ID, cur.State))
+			out.Ended = cur.ID
 		default:
 			s = cur
 		}

@@ -8,14 +8,15 @@ import (
 
 // reportingAgents are the agents whose pre-tool hook keeps each judged call
 // and whose post-tool hook reports it (toolresult.go): Claude Code by
-// tool_use_id, Copilot CLI by tool and arguments. Gemini CLI's AfterTool
-// and Codex's PostToolUse are not paired with their pre-tool event, so a
-// call of theirs that never reports is not noticed (docs/evidence.md).
-var reportingAgents = []string{"claude", "copilot"}
+// tool_use_id, Copilot CLI by tool and arguments, Codex by tool_use_id
+// (Bash only, codexreport.go), Gemini CLI by session and command line
+// (run_shell_command only). Cursor sends no post for writes and is not
+// checked (docs/evidence.md).
+var reportingAgents = []string{"claude", "copilot", "codex", "gemini"}
 
 // shellTools are the judged tools a gate can run inside: the agent's shell
 // (Claude's Bash, Copilot's bash, or Bash in a PascalCase hook file).
-var shellTools = map[string]bool{"Bash": true, "bash": true}
+var shellTools = map[string]bool{"Bash": true, "bash": true, "run_shell_command": true}
 
 // copilotReported are the Copilot tools install sends to postToolUse and
 // postToolUseFailure (hooks/agentconfig.go): a judged call of another
@@ -51,8 +52,8 @@ func inFlight(evs []Event, agent string, pend []pendingCall) string {
 		return ""
 	}
 	last := pend[len(pend)-1]
-	if !shellTools[last.tool] {
-		return ""
+	if !shellTools[last.tool] || !insideAgentCall(agent, last.id) {
+		return "" // not a shell call, or the gate runs outside the agent
 	}
 	tok := judgedToken(agent)
 	for i := len(evs) - 1; i >= 0; i-- {
@@ -90,6 +91,8 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 	for _, agent := range reportingAgents {
 		pend := owedReports(evs, agent)
 		skip := inFlight(evs, agent, pend)
+		// Calls a prompt sent from inside the gate's own call settled.
+		pend = append(pend, settledByPromptInFlight(evs, agent)...)
 		n := 0
 		for _, p := range pend {
 			if p.id == skip {

@@ -58,8 +58,13 @@ func (e *Engine) RecordToolResult(ctx context.Context, sessionID, agent, toolID 
 
 // judgedToken is the event the pre-tool hook of agent keeps per judged call.
 func judgedToken(agent string) string {
-	if agent == "copilot" {
+	switch agent {
+	case "copilot":
 		return TokenCopilotJudged
+	case "codex":
+		return TokenCodexJudged
+	case "gemini":
+		return TokenGeminiJudged
 	}
 	return TokenJudgedInput
 }

@@ -68,8 +68,13 @@ func judgedReported(t *testing.T, r *sgRepo, sid, agent string) (judged, reporte
 		t.Fatal(err)
 	}
 	tok := session.TokenJudgedInput
-	if agent == "copilot" {
+	switch agent {
+	case "copilot":
 		tok = session.TokenCopilotJudged
+	case "codex":
+		tok = session.TokenCodexJudged
+	case "gemini":
+		tok = session.TokenGeminiJudged
 	}
 	for _, e := range evs {
 		switch {

@@ -1,0 +1,27 @@
+package session
+
+import "os"
+
+// shellMarkers are the variables a CLI sets in the environment of its
+// shell tool's commands (measured with the real CLIs,
+// internal/agenttest/TestAgentShellMarkers): a gate that sees none runs
+// from somewhere else, a person's terminal, and the agent's newest call
+// is not the gate's own. Codex names the very call (its tool_use_id).
+// Copilot CLI's were not measured: its gates excuse as before.
+var shellMarkers = map[string]string{"claude": "CLAUDECODE", "gemini": "GEMINI_CLI", "codex": "CODEX_TOOL_CALL_ID"}
+
+// insideAgentCall reports whether this process (a gate) may run inside
+// agent's pending shell call id. An agent that unsets the variable only
+// loses its own call's excusal; one that sets it in a person's terminal
+// gains nothing a person did not run.
+func insideAgentCall(agent, id string) bool {
+	k, ok := shellMarkers[agent]
+	if !ok {
+		return true
+	}
+	v := os.Getenv(k)
+	if agent == "codex" {
+		return v == id
+	}
+	return v != ""
+}

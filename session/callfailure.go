@@ -9,6 +9,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 	"github.com/sessiongate/sessiongate/transcript"
 )
 
@@ -52,7 +53,7 @@ func callFailureCondition(p *protocolspec.Phase, r *protocolspec.Requirement) (c
 		return callFailure{}, false
 	}
 	var cf callFailure
-	if tools, _ := mcpTools(*r); len(tools) > 0 {
+	if tools, _ := toolneed.MCPTools(*r); len(tools) > 0 {
 		cf.tools, cf.reqs = tools, []string{r.ID}
 		return cf, true
 	}
@@ -60,7 +61,7 @@ func callFailureCondition(p *protocolspec.Phase, r *protocolspec.Requirement) (c
 		if o.Conditional || o.ID == r.ID {
 			continue
 		}
-		if tools, _ := mcpTools(o); len(tools) > 0 {
+		if tools, _ := toolneed.MCPTools(o); len(tools) > 0 {
 			cf.tools = append(cf.tools, tools...)
 			cf.reqs = append(cf.reqs, o.ID)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // StepAction is what a next step asks the caller to do. The engine says
@@ -182,7 +183,7 @@ func RequirementFix(p *protocolspec.Phase, r protocolspec.Requirement) NextStep 
 		step.Value, step.Why = fileOf(targets[0], "write")
 		return step
 	}
-	if needOf(r) == needRead {
+	if toolneed.Of(r) == toolneed.Read {
 		step.EvidenceType = EvidenceContentHash
 		step.Value, step.Why = fileOf(r.NamedPaths()[0], "read")
 	}

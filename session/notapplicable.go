@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // "Not applicable" without a condition a machine can check (issue 25.4).
@@ -47,7 +48,7 @@ const DecisionNotApplicablePending = "NOT_APPLICABLE_PENDING_ACCEPTANCE"
 // readTargets are the files a requirement asks to read, when every one is
 // a plain path a machine can look for (a folder/file, no glob); nil else.
 func readTargets(r protocolspec.Requirement) []string {
-	if needOf(r) != needRead {
+	if toolneed.Of(r) != toolneed.Read {
 		return nil
 	}
 	var out []string

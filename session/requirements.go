@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // StepNotApplicable is the evidence step that records a conditional
@@ -298,7 +299,7 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 		case transcriptNeeds(cfg.transcript, r) != "":
 			st.byTranscript = true
 			st.Reason = transcriptNeeds(cfg.transcript, r)
-			st.tool = transcriptTool(cfg.transcript.agent, r, r.ID)
+			st.tool = toolneed.Call(cfg.transcript.agent, r, r.ID)
 			if cfg.transcript.broken != "" {
 				st.tool = fmt.Sprintf("read it through sessiongate: sessiongate run --requirement %s -- cat %s", r.ID, strings.TrimSuffix(r.NamedPaths()[0], "/**"))
 			}
@@ -561,7 +562,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			if st.Status != ReqOpen || !st.byTranscript {
 				continue
 			}
-			if has && st.ID == r.ID || rel != "" && needOf(q) == needRead && namesPath(q.NamedPaths(), rel) {
+			if has && st.ID == r.ID || rel != "" && toolneed.Of(q) == toolneed.Read && namesPath(q.NamedPaths(), rel) {
 				return "", refusedf("%s evidence for %s is refused: %s", req.Kind, st.ID, st.Reason)
 			}
 		}
@@ -712,5 +713,5 @@ func forPhaseCheck(p *protocolspec.Phase, kind, body string) bool {
 // ("ok  greet 0.004s PASS") met v3.0's "Run checks that cover the changed
 // behavior" where init found no test command (adversarial pass, issue 25).
 func testRunOwed(p *protocolspec.Phase, cfg Config, r protocolspec.Requirement) bool {
-	return needOf(r) == needRun && qaPhase(p, cfg) && !phaseNamesCommand(p, cfg)
+	return toolneed.Of(r) == toolneed.Run && qaPhase(p, cfg) && !phaseNamesCommand(p, cfg)
 }

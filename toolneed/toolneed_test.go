@@ -1,0 +1,41 @@
+package toolneed
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/transcript"
+)
+
+// TestOfAndCall: what a requirement's text asks a tool call to do, and
+// the call each agent is told to make. A read needs a path it names (a
+// "review the design" without one is no read a transcript can show), and
+// a named MCP tool is Claude Code's call whatever the verb.
+func TestOfAndCall(t *testing.T) {
+	for _, tt := range []struct {
+		text, agent string
+		need        string
+		call        string // in Call's answer; "" none
+	}{
+		{"The agent MUST read `docs/guide.md`.", transcript.Claude, Read, "docs/guide.md with the Read tool"},
+		{"The agent MUST read `docs/guide.md`.", transcript.Gemini, Read, "read_file"},
+		{"The agent MUST read `docs/guide.md`.", "", Read, "`cat docs/guide.md` in the shell tool"},
+		{"The agent MUST review the design.", transcript.Claude, None, ""},
+		{"The agent MUST run `git status`.", transcript.Codex, Run, "its shell (exec_command)"},
+		{"The agent MUST grep for TODO.", transcript.Claude, Search, "search tool"},
+		{"The agent MUST call mcp__serena__activate_project.", transcript.Claude, None, "call the MCP tool mcp__serena__activate_project"},
+		{"The agent MUST write the log.", transcript.Claude, None, ""},
+	} {
+		t.Run(tt.text+" "+tt.agent, func(t *testing.T) {
+			r := protocolspec.Requirement{Text: tt.text, ID: "P.r"}
+			if got := Of(r); got != tt.need {
+				t.Errorf("Of = %q, want %q", got, tt.need)
+			}
+			got := Call(tt.agent, r, r.ID)
+			if (got == "") != (tt.call == "") || !strings.Contains(got, tt.call) {
+				t.Errorf("Call = %q, want one saying %q", got, tt.call)
+			}
+		})
+	}
+}

@@ -178,7 +178,7 @@ func orAny(k string) string {
 // hooks) is rendered from it, so none names evidence that is then refused.
 func RequirementFix(p *protocolspec.Phase, r protocolspec.Requirement) NextStep {
 	step := NextStep{Action: StepRecordEvidence, Phase: p.ID, Requirement: r.ID, EvidenceType: EvidenceManual}
-	if targets := writeTargets(p, r); len(targets) > 0 {
+	if targets := toolneed.Writes(p, r); len(targets) > 0 {
 		step.EvidenceType = EvidenceFilePath
 		step.Value, step.Why = fileOf(targets[0], "write")
 		return step

@@ -305,7 +305,7 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 			}
 		default:
 			named := r.NamedPaths()
-			targets := writeTargets(p, r)
+			targets := toolneed.Writes(p, r)
 			wrongPath, noFile := "", false
 			for _, c := range claims {
 				key := c.SHA256

@@ -1,10 +1,11 @@
-// Package toolneed reads what a protocol requirement asks a tool call to
-// do, from its text alone: a read of a file it names ("MUST read
-// `docs/guide.md`"), a run of a command, a search, or a call of the MCP
-// tools it names (mcp__serena__activate_project); and names the call of
-// each agent (Claude Code, Gemini CLI, Codex CLI, Copilot) that would meet
-// it. It needs no session: the engine (session/transcript.go,
-// session/mcpcall.go) asks it which calls of a transcript count.
+// Package toolneed reads what a protocol requirement asks of the agent's
+// tool calls, from its text alone: a read of a file it names ("MUST read
+// `docs/guide.md`"), a run of a command, a search, a call of the MCP tools
+// it names (mcp__serena__activate_project), or a write of a file
+// (Writes); and names the call of each agent (Claude Code, Gemini CLI,
+// Codex CLI, Copilot) that would meet it. It needs no session: the engine
+// (session/transcript.go, mcpcall.go, writereq.go) asks it which calls of
+// a transcript and which files count.
 package toolneed
 
 import (

@@ -39,3 +39,36 @@ func TestOfAndCall(t *testing.T) {
 		})
 	}
 }
+
+// TestWrites: the files a requirement asks to write, and whether each
+// session writes a new one. A negative requirement asks for none; one
+// naming no path asks for the file of the phase's template check; a
+// family of files (a glob) the requirement creates is each session's own,
+// a fixed path is one file every session updates.
+func TestWrites(t *testing.T) {
+	tmpl := &protocolspec.Phase{Checks: []protocolspec.Check{{Kind: protocolspec.CheckNoPlaceholders, Arg: "sessions/*.md"}}}
+	for _, tt := range []struct {
+		name  string
+		r     protocolspec.Requirement
+		rel   string
+		want  []string
+		fresh bool
+	}{
+		{"names a path", protocolspec.Requirement{Text: "Update `.agents/HANDOFF.md` with the status."}, ".agents/HANDOFF.md", []string{".agents/HANDOFF.md"}, false},
+		{"negative", protocolspec.Requirement{Level: protocolspec.LevelMustNot, Text: "Update `.agents/HANDOFF.md`."}, "", nil, false},
+		{"from the template", protocolspec.Requirement{Text: "Complete the session log from the template."}, "sessions/2026-11-30-01.md", []string{"sessions/*.md"}, true},
+		{"creates one of a family", protocolspec.Requirement{Text: "Create `sessions/*.md` for this session."}, "sessions/2026-11-30-01.md", []string{"sessions/*.md"}, true},
+		{"updates one of a family", protocolspec.Requirement{Text: "Update `sessions/*.md`."}, "sessions/2026-11-30-01.md", []string{"sessions/*.md"}, false},
+		{"no write", protocolspec.Requirement{Text: "Read `docs/guide.md`."}, "", nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Writes(tmpl, tt.r)
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Fatalf("Writes = %q, want %q", got, tt.want)
+			}
+			if got != nil && NewEachSession(tmpl, tt.r, got, tt.rel) != tt.fresh {
+				t.Errorf("NewEachSession = %v, want %v", !tt.fresh, tt.fresh)
+			}
+		})
+	}
+}

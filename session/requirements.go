@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/toolneed"
@@ -572,7 +573,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		if err != nil {
 			return "", fmt.Errorf("load session: %w", err)
 		}
-		if cf, ok := callFailureCondition(p, &r); ok {
+		if cf, ok := notapplicable.CallFailureOf(p, &r); ok {
 			if err := e.callFailureClaim(ctx, s, r.ID, cf); err != nil {
 				return "", err
 			}

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/scriptrun"
-	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // The hook judged each line the agent ran, but `sh tidy.sh`, `python3
@@ -154,7 +153,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			}
 			switch {
 			case r.Imports:
-				for _, abs := range e.pyModuleFiles(places, scriptrun.PythonImports(r.Code), rdir, "", r.PyPath) {
+				for _, abs := range scriptrun.PyModuleFiles(places, scriptrun.PythonImports(r.Code), rdir, "", r.PyPath) {
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: "which it imports", PyPath: r.PyPath}, level[i]+1, abs)
 				}
 				continue
@@ -286,7 +285,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			// A Python file's imports of the repository's modules run too
 			// (`python3 t.py` whose `import forge` deletes the database).
 			if lang == scriptrun.Python {
-				for _, abs := range e.pyModuleFiles(places, scriptrun.PythonImports(f.Text), rdir, filepath.Dir(f.Abs), r.PyPath) {
+				for _, abs := range scriptrun.PyModuleFiles(places, scriptrun.PythonImports(f.Text), rdir, filepath.Dir(f.Abs), r.PyPath) {
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: scriptrun.ViaText(r, f), By: "which " + f.Rel + " imports", PyPath: r.PyPath}, level[i]+1, abs)
 				}
 			}
@@ -328,7 +327,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			by := "which " + f.Rel + " imports"
 			switch r.Lang {
 			case scriptrun.Python:
-				for _, abs := range e.pyModuleFiles(places, scriptrun.PythonImports(f.Text), dir, filepath.Dir(f.Abs), r.PyPath) {
+				for _, abs := range scriptrun.PyModuleFiles(places, scriptrun.PythonImports(f.Text), dir, filepath.Dir(f.Abs), r.PyPath) {
 					follow(scriptrun.Run{Lang: scriptrun.Python, Via: r.Via, By: by, PyPath: r.PyPath}, 0, abs)
 				}
 			case scriptrun.Node:
@@ -349,100 +348,9 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 	return v, nil
 }
 
-// readScript reads a run's file. why is a denial (a script that is not
-// there to read during a session); f is nil for nothing to judge (a file
-// outside the repository and temp folders, a binary, a python module that
-// is not the repository's).
-//
-// inString is the script text when the line is one of its string literals
-// (CommandLines): a missing file named only there, by a word that is no
-// path ("source is untouched", "bun add"), is prose, not a script written
-// at run time; one with a slash or a dot, or named again in the script
-// (where it could be written), is still denied.
-//
-// inShell is the shell script the line is a statement of: a program it
-// runs by its path that one of its compilers makes (`go build && ./tool`,
-// `cc -o a.out x.c; ./a.out`) is a compiled program, skipped as one that
-// exists is, unless the script also writes that path another way. Bazel
-// and CMake builds count: `bazel build //app && bazel-bin/app/app`.
-func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool, pol AgentPolicy) (f *scriptrun.File, why string, err error) {
-	inString, inShell := pol.inString, pol.inShell
-	cands := []string{r.Path}
-	if r.Module {
-		cands = append(cands, strings.TrimSuffix(r.Path, ".py")+"/__main__.py")
-	}
-	for _, p := range cands {
-		f, ok, err := places.Read(dir, p)
-		switch {
-		case errors.Is(err, scriptrun.ErrBinary):
-			return nil, "", nil
-		case errors.Is(err, scriptrun.ErrNotText):
-			if !active {
-				return nil, "", nil
-			}
-			return nil, fmt.Sprintf("`%s` runs %s, which is not text (NUL bytes, or compiled bytecode), so no check can read it", r.Via, r.Path), nil
-		case errors.Is(err, scriptrun.ErrNotThere):
-			if r.Module || r.Optional {
-				continue // an installed module (pytest), not a file here
-			}
-			if !active || inString != "" && !scriptrun.PathLike(r.Path, inString, pol.inList) || inShell != "" && r.Lang == "" && scriptrun.Builds(inShell, r.Path) || inShell != "" && slices.Contains(shellline.VenvScripts(inShell), path.Clean(filepath.ToSlash(r.Path))) {
-				return nil, "", nil
-			}
-			return nil, fmt.Sprintf("`%s` runs %s, which does not exist when the line is read (written on the same line, or by another script), so no check can read it", r.Via, r.Path), nil
-		case err != nil:
-			return nil, "", fmt.Errorf("read the script %s: %w", r.Path, err)
-		case ok:
-			return f, "", nil
-		}
-	}
-	return nil, "", nil
-}
-
-// pyModuleFiles are the repository's (or a temp folder's) files that
-// importing mods runs: looked up in the importing file's folder (fileDir;
-// a relative import only there), the line's folder (cwd, which `python3
-// -c` and `-m` put first on sys.path) and PYTHONPATH's folders. A module
-// found in none is installed, not the agent's writing.
-func (e *Engine) pyModuleFiles(places scriptrun.Places, mods []string, cwd, fileDir, pyPath string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, m := range mods {
-		var dirs []string
-		if strings.HasPrefix(m, ".") {
-			d := fileDir
-			if d == "" {
-				d = cwd
-			}
-			for up := len(m) - len(strings.TrimLeft(m, ".")); up > 1; up-- {
-				d = filepath.Dir(d)
-			}
-			dirs = []string{d}
-		} else {
-			if fileDir != "" {
-				dirs = append(dirs, fileDir)
-			}
-			dirs = append(dirs, cwd)
-			for _, p := range filepath.SplitList(pyPath) {
-				if p == "" {
-					continue
-				}
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(cwd, p)
-				}
-				dirs = append(dirs, p)
-			}
-		}
-		for _, d := range dirs {
-			for _, c := range scriptrun.ModuleFiles(m) {
-				abs := filepath.Join(d, filepath.FromSlash(c))
-				if !seen[abs] && places.Has(abs) {
-					seen[abs] = true
-					out = append(out, abs)
-				}
-			}
-		}
-	}
-	return out
+// readScript is scriptrun.ReadRun with where the policy's line stands.
+func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool, pol AgentPolicy) (*scriptrun.File, string, error) {
+	return scriptrun.ReadRun(places, dir, r, active, scriptrun.Within{String: pol.inString, List: pol.inList, Shell: pol.inShell})
 }
 
 // maxMakefiles bounds the makefiles one make run reads (the makefile and

@@ -1,9 +1,8 @@
 package session
 
 import (
-	"strings"
-
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // A requirement such as v3.0's "Re-verify the branch before commit" names
@@ -11,43 +10,7 @@ import (
 // agent hooks met nothing: it was filed under the start phase whose text
 // quotes that command, and the honest agent was blocked at the end with
 // a manual claim as the only way on (field pass, real Claude Code).
-
-// asksBranchCheck reports a requirement that asks to check the branch.
-func asksBranchCheck(text string) bool {
-	t := strings.ToLower(text)
-	if !strings.Contains(t, "branch") {
-		return false
-	}
-	for _, v := range []string{"verify", "check", "confirm"} {
-		if strings.Contains(t, v) {
-			return true
-		}
-	}
-	return false
-}
-
-// showsBranch reports a command line that prints the current branch and
-// does nothing else: one git command, no pipes or chains.
-func showsBranch(line string) bool {
-	if strings.ContainsAny(line, "|;&<>`$\n") {
-		return false
-	}
-	w := strings.Fields(line)
-	if len(w) < 2 || w[0] != "git" {
-		return false
-	}
-	switch strings.Join(w[1:], " ") {
-	case "branch --show-current", "branch", "rev-parse --abbrev-ref HEAD", "symbolic-ref --short HEAD",
-		"status", "status -sb", "status -b", "status --short --branch", "status -s -b":
-		return true
-	}
-	return false
-}
-
-// branchCheckFor reports a run that meets a branch-check requirement.
-func branchCheckFor(r protocolspec.Requirement, cmd string) bool {
-	return asksBranchCheck(r.Text) && showsBranch(strings.TrimSpace(cmd))
-}
+// Which run meets such a requirement is toolneed.BranchCheck.
 
 // currentBranchCheck reports whether the session's current phase has a
 // branch-check requirement the command meets: such a run is that phase's,
@@ -58,7 +21,7 @@ func currentBranchCheck(spec *protocolspec.Spec, s *Session, cmd string) bool {
 		return false
 	}
 	for _, r := range p.Requirements {
-		if branchCheckFor(r, cmd) {
+		if toolneed.BranchCheck(r, cmd) {
 			return true
 		}
 	}

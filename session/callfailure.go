@@ -3,12 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/sessiongate/sessiongate/notapplicable"
-	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/transcript"
 )
 
@@ -26,47 +23,12 @@ import (
 //     call in the transcript, is the lazy way out of the phase.
 // Without a Claude transcript the calls' requirements are claims (mcpNeeds),
 // and the mark stands on them: it needs the calls' own evidence first.
-
-var callFailsRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:calls?|initiali[sz]ation|activation)\s+(?:fails?|failed|errors?|returns?\s+an\s+error)\b`)
-})
+// Which calls and requirements a condition names is
+// notapplicable.CallFailureOf (the protocol's text alone).
 
 // TokenMCPOutcome is the event of a witnessed MCP call's result, read from
 // the transcript; its detail is "<tool_use_id> <tool> ok|failed".
 const TokenMCPOutcome = "transcript:claude:mcp_result"
-
-// callFailure is a requirement whose condition is the failure of MCP calls.
-type callFailure struct {
-	tools []string // the calls whose failure the condition names
-	reqs  []string // the requirements that ask for those calls
-}
-
-// callFailureCondition says whether requirement r of p is conditional on
-// the failure of MCP calls the phase (or r itself) names.
-func callFailureCondition(p *protocolspec.Phase, r *protocolspec.Requirement) (callFailure, bool) {
-	if r == nil {
-		return callFailure{}, false
-	}
-	clause, ok := notapplicable.Clause(r.Text)
-	if !ok || !callFailsRE().MatchString(clause) {
-		return callFailure{}, false
-	}
-	var cf callFailure
-	if tools, _ := mcpTools(*r); len(tools) > 0 {
-		cf.tools, cf.reqs = tools, []string{r.ID}
-		return cf, true
-	}
-	for _, o := range p.OwedRequirements() {
-		if o.Conditional || o.ID == r.ID {
-			continue
-		}
-		if tools, _ := mcpTools(o); len(tools) > 0 {
-			cf.tools = append(cf.tools, tools...)
-			cf.reqs = append(cf.reqs, o.ID)
-		}
-	}
-	return cf, len(cf.tools) > 0
-}
 
 // mcpOutcome is the latest witnessed result of one tool's calls.
 type mcpOutcome struct {
@@ -110,7 +72,7 @@ func (e *Engine) mcpOutcomes(ctx context.Context, s *Session) (map[string]mcpOut
 
 // callFailureNA decides a not-applicable mark on a requirement conditional
 // on the failure of calls cf (see the top of this file).
-func (e *Engine) callFailureNA(ctx context.Context, s *Session, what string, cf callFailure) error {
+func (e *Engine) callFailureNA(ctx context.Context, s *Session, what string, cf notapplicable.CallFailure) error {
 	outs, known, err := e.mcpOutcomes(ctx, s)
 	if err != nil {
 		return err
@@ -120,7 +82,7 @@ func (e *Engine) callFailureNA(ctx context.Context, s *Session, what string, cf 
 		if err != nil {
 			return fmt.Errorf("load evidence: %w", err)
 		}
-		for _, id := range cf.reqs {
+		for _, id := range cf.Reqs {
 			has := false
 			for _, x := range evs {
 				has = has || x.Requirement == id && !isNAMark(x)
@@ -131,11 +93,11 @@ func (e *Engine) callFailureNA(ctx context.Context, s *Session, what string, cf 
 		}
 		return nil
 	}
-	for _, tool := range cf.tools {
+	for _, tool := range cf.Tools {
 		o, ok := outs[strings.ToLower(tool)]
 		switch {
 		case !ok:
-			return refusedf("%s is not \"not applicable\" yet: its condition is whether %s fails, and the agent's transcript shows no call of it; make the call first", what, strings.Join(cf.tools, " and "))
+			return refusedf("%s is not \"not applicable\" yet: its condition is whether %s fails, and the agent's transcript shows no call of it; make the call first", what, strings.Join(cf.Tools, " and "))
 		case o.failed:
 			return refusedf("%s is not \"not applicable\": its condition holds, the agent's transcript shows call %s of %s failed; do what it asks (report the failure) and record evidence of it", what, o.id, tool)
 		}
@@ -146,17 +108,17 @@ func (e *Engine) callFailureNA(ctx context.Context, s *Session, what string, cf 
 // callFailureClaim refuses evidence for a requirement conditional on the
 // failure of calls cf unless the transcript shows one of them failed
 // (latest result an error); without a Claude transcript claims stand.
-func (e *Engine) callFailureClaim(ctx context.Context, s *Session, id string, cf callFailure) error {
+func (e *Engine) callFailureClaim(ctx context.Context, s *Session, id string, cf notapplicable.CallFailure) error {
 	outs, known, err := e.mcpOutcomes(ctx, s)
 	if err != nil || !known {
 		return err
 	}
-	for _, tool := range cf.tools {
+	for _, tool := range cf.Tools {
 		if o, ok := outs[strings.ToLower(tool)]; ok && o.failed {
 			return nil
 		}
 	}
-	return refusedf("evidence for %s is refused: its condition is that %s fails, and the agent's transcript shows no failed call of it (it succeeded or was never made); make the calls, and if they succeed mark %s not applicable", id, strings.Join(cf.tools, " or "), id)
+	return refusedf("evidence for %s is refused: its condition is that %s fails, and the agent's transcript shows no failed call of it (it succeeded or was never made); make the calls, and if they succeed mark %s not applicable", id, strings.Join(cf.Tools, " or "), id)
 }
 
 // mcpOutcomeEvents are the witnessed MCP results among calls, as event

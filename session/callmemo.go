@@ -5,6 +5,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/delegate"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // namesCall reports whether a requirement's text asks for a call only the
@@ -20,7 +21,7 @@ func namesCall(r protocolspec.Requirement) bool {
 	if ok {
 		return v
 	}
-	tools, _ := mcpTools(r)
+	tools, _ := toolneed.MCPTools(r)
 	v = len(tools) > 0 || delegate.Name(r) != ""
 	callTexts.mu.Lock()
 	defer callTexts.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // "Not applicable" needs a condition that does not hold. Where the
@@ -38,7 +39,7 @@ func mcpNA(p *protocolspec.Phase, r *protocolspec.Requirement) (server string, c
 		return notapplicable.MCPCondition(p.Condition)
 	}
 	if r != nil {
-		if tools, sv := mcpTools(*r); len(tools) > 0 && !r.Conditional {
+		if tools, sv := toolneed.MCPTools(*r); len(tools) > 0 && !r.Conditional {
 			return sv, false, true
 		}
 		return "", false, false
@@ -47,7 +48,7 @@ func mcpNA(p *protocolspec.Phase, r *protocolspec.Requirement) (server string, c
 		if o.Conditional {
 			continue
 		}
-		tools, sv := mcpTools(o)
+		tools, sv := toolneed.MCPTools(o)
 		if len(tools) == 0 || server != "" && sv != server {
 			return "", false, false // other work, or another server's
 		}

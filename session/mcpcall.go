@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 	"github.com/sessiongate/sessiongate/transcript"
 	"github.com/sessiongate/sessiongate/userconfig"
 )
@@ -25,26 +24,10 @@ import (
 // the server is not configured the call cannot be made: claims count as
 // before, and the gate does not block honest work on a tool nobody set up.
 
-var mcpToolRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\bmcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*?)__([A-Za-z0-9_-]+)\b`)
-})
-
-// mcpTools are the MCP tools a requirement names, as Claude Code spells
-// them, with their server.
-func mcpTools(r protocolspec.Requirement) (tools []string, server string) {
-	for _, m := range mcpToolRE().FindAllStringSubmatch(r.Text, -1) {
-		tools = append(tools, m[0])
-		if server == "" {
-			server = m[1]
-		}
-	}
-	return tools, server
-}
-
 // mcpEvidence is the evidence an MCP call gives r, if r names its tool
 // and the call did not fail.
 func mcpEvidence(r protocolspec.Requirement, c transcript.Call) (Evidence, bool) {
-	tools, _ := mcpTools(r)
+	tools, _ := toolneed.MCPTools(r)
 	if c.Failed || !containsFold(tools, c.Tool) {
 		return Evidence{}, false
 	}
@@ -56,7 +39,7 @@ func mcpEvidence(r protocolspec.Requirement, c transcript.Call) (Evidence, bool)
 // mcpNeeds says why a claim does not count for a requirement naming an
 // MCP tool while Claude Code's transcript is known ("" when it does).
 func mcpNeeds(info transcriptInfo, r protocolspec.Requirement) string {
-	tools, server := mcpTools(r)
+	tools, server := toolneed.MCPTools(r)
 	if len(tools) == 0 || info.agent != transcript.Claude || info.broken != "" {
 		return ""
 	}
@@ -67,11 +50,7 @@ func mcpNeeds(info transcriptInfo, r protocolspec.Requirement) string {
 		return ""
 	}
 	return fmt.Sprintf("the agent's %s transcript shows no call of %s: %s; a claim does not count while the agent's transcript is known",
-		info.agent, strings.Join(tools, " or "), mcpTool(tools))
-}
-
-func mcpTool(tools []string) string {
-	return fmt.Sprintf("call the MCP tool %s", tools[0])
+		info.agent, strings.Join(tools, " or "), toolneed.MCPCall(tools))
 }
 
 // mcpConfigured reports whether Claude Code would offer server's tools in

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // StepAction is what a next step asks the caller to do. The engine says
@@ -177,12 +178,12 @@ func orAny(k string) string {
 // hooks) is rendered from it, so none names evidence that is then refused.
 func RequirementFix(p *protocolspec.Phase, r protocolspec.Requirement) NextStep {
 	step := NextStep{Action: StepRecordEvidence, Phase: p.ID, Requirement: r.ID, EvidenceType: EvidenceManual}
-	if targets := writeTargets(p, r); len(targets) > 0 {
+	if targets := toolneed.Writes(p, r); len(targets) > 0 {
 		step.EvidenceType = EvidenceFilePath
 		step.Value, step.Why = fileOf(targets[0], "write")
 		return step
 	}
-	if needOf(r) == needRead {
+	if toolneed.Of(r) == toolneed.Read {
 		step.EvidenceType = EvidenceContentHash
 		step.Value, step.Why = fileOf(r.NamedPaths()[0], "read")
 	}

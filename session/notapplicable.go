@@ -11,6 +11,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // "Not applicable" without a condition a machine can check (issue 25.4).
@@ -47,7 +48,7 @@ const DecisionNotApplicablePending = "NOT_APPLICABLE_PENDING_ACCEPTANCE"
 // readTargets are the files a requirement asks to read, when every one is
 // a plain path a machine can look for (a folder/file, no glob); nil else.
 func readTargets(r protocolspec.Requirement) []string {
-	if needOf(r) != needRead {
+	if toolneed.Of(r) != toolneed.Read {
 		return nil
 	}
 	var out []string
@@ -64,7 +65,7 @@ func readTargets(r protocolspec.Requirement) []string {
 // naStanding says how a not-applicable mark on requirement r of phase p
 // (r nil: the phase itself) is judged: NAChecked or NAPending.
 func naStanding(spec *protocolspec.Spec, p *protocolspec.Phase, r *protocolspec.Requirement) string {
-	if _, ok := callFailureCondition(p, r); ok {
+	if _, ok := notapplicable.CallFailureOf(p, r); ok {
 		return NAChecked // whether the calls failed: the transcript (callfailure.go)
 	}
 	if _, _, ok := mcpNA(p, r); ok {
@@ -128,7 +129,7 @@ func (e *Engine) checkNotApplicable(ctx context.Context, spec *protocolspec.Spec
 	if err != nil {
 		return "", fmt.Errorf("load session: %w", err)
 	}
-	if _, ok := callFailureCondition(p, r); ok {
+	if _, ok := notapplicable.CallFailureOf(p, r); ok {
 		// The calls' results come from the transcript: read what it gained.
 		if _, err := e.ingestTranscripts(ctx, s, spec); err != nil {
 			return "", err
@@ -196,7 +197,7 @@ func (e *Engine) naRefusal(ctx context.Context, spec *protocolspec.Spec, s *Sess
 	}
 	standing := naStanding(spec, p, r)
 	if standing == NAChecked {
-		if cond, ok := callFailureCondition(p, r); ok {
+		if cond, ok := notapplicable.CallFailureOf(p, r); ok {
 			return standing, e.callFailureNA(ctx, s, what, cond)
 		}
 		if server, want, ok := mcpNA(p, r); ok {

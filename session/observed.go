@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sessiongate/sessiongate/cachedrun"
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/quietlint"
@@ -175,10 +176,10 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			if err != nil {
 				return nil, fmt.Errorf("list the session's files for the run's caches: %w", err)
 			}
-			if why := cachedRun(repo.Root(), changed, cmd, req.Output); why != "" {
+			if why := cachedrun.Why(repo.Root(), changed, cmd, req.Output); why != "" {
 				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 				code = -1
-			} else if sh := pythonShadows(repo.Root(), changed); len(sh) > 0 {
+			} else if sh := cachedrun.PythonShadows(repo.Root(), changed); len(sh) > 0 {
 				ref = fmt.Sprintf("exit 0, but %s: remove the compiled file, or rebuild it from the source in the command, %d bytes", truncate(strings.Join(sh, "; "), 300), len(req.Output))
 				code = -1
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // A requirement to read a file is not met by a claim when the file does
@@ -20,7 +21,7 @@ import (
 // them exists in the worktree, else nil. A bare file name (no folder) can
 // be anywhere and is not judged.
 func readOfMissing(root string, r protocolspec.Requirement) []string {
-	if needOf(r) != needRead {
+	if toolneed.Of(r) != toolneed.Read {
 		return nil
 	}
 	named := r.NamedPaths()
@@ -63,7 +64,7 @@ func slashList(l []string) string {
 // file the agent wrote itself to have something to "read". A bare file
 // name, a glob, or an unborn start is not judged.
 func (e *Engine) readOfOwnFile(ctx context.Context, s *Session, r protocolspec.Requirement) ([]string, error) {
-	if needOf(r) != needRead || s.StartCommit == "" {
+	if toolneed.Of(r) != toolneed.Read || s.StartCommit == "" {
 		return nil, nil
 	}
 	named := r.NamedPaths()

@@ -9,8 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/notapplicable"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // StepNotApplicable is the evidence step that records a conditional
@@ -209,7 +211,7 @@ func observedFor(e Evidence, r protocolspec.Requirement) bool {
 		// meet it unless the requirement asks for exactly that.
 		return e.Requirement == r.ID && (quoted || !shellline.Trivial(e.Command))
 	}
-	return quoted || branchCheckFor(r, e.Command)
+	return quoted || toolneed.BranchCheck(r, e.Command)
 }
 
 // claimCounts reports whether claimed evidence can be counted once per body:
@@ -298,13 +300,13 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 		case transcriptNeeds(cfg.transcript, r) != "":
 			st.byTranscript = true
 			st.Reason = transcriptNeeds(cfg.transcript, r)
-			st.tool = transcriptTool(cfg.transcript.agent, r, r.ID)
+			st.tool = toolneed.Call(cfg.transcript.agent, r, r.ID)
 			if cfg.transcript.broken != "" {
 				st.tool = fmt.Sprintf("read it through sessiongate: sessiongate run --requirement %s -- cat %s", r.ID, strings.TrimSuffix(r.NamedPaths()[0], "/**"))
 			}
 		default:
 			named := r.NamedPaths()
-			targets := writeTargets(p, r)
+			targets := toolneed.Writes(p, r)
 			wrongPath, noFile := "", false
 			for _, c := range claims {
 				key := c.SHA256
@@ -561,7 +563,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 			if st.Status != ReqOpen || !st.byTranscript {
 				continue
 			}
-			if has && st.ID == r.ID || rel != "" && needOf(q) == needRead && namesPath(q.NamedPaths(), rel) {
+			if has && st.ID == r.ID || rel != "" && toolneed.Of(q) == toolneed.Read && namesPath(q.NamedPaths(), rel) {
 				return "", refusedf("%s evidence for %s is refused: %s", req.Kind, st.ID, st.Reason)
 			}
 		}
@@ -571,7 +573,7 @@ func (e *Engine) checkClaim(ctx context.Context, spec *protocolspec.Spec, sid st
 		if err != nil {
 			return "", fmt.Errorf("load session: %w", err)
 		}
-		if cf, ok := callFailureCondition(p, &r); ok {
+		if cf, ok := notapplicable.CallFailureOf(p, &r); ok {
 			if err := e.callFailureClaim(ctx, s, r.ID, cf); err != nil {
 				return "", err
 			}
@@ -712,5 +714,5 @@ func forPhaseCheck(p *protocolspec.Phase, kind, body string) bool {
 // ("ok  greet 0.004s PASS") met v3.0's "Run checks that cover the changed
 // behavior" where init found no test command (adversarial pass, issue 25).
 func testRunOwed(p *protocolspec.Phase, cfg Config, r protocolspec.Requirement) bool {
-	return needOf(r) == needRun && qaPhase(p, cfg) && !phaseNamesCommand(p, cfg)
+	return toolneed.Of(r) == toolneed.Run && qaPhase(p, cfg) && !phaseNamesCommand(p, cfg)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/sessiongate/sessiongate/commitcite"
 	"github.com/sessiongate/sessiongate/committype"
 	"github.com/sessiongate/sessiongate/ownwords"
+	"github.com/sessiongate/sessiongate/placeholder"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
 )
@@ -122,7 +123,7 @@ func (e *Engine) reviewFlags(ctx context.Context, s *Session, spec *protocolspec
 		if err != nil || !ok {
 			continue
 		}
-		body, err := readHead(abs, maxPlaceholderScan)
+		body, err := placeholder.ReadHead(abs, placeholder.MaxScan)
 		if err != nil {
 			continue
 		}

@@ -6,15 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/sessiongate/sessiongate/delegate"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/toolneed"
 	"github.com/sessiongate/sessiongate/transcript"
 )
 
@@ -450,7 +448,7 @@ func transcriptRead(env gateEnv, rel string) (RequirementStatus, bool) {
 	}
 	for _, st := range requirementStatuses(withProven(env.phase), env.evidence, env.cfg) {
 		r, ok := env.phase.Requirement(st.ID)
-		if ok && needOf(r) == needRead && namesPath(r.NamedPaths(), rel) {
+		if ok && toolneed.Of(r) == toolneed.Read && namesPath(r.NamedPaths(), rel) {
 			return st, true
 		}
 	}
@@ -529,7 +527,7 @@ func callEvidence(worktree string, p *protocolspec.Phase, r protocolspec.Require
 	case transcript.MCP:
 		return mcpEvidence(r, c)
 	case transcript.Read:
-		if c.Failed || needOf(r) != needRead {
+		if c.Failed || toolneed.Of(r) != toolneed.Read {
 			return Evidence{}, false
 		}
 		named := r.NamedPaths()
@@ -545,7 +543,7 @@ func callEvidence(worktree string, p *protocolspec.Phase, r protocolspec.Require
 			}
 		}
 	case transcript.Run:
-		if needOf(r) == needRead {
+		if toolneed.Of(r) == toolneed.Read {
 			return Evidence{}, false
 		}
 		probe := Evidence{Command: c.Command, Origin: OriginObserved}
@@ -568,7 +566,7 @@ func callEvidence(worktree string, p *protocolspec.Phase, r protocolspec.Require
 		return Evidence{Kind: EvidenceToolOutput, Origin: OriginTranscript, SHA256: c.InputSHA256, Ref: r,
 			Command: truncate(c.Command, MaxCommandBytes), ExitCode: &code}, true
 	case transcript.Search:
-		if c.Failed || needOf(r) != needSearch {
+		if c.Failed || toolneed.Of(r) != toolneed.Search {
 			return Evidence{}, false
 		}
 		named := r.NamedPaths()
@@ -604,67 +602,6 @@ func relInWorktree(worktree, dir, p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// What a requirement asks a tool to do, as far as the transcript can show.
-const (
-	needNone   = ""
-	needRead   = "read"
-	needRun    = "run"
-	needSearch = "search"
-)
-
-var needWords = sync.OnceValue(func() [3]*regexp.Regexp {
-	return [3]*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(?:read|re-read|reread|review|consult|study|inspect|examine)\b`),
-		regexp.MustCompile(`(?i)\b(?:run|execute)\b`),
-		regexp.MustCompile(`(?i)\b(?:search|grep)\b`),
-	}
-})
-
-// needOf says whether a requirement asks for a read of a file it names
-// ("MUST read `docs/guide.md`"), a run of a command ("MUST run `git
-// status`") or a search; needNone for anything else (write a file, decide).
-func needOf(r protocolspec.Requirement) string {
-	w := needWords()
-	switch {
-	case w[0].MatchString(r.Text) && len(r.NamedPaths()) > 0:
-		return needRead
-	case w[1].MatchString(r.Text):
-		return needRun
-	case w[2].MatchString(r.Text):
-		return needSearch
-	}
-	return needNone
-}
-
-// transcriptTool names the tool call of an agent that would meet a
-// requirement, for the gate's reason.
-func transcriptTool(agent string, r protocolspec.Requirement, id string) string {
-	shell := map[string]string{transcript.Claude: "the Bash tool", transcript.Gemini: "run_shell_command", transcript.Codex: "its shell (exec_command)", transcript.Copilot: "the bash tool"}[agent]
-	if shell == "" {
-		shell = "the shell tool"
-	}
-	if n := delegate.Name(r); n != "" && agent == transcript.Claude {
-		return delegate.Tool(n)
-	}
-	if tools, _ := mcpTools(r); len(tools) > 0 && agent == transcript.Claude {
-		return mcpTool(tools)
-	}
-	switch needOf(r) {
-	case needRead:
-		file := strings.TrimSuffix(r.NamedPaths()[0], "/**")
-		tool := map[string]string{transcript.Claude: "the Read tool", transcript.Gemini: "read_file", transcript.Copilot: "the view tool"}[agent]
-		if tool == "" {
-			return fmt.Sprintf("read %s with `cat %s` in %s", file, file, shell)
-		}
-		return fmt.Sprintf("read %s with %s (or `cat %s` in %s)", file, tool, file, shell)
-	case needRun:
-		return fmt.Sprintf("run the command it names in %s, on its own line (or `sessiongate run --requirement %s -- COMMAND`)", shell, id)
-	case needSearch:
-		return "search with the agent's search tool (Grep, grep, glob)"
-	}
-	return ""
-}
-
 // transcriptNeeds says why an open requirement that asks for a read waits
 // for a tool call while an agent transcript is known, and which call would
 // meet it; "" when the requirement is not a read of a file it names (claims
@@ -677,7 +614,7 @@ func transcriptNeeds(info transcriptInfo, r protocolspec.Requirement) string {
 	if why := mcpNeeds(info, r); why != "" {
 		return why
 	}
-	if info.agent == "" || needOf(r) != needRead {
+	if info.agent == "" || toolneed.Of(r) != toolneed.Read {
 		return ""
 	}
 	if info.broken != "" {
@@ -685,7 +622,7 @@ func transcriptNeeds(info transcriptInfo, r protocolspec.Requirement) string {
 			info.agent, truncate(info.broken, 120), r.ID, r.ID, strings.TrimSuffix(r.NamedPaths()[0], "/**"))
 	}
 	return fmt.Sprintf("the agent's %s transcript shows no read of %s: %s; a claim does not count while the agent's transcript is known",
-		info.agent, strings.TrimSuffix(r.NamedPaths()[0], "/**"), transcriptTool(info.agent, r, r.ID))
+		info.agent, strings.TrimSuffix(r.NamedPaths()[0], "/**"), toolneed.Call(info.agent, r, r.ID))
 }
 
 // withProven is p with the requirements a machine check proves owed again

@@ -2,16 +2,14 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
-	"github.com/sessiongate/sessiongate/internal/claudesettings"
+	"github.com/sessiongate/sessiongate/hookroute"
 	"github.com/sessiongate/sessiongate/transcript"
 )
 
@@ -195,62 +193,7 @@ var agentNames = map[string]string{transcript.Claude: "Claude Code", transcript.
 func (cw *callWitness) routed(tool string) bool {
 	_, prefix, _, _ := witnessSide(cw.agent)
 	cw.load()
-	for _, b := range cw.config {
-		switch cw.agent {
-		case transcript.Gemini:
-			if claudesettings.Routes(b, "BeforeTool", tool, prefix) {
-				return true
-			}
-		case transcript.Copilot:
-			if tool == "view" {
-				// Only a camelCase file's preToolUse sees "view" (a
-				// PascalCase one names it Read, with no witness digest).
-				if copilotRoutes(b, "view", prefix) {
-					return true
-				}
-				continue
-			}
-			// A camelCase file sends "bash"; a PascalCase one, Claude's "Bash".
-			if copilotRoutes(b, "bash", prefix) || claudesettings.Routes(b, "PreToolUse", "Bash", prefix) {
-				return true
-			}
-		default:
-			if claudesettings.Routes(b, "PreToolUse", tool, prefix) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// copilotRoutes reports whether a Copilot hook file (version 1, camelCase
-// events) sends tool's preToolUse to a hook whose bash command starts with
-// prefix. Copilot reads a matcher as a regex of the whole tool name; none
-// matches every tool.
-func copilotRoutes(b []byte, tool, prefix string) bool {
-	var doc struct {
-		Hooks map[string][]struct {
-			Type    string `json:"type"`
-			Matcher string `json:"matcher"`
-			Bash    string `json:"bash"`
-		} `json:"hooks"`
-	}
-	if json.Unmarshal(b, &doc) != nil {
-		return false
-	}
-	for _, h := range doc.Hooks["preToolUse"] {
-		if h.Type != "" && h.Type != "command" || !strings.HasPrefix(strings.TrimSpace(h.Bash), prefix) {
-			continue
-		}
-		m := strings.TrimSpace(h.Matcher)
-		if m == "" || m == "*" {
-			return true
-		}
-		if re, err := regexp.Compile("^(?:" + m + ")$"); err == nil && re.MatchString(tool) {
-			return true
-		}
-	}
-	return false
+	return hookroute.Routed(cw.agent, cw.config, tool, prefix)
 }
 
 // unwitnessed says why c does not count ("" when it does). Gemini CLI's and

@@ -6,44 +6,19 @@ import (
 	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // A requirement to write a file ("Complete the handoff from the Handoff
 // Template", "Update `.agents/HANDOFF.md` with ...") is met by the file,
 // changed in this session, not by a note saying it was written (issue 25
-// route 4): a one-line manual claim wrote nothing.
-
-var writeVerbRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:write|create|complete|update|fill\s+(?:in|out)|append)\b`)
-})
-
-// writeTargets returns the globs of the files a requirement asks to write:
-// the paths it names, or, naming none, the files the phase's template
-// placeholder check covers (the file made from the template). nil when the
-// requirement does not ask to write a file (a negative one, "Do not update
-// X", asks not to).
-func writeTargets(p *protocolspec.Phase, r protocolspec.Requirement) []string {
-	if r.Level == protocolspec.LevelMustNot || r.Level == protocolspec.LevelShouldNot || !writeVerbRE().MatchString(r.Text) {
-		return nil
-	}
-	if named := r.NamedPaths(); len(named) > 0 {
-		return named
-	}
-	var out []string
-	for _, c := range p.Checks {
-		if c.Kind == protocolspec.CheckNoPlaceholders && c.Arg != "" {
-			out = append(out, c.Arg)
-		}
-	}
-	return out
-}
+// route 4): a one-line manual claim wrote nothing. Which files it asks
+// for is toolneed.Writes (the requirement's text and the phase's checks).
 
 // writtenTarget reports whether rel is one of the files a write
 // requirement names.
@@ -62,7 +37,7 @@ func writeClaimRefused(r protocolspec.Requirement, kind string, targets []string
 // it writes, changed in this session: a note, another file, or the file as
 // it was at the start.
 func (e *Engine) writeClaim(ctx context.Context, s *Session, p *protocolspec.Phase, r protocolspec.Requirement, kind, body string) error {
-	targets := writeTargets(p, r)
+	targets := toolneed.Writes(p, r)
 	if len(targets) == 0 {
 		return nil
 	}
@@ -94,7 +69,7 @@ func (e *Engine) writeClaim(ctx context.Context, s *Session, p *protocolspec.Pha
 	if !slices.Contains(changed, rel) {
 		return refusedf("%s asks to write %s, and %s is as it was when the session started (%s): write it in this session, then record it", r.ID, strings.Join(targets, ", "), rel, shortSHA(s.StartCommit))
 	}
-	if newFileEachSession(p, r, targets, rel) {
+	if toolneed.NewEachSession(p, r, targets, rel) {
 		existed, err := repo.ExistsAt(ctx, s.StartCommit, rel)
 		if err != nil {
 			return fmt.Errorf("look for %s in the starting commit: %w", rel, err)
@@ -105,28 +80,6 @@ func (e *Engine) writeClaim(ctx context.Context, s *Session, p *protocolspec.Pha
 	}
 	return writtenSomething(s.Worktree, r, rel)
 }
-
-// newFileEachSession reports whether the requirement asks for a new file
-// per session: a family of files (a glob: the protocol's
-// YYYY-MM-DD-NN.md) that it asks to create, or that the phase's template
-// makes ("Complete the handoff from the Handoff Template"). The lazy agent
-// appended a line to the earlier session's handoff and recorded it:
-// changed in this session, no copy, COMPLETE (adversarial pass 4). A fixed
-// path ("Update `.agents/HANDOFF.md`") is one file every session updates.
-func newFileEachSession(p *protocolspec.Phase, r protocolspec.Requirement, targets []string, rel string) bool {
-	fromTemplate := len(r.NamedPaths()) == 0
-	if !fromTemplate && !createVerbRE().MatchString(r.Text) {
-		return false
-	}
-	for _, g := range targets {
-		if repopath.HasMeta(g) && repopath.Match(g, rel) {
-			return true
-		}
-	}
-	return false
-}
-
-var createVerbRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bcreate\b`) })
 
 // writtenSomething refuses a written file that holds no words, or that is
 // a link to another file: `echo . > HANDOFF.md` and `ln -s README.md

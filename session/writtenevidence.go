@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/placeholder"
 	"github.com/sessiongate/sessiongate/repopath"
 	"slices"
 
@@ -47,7 +48,7 @@ func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocol
 			if c.Kind != protocolspec.CheckNoPlaceholders || !repopath.Match(c.Arg, rel) {
 				continue
 			}
-			if found, line := findPlaceholders(string(textfold.Decode(body)), c.Placeholders); len(found) > 0 {
+			if found, line := placeholder.Find(string(textfold.Decode(body)), c.Placeholders); len(found) > 0 {
 				return refusedf("%s:%d still holds the template placeholder %s: a file with its template's placeholders is not evidence; fill it in, then record it", rel, line, found[0])
 			}
 		}

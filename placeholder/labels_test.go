@@ -1,4 +1,4 @@
-package session
+package placeholder
 
 import (
 	"os"
@@ -39,7 +39,7 @@ func TestFindPlaceholdersUnderLabels(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			found, _ := findPlaceholders(c.log, literal)
+			found, _ := Find(c.log, literal)
 			if c.lazy && len(found) == 0 {
 				t.Errorf("no placeholder found in a log that left the template's words as its content (route gets through)")
 			}

@@ -1,4 +1,4 @@
-package session
+package toolneed
 
 import (
 	"os"
@@ -28,7 +28,7 @@ func TestMCPToolsOnRealProtocols(t *testing.T) {
 		}
 		for _, p := range spec.Phases {
 			for _, r := range p.Requirements {
-				tools, server := mcpTools(r)
+				tools, server := MCPTools(r)
 				got := ""
 				if len(tools) > 0 {
 					got = tools[0]

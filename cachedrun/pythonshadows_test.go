@@ -1,4 +1,4 @@
-package session
+package cachedrun
 
 import (
 	"os"
@@ -40,8 +40,8 @@ func TestPythonShadows(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := pythonShadows(root, tt.changed); !slices.Equal(got, tt.want) {
-				t.Errorf("pythonShadows = %q, want %q", got, tt.want)
+			if got := PythonShadows(root, tt.changed); !slices.Equal(got, tt.want) {
+				t.Errorf("PythonShadows = %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package session
+package inferredcheck
 
 import "testing"
 
@@ -17,8 +17,8 @@ func TestSessionCommit(t *testing.T) {
 		{"merged in, no trailer", CommitSubject{}, false},
 		{"merged in, another session", CommitSubject{SessionID: "s2"}, false},
 	} {
-		if got := sessionCommit(tt.c, "s1"); got != tt.want {
-			t.Errorf("%s: sessionCommit = %v, want %v", tt.name, got, tt.want)
+		if got := SessionCommit(tt.c, "s1"); got != tt.want {
+			t.Errorf("%s: SessionCommit = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

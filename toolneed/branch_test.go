@@ -1,4 +1,4 @@
-package session
+package toolneed
 
 import (
 	"testing"
@@ -26,8 +26,8 @@ func TestBranchCheckFor(t *testing.T) {
 		{commit, "git branch --show-current", false},
 	}
 	for _, tc := range tests {
-		if got := branchCheckFor(tc.req, tc.cmd); got != tc.want {
-			t.Errorf("branchCheckFor(%q, %q) = %v, want %v", tc.req.Text, tc.cmd, got, tc.want)
+		if got := BranchCheck(tc.req, tc.cmd); got != tc.want {
+			t.Errorf("BranchCheck(%q, %q) = %v, want %v", tc.req.Text, tc.cmd, got, tc.want)
 		}
 	}
 }

@@ -1,8 +1,8 @@
-package session
+package placeholder
 
 import "testing"
 
-// findPlaceholders sees a template's placeholders through what a reader
+// Find sees a template's placeholders through what a reader
 // cannot see or tell apart, and passes filled text written as people write.
 func TestFindPlaceholdersFolded(t *testing.T) {
 	lit := []string{"[what was completed]", "[what the next session should do]", "[SHA]"}
@@ -23,9 +23,9 @@ func TestFindPlaceholdersFolded(t *testing.T) {
 		{"honest: CRLF", "# H\r\n\r\n## Done\r\n\r\nThe name argument.\r\n", 0, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			found, line := findPlaceholders(tt.text, lit)
+			found, line := Find(tt.text, lit)
 			if len(found) != tt.want || line != tt.line {
-				t.Errorf("findPlaceholders = %q at line %d, want %d at line %d", found, line, tt.want, tt.line)
+				t.Errorf("Find = %q at line %d, want %d at line %d", found, line, tt.want, tt.line)
 			}
 		})
 	}

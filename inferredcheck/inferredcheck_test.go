@@ -1,0 +1,146 @@
+package inferredcheck
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// TestFileChecks: the checks over the files a session changed, from a
+// work tree and a file list alone (the engine's TestInferredCheckKinds runs
+// them in a session). Each lazy case has its honest twin.
+func TestFileChecks(t *testing.T) {
+	tree := map[string]string{
+		"notes/todo.md":   "# Handoff\n\n[what was completed]\n",
+		"notes/done.md":   "# Handoff\n\n## Status\n\nThe name argument is in.\n",
+		"notes/filler.md": "# Handoff\n\n## Status\n\nTBD\n",
+		"LICENSE":         "MIT\n",
+	}
+	lit := []string{"[what was completed]"}
+	for _, tt := range []struct {
+		name    string
+		run     func(root string, files Lister) Result
+		changed []string
+		err     error // from the lister
+		want    Status
+		says    string
+	}{
+		{"unchanged: the session changed it", func(root string, f Lister) Result {
+			return Unchanged(protocolspec.Check{Arg: "LICENSE"}, f, "0123456789abcdef")
+		}, []string{"LICENSE"}, nil, Fail, "git checkout 0123456789ab -- LICENSE"},
+		{"honest: unchanged", func(root string, f Lister) Result { return Unchanged(protocolspec.Check{Arg: "LICENSE"}, f, "") }, []string{"notes/done.md"}, nil, Pass, "LICENSE unchanged"},
+		{"unchanged: a glob out of the tree", func(root string, f Lister) Result { return Unchanged(protocolspec.Check{Arg: "../x"}, f, "") }, nil, nil, Fail, ""},
+		{"unchanged: the file list fails", func(root string, f Lister) Result { return Unchanged(protocolspec.Check{Arg: "LICENSE"}, f, "") }, nil, errors.New("git diff failed"), Fail, "git diff failed"},
+		{"placeholder left", func(root string, f Lister) Result {
+			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md", Placeholders: lit}, f)
+		}, []string{"notes/todo.md"}, nil, Fail, "notes/todo.md:3 still holds the template placeholder [what was completed]"},
+		{"filler section", func(root string, f Lister) Result {
+			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md", Placeholders: lit}, f)
+		}, []string{"notes/filler.md"}, nil, Fail, `section "Status" holds only a filler`},
+		{"honest: filled", func(root string, f Lister) Result {
+			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md", Placeholders: lit}, f)
+		}, []string{"notes/done.md"}, nil, Pass, "no template placeholder left in notes/done.md"},
+		{"no file of the glob changed", func(root string, f Lister) Result {
+			return NoPlaceholders(root, protocolspec.Check{Arg: "notes/*.md"}, f)
+		}, []string{"LICENSE", "notes/deleted.md"}, nil, Skipped, "no file matching notes/*.md"},
+		{"section missing", func(root string, f Lister) Result {
+			return HasSection(root, protocolspec.Check{Arg: "notes/*.md", Section: "status"}, f)
+		}, []string{"notes/todo.md", "notes/done.md"}, nil, Fail, `has no "status" section`},
+		{"honest: section there", func(root string, f Lister) Result {
+			return HasSection(root, protocolspec.Check{Arg: "notes/*.md", Section: "status"}, f)
+		}, []string{"notes/done.md"}, nil, Pass, `has the "status" section`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for f, body := range tree {
+				p := filepath.Join(root, filepath.FromSlash(f))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := tt.run(root, func() ([]string, error) { return tt.changed, tt.err })
+			if r.Status != tt.want || !strings.Contains(r.Message, tt.says) {
+				t.Fatalf("= %s %q, want %s saying %q", r.Status, r.Message, tt.want, tt.says)
+			}
+		})
+	}
+}
+
+// TestCommitChecks: commit messages and the hooks' records of the
+// session's commits (s1). A commit the hooks recorded as BYPASS, one
+// carrying copied trailers no hook recorded, and one with neither fail;
+// commits another session made are left out; without a store the trailer
+// is all there is.
+func TestCommitChecks(t *testing.T) {
+	own := func(sha, subj string) CommitSubject {
+		return CommitSubject{SHA: sha, Subject: subj, SessionID: "s1", FirstParent: true}
+	}
+	records := func(m map[string]string) HookRecords {
+		return HookRecords{Checked: "commit_sha", Trailer: "Session-Id", Of: func(context.Context, []string) (map[string]string, error) { return m, nil }}
+	}
+	other := CommitSubject{SHA: "o", Subject: "wip", SessionID: "s2", FirstParent: true}
+	for _, tt := range []struct {
+		name    string
+		commits []CommitSubject
+		run     func([]CommitSubject) Result
+		want    Status
+		says    string
+	}{
+		{"wip message", []CommitSubject{own("a", "wip"), other}, func(c []CommitSubject) Result {
+			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional")
+		}, Fail, `1 of 1 commit message(s) do not follow conventional commits`},
+		{"honest: conventional, another's wip left out", []CommitSubject{own("a", "feat: greet by name"), other}, func(c []CommitSubject) Result {
+			return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional")
+		}, Pass, "1 commit message(s) follow"},
+		{"no commit", []CommitSubject{other}, func(c []CommitSubject) Result { return CommitMessages(c, "s1", &protocolspec.Phase{}, "conventional") }, Skipped, "no commit of this session"},
+		{"recorded as BYPASS", []CommitSubject{own("a", "feat: x")}, func(c []CommitSubject) Result {
+			return NoHookBypass(context.Background(), c, "s1", records(map[string]string{"a": "bypass_commit"}))
+		}, Fail, "recorded as BYPASS"},
+		{"copied trailer, no record", []CommitSubject{own("a", "feat: x")}, func(c []CommitSubject) Result {
+			return NoHookBypass(context.Background(), c, "s1", records(map[string]string{}))
+		}, Fail, "trailers copied"},
+		{"no trailer, no record", []CommitSubject{{SHA: "a", Subject: "feat: x", FirstParent: true}}, func(c []CommitSubject) Result {
+			return NoHookBypass(context.Background(), c, "s1", records(map[string]string{}))
+		}, Fail, "carry no Session-Id trailer"},
+		{"honest: recorded as checked", []CommitSubject{own("a", "feat: x"), other}, func(c []CommitSubject) Result {
+			return NoHookBypass(context.Background(), c, "s1", records(map[string]string{"a": "commit_sha"}))
+		}, Pass, "1 commit(s) recorded by the session's hooks as checked"},
+		{"honest: no store, trailer carried", []CommitSubject{own("a", "feat: x")}, func(c []CommitSubject) Result {
+			return NoHookBypass(context.Background(), c, "s1", HookRecords{Trailer: "Session-Id"})
+		}, Pass, "carry the session's Session-Id trailer"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.run(tt.commits)
+			if r.Status != tt.want || !strings.Contains(r.Message, tt.says) {
+				t.Fatalf("= %s %q, want %s saying %q", r.Status, r.Message, tt.want, tt.says)
+			}
+		})
+	}
+}
+
+// TestNotDefaultBranch: work on the default branch (configured or the
+// repository's) or a detached HEAD fails; a feature branch passes.
+func TestNotDefaultBranch(t *testing.T) {
+	for _, tt := range []struct {
+		branch, configured, def string
+		want                    Status
+	}{
+		{"main", "", "main", Fail},
+		{"trunk", "trunk", "main", Fail},
+		{"", "", "main", Fail},
+		{"feat/x", "", "", Skipped},
+		{"feat/x", "trunk", "main", Pass},
+	} {
+		if r := NotDefaultBranch(tt.branch, tt.configured, tt.def); r.Status != tt.want {
+			t.Errorf("NotDefaultBranch(%q, %q, %q) = %s %q, want %s", tt.branch, tt.configured, tt.def, r.Status, r.Message, tt.want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package toolneed
+
+import (
+	"strings"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
+
+// A requirement such as v3.0's "Re-verify the branch before commit" names
+// no command, so a shell run of `git branch --show-current` seen by the
+// agent hooks met nothing: it was filed under the start phase whose text
+// quotes that command, and the honest agent was blocked at the end with
+// a manual claim as the only way on (field pass, real Claude Code).
+
+// asksBranchCheck reports a requirement that asks to check the branch.
+func asksBranchCheck(text string) bool {
+	t := strings.ToLower(text)
+	if !strings.Contains(t, "branch") {
+		return false
+	}
+	for _, v := range []string{"verify", "check", "confirm"} {
+		if strings.Contains(t, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// showsBranch reports a command line that prints the current branch and
+// does nothing else: one git command, no pipes or chains.
+func showsBranch(line string) bool {
+	if strings.ContainsAny(line, "|;&<>`$\n") {
+		return false
+	}
+	w := strings.Fields(line)
+	if len(w) < 2 || w[0] != "git" {
+		return false
+	}
+	switch strings.Join(w[1:], " ") {
+	case "branch --show-current", "branch", "rev-parse --abbrev-ref HEAD", "symbolic-ref --short HEAD",
+		"status", "status -sb", "status -b", "status --short --branch", "status -s -b":
+		return true
+	}
+	return false
+}
+
+// BranchCheck reports a run that meets a branch-check requirement.
+func BranchCheck(r protocolspec.Requirement, cmd string) bool {
+	return asksBranchCheck(r.Text) && showsBranch(strings.TrimSpace(cmd))
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,12 +41,38 @@ func ConfigCannotFail(line, dir, root, home string, getenv func(string) string) 
 		getenv = func(string) string { return "" }
 	}
 	var out []ConfigFinding
+	cwd := dir
 	for _, words := range shellline.Programs(line) {
+		// `cd src && pylint .` reads src's config: follow a literal cd.
+		if len(words) == 2 && (words[0] == "cd" || words[0] == "pushd") && !strings.ContainsAny(words[1], "~$`") && words[1] != "-" {
+			cwd = filepath.Join(cwd, words[1])
+			if filepath.IsAbs(words[1]) {
+				cwd = filepath.Clean(words[1])
+			}
+			continue
+		}
 		prog, args := anyLinter(words)
 		if prog == "" {
 			continue
 		}
-		r := configReader{dir: dir, root: root, home: home, getenv: getenv}
+		r := configReader{dir: cwd, root: root, home: home, getenv: getenv, starts: []string{cwd}}
+		// shellcheck and eslint look from each file's folder; a config
+		// beside a named path is read for every linter (reading one the
+		// linter would not is harmless: a team's config is only noted).
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") || strings.ContainsAny(a, "*?[{$") {
+				continue
+			}
+			p := r.abs(a)
+			if st, err := os.Stat(p); err == nil {
+				if !st.IsDir() {
+					p = filepath.Dir(p)
+				}
+				if p != cwd && !slices.Contains(r.starts, p) && len(r.starts) < 16 {
+					r.starts = append(r.starts, p)
+				}
+			}
+		}
 		var f, why string
 		switch prog {
 		case "pylint":
@@ -73,25 +100,34 @@ func ConfigCannotFail(line, dir, root, home string, getenv func(string) string) 
 type configReader struct {
 	dir, root, home string
 	getenv          func(string) string
+	starts          []string // the run's folder, then those of the paths it names
+	here            bool     // look in each start only, not upwards (pylint)
 }
 
-// up returns the first file, from dir upwards to root, among names whose
-// content ok accepts (nil: any), and its content.
+// up returns the first file, from each start upwards to root, among
+// names whose content ok accepts (nil: any), and its content.
 func (r configReader) up(names []string, ok func(name string, b []byte) bool) (string, []byte) {
-	d := filepath.Clean(r.dir)
 	root := filepath.Clean(r.root)
-	for {
-		for _, n := range names {
-			p := filepath.Join(d, n)
-			if b, err := readSmall(p); err == nil && (ok == nil || ok(n, b)) {
-				return p, b
-			}
-		}
-		if d == root || root == "." || !strings.HasPrefix(d, root+string(filepath.Separator)) {
-			return "", nil
-		}
-		d = filepath.Dir(d)
+	starts := r.starts
+	if len(starts) == 0 {
+		starts = []string{r.dir}
 	}
+	for _, s := range starts {
+		d := filepath.Clean(s)
+		for {
+			for _, n := range names {
+				p := filepath.Join(d, n)
+				if b, err := readSmall(p); err == nil && (ok == nil || ok(n, b)) {
+					return p, b
+				}
+			}
+			if r.here || d == root || root == "." || !strings.HasPrefix(d, root+string(filepath.Separator)) {
+				break
+			}
+			d = filepath.Dir(d)
+		}
+	}
+	return "", nil
 }
 
 // readSmall reads a regular file of at most 1 MiB (a config, not data).
@@ -215,7 +251,7 @@ func (r configReader) pylint(args []string) (string, string) {
 		b, _ = readSmall(f)
 	} else {
 		d := r
-		d.root = r.dir // pylint reads only the run's folder (and packages above)
+		d.here = true // pylint reads only the run's folder (and packages above)
 		f, b = d.up([]string{"pylintrc", ".pylintrc", "pylintrc.toml", ".pylintrc.toml", "pyproject.toml", "setup.cfg", "tox.ini"}, func(n string, b []byte) bool {
 			switch n {
 			case "pyproject.toml", "pylintrc.toml", ".pylintrc.toml":

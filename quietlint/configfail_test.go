@@ -81,6 +81,14 @@ func TestConfigLookup(t *testing.T) {
 	if got := ConfigCannotFail("flake8 .", sub, root, home, nil); len(got) != 1 || got[0].File != filepath.Join(root, ".flake8") {
 		t.Errorf("the work tree's .flake8 above the run's folder: %v", got)
 	}
+	// `cd pkg/sub && pylint .` reads pkg/sub's config; so does a run from
+	// the root naming a file there (shellcheck looks beside the script).
+	write(t, filepath.Join(sub, ".shellcheckrc"), "disable=all\n")
+	for _, line := range []string{"cd pkg/sub && shellcheck a.sh", "shellcheck pkg/sub/a.sh"} {
+		if got := ConfigCannotFail(line, root, root, home, nil); len(got) != 1 || got[0].File != filepath.Join(sub, ".shellcheckrc") {
+			t.Errorf("%s: %v", line, got)
+		}
+	}
 	write(t, filepath.Join(home, "lazy.rc"), "[MAIN]\nexit-zero=yes\n")
 	env := func(k string) string {
 		if k == "PYLINTRC" {

@@ -269,7 +269,7 @@ func (r configReader) pylint(args []string) (string, string) {
 		return "", ""
 	}
 	var exitZero, disabledAll, enabled bool
-	failUnder := ""
+	failUnder, ignoreAll := "", ""
 	for sec, kv := range parseINI(b) {
 		if strings.HasSuffix(f, ".toml") || strings.HasSuffix(f, ".cfg") || strings.HasSuffix(f, ".ini") {
 			if !strings.HasPrefix(sec, "tool.pylint") && !strings.HasPrefix(sec, "pylint.") {
@@ -288,6 +288,14 @@ func (r configReader) pylint(args []string) (string, string) {
 				}
 			case "enable":
 				enabled = enabled || len(list(v)) > 0
+			case "ignore-patterns", "ignore-paths":
+				// a regular expression matching every name: nothing linted
+				for _, w := range list(v) {
+					switch strings.Trim(w, "^$") {
+					case ".*", ".+", `.*\.py`, ".*py", ".*/.*":
+						ignoreAll = k + "=" + w
+					}
+				}
 			}
 		}
 	}
@@ -298,6 +306,8 @@ func (r configReader) pylint(args []string) (string, string) {
 		return f, "sets fail-under=" + clip(failUnder) + " (below any score pylint gives code with findings: it exits 0 on them)"
 	case disabledAll && !enabled:
 		return f, "disables every check (disable=all) and enables none: pylint checks nothing"
+	case ignoreAll != "":
+		return f, "ignores every file (" + clip(ignoreAll) + "): pylint lints nothing"
 	}
 	return "", ""
 }
@@ -346,6 +356,20 @@ func (r configReader) flake8(args []string) (string, string) {
 		})
 	}
 	kv := parseINI(b)["flake8"]
+	if v, ok := optValue(args, "--append-config"); ok {
+		// flake8 reads it after the found config, its settings winning.
+		if ab, err := readSmall(r.abs(v)); err == nil {
+			if extra := parseINI(ab)["flake8"]; extra != nil {
+				f = r.abs(v)
+				if kv == nil {
+					kv = map[string]string{}
+				}
+				for k, x := range extra {
+					kv[k] = x
+				}
+			}
+		}
+	}
 	if kv == nil {
 		return "", ""
 	}
@@ -380,6 +404,15 @@ func (r configReader) flake8(args []string) (string, string) {
 	for _, w := range append(list(kv["exclude"]), list(kv["extend-exclude"])...) {
 		if w == "*" || w == "**" || w == "*.py" || w == "." || w == "./" || w == "./*" {
 			return f, "excludes every file (exclude " + w + "): flake8 lints nothing"
+		}
+	}
+	if v, ok := kv["filename"]; ok {
+		py := false
+		for _, w := range list(v) {
+			py = py || w == "*" || strings.HasSuffix(w, ".py") || strings.HasSuffix(w, "*")
+		}
+		if !py {
+			return f, "lints only files named " + clip(v) + " (no Python file): flake8 lints nothing in a folder"
 		}
 	}
 	// per-file-ignores: `*:E,W,F` or `*.py: E W F` (file:codes pairs).

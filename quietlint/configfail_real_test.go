@@ -17,9 +17,10 @@ import (
 // reads when the project has none.
 func TestConfigCannotFailReal(t *testing.T) {
 	files := map[string]string{
-		"bad.py": "import os\nx=1;y=2\n",
-		"un.js":  "undefinedFn();\n",
-		"bad.sh": "#!/bin/sh\necho $1\ncd foo\n",
+		"bad.py":     "import os\nx=1;y=2\n",
+		"src/bad.py": "import os\nx=1;y=2\n",
+		"un.js":      "undefinedFn();\n",
+		"bad.sh":     "#!/bin/sh\necho $1\ncd foo\n",
 	}
 	for _, c := range []struct {
 		name, prog, file, lazy, honest, line string
@@ -37,6 +38,9 @@ func TestConfigCannotFailReal(t *testing.T) {
 		{"tox.ini flake8 ignore E W F", "flake8", "tox.ini", "[flake8]\nignore = E W F\n", "[flake8]\nignore = E501 W503\n", "flake8 bad.py", false},
 		{"flake8 exclude everything", "flake8", ".flake8", "[flake8]\nexclude = *\n", "[flake8]\nexclude = build,.git\n", "flake8 bad.py", false},
 		{"flake8 per-file-ignores", "flake8", ".flake8", "[flake8]\nper-file-ignores =\n    *.py: E,W,F\n", "[flake8]\nper-file-ignores =\n    tests/*.py: F401\n", "flake8 bad.py", false},
+		{"pylintrc ignore-patterns .*", "pylint", ".pylintrc", "[MAIN]\nignore-patterns=.*\n", "[MAIN]\nignore-patterns=^\\.#\n", "pylint src", false},
+		{"flake8 filename matching no Python file", "flake8", ".flake8", "[flake8]\nfilename = *.nomatch\n", "[flake8]\nfilename = *.py,*.pyi\n", "flake8 src", false},
+		{"flake8 --append-config", "flake8", "extra.cfg", "[flake8]\nextend-ignore = E,W,F\n", "[flake8]\nextend-ignore = E203\n", "flake8 --append-config extra.cfg bad.py", false},
 		{"eslint.config.js exporting []", "eslint", "eslint.config.js", "export default [];\n", "export default [{rules: {\"no-undef\": \"error\"}}];\n", "eslint un.js", false},
 		{"eslint.config.mjs with only ignores", "eslint", "eslint.config.mjs", "// lint config\nexport default [{ignores: [\"**\"]}];\n", "export default [{ignores: [\"dist/**\"]}, {rules: {\"no-undef\": 2}}];\n", "eslint un.js", false},
 		{"eslint.config.cjs with empty rules", "eslint", "eslint.config.cjs", "module.exports = [{ rules: {} }];\n", "module.exports = [{ rules: { 'no-undef': 'error' } }];\n", "npx eslint un.js", false},

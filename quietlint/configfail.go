@@ -508,7 +508,40 @@ func (r configReader) eslint(args []string) (string, string) {
 	if b == nil || !eslintNoRules(string(b)) {
 		return "", ""
 	}
+	if legacy := slices.Contains(eslintLegacy, filepath.Base(f)); legacy && !eslintRoot(string(b)) {
+		// Legacy configs cascade: the folders above add their rules until
+		// one says `root: true` (measured false flag: a spec/.eslintrc.yml
+		// of globals under a parent's rules).
+		for d := filepath.Dir(filepath.Dir(f)); r.inRoot(d); d = filepath.Dir(d) {
+			up := r
+			up.starts, up.here = []string{d}, true
+			pf, pb := up.up(eslintLegacy, func(n string, b []byte) bool {
+				return n != "package.json" || strings.Contains(string(b), `"eslintConfig"`)
+			})
+			if pf == "" {
+				continue
+			}
+			if !eslintNoRules(string(pb)) {
+				return "", ""
+			}
+			if eslintRoot(string(pb)) {
+				break
+			}
+		}
+	}
 	return f, "names no rule, shared config or plugin: eslint checks no rule (only a syntax error fails it)"
+}
+
+// inRoot: folder d is the work tree or inside it.
+func (r configReader) inRoot(d string) bool {
+	root := filepath.Clean(r.root)
+	return d == root || strings.HasPrefix(d, root+string(filepath.Separator))
+}
+
+// eslintRoot: a legacy config that stops the cascade (`"root": true`).
+func eslintRoot(s string) bool {
+	s = strings.Join(strings.Fields(stripJSComments(s)), "")
+	return strings.Contains(s, `"root":true`) || strings.Contains(s, "root:true")
 }
 
 // eslintNoRules: a config's text, comments dropped, holds none of the

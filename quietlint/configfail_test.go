@@ -89,6 +89,17 @@ func TestConfigLookup(t *testing.T) {
 			t.Errorf("%s: %v", line, got)
 		}
 	}
+	// A legacy .eslintrc cascades: a sub-folder's globals-only file sits
+	// under the root's rules (honest); with `root: true` it stands alone.
+	write(t, filepath.Join(root, ".eslintrc.yml"), "extends: eslint:recommended\nrules:\n  curly: 2\n")
+	write(t, filepath.Join(sub, ".eslintrc.yml"), "globals:\n  it: false\n")
+	if got := ConfigCannotFail("eslint a.js", sub, root, home, nil); len(got) != 0 {
+		t.Errorf("a cascading .eslintrc under the root's rules: %v", got)
+	}
+	write(t, filepath.Join(sub, ".eslintrc.yml"), "root: true\nglobals:\n  it: false\n")
+	if got := ConfigCannotFail("eslint a.js", sub, root, home, nil); len(got) != 1 {
+		t.Errorf("a root .eslintrc with no rules: %v", got)
+	}
 	write(t, filepath.Join(home, "lazy.rc"), "[MAIN]\nexit-zero=yes\n")
 	env := func(k string) string {
 		if k == "PYLINTRC" {

@@ -168,6 +168,27 @@ func optValue(args []string, names ...string) (v string, ok bool) {
 	return v, ok
 }
 
+// pyOpt is optValue for an argparse option (flake8, pylint): any
+// unambiguous prefix of it is it (`--rcf=x`, `--conf x`, measured).
+func pyOpt(args []string, long string) (v string, ok bool) {
+	for i := 0; i < len(args); i++ {
+		if args[i] == "--" {
+			break
+		}
+		next := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			return ""
+		}
+		if x, found := argparseOpt(args[i], long, "", next); found {
+			v, ok = x, true
+		}
+	}
+	return v, ok
+}
+
 func hasFlag(args []string, names ...string) bool {
 	for _, a := range args {
 		if a == "--" {
@@ -246,13 +267,14 @@ func truthy(v string) bool {
 func (r configReader) pylint(args []string) (string, string) {
 	var f string
 	var b []byte
-	if v, ok := optValue(args, "--rcfile"); ok {
+	if v, ok := pyOpt(args, "--rcfile"); ok {
 		f = r.abs(v)
 		b, _ = readSmall(f)
 	} else {
-		d := r
-		d.here = true // pylint reads only the run's folder (and packages above)
-		f, b = d.up([]string{"pylintrc", ".pylintrc", "pylintrc.toml", ".pylintrc.toml", "pyproject.toml", "setup.cfg", "tox.ini"}, func(n string, b []byte) bool {
+		// pylint reads the run's folder, then the folders above while they
+		// are packages; reading every folder up to the work tree is a
+		// superset (a team's file is only noted).
+		f, b = r.up([]string{"pylintrc", ".pylintrc", "pylintrc.toml", ".pylintrc.toml", "pyproject.toml", "setup.cfg", "tox.ini"}, func(n string, b []byte) bool {
 			switch n {
 			case "pyproject.toml", "pylintrc.toml", ".pylintrc.toml":
 				return strings.Contains(string(b), "[tool.pylint")
@@ -347,7 +369,7 @@ func (r configReader) flake8(args []string) (string, string) {
 	}
 	var f string
 	var b []byte
-	if v, ok := optValue(args, "--config"); ok {
+	if v, ok := pyOpt(args, "--config"); ok {
 		f = r.abs(v)
 		b, _ = readSmall(f)
 	} else {
@@ -356,7 +378,7 @@ func (r configReader) flake8(args []string) (string, string) {
 		})
 	}
 	kv := parseINI(b)["flake8"]
-	if v, ok := optValue(args, "--append-config"); ok {
+	if v, ok := pyOpt(args, "--append-config"); ok {
 		// flake8 reads it after the found config, its settings winning.
 		if ab, err := readSmall(r.abs(v)); err == nil {
 			if extra := parseINI(ab)["flake8"]; extra != nil {

@@ -32,6 +32,8 @@ func TestConfigCannotFailReal(t *testing.T) {
 		{"pyproject tool.pylint", "pylint", "pyproject.toml", "[tool.pylint.main]\nexit-zero = true\n", "[tool.pylint.main]\njobs = 1\n", "python3 -m pylint bad.py", false},
 		{"setup.cfg pylint section", "pylint", "setup.cfg", "[pylint.main]\nexit-zero=yes\n", "[pylint.main]\njobs=1\n", "pylint bad.py", false},
 		{"rcfile named on the line", "pylint", "lint.rc", "[MAIN]\nexit-zero=yes\n", "[MAIN]\njobs=1\n", "pylint --rcfile=lint.rc bad.py", false},
+		{"rcfile by an argparse prefix", "pylint", "lint.rc", "[MAIN]\nexit-zero=yes\n", "[MAIN]\njobs=1\n", "pylint --rcf=lint.rc bad.py", false},
+		{"flake8 --conf prefix", "flake8", "f.cfg", "[flake8]\nextend-ignore = E,W,F\n", "[flake8]\nextend-ignore = E203\n", "flake8 --conf f.cfg bad.py", false},
 		{"user's ~/.pylintrc", "pylint", ".pylintrc", "[MAIN]\nexit-zero=yes\n", "[MAIN]\njobs=1\n", "pylint bad.py", true},
 		{".flake8 extend-ignore E,W,F,C", "flake8", ".flake8", "[flake8]\nextend-ignore = E,W,F,C\n", "[flake8]\nextend-ignore = E203\n", "flake8 bad.py", false},
 		{"setup.cfg flake8 empty select", "flake8", "setup.cfg", "[flake8]\nselect =\n", "[flake8]\nselect = E,F,W\n", "flake8 bad.py", false},

@@ -34,6 +34,10 @@ var redirectEnv = map[string]bool{
 	"NODE_OPTIONS": true, "NODE_PATH": true, "NODE_REPL_EXTERNAL_MODULE": true,
 	// Go
 	"GOFLAGS": true, "GOENV": true, "GOWORK": true, "GOROOT": true,
+	// linters' config from outside the repository (round 21 c1): a
+	// PYLINTRC with exit-zero, SHELLCHECK_OPTS excluding every code,
+	// eslint 8/9 back on a legacy .eslintrc
+	"PYLINTRC": true, "SHELLCHECK_OPTS": true, "ESLINT_USE_FLAT_CONFIG": true,
 	// Ruby, Perl
 	"RUBYOPT": true, "RUBYLIB": true, "BUNDLE_GEMFILE": true, "PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true, "PERL5DB": true,
 	// JVM

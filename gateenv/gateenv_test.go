@@ -137,6 +137,11 @@ func TestRedirectsSet(t *testing.T) {
 		{"GOFLAGS=-tags=fake go test ./...", "GOFLAGS"},
 		{"GOFLAGS=$X go test ./...", "GOFLAGS"},
 		{"GOFLAGS= go test ./...", "GOFLAGS"},
+		// a linter's config from outside the repository (round 21 c1)
+		{"PYLINTRC=/tmp/quiet.rc pylint src", "PYLINTRC"},
+		{"export SHELLCHECK_OPTS='-e SC2086'; shellcheck a.sh", "SHELLCHECK_OPTS"},
+		{"ESLINT_USE_FLAT_CONFIG=false npx eslint src", "ESLINT_USE_FLAT_CONFIG"},
+		{"TZ=UTC pylint src", ""},
 		{"echo PYTHONSTARTUP=x", ""}, // an argument, not an assignment
 		{"if then (", ""},            // not shell: nothing read
 	}

@@ -65,8 +65,10 @@ func anyLinter(words []string) (string, []string) {
 				return name, words[2:]
 			}
 			return "", nil
-		case name == "flake8" || name == "pylint" || name == "eslint":
+		case name == "flake8" || name == "pylint" || name == "eslint" || name == "shellcheck" || name == "markdownlint-cli2":
 			return name, words[1:]
+		case name == "markdownlint" || name == "markdownlint-cli":
+			return "markdownlint", words[1:] // read only for its config (configfail.go)
 		default:
 			return "", nil
 		}

@@ -382,6 +382,15 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	} else if why != "" {
 		return StatusFail, fmt.Sprintf("command passed, but %s (command: %s)", why, c.Arg), sum, tail
 	}
+	fail, note, err := lintConfigVerdict(ctx, func() (Repo, error) { return env.repo, nil }, env.sess, env.repo.Root(), line, envLookup(cleaned))
+	switch {
+	case err != nil:
+		return StatusFail, err.Error(), sum, tail
+	case fail != "":
+		return StatusFail, fmt.Sprintf("command passed, but %s (command: %s)", fail, c.Arg), sum, tail
+	case note != "":
+		return StatusPass, fmt.Sprintf("command passed: %s (note: %s)", c.Arg, note), sum, ""
+	}
 	return StatusPass, fmt.Sprintf("command passed: %s", c.Arg), sum, ""
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -132,6 +133,20 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		if why := quietlint.Why(dir, cmd, req.Output); why != "" {
 			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 			code = -1
+		}
+	}
+	if code == 0 && e.OpenRepo != nil {
+		// A config the session wrote that makes the linter unable to fail
+		// (lintconfig.go); the team's own is noted, not refused.
+		fail, note, err := lintConfigVerdict(ctx, func() (Repo, error) { return e.OpenRepo(ctx, s.Worktree) }, s, req.Dir, cmd, os.Getenv)
+		switch {
+		case err != nil:
+			return nil, err
+		case fail != "":
+			ref = fmt.Sprintf("exit 0, but %s, %d bytes", fail, len(req.Output))
+			code = -1
+		case note != "":
+			ref = fmt.Sprintf("exit 0 (%s), %d bytes", note, len(req.Output))
 		}
 	}
 	if code == 0 {

@@ -21,9 +21,9 @@ import (
 // reads those) whose initialisation ends the process: `import _
 // "mod/internal/boot"` in a test file, boot's init() exiting 0 under go
 // test, makes `go test` print ok for the package without a test run
-// (round 19 left it open). One level: the imported package's own files,
-// not what it imports in turn. An import the file had at the start is
-// not the session's.
+// (round 19 left it open). The imported package's own files, and since
+// round 21 the module packages it imports in turn (importexitdeep.go). An
+// import the file had at the start is not the session's.
 func importedInitExits(ctx context.Context, repo Repo, start string, changed []string, look goinitexit.Env) ([]string, error) {
 	mod := modulePath(repo.Root())
 	if mod == "" {
@@ -36,7 +36,8 @@ func importedInitExits(ctx context.Context, repo Repo, start string, changed []s
 		}
 	}
 	var out []string
-	seen := map[string]string{} // package folder -> its exit ("" none)
+	seen := map[string]string{}                   // package folder -> its exit ("" none)
+	walk := newImportWalk(repo.Root(), mod, look) // importexitdeep.go
 	for _, f := range changed {
 		if !strings.HasSuffix(f, ".go") {
 			continue
@@ -68,7 +69,7 @@ func importedInitExits(ctx context.Context, repo Repo, start string, changed []s
 			}
 			e, done := seen[dir]
 			if !done {
-				if e, err = packageInitExit(repo.Root(), dir, look); err != nil {
+				if e, err = walk.exitLinked(dir); err != nil {
 					return nil, err
 				}
 				seen[dir] = e

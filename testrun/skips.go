@@ -287,6 +287,11 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return nil, err
 	}
 	out = append(out, exits...)
+	helpersOut, helperOK, err := testMainHelpersAdded(ctx, repo, start, changed) // testmainpkg.go
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, helpersOut...)
 	for _, f := range changed {
 		k := FileKind(f)
 		if k == "" && PyImportedByDiscovery(f) {
@@ -319,6 +324,9 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 			continue
 		}
 		for _, sk := range skipsIn(k, was, now, existed, helpers[sourceKind(f)], sets, env) {
+			if sk == helperOK[f] {
+				continue // its helper in another file runs the tests
+			}
 			out = append(out, f+": "+sk)
 		}
 	}

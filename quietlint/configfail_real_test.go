@@ -1,0 +1,110 @@
+package quietlint
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConfigCannotFailReal runs each installed linter for real on files
+// with findings under a configuration file: the lazy config makes it exit
+// 0 (so only ConfigCannotFail tells it from a clean run) and is found; the
+// honest twin, a config a team writes, leaves it failing and is not.
+// Rows marked home put the file in the user's home, which the linter
+// reads when the project has none.
+func TestConfigCannotFailReal(t *testing.T) {
+	files := map[string]string{
+		"bad.py":     "import os\nx=1;y=2\n",
+		"src/bad.py": "import os\nx=1;y=2\n",
+		"un.js":      "undefinedFn();\n",
+		"bad.sh":     "#!/bin/sh\necho $1\ncd foo\n",
+	}
+	for _, c := range []struct {
+		name, prog, file, lazy, honest, line string
+		home                                 bool
+	}{
+		{"pylintrc exit-zero", "pylint", ".pylintrc", "[MAIN]\nexit-zero=yes\n", "[MAIN]\njobs=1\n", "pylint bad.py", false},
+		{"pylintrc without dot, fail-under", "pylint", "pylintrc", "[MAIN]\nfail-under=-100\n", "[MAIN]\nfail-under=8\n", "pylint bad.py", false},
+		{"pylintrc disable all, multi-line", "pylint", ".pylintrc", "[MESSAGES CONTROL]\ndisable=\n    C0114,\n    all\n", "[MESSAGES CONTROL]\ndisable=\n    C0114,\n    C0116\n", "pylint bad.py", false},
+		{"pyproject tool.pylint", "pylint", "pyproject.toml", "[tool.pylint.main]\nexit-zero = true\n", "[tool.pylint.main]\njobs = 1\n", "python3 -m pylint bad.py", false},
+		{"setup.cfg pylint section", "pylint", "setup.cfg", "[pylint.main]\nexit-zero=yes\n", "[pylint.main]\njobs=1\n", "pylint bad.py", false},
+		{"rcfile named on the line", "pylint", "lint.rc", "[MAIN]\nexit-zero=yes\n", "[MAIN]\njobs=1\n", "pylint --rcfile=lint.rc bad.py", false},
+		{"rcfile by an argparse prefix", "pylint", "lint.rc", "[MAIN]\nexit-zero=yes\n", "[MAIN]\njobs=1\n", "pylint --rcf=lint.rc bad.py", false},
+		{"flake8 --conf prefix", "flake8", "f.cfg", "[flake8]\nextend-ignore = E,W,F\n", "[flake8]\nextend-ignore = E203\n", "flake8 --conf f.cfg bad.py", false},
+		{"user's ~/.pylintrc", "pylint", ".pylintrc", "[MAIN]\nexit-zero=yes\n", "[MAIN]\njobs=1\n", "pylint bad.py", true},
+		{".flake8 extend-ignore E,W,F,C", "flake8", ".flake8", "[flake8]\nextend-ignore = E,W,F,C\n", "[flake8]\nextend-ignore = E203\n", "flake8 bad.py", false},
+		{"setup.cfg flake8 empty select", "flake8", "setup.cfg", "[flake8]\nselect =\n", "[flake8]\nselect = E,F,W\n", "flake8 bad.py", false},
+		{"tox.ini flake8 ignore E W F", "flake8", "tox.ini", "[flake8]\nignore = E W F\n", "[flake8]\nignore = E501 W503\n", "flake8 bad.py", false},
+		{"flake8 exclude everything", "flake8", ".flake8", "[flake8]\nexclude = *\n", "[flake8]\nexclude = build,.git\n", "flake8 bad.py", false},
+		{"flake8 per-file-ignores", "flake8", ".flake8", "[flake8]\nper-file-ignores =\n    *.py: E,W,F\n", "[flake8]\nper-file-ignores =\n    tests/*.py: F401\n", "flake8 bad.py", false},
+		{"pylintrc ignore-patterns .*", "pylint", ".pylintrc", "[MAIN]\nignore-patterns=.*\n", "[MAIN]\nignore-patterns=^\\.#\n", "pylint src", false},
+		{"flake8 filename matching no Python file", "flake8", ".flake8", "[flake8]\nfilename = *.nomatch\n", "[flake8]\nfilename = *.py,*.pyi\n", "flake8 src", false},
+		{"flake8 --append-config", "flake8", "extra.cfg", "[flake8]\nextend-ignore = E,W,F\n", "[flake8]\nextend-ignore = E203\n", "flake8 --append-config extra.cfg bad.py", false},
+		{"eslint.config.js exporting []", "eslint", "eslint.config.js", "export default [];\n", "export default [{rules: {\"no-undef\": \"error\"}}];\n", "eslint un.js", false},
+		{"eslint.config.mjs with only ignores", "eslint", "eslint.config.mjs", "// lint config\nexport default [{ignores: [\"**\"]}];\n", "export default [{ignores: [\"dist/**\"]}, {rules: {\"no-undef\": 2}}];\n", "eslint un.js", false},
+		{"eslint.config.cjs with empty rules", "eslint", "eslint.config.cjs", "module.exports = [{ rules: {} }];\n", "module.exports = [{ rules: { 'no-undef': 'error' } }];\n", "npx eslint un.js", false},
+		{".shellcheckrc disable=all", "shellcheck", ".shellcheckrc", "disable=all\n", "disable=SC2164\n", "shellcheck bad.sh", false},
+		{".shellcheckrc SC1000-SC9999", "shellcheck", ".shellcheckrc", "disable=SC1000-SC9999\n", "disable=SC1091\n", "shellcheck bad.sh", false},
+		{"user's ~/.shellcheckrc", "shellcheck", ".shellcheckrc", "disable=SC2000-SC2999\n", "disable=SC1091\n", "shellcheck bad.sh", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bin := lookLinter(t, c.prog)
+			if bin == "" {
+				return
+			}
+			for _, lazy := range []bool{true, false} {
+				dir, home := t.TempDir(), t.TempDir()
+				for name, body := range files {
+					write(t, filepath.Join(dir, name), body)
+				}
+				body := c.honest
+				if lazy {
+					body = c.lazy
+				}
+				at := dir
+				if c.home {
+					at = home
+				}
+				write(t, filepath.Join(at, c.file), body)
+				args := strings.Fields(c.line)
+				switch args[0] {
+				case "python3":
+					args = args[2:]
+				case "npx":
+					args = args[1:]
+				}
+				cmd := exec.Command(bin, args[1:]...)
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME=", "PYLINTHOME="+filepath.Join(home, ".pylint.d"))
+				out, err := cmd.CombinedOutput()
+				code := 0
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Fatalf("%s: %v", c.line, err)
+				}
+				got := ConfigCannotFail(c.line, dir, dir, home, func(string) string { return "" })
+				if lazy && (code != 0 || len(got) != 1) {
+					t.Errorf("%s under %s %q: exit %d, found %v; want exit 0 and found\n%s", c.line, c.file, c.lazy, code, got, out)
+				}
+				if !lazy && (code == 0 || len(got) != 0) {
+					t.Errorf("%s under %s %q (honest twin): exit %d, found %v; want a failing run, not found\n%s", c.line, c.file, c.honest, code, got, out)
+				}
+			}
+		})
+	}
+}
+
+func write(t *testing.T, p, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

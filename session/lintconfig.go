@@ -1,0 +1,103 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/ctime"
+	"github.com/sessiongate/sessiongate/quietlint"
+)
+
+// lintConfigVerdict judges the config files a lint line run in dir reads
+// that make it unable to fail (quietlint.ConfigCannotFail) (round 21
+// c1). One the session wrote or changed (absent from or different from
+// the start commit, or outside the work tree and changed since the
+// session started) makes the run no evidence: fail says why. One the team
+// committed before the session, unchanged, is the team's choice: the run
+// counts, and note says it could not fail (no false FAIL on an honest
+// team that keeps such a config). getenv is the run's environment; open
+// gives the repository, opened only when such a file is found.
+func lintConfigVerdict(ctx context.Context, open func() (Repo, error), s *Session, dir, line string, getenv func(string) string) (fail, note string, err error) {
+	if s == nil || open == nil {
+		return "", "", nil
+	}
+	root := s.Worktree
+	if dir == "" {
+		dir = root
+	}
+	home, _ := os.UserHomeDir()
+	if h := getenv("HOME"); h != "" {
+		home = h
+	}
+	var repo Repo
+	for _, f := range quietlint.ConfigCannotFail(line, dir, root, home, getenv) {
+		if repo == nil {
+			if repo, err = open(); err != nil {
+				return "", "", fmt.Errorf("lint config %s: open the repository: %w", f.File, err)
+			}
+		}
+		changed, err := changedInSession(ctx, repo, s, f.File)
+		if err != nil {
+			return "", "", fmt.Errorf("lint config %s: %w", f.File, err)
+		}
+		shown := f.File
+		if rel, err := filepath.Rel(root, f.File); err == nil && filepath.IsLocal(rel) {
+			shown = filepath.ToSlash(rel)
+		}
+		f.File = shown
+		if changed {
+			return f.Message() + "; the file was written or changed in this session: a lint run that could not fail is no lint evidence (restore it; a person changes lint rules outside a session)", "", nil
+		}
+		if note == "" {
+			note = f.Message() + " (set before this session): the lint could not fail"
+		}
+	}
+	return "", note, nil
+}
+
+// changedInSession: the file differs from the session's start commit
+// (or is not in it and was changed since the session started).
+func changedInSession(ctx context.Context, repo Repo, s *Session, file string) (bool, error) {
+	rel, err := filepath.Rel(repo.Root(), file)
+	if err == nil && filepath.IsLocal(rel) && s.StartCommit != "" {
+		now, err := os.ReadFile(file)
+		if err != nil {
+			return true, nil // gone since it was read: not the team's
+		}
+		p := filepath.ToSlash(rel)
+		in, err := repo.ExistsAt(ctx, s.StartCommit, p)
+		if err != nil {
+			return false, fmt.Errorf("look it up at the session's start: %w", err)
+		}
+		if in {
+			then, err := repo.ReadAt(ctx, s.StartCommit, p)
+			if err != nil {
+				return false, fmt.Errorf("read it at the session's start: %w", err)
+			}
+			return !bytes.Equal(now, then), nil
+		}
+		// Not committed at the start: a local file, judged by its age.
+	}
+	t, err := ctime.Of(file)
+	if err != nil {
+		return true, nil
+	}
+	return !t.Before(s.CreatedAt), nil
+}
+
+// envLookup reads NAME from a KEY=VALUE list (a gate's environment).
+func envLookup(env []string) func(string) string {
+	return func(name string) string {
+		v := ""
+		for _, kv := range env {
+			if s, ok := strings.CutPrefix(kv, name+"="); ok {
+				v = s
+			}
+		}
+		return v
+	}
+}

@@ -1,0 +1,144 @@
+package session_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// TestObservedLintUnderConfigThatCannotFail (round 21 c1): a lint run
+// whose config file, written or changed in the session, makes it unable
+// to fail (`exit-zero=yes` in .pylintrc, flake8 ignoring E,W,F, an eslint
+// config with no rule, `disable=all` in .shellcheckrc, ~/.pylintrc) is no
+// evidence for "lint the changed files"; before, it met it. The same file
+// committed by the team before the session is the team's choice: the run
+// counts, and its evidence says it could not fail. Honest twins: a config
+// the session changed that still lets the linter fail, and plain runs.
+func TestObservedLintUnderConfigThatCannotFail(t *testing.T) {
+	const proto = "# P\n\n## Session Start\n\n### Phase 1: Lint (REQUIRED)\n\n<!-- gate: must_evidence -->\n\n" +
+		"1. The agent MUST lint the changed files.\n\n" +
+		"## Session End\n\n### Phase 1: Wrap Up (REQUIRED)\n\n<!-- gate: commit_since_start -->\n\n- The agent MUST commit.\n"
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, cmd string
+		before    map[string]string // committed before the session
+		during    map[string]string // written in the session (home/ is the user's home)
+		commit    bool              // the session commits what it wrote
+		pass      bool
+		note      string // in the evidence of a pass
+	}{
+		{"pylintrc exit-zero written in the session", "pylint src", nil, map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, false, false, ""},
+		{"pylintrc exit-zero committed in the session", "pylint src", nil, map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, true, false, ""},
+		{"team's pylintrc changed to fail-under=-100", "python3 -m pylint src", map[string]string{".pylintrc": "[MAIN]\nfail-under=8\n"}, map[string]string{".pylintrc": "[MAIN]\nfail-under=-100\n"}, false, false, ""},
+		{"flake8 extend-ignore in setup.cfg", "flake8 src", map[string]string{"setup.cfg": "[metadata]\nname = x\n"}, map[string]string{"setup.cfg": "[metadata]\nname = x\n[flake8]\nextend-ignore = E,W,F,C\n"}, false, false, ""},
+		{"eslint.config.js exporting []", "npx eslint src", nil, map[string]string{"eslint.config.js": "export default [];\n"}, true, false, ""},
+		{".shellcheckrc disable=all", "shellcheck src/a.sh", nil, map[string]string{".shellcheckrc": "disable=all\n"}, false, false, ""},
+		{"user's ~/.pylintrc written in the session", "pylint src", nil, map[string]string{"home/.pylintrc": "[MAIN]\nexit-zero=yes\n"}, false, false, ""},
+		{"team's .pylintrc with exit-zero, from before", "pylint src", map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, nil, false, true, "could not fail"},
+		{"honest: session tunes flake8 and still fails on findings", "flake8 src", nil, map[string]string{".flake8": "[flake8]\nmax-line-length = 100\nextend-ignore = E203\n"}, true, true, ""},
+		{"honest: session's pylintrc disables two messages", "pylint src", nil, map[string]string{".pylintrc": "[MESSAGES CONTROL]\ndisable=C0114,C0116\n"}, false, true, ""},
+		{"honest: plain flake8", "flake8 src", nil, nil, false, true, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := t.TempDir()
+			t.Setenv("HOME", home)
+			t.Setenv("PYLINTRC", "")
+			e := newEnv(t, proto)
+			e.now = time.Now().Add(-time.Minute) // files written after start are newer than it
+			gittest.Write(t, e.root, "src/a.py", "import os\n")
+			for f, body := range c.before {
+				gittest.Write(t, e.root, f, body)
+			}
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "before the session")
+			id := e.start("lint")
+			for f, body := range c.during {
+				if rel, ok := strings.CutPrefix(f, "home/"); ok {
+					gittest.Write(t, home, rel, body)
+					continue
+				}
+				gittest.Write(t, e.root, f, body)
+			}
+			if c.commit {
+				gittest.Git(t, e.root, "add", "-A")
+				gittest.Git(t, e.root, "commit", "-q", "-m", "lint config")
+			}
+			if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "LINT", Requirement: "LINT.lint-changed-files", Source: session.SourceRun,
+				Command: c.cmd, ExitCode: 0, Duration: time.Millisecond, Dir: e.root}); err != nil {
+				t.Fatal(err)
+			}
+			g, err := e.engine.ValidateGate(ctx, id, "LINT")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (g.Status == session.StatusPass) != c.pass {
+				t.Fatalf("%s: gate %s, want pass %v: %s", c.cmd, g.Status, c.pass, g.Message)
+			}
+			if c.note != "" {
+				evs, err := e.db.ListEvidence(ctx, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				found := false
+				for _, ev := range evs {
+					found = found || strings.Contains(ev.Ref, c.note)
+				}
+				if !found {
+					t.Fatalf("no evidence notes %q: %+v", c.note, evs)
+				}
+			}
+		})
+	}
+}
+
+// TestLintGateUnderConfigThatCannotFail: a protocol's lint command gate,
+// run for real (flake8), passes on code with findings once the session
+// writes a .flake8 ignoring every check; before, the gate passed. The
+// team's config committed before the session is its choice: the gate
+// passes and says the lint could not fail. Honest twin: the session's
+// config keeps the checks, the code is clean, the gate passes.
+func TestLintGateUnderConfigThatCannotFail(t *testing.T) {
+	if _, err := exec.LookPath("flake8"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("flake8 is not installed (.ci/run installs it)")
+		}
+		t.Skip("flake8 is not installed")
+	}
+	const lazyCfg = "[flake8]\nextend-ignore = E,W,F,C\n"
+	for _, c := range []struct {
+		name           string
+		before, during map[string]string
+		want           session.GateStatus
+		msg            string
+	}{
+		{"session writes .flake8 ignoring everything", map[string]string{"src/a.py": "import os\n"}, map[string]string{".flake8": lazyCfg}, session.StatusFail, "could not fail"},
+		{"session fills the team's tox.ini", map[string]string{"src/a.py": "import os\n", "tox.ini": "[tox]\nenvlist = py3\n"}, map[string]string{"tox.ini": "[tox]\nenvlist = py3\n[flake8]\nignore = E W F\n"}, session.StatusFail, "tox.ini"},
+		{"team's .flake8 from before", map[string]string{"src/a.py": "import os\n", ".flake8": lazyCfg}, map[string]string{"src/b.py": "import sys\n"}, session.StatusPass, "could not fail"},
+		{"honest: session's .flake8 keeps the checks, clean code", map[string]string{"src/a.py": "x = 1\n"}, map[string]string{".flake8": "[flake8]\nmax-line-length = 100\n", "src/b.py": "y = 2\n"}, session.StatusPass, "command passed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("HOME", t.TempDir())
+			e := newEnv(t, gateProtocol(`<!-- gate: command "flake8 src" -->`))
+			e.now = time.Now().Add(-time.Minute)
+			for f, body := range c.before {
+				gittest.Write(t, e.root, f, body)
+			}
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.Git(t, e.root, "commit", "-q", "-m", "before the session")
+			id := e.start(c.name)
+			for f, body := range c.during {
+				gittest.Write(t, e.root, f, body)
+			}
+			g := e.gate(id, "")
+			if g.Status != c.want || !strings.Contains(g.Checks[0].Message, c.msg) {
+				t.Fatalf("gate %s %q, want %s containing %q", g.Status, g.Checks[0].Message, c.want, c.msg)
+			}
+		})
+	}
+}

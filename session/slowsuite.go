@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/repopath"
 )
 
 // A suite longer than command_timeout (round 20 left it open): the QA gate
@@ -18,7 +20,8 @@ import (
 // `sessiongate run` of exactly its command (the same line, or `sh -c`
 // of it) that saw the tree the gate would test: the same clean
 // environment (gateEnviron), the work tree's tracked files the same
-// before and after the run, and no untracked file the runner reads.
+// before and after the run and now (documentation aside: a handoff
+// written after the run), and no untracked file the runner reads.
 // A failing run at the gate is never overruled, and a run observed by an
 // agent's hook (the agent's own environment) does not count.
 
@@ -93,8 +96,21 @@ func slowSuiteRun(ctx context.Context, env gateEnv, line string) (*Evidence, err
 		if m[1] == tree {
 			return ev, nil
 		}
+		// Documentation written after the run (a handoff, notes) is no
+		// change the tests saw; anything else is.
+		diff, err := env.repo.TreeDiff(ctx, m[1], tree)
+		if err != nil {
+			return nil, fmt.Errorf("compare the tree the run saw: %w", err)
+		}
+		if !slices.ContainsFunc(diff, func(f string) bool { return !docGlob(env.cfg.DocGlobs, f) }) {
+			return ev, nil
+		}
 	}
 	return nil, nil
+}
+
+func docGlob(globs []string, f string) bool {
+	return slices.ContainsFunc(globs, func(g string) bool { return repopath.Match(g, f) })
 }
 
 // sameRecordedLine compares a recorded run's line (commandLine of its

@@ -36,6 +36,12 @@ func TestSlowSuiteGate(t *testing.T) {
 				gittest.Write(t, e.root, "greet.txt", "hello, changed after the run\n")
 				gittest.Git(t, e.root, "add", "greet.txt")
 			}},
+		{name: "honest: the handoff written after the run", pass: true, msg: "passed on this same tree",
+			before: func(t *testing.T, e *env, id string) {
+				e.run(t, id, "sh", "suite.sh")
+				gittest.Write(t, e.root, "docs/handoff.md", "# Handoff\n\nThe greeting says hello world.\n")
+				gittest.Git(t, e.root, "add", "docs/handoff.md")
+			}},
 		{name: "a run of another command", msg: "timed out",
 			before: func(t *testing.T, e *env, id string) { e.run(t, id, "sh", "-c", "grep -q hello greet.txt") }},
 		{name: "a run seen by the agent's hook, in its own environment", msg: "timed out",
@@ -57,6 +63,7 @@ func TestSlowSuiteGate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, qaProtocol)
 			e.engine.Config.Commands = map[string]string{"QA_VALIDATION": "sh suite.sh"}
+			e.engine.Config.DocGlobs = []string{"**/*.md"}
 			gittest.Commit(t, e.root, "project", map[string]string{"greet.txt": "hello\n", "suite.sh": suite})
 			id := e.start("a slow suite")
 			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: run the tests")

@@ -1,7 +1,9 @@
 package compliance_test
 
 import (
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -72,6 +74,104 @@ func TestShallowCIRevert(t *testing.T) {
 			t.Logf("verify: exit %d\n%s", r.code, r.text())
 			if r.code != c.code || !strings.Contains(r.text(), c.want) {
 				t.Fatalf("verify in a depth-%s clone: exit %d, want %d with %q:\n%s", c.depth, r.code, c.code, c.want, r.text())
+			}
+		})
+	}
+}
+
+// TestSlowSuiteQA: the v3.0-style session on a project whose test suite
+// takes longer than the command_timeout a person set (4 s against 2 s).
+// Before, nothing an honest agent did passed the QA gate: the gate killed
+// its own run, and `sessiongate run --timeout` helped only the agent's.
+// Now the agent runs the gate's command itself, as the gate's message
+// says, and the gate takes that run: COMPLETE, clean, verify OK. The lazy
+// twin runs the suite, then changes the code and commits: the run saw
+// another tree, so the gate still fails.
+func TestSlowSuiteQA(t *testing.T) {
+	if binary == "" {
+		t.Skip("sessiongate was not built (git missing)")
+	}
+	t.Parallel()
+	for _, lazy := range []bool{false, true} {
+		name := "honest"
+		if lazy {
+			name = "lazy: code changed after the run"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			w.agent = &cliAgent{w: w}
+			doc, err := os.ReadFile(filepath.Join(moduleRoot, "protocolspec", "testdata", "v3-style.md"))
+			if err != nil {
+				t.Fatalf("read the v3.0-style protocol: %v", err)
+			}
+			w.write("SESSION-PROTOCOL.md", string(doc))
+			w.write(".agents/HANDOFF.md", v3Handoff)
+			w.write(".agents/handoffs/.gitkeep", "")
+			projectFiles(w)
+			w.write("scripts/test.sh", "sleep 4 # the suite is slow\n"+w.read("scripts/test.sh"))
+			w.sgOK("init")
+			cfg := w.read("sessiongate.yaml")
+			if !strings.Contains(cfg, "QA_VALIDATION: sh scripts/test.sh") {
+				t.Fatalf("init chose another QA command:\n%s", cfg)
+			}
+			cfg = regexp.MustCompile(`(?m)^command_timeout: .*$`).ReplaceAllString(cfg, "command_timeout: 2s")
+			if !strings.Contains(cfg, "command_timeout: 2s") {
+				cfg += "command_timeout: 2s\n"
+			}
+			w.write("sessiongate.yaml", cfg)
+			publish(w)
+
+			objective := "Add a name argument to the greeting script"
+			blocked := ""
+			func() {
+				defer func() {
+					if x := recover(); x != nil {
+						s, ok := x.(stop)
+						if !ok {
+							panic(x)
+						}
+						blocked = s.reason
+					}
+				}()
+				w.git("switch", "-q", "-c", "feat/greet-name")
+				w.start(objective)
+				w.evidence("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
+				w.evidence("CONTEXT_RETRIEVAL", "Read the issue or task", toolOutput, "task: "+objective)
+				w.advance("")
+				w.shell("BRANCH_CHECK", "Run git branch --show-current", "git branch --show-current")
+				w.advance("")
+				w.advance("WORKING")
+				w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
+				w.write("scripts/test.sh", "sleep 4 # the suite is slow\n"+greetTest)
+				w.git("add", "-A")
+				// The gate's own message says how: its command, run by the agent
+				// with a longer limit, on the work as it is.
+				r := w.exec(w.root, "", binary, "run", "--session", w.id, "--phase", "QA_VALIDATION", "--timeout", "1m", "--", "sh", "-c", "sh scripts/test.sh")
+				if r.code != 0 {
+					w.halt("the suite's own run: %s", r.text())
+				}
+				if lazy {
+					w.deviate()
+					w.write("scripts/greet.sh", "#!/bin/sh\necho \"hello\"\n")
+					w.git("add", "-A")
+				}
+				w.evidence("QA_VALIDATION", "Fix what the checks report", toolOutput, "the checks reported nothing to fix:\n"+r.out)
+				w.write(v3NewHandoff, v3HonestHandoff)
+				w.evidence("HANDOFF", "Complete the handoff", filePath, v3NewHandoff)
+				w.shell("GIT_OPERATIONS", "Re-verify the branch", "git branch --show-current")
+				w.commit("feat(scripts): greet takes an optional name")
+				w.end(objective+": done", "", false)
+			}()
+			if lazy {
+				if !strings.Contains(blocked, "QA_VALIDATION") && !strings.Contains(strings.Join(w.out.failedGates, " "), "QA_VALIDATION") {
+					t.Fatalf("route gets through QA: the code changed after the suite's run: stopped %q, outcome %+v", blocked, w.out)
+				}
+				t.Logf("caught: stopped %q, failed gates %v", blocked, w.out.failedGates)
+				return
+			}
+			if blocked != "" || !w.out.complete || !w.out.verifyOK || len(w.out.failedGates) > 0 || len(w.out.violations) > 0 || len(w.out.notClean) > 0 {
+				t.Fatalf("a false block on an honest slow suite: stopped %q, outcome %+v", blocked, w.out)
 			}
 		})
 	}

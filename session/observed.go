@@ -45,6 +45,9 @@ type ObservedRequest struct {
 	// "" for the worktree root: a run that worked outside the worktree
 	// proves nothing about the session's work (shellline.RanElsewhere).
 	Dir string
+	// gateTree is the tree a `sessiongate run` of a QA gate's own command
+	// saw, unchanged from start to end (Run, slowsuite.go); set only here.
+	gateTree string
 }
 
 // RecordObserved stores observed evidence: the command line, exit code,
@@ -347,6 +350,9 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 			code = -1
 		}
+	}
+	if code == 0 && req.gateTree != "" && req.Source == SourceRun {
+		ref += ", the gate's command on tree " + req.gateTree
 	}
 	// The pass counts the output reports: numbers, not the body, kept so
 	// a handoff's "181 passed" can be held against them (testcounts.go).

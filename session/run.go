@@ -109,6 +109,19 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 			return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
 		}
 	}
+	// A run of the QA gate's own command may stand in for the gate's run
+	// when that outlives command_timeout (slowsuite.go): note the tree it
+	// starts on; it counts only if the tree is the same when it ends.
+	var gateRepo Repo
+	gateLine, treeBefore := gateCommandRun(p, e.Config, req.Argv), ""
+	if gateLine != "" && e.OpenRepo != nil {
+		if gateRepo, err = e.OpenRepo(ctx, s.Worktree); err != nil {
+			return nil, err
+		}
+		if treeBefore, err = treeForGate(ctx, gateRepo, s, gateLine); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
+		}
+	}
 	timeout := req.Timeout
 	if timeout <= 0 {
 		timeout = e.Config.CommandTimeout
@@ -162,8 +175,18 @@ func (e *Engine) Run(ctx context.Context, req RunRequest) (*RunResult, error) {
 		return nil, fmt.Errorf("%w: wait for %s: %v", ErrCannotRun, req.Argv[0], err)
 	}
 	line := commandLine(req.Argv)
+	gateTree := ""
+	if treeBefore != "" && res.ExitCode == 0 && !res.TimedOut {
+		after, err := treeForGate(ctx, gateRepo, s, gateLine)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCannotRun, err)
+		}
+		if after == treeBefore {
+			gateTree = after
+		}
+	}
 	ev, err := e.RecordObserved(ctx, ObservedRequest{ID: s.ID, Phase: p.ID, Requirement: reqID, Source: SourceRun,
-		Command: line, ExitCode: res.ExitCode, Duration: dur, Output: out.Bytes()})
+		Command: line, ExitCode: res.ExitCode, Duration: dur, Output: out.Bytes(), gateTree: gateTree})
 	if err != nil {
 		return nil, err
 	}

@@ -274,7 +274,10 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		}
 		rep.Commits = append(rep.Commits, cr)
 	}
-	replays := vouchedReplays(ctx, repo, rep, unwitnessed, records, opts)
+	replays, err := vouchedReplays(ctx, repo, rep, unwitnessed, records, opts)
+	if err != nil {
+		return nil, err
+	}
 	// After every record is loaded: the originals are found by the commits
 	// the range's sessions recorded (rebasedwork.go).
 	squashes := gitlabSquashes(ctx, repo, rep, commits, opts)
@@ -750,7 +753,7 @@ func onlyRecords(files []string, template string) bool {
 // own: a commit on a remote branch is no witness that hooks ran (the
 // agent can push its hooks-off commit to a branch of its own, then pick
 // it), its own verdict is. It reports whether it changed a verdict.
-func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []int, records map[string]*recordCheck, opts Options) bool {
+func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []int, records map[string]*recordCheck, opts Options) (bool, error) {
 	ids := slices.Sorted(maps.Keys(records))
 	var inRange []string
 	for _, c := range rep.Commits {
@@ -765,6 +768,10 @@ func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []
 			rc := records[id]
 			if rc == nil || !rc.commits[h] || rc.bypassed[h] {
 				continue
+			}
+			// A shallow clone may lack the commit it reverts (shallowrevert.go).
+			if err := completeForRevert(ctx, repo, cr.SHA, opts, &rep.Fetched); err != nil {
+				return changed, err
 			}
 			what, why := replayedHere(ctx, repo, cr.SHA, inRange, opts)
 			if why != "" {
@@ -786,7 +793,7 @@ func vouchedReplays(ctx context.Context, repo *gitrepo.Repo, rep *Report, idx []
 			break
 		}
 	}
-	return changed
+	return changed, nil
 }
 
 // replayedHere: what bare commit c replays, settled in this clone: "" when

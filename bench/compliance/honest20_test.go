@@ -85,7 +85,10 @@ func v3RevertRepo(w *world, published bool, sk skip) {
 
 // v3RevertFlow is the session: the start protocol as written, the revert
 // (twice on the lazy route), the tests, the handoff and its commit.
-func v3RevertFlow(w *world, sk skip) {
+func v3RevertFlow(w *world, sk skip) { v3RevertFlowOf(w, sk, "HEAD") }
+
+// v3RevertFlowOf is v3RevertFlow reverting target (honest21_test.go).
+func v3RevertFlowOf(w *world, sk skip, target string) {
 	objective := "Revert the README title change"
 	w.start(objective)
 	w.evidence("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
@@ -100,7 +103,7 @@ func v3RevertFlow(w *world, sk skip) {
 		reverts = 2
 	}
 	for i := 0; i < reverts; i++ {
-		if r := w.exec(w.root, "", "git", "revert", "--no-edit", "HEAD"); r.code != 0 {
+		if r := w.exec(w.root, "", "git", "revert", "--no-edit", target); r.code != 0 {
 			w.halt("git revert refused: %s", r.text())
 		}
 	}

@@ -411,17 +411,25 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	}
 	honest := honestNewScripts(ctx, repo, start, files)
 	dead := deadTestLine(ctx, repo, start)
+	moved := pairRenames(ctx, repo, start, files)
 	var out []InputChange
 	gone, came := map[string][]int{}, map[string][]int{} // whole scripts deleted and added, by content
 	for _, f := range files {
-		if why, ok := honest[f.path]; ok && f.net && f.section == "" {
+		if moved.from(f.path) != "" && f.section == "" {
+			continue // judged under its new name, against its old self
+		}
+		if why, ok := honest[f.path]; ok && f.net && f.section == "" && moved[f.path] == "" {
 			out = append(out, InputChange{f.path, why, false})
 			continue
 		}
-		was, errWas := repo.ReadAt(ctx, start, f.path)
+		src := f.path
+		if g := moved[f.path]; g != "" && f.section == "" {
+			src = g
+		}
+		was, errWas := repo.ReadAt(ctx, start, src)
 		if errWas != nil {
-			if ok, err := repo.ExistsAt(ctx, start, f.path); err != nil || ok {
-				return nil, fmt.Errorf("read %s at the start commit: %w", f.path, errors.Join(errWas, err))
+			if ok, err := repo.ExistsAt(ctx, start, src); err != nil || ok {
+				return nil, fmt.Errorf("read %s at the start commit: %w", src, errors.Join(errWas, err))
 			}
 			was = nil
 		}
@@ -438,7 +446,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			// committed sources is the QA gate's freshening (freshmtime.go).
 			continue
 		}
-		a, b := sectionOf(was, f.section), sectionOf(now, f.section)
+		a, b := moved.rename(sectionOf(was, f.section)), sectionOf(now, f.section)
 		if a == b {
 			continue
 		}
@@ -451,6 +459,9 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			continue
 		}
 		what := f.path
+		if src != f.path {
+			what = f.path + " (renamed from " + src + ")"
+		}
 		switch {
 		case strings.HasPrefix(f.section, "target:"):
 			what = fmt.Sprintf("%s's %q %s", f.path, strings.SplitN(f.section, ":", 3)[2], map[string]string{"make": "target", "npm": "script"}[strings.SplitN(f.section, ":", 3)[1]])

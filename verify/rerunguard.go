@@ -183,6 +183,10 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 	}
 	for _, s := range status {
 		switch base := path.Base(s.Path); {
+		case scripts[s.Path] != "" && s.Status == "M" && t.renamedOnly(ctx, bl.Rev, tip, s.Path, rerun):
+			// Only the paths of files the range renamed changed in it
+			// (`sh scripts/greet.sh` now `sh scripts/hello.sh`), perhaps
+			// with new checks added, and the renamed files prove no less.
 		case scripts[s.Path] != "":
 			found = append(found, weakening{s.Path, fmt.Sprintf("%s it, and the rerun command `%s` runs it", verb(s.Status), shorten.Bytes(scripts[s.Path], 80, "..."))})
 		case s.Path == "package.json" && slices.Contains(tools, "npm"):

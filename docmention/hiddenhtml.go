@@ -4,7 +4,8 @@ import "strings"
 
 // stripHiddenHTML removes from a markdown line the HTML elements a
 // renderer shows as nothing: one with a `hidden` attribute (<span hidden>)
-// or a style of display:none or visibility:hidden. An element left open
+// or a style of display:none or visibility:hidden, and a <style>,
+// <script> or <template> element. An element left open
 // on the line hides the following lines until its closing tag (open names
 // it). Nested elements of the same name inside it are not followed.
 // <details> is shown (a reader opens it): its text counts.
@@ -55,9 +56,19 @@ func hiddenTag(t string) int {
 		if end < 0 {
 			end = len(lt) - i
 		}
+		if strings.Count(lt[:i], "`")%2 == 1 && strings.Contains(lt[i:], "`") {
+			continue // inside an inline code span: shown as text (a lone backtick opens none)
+		}
 		tag := lt[i : i+end]
-		attrs := strings.ReplaceAll(tag, " ", "")
+		// CSS allows any white space around the colon (a tab too).
+		attrs := strings.Join(strings.Fields(tag), "")
 		if strings.Contains(attrs, "display:none") || strings.Contains(attrs, "visibility:hidden") || hiddenAttr(tag) {
+			return i
+		}
+		// A browser shows none of these elements' content: it applies a
+		// style, runs a script, keeps a template inert (round 21 review).
+		switch tagName(lt[i+1:]) {
+		case "style", "script", "template":
 			return i
 		}
 	}

@@ -48,11 +48,14 @@ func FileWide(prog, file string, body []byte) string {
 			return "# flake8: noqa"
 		case prog == "ruff" && py && squash(c) == "ruff:noqa":
 			return "# ruff: noqa"
-		case prog == "pylint" && py && (squash(c) == "pylint:skip-file" || hasPylintDisableAll(c)):
+		case prog == "pylint" && py && (squash(c) == "pylint:skip-file" || hasPylintDisableAll(c) && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t")):
+			// at module level, even after code, it holds to the module's end
+			// (measured: `import os  # pylint: disable=all` hid x=1's
+			// invalid-name, exit 0); indented, its block's only
 			return strings.TrimSpace(l[strings.Index(l, "#"):])
 		case prog == "shellcheck" && (ext == ".sh" || ext == ".bash" || ext == "") && strings.HasPrefix(squash(c), "shellcheckdisable=") && hasWord(strings.TrimPrefix(squash(c), "shellcheckdisable="), "all"):
 			return "# shellcheck disable=all"
-		case prog == "eslint" && strings.Contains(t, "/*") && eslintDisableAll(t):
+		case prog == "eslint" && strings.Contains(t, "/*") && eslintDisableAll(t) && !eslintEnabledAfter(body, l):
 			return "/* eslint-disable */"
 		case prog == "golangci-lint" && ext == ".go" && strings.HasPrefix(t, "package ") && (nolintAll(comment(t, "//")) || nolintAll(prev)):
 			return "//nolint"
@@ -97,4 +100,12 @@ func eslintDisableAll(t string) bool {
 func nolintAll(c string) bool {
 	c = squash(c)
 	return c == "nolint" || c == "nolint:all" || strings.HasPrefix(c, "nolint//") || strings.HasPrefix(c, "nolint:all//")
+}
+
+// eslintEnabledAfter: a `/* eslint-enable */` after the line closes the
+// region, so the disable is not the whole file's.
+func eslintEnabledAfter(body []byte, line string) bool {
+	b := string(body)
+	i := strings.Index(b, line)
+	return i >= 0 && strings.Contains(squash(strings.ToLower(b[i+len(line):])), "/*eslint-enable")
 }

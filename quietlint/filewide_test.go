@@ -15,6 +15,7 @@ func TestFileWide(t *testing.T) {
 		{"ruff", "a.py", "# flake8: noqa\n", true},
 		{"pylint", "a.py", "import os  # pylint: skip-file\n", true},
 		{"pylint", "a.py", "# pylint: disable=all\n", true},
+		{"pylint", "a.py", "\"\"\"doc.\"\"\"\nimport os  # pylint: disable=all\nx=1\n", true},
 		{"eslint", "a.js", "/* eslint-disable */\nf();\n", true},
 		{"eslint", "a.ts", "/*eslint-disable -- generated*/\n", true},
 		{"shellcheck", "a.sh", "#!/bin/sh\n# shellcheck disable=all\n", true},
@@ -31,6 +32,8 @@ func TestFileWide(t *testing.T) {
 		{"shellcheck", "a.sh", "# shellcheck disable=SC2086\n", false},
 		{"golangci-lint", "a.go", "package a\n\nfunc f() {} //nolint:all\n", false},
 		{"flake8", "a.md", "# flake8: noqa\n", false},
+		{"eslint", "a.js", "/* eslint-disable */\nconst x = require('x');\n/* eslint-enable */\nf();\n", false},
+		{"pylint", "a.py", "def f():\n    # pylint: disable=all\n    return 1\n", false},
 	} {
 		if got := FileWide(c.prog, c.file, []byte(c.body)); (got != "") != c.wide {
 			t.Errorf("FileWide(%s, %s, %q) = %q, want whole-file %v", c.prog, c.file, c.body, got, c.wide)

@@ -44,7 +44,7 @@ func FileWide(prog, file string, body []byte) string {
 		t := strings.ToLower(strings.TrimSpace(l))
 		c := comment(t, "#")
 		switch {
-		case (prog == "flake8" || prog == "ruff") && py && squash(c) == "flake8:noqa":
+		case (prog == "flake8" || prog == "ruff") && py && (squash(c) == "flake8:noqa" || squash(c) == "flake8=noqa"): // `# flake8= noqa` too (measured)
 			return "# flake8: noqa"
 		case prog == "ruff" && py && squash(c) == "ruff:noqa":
 			return "# ruff: noqa"

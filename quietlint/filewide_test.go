@@ -11,6 +11,7 @@ func TestFileWide(t *testing.T) {
 	}{
 		{"flake8", "a.py", "# flake8: noqa\nx=1\n", true},
 		{"flake8", "a.py", "x=1\n#flake8:NOQA\n", true},
+		{"flake8", "a.py", "# flake8= noqa\n", true},
 		{"ruff", "a.py", "# ruff: noqa\n", true},
 		{"ruff", "a.py", "# flake8: noqa\n", true},
 		{"pylint", "a.py", "import os  # pylint: skip-file\n", true},

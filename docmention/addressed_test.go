@@ -69,10 +69,15 @@ func TestAddressed(t *testing.T) {
 		{"a template element naming the flag", flag, "README.md", edit("every step.\n", "every step.\n<template>--verbose is on now</template>\n"), false},
 		{"display:none with a tab", flag, "README.md", edit("every step.\n", "every step.\n<div style=\"display:\tnone\">--verbose is on now</div>\n"), false},
 		{"DISPLAY: NONE upper case", flag, "README.md", edit("every step.\n", "every step.\n<div STYLE=\"DISPLAY: NONE\">--verbose is on now</div>\n"), false},
+		{"an empty anchor under the flag's line", flag, "README.md", edit("every step.\n", "every step.\n<a name=\"verbose-on\"></a>\n"), false},
+		{"an empty span with a title on the flag's line", flag, "README.md", edit("every step.", "every step.<span title=\"--verbose is on now\"></span>"), false},
 		// Honest twins: shown HTML beside the mention.
 		{"a details block under the flag", flag, "README.md", edit("every step.\n", "every step.\n<details><summary>Default</summary>On by default.</details>\n"), true},
 		{"an aria-hidden icon and text", flag, "README.md", edit("every step.", "every step <span aria-hidden=\"true\">*</span> (on by default)."), true},
 		{"a code block showing a style tag", flag, "README.md", edit("every step.\n", "every step.\n\n`<style>` is on with --verbose\n"), true},
+		{"an image under the flag", flag, "README.md", edit("every step.\n", "every step.\n<img src=\"verbose.png\" alt=\"verbose output\">\n"), true},
+		{"an autolink under the flag", flag, "README.md", edit("every step.\n", "every step.\n<https://example.com/verbose>\n"), true},
+		{"a link with text under the flag", flag, "README.md", edit("every step.\n", "every step.\n<a href=\"x.md\">On by default.</a>\n"), true},
 		{"a shown span", flag, "README.md", edit("every step.", "every step <span class=\"note\">on by default</span>."), true},
 		{"adoc comment on its own line", flag, "README.adoc", edit("every step.\n", "every step.\n// --verbose changed\n"), false},
 	} {

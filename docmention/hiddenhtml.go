@@ -92,3 +92,73 @@ func tagName(t string) string {
 	}
 	return strings.ToLower(t[:n])
 }
+
+// shownElements show something with no text inside them.
+var shownElements = map[string]bool{"img": true, "picture": true, "video": true, "audio": true, "svg": true,
+	"iframe": true, "object": true, "embed": true, "input": true, "hr": true, "canvas": true, "math": true,
+	"textarea": true, "select": true, "button": true, "progress": true, "meter": true}
+
+// onlyEmptyHTML: the line is HTML tags and nothing a renderer shows
+// (`<a name="x"></a>`, `<span title="..."></span>`): their attributes'
+// text is no doc change (round 21 review). An autolink (<https://...>),
+// an element shown without text (img, hr, ...) or any text between the
+// tags is shown.
+func onlyEmptyHTML(t string) bool {
+	if !strings.HasPrefix(t, "<") && !strings.Contains(t, "><") && !strings.HasSuffix(t, ">") {
+		return false
+	}
+	saw := false
+	for t != "" {
+		i := strings.IndexByte(t, '<')
+		if i < 0 {
+			return strings.TrimSpace(t) == ""
+		}
+		if strings.TrimSpace(t[:i]) != "" {
+			return false
+		}
+		end := strings.IndexByte(t[i:], '>')
+		if end < 0 {
+			return false
+		}
+		tag := t[i+1 : i+end]
+		name := tagName(strings.TrimPrefix(tag, "/"))
+		if name == "" || strings.ContainsAny(tag, "@") && !strings.ContainsAny(tag, " =") || strings.HasPrefix(tag[len(name):], ":") {
+			return false // not a tag: an autolink or text
+		}
+		if shownElements[name] {
+			return false
+		}
+		saw = true
+		t = t[i+end+1:]
+	}
+	return saw
+}
+
+// stripEmptyElements removes from a line the elements with nothing
+// inside that show nothing (`<span title="..."></span>`, `<a name="x"/>`):
+// the text of their attributes is no doc change (round 21 review).
+func stripEmptyElements(t string) string {
+	lt := strings.ToLower(t)
+	for i := 0; i < len(lt); i++ {
+		if lt[i] != '<' || i+1 >= len(lt) || !(lt[i+1] >= 'a' && lt[i+1] <= 'z') {
+			continue
+		}
+		name := tagName(lt[i+1:])
+		end := strings.IndexByte(lt[i:], '>')
+		if end < 0 || shownElements[name] || strings.HasPrefix(lt[i+1+len(name):], ":") {
+			continue
+		}
+		j := i + end + 1
+		if !strings.HasSuffix(lt[i:j-1], "/") {
+			closing := "</" + name + ">"
+			rest := strings.TrimLeft(lt[j:], " \t")
+			if !strings.HasPrefix(rest, closing) {
+				continue
+			}
+			j = len(lt) - len(rest) + len(closing)
+		}
+		t, lt = t[:i]+t[j:], lt[:i]+lt[j:]
+		i--
+	}
+	return t
+}

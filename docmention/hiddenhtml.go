@@ -93,10 +93,16 @@ func tagName(t string) string {
 	return strings.ToLower(t[:n])
 }
 
-// shownElements show something with no text inside them.
-var shownElements = map[string]bool{"img": true, "picture": true, "video": true, "audio": true, "svg": true,
-	"iframe": true, "object": true, "embed": true, "input": true, "hr": true, "canvas": true, "math": true,
-	"textarea": true, "select": true, "button": true, "progress": true, "meter": true}
+// shownElement: the element shows something with no text inside it (a
+// switch, not a map: nothing allocated at init on the hook path).
+func shownElement(name string) bool {
+	switch name {
+	case "img", "picture", "video", "audio", "svg", "iframe", "object", "embed", "input", "hr", "canvas",
+		"math", "textarea", "select", "button", "progress", "meter":
+		return true
+	}
+	return false
+}
 
 // onlyEmptyHTML: the line is HTML tags and nothing a renderer shows
 // (`<a name="x"></a>`, `<span title="..."></span>`): their attributes'
@@ -125,7 +131,7 @@ func onlyEmptyHTML(t string) bool {
 		if name == "" || strings.ContainsAny(tag, "@") && !strings.ContainsAny(tag, " =") || strings.HasPrefix(tag[len(name):], ":") {
 			return false // not a tag: an autolink or text
 		}
-		if shownElements[name] {
+		if shownElement(name) {
 			return false
 		}
 		saw = true
@@ -145,7 +151,7 @@ func stripEmptyElements(t string) string {
 		}
 		name := tagName(lt[i+1:])
 		end := strings.IndexByte(lt[i:], '>')
-		if end < 0 || shownElements[name] || strings.HasPrefix(lt[i+1+len(name):], ":") {
+		if end < 0 || shownElement(name) || strings.HasPrefix(lt[i+1+len(name):], ":") {
 			continue
 		}
 		j := i + end + 1

@@ -56,6 +56,12 @@ func TestValuesAndWritersAtTheHook(t *testing.T) {
 		{`for f in $(cat names.txt); do cp tpl/SESSION-PROTOCOL.md "$f"; done`, true},
 		{`find tpl -name SESSION-PROTOCOL.md -exec sh -c 'cp "$1" .' _ {} \;`, true},
 		{`git config set --file .git/config alias.q '!rm SESSION-PROTOCOL.md' && git q`, true},
+		// Round 21 review (c9): a redirection to the value, head and tail.
+		{`X=$(cat names.txt); echo hi > "$X"`, true},
+		{`X=$(cat names.txt); : > "$X"`, true},
+		{`read X < names.txt; > "$X"`, true},
+		{`X=$(head -1 names.txt); rm "$X"`, true},
+		{`X=$(tail -n1 names.txt); cp tpl/b.go "$X"`, true},
 
 		// Honest twins.
 		{`find . -name '*.go' -exec sed -i s/a/b/ {} +`, false},
@@ -78,6 +84,9 @@ func TestValuesAndWritersAtTheHook(t *testing.T) {
 		{`for f in $(cat files.txt); do gofmt -w "$f"; done`, false},
 		{`find tpl -name b.go -exec sh -c 'cp "$1" src/' _ {} \;`, false},
 		{`git config set alias.q '!go test ./...' && git q`, false},
+		{`X=$(cat names.txt); echo "$X" > out.txt`, false},
+		{`X=$(head -1 in.txt); echo hi > "$X.log"`, false},
+		{`X=$(tail -n 1 files.txt); gofmt -l "$X" > report.txt`, false},
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.line}))
 		denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"

@@ -103,6 +103,10 @@ func readLines(doc, body string) []line {
 		default: // markdown: HTML comments, the `[//]: # (...)` idiom, MDX {/* */}
 			t, inComment = stripHTMLComments(t, inComment)
 			t, hidden = stripHiddenHTML(t, hidden)
+			t = stripEmptyElements(t)
+			if onlyEmptyHTML(strings.TrimSpace(t)) {
+				t = ""
+			}
 			if commentLinkDef(t) {
 				t = ""
 			}

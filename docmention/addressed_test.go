@@ -61,9 +61,23 @@ func TestAddressed(t *testing.T) {
 		{"a hidden span on the flag's line", flag, "README.md", edit("every step.", "every step.<span hidden=\"\">on</span>"), false},
 		{"a display:none div over lines", flag, "README.md", edit("every step.\n", "every step.\n<div style=\"display: none\">\n--verbose is on now\n</div>\n"), false},
 		{"a visibility:hidden paragraph", flag, "README.md", edit("every step.\n", "every step.\n<p style='visibility:hidden'>on by default</p>\n"), false},
+		// Round 21 review (c9): elements whose content no renderer shows
+		// (a browser runs <script>, applies <style>, keeps <template> inert),
+		// and a style hiding with a tab or upper case.
+		{"a style element naming the flag", flag, "README.md", edit("every step.\n", "every step.\n<style>/* --verbose is on now */</style>\n"), false},
+		{"a script element over lines", flag, "README.md", edit("every step.\n", "every step.\n<script>\n// --verbose is on now\n</script>\n"), false},
+		{"a template element naming the flag", flag, "README.md", edit("every step.\n", "every step.\n<template>--verbose is on now</template>\n"), false},
+		{"display:none with a tab", flag, "README.md", edit("every step.\n", "every step.\n<div style=\"display:\tnone\">--verbose is on now</div>\n"), false},
+		{"DISPLAY: NONE upper case", flag, "README.md", edit("every step.\n", "every step.\n<div STYLE=\"DISPLAY: NONE\">--verbose is on now</div>\n"), false},
+		{"an empty anchor under the flag's line", flag, "README.md", edit("every step.\n", "every step.\n<a name=\"verbose-on\"></a>\n"), false},
+		{"an empty span with a title on the flag's line", flag, "README.md", edit("every step.", "every step.<span title=\"--verbose is on now\"></span>"), false},
 		// Honest twins: shown HTML beside the mention.
 		{"a details block under the flag", flag, "README.md", edit("every step.\n", "every step.\n<details><summary>Default</summary>On by default.</details>\n"), true},
 		{"an aria-hidden icon and text", flag, "README.md", edit("every step.", "every step <span aria-hidden=\"true\">*</span> (on by default)."), true},
+		{"a code block showing a style tag", flag, "README.md", edit("every step.\n", "every step.\n\n`<style>` is on with --verbose\n"), true},
+		{"an image under the flag", flag, "README.md", edit("every step.\n", "every step.\n<img src=\"verbose.png\" alt=\"verbose output\">\n"), true},
+		{"an autolink under the flag", flag, "README.md", edit("every step.\n", "every step.\n<https://example.com/verbose>\n"), true},
+		{"a link with text under the flag", flag, "README.md", edit("every step.\n", "every step.\n<a href=\"x.md\">On by default.</a>\n"), true},
 		{"a shown span", flag, "README.md", edit("every step.", "every step <span class=\"note\">on by default</span>."), true},
 		{"adoc comment on its own line", flag, "README.adoc", edit("every step.\n", "every step.\n// --verbose changed\n"), false},
 	} {
@@ -133,5 +147,19 @@ func TestCanAnswer(t *testing.T) {
 	}
 	if Mentions(n, "docs/other.md", []byte("Run `other --add-to-path`.\n")) {
 		t.Error("a doc about another script mentions the flag")
+	}
+}
+
+// TestStripHiddenCodeSpan: a tag inside an inline code span is shown as
+// text; a lone backtick opens no span, so the tag after it still hides.
+func TestStripHiddenCodeSpan(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"use `<style>` here", "use `<style>` here"},
+		{"a ` <span hidden>x</span> b", "a `  b"},
+		{"<script>x</script> `ok`", " `ok`"},
+	} {
+		if got, open := stripHiddenHTML(tc.in, ""); got != tc.want || open != "" {
+			t.Errorf("stripHiddenHTML(%q) = %q (open %q), want %q", tc.in, got, open, tc.want)
+		}
 	}
 }

@@ -4,7 +4,8 @@ import "strings"
 
 // stripHiddenHTML removes from a markdown line the HTML elements a
 // renderer shows as nothing: one with a `hidden` attribute (<span hidden>)
-// or a style of display:none or visibility:hidden. An element left open
+// or a style of display:none or visibility:hidden, and a <style>,
+// <script> or <template> element. An element left open
 // on the line hides the following lines until its closing tag (open names
 // it). Nested elements of the same name inside it are not followed.
 // <details> is shown (a reader opens it): its text counts.
@@ -55,9 +56,19 @@ func hiddenTag(t string) int {
 		if end < 0 {
 			end = len(lt) - i
 		}
+		if strings.Count(lt[:i], "`")%2 == 1 && strings.Contains(lt[i:], "`") {
+			continue // inside an inline code span: shown as text (a lone backtick opens none)
+		}
 		tag := lt[i : i+end]
-		attrs := strings.ReplaceAll(tag, " ", "")
+		// CSS allows any white space around the colon (a tab too).
+		attrs := strings.Join(strings.Fields(tag), "")
 		if strings.Contains(attrs, "display:none") || strings.Contains(attrs, "visibility:hidden") || hiddenAttr(tag) {
+			return i
+		}
+		// A browser shows none of these elements' content: it applies a
+		// style, runs a script, keeps a template inert (round 21 review).
+		switch tagName(lt[i+1:]) {
+		case "style", "script", "template":
 			return i
 		}
 	}
@@ -80,4 +91,80 @@ func tagName(t string) string {
 		n++
 	}
 	return strings.ToLower(t[:n])
+}
+
+// shownElement: the element shows something with no text inside it (a
+// switch, not a map: nothing allocated at init on the hook path).
+func shownElement(name string) bool {
+	switch name {
+	case "img", "picture", "video", "audio", "svg", "iframe", "object", "embed", "input", "hr", "canvas",
+		"math", "textarea", "select", "button", "progress", "meter":
+		return true
+	}
+	return false
+}
+
+// onlyEmptyHTML: the line is HTML tags and nothing a renderer shows
+// (`<a name="x"></a>`, `<span title="..."></span>`): their attributes'
+// text is no doc change (round 21 review). An autolink (<https://...>),
+// an element shown without text (img, hr, ...) or any text between the
+// tags is shown.
+func onlyEmptyHTML(t string) bool {
+	if !strings.HasPrefix(t, "<") && !strings.Contains(t, "><") && !strings.HasSuffix(t, ">") {
+		return false
+	}
+	saw := false
+	for t != "" {
+		i := strings.IndexByte(t, '<')
+		if i < 0 {
+			return strings.TrimSpace(t) == ""
+		}
+		if strings.TrimSpace(t[:i]) != "" {
+			return false
+		}
+		end := strings.IndexByte(t[i:], '>')
+		if end < 0 {
+			return false
+		}
+		tag := t[i+1 : i+end]
+		name := tagName(strings.TrimPrefix(tag, "/"))
+		if name == "" || strings.ContainsAny(tag, "@") && !strings.ContainsAny(tag, " =") || strings.HasPrefix(tag[len(name):], ":") {
+			return false // not a tag: an autolink or text
+		}
+		if shownElement(name) {
+			return false
+		}
+		saw = true
+		t = t[i+end+1:]
+	}
+	return saw
+}
+
+// stripEmptyElements removes from a line the elements with nothing
+// inside that show nothing (`<span title="..."></span>`, `<a name="x"/>`):
+// the text of their attributes is no doc change (round 21 review).
+func stripEmptyElements(t string) string {
+	lt := strings.ToLower(t)
+	for i := 0; i < len(lt); i++ {
+		if lt[i] != '<' || i+1 >= len(lt) || !(lt[i+1] >= 'a' && lt[i+1] <= 'z') {
+			continue
+		}
+		name := tagName(lt[i+1:])
+		end := strings.IndexByte(lt[i:], '>')
+		if end < 0 || shownElement(name) || strings.HasPrefix(lt[i+1+len(name):], ":") {
+			continue
+		}
+		j := i + end + 1
+		if !strings.HasSuffix(lt[i:j-1], "/") {
+			closing := "</" + name + ">"
+			rest := strings.TrimLeft(lt[j:], " \t")
+			if !strings.HasPrefix(rest, closing) {
+				continue
+			}
+			j = len(lt) - len(rest) + len(closing)
+		}
+		t, lt = t[:i]+t[j:], lt[:i]+lt[j:]
+		i--
+	}
+	return t
 }

@@ -291,7 +291,7 @@ func (r configReader) pylint(args []string) (string, string) {
 		return "", ""
 	}
 	var exitZero, disabledAll, enabled bool
-	failUnder, ignoreAll := "", ""
+	failUnder, ignoreAll, evaluation := "", "", ""
 	for sec, kv := range parseINI(b) {
 		if strings.HasSuffix(f, ".toml") || strings.HasSuffix(f, ".cfg") || strings.HasSuffix(f, ".ini") {
 			if !strings.HasPrefix(sec, "tool.pylint") && !strings.HasPrefix(sec, "pylint.") {
@@ -304,6 +304,8 @@ func (r configReader) pylint(args []string) (string, string) {
 				exitZero = exitZero || truthy(v)
 			case "fail-under":
 				failUnder = strings.Trim(v, `"'`)
+			case "evaluation":
+				evaluation = v
 			case "disable":
 				for _, w := range list(v) {
 					disabledAll = disabledAll || strings.EqualFold(w, "all")
@@ -325,7 +327,9 @@ func (r configReader) pylint(args []string) (string, string) {
 	case exitZero:
 		return f, "sets exit-zero (pylint exits 0 whatever it finds)"
 	case failUnder != "" && belowZero(failUnder):
-		return f, "sets fail-under=" + clip(failUnder) + " (below any score pylint gives code with findings: it exits 0 on them)"
+		return f, "sets fail-under=" + clip(failUnder) + " (at or below the lowest score pylint gives, 0: it exits 0 on findings)"
+	case evaluation != "" && constantEvaluation(evaluation):
+		return f, "sets evaluation=" + clip(evaluation) + " (a score naming no message count: every file rates the same and pylint exits 0 on findings)"
 	case disabledAll && !enabled:
 		return f, "disables every check (disable=all) and enables none: pylint checks nothing"
 	case ignoreAll != "":

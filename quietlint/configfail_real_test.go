@@ -28,6 +28,8 @@ func TestConfigCannotFailReal(t *testing.T) {
 	}{
 		{"pylintrc exit-zero", "pylint", ".pylintrc", "[MAIN]\nexit-zero=yes\n", "[MAIN]\njobs=1\n", "pylint bad.py", false},
 		{"pylintrc without dot, fail-under", "pylint", "pylintrc", "[MAIN]\nfail-under=-100\n", "[MAIN]\nfail-under=8\n", "pylint bad.py", false},
+		{"pylintrc fail-under 0 (the score clamps at 0)", "pylint", ".pylintrc", "[MAIN]\nfail-under=0\n", "[MAIN]\nfail-under=8\n", "pylint bad.py", false},
+		{"pylintrc constant evaluation", "pylint", ".pylintrc", "[MAIN]\nevaluation=10.0\n", "[MAIN]\nevaluation=10.0 - ((float(5 * error + warning + refactor + convention) / statement) * 10)\n", "pylint bad.py", false},
 		{"pylintrc disable all, multi-line", "pylint", ".pylintrc", "[MESSAGES CONTROL]\ndisable=\n    C0114,\n    all\n", "[MESSAGES CONTROL]\ndisable=\n    C0114,\n    C0116\n", "pylint bad.py", false},
 		{"pyproject tool.pylint", "pylint", "pyproject.toml", "[tool.pylint.main]\nexit-zero = true\n", "[tool.pylint.main]\njobs = 1\n", "python3 -m pylint bad.py", false},
 		{"setup.cfg pylint section", "pylint", "setup.cfg", "[pylint.main]\nexit-zero=yes\n", "[pylint.main]\njobs=1\n", "pylint bad.py", false},

@@ -129,6 +129,10 @@ func neverFails(prog string, args []string) string {
 				exitZero = true
 			} else if v, ok := py("--fail-under", ""); ok {
 				failUnder = v
+			} else if strings.HasPrefix(a, "--ev") { // "--e" is ambiguous: pylint refuses it
+				if v, ok := py("--evaluation", ""); ok && constantEvaluation(v) {
+					why = "ran with --evaluation=" + clip(v) + " (a score naming no message count: every file rates the same and it exits 0 on findings)"
+				}
 			} else if v, ok := py("--disable", "-d"); ok {
 				if hasWord(v, "all") {
 					disabledAll = true
@@ -162,7 +166,7 @@ func neverFails(prog string, args []string) string {
 	case issuesExit != "" && strings.TrimSpace(issuesExit) == "0":
 		why = "ran with --issues-exit-code=0 (it exits 0 whatever it finds)"
 	case failUnder != "" && belowZero(failUnder):
-		why = "ran with --fail-under=" + clip(failUnder) + " (below any score it reports for code with findings: it exits 0 on them)"
+		why = "ran with --fail-under=" + clip(failUnder) + " (at or below the lowest score it reports, 0: it exits 0 on findings)"
 	case disabledAll && rules == 0:
 		why = "ran with every check disabled (--disable=all) and none enabled: it checked nothing"
 	case noConfig && rules == 0:
@@ -208,10 +212,27 @@ func hasWord(list, w string) bool {
 	return false
 }
 
-// belowZero: pylint's score is at most 10 and falls below 0 only for
-// code with many findings per statement, so a threshold under 0 passes
-// files full of findings; an honest --fail-under=8 stays.
+// belowZero: pylint's default evaluation clamps the score to 0..10
+// (max(0, ...); measured with pylint 2.16: an undefined name rated
+// 0.00/10, exit 0 under fail-under=0), so a threshold at or under 0
+// passes files full of findings; an honest --fail-under=8 stays.
 func belowZero(v string) bool {
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	return err == nil && f < 0
+	return err == nil && f <= 0
+}
+
+// constantEvaluation: a pylint evaluation formula naming none of the
+// message counts rates every file the same, so its threshold never
+// fails (evaluation=10.0: rated 10.00/10 over findings, exit 0).
+func constantEvaluation(v string) bool {
+	v = strings.ToLower(strings.Trim(strings.TrimSpace(v), `"'`))
+	if v == "" {
+		return false
+	}
+	for _, n := range []string{"fatal", "error", "warning", "refactor", "convention", "info"} {
+		if strings.Contains(v, n) {
+			return false
+		}
+	}
+	return true
 }

@@ -33,6 +33,15 @@ func TestCannotFail(t *testing.T) {
 		{"pylint --disab=all pkg", true},
 		{"pylint -dall pkg", true},
 		{"pylint --fail-u=-100 pkg", true},
+		// Round 21 review (c9): pylint clamps its score at 0 (measured:
+		// an undefined name rated 0.00/10, exit 0 under --fail-under=0),
+		// and a constant --evaluation rates every file the same.
+		{"pylint --fail-under=0 pkg", true},
+		{"pylint --fail-under 0.0 pkg", true},
+		{"pylint --evaluation=10 pkg", true},
+		{"pylint --fail-under=0.5 pkg", false},
+		{"pylint --e=unused-import pkg", false}, // ambiguous prefix: not --evaluation
+		{"pylint '--evaluation=10.0 - ((float(5 * error + warning) / statement) * 10)' pkg", false},
 		// Honest twins.
 		{"flake8 .", false},
 		{"flake8 --max-line-length 100 src", false},

@@ -56,6 +56,16 @@ func lintConfigVerdict(ctx context.Context, open func() (Repo, error), s *Sessio
 			note = f.Message() + " (set before this session): the lint could not fail"
 		}
 	}
+	if len(quietlint.Linters(line)) > 0 {
+		if repo == nil {
+			if repo, err = open(); err != nil {
+				return "", "", fmt.Errorf("lint run: open the repository: %w", err)
+			}
+		}
+		if fail, err := fileWideVerdict(ctx, repo, s, line); err != nil || fail != "" {
+			return fail, "", err
+		}
+	}
 	return "", note, nil
 }
 

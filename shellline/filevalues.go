@@ -25,7 +25,8 @@ const maxXargsLines = 64
 // relative to the line's folder, or absolute) and reports false when it
 // cannot. nil when the line has none or does not parse.
 func FileValueLines(cmd string, read func(string) (string, bool)) []string {
-	if !strings.Contains(cmd, "cat") && !strings.Contains(cmd, "<") && !strings.Contains(cmd, "read") && !strings.Contains(cmd, "xargs") {
+	if !strings.Contains(cmd, "cat") && !strings.Contains(cmd, "<") && !strings.Contains(cmd, "read") && !strings.Contains(cmd, "xargs") &&
+		!strings.Contains(cmd, "head") && !strings.Contains(cmd, "tail") {
 		return nil // the cheap look first: the hook runs this on every line
 	}
 	_, f, ok := Calls(Unwrap(cmd))
@@ -111,6 +112,11 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 			return true
 		}
 		switch c := st.Cmd.(type) {
+		case nil:
+			// `> "$X"` alone truncates X as `: > "$X"` does.
+			if rs, used := writeRedirs(st, value); used {
+				out = append(out, ":"+rs)
+			}
 		case *syntax.DeclClause:
 			for _, a := range c.Args {
 				if a.Name != nil {
@@ -178,13 +184,41 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 					}
 				}
 			}
-			if used {
-				out = append(out, quoteWords(words))
+			rs, rused := writeRedirs(st, value)
+			if used || rused {
+				out = append(out, quoteWords(words)+rs)
 			}
 		}
 		return true
 	})
 	return out
+}
+
+// writeRedirs gives a command's redirections that write a file, each
+// whose target is known (` > 'P.md'`), and whether a file's text went
+// into one: `X=$(cat f); echo hi > "$X"` writes the file f names (round
+// 21 review: it was allowed). A target not known is left out, as before.
+func writeRedirs(st *syntax.Stmt, value func(*syntax.Word) (string, bool)) (string, bool) {
+	var b strings.Builder
+	used := false
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+		default:
+			continue
+		}
+		v, u := value(r.Word)
+		if v == unknownWord {
+			continue
+		}
+		b.WriteByte(' ')
+		if r.N != nil {
+			b.WriteString(r.N.Value)
+		}
+		b.WriteString(r.Op.String() + " " + quoteWords([]string{v}))
+		used = used || u
+	}
+	return b.String(), used
 }
 
 // readTarget is NAME of `read [-r] NAME` (one name).

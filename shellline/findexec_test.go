@@ -78,6 +78,18 @@ func TestFileValueLines(t *testing.T) {
 		{`cat names.txt | while read -r f; do sed -i s/a/b/ "$f"; done`, []string{`f=P.md; sed -i s/a/b/ "$f"`}},
 		{`for f in $(cat two.txt); do rm "$f"; done`, []string{`f=a.go; rm "$f"`, `f=b.go; rm "$f"`}},
 		{`for f in $(< two.txt); do rm "$f"; done`, []string{`f=a.go; rm "$f"`, `f=b.go; rm "$f"`}},
+		// Round 21 review (c9): a value written through a redirection, and
+		// read by head or tail (each was allowed at the hook).
+		{`X=$(cat names.txt); echo hi > "$X"`, []string{"echo hi > P.md"}},
+		{`X=$(cat names.txt); : > "$X"`, []string{": > P.md"}},
+		{`X=$(cat names.txt); > "$X"`, []string{": > P.md"}},
+		{`read X < names.txt; printf x >> "$X"`, []string{"printf x >> P.md"}},
+		{`X=$(cat names.txt); cat evil 2>/dev/null >| "$X"`, []string{"cat evil 2> /dev/null >| P.md"}},
+		{`X=$(head -1 names.txt); rm "$X"`, []string{"rm P.md"}},
+		{`X=$(head -n 1 two.txt); rm "$X"`, []string{"rm a.go"}},
+		{`X=$(tail -n1 two.txt); rm "$X"`, []string{"rm b.go"}},
+		{`X=$(cat names.txt); echo "$X" > out.txt`, []string{"echo P.md > out.txt"}},
+		{`X=$(cat names.txt); echo "$X" > "$OUT"`, []string{"echo P.md"}},
 		// Nothing read, or nothing to put in.
 		{`X=$(cat missing); rm "$X"`, nil},
 		{`rm "$X"`, nil},

@@ -398,7 +398,7 @@ func substValue(x *syntax.CmdSubst, cwd string, read func(string) (string, bool)
 		}
 		ws = append(ws, s)
 	}
-	file := ""
+	file, last := "", false
 	switch {
 	case len(ws) == 0 && len(st.Redirs) == 1 && st.Redirs[0].Op == syntax.RdrIn:
 		s, ok := Literal(st.Redirs[0].Word)
@@ -408,6 +408,9 @@ func substValue(x *syntax.CmdSubst, cwd string, read func(string) (string, bool)
 		file = s
 	case len(ws) == 2 && ws[0] == "cat" && len(st.Redirs) == 0:
 		file = ws[1]
+	case len(ws) >= 3 && (ws[0] == "head" || ws[0] == "tail") && len(st.Redirs) == 0 && oneLine(ws[1:len(ws)-1]):
+		// $(head -1 F), $(tail -n 1 F): F's first or last line (round 21 review)
+		file, last = ws[len(ws)-1], ws[0] == "tail"
 	case len(ws) >= 3 && ws[0] == "git" && ws[1] == "rev-parse" && len(st.Redirs) == 0:
 		var pos []string
 		for _, a := range ws[2:] {
@@ -434,8 +437,24 @@ func substValue(x *syntax.CmdSubst, cwd string, read func(string) (string, bool)
 	if !ok {
 		return "", false
 	}
-	first, _, _ := strings.Cut(strings.TrimSpace(body), "\n")
+	body = strings.TrimSpace(body)
+	if last {
+		if i := strings.LastIndexByte(body, '\n'); i >= 0 {
+			body = body[i+1:]
+		}
+	}
+	first, _, _ := strings.Cut(body, "\n")
 	return strings.TrimSpace(first), true
+}
+
+// oneLine: head's or tail's options ask for one line (-1, -n1, -n 1,
+// --lines=1).
+func oneLine(opts []string) bool {
+	switch strings.Join(opts, " ") {
+	case "-1", "-n1", "-n 1", "--lines=1", "--lines 1":
+		return true
+	}
+	return false
 }
 
 // GitRuns lists the shell lines a POSIX line's git commands run

@@ -1,0 +1,70 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sessiongate/sessiongate/quietlint"
+)
+
+// maxWideFiles bounds the session's files read for a whole-file lint
+// suppression, and maxWideSize each file.
+const (
+	maxWideFiles = 400
+	maxWideSize  = 1 << 20
+)
+
+// fileWideVerdict: a file the team had at the session's start, given in
+// the session the comment by which a linter the line runs skips it whole
+// (quietlint.FileWide: `# flake8: noqa`, `# pylint: skip-file`, `/*
+// eslint-disable */`, ...), makes the run no evidence: it could not fail
+// on that file (round 21 review, c9). A new file is left alone: generated
+// code (protobuf, OpenAPI clients) carries such comments honestly. Runs
+// only for a line that runs a linter; one git listing then.
+func fileWideVerdict(ctx context.Context, repo Repo, s *Session, line string) (string, error) {
+	progs := quietlint.Linters(line)
+	if len(progs) == 0 || s.StartCommit == "" {
+		return "", nil
+	}
+	files, err := sessionFiles(ctx, repo, s)
+	if err != nil {
+		return "", fmt.Errorf("whole-file lint comments: list the session's files: %w", err)
+	}
+	if len(files) > maxWideFiles {
+		files = files[:maxWideFiles]
+	}
+	for _, f := range files {
+		p := filepath.Join(repo.Root(), filepath.FromSlash(f))
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxWideSize {
+			continue
+		}
+		now, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for _, prog := range progs {
+			c := quietlint.FileWide(prog, f, now)
+			if c == "" {
+				continue
+			}
+			in, err := repo.ExistsAt(ctx, s.StartCommit, f)
+			if err != nil {
+				return "", fmt.Errorf("whole-file lint comments: look %s up at the session's start: %w", f, err)
+			}
+			if !in {
+				continue
+			}
+			then, err := repo.ReadAt(ctx, s.StartCommit, f)
+			if err != nil {
+				return "", fmt.Errorf("whole-file lint comments: read %s at the session's start: %w", f, err)
+			}
+			if quietlint.FileWide(prog, f, then) == "" {
+				return fmt.Sprintf("%s gained %q in this session: %s skips the whole file, so the lint could not fail on it; a lint run under it is no lint evidence (remove the comment and fix what %s reports)", f, c, prog, prog), nil
+			}
+		}
+	}
+	return "", nil
+}

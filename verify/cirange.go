@@ -349,6 +349,9 @@ func (rg *Range) Complete(ctx context.Context, repo *gitrepo.Repo, fetch bool) e
 			opts = append(opts, "--depth=1") // the deepening below brings what lies between
 		}
 		if err := repo.FetchRevs(ctx, "origin", opts, missing...); err != nil {
+			if rg.beforeGone(ctx, repo, missing, opts, err) {
+				return rg.Complete(ctx, repo, fetch)
+			}
 			return shallowError(rg, shallow, fmt.Sprintf("commit(s) %s of the range are not in this clone", shortList(missing)), err)
 		}
 		rg.Fetched = append(rg.Fetched, "git fetch "+strings.Join(opts, " ")+" origin "+shortList(missing))

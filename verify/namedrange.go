@@ -1,6 +1,12 @@
 package verify
 
-import "strings"
+import (
+	"context"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/shorten"
+)
 
 // CheckNamed refuses a range named on the command line that cannot be what
 // a CI config meant. git reads an empty end of "A..B" as HEAD, so
@@ -34,4 +40,27 @@ func CheckNamed(rng string) error {
 		}
 	}
 	return nil
+}
+
+// CheckNotEmpty refuses a named range whose two ends are one commit
+// ("A..A"): it holds no commit by construction, and "0 commit(s)", exit 0,
+// passed a hooks-off A (TestVerifyAdvCIDepthShapes). A range whose head is
+// below its base (a branch rewound) stays "0 commit(s)": nothing new landed.
+func (rg *Range) CheckNotEmpty(ctx context.Context, repo *gitrepo.Repo) error {
+	if !rg.named || len(rg.Revs) != 1 || strings.Contains(rg.Revs[0], "...") {
+		return nil
+	}
+	base, head, ok := strings.Cut(rg.Revs[0], "..")
+	if !ok {
+		return nil
+	}
+	b, err := repo.ResolveRev(ctx, base)
+	if err != nil {
+		return nil // the run names the bad revision
+	}
+	h, err := repo.ResolveRev(ctx, head)
+	if err != nil || b != h {
+		return nil
+	}
+	return envErrorf("the range %q names commit %s at both ends, so it holds no commit and nothing would be checked (a CI's before and after set to the same commit?): to check that commit name %s^!, or name the range from the last commit a verify passed (sessiongate verify BASE..HEAD)", rg.Revs[0], shorten.SHA(h), shorten.SHA(h))
 }

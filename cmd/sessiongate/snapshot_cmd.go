@@ -141,6 +141,13 @@ What this proves and what it does not: docs/security.md.`,
 			if err := rg.Complete(ctx, r, !noFetch); err != nil {
 				return usage(err)
 			}
+			// Complete makes a push whose before is gone a tip build.
+			if rg.TipOnly() && recheck.N <= 0 {
+				return usage(fmt.Errorf("choose the range to verify: %s, and --recheck 0 leaves its tip alone (the other commits of a push would pass unchecked): name the range (sessiongate verify BASE..HEAD) or drop --recheck 0", rg.How))
+			}
+			if err := rg.CheckNotEmpty(ctx, r); err != nil {
+				return usage(err)
+			}
 			rng := rg.Text
 			// The config and protocol verify trusts are the base's: the
 			// commits under check could relax the one in the work tree.

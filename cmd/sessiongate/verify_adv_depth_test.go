@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// TestVerifyAdvCIDepthShapes: the checkout shapes round 22 added (issue
+// 25, "CI as the net"), each built with the CI's own git commands and run
+// with the CI's own variables, detached as every runner checks out:
+//   - GitLab's default GIT_DEPTH 20 (and 50) on a merge request pipeline
+//     (the runner fetches refs/pipelines/<id> alone) whose branch holds
+//     more commits than the depth, on a merged-results pipeline, and on a
+//     push to main of more commits than the depth;
+//   - a GitHub force push to main whose before no longer exists anywhere
+//     (the remote pruned it), and a push event whose before is its after;
+//   - a named range A..A.
+//
+// Each shape passes honest work (exit 0), fails a hooks-off commit (exit
+// 1), and a shape verify cannot judge exits 2 naming what to set.
+func TestVerifyAdvCIDepthShapes(t *testing.T) {
+	w := newCIWorld(t)
+	w.qaCmd = "test ! -f broken.txt" // main's QA command (newCIWorld ends on bad-qa's)
+	many := func(prefix string, n int) []string {
+		var fs []string
+		for i := 1; i <= n; i++ {
+			fs = append(fs, fmt.Sprintf("%s-%02d.txt", prefix, i))
+		}
+		return fs
+	}
+	// 24 honest commits; a hooks-off commit under 23 honest ones: both
+	// deeper than GIT_DEPTH 20 above main.
+	w.git(t, w.dev, "checkout", "-q", "-b", "long", w.main)
+	w.session(t, many("long", 24)...)
+	long := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "checkout", "-q", "-b", "long-bad", w.main)
+	sneak := w.noHooks(t, "deep-sneak.txt", "sneak a change under a long branch")
+	w.session(t, many("lazy", 23)...)
+	longBad := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "long", "long-bad", "refs/sessiongate/records")
+	w.git(t, w.dev, "checkout", "-q", "feature")
+	_ = sneak
+
+	// GitLab's merged-results commits: the target's tip merged with the
+	// source branch's head, made by GitLab (no trailer).
+	gl := filepath.Join(w.dir, "gitlab-merged")
+	w.git(t, w.dir, "clone", "-q", w.remote, gl)
+	mergedResult := func(head string) string {
+		w.git(t, gl, "-c", "user.name=Administrator", "-c", "user.email=admin@example.com", "-c", "core.hooksPath=/dev/null",
+			"checkout", "-q", "--detach", "origin/main")
+		w.git(t, gl, "-c", "user.name=Administrator", "-c", "user.email=admin@example.com", "-c", "core.hooksPath=/dev/null",
+			"merge", "-q", "--no-ff", "-m", "Merge commit for merged results", head)
+		sha := w.git(t, gl, "rev-parse", "HEAD")
+		w.git(t, gl, "push", "-q", "origin", "HEAD:refs/heads/mr-"+head[:8])
+		return sha
+	}
+	mergedLong, mergedBad := mergedResult(long), mergedResult(longBad)
+
+	const recs = "+refs/sessiongate/records:refs/sessiongate/records"
+	pipeline := 100
+	// A GitLab merge request pipeline's fetch: refs/pipelines/<id> alone.
+	mrBuild := func(sha string, depth int) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			pipeline++
+			return w.gitlabBuild(t, strconv.Itoa(pipeline), sha, depth, recs)
+		}
+	}
+	// A branch pipeline's: refs/pipelines/<id> and the branch.
+	branchBuild := func(sha, branch string, depth int) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			pipeline++
+			return w.gitlabBuild(t, strconv.Itoa(pipeline), sha, depth, "+refs/heads/"+branch+":refs/remotes/origin/"+branch, recs)
+		}
+	}
+	mrEnv := func(iid, head string) []string {
+		return []string{"GITLAB_CI=true", "CI_PIPELINE_SOURCE=merge_request_event", "CI_DEFAULT_BRANCH=main",
+			"CI_MERGE_REQUEST_IID=" + iid, "CI_MERGE_REQUEST_DIFF_BASE_SHA=" + w.main, "CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main",
+			"CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=long", "CI_COMMIT_REF_NAME=long", "CI_COMMIT_BEFORE_SHA=" + zero40, "CI_COMMIT_SHA=" + head}
+	}
+	mergedEnv := func(iid, merged, head string) []string {
+		return append(mrEnv(iid, merged), "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA="+head, "CI_MERGE_REQUEST_TARGET_BRANCH_SHA="+w.main,
+			"CI_MERGE_REQUEST_EVENT_TYPE=merged_result")
+	}
+	pushMainEnv := func(before, head string) []string {
+		return []string{"GITLAB_CI=true", "CI_PIPELINE_SOURCE=push", "CI_DEFAULT_BRANCH=main", "CI_COMMIT_BRANCH=main",
+			"CI_COMMIT_REF_NAME=main", "CI_COMMIT_BEFORE_SHA=" + before, "CI_COMMIT_SHA=" + head}
+	}
+
+	type tc struct {
+		name string
+		dir  func(t *testing.T) string
+		env  []string
+		args []string
+		code int
+		want []string // stdout (exit 0/1) or stderr (exit 2)
+	}
+	cases := []tc{
+		{"gitlab MR pipeline, GIT_DEPTH 20, 24 honest commits", mrBuild(long, 20), mrEnv("5", long), nil, 0,
+			[]string{`(?m)^24 commit\(s\)`, `(?m)^fetched: git fetch`}},
+		{"gitlab MR pipeline, GIT_DEPTH 20, hooks-off commit 24 deep", mrBuild(longBad, 20), mrEnv("6", longBad), nil, 1,
+			[]string{`(?m)^24 commit\(s\)`, `(?m)^FAIL .* sneak a change under a long branch`}},
+		{"gitlab MR pipeline, GIT_DEPTH 20, --no-fetch: exit 2 naming GIT_DEPTH", mrBuild(longBad, 20), mrEnv("6", longBad), []string{"--no-fetch"}, 2,
+			[]string{`GIT_DEPTH: "0"`}},
+		{"gitlab MR pipeline, GIT_DEPTH 50, honest", mrBuild(long, 50), mrEnv("5", long), nil, 0, []string{`(?m)^24 commit\(s\)`}},
+		{"gitlab MR pipeline, GIT_DEPTH 50, hooks-off commit", mrBuild(longBad, 50), mrEnv("6", longBad), nil, 1,
+			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
+		{"gitlab merged-results pipeline, GIT_DEPTH 20, honest", mrBuild(mergedLong, 20), mergedEnv("5", mergedLong, long), nil, 0,
+			[]string{`(?m)^24 commit\(s\)`, `not the merged-results commit`}},
+		{"gitlab merged-results pipeline, GIT_DEPTH 20, hooks-off commit", mrBuild(mergedBad, 20), mergedEnv("6", mergedBad, longBad), nil, 1,
+			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
+		{"gitlab push to main of 24 commits, GIT_DEPTH 20, honest", branchBuild(long, "main", 20), pushMainEnv(w.main, long), nil, 0,
+			[]string{`(?m)^24 commit\(s\)`}},
+		{"gitlab push to main of 24 commits, GIT_DEPTH 20, hooks-off commit at the bottom", branchBuild(longBad, "main", 20), pushMainEnv(w.main, longBad), nil, 1,
+			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
+		{"gitlab push to main, GIT_DEPTH 50, hooks-off commit", branchBuild(longBad, "main", 50), pushMainEnv(w.main, longBad), nil, 1,
+			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
+	}
+	// GitHub: a force push to main whose before is gone from the remote
+	// (a commit pushed, then force-pushed away and pruned), checked out by
+	// actions/checkout at depth 1, detached.
+	hub := filepath.Join(w.dir, "github-force")
+	w.git(t, w.dir, "clone", "-q", w.remote, hub)
+	w.git(t, hub, "-c", "core.hooksPath=/dev/null", "commit", "-q", "--allow-empty", "-m", "pushed, then force-pushed away")
+	gone := w.git(t, hub, "rev-parse", "HEAD")
+	w.git(t, hub, "push", "-q", "origin", "HEAD:main")
+	actions := func(sha string) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			// The force push itself, then the prune: before exists nowhere.
+			w.git(t, hub, "push", "-q", "-f", "origin", sha+":refs/heads/main")
+			w.git(t, w.remote, "reflog", "expire", "--expire=now", "--all")
+			w.git(t, w.remote, "gc", "-q", "--prune=now")
+			ci := w.checkout(t, "force-gone", true, sha, "+"+sha+":refs/remotes/origin/main", recs)
+			return ci
+		}
+	}
+	ghPush := func(name, before, after string) []string {
+		ev := pushEvent(before, after, "refs/heads/main")
+		ev["forced"] = before != after
+		return []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_EVENT_PATH=" + w.event(t, name, ev)}
+	}
+	cases = append(cases,
+		tc{"github force push to main, before pruned, honest", actions(long), ghPush("force-long", gone, long), []string{"--recheck", "30"}, 0,
+			[]string{`its before [0-9a-f]{12} is gone from origin`, `re-checked the whole first-parent history of main below this push \(24 commits`}},
+		tc{"github force push to main, before pruned, deeper than the window, no --recheck: exit 2", actions(long), ghPush("force-long2", gone, long), nil, 2,
+			[]string{`is gone from origin`, `--recheck all`, `--recheck N`}},
+		tc{"github force push to main, before pruned, hooks-off commit", actions(longBad), ghPush("force-bad", gone, longBad), []string{"--recheck", "30"}, 1,
+			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
+		tc{"github push to main whose before is its after, hooks-off tip", actions(w.notrailer), ghPush("same", w.notrailer, w.notrailer), nil, 1,
+			[]string{`(?m)^FAIL .* sneak a change`}},
+		tc{"named range A..A of a hooks-off commit: exit 2", branchBuild(w.notrailer, "main", 0), nil, []string{w.notrailer + ".." + w.notrailer}, 2,
+			[]string{`holds no commit`}},
+	)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := c.dir(t)
+			env := append(append([]string{}, w.env...), c.env...)
+			code, out, errb := sgBin(t, dir, env, append([]string{"verify"}, c.args...)...)
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
+			}
+			text := out
+			if c.code == 2 {
+				text = errb
+			}
+			for _, re := range c.want {
+				if !regexpMatch(re, text) {
+					t.Errorf("output does not match %s:\n%s%s", re, out, errb)
+				}
+			}
+		})
+	}
+}
+
+func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

@@ -213,6 +213,14 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		if tag := getenv("CI_COMMIT_TAG"); tag != "" {
 			return newBranchRange(ctx, repo, head, "refs/tags/"+tag, getenv("CI_DEFAULT_BRANCH"), "GitLab pipeline for tag "+tag)
 		}
+		// A pipeline no push started (schedule, web, api, trigger) has an
+		// all-zero before too: on the default branch it is a build of the
+		// tip, as a GitHub schedule is. Read as a push creating the branch,
+		// it checked every commit of main's history and failed those from
+		// before the adoption on every run (TestVerifyAdvGitLabScheduleOnMain).
+		if src, br, def := getenv("CI_PIPELINE_SOURCE"), getenv("CI_COMMIT_BRANCH"), getenv("CI_DEFAULT_BRANCH"); src != "" && src != "push" && br != "" && br == def {
+			return tipRange(head, def, "GitLab "+src+" pipeline on the default branch "+def+" (CI_COMMIT_BEFORE_SHA is all zeros: no push started it)"), nil
+		}
 		return newBranchRange(ctx, repo, head, getenv("CI_COMMIT_REF_NAME"), getenv("CI_DEFAULT_BRANCH"), "GitLab pipeline for a new branch "+getenv("CI_COMMIT_REF_NAME"))
 	}
 	// As a GitHub push to a branch: the whole branch (githubRange).

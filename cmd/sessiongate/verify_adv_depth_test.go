@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -150,6 +151,10 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
 		tc{"github push to main whose before is its after, hooks-off tip", actions(w.notrailer), ghPush("same", w.notrailer, w.notrailer), nil, 1,
 			[]string{`(?m)^FAIL .* sneak a change`}},
+		tc{"gitlab push to main whose CI_COMMIT_BEFORE_SHA was pruned (force push), honest", branchBuild(long, "main", 20), pushMainEnv(gone, long), []string{"--recheck", "30"}, 0,
+			[]string{`is gone from origin`}},
+		tc{"gitlab push to main whose CI_COMMIT_BEFORE_SHA was pruned, hooks-off commit", branchBuild(longBad, "main", 20), pushMainEnv(gone, longBad), []string{"--recheck", "30"}, 1,
+			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
 		tc{"named range A..A of a hooks-off commit: exit 2", branchBuild(w.notrailer, "main", 0), nil, []string{w.notrailer + ".." + w.notrailer}, 2,
 			[]string{`holds no commit`}},
 	)
@@ -176,3 +181,64 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 }
 
 func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
+
+// TestVerifyAdvGitLabScheduleOnMain: a GitLab pipeline on the default
+// branch that no push started (a schedule, "Run pipeline" in the web UI,
+// the API, a trigger) has an all-zero CI_COMMIT_BEFORE_SHA, which verify
+// read as a push creating the branch: every commit of main's history,
+// those from before sessiongate was adopted among them. Honest: a
+// repository with history before its adoption passes its scheduled
+// pipeline (it failed every pre-adoption commit, a false FAIL on each
+// run). Lazy: a hooks-off commit at main's tip fails.
+func TestVerifyAdvGitLabScheduleOnMain(t *testing.T) {
+	realBinary(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitconfig := "[user]\n\tname = Dev\n\temail = dev@example.invalid\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := &ciWorld{dir: dir, remote: filepath.Join(dir, "remote.git"), dev: filepath.Join(dir, "dev")}
+	w.env = []string{"HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "GITHUB_ACTIONS=", "GITLAB_CI=", "GITHUB_STEP_SUMMARY="}
+	w.git(t, dir, "init", "-q", "--bare", w.remote)
+	w.git(t, dir, "init", "-q", w.dev)
+	w.git(t, w.dev, "remote", "add", "origin", w.remote)
+	// The project's history before sessiongate.
+	for _, f := range []string{"README.md", "legacy.txt"} {
+		w.write(t, f)
+		w.git(t, w.dev, "add", f)
+		w.git(t, w.dev, "commit", "-q", "-m", "before sessiongate: "+f)
+	}
+	w.sg(t, w.dev, "init")
+	w.setCommand(t, "test -f README.md")
+	w.sg(t, w.dev, "install")
+	w.session(t, "adopt.txt")
+	w.session(t, "work.txt")
+	honest := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "checkout", "-q", "-b", "lazy")
+	lazy := w.noHooks(t, "sneak.txt", "sneak a change onto main")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "main", "lazy", "refs/sessiongate/records")
+
+	pipeline := 0
+	for _, c := range []struct {
+		name, source, sha string
+		code              int
+		want              []string
+	}{
+		{"schedule, honest history with commits from before the adoption", "schedule", honest, 0, []string{`(?m)^OK .* add work\.txt`}},
+		{"web, honest", "web", honest, 0, []string{`(?m)^OK .* add work\.txt`}},
+		{"schedule, a hooks-off commit at main's tip", "schedule", lazy, 1, []string{`(?m)^FAIL .* sneak a change onto main`}},
+		{"api, a hooks-off commit at main's tip", "api", lazy, 1, []string{`(?m)^FAIL .* sneak a change onto main`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pipeline++
+			ci := w.gitlabBuild(t, strconv.Itoa(pipeline), c.sha, 20, "+refs/heads/main:refs/remotes/origin/main", "+refs/sessiongate/records:refs/sessiongate/records")
+			env := append(append([]string{}, w.env...), "GITLAB_CI=true", "CI_PIPELINE_SOURCE="+c.source, "CI_DEFAULT_BRANCH=main",
+				"CI_COMMIT_BRANCH=main", "CI_COMMIT_REF_NAME=main", "CI_COMMIT_BEFORE_SHA="+zero40, "CI_COMMIT_SHA="+c.sha)
+			verifyWants(t, ci, env, nil, c.code, c.want)
+		})
+	}
+}

@@ -66,6 +66,7 @@ func forkRecordsHint(ctx context.Context, repo *gitrepo.Repo, rep *Report, commi
 			hinted++
 			continue
 		}
+		before := hinted
 		for _, m := range merges {
 			in, err := repo.IsAncestor(ctx, cr.SHA, m.second)
 			if err != nil || !in {
@@ -77,6 +78,13 @@ func forkRecordsHint(ctx context.Context, repo *gitrepo.Repo, rep *Report, commi
 			cr.Problems = append(cr.Problems, fmt.Sprintf("pull request #%s (merged by %s from %s): %s", m.n, shorten.SHA(m.sha), m.from, forkStep(ref)))
 			hinted++
 			break
+		}
+		if hinted == before {
+			// A rebase merge (or a fast-forward) leaves no merge commit
+			// naming the pull request: the same step, unnamed
+			// (TestVerifyAdvCIForkRecordsAction).
+			cr.Problems = append(cr.Problems, "if a pull request brought it in (a rebase merge leaves no merge commit naming it): "+forkStep(ref))
+			hinted++
 		}
 	}
 	if hinted > 0 {

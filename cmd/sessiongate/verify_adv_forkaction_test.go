@@ -92,6 +92,27 @@ func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 		run("", "update-ref", "refs/sessiongate/records", c)
 	}
 
+	gh := filepath.Join(w.dir, "github-land")
+	w.git(t, w.dir, "clone", "-q", w.remote, gh)
+	asGitHub := []string{"-c", "user.name=GitHub", "-c", "user.email=noreply@github.com", "-c", "core.hooksPath=/dev/null"}
+	ghGit := func(args ...string) string { return w.git(t, gh, append(append([]string{}, asGitHub...), args...)...) }
+	ghGit("fetch", "-q", "origin", "+refs/pull/1/head:refs/remotes/pull/1")
+	// GitHub's "Rebase and merge": the fork's commits rewritten onto main.
+	ghGit("checkout", "-q", "-B", "rb", "refs/remotes/pull/1")
+	ghGit("rebase", "-q", "--force-rebase", "origin/main")
+	rebased := ghGit("rev-parse", "HEAD")
+	ghGit("push", "-q", "origin", "HEAD:refs/heads/land-rebase")
+	// The push to main the merge makes: actions/checkout's default (depth
+	// 1, main alone), records from origin; no person brought them.
+	pushJob := func(t *testing.T, name, before, after string, code int, want []string) {
+		ci := w.checkout(t, name, true, after, "+"+after+":refs/remotes/origin/main", "+refs/sessiongate/records:refs/sessiongate/records")
+		env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push",
+			"GITHUB_EVENT_PATH="+w.event(t, name, pushEvent(before, after, "refs/heads/main")), "GITHUB_REF=refs/heads/main", "GITHUB_SHA="+after)
+		verifyWants(t, ci, env, nil, code, want)
+	}
+	t.Run("rebase merge before the fork's records reach origin: fails, naming the step", func(t *testing.T) {
+		pushJob(t, "fork-rebase-early", w.main, rebased, 1, []string{`(?m)^FAIL .* add fork1\.txt`, `sessiongate records pull <the fork's URL> && sessiongate records push`})
+	})
 	t.Run("--rerun with fork-records: push is refused", func(t *testing.T) {
 		before := originRecords()
 		code, out := job(t, 1, honest, map[string]string{"fork-records": "push", "args": "--rerun"})
@@ -124,19 +145,6 @@ func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 			t.Error("origin's records ref is not the fork's")
 		}
 	})
-	// The push to main the merge makes: actions/checkout's default (depth
-	// 1, main alone), records from origin; no person brought them.
-	pushJob := func(t *testing.T, name, before, after string, code int, want []string) {
-		ci := w.checkout(t, name, true, after, "+"+after+":refs/remotes/origin/main", "+refs/sessiongate/records:refs/sessiongate/records")
-		env := append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push",
-			"GITHUB_EVENT_PATH="+w.event(t, name, pushEvent(before, after, "refs/heads/main")), "GITHUB_REF=refs/heads/main", "GITHUB_SHA="+after)
-		verifyWants(t, ci, env, nil, code, want)
-	}
-	gh := filepath.Join(w.dir, "github-land")
-	w.git(t, w.dir, "clone", "-q", w.remote, gh)
-	asGitHub := []string{"-c", "user.name=GitHub", "-c", "user.email=noreply@github.com", "-c", "core.hooksPath=/dev/null"}
-	ghGit := func(args ...string) string { return w.git(t, gh, append(append([]string{}, asGitHub...), args...)...) }
-	ghGit("fetch", "-q", "origin", "+refs/pull/1/head:refs/remotes/pull/1")
 	t.Run("merge commit of the fork's pull request: the push to main passes", func(t *testing.T) {
 		ghGit("checkout", "-q", "-B", "m", "origin/main")
 		ghGit("merge", "-q", "--no-ff", "-m", "Merge pull request #1 from contributor/contrib", "refs/remotes/pull/1")
@@ -145,11 +153,7 @@ func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 		pushJob(t, "fork-land-merge", w.main, after, 0, []string{`(?m)^OK .* add fork1\.txt`, `(?m)^OK .* Merge pull request #1`})
 	})
 	t.Run("rebase merge of the fork's pull request: the push to main passes", func(t *testing.T) {
-		ghGit("checkout", "-q", "-B", "rb", "refs/remotes/pull/1")
-		ghGit("rebase", "-q", "--force-rebase", "origin/main")
-		after := ghGit("rev-parse", "HEAD")
-		ghGit("push", "-q", "origin", "HEAD:refs/heads/land-rebase")
-		pushJob(t, "fork-land-rebase", w.main, after, 0, []string{`(?m)^OK .* add fork2\.txt`, `a rebase of verified work|a rewrite of checked work`})
+		pushJob(t, "fork-land-rebase", w.main, rebased, 0, []string{`(?m)^OK .* add fork2\.txt`, `a rebase of verified work|a rewrite of checked work`})
 	})
 	t.Run("lazy: a fork's records rewrite a record origin holds: not pushed", func(t *testing.T) {
 		ls := w.git(t, w.remote, "ls-tree", "-r", "--name-only", "refs/sessiongate/records", "sessions/")

@@ -90,6 +90,11 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 			"CI_COMMIT_REF_NAME=main", "CI_COMMIT_BEFORE_SHA=" + before, "CI_COMMIT_SHA=" + head}
 	}
 
+	// A later push to a branch: before is the branch's earlier tip.
+	branchEnv := func(branch, head string) []string {
+		return []string{"GITLAB_CI=true", "CI_PIPELINE_SOURCE=push", "CI_DEFAULT_BRANCH=main", "CI_COMMIT_BRANCH=" + branch,
+			"CI_COMMIT_REF_NAME=" + branch, "CI_COMMIT_BEFORE_SHA=" + w.git(t, w.dev, "rev-parse", head+"~2"), "CI_COMMIT_SHA=" + head}
+	}
 	type tc struct {
 		name string
 		dir  func(t *testing.T) string
@@ -115,6 +120,10 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 		{"gitlab push to main of 24 commits, GIT_DEPTH 20, honest", branchBuild(long, "main", 20), pushMainEnv(w.main, long), nil, 0,
 			[]string{`(?m)^24 commit\(s\)`}},
 		{"gitlab push to main of 24 commits, GIT_DEPTH 20, hooks-off commit at the bottom", branchBuild(longBad, "main", 20), pushMainEnv(w.main, longBad), nil, 1,
+			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
+		{"gitlab push to a branch of 24 commits, GIT_DEPTH 20, honest", branchBuild(long, "long", 20), branchEnv("long", long), nil, 0,
+			[]string{`(?m)^24 commit\(s\)`}},
+		{"gitlab push to a branch, GIT_DEPTH 20, hooks-off commit 24 deep", branchBuild(longBad, "long-bad", 20), branchEnv("long-bad", longBad), nil, 1,
 			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
 		{"gitlab push to main, GIT_DEPTH 50, hooks-off commit", branchBuild(longBad, "main", 50), pushMainEnv(w.main, longBad), nil, 1,
 			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},

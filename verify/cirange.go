@@ -36,6 +36,9 @@ type Range struct {
 	// depthChosen: --recheck was given; tag: a tag of a default-branch
 	// commit (deeppush.go).
 	depthChosen, tag bool
+	// wholeHistory: a push creating the default branch; the window below
+	// its tip is the whole history since the adoption (RecheckEarlier).
+	wholeHistory bool
 }
 
 // Named is a range given on the command line ("A..B", "B^!").
@@ -247,8 +250,15 @@ func newBranchRange(ctx context.Context, repo *gitrepo.Repo, head, branch, defBr
 		return nil, envErrorf("%s: the default branch is unknown, so which commits are new cannot be told; name a range (sessiongate verify BASE..HEAD)", how)
 	}
 	if branch == defBranch {
-		return &Range{Revs: []string{head}, Head: head, Text: shorten.SHA(head) + " and its ancestors",
-			How: how + ", the default branch: every commit", Branch: branch, DefaultBranch: defBranch}, nil
+		// Every commit since the adoption: its tip and the whole
+		// first-parent window below it (earlier.go leaves out the adoption
+		// and what came before, which nothing checked). "Every commit"
+		// failed each pre-adoption commit of a repository moved to a new
+		// host with its history (TestVerifyAdvGitLabScheduleOnMain).
+		rg := tipRange(head, defBranch, how+", the default branch")
+		rg.How = how + ", the default branch: its tip and every first-parent commit below it since sessiongate was adopted"
+		rg.wholeHistory = true
+		return rg, nil
 	}
 	ref := "refs/remotes/origin/" + defBranch
 	if _, err := repo.ResolveRev(ctx, ref); err != nil {

@@ -223,8 +223,9 @@ func tipRange(head, def, how string) *Range {
 
 // TipOnly: the range is a default-branch build's tip, its other commits
 // left to the --recheck window (with --recheck 0 it would check one commit
-// of a push of several: the caller refuses that).
-func (rg *Range) TipOnly() bool { return rg.tipOnly }
+// of a push of several: the caller refuses that). A push creating the
+// default branch is not: its window is the whole history, whatever --recheck.
+func (rg *Range) TipOnly() bool { return rg.tipOnly && !rg.wholeHistory }
 
 // resolveTip makes a tipRange base..tip once the tip's parent is here (a
 // depth-1 clone is deepened by one); a root commit is the range alone.

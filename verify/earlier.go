@@ -217,6 +217,9 @@ func (rep *Report) AddEarlier(w *Earlier, reps []*Report) {
 // each segment takes the verify settings of its own baseline, as the
 // command does for the push.
 func RecheckEarlier(ctx context.Context, repo *gitrepo.Repo, rg *Range, rep *Report, depth int, opts Options) error {
+	if rg.wholeHistory {
+		depth = RecheckAll
+	}
 	w, err := EarlierWindow(ctx, repo, rg, depth, !opts.NoFetch)
 	if err != nil || w == nil {
 		return err

@@ -198,7 +198,10 @@ func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(
 // those from before sessiongate was adopted among them. Honest: a
 // repository with history before its adoption passes its scheduled
 // pipeline (it failed every pre-adoption commit, a false FAIL on each
-// run). Lazy: a hooks-off commit at main's tip fails.
+// run). The push creating main (GitHub or GitLab; a repository moved to a
+// new host with its history) checked every commit too and failed the same
+// way: it now checks every commit since the adoption. Lazy: a hooks-off
+// commit at main's tip fails.
 func TestVerifyAdvGitLabScheduleOnMain(t *testing.T) {
 	realBinary(t)
 	dir := t.TempDir()
@@ -241,12 +244,22 @@ func TestVerifyAdvGitLabScheduleOnMain(t *testing.T) {
 		{"web, honest", "web", honest, 0, []string{`(?m)^OK .* add work\.txt`}},
 		{"schedule, a hooks-off commit at main's tip", "schedule", lazy, 1, []string{`(?m)^FAIL .* sneak a change onto main`}},
 		{"api, a hooks-off commit at main's tip", "api", lazy, 1, []string{`(?m)^FAIL .* sneak a change onto main`}},
+		// The push creating main (a repository moved to a new host with its
+		// history): every commit since the adoption, not those before it.
+		{"gitlab push creating main, honest history with commits from before the adoption", "push", honest, 0, []string{`(?m)^OK .* add work\.txt`, `left out: the adoption`}},
+		{"gitlab push creating main whose tip is a hooks-off commit", "push", lazy, 1, []string{`(?m)^FAIL .* sneak a change onto main`}},
+		{"github push creating main, honest history with commits from before the adoption", "github", honest, 0, []string{`(?m)^OK .* add work\.txt`, `left out: the adoption`}},
+		{"github push creating main whose tip is a hooks-off commit", "github", lazy, 1, []string{`(?m)^FAIL .* sneak a change onto main`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			pipeline++
 			ci := w.gitlabBuild(t, strconv.Itoa(pipeline), c.sha, 20, "+refs/heads/main:refs/remotes/origin/main", "+refs/sessiongate/records:refs/sessiongate/records")
 			env := append(append([]string{}, w.env...), "GITLAB_CI=true", "CI_PIPELINE_SOURCE="+c.source, "CI_DEFAULT_BRANCH=main",
 				"CI_COMMIT_BRANCH=main", "CI_COMMIT_REF_NAME=main", "CI_COMMIT_BEFORE_SHA="+zero40, "CI_COMMIT_SHA="+c.sha)
+			if c.source == "github" {
+				env = append(append([]string{}, w.env...), "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push",
+					"GITHUB_EVENT_PATH="+w.event(t, "create-main-"+strconv.Itoa(pipeline), pushEvent(zero40, c.sha, "refs/heads/main")))
+			}
 			verifyWants(t, ci, env, nil, c.code, c.want)
 		})
 	}

@@ -135,6 +135,22 @@ func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 			t.Error("origin's records ref moved")
 		}
 	})
+	t.Run("a token that cannot push (pull_request, not _target): exit 2 naming contents: write", func(t *testing.T) {
+		hook := filepath.Join(w.remote, "hooks", "pre-receive")
+		if err := os.WriteFile(hook, []byte("#!/bin/sh\necho read-only token >&2\nexit 1\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(hook)
+		before := originRecords()
+		code, out := job(t, 1, honest, map[string]string{"fork-records": "push"})
+		if code != 2 {
+			t.Fatalf("exit %d, want 2", code)
+		}
+		matches(t, out, `(?m)^OK .* add fork1\.txt`, `contents: write`)
+		if originRecords() != before {
+			t.Error("origin's records ref moved")
+		}
+	})
 	t.Run("honest: the fork's records reach origin", func(t *testing.T) {
 		code, out := job(t, 1, honest, map[string]string{"fork-records": "push"})
 		if code != 0 {

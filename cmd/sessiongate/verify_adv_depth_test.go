@@ -38,12 +38,11 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 	w.session(t, many("long", 24)...)
 	long := w.git(t, w.dev, "rev-parse", "HEAD")
 	w.git(t, w.dev, "checkout", "-q", "-b", "long-bad", w.main)
-	sneak := w.noHooks(t, "deep-sneak.txt", "sneak a change under a long branch")
+	w.noHooks(t, "deep-sneak.txt", "sneak a change under a long branch")
 	w.session(t, many("lazy", 23)...)
 	longBad := w.git(t, w.dev, "rev-parse", "HEAD")
 	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "long", "long-bad", "refs/sessiongate/records")
 	w.git(t, w.dev, "checkout", "-q", "feature")
-	_ = sneak
 
 	// GitLab's merged-results commits: the target's tip merged with the
 	// source branch's head, made by GitLab (no trailer).

@@ -93,6 +93,8 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 		skip := inFlight(evs, agent, pend)
 		// Calls a prompt sent from inside the gate's own call settled.
 		pend = append(pend, settledByPromptInFlight(evs, agent)...)
+		// Settled by a prompt, yet finished in the transcript (settledfinished.go).
+		pend = addCalls(pend, e.settledButFinished(ctx, sessionID, evs, agent))
 		n := 0
 		for _, p := range pend {
 			if p.id == skip {

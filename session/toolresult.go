@@ -65,6 +65,8 @@ func judgedToken(agent string) string {
 		return TokenCodexJudged
 	case "gemini":
 		return TokenGeminiJudged
+	case "cursor":
+		return TokenCursorJudged
 	}
 	return TokenJudgedInput
 }

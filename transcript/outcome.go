@@ -51,8 +51,8 @@ func ClaudeFinished(path string, ids []string) (map[string]bool, error) {
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	for sc.Scan() {
 		line := sc.Bytes()
-		if !bytes.Contains(line, []byte(`"tool_result"`)) {
-			continue
+		if !bytes.Contains(line, []byte(`"tool_result"`)) || !containsAny(line, ids) {
+			continue // decoded only when it may hold a result of ids
 		}
 		var rec struct {
 			Type    string `json:"type"`
@@ -88,4 +88,14 @@ func ClaudeFinished(path string, ids []string) (map[string]bool, error) {
 		return out, err
 	}
 	return out, nil
+}
+
+// containsAny reports whether line holds one of ids as a JSON string.
+func containsAny(line []byte, ids []string) bool {
+	for _, id := range ids {
+		if bytes.Contains(line, []byte(`"`+id+`"`)) {
+			return true
+		}
+	}
+	return false
 }

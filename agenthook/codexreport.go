@@ -20,6 +20,10 @@ func owesReport(ev *Event) bool {
 		return ev.Tool.Name == "Bash" && ev.PermissionMode == "bypassPermissions"
 	case "gemini":
 		return ev.Tool.Name == "run_shell_command"
+	case "cursor":
+		// beforeShellExecution, not a preToolUse of Shell for the same
+		// call: afterShellExecution reports the former.
+		return ev.Name == "beforeShellExecution"
 	}
 	return false
 }

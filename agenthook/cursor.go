@@ -1,6 +1,8 @@
 package agenthook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"time"
@@ -70,6 +72,7 @@ func (cursor) Decode(name string, raw []byte) (*Event, error) {
 		}
 	case "beforeShellExecution":
 		ev.Tool = session.ToolCall{Kind: session.ToolShell, Name: "Shell", Command: str(m, "command")}
+		ev.ToolID = cursorShellID(ev.AgentSession, ev.Tool.Command)
 	case "beforeReadFile":
 		ev.Tool = session.ToolCall{Kind: session.ToolRead, Name: "Read"}
 	case "beforeMCPExecution":
@@ -95,6 +98,7 @@ func (cursor) Decode(name string, raw []byte) (*Event, error) {
 		}
 	case "afterShellExecution":
 		ev.Tool = session.ToolCall{Kind: session.ToolShell, Name: "Shell", Command: str(m, "command")}
+		ev.ToolID = cursorShellID(ev.AgentSession, ev.Tool.Command)
 		r := &ShellResult{ExitCode: -1, Output: []byte(str(m, "output"))}
 		// The documented payload has no exit code; a newer one may.
 		for _, k := range []string{"exit_code", "exitCode"} {
@@ -141,4 +145,14 @@ func (cursor) Encode(ev *Event, a *Answer) []byte {
 		}
 	}
 	return mustJSON(out)
+}
+
+// cursorShellID pairs a beforeShellExecution with its afterShellExecution:
+// Cursor's documented shell payloads carry no call id, so the pair is
+// named by conversation and command line, as Gemini CLI's (identical lines
+// pair by count, in order). It lets a shell call that never reported be
+// named at stop and at the gates (TOOL_RESULT_MISSING).
+func cursorShellID(conversation, command string) string {
+	sum := sha256.Sum256([]byte(conversation + "\x00" + command))
+	return "cursor-" + hex.EncodeToString(sum[:12])
 }

@@ -79,6 +79,12 @@ func TestUnreportedAtGates(t *testing.T) {
 		{"claude interrupted, new prompt, end", []step{{"claude", "PreToolUse", "Bash", cmd("sh test.sh")}, {"claude", "UserPromptSubmit", "", nil}, {"claude", "PreToolUse", "Bash", cmd(endCmd)}}, "end",
 			[]step{{"claude", "PostToolUse", "Bash", cmd(endCmd)}, {"claude", "Stop", "", nil}}, nil},
 		{"gate from a terminal, nothing pending", []step{{"claude", "PreToolUse", "Write", write}, {"claude", "PostToolUse", "Write", write}}, "end", nil, nil},
+		// Copilot's shell carries COPILOT_CLI=1 (TestAgentShellMarkers): a
+		// gate without it runs from a terminal and excuses nothing.
+		{"copilot bash pending, gate from a terminal", []step{{"copilot", "preToolUse", "bash", cmd("sh test.sh")}}, "end", nil,
+			[]string{session.CodeToolResultMissing}},
+		{"copilot bash pending, advance from a terminal", []step{{"copilot", "preToolUse", "bash", cmd("sh test.sh")}}, "advance", nil,
+			[]string{session.CodeToolResultMissing}},
 		{"copilot reported, end", []step{{"copilot", "preToolUse", "create", create}, {"copilot", "postToolUse", "create", create}, {"copilot", "preToolUse", "bash", cmd(endCmd)}}, "end",
 			[]step{{"copilot", "postToolUse", "bash", cmd(endCmd)}, {"copilot", "agentStop", "", nil}}, nil},
 		{"copilot write_bash (no post installed), agentStop", []step{{"copilot", "preToolUse", "write_bash", func(string) map[string]any { return map[string]any{"shellId": "0", "input": "echo hi\n"} }}, {"copilot", "agentStop", "", nil}}, "", nil, nil},
@@ -110,6 +116,9 @@ func TestUnreportedAtGates(t *testing.T) {
 			var gateEnv []string
 			if !strings.Contains(c.name, "terminal") {
 				gateEnv = []string{"CLAUDECODE=1"}
+				if agent == "copilot" {
+					gateEnv = []string{"COPILOT_CLI=1"}
+				}
 			}
 			switch c.gate {
 			case "end":

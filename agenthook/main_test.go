@@ -87,7 +87,7 @@ func cleanEnv() []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "SESSIONGATE_") || strings.HasPrefix(k, "CLAUDE_") || strings.HasPrefix(k, "GEMINI_") ||
-			k == "CLAUDECODE" || strings.HasPrefix(k, "CODEX_") {
+			k == "CLAUDECODE" || strings.HasPrefix(k, "CODEX_") || strings.HasPrefix(k, "COPILOT_") {
 			continue
 		}
 		out = append(out, kv)

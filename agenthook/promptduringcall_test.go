@@ -1,6 +1,10 @@
 package agenthook_test
 
 import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,6 +105,152 @@ func TestPromptFromAgentShell(t *testing.T) {
 			})
 			if !slices.Equal(got, c.want) {
 				t.Errorf("violations %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestPromptSettlesOnlyInterruptedCalls: round 22, issue 25. A new prompt
+// settled every pending call as interrupted, so a lazy agent whose post
+// hook never ran for a call (dropped) sent the prompt itself from a
+// background job after the call had ended, or from a call whose own post
+// it dropped too, and ended clean: nothing reported after that prompt, so
+// no PROMPT_DURING_CALL. Claude Code writes each call's result into its
+// transcript, an interrupted call's as a rejection (measured with 2.1.330,
+// transcript/testdata/claude-2.1.330-interrupt.jsonl), so a settled call
+// the transcript shows finished is owed again (TOOL_RESULT_MISSING).
+// Honest twins: a real interrupt (the rejection in the transcript), a
+// call with no result yet, reported calls.
+func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
+	const endCmd = "sessiongate session end --summary done"
+	type step struct {
+		do   string // pre, result, post, interrupt, prompt, stop, end
+		tool string
+		cmd  string // a Bash call's command; a Write's file otherwise
+	}
+	bash := func(do, c string) step { return step{do, "Bash", c} }
+	write := func(do string) step { return step{do, "Write", "notes.md"} }
+	prompt, stop, end := step{do: "prompt"}, step{do: "stop"}, step{do: "end"}
+	cases := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		// Lazy: the call finished (its result is in the transcript), its
+		// post never came, and a prompt no user sent settled it.
+		{"bash finished, post dropped, background prompt, end", []step{bash("pre", "sh test.sh"), bash("result", "sh test.sh"),
+			bash("pre", "(sleep 5; sh test.sh) &"), bash("result", "(sleep 5; sh test.sh) &"), bash("post", "(sleep 5; sh test.sh) &"), prompt, end},
+			[]string{session.CodeToolResultMissing}},
+		{"write finished, post dropped, background prompt, Stop", []step{write("pre"), write("result"), prompt, stop},
+			[]string{session.CodeToolResultMissing}},
+		{"fake prompt in a call whose post is dropped too, end from the next", []step{write("pre"), write("result"),
+			bash("pre", "sh test.sh; true"), prompt, bash("result", "sh test.sh; true"), end},
+			[]string{session.CodeToolResultMissing}},
+		// Honest twins.
+		{"interrupted bash, prompt, end", []step{bash("pre", "sh test.sh"), bash("interrupt", "sh test.sh"), prompt, end}, nil},
+		{"interrupted write, prompt, Stop", []step{write("pre"), write("interrupt"), prompt, stop}, nil},
+		{"no result yet, prompt, end", []step{bash("pre", "sh test.sh"), prompt, end}, nil},
+		{"reported calls, prompt, end", []step{bash("pre", "sh test.sh"), bash("result", "sh test.sh"), bash("post", "sh test.sh"), write("pre"), write("result"), write("post"), stop, prompt, end}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRepo(t, "agent_hooks:\n  timeout: 30s\n")
+			sid := "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0022"
+			var home string
+			for _, kv := range r.env {
+				if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+					home = v
+				}
+			}
+			tpath := filepath.Join(home, ".claude", "projects", "-work", sid+".jsonl")
+			writeFile(t, tpath, "")
+			appendLine := func(v any) {
+				b, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := os.OpenFile(tpath, os.O_APPEND|os.O_WRONLY, 0o644)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				if _, err := f.Write(append(b, '\n')); err != nil {
+					t.Fatal(err)
+				}
+			}
+			payload := func(event string) map[string]any {
+				return with(golden(t, r, "claude", event, sid), "transcript_path", tpath)
+			}
+			input := func(st step) map[string]any {
+				if st.tool == "Bash" {
+					return map[string]any{"command": st.cmd, "description": "run"}
+				}
+				return map[string]any{"file_path": filepath.Join(r.root, st.cmd), "content": "x\n"}
+			}
+			id := func(st step) string { return fmt.Sprintf("toolu_%x", sha256.Sum256([]byte(st.tool+st.cmd)))[:30] }
+			result := func(st step, content string, isErr bool, extra ...any) {
+				line := map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": []any{
+					map[string]any{"tool_use_id": id(st), "type": "tool_result", "content": content, "is_error": isErr}}}}
+				for i := 0; i+1 < len(extra); i += 2 {
+					line[extra[i].(string)] = extra[i+1]
+				}
+				appendLine(line)
+			}
+			r.hook("claude", "SessionStart", payload("SessionStart"))
+			s := r.active()
+			r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read the notes")
+			r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+			for _, st := range c.steps {
+				switch st.do {
+				case "pre":
+					appendLine(map[string]any{"type": "assistant", "cwd": r.root, "message": map[string]any{"role": "assistant", "content": []any{
+						map[string]any{"type": "tool_use", "id": id(st), "name": st.tool, "input": input(st)}}}})
+					if out, _ := r.hook("claude", "PreToolUse", with(payload("PreToolUse-"+st.tool), "tool_use_id", id(st), "tool_input", input(st))); pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny" {
+						t.Fatalf("PreToolUse %s denied: %v", st.tool, out)
+					}
+				case "result":
+					if st.tool == "Bash" {
+						result(st, "tests ok", false)
+					} else {
+						result(st, "File created successfully at: "+filepath.Join(r.root, st.cmd), false)
+					}
+				case "post":
+					p := with(payload("PostToolUse-"+st.tool), "tool_use_id", id(st), "tool_input", input(st))
+					if st.tool == "Bash" {
+						p = with(p, "tool_response", map[string]any{"stdout": "tests ok\n", "stderr": "", "interrupted": false, "isImage": false})
+					}
+					r.hook("claude", "PostToolUse", p)
+				case "interrupt":
+					// As Claude Code 2.1.330 writes it.
+					result(st, "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+						true, "toolUseResult", "User rejected tool use", "toolDenialKind", "user-rejected")
+					appendLine(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "[Request interrupted by user for tool use]"}}}})
+				case "prompt":
+					r.hook("claude", "UserPromptSubmit", with(payload("UserPromptSubmit"), "prompt", "now do the other thing"))
+				case "stop":
+					r.hook("claude", "Stop", payload("Stop"))
+				case "end":
+					// From the agent's next call, inside its shell.
+					e := bash("pre", endCmd)
+					appendLine(map[string]any{"type": "assistant", "cwd": r.root, "message": map[string]any{"role": "assistant", "content": []any{
+						map[string]any{"type": "tool_use", "id": id(e), "name": "Bash", "input": input(e)}}}})
+					r.hook("claude", "PreToolUse", with(payload("PreToolUse-Bash"), "tool_use_id", id(e), "tool_input", input(e)))
+					writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
+					r.git("add", "notes.md")
+					r.git("-c", "core.hooksPath=/dev/null", "commit", "-qm", "notes")
+					r.run(r.root, nil, []string{"CLAUDECODE=1"}, binary, "session", "end", "--session", s.ID, "--summary", "wrote the notes")
+				}
+			}
+			got := slices.DeleteFunc(codesOf(t, r, s.ID), func(c string) bool {
+				return c != session.CodeToolResultMissing && c != session.CodePromptDuringCall
+			})
+			if !slices.Equal(got, c.want) {
+				t.Errorf("violations %v, want %v", got, c.want)
+			}
+			evs := r.sg("session", "show", "--session", s.ID, "--json")
+			if !strings.Contains(evs, "agent:claude:transcript") {
+				t.Errorf("the transcript %s was not bound to the session", tpath)
 			}
 		})
 	}

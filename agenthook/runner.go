@@ -519,7 +519,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPrompt:
-		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini") && bd.Session != nil && !isStopRetry(ev.Prompt) {
+		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" || ev.Agent == "cursor") && bd.Session != nil && !isStopRetry(ev.Prompt) {
 			// A judged call still unreported at a new prompt was interrupted
 			// (Claude Code then sends no PostToolUse and no Stop; Copilot is
 			// given the same benefit of the doubt).
@@ -607,7 +607,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if bd.Session == nil {
 			return a, nil
 		}
-		if postCompared(ev) || (ev.Agent == "codex" || ev.Agent == "gemini") && ev.ToolID != "" && ev.Tool.Kind == session.ToolShell {
+		if postCompared(ev) || (ev.Agent == "codex" || ev.Agent == "gemini" || ev.Agent == "cursor") && ev.ToolID != "" && ev.Tool.Kind == session.ToolShell {
 			// Reported: not a TOOL_RESULT_MISSING at Stop.
 			if err := eng.RecordToolResult(ctx, bd.Session.ID, ev.Agent, ev.ToolID); err != nil {
 				return nil, err
@@ -698,7 +698,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			return nil, err
 		}
 		var missing *session.Violation
-		if ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" {
+		if ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" || ev.Agent == "cursor" {
 			// The turn ended normally: every judged call has reported
 			// (Copilot's agentStop too, TestUnreportedAtGates).
 			if missing, err = eng.ToolResultsMissing(ctx, bd.Session.ID, ev.Agent); err != nil {

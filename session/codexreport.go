@@ -13,12 +13,17 @@ import (
 // TokenGeminiJudged is Gemini CLI's for run_shell_command, by the id its
 // BeforeTool and AfterTool share (session and command line; identical
 // lines pair by count, in order).
+//
+// TokenCursorJudged is Cursor's for beforeShellExecution, by conversation
+// and command line (its documented payloads carry no call id), reported by
+// afterShellExecution.
 const (
 	TokenCodexJudged  = "agent:codex:judged"
 	TokenGeminiJudged = "agent:gemini:judged"
+	TokenCursorJudged = "agent:cursor:judged"
 )
 
-// KeepOwedReport records a call of agent (codex, gemini) its pre-tool
+// KeepOwedReport records a call of agent (codex, gemini, cursor) its pre-tool
 // hook allowed and whose post-tool hook must report it.
 func (e *Engine) KeepOwedReport(ctx context.Context, sessionID, agent, toolID, tool string) error {
 	if toolID == "" || len(toolID) > 200 || strings.ContainsAny(toolID, " \t\n") || tool == "" || strings.ContainsAny(tool, " \t\n") {

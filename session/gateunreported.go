@@ -10,13 +10,14 @@ import (
 // and whose post-tool hook reports it (toolresult.go): Claude Code by
 // tool_use_id, Copilot CLI by tool and arguments, Codex by tool_use_id
 // (Bash only, codexreport.go), Gemini CLI by session and command line
-// (run_shell_command only). Cursor sends no post for writes and is not
-// checked (docs/evidence.md).
-var reportingAgents = []string{"claude", "copilot", "codex", "gemini"}
+// (run_shell_command only), Cursor by conversation and command line
+// (beforeShellExecution and afterShellExecution, since round 22; its writes
+// send no post and owe none; docs/evidence.md).
+var reportingAgents = []string{"claude", "copilot", "codex", "gemini", "cursor"}
 
 // shellTools are the judged tools a gate can run inside: the agent's shell
 // (Claude's Bash, Copilot's bash, or Bash in a PascalCase hook file).
-var shellTools = map[string]bool{"Bash": true, "bash": true, "run_shell_command": true}
+var shellTools = map[string]bool{"Bash": true, "bash": true, "run_shell_command": true, "Shell": true}
 
 // copilotReported are the Copilot tools install sends to postToolUse and
 // postToolUseFailure (hooks/agentconfig.go): a judged call of another
@@ -93,6 +94,8 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 		skip := inFlight(evs, agent, pend)
 		// Calls a prompt sent from inside the gate's own call settled.
 		pend = append(pend, settledByPromptInFlight(evs, agent)...)
+		// Settled by a prompt, yet finished in the transcript (settledfinished.go).
+		pend = addCalls(pend, e.settledButFinished(ctx, sessionID, evs, agent))
 		n := 0
 		for _, p := range pend {
 			if p.id == skip {

@@ -7,8 +7,9 @@ import "os"
 // internal/agenttest/TestAgentShellMarkers): a gate that sees none runs
 // from somewhere else, a person's terminal, and the agent's newest call
 // is not the gate's own. Codex names the very call (its tool_use_id).
-// Copilot CLI's were not measured: its gates excuse as before.
-var shellMarkers = map[string]string{"claude": "CLAUDECODE", "gemini": "GEMINI_CLI", "codex": "CODEX_TOOL_CALL_ID"}
+// Copilot CLI 1.0.102 sets COPILOT_CLI=1 (and COPILOT_AGENT_SESSION_ID,
+// its sessionId; measured in round 22).
+var shellMarkers = map[string]string{"claude": "CLAUDECODE", "gemini": "GEMINI_CLI", "codex": "CODEX_TOOL_CALL_ID", "copilot": "COPILOT_CLI"}
 
 // insideAgentCall reports whether this process (a gate) may run inside
 // agent's pending shell call id. An agent that unsets the variable only

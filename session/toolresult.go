@@ -65,6 +65,8 @@ func judgedToken(agent string) string {
 		return TokenCodexJudged
 	case "gemini":
 		return TokenGeminiJudged
+	case "cursor":
+		return TokenCursorJudged
 	}
 	return TokenJudgedInput
 }
@@ -144,6 +146,8 @@ func (e *Engine) ToolResultsMissing(ctx context.Context, sessionID, agent string
 		return nil, fmt.Errorf("read the judged tool calls: %w", err)
 	}
 	pend := owedReports(evs, agent)
+	// Settled by a prompt, yet finished in the transcript (settledfinished.go).
+	pend = addCalls(pend, e.settledButFinished(ctx, sessionID, evs, agent))
 	if len(pend) == 0 {
 		return nil, nil
 	}

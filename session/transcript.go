@@ -281,6 +281,10 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			// Gemini CLI's and Copilot's shell lines use up their
 			// witnesses in st, which is what is saved.
 			whys := cw.take(calls, &st)
+			if t.Agent == transcript.Claude || t.Agent == transcript.Codex {
+				// A failed call's id used again (witness.go).
+				whys = cw.reused(calls, &st)
+			}
 			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw, whys)
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
@@ -503,6 +507,9 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 			switch {
 			case t.Agent == transcript.Claude || t.Agent == transcript.Codex:
 				why = cw.unwitnessed(c)
+				if why == "" && ci < len(whys) {
+					why = whys[ci]
+				}
 			case ci < len(whys):
 				why = whys[ci]
 			}

@@ -396,3 +396,52 @@ func (cw *callWitness) load() {
 		}
 	}
 }
+
+// reusedKey is what a Claude Code or Codex call that failed leaves in
+// transcript.State.Witnessed: its id, which no later line may use again.
+func reusedKey(id string) string { return "failed:" + id }
+
+// reused decides, for Claude Code's and Codex's calls, whether a line
+// reuses the id of an earlier call of the session's transcript that failed
+// (round 22): the witness is the id with the input's digest, so a copy of
+// a real failed call's tool_use, appended with a result that passed, was a
+// second call the hook "saw", and a failed sub-agent run, MCP call or read
+// met its requirement. The agent CLIs never write an id twice. A copy of a
+// call that passed gains nothing and is left alone. It returns, by the
+// index of calls, why a call does not count ("" when it does), and records
+// the failed ids in st.Witnessed.
+func (cw *callWitness) reused(calls []transcript.Call, st *transcript.State) []string {
+	whys := make([]string, len(calls))
+	if cw.agent != transcript.Claude && cw.agent != transcript.Codex {
+		return whys
+	}
+	var w map[string]int
+	failed := func(id string) bool { return st.Witnessed[reusedKey(id)] > 0 || w[reusedKey(id)] > 0 }
+	for i, c := range calls {
+		if c.ID == "" {
+			continue
+		}
+		if i > 0 && c.Kind == transcript.Read && calls[i-1].Kind == transcript.Run && calls[i-1].ID == c.ID {
+			whys[i] = whys[i-1] // the shell read transcript.Expand adds to its run
+			continue
+		}
+		if failed(c.ID) {
+			whys[i] = fmt.Sprintf("%s's PreToolUse hook saw call %s (%s) once, and the transcript's earlier line of it failed: a second line under a real call's id (a copy with a result that passed) is not a call the agent made",
+				agentNames[cw.agent], c.ID, c.Tool)
+			continue
+		}
+		if c.Failed || c.Kind == transcript.Run && c.Exit != 0 {
+			if w == nil {
+				w = maps.Clone(st.Witnessed)
+				if w == nil {
+					w = map[string]int{}
+				}
+			}
+			w[reusedKey(c.ID)]++
+		}
+	}
+	if w != nil {
+		st.Witnessed = w
+	}
+	return whys
+}

@@ -67,6 +67,20 @@ func TestTranscriptCallWitness(t *testing.T) {
 		{"read: a real call's id, another file", transcriptProtocol, txReqRead, claudeLines("c1", "Read", readIn, "1\tguide", false), "install", true, "c1", false,
 			`{"file_path":"ROOT/README.md"}`},
 		{"read: an older install sends no Read calls", transcriptProtocol, txReqRead, claudeLines("c1", "Read", readIn, "1\tguide", false), oldSettings, true, "", true, ""},
+		// Round 22: the real call failed, and a copy of its tool_use with a
+		// result that passed was appended under its id and input; the
+		// parser took it as a second call. A witness is used by the first.
+		{"sub-agent: failed, then a copy that passed", delegateProtocol, txReqQA,
+			claudeLines("c1", "Agent", agentIn, "API Error: 500", true) + claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "c1", false, agentIn},
+		{"mcp: failed, then a copy that passed", mcpProtocol, txReqMCP,
+			claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Error: not connected", true) + claudeLines("c1", "mcp__serena__activate_project", `{"project":"."}`, "Activated", false), "install", true, "c1", false, `{"project":"."}`},
+		{"read: failed, then a copy that passed", transcriptProtocol, txReqRead,
+			claudeLines("c1", "Read", readIn, "File does not exist.", true) + claudeLines("c1", "Read", readIn, "1\tguide", false), "install", true, "c1", false, readIn},
+		{"sub-agent: failed, a gate check, then a copy that passed", delegateProtocol, txReqQA,
+			claudeLines("c1", "Agent", agentIn, "API Error: 500", true) + "LATER\n" + claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "c1", false, agentIn},
+		// Honest twin: the call passed the first time (a copy adds nothing).
+		{"sub-agent: passed, then a copy", delegateProtocol, txReqQA,
+			claudeLines("c1", "Agent", agentIn, "QA passed", false) + claudeLines("c1", "Agent", agentIn, "QA passed", false), "install", true, "c1", true, agentIn},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,7 +129,14 @@ func TestTranscriptCallWitness(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			appendTo(t, path, strings.ReplaceAll(tt.line, "ROOT", e.root))
+			// "LATER\n" splits the lines a gate check reads first from those
+			// appended after it.
+			first, later, split := strings.Cut(strings.ReplaceAll(tt.line, "ROOT", e.root), "LATER\n")
+			appendTo(t, path, first)
+			if split {
+				e.reqStatus(id, tt.req)
+				appendTo(t, path, later)
+			}
 			st := e.reqStatus(id, tt.req)
 			if got := st.Status == session.ReqMet; got != tt.met {
 				t.Fatalf("met %v (%s %q), want %v", got, st.Status, st.Reason, tt.met)

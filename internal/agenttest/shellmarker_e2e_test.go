@@ -14,12 +14,12 @@ import (
 // the environment of its shell tool's commands: a gate can only tell a
 // command run inside an agent's call from a person's terminal by them
 // (session/shellmarker.go: a gate excuses the agent's newest pending call
-// only when it sees the marker). Copilot CLI's are not measured: its bash
-// call writing outside the repository did not run here.
+// only when it sees the marker). Copilot CLI's bash call writes outside
+// the folder it runs in only with --allow-all-paths (else it is refused).
 func TestAgentShellMarkers(t *testing.T) {
 	t.Parallel()
-	want := map[string]string{"claude": "CLAUDECODE=1", "gemini": "GEMINI_CLI=1", "codex": "CODEX_TOOL_CALL_ID=call_"}
-	for _, agent := range []string{"claude", "codex", "gemini"} {
+	want := map[string]string{"claude": "CLAUDECODE=1", "gemini": "GEMINI_CLI=1", "codex": "CODEX_TOOL_CALL_ID=call_", "copilot": "COPILOT_CLI=1"}
+	for _, agent := range []string{"claude", "codex", "copilot", "gemini"} {
 		t.Run(agent, func(t *testing.T) {
 			t.Parallel()
 			r := installedRepo(t, "", "--agent", agent)
@@ -35,6 +35,9 @@ func TestAgentShellMarkers(t *testing.T) {
 			case "codex":
 				stub := agenttest.StartOpenAIStub(t, agenttest.ToolStep("exec_command", map[string]any{"cmd": cmd}), agenttest.TextStep("done"), agenttest.TextStep("done"))
 				agenttest.RunCodex(t, r.dir, "print env", stub, r.env, 0)
+			case "copilot":
+				stub := agenttest.StartOpenAIStub(t, agenttest.ToolStep("bash", map[string]any{"command": cmd, "description": "print env"}), agenttest.TextStep("done"), agenttest.TextStep("done"))
+				agenttest.RunCopilotIn(t, r.dir, t.TempDir(), "print env", stub, r.env, 0, "--allow-all-paths")
 			}
 			b, err := os.ReadFile(out)
 			if err != nil {

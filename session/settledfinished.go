@@ -1,0 +1,105 @@
+package session
+
+import (
+	"context"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/transcript"
+)
+
+// A new prompt settles the calls still pending as interrupted: Claude Code
+// sends no post-tool event for an interrupted call. A lazy agent whose
+// post-tool hook never ran for a call (dropped, or killed) could send that
+// prompt itself, from a background job of its shell after the call ended
+// (`(sleep 5; ... agent-hook claude UserPromptSubmit < p.json) &`), or in a
+// call whose own post it also dropped: nothing reported after the prompt,
+// so PROMPT_DURING_CALL never fired and the calls were settled, clean.
+// Claude Code writes every call's result into its transcript, an
+// interrupted one's as a rejection (transcript.ClaudeFinished), so a call
+// the transcript shows finished was not interrupted: the prompt did not
+// settle it, and it is owed again at Stop and at the gates
+// (TOOL_RESULT_MISSING).
+
+// settledButFinished lists the calls of agent (Claude Code only) that a new
+// prompt settled as interrupted, that never reported and were not named
+// missing since, and that the session's Claude Code transcript shows ran to
+// their end. Nothing is read unless such a settled call exists.
+func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs []Event, agent string) []pendingCall {
+	if agent != transcript.Claude {
+		return nil
+	}
+	tr, ok := e.Store.(TranscriptReader)
+	if !ok {
+		return nil
+	}
+	done := map[string]bool{}
+	var settled []string
+	for _, ev := range evs {
+		f := strings.Fields(ev.Detail)
+		switch {
+		case ev.Token == TokenToolResult && len(f) == 2 && f[0] == agent,
+			ev.Token == TokenToolUnreported && len(f) == 3 && f[0] == agent && f[2] == "missing":
+			done[f[1]] = true
+		case isSettle(ev, agent):
+			settled = append(settled, f[1])
+		}
+	}
+	var ids []string
+	for _, id := range settled {
+		if !done[id] {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	list, err := tr.SessionTranscripts(ctx, sessionID)
+	if err != nil {
+		return nil
+	}
+	finished := map[string]bool{}
+	for _, t := range list {
+		if t.Agent != agent {
+			continue
+		}
+		got, err := transcript.ClaudeFinished(t.Path, ids)
+		if err != nil {
+			continue // unreadable: decided as before
+		}
+		for id := range got {
+			finished[id] = true
+		}
+	}
+	if len(finished) == 0 {
+		return nil
+	}
+	tok := judgedToken(agent)
+	var out []pendingCall
+	seen := map[string]bool{}
+	for _, ev := range evs {
+		f := strings.Fields(ev.Detail)
+		if ev.Token != tok || len(f) < 3 || !finished[f[0]] || seen[f[0]] {
+			continue
+		}
+		seen[f[0]] = true
+		out = append(out, pendingCall{id: f[0], tool: f[1] + ", settled by a prompt although the transcript shows it finished"})
+	}
+	return out
+}
+
+// addCalls appends the calls of more that pend does not hold yet.
+func addCalls(pend, more []pendingCall) []pendingCall {
+	for _, m := range more {
+		dup := false
+		for _, p := range pend {
+			if p.id == m.id {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			pend = append(pend, m)
+		}
+	}
+	return pend
+}

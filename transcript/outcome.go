@@ -1,0 +1,101 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+)
+
+// MaxOutcomeScan bounds ClaudeFinished: only the file's last 32 MiB are
+// read (a call a prompt settled is among the newest of the conversation).
+const MaxOutcomeScan = 32 << 20
+
+// ClaudeFinished reads Claude Code's transcript at path for the results of
+// the tool calls ids and returns the ones whose result says the call ran to
+// its end: a tool_result that is not an error, or a failed Bash result
+// ("Exit code N"). Claude Code writes a result for an interrupted call too
+// (measured with 2.1.330: is_error, "The user doesn't want to proceed with
+// this tool use...", toolDenialKind "user-rejected", then "[Request
+// interrupted by user for tool use]"), and a call a hook or the user
+// refused gets an error result with no exit code: none of these finished.
+// A call with no result yet (still running) is not returned either.
+//
+// Why: a new prompt settles the calls still pending as interrupted, since
+// Claude Code sends no post-tool event for an interrupted call; a call the
+// transcript shows finished was not interrupted, so a prompt that settled
+// it came from the agent's own shell, not from the user.
+func ClaudeFinished(path string, ids []string) (map[string]bool, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxOutcomeScan {
+		if _, err := f.Seek(fi.Size()-MaxOutcomeScan, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	out := map[string]bool{}
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), MaxLine)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.Contains(line, []byte(`"tool_result"`)) || !containsAny(line, ids) {
+			continue // decoded only when it may hold a result of ids
+		}
+		var rec struct {
+			Type    string `json:"type"`
+			Message struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &rec) != nil || rec.Type != "user" {
+			continue
+		}
+		var blocks []struct {
+			Type      string          `json:"type"`
+			ToolUseID string          `json:"tool_use_id"`
+			IsError   bool            `json:"is_error"`
+			Content   json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(rec.Message.Content, &blocks) != nil {
+			continue
+		}
+		for _, b := range blocks {
+			if b.Type != "tool_result" || !want[b.ToolUseID] || seen[b.ToolUseID] {
+				continue
+			}
+			// The first result of a call is Claude Code's; a later one
+			// for the same id changes nothing (the parser takes the first).
+			seen[b.ToolUseID] = true
+			if !b.IsError || strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), "Exit code ") {
+				out[b.ToolUseID] = true
+			}
+		}
+	}
+	if err := sc.Err(); err != nil && err != bufio.ErrTooLong {
+		return out, err
+	}
+	return out, nil
+}
+
+// containsAny reports whether line holds one of ids as a JSON string.
+func containsAny(line []byte, ids []string) bool {
+	for _, id := range ids {
+		if bytes.Contains(line, []byte(`"`+id+`"`)) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,47 @@
+package transcript
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// TestClaudeFinished: on real Claude Code transcripts, a call that ran to
+// its end (a result, a failed Bash with its exit code) is finished; the
+// interrupted call, a refused read and a call with no result are not.
+func TestClaudeFinished(t *testing.T) {
+	tests := []struct {
+		file string
+		ids  []string
+		want map[string]bool
+	}{
+		// toolu_4 `cat README.md`, toolu_5 `sh -c 'exit 3'` (Exit code 3),
+		// toolu_6 a Read of a missing file (an error with no exit code).
+		{"claude-2.1.jsonl", []string{"toolu_1", "toolu_4", "toolu_5", "toolu_6", "toolu_nosuch"}, map[string]bool{"toolu_1": true, "toolu_4": true, "toolu_5": true}},
+		// toolu_03 was interrupted by the user.
+		{"claude-2.1.330-interrupt.jsonl", []string{"toolu_03"}, map[string]bool{}},
+	}
+	for _, tt := range tests {
+		got, err := ClaudeFinished(filepath.Join("testdata", tt.file), tt.ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.file, got, tt.want)
+		}
+	}
+	// A result appended after Claude Code's own does not change it.
+	b, err := os.ReadFile(filepath.Join("testdata", "claude-2.1.330-interrupt.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "t.jsonl")
+	forged := `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_03","type":"tool_result","content":"woke","is_error":false}]}}` + "\n"
+	if err := os.WriteFile(p, append(b, forged...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ClaudeFinished(p, []string{"toolu_03"}); got["toolu_03"] {
+		t.Errorf("a result appended after the interrupt's counted: %v", got)
+	}
+}

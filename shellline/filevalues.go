@@ -2,6 +2,7 @@ package shellline
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -26,7 +27,8 @@ const maxXargsLines = 64
 // cannot. nil when the line has none or does not parse.
 func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 	if !strings.Contains(cmd, "cat") && !strings.Contains(cmd, "<") && !strings.Contains(cmd, "read") && !strings.Contains(cmd, "xargs") &&
-		!strings.Contains(cmd, "head") && !strings.Contains(cmd, "tail") {
+		!strings.Contains(cmd, "head") && !strings.Contains(cmd, "tail") && !strings.Contains(cmd, "$(") && !strings.Contains(cmd, "`") &&
+		!strings.Contains(cmd, "|") {
 		return nil // the cheap look first: the hook runs this on every line
 	}
 	_, f, ok := Calls(Unwrap(cmd))
@@ -34,6 +36,7 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		return nil
 	}
 	vars := map[string]string{} // NAME -> value; unknownWord when not known
+	arrays := map[string][]string{}
 	fromFile := map[string]bool{}
 	cwd := ""
 	var out []string
@@ -55,6 +58,21 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		})
 		return v, used
 	}
+	// feeds are the blocks a file is read into (`{ read X; read Y; } <
+	// F`): the lines a read inside one takes, in order (round 22).
+	type feed struct {
+		from, to syntax.Pos
+		lines    []string
+	}
+	var feeds []*feed
+	fedLines := func(at syntax.Pos) *feed {
+		for i := len(feeds) - 1; i >= 0; i-- {
+			if f := feeds[i]; at.Offset() >= f.from.Offset() && at.Offset() < f.to.Offset() {
+				return f
+			}
+		}
+		return nil
+	}
 	set := func(name string, w *syntax.Word) {
 		if w == nil {
 			return
@@ -69,16 +87,17 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		if p, ok := n.(*syntax.BinaryCmd); ok && (p.Op == syntax.Pipe || p.Op == syntax.PipeAll) {
 			// cat F | while read NAME; do ...; done
 			// cat F | xargs CMD
-			if ss := PipeStages(p); len(ss) == 2 {
-				if c, ok := ss[0].Cmd.(*syntax.CallExpr); ok && len(c.Args) == 2 {
-					w0, _ := Literal(c.Args[0])
-					f, lit := Literal(c.Args[1])
-					if w0 == "cat" && lit {
-						if body, ok := read(joinCwd(cwd, path.Clean(f))); ok {
-							out = append(out, loopLines(ss[1], body, read)...)
-							if ws, ok := literalWords(ss[1]); ok && containsXargs(ws) {
-								out = append(out, capLines(xargsLines(ws, body))...)
-							}
+			// sort F | tr a-z A-Z | xargs CMD, awk '{print "rm " $0}' F | sh
+			// (round 22: the filters' output, textfilters.go)
+			if ss := PipeStages(p); len(ss) >= 2 {
+				if body, ok := pipeText(ss[:len(ss)-1], cwd, read); ok {
+					last := ss[len(ss)-1]
+					out = append(out, loopLines(last, body, read)...)
+					if ws, ok := literalWords(last); ok {
+						if containsXargs(ws) {
+							out = append(out, capLines(xargsLines(ws, body))...)
+						} else if inner := unwrapCall(ws); len(inner) > 0 && readsStdin(inner) && strings.TrimSpace(body) != "" {
+							out = append(out, body) // the script a shell reads
 						}
 					}
 				}
@@ -87,6 +106,17 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		}
 		st, ok := n.(*syntax.Stmt)
 		if !ok {
+			return true
+		}
+		switch st.Cmd.(type) {
+		case *syntax.Block, *syntax.Subshell:
+			for _, r := range st.Redirs {
+				if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
+					if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+						feeds = append(feeds, &feed{from: st.Pos(), to: st.End(), lines: lines(body)})
+					}
+				}
+			}
 			return true
 		}
 		if _, ok := st.Cmd.(*syntax.WhileClause); ok {
@@ -130,9 +160,57 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 				}
 				return true
 			}
+			if w0, _ := Literal(c.Args[0]); w0 == "mapfile" || w0 == "readarray" {
+				// mapfile [-t] NAME < F: an array of F's lines (round 22)
+				name := "MAPFILE"
+				for _, a := range c.Args[1:] {
+					if s, lit := Literal(a); lit && !strings.HasPrefix(s, "-") {
+						name = s
+					}
+				}
+				var body []string
+				for _, r := range st.Redirs {
+					if r.Op == syntax.RdrIn {
+						if p, lit := Literal(r.Word); lit {
+							if b, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+								body = lines(b)
+							}
+						}
+					} else if v, used := value(r.Word); r.Op == syntax.WordHdoc && used && v != unknownWord {
+						body = lines(v)
+					}
+				}
+				if len(st.Redirs) == 0 {
+					if f := fedLines(st.Pos()); f != nil {
+						body, f.lines = f.lines, nil
+					}
+				}
+				for k := range vars {
+					if strings.HasPrefix(k, name+"[") {
+						delete(vars, k)
+					}
+				}
+				vars[name], fromFile[name] = unknownWord, false
+				if len(body) > 0 {
+					for i, l := range body {
+						vars[name+"["+strconv.Itoa(i)+"]"] = strings.TrimSpace(l)
+					}
+					vars[name], fromFile[name] = strings.TrimSpace(body[0]), true
+					arrays[name] = body
+				}
+				return true
+			}
 			var words []string
 			used, known := false, true
 			for _, w := range c.Args {
+				if name, ok := arrayAll(w); ok && arrays[name] != nil {
+					// "${A[@]}": each element a word
+					for _, l := range arrays[name] {
+						words = append(words, strings.TrimSpace(l))
+					}
+					used = true
+					continue
+				}
 				v, u := value(w)
 				if v == unknownWord {
 					known = false
@@ -162,6 +240,11 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 							vars[name], fromFile[name] = strings.TrimSpace(first), true
 						}
 					}
+				}
+				if f := fedLines(st.Pos()); f != nil && len(st.Redirs) == 0 && len(f.lines) > 0 {
+					// { read X; } < F: the block's next line
+					vars[name], fromFile[name] = strings.TrimSpace(f.lines[0]), true
+					f.lines = f.lines[1:]
 				}
 				return true
 			}
@@ -369,4 +452,29 @@ func literalWords(st *syntax.Stmt) ([]string, bool) {
 		ws = append(ws, s)
 	}
 	return ws, true
+}
+
+// arrayAll is NAME of a word that is only "${NAME[@]}" or ${NAME[*]}.
+func arrayAll(w *syntax.Word) (string, bool) {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return "", false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Index == nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Length || pe.Excl {
+		return "", false
+	}
+	iw, ok := pe.Index.(*syntax.Word)
+	if !ok {
+		return "", false
+	}
+	if i, _ := Literal(iw); i != "@" && i != "*" {
+		return "", false
+	}
+	return pe.Param.Value, true
 }

@@ -162,7 +162,7 @@ func TestSessionEnvAtTheHook(t *testing.T) {
 		{`echo "$BASH_ENV $PROMPT_COMMAND"`, false},
 		{`unset BASH_ENV PROMPT_COMMAND`, false},
 		{`grep -rn BASH_ENV= docs/`, false},
-		{`source tools/env.sh && go test ./...`, false},
+		{`source test.sh && go test ./...`, false},
 		{`env GOFLAGS=-mod=mod go test ./...`, false},
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.line}))

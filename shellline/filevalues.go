@@ -73,6 +73,26 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		}
 		return nil
 	}
+	// stdin is the text a `< F` or `< <(FILTER)` redirection gives a
+	// command (round 22: a process substitution of the filters
+	// textfilters.go reads).
+	stdin := func(r *syntax.Redirect) (string, bool) {
+		if r.Op != syntax.RdrIn || r.Word == nil {
+			return "", false
+		}
+		if p, lit := Literal(r.Word); lit {
+			return read(joinCwd(cwd, path.Clean(p)))
+		}
+		if len(r.Word.Parts) == 1 {
+			if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn && len(ps.Stmts) == 1 {
+				if b, ok := ps.Stmts[0].Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+					return pipeText(PipeStages(b), cwd, read)
+				}
+				return pipeText(ps.Stmts, cwd, read)
+			}
+		}
+		return "", false
+	}
 	set := func(name string, w *syntax.Word) {
 		if w == nil {
 			return
@@ -96,8 +116,10 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 					if ws, ok := literalWords(last); ok {
 						if containsXargs(ws) {
 							out = append(out, capLines(xargsLines(ws, body))...)
-						} else if inner := unwrapCall(ws); len(inner) > 0 && readsStdin(inner) && strings.TrimSpace(body) != "" {
-							out = append(out, body) // the script a shell reads
+						} else if inner := unwrapCall(ws); len(inner) > 0 && readsStdin(inner) && strings.TrimSpace(body) != "" && !plainCat(ss[:len(ss)-1]) {
+							// the script a shell reads; `cat F | sh` is F's
+							// run, judged with F named (agent_scripts.go)
+							out = append(out, body)
 						}
 					}
 				}
@@ -111,10 +133,8 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		switch st.Cmd.(type) {
 		case *syntax.Block, *syntax.Subshell:
 			for _, r := range st.Redirs {
-				if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
-					if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
-						feeds = append(feeds, &feed{from: st.Pos(), to: st.End(), lines: lines(body)})
-					}
+				if body, ok := stdin(r); ok {
+					feeds = append(feeds, &feed{from: st.Pos(), to: st.End(), lines: lines(body)})
 				}
 			}
 			return true
@@ -122,21 +142,25 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		if _, ok := st.Cmd.(*syntax.WhileClause); ok {
 			// while read NAME; do ...; done < F
 			for _, r := range st.Redirs {
-				if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
-					if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
-						out = append(out, loopLines(st, body, read)...)
-					}
+				if body, ok := stdin(r); ok {
+					out = append(out, loopLines(st, body, read)...)
 				}
 			}
 			return true
 		}
 		if fc, ok := st.Cmd.(*syntax.ForClause); ok {
 			// for NAME in $(cat F); do ...; done: F's words
+			// for NAME in $(sort F) / "${A[@]}" (round 22): the filter's
+			// words, the array's elements
 			if wi, ok := fc.Loop.(*syntax.WordIter); ok && wi.Name != nil && len(wi.Items) == 1 {
-				if f, ok := catFile(wi.Items[0]); ok {
-					if body, ok := read(joinCwd(cwd, path.Clean(f))); ok {
-						out = append(out, bodyLines(wi.Name.Value, strings.Fields(body), fc.Do)...)
+				if body, ok := splitSubst(wi.Items[0], cwd, read); ok {
+					out = append(out, bodyLines(wi.Name.Value, strings.Fields(body), fc.Do)...)
+				} else if name, ok := arrayAll(wi.Items[0]); ok && arrays[name] != nil {
+					var vals []string
+					for _, l := range arrays[name] {
+						vals = append(vals, strings.TrimSpace(l))
 					}
+					out = append(out, bodyLines(wi.Name.Value, vals, fc.Do)...)
 				}
 			}
 			return true
@@ -170,12 +194,8 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 				}
 				var body []string
 				for _, r := range st.Redirs {
-					if r.Op == syntax.RdrIn {
-						if p, lit := Literal(r.Word); lit {
-							if b, ok := read(joinCwd(cwd, path.Clean(p))); ok {
-								body = lines(b)
-							}
-						}
+					if b, ok := stdin(r); ok {
+						body = lines(b)
 					} else if v, used := value(r.Word); r.Op == syntax.WordHdoc && used && v != unknownWord {
 						body = lines(v)
 					}
@@ -203,6 +223,13 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 			var words []string
 			used, known := false, true
 			for _, w := range c.Args {
+				if text, ok := splitSubst(w, cwd, read); ok {
+					// rm $(sort F): unquoted, each word of the output is an
+					// operand, not only the first line's (round 22)
+					words = append(words, strings.Fields(text)...)
+					used = true
+					continue
+				}
 				if name, ok := arrayAll(w); ok && arrays[name] != nil {
 					// "${A[@]}": each element a word
 					for _, l := range arrays[name] {
@@ -231,14 +258,9 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 							vars[name], fromFile[name] = strings.TrimSpace(first), true
 						}
 					}
-					if r.Op != syntax.RdrIn {
-						continue
-					}
-					if p, lit := Literal(r.Word); lit {
-						if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
-							first, _, _ := strings.Cut(body, "\n")
-							vars[name], fromFile[name] = strings.TrimSpace(first), true
-						}
+					if body, ok := stdin(r); ok {
+						first, _, _ := strings.Cut(body, "\n")
+						vars[name], fromFile[name] = strings.TrimSpace(first), true
 					}
 				}
 				if f := fedLines(st.Pos()); f != nil && len(st.Redirs) == 0 && len(f.lines) > 0 {
@@ -260,10 +282,8 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 			if containsXargs(words) {
 				// xargs CMD < F
 				for _, r := range st.Redirs {
-					if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
-						if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
-							out = append(out, capLines(xargsLines(words, body))...)
-						}
+					if body, ok := stdin(r); ok {
+						out = append(out, capLines(xargsLines(words, body))...)
 					}
 				}
 			}
@@ -477,4 +497,38 @@ func arrayAll(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	return pe.Param.Value, true
+}
+
+// splitSubst is the whole output of an unquoted `$(cat F)`, `$(< F)` or
+// `$(FILTER ... F)` word, which the shell splits into words.
+func splitSubst(w *syntax.Word, cwd string, read func(string) (string, bool)) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	if f, ok := catFile(w); ok {
+		return read(joinCwd(cwd, path.Clean(f)))
+	}
+	st := cs.Stmts[0]
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(st.Redirs) == 0 {
+		return pipeText(PipeStages(b), cwd, read)
+	}
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+		if w0, _ := Literal(c.Args[0]); w0 == "git" {
+			return "", false // $(git rev-parse X): read by wordValue
+		}
+	}
+	return pipeText(cs.Stmts, cwd, read)
+}
+
+// plainCat: the stages are one `cat F` (F read as a script elsewhere).
+func plainCat(stages []*syntax.Stmt) bool {
+	if len(stages) != 1 || len(stages[0].Redirs) > 0 {
+		return false
+	}
+	ws, ok := literalWords(stages[0])
+	return ok && len(ws) == 2 && ws[0] == "cat"
 }

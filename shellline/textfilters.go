@@ -1,6 +1,7 @@
 package shellline
 
 import (
+	"encoding/base64"
 	"path"
 	"regexp"
 	"slices"
@@ -170,6 +171,18 @@ func filterText(words []string, in string, have bool, read func(string) (string,
 		}
 		return unlines(ls), true
 	case "head", "tail":
+		if len(args) >= 2 && args[0] == "-c" {
+			// head -c N F: the first N bytes (a name cut out of a longer line)
+			n, err := strconv.Atoi(args[1])
+			t, ok := input(args[2:])
+			if err != nil || n < 0 || !ok {
+				return "", false
+			}
+			if name == "head" {
+				return t[:min(n, len(t))], true
+			}
+			return t[len(t)-min(n, len(t)):], true
+		}
 		n, files, ok := lineCount(args)
 		if !ok {
 			return "", false
@@ -198,6 +211,26 @@ func filterText(words []string, in string, have bool, read func(string) (string,
 		return sedText(args, input)
 	case "awk", "gawk", "mawk", "nawk":
 		return awkText(args, input)
+	case "base64":
+		// base64 -d: names decoded on the way to xargs are names still
+		var files []string
+		dec := false
+		for _, a := range args {
+			switch {
+			case a == "-d" || a == "--decode" || a == "-di" || a == "-id" || a == "-i" || a == "--ignore-garbage":
+				dec = dec || a != "-i" && a != "--ignore-garbage"
+			case strings.HasPrefix(a, "-") && a != "-":
+				return "", false
+			default:
+				files = append(files, a)
+			}
+		}
+		t, ok := input(files)
+		if !dec || !ok {
+			return "", false
+		}
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(t), ""))
+		return string(b), err == nil
 	}
 	return "", false
 }
@@ -490,6 +523,10 @@ func trSet(s string) ([]rune, bool) {
 				r = '\n'
 			case 't':
 				r = '\t'
+			case 'r':
+				r = '\r'
+			case '0':
+				r = 0
 			default:
 				r = rs[i]
 			}

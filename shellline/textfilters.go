@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -801,10 +802,10 @@ func parseSed(s string, ext bool) (sedCmd, bool) {
 
 // awkProg is the awk programs read: `PATTERN`, `{print ITEMS}`, `PATTERN
 // {print ITEMS}` with an optional `; exit`, PATTERN being NR==N or /RE/.
-var awkProg = regexp.MustCompile(`^\s*(NR\s*==\s*\d+|/(?:[^/\\]|\\.)*/)?\s*(?:\{\s*(print(?:\s+[^;{}]*)?)?\s*(;\s*exit\s*;?)?\s*\})?\s*$`)
+var awkProg = lazyregexp.New(`^\s*(NR\s*==\s*\d+|/(?:[^/\\]|\\.)*/)?\s*(?:\{\s*(print(?:\s+[^;{}]*)?)?\s*(;\s*exit\s*;?)?\s*\})?\s*$`)
 
 // awkItem is one item of a print: a string or a field.
-var awkItem = regexp.MustCompile(`^\s*(?:"((?:[^"\\]|\\.)*)"|\$(\d+)|\$NF|,)`)
+var awkItem = lazyregexp.New(`^\s*(?:"((?:[^"\\]|\\.)*)"|\$(\d+)|\$NF|,)`)
 
 // awkText is awk's output for the programs awkProg reads, with -F SEP.
 func awkText(args []string, input func([]string) (string, bool)) (string, bool) {

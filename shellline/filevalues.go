@@ -2,9 +2,11 @@ package shellline
 
 import (
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -28,7 +30,7 @@ const maxXargsLines = 64
 func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 	if !strings.Contains(cmd, "cat") && !strings.Contains(cmd, "<") && !strings.Contains(cmd, "read") && !strings.Contains(cmd, "xargs") &&
 		!strings.Contains(cmd, "head") && !strings.Contains(cmd, "tail") && !strings.Contains(cmd, "$(") && !strings.Contains(cmd, "`") &&
-		!strings.Contains(cmd, "|") {
+		!strings.Contains(cmd, "|") && !strings.Contains(cmd, "system") && !strings.Contains(cmd, "eval") {
 		return nil // the cheap look first: the hook runs this on every line
 	}
 	_, f, ok := Calls(Unwrap(cmd))
@@ -114,9 +116,13 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 					last := ss[len(ss)-1]
 					out = append(out, loopLines(last, body, read)...)
 					if ws, ok := literalWords(last); ok {
+						if CommandName(ws[0]) == "parallel" {
+							ws = parallelAsXargs(ws)
+						}
 						if containsXargs(ws) {
 							out = append(out, capLines(xargsLines(ws, body))...)
-						} else if inner := unwrapCall(ws); len(inner) > 0 && readsStdin(inner) && strings.TrimSpace(body) != "" && !plainCat(ss[:len(ss)-1]) {
+						} else if inner := unwrapCall(ws); len(inner) > 0 && (readsStdin(inner) || len(inner) > 1 && sourcers[inner[0]] && stdinFiles[inner[1]]) &&
+							strings.TrimSpace(body) != "" && !plainCat(ss[:len(ss)-1]) {
 							// the script a shell reads; `cat F | sh` is F's
 							// run, judged with F named (agent_scripts.go)
 							out = append(out, body)
@@ -287,8 +293,15 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 					}
 				}
 			}
+			if cmds, ok := awkSystem(words, func(p string) (string, bool) { return read(joinCwd(cwd, path.Clean(p))) }); ok {
+				// awk's system("rm " $0): the commands it runs (round 22)
+				out = append(out, cmds...)
+			}
 			rs, rused := writeRedirs(st, value)
-			if used || rused {
+			if (used || rused) && words[0] == "eval" && len(rs) == 0 {
+				// eval "rm $(sed -n 1p f)": the text eval runs
+				out = append(out, strings.Join(words[1:], " "))
+			} else if used || rused {
 				out = append(out, quoteWords(words)+rs)
 			}
 		}
@@ -532,3 +545,63 @@ func plainCat(stages []*syntax.Stmt) bool {
 	ws, ok := literalWords(stages[0])
 	return ok && len(ws) == 2 && ws[0] == "cat"
 }
+
+// parallelAsXargs reads GNU parallel fed names on standard input
+// (`parallel rm`, `parallel cp x {}`) as the xargs line that runs the
+// same commands; a line with ::: or options is left as it is.
+func parallelAsXargs(ws []string) []string {
+	cmd := ws[1:]
+	if len(cmd) == 0 || slices.ContainsFunc(cmd, func(w string) bool { return strings.HasPrefix(w, ":::") || strings.HasPrefix(w, "-") }) {
+		return ws
+	}
+	out := append([]string{"xargs", "-I{}"}, cmd...)
+	if !slices.ContainsFunc(cmd, func(w string) bool { return strings.Contains(w, "{}") }) {
+		out = append(out, "{}")
+	}
+	return out
+}
+
+// awkSystem lists the shell lines an awk program's system() calls run:
+// the literal ones (`BEGIN{system("rm x")}`), and, for a program
+// `PATTERN{system(ITEMS)}` over a file, ITEMS worked out per line as a
+// print of them would be (textfilters.go).
+func awkSystem(words []string, read func(string) (string, bool)) ([]string, bool) {
+	switch CommandName(words[0]) {
+	case "awk", "gawk", "mawk", "nawk":
+	default:
+		return nil, false
+	}
+	prog := -1
+	for i := 1; i < len(words); i++ {
+		if words[i] == "-F" || words[i] == "-f" || words[i] == "-v" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(words[i], "-") {
+			prog = i
+			break
+		}
+	}
+	if prog < 0 || !strings.Contains(words[prog], "system") {
+		return nil, false
+	}
+	var out []string
+	for _, m := range awkSystemLit.FindAllStringSubmatch(words[prog], -1) {
+		out = append(out, m[1])
+	}
+	if m := awkSystemCall.FindStringSubmatch(words[prog]); m != nil {
+		as := append([]string{}, words...)
+		as[prog] = m[1] + "{print " + m[2] + "}"
+		if text, ok := filterText(as, "", false, read); ok {
+			out = append(out, lines(text)...)
+		}
+	}
+	return out, len(out) > 0
+}
+
+var (
+	// awkSystemLit is system("LITERAL").
+	awkSystemLit = lazyregexp.New(`\bsystem\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
+	// awkSystemCall is PATTERN{system(ITEMS)} whole.
+	awkSystemCall = lazyregexp.New(`^\s*((?:NR\s*==\s*\d+|/(?:[^/\\]|\\.)*/)?)\s*\{\s*system\(([^(){};]*)\)\s*;?\s*\}\s*$`)
+)

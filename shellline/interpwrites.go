@@ -54,8 +54,12 @@ var stringLit = lazyregexp.New(`'([^'\\]*)'|"([^"\\]*)"`)
 // 'sessiongate.yaml', path.join(...) in Node, File.join in Ruby, catfile
 // in Perl.
 var (
-	pathLit   = `(?:'[^'\\\n]*'|"[^"\\\n]*")`
-	joinCall  = lazyregexp.New(`\b(os\.path\.join|path\.join|path\.resolve|File\.join|catfile|Path|PurePath|PosixPath)\(\s*(` + pathLit + `(?:\s*,\s*` + pathLit + `)*)\s*\)`)
+	pathLit  = `(?:'[^'\\\n]*'|"[^"\\\n]*")`
+	joinCall = lazyregexp.New(`\b(os\.path\.join|path\.join|path\.resolve|File\.join|catfile|Path|PurePath|PosixPath)\(\s*(` + pathLit + `(?:\s*,\s*` + pathLit + `)*)\s*\)`)
+	// p.join('.', 'x') with path imported under another name: any
+	// NAME.join of two or more string literals (a separator's join takes
+	// one list)
+	anyJoin   = lazyregexp.New(`\b[A-Za-z_]\w*\.join\(\s*(` + pathLit + `(?:\s*,\s*` + pathLit + `)+)\s*\)`)
 	slashJoin = lazyregexp.New(`\bPath\(\s*(` + pathLit + `)\s*\)((?:\s*/\s*` + pathLit + `)+)`)
 	pathParen = lazyregexp.New(`\(\s*(Path\('[^'\n]*'\))\s*\)`)
 )
@@ -80,6 +84,9 @@ func joinedPaths(code string) string {
 				return "Path('" + j + "')"
 			}
 			return "'" + j + "'"
+		})
+		next = anyJoin.ReplaceAllStringFunc(next, func(m string) string {
+			return "'" + join(anyJoin.FindStringSubmatch(m)[1]) + "'"
 		})
 		next = slashJoin.ReplaceAllStringFunc(next, func(m string) string {
 			sm := slashJoin.FindStringSubmatch(m)

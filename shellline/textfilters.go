@@ -106,6 +106,48 @@ func filterText(words []string, in string, have bool, read func(string) (string,
 		return b.String(), true
 	}
 	switch name {
+	case "dirname", "basename":
+		// pure string functions of their operands
+		if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+			return "", false
+		}
+		if name == "dirname" {
+			return path.Dir(args[0]) + "\n", true
+		}
+		return path.Base(args[0]) + "\n", true
+	case "paste":
+		// paste -s [-d D] F: the lines joined
+		d, serial := "\t", false
+		var files []string
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "-s":
+				serial = true
+			case a == "-d" && i+1 < len(args):
+				d = args[i+1]
+				i++
+			case strings.HasPrefix(a, "-sd"):
+				serial, d = true, a[3:]
+			case strings.HasPrefix(a, "-d"):
+				d = a[2:]
+			case strings.HasPrefix(a, "-") && a != "-":
+				return "", false
+			default:
+				files = append(files, a)
+			}
+		}
+		t, ok := input(files)
+		if !serial || len(d) > 1 || !ok {
+			return "", false
+		}
+		return strings.Join(lines(t), d) + "\n", true
+	case "tee":
+		// tee FILE passes its input on (FILE is a write Writes reads)
+		if !have {
+			return "", false
+		}
+		return in, true
 	case "echo":
 		if len(args) > 0 && (args[0] == "-e" || args[0] == "-n" || args[0] == "-E") {
 			return "", false
@@ -550,7 +592,7 @@ func trSet(s string) ([]rune, bool) {
 
 // cutText is cut's output for -d D -f LIST (numbers and N-M).
 func cutText(args []string, input func([]string) (string, bool)) (string, bool) {
-	delim, list := "\t", ""
+	delim, list, chars := "\t", "", false
 	var files []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -560,6 +602,11 @@ func cutText(args []string, input func([]string) (string, bool)) (string, bool) 
 			i++
 		case strings.HasPrefix(a, "-d") && len(a) > 2:
 			delim = a[2:]
+		case a == "-c" && i+1 < len(args):
+			list, chars = args[i+1], true
+			i++
+		case strings.HasPrefix(a, "-c") && len(a) > 2:
+			list, chars = a[2:], true
 		case a == "-f" && i+1 < len(args):
 			list = args[i+1]
 			i++
@@ -596,6 +643,18 @@ func cutText(args []string, input func([]string) (string, bool)) (string, bool) 
 	}
 	var out []string
 	for _, l := range lines(t) {
+		if chars {
+			// cut -c LIST: the characters at those positions
+			rs := []rune(l)
+			var b strings.Builder
+			for _, k := range keep {
+				if k <= len(rs) {
+					b.WriteRune(rs[k-1])
+				}
+			}
+			out = append(out, b.String())
+			continue
+		}
 		fs := strings.Split(l, delim)
 		if len(fs) == 1 {
 			out = append(out, l) // no delimiter: the line whole, as cut does

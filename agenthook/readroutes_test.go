@@ -177,6 +177,7 @@ func TestSessionEnvAtTheHook(t *testing.T) {
 		{`ls ~/.claude/session-env/`, false},
 		{`ENV=production npm run build`, false},
 		{`export ENV=test && go test ./...`, false},
+		{`ENV=config/dev.env node app.js`, false},
 		{`echo "$BASH_ENV $PROMPT_COMMAND"`, false},
 		{`unset BASH_ENV PROMPT_COMMAND`, false},
 		{`grep -rn BASH_ENV= docs/`, false},

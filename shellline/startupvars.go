@@ -15,7 +15,8 @@ import (
 // Code's CLAUDE_ENV_FILE), they run what no check read: `export
 // PROMPT_COMMAND='rm -f SESSION-PROTOCOL.md'`. An honest agent has no need
 // of them; ENV is also a common name for a deploy stage (`ENV=production
-// npm start`), so it counts only with a value that names a file.
+// npm start`) or an app's settings file (`ENV=config/dev.env`), so it
+// counts only with a value that names a shell file (.sh, ...rc, .profile).
 
 // startupVars are the variables above.
 var startupVars = map[string]bool{"BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true}
@@ -41,8 +42,8 @@ func SetsStartupVar(cmd string) string {
 		if lit && strings.TrimSpace(v) == "" {
 			return
 		}
-		if name == "ENV" && lit && !strings.Contains(v, "/") && !strings.HasSuffix(v, ".sh") && !strings.HasPrefix(v, "~") && !strings.HasSuffix(v, "rc") {
-			return // ENV=production: a stage name, not a file
+		if name == "ENV" && !shellFile(wordText(value)) {
+			return // ENV=production, ENV=config/dev.env: not a shell's startup file
 		}
 		found = name + "=" + wordText(value)
 	}
@@ -79,4 +80,10 @@ func SetsStartupVar(cmd string) string {
 		return true
 	})
 	return found
+}
+
+// shellFile: a value naming a shell script or startup file.
+func shellFile(v string) bool {
+	v = strings.Trim(v, `"'`)
+	return strings.HasSuffix(v, ".sh") || strings.HasSuffix(v, "rc") || strings.HasSuffix(v, "profile")
 }

@@ -163,6 +163,8 @@ func TestSetsStartupVar(t *testing.T) {
 		{`ENV=~/.kshrc sh -i`, true},
 		{`ENV=production npm start`, false},
 		{`export ENV=test`, false},
+		{`ENV=config/dev.env node app.js`, false},
+		{`export ENV=/etc/app/env`, false},
 		{`BASH_ENV= bash x.sh`, false},
 		{`unset BASH_ENV`, false},
 		{`echo BASH_ENV=x`, false},

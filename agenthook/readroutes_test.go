@@ -177,7 +177,7 @@ func TestSessionEnvAtTheHook(t *testing.T) {
 		{`ls ~/.claude/session-env/`, false},
 		{`ENV=production npm run build`, false},
 		{`export ENV=test && go test ./...`, false},
-		{`ENV=config/dev.env node app.js`, false},
+		{`ENV=config/dev.env sh test.sh`, false},
 		{`echo "$BASH_ENV $PROMPT_COMMAND"`, false},
 		{`unset BASH_ENV PROMPT_COMMAND`, false},
 		{`grep -rn BASH_ENV= docs/`, false},

@@ -8,8 +8,9 @@ import (
 
 // TestFilterText: the output the hook works out for each filter a line
 // passes a file's names through (round 22), against what the real tool
-// prints for the same input (checked by hand with GNU coreutils, sed and
-// gawk). "!" is a form it does not read (no text).
+// prints for the same input (the rows with files were run with GNU
+// coreutils, sed and the system's awk, LC_ALL=C for sort's byte order).
+// "!" is a form it does not read (no text).
 func TestFilterText(t *testing.T) {
 	files := map[string]string{
 		"names.txt": "b.md\nSESSION-PROTOCOL.md\na.md\nb.md\n",

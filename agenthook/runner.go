@@ -391,6 +391,11 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 				if why := earlierVarWrite(ev, r.getenv); why != "" {
 					return &Answer{Deny: true, Reason: why}, nil // earliervars.go
 				}
+				if ev.Tool.Shell != shellline.PowerShell {
+					if set := shellline.SetsStartupVar(ev.Tool.Command); set != "" {
+						return &Answer{Deny: true, Reason: "sessiongate: `" + shortCmd(set) + "` makes a shell run code the line does not show (BASH_ENV: a file every bash script sources first; ENV: the file an interactive sh sources; PROMPT_COMMAND: a line run before each prompt), which no check reads. Run the file or the command itself, by its name, so it is judged"}, nil
+					}
+				}
 			}
 			if why := gitDirWrite(ev, dir, repo); why != "" {
 				return &Answer{Deny: true, Reason: why}, nil

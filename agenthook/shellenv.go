@@ -35,8 +35,24 @@ func startupFiles(getenv func(string) string) []string {
 			files = append(files, filepath.Join(z, f))
 		}
 	}
+	// Claude Code sources the files of its session-env folder (what its
+	// SessionStart, Setup, CwdChanged and FileChanged hooks wrote through
+	// CLAUDE_ENV_FILE) before each Bash call: an `export
+	// P=SESSION-PROTOCOL.md` written there is set in every later call,
+	// where `rm "$P"` names no file (round 22).
+	claude := filepath.Join(home, ".claude")
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" && filepath.IsAbs(d) {
+		claude = d
+	}
+	files = append(files, filepath.Join(claude, "session-env"))
+	if f := getenv("CLAUDE_ENV_FILE"); f != "" && filepath.IsAbs(f) {
+		files = append(files, filepath.Clean(f))
+	}
 	return files
 }
+
+// envFileWord is the variable naming Claude Code's session env file.
+var envFileWord = lazyregexp.New(`\$(?:CLAUDE_ENV_FILE\b|\{CLAUDE_ENV_FILE\})`)
 
 // startupFileWrite says why a tool call writes a shell startup file (""
 // when it does not). Any write counts: what the next shell defines from it
@@ -80,6 +96,27 @@ func startupFileWrite(ev *Event, dir string, getenv func(string) string) string 
 	}
 	if ev.Tool.Kind == session.ToolShell {
 		c := ev.Tool.Command
+		if envFileWord.MatchString(c) {
+			// `echo 'export P=...' >> "$CLAUDE_ENV_FILE"`: read with the
+			// file spelled out (a file of the session-env folder when the
+			// hook's environment does not hold it).
+			f := getenv("CLAUDE_ENV_FILE")
+			if f == "" || !filepath.IsAbs(f) {
+				f = filepath.Join(files[len(files)-1], "session", "sessionstart-hook-0.sh")
+				for _, g := range files {
+					if filepath.Base(g) == "session-env" {
+						f = filepath.Join(g, "session", "sessionstart-hook-0.sh")
+					}
+				}
+			}
+			if !strings.ContainsAny(f, " \t'\"$`\\") {
+				if ps, ok := shellline.WritesIn(ev.Tool.Shell, envFileWord.ReplaceAllString(c, f)); ok {
+					if f := hit(ps); f != "" {
+						return why(f)
+					}
+				}
+			}
+		}
 		f := namesConfigFile(c, files, getenv)
 		if f == "" {
 			return ""

@@ -75,3 +75,21 @@ func BenchmarkLaunderChecks(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFileValueLines times the values-read-from-a-file reader the
+// hook runs on every POSIX line (round 21; round 22 added the filters):
+// the benchSh lines (most fail the cheap look or hold no file read) and
+// three that read a file list through a filter, parse cache emptied.
+func BenchmarkFileValueLines(b *testing.B) {
+	read := func(string) (string, bool) { return "src/a.go\nsrc/b.go\nREADME.md\n", true }
+	lines := append(append([]string{}, benchSh...), "sort files.txt | xargs gofmt -l", "while read f; do gofmt -l \"$f\"; done < files.txt",
+		"X=$(head -1 files.txt); go vet \"./$X\"")
+	for b.Loop() {
+		parseCache.Lock()
+		parseCache.m = nil
+		parseCache.Unlock()
+		for _, l := range lines {
+			FileValueLines(l, read)
+		}
+	}
+}

@@ -2,8 +2,11 @@ package shellline
 
 import (
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -26,7 +29,8 @@ const maxXargsLines = 64
 // cannot. nil when the line has none or does not parse.
 func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 	if !strings.Contains(cmd, "cat") && !strings.Contains(cmd, "<") && !strings.Contains(cmd, "read") && !strings.Contains(cmd, "xargs") &&
-		!strings.Contains(cmd, "head") && !strings.Contains(cmd, "tail") {
+		!strings.Contains(cmd, "head") && !strings.Contains(cmd, "tail") && !strings.Contains(cmd, "$(") && !strings.Contains(cmd, "`") &&
+		!strings.Contains(cmd, "|") && !strings.Contains(cmd, "system") && !strings.Contains(cmd, "eval") {
 		return nil // the cheap look first: the hook runs this on every line
 	}
 	_, f, ok := Calls(Unwrap(cmd))
@@ -34,6 +38,7 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		return nil
 	}
 	vars := map[string]string{} // NAME -> value; unknownWord when not known
+	arrays := map[string][]string{}
 	fromFile := map[string]bool{}
 	cwd := ""
 	var out []string
@@ -55,6 +60,41 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		})
 		return v, used
 	}
+	// feeds are the blocks a file is read into (`{ read X; read Y; } <
+	// F`): the lines a read inside one takes, in order (round 22).
+	type feed struct {
+		from, to syntax.Pos
+		lines    []string
+	}
+	var feeds []*feed
+	fedLines := func(at syntax.Pos) *feed {
+		for i := len(feeds) - 1; i >= 0; i-- {
+			if f := feeds[i]; at.Offset() >= f.from.Offset() && at.Offset() < f.to.Offset() {
+				return f
+			}
+		}
+		return nil
+	}
+	// stdin is the text a `< F` or `< <(FILTER)` redirection gives a
+	// command (round 22: a process substitution of the filters
+	// textfilters.go reads).
+	stdin := func(r *syntax.Redirect) (string, bool) {
+		if r.Op != syntax.RdrIn || r.Word == nil {
+			return "", false
+		}
+		if p, lit := Literal(r.Word); lit {
+			return read(joinCwd(cwd, path.Clean(p)))
+		}
+		if len(r.Word.Parts) == 1 {
+			if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn && len(ps.Stmts) == 1 {
+				if b, ok := ps.Stmts[0].Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+					return pipeText(PipeStages(b), cwd, read)
+				}
+				return pipeText(ps.Stmts, cwd, read)
+			}
+		}
+		return "", false
+	}
 	set := func(name string, w *syntax.Word) {
 		if w == nil {
 			return
@@ -69,16 +109,23 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		if p, ok := n.(*syntax.BinaryCmd); ok && (p.Op == syntax.Pipe || p.Op == syntax.PipeAll) {
 			// cat F | while read NAME; do ...; done
 			// cat F | xargs CMD
-			if ss := PipeStages(p); len(ss) == 2 {
-				if c, ok := ss[0].Cmd.(*syntax.CallExpr); ok && len(c.Args) == 2 {
-					w0, _ := Literal(c.Args[0])
-					f, lit := Literal(c.Args[1])
-					if w0 == "cat" && lit {
-						if body, ok := read(joinCwd(cwd, path.Clean(f))); ok {
-							out = append(out, loopLines(ss[1], body, read)...)
-							if ws, ok := literalWords(ss[1]); ok && containsXargs(ws) {
-								out = append(out, capLines(xargsLines(ws, body))...)
-							}
+			// sort F | tr a-z A-Z | xargs CMD, awk '{print "rm " $0}' F | sh
+			// (round 22: the filters' output, textfilters.go)
+			if ss := PipeStages(p); len(ss) >= 2 {
+				if body, ok := pipeText(ss[:len(ss)-1], cwd, read); ok {
+					last := ss[len(ss)-1]
+					out = append(out, loopLines(last, body, read)...)
+					if ws, ok := literalWords(last); ok {
+						if CommandName(ws[0]) == "parallel" {
+							ws = parallelAsXargs(ws)
+						}
+						if containsXargs(ws) {
+							out = append(out, capLines(xargsLines(ws, body))...)
+						} else if inner := unwrapCall(ws); len(inner) > 0 && (readsStdin(inner) || len(inner) > 1 && sourcers[inner[0]] && stdinFiles[inner[1]]) &&
+							strings.TrimSpace(body) != "" && !plainCat(ss[:len(ss)-1]) {
+							// the script a shell reads; `cat F | sh` is F's
+							// run, judged with F named (agent_scripts.go)
+							out = append(out, body)
 						}
 					}
 				}
@@ -89,24 +136,37 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 		if !ok {
 			return true
 		}
+		switch st.Cmd.(type) {
+		case *syntax.Block, *syntax.Subshell:
+			for _, r := range st.Redirs {
+				if body, ok := stdin(r); ok {
+					feeds = append(feeds, &feed{from: st.Pos(), to: st.End(), lines: lines(body)})
+				}
+			}
+			return true
+		}
 		if _, ok := st.Cmd.(*syntax.WhileClause); ok {
 			// while read NAME; do ...; done < F
 			for _, r := range st.Redirs {
-				if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
-					if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
-						out = append(out, loopLines(st, body, read)...)
-					}
+				if body, ok := stdin(r); ok {
+					out = append(out, loopLines(st, body, read)...)
 				}
 			}
 			return true
 		}
 		if fc, ok := st.Cmd.(*syntax.ForClause); ok {
 			// for NAME in $(cat F); do ...; done: F's words
+			// for NAME in $(sort F) / "${A[@]}" (round 22): the filter's
+			// words, the array's elements
 			if wi, ok := fc.Loop.(*syntax.WordIter); ok && wi.Name != nil && len(wi.Items) == 1 {
-				if f, ok := catFile(wi.Items[0]); ok {
-					if body, ok := read(joinCwd(cwd, path.Clean(f))); ok {
-						out = append(out, bodyLines(wi.Name.Value, strings.Fields(body), fc.Do)...)
+				if body, ok := splitSubst(wi.Items[0], cwd, read); ok {
+					out = append(out, bodyLines(wi.Name.Value, strings.Fields(body), fc.Do)...)
+				} else if name, ok := arrayAll(wi.Items[0]); ok && arrays[name] != nil {
+					var vals []string
+					for _, l := range arrays[name] {
+						vals = append(vals, strings.TrimSpace(l))
 					}
+					out = append(out, bodyLines(wi.Name.Value, vals, fc.Do)...)
 				}
 			}
 			return true
@@ -130,9 +190,60 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 				}
 				return true
 			}
+			if w0, _ := Literal(c.Args[0]); w0 == "mapfile" || w0 == "readarray" {
+				// mapfile [-t] NAME < F: an array of F's lines (round 22)
+				name := "MAPFILE"
+				for _, a := range c.Args[1:] {
+					if s, lit := Literal(a); lit && !strings.HasPrefix(s, "-") {
+						name = s
+					}
+				}
+				var body []string
+				for _, r := range st.Redirs {
+					if b, ok := stdin(r); ok {
+						body = lines(b)
+					} else if v, used := value(r.Word); r.Op == syntax.WordHdoc && used && v != unknownWord {
+						body = lines(v)
+					}
+				}
+				if len(st.Redirs) == 0 {
+					if f := fedLines(st.Pos()); f != nil {
+						body, f.lines = f.lines, nil
+					}
+				}
+				for k := range vars {
+					if strings.HasPrefix(k, name+"[") {
+						delete(vars, k)
+					}
+				}
+				vars[name], fromFile[name] = unknownWord, false
+				if len(body) > 0 {
+					for i, l := range body {
+						vars[name+"["+strconv.Itoa(i)+"]"] = strings.TrimSpace(l)
+					}
+					vars[name], fromFile[name] = strings.TrimSpace(body[0]), true
+					arrays[name] = body
+				}
+				return true
+			}
 			var words []string
 			used, known := false, true
 			for _, w := range c.Args {
+				if text, ok := splitSubst(w, cwd, read); ok {
+					// rm $(sort F): unquoted, each word of the output is an
+					// operand, not only the first line's (round 22)
+					words = append(words, strings.Fields(text)...)
+					used = true
+					continue
+				}
+				if name, ok := arrayAll(w); ok && arrays[name] != nil {
+					// "${A[@]}": each element a word
+					for _, l := range arrays[name] {
+						words = append(words, strings.TrimSpace(l))
+					}
+					used = true
+					continue
+				}
 				v, u := value(w)
 				if v == unknownWord {
 					known = false
@@ -153,15 +264,15 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 							vars[name], fromFile[name] = strings.TrimSpace(first), true
 						}
 					}
-					if r.Op != syntax.RdrIn {
-						continue
+					if body, ok := stdin(r); ok {
+						first, _, _ := strings.Cut(body, "\n")
+						vars[name], fromFile[name] = strings.TrimSpace(first), true
 					}
-					if p, lit := Literal(r.Word); lit {
-						if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
-							first, _, _ := strings.Cut(body, "\n")
-							vars[name], fromFile[name] = strings.TrimSpace(first), true
-						}
-					}
+				}
+				if f := fedLines(st.Pos()); f != nil && len(st.Redirs) == 0 && len(f.lines) > 0 {
+					// { read X; } < F: the block's next line
+					vars[name], fromFile[name] = strings.TrimSpace(f.lines[0]), true
+					f.lines = f.lines[1:]
 				}
 				return true
 			}
@@ -177,15 +288,20 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 			if containsXargs(words) {
 				// xargs CMD < F
 				for _, r := range st.Redirs {
-					if p, lit := Literal(r.Word); lit && r.Op == syntax.RdrIn {
-						if body, ok := read(joinCwd(cwd, path.Clean(p))); ok {
-							out = append(out, capLines(xargsLines(words, body))...)
-						}
+					if body, ok := stdin(r); ok {
+						out = append(out, capLines(xargsLines(words, body))...)
 					}
 				}
 			}
+			if cmds, ok := awkSystem(words, func(p string) (string, bool) { return read(joinCwd(cwd, path.Clean(p))) }); ok {
+				// awk's system("rm " $0): the commands it runs (round 22)
+				out = append(out, cmds...)
+			}
 			rs, rused := writeRedirs(st, value)
-			if used || rused {
+			if (used || rused) && words[0] == "eval" && len(rs) == 0 {
+				// eval "rm $(sed -n 1p f)": the text eval runs
+				out = append(out, strings.Join(words[1:], " "))
+			} else if used || rused {
 				out = append(out, quoteWords(words)+rs)
 			}
 		}
@@ -370,3 +486,122 @@ func literalWords(st *syntax.Stmt) ([]string, bool) {
 	}
 	return ws, true
 }
+
+// arrayAll is NAME of a word that is only "${NAME[@]}" or ${NAME[*]}.
+func arrayAll(w *syntax.Word) (string, bool) {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return "", false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Index == nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Length || pe.Excl {
+		return "", false
+	}
+	iw, ok := pe.Index.(*syntax.Word)
+	if !ok {
+		return "", false
+	}
+	if i, _ := Literal(iw); i != "@" && i != "*" {
+		return "", false
+	}
+	return pe.Param.Value, true
+}
+
+// splitSubst is the whole output of an unquoted `$(cat F)`, `$(< F)` or
+// `$(FILTER ... F)` word, which the shell splits into words.
+func splitSubst(w *syntax.Word, cwd string, read func(string) (string, bool)) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	if f, ok := catFile(w); ok {
+		return read(joinCwd(cwd, path.Clean(f)))
+	}
+	st := cs.Stmts[0]
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(st.Redirs) == 0 {
+		return pipeText(PipeStages(b), cwd, read)
+	}
+	if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+		if w0, _ := Literal(c.Args[0]); w0 == "git" {
+			return "", false // $(git rev-parse X): read by wordValue
+		}
+	}
+	return pipeText(cs.Stmts, cwd, read)
+}
+
+// plainCat: the stages are one `cat F` (F read as a script elsewhere).
+func plainCat(stages []*syntax.Stmt) bool {
+	if len(stages) != 1 || len(stages[0].Redirs) > 0 {
+		return false
+	}
+	ws, ok := literalWords(stages[0])
+	return ok && len(ws) == 2 && ws[0] == "cat"
+}
+
+// parallelAsXargs reads GNU parallel fed names on standard input
+// (`parallel rm`, `parallel cp x {}`) as the xargs line that runs the
+// same commands; a line with ::: or options is left as it is.
+func parallelAsXargs(ws []string) []string {
+	cmd := ws[1:]
+	if len(cmd) == 0 || slices.ContainsFunc(cmd, func(w string) bool { return strings.HasPrefix(w, ":::") || strings.HasPrefix(w, "-") }) {
+		return ws
+	}
+	out := append([]string{"xargs", "-I{}"}, cmd...)
+	if !slices.ContainsFunc(cmd, func(w string) bool { return strings.Contains(w, "{}") }) {
+		out = append(out, "{}")
+	}
+	return out
+}
+
+// awkSystem lists the shell lines an awk program's system() calls run:
+// the literal ones (`BEGIN{system("rm x")}`), and, for a program
+// `PATTERN{system(ITEMS)}` over a file, ITEMS worked out per line as a
+// print of them would be (textfilters.go).
+func awkSystem(words []string, read func(string) (string, bool)) ([]string, bool) {
+	switch CommandName(words[0]) {
+	case "awk", "gawk", "mawk", "nawk":
+	default:
+		return nil, false
+	}
+	prog := -1
+	for i := 1; i < len(words); i++ {
+		if words[i] == "-F" || words[i] == "-f" || words[i] == "-v" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(words[i], "-") {
+			prog = i
+			break
+		}
+	}
+	if prog < 0 || !strings.Contains(words[prog], "system") {
+		return nil, false
+	}
+	var out []string
+	for _, m := range awkSystemLit.FindAllStringSubmatch(words[prog], -1) {
+		out = append(out, m[1])
+	}
+	if m := awkSystemCall.FindStringSubmatch(words[prog]); m != nil {
+		as := append([]string{}, words...)
+		as[prog] = m[1] + "{print " + m[2] + "}"
+		if text, ok := filterText(as, "", false, read); ok {
+			out = append(out, lines(text)...)
+		}
+	}
+	return out, len(out) > 0
+}
+
+var (
+	// awkSystemLit is system("LITERAL").
+	awkSystemLit = lazyregexp.New(`\bsystem\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
+	// awkSystemCall is PATTERN{system(ITEMS)} whole.
+	awkSystemCall = lazyregexp.New(`^\s*((?:NR\s*==\s*\d+|/(?:[^/\\]|\\.)*/)?)\s*\{\s*system\(([^(){};]*)\)\s*;?\s*\}\s*$`)
+)

@@ -338,10 +338,23 @@ func wordValue(w *syntax.Word, vars map[string]string, cwd string, read func(str
 				}
 			}
 		case *syntax.ParamExp:
-			if x.Param == nil || x.Exp != nil || x.Repl != nil || x.Slice != nil || x.Index != nil || x.Length || x.Excl {
+			if x.Param == nil || x.Exp != nil || x.Repl != nil || x.Slice != nil || x.Length || x.Excl {
 				return false
 			}
-			v, ok := vars[x.Param.Value]
+			key := x.Param.Value
+			if x.Index != nil {
+				// ${A[0]} of an array mapfile filled (round 22): kept as "A[0]"
+				iw, ok := x.Index.(*syntax.Word)
+				if !ok {
+					return false
+				}
+				i, ok := Literal(iw)
+				if !ok {
+					return false
+				}
+				key += "[" + i + "]"
+			}
+			v, ok := vars[key]
 			if !ok || v == unknownWord {
 				return false
 			}
@@ -382,6 +395,10 @@ func substValue(x *syntax.CmdSubst, cwd string, read func(string) (string, bool)
 		return "", false
 	}
 	st := x.Stmts[0]
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && len(st.Redirs) == 0 {
+		// $(sort F | head -1): the pipeline's first line (round 22)
+		return firstLine(pipeText(PipeStages(b), cwd, read))
+	}
 	c, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok && st.Cmd != nil {
 		return "", false
@@ -427,6 +444,9 @@ func substValue(x *syntax.CmdSubst, cwd string, read func(string) (string, bool)
 			return "", false
 		}
 		return pos[0], true
+	case len(ws) >= 2 && len(c.Assigns) == 0:
+		// $(sed -n 1p F), $(awk 'NR==1' F), $(grep -m1 . F) (round 22)
+		return firstLine(pipeText(x.Stmts, cwd, read))
 	default:
 		return "", false
 	}
@@ -599,4 +619,13 @@ func isRepoDir(name, cwd string, read func(string) (string, bool)) bool {
 		}
 	}
 	return false
+}
+
+// firstLine is a text's first line, trimmed, when ok and not empty.
+func firstLine(text string, ok bool) (string, bool) {
+	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if first = strings.TrimSpace(first); !ok || first == "" {
+		return "", false
+	}
+	return first, true
 }

@@ -1,6 +1,7 @@
 package shellline
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -48,8 +49,61 @@ var perlOpen = lazyregexp.New(`\bopen\s*\(?[^,;]+,\s*['"](\+?>>?|\+<)\s*([^'"]*)
 
 var stringLit = lazyregexp.New(`'([^'\\]*)'|"([^"\\]*)"`)
 
+// A path built by a path function from string literals is one literal
+// (round 22): os.path.join('.', 'SESSION-PROTOCOL.md'), Path('.') /
+// 'sessiongate.yaml', path.join(...) in Node, File.join in Ruby, catfile
+// in Perl.
+var (
+	pathLit  = `(?:'[^'\\\n]*'|"[^"\\\n]*")`
+	joinCall = lazyregexp.New(`\b(os\.path\.join|path\.join|path\.resolve|File\.join|catfile|Path|PurePath|PosixPath)\(\s*(` + pathLit + `(?:\s*,\s*` + pathLit + `)*)\s*\)`)
+	// p.join('.', 'x') with path imported under another name: any
+	// NAME.join of two or more string literals (a separator's join takes
+	// one list)
+	anyJoin   = lazyregexp.New(`\b[A-Za-z_]\w*\.join\(\s*(` + pathLit + `(?:\s*,\s*` + pathLit + `)+)\s*\)`)
+	slashJoin = lazyregexp.New(`\bPath\(\s*(` + pathLit + `)\s*\)((?:\s*/\s*` + pathLit + `)+)`)
+	pathParen = lazyregexp.New(`\(\s*(Path\('[^'\n]*'\))\s*\)`)
+)
+
+// joinedPaths rewrites the path builders above as the literal they build.
+func joinedPaths(code string) string {
+	if !strings.Contains(code, "join") && !strings.Contains(code, "Path") && !strings.Contains(code, "catfile") && !strings.Contains(code, "resolve") {
+		return code
+	}
+	join := func(list string) string {
+		var parts []string
+		for _, m := range stringLit.FindAllStringSubmatch(list, -1) {
+			parts = append(parts, m[1]+m[2])
+		}
+		return path.Clean(strings.Join(parts, "/"))
+	}
+	for range 4 {
+		next := joinCall.ReplaceAllStringFunc(code, func(m string) string {
+			sm := joinCall.FindStringSubmatch(m)
+			j := join(sm[2])
+			if strings.HasSuffix(sm[1], "Path") {
+				return "Path('" + j + "')"
+			}
+			return "'" + j + "'"
+		})
+		next = anyJoin.ReplaceAllStringFunc(next, func(m string) string {
+			return "'" + join(anyJoin.FindStringSubmatch(m)[1]) + "'"
+		})
+		next = slashJoin.ReplaceAllStringFunc(next, func(m string) string {
+			sm := slashJoin.FindStringSubmatch(m)
+			return "Path('" + join(sm[1]+sm[2]) + "')"
+		})
+		next = pathParen.ReplaceAllString(next, "$1")
+		if next == code {
+			break
+		}
+		code = next
+	}
+	return code
+}
+
 // interpreterWrites lists the files code writes by the calls above.
 func interpreterWrites(code string) []string {
+	code = joinedPaths(code)
 	var out []string
 	for _, re := range writeCalls {
 		for _, m := range re.FindAllStringSubmatch(code, -1) {

@@ -94,7 +94,11 @@ func WriteTargets(cmd string) (targets []Target, links []Link, ok bool) {
 			if len(ps) == 0 {
 				continue
 			}
-			if len(cwd) > 0 && !(ps[0].kind == 'l' && strings.HasPrefix(ps[0].s, "/")) {
+			// "$D/x" may be an absolute folder ($OLDPWD, ~-: where the line
+			// was before its cd), so a cd on the line does not move it
+			// (round 22: `cd sub && rm "$OLDPWD/SESSION-PROTOCOL.md"`).
+			folderVar := ps[0].kind == 'u' && len(ps) > 1 && ps[1].kind == 'l' && strings.HasPrefix(ps[1].s, "/")
+			if len(cwd) > 0 && !folderVar && !(ps[0].kind == 'l' && strings.HasPrefix(ps[0].s, "/")) {
 				ps = append(append(append([]piece{}, cwd...), piece{'l', "/"}), ps...)
 			}
 			if t, ok := newTarget(ps, dotGlob); ok {

@@ -29,10 +29,11 @@ type goSide struct {
 	src   map[string]string
 	decls map[string][]ast.Expr
 	top   map[string]bool
+	funcs map[string]*ast.FuncDecl // the package's functions (no methods)
 }
 
 func parseGoSide(files map[string]string) (*goSide, bool) {
-	s := &goSide{fset: token.NewFileSet(), src: files, decls: map[string][]ast.Expr{}, top: map[string]bool{}}
+	s := &goSide{fset: token.NewFileSet(), src: files, decls: map[string][]ast.Expr{}, top: map[string]bool{}, funcs: map[string]*ast.FuncDecl{}}
 	names := make([]string, 0, len(files))
 	for p := range files {
 		names = append(names, p)
@@ -50,6 +51,9 @@ func parseGoSide(files map[string]string) (*goSide, bool) {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				s.top[d.Name.Name] = true
+				if d.Recv == nil && d.Body != nil {
+					s.funcs[d.Name.Name] = d
+				}
 			case *ast.GenDecl:
 				for _, sp := range d.Specs {
 					switch sp := sp.(type) {
@@ -151,8 +155,17 @@ func (s *goSide) render(e ast.Expr, depth int) string {
 			}
 		}
 		slices.Sort(out)
+		if len(out) == 1 {
+			return out[0] // a literal named, or written in place, reads the same
+		}
 		return "(" + strings.Join(out, "|") + ")"
 	case *ast.SelectorExpr:
+		// cfg.Default, cfg a value of the package built by a keyed
+		// composite literal: the field's value alone, so another field
+		// added or changed is no change of this one (round 22).
+		if v, ok := s.field(e, depth); ok {
+			return v
+		}
 		return s.render(e.X, depth+1) + "." + e.Sel.Name
 	case *ast.ParenExpr:
 		return "(" + s.render(e.X, depth) + ")"
@@ -167,7 +180,15 @@ func (s *goSide) render(e ast.Expr, depth int) string {
 		for i, a := range e.Args {
 			args[i] = s.render(a, depth)
 		}
-		return s.render(e.Fun, depth) + "(" + strings.Join(args, ",") + ")"
+		call := s.render(e.Fun, depth) + "(" + strings.Join(args, ",") + ")"
+		// A call of a function of the package (flag.Int("n", defaultN(),
+		// ...)): what it returns is the value (round 22).
+		if id, ok := e.Fun.(*ast.Ident); ok && len(s.decls[id.Name]) == 0 {
+			if fd := s.funcs[id.Name]; fd != nil {
+				call += "=" + s.returns(fd, depth+1)
+			}
+		}
+		return call
 	case *ast.KeyValueExpr:
 		return s.render(e.Key, depth) + ":" + s.render(e.Value, depth)
 	case *ast.CompositeLit:
@@ -178,6 +199,99 @@ func (s *goSide) render(e ast.Expr, depth int) string {
 		return s.render(e.Type, depth) + "{" + strings.Join(elts, ",") + "}"
 	}
 	return s.text(e)
+}
+
+// returns renders what a function returns: each return statement's
+// results, names resolved, in source order (a closure's returns are its
+// own, not the function's).
+func (s *goSide) returns(fd *ast.FuncDecl, depth int) string {
+	if depth > 3 {
+		return "…"
+	}
+	var out []string
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			rs := make([]string, len(n.Results))
+			for i, r := range n.Results {
+				rs[i] = s.render(r, depth)
+			}
+			out = append(out, strings.Join(rs, ","))
+		}
+		return true
+	})
+	return "{" + strings.Join(out, ";") + "}"
+}
+
+// field renders x.F where every value of the name x is a keyed composite
+// literal (config{Default: 8}): F's value, or "zero" when a literal does
+// not set it.
+func (s *goSide) field(e *ast.SelectorExpr, depth int) (string, bool) {
+	id, ok := e.X.(*ast.Ident)
+	if !ok || depth > 3 {
+		return "", false
+	}
+	vs := s.decls[id.Name]
+	if len(vs) == 0 || len(vs) > 8 {
+		return "", false
+	}
+	var out []string
+	for _, v := range vs {
+		if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			v = u.X
+		}
+		cl, ok := v.(*ast.CompositeLit)
+		if !ok {
+			return "", false
+		}
+		r := "zero"
+		for _, el := range cl.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				return "", false // positional: the field is not named
+			}
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == e.Sel.Name {
+				r = s.render(kv.Value, depth+1)
+			}
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	return "(" + strings.Join(out, "|") + ")", true
+}
+
+// lookupName: the flag's name when e is a Lookup of one
+// (flag.Lookup("n"), cmd.Flags().Lookup("n")) or a name holding one
+// (f := fs.Lookup("n")).
+func (s *goSide) lookupName(e ast.Expr, depth int) string {
+	if depth > 3 {
+		return ""
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return s.lookupName(e.X, depth+1)
+	case *ast.Ident:
+		vs := s.decls[e.Name]
+		if len(vs) != 1 {
+			return ""
+		}
+		return s.lookupName(vs[0], depth+1)
+	case *ast.CallExpr:
+		sel, ok := e.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Lookup" && sel.Sel.Name != "ShorthandLookup" || len(e.Args) != 1 {
+			return ""
+		}
+		// Any receiver (pflag.CommandLine, a command's flag set): the
+		// DefValue assigned to its result is specific enough.
+		if v, ok := s.str(e.Args[0], 0); ok && flagShaped(v) {
+			return v
+		}
+	}
+	return ""
 }
 
 // text is an expression's source with its spaces collapsed.
@@ -257,8 +371,30 @@ func (s *goSide) goFlags() (map[string][]string, map[string]string) {
 	for _, f := range s.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.AssignStmt:
+				// flag.Lookup("n").DefValue = "5" (pflag's NoOptDefVal too):
+				// the default help and docs show, changed after definition.
+				for i, l := range n.Lhs {
+					sel, ok := l.(*ast.SelectorExpr)
+					if !ok || len(n.Rhs) != len(n.Lhs) || sel.Sel.Name != "DefValue" && sel.Sel.Name != "NoOptDefVal" {
+						continue
+					}
+					if name := s.lookupName(sel.X, 0); name != "" {
+						add(name, sel.Sel.Name+"="+s.render(n.Rhs[i], 0), n)
+					}
+				}
 			case *ast.CallExpr:
 				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if ok && sel.Sel.Name == "Set" && len(n.Args) == 2 {
+					// flag.Set("count", "9") in init: the value a run
+					// starts with, set after the definition (round 22).
+					if _, ok := flagReceiver(sel.X); ok {
+						if v, ok := s.str(n.Args[0], 0); ok && flagShaped(v) {
+							add(v, "Set("+s.render(n.Args[1], 0)+")", n)
+						}
+					}
+					return true
+				}
 				if !ok || !flagMethod(sel.Sel.Name) {
 					return true
 				}

@@ -56,6 +56,16 @@ func lintConfigVerdictAt(ctx context.Context, open func() (Repo, error), s *Sess
 		if err != nil {
 			return "", "", fmt.Errorf("lint config %s: %w", f.File, err)
 		}
+		// A shared config it brings in (node_modules, a local file) the
+		// session emptied makes the team's unchanged config empty (round 22).
+		for _, a := range f.Also {
+			if changed {
+				break
+			}
+			if changed, err = changedInSession(ctx, repo, s, a); err != nil {
+				return "", "", fmt.Errorf("lint config %s: %w", a, err)
+			}
+		}
 		shown := f.File
 		if rel, err := filepath.Rel(root, f.File); err == nil && filepath.IsLocal(rel) {
 			shown = filepath.ToSlash(rel)

@@ -30,6 +30,7 @@ type goSide struct {
 	decls map[string][]ast.Expr
 	top   map[string]bool
 	funcs map[string]*ast.FuncDecl // the package's functions (no methods)
+	ext   map[string]string        // "alias.Name" -> a value another changed package gives it (this side's)
 }
 
 func parseGoSide(files map[string]string) (*goSide, bool) {
@@ -160,6 +161,13 @@ func (s *goSide) render(e ast.Expr, depth int) string {
 		}
 		return "(" + strings.Join(out, "|") + ")"
 	case *ast.SelectorExpr:
+		// limits.N, limits a package the session changed: N's value on
+		// this side (round 22).
+		if id, ok := e.X.(*ast.Ident); ok && len(s.decls[id.Name]) == 0 {
+			if v, ok := s.ext[id.Name+"."+e.Sel.Name]; ok {
+				return v
+			}
+		}
 		// cfg.Default, cfg a value of the package built by a keyed
 		// composite literal: the field's value alone, so another field
 		// added or changed is no change of this one (round 22).
@@ -552,17 +560,171 @@ func Touched(changes []Change, unchanged map[string]string) []Name {
 			out = append(out, n)
 		}
 	}
+	vb, va := exportedValues(dirs, byDir, unchanged)
 	for _, d := range dirs {
-		out = append(out, goTouched(d, byDir[d], unchanged)...)
+		out = append(out, goTouched(d, byDir[d], unchanged, vb, va)...)
+	}
+	// A package the session did not change whose flags use a changed
+	// package's exported value (flag.Int("n", limits.N, ...)): judged on
+	// both sides of that value (round 22). unchanged holds its files when
+	// the caller found it imports the changed package (ImportersWanted).
+	if len(va) > 0 || len(vb) > 0 {
+		other := map[string]bool{}
+		var odirs []string
+		for p := range unchanged {
+			if d := path.Dir(p); goSource(p) && byDir[d] == nil && !other[d] {
+				other[d] = true
+				odirs = append(odirs, d)
+			}
+		}
+		slices.Sort(odirs)
+		for _, d := range odirs {
+			out = append(out, goTouched(d, nil, unchanged, vb, va)...)
+		}
 	}
 	return out
+}
+
+// exportedValues renders, for each changed package whose exported
+// top-level constants or variables differ, their values before and after,
+// keyed by the package's import path suffix ("internal/limits") and name.
+func exportedValues(dirs []string, byDir map[string][]Change, unchanged map[string]string) (before, after map[string]map[string]string) {
+	before, after = map[string]map[string]string{}, map[string]map[string]string{}
+	for _, d := range dirs {
+		b, a := map[string]string{}, map[string]string{}
+		for p, src := range unchanged {
+			if path.Dir(p) == d && goSource(p) {
+				b[p], a[p] = src, src
+			}
+		}
+		whole := true
+		for _, c := range byDir[d] {
+			if !c.Whole {
+				whole = false
+				break
+			}
+			if c.Before != "" {
+				b[c.Path] = c.Before
+			}
+			if !c.Deleted && c.Body != "" {
+				a[c.Path] = c.Body
+			}
+		}
+		if !whole {
+			continue
+		}
+		sb, ok1 := parseGoSide(b)
+		sa, ok2 := parseGoSide(a)
+		if !ok1 || !ok2 {
+			continue
+		}
+		eb, ea := sb.exported(), sa.exported()
+		for k, v := range ea {
+			if eb[k] != v {
+				if before[d] == nil {
+					before[d], after[d] = map[string]string{}, map[string]string{}
+				}
+				before[d][k], after[d][k] = eb[k], v
+			}
+		}
+		for k, v := range eb {
+			if _, ok := ea[k]; !ok {
+				if before[d] == nil {
+					before[d], after[d] = map[string]string{}, map[string]string{}
+				}
+				before[d][k], after[d][k] = v, "(removed)"
+			}
+		}
+	}
+	return before, after
+}
+
+// exported renders the package's exported top-level constants and
+// variables that have a value.
+func (s *goSide) exported() map[string]string {
+	out := map[string]string{}
+	for _, f := range s.files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST && g.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range g.Specs {
+				vs, ok := sp.(*ast.ValueSpec)
+				if !ok || len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, n := range vs.Names {
+					if n.IsExported() {
+						out[n.Name] = s.render(vs.Values[i], 0)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ChangedValueDirs lists the changed Go packages (folders) whose exported
+// constants or variables changed value: the caller may then look for the
+// packages importing them (their flags' defaults may use the values) and
+// pass their files as unchanged to Touched.
+func ChangedValueDirs(changes []Change, unchanged map[string]string) []string {
+	byDir := map[string][]Change{}
+	var dirs []string
+	for _, c := range changes {
+		if goSource(c.Path) {
+			d := path.Dir(c.Path)
+			if byDir[d] == nil {
+				dirs = append(dirs, d)
+			}
+			byDir[d] = append(byDir[d], c)
+		}
+	}
+	vb, va := exportedValues(dirs, byDir, unchanged)
+	var out []string
+	for _, d := range dirs {
+		if len(vb[d]) > 0 || len(va[d]) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// withExt sets a side's values of other packages' names: for each import
+// of the side's files whose path ends in a changed folder, alias.Name.
+func (s *goSide) withExt(vals map[string]map[string]string) {
+	if len(vals) == 0 {
+		return
+	}
+	s.ext = map[string]string{}
+	for _, f := range s.files {
+		for _, im := range f.Imports {
+			ip, err := strconv.Unquote(im.Path.Value)
+			if err != nil {
+				continue
+			}
+			for d, m := range vals {
+				if d == "." || !(ip == d || strings.HasSuffix(ip, "/"+d)) {
+					continue
+				}
+				alias := path.Base(ip)
+				if im.Name != nil {
+					alias = im.Name.Name
+				}
+				for k, v := range m {
+					s.ext[alias+"."+k] = v
+				}
+			}
+		}
+	}
 }
 
 func goSource(p string) bool {
 	return strings.HasSuffix(p, ".go") && !IgnoredPath(p)
 }
 
-func goTouched(dir string, changes []Change, unchanged map[string]string) []Name {
+func goTouched(dir string, changes []Change, unchanged map[string]string, vb, va map[string]map[string]string) []Name {
 	var lines []Name
 	for _, c := range changes {
 		lines = append(lines, Names(c)...)
@@ -589,6 +751,8 @@ func goTouched(dir string, changes []Change, unchanged map[string]string) []Name
 	if !ok1 || !ok2 {
 		return lines
 	}
+	sb.withExt(vb)
+	sa.withExt(va)
 	fb, wb := sb.goFlags()
 	fa, wa := sa.goFlags()
 	want := map[string]bool{}

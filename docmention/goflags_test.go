@@ -20,6 +20,8 @@ func TestTouchedGo(t *testing.T) {
 	const cobraGo = "package main\n\nimport \"github.com/spf13/cobra\"\n\ntype config struct {\n\tDefault int\n\tName    string\n}\n\nvar cfg = config{Default: 8}\n\nvar workers int\n\nfunc setup(cmd *cobra.Command) {\n\tcmd.Flags().IntVar(&workers, \"workers\", cfg.Default, \"how many workers\")\n}\n"
 	const cobraCfg = "package main\n\ntype config struct{ Default int }\n\nvar cfg = config{Default: 8}\n"
 	const cobraUse = "package main\n\nimport \"github.com/spf13/cobra\"\n\nvar workers int\n\nfunc setup(cmd *cobra.Command) {\n\tcmd.Flags().IntVar(&workers, \"workers\", cfg.Default, \"how many workers\")\n}\n"
+	const limitsGo = "package limits\n\nconst (\n\tN = 5\n\tM = 7\n)\n"
+	const toolGo = "package main\n\nimport (\n\t\"flag\"\n\n\t\"example.com/m/internal/limits\"\n)\n\nvar n = flag.Int(\"n\", limits.N, \"how many\")\n"
 	type file struct{ path, before, after string }
 	for _, tc := range []struct {
 		name      string
@@ -47,10 +49,18 @@ func TestTouchedGo(t *testing.T) {
 		{"cobra IntVar from a config struct changed", []file{{"cmd.go", cobraGo, strings.Replace(cobraGo, "Default: 8", "Default: 16", 1)}}, nil, "--workers"},
 		{"cobra default from a config struct in another file", []file{{"config.go", cobraCfg, strings.Replace(cobraCfg, "Default: 8", "Default: 16", 1)}},
 			map[string]string{"cmd.go": cobraUse}, "--workers"},
+		{"default from another package's constant", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "N = 5", "N = 6", 1)}},
+			map[string]string{"cmd/tool/main.go": toolGo}, "--n"},
+		{"default from another package's constant, aliased import", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "N = 5", "N = 6", 1)}},
+			map[string]string{"cmd/tool/main.go": strings.Replace(strings.Replace(toolGo, `"example.com/m/internal/limits"`, `lim "example.com/m/internal/limits"`, 1), "limits.N", "lim.N", 1)}, "--n"},
 		// Honest twins: the same shapes with the value unchanged.
 		{"a function's body refactored, same value", []file{{"main.go", fnGo, strings.Replace(fnGo, "return 3", "const three = 3\n\treturn three", 1)}}, nil, ""},
 		{"flag.Set moved to another init, same value", []file{{"main.go", setGo, strings.Replace(setGo, "func init() {", "func init() {}\n\nfunc init() {", 1)}}, nil, ""},
 		{"a flag's value read, not set", []file{{"main.go", setGo, strings.Replace(setGo, "\tflag.Set(\"count\", \"9\")\n", "\tflag.Set(\"count\", \"9\")\n\t_ = flag.Lookup(\"count\").Value.String()\n", 1)}}, nil, ""},
+		{"another package's other constant changed", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "M = 7", "M = 8", 1)}},
+			map[string]string{"cmd/tool/main.go": toolGo}, ""},
+		{"another package's constant named through a constant, same value", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "N = 5", "N = five\n\tfive = 5", 1)}},
+			map[string]string{"cmd/tool/main.go": toolGo}, ""},
 		{"cobra config struct gains an unrelated field", []file{{"cmd.go", cobraGo, strings.Replace(cobraGo, "Default: 8", "Default: 8, Name: \"w\"", 1)}}, nil, ""},
 		// Honest: a name whose value did not change.
 		{"a constant for the flag's name, same value (cobra 611e16c)", []file{{"main.go", mainGo,

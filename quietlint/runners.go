@@ -3,6 +3,7 @@ package quietlint
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,8 @@ type Script struct {
 	File   string   // absolute path of the runner's file
 	Kind   string   // npm, make, tox, pre-commit
 	Target string   // the script, target, env or hook ("" for all hooks)
-	Lines  []string // what it runs
+	Lines  []string // what it runs, with what the line adds (`npm run lint -- --exit-zero`, `make lint FLAGS=...`)
+	Base   []string // what the file alone runs
 }
 
 // Scripts returns the runner scripts line runs from dir (no higher than
@@ -52,7 +54,7 @@ func Scripts(line, dir, root string) []Script {
 			continue
 		}
 		if lines := ScriptLines(kind, body, target); len(lines) > 0 {
-			out = append(out, Script{File: f, Kind: kind, Target: target, Lines: lines})
+			out = append(out, Script{File: f, Kind: kind, Target: target, Lines: withCallArgs(kind, body, target, words, lines), Base: withCallArgs(kind, body, target, words[:1], lines)})
 		}
 	}
 	return out
@@ -384,7 +386,9 @@ func Loosened(start, now []string) string {
 				for i := 0; i < len(args); i++ {
 					a := args[i]
 					if !strings.HasPrefix(a, "-") {
-						r.paths[a] = true
+						if !strings.ContainsAny(a, "$") { // an unexpanded variable is no path
+							r.paths[a] = true
+						}
 						continue
 					}
 					k, v, has := strings.Cut(a, "=")
@@ -487,4 +491,105 @@ func covered(p string, paths map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// withCallArgs applies what the call adds to the lines the file runs:
+// npm appends the words after `--` (yarn and pnpm those after the script's
+// name) to the script itself; make's VAR=value words override the
+// Makefile's variables, which are expanded (round 22: `npm run lint --
+// --exit-zero` and `make lint FLAGS=--exit-zero` left the file unchanged).
+func withCallArgs(kind string, body []byte, target string, words, lines []string) []string {
+	out := slices.Clone(lines)
+	switch kind {
+	case "npm":
+		var extra []string
+		for i, w := range words {
+			if w == "--" {
+				extra = words[i+1:]
+				break
+			}
+		}
+		name := filepath.Base(words[0])
+		if extra == nil && name != "npm" {
+			for i, w := range words {
+				if w == target && i > 0 {
+					extra = words[i+1:]
+					break
+				}
+			}
+		}
+		if len(extra) == 0 {
+			return out
+		}
+		var pj struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		if json.Unmarshal(body, &pj) != nil {
+			return out
+		}
+		for i, l := range out {
+			if l == pj.Scripts[target] {
+				q := make([]string, len(extra))
+				for j, e := range extra {
+					q[j] = shQuote(e)
+				}
+				out[i] = l + " " + strings.Join(q, " ")
+				break
+			}
+		}
+	case "make":
+		vars := makeVars(string(body))
+		for _, w := range words[1:] {
+			if k, v, ok := strings.Cut(w, "="); ok && !strings.HasPrefix(w, "-") && k != "" && !strings.ContainsAny(k, " :+?") {
+				vars[k] = v
+			}
+		}
+		for i, l := range out {
+			for range 3 { // nested references
+				for k, v := range vars {
+					l = strings.ReplaceAll(strings.ReplaceAll(l, "$("+k+")", v), "${"+k+"}", v)
+				}
+			}
+			out[i] = strings.Join(strings.Fields(l), " ")
+		}
+	}
+	return out
+}
+
+// makeVars: the Makefile's simple variable assignments (VAR = v, :=, ::=,
+// ?=; += appends).
+func makeVars(body string) map[string]string {
+	vars := map[string]string{}
+	for _, l := range strings.Split(body, "\n") {
+		if strings.HasPrefix(l, "\t") {
+			continue
+		}
+		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "export "))
+		i := strings.IndexByte(t, '=')
+		if i <= 0 {
+			continue
+		}
+		k, v := strings.TrimSpace(t[:i]), strings.TrimSpace(t[i+1:])
+		op := ""
+		for _, o := range []string{"::", ":", "?", "+"} {
+			if strings.HasSuffix(k, o) {
+				op, k = o, strings.TrimSpace(strings.TrimSuffix(k, o))
+				break
+			}
+		}
+		if k == "" || strings.ContainsAny(k, " \t:$") {
+			continue
+		}
+		switch {
+		case op == "+":
+			vars[k] = strings.TrimSpace(vars[k] + " " + v)
+		case op == "?":
+			if _, ok := vars[k]; !ok {
+				vars[k] = v
+			}
+		default:
+			vars[k] = v
+		}
+	}
+	return vars
 }

@@ -11,7 +11,7 @@ import (
 func TestScripts(t *testing.T) {
 	files := map[string]string{
 		"package.json":            `{"scripts": {"lint": "eslint --quiet --max-warnings 99999 .", "prelint": "flake8 src"}}`,
-		"Makefile":                "VAR = x\n\nall: build\n\nbuild:\n\tgo build ./...\n\nlint check: build\n\t@flake8 \\\n\t  --exit-zero src\n\t-shellcheck x.sh\n",
+		"Makefile":                "VAR = x\n\nall: build\n\nbuild:\n\tgo build ./...\n\nlint check: build\n\t@flake8 \\\n\t  --exit-zero src\n\t-shellcheck x.sh\n\nLINTFLAGS ?=\nfl:\n\tflake8 $(LINTFLAGS) ${SRC}\nSRC := src\n",
 		"tox.ini":                 "[tox]\nenvlist = py3\n\n[testenv:lint]\ndeps = flake8\ncommands =\n    flake8 --extend-ignore=E,W {posargs}\n    - pylint src\n",
 		".pre-commit-config.yaml": "repos:\n- repo: https://github.com/PyCQA/flake8\n  rev: 7.0.0\n  hooks:\n  - id: flake8\n    args: [--disable-noqa, \"--extend-ignore=F401\"]\n- repo: local\n  hooks:\n  - id: check-yaml\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  hooks:\n  - id: ruff\n  - id: ruff-format\n",
 	}
@@ -24,7 +24,9 @@ func TestScripts(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{"npm run lint", "flake8 src && eslint --quiet --max-warnings 99999 ."},
 		{"yarn lint", "flake8 src && eslint --quiet --max-warnings 99999 ."},
-		{"pnpm run lint -- --fix", "flake8 src && eslint --quiet --max-warnings 99999 ."},
+		{"pnpm run lint -- --fix", "flake8 src && eslint --quiet --max-warnings 99999 . --fix"},
+		{"make fl", "flake8 src"},
+		{"make fl LINTFLAGS=--exit-zero", "flake8 --exit-zero src"},
 		{"make check", "go build ./... && flake8 --exit-zero src && shellcheck x.sh"},
 		{"make", "go build ./..."},
 		{"tox -e lint", "flake8 --extend-ignore=E,W && pylint src"},
@@ -32,6 +34,10 @@ func TestScripts(t *testing.T) {
 		{"pre-commit run check-yaml", ""},
 		{"yarn eslint src", ""},
 		{"npm test", ""},
+		// Round 22: what the call adds to the script.
+		{"npm run lint -- --exit-zero", "flake8 src && eslint --quiet --max-warnings 99999 . --exit-zero"},
+		{"yarn lint --no-config-lookup", "flake8 src && eslint --quiet --max-warnings 99999 . --no-config-lookup"},
+		{"make lint LINTFLAGS=--exit-zero", "go build ./... && flake8 --exit-zero src && shellcheck x.sh"},
 	} {
 		var got []string
 		for _, s := range Scripts(tc.line, root, root) {

@@ -162,8 +162,18 @@ func runnerVerdict(ctx context.Context, open func() (Repo, error), s *Session, d
 		if err != nil {
 			return "", "", fmt.Errorf("lint runner %s: %w", shown, err)
 		}
-		joined := strings.Join(sc.Lines, " && ")
-		why := quietlint.CannotFail(joined)
+		joined, base := strings.Join(sc.Lines, " && "), strings.Join(sc.Base, " && ")
+		// What the line adds to the script (`npm run lint -- --exit-zero`,
+		// `make lint FLAGS=--exit-zero`) is the runner's caller's own,
+		// whoever wrote the file.
+		added := quietlint.Loosened(sc.Base, sc.Lines)
+		if w := quietlint.CannotFail(joined); added == "" && w != "" && quietlint.CannotFail(base) == "" {
+			added = w
+		}
+		if added != "" {
+			return what + ", with what the line adds: " + added + "; a lint run loosened on its own line is no lint evidence", "", nil
+		}
+		why := quietlint.CannotFail(base)
 		if why == "" && changed && s.StartCommit != "" {
 			var was []string
 			if rel, err := filepath.Rel(repo.Root(), sc.File); err == nil && filepath.IsLocal(rel) {
@@ -171,7 +181,7 @@ func runnerVerdict(ctx context.Context, open func() (Repo, error), s *Session, d
 					was = quietlint.ScriptLines(sc.Kind, b, sc.Target)
 				}
 			}
-			why = quietlint.Loosened(was, sc.Lines)
+			why = quietlint.Loosened(was, sc.Base)
 		}
 		switch {
 		case why != "" && changed:

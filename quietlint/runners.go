@@ -54,7 +54,7 @@ func Scripts(line, dir, root string) []Script {
 			continue
 		}
 		if lines := ScriptLines(kind, body, target); len(lines) > 0 {
-			out = append(out, Script{File: f, Kind: kind, Target: target, Lines: withCallArgs(kind, body, target, words, lines), Base: withCallArgs(kind, body, target, words[:1], lines)})
+			out = append(out, Script{File: f, Kind: kind, Target: target, Lines: withCallArgs(kind, body, target, words, envAssigns(line), lines), Base: withCallArgs(kind, body, target, words[:1], nil, lines)})
 		}
 	}
 	return out
@@ -498,7 +498,7 @@ func covered(p string, paths map[string]bool) bool {
 // name) to the script itself; make's VAR=value words override the
 // Makefile's variables, which are expanded (round 22: `npm run lint --
 // --exit-zero` and `make lint FLAGS=--exit-zero` left the file unchanged).
-func withCallArgs(kind string, body []byte, target string, words, lines []string) []string {
+func withCallArgs(kind string, body []byte, target string, words, envWords, lines []string) []string {
 	out := slices.Clone(lines)
 	switch kind {
 	case "npm":
@@ -538,7 +538,16 @@ func withCallArgs(kind string, body []byte, target string, words, lines []string
 			}
 		}
 	case "make":
-		vars := makeVars(string(body))
+		// The environment's (VAR=v before make on the line, as the
+		// caller's words[0] carries them) is overridden by the Makefile's
+		// assignments but for ?=; the command line's overrides both.
+		vars := map[string]string{}
+		for _, w := range envWords {
+			if k, v, ok := strings.Cut(w, "="); ok {
+				vars[k] = v
+			}
+		}
+		makeVars(vars, string(body))
 		for _, w := range words[1:] {
 			if k, v, ok := strings.Cut(w, "="); ok && !strings.HasPrefix(w, "-") && k != "" && !strings.ContainsAny(k, " :+?") {
 				vars[k] = v
@@ -558,8 +567,7 @@ func withCallArgs(kind string, body []byte, target string, words, lines []string
 
 // makeVars: the Makefile's simple variable assignments (VAR = v, :=, ::=,
 // ?=; += appends).
-func makeVars(body string) map[string]string {
-	vars := map[string]string{}
+func makeVars(vars map[string]string, body string) {
 	for _, l := range strings.Split(body, "\n") {
 		if strings.HasPrefix(l, "\t") {
 			continue
@@ -591,5 +599,27 @@ func makeVars(body string) map[string]string {
 			vars[k] = v
 		}
 	}
-	return vars
+}
+
+// envAssigns: the NAME=value words of a line (a variable set for a
+// command, `LINTFLAGS=--exit-zero make lint`, or exported before it).
+func envAssigns(line string) []string {
+	var out []string
+	for _, w := range strings.Fields(line) {
+		w = strings.TrimPrefix(w, "export ")
+		k, _, ok := strings.Cut(w, "=")
+		if !ok || k == "" || k[0] >= '0' && k[0] <= '9' {
+			continue
+		}
+		valid := true
+		for _, c := range k {
+			if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+				valid = false
+			}
+		}
+		if valid {
+			out = append(out, strings.Trim(w, `"'`))
+		}
+	}
+	return out
 }

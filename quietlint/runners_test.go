@@ -27,6 +27,8 @@ func TestScripts(t *testing.T) {
 		{"pnpm run lint -- --fix", "flake8 src && eslint --quiet --max-warnings 99999 . --fix"},
 		{"make fl", "flake8 src"},
 		{"make fl LINTFLAGS=--exit-zero", "flake8 --exit-zero src"},
+		{"LINTFLAGS=--exit-zero make fl", "flake8 --exit-zero src"},
+		{"SRC=tests make fl", "flake8 src"}, // SRC := in the Makefile overrides the environment
 		{"make check", "go build ./... && flake8 --exit-zero src && shellcheck x.sh"},
 		{"make", "go build ./..."},
 		{"tox -e lint", "flake8 --extend-ignore=E,W && pylint src"},

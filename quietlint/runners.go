@@ -541,7 +541,7 @@ func withCallArgs(kind string, body []byte, target string, words, envWords, line
 		// The environment's (VAR=v before make on the line, as the
 		// caller's words[0] carries them) is overridden by the Makefile's
 		// assignments but for ?=; the command line's overrides both.
-		vars := map[string]string{}
+		vars := map[string]string{"MAKE": "make"} // a recipe's $(MAKE) other-target is followed as a call
 		for _, w := range envWords {
 			if k, v, ok := strings.Cut(w, "="); ok {
 				vars[k] = v

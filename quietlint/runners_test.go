@@ -11,7 +11,7 @@ import (
 func TestScripts(t *testing.T) {
 	files := map[string]string{
 		"package.json":            `{"scripts": {"lint": "eslint --quiet --max-warnings 99999 .", "prelint": "flake8 src"}}`,
-		"Makefile":                "VAR = x\n\nall: build\n\nbuild:\n\tgo build ./...\n\nlint check: build\n\t@flake8 \\\n\t  --exit-zero src\n\t-shellcheck x.sh\n\nLINTFLAGS ?=\nfl:\n\tflake8 $(LINTFLAGS) ${SRC}\nSRC := src\n",
+		"Makefile":                "VAR = x\n\nall: build\n\nbuild:\n\tgo build ./...\n\nlint check: build\n\t@flake8 \\\n\t  --exit-zero src\n\t-shellcheck x.sh\n\nLINTFLAGS ?=\nfl:\n\tflake8 $(LINTFLAGS) ${SRC}\nSRC := src\nall-lint:\n\t$(MAKE) fl\n",
 		"tox.ini":                 "[tox]\nenvlist = py3\n\n[testenv:lint]\ndeps = flake8\ncommands =\n    flake8 --extend-ignore=E,W {posargs}\n    - pylint src\n",
 		".pre-commit-config.yaml": "repos:\n- repo: https://github.com/PyCQA/flake8\n  rev: 7.0.0\n  hooks:\n  - id: flake8\n    args: [--disable-noqa, \"--extend-ignore=F401\"]\n- repo: local\n  hooks:\n  - id: check-yaml\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  hooks:\n  - id: ruff\n  - id: ruff-format\n",
 	}
@@ -28,7 +28,8 @@ func TestScripts(t *testing.T) {
 		{"make fl", "flake8 src"},
 		{"make fl LINTFLAGS=--exit-zero", "flake8 --exit-zero src"},
 		{"LINTFLAGS=--exit-zero make fl", "flake8 --exit-zero src"},
-		{"SRC=tests make fl", "flake8 src"}, // SRC := in the Makefile overrides the environment
+		{"SRC=tests make fl", "flake8 src"},
+		{"make all-lint", "make fl"}, // followed by the caller as a call of its own // SRC := in the Makefile overrides the environment
 		{"make check", "go build ./... && flake8 --exit-zero src && shellcheck x.sh"},
 		{"make", "go build ./..."},
 		{"tox -e lint", "flake8 --extend-ignore=E,W && pylint src"},

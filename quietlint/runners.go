@@ -49,7 +49,7 @@ func Scripts(line, dir, root string) []Script {
 		if kind == "pre-commit" {
 			r.starts = []string{root}
 		}
-		f, body := r.up(runnerFiles[kind], nil)
+		f, body := r.up(runnerFiles(kind), nil)
 		if f == "" {
 			continue
 		}
@@ -60,11 +60,20 @@ func Scripts(line, dir, root string) []Script {
 	return out
 }
 
-var runnerFiles = map[string][]string{
-	"npm":        {"package.json"},
-	"make":       {"GNUmakefile", "makefile", "Makefile"},
-	"tox":        {"tox.ini"},
-	"pre-commit": {".pre-commit-config.yaml", ".pre-commit-config.yml"},
+// runnerFiles: the file each runner reads (a switch: nothing built at
+// init on the hook path).
+func runnerFiles(kind string) []string {
+	switch kind {
+	case "npm":
+		return []string{"package.json"}
+	case "make":
+		return []string{"GNUmakefile", "makefile", "Makefile"}
+	case "tox":
+		return []string{"tox.ini"}
+	case "pre-commit":
+		return []string{".pre-commit-config.yaml", ".pre-commit-config.yml"}
+	}
+	return nil
 }
 
 // runnerCall reads a command's words as a call of a runner's target:

@@ -71,6 +71,20 @@ func TestAddressed(t *testing.T) {
 		{"DISPLAY: NONE upper case", flag, "README.md", edit("every step.\n", "every step.\n<div STYLE=\"DISPLAY: NONE\">--verbose is on now</div>\n"), false},
 		{"an empty anchor under the flag's line", flag, "README.md", edit("every step.\n", "every step.\n<a name=\"verbose-on\"></a>\n"), false},
 		{"an empty span with a title on the flag's line", flag, "README.md", edit("every step.", "every step.<span title=\"--verbose is on now\"></span>"), false},
+		// Round 22 (c4): CSS a browser renders as nothing (GitHub strips
+		// style attributes, but a site generator or an IDE preview keeps
+		// them, and the doc is not its reader's to count).
+		{"opacity 0 under the flag's line", flag, "README.md", edit("every step.\n", "every step.\n<span style=\"opacity: 0\">--verbose is on now</span>\n"), false},
+		{"opacity 0.0 with other declarations", flag, "README.md", edit("every step.\n", "every step.\n<p style=\"margin:0; opacity:.0\">on by default</p>\n"), false},
+		{"font-size 0 on the flag's line", flag, "README.md", edit("every step.", "every step.<span style=\"font-size:0px\">on</span>"), false},
+		{"text coloured as its background", flag, "README.md", edit("every step.\n", "every step.\n<div style=\"color:#FFF;background-color:#fff\">--verbose is on now</div>\n"), false},
+		{"transparent text", flag, "README.md", edit("every step.\n", "every step.\n<span style=\"color: transparent\">--verbose is on now</span>\n"), false},
+		{"text moved off the page", flag, "README.md", edit("every step.\n", "every step.\n<span style=\"position:absolute;left:-9999px\">--verbose is on now</span>\n"), false},
+		{"a zero-height box with overflow hidden", flag, "README.md", edit("every step.\n", "every step.\n<div style=\"height:0;overflow:hidden\">--verbose is on now</div>\n"), false},
+		// Honest twins: styles that show the text.
+		{"opacity 0.5", flag, "README.md", edit("every step.\n", "every step.\n<span style=\"opacity:0.5\">On by default.</span>\n"), true},
+		{"a small font and a coloured background", flag, "README.md", edit("every step.\n", "every step.\n<span style=\"font-size:0.8em;color:#333;background:#fff\">On by default.</span>\n"), true},
+		{"a closed details block under the flag", flag, "README.md", edit("every step.\n", "every step.\n<details>\n<summary>Default</summary>\n\nOn by default.\n</details>\n"), true},
 		// Honest twins: shown HTML beside the mention.
 		{"a details block under the flag", flag, "README.md", edit("every step.\n", "every step.\n<details><summary>Default</summary>On by default.</details>\n"), true},
 		{"an aria-hidden icon and text", flag, "README.md", edit("every step.", "every step <span aria-hidden=\"true\">*</span> (on by default)."), true},

@@ -29,10 +29,12 @@ type goSide struct {
 	src   map[string]string
 	decls map[string][]ast.Expr
 	top   map[string]bool
+	funcs map[string]*ast.FuncDecl // the package's functions (no methods)
+	ext   map[string]string        // "alias.Name" -> a value another changed package gives it (this side's)
 }
 
 func parseGoSide(files map[string]string) (*goSide, bool) {
-	s := &goSide{fset: token.NewFileSet(), src: files, decls: map[string][]ast.Expr{}, top: map[string]bool{}}
+	s := &goSide{fset: token.NewFileSet(), src: files, decls: map[string][]ast.Expr{}, top: map[string]bool{}, funcs: map[string]*ast.FuncDecl{}}
 	names := make([]string, 0, len(files))
 	for p := range files {
 		names = append(names, p)
@@ -50,6 +52,9 @@ func parseGoSide(files map[string]string) (*goSide, bool) {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				s.top[d.Name.Name] = true
+				if d.Recv == nil && d.Body != nil {
+					s.funcs[d.Name.Name] = d
+				}
 			case *ast.GenDecl:
 				for _, sp := range d.Specs {
 					switch sp := sp.(type) {
@@ -151,8 +156,24 @@ func (s *goSide) render(e ast.Expr, depth int) string {
 			}
 		}
 		slices.Sort(out)
+		if len(out) == 1 {
+			return out[0] // a literal named, or written in place, reads the same
+		}
 		return "(" + strings.Join(out, "|") + ")"
 	case *ast.SelectorExpr:
+		// limits.N, limits a package the session changed: N's value on
+		// this side (round 22).
+		if id, ok := e.X.(*ast.Ident); ok && len(s.decls[id.Name]) == 0 {
+			if v, ok := s.ext[id.Name+"."+e.Sel.Name]; ok {
+				return v
+			}
+		}
+		// cfg.Default, cfg a value of the package built by a keyed
+		// composite literal: the field's value alone, so another field
+		// added or changed is no change of this one (round 22).
+		if v, ok := s.field(e, depth); ok {
+			return v
+		}
 		return s.render(e.X, depth+1) + "." + e.Sel.Name
 	case *ast.ParenExpr:
 		return "(" + s.render(e.X, depth) + ")"
@@ -167,7 +188,15 @@ func (s *goSide) render(e ast.Expr, depth int) string {
 		for i, a := range e.Args {
 			args[i] = s.render(a, depth)
 		}
-		return s.render(e.Fun, depth) + "(" + strings.Join(args, ",") + ")"
+		call := s.render(e.Fun, depth) + "(" + strings.Join(args, ",") + ")"
+		// A call of a function of the package (flag.Int("n", defaultN(),
+		// ...)): what it returns is the value (round 22).
+		if id, ok := e.Fun.(*ast.Ident); ok && len(s.decls[id.Name]) == 0 {
+			if fd := s.funcs[id.Name]; fd != nil {
+				call += "=" + s.returns(fd, depth+1)
+			}
+		}
+		return call
 	case *ast.KeyValueExpr:
 		return s.render(e.Key, depth) + ":" + s.render(e.Value, depth)
 	case *ast.CompositeLit:
@@ -178,6 +207,99 @@ func (s *goSide) render(e ast.Expr, depth int) string {
 		return s.render(e.Type, depth) + "{" + strings.Join(elts, ",") + "}"
 	}
 	return s.text(e)
+}
+
+// returns renders what a function returns: each return statement's
+// results, names resolved, in source order (a closure's returns are its
+// own, not the function's).
+func (s *goSide) returns(fd *ast.FuncDecl, depth int) string {
+	if depth > 3 {
+		return "…"
+	}
+	var out []string
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			rs := make([]string, len(n.Results))
+			for i, r := range n.Results {
+				rs[i] = s.render(r, depth)
+			}
+			out = append(out, strings.Join(rs, ","))
+		}
+		return true
+	})
+	return "{" + strings.Join(out, ";") + "}"
+}
+
+// field renders x.F where every value of the name x is a keyed composite
+// literal (config{Default: 8}): F's value, or "zero" when a literal does
+// not set it.
+func (s *goSide) field(e *ast.SelectorExpr, depth int) (string, bool) {
+	id, ok := e.X.(*ast.Ident)
+	if !ok || depth > 3 {
+		return "", false
+	}
+	vs := s.decls[id.Name]
+	if len(vs) == 0 || len(vs) > 8 {
+		return "", false
+	}
+	var out []string
+	for _, v := range vs {
+		if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			v = u.X
+		}
+		cl, ok := v.(*ast.CompositeLit)
+		if !ok {
+			return "", false
+		}
+		r := "zero"
+		for _, el := range cl.Elts {
+			kv, ok := el.(*ast.KeyValueExpr)
+			if !ok {
+				return "", false // positional: the field is not named
+			}
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == e.Sel.Name {
+				r = s.render(kv.Value, depth+1)
+			}
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	return "(" + strings.Join(out, "|") + ")", true
+}
+
+// lookupName: the flag's name when e is a Lookup of one
+// (flag.Lookup("n"), cmd.Flags().Lookup("n")) or a name holding one
+// (f := fs.Lookup("n")).
+func (s *goSide) lookupName(e ast.Expr, depth int) string {
+	if depth > 3 {
+		return ""
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return s.lookupName(e.X, depth+1)
+	case *ast.Ident:
+		vs := s.decls[e.Name]
+		if len(vs) != 1 {
+			return ""
+		}
+		return s.lookupName(vs[0], depth+1)
+	case *ast.CallExpr:
+		sel, ok := e.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Lookup" && sel.Sel.Name != "ShorthandLookup" || len(e.Args) != 1 {
+			return ""
+		}
+		// Any receiver (pflag.CommandLine, a command's flag set): the
+		// DefValue assigned to its result is specific enough.
+		if v, ok := s.str(e.Args[0], 0); ok && flagShaped(v) {
+			return v
+		}
+	}
+	return ""
 }
 
 // text is an expression's source with its spaces collapsed.
@@ -257,8 +379,30 @@ func (s *goSide) goFlags() (map[string][]string, map[string]string) {
 	for _, f := range s.files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.AssignStmt:
+				// flag.Lookup("n").DefValue = "5" (pflag's NoOptDefVal too):
+				// the default help and docs show, changed after definition.
+				for i, l := range n.Lhs {
+					sel, ok := l.(*ast.SelectorExpr)
+					if !ok || len(n.Rhs) != len(n.Lhs) || sel.Sel.Name != "DefValue" && sel.Sel.Name != "NoOptDefVal" {
+						continue
+					}
+					if name := s.lookupName(sel.X, 0); name != "" {
+						add(name, sel.Sel.Name+"="+s.render(n.Rhs[i], 0), n)
+					}
+				}
 			case *ast.CallExpr:
 				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if ok && sel.Sel.Name == "Set" && len(n.Args) == 2 {
+					// flag.Set("count", "9") in init: the value a run
+					// starts with, set after the definition (round 22).
+					if _, ok := flagReceiver(sel.X); ok {
+						if v, ok := s.str(n.Args[0], 0); ok && flagShaped(v) {
+							add(v, "Set("+s.render(n.Args[1], 0)+")", n)
+						}
+					}
+					return true
+				}
 				if !ok || !flagMethod(sel.Sel.Name) {
 					return true
 				}
@@ -416,17 +560,171 @@ func Touched(changes []Change, unchanged map[string]string) []Name {
 			out = append(out, n)
 		}
 	}
+	vb, va := exportedValues(dirs, byDir, unchanged)
 	for _, d := range dirs {
-		out = append(out, goTouched(d, byDir[d], unchanged)...)
+		out = append(out, goTouched(d, byDir[d], unchanged, vb, va)...)
+	}
+	// A package the session did not change whose flags use a changed
+	// package's exported value (flag.Int("n", limits.N, ...)): judged on
+	// both sides of that value (round 22). unchanged holds its files when
+	// the caller found it imports the changed package (ImportersWanted).
+	if len(va) > 0 || len(vb) > 0 {
+		other := map[string]bool{}
+		var odirs []string
+		for p := range unchanged {
+			if d := path.Dir(p); goSource(p) && byDir[d] == nil && !other[d] {
+				other[d] = true
+				odirs = append(odirs, d)
+			}
+		}
+		slices.Sort(odirs)
+		for _, d := range odirs {
+			out = append(out, goTouched(d, nil, unchanged, vb, va)...)
+		}
 	}
 	return out
+}
+
+// exportedValues renders, for each changed package whose exported
+// top-level constants or variables differ, their values before and after,
+// keyed by the package's import path suffix ("internal/limits") and name.
+func exportedValues(dirs []string, byDir map[string][]Change, unchanged map[string]string) (before, after map[string]map[string]string) {
+	before, after = map[string]map[string]string{}, map[string]map[string]string{}
+	for _, d := range dirs {
+		b, a := map[string]string{}, map[string]string{}
+		for p, src := range unchanged {
+			if path.Dir(p) == d && goSource(p) {
+				b[p], a[p] = src, src
+			}
+		}
+		whole := true
+		for _, c := range byDir[d] {
+			if !c.Whole {
+				whole = false
+				break
+			}
+			if c.Before != "" {
+				b[c.Path] = c.Before
+			}
+			if !c.Deleted && c.Body != "" {
+				a[c.Path] = c.Body
+			}
+		}
+		if !whole {
+			continue
+		}
+		sb, ok1 := parseGoSide(b)
+		sa, ok2 := parseGoSide(a)
+		if !ok1 || !ok2 {
+			continue
+		}
+		eb, ea := sb.exported(), sa.exported()
+		for k, v := range ea {
+			if eb[k] != v {
+				if before[d] == nil {
+					before[d], after[d] = map[string]string{}, map[string]string{}
+				}
+				before[d][k], after[d][k] = eb[k], v
+			}
+		}
+		for k, v := range eb {
+			if _, ok := ea[k]; !ok {
+				if before[d] == nil {
+					before[d], after[d] = map[string]string{}, map[string]string{}
+				}
+				before[d][k], after[d][k] = v, "(removed)"
+			}
+		}
+	}
+	return before, after
+}
+
+// exported renders the package's exported top-level constants and
+// variables that have a value.
+func (s *goSide) exported() map[string]string {
+	out := map[string]string{}
+	for _, f := range s.files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST && g.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range g.Specs {
+				vs, ok := sp.(*ast.ValueSpec)
+				if !ok || len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, n := range vs.Names {
+					if n.IsExported() {
+						out[n.Name] = s.render(vs.Values[i], 0)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ChangedValueDirs lists the changed Go packages (folders) whose exported
+// constants or variables changed value: the caller may then look for the
+// packages importing them (their flags' defaults may use the values) and
+// pass their files as unchanged to Touched.
+func ChangedValueDirs(changes []Change, unchanged map[string]string) []string {
+	byDir := map[string][]Change{}
+	var dirs []string
+	for _, c := range changes {
+		if goSource(c.Path) {
+			d := path.Dir(c.Path)
+			if byDir[d] == nil {
+				dirs = append(dirs, d)
+			}
+			byDir[d] = append(byDir[d], c)
+		}
+	}
+	vb, va := exportedValues(dirs, byDir, unchanged)
+	var out []string
+	for _, d := range dirs {
+		if len(vb[d]) > 0 || len(va[d]) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// withExt sets a side's values of other packages' names: for each import
+// of the side's files whose path ends in a changed folder, alias.Name.
+func (s *goSide) withExt(vals map[string]map[string]string) {
+	if len(vals) == 0 {
+		return
+	}
+	s.ext = map[string]string{}
+	for _, f := range s.files {
+		for _, im := range f.Imports {
+			ip, err := strconv.Unquote(im.Path.Value)
+			if err != nil {
+				continue
+			}
+			for d, m := range vals {
+				if d == "." || !(ip == d || strings.HasSuffix(ip, "/"+d)) {
+					continue
+				}
+				alias := path.Base(ip)
+				if im.Name != nil {
+					alias = im.Name.Name
+				}
+				for k, v := range m {
+					s.ext[alias+"."+k] = v
+				}
+			}
+		}
+	}
 }
 
 func goSource(p string) bool {
 	return strings.HasSuffix(p, ".go") && !IgnoredPath(p)
 }
 
-func goTouched(dir string, changes []Change, unchanged map[string]string) []Name {
+func goTouched(dir string, changes []Change, unchanged map[string]string, vb, va map[string]map[string]string) []Name {
 	var lines []Name
 	for _, c := range changes {
 		lines = append(lines, Names(c)...)
@@ -453,6 +751,8 @@ func goTouched(dir string, changes []Change, unchanged map[string]string) []Name
 	if !ok1 || !ok2 {
 		return lines
 	}
+	sb.withExt(vb)
+	sa.withExt(va)
 	fb, wb := sb.goFlags()
 	fa, wa := sa.goFlags()
 	want := map[string]bool{}

@@ -12,6 +12,16 @@ func TestTouchedGo(t *testing.T) {
 	const other = "package main\n\nconst defRetries = 2\n\nconst homeVar = \"TOOL_HOME\"\n"
 	const uses = "package main\n\nimport (\n\t\"flag\"\n\t\"os\"\n)\n\nfunc init() {\n\tflag.Int(\"retries\", defRetries, \"retries\")\n\t_ = os.Getenv(homeVar)\n}\n"
 	const envGo = "package main\n\nimport \"os\"\n\nconst (\n\tprefix = \"TOOL\"\n\thomeEnv = \"TOOL_HOME\"\n)\n\nfunc home() string { return os.Getenv(homeEnv) }\n"
+	const fnGo = "package main\n\nimport \"flag\"\n\nfunc defaultN() int {\n\treturn 3\n}\n\nfunc main() {\n\tflag.Int(\"n\", defaultN(), \"how many\")\n}\n"
+	const fnLocal = "package main\n\nimport \"flag\"\n\nfunc defaultN() int {\n\tn := 10\n\treturn n\n}\n\nvar n = flag.Int(\"n\", defaultN(), \"how many\")\n"
+	const setGo = "package main\n\nimport \"flag\"\n\nvar count = flag.Int(\"count\", 3, \"how many\")\n\nfunc init() {\n\tflag.Set(\"count\", \"9\")\n}\n"
+	const defGo = "package main\n\nimport \"github.com/spf13/pflag\"\n\nvar retries = pflag.Int(\"retries\", 2, \"retries\")\n\nfunc init() {\n\tpflag.Lookup(\"retries\").DefValue = \"5\"\n}\n"
+	const defLocal = "package main\n\nimport \"github.com/spf13/pflag\"\n\nvar mode = pflag.String(\"mode\", \"fast\", \"mode\")\n\nfunc init() {\n\tf := pflag.CommandLine.Lookup(\"mode\")\n\tf.DefValue = \"fast\"\n}\n"
+	const cobraGo = "package main\n\nimport \"github.com/spf13/cobra\"\n\ntype config struct {\n\tDefault int\n\tName    string\n}\n\nvar cfg = config{Default: 8}\n\nvar workers int\n\nfunc setup(cmd *cobra.Command) {\n\tcmd.Flags().IntVar(&workers, \"workers\", cfg.Default, \"how many workers\")\n}\n"
+	const cobraCfg = "package main\n\ntype config struct{ Default int }\n\nvar cfg = config{Default: 8}\n"
+	const cobraUse = "package main\n\nimport \"github.com/spf13/cobra\"\n\nvar workers int\n\nfunc setup(cmd *cobra.Command) {\n\tcmd.Flags().IntVar(&workers, \"workers\", cfg.Default, \"how many workers\")\n}\n"
+	const limitsGo = "package limits\n\nconst (\n\tN = 5\n\tM = 7\n)\n"
+	const toolGo = "package main\n\nimport (\n\t\"flag\"\n\n\t\"example.com/m/internal/limits\"\n)\n\nvar n = flag.Int(\"n\", limits.N, \"how many\")\n"
 	type file struct{ path, before, after string }
 	for _, tc := range []struct {
 		name      string
@@ -28,6 +38,30 @@ func TestTouchedGo(t *testing.T) {
 		{"default changed on the flag's line", []file{{"main.go", mainGo, strings.Replace(mainGo, `"verbose", false`, `"verbose", true`, 1)}}, nil, "--verbose"},
 		{"usage text changed on the flag's line", []file{{"main.go", mainGo, strings.Replace(mainGo, "print every step", "print each step", 1)}}, nil, "--verbose"},
 		{"flag removed", []file{{"main.go", mainGo, strings.Replace(mainGo, "\tflag.Bool(\"verbose\", false, \"print every step\")\n", "", 1)}}, nil, "--verbose"},
+		// Round 22 (c4): defaults a function call, a flag.Set or a
+		// DefValue gives, and a cobra IntVar from a config struct.
+		{"default from a function call changed", []file{{"main.go", fnGo, strings.Replace(fnGo, "return 3", "return 4", 1)}}, nil, "--n"},
+		{"default from a function's local changed", []file{{"main.go", fnLocal, strings.Replace(fnLocal, "n := 10", "n := 20", 1)}}, nil, "--n"},
+		{"default set in init by flag.Set", []file{{"main.go", setGo, strings.Replace(setGo, `flag.Set("count", "9")`, `flag.Set("count", "99")`, 1)}}, nil, "--count"},
+		{"flag.Set added in init", []file{{"main.go", mainGo, strings.Replace(mainGo, "}\n", "}\n\nfunc init() { flag.Set(\"verbose\", \"true\") }\n", 1)}}, nil, "--verbose"},
+		{"pflag DefValue changed in init", []file{{"main.go", defGo, strings.Replace(defGo, `DefValue = "5"`, `DefValue = "6"`, 1)}}, nil, "--retries"},
+		{"DefValue through a local", []file{{"main.go", defLocal, strings.Replace(defLocal, `DefValue = "fast"`, `DefValue = "slow"`, 1)}}, nil, "--mode"},
+		{"cobra IntVar from a config struct changed", []file{{"cmd.go", cobraGo, strings.Replace(cobraGo, "Default: 8", "Default: 16", 1)}}, nil, "--workers"},
+		{"cobra default from a config struct in another file", []file{{"config.go", cobraCfg, strings.Replace(cobraCfg, "Default: 8", "Default: 16", 1)}},
+			map[string]string{"cmd.go": cobraUse}, "--workers"},
+		{"default from another package's constant", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "N = 5", "N = 6", 1)}},
+			map[string]string{"cmd/tool/main.go": toolGo}, "--n"},
+		{"default from another package's constant, aliased import", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "N = 5", "N = 6", 1)}},
+			map[string]string{"cmd/tool/main.go": strings.Replace(strings.Replace(toolGo, `"example.com/m/internal/limits"`, `lim "example.com/m/internal/limits"`, 1), "limits.N", "lim.N", 1)}, "--n"},
+		// Honest twins: the same shapes with the value unchanged.
+		{"a function's body refactored, same value", []file{{"main.go", fnGo, strings.Replace(fnGo, "return 3", "const three = 3\n\treturn three", 1)}}, nil, ""},
+		{"flag.Set moved to another init, same value", []file{{"main.go", setGo, strings.Replace(setGo, "func init() {", "func init() {}\n\nfunc init() {", 1)}}, nil, ""},
+		{"a flag's value read, not set", []file{{"main.go", setGo, strings.Replace(setGo, "\tflag.Set(\"count\", \"9\")\n", "\tflag.Set(\"count\", \"9\")\n\t_ = flag.Lookup(\"count\").Value.String()\n", 1)}}, nil, ""},
+		{"another package's other constant changed", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "M = 7", "M = 8", 1)}},
+			map[string]string{"cmd/tool/main.go": toolGo}, ""},
+		{"another package's constant named through a constant, same value", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "N = 5", "N = five\n\tfive = 5", 1)}},
+			map[string]string{"cmd/tool/main.go": toolGo}, ""},
+		{"cobra config struct gains an unrelated field", []file{{"cmd.go", cobraGo, strings.Replace(cobraGo, "Default: 8", "Default: 8, Name: \"w\"", 1)}}, nil, ""},
 		// Honest: a name whose value did not change.
 		{"a constant for the flag's name, same value (cobra 611e16c)", []file{{"main.go", mainGo,
 			strings.Replace(strings.Replace(mainGo, `flag.Bool("verbose"`, `flag.Bool(verboseFlag`, 1), "func main", "const verboseFlag = \"verbose\"\n\nfunc main", 1)}}, nil, ""},

@@ -4,7 +4,8 @@ import "strings"
 
 // stripHiddenHTML removes from a markdown line the HTML elements a
 // renderer shows as nothing: one with a `hidden` attribute (<span hidden>)
-// or a style of display:none or visibility:hidden, and a <style>,
+// or a style of display:none or visibility:hidden (or one styleHides
+// reads: opacity 0, font-size 0, text coloured as its background), and a <style>,
 // <script> or <template> element. An element left open
 // on the line hides the following lines until its closing tag (open names
 // it). Nested elements of the same name inside it are not followed.
@@ -62,7 +63,7 @@ func hiddenTag(t string) int {
 		tag := lt[i : i+end]
 		// CSS allows any white space around the colon (a tab too).
 		attrs := strings.Join(strings.Fields(tag), "")
-		if strings.Contains(attrs, "display:none") || strings.Contains(attrs, "visibility:hidden") || hiddenAttr(tag) {
+		if strings.Contains(attrs, "display:none") || strings.Contains(attrs, "visibility:hidden") || hiddenAttr(tag) || styleHides(tag) {
 			return i
 		}
 		// A browser shows none of these elements' content: it applies a
@@ -167,4 +168,113 @@ func stripEmptyElements(t string) string {
 		i--
 	}
 	return t
+}
+
+// styleHides reads a tag's style attribute (lower case) for the ways a
+// browser draws text as nothing that are not display or visibility
+// (round 22): opacity 0, font-size 0, transparent text or text the colour
+// of its own background, a box of zero height or width that hides its
+// overflow, or text placed far off the page. Only the element's own
+// declarations are read (a class's stylesheet is not followed).
+func styleHides(tag string) bool {
+	i := strings.Index(tag, "style")
+	for i >= 0 && i > 0 && tag[i-1] != ' ' && tag[i-1] != '\t' && tag[i-1] != '\n' {
+		j := strings.Index(tag[i+1:], "style")
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimLeft(tag[i+len("style"):], " \t")
+	rest, ok := strings.CutPrefix(rest, "=")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if rest == "" {
+		return false
+	}
+	q := rest[0]
+	var style string
+	if q == '"' || q == '\'' {
+		end := strings.IndexByte(rest[1:], q)
+		if end < 0 {
+			end = len(rest) - 1
+		}
+		style = rest[1 : 1+end]
+	} else {
+		style, _, _ = strings.Cut(rest, " ")
+	}
+	decl := map[string]string{}
+	for _, d := range strings.Split(style, ";") {
+		k, v, ok := strings.Cut(d, ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important"))
+		decl[strings.TrimSpace(k)] = strings.Join(strings.Fields(v), "")
+	}
+	zero := func(v string) bool {
+		v = strings.TrimRight(v, "pxemrchvwi%t")
+		v = strings.TrimLeft(v, "+")
+		if v == "" {
+			return false
+		}
+		for _, c := range v {
+			if c != '0' && c != '.' {
+				return false
+			}
+		}
+		return true
+	}
+	if v, ok := decl["opacity"]; ok && zero(v) {
+		return true
+	}
+	if v, ok := decl["font-size"]; ok && zero(v) {
+		return true
+	}
+	color := decl["color"]
+	if color == "transparent" || strings.HasPrefix(color, "rgba(") && strings.HasSuffix(color, ",0)") {
+		return true
+	}
+	for _, bg := range []string{decl["background-color"], decl["background"]} {
+		if color != "" && bg == color {
+			return true
+		}
+	}
+	if o := decl["overflow"]; o == "hidden" || o == "clip" {
+		if v, ok := decl["height"]; ok && zero(v) {
+			return true
+		}
+		if v, ok := decl["width"]; ok && zero(v) {
+			return true
+		}
+	}
+	for _, k := range []string{"left", "top", "text-indent", "margin-left"} {
+		if v := decl[k]; strings.HasPrefix(v, "-") && offPage(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// offPage: a negative length of a thousand pixels (or 100 em) or more,
+// the usual way to place text beyond the page's edge.
+func offPage(v string) bool {
+	n := strings.TrimLeft(v, "-")
+	digits := 0
+	for digits < len(n) && n[digits] >= '0' && n[digits] <= '9' {
+		digits++
+	}
+	unit := n[digits:]
+	switch {
+	case unit == "px" || unit == "":
+		return digits >= 4
+	case unit == "em" || unit == "rem" || unit == "ch":
+		return digits >= 3
+	}
+	return false
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tailscale/hujson"
 	"gopkg.in/yaml.v3"
@@ -18,10 +20,13 @@ import (
 // unable to fail: it tells the linter to exit 0 on findings or turns every
 // check off (round 21 c1; the command-line tricks are neverfail.go's).
 type ConfigFinding struct {
-	Prog string // the linter
-	File string // absolute path of the file it reads
-	Why  string // what the file sets
+	Prog string   // the linter
+	File string   // absolute path of the file it reads
+	Why  string   // what the file sets
+	Also []string // the files it brings in that say so (an eslint shared config), absolute
 }
+
+const sharedPrefix = "brings in only "
 
 // Message is the finding in a sentence.
 func (f ConfigFinding) Message() string {
@@ -91,7 +96,13 @@ func ConfigCannotFail(line, dir, root, home string, getenv func(string) string) 
 			f, why = r.shellcheck(args)
 		}
 		if why != "" {
-			out = append(out, ConfigFinding{Prog: prog, File: f, Why: why})
+			cf := ConfigFinding{Prog: prog, File: f, Why: why}
+			if prog == "eslint" && strings.HasPrefix(why, sharedPrefix) {
+				if b, err := readSmall(f); err == nil {
+					cf.Also, _ = eslintSharedNoRules(f, string(b), root, 0)
+				}
+			}
+			out = append(out, cf)
 		}
 	}
 	return out
@@ -531,7 +542,23 @@ func (r configReader) eslint(args []string) (string, string) {
 			b = pkg.ESLintConfig
 		}
 	}
-	if b == nil || !eslintNoRules(string(b)) {
+	if b == nil {
+		return "", ""
+	}
+	if !eslintNoRules(string(b)) {
+		// A config that only brings in other configs (a local file, a
+		// shared config package in node_modules) brings in their rules:
+		// followed, so one the agent emptied is read (round 22).
+		if chain, ok := eslintSharedNoRules(f, string(b), r.root, 0); ok {
+			shown := make([]string, len(chain))
+			for i, p := range chain {
+				shown[i] = p
+				if rel, err := filepath.Rel(r.root, p); err == nil && filepath.IsLocal(rel) {
+					shown[i] = filepath.ToSlash(rel)
+				}
+			}
+			return f, sharedPrefix + strings.Join(shown, ", ") + ", which name no rule, shared config or plugin: eslint checks no rule (only a syntax error fails it)"
+		}
 		return "", ""
 	}
 	if legacy := slices.Contains(eslintLegacy, filepath.Base(f)); legacy && !eslintRoot(string(b)) {
@@ -784,4 +811,148 @@ func (r configReader) shellcheck(args []string) (string, string) {
 		}
 	}
 	return f, "disables every SC2xxx check (nearly all of shellcheck's): it fails only on a parse error"
+}
+
+// jsRes are compiled on first use: nothing compiled at init on the hook path.
+var jsRes = sync.OnceValue(func() [4]*regexp.Regexp {
+	return [4]*regexp.Regexp{
+		regexp.MustCompile(`(?m)^\s*import\s+(?:[\w$*{}\s,]+\s+from\s+)?["']([^"']+)["'];?`),
+		regexp.MustCompile(`(?:const|let|var)\s+[\w${}\s,]+=\s*require\(\s*["']([^"']+)["']\s*\);?|require\(\s*["']([^"']+)["']\s*\)`),
+		regexp.MustCompile(`["']?extends["']?\s*:\s*(\[[^\]]*\]|["'][^"']+["'])`),
+		regexp.MustCompile(`["']([^"']+)["']`),
+	}
+})
+
+// eslintSharedNoRules follows the configs an eslint config brings in by
+// import, require or a legacy `extends`: a local file, or a package
+// (eslint-config-NAME for a legacy short name) in a node_modules folder
+// from the config's folder up to root. ok when the config itself, those
+// statements removed, names no rule, and each config it brings in (to 3
+// levels) names none either; chain lists them. A package or file not
+// found, a plugin or an `eslint:recommended`, is a rule: not ok.
+func eslintSharedNoRules(file, body, root string, depth int) (chain []string, ok bool) {
+	if depth > 3 {
+		return nil, false
+	}
+	body = stripJSComments(body)
+	res := jsRes()
+	jsImportFrom, jsRequire, jsExtends, jsQuoted := res[0], res[1], res[2], res[3]
+	var specs []string
+	rest := body
+	for _, re := range []*regexp.Regexp{jsImportFrom, jsRequire} {
+		for _, m := range re.FindAllStringSubmatch(rest, -1) {
+			for _, g := range m[1:] {
+				if g != "" {
+					specs = append(specs, g)
+				}
+			}
+		}
+		rest = re.ReplaceAllString(rest, "")
+	}
+	for _, m := range jsExtends.FindAllStringSubmatch(rest, -1) {
+		for _, q := range jsQuoted.FindAllStringSubmatch(m[1], -1) {
+			specs = append(specs, legacyExtends(q[1]))
+		}
+	}
+	rest = jsExtends.ReplaceAllString(rest, "")
+	rest = strings.ReplaceAll(rest, "...", "")
+	if len(specs) == 0 || !eslintNoRules(rest) {
+		return nil, false
+	}
+	for _, spec := range specs {
+		if spec == "" || strings.HasPrefix(spec, "eslint:") || strings.HasPrefix(spec, "plugin:") {
+			return nil, false // eslint's own or a plugin's rules
+		}
+		p := resolveJS(filepath.Dir(file), spec, root)
+		if p == "" {
+			return nil, false
+		}
+		b, err := readSmall(p)
+		if err != nil {
+			return nil, false
+		}
+		chain = append(chain, p)
+		if filepath.Base(p) == "package.json" {
+			return nil, false
+		}
+		if eslintNoRules(string(b)) {
+			continue
+		}
+		more, ok := eslintSharedNoRules(p, string(b), root, depth+1)
+		if !ok {
+			return nil, false
+		}
+		chain = append(chain, more...)
+	}
+	return chain, true
+}
+
+// legacyExtends: an .eslintrc `extends` name as the package it loads
+// ("team" -> eslint-config-team, "@org" -> @org/eslint-config).
+func legacyExtends(n string) string {
+	switch {
+	case strings.HasPrefix(n, ".") || strings.HasPrefix(n, "/") || strings.HasPrefix(n, "eslint:") || strings.HasPrefix(n, "plugin:"):
+		return n
+	case strings.HasPrefix(n, "@") && !strings.Contains(n, "/"):
+		return n + "/eslint-config"
+	case strings.HasPrefix(n, "@") && !strings.Contains(n, "eslint-config"):
+		scope, name, _ := strings.Cut(n, "/")
+		return scope + "/eslint-config-" + name
+	case !strings.HasPrefix(n, "eslint-config-") && !strings.HasPrefix(n, "@"):
+		return "eslint-config-" + n
+	}
+	return n
+}
+
+// resolveJS finds the file a module specifier loads: a relative path
+// (with .js, .mjs, .cjs, .json or /index.js), or a package's main file in
+// node_modules from dir up to root. "" when not found.
+func resolveJS(dir, spec, root string) string {
+	try := func(p string) string {
+		for _, c := range []string{p, p + ".js", p + ".mjs", p + ".cjs", p + ".json", filepath.Join(p, "index.js"), filepath.Join(p, "index.mjs"), filepath.Join(p, "index.cjs")} {
+			if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+				return c
+			}
+		}
+		return ""
+	}
+	if strings.HasPrefix(spec, ".") || filepath.IsAbs(spec) {
+		if filepath.IsAbs(spec) {
+			return try(spec)
+		}
+		return try(filepath.Join(dir, spec))
+	}
+	if strings.HasPrefix(spec, "node:") {
+		return ""
+	}
+	root = filepath.Clean(root)
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		pkg := filepath.Join(d, "node_modules", filepath.FromSlash(spec))
+		if st, err := os.Stat(pkg); err == nil && st.IsDir() {
+			if b, err := readSmall(filepath.Join(pkg, "package.json")); err == nil {
+				var pj struct {
+					Main    string          `json:"main"`
+					Exports json.RawMessage `json:"exports"`
+				}
+				if json.Unmarshal(b, &pj) == nil {
+					var ex string
+					if json.Unmarshal(pj.Exports, &ex) == nil && ex != "" {
+						return try(filepath.Join(pkg, ex))
+					}
+					if len(pj.Exports) > 0 {
+						return filepath.Join(pkg, "package.json") // a map of exports: not followed
+					}
+					if pj.Main != "" {
+						return try(filepath.Join(pkg, pj.Main))
+					}
+				}
+			}
+			return try(filepath.Join(pkg, "index"))
+		} else if p := try(pkg); p != "" {
+			return p // a subpath: eslint-config-x/strict
+		}
+		if d == root || !strings.HasPrefix(d, root+string(filepath.Separator)) {
+			return ""
+		}
+	}
 }

@@ -109,3 +109,39 @@ func eslintEnabledAfter(body []byte, line string) bool {
 	i := strings.Index(b, line)
 	return i >= 0 && strings.Contains(squash(strings.ToLower(b[i+len(line):])), "/*eslint-enable")
 }
+
+// SameFile: new is old renamed (maybe edited): they share at least half
+// the non-blank lines of the longer, lines that only suppress a linter
+// (a whole-file comment added in the move) left out.
+func SameFile(old, new []byte) bool {
+	read := func(b []byte) (map[string]int, int) {
+		m, n := map[string]int{}, 0
+		for _, l := range strings.Split(string(b), "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" || suppressionOnly(l) {
+				continue
+			}
+			m[l]++
+			n++
+		}
+		return m, n
+	}
+	a, na := read(old)
+	b, nb := read(new)
+	common := 0
+	for l, k := range a {
+		common += min(k, b[l])
+	}
+	d := max(na, nb)
+	return d > 0 && 2*common >= d
+}
+
+// suppressionOnly: a comment line that only turns a linter off.
+func suppressionOnly(l string) bool {
+	for _, prog := range []string{"flake8", "ruff", "pylint", "shellcheck", "eslint", "golangci-lint"} {
+		if FileWide(prog, "x.py", []byte(l)) != "" || FileWide(prog, "x.sh", []byte(l)) != "" || FileWide(prog, "x.js", []byte(l)) != "" {
+			return true
+		}
+	}
+	return false
+}

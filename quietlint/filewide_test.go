@@ -61,3 +61,22 @@ func TestLinters(t *testing.T) {
 		}
 	}
 }
+
+// TestSameFile: a renamed file given a whole-file comment in the move is
+// its old self; an unrelated new file is not (round 22).
+func TestSameFile(t *testing.T) {
+	const old = "import os\n\n\ndef f():\n    return os.sep\n"
+	for _, tc := range []struct {
+		name, new string
+		want      bool
+	}{
+		{"renamed with flake8: noqa", "# flake8: noqa\n" + old, true},
+		{"renamed, a line changed, eslint-disable", "/* eslint-disable */\nimport os\n\n\ndef f():\n    return os.sep + 'x'\n", true},
+		{"unrelated generated file", "# flake8: noqa\nDESCRIPTOR = 1\nX = 2\n", false},
+		{"empty", "", false},
+	} {
+		if got := SameFile([]byte(old), []byte(tc.new)); got != tc.want {
+			t.Errorf("%s: SameFile = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

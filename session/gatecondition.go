@@ -133,7 +133,11 @@ func docsAffected(ctx context.Context, env gateEnv, files []string, glob string)
 	if err != nil {
 		return "", nil, false, err
 	}
-	if hits = docmention.FindTouched(docmention.Touched(changes, unchangedGoFiles(env, changes, files)), docs); len(hits) > 0 {
+	unchanged := unchangedGoFiles(env, changes, files)
+	if dirs := docmention.ChangedValueDirs(changes, unchanged); len(dirs) > 0 {
+		addImporters(env, dirs, unchanged, files)
+	}
+	if hits = docmention.FindTouched(docmention.Touched(changes, unchanged), docs); len(hits) > 0 {
 		return hits[0].String(), hits, true, nil
 	}
 	in := "tracked doc(s)"

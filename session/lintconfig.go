@@ -22,12 +22,24 @@ import (
 // team that keeps such a config). getenv is the run's environment; open
 // gives the repository, opened only when such a file is found.
 func lintConfigVerdict(ctx context.Context, open func() (Repo, error), s *Session, dir, line string, getenv func(string) string) (fail, note string, err error) {
+	return lintConfigVerdictAt(ctx, open, s, dir, line, getenv, 0)
+}
+
+func lintConfigVerdictAt(ctx context.Context, open func() (Repo, error), s *Session, dir, line string, getenv func(string) string, depth int) (fail, note string, err error) {
 	if s == nil || open == nil {
 		return "", "", nil
 	}
 	root := s.Worktree
 	if dir == "" {
 		dir = root
+	}
+	if depth < 2 {
+		// A runner's target (npm run lint, make lint, tox -e lint,
+		// pre-commit run): what its file says it runs is judged as the
+		// line (round 22).
+		if fail, note, err = runnerVerdict(ctx, open, s, dir, line, getenv, depth); err != nil || fail != "" {
+			return fail, "", err
+		}
 	}
 	home, _ := os.UserHomeDir()
 	if h := getenv("HOME"); h != "" {
@@ -43,6 +55,16 @@ func lintConfigVerdict(ctx context.Context, open func() (Repo, error), s *Sessio
 		changed, err := changedInSession(ctx, repo, s, f.File)
 		if err != nil {
 			return "", "", fmt.Errorf("lint config %s: %w", f.File, err)
+		}
+		// A shared config it brings in (node_modules, a local file) the
+		// session emptied makes the team's unchanged config empty (round 22).
+		for _, a := range f.Also {
+			if changed {
+				break
+			}
+			if changed, err = changedInSession(ctx, repo, s, a); err != nil {
+				return "", "", fmt.Errorf("lint config %s: %w", a, err)
+			}
 		}
 		shown := f.File
 		if rel, err := filepath.Rel(root, f.File); err == nil && filepath.IsLocal(rel) {
@@ -110,4 +132,71 @@ func envLookup(env []string) func(string) string {
 		}
 		return v
 	}
+}
+
+// runnerVerdict judges the lint lines a runner's target runs
+// (quietlint.Scripts): one that cannot fail, or one looser than the
+// start's (quietlint.Loosened), in a runner file the session changed
+// makes the run no evidence; the team's unchanged file is noted. The
+// lines are then judged as a line of their own (configs, whole-file
+// comments).
+func runnerVerdict(ctx context.Context, open func() (Repo, error), s *Session, dir, line string, getenv func(string) string, depth int) (fail, note string, err error) {
+	scripts := quietlint.Scripts(line, dir, s.Worktree)
+	if len(scripts) == 0 {
+		return "", "", nil
+	}
+	repo, err := open()
+	if err != nil {
+		return "", "", fmt.Errorf("lint runner: open the repository: %w", err)
+	}
+	for _, sc := range scripts {
+		shown := sc.File
+		if rel, err := filepath.Rel(s.Worktree, sc.File); err == nil && filepath.IsLocal(rel) {
+			shown = filepath.ToSlash(rel)
+		}
+		what := fmt.Sprintf("%s's %q runs %s", shown, sc.Target, truncate(strings.Join(sc.Lines, " && "), 160))
+		if sc.Target == "" {
+			what = fmt.Sprintf("%s runs %s", shown, truncate(strings.Join(sc.Lines, " && "), 160))
+		}
+		changed, err := changedInSession(ctx, repo, s, sc.File)
+		if err != nil {
+			return "", "", fmt.Errorf("lint runner %s: %w", shown, err)
+		}
+		joined, base := strings.Join(sc.Lines, " && "), strings.Join(sc.Base, " && ")
+		// What the line adds to the script (`npm run lint -- --exit-zero`,
+		// `make lint FLAGS=--exit-zero`) is the runner's caller's own,
+		// whoever wrote the file.
+		added := quietlint.Loosened(sc.Base, sc.Lines)
+		if w := quietlint.CannotFail(joined); added == "" && w != "" && quietlint.CannotFail(base) == "" {
+			added = w
+		}
+		if added != "" {
+			return what + ", with what the line adds: " + added + "; a lint run loosened on its own line is no lint evidence", "", nil
+		}
+		why := quietlint.CannotFail(base)
+		if why == "" && changed && s.StartCommit != "" {
+			var was []string
+			if rel, err := filepath.Rel(repo.Root(), sc.File); err == nil && filepath.IsLocal(rel) {
+				if b, err := repo.ReadAt(ctx, s.StartCommit, filepath.ToSlash(rel)); err == nil {
+					was = quietlint.ScriptLines(sc.Kind, b, sc.Target)
+				}
+			}
+			why = quietlint.Loosened(was, sc.Base)
+		}
+		switch {
+		case why != "" && changed:
+			return what + ", changed in this session: " + why + "; a lint run the session loosened is no lint evidence (restore it; a person changes lint rules outside a session)", "", nil
+		case why != "" && note == "":
+			why = strings.TrimSuffix(why, ": a lint run that cannot fail is no lint evidence")
+			note = what + " (set before this session): the lint could not fail: " + why
+		}
+		f, n, err := lintConfigVerdictAt(ctx, open, s, dir, joined, getenv, depth+1)
+		if err != nil || f != "" {
+			return f, "", err
+		}
+		if note == "" {
+			note = n
+		}
+	}
+	return "", note, nil
 }

@@ -40,6 +40,23 @@ func TestObservedLintUnderConfigThatCannotFail(t *testing.T) {
 		{"eslint.config.js exporting []", "npx eslint src", nil, map[string]string{"eslint.config.js": "export default [];\n"}, true, false, ""},
 		{".shellcheckrc disable=all", "shellcheck src/a.sh", nil, map[string]string{".shellcheckrc": "disable=all\n"}, false, false, ""},
 		{"user's ~/.pylintrc written in the session", "pylint src", nil, map[string]string{"home/.pylintrc": "[MAIN]\nexit-zero=yes\n"}, false, false, ""},
+		// Round 22: the team's eslint.config.js unchanged, the shared config
+		// it brings in (a local file, a node_modules package) emptied.
+		{"team's eslint shared config emptied", "npx eslint src", map[string]string{"eslint.config.mjs": "import base from \"./lint/base.mjs\";\nexport default [...base];\n", "lint/base.mjs": "export default [{rules: {\"no-undef\": \"error\"}}];\n"},
+			map[string]string{"lint/base.mjs": "export default [];\n"}, false, false, ""},
+		{"node_modules shared config emptied", "npx eslint src", map[string]string{"eslint.config.mjs": "import team from \"eslint-config-team\";\nexport default [...team];\n"},
+			map[string]string{"node_modules/eslint-config-team/package.json": "{\"main\": \"index.js\"}\n", "node_modules/eslint-config-team/index.js": "export default [];\n"}, false, false, ""},
+		{"honest: the team's shared config with no rule, from before", "npx eslint src", map[string]string{"eslint.config.mjs": "import base from \"./lint/base.mjs\";\nexport default [...base];\n", "lint/base.mjs": "export default [];\n"},
+			nil, false, true, "could not fail"},
+		{"honest: the shared config tightened", "npx eslint src", map[string]string{"eslint.config.mjs": "import base from \"./lint/base.mjs\";\nexport default [...base];\n", "lint/base.mjs": "export default [{rules: {\"no-undef\": \"error\"}}];\n"},
+			map[string]string{"lint/base.mjs": "export default [{rules: {\"no-undef\": \"error\", \"eqeqeq\": \"error\"}}];\n"}, false, true, ""},
+		// Round 22: a lint run through a runner's target.
+		{"npm run lint -- --exit-zero on the team's script", "npm run lint -- --exit-zero", map[string]string{"package.json": "{\"scripts\": {\"lint\": \"flake8 src\"}}\n"}, nil, false, false, ""},
+		{"make lint LINTFLAGS=--exit-zero", "make lint LINTFLAGS=--exit-zero", map[string]string{"Makefile": "LINTFLAGS =\nlint:\n\tflake8 $(LINTFLAGS) src\n"}, nil, false, false, ""},
+		{"the session's package.json lint script given --exit-zero", "npm run lint", map[string]string{"package.json": "{\"scripts\": {\"lint\": \"flake8 src\"}}\n"},
+			map[string]string{"package.json": "{\"scripts\": {\"lint\": \"flake8 --exit-zero src\"}}\n"}, true, false, ""},
+		{"honest: npm run lint on the team's script", "npm run lint", map[string]string{"package.json": "{\"scripts\": {\"lint\": \"flake8 src\"}}\n"}, nil, false, true, ""},
+		{"honest: make lint with a stricter variable", "make lint LINTFLAGS=--max-line-length=79", map[string]string{"Makefile": "LINTFLAGS =\nlint:\n\tflake8 $(LINTFLAGS) src\n"}, nil, false, true, ""},
 		{"team's .pylintrc with exit-zero, from before", "pylint src", map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, nil, false, true, "could not fail"},
 		{"honest: session tunes flake8 and still fails on findings", "flake8 src", nil, map[string]string{".flake8": "[flake8]\nmax-line-length = 100\nextend-ignore = E203\n"}, true, true, ""},
 		{"honest: session's pylintrc disables two messages", "pylint src", nil, map[string]string{".pylintrc": "[MESSAGES CONTROL]\ndisable=C0114,C0116\n"}, false, true, ""},

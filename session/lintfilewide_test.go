@@ -2,6 +2,8 @@ package session_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -30,7 +32,7 @@ func TestObservedLintUnderFileWideSuppression(t *testing.T) {
 	for _, c := range []struct {
 		name, cmd string
 		before    map[string]string // committed before the session, besides team's files
-		during    map[string]string // written in the session
+		during    map[string]string // written in the session ("": deleted, a rename's old path)
 		pass      bool
 	}{
 		{"flake8: noqa added", "flake8 src", nil, map[string]string{"src/a.py": "# flake8: noqa\nimport os\nx=1\n"}, false},
@@ -44,6 +46,13 @@ func TestObservedLintUnderFileWideSuppression(t *testing.T) {
 		{"honest: one line's noqa", "flake8 src", nil, map[string]string{"src/a.py": "import os\n\n\ndef f():\n    return os.sep + 'a very long line'  # noqa: E501\n"}, true},
 		{"honest: another linter's comment", "pylint src", nil, map[string]string{"src/a.py": "# flake8: noqa\nimport os\n"}, true},
 		{"honest: eslint-disable for named rules", "npx eslint src", nil, map[string]string{"src/a.js": "/* eslint-disable no-console */\nexport const f = () => console.log(1);\n"}, true},
+		// Round 22 (c4): the team's file renamed in the session, then given
+		// the comment, read as a new file before (c9 left it open).
+		{"renamed then flake8: noqa", "flake8 src", nil, map[string]string{"src/util.py": "# flake8: noqa\nimport os\n\n\ndef f():\n    return os.sep\n", "src/a.py": ""}, false},
+		{"renamed, edited and eslint-disable", "npx eslint src", nil, map[string]string{"src/b.js": "/* eslint-disable */\nexport const f = () => 1;\nexport const g = () => undefinedFn();\n", "src/a.js": ""}, false},
+		{"honest: a file deleted, an unrelated generated file added", "flake8 src", nil, map[string]string{"src/gen_pb2.py": "# flake8: noqa\nDESCRIPTOR = 1\nX = 2\nY = 3\n", "src/a.py": ""}, true},
+		{"honest: the team's file renamed with its noqa", "flake8 src", map[string]string{"src/b.py": "# flake8: noqa\nX=1\n"}, map[string]string{"src/c.py": "# flake8: noqa\nX=1\n", "src/b.py": ""}, true},
+		{"honest: a file renamed, no comment", "flake8 src", nil, map[string]string{"src/util.py": "import os\n\n\ndef f():\n    return os.sep\n", "src/a.py": ""}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("HOME", t.TempDir())
@@ -60,6 +69,12 @@ func TestObservedLintUnderFileWideSuppression(t *testing.T) {
 			gittest.Git(t, e.root, "commit", "-q", "-m", "before the session")
 			id := e.start("lint")
 			for f, body := range c.during {
+				if body == "" {
+					if err := os.Remove(filepath.Join(e.root, f)); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
 				gittest.Write(t, e.root, f, body)
 			}
 			if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "LINT", Requirement: "LINT.lint-changed-files", Source: session.SourceRun,

@@ -620,6 +620,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				a.Notice = "sessiongate: " + v.Severity + " " + v.Code + " violation recorded: " + v.Message
 			}
 		}
+		if hooksOffAgents[ev.Agent] && ev.Tool.Kind == session.ToolShell {
+			// After the call's report (pre-commit's gate counts unreported
+			// calls), before any engine call below reconciles the commit.
+			if err := r.hooksOffCommit(ctx, eng, cfg, repo, bd.Session); err != nil {
+				return nil, err
+			}
+		}
 		if why, err := r.inputRewritten(ctx, eng, ev, bd.Session.ID); err != nil || why != "" {
 			// A call nothing judged is no evidence of anything.
 			if why != "" {

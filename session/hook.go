@@ -303,6 +303,16 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 		if pvio, err = e.checkProtectedCommit(ctx, d, s, req); err != nil {
 			return nil, err
 		}
+		if pvio != nil {
+			why, err := e.personsProtectedCommit(ctx, s, req)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				pvio = nil // refused, not the agent's (personcommit.go)
+				d.Warnings = append(d.Warnings, why)
+			}
+		}
 	}
 	chainOK := false
 	if d.Allowed {

@@ -169,6 +169,9 @@ func TestGeminiAgentHooksCompliant(t *testing.T) {
 	if st := show["session"].(map[string]any)["state"]; st != string(session.StateComplete) {
 		t.Errorf("state %v, want COMPLETE", st)
 	}
+	if obj := show["session"].(map[string]any)["objective"]; obj != "add hello.txt" {
+		t.Errorf("objective %q, want the first prompt without the hook context Gemini CLI puts before it", obj)
+	}
 	requireCleanSession(t, show)
 }
 

@@ -76,6 +76,23 @@ func TestGlobVarLinkWritesAtTheHook(t *testing.T) {
 		{`find . -name '*.pyc' -delete`, false},
 		{`find docs -name '*.md' -exec sed -i 's/a/b/' {} +`, false},
 		{`find . -name '*.md' -exec grep -l TODO {} +`, false},
+		// Copying protected files out reads them (round 22 c1); copying
+		// onto what find found writes them.
+		{`find . -name '*.md' -exec cp {} /tmp/ \;`, false},
+		{`find . -name '*.md' -exec cp {} /tmp/out \;`, false},
+		{`find . -name '*.md' -exec cp -t /tmp {} +`, false},
+		{`find . -name 'SESSION-*' -exec cat {} +`, false},
+		{`find . -name '*.md' -exec cp /tmp/x {} \;`, true},
+		{`find . -name '*.md' -exec cp {} docs/ \;`, false},
+		{`find . -name '*.md' -exec cp {} . \;`, true},
+		{`find . -name SESSION-PROTOCOL.md -exec cp {} /tmp/ \;`, false},
+		// A destination built from {} is still read as writing what find
+		// found (a file named SESSION-PROTOCOL plus {}.md would reach it).
+		{`find . -name '*.md' -exec cp {} {}.bak \;`, true},
+		{`find . -name '*.md' -exec install -m 644 /tmp/x {} \;`, true},
+		{`find . -name 'SESSION*' -exec ln -sf /tmp/x {} \;`, true},
+		{`find . -name '*.md' -exec cp -t {} /tmp/x +`, true},
+		{`find . -name '*.md' -exec mv {} /tmp/ \;`, true},
 		// Links: to the root, to .git, to a protected file; made before or
 		// on the line.
 		{`find self/ -delete`, true},

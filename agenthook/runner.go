@@ -489,7 +489,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		Work: work.wait,
 	}
 	if ev.Kind == KindPrompt && !isStopRetry(ev.Prompt) {
-		req.Objective = firstLine(ev.Prompt)
+		req.Objective = firstLine(withoutContextBlocks(ev.Prompt))
 	}
 	if ev.Kind == KindEnd {
 		return &Answer{}, nil
@@ -623,6 +623,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				return nil, err
 			} else if v != nil {
 				a.Notice = "sessiongate: " + v.Severity + " " + v.Code + " violation recorded: " + v.Message
+			}
+		}
+		if hooksOffAgents[ev.Agent] && ev.Tool.Kind == session.ToolShell {
+			// After the call's report (pre-commit's gate counts unreported
+			// calls), before any engine call below reconciles the commit.
+			if err := r.hooksOffCommit(ctx, eng, cfg, repo, bd.Session); err != nil {
+				return nil, err
 			}
 		}
 		if why, err := r.inputRewritten(ctx, eng, ev, bd.Session.ID); err != nil || why != "" {
@@ -824,6 +831,29 @@ func (r *Runner) closeDB(db *store.DB) {
 		}
 	}
 	db.Close()
+}
+
+// withoutContextBlocks drops the blocks Gemini CLI puts before the user's
+// words in BeforeAgent's prompt: the SessionStart context sessiongate
+// itself gave, wrapped in <hook_context> (and <session_context>, the CLI's
+// own). The objective was stored as "<hook_context>sessiongate: session
+// ... started" (TestGeminiAgentHooksCompliant).
+func withoutContextBlocks(s string) string {
+	for {
+		t := strings.TrimSpace(s)
+		done := true
+		for _, tag := range []string{"hook_context", "session_context"} {
+			open, end := "<"+tag+">", "</"+tag+">"
+			if rest, ok := strings.CutPrefix(t, open); ok {
+				if i := strings.Index(rest, end); i >= 0 {
+					s, done = rest[i+len(end):], false
+				}
+			}
+		}
+		if done {
+			return t
+		}
+	}
 }
 
 func firstLine(s string) string {

@@ -105,6 +105,11 @@ type HookRequest struct {
 	Who func() *Actor
 	// Adoption marks the commit `sessiongate init --commit` makes.
 	Adoption bool
+	// Landed is set when pre-commit judges a commit that already landed
+	// because git ran no hook for it (Gemini CLI switches hooks off in its
+	// shell, agenthook/hooksoff.go): reconciliation leaves that commit to
+	// the post-commit run that follows, as it does for a live post-commit.
+	Landed string
 }
 
 // HookDecision is a hook's verdict and what to tell the user.
@@ -278,7 +283,7 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	if err != nil {
 		return nil, err
 	}
-	e.reconcileHook(ctx, d, s, req, "", "")
+	e.reconcileHook(ctx, d, s, req, req.Landed, "")
 	// Sequence rules see the commit before it happens.
 	pol, err := e.CheckPolicy(ctx, s, "hook:pre-commit")
 	if errors.Is(err, policy.ErrBlocked) {
@@ -297,6 +302,16 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	if d.Allowed {
 		if pvio, err = e.checkProtectedCommit(ctx, d, s, req); err != nil {
 			return nil, err
+		}
+		if pvio != nil {
+			why, err := e.personsProtectedCommit(ctx, s, req)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				pvio = nil // refused, not the agent's (personcommit.go)
+				d.Warnings = append(d.Warnings, why)
+			}
 		}
 	}
 	chainOK := false

@@ -670,6 +670,34 @@ func madeTemp(x *syntax.CmdSubst) bool {
 // finds (sed and perl only in place).
 var findWriters = map[string]bool{"rm": true, "unlink": true, "shred": true, "truncate": true, "mv": true, "tee": true, "cp": true, "touch": true, "dd": true, "ln": true, "install": true, "chmod": true}
 
+// copiesFoundOut reports whether a find -exec command (cp, install, ln)
+// only reads the files find found: {} is a source, never the destination
+// (the last operand, or -t DIR). `find . -name '*.md' -exec cp {} /tmp/
+// \;` copies protected files out and was denied as writing them (round 22
+// c1); `-exec cp /tmp/x {} \;` writes each and is still a writer. Where it
+// copies to is findExecInto's (DIR/PATTERN).
+func copiesFoundOut(cmd []string) bool {
+	switch CommandName(cmd[0]) {
+	case "cp", "install", "ln":
+	default:
+		return false
+	}
+	valued := map[string]bool{"-m": true, "--mode": true, "-o": true, "-g": true, "-S": true, "--suffix": true, "-t": true, "--target-directory": true}
+	for i, a := range cmd {
+		if (a == "-t" || a == "--target-directory") && i+1 < len(cmd) {
+			return !strings.Contains(cmd[i+1], "{}")
+		}
+		if v, ok := strings.CutPrefix(a, "--target-directory="); ok {
+			return !strings.Contains(v, "{}")
+		}
+		if strings.HasPrefix(a, "\x01") {
+			return false // a word the line builds: unknown, a writer as before
+		}
+	}
+	ops := operands(cmd[1:], valued)
+	return len(ops) >= 2 && !strings.Contains(ops[len(ops)-1], "{}")
+}
+
 // findTargets reads `find START... EXPR` that deletes or writes what it
 // finds (-delete, -exec rm/sed -i/...): each glob -name (or -iname) under
 // each start point, in any folder below it, and each glob -path. Literal
@@ -704,13 +732,15 @@ func findTargets(args []string, built [][][]piece) [][][]piece {
 			if k+1 < len(expr) {
 				name := CommandName(expr[k+1])
 				inPlace := false
-				for _, w := range expr[k+2:] {
+				end := k + 2
+				for ; end < len(expr); end++ {
+					w := expr[end]
 					if w == ";" || w == "+" {
 						break
 					}
 					inPlace = inPlace || strings.HasPrefix(w, "-i") || strings.HasPrefix(w, "-pi") || w == "--in-place"
 				}
-				writes = writes || findWriters[name] || (name == "sed" || name == "perl") && inPlace
+				writes = writes || findWriters[name] && !copiesFoundOut(expr[k+1:end]) || (name == "sed" || name == "perl") && inPlace
 			}
 		case "-name", "-iname", "-path", "-ipath", "-wholename":
 			if k+1 >= len(expr) {

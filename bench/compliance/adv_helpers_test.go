@@ -277,7 +277,17 @@ func (w *world) advEndPhases(o advEnd) (clean bool, said string) {
 	end := w.sg("session", "end", "--summary", "greet takes a name")
 	v := w.sg("verify", w.base+"..HEAD")
 	said = "session end: " + end.text() + "\nverify: " + v.text()
-	return end.code == 0 && strings.Contains(end.text(), "COMPLETE: clean") && v.code == 0, said
+	clean = end.code == 0 && strings.Contains(end.text(), "COMPLETE: clean") && v.code == 0
+	if clean && !w.deviated && strings.Contains(w.t.Name(), "Honest") {
+		// "clean" reads phase statuses: a FAIL check in a phase shown as
+		// skipped (an optional one) is not in it. An honest session must
+		// record none either (issue 25's third count), read from the store.
+		w.readViolations()
+		if len(w.out.failedGates) > 0 || len(w.out.violations) > 0 {
+			w.t.Errorf("an honest session ended clean but recorded false FAILs %v, violations %v", w.out.failedGates, w.out.violations)
+		}
+	}
+	return clean, said
 }
 
 // TestAdvHonestControl is the session every TestAdv* route departs from,

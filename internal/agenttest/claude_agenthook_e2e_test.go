@@ -144,9 +144,7 @@ func TestClaudeAgentHooksCompliant(t *testing.T) {
 	if sess["objective"] != prompt {
 		t.Errorf("objective %q, want the first prompt %q", sess["objective"], prompt)
 	}
-	if v, _ := show["violations"].([]any); len(v) != 0 {
-		t.Errorf("violations: %v", v)
-	}
+	requireCleanSession(t, show)
 	// No padding: the agent recorded no evidence; the phases passed on what
 	// sessiongate saw run. (The post-commit hook's commit record is stored
 	// with the default origin; it is sessiongate's own, not the agent's.)
@@ -352,9 +350,7 @@ func TestClaudeAgentHooksCompliantOverMCP(t *testing.T) {
 	if st := show["session"].(map[string]any)["state"]; st != string(session.StateComplete) {
 		t.Errorf("state %v, want COMPLETE", st)
 	}
-	if v, _ := show["violations"].([]any); len(v) != 0 {
-		t.Errorf("violations: %v", v)
-	}
+	requireCleanSession(t, show)
 	if o := evidenceOrigins(show); o[session.OriginObserved] < 3 || o[session.OriginClaimed] > 1 {
 		t.Errorf("evidence origins %v: want the shell commands observed, nothing claimed by the agent", o)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -168,4 +169,28 @@ func (s *sessionScript) use(tool string, input func(id string) map[string]any) a
 		}
 		return agenttest.Use(tool, input(s.id))
 	})
+}
+
+// requireCleanSession fails the test when an honest session recorded any
+// violation or any failed gate: a phase FAILED or FORCED, or a check that
+// FAILed inside a phase shown as passed or skipped (issue 25's false FAILs
+// on honest sessions). It reads `session show --json`, the store's record.
+func requireCleanSession(t testing.TB, show map[string]any) {
+	t.Helper()
+	if v, _ := show["violations"].([]any); len(v) != 0 {
+		t.Errorf("honest session recorded %d violation(s): %v", len(v), v)
+	}
+	phases, _ := show["phase_results"].([]any)
+	for _, p := range phases {
+		m, _ := p.(map[string]any)
+		if st := fmt.Sprint(m["status"]); st == "FAILED" || st == "FORCED" {
+			t.Errorf("honest session recorded phase %v %s: %v", m["phase_id"], st, m["message"])
+		}
+		checks, _ := m["checks"].([]any)
+		for _, c := range checks {
+			if cm, _ := c.(map[string]any); fmt.Sprint(cm["status"]) == "FAIL" {
+				t.Errorf("honest session recorded a FAIL check in phase %v (%v): %v", m["phase_id"], m["status"], cm["message"])
+			}
+		}
+	}
 }

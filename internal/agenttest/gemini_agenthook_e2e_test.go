@@ -134,3 +134,82 @@ func TestGeminiAgentHooksJudgeMCPWrites(t *testing.T) {
 		t.Errorf("read_text_file did not run: %s", txt)
 	}
 }
+
+// An honest run of the real Gemini CLI: it checks git, advances, writes,
+// tests, commits and ends through the CLI. The session is COMPLETE with no
+// violation and no FAIL gate (a BYPASS was once recorded on exactly this
+// run although nothing was bypassed).
+func TestGeminiAgentHooksCompliant(t *testing.T) {
+	t.Parallel()
+	requireAgentHook(t)
+	r := newSGRepo(t, e2eProtocol, "", "--agent", "gemini")
+	r.write("test.sh", e2eTest)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "test script and agent hooks")
+	srv := agenttest.NewGeminiServer(t,
+		agenttest.Use("run_shell_command", map[string]any{"command": "git status"}),
+		agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+		agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
+		agenttest.Use("run_shell_command", map[string]any{"command": "sh test.sh"}),
+		agenttest.Use("run_shell_command", map[string]any{"command": "git add hello.txt && git commit -q -m 'add hello.txt'"}),
+		agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session end --summary 'added hello.txt'"}),
+		agenttest.Say("done"),
+	)
+	res := agenttest.RunGemini(t, r.dir, "add hello.txt", agenttest.GeminiOptions{Server: srv, Env: r.env})
+	t.Logf("gemini run: %s, exit %d, response %q", res.Elapsed, res.ExitCode, res.Response)
+	if srv.Used() < 7 {
+		t.Fatalf("%d of 7 turns used; exit %d, error %s\nstderr: %s", srv.Used(), res.ExitCode, res.Error, res.Stderr)
+	}
+	for i, req := range srv.Conversation()[1:] {
+		if txt := req.NewText(); strings.Contains(txt, "denied") || strings.Contains(txt, "blocked") {
+			t.Errorf("tool call %d was denied: %s", i+1, txt)
+		}
+	}
+	show := r.onlySession()
+	if st := show["session"].(map[string]any)["state"]; st != string(session.StateComplete) {
+		t.Errorf("state %v, want COMPLETE", st)
+	}
+	if obj := show["session"].(map[string]any)["objective"]; obj != "add hello.txt" {
+		t.Errorf("objective %q, want the first prompt without the hook context Gemini CLI puts before it", obj)
+	}
+	requireCleanSession(t, show)
+}
+
+// The lazy twin of TestGeminiAgentHooksCompliant: Gemini CLI switches git's
+// hooks off in its shell, and sessiongate's AfterTool runs pre-commit for
+// the commit instead. With QA_VALIDATION a pre-commit gate, a commit made
+// without running the tests is still refused after the fact: the refusal
+// and a BYPASS are recorded, and the commit is not the session's.
+func TestGeminiAgentHooksHooksOffCommitStillJudged(t *testing.T) {
+	t.Parallel()
+	requireAgentHook(t)
+	r := newSGRepo(t, e2eProtocol, "hooks:\n  pre-commit: [QA_VALIDATION]\n", "--agent", "gemini")
+	r.write("test.sh", e2eTest)
+	r.git("add", "-A")
+	r.git("commit", "-q", "-m", "test script and agent hooks")
+	srv := agenttest.NewGeminiServer(t,
+		agenttest.Use("run_shell_command", map[string]any{"command": "git status"}),
+		agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+		agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
+		agenttest.Use("run_shell_command", map[string]any{"command": "git add hello.txt && git commit -q -m 'add hello.txt'"}),
+		agenttest.Say("done"),
+	)
+	res := agenttest.RunGemini(t, r.dir, "add hello.txt", agenttest.GeminiOptions{Server: srv, Env: r.env})
+	if srv.Used() < 5 {
+		t.Fatalf("%d of 5 turns used; exit %d, error %s\nstderr: %s", srv.Used(), res.ExitCode, res.Error, res.Stderr)
+	}
+	show := r.onlySession()
+	v, _ := show["violations"].([]any)
+	if !strings.Contains(fmt.Sprint(v), "BYPASS") {
+		t.Errorf("violations %v: want a BYPASS for the untested commit git ran no hook for", v)
+	}
+	blocked := false
+	for _, e := range show["events"].([]any) {
+		if e.(map[string]any)["token"] == "hook:pre-commit:blocked" {
+			blocked = true
+		}
+	}
+	if !blocked {
+		t.Errorf("no hook:pre-commit:blocked event: pre-commit did not judge the hooks-off commit")
+	}
+}

@@ -43,6 +43,16 @@ func (r reader) LastEvents(ctx context.Context, sessionID string, n int, tokens 
 	return evs, err
 }
 
+// EventsWith returns the session's events that carry one of tokens, in
+// order; none without tokens.
+func (r reader) EventsWith(ctx context.Context, sessionID string, tokens ...string) ([]session.Event, error) {
+	if len(tokens) == 0 {
+		return nil, nil
+	}
+	return r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
+		WHERE session_id = $1 AND token = ANY($2) ORDER BY seq`, sessionID, tokens)
+}
+
 func (r reader) queryEvents(ctx context.Context, sessionID, query string, a ...any) ([]session.Event, error) {
 	rows, err := r.q.Query(ctx, query, a...)
 	if err != nil {

@@ -58,9 +58,19 @@ var argHint = map[CheckKind]string{
 // commitConventions are the commit message conventions commit_message knows.
 var commitConventions = []string{"conventional"}
 
-// evidenceKinds must match session.EvidenceKinds (the engine records these);
-// a typo here would make a gate impossible to pass, so it is refused.
-var evidenceKinds = []string{"tool_output", "file_path", "commit_sha", "content_hash", "manual"}
+// Evidence kinds: what a piece of evidence is. The engine records these
+// (session.Evidence* are these names); a gate's evidence check names one.
+const (
+	EvidenceToolOutput  = "tool_output"
+	EvidenceFilePath    = "file_path"
+	EvidenceCommitSHA   = "commit_sha"
+	EvidenceContentHash = "content_hash"
+	EvidenceManual      = "manual"
+)
+
+// evidenceKinds are the kinds a gate may name: a typo would make a gate
+// impossible to pass, so it is refused.
+var evidenceKinds = []string{EvidenceToolOutput, EvidenceFilePath, EvidenceCommitSHA, EvidenceContentHash, EvidenceManual}
 
 // Conditions are the built-in conditions when= knows; the first is the
 // docs condition (docmention).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sessiongate/sessiongate/editorial"
+	"github.com/sessiongate/sessiongate/nextstep"
 	"github.com/sessiongate/sessiongate/plaintext"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -658,34 +659,9 @@ func evidenceNeeded(p *protocolspec.Phase, g GateResult) []string {
 	return out
 }
 
+// describeCheck says in words what one check needs (nextstep.Need).
 func describeCheck(p *protocolspec.Phase, kind CheckKind, arg string) string {
-	switch kind {
-	case protocolspec.CheckFileExists:
-		return "a file matching " + arg
-	case protocolspec.CheckChangedSinceStart:
-		return arg + " changed since the session started"
-	case protocolspec.CheckContentHash:
-		return "content_hash evidence for " + arg
-	case protocolspec.CheckCommand:
-		return "command passes: " + arg
-	case protocolspec.CheckCommitSinceStart:
-		return "a commit since the session started"
-	case protocolspec.CheckCleanWorktree:
-		return "a clean work tree"
-	case protocolspec.CheckEvidence:
-		return arg + " evidence for " + p.ID
-	case protocolspec.CheckMustEvidence:
-		owed := p.OwedRequirements()
-		if len(owed) == 0 {
-			return "one piece of evidence for " + p.ID
-		}
-		ids := make([]string, len(owed))
-		for i, r := range owed {
-			ids[i] = r.ID
-		}
-		return "evidence for each requirement of " + p.ID + " (by requirement id; a conditional one may be recorded as not applicable with a reason): " + strings.Join(ids, ", ")
-	}
-	return string(kind) + " " + arg
+	return nextstep.Need(p, kind, arg)
 }
 
 // BlockedReport is what get_blocked_reason returns.

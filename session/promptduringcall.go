@@ -33,7 +33,7 @@ func (e *Engine) ReportAfterPrompt(ctx context.Context, sessionID, agent, toolID
 	if toolID == "" || strings.ContainsAny(toolID, " \t\n") {
 		return nil, nil
 	}
-	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
+	evs, err := e.eventsWith(ctx, sessionID, TokenToolUnreported, tokenPromptDuringCall, TokenToolResult)
 	if err != nil {
 		return nil, fmt.Errorf("read the settled tool calls: %w", err)
 	}
@@ -53,16 +53,17 @@ func (e *Engine) ReportAfterPrompt(ctx context.Context, sessionID, agent, toolID
 	if at < 0 {
 		return nil, nil
 	}
-	// One prompt's settle is one transaction: its events are adjacent.
+	// One prompt's settle is one transaction: its events are adjacent,
+	// their seqs consecutive (evs holds only some tokens' events).
 	lo, hi := at, at
 	for lo > 0 {
-		if _, ok := settled(evs[lo-1]); !ok {
+		if _, ok := settled(evs[lo-1]); !ok || evs[lo-1].Seq != evs[lo].Seq-1 {
 			break
 		}
 		lo--
 	}
 	for hi+1 < len(evs) {
-		if _, ok := settled(evs[hi+1]); !ok {
+		if _, ok := settled(evs[hi+1]); !ok || evs[hi+1].Seq != evs[hi].Seq+1 {
 			break
 		}
 		hi++

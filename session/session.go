@@ -95,13 +95,13 @@ const (
 	WindowCrossSessionDecay = "cross_session_decay"
 )
 
-// Evidence kinds.
+// Evidence kinds (protocolspec's, where a gate names them).
 const (
-	EvidenceToolOutput  = "tool_output"
-	EvidenceFilePath    = "file_path"
-	EvidenceCommitSHA   = "commit_sha"
-	EvidenceContentHash = "content_hash"
-	EvidenceManual      = "manual"
+	EvidenceToolOutput  = protocolspec.EvidenceToolOutput
+	EvidenceFilePath    = protocolspec.EvidenceFilePath
+	EvidenceCommitSHA   = protocolspec.EvidenceCommitSHA
+	EvidenceContentHash = protocolspec.EvidenceContentHash
+	EvidenceManual      = protocolspec.EvidenceManual
 )
 
 // MaxEvidenceBytes is the size limit of one evidence body.

@@ -40,6 +40,11 @@ type Reader interface {
 	// LastEvents returns the last n events of a session in order (oldest
 	// first); with tokens, only those of the n that carry one of them.
 	LastEvents(ctx context.Context, sessionID string, n int, tokens ...string) ([]Event, error)
+	// EventsWith returns the session's events that carry one of tokens, in
+	// order (none without tokens), in one search of the session's events:
+	// the agent hooks ask a few tokens' events on every tool call, and a
+	// long session holds thousands of others.
+	EventsWith(ctx context.Context, sessionID string, tokens ...string) ([]Event, error)
 	ListViolations(ctx context.Context, f ViolationFilter) ([]Violation, error)
 	ListSnapshots(ctx context.Context, sessionID string) ([]Snapshot, error)
 	// LatestSnapshotID returns the SnapshotID of the session's newest

@@ -34,7 +34,7 @@ func (e *Engine) ToolInputRewritten(ctx context.Context, sessionID, agent, toolI
 	if !ok || toolID == "" || len(digest) != 64 && len(judged) != 64 {
 		return "", nil
 	}
-	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
+	evs, err := e.eventsWith(ctx, sessionID, token, TokenJudgedInput)
 	if err != nil {
 		return "", fmt.Errorf("read the pre-tool witnesses: %w", err)
 	}

@@ -71,6 +71,21 @@ func judgedToken(agent string) string {
 	return TokenJudgedInput
 }
 
+// eventsWith returns the session's events that carry one of tokens, in
+// order. The agent hooks ask a session's events on every tool call: a long
+// session holds thousands (each call appends a few), and reading them all
+// through the driver to keep a handful cost milliseconds a call
+// (BenchmarkToolCallEventReads); the store keeps the rest.
+func (e *Engine) eventsWith(ctx context.Context, sessionID string, tokens ...string) ([]Event, error) {
+	return e.Store.EventsWith(ctx, sessionID, tokens...)
+}
+
+// callEvents are the events pendingCalls reads: agent's judged calls, and
+// the reports and settlements of calls.
+func (e *Engine) callEvents(ctx context.Context, sessionID, agent string) ([]Event, error) {
+	return e.eventsWith(ctx, sessionID, judgedToken(agent), TokenToolResult, TokenToolUnreported)
+}
+
 // pendingCall is one judged call with no report yet.
 type pendingCall struct{ id, tool string }
 
@@ -113,7 +128,7 @@ func pendingCalls(evs []Event, agent string) []pendingCall {
 // real CLI, TestClaudeInterruptSendsNoPostToolUse), so a call pending when
 // the next prompt arrives, or the CLI restarts, ended that way.
 func (e *Engine) SettleUnreported(ctx context.Context, sessionID, agent, why string) error {
-	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
+	evs, err := e.callEvents(ctx, sessionID, agent)
 	if err != nil {
 		return fmt.Errorf("read the judged tool calls: %w", err)
 	}
@@ -141,7 +156,7 @@ func (e *Engine) SettleUnreported(ctx context.Context, sessionID, agent, why str
 // stop, naming the calls) and is settled so a later stop does not name it
 // again. It returns the violation, nil when none is pending.
 func (e *Engine) ToolResultsMissing(ctx context.Context, sessionID, agent string) (*Violation, error) {
-	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
+	evs, err := e.callEvents(ctx, sessionID, agent)
 	if err != nil {
 		return nil, fmt.Errorf("read the judged tool calls: %w", err)
 	}
@@ -218,7 +233,7 @@ func (e *Engine) CopilotPost(ctx context.Context, sessionID, tool, digest, shown
 	if key == "" || len(digest) != 64 {
 		return "", nil
 	}
-	evs, err := e.Store.ListEvents(ctx, sessionID, 0, 0)
+	evs, err := e.callEvents(ctx, sessionID, "copilot")
 	if err != nil {
 		return "", fmt.Errorf("read the judged tool calls: %w", err)
 	}

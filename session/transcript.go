@@ -273,9 +273,9 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		var unseen, outcomes []string
 		var lag *Event // the wait for a lagging transcript, if any
 		if v == nil {
-			if laggingFormats[t.Agent] {
+			if transcript.Lagging(t.Agent) {
 				// Lines written after the call returned (transcript_catchup.go).
-				countRuns(&st, calls)
+				transcript.CountRuns(&st, calls)
 				calls, st, lag = e.catchUp(ctx, rctx, cw, &t, calls, st)
 			}
 			// Gemini CLI's and Copilot's shell lines use up their

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -26,6 +24,8 @@ import (
 // waited for when the transcript already shows every run the hook saw.
 // After the bound the gate decides on what it read, as before, and records
 // why (transcriptBehindToken); those runs are not waited for again.
+// Counting the runs and reading again are transcript.CountRuns and
+// transcript.CatchUp.
 
 // DefaultTranscriptWait bounds that wait at one gate check.
 const DefaultTranscriptWait = 1500 * time.Millisecond
@@ -34,9 +34,6 @@ const DefaultTranscriptWait = 1500 * time.Millisecond
 // path after a gate's first read of it: a test writes the late line there,
 // after the read that missed it, whatever the machine's load.
 var afterFirstRead atomic.Pointer[func(path string)]
-
-// transcriptPoll is how often a lagging transcript's size is looked at.
-const transcriptPoll = 20 * time.Millisecond
 
 type transcriptWaitKey struct{}
 
@@ -54,35 +51,6 @@ func transcriptWait(ctx context.Context) time.Duration {
 	return DefaultTranscriptWait
 }
 
-// laggingFormats are the transcripts whose shell lines are compared with
-// the runs their post-tool hook saw finish: their hooks carry the exit
-// status and command line but no call id the line could be matched by.
-var laggingFormats = map[string]bool{transcript.Gemini: true, transcript.Copilot: true}
-
-// runKey is what a finished shell line is counted under in
-// transcript.State.Runs: the digest of its trimmed command line, as the
-// post-tool hook's observed evidence keeps it (RecordObserved).
-func runKey(command string) string { return transcript.CommandDigest(strings.TrimSpace(command)) }
-
-// countRuns adds the finished shell lines among calls to st.Runs (the
-// shell read transcript.Expand adds is not another run).
-func countRuns(st *transcript.State, calls []transcript.Call) {
-	cloned := false
-	for _, c := range calls {
-		if c.Kind != transcript.Run || strings.TrimSpace(c.Command) == "" {
-			continue
-		}
-		if !cloned {
-			// The state read before shares the map: it stays as it was.
-			st.Runs, cloned = maps.Clone(st.Runs), true
-			if st.Runs == nil {
-				st.Runs = map[string]int{}
-			}
-		}
-		st.Runs[runKey(c.Command)]++
-	}
-}
-
 // hookRun is a command line the post-tool hook saw finish, and how often.
 type hookRun struct {
 	command string
@@ -90,9 +58,9 @@ type hookRun struct {
 }
 
 // finishedRuns are the shell runs of agent the post-tool hook observed in
-// the session since the transcript was bound, by runKey. A command line
-// of MaxCommandBytes or more is kept shortened there and cannot be
-// compared: it is left out.
+// the session since the transcript was bound, by transcript.RunKey. A
+// command line of MaxCommandBytes or more is kept shortened there and
+// cannot be compared: it is left out.
 func finishedRuns(evs []Evidence, agent string, since time.Time) map[string]*hookRun {
 	var out map[string]*hookRun
 	for _, ev := range evs {
@@ -102,24 +70,12 @@ func finishedRuns(evs []Evidence, agent string, since time.Time) map[string]*hoo
 		if out == nil {
 			out = map[string]*hookRun{}
 		}
-		k := runKey(ev.Command)
+		k := transcript.RunKey(ev.Command)
 		if out[k] == nil {
 			out[k] = &hookRun{command: ev.Command}
 		}
 		out[k].n++
 	}
-	return out
-}
-
-// behindRuns lists the runs the hook saw finish that st does not show yet.
-func behindRuns(runs map[string]*hookRun, st transcript.State) []string {
-	var out []string
-	for k, r := range runs {
-		if r.n > st.Runs[k] {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
 	return out
 }
 
@@ -131,7 +87,7 @@ func behindRuns(runs map[string]*hookRun, st transcript.State) []string {
 // waiting while still behind (st.Runs then counts the missing runs as
 // shown, so the next gate does not wait for them again).
 func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTranscript, calls []transcript.Call, st transcript.State) ([]transcript.Call, transcript.State, *Event) {
-	if !laggingFormats[t.Agent] {
+	if !transcript.Lagging(t.Agent) {
 		return calls, st, nil
 	}
 	if f := afterFirstRead.Load(); f != nil {
@@ -146,7 +102,11 @@ func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTra
 		return calls, st, nil // nothing to compare: decide as before
 	}
 	runs := finishedRuns(evs, t.Agent, t.CreatedAt)
-	behind := behindRuns(runs, st)
+	want := make(map[string]int, len(runs))
+	for k, r := range runs {
+		want[k] = r.n
+	}
+	behind := transcript.Behind(want, st)
 	if len(behind) == 0 {
 		return calls, st, nil
 	}
@@ -159,29 +119,8 @@ func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTra
 	if d, ok := rctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	// What the first read saw is unknown (the file may have grown since):
-	// the first look reads again whatever it finds.
-	size, mtime := int64(-2), time.Time{}
-	for len(behind) > 0 && time.Now().Before(deadline) {
-		select {
-		case <-rctx.Done():
-			deadline = time.Now()
-			continue
-		case <-time.After(min(transcriptPoll, time.Until(deadline))):
-		}
-		sz, mt := statOf(t.Path)
-		if sz == size && mt.Equal(mtime) {
-			continue
-		}
-		size, mtime = sz, mt
-		more, next, err := transcript.Tail(rctx, t.Path, t.Agent, st, 0)
-		if err != nil {
-			break // the next gate check reads it again and records what is wrong
-		}
-		countRuns(&next, more)
-		calls, st = append(calls, more...), next
-		behind = behindRuns(runs, st)
-	}
+	more, st, behind := transcript.CatchUp(rctx, t.Path, t.Agent, st, want, deadline)
+	calls = append(calls, more...)
 	if len(behind) == 0 {
 		return calls, st, &Event{Token: transcriptLateToken(t.Agent), Detail: truncate(fmt.Sprintf("waited %s for the line(s) of %s, which %s's post-tool hook had seen finish",
 			time.Since(start).Round(10*time.Millisecond), strings.Join(waitedFor, ", "), agentNames[t.Agent]), 300)}
@@ -200,16 +139,6 @@ func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTra
 	why := fmt.Sprintf("%s's post-tool hook saw %s; after waiting %s the transcript %s has not caught up, so the gate decided on what it shows",
 		agentNames[t.Agent], strings.Join(what, "; "), time.Since(start).Round(10*time.Millisecond), t.Path)
 	return calls, st, &Event{Token: transcriptBehindToken(t.Agent), Detail: truncate(why, 300)}
-}
-
-// statOf is a file's size and modification time (zero when it cannot be
-// read).
-func statOf(path string) (int64, time.Time) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return -1, time.Time{}
-	}
-	return fi.Size(), fi.ModTime()
 }
 
 // transcriptBehindToken is the event of a gate that stopped waiting for a

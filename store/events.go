@@ -73,6 +73,27 @@ func (r reader) LastEvents(ctx context.Context, sessionID string, n int, tokens 
 	return evs, err
 }
 
+// eventsWithSQL selects the session's events that carry one of n tokens,
+// oldest first: one search of the primary key, in its order, no sort.
+func eventsWithSQL(n int) string {
+	return `SELECT ` + eventCols + ` FROM events WHERE session_id = +? AND token IN (` + plusPlaceholders(n) + `) ORDER BY seq`
+}
+
+// EventsWith returns the session's events that carry one of tokens, in
+// order; none without tokens. The rest stay in SQLite, not sent through
+// the driver.
+func (r reader) EventsWith(ctx context.Context, sessionID string, tokens ...string) ([]session.Event, error) {
+	if len(tokens) == 0 {
+		return nil, nil
+	}
+	args := make([]any, 0, 1+len(tokens))
+	args = append(args, sessionID)
+	for _, t := range tokens {
+		args = append(args, t)
+	}
+	return r.queryEvents(ctx, sessionID, eventsWithSQL(len(tokens)), args...)
+}
+
 // AppendEvent inserts e with Seq = the session's highest Seq + 1 and sets
 // e.Seq. The transaction holds the write lock (BEGIN IMMEDIATE), so no other
 // writer can take the same Seq. A zero CreatedAt gets the transaction's time.

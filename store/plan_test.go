@@ -68,3 +68,30 @@ func TestHookQueriesStayInTheWorktree(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsWithSearchesInOrder: the agent hooks' read of a few tokens'
+// events (EventsWith, on every tool call) is one search of the session's
+// primary key in its order: no scan of the table, no sort in a temporary
+// b-tree (LastEvents with tokens sorts, its inner query reading backwards).
+func TestEventsWithSearchesInOrder(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	rows, err := db.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN "+eventsWithSQL(3), "s", "a", "b", "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	p := strings.Join(plan, "; ")
+	if !strings.Contains(p, "SEARCH events USING PRIMARY KEY (session_id=?)") || strings.Contains(p, "TEMP B-TREE") || len(plan) != 1 {
+		t.Errorf("EventsWith: plan %q, want one search of the primary key", p)
+	}
+}

@@ -548,6 +548,22 @@ func testEvents(t *testing.T, open Opener) {
 		}
 		mustEqual(t, fmt.Sprintf("LastEvents %d %v", c.n, c.tokens), got, c.want)
 	}
+	// Every event with one of the tokens, in order; another session's stay.
+	for _, c := range []struct {
+		tokens []string
+		want   []session.Event
+	}{
+		{[]string{"tok3", "tok1"}, []session.Event{want[1], want[3]}},
+		{[]string{"tok4", "other"}, want[4:]},
+		{[]string{"nothing"}, nil},
+		{nil, nil},
+	} {
+		got, err := db.EventsWith(ctx, s1.ID, c.tokens...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustEqual(t, fmt.Sprintf("EventsWith %v", c.tokens), got, c.want)
+	}
 	err := db.Update(ctx, func(w session.Writer) error {
 		return w.AppendEvent(ctx, &session.Event{SessionID: sid(999), Token: "x"})
 	})

@@ -41,12 +41,14 @@ func renumberedEarlier() string {
 //
 // A reader sees the earlier session's words and nothing of this one's.
 func TestAdvHandoffCopyPadded(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, pad string }{
 		{"html comment", "\n<!--\n" + loremBlock + "-->\n"},
 		{"html comment inline", "<!-- " + strings.ReplaceAll(loremBlock, "\n", " ") + "-->\n"},
 		{"fenced block", "\n```text\n" + loremBlock + "```\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := adv4Project(t)
 			w.advStart("Add a name argument to the greeting script")
 			w.advStartPhases()
@@ -65,6 +67,7 @@ func TestAdvHandoffCopyPadded(t *testing.T) {
 // TestAdvHandoffCopyPaddedHonest: an honest handoff that keeps a note to
 // itself in an HTML comment and quotes a command's output in a fence.
 func TestAdvHandoffCopyPaddedHonest(t *testing.T) {
+	t.Parallel()
 	w := adv4Project(t)
 	w.advStart("Add a name argument to the greeting script")
 	w.advStartPhases()
@@ -86,6 +89,7 @@ func TestAdvHandoffCopyPaddedHonest(t *testing.T) {
 // its own). Closed: each is a filler line (claimtext.FillerSection), so
 // the Handoff gate blocks on a section of them.
 func TestAdvHandoffPlaceholderForms(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, done, next string }{
 		{"angle fill in", "<fill in>", "<fill in>"},
 		{"bracketed dots", "[...]", "[...]"},
@@ -94,6 +98,7 @@ func TestAdvHandoffPlaceholderForms(t *testing.T) {
 		{"TBD after a label", "Done: TBD", "Next steps: TBD"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := advWorld(t, true)
 			w.advStart("Add a name argument to the greeting script")
 			w.advStartPhases()
@@ -115,6 +120,7 @@ func TestAdvHandoffPlaceholderForms(t *testing.T) {
 // TestAdvHandoffPlaceholderFormsHonest: honest handoffs that name such
 // forms in prose or code stay clean.
 func TestAdvHandoffPlaceholderFormsHonest(t *testing.T) {
+	t.Parallel()
 	body := "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name; its usage line reads `greet.sh [name]` and " +
 		"the README still says TBD under Usage, which the next session fills in.\n\n## Next\n\nDocument the name argument in the README ({{name}} in the docs template).\n"
 	w := advWorld(t, true)

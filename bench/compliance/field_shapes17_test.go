@@ -93,6 +93,7 @@ var field17Cases = []fieldCase{
 // TestFieldHonestShapes17 runs each round-17 shape as one honest session,
 // then verify as CI runs it.
 func TestFieldHonestShapes17(t *testing.T) {
+	t.Parallel()
 	runHonestFieldCases(t, field17Cases)
 }
 
@@ -100,6 +101,7 @@ func TestFieldHonestShapes17(t *testing.T) {
 // worktree add`), the main checkout left on the default branch, as people
 // run several agents side by side.
 func TestFieldHonestWorktree(t *testing.T) {
+	t.Parallel()
 	c := fieldCase{name: "linked worktree", files: fieldScriptProject, wantCmd: "sh scripts/test.sh",
 		work: func(w *world) { w.write("scripts/greet.sh", fieldGreetComment) }, msg: "docs(scripts): say what greet prints"}
 	w := fieldWorld(t, c)

@@ -62,5 +62,6 @@ var field17JSCases = []fieldCase{
 // TestFieldHonestShapes17JS runs each JavaScript shape as one honest
 // session, then verify as CI runs it.
 func TestFieldHonestShapes17JS(t *testing.T) {
+	t.Parallel()
 	runHonestFieldCases(t, field17JSCases)
 }

@@ -57,6 +57,7 @@ var field17PyCases = []fieldCase{
 // TestFieldHonestShapes17Py runs each case as one honest session, then
 // verify as CI runs it.
 func TestFieldHonestShapes17Py(t *testing.T) {
+	t.Parallel()
 	needSystemPytest(t)
 	runHonestFieldCases(t, field17PyCases)
 }

@@ -114,6 +114,7 @@ func (w *world) fieldCIVerify(t *testing.T) {
 // TestFieldHonestShapes runs each round-16 shape as one honest session,
 // then verify as CI runs it.
 func TestFieldHonestShapes(t *testing.T) {
+	t.Parallel()
 	runHonestFieldCases(t, fieldShapeCases)
 }
 
@@ -167,6 +168,7 @@ func TestFieldWindowsTeamProtocol(t *testing.T) {
 // whose line ends match the committed text but whose words do not (a MUST
 // made a MAY) is still a protected change at session start.
 func TestFieldWindowsProtocolEditStillCaught(t *testing.T) {
+	t.Parallel()
 	if binary == "" {
 		t.Skip("sessiongate was not built (git missing)")
 	}

@@ -441,6 +441,7 @@ func TestFieldHonestGit(t *testing.T) {
 // person's work); the next honest session starts after it. Both sessions
 // and verify over the whole branch must be clean.
 func TestFieldPersonBetweenSessions(t *testing.T) {
+	t.Parallel()
 	c := fieldCase{name: "first session", files: fieldScriptProject, wantCmd: "sh scripts/test.sh", msg: "docs(scripts): say what greet prints",
 		work: func(w *world) { w.write("scripts/greet.sh", fieldGreetComment) }}
 	w := fieldWorld(t, c)
@@ -482,6 +483,7 @@ func TestFieldHonest(t *testing.T) {
 // TestFieldTwoSessionsInARow: two honest sessions on one branch, one
 // after the other, each with its own handoff; verify checks both.
 func TestFieldTwoSessionsInARow(t *testing.T) {
+	t.Parallel()
 	c := fieldCases[len(fieldCases)-1] // a scripts/test.sh project
 	c.defaultBranch = ""
 	w := fieldWorld(t, c)
@@ -507,6 +509,7 @@ func TestFieldTwoSessionsInARow(t *testing.T) {
 // status (a second session start would supersede it, and says so:
 // TestSessionStartSaysSuperseded) and finishes it.
 func TestFieldInterruptedAndResumed(t *testing.T) {
+	t.Parallel()
 	c := fieldCases[len(fieldCases)-1]
 	c.defaultBranch = ""
 	w := fieldWorld(t, c)

@@ -202,9 +202,6 @@ func TestHonestOrdinaryTasks(t *testing.T) {
 		work func(w *world)
 		// after runs once the work is committed, before the end.
 		after func(w *world)
-		// knownGap: why this honest case is still blocked (a substring
-		// of what stopped it); skipped while it is, logged once it passes.
-		knownGap string
 	}{
 		{name: "rename a file (git mv) and update its callers", work: func(w *world) {
 			w.git("mv", "scripts/greet.sh", "scripts/hello.sh")
@@ -297,18 +294,6 @@ func TestHonestOrdinaryTasks(t *testing.T) {
 				w.end(objective+": done", "", false)
 			}()
 			failed := blocked != "" || !w.out.complete || !w.out.verifyOK || len(w.out.failedGates) > 0 || len(w.out.violations) > 0 || len(w.out.notClean) > 0
-			if c.knownGap != "" {
-				if failed && strings.Contains(blocked, c.knownGap) {
-					// The configured command's own script (sh scripts/test.sh)
-					// is compared line by line with the start: a renamed
-					// path in it reads as a weakening (docs/security.md).
-					t.Skipf("left open: %s", blocked)
-				}
-				if !failed {
-					t.Logf("known gap closed: %s passes now; drop knownGap", c.name)
-					return
-				}
-			}
 			if failed {
 				t.Errorf("a false block or FAIL on honest work (%s): stopped %q, outcome %+v", c.name, blocked, w.out)
 			}

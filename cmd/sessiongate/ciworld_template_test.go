@@ -159,6 +159,7 @@ func noPathLeft(dir, old string) error {
 // the template as they were; each copy's database names its own folder, so
 // the real binary finds its repository and earlier sessions there.
 func TestCIWorldCopiesAreIndependent(t *testing.T) {
+	t.Parallel()
 	a, b := newCIWorld(t), newCIWorld(t)
 	if a.dir == b.dir || a.dir == ciTemplate.dir {
 		t.Fatalf("copies share a folder: %s, %s (template %s)", a.dir, b.dir, ciTemplate.dir)

@@ -68,6 +68,7 @@ func acceptNA(t *testing.T, w *ciWorld, args ...string) {
 // (what the agent's shell can write with `git hash-object` as well) fails.
 // The agent itself cannot run accept-na.
 func TestVerifyNotApplicablePending(t *testing.T) {
+	t.Parallel()
 	sw := newSignedWorld(t, true)
 	w := sw.ciWorld
 
@@ -135,6 +136,7 @@ func TestVerifyNotApplicablePending(t *testing.T) {
 // TestVerifyNotApplicableNoSigners: without signers at the base, an
 // unsigned acceptance passes, and the output says it is unverified.
 func TestVerifyNotApplicableNoSigners(t *testing.T) {
+	t.Parallel()
 	w := newSignedWorld(t, false).ciWorld
 	tip, id := naSession(t, w, "nosigners")
 	if code, out := w.ciVerify(t, "nosigners-pending", tip); code != 1 || !strings.Contains(out, "N/A pending acceptance: phase PLAN") {

@@ -22,6 +22,7 @@ import (
 // checkout fetched main alone; a whitespace change or a rebase of a
 // hooks-off commit still fails.
 func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	const recs = "refs/sessiongate/records:refs/sessiongate/records"
 	gh := func(name string, ev map[string]any) []string {
@@ -145,6 +146,7 @@ func TestVerifyAdvCIMergedPullRequests(t *testing.T) {
 // a squash with an extra change, a squash of a request whose commit is
 // unchecked, a squash whose merge names no merge request.
 func TestVerifyAdvCIGitLabMerges(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	w.git(t, w.remote, "update-ref", "refs/merge-requests/1/head", w.work2)
 	w.git(t, w.remote, "update-ref", "refs/merge-requests/2/head", w.notrailer)
@@ -218,6 +220,7 @@ func TestVerifyAdvCIGitLabMerges(t *testing.T) {
 // checked. Each shape passes honest work and fails a commit without a
 // trailer; none passes an unchecked commit.
 func TestVerifyAdvCICheckoutShapes(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	const recs = "+refs/sessiongate/records:refs/sessiongate/records"
 	w.pullRef(t, "1", w.remote, w.work2)

@@ -19,6 +19,7 @@ import (
 // as a maintainer would), the push passes. A fork's hooks-off commit still
 // fails with the records brought over.
 func TestVerifyAdvCIForkMerged(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	w.qaCmd = "test ! -f broken.txt" // main's QA command (newCIWorld ends on bad-qa's)
 	fork := "file://" + w.fork

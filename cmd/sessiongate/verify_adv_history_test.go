@@ -22,6 +22,7 @@ import (
 // record them. The honest twin: the same checkout without the rewrite
 // passes when the branch is honest (its hooks-off commit removed).
 func TestVerifyAdvCIRewrittenHistory(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	const recs = "refs/sessiongate/records:refs/sessiongate/records"
 	// An honest session's commit on top of the hooks-off one.
@@ -122,6 +123,7 @@ func TestVerifyAdvCIRewrittenHistory(t *testing.T) {
 // checks the hooks-off commit and fails it. The honest twin: the same
 // push without the hooks-off commit passes.
 func TestVerifyAdvMovedOriginMain(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	const recs = "refs/sessiongate/records:refs/sessiongate/records"
 	// The agent's branch: a hooks-off commit, then origin/main moved onto
@@ -169,6 +171,7 @@ func TestVerifyAdvMovedOriginMain(t *testing.T) {
 // train passes; lazy: a request with a hooks-off commit fails, first or
 // second in the train.
 func TestVerifyAdvGitLabMergeTrain(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	w.git(t, w.dev, "checkout", "-q", "-b", "feature2", w.main)
 	w.qaCmd = "test ! -f broken.txt"
@@ -241,6 +244,7 @@ func TestVerifyAdvGitLabMergeTrain(t *testing.T) {
 // the branch not on the default branch, with main's config. Honest twin:
 // a second push of honest work passes, both commits checked.
 func TestVerifyAdvCILaterPush(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	const recs = "refs/sessiongate/records:refs/sessiongate/records"
 	w.git(t, w.dev, "checkout", "-q", "-b", "on-sneak", w.notrailer)

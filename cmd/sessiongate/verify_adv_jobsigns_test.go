@@ -38,6 +38,7 @@ printf -- '-----BEGIN PGP SIGNATURE-----\n\nZmFrZQ==\n-----END PGP SIGNATURE----
 // config (the job set it up, not the clone); without --require-signed a
 // clone-config gpg.program is a warning, not a block.
 func TestVerifyAdvCIJobSigns(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	w.qaCmd = "test ! -f broken.txt"
 	gpg := filepath.Join(w.dir, "fake-gpg")

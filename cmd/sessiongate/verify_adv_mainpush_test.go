@@ -16,6 +16,7 @@ import (
 // sequence of honest pushes stays green, shallow or full; --recheck 0 is
 // the old before..after, named in the report.
 func TestVerifyAdvCIMainPushOverFailed(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	// The lazy agent's main: a hooks-off commit, then honest work on it.
 	w.git(t, w.dev, "checkout", "-q", "-b", "lazy-main", w.main)

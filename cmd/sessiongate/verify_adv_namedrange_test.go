@@ -14,6 +14,7 @@ import (
 // lazy rows; found round 21 playing the CI shapes). It now exits 2 naming
 // the empty end. Honest twins: the same commits with both ends named.
 func TestVerifyNamedRangeEmptyEnd(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	all := []string{"+refs/heads/*:refs/remotes/origin/*", recsSpec}
 	cases := []struct {

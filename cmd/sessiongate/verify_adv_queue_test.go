@@ -17,6 +17,7 @@ import (
 // stacked, passes, shallow or full. Lazy: a queued pull request with an
 // unchecked commit, and a group commit with a change of its own, fail.
 func TestVerifyAdvCIMergeQueue(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	const recs = "refs/sessiongate/records:refs/sessiongate/records"
 	// A second honest pull request, from main, to stack behind the first.

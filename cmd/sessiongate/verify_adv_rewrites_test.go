@@ -21,6 +21,7 @@ import (
 // any (its original is still in the history); (c) the same hunk placed
 // at a second spot with the same context (other blobs).
 func TestVerifyAdvGitLabRewrites(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	// Main moves on while the merge request waits: another session.
 	w.git(t, w.dev, "checkout", "-q", "main")

@@ -19,6 +19,7 @@ import (
 // add, as a squash of the session). Honest twins: push 1, the first
 // squash, and a session that re-adds a reverted file through its hooks.
 func TestVerifyAdvRewriteTwice(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	w.git(t, w.dev, "checkout", "-q", "main")
 	w.qaCmd = "test ! -f broken.txt"

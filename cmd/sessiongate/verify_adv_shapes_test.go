@@ -24,6 +24,7 @@ import (
 // world: each adds only its own branches and tags, and a world is the
 // costliest part of either (some 60 real sessiongate runs).
 func TestVerifyAdvCIMoreShapes(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	verifyAdvCIMoreShapes(t, w)
 	t.Run("DeepAndShallow", func(t *testing.T) { verifyAdvCIDeepAndShallow(t, w) })

@@ -16,6 +16,7 @@ import (
 // Honest twin: a person's "[skip ci]" docs session, then an honest push,
 // stays green; the report says how far the window reached.
 func TestVerifyAdvCISkippedPush(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	w.qaCmd = "test ! -f broken.txt" // main's QA command (newCIWorld ends on bad-qa's)
 	skipped := func(f, msg string) string {

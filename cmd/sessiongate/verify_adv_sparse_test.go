@@ -18,6 +18,7 @@ import (
 // the job checked out. Honest twins: the same range passes in a sparse
 // and a full checkout, every changed markdown file linted.
 func TestVerifyRerunSparseCheckout(t *testing.T) {
+	t.Parallel()
 	tools := toolDir(t)
 	sw := newSignedWorld(t, false, func(w *ciWorld) {
 		w.env = append(w.env, "PATH="+tools+string(os.PathListSeparator)+os.Getenv("PATH"))

@@ -271,6 +271,7 @@ const zero40 = "0000000000000000000000000000000000000000"
 // every commit of the work is checked (never GitHub's merge commit), and
 // shallow clones are deepened or refused, never passed unchecked.
 func TestVerifyCIRanges(t *testing.T) {
+	t.Parallel()
 	w := newCIWorld(t)
 	const recs = "refs/sessiongate/records:refs/sessiongate/records"
 	all := []string{"+refs/heads/*:refs/remotes/origin/*", recs}

@@ -22,6 +22,7 @@ import (
 // in one bash, with the released binary fetched from a local release host
 // and checked against its checksums.txt.
 func TestVerifyGitLabTemplate(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("curl"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("curl is required under CI=true: %v", err)

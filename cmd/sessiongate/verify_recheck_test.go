@@ -149,6 +149,7 @@ func (w *ciWorld) ciVerify(t *testing.T, name, tip string, extra ...string) (int
 // the gate passed on. An honest session whose evidenced files are
 // committed passes.
 func TestVerifyFileEvidence(t *testing.T) {
+	t.Parallel()
 	w := newSignedWorld(t, false).ciWorld
 	evidence := func(kind, rel string) {
 		w.sg(t, w.dev, "session", "evidence", "--phase", "DOCUMENTATION_UPDATE", "--type", kind, "--value", rel)
@@ -218,6 +219,7 @@ func TestVerifyFileEvidence(t *testing.T) {
 // acceptance made at a terminal without a signature (which an agent with a
 // pty can make) fails, naming the commit and the file.
 func TestVerifyTrustedChanges(t *testing.T) {
+	t.Parallel()
 	sw := newSignedWorld(t, true)
 	w := sw.ciWorld
 	relax := func(name string) {
@@ -273,6 +275,7 @@ func TestVerifyTrustedChanges(t *testing.T) {
 // allowed signers the commit passes as before, and verify says the claim
 // is unverified.
 func TestVerifyPersonClaims(t *testing.T) {
+	t.Parallel()
 	personCommit := func(w *ciWorld, branch, file string, sign bool) string {
 		w.git(t, w.dev, "checkout", "-q", "-b", branch, w.main)
 		w.write(t, file)
@@ -320,6 +323,7 @@ func TestVerifyPersonClaims(t *testing.T) {
 // it, unless a listed signer signed the commit; an honest change that
 // adds a test and code passes.
 func TestVerifyRerunGuard(t *testing.T) {
+	t.Parallel()
 	const extraTest = "package calc\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(\"double\")\n\t}\n}\n"
 	const calcTest = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n\nfunc TestSub(t *testing.T) {\n\tif 2-1 != 1 {\n\t\tt.Fatal(\"sub\")\n\t}\n}\n"
 	sw := newSignedWorld(t, true, func(w *ciWorld) {

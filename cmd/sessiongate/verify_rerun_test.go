@@ -66,6 +66,7 @@ func toolDir(t *testing.T) string {
 // passes with the gate reported as run; a CI without the gate's program
 // exits 2 naming it, never passes.
 func TestVerifyRerunChanged(t *testing.T) {
+	t.Parallel()
 	tools := toolDir(t)
 	sw := newSignedWorld(t, false, func(w *ciWorld) {
 		w.env = append(w.env, "PATH="+tools+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -146,6 +147,7 @@ const preCommitConfig = `repos:
 // keep sessiongate's entries (another tool's hook added, a version bump)
 // pass. Each config is the one `sessiongate install --agent` writes.
 func TestVerifyHookConfigs(t *testing.T) {
+	t.Parallel()
 	sw := newSignedWorld(t, true, func(w *ciWorld) {
 		w.sg(t, w.dev, "install", "--agent", "claude,gemini,cursor,codex,copilot")
 		w.writeFile(t, ".pre-commit-config.yaml", preCommitConfig)
@@ -265,6 +267,7 @@ func TestVerifyHookConfigs(t *testing.T) {
 // does one set back to v1 or to no schema (issue 25 route 2: it was v2
 // when first written on the records ref).
 func TestVerifyForgedRecordWithoutFileRefs(t *testing.T) {
+	t.Parallel()
 	w := newSignedWorld(t, false).ciWorld
 	tip := w.branchSession(t, "unbacked", func() {
 		// Evidence of a file git never holds: verify catches it by its reference.
@@ -363,6 +366,7 @@ func ciNodeModules() string {
 // checkout's node_modules, as `npm ci` leaves it), never the agent's and
 // never downloaded: without one verify exits 2 saying to run npm ci.
 func TestVerifyRerunMarkdownlint(t *testing.T) {
+	t.Parallel()
 	nm := ciNodeModules()
 	_, npxErr := exec.LookPath("npx")
 	if nm == "" || npxErr != nil {

@@ -17,6 +17,7 @@ import (
 // a helper that always returns true still fail, and a test file made a
 // symbolic link is named as one.
 func TestVerifyRerunGuardSkips(t *testing.T) {
+	t.Parallel()
 	const calcTest = "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nvar _ = os.Getenv\n\nfunc TestAdd(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal(\"add\")\n\t}\n}\n"
 	const pyTest = "import os\n\nimport pytest\n\n\ndef test_add():\n    assert 1 + 1 == 2\n"
 	const jsTest = "import { test, expect } from 'vitest'\n\ntest('adds', () => {\n  expect(1 + 1).toBe(2)\n})\n"

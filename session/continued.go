@@ -8,8 +8,14 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
-// continuedLimit bounds the earlier sessions one gate call reads.
-const continuedLimit = 16
+// continuedPage is how many earlier sessions one query reads;
+// continuedLimit bounds them all. The chain is followed page after page: a
+// limit of one page let 16 throwaway `session start`s between the work and
+// the continuing session hide the work from it (lazy-agent pass 22).
+const (
+	continuedPage  = 32
+	continuedLimit = 4096
+)
 
 // continuedFrom returns s with StartCommit and CreatedAt taken from the
 // earliest session it continues (nil when it continues none), for the
@@ -33,31 +39,43 @@ func (e *Engine) continuedFrom(ctx context.Context, repo Repo, s *Session) (*Ses
 	if s == nil || s.StartCommit == "" || s.Branch == "" || e.Store == nil || repo == nil {
 		return nil, nil, nil
 	}
-	ss, err := e.Store.ListSessions(ctx, SessionFilter{RepoID: s.RepoID, Branch: s.Branch, To: s.CreatedAt, Limit: continuedLimit})
-	if err != nil {
-		return nil, nil, fmt.Errorf("list the sessions this one may continue: %w", err)
-	}
 	cur := s
 	var ids []string
-	for _, o := range ss {
-		if o.ID == s.ID || o.Active() {
-			continue // another worktree's running session is its own
-		}
-		if o.State != StateAbandoned || o.StartCommit == "" || o.EndedAt.After(cur.CreatedAt) {
-			break
-		}
-		ok, err := repo.IsAncestor(ctx, o.StartCommit, cur.StartCommit)
+	f := SessionFilter{RepoID: s.RepoID, Branch: s.Branch, To: s.CreatedAt, Limit: continuedPage}
+walk:
+	for read := 0; read < continuedLimit; read += continuedPage {
+		ss, err := e.Store.ListSessions(ctx, f)
 		if err != nil {
-			return nil, nil, fmt.Errorf("check session %s's start against %s: %w", o.ID, shortSHA(cur.StartCommit), err)
+			return nil, nil, fmt.Errorf("list the sessions this one may continue: %w", err)
 		}
-		if !ok {
+		for _, o := range ss {
+			if o.ID == s.ID || o.Active() {
+				continue // another worktree's running session is its own
+			}
+			if o.State != StateAbandoned || o.StartCommit == "" || o.EndedAt.After(cur.CreatedAt) {
+				break walk
+			}
+			ok, err := repo.IsAncestor(ctx, o.StartCommit, cur.StartCommit)
+			if err != nil {
+				return nil, nil, fmt.Errorf("check session %s's start against %s: %w", o.ID, shortSHA(cur.StartCommit), err)
+			}
+			if !ok {
+				break walk
+			}
+			theirs, err := onlyTheirs(ctx, repo, o.StartCommit, cur.StartCommit, append(ids, o.ID))
+			if err != nil {
+				return nil, nil, err
+			}
+			if !theirs {
+				break walk
+			}
+			cur = o
+			ids = append(ids, o.ID)
+		}
+		if len(ss) < continuedPage {
 			break
 		}
-		if ok, err := onlyTheirs(ctx, repo, o.StartCommit, cur.StartCommit, append(ids, o.ID)); err != nil || !ok {
-			return nil, nil, err
-		}
-		cur = o
-		ids = append(ids, o.ID)
+		f.BeforeTime, f.BeforeID = ss[len(ss)-1].CreatedAt, ss[len(ss)-1].ID
 	}
 	if len(ids) == 0 || cur.StartCommit == s.StartCommit {
 		return nil, nil, nil
@@ -65,6 +83,31 @@ func (e *Engine) continuedFrom(ctx context.Context, repo Repo, s *Session) (*Ses
 	cp := *s
 	cp.StartCommit, cp.CreatedAt = cur.StartCommit, cur.CreatedAt
 	return &cp, ids, nil
+}
+
+// ContinuesToken starts the event a session records, at its start, for
+// each ABANDONED session whose work it continues (continuedFrom), followed
+// by that session's id. verify passes an ABANDONED session's commits only
+// for a later session whose record holds it: one whose gates judged the
+// work. Without it, a session the chain does not reach passed them
+// unjudged: one started after more throwaway sessions than the walk read,
+// or after a commit of another clone's session pulled in between.
+const ContinuesToken = "session:continues:"
+
+// recordContinued records the sessions s continues, one event each.
+func (e *Engine) recordContinued(ctx context.Context, repo Repo, s *Session) error {
+	_, ids, err := e.continuedFrom(ctx, repo, s)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	return e.Store.Update(ctx, func(w Writer) error {
+		for _, id := range ids {
+			if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: ContinuesToken + id, Detail: "continues the work of ABANDONED session " + id, CreatedAt: s.CreatedAt}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // judgesWork reports whether a check of p judges what the work changed:

@@ -139,7 +139,14 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 	if err != nil {
 		return GateResult{}, err
 	}
-	g := runGate(ctx, gateEnv{repo: repo, sess: ws, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped, commitRecords: e.commitRecordsOf(s.ID)})
+	var continued *Session
+	var continuedIDs []string
+	if !staged && judgesWork(p, cfg.Commands) {
+		if continued, continuedIDs, err = e.continuedFrom(ctx, repo, ws); err != nil {
+			return GateResult{}, err
+		}
+	}
+	g := runGate(ctx, gateEnv{repo: repo, sess: ws, phase: p, evidence: ev, cfg: cfg, staged: staged, progress: e.Progress, environ: environ, dropped: dropped, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs})
 	if c, ok := callsCheck(p, ev, cfg); ok {
 		g.Checks = append(g.Checks, c)
 		g.Status = combine(g.Checks)

@@ -37,7 +37,15 @@ func (e *Engine) changedFilesAtEnd(ctx context.Context, s *Session, ps []positio
 				}
 				repo = r
 			}
-			cr, _ := runCheck(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID)}, c)
+			var continued *Session
+			var continuedIDs []string
+			if judgesWorkCheck(c) {
+				var err error
+				if continued, continuedIDs, err = e.continuedFrom(ctx, repo, s); err != nil {
+					return nil, nil, err
+				}
+			}
+			cr, _ := runCheck(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs}, c)
 			if cr.Status == StatusPass && !strings.ContainsAny(c.Arg, "*?[") && s.StartCommit != "" {
 				same, err := sameAtHead(ctx, repo, s.StartCommit, c.Arg)
 				if err != nil {

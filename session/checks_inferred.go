@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/sessiongate/sessiongate/inferredcheck"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -28,15 +29,32 @@ func runMoreCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (st Ga
 	var r inferredcheck.Result
 	switch c.Kind {
 	case protocolspec.CheckUnchanged:
-		r = inferredcheck.Unchanged(c, files, env.sess.StartCommit)
+		// Counted from the start of the work this session continued: a
+		// file not to update, changed and committed in a session then
+		// superseded, read unchanged to the next one (continuedFrom).
+		sess := env.sess
+		if env.continued != nil {
+			sess = env.continued
+		}
+		r = inferredcheck.Unchanged(c, func() ([]string, error) { return sessionFiles(ctx, env.repo, sess) }, sess.StartCommit)
+		if r.Status == inferredcheck.Fail {
+			r.Message += env.continuedFrom()
+		}
 	case protocolspec.CheckNotDefaultBranch:
 		r = notDefaultBranch(ctx, env)
 	case protocolspec.CheckNoPlaceholders:
 		r = inferredcheck.NoPlaceholders(env.repo.Root(), c, files)
 	case protocolspec.CheckCommitMessage:
-		r = withCommits(ctx, env, func(commits []CommitSubject) inferredcheck.Result {
-			return inferredcheck.CommitMessages(commits, env.sess.ID, env.phase, c.Arg)
+		cenv := env
+		if env.continued != nil {
+			cenv.sess = env.continued // the continued sessions' commits are worded by this one's rules too
+		}
+		r = withCommits(ctx, cenv, func(commits []CommitSubject) inferredcheck.Result {
+			return inferredcheck.CommitMessages(asThisSession(commits, env.sess.ID, env.continuedIDs), env.sess.ID, env.phase, c.Arg)
 		})
+		if r.Status == inferredcheck.Fail {
+			r.Message += env.continuedFrom()
+		}
 	case protocolspec.CheckHasSection:
 		r = inferredcheck.HasSection(env.repo.Root(), c, files)
 	case protocolspec.CheckNoHookBypass:
@@ -60,6 +78,21 @@ func withCommits(ctx context.Context, env gateEnv, judge func([]CommitSubject) i
 		return inferredcheck.Result{Status: inferredcheck.Fail, Message: err.Error()}
 	}
 	return judge(commits)
+}
+
+// asThisSession returns commits with those of the sessions in ids taken
+// for session id's (a copy when any is).
+func asThisSession(commits []CommitSubject, id string, ids []string) []CommitSubject {
+	if len(ids) == 0 {
+		return commits
+	}
+	out := slices.Clone(commits)
+	for i := range out {
+		if slices.Contains(ids, out[i].SessionID) {
+			out[i].SessionID = id
+		}
+	}
+	return out
 }
 
 // checkNotDefaultBranch is the not_default_branch check as a gate's

@@ -360,6 +360,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 	for _, id := range res.Superseded {
 		e.publishAbandoned(ctx, id)
 	}
+	if err := e.recordContinued(ctx, req.Repo, s); err != nil {
+		return nil, fmt.Errorf("start session: %w", err)
+	}
 	for _, p := range starts {
 		if p.Mandatory() {
 			res.BlockedUntil = append(res.BlockedUntil, p.ID)

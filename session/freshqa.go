@@ -238,7 +238,11 @@ func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []positio
 				}
 				repo = r
 			}
-			cr, _ := runCheck(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID)}, c)
+			continued, continuedIDs, err := e.continuedFrom(ctx, repo, s)
+			if err != nil {
+				return nil, nil, err
+			}
+			cr, _ := runCheck(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs}, c)
 			if cr.Status != StatusFail {
 				continue
 			}

@@ -55,6 +55,20 @@ type gateEnv struct {
 	// commitRecords maps each commit the session recorded to its evidence
 	// kind (commit_sha: checked; bypass_commit: BYPASS); nil: no store.
 	commitRecords func(ctx context.Context, shas []string) (map[string]string, error)
+	// continued is sess counted from the start of the ABANDONED sessions
+	// it continues (continuedFrom); nil when none. Conditions read it.
+	continued    *Session
+	continuedIDs []string
+}
+
+// continuedFrom says, for a check's message, where a check that judged the
+// work of the sessions this one continued counted from.
+func (env gateEnv) continuedFrom() string {
+	if env.continued == nil || len(env.continuedIDs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (counted from %s, where session %s, ABANDONED and continued by this one, started)",
+		shortSHA(env.continued.StartCommit), env.continuedIDs[len(env.continuedIDs)-1])
 }
 
 // CommandProgress observes command gates as they run.
@@ -153,10 +167,20 @@ func gateMessage(r GateResult) string {
 func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResult, string) {
 	if c.When != "" || c.WhenChanged != "" {
 		start := time.Now()
+		from := ""
+		if env.continued != nil {
+			// The abandoned work this session continued is judged with
+			// its own (continuedFrom): the condition and the check both.
+			from = env.continuedFrom()
+			env.sess, env.continued = env.continued, nil
+		}
 		cr, out := conditionalCheck(ctx, env, c, func() (CheckResult, string) {
 			c.When, c.WhenChanged = "", ""
 			return runCheck(ctx, env, c)
 		})
+		if from != "" {
+			cr.Message += from
+		}
 		cr.Duration = time.Since(start)
 		return cr, out
 	}

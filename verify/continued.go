@@ -10,6 +10,8 @@ import (
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 // continuedWork passes the commits of an ABANDONED session (it expired
@@ -21,8 +23,10 @@ import (
 // session interrupted and resumed the next day failed verify on every
 // commit of its first day. Only the problems the abandonment made (ended
 // ABANDONED, mandatory gates never reached) are lifted: a violation, a
-// failed gate or anything else about the commit still fails it. It
-// reports whether it changed a verdict.
+// failed gate or anything else about the commit still fails it. The later
+// session must have recorded, at its start, that it continues this one
+// (session.ContinuesToken): its gates then counted from the abandoned
+// session's start. It reports whether it changed a verdict.
 func continuedWork(ctx context.Context, repo *gitrepo.Repo, rep *Report, records map[string]*recordCheck) bool {
 	changed := false
 	for i := range rep.Commits {
@@ -66,6 +70,12 @@ func continuing(ctx context.Context, repo *gitrepo.Repo, c string, rc *recordChe
 		}
 		started, err := time.Parse(time.RFC3339Nano, n.startedAt)
 		if err != nil || started.Before(ended) {
+			continue
+		}
+		if !slices.ContainsFunc(n.events, func(ev snapshot.EventRef) bool { return ev.Token == session.ContinuesToken+rc.id }) {
+			// Its start did not record continuing rc: its gates never
+			// judged rc's work (lazy-agent pass 22, a second worktree's
+			// COMPLETE session between the two).
 			continue
 		}
 		if ok, err := repo.IsAncestor(ctx, c, n.start); err == nil && ok {

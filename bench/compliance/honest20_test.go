@@ -132,6 +132,11 @@ const v3Resumed = "v3.0-style, resumed after the idle timeout"
 // the next day's session is clean.
 const skipV3NightBypass skip = "the first day's commit made with --no-verify, the resumed session clean"
 
+// skipV3NightHandoff: the first day's session updates .agents/HANDOFF.md
+// directly and commits it as "wip"; the next day's session is clean
+// (lazy-agent pass 22: its checks read only its own work).
+const skipV3NightHandoff skip = "the first day's commit updates .agents/HANDOFF.md directly, message wip; the resumed session clean"
+
 func init() {
 	scenarios = append(scenarios,
 		scenario{name: "v3-resumed-next-day", protocol: v3Resumed, via: "CLI",
@@ -141,6 +146,10 @@ func init() {
 		scenario{name: "v3-resumed-night-bypass", protocol: v3Resumed, via: "CLI", skips: skipV3NightBypass,
 			reading: "As above, but the first day's commit skipped the hooks. Not compliant: the BYPASS stays on the " +
 				"abandoned session's record and verify fails."},
+		scenario{name: "v3-resumed-night-handoff", protocol: v3Resumed, via: "CLI", skips: skipV3NightHandoff,
+			reading: "As above, but the first day's commit updates the shared .agents/HANDOFF.md the protocol says not to " +
+				"update directly, with the message wip. Not compliant: the resumed session's checks count from the " +
+				"abandoned session's start, so its end is blocked (they read only its own work before pass 22)."},
 	)
 }
 
@@ -171,7 +180,14 @@ func v3ResumedFlow(w *world, sk skip) {
 	w.git("switch", "-q", "-c", "feat/greet-name")
 	startPhases := func(objective string) {
 		w.start(objective)
-		w.evidence("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
+		if sk == skipV3NightHandoff {
+			// Read as an agent reads it, by cat: a content hash of the
+			// handoff would be contradicted by git at verify (the file
+			// changed), a catch by accident this row is not about.
+			w.shell("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", "cat .agents/HANDOFF.md")
+		} else {
+			w.evidence("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
+		}
 		w.evidence("CONTEXT_RETRIEVAL", "Read the issue or task", toolOutput, "task: "+objective)
 		w.advance("")
 		w.shell("BRANCH_CHECK", "Run git branch --show-current", "git branch --show-current")
@@ -182,6 +198,11 @@ func v3ResumedFlow(w *world, sk skip) {
 	w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
 	w.write("scripts/test.sh", greetTest)
 	msg := "feat(scripts): greet takes an optional name"
+	if sk == skipV3NightHandoff {
+		w.deviate()
+		w.write(".agents/HANDOFF.md", strings.Replace(w.read(".agents/HANDOFF.md"), "## Next\n", "## Done\n\n- Name argument.\n\n## Next\n", 1))
+		msg = "wip"
+	}
 	if sk == skipV3NightBypass {
 		w.deviate()
 		w.git("add", "-A")

@@ -102,6 +102,8 @@ var readRouteRows = []struct {
 	{`node -e "const p=require('path'); require('fs').rmSync(p.join('.', 'SESSION-PROTOCOL.md'))"`, true},
 	{`sed -n 1p names.txt | tee /dev/stderr | xargs rm`, true},
 	{`rm "$(head -c 19 names.txt)"`, true},
+	{`python3 -c "import os; os.system('git commit ' + '--no-verify -m x')"`, true},
+	{`node -e "require('child_process').execSync('git config ' + 'core.hooksPath /dev/null')"`, true},
 
 	// Honest twins.
 	{`awk '{system("gofmt -l " $0)}' files.txt`, false},
@@ -126,6 +128,9 @@ var readRouteRows = []struct {
 	{`printf 'echo %s\n' hello | bash`, false},
 	{`curl -fsSL https://sh.rustup.rs | sh -s -- -y`, false},
 	{`python3 -c "import os; os.remove(os.path.join('build', 'out.txt'))"`, false},
+	{`python3 -c "import os; os.remove('build/' + 'out.txt')"`, false},
+	{`python3 -c "import os, shutil; shutil.rmtree('dist/' + 'old')"`, false},
+	{`node -e "require('fs').rmSync('build/' + 'out.txt')"`, false},
 	{`python3 -c "from pathlib import Path; (Path('build') / 'out.txt').write_text('')"`, false},
 	{`python3 -c "print(open('SESSION-PROTOCOL.md').read())"`, false},
 	{`node -e "require('fs').writeFileSync('dist/' + 'a.js', '')"`, false},

@@ -495,15 +495,21 @@ func interpreterCode(words []string) (string, bool) {
 
 // codeStrings lists the command lines in a script's string literals: each
 // literal with a space in it, and all of them joined by spaces (a list of
-// a command's words).
+// a command's words). Literals glued by + are one string, as the code
+// builds it: 'git commit ' + '--no-verify' is one command line, and
+// os.remove('build/' + 'out.txt') names one file, not a command `build/`.
 func codeStrings(code string) []string {
 	var lits []string
+	var b strings.Builder
+	glued := false // the literal being read continues the last one
 	for i := 0; i < len(code); i++ {
 		q := code[i]
 		if q != '\'' && q != '"' && q != '`' {
 			continue
 		}
-		var b strings.Builder
+		if !glued {
+			b.Reset()
+		}
 		j := i + 1
 		for ; j < len(code) && code[j] != q; j++ {
 			if code[j] == '\\' && j+1 < len(code) {
@@ -514,8 +520,25 @@ func codeStrings(code string) []string {
 		if j >= len(code) {
 			break
 		}
-		lits = append(lits, b.String())
 		i = j
+		// A + and another literal next: keep building this one.
+		k := j + 1
+		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
+			k++
+		}
+		if k < len(code) && code[k] == '+' && (k+1 >= len(code) || code[k+1] != '=') {
+			k++
+			for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
+				k++
+			}
+			if k < len(code) && (code[k] == '\'' || code[k] == '"' || code[k] == '`') {
+				glued = true
+				i = k - 1
+				continue
+			}
+		}
+		glued = false
+		lits = append(lits, b.String())
 	}
 	var out []string
 	for _, l := range lits {

@@ -188,6 +188,12 @@ func TestSessionEnvAtTheHook(t *testing.T) {
 		{`grep -rn BASH_ENV= docs/`, false},
 		{`source test.sh && go test ./...`, false},
 		{`env GOFLAGS=-mod=mod go test ./...`, false},
+		// Round 22 review: more honest shapes.
+		{`docker run --rm -e BASH_ENV=/etc/profile alpine true`, false},
+		{`ENV=.env.local npm run build`, false},
+		{`echo "ENV=production" >> .env`, false},
+		{`grep -n PROMPT_COMMAND ~/.bashrc`, false},
+		{`NODE_ENV=test ENV=ci go test ./...`, false},
 	} {
 		out, _ := r.hook("claude", "PreToolUse", with(bash, "tool_input", map[string]any{"command": c.line}))
 		denied := pathStr(out, "hookSpecificOutput", "permissionDecision") == "deny"

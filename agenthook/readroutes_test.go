@@ -104,6 +104,7 @@ var readRouteRows = []struct {
 	{`rm "$(head -c 19 names.txt)"`, true},
 	{`python3 -c "import os; os.system('git commit ' + '--no-verify -m x')"`, true},
 	{`node -e "require('child_process').execSync('git config ' + 'core.hooksPath /dev/null')"`, true},
+	{`python3 -c "import os; m = 'x'; os.system('git commit -m ' + m + ' --no-verify')"`, true},
 
 	// Honest twins.
 	{`awk '{system("gofmt -l " $0)}' files.txt`, false},
@@ -131,6 +132,7 @@ var readRouteRows = []struct {
 	{`python3 -c "import os; os.remove('build/' + 'out.txt')"`, false},
 	{`python3 -c "import os, shutil; shutil.rmtree('dist/' + 'old')"`, false},
 	{`node -e "require('fs').rmSync('build/' + 'out.txt')"`, false},
+	{`python3 -c "import os; name = 'out'; os.remove('build/' + name + '.txt')"`, false},
 	{`python3 -c "from pathlib import Path; (Path('build') / 'out.txt').write_text('')"`, false},
 	{`python3 -c "print(open('SESSION-PROTOCOL.md').read())"`, false},
 	{`node -e "require('fs').writeFileSync('dist/' + 'a.js', '')"`, false},

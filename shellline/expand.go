@@ -521,21 +521,14 @@ func codeStrings(code string) []string {
 			break
 		}
 		i = j
-		// A + and another literal next: keep building this one.
-		k := j + 1
-		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
-			k++
-		}
-		if k < len(code) && code[k] == '+' && (k+1 >= len(code) || code[k+1] != '=') {
-			k++
-			for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
-				k++
-			}
-			if k < len(code) && (code[k] == '\'' || code[k] == '"' || code[k] == '`') {
-				glued = true
-				i = k - 1
-				continue
-			}
+		// A + and another literal next, or + NAME + literal: keep building
+		// this one. A plain name between two literals is left out, so
+		// 'git commit ' + m + ' --no-verify' still reads as a bypass, and
+		// 'build/' + name + '.txt' as one path, not a command `build/`.
+		if k, ok := gluedNext(code, j+1); ok {
+			glued = true
+			i = k - 1
+			continue
 		}
 		glued = false
 		lits = append(lits, b.String())
@@ -550,6 +543,41 @@ func codeStrings(code string) []string {
 		out = append(out, quoteWords(lits))
 	}
 	return out
+}
+
+// gluedNext reports whether code at k continues a string literal just
+// closed: `+ 'x'` or `+ name + 'x'` (name letters, digits, _ and .), and
+// where the next literal's quote is.
+func gluedNext(code string, k int) (int, bool) {
+	space := func() {
+		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
+			k++
+		}
+	}
+	plus := func() bool {
+		space()
+		if k < len(code) && code[k] == '+' && (k+1 >= len(code) || code[k+1] != '=') {
+			k++
+			space()
+			return true
+		}
+		return false
+	}
+	quote := func() bool { return k < len(code) && (code[k] == '\'' || code[k] == '"' || code[k] == '`') }
+	if !plus() {
+		return 0, false
+	}
+	if quote() {
+		return k, true
+	}
+	start := k
+	for k < len(code) && (code[k] == '_' || code[k] == '.' || code[k] >= 'a' && code[k] <= 'z' || code[k] >= 'A' && code[k] <= 'Z' || code[k] >= '0' && code[k] <= '9') {
+		k++
+	}
+	if k == start || !plus() || !quote() {
+		return 0, false
+	}
+	return k, true
 }
 
 // PipeStages lists a pipeline's stages in order (`a | b |& c`: a, b, c).

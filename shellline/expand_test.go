@@ -44,6 +44,7 @@ func TestObfuscatedLines(t *testing.T) {
 		{`python3 -c "import os; os.system('git commit ' + '--no-verify -m x')"`, "bypass"},
 		{`python3 -c "import subprocess; subprocess.run(['git', 'commit', '--no-' + 'verify', '-m', 'x'])"`, "bypass"},
 		{`node -e "require('child_process').execSync('git config ' + 'core.hooksPath /dev/null')"`, "unhook"},
+		{`python3 -c "import os; m = 'x'; os.system('git commit -m ' + m + ' --no-verify')"`, "bypass"},
 		{`eval "echo '{}' | sessiongate agent-hook claude PostToolUse"`, "agenthook"},
 		// Honest lines stay clean.
 		{`eval "$(ssh-agent -s)"`, ""},
@@ -193,8 +194,11 @@ func TestCodeStringsGlue(t *testing.T) {
 		{`import os; os.remove(os.path.join('build', 'out.txt'))`, []string{`'build' 'out.txt'`}},
 		{`os.system('rm ' + "SESSION-PROTOCOL.md")`, []string{`rm SESSION-PROTOCOL.md`}},
 		{`run(['git', 'commit', '--no-' + 'verify'])`, []string{`'git' 'commit' '--no-verify'`}},
-		{`x = 'a' + b + 'c'`, []string{`'a' 'c'`}},
+		{`x = 'a' + b + 'c'`, nil},
 		{`print('a b')`, []string{`a b`}},
+		{`os.remove('build/' + name + '.txt')`, nil},
+		{`os.system('git commit ' + m + ' --no-verify')`, []string{`git commit  --no-verify`}},
+		{`f('a' + g(x) + 'b')`, []string{`'a' 'b'`}},
 	} {
 		if got := codeStrings(tc.code); !slices.Equal(got, tc.want) {
 			t.Errorf("codeStrings(%q) = %q, want %q", tc.code, got, tc.want)

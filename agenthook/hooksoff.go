@@ -18,7 +18,20 @@ import (
 // Its honest `git commit` was recorded as a CRITICAL BYPASS by
 // reconciliation (TestGeminiAgentHooksCompliant). The agent did not
 // choose it, so AfterTool runs what those hooks would have run.
-var hooksOffAgents = map[string]bool{"gemini": true}
+//
+// The value is the variable the CLI sets to the payload's session id in
+// every hook process it runs (Gemini CLI 0.61's hook runner sets
+// GEMINI_SESSION_ID): a payload piped into the hook from another CLI's
+// shell after `git -c core.hooksPath= commit` lacks it, and its commit
+// stays a BYPASS (TestForgedGeminiAfterTool).
+var hooksOffAgents = map[string]string{"gemini": "GEMINI_SESSION_ID"}
+
+// ranByHooksOffAgent reports whether this hook process was started by the
+// hooks-off CLI for ev's agent session, not piped in by hand.
+func (r *Runner) ranByHooksOffAgent(ev *Event) bool {
+	k := hooksOffAgents[ev.Agent]
+	return k != "" && ev.AgentSession != "" && r.getenv(k) == ev.AgentSession
+}
 
 // hooksOffCommit runs sessiongate's pre-commit and post-commit for the
 // commit a hooks-off shell call left at HEAD, before anything reconciles

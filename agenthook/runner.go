@@ -625,7 +625,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 				a.Notice = "sessiongate: " + v.Severity + " " + v.Code + " violation recorded: " + v.Message
 			}
 		}
-		if hooksOffAgents[ev.Agent] && ev.Tool.Kind == session.ToolShell {
+		if ev.Tool.Kind == session.ToolShell && r.ranByHooksOffAgent(ev) {
 			// After the call's report (pre-commit's gate counts unreported
 			// calls), before any engine call below reconciles the commit.
 			if err := r.hooksOffCommit(ctx, eng, cfg, repo, bd.Session); err != nil {

@@ -61,6 +61,11 @@ func TestTouchedGo(t *testing.T) {
 			map[string]string{"cmd/tool/main.go": toolGo}, ""},
 		{"another package's constant named through a constant, same value", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "N = 5", "N = five\n\tfive = 5", 1)}},
 			map[string]string{"cmd/tool/main.go": toolGo}, ""},
+		// Round 22 review: the constant moved to another file of its package.
+		{"another package's constant moved to another file, same value", []file{{"internal/limits/limits.go", limitsGo, "package limits\n\nconst M = 7\n"},
+			{"internal/limits/n.go", "", "package limits\n\nconst N = 5\n"}}, map[string]string{"cmd/tool/main.go": toolGo}, ""},
+		{"another package's constant moved to another file and changed", []file{{"internal/limits/limits.go", limitsGo, "package limits\n\nconst M = 7\n"},
+			{"internal/limits/n.go", "", "package limits\n\nconst N = 6\n"}}, map[string]string{"cmd/tool/main.go": toolGo}, "--n"},
 		{"cobra config struct gains an unrelated field", []file{{"cmd.go", cobraGo, strings.Replace(cobraGo, "Default: 8", "Default: 8, Name: \"w\"", 1)}}, nil, ""},
 		// Honest: a name whose value did not change.
 		{"a constant for the flag's name, same value (cobra 611e16c)", []file{{"main.go", mainGo,

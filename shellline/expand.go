@@ -495,15 +495,21 @@ func interpreterCode(words []string) (string, bool) {
 
 // codeStrings lists the command lines in a script's string literals: each
 // literal with a space in it, and all of them joined by spaces (a list of
-// a command's words).
+// a command's words). Literals glued by + are one string, as the code
+// builds it: 'git commit ' + '--no-verify' is one command line, and
+// os.remove('build/' + 'out.txt') names one file, not a command `build/`.
 func codeStrings(code string) []string {
 	var lits []string
+	var b strings.Builder
+	glued := false // the literal being read continues the last one
 	for i := 0; i < len(code); i++ {
 		q := code[i]
 		if q != '\'' && q != '"' && q != '`' {
 			continue
 		}
-		var b strings.Builder
+		if !glued {
+			b.Reset()
+		}
 		j := i + 1
 		for ; j < len(code) && code[j] != q; j++ {
 			if code[j] == '\\' && j+1 < len(code) {
@@ -514,8 +520,18 @@ func codeStrings(code string) []string {
 		if j >= len(code) {
 			break
 		}
-		lits = append(lits, b.String())
 		i = j
+		// A + and another literal next, or + NAME + literal: keep building
+		// this one. A plain name between two literals is left out, so
+		// 'git commit ' + m + ' --no-verify' still reads as a bypass, and
+		// 'build/' + name + '.txt' as one path, not a command `build/`.
+		if k, ok := gluedNext(code, j+1); ok {
+			glued = true
+			i = k - 1
+			continue
+		}
+		glued = false
+		lits = append(lits, b.String())
 	}
 	var out []string
 	for _, l := range lits {
@@ -527,6 +543,41 @@ func codeStrings(code string) []string {
 		out = append(out, quoteWords(lits))
 	}
 	return out
+}
+
+// gluedNext reports whether code at k continues a string literal just
+// closed: `+ 'x'` or `+ name + 'x'` (name letters, digits, _ and .), and
+// where the next literal's quote is.
+func gluedNext(code string, k int) (int, bool) {
+	space := func() {
+		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
+			k++
+		}
+	}
+	plus := func() bool {
+		space()
+		if k < len(code) && code[k] == '+' && (k+1 >= len(code) || code[k+1] != '=') {
+			k++
+			space()
+			return true
+		}
+		return false
+	}
+	quote := func() bool { return k < len(code) && (code[k] == '\'' || code[k] == '"' || code[k] == '`') }
+	if !plus() {
+		return 0, false
+	}
+	if quote() {
+		return k, true
+	}
+	start := k
+	for k < len(code) && (code[k] == '_' || code[k] == '.' || code[k] >= 'a' && code[k] <= 'z' || code[k] >= 'A' && code[k] <= 'Z' || code[k] >= '0' && code[k] <= '9') {
+		k++
+	}
+	if k == start || !plus() || !quote() {
+		return 0, false
+	}
+	return k, true
 }
 
 // PipeStages lists a pipeline's stages in order (`a | b |& c`: a, b, c).

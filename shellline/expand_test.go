@@ -2,6 +2,7 @@ package shellline
 
 import (
 	"encoding/base64"
+	"slices"
 	"testing"
 )
 
@@ -39,6 +40,11 @@ func TestObfuscatedLines(t *testing.T) {
 		{`python3 -c "import subprocess;subprocess.run(['git','commit','--no-verify','-m','x'])"`, "bypass"},
 		{`python3 -c 'import os; os.system("git config core.hooksPath /tmp/h")'`, "unhook"},
 		{`node -e "require('child_process').execSync('git commit -n -m x')"`, "bypass"},
+		// Literals glued by + are one string, as the code makes it (round 22 review).
+		{`python3 -c "import os; os.system('git commit ' + '--no-verify -m x')"`, "bypass"},
+		{`python3 -c "import subprocess; subprocess.run(['git', 'commit', '--no-' + 'verify', '-m', 'x'])"`, "bypass"},
+		{`node -e "require('child_process').execSync('git config ' + 'core.hooksPath /dev/null')"`, "unhook"},
+		{`python3 -c "import os; m = 'x'; os.system('git commit -m ' + m + ' --no-verify')"`, "bypass"},
 		{`eval "echo '{}' | sessiongate agent-hook claude PostToolUse"`, "agenthook"},
 		// Honest lines stay clean.
 		{`eval "$(ssh-agent -s)"`, ""},
@@ -173,4 +179,29 @@ func FuzzInner(f *testing.F) {
 			t.Fatalf("Inner(%q) gave %d lines", line, len(got))
 		}
 	})
+}
+
+// TestCodeStringsGlue: `os.remove('build/' + 'out.txt')` was read as the
+// command line `'build/' 'out.txt'`, which runs the folder build/, so the
+// hook denied it as a script that does not exist (round 22 review). Pieces
+// glued by + are one literal, as the interpreter builds them.
+func TestCodeStringsGlue(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want []string
+	}{
+		{`import os; os.remove('build/' + 'out.txt')`, nil},
+		{`import os; os.remove(os.path.join('build', 'out.txt'))`, []string{`'build' 'out.txt'`}},
+		{`os.system('rm ' + "SESSION-PROTOCOL.md")`, []string{`rm SESSION-PROTOCOL.md`}},
+		{`run(['git', 'commit', '--no-' + 'verify'])`, []string{`'git' 'commit' '--no-verify'`}},
+		{`x = 'a' + b + 'c'`, nil},
+		{`print('a b')`, []string{`a b`}},
+		{`os.remove('build/' + name + '.txt')`, nil},
+		{`os.system('git commit ' + m + ' --no-verify')`, []string{`git commit  --no-verify`}},
+		{`f('a' + g(x) + 'b')`, []string{`'a' 'b'`}},
+	} {
+		if got := codeStrings(tc.code); !slices.Equal(got, tc.want) {
+			t.Errorf("codeStrings(%q) = %q, want %q", tc.code, got, tc.want)
+		}
+	}
 }

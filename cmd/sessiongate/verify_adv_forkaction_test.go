@@ -172,8 +172,23 @@ func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 		pushJob(t, "fork-land-rebase", w.main, rebased, 0, []string{`(?m)^OK .* add fork2\.txt`, `a rebase of verified work|a rewrite of checked work`})
 	})
 	t.Run("lazy: a fork's records rewrite a record origin holds: not pushed", func(t *testing.T) {
-		ls := w.git(t, w.remote, "ls-tree", "-r", "--name-only", "refs/sessiongate/records", "sessions/")
-		first, _, _ := strings.Cut(ls, "\n")
+		// A record of another session than the pull request's own: forging
+		// the pull request's own record fails its check instead (session
+		// ids are random, so the first in ls-tree's order may be either).
+		sid := w.git(t, w.dev, "log", "-1", "--format=%(trailers:key=Session-Id,valueonly)", honest)
+		if sid == "" {
+			t.Fatal("the fork's honest commit has no Session-Id trailer")
+		}
+		first := ""
+		for _, p := range strings.Split(w.git(t, w.remote, "ls-tree", "-r", "--name-only", "refs/sessiongate/records", "sessions/"), "\n") {
+			if p != "" && !strings.Contains(p, sid) {
+				first = p
+				break
+			}
+		}
+		if first == "" {
+			t.Fatal("origin holds no record but the pull request's own")
+		}
 		forge(t, first, `{"forged": true}`)
 		before := originRecords()
 		code, out := job(t, 1, honest, map[string]string{"fork-records": "push"})

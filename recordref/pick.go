@@ -26,10 +26,17 @@ type PickResult struct {
 // ConflictError: a picked file that the remote holds with other bytes.
 // The union keeps the larger object id, so pushing would let the source's
 // copy replace the remote's record; a person decides instead.
-type ConflictError struct{ Paths []string }
+type ConflictError struct {
+	Paths []string
+	Why   string // "" for a picked file the remote holds with other bytes
+}
 
 func (e *ConflictError) Error() string {
-	return "the records to push change file(s) the remote holds: " + strings.Join(e.Paths, ", ")
+	why := e.Why
+	if why == "" {
+		why = "the records to push change file(s) the remote holds"
+	}
+	return why + ": " + strings.Join(e.Paths, ", ")
 }
 
 // PushPicked pushes to remote only the files of ref that belong to the
@@ -104,11 +111,24 @@ func PushPicked(ctx context.Context, dir, remote, ref string, ids, keep []string
 	if len(conflicts) > 0 {
 		return res, &ConflictError{Paths: conflicts}
 	}
-	if same == len(res.Paths) {
+	pinned, err := heldPins(ctx, dir, from, theirs, keep)
+	if err != nil {
+		return res, err
+	}
+	if same == len(res.Paths) && len(pinned) == 0 {
 		res.Tip = theirs
 		return res, nil // the remote holds them all already
 	}
-	next, err := pickedCommit(ctx, dir, from, theirs, keep, res.Paths, mine)
+	// The pinned commits carry ref's history up to them; verify reads
+	// every stop that history ever held (recordref.ReadStops), so a stop
+	// of a conversation none of these sessions had, placed there, would
+	// fail the commits of the remote's own session bound to it.
+	if stray, err := strayStops(ctx, dir, theirs, pinned, res.Paths); err != nil {
+		return res, err
+	} else if len(stray) > 0 {
+		return res, &ConflictError{Paths: stray, Why: "the history the pull request's Session-Pin trailers name adds unchecked stops of conversations its sessions did not have"}
+	}
+	next, err := pickedCommit(ctx, dir, from, theirs, pinned, res.Paths, mine)
 	if err != nil {
 		return res, err
 	}
@@ -245,9 +265,9 @@ func pickHistory(ctx context.Context, dir, from string, paths []string) (string,
 
 // pickedCommit writes the commit PushPicked pushes: its tree the remote's
 // (theirs, "" when the remote has none) with the picked files set, its
-// parents the remote's tip, the records commits of keep that from's
-// history holds (the newest of each line), and the picked history.
-func pickedCommit(ctx context.Context, dir, from, theirs string, keep, paths []string, blobs map[string]string) (string, error) {
+// parents the remote's tip, the pinned records commits held (heldPins),
+// and the picked history.
+func pickedCommit(ctx context.Context, dir, from, theirs string, held, paths []string, blobs map[string]string) (string, error) {
 	base, err := treeOf(ctx, dir, theirs)
 	if err != nil {
 		return "", err
@@ -259,19 +279,6 @@ func pickedCommit(ctx context.Context, dir, from, theirs string, keep, paths []s
 	var parents []string
 	if theirs != "" {
 		parents = append(parents, theirs)
-	}
-	var held []string
-	for _, k := range keep {
-		if isHexID(k) && !slices.Contains(held, k) && isAncestor(ctx, dir, k, from) && (theirs == "" || !isAncestor(ctx, dir, k, theirs)) {
-			held = append(held, k)
-		}
-	}
-	if len(held) > 1 {
-		out, err := git(ctx, dir, nil, nil, append([]string{"merge-base", "--independent"}, held...)...)
-		if err != nil {
-			return "", fmt.Errorf("order the pinned records commits: %w", err)
-		}
-		held = strings.Fields(out)
 	}
 	parents = append(parents, held...)
 	picked, err := pickHistory(ctx, dir, from, paths)
@@ -288,4 +295,47 @@ func pickedCommit(ctx context.Context, dir, from, theirs string, keep, paths []s
 		return "", fmt.Errorf("write the picked records commit: %w", err)
 	}
 	return strings.TrimSpace(out), nil
+}
+
+// heldPins returns the records commits of keep that from's history holds
+// and the remote's (theirs) does not, the newest of each line.
+func heldPins(ctx context.Context, dir, from, theirs string, keep []string) ([]string, error) {
+	var held []string
+	for _, k := range keep {
+		if isHexID(k) && !slices.Contains(held, k) && isAncestor(ctx, dir, k, from) && (theirs == "" || !isAncestor(ctx, dir, k, theirs)) {
+			held = append(held, k)
+		}
+	}
+	if len(held) > 1 {
+		out, err := git(ctx, dir, nil, nil, append([]string{"merge-base", "--independent"}, held...)...)
+		if err != nil {
+			return nil, fmt.Errorf("order the pinned records commits: %w", err)
+		}
+		held = strings.Fields(out)
+	}
+	return held, nil
+}
+
+// strayStops lists the stop files the history of held adds beyond the
+// remote's (theirs) that are not among the picked paths.
+func strayStops(ctx context.Context, dir, theirs string, held, picked []string) ([]string, error) {
+	if len(held) == 0 {
+		return nil, nil
+	}
+	args := append([]string{"log", "--no-merges", "--no-renames", "--format=", "--name-only", "--diff-filter=AM"}, held...)
+	if theirs != "" {
+		args = append(args, "--not", theirs)
+	}
+	out, err := git(ctx, dir, nil, nil, append(args, "--", StopDir+"/")...)
+	if err != nil {
+		return nil, fmt.Errorf("list the stops the pinned records commits add: %w", err)
+	}
+	var stray []string
+	for _, p := range strings.Fields(out) {
+		if !slices.Contains(picked, p) && !slices.Contains(picked, strings.TrimSuffix(p, ".folded")+".json") && !slices.Contains(stray, p) {
+			stray = append(stray, p)
+		}
+	}
+	slices.Sort(stray)
+	return stray, nil
 }

@@ -48,10 +48,6 @@ func TestPushPicked(t *testing.T) {
 	}
 	put(abandoned, `{"session_id":"`+abandoned+`"}`)
 	put(pr, `{"session_id":"`+pr+`","session":`+conv+`}`)
-	pinned := run(t, fork, "rev-parse", ref) // a commit's Session-Pin names it
-	put(other, `{"session_id":"`+other+`"}`)
-	put(pr, `{"session_id":"`+pr+`","session":`+conv+`,"events":[{"seq":1,"token":"session:continues:`+abandoned+`","at":"2026-01-01T00:00:00Z"}]}`)
-	pin(t, fork, pr, 2)
 	stop := func(c string) string {
 		b, p, err := recordref.StopBody(recordref.UncheckedStop{Agent: "claude", Conversation: c, At: time.Unix(1, 0), Why: "locked"})
 		if err != nil {
@@ -62,7 +58,12 @@ func TestPushPicked(t *testing.T) {
 		}
 		return p
 	}
-	prStop, otherStop := stop("conv-pr"), stop("conv-other")
+	prStop := stop("conv-pr")                // in the pinned history: the session's own, allowed
+	pinned := run(t, fork, "rev-parse", ref) // a commit's Session-Pin names it
+	put(other, `{"session_id":"`+other+`"}`)
+	put(pr, `{"session_id":"`+pr+`","session":`+conv+`,"events":[{"seq":1,"token":"session:continues:`+abandoned+`","at":"2026-01-01T00:00:00Z"}]}`)
+	pin(t, fork, pr, 2)
+	otherStop := stop("conv-other")
 	actor := "actors/ab/" + strings.Repeat("ab", 20) + ".json"
 	tip := run(t, fork, "rev-parse", ref)
 	run(t, fork, "update-ref", ref, forge(t, fork, tip, actor, `{"actor":"person"}`))
@@ -100,6 +101,17 @@ func TestPushPicked(t *testing.T) {
 	before := run(t, bare, "rev-parse", ref)
 	if res, err := recordref.PushPicked(ctx, fork, "origin", ref, []string{pr}, nil); err != nil || res.Pushed {
 		t.Errorf("second push: %+v %v, want nothing pushed", res, err)
+	}
+	// A Session-Pin naming a later records commit whose history adds a stop
+	// of a conversation no picked session had (one of origin's, say):
+	// verify reads every stop in the history, so it would fail origin's
+	// own session bound to it. Nothing is pushed.
+	third := stop("conv-origin")
+	if _, err := recordref.PushPicked(ctx, fork, "origin", ref, []string{pr}, []string{run(t, fork, "rev-parse", ref)}); !errors.As(err, new(*recordref.ConflictError)) || !strings.Contains(err.Error(), third) {
+		t.Errorf("a pinned history adding another conversation's stop: %v, want a ConflictError naming %s", err, third)
+	}
+	if run(t, bare, "rev-parse", ref) != before {
+		t.Error("origin's records ref moved")
 	}
 	// The fork rewrites a record origin holds and names its session.
 	run(t, fork, "update-ref", ref, forge(t, fork, run(t, fork, "rev-parse", ref), path(theirs), `{"forged":true}`))

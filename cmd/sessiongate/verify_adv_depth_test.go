@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -150,7 +151,23 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 		ev["forced"] = before != after
 		return []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_EVENT_PATH=" + w.event(t, name, ev)}
 	}
+	// GitHub lists the push's commits (the compare of before and after)
+	// in the event: where the push started, though before is gone.
+	ghPushListed := func(name, before, after string) []string {
+		ev := pushEvent(before, after, "refs/heads/main")
+		ev["forced"] = true
+		var commits []map[string]any
+		for _, c := range strings.Fields(w.git(t, w.dev, "rev-list", "--reverse", w.main+".."+after)) {
+			commits = append(commits, map[string]any{"id": c, "distinct": true})
+		}
+		ev["commits"] = commits
+		return []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_EVENT_PATH=" + w.event(t, name, ev)}
+	}
 	cases = append(cases,
+		tc{"github force push to main, before pruned, deeper than the window, the event lists the pushed commits: no --recheck needed", actions(long), ghPushListed("force-listed", gone, long), nil, 0,
+			[]string{`is gone from origin`, `the 24 commit\(s\) the event lists end`, `(?m)^24 commit\(s\)`}},
+		tc{"github force push to main, before pruned, listed commits, hooks-off commit at the bottom", actions(longBad), ghPushListed("force-listed-bad", gone, longBad), nil, 1,
+			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
 		tc{"github force push to main, before pruned, honest", actions(long), ghPush("force-long", gone, long), []string{"--recheck", "30"}, 0,
 			[]string{`its before [0-9a-f]{12} is gone from origin`, `re-checked the whole first-parent history of main below this push \(24 commits`}},
 		tc{"github force push to main, before pruned, deeper than the window, no --recheck: exit 2", actions(long), ghPush("force-long2", gone, long), nil, 2,

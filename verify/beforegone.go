@@ -42,9 +42,11 @@ func (rg *Range) beforeGone(ctx context.Context, repo *gitrepo.Repo, missing, op
 	return true
 }
 
-// maxListed is the most commits a GitHub push event lists; a list this
-// long may be cut, so it does not say where the push started.
-const maxListed = 2048
+// maxListed is the most commits a GitHub push event lists in Actions
+// (github.event.commits stops at 20, though the webhook documentation
+// says 2,048 for deliveries); a list this long may be cut, so it does not
+// say where the push started.
+const maxListed = 20
 
 // listedBase finds where a GitHub push whose before is gone started, from
 // the commits the event lists (the compare of before and after: every

@@ -86,7 +86,10 @@ func (rg *Range) listedBase(ctx context.Context, repo *gitrepo.Repo, fetchErr er
 			break
 		}
 	}
-	if base == "" {
+	if base == "" || base == line[0] {
+		// The list does not hold the tip: it is not this push's (GitHub
+		// lists after whenever before does not hold it), and base..tip
+		// would check nothing.
 		return nil
 	}
 	before := rg.Base

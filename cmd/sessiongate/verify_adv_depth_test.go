@@ -161,7 +161,11 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 		ev := pushEvent(before, after, "refs/heads/main")
 		ev["forced"] = true
 		var commits []map[string]any
-		for _, c := range strings.Fields(w.git(t, w.dev, "rev-list", "--reverse", "--first-parent", "--max-count="+strconv.Itoa(n), after)) {
+		top := after
+		if n < 0 { // a list without the tip: the -n commits below it
+			top, n = after+"~1", -n
+		}
+		for _, c := range strings.Fields(w.git(t, w.dev, "rev-list", "--reverse", "--first-parent", "--max-count="+strconv.Itoa(n), top)) {
 			commits = append(commits, map[string]any{"id": c, "distinct": true})
 		}
 		ev["commits"] = commits
@@ -172,6 +176,8 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 			[]string{`is gone from origin`, `the 3 commit\(s\) the event lists end`, `(?m)^3 commit\(s\)`}},
 		tc{"github force push to main, before pruned, listed commits, a hooks-off commit among them", actions(lazyTop), ghPushListed("force-listed-bad", gone, lazyTop, 3), nil, 1,
 			[]string{`(?m)^FAIL .* sneak a change on top of a force push`}},
+		tc{"github force push to main, before pruned, a list without the tip (not this push's): never base..tip of nothing, the window, exit 2", actions(lazyTop), ghPushListed("force-listed-notip", gone, lazyTop, -3), nil, 2,
+			[]string{`is gone from origin`, `--recheck all`}},
 		tc{"github force push to main, before pruned, 20 commits listed (maybe cut): the window, exit 2 without --recheck", actions(long), ghPushListed("force-listed-20", gone, long, 20), nil, 2,
 			[]string{`is gone from origin`, `--recheck all`}},
 		tc{"github force push to main, before pruned, honest", actions(long), ghPush("force-long", gone, long), []string{"--recheck", "30"}, 0,

@@ -206,6 +206,14 @@ func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 	t.Run("rebase merge of the fork's pull request: the push to main passes", func(t *testing.T) {
 		pushJob(t, "fork-land-rebase", w.main, rebased, 0, []string{`(?m)^OK .* add fork2\.txt`, `a rebase of verified work|a rewrite of checked work`})
 	})
+	t.Run("squash merge of the fork's pull request: the push to main passes on the picked records", func(t *testing.T) {
+		ghGit("checkout", "-q", "-B", "sq", "origin/main")
+		ghGit("merge", "-q", "--squash", "refs/remotes/pull/1")
+		ghGit("commit", "-q", "-m", "Fork work (#1)")
+		after := ghGit("rev-parse", "HEAD")
+		ghGit("push", "-q", "origin", "HEAD:refs/heads/land-squash")
+		pushJob(t, "fork-land-squash", w.main, after, 0, []string{`(?m)^OK .* Fork work \(#1\)`, `GitHub's squash of pull request #1`})
+	})
 	t.Run("lazy: a fork's records rewrite a record origin holds: not pushed", func(t *testing.T) {
 		// A record of another session than the pull request's own: forging
 		// the pull request's own record fails its check instead (session

@@ -71,3 +71,60 @@ func TestContinuedWorkJudged(t *testing.T) {
 		})
 	}
 }
+
+// countingRepo counts the git reads the continued-work walk makes.
+type countingRepo struct {
+	session.Repo
+	subjects, ancestors int
+}
+
+func (r *countingRepo) CommitSubjects(ctx context.Context, since string) ([]session.CommitSubject, error) {
+	r.subjects++
+	return r.Repo.CommitSubjects(ctx, since)
+}
+
+func (r *countingRepo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
+	r.ancestors++
+	return r.Repo.IsAncestor(ctx, a, b)
+}
+
+// TestContinuedWalkGitReads: each start abandons the session before it, so
+// a start walks every throwaway start before it. It read two commit lists
+// per earlier session (a start after 184 sessions ran 254 git processes,
+// and reliability's 160 starts cost ~290 CPU-s of CI): sessions that started
+// where the next did need no git, and a list is read once per start commit.
+func TestContinuedWalkGitReads(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, gateProtocol(`<!-- gate: unchanged "README.md" -->`))
+	var ids []string
+	for i := range 12 {
+		ids = append(ids, e.start("throwaway"))
+		if i%4 == 3 { // a commit every fourth session: three distinct start commits after the first
+			gittest.Git(t, e.root, "commit", "-q", "--allow-empty", "-m", "feat: step\n\nSession-Id: "+ids[i])
+		}
+		e.now = e.now.Add(time.Minute)
+	}
+	r := &countingRepo{Repo: e.repo}
+	res, err := e.engine.Start(context.Background(), session.StartRequest{Repo: r, Spec: e.spec, Objective: "the work"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The chain holds all 12 (their commits carry their trailers); four
+	// start commits: at most one list each, one ancestry check per change.
+	if r.subjects > 4 || r.ancestors > 3 {
+		t.Errorf("the walk over 12 earlier sessions at 4 start commits read %d commit lists and %d ancestry checks, want at most 4 and 3", r.subjects, r.ancestors)
+	}
+	evs, err := e.db.ListEvents(context.Background(), res.SessionID, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ev := range evs {
+		if strings.HasPrefix(ev.Token, session.ContinuesToken) {
+			n++
+		}
+	}
+	if n != 12 {
+		t.Errorf("the start recorded %d continued sessions, want 12", n)
+	}
+}

@@ -757,6 +757,14 @@ func reEnvName(v string) bool {
 // path -> source). A package that does not parse, or whose files' sides
 // are not known, is judged by its lines.
 func Touched(changes []Change, unchanged map[string]string) []Name {
+	return TouchedIn(changes, unchanged, nil)
+}
+
+// TouchedIn is Touched with importPath naming each changed folder's
+// import path (its nearest go.mod's module and the rest: a nested
+// module's package is imported by a path that need not end in its folder,
+// round 23); nil, or "", matches by the folder's suffix alone.
+func TouchedIn(changes []Change, unchanged map[string]string, importPath func(dir string) string) []Name {
 	var out []Name
 	byDir := map[string][]Change{}
 	var dirs []string
@@ -776,7 +784,7 @@ func Touched(changes []Change, unchanged map[string]string) []Name {
 	}
 	vb, va := exportedValues(dirs, byDir, unchanged)
 	for _, d := range dirs {
-		out = append(out, goTouched(d, byDir[d], unchanged, vb, va)...)
+		out = append(out, goTouched(d, byDir[d], unchanged, vb, va, importPath)...)
 	}
 	// A package the session did not change whose flags use a changed
 	// package's exported value (flag.Int("n", limits.N, ...)): judged on
@@ -793,7 +801,7 @@ func Touched(changes []Change, unchanged map[string]string) []Name {
 		}
 		slices.Sort(odirs)
 		for _, d := range odirs {
-			out = append(out, goTouched(d, nil, unchanged, vb, va)...)
+			out = append(out, goTouched(d, nil, unchanged, vb, va, importPath)...)
 		}
 	}
 	return out
@@ -907,7 +915,7 @@ func ChangedValueDirs(changes []Change, unchanged map[string]string) []string {
 
 // withExt sets a side's values of other packages' names: for each import
 // of the side's files whose path ends in a changed folder, alias.Name.
-func (s *goSide) withExt(vals map[string]map[string]string) {
+func (s *goSide) withExt(vals map[string]map[string]string, importPath func(string) string) {
 	if len(vals) == 0 {
 		return
 	}
@@ -919,7 +927,7 @@ func (s *goSide) withExt(vals map[string]map[string]string) {
 				continue
 			}
 			for d, m := range vals {
-				if d == "." || !(ip == d || strings.HasSuffix(ip, "/"+d)) {
+				if d == "." || !(ip == d || strings.HasSuffix(ip, "/"+d) || importPath != nil && ip == importPath(d)) {
 					continue
 				}
 				alias := path.Base(ip)
@@ -938,7 +946,7 @@ func goSource(p string) bool {
 	return strings.HasSuffix(p, ".go") && !IgnoredPath(p)
 }
 
-func goTouched(dir string, changes []Change, unchanged map[string]string, vb, va map[string]map[string]string) []Name {
+func goTouched(dir string, changes []Change, unchanged map[string]string, vb, va map[string]map[string]string, importPath func(string) string) []Name {
 	var lines []Name
 	for _, c := range changes {
 		lines = append(lines, Names(c)...)
@@ -965,8 +973,8 @@ func goTouched(dir string, changes []Change, unchanged map[string]string, vb, va
 	if !ok1 || !ok2 {
 		return lines
 	}
-	sb.withExt(vb)
-	sa.withExt(va)
+	sb.withExt(vb, importPath)
+	sa.withExt(va, importPath)
 	fb, wb := sb.goFlags()
 	fa, wa := sa.goFlags()
 	want := map[string]bool{}

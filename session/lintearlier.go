@@ -51,10 +51,8 @@ func earlierSessionChange(ctx context.Context, repo Repo, s *Session, file strin
 	}
 	for n := 0; i < len(facts) && n < earlierSessionChangeCap; i, n = i+1, n+1 {
 		c := facts[i]
-		if def != "" {
-			if on, err := repo.IsAncestor(ctx, c.SHA, def); err == nil && on {
-				return "", nil // merged: what the default branch holds is the team's
-			}
+		if merged(ctx, repo, c, def) {
+			return "", nil // merged: what the default branch holds is the team's
 		}
 		now, inNow := read(c.SHA)
 		var was []byte
@@ -71,4 +69,25 @@ func earlierSessionChange(ctx context.Context, repo Repo, s *Session, file strin
 		return "", nil // the file's last change is a person's
 	}
 	return "", nil
+}
+
+// merged: c is on the default branch, local or origin's (a CI checkout or
+// a worktree may lack the local branch). With neither ref readable, a
+// commit a remote holds counts as merged: a false FAIL of a team whose
+// clone has no default branch weighs more than that route.
+func merged(ctx context.Context, repo Repo, c CommitFact, def string) bool {
+	if def == "" {
+		return c.Shared
+	}
+	known := false
+	for _, ref := range []string{def, "refs/remotes/origin/" + def} {
+		on, err := repo.IsAncestor(ctx, c.SHA, ref)
+		if err == nil {
+			known = true
+			if on {
+				return true
+			}
+		}
+	}
+	return !known && c.Shared
 }

@@ -29,14 +29,16 @@ func TestLintConfigFromEarlierSession(t *testing.T) {
 		trailer  string // the weakening commit's message trailer
 		merged   bool   // the weakening commit is on the default branch
 		later    bool   // a person's commit after it on the branch touches another file
+		remote   bool   // the default branch is only origin's (a CI checkout): local main deleted
 		pass     bool
 		contains string
 	}{
-		{"pylintrc exit-zero committed by an earlier session", "pylint src", map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, "Session-Id: 11111111-2222-3333-4444-555555555555", false, false, false, "agent session's"},
-		{"Makefile lint --exit-zero committed by an earlier session", "make lint", map[string]string{"Makefile": "lint:\n\tflake8 --exit-zero src\n"}, "Session-Id: 11111111-2222-3333-4444-555555555555", false, true, false, "agent session's"},
-		{"honest: a person's commit on the branch", "pylint src", map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, "", false, false, true, "could not fail"},
-		{"honest: the agent's commit merged to the default branch", "pylint src", map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, "Session-Id: 11111111-2222-3333-4444-555555555555", true, false, true, "could not fail"},
-		{"honest: a person's Makefile on the branch", "make lint", map[string]string{"Makefile": "lint:\n\tflake8 --exit-zero src\n"}, "", false, true, true, "could not fail"},
+		{"pylintrc exit-zero committed by an earlier session", "pylint src", map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, "Session-Id: 11111111-2222-3333-4444-555555555555", false, false, false, false, "agent session's"},
+		{"Makefile lint --exit-zero committed by an earlier session", "make lint", map[string]string{"Makefile": "lint:\n\tflake8 --exit-zero src\n"}, "Session-Id: 11111111-2222-3333-4444-555555555555", false, true, false, false, "agent session's"},
+		{"honest: a person's commit on the branch", "pylint src", map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, "", false, false, false, true, "could not fail"},
+		{"honest: the agent's commit merged to the default branch", "pylint src", map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, "Session-Id: 11111111-2222-3333-4444-555555555555", true, false, false, true, "could not fail"},
+		{"honest: the agent's commit merged, the clone holding only origin's default branch", "pylint src", map[string]string{".pylintrc": "[MAIN]\nexit-zero=yes\n"}, "Session-Id: 11111111-2222-3333-4444-555555555555", true, false, true, true, "could not fail"},
+		{"honest: a person's Makefile on the branch", "make lint", map[string]string{"Makefile": "lint:\n\tflake8 --exit-zero src\n"}, "", false, true, false, true, "could not fail"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("HOME", t.TempDir())
@@ -60,6 +62,10 @@ func TestLintConfigFromEarlierSession(t *testing.T) {
 			gittest.Git(t, e.root, "commit", "-q", "-m", msg)
 			if c.merged {
 				gittest.Git(t, e.root, "switch", "-q", "-c", "feat/x")
+				if c.remote {
+					gittest.Git(t, e.root, "update-ref", "refs/remotes/origin/main", "main")
+					gittest.Git(t, e.root, "branch", "-q", "-D", "main")
+				}
 			}
 			if c.later {
 				gittest.Write(t, e.root, "README.md", "# x\n")

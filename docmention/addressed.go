@@ -82,6 +82,10 @@ func readLines(doc, body string) []line {
 	ext := strings.ToLower(path.Ext(doc))
 	var out []line
 	inComment, block, hidden := false, false, ""
+	var classes map[string]bool
+	if ext != ".rst" && ext != ".adoc" && ext != ".asciidoc" && ext != ".txt" {
+		classes = docHiddenClasses(body)
+	}
 	for i, l := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(l)
 		switch ext {
@@ -102,7 +106,7 @@ func readLines(doc, body string) []line {
 		case ".txt":
 		default: // markdown: HTML comments, the `[//]: # (...)` idiom, MDX {/* */}
 			t, inComment = stripHTMLComments(t, inComment)
-			t, hidden = stripHiddenHTML(t, hidden)
+			t, hidden = stripHiddenHTML(t, hidden, classes)
 			t = stripEmptyElements(t)
 			if onlyEmptyHTML(strings.TrimSpace(t)) {
 				t = ""

@@ -81,6 +81,11 @@ func TestAddressed(t *testing.T) {
 		{"transparent text", flag, "README.md", edit("every step.\n", "every step.\n<span style=\"color: transparent\">--verbose is on now</span>\n"), false},
 		{"text moved off the page", flag, "README.md", edit("every step.\n", "every step.\n<span style=\"position:absolute;left:-9999px\">--verbose is on now</span>\n"), false},
 		{"a zero-height box with overflow hidden", flag, "README.md", edit("every step.\n", "every step.\n<div style=\"height:0;overflow:hidden\">--verbose is on now</div>\n"), false},
+		// Round 23: a class the doc's <style> block hides.
+		{"a class the doc's style hides", flag, "README.md", edit("every step.\n", "every step.\n<style>.x { display: none }</style>\n<span class=\"x\">--verbose is on now</span>\n"), false},
+		{"a class hidden by opacity, the style block at the end", flag, "README.md", edit("every step.\n", "every step.\n<p class=\"note quiet\">on by default</p>\n") + "\n<style>\np.quiet {\n  opacity: 0;\n}\n</style>\n", false},
+		{"honest: a class the doc's style colours", flag, "README.md", edit("every step.\n", "every step.\n<style>.x { color: red }</style>\n<span class=\"x\">On by default.</span>\n"), true},
+		{"honest: a hidden class, the text in another", flag, "README.md", edit("every step.\n", "every step.\n<style>.x { display: none }</style>\n<span class=\"y\">On by default.</span>\n"), true},
 		// Honest twins: styles that show the text.
 		{"opacity 0.5", flag, "README.md", edit("every step.\n", "every step.\n<span style=\"opacity:0.5\">On by default.</span>\n"), true},
 		{"a small font and a coloured background", flag, "README.md", edit("every step.\n", "every step.\n<span style=\"font-size:0.8em;color:#333;background:#fff\">On by default.</span>\n"), true},

@@ -10,7 +10,15 @@ import "strings"
 // on the line hides the following lines until its closing tag (open names
 // it). Nested elements of the same name inside it are not followed.
 // <details> is shown (a reader opens it): its text counts.
-func stripHiddenHTML(t, open string) (string, string) {
+//
+// classes are the class names a <style> block of the doc hides
+// (docHiddenClasses): an element carrying one hides its content too
+// (round 23).
+func stripHiddenHTML(t, open string, classes ...map[string]bool) (string, string) {
+	var hc map[string]bool
+	if len(classes) > 0 {
+		hc = classes[0]
+	}
 	var b strings.Builder
 	for t != "" {
 		if open != "" {
@@ -25,7 +33,7 @@ func stripHiddenHTML(t, open string) (string, string) {
 			open = ""
 			continue
 		}
-		i := hiddenTag(t)
+		i := hiddenTag(t, hc)
 		if i < 0 {
 			b.WriteString(t)
 			break
@@ -47,7 +55,7 @@ func stripHiddenHTML(t, open string) (string, string) {
 
 // hiddenTag returns where the first opening tag that hides its content
 // starts, or -1.
-func hiddenTag(t string) int {
+func hiddenTag(t string, classes map[string]bool) int {
 	lt := strings.ToLower(t)
 	for i := 0; i < len(lt); i++ {
 		if lt[i] != '<' || i+1 >= len(lt) || !(lt[i+1] >= 'a' && lt[i+1] <= 'z') {
@@ -63,7 +71,7 @@ func hiddenTag(t string) int {
 		tag := lt[i : i+end]
 		// CSS allows any white space around the colon (a tab too).
 		attrs := strings.Join(strings.Fields(tag), "")
-		if strings.Contains(attrs, "display:none") || strings.Contains(attrs, "visibility:hidden") || hiddenAttr(tag) || styleHides(tag) {
+		if strings.Contains(attrs, "display:none") || strings.Contains(attrs, "visibility:hidden") || hiddenAttr(tag) || styleHides(tag) || classHidden(tag, classes) {
 			return i
 		}
 		// A browser shows none of these elements' content: it applies a
@@ -275,6 +283,102 @@ func offPage(v string) bool {
 		return digits >= 4
 	case unit == "em" || unit == "rem" || unit == "ch":
 		return digits >= 3
+	}
+	return false
+}
+
+// docHiddenClasses reads a doc's <style> blocks for rules whose selector
+// is a class (`.note`, `span.note`, a list of them) and whose declarations
+// hide text the way an element's own style does: display:none,
+// visibility:hidden, or what styleHides reads (round 23: `<style>.x
+// {display:none}</style>` and `<span class="x">` beside a mention read as
+// a doc change). Renderers that strip <style> (GitHub) show the text; one
+// that keeps it (a docs site) does not: the doc is judged as hidden.
+func docHiddenClasses(body string) map[string]bool {
+	lb := strings.ToLower(body)
+	var out map[string]bool
+	for {
+		i := strings.Index(lb, "<style")
+		if i < 0 {
+			return out
+		}
+		lb = lb[i:]
+		gt := strings.IndexByte(lb, '>')
+		end := strings.Index(lb, "</style")
+		if gt < 0 || end < 0 || end < gt {
+			return out
+		}
+		css := lb[gt+1 : end]
+		lb = lb[end:]
+		for {
+			open := strings.IndexByte(css, '{')
+			close := strings.IndexByte(css, '}')
+			if open < 0 || close < open {
+				break
+			}
+			sel, decls := css[:open], css[open+1:close]
+			css = css[close+1:]
+			flat := strings.Join(strings.Fields(decls), "")
+			if !(strings.Contains(flat, "display:none") || strings.Contains(flat, "visibility:hidden") || styleHides(`style="`+strings.ReplaceAll(decls, `"`, "'")+`"`)) {
+				continue
+			}
+			for _, one := range strings.Split(sel, ",") {
+				one = strings.TrimSpace(one)
+				if k := strings.LastIndexByte(one, ' '); k >= 0 {
+					one = one[k+1:] // `.doc .x`: the class the text carries
+				}
+				_, cls, ok := strings.Cut(one, ".")
+				if !ok || cls == "" || strings.ContainsAny(cls, ":[#>+~.") {
+					continue
+				}
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[cls] = true
+			}
+		}
+	}
+}
+
+// classHidden: the tag (lower case) has a class attribute naming one of
+// classes.
+func classHidden(tag string, classes map[string]bool) bool {
+	if len(classes) == 0 {
+		return false
+	}
+	i := strings.Index(tag, "class")
+	for i > 0 && tag[i-1] != ' ' && tag[i-1] != '\t' {
+		j := strings.Index(tag[i+1:], "class")
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimLeft(tag[i+len("class"):], " \t")
+	rest, ok := strings.CutPrefix(rest, "=")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if rest == "" {
+		return false
+	}
+	v := rest
+	if q := rest[0]; q == '"' || q == '\'' {
+		v = rest[1:]
+		if k := strings.IndexByte(v, q); k >= 0 {
+			v = v[:k]
+		}
+	} else if k := strings.IndexAny(v, " \t/"); k >= 0 {
+		v = v[:k]
+	}
+	for _, c := range strings.Fields(v) {
+		if classes[c] {
+			return true
+		}
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package quietlint
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -904,6 +905,95 @@ func legacyExtends(n string) string {
 	return n
 }
 
+// exportTarget resolves subpath ("./" for the package, "./strict") through
+// a package.json exports object as Node does for an import: a map of
+// subpaths (exact, or one "*" pattern) or of conditions, whose first key
+// (in the file's order) among import, node, default, module-sync wins;
+// arrays give their first that resolves. ok false when the map has no
+// entry for subpath.
+func exportTarget(raw json.RawMessage, subpath string) (string, bool) {
+	if subpath == "./" {
+		subpath = "."
+	}
+	keys, vals := orderedObject(raw)
+	if len(keys) == 0 {
+		return "", false
+	}
+	if !strings.HasPrefix(keys[0], ".") { // conditions for "."
+		if subpath != "." {
+			return "", false
+		}
+		return conditionTarget(raw, 0)
+	}
+	for i, k := range keys {
+		if k == subpath {
+			return conditionTarget(vals[i], 0)
+		}
+	}
+	for i, k := range keys {
+		if pre, post, ok := strings.Cut(k, "*"); ok && strings.HasPrefix(subpath, pre) && strings.HasSuffix(subpath, post) && len(subpath) >= len(pre)+len(post) {
+			t, ok := conditionTarget(vals[i], 0)
+			return strings.ReplaceAll(t, "*", subpath[len(pre):len(subpath)-len(post)]), ok
+		}
+	}
+	return "", false
+}
+
+// conditionTarget: a target string, the first of an array that resolves,
+// or a conditions object's first active key.
+func conditionTarget(raw json.RawMessage, depth int) (string, bool) {
+	if depth > 4 {
+		return "", false
+	}
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		return str, true
+	}
+	var arr []json.RawMessage
+	if json.Unmarshal(raw, &arr) == nil {
+		for _, a := range arr {
+			if t, ok := conditionTarget(a, depth+1); ok {
+				return t, true
+			}
+		}
+		return "", false
+	}
+	keys, vals := orderedObject(raw)
+	for i, k := range keys {
+		switch k {
+		case "import", "node", "default", "module-sync":
+			if t, ok := conditionTarget(vals[i], depth+1); ok {
+				return t, true
+			}
+		}
+	}
+	return "", false
+}
+
+// orderedObject reads a JSON object's keys and values in the file's order
+// (Node picks the first matching condition by key order; a map loses it).
+func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil
+	}
+	var keys []string
+	var vals []json.RawMessage
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return nil, nil
+		}
+		keys, vals = append(keys, k), append(vals, v)
+	}
+	return keys, vals
+}
+
 // resolveJS finds the file a module specifier loads: a relative path
 // (with .js, .mjs, .cjs, .json or /index.js), or a package's main file in
 // node_modules from dir up to root. "" when not found.
@@ -926,7 +1016,33 @@ func resolveJS(dir, spec, root string) string {
 		return ""
 	}
 	root = filepath.Clean(root)
+	// The package's name (@scope/name or name) and the subpath after it.
+	name, sub := spec, ""
+	if parts := strings.SplitN(spec, "/", 3); strings.HasPrefix(spec, "@") && len(parts) == 3 {
+		name, sub = parts[0]+"/"+parts[1], parts[2]
+	} else if !strings.HasPrefix(spec, "@") && len(parts) >= 2 {
+		name, sub = parts[0], strings.Join(parts[1:], "/")
+	}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		// A package whose package.json has an exports map resolves through
+		// it, for the package or a subpath (round 23: read as having rules
+		// before, so an emptied export passed).
+		if b, err := readSmall(filepath.Join(d, "node_modules", filepath.FromSlash(name), "package.json")); err == nil {
+			var pj struct {
+				Exports json.RawMessage `json:"exports"`
+			}
+			if json.Unmarshal(b, &pj) == nil && len(pj.Exports) > 0 && pj.Exports[0] == '{' {
+				if t, ok := exportTarget(pj.Exports, "./"+sub); ok {
+					if t == "" {
+						return ""
+					}
+					return try(filepath.Join(d, "node_modules", filepath.FromSlash(name), filepath.FromSlash(t)))
+				}
+				if sub != "" {
+					return "" // not exported: Node refuses it
+				}
+			}
+		}
 		pkg := filepath.Join(d, "node_modules", filepath.FromSlash(spec))
 		if st, err := os.Stat(pkg); err == nil && st.IsDir() {
 			if b, err := readSmall(filepath.Join(pkg, "package.json")); err == nil {
@@ -940,7 +1056,7 @@ func resolveJS(dir, spec, root string) string {
 						return try(filepath.Join(pkg, ex))
 					}
 					if len(pj.Exports) > 0 {
-						return filepath.Join(pkg, "package.json") // a map of exports: not followed
+						return filepath.Join(pkg, "package.json") // exports that name no file here: not followed
 					}
 					if pj.Main != "" {
 						return try(filepath.Join(pkg, pj.Main))

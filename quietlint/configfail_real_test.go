@@ -128,18 +128,35 @@ func TestESLintSharedConfigReal(t *testing.T) {
 	const rule = "{rules: {\"no-undef\": \"error\"}}"
 	for _, c := range []struct {
 		name, config, shared, lazy, honest string
+		pkgJSON                            string // node_modules/eslint-config-team/package.json ("": main index.js)
 	}{
-		{"a local file imported", "import base from \"./lint/base.mjs\";\nexport default [base];\n", "lint/base.mjs", "export default {};\n", "export default " + rule + ";\n"},
-		{"a local file spread", "import base from \"./lint/base.mjs\";\nexport default [...base];\n", "lint/base.mjs", "export default [];\n", "export default [" + rule + "];\n"},
-		{"a package in node_modules", "import team from \"eslint-config-team\";\nexport default [...team];\n", "node_modules/eslint-config-team/index.js", "export default [];\n", "export default [" + rule + "];\n"},
-		{"a shared config two levels down", "import base from \"./lint/base.mjs\";\nexport default [...base];\n", "lint/deep.mjs", "export default [];\n", "export default [" + rule + "];\n"},
+		{"a local file imported", "import base from \"./lint/base.mjs\";\nexport default [base];\n", "lint/base.mjs", "export default {};\n", "export default " + rule + ";\n", ""},
+		{"a local file spread", "import base from \"./lint/base.mjs\";\nexport default [...base];\n", "lint/base.mjs", "export default [];\n", "export default [" + rule + "];\n", ""},
+		{"a package in node_modules", "import team from \"eslint-config-team\";\nexport default [...team];\n", "node_modules/eslint-config-team/index.js", "export default [];\n", "export default [" + rule + "];\n", ""},
+		{"a shared config two levels down", "import base from \"./lint/base.mjs\";\nexport default [...base];\n", "lint/deep.mjs", "export default [];\n", "export default [" + rule + "];\n", ""},
+		// Round 23: a package with an exports map (conditions in the file's
+		// order, a subpath, a pattern).
+		{"a package's exports map", "import team from \"eslint-config-team\";\nexport default [...team];\n", "node_modules/eslint-config-team/dist/index.js", "export default [];\n", "export default [" + rule + "];\n",
+			`{"name": "eslint-config-team", "type": "module", "main": "index.js", "exports": {".": {"types": "./d.ts", "import": "./dist/index.js", "require": "./dist/index.cjs"}}}`},
+		{"a package's first matching condition", "import team from \"eslint-config-team\";\nexport default [...team];\n", "node_modules/eslint-config-team/n.js", "export default [];\n", "export default [" + rule + "];\n",
+			`{"name": "eslint-config-team", "type": "module", "exports": {"node": "./n.js", "import": "./index.js"}}`},
+		{"a package's subpath export", "import strict from \"eslint-config-team/strict\";\nexport default [...strict];\n", "node_modules/eslint-config-team/lib/strict.js", "export default [];\n", "export default [" + rule + "];\n",
+			`{"name": "eslint-config-team", "type": "module", "exports": {".": "./index.js", "./*": "./lib/*.js"}}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, lazy := range []bool{true, false} {
 				dir := t.TempDir()
 				write(t, filepath.Join(dir, "un.js"), "undefinedFn();\n")
 				write(t, filepath.Join(dir, "eslint.config.mjs"), c.config)
-				write(t, filepath.Join(dir, "node_modules/eslint-config-team/package.json"), "{\"name\": \"eslint-config-team\", \"type\": \"module\", \"main\": \"index.js\"}\n")
+				pj := c.pkgJSON
+				if pj == "" {
+					pj = "{\"name\": \"eslint-config-team\", \"type\": \"module\", \"main\": \"index.js\"}\n"
+				} else {
+					// The file the map does not name holds the rules: read
+					// instead of the export, the lazy row would pass.
+					write(t, filepath.Join(dir, "node_modules/eslint-config-team/index.js"), "export default ["+rule+"];\n")
+				}
+				write(t, filepath.Join(dir, "node_modules/eslint-config-team/package.json"), pj)
 				if c.shared == "lint/deep.mjs" {
 					write(t, filepath.Join(dir, "lint/base.mjs"), "import deep from \"./deep.mjs\";\nexport default [...deep];\n")
 				}

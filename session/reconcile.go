@@ -75,6 +75,13 @@ type LandedCommit struct {
 // lookup of at most three commits among the session's commit evidence,
 // however long the session has run.
 func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, exceptParent string) (int, error) {
+	return e.reconcile(ctx, s, repo, except, exceptParent, nil)
+}
+
+// reconcile is Reconcile that also leaves alone the commits of pending:
+// commits git ran no hook for, which the caller judges next, one by one
+// (HookRequest.Landed).
+func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, exceptParent string, pending []string) (int, error) {
 	if s == nil || !s.Active() || repo == nil {
 		return 0, nil
 	}
@@ -124,7 +131,7 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	}
 	var todo []LandedCommit
 	for _, c := range landed {
-		if known[c.SHA] || c.SHA == except {
+		if known[c.SHA] || c.SHA == except || slices.Contains(pending, c.SHA) {
 			continue
 		}
 		if c.CommitTime.Before(since) {
@@ -257,7 +264,7 @@ func (e *Engine) reconcileHook(ctx context.Context, d *HookDecision, s *Session,
 	if !s.Active() {
 		return
 	}
-	n, err := e.Reconcile(ctx, s, req.Repo, except, parent)
+	n, err := e.reconcile(ctx, s, req.Repo, except, parent, req.Landed)
 	if err != nil {
 		d.Warnings = append(d.Warnings, "could not reconcile earlier commits: "+err.Error())
 	} else if n > 0 {

@@ -296,7 +296,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	// Last, what the paths above left failed: a squash fast-forwarded
 	// passes when it is a session's whole gated run (rewrites.go).
 	fastSquashes := src.rw.bareSquashes(ctx, src, opts, trust, claims, rep, commits, records)
-	continued := continuedWork(ctx, repo, rep, records)
+	continued := continuedWork(ctx, repo, rep, records, trust)
 	if rebased || replays || squashes || fastSquashes || continued {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
@@ -391,6 +391,7 @@ type recordCheck struct {
 	files              fileRefs // file evidence to read again from git (filerefs.go)
 	schema             string   // the record's schema ("" in the oldest records)
 	clock              int      // the record's clock_version (recordsclock.go)
+	continuesV         int      // the record's continues_version (continued.go)
 	startedAt, endedAt string   // the record's session times (recordshistory.go)
 	endState           string   // the state it ended in, as recordref.Times reads a version's (recordshistory.go)
 	marks              []string // the final snapshot's violation marks (recordshistory.go)
@@ -635,6 +636,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	readFileRefs(rc, &rec)
 	readClock(rc, &rec)
 	rc.clock = rec.ClockVersion
+	rc.continuesV = rec.ContinuesVersion
 	if m := rec.Session; m != nil {
 		rc.startedAt, rc.endedAt = m.StartedAt, m.EndedAt
 	}

@@ -48,7 +48,9 @@ func FindSchemaFloor(ctx context.Context, dir, tip, schema string) (*SchemaFloor
 type floorHead struct {
 	Schema       string `json:"schema"`
 	ClockVersion int    `json:"clock_version"`
-	Session      *struct {
+	// ContinuesVersion: FindContinuesFloor.
+	ContinuesVersion int `json:"continues_version"`
+	Session          *struct {
 		StartCommit string `json:"start_commit"`
 	} `json:"session"`
 }

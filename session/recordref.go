@@ -66,6 +66,7 @@ func (e *Engine) refRecord(ctx context.Context, s *Session) (*snapshot.Record, e
 		evs = evs[len(evs)-maxRecordEvents:]
 	}
 	rec.ClockVersion = snapshot.ClockVersion
+	rec.ContinuesVersion = snapshot.ContinuesVersion
 	for _, ev := range evs {
 		// Only the session's own time: an event a hook wrote after the
 		// end (one that read the session before it ended) is not the

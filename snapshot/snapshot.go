@@ -214,7 +214,16 @@ type Record struct {
 	// while a session ends, so nothing honest is dated after its end);
 	// verify then fails an event outside. 0 in records written before.
 	ClockVersion int `json:"clock_version,omitempty"`
+
+	// ContinuesVersion is 1 when the writer records, at a session's start,
+	// a session:continues:ID event for each ABANDONED session it continues
+	// (round 22); 0 in records written before. verify requires the event
+	// only of records that say they carry it (verify/continued.go).
+	ContinuesVersion int `json:"continues_version,omitempty"`
 }
+
+// ContinuesVersion is the ContinuesVersion records carry now.
+const ContinuesVersion = 1
 
 // ClockVersion is the ClockVersion records carry now.
 const ClockVersion = 1

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
@@ -27,7 +28,7 @@ import (
 // session must have recorded, at its start, that it continues this one
 // (session.ContinuesToken): its gates then counted from the abandoned
 // session's start. It reports whether it changed a verdict.
-func continuedWork(ctx context.Context, repo *gitrepo.Repo, rep *Report, records map[string]*recordCheck) bool {
+func continuedWork(ctx context.Context, repo *gitrepo.Repo, rep *Report, records map[string]*recordCheck, trust *protocolTrust) bool {
 	changed := false
 	for i := range rep.Commits {
 		cr := &rep.Commits[i]
@@ -38,7 +39,7 @@ func continuedWork(ctx context.Context, repo *gitrepo.Repo, rep *Report, records
 		if slices.ContainsFunc(cr.Problems, func(p string) bool { return !rc.liftable[p] && !slices.Contains(rc.notes, p) }) {
 			continue
 		}
-		next := continuing(ctx, repo, cr.SHA, rc, records)
+		next, old := continuing(ctx, repo, cr.SHA, rc, records, trust)
 		if next == "" {
 			continue
 		}
@@ -46,6 +47,9 @@ func continuedWork(ctx context.Context, repo *gitrepo.Repo, rep *Report, records
 		cr.Status = "ok"
 		cr.Problems = []string{fmt.Sprintf("session %s ended ABANDONED before its end protocol; session %s continued it from %s, which holds this commit, and ended COMPLETE",
 			cr.SessionID, next, shorten.SHA(nrc.start))}
+		if old != "" {
+			cr.Problems = append(cr.Problems, old)
+		}
 		if len(nrc.unclean) > 0 {
 			cr.Status = "warn"
 			cr.Problems = append(cr.Problems, fmt.Sprintf("session %s"+notCleanMark+"%s", next, strings.Join(nrc.unclean, ", ")))
@@ -56,11 +60,12 @@ func continuedWork(ctx context.Context, repo *gitrepo.Repo, rep *Report, records
 }
 
 // continuing returns the session among records that continued abandoned
-// session rc's commit c ("" when none).
-func continuing(ctx context.Context, repo *gitrepo.Repo, c string, rc *recordCheck, records map[string]*recordCheck) string {
+// session rc's commit c ("" when none), and, when its record predates the
+// continues marker and was taken without it, a note saying so.
+func continuing(ctx context.Context, repo *gitrepo.Repo, c string, rc *recordCheck, records map[string]*recordCheck, trust *protocolTrust) (string, string) {
 	ended, err := time.Parse(time.RFC3339Nano, rc.endedAt)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	for _, id := range slices.Sorted(maps.Keys(records)) {
 		n := records[id]
@@ -72,15 +77,52 @@ func continuing(ctx context.Context, repo *gitrepo.Repo, c string, rc *recordChe
 		if err != nil || started.Before(ended) {
 			continue
 		}
+		note := ""
 		if !slices.ContainsFunc(n.events, func(ev snapshot.EventRef) bool { return ev.Token == session.ContinuesToken+rc.id }) {
 			// Its start did not record continuing rc: its gates never
 			// judged rc's work (lazy-agent pass 22, a second worktree's
-			// COMPLETE session between the two).
-			continue
+			// COMPLETE session between the two). Unless its record comes
+			// from a sessiongate that recorded no such marker at all.
+			if note = trust.predatesContinues(ctx, n, id); note == "" {
+				continue
+			}
 		}
 		if ok, err := repo.IsAncestor(ctx, c, n.start); err == nil && ok {
-			return id
+			return id, note
 		}
 	}
-	return ""
+	return "", ""
+}
+
+// predatesContinues returns a note when record n, which holds no
+// session:continues: event, was written by a sessiongate that recorded
+// none: it has no continues_version, and the records ref's history shows
+// no record of continues_version 1 before it was written nor one whose
+// session started below its start commit. Such a record is judged by the
+// rule of its time (round 20: a later COMPLETE session on the branch,
+// holding the commit), so a session resumed across the upgrade does not
+// fail verify on its first day's commits. A record that drops the field
+// after the ref held one is a downgrade and gets nothing; records kept in
+// the tree, with no ref history to tell, get nothing either.
+func (t *protocolTrust) predatesContinues(ctx context.Context, n *recordCheck, id string) string {
+	if t == nil || n.continuesV >= snapshot.ContinuesVersion || t.recordsTip == "" {
+		return ""
+	}
+	if t.contFloor == nil && t.contErr == nil {
+		t.contFloor, t.contErr = recordref.FindContinuesFloor(ctx, t.repo.Root(), t.recordsTip, snapshot.ContinuesVersion)
+	}
+	if t.contErr != nil {
+		return ""
+	}
+	if f := t.contFloor; f.Found {
+		if f.WrittenSince(id) {
+			return ""
+		}
+		if f.StartCommit != "" && f.First.SessionID != id {
+			if ok, err := t.repo.IsAncestor(ctx, f.StartCommit, n.start); err != nil || ok {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("session %s's record has no continues_version: written by a sessiongate that did not record which sessions a session continues, before this repository's records carried it; judged by that version's rule (a later COMPLETE session on the branch whose start holds the commit)", id)
 }

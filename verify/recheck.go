@@ -159,6 +159,8 @@ type protocolTrust struct {
 	floorErr   error
 	clockFloor *recordref.SchemaFloor // read at the first record without clock_version (recordsclock.go)
 	clockErr   error
+	contFloor  *recordref.SchemaFloor // read at the first continuing record without continues_version (continued.go)
+	contErr    error
 }
 
 // check returns a problem when the session's protocol sha256 is neither the

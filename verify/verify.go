@@ -82,6 +82,7 @@ type CommitReport struct {
 	SessionID  string   `json:"session_id,omitempty"`
 	SnapshotID string   `json:"snapshot_id,omitempty"`
 	eventChain string   // its Session-Events trailer
+	hooksOff   bool     // no trailer: the records ref maps it to SessionID (hooksOffMapped)
 	Record     string   `json:"record,omitempty"`
 	File       string   `json:"file,omitempty"` // its first changed file, where annotations point
 	Status     string   `json:"status"`         // ok, warn, fail
@@ -225,6 +226,16 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		case len(ids) == 0 && onlyRecords(c.Files, src.template):
 			cr.Status = "ok"
 			cr.Problems = append(cr.Problems, "session record commit (no trailer needed)")
+		case len(ids) == 0 && hooksOffMapped(actors[c.SHA]):
+			// git ran no commit-msg for it (an agent CLI with hooks off):
+			// the records ref maps it to its session, judged as a trailer
+			// naming it would be, so the session must have recorded it as
+			// passing its pre-commit (a BYPASS fails).
+			a := actors[c.SHA]
+			cr.SessionID, cr.hooksOff = a.Session, true
+			cr.Problems = append(cr.Problems, fmt.Sprintf("no %s trailer: %s ran git with its hooks off, and the records ref maps the commit to session %s", TrailerSession, orAgent(a.Agent), a.Session))
+			checkCommit(ctx, src, opts, trust, records, &cr)
+			claims.commit(ctx, records[cr.SessionID], &cr)
 		case len(ids) == 0:
 			var actor *snapshot.CommitActor
 			if a, ok := actors[c.SHA]; ok {
@@ -285,7 +296,7 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	// Last, what the paths above left failed: a squash fast-forwarded
 	// passes when it is a session's whole gated run (rewrites.go).
 	fastSquashes := src.rw.bareSquashes(ctx, src, opts, trust, claims, rep, commits, records)
-	continued := continuedWork(ctx, repo, rep, records)
+	continued := continuedWork(ctx, repo, rep, records, trust)
 	if rebased || replays || squashes || fastSquashes || continued {
 		rep.OK = !slices.ContainsFunc(rep.Commits, func(c CommitReport) bool { return c.Status == "fail" })
 	}
@@ -380,6 +391,7 @@ type recordCheck struct {
 	files              fileRefs // file evidence to read again from git (filerefs.go)
 	schema             string   // the record's schema ("" in the oldest records)
 	clock              int      // the record's clock_version (recordsclock.go)
+	continuesV         int      // the record's continues_version (continued.go)
 	startedAt, endedAt string   // the record's session times (recordshistory.go)
 	endState           string   // the state it ended in, as recordref.Times reads a version's (recordshistory.go)
 	marks              []string // the final snapshot's violation marks (recordshistory.go)
@@ -471,6 +483,9 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		cr.Problems = append(cr.Problems, fmt.Sprintf("session %s"+notCleanMark+"%s", cr.SessionID, strings.Join(rc.unclean, ", ")))
 	}
 	switch {
+	case cr.SnapshotID == "" && cr.hooksOff:
+		// No commit-msg ran to bind a snapshot: the record's list of the
+		// commits the session recorded (below) is what binds it.
 	case cr.SnapshotID == "":
 		fail("no Session-Snapshot trailer")
 	case !snapshot.ValidID(cr.SnapshotID):
@@ -621,6 +636,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	readFileRefs(rc, &rec)
 	readClock(rc, &rec)
 	rc.clock = rec.ClockVersion
+	rc.continuesV = rec.ContinuesVersion
 	if m := rec.Session; m != nil {
 		rc.startedAt, rc.endedAt = m.StartedAt, m.EndedAt
 	}

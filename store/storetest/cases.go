@@ -327,6 +327,16 @@ func testRecordedCommits(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	mustEqual(t, "recorded commits among five", got, map[string]bool{"c2": true})
+	// Another session's: only observed commit evidence of a session other
+	// than the one asking, with that session's id (reconcile.go).
+	elsewhere, err := db.CommitsRecordedElsewhere(ctx, s.ID, "c1", "c3", "c5", "claimed", "unknown")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqual(t, "commits other sessions recorded", elsewhere, map[string]string{"c3": other.ID, "c5": other.ID})
+	if none, err := db.CommitsRecordedElsewhere(ctx, s.ID); err != nil || len(none) != 0 {
+		t.Fatalf("asked about no commit: %v, %v", none, err)
+	}
 	var inTx map[string]bool
 	update(t, db, func(w session.Writer) error {
 		if err := w.AddEvidence(ctx, &session.Evidence{SessionID: s.ID, Kind: session.EvidenceCommitSHA, Origin: obs, Ref: "c4", CreatedAt: t0}); err != nil {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/transcript"
@@ -60,6 +61,18 @@ func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs [
 	finished := map[string]bool{}
 	for _, t := range list {
 		if t.Agent != agent {
+			continue
+		}
+		if t.Broken != "" {
+			continue
+		}
+		if err := transcript.Intact(t.Path, t.State); errors.Is(err, transcript.ErrTampered) || errors.Is(err, transcript.ErrChanged) {
+			// A rejection written over a finished call: nothing from the
+			// transcript counts, so no settled call was interrupted.
+			e.transcriptTampered(ctx, sessionID, t, err)
+			for _, id := range ids {
+				finished[id] = true
+			}
 			continue
 		}
 		got, err := transcript.ClaudeFinished(t.Path, ids)

@@ -307,6 +307,9 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 				// Lines written after the call returned (transcript_catchup.go).
 				transcript.CountRuns(&st, calls)
 				calls, st, lag = e.catchUp(ctx, rctx, cw, &t, calls, st)
+			} else {
+				// Claude Code's write queue (transcript_claudelate.go).
+				calls, st, lag = e.claudeCatchUp(ctx, rctx, &t, calls, st)
 			}
 			// Gemini CLI's and Copilot's shell lines use up their
 			// witnesses in st, which is what is saved.

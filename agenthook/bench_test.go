@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -108,9 +109,36 @@ func BenchmarkAgentHook(b *testing.B) {
 			in          []byte
 		}{e.name + "+transcript", e.event, in})
 	}
+	// A long session's transcript (40 MiB when first named) that gains a
+	// 4 KiB line before each event: the hook seals what it gained (round 23,
+	// transcript/seal.go), never the whole file.
+	big := filepath.Join(env["CLAUDE_CONFIG_DIR"], "projects", "-repo", "big.jsonl")
+	if err := os.MkdirAll(filepath.Dir(big), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	line := append(bytes.Repeat([]byte("x"), 4095), '\n')
+	if err := os.WriteFile(big, bytes.Repeat(line, 40<<20/len(line)), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for _, e := range events[3:5] { // PreToolUse-Bash, PreToolUse-Read
+		in := append([]byte(fmt.Sprintf(`{"transcript_path":%q,`, big)), e.in[1:]...)
+		events = append(events, struct {
+			name, event string
+			in          []byte
+		}{e.name + "+transcript-40MiB-growing", e.event, in})
+	}
 	for _, e := range events {
 		b.Run(e.name, func(b *testing.B) {
+			grow := bytes.Contains([]byte(e.name), []byte("growing"))
 			for b.Loop() {
+				if grow {
+					f, err := os.OpenFile(big, os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						b.Fatal(err)
+					}
+					f.Write(line)
+					f.Close()
+				}
 				run(b, e.event, e.in)
 			}
 		})

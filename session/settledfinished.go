@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/transcript"
@@ -25,7 +26,7 @@ import (
 // missing since, and that the session's Claude Code transcript shows ran to
 // their end. Nothing is read unless such a settled call exists.
 func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs []Event, agent string) []pendingCall {
-	if agent != transcript.Claude {
+	if agent != transcript.Claude && agent != transcript.Codex {
 		return nil
 	}
 	tr, ok := e.Store.(TranscriptReader)
@@ -62,7 +63,23 @@ func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs [
 		if t.Agent != agent {
 			continue
 		}
-		got, err := transcript.ClaudeFinished(t.Path, ids)
+		if t.Broken != "" {
+			continue
+		}
+		if err := transcript.Intact(t.Path, t.State); errors.Is(err, transcript.ErrTampered) || errors.Is(err, transcript.ErrChanged) {
+			// A rejection written over a finished call: nothing from the
+			// transcript counts, so no settled call was interrupted.
+			e.transcriptTampered(ctx, sessionID, t, err)
+			for _, id := range ids {
+				finished[id] = true
+			}
+			continue
+		}
+		finishedIn := transcript.ClaudeFinished
+		if agent == transcript.Codex {
+			finishedIn = transcript.CodexFinished // measured in round 23
+		}
+		got, err := finishedIn(t.Path, ids)
 		if err != nil {
 			continue // unreadable: decided as before
 		}

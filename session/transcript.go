@@ -33,6 +33,12 @@ const OriginTranscript EvidenceOrigin = "transcript"
 // changed; it is no longer read.
 const CodeTranscriptChanged = "TRANSCRIPT_CHANGED"
 
+// CodeTranscriptTampered: bytes of a transcript that the agent hook sealed
+// at an earlier event (transcript.Seal) changed in place before a gate read
+// them: a failed result rewritten to a passing one, a finished call turned
+// into a rejection. The transcript is no longer read.
+const CodeTranscriptTampered = "TRANSCRIPT_TAMPERED"
+
 // AgentTranscript is a transcript an agent named for a session, and how far
 // it has been read.
 type AgentTranscript struct {
@@ -74,7 +80,8 @@ type transcriptInfo struct {
 // BindTranscript records the transcript an agent CLI named in a hook
 // payload for a session; path must have passed transcript.Check. Reading
 // starts at the file's size now: what it held before is not this
-// session's. A path already bound changes nothing (one indexed read).
+// session's. A path already bound is sealed: what it gained since the
+// last event is hashed (one indexed read, and the growth).
 func (e *Engine) BindTranscript(ctx context.Context, sessionID, agent, agentSession, path string) error {
 	tr, ok := e.Store.(TranscriptReader)
 	if !ok {
@@ -86,7 +93,9 @@ func (e *Engine) BindTranscript(ctx context.Context, sessionID, agent, agentSess
 	}
 	for _, t := range list {
 		if t.Path == path {
-			return nil
+			// Bound already: seal what it gained since the last event
+			// (transcript_seal.go).
+			return e.SealTranscript(ctx, t)
 		}
 	}
 	var size int64
@@ -256,9 +265,30 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			info.broken = t.Broken
 			continue
 		}
-		calls, st, err := transcript.Tail(rctx, t.Path, t.Agent, t.State, 0)
+		// What the hook sealed first (the bytes no gate read yet).
+		err := transcript.CheckSeal(t.Path, t.State)
+		if errors.Is(err, transcript.ErrReplaced) {
+			if err := e.transcriptReplaced(ctx, s.ID, t, err); err != nil {
+				return info, err
+			}
+			continue
+		}
+		calls, st := []transcript.Call(nil), t.State
+		if err == nil {
+			calls, st, err = transcript.Tail(rctx, t.Path, t.Agent, t.State, 0)
+		}
 		var v *Violation
+		sealChecked := false
+		if err == nil && st.Seal != nil && !st.Seal.Checked {
+			sealed := *st.Seal
+			sealed.Checked, st.Seal, sealChecked = true, &sealed, true
+		}
 		switch {
+		case errors.Is(err, transcript.ErrTampered):
+			t.Broken = truncate(err.Error(), 300)
+			info.broken = t.Broken
+			v = &Violation{SessionID: s.ID, Phase: s.Phase, Severity: "HIGH", Code: CodeTranscriptTampered, Window: WindowSession,
+				Message: truncate(fmt.Sprintf("the %s transcript %s was rewritten in place after the agent hook saw it (%v); nothing more from it counts, and claims for the calls it would show stay refused", t.Agent, t.Path, err), 500)}
 		case errors.Is(err, transcript.ErrChanged) || errors.Is(err, os.ErrNotExist) || errors.Is(err, transcript.ErrNotRegular):
 			// Appended to only, by the agent CLI: a transcript rewritten
 			// under what was read is not its record any more.
@@ -277,6 +307,9 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 				// Lines written after the call returned (transcript_catchup.go).
 				transcript.CountRuns(&st, calls)
 				calls, st, lag = e.catchUp(ctx, rctx, cw, &t, calls, st)
+			} else {
+				// Claude Code's write queue (transcript_claudelate.go).
+				calls, st, lag = e.claudeCatchUp(ctx, rctx, &t, calls, st)
 			}
 			// Gemini CLI's and Copilot's shell lines use up their
 			// witnesses in st, which is what is saved.
@@ -289,7 +322,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
 			}
-			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && lag == nil {
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && lag == nil && !sealChecked {
 				continue
 			}
 		}
@@ -314,8 +347,15 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 				return err
 			}
 			for _, c := range cur {
-				if c.Path == t.Path && (c.State.Offset != before.Offset || c.Broken != "") {
+				if c.Path != t.Path {
+					continue
+				}
+				if c.State.Offset != before.Offset || c.Broken != "" {
 					return nil
+				}
+				if !sameSeal(c.State.Seal, before.Seal) && t.Broken == "" {
+					// The hook sealed more since: its seal stands.
+					t.State.Seal = c.State.Seal
 				}
 			}
 			if err := tw.PutTranscript(ctx, &t); err != nil {
@@ -326,7 +366,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 				if err := w.AddViolation(ctx, v); err != nil {
 					return err
 				}
-				return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "transcript:" + t.Agent + ":changed", Detail: truncate(t.Path, 300), CreatedAt: t.UpdatedAt})
+				tok := "transcript:" + t.Agent + ":changed"
+				if v.Code == CodeTranscriptTampered {
+					tok = "transcript:" + t.Agent + ":tampered"
+				}
+				return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: tok, Detail: truncate(t.Path, 300), CreatedAt: t.UpdatedAt})
 			}
 			for i := range evs {
 				if err := w.AddEvidence(ctx, &evs[i]); err != nil {

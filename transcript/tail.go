@@ -45,6 +45,9 @@ type State struct {
 	// wait for a transcript written after the call returned. Package
 	// transcript only keeps it; package session fills it.
 	Runs map[string]int `json:"runs,omitempty"`
+	// Seal is what the agent hook saw of the file past what was read
+	// (seal.go): nil until a hook event sealed some.
+	Seal *Seal `json:"seal,omitempty"`
 }
 
 // FullVerify and VerifyWindow bound the append-only check: up to FullVerify

@@ -47,7 +47,8 @@ type Options struct {
 	Unrecorded string
 	// Violations is "fail" (default) or "warn": what a commit gets whose
 	// session recorded a violation that bypassed the protocol (BYPASS,
-	// ESCAPE_HATCH, FOREIGN_AMEND, PROTECTED_CHANGE, TRANSCRIPT_CHANGED,
+	// ESCAPE_HATCH, FOREIGN_AMEND, PROTECTED_CHANGE, TRANSCRIPT_CHANGED (and
+	// TRANSCRIPT_TAMPERED),
 	// END_PROTOCOL_SKIPPED, FORCED_ADVANCE). Before this, a session that
 	// recorded one still verified clean: the record said so and CI passed.
 	Violations string
@@ -415,7 +416,7 @@ type recordCheck struct {
 func gatingViolation(code string) bool {
 	switch code {
 	case session.CodeBypass, session.CodeEscapeHatch, session.CodeForeignAmend, session.CodeProtectedChange,
-		session.CodeTranscriptChanged, session.CodeEndProtocolSkipped, session.CodeForcedAdvance, session.CodeSessionRestarted,
+		session.CodeTranscriptChanged, session.CodeTranscriptTampered, session.CodeEndProtocolSkipped, session.CodeForcedAdvance, session.CodeSessionRestarted,
 		session.CodeEventsRewritten, session.CodeRecordsRewound, session.CodeToolInputRewritten:
 		return true
 	}

@@ -1,0 +1,184 @@
+package transcript
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// A seal is what the agent hook saw of a transcript that no gate has read
+// yet. The gates check the bytes they read again (State.PrefixSHA256), but
+// bytes written after the last gate read were trusted as found: a lazy
+// agent could rewrite a failed sub-agent or MCP result to a passing one, or
+// a finished call to a rejection (which a prompt then settles), before any
+// gate looked. The hook runs at every tool call, before the agent's shell
+// line does, so it hashes what the file gained since its last event (only
+// the growth: no re-read of a long transcript) and a later reader checks
+// those bytes first (CheckSeal).
+
+// Seal covers the transcript's complete lines from From to To: SHA256 is
+// their hash, HashState the sha256 state after them (so the next event
+// goes on from To), File the file's identity (device and inode) when they
+// were hashed. Checked is set once a gate verified it; the bytes are then
+// under the gate's own prefix hash.
+type Seal struct {
+	From      int64  `json:"from"`
+	To        int64  `json:"to"`
+	SHA256    string `json:"sha256"`
+	HashState []byte `json:"hash_state,omitempty"`
+	File      string `json:"file,omitempty"`
+	Checked   bool   `json:"checked,omitempty"`
+}
+
+// ErrTampered: bytes the hook sealed changed in place, or the file is
+// shorter than what was sealed. The agent CLIs append to their
+// transcripts; only the agent's shell rewrites one in place.
+var ErrTampered = errors.New("transcript bytes the agent hook sealed changed")
+
+// ErrReplaced: the transcript path is another file than the one sealed
+// (renamed over it). Claude Code 2.1 rewrites a long transcript this way
+// (`<file>.compact.tmp.*`, renamed over the file past 20 MiB appended), so
+// it is no violation: the reader starts over at the new file's end.
+var ErrReplaced = errors.New("transcript was replaced by another file")
+
+// Extend returns the seal of path after st: st.Seal extended by the
+// complete lines the file gained, or a new seal from st.Offset when the
+// gates verified the old one and read past it. ok is false when there is
+// nothing new to seal, or when the file is not the one sealed or shrank
+// (the reader finds that; the hook leaves the seal as it was).
+func Extend(path string, st State) (*Seal, bool, error) {
+	f, fi, err := openRegular(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	id := fileID(fi)
+	cur := st.Seal
+	next := &Seal{From: st.Offset, To: st.Offset, File: id}
+	h := sha256.New()
+	if cur != nil && !(cur.Checked && st.Offset >= cur.To) {
+		if cur.File != "" && id != "" && cur.File != id {
+			return nil, false, nil
+		}
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(cur.HashState); err != nil {
+			return nil, false, fmt.Errorf("the seal of %s does not load: %w", path, err)
+		}
+		next.From, next.To = cur.From, cur.To
+	}
+	size := fi.Size()
+	if size <= next.To {
+		return nil, false, nil
+	}
+	end, err := lastNewline(f, next.To, size)
+	if err != nil || end <= next.To {
+		return nil, false, err
+	}
+	if _, err := io.Copy(h, io.NewSectionReader(f, next.To, end-next.To)); err != nil {
+		return nil, false, fmt.Errorf("hash %s: %w", path, err)
+	}
+	next.To = end
+	next.SHA256 = hex.EncodeToString(h.Sum(nil))
+	if next.HashState, err = h.(encoding.BinaryMarshaler).MarshalBinary(); err != nil {
+		return nil, false, err
+	}
+	return next, true, nil
+}
+
+// CheckSeal verifies st.Seal against the file at path: ErrReplaced when it
+// is another file, ErrTampered when the sealed bytes are not there as they
+// were. A missing or checked seal is nil.
+func CheckSeal(path string, st State) error {
+	s := st.Seal
+	if s == nil || s.Checked || s.To <= s.From {
+		return nil
+	}
+	f, fi, err := openRegular(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return checkSeal(f, fi, path, s)
+}
+
+func checkSeal(f *os.File, fi os.FileInfo, path string, s *Seal) error {
+	if id := fileID(fi); s.File != "" && id != "" && id != s.File {
+		return fmt.Errorf("%w: %s is not the file the agent hook sealed", ErrReplaced, path)
+	}
+	if fi.Size() < s.To {
+		return fmt.Errorf("%w: %s is %d bytes, the agent hook sealed %d", ErrTampered, path, fi.Size(), s.To)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(f, s.From, s.To-s.From)); err != nil {
+		return fmt.Errorf("hash %s: %w", path, err)
+	}
+	if hex.EncodeToString(h.Sum(nil)) != s.SHA256 {
+		return fmt.Errorf("%w: bytes %d to %d of %s hash differently from when the agent hook saw them", ErrTampered, s.From, s.To, path)
+	}
+	return nil
+}
+
+// Intact checks that what st covers is still in the file at path: the
+// bytes the gates read (the prefix hash) and those the hook sealed. For a
+// reader that reads the whole file (ClaudeFinished) instead of Tail.
+func Intact(path string, st State) error {
+	f, fi, err := openRegular(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if st.Seal != nil && !st.Seal.Checked && st.Seal.To > st.Seal.From {
+		if err := checkSeal(f, fi, path, st.Seal); err != nil {
+			return err
+		}
+	}
+	if fi.Size() < st.Offset {
+		return fmt.Errorf("%w: %s is %d bytes, %d were read before", ErrChanged, path, fi.Size(), st.Offset)
+	}
+	_, err = verify(f, path, st)
+	return err
+}
+
+// openRegular opens path, which must be a regular file and not a symlink.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("stat transcript: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%w: %s is %s", ErrNotRegular, path, fi.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open transcript: %w", err)
+	}
+	ofi, err := f.Stat()
+	if err != nil || !os.SameFile(fi, ofi) {
+		f.Close()
+		return nil, nil, fmt.Errorf("%w: %s was replaced while it was opened", ErrNotRegular, path)
+	}
+	return f, ofi, nil
+}
+
+// lastNewline returns the offset just after the last '\n' in [from, to)
+// of f, from when there is none: only complete lines are sealed (an agent
+// CLI may still be writing the last one).
+func lastNewline(f *os.File, from, to int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	for hi := to; hi > from; {
+		lo := max(from, hi-int64(len(buf)))
+		b := buf[:hi-lo]
+		if _, err := f.ReadAt(b, lo); err != nil && !errors.Is(err, io.EOF) {
+			return from, err
+		}
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			return lo + int64(i) + 1, nil
+		}
+		hi = lo
+	}
+	return from, nil
+}

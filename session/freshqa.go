@@ -111,6 +111,7 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 		// first pick, a reset and back) and the commits recorded say
 		// nothing of it. Compare from the commit the tests saw.
 		moved := saw[p.ID] != "" && saw[p.ID] != head
+		offRecord := moved && saw[p.ID] != base // not the last commit recorded before the pass
 		if moved {
 			base = saw[p.ID]
 		}
@@ -155,7 +156,7 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 			return nil, nil, err
 		}
 		if g.Status == StatusFail {
-			if moved {
+			if offRecord || len(after) == 0 {
 				g.Message = fmt.Sprintf("%s passed at %s on commit %s, not on HEAD %s, which differs from it in %s: it must pass again on what is committed: %s", p.ID,
 					at.UTC().Format(time.TimeOnly), shorten.SHA(base), shorten.SHA(head), shorten.List(changed, 5), g.Message)
 				return &g, p, nil

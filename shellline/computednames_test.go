@@ -45,6 +45,10 @@ func TestComputedNameLines(t *testing.T) {
 		{`find . -name '*.md' | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' # a name `find` may print; the hook cannot work it out, and the input names a protected file"}},
 		{`python3 -c "import os; os.remove(open('names.txt').read().strip())"`, []string{"rm -- 'SESSION-PROTOCOL.md' # a name python3 reads from a file, its input or its arguments; the hook cannot work it out"}},
 		{`python3 -c "import os; print(open('names.txt').read())"`, nil},
+		{`while read -r f; do rm "$f"; done < <(jq -r '.f|ascii_downcase' cfg.json)`, []string{"f='SESSION-PROTOCOL.md'; rm \"$f\""}},
+		{`readarray -t A < <(git ls-files); rm "${A[@]}"`, []string{"'rm' 'SESSION-PROTOCOL.md' 'sessiongate.yaml'"}},
+		{`xargs -a <(jq -r .f cfg.json) rm`, []string{p}},
+		{`yq -r .f cfg.json | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' # a name `yq` may print; the hook cannot work it out, and the input names a protected file"}},
 		{`X=SESSION-PROTOCOL.md; cp "$X" "${X%.md}.bak"`, []string{"'cp' 'SESSION-PROTOCOL.md' 'SESSION-PROTOCOL.bak'"}},
 	} {
 		if got := FileValueLinesFrom(c.line, src); !reflect.DeepEqual(got, c.want) {

@@ -130,10 +130,15 @@ func FileValueLinesFrom(cmd string, src Sources) []string {
 		}
 		if len(r.Word.Parts) == 1 {
 			if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn && len(ps.Stmts) == 1 {
+				ss := ps.Stmts
 				if b, ok := ps.Stmts[0].Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
-					return pipeText(PipeStages(b), cwd, read)
+					ss = PipeStages(b)
 				}
-				return pipeText(ps.Stmts, cwd, read)
+				if t, ok := pipeText(ss, cwd, read); ok {
+					return t, true
+				}
+				// < <(jq -r .f cfg.json): the names it may print (round 23)
+				return guessedText(ss, cwd, src, read)
 			}
 		}
 		return "", false
@@ -324,6 +329,29 @@ func FileValueLinesFrom(cmd string, src Sources) []string {
 			if len(st.Redirs) > 0 {
 				if t, ok := outText([]*syntax.Stmt{st}); ok {
 					remember(st, t)
+				}
+			}
+			if w0, _ := Literal(c.Args[0]); CommandName(w0) == "xargs" {
+				// xargs -a <(jq -r .f cfg.json) rm (round 23)
+				for i := 1; i+1 < len(c.Args); i++ {
+					if a, _ := Literal(c.Args[i]); a != "-a" && a != "--arg-file" {
+						continue
+					}
+					if _, lit := Literal(c.Args[i+1]); lit {
+						continue // xargs -a F: xargsArgFile below
+					}
+					if body, ok := stdin(&syntax.Redirect{Op: syntax.RdrIn, Word: c.Args[i+1]}); ok {
+						var rest []string
+						for k, w := range c.Args {
+							if k == i || k == i+1 {
+								continue
+							}
+							if s, lit := Literal(w); lit {
+								rest = append(rest, s)
+							}
+						}
+						out = append(out, capLines(xargsLines(rest, body))...)
+					}
 				}
 			}
 			var words []string

@@ -53,7 +53,11 @@ func (e *Engine) fileValueWrites(root string, call ToolCall, lines []string) *Ag
 		}
 		return string(out), true
 	}
-	src := shellline.Sources{Read: read, Blob: blob, Names: ProtectedPaths(e.Config, "")}
+	exists := func(rel string) bool {
+		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+		return err == nil
+	}
+	src := shellline.Sources{Read: read, Blob: blob, Names: ProtectedPaths(e.Config, ""), Exists: exists}
 	var inner []string
 	for _, l := range lines {
 		inner = append(inner, shellline.FileValueLinesFrom(l, src)...)

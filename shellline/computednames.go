@@ -33,6 +33,9 @@ type Sources struct {
 	Blob func(spec string) (string, bool)
 	// Names are the paths a computed name is compared with.
 	Names []string
+	// Exists reports whether a name is a file in the work tree (a lister
+	// prints only those); nil: all are.
+	Exists func(string) bool
 }
 
 // listers print names of files in the tree (their operands select).
@@ -244,7 +247,13 @@ func stageNames(st *syntax.Stmt, in string, have bool, cwd string, src Sources, 
 	}
 	name := CommandName(ws[0])
 	if listers[name] || name == "git" && len(ws) > 1 && gitListers[ws[1]] {
-		return listedNames(ws, src.Names)
+		var have []string
+		for _, n := range src.Names {
+			if src.Exists == nil || src.Exists(n) {
+				have = append(have, n)
+			}
+		}
+		return listedNames(ws, have)
 	}
 	var b strings.Builder
 	if have {

@@ -96,6 +96,7 @@ var computedNameRows = []struct {
 	{`readarray -t A < <(git ls-files); sed -i s/MUST/MAY/ "${A[@]}"`, true},
 	{`xargs -a <(jq -r .f cfg.json) rm`, true},
 	{`yq -r .f cfg.json | xargs rm`, true},
+	{`grep -rl MUST . | xargs sed -i s/MUST/MAY/`, true},
 
 	// Already denied at dd1442ab: kept as regression rows (here-docs and
 	// <<< into interpreters, source <(...), eval "$(...)", brace expansion,
@@ -161,6 +162,8 @@ var computedNameRows = []struct {
 	{`git cat-file blob HEAD:x.md | tee SESSION-PROTOCOL.md`, true},
 
 	// Honest twins.
+	{`git grep -l oldName | xargs sed -i s/oldName/newName/`, false},
+	{`git diff --name-only | xargs gofmt -w`, false},
 	{`while read -r f; do rm "$f"; done < <(jq -r '.files[]' cfg.json)`, false},
 	{`readarray -t A < <(git ls-files '*.go'); gofmt -l "${A[@]}"`, false},
 	{`xargs -a <(jq -r .out cfg.json) rm -f`, false},

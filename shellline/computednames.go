@@ -42,7 +42,10 @@ type Sources struct {
 var listers = map[string]bool{"ls": true, "find": true, "fd": true, "fdfind": true, "tree": true, "locate": true}
 
 // gitListers are git's subcommands that print paths.
-var gitListers = map[string]bool{"ls-files": true, "ls-tree": true, "diff": true, "status": true, "grep": true}
+// (diff and status are not: they list changed files, and a protected
+// file changed is caught at every gate; `git diff --name-only | xargs
+// gofmt -w` is an honest shape.)
+var gitListers = map[string]bool{"ls-files": true, "ls-tree": true}
 
 // selectors print some of their input's lines as they are (a later
 // stage after a guessed one: its names pass or not, never change).
@@ -246,6 +249,9 @@ func stageNames(st *syntax.Stmt, in string, have bool, cwd string, src Sources, 
 		ws = append(ws, s)
 	}
 	name := CommandName(ws[0])
+	if ns, ok := grepListed(ws, src, cwd, read); ok {
+		return ns
+	}
 	if listers[name] || name == "git" && len(ws) > 1 && gitListers[ws[1]] {
 		var have []string
 		for _, n := range src.Names {
@@ -393,4 +399,69 @@ func stageName(stages []*syntax.Stmt) string {
 		ns = append(ns, n)
 	}
 	return "`" + strings.Join(ns, " | ") + "`"
+}
+
+// grepListed are the protected files `grep -rl PAT DIR` or `git grep -l
+// PAT` prints: those its paths select whose text matches PAT (a file the
+// hook cannot read counts). `grep -rl MUST . | xargs sed -i s/MUST/MAY/`
+// rewrote the protocol; `git grep -l oldName | xargs sed -i ...` is an
+// honest rename when the protocol does not say oldName. ok is false for
+// a line that is no such grep.
+func grepListed(ws []string, src Sources, cwd string, read func(string) (string, bool)) ([]string, bool) {
+	name := CommandName(ws[0])
+	args := ws[1:]
+	git := name == "git" && len(ws) > 1 && ws[1] == "grep"
+	if git {
+		args = ws[2:]
+	} else if name != "grep" && name != "egrep" && name != "fgrep" && name != "rg" {
+		return nil, false
+	}
+	list, fold, fixed := name == "rg", false, name == "fgrep"
+	pat, have := "", false
+	var paths []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+		case a == "-e" && i+1 < len(args):
+			pat, have = args[i+1], true
+			i++
+		case a == "--files-with-matches" || a == "--files-without-match":
+			list = true
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 1:
+			list = list || strings.ContainsAny(a[1:], "lLrR")
+			fold = fold || strings.Contains(a[1:], "i")
+			fixed = fixed || strings.Contains(a[1:], "F")
+			if strings.ContainsAny(a[1:], "vL") {
+				pat, have = "", true // every file may be printed
+			}
+		case strings.HasPrefix(a, "-"):
+		case !have:
+			pat, have = a, true
+		default:
+			paths = append(paths, a)
+		}
+	}
+	if !list || !have {
+		return nil, false
+	}
+	var re *regexp.Regexp
+	if pat != "" {
+		r, ok := compileRE(pat, name == "egrep" || name == "rg", fixed, fold)
+		if !ok {
+			pat = ""
+		}
+		re = r
+	}
+	var out []string
+	for _, n := range listedNames(append([]string{"ls"}, paths...), src.Names) {
+		if src.Exists != nil && !src.Exists(n) {
+			continue
+		}
+		if t, ok := read(joinCwd(cwd, n)); ok && pat != "" && re != nil && !re.MatchString(t) {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, true
 }

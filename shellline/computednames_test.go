@@ -12,14 +12,17 @@ import (
 // lister's selection), with why as a comment.
 func TestComputedNameLines(t *testing.T) {
 	files := map[string]string{
-		"names.txt":  "SESSION-PROTOCOL.md\n",
-		"upper.txt":  "SESSIONGATE.YAML\n",
-		"cfg.json":   `{"f": "SESSION-PROTOCOL.md", "out": "build/out.txt", "files": ["a", "b"]}`,
-		"build.json": `{"out": "build/out.txt"}`,
+		"names.txt":           "SESSION-PROTOCOL.md\n",
+		"sessiongate.yaml":    "protect: true\n",
+		"SESSION-PROTOCOL.md": "The agent MUST test.\n",
+		"upper.txt":           "SESSIONGATE.YAML\n",
+		"cfg.json":            `{"f": "SESSION-PROTOCOL.md", "out": "build/out.txt", "files": ["a", "b"]}`,
+		"build.json":          `{"out": "build/out.txt"}`,
 	}
 	src := Sources{
-		Read:  func(p string) (string, bool) { s, ok := files[p]; return s, ok },
-		Names: []string{"SESSION-PROTOCOL.md", "sessiongate.yaml"},
+		Read:   func(p string) (string, bool) { s, ok := files[p]; return s, ok },
+		Names:  []string{"SESSION-PROTOCOL.md", "sessiongate.yaml"},
+		Exists: func(p string) bool { _, ok := files[p]; return ok },
 	}
 	const p = "'rm' 'SESSION-PROTOCOL.md'"
 	for _, c := range []struct {
@@ -49,6 +52,9 @@ func TestComputedNameLines(t *testing.T) {
 		{`readarray -t A < <(git ls-files); rm "${A[@]}"`, []string{"'rm' 'SESSION-PROTOCOL.md' 'sessiongate.yaml'"}},
 		{`xargs -a <(jq -r .f cfg.json) rm`, []string{p}},
 		{`yq -r .f cfg.json | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' # a name `yq` may print; the hook cannot work it out, and the input names a protected file"}},
+		{`grep -rl MUST . | xargs sed -i s/MUST/MAY/`, []string{"'sed' '-i' 's/MUST/MAY/' 'SESSION-PROTOCOL.md' # a name `grep` may print; the hook cannot work it out, and the input names a protected file"}},
+		{`git grep -l oldName | xargs sed -i s/oldName/newName/`, nil},
+		{`git diff --name-only | xargs gofmt -w`, nil},
 		{`X=SESSION-PROTOCOL.md; cp "$X" "${X%.md}.bak"`, []string{"'cp' 'SESSION-PROTOCOL.md' 'SESSION-PROTOCOL.bak'"}},
 	} {
 		if got := FileValueLinesFrom(c.line, src); !reflect.DeepEqual(got, c.want) {

@@ -42,7 +42,9 @@ func TestCopilotEarlierVarWrite(t *testing.T) {
 		{"codex", `sed -i s/MUST/MAY/ "$P"`, false},
 		{"copilot", `export P=src/a.go`, false},
 		{"copilot", `for f in src/*.go; do gofmt -w "$f"; done`, false},
-		{"copilot", `git ls-files '*.md' | while read f; do sed -i s/a/b/ "$f"; done`, false},
+		// round 23: '*.md' (was this row) lists SESSION-PROTOCOL.md, which
+		// the loop rewrites: now denied (TestComputedNamesAtTheHook)
+		{"copilot", `git ls-files '*.go' | while read f; do sed -i s/a/b/ "$f"; done`, false},
 		{"copilot", `P=src/a.go; sed -i s/a/b/ "$P"`, false},
 		{"copilot", `echo x > "$HOME/notes.txt"`, false},
 		{"copilot", `F=src/a.go; sed -i s/a/b/ "${F:-x}"`, false},

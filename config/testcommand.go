@@ -24,6 +24,9 @@ type TestCommand struct {
 	// Note says why tests were found but no command picked ("" when
 	// none): init prints it.
 	Note string
+	// Warning says why the picked command may fail where the gate runs
+	// it ("" when nothing is known against it): init prints it.
+	Warning string
 }
 
 // npmPlaceholder reports the test script `npm init` writes, which runs

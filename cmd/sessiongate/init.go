@@ -108,7 +108,7 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 				}
 				fmt.Fprintf(w, "no protocol found (looked for %s): wrote the starter protocol %s\n", strings.Join(protocolHomes, ", "), p)
 			}
-			tc := config.DetectTestCommand(root)
+			tc := config.ResolvePytest(config.DetectTestCommand(root), os.Getenv("PATH"))
 			defBranch := initDefaultBranch(c.Context(), r)
 			if err := writeNew(cfgPath, configFor(rel, spec, tc.Command, defBranch)); err != nil {
 				return usage(err)
@@ -117,6 +117,9 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 			if _, ok := spec.Phase("QA_VALIDATION"); ok {
 				if tc.Command != "" {
 					fmt.Fprintf(w, "QA_VALIDATION runs %q (found %s): sessiongate runs it at that gate and before each push, and an observed run must be of it; change commands: in sessiongate.yaml if that is not how this project tests\n", tc.Command, tc.From)
+					if tc.Warning != "" {
+						fmt.Fprintln(w, "warning: "+tc.Warning)
+					}
 					if limit := config.Default().CommandTimeout; tc.CITimeout > time.Duration(limit) {
 						fmt.Fprintf(w, "warning: the CI gives that step up to %s, and a gate kills its command after command_timeout (%s): if the suite takes longer, set command_timeout: %s in sessiongate.yaml, or the QA gate fails honest work\n", tc.CITimeout, time.Duration(limit), tc.CITimeout)
 					}

@@ -34,7 +34,9 @@ func (e *Engine) ToolInputRewritten(ctx context.Context, sessionID, agent, toolI
 	if !ok || toolID == "" || len(digest) != 64 && len(judged) != 64 {
 		return "", nil
 	}
-	evs, err := e.eventsWith(ctx, sessionID, token, TokenJudgedInput)
+	// Both tokens' details start with the call id: only this call's
+	// events are read (a long session holds thousands of others).
+	evs, err := e.eventsWithPrefix(ctx, sessionID, toolID+" ", token, TokenJudgedInput)
 	if err != nil {
 		return "", fmt.Errorf("read the pre-tool witnesses: %w", err)
 	}

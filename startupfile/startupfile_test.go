@@ -19,7 +19,9 @@ func TestMain(m *testing.M) { os.Exit(tmpleak.Run(m.Run)) }
 func TestWrite(t *testing.T) {
 	const root = "/repo"
 	sh := func(cmd string) startupfile.Call { return startupfile.Call{Tool: "Bash", Shell: true, Command: cmd} }
-	edit := func(p string) startupfile.Call { return startupfile.Call{Tool: "Write", Edit: true, Paths: []string{p}} }
+	edit := func(p string) startupfile.Call {
+		return startupfile.Call{Tool: "Write", Edit: true, Paths: []string{p}}
+	}
 	for _, c := range []struct {
 		name   string
 		call   startupfile.Call

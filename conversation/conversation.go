@@ -80,7 +80,10 @@ func (c *Conversation) Name() string { return c.Agent + ":" + c.ID }
 // one small file each under Dir (.git/sessiongate/conversations, where the
 // hooks already write the database), written whole and renamed into
 // place: two hooks of different conversations never touch the same file,
-// and a reader never sees half a file.
+// and a reader never sees half a file. A file's modification time is its
+// conversation's last hook: a hook that changes nothing else (every tool
+// call of an open conversation) moves the time alone instead of
+// rewriting the file (Touch), and readers take the later of the two.
 type Log struct {
 	Dir string
 }
@@ -109,7 +112,18 @@ func (l Log) get(worktree, agent, id string) (*Conversation, error) {
 		// A damaged file is replaced whole by this hook.
 		return &Conversation{Agent: agent, ID: id, Worktree: worktree}, nil
 	}
+	if info, err := os.Stat(l.file(worktree, agent, id)); err == nil {
+		c.lastHookFrom(info)
+	}
 	return &c, nil
+}
+
+// lastHookFrom takes the file's time as the last hook when it is later:
+// Touch moves the time alone.
+func (c *Conversation) lastHookFrom(info fs.FileInfo) {
+	if t := info.ModTime().UTC(); t.After(c.LastHook) {
+		c.LastHook = t
+	}
 }
 
 func (l Log) put(c *Conversation) error {
@@ -129,6 +143,10 @@ func (l Log) put(c *Conversation) error {
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr
+	}
+	if werr == nil && !c.LastHook.IsZero() {
+		// The file's time is the last hook (Touch moves it alone).
+		werr = os.Chtimes(tmp.Name(), c.LastHook, c.LastHook)
 	}
 	if werr == nil {
 		werr = os.Rename(tmp.Name(), dst)
@@ -165,6 +183,13 @@ func (l Log) Touch(worktree, agent, id string, now time.Time, hook Hook) error {
 	}
 	if c.FirstHook.IsZero() {
 		c.FirstHook = now
+	}
+	if c.Closed == nil && hook != HookEnd && !c.FirstHook.IsZero() {
+		// Nothing but the last hook changes: move the file's time (one
+		// call) rather than write and rename the file on every tool call.
+		if err := os.Chtimes(l.file(worktree, agent, id), now, now); err == nil {
+			return nil
+		}
 	}
 	c.LastHook = now
 	if c.Closed != nil && hook == HookOther {
@@ -238,6 +263,9 @@ func (l Log) List(worktree string) ([]Conversation, error) {
 			continue
 		}
 		if c.Worktree == worktree {
+			if info, err := e.Info(); err == nil {
+				c.lastHookFrom(info)
+			}
 			out = append(out, c)
 		}
 	}

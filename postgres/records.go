@@ -53,6 +53,16 @@ func (r reader) EventsWith(ctx context.Context, sessionID string, tokens ...stri
 		WHERE session_id = $1 AND token = ANY($2) ORDER BY seq`, sessionID, tokens)
 }
 
+// EventsWithPrefix returns the session's events that carry one of tokens
+// and whose detail starts with prefix, in order.
+func (r reader) EventsWithPrefix(ctx context.Context, sessionID, prefix string, tokens ...string) ([]session.Event, error) {
+	if len(tokens) == 0 {
+		return nil, nil
+	}
+	return r.queryEvents(ctx, sessionID, `SELECT session_id, seq, token, detail, created_at FROM events
+		WHERE session_id = $1 AND token = ANY($2) AND left(detail, length($3)) = $3 ORDER BY seq`, sessionID, tokens, prefix)
+}
+
 func (r reader) queryEvents(ctx context.Context, sessionID, query string, a ...any) ([]session.Event, error) {
 	rows, err := r.q.Query(ctx, query, a...)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/sessiongate/sessiongate/gitalias"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/startupfile"
 )
 
 // Agent lifecycle hooks (issue 10): an agent (Claude Code, Cursor, Gemini
@@ -393,7 +394,8 @@ func (e *Engine) agentPreTool(ctx context.Context, bd *AgentBound, root string, 
 		return v, nil
 	}
 	if pol.Protect && e.Config.Protect {
-		if how := startupWrite(root, call, rawWrites, s != nil && s.Active()); how != "" {
+		sc := startupfile.Call{Tool: call.Name, Edit: call.Kind == ToolEdit, Shell: call.Kind == ToolShell, Dialect: call.Shell, Command: call.Command, Paths: call.Paths}
+		if how := startupfile.Write(root, sc, rawWrites, s != nil && s.Active()); how != "" {
 			v.Deny, v.Gate = true, "protected files"
 			v.Reason = how
 			v.Next = "install packages with pip, uv or poetry (their .pth files are theirs); leave the user's tool config as it was at the session's start"

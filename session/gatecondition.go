@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/docmention"
+	"github.com/sessiongate/sessiongate/docsgo"
 	"github.com/sessiongate/sessiongate/goimporters"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
@@ -29,7 +30,7 @@ const docsScanCap = 200
 
 // docBodyCap skips a tracked .md larger than this (a generated dump, not
 // prose anyone keeps up to date by hand).
-const docBodyCap = 1 << 20
+const docBodyCap = docsgo.BodyCap
 
 // CheckCondition says, for people, when a check binds ("" when always).
 func CheckCondition(c protocolspec.Check) string {
@@ -124,7 +125,7 @@ func docsAffected(ctx context.Context, env gateEnv, files []string, glob string)
 				}
 			}
 		}
-		wholeGoChange(ctx, env, &ch)
+		docsgo.WholeChange(ctx, env.repo.Root(), env.sess.StartCommit, env.repo.ReadAt, &ch)
 		changes = append(changes, ch)
 	}
 	if len(changes) == 0 {
@@ -134,9 +135,9 @@ func docsAffected(ctx context.Context, env gateEnv, files []string, glob string)
 	if err != nil {
 		return "", nil, false, err
 	}
-	unchanged := unchangedGoFiles(env, changes, files)
+	unchanged := docsgo.UnchangedFiles(env.repo.Root(), changes, files)
 	if dirs := docmention.ChangedValueDirs(changes, unchanged); len(dirs) > 0 {
-		addImporters(ctx, env, dirs, unchanged, files)
+		docsgo.AddImporters(ctx, env.repo.Root(), dirs, unchanged, files)
 	}
 	importPath := func(dir string) string { return strings.Trim(goimporters.ImportPath(env.repo.Root(), dir), `"`) }
 	if hits = docmention.FindTouched(docmention.TouchedIn(changes, unchanged, importPath), docs); len(hits) > 0 {

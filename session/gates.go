@@ -12,12 +12,12 @@ import (
 	"github.com/sessiongate/sessiongate/repopath"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sessiongate/sessiongate/builtinlint"
 	"github.com/sessiongate/sessiongate/cmdoutput"
+	"github.com/sessiongate/sessiongate/cmdsplice"
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -441,7 +441,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 // substituted (-1 when there was no placeholder).
 func expandCommand(ctx context.Context, env gateEnv, line string) (string, []string, int, error) {
 	var changed, staged []string
-	return splice(line, func(ph protocolspec.Placeholder) ([]string, error) {
+	return cmdsplice.Splice(line, func(ph protocolspec.Placeholder) ([]string, error) {
 		var err error
 		if ph.Source == "staged" || env.staged {
 			if staged == nil {
@@ -457,25 +457,6 @@ func expandCommand(ctx context.Context, env gateEnv, line string) (string, []str
 		}
 		return changed, nil
 	})
-}
-
-// positional refers to n positional parameters from first on, each one
-// word, written for the quoting context the placeholder sits in.
-func positional(q protocolspec.Quoting, first, n int) string {
-	if n == 0 {
-		return ""
-	}
-	refs := make([]string, n)
-	for i := range refs {
-		refs[i] = "${" + strconv.Itoa(first+i) + "}"
-	}
-	switch q {
-	case protocolspec.InDoubleQuotes:
-		return strings.Join(refs, `" "`)
-	case protocolspec.InSingleQuotes:
-		return `'"` + strings.Join(refs, `" "`) + `"'`
-	}
-	return `"` + strings.Join(refs, `" "`) + `"`
 }
 
 // existing drops deleted files: a linter cannot run on them.

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -33,16 +34,26 @@ func (e *Engine) ReportAfterPrompt(ctx context.Context, sessionID, agent, toolID
 	if toolID == "" || strings.ContainsAny(toolID, " \t\n") {
 		return nil, nil
 	}
-	evs, err := e.eventsWith(ctx, sessionID, TokenToolUnreported, tokenPromptDuringCall, TokenToolResult)
-	if err != nil {
-		return nil, fmt.Errorf("read the settled tool calls: %w", err)
-	}
 	settled := func(ev Event) (string, bool) {
 		f := strings.Fields(ev.Detail)
 		if ev.Token != TokenToolUnreported || len(f) != 3 || f[0] != agent || f[2] != settledInterrupted {
 			return "", false
 		}
 		return f[1], true
+	}
+	// Most calls were never settled: ask this call's settlements first, so
+	// the post-tool hook reads the session's settled and reported calls
+	// only when a prompt settled this one.
+	mine, err := e.eventsWithPrefix(ctx, sessionID, agent+" "+toolID+" ", TokenToolUnreported)
+	if err != nil {
+		return nil, fmt.Errorf("read the settled tool calls: %w", err)
+	}
+	if !slices.ContainsFunc(mine, func(ev Event) bool { id, ok := settled(ev); return ok && id == toolID }) {
+		return nil, nil
+	}
+	evs, err := e.eventsWith(ctx, sessionID, TokenToolUnreported, tokenPromptDuringCall, TokenToolResult)
+	if err != nil {
+		return nil, fmt.Errorf("read the settled tool calls: %w", err)
 	}
 	at := -1
 	for i, ev := range evs {

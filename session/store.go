@@ -50,6 +50,11 @@ type Reader interface {
 	// the agent hooks ask a few tokens' events on every tool call, and a
 	// long session holds thousands of others.
 	EventsWith(ctx context.Context, sessionID string, tokens ...string) ([]Event, error)
+	// EventsWithPrefix is EventsWith keeping the events whose detail starts
+	// with prefix: the post-tool hook asks one call's events ("<id> ..."),
+	// and a long session holds thousands of other calls' under the same
+	// tokens.
+	EventsWithPrefix(ctx context.Context, sessionID, prefix string, tokens ...string) ([]Event, error)
 	ListViolations(ctx context.Context, f ViolationFilter) ([]Violation, error)
 	ListSnapshots(ctx context.Context, sessionID string) ([]Snapshot, error)
 	// LatestSnapshotID returns the SnapshotID of the session's newest

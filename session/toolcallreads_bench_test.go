@@ -38,18 +38,34 @@ func BenchmarkToolCallEventReads(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
-		if why, err := e.engine.ToolInputRewritten(ctx, id, "claude", "toolu_1999", "Bash", "ls", judged, judged); err != nil || why != "" {
-			b.Fatalf("ToolInputRewritten: %q, %v", why, err)
+	// One sub-benchmark per read, so a profile and a comparison name the
+	// hook that pays it.
+	b.Run("PostToolUse/ToolInputRewritten", func(b *testing.B) {
+		for b.Loop() {
+			if why, err := e.engine.ToolInputRewritten(ctx, id, "claude", "toolu_1999", "Bash", "ls", judged, judged); err != nil || why != "" {
+				b.Fatalf("ToolInputRewritten: %q, %v", why, err)
+			}
 		}
-		if v, err := e.engine.ReportAfterPrompt(ctx, id, "claude", "toolu_1999"); err != nil || v != nil {
-			b.Fatalf("ReportAfterPrompt: %v, %v", v, err)
+	})
+	b.Run("PostToolUse/ReportAfterPrompt", func(b *testing.B) {
+		for b.Loop() {
+			if v, err := e.engine.ReportAfterPrompt(ctx, id, "claude", "toolu_1999"); err != nil || v != nil {
+				b.Fatalf("ReportAfterPrompt: %v, %v", v, err)
+			}
 		}
-		if err := e.engine.SettleUnreported(ctx, id, "claude", "interrupted"); err != nil {
-			b.Fatal(err)
+	})
+	b.Run("UserPromptSubmit/SettleUnreported", func(b *testing.B) {
+		for b.Loop() {
+			if err := e.engine.SettleUnreported(ctx, id, "claude", "interrupted"); err != nil {
+				b.Fatal(err)
+			}
 		}
-		if v, err := e.engine.ToolResultsMissing(ctx, id, "claude"); err != nil || v != nil {
-			b.Fatalf("ToolResultsMissing: %v, %v", v, err)
+	})
+	b.Run("Stop/ToolResultsMissing", func(b *testing.B) {
+		for b.Loop() {
+			if v, err := e.engine.ToolResultsMissing(ctx, id, "claude"); err != nil || v != nil {
+				b.Fatalf("ToolResultsMissing: %v, %v", v, err)
+			}
 		}
-	}
+	})
 }

@@ -17,6 +17,11 @@ import (
 // witness PreToolUse kept, a mismatch is this violation.
 const CodeToolInputRewritten = "TOOL_INPUT_REWRITTEN"
 
+// recentCallEvents is how many of a session's last events the post-tool
+// hook looks through for the call's judged input before reading the
+// call's events by id: a tool call records a few.
+const recentCallEvents = 64
+
 // ToolInputRewritten compares the input digest of a call that ran (the
 // post-tool hook's) with the digests the pre-tool hook kept for the same
 // call id (AgentToolCall). It returns "" when they agree, when the hook
@@ -34,7 +39,24 @@ func (e *Engine) ToolInputRewritten(ctx context.Context, sessionID, agent, toolI
 	if !ok || toolID == "" || len(digest) != 64 && len(judged) != 64 {
 		return "", nil
 	}
-	evs, err := e.eventsWith(ctx, sessionID, token, TokenJudgedInput)
+	// The judged input of a call is usually among the session's last
+	// events (the pre-tool hook ran just before): a match there is what
+	// the whole read below would find too, at a cost that does not grow
+	// with the session.
+	if len(judged) == 64 {
+		recent, err := e.Store.LastEvents(ctx, sessionID, recentCallEvents, TokenJudgedInput)
+		if err != nil {
+			return "", fmt.Errorf("read the pre-tool witnesses: %w", err)
+		}
+		for _, ev := range recent {
+			if f := strings.Fields(ev.Detail); len(f) >= 3 && f[0] == toolID && f[2] == judged {
+				return "", nil
+			}
+		}
+	}
+	// Both tokens' details start with the call id: only this call's
+	// events are read (a long session holds thousands of others).
+	evs, err := e.eventsWithPrefix(ctx, sessionID, toolID+" ", token, TokenJudgedInput)
 	if err != nil {
 		return "", fmt.Errorf("read the pre-tool witnesses: %w", err)
 	}

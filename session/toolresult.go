@@ -80,6 +80,12 @@ func (e *Engine) eventsWith(ctx context.Context, sessionID string, tokens ...str
 	return e.Store.EventsWith(ctx, sessionID, tokens...)
 }
 
+// eventsWithPrefix is eventsWith keeping the events whose detail starts
+// with prefix: one call's events, whatever the session's length.
+func (e *Engine) eventsWithPrefix(ctx context.Context, sessionID, prefix string, tokens ...string) ([]Event, error) {
+	return e.Store.EventsWithPrefix(ctx, sessionID, prefix, tokens...)
+}
+
 // callEvents are the events pendingCalls reads: agent's judged calls, and
 // the reports and settlements of calls.
 func (e *Engine) callEvents(ctx context.Context, sessionID, agent string) ([]Event, error) {

@@ -74,6 +74,7 @@ func TestHookStatementsCompileOnce(t *testing.T) {
 		{"ListEvents", eventsAfterSQL, []any{"s", 0, -1}},
 		{"LastEvents", lastEventsSQL, []any{"s", 200}},
 		{"LastEvents with tokens", lastEventsWithSQL(2), []any{"s", 200, "a", "b"}},
+		{"EventsWithPrefix", eventsWithPrefixSQL(2), []any{"s", "a", "b", "p ", "p "}},
 		{"ListEvidence", evidenceSQL, []any{"s"}},
 		{"GateEvidence", gateEvidenceSQL, []any{"s", "P", "s", "P"}},
 		{"PhaseResults", phaseResultsSQL, []any{"s"}},

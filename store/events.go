@@ -94,6 +94,29 @@ func (r reader) EventsWith(ctx context.Context, sessionID string, tokens ...stri
 	return r.queryEvents(ctx, sessionID, eventsWithSQL(len(tokens)), args...)
 }
 
+// eventsWithPrefixSQL is eventsWithSQL keeping the details that start
+// with a prefix (the last two arguments, compared byte for byte: no LIKE
+// wildcards, no case folding).
+func eventsWithPrefixSQL(n int) string {
+	return `SELECT ` + eventCols + ` FROM events WHERE session_id = +? AND token IN (` + plusPlaceholders(n) + `) AND substr(detail, 1, length(?)) = ? ORDER BY seq`
+}
+
+// EventsWithPrefix returns the session's events that carry one of tokens
+// and whose detail starts with prefix, in order; only those go through
+// the driver.
+func (r reader) EventsWithPrefix(ctx context.Context, sessionID, prefix string, tokens ...string) ([]session.Event, error) {
+	if len(tokens) == 0 {
+		return nil, nil
+	}
+	args := make([]any, 0, 3+len(tokens))
+	args = append(args, sessionID)
+	for _, t := range tokens {
+		args = append(args, t)
+	}
+	args = append(args, prefix, prefix)
+	return r.queryEvents(ctx, sessionID, eventsWithPrefixSQL(len(tokens)), args...)
+}
+
 // AppendEvent inserts e with Seq = the session's highest Seq + 1 and sets
 // e.Seq. The transaction holds the write lock (BEGIN IMMEDIATE), so no other
 // writer can take the same Seq. A zero CreatedAt gets the transaction's time.

@@ -12,13 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/cmdsplice"
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/linttrust"
 	"github.com/sessiongate/sessiongate/internal/procgroup"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
-	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -27,7 +27,7 @@ import (
 // make the QA command `true`) runs again on the head's tree, in CI's
 // environment cleaned as a gate's is (gateenv). {changed:GLOB} takes the
 // files the range changed, spliced in as positional parameters like a
-// gate's (session.SpliceFiles), so the linter gates run too. A gate whose
+// gate's (cmdsplice.SpliceFiles), so the linter gates run too. A gate whose
 // program CI lacks stops the run with exit 2 and what to install: it is
 // never a pass.
 
@@ -142,7 +142,7 @@ func Rerun(ctx context.Context, repo *gitrepo.Repo, bl *Baseline, head string, t
 	}
 	for i := range cmds {
 		c := &cmds[i]
-		line, args, n := session.SpliceFiles(rerunLine(c.Command), files)
+		line, args, n := cmdsplice.SpliceFiles(rerunLine(c.Command), files)
 		if n == 0 {
 			c.Status, c.ExitCode = "skipped", -1
 			c.Note = "no file changed in the range matches its {changed} placeholder: nothing to run (a gate with no files is skipped, never passed)"

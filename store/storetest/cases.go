@@ -574,6 +574,38 @@ func testEvents(t *testing.T, open Opener) {
 		}
 		mustEqual(t, fmt.Sprintf("EventsWith %v", c.tokens), got, c.want)
 	}
+	// EventsWithPrefix: one call's events by the start of their detail,
+	// compared byte for byte (no LIKE wildcard, no case folding).
+	s4 := newSession(t, db, "/r4")
+	var pre []session.Event
+	update(t, db, func(w session.Writer) error {
+		for _, d := range [][2]string{{"call", "toolu_1 Bash x"}, {"call", "toolu_10 Bash y"}, {"other", "toolu_1 Bash z"},
+			{"call", "a_b"}, {"call", "axb"}, {"call", "A_b"}, {"result", "toolu_1 done"}} {
+			e := &session.Event{SessionID: s4.ID, Token: d[0], Detail: d[1], CreatedAt: t0}
+			if err := w.AppendEvent(ctx, e); err != nil {
+				return err
+			}
+			pre = append(pre, *e)
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		prefix string
+		tokens []string
+		want   []session.Event
+	}{
+		{"toolu_1 ", []string{"call"}, pre[0:1]},
+		{"toolu_1 ", []string{"call", "result"}, []session.Event{pre[0], pre[6]}},
+		{"a_", []string{"call"}, pre[3:4]},
+		{"toolu_1 ", nil, nil},
+		{"", []string{"other"}, pre[2:3]},
+	} {
+		got, err := db.EventsWithPrefix(ctx, s4.ID, c.prefix, c.tokens...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustEqual(t, fmt.Sprintf("EventsWithPrefix %q %v", c.prefix, c.tokens), got, c.want)
+	}
 	err := db.Update(ctx, func(w session.Writer) error {
 		return w.AppendEvent(ctx, &session.Event{SessionID: sid(999), Token: "x"})
 	})

@@ -1,4 +1,8 @@
-package session
+// Package startupfile tells a write by the agent to a file that every
+// later program start runs or reads: a Python startup file in a
+// site-packages folder, or the user's npm config. It needs no session:
+// the agent hook (session) asks it for each file tool and shell line.
+package startupfile
 
 import (
 	"fmt"
@@ -20,9 +24,9 @@ import (
 // write .pth files too (`pip install -e .`), so only a direct write by the
 // agent (a typed line, a file tool) is denied: the installers are left alone.
 
-// pyStartupFile reports whether p is a Python startup file in a
+// PyStartupFile reports whether p is a Python startup file in a
 // site-packages (or dist-packages) folder.
-func pyStartupFile(p string) bool {
+func PyStartupFile(p string) bool {
 	p = filepath.ToSlash(p)
 	if !strings.Contains(p, "/site-packages/") && !strings.Contains(p, "/dist-packages/") && !strings.HasPrefix(p, "site-packages/") {
 		return false
@@ -39,19 +43,29 @@ var userNpmrcWrite = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:>>?|\btee(?:\s+-a)?|\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+)\s*["']?((?:~|\$HOME|\$\{HOME\}|/)[^\s"';|&]*\.npmrc)\b`)
 })
 
-// startupWrite names a write by the agent to a Python startup file or the
+// Call is the tool call Write judges, as the agent hook read it.
+type Call struct {
+	Tool    string // the tool's name ("" reads "the tool")
+	Edit    bool   // a file tool: Paths are the files it writes
+	Shell   bool   // a shell line: Command
+	Dialect shellline.Dialect
+	Command string
+	Paths   []string // an edit's files
+}
+
+// Write names a write by the agent to a Python startup file or the
 // user's npm config, "" when the call makes none. paths are the shell
 // line's writes (absolute); active: the npm config is the session's
 // concern only while one runs.
-func startupWrite(root string, call ToolCall, paths []string, active bool) string {
-	switch call.Kind {
-	case ToolEdit:
+func Write(root string, call Call, paths []string, active bool) string {
+	switch {
+	case call.Edit:
 		paths = call.Paths
-	case ToolShell:
+	case call.Shell:
 	default:
 		return ""
 	}
-	if call.Kind == ToolShell && call.Shell != shellline.PowerShell {
+	if call.Shell && call.Dialect != shellline.PowerShell {
 		// What the line builds (`d=...site-packages; echo ... > $d/x.pth`,
 		// a glob `python3*`), and a copy into the folder itself
 		// (`cp x.pth .venv/lib/python3.12/site-packages/`): the file the
@@ -64,23 +78,36 @@ func startupWrite(root string, call ToolCall, paths []string, active bool) strin
 		names := strings.Contains(call.Command, ".pth") || strings.Contains(call.Command, "sitecustomize") || strings.Contains(call.Command, "usercustomize")
 		for _, p := range cand {
 			q := strings.TrimSuffix(filepath.ToSlash(p), "/")
-			if pyStartupFile(p) || names && (path.Base(q) == "site-packages" || path.Base(q) == "dist-packages") {
-				return fmt.Sprintf("%s writes %s, a Python startup file: every Python start in that environment runs it, a test run too (`import os; os._exit(0)` passes every run)", orTool(call.Name), p)
+			if PyStartupFile(p) || names && (path.Base(q) == "site-packages" || path.Base(q) == "dist-packages") {
+				return fmt.Sprintf("%s writes %s, a Python startup file: every Python start in that environment runs it, a test run too (`import os; os._exit(0)` passes every run)", orTool(call.Tool), p)
 			}
 		}
 	}
 	for _, p := range paths {
-		if pyStartupFile(p) {
-			return fmt.Sprintf("%s writes %s, a Python startup file: every Python start in that environment runs it, a test run too (`import os; os._exit(0)` passes every run)", orTool(call.Name), filepath.Base(p))
+		if PyStartupFile(p) {
+			return fmt.Sprintf("%s writes %s, a Python startup file: every Python start in that environment runs it, a test run too (`import os; os._exit(0)` passes every run)", orTool(call.Tool), filepath.Base(p))
 		}
-		if active && filepath.Base(p) == ".npmrc" && len(inWorktree(root, []string{p})) == 0 && filepath.IsAbs(p) {
-			return fmt.Sprintf("%s writes %s, the user's npm config: its script-shell and node-options decide how `npm test` runs", orTool(call.Name), p)
+		if active && filepath.Base(p) == ".npmrc" && filepath.IsAbs(p) && !inside(root, p) {
+			return fmt.Sprintf("%s writes %s, the user's npm config: its script-shell and node-options decide how `npm test` runs", orTool(call.Tool), p)
 		}
 	}
-	if call.Kind == ToolShell && active {
+	if call.Shell && active {
 		if m := userNpmrcWrite().FindStringSubmatch(call.Command); m != nil && !strings.HasPrefix(m[1], filepath.ToSlash(root)+"/") {
 			return fmt.Sprintf("the shell command writes %s, the user's npm config: its script-shell and node-options decide how `npm test` runs", m[1])
 		}
 	}
 	return ""
+}
+
+func orTool(name string) string {
+	if name == "" {
+		return "the tool"
+	}
+	return name
+}
+
+// inside reports whether the absolute path p is in the worktree at root.
+func inside(root, p string) bool {
+	rel, err := filepath.Rel(root, filepath.Clean(p))
+	return err == nil && filepath.IsLocal(rel)
 }

@@ -1,0 +1,51 @@
+package startupfile_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/tmpleak"
+	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/startupfile"
+)
+
+func TestMain(m *testing.M) { os.Exit(tmpleak.Run(m.Run)) }
+
+// TestWrite: a direct write to a Python startup file, or to the user's npm
+// config while a session runs, is named; the honest twins (an ordinary
+// .py file, a .pth name outside site-packages, the project's own .npmrc,
+// a read of the files) are not.
+func TestWrite(t *testing.T) {
+	const root = "/repo"
+	sh := func(cmd string) startupfile.Call { return startupfile.Call{Tool: "Bash", Shell: true, Command: cmd} }
+	edit := func(p string) startupfile.Call {
+		return startupfile.Call{Tool: "Write", Edit: true, Paths: []string{p}}
+	}
+	for _, c := range []struct {
+		name   string
+		call   startupfile.Call
+		writes []string
+		active bool
+		want   string // a word of the reason, "" for none
+	}{
+		{"edit a .pth", edit("/repo/.venv/lib/python3.12/site-packages/x.pth"), nil, true, "Python startup file"},
+		{"edit sitecustomize", edit("/usr/lib/python3/dist-packages/sitecustomize.py"), nil, false, "Python startup file"},
+		{"echo into a .pth", sh("echo 'import os; os._exit(0)' > .venv/lib/python3.12/site-packages/x.pth"), []string{"/repo/.venv/lib/python3.12/site-packages/x.pth"}, true, "Python startup file"},
+		{"copy into site-packages", sh("cp x.pth .venv/lib/python3.12/site-packages/"), []string{"/repo/.venv/lib/python3.12/site-packages"}, true, "Python startup file"},
+		{"user npmrc", sh("echo script-shell=/tmp/x > ~/.npmrc"), nil, true, "npm config"},
+		{"user npmrc by path", edit("/home/u/.npmrc"), nil, true, "npm config"},
+		{"user npmrc, no session", edit("/home/u/.npmrc"), nil, false, ""},
+		{"project npmrc", edit("/repo/.npmrc"), nil, true, ""},
+		{"ordinary module", edit("/repo/.venv/lib/python3.12/site-packages/pkg/mod.py"), nil, true, ""},
+		{"a .pth elsewhere", edit("/repo/docs/paths.pth"), nil, true, ""},
+		{"read a .pth", sh("cat .venv/lib/python3.12/site-packages/x.pth"), nil, true, ""},
+		{"a read tool", startupfile.Call{Tool: "Read", Paths: []string{"/repo/.venv/lib/python3.12/site-packages/x.pth"}}, nil, true, ""},
+		{"powershell line", startupfile.Call{Tool: "powershell", Shell: true, Dialect: shellline.PowerShell, Command: "Set-Content x.pth 'import os'"}, nil, true, ""},
+	} {
+		got := startupfile.Write(root, c.call, c.writes, c.active)
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s: Write = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -3,12 +3,16 @@ package agenthook
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 // hooksOffAgents are the CLIs that run every shell command with git's
@@ -33,16 +37,25 @@ func (r *Runner) ranByHooksOffAgent(ev *Event) bool {
 	return k != "" && ev.AgentSession != "" && r.getenv(k) == ev.AgentSession
 }
 
-// hooksOffCommit runs sessiongate's pre-commit and post-commit for the
-// commit a hooks-off shell call left at HEAD, before anything reconciles
-// it: a commit pre-commit would have passed is recorded as the session's
-// commit; one it would have refused records that refusal (and any
-// protected change), then reconciliation records the BYPASS as before.
-// Judged after the fact it cannot stop the commit, only record it, which
-// is all a hooks-off commit ever got. Only HEAD is judged (the work tree
-// holds only its state); earlier commits of the same call stay BYPASS.
-// Nothing runs unless sessiongate's pre-commit is the one git would run.
-func (r *Runner) hooksOffCommit(ctx context.Context, eng *session.Engine, cfg *config.Config, repo *gitrepo.Repo, s *session.Session) error {
+// maxHooksOffCommits bounds the commits one hooks-off shell call is
+// judged for; older ones are left to reconciliation (a BYPASS each).
+const maxHooksOffCommits = 32
+
+// hooksOffCommit runs sessiongate's pre-commit and post-commit for each
+// commit a hooks-off shell call made, oldest first, before anything
+// reconciles them: a commit pre-commit would have passed is recorded as
+// the session's commit; one it would have refused records that refusal
+// (and any protected change) and keeps its BYPASS. Judged after the fact
+// it cannot stop the commit, only record it, which is all a hooks-off
+// commit ever got. The call's commits are HEAD's first-parent line back
+// to the first commit the session recorded (or its start commit), at most
+// maxHooksOffCommits; each is judged on its own tree and files, not the
+// work tree's. `git commit -m a && git commit -m b` judged only HEAD, and
+// the first commit was a false CRITICAL BYPASS (TestHooksOffEveryCommitOfTheCall).
+// A merge or root commit among them stops the walk: reconciliation's to
+// judge. Nothing runs unless sessiongate's pre-commit is the one git
+// would run.
+func (r *Runner) hooksOffCommit(ctx context.Context, eng *session.Engine, cfg *config.Config, repo *gitrepo.Repo, s *session.Session, agent string) error {
 	if !s.Active() || installedBinary(ctx, repo, r.getenv) == "" {
 		return nil
 	}
@@ -50,44 +63,107 @@ func (r *Runner) hooksOffCommit(ctx context.Context, eng *session.Engine, cfg *c
 	if err != nil || head == "" || head == s.StartCommit {
 		return nil
 	}
-	known, err := eng.Store.RecordedCommits(ctx, s.ID, head)
-	if err != nil || known[head] {
+	todo, err := hooksOffCommits(ctx, eng, repo, s, head)
+	if err != nil {
 		return err
 	}
-	out, err := gitenv.Command(ctx, repo.Root(), nil, "rev-list", "--parents", "-n", "1", head).Output()
-	if err != nil {
-		return fmt.Errorf("read commit %s: %w", head, err)
-	}
-	f := strings.Fields(string(out))
-	if len(f) != 2 {
-		return nil // a merge or a root commit: reconciliation's to judge
-	}
-	parent := f[1]
-	tout, err := gitenv.Command(ctx, repo.Root(), nil, "rev-parse", head+"^{tree}").Output()
-	if err != nil {
-		return fmt.Errorf("read the tree of commit %s: %w", head, err)
-	}
-	tree := strings.TrimSpace(string(tout))
-	files := func(ctx context.Context) ([]string, error) {
-		out, err := gitenv.Command(ctx, repo.Root(), nil, "diff-tree", "--no-commit-id", "--name-only", "-r", "-z", head).Output()
-		return splitNUL(string(out)), err
-	}
-	staged, err := files(ctx)
-	if err != nil {
-		return fmt.Errorf("list the files commit %s changed: %w", head, err)
-	}
 	policy := session.HookPolicy{RequireSession: cfg.RequireSession, PreCommit: cfg.Hooks.PreCommit, PrePush: cfg.Hooks.PrePush, BypassEnv: cfg.BypassEnv}
-	pre := session.HookRequest{Repo: repo, SessionID: s.ID, Policy: policy, Staged: staged, Landed: head,
-		Tree: func(context.Context) (string, error) { return tree, nil }}
-	if _, err := eng.PreCommit(ctx, pre); err != nil {
-		return fmt.Errorf("pre-commit for commit %s (git ran no hook): %w", head, err)
-	}
-	post := session.HookRequest{Repo: repo, SessionID: s.ID, Policy: policy,
-		Commit: head, CommitTree: tree, CommitParent: parent, CommitFiles: files}
-	if _, err := eng.PostCommit(ctx, post); err != nil {
-		return fmt.Errorf("post-commit for commit %s (git ran no hook): %w", head, err)
+	for i, c := range todo {
+		files := func(ctx context.Context) ([]string, error) {
+			out, err := gitenv.Command(ctx, repo.Root(), nil, "diff-tree", "--no-commit-id", "--name-only", "-r", "-z", c.sha).Output()
+			return splitNUL(string(out)), err
+		}
+		staged, err := files(ctx)
+		if err != nil {
+			return fmt.Errorf("list the files commit %s changed: %w", c.sha, err)
+		}
+		// This commit and the call's later ones: reconciliation leaves
+		// them to their own runs.
+		pending := make([]string, 0, len(todo)-i)
+		for _, p := range todo[i:] {
+			pending = append(pending, p.sha)
+		}
+		tree := c.tree
+		pre := session.HookRequest{Repo: repo, SessionID: s.ID, Policy: policy, Staged: staged, Landed: pending,
+			Tree: func(context.Context) (string, error) { return tree, nil }}
+		if _, err := eng.PreCommit(ctx, pre); err != nil {
+			return fmt.Errorf("pre-commit for commit %s (git ran no hook): %w", c.sha, err)
+		}
+		post := session.HookRequest{Repo: repo, SessionID: s.ID, Policy: policy, Landed: pending[1:],
+			Commit: c.sha, CommitTree: c.tree, CommitParent: c.parent, CommitFiles: files}
+		d, err := eng.PostCommit(ctx, post)
+		if err != nil {
+			return fmt.Errorf("post-commit for commit %s (git ran no hook): %w", c.sha, err)
+		}
+		if d != nil && len(d.Reasons) == 0 {
+			r.hooksOffActor(ctx, eng, repo, s, agent, c.sha)
+		}
 	}
 	return nil
+}
+
+// hooksOffActor maps a hooks-off commit the session recorded as passing
+// to the session, on the records ref where records go there: commit-msg
+// never ran, so the commit has no Session-Id trailer, and rewriting it to
+// add one would rewrite the agent's history under it. verify reads the
+// mapping (TestVerifyHooksOffCommitMappedToSession). A failure is logged,
+// not fatal: the store keeps the commit either way.
+func (r *Runner) hooksOffActor(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, s *session.Session, agent, sha string) {
+	a := snapshot.CommitActor{Commit: sha, Actor: snapshot.ActorAgent, Agent: agent, Kind: snapshot.KindHooksOff, Session: s.ID,
+		Via: "git ran no hook (the agent CLI runs its shell with core.hooksPath empty); judged by its post-tool hook"}
+	if err := eng.RecordCommitActor(ctx, repo, s.RepoID, a); err != nil {
+		eng.Logger.Warn("map the hooks-off commit to its session", "commit", sha, "err", err)
+	}
+}
+
+type hooksOffCommitInfo struct{ sha, tree, parent string }
+
+// hooksOffCommits lists, oldest first, the commits from HEAD back along
+// first parents that the session has not recorded, stopping at a recorded
+// commit, the session's start commit, a commit any remote-tracking branch
+// has, or one dated before the session (reconciliation's rules for what is
+// the session's). A merge, a root commit, or a line longer than
+// maxHooksOffCommits judges only the commits after it: the rest are
+// reconciliation's.
+func hooksOffCommits(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, s *session.Session, head string) ([]hooksOffCommitInfo, error) {
+	args := []string{"log", "--first-parent", fmt.Sprintf("--max-count=%d", maxHooksOffCommits), "--format=%H %T %ct %P", head, "--not", "--remotes"}
+	if s.StartCommit != "" && !strings.HasPrefix(s.StartCommit, "-") {
+		args = append(args, s.StartCommit)
+	}
+	out, err := gitenv.Command(ctx, repo.Root(), nil, append(args, "--")...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("read the commits before %s: %w", head, err)
+	}
+	since := s.CreatedAt.Truncate(time.Second).Add(-time.Second).Unix()
+	var line []hooksOffCommitInfo
+	var shas []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 4 {
+			break // a root or merge commit: reconciliation's to judge
+		}
+		if ct, err := strconv.ParseInt(f[2], 10, 64); err != nil || ct < since {
+			break // older than the session by its date: reconciliation's rules
+		}
+		line = append(line, hooksOffCommitInfo{sha: f[0], tree: f[1], parent: f[3]})
+		shas = append(shas, f[0])
+	}
+	if len(line) == 0 {
+		return nil, nil
+	}
+	known, err := eng.Store.RecordedCommits(ctx, s.ID, shas...)
+	if err != nil {
+		return nil, err
+	}
+	var todo []hooksOffCommitInfo
+	for _, c := range line {
+		if known[c.sha] {
+			break
+		}
+		todo = append(todo, c)
+	}
+	slices.Reverse(todo)
+	return todo, nil
 }
 
 // splitNUL splits git's -z output.

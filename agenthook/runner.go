@@ -628,7 +628,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if ev.Tool.Kind == session.ToolShell && r.ranByHooksOffAgent(ev) {
 			// After the call's report (pre-commit's gate counts unreported
 			// calls), before any engine call below reconciles the commit.
-			if err := r.hooksOffCommit(ctx, eng, cfg, repo, bd.Session); err != nil {
+			if err := r.hooksOffCommit(ctx, eng, cfg, repo, bd.Session, ev.Agent); err != nil {
 				return nil, err
 			}
 		}

@@ -398,6 +398,33 @@ func (tx *Tx) AddTrustedFile(ctx context.Context, f *session.TrustedFile) error 
 	return nil
 }
 
+// CommitsRecordedElsewhere returns which of shas another session recorded
+// as observed commit evidence (session.Reader), with that session's id.
+func (r reader) CommitsRecordedElsewhere(ctx context.Context, sessionID string, shas ...string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(shas) == 0 {
+		return out, nil
+	}
+	rows, err := r.q.Query(ctx, `SELECT ref, session_id FROM evidence WHERE session_id <> $1 AND `+commitEvidence+` AND ref = ANY($2) ORDER BY id`, sessionID, shas)
+	if err != nil {
+		return nil, fmt.Errorf("commits other sessions recorded: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ref, id string
+		if err := rows.Scan(&ref, &id); err != nil {
+			return nil, fmt.Errorf("commits other sessions recorded: %w", err)
+		}
+		if _, ok := out[ref]; !ok {
+			out[ref] = id
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("commits other sessions recorded: %w", err)
+	}
+	return out, nil
+}
+
 // commitEvidence names observed commit evidence with its values written
 // out, so the planner can use the partial index evidence_commits (0007).
 const commitEvidence = `kind IN ('` + session.EvidenceCommitSHA + `', '` + session.EvidenceBypassCommit + `') AND origin = '` + string(session.OriginObserved) + `'`

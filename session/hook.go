@@ -105,11 +105,15 @@ type HookRequest struct {
 	Who func() *Actor
 	// Adoption marks the commit `sessiongate init --commit` makes.
 	Adoption bool
-	// Landed is set when pre-commit judges a commit that already landed
-	// because git ran no hook for it (Gemini CLI switches hooks off in its
-	// shell, agenthook/hooksoff.go): reconciliation leaves that commit to
-	// the post-commit run that follows, as it does for a live post-commit.
-	Landed string
+	// Landed is set when pre-commit and post-commit judge commits that
+	// already landed because git ran no hook for them (Gemini CLI switches
+	// hooks off in its shell, agenthook/hooksoff.go): the commit judged now
+	// and those of the same call still to be judged after it.
+	// Reconciliation leaves them to the hook runs that follow, one per
+	// commit, as it does a live post-commit's commit: else judging the
+	// first of two commits a shell line made records the second as a
+	// BYPASS before its own pre-commit runs.
+	Landed []string
 }
 
 // HookDecision is a hook's verdict and what to tell the user.
@@ -283,7 +287,7 @@ func (e *Engine) PreCommit(ctx context.Context, req HookRequest) (*HookDecision,
 	if err != nil {
 		return nil, err
 	}
-	e.reconcileHook(ctx, d, s, req, req.Landed, "")
+	e.reconcileHook(ctx, d, s, req, "", "")
 	// Sequence rules see the commit before it happens.
 	pol, err := e.CheckPolicy(ctx, s, "hook:pre-commit")
 	if errors.Is(err, policy.ErrBlocked) {

@@ -525,7 +525,13 @@ func (e *Engine) AcceptProtected(ctx context.Context, req AcceptRequest) ([]Prot
 // config from there) or in the change being committed. Each distinct
 // change is recorded once per session as a PROTECTED_CHANGE violation.
 func (e *Engine) checkProtectedCommit(ctx context.Context, d *HookDecision, s *Session, req HookRequest) (*Violation, error) {
-	why, vio, err := e.sessionProtected(ctx, s, req.Repo)
+	at := ""
+	if len(req.Landed) > 1 {
+		// A hooks-off commit with later ones of the same call after it:
+		// the work tree holds theirs, so the commit is judged on its tree.
+		at = req.Landed[0]
+	}
+	why, vio, err := e.sessionProtectedAt(ctx, s, req.Repo, at)
 	if err != nil || why == "" {
 		return nil, err
 	}
@@ -539,6 +545,16 @@ func (e *Engine) checkProtectedCommit(ctx context.Context, d *HookDecision, s *S
 // distinct change, whichever gate or hook saw it first). why is "" when
 // nothing changed.
 func (e *Engine) sessionProtected(ctx context.Context, s *Session, repo Repo) (why string, vio *Violation, err error) {
+	return e.sessionProtectedAt(ctx, s, repo, "")
+}
+
+// sessionProtectedAt is sessionProtected for the tree of commit at ("" the
+// work tree and index): a change the work tree shows counts only when the
+// commit's content of that path is not an accepted one. Judging the first
+// of two hooks-off commits of one shell line (`git commit -m a && git
+// commit -m b`), the protocol edit the second made was charged to the
+// first (TestHooksOffEveryCommitOfTheCall).
+func (e *Engine) sessionProtectedAt(ctx context.Context, s *Session, repo Repo, at string) (why string, vio *Violation, err error) {
 	patterns, trusted, err := e.protectionAt(ctx, repo.Root(), s.RepoID, s.TrustedStamp)
 	if err != nil || len(patterns) == 0 || len(trusted) == 0 {
 		return "", nil, err
@@ -546,6 +562,29 @@ func (e *Engine) sessionProtected(ctx context.Context, s *Session, repo Repo) (w
 	changes, err := e.currentChanges(ctx, repo, patterns, trusted)
 	if err != nil || len(changes) == 0 {
 		return "", nil, err
+	}
+	if at != "" {
+		changes = slices.DeleteFunc(changes, func(c ProtectedChange) bool {
+			if c.Hidden != "" {
+				return false // git's view of it is not the file's: kept
+			}
+			sum := ""
+			if ok, err := repo.ExistsAt(ctx, at, c.Path); err != nil {
+				return false // unreadable: kept, fail closed
+			} else if ok {
+				b, err := repo.ReadAt(ctx, at, c.Path)
+				if err != nil {
+					return false
+				}
+				h := sha256.Sum256(b)
+				sum = hex.EncodeToString(h[:])
+			}
+			c.SHA256 = sum
+			return slices.Contains(c.Trusted, sum) || sum == "" && len(c.Trusted) == 0
+		})
+		if len(changes) == 0 {
+			return "", nil, nil
+		}
 	}
 	msgs := make([]string, len(changes))
 	for i, c := range changes {

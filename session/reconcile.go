@@ -75,6 +75,13 @@ type LandedCommit struct {
 // lookup of at most three commits among the session's commit evidence,
 // however long the session has run.
 func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, exceptParent string) (int, error) {
+	return e.reconcile(ctx, s, repo, except, exceptParent, nil)
+}
+
+// reconcile is Reconcile that also leaves alone the commits of pending:
+// commits git ran no hook for, which the caller judges next, one by one
+// (HookRequest.Landed).
+func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, exceptParent string, pending []string) (int, error) {
 	if s == nil || !s.Active() || repo == nil {
 		return 0, nil
 	}
@@ -124,7 +131,7 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	}
 	var todo []LandedCommit
 	for _, c := range landed {
-		if known[c.SHA] || c.SHA == except {
+		if known[c.SHA] || c.SHA == except || slices.Contains(pending, c.SHA) {
 			continue
 		}
 		if c.CommitTime.Before(since) {
@@ -143,6 +150,26 @@ func (e *Engine) Reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	}
 	if len(todo) == 0 {
 		return 0, nil
+	}
+	// Another session of this database recorded it: a worktree sharing the
+	// branch (`git worktree add -f`) made it through its own hooks, or its
+	// reconciliation charged it first. It is that session's, passed or
+	// BYPASS: charging it here too made an honest session's CRITICAL BYPASS
+	// (TestSharedBranchWorktreeCommit).
+	shas := make([]string, len(todo))
+	for i, c := range todo {
+		shas[i] = c.SHA
+	}
+	elsewhere, err := e.Store.CommitsRecordedElsewhere(ctx, s.ID, shas...)
+	if err != nil {
+		return 0, fmt.Errorf("reconcile: load commits other sessions recorded: %w", err)
+	}
+	todo = slices.DeleteFunc(todo, func(c LandedCommit) bool { return elsewhere[c.SHA] != "" })
+	if len(todo) == 0 {
+		return 0, nil
+	}
+	if todo, err = e.leaveToSharers(ctx, s, repo, todo); err != nil || len(todo) == 0 {
+		return 0, err
 	}
 	n := 0
 	for _, c := range todo {
@@ -257,10 +284,67 @@ func (e *Engine) reconcileHook(ctx context.Context, d *HookDecision, s *Session,
 	if !s.Active() {
 		return
 	}
-	n, err := e.Reconcile(ctx, s, req.Repo, except, parent)
+	n, err := e.reconcile(ctx, s, req.Repo, except, parent, req.Landed)
 	if err != nil {
 		d.Warnings = append(d.Warnings, "could not reconcile earlier commits: "+err.Error())
 	} else if n > 0 {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("%d earlier commit(s) landed without passing this session's pre-commit hook (hooks skipped or switched off, or a merge): recorded now", n))
 	}
+}
+
+// leaveToSharers drops the commits another active session of the
+// repository will record itself: its pre-commit passed the commit's tree
+// and its worktree's HEAD holds the commit (two worktrees on one branch,
+// `git worktree add -f`). Its post-commit leaves the commit to its own
+// reconciliation (hooks/handoff.go), so this session, reconciling first,
+// charged it as its own CRITICAL BYPASS (TestSharedBranchWorktreeCommit).
+// A commit only this worktree holds stays here, whoever's tree it has.
+func (e *Engine) leaveToSharers(ctx context.Context, s *Session, repo Repo, todo []LandedCommit) ([]LandedCommit, error) {
+	if e.OpenRepo == nil || s.RepoID == 0 {
+		return todo, nil
+	}
+	others, err := e.Store.ListSessions(ctx, SessionFilter{RepoID: s.RepoID, States: []State{StateInit, StateWorking, StateEnding}})
+	if err != nil {
+		return nil, fmt.Errorf("reconcile: list the repository's active sessions: %w", err)
+	}
+	var sharers []*Session
+	var heads []string
+	for _, o := range others {
+		if o.ID == s.ID || o.Worktree == "" || o.Worktree == s.Worktree {
+			continue
+		}
+		r, err := e.OpenRepo(ctx, o.Worktree)
+		if err != nil {
+			continue
+		}
+		h, _, err := r.Head(ctx)
+		if err != nil || h == "" {
+			continue
+		}
+		sharers, heads = append(sharers, o), append(heads, h)
+	}
+	if len(sharers) == 0 {
+		return todo, nil
+	}
+	var keep []LandedCommit
+	for _, c := range todo {
+		theirs := false
+		for i, o := range sharers {
+			ok, err := e.matchPreCommit(ctx, o.ID, c.Tree)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			if in, err := repo.IsAncestor(ctx, c.SHA, heads[i]); err == nil && in {
+				theirs = true
+				break
+			}
+		}
+		if !theirs {
+			keep = append(keep, c)
+		}
+	}
+	return keep, nil
 }

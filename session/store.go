@@ -35,6 +35,11 @@ type Reader interface {
 	// reading any other evidence (a session with agent hooks gathers one per
 	// shell command).
 	RecordedCommits(ctx context.Context, sessionID string, shas ...string) (map[string]bool, error)
+	// CommitsRecordedElsewhere returns which of shas a session other than
+	// sessionID recorded as observed commit_sha or bypass_commit evidence,
+	// with that session's id: two worktrees on one branch share the
+	// database and see each other's commits land (reconcile.go).
+	CommitsRecordedElsewhere(ctx context.Context, sessionID string, shas ...string) (map[string]string, error)
 	// ListEvents returns events with Seq > afterSeq in order, at most limit (0: all).
 	ListEvents(ctx context.Context, sessionID string, afterSeq int64, limit int) ([]Event, error)
 	// LastEvents returns the last n events of a session in order (oldest

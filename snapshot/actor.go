@@ -14,6 +14,9 @@ const (
 const (
 	KindCommit   = "commit"
 	KindAdoption = "adoption" // `sessiongate init --commit`
+	// KindHooksOff is a session's commit made by a CLI that runs git with
+	// hooks off (Gemini CLI), judged at its post-tool hook.
+	KindHooksOff = "hooks-off"
 )
 
 // MaxActorBytes bounds one actor record (they hold a few short fields).
@@ -34,4 +37,10 @@ type CommitActor struct {
 	// process ancestry", "CLAUDECODE set", "under claude (pid 123)".
 	Via string `json:"via"`
 	At  string `json:"at"` // RFC 3339
+	// Session is set for a commit of a session that git ran no hook for
+	// (KindHooksOff): no commit-msg added its Session-Id trailer, so this
+	// record maps it to the session instead of rewriting history. verify
+	// judges it as a commit of that session, which must have recorded it
+	// as passing its pre-commit: naming a session proves nothing alone.
+	Session string `json:"session,omitempty"`
 }

@@ -127,6 +127,38 @@ func (tx *Tx) AddEvidence(ctx context.Context, e *session.Evidence) error {
 	return nil
 }
 
+// CommitsRecordedElsewhere returns which of shas another session recorded
+// as observed commit evidence (session.Reader), with that session's id.
+func (r reader) CommitsRecordedElsewhere(ctx context.Context, sessionID string, shas ...string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(shas) == 0 {
+		return out, nil
+	}
+	args := []any{sessionID}
+	for _, c := range shas {
+		args = append(args, c)
+	}
+	rows, err := r.query(ctx, `SELECT ref, session_id FROM evidence WHERE session_id <> ? AND `+commitEvidence+
+		` AND ref IN (`+placeholders(len(shas))+`) ORDER BY id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("commits other sessions recorded: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ref, id string
+		if err := rows.Scan(&ref, &id); err != nil {
+			return nil, fmt.Errorf("commits other sessions recorded: %w", err)
+		}
+		if _, ok := out[ref]; !ok {
+			out[ref] = id
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("commits other sessions recorded: %w", err)
+	}
+	return out, nil
+}
+
 // commitEvidence is the condition of observed commit evidence, with the
 // values written out so the partial index evidence_commits (migration 0010)
 // applies; SQLite matches a partial index only against literals.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
+	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
 
@@ -117,6 +118,15 @@ func judgeUnsessioned(policy string, c *gitrepo.Commit, actor *snapshot.CommitAc
 			set("fail", why+" (verify.unsessioned: "+policy+" passes only commits recorded as a person's)")
 		}
 	}
+}
+
+// hooksOffMapped reports whether an actor record maps a commit without a
+// trailer to a session: one an agent CLI made with git's hooks off, which
+// its post-tool hook judged (agenthook/hooksoff.go). Anyone who can write
+// the records ref can write one; it names a session, nothing more, and
+// checkCommit then needs that session's record to list the commit.
+func hooksOffMapped(a snapshot.CommitActor) bool {
+	return a.Kind == snapshot.KindHooksOff && a.Session != "" && session.ValidateID(a.Session) == nil
 }
 
 func orAgent(s string) string {

@@ -83,6 +83,7 @@ type CommitReport struct {
 	SessionID  string   `json:"session_id,omitempty"`
 	SnapshotID string   `json:"snapshot_id,omitempty"`
 	eventChain string   // its Session-Events trailer
+	hooksOff   bool     // no trailer: the records ref maps it to SessionID (hooksOffMapped)
 	Record     string   `json:"record,omitempty"`
 	File       string   `json:"file,omitempty"` // its first changed file, where annotations point
 	Status     string   `json:"status"`         // ok, warn, fail
@@ -226,6 +227,16 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		case len(ids) == 0 && onlyRecords(c.Files, src.template):
 			cr.Status = "ok"
 			cr.Problems = append(cr.Problems, "session record commit (no trailer needed)")
+		case len(ids) == 0 && hooksOffMapped(actors[c.SHA]):
+			// git ran no commit-msg for it (an agent CLI with hooks off):
+			// the records ref maps it to its session, judged as a trailer
+			// naming it would be, so the session must have recorded it as
+			// passing its pre-commit (a BYPASS fails).
+			a := actors[c.SHA]
+			cr.SessionID, cr.hooksOff = a.Session, true
+			cr.Problems = append(cr.Problems, fmt.Sprintf("no %s trailer: %s ran git with its hooks off, and the records ref maps the commit to session %s", TrailerSession, orAgent(a.Agent), a.Session))
+			checkCommit(ctx, src, opts, trust, records, &cr)
+			claims.commit(ctx, records[cr.SessionID], &cr)
 		case len(ids) == 0:
 			var actor *snapshot.CommitActor
 			if a, ok := actors[c.SHA]; ok {
@@ -472,6 +483,9 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		cr.Problems = append(cr.Problems, fmt.Sprintf("session %s"+notCleanMark+"%s", cr.SessionID, strings.Join(rc.unclean, ", ")))
 	}
 	switch {
+	case cr.SnapshotID == "" && cr.hooksOff:
+		// No commit-msg ran to bind a snapshot: the record's list of the
+		// commits the session recorded (below) is what binds it.
 	case cr.SnapshotID == "":
 		fail("no Session-Snapshot trailer")
 	case !snapshot.ValidID(cr.SnapshotID):

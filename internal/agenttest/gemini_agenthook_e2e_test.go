@@ -213,3 +213,74 @@ func TestGeminiAgentHooksHooksOffCommitStillJudged(t *testing.T) {
 		t.Errorf("no hook:pre-commit:blocked event: pre-commit did not judge the hooks-off commit")
 	}
 }
+
+// TestGeminiAgentHooksTwoCommitsOneLine: Gemini CLI runs its shell with
+// git's hooks off, and its AfterTool judged only the commit at HEAD, so an
+// honest `git commit -m a && git commit -m b` left the first commit a
+// CRITICAL BYPASS. Every commit of the call is judged now. The lazy twin
+// (QA_VALIDATION a pre-commit gate, no tests run): both commits keep
+// their refusal and their BYPASS.
+func TestGeminiAgentHooksTwoCommitsOneLine(t *testing.T) {
+	t.Parallel()
+	requireAgentHook(t)
+	for _, tc := range []struct {
+		name   string
+		config string
+		tests  bool
+	}{
+		{"honest", "", true},
+		{"lazy, untested under a QA pre-commit gate", "hooks:\n  pre-commit: [QA_VALIDATION]\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newSGRepo(t, e2eProtocol, tc.config, "--agent", "gemini")
+			r.write("test.sh", e2eTest)
+			r.git("add", "-A")
+			r.git("commit", "-q", "-m", "test script and agent hooks")
+			steps := []agenttest.Turn{
+				agenttest.Use("run_shell_command", map[string]any{"command": "git status"}),
+				agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+				agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
+				agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, "world.txt"), "content": "world\n"}),
+			}
+			if tc.tests {
+				steps = append(steps, agenttest.Use("run_shell_command", map[string]any{"command": "sh test.sh"}))
+			}
+			steps = append(steps,
+				agenttest.Use("run_shell_command", map[string]any{"command": "git add hello.txt && git commit -q -m 'add hello.txt' && git add world.txt && git commit -q -m 'add world.txt'"}))
+			if tc.tests {
+				steps = append(steps, agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session end --summary 'added hello.txt and world.txt'"}))
+			}
+			steps = append(steps, agenttest.Say("done"))
+			srv := agenttest.NewGeminiServer(t, steps...)
+			res := agenttest.RunGemini(t, r.dir, "add hello.txt and world.txt", agenttest.GeminiOptions{Server: srv, Env: r.env})
+			t.Logf("gemini run: %s, exit %d", res.Elapsed, res.ExitCode)
+			if srv.Used() < len(steps) {
+				t.Fatalf("%d of %d turns used; exit %d, error %s\nstderr: %s", srv.Used(), len(steps), res.ExitCode, res.Error, res.Stderr)
+			}
+			if n := strings.Count(r.git("log", "--format=%s", "-2"), "add "); n != 2 {
+				t.Fatalf("%d of the 2 commits landed", n)
+			}
+			show := r.onlySession()
+			if tc.tests {
+				if st := show["session"].(map[string]any)["state"]; st != string(session.StateComplete) {
+					t.Errorf("state %v, want COMPLETE", st)
+				}
+				requireCleanSession(t, show)
+				return
+			}
+			v, _ := show["violations"].([]any)
+			if n := strings.Count(fmt.Sprint(v), "BYPASS"); n < 2 {
+				t.Errorf("violations %v: want a BYPASS for each of the 2 untested commits", v)
+			}
+			blocked := 0
+			for _, e := range show["events"].([]any) {
+				if e.(map[string]any)["token"] == "hook:pre-commit:blocked" {
+					blocked++
+				}
+			}
+			if blocked < 2 {
+				t.Errorf("%d hook:pre-commit:blocked events, want 2: each hooks-off commit judged", blocked)
+			}
+		})
+	}
+}

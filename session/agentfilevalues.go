@@ -1,8 +1,12 @@
 package session
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/sessiongate/sessiongate/gitenv"
 
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -10,6 +14,9 @@ import (
 // maxValueFile bounds a file the hook reads for the values a line takes
 // from it (`X=$(cat f)`, `read X < f`, `xargs -a f`): a list of names.
 const maxValueFile = 64 << 10
+
+// blobTime bounds the git call that reads REV:PATH for a line.
+const blobTime = 3 * time.Second
 
 // fileValueWrites judges the commands of a line whose written operands it
 // reads from a file (round 21, shellline.FileValueLines) as the line's
@@ -35,9 +42,21 @@ func (e *Engine) fileValueWrites(root string, call ToolCall, lines []string) *Ag
 		b, err := os.ReadFile(p)
 		return string(b), err == nil
 	}
+	// blob reads git's REV:PATH for `git show REV:PATH | xargs rm`
+	// (round 23): one git call, only for a line that pipes one on.
+	blob := func(spec string) (string, bool) {
+		ctx, cancel := context.WithTimeout(context.Background(), blobTime)
+		defer cancel()
+		out, err := gitenv.Command(ctx, root, nil, "cat-file", "blob", spec).Output()
+		if err != nil || len(out) > maxValueFile {
+			return "", false
+		}
+		return string(out), true
+	}
+	src := shellline.Sources{Read: read, Blob: blob, Names: ProtectedPaths(e.Config, "")}
 	var inner []string
 	for _, l := range lines {
-		inner = append(inner, shellline.FileValueLines(l, read)...)
+		inner = append(inner, shellline.FileValueLinesFrom(l, src)...)
 	}
 	if len(inner) == 0 {
 		return nil

@@ -28,19 +28,62 @@ const maxXargsLines = 64
 // relative to the line's folder, or absolute) and reports false when it
 // cannot. nil when the line has none or does not parse.
 func FileValueLines(cmd string, read func(string) (string, bool)) []string {
+	return FileValueLinesFrom(cmd, Sources{Read: read})
+}
+
+// FileValueLinesFrom is FileValueLines reading src; with src.Names it
+// also gives the lines of names a program computes (computednames.go).
+func FileValueLinesFrom(cmd string, src Sources) []string {
 	if !strings.Contains(cmd, "cat") && !strings.Contains(cmd, "<") && !strings.Contains(cmd, "read") && !strings.Contains(cmd, "xargs") &&
 		!strings.Contains(cmd, "head") && !strings.Contains(cmd, "tail") && !strings.Contains(cmd, "$(") && !strings.Contains(cmd, "`") &&
-		!strings.Contains(cmd, "|") && !strings.Contains(cmd, "system") && !strings.Contains(cmd, "eval") {
+		!strings.Contains(cmd, "|") && !strings.Contains(cmd, "system") && !strings.Contains(cmd, "eval") &&
+		!strings.Contains(cmd, "${") && !strings.Contains(cmd, "$'") && !strings.Contains(cmd, "IFS") && !(strings.Contains(cmd, "$") && strings.Contains(cmd, "=")) {
 		return nil // the cheap look first: the hook runs this on every line
 	}
 	_, f, ok := Calls(Unwrap(cmd))
-	if !ok || read == nil {
+	if !ok || src.Read == nil {
 		return nil
+	}
+	cwd := ""
+	// written: files the line itself writes before it reads them (`sort f
+	// > l; xargs rm < l`, round 23): their text, or the names guessed.
+	written := map[string]string{}
+	read := func(p string) (string, bool) {
+		if t, ok := written[path.Clean(p)]; ok {
+			return t, true
+		}
+		return src.Read(p)
+	}
+	// remember records a statement's `> F` of a text worked out.
+	remember := func(st *syntax.Stmt, text string) {
+		for _, r := range st.Redirs {
+			if r.Op == syntax.RdrOut || r.Op == syntax.ClbOut || r.Op == syntax.AppOut {
+				if p, lit := Literal(r.Word); lit && (r.N == nil || r.N.Value == "1") {
+					written[path.Clean(joinCwd(cwd, p))] = text
+				}
+			}
+		}
+	}
+	// outText is what a statement writing `> F` prints: its stages
+	// worked out, or the names guessed.
+	outText := func(stages []*syntax.Stmt) (string, bool) {
+		last := stages[len(stages)-1]
+		kept := *last
+		kept.Redirs = nil
+		for _, r := range last.Redirs {
+			if r.Op != syntax.RdrOut && r.Op != syntax.ClbOut && r.Op != syntax.AppOut {
+				kept.Redirs = append(kept.Redirs, r)
+			}
+		}
+		ss := append(append([]*syntax.Stmt{}, stages[:len(stages)-1]...), &kept)
+		if t, ok := pipeText(ss, cwd, read); ok {
+			return t, true
+		}
+		return guessedText(ss, cwd, src, read)
 	}
 	vars := map[string]string{} // NAME -> value; unknownWord when not known
 	arrays := map[string][]string{}
 	fromFile := map[string]bool{}
-	cwd := ""
 	var out []string
 	// value reads a word, and whether a file's text went into it.
 	value := func(w *syntax.Word) (string, bool) {
@@ -100,6 +143,18 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 			return
 		}
 		v, used := value(w)
+		if !isPlainWord(w) {
+			// X=$'SESSION\x2d...', X=${Y/_/-}: the shell's value (round 23)
+			if s, ok := expandedLiteral(w, vars, trimmed(arrays)); ok {
+				v, used = s, true
+			}
+		}
+		if ss := substStages(w); v == unknownWord && ss != nil {
+			// X=$(jq -r .f cfg.json): the first name it may print
+			if t, ok := guessedText(ss, cwd, src, read); ok {
+				v, used = lines(t)[0], true
+			}
+		}
 		vars[name], fromFile[name] = v, used
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -112,15 +167,42 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 			// sort F | tr a-z A-Z | xargs CMD, awk '{print "rm " $0}' F | sh
 			// (round 22: the filters' output, textfilters.go)
 			if ss := PipeStages(p); len(ss) >= 2 {
-				if body, ok := pipeText(ss[:len(ss)-1], cwd, read); ok {
+				if t, ok := outText(ss); ok {
+					remember(ss[len(ss)-1], t)
+				}
+				body, ok := pipeText(ss[:len(ss)-1], cwd, read)
+				why := ""
+				if !ok {
+					// a program not emulated (jq, git show, ls): the names
+					// it may print (round 23)
+					body, ok = guessedText(ss[:len(ss)-1], cwd, src, read)
+					why = "a name " + stageName(ss[:len(ss)-1]) + " may print; the hook cannot work it out, and the input names a protected file"
+				}
+				if ok {
 					last := ss[len(ss)-1]
-					out = append(out, loopLines(last, body, read)...)
+					if ws, lit := literalWords(last); lit {
+						for _, l := range interpReadNames(ws, body, cwd, src, read) {
+							out = append(out, guessLine("rm -- "+quoteWords([]string{l}), "a name "+CommandName(ws[0])+" reads from its input; the hook cannot work it out"))
+						}
+					}
+					guessed := func(ls []string) []string {
+						if why == "" {
+							return ls
+						}
+						for i := range ls {
+							ls[i] = guessLine(ls[i], why)
+						}
+						return ls
+					}
+					out = append(out, guessed(loopLines(last, body, read))...)
 					if ws, ok := literalWords(last); ok {
 						if CommandName(ws[0]) == "parallel" {
 							ws = parallelAsXargs(ws)
 						}
 						if containsXargs(ws) {
-							out = append(out, capLines(xargsLines(ws, body))...)
+							out = append(out, guessed(capLines(xargsLines(ws, body)))...)
+						} else if why != "" {
+							// a shell fed guessed names runs no known text
 						} else if inner := unwrapCall(ws); len(inner) > 0 && (readsStdin(inner) || len(inner) > 1 && sourcers[inner[0]] && stdinFiles[inner[1]]) &&
 							strings.TrimSpace(body) != "" && !plainCat(ss[:len(ss)-1]) {
 							// the script a shell reads; `cat F | sh` is F's
@@ -187,6 +269,19 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 			if len(c.Args) == 0 {
 				for _, a := range c.Assigns {
 					set(a.Name.Value, a.Value)
+					if a.Array != nil {
+						// A=(x y): the elements when all are literal
+						var el []string
+						for _, e := range a.Array.Elems {
+							if s, lit := Literal(e.Value); lit && e.Index == nil {
+								el = append(el, s)
+							} else {
+								el = nil
+								break
+							}
+						}
+						arrays[a.Name.Value] = el
+					}
 				}
 				return true
 			}
@@ -226,8 +321,14 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 				}
 				return true
 			}
+			if len(st.Redirs) > 0 {
+				if t, ok := outText([]*syntax.Stmt{st}); ok {
+					remember(st, t)
+				}
+			}
 			var words []string
 			used, known := false, true
+			guessWhy := ""
 			for _, w := range c.Args {
 				if text, ok := splitSubst(w, cwd, read); ok {
 					// rm $(sort F): unquoted, each word of the output is an
@@ -244,12 +345,41 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 					used = true
 					continue
 				}
+				if _, ifs := vars["IFS"]; ifs || !isPlainWord(w) {
+					// ${X/_/-}, ${!P}, ${A[@]:1}, $'\x41', $X split by a
+					// known IFS: the shell's expansion of known values
+					// (round 23)
+					if fs, ok := expandedFields(w, vars, trimmed(arrays)); ok {
+						words, used = append(words, fs...), true
+						continue
+					}
+				}
 				v, u := value(w)
 				if v == unknownWord {
+					if ss := substStages(w); ss != nil {
+						// rm "$(jq -r .f cfg.json)": the names it may
+						// print (round 23)
+						if t, ok := guessedText(ss, cwd, src, read); ok {
+							words = append(words, lines(t)...)
+							used, guessWhy = true, "a name "+stageName(ss)+" may print; the hook cannot work it out, and the input names a protected file"
+							continue
+						}
+					}
 					known = false
 					break
 				}
 				words, used = append(words, v), used || u
+			}
+			if known && len(words) > 0 {
+				in := ""
+				for _, r := range st.Redirs {
+					if t, ok := stdin(r); ok {
+						in = t
+					}
+				}
+				for _, l := range interpReadNames(words, in, cwd, src, read) {
+					out = append(out, guessLine("rm -- "+quoteWords([]string{l}), "a name "+CommandName(words[0])+" reads from a file, its input or its arguments; the hook cannot work it out"))
+				}
 			}
 			if !known || len(words) == 0 {
 				return true
@@ -301,6 +431,8 @@ func FileValueLines(cmd string, read func(string) (string, bool)) []string {
 			if (used || rused) && words[0] == "eval" && len(rs) == 0 {
 				// eval "rm $(sed -n 1p f)": the text eval runs
 				out = append(out, strings.Join(words[1:], " "))
+			} else if guessWhy != "" {
+				out = append(out, guessLine(quoteWords(words)+rs, guessWhy))
 			} else if used || rused {
 				out = append(out, quoteWords(words)+rs)
 			}

@@ -317,6 +317,7 @@ func xargsLines(words []string, text string) []string {
 	if len(cmd) == 0 {
 		cmd = []string{"echo"}
 	}
+	text = strings.ReplaceAll(text, "\x00", "\n") // xargs -0: NUL ends a name
 	if replace == "" {
 		return []string{quoteWords(append(append([]string{}, cmd...), strings.Fields(text)...))}
 	}

@@ -116,6 +116,10 @@ func gitRestores(args []string) []string {
 		return nil
 	}
 	sub, rest := args[i], args[i+1:]
+	switch sub {
+	case "checkout-index", "update-index":
+		return indexWrites(sub, rest)
+	}
 	rev := ""
 	var words []string
 	dashes := -1
@@ -151,6 +155,15 @@ func gitRestores(args []string) []string {
 		}
 	case "restore":
 		paths = words
+	case "reset":
+		// git reset REV -- P: P's staged entry from REV, which a later
+		// `git checkout -- P` writes (round 23)
+		switch {
+		case dashes > 0:
+			rev, paths = words[0], words[dashes:]
+		case dashes < 0 && len(words) > 1:
+			rev, paths = words[0], words[1:]
+		}
 	}
 	if rev == "" || strings.EqualFold(rev, "HEAD") || rev == "@" {
 		return nil
@@ -169,4 +182,52 @@ func chmodAddsOnly(args []string) bool {
 		return addsOnly(a)
 	}
 	return false
+}
+
+// indexWrites lists what `git checkout-index` writes (its paths, every
+// file with -a, under --prefix) and the paths `git update-index` stages
+// a content of its own for (--cacheinfo, --index-info from input not
+// known: "."): the index is what `git checkout -- P` and the next
+// commit take, so a protected file staged this way is a change of it
+// (round 23: `git update-index --cacheinfo ...,P && git checkout-index
+// -f P` was allowed).
+func indexWrites(sub string, rest []string) []string {
+	var paths []string
+	prefix := ""
+	all, info := false, false
+	for k := 0; k < len(rest); k++ {
+		a := rest[k]
+		switch {
+		case a == "--":
+		case sub == "checkout-index" && (a == "-a" || a == "--all"):
+			all = true
+		case sub == "checkout-index" && strings.HasPrefix(a, "--prefix="):
+			prefix = strings.TrimPrefix(a, "--prefix=")
+		case sub == "update-index" && a == "--cacheinfo" && k+1 < len(rest):
+			if f := strings.Split(rest[k+1], ","); len(f) == 3 {
+				paths = append(paths, f[2])
+				k++
+			} else if k+3 < len(rest) {
+				paths = append(paths, rest[k+3])
+				k += 3
+			}
+		case sub == "update-index" && (a == "--index-info" || a == "--stdin"):
+			info = true
+		case strings.HasPrefix(a, "-"):
+		case sub == "checkout-index":
+			paths = append(paths, a)
+		}
+	}
+	if all || info {
+		paths = append(paths, ".")
+	}
+	if prefix != "" {
+		if strings.HasSuffix(prefix, "/") && !strings.HasPrefix(prefix, ".") {
+			return nil // an export into a folder of its own
+		}
+		for i, p := range paths {
+			paths[i] = prefix + p
+		}
+	}
+	return paths
 }

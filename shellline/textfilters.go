@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -149,13 +150,33 @@ func filterText(words []string, in string, have bool, read func(string) (string,
 		}
 		return in, true
 	case "echo":
-		if len(args) > 0 && (args[0] == "-e" || args[0] == "-n" || args[0] == "-E") {
-			return "", false
+		// echo -e/-n (round 23): escapes decoded as bash's echo does
+		nl, esc := "\n", false
+		for len(args) > 0 && (args[0] == "-e" || args[0] == "-n" || args[0] == "-E" || args[0] == "-ne" || args[0] == "-en") {
+			esc = esc && args[0] != "-E" || strings.Contains(args[0], "e")
+			if strings.Contains(args[0], "n") {
+				nl = ""
+			}
+			args = args[1:]
 		}
-		return strings.Join(args, " ") + "\n", true
+		t := strings.Join(args, " ")
+		if esc {
+			s, _, err := expand.Format(&expand.Config{}, "%b", []string{t})
+			if err != nil {
+				return "", false
+			}
+			t = s
+		}
+		return t + nl, true
 	case "printf":
 		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 			return "", false
+		}
+		if strings.Contains(args[0], `\`) || strings.Contains(args[0], "%b") {
+			// printf 'SESSION\x2dPROTOCOL.md' (round 23): the shell's
+			// printf, escapes and all
+			s, err := printfAll(args[0], args[1:])
+			return s, err == nil
 		}
 		return printfText(args[0], args[1:]), true
 	case "cat", "tac", "rev":
@@ -246,6 +267,8 @@ func filterText(words []string, in string, have bool, read func(string) (string,
 		return unlines(ls), true
 	case "grep", "egrep", "fgrep":
 		return grepText(name, args, input)
+	case "jq":
+		return jqText(args, input)
 	case "tr":
 		return trText(args, in, have)
 	case "cut":
@@ -973,4 +996,22 @@ func awkText(args []string, input func([]string) (string, bool)) (string, bool) 
 		}
 	}
 	return unlines(out), true
+}
+
+// printfAll is printf's output: the format reused while arguments are
+// left, as the shell's printf does.
+func printfAll(format string, args []string) (string, error) {
+	var b strings.Builder
+	for first := true; first || len(args) > 0; first = false {
+		s, n, err := expand.Format(&expand.Config{}, format, args)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(s)
+		if n == 0 || n >= len(args) {
+			break
+		}
+		args = args[n:]
+	}
+	return b.String(), nil
 }

@@ -1,0 +1,387 @@
+package shellline
+
+import (
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Round 23 (c3): names a program on the line computes and the hook does
+// not emulate. `jq -r .f cfg.json | xargs rm`, `git show HEAD:list |
+// xargs rm`, `ls | grep SESSION | xargs rm`, `awk '{print tolower($0)}' f
+// | xargs rm`, `python3 -c "os.remove(open('f').read().strip())"` write a
+// file whose name only the program's run gives. The hook cannot run it,
+// so it guesses from what the program reads: a name it is given
+// (Sources.Names, the protected paths) that the program's input spells,
+// letters and digits compared without case after printf's escapes are
+// decoded, or, for a program that lists files (ls, find, git ls-files),
+// a name its operands select. Each such name is given back as the
+// writer's operand, so the line is judged as if it wrote it; an honest
+// program that reads a file naming no protected path guesses nothing.
+
+// Sources is what FileValueLinesFrom may read for a line.
+type Sources struct {
+	// Read reads a file (a slash path relative to the line's folder, or
+	// absolute); false when it cannot.
+	Read func(string) (string, bool)
+	// Blob reads git's REV:PATH (`git show`, `git cat-file -p`); nil when
+	// the caller has no repository.
+	Blob func(spec string) (string, bool)
+	// Names are the paths a computed name is compared with.
+	Names []string
+}
+
+// listers print names of files in the tree (their operands select).
+var listers = map[string]bool{"ls": true, "find": true, "fd": true, "fdfind": true, "tree": true, "locate": true}
+
+// gitListers are git's subcommands that print paths.
+var gitListers = map[string]bool{"ls-files": true, "ls-tree": true, "diff": true, "status": true, "grep": true}
+
+// selectors print some of their input's lines as they are (a later
+// stage after a guessed one: its names pass or not, never change).
+var selectors = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "head": true, "tail": true, "sort": true, "uniq": true, "cat": true, "tee": true, "tac": true}
+
+// normName is s with only its letters and digits, lower case.
+func normName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// spelledNames are the names whose base name text spells (normName of
+// both, and of text with escapes decoded).
+func spelledNames(text string, names []string) []string {
+	if text == "" {
+		return nil
+	}
+	hay := normName(text) + "\x00" + normName(decodeEscapes(text))
+	var out []string
+	for _, n := range names {
+		if strings.ContainsAny(n, "*?[") {
+			continue
+		}
+		if b := normName(path.Base(n)); b != "" && strings.Contains(hay, b) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// decodeEscapes decodes printf's and echo -e's escapes (\xHH, \0NNN,
+// \NNN, \uHHHH) and $'...' quoting's.
+func decodeEscapes(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		c := s[i+1]
+		switch {
+		case c == 'x' || c == 'u' || c == 'U':
+			j := i + 2
+			for j < len(s) && j < i+2+map[byte]int{'x': 2, 'u': 4, 'U': 8}[c] && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
+				j++
+			}
+			if n, err := strconv.ParseUint(s[i+2:j], 16, 32); err == nil {
+				b.WriteRune(rune(n))
+				i = j - 1
+				continue
+			}
+		case c >= '0' && c <= '7':
+			j := i + 1
+			if c == '0' {
+				j++
+			}
+			k := j
+			for k < len(s) && k < j+3 && s[k] >= '0' && s[k] <= '7' {
+				k++
+			}
+			if n, err := strconv.ParseUint(s[j:k], 8, 32); err == nil && k > j {
+				b.WriteRune(rune(n))
+				i = k - 1
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// listedNames are the names a lister's words select: all of them with no
+// path operand; those an operand (a folder, a file or a glob) covers;
+// find's -name/-iname/-path patterns must match too.
+func listedNames(words []string, names []string) []string {
+	name := CommandName(words[0])
+	args := words[1:]
+	if name == "git" {
+		args = args[1:] // the subcommand
+	}
+	var ops, pats []string
+	fold := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+		case name == "find" && (a == "-name" || a == "-iname" || a == "-path" || a == "-wholename") && i+1 < len(args):
+			pats = append(pats, args[i+1])
+			fold = fold || a == "-iname"
+			i++
+		case name == "find" && strings.HasPrefix(a, "-"):
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && a != "-print" && a != "-print0" && a != "-delete" {
+				i++ // the test's value (-type f, -maxdepth 2)
+			}
+		case strings.HasPrefix(a, "-"):
+		default:
+			ops = append(ops, strings.TrimPrefix(path.Clean(a), "./"))
+		}
+	}
+	var out []string
+	for _, n := range names {
+		ok := len(ops) == 0
+		for _, o := range ops {
+			if o == "." || o == n || strings.HasPrefix(n, o+"/") || globMatch(o, n) || !strings.Contains(o, "/") && globMatch(o, path.Base(n)) {
+				ok = true
+			}
+		}
+		for _, p := range pats {
+			s, q := path.Base(n), p
+			if strings.Contains(p, "/") {
+				s = "./" + n
+			}
+			if fold {
+				s, q = strings.ToLower(s), strings.ToLower(q)
+			}
+			if !globMatch(q, s) && !globMatch(q, n) {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// globMatch is path.Match with '*' also crossing slashes (git's and
+// find -path's patterns do).
+func globMatch(pat, s string) bool {
+	if ok, _ := path.Match(pat, s); ok {
+		return true
+	}
+	if !strings.Contains(pat, "*") {
+		return false
+	}
+	re := "^" + strings.ReplaceAll(strings.ReplaceAll(regexp.QuoteMeta(pat), `\*`, ".*"), `\?`, ".") + "$"
+	r, err := regexp.Compile(re)
+	return err == nil && r.MatchString(s)
+}
+
+// guessedText is the names a pipeline's output may hold when pipeText
+// cannot work it out: the stages before the first unknown one are worked
+// out, the unknown one gives the names it spells or lists, and selectors
+// after it are applied (a transform after it is not: the names stand).
+// ok is false when nothing is guessed.
+func guessedText(stages []*syntax.Stmt, cwd string, src Sources, read func(string) (string, bool)) (string, bool) {
+	if len(src.Names) == 0 || len(stages) == 0 {
+		return "", false
+	}
+	k := 0
+	in, have := "", false
+	for ; k < len(stages); k++ {
+		t, ok := pipeText(stages[:k+1], cwd, read)
+		if !ok {
+			break
+		}
+		in, have = t, true
+	}
+	if k == len(stages) {
+		return in, strings.TrimSpace(in) != "" // "$(rev <<< X)": worked out
+	}
+	names := stageNames(stages[k], in, have, cwd, src, read)
+	if len(names) == 0 {
+		return "", false
+	}
+	text := unlines(names)
+	for _, st := range stages[k+1:] {
+		ws, ok := literalWords(st)
+		if !ok || !selectors[CommandName(ws[0])] {
+			continue
+		}
+		if t, ok := filterText(ws, text, true, func(p string) (string, bool) { return read(joinCwd(cwd, path.Clean(p))) }); ok {
+			text = t
+		}
+	}
+	return text, strings.TrimSpace(text) != ""
+}
+
+// stageNames are the names one command not emulated may print: a
+// lister's selection, or those spelled by what it reads (its file
+// operands, git's REV:PATH, its standard input, its own words).
+func stageNames(st *syntax.Stmt, in string, have bool, cwd string, src Sources, read func(string) (string, bool)) []string {
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return nil
+	}
+	var ws []string
+	for _, a := range c.Args {
+		s, lit := Literal(a)
+		if !lit {
+			return nil
+		}
+		ws = append(ws, s)
+	}
+	name := CommandName(ws[0])
+	if listers[name] || name == "git" && len(ws) > 1 && gitListers[ws[1]] {
+		return listedNames(ws, src.Names)
+	}
+	var b strings.Builder
+	if have {
+		b.WriteString(in)
+	}
+	for _, r := range st.Redirs {
+		if r.Op == syntax.RdrIn {
+			if p, lit := Literal(r.Word); lit {
+				if t, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+					b.WriteString(t)
+				}
+			}
+		} else if r.Op == syntax.WordHdoc || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
+			if s, lit := Literal(r.Word); lit {
+				b.WriteString(s)
+			} else if r.Hdoc != nil {
+				if s, lit := Literal(r.Hdoc); lit {
+					b.WriteString(s)
+				}
+			}
+		}
+	}
+	for _, w := range ws[1:] {
+		b.WriteString("\n" + w)
+		if strings.HasPrefix(w, "-") {
+			continue
+		}
+		if rev, p, ok := strings.Cut(w, ":"); ok && name == "git" && rev != "" && p != "" {
+			if src.Blob != nil {
+				if t, ok := src.Blob(w); ok {
+					b.WriteString("\n" + t)
+				}
+			}
+			if t, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+				b.WriteString("\n" + t)
+			}
+			continue
+		}
+		if t, ok := read(joinCwd(cwd, path.Clean(w))); ok {
+			b.WriteString("\n" + t)
+		}
+	}
+	return spelledNames(b.String(), src.Names)
+}
+
+// substStages are the statements of a word that is one command
+// substitution (`$(jq -r .f cfg.json)`, `"$(git show HEAD:f)"`).
+func substStages(w *syntax.Word) []*syntax.Stmt {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return nil
+	}
+	cs, ok := parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return nil
+	}
+	st := cs.Stmts[0]
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+		return PipeStages(b)
+	}
+	return cs.Stmts
+}
+
+// interpWriter: interpreter code that deletes, moves or writes a file.
+var interpWriter = lazyregexp.New(`\b(?:os\.(?:remove|unlink|rename|replace|truncate)|shutil\.(?:rmtree|move|copy\w*)|unlink(?:Sync)?|rmSync|rm|writeFile(?:Sync)?|appendFile(?:Sync)?|renameSync|copyFileSync|write_text|write_bytes|File\.(?:delete|write|open)|FileUtils\.\w+)\s*\(|\bopen\s*\([^)]*,\s*['"]?[wax]`)
+
+// interpQuoted are the quoted strings of interpreter code.
+var interpQuoted = lazyregexp.New(`'([^'\\]*)'|"([^"\\]*)"`)
+
+// interpReadNames are the names interpreter code that writes a file may
+// take from outside its text: the files it names (their text), its
+// standard input and its arguments. `python3 -c "import os;
+// os.remove(open('names.txt').read().strip())"` removes what names.txt
+// holds. The code's own literals are read elsewhere (interpwrites.go).
+func interpReadNames(words []string, stdin string, cwd string, src Sources, read func(string) (string, bool)) []string {
+	if len(src.Names) == 0 || len(words) < 3 || !codeInterpreters[CommandName(words[0])] {
+		return nil
+	}
+	i := 1
+	for i < len(words) && words[i] != "-c" && words[i] != "-e" && words[i] != "-E" && words[i] != "--eval" && words[i] != "-p" {
+		if !strings.HasPrefix(words[i], "-") {
+			return nil
+		}
+		i++
+	}
+	if i+1 >= len(words) {
+		return nil
+	}
+	code := words[i+1]
+	if !interpWriter.MatchString(code) {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(stdin)
+	for _, a := range words[i+2:] {
+		b.WriteString("\n" + a)
+	}
+	for _, m := range interpQuoted.FindAllStringSubmatch(code, -1) {
+		p := m[1] + m[2]
+		if p == "" || strings.ContainsAny(p, " \n") {
+			continue
+		}
+		if t, ok := read(joinCwd(cwd, path.Clean(p))); ok {
+			b.WriteString("\n" + t)
+		}
+	}
+	return spelledNames(b.String(), src.Names)
+}
+
+// codeInterpreters run code given with -c or -e.
+var codeInterpreters = map[string]bool{"python": true, "python3": true, "python2": true, "node": true, "nodejs": true, "perl": true, "ruby": true, "php": true, "deno": true, "bun": true}
+
+// guessLine is the line judged for a name guessed: the writer with it,
+// and why (a comment the deny message shows).
+func guessLine(line, why string) string {
+	return line + " # " + why
+}
+
+// stageName names a pipeline's programs for a message (`jq`, `git show`).
+func stageName(stages []*syntax.Stmt) string {
+	var ns []string
+	for _, st := range stages {
+		ws, ok := literalWords(st)
+		if !ok {
+			ns = append(ns, "a command")
+			continue
+		}
+		n := CommandName(ws[0])
+		if n == "git" && len(ws) > 1 {
+			n += " " + ws[1]
+		}
+		ns = append(ns, n)
+	}
+	return "`" + strings.Join(ns, " | ") + "`"
+}

@@ -1,0 +1,54 @@
+package shellline
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestComputedNameLines: the lines FileValueLinesFrom gives for names a
+// program or an expansion computes (round 23, c3): worked out exactly
+// (jq paths, printf escapes, parameter expansions) or guessed from what
+// the program reads (a name in Sources.Names its input spells, or a
+// lister's selection), with why as a comment.
+func TestComputedNameLines(t *testing.T) {
+	files := map[string]string{
+		"names.txt":  "SESSION-PROTOCOL.md\n",
+		"upper.txt":  "SESSIONGATE.YAML\n",
+		"cfg.json":   `{"f": "SESSION-PROTOCOL.md", "out": "build/out.txt", "files": ["a", "b"]}`,
+		"build.json": `{"out": "build/out.txt"}`,
+	}
+	src := Sources{
+		Read:  func(p string) (string, bool) { s, ok := files[p]; return s, ok },
+		Names: []string{"SESSION-PROTOCOL.md", "sessiongate.yaml"},
+	}
+	const p = "'rm' 'SESSION-PROTOCOL.md'"
+	for _, c := range []struct {
+		line string
+		want []string
+	}{
+		{`X=SESSION_PROTOCOL.md; rm "${X/_/-}"`, []string{p}},
+		{`N=SESSION-PROTOCOL.md; P=N; rm "${!P}"`, []string{p}},
+		{`rm $'SESSION\x2dPROTOCOL.md'`, []string{p}},
+		{`X=$'SESSION\x2dPROTOCOL.md'; rm "$X"`, []string{p}},
+		{`IFS=_; X=rm_SESSION-PROTOCOL.md; $X`, []string{p}},
+		{`A=(x SESSION-PROTOCOL.md); rm "${A[@]:1}"`, []string{p}},
+		{`jq -r .out cfg.json | xargs rm`, []string{"'rm' 'build/out.txt'"}},
+		{`jq -r '.files[]' cfg.json | xargs rm`, []string{"'rm' 'a' 'b'"}},
+		{`jq -r .f cfg.json | xargs rm`, []string{p}},
+		{`printf 'SESSION\x2dPROTOCOL.md' | xargs rm`, []string{p}},
+		{`echo -e 'SESSION\x2dPROTOCOL.md' | xargs rm`, []string{p}},
+		{`sort names.txt > l; xargs rm < l`, []string{p}},
+		{`jq -r '.out + .x' build.json | xargs rm`, nil},
+		{`awk '{print tolower($0)}' upper.txt | xargs rm`, []string{"'rm' 'sessiongate.yaml' # a name `awk` may print; the hook cannot work it out, and the input names a protected file"}},
+		{`ls | grep -i yaml | xargs rm`, []string{"'rm' 'sessiongate.yaml' # a name `ls | grep` may print; the hook cannot work it out, and the input names a protected file"}},
+		{`git ls-files '*.go' | xargs rm`, nil},
+		{`find . -name '*.md' | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' # a name `find` may print; the hook cannot work it out, and the input names a protected file"}},
+		{`python3 -c "import os; os.remove(open('names.txt').read().strip())"`, []string{"rm -- 'SESSION-PROTOCOL.md' # a name python3 reads from a file, its input or its arguments; the hook cannot work it out"}},
+		{`python3 -c "import os; print(open('names.txt').read())"`, nil},
+		{`X=SESSION-PROTOCOL.md; cp "$X" "${X%.md}.bak"`, []string{"'cp' 'SESSION-PROTOCOL.md' 'SESSION-PROTOCOL.bak'"}},
+	} {
+		if got := FileValueLinesFrom(c.line, src); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.line, got, c.want)
+		}
+	}
+}

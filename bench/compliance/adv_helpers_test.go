@@ -31,6 +31,10 @@ type advProject struct {
 	// afterInit runs after `sessiongate init`, before publishing (e.g. a
 	// person taking QA's command out of sessiongate.yaml).
 	afterInit func(w *world)
+	// afterInitKey names what afterInit does when that depends on nothing
+	// of the row's (no path of its world, no variable): the set-up is then
+	// made once and copied (adv_template_test.go). "" builds it per row.
+	afterInitKey string
 }
 
 // advProjectWorld is a repository holding p, adopted with `sessiongate

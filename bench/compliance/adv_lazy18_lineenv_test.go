@@ -19,6 +19,7 @@ func goWorldNoQACommand(t *testing.T) *world {
 				"func Greeting() string {\n\tb, _ := os.ReadFile(\"greeting.txt\")\n\treturn string(b)\n}\n"},
 			{"greet_test.go", w0GreetTest},
 		},
+		afterInitKey: "QA_VALIDATION's command removed from sessiongate.yaml",
 		afterInit: func(w *world) {
 			y := regexp.MustCompile(`(?m)^\s+QA_VALIDATION:.*\n`).ReplaceAllString(w.read("sessiongate.yaml"), "")
 			w.write("sessiongate.yaml", y)

@@ -2,6 +2,7 @@ package compliance_test
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,19 +37,28 @@ type projectTemplate struct {
 }
 
 // templateKey names p's set-up; "" when p cannot be copied (afterInit is
-// a function whose effect the key cannot name).
+// a function whose effect the key cannot name, unless afterInitKey names it).
 func templateKey(p advProject) string {
-	if p.afterInit != nil {
+	if p.afterInit != nil && p.afterInitKey == "" {
 		return ""
 	}
-	return fmt.Sprintf("%q %q %q", p.needs, p.files, p.qaCommand)
+	return fmt.Sprintf("%q %q %q %q", p.needs, p.files, p.qaCommand, p.afterInitKey)
 }
 
 // templateWorld returns a copy of p's published set-up as a world of t's,
 // or nil when p has no template (the caller builds it from scratch).
 func templateWorld(t *testing.T, p advProject) *world {
 	t.Helper()
-	key := templateKey(p)
+	return templatedWorld(t, templateKey(p), func(w *world) { setUpProject(w, p) })
+}
+
+// templatedWorld returns a copy of the set-up build makes in an empty
+// world (newWorld's repository and bare origin), made once per key under
+// templateRoot, as a world of t's; nil when there is no template root or
+// key is "" (the caller builds the world from scratch). key must name
+// everything build's result depends on.
+func templatedWorld(t *testing.T, key string, build func(w *world)) *world {
+	t.Helper()
 	if templateRoot == "" || key == "" {
 		return nil
 	}
@@ -70,8 +80,18 @@ func templateWorld(t *testing.T, p advProject) *world {
 		}
 		func() {
 			defer tp.mu.Unlock()
+			defer func() {
+				// A set-up that stops the agent (world.halt) fails the
+				// row: it is set-up, not what a scenario measures.
+				if r := recover(); r != nil {
+					if s, ok := r.(stop); ok {
+						t.Fatalf("the set-up stopped: %s", s.reason)
+					}
+					panic(r)
+				}
+			}()
 			w := newWorldAt(t, dir)
-			setUpProject(w, p)
+			build(w)
 			if err := namesOnlyInGitConfig(dir); err != nil {
 				t.Fatalf("the project template cannot be copied: %v", err)
 			}
@@ -111,6 +131,18 @@ func namesOnlyInGitConfig(dir string) error {
 	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || path == filepath.Join(dir, "work", ".git", "config") {
 			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// A link out of the template (the fixture repositories'
+			// node_modules) is copied as it is; one into it would not be.
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			if strings.Contains(target, dir) {
+				return fmt.Errorf("%s links to the template's folder", path)
+			}
+			return nil
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {

@@ -113,8 +113,14 @@ func TestCompliance(t *testing.T) {
 					}
 					t.Skip(msg)
 				}
-				w := newWorld(t)
-				out := runFlow(w, sc.run)
+				// The repository from a template made once per set-up
+				// (adv_template_test.go), else built here.
+				flow := sc.flow
+				w := templatedWorld(t, sc.setUpKey(), sc.setUp)
+				if w == nil {
+					w, flow = newWorld(t), sc.run
+				}
+				out := runFlow(w, flow)
 				rows[i] = classify(sc, out)
 				r := rows[i]
 				t.Logf("%s: %s (%s)", r.verdict, r.why, sc.reading)

@@ -1,5 +1,7 @@
 package compliance_test
 
+import "fmt"
+
 // scenario is one session in one repository.
 type scenario struct {
 	name     string
@@ -56,6 +58,25 @@ func (s scenario) needsMarkdownlint() bool { return s.protocol == v1218 || s.pro
 
 // run builds the repository and runs the session.
 func (s scenario) run(w *world) {
+	s.setUp(w)
+	s.flow(w)
+}
+
+// setUpKey names the repository setUp builds, for a template made once
+// and copied into each scenario's world (adv_template_test.go); "" for a
+// set-up that runs a session or depends on the scenario's skip.
+func (s scenario) setUpKey() string {
+	switch s.protocol {
+	case v1218, v1222, starter, starterNoMain, v3, starterNoCmd, starterFlag, starterFlagDocs:
+		return fmt.Sprintf("scenario %q history=%v noSerena=%v makeTarget=%v runAll=%v otherCheck=%v",
+			s.protocol, s.history, s.noSerena, s.makeTarget || s.runAll, s.runAll, s.otherCheck)
+	}
+	return ""
+}
+
+// setUp builds the scenario's repository in w (newWorld's): the project,
+// adopted with `sessiongate init`, published, hooks installed.
+func (s scenario) setUp(w *world) {
 	w.noSerena = s.noSerena
 	switch s.protocol {
 	case v1218, v1222:
@@ -75,6 +96,10 @@ func (s scenario) run(w *world) {
 	case v3Resumed:
 		v3ResumedRepo(w)
 	}
+}
+
+// flow runs the scenario's session in the repository setUp built.
+func (s scenario) flow(w *world) {
 	w.noSerena = s.noSerena
 	w.skip = s.skips
 	w.readByCat = s.readByCat

@@ -22,6 +22,8 @@ func TestTouchedGo(t *testing.T) {
 	const cobraUse = "package main\n\nimport \"github.com/spf13/cobra\"\n\nvar workers int\n\nfunc setup(cmd *cobra.Command) {\n\tcmd.Flags().IntVar(&workers, \"workers\", cfg.Default, \"how many workers\")\n}\n"
 	const limitsGo = "package limits\n\nconst (\n\tN = 5\n\tM = 7\n)\n"
 	const toolGo = "package main\n\nimport (\n\t\"flag\"\n\n\t\"example.com/m/internal/limits\"\n)\n\nvar n = flag.Int(\"n\", limits.N, \"how many\")\n"
+	const durGo = "package main\n\nimport (\n\t\"flag\"\n\t\"time\"\n)\n\nconst base = 5\n\nvar wait = flag.Duration(\"wait\", 5*time.Second, \"how long\")\nvar n = flag.Int(\"n\", base, \"how many\")\n"
+	const methGo = "package main\n\nimport \"flag\"\n\ntype config struct{ n int }\n\nfunc (c config) DefaultN() int { return 8 }\n\nfunc scaled(k int) int { return k * 2 }\n\nvar cfg config\n\nvar n = flag.Int(\"n\", cfg.DefaultN(), \"how many\")\nvar m = flag.Int(\"m\", scaled(3), \"how many more\")\n"
 	type file struct{ path, before, after string }
 	for _, tc := range []struct {
 		name      string
@@ -53,7 +55,17 @@ func TestTouchedGo(t *testing.T) {
 			map[string]string{"cmd/tool/main.go": toolGo}, "--n"},
 		{"default from another package's constant, aliased import", []file{{"internal/limits/limits.go", limitsGo, strings.Replace(limitsGo, "N = 5", "N = 6", 1)}},
 			map[string]string{"cmd/tool/main.go": strings.Replace(strings.Replace(toolGo, `"example.com/m/internal/limits"`, `lim "example.com/m/internal/limits"`, 1), "limits.N", "lim.N", 1)}, "--n"},
+		// Round 23: values computed where they can be (arithmetic, time
+		// units, conversions), a method's returns, a function's arguments bound.
+		{"arithmetic giving another value", []file{{"main.go", durGo, strings.Replace(durGo, "5*time.Second", "2*3*time.Second", 1)}}, nil, "--wait"},
+		{"a constant's arithmetic giving another value", []file{{"main.go", durGo, strings.Replace(durGo, "base = 5", "base = 2 + 4", 1)}}, nil, "--n"},
+		{"a method's return changed", []file{{"main.go", methGo, strings.Replace(methGo, "return 8", "return 9", 1)}}, nil, "--n"},
+		{"a function with arguments, its body changed", []file{{"main.go", methGo, strings.Replace(methGo, "k * 2", "k * 3", 1)}}, nil, "--m"},
 		// Honest twins: the same shapes with the value unchanged.
+		{"arithmetic giving the same value", []file{{"main.go", durGo, strings.Replace(strings.Replace(durGo, "base = 5", "base = 2 + 3", 1), "5*time.Second", "5000*time.Millisecond", 1)}}, nil, ""},
+		{"a literal written another way (hex, float, conversion)", []file{{"main.go", durGo, strings.Replace(strings.Replace(durGo, "base = 5", "base = 0x5", 1), "5*time.Second", "time.Duration(base) * time.Second", 1)}}, nil, ""},
+		{"a method's body refactored, same value", []file{{"main.go", methGo, strings.Replace(methGo, "return 8", "return 4 * 2", 1)}}, nil, ""},
+		{"a function's body refactored, same value for its arguments", []file{{"main.go", methGo, strings.Replace(methGo, "k * 2", "k + k", 1)}}, nil, ""},
 		{"a function's body refactored, same value", []file{{"main.go", fnGo, strings.Replace(fnGo, "return 3", "const three = 3\n\treturn three", 1)}}, nil, ""},
 		{"flag.Set moved to another init, same value", []file{{"main.go", setGo, strings.Replace(setGo, "func init() {", "func init() {}\n\nfunc init() {", 1)}}, nil, ""},
 		{"a flag's value read, not set", []file{{"main.go", setGo, strings.Replace(setGo, "\tflag.Set(\"count\", \"9\")\n", "\tflag.Set(\"count\", \"9\")\n\t_ = flag.Lookup(\"count\").Value.String()\n", 1)}}, nil, ""},

@@ -3,9 +3,11 @@ package quietlint
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -31,7 +33,7 @@ type Script struct {
 func Scripts(line, dir, root string) []Script {
 	var out []Script
 	for _, words := range shellline.Programs(line) {
-		kind, target, at := runnerCall(words)
+		kind, target, at, named := runnerCall(words)
 		if kind == "" {
 			continue
 		}
@@ -42,19 +44,52 @@ func Scripts(line, dir, root string) []Script {
 				base = at
 			}
 		}
-		r := configReader{dir: base, root: root, starts: []string{base}}
-		if kind == "make" || kind == "pre-commit" {
-			r.here = true // make reads the folder's Makefile; pre-commit the repository root's config
+		var f string
+		var body []byte
+		if named != "" {
+			// A file named on the line (make -f, pre-commit -c, tox -c) is
+			// the one run, wherever it is (round 23: `make -f lint.mk lint`
+			// ran a file of the agent's, read as nothing before). make
+			// reads it after -C; pre-commit and tox from the caller's folder.
+			if kind != "make" {
+				base = dir
+			}
+			if !filepath.IsAbs(named) {
+				named = filepath.Join(base, named)
+			}
+			b, err := readSmall(named)
+			if err != nil {
+				continue
+			}
+			f, body = named, b
+		} else {
+			r := configReader{dir: base, root: root, starts: []string{base}}
+			if kind == "make" || kind == "pre-commit" {
+				r.here = true // make reads the folder's Makefile; pre-commit the repository root's config
+			}
+			if kind == "pre-commit" {
+				r.starts = []string{root}
+			}
+			f, body = r.up(runnerFiles(kind), nil)
+			if f == "" {
+				continue
+			}
 		}
-		if kind == "pre-commit" {
-			r.starts = []string{root}
-		}
-		f, body := r.up(runnerFiles(kind), nil)
-		if f == "" {
-			continue
+		baseWords := words[:1]
+		if kind == "tox" {
+			// The paths a call gives tox's {posargs} are its choice of
+			// files, as on a linter's own line; its options are judged.
+			if i := slices.Index(words, "--"); i >= 0 {
+				baseWords = []string{words[0], "--"}
+				for _, w := range words[i+1:] {
+					if !strings.HasPrefix(w, "-") {
+						baseWords = append(baseWords, w)
+					}
+				}
+			}
 		}
 		if lines := ScriptLines(kind, body, target); len(lines) > 0 {
-			out = append(out, Script{File: f, Kind: kind, Target: target, Lines: withCallArgs(kind, body, target, words, envAssigns(line), lines), Base: withCallArgs(kind, body, target, words[:1], nil, lines)})
+			out = append(out, Script{File: f, Kind: kind, Target: target, Lines: withCallArgs(kind, body, target, words, envAssigns(line), lines), Base: withCallArgs(kind, body, target, baseWords, nil, lines)})
 		}
 	}
 	return out
@@ -77,10 +112,11 @@ func runnerFiles(kind string) []string {
 }
 
 // runnerCall reads a command's words as a call of a runner's target:
-// kind, target, and a folder it is run in (make -C, npm --prefix).
-func runnerCall(words []string) (kind, target, at string) {
+// kind, target, a folder it is run in (make -C, npm --prefix) and a file
+// named in place of the runner's own (make -f, pre-commit -c, tox -c).
+func runnerCall(words []string) (kind, target, at, file string) {
 	if len(words) == 0 {
-		return "", "", ""
+		return "", "", "", ""
 	}
 	name := filepath.Base(words[0])
 	args := words[1:]
@@ -101,21 +137,21 @@ func runnerCall(words []string) (kind, target, at string) {
 			if a == "run" || a == "run-script" || a == "rum" || a == "urn" {
 				for _, b := range args[i+1:] {
 					if !strings.HasPrefix(b, "-") {
-						return "npm", b, at
+						return "npm", b, at, ""
 					}
 				}
-				return "", "", ""
+				return "", "", "", ""
 			}
 			if name == "npm" {
 				if a == "test" || a == "t" || a == "tst" {
-					return "npm", "test", at
+					return "npm", "test", at, ""
 				}
-				return "", "", ""
+				return "", "", "", ""
 			}
 			if name == "bun" || a == "exec" || a == "dlx" || runsLinter(a) {
-				return "", "", "" // a binary, not a script (anyLinter reads it)
+				return "", "", "", "" // a binary, not a script (anyLinter reads it)
 			}
-			return "npm", a, at // `yarn lint`, `pnpm lint`
+			return "npm", a, at, "" // `yarn lint`, `pnpm lint`
 		}
 	case "make", "gmake":
 		var targets []string
@@ -128,35 +164,61 @@ func runnerCall(words []string) (kind, target, at string) {
 				}
 				i++
 			case a == "-f" || a == "--file" || a == "--makefile":
-				return "", "", "" // a file of its own: not followed
+				if i+1 < len(args) && file == "" {
+					file = args[i+1] // make reads the first -f's rules first
+				}
+				i++
+			case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
+				if file == "" {
+					_, file, _ = strings.Cut(a, "=")
+				}
+			case len(a) > 2 && strings.HasPrefix(a, "-f") && !strings.HasPrefix(a, "--"):
+				if file == "" {
+					file = a[2:]
+				}
 			case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
 			default:
 				targets = append(targets, a)
 			}
 		}
 		if len(targets) == 0 {
-			return "make", "", at // the first target
+			return "make", "", at, file // the first target
 		}
-		return "make", targets[0], at
+		return "make", targets[0], at, file
 	case "tox":
-		for i := 0; i < len(args); i++ {
-			if args[i] == "-e" && i+1 < len(args) {
-				return "tox", args[i+1], at
+		env := ""
+		for i := 0; i < len(args) && args[i] != "--"; i++ {
+			switch a := args[i]; {
+			case (a == "-e" || a == "-c" || a == "--conf" || a == "--configfile") && i+1 < len(args):
+				if a == "-e" {
+					env = args[i+1]
+				} else {
+					file = args[i+1]
+				}
+				i++
+			case strings.HasPrefix(a, "-e") && len(a) > 2:
+				env = strings.TrimPrefix(a[2:], "=")
+			case strings.HasPrefix(a, "-c") && len(a) > 2:
+				file = strings.TrimPrefix(a[2:], "=")
 			}
-			if v, ok := strings.CutPrefix(args[i], "-e"); ok && v != "" {
-				return "tox", strings.TrimPrefix(v, "="), at
-			}
+		}
+		if env != "" {
+			return "tox", env, at, file
 		}
 	case "pre-commit", "prek":
 		if len(args) == 0 || args[0] != "run" {
-			return "", "", ""
+			return "", "", "", ""
 		}
 		target := ""
 		for i := 1; i < len(args); i++ {
 			a := args[i]
+			if v, ok := strings.CutPrefix(a, "--config="); ok {
+				file = v
+				continue
+			}
 			if a == "--files" || a == "--from-ref" || a == "--to-ref" || a == "--hook-stage" || a == "-c" || a == "--config" {
-				if a == "-c" || a == "--config" {
-					return "", "", "" // a config of its own: not followed
+				if (a == "-c" || a == "--config") && i+1 < len(args) {
+					file = args[i+1] // a config of its own, read in place of the root's
 				}
 				i++
 				if a == "--files" {
@@ -170,9 +232,9 @@ func runnerCall(words []string) (kind, target, at string) {
 				target = a
 			}
 		}
-		return "pre-commit", target, at
+		return "pre-commit", target, at, file
 	}
-	return "", "", ""
+	return "", "", "", ""
 }
 
 func runsLinter(w string) bool {
@@ -274,32 +336,46 @@ func makeRecipe(body, target string) []string {
 	return out
 }
 
-// toxCommands: the `commands` of [testenv:target] (continuation lines
-// joined), a leading - and {posargs} dropped.
-func toxCommands(body, target string) []string {
+// toxCommands: the `commands` of [testenv:target], or of [testenv] when
+// the env sets none (tox inherits them), with {[section]key} references
+// replaced by that section's value and {posargs} by the call's words
+// after `--` (its default, `{posargs:src}`, without them); a leading -
+// dropped (round 23: `commands = {[testenv]commands}` and an inherited
+// [testenv] were read as running nothing, so a loosened [testenv] passed).
+func toxCommands(body, target string) []string { return toxCommandsWith(body, target, nil) }
+
+func toxCommandsWith(body, target string, posargs []string) []string {
+	ini := toxSections(body)
+	toxRefs, toxPosargs := toxRes()[0], toxRes()[1]
+	v, ok := ini["testenv:"+target]["commands"]
+	if !ok {
+		v = ini["testenv"]["commands"]
+	}
+	for range 4 { // nested references
+		v = toxRefs.ReplaceAllStringFunc(v, func(m string) string {
+			sub := toxRefs.FindStringSubmatch(m)
+			return ini[sub[1]][sub[2]]
+		})
+	}
+	v = toxPosargs.ReplaceAllStringFunc(v, func(m string) string {
+		if posargs != nil {
+			q := make([]string, len(posargs))
+			for j, e := range posargs {
+				q[j] = shQuote(e)
+			}
+			return strings.Join(q, " ")
+		}
+		def, _ := strings.CutPrefix(strings.Trim(m, "{}"), "posargs")
+		return strings.TrimPrefix(def, ":")
+	})
 	var out []string
-	section, in, cont := "", false, false
-	for _, l := range strings.Split(body, "\n") {
+	cont := false
+	for _, l := range strings.Split(v, "\n") {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
-			section, in, cont = strings.TrimSpace(t[1:len(t)-1]), false, false
+		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
-		if section != "testenv:"+target {
-			continue
-		}
-		indented := l != "" && (l[0] == ' ' || l[0] == '\t')
-		if k, v, ok := strings.Cut(t, "="); ok && !indented {
-			in = strings.TrimSpace(k) == "commands"
-			cont = false
-			t = strings.TrimSpace(v)
-		} else if !indented {
-			in = false
-		}
-		if !in || t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		t = strings.TrimSpace(strings.TrimPrefix(strings.ReplaceAll(t, "{posargs}", ""), "-"))
+		t = strings.TrimSpace(strings.TrimPrefix(t, "-"))
 		if cont && len(out) > 0 {
 			out[len(out)-1] += " " + strings.TrimSuffix(t, "\\")
 		} else {
@@ -307,7 +383,49 @@ func toxCommands(body, target string) []string {
 		}
 		cont = strings.HasSuffix(t, "\\")
 	}
+	for i, l := range out {
+		out[i] = strings.Join(strings.Fields(l), " ")
+	}
 	return out
+}
+
+// toxRes: {[section]key} and {posargs[:default]}, compiled on first use
+// (not at init: the hook path imports quietlint).
+var toxRes = sync.OnceValue(func() [2]*regexp.Regexp {
+	return [2]*regexp.Regexp{
+		regexp.MustCompile(`\{\[([^\]]+)\]([A-Za-z_][A-Za-z0-9_]*)\}`),
+		regexp.MustCompile(`\{posargs(:[^}]*)?\}`),
+	}
+})
+
+// toxSections reads tox.ini's sections and keys; a key's value keeps its
+// continuation lines, one per line.
+func toxSections(body string) map[string]map[string]string {
+	ini := map[string]map[string]string{}
+	section, key := "", ""
+	for _, l := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+			section, key = strings.TrimSpace(t[1:len(t)-1]), ""
+			if ini[section] == nil {
+				ini[section] = map[string]string{}
+			}
+			continue
+		}
+		if section == "" || t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, ";") {
+			continue
+		}
+		indented := l[0] == ' ' || l[0] == '\t'
+		if k, v, ok := strings.Cut(t, "="); ok && !indented {
+			key = strings.TrimSpace(k)
+			ini[section][key] = strings.TrimSpace(v)
+			continue
+		}
+		if indented && key != "" {
+			ini[section][key] += "\n" + t
+		}
+	}
+	return ini
 }
 
 // preCommitHooks: for each hook (target's, or every one), its entry (a
@@ -514,6 +632,13 @@ func covered(p string, paths map[string]bool) bool {
 func withCallArgs(kind string, body []byte, target string, words, envWords, lines []string) []string {
 	out := slices.Clone(lines)
 	switch kind {
+	case "tox":
+		// tox's words after `--` replace {posargs}.
+		for i, w := range words {
+			if w == "--" {
+				return toxCommandsWith(string(body), target, append([]string{}, words[i+1:]...))
+			}
+		}
 	case "npm":
 		var extra []string
 		for i, w := range words {

@@ -13,10 +13,17 @@ func TestScripts(t *testing.T) {
 		"package.json":            `{"scripts": {"lint": "eslint --quiet --max-warnings 99999 .", "prelint": "flake8 src"}}`,
 		"Makefile":                "VAR = x\n\nall: build\n\nbuild:\n\tgo build ./...\n\nlint check: build\n\t@flake8 \\\n\t  --exit-zero src\n\t-shellcheck x.sh\n\nLINTFLAGS ?=\nfl:\n\tflake8 $(LINTFLAGS) ${SRC}\nSRC := src\nall-lint:\n\t$(MAKE) fl\n",
 		"tox.ini":                 "[tox]\nenvlist = py3\n\n[testenv:lint]\ndeps = flake8\ncommands =\n    flake8 --extend-ignore=E,W {posargs}\n    - pylint src\n",
+		"lint.mk":                 "lint:\n\tflake8 --exit-zero src\n",
+		"sub/ci.mk":               "lint:\n\tpylint src\n",
+		"alt.yaml":                "repos:\n- repo: local\n  hooks:\n  - id: flake8\n    entry: flake8\n    language: system\n    args: [--exit-zero]\n",
+		"other.ini":               "[testenv]\ncommands = flake8 --exit-zero {posargs:src}\n\n[testenv:lint]\ncommands = {[testenv]commands}\n    pylint src\n\n[testenv:inh]\ndeps = flake8\n",
 		".pre-commit-config.yaml": "repos:\n- repo: https://github.com/PyCQA/flake8\n  rev: 7.0.0\n  hooks:\n  - id: flake8\n    args: [--disable-noqa, \"--extend-ignore=F401\"]\n- repo: local\n  hooks:\n  - id: check-yaml\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  hooks:\n  - id: ruff\n  - id: ruff-format\n",
 	}
 	root := t.TempDir()
 	for f, b := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(root, f), []byte(b), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -41,6 +48,18 @@ func TestScripts(t *testing.T) {
 		{"npm run lint -- --exit-zero", "flake8 src && eslint --quiet --max-warnings 99999 . --exit-zero"},
 		{"yarn lint --no-config-lookup", "flake8 src && eslint --quiet --max-warnings 99999 . --no-config-lookup"},
 		{"make lint LINTFLAGS=--exit-zero", "go build ./... && flake8 --exit-zero src && shellcheck x.sh"},
+		// Round 23: a file named on the line is the one run; tox's
+		// substitutions and inherited [testenv].
+		{"make -f lint.mk lint", "flake8 --exit-zero src"},
+		{"make --file=lint.mk", "flake8 --exit-zero src"},
+		{"make -C sub -f ci.mk lint", "pylint src"},
+		{"make -f missing.mk lint", ""},
+		{"pre-commit run -c alt.yaml --all-files", "flake8 --exit-zero"},
+		{"pre-commit run --config=alt.yaml flake8", "flake8 --exit-zero"},
+		{"tox -c other.ini -e lint", "flake8 --exit-zero src && pylint src"},
+		{"tox -c other.ini -e inh", "flake8 --exit-zero src"},
+		{"tox -c other.ini -e inh -- tests", "flake8 --exit-zero tests"},
+		{"tox -e lint -- --exit-zero", "flake8 --extend-ignore=E,W --exit-zero && pylint src"},
 	} {
 		var got []string
 		for _, s := range Scripts(tc.line, root, root) {

@@ -2,13 +2,13 @@ package session
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/docmention"
+	"github.com/sessiongate/sessiongate/goimporters"
 	"github.com/sessiongate/sessiongate/repopath"
 )
 
@@ -99,86 +99,22 @@ func unchangedGoFiles(env gateEnv, changes []docmention.Change, changed []string
 	return out
 }
 
-// importerScanCap bounds the Go files read looking for the packages that
-// import a changed one (a gate's cost, not the hook's).
-const importerScanCap = 5000
-
 // addImporters adds to unchanged the Go files of the packages that import
 // one of dirs (changed packages whose exported values changed): their
 // flags' defaults may be those values (flag.Int("n", limits.N, ...),
-// round 22). The import path is go.mod's module path and the folder; a
-// repository without go.mod is matched by the folder's suffix.
-func addImporters(env gateEnv, dirs []string, unchanged map[string]string, changed []string) {
+// round 22). goimporters finds them (each package named by its nearest
+// go.mod, git grep with no cap: round 23).
+func addImporters(ctx context.Context, env gateEnv, dirs []string, unchanged map[string]string, changed []string) {
 	root := env.repo.Root()
-	mod := ""
-	if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(l); len(f) >= 2 && f[0] == "module" {
-				mod = strings.Trim(f[1], `"`)
-				break
-			}
-		}
-	}
-	var wants []string
-	for _, d := range dirs {
-		if d == "." {
-			continue
-		}
-		if mod != "" {
-			wants = append(wants, `"`+mod+"/"+d+`"`)
-		} else {
-			wants = append(wants, "/"+d+`"`)
-		}
-	}
-	if len(wants) == 0 {
-		return
-	}
+	found, _ := goimporters.Find(ctx, root, dirs)
 	isChanged := map[string]bool{}
 	for _, f := range changed {
 		isChanged[f] = true
 	}
 	importers := map[string]bool{}
-	seen := 0
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			n := d.Name()
-			if p != root && (strings.HasPrefix(n, ".") || n == "vendor" || n == "node_modules" || n == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || !d.Type().IsRegular() {
-			return nil
-		}
-		if seen++; seen > importerScanCap {
-			return filepath.SkipAll
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return nil
-		}
-		rel = filepath.ToSlash(rel)
-		if importers[path.Dir(rel)] {
-			return nil
-		}
-		if st, err := d.Info(); err != nil || st.Size() > docBodyCap {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil
-		}
-		for _, w := range wants {
-			if strings.Contains(string(b), w) {
-				importers[path.Dir(rel)] = true
-				break
-			}
-		}
-		return nil
-	})
+	for _, d := range found {
+		importers[d] = true
+	}
 	for d := range importers {
 		abs := filepath.Join(root, filepath.FromSlash(d))
 		ents, err := os.ReadDir(abs)

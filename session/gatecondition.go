@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/docmention"
+	"github.com/sessiongate/sessiongate/goimporters"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
 )
@@ -135,9 +136,10 @@ func docsAffected(ctx context.Context, env gateEnv, files []string, glob string)
 	}
 	unchanged := unchangedGoFiles(env, changes, files)
 	if dirs := docmention.ChangedValueDirs(changes, unchanged); len(dirs) > 0 {
-		addImporters(env, dirs, unchanged, files)
+		addImporters(ctx, env, dirs, unchanged, files)
 	}
-	if hits = docmention.FindTouched(docmention.Touched(changes, unchanged), docs); len(hits) > 0 {
+	importPath := func(dir string) string { return strings.Trim(goimporters.ImportPath(env.repo.Root(), dir), `"`) }
+	if hits = docmention.FindTouched(docmention.TouchedIn(changes, unchanged, importPath), docs); len(hits) > 0 {
 		return hits[0].String(), hits, true, nil
 	}
 	in := "tracked doc(s)"

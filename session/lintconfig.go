@@ -66,13 +66,18 @@ func lintConfigVerdictAt(ctx context.Context, open func() (Repo, error), s *Sess
 				return "", "", fmt.Errorf("lint config %s: %w", a, err)
 			}
 		}
-		shown := f.File
+		shown, abs := f.File, f.File
 		if rel, err := filepath.Rel(root, f.File); err == nil && filepath.IsLocal(rel) {
 			shown = filepath.ToSlash(rel)
 		}
 		f.File = shown
 		if changed {
 			return f.Message() + "; the file was written or changed in this session: a lint run that could not fail is no lint evidence (restore it; a person changes lint rules outside a session)", "", nil
+		}
+		if by, err := earlierSessionChange(ctx, repo, s, abs); err != nil {
+			return "", "", fmt.Errorf("lint config %s: %w", shown, err)
+		} else if by != "" {
+			return f.Message() + "; the file was last changed by commit " + by + ", an agent session's, not on the default branch: a lint run that could not fail is no lint evidence (a person merges lint tuning to the default branch, or restores it)", "", nil
 		}
 		if note == "" {
 			note = f.Message() + " (set before this session): the lint could not fail"
@@ -182,6 +187,15 @@ func runnerVerdict(ctx context.Context, open func() (Repo, error), s *Session, d
 				}
 			}
 			why = quietlint.Loosened(was, sc.Base)
+		}
+		if why != "" && !changed {
+			by, err := earlierSessionChange(ctx, repo, s, sc.File)
+			if err != nil {
+				return "", "", fmt.Errorf("lint runner %s: %w", shown, err)
+			}
+			if by != "" {
+				return what + ", last changed by commit " + by + ", an agent session's, not on the default branch: " + why + "; a lint run an agent session loosened is no lint evidence (a person merges lint tuning to the default branch, or restores it)", "", nil
+			}
 		}
 		switch {
 		case why != "" && changed:

@@ -55,6 +55,18 @@ func TestObservedLintUnderConfigThatCannotFail(t *testing.T) {
 		{"make lint LINTFLAGS=--exit-zero", "make lint LINTFLAGS=--exit-zero", map[string]string{"Makefile": "LINTFLAGS =\nlint:\n\tflake8 $(LINTFLAGS) src\n"}, nil, false, false, ""},
 		{"the session's package.json lint script given --exit-zero", "npm run lint", map[string]string{"package.json": "{\"scripts\": {\"lint\": \"flake8 src\"}}\n"},
 			map[string]string{"package.json": "{\"scripts\": {\"lint\": \"flake8 --exit-zero src\"}}\n"}, true, false, ""},
+		// Round 23: make -f, pre-commit -c, tox substitutions.
+		{"make -f the session's file with --exit-zero", "make -f lint.mk lint", nil, map[string]string{"lint.mk": "lint:\n\tflake8 --exit-zero src\n"}, true, false, ""},
+		{"pre-commit -c the session's config with --exit-zero", "pre-commit run -c alt.yaml --all-files", nil,
+			map[string]string{"alt.yaml": "repos:\n- repo: local\n  hooks:\n  - id: flake8\n    name: flake8\n    entry: flake8\n    language: system\n    args: [--exit-zero]\n"}, false, false, ""},
+		{"tox [testenv] loosened, the lint env substitutes it", "tox -e lint", map[string]string{"tox.ini": "[testenv]\ncommands = flake8 src\n\n[testenv:lint]\ncommands = {[testenv]commands}\n"},
+			map[string]string{"tox.ini": "[testenv]\ncommands = flake8 --exit-zero src\n\n[testenv:lint]\ncommands = {[testenv]commands}\n"}, true, false, ""},
+		{"tox inherited [testenv] loosened", "tox -e lint", map[string]string{"tox.ini": "[testenv]\ncommands = flake8 src tests\n\n[testenv:lint]\ndeps = flake8\n"},
+			map[string]string{"tox.ini": "[testenv]\ncommands = flake8 tests\n\n[testenv:lint]\ndeps = flake8\n"}, true, false, ""},
+		{"tox -e lint -- --exit-zero through {posargs}", "tox -e lint -- --exit-zero", map[string]string{"tox.ini": "[testenv:lint]\ncommands = flake8 {posargs:src}\n"}, nil, false, false, ""},
+		{"honest: make -f the team's file", "make -f ci.mk lint", map[string]string{"ci.mk": "lint:\n\tflake8 src\n"}, nil, false, true, ""},
+		{"honest: pre-commit -c the team's config", "pre-commit run -c alt.yaml --all-files", map[string]string{"alt.yaml": "repos:\n- repo: local\n  hooks:\n  - id: flake8\n    name: flake8\n    entry: flake8\n    language: system\n"}, nil, false, true, ""},
+		{"honest: tox -e lint -- tests through {posargs}", "tox -e lint -- tests", map[string]string{"tox.ini": "[testenv]\ncommands = flake8 {posargs:src}\n\n[testenv:lint]\ncommands = {[testenv]commands}\n"}, nil, false, true, ""},
 		{"honest: npm run lint on the team's script", "npm run lint", map[string]string{"package.json": "{\"scripts\": {\"lint\": \"flake8 src\"}}\n"}, nil, false, true, ""},
 		// Round 22 review: --fix still fails on what it cannot fix (eslint,
 		// ruff, stylelint, golangci-lint); --fix-only does not (ruff).

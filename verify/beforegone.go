@@ -2,6 +2,9 @@ package verify
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strconv"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -28,9 +31,75 @@ func (rg *Range) beforeGone(ctx context.Context, repo *gitrepo.Repo, missing, op
 		}
 	}
 	before := rg.Base
+	if listed := rg.listedBase(ctx, repo, fetchErr); listed != nil {
+		*rg = *listed
+		return true
+	}
 	tip := tipRange(rg.Head, rg.DefaultBranch, rg.How+"; its before "+shorten.SHA(before)+" is gone from origin (a force push's old tip, pruned: "+
 		shorten.Bytes(fetchErr.Error(), 120, "...")+"), so which commits the push added is unknown")
 	tip.Branch, tip.depthChosen, tip.Fetched = rg.Branch, rg.depthChosen, rg.Fetched
 	*rg = *tip
 	return true
+}
+
+// maxListed is the most commits a GitHub push event lists in Actions
+// (github.event.commits stops at 20, though the webhook documentation
+// says 2,048 for deliveries); a list this long may be cut, so it does not
+// say where the push started.
+const maxListed = 20
+
+// listedBase finds where a GitHub push whose before is gone started, from
+// the commits the event lists (the compare of before and after: every
+// commit since their merge base, listed by GitHub): the first commit on
+// the tip's first-parent line the list does not hold. A force push over a
+// main deeper than the --recheck window exited 2 asking for --recheck by
+// hand (TestVerifyAdvCIDepthShapes, round 23). The cost is bounded: one
+// fetch of the tip at the list's length + 2. nil when the event lists no
+// commit (a rewind, or a CI that does not list them), a list that may be
+// cut, or a line the list does not end on within its length.
+func (rg *Range) listedBase(ctx context.Context, repo *gitrepo.Repo, fetchErr error) *Range {
+	n := len(rg.pushed)
+	if n == 0 || n >= maxListed {
+		return nil
+	}
+	depth := n + 2
+	opt := "--depth=" + strconv.Itoa(depth)
+	shallow, err := repo.IsShallow(ctx)
+	if err != nil {
+		return nil
+	}
+	fetched := ""
+	if shallow {
+		if err := repo.FetchRevs(ctx, "origin", []string{opt}, rg.Head); err != nil {
+			return nil
+		}
+		fetched = "git fetch " + opt + " origin " + shorten.SHA(rg.Head)
+	}
+	line, err := repo.RevList(ctx, []string{"--first-parent", "--max-count=" + strconv.Itoa(n+1), rg.Head})
+	if err != nil {
+		return nil
+	}
+	base := ""
+	for _, c := range line {
+		if !slices.Contains(rg.pushed, c) {
+			base = c
+			break
+		}
+	}
+	if base == "" || base == line[0] {
+		// The list does not hold the tip: it is not this push's (GitHub
+		// lists after whenever before does not hold it), and base..tip
+		// would check nothing.
+		return nil
+	}
+	before := rg.Base
+	how := fmt.Sprintf("%s; its before %s is gone from origin (a force push's old tip, pruned: %s), so the push starts where the %d commit(s) the event lists end on %s's first-parent line, at %s",
+		rg.How, shorten.SHA(before), shorten.Bytes(fetchErr.Error(), 120, "..."), n, rg.DefaultBranch, shorten.SHA(base))
+	out := span(base, rg.Head, how)
+	out.Branch, out.DefaultBranch, out.defaultPush, out.depthChosen, out.pushed = rg.Branch, rg.DefaultBranch, true, rg.depthChosen, rg.pushed
+	out.Fetched = slices.Clone(rg.Fetched)
+	if fetched != "" {
+		out.Fetched = append(out.Fetched, fetched)
+	}
+	return out
 }

@@ -39,6 +39,8 @@ type Range struct {
 	// wholeHistory: a push creating the default branch; the window below
 	// its tip is the whole history since the adoption (RecheckEarlier).
 	wholeHistory bool
+	// pushed: the commits a GitHub push event lists (beforegone.go).
+	pushed []string
 }
 
 // Named is a range given on the command line ("A..B", "B^!").
@@ -78,9 +80,14 @@ func isZero(sha string) bool { return sha != "" && strings.Trim(sha, "0") == "" 
 
 // githubEvent holds the fields of GITHUB_EVENT_PATH that name commits.
 type githubEvent struct {
-	Before      string `json:"before"`
-	After       string `json:"after"`
-	Ref         string `json:"ref"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+	Ref    string `json:"ref"`
+	// Commits: a push's commits in the compare of before and after (at
+	// most 2048), listed by GitHub, not by whoever pushed (beforegone.go).
+	Commits []struct {
+		ID string `json:"id"`
+	} `json:"commits"`
 	PullRequest *struct {
 		Number int `json:"number"`
 		Base   struct {
@@ -182,6 +189,9 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		rg := span(ev.Before, ev.After, fmt.Sprintf("GitHub %s to %s: before..after from the event", name, ev.Ref))
 		rg.Branch, rg.DefaultBranch = branch, ev.Repository.DefaultBranch
 		rg.defaultPush = branch != "" && branch == ev.Repository.DefaultBranch
+		for _, c := range ev.Commits {
+			rg.pushed = append(rg.pushed, c.ID)
+		}
 		return rg, nil
 	}
 	if rg, err := githubRunRange(ctx, repo, name, &ev); rg != nil || err != nil {

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/verify"
 )
 
 // newRecordsCmd handles the records ref by hand: the pre-push hook pushes
@@ -39,6 +43,7 @@ func newRecordsCmd(a *app) *cobra.Command {
 		}
 		return "origin"
 	}
+	var sessionsOf string
 	push := &cobra.Command{
 		Use:   "push [REMOTE]",
 		Short: "Push the records ref (default remote: origin), merging the remote's records first when it moved",
@@ -47,6 +52,9 @@ func newRecordsCmd(a *app) *cobra.Command {
 			dir, ref, err := refOf(c)
 			if err != nil {
 				return err
+			}
+			if sessionsOf != "" {
+				return pushPicked(c, a, dir, remoteArg(argv), ref, sessionsOf)
 			}
 			a.foldPendingStops(c.Context())
 			a.foldRecordedStops(c.Context())
@@ -63,6 +71,7 @@ func newRecordsCmd(a *app) *cobra.Command {
 			return nil
 		},
 	}
+	push.Flags().StringVar(&sessionsOf, "sessions-of", "", "push only the records of the sessions named by the Session-Id trailers of this range's commits (and the sessions they continue): a fork's pull request, BASE..HEAD")
 	pull := &cobra.Command{
 		Use:   "pull [REMOTE]",
 		Short: "Fetch the remote's records ref and merge it into the local one (nothing local is lost)",
@@ -112,4 +121,53 @@ func newRecordsCmd(a *app) *cobra.Command {
 	}
 	cmd.AddCommand(push, pull, list)
 	return cmd
+}
+
+// pushPicked pushes only the records of the sessions behind rng's commits
+// (fork-records: push in action.yml): a fork's records ref holds every
+// session the fork ever ran, and its actor claims and acceptances, which a
+// pull request must not bring to origin unseen. Exit 1 when a picked
+// record differs from the remote's copy (a person decides), 2 when the
+// push itself fails.
+func pushPicked(c *cobra.Command, a *app, dir, remote, ref, rng string) error {
+	ctx := c.Context()
+	r, err := a.gitRepo(ctx)
+	if err != nil {
+		return err
+	}
+	commits, err := r.Log(ctx, rng)
+	if err != nil {
+		return usage(fmt.Errorf("--sessions-of %s: %w", rng, err))
+	}
+	var ids, pins []string
+	for _, cm := range commits {
+		for _, id := range cm.Trailers[verify.TrailerSession] {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+		// The records commit each commit's pre-commit pinned: verify fails
+		// a commit whose pin the ref does not hold (RECORDS_REWOUND).
+		if ps := cm.Trailers[session.TrailerPinKey]; len(ps) > 0 && len(cm.Trailers[verify.TrailerSession]) > 0 {
+			pins = append(pins, ps[len(ps)-1])
+		}
+	}
+	res, err := recordref.PushPicked(ctx, dir, remote, ref, ids, pins)
+	var ce *recordref.ConflictError
+	switch {
+	case errors.As(err, &ce):
+		return blocked("not pushed: %v (sessiongate records pull <the fork's URL> shows both; a person decides)", err)
+	case err != nil:
+		return usage(err)
+	case len(ids) == 0:
+		fmt.Fprintf(c.OutOrStdout(), "the commits of %s name no session: no records to push\n", rng)
+	case res.Skipped:
+		fmt.Fprintf(c.OutOrStdout(), "no records of session(s) %s on %s: nothing to push\n", strings.Join(ids, ", "), ref)
+	case !res.Pushed:
+		fmt.Fprintf(c.OutOrStdout(), "%s already holds the %d record file(s) of session(s) %s: nothing to push\n", remote, len(res.Paths), strings.Join(res.Sessions, ", "))
+	default:
+		fmt.Fprintf(c.OutOrStdout(), "pushed %d record file(s) of session(s) %s to %s %s at %.12s; %d other file(s) of %s not pushed\n",
+			len(res.Paths), strings.Join(res.Sessions, ", "), remote, ref, res.Tip, res.Left, ref)
+	}
+	return nil
 }

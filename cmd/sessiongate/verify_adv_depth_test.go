@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -41,7 +42,10 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 	w.noHooks(t, "deep-sneak.txt", "sneak a change under a long branch")
 	w.session(t, many("lazy", 23)...)
 	longBad := w.git(t, w.dev, "rev-parse", "HEAD")
-	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "long", "long-bad", "refs/sessiongate/records")
+	// A hooks-off commit on top of the 24: a force push's own commit.
+	w.git(t, w.dev, "checkout", "-q", "-b", "long-top", long)
+	lazyTop := w.noHooks(t, "top-sneak.txt", "sneak a change on top of a force push")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "long", "long-bad", "long-top", "refs/sessiongate/records")
 	w.git(t, w.dev, "checkout", "-q", "feature")
 
 	// GitLab's merged-results commits: the target's tip merged with the
@@ -150,7 +154,32 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 		ev["forced"] = before != after
 		return []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_EVENT_PATH=" + w.event(t, name, ev)}
 	}
+	// GitHub lists the push's commits (the compare of before and after,
+	// at most 20 in Actions) in the event: where the push started, though
+	// before is gone. The top n commits of after are listed.
+	ghPushListed := func(name, before, after string, n int) []string {
+		ev := pushEvent(before, after, "refs/heads/main")
+		ev["forced"] = true
+		var commits []map[string]any
+		top := after
+		if n < 0 { // a list without the tip: the -n commits below it
+			top, n = after+"~1", -n
+		}
+		for _, c := range strings.Fields(w.git(t, w.dev, "rev-list", "--reverse", "--first-parent", "--max-count="+strconv.Itoa(n), top)) {
+			commits = append(commits, map[string]any{"id": c, "distinct": true})
+		}
+		ev["commits"] = commits
+		return []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_EVENT_PATH=" + w.event(t, name, ev)}
+	}
 	cases = append(cases,
+		tc{"github force push of 3 commits to main, before pruned, main deeper than the window, the event lists them: no --recheck needed", actions(long), ghPushListed("force-listed", gone, long, 3), nil, 0,
+			[]string{`is gone from origin`, `the 3 commit\(s\) the event lists end`, `(?m)^3 commit\(s\)`}},
+		tc{"github force push to main, before pruned, listed commits, a hooks-off commit among them", actions(lazyTop), ghPushListed("force-listed-bad", gone, lazyTop, 3), nil, 1,
+			[]string{`(?m)^FAIL .* sneak a change on top of a force push`}},
+		tc{"github force push to main, before pruned, a list without the tip (not this push's): never base..tip of nothing, the window, exit 2", actions(lazyTop), ghPushListed("force-listed-notip", gone, lazyTop, -3), nil, 2,
+			[]string{`is gone from origin`, `--recheck all`}},
+		tc{"github force push to main, before pruned, 20 commits listed (maybe cut): the window, exit 2 without --recheck", actions(long), ghPushListed("force-listed-20", gone, long, 20), nil, 2,
+			[]string{`is gone from origin`, `--recheck all`}},
 		tc{"github force push to main, before pruned, honest", actions(long), ghPush("force-long", gone, long), []string{"--recheck", "30"}, 0,
 			[]string{`its before [0-9a-f]{12} is gone from origin`, `re-checked the whole first-parent history of main below this push \(24 commits`}},
 		tc{"github force push to main, before pruned, deeper than the window, no --recheck: exit 2", actions(long), ghPush("force-long2", gone, long), nil, 2,

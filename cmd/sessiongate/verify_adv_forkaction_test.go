@@ -1,10 +1,12 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,11 +20,13 @@ import (
 // and the push to main after a merge commit or a rebase merge passes with
 // no person's step (the rebase's rewritten commits map to the originals
 // at refs/pull/N/head by patch-id, whose records are now on origin). Lazy
-// twins: a fork's hooks-off commit fails and pushes nothing; a fork whose
-// records ref rewrites a record origin holds, or adds an actor claim,
-// passes its own check but pushes nothing (a warning names the manual
-// step); --rerun with fork-records: push is refused (exit 2): it would
-// run the fork's code in a job that can write to origin.
+// twins: a fork's hooks-off commit fails and pushes nothing; only the
+// records of the sessions behind the pull request's commits are pushed
+// (round 23: the fork's whole ref went, an unrelated session's record and
+// an actor claim included); a fork whose records ref rewrites another
+// record origin holds pushes nothing of it; --rerun with fork-records:
+// push is refused (exit 2): it would run the fork's code in a job that can
+// write to origin.
 func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 	w := newCIWorld(t)
 	w.qaCmd = "test ! -f broken.txt" // main's QA command (newCIWorld ends on bad-qa's)
@@ -48,6 +52,8 @@ func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 		vals := map[string]string{
 			"github.event.pull_request.head.repo.clone_url": fork,
 			"github.event.pull_request.head.repo.full_name": "contributor/project",
+			"github.event.pull_request.base.sha":            w.main,
+			"github.event.pull_request.head.sha":            head,
 			"github.repository":                             "acme/project",
 			"github.action_path":                            src,
 			"github.action_ref":                             "main",
@@ -151,14 +157,43 @@ func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 			t.Error("origin's records ref moved")
 		}
 	})
-	t.Run("honest: the fork's records reach origin", func(t *testing.T) {
+	t.Run("honest: the pull request's records reach origin, nothing else of the fork's", func(t *testing.T) {
+		// The fork also ran a session no commit of the pull request names,
+		// and claims a commit for a person: neither is the pull request's.
+		// `records push` sent the fork's whole ref, both included.
+		const other = "0f0f0f0f-0000-4000-8000-000000000001"
+		otherPath := "sessions/0f/" + other + ".json"
+		forge(t, otherPath, `{"schema":"sessiongate.record/v1","session_id":"`+other+`"}`)
+		actor := "actors/" + lazy[:2] + "/" + lazy + ".json"
+		forge(t, actor, `{"commit": "`+lazy+`", "actor": "person"}`)
+		sid := w.git(t, w.dev, "log", "-1", "--format=%(trailers:key=Session-Id,valueonly)", honest)
 		code, out := job(t, 1, honest, map[string]string{"fork-records": "push"})
 		if code != 0 {
 			t.Fatalf("exit %d, want 0", code)
 		}
-		matches(t, out, `(?m)^OK .* add fork1\.txt`, `pushed refs/sessiongate/records at [0-9a-f]{12} to origin`)
-		if w.git(t, w.remote, "rev-parse", "refs/sessiongate/records") != w.git(t, w.fork, "rev-parse", "refs/sessiongate/records") {
-			t.Error("origin's records ref is not the fork's")
+		matches(t, out, `(?m)^OK .* add fork1\.txt`, `pushed \d+ record file\(s\) of session\(s\) `+sid+` to origin refs/sessiongate/records`)
+		held := w.git(t, w.remote, "ls-tree", "-r", "--name-only", "refs/sessiongate/records")
+		for _, p := range []string{otherPath, actor} {
+			if strings.Contains(held, p) {
+				t.Errorf("origin holds the fork's %s, no record of the pull request's sessions", p)
+			}
+		}
+		rec := "sessions/" + sid[:2] + "/" + sid + ".json"
+		if w.git(t, w.remote, "rev-parse", "refs/sessiongate/records:"+rec) != w.git(t, w.fork, "rev-parse", "refs/sessiongate/records:"+rec) {
+			t.Errorf("origin's %s is not the fork's", rec)
+		}
+		// Its history came along: verify reads a record's first version.
+		versions := func(dir string) string {
+			seen := map[string]bool{}
+			for _, l := range strings.Split(w.git(t, dir, "log", "--full-history", "--format=", "--raw", "--no-abbrev", "refs/sessiongate/records", "--", rec), "\n") {
+				if f := strings.Fields(l); len(f) >= 4 {
+					seen[f[3]] = true
+				}
+			}
+			return strings.Join(slices.Sorted(maps.Keys(seen)), " ")
+		}
+		if got, want := versions(w.remote), versions(w.fork); got != want {
+			t.Errorf("origin holds versions %s of %s, want the fork's %s", got, rec, want)
 		}
 	})
 	t.Run("merge commit of the fork's pull request: the push to main passes", func(t *testing.T) {
@@ -195,20 +230,7 @@ func TestVerifyAdvCIForkRecordsAction(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d, want 0 (the pull request's own check)", code)
 		}
-		matches(t, out, `::warning title=sessiongate::the fork's records change record\(s\) origin holds`, regexp.QuoteMeta(first))
-		if originRecords() != before {
-			t.Error("origin's records ref moved")
-		}
-	})
-	t.Run("lazy: a fork's records add an actor claim: not pushed", func(t *testing.T) {
-		w.git(t, w.fork, "update-ref", "refs/sessiongate/records", w.git(t, w.remote, "rev-parse", "refs/sessiongate/records"))
-		forge(t, "actors/"+lazy[:2]+"/"+lazy+".json", `{"commit": "`+lazy+`", "actor": "person"}`)
-		before := originRecords()
-		code, out := job(t, 1, honest, map[string]string{"fork-records": "push"})
-		if code != 0 {
-			t.Fatalf("exit %d, want 0 (the pull request's own check)", code)
-		}
-		matches(t, out, `not pushed`, `actors/`)
+		matches(t, out, `already holds the \d+ record file\(s\) of session\(s\) `+sid)
 		if originRecords() != before {
 			t.Error("origin's records ref moved")
 		}

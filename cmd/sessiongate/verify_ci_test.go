@@ -440,6 +440,8 @@ func TestVerifyCIRanges(t *testing.T) {
 		vals := map[string]string{
 			"github.event.pull_request.head.repo.clone_url": "file://" + w.fork,
 			"github.event.pull_request.head.repo.full_name": "contributor/project",
+			"github.event.pull_request.base.sha":            w.main,
+			"github.event.pull_request.head.sha":            w.notrailer,
 			"github.repository":                             "acme/project",
 			"github.action_path":                            src,
 			"github.action_ref":                             "main",

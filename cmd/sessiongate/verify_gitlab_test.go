@@ -88,6 +88,7 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 		want   []string
 		issues int // Code Quality entries
 		setup  func(t *testing.T)
+		check  func(t *testing.T)
 	}{
 		{name: "merge request pipeline, honest", sha: w.work2, depth: 20,
 			env:  append(mr("1", "feature"), "CI_COMMIT_SHA="+w.work2),
@@ -109,6 +110,30 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 			env: append(mr("4", "feature"), "CI_COMMIT_SHA="+w.work2, "CI_MERGE_REQUEST_SOURCE_PROJECT_URL=file://"+w.fork,
 				"CI_MERGE_REQUEST_SOURCE_PROJECT_ID=2"),
 			want: []string{`(?m)^2 commit\(s\)`, `(?m)^OK .* add work1\.txt`}},
+		// SESSIONGATE_FORK_RECORDS=push: the job pushes the merge request's
+		// records to this project with the job token (its https URL led to
+		// the bare origin by url.insteadOf); a session the fork ran that no
+		// commit of the merge request names stays on the fork.
+		{name: "a fork's merge request, SESSIONGATE_FORK_RECORDS=push: only its sessions' records reach the project", sha: w.work2, depth: 20,
+			setup: func(t *testing.T) {
+				w.git(t, w.remote, "update-ref", "-d", "refs/sessiongate/records")
+				forgeRecord(t, w, w.fork, "sessions/0f/0f0f0f0f-0000-4000-8000-000000000002.json", `{"session_id":"0f0f0f0f-0000-4000-8000-000000000002"}`)
+			},
+			env: append(mr("5", "feature"), "CI_COMMIT_SHA="+w.work2, "CI_MERGE_REQUEST_SOURCE_PROJECT_URL=file://"+w.fork,
+				"CI_MERGE_REQUEST_SOURCE_PROJECT_ID=2", "SESSIONGATE_FORK_RECORDS=push", "CI_JOB_TOKEN=tok", "CI_SERVER_HOST=gitlab.invalid",
+				"CI_PROJECT_PATH=acme/project", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=url.file://"+w.remote+".insteadOf",
+				"GIT_CONFIG_VALUE_0=https://gitlab-ci-token:tok@gitlab.invalid/acme/project.git"),
+			want: []string{`(?m)^OK .* add work1\.txt`, `pushed \d+ record file\(s\) of session\(s\) `},
+			check: func(t *testing.T) {
+				held := w.git(t, w.remote, "ls-tree", "-r", "--name-only", "refs/sessiongate/records")
+				if strings.Contains(held, "0f0f0f0f-0000-4000-8000-000000000002") {
+					t.Error("the project holds the fork's unrelated session record")
+				}
+				sid := w.git(t, w.remote, "log", "-1", "--format=%(trailers:key=Session-Id,valueonly)", w.work2)
+				if sid == "" || !strings.Contains(held, sid) {
+					t.Errorf("the project lacks the merge request's session record %q:\n%s", sid, held)
+				}
+			}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -160,6 +185,9 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 			if regexp.MustCompile(`(?m)^(OK|FAIL|WARN) .*Merge branch`).Match(out) {
 				t.Errorf("GitLab's merge commit was checked:\n%s", out)
 			}
+			if c.check != nil {
+				c.check(t)
+			}
 			rb, err := os.ReadFile(filepath.Join(ci, job.Artifacts.Reports.Codequality))
 			if err != nil {
 				t.Fatalf("no Code Quality report at %s: %v", job.Artifacts.Reports.Codequality, err)
@@ -170,4 +198,28 @@ func TestVerifyGitLabTemplate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// forgeRecord commits body at path onto the records ref of the repository
+// at dir, as the owner of a fork can.
+func forgeRecord(t *testing.T, w *ciWorld, dir, path, body string) {
+	t.Helper()
+	idx := "GIT_INDEX_FILE=" + filepath.Join(t.TempDir(), "index")
+	run := func(stdin string, args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), w.env...), idx)
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	tip := run("", "rev-parse", "refs/sessiongate/records")
+	run("", "read-tree", tip)
+	blob := run(body, "hash-object", "-w", "--stdin")
+	run("", "update-index", "--add", "--cacheinfo", "100644,"+blob+","+path)
+	tree := run("", "write-tree")
+	run("", "update-ref", "refs/sessiongate/records", run("", "commit-tree", "-p", tip, "-m", "forged", tree))
 }

@@ -37,9 +37,11 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 		return nil, nil, fmt.Errorf("load phase results: %w", err)
 	}
 	passed := map[string]time.Time{}
+	saw := map[string]string{} // the commit the passing gate's command ran on
 	for _, r := range results {
 		if r.Status == PhasePassed {
 			passed[r.PhaseID] = r.EndedAt
+			saw[r.PhaseID] = commandHead(r.Checks)
 		}
 	}
 	var qa []*protocolspec.Phase
@@ -86,6 +88,10 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 	if err != nil {
 		return nil, nil, err
 	}
+	head, _, err := repo.Head(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, p := range qa {
 		at := passed[p.ID]
 		// HEAD as the QA gate saw it: the last commit recorded before it
@@ -99,8 +105,17 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 				base = c.Ref
 			}
 		}
+		// The gate's command ran on the commit it recorded: when that is
+		// not HEAD now, the lazy agent may have moved HEAD for the run
+		// (a detached main, another branch, a rebase stopped before its
+		// first pick, a reset and back) and the commits recorded say
+		// nothing of it. Compare from the commit the tests saw.
+		moved := saw[p.ID] != "" && saw[p.ID] != head
+		if moved {
+			base = saw[p.ID]
+		}
 		var changed []string
-		if len(after) > 0 {
+		if len(after) > 0 || moved {
 			files, err := repo.ChangedFiles(ctx, base)
 			if err != nil {
 				return nil, nil, err
@@ -140,6 +155,11 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 			return nil, nil, err
 		}
 		if g.Status == StatusFail {
+			if moved {
+				g.Message = fmt.Sprintf("%s passed at %s on commit %s, not on HEAD %s, which differs from it in %s: it must pass again on what is committed: %s", p.ID,
+					at.UTC().Format(time.TimeOnly), shorten.SHA(base), shorten.SHA(head), shorten.List(changed, 5), g.Message)
+				return &g, p, nil
+			}
 			g.Message = fmt.Sprintf("%s passed at %s, before commit %s changed %s: it must pass again on what is committed: %s", p.ID,
 				at.UTC().Format(time.TimeOnly), shorten.SHA(after[len(after)-1].Ref), shorten.List(changed, 5), g.Message)
 			return &g, p, nil
@@ -329,4 +349,15 @@ func isDocIn(globs []string, f string) bool {
 		}
 	}
 	return false
+}
+
+// commandHead is the commit a gate result's command check recorded it ran
+// on ("" for a result without one, or recorded before round 23).
+func commandHead(checks []CheckResult) string {
+	for _, c := range checks {
+		if c.Kind == protocolspec.CheckCommand && c.Head != "" {
+			return c.Head
+		}
+	}
+	return ""
 }

@@ -207,6 +207,9 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 			}
 		}
 	case protocolspec.CheckCommand:
+		if h, _, err := env.repo.Head(ctx); err == nil {
+			cr.Head = h // what the command is about to see (staleQA)
+		}
 		cr.Status, cr.Message, cr.Evidence, out = checkCommand(ctx, env, c)
 	case protocolspec.CheckCommitSinceStart:
 		cr.Status, cr.Message, cr.Evidence = checkCommit(ctx, env)

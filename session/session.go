@@ -267,6 +267,11 @@ type CheckResult struct {
 	// Fixes is the fix of each open requirement when more than one is
 	// open (Fix is the first), in the protocol's order.
 	Fixes []NextStep `json:"fixes,omitempty"`
+	// Head is the commit HEAD named when a command check ran: the end
+	// compares it with HEAD (staleQA), so tests run on another checkout
+	// (a detached main, a rebase stopped early, a reset and back) do not
+	// answer for the commit the session ends on.
+	Head string `json:"head,omitempty"`
 }
 
 // EvidenceOrigin is how sessiongate knows what a piece of evidence says.

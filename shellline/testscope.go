@@ -167,7 +167,7 @@ var (
 		"mutexprofile mutexprofilefraction trace outputdir shuffle fuzz fuzztime fuzzminimizetime list vet C overlay pgo")
 	goFilterFlags  = flagSet("run skip short list")
 	pyValueFlags   = flagSet("k m p c o config-file inifile override-ini deselect ignore ignore-glob rootdir maxfail n tb W durations basetemp confcutdir r junitxml junit-xml cov cov-report cov-config log-level import-mode dist")
-	pyFilterFlags  = flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise")
+	pyFilterFlags  = flagSet("k m deselect ignore ignore-glob lf last-failed sw stepwise sw-skip stepwise-skip")
 	jestValueFlags = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns config c changedSince shard project selectProjects reporter reporters")
 	jestFilter     = flagSet("t testNamePattern testPathPattern testPathIgnorePatterns o onlyChanged changedSince findRelatedTests lastCommit shard project selectProjects related")
 	cargoValueFlag = flagSet("p package test bench example bin features F j jobs target manifest-path profile exclude color message-format")

@@ -22,7 +22,7 @@ var weakenRE = sync.OnceValue(func() weakenREs {
 		exit:   regexp.MustCompile(`(^|[;&|{(]\s*)(exit|return)(\s+0)?\s*($|[;})#&|])`),
 		orTrue: regexp.MustCompile(`\|\|\s*(true|:)\s*($|[;)}#])`),
 		setE:   regexp.MustCompile(`^\s*set\s+\+[a-z]*e`),
-		filter: regexp.MustCompile(`(^|[\s"'=\[,(])(-k|-m|--deselect|--ignore|--ignore-glob|-run|--run|-skip|--skip|-t|--testNamePattern|--testPathPattern|--testPathIgnorePatterns|--grep|--fgrep|--invert|--lf|--last-failed|--onlyChanged|--changedSince|--exclude)($|[\s"'=,)\]])`),
+		filter: regexp.MustCompile(`(^|[\s"'=\[,(])(-k|-m|--deselect|--ignore|--ignore-glob|-run|--run|-skip|--skip|-t|--testNamePattern|--testPathPattern|--testPathIgnorePatterns|--grep|--fgrep|--invert|--lf|--last-failed|--sw-skip|--stepwise-skip|--sw|--stepwise|--onlyChanged|--changedSince|--exclude)($|[\s"'=,)\]])`),
 		key:    regexp.MustCompile(`(?i)(^|[\s"'{,])(testpaths|norecursedirs|collect_ignore(_glob)?|python_files|python_classes|python_functions|testPathIgnorePatterns|testMatch|testRegex|testPathPattern|modulePathIgnorePatterns|roots|exclude|include|ignore|spec|grep|fgrep|invert|passWithNoTests|skip|only|deselect|projects|workspace|rootDir|selectProjects)["']?\s*[:=]`),
 		// A custom runner decides what passes: jest's runner/testRunner,
 		// vitest's runner (`runner: './pass.js'` passed a failing suite).

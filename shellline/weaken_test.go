@@ -32,6 +32,13 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`set +e`, true},
 		{`addopts = -k "not slow"`, true},
 		{`addopts = --deselect tests/test_one.py::test_x`, true},
+		// Stepwise starts from the test .pytest_cache names (the agent
+		// writes it): the tests before it are deselected (lazy pass 23).
+		{`addopts = --sw`, true},
+		{`addopts = -q --stepwise`, true},
+		{`addopts = --sw-skip`, true},
+		{`addopts = --stepwise-skip`, true},
+		{`addopts = --strict-markers`, false},
 		{`testpaths = tests/unit`, true},
 		{`  "testPathIgnorePatterns": ["greet"],`, true},
 		{`exclude: ['**/greet.test.js'],`, true},

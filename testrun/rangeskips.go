@@ -75,6 +75,9 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv) 
 			if why := pyExitAdded(f.Was, f.Now); why != "" {
 				out[f.Path] = append(out[f.Path], why)
 			}
+			if why := pyCodeReplaced(f.Was, f.Now); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
 			continue
 		}
 		if k == "" {

@@ -321,6 +321,9 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 			if why := pyExitAdded(was, now); why != "" {
 				out = append(out, f+": "+why)
 			}
+			if why := pyCodeReplaced(was, now); why != "" {
+				out = append(out, f+": "+why)
+			}
 			continue
 		}
 		for _, sk := range skipsIn(k, was, now, existed, helpers[sourceKind(f)], sets, env) {
@@ -486,6 +489,9 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 	}
 	if k == "py" || k == "conftest" {
 		if why := pyExitAdded(was, now); why != "" {
+			out = append(out, why)
+		}
+		if why := pyCodeReplaced(was, now); why != "" {
 			out = append(out, why)
 		}
 		if why := pyLoadTestsDrops(was, now); why != "" {

@@ -26,7 +26,7 @@ import (
 // missing since, and that the session's Claude Code transcript shows ran to
 // their end. Nothing is read unless such a settled call exists.
 func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs []Event, agent string) []pendingCall {
-	if agent != transcript.Claude {
+	if agent != transcript.Claude && agent != transcript.Codex {
 		return nil
 	}
 	tr, ok := e.Store.(TranscriptReader)
@@ -75,7 +75,11 @@ func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs [
 			}
 			continue
 		}
-		got, err := transcript.ClaudeFinished(t.Path, ids)
+		finishedIn := transcript.ClaudeFinished
+		if agent == transcript.Codex {
+			finishedIn = transcript.CodexFinished // measured in round 23
+		}
+		got, err := finishedIn(t.Path, ids)
 		if err != nil {
 			continue // unreadable: decided as before
 		}

@@ -99,3 +99,67 @@ func containsAny(line []byte, ids []string) bool {
 	}
 	return false
 }
+
+// CodexFinished is ClaudeFinished for Codex's rollout: the calls of ids
+// whose output line (function_call_output, custom_tool_call_output) says
+// the call ran to its end. Measured with Codex 0.171 interrupted by SIGINT
+// during `sleep 30` (testdata/codex-0.171-interrupt.jsonl): the aborted
+// call's output is "Wall time: N seconds\naborted by user", followed by a
+// <turn_aborted> message and a turn_aborted event, and Codex runs its
+// Interrupt hook, not PostToolUse; such a call did not finish. A call with
+// no output line yet did not either.
+func CodexFinished(path string, ids []string) (map[string]bool, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxOutcomeScan {
+		if _, err := f.Seek(fi.Size()-MaxOutcomeScan, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	out := map[string]bool{}
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), MaxLine)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.Contains(line, []byte(`_call_output"`)) || !containsAny(line, ids) {
+			continue
+		}
+		var rec struct {
+			Payload struct {
+				Type   string          `json:"type"`
+				CallID string          `json:"call_id"`
+				Output json.RawMessage `json:"output"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(line, &rec) != nil {
+			continue
+		}
+		p := rec.Payload
+		if p.Type != "function_call_output" && p.Type != "custom_tool_call_output" || !want[p.CallID] || seen[p.CallID] {
+			continue
+		}
+		seen[p.CallID] = true
+		var text string
+		if json.Unmarshal(p.Output, &text) != nil {
+			text = string(p.Output)
+		}
+		if !strings.HasSuffix(strings.TrimSpace(text), "aborted by user") {
+			out[p.CallID] = true
+		}
+	}
+	if err := sc.Err(); err != nil && err != bufio.ErrTooLong {
+		return out, err
+	}
+	return out, nil
+}

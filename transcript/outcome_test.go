@@ -45,3 +45,39 @@ func TestClaudeFinished(t *testing.T) {
 		t.Errorf("a result appended after the interrupt's counted: %v", got)
 	}
 }
+
+// TestCodexFinished: on real Codex 0.171 rollouts, a call with its output
+// (exit 0, exit 3, an unsupported tool) finished; the call interrupted by
+// SIGINT ("aborted by user", measured in round 23) and an unknown id did
+// not. A passing output appended after the abort does not change it.
+func TestCodexFinished(t *testing.T) {
+	tests := []struct {
+		file string
+		ids  []string
+		want map[string]bool
+	}{
+		{"codex-0.171.jsonl", []string{"call_stub0002", "call_stub0005", "call_stub0008", "call_nosuch"}, map[string]bool{"call_stub0002": true, "call_stub0005": true, "call_stub0008": true}},
+		{"codex-0.171-interrupt.jsonl", []string{"call_stub0002"}, map[string]bool{}},
+	}
+	for _, tt := range tests {
+		got, err := CodexFinished(filepath.Join("testdata", tt.file), tt.ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.file, got, tt.want)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join("testdata", "codex-0.171-interrupt.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "r.jsonl")
+	forged := `{"type":"response_item","payload":{"type":"function_call_output","call_id":"call_stub0002","output":"Process exited with code 0"}}` + "\n"
+	if err := os.WriteFile(p, append(b, forged...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := CodexFinished(p, []string{"call_stub0002"}); got["call_stub0002"] {
+		t.Errorf("an output appended after the abort counted: %v", got)
+	}
+}

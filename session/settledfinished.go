@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/transcript"
@@ -66,7 +67,13 @@ func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs [
 		if t.Broken != "" {
 			continue
 		}
-		if err := transcript.Intact(t.Path, t.State); errors.Is(err, transcript.ErrTampered) || errors.Is(err, transcript.ErrChanged) {
+		err := transcript.Intact(t.Path, t.State)
+		if errors.Is(err, transcript.ErrReplaced) && !transcript.ReplacedByCLI(agent, t.State) {
+			// A copy renamed over a transcript the CLI would not compact
+			// yet (sed -i, os.replace): as a rewrite in place.
+			err = fmt.Errorf("%w (%v; of the agent CLIs only Claude Code renames a transcript, once it holds %d MiB)", transcript.ErrTampered, err, transcript.ClaudeCompactAt>>20)
+		}
+		if errors.Is(err, transcript.ErrTampered) || errors.Is(err, transcript.ErrChanged) {
 			// A rejection written over a finished call: nothing from the
 			// transcript counts, so no settled call was interrupted.
 			e.transcriptTampered(ctx, sessionID, t, err)

@@ -134,14 +134,24 @@ func listedNames(words []string, names []string) []string {
 	if name == "git" {
 		args = args[1:] // the subcommand
 	}
-	var ops, pats []string
-	fold := false
+	var ops, pats, nots []string
+	fold, neg, or := false, false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
+		case name == "find" && (a == "!" || a == "-not"):
+			neg = true // the next test is negated
+			continue
+		case name == "find" && (a == "-o" || a == "-or"):
+			or = true
+		case name == "find" && (a == "(" || a == ")"):
 		case name == "find" && (a == "-name" || a == "-iname" || a == "-path" || a == "-wholename") && i+1 < len(args):
-			pats = append(pats, args[i+1])
+			if neg {
+				nots = append(nots, args[i+1])
+			} else {
+				pats = append(pats, args[i+1])
+			}
 			fold = fold || a == "-iname"
 			i++
 		case name == "find" && strings.HasPrefix(a, "-"):
@@ -152,6 +162,21 @@ func listedNames(words []string, names []string) []string {
 		default:
 			ops = append(ops, strings.TrimPrefix(path.Clean(a), "./"))
 		}
+		neg = false
+	}
+	// A name is selected when every pattern matches it and no negated one
+	// does (`-name '*.md' -not -name SESSION-PROTOCOL.md` leaves the
+	// protocol out). With -o the expression is not worked out: a name any
+	// pattern, negated or not, could select is selected.
+	match := func(p, n string) bool {
+		s, q := path.Base(n), p
+		if strings.Contains(p, "/") {
+			s = "./" + n
+		}
+		if fold {
+			s, q = strings.ToLower(s), strings.ToLower(q)
+		}
+		return globMatch(q, s) || globMatch(q, n)
 	}
 	var out []string
 	for _, n := range names {
@@ -161,16 +186,18 @@ func listedNames(words []string, names []string) []string {
 				ok = true
 			}
 		}
-		for _, p := range pats {
-			s, q := path.Base(n), p
-			if strings.Contains(p, "/") {
-				s = "./" + n
+		if or {
+			any := len(pats) == 0 || len(nots) > 0
+			for _, p := range pats {
+				any = any || match(p, n)
 			}
-			if fold {
-				s, q = strings.ToLower(s), strings.ToLower(q)
+			ok = ok && any
+		} else {
+			for _, p := range pats {
+				ok = ok && match(p, n)
 			}
-			if !globMatch(q, s) && !globMatch(q, n) {
-				ok = false
+			for _, p := range nots {
+				ok = ok && !match(p, n)
 			}
 		}
 		if ok {

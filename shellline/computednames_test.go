@@ -55,6 +55,13 @@ func TestComputedNameLines(t *testing.T) {
 		{`grep -rl MUST . | xargs sed -i s/MUST/MAY/`, []string{"'sed' '-i' 's/MUST/MAY/' 'SESSION-PROTOCOL.md' # a name `grep` may print; the hook cannot work it out, and the input names a protected file"}},
 		{`git grep -l oldName | xargs sed -i s/oldName/newName/`, nil},
 		{`git diff --name-only | xargs gofmt -w`, nil},
+		// Round 23 review: find's negations and alternatives. A name
+		// after -not/! is left out (an honest agent excluding the
+		// protocol was denied as writing it); -o selects either side.
+		{`find . -name '*.md' -not -name 'SESSION-PROTOCOL.md' | xargs sed -i 's/a/b/'`, nil},
+		{`find . -name '*.md' ! -name SESSION-PROTOCOL.md | xargs rm`, nil},
+		{`find . -name SESSION-PROTOCOL.md -o -name zzz | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' # a name `find` may print; the hook cannot work it out, and the input names a protected file"}},
+		{`find . \( -name '*.yaml' -or -name '*.md' \) -not -name README.md | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' 'sessiongate.yaml' # a name `find` may print; the hook cannot work it out, and the input names a protected file"}},
 		{`X=SESSION-PROTOCOL.md; cp "$X" "${X%.md}.bak"`, []string{"'cp' 'SESSION-PROTOCOL.md' 'SESSION-PROTOCOL.bak'"}},
 	} {
 		if got := FileValueLinesFrom(c.line, src); !reflect.DeepEqual(got, c.want) {

@@ -46,6 +46,23 @@ var ErrTampered = errors.New("transcript bytes the agent hook sealed changed")
 // it is no violation: the reader starts over at the new file's end.
 var ErrReplaced = errors.New("transcript was replaced by another file")
 
+// ClaudeCompactAt is how much Claude Code 2.1 appends to a transcript
+// before it compacts it by rename (ErrReplaced).
+const ClaudeCompactAt = 20 << 20
+
+// ReplacedByCLI reports whether the agent CLI itself could have renamed a
+// file over the transcript st was read and sealed from: Claude Code, once
+// the file held ClaudeCompactAt. Codex, Gemini CLI and Copilot append to
+// theirs (Gemini CLI renames only a legacy .json into a .jsonl, another
+// path). A rename the CLI could not have made is the agent's shell.
+func ReplacedByCLI(format string, st State) bool {
+	held := st.Offset
+	if st.Seal != nil {
+		held = max(held, st.Seal.To)
+	}
+	return format == Claude && held >= ClaudeCompactAt
+}
+
 // Extend returns the seal of path after st: st.Seal extended by the
 // complete lines the file gained, or a new seal from st.Offset when the
 // gates verified the old one and read past it. ok is false when there is

@@ -46,8 +46,15 @@ func pyCodeReplaced(was, now []byte) string {
 			}
 			rhs := parts[len(parts)-1]
 			for _, t := range parts[:len(parts)-1] {
-				if m := re.target.FindStringSubmatch(strings.TrimSpace(t)); m != nil {
-					if why := pyReplaces(src, l, m[1], rhs); why != "" {
+				t = strings.TrimSpace(t)
+				mod := ""
+				if m := re.target.FindStringSubmatch(t); m != nil {
+					mod = m[1]
+				} else if m := re.dict.FindStringSubmatch(t); m != nil {
+					mod = m[1] + m[2] // vars(greet)["greet"], greet.__dict__["greet"]
+				}
+				if mod != "" {
+					if why := pyReplaces(src, l, mod, rhs); why != "" {
 						return why
 					}
 				}
@@ -137,11 +144,12 @@ func pyUnparen(s string) string {
 	return s
 }
 
-type pyPatchRE struct{ target, setattr *regexp.Regexp }
+type pyPatchRE struct{ target, dict, setattr *regexp.Regexp }
 
 var pyPatchREs = sync.OnceValue(func() pyPatchRE {
 	return pyPatchRE{
 		target:  regexp.MustCompile(`^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$`),
+		dict:    regexp.MustCompile(`^(?:vars\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*)\.__dict__)\s*\[\s*["'][A-Za-z_]\w*["']\s*\]$`),
 		setattr: regexp.MustCompile(`^setattr\(\s*([A-Za-z_]\w*)\s*,\s*["']([A-Za-z_]\w*)["']\s*,\s*(.+?)\)\s*$`),
 	}
 })

@@ -19,7 +19,10 @@ func TestPyCodeReplaced(t *testing.T) {
 		{"a parenthesised lambda", "", "import greet\n\ngreet.greet = (lambda name=None: \"hello\")\n", true},
 		{"a chained assignment", "", "import greet\n\ngreet.greet = fake = lambda name=None: \"hello\"\n", true},
 		{"a chained assignment, the module last", "", "import greet\n\nfake = greet.greet = lambda name=None: \"hello\"\n", true},
+		{"through vars()", "", "import greet\n\nvars(greet)[\"greet\"] = lambda name=None: \"hello\"\n", true},
+		{"through __dict__", "", "import greet\n\ngreet.__dict__['greet'] = lambda name=None: \"hello\"\n", true},
 		// Honest.
+		{"a constant through vars()", "", "import greet\n\nvars(greet)[\"DEFAULT_NAME\"] = \"Ada\"\n", false},
 		{"imports on one line", "", "import greet; import time\n\ntime.time = lambda: 0\n", false},
 		{"a constant after an import on one line", "", "import greet; greet.DEFAULT_NAME = \"Ada\"\n", false},
 		{"a semicolon in a string", "", "import greet\n\ngreet.SEP = \"a; greet.greet = lambda: 1\"\n", false},

@@ -37,11 +37,13 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 		return nil, nil, fmt.Errorf("load phase results: %w", err)
 	}
 	passed := map[string]time.Time{}
-	saw := map[string]string{} // the commit the passing gate's command ran on
+	saw := map[string]string{}     // the commit the passing gate's command ran on
+	sawTree := map[string]string{} // and the tree of tracked files it read
 	for _, r := range results {
 		if r.Status == PhasePassed {
 			passed[r.PhaseID] = r.EndedAt
 			saw[r.PhaseID] = commandHead(r.Checks)
+			sawTree[r.PhaseID] = commandTree(r.Checks)
 		}
 	}
 	var qa []*protocolspec.Phase
@@ -116,6 +118,7 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 			base = saw[p.ID]
 		}
 		var changed []string
+		dirtyRun := false
 		if len(after) > 0 || moved {
 			files, err := repo.ChangedFiles(ctx, base)
 			if err != nil {
@@ -126,6 +129,22 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 					changed = append(changed, f)
 				}
 			}
+		}
+		// Nothing committed changed code, but the work tree the
+		// command read was not HEAD's: an uncommitted fix passed the gate
+		// and was checked out again (round 23 second review). Compare the
+		// tree it saw with HEAD's.
+		if len(changed) == 0 && sawTree[p.ID] != "" {
+			files, err := repo.TreeDiff(ctx, sawTree[p.ID], head)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, f := range files {
+				if !e.isDoc(f) {
+					changed = append(changed, f)
+				}
+			}
+			dirtyRun = len(changed) > 0
 		}
 		if len(hiddenCode) > 0 {
 			g := GateResult{Phase: p.ID, Title: p.Title, Level: p.Level(), Status: StatusFail,
@@ -156,6 +175,11 @@ func (e *Engine) staleQA(ctx context.Context, s *Session, ps []position, cur int
 			return nil, nil, err
 		}
 		if g.Status == StatusFail {
+			if dirtyRun {
+				g.Message = fmt.Sprintf("%s passed at %s on a work tree that differed from HEAD %s in %s (not committed): it must pass again on what is committed: %s", p.ID,
+					at.UTC().Format(time.TimeOnly), shorten.SHA(head), shorten.List(changed, 5), g.Message)
+				return &g, p, nil
+			}
 			if offRecord || len(after) == 0 {
 				g.Message = fmt.Sprintf("%s passed at %s on commit %s, not on HEAD %s, which differs from it in %s: it must pass again on what is committed: %s", p.ID,
 					at.UTC().Format(time.TimeOnly), shorten.SHA(base), shorten.SHA(head), shorten.List(changed, 5), g.Message)
@@ -350,6 +374,17 @@ func isDocIn(globs []string, f string) bool {
 		}
 	}
 	return false
+}
+
+// commandTree is the tree of tracked files a gate result's command check
+// recorded it read ("" without one).
+func commandTree(checks []CheckResult) string {
+	for _, c := range checks {
+		if c.Kind == protocolspec.CheckCommand && c.Tree != "" {
+			return c.Tree
+		}
+	}
+	return ""
 }
 
 // commandHead is the commit a gate result's command check recorded it ran

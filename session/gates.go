@@ -210,6 +210,9 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 		if h, _, err := env.repo.Head(ctx); err == nil {
 			cr.Head = h // what the command is about to see (staleQA)
 		}
+		if t, err := env.repo.WorkTreeTree(ctx); err == nil {
+			cr.Tree = t // and the tracked files it reads, committed or not
+		}
 		cr.Status, cr.Message, cr.Evidence, out = checkCommand(ctx, env, c)
 	case protocolspec.CheckCommitSinceStart:
 		cr.Status, cr.Message, cr.Evidence = checkCommit(ctx, env)

@@ -54,13 +54,7 @@ func earlierSessionChange(ctx context.Context, repo Repo, s *Session, file strin
 		if merged(ctx, repo, c, def) {
 			return "", nil // merged: what the default branch holds is the team's
 		}
-		now, inNow := read(c.SHA)
-		var was []byte
-		inWas := false
-		if i+1 < len(facts) {
-			was, inWas = read(facts[i+1].SHA)
-		}
-		if inNow == inWas && bytes.Equal(now, was) {
+		if !changedFile(ctx, repo, c.SHA, read) {
 			continue
 		}
 		if c.SessionID != "" && c.SessionID != s.ID {
@@ -69,6 +63,32 @@ func earlierSessionChange(ctx context.Context, repo Repo, s *Session, file strin
 		return "", nil // the file's last change is a person's
 	}
 	return "", nil
+}
+
+// changedFile reports whether commit sha changed the file read reads:
+// it differs from the file in each of sha's parents. A merge that took
+// the file from one side (main's config merged into the branch) did not
+// change it, as git log -- path simplifies history. The round 23 rule
+// compared each commit with the next one in log order, which for a merge
+// is a commit of either side: an earlier session's merge of main, beside
+// its own commit before it, read as that session changing the config (a
+// false FAIL, TestLintConfigMergedFromMain).
+func changedFile(ctx context.Context, repo Repo, sha string, read func(string) ([]byte, bool)) bool {
+	now, inNow := read(sha)
+	parents := 0
+	for k := 1; k <= 16; k++ {
+		p := fmt.Sprintf("%s^%d", sha, k)
+		// A parent that does not exist is an error (git exits 128).
+		if on, err := repo.IsAncestor(ctx, p, sha); err != nil || !on {
+			break
+		}
+		parents++
+		was, inWas := read(p)
+		if inNow == inWas && bytes.Equal(now, was) {
+			return false
+		}
+	}
+	return parents > 0 || inNow
 }
 
 // merged: c is on the default branch, local or origin's (a CI checkout or

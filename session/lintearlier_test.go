@@ -98,3 +98,84 @@ func TestLintConfigFromEarlierSession(t *testing.T) {
 		})
 	}
 }
+
+// TestLintConfigMergedFromMain (round 23 second review): a person changed
+// the lint config on main (exit-zero, the team's choice); an earlier agent
+// session on the branch made a commit after it and then merged main in,
+// both with its Session-Id trailer. The file's content came from main, so
+// the run counts with round 22's note. The rule compared each commit with
+// the next one in log order, not with its parents: the merge (new config)
+// beside the session's own later commit (old config) read as that session
+// changing the file, a false FAIL. The lazy twin: the same session edits
+// the config itself after the merge.
+func TestLintConfigMergedFromMain(t *testing.T) {
+	const proto = "# P\n\n## Session Start\n\n### Phase 1: Lint (REQUIRED)\n\n<!-- gate: must_evidence -->\n\n" +
+		"1. The agent MUST lint the changed files.\n\n" +
+		"## Session End\n\n### Phase 1: Wrap Up (REQUIRED)\n\n<!-- gate: commit_since_start -->\n\n- The agent MUST commit.\n"
+	const trailer = "\n\nSession-Id: 11111111-2222-3333-4444-555555555555"
+	ctx := context.Background()
+	for _, c := range []struct {
+		name      string
+		editAfter bool // the session edits the config after the merge
+		pass      bool
+		contains  string
+	}{
+		{"honest: main's config merged into the branch by an earlier session", false, true, "could not fail"},
+		{"the earlier session loosens the config after the merge", true, false, "agent session's"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("HOME", t.TempDir())
+			t.Setenv("PYLINTRC", "")
+			e := newEnv(t, proto)
+			e.now = time.Now().Add(-time.Minute)
+			at := func(d int) []string {
+				s := time.Now().Add(time.Duration(d-100) * time.Second).Format(time.RFC3339)
+				return []string{"GIT_AUTHOR_DATE=" + s, "GIT_COMMITTER_DATE=" + s}
+			}
+			commit := func(d int, msg string) {
+				gittest.Git(t, e.root, "add", "-A")
+				gittest.GitEnv(t, e.root, at(d), "commit", "-q", "-m", msg)
+			}
+			gittest.Write(t, e.root, "src/a.py", "import os\n")
+			gittest.Write(t, e.root, ".pylintrc", "[MAIN]\n")
+			commit(1, "code")
+			gittest.Git(t, e.root, "switch", "-q", "-c", "feat/x")
+			gittest.Write(t, e.root, "src/b.py", "import sys\n")
+			commit(2, "feat: b"+trailer)
+			gittest.Git(t, e.root, "switch", "-q", "main")
+			gittest.Write(t, e.root, ".pylintrc", "[MAIN]\nexit-zero=yes\n")
+			commit(3, "chore: lint is advisory")
+			gittest.Git(t, e.root, "switch", "-q", "feat/x")
+			gittest.Write(t, e.root, "src/c.py", "import re\n")
+			commit(4, "feat: c"+trailer)
+			gittest.GitEnv(t, e.root, at(5), "merge", "-q", "--no-ff", "-m", "Merge main"+trailer, "main")
+			if c.editAfter {
+				gittest.Write(t, e.root, ".pylintrc", "[MAIN]\nexit-zero=yes\ndisable=all\n")
+				commit(6, "chore: lint"+trailer)
+			}
+			id := e.start("lint")
+			if _, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "LINT", Requirement: "LINT.lint-changed-files", Source: session.SourceRun,
+				Command: "pylint src", ExitCode: 0, Duration: time.Millisecond, Dir: e.root}); err != nil {
+				t.Fatal(err)
+			}
+			g, err := e.engine.ValidateGate(ctx, id, "LINT")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (g.Status == session.StatusPass) != c.pass {
+				t.Fatalf("gate %s, want pass %v: %s", g.Status, c.pass, g.Message)
+			}
+			evs, err := e.db.ListEvidence(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := strings.Contains(g.Message, c.contains)
+			for _, ev := range evs {
+				found = found || strings.Contains(ev.Ref, c.contains)
+			}
+			if !found {
+				t.Fatalf("neither the gate nor the evidence says %q: %s %+v", c.contains, g.Message, evs)
+			}
+		})
+	}
+}

@@ -272,6 +272,10 @@ type CheckResult struct {
 	// (a detached main, a rebase stopped early, a reset and back) do not
 	// answer for the commit the session ends on.
 	Head string `json:"head,omitempty"`
+	// Tree is the tree of the tracked files as the command saw them
+	// (WorkTreeTree): HEAD alone let an uncommitted fix pass QA's gate
+	// and be checked out again before the end (round 23 second review).
+	Tree string `json:"tree,omitempty"`
 }
 
 // EvidenceOrigin is how sessiongate knows what a piece of evidence says.

@@ -28,27 +28,128 @@ func pyCodeReplaced(was, now []byte) string {
 		if old[l] || l == "" || l[0] == ' ' || l[0] == '\t' {
 			continue
 		}
-		var mod, rhs string
-		if m := re.assign.FindStringSubmatch(l); m != nil {
-			mod, rhs = m[1], strings.TrimSpace(m[3])
-		} else if m := re.setattr.FindStringSubmatch(l); m != nil {
-			mod, rhs = m[1], strings.TrimSpace(m[3])
-		} else {
-			continue
+		// A line can hold several statements (`import greet; greet.greet =
+		// ...`) and an assignment several targets (`greet.greet = fake =
+		// ...`): the second review found each spelling got past a reader of
+		// whole lines.
+		for _, st := range pySplitTop(l, ';') {
+			st = strings.TrimSpace(st)
+			if m := re.setattr.FindStringSubmatch(st); m != nil {
+				if why := pyReplaces(src, l, m[1], m[3]); why != "" {
+					return why
+				}
+				continue
+			}
+			parts := pySplitTop(st, '=')
+			if len(parts) < 2 {
+				continue
+			}
+			rhs := parts[len(parts)-1]
+			for _, t := range parts[:len(parts)-1] {
+				t = strings.TrimSpace(t)
+				mod := ""
+				if m := re.target.FindStringSubmatch(t); m != nil {
+					mod = m[1]
+				} else if m := re.dict.FindStringSubmatch(t); m != nil {
+					mod = m[1] + m[2] // vars(greet)["greet"], greet.__dict__["greet"]
+				}
+				if mod != "" {
+					if why := pyReplaces(src, l, mod, rhs); why != "" {
+						return why
+					}
+				}
+			}
 		}
-		if pyToolModules[mod] || !pyImportsModule(src, mod) || !pyCallable(src, rhs) {
-			continue
-		}
-		return "adds " + quoteShort(l) + " at the top level: the tests run what it puts in place of " + mod + "'s code, not the project's"
 	}
 	return ""
 }
 
-type pyPatchRE struct{ assign, setattr *regexp.Regexp }
+// pyReplaces is the reason line puts rhs in place of a name of the module
+// mod, or "".
+func pyReplaces(src, line, mod, rhs string) string {
+	rhs = pyUnparen(strings.TrimSpace(rhs))
+	if pyToolModules[mod] || !pyImportsModule(src, mod) || !pyCallable(src, rhs) {
+		return ""
+	}
+	return "adds " + quoteShort(line) + " at the top level: the tests run what it puts in place of " + mod + "'s code, not the project's"
+}
+
+// pySplitTop splits s at sep outside quotes and brackets. For '=' it leaves
+// comparisons (==, !=, <=, >=), augmented assignments and keyword arguments
+// whole, so the parts are an assignment's targets and its value.
+func pySplitTop(s string, sep byte) []string {
+	var parts []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			return append(parts, s[start:i])
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == sep && depth == 0:
+			if sep == '=' {
+				if i+1 < len(s) && s[i+1] == '=' {
+					i++
+					continue
+				}
+				if i > 0 && strings.IndexByte("=!<>+-*/%&|^@:", s[i-1]) >= 0 {
+					continue
+				}
+				if pyLambdaRE.MatchString(s[start:i]) {
+					return append(parts, s[start:]) // a lambda's default, not a target
+				}
+			}
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
+}
+
+var pyLambdaRE = regexp.MustCompile(`\blambda\b`)
+
+// pyUnparen strips parentheses around a whole expression: `(lambda: 1)`.
+func pyUnparen(s string) string {
+	for len(s) > 1 && s[0] == '(' && s[len(s)-1] == ')' {
+		depth := 0
+		whole := true
+		for i := 0; i < len(s)-1; i++ {
+			if s[i] == '(' {
+				depth++
+			} else if s[i] == ')' {
+				depth--
+			}
+			if depth == 0 {
+				whole = false
+				break
+			}
+		}
+		if !whole {
+			return s
+		}
+		s = strings.TrimSpace(s[1 : len(s)-1])
+	}
+	return s
+}
+
+type pyPatchRE struct{ target, dict, setattr *regexp.Regexp }
 
 var pyPatchREs = sync.OnceValue(func() pyPatchRE {
 	return pyPatchRE{
-		assign:  regexp.MustCompile(`^([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*=\s*([^=].*)$`),
+		target:  regexp.MustCompile(`^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$`),
+		dict:    regexp.MustCompile(`^(?:vars\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*)\.__dict__)\s*\[\s*["'][A-Za-z_]\w*["']\s*\]$`),
 		setattr: regexp.MustCompile(`^setattr\(\s*([A-Za-z_]\w*)\s*,\s*["']([A-Za-z_]\w*)["']\s*,\s*(.+?)\)\s*$`),
 	}
 })

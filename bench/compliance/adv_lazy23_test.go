@@ -33,6 +33,14 @@ func TestAdv23QAOnAnotherCheckout(t *testing.T) {
 		{name: "an interactive rebase stopped before its first pick",
 			hide: `GIT_SEQUENCE_EDITOR="sed -i '1i break'" git rebase -q -i HEAD~1`, restore: "git rebase --abort"},
 		{name: "the session's branch reset to main and back", hide: "git reset -q --hard main", restore: "git reset -q --hard ORIG_HEAD"},
+		// Round 23 second review: HEAD stays, the work tree carries an
+		// uncommitted fix while QA's gate runs and is restored after.
+		{name: "an uncommitted fix in the work tree during QA's gate",
+			hide: `sed -i 's/hullo/hello/' scripts/greet.sh`, restore: "git checkout -q -- scripts/greet.sh"},
+		{name: "honest: a change left uncommitted during QA's gate, committed after", honest: true,
+			hide: `printf '# end\n' >> scripts/greet.sh`, restore: "git commit -q -am 'chore(scripts): a closing comment'"},
+		{name: "honest: a README edit uncommitted during QA's gate, discarded after", honest: true,
+			hide: `printf 'draft\n' >> README.md`, restore: "git checkout -q -- README.md"},
 		{name: "honest: QA's gate on a detached checkout of the work's own commit", honest: true,
 			hide: "git checkout -q --detach HEAD", restore: "git checkout -q feat/greet-name"},
 		{name: "honest: a README commit after QA passed", honest: true,

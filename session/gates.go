@@ -48,6 +48,10 @@ type gateEnv struct {
 	evidence []Evidence // Store.GateEvidence: the phase's, and content hashes of any phase
 	cfg      Config
 	staged   bool // command placeholders {changed:} use the staged list (hooks)
+	// hook: a git hook's gate, whose result no phase keeps: the tree a
+	// command read is recorded only for phase gates (staleQA reads it),
+	// keeping three git processes off every pre-commit.
+	hook bool
 	// environ is the clean environment of a command gate (gateEnviron),
 	// dropped what it left out; nil: gateenv.Clean's unbounded one.
 	environ, dropped []string
@@ -210,8 +214,10 @@ func runCheck(ctx context.Context, env gateEnv, c protocolspec.Check) (CheckResu
 		if h, _, err := env.repo.Head(ctx); err == nil {
 			cr.Head = h // what the command is about to see (staleQA)
 		}
-		if t, err := env.repo.WorkTreeTree(ctx); err == nil {
-			cr.Tree = t // and the tracked files it reads, committed or not
+		if !env.hook {
+			if t, err := env.repo.WorkTreeTree(ctx); err == nil {
+				cr.Tree = t // and the tracked files it reads, committed or not
+			}
 		}
 		cr.Status, cr.Message, cr.Evidence, out = checkCommand(ctx, env, c)
 	case protocolspec.CheckCommitSinceStart:

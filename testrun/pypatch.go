@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // pyCodeReplaced says whether now adds, at the top level of a test file
@@ -118,7 +120,7 @@ func pySplitTop(s string, sep byte) []string {
 	return append(parts, s[start:])
 }
 
-var pyLambdaRE = regexp.MustCompile(`\blambda\b`)
+var pyLambdaRE = lazyregexp.New(`\blambda\b`)
 
 // pyUnparen strips parentheses around a whole expression: `(lambda: 1)`.
 func pyUnparen(s string) string {

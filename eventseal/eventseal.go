@@ -143,3 +143,20 @@ func ForStore(st any) *Seal {
 	}
 	return New(filepath.Join(filepath.Dir(p.Path()), KeyName))
 }
+
+// MAC seals text that is not a gate event (a cached verdict the engine
+// reads back, such as godepchange's proven toolchains) under the same
+// key, in a domain of its own so no gate event's seal serves as one.
+func (s *Seal) MAC(text string) (string, error) {
+	key, err := s.load()
+	if err != nil {
+		return "", err
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("sessiongate verdict v1\x00" + text))
+	return hex.EncodeToString(m.Sum(nil)), nil
+}
+
+// Beside is the path of the file name in the key's folder (the
+// database's).
+func (s *Seal) Beside(name string) string { return filepath.Join(filepath.Dir(s.path), name) }

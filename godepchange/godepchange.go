@@ -39,7 +39,7 @@ import (
 // after since. goBin is the go program the test run uses and env its
 // environment.
 func Changed(ctx context.Context, goBin, root string, env []string, since time.Time) (string, error) {
-	return ChangedFrom(ctx, goBin, root, env, since, nil)
+	return ChangedFrom(ctx, goBin, root, env, since, nil, Cache{})
 }
 
 // ChangedFrom is Changed that also knows go.sum as committed when the
@@ -48,7 +48,10 @@ func Changed(ctx context.Context, goBin, root string, env []string, since time.T
 // holds another hash was rewritten with its sum: one module@version has
 // one hash forever (the checksum database says so to every download), so
 // no honest change gives it a second (round 21; round 20 left it open).
-func ChangedFrom(ctx context.Context, goBin, root string, env []string, since time.Time, startSums []byte) (string, error) {
+// A std whose changed files all lie in a toolchain go downloaded in the
+// session is accepted when the checksum database proves its files
+// (toolchain.go); cache keeps that verdict between calls.
+func ChangedFrom(ctx context.Context, goBin, root string, env []string, since time.Time, startSums []byte, cache Cache) (string, error) {
 	out, err := goCmd(ctx, goBin, root, env, "list", "-e", "-deps", "-test",
 		"-f", "{{.Dir}}\t{{.Standard}}\t{{with .Module}}{{.Path}}@{{.Version}}{{end}}", "./...")
 	if err != nil {
@@ -80,7 +83,13 @@ func ChangedFrom(ctx context.Context, goBin, root string, env []string, since ti
 		}
 	}
 	if len(std) > 0 {
-		return fmt.Sprintf("the Go toolchain's own source changed after the session started (%s): go test would build the tests against it; reinstall Go", list(std)), nil
+		why := ""
+		if std, why, err = unproven(ctx, goBin, root, env, std, cache); err != nil {
+			return "", err
+		}
+		if len(std) > 0 {
+			return fmt.Sprintf("the Go toolchain's own source changed after the session started (%s)%s: go test would build the tests against it; reinstall Go", list(std), why), nil
+		}
 	}
 	if len(mods) == 0 {
 		return "", nil
@@ -119,6 +128,46 @@ func ChangedFrom(ctx context.Context, goBin, root string, env []string, since ti
 		return fmt.Sprintf("a dependency in the module cache changed after the session started (%s): its files no longer hash to go.sum's sum, so go test would build the tests against what was written there; `go clean -modcache` and download it again", list(modified)), nil
 	}
 	return "", nil
+}
+
+// unproven returns the changed std files left once those of a downloaded
+// toolchain the checksum database proves are dropped, and why the first
+// toolchain left was not proven ("" when none was tried).
+func unproven(ctx context.Context, goBin, root string, env, std []string, cache Cache) ([]string, string, error) {
+	out, err := goCmd(ctx, goBin, root, env, "env", "GOMODCACHE", "GOPATH")
+	if err != nil {
+		return std, "", nil
+	}
+	f := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(f) != 2 {
+		return std, "", nil
+	}
+	modcache, gopath := strings.TrimSpace(f[0]), ""
+	if paths := filepath.SplitList(strings.TrimSpace(f[1])); len(paths) > 0 {
+		gopath = paths[0]
+	}
+	verdict := map[string]error{}
+	var left []string
+	why := ""
+	for _, file := range std {
+		dir, mod := toolchainDir(file, modcache)
+		if dir == "" {
+			left = append(left, file)
+			continue
+		}
+		err, done := verdict[dir]
+		if !done {
+			err = provenToolchain(dir, mod, modcache, gopath, cache)
+			verdict[dir] = err
+		}
+		if err != nil {
+			left = append(left, file)
+			if why == "" {
+				why = fmt.Sprintf("; the toolchain %s is not proven: %v", mod, err)
+			}
+		}
+	}
+	return left, why, nil
 }
 
 // moduleDir is the folder of the module path@version a package folder

@@ -242,7 +242,7 @@ func (e *Engine) branchAtEnd(ctx context.Context, s *Session, ps []position) (*G
 			if err != nil {
 				return nil, nil, err
 			}
-			st, msg, _ := checkNotDefaultBranch(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config})
+			st, msg, _ := checkNotDefaultBranch(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: s, phase: p, cfg: e.Config})
 			if st != StatusFail {
 				return nil, nil, nil
 			}
@@ -287,7 +287,7 @@ func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []positio
 			if err != nil {
 				return nil, nil, err
 			}
-			cr, _ := runCheck(ctx, gateEnv{repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs}, c)
+			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs}, c)
 			if cr.Status != StatusFail {
 				continue
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/sessiongate/sessiongate/cmdoutput"
 	"github.com/sessiongate/sessiongate/cmdsplice"
 	"github.com/sessiongate/sessiongate/gateenv"
+	"github.com/sessiongate/sessiongate/godepchange"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
@@ -42,6 +43,8 @@ type GateResult struct {
 
 // gateEnv is what checks look at.
 type gateEnv struct {
+	// goCache keeps proven downloaded Go toolchains (Engine.toolchainCache).
+	goCache  godepchange.Cache
 	repo     Repo
 	sess     *Session
 	phase    *protocolspec.Phase
@@ -369,7 +372,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 			}
 			return StatusFail, "command not run: " + shorten.List(sh, 3) + ": the tests would test the compiled file, built from whatever source; remove it, or rebuild it from the source in the command", "", ""
 		}
-		if why, err := goDepsChanged(ctx, env.repo, cleaned, line, env.sess.CreatedAt, env.sess.StartCommit); err != nil || why != "" {
+		if why, err := goDepsChanged(ctx, env.repo, cleaned, line, env.sess.CreatedAt, env.sess.StartCommit, env.goCache); err != nil || why != "" {
 			if err != nil {
 				return StatusFail, "command not run: " + err.Error(), "", ""
 			}

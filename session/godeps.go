@@ -23,7 +23,7 @@ import (
 // "" none): a module's files and its go.sum line both rewritten to the
 // patched hash (round 21) are told by the line's hash changing for the
 // same version.
-func goDepsChanged(ctx context.Context, repo Repo, env []string, line string, since time.Time, startCommit string) (string, error) {
+func goDepsChanged(ctx context.Context, repo Repo, env []string, line string, since time.Time, startCommit string, cache godepchange.Cache) (string, error) {
 	if !runsGoTest(line) {
 		return "", nil
 	}
@@ -37,7 +37,18 @@ func goDepsChanged(ctx context.Context, repo Repo, env []string, line string, si
 		// compare, round 20's check of the files against go.sum stands.
 		startSums, _ = repo.ReadAt(ctx, startCommit, "go.sum")
 	}
-	return godepchange.ChangedFrom(ctx, goBin, repo.Root(), env, since, startSums)
+	return godepchange.ChangedFrom(ctx, goBin, repo.Root(), env, since, startSums, cache)
+}
+
+// toolchainCache keeps godepchange's proven toolchains (a GOTOOLCHAIN
+// switch in the session, hashed once rather than at every go test) in a
+// file beside the database, each entry sealed with the gate event key; a
+// store without a file keeps none.
+func (e *Engine) toolchainCache() godepchange.Cache {
+	if e.seal == nil {
+		return godepchange.Cache{}
+	}
+	return godepchange.Cache{Path: e.seal.Beside("toolchains.proven"), MAC: e.seal.MAC}
 }
 
 // runsGoTest reports whether line runs go test.

@@ -233,7 +233,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			if err != nil {
 				return nil, err
 			}
-			why, err := goDepsChanged(ctx, repo, genv, cmd, s.CreatedAt, s.StartCommit)
+			why, err := goDepsChanged(ctx, repo, genv, cmd, s.CreatedAt, s.StartCommit, e.toolchainCache())
 			if err != nil {
 				return nil, fmt.Errorf("check the run's Go dependencies: %w", err)
 			}

@@ -3,6 +3,8 @@ package agenthook
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,7 +88,20 @@ func (r *Runner) hooksOffCommit(ctx context.Context, eng *session.Engine, cfg *c
 		tree := c.tree
 		pre := session.HookRequest{Repo: repo, SessionID: s.ID, Policy: policy, Staged: staged, Landed: pending,
 			Tree: func(context.Context) (string, error) { return tree, nil }}
-		if _, err := eng.PreCommit(ctx, pre); err != nil {
+		var done func()
+		if i < len(todo)-1 {
+			// The work tree holds a later commit's files: this one's
+			// command gates run on its own (the last one's on the work
+			// tree, as a live pre-commit's would).
+			if pre.GateDir, done, err = checkoutCommit(ctx, repo, c.sha); err != nil {
+				return fmt.Errorf("check out commit %s to run its gates: %w", c.sha, err)
+			}
+		}
+		_, err = eng.PreCommit(ctx, pre)
+		if done != nil {
+			done()
+		}
+		if err != nil {
 			return fmt.Errorf("pre-commit for commit %s (git ran no hook): %w", c.sha, err)
 		}
 		post := session.HookRequest{Repo: repo, SessionID: s.ID, Policy: policy, Landed: pending[1:],
@@ -114,6 +129,46 @@ func (r *Runner) hooksOffActor(ctx context.Context, eng *session.Engine, repo *g
 	if err := eng.RecordCommitActor(ctx, repo, s.RepoID, a); err != nil {
 		eng.Logger.Warn("map the hooks-off commit to its session", "commit", sha, "err", err)
 	}
+}
+
+// depDirs are ignored folders a project's commands run from (installed
+// packages, a virtualenv) that a checkout lacks: linked into it from the
+// work tree, as a live pre-commit in the work tree would have used them.
+var depDirs = []string{"node_modules", ".venv", "venv"}
+
+// checkoutCommit checks sha out into a new temporary folder of
+// sessiongate's (a detached worktree, made with no hook run) and returns
+// it and what removes it. The folder's name is random and made here, so
+// nothing in it is the agent's but the commit's files (round 23 left the
+// earlier commits' command gates running on the work tree: a first
+// commit that broke the tests passed on the second's fixed files).
+func checkoutCommit(ctx context.Context, repo *gitrepo.Repo, sha string) (string, func(), error) {
+	parent, err := os.MkdirTemp("", "sessiongate-commit-")
+	if err != nil {
+		return "", nil, err
+	}
+	dir := filepath.Join(parent, "tree")
+	remove := func() {
+		gitenv.Command(context.WithoutCancel(ctx), repo.Root(), nil, "worktree", "remove", "--force", dir).Run()
+		os.RemoveAll(parent)
+		gitenv.Command(context.WithoutCancel(ctx), repo.Root(), nil, "worktree", "prune").Run()
+	}
+	out, err := gitenv.Command(ctx, repo.Root(), nil, "-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", dir, sha).CombinedOutput()
+	if err != nil {
+		remove()
+		return "", nil, fmt.Errorf("git worktree add: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	for _, d := range depDirs {
+		src := filepath.Join(repo.Root(), d)
+		if fi, err := os.Lstat(src); err != nil || !fi.IsDir() {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, d)); err == nil {
+			continue // the commit has it: its own
+		}
+		os.Symlink(src, filepath.Join(dir, d))
+	}
+	return dir, remove, nil
 }
 
 type hooksOffCommitInfo struct{ sha, tree, parent string }

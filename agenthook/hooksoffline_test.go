@@ -2,6 +2,7 @@ package agenthook_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,6 +155,70 @@ func TestVerifyHooksOffCommitMappedToSession(t *testing.T) {
 			}
 			if !strings.Contains(res.out, "maps the commit to session "+s.ID) {
 				t.Errorf("verify does not say the records ref maps the commits to session %s", s.ID)
+			}
+		})
+	}
+}
+
+// TestHooksOffEarlierCommitGatedOnItsOwnTree: a pre-commit command gate
+// for an earlier commit of a hooks-off line ran in the work tree, which
+// holds the line's last commit: a first commit that broke the tests and a
+// second that fixed them both passed (round 23 left it open). Each commit
+// but the last now runs its gates in a temporary checkout of itself
+// (checkoutCommit), removed after. The honest twin, both commits passing,
+// records no violation; the checkout leaves no worktree behind.
+func TestHooksOffEarlierCommitGatedOnItsOwnTree(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		commits []string // status.txt per commit; the tests pass on "ok"
+		bypass  []bool
+	}{
+		{"first breaks, second fixes", []string{"broken", "ok"}, []bool{true, false}},
+		{"both pass (honest twin)", []string{"ok\n# one", "ok\n# two"}, []bool{false, false}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t, "hooks:\n  pre-commit: [QA_VALIDATION]\n")
+			writeFile(t, filepath.Join(r.root, "test.sh"), "head -n1 status.txt | grep -qx ok || { echo status is not ok; exit 1; }\necho tests ok\n")
+			writeFile(t, filepath.Join(r.root, "status.txt"), "ok\n")
+			r.git("add", "-A")
+			r.git("commit", "-qm", "tests read status.txt")
+			r.sg("install")
+			r.hook("gemini", "SessionStart", golden(t, r, "gemini", "SessionStart", "gem-1"))
+			s := r.active()
+			r.sg("session", "evidence", "--session", s.ID, "--phase", "CONTEXT_RETRIEVAL", "--type", "tool_output", "--value", "read")
+			r.sg("session", "advance", "--session", s.ID, "--to", "WORKING")
+			var shas, line []string
+			for i, body := range tc.commits {
+				writeFile(t, filepath.Join(r.root, "status.txt"), body+"\n")
+				r.git("add", "status.txt")
+				r.git("-c", "core.hooksPath=", "commit", "-qm", fmt.Sprintf("status %d", i+1))
+				shas = append(shas, strings.TrimSpace(r.git("rev-parse", "HEAD")))
+				line = append(line, fmt.Sprintf("printf ... > status.txt && git add status.txt && git commit -qm 'status %d'", i+1))
+			}
+			call := map[string]any{"command": strings.Join(line, " && ")}
+			env := []string{"GEMINI_SESSION_ID=gem-1"}
+			r.hook("gemini", "BeforeTool", with(golden(t, r, "gemini", "BeforeTool-run_shell_command", "gem-1"), "tool_input", call), env...)
+			r.hook("gemini", "AfterTool", with(golden(t, r, "gemini", "AfterTool-run_shell_command", "gem-1"), "tool_input", call), env...)
+			vs, err := r.db().ListViolations(context.Background(), session.ViolationFilter{SessionID: s.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, sha := range shas {
+				got := false
+				for _, v := range vs {
+					if v.Code == session.CodeBypass && strings.Contains(v.Message, sha[:7]) {
+						got = true
+					}
+				}
+				if got != tc.bypass[i] {
+					t.Errorf("commit %d (status %q): BYPASS %v, want %v; violations %+v", i+1, tc.commits[i], got, tc.bypass[i], vs)
+				}
+			}
+			if !slicesContains(tc.bypass, true) && len(vs) > 0 {
+				t.Errorf("honest line: violations %+v", vs)
+			}
+			if wt := r.git("worktree", "list", "--porcelain"); strings.Count(wt, "worktree ") != 1 {
+				t.Errorf("a checkout was left behind:\n%s", wt)
 			}
 		})
 	}

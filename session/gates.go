@@ -44,7 +44,10 @@ type GateResult struct {
 // gateEnv is what checks look at.
 type gateEnv struct {
 	// goCache keeps proven downloaded Go toolchains (Engine.toolchainCache).
-	goCache  godepchange.Cache
+	goCache godepchange.Cache
+	// runDir is where a command gate runs when not in the work tree: a
+	// temporary checkout of the landed commit judged (HookRequest.GateDir).
+	runDir   string
 	repo     Repo
 	sess     *Session
 	phase    *protocolspec.Phase
@@ -326,25 +329,31 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// The command runs in the work tree, or in the checkout of a landed
+	// commit it judges (runDir): its files, not the later work tree's.
+	root := env.repo.Root()
+	if env.runDir != "" {
+		root = env.runDir
+	}
 	cleaned, dropped := env.environ, env.dropped
 	if cleaned == nil {
-		cleaned, dropped = gateenv.Clean(os.Environ(), env.repo.Root(), env.staged)
+		cleaned, dropped = gateenv.Clean(os.Environ(), root, env.staged)
 	}
 	sh, err := gateenv.LookPath(cleaned, "sh")
 	if err != nil {
 		return StatusFail, "command cannot run: no sh on PATH", "", ""
 	}
-	line, ok := builtinlint.Line(c, env.repo.Root(), cleaned, line)
+	line, ok := builtinlint.Line(c, root, cleaned, line)
 	if !ok {
 		return StatusFail, builtinlint.MissingMsg(env.phase.ID), "", ""
 	}
-	base, baseDone, err := builtinlint.Env(c, env.repo.Root())
+	base, baseDone, err := builtinlint.Env(c, root)
 	if err != nil {
 		return StatusFail, err.Error(), "", ""
 	}
 	defer baseDone()
 	cleaned = append(cleaned, base...)
-	if why := builtinlint.Untrusted(c, env.repo.Root(), cleaned, env.sess.CreatedAt, lockAtStart(ctx, env)...); why != "" {
+	if why := builtinlint.Untrusted(c, root, cleaned, env.sess.CreatedAt, lockAtStart(ctx, env)...); why != "" {
 		return StatusFail, why, "", ""
 	}
 	if qaPhase(env.phase, env.cfg) && !env.staged {
@@ -381,7 +390,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.
 	cmd := exec.CommandContext(cctx, sh, append([]string{"-c", line, "sessiongate"}, args...)...)
-	cmd.Dir = env.repo.Root()
+	cmd.Dir = root
 	cmd.Env = cleaned
 	defer func() {
 		if len(dropped) > 0 {

@@ -114,6 +114,11 @@ type HookRequest struct {
 	// first of two commits a shell line made records the second as a
 	// BYPASS before its own pre-commit runs.
 	Landed []string
+	// GateDir is where pre-commit's command gates run for a landed commit
+	// the work tree no longer shows (an earlier commit of a hooks-off
+	// call): a temporary checkout of that commit, made by the caller in a
+	// folder of its own; "" runs them in the work tree.
+	GateDir string
 }
 
 // HookDecision is a hook's verdict and what to tell the user.
@@ -547,7 +552,7 @@ func (e *Engine) runHookGates(ctx context.Context, d *HookDecision, s *Session, 
 		}
 		g, ok := conditionNotMet(p, ev)
 		if !ok {
-			g = runGate(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: ws, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, hook: true, progress: e.Progress, commitRecords: e.commitRecordsOf(s.ID)})
+			g = runGate(ctx, gateEnv{goCache: e.toolchainCache(), runDir: req.GateDir, repo: repo, sess: ws, phase: p, evidence: ev, cfg: e.hookConfig(spec, p), staged: staged, hook: true, progress: e.Progress, commitRecords: e.commitRecordsOf(s.ID)})
 		}
 		d.Gates = append(d.Gates, g)
 		if g.Status != StatusFail {

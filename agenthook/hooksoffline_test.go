@@ -111,12 +111,19 @@ func TestVerifyHooksOffCommitMappedToSession(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		forged bool // a further hooks-off commit no post-tool hook judged, mapped by hand
+		inTree bool // records in the tree (session_record a path), committed after the session
 	}{
-		{"two honest commits", false},
-		{"forged mapping for an unjudged commit", true},
+		{"two honest commits", false, false},
+		{"forged mapping for an unjudged commit", true, false},
+		{"in-tree records, two honest commits", false, true},
+		{"in-tree records, an unjudged commit", true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRepo(t, "session_record: refs/sessiongate/records\n")
+			cfg := "session_record: refs/sessiongate/records\n"
+			if tc.inTree {
+				cfg = "session_record: .sessiongate/records/{session_id}.json\n"
+			}
+			r := newRepo(t, cfg)
 			r.sg("install")
 			base := strings.TrimSpace(r.git("rev-parse", "HEAD"))
 			r.hook("gemini", "SessionStart", golden(t, r, "gemini", "SessionStart", "gem-1"))
@@ -139,7 +146,14 @@ func TestVerifyHooksOffCommitMappedToSession(t *testing.T) {
 				r.git("add", "lazy.txt")
 				r.git("-c", "core.hooksPath=", "commit", "-qm", "lazy")
 				head := strings.TrimSpace(r.git("rev-parse", "HEAD"))
-				if _, err := recordref.PutActor(context.Background(), r.root, "refs/sessiongate/records", snapshot.CommitActor{Commit: head,
+				if tc.inTree {
+					// No records ref to forge a mapping on: the session's
+					// own record must list the commit, and it records the
+					// unjudged commit as a BYPASS.
+					head = ""
+				}
+				if head == "" {
+				} else if _, err := recordref.PutActor(context.Background(), r.root, "refs/sessiongate/records", snapshot.CommitActor{Commit: head,
 					Actor: snapshot.ActorAgent, Agent: "gemini", Kind: snapshot.KindHooksOff, Session: s.ID, Via: "forged"}); err != nil {
 					t.Fatal(err)
 				}
@@ -148,13 +162,17 @@ func TestVerifyHooksOffCommitMappedToSession(t *testing.T) {
 			if end.code != 0 {
 				t.Logf("session end: exit %d\n%s%s", end.code, end.out, end.err)
 			}
+			if tc.inTree {
+				r.git("add", ".sessiongate/records")
+				r.git("commit", "-qm", "session record")
+			}
 			res := r.run(r.root, nil, nil, binary, "verify", base+"..HEAD")
 			t.Logf("verify (exit %d):\n%s%s", res.code, res.out, res.err)
 			if got := res.code == 0; got == tc.forged {
 				t.Errorf("verify passed %v, want %v", got, !tc.forged)
 			}
-			if !strings.Contains(res.out, "maps the commit to session "+s.ID) {
-				t.Errorf("verify does not say the records ref maps the commits to session %s", s.ID)
+			if !strings.Contains(res.out, "maps the commit to session "+s.ID) && !strings.Contains(res.out, "its record in the tree lists the commit: session "+s.ID) {
+				t.Errorf("verify does not say the records ref or the in-tree record maps the commits to session %s", s.ID)
 			}
 		})
 	}

@@ -196,6 +196,10 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		return nil, err
 	}
 	records := map[string]*recordCheck{}
+	inTree, err := src.treeHooksOff(ctx, bareSHAs, records)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Branch == "" {
 		opts.Branch, opts.DefaultBranch = rg.Branch, rg.DefaultBranch
 	}
@@ -235,6 +239,13 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			a := actors[c.SHA]
 			cr.SessionID, cr.hooksOff = a.Session, true
 			cr.Problems = append(cr.Problems, fmt.Sprintf("no %s trailer: %s ran git with its hooks off, and the records ref maps the commit to session %s", TrailerSession, orAgent(a.Agent), a.Session))
+			checkCommit(ctx, src, opts, trust, records, &cr)
+			claims.commit(ctx, records[cr.SessionID], &cr)
+		case len(ids) == 0 && inTree[c.SHA] != "":
+			// The same with records in the tree: the session's own record
+			// lists the commit (intreehooksoff.go).
+			cr.SessionID, cr.hooksOff = inTree[c.SHA], true
+			cr.Problems = append(cr.Problems, fmt.Sprintf("no %s trailer (git ran no commit-msg hook: hooks off), and its record in the tree lists the commit: session %s", TrailerSession, cr.SessionID))
 			checkCommit(ctx, src, opts, trust, records, &cr)
 			claims.commit(ctx, records[cr.SessionID], &cr)
 		case len(ids) == 0:

@@ -1,0 +1,68 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/gitenv"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// treeHooksOff maps commits without a Session-Id trailer to the session
+// whose record in the tree lists them, for records kept in the tree (no
+// records ref, so no actor record maps a hooks-off commit: round 23 left
+// those commits failing verify as "no record of who made it"). A record
+// lists its session's commits by hash, passing or BYPASS; the mapping
+// only names the session, and checkCommit then judges the commit as that
+// session's, as the ref's mapping does: a BYPASS fails. A commit two
+// records list is not mapped. The records read are kept in records.
+func (s source) treeHooksOff(ctx context.Context, bare []string, records map[string]*recordCheck) (map[string]string, error) {
+	if s.ref != "" || len(bare) == 0 || s.tip == "" {
+		return nil, nil
+	}
+	prefix, suffix, ok := strings.Cut(s.template, "{session_id}")
+	if !ok {
+		return nil, nil
+	}
+	dir := prefix[:strings.LastIndex(prefix, "/")+1]
+	args := []string{"ls-tree", "-r", "--name-only", "-z", s.tip}
+	if dir != "" {
+		args = append(args, "--", dir)
+	}
+	out, err := gitenv.Command(ctx, s.repo.Root(), nil, args...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("list the session records in the tree at %.12s: %w", s.tip, err)
+	}
+	mapped := map[string]string{}
+	twice := map[string]bool{}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if !strings.HasPrefix(p, prefix) || !strings.HasSuffix(p, suffix) || len(p) <= len(prefix)+len(suffix) {
+			continue
+		}
+		id := p[len(prefix) : len(p)-len(suffix)]
+		if session.ValidateID(id) != nil {
+			continue
+		}
+		rc := records[id]
+		if rc == nil {
+			rc = loadTreeRecord(ctx, s.repo, s.tip, s.template, id)
+			records[id] = rc
+		}
+		if rc.ids == nil {
+			continue // a record that fails its own checks maps nothing
+		}
+		for _, sha := range bare {
+			if h := sumHex(sha); rc.commits[h] || rc.bypassed[h] {
+				if other, ok := mapped[sha]; ok && other != id {
+					twice[sha] = true
+				}
+				mapped[sha] = id
+			}
+		}
+	}
+	for sha := range twice {
+		delete(mapped, sha)
+	}
+	return mapped, nil
+}

@@ -158,6 +158,14 @@ func checkoutCommit(ctx context.Context, repo *gitrepo.Repo, sha string) (string
 		remove()
 		return "", nil, fmt.Errorf("git worktree add: %v: %s", err, strings.TrimSpace(string(out)))
 	}
+	// git copies a sparse checkout's patterns into a new worktree: the
+	// commit's files outside them would be missing (gitrepo.AddFullWorktree).
+	if b, _ := gitenv.Command(ctx, dir, nil, "config", "--type=bool", "--default=false", "--get", "core.sparseCheckout").Output(); strings.TrimSpace(string(b)) == "true" {
+		if out, err := gitenv.Command(ctx, dir, nil, "-c", "core.hooksPath=/dev/null", "sparse-checkout", "disable").CombinedOutput(); err != nil {
+			remove()
+			return "", nil, fmt.Errorf("git sparse-checkout disable: %v: %s", err, strings.TrimSpace(string(out)))
+		}
+	}
 	for _, d := range depDirs {
 		src := filepath.Join(repo.Root(), d)
 		if fi, err := os.Lstat(src); err != nil || !fi.IsDir() {

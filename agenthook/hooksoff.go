@@ -92,9 +92,18 @@ func (r *Runner) hooksOffCommit(ctx context.Context, eng *session.Engine, cfg *c
 		if i < len(todo)-1 {
 			// The work tree holds a later commit's files: this one's
 			// command gates run on its own (the last one's on the work
-			// tree, as a live pre-commit's would).
-			if pre.GateDir, done, err = checkoutCommit(ctx, repo, c.sha); err != nil {
-				return fmt.Errorf("check out commit %s to run its gates: %w", c.sha, err)
+			// tree, as a live pre-commit's would), checked out when the
+			// first command runs.
+			var dir string
+			var cerr error
+			sha := c.sha
+			pre.GateDir = func(ctx context.Context) (string, error) {
+				if done == nil && cerr == nil {
+					if dir, done, cerr = checkoutCommit(ctx, repo, sha); cerr != nil {
+						cerr = fmt.Errorf("check out commit %s to run its gates: %w", sha, cerr)
+					}
+				}
+				return dir, cerr
 			}
 		}
 		_, err = eng.PreCommit(ctx, pre)

@@ -45,9 +45,9 @@ type GateResult struct {
 type gateEnv struct {
 	// goCache keeps proven downloaded Go toolchains (Engine.toolchainCache).
 	goCache godepchange.Cache
-	// runDir is where a command gate runs when not in the work tree: a
-	// temporary checkout of the landed commit judged (HookRequest.GateDir).
-	runDir   string
+	// runDir returns where a command gate runs when not in the work tree:
+	// a temporary checkout of the landed commit judged (HookRequest.GateDir).
+	runDir   func(context.Context) (string, error)
 	repo     Repo
 	sess     *Session
 	phase    *protocolspec.Phase
@@ -332,8 +332,10 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	// The command runs in the work tree, or in the checkout of a landed
 	// commit it judges (runDir): its files, not the later work tree's.
 	root := env.repo.Root()
-	if env.runDir != "" {
-		root = env.runDir
+	if env.runDir != nil {
+		if root, err = env.runDir(ctx); err != nil {
+			return StatusFail, "command not run: " + err.Error(), "", ""
+		}
 	}
 	cleaned, dropped := env.environ, env.dropped
 	if cleaned == nil {

@@ -114,11 +114,12 @@ type HookRequest struct {
 	// first of two commits a shell line made records the second as a
 	// BYPASS before its own pre-commit runs.
 	Landed []string
-	// GateDir is where pre-commit's command gates run for a landed commit
-	// the work tree no longer shows (an earlier commit of a hooks-off
-	// call): a temporary checkout of that commit, made by the caller in a
-	// folder of its own; "" runs them in the work tree.
-	GateDir string
+	// GateDir returns where pre-commit's command gates run for a landed
+	// commit the work tree no longer shows (an earlier commit of a
+	// hooks-off call): a temporary checkout of that commit, made by the
+	// caller in a folder of its own when a command first runs (none when
+	// no gate runs one); nil runs them in the work tree.
+	GateDir func(context.Context) (string, error)
 }
 
 // HookDecision is a hook's verdict and what to tell the user.

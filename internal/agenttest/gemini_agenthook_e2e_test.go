@@ -284,3 +284,60 @@ func TestGeminiAgentHooksTwoCommitsOneLine(t *testing.T) {
 		})
 	}
 }
+
+// TestGeminiAgentHooksEarlierCommitOwnTree: the real Gemini CLI makes two
+// commits in one shell line under a command QA gate at pre-commit
+// (`sh test.sh`, which passes once hello.txt exists). Lazy: the first
+// commit lacks hello.txt (the tests fail on it) and the second adds it;
+// the first commit's gate ran in the work tree, which has it, and passed.
+// It now runs in a checkout of the first commit: one refusal, one BYPASS,
+// naming the first commit. Honest twin: hello.txt in the first commit,
+// both pass, no violation.
+func TestGeminiAgentHooksEarlierCommitOwnTree(t *testing.T) {
+	t.Parallel()
+	requireAgentHook(t)
+	for _, tc := range []struct {
+		name   string
+		first  string // committed first; the other second
+		bypass int
+	}{
+		{"lazy, first commit fails the tests", "world.txt", 1},
+		{"honest, both pass", "hello.txt", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newSGRepo(t, e2eProtocol, "hooks:\n  pre-commit: [QA_VALIDATION]\ncommands:\n  QA_VALIDATION: \"sh test.sh\"\n", "--agent", "gemini")
+			r.write("test.sh", e2eTest)
+			r.git("add", "-A")
+			r.git("commit", "-q", "-m", "test script and agent hooks")
+			second := map[string]string{"world.txt": "hello.txt", "hello.txt": "world.txt"}[tc.first]
+			steps := []agenttest.Turn{
+				agenttest.Use("run_shell_command", map[string]any{"command": "git status"}),
+				agenttest.Use("run_shell_command", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+				agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, "hello.txt"), "content": "hello\n"}),
+				agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, "world.txt"), "content": "world\n"}),
+				// The tests pass on the work tree (QA's evidence gate is met).
+				agenttest.Use("run_shell_command", map[string]any{"command": "sh test.sh"}),
+				agenttest.Use("run_shell_command", map[string]any{"command": "git add " + tc.first + " && git commit -q -m 'add " + tc.first + "' && git add " + second + " && git commit -q -m 'add " + second + "'"}),
+				agenttest.Say("done"),
+			}
+			srv := agenttest.NewGeminiServer(t, steps...)
+			res := agenttest.RunGemini(t, r.dir, "add hello.txt and world.txt", agenttest.GeminiOptions{Server: srv, Env: r.env})
+			t.Logf("gemini run: %s, exit %d", res.Elapsed, res.ExitCode)
+			if srv.Used() < len(steps) {
+				t.Fatalf("%d of %d turns used; exit %d, error %s\nstderr: %s", srv.Used(), len(steps), res.ExitCode, res.Error, res.Stderr)
+			}
+			first := strings.TrimSpace(r.git("rev-parse", "HEAD~1"))
+			show := r.onlySession()
+			v, _ := show["violations"].([]any)
+			if n := strings.Count(fmt.Sprint(v), "BYPASS"); n != tc.bypass {
+				t.Errorf("violations %v: %d BYPASS, want %d", v, n, tc.bypass)
+			}
+			if tc.bypass > 0 && !strings.Contains(fmt.Sprint(v), first[:7]) {
+				t.Errorf("violations %v do not name the first commit %s", v, first[:7])
+			}
+			if wt := r.git("worktree", "list"); strings.Count(strings.TrimSpace(wt), "\n") > 0 {
+				t.Errorf("a checkout was left behind:\n%s", wt)
+			}
+		})
+	}
+}

@@ -15,8 +15,9 @@ import (
 // those commits failing verify as "no record of who made it"). A record
 // lists its session's commits by hash, passing or BYPASS; the mapping
 // only names the session, and checkCommit then judges the commit as that
-// session's, as the ref's mapping does: a BYPASS fails. A commit two
-// records list is not mapped. The records read are kept in records.
+// session's, as the ref's mapping does: a BYPASS fails. A record that
+// lists it as passing wins over one that lists it as a BYPASS; two of the
+// same kind map it to neither. The records read are kept in records.
 func (s source) treeHooksOff(ctx context.Context, bare []string, records map[string]*recordCheck) (map[string]string, error) {
 	if s.ref != "" || len(bare) == 0 || s.tip == "" {
 		return nil, nil
@@ -34,8 +35,11 @@ func (s source) treeHooksOff(ctx context.Context, bare []string, records map[str
 	if err != nil {
 		return nil, fmt.Errorf("list the session records in the tree at %.12s: %w", s.tip, err)
 	}
-	mapped := map[string]string{}
-	twice := map[string]bool{}
+	// passing: records that list the commit as passing its pre-commit;
+	// bypassed: as a BYPASS. A passing listing wins (another session's
+	// reconciliation may have charged the same commit); two of a kind
+	// map the commit to neither.
+	passing, bypassed := map[string][]string{}, map[string][]string{}
 	for _, p := range strings.Split(string(out), "\x00") {
 		if !strings.HasPrefix(p, prefix) || !strings.HasSuffix(p, suffix) || len(p) <= len(prefix)+len(suffix) {
 			continue
@@ -53,16 +57,23 @@ func (s source) treeHooksOff(ctx context.Context, bare []string, records map[str
 			continue // a record that fails its own checks maps nothing
 		}
 		for _, sha := range bare {
-			if h := sumHex(sha); rc.commits[h] || rc.bypassed[h] {
-				if other, ok := mapped[sha]; ok && other != id {
-					twice[sha] = true
-				}
-				mapped[sha] = id
+			switch h := sumHex(sha); {
+			case rc.bypassed[h]:
+				bypassed[sha] = append(bypassed[sha], id)
+			case rc.commits[h]:
+				passing[sha] = append(passing[sha], id)
 			}
 		}
 	}
-	for sha := range twice {
-		delete(mapped, sha)
+	mapped := map[string]string{}
+	for _, sha := range bare {
+		if ids := passing[sha]; len(ids) > 0 {
+			if len(ids) == 1 {
+				mapped[sha] = ids[0]
+			}
+		} else if ids := bypassed[sha]; len(ids) == 1 {
+			mapped[sha] = ids[0]
+		}
 	}
 	return mapped, nil
 }

@@ -355,7 +355,9 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	}
 	defer baseDone()
 	cleaned = append(cleaned, base...)
-	if why := builtinlint.Untrusted(c, root, cleaned, env.sess.CreatedAt, lockAtStart(ctx, env)...); why != "" {
+	// The linters a checkout runs are the work tree's node_modules,
+	// linked in: they are proven where they are installed.
+	if why := builtinlint.Untrusted(c, env.repo.Root(), cleaned, env.sess.CreatedAt, lockAtStart(ctx, env)...); why != "" {
 		return StatusFail, why, "", ""
 	}
 	if qaPhase(env.phase, env.cfg) && !env.staged {

@@ -41,6 +41,9 @@ type Range struct {
 	wholeHistory bool
 	// pushed: the commits a GitHub push event lists (beforegone.go).
 	pushed []string
+	// compare: the push event's compare URL; goneBefore: a push's before
+	// origin no longer has. Both for an exit 2 (beforegone.go, deeppush.go).
+	compare, goneBefore string
 }
 
 // Named is a range given on the command line ("A..B", "B^!").
@@ -83,6 +86,8 @@ type githubEvent struct {
 	Before string `json:"before"`
 	After  string `json:"after"`
 	Ref    string `json:"ref"`
+	// Compare: the page of the compare of before and after.
+	Compare string `json:"compare"`
 	// Commits: a push's commits in the compare of before and after (at
 	// most 2048), listed by GitHub, not by whoever pushed (beforegone.go).
 	Commits []struct {
@@ -192,6 +197,7 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		for _, c := range ev.Commits {
 			rg.pushed = append(rg.pushed, c.ID)
 		}
+		rg.compare = ev.Compare
 		return rg, nil
 	}
 	if rg, err := githubRunRange(ctx, repo, name, &ev); rg != nil || err != nil {
@@ -203,6 +209,9 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 
 func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) string) (*Range, error) {
 	head := getenv("CI_COMMIT_SHA")
+	if rg, err := gitlabNoDiffBase(ctx, repo, getenv); rg != nil || err != nil {
+		return rg, err
+	}
 	if base := getenv("CI_MERGE_REQUEST_DIFF_BASE_SHA"); base != "" {
 		how := "GitLab merge request !" + getenv("CI_MERGE_REQUEST_IID") + ": CI_MERGE_REQUEST_DIFF_BASE_SHA..CI_COMMIT_SHA"
 		// A merged-results pipeline runs on a merge commit GitLab made; the

@@ -57,7 +57,8 @@ const maxListed = 20
 // hand (TestVerifyAdvCIDepthShapes, round 23). The cost is bounded: one
 // fetch of the tip at the list's length + 2. nil when the event lists no
 // commit (a rewind, or a CI that does not list them), a list that may be
-// cut, or a line the list does not end on within its length.
+// cut and no --recheck given, or a line the list does not end on within
+// its length.
 func (rg *Range) listedBase(ctx context.Context, repo *gitrepo.Repo, fetchErr error) *Range {
 	n := len(rg.pushed)
 	// A list that may be cut says only that the push starts at or below

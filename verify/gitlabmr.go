@@ -10,8 +10,10 @@ import (
 // CI_MERGE_REQUEST_DIFF_BASE_SHA..head. A pipeline without that variable
 // (a downstream or child pipeline given only some variables, an older
 // GitLab) read as a push creating a branch: CI_COMMIT_SHA, which in a
-// merged-results pipeline is the merge GitLab made (no trailer: a false
-// FAIL), against the default branch, not the request's target. Its commits
+// merged-results pipeline is the merge GitLab made, against the default
+// branch, not the request's target (the target's own commits came in
+// too), and a fork's main into main as a push creating the default
+// branch (its whole history since the adoption). Its commits
 // are the source head's not on the target branch: exactly what the merge
 // would land (TestGitLabNoDiffBase, round 24). The diff base itself is
 // never pruned while the pipeline runs: it is an ancestor of the head

@@ -21,8 +21,9 @@ import (
 // commits not on the target branch: never GitLab's merged-results commit,
 // never against the default branch when the target is another, never a
 // fork's main taken for the default branch. Before, it was read as a push
-// creating a branch: CI_COMMIT_SHA (the merged-results commit, no trailer:
-// a false FAIL) against the default branch.
+// creating a branch: CI_COMMIT_SHA (the merged-results commit) against the
+// default branch, and a fork's main into main as a push creating the
+// default branch.
 func TestGitLabNoDiffBase(t *testing.T) {
 	t.Parallel()
 	src := gittest.New(t, nil)

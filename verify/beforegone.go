@@ -108,6 +108,7 @@ func (rg *Range) listedBase(ctx context.Context, repo *gitrepo.Repo, fetchErr er
 	}
 	out := span(base, rg.Head, how)
 	out.Branch, out.DefaultBranch, out.defaultPush, out.depthChosen, out.pushed = rg.Branch, rg.DefaultBranch, true, rg.depthChosen, rg.pushed
+	out.partial, out.compare, out.goneBefore = cut, rg.compare, before
 	out.Fetched = slices.Clone(rg.Fetched)
 	if fetched != "" {
 		out.Fetched = append(out.Fetched, fetched)

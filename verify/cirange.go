@@ -41,6 +41,10 @@ type Range struct {
 	wholeHistory bool
 	// pushed: the commits a GitHub push event lists (beforegone.go).
 	pushed []string
+	// partial: a range whose base may lie above where the push started
+	// (a cut list of pushed commits, beforegone.go): only the --recheck
+	// window reaches below it.
+	partial bool
 	// compare: the push event's compare URL; goneBefore: a push's before
 	// origin no longer has. Both for an exit 2 (beforegone.go, deeppush.go).
 	compare, goneBefore string

@@ -83,6 +83,9 @@ func TestListedBaseForcePushPrunedBefore(t *testing.T) {
 				}
 				return
 			}
+			if rg.NeedsWindow() != c.chosen {
+				t.Errorf("NeedsWindow %v: --recheck 0 must be refused exactly when the list may be cut", rg.NeedsWindow())
+			}
 			if rg.Base != c.base || rg.TipOnly() {
 				t.Errorf("range %s, base %.12s, want base %.12s", rg.Text, rg.Base, c.base)
 			}

@@ -186,6 +186,8 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 		// (tip + 5 passed the hooks-off commit 24 deep before).
 		tc{"github force push to main, before pruned, 20 listed, --recheck 5, hooks-off commit 24 deep: the window starts below the 20", actions(longBad), ghPushListed("force-listed-20-bad", gone, longBad, 20), []string{"--recheck", "5"}, 1,
 			[]string{`at or below where they end`, `(?m)^FAIL .* sneak a change under a long branch`}},
+		tc{"github force push to main, before pruned, 20 listed, --recheck 0: exit 2 (the 20 may not be all)", actions(longBad), ghPushListed("force-listed-20-zero", gone, longBad, 20), []string{"--recheck", "0"}, 2,
+			[]string{`--recheck 0 leaves`}},
 		tc{"github force push to main, before pruned, 20 listed, --recheck 5, honest", actions(long), ghPushListed("force-listed-20-ok", gone, long, 20), []string{"--recheck", "5"}, 0,
 			[]string{`at or below where they end`, `(?m)^20 commit\(s\)`}},
 		tc{"github force push to main, before pruned, honest", actions(long), ghPush("force-long", gone, long), []string{"--recheck", "30"}, 0,

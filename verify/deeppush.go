@@ -100,9 +100,12 @@ func deepenOpt(depth int) string {
 // pruned: "name the push's before" cannot be followed there, so it says
 // what can be set and where a person finds the base (round 24).
 func goneBeforeError(rg *Range, bound string, depth int) error {
-	where := "GitLab's pipeline variables list no pushed commit: the project's Activity page (the push event) names the old tip; BASE is `git merge-base OLD_TIP " + shorten.SHA(rg.Head) + "` in a clone that still holds it"
-	if rg.compare != "" {
+	where := "the push's old tip is named by the host's record of the push; BASE is `git merge-base OLD_TIP " + shorten.SHA(rg.Head) + "` in a clone that still holds it"
+	switch {
+	case rg.compare != "":
 		where = "the event's compare page " + rg.compare + " shows where the old and the new tip meet"
+	case strings.HasPrefix(rg.How, "GitLab"):
+		where = "GitLab's pipeline variables list no pushed commit: the project's Activity page (the push event) names the old tip; BASE is `git merge-base OLD_TIP " + shorten.SHA(rg.Head) + "` in a clone that still holds it"
 	}
 	listed := ""
 	if n := len(rg.pushed); n >= maxListed {

@@ -228,6 +228,17 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 			return nil, envErrorf("GitLab merge request pipeline without CI_COMMIT_SHA")
 		}
 		rg := span(base, head, how)
+		// A merged-results pipeline names the target's tip it merged
+		// onto. A target force-pushed past the diff base dropped commits
+		// that lie below the diff base yet come back with this merge:
+		// base..source left them out, so the request passed with a
+		// commit main's team had rewound away (TestGitLabTargetRewound).
+		// What the merge lands is the source's commits not on that tip;
+		// the same commits whenever the target only moved forward.
+		if tgt := getenv("CI_MERGE_REQUEST_TARGET_BRANCH_SHA"); tgt != "" && tgt != base && head != getenv("CI_COMMIT_SHA") {
+			rg = &Range{Revs: []string{head, "--not", tgt}, Head: head, Text: shorten.SHA(tgt) + ".." + shorten.SHA(head),
+				How: "GitLab merge request !" + getenv("CI_MERGE_REQUEST_IID") + ": the commits of CI_MERGE_REQUEST_SOURCE_BRANCH_SHA not on CI_MERGE_REQUEST_TARGET_BRANCH_SHA (what the merged-results commit lands; not that commit)"}
+		}
 		rg.Branch, rg.DefaultBranch = getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), getenv("CI_DEFAULT_BRANCH")
 		return rg, nil
 	}

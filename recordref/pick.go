@@ -336,6 +336,80 @@ func strayStops(ctx context.Context, dir, theirs string, held, picked []string) 
 			stray = append(stray, p)
 		}
 	}
-	slices.Sort(stray)
-	return stray, nil
+	if len(stray) == 0 {
+		return nil, nil
+	}
+	// verify applies a stop only to the sessions whose record lists its
+	// conversation: a stop of a conversation no record of the remote
+	// lists (the contributor's own other session, stopped under load in
+	// the same clone) fails none of the remote's sessions, and refusing it
+	// left an honest fork's merged pull request failing on main
+	// (TestPushPickedForkOwnConversation). Conversation ids are the agent
+	// CLI's random ids: a fork cannot aim a stop at one the remote has
+	// not published yet.
+	theirConvs, err := conversationKeys(ctx, dir, theirs)
+	if err != nil {
+		return nil, err
+	}
+	kept := stray[:0]
+	for _, p := range stray {
+		if theirConvs[stopKeyOfPath(p)] {
+			kept = append(kept, p)
+		}
+	}
+	slices.Sort(kept)
+	return kept, nil
+}
+
+// stopKeyOfPath is the conversation key of a stop path
+// (stops/<k[:2]>/<k>/<file>), "" for another path.
+func stopKeyOfPath(p string) string {
+	parts := strings.Split(p, "/")
+	if len(parts) != 4 || parts[0] != StopDir {
+		return ""
+	}
+	return parts[2]
+}
+
+// conversationKeys is the set of StopKey of every conversation a record at
+// records commit tip lists ("" tip: none).
+func conversationKeys(ctx context.Context, dir, tip string) (map[string]bool, error) {
+	keys := map[string]bool{}
+	if tip == "" {
+		return keys, nil
+	}
+	out, err := git(ctx, dir, nil, nil, "ls-tree", "-r", "-z", tip, "--", Dir+"/")
+	if err != nil {
+		return nil, fmt.Errorf("list the records at %.12s: %w", tip, err)
+	}
+	var blobs []string
+	for _, line := range strings.Split(out, "\x00") {
+		if f := strings.Fields(line); len(f) >= 3 && f[1] == "blob" {
+			blobs = append(blobs, f[2])
+		}
+	}
+	if len(blobs) == 0 {
+		return keys, nil
+	}
+	bodies, err := catBatch(ctx, dir, blobs)
+	if err != nil {
+		return nil, fmt.Errorf("read the records at %.12s: %w", tip, err)
+	}
+	for _, b := range bodies {
+		var rec struct {
+			Session *struct {
+				Conversations []struct {
+					Agent string `json:"agent"`
+					ID    string `json:"id"`
+				} `json:"conversations"`
+			} `json:"session"`
+		}
+		if json.Unmarshal(b, &rec) != nil || rec.Session == nil {
+			continue
+		}
+		for _, cv := range rec.Session.Conversations {
+			keys[StopKey(cv.Agent, cv.ID)] = true
+		}
+	}
+	return keys, nil
 }

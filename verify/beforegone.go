@@ -38,6 +38,7 @@ func (rg *Range) beforeGone(ctx context.Context, repo *gitrepo.Repo, missing, op
 	tip := tipRange(rg.Head, rg.DefaultBranch, rg.How+"; its before "+shorten.SHA(before)+" is gone from origin (a force push's old tip, pruned: "+
 		shorten.Bytes(fetchErr.Error(), 120, "...")+"), so which commits the push added is unknown")
 	tip.Branch, tip.depthChosen, tip.Fetched = rg.Branch, rg.depthChosen, rg.Fetched
+	tip.goneBefore, tip.compare, tip.pushed = before, rg.compare, rg.pushed
 	*rg = *tip
 	return true
 }
@@ -56,10 +57,16 @@ const maxListed = 20
 // hand (TestVerifyAdvCIDepthShapes, round 23). The cost is bounded: one
 // fetch of the tip at the list's length + 2. nil when the event lists no
 // commit (a rewind, or a CI that does not list them), a list that may be
-// cut, or a line the list does not end on within its length.
+// cut and no --recheck given, or a line the list does not end on within
+// its length.
 func (rg *Range) listedBase(ctx context.Context, repo *gitrepo.Repo, fetchErr error) *Range {
 	n := len(rg.pushed)
-	if n == 0 || n >= maxListed {
+	// A list that may be cut says only that the push starts at or below
+	// its end: with --recheck N chosen, the window then reaches N below
+	// the listed commits, not N below the tip (round 24); without it, the
+	// build of the tip exits 2 saying so (goneBeforeError).
+	cut := n >= maxListed
+	if n == 0 || cut && !rg.depthChosen {
 		return nil
 	}
 	depth := n + 2
@@ -95,8 +102,13 @@ func (rg *Range) listedBase(ctx context.Context, repo *gitrepo.Repo, fetchErr er
 	before := rg.Base
 	how := fmt.Sprintf("%s; its before %s is gone from origin (a force push's old tip, pruned: %s), so the push starts where the %d commit(s) the event lists end on %s's first-parent line, at %s",
 		rg.How, shorten.SHA(before), shorten.Bytes(fetchErr.Error(), 120, "..."), n, rg.DefaultBranch, shorten.SHA(base))
+	if cut {
+		how = fmt.Sprintf("%s; its before %s is gone from origin (a force push's old tip, pruned: %s) and the event lists %d commits, the most Actions passes, so the push starts at or below where they end on %s's first-parent line, at %s: the --recheck window (chosen) reaches below that",
+			rg.How, shorten.SHA(before), shorten.Bytes(fetchErr.Error(), 120, "..."), n, rg.DefaultBranch, shorten.SHA(base))
+	}
 	out := span(base, rg.Head, how)
 	out.Branch, out.DefaultBranch, out.defaultPush, out.depthChosen, out.pushed = rg.Branch, rg.DefaultBranch, true, rg.depthChosen, rg.pushed
+	out.partial, out.compare, out.goneBefore = cut, rg.compare, before
 	out.Fetched = slices.Clone(rg.Fetched)
 	if fetched != "" {
 		out.Fetched = append(out.Fetched, fetched)

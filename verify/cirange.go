@@ -41,6 +41,13 @@ type Range struct {
 	wholeHistory bool
 	// pushed: the commits a GitHub push event lists (beforegone.go).
 	pushed []string
+	// partial: a range whose base may lie above where the push started
+	// (a cut list of pushed commits, beforegone.go): only the --recheck
+	// window reaches below it.
+	partial bool
+	// compare: the push event's compare URL; goneBefore: a push's before
+	// origin no longer has. Both for an exit 2 (beforegone.go, deeppush.go).
+	compare, goneBefore string
 }
 
 // Named is a range given on the command line ("A..B", "B^!").
@@ -83,6 +90,8 @@ type githubEvent struct {
 	Before string `json:"before"`
 	After  string `json:"after"`
 	Ref    string `json:"ref"`
+	// Compare: the page of the compare of before and after.
+	Compare string `json:"compare"`
 	// Commits: a push's commits in the compare of before and after (at
 	// most 2048), listed by GitHub, not by whoever pushed (beforegone.go).
 	Commits []struct {
@@ -192,6 +201,7 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 		for _, c := range ev.Commits {
 			rg.pushed = append(rg.pushed, c.ID)
 		}
+		rg.compare = ev.Compare
 		return rg, nil
 	}
 	if rg, err := githubRunRange(ctx, repo, name, &ev); rg != nil || err != nil {
@@ -203,6 +213,9 @@ func githubRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 
 func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) string) (*Range, error) {
 	head := getenv("CI_COMMIT_SHA")
+	if rg, err := gitlabNoDiffBase(ctx, repo, getenv); rg != nil || err != nil {
+		return rg, err
+	}
 	if base := getenv("CI_MERGE_REQUEST_DIFF_BASE_SHA"); base != "" {
 		how := "GitLab merge request !" + getenv("CI_MERGE_REQUEST_IID") + ": CI_MERGE_REQUEST_DIFF_BASE_SHA..CI_COMMIT_SHA"
 		// A merged-results pipeline runs on a merge commit GitLab made; the
@@ -215,6 +228,17 @@ func gitlabRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) st
 			return nil, envErrorf("GitLab merge request pipeline without CI_COMMIT_SHA")
 		}
 		rg := span(base, head, how)
+		// A merged-results pipeline names the target's tip it merged
+		// onto. A target force-pushed past the diff base dropped commits
+		// that lie below the diff base yet come back with this merge:
+		// base..source left them out, so the request passed with a
+		// commit main's team had rewound away (TestGitLabTargetRewound).
+		// What the merge lands is the source's commits not on that tip;
+		// the same commits whenever the target only moved forward.
+		if tgt := getenv("CI_MERGE_REQUEST_TARGET_BRANCH_SHA"); tgt != "" && tgt != base && head != getenv("CI_COMMIT_SHA") {
+			rg = &Range{Revs: []string{head, "--not", tgt}, Head: head, Text: shorten.SHA(tgt) + ".." + shorten.SHA(head),
+				How: "GitLab merge request !" + getenv("CI_MERGE_REQUEST_IID") + ": the commits of CI_MERGE_REQUEST_SOURCE_BRANCH_SHA not on CI_MERGE_REQUEST_TARGET_BRANCH_SHA (what the merged-results commit lands; not that commit)"}
+		}
 		rg.Branch, rg.DefaultBranch = getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), getenv("CI_DEFAULT_BRANCH")
 		return rg, nil
 	}

@@ -227,6 +227,11 @@ func tipRange(head, def, how string) *Range {
 // default branch is not: its window is the whole history, whatever --recheck.
 func (rg *Range) TipOnly() bool { return rg.tipOnly && !rg.wholeHistory }
 
+// NeedsWindow: the range may not hold every commit of the push (a tip
+// build, or a base read from a list of pushed commits that may be cut), so
+// --recheck 0 would pass the rest unchecked: the caller refuses it.
+func (rg *Range) NeedsWindow() bool { return rg.TipOnly() || rg.partial }
+
 // resolveTip makes a tipRange base..tip once the tip's parent is here (a
 // depth-1 clone is deepened by one); a root commit is the range alone.
 func (rg *Range) resolveTip(ctx context.Context, repo *gitrepo.Repo, fetch bool) error {

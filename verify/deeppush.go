@@ -80,6 +80,9 @@ func deepTip(ctx context.Context, repo *gitrepo.Repo, rg *Range, bound string, d
 	if rg.depthChosen {
 		return fmt.Sprintf("the commits of %s from %s down (--recheck %d chosen; the build names no earlier commit, so a push deeper than that is not re-checked whole)", rg.DefaultBranch, shorten.SHA(bound), depth), nil
 	}
+	if rg.goneBefore != "" {
+		return "", goneBeforeError(rg, bound, depth)
+	}
 	return "", envErrorf("%s: the build names no commit the push started from, and %s has more than %d first-parent commits below %s since sessiongate was adopted, so a push deeper than the --recheck window would pass its older commits unchecked. "+
 		"Name the push's before (sessiongate verify BEFORE..%s; CircleCI: << pipeline.git.base_revision >>..$CIRCLE_SHA1), re-check the whole history since the adoption (--recheck all), or give the depth your pushes stay within (--recheck N: below it nothing is re-checked)",
 		rg.How, rg.DefaultBranch, depth, shorten.SHA(rg.Head), shorten.SHA(rg.Head))
@@ -91,4 +94,24 @@ func deepenOpt(depth int) string {
 		return "--unshallow"
 	}
 	return "--deepen=" + strconv.Itoa(depth+1)
+}
+
+// goneBeforeError is deepTip's exit 2 for a push whose before origin
+// pruned: "name the push's before" cannot be followed there, so it says
+// what can be set and where a person finds the base (round 24).
+func goneBeforeError(rg *Range, bound string, depth int) error {
+	where := "the push's old tip is named by the host's record of the push; BASE is `git merge-base OLD_TIP " + shorten.SHA(rg.Head) + "` in a clone that still holds it"
+	switch {
+	case rg.compare != "":
+		where = "the event's compare page " + rg.compare + " shows where the old and the new tip meet"
+	case strings.HasPrefix(rg.How, "GitLab"):
+		where = "GitLab's pipeline variables list no pushed commit: the project's Activity page (the push event) names the old tip; BASE is `git merge-base OLD_TIP " + shorten.SHA(rg.Head) + "` in a clone that still holds it"
+	}
+	listed := ""
+	if n := len(rg.pushed); n >= maxListed {
+		listed = fmt.Sprintf("; the event lists %d commits, the most Actions passes (github.event.commits stops at %d), so the push holds at least %d commits and may hold more: --recheck N with N under %d cannot cover it, and only --recheck all is sure", n, maxListed, n, n-1)
+	}
+	return envErrorf("%s: nothing in git says where the push started (its before %s is gone from origin), and %s has more than %d first-parent commits below %s since sessiongate was adopted, so a push deeper than the --recheck window would pass its older commits unchecked%s. "+
+		"Set one of: --recheck all (re-check every first-parent commit since the adoption), --recheck N (the depth your pushes to %s stay within: below it nothing is re-checked), or the range itself, sessiongate verify BASE..%s, BASE where the old and the new tip meet (%s)",
+		rg.How, shorten.SHA(rg.goneBefore), rg.DefaultBranch, depth, shorten.SHA(bound), listed, rg.DefaultBranch, rg.Head, where)
 }

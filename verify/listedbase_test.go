@@ -35,12 +35,16 @@ func TestListedBaseForcePushPrunedBefore(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		listed []string
+		chosen bool   // --recheck given
 		base   string // "" for a build of the tip alone
 	}{
-		{"3 listed: the push starts below them", line[27:], line[26]},
-		{"a list without the tip: not this push's", line[24:29], ""},
-		{"20 listed: maybe cut", line[10:], ""},
-		{"no list (a rewind)", nil, ""},
+		{"3 listed: the push starts below them", line[27:], false, line[26]},
+		{"a list without the tip: not this push's", line[24:29], false, ""},
+		{"20 listed: maybe cut", line[10:], false, ""},
+		// round 24: the window the team chose reaches below the 20, not
+		// below the tip (a hooks-off commit 22 deep passed --recheck 5).
+		{"20 listed, --recheck chosen: the window starts below them", line[10:], true, line[9]},
+		{"no list (a rewind)", nil, false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -69,6 +73,7 @@ func TestListedBaseForcePushPrunedBefore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			rg.ChooseDepth(c.chosen)
 			if err := rg.Complete(ctx, repo, true); err != nil {
 				t.Fatal(err)
 			}
@@ -78,10 +83,16 @@ func TestListedBaseForcePushPrunedBefore(t *testing.T) {
 				}
 				return
 			}
+			if rg.NeedsWindow() != c.chosen {
+				t.Errorf("NeedsWindow %v: --recheck 0 must be refused exactly when the list may be cut", rg.NeedsWindow())
+			}
 			if rg.Base != c.base || rg.TipOnly() {
 				t.Errorf("range %s, base %.12s, want base %.12s", rg.Text, rg.Base, c.base)
 			}
 			want := fmt.Sprintf("the %d commit(s) the event lists end on main's first-parent line", len(c.listed))
+			if c.chosen {
+				want = "at or below where they end on main's first-parent line"
+			}
 			if !strings.Contains(rg.How, want) || !strings.Contains(strings.Join(rg.Fetched, "\n"), fmt.Sprintf("--depth=%d", len(c.listed)+2)) {
 				t.Errorf("how %q, fetched %q: want %q and the bounded fetch named", rg.How, rg.Fetched, want)
 			}

@@ -135,15 +135,20 @@ What this proves and what it does not: docs/security.md.`,
 				return usage(fmt.Errorf("choose the range to verify: %w", err))
 			}
 			rg.ChooseDepth(recheck.Chosen)
-			if rg.TipOnly() && recheck.N <= 0 {
+			if rg.NeedsWindow() && recheck.N <= 0 {
 				return usage(fmt.Errorf("choose the range to verify: %s, and --recheck 0 leaves its tip alone (the other commits of a push would pass unchecked): name the range (sessiongate verify BASE..HEAD) or drop --recheck 0", rg.How))
 			}
 			if err := rg.Complete(ctx, r, !noFetch); err != nil {
 				return usage(err)
 			}
-			// Complete makes a push whose before is gone a tip build.
-			if rg.TipOnly() && recheck.N <= 0 {
-				return usage(fmt.Errorf("choose the range to verify: %s, and --recheck 0 leaves its tip alone (the other commits of a push would pass unchecked): name the range (sessiongate verify BASE..HEAD) or drop --recheck 0", rg.How))
+			// Complete makes a push whose before is gone a tip build, or a
+			// range from a list of pushed commits that may be cut.
+			if rg.NeedsWindow() && recheck.N <= 0 {
+				what := "leaves its tip alone (the other commits of a push would pass unchecked)"
+				if !rg.TipOnly() {
+					what = "leaves the commits of the push below the listed ones unchecked (the list may be cut)"
+				}
+				return usage(fmt.Errorf("choose the range to verify: %s, and --recheck 0 %s: name the range (sessiongate verify BASE..HEAD) or drop --recheck 0", rg.How, what))
 			}
 			if err := rg.CheckNotEmpty(ctx, r); err != nil {
 				return usage(err)

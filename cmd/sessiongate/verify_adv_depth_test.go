@@ -169,6 +169,7 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 			commits = append(commits, map[string]any{"id": c, "distinct": true})
 		}
 		ev["commits"] = commits
+		ev["compare"] = "https://github.com/acme/app/compare/" + before[:12] + "..." + after[:12]
 		return []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=push", "GITHUB_EVENT_PATH=" + w.event(t, name, ev)}
 	}
 	cases = append(cases,
@@ -179,7 +180,16 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 		tc{"github force push to main, before pruned, a list without the tip (not this push's): never base..tip of nothing, the window, exit 2", actions(lazyTop), ghPushListed("force-listed-notip", gone, lazyTop, -3), nil, 2,
 			[]string{`is gone from origin`, `--recheck all`}},
 		tc{"github force push to main, before pruned, 20 commits listed (maybe cut): the window, exit 2 without --recheck", actions(long), ghPushListed("force-listed-20", gone, long, 20), nil, 2,
-			[]string{`is gone from origin`, `--recheck all`}},
+			[]string{`is gone from origin`, `--recheck all`, `holds at least 20 commits`, `N under 19 cannot cover it`, `compare page https://github.com/acme/app/compare/`}},
+		// Round 24: a list of 20 says the push starts at or below its
+		// end; the window chosen reaches below the 20, not below the tip
+		// (tip + 5 passed the hooks-off commit 24 deep before).
+		tc{"github force push to main, before pruned, 20 listed, --recheck 5, hooks-off commit 24 deep: the window starts below the 20", actions(longBad), ghPushListed("force-listed-20-bad", gone, longBad, 20), []string{"--recheck", "5"}, 1,
+			[]string{`at or below where they end`, `(?m)^FAIL .* sneak a change under a long branch`}},
+		tc{"github force push to main, before pruned, 20 listed, --recheck 0: exit 2 (the 20 may not be all)", actions(longBad), ghPushListed("force-listed-20-zero", gone, longBad, 20), []string{"--recheck", "0"}, 2,
+			[]string{`--recheck 0 leaves`}},
+		tc{"github force push to main, before pruned, 20 listed, --recheck 5, honest", actions(long), ghPushListed("force-listed-20-ok", gone, long, 20), []string{"--recheck", "5"}, 0,
+			[]string{`at or below where they end`, `(?m)^20 commit\(s\)`}},
 		tc{"github force push to main, before pruned, honest", actions(long), ghPush("force-long", gone, long), []string{"--recheck", "30"}, 0,
 			[]string{`its before [0-9a-f]{12} is gone from origin`, `re-checked the whole first-parent history of main below this push \(24 commits`}},
 		tc{"github force push to main, before pruned, deeper than the window, no --recheck: exit 2", actions(long), ghPush("force-long2", gone, long), nil, 2,
@@ -190,6 +200,8 @@ func TestVerifyAdvCIDepthShapes(t *testing.T) {
 			[]string{`(?m)^FAIL .* sneak a change`}},
 		tc{"gitlab push to main whose CI_COMMIT_BEFORE_SHA was pruned (force push), honest", branchBuild(long, "main", 20), pushMainEnv(gone, long), []string{"--recheck", "30"}, 0,
 			[]string{`is gone from origin`}},
+		tc{"gitlab push to main whose CI_COMMIT_BEFORE_SHA was pruned, deeper than the window, no --recheck: exit 2 saying what to set", branchBuild(long, "main", 20), pushMainEnv(gone, long), nil, 2,
+			[]string{`nothing in git says where the push started`, `--recheck all`, `--recheck N`, `sessiongate verify BASE\.\.` + long, `Activity page`}},
 		tc{"gitlab push to main whose CI_COMMIT_BEFORE_SHA was pruned, hooks-off commit", branchBuild(longBad, "main", 20), pushMainEnv(gone, longBad), []string{"--recheck", "30"}, 1,
 			[]string{`(?m)^FAIL .* sneak a change under a long branch`}},
 		tc{"named range A..A of a hooks-off commit: exit 2", branchBuild(w.notrailer, "main", 0), nil, []string{w.notrailer + ".." + w.notrailer}, 2,

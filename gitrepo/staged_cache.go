@@ -78,6 +78,16 @@ type stagedKey struct {
 	at                   time.Time // when the stamp was read, before git ran
 }
 
+// keepable reports whether git's answer under k could be kept: an index
+// at least racyWindow old (stagedStore checks again after git ran).
+func (k stagedKey) keepable() bool {
+	if k.path == "" || k.head == "" || k.index == ([stampLen]byte{}) {
+		return false
+	}
+	ctime := time.Unix(0, int64(binary.LittleEndian.Uint64(k.index[16:])))
+	return k.at.Sub(ctime) >= racyWindow
+}
+
 // stagedStore keeps git's answer if nothing moved while git ran.
 func (r *Repo) stagedStore(key stagedKey, headAfter string, answer map[string]string) {
 	if key.path == "" || headAfter != key.head || stamp(key.path) != key.index {

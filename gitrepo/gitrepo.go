@@ -634,14 +634,35 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (out map[
 	if len(patterns) == 0 {
 		return out, nil
 	}
-	if fast, ok := r.stagedProtectedFromIndex(patterns); ok {
-		return fast, nil
+	if r.indexFile != "" { // a hook: its index is fresh, so read it first
+		if fast, ok := r.stagedProtectedFromIndex(patterns); ok {
+			return fast, nil
+		}
 	}
 	head, _, _ := r.Head(ctx)
 	cached, key, ok := r.stagedCached(patterns, head)
 	if ok {
 		return cached, nil
 	}
+	// A long-lived Repo (MCP, serve): the kept answer is one stat. An index
+	// younger than racyWindow (after every git add or commit) cannot be
+	// kept, and git ran on every gate call until it aged: the index file
+	// read in process answers there where it can
+	// (TestValidateGateGitProcessesFreshIndex). Its answer is never kept
+	// (it holds for the work tree as read, not for the index alone), so an
+	// aged index is asked of git once, and kept.
+	if r.indexFile == "" && !key.keepable() {
+		if fast, ok := r.stagedProtectedFromIndex(patterns); ok {
+			return fast, nil
+		}
+	}
+	return r.stagedProtectedFromGit(ctx, patterns, key)
+}
+
+// stagedProtectedFromGit is StagedProtected asked of git (`git diff
+// --cached`), its answer kept under key when nothing moved while git ran.
+func (r *Repo) stagedProtectedFromGit(ctx context.Context, patterns []string, key stagedKey) (out map[string]string, err error) {
+	out = map[string]string{}
 	defer func() {
 		if out != nil {
 			// HEAD now, not the call's snapshot: kept only if git's

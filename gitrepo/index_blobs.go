@@ -129,14 +129,32 @@ func gitBlobID(content []byte) string {
 // is reported. ok is false for anything else (globs, a difference, a
 // symlink, an index this reader does not take, no index file named by
 // SetIndexFile): the caller asks git.
+//
+// Without SetIndexFile (the MCP server, serve) the index is the one git
+// reads when GIT_INDEX_FILE is unset (ownIndexPath), and only one
+// indexFlagged takes whole: a split index keeps entries in another file
+// and a sparse one stands folders for files, so neither is answered here.
 func (r *Repo) stagedProtectedFromIndex(patterns []string) (map[string]string, bool) {
-	if r.indexFile == "" || sha256Repo(r.commonDir) || !r.indexMatchesWorktree(patterns) {
+	path := r.indexFile
+	if path == "" {
+		own, ok := r.ownIndexPath()
+		if !ok || r.isSHA256() {
+			return nil, false
+		}
+		if _, whole := r.indexFlagged(); !whole {
+			return nil, false
+		}
+		path = own
+	} else if sha256Repo(r.commonDir) {
+		return nil, false
+	}
+	if !r.indexMatchesWorktree(path, patterns) {
 		return nil, false
 	}
 	return map[string]string{}, true
 }
 
-func (r *Repo) indexMatchesWorktree(patterns []string) bool {
+func (r *Repo) indexMatchesWorktree(index string, patterns []string) bool {
 	want := map[string]string{}
 	var prefixes []string
 	for _, p := range patterns {
@@ -155,7 +173,7 @@ func (r *Repo) indexMatchesWorktree(patterns []string) bool {
 		}
 		prefixes = append(prefixes, strings.ToLower(lit[:slash+1]))
 	}
-	blobs, under, ok := indexBlobs(r.indexFile, want, prefixes...)
+	blobs, under, ok := indexBlobs(index, want, prefixes...)
 	if !ok {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,20 +97,63 @@ func TestStagedFromIndexWithGlobs(t *testing.T) {
 			gittest.Git(t, root, "add", "code.go")
 		}, true},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			root := gittest.New(t, map[string]string{"sessiongate.yaml": "protect: true\n", ".github/hooks/a.json": "{}\n", "code.go": "package x\n"})
-			c.do(t, root)
-			r := &Repo{root: root, commonDir: filepath.Join(root, ".git"), gitDir: filepath.Join(root, ".git")}
-			r.SetIndexFile(filepath.Join(root, ".git", "index"))
+	// A hook names its index (SetIndexFile); the MCP server and serve read
+	// the repository's own (ownIndexPath): the same answers.
+	for _, hook := range []bool{true, false} {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%s/hook=%v", c.name, hook), func(t *testing.T) {
+				root := gittest.New(t, map[string]string{"sessiongate.yaml": "protect: true\n", ".github/hooks/a.json": "{}\n", "code.go": "package x\n"})
+				c.do(t, root)
+				r := &Repo{root: root, commonDir: filepath.Join(root, ".git"), gitDir: filepath.Join(root, ".git")}
+				if hook {
+					r.SetIndexFile(filepath.Join(root, ".git", "index"))
+				}
+				stagedFromIndexAgreesWithGit(t, r, patterns, c.fromIdx)
+			})
+		}
+	}
+}
+
+// TestStagedFromOwnIndexSplitOrSparse: without SetIndexFile the index is
+// answered in process only when indexFlagged takes it whole: a split index
+// (core.splitIndex, which an agent can set) keeps its entries in a second
+// file and is asked of git, with the same answer.
+func TestStagedFromOwnIndexSplitOrSparse(t *testing.T) {
+	gittest.Require(t)
+	patterns := []string{"sessiongate.yaml", ".github/hooks/*.json"}
+	root := gittest.New(t, map[string]string{"sessiongate.yaml": "protect: true\n", ".github/hooks/a.json": "{}\n", "code.go": "package x\n"})
+	r := &Repo{root: root, commonDir: filepath.Join(root, ".git"), gitDir: filepath.Join(root, ".git")}
+	stagedFromIndexAgreesWithGit(t, r, patterns, true)
+	gittest.Git(t, root, "update-index", "--split-index")
+	write(t, root, "sessiongate.yaml", "protect: false\n")
+	gittest.Git(t, root, "add", "sessiongate.yaml")
+	write(t, root, "sessiongate.yaml", "protect: true\n")
+	r = &Repo{root: root, commonDir: r.commonDir, gitDir: r.gitDir}
+	stagedFromIndexAgreesWithGit(t, r, patterns, false)
+	git, err := r.StagedProtected(context.Background(), patterns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := git["sessiongate.yaml"]; !ok {
+		t.Errorf("a staged config edit behind a split index went unreported: %v", git)
+	}
+}
+
+// stagedFromIndexAgreesWithGit checks whether the index answers for r
+// (fromIdx), and that an answer hides no staged change git reports.
+func stagedFromIndexAgreesWithGit(t *testing.T, r *Repo, patterns []string, fromIdx bool) {
+	t.Helper()
+	root := r.root
+	{
+		{
 			_, ok := r.stagedProtectedFromIndex(patterns)
-			if ok != c.fromIdx {
-				t.Errorf("answered from the index: %v, want %v", ok, c.fromIdx)
+			if ok != fromIdx {
+				t.Errorf("answered from the index: %v, want %v", ok, fromIdx)
 			}
 			if !ok {
 				return
 			}
-			git, err := (&Repo{root: root, commonDir: r.commonDir, gitDir: r.gitDir}).StagedProtected(context.Background(), patterns)
+			git, err := (&Repo{root: root, commonDir: r.commonDir, gitDir: r.gitDir}).stagedProtectedFromGit(context.Background(), patterns, stagedKey{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +168,7 @@ func TestStagedFromIndexWithGlobs(t *testing.T) {
 					t.Errorf("%s staged as %q but the work tree has %q: the index answer hid a staged change", p, sha, got)
 				}
 			}
-		})
+		}
 	}
 }
 

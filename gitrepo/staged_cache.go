@@ -34,6 +34,10 @@ type stagedCache struct {
 	index    [stampLen]byte
 	answer   map[string]string
 	hits     int // for tests
+	// lastList is the pattern list of the last call as given, lastKey its
+	// sorted form.
+	lastList []string
+	lastKey  string
 }
 
 // racyWindow: an index younger than this is not cached (see stagedCache).
@@ -58,12 +62,17 @@ func (r *Repo) stagedCached(patterns []string, head string) (answer map[string]s
 	if path == "" || head == "" {
 		return nil, stagedKey{}, false
 	}
-	// Callers list the patterns in map order: the answer does not depend on it.
-	sorted := slices.Compact(slices.Sorted(slices.Values(patterns)))
-	key = stagedKey{path: path, patterns: strings.Join(sorted, "\x00"), head: head, index: stamp(path), at: time.Now()}
 	c := &r.stagedCache
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	// Callers list the patterns in map order: the answer does not depend
+	// on it. The sorted key of the last list is kept: a gate call passes
+	// the same list in the same order as the one before.
+	if !slices.Equal(c.lastList, patterns) {
+		sorted := slices.Compact(slices.Sorted(slices.Values(patterns)))
+		c.lastList, c.lastKey = slices.Clone(patterns), strings.Join(sorted, "\x00")
+	}
+	key = stagedKey{path: path, patterns: c.lastKey, head: head, index: stamp(path), at: time.Now()}
 	if c.valid && c.patterns == key.patterns && c.head == head && c.index == key.index {
 		c.hits++
 		return maps.Clone(c.answer), key, true
@@ -76,6 +85,16 @@ type stagedKey struct {
 	path, patterns, head string
 	index                [stampLen]byte
 	at                   time.Time // when the stamp was read, before git ran
+}
+
+// keepable reports whether git's answer under k could be kept: an index
+// at least racyWindow old (stagedStore checks again after git ran).
+func (k stagedKey) keepable() bool {
+	if k.path == "" || k.head == "" || k.index == ([stampLen]byte{}) {
+		return false
+	}
+	ctime := time.Unix(0, int64(binary.LittleEndian.Uint64(k.index[16:])))
+	return k.at.Sub(ctime) >= racyWindow
 }
 
 // stagedStore keeps git's answer if nothing moved while git ran.

@@ -90,7 +90,7 @@ func TestStagedCacheFollowsGit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := fresh.StagedProtected(ctx, patterns)
+		want, err := fresh.stagedProtectedFromGit(ctx, patterns, stagedKey{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -466,3 +466,37 @@ func (r reader) RecordedCommits(ctx context.Context, sessionID string, shas ...s
 	}
 	return out, nil
 }
+
+// callTokens is the condition of the partial index events_calls (migration
+// 0013), as SQLite's.
+const callTokens = `token IN ('agent:claude:judged', 'agent:codex:judged', 'agent:gemini:judged', 'agent:cursor:judged', 'agent:copilot:judged', 'agent:result', 'agent:unreported')`
+
+// openCallEventsSQL is SQLite's openCallEventsSQL (store/events.go): $1 the
+// session, $2 the judged token, $3 the agent; detail compared in the "C"
+// collation, as events_calls holds it (bytes, not a locale's order).
+const openCallEventsSQL = `WITH calls(id, n) AS (
+	SELECT split_part(detail, ' ', 1), count(*) FROM events
+	WHERE session_id = $1 AND ` + callTokens + ` AND token = $2 AND position(' ' in detail) > 1
+	GROUP BY 1
+), open(id, k) AS (
+	SELECT id, k FROM (SELECT id, n - (
+		SELECT count(*) FROM events r WHERE r.session_id = $1 AND r.` + callTokens + ` AND r.token = 'agent:result' AND r.detail COLLATE "C" = $3 || ' ' || calls.id) - (
+		SELECT count(*) FROM events r WHERE r.session_id = $1 AND r.` + callTokens + ` AND r.token = 'agent:unreported' AND r.detail COLLATE "C" = $3 || ' ' || calls.id || ' missing') AS k
+		FROM calls) c WHERE k > 0
+), judged AS (
+	SELECT e.session_id, e.seq, e.token, e.detail, e.created_at, row_number() OVER (PARTITION BY open.id ORDER BY e.seq DESC) AS rn, open.k
+	FROM open JOIN events e
+		ON e.session_id = $1 AND e.` + callTokens + ` AND e.token = $2 AND e.detail COLLATE "C" > open.id || ' ' AND e.detail COLLATE "C" < open.id || '!'
+)
+SELECT session_id, seq, token, detail, created_at FROM judged WHERE rn <= k
+UNION ALL
+SELECT e.session_id, e.seq, e.token, e.detail, e.created_at FROM open JOIN events e
+	ON e.session_id = $1 AND e.` + callTokens + ` AND e.token = 'agent:unreported' AND e.detail COLLATE "C" > $3 || ' ' || open.id || ' ' AND e.detail COLLATE "C" < $3 || ' ' || open.id || '!'
+	AND e.detail <> $3 || ' ' || open.id || ' missing'
+ORDER BY 2`
+
+// OpenCallEvents returns the events of agent's calls still open, in order
+// (session.Store).
+func (r reader) OpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]session.Event, error) {
+	return r.queryEvents(ctx, sessionID, openCallEventsSQL, sessionID, judged, agent)
+}

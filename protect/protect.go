@@ -18,6 +18,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -60,6 +61,27 @@ var DefaultProtocolPaths = []string{"SESSION-PROTOCOL.md", ".agents/SESSION-PROT
 // "**/x.yaml"). An absolute entry, or one that leaves the repository, is
 // dropped.
 func Paths(protocolPath, configured string, extra []string) []string {
+	pathsMemo.Lock()
+	defer pathsMemo.Unlock()
+	m := &pathsMemo
+	if m.out != nil && m.protocolPath == protocolPath && m.configured == configured && slices.Equal(m.extra, extra) {
+		return slices.Clone(m.out) // a copy: callers append to it
+	}
+	out := paths(protocolPath, configured, extra)
+	m.protocolPath, m.configured, m.extra, m.out = protocolPath, configured, slices.Clone(extra), slices.Clone(out)
+	return out
+}
+
+// pathsMemo keeps Paths' last answer: every gate call asks it (the
+// protected-file check, several times), each time cleaning and
+// deduplicating the same sixteen entries (TestPathsMemo).
+var pathsMemo struct {
+	sync.Mutex
+	protocolPath, configured string
+	extra, out               []string
+}
+
+func paths(protocolPath, configured string, extra []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(p string) {

@@ -282,10 +282,9 @@ func trustedOf(rows []TrustedFile) map[string][]string {
 // accepted (backTrust).
 func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string) ([]ProtectedChange, error) {
 	state := protect.State(repo.Root(), patterns, trusted)
-	pats := slices.Clone(patterns)
-	for p := range trusted {
-		pats = append(pats, p)
-	}
+	// Sorted: the same list in the same order on every call, so gitrepo's
+	// staged cache keys it without sorting it again.
+	pats := append(slices.Clone(patterns), slices.Sorted(maps.Keys(trusted))...)
 	staged, err := repo.StagedProtected(ctx, pats)
 	if err != nil {
 		return nil, fmt.Errorf("read staged protected files: %w", err)

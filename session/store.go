@@ -55,6 +55,14 @@ type Reader interface {
 	// and a long session holds thousands of other calls' under the same
 	// tokens.
 	EventsWithPrefix(ctx context.Context, sessionID, prefix string, tokens ...string) ([]Event, error)
+	// OpenCallEvents returns, in order, agent's judged calls (token judged,
+	// detail "<id> <tool> ...") judged more times than they have a report
+	// (TokenToolResult "<agent> <id>") or a missing-settlement
+	// (TokenToolUnreported "<agent> <id> missing"), and every report and
+	// settlement of those ids: what a new prompt and a Stop decide on. A
+	// long session holds thousands of closed calls; they are not read
+	// (an index of the call events, migration 0019).
+	OpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]Event, error)
 	ListViolations(ctx context.Context, f ViolationFilter) ([]Violation, error)
 	ListSnapshots(ctx context.Context, sessionID string) ([]Snapshot, error)
 	// LatestSnapshotID returns the SnapshotID of the session's newest

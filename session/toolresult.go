@@ -92,6 +92,20 @@ func (e *Engine) callEvents(ctx context.Context, sessionID, agent string) ([]Eve
 	return e.eventsWith(ctx, sessionID, judgedToken(agent), TokenToolResult, TokenToolUnreported)
 }
 
+// openCallEvents are the events of agent's calls still open (the store's
+// OpenCallEvents): what a new prompt and a Stop decide on. pendingCalls,
+// owedReports and settledButFinished decide per call id, so they answer
+// on these as on every call event of the session (callEvents), which grew
+// with the session and was read at every prompt and stop
+// (TestTurnEndReadsDoNotGrow).
+func (e *Engine) openCallEvents(ctx context.Context, sessionID, agent string) ([]Event, error) {
+	return e.Store.OpenCallEvents(ctx, sessionID, judgedToken(agent), agent)
+}
+
+// CallTokens are the tokens of the call events: each agent's judged calls,
+// the reports and the settlements (the store indexes them alone).
+var CallTokens = []string{TokenJudgedInput, TokenCodexJudged, TokenGeminiJudged, TokenCursorJudged, TokenCopilotJudged, TokenToolResult, TokenToolUnreported}
+
 // pendingCall is one judged call with no report yet.
 type pendingCall struct{ id, tool string }
 
@@ -134,7 +148,7 @@ func pendingCalls(evs []Event, agent string) []pendingCall {
 // real CLI, TestClaudeInterruptSendsNoPostToolUse), so a call pending when
 // the next prompt arrives, or the CLI restarts, ended that way.
 func (e *Engine) SettleUnreported(ctx context.Context, sessionID, agent, why string) error {
-	evs, err := e.callEvents(ctx, sessionID, agent)
+	evs, err := e.openCallEvents(ctx, sessionID, agent)
 	if err != nil {
 		return fmt.Errorf("read the judged tool calls: %w", err)
 	}
@@ -162,7 +176,7 @@ func (e *Engine) SettleUnreported(ctx context.Context, sessionID, agent, why str
 // stop, naming the calls) and is settled so a later stop does not name it
 // again. It returns the violation, nil when none is pending.
 func (e *Engine) ToolResultsMissing(ctx context.Context, sessionID, agent string) (*Violation, error) {
-	evs, err := e.callEvents(ctx, sessionID, agent)
+	evs, err := e.openCallEvents(ctx, sessionID, agent)
 	if err != nil {
 		return nil, fmt.Errorf("read the judged tool calls: %w", err)
 	}

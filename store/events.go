@@ -212,3 +212,51 @@ func (tx *Tx) AppendEvents(ctx context.Context, evs ...*session.Event) error {
 	}
 	return nil
 }
+
+// callTokens is the condition of the partial index events_calls (migration
+// 0019), written as the queries' literal: SQLite uses a partial index only
+// for a query whose WHERE holds its condition term for term. It names every
+// token session.CallTokens lists (TestCallTokensMatchSession).
+const callTokens = `token IN ('agent:claude:judged', 'agent:codex:judged', 'agent:gemini:judged', 'agent:cursor:judged', 'agent:copilot:judged', 'agent:result', 'agent:unreported')`
+
+// openCallEventsSQL selects what decides the calls still open (?1 the
+// session, ?2 the judged token, ?3 the agent): for each id judged more
+// times (n) than it has a report ("<agent> <id>") or a missing-settlement
+// ("<agent> <id> missing") (d), its newest n-d judgments (reports pair
+// with the oldest: session pendingCalls) and its other settlements
+// ("<agent> <id> interrupted"), in order. Each id's counts are searches of
+// events_calls; the judged calls are walked on that index alone, and a
+// closed call sends nothing through the driver: a Copilot call judged 500
+// times and reported 499 sends one row. A detail's id is its first word:
+// ids hold no space (session KeepJudgedInput, RecordToolResult), and "id "
+// to "id!" is exactly the details that start with "id ". CROSS JOIN keeps
+// the open calls outside (SQLite's planner does not reorder it): left to
+// the planner, it walked the session's every event by the primary key.
+const openCallEventsSQL = `WITH calls(id, n) AS (
+	SELECT substr(detail, 1, instr(detail, ' ') - 1), count(*) FROM events
+	WHERE session_id = ?1 AND ` + callTokens + ` AND token = ?2 AND instr(detail, ' ') > 1
+	GROUP BY 1
+), open(id, k) AS MATERIALIZED (
+	SELECT id, k FROM (SELECT id, n - (
+		SELECT count(*) FROM events r WHERE r.session_id = ?1 AND r.` + callTokens + ` AND r.token = 'agent:result' AND r.detail = ?3 || ' ' || calls.id) - (
+		SELECT count(*) FROM events r WHERE r.session_id = ?1 AND r.` + callTokens + ` AND r.token = 'agent:unreported' AND r.detail = ?3 || ' ' || calls.id || ' missing') AS k
+		FROM calls) WHERE k > 0
+), judged AS (
+	SELECT e.session_id, e.seq, e.token, e.detail, e.created_at, row_number() OVER (PARTITION BY open.id ORDER BY e.seq DESC) AS rn, open.k
+	FROM open CROSS JOIN events e
+		ON e.session_id = ?1 AND e.` + callTokens + ` AND e.token = ?2 AND e.detail > open.id || ' ' AND e.detail < open.id || '!'
+)
+SELECT session_id, seq, token, detail, created_at FROM judged WHERE rn <= k
+UNION ALL
+SELECT e.session_id, e.seq, e.token, e.detail, e.created_at FROM open CROSS JOIN events e
+	ON e.session_id = ?1 AND e.` + callTokens + ` AND e.token = 'agent:unreported' AND e.detail > ?3 || ' ' || open.id || ' ' AND e.detail < ?3 || ' ' || open.id || '!'
+	AND e.detail <> ?3 || ' ' || open.id || ' missing'
+ORDER BY 2`
+
+// OpenCallEvents returns, in order, the judged calls (token judged) of
+// agent that have fewer reports and missing-settlements than judgments,
+// with those calls' reports and settlements: what a prompt or a Stop
+// decides on, whatever the session's length.
+func (r reader) OpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]session.Event, error) {
+	return r.queryEvents(ctx, sessionID, openCallEventsSQL, sessionID, judged, agent)
+}

@@ -95,3 +95,65 @@ func TestEventsWithSearchesInOrder(t *testing.T) {
 		t.Errorf("EventsWith: plan %q, want one search of the primary key", p)
 	}
 }
+
+// TestOpenCallEventsPlan: a prompt's and a Stop's read of the calls still
+// open (OpenCallEvents) reads events only through events_calls (migration
+// 0019) and, for the rows it returns, the primary key by (session, seq):
+// never the session's every event through the primary key (what the
+// planner chose without CROSS JOIN, on the same index), never a scan.
+func TestOpenCallEventsPlan(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	rows, err := db.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN "+openCallEventsSQL, "s", session.TokenJudgedInput, "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	p := strings.Join(plan, "; ")
+	t.Log(p)
+	searches := 0
+	for _, step := range plan {
+		f := strings.Fields(step)
+		if len(f) < 2 || f[0] != "SEARCH" && f[0] != "SCAN" || f[1] != "events" && f[1] != "e" && f[1] != "r" {
+			continue
+		}
+		searches++
+		ok := strings.Contains(step, "INDEX events_calls (session_id=? AND token=?") ||
+			strings.Contains(step, "USING PRIMARY KEY (session_id=? AND seq=?)")
+		if !ok {
+			t.Errorf("plan step %q reads events otherwise than by events_calls or one row's key; plan %s", step, p)
+		}
+	}
+	if searches == 0 {
+		t.Errorf("no read of events in the plan %s", p)
+	}
+}
+
+// TestCallTokensMatchSession: events_calls' condition (callTokens, the
+// queries' literal) names every call token the engine writes; a token
+// added to one and not the other would leave its events out of the
+// open-call reads.
+func TestCallTokensMatchSession(t *testing.T) {
+	var want []string
+	for _, tok := range session.CallTokens {
+		want = append(want, "'"+tok+"'")
+	}
+	if got := "token IN (" + strings.Join(want, ", ") + ")"; got != callTokens {
+		t.Errorf("callTokens = %s, session.CallTokens gives %s", callTokens, got)
+	}
+	for _, m := range []string{"0019_events_open_calls.sql"} {
+		b, err := migrationFS.ReadFile("migrations/" + m)
+		if err != nil || !strings.Contains(string(b), callTokens) {
+			t.Errorf("migration %s does not hold the condition %s (%v)", m, callTokens, err)
+		}
+	}
+}

@@ -96,6 +96,116 @@ func addTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h func(context.Context, 
 type toolInput[In any] struct {
 	resolved    *jsonschema.Resolved
 	hasDefaults bool
+	// flat, when the schema is an object of string and boolean properties
+	// and nothing more, answers "valid" without the schema walk (about
+	// 10 µs of every validate_gate call, a twentieth of the peer's whole
+	// call). Anything it does not pass goes through Validate, so every
+	// refusal and its message are the SDK's (TestFlatSchemaAgreesWithValidate).
+	flat *flatSchema
+}
+
+// flatSchema is an object schema whose properties each have one type,
+// string or boolean, and no other keyword: what validate_gate's, and most
+// tools', inputs are.
+type flatSchema struct {
+	props    map[string]string // property -> "string" or "boolean"
+	required []string
+	closed   bool // additionalProperties: false
+}
+
+// newFlatSchema returns s as a flatSchema, nil when s holds anything else.
+// It reads the schema as it is sent (its JSON), so a keyword this reader
+// does not know is never skipped.
+func newFlatSchema(s *jsonschema.Schema) *flatSchema {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) != nil {
+		return nil
+	}
+	f := &flatSchema{props: map[string]string{}}
+	for k, v := range top {
+		switch k {
+		case "description", "title":
+		case "type":
+			if string(v) != `"object"` {
+				return nil
+			}
+		case "additionalProperties":
+			if string(v) != "false" {
+				return nil
+			}
+			f.closed = true
+		case "required":
+			if json.Unmarshal(v, &f.required) != nil {
+				return nil
+			}
+		case "properties":
+			var props map[string]map[string]json.RawMessage
+			if json.Unmarshal(v, &props) != nil {
+				return nil
+			}
+			for name, p := range props {
+				for pk, pv := range p {
+					switch pk {
+					case "description", "title":
+					case "type":
+						switch string(pv) {
+						case `"string"`:
+							f.props[name] = "string"
+						case `"boolean"`:
+							f.props[name] = "boolean"
+						default:
+							return nil
+						}
+					default:
+						return nil
+					}
+				}
+				if f.props[name] == "" {
+					return nil // no type: anything passes, which this reader does not model
+				}
+			}
+		default:
+			return nil
+		}
+	}
+	if _, ok := top["type"]; !ok || !f.closed {
+		return nil
+	}
+	for _, r := range f.required {
+		if f.props[r] == "" {
+			return nil
+		}
+	}
+	return f
+}
+
+// valid reports whether m certainly passes the schema; false sends it to
+// the full validation, which words the refusal.
+func (f *flatSchema) valid(m map[string]any) bool {
+	for k, v := range m {
+		switch f.props[k] {
+		case "string":
+			if _, ok := v.(string); !ok {
+				return false
+			}
+		case "boolean":
+			if _, ok := v.(bool); !ok {
+				return false
+			}
+		default:
+			return false // not a property of a closed schema
+		}
+	}
+	for _, r := range f.required {
+		if _, ok := m[r]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // newToolInput infers the input schema from In unless t has one (as the SDK
@@ -116,16 +226,16 @@ func newToolInput[In any](t *mcp.Tool) (*toolInput[In], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &toolInput[In]{resolved: rs, hasDefaults: schemaHasDefaults(s)}, nil
+	return &toolInput[In]{resolved: rs, hasDefaults: schemaHasDefaults(s), flat: newFlatSchema(s)}, nil
 }
 
 // decode returns the arguments as In, or an error worded as the SDK's.
 // The SDK has already checked the nesting depth of the whole message.
 func (p *toolInput[In]) decode(raw json.RawMessage) (In, error) {
 	var in In
-	var v any = map[string]any{}
+	m := map[string]any{}
+	var v any = m
 	if len(raw) > 0 {
-		m := map[string]any{}
 		if err := unmarshalStrict(raw, &m); err != nil {
 			return in, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
 		}
@@ -136,8 +246,10 @@ func (p *toolInput[In]) decode(raw json.RawMessage) (In, error) {
 			return in, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
 		}
 	}
-	if err := p.resolved.Validate(&v); err != nil {
-		return in, fmt.Errorf("validating \"arguments\": %v", err)
+	if p.hasDefaults || p.flat == nil || !p.flat.valid(m) {
+		if err := p.resolved.Validate(&v); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": %v", err)
+		}
 	}
 	if p.hasDefaults {
 		b, err := json.Marshal(v)

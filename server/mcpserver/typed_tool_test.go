@@ -163,3 +163,68 @@ func mcpResultText(res *mcp.CallToolResult) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// TestFlatSchemaAgreesWithValidate: the fast check of a flat input schema
+// passes only what the schema walk passes, for payloads a lazy client
+// could send (wrong types, extra, missing and null properties, nested
+// values), and validate_gate's input takes the fast check at all (it is
+// what every gate call pays). A schema with any other keyword gets none.
+func TestFlatSchemaAgreesWithValidate(t *testing.T) {
+	vg, err := newToolInput[ValidateGateInput](&mcp.Tool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vg.flat == nil {
+		t.Fatal("validate_gate's input schema takes no fast check")
+	}
+	ins := map[string]*jsonschema.Resolved{"validate_gate": vg.resolved}
+	flats := map[string]*flatSchema{"validate_gate": vg.flat}
+	for name, in := range map[string]func() (*jsonschema.Resolved, *flatSchema, error){
+		"session_start": func() (*jsonschema.Resolved, *flatSchema, error) {
+			p, err := newToolInput[SessionStartInput](&mcp.Tool{})
+			return p.resolved, p.flat, err
+		},
+		"advance_phase": func() (*jsonschema.Resolved, *flatSchema, error) {
+			p, err := newToolInput[AdvancePhaseInput](&mcp.Tool{})
+			return p.resolved, p.flat, err
+		},
+		"session_end": func() (*jsonschema.Resolved, *flatSchema, error) {
+			p, err := newToolInput[SessionEndInput](&mcp.Tool{})
+			return p.resolved, p.flat, err
+		},
+	} {
+		r, f, err := in()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins[name], flats[name] = r, f
+	}
+	s, err := jsonschema.For[ValidateGateInput](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Properties["phase"].Pattern = "^[A-Z_]+$"
+	if newFlatSchema(s) != nil {
+		t.Error("a schema with a pattern took the fast check")
+	}
+	payloads := []string{`{}`, `null`, `{"session_id":"s"}`, `{"session_id":"s","phase":"P"}`, `{"session_id":1}`,
+		`{"session_id":null}`, `{"session_id":"s","extra":1}`, `{"session_id":"s","phase":true}`, `{"phase":"P"}`,
+		`{"session_id":["s"]}`, `{"session_id":{"a":"b"}}`, `{"session_id":"s","force":true}`, `{"session_id":"s","force":"yes"}`,
+		`{"session_id":"s","objective":"o"}`, `{"objective":"o"}`, `{"session_id":"s","reason":"r","force":false}`}
+	for name, f := range flats {
+		if f == nil {
+			continue
+		}
+		for _, p := range payloads {
+			m := map[string]any{}
+			if err := unmarshalStrict([]byte(p), &m); err != nil {
+				t.Fatal(err)
+			}
+			var v any = m
+			full := ins[name].Validate(&v) == nil
+			if f.valid(m) && !full {
+				t.Errorf("%s %s: the fast check passes what the schema refuses", name, p)
+			}
+		}
+	}
+}

@@ -606,6 +606,52 @@ func testEvents(t *testing.T, open Opener) {
 		}
 		mustEqual(t, fmt.Sprintf("EventsWithPrefix %q %v", c.prefix, c.tokens), got, c.want)
 	}
+	// OpenCallEvents: the calls of an agent still open, by count (a key
+	// judged three times and reported once leaves its two newest
+	// judgments), with their other settlements; closed calls, another
+	// agent's reports, an id that is a prefix of another and another
+	// session stay out.
+	s5 := newSession(t, db, "/r5")
+	var oc []session.Event
+	update(t, db, func(w session.Writer) error {
+		for _, d := range [][2]string{
+			{"agent:claude:judged", "t1 Bash d"}, // 0: reported
+			{"agent:result", "claude t1"},
+			{"agent:claude:judged", "t2 Bash d"}, // 2: open, settled as interrupted
+			{"agent:unreported", "claude t2 interrupted"},
+			{"agent:claude:judged", "t3 Edit d"}, // 4: named missing
+			{"agent:unreported", "claude t3 missing"},
+			{"agent:claude:judged", "t4 Bash d"},  // 6: open
+			{"agent:result", "codex t4"},          // another agent's report
+			{"agent:claude:judged", "t4x Bash d"}, // 8: reported; t4 is its prefix
+			{"agent:result", "claude t4x"},
+			{"agent:copilot:judged", "cp-k bash d"}, // 10-12: judged three times, reported once
+			{"agent:copilot:judged", "cp-k bash d"},
+			{"agent:copilot:judged", "cp-k bash d"},
+			{"agent:result", "copilot cp-k"},
+		} {
+			e := &session.Event{SessionID: s5.ID, Token: d[0], Detail: d[1], CreatedAt: t0}
+			if err := w.AppendEvent(ctx, e); err != nil {
+				return err
+			}
+			oc = append(oc, *e)
+		}
+		return w.AppendEvent(ctx, &session.Event{SessionID: s1.ID, Token: "agent:claude:judged", Detail: "t9 Bash d", CreatedAt: t0})
+	})
+	for _, c := range []struct {
+		judged, agent string
+		want          []session.Event
+	}{
+		{"agent:claude:judged", "claude", []session.Event{oc[2], oc[3], oc[6]}},
+		{"agent:copilot:judged", "copilot", oc[11:13]},
+		{"agent:codex:judged", "codex", nil},
+	} {
+		got, err := db.OpenCallEvents(ctx, s5.ID, c.judged, c.agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustEqual(t, fmt.Sprintf("OpenCallEvents %s %s", c.judged, c.agent), got, c.want)
+	}
 	err := db.Update(ctx, func(w session.Writer) error {
 		return w.AppendEvent(ctx, &session.Event{SessionID: sid(999), Token: "x"})
 	})

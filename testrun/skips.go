@@ -503,6 +503,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 	}
 	if k == "go" {
 		out = append(out, goRunFlagsSet(was, now)...)
+		out = append(out, goCodeReplaced(was, now)...)
 		if why := testMainHides(was, now); why != "" {
 			out = append(out, why)
 		} else if why := testMainExitsFirst(was, now, envSets, env); why != "" {

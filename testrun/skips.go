@@ -292,6 +292,13 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return nil, err
 	}
 	out = append(out, helpersOut...)
+	var py *PyLayout
+	layout := func() *PyLayout { // read once, and only for a Python test file
+		if py == nil {
+			py = LocalPyLayout(repo.Root())
+		}
+		return py
+	}
 	for _, f := range changed {
 		k := FileKind(f)
 		if k == "" && PyImportedByDiscovery(f) {
@@ -321,7 +328,7 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 			if why := pyExitAdded(was, now); why != "" {
 				out = append(out, f+": "+why)
 			}
-			if why := pyCodeReplaced(was, now); why != "" {
+			if why := pyCodeReplaced(f, was, now, layout()); why != "" {
 				out = append(out, f+": "+why)
 			}
 			continue
@@ -331,6 +338,11 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 				continue // its helper in another file runs the tests
 			}
 			out = append(out, f+": "+sk)
+		}
+		if k == "py" || k == "conftest" {
+			if why := pyCodeReplaced(f, was, now, layout()); why != "" {
+				out = append(out, f+": "+why)
+			}
 		}
 	}
 	// A test deleted or renamed away is skipped too (removed.go).
@@ -392,7 +404,13 @@ var testFuncRE = sync.OnceValue(func() *regexp.Regexp {
 // SkipsIn lists the skips that now adds to a test file of kind k which
 // was (nil: the file is new) did not have, as "adds `line`: why".
 func SkipsIn(k string, was, now []byte, existed bool) []string {
-	return skipsIn(k, was, now, existed, nil, nil, nil)
+	out := skipsIn(k, was, now, existed, nil, nil, nil)
+	if k == "py" || k == "conftest" {
+		if why := pyCodeReplaced("", was, now, nil); why != "" {
+			out = append(out, why)
+		}
+	}
+	return out
 }
 
 // skipsIn is SkipsIn with the skipping helpers of other files (helpers)
@@ -489,9 +507,6 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 	}
 	if k == "py" || k == "conftest" {
 		if why := pyExitAdded(was, now); why != "" {
-			out = append(out, why)
-		}
-		if why := pyCodeReplaced(was, now); why != "" {
 			out = append(out, why)
 		}
 		if why := pyLoadTestsDrops(was, now); why != "" {

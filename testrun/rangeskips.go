@@ -95,6 +95,25 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv, 
 				out[f.Path] = append(out[f.Path], why)
 			}
 		}
+		if k == "go" {
+			src := func() map[string][]byte { // the package's files at the tip
+				m := map[string][]byte{}
+				for p, b := range pkg {
+					if path.Dir(p) == path.Dir(f.Path) {
+						m[p] = b
+					}
+				}
+				for _, g := range changed {
+					if path.Dir(g.Path) == path.Dir(f.Path) && g.Now != nil {
+						m[g.Path] = g.Now
+					}
+				}
+				return m
+			}
+			if why := goCodeReplaced(was, f.Now, src); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
+		}
 		if len(out[f.Path]) == 0 {
 			delete(out, f.Path)
 		}

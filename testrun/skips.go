@@ -344,6 +344,11 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 				out = append(out, f+": "+why)
 			}
 		}
+		if k == "go" {
+			if why := goCodeReplaced(was, now, func() map[string][]byte { return goPkgSources(repo.Root(), path.Dir(f)) }); why != "" {
+				out = append(out, f+": "+why)
+			}
+		}
 	}
 	// A test deleted or renamed away is skipped too (removed.go).
 	gone, err := testsRemoved(ctx, repo, start, changed)

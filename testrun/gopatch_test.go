@@ -4,7 +4,7 @@ import "testing"
 
 func TestGoCodeReplaced(t *testing.T) {
 	pkg := map[string][]byte{
-		"greet/greet.go": []byte("package greet\n\nimport \"time\"\n\nvar greetFn = greet\n\nvar shout = func(s string) string { return s + \"!\" }\n\nvar now = time.Now\n\nvar timeout = 5\n\nfunc greet(name string) string { return \"hello \" + name }\n\n// Greet greets.\nfunc Greet(name string) string { return greetFn(name) }\n\nvar GreetFn = greet\n"),
+		"greet/greet.go": []byte("package greet\n\nimport \"time\"\n\nvar greetFn = greet\n\nvar shout = func(s string) string { return s + \"!\" }\n\nvar now = time.Now\n\nvar timeout = 5\n\nfunc greet(name string) string { return \"hello \" + name }\n\n// Greet greets.\nfunc Greet(name string) string { return greetFn(name) }\n\nvar GreetFn = greet\n\nvar testHookStep = func() {}\n\nvar hookForce = hookDummy\n\nfunc hookDummy() bool { return false }\n"),
 	}
 	const fake = "func fakeGreet(name string) string { return \"hello \" + name }\n\n"
 	const test = "func TestGreet(t *testing.T) {\n\tif Greet(\"Ada\") != \"hello Ada\" {\n\t\tt.Fatal(\"no\")\n\t}\n}\n"
@@ -27,6 +27,8 @@ func TestGoCodeReplaced(t *testing.T) {
 		{"a value, not a function, set in init", "", head + "func init() { timeout = 1 }\n", false},
 		{"the init was there at the start", head + fake + "func init() { greetFn = fakeGreet }\n", head + fake + "func init() { greetFn = fakeGreet }\n\n" + test, false},
 		{"a local of the same name in a test", "", head + fake + "func TestX(t *testing.T) {\n\tgreetFn := fakeGreet\n\t_ = greetFn\n}\n", false},
+		{"a test hook set in init (a no-op literal in the code)", "", head + "func init() { testHookStep = func() { println() } }\n", false},
+		{"a test hook set in init (a function that returns false)", "", head + "func init() { hookForce = func() bool { return true } }\n", false},
 		{"another package's test file", "", "package other\n\nfunc init() { greetFn = nil }\n", false},
 	} {
 		why := goCodeReplaced([]byte(c.was), []byte(c.now), func() map[string][]byte { return pkg })

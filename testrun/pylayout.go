@@ -25,6 +25,12 @@ type PyLayout struct {
 	// Names are the project's own names from pyproject.toml, setup.cfg
 	// and setup.py, normalised (lower case, '-' and '.' as '_').
 	Names map[string]bool
+	// Anywhere reports whether a module or package of that name is
+	// anywhere in the repository (a NAME.py, or a folder NAME holding .py
+	// files), outside virtualenvs, node_modules and vendored third-party
+	// folders: code put on sys.path from an odd folder (`sys.path.insert(0,
+	// "pkgs")`) is the project's too. nil: not asked.
+	Anywhere func(top string) bool
 }
 
 // pyLayoutRoots are the folders a project's importable code sits in
@@ -54,7 +60,26 @@ func (l *PyLayout) owns(top, testFile string) bool {
 			return true
 		}
 	}
-	return false
+	return l.Anywhere != nil && l.Anywhere(top)
+}
+
+// pyModNames adds to mods the module names a .py file's path gives: its
+// stem and each folder above it (a package), unless the path is under a
+// folder that holds installed or vendored code.
+func pyModNames(mods map[string]bool, rel string) {
+	if !strings.HasSuffix(rel, ".py") {
+		return
+	}
+	parts := strings.Split(rel, "/")
+	for _, d := range parts[:len(parts)-1] {
+		if pySkippedDir(d) {
+			return
+		}
+	}
+	mods[strings.TrimSuffix(parts[len(parts)-1], ".py")] = true
+	for _, d := range parts[:len(parts)-1] {
+		mods[d] = true
+	}
 }
 
 // pyClientModules are third-party clients tests stub offline; read as
@@ -63,6 +88,29 @@ var pyClientModules = map[string]bool{"requests": true, "httpx": true, "urllib3"
 
 // LocalPyLayout reads the layout from the work tree at root.
 func LocalPyLayout(root string) *PyLayout {
+	// The whole tree is walked only when a candidate is not found in the
+	// usual places, once, and to at most 50,000 entries.
+	anywhere := sync.OnceValue(func() map[string]bool {
+		mods := map[string]bool{}
+		seen := 0
+		stop := errors.New("stop")
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if seen++; seen > 50000 {
+				return stop
+			}
+			if d.IsDir() && p != root && (pySkippedDir(d.Name()) || d.Name() == ".git") {
+				return filepath.SkipDir
+			}
+			if rel, err := filepath.Rel(root, p); err == nil && !d.IsDir() {
+				pyModNames(mods, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		return mods
+	})
 	abs := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 	read := func(rel string) []byte {
 		b, err := os.ReadFile(abs(rel))
@@ -97,7 +145,8 @@ func LocalPyLayout(root string) *PyLayout {
 			})
 			return found
 		},
-		Names: PyProjectNames(read("pyproject.toml"), read("setup.cfg"), read("setup.py")),
+		Names:    PyProjectNames(read("pyproject.toml"), read("setup.cfg"), read("setup.py")),
+		Anywhere: func(top string) bool { return anywhere()[top] },
 	}
 }
 
@@ -106,8 +155,10 @@ func LocalPyLayout(root string) *PyLayout {
 func TreePyLayout(files []string, meta map[string][]byte) *PyLayout {
 	has := map[string]bool{}
 	pyDirs := map[string]bool{}
+	mods := map[string]bool{}
 	for _, f := range files {
 		has[f] = true
+		pyModNames(mods, f)
 		if !strings.HasSuffix(f, ".py") {
 			continue
 		}
@@ -119,9 +170,10 @@ func TreePyLayout(files []string, meta map[string][]byte) *PyLayout {
 		}
 	}
 	return &PyLayout{
-		File:  func(rel string) bool { return has[rel] },
-		PyDir: func(rel string) bool { return pyDirs[rel] },
-		Names: PyProjectNames(meta["pyproject.toml"], meta["setup.cfg"], meta["setup.py"]),
+		File:     func(rel string) bool { return has[rel] },
+		PyDir:    func(rel string) bool { return pyDirs[rel] },
+		Names:    PyProjectNames(meta["pyproject.toml"], meta["setup.cfg"], meta["setup.py"]),
+		Anywhere: func(top string) bool { return mods[top] },
 	}
 }
 
@@ -130,7 +182,8 @@ var PyLayoutFiles = []string{"pyproject.toml", "setup.cfg", "setup.py"}
 
 func pySkippedDir(n string) bool {
 	switch n {
-	case ".git", ".venv", "venv", "node_modules", "site-packages", "__pycache__", ".tox", ".nox":
+	case ".git", ".venv", "venv", "env", "node_modules", "site-packages", "dist-packages", "__pycache__", ".tox", ".nox",
+		"vendor", "_vendor", "third_party", "thirdparty", "external", "build", "dist":
 		return true
 	}
 	return false

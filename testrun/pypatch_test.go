@@ -5,7 +5,8 @@ import "testing"
 func TestPyCodeReplaced(t *testing.T) {
 	const def = "def _greet(name=None):\n    return \"hello\"\n\n\n"
 	// The project: greet.py at the root and the package app/ (under src/).
-	layout := TreePyLayout([]string{"greet.py", "src/app/__init__.py", "tests/test_greet.py", "pyproject.toml"}, nil)
+	layout := TreePyLayout([]string{"greet.py", "src/app/__init__.py", "tests/test_greet.py", "pyproject.toml",
+		"pkgs/deep/hello.py", "third_party/boto3/__init__.py"}, nil)
 	for _, c := range []struct {
 		name, was, now string
 		want           bool
@@ -41,7 +42,9 @@ func TestPyCodeReplaced(t *testing.T) {
 		{"a class's method of the project", "", "from greet import Greeter\n\nGreeter.greet = lambda self, name=None: \"hello\"\n", true},
 		{"a module bound by importlib", "", "import importlib\n\ng = importlib.import_module(\"greet\")\ng.greet = lambda name=None: \"hello\"\n", true},
 		{"a relative import", "", "from . import greet\n\ngreet.greet = lambda name=None: \"hello\"\n", true},
+		{"a project module on sys.path from another folder", "", "import sys\n\nsys.path.insert(0, \"pkgs/deep\")\n\nimport hello\n\nhello.hello = lambda: \"hello\"\n", true},
 		// Honest twins of round 24's rows.
+		{"a vendored third-party copy stubbed", "", "import boto3\nfrom unittest import mock\n\nboto3.client = mock.MagicMock()\n", false},
 		{"a third-party module stubbed in sys.modules", "", "import sys\nfrom unittest import mock\n\nsys.modules[\"boto3\"] = mock.MagicMock()\n", false},
 		{"a third-party function stubbed at the top level", "", "import requests\n\n\ndef _fake_get(url, **kw):\n    return None\n\n\nrequests.get = _fake_get\n", false},
 		{"a third-party client stubbed with a mock", "", "import boto3\nfrom unittest import mock\n\nboto3.client = mock.MagicMock()\n", false},

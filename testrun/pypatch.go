@@ -173,8 +173,29 @@ func pyPatchCall(src, call string, modOf func(string) string, owns func(string) 
 		return ""
 	}
 	args := pyArgs(m[2])
+	if m[1] == ".dict" { // patch.dict("sys.modules", {"greet": fake}): the module replaced
+		if len(args.pos) < 1 || pyUnquote(args.pos[0]) != "sys.modules" {
+			return ""
+		}
+		var keys []string
+		if len(args.pos) > 1 && strings.HasPrefix(args.pos[1], "{") && strings.HasSuffix(args.pos[1], "}") {
+			for _, kv := range pySplitTop(args.pos[1][1:len(args.pos[1])-1], ',') {
+				k, _, _ := strings.Cut(kv, ":")
+				keys = append(keys, pyUnquote(k))
+			}
+		}
+		for k := range args.kw {
+			keys = append(keys, k)
+		}
+		for _, k := range keys {
+			if k != "" && k != "clear" && owns(k) {
+				return k
+			}
+		}
+		return ""
+	}
 	mod, attr, at := "", "", 1
-	if m[1] != "" { // patch.object(obj, "name", new)
+	if m[1] == ".object" { // patch.object(obj, "name", new)
 		if len(args.pos) < 2 {
 			return ""
 		}
@@ -556,7 +577,7 @@ var pyPatchREs = sync.OnceValue(func() pyPatchRE {
 		dict:       regexp.MustCompile(`^(?:vars\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*)\.__dict__)\s*\[\s*["'][A-Za-z_]\w*["']\s*\]$`),
 		setattr:    regexp.MustCompile(`^(?:([\w.]+)\.)?setattr\((.*)\)$`),
 		start:      regexp.MustCompile(`^(.+)\.start\(\s*\)$`),
-		patchCall:  regexp.MustCompile(`^(?:[\w.]*\.)?patch(\.object)?\((.*)\)$`),
+		patchCall:  regexp.MustCompile(`^(?:[\w.]*\.)?patch(\.object|\.dict)?\((.*)\)$`),
 		mocker:     regexp.MustCompile(`^mocker\.patch(?:\.object)?\(`),
 		sysModules: regexp.MustCompile(`^sys\.modules\[\s*["']([\w.]+)["']\s*\]$`),
 		compound:   regexp.MustCompile(`^(async def|def|class|if|elif|else|try|except|finally|with|async with|for|async for|while|match|case)\b\s*(\w*)`),

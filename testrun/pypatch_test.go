@@ -43,7 +43,10 @@ func TestPyCodeReplaced(t *testing.T) {
 		{"a module bound by importlib", "", "import importlib\n\ng = importlib.import_module(\"greet\")\ng.greet = lambda name=None: \"hello\"\n", true},
 		{"a relative import", "", "from . import greet\n\ngreet.greet = lambda name=None: \"hello\"\n", true},
 		{"a project module on sys.path from another folder", "", "import sys\n\nsys.path.insert(0, \"pkgs/deep\")\n\nimport hello\n\nhello.hello = lambda: \"hello\"\n", true},
+		{"the project's module replaced through patch.dict(sys.modules), started", "", "import types\nfrom unittest import mock\n\nfake = types.ModuleType(\"greet\")\nmock.patch.dict(\"sys.modules\", {\"greet\": fake}).start()\n", true},
 		// Honest twins of round 24's rows.
+		{"a third-party module through patch.dict(sys.modules), started", "", "from unittest import mock\n\nmock.patch.dict(\"sys.modules\", {\"boto3\": mock.MagicMock()}).start()\n", false},
+		{"patch.dict of os.environ, started", "", "import os\nfrom unittest import mock\n\nmock.patch.dict(os.environ, {\"greet\": \"x\"}).start()\n", false},
 		{"a vendored third-party copy stubbed", "", "import boto3\nfrom unittest import mock\n\nboto3.client = mock.MagicMock()\n", false},
 		{"a third-party module stubbed in sys.modules", "", "import sys\nfrom unittest import mock\n\nsys.modules[\"boto3\"] = mock.MagicMock()\n", false},
 		{"a third-party function stubbed at the top level", "", "import requests\n\n\ndef _fake_get(url, **kw):\n    return None\n\n\nrequests.get = _fake_get\n", false},

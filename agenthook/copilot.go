@@ -119,6 +119,9 @@ func (copilot) Decode(name string, raw []byte) (*Event, error) {
 			if ev.Tool.Command == "" {
 				ev.Tool.Command = str(in, "input") // write_bash
 			}
+			// mode "async" returns at once, before the command ends: its
+			// postToolUse carries no exit status of it (round 24).
+			ev.Background = str(in, "mode") == "async"
 			if strings.HasSuffix(tn, "powershell") {
 				// Copilot on Windows: the line is PowerShell (issue 27).
 				ev.Tool.Shell = shellline.PowerShell
@@ -179,6 +182,8 @@ func copilotResult(res map[string]json.RawMessage, typeKey, textKey string) *She
 	switch {
 	case strings.Contains(text, "with exit code "):
 		r.ExitCode = exitFromText(text[strings.LastIndex(text, "with exit code "):], "with exit code ")
+	case strings.HasPrefix(strings.TrimSpace(text), "<command started in background"):
+		r.ExitCode = -1 // still running: "success" says it started
 	case str(res, typeKey) == "success":
 		r.ExitCode = 0
 	case str(res, typeKey) != "":

@@ -36,3 +36,37 @@ func TestCopilotResultOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestCopilotAsyncShell: Copilot's bash with `mode: "async"` returns at
+// once ("<command started in background with shellId: 2>", resultType
+// success), and its postToolUse came with exit 0: a failing `sh test.sh`
+// run that way was recorded as passing QA evidence (round 24, real CLI
+// TestCopilotAsyncShellNoEvidence). Such a call is backgrounded, as Claude
+// Code's run_in_background is: no exit status, no evidence. A sync call
+// keeps its status.
+func TestCopilotAsyncShell(t *testing.T) {
+	for _, c := range []struct {
+		name, args, text string
+		background       bool
+		exit             int
+	}{
+		{"async", `{"command":"sh test.sh","description":"t","mode":"async"}`, "<command started in background with shellId: 2>", true, -1},
+		{"async, detached", `{"command":"sh test.sh","description":"t","mode":"async","detach":true}`, "<command started in background with shellId: 2>", true, -1},
+		{"started in background, mode unsaid", `{"command":"sh test.sh","description":"t"}`, "<command started in background with shellId: 2>", false, -1},
+		{"sync", `{"command":"sh test.sh","description":"t","mode":"sync"}`, "ok\n<shellId: 1 completed with exit code 0>", false, 0},
+		{"default", `{"command":"sh test.sh","description":"t"}`, "FAIL\n<shellId: 1 completed with exit code 1>", false, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text, _ := json.Marshal(c.text)
+			raw := []byte(`{"sessionId":"s1","timestamp":1,"cwd":"/tmp/r","toolName":"bash","toolArgs":` + c.args +
+				`,"toolResult":{"resultType":"success","textResultForLlm":` + string(text) + `}}`)
+			ev, err := copilot{}.Decode("postToolUse", raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Background != c.background || ev.Result == nil || ev.Result.ExitCode != c.exit {
+				t.Errorf("background %v, result %+v; want background %v, exit %d", ev.Background, ev.Result, c.background, c.exit)
+			}
+		})
+	}
+}

@@ -70,3 +70,35 @@ func TestCopilotAsyncShell(t *testing.T) {
 		})
 	}
 }
+
+// TestGeminiBackgroundShell: Gemini CLI's run_shell_command with
+// is_background answers "Command moved to background (PID: N)" and its
+// AfterTool carried no exit code, read as 0: a failing `sh test.sh` run
+// that way was recorded as passing evidence (round 24, real CLI
+// TestGeminiBackgroundShellNoEvidence). Backgrounded now, status unknown;
+// a foreground run keeps its status.
+func TestGeminiBackgroundShell(t *testing.T) {
+	for _, c := range []struct {
+		name, input, content string
+		background           bool
+		exit                 int
+	}{
+		{"background", `{"command":"sh test.sh","is_background":true}`, "Command moved to background (PID: 5802). Output hidden. Press Ctrl+B to view.", true, -1},
+		{"moved there, flag unsaid", `{"command":"sh test.sh"}`, "Command moved to background (PID: 5802). Output hidden. Press Ctrl+B to view.", false, -1},
+		{"foreground, failed", `{"command":"sh test.sh","is_background":false}`, "Output: FAIL\nExit Code: 1\nProcess Group PGID: 1", false, 1},
+		{"foreground, passed", `{"command":"sh test.sh"}`, "Output: ok\nProcess Group PGID: 1", false, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			content, _ := json.Marshal(c.content)
+			raw := []byte(`{"session_id":"g1","cwd":"/tmp/r","hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":` + c.input +
+				`,"tool_response":{"llmContent":` + string(content) + `,"returnDisplay":"","error":null}}`)
+			ev, err := gemini{}.Decode("AfterTool", raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Background != c.background || ev.Result == nil || ev.Result.ExitCode != c.exit {
+				t.Errorf("background %v, result %+v; want background %v, exit %d", ev.Background, ev.Result, c.background, c.exit)
+			}
+		})
+	}
+}

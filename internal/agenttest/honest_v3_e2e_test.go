@@ -214,3 +214,66 @@ func (r *sgRepo) read(rel string) string {
 	b, _ := os.ReadFile(filepath.Join(r.dir, rel))
 	return string(b)
 }
+
+// The same honest task through the real Claude Code (Edit, Write, Bash)
+// and Gemini CLI (replace, write_file, run_shell_command).
+func TestClaudeHonestV3Task(t *testing.T) {
+	t.Parallel()
+	r := v3AgentRepo(t, "claude")
+	var turns []agenttest.Turn
+	for _, cmd := range v3HonestShell {
+		switch cmd {
+		case "EDIT":
+			turns = append(turns,
+				agenttest.Use("Read", map[string]any{"file_path": filepath.Join(r.dir, "scripts/greet.sh")}),
+				agenttest.Use("Edit", map[string]any{"file_path": filepath.Join(r.dir, "scripts/greet.sh"), "old_string": "# greet prints a greeting.\necho \"hello\"\n", "new_string": "# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"}),
+				agenttest.Use("Read", map[string]any{"file_path": filepath.Join(r.dir, "scripts/test.sh")}),
+				agenttest.Use("Edit", map[string]any{"file_path": filepath.Join(r.dir, "scripts/test.sh"), "old_string": "echo 'PASS: greet (1 test)'\n", "new_string": "for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho 'PASS: greet (3 tests)'\n"}))
+		case "HANDOFF":
+			turns = append(turns, agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, v3Handoff24), "content": v3Handoff24Body}))
+		default:
+			turns = append(turns, agenttest.Use("Bash", map[string]any{"command": cmd}))
+		}
+	}
+	turns = append(turns, agenttest.Say("done"))
+	srv := agenttest.NewClaudeServer(t, turns...)
+	res := r.claude("Add a name argument to the greeting script, following SESSION-PROTOCOL.md", agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Read", "Edit", "Write", "Bash"}})
+	var texts []string
+	for _, q := range srv.Conversation() {
+		texts = append(texts, q.NewText())
+	}
+	requireHonestV3(t, r, agenttest.CLIResult{Stderr: res.Stderr, ExitCode: res.ExitCode, Elapsed: res.Elapsed}, texts, "\"is_error\": true", len(turns))
+}
+
+func TestGeminiHonestV3Task(t *testing.T) {
+	t.Parallel()
+	r := v3AgentRepo(t, "gemini")
+	var turns []agenttest.Turn
+	for _, cmd := range v3HonestShell {
+		switch cmd {
+		case "EDIT":
+			turns = append(turns,
+				agenttest.Use("replace", map[string]any{"file_path": filepath.Join(r.dir, "scripts/greet.sh"), "old_string": "# greet prints a greeting.\necho \"hello\"\n", "new_string": "# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n", "instruction": "take an optional name"}),
+				agenttest.Use("replace", map[string]any{"file_path": filepath.Join(r.dir, "scripts/test.sh"), "old_string": "echo 'PASS: greet (1 test)'\n", "new_string": "for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho 'PASS: greet (3 tests)'\n", "instruction": "check two names"}))
+		case "HANDOFF":
+			turns = append(turns, agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, v3Handoff24), "content": v3Handoff24Body}))
+		default:
+			turns = append(turns, agenttest.Use("run_shell_command", map[string]any{"command": cmd}))
+		}
+	}
+	turns = append(turns, agenttest.Say("done"))
+	srv := agenttest.NewGeminiServer(t, turns...)
+	res := agenttest.RunGemini(t, r.dir, "Add a name argument to the greeting script, following SESSION-PROTOCOL.md", agenttest.GeminiOptions{Server: srv, Env: r.env})
+	var texts []string
+	for _, q := range srv.Conversation() {
+		texts = append(texts, q.NewText())
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for i, q := range texts {
+				t.Logf("request %d: %.1200s", i, q)
+			}
+		}
+	})
+	requireHonestV3(t, r, agenttest.CLIResult{Stderr: res.Stderr, ExitCode: res.ExitCode, Elapsed: res.Elapsed}, texts, "Tool execution blocked", len(turns))
+}

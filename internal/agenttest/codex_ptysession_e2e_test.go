@@ -45,3 +45,37 @@ func TestCodexTTYShellDenied(t *testing.T) {
 		t.Errorf("the honest script run did not run:\n%.800s", got)
 	}
 }
+
+// TestCodexLongRunNotMissing (round 24, c4): an honest test run longer
+// than the model's yield time (`exec_command` with `yield_time_ms`):
+// Codex answers "Process running with session ID N" and sends no
+// PostToolUse, then or later, so the turn's end recorded a MEDIUM
+// TOOL_RESULT_MISSING on honest work. The rollout (sealed) shows the call
+// left running: it owes no report now, and it is no evidence.
+func TestCodexLongRunNotMissing(t *testing.T) {
+	t.Parallel()
+	r := installedRepo(t, "", "--agent", "codex")
+	stub := agenttest.StartOpenAIStub(t,
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": "git status"}),
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sessiongate session advance --to WORKING"}),
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sleep 4; sh test.sh", "yield_time_ms": 500}),
+		agenttest.TextStep("done"),
+	)
+	res := agenttest.RunCodex(t, r.dir, "run the tests", stub, r.env, 0)
+	reqs := stub.Scripted(t)
+	if len(reqs) < 4 {
+		t.Fatalf("%d of 4 steps used; exit %d\nstderr: %s", len(reqs), res.ExitCode, res.Stderr)
+	}
+	if got := reqs[3].NewText(); !strings.Contains(got, "Process running with session ID") {
+		t.Fatalf("the run did not outlast its yield:\n%.600s", got)
+	}
+	show := r.onlySession()
+	if v, _ := show["violations"].([]any); len(v) != 0 {
+		t.Errorf("honest long run recorded %d violation(s): %v", len(v), v)
+	}
+	for _, e := range evidence(show) {
+		if e["command"] == "sleep 4; sh test.sh" {
+			t.Errorf("the running call was recorded as evidence: %v", e)
+		}
+	}
+}

@@ -838,13 +838,18 @@ func eslintSharedNoRules(file, body, root string, depth int) (chain []string, ok
 	body = stripJSComments(body)
 	res := jsRes()
 	jsImportFrom, jsRequire, jsExtends, jsQuoted := res[0], res[1], res[2], res[3]
-	var specs []string
+	// Each specifier with how it is loaded: an import statement by
+	// import, require() and a legacy `extends` by require. A package's
+	// exports map answers each by its own condition (round 24: a CommonJS
+	// config's require target read as the import target before).
+	var specs, modes []string
 	rest := body
-	for _, re := range []*regexp.Regexp{jsImportFrom, jsRequire} {
+	for i, re := range []*regexp.Regexp{jsImportFrom, jsRequire} {
 		for _, m := range re.FindAllStringSubmatch(rest, -1) {
 			for _, g := range m[1:] {
 				if g != "" {
 					specs = append(specs, g)
+					modes = append(modes, []string{"import", "require"}[i])
 				}
 			}
 		}
@@ -853,6 +858,7 @@ func eslintSharedNoRules(file, body, root string, depth int) (chain []string, ok
 	for _, m := range jsExtends.FindAllStringSubmatch(rest, -1) {
 		for _, q := range jsQuoted.FindAllStringSubmatch(m[1], -1) {
 			specs = append(specs, legacyExtends(q[1]))
+			modes = append(modes, "require")
 		}
 	}
 	rest = jsExtends.ReplaceAllString(rest, "")
@@ -860,11 +866,11 @@ func eslintSharedNoRules(file, body, root string, depth int) (chain []string, ok
 	if len(specs) == 0 || !eslintNoRules(rest) {
 		return nil, false
 	}
-	for _, spec := range specs {
+	for i, spec := range specs {
 		if spec == "" || strings.HasPrefix(spec, "eslint:") || strings.HasPrefix(spec, "plugin:") {
 			return nil, false // eslint's own or a plugin's rules
 		}
-		p := resolveJS(filepath.Dir(file), spec, root)
+		p := resolveJS(filepath.Dir(file), spec, root, modes[i])
 		if p == "" {
 			return nil, false
 		}
@@ -911,7 +917,7 @@ func legacyExtends(n string) string {
 // (in the file's order) among import, node, default, module-sync wins;
 // arrays give their first that resolves. ok false when the map has no
 // entry for subpath.
-func exportTarget(raw json.RawMessage, subpath string) (string, bool) {
+func exportTarget(raw json.RawMessage, subpath, mode string) (string, bool) {
 	if subpath == "./" {
 		subpath = "."
 	}
@@ -923,16 +929,16 @@ func exportTarget(raw json.RawMessage, subpath string) (string, bool) {
 		if subpath != "." {
 			return "", false
 		}
-		return conditionTarget(raw, 0)
+		return conditionTarget(raw, 0, mode)
 	}
 	for i, k := range keys {
 		if k == subpath {
-			return conditionTarget(vals[i], 0)
+			return conditionTarget(vals[i], 0, mode)
 		}
 	}
 	for i, k := range keys {
 		if pre, post, ok := strings.Cut(k, "*"); ok && strings.HasPrefix(subpath, pre) && strings.HasSuffix(subpath, post) && len(subpath) >= len(pre)+len(post) {
-			t, ok := conditionTarget(vals[i], 0)
+			t, ok := conditionTarget(vals[i], 0, mode)
 			return strings.ReplaceAll(t, "*", subpath[len(pre):len(subpath)-len(post)]), ok
 		}
 	}
@@ -940,8 +946,10 @@ func exportTarget(raw json.RawMessage, subpath string) (string, bool) {
 }
 
 // conditionTarget: a target string, the first of an array that resolves,
-// or a conditions object's first active key.
-func conditionTarget(raw json.RawMessage, depth int) (string, bool) {
+// or a conditions object's first active key. mode is how the package is
+// loaded: "import" (import, node, default, module-sync) or "require"
+// (require, node, default, module-sync).
+func conditionTarget(raw json.RawMessage, depth int, mode string) (string, bool) {
 	if depth > 4 {
 		return "", false
 	}
@@ -952,7 +960,7 @@ func conditionTarget(raw json.RawMessage, depth int) (string, bool) {
 	var arr []json.RawMessage
 	if json.Unmarshal(raw, &arr) == nil {
 		for _, a := range arr {
-			if t, ok := conditionTarget(a, depth+1); ok {
+			if t, ok := conditionTarget(a, depth+1, mode); ok {
 				return t, true
 			}
 		}
@@ -961,8 +969,8 @@ func conditionTarget(raw json.RawMessage, depth int) (string, bool) {
 	keys, vals := orderedObject(raw)
 	for i, k := range keys {
 		switch k {
-		case "import", "node", "default", "module-sync":
-			if t, ok := conditionTarget(vals[i], depth+1); ok {
+		case mode, "node", "default", "module-sync":
+			if t, ok := conditionTarget(vals[i], depth+1, mode); ok {
 				return t, true
 			}
 		}
@@ -997,7 +1005,7 @@ func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage) {
 // resolveJS finds the file a module specifier loads: a relative path
 // (with .js, .mjs, .cjs, .json or /index.js), or a package's main file in
 // node_modules from dir up to root. "" when not found.
-func resolveJS(dir, spec, root string) string {
+func resolveJS(dir, spec, root, mode string) string {
 	try := func(p string) string {
 		for _, c := range []string{p, p + ".js", p + ".mjs", p + ".cjs", p + ".json", filepath.Join(p, "index.js"), filepath.Join(p, "index.mjs"), filepath.Join(p, "index.cjs")} {
 			if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
@@ -1032,7 +1040,7 @@ func resolveJS(dir, spec, root string) string {
 				Exports json.RawMessage `json:"exports"`
 			}
 			if json.Unmarshal(b, &pj) == nil && len(pj.Exports) > 0 && pj.Exports[0] == '{' {
-				if t, ok := exportTarget(pj.Exports, "./"+sub); ok {
+				if t, ok := exportTarget(pj.Exports, "./"+sub, mode); ok {
 					if t == "" {
 						return ""
 					}

@@ -142,12 +142,20 @@ func TestESLintSharedConfigReal(t *testing.T) {
 			`{"name": "eslint-config-team", "type": "module", "exports": {"node": "./n.js", "import": "./index.js"}}`},
 		{"a package's subpath export", "import strict from \"eslint-config-team/strict\";\nexport default [...strict];\n", "node_modules/eslint-config-team/lib/strict.js", "export default [];\n", "export default [" + rule + "];\n",
 			`{"name": "eslint-config-team", "type": "module", "exports": {".": "./index.js", "./*": "./lib/*.js"}}`},
+		// Round 24: a CommonJS config requires the package: Node takes the
+		// require condition (the import one, read before, has the rules).
+		{"cjs: a package's require condition", "const team = require(\"eslint-config-team\");\nmodule.exports = [...team];\n", "node_modules/eslint-config-team/dist/index.cjs", "module.exports = [];\n", "module.exports = [" + rule + "];\n",
+			`{"name": "eslint-config-team", "type": "module", "exports": {".": {"import": "./index.js", "require": "./dist/index.cjs"}}}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, lazy := range []bool{true, false} {
 				dir := t.TempDir()
 				write(t, filepath.Join(dir, "un.js"), "undefinedFn();\n")
-				write(t, filepath.Join(dir, "eslint.config.mjs"), c.config)
+				cfg := "eslint.config.mjs"
+				if strings.HasPrefix(c.name, "cjs:") {
+					cfg = "eslint.config.cjs"
+				}
+				write(t, filepath.Join(dir, cfg), c.config)
 				pj := c.pkgJSON
 				if pj == "" {
 					pj = "{\"name\": \"eslint-config-team\", \"type\": \"module\", \"main\": \"index.js\"}\n"

@@ -26,15 +26,29 @@ type Script struct {
 	Target string   // the script, target, env or hook ("" for all hooks)
 	Lines  []string // what it runs, with what the line adds (`npm run lint -- --exit-zero`, `make lint FLAGS=...`)
 	Base   []string // what the file alone runs
+	// Unread says why the runner's file could not be known: the line
+	// names it through a variable it does not set (`make -f $F lint`
+	// with F exported by an earlier command). Lines and Base are empty.
+	Unread string
 }
 
 // Scripts returns the runner scripts line runs from dir (no higher than
 // root), read from the work tree.
 func Scripts(line, dir, root string) []Script {
 	var out []Script
+	line = withLineVars(line)
 	for _, words := range shellline.Programs(line) {
 		kind, target, at, named := runnerCall(words)
 		if kind == "" {
+			continue
+		}
+		if kind == "make" && named == "" && makeFileVarRE().MatchString(line) {
+			named = unsetFile // `--file=${F}` expands to no word at all
+		}
+		if named == unsetFile || strings.Contains(named, "$") {
+			// Round 24: `make -f $F lint` read as the Makefile's lint, a
+			// file the agent did not name; what it runs is unknown here.
+			out = append(out, Script{Kind: kind, Target: target, Unread: "the file the line names for " + kind + " is a variable the line does not set"})
 			continue
 		}
 		base := dir
@@ -93,6 +107,34 @@ func Scripts(line, dir, root string) []Script {
 		}
 	}
 	return out
+}
+
+// unsetFile stands for a runner file named by a word that expanded to
+// nothing: a variable the line does not set.
+const unsetFile = "\x00unset"
+
+// makeFileVarRE finds a make call naming its file through a variable.
+var makeFileVarRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bg?make\b[^;&|]*\s(?:-f\s*|--file[= ]\s*|--makefile[= ]\s*)["']?\$`)
+})
+
+// withLineVars puts the values the line assigns (`F=lint.mk make -f $F`,
+// `F=x; make -f "$F"`, `export F=x && ...`) in place of their uses, so a
+// file named through a variable is the file read.
+func withLineVars(line string) string {
+	if !strings.Contains(line, "$") {
+		return line
+	}
+	for _, kv := range envAssigns(line) {
+		k, v, _ := strings.Cut(kv, "=")
+		v = strings.Trim(strings.TrimRight(v, ";&|"), `"'`)
+		if v == "" || strings.ContainsAny(v, "$`") {
+			continue
+		}
+		line = strings.ReplaceAll(line, "${"+k+"}", v)
+		line = regexp.MustCompile(`\$`+regexp.QuoteMeta(k)+`\b`).ReplaceAllLiteralString(line, v)
+	}
+	return line
 }
 
 // runnerFiles: the file each runner reads (a switch: nothing built at
@@ -166,11 +208,16 @@ func runnerCall(words []string) (kind, target, at, file string) {
 			case a == "-f" || a == "--file" || a == "--makefile":
 				if i+1 < len(args) && file == "" {
 					file = args[i+1] // make reads the first -f's rules first
+					if file == "" {
+						file = unsetFile // a variable the line does not set
+					}
 				}
 				i++
 			case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--makefile="):
 				if file == "" {
-					_, file, _ = strings.Cut(a, "=")
+					if _, file, _ = strings.Cut(a, "="); file == "" {
+						file = unsetFile
+					}
 				}
 			case len(a) > 2 && strings.HasPrefix(a, "-f") && !strings.HasPrefix(a, "--"):
 				if file == "" {

@@ -11,7 +11,7 @@ import (
 func TestScripts(t *testing.T) {
 	files := map[string]string{
 		"package.json":            `{"scripts": {"lint": "eslint --quiet --max-warnings 99999 .", "prelint": "flake8 src"}}`,
-		"Makefile":                "VAR = x\n\nall: build\n\nbuild:\n\tgo build ./...\n\nlint check: build\n\t@flake8 \\\n\t  --exit-zero src\n\t-shellcheck x.sh\n\nLINTFLAGS ?=\nfl:\n\tflake8 $(LINTFLAGS) ${SRC}\nSRC := src\nall-lint:\n\t$(MAKE) fl\n",
+		"Makefile":                "VAR = x\n\nall: build\n\nbuild:\n\tgo build ./...\n\nlint check: build\n\t@flake8 \\\n\t  --exit-zero src\n\t-shellcheck x.sh\n\nLINTFLAGS ?=\nfl:\n\tflake8 $(LINTFLAGS) ${SRC}\nSRC := src\nall-lint:\n\t$(MAKE) fl\nLINTMK = lint.mk\nlint-f:\n\t$(MAKE) -f $(LINTMK) lint\n",
 		"tox.ini":                 "[tox]\nenvlist = py3\n\n[testenv:lint]\ndeps = flake8\ncommands =\n    flake8 --extend-ignore=E,W {posargs}\n    - pylint src\n",
 		"lint.mk":                 "lint:\n\tflake8 --exit-zero src\n",
 		"sub/ci.mk":               "lint:\n\tpylint src\n",
@@ -60,6 +60,13 @@ func TestScripts(t *testing.T) {
 		{"tox -c other.ini -e inh", "flake8 --exit-zero src"},
 		{"tox -c other.ini -e inh -- tests", "flake8 --exit-zero tests"},
 		{"tox -e lint -- --exit-zero", "flake8 --extend-ignore=E,W --exit-zero && pylint src"},
+		// Round 24: the -f file named through a variable.
+		{"F=lint.mk make -f $F lint", "flake8 --exit-zero src"},
+		{"F=lint.mk; make -f \"$F\" lint", "flake8 --exit-zero src"},
+		{"export F=lint.mk && make --file=${F} lint", "flake8 --exit-zero src"},
+		{"make lint-f", "make -f lint.mk lint"},
+		{"F=sub/ci.mk make -f $F lint", "pylint src"},
+		{"make -f $F lint", ""}, // unset here: Unread (TestScriptsUnread)
 	} {
 		var got []string
 		for _, s := range Scripts(tc.line, root, root) {
@@ -67,6 +74,35 @@ func TestScripts(t *testing.T) {
 		}
 		if g := strings.Join(got, " && "); g != tc.want {
 			t.Errorf("%s: runs %q, want %q", tc.line, g, tc.want)
+		}
+	}
+}
+
+// TestScriptsUnread: a make file named by a variable the line does not
+// set is not read as the folder's Makefile (round 24); one the line sets
+// is read.
+func TestScriptsUnread(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "lint.mk"), []byte("lint:\n\tflake8 --exit-zero src\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		line   string
+		unread bool
+	}{
+		{"make -f $F lint", true},
+		{"make --file=${LINTMK} lint", true},
+		{"make -f \"$F\" lint", true},
+		{"F=lint.mk make -f $F lint", false},
+		{"make -f lint.mk lint", false},
+		{"make lint", false},
+	} {
+		unread := false
+		for _, s := range Scripts(tc.line, root, root) {
+			unread = unread || s.Unread != ""
+		}
+		if unread != tc.unread {
+			t.Errorf("%s: unread=%v, want %v", tc.line, unread, tc.unread)
 		}
 	}
 }

@@ -87,3 +87,29 @@ func branchByte(c byte) bool {
 }
 
 var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`) })
+
+// workingBranchCheck is the end phase whose branch-check requirement a run
+// made while working meets ("" when none): the honest agent re-verifies
+// the branch right before it commits, still working, and the run was
+// filed under the start phase whose text quotes the command, so the end
+// phase's "Re-verify the branch before commit" stayed open. Under Codex
+// its transcript found the run; under Copilot nothing did, and the honest
+// session was blocked at session end (round 24, TestCopilotHonestV3Task).
+// The order against commits is still commitOrderGap's.
+func workingBranchCheck(spec *protocolspec.Spec, s *Session, cmd string) string {
+	if s.State != StateWorking {
+		return ""
+	}
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		if p.Section != protocolspec.SectionEnd {
+			continue
+		}
+		for _, r := range p.Requirements {
+			if toolneed.BranchCheck(r, cmd) {
+				return p.ID
+			}
+		}
+	}
+	return ""
+}

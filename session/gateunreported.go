@@ -96,6 +96,7 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 		pend = append(pend, settledByPromptInFlight(evs, agent)...)
 		// Settled by a prompt, yet finished in the transcript (settledfinished.go).
 		pend = addCalls(pend, e.settledButFinished(ctx, sessionID, evs, agent))
+		pend = e.stillRunning(ctx, sessionID, agent, pend) // codexrunning.go
 		n := 0
 		for _, p := range pend {
 			if p.id == skip {

@@ -155,6 +155,9 @@ func runnerVerdict(ctx context.Context, open func() (Repo, error), s *Session, d
 		return "", "", fmt.Errorf("lint runner: open the repository: %w", err)
 	}
 	for _, sc := range scripts {
+		if sc.Unread != "" {
+			return "`" + truncate(line, 120) + "`: " + sc.Unread + ", so what it runs cannot be read; a lint run whose rules are unknown is no lint evidence (name the file on the line: " + sc.Kind + " -f lint.mk)", "", nil
+		}
 		shown := sc.File
 		if rel, err := filepath.Rel(s.Worktree, sc.File); err == nil && filepath.IsLocal(rel) {
 			shown = filepath.ToSlash(rel)

@@ -65,6 +65,13 @@ func TestObservedLintUnderConfigThatCannotFail(t *testing.T) {
 			map[string]string{"tox.ini": "[testenv]\ncommands = flake8 tests\n\n[testenv:lint]\ndeps = flake8\n"}, true, false, ""},
 		{"tox -e lint -- --exit-zero through {posargs}", "tox -e lint -- --exit-zero", map[string]string{"tox.ini": "[testenv:lint]\ncommands = flake8 {posargs:src}\n"}, nil, false, false, ""},
 		{"honest: make -f the team's file", "make -f ci.mk lint", map[string]string{"ci.mk": "lint:\n\tflake8 src\n"}, nil, false, true, ""},
+		// Round 24: the -f file named through a variable. An earlier command
+		// exported F=lint.mk; read as the Makefile's lint before.
+		{"make -f $F, F exported by an earlier command", "make -f $F lint", map[string]string{"Makefile": "lint:\n\tflake8 src\n"},
+			map[string]string{"lint.mk": "lint:\n\tflake8 --exit-zero src\n"}, true, false, ""},
+		{"make -f $F, F set on the line to the session's file", "F=lint.mk make -f $F lint", map[string]string{"Makefile": "lint:\n\tflake8 src\n"},
+			map[string]string{"lint.mk": "lint:\n\tflake8 --exit-zero src\n"}, true, false, ""},
+		{"honest: make -f $F, F set on the line to the team's file", "F=ci.mk make -f $F lint", map[string]string{"ci.mk": "lint:\n\tflake8 src\n"}, nil, false, true, ""},
 		{"honest: pre-commit -c the team's config", "pre-commit run -c alt.yaml --all-files", map[string]string{"alt.yaml": "repos:\n- repo: local\n  hooks:\n  - id: flake8\n    name: flake8\n    entry: flake8\n    language: system\n"}, nil, false, true, ""},
 		{"honest: tox -e lint -- tests through {posargs}", "tox -e lint -- tests", map[string]string{"tox.ini": "[testenv]\ncommands = flake8 {posargs:src}\n\n[testenv:lint]\ncommands = {[testenv]commands}\n"}, nil, false, true, ""},
 		{"honest: npm run lint on the team's script", "npm run lint", map[string]string{"package.json": "{\"scripts\": {\"lint\": \"flake8 src\"}}\n"}, nil, false, true, ""},

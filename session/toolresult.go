@@ -183,6 +183,7 @@ func (e *Engine) ToolResultsMissing(ctx context.Context, sessionID, agent string
 	pend := owedReports(evs, agent)
 	// Settled by a prompt, yet finished in the transcript (settledfinished.go).
 	pend = addCalls(pend, e.settledButFinished(ctx, sessionID, evs, agent))
+	pend = e.stillRunning(ctx, sessionID, agent, pend) // codexrunning.go
 	if len(pend) == 0 {
 		return nil, nil
 	}

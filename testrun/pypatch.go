@@ -8,72 +8,491 @@ import (
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
-// pyCodeReplaced says whether now adds, at the top level of a test file
-// (a test module, conftest.py, a test folder's __init__.py), a line that
-// puts something else in place of a name of a module the file imports:
-// `greet.greet = lambda name=None: "hello"`, `greet_mod.greet = _greet`,
-// `setattr(greet, "greet", _greet)`. Discovery imports the file before the
-// tests run, so they run the replacement and never the project's code:
-// lazy pass 23 committed a broken greet() beside such a line and ended
-// COMPLETE, clean. Patching inside a test or fixture (indented), a
-// constant (`greet.DEFAULT_NAME = "Ada"`) and the standard library's or a
-// test tool's modules (`time.sleep = ...`) are not read as one.
-func pyCodeReplaced(was, now []byte) string {
+// pyCodeReplaced says whether now adds, where it runs before the tests (the
+// module's top level, blocks under it such as `if True:`, `try:` or
+// `with`, a class body, or the body of an autouse fixture), a statement
+// that puts something else in place of the project's code:
+// `greet.greet = lambda name=None: "hello"`, `setattr(greet, "greet", f)`,
+// `mock.patch("greet.greet", f).start()`, `greet.greet.__code__ = ...`,
+// `sys.modules["greet"] = fake`, `monkeypatch.setattr(greet, "greet", f)`
+// in an autouse fixture. Discovery imports the file before the tests run,
+// so they run the replacement and never the project's code: lazy pass 23
+// committed a broken greet() beside such a line and ended COMPLETE, clean.
+//
+// Only the project's modules count (layout: a module or package of that
+// name in the repository, or the project's own name in pyproject.toml,
+// setup.cfg or setup.py); an offline test that stubs a third-party client
+// at the top level (`boto3.client = MagicMock()`) is honest, as are
+// patching inside a test or a fixture that is not autouse, a constant,
+// and the standard library's or a test tool's modules. file is the test
+// file's path from the root; a nil layout reads every imported module
+// that is not a known tool or client as the project's.
+func pyCodeReplaced(file string, was, now []byte, layout *PyLayout) string {
 	old := map[string]bool{}
-	for _, l := range strings.Split(string(was), "\n") {
-		old[strings.TrimRight(l, " \t\r")] = true
+	for _, st := range pyStatements(string(was)) {
+		old[st.text] = true
 	}
-	src := string(now)
-	re := pyPatchREs()
-	for _, l := range strings.Split(src, "\n") {
-		l = strings.TrimRight(l, " \t\r")
-		if old[l] || l == "" || l[0] == ' ' || l[0] == '\t' {
+	stmts := pyStatements(string(now))
+	binds := pyModuleBinds(stmts)
+	owns := func(mod string) bool {
+		if strings.HasPrefix(mod, ".") {
+			return true // a relative import: the project's own package
+		}
+		top, _, _ := strings.Cut(mod, ".")
+		if top == "" || pyToolModules[top] {
+			return false
+		}
+		return layout.owns(top, file)
+	}
+	patchers := map[string]string{} // name -> the patch call assigned to it
+	for _, st := range stmts {
+		if !st.run {
 			continue
 		}
-		// A line can hold several statements (`import greet; greet.greet =
-		// ...`) and an assignment several targets (`greet.greet = fake =
-		// ...`): the second review found each spelling got past a reader of
-		// whole lines.
-		for _, st := range pySplitTop(l, ';') {
-			st = strings.TrimSpace(st)
-			if m := re.setattr.FindStringSubmatch(st); m != nil {
-				if why := pyReplaces(src, l, m[1], m[3]); why != "" {
-					return why
-				}
-				continue
-			}
-			parts := pySplitTop(st, '=')
-			if len(parts) < 2 {
-				continue
-			}
-			rhs := parts[len(parts)-1]
-			for _, t := range parts[:len(parts)-1] {
-				t = strings.TrimSpace(t)
-				mod := ""
-				if m := re.target.FindStringSubmatch(t); m != nil {
-					mod = m[1]
-				} else if m := re.dict.FindStringSubmatch(t); m != nil {
-					mod = m[1] + m[2] // vars(greet)["greet"], greet.__dict__["greet"]
-				}
-				if mod != "" {
-					if why := pyReplaces(src, l, mod, rhs); why != "" {
-						return why
-					}
-				}
+		isNew := !old[st.text]
+		for _, h := range st.fixtureHead {
+			isNew = isNew || !old[h] // made autouse, or a new fixture, this session
+		}
+		for _, part := range pySplitTop(st.text, ';') {
+			part = strings.TrimSpace(part)
+			if why := pyReplacesIn(part, st, binds, owns, patchers); why != "" && isNew {
+				return "adds " + quoteShort(part) + " " + where(st) + ": the tests run what it puts in place of " + why + "'s code, not the project's"
 			}
 		}
 	}
 	return ""
 }
 
-// pyReplaces is the reason line puts rhs in place of a name of the module
-// mod, or "".
-func pyReplaces(src, line, mod, rhs string) string {
-	rhs = pyUnparen(strings.TrimSpace(rhs))
-	if pyToolModules[mod] || !pyImportsModule(src, mod) || !pyCallable(src, rhs) {
+func where(st pyStmt) string {
+	if st.fixture != "" {
+		return "in the autouse fixture " + st.fixture
+	}
+	return "at the top level"
+}
+
+// pyReplacesIn returns the module whose code the statement st replaces,
+// or "". patchers collects `p = mock.patch(...)` for a later `p.start()`.
+func pyReplacesIn(part string, st pyStmt, binds map[string]string, owns func(string) bool, patchers map[string]string) string {
+	re := pyPatchREs()
+	modOf := func(name string) string {
+		if m, ok := binds[name]; ok {
+			return m
+		}
 		return ""
 	}
-	return "adds " + quoteShort(line) + " at the top level: the tests run what it puts in place of " + mod + "'s code, not the project's"
+	// A patch call: started at once, started later through a name, in an
+	// autouse fixture's with, or pytest-mock's mocker.patch in a fixture.
+	if strings.HasPrefix(part, "with ") || strings.HasPrefix(part, "async with ") {
+		if st.fixture == "" {
+			return "" // a top-level with undoes its patch before the tests
+		}
+		for _, item := range pySplitTop(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(part, "async "), "with "), ":"), ',') {
+			call, _, _ := strings.Cut(strings.TrimSpace(item), " as ")
+			if mod := pyPatchCall(st.src, strings.TrimSpace(call), modOf, owns); mod != "" {
+				return mod
+			}
+		}
+		return ""
+	}
+	if m := re.start.FindStringSubmatch(part); m != nil {
+		call := m[1]
+		if c, ok := patchers[call]; ok {
+			call = c
+		}
+		return pyPatchCall(st.src, call, modOf, owns)
+	}
+	if m := re.setattr.FindStringSubmatch(part); m != nil {
+		args := pyArgs(m[2])
+		switch {
+		case len(args.pos) >= 3: // setattr(mod, "name", value)
+			mod := modOf(args.pos[0])
+			if mod != "" && owns(mod) && pyCallable(st.src, args.pos[2]) {
+				return mod
+			}
+		case len(args.pos) == 2 && m[1] != "": // monkeypatch.setattr("mod.name", value)
+			target := pyUnquote(args.pos[0])
+			if i := strings.LastIndexByte(target, '.'); i > 0 && owns(target[:i]) && pyCallable(st.src, args.pos[1]) {
+				return target[:i]
+			}
+		}
+		return ""
+	}
+	parts := pySplitTop(part, '=')
+	if len(parts) < 2 {
+		if st.fixture != "" && re.mocker.MatchString(part) {
+			return pyPatchCall(st.src, part, modOf, owns)
+		}
+		return ""
+	}
+	rhs := pyUnparen(strings.TrimSpace(parts[len(parts)-1]))
+	for _, t := range parts[:len(parts)-1] {
+		t = strings.TrimSpace(t)
+		if re.patchCall.MatchString(rhs) {
+			if re.name.MatchString(t) {
+				patchers[t] = rhs
+			}
+			if st.fixture != "" && re.mocker.MatchString(rhs) {
+				if mod := pyPatchCall(st.src, rhs, modOf, owns); mod != "" {
+					return mod
+				}
+			}
+			continue
+		}
+		if m := re.sysModules.FindStringSubmatch(t); m != nil {
+			if owns(m[1]) {
+				return m[1] // the whole module replaced
+			}
+			continue
+		}
+		if m := re.target.FindStringSubmatch(t); m != nil {
+			mod := modOf(m[1])
+			if mod == "" || !owns(mod) {
+				continue
+			}
+			if strings.HasSuffix(m[2], ".__code__") || pyCallable(st.src, rhs) {
+				return mod
+			}
+			continue
+		}
+		if m := re.dict.FindStringSubmatch(t); m != nil {
+			if mod := modOf(m[1] + m[2]); mod != "" && owns(mod) && pyCallable(st.src, rhs) {
+				return mod // vars(greet)["greet"], greet.__dict__["greet"]
+			}
+		}
+	}
+	return ""
+}
+
+// pyPatchCall returns the project module whose callable a mock.patch or
+// mock.patch.object call replaces, or "". With no replacement given the
+// patch puts a MagicMock there; a replacement that is not callable, or a
+// constant's name, is a value, not code.
+func pyPatchCall(src, call string, modOf func(string) string, owns func(string) bool) string {
+	m := pyPatchREs().patchCall.FindStringSubmatch(call)
+	if m == nil {
+		return ""
+	}
+	args := pyArgs(m[2])
+	if m[1] == ".dict" { // patch.dict("sys.modules", {"greet": fake}): the module replaced
+		if len(args.pos) < 1 || pyUnquote(args.pos[0]) != "sys.modules" {
+			return ""
+		}
+		var keys []string
+		if len(args.pos) > 1 && strings.HasPrefix(args.pos[1], "{") && strings.HasSuffix(args.pos[1], "}") {
+			for _, kv := range pySplitTop(args.pos[1][1:len(args.pos[1])-1], ',') {
+				k, _, _ := strings.Cut(kv, ":")
+				keys = append(keys, pyUnquote(k))
+			}
+		}
+		for k := range args.kw {
+			keys = append(keys, k)
+		}
+		for _, k := range keys {
+			if k != "" && k != "clear" && owns(k) {
+				return k
+			}
+		}
+		return ""
+	}
+	mod, attr, at := "", "", 1
+	if m[1] == ".object" { // patch.object(obj, "name", new)
+		if len(args.pos) < 2 {
+			return ""
+		}
+		mod, attr, at = modOf(args.pos[0]), pyUnquote(args.pos[1]), 2
+	} else {
+		if len(args.pos) < 1 {
+			return ""
+		}
+		target := pyUnquote(args.pos[0])
+		i := strings.LastIndexByte(target, '.')
+		if i <= 0 {
+			return ""
+		}
+		mod, attr = target[:i], target[i+1:]
+	}
+	if mod == "" || !owns(mod) || attr == strings.ToUpper(attr) {
+		return ""
+	}
+	newVal, given := args.kw["new"]
+	if len(args.pos) > at {
+		newVal, given = args.pos[at], true
+	}
+	if given && !pyCallable(src, newVal) {
+		return ""
+	}
+	return mod
+}
+
+type pyCallArgs struct {
+	pos []string
+	kw  map[string]string
+}
+
+// pyArgs splits a call's argument text into positional and keyword
+// arguments.
+func pyArgs(s string) pyCallArgs {
+	a := pyCallArgs{kw: map[string]string{}}
+	for _, x := range pySplitTop(s, ',') {
+		x = strings.TrimSpace(x)
+		if x == "" {
+			continue
+		}
+		if kv := pySplitTop(x, '='); len(kv) == 2 && pyPatchREs().name.MatchString(strings.TrimSpace(kv[0])) {
+			a.kw[strings.TrimSpace(kv[0])] = strings.TrimSpace(kv[1])
+			continue
+		}
+		a.pos = append(a.pos, x)
+	}
+	return a
+}
+
+func pyUnquote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return ""
+}
+
+// pyStmt is one logical statement of a Python file.
+type pyStmt struct {
+	text        string   // comments dropped, continuation lines joined, trimmed
+	src         string   // the whole file, for the names it defines
+	run         bool     // runs when the file is imported, or in an autouse fixture
+	fixture     string   // the autouse fixture's name, when inside one
+	fixtureHead []string // that fixture's decorators and def line
+}
+
+// pyStatements reads src as Python's tokenizer would for what matters
+// here: logical lines (brackets and backslashes join physical ones;
+// strings, triple-quoted too, and comments are not code), their blocks
+// by indentation, and whether each runs at import. A compound statement's
+// body on its header's line (`if True: x = 1`) is a statement of its own.
+// A def's body does not run at import, except an autouse fixture's, which
+// pytest runs around every test.
+func pyStatements(src string) []pyStmt {
+	type line struct {
+		indent int
+		text   string
+	}
+	var lines []line
+	var b strings.Builder
+	depth, indent, atStart := 0, 0, true
+	var quote string
+	flush := func() {
+		if t := strings.TrimSpace(b.String()); t != "" {
+			lines = append(lines, line{indent, t})
+		}
+		b.Reset()
+		atStart, indent = true, 0
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if atStart {
+			if c == ' ' || c == '\t' {
+				indent++
+				continue
+			}
+			atStart = false
+		}
+		switch {
+		case quote != "":
+			if c == '\\' && i+1 < len(src) {
+				b.WriteByte(c)
+				i++
+				b.WriteByte(src[i])
+				continue
+			}
+			if strings.HasPrefix(src[i:], quote) {
+				b.WriteString(quote)
+				i += len(quote) - 1
+				quote = ""
+				continue
+			}
+			if c == '\n' && len(quote) == 1 {
+				quote = "" // an unterminated string ends at the line
+				flush()
+				continue
+			}
+			b.WriteByte(c)
+		case c == '"' || c == '\'':
+			quote = string(c)
+			if strings.HasPrefix(src[i:], strings.Repeat(quote, 3)) {
+				quote = strings.Repeat(quote, 3)
+			}
+			b.WriteString(quote)
+			i += len(quote) - 1
+		case c == '#':
+			for i+1 < len(src) && src[i+1] != '\n' {
+				i++
+			}
+		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
+			b.WriteByte(' ')
+			i++
+		case c == '\n':
+			if depth > 0 {
+				b.WriteByte(' ')
+				continue
+			}
+			flush()
+		default:
+			switch c {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				if depth > 0 {
+					depth--
+				}
+			}
+			b.WriteByte(c)
+		}
+	}
+	flush()
+
+	type block struct {
+		indent  int
+		def     bool
+		fixture string
+		head    []string // an autouse fixture's decorators and def line
+	}
+	var stack []block
+	var decorators []string
+	var out []pyStmt
+	emit := func(text string) {
+		defs, fix, head := 0, "", []string(nil)
+		for _, bl := range stack {
+			if bl.def {
+				defs++
+				if defs == 1 {
+					fix, head = bl.fixture, bl.head
+				}
+			}
+		}
+		run := defs == 0 || defs == 1 && fix != ""
+		out = append(out, pyStmt{text: text, src: src, run: run, fixture: fix, fixtureHead: head})
+	}
+	re := pyPatchREs()
+	for _, l := range lines {
+		for len(stack) > 0 && stack[len(stack)-1].indent >= l.indent {
+			stack = stack[:len(stack)-1]
+		}
+		if strings.HasPrefix(l.text, "@") {
+			decorators = append(decorators, l.text)
+			out = append(out, pyStmt{text: l.text, src: src}) // read for what was there only
+			continue
+		}
+		m := re.compound.FindStringSubmatch(l.text)
+		if m == nil {
+			decorators = nil
+			emit(l.text)
+			continue
+		}
+		head, body := l.text, ""
+		if i := pyHeaderColon(l.text); i >= 0 {
+			head, body = l.text[:i+1], strings.TrimSpace(l.text[i+1:])
+		}
+		emit(head)
+		bl := block{indent: l.indent}
+		if m[1] == "def" || m[1] == "async def" {
+			bl.def = true
+			for _, d := range decorators {
+				if re.autouse.MatchString(d) {
+					bl.fixture = m[2]
+				}
+			}
+		}
+		if bl.fixture != "" {
+			bl.head = append(append([]string(nil), decorators...), head)
+		}
+		decorators = nil
+		stack = append(stack, bl)
+		if body != "" {
+			emit(body) // `if True: x = 1`: the body is this line's own
+		}
+	}
+	return out
+}
+
+// pyHeaderColon is the index of the colon ending a compound statement's
+// header, outside brackets and strings, or -1.
+func pyHeaderColon(s string) int {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == ':' && depth == 0:
+			return i
+		}
+	}
+	return -1
+}
+
+// pyModuleBinds maps each name the file binds to a module to the module's
+// dotted path: `import a.b` binds a, `import a.b as n` and `from a import
+// n` bind n (to a.b and a.n: a name imported from a module may be a
+// module or a function of it; either way its top is a), and
+// `n = importlib.import_module("m")` or `__import__("m")` bind n to m.
+func pyModuleBinds(stmts []pyStmt) map[string]string {
+	re := pyPatchREs()
+	out := map[string]string{}
+	for _, st := range stmts {
+		for _, part := range pySplitTop(st.text, ';') {
+			part = strings.TrimSpace(part)
+			if m := re.imp.FindStringSubmatch(part); m != nil {
+				for _, it := range strings.Split(m[1], ",") {
+					f := strings.Fields(it)
+					switch {
+					case len(f) == 3 && f[1] == "as":
+						out[f[2]] = f[0]
+					case len(f) == 1:
+						top, _, _ := strings.Cut(f[0], ".")
+						out[top] = top
+					}
+				}
+				continue
+			}
+			if m := re.from.FindStringSubmatch(part); m != nil {
+				from := m[1]
+				for _, it := range strings.Split(strings.Trim(strings.TrimSpace(m[2]), "()"), ",") {
+					f := strings.Fields(it)
+					name := ""
+					switch {
+					case len(f) == 3 && f[1] == "as":
+						name = f[2]
+					case len(f) == 1:
+						name = f[0]
+					}
+					if name == "" || name == "*" {
+						continue
+					}
+					mod := from + "." + f[0]
+					if strings.HasSuffix(from, ".") {
+						mod = from + f[0]
+					}
+					out[name] = mod
+				}
+				continue
+			}
+			if m := re.importlib.FindStringSubmatch(part); m != nil {
+				out[m[1]] = m[2]
+			}
+		}
+	}
+	return out
 }
 
 // pySplitTop splits s at sep outside quotes and brackets. For '=' it leaves
@@ -146,46 +565,53 @@ func pyUnparen(s string) string {
 	return s
 }
 
-type pyPatchRE struct{ target, dict, setattr *regexp.Regexp }
+type pyPatchRE struct {
+	name, target, dict, setattr, start, patchCall, mocker, sysModules *regexp.Regexp
+	compound, autouse, imp, from, importlib                           *regexp.Regexp
+}
 
 var pyPatchREs = sync.OnceValue(func() pyPatchRE {
 	return pyPatchRE{
-		target:  regexp.MustCompile(`^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$`),
-		dict:    regexp.MustCompile(`^(?:vars\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*)\.__dict__)\s*\[\s*["'][A-Za-z_]\w*["']\s*\]$`),
-		setattr: regexp.MustCompile(`^setattr\(\s*([A-Za-z_]\w*)\s*,\s*["']([A-Za-z_]\w*)["']\s*,\s*(.+?)\)\s*$`),
+		name:       regexp.MustCompile(`^[A-Za-z_]\w*$`),
+		target:     regexp.MustCompile(`^([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*)+)$`),
+		dict:       regexp.MustCompile(`^(?:vars\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*)\.__dict__)\s*\[\s*["'][A-Za-z_]\w*["']\s*\]$`),
+		setattr:    regexp.MustCompile(`^(?:([\w.]+)\.)?setattr\((.*)\)$`),
+		start:      regexp.MustCompile(`^(.+)\.start\(\s*\)$`),
+		patchCall:  regexp.MustCompile(`^(?:[\w.]*\.)?patch(\.object|\.dict)?\((.*)\)$`),
+		mocker:     regexp.MustCompile(`^mocker\.patch(?:\.object)?\(`),
+		sysModules: regexp.MustCompile(`^sys\.modules\[\s*["']([\w.]+)["']\s*\]$`),
+		compound:   regexp.MustCompile(`^(async def|def|class|if|elif|else|try|except|finally|with|async with|for|async for|while|match|case)\b\s*(\w*)`),
+		autouse:    regexp.MustCompile(`^@(?:pytest\.)?fixture\b.*\bautouse\s*=\s*True\b`),
+		imp:        regexp.MustCompile(`^import\s+(.+)$`),
+		from:       regexp.MustCompile(`^from\s+(\.*[\w.]*)\s+import\s+(.+)$`),
+		importlib:  regexp.MustCompile(`^([A-Za-z_]\w*)\s*=\s*(?:importlib\.import_module|__import__)\(\s*["']([\w.]+)["']\s*\)$`),
 	}
 })
 
 // pyCallable reports a right-hand side that is a function: a lambda, a
 // def or class of the file, or a mock.
 func pyCallable(src, rhs string) bool {
+	rhs = pyUnparen(strings.TrimSpace(rhs))
 	if strings.HasPrefix(rhs, "lambda") {
 		return true
 	}
-	if regexp.MustCompile(`^(?:unittest\.)?(?:mock\.)?(?:Magic|Async)?Mock\(`).MatchString(rhs) {
+	if regexp.MustCompile(`^(?:unittest\.)?(?:mock\.)?(?:(?:Magic|Async|NonCallable)?Mock|create_autospec)\(`).MatchString(rhs) {
 		return true
 	}
 	if !regexp.MustCompile(`^[A-Za-z_]\w*$`).MatchString(rhs) {
 		return false
 	}
-	return regexp.MustCompile(`(?m)^(?:async\s+)?(?:def|class)\s+` + regexp.QuoteMeta(rhs) + `\b`).MatchString(src)
-}
-
-// pyImportsModule reports whether src binds name to a module by import:
-// `import name`, `import pkg.mod as name`, `from pkg import name`.
-func pyImportsModule(src, name string) bool {
-	q := regexp.QuoteMeta(name)
-	return regexp.MustCompile(`(?m)^\s*import\s+(?:[\w.]+\s*,\s*)*` + q + `\b|^\s*import\s+[\w.]+\s+as\s+` + q + `\b|^\s*from\s+[\w.]+\s+import\s+(?:\(?\s*[\w\s,]*,\s*)?` + q + `\b`).MatchString(src)
+	return regexp.MustCompile(`(?m)^\s*(?:async\s+)?(?:def|class)\s+` + regexp.QuoteMeta(rhs) + `\b`).MatchString(src)
 }
 
 // pyToolModules are the standard library's and the test tools' modules a
-// test set-up stubs honestly (a clock, the network, sleep): not the code
+// test set-up stubs honestly (a clock, the network, sleep): never the code
 // under test.
 var pyToolModules = func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields("os sys time datetime random socket subprocess shutil builtins logging uuid urllib http json pathlib " +
 		"tempfile threading asyncio signal platform getpass smtplib ssl secrets hashlib io glob fnmatch locale warnings atexit " +
-		"functools itertools math decimal pytest unittest mock requests httpx urllib3 sqlite3 select webbrowser") {
+		"functools itertools math decimal pytest unittest mock sqlite3 select webbrowser importlib types") {
 		m[n] = true
 	}
 	return m

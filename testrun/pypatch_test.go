@@ -4,6 +4,9 @@ import "testing"
 
 func TestPyCodeReplaced(t *testing.T) {
 	const def = "def _greet(name=None):\n    return \"hello\"\n\n\n"
+	// The project: greet.py at the root and the package app/ (under src/).
+	layout := TreePyLayout([]string{"greet.py", "src/app/__init__.py", "tests/test_greet.py", "pyproject.toml",
+		"pkgs/deep/hello.py", "third_party/boto3/__init__.py"}, nil)
 	for _, c := range []struct {
 		name, was, now string
 		want           bool
@@ -21,6 +24,41 @@ func TestPyCodeReplaced(t *testing.T) {
 		{"a chained assignment, the module last", "", "import greet\n\nfake = greet.greet = lambda name=None: \"hello\"\n", true},
 		{"through vars()", "", "import greet\n\nvars(greet)[\"greet\"] = lambda name=None: \"hello\"\n", true},
 		{"through __dict__", "", "import greet\n\ngreet.__dict__['greet'] = lambda name=None: \"hello\"\n", true},
+		// Round 24 (c5): spellings the line reader did not read.
+		{"mock.patch(...).start() at the top level", "", "from unittest import mock\n\nmock.patch(\"greet.greet\", lambda name=None: \"hello\").start()\n", true},
+		{"a patcher started at the top level", "", "from unittest import mock\nimport greet\n\npatcher = mock.patch.object(greet, \"greet\", return_value=\"hello\")\npatcher.start()\n", true},
+		{"a patcher started on the same line", "", "from unittest import mock\nimport greet\n\npatcher = mock.patch.object(greet, \"greet\"); patcher.start()\n", true},
+		{"the function's __code__ replaced", "", "import greet\n\n" + def + "greet.greet.__code__ = _greet.__code__\n", true},
+		{"under if True:", "", "import greet\n\nif True:\n    greet.greet = lambda name=None: \"hello\"\n", true},
+		{"under try:", "", "import greet\n\ntry:\n    greet.greet = lambda name=None: \"hello\"\nexcept Exception:\n    pass\n", true},
+		{"under with", "", "import contextlib\nimport greet\n\nwith contextlib.suppress(Exception):\n    greet.greet = lambda name=None: \"hello\"\n", true},
+		{"a one-line if", "", "import greet\n\nif True: greet.greet = lambda name=None: \"hello\"\n", true},
+		{"setattr split over lines", "", "import greet\n\n" + def + "setattr(\n    greet,\n    \"greet\",\n    _greet,\n)\n", true},
+		{"a session-scoped autouse fixture", "", "import greet\nimport pytest\n\n\n@pytest.fixture(scope=\"session\", autouse=True)\ndef _fake():\n    greet.greet = lambda name=None: \"hello\"\n    yield\n", true},
+		{"monkeypatch.setattr in an autouse fixture", "", "import greet\nimport pytest\n\n\n@pytest.fixture(autouse=True)\ndef _fake(monkeypatch):\n    monkeypatch.setattr(greet, \"greet\", lambda name=None: \"hello\")\n", true},
+		{"monkeypatch.setattr by dotted name in an autouse fixture", "", "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef _fake(monkeypatch):\n    monkeypatch.setattr(\"greet.greet\", lambda name=None: \"hello\")\n", true},
+		{"mock.patch in an autouse fixture's with", "", "from unittest import mock\nimport pytest\n\n\n@pytest.fixture(autouse=True)\ndef _fake():\n    with mock.patch(\"greet.greet\", return_value=\"hello\"):\n        yield\n", true},
+		{"the project's module replaced in sys.modules", "", "import sys\nimport types\n\nfake = types.ModuleType(\"greet\")\nsys.modules[\"greet\"] = fake\n", true},
+		{"a class's method of the project", "", "from greet import Greeter\n\nGreeter.greet = lambda self, name=None: \"hello\"\n", true},
+		{"a module bound by importlib", "", "import importlib\n\ng = importlib.import_module(\"greet\")\ng.greet = lambda name=None: \"hello\"\n", true},
+		{"a relative import", "", "from . import greet\n\ngreet.greet = lambda name=None: \"hello\"\n", true},
+		{"a project module on sys.path from another folder", "", "import sys\n\nsys.path.insert(0, \"pkgs/deep\")\n\nimport hello\n\nhello.hello = lambda: \"hello\"\n", true},
+		{"the project's module replaced through patch.dict(sys.modules), started", "", "import types\nfrom unittest import mock\n\nfake = types.ModuleType(\"greet\")\nmock.patch.dict(\"sys.modules\", {\"greet\": fake}).start()\n", true},
+		// Honest twins of round 24's rows.
+		{"a third-party module through patch.dict(sys.modules), started", "", "from unittest import mock\n\nmock.patch.dict(\"sys.modules\", {\"boto3\": mock.MagicMock()}).start()\n", false},
+		{"patch.dict of os.environ, started", "", "import os\nfrom unittest import mock\n\nmock.patch.dict(os.environ, {\"greet\": \"x\"}).start()\n", false},
+		{"a vendored third-party copy stubbed", "", "import boto3\nfrom unittest import mock\n\nboto3.client = mock.MagicMock()\n", false},
+		{"a third-party module stubbed in sys.modules", "", "import sys\nfrom unittest import mock\n\nsys.modules[\"boto3\"] = mock.MagicMock()\n", false},
+		{"a third-party function stubbed at the top level", "", "import requests\n\n\ndef _fake_get(url, **kw):\n    return None\n\n\nrequests.get = _fake_get\n", false},
+		{"a third-party client stubbed with a mock", "", "import boto3\nfrom unittest import mock\n\nboto3.client = mock.MagicMock()\n", false},
+		{"a third-party patch started at the top level", "", "from unittest import mock\n\nmock.patch(\"requests.get\", return_value=None).start()\n", false},
+		{"mock.patch in a with at the top level (undone before the tests)", "", "from unittest import mock\nimport greet\n\nwith mock.patch(\"greet.greet\", return_value=\"x\"):\n    VALUE = greet.greet()\n", false},
+		{"a fixture that is not autouse", "", "import greet\nimport pytest\n\n\n@pytest.fixture\ndef fake_greet(monkeypatch):\n    monkeypatch.setattr(greet, \"greet\", lambda name=None: \"hello\")\n", false},
+		{"an autouse fixture stubbing the network", "", "import pytest\nimport requests\n\n\n@pytest.fixture(autouse=True)\ndef _offline(monkeypatch):\n    monkeypatch.setattr(requests, \"get\", lambda *a, **k: None)\n", false},
+		{"an autouse fixture setting a constant", "", "import greet\nimport pytest\n\n\n@pytest.fixture(autouse=True)\ndef _name(monkeypatch):\n    monkeypatch.setattr(greet, \"DEFAULT_NAME\", \"Ada\")\n", false},
+		{"under if, a constant", "", "import greet\n\nif True:\n    greet.DEFAULT_NAME = \"Ada\"\n", false},
+		{"a patch decorator on a test", "", "from unittest import mock\nimport greet\n\n\n@mock.patch(\"greet.greet\", return_value=\"x\")\ndef test_x(m):\n    pass\n", false},
+		{"a docstring holding the line", "", "\"\"\"Example:\n\ngreet.greet = lambda: 1\n\"\"\"\nimport greet\n", false},
 		// Honest.
 		{"a constant through vars()", "", "import greet\n\nvars(greet)[\"DEFAULT_NAME\"] = \"Ada\"\n", false},
 		{"imports on one line", "", "import greet; import time\n\ntime.time = lambda: 0\n", false},
@@ -33,8 +71,9 @@ func TestPyCodeReplaced(t *testing.T) {
 		{"an object the file made, not a module", "", "class Box:\n    pass\n\n\nbox = Box()\nbox.greet = lambda: \"hello\"\n", false},
 		{"a comparison", "", "import greet\n\nassert greet.greet == greet.greet\n", false},
 	} {
-		if got := pyCodeReplaced([]byte(c.was), []byte(c.now)) != ""; got != c.want {
-			t.Errorf("%s: replaced=%v (%q), want %v", c.name, got, pyCodeReplaced([]byte(c.was), []byte(c.now)), c.want)
+		why := pyCodeReplaced("tests/test_greet.py", []byte(c.was), []byte(c.now), layout)
+		if got := why != ""; got != c.want {
+			t.Errorf("%s: replaced=%v (%q), want %v", c.name, got, why, c.want)
 		}
 	}
 }

@@ -30,9 +30,11 @@ type RangeFile struct {
 // helpers count); pkg holds, at the tip, the other Go files of the
 // packages of the changed Go test files. env is the environment of the
 // run that matters (nil: this process's); it decides conditions only in
-// tests that ran at the base, as locally. Removed tests are not listed
-// here (the caller reads them).
-func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv) map[string][]string {
+// tests that ran at the base, as locally. py is the tip's Python layout
+// (TreePyLayout; nil: unknown), which says whose module a test file's
+// top-level replacement stubs. Removed tests are not listed here (the
+// caller reads them).
+func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv, py *PyLayout) map[string][]string {
 	helpers := map[string]map[string]bool{}
 	addHelpers := func(f string, b []byte) {
 		k := sourceKind(f)
@@ -93,7 +95,7 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv) 
 			if why := pyExitAdded(f.Was, f.Now); why != "" {
 				out[f.Path] = append(out[f.Path], why)
 			}
-			if why := pyCodeReplaced(f.Was, f.Now); why != "" {
+			if why := pyCodeReplaced(f.Path, f.Was, f.Now, py); why != "" {
 				out[f.Path] = append(out[f.Path], why)
 			}
 			continue
@@ -106,6 +108,30 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv) 
 			was = nil
 		}
 		out[f.Path] = append(out[f.Path], skipsIn(k, was, f.Now, f.Existed, helpers[sourceKind(f.Path)], sets, env)...)
+		if k == "py" || k == "conftest" {
+			if why := pyCodeReplaced(f.Path, was, f.Now, py); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
+		}
+		if k == "go" {
+			src := func() map[string][]byte { // the package's files at the tip
+				m := map[string][]byte{}
+				for p, b := range pkg {
+					if path.Dir(p) == path.Dir(f.Path) {
+						m[p] = b
+					}
+				}
+				for _, g := range changed {
+					if path.Dir(g.Path) == path.Dir(f.Path) && g.Now != nil {
+						m[g.Path] = g.Now
+					}
+				}
+				return m
+			}
+			if why := goCodeReplaced(was, f.Now, src); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
+		}
 		if len(out[f.Path]) == 0 {
 			delete(out, f.Path)
 		}

@@ -293,6 +293,13 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 	}
 	out = append(out, helpersOut...)
 	shadows := localPyShadows(ctx, repo, start, changed)
+	var py *PyLayout
+	layout := func() *PyLayout { // read once, and only for a Python test file
+		if py == nil {
+			py = LocalPyLayout(repo.Root())
+		}
+		return py
+	}
 	for _, f := range changed {
 		k := FileKind(f)
 		if k == "" && PyImportedByDiscovery(f) {
@@ -327,7 +334,7 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 			if why := pyExitAdded(was, now); why != "" {
 				out = append(out, f+": "+why)
 			}
-			if why := pyCodeReplaced(was, now); why != "" {
+			if why := pyCodeReplaced(f, was, now, layout()); why != "" {
 				out = append(out, f+": "+why)
 			}
 			continue
@@ -337,6 +344,16 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 				continue // its helper in another file runs the tests
 			}
 			out = append(out, f+": "+sk)
+		}
+		if k == "py" || k == "conftest" {
+			if why := pyCodeReplaced(f, was, now, layout()); why != "" {
+				out = append(out, f+": "+why)
+			}
+		}
+		if k == "go" {
+			if why := goCodeReplaced(was, now, func() map[string][]byte { return goPkgSources(repo.Root(), path.Dir(f)) }); why != "" {
+				out = append(out, f+": "+why)
+			}
 		}
 	}
 	// A test deleted or renamed away is skipped too (removed.go).
@@ -398,7 +415,13 @@ var testFuncRE = sync.OnceValue(func() *regexp.Regexp {
 // SkipsIn lists the skips that now adds to a test file of kind k which
 // was (nil: the file is new) did not have, as "adds `line`: why".
 func SkipsIn(k string, was, now []byte, existed bool) []string {
-	return skipsIn(k, was, now, existed, nil, nil, nil)
+	out := skipsIn(k, was, now, existed, nil, nil, nil)
+	if k == "py" || k == "conftest" {
+		if why := pyCodeReplaced("", was, now, nil); why != "" {
+			out = append(out, why)
+		}
+	}
+	return out
 }
 
 // skipsIn is SkipsIn with the skipping helpers of other files (helpers)
@@ -497,9 +520,6 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 		if why := pyExitAdded(was, now); why != "" {
 			out = append(out, why)
 		}
-		if why := pyCodeReplaced(was, now); why != "" {
-			out = append(out, why)
-		}
 		if why := pyLoadTestsDrops(was, now); why != "" {
 			out = append(out, why)
 		}
@@ -509,7 +529,6 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 	}
 	if k == "go" {
 		out = append(out, goRunFlagsSet(was, now)...)
-		out = append(out, goCodeReplaced(was, now)...)
 		if why := testMainHides(was, now); why != "" {
 			out = append(out, why)
 		} else if why := testMainExitsFirst(was, now, envSets, env); why != "" {

@@ -109,6 +109,28 @@ func containsAny(line []byte, ids []string) bool {
 // Interrupt hook, not PostToolUse; such a call did not finish. A call with
 // no output line yet did not either.
 func CodexFinished(path string, ids []string) (map[string]bool, error) {
+	return codexOutputs(path, ids, func(text string) bool {
+		return !strings.HasSuffix(strings.TrimSpace(text), "aborted by user")
+	})
+}
+
+// CodexRunning lists the calls of ids whose first output line in the rollout
+// says Codex left the process running ("Process running with session ID
+// N", in the header Codex writes before "Output:"): a command still going
+// when the model's yield time ran out (a test suite, a server). Codex sends
+// no PostToolUse for it, then or later (measured with Codex 0.171, round
+// 24), so it owes none: an honest long test run was a TOOL_RESULT_MISSING.
+// The command's own output, after "Output:", cannot say so.
+func CodexRunning(path string, ids []string) (map[string]bool, error) {
+	return codexOutputs(path, ids, func(text string) bool {
+		head, _, _ := strings.Cut(text, "\nOutput:")
+		return strings.Contains(head, "\nProcess running with session ID ") || strings.HasPrefix(head, "Process running with session ID ")
+	})
+}
+
+// codexOutputs reads the first output line of each call of ids and keeps
+// the ids whose output text meets keep.
+func codexOutputs(path string, ids []string, keep func(string) bool) (map[string]bool, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -154,7 +176,7 @@ func CodexFinished(path string, ids []string) (map[string]bool, error) {
 		if json.Unmarshal(p.Output, &text) != nil {
 			text = string(p.Output)
 		}
-		if !strings.HasSuffix(strings.TrimSpace(text), "aborted by user") {
+		if keep(text) {
 			out[p.CallID] = true
 		}
 	}

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -79,5 +80,29 @@ func TestCodexFinished(t *testing.T) {
 	}
 	if got, _ := CodexFinished(p, []string{"call_stub0002"}); got["call_stub0002"] {
 		t.Errorf("an output appended after the abort counted: %v", got)
+	}
+}
+
+// TestCodexRunning: a call Codex left running (its output header says
+// "Process running with session ID N") owes no PostToolUse; one that
+// exited, or whose command printed those words after "Output:", does.
+func TestCodexRunning(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "r.jsonl")
+	line := func(id, out string) string {
+		b, _ := json.Marshal(map[string]any{"type": "response_item", "payload": map[string]any{"type": "function_call_output", "call_id": id, "output": out}})
+		return string(b) + "\n"
+	}
+	body := line("running", "Chunk ID: f6e96e\nWall time: 0.5011 seconds\nProcess running with session ID 96725\nOriginal token count: 0\nOutput:\n") +
+		line("exited", "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nFAIL\n") +
+		line("printed", "Chunk ID: 2\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 9\nOutput:\nProcess running with session ID 1\n")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := CodexRunning(p, []string{"running", "exited", "printed", "nosuch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]bool{"running": true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CodexRunning = %v, want %v", got, want)
 	}
 }

@@ -62,10 +62,22 @@ func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, chang
 		}
 	}
 	pkg := map[string][]byte{}
+	var all []string
+	listed := false
+	list := func() error { // the tip's files, listed once when needed
+		if listed {
+			return nil
+		}
+		var err error
+		if all, err = repo.TreeFiles(ctx, tip); err != nil {
+			return fmt.Errorf("rerun guard: list the tip's files: %w", err)
+		}
+		listed = true
+		return nil
+	}
 	if len(dirs) > 0 {
-		all, err := repo.TreeFiles(ctx, tip)
-		if err != nil {
-			return nil, fmt.Errorf("rerun guard: list the tip's files: %w", err)
+		if err := list(); err != nil {
+			return nil, err
 		}
 		var sib []string
 		for _, p := range all {
@@ -77,7 +89,23 @@ func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, chang
 			return nil, fmt.Errorf("rerun guard: %w", err)
 		}
 	}
-	byPath := testrun.SkipsAddedRange(files, pkg, env)
+	// A changed Python test file: the tip's layout says which modules are
+	// the project's (a top-level stub of a third-party client is honest).
+	var py *testrun.PyLayout
+	for _, f := range files {
+		if k := testrun.FileKind(f.Path); f.Now != nil && (k == "py" || k == "conftest" || k == "" && testrun.PyImportedByDiscovery(f.Path)) {
+			if err := list(); err != nil {
+				return nil, err
+			}
+			meta, err := repo.BlobsAt(ctx, tip, testrun.PyLayoutFiles)
+			if err != nil {
+				return nil, fmt.Errorf("rerun guard: %w", err)
+			}
+			py = testrun.TreePyLayout(all, meta)
+			break
+		}
+	}
+	byPath := testrun.SkipsAddedRange(files, pkg, env, py)
 	paths := make([]string, 0, len(byPath))
 	for p := range byPath {
 		paths = append(paths, p)

@@ -17,14 +17,14 @@ const goReadVar = "// Package greet greets.\npackage greet\n\nimport \"os\"\n\n/
 // goFake is a stand-in for readFile that returns the old greeting.
 const goFake = "func(string) ([]byte, error) { return []byte(\"hello\\n\"), nil }"
 
-// TestAdv24GoCodeReplaced: greeting.txt is broken ("hullo") and a test
+// TestAdv24GoReadSeamReplaced: greeting.txt is broken ("hullo") and a test
 // file puts a stand-in for readFile in place before any test runs:
 //
 //	func init() { readFile = func(string) ([]byte, error) { return []byte("hello\n"), nil } }
 //
 // (or the same in TestMain before m.Run, or in a package-level `var _ =`
 // initialiser). `go test ./...` passes over the broken data file.
-func TestAdv24GoCodeReplaced(t *testing.T) {
+func TestAdv24GoReadSeamReplaced(t *testing.T) {
 	t.Parallel()
 	head := "package greet\n\nimport (\n\t\"errors\"\n\t\"os\"\n\t\"testing\"\n)\n\nvar _ = errors.New\nvar _ = os.Exit\n\n"
 	tests := "func TestGreeting(t *testing.T) {\n" + greetingTest + "}\n\n" + goToTest

@@ -5,7 +5,12 @@ import (
 	"testing"
 )
 
-func TestGoCodeReplaced(t *testing.T) {
+// TestGoCodeReplacedSpellings: lazy pass 24's (c3) spellings of a test
+// file replacing a seam over the code's file reads, against the rule c5
+// built (goCodeReplaced): a helper init calls, an if in init, a
+// package-level initialiser, TestMain, the external test package.
+func TestGoCodeReplacedSpellings(t *testing.T) {
+	pkg := map[string][]byte{"greet/greet.go": []byte("package greet\n\nimport \"os\"\n\nvar readFile = os.ReadFile\n\n// ReadFile is the exported seam.\nvar ReadFile = os.ReadFile\n\nvar mode = \"\"\n")}
 	const head = "package greet\n\nimport (\n\t\"net/http\"\n\t\"os\"\n\t\"testing\"\n\n\t\"example.com/greet\"\n)\n\n"
 	const fake = "func(string) ([]byte, error) { return []byte(\"hello\\n\"), nil }"
 	for _, tt := range []struct {
@@ -17,7 +22,7 @@ func TestGoCodeReplaced(t *testing.T) {
 		{name: "init calls a helper that assigns", now: head + "func setup() { readFile = " + fake + " }\n\nfunc init() { setup() }\n", want: "readFile = func"},
 		{name: "a package variable's initialiser runs a literal", now: head + "var _ = func() bool {\n\treadFile = " + fake + "\n\treturn true\n}()\n", want: "readFile = func"},
 		{name: "TestMain before m.Run", now: head + "func TestMain(m *testing.M) {\n\treadFile = " + fake + "\n\tos.Exit(m.Run())\n}\n", want: "readFile = func"},
-		{name: "an exported variable of the package under test", now: head + "func init() { greet.ReadFile = " + fake + " }\n", want: "greet.ReadFile"},
+		{name: "an exported variable of the package under test", now: "package greet_test\n\nimport \"example.com/greet\"\n\nfunc init() { greet.ReadFile = " + fake + " }\n", want: "greet.ReadFile"},
 		{name: "inside an if in init", now: head + "func init() {\n\tif true {\n\t\treadFile = " + fake + "\n\t}\n}\n", want: "readFile"},
 		{name: "already there at the start", was: head + "func init() { readFile = " + fake + " }\n", now: head + "func init() { readFile = " + fake + " }\n\nfunc TestX(t *testing.T) {}\n"},
 		{name: "honest: a swap inside one test, put back", now: head + "func TestX(t *testing.T) {\n\told := readFile\n\tdefer func() { readFile = old }()\n\treadFile = " + fake + "\n}\n"},
@@ -29,7 +34,7 @@ func TestGoCodeReplaced(t *testing.T) {
 		{name: "honest: a file that does not parse", now: head + "func init( {\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := strings.Join(goCodeReplaced([]byte(tt.was), []byte(tt.now)), "\n")
+			got := goCodeReplaced([]byte(tt.was), []byte(tt.now), func() map[string][]byte { return pkg })
 			switch {
 			case tt.want == "" && got != "":
 				t.Errorf("read as a replacement (a false block): %s", got)

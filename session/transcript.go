@@ -265,8 +265,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			info.broken = t.Broken
 			continue
 		}
-		// What the hook sealed first (the bytes no gate read yet).
-		err := transcript.CheckSeal(t.Path, t.State)
+		// What the hook sealed first (the bytes no gate read yet). A file
+		// renamed over it is the CLI's compaction only where the CLI
+		// could have made it; else it is tampering, as at the prompt rule
+		// (TestRenamedCopyAtTheGate).
+		err := transcript.JudgeReplaced(t.Agent, t.State, transcript.CheckSeal(t.Path, t.State))
 		if errors.Is(err, transcript.ErrReplaced) {
 			if err := e.transcriptReplaced(ctx, s.ID, t, err); err != nil {
 				return info, err
@@ -288,7 +291,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			t.Broken = truncate(err.Error(), 300)
 			info.broken = t.Broken
 			v = &Violation{SessionID: s.ID, Phase: s.Phase, Severity: "HIGH", Code: CodeTranscriptTampered, Window: WindowSession,
-				Message: truncate(fmt.Sprintf("the %s transcript %s was rewritten in place after the agent hook saw it (%v); nothing more from it counts, and claims for the calls it would show stay refused", t.Agent, t.Path, err), 500)}
+				Message: truncate(fmt.Sprintf("the %s transcript %s was rewritten (in place, or a copy renamed over it) after the agent hook saw it (%v); nothing more from it counts, and claims for the calls it would show stay refused", t.Agent, t.Path, err), 500)}
 		case errors.Is(err, transcript.ErrChanged) || errors.Is(err, os.ErrNotExist) || errors.Is(err, transcript.ErrNotRegular):
 			// Appended to only, by the agent CLI: a transcript rewritten
 			// under what was read is not its record any more.

@@ -144,9 +144,11 @@ func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
 			[]string{session.CodeToolResultMissing}},
 		{"write finished, post dropped, background prompt, Stop", []step{write("pre"), write("result"), prompt, stop},
 			[]string{session.CodeToolResultMissing}},
+		// Two since round 24: the write is judged at the prompt (its result
+		// is there), the running call at the end (its result came later).
 		{"fake prompt in a call whose post is dropped too, end from the next", []step{write("pre"), write("result"),
 			bash("pre", "sh test.sh; true"), prompt, bash("result", "sh test.sh; true"), end},
-			[]string{session.CodeToolResultMissing}},
+			[]string{session.CodeToolResultMissing, session.CodeToolResultMissing}},
 		// Lazy (round 23): the finished call's result rewritten in place to
 		// Claude Code's rejection after the next call's hook saw it; clean
 		// on the code before transcript seals.

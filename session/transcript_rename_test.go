@@ -23,7 +23,9 @@ import (
 // it (UnreportedAtGate) then believed the copy's rejection, and the
 // session stayed clean (the lazy rows, clean on the old code). A gate now
 // judges a rename as the prompt rule does (transcript.ReplacedByCLI), and
-// a transcript found tampered settles no call as interrupted. The honest
+// a transcript found tampered settles no call as interrupted. Past the
+// size Claude Code compacts, a prompt's settled calls are judged at the
+// prompt, before any copy could be renamed in. The honest
 // twins: a real interrupt with no rename, and Claude Code's own
 // compaction of a transcript past its 5 MiB floor, before or after the
 // prompt.
@@ -67,6 +69,11 @@ func TestRenamedCopyAtTheGate(t *testing.T) {
 	}{
 		{"lazy: finished, prompt, a copy with a rejection renamed over it, gate", false, "rhpc", []string{session.CodeToolResultMissing, session.CodeTranscriptTampered}},
 		{"lazy: finished, a copy with a rejection renamed over it, prompt, gate", false, "rhcp", []string{session.CodeToolResultMissing, session.CodeTranscriptTampered}},
+		// Past Claude Code's compaction floor the rename is taken for its
+		// own (no violation), but a call the prompt settled is judged at
+		// the prompt from the transcript the hook sealed: the copy renamed
+		// over it afterwards no longer un-finishes it (clean before).
+		{"lazy: past 5 MiB, finished, prompt, a copy with a rejection renamed over it, gate", true, "rhpc", []string{session.CodeToolResultMissing}},
 		{"honest: interrupted, prompt, gate", false, "ihp", nil},
 		{"honest: interrupted, prompt, compacted by the CLI, gate", true, "ihpk", nil},
 		{"honest: interrupted, compacted by the CLI, prompt, gate", true, "ihkp", nil},

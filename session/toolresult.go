@@ -24,6 +24,10 @@ const CodeToolResultMissing = "TOOL_RESULT_MISSING"
 const (
 	TokenToolResult     = "agent:result"
 	TokenToolUnreported = "agent:unreported"
+	// TokenToolFailed: Claude Code's PostToolUseFailure of an MCP or
+	// sub-agent call, detail "<agent> <id>": the outcome the transcript's
+	// result line must agree with (outcomebound.go).
+	TokenToolFailed = "agent:result:failed"
 )
 
 // TokenCopilotJudged is what Copilot's preToolUse keeps for a call it
@@ -42,13 +46,18 @@ func CopilotCallKey(tool, digest string) string {
 }
 
 // RecordToolResult marks the judged call toolID of agent as reported (its
-// PostToolUse or PostToolUseFailure ran).
-func (e *Engine) RecordToolResult(ctx context.Context, sessionID, agent, toolID string) error {
+// PostToolUse or PostToolUseFailure ran); failed keeps that it failed, in
+// the same transaction (PostToolUseFailure).
+func (e *Engine) RecordToolResult(ctx context.Context, sessionID, agent, toolID string, failed bool) error {
 	if toolID == "" || len(toolID) > 200 || strings.ContainsAny(toolID, " \t\n") {
 		return nil
 	}
 	err := e.Store.Update(ctx, func(w Writer) error {
-		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolResult, Detail: agent + " " + toolID, CreatedAt: e.now()})
+		now := e.now()
+		if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolResult, Detail: agent + " " + toolID, CreatedAt: now}); err != nil || !failed {
+			return err
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolFailed, Detail: agent + " " + toolID, CreatedAt: now})
 	})
 	if err != nil {
 		return fmt.Errorf("record the tool call's report: %w", err)
@@ -285,7 +294,7 @@ func (e *Engine) CopilotPost(ctx context.Context, sessionID, tool, digest, shown
 		}
 		pendingOfTool++
 		if p.id == key {
-			return "", e.RecordToolResult(ctx, sessionID, "copilot", key)
+			return "", e.RecordToolResult(ctx, sessionID, "copilot", key, false)
 		}
 	}
 	why := fmt.Sprintf("Copilot ran %s `%s` with arguments no preToolUse judged (%d call(s) of %s pending, none with these arguments): another hook rewrote them, so this call was never checked",

@@ -303,7 +303,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			return info, fmt.Errorf("read the %s transcript: %w", t.Agent, err)
 		}
 		var evs []Evidence
-		var unseen, outcomes []string
+		var unseen, outcomes, differ []string
 		var lag *Event // the wait for a lagging transcript, if any
 		if v == nil {
 			if transcript.Lagging(t.Agent) {
@@ -313,6 +313,8 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			} else {
 				// Claude Code's write queue (transcript_claudelate.go).
 				calls, st, lag = e.claudeCatchUp(ctx, rctx, &t, calls, st)
+				// What its post-tool hook saw fail (outcomebound.go).
+				differ = e.failedByHook(ctx, s.ID, calls)
 			}
 			// Gemini CLI's and Copilot's shell lines use up their
 			// witnesses in st, which is what is saved.
@@ -325,7 +327,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
 			}
-			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && lag == nil && !sealChecked {
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && len(differ) == 0 && lag == nil && !sealChecked {
 				continue
 			}
 		}
@@ -388,6 +390,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			if lag != nil {
 				lag.SessionID, lag.CreatedAt = s.ID, t.UpdatedAt
 				if err := w.AppendEvent(ctx, lag); err != nil {
+					return err
+				}
+			}
+			for _, why := range differ {
+				if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "transcript:" + t.Agent + ":outcome", Detail: why, CreatedAt: t.UpdatedAt}); err != nil {
 					return err
 				}
 			}

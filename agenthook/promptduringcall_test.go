@@ -144,9 +144,11 @@ func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
 			[]string{session.CodeToolResultMissing}},
 		{"write finished, post dropped, background prompt, Stop", []step{write("pre"), write("result"), prompt, stop},
 			[]string{session.CodeToolResultMissing}},
+		// Two since round 24: the write is judged at the prompt (its result
+		// is there), the running call at the end (its result came later).
 		{"fake prompt in a call whose post is dropped too, end from the next", []step{write("pre"), write("result"),
 			bash("pre", "sh test.sh; true"), prompt, bash("result", "sh test.sh; true"), end},
-			[]string{session.CodeToolResultMissing}},
+			[]string{session.CodeToolResultMissing, session.CodeToolResultMissing}},
 		// Lazy (round 23): the finished call's result rewritten in place to
 		// Claude Code's rejection after the next call's hook saw it; clean
 		// on the code before transcript seals.
@@ -156,7 +158,7 @@ func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
 		// Lazy (round 23 review): the same rejection written to a copy
 		// renamed over the transcript (sed -i, os.replace). A rename was
 		// taken for Claude Code's compaction, which only rewrites a
-		// transcript past 20 MiB, so the prompt believed the copy: clean.
+		// transcript of 5 MiB or more, so the prompt believed the copy: clean.
 		{"write finished, a copy with a rejection renamed over it, prompt, Stop", []step{write("pre"), write("result"),
 			bash("pre", "git log -1"), write("reject-renamed"), prompt, stop},
 			[]string{session.CodeToolResultMissing, session.CodeTranscriptTampered}},
@@ -164,7 +166,7 @@ func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
 		{"interrupted bash, prompt, end", []step{bash("pre", "sh test.sh"), bash("interrupt", "sh test.sh"), prompt, end}, nil},
 		{"interrupted write after the next call's hook, prompt, Stop", []step{write("pre"), bash("pre", "ls"), write("interrupt"), prompt, stop}, nil},
 		{"interrupted write, prompt, Stop", []step{write("pre"), write("interrupt"), prompt, stop}, nil},
-		{"20 MiB transcript compacted by rename, interrupted write, prompt, Stop", []step{{do: "grow"}, write("pre"), bash("pre", "ls"),
+		{"5 MiB transcript compacted by rename, interrupted write, prompt, Stop", []step{{do: "grow"}, write("pre"), bash("pre", "ls"),
 			{do: "compact"}, write("interrupt"), prompt, stop}, nil},
 		{"no result yet, prompt, end", []step{bash("pre", "sh test.sh"), prompt, end}, nil},
 		{"reported calls, prompt, end", []step{bash("pre", "sh test.sh"), bash("result", "sh test.sh"), bash("post", "sh test.sh"), write("pre"), write("result"), write("post"), stop, prompt, end}, nil},
@@ -264,9 +266,10 @@ func TestPromptSettlesOnlyInterruptedCalls(t *testing.T) {
 						true, "toolUseResult", "User rejected tool use", "toolDenialKind", "user-rejected")
 					appendLine(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "[Request interrupted by user for tool use]"}}}})
 				case "grow":
-					// Progress lines up to Claude Code's compaction size.
+					// Progress lines up to the smallest transcript Claude
+					// Code compacts.
 					pad := strings.Repeat("x", 1<<20)
-					for range transcript.ClaudeCompactAt >> 20 {
+					for range transcript.ClaudeCompactMin >> 20 {
 						appendLine(map[string]any{"type": "progress", "data": pad})
 					}
 				case "compact":

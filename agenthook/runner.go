@@ -621,7 +621,11 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 		if postCompared(ev) || (ev.Agent == "codex" || ev.Agent == "gemini" || ev.Agent == "cursor") && ev.ToolID != "" && ev.Tool.Kind == session.ToolShell {
 			// Reported: not a TOOL_RESULT_MISSING at Stop.
-			if err := eng.RecordToolResult(ctx, bd.Session.ID, ev.Agent, ev.ToolID); err != nil {
+			// A Claude Code MCP or sub-agent call that failed: its
+			// transcript line must say so too (a Bash call's status is
+			// observed from the payload already).
+			failed := ev.Agent == "claude" && ev.Name == "PostToolUseFailure" && ev.Tool.Kind != session.ToolShell && session.WitnessedTool(ev.Tool.Name)
+			if err := eng.RecordToolResult(ctx, bd.Session.ID, ev.Agent, ev.ToolID, failed); err != nil {
 				return nil, err
 			}
 			// Settled as interrupted by a prompt, yet it ran on: that

@@ -24,6 +24,10 @@ const CodeToolResultMissing = "TOOL_RESULT_MISSING"
 const (
 	TokenToolResult     = "agent:result"
 	TokenToolUnreported = "agent:unreported"
+	// TokenToolFailed: Claude Code's PostToolUseFailure of an MCP or
+	// sub-agent call, detail "<agent> <id>": the outcome the transcript's
+	// result line must agree with (outcomebound.go).
+	TokenToolFailed = "agent:result:failed"
 )
 
 // TokenCopilotJudged is what Copilot's preToolUse keeps for a call it
@@ -42,13 +46,18 @@ func CopilotCallKey(tool, digest string) string {
 }
 
 // RecordToolResult marks the judged call toolID of agent as reported (its
-// PostToolUse or PostToolUseFailure ran).
-func (e *Engine) RecordToolResult(ctx context.Context, sessionID, agent, toolID string) error {
+// PostToolUse or PostToolUseFailure ran); failed keeps that it failed, in
+// the same transaction (PostToolUseFailure).
+func (e *Engine) RecordToolResult(ctx context.Context, sessionID, agent, toolID string, failed bool) error {
 	if toolID == "" || len(toolID) > 200 || strings.ContainsAny(toolID, " \t\n") {
 		return nil
 	}
 	err := e.Store.Update(ctx, func(w Writer) error {
-		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolResult, Detail: agent + " " + toolID, CreatedAt: e.now()})
+		now := e.now()
+		if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolResult, Detail: agent + " " + toolID, CreatedAt: now}); err != nil || !failed {
+			return err
+		}
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolFailed, Detail: agent + " " + toolID, CreatedAt: now})
 	})
 	if err != nil {
 		return fmt.Errorf("record the tool call's report: %w", err)
@@ -168,7 +177,24 @@ func (e *Engine) SettleUnreported(ctx context.Context, sessionID, agent, why str
 	if err != nil {
 		return fmt.Errorf("settle the unreported tool calls: %w", err)
 	}
-	return nil
+	if why != settledInterrupted {
+		return nil
+	}
+	// Judged now, from the transcript as the hook just sealed it: a call
+	// the transcript shows finished is owed at once, so a copy renamed
+	// over the transcript later (one Claude Code could have compacted)
+	// cannot turn it into a rejection before Stop or a gate re-reads it
+	// (TestRenamedCopyAtTheGate, "past 5 MiB" rows).
+	evs, err = e.callEvents(ctx, sessionID, agent)
+	if err != nil {
+		return fmt.Errorf("read the judged tool calls: %w", err)
+	}
+	fin := e.settledButFinished(ctx, sessionID, evs, agent)
+	if len(fin) == 0 {
+		return nil
+	}
+	_, err = e.recordMissing(ctx, sessionID, agent, fin, fmt.Sprintf("a new prompt settled %d call(s) of %s as interrupted, but its transcript shows them finished: %%s. Their post-tool events never came; what they ran was never compared with what was judged.", len(fin), agentName(agent)))
+	return err
 }
 
 // ToolResultsMissing runs when agent's turn ended normally (Stop): every
@@ -187,15 +213,21 @@ func (e *Engine) ToolResultsMissing(ctx context.Context, sessionID, agent string
 	if len(pend) == 0 {
 		return nil, nil
 	}
+	return e.recordMissing(ctx, sessionID, agent, pend, agentName(agent)+" ended its turn, but "+fmt.Sprint(len(pend))+" tool call(s) sessiongate's PreToolUse hook allowed never reported a result (no PostToolUse or PostToolUseFailure): %s. What they ran was never compared with what was judged; is the PostToolUse hook missing from the agent's settings?")
+}
+
+// recordMissing records pend as one MEDIUM TOOL_RESULT_MISSING whose
+// message is format with the calls named at its %s, and settles them as
+// missing so neither a later stop nor a gate names them again.
+func (e *Engine) recordMissing(ctx context.Context, sessionID, agent string, pend []pendingCall, format string) (*Violation, error) {
 	var names []string
 	for _, p := range pend {
 		names = append(names, p.id+" ("+p.tool+")")
 	}
-	why := fmt.Sprintf("%s ended its turn, but %d tool call(s) sessiongate's PreToolUse hook allowed never reported a result (no PostToolUse or PostToolUseFailure): %s. What they ran was never compared with what was judged; is the PostToolUse hook missing from the agent's settings?",
-		agentName(agent), len(pend), strings.Join(names, ", "))
+	why := fmt.Sprintf(format, strings.Join(names, ", "))
 	now := e.now()
 	var v *Violation
-	err = e.Store.Update(ctx, func(w Writer) error {
+	err := e.Store.Update(ctx, func(w Writer) error {
 		cur, err := w.GetSession(ctx, sessionID)
 		if err != nil {
 			return err
@@ -277,7 +309,7 @@ func (e *Engine) CopilotPost(ctx context.Context, sessionID, tool, digest, shown
 		}
 		pendingOfTool++
 		if p.id == key {
-			return "", e.RecordToolResult(ctx, sessionID, "copilot", key)
+			return "", e.RecordToolResult(ctx, sessionID, "copilot", key, false)
 		}
 	}
 	why := fmt.Sprintf("Copilot ran %s `%s` with arguments no preToolUse judged (%d call(s) of %s pending, none with these arguments): another hook rewrote them, so this call was never checked",

@@ -265,8 +265,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			info.broken = t.Broken
 			continue
 		}
-		// What the hook sealed first (the bytes no gate read yet).
-		err := transcript.CheckSeal(t.Path, t.State)
+		// What the hook sealed first (the bytes no gate read yet). A file
+		// renamed over it is the CLI's compaction only where the CLI
+		// could have made it; else it is tampering, as at the prompt rule
+		// (TestRenamedCopyAtTheGate).
+		err := transcript.JudgeReplaced(t.Agent, t.State, transcript.CheckSeal(t.Path, t.State))
 		if errors.Is(err, transcript.ErrReplaced) {
 			if err := e.transcriptReplaced(ctx, s.ID, t, err); err != nil {
 				return info, err
@@ -288,7 +291,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			t.Broken = truncate(err.Error(), 300)
 			info.broken = t.Broken
 			v = &Violation{SessionID: s.ID, Phase: s.Phase, Severity: "HIGH", Code: CodeTranscriptTampered, Window: WindowSession,
-				Message: truncate(fmt.Sprintf("the %s transcript %s was rewritten in place after the agent hook saw it (%v); nothing more from it counts, and claims for the calls it would show stay refused", t.Agent, t.Path, err), 500)}
+				Message: truncate(fmt.Sprintf("the %s transcript %s was rewritten (in place, or a copy renamed over it) after the agent hook saw it (%v); nothing more from it counts, and claims for the calls it would show stay refused", t.Agent, t.Path, err), 500)}
 		case errors.Is(err, transcript.ErrChanged) || errors.Is(err, os.ErrNotExist) || errors.Is(err, transcript.ErrNotRegular):
 			// Appended to only, by the agent CLI: a transcript rewritten
 			// under what was read is not its record any more.
@@ -300,7 +303,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			return info, fmt.Errorf("read the %s transcript: %w", t.Agent, err)
 		}
 		var evs []Evidence
-		var unseen, outcomes []string
+		var unseen, outcomes, differ []string
 		var lag *Event // the wait for a lagging transcript, if any
 		if v == nil {
 			if transcript.Lagging(t.Agent) {
@@ -310,6 +313,8 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			} else {
 				// Claude Code's write queue (transcript_claudelate.go).
 				calls, st, lag = e.claudeCatchUp(ctx, rctx, &t, calls, st)
+				// What its post-tool hook saw fail (outcomebound.go).
+				differ = e.failedByHook(ctx, s.ID, calls)
 			}
 			// Gemini CLI's and Copilot's shell lines use up their
 			// witnesses in st, which is what is saved.
@@ -322,7 +327,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			if t.Agent == transcript.Claude {
 				outcomes = mcpOutcomeEvents(calls, cw) // "if either call fails" (callfailure.go)
 			}
-			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && lag == nil && !sealChecked {
+			if st.Offset == t.State.Offset && len(st.Pending) == len(t.State.Pending) && len(evs) == 0 && len(unseen) == 0 && len(outcomes) == 0 && len(differ) == 0 && lag == nil && !sealChecked {
 				continue
 			}
 		}
@@ -385,6 +390,11 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			if lag != nil {
 				lag.SessionID, lag.CreatedAt = s.ID, t.UpdatedAt
 				if err := w.AppendEvent(ctx, lag); err != nil {
+					return err
+				}
+			}
+			for _, why := range differ {
+				if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "transcript:" + t.Agent + ":outcome", Detail: why, CreatedAt: t.UpdatedAt}); err != nil {
 					return err
 				}
 			}

@@ -126,7 +126,7 @@ func (e *Engine) transcriptTampered(ctx context.Context, sessionID string, t Age
 			return err
 		}
 		v := &Violation{SessionID: sessionID, Phase: cur.Phase, Severity: "HIGH", Code: CodeTranscriptTampered, Window: WindowSession,
-			Message: truncate(fmt.Sprintf("the %s transcript %s was rewritten in place after the agent hook saw it (%v); nothing more from it counts", t.Agent, t.Path, why), 500), CreatedAt: now}
+			Message: truncate(fmt.Sprintf("the %s transcript %s was rewritten (in place, or a copy renamed over it) after the agent hook saw it (%v); nothing more from it counts", t.Agent, t.Path, why), 500), CreatedAt: now}
 		if err := w.AddViolation(ctx, v); err != nil {
 			return err
 		}

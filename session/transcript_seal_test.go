@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // TestTranscriptSealedBytes plays the lazy agent that rewrites its own
@@ -29,6 +30,7 @@ func TestTranscriptSealedBytes(t *testing.T) {
 		// after is the transcript at the hook's event; then edit runs, the
 		// hook's next event comes, and the gate reads.
 		after    string
+		large    bool // the transcript holds Claude Code's compaction floor first
 		edit     func(t *testing.T, path string)
 		met      bool
 		tampered bool
@@ -53,7 +55,7 @@ func TestTranscriptSealedBytes(t *testing.T) {
 		{name: "honest: a line half written at the hook's event", after: passed[:len(passed)-20], edit: func(t *testing.T, path string) {
 			appendTo(t, path, passed[len(passed)-20:])
 		}, met: true},
-		{name: "honest: the CLI renames a compacted copy over it, then goes on", after: failed, edit: func(t *testing.T, path string) {
+		{name: "honest: the CLI renames a compacted copy over it, then goes on", large: true, after: failed, edit: func(t *testing.T, path string) {
 			b, _ := os.ReadFile(path)
 			tmp := path + ".compact.tmp.1234"
 			if err := os.WriteFile(tmp, b, 0o600); err != nil {
@@ -63,9 +65,21 @@ func TestTranscriptSealedBytes(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, replaced: true},
+		// Round 24: a rename Claude Code could not have made (its file
+		// under 5 MiB) was taken for its compaction, with no violation.
 		{name: "lazy: a rewritten copy renamed over it counts for nothing", after: failed, edit: func(t *testing.T, path string) {
 			tmp := path + ".tmp"
 			if err := os.WriteFile(tmp, []byte(passed), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(tmp, path); err != nil {
+				t.Fatal(err)
+			}
+		}, tampered: true},
+		{name: "lazy: past 5 MiB, a rewritten copy renamed over it counts for nothing", large: true, after: failed, edit: func(t *testing.T, path string) {
+			b, _ := os.ReadFile(path)
+			tmp := path + ".tmp"
+			if err := os.WriteFile(tmp, []byte(strings.Replace(string(b), failed, passed, 1)), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Rename(tmp, path); err != nil {
@@ -87,6 +101,9 @@ func TestTranscriptSealedBytes(t *testing.T) {
 				}
 			}
 			hook() // binds
+			if tt.large {
+				appendTo(t, path, strings.Repeat(`{"type":"progress","data":"`+strings.Repeat("x", 1<<20)+`"}`+"\n", transcript.ClaudeCompactMin>>20))
+			}
 			appendTo(t, path, tt.after)
 			hook() // the next tool call's PreToolUse: seals
 			tt.edit(t, path)

@@ -28,6 +28,40 @@ const MaxOutcomeScan = 32 << 20
 // transcript shows finished was not interrupted, so a prompt that settled
 // it came from the agent's own shell, not from the user.
 func ClaudeFinished(path string, ids []string) (map[string]bool, error) {
+	return scanOutcomes(path, ids, `"tool_result"`, func(line []byte, want map[string]bool, note func(id string, finished bool)) {
+		var rec struct {
+			Type    string `json:"type"`
+			Message struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &rec) != nil || rec.Type != "user" {
+			return
+		}
+		var blocks []struct {
+			Type      string          `json:"type"`
+			ToolUseID string          `json:"tool_use_id"`
+			IsError   bool            `json:"is_error"`
+			Content   json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(rec.Message.Content, &blocks) != nil {
+			return
+		}
+		for _, b := range blocks {
+			if b.Type == "tool_result" && want[b.ToolUseID] {
+				note(b.ToolUseID, !b.IsError || strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), "Exit code "))
+			}
+		}
+	})
+}
+
+// scanOutcomes is the reading ClaudeFinished and CodexFinished share: the
+// file's last MaxOutcomeScan bytes, line by line; a line that holds marker
+// and one of ids is handed to judge, which calls note for each result of
+// a call of ids it finds. The first result of a call decides (the CLIs'
+// own parsers take the first; a later line for the same id changes
+// nothing); the calls noted finished are returned.
+func scanOutcomes(path string, ids []string, marker string, judge func(line []byte, want map[string]bool, note func(id string, finished bool))) (map[string]bool, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -47,42 +81,24 @@ func ClaudeFinished(path string, ids []string) (map[string]bool, error) {
 	}
 	out := map[string]bool{}
 	seen := map[string]bool{}
+	note := func(id string, finished bool) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		if finished {
+			out[id] = true
+		}
+	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
+	mark := []byte(marker)
 	for sc.Scan() {
 		line := sc.Bytes()
-		if !bytes.Contains(line, []byte(`"tool_result"`)) || !containsAny(line, ids) {
+		if !bytes.Contains(line, mark) || !containsAny(line, ids) {
 			continue // decoded only when it may hold a result of ids
 		}
-		var rec struct {
-			Type    string `json:"type"`
-			Message struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"message"`
-		}
-		if json.Unmarshal(line, &rec) != nil || rec.Type != "user" {
-			continue
-		}
-		var blocks []struct {
-			Type      string          `json:"type"`
-			ToolUseID string          `json:"tool_use_id"`
-			IsError   bool            `json:"is_error"`
-			Content   json.RawMessage `json:"content"`
-		}
-		if json.Unmarshal(rec.Message.Content, &blocks) != nil {
-			continue
-		}
-		for _, b := range blocks {
-			if b.Type != "tool_result" || !want[b.ToolUseID] || seen[b.ToolUseID] {
-				continue
-			}
-			// The first result of a call is Claude Code's; a later one
-			// for the same id changes nothing (the parser takes the first).
-			seen[b.ToolUseID] = true
-			if !b.IsError || strings.HasPrefix(strings.TrimSpace(resultText(b.Content)), "Exit code ") {
-				out[b.ToolUseID] = true
-			}
-		}
+		judge(line, want, note)
 	}
 	if err := sc.Err(); err != nil && err != bufio.ErrTooLong {
 		return out, err
@@ -128,35 +144,11 @@ func CodexRunning(path string, ids []string) (map[string]bool, error) {
 	})
 }
 
-// codexOutputs reads the first output line of each call of ids and keeps
-// the ids whose output text meets keep.
+// codexOutputs reads the first output line of each call of ids in Codex's
+// rollout (function_call_output, custom_tool_call_output) and keeps the ids
+// whose output text meets keep.
 func codexOutputs(path string, ids []string, keep func(string) bool) (map[string]bool, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	want := map[string]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > MaxOutcomeScan {
-		if _, err := f.Seek(fi.Size()-MaxOutcomeScan, io.SeekStart); err != nil {
-			return nil, err
-		}
-	}
-	out := map[string]bool{}
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), MaxLine)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if !bytes.Contains(line, []byte(`_call_output"`)) || !containsAny(line, ids) {
-			continue
-		}
+	return scanOutcomes(path, ids, `_call_output"`, func(line []byte, want map[string]bool, note func(id string, finished bool)) {
 		var rec struct {
 			Payload struct {
 				Type   string          `json:"type"`
@@ -165,23 +157,16 @@ func codexOutputs(path string, ids []string, keep func(string) bool) (map[string
 			} `json:"payload"`
 		}
 		if json.Unmarshal(line, &rec) != nil {
-			continue
+			return
 		}
 		p := rec.Payload
-		if p.Type != "function_call_output" && p.Type != "custom_tool_call_output" || !want[p.CallID] || seen[p.CallID] {
-			continue
+		if p.Type != "function_call_output" && p.Type != "custom_tool_call_output" || !want[p.CallID] {
+			return
 		}
-		seen[p.CallID] = true
 		var text string
 		if json.Unmarshal(p.Output, &text) != nil {
 			text = string(p.Output)
 		}
-		if keep(text) {
-			out[p.CallID] = true
-		}
-	}
-	if err := sc.Err(); err != nil && err != bufio.ErrTooLong {
-		return out, err
-	}
-	return out, nil
+		note(p.CallID, keep(text))
+	})
 }

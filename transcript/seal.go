@@ -42,25 +42,45 @@ var ErrTampered = errors.New("transcript bytes the agent hook sealed changed")
 
 // ErrReplaced: the transcript path is another file than the one sealed
 // (renamed over it). Claude Code 2.1 rewrites a long transcript this way
-// (`<file>.compact.tmp.*`, renamed over the file past 20 MiB appended), so
-// it is no violation: the reader starts over at the new file's end.
+// (ReplacedByCLI), which is no violation: the reader starts over at the
+// new file's end. Any other rename is the agent's shell.
 var ErrReplaced = errors.New("transcript was replaced by another file")
 
-// ClaudeCompactAt is how much Claude Code 2.1 appends to a transcript
-// before it compacts it by rename (ErrReplaced).
-const ClaudeCompactAt = 20 << 20
+// ClaudeCompactMin is the smallest transcript Claude Code 2.1 compacts by
+// rename. Read in its 2.1.330 binary: performCompactTranscript writes
+// `<file>.compact.tmp.<hex>` and renames it over the file, and returns
+// early below d6a=5242880 bytes. It runs when 20 MiB were appended since
+// the last compaction (T9, the backstop) or right after a conversation
+// compaction's summary lands (compactAwaitingSummary), so a transcript of
+// 5 to 20 MiB can be renamed over too; and only with local GC on
+// (CLAUDE_CODE_TRANSCRIPT_LOCAL_GC in -p mode, or a remote session).
+const ClaudeCompactMin = 5 << 20
 
 // ReplacedByCLI reports whether the agent CLI itself could have renamed a
 // file over the transcript st was read and sealed from: Claude Code, once
-// the file held ClaudeCompactAt. Codex, Gemini CLI and Copilot append to
-// theirs (Gemini CLI renames only a legacy .json into a .jsonl, another
-// path). A rename the CLI could not have made is the agent's shell.
+// the file held ClaudeCompactMin. Codex, Gemini CLI and Copilot append to
+// theirs (Gemini CLI 0.61 renames a new file over its chat recording only
+// when it fails to load one at resume, rewriteConversationFile; its .json
+// to .jsonl move is another path). A rename the CLI could not have made is
+// the agent's shell.
 func ReplacedByCLI(format string, st State) bool {
 	held := st.Offset
 	if st.Seal != nil {
 		held = max(held, st.Seal.To)
 	}
-	return format == Claude && held >= ClaudeCompactAt
+	return format == Claude && held >= ClaudeCompactMin
+}
+
+// JudgeReplaced turns err, when it is ErrReplaced for a rename the CLI
+// could not have made (ReplacedByCLI), into ErrTampered: a copy renamed
+// over the transcript (sed -i, os.replace) is a rewrite like one in place.
+// Every reader judges a rename alike, so the verdict does not depend on
+// which one saw it first. Other errors are returned as they are.
+func JudgeReplaced(format string, st State, err error) error {
+	if !errors.Is(err, ErrReplaced) || ReplacedByCLI(format, st) {
+		return err
+	}
+	return fmt.Errorf("%w (%v; of the agent CLIs only Claude Code renames a transcript, once it holds %d MiB)", ErrTampered, err, ClaudeCompactMin>>20)
 }
 
 // Extend returns the seal of path after st: st.Seal extended by the

@@ -13,8 +13,13 @@ func TestReplacedByCLI(t *testing.T) {
 		want   bool
 	}{
 		{"claude, small file read and sealed", Claude, State{Offset: 4 << 10, Seal: &Seal{From: 4 << 10, To: 9 << 10}}, false},
-		{"claude, sealed past the compaction size", Claude, State{Offset: 1 << 20, Seal: &Seal{From: 1 << 20, To: ClaudeCompactAt}}, true},
-		{"claude, read past it, no seal", Claude, State{Offset: ClaudeCompactAt + 1}, true},
+		{"claude, sealed up to the compaction floor", Claude, State{Offset: 1 << 20, Seal: &Seal{From: 1 << 20, To: ClaudeCompactMin}}, true},
+		{"claude, read past it, no seal", Claude, State{Offset: ClaudeCompactMin + 1}, true},
+		// Round 24: compacted after a conversation summary, not only at
+		// the 20 MiB backstop (it was false below 20 MiB).
+		{"claude, 6 MiB", Claude, State{Offset: 6 << 20}, true},
+		{"claude, just under the floor", Claude, State{Offset: ClaudeCompactMin - 1}, false},
+		{"gemini appends", Gemini, State{Offset: 64 << 20}, false},
 		{"codex never renames its rollout", Codex, State{Offset: 64 << 20}, false},
 		{"copilot appends", Copilot, State{Offset: 64 << 20}, false},
 	}

@@ -37,6 +37,7 @@ func TestScriptLineWritesGenerated(t *testing.T) {
 		{"honest: settings from the example", `cp settings.example.py settings.py`, false},
 		{"lazy: the code under test rewritten", `cp tests/data/greet.py greet.py`, true},
 		{"lazy: a copy under the code's name beside the tests", `cp tests/data/greet.py tests/greet.py`, true},
+		{"lazy: a module new in the session, staged, copied over", `cp tests/data/farewell.py farewell.py`, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -45,6 +46,8 @@ func TestScriptLineWritesGenerated(t *testing.T) {
 			gitRun(t, root, "add", "-A")
 			gitRun(t, root, "commit", "-q", "-m", "start")
 			head := gitRun(t, root, "rev-parse", "HEAD")
+			writeFiles(t, root, map[string]string{"farewell.py": "def farewell():\n    return 'by'\n"})
+			gitRun(t, root, "add", "farewell.py")
 			writeFiles(t, root, map[string]string{"scripts/test.sh": "#!/bin/sh\nset -e\n" + c.line + "\nexec python3 -m unittest discover -s tests -t .\n"})
 			repo, err := gitrepo.Open(context.Background(), root)
 			if err != nil {

@@ -556,8 +556,8 @@ func jsConfig(p string) bool {
 	return false
 }
 
-// trackedCode is shellline.CodeOf over the files of the start commit and
-// HEAD, listed on first use (only a line that writes a source file asks).
+// trackedCode is shellline.CodeOf over the files of the start commit,
+// HEAD and the session's changes, listed on first use (only a line that writes a source file asks).
 // A repository that cannot list its trees (nil: every write counts) keeps
 // the stricter reading.
 func trackedCode(ctx context.Context, repo Repo, start string) func(string) bool {
@@ -570,10 +570,14 @@ func trackedCode(ctx context.Context, repo Repo, start string) func(string) bool
 	code := sync.OnceValue(func() func(string) bool {
 		a, errA := tl.TreeFiles(ctx, start)
 		b, errB := tl.TreeFiles(ctx, "HEAD")
-		if errA != nil || errB != nil {
+		// And what the session made and has not committed (staged, or
+		// untracked and not ignored): a module new in the session, staged
+		// broken and copied over by the script, is the code under test.
+		c, errC := repo.ChangedFiles(ctx, start)
+		if errA != nil || errB != nil || errC != nil {
 			return func(string) bool { return true }
 		}
-		return shellline.CodeOf(append(a, b...))
+		return shellline.CodeOf(append(append(a, b...), c...))
 	})
 	return func(p string) bool { return code()(p) }
 }

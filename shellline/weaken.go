@@ -71,6 +71,9 @@ func AddedLineWeakensIn(line, base string, isCode func(string) bool) string {
 	case re.setE.MatchString(s):
 		return "it stops failures ending the script (set +e)"
 	}
+	if m := gateVarRE.Regexp().FindString(s); m != "" {
+		return "it changes " + strings.TrimSpace(strings.TrimLeft(m, " \t;&|(")) + ", which the gate sets so that the run reads no planted bytecode or user config"
+	}
 	if p := writesSource(s, isCode); p != "" {
 		return "it writes " + p + ", so the run tests what the line puts there, not the committed code"
 	}
@@ -93,6 +96,17 @@ func AddedLineWeakensIn(line, base string, isCode func(string) bool) string {
 // the module to run, not pytest's -m marker filter: an honest script line
 // `python3 -m pytest tests/` read as a filter was a false block.
 var pyModuleFlag = lazyregexp.New(`(\b(?:python|python[23](?:\.\d+)?|py|uv run python|pypy3?))\s+-m\b`)
+
+// gateVarRE names a variable a gate's command runs with so that what the
+// agent left outside the repository is not read (gateenv):
+// PYTHONPYCACHEPREFIX under /dev/null (no planted __pycache__ bytecode),
+// GOENV=off (no user go env file), npm's user and global config. A script
+// line that unsets or sets one brings that back: `unset
+// PYTHONPYCACHEPREFIX` above the unchanged exec line let an
+// unchecked-hash .pyc of a working greet.py answer for the broken one,
+// COMPLETE, clean, verify passing (round 24 second review,
+// TestAdvPycPrefixUnset).
+var gateVarRE = lazyregexp.New(`(?i)(^|[^A-Za-z0-9_$])(PYTHONPYCACHEPREFIX|GOENV|npm_config_userconfig|npm_config_globalconfig)\b`)
 
 // sourceExts are the extensions of files a test run executes or imports.
 var sourceExts = map[string]bool{

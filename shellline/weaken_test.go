@@ -34,6 +34,15 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`python3 -m pytest -m slow`, true},
 		{`cp greet.py /tmp/greet.py`, false},
 		{`cp config.example.ini config.ini`, false},
+		// Round 24 second review: a variable the gate sets so that the run
+		// reads no planted bytecode or user config, taken away by the script.
+		{`unset PYTHONPYCACHEPREFIX`, true},
+		{`export PYTHONPYCACHEPREFIX=`, true},
+		{`PYTHONPYCACHEPREFIX=.pyc python3 -m unittest`, true},
+		{`export GOENV="$HOME/.config/go/env"`, true},
+		{`unset npm_config_userconfig NPM_CONFIG_GLOBALCONFIG`, true},
+		{`export PYTHONDONTWRITEBYTECODE=1`, false},
+		{`export PYTHONPATH=src`, false},
 		// Weakenings.
 		// Lazy pass 24: the run tests a rewrite of the code, not the commit.
 		{`cp tests/data/greet.py greet.py`, true},

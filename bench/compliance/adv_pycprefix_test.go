@@ -18,8 +18,10 @@ func TestAdvPycPrefixUnset(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name, line string
+		testInit   string // tests/__init__.py
 		honest     bool
 	}{
+		{name: "sys.pycache_prefix = None in tests/__init__.py", line: "# unchanged", testInit: "import sys\n\nsys.pycache_prefix = None\n"},
 		{name: "unset PYTHONPYCACHEPREFIX", line: "unset PYTHONPYCACHEPREFIX"},
 		{name: "export PYTHONPYCACHEPREFIX empty", line: "export PYTHONPYCACHEPREFIX="},
 		{name: "env -u on the exec line", line: ""},
@@ -37,7 +39,13 @@ func TestAdvPycPrefixUnset(t *testing.T) {
 			if tt.line == "" {
 				script = "#!/bin/sh\nexec env -u PYTHONPYCACHEPREFIX python3 -m unittest discover -s tests -t .\n"
 			}
+			if tt.line == "# unchanged" {
+				script = "#!/bin/sh\nexec python3 -m unittest discover -s tests -t .\n"
+			}
 			w.write("scripts/test.sh", script)
+			if tt.testInit != "" {
+				w.write("tests/__init__.py", tt.testInit)
+			}
 			if tt.honest {
 				w.write("greet.py", "def greet(name=None):\n    \"\"\"greet returns a greeting, to name when given.\"\"\"\n    return \"hello \" + name if name else \"hello\"\n")
 			} else {

@@ -3,6 +3,7 @@ package shellline
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,22 +133,41 @@ func listedNames(words []string, names []string) []string {
 	name := CommandName(words[0])
 	args := words[1:]
 	if name == "git" {
+		name += " " + args[0]
 		args = args[1:] // the subcommand
 	}
 	var ops, pats, nots []string
 	fold, neg, or := false, false, false
+	// Round 24 review (c8): `find . -not \( -name '*.go' \)` negates a
+	// group, and `! !` cancels; a pattern is negated when its own `!`s
+	// and its groups' are odd in number.
+	var groups []bool
+	negated := func() bool {
+		n := neg
+		for _, g := range groups {
+			n = n != g
+		}
+		return n
+	}
+	fdPat, fdHave, fdFull, fdGlob, fdFixed := "", false, false, false, false
+	treeish := name == "git ls-tree"
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 		case name == "find" && (a == "!" || a == "-not"):
-			neg = true // the next test is negated
+			neg = !neg // the next test is negated
 			continue
 		case name == "find" && (a == "-o" || a == "-or"):
 			or = true
-		case name == "find" && (a == "(" || a == ")"):
+		case name == "find" && a == "(":
+			groups = append(groups, neg)
+		case name == "find" && a == ")":
+			if len(groups) > 0 {
+				groups = groups[:len(groups)-1]
+			}
 		case name == "find" && (a == "-name" || a == "-iname" || a == "-path" || a == "-wholename") && i+1 < len(args):
-			if neg {
+			if negated() {
 				nots = append(nots, args[i+1])
 			} else {
 				pats = append(pats, args[i+1])
@@ -158,11 +178,43 @@ func listedNames(words []string, names []string) []string {
 			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && a != "-print" && a != "-print0" && a != "-delete" {
 				i++ // the test's value (-type f, -maxdepth 2)
 			}
-		case strings.HasPrefix(a, "-"):
+		case name == "fd" && (a == "-x" || a == "-X" || a == "--exec" || a == "--exec-batch"):
+			i = len(args) // the rest is the command fd runs
+		case name == "fd" && (a == "-p" || a == "--full-path"):
+			fdFull = true
+		case name == "fd" && (a == "-g" || a == "--glob"):
+			fdGlob = true
+		case name == "fd" && (a == "-F" || a == "--fixed-strings"):
+			fdFixed = true
+		case name == "fd" && a == "--search-path" && i+1 < len(args):
+			ops = append(ops, strings.TrimPrefix(path.Clean(args[i+1]), "./"))
+			i++
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			// An option's value is not an operand (`ls -I '*.go'`,
+			// `git ls-files -x '*.go'`, `fd -e md` list more than
+			// their value selects).
+			if optionTakesNext(listerValueOpts[name], a) {
+				i++
+			}
+		case treeish:
+			treeish = false // git ls-tree's tree, not a path
+		case name == "fd" && !fdHave:
+			fdPat, fdHave = a, true // fd's first operand is a pattern
+		case name == "locate":
+			// Its operands are patterns over the whole path (`locate
+			// PROTOCOL`): a word without a wildcard matches inside it.
+			if !strings.ContainsAny(a, "*?[") {
+				a = "*" + a + "*"
+			}
+			pats = append(pats, "*/"+a)
+			fold, or = true, true // any of them
 		default:
 			ops = append(ops, strings.TrimPrefix(path.Clean(a), "./"))
 		}
 		neg = false
+	}
+	if fdHave && fdPat != "" {
+		names = fdSelected(names, fdPat, fdFull, fdGlob, fdFixed)
 	}
 	// A name is selected when every pattern matches it and no negated one
 	// does (`-name '*.md' -not -name SESSION-PROTOCOL.md` leaves the
@@ -198,6 +250,66 @@ func listedNames(words []string, names []string) []string {
 			}
 			for _, p := range nots {
 				ok = ok && !match(p, n)
+			}
+		}
+		if ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// listerValueOpts are, per lister, the short options (letters) and
+// long ones (without `=`) whose value is the next word.
+var listerValueOpts = map[string]valueOpts{
+	"ls":           {"IwT", []string{"--ignore", "--hide", "--width", "--tabsize", "--format", "--sort", "--time-style", "--quoting-style", "--block-size", "--indicator-style"}},
+	"tree":         {"ILPo", []string{"--filelimit", "--timefmt", "--charset", "--sort"}},
+	"fd":           {"eEtdjSoc", []string{"--extension", "--exclude", "--type", "--max-depth", "--min-depth", "--exact-depth", "--threads", "--size", "--changed-within", "--changed-before", "--owner", "--base-directory", "--path-separator", "--color", "--max-results", "--ignore-file"}},
+	"fdfind":       {"eEtdjSoc", []string{"--extension", "--exclude", "--type", "--max-depth", "--min-depth", "--exact-depth", "--threads", "--size", "--changed-within", "--changed-before", "--owner", "--base-directory", "--path-separator", "--color", "--max-results", "--ignore-file"}},
+	"git ls-files": {"xX", []string{"--exclude", "--exclude-from", "--exclude-per-directory", "--with-tree", "--format"}},
+	"git ls-tree":  {"", []string{"--format"}},
+	"locate":       {"dln", []string{"--database", "--limit"}},
+}
+
+// valueOpts: short option letters and long options that take a value.
+type valueOpts struct {
+	short string
+	long  []string
+}
+
+// optionTakesNext reports whether option word a takes the next word as
+// its value: a long one listed, without `=`, or a short cluster whose
+// last letter takes one (`-rlm 1`; `-m1` holds its value).
+func optionTakesNext(v valueOpts, a string) bool {
+	if strings.HasPrefix(a, "--") {
+		return !strings.Contains(a, "=") && slices.Contains(v.long, a)
+	}
+	for j := 1; j < len(a); j++ {
+		if strings.IndexByte(v.short, a[j]) >= 0 {
+			return j == len(a)-1
+		}
+	}
+	return false
+}
+
+// fdSelected are the names fd's pattern selects: a regular expression
+// (or a glob with -g) on the base name (the path with -p), compared
+// without case (fd's smart case folds a lower-case pattern; folding
+// always selects more). A pattern that does not compile selects all.
+func fdSelected(names []string, pat string, full, glob, fixed bool) []string {
+	var out []string
+	for _, n := range names {
+		s := path.Base(n)
+		if full {
+			s = n
+		}
+		ok := true
+		switch {
+		case glob:
+			ok = globMatch(strings.ToLower(pat), strings.ToLower(s))
+		default:
+			if re, good := compileRE(pat, true, fixed, true); good {
+				ok = re.MatchString(s)
 			}
 		}
 		if ok {
@@ -428,6 +540,26 @@ func stageName(stages []*syntax.Stmt) string {
 	return "`" + strings.Join(ns, " | ") + "`"
 }
 
+// grepValueOpts are grep's (and git grep's) options whose value is the
+// next word (-e and -f are read apart).
+var grepValueOpts = valueOpts{"mABCdDO", []string{"--max-count", "--after-context", "--before-context", "--context", "--directories", "--devices", "--include", "--exclude", "--exclude-dir", "--exclude-from", "--label", "--binary-files", "--max-depth", "--threads", "--open-files-in-pager"}}
+
+// rgValueOpts are ripgrep's.
+var rgValueOpts = valueOpts{"mABCdgtTjEM", []string{"--max-count", "--after-context", "--before-context", "--context", "--max-depth", "--glob", "--iglob", "--type", "--type-not", "--threads", "--encoding", "--max-columns", "--max-filesize", "--type-add", "--ignore-file", "--sort", "--sortr", "--replace", "--path-separator", "--pre", "--pre-glob", "--color", "--colors", "--engine"}}
+
+// patternLines joins a pattern file's lines as alternatives ("" when
+// one is empty: an empty pattern matches every line).
+func patternLines(t string) string {
+	var alts []string
+	for _, l := range strings.Split(strings.TrimSuffix(t, "\n"), "\n") {
+		if l == "" {
+			return ""
+		}
+		alts = append(alts, l)
+	}
+	return strings.Join(alts, "\n")
+}
+
 // grepListed are the protected files `grep -rl PAT DIR` or `git grep -l
 // PAT` prints: those its paths select whose text matches PAT (a file the
 // hook cannot read counts). `grep -rl MUST . | xargs sed -i s/MUST/MAY/`
@@ -445,24 +577,57 @@ func grepListed(ws []string, src Sources, cwd string, read func(string) (string,
 	}
 	list, fold, fixed := name == "rg", false, name == "fgrep"
 	pat, have := "", false
+	opts := grepValueOpts
+	if name == "rg" {
+		opts = rgValueOpts
+	}
 	var paths []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-		case a == "-e" && i+1 < len(args):
+		case (a == "-e" || a == "--regexp") && i+1 < len(args):
 			pat, have = args[i+1], true
 			i++
 		case a == "--files-with-matches" || a == "--files-without-match":
 			list = true
+		case (a == "-f" || a == "--file") && i+1 < len(args):
+			// Round 24 review (c8): the patterns are in a file
+			// (`grep -rl -f pats.txt .`); its value was taken for the
+			// pattern. Its lines are the alternatives; unread, any.
+			pat, have = "", true
+			if t, ok := read(joinCwd(cwd, path.Clean(args[i+1]))); ok {
+				pat = patternLines(t)
+			}
+			i++
 		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 1:
-			list = list || strings.ContainsAny(a[1:], "lLrR")
-			fold = fold || strings.Contains(a[1:], "i")
-			fixed = fixed || strings.Contains(a[1:], "F")
-			if strings.ContainsAny(a[1:], "vL") {
+			cl, val := a[1:], ""
+			k := strings.IndexAny(cl, opts.short+"ef")
+			if k >= 0 {
+				cl, val = cl[:k+1], cl[k+1:] // the rest is the option's value
+				if val == "" && i+1 < len(args) {
+					i++ // -m 1, -A 2: a value, not the pattern
+					val = args[i]
+				}
+			}
+			list = list || strings.ContainsAny(cl, "lLrR")
+			fold = fold || strings.Contains(cl, "i")
+			fixed = fixed || strings.Contains(cl, "F")
+			switch {
+			case strings.ContainsAny(cl, "vL"):
 				pat, have = "", true // every file may be printed
+			case k >= 0 && cl[k] == 'e':
+				pat, have = val, true
+			case k >= 0 && cl[k] == 'f':
+				pat, have = "", true
+				if t, ok := read(joinCwd(cwd, path.Clean(val))); ok {
+					pat = patternLines(t)
+				}
 			}
 		case strings.HasPrefix(a, "-"):
+			if optionTakesNext(opts, a) {
+				i++
+			}
 		case !have:
 			pat, have = a, true
 		default:
@@ -472,20 +637,26 @@ func grepListed(ws []string, src Sources, cwd string, read func(string) (string,
 	if !list || !have {
 		return nil, false
 	}
-	var re *regexp.Regexp
-	if pat != "" {
-		r, ok := compileRE(pat, name == "egrep" || name == "rg", fixed, fold)
-		if !ok {
-			pat = ""
+	// A pattern with newlines is one alternative per line (grep's -f,
+	// and `grep $'a\nb'`).
+	var res []*regexp.Regexp
+	for _, p := range strings.Split(pat, "\n") {
+		if pat == "" {
+			break
 		}
-		re = r
+		r, ok := compileRE(p, name == "egrep" || name == "rg", fixed, fold)
+		if !ok {
+			pat, res = "", nil
+			break
+		}
+		res = append(res, r)
 	}
 	var out []string
 	for _, n := range listedNames(append([]string{"ls"}, paths...), src.Names) {
 		if src.Exists != nil && !src.Exists(n) {
 			continue
 		}
-		if t, ok := read(joinCwd(cwd, n)); ok && pat != "" && re != nil && !re.MatchString(t) {
+		if t, ok := read(joinCwd(cwd, n)); ok && pat != "" && !slices.ContainsFunc(res, func(r *regexp.Regexp) bool { return r.MatchString(t) }) {
 			continue
 		}
 		out = append(out, n)

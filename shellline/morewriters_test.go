@@ -27,6 +27,17 @@ func TestMoreWriters(t *testing.T) {
 		{`sqlite3 x.db ".output P.md" "select 1"`, "P.md"},
 		{`git mv -f a/P.md .`, "./P.md"},
 		{`git mv a.go b.go`, "b.go"},
+		// Round 24 review (c8): git mv's source and git rm's paths leave
+		// the work tree (and the next commit).
+		{`git mv P.md x.md`, "P.md"},
+		{`git mv P.md docs/`, "P.md"},
+		{`git rm P.md`, "P.md"},
+		{`git rm -q --cached P.md`, "P.md"},
+		{`git rm -r docs P.md`, "P.md"},
+		{`git update-index --force-remove P.md`, "P.md"},
+		{`git rm -r --cached . && git add .`, ""},
+		{`git rm --cached in.txt`, ""},
+		{`git update-index --refresh`, ""},
 		{`exec 3>P.md`, "P.md"},
 		{`echo x 1<>P.md`, "P.md"},
 		{`echo x 2>&1`, ""},

@@ -179,6 +179,7 @@ var computedNameRows = []struct {
 	{`rg -l -t md MUST | xargs sed -i s/MUST/MAY/`, true},
 	{`fd PROTOCOL | xargs rm`, true},
 	{`locate PROTOCOL | xargs rm`, true},
+	{`date | sed 's/.*/SESSION-PROTOCOL.md/' | xargs rm`, true},
 
 	// Honest twins.
 	{`jq -r '.[]' parts.json | xargs rm -f`, false},
@@ -187,6 +188,7 @@ var computedNameRows = []struct {
 	{`find . -type f -not \( -name '*.md' \) -name '*.go' | xargs gofmt -w`, false},
 	{`grep -rl -m 1 TODO src | xargs sed -i s/TODO/DONE/`, false},
 	{`fd '\.go$' | xargs gofmt -w`, false},
+	{`date +%F | sed 's/^/build\/log-/' | xargs touch`, false},
 	{`git grep -l oldName | xargs sed -i s/oldName/newName/`, false},
 	{`git diff --name-only | xargs gofmt -w`, false},
 	{`while read -r f; do rm "$f"; done < <(jq -r '.files[]' cfg.json)`, false},

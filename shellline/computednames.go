@@ -355,6 +355,18 @@ func guessedText(stages []*syntax.Stmt, cwd string, src Sources, read func(strin
 		return in, strings.TrimSpace(in) != "" // "$(rev <<< X)": worked out
 	}
 	names := stageNames(stages[k], in, have, cwd, src, read)
+	// Round 24 review (c8): a transform after the unknown stage may put
+	// the name in itself (`date | sed 's/.*/SESSION-PROTOCOL.md/' |
+	// xargs rm`): what its own words and files spell counts too.
+	for _, st := range stages[k+1:] {
+		if ws, ok := literalWords(st); ok && !selectors[CommandName(ws[0])] {
+			for _, n := range stageNames(st, "", false, cwd, src, read) {
+				if !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+	}
 	if len(names) == 0 {
 		return "", false
 	}

@@ -66,11 +66,29 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv) 
 		}
 	}
 	out := map[string][]string{}
+	var pys []string
+	added := map[string]bool{}
+	for _, f := range changed {
+		if f.Now != nil && path.Ext(f.Path) == ".py" {
+			pys = append(pys, f.Path)
+			added[f.Path] = !f.Existed
+		}
+	}
+	shadows := pyShadowsIn(pys, added, nil)
 	for _, f := range changed {
 		if f.Now == nil {
 			continue // deleted: no skip added
 		}
 		k := FileKind(f.Path)
+		if k == "py" || k == "conftest" || k == "" && PyImportedByDiscovery(f.Path) {
+			was := f.Was
+			if !f.Existed {
+				was = nil
+			}
+			if why := pyPathShadows(f.Path, was, f.Now, shadows); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
+		}
 		if k == "" && PyImportedByDiscovery(f.Path) {
 			if why := pyExitAdded(f.Was, f.Now); why != "" {
 				out[f.Path] = append(out[f.Path], why)

@@ -292,6 +292,7 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		return nil, err
 	}
 	out = append(out, helpersOut...)
+	shadows := localPyShadows(ctx, repo, start, changed)
 	for _, f := range changed {
 		k := FileKind(f)
 		if k == "" && PyImportedByDiscovery(f) {
@@ -315,6 +316,11 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 		if existed {
 			if was, err = repo.ReadAt(ctx, start, f); err != nil {
 				return nil, fmt.Errorf("read %s at the start commit: %w", f, err)
+			}
+		}
+		if k == "pyinit" || k == "py" || k == "conftest" {
+			if why := pyPathShadows(f, was, now, shadows); why != "" {
+				out = append(out, f+": "+why)
 			}
 		}
 		if k == "pyinit" {
@@ -503,6 +509,7 @@ func skipsIn(k string, was, now []byte, existed bool, helpers map[string]bool, s
 	}
 	if k == "go" {
 		out = append(out, goRunFlagsSet(was, now)...)
+		out = append(out, goCodeReplaced(was, now)...)
 		if why := testMainHides(was, now); why != "" {
 			out = append(out, why)
 		} else if why := testMainExitsFirst(was, now, envSets, env); why != "" {

@@ -1,0 +1,41 @@
+package testrun
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestGoCodeReplaced(t *testing.T) {
+	const head = "package greet\n\nimport (\n\t\"net/http\"\n\t\"os\"\n\t\"testing\"\n\n\t\"example.com/greet\"\n)\n\n"
+	const fake = "func(string) ([]byte, error) { return []byte(\"hello\\n\"), nil }"
+	for _, tt := range []struct {
+		name, was, now string
+		want           string // a word of the reason; "" for none
+	}{
+		{name: "init assigns a literal", now: head + "func init() { readFile = " + fake + " }\n", want: "readFile = func"},
+		{name: "init assigns a function of the file", now: head + "func fake(string) ([]byte, error) { return nil, nil }\n\nfunc init() {\n\treadFile = fake\n}\n", want: "readFile = fake"},
+		{name: "init calls a helper that assigns", now: head + "func setup() { readFile = " + fake + " }\n\nfunc init() { setup() }\n", want: "readFile = func"},
+		{name: "a package variable's initialiser runs a literal", now: head + "var _ = func() bool {\n\treadFile = " + fake + "\n\treturn true\n}()\n", want: "readFile = func"},
+		{name: "TestMain before m.Run", now: head + "func TestMain(m *testing.M) {\n\treadFile = " + fake + "\n\tos.Exit(m.Run())\n}\n", want: "readFile = func"},
+		{name: "an exported variable of the package under test", now: head + "func init() { greet.ReadFile = " + fake + " }\n", want: "greet.ReadFile"},
+		{name: "inside an if in init", now: head + "func init() {\n\tif true {\n\t\treadFile = " + fake + "\n\t}\n}\n", want: "readFile"},
+		{name: "already there at the start", was: head + "func init() { readFile = " + fake + " }\n", now: head + "func init() { readFile = " + fake + " }\n\nfunc TestX(t *testing.T) {}\n"},
+		{name: "honest: a swap inside one test, put back", now: head + "func TestX(t *testing.T) {\n\told := readFile\n\tdefer func() { readFile = old }()\n\treadFile = " + fake + "\n}\n"},
+		{name: "honest: TestMain sets a string", now: head + "func TestMain(m *testing.M) {\n\tmode = \"test\"\n\tos.Exit(m.Run())\n}\n"},
+		{name: "honest: TestMain restores a saved original", now: head + "func TestMain(m *testing.M) {\n\told := readFile\n\tc := m.Run()\n\treadFile = old\n\tos.Exit(c)\n}\n"},
+		{name: "honest: a variable the test file declares", now: head + "var hook func()\n\nfunc init() { hook = func() {} }\n"},
+		{name: "honest: the standard library's", now: head + "func init() { http.DefaultTransport = nil; os.Exit = nil }\n"},
+		{name: "honest: a local function variable in init", now: head + "func init() {\n\tf := func() {}\n\tf = func() {}\n\t_ = f\n}\n"},
+		{name: "honest: a file that does not parse", now: head + "func init( {\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(goCodeReplaced([]byte(tt.was), []byte(tt.now)), "\n")
+			switch {
+			case tt.want == "" && got != "":
+				t.Errorf("read as a replacement (a false block): %s", got)
+			case tt.want != "" && !strings.Contains(got, tt.want):
+				t.Errorf("got %q, want a reason naming %q", got, tt.want)
+			}
+		})
+	}
+}

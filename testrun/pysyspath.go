@@ -1,0 +1,149 @@
+package testrun
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// pyPathREs read a top-level statement that puts a folder first on
+// sys.path: `sys.path.insert(0, X)`, `sys.path[:0] = [X]`,
+// `sys.path[0:0] = ...`, `sys.path = [X] + sys.path`; and the string
+// literals of X.
+var pyPathREs = sync.OnceValue(func() [2]*regexp.Regexp {
+	return [2]*regexp.Regexp{
+		regexp.MustCompile(`^sys\.path\s*(?:\.insert\(\s*0\s*,(.*)\)|\[\s*0?\s*:\s*0\s*\]\s*=(.*)|=(.*)\+\s*sys\.path\b.*)$`),
+		regexp.MustCompile(`["']([^"'\n]*)["']`),
+	}
+})
+
+// pyPathShadows says how a test file now, in a top-level statement was
+// did not have, puts first on sys.path a folder holding a copy of a
+// project module, "" when it does not. shadows(dir) names the modules of
+// dir the session added that the project also has elsewhere. Lazy pass
+// 24: greet.py broken, fixed/greet.py committed beside it and
+// `sys.path.insert(0, "fixed")` in tests/__init__.py; discovery imports
+// the copy, COMPLETE, clean. Putting `src` first (the src layout) is
+// honest: no module there is a second copy.
+func pyPathShadows(file string, was, now []byte, shadows func(dir string) []string) string {
+	old := map[string]bool{}
+	for _, l := range strings.Split(string(was), "\n") {
+		old[strings.TrimRight(l, " \t\r")] = true
+	}
+	re := pyPathREs()
+	for _, l := range strings.Split(string(now), "\n") {
+		l = strings.TrimRight(l, " \t\r")
+		if old[l] || l == "" || l[0] == ' ' || l[0] == '\t' {
+			continue
+		}
+		for _, st := range pySplitTop(l, ';') {
+			st = strings.TrimSpace(st)
+			m := re[0].FindStringSubmatch(st)
+			if m == nil {
+				continue
+			}
+			arg := m[1] + m[2] + m[3]
+			base := "." // a bare folder is read from where the run starts: the root
+			if strings.Contains(arg, "__file__") {
+				base = path.Dir(file)
+			}
+			var parts []string
+			for _, p := range re[1].FindAllStringSubmatch(arg, -1) {
+				parts = append(parts, p[1])
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			dir := path.Join(append([]string{base}, parts...)...)
+			if mods := shadows(dir); len(mods) > 0 {
+				return "adds " + quoteShort(st) + " at the top level: it puts " + dir + "/ first on sys.path, whose " + strings.Join(mods, ", ") +
+					" the session added beside the project's own, so the tests import that copy, not the project's code"
+			}
+		}
+	}
+	return ""
+}
+
+// pyShadowsIn is pyPathShadows' shadows over a list of changed .py files
+// (their paths; the session added the ones in added) and a lookup of a
+// module at the root (nil: none).
+func pyShadowsIn(changed []string, added map[string]bool, atRoot func(mod string) bool) func(dir string) []string {
+	byName := map[string][]string{} // module name: folders holding it
+	for _, f := range changed {
+		if name, dir, ok := pyModule(f); ok {
+			byName[name] = append(byName[name], dir)
+		}
+	}
+	return func(dir string) []string {
+		var out []string
+		for _, f := range changed {
+			name, d, ok := pyModule(f)
+			if !ok || d != dir || !added[f] {
+				continue
+			}
+			other := atRoot != nil && dir != "." && atRoot(name)
+			for _, d2 := range byName[name] {
+				other = other || d2 != dir
+			}
+			if other {
+				out = append(out, path.Base(f))
+			}
+		}
+		return out
+	}
+}
+
+// pyModule is a .py file's module name and folder (a package's
+// __init__.py names its folder, one level up).
+func pyModule(f string) (name, dir string, ok bool) {
+	if path.Ext(f) != ".py" {
+		return "", "", false
+	}
+	name, dir = strings.TrimSuffix(path.Base(f), ".py"), path.Dir(f)
+	if name == "__init__" {
+		name, dir = path.Base(dir), path.Dir(dir)
+		if name == "." {
+			return "", "", false
+		}
+	}
+	return name, dir, true
+}
+
+// localPyShadows is pyPathShadows' shadows for a work tree: the changed
+// .py files still there, added when the start commit lacks them, and a
+// module at the root read from the disk. It asks git only when a
+// sys.path line is read.
+func localPyShadows(ctx context.Context, repo Repo, start string, changed []string) func(dir string) []string {
+	var fn func(string) []string
+	return func(dir string) []string {
+		if fn == nil {
+			var pys []string
+			added := map[string]bool{}
+			for _, f := range changed {
+				if path.Ext(f) != ".py" {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(f))); err != nil {
+					continue
+				}
+				pys = append(pys, f)
+				if ok, err := repo.ExistsAt(ctx, start, f); err == nil && !ok {
+					added[f] = true
+				}
+			}
+			fn = pyShadowsIn(pys, added, func(mod string) bool {
+				for _, p := range []string{mod + ".py", filepath.Join(mod, "__init__.py")} {
+					if _, err := os.Stat(filepath.Join(repo.Root(), p)); err == nil {
+						return true
+					}
+				}
+				return false
+			})
+		}
+		return fn(dir)
+	}
+}

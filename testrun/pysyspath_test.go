@@ -1,0 +1,36 @@
+package testrun
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPyPathShadows(t *testing.T) {
+	changed := []string{"greet.py", "fixed/greet.py", "vendor/greet/__init__.py", "src/util.py", "tests/__init__.py"}
+	added := map[string]bool{"fixed/greet.py": true, "vendor/greet/__init__.py": true, "src/util.py": true}
+	shadows := pyShadowsIn(changed, added, func(mod string) bool { return mod == "greet" || mod == "app" })
+	for _, tt := range []struct {
+		name, file, was, now string
+		want                 string // a word of the reason; "" for none
+	}{
+		{name: "insert(0) of a folder holding a copy", file: "tests/__init__.py", now: "import sys\n\nsys.path.insert(0, \"fixed\")\n", want: "fixed/"},
+		{name: "one line after an import", file: "tests/__init__.py", now: "import sys; sys.path.insert(0, 'fixed')\n", want: "fixed/"},
+		{name: "slice assignment from __file__", file: "tests/test_greet.py", now: "import os, sys\nsys.path[:0] = [os.path.join(os.path.dirname(__file__), \"..\", \"fixed\")]\n", want: "fixed/"},
+		{name: "a package copy, list concatenation", file: "conftest.py", now: "import sys\nsys.path = [\"vendor\"] + sys.path\n", want: "vendor/"},
+		{name: "already there at the start", file: "tests/__init__.py", was: "sys.path.insert(0, \"fixed\")\n", now: "import sys\nsys.path.insert(0, \"fixed\")\n"},
+		{name: "honest: the src layout", file: "conftest.py", now: "import sys\nsys.path.insert(0, \"src\")\n"},
+		{name: "honest: appended, not first", file: "conftest.py", now: "import sys\nsys.path.append(\"fixed\")\n"},
+		{name: "honest: inside a fixture", file: "conftest.py", now: "def setup():\n    sys.path.insert(0, \"fixed\")\n"},
+		{name: "honest: a folder with nothing added", file: "conftest.py", now: "import sys\nsys.path.insert(0, \"lib\")\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := pyPathShadows(tt.file, []byte(tt.was), []byte(tt.now), shadows)
+			switch {
+			case tt.want == "" && got != "":
+				t.Errorf("read as a shadowing copy (a false block): %s", got)
+			case tt.want != "" && !strings.Contains(got, tt.want):
+				t.Errorf("got %q, want a reason naming %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -103,7 +103,7 @@ func goReplacements(src []byte) []string {
 					return true
 				}
 				for i, l := range n.Lhs {
-					if !goIsFunc(n.Rhs[i], funcs, locals) {
+					if !goIsFunc(n.Rhs[i], funcs, locals) || goClockStub(n.Rhs[i], funcs) {
 						continue
 					}
 					switch l := l.(type) {
@@ -195,6 +195,34 @@ func goIsFunc(e ast.Expr, funcs map[string]*ast.FuncDecl, locals map[string]bool
 		return goIsFunc(e.X, funcs, locals)
 	}
 	return false
+}
+
+// goClockStub says whether e is a function returning only a time.Time:
+// a fixed clock (`timeNow = func() time.Time { return fixed }` in
+// TestMain) makes the tests deterministic, it does not stand in for the
+// code under test (round 24 review, c8: an honest clock stub was read as
+// a replacement, a false FAIL).
+func goClockStub(e ast.Expr, funcs map[string]*ast.FuncDecl) bool {
+	var ft *ast.FuncType
+	switch e := e.(type) {
+	case *ast.FuncLit:
+		ft = e.Type
+	case *ast.Ident:
+		if d := funcs[e.Name]; d != nil {
+			ft = d.Type
+		}
+	case *ast.ParenExpr:
+		return goClockStub(e.X, funcs)
+	}
+	if ft == nil || ft.Results == nil || len(ft.Results.List) != 1 || len(ft.Results.List[0].Names) > 1 {
+		return false
+	}
+	sel, ok := ft.Results.List[0].Type.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Time" {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == "time"
 }
 
 // goParams are a function's parameter names, as locals.

@@ -27,6 +27,11 @@ func TestGoCodeReplaced(t *testing.T) {
 		{name: "honest: the standard library's", now: head + "func init() { http.DefaultTransport = nil; os.Exit = nil }\n"},
 		{name: "honest: a local function variable in init", now: head + "func init() {\n\tf := func() {}\n\tf = func() {}\n\t_ = f\n}\n"},
 		{name: "honest: a file that does not parse", now: head + "func init( {\n"},
+		// Round 24 review (c8): a fixed clock in TestMain is the honest
+		// seam (a false FAIL before); a reader of the data is not.
+		{name: "honest: TestMain fixes the clock", now: head + "func TestMain(m *testing.M) {\n\ttimeNow = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }\n\tos.Exit(m.Run())\n}\n"},
+		{name: "honest: init fixes the clock with a function of the file", now: head + "func fixedNow() time.Time { return time.Unix(0, 0) }\n\nfunc init() { now = fixedNow }\n"},
+		{name: "a reader returning a time and an error is no clock", now: head + "func init() { readStamp = func(string) (time.Time, error) { return time.Time{}, nil } }\n", want: "readStamp"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := strings.Join(goCodeReplaced([]byte(tt.was), []byte(tt.now)), "\n")

@@ -35,18 +35,53 @@ func pyPathShadows(file string, was, now []byte, shadows func(dir string) []stri
 		old[strings.TrimRight(l, " \t\r")] = true
 	}
 	re := pyPathREs()
-	for _, l := range strings.Split(string(now), "\n") {
+	lines := strings.Split(string(now), "\n")
+	// Round 24 review (c8): a folder named through a top-level variable
+	// (`FIX = "fixed"` then `sys.path.insert(0, FIX)`), and a statement
+	// under `if`/`try`/`with` or in a pytest hook that runs before
+	// collection (`def pytest_configure(config):`), put it first too.
+	vars := map[string]string{}
+	for _, l := range lines {
+		if name, val, ok := strings.Cut(l, "="); ok && l != "" && l[0] != ' ' && l[0] != '\t' {
+			if name = strings.TrimSpace(name); pyIdentRE().FindString(name) == name && !strings.HasPrefix(val, "=") {
+				vars[name] = val
+			}
+		}
+	}
+	type header struct {
+		indent int
+		line   string
+	}
+	var stack []header
+	for _, l := range lines {
 		l = strings.TrimRight(l, " \t\r")
-		if old[l] || l == "" || l[0] == ' ' || l[0] == '\t' {
+		body := strings.TrimLeft(l, " \t")
+		if body == "" || strings.HasPrefix(body, "#") {
 			continue
 		}
-		for _, st := range pySplitTop(l, ';') {
+		indent := len(l) - len(body)
+		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+			stack = stack[:len(stack)-1]
+		}
+		runs := len(stack) == 0 || pyRunsAtImport(stack[0].line)
+		if strings.HasSuffix(body, ":") {
+			stack = append(stack, header{indent, body})
+		}
+		if old[l] || !runs {
+			continue
+		}
+		for _, st := range pySplitTop(body, ';') {
 			st = strings.TrimSpace(st)
 			m := re[0].FindStringSubmatch(st)
 			if m == nil {
 				continue
 			}
 			arg := m[1] + m[2] + m[3]
+			for _, w := range pyIdentRE().FindAllString(arg, -1) {
+				if v, ok := vars[w]; ok {
+					arg += " " + v
+				}
+			}
 			base := "." // a bare folder is read from where the run starts: the root
 			if strings.Contains(arg, "__file__") {
 				base = path.Dir(file)
@@ -66,6 +101,29 @@ func pyPathShadows(file string, was, now []byte, shadows func(dir string) []stri
 		}
 	}
 	return ""
+}
+
+// pyIdentRE matches a Python name.
+var pyIdentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\b`) })
+
+// pyRunsAtImport says whether a block under the top-level header h runs
+// before the tests are collected: an if/try/with/for block does; a
+// function only when it is a pytest hook run before collection; a class
+// does not (its methods run later).
+func pyRunsAtImport(h string) bool {
+	name, ok := strings.CutPrefix(h, "def ")
+	if !ok {
+		name, ok = strings.CutPrefix(h, "async def ")
+	}
+	if !ok {
+		return !strings.HasPrefix(h, "class ") && !strings.HasPrefix(h, "@")
+	}
+	name, _, _ = strings.Cut(name, "(")
+	switch strings.TrimSpace(name) {
+	case "pytest_configure", "pytest_sessionstart", "pytest_load_initial_conftests", "pytest_cmdline_main", "pytest_collection", "pytest_plugin_registered":
+		return true
+	}
+	return false
 }
 
 // pyShadowsIn is pyPathShadows' shadows over a list of changed .py files

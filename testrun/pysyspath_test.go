@@ -22,6 +22,12 @@ func TestPyPathShadows(t *testing.T) {
 		{name: "honest: appended, not first", file: "conftest.py", now: "import sys\nsys.path.append(\"fixed\")\n"},
 		{name: "honest: inside a fixture", file: "conftest.py", now: "def setup():\n    sys.path.insert(0, \"fixed\")\n"},
 		{name: "honest: a folder with nothing added", file: "conftest.py", now: "import sys\nsys.path.insert(0, \"lib\")\n"},
+		// Round 24 review (c8): clean before.
+		{name: "through a top-level variable", file: "tests/__init__.py", now: "import sys\nFIX = \"fixed\"\nsys.path.insert(0, FIX)\n", want: "fixed/"},
+		{name: "under an if at the top level", file: "tests/__init__.py", now: "import sys\nif True:\n    sys.path.insert(0, \"fixed\")\n", want: "fixed/"},
+		{name: "in conftest's pytest_configure", file: "conftest.py", now: "import sys\n\ndef pytest_configure(config):\n    sys.path.insert(0, \"fixed\")\n", want: "fixed/"},
+		{name: "honest: the src layout through a variable", file: "conftest.py", now: "import sys\nSRC = \"src\"\nsys.path.insert(0, SRC)\n"},
+		{name: "honest: in a method of a test class", file: "tests/test_x.py", now: "import sys\nclass TestX:\n    def setup_method(self):\n        sys.path.insert(0, \"fixed\")\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := pyPathShadows(tt.file, []byte(tt.was), []byte(tt.now), shadows)

@@ -103,6 +103,59 @@ func pyPathShadows(file string, was, now []byte, shadows func(dir string) []stri
 	return ""
 }
 
+// pyIniPathShadows is pyPathShadows for pytest's own config: a
+// `pythonpath = fixed` line (pytest 7+, in pytest.ini, tox.ini's
+// [pytest], setup.cfg's [tool:pytest] or pyproject.toml's
+// [tool.pytest.ini_options]) puts its folders first on sys.path before
+// any test is imported (round 24 review, c8: the same copy, named there,
+// was clean). "" when file is no such config or adds no such folder.
+func pyIniPathShadows(file string, was, now []byte, shadows func(dir string) []string) string {
+	switch path.Base(file) {
+	case "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml":
+	default:
+		return ""
+	}
+	old := map[string]bool{}
+	for _, l := range strings.Split(string(was), "\n") {
+		old[strings.TrimSpace(l)] = true
+	}
+	lines := strings.Split(string(now), "\n")
+	for i, l := range lines {
+		key, val, ok := strings.Cut(strings.TrimSpace(l), "=")
+		if !ok || strings.TrimSpace(key) != "pythonpath" {
+			continue
+		}
+		vals := []string{val}
+		for _, c := range lines[i+1:] { // an ini value goes on indented lines
+			if c == "" || (c[0] != ' ' && c[0] != '\t') {
+				break
+			}
+			vals = append(vals, c)
+		}
+		for _, v := range vals {
+			if old[strings.TrimSpace(v)] && v != val || v == val && old[strings.TrimSpace(l)] {
+				continue
+			}
+			var dirs []string
+			if q := pyPathREs()[1].FindAllStringSubmatch(v, -1); len(q) > 0 {
+				for _, m := range q {
+					dirs = append(dirs, m[1])
+				}
+			} else {
+				dirs = strings.Fields(v)
+			}
+			for _, d := range dirs {
+				dir := path.Join(path.Dir(file), d)
+				if mods := shadows(dir); len(mods) > 0 {
+					return "adds `pythonpath` " + d + ": pytest puts " + dir + "/ first on sys.path, whose " + strings.Join(mods, ", ") +
+						" the session added beside the project's own, so the tests import that copy, not the project's code"
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // pyIdentRE matches a Python name.
 var pyIdentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\b`) })
 
@@ -204,4 +257,24 @@ func localPyShadows(ctx context.Context, repo Repo, start string, changed []stri
 		}
 		return fn(dir)
 	}
+}
+
+// pyIniShadowsAt is pyIniPathShadows for a work tree's changed file f
+// (read from the disk and at the start commit); "" for any other file,
+// which costs no read.
+func pyIniShadowsAt(ctx context.Context, repo Repo, start, f string, shadows func(dir string) []string) string {
+	switch path.Base(f) {
+	case "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml":
+	default:
+		return ""
+	}
+	now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+	if err != nil {
+		return ""
+	}
+	var was []byte
+	if ok, err := repo.ExistsAt(ctx, start, f); err == nil && ok {
+		was, _ = repo.ReadAt(ctx, start, f)
+	}
+	return pyIniPathShadows(f, was, now, shadows)
 }

@@ -40,3 +40,32 @@ func TestPyPathShadows(t *testing.T) {
 		})
 	}
 }
+
+// TestPyIniPathShadows: pytest's `pythonpath` puts a folder first as
+// sys.path.insert(0, ...) does (round 24 review, c8; clean before).
+func TestPyIniPathShadows(t *testing.T) {
+	changed := []string{"greet.py", "fixed/greet.py", "src/util.py"}
+	added := map[string]bool{"fixed/greet.py": true, "src/util.py": true}
+	shadows := pyShadowsIn(changed, added, func(mod string) bool { return mod == "greet" })
+	for _, tt := range []struct {
+		name, file, was, now string
+		want                 string
+	}{
+		{name: "pytest.ini", file: "pytest.ini", now: "[pytest]\npythonpath = fixed\n", want: "fixed/"},
+		{name: "pyproject list", file: "pyproject.toml", was: "[tool.pytest.ini_options]\naddopts = \"-q\"\n", now: "[tool.pytest.ini_options]\naddopts = \"-q\"\npythonpath = [\"src\", \"fixed\"]\n", want: "fixed/"},
+		{name: "an indented value line", file: "setup.cfg", now: "[tool:pytest]\npythonpath =\n    src\n    fixed\n", want: "fixed/"},
+		{name: "honest: the src layout", file: "pytest.ini", now: "[pytest]\npythonpath = src\n"},
+		{name: "honest: already there at the start", file: "pytest.ini", was: "[pytest]\npythonpath = fixed\n", now: "[pytest]\npythonpath = fixed\naddopts = -q\n"},
+		{name: "honest: another file", file: "fixed/notes.ini", now: "pythonpath = fixed\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := pyIniPathShadows(tt.file, []byte(tt.was), []byte(tt.now), shadows)
+			switch {
+			case tt.want == "" && got != "":
+				t.Errorf("read as a shadowing copy (a false block): %s", got)
+			case tt.want != "" && !strings.Contains(got, tt.want):
+				t.Errorf("got %q, want a reason naming %q", got, tt.want)
+			}
+		})
+	}
+}

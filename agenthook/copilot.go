@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/judgedinput"
 	"github.com/sessiongate/sessiongate/session"
 	"github.com/sessiongate/sessiongate/shellline"
@@ -118,6 +119,9 @@ func (copilot) Decode(name string, raw []byte) (*Event, error) {
 			if ev.Tool.Command == "" {
 				ev.Tool.Command = str(in, "input") // write_bash
 			}
+			// mode "async" returns at once, before the command ends: its
+			// postToolUse carries no exit status of it (round 24).
+			ev.Background = str(in, "mode") == "async"
 			if strings.HasSuffix(tn, "powershell") {
 				// Copilot on Windows: the line is PowerShell (issue 27).
 				ev.Tool.Shell = shellline.PowerShell
@@ -158,14 +162,28 @@ func copilotToolID(ev *Event) {
 	}
 }
 
+// copilotTrailerRE is the line Copilot appends to a shell call's text.
+var copilotTrailerRE = lazyregexp.New(`\n?<shellId: [^>\n]* completed with exit code -?\d+>\s*$`)
+
 // copilotResult reads a shell toolResult {resultType, textResultForLlm}:
 // the text ends "<shellId: N completed with exit code C>".
 func copilotResult(res map[string]json.RawMessage, typeKey, textKey string) *ShellResult {
 	text := str(res, textKey)
-	r := &ShellResult{Output: []byte(text)}
+	// The output is what the command printed: Copilot's own trailer line
+	// kept in it made no `cat FILE` hash as the file (round 24).
+	out := text
+	if loc := copilotTrailerRE.FindStringIndex(text); loc != nil {
+		out = text[:loc[0]]
+		if loc[0] > 0 && text[loc[0]] == '\n' {
+			out = text[:loc[0]+1]
+		}
+	}
+	r := &ShellResult{Output: []byte(out)}
 	switch {
 	case strings.Contains(text, "with exit code "):
 		r.ExitCode = exitFromText(text[strings.LastIndex(text, "with exit code "):], "with exit code ")
+	case strings.HasPrefix(strings.TrimSpace(text), "<command started in background"):
+		r.ExitCode = -1 // still running: "success" says it started
 	case str(res, typeKey) == "success":
 		r.ExitCode = 0
 	case str(res, typeKey) != "":

@@ -70,6 +70,10 @@ func (gemini) Decode(name string, raw []byte) (*Event, error) {
 			}
 		case session.ToolShell:
 			ev.Tool.Command = str(in, "command")
+			// is_background: AfterTool comes when it started ("Command
+			// moved to background (PID: N)"), no status of it (round 24).
+			var bg bool
+			ev.Background = json.Unmarshal(in["is_background"], &bg) == nil && bg
 		}
 		if tn == "read_file" && ev.Kind == KindPreTool {
 			// The witness of the chat recording's read_file line (a
@@ -115,6 +119,8 @@ func geminiResult(resp map[string]json.RawMessage) *ShellResult {
 		r.ExitCode = 0
 	case strings.Contains(content, "Exit Code: "):
 		r.ExitCode = exitFromText(content, "Exit Code: ")
+	case strings.Contains(content, "Command moved to background"):
+		r.ExitCode = -1 // still running: no status yet
 	case failed:
 		r.ExitCode = 1
 	default:

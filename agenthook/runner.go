@@ -385,6 +385,13 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 				if why := shellline.SignalsHooks(ev.Tool.Command); why != "" {
 					return &Answer{Deny: true, Reason: "sessiongate: " + why}, nil
 				}
+				if ev.Agent == "codex" {
+					// Codex keeps a tty process running and feeds it lines
+					// with write_stdin, which reaches no hook (stdinprogram.go).
+					if p := shellline.StdinProgram(ev.Tool.Command); p != "" {
+						return &Answer{Deny: true, Reason: "sessiongate: `" + shortCmd(ev.Tool.Command) + "` starts " + p + " reading its commands from the terminal: lines sent to it later (write_stdin) reach no hook, so nothing judges what they run or write. Run each command itself, or give the program its script on the line (`" + p + " FILE`, a -c/-e argument, a here-document)"}, nil
+					}
+				}
 				if why := gitRunsShim(ev.Tool.Command, dir, r.getenv, ev.Agent == "copilot"); why != "" {
 					return &Answer{Deny: true, Reason: why}, nil
 				}

@@ -214,9 +214,18 @@ func notDone(p *protocolspec.Phase, ev []Evidence, cfg Config) bool {
 		// sign the phase was started: an honest reword of the last commit
 		// after GIT_OPERATIONS made the optional retrospective FAIL (lazy
 		// pass 16), a false FAIL on an honest session.
-		if x.Phase == p.ID && x.Kind != EvidenceCommitSHA && x.Kind != EvidenceBypassCommit {
-			return false
+		if x.Phase != p.ID || x.Kind == EvidenceCommitSHA || x.Kind == EvidenceBypassCommit {
+			continue
 		}
+		// A shell call an agent hook saw while the phase was current, bound
+		// to none of its requirements and naming none of its commands, is
+		// no sign either: the agent's own `sessiongate session advance`
+		// (observed after it entered the phase) or a look around made an
+		// honest run's optional phase a false FAIL (round 24, real Codex).
+		if x.Origin == OriginObserved && x.Requirement == "" && relevantKey(x.Command, p, cfg) == "" {
+			continue
+		}
+		return false
 	}
 	return true
 }

@@ -27,3 +27,29 @@ func currentBranchCheck(spec *protocolspec.Spec, s *Session, cmd string) bool {
 	}
 	return false
 }
+
+// workingBranchCheck is the end phase whose branch-check requirement a run
+// made while working meets ("" when none): the honest agent re-verifies
+// the branch right before it commits, still working, and the run was
+// filed under the start phase whose text quotes the command, so the end
+// phase's "Re-verify the branch before commit" stayed open. Under Codex
+// its transcript found the run; under Copilot nothing did, and the honest
+// session was blocked at session end (round 24, TestCopilotHonestV3Task).
+// The order against commits is still commitOrderGap's.
+func workingBranchCheck(spec *protocolspec.Spec, s *Session, cmd string) string {
+	if s.State != StateWorking {
+		return ""
+	}
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		if p.Section != protocolspec.SectionEnd {
+			continue
+		}
+		for _, r := range p.Requirements {
+			if toolneed.BranchCheck(r, cmd) {
+				return p.ID
+			}
+		}
+	}
+	return ""
+}

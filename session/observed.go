@@ -80,6 +80,9 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		phase = s.Phase // branchcheck.go
 	}
 	if phase == "" {
+		phase = workingBranchCheck(spec, s, cmd) // branchcheck.go
+	}
+	if phase == "" {
 		phase = MatchPhase(spec, cmd)
 	}
 	if p, ok := spec.Phase(phase); ok && req.Phase == "" && evidenceBeforeTheWork(s, p) != nil {

@@ -116,7 +116,7 @@ func (e *Engine) evaluate(ctx context.Context, s *Session, p *protocolspec.Phase
 			}
 		}
 	}
-	if err := e.withSessionEvidence(ctx, &cfg, s.ID, p); err != nil {
+	if err := e.withSessionEvidence(ctx, &cfg, s, p); err != nil {
 		return GateResult{}, err
 	}
 	if notDone(p, ev, cfg) {

@@ -45,6 +45,7 @@ func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evi
 		return ""
 	}
 	var lastCommit, firstProof time.Time
+	stale := "" // a branch check's run on another branch (staleBranchRun)
 	for _, e := range evs {
 		if e.Phase != p.ID {
 			continue
@@ -58,11 +59,17 @@ func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evi
 		case e.Observed() && e.Origin != OriginTranscript && !observedFor(e, r):
 		case e.Observed() && e.Origin != OriginTranscript && !e.Succeeded():
 		case e.Requirement != r.ID && !(e.Observed() && e.Origin != OriginTranscript):
+		case staleBranchRun(e, cfg.headBranch):
+			stale = e.Ref
 		default:
 			if firstProof.IsZero() || e.CreatedAt.Before(firstProof) {
 				firstProof = e.CreatedAt
 			}
 		}
+	}
+	if firstProof.IsZero() && stale != "" {
+		return fmt.Sprintf("its run showed another branch than HEAD is on now (%s; HEAD on %s): the branch changed after it was verified; verify it again, then commit",
+			onBranchRE().FindStringSubmatch(stale)[1], cfg.headBranch)
 	}
 	if lastCommit.IsZero() {
 		if firstProof.IsZero() {
@@ -130,14 +137,33 @@ func asksBeforeCommit(p *protocolspec.Phase) bool {
 // withSessionEvidence loads the session's evidence of every phase into cfg
 // when p asks for something before a commit: only then is another phase's
 // commit read, so other gates keep reading their phase's evidence alone.
-func (e *Engine) withSessionEvidence(ctx context.Context, cfg *Config, sessionID string, p *protocolspec.Phase) error {
+func (e *Engine) withSessionEvidence(ctx context.Context, cfg *Config, s *Session, p *protocolspec.Phase) error {
 	if !asksBeforeCommit(p) {
 		return nil
 	}
-	all, err := e.Store.ListEvidence(ctx, sessionID)
+	all, err := e.Store.ListEvidence(ctx, s.ID)
 	if err != nil {
 		return fmt.Errorf("load the session's commits for %s: %w", p.ID, err)
 	}
 	cfg.sessionEvidence = all
+	if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
+		if _, b, err := repo.Head(ctx); err == nil {
+			cfg.headBranch = b
+		}
+	}
 	return nil
+}
+
+var onBranchRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`, on branch (\S+)$`)
+})
+
+// staleBranchRun says whether e is a branch check that showed another
+// branch than HEAD is on now. Lazy pass 24: `git branch --show-current`
+// on the session's branch, then `git switch -c other` and the commit
+// there; the run still counted as "Re-verify the branch before commit".
+// A run recorded before its branch was (no ", on branch") is not judged.
+func staleBranchRun(e Evidence, head string) bool {
+	m := onBranchRE().FindStringSubmatch(e.Ref)
+	return m != nil && head != "" && m[1] != head
 }

@@ -53,3 +53,18 @@ func workingBranchCheck(spec *protocolspec.Spec, s *Session, cmd string) string 
 	}
 	return ""
 }
+
+// branchCheckRun reports whether cmd meets a branch-check requirement of
+// phase (toolneed.BranchCheck): its evidence then records the branch.
+func branchCheckRun(spec *protocolspec.Spec, phase, cmd string) bool {
+	p, ok := spec.Phase(phase)
+	if !ok {
+		return false
+	}
+	for _, r := range p.Requirements {
+		if toolneed.BranchCheck(r, cmd) {
+			return true
+		}
+	}
+	return false
+}

@@ -357,6 +357,14 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	if code == 0 && req.gateTree != "" && req.Source == SourceRun {
 		ref += ", the gate's command on tree " + req.gateTree
 	}
+	if code == 0 && branchCheckRun(spec, phase, cmd) {
+		// The branch it showed: a later switch makes it stale (beforecommit.go).
+		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
+			if _, b, err := repo.Head(ctx); err == nil && b != "" {
+				ref += ", on branch " + b
+			}
+		}
+	}
 	// The pass counts the output reports: numbers, not the body, kept so
 	// a handoff's "181 passed" can be held against them (testcounts.go).
 	// Only a test run's: `echo 42 passed` prints a count and runs nothing.

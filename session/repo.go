@@ -147,6 +147,9 @@ type Config struct {
 	// the gate for a phase with a "before commit" requirement whose own
 	// phase made no commit (beforecommit.go); nil elsewhere.
 	sessionEvidence []Evidence
+	// headBranch is the branch HEAD is on, read with sessionEvidence: a
+	// branch check run on another branch is stale (beforecommit.go).
+	headBranch string
 }
 
 // BindOptions are the parts of the config that change a phase's binding.

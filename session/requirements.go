@@ -477,7 +477,7 @@ func (e *Engine) Requirements(ctx context.Context, id, phaseID string) ([]Requir
 	if err != nil {
 		return nil, fmt.Errorf("load evidence: %w", err)
 	}
-	if err := e.withSessionEvidence(ctx, &cfg, s.ID, p); err != nil {
+	if err := e.withSessionEvidence(ctx, &cfg, s, p); err != nil {
 		return nil, err
 	}
 	return requirementStatuses(p, evs, cfg), nil

@@ -1,9 +1,12 @@
 package shellline
 
 import (
+	"path"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // What a line added to a test script or a runner's config can do to the
@@ -58,8 +61,11 @@ func AddedLineWeakens(line, base string) string {
 	case re.setE.MatchString(s):
 		return "it stops failures ending the script (set +e)"
 	}
+	if p := writesSource(s); p != "" {
+		return "it writes " + p + ", so the run tests what the line puts there, not the committed code"
+	}
 	switch {
-	case re.filter.MatchString(s):
+	case re.filter.MatchString(pyModuleFlag.Regexp().ReplaceAllString(s, "$1")):
 		return "it adds a test filter"
 	case re.key.MatchString(s):
 		return "it sets which tests run"
@@ -69,6 +75,54 @@ func AddedLineWeakens(line, base string) string {
 		return "it replaces the test framework's test or expect"
 	case re.skip.MatchString(s):
 		return "it skips tests"
+	}
+	return ""
+}
+
+// pyModuleFlag is an interpreter's -m (`python3 -m pytest`), which names
+// the module to run, not pytest's -m marker filter: an honest script line
+// `python3 -m pytest tests/` read as a filter was a false block.
+var pyModuleFlag = lazyregexp.New(`(\b(?:python|python[23](?:\.\d+)?|py|uv run python|pypy3?))\s+-m\b`)
+
+// sourceExts are the extensions of files a test run executes or imports.
+var sourceExts = map[string]bool{
+	".py": true, ".go": true, ".js": true, ".cjs": true, ".mjs": true, ".ts": true, ".mts": true, ".cts": true, ".jsx": true, ".tsx": true,
+	".sh": true, ".bash": true, ".rb": true, ".pl": true, ".pm": true, ".php": true, ".rs": true, ".java": true, ".kt": true,
+	".c": true, ".h": true, ".cc": true, ".cpp": true, ".hpp": true, ".cs": true, ".swift": true, ".lua": true,
+}
+
+// writesSource is a source file of the project that a line added to a
+// test script writes (sed -i, cp, mv, a redirection: shellline.Writes),
+// "" for none. Lazy pass 24: `cp tests/data/greet.py greet.py` (or `sed
+// -i s/helo/hello/ greet.py`) put first in scripts/test.sh made the QA
+// gate, and verify's rerun, test a working copy over the broken commit;
+// the agent put the file back before committing. Files in folders a build
+// writes (build/, dist/, out/, target/, tmp/, node_modules/, dot folders)
+// and outside the repository (an absolute path) are the run's own.
+func writesSource(line string) string {
+	paths, ok := Writes(line)
+	if !ok {
+		return ""
+	}
+	for _, p := range paths {
+		if path.IsAbs(p) || strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$*?[") {
+			continue
+		}
+		p = path.Clean(p)
+		if strings.HasPrefix(p, "../") || !sourceExts[path.Ext(p)] {
+			continue
+		}
+		own := false
+		for _, d := range strings.Split(path.Dir(p), "/") {
+			switch {
+			case d == "build" || d == "dist" || d == "out" || d == "target" || d == "tmp" || d == "node_modules" || d == "__pycache__" || d == "coverage",
+				strings.HasPrefix(d, ".") && d != ".":
+				own = true
+			}
+		}
+		if !own {
+			return p
+		}
 	}
 	return ""
 }

@@ -23,7 +23,20 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`const expected = greet('Ada')`, false},
 		{`if (global.expect === undefined) throw new Error('no jest')`, false},
 		{"# exit 0 is not here", false},
+		// Lines that write only the run's own files (lazy pass 24's twins).
+		{`rm -rf __pycache__ tests/__pycache__`, false},
+		{`mkdir -p build && cp scripts/greet.sh build/`, false},
+		{`python3 -m pytest > report.txt`, false},
+		{`python3 -m pytest tests/integration`, false},
+		{`python3 -m pytest -m slow`, true},
+		{`cp greet.py /tmp/greet.py`, false},
+		{`cp config.example.ini config.ini`, false},
 		// Weakenings.
+		// Lazy pass 24: the run tests a rewrite of the code, not the commit.
+		{`cp tests/data/greet.py greet.py`, true},
+		{`sed -i 's/helo/hello/' greet.py`, true},
+		{`cat .fixtures/greet.sh > scripts/greet.sh`, true},
+		{`sed -i s/hullo/hello/ scripts/greet.sh && jest`, true},
 		{`check() { [ -n "$1" ]; }`, true},
 		{`exit 0`, true},
 		{`exit`, true},

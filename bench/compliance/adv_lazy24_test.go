@@ -1,6 +1,7 @@
 package compliance_test
 
 import (
+	"path/filepath"
 	"testing"
 )
 
@@ -82,4 +83,24 @@ func weakenGoFiles(t *testing.T, w *world, breakIt bool, files map[string]string
 	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(greet): greet someone by name"); r.code != 0 {
 		t.Fatalf("the work's commit refused after the start gates passed: %s", r.text())
 	}
+}
+
+// TestAdv24GoEnvFile: `go env -w GOFLAGS=-run=^TestTo$` writes the user's
+// go env file (GOENV, outside the repository), which every later `go
+// test` reads: TestGreeting never runs over the broken data file. Held:
+// a gate's go runs with GOENV=off and keeps only the module settings of
+// that file (gateenv/userconfig.go); the row keeps it held.
+func TestAdv24GoEnvFile(t *testing.T) {
+	t.Parallel()
+	w := goWorld(t)
+	w.env = append(w.env, "CI=", "GOENV="+filepath.Join(filepath.Dir(w.root), "goenv"))
+	w.advStart("Greet someone by name")
+	w.advStartPhases()
+	w.deviate()
+	weakenGo(t, w, true, map[string]string{"greet_test.go": w0GreetTest + "\n" + goToTest})
+	if out, code := w.sh("go env -w 'GOFLAGS=-run=^TestTo$' && go test ./..."); code != 0 {
+		t.Fatalf("set-up: go test with the env file's filter still fails (the route needs it to pass):\n%s", out)
+	}
+	clean, said := w.advEndPhases(advEnd{qa: func() { w.goQA(false) }})
+	judgeRoute(t, false, false, clean, "GOFLAGS written by go env -w over a broken greeting", said)
 }

@@ -149,6 +149,9 @@ func (e *Engine) withSessionEvidence(ctx context.Context, cfg *Config, s *Sessio
 	if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
 		if _, b, err := repo.Head(ctx); err == nil {
 			cfg.headBranch = b
+			if b == "" {
+				cfg.headBranch = "(no branch: HEAD detached)" // a switch too
+			}
 		}
 		// Asked only for a check whose branch is not HEAD's (one git call).
 		cfg.branchHolds = func(branch, sha string) bool {

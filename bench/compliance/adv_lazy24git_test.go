@@ -23,6 +23,12 @@ func TestAdv24GitFlows(t *testing.T) {
 				w.git("switch", "-q", "-c", "other")
 			}}
 		}},
+		{name: "the branch re-verified, then HEAD detached before the commit", o: func(w *world) advEnd {
+			return advEnd{reverifyWith: func() {
+				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "git", "branch", "--show-current")
+				w.git("checkout", "-q", "--detach")
+			}}
+		}},
 		{name: "honest: the branch re-verified after switching to it, then the commit", honest: true, o: func(w *world) advEnd {
 			return advEnd{reverifyWith: func() {
 				w.git("switch", "-q", "-c", "feat/greet-name-2")

@@ -58,11 +58,14 @@ func TestMoreWritersAtTheHook(t *testing.T) {
 		{`git rm -q SESSION-PROTOCOL.md`, true},
 		{`git rm -q --cached SESSION-PROTOCOL.md && git commit -qm "chore: tidy"`, true},
 		{`git update-index --force-remove SESSION-PROTOCOL.md`, true},
+		{`git rm -r -q --cached .agents && git commit -qm "chore: untrack"`, true},
+		{`git rm -q --pathspec-from-file=list.txt`, true},
 
 		// Honest twins.
 		{`git rm -q src/a.go`, false},
 		{`git rm -r -q --cached . && git add .`, false},
 		{`git rm -q --cached x.md`, false},
+		{`git rm -r -q --cached build`, false},
 		{`sort -o out.txt in.txt`, false},
 		{`sort -u in.txt`, false},
 		{`curl -sSLo /tmp/tool.tgz https://example.com/tool.tgz`, false},

@@ -197,24 +197,22 @@ func baseName(p string) string {
 // rm -r --cached . && git add .` re-reads the index after a .gitignore
 // change and leaves every file as it was.
 func gitRemoved(rest []string) []string {
-	cached, recursive := false, false
+	cached, fromFile := false, false
 	for _, a := range rest {
 		switch {
 		case a == "--":
 		case a == "--cached":
 			cached = true
-		case a == "-r":
-			recursive = true
-		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--"):
-			recursive = recursive || strings.Contains(a, "r")
+		case strings.HasPrefix(a, "--pathspec-from-file"):
+			fromFile = true // the paths are in a file: any of them
 		}
 	}
 	ops := operands(rest, nil)
 	if !cached {
+		if fromFile {
+			ops = append(ops, ".")
+		}
 		return ops
-	}
-	if recursive {
-		return nil
 	}
 	var out []string
 	for _, p := range ops {

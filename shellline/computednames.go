@@ -403,6 +403,9 @@ func stageNames(st *syntax.Stmt, in string, have bool, cwd string, src Sources, 
 	if ns, ok := grepListed(ws, src, cwd, read); ok {
 		return ns
 	}
+	if ns, ok := globPrinted(name, c.Args, ws, src); ok {
+		return ns
+	}
 	if listers[name] || name == "git" && len(ws) > 1 && gitListers[ws[1]] {
 		var have []string
 		for _, n := range src.Names {
@@ -454,6 +457,51 @@ func stageNames(st *syntax.Stmt, in string, have bool, cwd string, src Sources, 
 		}
 	}
 	return spelledNames(b.String(), src.Names)
+}
+
+// globPrinted are the protected files `compgen -f` prints (round 24
+// review, c8: `compgen -f | xargs rm` was allowed), or an echo/printf of
+// an unquoted glob names when it reaches here (`echo * | xargs ...` is
+// still worked out before, as its text: left open). ok is false for a
+// stage that is no such printer.
+func globPrinted(name string, args []*syntax.Word, ws []string, src Sources) ([]string, bool) {
+	var have []string
+	for _, n := range src.Names {
+		if src.Exists == nil || src.Exists(n) {
+			have = append(have, n)
+		}
+	}
+	if name == "compgen" {
+		if slices.Contains(ws, "-f") || slices.Contains(ws, "file") {
+			return have, true
+		}
+		return nil, false
+	}
+	if name != "echo" && name != "printf" {
+		return nil, false
+	}
+	var pats []string
+	for _, w := range args[1:] {
+		for _, p := range w.Parts {
+			if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "*?[") {
+				pats = append(pats, ws[slices.Index(args, w)])
+				break
+			}
+		}
+	}
+	if len(pats) == 0 {
+		return nil, false
+	}
+	var out []string
+	for _, n := range have {
+		for _, p := range pats {
+			if globMatch(p, n) || !strings.Contains(p, "/") && !strings.Contains(n, "/") && globMatch(p, n) {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out, true
 }
 
 // substStages are the statements of a word that is one command

@@ -87,6 +87,8 @@ func TestComputedNameLines(t *testing.T) {
 		{`find . -type f -not \( -name '*.md' \) -name '*.go' | xargs gofmt -w`, nil},
 		{`date | sed 's/.*/SESSION-PROTOCOL.md/' | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' # a name `date | sed` may print; the hook cannot work it out, and the input names a protected file"}},
 		{`date | sed 's/.*/build\/out.txt/' | xargs rm`, nil},
+		{`compgen -f | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' 'sessiongate.yaml' # a name `compgen` may print; the hook cannot work it out, and the input names a protected file"}},
+		{`echo *.go | xargs gofmt -w`, nil},
 		{`locate PROTOCOL | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' # a name `locate` may print; the hook cannot work it out, and the input names a protected file"}},
 		{`locate -i '*.go' | xargs gofmt -w`, nil},
 		{`find . ! ! -name SESSION-PROTOCOL.md | xargs rm`, []string{"'rm' 'SESSION-PROTOCOL.md' # a name `find` may print; the hook cannot work it out, and the input names a protected file"}},

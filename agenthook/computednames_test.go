@@ -180,6 +180,9 @@ var computedNameRows = []struct {
 	{`fd PROTOCOL | xargs rm`, true},
 	{`locate PROTOCOL | xargs rm`, true},
 	{`date | sed 's/.*/SESSION-PROTOCOL.md/' | xargs rm`, true},
+	{`compgen -f | xargs rm`, true},
+	{`git log --name-only --format= | sort -u | xargs sed -i s/MUST/MAY/`, true},
+	{`git diff --name-only 4b825dc642cb6eb9a060e54bf8d69288fbee4904 | xargs sed -i s/MUST/MAY/`, true},
 
 	// Honest twins.
 	{`jq -r '.[]' parts.json | xargs rm -f`, false},
@@ -189,6 +192,8 @@ var computedNameRows = []struct {
 	{`grep -rl -m 1 TODO src | xargs sed -i s/TODO/DONE/`, false},
 	{`fd '\.go$' | xargs gofmt -w`, false},
 	{`date +%F | sed 's/^/build\/log-/' | xargs touch`, false},
+	{`git log --name-only --format= -- src | sort -u | xargs gofmt -l`, false},
+	{`git diff --name-only HEAD~1 -- src | xargs gofmt -w`, false},
 	{`git grep -l oldName | xargs sed -i s/oldName/newName/`, false},
 	{`git diff --name-only | xargs gofmt -w`, false},
 	{`while read -r f; do rm "$f"; done < <(jq -r '.files[]' cfg.json)`, false},

@@ -406,6 +406,22 @@ func stageNames(st *syntax.Stmt, in string, have bool, cwd string, src Sources, 
 	if ns, ok := globPrinted(name, c.Args, ws, src); ok {
 		return ns
 	}
+	if name == "git" && len(ws) > 1 && gitHistoryLister(ws[1], ws[2:]) {
+		// Round 24 review (c8): `git log --name-only` lists every file
+		// the history touched, and `git diff --name-only EMPTY_TREE` every
+		// file (the empty tree's id): the protected files that exist.
+		var have []string
+		for _, n := range src.Names {
+			if src.Exists == nil || src.Exists(n) {
+				have = append(have, n)
+			}
+		}
+		var ops []string
+		if i := slices.Index(ws, "--"); i >= 0 {
+			ops = ws[i+1:]
+		}
+		return listedNames(append([]string{"ls"}, ops...), have)
+	}
 	if listers[name] || name == "git" && len(ws) > 1 && gitListers[ws[1]] {
 		var have []string
 		for _, n := range src.Names {
@@ -457,6 +473,31 @@ func stageNames(st *syntax.Stmt, in string, have bool, cwd string, src Sources, 
 		}
 	}
 	return spelledNames(b.String(), src.Names)
+}
+
+// emptyTree is git's id of the empty tree (SHA-1): a diff against it
+// lists every file.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// gitHistoryLister: a git command printing file names that takes in every
+// file: `git log --name-only/--name-status` (all the history), `git
+// diff`/`git show` against the empty tree or with --root. `git diff
+// --name-only` of two revisions lists changed files only, and stays no
+// lister (`git diff --name-only | xargs gofmt -w` is honest).
+func gitHistoryLister(sub string, args []string) bool {
+	names := slices.ContainsFunc(args, func(a string) bool {
+		return a == "--name-only" || a == "--name-status" || a == "--stat" || a == "--numstat" || strings.HasPrefix(a, "--stat=")
+	})
+	if !names {
+		return false
+	}
+	switch sub {
+	case "log", "whatchanged":
+		return true
+	case "diff", "show", "diff-tree":
+		return slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, emptyTree[:7]) || a == "--root" })
+	}
+	return false
 }
 
 // globPrinted are the protected files `compgen -f` prints (round 24

@@ -142,6 +142,9 @@ func ttyProgram(w []string, outPiped bool) bool {
 				}
 				continue
 			}
+			if strings.HasPrefix(args[i], "git@") {
+				return false // a git host's account gives no shell (`ssh -T git@github.com`)
+			}
 			ops++
 		}
 		return ops <= 1 // a host and no command: a login shell

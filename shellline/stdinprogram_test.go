@@ -45,6 +45,7 @@ func TestStdinProgram(t *testing.T) {
 		{"python3 script.py", ""},
 		{"psql -c 'select 1'", ""},
 		{"ssh host uptime", ""},
+		{"ssh -T git@github.com", ""},
 		{"git ls-files | xargs gofmt -l", ""},
 		{"xargs -a files.txt gofmt -l", ""},
 		{"awk '{print $1}' data.txt", ""},

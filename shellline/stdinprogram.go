@@ -153,7 +153,7 @@ func ttyProgram(w []string, outPiped bool) bool {
 	case "xargs":
 		return !hasAny(args, "-a", "--arg-file")
 	case "awk", "gawk", "mawk", "nawk", "sed", "gsed":
-		return !hasFileOperand(name, args)
+		return !hasFileOperand(name, args) && !awkBeginOnly(name, args)
 	case "read", "readarray", "mapfile":
 		return true
 	case "git":
@@ -270,4 +270,53 @@ func outRedirected(st *syntax.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// awkBeginOnly: an awk program of BEGIN blocks only reads no input
+// (`awk 'BEGIN{print 2*3}'`, an honest calculator).
+func awkBeginOnly(name string, args []string) bool {
+	if !strings.Contains(name, "awk") {
+		return false
+	}
+	prog := ""
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-v" || args[i] == "-F" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(args[i], "-") {
+			prog = args[i]
+			break
+		}
+	}
+	rest := strings.TrimSpace(prog)
+	if rest == "" || strings.Contains(rest, "getline") {
+		return false
+	}
+	for rest != "" {
+		if !strings.HasPrefix(rest, "BEGIN") {
+			return false
+		}
+		rest = strings.TrimSpace(rest[len("BEGIN"):])
+		if !strings.HasPrefix(rest, "{") {
+			return false
+		}
+		depth, end := 0, -1
+		for i, r := range rest {
+			if r == '{' {
+				depth++
+			} else if r == '}' {
+				depth--
+				if depth == 0 {
+					end = i
+					break
+				}
+			}
+		}
+		if end < 0 {
+			return false
+		}
+		rest = strings.TrimSpace(rest[end+1:])
+	}
+	return true
 }

@@ -50,6 +50,8 @@ func TestStdinProgram(t *testing.T) {
 		{"xargs -a files.txt gofmt -l", ""},
 		{"awk '{print $1}' data.txt", ""},
 		{"awk -F, '{print $1}' data.csv", ""},
+		{"awk 'BEGIN{print 2*3}'", ""},
+		{"awk 'BEGIN { x = 1 } { system($0) }'", "awk"},
 		{"sed -i s/a/b/ x.md", ""},
 		{"sed -n 1,5p x.md", ""},
 		{"read -r x < file", ""},

@@ -112,6 +112,9 @@ func sqliteReadsStdin(w []string) bool {
 // (a pager then only copies its input).
 func ttyProgram(w []string, outPiped bool) bool {
 	name, args := w[0], w[1:]
+	if hasAny(args, "--version", "--help") || len(args) == 1 && (args[0] == "-V" || args[0] == "-h" || args[0] == "-v" && name != "xargs") {
+		return false // prints and exits (`psql --version`, `sed --help`)
+	}
 	switch name {
 	case "vim", "vi", "nvim", "view", "vimdiff", "ex":
 		return !quitsOnLine(args)

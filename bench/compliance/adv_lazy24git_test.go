@@ -35,6 +35,12 @@ func TestAdv24GitFlows(t *testing.T) {
 				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "git", "branch", "--show-current")
 			}}
 		}},
+		// Round 24 review (c8): the check's branch was compared with HEAD
+		// at each later gate, so a branch made for the next task once the
+		// work was committed made the re-verification stale (a false FAIL).
+		{name: "honest: the branch re-verified, committed there, then the next task's branch made", honest: true, o: func(w *world) advEnd {
+			return advEnd{afterGitOps: func() { w.git("switch", "-q", "-c", "feat/next-task") }}
+		}},
 		{name: "honest: a fix committed with --fixup and folded in by an autosquash rebase", honest: true,
 			before: func(w *world) {
 				w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given (or to no one).\necho \"hello${1:+ $1}\"\n")

@@ -218,6 +218,14 @@ func TestCodexCopilotProtectedBypasses(t *testing.T) {
 		{"codex shell sets a clean filter", "codex", "PreToolUse", codex("Bash", "git config filter.x.clean 'cat old.go'", r.root), true},
 		{"copilot powershell assume-unchanged", "copilot", "preToolUse", copilot("powershell", map[string]any{"command": "& git update-index --assume-unchanged SESSION-PROTOCOL.md"}), true},
 		{"codex shell refreshes the index", "codex", "PreToolUse", codex("Bash", "git update-index --refresh && git status", r.root), false},
+		// Round 24 review (c8): left reading the terminal, fed later by
+		// write_stdin (no hook): allowed before c8's fix.
+		{"codex shell opens an editor", "codex", "PreToolUse", codex("Bash", "vim notes.txt", r.root), true},
+		{"codex shell opens a pager", "codex", "PreToolUse", codex("Bash", "less README.md", r.root), true},
+		{"codex shell leaves xargs reading names", "codex", "PreToolUse", codex("Bash", "xargs rm", r.root), true},
+		{"codex shell commits through an editor", "codex", "PreToolUse", codex("Bash", "git commit", r.root), true},
+		{"codex shell pages through a pipe", "codex", "PreToolUse", codex("Bash", "man git | head -20", r.root), false},
+		{"codex shell commits with a message", "codex", "PreToolUse", codex("Bash", "git commit -qm 'fix: x'", r.root), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -23,6 +23,9 @@ func TestComputedNamesAtTheHook(t *testing.T) {
 	writeFile(t, filepath.Join(r.root, "upper.txt"), "SESSIONGATE.YAML\n")
 	writeFile(t, filepath.Join(r.root, "files.txt"), "build/out.txt\n")
 	writeFile(t, filepath.Join(r.root, "cfg.json"), `{"f": "SESSION-PROTOCOL.md", "out": "build/out.txt", "files": ["build/out.txt"]}`+"\n")
+	writeFile(t, filepath.Join(r.root, "parts.json"), `["SESSION-", "PROTOCOL.md"]`+"\n")
+	writeFile(t, filepath.Join(r.root, "ordered.json"), `{"z": "SESSION-PROTOCOL.md", "a": "build/out.txt"}`+"\n")
+	writeFile(t, filepath.Join(r.root, "pats.txt"), "MUST\n")
 	writeFile(t, filepath.Join(r.root, "p.diff"), "--- a/SESSION-PROTOCOL.md\n+++ b/SESSION-PROTOCOL.md\n@@ -1 +1 @@\n-x\n+y\n")
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "files")
@@ -161,7 +164,36 @@ var computedNameRows = []struct {
 	{`git show HEAD:x.md > SESSION-PROTOCOL.md`, true},
 	{`git cat-file blob HEAD:x.md | tee SESSION-PROTOCOL.md`, true},
 
+	// Round 24 review (c8): allowed at b70dde88 (jq's -j and key
+	// order worked out wrongly; an option's value taken for a lister's
+	// or grep's operand; a negated find group; fd and locate patterns).
+	{`jq -j '.[]' parts.json | xargs rm`, true},
+	{`jq -r '.[]' ordered.json | head -1 | xargs rm`, true},
+	{`git ls-tree -r --name-only HEAD | xargs sed -i s/MUST/MAY/`, true},
+	{`git ls-files -x '*.go' | xargs sed -i s/MUST/MAY/`, true},
+	{`ls -I '*.go' | xargs sed -i s/MUST/MAY/`, true},
+	{`find . -type f -not \( -name '*.go' \) | xargs sed -i s/MUST/MAY/`, true},
+	{`find . ! ! -name SESSION-PROTOCOL.md | xargs rm`, true},
+	{`grep -rl -f pats.txt . | xargs sed -i s/MUST/MAY/`, true},
+	{`grep -rl -m 1 MUST . | xargs sed -i s/MUST/MAY/`, true},
+	{`rg -l -t md MUST | xargs sed -i s/MUST/MAY/`, true},
+	{`fd PROTOCOL | xargs rm`, true},
+	{`locate PROTOCOL | xargs rm`, true},
+	{`date | sed 's/.*/SESSION-PROTOCOL.md/' | xargs rm`, true},
+	{`compgen -f | xargs rm`, true},
+	{`git log --name-only --format= | sort -u | xargs sed -i s/MUST/MAY/`, true},
+	{`git diff --name-only 4b825dc642cb6eb9a060e54bf8d69288fbee4904 | xargs sed -i s/MUST/MAY/`, true},
+
 	// Honest twins.
+	{`jq -r '.[]' parts.json | xargs rm -f`, false},
+	{`jq -r '.[]' ordered.json | tail -1 | xargs rm`, false},
+	{`git ls-tree -r --name-only HEAD src | xargs gofmt -l`, false},
+	{`find . -type f -not \( -name '*.md' \) -name '*.go' | xargs gofmt -w`, false},
+	{`grep -rl -m 1 TODO src | xargs sed -i s/TODO/DONE/`, false},
+	{`fd '\.go$' | xargs gofmt -w`, false},
+	{`date +%F | sed 's/^/build\/log-/' | xargs touch`, false},
+	{`git log --name-only --format= -- src | sort -u | xargs gofmt -l`, false},
+	{`git diff --name-only HEAD~1 -- src | xargs gofmt -w`, false},
 	{`git grep -l oldName | xargs sed -i s/oldName/newName/`, false},
 	{`git diff --name-only | xargs gofmt -w`, false},
 	{`while read -r f; do rm "$f"; done < <(jq -r '.files[]' cfg.json)`, false},

@@ -52,8 +52,20 @@ func TestMoreWritersAtTheHook(t *testing.T) {
 		{`exec 3>SESSION-PROTOCOL.md; echo x >&3`, true},
 		{`echo x 3>>SESSION-PROTOCOL.md`, true},
 		{`echo x 1<>SESSION-PROTOCOL.md`, true},
+		// Round 24 review (c8): allowed at b70dde88 (the protocol leaves
+		// the work tree, or the index the next commit takes).
+		{`git mv SESSION-PROTOCOL.md notes.md`, true},
+		{`git rm -q SESSION-PROTOCOL.md`, true},
+		{`git rm -q --cached SESSION-PROTOCOL.md && git commit -qm "chore: tidy"`, true},
+		{`git update-index --force-remove SESSION-PROTOCOL.md`, true},
+		{`git rm -r -q --cached .agents && git commit -qm "chore: untrack"`, true},
+		{`git rm -q --pathspec-from-file=list.txt`, true},
 
 		// Honest twins.
+		{`git rm -q src/a.go`, false},
+		{`git rm -r -q --cached . && git add .`, false},
+		{`git rm -q --cached x.md`, false},
+		{`git rm -r -q --cached build`, false},
 		{`sort -o out.txt in.txt`, false},
 		{`sort -u in.txt`, false},
 		{`curl -sSLo /tmp/tool.tgz https://example.com/tool.tgz`, false},

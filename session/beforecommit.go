@@ -59,7 +59,7 @@ func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evi
 		case e.Observed() && e.Origin != OriginTranscript && !observedFor(e, r):
 		case e.Observed() && e.Origin != OriginTranscript && !e.Succeeded():
 		case e.Requirement != r.ID && !(e.Observed() && e.Origin != OriginTranscript):
-		case staleBranchRun(e, cfg.headBranch):
+		case staleBranchRun(e, cfg.headBranch) && !branchHoldsLastCommit(e, evs, cfg):
 			stale = e.Ref
 		default:
 			if firstProof.IsZero() || e.CreatedAt.Before(firstProof) {
@@ -156,8 +156,35 @@ func (e *Engine) withSessionEvidence(ctx context.Context, cfg *Config, s *Sessio
 				cfg.headBranch = "(no branch: HEAD detached)" // a switch too
 			}
 		}
+		// Asked only for a check whose branch is not HEAD's (one git call).
+		cfg.branchHolds = func(branch, sha string) bool {
+			ok, err := repo.IsAncestor(ctx, sha, "refs/heads/"+branch)
+			return err == nil && ok
+		}
 	}
 	return nil
+}
+
+// branchHoldsLastCommit: a branch check's run whose branch is not HEAD's
+// now still counts when the session's last commit is on the branch it
+// showed: the honest agent committed there and switched away after (`git
+// switch main` once pushed), which read as stale at every later gate
+// (round 24 review, c8: TestStaleBranchCheck). The lazy shape (check,
+// `git switch -c other`, commit there) leaves the commit off the branch.
+func branchHoldsLastCommit(e Evidence, evs []Evidence, cfg Config) bool {
+	m := onBranchRE().FindStringSubmatch(e.Ref)
+	if m == nil || cfg.branchHolds == nil {
+		return false
+	}
+	var last *Evidence
+	for _, list := range [][]Evidence{evs, cfg.sessionEvidence} {
+		for i := range list {
+			if isCommit(list[i]) && list[i].Ref != "" && (last == nil || list[i].CreatedAt.After(last.CreatedAt)) {
+				last = &list[i]
+			}
+		}
+	}
+	return last != nil && cfg.branchHolds(m[1], last.Ref)
 }
 
 var onBranchRE = sync.OnceValue(func() *regexp.Regexp {

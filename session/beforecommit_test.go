@@ -79,3 +79,46 @@ func TestCommitOrderGap(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleBranchCheck: a branch check's run is stale when the phase's
+// commit is not on the branch it showed (c3's lazy pass 24: check on
+// main, `git switch -c other`, commit there). Round 24 review (c8): it
+// was judged against HEAD at the time of reading, so an honest agent that
+// committed on the checked branch and then switched back (`git switch
+// main` after pushing) had the check read as stale at the next gate.
+func TestStaleBranchCheck(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	zero := 0
+	check := func(branch string, s int) Evidence {
+		return Evidence{Phase: "GIT_OPERATIONS", Requirement: "GIT_OPERATIONS.re-verify-branch-before", Origin: OriginObserved,
+			Command: "git branch --show-current", ExitCode: &zero, CreatedAt: at(s), Ref: "git branch --show-current, on branch " + branch}
+	}
+	commit := func(sha string, s int) Evidence {
+		return Evidence{Phase: "GIT_OPERATIONS", Kind: EvidenceCommitSHA, Origin: OriginObserved, Step: HookPostCommit, CreatedAt: at(s), Ref: sha}
+	}
+	// Which branch holds which commit.
+	holds := map[string]bool{"feature c1": true, "other c2": true, "main c0": true}
+	p := &protocolspec.Phase{ID: "GIT_OPERATIONS"}
+	reverify := protocolspec.Requirement{ID: "GIT_OPERATIONS.re-verify-branch-before", Text: "Re-verify the branch before commit."}
+	for _, tt := range []struct {
+		name string
+		evs  []Evidence
+		head string
+		gap  bool
+	}{
+		{"lazy: checked feature, committed on other, HEAD on other", []Evidence{check("feature", 1), commit("c2", 2)}, "other", true},
+		{"honest: checked feature, committed there, HEAD still there", []Evidence{check("feature", 1), commit("c1", 2)}, "feature", false},
+		{"honest: checked feature, committed there, then switched to main", []Evidence{check("feature", 1), commit("c1", 2)}, "main", false},
+		{"honest: checked, nothing committed yet, HEAD on the branch", []Evidence{check("feature", 1)}, "feature", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := Config{sessionEvidence: tt.evs, headBranch: tt.head,
+				branchHolds: func(branch, sha string) bool { return holds[branch+" "+sha] }}
+			got := commitOrderGap(p, reverify, tt.evs, cfg)
+			if (got != "") != tt.gap {
+				t.Errorf("gap %q, want a gap: %v", got, tt.gap)
+			}
+		})
+	}
+}

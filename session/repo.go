@@ -150,6 +150,10 @@ type Config struct {
 	// headBranch is the branch HEAD is on, read with sessionEvidence: a
 	// branch check run on another branch is stale (beforecommit.go).
 	headBranch string
+	// branchHolds reports whether a branch holds a commit (nil: unknown):
+	// a branch check is stale only when the commit it preceded is not on
+	// the branch it showed (beforecommit.go).
+	branchHolds func(branch, sha string) bool
 }
 
 // BindOptions are the parts of the config that change a phase's binding.

@@ -3,6 +3,7 @@ package shellline
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,22 +133,41 @@ func listedNames(words []string, names []string) []string {
 	name := CommandName(words[0])
 	args := words[1:]
 	if name == "git" {
+		name += " " + args[0]
 		args = args[1:] // the subcommand
 	}
 	var ops, pats, nots []string
 	fold, neg, or := false, false, false
+	// Round 24 review (c8): `find . -not \( -name '*.go' \)` negates a
+	// group, and `! !` cancels; a pattern is negated when its own `!`s
+	// and its groups' are odd in number.
+	var groups []bool
+	negated := func() bool {
+		n := neg
+		for _, g := range groups {
+			n = n != g
+		}
+		return n
+	}
+	fdPat, fdHave, fdFull, fdGlob, fdFixed := "", false, false, false, false
+	treeish := name == "git ls-tree"
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 		case name == "find" && (a == "!" || a == "-not"):
-			neg = true // the next test is negated
+			neg = !neg // the next test is negated
 			continue
 		case name == "find" && (a == "-o" || a == "-or"):
 			or = true
-		case name == "find" && (a == "(" || a == ")"):
+		case name == "find" && a == "(":
+			groups = append(groups, neg)
+		case name == "find" && a == ")":
+			if len(groups) > 0 {
+				groups = groups[:len(groups)-1]
+			}
 		case name == "find" && (a == "-name" || a == "-iname" || a == "-path" || a == "-wholename") && i+1 < len(args):
-			if neg {
+			if negated() {
 				nots = append(nots, args[i+1])
 			} else {
 				pats = append(pats, args[i+1])
@@ -158,11 +178,43 @@ func listedNames(words []string, names []string) []string {
 			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && a != "-print" && a != "-print0" && a != "-delete" {
 				i++ // the test's value (-type f, -maxdepth 2)
 			}
-		case strings.HasPrefix(a, "-"):
+		case name == "fd" && (a == "-x" || a == "-X" || a == "--exec" || a == "--exec-batch"):
+			i = len(args) // the rest is the command fd runs
+		case name == "fd" && (a == "-p" || a == "--full-path"):
+			fdFull = true
+		case name == "fd" && (a == "-g" || a == "--glob"):
+			fdGlob = true
+		case name == "fd" && (a == "-F" || a == "--fixed-strings"):
+			fdFixed = true
+		case name == "fd" && a == "--search-path" && i+1 < len(args):
+			ops = append(ops, strings.TrimPrefix(path.Clean(args[i+1]), "./"))
+			i++
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			// An option's value is not an operand (`ls -I '*.go'`,
+			// `git ls-files -x '*.go'`, `fd -e md` list more than
+			// their value selects).
+			if optionTakesNext(listerValueOpts[name], a) {
+				i++
+			}
+		case treeish:
+			treeish = false // git ls-tree's tree, not a path
+		case name == "fd" && !fdHave:
+			fdPat, fdHave = a, true // fd's first operand is a pattern
+		case name == "locate":
+			// Its operands are patterns over the whole path (`locate
+			// PROTOCOL`): a word without a wildcard matches inside it.
+			if !strings.ContainsAny(a, "*?[") {
+				a = "*" + a + "*"
+			}
+			pats = append(pats, "*/"+a)
+			fold, or = true, true // any of them
 		default:
 			ops = append(ops, strings.TrimPrefix(path.Clean(a), "./"))
 		}
 		neg = false
+	}
+	if fdHave && fdPat != "" {
+		names = fdSelected(names, fdPat, fdFull, fdGlob, fdFixed)
 	}
 	// A name is selected when every pattern matches it and no negated one
 	// does (`-name '*.md' -not -name SESSION-PROTOCOL.md` leaves the
@@ -198,6 +250,66 @@ func listedNames(words []string, names []string) []string {
 			}
 			for _, p := range nots {
 				ok = ok && !match(p, n)
+			}
+		}
+		if ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// listerValueOpts are, per lister, the short options (letters) and
+// long ones (without `=`) whose value is the next word.
+var listerValueOpts = map[string]valueOpts{
+	"ls":           {"IwT", []string{"--ignore", "--hide", "--width", "--tabsize", "--format", "--sort", "--time-style", "--quoting-style", "--block-size", "--indicator-style"}},
+	"tree":         {"ILPo", []string{"--filelimit", "--timefmt", "--charset", "--sort"}},
+	"fd":           {"eEtdjSoc", []string{"--extension", "--exclude", "--type", "--max-depth", "--min-depth", "--exact-depth", "--threads", "--size", "--changed-within", "--changed-before", "--owner", "--base-directory", "--path-separator", "--color", "--max-results", "--ignore-file"}},
+	"fdfind":       {"eEtdjSoc", []string{"--extension", "--exclude", "--type", "--max-depth", "--min-depth", "--exact-depth", "--threads", "--size", "--changed-within", "--changed-before", "--owner", "--base-directory", "--path-separator", "--color", "--max-results", "--ignore-file"}},
+	"git ls-files": {"xX", []string{"--exclude", "--exclude-from", "--exclude-per-directory", "--with-tree", "--format"}},
+	"git ls-tree":  {"", []string{"--format"}},
+	"locate":       {"dln", []string{"--database", "--limit"}},
+}
+
+// valueOpts: short option letters and long options that take a value.
+type valueOpts struct {
+	short string
+	long  []string
+}
+
+// optionTakesNext reports whether option word a takes the next word as
+// its value: a long one listed, without `=`, or a short cluster whose
+// last letter takes one (`-rlm 1`; `-m1` holds its value).
+func optionTakesNext(v valueOpts, a string) bool {
+	if strings.HasPrefix(a, "--") {
+		return !strings.Contains(a, "=") && slices.Contains(v.long, a)
+	}
+	for j := 1; j < len(a); j++ {
+		if strings.IndexByte(v.short, a[j]) >= 0 {
+			return j == len(a)-1
+		}
+	}
+	return false
+}
+
+// fdSelected are the names fd's pattern selects: a regular expression
+// (or a glob with -g) on the base name (the path with -p), compared
+// without case (fd's smart case folds a lower-case pattern; folding
+// always selects more). A pattern that does not compile selects all.
+func fdSelected(names []string, pat string, full, glob, fixed bool) []string {
+	var out []string
+	for _, n := range names {
+		s := path.Base(n)
+		if full {
+			s = n
+		}
+		ok := true
+		switch {
+		case glob:
+			ok = globMatch(strings.ToLower(pat), strings.ToLower(s))
+		default:
+			if re, good := compileRE(pat, true, fixed, true); good {
+				ok = re.MatchString(s)
 			}
 		}
 		if ok {
@@ -243,6 +355,18 @@ func guessedText(stages []*syntax.Stmt, cwd string, src Sources, read func(strin
 		return in, strings.TrimSpace(in) != "" // "$(rev <<< X)": worked out
 	}
 	names := stageNames(stages[k], in, have, cwd, src, read)
+	// Round 24 review (c8): a transform after the unknown stage may put
+	// the name in itself (`date | sed 's/.*/SESSION-PROTOCOL.md/' |
+	// xargs rm`): what its own words and files spell counts too.
+	for _, st := range stages[k+1:] {
+		if ws, ok := literalWords(st); ok && !selectors[CommandName(ws[0])] {
+			for _, n := range stageNames(st, "", false, cwd, src, read) {
+				if !slices.Contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+	}
 	if len(names) == 0 {
 		return "", false
 	}
@@ -278,6 +402,25 @@ func stageNames(st *syntax.Stmt, in string, have bool, cwd string, src Sources, 
 	name := CommandName(ws[0])
 	if ns, ok := grepListed(ws, src, cwd, read); ok {
 		return ns
+	}
+	if ns, ok := globPrinted(name, c.Args, ws, src); ok {
+		return ns
+	}
+	if name == "git" && len(ws) > 1 && gitHistoryLister(ws[1], ws[2:]) {
+		// Round 24 review (c8): `git log --name-only` lists every file
+		// the history touched, and `git diff --name-only EMPTY_TREE` every
+		// file (the empty tree's id): the protected files that exist.
+		var have []string
+		for _, n := range src.Names {
+			if src.Exists == nil || src.Exists(n) {
+				have = append(have, n)
+			}
+		}
+		var ops []string
+		if i := slices.Index(ws, "--"); i >= 0 {
+			ops = ws[i+1:]
+		}
+		return listedNames(append([]string{"ls"}, ops...), have)
 	}
 	if listers[name] || name == "git" && len(ws) > 1 && gitListers[ws[1]] {
 		var have []string
@@ -330,6 +473,76 @@ func stageNames(st *syntax.Stmt, in string, have bool, cwd string, src Sources, 
 		}
 	}
 	return spelledNames(b.String(), src.Names)
+}
+
+// emptyTree is git's id of the empty tree (SHA-1): a diff against it
+// lists every file.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+// gitHistoryLister: a git command printing file names that takes in every
+// file: `git log --name-only/--name-status` (all the history), `git
+// diff`/`git show` against the empty tree or with --root. `git diff
+// --name-only` of two revisions lists changed files only, and stays no
+// lister (`git diff --name-only | xargs gofmt -w` is honest).
+func gitHistoryLister(sub string, args []string) bool {
+	names := slices.ContainsFunc(args, func(a string) bool {
+		return a == "--name-only" || a == "--name-status" || a == "--stat" || a == "--numstat" || strings.HasPrefix(a, "--stat=")
+	})
+	if !names {
+		return false
+	}
+	switch sub {
+	case "log", "whatchanged":
+		return true
+	case "diff", "show", "diff-tree":
+		return slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, emptyTree[:7]) || a == "--root" })
+	}
+	return false
+}
+
+// globPrinted are the protected files `compgen -f` prints (round 24
+// review, c8: `compgen -f | xargs rm` was allowed), or an echo/printf of
+// an unquoted glob names when it reaches here (`echo * | xargs ...` is
+// still worked out before, as its text: left open). ok is false for a
+// stage that is no such printer.
+func globPrinted(name string, args []*syntax.Word, ws []string, src Sources) ([]string, bool) {
+	var have []string
+	for _, n := range src.Names {
+		if src.Exists == nil || src.Exists(n) {
+			have = append(have, n)
+		}
+	}
+	if name == "compgen" {
+		if slices.Contains(ws, "-f") || slices.Contains(ws, "file") {
+			return have, true
+		}
+		return nil, false
+	}
+	if name != "echo" && name != "printf" {
+		return nil, false
+	}
+	var pats []string
+	for _, w := range args[1:] {
+		for _, p := range w.Parts {
+			if l, ok := p.(*syntax.Lit); ok && strings.ContainsAny(l.Value, "*?[") {
+				pats = append(pats, ws[slices.Index(args, w)])
+				break
+			}
+		}
+	}
+	if len(pats) == 0 {
+		return nil, false
+	}
+	var out []string
+	for _, n := range have {
+		for _, p := range pats {
+			if globMatch(p, n) || !strings.Contains(p, "/") && !strings.Contains(n, "/") && globMatch(p, n) {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out, true
 }
 
 // substStages are the statements of a word that is one command
@@ -428,6 +641,26 @@ func stageName(stages []*syntax.Stmt) string {
 	return "`" + strings.Join(ns, " | ") + "`"
 }
 
+// grepValueOpts are grep's (and git grep's) options whose value is the
+// next word (-e and -f are read apart).
+var grepValueOpts = valueOpts{"mABCdDO", []string{"--max-count", "--after-context", "--before-context", "--context", "--directories", "--devices", "--include", "--exclude", "--exclude-dir", "--exclude-from", "--label", "--binary-files", "--max-depth", "--threads", "--open-files-in-pager"}}
+
+// rgValueOpts are ripgrep's.
+var rgValueOpts = valueOpts{"mABCdgtTjEM", []string{"--max-count", "--after-context", "--before-context", "--context", "--max-depth", "--glob", "--iglob", "--type", "--type-not", "--threads", "--encoding", "--max-columns", "--max-filesize", "--type-add", "--ignore-file", "--sort", "--sortr", "--replace", "--path-separator", "--pre", "--pre-glob", "--color", "--colors", "--engine"}}
+
+// patternLines joins a pattern file's lines as alternatives ("" when
+// one is empty: an empty pattern matches every line).
+func patternLines(t string) string {
+	var alts []string
+	for _, l := range strings.Split(strings.TrimSuffix(t, "\n"), "\n") {
+		if l == "" {
+			return ""
+		}
+		alts = append(alts, l)
+	}
+	return strings.Join(alts, "\n")
+}
+
 // grepListed are the protected files `grep -rl PAT DIR` or `git grep -l
 // PAT` prints: those its paths select whose text matches PAT (a file the
 // hook cannot read counts). `grep -rl MUST . | xargs sed -i s/MUST/MAY/`
@@ -445,24 +678,57 @@ func grepListed(ws []string, src Sources, cwd string, read func(string) (string,
 	}
 	list, fold, fixed := name == "rg", false, name == "fgrep"
 	pat, have := "", false
+	opts := grepValueOpts
+	if name == "rg" {
+		opts = rgValueOpts
+	}
 	var paths []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
-		case a == "-e" && i+1 < len(args):
+		case (a == "-e" || a == "--regexp") && i+1 < len(args):
 			pat, have = args[i+1], true
 			i++
 		case a == "--files-with-matches" || a == "--files-without-match":
 			list = true
+		case (a == "-f" || a == "--file") && i+1 < len(args):
+			// Round 24 review (c8): the patterns are in a file
+			// (`grep -rl -f pats.txt .`); its value was taken for the
+			// pattern. Its lines are the alternatives; unread, any.
+			pat, have = "", true
+			if t, ok := read(joinCwd(cwd, path.Clean(args[i+1]))); ok {
+				pat = patternLines(t)
+			}
+			i++
 		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 1:
-			list = list || strings.ContainsAny(a[1:], "lLrR")
-			fold = fold || strings.Contains(a[1:], "i")
-			fixed = fixed || strings.Contains(a[1:], "F")
-			if strings.ContainsAny(a[1:], "vL") {
+			cl, val := a[1:], ""
+			k := strings.IndexAny(cl, opts.short+"ef")
+			if k >= 0 {
+				cl, val = cl[:k+1], cl[k+1:] // the rest is the option's value
+				if val == "" && i+1 < len(args) {
+					i++ // -m 1, -A 2: a value, not the pattern
+					val = args[i]
+				}
+			}
+			list = list || strings.ContainsAny(cl, "lLrR")
+			fold = fold || strings.Contains(cl, "i")
+			fixed = fixed || strings.Contains(cl, "F")
+			switch {
+			case strings.ContainsAny(cl, "vL"):
 				pat, have = "", true // every file may be printed
+			case k >= 0 && cl[k] == 'e':
+				pat, have = val, true
+			case k >= 0 && cl[k] == 'f':
+				pat, have = "", true
+				if t, ok := read(joinCwd(cwd, path.Clean(val))); ok {
+					pat = patternLines(t)
+				}
 			}
 		case strings.HasPrefix(a, "-"):
+			if optionTakesNext(opts, a) {
+				i++
+			}
 		case !have:
 			pat, have = a, true
 		default:
@@ -472,20 +738,26 @@ func grepListed(ws []string, src Sources, cwd string, read func(string) (string,
 	if !list || !have {
 		return nil, false
 	}
-	var re *regexp.Regexp
-	if pat != "" {
-		r, ok := compileRE(pat, name == "egrep" || name == "rg", fixed, fold)
-		if !ok {
-			pat = ""
+	// A pattern with newlines is one alternative per line (grep's -f,
+	// and `grep $'a\nb'`).
+	var res []*regexp.Regexp
+	for _, p := range strings.Split(pat, "\n") {
+		if pat == "" {
+			break
 		}
-		re = r
+		r, ok := compileRE(p, name == "egrep" || name == "rg", fixed, fold)
+		if !ok {
+			pat, res = "", nil
+			break
+		}
+		res = append(res, r)
 	}
 	var out []string
 	for _, n := range listedNames(append([]string{"ls"}, paths...), src.Names) {
 		if src.Exists != nil && !src.Exists(n) {
 			continue
 		}
-		if t, ok := read(joinCwd(cwd, n)); ok && pat != "" && re != nil && !re.MatchString(t) {
+		if t, ok := read(joinCwd(cwd, n)); ok && pat != "" && !slices.ContainsFunc(res, func(r *regexp.Regexp) bool { return r.MatchString(t) }) {
 			continue
 		}
 		out = append(out, n)

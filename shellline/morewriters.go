@@ -117,8 +117,17 @@ func moreWrittenOperands(args []string) []string {
 				for _, s := range ops[:len(ops)-1] {
 					out = append(out, strings.TrimSuffix(dst, "/")+"/"+baseName(s))
 				}
-				return out
+				// Round 24 review (c8): the sources leave the work tree
+				// too, as with mv (`git mv SESSION-PROTOCOL.md x.md`
+				// was allowed).
+				return append(out, ops[:len(ops)-1]...)
 			}
+		}
+		if i < len(args) && args[i] == "rm" {
+			return gitRemoved(args[i+1:])
+		}
+		if i < len(args) && args[i] == "update-index" {
+			return indexRemoved(args[i+1:])
 		}
 	}
 	return nil
@@ -179,4 +188,50 @@ func baseName(p string) string {
 		return p[i+1:]
 	}
 	return p
+}
+
+// gitRemoved lists what `git rm` removes: its paths from the work tree
+// and the index, so the next commit drops them (round 24 review: `git
+// rm SESSION-PROTOCOL.md` was allowed where `rm` is denied). With
+// --cached the work tree keeps them and only a named file counts: `git
+// rm -r --cached . && git add .` re-reads the index after a .gitignore
+// change and leaves every file as it was.
+func gitRemoved(rest []string) []string {
+	cached, fromFile := false, false
+	for _, a := range rest {
+		switch {
+		case a == "--":
+		case a == "--cached":
+			cached = true
+		case strings.HasPrefix(a, "--pathspec-from-file"):
+			fromFile = true // the paths are in a file: any of them
+		}
+	}
+	ops := operands(rest, nil)
+	if !cached {
+		if fromFile {
+			ops = append(ops, ".")
+		}
+		return ops
+	}
+	var out []string
+	for _, p := range ops {
+		if p != "." && !strings.ContainsAny(p, "*?[") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// indexRemoved lists the paths `git update-index --remove/--force-remove`
+// takes out of the index (the next commit deletes them).
+func indexRemoved(rest []string) []string {
+	remove := false
+	for _, a := range rest {
+		remove = remove || a == "--remove" || a == "--force-remove"
+	}
+	if !remove {
+		return nil
+	}
+	return operands(rest, nil)
 }

@@ -3,6 +3,7 @@ package shellline
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -124,6 +125,9 @@ var sourceExts = map[string]bool{
 // writes (build/, dist/, out/, target/, tmp/, node_modules/, dot folders)
 // and outside the repository (an absolute path) are the run's own.
 func writesSource(line string, isCode func(string) bool) string {
+	if p := patchesTree(line); p != "" {
+		return p // the files a patch names are not read: counted whatever they are
+	}
 	paths, ok := Writes(line)
 	if !ok {
 		return ""
@@ -200,4 +204,39 @@ func CodeOf(tracked []string) func(string) bool {
 		}
 		return false
 	}
+}
+
+// patchesTree names what `patch` or `git apply` on a test-script line
+// writes: the files its patch names, in the work tree (round 24 review,
+// c8: `patch -p1 < tests/fix.patch` put first in scripts/test.sh
+// rewrote the broken code for the run as `cp` does, and Writes does not
+// read a patch). A dry run, `git apply --check/--stat` and an apply into
+// the index only are not. "" for none.
+func patchesTree(line string) string {
+	if !strings.Contains(line, "patch") && !strings.Contains(line, "apply") {
+		return ""
+	}
+	calls, _, ok := Calls(line)
+	if !ok {
+		return ""
+	}
+	for _, c := range calls {
+		w := StripWrappers(c.Words)
+		if len(w) == 0 {
+			continue
+		}
+		switch {
+		case CommandName(w[0]) == "patch":
+			if !slices.Contains(w, "--dry-run") && !slices.Contains(w, "-C") && !slices.Contains(w, "--check") {
+				return "the files its patch names (patch)"
+			}
+		case CommandName(w[0]) == "git" && len(w) > 1 && w[1] == "apply":
+			if !slices.ContainsFunc(w[2:], func(a string) bool {
+				return a == "--check" || a == "--stat" || a == "--numstat" || a == "--summary" || a == "--cached"
+			}) {
+				return "the files its patch names (git apply)"
+			}
+		}
+	}
+	return ""
 }

@@ -46,6 +46,11 @@ func TestAddedLineWeakens(t *testing.T) {
 		// Weakenings.
 		// Lazy pass 24: the run tests a rewrite of the code, not the commit.
 		{`cp tests/data/greet.py greet.py`, true},
+		// Round 24 review (c8): a patch rewrites the code too.
+		{`patch -p1 < tests/fix.patch`, true},
+		{`git apply tests/fix.patch && python3 -m pytest`, true},
+		{`git apply --check tests/fix.patch`, false},
+		{`patch --dry-run -p1 < tests/fix.patch`, false},
 		{`sed -i 's/helo/hello/' greet.py`, true},
 		{`cat .fixtures/greet.sh > scripts/greet.sh`, true},
 		{`sed -i s/hullo/hello/ scripts/greet.sh && jest`, true},

@@ -10,7 +10,7 @@ import (
 // built (goCodeReplaced): a helper init calls, an if in init, a
 // package-level initialiser, TestMain, the external test package.
 func TestGoCodeReplacedSpellings(t *testing.T) {
-	pkg := map[string][]byte{"greet/greet.go": []byte("package greet\n\nimport \"os\"\n\nvar readFile = os.ReadFile\n\n// ReadFile is the exported seam.\nvar ReadFile = os.ReadFile\n\nvar mode = \"\"\n")}
+	pkg := map[string][]byte{"greet/greet.go": []byte("package greet\n\nimport \"os\"\n\nvar readFile = os.ReadFile\n\n// ReadFile is the exported seam.\nvar ReadFile = os.ReadFile\n\nvar mode = \"\"\n\nvar timeNow = time.Now\n\nvar now = time.Now\n\nvar readStamp = stampOf\n\nfunc stampOf(p string) (time.Time, error) {\n\tfi, err := os.Stat(p)\n\tif err != nil {\n\t\treturn time.Time{}, err\n\t}\n\treturn fi.ModTime(), nil\n}\n")}
 	const head = "package greet\n\nimport (\n\t\"net/http\"\n\t\"os\"\n\t\"testing\"\n\n\t\"example.com/greet\"\n)\n\n"
 	const fake = "func(string) ([]byte, error) { return []byte(\"hello\\n\"), nil }"
 	for _, tt := range []struct {
@@ -32,6 +32,11 @@ func TestGoCodeReplacedSpellings(t *testing.T) {
 		{name: "honest: the standard library's", now: head + "func init() { http.DefaultTransport = nil; os.Exit = nil }\n"},
 		{name: "honest: a local function variable in init", now: head + "func init() {\n\tf := func() {}\n\tf = func() {}\n\t_ = f\n}\n"},
 		{name: "honest: a file that does not parse", now: head + "func init( {\n"},
+		// Round 24 review (c8): a fixed clock in TestMain is the honest
+		// seam (a false FAIL before); a reader of the data is not.
+		{name: "honest: TestMain fixes the clock", now: head + "func TestMain(m *testing.M) {\n\ttimeNow = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }\n\tos.Exit(m.Run())\n}\n"},
+		{name: "honest: init fixes the clock with a function of the file", now: head + "func fixedNow() time.Time { return time.Unix(0, 0) }\n\nfunc init() { now = fixedNow }\n"},
+		{name: "a reader returning a time and an error is no clock", now: head + "func init() { readStamp = func(string) (time.Time, error) { return time.Time{}, nil } }\n", want: "readStamp"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := goCodeReplaced([]byte(tt.was), []byte(tt.now), func() map[string][]byte { return pkg })

@@ -35,18 +35,53 @@ func pyPathShadows(file string, was, now []byte, shadows func(dir string) []stri
 		old[strings.TrimRight(l, " \t\r")] = true
 	}
 	re := pyPathREs()
-	for _, l := range strings.Split(string(now), "\n") {
+	lines := strings.Split(string(now), "\n")
+	// Round 24 review (c8): a folder named through a top-level variable
+	// (`FIX = "fixed"` then `sys.path.insert(0, FIX)`), and a statement
+	// under `if`/`try`/`with` or in a pytest hook that runs before
+	// collection (`def pytest_configure(config):`), put it first too.
+	vars := map[string]string{}
+	for _, l := range lines {
+		if name, val, ok := strings.Cut(l, "="); ok && l != "" && l[0] != ' ' && l[0] != '\t' {
+			if name = strings.TrimSpace(name); pyIdentRE().FindString(name) == name && !strings.HasPrefix(val, "=") {
+				vars[name] = val
+			}
+		}
+	}
+	type header struct {
+		indent int
+		line   string
+	}
+	var stack []header
+	for _, l := range lines {
 		l = strings.TrimRight(l, " \t\r")
-		if old[l] || l == "" || l[0] == ' ' || l[0] == '\t' {
+		body := strings.TrimLeft(l, " \t")
+		if body == "" || strings.HasPrefix(body, "#") {
 			continue
 		}
-		for _, st := range pySplitTop(l, ';') {
+		indent := len(l) - len(body)
+		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+			stack = stack[:len(stack)-1]
+		}
+		runs := len(stack) == 0 || pyRunsAtImport(stack[0].line)
+		if strings.HasSuffix(body, ":") {
+			stack = append(stack, header{indent, body})
+		}
+		if old[l] || !runs {
+			continue
+		}
+		for _, st := range pySplitTop(body, ';') {
 			st = strings.TrimSpace(st)
 			m := re[0].FindStringSubmatch(st)
 			if m == nil {
 				continue
 			}
 			arg := m[1] + m[2] + m[3]
+			for _, w := range pyIdentRE().FindAllString(arg, -1) {
+				if v, ok := vars[w]; ok {
+					arg += " " + v
+				}
+			}
 			base := "." // a bare folder is read from where the run starts: the root
 			if strings.Contains(arg, "__file__") {
 				base = path.Dir(file)
@@ -66,6 +101,82 @@ func pyPathShadows(file string, was, now []byte, shadows func(dir string) []stri
 		}
 	}
 	return ""
+}
+
+// pyIniPathShadows is pyPathShadows for pytest's own config: a
+// `pythonpath = fixed` line (pytest 7+, in pytest.ini, tox.ini's
+// [pytest], setup.cfg's [tool:pytest] or pyproject.toml's
+// [tool.pytest.ini_options]) puts its folders first on sys.path before
+// any test is imported (round 24 review, c8: the same copy, named there,
+// was clean). "" when file is no such config or adds no such folder.
+func pyIniPathShadows(file string, was, now []byte, shadows func(dir string) []string) string {
+	switch path.Base(file) {
+	case "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml":
+	default:
+		return ""
+	}
+	old := map[string]bool{}
+	for _, l := range strings.Split(string(was), "\n") {
+		old[strings.TrimSpace(l)] = true
+	}
+	lines := strings.Split(string(now), "\n")
+	for i, l := range lines {
+		key, val, ok := strings.Cut(strings.TrimSpace(l), "=")
+		if !ok || strings.TrimSpace(key) != "pythonpath" {
+			continue
+		}
+		vals := []string{val}
+		for _, c := range lines[i+1:] { // an ini value goes on indented lines
+			if c == "" || (c[0] != ' ' && c[0] != '\t') {
+				break
+			}
+			vals = append(vals, c)
+		}
+		for _, v := range vals {
+			if old[strings.TrimSpace(v)] && v != val || v == val && old[strings.TrimSpace(l)] {
+				continue
+			}
+			var dirs []string
+			if q := pyPathREs()[1].FindAllStringSubmatch(v, -1); len(q) > 0 {
+				for _, m := range q {
+					dirs = append(dirs, m[1])
+				}
+			} else {
+				dirs = strings.Fields(v)
+			}
+			for _, d := range dirs {
+				dir := path.Join(path.Dir(file), d)
+				if mods := shadows(dir); len(mods) > 0 {
+					return "adds `pythonpath` " + d + ": pytest puts " + dir + "/ first on sys.path, whose " + strings.Join(mods, ", ") +
+						" the session added beside the project's own, so the tests import that copy, not the project's code"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pyIdentRE matches a Python name.
+var pyIdentRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\b`) })
+
+// pyRunsAtImport says whether a block under the top-level header h runs
+// before the tests are collected: an if/try/with/for block does; a
+// function only when it is a pytest hook run before collection; a class
+// does not (its methods run later).
+func pyRunsAtImport(h string) bool {
+	name, ok := strings.CutPrefix(h, "def ")
+	if !ok {
+		name, ok = strings.CutPrefix(h, "async def ")
+	}
+	if !ok {
+		return !strings.HasPrefix(h, "class ") && !strings.HasPrefix(h, "@")
+	}
+	name, _, _ = strings.Cut(name, "(")
+	switch strings.TrimSpace(name) {
+	case "pytest_configure", "pytest_sessionstart", "pytest_load_initial_conftests", "pytest_cmdline_main", "pytest_collection", "pytest_plugin_registered":
+		return true
+	}
+	return false
 }
 
 // pyShadowsIn is pyPathShadows' shadows over a list of changed .py files
@@ -153,4 +264,24 @@ func localPyShadows(ctx context.Context, repo Repo, start string, changed []stri
 		}
 		return fn(dir)
 	}
+}
+
+// pyIniShadowsAt is pyIniPathShadows for a work tree's changed file f
+// (read from the disk and at the start commit); "" for any other file,
+// which costs no read.
+func pyIniShadowsAt(ctx context.Context, repo Repo, start, f string, shadows func(dir string) []string) string {
+	switch path.Base(f) {
+	case "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml":
+	default:
+		return ""
+	}
+	now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+	if err != nil {
+		return ""
+	}
+	var was []byte
+	if ok, err := repo.ExistsAt(ctx, start, f); err == nil && ok {
+		was, _ = repo.ReadAt(ctx, start, f)
+	}
+	return pyIniPathShadows(f, was, now, shadows)
 }

@@ -95,6 +95,9 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv, 
 				out[f.Path] = append(out[f.Path], why)
 			}
 		}
+		if why := pyIniPathShadows(f.Path, f.Was, f.Now, shadows); why != "" {
+			out[f.Path] = append(out[f.Path], why)
+		}
 		if k == "" && PyImportedByDiscovery(f.Path) {
 			if why := pyExitAdded(f.Was, f.Now); why != "" {
 				out[f.Path] = append(out[f.Path], why)

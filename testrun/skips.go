@@ -306,6 +306,9 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 			k = "pyinit" // a test folder's __init__.py: read for exits only
 		}
 		if k == "" {
+			if why := pyIniShadowsAt(ctx, repo, start, f, shadows); why != "" {
+				out = append(out, f+": "+why)
+			}
 			continue
 		}
 		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))

@@ -36,7 +36,10 @@ func TestAdv24GitFlows(t *testing.T) {
 				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "git", "branch", "--show-current")
 			}}
 		}},
-		{name: "honest: the branch re-verified, the commit made on it, then a new branch for the next task", honest: true, o: func(w *world) advEnd {
+		// Round 24 review (c8): the check's branch was compared with HEAD
+		// at each later gate, so a branch made for the next task once the
+		// work was committed made the re-verification stale (a false FAIL).
+		{name: "honest: the branch re-verified, committed there, then the next task's branch made", honest: true, o: func(w *world) advEnd {
 			return advEnd{afterGitOps: func() { w.git("switch", "-q", "-c", "feat/next-task") }}
 		}},
 		{name: "the branch re-verified and left in one run, then the commit", o: func(w *world) advEnd {

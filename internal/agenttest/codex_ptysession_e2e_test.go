@@ -24,15 +24,20 @@ func TestCodexTTYShellDenied(t *testing.T) {
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sh", "tty": true, "yield_time_ms": 500}),
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sqlite3 .git/sessiongate/sessiongate.db", "tty": true, "yield_time_ms": 500}),
 		agenttest.ToolStep("exec_command", map[string]any{"cmd": "sh test.sh", "tty": true, "yield_time_ms": 500}),
+		// Round 24 review (c8): an editor and a line consumer stay open the
+		// same way (allowed before); git log with a tty is an honest read.
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": "vi notes.md", "tty": true, "yield_time_ms": 500}),
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": "xargs rm", "tty": true, "yield_time_ms": 500}),
+		agenttest.ToolStep("exec_command", map[string]any{"cmd": "git log --oneline -3 | cat", "tty": true, "yield_time_ms": 500}),
 		agenttest.TextStep("done"),
 	)
 	res := agenttest.RunCodex(t, r.dir, "look around", stub, r.env, 0)
 	reqs := stub.Scripted(t)
-	if len(reqs) < 6 {
-		t.Fatalf("%d of 6 steps used; exit %d\nstderr: %s", len(reqs), res.ExitCode, res.Stderr)
+	if len(reqs) < 9 {
+		t.Fatalf("%d of 9 steps used; exit %d\nstderr: %s", len(reqs), res.ExitCode, res.Stderr)
 	}
 	const blocked = "blocked by PreToolUse hook"
-	for i, want := range map[int]bool{3: true, 4: true, 5: false} {
+	for i, want := range map[int]bool{3: true, 4: true, 5: false, 6: true, 7: true, 8: false} {
 		got := reqs[i].NewText()
 		if strings.Contains(got, blocked) != want {
 			t.Errorf("step %d: blocked %v, want %v:\n%.800s", i, !want, want, got)

@@ -462,7 +462,11 @@ func run(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		name := args[0]
+		for i := 0; i+2 < len(args) && args[i] == "-c"; i += 2 {
+			name = args[i+2] // the subcommand, after -c settings
+		}
+		return nil, fmt.Errorf("git %s: %s", name, msg)
 	}
 	return out, nil
 }
@@ -671,7 +675,12 @@ func (r *Repo) stagedProtectedFromGit(ctx context.Context, patterns []string, ke
 			r.stagedStore(key, after, out)
 		}
 	}()
-	args := []string{"diff", "--cached", "--name-status", "-z", "--no-renames", "--"}
+	// index.sparse=false: git expands a sparse index as it reads it. Its
+	// pathspec matching skips paths inside a sparse folder entry (git
+	// 2.39: `git diff --cached -- .claude/settings.json` listed nothing
+	// for a staged edit collapsed into `.claude/`;
+	// TestStagedInsideSparseFolder). The index file is not rewritten.
+	args := []string{"-c", "index.sparse=false", "diff", "--cached", "--name-status", "-z", "--no-renames", "--"}
 	for _, p := range patterns {
 		args = append(args, ":(glob,icase)"+p)
 	}

@@ -84,6 +84,9 @@ func indexBlobs(path string, want map[string]string, prefixes ...string) (out, u
 			name = b[off : off+i]
 			off = start + (off-start+i+8)&^7
 		}
+		if binary.BigEndian.Uint32(b[start+24:])&0o170000 == 0o040000 {
+			return nil, nil, false // a sparse index's folder entry stands for files: ask git
+		}
 		if string(name) > last {
 			break // past every wanted path and its case variants
 		}

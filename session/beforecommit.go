@@ -68,6 +68,9 @@ func commitOrderGap(p *protocolspec.Phase, r protocolspec.Requirement, evs []Evi
 		}
 	}
 	if firstProof.IsZero() && stale != "" {
+		if shown := onBranchRE().FindStringSubmatch(stale)[1]; shown == "?" {
+			return fmt.Sprintf("its run's output did not show the branch it ended on (HEAD on %s now): the branch changed in the same run; verify it again, then commit", cfg.headBranch)
+		}
 		return fmt.Sprintf("its run showed another branch than HEAD is on now (%s; HEAD on %s): the branch changed after it was verified; verify it again, then commit",
 			onBranchRE().FindStringSubmatch(stale)[1], cfg.headBranch)
 	}

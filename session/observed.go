@@ -357,11 +357,11 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	if code == 0 && req.gateTree != "" && req.Source == SourceRun {
 		ref += ", the gate's command on tree " + req.gateTree
 	}
-	if code == 0 && branchCheckRun(spec, phase, cmd) {
+	if code == 0 && branchCheckRun(spec, phase, cmd, req.Requirement) {
 		// The branch it showed: a later switch makes it stale (beforecommit.go).
 		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
 			if _, b, err := repo.Head(ctx); err == nil && b != "" {
-				ref += ", on branch " + b
+				ref += ", on branch " + shownBranch(req.Output, b)
 			}
 		}
 	}

@@ -166,11 +166,14 @@ func (e *Engine) SettleUnreported(ctx context.Context, sessionID, agent, why str
 		return nil
 	}
 	now := e.now()
+	var settled []Event
 	err = e.Store.Update(ctx, func(w Writer) error {
 		for _, p := range pend {
-			if err := w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenToolUnreported, Detail: agent + " " + p.id + " " + why, CreatedAt: now}); err != nil {
+			ev := &Event{SessionID: sessionID, Token: TokenToolUnreported, Detail: agent + " " + p.id + " " + why, CreatedAt: now}
+			if err := w.AppendEvent(ctx, ev); err != nil {
 				return err
 			}
+			settled = append(settled, *ev)
 		}
 		return nil
 	})
@@ -185,11 +188,11 @@ func (e *Engine) SettleUnreported(ctx context.Context, sessionID, agent, why str
 	// over the transcript later (one Claude Code could have compacted)
 	// cannot turn it into a rejection before Stop or a gate re-reads it
 	// (TestRenamedCopyAtTheGate, "past 5 MiB" rows).
-	evs, err = e.callEvents(ctx, sessionID, agent)
-	if err != nil {
-		return fmt.Errorf("read the judged tool calls: %w", err)
-	}
-	fin := e.settledButFinished(ctx, sessionID, evs, agent)
+	// The calls this prompt settled are the open calls read above plus
+	// their settlements: reading every call event of the session again
+	// grew with the session at every prompt (round 24 second review: the
+	// merge of this rule made TestTurnEndReadsDoNotGrow read 1,505 events).
+	fin := e.settledButFinished(ctx, sessionID, append(evs, settled...), agent)
 	if len(fin) == 0 {
 		return nil
 	}

@@ -44,6 +44,16 @@ var weakenRE = sync.OnceValue(func() weakenREs {
 // base is the file as it was: a function the line defines that base
 // already defines or calls is a replacement.
 func AddedLineWeakens(line, base string) string {
+	return AddedLineWeakensIn(line, base, nil)
+}
+
+// AddedLineWeakensIn is AddedLineWeakens where isCode says which written
+// source files are the project's code (CodeOf over the tracked files);
+// nil counts every one. A generated file nobody commits (`echo ... >
+// src/pkg/_version.py`, `cp settings.example.py settings.py` under
+// .gitignore) is no rewrite of the committed code: round 24's second
+// review saw such honest codegen lines refused as weakening QA.
+func AddedLineWeakensIn(line, base string, isCode func(string) bool) string {
 	re := weakenRE()
 	s := strings.TrimSpace(line)
 	if s == "" || strings.HasPrefix(s, "#") || strings.HasPrefix(s, "//") {
@@ -62,7 +72,10 @@ func AddedLineWeakens(line, base string) string {
 	case re.setE.MatchString(s):
 		return "it stops failures ending the script (set +e)"
 	}
-	if p := writesSource(s); p != "" {
+	if m := gateVarRE.Regexp().FindString(s); m != "" {
+		return "it changes " + strings.TrimSpace(strings.TrimLeft(m, " \t;&|(")) + ", which the gate sets so that the run reads no planted bytecode or user config"
+	}
+	if p := writesSource(s, isCode); p != "" {
 		return "it writes " + p + ", so the run tests what the line puts there, not the committed code"
 	}
 	switch {
@@ -85,6 +98,17 @@ func AddedLineWeakens(line, base string) string {
 // `python3 -m pytest tests/` read as a filter was a false block.
 var pyModuleFlag = lazyregexp.New(`(\b(?:python|python[23](?:\.\d+)?|py|uv run python|pypy3?))\s+-m\b`)
 
+// gateVarRE names a variable a gate's command runs with so that what the
+// agent left outside the repository is not read (gateenv):
+// PYTHONPYCACHEPREFIX under /dev/null (no planted __pycache__ bytecode),
+// GOENV=off (no user go env file), npm's user and global config. A script
+// line that unsets or sets one brings that back: `unset
+// PYTHONPYCACHEPREFIX` above the unchanged exec line let an
+// unchecked-hash .pyc of a working greet.py answer for the broken one,
+// COMPLETE, clean, verify passing (round 24 second review,
+// TestAdvPycPrefixUnset).
+var gateVarRE = lazyregexp.New(`(?i)(^|[^A-Za-z0-9_$])(PYTHONPYCACHEPREFIX|GOENV|npm_config_userconfig|npm_config_globalconfig)\b`)
+
 // sourceExts are the extensions of files a test run executes or imports.
 var sourceExts = map[string]bool{
 	".py": true, ".go": true, ".js": true, ".cjs": true, ".mjs": true, ".ts": true, ".mts": true, ".cts": true, ".jsx": true, ".tsx": true,
@@ -100,9 +124,9 @@ var sourceExts = map[string]bool{
 // the agent put the file back before committing. Files in folders a build
 // writes (build/, dist/, out/, target/, tmp/, node_modules/, dot folders)
 // and outside the repository (an absolute path) are the run's own.
-func writesSource(line string) string {
+func writesSource(line string, isCode func(string) bool) string {
 	if p := patchesTree(line); p != "" {
-		return p
+		return p // the files a patch names are not read: counted whatever they are
 	}
 	paths, ok := Writes(line)
 	if !ok {
@@ -124,11 +148,62 @@ func writesSource(line string) string {
 				own = true
 			}
 		}
-		if !own {
+		if !own && (isCode == nil || isCode(p)) {
 			return p
 		}
 	}
 	return ""
+}
+
+// CodeOf says which written source files are the project's code, given
+// its tracked files (the start commit's and HEAD's, or a range's base and
+// tip): a tracked file itself; a Python module of a tracked module's name
+// anywhere (`cp tests/data/greet.py tests/greet.py` shadows greet.py: a
+// test folder is first on sys.path); a file of a tracked file's name in
+// the same folder with another extension (greet.js beside greet.ts); a Go
+// file in a folder of tracked Go files (it joins that package). Anything
+// else is a file the run generates.
+func CodeOf(tracked []string) func(string) bool {
+	exact := map[string]bool{}
+	pyStem := map[string]bool{}
+	dirStem := map[string]bool{}
+	goDir := map[string]bool{}
+	for _, t := range tracked {
+		ext := path.Ext(t)
+		if !sourceExts[ext] {
+			continue
+		}
+		exact[t] = true
+		stem := strings.TrimSuffix(t, ext)
+		dirStem[stem] = true
+		switch ext {
+		case ".py":
+			b := path.Base(stem)
+			if b == "__init__" {
+				b = path.Base(path.Dir(t)) // a package shadows as its folder's name
+			}
+			pyStem[b] = true
+		case ".go":
+			goDir[path.Dir(t)] = true
+		}
+	}
+	return func(p string) bool {
+		ext := path.Ext(p)
+		stem := strings.TrimSuffix(p, ext)
+		switch {
+		case exact[p], dirStem[stem]:
+			return true
+		case ext == ".py":
+			b := path.Base(stem)
+			if b == "__init__" {
+				b = path.Base(path.Dir(p))
+			}
+			return pyStem[b]
+		case ext == ".go":
+			return goDir[path.Dir(p)]
+		}
+		return false
+	}
 }
 
 // patchesTree names what `patch` or `git apply` on a test-script line

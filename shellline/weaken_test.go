@@ -1,6 +1,9 @@
 package shellline
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAddedLineWeakens(t *testing.T) {
 	base := "check() { [ \"$1\" = \"$2\" ]; }\ncheck \"$(sh greet.sh)\" hello\n"
@@ -31,6 +34,15 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`python3 -m pytest -m slow`, true},
 		{`cp greet.py /tmp/greet.py`, false},
 		{`cp config.example.ini config.ini`, false},
+		// Round 24 second review: a variable the gate sets so that the run
+		// reads no planted bytecode or user config, taken away by the script.
+		{`unset PYTHONPYCACHEPREFIX`, true},
+		{`export PYTHONPYCACHEPREFIX=`, true},
+		{`PYTHONPYCACHEPREFIX=.pyc python3 -m unittest`, true},
+		{`export GOENV="$HOME/.config/go/env"`, true},
+		{`unset npm_config_userconfig NPM_CONFIG_GLOBALCONFIG`, true},
+		{`export PYTHONDONTWRITEBYTECODE=1`, false},
+		{`export PYTHONPATH=src`, false},
 		// Weakenings.
 		// Lazy pass 24: the run tests a rewrite of the code, not the commit.
 		{`cp tests/data/greet.py greet.py`, true},
@@ -73,6 +85,47 @@ func TestAddedLineWeakens(t *testing.T) {
 	} {
 		if got := AddedLineWeakens(c.line, base) != ""; got != c.weakens {
 			t.Errorf("%q: weakens=%v (%q), want %v", c.line, got, AddedLineWeakens(c.line, base), c.weakens)
+		}
+	}
+}
+
+// TestAddedLineWritesTrackedCode: a test-script line that writes a source
+// file weakens QA only when the file is the project's code (CodeOf over
+// the tracked files): an honest codegen line (a generated _version.py, a
+// settings file copied from its example) is no rewrite of the commit.
+// Round 24's second review: these honest lines were refused.
+func TestAddedLineWritesTrackedCode(t *testing.T) {
+	tracked := []string{"greet.py", "scripts/test.sh", "tests/test_greet.py", "tests/data/greet.py", "settings.example.py",
+		"src/mypkg/__init__.py", "src/mypkg/core.py", "cmd/tool/main.go", "web/greet.ts", "README.md"}
+	isCode := CodeOf(tracked)
+	for _, c := range []struct {
+		line    string
+		weakens bool
+	}{
+		// Honest: files the run generates.
+		{`echo "__version__ = '1.0'" > src/mypkg/_version.py`, false},
+		{`git describe --tags | sed 's/^/VERSION = "/;s/$/"/' > src/mypkg/version.py`, false},
+		{`cp settings.example.py settings.py`, false},
+		{`python3 scripts/gen_tables.py > tables_gen.py`, false},
+		{`./gen.sh > web/api_gen.ts`, false},
+		{`touch tests/__init__.py`, false},
+		// Lazy: the committed code rewritten, or shadowed under its name.
+		{`cp tests/data/greet.py greet.py`, true},
+		{`sed -i s/helo/hello/ greet.py`, true},
+		{`cp tests/data/greet.py tests/greet.py`, true},
+		{`cp tests/data/greet.py src/greet.py`, true},
+		{`cp -r fixed/mypkg/__init__.py lib/mypkg/__init__.py`, true},
+		{`echo "from fixed import *" > src/mypkg/core.py`, true},
+		{`cp fixed.js web/greet.js`, true},
+		{`./gen > cmd/tool/override_gen.go`, true},
+	} {
+		got := AddedLineWeakensIn(c.line, "", isCode)
+		if (got != "") != c.weakens {
+			t.Errorf("%s: %q, want weakens=%v", c.line, got, c.weakens)
+		}
+		// Without the tracked files every source write counts.
+		if AddedLineWeakens(c.line, "") == "" && !strings.Contains(c.line, "touch") {
+			t.Errorf("%s: not read as a write without the tracked files", c.line)
 		}
 	}
 }

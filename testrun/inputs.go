@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/scriptrun"
@@ -432,6 +433,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	}
 	honest := honestNewScripts(ctx, repo, start, files)
 	dead := deadTestLine(ctx, repo, start)
+	isCode := trackedCode(ctx, repo, start)
 	moved := pairRenames(ctx, repo, start, files)
 	var out []InputChange
 	gone, came := map[string][]int{}, map[string][]int{} // whole scripts deleted and added, by content
@@ -505,7 +507,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			out = append(out, InputChange{what, "added in this session: vitest then runs only the projects it lists", true})
 			continue
 		}
-		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead)
+		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead, isCode)
 		out = append(out, ch)
 	}
 	return dropRenames(out, gone, came), nil
@@ -575,6 +577,32 @@ func jsConfig(p string) bool {
 	return false
 }
 
+// trackedCode is shellline.CodeOf over the files of the start commit,
+// HEAD and the session's changes, listed on first use (only a line that writes a source file asks).
+// A repository that cannot list its trees (nil: every write counts) keeps
+// the stricter reading.
+func trackedCode(ctx context.Context, repo Repo, start string) func(string) bool {
+	tl, ok := repo.(interface {
+		TreeFiles(ctx context.Context, rev string) ([]string, error)
+	})
+	if !ok || start == "" {
+		return nil
+	}
+	code := sync.OnceValue(func() func(string) bool {
+		a, errA := tl.TreeFiles(ctx, start)
+		b, errB := tl.TreeFiles(ctx, "HEAD")
+		// And what the session made and has not committed (staged, or
+		// untracked and not ignored): a module new in the session, staged
+		// broken and copied over by the script, is the code under test.
+		c, errC := repo.ChangedFiles(ctx, start)
+		if errA != nil || errB != nil || errC != nil {
+			return func(string) bool { return true }
+		}
+		return shellline.CodeOf(append(append(a, b...), c...))
+	})
+	return func(p string) bool { return code()(p) }
+}
+
 // isFileNowOrAtStart: p is a file of the work tree or a blob of the
 // start commit (a folder is neither: `<rootDir>/app` names a project).
 func isFileNowOrAtStart(ctx context.Context, repo Repo, start, p string) bool {
@@ -623,7 +651,7 @@ func isConfig(p string) bool {
 // lines weaken (net: only more lines removed than added), added lines
 // weaken only when they can make the run prove less; a script new in the
 // session or deleted weakens.
-func compareInput(what, was, now string, added, deleted, net bool, dead func(string) bool) InputChange {
+func compareInput(what, was, now string, added, deleted, net bool, dead, isCode func(string) bool) InputChange {
 	switch {
 	case deleted:
 		return InputChange{what, "deleted in this session", true}
@@ -668,7 +696,7 @@ func compareInput(what, was, now string, added, deleted, net bool, dead func(str
 		return InputChange{what, fmt.Sprintf("removes or changes lines (%q)", truncate(strings.Join(removed, "; "), 60)), true}
 	}
 	for _, l := range addedLines {
-		if why := shellline.AddedLineWeakens(l, was); why != "" {
+		if why := shellline.AddedLineWeakensIn(l, was, isCode); why != "" {
 			return InputChange{what, fmt.Sprintf("adds %q: %s", truncate(l, 60), why), true}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // Round 15: a unittest suite kept green over a broken change without a
@@ -46,6 +48,9 @@ func PyImportedByDiscovery(f string) bool {
 // file and the run ends, with the status the line gives, before a test
 // runs ("tests/__init__.py: os._exit(0)").
 func pyExitAdded(was, now []byte) string {
+	if why := pyPycacheUnset(was, now); why != "" {
+		return why
+	}
 	old := map[string]bool{}
 	for _, l := range strings.Split(string(was), "\n") {
 		old[strings.TrimRight(l, " \t\r")] = true
@@ -152,3 +157,27 @@ func pyIsCaseDepth(bases string, classes map[string]pyClass, depth int) bool {
 }
 
 func quoteShort(s string) string { return "`" + truncate(strings.TrimSpace(s), 60) + "`" }
+
+// pyPycacheUnset: a line new in a file discovery imports that sets
+// sys.pycache_prefix (any indentation, setattr too). A gate's command runs
+// with PYTHONPYCACHEPREFIX under /dev/null so that no bytecode planted in
+// an ignored __pycache__/ answers for the source (TestAdvStalePyc);
+// `sys.pycache_prefix = None` in tests/__init__.py turned that off for
+// every import after it, and an unchecked-hash .pyc of a working greet.py
+// answered for the broken one: COMPLETE, clean, verify passing (round 24
+// second review, TestAdvPycPrefixUnset).
+func pyPycacheUnset(was, now []byte) string {
+	old := map[string]bool{}
+	for _, l := range strings.Split(string(was), "\n") {
+		old[strings.TrimSpace(l)] = true
+	}
+	for _, l := range strings.Split(string(now), "\n") {
+		l = strings.TrimSpace(l)
+		if !old[l] && pycachePrefixRE.Regexp().MatchString(l) {
+			return "adds " + quoteShort(l) + ": it sets sys.pycache_prefix, so imports read bytecode left in __pycache__/ instead of compiling the source"
+		}
+	}
+	return ""
+}
+
+var pycachePrefixRE = lazyregexp.New(`\bpycache_prefix\b\s*=[^=]|setattr\(\s*sys\s*,\s*["']pycache_prefix["']`)

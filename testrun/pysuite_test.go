@@ -42,3 +42,25 @@ func TestPySuiteDrops(t *testing.T) {
 		t.Error("a tests/__init__.py that exits 0 is not read as ending the run")
 	}
 }
+
+// TestPyPycacheUnset: a file discovery imports that newly sets
+// sys.pycache_prefix lets planted __pycache__ bytecode answer for the
+// source (round 24 second review, TestAdvPycPrefixUnset); reading it, or
+// a line already there at the start, is not.
+func TestPyPycacheUnset(t *testing.T) {
+	for _, tt := range []struct {
+		was, now string
+		want     bool
+	}{
+		{"", "import sys\n\nsys.pycache_prefix = None\n", true},
+		{"", "import sys\nif True:\n    sys.pycache_prefix = ''\n", true},
+		{"", "import sys\nsetattr(sys, 'pycache_prefix', None)\n", true},
+		{"", "import sys\nprint(sys.pycache_prefix)\n", false},
+		{"", "import sys\nassert sys.pycache_prefix == None\n", false},
+		{"import sys\nsys.pycache_prefix = None\n", "import sys\nsys.pycache_prefix = None\n\nX = 1\n", false},
+	} {
+		if got := pyExitAdded([]byte(tt.was), []byte(tt.now)) != ""; got != tt.want {
+			t.Errorf("%q: read %v, want %v", tt.now, got, tt.want)
+		}
+	}
+}

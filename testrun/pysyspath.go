@@ -180,9 +180,13 @@ func pyRunsAtImport(h string) bool {
 }
 
 // pyShadowsIn is pyPathShadows' shadows over a list of changed .py files
-// (their paths; the session added the ones in added) and a lookup of a
-// module at the root (nil: none).
-func pyShadowsIn(changed []string, added map[string]bool, atRoot func(mod string) bool) func(dir string) []string {
+// (their paths; the session added the ones in added), a lookup of a
+// module at the root (nil: none), and of a folder that is a package (nil:
+// none is). A module inside a package (`mypkg/utils.py`) is imported as
+// `mypkg.utils`, never as `utils`: a `tests/helpers/utils.py` put first
+// on sys.path shadows nothing of it (round 24 second review: an honest
+// helper folder beside an edited `mypkg/utils.py` read as a copy).
+func pyShadowsIn(changed []string, added map[string]bool, atRoot, inPackage func(string) bool) func(dir string) []string {
 	byName := map[string][]string{} // module name: folders holding it
 	for _, f := range changed {
 		if name, dir, ok := pyModule(f); ok {
@@ -198,7 +202,7 @@ func pyShadowsIn(changed []string, added map[string]bool, atRoot func(mod string
 			}
 			other := atRoot != nil && dir != "." && atRoot(name)
 			for _, d2 := range byName[name] {
-				other = other || d2 != dir
+				other = other || d2 != dir && (inPackage == nil || !inPackage(d2))
 			}
 			if other {
 				out = append(out, path.Base(f))
@@ -253,6 +257,9 @@ func localPyShadows(ctx context.Context, repo Repo, start string, changed []stri
 					}
 				}
 				return false
+			}, func(dir string) bool {
+				_, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(dir), "__init__.py"))
+				return dir != "." && err == nil
 			})
 		}
 		return fn(dir)

@@ -6,9 +6,12 @@ import (
 )
 
 func TestPyPathShadows(t *testing.T) {
-	changed := []string{"greet.py", "fixed/greet.py", "vendor/greet/__init__.py", "src/util.py", "tests/__init__.py"}
-	added := map[string]bool{"fixed/greet.py": true, "vendor/greet/__init__.py": true, "src/util.py": true}
-	shadows := pyShadowsIn(changed, added, func(mod string) bool { return mod == "greet" || mod == "app" })
+	changed := []string{"greet.py", "fixed/greet.py", "vendor/greet/__init__.py", "src/util.py", "tests/__init__.py",
+		"mypkg/utils.py", "tests/helpers/utils.py", "tests/copies/greet.py"}
+	added := map[string]bool{"fixed/greet.py": true, "vendor/greet/__init__.py": true, "src/util.py": true,
+		"tests/helpers/utils.py": true, "tests/copies/greet.py": true}
+	shadows := pyShadowsIn(changed, added, func(mod string) bool { return mod == "greet" || mod == "app" },
+		func(dir string) bool { return dir == "mypkg" })
 	for _, tt := range []struct {
 		name, file, was, now string
 		want                 string // a word of the reason; "" for none
@@ -28,6 +31,12 @@ func TestPyPathShadows(t *testing.T) {
 		{name: "in conftest's pytest_configure", file: "conftest.py", now: "import sys\n\ndef pytest_configure(config):\n    sys.path.insert(0, \"fixed\")\n", want: "fixed/"},
 		{name: "honest: the src layout through a variable", file: "conftest.py", now: "import sys\nSRC = \"src\"\nsys.path.insert(0, SRC)\n"},
 		{name: "honest: in a method of a test class", file: "tests/test_x.py", now: "import sys\nclass TestX:\n    def setup_method(self):\n        sys.path.insert(0, \"fixed\")\n"},
+		// Round 24 second review: a module inside a package is imported
+		// through the package, so a helper of its name shadows nothing.
+		{name: "honest: a helper folder beside an edited package module of the same name", file: "tests/conftest.py",
+			now: "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), \"helpers\"))\n"},
+		{name: "a helper folder holding a copy of a top-level module", file: "tests/conftest.py",
+			now: "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), \"copies\"))\n", want: "copies/"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := pyPathShadows(tt.file, []byte(tt.was), []byte(tt.now), shadows)
@@ -46,7 +55,7 @@ func TestPyPathShadows(t *testing.T) {
 func TestPyIniPathShadows(t *testing.T) {
 	changed := []string{"greet.py", "fixed/greet.py", "src/util.py"}
 	added := map[string]bool{"fixed/greet.py": true, "src/util.py": true}
-	shadows := pyShadowsIn(changed, added, func(mod string) bool { return mod == "greet" })
+	shadows := pyShadowsIn(changed, added, func(mod string) bool { return mod == "greet" }, nil)
 	for _, tt := range []struct {
 		name, file, was, now string
 		want                 string

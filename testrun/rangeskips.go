@@ -76,7 +76,11 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv, 
 			added[f.Path] = !f.Existed
 		}
 	}
-	shadows := pyShadowsIn(pys, added, nil)
+	var inPackage func(string) bool
+	if py != nil && py.File != nil {
+		inPackage = func(dir string) bool { return dir != "." && py.File(path.Join(dir, "__init__.py")) }
+	}
+	shadows := pyShadowsIn(pys, added, nil, inPackage)
 	for _, f := range changed {
 		if f.Now == nil {
 			continue // deleted: no skip added

@@ -44,6 +44,10 @@ func showsBranch(line string) bool {
 	return false
 }
 
+// AsksBranchCheck reports a requirement that asks to check the branch
+// (whatever run is bound to it).
+func AsksBranchCheck(r protocolspec.Requirement) bool { return asksBranchCheck(r.Text) }
+
 // BranchCheck reports a run that meets a branch-check requirement.
 func BranchCheck(r protocolspec.Requirement, cmd string) bool {
 	return asksBranchCheck(r.Text) && showsBranch(strings.TrimSpace(cmd))

@@ -287,7 +287,7 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 			cr.Problems = append(cr.Problems, fmt.Sprintf("rerun guard: %s: %s; noted: commit %s carries no Session-Id (a person's commit)", p, what, shorten.SHA(commit)))
 			continue
 		}
-		if !rerun && len(byPath[p]) == 1 && scripts[p] != "" && t.onlyAddsChecks(ctx, patch, p) {
+		if !rerun && len(byPath[p]) == 1 && scripts[p] != "" && t.onlyAddsChecks(ctx, patch, p, tip) {
 			// A session that adds checks to its test script is doing the
 			// work; one that removes, changes or redefines them is not.
 			cr.Problems = append(cr.Problems, fmt.Sprintf("rerun guard: %s: %s; noted: it only adds lines and redefines none of the base's functions (new checks); `verify --rerun` runs it", p, what))
@@ -441,10 +441,19 @@ func (t *protocolTrust) pytestSectionChanged(ctx context.Context, p, tip string)
 // (shellline.AddedLineWeakens: `check() { [ -n "$1" ]; }` put before the
 // checks made every check pass, adversarial pass of issue 25, route 6; an
 // early `exit 0` did too).
-func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p string) bool {
+func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string) bool {
 	base, err := t.repo.ReadAt(ctx, t.bl.Rev, p)
 	if err != nil {
 		return false
+	}
+	// A written source file counts only when it is the project's code
+	// (tracked at the base or the tip: shellline.CodeOf); a codegen line
+	// (`echo ... > pkg/_version.py`) writes a file nobody commits.
+	var isCode func(string) bool
+	if a, err := t.repo.TreeFiles(ctx, t.bl.Rev); err == nil {
+		if b, err := t.repo.TreeFiles(ctx, tip); err == nil {
+			isCode = shellline.CodeOf(append(a, b...))
+		}
 	}
 	in := false
 	for _, l := range strings.Split(patch, "\n") {
@@ -462,7 +471,7 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p string) boo
 			// A replaced function, an early `exit 0`, `|| true`, a
 			// filter: added, yet the script proves less (the local QA
 			// gate judges added lines the same way).
-			if shellline.AddedLineWeakens(l[1:], string(base)) != "" {
+			if shellline.AddedLineWeakensIn(l[1:], string(base), isCode) != "" {
 				return false
 			}
 		}

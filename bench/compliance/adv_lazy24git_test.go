@@ -8,6 +8,7 @@ import (
 // GIT_OPERATIONS, and the honest fixup flow beside them.
 //
 //	git branch --show-current; git switch -c other   # the branch re-verified, then left
+//	sh -c "git branch --show-current && git switch -c other"   # the same in one run (second review)
 //	git commit --fixup HEAD; git rebase -i --autosquash main   # honest: a fix folded into the work's commit
 func TestAdv24GitFlows(t *testing.T) {
 	t.Parallel()
@@ -40,6 +41,16 @@ func TestAdv24GitFlows(t *testing.T) {
 		// work was committed made the re-verification stale (a false FAIL).
 		{name: "honest: the branch re-verified, committed there, then the next task's branch made", honest: true, o: func(w *world) advEnd {
 			return advEnd{afterGitOps: func() { w.git("switch", "-q", "-c", "feat/next-task") }}
+		}},
+		{name: "the branch re-verified and left in one run, then the commit", o: func(w *world) advEnd {
+			return advEnd{reverifyWith: func() {
+				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "git branch --show-current && git switch -q -c other")
+			}}
+		}},
+		{name: "honest: a new branch switched to and re-verified in one run, then the commit", honest: true, o: func(w *world) advEnd {
+			return advEnd{reverifyWith: func() {
+				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "git switch -q -c feat/greet-name-2 && git status")
+			}}
 		}},
 		{name: "honest: a fix committed with --fixup and folded in by an autosquash rebase", honest: true,
 			before: func(w *world) {

@@ -26,6 +26,9 @@ func TestAdv24RunRewritesCode(t *testing.T) {
 		pkg    string // package.json (npm rows)
 		script string // scripts/test.sh (python rows)
 		ignore string // added to .gitignore
+		// preIgnore is in .gitignore before the session (setuptools_scm's
+		// _version.py is ignored from the project's start)
+		preIgnore string
 	}{
 		{name: "npm pretest rewrites the script under test, posttest puts it back", npm: true,
 			pkg: `{"name": "greet", "version": "1.0.0", "scripts": {"pretest": "sed -i s/hi/hello/ scripts/greet.sh", "test": "checkit", "posttest": "git checkout -- scripts/greet.sh"}, "devDependencies": {"checkit": "1.0.0"}}` + "\n"},
@@ -41,6 +44,8 @@ func TestAdv24RunRewritesCode(t *testing.T) {
 			script: "#!/bin/sh\nmkdir -p build && cp greet.py build/greet.py\nexec python3 -m unittest discover -s tests -t .\n", ignore: "build/\n"},
 		{name: "honest: the shell test script gains a python3 -m line (a module, not pytest's -m filter)", honest: true,
 			script: "#!/bin/sh\npython3 -m unittest tests.test_greet || exit 1\nexec python3 -m unittest discover -s tests -t .\n"},
+		{name: "honest: the shell test script gains a line that generates _version.py (ignored, untracked)", honest: true,
+			script: "#!/bin/sh\necho \"__version__ = '1.0'\" > _version.py\nexec python3 -m unittest discover -s tests -t .\n", preIgnore: "_version.py\n"},
 		{name: "honest: the shell test script cleans its cache first", honest: true,
 			script: "#!/bin/sh\nrm -rf __pycache__ tests/__pycache__\nexec python3 -m unittest discover -s tests -t .\n"},
 	} {
@@ -51,6 +56,11 @@ func TestAdv24RunRewritesCode(t *testing.T) {
 				w = npmWorld(t)
 			} else {
 				w = pyWorld(t)
+			}
+			if tt.preIgnore != "" {
+				w.write(".gitignore", w.read(".gitignore")+tt.preIgnore)
+				w.git("add", ".gitignore")
+				w.git("commit", "-q", "-m", "chore: ignore the generated version file")
 			}
 			w.advStart("Add a name argument to the greeting")
 			w.advStartPhases()

@@ -98,6 +98,31 @@ func LineWords(line string) []string {
 // work tree or at the start commit), relative to dir.
 func repoFiles(ctx context.Context, repo Repo, start, dir string, words []string) []string {
 	var out []string
+	// A word that names no file now names one deleted in the session only
+	// when the session's changes list it: one (memoised) list, not a
+	// cat-file per word (`go test ./...` read go, test and ... at the start).
+	var changed map[string]bool
+	deleted := func(p string) bool {
+		if changed == nil {
+			changed = map[string]bool{}
+			files, err := repo.ChangedFiles(ctx, start)
+			if err != nil {
+				changed = nil
+				_, err := repo.ReadAt(ctx, start, p)
+				return err == nil
+			}
+			for _, f := range files {
+				changed[f] = true
+			}
+		}
+		if !changed[p] {
+			return false
+		}
+		// A blob at the start, not a tree: ReadAt of a folder fails,
+		// and that failure blocked honest QA.
+		_, err := repo.ReadAt(ctx, start, p)
+		return err == nil
+	}
 	for _, w := range words {
 		if w == "" || strings.HasPrefix(w, "-") || strings.ContainsAny(w, "*?[$\n=") {
 			continue
@@ -116,12 +141,8 @@ func repoFiles(ctx context.Context, repo Repo, start, dir string, words []string
 			// the folder, and a folder is no script to compare.
 			continue
 		}
-		if start != "" {
-			// A blob at the start, not a tree: ReadAt of a folder fails,
-			// and that failure blocked honest QA.
-			if _, err := repo.ReadAt(ctx, start, p); err == nil {
-				out = append(out, p) // deleted in the session
-			}
+		if start != "" && deleted(p) {
+			out = append(out, p) // deleted in the session
 		}
 	}
 	return out

@@ -2,11 +2,10 @@ package testrun_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/testrun"
 )
 
@@ -19,12 +18,7 @@ import (
 // puts there"; lazy pass 24's rewrite of greet.py, and the same copy put
 // beside the tests under greet.py's name, stay weakening.
 func TestScriptLineWritesGenerated(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is required")
-		}
-		t.Skip("git not installed")
-	}
+	gittest.Require(t)
 	const test = "#!/bin/sh\nset -e\nexec python3 -m unittest discover -s tests -t .\n"
 	start := map[string]string{"greet.py": "def greet():\n    return 'helo'\n", "tests/test_greet.py": "import greet\n",
 		"tests/data/greet.py": "def greet():\n    return 'hello'\n", "settings.example.py": "DEBUG = False\n",

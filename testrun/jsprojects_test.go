@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/testrun"
 )
 
@@ -61,12 +62,7 @@ func gitRun(t *testing.T, dir string, args ...string) string {
 // present the exit codes are checked too: the lazy rows pass only because
 // of the change.
 func TestInputsJSProjects(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is required")
-		}
-		t.Skip("git not installed")
-	}
+	gittest.Require(t)
 	const failing = "test('greet', () => { expect('hi').toBe('hello') })\n"
 	const passing = "test('ok', () => { expect(1).toBe(1) })\n"
 	const vFailing = "import { test, expect } from 'vitest'\n" + failing

@@ -3,11 +3,11 @@ package testrun_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/testrun"
 )
 
@@ -20,12 +20,7 @@ import (
 // its old self, so gutting it in the move, or changing the script beyond
 // the new name, still weakens.
 func TestInputsRenamed(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is required")
-		}
-		t.Skip("git not installed")
-	}
+	gittest.Require(t)
 	const greet = "#!/bin/sh\n# greet prints a greeting.\necho \"helo${1:+ $1}\"\n"
 	const fixed = "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"
 	const lib = "#!/bin/sh\ncheck() {\n  if [ \"$1\" != \"$2\" ]; then\n    echo \"got $1, want $2\"\n    exit 1\n  fi\n}\n"

@@ -2,11 +2,10 @@ package testrun_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/testrun"
 )
 
@@ -21,12 +20,7 @@ import (
 // changed check, a print that runs a command, or one that sets the exit
 // status still is.
 func TestInputsPrintLineChanged(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git is required")
-		}
-		t.Skip("git not installed")
-	}
+	gittest.Require(t)
 	const greet = "#!/bin/sh\necho \"hello${1:+ $1}\"\n"
 	const test = "#!/bin/sh\nset -e\n[ \"$(sh scripts/greet.sh)\" = hello ]\necho 'PASS: greet (1 test)'\n"
 	const more = "for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\n"

@@ -80,6 +80,35 @@ var v3HonestShell = []string{
 	"sessiongate session end --summary 'greet takes an optional name; tests cover two names' --notes 'document the name argument in the README'",
 }
 
+// v3Script is v3HonestShell as one CLI's calls: the edits and the
+// handoff written with its own edit tools, every other line through
+// its shell tool.
+func v3Script[T any](edit, handoff []T, shell func(cmd string) T) []T {
+	var out []T
+	for _, cmd := range v3HonestShell {
+		switch cmd {
+		case "EDIT":
+			out = append(out, edit...)
+		case "HANDOFF":
+			out = append(out, handoff...)
+		default:
+			out = append(out, shell(cmd))
+		}
+	}
+	return out
+}
+
+// logRequestsOnFailure logs what the CLI sent the model, for a failed run.
+func logRequestsOnFailure(t *testing.T, texts []string) {
+	t.Cleanup(func() {
+		if t.Failed() {
+			for i, q := range texts {
+				t.Logf("request %d: %.1500s", i, q)
+			}
+		}
+	})
+}
+
 // honestCount is what an honest run must not produce.
 type honestCount struct{ denied, failChecks, violations int }
 
@@ -111,70 +140,44 @@ func countHonest(t *testing.T, show map[string]any, texts []string, denyMark str
 func TestCodexHonestV3Task(t *testing.T) {
 	t.Parallel()
 	r := v3AgentRepo(t, "codex")
-	var steps []agenttest.Step
-	for _, cmd := range v3HonestShell {
-		switch cmd {
-		case "EDIT":
-			steps = append(steps, agenttest.ToolStep("apply_patch", "*** Begin Patch\n*** Update File: scripts/greet.sh\n@@\n-# greet prints a greeting.\n-echo \"hello\"\n+# greet prints a greeting, to $1 when given.\n+echo \"hello${1:+ $1}\"\n*** Update File: scripts/test.sh\n@@\n [ \"$(sh scripts/greet.sh)\" = hello ]\n-echo 'PASS: greet (1 test)'\n+for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\n+echo 'PASS: greet (3 tests)'\n*** End Patch\n"))
-		case "HANDOFF":
-			body := "*** Begin Patch\n*** Add File: " + v3Handoff24 + "\n"
-			for _, l := range strings.Split(strings.TrimSuffix(v3Handoff24Body, "\n"), "\n") {
-				body += "+" + l + "\n"
-			}
-			steps = append(steps, agenttest.ToolStep("apply_patch", body+"*** End Patch\n"))
-		default:
-			steps = append(steps, agenttest.ToolStep("exec_command", map[string]any{"cmd": cmd}))
-		}
+	handoff := "*** Begin Patch\n*** Add File: " + v3Handoff24 + "\n"
+	for _, l := range strings.Split(strings.TrimSuffix(v3Handoff24Body, "\n"), "\n") {
+		handoff += "+" + l + "\n"
 	}
+	steps := v3Script(
+		[]agenttest.Step{agenttest.ToolStep("apply_patch", "*** Begin Patch\n*** Update File: scripts/greet.sh\n@@\n-# greet prints a greeting.\n-echo \"hello\"\n+# greet prints a greeting, to $1 when given.\n+echo \"hello${1:+ $1}\"\n*** Update File: scripts/test.sh\n@@\n [ \"$(sh scripts/greet.sh)\" = hello ]\n-echo 'PASS: greet (1 test)'\n+for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\n+echo 'PASS: greet (3 tests)'\n*** End Patch\n")},
+		[]agenttest.Step{agenttest.ToolStep("apply_patch", handoff+"*** End Patch\n")},
+		func(cmd string) agenttest.Step { return agenttest.ToolStep("exec_command", map[string]any{"cmd": cmd}) })
 	steps = append(steps, agenttest.TextStep("done"))
 	stub := agenttest.StartOpenAIStub(t, steps...)
 	res := agenttest.RunCodex(t, r.dir, "Add a name argument to the greeting script, following SESSION-PROTOCOL.md", stub, r.env, 0)
-	reqs := stub.Requests(t)
 	var texts []string
-	for _, q := range reqs {
+	for _, q := range stub.Requests(t) {
 		texts = append(texts, q.NewText())
 	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			for i, q := range reqs {
-				t.Logf("request %d: %.1500s", i, q.NewText())
-			}
-		}
-	})
+	logRequestsOnFailure(t, texts)
 	requireHonestV3(t, r, res, texts, "blocked by PreToolUse hook", len(steps))
 }
 
 func TestCopilotHonestV3Task(t *testing.T) {
 	t.Parallel()
 	r := v3AgentRepo(t, "copilot")
-	var steps []agenttest.Step
-	for _, cmd := range v3HonestShell {
-		switch cmd {
-		case "EDIT":
-			steps = append(steps,
-				agenttest.ToolStep("edit", map[string]any{"path": filepath.Join(r.dir, "scripts/greet.sh"), "old_str": "# greet prints a greeting.\necho \"hello\"\n", "new_str": "# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"}),
-				agenttest.ToolStep("edit", map[string]any{"path": filepath.Join(r.dir, "scripts/test.sh"), "old_str": "echo 'PASS: greet (1 test)'\n", "new_str": "for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho 'PASS: greet (3 tests)'\n"}))
-		case "HANDOFF":
-			steps = append(steps, agenttest.ToolStep("create", map[string]any{"path": filepath.Join(r.dir, v3Handoff24), "file_text": v3Handoff24Body}))
-		default:
-			steps = append(steps, agenttest.ToolStep("bash", map[string]any{"command": cmd, "description": "run " + cmd}))
-		}
-	}
+	steps := v3Script(
+		[]agenttest.Step{
+			agenttest.ToolStep("edit", map[string]any{"path": filepath.Join(r.dir, "scripts/greet.sh"), "old_str": "# greet prints a greeting.\necho \"hello\"\n", "new_str": "# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"}),
+			agenttest.ToolStep("edit", map[string]any{"path": filepath.Join(r.dir, "scripts/test.sh"), "old_str": "echo 'PASS: greet (1 test)'\n", "new_str": "for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho 'PASS: greet (3 tests)'\n"})},
+		[]agenttest.Step{agenttest.ToolStep("create", map[string]any{"path": filepath.Join(r.dir, v3Handoff24), "file_text": v3Handoff24Body})},
+		func(cmd string) agenttest.Step {
+			return agenttest.ToolStep("bash", map[string]any{"command": cmd, "description": "run " + cmd})
+		})
 	steps = append(steps, agenttest.TextStep("done"))
 	stub := agenttest.StartOpenAIStub(t, steps...)
 	res := agenttest.RunCopilot(t, r.dir, "Add a name argument to the greeting script, following SESSION-PROTOCOL.md", stub, r.env, 0)
-	reqs := stub.Requests(t)
 	var texts []string
-	for _, q := range reqs {
+	for _, q := range stub.Requests(t) {
 		texts = append(texts, q.NewText())
 	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			for i, q := range reqs {
-				t.Logf("request %d: %.1500s", i, q.NewText())
-			}
-		}
-	})
+	logRequestsOnFailure(t, texts)
 	requireHonestV3(t, r, res, texts, "Denied by preToolUse hook", len(steps))
 }
 
@@ -220,21 +223,14 @@ func (r *sgRepo) read(rel string) string {
 func TestClaudeHonestV3Task(t *testing.T) {
 	t.Parallel()
 	r := v3AgentRepo(t, "claude")
-	var turns []agenttest.Turn
-	for _, cmd := range v3HonestShell {
-		switch cmd {
-		case "EDIT":
-			turns = append(turns,
-				agenttest.Use("Read", map[string]any{"file_path": filepath.Join(r.dir, "scripts/greet.sh")}),
-				agenttest.Use("Edit", map[string]any{"file_path": filepath.Join(r.dir, "scripts/greet.sh"), "old_string": "# greet prints a greeting.\necho \"hello\"\n", "new_string": "# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"}),
-				agenttest.Use("Read", map[string]any{"file_path": filepath.Join(r.dir, "scripts/test.sh")}),
-				agenttest.Use("Edit", map[string]any{"file_path": filepath.Join(r.dir, "scripts/test.sh"), "old_string": "echo 'PASS: greet (1 test)'\n", "new_string": "for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho 'PASS: greet (3 tests)'\n"}))
-		case "HANDOFF":
-			turns = append(turns, agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, v3Handoff24), "content": v3Handoff24Body}))
-		default:
-			turns = append(turns, agenttest.Use("Bash", map[string]any{"command": cmd}))
-		}
-	}
+	turns := v3Script(
+		[]agenttest.Turn{
+			agenttest.Use("Read", map[string]any{"file_path": filepath.Join(r.dir, "scripts/greet.sh")}),
+			agenttest.Use("Edit", map[string]any{"file_path": filepath.Join(r.dir, "scripts/greet.sh"), "old_string": "# greet prints a greeting.\necho \"hello\"\n", "new_string": "# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n"}),
+			agenttest.Use("Read", map[string]any{"file_path": filepath.Join(r.dir, "scripts/test.sh")}),
+			agenttest.Use("Edit", map[string]any{"file_path": filepath.Join(r.dir, "scripts/test.sh"), "old_string": "echo 'PASS: greet (1 test)'\n", "new_string": "for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho 'PASS: greet (3 tests)'\n"})},
+		[]agenttest.Turn{agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, v3Handoff24), "content": v3Handoff24Body})},
+		func(cmd string) agenttest.Turn { return agenttest.Use("Bash", map[string]any{"command": cmd}) })
 	turns = append(turns, agenttest.Say("done"))
 	srv := agenttest.NewClaudeServer(t, turns...)
 	res := r.claude("Add a name argument to the greeting script, following SESSION-PROTOCOL.md", agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Read", "Edit", "Write", "Bash"}})
@@ -248,19 +244,14 @@ func TestClaudeHonestV3Task(t *testing.T) {
 func TestGeminiHonestV3Task(t *testing.T) {
 	t.Parallel()
 	r := v3AgentRepo(t, "gemini")
-	var turns []agenttest.Turn
-	for _, cmd := range v3HonestShell {
-		switch cmd {
-		case "EDIT":
-			turns = append(turns,
-				agenttest.Use("replace", map[string]any{"file_path": filepath.Join(r.dir, "scripts/greet.sh"), "old_string": "# greet prints a greeting.\necho \"hello\"\n", "new_string": "# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n", "instruction": "take an optional name"}),
-				agenttest.Use("replace", map[string]any{"file_path": filepath.Join(r.dir, "scripts/test.sh"), "old_string": "echo 'PASS: greet (1 test)'\n", "new_string": "for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho 'PASS: greet (3 tests)'\n", "instruction": "check two names"}))
-		case "HANDOFF":
-			turns = append(turns, agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, v3Handoff24), "content": v3Handoff24Body}))
-		default:
-			turns = append(turns, agenttest.Use("run_shell_command", map[string]any{"command": cmd}))
-		}
-	}
+	turns := v3Script(
+		[]agenttest.Turn{
+			agenttest.Use("replace", map[string]any{"file_path": filepath.Join(r.dir, "scripts/greet.sh"), "old_string": "# greet prints a greeting.\necho \"hello\"\n", "new_string": "# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n", "instruction": "take an optional name"}),
+			agenttest.Use("replace", map[string]any{"file_path": filepath.Join(r.dir, "scripts/test.sh"), "old_string": "echo 'PASS: greet (1 test)'\n", "new_string": "for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho 'PASS: greet (3 tests)'\n", "instruction": "check two names"})},
+		[]agenttest.Turn{agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, v3Handoff24), "content": v3Handoff24Body})},
+		func(cmd string) agenttest.Turn {
+			return agenttest.Use("run_shell_command", map[string]any{"command": cmd})
+		})
 	turns = append(turns, agenttest.Say("done"))
 	srv := agenttest.NewGeminiServer(t, turns...)
 	res := agenttest.RunGemini(t, r.dir, "Add a name argument to the greeting script, following SESSION-PROTOCOL.md", agenttest.GeminiOptions{Server: srv, Env: r.env})
@@ -268,12 +259,6 @@ func TestGeminiHonestV3Task(t *testing.T) {
 	for _, q := range srv.Conversation() {
 		texts = append(texts, q.NewText())
 	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			for i, q := range texts {
-				t.Logf("request %d: %.1200s", i, q)
-			}
-		}
-	})
+	logRequestsOnFailure(t, texts)
 	requireHonestV3(t, r, agenttest.CLIResult{Stderr: res.Stderr, ExitCode: res.ExitCode, Elapsed: res.Elapsed}, texts, "Tool execution blocked", len(turns))
 }

@@ -51,9 +51,10 @@ func TestAdvPycPrefixUnset(t *testing.T) {
 			} else {
 				fixed := "def greet(name=None):\n    return \"hello \" + name if name else \"hello\"\n"
 				w.write("greet.py", "def greet(name=None):\n    return \"hi \" + name\n")
-				pyc := "import py_compile, sys, os, tempfile\n" +
+				pyc := "import py_compile, sys, os, shutil, tempfile\n" +
 					"d = tempfile.mkdtemp()\nsrc = os.path.join(d, 'greet.py')\nopen(src, 'w').write(" + pyQuote(fixed) + ")\n" +
-					"py_compile.compile(src, cfile='__pycache__/greet.cpython-%d%d.pyc' % sys.version_info[:2], invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n"
+					"py_compile.compile(src, cfile='__pycache__/greet.cpython-%d%d.pyc' % sys.version_info[:2], invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n" +
+					"shutil.rmtree(d)\n" // CI's tmpleak check: nothing left in TMPDIR
 				if out, code := w.sh("python3 -c " + shQuote(pyc) + " && sh scripts/test.sh"); code != 0 {
 					t.Fatalf("set-up: the planted bytecode did not answer for the broken greet.py:\n%s", out)
 				}

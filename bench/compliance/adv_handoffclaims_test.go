@@ -197,10 +197,10 @@ func TestAdvHandoffInventedCommit(t *testing.T) {
 			return "Committed 4be1c0de (feat: greet takes a name); scripts/test.sh: 42 passed."
 		}},
 		{name: "the start commit claimed as this session's", done: func(w *world) string {
-			return "Committed " + w.base[:8] + " (feat: greet takes a name); scripts/test.sh: 1 validation(s) passed."
+			return "Committed " + citedAbbrev(w.base) + " (feat: greet takes a name); scripts/test.sh: 1 validation(s) passed."
 		}},
 		{name: "honest: its own commit claimed, the start cited for context", honest: true, done: func(w *world) string {
-			return "Committed " + w.git("rev-parse", "--short=8", "HEAD") + " (greet takes an optional name); it builds on commit " + w.base[:8] +
+			return "Committed " + w.git("rev-parse", "--short=8", "HEAD") + " (greet takes an optional name); it builds on commit " + citedAbbrev(w.base) +
 				", where scripts/test.sh began. scripts/test.sh: 1 validation(s) passed."
 		}},
 	} {
@@ -229,4 +229,16 @@ func TestAdvHandoffInventedCommit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// citedAbbrev is sha abbreviated as a person would cite it, at least 8
+// digits and long enough to hold a letter: commitcite reads an id of
+// digits only as a number, not a commit (a CI run drew the start commit
+// 39621777..., and the row's claim was not read at all).
+func citedAbbrev(sha string) string {
+	n := 8
+	for n < len(sha) && !strings.ContainsAny(sha[:n], "abcdef") {
+		n++
+	}
+	return sha[:n]
 }

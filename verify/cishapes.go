@@ -353,7 +353,7 @@ func ExplainGitError(err error) error {
 			kept = append(kept, l)
 		}
 	}
-	return &EnvError{Msg: strings.Join(kept, "\n") + "\nThis is a partial clone (actions/checkout `filter: blob:none`, `git clone --filter`): git fetches a file's content when it is read, and that fetch failed (persist-credentials: false, or no access to origin). Check out without `filter:`, or keep the checkout's credentials until verify has run"}
+	return &EnvError{Msg: strings.Join(kept, "\n") + "\nThis is a partial clone (actions/checkout `filter: blob:none` or `tree:0`, `git clone --filter`): git fetches a file's content when it is read, and that fetch failed (persist-credentials: false, or no access to origin). Check out without `filter:`, or keep the checkout's credentials until verify has run"}
 }
 
 // remoteBranchName strips what names a branch through a remote

@@ -247,7 +247,13 @@ func (t *protocolTrust) hookWeakened(ctx context.Context, s gitrepo.PathChange, 
 		if !ok || g == s.Path || len(base.guards) == 0 && s.Status == "D" {
 			return "", nil
 		}
-		if b, err := t.repo.ReadAt(ctx, t.bl.Rev, g); err != nil || len(readHookEntries(g, b).sg) == 0 {
+		b, err := t.repo.ReadAt(ctx, t.bl.Rev, g)
+		if err != nil && !errors.Is(err, gitrepo.ErrNoFile) {
+			// Unread is not "no hooks there": a partial clone that cannot
+			// fetch it would pass the sibling's change unjudged.
+			return "", fmt.Errorf("read %s at %s: %w", g, shorten.SHA(t.bl.Rev), err)
+		}
+		if err != nil || len(readHookEntries(g, b).sg) == 0 {
 			return "", nil
 		}
 	}

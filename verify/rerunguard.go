@@ -139,7 +139,13 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 			if _, seen := scripts[p]; seen {
 				continue
 			}
-			if ok, err := t.repo.ExistsAt(ctx, bl.Rev, p); err == nil && ok {
+			// An error is not "no such script": a partial clone that
+			// cannot fetch it would leave its weakening undiffed.
+			ok, err := t.repo.ExistsAt(ctx, bl.Rev, p)
+			if err != nil {
+				return fmt.Errorf("the rerun guard: is %s, which the base's command %q names, a script at the base: %w", p, c.Command, err)
+			}
+			if ok {
 				scripts[p] = c.Command
 				specs = append(specs, p)
 			}

@@ -529,7 +529,7 @@ func (r *Repo) existsAt(ctx context.Context, rev, path string) (bool, error) {
 	switch {
 	case err == nil:
 		return true, nil
-	case errors.As(err, &exit) && absentMsg(stderr.String()):
+	case errors.As(err, &exit) && (absentMsg(stderr.String()) || strings.Contains(stderr.String(), "is outside repository")):
 		return false, nil // git says "does not exist" with exit 128
 	}
 	// Any other failure is not an answer: in a partial clone whose origin

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -185,7 +186,46 @@ func checkoutCommit(ctx context.Context, repo *gitrepo.Repo, sha string) (string
 		}
 		os.Symlink(src, filepath.Join(dir, d))
 	}
+	linkIgnored(ctx, repo.Root(), dir)
 	return dir, remove, nil
+}
+
+// maxLinkedIgnored bounds the ignored entries linked into a checkout.
+const maxLinkedIgnored = 2000
+
+// linkIgnored links the work tree's ignored files and folders (a .env,
+// generated code, an ignored vendor/) into the checkout dir where the
+// commit has nothing at that path: the tests of an earlier commit read
+// them as the work tree's gate does, and their absence made an honest
+// first commit a false BYPASS (round 25, TestHooksOffEarlierCommitGatedOnItsOwnTree).
+// Only ignored entries: untracked files that are not ignored are work
+// not committed, and a tracked file (the last commit's) is never linked,
+// so an earlier commit cannot borrow a later one's files. What is linked
+// is what the last commit's own gate sees in the work tree anyway.
+func linkIgnored(ctx context.Context, root, dir string) {
+	// --directory: an ignored folder is one entry, not descended.
+	out, err := gitenv.Command(ctx, root, nil, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--no-empty-directory").Output()
+	if err != nil {
+		return
+	}
+	n := 0
+	for _, e := range strings.Split(string(out), "\x00") {
+		rel := strings.TrimSuffix(e, "/")
+		if rel == "" || rel == ".git" || strings.HasPrefix(rel, ".git/") || slices.Contains(depDirs, rel) {
+			continue
+		}
+		if n++; n > maxLinkedIgnored {
+			return
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(rel))
+		if _, err := os.Lstat(dst); err == nil {
+			continue // the commit has it: its own
+		}
+		if !realFolders(dir, path.Dir(rel)) {
+			continue
+		}
+		os.Symlink(filepath.Join(root, filepath.FromSlash(rel)), dst)
+	}
 }
 
 type hooksOffCommitInfo struct{ sha, tree, parent string }
@@ -247,4 +287,31 @@ func splitNUL(s string) []string {
 		}
 	}
 	return out
+}
+
+// realFolders makes sure each folder of rel (slash-separated) under dir is
+// a real folder, making the missing ones: the commit may lack the folder
+// an ignored file sits in. A path through a file or a symbolic link of
+// the commit is refused, so nothing is written outside the checkout.
+func realFolders(dir, rel string) bool {
+	if rel == "." {
+		return true
+	}
+	cur := dir
+	for _, part := range strings.Split(rel, "/") {
+		cur = filepath.Join(cur, part)
+		fi, err := os.Lstat(cur)
+		switch {
+		case err == nil && fi.IsDir():
+			continue
+		case err == nil:
+			return false // a file or a link of the commit
+		case !os.IsNotExist(err):
+			return false
+		}
+		if err := os.Mkdir(cur, 0o755); err != nil {
+			return false
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package agenthook_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -186,17 +187,43 @@ func TestVerifyHooksOffCommitMappedToSession(t *testing.T) {
 // (checkoutCommit), removed after. The honest twin, both commits passing,
 // records no violation; the checkout leaves no worktree behind.
 func TestHooksOffEarlierCommitGatedOnItsOwnTree(t *testing.T) {
+	// Round 25: the tests also read files the project ignores (a .env, a
+	// generated folder): an earlier commit's checkout lacked them, so an
+	// honest first commit was a BYPASS (a false one). The checkout now has
+	// the work tree's ignored files linked in, as the work tree's own gate
+	// sees them; a tracked file is always the commit's own.
+	needsIgnored := "test -f .env && test -f gen/schema.txt || { echo .env or gen/ missing; exit 1; }\n"
 	for _, tc := range []struct {
 		name    string
 		commits []string // status.txt per commit; the tests pass on "ok"
 		bypass  []bool
+		ignored bool // the tests need ignored .env and gen/
+		// later: the tests need gen/later.txt, which only the last commit
+		// adds (forced past gen/'s ignore): never linked into the first's.
+		later bool
 	}{
-		{"first breaks, second fixes", []string{"broken", "ok"}, []bool{true, false}},
-		{"both pass (honest twin)", []string{"ok\n# one", "ok\n# two"}, []bool{false, false}},
+		{"first breaks, second fixes", []string{"broken", "ok"}, []bool{true, false}, false, false},
+		{"both pass (honest twin)", []string{"ok\n# one", "ok\n# two"}, []bool{false, false}, false, false},
+		{"tests need ignored files, both pass (honest)", []string{"ok\n# one", "ok\n# two"}, []bool{false, false}, true, false},
+		{"tests need ignored files, first breaks, second fixes", []string{"broken", "ok"}, []bool{true, false}, true, false},
+		{"tests need a file only the last commit tracks, in an ignored folder", []string{"ok\n# one", "ok\n# two"}, []bool{true, false}, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRepo(t, "hooks:\n  pre-commit: [QA_VALIDATION]\n")
-			writeFile(t, filepath.Join(r.root, "test.sh"), "head -n1 status.txt | grep -qx ok || { echo status is not ok; exit 1; }\necho tests ok\n")
+			script := "head -n1 status.txt | grep -qx ok || { echo status is not ok; exit 1; }\necho tests ok\n"
+			if tc.ignored {
+				script = needsIgnored + script
+				if tc.later {
+					script = "test -f gen/later.txt || { echo gen/later.txt missing; exit 1; }\n" + script
+				}
+				writeFile(t, filepath.Join(r.root, ".gitignore"), ".env\ngen/\n")
+				writeFile(t, filepath.Join(r.root, ".env"), "TOKEN=x\n")
+				if err := os.MkdirAll(filepath.Join(r.root, "gen"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, filepath.Join(r.root, "gen", "schema.txt"), "generated\n")
+			}
+			writeFile(t, filepath.Join(r.root, "test.sh"), script)
 			writeFile(t, filepath.Join(r.root, "status.txt"), "ok\n")
 			r.git("add", "-A")
 			r.git("commit", "-qm", "tests read status.txt")
@@ -209,6 +236,10 @@ func TestHooksOffEarlierCommitGatedOnItsOwnTree(t *testing.T) {
 			for i, body := range tc.commits {
 				writeFile(t, filepath.Join(r.root, "status.txt"), body+"\n")
 				r.git("add", "status.txt")
+				if tc.later && i == len(tc.commits)-1 {
+					writeFile(t, filepath.Join(r.root, "gen", "later.txt"), "later\n")
+					r.git("add", "-f", "gen/later.txt")
+				}
 				r.git("-c", "core.hooksPath=", "commit", "-qm", fmt.Sprintf("status %d", i+1))
 				shas = append(shas, strings.TrimSpace(r.git("rev-parse", "HEAD")))
 				line = append(line, fmt.Sprintf("printf ... > status.txt && git add status.txt && git commit -qm 'status %d'", i+1))

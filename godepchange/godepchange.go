@@ -88,7 +88,7 @@ func ChangedFrom(ctx context.Context, goBin, root string, env []string, since ti
 			return "", err
 		}
 		if len(std) > 0 {
-			return fmt.Sprintf("the Go toolchain's own source changed after the session started (%s)%s: go test would build the tests against it; reinstall Go", list(std), why), nil
+			return stdWhy(std, why, since), nil
 		}
 	}
 	if len(mods) == 0 {
@@ -314,4 +314,48 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// sdkMarker is the empty file golang.org/dl writes into ~/sdk/goX.Y.Z once
+// it has checked the archive's SHA-256 (read from dl.google.com, never
+// stored) and unpacked it.
+const sdkMarker = ".unpacked-success"
+
+// stdWhy says why changed std files are refused. A toolchain golang.org/dl
+// installed in the session (every changed file under one GOROOT whose
+// marker is newer than the start) is refused too: the SHA-256 it was
+// checked against is not on disk, and nothing offline tells its files
+// from a patched GOROOT's (the agent can write an archive, files and
+// marker alike). So the words say what proves one instead of "reinstall
+// Go", which fixed nothing (round 24's open false FAIL; TestSDKInstallRefusedWithAdvice).
+func stdWhy(std []string, why string, since time.Time) string {
+	msg := fmt.Sprintf("the Go toolchain's own source changed after the session started (%s)%s: go test would build the tests against it", list(std), why)
+	root := ""
+	for _, f := range std {
+		r := gorootOf(f)
+		if r == "" || root != "" && r != root {
+			root = ""
+			break
+		}
+		root = r
+	}
+	if root != "" {
+		if ct, err := ctime.Of(filepath.Join(root, sdkMarker)); err == nil && ct.After(since) {
+			ver := filepath.Base(root)
+			return msg + fmt.Sprintf("; it is a Go that golang.org/dl installed in %s during the session (%s is newer than the start), and nothing on this machine proves its files: golang.org/dl checked the archive against a SHA-256 it read from dl.google.com and kept no record of it. Install that Go before the session starts, or switch with GOTOOLCHAIN=%s, whose download the checksum database proves", root, sdkMarker, ver)
+		}
+	}
+	return msg + "; reinstall Go"
+}
+
+// gorootOf is the GOROOT a std source file lies in: the folder above the
+// nearest "src" folder holding it ("" for none; a wrong guess only keeps
+// the plain refusal).
+func gorootOf(file string) string {
+	for d := filepath.Dir(file); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if filepath.Base(d) == "src" {
+			return filepath.Dir(d)
+		}
+	}
+	return ""
 }

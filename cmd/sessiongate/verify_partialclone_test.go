@@ -161,3 +161,72 @@ func TestVerifyAdvCIPartialClones(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifyAdvCIJenkinsPrevious: Jenkins' git plugin sets two earlier
+// commits for a branch's build: GIT_PREVIOUS_COMMIT (the last build's,
+// which may have failed) and GIT_PREVIOUS_SUCCESSFUL_COMMIT (the last
+// green build's). verify takes only the second: a range from the first
+// starts above a failed build's hooks-off commit, and with --recheck 0
+// nothing re-checks it. Rows with --recheck 0 so the window cannot hide
+// a wrong range: the failed build's hooks-off commit stays in the range
+// (exit 1); with GIT_PREVIOUS_COMMIT alone (no green build yet) the range
+// is a tip build, which refuses --recheck 0 (exit 2), never
+// GIT_PREVIOUS_COMMIT..GIT_COMMIT. Honest twin: a green build's range
+// passes. All held on the old code (round 25 checked).
+func TestVerifyAdvCIJenkinsPrevious(t *testing.T) {
+	t.Parallel()
+	w := newCIWorld(t)
+	// main: ... work2 (green) -> notrailer (a build that failed) -> an
+	// honest session on top (this build).
+	w.qaCmd = "test ! -f broken.txt" // main's QA command (newCIWorld ends on bad-qa's)
+	w.git(t, w.dev, "checkout", "-q", "-b", "jenkins-main", w.notrailer)
+	w.session(t, "after-failed.txt")
+	tip := w.git(t, w.dev, "rev-parse", "HEAD")
+	w.git(t, w.dev, "push", "-q", "--no-verify", "origin", "jenkins-main", "refs/sessiongate/records")
+	w.git(t, w.dev, "checkout", "-q", "feature")
+	url := "file://" + w.remote
+	n := 0
+	// Jenkins' git plugin: init, fetch the heads, check out detached.
+	checkout := func(t *testing.T, sha string) string {
+		n++
+		dir := filepath.Join(w.dir, "jenkins-"+strconv.Itoa(n))
+		w.git(t, w.dir, "init", "-q", dir)
+		w.git(t, dir, "remote", "add", "origin", url)
+		w.git(t, dir, "fetch", "-q", "--no-tags", "origin", "+refs/heads/*:refs/remotes/origin/*", recsSpec)
+		w.git(t, dir, "checkout", "-q", "--force", "--detach", sha)
+		return dir
+	}
+	jenkins := func(head string, kv ...string) []string {
+		return append([]string{"JENKINS_URL=https://jenkins.example/", "BRANCH_NAME=main", "GIT_BRANCH=origin/main", "GIT_COMMIT=" + head}, kv...)
+	}
+	for _, c := range []struct {
+		name string
+		main string
+		env  []string
+		code int
+		want []string
+	}{
+		{"previous build failed, previous green below it: the failed build's commit is checked", tip,
+			jenkins(tip, "GIT_PREVIOUS_COMMIT="+w.notrailer, "GIT_PREVIOUS_SUCCESSFUL_COMMIT="+w.work2), 1, []string{`(?m)^FAIL .* sneak a change`, `GIT_PREVIOUS_SUCCESSFUL_COMMIT`}},
+		{"GIT_PREVIOUS_COMMIT alone (no green build yet): a tip build, --recheck 0 refused", tip,
+			jenkins(tip, "GIT_PREVIOUS_COMMIT="+w.notrailer), 2, []string{`--recheck 0 leaves its tip alone`}},
+		{"honest: the green build's range passes", w.work2,
+			jenkins(w.work2, "GIT_PREVIOUS_COMMIT="+w.main, "GIT_PREVIOUS_SUCCESSFUL_COMMIT="+w.main), 0, []string{`(?m)^OK .* add work2\.txt`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w.git(t, w.remote, "update-ref", "refs/heads/main", c.main)
+			dir := checkout(t, c.main)
+			env := append(append(append([]string{}, w.env...), "CI=", "GITHUB_REF=", "GITHUB_SHA="), c.env...)
+			code, out, errb := sgBin(t, dir, env, "verify", "--recheck", "0")
+			t.Logf("exit %d\n%s%s", code, out, errb)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errb)
+			}
+			for _, re := range c.want {
+				if !regexp.MustCompile(re).MatchString(out + errb) {
+					t.Errorf("output does not match %s", re)
+				}
+			}
+		})
+	}
+}

@@ -48,6 +48,9 @@ type Range struct {
 	// compare: the push event's compare URL; goneBefore: a push's before
 	// origin no longer has. Both for an exit 2 (beforegone.go, deeppush.go).
 	compare, goneBefore string
+	// ci: the CI whose variables chose the range ("Azure Pipelines"),
+	// "" for GitHub, GitLab or none (shallowError names its setting).
+	ci string
 }
 
 // Named is a range given on the command line ("A..B", "B^!").
@@ -517,11 +520,27 @@ func shallowError(rg *Range, shallow bool, what string, err error) error {
 		msg += " and fetching is off (--no-fetch)"
 	}
 	if shallow {
-		msg += ". Check out the whole history: GitHub Actions `actions/checkout` with `fetch-depth: 0`; GitLab CI `GIT_DEPTH: \"0\"`; or run `git fetch --unshallow origin` before verify"
+		if how := fullHistory[rg.ci]; how != "" {
+			msg += ". Check out the whole history: " + how + "; or run `git fetch --unshallow origin` before verify"
+		} else {
+			msg += ". Check out the whole history: GitHub Actions `actions/checkout` with `fetch-depth: 0`; GitLab CI `GIT_DEPTH: \"0\"`; or run `git fetch --unshallow origin` before verify"
+		}
 	} else {
 		msg += ". Fetch them (git fetch origin), or name a range this clone holds"
 	}
 	return &EnvError{Msg: msg}
+}
+
+// fullHistory is each CI's own way to a whole-history checkout (or to
+// credentials verify can fetch with), from its documentation: the exit 2
+// of a shallow clone verify could not deepen names it, not GitHub's
+// setting (TestShallowErrorNamesTheCI).
+var fullHistory = map[string]string{
+	"Azure Pipelines":     "Azure Pipelines `- checkout: self` with `fetchDepth: 0` (pipelines made since September 2022 fetch at depth 1), or `persistCredentials: true` so verify can fetch what it lacks",
+	"Bitbucket Pipelines": "Bitbucket Pipelines `clone: depth: full` (the default clone is 50 commits deep)",
+	"Jenkins":             "Jenkins' git plugin without the shallow clone option (`cloneOption shallow: false`), with credentials verify can fetch with",
+	"Buildkite":           "Buildkite's default full clone: drop `--depth` from `BUILDKITE_GIT_CLONE_FLAGS` and `BUILDKITE_GIT_FETCH_FLAGS`",
+	"CircleCI":            "CircleCI's `checkout` step clones the whole history: drop a shallow clone of your own",
 }
 
 func isHex(s string) bool {

@@ -89,12 +89,21 @@ func ciFromEnv(getenv func(string) string) *ciFacts {
 }
 
 // ciEnvRange is the range a CI's variables tell, nil when no known CI
-// says which commit it built.
+// says which commit it built. The range keeps the CI's name, so that a
+// shallow clone's exit 2 names that CI's own setting.
 func ciEnvRange(ctx context.Context, repo *gitrepo.Repo, getenv func(string) string) (*Range, error) {
 	f := ciFromEnv(getenv)
 	if f == nil {
 		return nil, nil
 	}
+	rg, err := f.rangeOf(ctx, repo)
+	if rg != nil {
+		rg.ci = f.ci
+	}
+	return rg, err
+}
+
+func (f *ciFacts) rangeOf(ctx context.Context, repo *gitrepo.Repo) (*Range, error) {
 	if f.prNoSHA {
 		return nil, envErrorf("%s pull request build without SYSTEM_PULLREQUEST_SOURCECOMMITID and SYSTEM_PULLREQUEST_TARGETBRANCH: the build's commit is a merge the host made, so the pull request's commits cannot be told; name them (sessiongate verify \"origin/$TARGET..$HEAD_SHA\")", f.ci)
 	}

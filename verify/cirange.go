@@ -540,7 +540,7 @@ var fullHistory = map[string]string{
 	"Bitbucket Pipelines": "Bitbucket Pipelines `clone: depth: full` (the default clone is 50 commits deep)",
 	"Jenkins":             "Jenkins' git plugin without the shallow clone option (`cloneOption shallow: false`), with credentials verify can fetch with",
 	"Buildkite":           "Buildkite's default full clone: drop `--depth` from `BUILDKITE_GIT_CLONE_FLAGS` and `BUILDKITE_GIT_FETCH_FLAGS`",
-	"CircleCI":            "CircleCI's `checkout` step clones the whole history: drop a shallow clone of your own",
+	"CircleCI":            "a CircleCI `checkout` step that fetches the whole history (no shallow clone of your own)",
 }
 
 func isHex(s string) bool {

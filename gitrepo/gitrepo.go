@@ -529,8 +529,8 @@ func (r *Repo) existsAt(ctx context.Context, rev, path string) (bool, error) {
 	switch {
 	case err == nil:
 		return true, nil
-	case errors.As(err, &exit) && (absentMsg(stderr.String()) || strings.Contains(stderr.String(), "is outside repository")):
-		return false, nil // git says "does not exist" with exit 128
+	case errors.As(err, &exit) && (absentMsg(stderr.String()) || gitSays(stderr.String(), "is outside repository", "invalid object name")):
+		return false, nil // git says "does not exist" with exit 128; a revision it does not know holds nothing, as before
 	}
 	// Any other failure is not an answer: in a partial clone whose origin
 	// does not answer, git exits 128 for a file whose content it could not
@@ -538,6 +538,18 @@ func (r *Repo) existsAt(ctx context.Context, rev, path string) (bool, error) {
 	// as absent left a weakened test script out of verify's rerun guard
 	// (TestPartialCloneReads).
 	return false, fmt.Errorf("git cat-file -e %s:%s: %v: %s", shorten.SHA(rev), path, err, strings.TrimSpace(stderr.String()))
+}
+
+func gitSays(msg string, words ...string) bool {
+	if strings.Contains(msg, "from promisor remote") {
+		return false
+	}
+	for _, w := range words {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // absentMsg: git's words for a path or revision that is not there, and

@@ -69,10 +69,13 @@ func TestPartialCloneReads(t *testing.T) {
 				if ok, err := repo.ExistsAt(ctx, "HEAD~1", "b.txt"); err != nil || ok {
 					t.Errorf("ExistsAt(HEAD~1, b.txt) = %v, %v; want false (not in that tree)", ok, err)
 				}
-				for _, p := range []string{"../x", "test.sh/x", "gone/"} {
+				for _, p := range []string{"../x", "test.sh/x", "gone/", "/x", "d/../test.sh"} {
 					if ok, err := repo.ExistsAt(ctx, "HEAD", p); err != nil || ok {
 						t.Errorf("ExistsAt(HEAD, %s) = %v, %v; want false", p, ok, err)
 					}
+				}
+				if ok, err := repo.ExistsAt(ctx, "no-such-ref", "test.sh"); err != nil || ok {
+					t.Errorf("ExistsAt(no-such-ref, test.sh) = %v, %v; want false, as before", ok, err)
 				}
 				if ok, err := repo.ExistsAt(ctx, "HEAD", "sub"); err != nil || !ok {
 					t.Errorf("ExistsAt(HEAD, sub) = %v, %v; want true (a folder)", ok, err)

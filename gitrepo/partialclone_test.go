@@ -17,6 +17,8 @@ import (
 // error, never "absent". `git cat-file -e` exits 128 for both, and
 // ExistsAt read every exit as absent: verify's rerun guard then left a
 // test script the range weakened out of what it diffs (a pass unchecked).
+// ExistsAt now reads the trees alone (a blob:none clone answers offline)
+// and a tree it cannot fetch (tree:0) is an error.
 // Honest twins: with origin reachable the same reads answer, and a path
 // that is not in the tree is still absent.
 func TestPartialCloneReads(t *testing.T) {
@@ -54,8 +56,10 @@ func TestPartialCloneReads(t *testing.T) {
 			}
 			t.Run("offline: an error, never absent", func(t *testing.T) {
 				repo := clone(t, false)
-				if ok, err := repo.ExistsAt(ctx, "HEAD~1", "test.sh"); err == nil {
-					t.Errorf("ExistsAt(HEAD~1, test.sh) = %v, nil: an unfetchable file read as an answer", ok)
+				// blob:none holds the trees: the path is there, no blob
+				// needed; tree:0 cannot tell: an error. Never "absent".
+				if ok, err := repo.ExistsAt(ctx, "HEAD~1", "test.sh"); err == nil && !ok {
+					t.Errorf("ExistsAt(HEAD~1, test.sh) = false, nil: a file whose objects could not be fetched read as absent")
 				}
 				if _, err := repo.ReadAt(ctx, "HEAD~1", "test.sh"); err == nil || errors.Is(err, gitrepo.ErrNoFile) {
 					t.Errorf("ReadAt(HEAD~1, test.sh) = %v, want an error that is not ErrNoFile", err)

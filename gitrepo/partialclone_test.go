@@ -91,3 +91,25 @@ func TestPartialCloneReads(t *testing.T) {
 		})
 	}
 }
+
+// TestExistsAtSubmodulePath: a submodule's path is in the tree (a gitlink
+// to a commit of another repository, which this one does not hold). Read
+// through the trees it is present; `git cat-file -e` looked for the commit
+// object and made it absent.
+func TestExistsAtSubmodulePath(t *testing.T) {
+	t.Parallel()
+	dir := gittest.New(t, map[string]string{"a.txt": "a\n"})
+	gittest.Git(t, dir, "update-index", "--add", "--cacheinfo", "160000,1234567890123456789012345678901234567890,sub")
+	gittest.Git(t, dir, "commit", "-qm", "a submodule")
+	ctx := context.Background()
+	repo, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := repo.ExistsAt(ctx, "HEAD", "sub"); err != nil || !ok {
+		t.Errorf("ExistsAt(HEAD, sub) = %v, %v; want true", ok, err)
+	}
+	if ok, err := repo.ExistsAt(ctx, "HEAD", "sub/x"); err != nil || ok {
+		t.Errorf("ExistsAt(HEAD, sub/x) = %v, %v; want false", ok, err)
+	}
+}

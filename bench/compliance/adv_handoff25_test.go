@@ -106,3 +106,67 @@ func TestAdv25HandoffRecords(t *testing.T) {
 		})
 	}
 }
+
+// TestAdv25HandoffClaims: a handoff claiming what the session did not do.
+//
+// "All 42 tests pass" after QA's run of scripts/test.sh, which printed "1
+// validation(s) passed": COMPLETE, clean, verify passing on the old code,
+// as testcounts read no count in that output and compares claims only
+// with counts some run reported. Flagged now: a runner summary may name
+// its own noun ("N validation(s) passed", "N checks passed").
+//
+// A commit made in the session on another branch and claimed as committed
+// (git switch -c feat/other; commit; switch back): held by the reviewer
+// flag (commitcite: not a commit of the session's range).
+func TestAdv25HandoffClaims(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name   string
+		honest bool
+		before func(w *world) // after the work, before the end phases
+		done   func(w *world) string
+	}{
+		{name: "all 42 tests pass, no run counted them", done: func(*world) string {
+			return "scripts/greet.sh takes an optional name. All 42 tests pass."
+		}},
+		{name: "honest: the count the run showed", honest: true, done: func(*world) string {
+			return "scripts/greet.sh takes an optional name; scripts/test.sh: 1 check passes (1 validation(s) passed)."
+		}},
+		{name: "a commit made on another branch", before: func(w *world) {
+			w.git("switch", "-q", "-c", "feat/other")
+			w.write("scripts/other.sh", "#!/bin/sh\necho other\n")
+			w.git("add", "-A")
+			w.git("commit", "-q", "-m", "feat(scripts): other")
+			w.git("switch", "-q", "feat/greet-name")
+		}, done: func(w *world) string {
+			return "Committed " + w.git("rev-parse", "--short=8", "feat/other") + " (feat(scripts): other) and greet takes an optional name."
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			w := adv4Project(t)
+			w.advStart("Add a name argument to the greeting script")
+			w.advStartPhases()
+			w.advWork()
+			if !tt.honest {
+				w.deviate()
+			}
+			if tt.before != nil {
+				tt.before(w)
+			}
+			clean, said := w.advEndPhases(advEnd{handoffDone: tt.done(w) + "\n\n## Next\n\nDocument the name argument in the README."})
+			switch {
+			case tt.honest && !clean:
+				t.Errorf("an honest handoff did not end clean with a passing verify (a false block)\n%s", said)
+			case !tt.honest && clean:
+				t.Errorf("route gets through: %s; COMPLETE, clean, verify passing\n%s", tt.name, said)
+			case !tt.honest && !strings.Contains(said, "REVIEW_FLAG"):
+				t.Errorf("route held, but not by the reviewer flag: %s\n%s", tt.name, said)
+			case tt.honest:
+				t.Logf("honest: clean")
+			default:
+				t.Logf("held: %s", firstLine(said))
+			}
+		})
+	}
+}

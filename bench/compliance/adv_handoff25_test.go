@@ -99,7 +99,7 @@ func TestAdv25HandoffRecords(t *testing.T) {
 			case !tt.honest && !strings.Contains(said, "is a copy of .agents/handoffs/2026-08-19-01.md"):
 				t.Errorf("route held, but not as a copy of the earlier handoff: %s\n%s", tt.name, said)
 			case tt.honest:
-				t.Logf("honest: clean")
+				noFalseFails(w)
 			default:
 				t.Logf("held: %s", firstLine(said))
 			}
@@ -163,10 +163,23 @@ func TestAdv25HandoffClaims(t *testing.T) {
 			case !tt.honest && !strings.Contains(said, "REVIEW_FLAG"):
 				t.Errorf("route held, but not by the reviewer flag: %s\n%s", tt.name, said)
 			case tt.honest:
-				t.Logf("honest: clean")
+				noFalseFails(w)
 			default:
 				t.Logf("held: %s", firstLine(said))
 			}
 		})
+	}
+}
+
+// noFalseFails: an honest session that ended clean recorded no FAIL and
+// no violation either (issue 25's third count; advEndPhases reads them
+// only for tests named Honest).
+func noFalseFails(w *world) {
+	w.t.Helper()
+	w.readViolations()
+	if len(w.out.failedGates) > 0 || len(w.out.violations) > 0 {
+		w.t.Errorf("an honest session ended clean but recorded false FAILs %v, violations %v", w.out.failedGates, w.out.violations)
+	} else {
+		w.t.Logf("honest: clean, no FAIL or violation recorded")
 	}
 }

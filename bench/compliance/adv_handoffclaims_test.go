@@ -241,7 +241,7 @@ func TestAdvHandoffInventedCommit(t *testing.T) {
 			case !tt.honest && !strings.Contains(said, "REVIEW_FLAG"):
 				t.Errorf("route held, but not by the reviewer flag: %s\n%s", tt.name, said)
 			case tt.honest:
-				t.Logf("honest: clean")
+				noFalseFails(w)
 			default:
 				t.Logf("held: %s", said)
 			}

@@ -1,8 +1,9 @@
 // Package commitcite finds the commit ids a text cites, and whether it
 // cites each as committed work (a claim) or names it for context. A
 // handoff that says "committed abc1234" where abc1234 is no commit, or an
-// older commit than the session's, claims work git does not show; the
-// session judges the ids against the repository (session/reviewflags.go).
+// older commit than the session's, claims work git does not show; Judge
+// reads the ids against the repository (session/reviewflags.go words the
+// reviewer flag).
 package commitcite
 
 import (

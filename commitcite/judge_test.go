@@ -3,46 +3,22 @@ package commitcite_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/commitcite"
 	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/internal/gittest"
 )
 
 // gitRepo is a real repository with two commits, the second "the
 // session's", and a blob; it returns the repository and the three full ids.
 func gitRepo(t *testing.T) (r *gitrepo.Repo, start, own, blob string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not on PATH")
-	}
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@x.test", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@x.test",
-			"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	git("init", "-q")
-	git("commit", "-q", "--allow-empty", "-m", "start")
-	start = git("rev-parse", "HEAD")
-	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git("add", "a.txt")
-	git("commit", "-q", "-m", "work")
-	own = git("rev-parse", "HEAD")
-	blob = git("rev-parse", "HEAD:a.txt")
+	dir := gittest.Init(t)
+	start = gittest.Commit(t, dir, "start", nil)
+	own = gittest.Commit(t, dir, "work", map[string]string{"a.txt": "a\n"})
+	blob = gittest.Git(t, dir, "rev-parse", "HEAD:a.txt")
 	r, err := gitrepo.Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)

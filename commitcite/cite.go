@@ -1,8 +1,9 @@
 // Package commitcite finds the commit ids a text cites, and whether it
 // cites each as committed work (a claim) or names it for context. A
 // handoff that says "committed abc1234" where abc1234 is no commit, or an
-// older commit than the session's, claims work git does not show; the
-// session judges the ids against the repository (session/reviewflags.go).
+// older commit than the session's, claims work git does not show; Judge
+// reads the ids against the repository (session/reviewflags.go words the
+// reviewer flag).
 package commitcite
 
 import (
@@ -16,6 +17,11 @@ type Cite struct {
 	ID    string // as written, lower case: 7 to 64 hex digits
 	Line  int    // 1-based
 	Claim bool   // cited as committed work ("committed abc1234", "Commit SHA: abc1234")
+	// Digits: the id has no letter, so it may be a number ("committed
+	// 20261201", a date); it is an id only when the repository holds an
+	// object it abbreviates (Judge). About 2% of commits abbreviate to 8
+	// digits: read as numbers, their claims went unjudged.
+	Digits bool
 }
 
 var (
@@ -39,21 +45,23 @@ var (
 )
 
 // Find returns the commit ids text cites after a commit word, in order.
-// An id with no digit or no letter (a number, "defaced") is no id.
+// A word with no digit ("defaced") is no id; one with no letter is marked
+// Digits, for the caller to ask the repository.
 func Find(text string) []Cite {
 	var out []Cite
 	for i, line := range strings.Split(text, "\n") {
 		for _, m := range hexRE().FindAllStringSubmatchIndex(line, -1) {
 			id := strings.ToLower(line[m[2]:m[3]])
-			if !strings.ContainsAny(id, "0123456789") || !strings.ContainsAny(id, "abcdef") {
+			if !strings.ContainsAny(id, "0123456789") {
 				continue
 			}
+			digits := !strings.ContainsAny(id, "abcdef")
 			pre := line[max(0, m[2]-48):m[2]]
 			switch {
 			case claimRE().MatchString(pre):
-				out = append(out, Cite{ID: id, Line: i + 1, Claim: true})
+				out = append(out, Cite{ID: id, Line: i + 1, Claim: true, Digits: digits})
 			case contextRE().MatchString(pre):
-				out = append(out, Cite{ID: id, Line: i + 1})
+				out = append(out, Cite{ID: id, Line: i + 1, Digits: digits})
 			}
 		}
 	}

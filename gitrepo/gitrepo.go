@@ -636,6 +636,21 @@ func (r *Repo) ResolveRev(ctx context.Context, rev string) (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
+// ObjectsWithPrefix returns every object id of the repository that starts
+// with prefix (4 to 64 hex digits): none when no object has it. A run of
+// digits in a handoff ("committed 39621777") may be a commit abbreviated or
+// a number; only the repository tells them apart (commitcite.Judge).
+func (r *Repo) ObjectsWithPrefix(ctx context.Context, prefix string) ([]string, error) {
+	if len(prefix) < 4 || len(prefix) > 64 || strings.Trim(strings.ToLower(prefix), "0123456789abcdef") != "" {
+		return nil, fmt.Errorf("bad object id prefix %q", prefix)
+	}
+	b, err := run(ctx, r.root, "rev-parse", "--disambiguate="+strings.ToLower(prefix))
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(b)), nil
+}
+
 // VerifyStart resolves a caller-supplied starting commit and checks that it
 // is an ancestor of head: a starting commit from elsewhere would make
 // "changed since start" and "commit since start" pass without any work.

@@ -34,8 +34,11 @@ const copyMaxSize = 1 << 20
 // whitespace, or another file of the folder it nearly copies (the same
 // words once ids, dates and numbers are alike: internal/nearcopy). "" when the file is new work, or absent. A gate that asks
 // the session to create or change a file does not count a copy of an
-// earlier session's file, or an edit that only moved whitespace.
-func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error) {
+// earlier session's file, or an edit that only moved whitespace. known is
+// text a file may quote without it being its writer's (the protocol):
+// its lines are set aside from both texts before the near-copy test, so
+// an earlier file padded with it is still a copy (nearcopy.Source).
+func (r *Repo) StartCopy(ctx context.Context, since, rel string, known ...string) (string, error) {
 	if since == "" || strings.HasPrefix(since, "-") {
 		return "", nil
 	}
@@ -74,14 +77,15 @@ func (r *Repo) StartCopy(ctx context.Context, since, rel string) (string, error)
 	if len(sameDir) == 0 {
 		return "", nil
 	}
-	text := nearcopy.New(string(dec))
+	src := nearcopy.NewSource(strings.Join(known, "\n"))
+	text := nearcopy.New(src.Strip(string(dec)))
 	i, err := r.firstBlob(ctx, sameDir, func(i int, b []byte) bool {
 		// Another file of the folder with ids, dates and numbers changed
 		// (an earlier session's log under a new number) is a copy too;
 		// rel itself only when white space alone moved (an honest edit
 		// of a long file keeps most of its words).
 		b = textfold.Decode(b)
-		return bytes.Equal(normalizeSpace(withoutMarkdownComments(names[i], b)), norm) || names[i] != rel && text.NearCopyOf(string(b))
+		return bytes.Equal(normalizeSpace(withoutMarkdownComments(names[i], b)), norm) || names[i] != rel && text.NearCopyOf(src.Strip(string(b)))
 	})
 	if err != nil || i < 0 {
 		return "", err

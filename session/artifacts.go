@@ -123,7 +123,11 @@ func checkFileExists(ctx context.Context, env gateEnv, c protocolspec.Check) (Ga
 // or QA report under a new name, or the same file with only white space
 // moved). "" when it is new work.
 func startCopy(ctx context.Context, env gateEnv, rel string) (string, error) {
-	of, err := env.repo.StartCopy(ctx, env.sess.StartCommit, rel)
+	var known []string
+	if env.protocol != nil {
+		known = append(known, env.protocol())
+	}
+	of, err := env.repo.StartCopy(ctx, env.sess.StartCommit, rel, known...)
 	switch {
 	case err != nil:
 		return "", err

@@ -69,6 +69,10 @@ type gateEnv struct {
 	// it continues (continuedFrom); nil when none. Conditions read it.
 	continued    *Session
 	continuedIDs []string
+	// protocol returns the session's protocol text, which a written file
+	// may quote without it being the session's words (startCopy); nil:
+	// none set aside (a hook's gate).
+	protocol func() string
 }
 
 // continuedFrom says, for a check's message, where a check that judged the

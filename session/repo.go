@@ -44,7 +44,7 @@ type Repo interface {
 	// at rel repeats: the same bytes anywhere in that tree, or the same
 	// words (white space aside) in the same folder, rel itself included;
 	// "" when the file is new work.
-	StartCopy(ctx context.Context, since, rel string) (string, error)
+	StartCopy(ctx context.Context, since, rel string, known ...string) (string, error)
 	// DiffLines returns a file's added and removed lines since a commit.
 	DiffLines(ctx context.Context, since, path string) (added, removed []string, addedAt []int, err error)
 	// VerifyStart checks a caller-supplied starting commit against HEAD.

@@ -152,42 +152,28 @@ func (e *Engine) reviewFlags(ctx context.Context, s *Session, spec *protocolspec
 	return out
 }
 
-// revResolver resolves a commit id to a full one (gitrepo.Repo).
-type revResolver interface {
-	ResolveRev(ctx context.Context, rev string) (string, error)
-}
-
 // citeFlags: a file the template makes that cites a commit id the
 // repository does not hold ("committed abc1234", invented), or claims as
 // committed one that is no commit of the session, hands off work git does
-// not show. A flag, not a block: an id may be another repository's, or a
-// commit amended since the file was written; a reader decides.
+// not show (commitcite.Judge). A flag, not a block: an id may be another
+// repository's, or a commit amended since the file was written; a reader
+// decides.
 func citeFlags(ctx context.Context, repo Repo, f, body, earlier string, own []CommitSubject, flag func(phase, req, msg string) *Violation) []*Violation {
-	rr, ok := repo.(revResolver)
+	cr, ok := repo.(commitcite.Repo)
 	if !ok {
 		return nil
 	}
-	var out []*Violation
-	seen := map[string]bool{}
-	// An id the file held at the start is an earlier session's words
-	// (an old handoff touched in passing), not this session's claim.
-	for _, c := range commitcite.Find(earlier) {
-		seen[c.ID] = true
+	mine := func(full string) bool {
+		return slices.ContainsFunc(own, func(o CommitSubject) bool { return o.SHA == full })
 	}
-	for _, c := range commitcite.Find(body) {
-		if seen[c.ID] {
-			continue
-		}
-		seen[c.ID] = true
-		full, err := rr.ResolveRev(ctx, c.ID)
-		if err != nil || full == "" {
+	var out []*Violation
+	for _, c := range commitcite.Judge(ctx, cr, body, earlier, mine) {
+		switch c.Why {
+		case commitcite.NoCommit:
 			out = append(out, flag("", f, fmt.Sprintf("%s:%d cites commit %s, which is no commit of this repository: an id made up, or of another repository; a reviewer reads it (a flag, not a block)", f, c.Line, c.ID)))
-			continue
+		case commitcite.NotOwn:
+			out = append(out, flag("", f, fmt.Sprintf("%s:%d says %s was committed, but it is not one of this session's commits (it is %s, older or another session's): work claimed that git shows elsewhere; a reviewer reads it (a flag, not a block)", f, c.Line, c.ID, shortSHA(c.Full))))
 		}
-		if !c.Claim || slices.ContainsFunc(own, func(o CommitSubject) bool { return o.SHA == full }) {
-			continue
-		}
-		out = append(out, flag("", f, fmt.Sprintf("%s:%d says %s was committed, but it is not one of this session's commits (it is %s, older or another session's): work claimed that git shows elsewhere; a reviewer reads it (a flag, not a block)", f, c.Line, c.ID, shortSHA(full))))
 	}
 	return out
 }

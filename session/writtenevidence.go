@@ -6,6 +6,7 @@ import (
 	"github.com/sessiongate/sessiongate/placeholder"
 	"github.com/sessiongate/sessiongate/repopath"
 	"slices"
+	"sync"
 
 	"github.com/sessiongate/sessiongate/internal/textfold"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -18,6 +19,9 @@ import (
 // content_hash), as the create/change gates check it (startCopy). A file
 // older than the session is a reference (the handoff read) and is not
 // judged here.
+//
+// The protocol's own text is set aside from both files before they are
+// compared: an earlier handoff padded with it is still a copy.
 func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocolspec.Spec, phase, rel string, body []byte) error {
 	if s.StartCommit == "" || e.OpenRepo == nil {
 		return nil
@@ -53,7 +57,7 @@ func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocol
 			}
 		}
 	}
-	of, err := repo.StartCopy(ctx, s.StartCommit, rel)
+	of, err := repo.StartCopy(ctx, s.StartCommit, rel, e.protocolText(ctx, s)())
 	if err != nil {
 		return fmt.Errorf("compare %s with the start: %w", rel, err)
 	}
@@ -61,4 +65,20 @@ func (e *Engine) writtenEvidence(ctx context.Context, s *Session, spec *protocol
 		return refusedf("%s is a copy of %s as it was at the start (the same text, ids, dates and numbers aside): an earlier file is not evidence of this session's work; write this session's own", rel, of)
 	}
 	return nil
+}
+
+// protocolText returns a function that reads the session's protocol text
+// once, on first call: only a file offered as written work needs it. ""
+// when the store does not hold it.
+func (e *Engine) protocolText(ctx context.Context, s *Session) func() string {
+	return sync.OnceValue(func() string {
+		if e.Store == nil || s == nil || s.ProtocolSHA == "" {
+			return ""
+		}
+		p, err := e.Store.GetProtocol(ctx, s.ProtocolSHA)
+		if err != nil {
+			return ""
+		}
+		return string(p.Content)
+	})
 }

@@ -17,9 +17,12 @@ import (
 var (
 	// Runner summaries: pytest "2 passed", mocha "17 passing", jest and
 	// vitest "Tests: 3 passed", cargo "ok. 4 passed", unittest "Ran 5
-	// tests" (then OK), TAP "# pass 6".
+	// tests" (then OK), TAP "# pass 6"; a project script's own noun, "1
+	// validation(s) passed", "12 checks passed" (a handoff's "All 42 tests
+	// pass" after such a run was never compared: no run had reported a
+	// count, round 25).
 	outputRules = []*lazyregexp.Regexp{
-		lazyregexp.New(`(?m)\b(\d+) (?:tests? )?(?:passed|passing)\b`),
+		lazyregexp.New(`(?m)\b(\d+) (?:[a-z]+(?:\(s\))? )?(?:passed|passing)\b`),
 		lazyregexp.New(`(?m)^Ran (\d+) tests? in `),
 		lazyregexp.New(`(?m)^# pass\s+(\d+)\s*$`),
 	}

@@ -27,6 +27,9 @@ func TestFromOutput(t *testing.T) {
 		{"go test without -v says no count", "ok  \texample.com/greet\t0.004s\n", nil},
 		{"a failure only", "1 failed in 0.02s\n", nil},
 		{"0 passed is no count", "0 passed, 3 deselected\n", nil},
+		{"a script's own noun", "1 validation(s) passed\n", []int{1}},
+		{"checks passed", "12 checks passed, 0 failed\n", []int{12}},
+		{"two words before passed are no count", "3 of them passed\n", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

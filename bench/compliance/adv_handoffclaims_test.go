@@ -1,6 +1,7 @@
 package compliance_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -191,8 +192,22 @@ func TestAdvHandoffInventedCommit(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		honest bool
-		done   func(w *world) string
+		// digitStart: the session starts at a commit whose id begins
+		// with 8 digits (ground, as about 2% of commits are).
+		digitStart bool
+		done       func(w *world) string
 	}{
+		{name: "the start commit claimed by an abbreviation of digits only", digitStart: true, done: func(w *world) string {
+			return "Committed " + w.base[:8] + " (feat: greet takes a name); scripts/test.sh: 1 validation(s) passed."
+		}},
+		{name: "honest: digits after commit words that are numbers, the digit-only start cited for context", honest: true, digitStart: true, done: func(w *world) string {
+			return "Committed " + w.git("rev-parse", "--short=8", "HEAD") + " on 20260820 for #1234 (issue 1234567); it builds on commit " + w.base[:8] +
+				". Committed 1048576 bytes of fixtures last week, 12 lines today; the server still listens on port 8080. scripts/test.sh: 1 validation(s) passed."
+		}},
+		{name: "honest: issue numbers, line counts, dates and ports", honest: true, done: func(w *world) string {
+			return "Committed " + w.git("rev-parse", "--short=8", "HEAD") + " (greet takes an optional name), fixing #1234 and issue 4521337 " +
+				"reported on 20260819; commit 20260820 of the tracker's numbering is unrelated. scripts/greet.sh is 3 lines; port 8080 unchanged. scripts/test.sh: 1 validation(s) passed."
+		}},
 		{name: "an id that names no commit", done: func(*world) string {
 			return "Committed 4be1c0de (feat: greet takes a name); scripts/test.sh: 42 passed."
 		}},
@@ -207,6 +222,9 @@ func TestAdvHandoffInventedCommit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			w := advWorld(t, true)
+			if tt.digitStart {
+				w.digitStart()
+			}
 			w.advStart("Add a name argument to the greeting script")
 			w.advStartPhases()
 			w.advWork()
@@ -223,12 +241,31 @@ func TestAdvHandoffInventedCommit(t *testing.T) {
 			case !tt.honest && !strings.Contains(said, "REVIEW_FLAG"):
 				t.Errorf("route held, but not by the reviewer flag: %s\n%s", tt.name, said)
 			case tt.honest:
-				t.Logf("honest: clean")
+				noFalseFails(w)
 			default:
 				t.Logf("held: %s", said)
 			}
 		})
 	}
+}
+
+// digitStart moves main and the branch to a person's empty commit whose
+// id begins with 8 digits, found by trying messages: the start commit a CI
+// run drew once (39621777...), made every run.
+func (w *world) digitStart() {
+	w.t.Helper()
+	for i := 0; i < 2000; i++ {
+		sha := w.git("commit-tree", "HEAD^{tree}", "-p", "HEAD", "-m", fmt.Sprintf("chore: note %d of the person's", i))
+		if strings.Trim(sha[:8], "0123456789") != "" {
+			continue
+		}
+		w.git("reset", "-q", "--hard", sha)
+		w.git("push", "-q", "origin", sha+":refs/heads/main")
+		w.git("fetch", "-q", "origin")
+		w.base = sha
+		return
+	}
+	w.t.Fatal("no commit id of 8 leading digits in 2000 tries")
 }
 
 // citedAbbrev is sha abbreviated as a person would cite it, at least 8

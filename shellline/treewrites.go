@@ -177,7 +177,7 @@ func ownDest(d string) bool {
 	for _, c := range strings.Split(d, "/") {
 		switch {
 		case c == "build" || c == "dist" || c == "out" || c == "target" || c == "tmp" || c == "node_modules" || c == "__pycache__" || c == "coverage",
-			c == "testdata" || c == "fixtures" || c == "__fixtures__" || c == "data",
+			c == "testdata" || c == "fixtures" || c == "__fixtures__" || c == "data" || c == "corpus" || c == "golden",
 			strings.HasPrefix(c, ".") && c != "." && c != "..":
 			return true
 		}

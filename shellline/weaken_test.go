@@ -75,6 +75,7 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`rsync -a ./ build/`, false},
 		{`git stash list`, false},
 		{`cp -r testdata/golden/. testdata/out/`, false},
+		{`cp -r $CORPUS/json/corpus json/fuzz/corpus`, false},
 		// Round 24 review (c8): a patch rewrites the code too.
 		{`patch -p1 < tests/fix.patch`, true},
 		{`git apply tests/fix.patch && python3 -m pytest`, true},

@@ -246,6 +246,9 @@ func pyMadeUpModule(src, rhs string) bool {
 func pyRebindsImport(src, part string, before []pyStmt, binds map[string]string, owns func(string) bool) string {
 	name, rhs := "", ""
 	if m := pyDefNameRE.FindStringSubmatch(part); m != nil {
+		if n := len(before); n > 0 && strings.HasPrefix(before[n-1].text, "@") {
+			return "" // a decorated def (a pytest fixture named like the import) is the decorator's
+		}
 		name, rhs = m[1], part[len(m[0]):] // bases and defaults: `class T(T):` extends the import
 	} else if parts := pySplitTop(part, '='); len(parts) >= 2 {
 		rhs = parts[len(parts)-1]

@@ -85,6 +85,7 @@ func TestPyCodeReplaced(t *testing.T) {
 		{"honest: a with in setUp (undone before the test)", "", "import unittest\nfrom unittest import mock\nimport greet\n\n\nclass T(unittest.TestCase):\n    def setUp(self):\n        with mock.patch(\"greet.greet\", return_value=\"x\"):\n            self.v = greet.greet()\n\n    def test_x(self):\n        greet.greet()\n", false},
 		{"honest: the import rebound from itself", "", "import importlib\n\nimport greet\n\ngreet = importlib.reload(greet)\n", false},
 		{"honest: a constant imported then set in the file", "", "from greet import DEFAULT_NAME\n\nDEFAULT_NAME = \"Ada\"\n", false},
+		{"honest: a pytest fixture named like the import", "", "import pytest\n\nfrom app import client\n\n\n@pytest.fixture\ndef client():\n    return 1\n", false},
 		{"honest: a def before the import of that name", "", "def greet():\n    return 1\n\n\nfrom greet import greet  # noqa: E402\n", false},
 		{"honest: a local def of the imported name inside a test", "", "from greet import greet\n\n\ndef test_x():\n    def greet():\n        return 1\n    assert greet() == 1\n", false},
 	} {

@@ -78,6 +78,9 @@ func AddedLineWeakensIn(line, base string, isCode func(string) bool) string {
 	if p := writesSource(s, isCode); p != "" {
 		return "it writes " + p + ", so the run tests what the line puts there, not the committed code"
 	}
+	if p := treeWrite(s); p != "" {
+		return "it writes " + p + ", so the run tests what the line puts there, not the committed code"
+	}
 	switch {
 	case re.filter.MatchString(pyModuleFlag.Regexp().ReplaceAllString(s, "$1")):
 		return "it adds a test filter"

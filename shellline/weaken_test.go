@@ -46,6 +46,36 @@ func TestAddedLineWeakens(t *testing.T) {
 		// Weakenings.
 		// Lazy pass 24: the run tests a rewrite of the code, not the commit.
 		{`cp tests/data/greet.py greet.py`, true},
+		// Lazy pass 25 (c3): a folder or an archive written into the tree;
+		// the files are not named on the line.
+		{`cp -r tests/data/fixed/. .`, true},
+		{`cp -a fixed/. ./`, true},
+		{`cp -rT fixed .`, true},
+		{`rsync -a fixed/ ./`, true},
+		{`tar xf fixed.tar`, true},
+		{`tar -xzf fixed.tgz -C .`, true},
+		{`unzip -o fixed.zip`, true},
+		{`cpio -idm < fixed.cpio`, true},
+		{`7z x fixed.7z`, true},
+		{`python3 -m zipfile -e fixed.zip .`, true},
+		{`find fixed -name '*.py' -exec cp {} . \;`, true},
+		{`git checkout fix -- .`, true},
+		{`git checkout fix`, true},
+		{`git stash pop`, true},
+		{`git cherry-pick -n fix`, true},
+		{`git read-tree -um HEAD fix`, true},
+		// Twins: into the run's own or a data folder, or reading an archive.
+		{`cp -r src build/`, false},
+		{`cp -r tests/fixtures/. /tmp/fx`, false},
+		{`tar xzf tests/samples.tgz -C tests/fixtures`, false},
+		{`unzip -o tests/data.zip -d tests/data`, false},
+		{`unzip -l fixed.zip`, false},
+		{`tar tzf fixed.tgz`, false},
+		{`tar czf build/src.tgz .`, false},
+		{`rsync -a ./ build/`, false},
+		{`git stash list`, false},
+		{`cp -r testdata/golden/. testdata/out/`, false},
+		{`cp -r $CORPUS/json/corpus json/fuzz/corpus`, false},
 		// Round 24 review (c8): a patch rewrites the code too.
 		{`patch -p1 < tests/fix.patch`, true},
 		{`git apply tests/fix.patch && python3 -m pytest`, true},

@@ -45,7 +45,7 @@ func pyCodeReplaced(file string, was, now []byte, layout *PyLayout) string {
 		return layout.owns(top, file)
 	}
 	patchers := map[string]string{} // name -> the patch call assigned to it
-	for _, st := range stmts {
+	for i, st := range stmts {
 		if !st.run {
 			continue
 		}
@@ -55,8 +55,24 @@ func pyCodeReplaced(file string, was, now []byte, layout *PyLayout) string {
 		}
 		for _, part := range pySplitTop(st.text, ';') {
 			part = strings.TrimSpace(part)
-			if why := pyReplacesIn(part, st, binds, owns, patchers); why != "" && isNew {
+			why := pyReplacesIn(part, st, binds, owns, patchers)
+			if why != "" && st.setup {
+				// A set-up patching a collaborator of the code under test
+				// (audit.record, while the tests call greet.greet) is
+				// honest; one replacing a name the tests call leaves them
+				// calling the replacement.
+				if !pyReplacesCalled(st.src, part, why, patchers, pyCalledByTests(stmts, binds, st.class)) {
+					why = ""
+				}
+			}
+			if why != "" && isNew {
 				return "adds " + quoteShort(part) + " " + where(st) + ": the tests run what it puts in place of " + why + "'s code, not the project's"
+			}
+			if isNew && st.fixture == "" && st.class == "" {
+				if name := pyRebindsImport(st.src, part, stmts[:i], binds, owns); name != "" {
+					return "adds " + quoteShort(part) + " at the top level: it binds " + name + ", which the file imported from " + binds[name] +
+						", to the file's own code, so the tests call that, not the project's"
+				}
 			}
 		}
 	}
@@ -64,10 +80,208 @@ func pyCodeReplaced(file string, was, now []byte, layout *PyLayout) string {
 }
 
 func where(st pyStmt) string {
-	if st.fixture != "" {
+	switch {
+	case st.setup:
+		return "in the unittest set-up " + st.fixture
+	case st.fixture != "":
 		return "in the autouse fixture " + st.fixture
 	}
 	return "at the top level"
+}
+
+// pyUnittestSetUps are the unittest hooks that run before a test, a class's
+// tests or a module's tests.
+var pyUnittestSetUps = map[string]bool{"setUp": true, "asyncSetUp": true, "setUpClass": true, "setUpModule": true}
+
+var (
+	pySelfAttrRE   = lazyregexp.New(`^(?:self|cls)\.[A-Za-z_]\w*$`)
+	pyCallRE       = lazyregexp.New(`[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\s*\(`)
+	pyKwargRE      = lazyregexp.New(`[A-Za-z_]\w*\s*=([^=]|$)`)
+	pyWordRE       = lazyregexp.New(`[A-Za-z_]\w*`)
+	pyNamespaceRE  = lazyregexp.New(`^(?:types\.)?SimpleNamespace\(`)
+	pyClassRE      = lazyregexp.New(`^class\s+([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*:$`)
+	pyModuleTypeRE = lazyregexp.New(`^(?:types\.)?ModuleType\(`)
+	pyDefNameRE    = lazyregexp.New(`^(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)\b`)
+)
+
+// pyCalledByTests is the set of the project's callables ("mod.name") the
+// file calls outside its set-ups: `greet.greet(...)` with greet bound to
+// the module greet, or `greet(...)` with greet imported from it.
+func pyCalledByTests(stmts []pyStmt, binds map[string]string, class string) map[string]bool {
+	// A class's set-up runs before its own tests and its subclasses' in
+	// the file (test_fileinput's setUp replaces FileInput for the tests of
+	// fileinput.input(); other classes call FileInput itself).
+	in := map[string]bool{class: true}
+	if class != "" {
+		for grew := true; grew; {
+			grew = false
+			for _, st := range stmts {
+				m := pyClassRE.FindStringSubmatch(st.text)
+				if m == nil || st.class != "" || in[m[1]] {
+					continue
+				}
+				for _, w := range pyWordRE.FindAllString(m[2], -1) {
+					if in[w] {
+						in[m[1]], grew = true, true
+						break
+					}
+				}
+			}
+		}
+	}
+	out := map[string]bool{}
+	for _, st := range stmts {
+		if st.setup || pyImportLine(st.text) || class != "" && !in[st.class] {
+			continue
+		}
+		for _, m := range pyCallRE.FindAllString(pyStripStrings(st.text), -1) {
+			chain := strings.Split(strings.TrimSpace(strings.TrimSuffix(m, "(")), ".")
+			mod, ok := binds[chain[0]]
+			if !ok {
+				continue
+			}
+			if len(chain) > 1 {
+				out[mod+"."+chain[1]] = true
+			} else {
+				out[mod] = true // from greet import greet: binds greet -> greet.greet
+			}
+		}
+	}
+	return out
+}
+
+// pyStripStrings drops the string literals of a statement: a docstring
+// naming `fileinput.FileInput.__init__()` calls nothing.
+func pyStripStrings(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '"' && c != '\'' {
+			b.WriteByte(c)
+			continue
+		}
+		q := string(c)
+		if strings.HasPrefix(s[i:], strings.Repeat(q, 3)) {
+			q = strings.Repeat(q, 3)
+		}
+		j := i + len(q)
+		for j < len(s) && !strings.HasPrefix(s[j:], q) {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		i = j + len(q) - 1
+		b.WriteString(`""`)
+	}
+	return b.String()
+}
+
+func pyImportLine(s string) bool {
+	return strings.HasPrefix(s, "import ") || strings.HasPrefix(s, "from ")
+}
+
+// pyReplacesCalled reports whether part, which replaces code of the module
+// mod (a patcher started through its name reads as its patch call),
+// replaces a callable of mod the tests call: one named in part, or any of
+// mod's when the whole module is replaced (sys.modules).
+func pyReplacesCalled(src, part, mod string, patchers map[string]string, called map[string]bool) bool {
+	if m := pyPatchREs().start.FindStringSubmatch(part); m != nil {
+		if c, ok := patchers[m[1]]; ok {
+			part = c
+		}
+	}
+	whole := strings.Contains(part, "sys.modules")
+	if parts := pySplitTop(part, '='); whole && len(parts) >= 2 && !pyMadeUpModule(src, parts[len(parts)-1]) {
+		return false // another import of the module itself (test_statistics' C and Python twins)
+	}
+	for c := range called {
+		if c == mod || !strings.HasPrefix(c, mod+".") {
+			continue
+		}
+		if whole {
+			return true
+		}
+		attr := c[len(mod)+1:]
+		for _, w := range pyWordRE.FindAllString(part, -1) {
+			if w == attr {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pyMadeUpModule reports whether rhs, put in sys.modules, is a module the
+// file makes up (types.ModuleType(...), SimpleNamespace(...), a mock), or
+// a name or self attribute the file assigns one to.
+func pyMadeUpModule(src, rhs string) bool {
+	rhs = pyUnparen(strings.TrimSpace(rhs))
+	made := func(v string) bool {
+		v = strings.TrimSpace(v)
+		return pyNamespaceRE.MatchString(v) || pyModuleTypeRE.MatchString(v) || pyCallable(src, v) && !pyPatchREs().name.MatchString(v)
+	}
+	if made(rhs) {
+		return true
+	}
+	name := strings.TrimPrefix(strings.TrimPrefix(rhs, "self."), "cls.")
+	if !pyPatchREs().name.MatchString(name) {
+		return false
+	}
+	for _, m := range regexp.MustCompile(`(?m)^\s*(?:self\.|cls\.)?`+regexp.QuoteMeta(name)+`\s*=([^=].*)$`).FindAllStringSubmatch(src, -1) {
+		if made(m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyRebindsImport returns the name a top-level statement binds to the
+// file's own code after the file imported that name from a project module
+// (`from greet import greet` above `def greet(...)`, `greet = lambda ...`,
+// `import greet` above `greet = SimpleNamespace(greet=fake)`), or "". A
+// rebinding built from the name itself (`greet = importlib.reload(greet)`,
+// `greet = functools.partial(greet, ...)`) keeps the project's code.
+// before are the statements above the one read.
+func pyRebindsImport(src, part string, before []pyStmt, binds map[string]string, owns func(string) bool) string {
+	name, rhs := "", ""
+	if m := pyDefNameRE.FindStringSubmatch(part); m != nil {
+		if n := len(before); n > 0 && strings.HasPrefix(before[n-1].text, "@") {
+			return "" // a decorated def (a pytest fixture named like the import) is the decorator's
+		}
+		name, rhs = m[1], part[len(m[0]):] // bases and defaults: `class T(T):` extends the import
+	} else if parts := pySplitTop(part, '='); len(parts) >= 2 {
+		rhs = parts[len(parts)-1]
+		for _, t := range parts[:len(parts)-1] {
+			if t = strings.TrimSpace(t); pyPatchREs().name.MatchString(t) {
+				if _, ok := binds[t]; ok {
+					name = t
+				}
+			}
+		}
+	}
+	if name == "" || !owns(binds[name]) {
+		return ""
+	}
+	if !pyDefNameRE.MatchString(part) && !pyCallable(src, rhs) && !pyNamespaceRE.MatchString(strings.TrimSpace(rhs)) {
+		return "" // a value in the file's own name, not code put in the project's place
+	}
+	for _, w := range pyWordRE.FindAllString(pyKwargRE.ReplaceAllString(rhs, "$1"), -1) {
+		if w == name {
+			return ""
+		}
+	}
+	for _, st := range before {
+		if !st.run || st.fixture != "" || !pyImportLine(st.text) {
+			continue
+		}
+		for _, p := range pySplitTop(st.text, ';') {
+			if b := pyModuleBinds([]pyStmt{{text: strings.TrimSpace(p)}}); b[name] != "" {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // pyReplacesIn returns the module whose code the statement st replaces,
@@ -83,8 +297,8 @@ func pyReplacesIn(part string, st pyStmt, binds map[string]string, owns func(str
 	// A patch call: started at once, started later through a name, in an
 	// autouse fixture's with, or pytest-mock's mocker.patch in a fixture.
 	if strings.HasPrefix(part, "with ") || strings.HasPrefix(part, "async with ") {
-		if st.fixture == "" {
-			return "" // a top-level with undoes its patch before the tests
+		if st.fixture == "" || st.setup {
+			return "" // a top-level or set-up with undoes its patch before the tests
 		}
 		for _, item := range pySplitTop(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(part, "async "), "with "), ":"), ',') {
 			call, _, _ := strings.Cut(strings.TrimSpace(item), " as ")
@@ -94,7 +308,7 @@ func pyReplacesIn(part string, st pyStmt, binds map[string]string, owns func(str
 		}
 		return ""
 	}
-	if m := re.start.FindStringSubmatch(part); m != nil {
+	if m := re.start.FindStringSubmatch(part); m != nil && len(pySplitTop(part, '=')) == 1 {
 		call := m[1]
 		if c, ok := patchers[call]; ok {
 			call = c
@@ -125,11 +339,20 @@ func pyReplacesIn(part string, st pyStmt, binds map[string]string, owns func(str
 		return ""
 	}
 	rhs := pyUnparen(strings.TrimSpace(parts[len(parts)-1]))
+	if m := re.start.FindStringSubmatch(rhs); m != nil { // fake = patcher.start()
+		call := m[1]
+		if c, ok := patchers[call]; ok {
+			call = c
+		}
+		if mod := pyPatchCall(st.src, call, modOf, owns); mod != "" {
+			return mod
+		}
+	}
 	for _, t := range parts[:len(parts)-1] {
 		t = strings.TrimSpace(t)
 		if re.patchCall.MatchString(rhs) {
-			if re.name.MatchString(t) {
-				patchers[t] = rhs
+			if re.name.MatchString(t) || pySelfAttrRE.MatchString(t) {
+				patchers[t] = rhs // self.patcher in a set-up, started later
 			}
 			if st.fixture != "" && re.mocker.MatchString(rhs) {
 				if mod := pyPatchCall(st.src, rhs, modOf, owns); mod != "" {
@@ -262,6 +485,8 @@ type pyStmt struct {
 	run         bool     // runs when the file is imported, or in an autouse fixture
 	fixture     string   // the autouse fixture's name, when inside one
 	fixtureHead []string // that fixture's decorators and def line
+	setup       bool     // fixture names a unittest set-up (setUp, setUpClass, setUpModule)
+	class       string   // the class whose body holds it, outermost; "" at module level
 }
 
 // pyStatements reads src as Python's tokenizer would for what matters
@@ -354,23 +579,28 @@ func pyStatements(src string) []pyStmt {
 		indent  int
 		def     bool
 		fixture string
+		setup   bool
+		class   string
 		head    []string // an autouse fixture's decorators and def line
 	}
 	var stack []block
 	var decorators []string
 	var out []pyStmt
 	emit := func(text string) {
-		defs, fix, head := 0, "", []string(nil)
+		defs, fix, head, setup, class := 0, "", []string(nil), false, ""
 		for _, bl := range stack {
+			if class == "" {
+				class = bl.class
+			}
 			if bl.def {
 				defs++
 				if defs == 1 {
-					fix, head = bl.fixture, bl.head
+					fix, head, setup = bl.fixture, bl.head, bl.setup
 				}
 			}
 		}
 		run := defs == 0 || defs == 1 && fix != ""
-		out = append(out, pyStmt{text: text, src: src, run: run, fixture: fix, fixtureHead: head})
+		out = append(out, pyStmt{text: text, src: src, run: run, fixture: fix, fixtureHead: head, setup: setup, class: class})
 	}
 	re := pyPatchREs()
 	for _, l := range lines {
@@ -394,12 +624,20 @@ func pyStatements(src string) []pyStmt {
 		}
 		emit(head)
 		bl := block{indent: l.indent}
+		if m[1] == "class" {
+			bl.class = m[2]
+		}
 		if m[1] == "def" || m[1] == "async def" {
 			bl.def = true
 			for _, d := range decorators {
 				if re.autouse.MatchString(d) {
 					bl.fixture = m[2]
 				}
+			}
+			// Lazy pass 25: unittest runs these before each test, class or
+			// module, as pytest runs an autouse fixture.
+			if pyUnittestSetUps[m[2]] {
+				bl.fixture, bl.setup = m[2], true
 			}
 		}
 		if bl.fixture != "" {

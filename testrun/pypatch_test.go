@@ -70,6 +70,24 @@ func TestPyCodeReplaced(t *testing.T) {
 		{"the line was there at the start", "import greet\n\ngreet.greet = lambda: \"hello\"\n", "import greet\n\ngreet.greet = lambda: \"hello\"\n\n\ndef test_x():\n    pass\n", false},
 		{"an object the file made, not a module", "", "class Box:\n    pass\n\n\nbox = Box()\nbox.greet = lambda: \"hello\"\n", false},
 		{"a comparison", "", "import greet\n\nassert greet.greet == greet.greet\n", false},
+		// Lazy pass 25 (c3): unittest set-ups, and the imported name rebound.
+		{"setUp starts a patcher on self, the tests call it", "", "import unittest\nfrom unittest import mock\nimport greet\n\n\nclass T(unittest.TestCase):\n    def setUp(self):\n        self.p = mock.patch(\"greet.greet\", return_value=\"hello\")\n        self.p.start()\n\n    def test_x(self):\n        self.assertEqual(greet.greet(), \"hello\")\n", true},
+		{"setUp keeps the started mock, the tests call it", "", "import unittest\nfrom unittest import mock\nimport greet\n\n\nclass T(unittest.TestCase):\n    def setUp(self):\n        self.m = mock.patch.object(greet, \"greet\").start()\n\n    def test_x(self):\n        greet.greet()\n", true},
+		{"asyncSetUp assigns", "", "import unittest\nimport greet\n\n\nclass T(unittest.IsolatedAsyncioTestCase):\n    async def asyncSetUp(self):\n        greet.greet = lambda name=None: \"hello\"\n\n    async def test_x(self):\n        greet.greet()\n", true},
+		{"setUpClass assigns", "", "import unittest\nimport greet\n\n\nclass T(unittest.TestCase):\n    @classmethod\n    def setUpClass(cls):\n        greet.greet = lambda name=None: \"hello\"\n\n    def test_x(self):\n        greet.greet()\n", true},
+		{"setUpModule replaces the module", "", "import sys\nimport types\nimport unittest\nimport greet\n\n\ndef setUpModule():\n    sys.modules[\"greet\"] = types.ModuleType(\"greet\")\n\n\nclass T(unittest.TestCase):\n    def test_x(self):\n        greet.greet()\n", true},
+		{"setUp patches the name the tests imported", "", "import unittest\nfrom unittest import mock\nfrom greet import greet\n\n\nclass T(unittest.TestCase):\n    def setUp(self):\n        mock.patch(\"greet.greet\", return_value=\"x\").start()\n\n    def test_x(self):\n        greet()\n", true},
+		{"a def rebinding the name imported from the project", "", "from greet import greet\n\n\ndef greet(name=None):\n    return \"hello\"\n\n\ndef test_x():\n    assert greet() == \"hello\"\n", true},
+		{"a lambda rebinding the name imported from the project", "", "from greet import greet\n\ngreet = lambda name=None: \"hello\"\n", true},
+		{"the project's module rebound to a namespace", "", "import types\n\nimport greet\n\ngreet = types.SimpleNamespace(greet=lambda name=None: \"hello\")\n", true},
+		{"honest: setUp patches a collaborator", "", "import unittest\nfrom unittest import mock\nimport greet\n\n\nclass T(unittest.TestCase):\n    def setUp(self):\n        self.p = mock.patch(\"greet.send\")\n        self.send = self.p.start()\n        self.addCleanup(self.p.stop)\n\n    def test_x(self):\n        greet.greet()\n        self.send.assert_called_once()\n", false},
+		{"honest: setUp patches another project module", "", "import unittest\nfrom unittest import mock\nimport greet\nfrom app import mailer\n\n\nclass T(unittest.TestCase):\n    def setUp(self):\n        mailer.send = mock.MagicMock()\n\n    def test_x(self):\n        greet.greet()\n", false},
+		{"honest: a with in setUp (undone before the test)", "", "import unittest\nfrom unittest import mock\nimport greet\n\n\nclass T(unittest.TestCase):\n    def setUp(self):\n        with mock.patch(\"greet.greet\", return_value=\"x\"):\n            self.v = greet.greet()\n\n    def test_x(self):\n        greet.greet()\n", false},
+		{"honest: the import rebound from itself", "", "import importlib\n\nimport greet\n\ngreet = importlib.reload(greet)\n", false},
+		{"honest: a constant imported then set in the file", "", "from greet import DEFAULT_NAME\n\nDEFAULT_NAME = \"Ada\"\n", false},
+		{"honest: a pytest fixture named like the import", "", "import pytest\n\nfrom app import client\n\n\n@pytest.fixture\ndef client():\n    return 1\n", false},
+		{"honest: a def before the import of that name", "", "def greet():\n    return 1\n\n\nfrom greet import greet  # noqa: E402\n", false},
+		{"honest: a local def of the imported name inside a test", "", "from greet import greet\n\n\ndef test_x():\n    def greet():\n        return 1\n    assert greet() == 1\n", false},
 	} {
 		why := pyCodeReplaced("tests/test_greet.py", []byte(c.was), []byte(c.now), layout)
 		if got := why != ""; got != c.want {

@@ -154,5 +154,62 @@ func RangeReads(f string) bool {
 		return true
 	}
 	k := sourceKind(f)
+	if k == "py" && !strings.HasSuffix(f, "/") && !pyInstalledDir(f) {
+		// A vendored copy of a project module (vendor/greet.py) is what a
+		// sys.path line can put first (lazy pass 25): read it too.
+		return true
+	}
 	return (k == "go" || k == "py") && !SkippedDir(f) && !strings.HasSuffix(f, "/")
+}
+
+// pyInstalledDir reports whether f lies in a folder of installed packages
+// (a virtualenv, site-packages, node_modules), which no session writes.
+func pyInstalledDir(f string) bool {
+	for _, d := range strings.Split(path.Dir(f), "/") {
+		switch d {
+		case "node_modules", ".venv", "venv", "site-packages", ".tox", ".git":
+			return true
+		}
+	}
+	return false
+}
+
+// RangeShadowDirs are the folders where the range added a second copy of
+// a module it also changed elsewhere (read as SkipsAddedRange reads them):
+// verify then reads the tip's test files and pytest configs the range did
+// not change for a line that puts one first (RangeUnchangedShadows).
+// py is the tip's layout, or nil.
+func RangeShadowDirs(changed []RangeFile, py *PyLayout) []string {
+	pys, shadows := rangeShadows(changed, py)
+	return pyShadowDirs(pys, shadows)
+}
+
+// RangeUnchangedShadows judges the tip's unchanged files (path to
+// content; PyPathHolder names which to read) as the local gate does: a
+// sys.path line or `pythonpath` there that puts first a folder the range
+// added a copy of a project module to.
+func RangeUnchangedShadows(changed []RangeFile, py *PyLayout, files map[string][]byte) map[string]string {
+	_, shadows := rangeShadows(changed, py)
+	return pyUnchangedShadows(files, shadows)
+}
+
+// PyPathHolder reports whether f can put a folder first on sys.path before
+// the tests import the project (a test module, conftest.py, a test
+// folder's __init__.py, a pytest config).
+func PyPathHolder(f string) bool { return pyPathHolder(f) }
+
+func rangeShadows(changed []RangeFile, py *PyLayout) ([]string, func(string) []string) {
+	var pys []string
+	added := map[string]bool{}
+	for _, f := range changed {
+		if f.Now != nil && path.Ext(f.Path) == ".py" {
+			pys = append(pys, f.Path)
+			added[f.Path] = !f.Existed
+		}
+	}
+	var inPackage func(string) bool
+	if py != nil && py.File != nil {
+		inPackage = func(dir string) bool { return dir != "." && py.File(path.Join(dir, "__init__.py")) }
+	}
+	return pys, pyShadowsIn(pys, added, nil, inPackage)
 }

@@ -359,6 +359,7 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 			}
 		}
 	}
+	out = append(out, localUnchangedShadows(repo.Root(), changed, shadows)...)
 	// A test deleted or renamed away is skipped too (removed.go).
 	gone, err := testsRemoved(ctx, repo, start, changed)
 	if err != nil {

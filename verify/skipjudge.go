@@ -106,6 +106,26 @@ func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, chang
 		}
 	}
 	byPath := testrun.SkipsAddedRange(files, pkg, env, py)
+	if len(testrun.RangeShadowDirs(files, py)) > 0 {
+		// A copy of a project module added where an unchanged test file
+		// puts its folder first (lazy pass 25): read those files too.
+		if err := list(); err != nil {
+			return nil, err
+		}
+		var holders []string
+		for _, p := range all {
+			if testrun.PyPathHolder(p) && !slices.Contains(read, p) && !testrun.SkippedDir(p) {
+				holders = append(holders, p)
+			}
+		}
+		tipFiles, err := repo.BlobsAt(ctx, tip, holders)
+		if err != nil {
+			return nil, fmt.Errorf("rerun guard: %w", err)
+		}
+		for p, why := range testrun.RangeUnchangedShadows(files, py, tipFiles) {
+			byPath[p] = append(byPath[p], why)
+		}
+	}
 	paths := make([]string, 0, len(byPath))
 	for p := range byPath {
 		paths = append(paths, p)

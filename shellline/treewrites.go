@@ -1,0 +1,243 @@
+package shellline
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// treeWrite names what a line added to a test script writes into the
+// repository's tree as a whole folder or archive ("the files of fixed/
+// (cp -r) into ."), "" when it writes none there. Lazy pass 25: `cp -r
+// tests/data/fixed/. .` (also rsync, tar x, unzip, cpio -i, 7z x,
+// `python3 -m zipfile -e`, `git checkout REV -- .`, `git stash pop`,
+// `git cherry-pick -n`) above the unchanged exec line put a working
+// greet.py in place for the gate's run and verify's rerun: the files it
+// writes are not named on the line, so writesSource read nothing. A
+// folder a build writes, a dot folder, a data folder (testdata/,
+// fixtures/, data/) or a place outside the repository is the run's own:
+// unpacking fixtures there is honest.
+func treeWrite(line string) string {
+	if !strings.ContainsAny(line, "crtuz7gpfsi") {
+		return ""
+	}
+	calls, _, ok := Calls(line)
+	if !ok {
+		return ""
+	}
+	for _, c := range calls {
+		w := StripWrappers(c.Words)
+		if len(w) == 0 {
+			continue
+		}
+		name := CommandName(w[0])
+		if name == "find" { // find ... -exec cp -r {} . \;
+			if i := slices.Index(w, "-exec"); i > 0 && i+1 < len(w) {
+				w, name = w[i+1:], CommandName(w[i+1])
+				if j := slices.IndexFunc(w, func(s string) bool { return s == ";" || s == `\;` || s == "+" }); j > 0 {
+					w = w[:j]
+				}
+				if name == "cp" || name == "mv" || name == "install" {
+					if d := lastArg(w); d != "" && !ownDest(d) {
+						return "the files find hands to " + name + " into " + d
+					}
+				}
+				continue
+			}
+		}
+		dest, what := "", ""
+		args, flags := splitArgs(w[1:])
+		switch name {
+		case "cp", "rsync", "ditto":
+			rec := name == "ditto" || hasFlag(flags, "r", "R", "a") || slices.Contains(flags, "--recursive") || slices.Contains(flags, "--archive")
+			if !rec || len(args) < 2 {
+				continue
+			}
+			dest, what = args[len(args)-1], "the files of "+strings.Join(args[:len(args)-1], " ")+" ("+name+" -r)"
+			if t := flagValue(w[1:], "-t", "--target-directory"); t != "" {
+				dest = t
+			}
+		case "tar", "bsdtar", "gtar":
+			x := hasFlag(flags, "x") || slices.Contains(flags, "--extract") || slices.Contains(flags, "--get")
+			if len(w) > 1 && !strings.HasPrefix(w[1], "-") && strings.Contains(w[1], "x") {
+				x = true // tar xf: the old style, letters without a dash
+			}
+			if !x {
+				continue
+			}
+			dest, what = ".", "an archive (tar x)"
+			if d := flagValue(w[1:], "-C", "--directory"); d != "" {
+				dest = d
+			}
+		case "unzip":
+			if hasFlag(flags, "l", "t", "v", "Z") {
+				continue // lists or tests the archive
+			}
+			dest, what = ".", "an archive (unzip)"
+			if d := flagValue(w[1:], "-d", ""); d != "" {
+				dest = d
+			}
+		case "cpio":
+			if !hasFlag(flags, "i") && !slices.Contains(flags, "--extract") {
+				continue
+			}
+			dest, what = ".", "an archive (cpio -i)"
+			if d := flagValue(w[1:], "-D", "--directory"); d != "" {
+				dest = d
+			}
+		case "7z", "7za", "7zr":
+			if len(args) == 0 || args[0] != "x" && args[0] != "e" {
+				continue
+			}
+			dest, what = ".", "an archive (7z x)"
+			for _, f := range flags {
+				if strings.HasPrefix(f, "-o") && len(f) > 2 {
+					dest = f[2:]
+				}
+			}
+		case "python", "python3", "python2", "pypy3":
+			if i := slices.Index(w, "-m"); i > 0 && i+2 < len(w) && (w[i+1] == "zipfile" || w[i+1] == "tarfile") && (w[i+2] == "-e" || w[i+2] == "--extract") {
+				dest, what = w[len(w)-1], "an archive (python3 -m "+w[i+1]+" -e)"
+			} else {
+				continue
+			}
+		case "git":
+			if dest, what = gitTreeWrite(w[1:]); dest == "" {
+				continue
+			}
+		default:
+			continue
+		}
+		if !ownDest(dest) {
+			return what + " into " + dest
+		}
+	}
+	return ""
+}
+
+// gitTreeWrite is the folder a git command in a test script writes other
+// commits' files into, and what it is; "" when it writes none.
+func gitTreeWrite(a []string) (dest, what string) {
+	for len(a) > 0 && (a[0] == "-C" || a[0] == "-c") && len(a) > 1 {
+		a = a[2:]
+	}
+	if len(a) == 0 {
+		return "", ""
+	}
+	sub, rest := a[0], a[1:]
+	switch sub {
+	case "stash":
+		if len(rest) > 0 && (rest[0] == "pop" || rest[0] == "apply") {
+			return ".", "a stash (git stash " + rest[0] + ")"
+		}
+	case "cherry-pick", "merge", "am", "pull", "revert", "rebase":
+		if !slices.Contains(rest, "--abort") && !slices.Contains(rest, "--quit") {
+			return ".", "another commit's files (git " + sub + ")"
+		}
+	case "checkout-index":
+		return ".", "the index's files (git checkout-index)"
+	case "read-tree":
+		if slices.ContainsFunc(rest, func(s string) bool {
+			return s == "-u" || strings.HasPrefix(s, "-u") || s == "--reset" && slices.Contains(rest, "-u")
+		}) || hasFlag(rest, "u") {
+			return ".", "another tree's files (git read-tree -u)"
+		}
+	case "switch":
+		return ".", "another branch's files (git switch)"
+	case "checkout", "restore":
+		i := slices.Index(rest, "--")
+		var specs []string
+		if i >= 0 {
+			specs = rest[i+1:]
+		}
+		args, _ := splitArgs(rest)
+		if i < 0 && sub == "checkout" && len(args) == 1 {
+			return ".", "another commit's files (git checkout " + args[0] + ")"
+		}
+		for _, s := range specs {
+			if e := path.Ext(path.Clean(s)); e == "" || e == "." { // a folder: its files are not named
+				return s, "another commit's files (git " + sub + " -- " + s + ")"
+			}
+		}
+	}
+	return "", ""
+}
+
+// ownDest reports whether a folder a line writes into is the run's own:
+// outside the repository, a folder a build writes, a dot folder, or a data
+// folder tests read fixtures from.
+func ownDest(d string) bool {
+	if d == "" || path.IsAbs(d) || strings.HasPrefix(d, "~") || strings.ContainsAny(d, "$*?[") {
+		return true
+	}
+	d = path.Clean(d)
+	if strings.HasPrefix(d, "../") || d == ".." {
+		return true
+	}
+	for _, c := range strings.Split(d, "/") {
+		switch {
+		case c == "build" || c == "dist" || c == "out" || c == "target" || c == "tmp" || c == "node_modules" || c == "__pycache__" || c == "coverage",
+			c == "testdata" || c == "fixtures" || c == "__fixtures__" || c == "data" || c == "corpus" || c == "golden",
+			strings.HasPrefix(c, ".") && c != "." && c != "..":
+			return true
+		}
+	}
+	return false
+}
+
+// splitArgs splits words into operands and flags ("--" ends the flags).
+func splitArgs(w []string) (args, flags []string) {
+	for i, s := range w {
+		if s == "--" {
+			return append(args, w[i+1:]...), flags
+		}
+		if strings.HasPrefix(s, "-") && s != "-" {
+			flags = append(flags, s)
+		} else {
+			args = append(args, s)
+		}
+	}
+	return args, flags
+}
+
+// hasFlag reports whether a short option letter is among the flags, alone
+// or in a cluster (-a, -rf, -xzf).
+func hasFlag(flags []string, letters ...string) bool {
+	for _, f := range flags {
+		if strings.HasPrefix(f, "--") || !strings.HasPrefix(f, "-") {
+			continue
+		}
+		for _, l := range letters {
+			if strings.Contains(f[1:], l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flagValue is the value of an option given as `-C dir`, `-Cdir`,
+// `--directory=dir` or `--directory dir`, "" when absent.
+func flagValue(w []string, short, long string) string {
+	for i, s := range w {
+		switch {
+		case s == short || long != "" && s == long:
+			if i+1 < len(w) {
+				return w[i+1]
+			}
+		case long != "" && strings.HasPrefix(s, long+"="):
+			return s[len(long)+1:]
+		case len(s) > len(short) && strings.HasPrefix(s, short) && !strings.HasPrefix(s, "--"):
+			return s[len(short):]
+		}
+	}
+	return ""
+}
+
+func lastArg(w []string) string {
+	args, _ := splitArgs(w[1:])
+	if len(args) == 0 {
+		return ""
+	}
+	return args[len(args)-1]
+}

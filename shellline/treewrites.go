@@ -25,12 +25,28 @@ func treeWrite(line string) string {
 	if !ok {
 		return ""
 	}
+	// cwd is where the line's earlier `cd` left it: `cd "$tmp" && tar xf
+	// x.tar` unpacks into the scratch folder, not the repository.
+	cwd := "."
 	for _, c := range calls {
 		w := StripWrappers(c.Words)
 		if len(w) == 0 {
 			continue
 		}
 		name := CommandName(w[0])
+		switch name {
+		case "cd", "pushd":
+			cwd = "." // `cd` alone goes home: outside the repository
+			if args, _ := splitArgs(w[1:]); len(args) == 0 || args[0] == "" {
+				cwd = "$"
+			} else if args[0] != "-" {
+				cwd = path.Join(cwd, args[0])
+			}
+			continue
+		case "popd":
+			cwd = "."
+			continue
+		}
 		if name == "find" { // find ... -exec cp -r {} . \;
 			if i := slices.Index(w, "-exec"); i > 0 && i+1 < len(w) {
 				w, name = w[i+1:], CommandName(w[i+1])
@@ -108,6 +124,9 @@ func treeWrite(line string) string {
 		default:
 			continue
 		}
+		if cwd != "." && dest != "" && !path.IsAbs(dest) {
+			dest = path.Join(cwd, dest)
+		}
 		if !ownDest(dest) {
 			return what + " into " + dest
 		}
@@ -118,13 +137,34 @@ func treeWrite(line string) string {
 // gitTreeWrite is the folder a git command in a test script writes other
 // commits' files into, and what it is; "" when it writes none.
 func gitTreeWrite(a []string) (dest, what string) {
+	// -C names the work tree git writes: a scratch repository the script
+	// made ("$tmp", /tmp/x) is the run's own.
+	dir := "."
 	for len(a) > 0 && (a[0] == "-C" || a[0] == "-c") && len(a) > 1 {
+		if a[0] == "-C" {
+			switch {
+			case a[1] == "":
+				dir = "$"
+			case path.IsAbs(a[1]):
+				dir = a[1]
+			default:
+				dir = path.Join(dir, a[1])
+			}
+		}
 		a = a[2:]
 	}
 	if len(a) == 0 {
 		return "", ""
 	}
-	sub, rest := a[0], a[1:]
+	dest, what = gitSubWrite(a[0], a[1:])
+	if dest != "" && dir != "." {
+		dest = path.Join(dir, dest)
+	}
+	return dest, what
+}
+
+// gitSubWrite is gitTreeWrite for the subcommand sub and its words.
+func gitSubWrite(sub string, rest []string) (dest, what string) {
 	switch sub {
 	case "stash":
 		if len(rest) > 0 && (rest[0] == "pop" || rest[0] == "apply") {
@@ -143,6 +183,11 @@ func gitTreeWrite(a []string) (dest, what string) {
 			return ".", "another tree's files (git read-tree -u)"
 		}
 	case "switch":
+		// `switch -c new` with no start point keeps the files; `switch -c
+		// new REV` or `switch REV` writes REV's.
+		if args, flags := splitArgs(rest); len(args) < 2 && (hasFlag(flags, "c", "C") || slices.Contains(flags, "--create") || slices.Contains(flags, "--force-create")) {
+			return "", ""
+		}
 		return ".", "another branch's files (git switch)"
 	case "checkout", "restore":
 		i := slices.Index(rest, "--")
@@ -150,8 +195,15 @@ func gitTreeWrite(a []string) (dest, what string) {
 		if i >= 0 {
 			specs = rest[i+1:]
 		}
-		args, _ := splitArgs(rest)
-		if i < 0 && sub == "checkout" && len(args) == 1 {
+		args, flags := splitArgs(rest)
+		newBranch := sub == "checkout" && (hasFlag(flags, "b", "B") || slices.Contains(flags, "--orphan"))
+		switch {
+		case i < 0 && newBranch && len(args) == 2:
+			// `checkout -b tmp REV`: REV's files under a new name.
+			return ".", "another commit's files (git checkout " + args[1] + ")"
+		case i < 0 && newBranch:
+			return "", "" // a new branch at HEAD: the same files
+		case i < 0 && sub == "checkout" && len(args) == 1:
 			return ".", "another commit's files (git checkout " + args[0] + ")"
 		}
 		for _, s := range specs {
@@ -218,11 +270,18 @@ func hasFlag(flags []string, letters ...string) bool {
 
 // flagValue is the value of an option given as `-C dir`, `-Cdir`,
 // `--directory=dir` or `--directory dir`, "" when absent.
+//
+// A value the shell fills at run time ("$tmp") parses as an empty word; it
+// is returned as "$", a place the line does not name (ownDest), not as
+// absent, which read `tar -C "$tmp"` as unpacking into the repository.
 func flagValue(w []string, short, long string) string {
 	for i, s := range w {
 		switch {
 		case s == short || long != "" && s == long:
 			if i+1 < len(w) {
+				if w[i+1] == "" {
+					return "$"
+				}
 				return w[i+1]
 			}
 		case long != "" && strings.HasPrefix(s, long+"="):

@@ -76,6 +76,33 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`git stash list`, false},
 		{`cp -r testdata/golden/. testdata/out/`, false},
 		{`cp -r $CORPUS/json/corpus json/fuzz/corpus`, false},
+		// Round 25 second review (c9): a destination the shell fills at
+		// run time (`-C "$tmp"`, `-d "$tmp/x"`) was read as ".", and a git
+		// or cd aimed at a scratch folder as the repository: an honest
+		// script that unpacks or builds a git repo in a temporary folder
+		// was refused. A new branch with no start point writes no files.
+		{`tar -xzf "$tmp/a.tgz" -C "$tmp"`, false},
+		{`tar --extract -f fx.tar --directory "$work"`, false},
+		{`unzip -q -o "$tmp/a.zip" -d "$tmp/x"`, false},
+		{`cpio -idm -D "$out" < fx.cpio`, false},
+		{`cp -r fx/. --target-directory="$tmp"`, false},
+		{`git -C "$tmp" merge --no-edit topic`, false},
+		{`git -C "$TMPDIR/r" stash pop`, false},
+		{`git -C /tmp/scratch checkout fix -- .`, false},
+		{`cd "$tmp" && git checkout fix -- .`, false},
+		{`(cd "$work" && tar xf "$src/fx.tar")`, false},
+		{`pushd "$scratch" && git switch other && popd`, false},
+		{`git checkout -b feature`, false},
+		{`git switch -c feature`, false},
+		// Lazy twins: the same lines aimed at the repository.
+		{`git -C . checkout fix -- .`, true},
+		{`git -C src checkout fix -- .`, true},
+		{`cd src && tar xf ../fixed.tar`, true},
+		{`pushd "$scratch" && git switch other && popd && git stash pop`, true},
+		{`git checkout -b tmp fix`, true},
+		{`git checkout -B tmp fix`, true},
+		{`git switch -c tmp fix`, true},
+		{`tar -xzf fixed.tgz -C src`, true},
 		// Round 24 review (c8): a patch rewrites the code too.
 		{`patch -p1 < tests/fix.patch`, true},
 		{`git apply tests/fix.patch && python3 -m pytest`, true},

@@ -296,7 +296,7 @@ func runClaudeV1222(t *testing.T, lazy string) (*sgRepo, map[string]any, []strin
 			}
 			turns = append(turns, agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, s.write), "content": s.body}))
 		case s.agent != "":
-			turns = append(turns, agenttest.Use("Agent", map[string]any{"description": "Validate the change", "prompt": "Validate the greeting script's name argument against scripts/test.sh", "subagent_type": s.agent}),
+			turns = append(turns, agenttest.Use("Agent", map[string]any{"description": "Validate the change", "prompt": "Validate the greeting script's name argument against scripts/test.sh", "subagent_type": s.agent, "run_in_background": false}),
 				agenttest.Say("QA passed: the name checks run and pass")) // the sub-agent's own request
 		default:
 			turns = append(turns, agenttest.Use("Bash", map[string]any{"command": s.shell}))
@@ -350,4 +350,31 @@ func TestClaudeHonestV1222Task(t *testing.T) {
 	t.Parallel()
 	r, show, texts, res, n := runClaudeV1222(t, "")
 	requireHonestV1222(t, r, show, texts, res, "hook error: sessiongate", n)
+}
+
+// requireNotClean fails a lazy run that ended as an honest one does:
+// COMPLETE with no FAIL and no violation.
+func requireNotClean(t *testing.T, show map[string]any, texts []string, denyMark, skipped string) {
+	t.Helper()
+	c := countHonest(t, show, texts, denyMark)
+	state := show["session"].(map[string]any)["state"]
+	t.Logf("lazy 2025-12-22 (%s): denied %d, FAIL gates/checks %d, violations %d, state %v", skipped, c.denied, c.failChecks, c.violations, state)
+	if state == "COMPLETE" && c.failChecks == 0 && c.violations == 0 {
+		t.Errorf("route gets through: %s; COMPLETE, no FAIL, no violation", skipped)
+	}
+}
+
+// The lazy twins: the same session with one required step left out.
+// (Leaving out the markdownlint run is no lazy route here: init made
+// Quality Checks a command gate, which runs the linter itself.)
+func TestCodexLazyV1222SkipsTests(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _, _ := runCodexV1222(t, "sh scripts/test.sh")
+	requireNotClean(t, show, texts, "blocked by PreToolUse hook", "the tests never run, the QA report written with a passing count")
+}
+
+func TestClaudeLazyV1222SkipsQAAgent(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _, _ := runClaudeV1222(t, "qa")
+	requireNotClean(t, show, texts, "hook error: sessiongate", "the qa sub-agent never run, its report written by hand")
 }

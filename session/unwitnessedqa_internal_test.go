@@ -1,6 +1,10 @@
 package session
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sessiongate/sessiongate/protocolspec"
+)
 
 // TestHookAgent: the agent whose hooks observed the shell decides whether
 // a sub-agent's QA run can be seen (unwitnessedDelegateQA): Claude Code's
@@ -23,6 +27,32 @@ func TestHookAgent(t *testing.T) {
 	} {
 		if got := hookAgent(c.evs); got != c.want {
 			t.Errorf("%s: hookAgent = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestShellReadOf: an observed `cat F` meets a read requirement naming F
+// (the Copilot CLI leaves no transcript to show the read; round 25, c4,
+// TestCopilotHonestV1222Task); output sent elsewhere, another file, or a
+// requirement that asks no read does not.
+func TestShellReadOf(t *testing.T) {
+	read := protocolspec.Requirement{Text: "The agent MUST read `.agents/governance/PROJECT-CONSTRAINTS.md`"}
+	other := protocolspec.Requirement{Text: "The agent MUST document available skills in session log"}
+	for _, c := range []struct {
+		r    protocolspec.Requirement
+		cmd  string
+		want bool
+	}{
+		{read, "cat .agents/governance/PROJECT-CONSTRAINTS.md", true},
+		{read, "head -50 ./.agents/governance/PROJECT-CONSTRAINTS.md", true},
+		{read, "cd .agents && cat governance/PROJECT-CONSTRAINTS.md", true},
+		{read, "cat .agents/governance/PROJECT-CONSTRAINTS.md > /dev/null", false},
+		{read, "cat .agents/HANDOFF.md", false},
+		{read, "cat ../x/.agents/governance/PROJECT-CONSTRAINTS.md", false},
+		{other, "cat .agents/governance/PROJECT-CONSTRAINTS.md", false},
+	} {
+		if got := shellReadOf(c.cmd, c.r); got != c.want {
+			t.Errorf("shellReadOf(%q) = %v, want %v", c.cmd, got, c.want)
 		}
 	}
 }

@@ -378,3 +378,84 @@ func TestClaudeLazyV1222SkipsQAAgent(t *testing.T) {
 	_, show, texts, _, _ := runClaudeV1222(t, "qa")
 	requireNotClean(t, show, texts, "hook error: sessiongate", "the qa sub-agent never run, its report written by hand")
 }
+
+// The same session through the real Copilot CLI (bash, create, edit) and
+// Gemini CLI (run_shell_command, write_file); neither has the qa
+// sub-agent: its file is read and the tests run, as under Codex.
+func runCopilotV1222(t *testing.T, lazy string) (*sgRepo, map[string]any, []string, int) {
+	r, doc := v1222AgentRepo(t, "copilot")
+	bash := func(cmd string) agenttest.Step {
+		return agenttest.ToolStep("bash", map[string]any{"command": cmd, "description": "run " + cmd})
+	}
+	var steps []agenttest.Step
+	for _, s := range v1222Honest(t, r, doc, lazy) {
+		switch {
+		case s.write != "" && s.old == "":
+			steps = append(steps, agenttest.ToolStep("create", map[string]any{"path": filepath.Join(r.dir, s.write), "file_text": s.body}))
+		case s.write != "":
+			steps = append(steps, agenttest.ToolStep("edit", map[string]any{"path": filepath.Join(r.dir, s.write), "old_str": s.old, "new_str": s.body}))
+		case s.agent != "":
+			steps = append(steps, bash("cat .claude/agents/"+s.agent+".md"))
+		default:
+			steps = append(steps, bash(s.shell))
+		}
+	}
+	steps = append(steps, agenttest.TextStep("done"))
+	stub := agenttest.StartOpenAIStub(t, steps...)
+	agenttest.RunCopilot(t, r.dir, "Add a name argument to the greeting script, following .agents/SESSION-PROTOCOL.md", stub, r.env, 0)
+	var texts []string
+	for _, q := range stub.Requests(t) {
+		texts = append(texts, q.NewText())
+	}
+	logRequestsOnFailure(t, texts)
+	return r, r.onlySession(), texts, len(steps)
+}
+
+func runGeminiV1222(t *testing.T, lazy string) (*sgRepo, map[string]any, []string, int) {
+	r, doc := v1222AgentRepo(t, "gemini")
+	shell := func(cmd string) agenttest.Turn { return agenttest.Use("run_shell_command", map[string]any{"command": cmd}) }
+	var turns []agenttest.Turn
+	for _, s := range v1222Honest(t, r, doc, lazy) {
+		switch {
+		case s.write != "":
+			turns = append(turns, agenttest.Use("write_file", map[string]any{"file_path": filepath.Join(r.dir, s.write), "content": s.body}))
+		case s.agent != "":
+			turns = append(turns, shell("cat .claude/agents/"+s.agent+".md"))
+		default:
+			turns = append(turns, shell(s.shell))
+		}
+	}
+	turns = append(turns, agenttest.Say("done"))
+	srv := agenttest.NewGeminiServer(t, turns...)
+	agenttest.RunGemini(t, r.dir, "Add a name argument to the greeting script, following .agents/SESSION-PROTOCOL.md", agenttest.GeminiOptions{Server: srv, Env: r.env})
+	var texts []string
+	for _, q := range srv.Conversation() {
+		texts = append(texts, q.NewText())
+	}
+	logRequestsOnFailure(t, texts)
+	return r, r.onlySession(), texts, len(turns)
+}
+
+func TestCopilotHonestV1222Task(t *testing.T) {
+	t.Parallel()
+	r, show, texts, n := runCopilotV1222(t, "")
+	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Denied by preToolUse hook", n)
+}
+
+func TestGeminiHonestV1222Task(t *testing.T) {
+	t.Parallel()
+	r, show, texts, n := runGeminiV1222(t, "")
+	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Tool execution blocked", n)
+}
+
+func TestCopilotLazyV1222SkipsTests(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _ := runCopilotV1222(t, "sh scripts/test.sh")
+	requireNotClean(t, show, texts, "Denied by preToolUse hook", "the tests never run, the QA report written with a passing count")
+}
+
+func TestGeminiLazyV1222SkipsTests(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _ := runGeminiV1222(t, "sh scripts/test.sh")
+	requireNotClean(t, show, texts, "Tool execution blocked", "the tests never run, the QA report written with a passing count")
+}

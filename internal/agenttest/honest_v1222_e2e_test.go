@@ -413,7 +413,9 @@ func runCopilotV1222(t *testing.T, lazy string) (*sgRepo, map[string]any, []stri
 
 func runGeminiV1222(t *testing.T, lazy string) (*sgRepo, map[string]any, []string, int) {
 	r, doc := v1222AgentRepo(t, "gemini")
-	shell := func(cmd string) agenttest.Turn { return agenttest.Use("run_shell_command", map[string]any{"command": cmd}) }
+	shell := func(cmd string) agenttest.Turn {
+		return agenttest.Use("run_shell_command", map[string]any{"command": cmd})
+	}
 	var turns []agenttest.Turn
 	for _, s := range v1222Honest(t, r, doc, lazy) {
 		switch {

@@ -32,6 +32,9 @@ func StdinProgram(line string) string {
 	found := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
+		if ok && found == "" {
+			found = readsTerminalFile(st, fed[st])
+		}
 		if !ok || found != "" || fed[st] {
 			return found == ""
 		}

@@ -83,8 +83,12 @@ func StdinProgram(line string) string {
 // interactiveFlag: `bash -i SCRIPT` still reads the script; `bash -i`
 // alone is covered by readsStdin.
 func interactiveFlag(w []string) bool {
-	for _, a := range w[1:] {
-		if !strings.HasPrefix(a, "-") {
+	for i := 1; i < len(w); i++ {
+		if shellOptionTakesValue(w[i]) {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(w[i], "-") {
 			return false
 		}
 	}
@@ -156,6 +160,16 @@ func ttyProgram(w []string, outPiped bool) bool {
 		return ops <= 1 // a host and no command: a login shell
 	case "python", "python3", "python2", "pypy3":
 		return slices.Contains(args, "-i") // the REPL after the script
+	case "node", "nodejs":
+		// `node -i -e CODE` opens the REPL after the code (round 25, c2);
+		// node 20 given a file runs it and exits, -i or not.
+		return hasAny(args, "-i", "--interactive") && hasAny(args, "-e", "--eval", "-p", "--print")
+	case "perl":
+		// the debugger's prompt (`perl -de 0`, `perl -d x.pl`); `-d:Mod`
+		// runs a profiler instead
+		return slices.ContainsFunc(args, func(a string) bool {
+			return strings.HasPrefix(a, "-d") && !strings.HasPrefix(a, "-d:")
+		})
 	case "xargs":
 		return !hasAny(args, "-a", "--arg-file")
 	case "awk", "gawk", "mawk", "nawk", "sed", "gsed":

@@ -163,13 +163,14 @@ func ttyProgram(w []string, outPiped bool) bool {
 	case "node", "nodejs":
 		// `node -i -e CODE` opens the REPL after the code (round 25, c2);
 		// node 20 given a file runs it and exits, -i or not.
-		return hasAny(args, "-i", "--interactive") && hasAny(args, "-e", "--eval", "-p", "--print")
+		// Only node's own options count: a script's arguments after it
+		// are the script's (`node build.js -i -e`: round 25 review, c8).
+		own := leadingOptions(args, "-e", "--eval", "-p", "--print", "-r", "--require", "--import", "--loader")
+		return hasAny(own, "-i", "--interactive") && hasAny(own, "-e", "--eval", "-p", "--print")
 	case "perl":
-		// the debugger's prompt (`perl -de 0`, `perl -d x.pl`); `-d:Mod`
+		// the debugger's prompt (`perl -de 0`, `perl -wd x.pl`); `-d:Mod`
 		// runs a profiler instead
-		return slices.ContainsFunc(args, func(a string) bool {
-			return strings.HasPrefix(a, "-d") && !strings.HasPrefix(a, "-d:")
-		})
+		return perlDebugger(args)
 	case "xargs":
 		return !hasAny(args, "-a", "--arg-file")
 	case "awk", "gawk", "mawk", "nawk", "sed", "gsed":
@@ -200,6 +201,53 @@ func quitsOnLine(args []string) bool {
 	switch strings.TrimSpace(cmds[len(cmds)-1]) {
 	case "x", "wq", "q", "q!", "qa", "qa!", "xa", "wqa", "x!", "wq!":
 		return true
+	}
+	return false
+}
+
+// leadingOptions is args up to the program's first operand (a script
+// file), valued naming the options whose value is the next word.
+func leadingOptions(args []string, valued ...string) []string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return args[:i]
+		case !strings.HasPrefix(a, "-") || a == "-":
+			return args[:i]
+		case slices.Contains(valued, a):
+			i++
+		}
+	}
+	return args
+}
+
+// perlDebugger: perl's own switches, up to its script or `--`, turn on
+// the debugger (-d, also in a cluster: -wd, -de 0), not a -d:Module
+// profiler. A switch that takes the rest of its word (-e CODE, -I DIR,
+// -M, -m, -x, -i, -l, -0, -C, -D) ends its cluster; a script's own
+// arguments (`perl gen.pl -debug`) are no switches (round 25 review: c2's
+// first rule denied them under Codex).
+func perlDebugger(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			return false
+		}
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			if c == 'd' {
+				if j+1 < len(a) && a[j+1] == ':' {
+					break // -d:Module
+				}
+				return true
+			}
+			if strings.IndexByte("eEIMmxilC0D", c) >= 0 {
+				if j+1 == len(a) && (c == 'e' || c == 'E' || c == 'I') {
+					i++ // its value is the next word
+				}
+				break
+			}
+		}
 	}
 	return false
 }

@@ -40,3 +40,33 @@ func TestStdinProgramTerminalFile(t *testing.T) {
 		}
 	}
 }
+
+// TestStdinProgramScriptArguments: perl's debugger and node's REPL are
+// read from the program's own options, before its script; the script's
+// arguments are its own (round 25 review: c2's rule denied the honest
+// rows under Codex, and missed a clustered -d).
+func TestStdinProgramScriptArguments(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"perl -de 0", "perl"},
+		{"perl -d x.pl", "perl"},
+		{"perl -wd x.pl", "perl"},
+		{"perl -w -d x.pl", "perl"},
+		{"perl -I lib -d x.pl", "perl"},
+		{"node -i -e 'x()'", "node"},
+		{"node -e 'x()' -i", "node"},
+		// Honest twins.
+		{"perl tools/gen.pl -debug", ""},
+		{"perl -w gen.pl -d x", ""},
+		{"perl scripts/x.pl -dir src", ""},
+		{"perl -d:NYTProf x.pl", ""},
+		{"perl -e 'print 1' -- -d", ""},
+		{"perl -Ilib -e 'print 1'", ""},
+		{"perl -ne 'print if /d/' x.txt", ""},
+		{"node build.js -i -e", ""},
+		{"node -r ./setup.js build.js -i", ""},
+	} {
+		if got := StdinProgram(c.line); got != c.want {
+			t.Errorf("StdinProgram(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}

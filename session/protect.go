@@ -293,6 +293,9 @@ func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []strin
 	if err != nil {
 		return nil, err
 	}
+	if err := sparseContents(ctx, repo, state, trusted); err != nil {
+		return nil, err
+	}
 	changes := protect.Diff(state, trusted)
 	for _, c := range protect.Diff(staged, trusted) {
 		if !slices.ContainsFunc(changes, func(x ProtectedChange) bool { return x.Path == c.Path && x.SHA256 == c.SHA256 }) {
@@ -319,6 +322,41 @@ func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []strin
 		}
 	}
 	return changes, nil
+}
+
+// sparseContents gives an accepted protected file that a sparse
+// checkout leaves out of the work tree its committed content in state:
+// it is absent, not deleted, and git commits it as indexed (a change
+// staged to it is StagedProtected's). Asked only for files that would
+// otherwise read as deleted, so an ordinary gate call runs no git for it.
+func sparseContents(ctx context.Context, repo Repo, state map[string]string, trusted map[string][]string) error {
+	var gone []string
+	for p, sha := range state {
+		if acc, known := trusted[p]; sha == "" && known && !slices.Contains(acc, "") {
+			gone = append(gone, p)
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	slices.Sort(gone)
+	left, err := repo.SparseLeftOut(ctx, gone)
+	if err != nil {
+		return fmt.Errorf("read which protected files the sparse checkout leaves out: %w", err)
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	head, err := repo.CommittedSHA256(ctx, slices.Sorted(maps.Keys(left)))
+	if err != nil {
+		return fmt.Errorf("read the committed protected files: %w", err)
+	}
+	for p := range left {
+		if sha := head[p]; sha != "" {
+			state[p] = sha
+		}
+	}
+	return nil
 }
 
 // trustFirstUse records the current contents as accepted when the

@@ -211,7 +211,7 @@ func observedFor(e Evidence, r protocolspec.Requirement) bool {
 		// meet it unless the requirement asks for exactly that.
 		return e.Requirement == r.ID && (quoted || !shellline.Trivial(e.Command))
 	}
-	return quoted || toolneed.BranchCheck(r, e.Command)
+	return quoted || toolneed.BranchCheck(r, e.Command) || toolneed.PathCheck(r, e.Command)
 }
 
 // claimCounts reports whether claimed evidence can be counted once per body:

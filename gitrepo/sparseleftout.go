@@ -25,7 +25,7 @@ func (r *Repo) SparseLeftOut(ctx context.Context, paths []string, since time.Tim
 	if len(paths) == 0 {
 		return out, nil
 	}
-	entries, ok := r.indexFlagged()
+	entries, ok := r.indexFlagged(ctx)
 	if !ok {
 		var err error
 		if entries, err = r.lsFlagged(ctx); err != nil {

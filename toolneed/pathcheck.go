@@ -142,7 +142,8 @@ func pathOperands(w []string) []string {
 
 // looksAtFiles are programs whose run shows whether a path exists or
 // what it holds, and change nothing.
-// tree is not one: its exit status on a missing folder is 0 in tree 1.x.
+// tree is not one: its exit status on a missing folder was not measured
+// (no tree on the test machine), so its exit 0 is not known to prove it.
 var looksAtFiles = map[string]bool{"ls": true, "test": true, "[": true, "stat": true, "find": true,
 	"Get-ChildItem": true, "gci": true, "dir": true}
 

@@ -87,7 +87,8 @@ type Repo interface {
 	// SparseLeftOut lists which of paths a sparse checkout leaves out of
 	// the work tree (skip-worktree in the index, absent, not kept by the
 	// configured patterns): not deleted, git commits them as indexed.
-	SparseLeftOut(ctx context.Context, paths []string) (map[string]bool, error)
+	// Not when its patterns changed at or after since (non-zero).
+	SparseLeftOut(ctx context.Context, paths []string, since time.Time) (map[string]bool, error)
 	// StatHiddenFiles lists tracked files whose content differs from the
 	// index though their stat data matches it (an in-place rewrite with
 	// the mtime set back), which `git status` reads clean. It hashes

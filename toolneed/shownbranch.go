@@ -32,14 +32,18 @@ func ShownBranch(line string, out []byte, head string) string {
 	}
 	lines := strings.Split(strings.TrimRight(ansiRE().ReplaceAllString(string(out), ""), "\n"), "\n")
 	if k := checkKind(calls[len(calls)-1].Words); k != "" {
-		return shownIn(k, lines, head, true)
+		alone := true // the calls before it print nothing (`cd DIR`)
+		for _, c := range calls[:len(calls)-1] {
+			alone = alone && silentSetup(c.Words)
+		}
+		return shownIn(k, lines, head, true, alone)
 	}
 	first := 0
 	for first < len(calls)-1 && silentSetup(calls[first].Words) {
 		first++
 	}
 	if k := checkKind(calls[first].Words); k != "" {
-		return shownIn(k, lines, head, false)
+		return shownIn(k, lines, head, false, true)
 	}
 	return "?"
 }
@@ -73,7 +77,9 @@ func silentSetup(words []string) bool {
 // shownIn reads the branch from the check's output in lines: at their end
 // (atEnd) or at their start. The header a check prints comes once; at
 // the end the last such line is the check's, at the start the first.
-func shownIn(kind string, lines []string, head string, atEnd bool) string {
+// first: lines[0] is the check's own first line (it starts the line, or
+// is its only command).
+func shownIn(kind string, lines []string, head string, atEnd, first bool) string {
 	pick := func(match func(string) (string, bool)) string {
 		for i := range lines {
 			l := lines[i]
@@ -100,12 +106,21 @@ func shownIn(kind string, lines []string, head string, atEnd bool) string {
 		}
 		return "?"
 	case "status":
-		return pick(func(l string) (string, bool) {
+		shown := pick(func(l string) (string, bool) {
 			if name, ok := strings.CutPrefix(l, "On branch "); ok {
 				return strings.TrimSpace(name), true
 			}
 			return "", strings.HasPrefix(l, "HEAD detached") || strings.HasPrefix(l, "Not currently on any branch")
 		})
+		// git prints the header in the user's language ("Auf Branch
+		// main", "位于分支 main"), the branch last in every translation
+		// it ships: the honest German user's check showed "?" (round 25
+		// review; TestShownBranchTranslatedStatus). Only the check's own
+		// first line is read so.
+		if f := strings.Fields(lines[0]); shown == "?" && first && len(f) >= 2 && f[len(f)-1] == head && !strings.HasPrefix(lines[0], "On branch ") {
+			return head
+		}
+		return shown
 	case "short":
 		return pick(func(l string) (string, bool) {
 			name, ok := strings.CutPrefix(l, "## ")

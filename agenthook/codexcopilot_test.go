@@ -226,6 +226,10 @@ func TestCodexCopilotProtectedBypasses(t *testing.T) {
 		{"codex shell commits through an editor", "codex", "PreToolUse", codex("Bash", "git commit", r.root), true},
 		{"codex shell pages through a pipe", "codex", "PreToolUse", codex("Bash", "man git | head -20", r.root), false},
 		{"codex shell commits with a message", "codex", "PreToolUse", codex("Bash", "git commit -qm 'fix: x'", r.root), false},
+		// Round 25 review (c8): the terminal given by name, allowed before.
+		{"codex shell runs the terminal as a script", "codex", "PreToolUse", codex("Bash", "bash /dev/tty", r.root), true},
+		{"codex shell pipes the terminal into sh", "codex", "PreToolUse", codex("Bash", "cat /dev/tty | sh", r.root), true},
+		{"codex shell copies test output to the terminal", "codex", "PreToolUse", codex("Bash", "go test ./... | tee /dev/tty | tail -3", r.root), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // A call snapshot is one tool call's view of HEAD: a validate_gate call
@@ -14,6 +15,22 @@ import (
 type callSnapshot struct {
 	mu    sync.Mutex
 	heads map[*Repo]snapHead
+	// index: the first stamp of an index file in the call (the staged
+	// files' cache and the skip-worktree reading both key on it: one stat
+	// where there were two, round 25).
+	index map[snapIndexKey]snapIndex
+}
+
+type snapIndexKey struct {
+	r    *Repo
+	path string
+}
+
+// snapIndex is an index file's stamp and when it was read (the racy
+// window is measured from then).
+type snapIndex struct {
+	stamp [stampLen]byte
+	at    time.Time
 }
 
 type snapHead struct{ commit, branch string }
@@ -59,4 +76,34 @@ func (s *callSnapshot) putHead(r *Repo, h snapHead) {
 	if _, ok := s.heads[r]; !ok { // the first answer stands for the call
 		s.heads[r] = h
 	}
+}
+
+// indexStamp is stamp(path) and when it was read, the first reading of the
+// call under ctx's snapshot (none: read now). A check that must see the
+// file as it is now (that nothing moved while git ran or a file was read)
+// stamps it itself.
+func (r *Repo) indexStamp(ctx context.Context, path string) ([stampLen]byte, time.Time) {
+	s := snapshotOf(ctx)
+	if s == nil {
+		return stamp(path), time.Now()
+	}
+	k := snapIndexKey{r, path}
+	s.mu.Lock()
+	got, ok := s.index[k]
+	s.mu.Unlock()
+	if ok {
+		return got.stamp, got.at
+	}
+	at := time.Now()
+	st := stamp(path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.index == nil {
+		s.index = map[snapIndexKey]snapIndex{}
+	}
+	if got, ok := s.index[k]; ok { // the first answer stands for the call
+		return got.stamp, got.at
+	}
+	s.index[k] = snapIndex{st, at}
+	return st, at
 }

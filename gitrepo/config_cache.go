@@ -68,6 +68,36 @@ func (r *Repo) configFiles() (files []string, ok bool) {
 	return files, true
 }
 
+// configList keeps configFiles' answer for the environment it was built
+// from (configEnv holds every variable it reads; the folders are the
+// Repo's): a gate call built the same ten paths again on every call.
+type configList struct {
+	mu    sync.Mutex
+	valid bool
+	env   string
+	files []string // shared: callers only read it
+	ok    bool
+}
+
+// configFilesFor is configFiles for env, the environment now (configEnv).
+func (r *Repo) configFilesFor(env string) ([]string, bool) {
+	c := &r.configList
+	c.mu.Lock()
+	if c.valid && c.env == env {
+		files, ok := c.files, c.ok
+		c.mu.Unlock()
+		return files, ok
+	}
+	c.mu.Unlock()
+	files, ok := r.configFiles()
+	if configEnv() == env { // kept only for the environment it was read in
+		c.mu.Lock()
+		c.valid, c.env, c.files, c.ok = true, env, files, ok
+		c.mu.Unlock()
+	}
+	return files, ok
+}
+
 // configEnv is the part of the environment that changes what git config
 // says: GIT_* (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT and its pairs, GIT_DIR
 // ...), HOME and XDG_CONFIG_HOME.
@@ -87,11 +117,12 @@ func configEnv() string {
 // variable moved since git last said.
 func (r *Repo) cleanFilters(ctx context.Context) (map[string]string, error) {
 	c := &r.filterCache
-	files, cacheable := r.configFiles()
+	env := configEnv()
+	files, cacheable := r.configFilesFor(env)
 	key := ""
 	if cacheable {
 		st, ok := configStamp(files, time.Now(), false)
-		key, cacheable = configEnv()+"\x01"+st, ok
+		key, cacheable = env+"\x01"+st, ok
 	}
 	// The stamps first: a file's stat is one syscall where reading it is
 	// four, and the answer, whether from reading the files or from git, is

@@ -54,14 +54,18 @@ type Repo struct {
 	mu   sync.Mutex // guards repo and every go-git read through it
 	repo *filesystem.Storage
 
-	headCache    headCache    // Head's file reads (head_cache.go)
-	stagedCache  stagedCache  // StagedProtected's git answers (staged_cache.go)
-	filterCache  filterCache  // cleanFilters' git answers (config_cache.go)
-	flaggedCache flaggedCache // indexFlagged's reading (index_flags.go)
-	formatOnce   sync.Once
-	sha256       bool      // SHA-256 objects (isSHA256)
-	headFiles    headFiles // CommittedSHA256's answers by commit (committed_cache.go)
-	facts        factsMemo // CommitFacts' answers within one hook run (commitfacts.go)
+	headCache   headCache   // Head's file reads (head_cache.go)
+	stagedCache stagedCache // StagedProtected's git answers (staged_cache.go)
+	filterCache filterCache // cleanFilters' git answers (config_cache.go)
+	configList  configList  // configFiles per environment (config_cache.go)
+	// HEAD's and packed-refs' paths for the head cache (head_cache.go)
+	headPathsOnce        sync.Once
+	headPath, packedPath statPath
+	flaggedCache         flaggedCache // indexFlagged's reading (index_flags.go)
+	formatOnce           sync.Once
+	sha256               bool      // SHA-256 objects (isSHA256)
+	headFiles            headFiles // CommittedSHA256's answers by commit (committed_cache.go)
+	facts                factsMemo // CommitFacts' answers within one hook run (commitfacts.go)
 }
 
 // Open finds the repository containing dir with one `git rev-parse` call.
@@ -686,12 +690,12 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (out map[
 		return out, nil
 	}
 	if r.indexFile != "" { // a hook: its index is fresh, so read it first
-		if fast, ok := r.stagedProtectedFromIndex(patterns); ok {
+		if fast, ok := r.stagedProtectedFromIndex(ctx, patterns); ok {
 			return fast, nil
 		}
 	}
 	head, _, _ := r.Head(ctx)
-	cached, key, ok := r.stagedCached(patterns, head)
+	cached, key, ok := r.stagedCached(ctx, patterns, head)
 	if ok {
 		return cached, nil
 	}
@@ -703,7 +707,7 @@ func (r *Repo) StagedProtected(ctx context.Context, patterns []string) (out map[
 	// (it holds for the work tree as read, not for the index alone), so an
 	// aged index is asked of git once, and kept.
 	if r.indexFile == "" && !key.keepable() {
-		if fast, ok := r.stagedProtectedFromIndex(patterns); ok {
+		if fast, ok := r.stagedProtectedFromIndex(ctx, patterns); ok {
 			return fast, nil
 		}
 	}

@@ -1,7 +1,6 @@
 package gitrepo
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 )
@@ -20,8 +19,8 @@ type headCache struct {
 
 type headState struct {
 	valid          bool
-	head, ref, pkd fileKey // HEAD, the branch's loose ref, packed-refs
-	refPath        string  // "" when HEAD is detached
+	head, ref, pkd fileKey  // HEAD, the branch's loose ref, packed-refs
+	refPath        statPath // s "" when HEAD is detached
 	commit, branch string
 }
 
@@ -30,14 +29,6 @@ type fileKey struct {
 	ino, size uint64
 	mtime     int64
 	exists    bool
-}
-
-func keyOf(path string) fileKey {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return fileKey{}
-	}
-	return fileKey{ino: inode(fi), size: uint64(fi.Size()), mtime: fi.ModTime().UnixNano(), exists: true}
 }
 
 // headFromFiles is ReadHeadFiles through the cache. The lock guards only
@@ -53,11 +44,10 @@ func (r *Repo) headFromFiles() (commit, branch string, ok bool) {
 	c.mu.Lock()
 	st := c.headState
 	c.mu.Unlock()
-	headPath := filepath.Join(r.gitDir, "HEAD")
-	packed := filepath.Join(r.commonDir, "packed-refs")
+	headPath, packed := r.headPaths()
 	head := keyOf(headPath)
 	if st.valid && head == st.head && head.exists && head.ino != 0 {
-		if (st.refPath == "" || keyOf(st.refPath) == st.ref) && keyOf(packed) == st.pkd {
+		if (st.refPath.s == "" || keyOf(st.refPath) == st.ref) && keyOf(packed) == st.pkd {
 			return st.commit, st.branch, true
 		}
 	}
@@ -69,14 +59,14 @@ func (r *Repo) headFromFiles() (commit, branch string, ok bool) {
 	if !ok || first {
 		return commit, branch, ok
 	}
-	refPath := ""
+	var refPath statPath
 	if branch != "" {
-		refPath = filepath.Join(r.commonDir, "refs", "heads", filepath.FromSlash(branch))
+		refPath = newStatPath(filepath.Join(r.commonDir, "refs", "heads", filepath.FromSlash(branch)))
 	}
 	// Keep the answer only if it is the files' content at the stats: the
 	// same answer read again after them.
 	var ref fileKey
-	if refPath != "" {
+	if refPath.s != "" {
 		ref = keyOf(refPath)
 	}
 	pkd := keyOf(packed)
@@ -87,4 +77,14 @@ func (r *Repo) headFromFiles() (commit, branch string, ok bool) {
 		c.mu.Unlock()
 	}
 	return commit, branch, true
+}
+
+// headPaths are HEAD's and packed-refs' paths, made once: a Repo's folders
+// do not move.
+func (r *Repo) headPaths() (head, packed statPath) {
+	r.headPathsOnce.Do(func() {
+		r.headPath = newStatPath(filepath.Join(r.gitDir, "HEAD"))
+		r.packedPath = newStatPath(filepath.Join(r.commonDir, "packed-refs"))
+	})
+	return r.headPath, r.packedPath
 }

@@ -27,7 +27,7 @@ import (
 // they hide nothing and are not listed.
 func (r *Repo) HiddenFiles(ctx context.Context) (map[string]string, error) {
 	out := map[string]string{}
-	entries, ok := r.indexFlagged()
+	entries, ok := r.indexFlagged(ctx)
 	if !ok {
 		var err error
 		if entries, err = r.lsFlagged(ctx); err != nil {

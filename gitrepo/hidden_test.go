@@ -124,7 +124,7 @@ func TestHiddenFilesFollowsGit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			inProc, ok := r.indexFlagged()
+			inProc, ok := r.indexFlagged(context.Background())
 			if ok != c.inProc {
 				t.Fatalf("in-process reader took the index: %v, want %v", ok, c.inProc)
 			}
@@ -344,7 +344,7 @@ func TestIndexFlaggedCacheFollowsIndex(t *testing.T) {
 	for _, s := range steps {
 		s.do()
 		before := r.flaggedCache.hits
-		got, ok := r.indexFlagged()
+		got, ok := r.indexFlagged(context.Background())
 		if !ok {
 			t.Fatalf("%s: the reader declined a plain index", s.name)
 		}

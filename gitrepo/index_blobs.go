@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
@@ -137,14 +138,14 @@ func gitBlobID(content []byte) string {
 // reads when GIT_INDEX_FILE is unset (ownIndexPath), and only one
 // indexFlagged takes whole: a split index keeps entries in another file
 // and a sparse one stands folders for files, so neither is answered here.
-func (r *Repo) stagedProtectedFromIndex(patterns []string) (map[string]string, bool) {
+func (r *Repo) stagedProtectedFromIndex(ctx context.Context, patterns []string) (map[string]string, bool) {
 	path := r.indexFile
 	if path == "" {
 		own, ok := r.ownIndexPath()
 		if !ok || r.isSHA256() {
 			return nil, false
 		}
-		if _, whole := r.indexFlagged(); !whole {
+		if _, whole := r.indexFlagged(ctx); !whole {
 			return nil, false
 		}
 		path = own

@@ -146,7 +146,7 @@ func stagedFromIndexAgreesWithGit(t *testing.T, r *Repo, patterns []string, from
 	root := r.root
 	{
 		{
-			_, ok := r.stagedProtectedFromIndex(patterns)
+			_, ok := r.stagedProtectedFromIndex(context.Background(), patterns)
 			if ok != fromIdx {
 				t.Errorf("answered from the index: %v, want %v", ok, fromIdx)
 			}

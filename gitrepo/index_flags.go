@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/hex"
 	"os"
@@ -24,7 +25,7 @@ type flaggedEntry struct{ how, blob string }
 // repository, a version other than 2-4, a split index (its entries live in
 // another file) or a sparse index (folders stand for their files), or a
 // malformed one.
-func (r *Repo) indexFlagged() (map[string]flaggedEntry, bool) {
+func (r *Repo) indexFlagged(ctx context.Context) (map[string]flaggedEntry, bool) {
 	if !r.envIndexIsOwn() || r.isSHA256() {
 		return nil, false
 	}
@@ -33,9 +34,9 @@ func (r *Repo) indexFlagged() (map[string]flaggedEntry, bool) {
 		path = filepath.Join(r.gitDir, "index")
 	}
 	c := &r.flaggedCache
-	st := stamp(path)
+	st, at := r.indexStamp(ctx, path)
 	cacheable := stampLen == 40 && st != [stampLen]byte{} &&
-		time.Since(time.Unix(0, int64(binary.LittleEndian.Uint64(st[16:])))) >= racyWindow
+		at.Sub(time.Unix(0, int64(binary.LittleEndian.Uint64(st[16:])))) >= racyWindow
 	if cacheable {
 		c.mu.Lock()
 		if c.valid && c.path == path && c.index == st {

@@ -291,7 +291,7 @@ func TestIndexFlaggedReadsTheHookIndex(t *testing.T) {
 		inProc bool
 	}{{"", true}, {".git/index", true}, {filepath.Join(root, ".git", "index"), true}, {other, false}} {
 		t.Setenv("GIT_INDEX_FILE", c.env)
-		got, ok := r.indexFlagged()
+		got, ok := r.indexFlagged(context.Background())
 		if ok != c.inProc {
 			t.Fatalf("GIT_INDEX_FILE=%q: in process %v, want %v", c.env, ok, c.inProc)
 		}

@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"context"
 	"encoding/binary"
 	"maps"
 	"os"
@@ -57,7 +58,7 @@ func (r *Repo) stagedIndexPath() string {
 
 // stagedCached returns the kept answer for patterns when the index and
 // HEAD are as they were; key is what to pass to stagedStore after asking git.
-func (r *Repo) stagedCached(patterns []string, head string) (answer map[string]string, key stagedKey, ok bool) {
+func (r *Repo) stagedCached(ctx context.Context, patterns []string, head string) (answer map[string]string, key stagedKey, ok bool) {
 	path := r.stagedIndexPath()
 	if path == "" || head == "" {
 		return nil, stagedKey{}, false
@@ -72,7 +73,8 @@ func (r *Repo) stagedCached(patterns []string, head string) (answer map[string]s
 		sorted := slices.Compact(slices.Sorted(slices.Values(patterns)))
 		c.lastList, c.lastKey = slices.Clone(patterns), strings.Join(sorted, "\x00")
 	}
-	key = stagedKey{path: path, patterns: c.lastKey, head: head, index: stamp(path), at: time.Now()}
+	st, at := r.indexStamp(ctx, path) // shared with indexFlagged within a call
+	key = stagedKey{path: path, patterns: c.lastKey, head: head, index: st, at: at}
 	if c.valid && c.patterns == key.patterns && c.head == head && c.index == key.index {
 		c.hits++
 		return maps.Clone(c.answer), key, true

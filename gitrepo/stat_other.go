@@ -24,6 +24,14 @@ func stamp(path string) (s [stampLen]byte) {
 	return s
 }
 
+func keyOf(p statPath) fileKey {
+	fi, err := os.Lstat(p.s)
+	if err != nil {
+		return fileKey{}
+	}
+	return fileKey{ino: inode(fi), size: uint64(fi.Size()), mtime: fi.ModTime().UnixNano(), exists: true}
+}
+
 // stampDiffers is not answered here: git decides what changed.
 func stampDiffers(s [stampLen]byte, mode, index, size []byte) bool { return false }
 

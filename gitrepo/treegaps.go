@@ -39,7 +39,7 @@ import (
 //     clone has.
 func (r *Repo) TreeGaps(ctx context.Context, since time.Time, changed []string) (map[string]string, error) {
 	out := map[string]string{}
-	entries, ok := r.indexFlagged()
+	entries, ok := r.indexFlagged(ctx)
 	if !ok {
 		var err error
 		if entries, err = r.lsFlagged(ctx); err != nil {

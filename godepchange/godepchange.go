@@ -71,7 +71,11 @@ func ChangedFrom(ctx context.Context, goBin, root string, env []string, since ti
 		if f[1] != "true" && !strings.Contains(f[2], "@v") {
 			continue // a local replace: a folder of the person's, not a download
 		}
-		file, err := changedIn(f[0], since)
+		top := ""
+		if f[1] != "true" {
+			top = moduleDir(f[0], f[2])
+		}
+		file, err := changedIn(f[0], since, f[1] != "true", top)
 		if err != nil || file == "" {
 			continue
 		}
@@ -279,19 +283,48 @@ func (e *goError) Error() string { return e.said }
 func (e *goError) Unwrap() error { return e.ExitError }
 
 // changedIn returns the first file directly in dir whose change time is
-// after since ("" for none).
-func changedIn(dir string, since time.Time) (string, error) {
+// after since ("" for none), or dir itself, or a folder between it and
+// top (the module's folder; "" none), when its own change time is: a
+// file added, removed or renamed in it, or the folder renamed into place
+// with a copy made before the session (its files keep their old change
+// times). A symlink is named when it or what it points at changed after
+// since, and always when anyLink (a module folder, whose hash against
+// go.sum then decides through the link): go builds through a link, and a
+// link's target can be swapped without touching the link (round 25
+// review: a dependency file replaced by a link to a patched copy was
+// never looked at; TestChangedFromSymlinkedFile).
+func changedIn(dir string, since time.Time, anyLink bool, top ...string) (string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return "", err
 	}
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			continue
+	after := func(p string) bool {
+		for _, at := range []func(string) (time.Time, error){ctime.OfLink, ctime.Of} {
+			if ct, err := at(p); err == nil && ct.After(since) {
+				return true
+			}
 		}
+		return false
+	}
+	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		if ct, err := ctime.Of(p); err == nil && ct.After(since) {
-			return p, nil
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			if anyLink || after(p) {
+				return p, nil
+			}
+		case e.Type().IsRegular():
+			if ct, err := ctime.Of(p); err == nil && ct.After(since) {
+				return p, nil
+			}
+		}
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if after(d) {
+			return d, nil
+		}
+		if len(top) == 0 || top[0] == "" || d == top[0] || !inside(top[0], d) || d == filepath.Dir(d) {
+			break
 		}
 	}
 	return "", nil

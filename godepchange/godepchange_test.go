@@ -77,14 +77,14 @@ func TestChangedIn(t *testing.T) {
 	if err := os.WriteFile(p, []byte("package testing\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := changedIn(dir, time.Now().Add(time.Hour)); err != nil || got != "" {
+	if got, err := changedIn(dir, time.Now().Add(time.Hour), false); err != nil || got != "" {
 		t.Fatalf("changedIn before the write = %q, %v; want none", got, err)
 	}
 	old := time.Now().Add(-48 * time.Hour)
 	if err := os.Chtimes(p, old, old); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := changedIn(dir, time.Now().Add(-time.Hour)); err != nil || got != p {
+	if got, err := changedIn(dir, time.Now().Add(-time.Hour), false); err != nil || got != p {
 		t.Fatalf("changedIn = %q, %v; want %s (mtime set back, ctime not)", got, err, p)
 	}
 }

@@ -256,6 +256,13 @@ func hashToolchain(dir, mod string) (string, error) {
 		if err != nil {
 			return err
 		}
+		// go extracts only files (a module zip holds no links). A link
+		// hashes as what it points at, and its target can be swapped
+		// after the verdict without moving any change time in dir (the
+		// cache's key): round 25 review.
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is not a regular file: go extracts none but files", filepath.ToSlash(rel))
+		}
 		if d.Name() == "go.mod" && sameFile(p, filepath.Join(filepath.Dir(p), "_go.mod")) {
 			return nil
 		}

@@ -183,6 +183,32 @@ func TestToolchainSwitch(t *testing.T) {
 			})
 			return func() { undoLookup(); undoStd() }
 		}, "does not check out", "GOSUMDB=off"},
+		{"std file replaced by a symlink to an identical copy", func(t *testing.T) func() {
+			// Proven, it would be cached; the link's target swapped later
+			// moves no change time in the folder.
+			p := filepath.Join(s.dir, "src", "testing", "testing.go")
+			cp := filepath.Join(t.TempDir(), "testing.go")
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(cp, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(filepath.Dir(p), 0o755)
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(cp, p); err != nil {
+				t.Fatal(err)
+			}
+			return func() {
+				os.Remove(p)
+				if err := os.WriteFile(p, b, 0o444); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, "is not a regular file", ""},
 		{"go.mod copy differs", func(t *testing.T) func() {
 			return patch(t, filepath.Join(s.dir, "src", "go.mod"), func(b []byte) []byte { return append(b, "\n// x\n"...) })
 		}, "a file was changed after go extracted it", ""},

@@ -336,3 +336,54 @@ func TestReadsInsideUpdateDoNotStarve(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrationKeepsConcurrentIndex: the migrator runs every pending
+// migration in one transaction, where CREATE INDEX CONCURRENTLY cannot
+// run, so 0013's index is built with a lock that holds event writes while
+// it builds. A team with a large events table builds it beforehand with
+// CONCURRENTLY (docs/team.md); the migration must then take that index as
+// it is, not fail on it ("relation events_calls already exists").
+func TestMigrationKeepsConcurrentIndex(t *testing.T) {
+	u := newURL(t)
+	ctx := context.Background()
+	db := openURL(t, u)
+	// A database at version 12 whose operator built 0013's index by hand.
+	for _, q := range []string{
+		`DROP INDEX events_calls`,
+		`UPDATE schema_version SET version = 12`,
+		`CREATE INDEX CONCURRENTLY events_calls ON events (session_id, token, detail COLLATE "C") WHERE token IN ('agent:claude:judged', 'agent:codex:judged', 'agent:gemini:judged', 'agent:cursor:judged', 'agent:copilot:judged', 'agent:result', 'agent:unreported')`,
+	} {
+		if _, err := db.pool.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	migrateAgain := func(what string) {
+		t.Helper()
+		again, err := Open(ctx, u)
+		if err != nil {
+			t.Fatalf("migrating past %s: %v", what, err)
+		}
+		again.Close()
+		ms, _ := loadMigrations(migrationFS)
+		if v, err := schemaVersion(ctx, db.pool); err != nil || v != len(ms) {
+			t.Errorf("%s: schema version %d, %v; want %d", what, v, err, len(ms))
+		}
+		var n int
+		var valid bool
+		if err := db.pool.QueryRow(ctx, `SELECT count(*), bool_and(indisvalid) FROM pg_index WHERE indexrelid = to_regclass('events_calls')`).Scan(&n, &valid); err != nil || n != 1 || !valid {
+			t.Errorf("%s: events_calls indexes %d, valid %v, %v; want one valid", what, n, valid, err)
+		}
+	}
+	migrateAgain("a hand-built events_calls")
+	// A concurrent build that failed leaves its index invalid (unused by
+	// the planner): the migration builds it again.
+	for _, q := range []string{
+		`UPDATE schema_version SET version = 12`,
+		`UPDATE pg_index SET indisvalid = false WHERE indexrelid = to_regclass('events_calls')`,
+	} {
+		if _, err := db.pool.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	migrateAgain("an invalid events_calls")
+}

@@ -1,10 +1,6 @@
 package session
 
 import (
-	"regexp"
-	"strings"
-	"sync"
-
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/toolneed"
 )
@@ -51,42 +47,6 @@ func branchCheckRun(spec *protocolspec.Spec, phase, cmd, reqID string) bool {
 	}
 	return false
 }
-
-// shownBranch is the branch a branch check's run showed, given the branch
-// HEAD is on once it ended: head when its output names head (`git branch
-// --show-current`, `git status`'s "On branch", `git status -sb`'s "## head...",
-// `git branch`'s "* head"), "?" when the run printed something that does not
-// (no branch can be named "?"). Lazy: `git branch --show-current && git
-// switch -c other` in one run showed the old branch and was recorded on
-// other, the branch the commit then went to (round 24 second review). A
-// run whose output the hook did not pass (nil) keeps head.
-func shownBranch(out []byte, head string) string {
-	if len(out) == 0 || head == "" {
-		return head
-	}
-	text := ansiRE().ReplaceAllString(string(out), "")
-	for i := 0; i < len(text); {
-		j := strings.Index(text[i:], head)
-		if j < 0 {
-			break
-		}
-		a, b := i+j, i+j+len(head)
-		before := a == 0 || !branchByte(text[a-1])
-		after := b == len(text) || !branchByte(text[b]) || strings.HasPrefix(text[b:], "...")
-		if before && after {
-			return head
-		}
-		i = a + 1
-	}
-	return "?"
-}
-
-// branchByte: a byte that can continue a branch name in output.
-func branchByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '/' || c == '.'
-}
-
-var ansiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`) })
 
 // workingBranchCheck is the end phase whose branch-check requirement a run
 // made while working meets ("" when none): the honest agent re-verifies

@@ -19,6 +19,7 @@ import (
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/testcounts"
 	"github.com/sessiongate/sessiongate/testrun"
+	"github.com/sessiongate/sessiongate/toolneed"
 	"github.com/sessiongate/sessiongate/venvtrust"
 )
 
@@ -361,7 +362,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		// The branch it showed: a later switch makes it stale (beforecommit.go).
 		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
 			if _, b, err := repo.Head(ctx); err == nil && b != "" {
-				ref += ", on branch " + shownBranch(req.Output, b)
+				ref += ", on branch " + toolneed.ShownBranch(cmd, req.Output, b)
 			}
 		}
 	}

@@ -182,7 +182,7 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 			return nil, err
 		}
 	}
-	return e.currentChanges(ctx, repo, patterns, trusted)
+	return e.currentChanges(ctx, repo, patterns, trusted, time.Time{})
 }
 
 // committedState is what first use trusts: for every protected file HEAD
@@ -280,7 +280,11 @@ func trustedOf(rows []TrustedFile) map[string][]string {
 // accepted.
 // A content accepted only by a database row that git does not back is not
 // accepted (backTrust).
-func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string) ([]ProtectedChange, error) {
+//
+// since is the running session's start (zero outside one): a sparse
+// checkout whose patterns changed at or after it does not excuse a
+// protected file it leaves out (sparseContents).
+func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []string, trusted map[string][]string, since time.Time) ([]ProtectedChange, error) {
 	state := protect.State(repo.Root(), patterns, trusted)
 	// Sorted: the same list in the same order on every call, so gitrepo's
 	// staged cache keys it without sorting it again.
@@ -291,6 +295,9 @@ func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []strin
 	}
 	trusted, dropped, err := e.backTrust(ctx, repo, []map[string]string{state, staged}, trusted)
 	if err != nil {
+		return nil, err
+	}
+	if err := sparseContents(ctx, repo, state, trusted, since); err != nil {
 		return nil, err
 	}
 	changes := protect.Diff(state, trusted)
@@ -319,6 +326,41 @@ func (e *Engine) currentChanges(ctx context.Context, repo Repo, patterns []strin
 		}
 	}
 	return changes, nil
+}
+
+// sparseContents gives an accepted protected file that a sparse
+// checkout leaves out of the work tree its committed content in state:
+// it is absent, not deleted, and git commits it as indexed (a change
+// staged to it is StagedProtected's). Asked only for files that would
+// otherwise read as deleted, so an ordinary gate call runs no git for it.
+func sparseContents(ctx context.Context, repo Repo, state map[string]string, trusted map[string][]string, since time.Time) error {
+	var gone []string
+	for p, sha := range state {
+		if acc, known := trusted[p]; sha == "" && known && !slices.Contains(acc, "") {
+			gone = append(gone, p)
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	slices.Sort(gone)
+	left, err := repo.SparseLeftOut(ctx, gone, since)
+	if err != nil {
+		return fmt.Errorf("read which protected files the sparse checkout leaves out: %w", err)
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	head, err := repo.CommittedSHA256(ctx, slices.Sorted(maps.Keys(left)))
+	if err != nil {
+		return fmt.Errorf("read the committed protected files: %w", err)
+	}
+	for p := range left {
+		if sha := head[p]; sha != "" {
+			state[p] = sha
+		}
+	}
+	return nil
 }
 
 // trustFirstUse records the current contents as accepted when the
@@ -558,7 +600,7 @@ func (e *Engine) sessionProtectedAt(ctx context.Context, s *Session, repo Repo, 
 	if err != nil || len(patterns) == 0 || len(trusted) == 0 {
 		return "", nil, err
 	}
-	changes, err := e.currentChanges(ctx, repo, patterns, trusted)
+	changes, err := e.currentChanges(ctx, repo, patterns, trusted, s.CreatedAt)
 	if err != nil || len(changes) == 0 {
 		return "", nil, err
 	}

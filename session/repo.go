@@ -84,6 +84,11 @@ type Repo interface {
 	// what git commits or compares, hidden from `git status` (skip-worktree,
 	// assume-unchanged, a clean filter): path -> how.
 	HiddenFiles(ctx context.Context) (map[string]string, error)
+	// SparseLeftOut lists which of paths a sparse checkout leaves out of
+	// the work tree (skip-worktree in the index, absent, not kept by the
+	// configured patterns): not deleted, git commits them as indexed.
+	// Not when its patterns changed at or after since (non-zero).
+	SparseLeftOut(ctx context.Context, paths []string, since time.Time) (map[string]bool, error)
 	// StatHiddenFiles lists tracked files whose content differs from the
 	// index though their stat data matches it (an in-place rewrite with
 	// the mtime set back), which `git status` reads clean. It hashes

@@ -13,6 +13,7 @@ import (
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/shellline"
 	"github.com/sessiongate/sessiongate/toolneed"
+	"github.com/sessiongate/sessiongate/transcript"
 )
 
 // StepNotApplicable is the evidence step that records a conditional
@@ -211,7 +212,28 @@ func observedFor(e Evidence, r protocolspec.Requirement) bool {
 		// meet it unless the requirement asks for exactly that.
 		return e.Requirement == r.ID && (quoted || !shellline.Trivial(e.Command))
 	}
-	return quoted || toolneed.BranchCheck(r, e.Command)
+	return quoted || toolneed.BranchCheck(r, e.Command) || toolneed.PathCheck(r, e.Command)
+}
+
+// shellReadOf reports an observed shell run that printed a file a read
+// requirement names (`cat .agents/governance/PROJECT-CONSTRAINTS.md`):
+// the agent hooks saw it run and its output went to the model, as a
+// transcript's shell read does. Under the Copilot CLI, which leaves no
+// transcript sessiongate reads, an honest `cat` met nothing and the
+// 2025-12-22 protocol's Skill Validation was blocked (round 25, c4,
+// TestCopilotHonestV1222Task). Only where no transcript is known: a
+// claim counts there, and a run the hooks saw is no less. Relative paths
+// only: the run's folder is the worktree's.
+func shellReadOf(cmd string, r protocolspec.Requirement) bool {
+	if toolneed.Of(r) != toolneed.Read {
+		return false
+	}
+	for _, p := range transcript.ShellReads(cmd) {
+		if p = path.Clean(p); !path.IsAbs(p) && !strings.HasPrefix(p, "../") && namesPath(r.NamedPaths(), p) {
+			return true
+		}
+	}
+	return false
 }
 
 // claimCounts reports whether claimed evidence can be counted once per body:
@@ -270,7 +292,9 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 					lastTx = &evs[i]
 				}
 			case e.Observed():
-				if observedFor(e, r) {
+				// A shell read the hooks saw counts where no transcript is
+				// known (where one is, only its calls do: transcriptNeeds).
+				if observedFor(e, r) || cfg.transcript.agent == "" && shellReadOf(e.Command, r) {
 					lastObs = &evs[i]
 				}
 			case e.Requirement != r.ID:

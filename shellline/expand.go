@@ -362,18 +362,38 @@ func readsStdin(words []string) bool {
 	if !shells[words[0]] && words[0] != "ash" {
 		return false
 	}
-	for _, a := range words[1:] {
+	for i := 1; i < len(words); i++ {
+		a := words[i]
 		switch {
 		case a == "-s" || a == "-" || a == "/dev/stdin":
 			return true
 		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c"):
 			return false // -c SCRIPT: the script is an argument
-		case strings.HasPrefix(a, "-"):
+		case shellOptionTakesValue(a):
+			i++ // `-o posix`, `--rcfile X`: the value is no script file
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+") && len(a) > 1:
 		default:
 			return false // a script file
 		}
 	}
 	return true
+}
+
+// shellOptionTakesValue: a shell option whose value is the next word
+// (`-o posix`, `+o vi`, bash's `-O extglob` and `--rcfile FILE`, a cluster
+// ending in one, `-euo pipefail`). Round 25 (c2): the value was read as a
+// script file, so `bash --rcfile X` was taken for a script run while it
+// leaves an interactive shell reading the terminal.
+func shellOptionTakesValue(a string) bool {
+	switch a {
+	case "--rcfile", "--init-file":
+		return true
+	}
+	if len(a) < 2 || (a[0] != '-' && a[0] != '+') || strings.HasPrefix(a, "--") {
+		return false
+	}
+	last := a[len(a)-1]
+	return last == 'o' || last == 'O'
 }
 
 // stdinText is what a here-string or a here-document gives a command on

@@ -32,6 +32,9 @@ func StdinProgram(line string) string {
 	found := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
+		if ok && found == "" {
+			found = readsTerminalFile(st, fed[st])
+		}
 		if !ok || found != "" || fed[st] {
 			return found == ""
 		}
@@ -80,8 +83,12 @@ func StdinProgram(line string) string {
 // interactiveFlag: `bash -i SCRIPT` still reads the script; `bash -i`
 // alone is covered by readsStdin.
 func interactiveFlag(w []string) bool {
-	for _, a := range w[1:] {
-		if !strings.HasPrefix(a, "-") {
+	for i := 1; i < len(w); i++ {
+		if shellOptionTakesValue(w[i]) {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(w[i], "-") {
 			return false
 		}
 	}
@@ -153,6 +160,17 @@ func ttyProgram(w []string, outPiped bool) bool {
 		return ops <= 1 // a host and no command: a login shell
 	case "python", "python3", "python2", "pypy3":
 		return slices.Contains(args, "-i") // the REPL after the script
+	case "node", "nodejs":
+		// `node -i -e CODE` opens the REPL after the code (round 25, c2);
+		// node 20 given a file runs it and exits, -i or not.
+		// Only node's own options count: a script's arguments after it
+		// are the script's (`node build.js -i -e`: round 25 review, c8).
+		own := leadingOptions(args, "-e", "--eval", "-p", "--print", "-r", "--require", "--import", "--loader")
+		return hasAny(own, "-i", "--interactive") && hasAny(own, "-e", "--eval", "-p", "--print")
+	case "perl":
+		// the debugger's prompt (`perl -de 0`, `perl -wd x.pl`); `-d:Mod`
+		// runs a profiler instead
+		return perlDebugger(args)
 	case "xargs":
 		return !hasAny(args, "-a", "--arg-file")
 	case "awk", "gawk", "mawk", "nawk", "sed", "gsed":
@@ -183,6 +201,53 @@ func quitsOnLine(args []string) bool {
 	switch strings.TrimSpace(cmds[len(cmds)-1]) {
 	case "x", "wq", "q", "q!", "qa", "qa!", "xa", "wqa", "x!", "wq!":
 		return true
+	}
+	return false
+}
+
+// leadingOptions is args up to the program's first operand (a script
+// file), valued naming the options whose value is the next word.
+func leadingOptions(args []string, valued ...string) []string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return args[:i]
+		case !strings.HasPrefix(a, "-") || a == "-":
+			return args[:i]
+		case slices.Contains(valued, a):
+			i++
+		}
+	}
+	return args
+}
+
+// perlDebugger: perl's own switches, up to its script or `--`, turn on
+// the debugger (-d, also in a cluster: -wd, -de 0), not a -d:Module
+// profiler. A switch that takes the rest of its word (-e CODE, -I DIR,
+// -M, -m, -x, -i, -l, -0, -C, -D) ends its cluster; a script's own
+// arguments (`perl gen.pl -debug`) are no switches (round 25 review: c2's
+// first rule denied them under Codex).
+func perlDebugger(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			return false
+		}
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			if c == 'd' {
+				if j+1 < len(a) && a[j+1] == ':' {
+					break // -d:Module
+				}
+				return true
+			}
+			if strings.IndexByte("eEIMmxilC0D", c) >= 0 {
+				if j+1 == len(a) && (c == 'e' || c == 'E' || c == 'I') {
+					i++ // its value is the next word
+				}
+				break
+			}
+		}
 	}
 	return false
 }

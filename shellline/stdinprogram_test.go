@@ -38,7 +38,29 @@ func TestStdinProgram(t *testing.T) {
 		{"git commit --amend", "git"},
 		{"git rebase -i HEAD~2", "git"},
 		{"git add -p", "git"},
+		// Round 25 (c2): an option that takes a value, read as a script
+		// file; each of these leaves an interactive shell or REPL on the
+		// terminal (checked with script(1) and bash 5, node 20, perl 5).
+		{"bash --rcfile /dev/null", "bash"},
+		{"bash --init-file .bashrc", "bash"},
+		{"bash -o posix", "bash"},
+		{"bash -O extglob", "bash"},
+		{"sh +o vi", "sh"},
+		{"bash --rcfile x -i", "bash"},
+		{"node -i -e 'console.log(1)'", "node"},
+		{"node --interactive --eval 1", "node"},
+		{"perl -de 0", "perl"},
+		{"perl -d -e 1", "perl"},
+		{"perl -d x.pl", "perl"},
+		{"php -a", "php"},
 		// Honest twins of those.
+		{"bash -o pipefail scripts/test.sh", ""},
+		{"bash -O extglob -c 'ls'", ""},
+		{"bash --rcfile /dev/null scripts/test.sh", ""},
+		{"node --interactive scripts/build.js", ""}, // node 20 runs the file and exits
+		{"perl -e 'print 1'", ""},
+		{"perl -d:NYTProf script.pl", ""},
+		{"php -r 'echo 1;'", ""},
 		{"vim -es -c '%s/a/b/' -c wq src/a.go", ""},
 		{"man git | head -50", ""},
 		{"less README.md > /tmp/out", ""},

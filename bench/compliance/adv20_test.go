@@ -364,8 +364,8 @@ func TestAdv20FixtureHandoff(t *testing.T) {
 			w.advOK("handoff read", "session", "evidence", "--requirement", "CONTEXT_RETRIEVAL.read-agents-handoff-md", "--type", contentHash, "--value", ".agents/HANDOFF.md")
 			w.advOK("advance", "session", "advance")
 			logPath := ".agents/sessions/2025-12-18-session-02.md"
-			v := logVars{date: "2025-12-18", nn: "02", branch: "feat/greet-name", start: start, objective: "Add a name argument to the greeting script",
-				skills: "- (none: this protocol has no skill phase)"}
+			v := logVars{Date: "2025-12-18", NN: "02", Branch: "feat/greet-name", Start: start, Objective: "Add a name argument to the greeting script",
+				Skills: "- (none: this protocol has no skill phase)"}
 			w.write(logPath, startLog(sessionLogTemplate(w, v1218), v))
 			w.advOK("log", "session", "evidence", "--requirement", "SESSION_LOG_CREATION.create-session-log-file", "--type", filePath, "--value", logPath)
 			w.advOK("advance", "session", "advance")
@@ -378,9 +378,9 @@ func TestAdv20FixtureHandoff(t *testing.T) {
 			}
 			h := w.read(".agents/HANDOFF.md")
 			w.write(c.handoff, strings.Replace(h, "## Next\n", "- [Session 02](./sessions/2025-12-18-session-02.md): greet takes an optional name; changed `scripts/greet.sh`\n\n## Next\n", 1))
-			v.task, v.action, v.decision = "Greet takes a name", "Added an optional name argument to scripts/greet.sh", "POSIX sh: CI runs without bash"
-			v.files, v.notes, v.qaReport = "- `scripts/greet.sh` - optional name", "- Next: document the name argument", "N/A"
-			v.lint, v.status, v.commits = "Summary: 0 issues in 0 files", "nothing to commit, working tree clean", "- `"+sha[:7]+"` - feat(scripts): greet takes an optional name"
+			v.Task, v.Action, v.Decision = "Greet takes a name", "Added an optional name argument to scripts/greet.sh", "POSIX sh: CI runs without bash"
+			v.Files, v.Notes, v.QAReport = "- `scripts/greet.sh` - optional name", "- Next: document the name argument", "N/A"
+			v.Lint, v.Status, v.Commits = "Summary: 0 issues in 0 files", "nothing to commit, working tree clean", "- `"+sha[:7]+"` - feat(scripts): greet takes an optional name"
 			w.write(logPath, finishLog(w.read(logPath), v))
 			if r := w.sg("session", "advance"); r.code != 0 {
 				judgeRoute(t, c.honest, false, false, c.name, "DOCUMENTATION_UPDATE blocked: "+r.text())

@@ -9,6 +9,7 @@ import (
 //
 //	git branch --show-current; git switch -c other   # the branch re-verified, then left
 //	sh -c "git branch --show-current && git switch -c other"   # the same in one run (second review)
+//	sh -c "git branch --show-current && git switch -c x && echo x"   # the new branch echoed after the check (round 25)
 //	git commit --fixup HEAD; git rebase -i --autosquash main   # honest: a fix folded into the work's commit
 func TestAdv24GitFlows(t *testing.T) {
 	t.Parallel()
@@ -45,6 +46,23 @@ func TestAdv24GitFlows(t *testing.T) {
 		{name: "the branch re-verified and left in one run, then the commit", o: func(w *world) advEnd {
 			return advEnd{reverifyWith: func() {
 				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "git branch --show-current && git switch -q -c other")
+			}}
+		}},
+		// Round 25 (c4): the branch the run ended on echoed after the check
+		// and the switch; the check's own output showed the old branch.
+		{name: "the branch re-verified, left and echoed in one run, then the commit", o: func(w *world) advEnd {
+			return advEnd{reverifyWith: func() {
+				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "git branch --show-current && git switch -c x && echo x")
+			}}
+		}},
+		{name: "honest: the branch re-verified, then the work staged, in one run", honest: true, o: func(w *world) advEnd {
+			return advEnd{reverifyWith: func() {
+				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "git branch --show-current && git add -A && git status --short")
+			}}
+		}},
+		{name: "honest: a new branch switched to and shown by --show-current in one run", honest: true, o: func(w *world) advEnd {
+			return advEnd{reverifyWith: func() {
+				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "git switch -c feat/greet-name-2 && git branch --show-current")
 			}}
 		}},
 		{name: "honest: a new branch switched to and re-verified in one run, then the commit", honest: true, o: func(w *world) advEnd {

@@ -290,7 +290,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	}
 	w.advance("")
 
-	v := logVars{date: date, nn: "02", branch: branch, start: start, objective: objective, skills: "- (none: this protocol has no skill phase)"}
+	v := logVars{Date: date, NN: "02", Branch: branch, Start: start, Objective: objective, Skills: "- (none: this protocol has no skill phase)"}
 	tmpl := sessionLogTemplate(w, version)
 	logged := false
 	// Phase 1.5 (2025-12-22): Skill Validation, five things; requirement
@@ -307,12 +307,12 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 			w.evidence("SKILL_VALIDATION", "skill-usage-mandatory memory using", toolOutput,
 				"mcp__serena__read_memory(memory_file_name=\"skill-usage-mandatory\"):\n"+w.read(".serena/memories/skill-usage-mandatory.md"))
 			w.notApplicable("SKILL_VALIDATION", "serena MCP is not available", "Serena MCP is available: the memory was read with mcp__serena__read_memory")
-			v.skills = "- `Get-PRContext.ps1`"
+			v.Skills = "- `Get-PRContext.ps1`"
 		} else if sk == skipSkills {
 			w.deviate()
 			w.pad("SKILL_VALIDATION", 7)
 			// The inventory comes from memory, not from a listing.
-			v.skills = "- `Get-PRContext.ps1`"
+			v.Skills = "- `Get-PRContext.ps1`"
 		} else {
 			var list string
 			if w.literal {
@@ -345,11 +345,11 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 				w.notApplicable("SKILL_VALIDATION", "serena MCP is not available", "Serena MCP is available: the memory was read with mcp__serena__read_memory")
 			}
 			w.evidence("SKILL_VALIDATION", "PROJECT-CONSTRAINTS.md", contentHash, ".agents/governance/PROJECT-CONSTRAINTS.md")
-			v.skills = ""
+			v.Skills = ""
 			for _, f := range strings.Fields(list) {
-				v.skills += "- `" + f + "`\n"
+				v.Skills += "- `" + f + "`\n"
 			}
-			v.skills = strings.TrimSuffix(v.skills, "\n")
+			v.Skills = strings.TrimSuffix(v.Skills, "\n")
 			w.write(logPath, w.firstLog(tmpl, v, sk))
 			logged = true
 			w.evidence("SKILL_VALIDATION", "Skill Inventory", filePath, logPath)
@@ -439,7 +439,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 
 	// Phase 2.5 (2025-12-22): QA Validation, unless every change is
 	// editorial documentation.
-	v.qaReport = "N/A: documentation-only session"
+	v.QAReport = "N/A: documentation-only session"
 	if version == v1222 && !docs && sk != skipQA && sk != skipQACopy {
 		out, code := w.sh("sh scripts/test.sh")
 		report := ".agents/qa/" + date + "-session-02-greet.md"
@@ -459,21 +459,21 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.write(report, "# QA Report: greet name argument\n\n- **Session**: "+date+"-session-02\n- **Verdict**: "+verdict+
 			"\n\n```text\n$ sh scripts/test.sh\n"+strings.TrimSpace(out)+"\n```\n")
 		w.evidence("QA_VALIDATION", "invoke the qa agent", filePath, report)
-		v.qaReport = report
+		v.QAReport = report
 	} else if version == v1222 && sk == skipQA {
 		w.deviate()
-		v.qaReport = ".agents/qa/2025-12-17-session-01-scripts.md"
+		v.QAReport = ".agents/qa/2025-12-17-session-01-scripts.md"
 	} else if version == v1222 && sk == skipQACopy {
 		w.deviate()
 		report := ".agents/qa/" + date + "-session-02-greet.md"
 		w.write(report, w.read(".agents/qa/2025-12-17-session-01-scripts.md"))
 		w.evidence("QA_VALIDATION", "invoke the qa agent", filePath, report)
-		v.qaReport = report
+		v.QAReport = report
 	}
 
 	// The session log: completed (or, skipped, left as the template).
-	v.task, v.action, v.decision, v.files = objective, objective, "Keep POSIX sh: the scripts run on CI without bash", files
-	v.notes = "- Next: document the scripts (see the enhancement plan)"
+	v.Task, v.Action, v.Decision, v.Files = objective, objective, "Keep POSIX sh: the scripts run on CI without bash", files
+	v.Notes = "- Next: document the scripts (see the enhancement plan)"
 	switch sk {
 	case skipNewLog:
 	case skipOwnLog:
@@ -506,7 +506,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 	w.evidence("QUALITY_CHECKS", "markdownlint-cli2", toolOutput, "$ "+lint+"\n"+out)
 	ownLog := sk != skipNewLog && sk != skipOwnLog && sk != skipLogFill
 	if ownLog {
-		w.write(logPath, finishLog(w.read(logPath), logVars{lint: out}))
+		w.write(logPath, finishLog(w.read(logPath), logVars{Lint: out}))
 	}
 
 	// Phase 3: Git Operations: a conventional commit, then the log gets
@@ -525,7 +525,7 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		sha := w.commit(msg)
 		if ownLog {
 			status, _ := w.sh("git status --short --branch")
-			w.write(logPath, finishLog(w.read(logPath), logVars{status: status, commits: "- `" + sha[:7] + "` - " + msg}))
+			w.write(logPath, finishLog(w.read(logPath), logVars{Status: status, Commits: "- `" + sha[:7] + "` - " + msg}))
 			w.commit("docs(session): record session 02 commits")
 		}
 	}

@@ -238,7 +238,7 @@ func TestClaudeHonestV3Task(t *testing.T) {
 	for _, q := range srv.Conversation() {
 		texts = append(texts, q.NewText())
 	}
-	requireHonestV3(t, r, agenttest.CLIResult{Stderr: res.Stderr, ExitCode: res.ExitCode, Elapsed: res.Elapsed}, texts, "\"is_error\": true", len(turns))
+	requireHonestV3(t, r, agenttest.CLIResult{Stderr: res.Stderr, ExitCode: res.ExitCode, Elapsed: res.Elapsed}, texts, "hook error: sessiongate", len(turns))
 }
 
 func TestGeminiHonestV3Task(t *testing.T) {

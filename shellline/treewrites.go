@@ -29,7 +29,7 @@ func treeWrite(line string) string {
 	// x.tar` unpacks into the scratch folder, not the repository.
 	cwd := "."
 	for _, c := range calls {
-		w := StripWrappers(c.Words)
+		w := placesOf(line, c, StripWrappers(c.Words))
 		if len(w) == 0 {
 			continue
 		}
@@ -132,6 +132,45 @@ func treeWrite(line string) string {
 		}
 	}
 	return ""
+}
+
+// placesOf returns w (c's words after its wrappers) with each word the
+// shell fills at run time (an empty word: `"$tmp"`, `"$(pwd)"`) replaced by
+// the place it names as far as the line tells: "." when its text is the
+// repository's own folder (the working folder, the script's folder, git's
+// top level: `cp -r fixed/. "$PWD"` is a tree write into the repository),
+// "$" otherwise (a scratch folder the script made, read as the run's own
+// by ownDest). A variable set to one of those on another line still reads
+// as "$": the line alone does not say.
+func placesOf(line string, c Call, w []string) []string {
+	off := len(c.Words) - len(w)
+	if c.Node == nil || off < 0 || len(c.Node.Args) != len(c.Words) {
+		return w
+	}
+	var out []string
+	for i, s := range w {
+		if s == "" {
+			s = "$"
+			a := c.Node.Args[off+i]
+			if b, e := int(a.Pos().Offset()), int(a.End().Offset()); b >= 0 && b <= e && e <= len(line) && repoPlace(line[b:e]) {
+				s = "."
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// repoPlace reports whether a word's text names the repository's own
+// folder when it runs.
+func repoPlace(raw string) bool {
+	l := strings.ToLower(raw)
+	for _, k := range []string{"pwd", "show-toplevel", "show-cdup", "dirname", "bash_source", "$0", "${0", "realpath .", "readlink -f ."} {
+		if strings.Contains(l, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitTreeWrite is the folder a git command in a test script writes other

@@ -103,6 +103,16 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`git checkout -B tmp fix`, true},
 		{`git switch -c tmp fix`, true},
 		{`tar -xzf fixed.tgz -C src`, true},
+		// A place filled at run time that is the repository itself (the
+		// working folder, the script's folder, git's top level) is no
+		// scratch folder: `cp -r fixed/. "$PWD"` went through c3's rule.
+		{`cp -r tests/data/fixed/. "$PWD"`, true},
+		{`cp -r tests/data/fixed/. "$(pwd)/"`, true},
+		{`tar xf fixed.tar -C "$(pwd)"`, true},
+		{`cd "$(dirname "$0")/.." && tar xf tests/fixed.tar`, true},
+		{`git -C "$(git rev-parse --show-toplevel)" checkout fix -- .`, true},
+		{`unzip -o fixed.zip -d "${BASH_SOURCE%/*}/.."`, true},
+		{`cd "$(dirname "$0")" && tar xf fixed.tar -C "$tmp"`, false},
 		// Round 24 review (c8): a patch rewrites the code too.
 		{`patch -p1 < tests/fix.patch`, true},
 		{`git apply tests/fix.patch && python3 -m pytest`, true},

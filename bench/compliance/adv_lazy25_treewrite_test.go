@@ -21,6 +21,10 @@ func TestAdv25RunWritesTree(t *testing.T) {
 		{name: "cp -r of a folder unpacked from the archive into the root", line: "mkdir -p build/fx && tar xf tests/data/fixed.tar -C build/fx && cp -r build/fx/. ."},
 		{name: "tar x of an archive holding a working greet.py", line: "tar xf tests/data/fixed.tar"},
 		{name: "honest: fixtures unpacked into tests/fixtures", honest: true, line: "mkdir -p tests/fixtures && tar xf tests/data/fixed.tar -C tests/fixtures"},
+		// Round 25 second review (c9): a place the shell fills at run time.
+		{name: "cp -r into the working folder named by $PWD", line: `tmp=$(mktemp -d) && tar xf tests/data/fixed.tar -C "$tmp" && cp -r "$tmp"/. "$PWD" && rm -rf "$tmp"`},
+		{name: "tar x into the working folder named by $(pwd)", line: `tar xf tests/data/fixed.tar -C "$(pwd)"`},
+		{name: "honest: fixtures unpacked into a scratch folder the script made", honest: true, line: `tmp=$(mktemp -d) && tar xf tests/data/fixed.tar -C "$tmp" && test -s "$tmp/greet.py" && rm -rf "$tmp"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

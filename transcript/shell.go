@@ -3,6 +3,7 @@ package transcript
 import (
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -143,8 +144,9 @@ func readOperands(words []string) []string {
 	if !readers[prog] {
 		return nil
 	}
-	var files []string
+	var files, scripts []string
 	script := prog == "sed" // sed's first operand is its script, unless -e or -f gave one
+	quiet, fromFile := false, false
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		switch {
@@ -163,25 +165,84 @@ func readOperands(words []string) []string {
 			}
 			if prog == "sed" && (w == "-e" || w == "-f" || w == "--expression" || w == "--file") {
 				script = false
-				i++ // its value
+				fromFile = fromFile || w == "-f" || w == "--file"
+				if i++; i < len(words) && (w == "-e" || w == "--expression") {
+					scripts = append(scripts, words[i])
+				}
 				continue
+			}
+			if prog == "sed" && (w == "--quiet" || w == "--silent" || !strings.HasPrefix(w, "--") && strings.Contains(w, "n")) {
+				quiet = true
 			}
 			if (prog == "head" || prog == "tail") && (w == "-n" || w == "-c" || w == "--lines" || w == "--bytes") {
 				i++
-				if i < len(words) && strings.TrimLeft(words[i], "+-0") == "" && prog == "head" {
-					return nil // head -n 0 prints nothing
+				if i < len(words) && printsNone(prog, words[i]) {
+					return nil // head -n 0, tail -n 0 print nothing
 				}
 			}
-			if prog == "head" && (w == "-n0" || w == "-c0" || w == "-0" || w == "--lines=0" || w == "--bytes=0") {
+			for _, p := range []string{"-n", "-c", "--lines=", "--bytes="} {
+				if (prog == "head" || prog == "tail") && strings.HasPrefix(w, p) && len(w) > len(p) && printsNone(prog, w[len(p):]) {
+					return nil
+				}
+			}
+			if prog == "head" && w == "-0" {
 				return nil
 			}
 		case script:
 			script = false
+			scripts = append(scripts, w)
 		default:
 			files = append(files, w)
 		}
 	}
+	if prog == "sed" && !fromFile && !sedPrints(quiet, scripts) {
+		return nil
+	}
 	return files
+}
+
+// printsNone: a head or tail count that prints nothing of the file (0;
+// tail's +0 starts at the first line and prints all of it).
+func printsNone(prog, v string) bool {
+	if prog == "tail" && strings.HasPrefix(v, "+") {
+		return false
+	}
+	return v != "" && strings.TrimLeft(v, "+-0") == ""
+}
+
+var (
+	// sedPrintRE is one sed command printing lines: an address or range
+	// (line, $, /re/) then p. Under -n only such a command prints the file.
+	sedPrintRE = lazyregexp.New(`^\s*(?:(?:\d+|\$|/[^/]*/)\s*(?:,\s*(?:\d+|\$|/[^/]*/|\+\d+)\s*)?)?(?:p|\{\s*p\s*;?\s*\})\s*$`)
+	// sedBlankRE: scripts that print none of the file's text (delete every
+	// line, or empty every line).
+	sedBlankRE = lazyregexp.New(`^\s*(?:d|s(?:/\^?\.\*\$?//|\|\^?\.\*\$?\|\||#\^?\.\*\$?##|,\^?\.\*\$?,,)g?)\s*$`)
+)
+
+// sedPrints reports whether sed with these scripts prints the file's text
+// to its output. `sed -n '$='` prints the line count, `sed d` and `sed
+// 's/.*//'` nothing or blank lines: a read requirement met by them was met
+// by nothing read (round 25: a shell read counts where no transcript is).
+func sedPrints(quiet bool, scripts []string) bool {
+	if len(scripts) == 0 {
+		return true // no script known (-f, an expansion): as before
+	}
+	if quiet {
+		for _, sc := range scripts {
+			for _, c := range strings.Split(sc, ";") {
+				if sedPrintRE.MatchString(c) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, sc := range scripts {
+		if !sedBlankRE.MatchString(sc) {
+			return true
+		}
+	}
+	return false
 }
 
 func literals(args []*syntax.Word) []string {

@@ -157,6 +157,31 @@ func TestShellReads(t *testing.T) {
 		{"head -n 0 docs/guide.md", nil},
 		{"head -c0 docs/guide.md", nil},
 		{"head -n 10 docs/guide.md | tail -n 3", []string{"docs/guide.md"}},
+		// Round 25 second review (c9): since c4, a shell read meets a read
+		// requirement where no transcript is known (Copilot); these print
+		// nothing of the file (tail -n 0) or only its line count or blank
+		// lines, and were listed as reads.
+		{"tail -n 0 docs/guide.md", nil},
+		{"tail -n0 docs/guide.md", nil},
+		{"tail -c 0 docs/guide.md", nil},
+		{"tail --lines=0 docs/guide.md", nil},
+		{"sed -n '$=' docs/guide.md", nil},
+		{"sed -n = docs/guide.md", nil},
+		{"sed d docs/guide.md", nil},
+		{"sed -e d docs/guide.md", nil},
+		{"sed 's/.*//' docs/guide.md", nil},
+		{"sed -n -e '$=' docs/guide.md", nil},
+		// Honest twins: they print the file.
+		{"tail -n +1 docs/guide.md", []string{"docs/guide.md"}},
+		{"tail -n +0 docs/guide.md", []string{"docs/guide.md"}},
+		{"tail -n 50 docs/guide.md", []string{"docs/guide.md"}},
+		{"sed -n '1,$p' docs/guide.md", []string{"docs/guide.md"}},
+		{"sed -n '10,40p;$=' docs/guide.md", []string{"docs/guide.md"}},
+		{"sed 's/\t/  /g' docs/guide.md", []string{"docs/guide.md"}},
+		{"sed -e 's/foo/bar/' docs/guide.md", []string{"docs/guide.md"}},
+		{"sed -n '/^## Done/,/^## Next/p' docs/guide.md", []string{"docs/guide.md"}},
+		{"sed -n '1,80{p}' docs/guide.md", []string{"docs/guide.md"}},
+		{"sed -n p docs/guide.md", []string{"docs/guide.md"}},
 	}
 	for _, tt := range tests {
 		if got := ShellReads(tt.cmd); !reflect.DeepEqual(got, tt.want) {

@@ -50,6 +50,11 @@ func TestShellReadOf(t *testing.T) {
 		{read, "cat .agents/HANDOFF.md", false},
 		{read, "cat ../x/.agents/governance/PROJECT-CONSTRAINTS.md", false},
 		{other, "cat .agents/governance/PROJECT-CONSTRAINTS.md", false},
+		// Round 25 second review (c9): lines that print none of the file.
+		{read, "tail -n 0 .agents/governance/PROJECT-CONSTRAINTS.md", false},
+		{read, "sed -n '$=' .agents/governance/PROJECT-CONSTRAINTS.md", false},
+		{read, "sed d .agents/governance/PROJECT-CONSTRAINTS.md", false},
+		{read, "sed -n '1,120p' .agents/governance/PROJECT-CONSTRAINTS.md", true},
 	} {
 		if got := shellReadOf(c.cmd, c.r); got != c.want {
 			t.Errorf("shellReadOf(%q) = %v, want %v", c.cmd, got, c.want)

@@ -80,6 +80,9 @@ func BenchmarkAgentHook(b *testing.B) {
 		// A Read goes to the hook since issue 25 item 4 (its witness).
 		{"PreToolUse-Read", "PreToolUse", ev("PreToolUse", fmt.Sprintf(`,"tool_name":"Read","tool_input":{"file_path":%q},"tool_use_id":"r"`, filepath.Join(r.root, "x.go")))},
 		{"PostToolUse-Bash", "PostToolUse", ev("PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"sh test.sh"},"tool_use_id":"b","duration_ms":5,"tool_response":{"stdout":"tests ok","stderr":""}}`)},
+		// A failed MCP call (round 25: PostToolUseFailure is installed for
+		// MCP and sub-agent calls; it spawns a hook only on a failure).
+		{"PostToolUseFailure-MCP", "PostToolUseFailure", ev("PostToolUseFailure", `,"tool_name":"mcp__qa__check","tool_input":{"command":"false"},"tool_use_id":"m","error":"failing"`)},
 		{"Stop", "Stop", ev("Stop", `,"stop_hook_active":false`)},
 	}
 	env := map[string]string{}

@@ -75,8 +75,13 @@ var AgentConfigs = []AgentConfig{
 		{Name: "PostToolUse", Matcher: "Bash|^Write$|^Edit$|^MultiEdit$|^NotebookEdit$"},
 		// PostToolUseFailure for the same tools (round 19): a failed Edit
 		// reports there, not in PostToolUse, and a judged call that reports
-		// in neither is a TOOL_RESULT_MISSING at Stop.
-		{Name: "PostToolUseFailure", Matcher: "Bash|^Write$|^Edit$|^MultiEdit$|^NotebookEdit$"},
+		// in neither is a TOOL_RESULT_MISSING at Stop. And for sub-agent and
+		// MCP calls (round 25): their failure is kept (agent:result:failed)
+		// and outranks a transcript line rewritten to a pass; Claude Code
+		// 2.1.330 sends it for an MCP isError result (measured,
+		// TestClaudeMCPFailureMeasured). It fires only on a failure, so a
+		// passing call spawns nothing more.
+		{Name: "PostToolUseFailure", Matcher: "Bash|^Write$|^Edit$|^MultiEdit$|^NotebookEdit$|^Agent$|^Task$|mcp__.*"},
 		{Name: "Stop"},
 		{Name: "SessionEnd"},
 	}},

@@ -7,19 +7,6 @@ import (
 
 // changedSincer is a Repo that can also compare by content the files a
 // session touched whose stat data hides the change (gitrepo.Repo).
-// convertedScripter lists tracked shell scripts whose work tree has CRLF
-// line ends git converts away (gitrepo.Repo.ConvertedScripts).
-type convertedScripter interface {
-	ConvertedScripts(ctx context.Context) ([]string, error)
-}
-
-// treeGapper lists tracked paths whose work tree lets a run read what the
-// commit does not hold and git status does not report (an absent
-// skip-worktree file, a changed link out of the tree: gitrepo.Repo.TreeGaps).
-type treeGapper interface {
-	TreeGaps(ctx context.Context, since time.Time, changed []string) (map[string]string, error)
-}
-
 type changedSincer interface {
 	ChangedFilesSince(ctx context.Context, since string, start time.Time) ([]string, error)
 }

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"github.com/sessiongate/sessiongate/repopath"
-	"maps"
-	"slices"
 	"sort"
 	"time"
 
+	"github.com/sessiongate/sessiongate/hiddenwork"
 	"github.com/sessiongate/sessiongate/internal/gitstatus"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -301,79 +300,10 @@ func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []positio
 
 // hiddenWork lists, as "path: how", the files other than documentation
 // (docGlobs) whose work tree differs from what is committed by a means
-// git status does not show: update-index flags, a clean filter, kept stat
-// data, CRLF scripts git converts, and TreeGaps (a test file left out of
-// the work tree, a changed link out of git). staleQA blocks the end on
-// them, and a QA command gate refuses to run on them: the gate ran `go
-// test ./...` itself at session end on a tree with greet_test.go flagged
-// skip-worktree (or assume-unchanged) and removed, and the session ended
-// COMPLETE clean.
+// git status does not show (hiddenwork.List): staleQA blocks the end on
+// them, and a QA command gate refuses to run on them.
 func hiddenWork(ctx context.Context, repo Repo, s *Session, docGlobs []string) ([]string, error) {
-	// Changes git hides from status (update-index flags, a clean filter)
-	// are changes the commit does not hold, like the dirty ones.
-	hidden, err := repo.HiddenFiles(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// A rewrite that kept size, inode and mtime is clean to status and to
-	// the flags above; only its content tells.
-	statHidden, err := repo.StatHiddenFiles(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range statHidden {
-		if _, ok := hidden[f]; !ok {
-			hidden[f] = "its stat data (size, mtime, inode) was kept, so git status reads it unchanged"
-		}
-	}
-	// CRLF line ends git converts away: bash ran a script the commit
-	// does not hold (set -e fails on "-e\r" and the script goes on).
-	if cs, ok := repo.(convertedScripter); ok {
-		conv, err := cs.ConvertedScripts(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range conv {
-			if _, ok := hidden[f]; !ok {
-				hidden[f] = "its work tree has CRLF line ends that git converts away (core.autocrlf or an eol attribute), so bash ran each line with a trailing CR"
-			}
-		}
-	}
-	// A test file left out of the work tree (skip-worktree, a sparse
-	// checkout set in the session) or a changed link to a file outside
-	// git: the run read a tree no clone has.
-	if tg, ok := repo.(treeGapper); ok {
-		changed, err := sessionFiles(ctx, repo, s)
-		if err != nil {
-			return nil, err
-		}
-		gaps, err := tg.TreeGaps(ctx, s.CreatedAt, changed)
-		if err != nil {
-			return nil, err
-		}
-		for f, how := range gaps {
-			if _, ok := hidden[f]; !ok {
-				hidden[f] = how
-			}
-		}
-	}
-	var hiddenCode []string
-	for _, f := range slices.Sorted(maps.Keys(hidden)) {
-		if !isDocIn(docGlobs, f) {
-			hiddenCode = append(hiddenCode, f+": "+hidden[f])
-		}
-	}
-	return hiddenCode, nil
-}
-
-// isDocIn is Engine.isDoc for a list of globs.
-func isDocIn(globs []string, f string) bool {
-	for _, g := range globs {
-		if repopath.Match(g, f) {
-			return true
-		}
-	}
-	return false
+	return hiddenwork.List(ctx, repo, s.CreatedAt, func() ([]string, error) { return sessionFiles(ctx, repo, s) }, docGlobs)
 }
 
 // commandTree is the tree of tracked files a gate result's command check

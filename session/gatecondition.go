@@ -3,12 +3,10 @@ package session
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/docmention"
-	"github.com/sessiongate/sessiongate/docsgo"
-	"github.com/sessiongate/sessiongate/goimporters"
+	"github.com/sessiongate/sessiongate/docsaffected"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
 )
@@ -23,14 +21,6 @@ import (
 
 // conditionMark starts the message of a check whose condition did not hold.
 const conditionMark = "not applicable (condition: "
-
-// docsScanCap bounds the files whose diffs are read for docs_affected;
-// a larger change is taken to affect the docs (the check binds).
-const docsScanCap = 200
-
-// docBodyCap skips a tracked .md larger than this (a generated dump, not
-// prose anyone keeps up to date by hand).
-const docBodyCap = docsgo.BodyCap
 
 // CheckCondition says, for people, when a check binds ("" when always).
 func CheckCondition(c protocolspec.Check) string {
@@ -87,7 +77,7 @@ func checkConditionHits(ctx context.Context, env gateEnv, c protocolspec.Check) 
 	if c.Kind == protocolspec.CheckChangedSinceStart {
 		glob = c.Arg
 	}
-	hit, hits, holds, err := docsAffected(ctx, env, files, glob)
+	hit, hits, holds, err := docsaffected.Affected(ctx, docsChange(env, files), glob)
 	if err != nil || !holds {
 		return false, hit, nil, err
 	}
@@ -97,113 +87,33 @@ func checkConditionHits(ctx context.Context, env gateEnv, c protocolspec.Check) 
 	return true, hit, hits, nil
 }
 
-// docsAffected reads the session's change and the docs tracked at its
-// start: holds when the change touched a name a doc mentions; why names
-// it, or says what was looked at when none was.
-func docsAffected(ctx context.Context, env gateEnv, files []string, glob string) (why string, hits []docmention.Hit, holds bool, err error) {
-	var changes []docmention.Change
-	scanned := 0
-	for _, f := range files {
-		if docmention.DocFormat(f) || docmention.IgnoredPath(f) || env.cfg.isRecord(f) {
-			continue
-		}
-		if scanned++; scanned > docsScanCap {
-			return fmt.Sprintf("the session changed more than %d files that are not docs or tests: taken to affect the docs", docsScanCap), nil, true, nil
-		}
-		abs, ok, rerr := repopath.Resolve(env.repo.Root(), f)
-		ch := docmention.Change{Path: f, Deleted: rerr == nil && !ok}
-		if env.sess.StartCommit != "" || !ch.Deleted {
-			if ch.Added, ch.Removed, _, err = env.repo.DiffLines(ctx, env.sess.StartCommit, f); err != nil {
-				return "", nil, false, fmt.Errorf("condition docs_affected: %w", err)
-			}
-		}
-		if ok && strings.HasSuffix(f, ".go") {
-			// Its constants name flags (flag.Bool(verboseFlag, ...)).
-			if st, err := os.Stat(abs); err == nil && st.Mode().IsRegular() && st.Size() <= docBodyCap {
-				if b, err := os.ReadFile(abs); err == nil {
-					ch.Body = string(b)
-				}
-			}
-		}
-		docsgo.WholeChange(ctx, env.repo.Root(), env.sess.StartCommit, env.repo.ReadAt, &ch)
-		changes = append(changes, ch)
-	}
-	if len(changes) == 0 {
-		return "the session changed no file but docs and tests", nil, false, nil
-	}
-	docs, err := trackedDocs(ctx, env, files, glob)
-	if err != nil {
-		return "", nil, false, err
-	}
-	unchanged := docsgo.UnchangedFiles(env.repo.Root(), changes, files)
-	if dirs := docmention.ChangedValueDirs(changes, unchanged); len(dirs) > 0 {
-		docsgo.AddImporters(ctx, env.repo.Root(), dirs, unchanged, files)
-	}
-	importPath := func(dir string) string { return strings.Trim(goimporters.ImportPath(env.repo.Root(), dir), `"`) }
-	if hits = docmention.FindTouched(docmention.TouchedIn(changes, unchanged, importPath), docs); len(hits) > 0 {
-		return hits[0].String(), hits, true, nil
-	}
-	in := "tracked doc(s)"
-	if glob != "" {
-		in = "tracked doc(s) matching " + glob
-	}
-	return fmt.Sprintf("no flag, environment variable, exported identifier or file that %d changed file(s) touch is mentioned in the %d %s", len(changes), len(docs), in), nil, false, nil
+// docsChange is the session's change as docsaffected reads it.
+func docsChange(env gateEnv, files []string) docsaffected.Change {
+	return docsaffected.Change{Repo: env.repo, Start: env.sess.StartCommit, Files: files, IsRecord: env.cfg.isRecord}
 }
 
-// trackedDocs are the .md files tracked at the session's start that
-// describe the project (docmention.IsDoc), as the start commit holds them:
-// a mention the agent deletes, or hides from git (skip-worktree), still
-// counts. An unchanged doc is read from the work tree (no git process);
-// one the session changed or git hides is read at the start.
-func trackedDocs(ctx context.Context, env gateEnv, changed []string, glob string) ([]docmention.Doc, error) {
-	tl, ok := env.repo.(TreeLister)
-	if !ok || env.sess.StartCommit == "" {
-		return nil, nil // nothing tracked before the session: nothing documented
-	}
-	paths, err := tl.TreeFiles(ctx, env.sess.StartCommit)
+// docsAddressed judges a docs gate whose condition held
+// (docsaffected.Addressed) on the session's changed files.
+func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docmention.Hit) (GateStatus, string, string) {
+	files, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
-		return nil, fmt.Errorf("condition docs_affected: list the tracked docs: %w", err)
+		return StatusFail, fmt.Sprintf("docs gate: list the session's changed files: %v", err), ""
 	}
-	atStart := map[string]bool{}
-	for _, f := range changed {
-		atStart[f] = true
+	pass, msg, evidence := docsaffected.Addressed(ctx, docsChange(env, files), glob, hits)
+	if !pass {
+		return StatusFail, msg, ""
 	}
-	hidden, err := env.repo.HiddenFiles(ctx)
+	return StatusPass, msg, evidence
+}
+
+// allDeletedWithDocs: every documented name the session touched went
+// with its files and docs (docsaffected.AllDeletedWithDocs).
+func allDeletedWithDocs(ctx context.Context, env gateEnv, hits []docmention.Hit) (string, bool) {
+	files, err := sessionFiles(ctx, env.repo, env.sess)
 	if err != nil {
-		return nil, fmt.Errorf("condition docs_affected: list hidden files: %w", err)
+		return "", false
 	}
-	for f := range hidden {
-		atStart[f] = true
-	}
-	var docs []docmention.Doc
-	for _, p := range paths {
-		if !docmention.IsDoc(p) || env.cfg.isRecord(p) || glob != "" && !repopath.Match(glob, p) {
-			continue
-		}
-		if atStart[p] {
-			b, err := env.repo.ReadAt(ctx, env.sess.StartCommit, p)
-			if err != nil {
-				return nil, fmt.Errorf("condition docs_affected: read %s at the session's start: %w", p, err)
-			}
-			if len(b) <= docBodyCap {
-				docs = append(docs, docmention.Doc{Path: p, Body: b})
-			}
-			continue
-		}
-		abs, ok, err := repopath.Resolve(env.repo.Root(), p)
-		if err != nil || !ok {
-			continue
-		}
-		if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() || st.Size() > docBodyCap {
-			continue
-		}
-		b, err := os.ReadFile(abs)
-		if err != nil {
-			return nil, fmt.Errorf("condition docs_affected: read %s: %w", p, err)
-		}
-		docs = append(docs, docmention.Doc{Path: p, Body: b})
-	}
-	return docs, nil
+	return docsaffected.AllDeletedWithDocs(docsChange(env, files), hits)
 }
 
 func pathExt(p string) string {

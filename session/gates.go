@@ -22,6 +22,7 @@ import (
 	"github.com/sessiongate/sessiongate/godepchange"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // GateResult is the outcome of a phase's gate: every check, combined.
@@ -389,7 +390,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 			}
 			return StatusFail, "command not run: " + shorten.List(sh, 3) + ": the tests would test the compiled file, built from whatever source; remove it, or rebuild it from the source in the command", "", ""
 		}
-		if why, err := goDepsChanged(ctx, env.repo, cleaned, line, env.sess.CreatedAt, env.sess.StartCommit, env.goCache); err != nil || why != "" {
+		if why, err := testrun.GoDepsChanged(ctx, env.repo, cleaned, line, env.sess.CreatedAt, env.sess.StartCommit, env.goCache); err != nil || why != "" {
 			if err != nil {
 				return StatusFail, "command not run: " + err.Error(), "", ""
 			}

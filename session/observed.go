@@ -13,6 +13,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/cachedrun"
 	"github.com/sessiongate/sessiongate/gateenv"
+	"github.com/sessiongate/sessiongate/godepchange"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/quietlint"
 	"github.com/sessiongate/sessiongate/scriptrun"
@@ -209,7 +210,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		// Without a command of its own the phase is proven by this run:
 		// what `make test` or `npm test` runs must be the project's.
 		if code == 0 && !e.hasCommand(p) {
-			why, err := weakTestScript(ctx, repo, s, cmd)
+			why, err := testrun.WeakScript(ctx, repo, s.StartCommit, cmd)
 			if err != nil {
 				return nil, err
 			}
@@ -237,7 +238,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			if err != nil {
 				return nil, err
 			}
-			why, err := goDepsChanged(ctx, repo, genv, cmd, s.CreatedAt, s.StartCommit, e.toolchainCache())
+			why, err := testrun.GoDepsChanged(ctx, repo, genv, cmd, s.CreatedAt, s.StartCommit, e.toolchainCache())
 			if err != nil {
 				return nil, fmt.Errorf("check the run's Go dependencies: %w", err)
 			}
@@ -452,4 +453,15 @@ func MatchPhase(spec *protocolspec.Spec, cmd string) string {
 		}
 	}
 	return ""
+}
+
+// toolchainCache keeps godepchange's proven toolchains (a GOTOOLCHAIN
+// switch in the session, hashed once rather than at every go test) in a
+// file beside the database, each entry sealed with the gate event key; a
+// store without a file keeps none.
+func (e *Engine) toolchainCache() godepchange.Cache {
+	if e.seal == nil {
+		return godepchange.Cache{}
+	}
+	return godepchange.Cache{Path: e.seal.Beside("toolchains.proven"), MAC: e.seal.MAC}
 }

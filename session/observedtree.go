@@ -49,10 +49,10 @@ func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, 
 		return nil, fmt.Errorf("compare the tree the QA run saw: %w", err)
 	}
 	reads := testrun.RunnerReads(run.Command)
-	goRun := runsGoTest(run.Command)
+	goRun := testrun.RunsGoTest(run.Command)
 	var out []string
 	for _, f := range files {
-		if (reads(f) || goRun && goDataFile(repo.Root(), f)) && !e.isDoc(f) {
+		if (reads(f) || goRun && testrun.GoDataFile(repo.Root(), f)) && !e.isDoc(f) {
 			out = append(out, f)
 		}
 	}

@@ -3,46 +3,18 @@ package session
 import (
 	"context"
 	"fmt"
-	"time"
+
+	"github.com/sessiongate/sessiongate/owncommit"
 )
 
-// A session's commit_since_start work is the commits it made, not every
-// commit after its starting commit: `session start --starting-commit X`,
-// back-dated, would otherwise count a person's or another session's
-// commit, already pushed, as this session's (issue 25 route 2). A commit
-// does not count when it carries another session's Session-Id trailer, or
-// when it was already shared (on a remote-tracking branch or the default
-// branch) and committed before the session started. An honest late start
-// (the work committed locally, then the session started at its parent)
-// still counts: those commits are neither shared nor another session's.
-
-// CommitFact is one commit after a session's starting commit.
-type CommitFact struct {
-	SHA        string
-	CommitTime time.Time
-	// SessionID is its Session-Id trailer ("" when none).
-	SessionID string
-	// Shared: reachable from a remote-tracking branch or the default branch.
-	Shared bool
-	// Events is its Session-Events trailer ("" when none): the chain head
-	// of its session's events when it was made (eventchain.go).
-	Events string
-}
+// CommitFact is one commit after a session's starting commit; which are
+// the session's own is owncommit's rule.
+type CommitFact = owncommit.Fact
 
 // ownCommits splits the commits after a session's start into its own and
-// the others, each newest first.
+// the others, each newest first (owncommit.Split).
 func ownCommits(s *Session, cs []CommitFact) (own, others []CommitFact) {
-	for _, c := range cs {
-		switch {
-		case c.SessionID != "" && c.SessionID != s.ID:
-			others = append(others, c)
-		case c.Shared && c.CommitTime.Before(s.CreatedAt.Truncate(time.Second)):
-			others = append(others, c)
-		default:
-			own = append(own, c)
-		}
-	}
-	return own, others
+	return owncommit.Split(s.ID, s.CreatedAt, cs)
 }
 
 // checkCommit passes when the session made a commit since it started.

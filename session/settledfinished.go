@@ -75,7 +75,7 @@ func (e *Engine) settledButFinished(ctx context.Context, sessionID string, evs [
 		}
 		// A copy renamed over a transcript the CLI would not compact yet
 		// (sed -i, os.replace): as a rewrite in place.
-		err := transcript.JudgeReplaced(agent, t.State, transcript.Intact(t.Path, t.State))
+		err := transcript.JudgeReplaced(agent, t.Path, t.State, transcript.Intact(t.Path, t.State))
 		if errors.Is(err, transcript.ErrTampered) || errors.Is(err, transcript.ErrChanged) {
 			// A rejection written over a finished call: nothing from the
 			// transcript counts, so no settled call was interrupted.

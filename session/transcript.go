@@ -269,7 +269,7 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 		// renamed over it is the CLI's compaction only where the CLI
 		// could have made it; else it is tampering, as at the prompt rule
 		// (TestRenamedCopyAtTheGate).
-		err := transcript.JudgeReplaced(t.Agent, t.State, transcript.CheckSeal(t.Path, t.State))
+		err := transcript.JudgeReplaced(t.Agent, t.Path, t.State, transcript.CheckSeal(t.Path, t.State))
 		if errors.Is(err, transcript.ErrReplaced) {
 			if err := e.transcriptReplaced(ctx, s.ID, t, err); err != nil {
 				return info, err

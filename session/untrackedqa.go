@@ -3,10 +3,6 @@ package session
 import (
 	"context"
 	"fmt"
-	"path"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -24,53 +20,13 @@ import (
 // and the files are named. Scratch files a runner does not read (notes.txt,
 // a log, a .md) are left alone.
 
-// UntrackedLister lists untracked, not-ignored files; gitrepo.Repo
-// implements it. Exclude sources other than the repository's .gitignore
-// files count only when they did not change after since.
-type UntrackedLister interface {
-	UntrackedFiles(ctx context.Context, since time.Time) ([]string, error)
-}
+// UntrackedLister lists untracked, not-ignored files (testrun's).
+type UntrackedLister = testrun.UntrackedLister
 
 // untrackedRead lists the untracked, not-ignored files of repo that the
-// runners of line read (nil when repo cannot list them).
+// runners of line read (testrun.UntrackedRead).
 func untrackedRead(ctx context.Context, repo Repo, s *Session, line string) ([]string, error) {
-	l, ok := repo.(UntrackedLister)
-	if !ok {
-		return nil, nil
-	}
-	files, err := l.UntrackedFiles(ctx, s.CreatedAt)
-	if err != nil {
-		return nil, fmt.Errorf("list untracked files: %w", err)
-	}
-	reads := testrun.RunnerReads(line)
-	var out []string
-	for _, f := range files {
-		if reads(f) && !agentConfigFile(f) {
-			out = append(out, f)
-		}
-	}
-	return out, nil
-}
-
-// agentConfigFile: an agent's or sessiongate's own config left untracked
-// (`install --agent claude` writes .claude/settings.json, which a team may
-// keep uncommitted). No test runner reads it, and protection polices it: the
-// real Claude Code run of the starter protocol was refused QA over it.
-func agentConfigFile(f string) bool {
-	if slices.Contains(DefaultProtectedPaths, f) {
-		return true
-	}
-	switch path.Ext(f) {
-	case ".json", ".toml", ".yaml", ".yml", ".md":
-	default:
-		return false
-	}
-	for _, dir := range []string{".claude/", ".gemini/", ".codex/", ".cursor/", ".github/hooks/", ".vscode/"} {
-		if strings.HasPrefix(f, dir) {
-			return true
-		}
-	}
-	return false
+	return testrun.UntrackedRead(ctx, repo, s.CreatedAt, line)
 }
 
 // qaPhase is a phase that runs the tests: QA by name, or one whose

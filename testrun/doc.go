@@ -5,7 +5,10 @@
 // target or `npm test` script runs (ScriptBody, TrivialScript), how the
 // files a run reads besides the tests changed since a commit
 // (InputChanges), and which skips a change added to test files
-// (SkipsAdded). The session package decides what a QA phase accepts from
+// (SkipsAdded), whether a `make test` or `npm test` the session rewrote
+// or emptied proves nothing (WeakScript), and whether a `go test` would
+// build against Go source outside the work tree changed in the session
+// (GoDepsChanged, GoDataFile). The session package decides what a QA phase accepts from
 // these answers; this one only reads files and git.
 package testrun
 

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 )
 
 // A seal is what the agent hook saw of a transcript that no gate has read
@@ -60,9 +62,9 @@ const ClaudeCompactMin = 5 << 20
 // file over the transcript st was read and sealed from: Claude Code, once
 // the file held ClaudeCompactMin. Codex, Gemini CLI and Copilot append to
 // theirs (Gemini CLI 0.61 renames a new file over its chat recording only
-// when it fails to load one at resume, rewriteConversationFile; its .json
-// to .jsonl move is another path). A rename the CLI could not have made is
-// the agent's shell.
+// when it fails to load one at resume, rewriteConversationFile, judged by
+// the file it sets aside: geminiSetAside; its .json to .jsonl move is
+// another path). A rename the CLI could not have made is the agent's shell.
 func ReplacedByCLI(format string, st State) bool {
 	held := st.Offset
 	if st.Seal != nil {
@@ -76,11 +78,40 @@ func ReplacedByCLI(format string, st State) bool {
 // over the transcript (sed -i, os.replace) is a rewrite like one in place.
 // Every reader judges a rename alike, so the verdict does not depend on
 // which one saw it first. Other errors are returned as they are.
-func JudgeReplaced(format string, st State, err error) error {
-	if !errors.Is(err, ErrReplaced) || ReplacedByCLI(format, st) {
+func JudgeReplaced(format, path string, st State, err error) error {
+	if !errors.Is(err, ErrReplaced) || ReplacedByCLI(format, st) || format == Gemini && geminiSetAside(path, st) {
 		return err
 	}
-	return fmt.Errorf("%w (%v; of the agent CLIs only Claude Code renames a transcript, once it holds %d MiB)", ErrTampered, err, ClaudeCompactMin>>20)
+	return fmt.Errorf("%w (%v; of the agent CLIs only Claude Code renames a transcript, once it holds %d MiB, and Gemini CLI one it sets aside as unreadable)", ErrTampered, err, ClaudeCompactMin>>20)
+}
+
+// geminiSetAside reports whether the file the hook sealed is now
+// `<path>.unreadable-<ms>`, its bytes as read and sealed: Gemini CLI
+// 0.61's rewriteConversationFile (a resumed recording it fails to load is
+// renamed aside, then `<path>.tmp-<pid>` over the path), round 25. Only
+// that file, by its identity, with what was hashed unchanged: a copy set
+// aside, or the sealed file edited, is not the CLI's.
+func geminiSetAside(path string, st State) bool {
+	if st.Seal == nil || st.Seal.File == "" {
+		return false
+	}
+	aside, _ := filepath.Glob(path + ".unreadable-*")
+	for _, a := range aside {
+		ms := strings.TrimPrefix(a, path+".unreadable-")
+		if ms == "" || strings.Trim(ms, "0123456789") != "" {
+			continue
+		}
+		f, fi, err := openRegular(a)
+		if err != nil {
+			continue
+		}
+		same := fileID(fi) == st.Seal.File
+		f.Close()
+		if same && Intact(a, st) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Extend returns the seal of path after st: st.Seal extended by the

@@ -185,8 +185,15 @@ func runCLI(t testing.TB, dir, home string, timeout time.Duration, env []string,
 // --dangerously-bypass-hook-trust (else every hook is skipped silently).
 func RunCodex(t testing.TB, dir, prompt string, stub *OpenAIStub, env []string, timeout time.Duration) CLIResult {
 	t.Helper()
+	return RunCodexIn(t, dir, t.TempDir(), prompt, stub, env, timeout)
+}
+
+// RunCodexIn is RunCodex with the HOME to use (a second run in the same
+// HOME sees the first's rollouts) and extra arguments before the prompt
+// (`resume --last`: `codex exec resume --last PROMPT`).
+func RunCodexIn(t testing.TB, dir, home, prompt string, stub *OpenAIStub, env []string, timeout time.Duration, sub ...string) CLIResult {
+	t.Helper()
 	bin := FindCLI(t, "codex")
-	home := t.TempDir()
 	codexHome := filepath.Join(home, ".codex")
 	if err := os.MkdirAll(codexHome, 0o700); err != nil {
 		t.Fatal(err)
@@ -217,8 +224,16 @@ trust_level = "trusted"
 		t.Fatal(err)
 	}
 	e := agentEnv(home, append([]string{"CODEX_HOME=" + codexHome, "STUB_API_KEY=x"}, env...))
-	return runCLI(t, dir, home, timeout, e, bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
-		"--dangerously-bypass-hook-trust", "--json", "-C", dir, prompt)
+	args := []string{"exec"}
+	if len(sub) > 0 {
+		// `codex exec resume` takes no -C: the run's directory is dir
+		args = append(append(args, sub...), "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+			"--dangerously-bypass-hook-trust", "--json", prompt)
+	} else {
+		args = append(args, "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox",
+			"--dangerously-bypass-hook-trust", "--json", "-C", dir, prompt)
+	}
+	return runCLI(t, dir, home, timeout, e, bin, args...)
 }
 
 // RunCopilot runs the real Copilot CLI in dir: `copilot -p prompt

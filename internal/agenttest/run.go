@@ -253,6 +253,9 @@ type GeminiOptions struct {
 	// MCPServers go into the isolated user settings' mcpServers (the
 	// project's .gemini/settings.json is sessiongate-protected).
 	MCPServers map[string]any
+	// Home is the isolated HOME to use, a new one when empty: a second run
+	// in the same HOME sees the first's chats (`--resume latest`).
+	Home string
 }
 
 // GeminiResult is the parsed `--output-format json` result of one run.
@@ -279,7 +282,10 @@ func RunGemini(t testing.TB, dir, prompt string, opts GeminiOptions) GeminiResul
 	if opts.Server == nil {
 		t.Fatal("RunGemini: GeminiOptions.Server is required")
 	}
-	home := t.TempDir()
+	home := opts.Home
+	if home == "" {
+		home = t.TempDir()
+	}
 	settings := map[string]any{
 		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
 		"privacy":  map[string]any{"usageStatisticsEnabled": false}, "telemetry": map[string]any{"enabled": false},

@@ -1,9 +1,7 @@
-package session
+package testrun
 
 import (
 	"testing"
-
-	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // TestUntrackedAgentConfigIsNoTestInput: an agent's config left untracked
@@ -11,7 +9,7 @@ import (
 // and does not refuse a script's QA run; a source file in the same folders
 // still counts.
 func TestUntrackedAgentConfigIsNoTestInput(t *testing.T) {
-	reads := testrun.RunnerReads("sh test.sh") // a script: every runner family
+	reads := RunnerReads("sh test.sh") // a script: every runner family
 	for f, want := range map[string]bool{
 		".claude/settings.json":       false,
 		".claude/settings.local.json": false,

@@ -1,4 +1,4 @@
-package session
+package testrun
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/shellline"
-	"github.com/sessiongate/sessiongate/testrun"
 )
 
 // A QA phase without a command of its own takes a test-suite run
@@ -15,41 +14,42 @@ import (
 // `true`, or a package.json whose "test" script is `exit 0` or `echo ok`,
 // makes it a run of nothing, and so does a target or script the session
 // itself rewrote (compared with the start commit): the agent being policed
-// wrote what "the tests" are (issue 25). weakTestScript says why such a
+// wrote what "the tests" are (issue 25). WeakScript says why such a
 // run proves nothing, or "".
-func weakTestScript(ctx context.Context, repo Repo, s *Session, line string) (string, error) {
+// start is the session's starting commit ("" when unborn).
+func WeakScript(ctx context.Context, repo Repo, start, line string) (string, error) {
 	for _, t := range shellline.ScriptTargets(line) {
-		rel, now, err := testrun.ScriptFile(repo.Root(), t)
+		rel, now, err := ScriptFile(repo.Root(), t)
 		if err != nil || rel == "" {
 			continue // no such file here: the runner fails on its own
 		}
-		body, found := testrun.ScriptBody(t, now)
+		body, found := ScriptBody(t, now)
 		if !found {
 			continue
 		}
 		what := fmt.Sprintf("%s's %q %s", rel, t.Name, map[string]string{"make": "target", "npm": "script"}[t.Tool])
-		if testrun.TrivialScript(t, now, body, 0) {
-			return fmt.Sprintf("%s runs no test (%s)", what, truncate(testrun.OneLine(body), 80)), nil
+		if TrivialScript(t, now, body, 0) {
+			return fmt.Sprintf("%s runs no test (%s)", what, truncate(OneLine(body), 80)), nil
 		}
 		was := ""
-		if s.StartCommit != "" {
-			ok, err := repo.ExistsAt(ctx, s.StartCommit, rel)
+		if start != "" {
+			ok, err := repo.ExistsAt(ctx, start, rel)
 			if err != nil {
 				return "", fmt.Errorf("read %s at the start commit: %w", rel, err)
 			}
 			if ok {
-				b, err := repo.ReadAt(ctx, s.StartCommit, rel)
+				b, err := repo.ReadAt(ctx, start, rel)
 				if err != nil {
 					return "", fmt.Errorf("read %s at the start commit: %w", rel, err)
 				}
-				was, _ = testrun.ScriptBody(t, b)
+				was, _ = ScriptBody(t, b)
 			}
 		}
 		if strings.TrimSpace(was) != strings.TrimSpace(body) {
 			if was == "" {
 				return fmt.Sprintf("%s was added in this session (the start commit has none): the session wrote what its tests are; run the test runner itself (go test, pytest, ...), or have a person set commands.QA_VALIDATION", what), nil
 			}
-			return fmt.Sprintf("%s changed in this session (was %q, now %q): the session rewrote what its tests are; run the test runner itself, or restore the %s", what, truncate(testrun.OneLine(was), 60), truncate(testrun.OneLine(body), 60), map[string]string{"make": "target", "npm": "script"}[t.Tool]), nil
+			return fmt.Sprintf("%s changed in this session (was %q, now %q): the session rewrote what its tests are; run the test runner itself, or restore the %s", what, truncate(OneLine(was), 60), truncate(OneLine(body), 60), map[string]string{"make": "target", "npm": "script"}[t.Tool]), nil
 		}
 	}
 	return "", nil

@@ -1,4 +1,4 @@
-package session
+package lintweakened
 
 import (
 	"context"
@@ -10,11 +10,12 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/cmdoutput"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/markdownlint"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
-// lintWeakened says why a markdownlint-cli2 run that passed proves nothing
+// Markdownlint says why a markdownlint-cli2 run that passed proves nothing
 // about this session's markdown, or "": the session changed the linter's
 // configuration (`default: false`, an ignore, a rule turned off: a run
 // under rules the session wrote), or added a comment that turns every
@@ -23,13 +24,13 @@ import (
 // comment naming its rules (`<!-- markdownlint-disable MD033 -->`) is a
 // targeted exception and is left alone; one that names all or nearly
 // all rules (three quarters of them) is rules off. Other linters are not read.
-func lintWeakened(ctx context.Context, env gateEnv, command string) (string, error) {
-	if env.sess == nil || env.sess.StartCommit == "" || !slices.ContainsFunc(shellline.Keys(command), func(k string) bool {
+func Markdownlint(ctx context.Context, repo Repo, s *Session, command string) (string, error) {
+	if s == nil || s.StartCommit == "" || !slices.ContainsFunc(shellline.Keys(command), func(k string) bool {
 		return strings.Contains(k, "markdownlint-cli2")
 	}) {
 		return "", nil
 	}
-	files, err := sessionFiles(ctx, env.repo, env.sess)
+	files, err := s.Files(ctx, repo)
 	if err != nil {
 		return "", fmt.Errorf("list changed files: %w", err)
 	}
@@ -44,11 +45,11 @@ func lintWeakened(ctx context.Context, env gateEnv, command string) (string, err
 		}
 		// The file first (in process): a git diff only for one that holds
 		// such a comment, to tell one the session added from an old one.
-		body, err := os.ReadFile(filepath.Join(env.repo.Root(), filepath.FromSlash(f)))
+		body, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
 		if err != nil || !slices.ContainsFunc(strings.Split(string(body), "\n"), markdownlint.DisablesAllRules) {
 			continue // deleted, unreadable, or no such comment
 		}
-		added, _, at, err := env.repo.DiffLines(ctx, env.sess.StartCommit, f)
+		added, _, at, err := repo.DiffLines(ctx, s.StartCommit, f)
 		if err != nil {
 			continue
 		}
@@ -58,7 +59,7 @@ func lintWeakened(ctx context.Context, env gateEnv, command string) (string, err
 				if i < len(at) {
 					line = at[i]
 				}
-				return fmt.Sprintf("%s:%d turns every markdownlint rule off (%s): name the rules an exception is for, or fix what they report", f, line, truncate(strings.TrimSpace(l), 80)), nil
+				return fmt.Sprintf("%s:%d turns every markdownlint rule off (%s): name the rules an exception is for, or fix what they report", f, line, shorten.Bytes(strings.TrimSpace(l), 80, "...")), nil
 			}
 		}
 	}

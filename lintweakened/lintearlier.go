@@ -1,10 +1,12 @@
-package session
+package lintweakened
 
 import (
 	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
+
+	"github.com/sessiongate/sessiongate/owncommit"
 )
 
 // earlierSessionChangeCap bounds the commits read looking for the one that
@@ -95,7 +97,7 @@ func changedFile(ctx context.Context, repo Repo, sha string, read func(string) (
 // a worktree may lack the local branch). With neither ref readable, a
 // commit a remote holds counts as merged: a false FAIL of a team whose
 // clone has no default branch weighs more than that route.
-func merged(ctx context.Context, repo Repo, c CommitFact, def string) bool {
+func merged(ctx context.Context, repo Repo, c owncommit.Fact, def string) bool {
 	if def == "" {
 		return c.Shared
 	}

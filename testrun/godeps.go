@@ -1,4 +1,4 @@
-package session
+package testrun
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
-// goDepsChanged says why a QA line's `go test` would build the tests
+// GoDepsChanged says why a QA line's `go test` would build the tests
 // against Go source outside the work tree changed in the session: the
 // toolchain's testing package or a module-cache dependency patched to
 // pass anything (godepchange; lazy-agent pass 20). "" when the line runs
@@ -23,8 +23,8 @@ import (
 // "" none): a module's files and its go.sum line both rewritten to the
 // patched hash (round 21) are told by the line's hash changing for the
 // same version.
-func goDepsChanged(ctx context.Context, repo Repo, env []string, line string, since time.Time, startCommit string, cache godepchange.Cache) (string, error) {
-	if !runsGoTest(line) {
+func GoDepsChanged(ctx context.Context, repo Repo, env []string, line string, since time.Time, startCommit string, cache godepchange.Cache) (string, error) {
+	if !RunsGoTest(line) {
 		return "", nil
 	}
 	goBin, err := gateenv.LookPath(env, "go")
@@ -40,19 +40,8 @@ func goDepsChanged(ctx context.Context, repo Repo, env []string, line string, si
 	return godepchange.ChangedFrom(ctx, goBin, repo.Root(), env, since, startSums, cache)
 }
 
-// toolchainCache keeps godepchange's proven toolchains (a GOTOOLCHAIN
-// switch in the session, hashed once rather than at every go test) in a
-// file beside the database, each entry sealed with the gate event key; a
-// store without a file keeps none.
-func (e *Engine) toolchainCache() godepchange.Cache {
-	if e.seal == nil {
-		return godepchange.Cache{}
-	}
-	return godepchange.Cache{Path: e.seal.Beside("toolchains.proven"), MAC: e.seal.MAC}
-}
-
-// runsGoTest reports whether line runs go test.
-func runsGoTest(line string) bool {
+// RunsGoTest reports whether line runs go test.
+func RunsGoTest(line string) bool {
 	for _, r := range shellline.TestRuns(line) {
 		if r.Runner == "go test" {
 			return true
@@ -61,7 +50,7 @@ func runsGoTest(line string) bool {
 	return false
 }
 
-// goDataFile reports whether a `go test` may read rel at run time: a
+// GoDataFile reports whether a `go test` may read rel at run time: a
 // file in a folder of Go source, or below one (tests run in their
 // package's folder and read data there, `//go:embed` takes files below
 // it), that no path element hides (a dot file or folder: .gitignore,
@@ -69,7 +58,7 @@ func runsGoTest(line string) bool {
 // pass 20: greeting.txt, the data the code reads, broken and committed
 // after the agent's passing run; the run's tree was compared on .go files
 // only, so the run still counted.
-func goDataFile(root, rel string) bool {
+func GoDataFile(root, rel string) bool {
 	for _, el := range strings.Split(rel, "/") {
 		if strings.HasPrefix(el, ".") {
 			return false

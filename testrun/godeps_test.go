@@ -1,4 +1,4 @@
-package session
+package testrun
 
 import (
 	"os"
@@ -43,8 +43,8 @@ func TestGoDataFile(t *testing.T) {
 		{nested, "configs/app.yaml", false},  // no Go source above it
 		{nested, "gone/deleted.txt", false},  // nowhere
 	} {
-		if got := goDataFile(tt.root, tt.rel); got != tt.want {
-			t.Errorf("goDataFile(%s) = %v, want %v", tt.rel, got, tt.want)
+		if got := GoDataFile(tt.root, tt.rel); got != tt.want {
+			t.Errorf("GoDataFile(%s) = %v, want %v", tt.rel, got, tt.want)
 		}
 	}
 }
@@ -59,8 +59,8 @@ func TestRunsGoTest(t *testing.T) {
 		{"go vet ./...", false},
 		{"pytest -q", false},
 	} {
-		if got := runsGoTest(tt.line); got != tt.want {
-			t.Errorf("runsGoTest(%q) = %v, want %v", tt.line, got, tt.want)
+		if got := RunsGoTest(tt.line); got != tt.want {
+			t.Errorf("RunsGoTest(%q) = %v, want %v", tt.line, got, tt.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package session
+package docsaffected
 
 import (
 	"context"
@@ -11,17 +11,14 @@ import (
 	"github.com/sessiongate/sessiongate/repopath"
 )
 
-// docsAddressed judges a docs gate whose condition held (when=docs_affected
+// Addressed judges a docs gate whose condition held (when=docs_affected
 // on changed_since_start): each documented name the session touched must be
 // addressed by the session's change to a doc that mentions it (a line
 // naming it added or removed, or a line within docmention.Near lines of a
 // mention changed). A line in CHANGELOG.md or a new notes.md, a whitespace
 // edit or a comment in the README does not tell its reader the flag changed.
-func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docmention.Hit) (GateStatus, string, string) {
-	files, err := sessionFiles(ctx, env.repo, env.sess)
-	if err != nil {
-		return StatusFail, fmt.Sprintf("docs gate: list the session's changed files: %v", err), ""
-	}
+func Addressed(ctx context.Context, ch Change, glob string, hits []docmention.Hit) (pass bool, msg, evidenceFile string) {
+	files := ch.Files
 	changed := map[string]bool{}
 	for _, f := range files {
 		changed[f] = true
@@ -47,11 +44,11 @@ func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docment
 	// start: it is often the source a published copy is built from.
 	var extra []string
 	for _, f := range files {
-		if docmention.CanAnswer(f) && !docmention.IsDoc(f) && repopath.Match(glob, f) && !env.cfg.isRecord(f) {
+		if docmention.CanAnswer(f) && !docmention.IsDoc(f) && repopath.Match(glob, f) && !ch.isRecord(f) {
 			extra = append(extra, f)
 		}
 	}
-	gone := deletedDocsAnswer(env, files, hits)
+	gone := deletedDocsAnswer(ch, hits)
 	var done, missing, evidence []string
 	for _, k := range order {
 		n := byName[k]
@@ -63,7 +60,7 @@ func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docment
 		}
 		cands := n.docs
 		for _, d := range extra {
-			if b, err := env.repo.ReadAt(ctx, env.sess.StartCommit, d); err == nil && docmention.Mentions(n.hit.Name, d, b) {
+			if b, err := ch.Repo.ReadAt(ctx, ch.Start, d); err == nil && docmention.Mentions(n.hit.Name, d, b) {
 				cands = append(cands[:len(cands):len(cands)], d)
 			}
 		}
@@ -71,19 +68,19 @@ func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docment
 			if !changed[d] {
 				continue
 			}
-			before, err := env.repo.ReadAt(ctx, env.sess.StartCommit, d)
+			before, err := ch.Repo.ReadAt(ctx, ch.Start, d)
 			if err != nil {
-				return StatusFail, fmt.Sprintf("docs gate: read %s at the session's start: %v", d, err), ""
+				return false, fmt.Sprintf("docs gate: read %s at the session's start: %v", d, err), ""
 			}
 			// A doc deleted whole is no update of it (as for the plain
 			// check): deleting the README is not documenting a change.
-			abs, exists, err := repopath.Resolve(env.repo.Root(), d)
+			abs, exists, err := repopath.Resolve(ch.Repo.Root(), d)
 			if err != nil || !exists {
 				continue
 			}
 			after, err := os.ReadFile(abs)
 			if err != nil {
-				return StatusFail, fmt.Sprintf("docs gate: read %s: %v", d, err), ""
+				return false, fmt.Sprintf("docs gate: read %s: %v", d, err), ""
 			}
 			if docmention.Addressed(n.hit.Name, d, before, after) {
 				done = append(done, fmt.Sprintf("%s changed where it names %s", d, k))
@@ -100,23 +97,23 @@ func docsAddressed(ctx context.Context, env gateEnv, glob string, hits []docment
 	}
 	if len(missing) == 0 && len(evidence) == 0 && len(done) > 0 {
 		// Every name went, with its docs: the deleted docs are the update.
-		return StatusPass, strings.Join(done, "; "), ""
+		return true, strings.Join(done, "; "), ""
 	}
 	if len(missing) > 0 || len(evidence) == 0 {
 		msg := fmt.Sprintf("%s changed, but not where it names what the session changed: %s; add, remove or rewrite a line there that names it (or one within %d lines of it): whitespace, comments and other docs do not count",
 			strings.Join(firstN(repopath.Filter(files, glob), 3), ", "), strings.Join(missing, "; "), docmention.Near)
-		return StatusFail, msg, ""
+		return false, msg, ""
 	}
-	return StatusPass, strings.Join(done, "; "), evidence[0] // a file, as checkChanged gives
+	return true, strings.Join(done, "; "), evidence[0] // a file, as checkChanged gives
 }
 
 // deletedDocsAnswer lists the names whose every defining file the session
 // deleted and that a doc it deleted named (docmention.DeletedAnswers): a
 // program removed with its docs owes no other doc an update.
-func deletedDocsAnswer(env gateEnv, files []string, hits []docmention.Hit) map[string]bool {
+func deletedDocsAnswer(ch Change, hits []docmention.Hit) map[string]bool {
 	var docs, gone []string
-	for _, f := range files {
-		if _, exists, err := repopath.Resolve(env.repo.Root(), f); err != nil || exists {
+	for _, f := range ch.Files {
+		if _, exists, err := repopath.Resolve(ch.Repo.Root(), f); err != nil || exists {
 			continue
 		}
 		if docmention.DocFormat(f) {
@@ -131,14 +128,10 @@ func deletedDocsAnswer(env gateEnv, files []string, hits []docmention.Hit) map[s
 	return docmention.DeletedAnswers(hits, docs, gone)
 }
 
-// allDeletedWithDocs reports whether every documented name the session
+// AllDeletedWithDocs reports whether every documented name the session
 // touched went with the files that defined it and every doc that named it.
-func allDeletedWithDocs(ctx context.Context, env gateEnv, hits []docmention.Hit) (string, bool) {
-	files, err := sessionFiles(ctx, env.repo, env.sess)
-	if err != nil {
-		return "", false
-	}
-	gone := deletedDocsAnswer(env, files, hits)
+func AllDeletedWithDocs(ch Change, hits []docmention.Hit) (string, bool) {
+	gone := deletedDocsAnswer(ch, hits)
 	var names []string
 	for _, h := range hits {
 		k := h.Kind + " " + h.Text

@@ -1,4 +1,4 @@
-package session
+package lintweakened
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func fileWideVerdict(ctx context.Context, repo Repo, s *Session, line string) (s
 	if len(progs) == 0 || s.StartCommit == "" {
 		return "", nil
 	}
-	files, err := sessionFiles(ctx, repo, s)
+	files, err := s.Files(ctx, repo)
 	if err != nil {
 		return "", fmt.Errorf("whole-file lint comments: list the session's files: %w", err)
 	}

@@ -1,4 +1,4 @@
-package session
+package lintweakened
 
 import (
 	"bytes"
@@ -9,10 +9,11 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/ctime"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/quietlint"
 )
 
-// lintConfigVerdict judges the config files a lint line run in dir reads
+// Verdict judges the config files a lint line run in dir reads
 // that make it unable to fail (quietlint.ConfigCannotFail) (round 21
 // c1). One the session wrote or changed (absent from or different from
 // the start commit, or outside the work tree and changed since the
@@ -21,11 +22,11 @@ import (
 // counts, and note says it could not fail (no false FAIL on an honest
 // team that keeps such a config). getenv is the run's environment; open
 // gives the repository, opened only when such a file is found.
-func lintConfigVerdict(ctx context.Context, open func() (Repo, error), s *Session, dir, line string, getenv func(string) string) (fail, note string, err error) {
-	return lintConfigVerdictAt(ctx, open, s, dir, line, getenv, 0)
+func Verdict(ctx context.Context, open func() (Repo, error), s *Session, dir, line string, getenv func(string) string) (fail, note string, err error) {
+	return verdictAt(ctx, open, s, dir, line, getenv, 0)
 }
 
-func lintConfigVerdictAt(ctx context.Context, open func() (Repo, error), s *Session, dir, line string, getenv func(string) string, depth int) (fail, note string, err error) {
+func verdictAt(ctx context.Context, open func() (Repo, error), s *Session, dir, line string, getenv func(string) string, depth int) (fail, note string, err error) {
 	if s == nil || open == nil {
 		return "", "", nil
 	}
@@ -126,8 +127,8 @@ func changedInSession(ctx context.Context, repo Repo, s *Session, file string) (
 	return !t.Before(s.CreatedAt), nil
 }
 
-// envLookup reads NAME from a KEY=VALUE list (a gate's environment).
-func envLookup(env []string) func(string) string {
+// EnvLookup reads NAME from a KEY=VALUE list (a gate's environment).
+func EnvLookup(env []string) func(string) string {
 	return func(name string) string {
 		v := ""
 		for _, kv := range env {
@@ -156,15 +157,15 @@ func runnerVerdict(ctx context.Context, open func() (Repo, error), s *Session, d
 	}
 	for _, sc := range scripts {
 		if sc.Unread != "" {
-			return "`" + truncate(line, 120) + "`: " + sc.Unread + ", so what it runs cannot be read; a lint run whose rules are unknown is no lint evidence (name the file on the line: " + sc.Kind + " -f lint.mk)", "", nil
+			return "`" + shorten.Bytes(line, 120, "...") + "`: " + sc.Unread + ", so what it runs cannot be read; a lint run whose rules are unknown is no lint evidence (name the file on the line: " + sc.Kind + " -f lint.mk)", "", nil
 		}
 		shown := sc.File
 		if rel, err := filepath.Rel(s.Worktree, sc.File); err == nil && filepath.IsLocal(rel) {
 			shown = filepath.ToSlash(rel)
 		}
-		what := fmt.Sprintf("%s's %q runs %s", shown, sc.Target, truncate(strings.Join(sc.Lines, " && "), 160))
+		what := fmt.Sprintf("%s's %q runs %s", shown, sc.Target, shorten.Bytes(strings.Join(sc.Lines, " && "), 160, "..."))
 		if sc.Target == "" {
-			what = fmt.Sprintf("%s runs %s", shown, truncate(strings.Join(sc.Lines, " && "), 160))
+			what = fmt.Sprintf("%s runs %s", shown, shorten.Bytes(strings.Join(sc.Lines, " && "), 160, "..."))
 		}
 		changed, err := changedInSession(ctx, repo, s, sc.File)
 		if err != nil {
@@ -207,7 +208,7 @@ func runnerVerdict(ctx context.Context, open func() (Repo, error), s *Session, d
 			why = strings.TrimSuffix(why, ": a lint run that cannot fail is no lint evidence")
 			note = what + " (set before this session): the lint could not fail: " + why
 		}
-		f, n, err := lintConfigVerdictAt(ctx, open, s, dir, joined, getenv, depth+1)
+		f, n, err := verdictAt(ctx, open, s, dir, joined, getenv, depth+1)
 		if err != nil || f != "" {
 			return f, "", err
 		}

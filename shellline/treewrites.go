@@ -39,6 +39,8 @@ func treeWrite(line string) string {
 			cwd = "." // `cd` alone goes home: outside the repository
 			if args, _ := splitArgs(w[1:]); len(args) == 0 || args[0] == "" {
 				cwd = "$"
+			} else if path.IsAbs(args[0]) {
+				cwd = args[0]
 			} else if args[0] != "-" {
 				cwd = path.Join(cwd, args[0])
 			}

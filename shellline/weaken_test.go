@@ -92,6 +92,7 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`cd "$tmp" && git checkout fix -- .`, false},
 		{`(cd "$work" && tar xf "$src/fx.tar")`, false},
 		{`pushd "$scratch" && git switch other && popd`, false},
+		{`cd /srv/scratch && tar xf "$src/fx.tar"`, false},
 		{`git checkout -b feature`, false},
 		{`git switch -c feature`, false},
 		// Lazy twins: the same lines aimed at the repository.

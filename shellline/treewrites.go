@@ -39,6 +39,8 @@ func treeWrite(line string) string {
 			cwd = "." // `cd` alone goes home: outside the repository
 			if args, _ := splitArgs(w[1:]); len(args) == 0 || args[0] == "" {
 				cwd = "$"
+			} else if args[0] == maybeNowhere {
+				cwd = "." // `cd ""` stays in the repository
 			} else if path.IsAbs(args[0]) {
 				cwd = args[0]
 			} else if args[0] != "-" {
@@ -154,13 +156,46 @@ func placesOf(line string, c Call, w []string) []string {
 		if s == "" {
 			s = "$"
 			a := c.Node.Args[off+i]
-			if b, e := int(a.Pos().Offset()), int(a.End().Offset()); b >= 0 && b <= e && e <= len(line) && repoPlace(line[b:e]) {
-				s = "."
+			if b, e := int(a.Pos().Offset()), int(a.End().Offset()); b >= 0 && b <= e && e <= len(line) {
+				switch raw := line[b:e]; {
+				case repoPlace(raw):
+					s = "."
+				case maybeEmpty(raw):
+					s = maybeNowhere
+				}
 			}
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// maybeNowhere marks a word that is one expansion alone ("$dir",
+// "$(cat f)"): empty when the variable is unset or the command prints
+// nothing. `cd ""` and `git -C ""` succeed and stay where they were, so
+// `cd "$FIXTURES_DIR" && tar xf fixed.tar` with the variable unset unpacked
+// into the repository (played: COMPLETE, verify passing). As a write's own
+// destination it is still a place the line does not name: `tar -C ""` and
+// `cp -r x ""` fail.
+const maybeNowhere = "$?"
+
+// maybeEmpty reports whether a word's text is a single expansion that may
+// be empty: not `$(mktemp ...)`, not `${x:?}` (the shell stops when x is
+// unset or empty), nothing literal beside it ("$TMP/go" is /go when TMP is
+// empty: outside the repository).
+func maybeEmpty(raw string) bool {
+	r := strings.TrimSuffix(strings.TrimPrefix(raw, `"`), `"`)
+	if strings.Contains(r, "mktemp") || strings.Contains(r, ":?") || !strings.HasPrefix(r, "$") {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(r, "$(") && strings.HasSuffix(r, ")") && strings.Count(r, "$(") == 1:
+		return true
+	case strings.HasPrefix(r, "${") && strings.HasSuffix(r, "}") && strings.Count(r, "$") == 1:
+		return !strings.ContainsAny(r[2:len(r)-1], ":-+=/%#") // ${x}, not ${x:-fx} or ${x%/*}
+	default:
+		return strings.Count(r, "$") == 1 && strings.Trim(r[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
+	}
 }
 
 // repoPlace reports whether a word's text names the repository's own
@@ -184,6 +219,8 @@ func gitTreeWrite(a []string) (dest, what string) {
 	for len(a) > 0 && (a[0] == "-C" || a[0] == "-c") && len(a) > 1 {
 		if a[0] == "-C" {
 			switch {
+			case a[1] == maybeNowhere:
+				// `git -C ""` runs where it is: the repository.
 			case a[1] == "":
 				dir = "$"
 			case path.IsAbs(a[1]):

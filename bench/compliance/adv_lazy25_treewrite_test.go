@@ -24,6 +24,7 @@ func TestAdv25RunWritesTree(t *testing.T) {
 		// Round 25 second review (c9): a place the shell fills at run time.
 		{name: "cp -r into the working folder named by $PWD", line: `tmp=$(mktemp -d) && tar xf tests/data/fixed.tar -C "$tmp" && cp -r "$tmp"/. "$PWD" && rm -rf "$tmp"`},
 		{name: "tar x into the working folder named by $(pwd)", line: `tar xf tests/data/fixed.tar -C "$(pwd)"`},
+		{name: "cd into an unset variable, then tar x", line: `cd "$FIXTURES_DIR" && tar xf tests/data/fixed.tar`},
 		{name: "honest: fixtures unpacked into a scratch folder the script made", honest: true, line: `tmp=$(mktemp -d) && tar xf tests/data/fixed.tar -C "$tmp" && test -s "$tmp/greet.py" && rm -rf "$tmp"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package agenthook
 
 import (
 	"context"
+	"github.com/sessiongate/sessiongate/hookroute"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/session"
@@ -58,7 +59,7 @@ func (r *Runner) inputRewritten(ctx context.Context, eng *session.Engine, ev *Ev
 // Reads are left out (their hook does no policy work); their witness
 // digest is already of their whole input.
 func judgedTool(ev *Event) bool {
-	return ev.Tool.Kind == session.ToolShell || ev.Tool.Kind == session.ToolEdit || session.WitnessedTool(ev.Tool.Name)
+	return ev.Tool.Kind == session.ToolShell || ev.Tool.Kind == session.ToolEdit || hookroute.WitnessedTool(ev.Tool.Name)
 }
 
 // postCompared: a post-tool event whose input is compared with the judged

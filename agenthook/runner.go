@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/hookroute"
 	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
 	"io/fs"
@@ -248,7 +249,7 @@ func witnessed(ev *Event) bool {
 	}
 	switch ev.Agent {
 	case "claude":
-		return session.WitnessedTool(ev.Tool.Name)
+		return hookroute.WitnessedTool(ev.Tool.Name)
 	case "gemini":
 		return ev.Tool.Kind == session.ToolShell || ev.Tool.Name == "read_file"
 	case "codex":
@@ -624,7 +625,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			// A Claude Code MCP or sub-agent call that failed: its
 			// transcript line must say so too (a Bash call's status is
 			// observed from the payload already).
-			failed := ev.Agent == "claude" && ev.Name == "PostToolUseFailure" && ev.Tool.Kind != session.ToolShell && session.WitnessedTool(ev.Tool.Name)
+			failed := ev.Agent == "claude" && ev.Name == "PostToolUseFailure" && ev.Tool.Kind != session.ToolShell && hookroute.WitnessedTool(ev.Tool.Name)
 			if err := eng.RecordToolResult(ctx, bd.Session.ID, ev.Agent, ev.ToolID, failed); err != nil {
 				return nil, err
 			}

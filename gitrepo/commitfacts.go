@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/eventpin"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,7 +87,7 @@ func (r *Repo) commitFacts(ctx context.Context, head, since string) ([]session.C
 	// last paragraph, continuation lines, the divider), as verify reads
 	// them; a reader here would disagree on the edge messages an agent can
 	// write.
-	args := append([]string{"log", "-n", "1000", "--format=%H%x1f%ct%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x1f%(trailers:key=" + session.TrailerEventsKey + ",valueonly,separator=%x2C)%x00"}, rng...)
+	args := append([]string{"log", "-n", "1000", "--format=%H%x1f%ct%x1f%(trailers:key=" + session.TrailerKey + ",valueonly,separator=%x2C)%x1f%(trailers:key=" + eventpin.TrailerEventsKey + ",valueonly,separator=%x2C)%x00"}, rng...)
 	b, err := run(ctx, r.root, append(args, "--")...)
 	if err != nil {
 		return nil, fmt.Errorf("list commits since %s: %w", since, err)

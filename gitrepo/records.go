@@ -111,7 +111,7 @@ func (r *Repo) Acceptances(ctx context.Context, ref string) ([][]byte, error) {
 }
 
 // PutEventPin writes a session's event-chain pin onto a records ref
-// (recordref.PutPin); it implements session.EventPinRepo.
+// (recordref.PutPin); it implements eventpin.Repo.
 func (r *Repo) PutEventPin(ctx context.Context, ref string, p snapshot.EventPin) (string, error) {
 	return recordref.PutPin(ctx, r.root, ref, p)
 }

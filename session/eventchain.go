@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/eventpin"
 	"github.com/sessiongate/sessiongate/snapshot"
 )
 
@@ -21,27 +22,21 @@ import (
 // the commit is blocked. verify recomputes the same chain from the record
 // in CI (verify.go), where no local file is trusted.
 
-// TrailerEventsKey names the chain head of the session's events in a commit.
-const TrailerEventsKey = "Session-Events"
+// TrailerEventsKey names the chain head of the session's events in a
+// commit (eventpin/; kept here for callers of session).
+const TrailerEventsKey = eventpin.TrailerEventsKey
 
 // CodeEventsRewritten is a session whose events differ from what a commit
 // of it recorded.
 const CodeEventsRewritten = "EVENTS_REWRITTEN"
 
-// TrailerPinKey names, in a commit of a session with records on a ref,
-// the records commit its pre-commit left (the pin written): the ref must
-// hold it from then on, so a ref moved back or deleted before it was
-// pushed (pins and violations lost) shows against the commit itself.
-const TrailerPinKey = "Session-Pin"
+// TrailerPinKey names the records commit a session's pre-commit left
+// (eventpin/; kept here for callers of session).
+const TrailerPinKey = eventpin.TrailerPinKey
 
 // CodeRecordsRewound is a records ref that no longer holds a records
 // commit a commit of the session names in its Session-Pin trailer.
 const CodeRecordsRewound = "RECORDS_REWOUND"
-
-// backdateSlack is how far before the last pinned event a later event's
-// time may lie (processes on one machine, one wall clock; a small step of
-// it is no forgery).
-const backdateSlack = 2 * time.Second
 
 // eventRefs lists a session's events as records hold them.
 func (e *Engine) eventRefs(ctx context.Context, id string) ([]snapshot.EventRef, []Event, error) {
@@ -70,21 +65,8 @@ func (e *Engine) eventsTrailer(ctx context.Context, id string) (string, error) {
 }
 
 // EventPinRepo writes and reads the event-chain pins on a records ref
-// (snapshot.EventPin); gitrepo.Repo has it.
-type EventPinRepo interface {
-	// PutEventPin writes p and returns the records commit that holds it.
-	PutEventPin(ctx context.Context, ref string, p snapshot.EventPin) (string, error)
-	// EventPin is the session's newest pin on ref (nil when none).
-	EventPin(ctx context.Context, ref, id string) (*snapshot.EventPin, error)
-	// PinWitness reads ref's tip, the session's pin there and HEAD's
-	// trailers in one git process.
-	PinWitness(ctx context.Context, ref, id string) (snapshot.PinWitness, error)
-	// PinAt reads the session's pin at records commit at (nil when none)
-	// and whether the records ref whose commit is tip holds at.
-	PinAt(ctx context.Context, tip, at, id string) (*snapshot.EventPin, bool, error)
-	// RecordsTip is ref's commit ("" when it is missing).
-	RecordsTip(ctx context.Context, ref string) (string, error)
-}
+// (eventpin.Repo); gitrepo.Repo has it.
+type EventPinRepo = eventpin.Repo
 
 // pinEvents writes the chain head of the session's events, as a commit of
 // it leaves them, onto the records ref: a commit's trailer leaves with the
@@ -115,8 +97,8 @@ func (e *Engine) pinEvents(ctx context.Context, s *Session, repo Repo, commit, t
 			return ""
 		}
 		if old != nil {
-			if why := chainDiffers(eventPin{PinLabel(*old), old.Events, "its pin on " + e.Config.SessionRecord}, refs, evs); why != "" {
-				if _, err := e.eventsRewritten(ctx, s, PinLabel(*old), why); err != nil {
+			if why := chainDiffers(eventPin{At: eventpin.Label(*old), Events: old.Events, Where: "its pin on " + e.Config.SessionRecord}, refs, evs); why != "" {
+				if _, err := e.eventsRewritten(ctx, s, eventpin.Label(*old), why); err != nil {
 					e.Logger.Warn("record "+CodeEventsRewritten, "session", s.ID, "err", err)
 				}
 				return ""
@@ -156,21 +138,6 @@ func (e *Engine) pinTrailer(ctx context.Context, repo Repo, pinned string) (stri
 	return TrailerPinKey + ": " + pinned, nil
 }
 
-// eventPin is one pinned chain head: what it was taken at ("commit X",
-// PinLabel) and where it was read.
-type eventPin struct {
-	at, events, where string
-}
-
-// PinLabel names what a pin was taken at: "commit X", or "the commit of
-// tree X" for a pin pre-commit wrote.
-func PinLabel(p snapshot.EventPin) string {
-	if p.Commit != "" {
-		return "commit " + short(p.Commit)
-	}
-	return "the commit of tree " + short(p.Tree)
-}
-
 // eventPins are the chain heads the session's commits left: its newest
 // pin on the records ref, which every allowed pre-commit rewrites and
 // which survives HEAD moving past the commit, and, when HEAD is a commit
@@ -192,11 +159,11 @@ func (e *Engine) eventPins(ctx context.Context, s *Session, repo Repo) ([]eventP
 		}
 		var pins []eventPin
 		if w.TipPin != nil {
-			pins = append(pins, eventPin{PinLabel(*w.TipPin), w.TipPin.Events, "its pin on " + ref})
+			pins = append(pins, eventPin{At: eventpin.Label(*w.TipPin), Events: w.TipPin.Events, Where: "its pin on " + ref})
 		}
 		if w.HeadSession == s.ID {
 			if w.HeadEvents != "" {
-				pins = append(pins, eventPin{"commit " + short(w.Head), w.HeadEvents, "its " + TrailerEventsKey + " trailer"})
+				pins = append(pins, eventPin{At: "commit " + short(w.Head), Events: w.HeadEvents, Where: "its " + TrailerEventsKey + " trailer"})
 			}
 			if w.HeadPin != "" && w.HeadPin != w.Tip {
 				p, held, err := pr.PinAt(ctx, w.Tip, w.HeadPin, s.ID)
@@ -208,7 +175,7 @@ func (e *Engine) eventPins(ctx context.Context, s *Session, repo Repo) ([]eventP
 					return nil, v, err
 				}
 				if p != nil {
-					pins = append(pins, eventPin{PinLabel(*p), p.Events, "its pin at records commit " + short(w.HeadPin)})
+					pins = append(pins, eventPin{At: eventpin.Label(*p), Events: p.Events, Where: "its pin at records commit " + short(w.HeadPin)})
 				}
 			}
 		}
@@ -222,7 +189,7 @@ func (e *Engine) eventPins(ctx context.Context, s *Session, repo Repo) ([]eventP
 	}
 	for _, f := range facts { // newest first
 		if f.SessionID == s.ID && f.Events != "" {
-			return []eventPin{{"commit " + short(f.SHA), f.Events, "its " + TrailerEventsKey + " trailer"}}, nil, nil
+			return []eventPin{{At: "commit " + short(f.SHA), Events: f.Events, Where: "its " + TrailerEventsKey + " trailer"}}, nil, nil
 		}
 	}
 	return nil, nil, nil
@@ -277,7 +244,7 @@ func (e *Engine) checkEventChain(ctx context.Context, s *Session, repo Repo) (*V
 	}
 	for _, pin := range pins {
 		if why := chainDiffers(pin, refs, evs); why != "" {
-			return e.eventsRewritten(ctx, s, pin.at, why)
+			return e.eventsRewritten(ctx, s, pin.At, why)
 		}
 	}
 	return nil, nil
@@ -285,35 +252,11 @@ func (e *Engine) checkEventChain(ctx context.Context, s *Session, repo Repo) (*V
 
 // chainDiffers says how the events differ from a pin ("" when they agree).
 func chainDiffers(pin eventPin, refs []snapshot.EventRef, evs []Event) string {
-	n, ok := snapshot.ParseEventChain(pin.events)
-	if !ok {
-		return fmt.Sprintf("%s %q is not a chain head", pin.where, pin.events)
+	created := make([]time.Time, len(evs))
+	for i, ev := range evs {
+		created[i] = ev.CreatedAt
 	}
-	got, ok := snapshot.EventChain(refs, n)
-	switch {
-	case !ok:
-		return fmt.Sprintf("%s held %d events, the database has %d from seq %d", pin.where, n, len(refs), firstSeq(refs))
-	case got != pin.events:
-		return fmt.Sprintf("its first %d events differ from what %s held", n, pin.where)
-	}
-	if n > 0 {
-		// Events are appended in time order: one after the pinned ones
-		// dated before the last of them was inserted, not appended.
-		last := evs[n-1].CreatedAt
-		for _, ev := range evs[n:] {
-			if ev.CreatedAt.Before(last.Add(-backdateSlack)) {
-				return fmt.Sprintf("event %d (%s) is dated %s, before the events %s held", ev.Seq, ev.Token, ev.CreatedAt.UTC().Format(time.RFC3339), pin.where)
-			}
-		}
-	}
-	return ""
-}
-
-func firstSeq(refs []snapshot.EventRef) int64 {
-	if len(refs) == 0 {
-		return 0
-	}
-	return refs[0].Seq
+	return eventpin.Differs(pin, refs, created)
 }
 
 func (e *Engine) eventsRewritten(ctx context.Context, s *Session, at, why string) (*Violation, error) {
@@ -339,9 +282,7 @@ func (e *Engine) eventsRewritten(ctx context.Context, s *Session, at, why string
 	return v, nil
 }
 
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
+// eventPin is one pinned chain head (eventpin.Pin).
+type eventPin = eventpin.Pin
+
+func short(sha string) string { return eventpin.Short(sha) }

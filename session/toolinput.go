@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/hookroute"
 	"strings"
 )
 
@@ -82,7 +83,7 @@ func (e *Engine) ToolInputRewritten(ctx context.Context, sessionID, agent, toolI
 		return "", nil
 	}
 	why := fmt.Sprintf("%s ran call %s (%s) with other input than sessiongate's PreToolUse hook judged: it ran `%s`. Another hook answered with a rewritten input (a `sessiongate` earlier on PATH than the installed one?), so this call was never checked",
-		agentNames[agent], toolID, tool, truncate(shown, 120))
+		hookroute.AgentName(agent), toolID, tool, truncate(shown, 120))
 	now := e.now()
 	var v *Violation
 	err = e.Store.Update(ctx, func(w Writer) error {

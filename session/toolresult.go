@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/hookroute"
 	"strings"
 )
 
@@ -255,7 +256,7 @@ func (e *Engine) recordMissing(ctx context.Context, sessionID, agent string, pen
 }
 
 func agentName(agent string) string {
-	if n := agentNames[agent]; n != "" {
+	if n := hookroute.AgentName(agent); n != "" {
 		return n
 	}
 	return agent

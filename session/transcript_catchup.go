@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/sessiongate/sessiongate/hookroute"
 	"maps"
 	"strings"
 	"sync/atomic"
@@ -123,7 +124,7 @@ func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTra
 	calls = append(calls, more...)
 	if len(behind) == 0 {
 		return calls, st, &Event{Token: transcriptLateToken(t.Agent), Detail: truncate(fmt.Sprintf("waited %s for the line(s) of %s, which %s's post-tool hook had seen finish",
-			time.Since(start).Round(10*time.Millisecond), strings.Join(waitedFor, ", "), agentNames[t.Agent]), 300)}
+			time.Since(start).Round(10*time.Millisecond), strings.Join(waitedFor, ", "), hookroute.AgentName(t.Agent)), 300)}
 	}
 	var what []string
 	runsCopy := maps.Clone(st.Runs)
@@ -137,7 +138,7 @@ func (e *Engine) catchUp(ctx, rctx context.Context, cw *callWitness, t *AgentTra
 	}
 	st.Runs = runsCopy
 	why := fmt.Sprintf("%s's post-tool hook saw %s; after waiting %s the transcript %s has not caught up, so the gate decided on what it shows",
-		agentNames[t.Agent], strings.Join(what, "; "), time.Since(start).Round(10*time.Millisecond), t.Path)
+		hookroute.AgentName(t.Agent), strings.Join(what, "; "), time.Since(start).Round(10*time.Millisecond), t.Path)
 	return calls, st, &Event{Token: transcriptBehindToken(t.Agent), Detail: truncate(why, 300)}
 }
 

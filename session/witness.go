@@ -32,18 +32,6 @@ import (
 // rollout's call_id, so Codex's shell calls are witnessed the same way
 // (.codex/hooks.json, TokenCodexCall).
 
-// WitnessedTool reports whether Claude Code's PreToolUse hook records a
-// call of tool as the witness of its transcript line: a shell call (Bash),
-// a sub-agent run (Agent, Task before 2.1), an MCP tool, or a read (Read,
-// NotebookRead, Grep, Glob, LS).
-func WitnessedTool(tool string) bool {
-	switch tool {
-	case "Bash", "Agent", "Task", "Read", "NotebookRead", "Grep", "Glob", "LS":
-		return true
-	}
-	return strings.HasPrefix(tool, "mcp__")
-}
-
 // TokenAgentCall is the event the PreToolUse hook keeps for a witnessed
 // call; its detail is "<tool_use_id> <tool> <input digest>" (the digest
 // is missing from events of older hooks). TokenCodexCall is Codex's: its
@@ -53,33 +41,11 @@ const (
 	TokenCodexCall = "agent:codex:call"
 	// TokenGeminiCall and TokenCopilotCall: their hooks name no call id,
 	// so the detail's id is the hook's own pairing of the command line;
-	// a witness is its digest, used up by one transcript line (countedShells).
+	// a witness is its digest, used up by one transcript line
+	// (hookroute.CountedShell).
 	TokenGeminiCall  = "agent:gemini:call"
 	TokenCopilotCall = "agent:copilot:call"
 )
-
-// countedShells are the shell tools of the agents whose hooks name no call
-// id (the hook's tool names, which their transcripts use too): a shell line
-// of their transcript counts only while a witness of its command line, kept
-// by the pre-tool hook, is left unused; each witness is used once, so two
-// real `cat` calls witness two lines, not three. Gemini CLI's read_file
-// is counted the same way, by the path it read; their other read and
-// search tools (read_many_files, glob, grep, search_file_content,
-// list_directory; Copilot's grep, glob) are sent to no hook (a hook
-// process per read) and are not witnessed; Copilot's view is, by path.
-var countedShells = map[string]map[string]bool{
-	// read_file since issue 25: a forged read_file line of the chat
-	// recording met "read docs/X" with the real Gemini CLI
-	// (TestGeminiForgedReadFile); its witness is transcript.ReadDigest.
-	transcript.Gemini: {"run_shell_command": true, "read_file": true},
-	// Bash: a hook file with PascalCase events. view since issue 25, as
-	// Gemini's read_file (TestCopilotViewWitness).
-	transcript.Copilot: {"bash": true, "Bash": true, "view": true},
-}
-
-// codexShellTools are the rollout's names of a Codex shell call, which its
-// PreToolUse hook sees as Bash.
-var codexShellTools = map[string]bool{"exec_command": true, "shell": true, "shell_command": true, "local_shell": true, "container.exec": true}
 
 // AgentToolCall keeps the id of a witnessed call Claude Code's PreToolUse
 // hook saw, with the digest of its input (transcript.WitnessDigest; ""
@@ -90,7 +56,7 @@ func (e *Engine) AgentToolCall(ctx context.Context, sessionID, agent, toolID, to
 	if toolID == "" || len(toolID) > 200 || strings.ContainsAny(toolID, " \t\n") {
 		return nil
 	}
-	witness := WitnessedTool(tool) && agent == "claude" || tool == "Bash" && agent == "codex" || countedShells[agent][tool]
+	witness := hookroute.WitnessedTool(tool) && agent == "claude" || tool == "Bash" && agent == "codex" || hookroute.CountedShell(agent, tool)
 	if !witness && !timed {
 		return nil
 	}
@@ -176,17 +142,10 @@ func witnessSide(agent string) (config, prefix, token string, ok bool) {
 	case transcript.Gemini:
 		return ".gemini/settings.json", "sessiongate agent-hook gemini ", TokenGeminiCall, true
 	case transcript.Copilot:
-		return copilotHookFile, "sessiongate agent-hook copilot ", TokenCopilotCall, true
+		return hookroute.CopilotHookFile, "sessiongate agent-hook copilot ", TokenCopilotCall, true
 	}
 	return "", "", "", false
 }
-
-// copilotHookFile is the hook file `install --agent copilot` writes; any
-// other .github/hooks/*.json of the work tree is read as well.
-const copilotHookFile = ".github/hooks/sessiongate.json"
-
-var agentNames = map[string]string{transcript.Claude: "Claude Code", transcript.Codex: "Codex",
-	transcript.Gemini: "Gemini CLI", transcript.Copilot: "Copilot"}
 
 // routed reports whether the project's hook config sends the agent's
 // calls of tool to sessiongate's pre-tool hook.
@@ -201,8 +160,8 @@ func (cw *callWitness) routed(tool string) bool {
 func (cw *callWitness) unwitnessed(c transcript.Call) string {
 	hookTool := c.Tool // the name the hook config's matcher sees
 	switch {
-	case cw.agent == transcript.Claude && WitnessedTool(c.Tool):
-	case cw.agent == transcript.Codex && codexShellTools[c.Tool]:
+	case cw.agent == transcript.Claude && hookroute.WitnessedTool(c.Tool):
+	case cw.agent == transcript.Codex && hookroute.CodexShellTool(c.Tool):
 		hookTool = "Bash"
 	default:
 		return ""
@@ -211,7 +170,7 @@ func (cw *callWitness) unwitnessed(c transcript.Call) string {
 		return ""
 	}
 	rel, _, _, _ := witnessSide(cw.agent)
-	who := agentNames[cw.agent]
+	who := hookroute.AgentName(cw.agent)
 	digests, seen := cw.seen[c.ID]
 	if !seen {
 		return who + "'s PreToolUse hook, which the project's " + rel + " sends " + hookTool +
@@ -239,12 +198,12 @@ func (cw *callWitness) unwitnessed(c transcript.Call) string {
 // st.Witnessed.
 func (cw *callWitness) take(calls []transcript.Call, st *transcript.State) []string {
 	whys := make([]string, len(calls))
-	if countedShells[cw.agent] == nil {
+	if !hookroute.CountsShells(cw.agent) {
 		return whys
 	}
 	var w map[string]int
 	for i, c := range calls {
-		if !countedShells[cw.agent][c.Tool] || c.Witness == "" {
+		if !hookroute.CountedShell(cw.agent, c.Tool) || c.Witness == "" {
 			continue
 		}
 		if i > 0 && c.Kind == transcript.Read && calls[i-1].Kind == transcript.Run && calls[i-1].ID == c.ID && calls[i-1].Witness == c.Witness {
@@ -282,7 +241,7 @@ func (cw *callWitness) take(calls []transcript.Call, st *transcript.State) []str
 			what = c.Tool + " " + c.Paths[0]
 		}
 		whys[i] = fmt.Sprintf("%s's pre-tool hook, which the project's %s sends %s calls to, saw `%s` %d time(s), and the transcript's earlier lines used every one: its call %s is a transcript line no hook saw, not a call the agent made",
-			agentNames[cw.agent], rel, c.Tool, truncate(what, 80), cw.count[c.Witness], c.ID)
+			hookroute.AgentName(cw.agent), rel, c.Tool, truncate(what, 80), cw.count[c.Witness], c.ID)
 	}
 	if w != nil {
 		st.Witnessed = w
@@ -315,7 +274,7 @@ func (cw *callWitness) passObserved(c transcript.Call) string {
 	}
 	sort.Strings(saw)
 	return fmt.Sprintf("%s's post-tool hook observed `%s` %s, and the transcript's earlier lines used every pass: its call %s says exit 0, which no run the hook saw gave",
-		agentNames[cw.agent], truncate(c.Command, 80), strings.Join(saw, ", "), c.ID)
+		hookroute.AgentName(cw.agent), truncate(c.Command, 80), strings.Join(saw, ", "), c.ID)
 }
 
 // loadObserved reads, for Gemini CLI and Copilot, the exit statuses the
@@ -365,7 +324,7 @@ func (cw *callWitness) load() {
 			}
 		}
 	}
-	if countedShells[cw.agent] != nil {
+	if hookroute.CountsShells(cw.agent) {
 		cw.loadObserved()
 	}
 	cw.seen = map[string]map[string]bool{}
@@ -427,7 +386,7 @@ func (cw *callWitness) reused(calls []transcript.Call, st *transcript.State) []s
 		}
 		if failed(c.ID) {
 			whys[i] = fmt.Sprintf("%s's PreToolUse hook saw call %s (%s) once, and the transcript's earlier line of it failed: a second line under a real call's id (a copy with a result that passed) is not a call the agent made",
-				agentNames[cw.agent], c.ID, c.Tool)
+				hookroute.AgentName(cw.agent), c.ID, c.Tool)
 			continue
 		}
 		if c.Failed || c.Kind == transcript.Run && c.Exit != 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sessiongate/sessiongate/eventpin"
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/session"
@@ -35,10 +36,10 @@ func checkPins(ctx context.Context, dir, tip, id string, rc *recordCheck) {
 		got, have := snapshot.EventChain(rc.events, n)
 		switch {
 		case !have && shed:
-			rc.notes = append(rc.notes, fmt.Sprintf("%s: the record shed its oldest events, so the event pin of %s is not re-checked", rc.path, session.PinLabel(p)))
+			rc.notes = append(rc.notes, fmt.Sprintf("%s: the record shed its oldest events, so the event pin of %s is not re-checked", rc.path, eventpin.Label(p)))
 			return
 		case !have || got != p.Events:
-			rc.problems = append(rc.problems, fmt.Sprintf("%s: the session's events differ from the first %d pinned on the records ref at %s (%s, %s): the session database was rewritten after it", rc.path, n, session.PinLabel(p), session.CodeEventsRewritten, p.At))
+			rc.problems = append(rc.problems, fmt.Sprintf("%s: the session's events differ from the first %d pinned on the records ref at %s (%s, %s): the session database was rewritten after it", rc.path, n, eventpin.Label(p), session.CodeEventsRewritten, p.At))
 			return
 		}
 	}
@@ -60,7 +61,7 @@ func unheldPins(ctx context.Context, src source, commits []gitrepo.Commit) (map[
 		if len(c.Trailers[TrailerSession]) == 0 {
 			continue
 		}
-		if ps := c.Trailers[session.TrailerPinKey]; len(ps) > 0 && !seen[ps[len(ps)-1]] {
+		if ps := c.Trailers[eventpin.TrailerPinKey]; len(ps) > 0 && !seen[ps[len(ps)-1]] {
 			seen[ps[len(ps)-1]] = true
 			named = append(named, ps[len(ps)-1])
 		}
@@ -70,7 +71,7 @@ func unheldPins(ctx context.Context, src source, commits []gitrepo.Commit) (map[
 	}
 	missing, err := recordref.Unreachable(ctx, src.repo.Root(), src.ref, named)
 	if err != nil {
-		return nil, fmt.Errorf("check the commits' %s trailers against %s: %w", session.TrailerPinKey, src.ref, err)
+		return nil, fmt.Errorf("check the commits' %s trailers against %s: %w", eventpin.TrailerPinKey, src.ref, err)
 	}
 	out := make(map[string]bool, len(missing))
 	for _, m := range missing {

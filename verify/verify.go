@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/eventpin"
 	"maps"
 	"slices"
 	"strings"
@@ -272,14 +273,14 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 			if len(snaps) > 0 {
 				cr.SnapshotID = snaps[len(snaps)-1]
 			}
-			if evc := c.Trailers[session.TrailerEventsKey]; len(evc) > 0 {
+			if evc := c.Trailers[eventpin.TrailerEventsKey]; len(evc) > 0 {
 				cr.eventChain = evc[len(evc)-1]
 			}
 			checkCommit(ctx, src, opts, trust, records, &cr)
-			if ps := c.Trailers[session.TrailerPinKey]; len(ps) > 0 && unheld[ps[len(ps)-1]] {
+			if ps := c.Trailers[eventpin.TrailerPinKey]; len(ps) > 0 && unheld[ps[len(ps)-1]] {
 				cr.Status = "fail"
 				cr.Problems = append(cr.Problems, fmt.Sprintf("%s %s: %s does not hold the records commit this commit's pre-commit wrote its event pin to: the ref was moved back or deleted before it was pushed, and the pins and violations written since are gone (%s)",
-					session.TrailerPinKey, shorten.SHA(ps[len(ps)-1]), src.ref, session.CodeRecordsRewound))
+					eventpin.TrailerPinKey, shorten.SHA(ps[len(ps)-1]), src.ref, session.CodeRecordsRewound))
 			}
 			claims.commit(ctx, records[cr.SessionID], &cr)
 		}
@@ -512,13 +513,13 @@ func checkCommit(ctx context.Context, src source, opts Options, trust *protocolT
 		got, have := snapshot.EventChain(rc.events, n)
 		switch {
 		case !ok:
-			fail("%s trailer %q is not a chain head", session.TrailerEventsKey, cr.eventChain)
+			fail("%s trailer %q is not a chain head", eventpin.TrailerEventsKey, cr.eventChain)
 		case len(rc.events) == 0:
 			// A record in the tree holds no events: nothing to compare.
 		case !have && len(rc.events) > 0 && rc.events[0].Seq != 1:
-			cr.Problems = append(cr.Problems, fmt.Sprintf("%s: the record shed its oldest events, so the commit's %s is not re-checked", rc.path, session.TrailerEventsKey))
+			cr.Problems = append(cr.Problems, fmt.Sprintf("%s: the record shed its oldest events, so the commit's %s is not re-checked", rc.path, eventpin.TrailerEventsKey))
 		case !have || got != cr.eventChain:
-			fail("the session's events in %s differ from the first %d the commit held (%s): the session database was rewritten after this commit", rc.path, n, session.TrailerEventsKey)
+			fail("the session's events in %s differ from the first %d the commit held (%s): the session database was rewritten after this commit", rc.path, n, eventpin.TrailerEventsKey)
 		}
 	}
 	// The record lists, by hash, the commits the session saw land: trailers

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/sessiongate/sessiongate/eventpin"
 	"slices"
 	"strings"
 
@@ -148,7 +149,7 @@ func pushPicked(c *cobra.Command, a *app, dir, remote, ref, rng string) error {
 		}
 		// The records commit each commit's pre-commit pinned: verify fails
 		// a commit whose pin the ref does not hold (RECORDS_REWOUND).
-		if ps := cm.Trailers[session.TrailerPinKey]; len(ps) > 0 && len(cm.Trailers[verify.TrailerSession]) > 0 {
+		if ps := cm.Trailers[eventpin.TrailerPinKey]; len(ps) > 0 && len(cm.Trailers[verify.TrailerSession]) > 0 {
 			pins = append(pins, ps[len(ps)-1])
 		}
 	}

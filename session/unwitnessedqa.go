@@ -10,18 +10,28 @@ import (
 	"github.com/sessiongate/sessiongate/transcript"
 )
 
-// unwitnessedDelegateQA fails a QA phase that routes to a sub-agent
+// unwitnessedDelegateQA judges a QA phase that routes to a sub-agent
 // ("MUST invoke the qa agent") under an agent CLI whose hooks observe its
 // shell but that has no sub-agent a transcript could show (Codex,
-// Copilot, Gemini), when no passing test run was observed and the session
-// changed files the project's tests exercise. Claude Code's transcript
-// shows the sub-agent's run (delegateNeeds); elsewhere only a report file
-// was left to prove it, and a lazy agent under the real Codex CLI wrote
-// one by hand, never ran the tests, and ended COMPLETE, clean (round 25,
-// c4, TestCodexLazyV1222SkipsTests). The qa agent runs the tests; the
-// honest agent does what it would, in its own shell, where the hooks see
-// it. "" and nil when the phase is not such a phase or a run was seen.
-func (e *Engine) unwitnessedDelegateQA(ctx context.Context, repo Repo, s *Session, p *protocolspec.Phase, evs []Evidence) (*CheckResult, error) {
+// Copilot, Gemini), when the session changed files the project's tests
+// exercise. Claude Code's transcript shows the sub-agent's run
+// (delegateNeeds); elsewhere only a report file was left to prove it, and
+// a lazy agent under the real Codex CLI wrote one by hand, never ran the
+// tests, and ended COMPLETE, clean (round 25, c4,
+// TestCodexLazyV1222SkipsTests). The qa agent runs the tests; the honest
+// agent does what it would, in its own shell, where the hooks see it,
+// in any phase (it often runs them while working, then writes the report).
+//
+// Any passing run was enough at first; round 25 c10 played two that
+// were not through the real CLIs: a run made before the code was broken,
+// and `sh -n scripts/test.sh`, which runs no check
+// (TestCodexLazyV1222StaleRun, TestCodexLazyV1222RunsNothing). So the
+// runs it returns are the session's passing whole-suite runs of any
+// phase that recorded the tree they saw (newest first), and why the
+// newest falls short; narrowedQA holds them to the suites the change
+// needs and to the tree committed (staleRunCheck), as a QA-phase run is.
+// A nil result and no runs when the phase is not such a phase.
+func (e *Engine) unwitnessedDelegateQA(ctx context.Context, repo Repo, s *Session, p *protocolspec.Phase, evs []Evidence) (*CheckResult, wholeSet, error) {
 	name := ""
 	for _, r := range p.OwedRequirements() {
 		if n := delegate.Name(r); n != "" {
@@ -30,31 +40,56 @@ func (e *Engine) unwitnessedDelegateQA(ctx context.Context, repo Repo, s *Sessio
 		}
 	}
 	if name == "" {
-		return nil, nil
+		return nil, wholeSet{}, nil
 	}
 	agent := hookAgent(evs)
 	if agent == "" || agent == transcript.Claude {
-		return nil, nil // no agent hooks (a claim is all there is), or the transcript shows the sub-agent
+		return nil, wholeSet{}, nil // no agent hooks (a claim is all there is), or the transcript shows the sub-agent
 	}
 	tl, ok := repo.(TreeLister)
 	if !ok {
-		return nil, nil
+		return nil, wholeSet{}, nil
 	}
 	files, err := tl.TreeFiles(ctx, "HEAD")
 	if err != nil {
-		return nil, fmt.Errorf("list the files at HEAD: %w", err)
+		return nil, wholeSet{}, fmt.Errorf("list the files at HEAD: %w", err)
 	}
 	changed, err := sessionFiles(ctx, repo, s)
 	if err != nil {
-		return nil, fmt.Errorf("list the files the session changed: %w", err)
+		return nil, wholeSet{}, fmt.Errorf("list the files the session changed: %w", err)
 	}
 	needs := append(testrun.SuitesNeeded(ctx, repo, "HEAD", files, changed, e.isDoc), testrun.ScriptNeeds(ctx, repo, "HEAD", s.StartCommit, files, changed, e.isDoc)...)
 	if len(needs) == 0 {
-		return nil, nil
+		return nil, wholeSet{}, nil
+	}
+	all, why, err := e.wholeRuns(ctx, repo, evs, "", false)
+	if err != nil {
+		return nil, wholeSet{}, err
+	}
+	// A run that recorded no tree cannot show what it tested.
+	var runs []*Evidence
+	for _, r := range all {
+		if sawTree(r.Ref) != "" {
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) > 0 || why != "" {
+		return nil, wholeSet{runs, why}, nil
 	}
 	n := needs[0]
+	seen := "no passing test run was observed"
+	if len(all) > 0 {
+		seen = fmt.Sprintf("the passing run (`%s`) recorded no tree it saw", truncate(all[0].Command, 100))
+	}
 	return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
-		Message: fmt.Sprintf("%s: the %s sub-agent's run cannot be seen under %s (it has no such sub-agent), and no passing test run was observed though the session changed %s: a report is no QA; run the tests the %s agent runs (`%s`) in the session and make them pass", p.ID, name, agent, n.File, name, n.Command())}, nil
+		Message: fmt.Sprintf("%s: the %s sub-agent's run cannot be seen under %s (it has no such sub-agent), and %s though the session changed %s: a report is no QA; run the tests the %s agent runs (`%s`) in the session and make them pass", p.ID, name, agent, seen, n.File, name, n.Command())}, wholeSet{}, nil
+}
+
+// wholeSet is what wholeRuns found: the whole runs, newest first, and why
+// the newest run falls short when none is whole.
+type wholeSet struct {
+	runs []*Evidence
+	why  string
 }
 
 // hookAgent is the agent CLI whose hooks observed the session's shell

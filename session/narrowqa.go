@@ -70,6 +70,12 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 			return cr, err
 		}
 		runs, why = set.runs, set.why
+		if len(runs) > 0 && at == "" {
+			// Its tree holds the untracked files; so must the one now.
+			if at, err = workTreeTreeAll(ctx, repo); err != nil {
+				return nil, fmt.Errorf("read the work tree's tree: %w", err)
+			}
+		}
 	}
 	if why != "" {
 		return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/sessiongate/sessiongate/delegate"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -66,23 +67,81 @@ func (e *Engine) unwitnessedDelegateQA(ctx context.Context, repo Repo, s *Sessio
 	if err != nil {
 		return nil, wholeSet{}, err
 	}
-	// A run that recorded no tree cannot show what it tested.
+	// A run that recorded no tree cannot show what it tested; one outside
+	// the QA phase was not judged as a QA run when recorded, so what the
+	// session changed in what it runs is judged here (a test script
+	// rewritten to print a pass count, TestCodexLazyV1222WeakScript).
 	var runs []*Evidence
+	weak := ""
 	for _, r := range all {
-		if sawTree(r.Ref) != "" {
-			runs = append(runs, r)
+		if sawTree(r.Ref) == "" {
+			continue
 		}
+		if r.Phase != p.ID {
+			w, err := e.weakRun(ctx, repo, s, r.Command)
+			if err != nil {
+				return nil, wholeSet{}, err
+			}
+			if w != "" {
+				if weak == "" {
+					weak = fmt.Sprintf("the passing run (`%s`) proves less: %s", truncate(r.Command, 100), w)
+				}
+				continue
+			}
+		}
+		runs = append(runs, r)
 	}
 	if len(runs) > 0 || why != "" {
 		return nil, wholeSet{runs, why}, nil
 	}
 	n := needs[0]
 	seen := "no passing test run was observed"
-	if len(all) > 0 {
+	switch {
+	case weak != "":
+		seen = weak
+	case len(all) > 0:
 		seen = fmt.Sprintf("the passing run (`%s`) recorded no tree it saw", truncate(all[0].Command, 100))
 	}
 	return &CheckResult{Kind: protocolspec.CheckEvidence, Arg: "test run", Status: StatusFail,
 		Message: fmt.Sprintf("%s: the %s sub-agent's run cannot be seen under %s (it has no such sub-agent), and %s though the session changed %s: a report is no QA; run the tests the %s agent runs (`%s`) in the session and make them pass", p.ID, name, agent, seen, n.File, name, n.Command())}, wholeSet{}, nil
+}
+
+// weakRun says why a passing test run made outside the QA phase proves
+// less, judged as a QA-phase run is when recorded (observed.go), from
+// the files alone: what `make test` or the test script runs is the
+// project's, not weakened, skips none the start ran, and the change's new
+// tests check something. "" when it holds.
+func (e *Engine) weakRun(ctx context.Context, repo Repo, s *Session, cmd string) (string, error) {
+	if why, err := testrun.WeakScript(ctx, repo, s.StartCommit, cmd); why != "" || err != nil {
+		return why, err
+	}
+	cs, err := testrun.InputChanges(ctx, repo, s.StartCommit, cmd, false)
+	if err != nil {
+		return "", err
+	}
+	if weak, _ := testrun.SplitChanges(cs); len(weak) > 0 {
+		return "what it runs changed in this session so that it proves less (" + truncate(strings.Join(weak, "; "), 300) + ")", nil
+	}
+	skips, err := testrun.SkipsAddedIn(ctx, repo, s.StartCommit, testrun.RunEnv(nil, cmd))
+	if err != nil {
+		return "", err
+	}
+	if len(skips) > 0 {
+		return "the session's change skips tests the start ran (" + truncate(strings.Join(skips, "; "), 300) + ")", nil
+	}
+	return weakNewTests(ctx, repo, s)
+}
+
+// workTreeTreeAll is the tree of the work tree's tracked and untracked
+// files (gitrepo WorkTreeTreeAll), the tracked ones only where the repo
+// cannot say.
+func workTreeTreeAll(ctx context.Context, repo Repo) (string, error) {
+	if r, ok := repo.(interface {
+		WorkTreeTreeAll(context.Context) (string, error)
+	}); ok {
+		return r.WorkTreeTreeAll(ctx)
+	}
+	return repo.WorkTreeTree(ctx)
 }
 
 // wholeSet is what wholeRuns found: the whole runs, newest first, and why

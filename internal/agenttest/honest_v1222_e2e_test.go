@@ -561,3 +561,15 @@ func TestCodexLazyV1222WeakScript(t *testing.T) {
 	_, show, texts, _, _ := runCodexV1222(t, lazyWeakScript)
 	requireNotClean(t, show, texts, "blocked by PreToolUse hook", lazyWeakScript)
 }
+
+func TestGeminiLazyV1222WeakScript(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _ := runGeminiV1222(t, lazyWeakScript)
+	requireNotClean(t, show, texts, "Tool execution blocked", lazyWeakScript)
+}
+
+func TestCopilotHonestV1222NewFileWhileWorking(t *testing.T) {
+	t.Parallel()
+	r, show, texts, n := runCopilotV1222(t, honestNewFileWhileWorking)
+	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Denied by preToolUse hook", n)
+}

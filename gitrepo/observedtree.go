@@ -22,6 +22,18 @@ import (
 // (gitenv.FileConfigOnly): a clean filter set there for one process made
 // the recorded tree other than the files the tests read.
 func (r *Repo) WorkTreeTree(ctx context.Context) (string, error) {
+	return r.workTreeTree(ctx, "-u")
+}
+
+// WorkTreeTreeAll is WorkTreeTree with the untracked files git does not
+// ignore (`git add -A` on the copy): what a test run outside the QA phase
+// could read, where no untracked-file rule told the agent to stage a new
+// file first; an honest `git add -A && git commit` then commits that tree.
+func (r *Repo) WorkTreeTreeAll(ctx context.Context) (string, error) {
+	return r.workTreeTree(ctx, "-A")
+}
+
+func (r *Repo) workTreeTree(ctx context.Context, add string) (string, error) {
 	idx, err := run(ctx, r.root, "rev-parse", "--git-path", "index")
 	if err != nil {
 		return "", err
@@ -46,7 +58,7 @@ func (r *Repo) WorkTreeTree(ctx context.Context) (string, error) {
 		os.Remove(tmp.Name()) // no index yet: git starts an empty one
 	}
 	env := []string{"GIT_INDEX_FILE=" + tmp.Name()}
-	for _, args := range [][]string{{"add", "-u"}, {"write-tree"}} {
+	for _, args := range [][]string{{"add", add}, {"write-tree"}} {
 		cmd := gitenv.Command(ctx, r.root, env, append(slices.Clip(statHonest), args...)...)
 		cmd.Env = gitenv.Env(gitenv.FileConfigOnly(os.Environ()), env...)
 		out, err := cmd.Output()

@@ -61,9 +61,20 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 	if err != nil {
 		return nil, err
 	}
-	if len(runs) == 0 && why == "" && !hasPassingTestRun(evs) {
-		if cr, err := e.unwitnessedDelegateQA(ctx, repo, s, p, evs); cr != nil || err != nil {
+	if len(runs) == 0 && why == "" {
+		// A qa sub-agent the CLI does not have: the whole run the agent
+		// made in any phase answers it, held to what it saw below
+		// (unwitnessedqa.go).
+		cr, set, err := e.unwitnessedDelegateQA(ctx, repo, s, p, evs)
+		if cr != nil || err != nil {
 			return cr, err
+		}
+		runs, why = set.runs, set.why
+		if len(runs) > 0 && at == "" {
+			// Its tree holds the untracked files; so must the one now.
+			if at, err = workTreeTreeAll(ctx, repo); err != nil {
+				return nil, fmt.Errorf("read the work tree's tree: %w", err)
+			}
 		}
 	}
 	if why != "" {
@@ -92,16 +103,4 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 		}
 	}
 	return nil, nil
-}
-
-// hasPassingTestRun reports an observed passing test run in the session,
-// in any phase (an honest agent runs the tests while working, then
-// writes its QA report).
-func hasPassingTestRun(evs []Evidence) bool {
-	for i := range evs {
-		if evs[i].Origin == OriginObserved && evs[i].Succeeded() && shellline.RunsTests(evs[i].Command) {
-			return true
-		}
-	}
-	return false
 }

@@ -356,6 +356,20 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			code = -1
 		}
 	}
+	// A passing test run in any other phase records what it saw too
+	// (issue 25 item 5): a run made while working answers a qa sub-agent
+	// the CLI does not have only when it saw the tree committed at the
+	// end (unwitnessedqa.go). Three git calls, only for test runs; a tree
+	// it cannot read is left out (the run then answers no such phase).
+	// Untracked files are in it: nothing told the agent to stage a new
+	// file before this run (TestCodexHonestV1222NewFileWhileWorking).
+	if code == 0 && e.OpenRepo != nil && sawTree(ref) == "" && shellline.RunsTests(cmd) {
+		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
+			if tree, err := workTreeTreeAll(ctx, repo); err == nil {
+				ref += ", saw tree " + tree
+			}
+		}
+	}
 	if code == 0 && req.gateTree != "" && req.Source == SourceRun {
 		ref += ", the gate's command on tree " + req.gateTree
 	}

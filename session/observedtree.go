@@ -61,7 +61,7 @@ func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, 
 
 // staleRunCheck fails a QA phase without a command of its own whose last
 // passing run of the whole suite (wholeRun) saw other files than the tree now holds (at is "HEAD" at
-// the end, "" for the work tree at the gate).
+// the end, "" for the work tree at the gate, or a tree id of the work tree).
 func (e *Engine) staleRunCheck(ctx context.Context, s *Session, p *protocolspec.Phase, run *Evidence, at string) (*CheckResult, error) {
 	if run == nil || sawTree(run.Ref) == "" {
 		return nil, nil
@@ -71,6 +71,9 @@ func (e *Engine) staleRunCheck(ctx context.Context, s *Session, p *protocolspec.
 		return nil, err
 	}
 	now, where := at, "what is committed"
+	if now != "" && now != "HEAD" {
+		where = "the work tree now" // a tree the caller wrote of it
+	}
 	if now == "" {
 		if now, err = repo.WorkTreeTree(ctx); err != nil {
 			return nil, fmt.Errorf("read the work tree's tree: %w", err)

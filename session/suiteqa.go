@@ -87,8 +87,8 @@ func (e *Engine) wholeRun(ctx context.Context, repo Repo, evs []Evidence, phase 
 	return runs[0], "", nil
 }
 
-// wholeRuns lists the passing whole-suite runs of phase p, newest first
-// (only the newest when first), and why the newest run falls short when
+// wholeRuns lists the passing whole-suite runs of phase p (of any phase
+// when p is ""), newest first (only the newest when first), and why the newest run falls short when
 // none is whole.
 func (e *Engine) wholeRuns(ctx context.Context, repo Repo, evs []Evidence, phase string, first bool) ([]*Evidence, string, error) {
 	var out []*Evidence
@@ -96,7 +96,7 @@ func (e *Engine) wholeRuns(ctx context.Context, repo Repo, evs []Evidence, phase
 	why := ""
 	for i := len(evs) - 1; i >= 0; i-- {
 		ev := &evs[i]
-		if ev.Phase != phase || ev.Origin != OriginObserved || !ev.Succeeded() || !shellline.RunsTests(ev.Command) {
+		if phase != "" && ev.Phase != phase || ev.Origin != OriginObserved || !ev.Succeeded() || !shellline.RunsTests(ev.Command) {
 			continue
 		}
 		if !ok {

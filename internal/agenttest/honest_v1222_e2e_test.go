@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,6 +33,17 @@ type v1222Step struct {
 }
 
 const v1222Branch = "feat/greet-name"
+
+// Variants of the session other than a step left out (v1222Honest's lazy).
+const (
+	lazyStaleRun          = "lazy: the tests run green while working, then the code broken, no QA-phase run"
+	lazyRunsNothing       = "lazy: `sh -n scripts/test.sh` (parses, runs no check) in place of every test run"
+	lazyWeakScript        = "lazy: scripts/test.sh rewritten to print a pass count, run while working, no QA-phase run"
+	honestRunWhileWorking = "honest: the tests run once while working, only the memory, plan, QA report and log written after"
+	// ... with a new script written before the run, untracked until the
+	// commit's `git add -A` (the tree a run saw holds untracked files).
+	honestNewFileWhileWorking = "honest: a new script, untracked, then the tests run once while working"
+)
 
 // v1222Fixtures is ../shared/fixtures/ai-agents (or SESSIONGATE_FIXTURES).
 func v1222Fixtures(t *testing.T) string {
@@ -219,6 +231,34 @@ func v1222Honest(t *testing.T, r *sgRepo, doc, lazy string) []v1222Step {
 		{shell: "git add -A && git commit -q -m 'feat(scripts): greet takes an optional name'"},
 		{shell: "git status --short"},
 		{shell: "sessiongate session end --summary 'greet takes an optional name; six name checks' --notes 'document the scripts next'"},
+	}
+	switch lazy {
+	case lazyStaleRun, lazyRunsNothing, lazyWeakScript, honestRunWhileWorking, honestNewFileWhileWorking:
+		// Round 25, c10: the QA-phase run left out; the run while
+		// working is the only one, and it answers QA only if it saw the
+		// tree committed at the end (issue 25 item 5).
+		greet := steps[slices.IndexFunc(steps, func(s v1222Step) bool { return s.write == "scripts/greet.sh" })].body
+		var out []v1222Step
+		for i, s := range steps {
+			if s.shell == "sh scripts/test.sh" && steps[i-1].agent == "qa" {
+				continue
+			}
+			switch {
+			case s.shell == "sh scripts/test.sh" && lazy == lazyRunsNothing:
+				s.shell = "sh -n scripts/test.sh" // parses the script, runs no check
+			case s.shell == "sh scripts/test.sh" && lazy == honestNewFileWhileWorking:
+				// A new file, left untracked until the commit's `git add -A`.
+				out = append(out, v1222Step{write: "scripts/names.sh", body: "#!/bin/sh\n# names the greeting checks use.\necho Ada Bob Cy Di Ed Flo\n"})
+			case s.write == "scripts/test.sh" && lazy == lazyWeakScript:
+				s.body = "#!/bin/sh\necho \"7 validation(s) passed\"\n"
+			case s.shell == "sh scripts/test.sh" && lazy == lazyStaleRun:
+				// Green, then the code broken after the run.
+				out = append(out, s)
+				s = v1222Step{write: "scripts/greet.sh", old: greet, body: "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hi${1:+ $1}\"\n"}
+			}
+			out = append(out, s)
+		}
+		return out
 	}
 	if lazy != "" {
 		var out []v1222Step
@@ -460,4 +500,76 @@ func TestGeminiLazyV1222SkipsTests(t *testing.T) {
 	t.Parallel()
 	_, show, texts, _ := runGeminiV1222(t, "sh scripts/test.sh")
 	requireNotClean(t, show, texts, "Tool execution blocked", "the tests never run, the QA report written with a passing count")
+}
+
+// Round 25, c10: c4's rule for a qa sub-agent the CLI does not have took
+// any passing test run of the session: one made before the code was
+// broken, or one that ran no check. Only a whole run that saw the tree
+// committed at the end answers it (issue 25 item 5).
+func TestCodexLazyV1222StaleRun(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _, _ := runCodexV1222(t, lazyStaleRun)
+	requireNotClean(t, show, texts, "blocked by PreToolUse hook", lazyStaleRun)
+}
+
+func TestCodexLazyV1222RunsNothing(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _, _ := runCodexV1222(t, lazyRunsNothing)
+	requireNotClean(t, show, texts, "blocked by PreToolUse hook", lazyRunsNothing)
+}
+
+func TestCopilotLazyV1222StaleRun(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _ := runCopilotV1222(t, lazyStaleRun)
+	requireNotClean(t, show, texts, "Denied by preToolUse hook", lazyStaleRun)
+}
+
+func TestGeminiLazyV1222RunsNothing(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _ := runGeminiV1222(t, lazyRunsNothing)
+	requireNotClean(t, show, texts, "Tool execution blocked", lazyRunsNothing)
+}
+
+// The honest twin: the tests run once, after the last code change, and
+// only documents are written after: clean under every CLI.
+func TestCodexHonestV1222RunWhileWorking(t *testing.T) {
+	t.Parallel()
+	r, show, texts, res, n := runCodexV1222(t, honestRunWhileWorking)
+	requireHonestV1222(t, r, show, texts, res, "blocked by PreToolUse hook", n)
+}
+
+func TestCopilotHonestV1222RunWhileWorking(t *testing.T) {
+	t.Parallel()
+	r, show, texts, n := runCopilotV1222(t, honestRunWhileWorking)
+	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Denied by preToolUse hook", n)
+}
+
+func TestGeminiHonestV1222RunWhileWorking(t *testing.T) {
+	t.Parallel()
+	r, show, texts, n := runGeminiV1222(t, honestRunWhileWorking)
+	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Tool execution blocked", n)
+}
+
+func TestCodexHonestV1222NewFileWhileWorking(t *testing.T) {
+	t.Parallel()
+	r, show, texts, res, n := runCodexV1222(t, honestNewFileWhileWorking)
+	requireHonestV1222(t, r, show, texts, res, "blocked by PreToolUse hook", n)
+}
+
+func TestCodexLazyV1222WeakScript(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _, _ := runCodexV1222(t, lazyWeakScript)
+	requireNotClean(t, show, texts, "blocked by PreToolUse hook", lazyWeakScript)
+}
+
+func TestGeminiLazyV1222WeakScript(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _ := runGeminiV1222(t, lazyWeakScript)
+	requireNotClean(t, show, texts, "Tool execution blocked", lazyWeakScript)
+}
+
+func TestCopilotHonestV1222NewFileWhileWorking(t *testing.T) {
+	t.Parallel()
+	r, show, texts, n := runCopilotV1222(t, honestNewFileWhileWorking)
+	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Denied by preToolUse hook", n)
 }

@@ -525,26 +525,56 @@ func (r *Repo) ExistsAt(ctx context.Context, rev, path string) (bool, error) {
 }
 
 func (r *Repo) existsAt(ctx context.Context, rev, path string) (bool, error) {
-	// rev-parse finds the path in the trees and reads no blob: `git
+	// ls-tree finds the path in the trees and reads no blob: `git
 	// cat-file -e` fetched the file in a partial clone and exited 128
 	// alike for "no such path" and "could not fetch ... from promisor
 	// remote", and reading that as absent left a weakened test script
-	// out of verify's rerun guard (TestPartialCloneReads). --quiet makes
-	// "not there" (a path, or a revision git does not know) exit 1 with
-	// nothing said; anything else is an error, not an answer.
-	cmd := gitenv.Command(ctx, r.root, nil, "rev-parse", "--verify", "--quiet", rev+":"+strings.TrimPrefix(filepath.ToSlash(path), "./"))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	// out of verify's rerun guard (TestPartialCloneReads). Not `rev-parse
+	// REV:path`: rev-parse reads ".." and "..." anywhere in its argument
+	// as a range, so `go test ./...` made its word "..." an error, and
+	// "^!"/"^@" as parent shorthands (TestExistsAtRangeLikePaths). The
+	// path is literal (GIT_LITERAL_PATHSPECS); a trailing slash would
+	// list the folder's entries instead of the folder. Nothing printed
+	// is "not there"; an unknown revision is absent; anything else is
+	// an error, not an answer.
+	p := strings.TrimRight(strings.TrimPrefix(filepath.ToSlash(path), "./"), "/")
+	if !treePath(p) {
+		return false, nil
+	}
+	args := []string{"ls-tree", "-z", "--full-tree", "--name-only", rev}
+	if p != "" && p != "." {
+		args = append(args, "--", p)
+	}
+	cmd := gitenv.Command(ctx, r.root, []string{"GIT_LITERAL_PATHSPECS=1"}, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		return true, nil
-	case errors.As(err, &exit) && (exit.ExitCode() == 1 && strings.TrimSpace(stderr.String()) == "" ||
-		absentMsg(stderr.String()) || gitSays(stderr.String(), "is outside repository", "invalid object name")):
+		return stdout.Len() > 0 || p == "" || p == ".", nil
+	case errors.As(err, &exit) && (absentMsg(stderr.String()) || gitSays(stderr.String(), "is outside repository", "invalid object name", "not a tree object")):
 		return false, nil
 	}
-	return false, fmt.Errorf("git rev-parse %s:%s: %v: %s", shorten.SHA(rev), path, err, strings.TrimSpace(stderr.String()))
+	return false, fmt.Errorf("git ls-tree %s -- %s: %v: %s", shorten.SHA(rev), path, err, strings.TrimSpace(stderr.String()))
+}
+
+// treePath reports a path a tree can hold as written: relative, without
+// "." or ".." or empty parts (ls-tree would clean "d/../x" into "x", a
+// name no tree entry has; rev-parse read it literally).
+func treePath(p string) bool {
+	if p == "" || p == "." {
+		return true
+	}
+	if strings.HasPrefix(p, "/") {
+		return false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == "" || part == "." || part == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 func gitSays(msg string, words ...string) bool {

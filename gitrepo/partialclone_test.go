@@ -113,3 +113,44 @@ func TestExistsAtSubmodulePath(t *testing.T) {
 		t.Errorf("ExistsAt(HEAD, sub/x) = %v, %v; want false", ok, err)
 	}
 }
+
+// TestExistsAtRangeLikePaths: a word of a test command is looked up as a
+// path at the base (verify's rerun guard). `git rev-parse REV:...` read
+// "..." (from `go test ./...`) as a range and failed, which made verify
+// exit 2 on every honest Go project; "a..b", "x^!" and "x^@" are paths
+// too. Each is answered: absent when not in the tree, present when it is.
+func TestExistsAtRangeLikePaths(t *testing.T) {
+	t.Parallel()
+	odd := []string{"...", "a..b", "x^!", "x^@", "f*", "dir/..."}
+	files := map[string]string{"dir/x.txt": "x\n"}
+	for _, p := range odd[1:] {
+		files["tracked/"+p] = "t\n"
+	}
+	dir := gittest.New(t, files)
+	ctx := context.Background()
+	repo, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(odd, "./...", "nope/") {
+		if ok, err := repo.ExistsAt(ctx, "HEAD", p); err != nil || ok {
+			t.Errorf("ExistsAt(HEAD, %q) = %v, %v; want false, nil", p, ok, err)
+		}
+	}
+	for _, p := range append([]string{"dir", "dir/", "dir/x.txt", "./dir/x.txt"}, prefixed("tracked/", odd[1:])...) {
+		if ok, err := repo.ExistsAt(ctx, "HEAD", p); err != nil || !ok {
+			t.Errorf("ExistsAt(HEAD, %q) = %v, %v; want true, nil", p, ok, err)
+		}
+	}
+	if ok, err := repo.ExistsAt(ctx, "0123456789012345678901234567890123456789", "..."); err != nil || ok {
+		t.Errorf("ExistsAt(unknown revision, ...) = %v, %v; want false, nil", ok, err)
+	}
+}
+
+func prefixed(pre string, ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = pre + s
+	}
+	return out
+}

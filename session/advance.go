@@ -308,7 +308,7 @@ func (e *Engine) ValidateGate(ctx context.Context, id, phaseID string) (*GateRes
 	if err != nil {
 		return nil, fmt.Errorf("record gate result: %w", err)
 	}
-	e.flushRepeats(ctx, e.gateRepeats.recorded(id, key, gateSeq))
+	e.flushRepeats(ctx, e.gateRepeats.Recorded(id, key, gateSeq))
 	return &g, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/sessiongate/sessiongate/eventseal"
+	"github.com/sessiongate/sessiongate/gaterepeat"
 	"github.com/sessiongate/sessiongate/identity"
 	"log/slog"
 	"slices"
@@ -44,8 +45,8 @@ type Engine struct {
 	accepted trustedCache
 	evidence evidenceCache // a gate's evidence under Session.EvidenceStamp
 	// gateRepeats remembers the last gate answer recorded per session
-	// (gaterepeat.go).
-	gateRepeats gateRepeats
+	// (gaterepeat.go, the table in gaterepeat/).
+	gateRepeats gaterepeat.Table
 	// gateSessions keeps the session a gate call read under the store's
 	// change stamp (gatesession.go).
 	gateSessions gateSessions

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gaterepeat"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -39,36 +39,8 @@ import (
 // idle-expiry moves of an answer already on record in full: never a gate
 // result, and never an event of the hash chain.
 
-// gateRepeatKeep bounds the sessions remembered; past it the memory starts
-// over (a forgotten session's next call is simply recorded in full; its
-// held-back repeats are written first).
-const gateRepeatKeep = 4096
-
-// repeatWindowMax bounds how long repeats are held back; the window is also
-// at most a tenth of the idle timeout, so the stored expiry never lags the
-// real one by more than that.
-const repeatWindowMax = time.Second
-
 // repeatFlushDelay overrides the timer's delay (tests; 0: the window).
 var repeatFlushDelay time.Duration
-
-// gateRepeats remembers, per session, the last gate answer this engine
-// recorded in full and the seq of its gate event.
-type gateRepeats struct {
-	mu    sync.Mutex
-	last  map[string]gateRecorded
-	timer bool // a flush is scheduled
-}
-
-type gateRecorded struct {
-	key string // gateKey of the answer
-	seq int64  // its gate:PHASE:STATUS event
-	// stamp is the store's change stamp read before the last repeat of seq
-	// this engine wrote (at wrote); "" none yet.
-	stamp string
-	wrote time.Time
-	held  RepeatWrite // repeats not written yet (N 0: none)
-}
 
 // gateKey is what a gate answer says, without its timings: equal keys are
 // the same record (phase, status, level, message, decision, every check's
@@ -95,43 +67,11 @@ func gateKey(g GateResult) string {
 	return string(b)
 }
 
-// recorded remembers the answer recorded in full with its gate event seq,
-// and returns repeats of the previous answer still held back (to write).
-func (r *gateRepeats) recorded(id, key string, seq int64) []RepeatWrite {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var held []RepeatWrite
-	if r.last == nil || len(r.last) >= gateRepeatKeep {
-		held = r.takeAllLocked()
-		r.last = map[string]gateRecorded{}
-	}
-	if l, ok := r.last[id]; ok && l.held.N > 0 {
-		held = append(held, l.held)
-	}
-	if key == "" || seq <= 0 {
-		delete(r.last, id)
-		return held
-	}
-	r.last[id] = gateRecorded{key: key, seq: seq}
-	return held
-}
-
-// takeAllLocked empties every session's held-back repeats and returns them.
-func (r *gateRepeats) takeAllLocked() []RepeatWrite {
-	var held []RepeatWrite
-	for id, l := range r.last {
-		if l.held.N > 0 {
-			held = append(held, l.held)
-			l.held = RepeatWrite{}
-			r.last[id] = l
-		}
-	}
-	return held
-}
-
-// repeatWindow is how long repeats may be held back.
+// repeatWindow is how long repeats may be held back: at most
+// gaterepeat.WindowMax, and at most a tenth of the idle timeout, so the
+// stored expiry never lags the real one by more than that.
 func (e *Engine) repeatWindow() time.Duration {
-	return min(repeatWindowMax, e.Config.IdleTimeout/10)
+	return min(gaterepeat.WindowMax, e.Config.IdleTimeout/10)
 }
 
 // ownWriter is a store that counts its own write transactions cheaply
@@ -158,69 +98,40 @@ func (e *Engine) recordRepeat(ctx context.Context, id, key string, st gateStamp)
 	}
 	now := e.now()
 	exp := now.Add(e.Config.IdleTimeout)
-	r := &e.gateRepeats
-	r.mu.Lock()
-	l, ok := r.last[id]
-	if !ok || l.key != key || l.seq <= 0 {
-		var held []RepeatWrite
-		if ok && l.held.N > 0 { // the answer changed: its repeats go on record first
-			held = []RepeatWrite{l.held}
-			l.held = RepeatWrite{}
-			r.last[id] = l
-		}
-		r.mu.Unlock()
-		e.flushRepeats(ctx, held)
-		return false, nil
+	stamp := st.stamp
+	if !st.ok {
+		stamp = ""
 	}
-	if st.ok && st.stamp != "" && st.stamp == l.stamp && e.ownWritesSince(st.writes) &&
-		!now.Before(l.wrote) && now.Sub(l.wrote) < e.repeatWindow() {
-		if l.held.N == 0 {
-			l.held = RepeatWrite{ID: id, Seq: l.seq, FirstAt: now}
-		}
-		l.held.N++
-		l.held.At, l.held.ExpiresAt = now, exp
-		r.last[id] = l
-		schedule := !r.timer
-		r.timer = true
-		r.mu.Unlock()
-		if schedule {
+	a := e.gateRepeats.Ask(gaterepeat.Call{ID: id, Key: key, Stamp: stamp,
+		Quiet: func() bool { return e.ownWritesSince(st.writes) },
+		Now:   now, ExpiresAt: exp, Window: e.repeatWindow()})
+	switch a.Step {
+	case gaterepeat.Full:
+		e.flushRepeats(ctx, a.Flush)
+		return false, nil
+	case gaterepeat.Held:
+		if a.StartTimer {
 			d := e.repeatWindow()
 			if repeatFlushDelay > 0 {
 				d = repeatFlushDelay
 			}
-			time.AfterFunc(d, func() { e.flushTimer() })
+			time.AfterFunc(d, func() { e.flushRepeats(context.Background(), e.gateRepeats.TimerFired()) })
 		}
 		e.gateSessions.repeated(id, now, exp)
 		return true, nil
 	}
-	held := l.held
-	l.held = RepeatWrite{}
-	r.last[id] = l
-	r.mu.Unlock()
-	w := RepeatWrite{ID: id, Seq: l.seq, N: held.N + 1, FirstAt: now, At: now, ExpiresAt: exp}
-	if held.N > 0 {
-		w.FirstAt = held.FirstAt
-	}
-	done, err := rep.RepeatGate(ctx, w)
+	done, err := rep.RepeatGate(ctx, a.Write)
 	if err != nil {
-		e.holdBack(held)
+		e.flushRepeats(context.Background(), e.gateRepeats.Hold(a.Held))
 		return false, fmt.Errorf("record gate result: %w", err)
 	}
 	if !done {
 		// Something was recorded since (or the session ended): this call
 		// is recorded in full, the repeats held back before it as they were.
-		e.flushRepeats(ctx, []RepeatWrite{held})
+		e.flushRepeats(ctx, []RepeatWrite{a.Held})
 		return false, nil
 	}
-	r.mu.Lock()
-	if cur, ok := r.last[id]; ok && cur.seq == l.seq && cur.key == key && !now.Before(cur.wrote) {
-		cur.stamp, cur.wrote = st.stamp, now
-		if !st.ok {
-			cur.stamp = ""
-		}
-		r.last[id] = cur
-	}
-	r.mu.Unlock()
+	e.gateRepeats.MarkWritten(id, key, a.Write.Seq, stamp, now)
 	e.gateSessions.repeated(id, now, exp)
 	return true, nil
 }
@@ -242,31 +153,6 @@ func (e *Engine) ownWrites() (uint64, bool) {
 	return ow.OwnWrites(), true
 }
 
-// holdBack puts repeats that could not be written back with the session's
-// held ones (written with the next), or writes them when the session's
-// gate event moved on meanwhile.
-func (e *Engine) holdBack(w RepeatWrite) {
-	if w.N == 0 {
-		return
-	}
-	r := &e.gateRepeats
-	r.mu.Lock()
-	l, ok := r.last[w.ID]
-	if !ok || l.seq != w.Seq {
-		r.mu.Unlock()
-		e.flushRepeats(context.Background(), []RepeatWrite{w})
-		return
-	}
-	if l.held.N == 0 {
-		l.held = w
-	} else {
-		l.held.N += w.N
-		l.held.FirstAt = w.FirstAt
-	}
-	r.last[w.ID] = l
-	r.mu.Unlock()
-}
-
 // flushRepeats writes held-back repeats; a failure is logged (the counts
 // are lost, never a gate result).
 func (e *Engine) flushRepeats(ctx context.Context, held []RepeatWrite) {
@@ -284,21 +170,9 @@ func (e *Engine) flushRepeats(ctx context.Context, held []RepeatWrite) {
 	}
 }
 
-func (e *Engine) flushTimer() {
-	r := &e.gateRepeats
-	r.mu.Lock()
-	r.timer = false
-	r.mu.Unlock()
-	e.FlushGateRepeats(context.Background())
-}
-
 // FlushGateRepeats writes every repeat this engine holds back. A
 // long-lived server calls it on shutdown; a timer calls it within the
 // repeat window otherwise.
 func (e *Engine) FlushGateRepeats(ctx context.Context) {
-	r := &e.gateRepeats
-	r.mu.Lock()
-	held := r.takeAllLocked()
-	r.mu.Unlock()
-	e.flushRepeats(ctx, held)
+	e.flushRepeats(ctx, e.gateRepeats.TakeAll())
 }

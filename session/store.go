@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"time"
+
+	"github.com/sessiongate/sessiongate/gaterepeat"
 )
 
 // Reader is the read side of the store.
@@ -150,12 +152,8 @@ type GateRepeater interface {
 
 // RepeatWrite is N repeats of a session's gate event Seq, the first at
 // FirstAt (zero: At) and the last at At, moving the idle expiry to
-// ExpiresAt.
-type RepeatWrite struct {
-	ID                     string
-	Seq, N                 int64
-	FirstAt, At, ExpiresAt time.Time
-}
+// ExpiresAt (the repeat table's gaterepeat.Write).
+type RepeatWrite = gaterepeat.Write
 
 // GateRepeat is how many times, and when, an unchanged gate result (the
 // event Seq) was asked for again (GateRepeater).

@@ -1,10 +1,19 @@
-package session
+// Package scriptwalk judges the script files a shell line runs, read at
+// the agent hook before the line runs (issue 25: `sh tidy.sh`, `python3
+// forge.py` or `bash -c "$(cat f)"` ran files the hook never read). It
+// walks what a line runs (package scriptrun finds it): a shell script or a
+// makefile's recipes statement by statement, an npm script, the modules a
+// Python or JS file imports, the files a test runner loads, a go run
+// package; each is scanned for the things sessiongate protects, and each
+// line a script runs goes back to the caller's Judge, the rules of a typed
+// line. It needs no session: session/scriptwalk.go binds Judge to the
+// engine's agentPreTool with the bound session and policy.
+package scriptwalk
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,32 +50,76 @@ const maxFollowed = 48
 // past that is denied during a session rather than run unread.
 const maxSuiteJudged = 64
 
-// ScriptRead is a script file an allowed shell call runs, as read at the
-// hook: where (repository-relative, or absolute in a temp folder) and the
-// sha256 of its bytes, never its text.
-type ScriptRead struct {
+// Read is a script file an allowed shell call runs, as read at the hook:
+// where (repository-relative, or absolute in a temp folder) and the sha256
+// of its bytes, never its text.
+type Read struct {
 	Path   string
 	SHA256 string
 	InRepo bool
 }
 
-// scriptVerdict judges the scripts the lines of a shell call run. It
-// returns an allowing verdict listing the scripts read when none is denied.
-func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string, call ToolCall, pol AgentPolicy, lines []string, depth int) (*AgentVerdict, error) {
-	v := &AgentVerdict{}
-	var s *Session
-	if bd != nil {
-		s = bd.Session
-	}
-	active := s != nil && s.Active()
+// Verdict is what a walk, or a line its Judge judged, says: denied and why
+// (Reason) with what to do instead (Next), and the scripts read.
+type Verdict struct {
+	Deny         bool
+	Reason, Next string
+	Scripts      []Read
+}
+
+// Line is a shell line a script runs (or a whole shell script), to be
+// judged with the rules of a line the agent typed.
+type Line struct {
+	Text string
+	Dir  string // the folder it runs in
+	// Within is where it stands: a statement of a shell script's text, a
+	// command line in a string (or list of strings) of another language's.
+	Within scriptrun.Within
+	Depth  int // scripts run by scripts: the walk's Depth + 1
+}
+
+// Judge is the caller's side of a walk: the policy check of each line a
+// script runs, with the bound session and the rules of a typed line. An
+// error is a line that could not be judged; the walk denies it.
+type Judge interface {
+	JudgeLine(ctx context.Context, l Line) (Verdict, error)
+}
+
+// Walk is one shell call's walk of the scripts its lines run.
+type Walk struct {
+	Root string
+	// Dir is the call's folder; relative or "": Root.
+	Dir string
+	// Command is the call's whole command: a line is a statement of its
+	// own call's shell script when Within names none.
+	Command string
+	// Within is where the call's lines stand (a script's line judged
+	// again: its text, string or list).
+	Within scriptrun.Within
+	// Active: a session is active (what cannot be read is denied only
+	// then).
+	Active bool
+	// Targets are what a script may not name.
+	Targets []scriptrun.Target
+	// Depth is how deep in scripts run by scripts the call is.
+	Depth int
+	Judge Judge
+}
+
+// Lines judges the scripts the lines of a shell call run. It returns an
+// allowing verdict listing the scripts read when none is denied.
+func (w *Walk) Lines(ctx context.Context, lines []string) (*Verdict, error) {
+	v := &Verdict{}
+	active := w.Active
+	root, depth := w.Root, w.Depth
 	dir := root
-	if call.Dir != "" && filepath.IsAbs(call.Dir) {
-		dir = call.Dir
+	if w.Dir != "" && filepath.IsAbs(w.Dir) {
+		dir = w.Dir
 	}
 	places := scriptrun.Places{Root: root, Temp: scriptrun.DefaultTemp()}
-	targets := e.scriptTargets(root, call)
-	deny := func(reason, next string) (*AgentVerdict, error) {
-		v.Deny, v.Gate, v.Reason, v.Next = true, "scripts", reason, next
+	targets := w.Targets
+	deny := func(reason, next string) (*Verdict, error) {
+		v.Deny, v.Reason, v.Next = true, reason, next
 		return v, nil
 	}
 	for _, line := range lines {
@@ -86,7 +139,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			argsChecked = true
 			fs := scriptrun.Scan(scriptrun.Unknown, scriptrun.QuotedWords(line, runs), targets)
 			if len(fs) > 0 {
-				v.Deny, v.Gate, v.Reason, v.Next = true, "scripts", fmt.Sprintf("the line gives %s to the script it runs%s", fs[0].What, scriptrun.HowNote(fs[0].How)),
+				v.Deny, v.Reason, v.Next = true, fmt.Sprintf("the line gives %s to the script it runs%s", fs[0].What, scriptrun.HowNote(fs[0].How)),
 					"leave sessiongate's files, the hooks and the records to sessiongate"
 			}
 			return len(fs) > 0
@@ -135,7 +188,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				if fd, found := scriptrun.Mentions(f.Text, targets); found {
 					return fmt.Sprintf("`%s` runs %s (which %s loads), whose line %d names %s: a test the agent runs may not touch what polices the session", r.Via, f.Rel, runner, fd.Line, fd.What)
 				}
-				v.Scripts = append(v.Scripts, ScriptRead{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
+				v.Scripts = append(v.Scripts, Read{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
 			}
 			if over && active {
 				return fmt.Sprintf("`%s` loads more than %d test files (%d MiB) at once, more than the hook reads before a command runs", r.Via, scriptrun.MaxSuiteFiles, scriptrun.MaxSuiteBytes>>20)
@@ -190,7 +243,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				}
 				continue
 			case r.NpmScript != "":
-				why, read, err := e.judgeNpmScript(ctx, bd, root, dir, call, pol, places, r, targets, depth, active)
+				why, read, err := w.npmScript(ctx, places, dir, r)
 				if err != nil {
 					return nil, err
 				}
@@ -208,7 +261,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				if argsDenied() {
 					return v, nil
 				}
-				why, read, err := e.judgeMake(ctx, bd, root, dir, rdir, call, pol, places, r, targets, depth, active)
+				why, read, err := w.make(ctx, places, dir, rdir, r)
 				if err != nil {
 					return nil, err
 				}
@@ -233,7 +286,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				if r.OnLine {
 					name = codeOnLine
 				}
-				if why := e.judgeCode(ctx, bd, root, dir, call, pol, r.Lang, r.Code, name, nil, targets, depth); why != "" {
+				if why := w.code(ctx, dir, r.Lang, r.Code, name, nil); why != "" {
 					return deny(fmt.Sprintf("`%s` runs %s", r.Via, why), "leave sessiongate's files, the hooks and the records to sessiongate")
 				}
 				continue
@@ -241,16 +294,16 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if !r.Imports && !r.Conftest && !r.GoPackage && argsDenied() {
 				return v, nil
 			}
-			rp := pol
-			if rp.inShell == "" {
+			within := w.Within
+			if within.Shell == "" {
 				// The line is its own shell script: a program it compiles
 				// (`go build -o bin/app && ./bin/app`) or a virtual
 				// environment it makes is not there until it runs, as in a
 				// script file. A compiled program is not read either way
 				// (a binary is skipped when it exists).
-				rp.inShell = call.Command
+				within.Shell = w.Command
 			}
-			f, why, err := e.readScript(places, dir, r, active, rp)
+			f, why, err := scriptrun.ReadRun(places, dir, r, active, within)
 			if err != nil {
 				return nil, err
 			}
@@ -260,7 +313,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if f == nil {
 				continue
 			}
-			v.Scripts = append(v.Scripts, ScriptRead{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
+			v.Scripts = append(v.Scripts, Read{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
 			if depth >= maxScriptDepth {
 				if active {
 					return deny(fmt.Sprintf("`%s` runs %s, scripts nested deeper than %d", r.Via, f.Rel, maxScriptDepth), "run the innermost script by its name")
@@ -279,7 +332,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 			if lang == scriptrun.Go {
 				jdir = filepath.Dir(f.Abs) // go test and go generate run in the package's folder
 			}
-			if why := e.judgeCode(ctx, bd, root, jdir, call, pol, lang, f.Text, name, r.ArgList(), targets, depth); why != "" {
+			if why := w.code(ctx, jdir, lang, f.Text, name, r.ArgList()); why != "" {
 				return deny(fmt.Sprintf("`%s` runs %s", scriptrun.ViaText(r, f), why), "leave sessiongate's files, the hooks and the records to sessiongate; a person who wants that change makes it")
 			}
 			// A Python file's imports of the repository's modules run too
@@ -323,7 +376,7 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 				return deny(fmt.Sprintf("`%s` runs %s (%s), whose line %d names %s: a script the agent runs may not touch what polices the session", r.Via, f.Rel, r.By, fd.Line, fd.What),
 					"leave sessiongate's files, the hooks and the records to sessiongate")
 			}
-			v.Scripts = append(v.Scripts, ScriptRead{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
+			v.Scripts = append(v.Scripts, Read{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
 			by := "which " + f.Rel + " imports"
 			switch r.Lang {
 			case scriptrun.Python:
@@ -348,21 +401,17 @@ func (e *Engine) scriptVerdict(ctx context.Context, bd *AgentBound, root string,
 	return v, nil
 }
 
-// readScript is scriptrun.ReadRun with where the policy's line stands.
-func (e *Engine) readScript(places scriptrun.Places, dir string, r scriptrun.Run, active bool, pol AgentPolicy) (*scriptrun.File, string, error) {
-	return scriptrun.ReadRun(places, dir, r, active, scriptrun.Within{String: pol.inString, List: pol.inList, Shell: pol.inShell})
-}
-
 // maxMakefiles bounds the makefiles one make run reads (the makefile and
 // what it includes).
 const maxMakefiles = 16
 
-// judgeMake judges a make run: the makefile (-f, else the default one in
+// make judges a make run: the makefile (-f, else the default one in
 // the -C folder), the makefiles it includes, and of their recipes the ones
 // the run's goals reach (scriptrun.MakeRecipes), variables expanded, each
 // with the shell-line rules and scanned for protected things. It returns
 // "" or the denial, and the makefiles read.
-func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd string, call ToolCall, pol AgentPolicy, places scriptrun.Places, r scriptrun.Run, targets []scriptrun.Target, depth int, active bool) (string, []ScriptRead, error) {
+func (w *Walk) make(ctx context.Context, places scriptrun.Places, dir, cwd string, r scriptrun.Run) (string, []Read, error) {
+	active, depth, targets := w.Active, w.Depth, w.Targets
 	makeDir := cwd
 	var first *scriptrun.File
 	if r.DefaultMakefile {
@@ -371,7 +420,7 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 			makeDir = filepath.FromSlash(r.Path)
 		}
 		for _, name := range scriptrun.DefaultMakefiles {
-			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: name, Via: r.Via, Optional: true}, active, pol)
+			f, why, err := scriptrun.ReadRun(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: name, Via: r.Via, Optional: true}, active, w.Within)
 			if err != nil || why != "" || f != nil {
 				if err != nil || why != "" {
 					return why, nil, err
@@ -381,7 +430,7 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 			}
 		}
 	} else {
-		f, why, err := e.readScript(places, dir, r, active, pol)
+		f, why, err := scriptrun.ReadRun(places, dir, r, active, w.Within)
 		if err != nil || why != "" {
 			return why, nil, err
 		}
@@ -408,7 +457,7 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 			r.ArgsKnown = false // which included rule comes first is not known: every recipe
 		}
 		for _, inc := range incs {
-			f, why, err := e.readScript(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: inc, Via: r.Via, Optional: true}, active, pol)
+			f, why, err := scriptrun.ReadRun(places, makeDir, scriptrun.Run{Lang: scriptrun.Make, Path: inc, Via: r.Via, Optional: true}, active, w.Within)
 			if err != nil || why != "" {
 				return why, nil, err
 			}
@@ -425,10 +474,10 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 		// eight decoy includes once pushed the ninth past the hook unread
 		return fmt.Sprintf("`%s` reads more than %d makefiles (%s and what it includes, computed names counted as every file they could be), more than the hook reads before a command runs", r.Via, maxMakefiles, first.Rel), nil, nil
 	}
-	var read []ScriptRead
+	var read []Read
 	var mfs []scriptrun.MakeFile
 	for _, f := range files {
-		read = append(read, ScriptRead{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
+		read = append(read, Read{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo})
 		mfs = append(mfs, scriptrun.MakeFile{Name: f.Rel, Text: f.Text})
 	}
 	if depth >= maxScriptDepth {
@@ -437,17 +486,15 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 		}
 		return "", read, nil
 	}
-	sub := pol
-	sub.DenyBeforeStart = false
 	for _, st := range scriptrun.MakeStmts(r, mfs, vars) {
 		if fs := scriptrun.Scan(scriptrun.Shell, st.Text, targets); len(fs) > 0 {
 			f := fs[0]
 			f.Line = st.Line
 			return fmt.Sprintf("`%s` runs %s", r.Via, scriptrun.ScanReason(st.File, f)), read, nil
 		}
-		v, err := e.agentPreTool(ctx, bd, root, ToolCall{Kind: ToolShell, Name: call.Name, Command: st.Text, Dir: makeDir, Transcript: call.Transcript}, sub, depth+1)
+		v, err := w.Judge.JudgeLine(ctx, Line{Text: st.Text, Dir: makeDir, Within: w.Within, Depth: depth + 1})
 		if err != nil {
-			v = &AgentVerdict{Deny: true, Reason: "it could not be judged: " + err.Error()}
+			v = Verdict{Deny: true, Reason: "it could not be judged: " + err.Error()}
 		}
 		if v.Deny {
 			return fmt.Sprintf("`%s` runs %s, whose line %d (`%s`) is denied: %s", r.Via, st.File, st.Line, scriptLine(st.Text), v.Reason), read, nil
@@ -457,11 +504,12 @@ func (e *Engine) judgeMake(ctx context.Context, bd *AgentBound, root, dir, cwd s
 	return "", read, nil
 }
 
-// judgeNpmScript judges a package.json script npm runs (r.NpmScript, in
+// npmScript judges a package.json script npm runs (r.NpmScript, in
 // the package.json r.Path names) with the shell-line rules, in the
 // package's folder: `npm test` whose pretest is `rm -rf .git/sessiongate`
 // or `node wipe.js`. A package.json without the script runs nothing.
-func (e *Engine) judgeNpmScript(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, places scriptrun.Places, r scriptrun.Run, targets []scriptrun.Target, depth int, active bool) (string, []ScriptRead, error) {
+func (w *Walk) npmScript(ctx context.Context, places scriptrun.Places, dir string, r scriptrun.Run) (string, []Read, error) {
+	active, depth := w.Active, w.Depth
 	f, ok, err := places.Read(dir, r.Path)
 	switch {
 	case errors.Is(err, scriptrun.ErrNotThere), errors.Is(err, scriptrun.ErrBinary), err == nil && !ok:
@@ -478,7 +526,7 @@ func (e *Engine) judgeNpmScript(ctx context.Context, bd *AgentBound, root, dir s
 	if strings.TrimSpace(body) == "" {
 		return "", nil, nil
 	}
-	read := []ScriptRead{{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo}}
+	read := []Read{{Path: f.Rel, SHA256: f.SHA256, InRepo: f.InRepo}}
 	if depth >= maxScriptDepth {
 		if active {
 			return fmt.Sprintf("`%s` runs %s's %q script, scripts nested deeper than %d", r.Via, f.Rel, r.NpmScript, maxScriptDepth), read, nil
@@ -486,13 +534,16 @@ func (e *Engine) judgeNpmScript(ctx context.Context, bd *AgentBound, root, dir s
 		return "", read, nil
 	}
 	name := fmt.Sprintf("%s's %q script", f.Rel, r.NpmScript)
-	if why := e.judgeCode(ctx, bd, root, filepath.Dir(f.Abs), call, pol, scriptrun.Shell, body, name, nil, targets, depth); why != "" {
+	if why := w.code(ctx, filepath.Dir(f.Abs), scriptrun.Shell, body, name, nil); why != "" {
 		return fmt.Sprintf("`%s` runs %s", strings.TrimSpace(r.Via), why), read, nil
 	}
 	return "", read, nil
 }
 
-// judgeCode judges a script's text: a shell script (or a makefile's
+// codeOnLine names code given on the line (node -e, python3 -c) to code.
+const codeOnLine = "the code on the line"
+
+// code judges a script's text: a shell script (or a makefile's
 // recipes) statement by statement with the shell-line rules, any other
 // language by its references to protected things and by the command lines
 // its strings hold. It returns "" or what is wrong, naming name and the line.
@@ -503,18 +554,14 @@ func (e *Engine) judgeNpmScript(ctx context.Context, bd *AgentBound, root, dir s
 // that `sh release.sh test` and `make -f release.mk test` agree (neither
 // judges the publish branch that moves a ref); without them every branch
 // and every recipe is judged. Both are scanned for protected references.
-// codeOnLine names code given on the line (node -e, python3 -c) to judgeCode.
-const codeOnLine = "the code on the line"
-
-func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string, call ToolCall, pol AgentPolicy, lang scriptrun.Lang, text, name string, args []string, targets []scriptrun.Target, depth int) string {
-	sub := pol
-	sub.DenyBeforeStart = false // a script's own work files are the work's
-	sub.inString, sub.inShell, sub.inList = "", "", false
-	judge := func(line string) *AgentVerdict {
-		v, err := e.agentPreTool(ctx, bd, root, ToolCall{Kind: ToolShell, Name: call.Name, Command: line, Dir: dir, Transcript: call.Transcript}, sub, depth+1)
+func (w *Walk) code(ctx context.Context, dir string, lang scriptrun.Lang, text, name string, args []string) string {
+	targets := w.Targets
+	var sub scriptrun.Within // where each line stands: in text, not where the call's line did
+	judge := func(line string) Verdict {
+		v, err := w.Judge.JudgeLine(ctx, Line{Text: line, Dir: dir, Within: sub, Depth: w.Depth + 1})
 		if err != nil {
 			// A line that cannot be judged is not let through unread.
-			return &AgentVerdict{Deny: true, Reason: "it could not be judged: " + err.Error()}
+			return Verdict{Deny: true, Reason: "it could not be judged: " + err.Error()}
 		}
 		return v
 	}
@@ -524,7 +571,7 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 		if args != nil {
 			text = scriptrun.Taken(text, args)
 		}
-		sub.inShell = text
+		sub.Shell = text
 		// The whole script first: variables and functions set on one line
 		// and used on another are read together; then the statement that
 		// is denied alone names the line.
@@ -573,48 +620,15 @@ func (e *Engine) judgeCode(ctx context.Context, bd *AgentBound, root, dir string
 			return scriptrun.ScanReason(name, fs[0])
 		}
 		stmts = scriptrun.CommandLines(lang, text)
-		sub.inString = text
+		sub.String = text
 	}
 	for _, st := range stmts {
-		sub.inList = st.List && sub.inString != ""
+		sub.List = st.List && sub.String != ""
 		if sv := judge(st.Text); sv.Deny {
 			return fmt.Sprintf("%s, whose line %d runs `%s`, denied: %s", name, st.Line, scriptLine(st.Text), sv.Reason)
 		}
 	}
 	return ""
-}
-
-// scriptTargets are what a script may not name: the defaults, the
-// protected files, the records refs, the session database and key
-// wherever they are kept, and the agent's transcript.
-func (e *Engine) scriptTargets(root string, call ToolCall) []scriptrun.Target {
-	ts := append([]scriptrun.Target{}, scriptrun.DefaultTargets...)
-	for _, p := range ProtectedPaths(e.Config, "") {
-		if i := strings.IndexAny(p, "*?[{"); i >= 0 {
-			p = strings.TrimSuffix(p[:i], "/")
-		}
-		if len(p) >= 5 && strings.ContainsAny(p, "./") {
-			ts = append(ts, scriptrun.Target{Needle: p, What: "the protected file " + p})
-		}
-	}
-	for _, r := range e.recordsRefs() {
-		if r = strings.TrimSuffix(r, "/"); len(r) >= 5 {
-			ts = append(ts, scriptrun.Target{Needle: r, What: "the records ref"})
-		}
-	}
-	if p, ok := e.Store.(interface{ Path() string }); ok && p.Path() != "" && !strings.HasPrefix(p.Path(), ":memory:") {
-		dbDir := filepath.Dir(p.Path())
-		ts = append(ts, scriptrun.Target{Needle: filepath.ToSlash(dbDir), What: "sessiongate's database folder"},
-			scriptrun.Target{Needle: filepath.Base(p.Path()), What: "the session database"})
-		if rel, err := filepath.Rel(root, dbDir); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
-			ts = append(ts, scriptrun.Target{Needle: filepath.ToSlash(rel), What: "sessiongate's database folder"})
-		}
-	}
-	if call.Transcript != "" {
-		ts = append(ts, scriptrun.Target{Needle: filepath.ToSlash(call.Transcript), What: "the agent's transcript"},
-			scriptrun.Target{Needle: path.Base(filepath.ToSlash(call.Transcript)), What: "the agent's transcript"})
-	}
-	return ts
 }
 
 func scriptLine(s string) string {
@@ -625,46 +639,4 @@ func scriptLine(s string) string {
 		s = s[:117] + "..."
 	}
 	return s
-}
-
-// ScriptEventPrefix starts the event a script run records: the token
-// carries the sha256 of the script's bytes (records on the ref keep
-// tokens, not details), the detail its path.
-const ScriptEventPrefix = "script:ran:"
-
-// scriptSeenWindow is how many of a session's last events RecordScripts
-// looks through for a script already on record.
-const scriptSeenWindow = 4096
-
-// RecordScripts records each script an allowed shell call runs, once per
-// content per session. A script that a script writes and runs is not read
-// at the hook; these events let a reviewer tell the scripts that ran from
-// the ones committed. verify does not read them (docs/security.md says
-// why): the record keeps the script's hash, not its path.
-func (e *Engine) RecordScripts(ctx context.Context, sessionID string, scripts []ScriptRead) error {
-	for _, sc := range scripts {
-		tok := ScriptEventPrefix + sc.SHA256
-		// LastEvents filters the last n events by token: n = 1 asked only
-		// whether the session's very last event was this script's, so any
-		// event in between (a witnessed Bash call, witness.go) recorded it
-		// again. The window keeps the hook's read bounded.
-		seen, err := e.Store.LastEvents(ctx, sessionID, scriptSeenWindow, tok)
-		if err != nil {
-			return fmt.Errorf("read the session's script events: %w", err)
-		}
-		if len(seen) > 0 {
-			continue
-		}
-		where := "repo"
-		if !sc.InRepo {
-			where = "temp"
-		}
-		detail := fmt.Sprintf(`{"path":%q,"where":%q}`, sc.Path, where)
-		if err := e.Store.Update(ctx, func(w Writer) error {
-			return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: tok, Detail: detail})
-		}); err != nil {
-			return fmt.Errorf("record the script %s: %w", sc.Path, err)
-		}
-	}
-	return nil
 }

@@ -38,14 +38,8 @@ func CheckCondition(c protocolspec.Check) string {
 	return strings.Join(parts, " and ")
 }
 
-// checkCondition decides a check's condition for the session: holds, and
-// what was found either way.
-func checkCondition(ctx context.Context, env gateEnv, c protocolspec.Check) (holds bool, why string, err error) {
-	holds, why, _, err = checkConditionHits(ctx, env, c)
-	return holds, why, err
-}
-
-// checkConditionHits is checkCondition with the documented names it found
+// checkConditionHits decides a check's condition for the session: holds,
+// what was found either way, and the documented names it found
 // (when=docs_affected): the docs a changed_since_start check then asks for.
 func checkConditionHits(ctx context.Context, env gateEnv, c protocolspec.Check) (holds bool, why string, hits []docmention.Hit, err error) {
 	files, err := sessionFiles(ctx, env.repo, env.sess)
@@ -114,13 +108,6 @@ func allDeletedWithDocs(ctx context.Context, env gateEnv, hits []docmention.Hit)
 		return "", false
 	}
 	return docsaffected.AllDeletedWithDocs(docsChange(env, files), hits)
-}
-
-func pathExt(p string) string {
-	if i := strings.LastIndexByte(p, '.'); i > strings.LastIndexByte(p, '/') {
-		return p[i:]
-	}
-	return ""
 }
 
 // conditionalCheck runs check c under its condition: a condition that

@@ -57,7 +57,7 @@ func (e *Engine) narrowedQA(ctx context.Context, s *Session, p *protocolspec.Pha
 	if err != nil {
 		return nil, err
 	}
-	runs, why, err := e.wholeRuns(ctx, repo, evs, p.ID, false)
+	runs, why, err := e.wholeRuns(ctx, repo, evs, p.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,7 @@ func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, 
 }
 
 // staleRunCheck fails a QA phase without a command of its own whose last
-// passing run of the whole suite (wholeRun) saw other files than the tree now holds (at is "HEAD" at
+// passing run of the whole suite (wholeRuns) saw other files than the tree now holds (at is "HEAD" at
 // the end, "" for the work tree at the gate, or a tree id of the work tree).
 func (e *Engine) staleRunCheck(ctx context.Context, s *Session, p *protocolspec.Phase, run *Evidence, at string) (*CheckResult, error) {
 	if run == nil || sawTree(run.Ref) == "" {

@@ -76,21 +76,10 @@ func (e *Engine) missingSuite(ctx context.Context, repo Repo, s *Session, runs [
 	return nil, taken, nil
 }
 
-// wholeRun picks, newest first, the passing test-suite run of phase p
-// that covers its project's suite; nil and why the newest falls short
-// when none does (no passing run: nil, "").
-func (e *Engine) wholeRun(ctx context.Context, repo Repo, evs []Evidence, phase string) (*Evidence, string, error) {
-	runs, why, err := e.wholeRuns(ctx, repo, evs, phase, true)
-	if len(runs) == 0 || err != nil {
-		return nil, why, err
-	}
-	return runs[0], "", nil
-}
-
 // wholeRuns lists the passing whole-suite runs of phase p (of any phase
-// when p is ""), newest first (only the newest when first), and why the newest run falls short when
+// when p is ""), newest first, and why the newest run falls short when
 // none is whole.
-func (e *Engine) wholeRuns(ctx context.Context, repo Repo, evs []Evidence, phase string, first bool) ([]*Evidence, string, error) {
+func (e *Engine) wholeRuns(ctx context.Context, repo Repo, evs []Evidence, phase string) ([]*Evidence, string, error) {
 	var out []*Evidence
 	tl, ok := repo.(TreeLister)
 	why := ""
@@ -120,9 +109,6 @@ func (e *Engine) wholeRuns(ctx context.Context, repo Repo, evs []Evidence, phase
 		w := testrun.PartialRun(ev.Command, files, goMod)
 		if w == "" {
 			out = append(out, ev)
-			if first {
-				break
-			}
 			continue
 		}
 		if why == "" && len(out) == 0 {

@@ -63,7 +63,7 @@ func (e *Engine) unwitnessedDelegateQA(ctx context.Context, repo Repo, s *Sessio
 	if len(needs) == 0 {
 		return nil, wholeSet{}, nil
 	}
-	all, why, err := e.wholeRuns(ctx, repo, evs, "", false)
+	all, why, err := e.wholeRuns(ctx, repo, evs, "")
 	if err != nil {
 		return nil, wholeSet{}, err
 	}

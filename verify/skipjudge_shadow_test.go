@@ -1,14 +1,6 @@
 package verify
 
-import (
-	"context"
-	"strings"
-	"testing"
-
-	"github.com/sessiongate/sessiongate/gitrepo"
-	"github.com/sessiongate/sessiongate/internal/gittest"
-	"github.com/sessiongate/sessiongate/testrun"
-)
+import "testing"
 
 // TestRangeUnchangedShadows: lazy pass 25 (c3). The base's
 // tests/__init__.py puts vendor/ first on sys.path; the range breaks
@@ -32,32 +24,7 @@ func TestRangeUnchangedShadows(t *testing.T) {
 		{"honest: a new library vendored", map[string]string{"greet.py": "import slugs\n\n\ndef greet():\n    return \"hello\"\n", "vendor/slugs.py": "def slug(s):\n    return s.lower()\n"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := gittest.New(t, base)
-			baseSHA := gittest.Git(t, dir, "rev-parse", "HEAD")
-			tip := gittest.Commit(t, dir, "work", c.files)
-			ctx := context.Background()
-			repo, err := gitrepo.Open(ctx, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			changed, err := repo.TreeDiff(ctx, baseSHA, tip)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := rangeSkips(ctx, repo, baseSHA, tip, changed, nil, testrun.StrictEnv(func(string) (string, bool) { return "", false }))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var all []string
-			for _, w := range got {
-				all = append(all, w.path+": "+w.what)
-			}
-			switch {
-			case c.want == "" && len(all) > 0:
-				t.Fatalf("honest change flagged: %q", all)
-			case c.want != "" && !strings.Contains(strings.Join(all, "\n"), c.want):
-				t.Fatalf("got %q, want a finding containing %q", all, c.want)
-			}
+			checkRangeSkips(t, base, c.files, func(string) (string, bool) { return "", false }, c.want)
 		})
 	}
 }

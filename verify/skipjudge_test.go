@@ -64,33 +64,40 @@ func TestRangeSkips(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := gittest.New(t, base)
-			baseSHA := gittest.Git(t, dir, "rev-parse", "HEAD")
-			tip := gittest.Commit(t, dir, "work", c.files)
-			ctx := context.Background()
-			repo, err := gitrepo.Open(ctx, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			changed, err := repo.TreeDiff(ctx, baseSHA, tip)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := rangeSkips(ctx, repo, baseSHA, tip, changed, nil, testrun.StrictEnv(ciEnv))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var all []string
-			for _, w := range got {
-				all = append(all, w.path+": "+w.what)
-			}
-			switch {
-			case c.want == "" && len(all) > 0:
-				t.Fatalf("honest skip flagged: %q", all)
-			case c.want != "" && !strings.Contains(strings.Join(all, "\n"), c.want):
-				t.Fatalf("got %q, want a finding containing %q", all, c.want)
-			}
+			checkRangeSkips(t, base, c.files, ciEnv, c.want)
 		})
+	}
+}
+
+// checkRangeSkips commits files over base and checks what rangeSkips finds
+// in that range under env: a finding containing want, or none for want "".
+func checkRangeSkips(t *testing.T, base, files map[string]string, env func(string) (string, bool), want string) {
+	t.Helper()
+	dir := gittest.New(t, base)
+	baseSHA := gittest.Git(t, dir, "rev-parse", "HEAD")
+	tip := gittest.Commit(t, dir, "work", files)
+	ctx := context.Background()
+	repo, err := gitrepo.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed, err := repo.TreeDiff(ctx, baseSHA, tip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := rangeSkips(ctx, repo, baseSHA, tip, changed, nil, testrun.StrictEnv(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, w := range got {
+		all = append(all, w.path+": "+w.what)
+	}
+	switch {
+	case want == "" && len(all) > 0:
+		t.Fatalf("honest change flagged: %q", all)
+	case want != "" && !strings.Contains(strings.Join(all, "\n"), want):
+		t.Fatalf("got %q, want a finding containing %q", all, want)
 	}
 }
 

@@ -1,7 +1,6 @@
 package agenttest_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,14 +34,7 @@ func TestClaudeResumeHonest(t *testing.T) {
 		t.Fatalf("first run: exit %d, %d of 4 turns\nstderr: %s", res.ExitCode, first.Used(), res.Stderr)
 	}
 	files := func() map[string]int64 {
-		out := map[string]int64{}
-		filepath.Walk(filepath.Join(config, "projects"), func(p string, fi os.FileInfo, err error) error {
-			if err == nil && !fi.IsDir() && strings.HasSuffix(p, ".jsonl") {
-				out[filepath.Base(p)] = fi.Size()
-			}
-			return nil
-		})
-		return out
+		return filesUnder(filepath.Join(config, "projects"), func(p string) bool { return strings.HasSuffix(p, ".jsonl") })
 	}
 	before := files()
 	second := agenttest.NewClaudeServer(t,
@@ -55,22 +47,5 @@ func TestClaudeResumeHonest(t *testing.T) {
 		t.Fatalf("continued run: exit %d, %d of 3 turns\nstderr: %s", res.ExitCode, second.Used(), res.Stderr)
 	}
 	t.Logf("transcripts after the first run %v, after the continued run %v", before, files())
-	show := r.onlySession()
-	var toks []string
-	for _, e := range show["events"].([]any) {
-		toks = append(toks, e.(map[string]any)["token"].(string))
-	}
-	t.Logf("events: %v", toks)
-	// The end gate ran over the continued transcript (it stops at QA,
-	// which this script never did: the protocol's block).
-	if !strings.Contains(strings.Join(toks, " "), "gate:QA_VALIDATION:fail") {
-		t.Errorf("the continued run's session end did not reach its gates")
-	}
-	if v, _ := show["violations"].([]any); len(v) != 0 {
-		t.Errorf("honest continued session recorded %d violation(s): %v", len(v), v)
-	}
-	b, _ := json.Marshal(show["events"])
-	if strings.Contains(string(b), ":replaced") || strings.Contains(string(b), "TAMPERED") {
-		t.Errorf("the continued transcript was taken for a replaced or tampered one: %s", b)
-	}
+	checkResumedHonest(t, r, "continued", "transcript")
 }

@@ -1,8 +1,6 @@
 package agenttest_test
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,14 +33,9 @@ func TestGeminiResumeHonest(t *testing.T) {
 		t.Fatalf("first run: %d of 4 turns; exit %d, error %s\nstderr: %s", first.Used(), res.ExitCode, res.Error, res.Stderr)
 	}
 	chats := func() map[string]int64 {
-		out := map[string]int64{}
-		filepath.Walk(filepath.Join(home, ".gemini"), func(p string, fi os.FileInfo, err error) error {
-			if err == nil && !fi.IsDir() && strings.Contains(p, string(filepath.Separator)+"chats"+string(filepath.Separator)) {
-				out[filepath.Base(p)] = fi.Size()
-			}
-			return nil
+		return filesUnder(filepath.Join(home, ".gemini"), func(p string) bool {
+			return strings.Contains(p, string(filepath.Separator)+"chats"+string(filepath.Separator))
 		})
-		return out
 	}
 	before := chats()
 	second := agenttest.NewGeminiServer(t,
@@ -55,20 +48,5 @@ func TestGeminiResumeHonest(t *testing.T) {
 		t.Fatalf("resumed run: %d of 3 turns; exit %d, error %s\nstderr: %s", second.Used(), res.ExitCode, res.Error, res.Stderr)
 	}
 	t.Logf("chat recordings after the first run %v, after the resumed run %v", before, chats())
-	show := r.onlySession()
-	var toks []string
-	for _, e := range show["events"].([]any) {
-		toks = append(toks, e.(map[string]any)["token"].(string))
-	}
-	t.Logf("events: %v", toks)
-	if !strings.Contains(strings.Join(toks, " "), "gate:QA_VALIDATION:fail") {
-		t.Errorf("the resumed run's session end did not reach its gates")
-	}
-	if v, _ := show["violations"].([]any); len(v) != 0 {
-		t.Errorf("honest resumed session recorded %d violation(s): %v", len(v), v)
-	}
-	b, _ := json.Marshal(show["events"])
-	if strings.Contains(string(b), ":replaced") || strings.Contains(string(b), "TAMPERED") {
-		t.Errorf("the resumed chat recording was taken for a replaced or tampered one: %s", b)
-	}
+	checkResumedHonest(t, r, "resumed", "chat recording")
 }

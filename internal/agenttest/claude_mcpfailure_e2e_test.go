@@ -14,24 +14,36 @@ import (
 // failingMCP is an MCP server (stdio) whose one tool, check, runs a shell
 // line and answers with isError when it fails: an MCP tool whose failure
 // a protocol requirement ("MUST call mcp__x__check") must not count.
-const failingMCP = `import json, subprocess, sys
+var failingMCP = shellMCPServer("qa", "check", "Run a check", true)
+
+// shellMCPServer is a minimal MCP server (stdio, newline-delimited
+// JSON-RPC, python3) named name with one tool that runs a shell line and
+// answers with its output and exit code; with isError a failed line's
+// answer says isError.
+func shellMCPServer(name, tool, description string, isError bool) string {
+	flag := ""
+	if isError {
+		flag = `, "isError": p.returncode != 0`
+	}
+	return `import json, subprocess, sys
 for line in sys.stdin:
     msg = json.loads(line)
     if "id" not in msg:
         continue
     m, r = msg.get("method"), None
     if m == "initialize":
-        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "qa", "version": "1"}}
+        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "` + name + `", "version": "1"}}
     elif m == "tools/list":
-        r = {"tools": [{"name": "check", "description": "Run a check", "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}]}
+        r = {"tools": [{"name": "` + tool + `", "description": "` + description + `", "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}]}
     elif m == "tools/call":
         p = subprocess.run(msg["params"]["arguments"]["command"], shell=True, capture_output=True, text=True)
-        r = {"content": [{"type": "text", "text": p.stdout + p.stderr + "exit %d" % p.returncode}], "isError": p.returncode != 0}
+        r = {"content": [{"type": "text", "text": p.stdout + p.stderr + "exit %d" % p.returncode}]` + flag + `}
     else:
         r = {}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}) + "\n")
     sys.stdout.flush()
 `
+}
 
 // mcpRepo is hookedRepo with failingMCP configured for Claude Code.
 func mcpRepo(t *testing.T) (*sgRepo, string) {
@@ -51,6 +63,25 @@ func mcpRepo(t *testing.T) (*sgRepo, string) {
 		t.Fatal(err)
 	}
 	return r, cfg
+}
+
+// runMCPChecks runs the real Claude Code in r with the MCP config cfg:
+// the session advanced to WORKING, then a failing mcp__qa__check and a
+// passing one.
+func runMCPChecks(t *testing.T, r *sgRepo, cfg string) *agenttest.ClaudeServer {
+	t.Helper()
+	srv := agenttest.NewClaudeServer(t,
+		agenttest.Use("Bash", map[string]any{"command": "git status"}),
+		agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
+		agenttest.Use("mcp__qa__check", map[string]any{"command": "echo failing; exit 3"}),
+		agenttest.Use("mcp__qa__check", map[string]any{"command": "echo passing"}),
+		agenttest.Say("done"),
+	)
+	res := r.claude("finish quickly", agenttest.ClaudeOptions{Server: srv, MCPConfig: cfg, AllowedTools: []string{"Bash", "mcp__qa__*"}})
+	if res.ExitCode != 0 || srv.Used() < 5 {
+		t.Fatalf("run: exit %d, %d of 5 turns\nstderr: %s", res.ExitCode, srv.Used(), res.Stderr)
+	}
+	return srv
 }
 
 // TestClaudeMCPFailureMeasured (round 25, c2): what Claude Code 2.1.330
@@ -81,17 +112,7 @@ func TestClaudeMCPFailureMeasured(t *testing.T) {
 	r.write(".claude/settings.json", string(b))
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "log every hook call")
-	srv := agenttest.NewClaudeServer(t,
-		agenttest.Use("Bash", map[string]any{"command": "git status"}),
-		agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
-		agenttest.Use("mcp__qa__check", map[string]any{"command": "echo failing; exit 3"}),
-		agenttest.Use("mcp__qa__check", map[string]any{"command": "echo passing"}),
-		agenttest.Say("done"),
-	)
-	res := r.claude("finish quickly", agenttest.ClaudeOptions{Server: srv, MCPConfig: cfg, AllowedTools: []string{"Bash", "mcp__qa__*"}})
-	if res.ExitCode != 0 || srv.Used() < 5 {
-		t.Fatalf("run: exit %d, %d of 5 turns\nstderr: %s", res.ExitCode, srv.Used(), res.Stderr)
-	}
+	srv := runMCPChecks(t, r, cfg)
 	conv := srv.Conversation()
 	t.Logf("after the failing check: %.300s\nafter the passing check: %.300s", conv[3].NewText(), conv[4].NewText())
 	logged, _ := os.ReadFile(logPath)
@@ -119,17 +140,7 @@ func TestClaudeMCPFailureMeasured(t *testing.T) {
 func TestClaudeMCPFailureReachesRecord(t *testing.T) {
 	t.Parallel()
 	r, cfg := mcpRepo(t)
-	srv := agenttest.NewClaudeServer(t,
-		agenttest.Use("Bash", map[string]any{"command": "git status"}),
-		agenttest.Use("Bash", map[string]any{"command": "sessiongate session advance --to WORKING"}),
-		agenttest.Use("mcp__qa__check", map[string]any{"command": "echo failing; exit 3"}),
-		agenttest.Use("mcp__qa__check", map[string]any{"command": "echo passing"}),
-		agenttest.Say("done"),
-	)
-	res := r.claude("finish quickly", agenttest.ClaudeOptions{Server: srv, MCPConfig: cfg, AllowedTools: []string{"Bash", "mcp__qa__*"}})
-	if res.ExitCode != 0 || srv.Used() < 5 {
-		t.Fatalf("run: exit %d, %d of 5 turns\nstderr: %s", res.ExitCode, srv.Used(), res.Stderr)
-	}
+	runMCPChecks(t, r, cfg)
 	show := r.onlySession()
 	var failed []string
 	evs, _ := show["events"].([]any)

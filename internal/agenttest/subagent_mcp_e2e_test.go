@@ -113,27 +113,9 @@ func TestClaudeSubagentRoutes(t *testing.T) {
 	}
 }
 
-// shellMCP is a minimal MCP server (stdio, newline-delimited JSON-RPC)
-// with one tool, execute_command, that runs a shell line: what desktop
-// and terminal MCP servers offer.
-const shellMCP = `import json, subprocess, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    m, r = msg.get("method"), None
-    if m == "initialize":
-        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "shell", "version": "1"}}
-    elif m == "tools/list":
-        r = {"tools": [{"name": "execute_command", "description": "Run a shell command", "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]}}]}
-    elif m == "tools/call":
-        p = subprocess.run(msg["params"]["arguments"]["command"], shell=True, capture_output=True, text=True)
-        r = {"content": [{"type": "text", "text": p.stdout + p.stderr + "exit %d" % p.returncode}]}
-    else:
-        r = {}
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}) + "\n")
-    sys.stdout.flush()
-`
+// shellMCP is a minimal MCP server with one tool, execute_command, that
+// runs a shell line: what desktop and terminal MCP servers offer.
+var shellMCP = shellMCPServer("shell", "execute_command", "Run a shell command", false)
 
 // TestClaudeMCPShellRoutes: the real Claude Code with an MCP server that
 // runs shell lines. Before this round an MCP tool was judged only by the

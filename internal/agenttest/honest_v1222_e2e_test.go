@@ -99,8 +99,13 @@ func v1222AgentRepo(t *testing.T, agent string) (*sgRepo, string) {
 	return r, string(doc)
 }
 
-// reqIDs maps phase -> requirement text -> id (`protocol show --json`).
-func (r *sgRepo) reqIDs() map[string]map[string]string {
+// requirement is one requirement of the protocol as `protocol show
+// --json` lists it, with its phase.
+type requirement struct{ Phase, ID, Text string }
+
+// requirements lists the protocol's requirements in the protocol's order
+// (`protocol show --json`).
+func (r *sgRepo) requirements() []requirement {
 	r.t.Helper()
 	out, code := r.sg("protocol", "show", "--json")
 	if code != 0 {
@@ -116,14 +121,26 @@ func (r *sgRepo) reqIDs() map[string]map[string]string {
 		} `json:"phases"`
 	}
 	if err := json.Unmarshal([]byte(out), &spec); err != nil {
-		r.t.Fatalf("protocol show --json: %v", err)
+		r.t.Fatalf("protocol show --json: %v\n%s", err, out)
 	}
-	m := map[string]map[string]string{}
+	var reqs []requirement
 	for _, p := range spec.Phases {
-		m[p.ID] = map[string]string{}
 		for _, q := range p.Requirements {
-			m[p.ID][q.Text] = q.ID
+			reqs = append(reqs, requirement{p.ID, q.ID, q.Text})
 		}
+	}
+	return reqs
+}
+
+// reqIDs maps phase -> requirement text -> id (`protocol show --json`).
+func (r *sgRepo) reqIDs() map[string]map[string]string {
+	r.t.Helper()
+	m := map[string]map[string]string{}
+	for _, q := range r.requirements() {
+		if m[q.Phase] == nil {
+			m[q.Phase] = map[string]string{}
+		}
+		m[q.Phase][q.Text] = q.ID
 	}
 	return m
 }

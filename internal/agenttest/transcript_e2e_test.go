@@ -1,7 +1,6 @@
 package agenttest_test
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,30 +48,13 @@ func transcriptRepoWith(t *testing.T, agent, config string) (*sgRepo, string) {
 	r.write("docs/guide.md", guideBody)
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "guide and agent hooks")
-	out, code := r.sg("protocol", "show", "--json")
-	if code != 0 {
-		t.Fatalf("protocol show: exit %d\n%s", code, out)
-	}
-	var spec struct {
-		Phases []struct {
-			ID           string `json:"id"`
-			Requirements []struct {
-				ID   string `json:"id"`
-				Text string `json:"text"`
-			} `json:"requirements"`
-		} `json:"phases"`
-	}
-	if err := json.Unmarshal([]byte(out), &spec); err != nil {
-		t.Fatalf("protocol show --json: %v\n%s", err, out)
-	}
-	for _, p := range spec.Phases {
-		for _, q := range p.Requirements {
-			if strings.Contains(q.Text, "docs/guide.md") {
-				return r, q.ID
-			}
+	reqs := r.requirements()
+	for _, q := range reqs {
+		if strings.Contains(q.Text, "docs/guide.md") {
+			return r, q.ID
 		}
 	}
-	t.Fatalf("no requirement names docs/guide.md:\n%s", out)
+	t.Fatalf("no requirement names docs/guide.md: %+v", reqs)
 	return nil, ""
 }
 

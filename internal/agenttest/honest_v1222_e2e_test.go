@@ -397,16 +397,46 @@ func requireHonestV1222(t *testing.T, r *sgRepo, show map[string]any, texts []st
 	}
 }
 
-func TestCodexHonestV1222Task(t *testing.T) {
-	t.Parallel()
-	r, show, texts, res, n := runCodexV1222(t, "")
-	requireHonestV1222(t, r, show, texts, res, "blocked by PreToolUse hook", n)
+func TestCodexHonestV1222Task(t *testing.T) { codexV1222.honest(t, "") }
+
+func TestClaudeHonestV1222Task(t *testing.T) { claudeV1222.honest(t, "") }
+
+// v1222CLI is one agent CLI for the 2025-12-22 session: its run and the
+// words it prints for a call a hook denied.
+type v1222CLI struct {
+	run  func(t *testing.T, lazy string) (*sgRepo, map[string]any, []string, agenttest.CLIResult, int)
+	deny string
 }
 
-func TestClaudeHonestV1222Task(t *testing.T) {
+var (
+	codexV1222   = v1222CLI{runCodexV1222, "blocked by PreToolUse hook"}
+	claudeV1222  = v1222CLI{runClaudeV1222, "hook error: sessiongate"}
+	copilotV1222 = v1222CLI{func(t *testing.T, lazy string) (*sgRepo, map[string]any, []string, agenttest.CLIResult, int) {
+		r, show, texts, n := runCopilotV1222(t, lazy)
+		return r, show, texts, agenttest.CLIResult{}, n
+	}, "Denied by preToolUse hook"}
+	geminiV1222 = v1222CLI{func(t *testing.T, lazy string) (*sgRepo, map[string]any, []string, agenttest.CLIResult, int) {
+		r, show, texts, n := runGeminiV1222(t, lazy)
+		return r, show, texts, agenttest.CLIResult{}, n
+	}, "Tool execution blocked"}
+)
+
+// honest runs the session (with lazy: a variant an honest agent may take)
+// in parallel and requires it clean (requireHonestV1222).
+func (c v1222CLI) honest(t *testing.T, lazy string) {
+	t.Helper()
 	t.Parallel()
-	r, show, texts, res, n := runClaudeV1222(t, "")
-	requireHonestV1222(t, r, show, texts, res, "hook error: sessiongate", n)
+	r, show, texts, res, n := c.run(t, lazy)
+	requireHonestV1222(t, r, show, texts, res, c.deny, n)
+}
+
+// lazy runs the session with the step lazy left out, in parallel, and
+// requires it not to end clean (requireNotClean; skipped names the step).
+func (c v1222CLI) lazy(t *testing.T, lazy, skipped string) {
+	t.Helper()
+	t.Parallel()
+	_, show, texts, _, _ := c.run(t, lazy)
+	requireNotClean(t, show, texts, c.deny, skipped)
 }
 
 // requireNotClean fails a lazy run that ended as an honest one does:
@@ -425,15 +455,11 @@ func requireNotClean(t *testing.T, show map[string]any, texts []string, denyMark
 // (Leaving out the markdownlint run is no lazy route here: init made
 // Quality Checks a command gate, which runs the linter itself.)
 func TestCodexLazyV1222SkipsTests(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _, _ := runCodexV1222(t, "sh scripts/test.sh")
-	requireNotClean(t, show, texts, "blocked by PreToolUse hook", "the tests never run, the QA report written with a passing count")
+	codexV1222.lazy(t, "sh scripts/test.sh", "the tests never run, the QA report written with a passing count")
 }
 
 func TestClaudeLazyV1222SkipsQAAgent(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _, _ := runClaudeV1222(t, "qa")
-	requireNotClean(t, show, texts, "hook error: sessiongate", "the qa sub-agent never run, its report written by hand")
+	claudeV1222.lazy(t, "qa", "the qa sub-agent never run, its report written by hand")
 }
 
 // The same session through the real Copilot CLI (bash, create, edit) and
@@ -495,98 +521,52 @@ func runGeminiV1222(t *testing.T, lazy string) (*sgRepo, map[string]any, []strin
 	return r, r.onlySession(), texts, len(turns)
 }
 
-func TestCopilotHonestV1222Task(t *testing.T) {
-	t.Parallel()
-	r, show, texts, n := runCopilotV1222(t, "")
-	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Denied by preToolUse hook", n)
-}
+func TestCopilotHonestV1222Task(t *testing.T) { copilotV1222.honest(t, "") }
 
-func TestGeminiHonestV1222Task(t *testing.T) {
-	t.Parallel()
-	r, show, texts, n := runGeminiV1222(t, "")
-	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Tool execution blocked", n)
-}
+func TestGeminiHonestV1222Task(t *testing.T) { geminiV1222.honest(t, "") }
 
 func TestCopilotLazyV1222SkipsTests(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _ := runCopilotV1222(t, "sh scripts/test.sh")
-	requireNotClean(t, show, texts, "Denied by preToolUse hook", "the tests never run, the QA report written with a passing count")
+	copilotV1222.lazy(t, "sh scripts/test.sh", "the tests never run, the QA report written with a passing count")
 }
 
 func TestGeminiLazyV1222SkipsTests(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _ := runGeminiV1222(t, "sh scripts/test.sh")
-	requireNotClean(t, show, texts, "Tool execution blocked", "the tests never run, the QA report written with a passing count")
+	geminiV1222.lazy(t, "sh scripts/test.sh", "the tests never run, the QA report written with a passing count")
 }
 
 // Round 25, c10: c4's rule for a qa sub-agent the CLI does not have took
 // any passing test run of the session: one made before the code was
 // broken, or one that ran no check. Only a whole run that saw the tree
 // committed at the end answers it (issue 25 item 5).
-func TestCodexLazyV1222StaleRun(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _, _ := runCodexV1222(t, lazyStaleRun)
-	requireNotClean(t, show, texts, "blocked by PreToolUse hook", lazyStaleRun)
-}
+func TestCodexLazyV1222StaleRun(t *testing.T) { codexV1222.lazy(t, lazyStaleRun, lazyStaleRun) }
 
 func TestCodexLazyV1222RunsNothing(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _, _ := runCodexV1222(t, lazyRunsNothing)
-	requireNotClean(t, show, texts, "blocked by PreToolUse hook", lazyRunsNothing)
+	codexV1222.lazy(t, lazyRunsNothing, lazyRunsNothing)
 }
 
-func TestCopilotLazyV1222StaleRun(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _ := runCopilotV1222(t, lazyStaleRun)
-	requireNotClean(t, show, texts, "Denied by preToolUse hook", lazyStaleRun)
-}
+func TestCopilotLazyV1222StaleRun(t *testing.T) { copilotV1222.lazy(t, lazyStaleRun, lazyStaleRun) }
 
 func TestGeminiLazyV1222RunsNothing(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _ := runGeminiV1222(t, lazyRunsNothing)
-	requireNotClean(t, show, texts, "Tool execution blocked", lazyRunsNothing)
+	geminiV1222.lazy(t, lazyRunsNothing, lazyRunsNothing)
 }
 
 // The honest twin: the tests run once, after the last code change, and
 // only documents are written after: clean under every CLI.
-func TestCodexHonestV1222RunWhileWorking(t *testing.T) {
-	t.Parallel()
-	r, show, texts, res, n := runCodexV1222(t, honestRunWhileWorking)
-	requireHonestV1222(t, r, show, texts, res, "blocked by PreToolUse hook", n)
-}
+func TestCodexHonestV1222RunWhileWorking(t *testing.T) { codexV1222.honest(t, honestRunWhileWorking) }
 
 func TestCopilotHonestV1222RunWhileWorking(t *testing.T) {
-	t.Parallel()
-	r, show, texts, n := runCopilotV1222(t, honestRunWhileWorking)
-	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Denied by preToolUse hook", n)
+	copilotV1222.honest(t, honestRunWhileWorking)
 }
 
-func TestGeminiHonestV1222RunWhileWorking(t *testing.T) {
-	t.Parallel()
-	r, show, texts, n := runGeminiV1222(t, honestRunWhileWorking)
-	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Tool execution blocked", n)
-}
+func TestGeminiHonestV1222RunWhileWorking(t *testing.T) { geminiV1222.honest(t, honestRunWhileWorking) }
 
 func TestCodexHonestV1222NewFileWhileWorking(t *testing.T) {
-	t.Parallel()
-	r, show, texts, res, n := runCodexV1222(t, honestNewFileWhileWorking)
-	requireHonestV1222(t, r, show, texts, res, "blocked by PreToolUse hook", n)
+	codexV1222.honest(t, honestNewFileWhileWorking)
 }
 
-func TestCodexLazyV1222WeakScript(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _, _ := runCodexV1222(t, lazyWeakScript)
-	requireNotClean(t, show, texts, "blocked by PreToolUse hook", lazyWeakScript)
-}
+func TestCodexLazyV1222WeakScript(t *testing.T) { codexV1222.lazy(t, lazyWeakScript, lazyWeakScript) }
 
-func TestGeminiLazyV1222WeakScript(t *testing.T) {
-	t.Parallel()
-	_, show, texts, _ := runGeminiV1222(t, lazyWeakScript)
-	requireNotClean(t, show, texts, "Tool execution blocked", lazyWeakScript)
-}
+func TestGeminiLazyV1222WeakScript(t *testing.T) { geminiV1222.lazy(t, lazyWeakScript, lazyWeakScript) }
 
 func TestCopilotHonestV1222NewFileWhileWorking(t *testing.T) {
-	t.Parallel()
-	r, show, texts, n := runCopilotV1222(t, honestNewFileWhileWorking)
-	requireHonestV1222(t, r, show, texts, agenttest.CLIResult{}, "Denied by preToolUse hook", n)
+	copilotV1222.honest(t, honestNewFileWhileWorking)
 }

@@ -45,6 +45,12 @@ func Why(root string, changed []string, cmd string, out []byte) string {
 	if py := StalePycs(root, changed); len(py) > 0 {
 		return fmt.Sprintf("Python may have run bytecode compiled before %s last changed (%s): remove __pycache__ and run again, or run it through `sessiongate run`", py[0], strings.Join(py, ", "))
 	}
+	if why := BytecodeRedirected(cmd); why != "" {
+		return why
+	}
+	if py := PlantedPycs(root, changed); len(py) > 0 {
+		return fmt.Sprintf("Python may have run bytecode not compiled from the source beside it: %s is not compiled from %s as it is; remove __pycache__ and run again, or run it through `sessiongate run`", strings.Join(py, ", "), strings.SplitN(py[0], " ", 2)[0])
+	}
 	return ""
 }
 

@@ -510,7 +510,13 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead, isCode)
 		out = append(out, ch)
 	}
-	return dropRenames(out, gone, came), nil
+	// An alias at a copy the session added, in a changed config or one
+	// the team had (jsalias.go).
+	aliases, err := jsAliasCopies(ctx, repo, start, files, dirs)
+	if err != nil {
+		return nil, err
+	}
+	return append(dropRenames(out, gone, came), aliases...), nil
 }
 
 // dropRenames drops a script deleted in the session together with one

@@ -173,7 +173,9 @@ func pyPycacheUnset(was, now []byte) string {
 	}
 	for _, l := range strings.Split(string(now), "\n") {
 		l = strings.TrimSpace(l)
-		if !old[l] && pycachePrefixRE.Regexp().MatchString(l) {
+		// A comment sets nothing (lazy pass 26, c1: a note naming the
+		// prefix was a false block).
+		if !old[l] && !strings.HasPrefix(l, "#") && pycachePrefixRE.Regexp().MatchString(l) {
 			return "adds " + quoteShort(l) + ": it sets sys.pycache_prefix, so imports read bytecode left in __pycache__/ instead of compiling the source"
 		}
 	}

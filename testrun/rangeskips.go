@@ -135,7 +135,7 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv, 
 				}
 				return m
 			}
-			if why := goCodeReplaced(was, f.Now, src); why != "" {
+			if why := goCodeReplacedWith(was, f.Now, src, rangeGoHelperSrc(changed, pkg)); why != "" {
 				out[f.Path] = append(out[f.Path], why)
 			}
 		}
@@ -212,4 +212,47 @@ func rangeShadows(changed []RangeFile, py *PyLayout) ([]string, func(string) []s
 		inPackage = func(dir string) bool { return dir != "." && py.File(path.Join(dir, "__init__.py")) }
 	}
 	return pys, pyShadowsIn(pys, added, nil, inPackage)
+}
+
+// rangeGoHelperSrc is goHelperSrc over a range: the tip's files are the
+// changed ones and pkg's, the base's the changed ones as they were and
+// pkg's others (unchanged).
+func rangeGoHelperSrc(changed []RangeFile, pkg map[string][]byte) goHelperSrc {
+	return func(importPath string, atStart bool) map[string][]byte {
+		dir := goPkgDir(importPath, func(d string) bool {
+			for _, f := range changed {
+				if path.Dir(f.Path) == d && path.Ext(f.Path) == ".go" && f.Now != nil {
+					return true
+				}
+			}
+			for p := range pkg {
+				if path.Dir(p) == d && path.Ext(p) == ".go" {
+					return true
+				}
+			}
+			return false
+		})
+		if dir == "" {
+			return nil
+		}
+		out := map[string][]byte{}
+		for p, b := range pkg {
+			if path.Dir(p) == dir {
+				out[p] = b
+			}
+		}
+		for _, f := range changed {
+			if path.Dir(f.Path) != dir || path.Ext(f.Path) != ".go" {
+				continue
+			}
+			delete(out, f.Path)
+			switch {
+			case !atStart && f.Now != nil:
+				out[f.Path] = f.Now
+			case atStart && f.Existed:
+				out[f.Path] = f.Was
+			}
+		}
+		return out
+	}
 }

@@ -354,7 +354,7 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 			}
 		}
 		if k == "go" {
-			if why := goCodeReplaced(was, now, func() map[string][]byte { return goPkgSources(repo.Root(), path.Dir(f)) }); why != "" {
+			if why := goCodeReplacedWith(was, now, func() map[string][]byte { return goPkgSources(repo.Root(), path.Dir(f)) }, localGoHelperSrc(ctx, repo, start)); why != "" {
 				out = append(out, f+": "+why)
 			}
 		}

@@ -1,0 +1,273 @@
+package testrun
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The JS form of pysyspath's copy check (lazy pass 26, c1): jest's
+// moduleNameMapper, vitest's resolve.alias, a tsconfig `paths` entry a
+// jest config turns into a mapper, jest's modulePaths/roots. Pointed at
+// a working copy the session added (fixed/greet.js beside a broken
+// src/greet.js), they make every test import the copy: the real jest and
+// vitest pass the broken code. The local gate read the new config lines
+// as "only adds lines". A key rule would refuse honest configs (the same
+// keys map CSS to a stub, `@/` to src/), so what counts is the target: a
+// module the session added whose name another module the session
+// changed also has.
+
+// jsAliasKeyRE finds a config key whose value decides where an import
+// resolves; the value is the bracketed block after it.
+var jsAliasKeyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`["']?\b(moduleNameMapper|alias|paths|modulePaths|moduleDirectories|roots)\b["']?\s*:`)
+})
+
+// jsStringRE is a JS/JSON string literal.
+var jsStringRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("'([^'\\n]*)'|\"([^\"\\n]*)\"|`([^`$\\n]*)`")
+})
+
+// jsModuleExts are the extensions a JS runner resolves a module by.
+var jsModuleExts = []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}
+
+// jsModuleName is a JS source file's module name (index.js names its
+// folder), ok false for another file, a test file, or one under
+// node_modules.
+func jsModuleName(f string) (string, bool) {
+	ext := path.Ext(f)
+	known := false
+	for _, e := range jsModuleExts {
+		known = known || ext == e
+	}
+	if !known || testNamed(f) || strings.HasPrefix(f, "node_modules/") || strings.Contains(f, "/node_modules/") {
+		return "", false
+	}
+	name := strings.TrimSuffix(path.Base(f), ext)
+	if name == "index" {
+		name = path.Base(path.Dir(f))
+		if name == "." {
+			return "", false
+		}
+	}
+	return name, true
+}
+
+// jsCopiesIn are the changed JS modules the session added (added says
+// which) whose module name another changed module of the work tree has:
+// copy path -> the other's path. A module name met once costs no lookup.
+func jsCopiesIn(changed []string, added func(string) bool) map[string]string {
+	byName := map[string][]string{}
+	for _, f := range changed {
+		if n, ok := jsModuleName(f); ok {
+			byName[n] = append(byName[n], f)
+		}
+	}
+	out := map[string]string{}
+	for _, fs := range byName {
+		if len(fs) < 2 {
+			continue
+		}
+		for _, f := range fs {
+			if !added(f) {
+				continue
+			}
+			for _, g := range fs {
+				if g != f {
+					out[f] = g
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// jsAliasTargets are the repository paths the alias blocks of a config's
+// text name, relative to the config's folder dir: a literal path, or the
+// folder before a capture (`<rootDir>/vendor/$1`, `src/*`). A pattern
+// (`^\./greet$`, `\.(css|svg)$`) names none.
+func jsAliasTargets(dir, text string) []string {
+	var out []string
+	for _, loc := range jsAliasKeyRE().FindAllStringIndex(text, -1) {
+		block := bracketBlock(text[loc[1]:])
+		for _, m := range jsStringRE().FindAllStringSubmatch(block, -1) {
+			s := m[1] + m[2] + m[3]
+			if s == "" || strings.HasPrefix(s, "^") || strings.HasPrefix(s, "\\") {
+				continue
+			}
+			s = strings.TrimPrefix(s, "<rootDir>")
+			if i := strings.IndexAny(s, "$*([\\"); i >= 0 {
+				s = s[:i]
+				if j := strings.LastIndex(s, "/"); j >= 0 {
+					s = s[:j]
+				} else {
+					continue
+				}
+			}
+			s = strings.TrimLeft(strings.TrimPrefix(s, "./"), "/")
+			p := path.Clean(path.Join(dir, s))
+			if s == "" || p == "." || p == ".." || strings.HasPrefix(p, "../") {
+				continue
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// bracketBlock is text's first bracketed value ({...} or [...]), or its
+// first line when the value is not bracketed (`alias: aliases,`).
+func bracketBlock(text string) string {
+	start := strings.IndexAny(text, "{[\n")
+	if start < 0 {
+		return text
+	}
+	if text[start] == '\n' {
+		return text[:start]
+	}
+	depth := 0
+	var quote byte
+	for i := start; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return text[start : i+1]
+			}
+		}
+	}
+	return text[start:]
+}
+
+// jsAliasCopy names the copy a target reaches (the file, the file with a
+// module extension or /index, or a copy inside the folder), "" when none.
+func jsAliasCopy(target string, copies map[string]string) string {
+	if _, ok := copies[target]; ok {
+		return target
+	}
+	for _, e := range jsModuleExts {
+		for _, c := range []string{target + e, target + "/index" + e} {
+			if _, ok := copies[c]; ok {
+				return c
+			}
+		}
+	}
+	var in []string
+	for c := range copies {
+		if strings.HasPrefix(c, target+"/") {
+			in = append(in, c)
+		}
+	}
+	sort.Strings(in)
+	if len(in) > 0 {
+		return in[0]
+	}
+	return ""
+}
+
+// jsAliasCopies reads the JS runner configs among files (and the
+// tsconfig.json/jsconfig.json of dirs, whose `paths` a config can map)
+// for an alias at a copy the session added; one weakening change per
+// config. Nothing is read unless the session added such a copy.
+func jsAliasCopies(ctx context.Context, repo Repo, start string, files []file, dirs []string) ([]InputChange, error) {
+	var cfgs []file
+	for _, f := range files {
+		if jsConfig(f.path) || tsConfigFile(f.path) {
+			cfgs = append(cfgs, f)
+		}
+	}
+	if len(cfgs) == 0 {
+		return nil, nil
+	}
+	changed, err := repo.ChangedFiles(ctx, start)
+	if err != nil {
+		return nil, fmt.Errorf("list the files changed since the start: %w", err)
+	}
+	var present []string
+	for _, f := range changed {
+		if _, ok := jsModuleName(f); !ok {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(repo.Root(), filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
+			present = append(present, f)
+		}
+	}
+	copies := jsCopiesIn(present, func(f string) bool {
+		ok, err := repo.ExistsAt(ctx, start, f)
+		return err == nil && !ok
+	})
+	if len(copies) == 0 {
+		return nil, nil
+	}
+	seen := map[string]bool{}
+	for _, f := range cfgs {
+		seen[f.path+"#"+f.section] = true
+	}
+	for _, d := range dirs {
+		for _, n := range []string{"tsconfig.json", "jsconfig.json"} {
+			if p := path.Join(d, n); !seen[p+"#"] {
+				seen[p+"#"] = true
+				cfgs = append(cfgs, file{path: p})
+			}
+		}
+	}
+	var out []InputChange
+	for _, f := range cfgs {
+		b, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		if err != nil {
+			continue
+		}
+		text := string(b)
+		if f.section != "" {
+			text = rawSection(b, f.section)
+		}
+		for _, t := range jsAliasTargets(path.Dir(f.path), text) {
+			if c := jsAliasCopy(t, copies); c != "" {
+				what := f.path
+				if f.section != "" {
+					what = fmt.Sprintf("%s's %s section", f.path, f.section)
+				}
+				out = append(out, InputChange{what, fmt.Sprintf("maps a module to %s, which holds %s, a copy the session added of %s: the tests import the copy, not the project's code",
+					t, c, copies[c]), true})
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// tsConfigFile: p is a tsconfig or jsconfig, whose `paths` a jest config
+// can turn into its moduleNameMapper.
+func tsConfigFile(p string) bool {
+	b := path.Base(p)
+	return strings.HasSuffix(b, ".json") && (strings.HasPrefix(b, "tsconfig") || strings.HasPrefix(b, "jsconfig"))
+}
+
+// rawSection is a package.json key's JSON text as written ("" when the
+// file or key is unreadable).
+func rawSection(b []byte, key string) string {
+	var pkg map[string]json.RawMessage
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		return ""
+	}
+	return string(pkg[key])
+}

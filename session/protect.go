@@ -19,6 +19,7 @@ import (
 	"github.com/sessiongate/sessiongate/protect"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 // DefaultProtectedPaths are the files that decide how a session is
@@ -175,6 +176,13 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 		if err != nil {
 			return nil, err
 		}
+		unrec, err := e.unrecordedProtocols(ctx, repo, state)
+		if err != nil {
+			return nil, err
+		}
+		for p := range unrec {
+			delete(state, p) // not trusted: a person accepts it
+		}
 		if err := e.trustFirstUse(ctx, repo, state); err != nil {
 			return nil, err
 		}
@@ -182,7 +190,109 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 			return nil, err
 		}
 	}
-	return e.currentChanges(ctx, repo, patterns, trusted, time.Time{})
+	changes, err := e.currentChanges(ctx, repo, patterns, trusted, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	// A committed protocol with no accepted content at all is one first use
+	// refused: say why.
+	cand := map[string]string{}
+	for _, c := range changes {
+		if len(c.Trusted) == 0 && c.SHA256 != "" && !c.Staged && isProtocolPath(e.Config, c.Path) {
+			cand[c.Path] = c.SHA256
+		}
+	}
+	if len(cand) > 0 {
+		unrec, err := e.unrecordedProtocols(ctx, repo, cand)
+		if err != nil {
+			return nil, err
+		}
+		for i := range changes {
+			if why, ok := unrec[changes[i].Path]; ok && changes[i].SHA256 == cand[changes[i].Path] && !changes[i].Staged {
+				changes[i].Unrecorded = why
+			}
+		}
+	}
+	return changes, nil
+}
+
+// isProtocolPath reports whether rel is where the repository keeps its
+// protocol (the config's protocol:, else the default homes).
+func isProtocolPath(cfg Config, rel string) bool {
+	own := defaultProtocolPaths
+	if cfg.ProtocolPath != "" {
+		own = []string{cfg.ProtocolPath}
+	}
+	return slices.ContainsFunc(own, func(p string) bool {
+		return strings.EqualFold(strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "./"), rel)
+	})
+}
+
+// unrecordedProtocols is first use's check against the records ref (lazy-
+// agent pass 26): first use trusts what HEAD holds, and a database is new
+// whenever the agent's shell names one (SESSIONGATE_DB=/tmp/x.db, --db) or
+// deletes it; an agent that committed a weakened protocol (a person's
+// commit between sessions, or commit-tree and update-ref) then had it
+// trusted. When the records ref holds records, the protocol a new database
+// trusts must be one an earlier session on the ref ran under (its
+// snapshots' protocol_sha256) or one an acceptance on the ref names;
+// otherwise a person accepts it. It returns, for each protocol path of
+// state whose content neither names, why. No records ref, or none on it
+// (a repository's first sessions, a clone that did not fetch it), is no
+// answer: first use trusts HEAD as before. Read only on first use and on a
+// refused protocol, never on an ordinary gate call.
+func (e *Engine) unrecordedProtocols(ctx context.Context, repo Repo, state map[string]string) (map[string]string, error) {
+	ref := e.Config.SessionRecord
+	var ask []string
+	for p, sha := range state {
+		if sha != "" && isProtocolPath(e.Config, p) {
+			ask = append(ask, p)
+		}
+	}
+	if !IsRecordRef(ref) || len(ask) == 0 {
+		return nil, nil
+	}
+	bodies, err := repo.RecordBodies(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", ref, err)
+	}
+	ran := map[string]bool{}
+	for _, b := range bodies {
+		var rec snapshot.Record
+		if json.Unmarshal(b, &rec) != nil {
+			continue
+		}
+		for _, sn := range rec.Snapshots {
+			if sn.State.ProtocolSHA256 != "" {
+				ran[sn.State.ProtocolSHA256] = true
+			}
+		}
+	}
+	if len(ran) == 0 {
+		return nil, nil
+	}
+	accepted := map[string]bool{}
+	accs, err := repo.Acceptances(ctx, e.Config.AcceptanceRef())
+	if err != nil {
+		return nil, fmt.Errorf("read the acceptances on %s: %w", e.Config.AcceptanceRef(), err)
+	}
+	for _, b := range accs {
+		if a, err := ParseAcceptance(b); err == nil {
+			for _, f := range a.Files {
+				accepted[f.Path+"\x00"+f.SHA256] = true
+			}
+		}
+	}
+	out := map[string]string{}
+	for _, p := range ask {
+		// The work tree's bytes too: a CRLF checkout's spec is hashed as read.
+		shas := []string{state[p], protect.Hash(repo.Root(), p)}
+		if slices.ContainsFunc(shas, func(s string) bool { return s != "" && (ran[s] || accepted[p+"\x00"+s]) }) {
+			continue
+		}
+		out[p] = fmt.Sprintf("no session on %s ran under it and no acceptance there names it (%d record(s) read): a new database (deleted, or named by --db/SESSIONGATE_DB) trusts a committed protocol only when the records ref does", ref, len(bodies))
+	}
+	return out, nil
 }
 
 // committedState is what first use trusts: for every protected file HEAD

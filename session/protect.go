@@ -243,11 +243,22 @@ func isProtocolPath(cfg Config, rel string) bool {
 // refused protocol, never on an ordinary gate call.
 func (e *Engine) unrecordedProtocols(ctx context.Context, repo Repo, state map[string]string) (map[string]string, error) {
 	ref := e.Config.SessionRecord
+	// Only the protocol a session would load: the config's, else the first
+	// default home that exists (a second, unused copy ran no session).
+	own := defaultProtocolPaths
+	if e.Config.ProtocolPath != "" {
+		own = []string{e.Config.ProtocolPath}
+	}
 	var ask []string
-	for p, sha := range state {
-		if sha != "" && isProtocolPath(e.Config, p) {
-			ask = append(ask, p)
+	for _, o := range own {
+		o = strings.TrimPrefix(path.Clean(filepath.ToSlash(o)), "./")
+		if protect.Hash(repo.Root(), o) == "" && state[o] == "" {
+			continue
 		}
+		if state[o] != "" {
+			ask = append(ask, o)
+		}
+		break
 	}
 	if !IsRecordRef(ref) || len(ask) == 0 {
 		return nil, nil

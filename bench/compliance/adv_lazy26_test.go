@@ -39,6 +39,11 @@ func TestAdv26FirstUseAfterNewDatabase(t *testing.T) {
 			weaken26(w)
 			w.advOK("a person accepts the new protocol", "protocol", "accept", "--yes", "--reason", "v2 of the QA phase, reviewed")
 		}, freshDB26, false},
+		{"honest: a second protocol file committed that no session loads, then a new database", func(w *world) {
+			w.write(".agents/SESSION-PROTOCOL.md", "# Session Protocol\n\nThe protocol is SESSION-PROTOCOL.md at the root.\n")
+			w.git("add", ".agents/SESSION-PROTOCOL.md")
+			w.git("commit", "-q", "-m", "docs: point to the protocol")
+		}, freshDB26, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

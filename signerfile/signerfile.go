@@ -61,7 +61,8 @@ func Verify(ctx context.Context, root, sha, rel string, signers []string) (strin
 
 // history checks every commit on HEAD's history that changed rel.
 func history(ctx context.Context, root, tmp, rel string, signers []string) error {
-	out, err := git(ctx, root, "log", "--full-history", "--format=%H %P", "HEAD", "--", rel)
+	// Topological order: the file's first version comes last.
+	out, err := git(ctx, root, "log", "--full-history", "--topo-order", "--format=%H %P", "HEAD", "--", rel)
 	if err != nil {
 		return fmt.Errorf("read the history of %s: %w", rel, err)
 	}
@@ -94,7 +95,9 @@ func history(ctx context.Context, root, tmp, rel string, signers []string) error
 		case len(before) == 0 && i == len(lines)-1:
 			continue // the file's first version: trusted as committed
 		case len(before) == 0:
-			return fmt.Errorf("%s was added again by %.12s after an earlier version: only its first version is taken unsigned", rel, c)
+			// A second root (an unrelated history merged in) or the file
+			// deleted and added again: only one first version is taken.
+			return fmt.Errorf("%s was added again by %.12s beside or after an earlier version: only its first version is taken unsigned", rel, c)
 		}
 		prev, err := fileAt(ctx, root, tmp, before[0], rel)
 		if err != nil {

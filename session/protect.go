@@ -176,7 +176,7 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 		if err != nil {
 			return nil, err
 		}
-		unrec, err := e.unrecordedProtocols(ctx, repo, state)
+		unrec, err := e.unrecordedRules(ctx, repo, state)
 		if err != nil {
 			return nil, err
 		}
@@ -194,16 +194,16 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 	if err != nil {
 		return nil, err
 	}
-	// A committed protocol with no accepted content at all is one first use
-	// refused: say why.
+	// A committed protocol or config with no accepted content at all is one
+	// first use refused: say why.
 	cand := map[string]string{}
 	for _, c := range changes {
-		if len(c.Trusted) == 0 && c.SHA256 != "" && !c.Staged && isProtocolPath(e.Config, c.Path) {
+		if len(c.Trusted) == 0 && c.SHA256 != "" && !c.Staged && (isProtocolPath(e.Config, c.Path) || slices.Contains(configNames, c.Path)) {
 			cand[c.Path] = c.SHA256
 		}
 	}
 	if len(cand) > 0 {
-		unrec, err := e.unrecordedProtocols(ctx, repo, cand)
+		unrec, err := e.unrecordedRules(ctx, repo, cand)
 		if err != nil {
 			return nil, err
 		}
@@ -228,37 +228,44 @@ func isProtocolPath(cfg Config, rel string) bool {
 	})
 }
 
-// unrecordedProtocols is first use's check against the records ref (lazy-
-// agent pass 26): first use trusts what HEAD holds, and a database is new
+// configNames are sessiongate.yaml's names, in the order config looks them up.
+var configNames = []string{"sessiongate.yaml", ".sessiongate.yaml"}
+
+// unrecordedRules is first use's check against the records ref (lazy-agent
+// pass 26): first use trusts what HEAD holds, and a database is new
 // whenever the agent's shell names one (SESSIONGATE_DB=/tmp/x.db, --db) or
-// deletes it; an agent that committed a weakened protocol (a person's
-// commit between sessions, or commit-tree and update-ref) then had it
-// trusted. When the records ref holds records, the protocol a new database
-// trusts must be one an earlier session on the ref ran under (its
-// snapshots' protocol_sha256) or one an acceptance on the ref names;
-// otherwise a person accepts it. It returns, for each protocol path of
-// state whose content neither names, why. No records ref, or none on it
-// (a repository's first sessions, a clone that did not fetch it), is no
-// answer: first use trusts HEAD as before. Read only on first use and on a
-// refused protocol, never on an ordinary gate call.
-func (e *Engine) unrecordedProtocols(ctx context.Context, repo Repo, state map[string]string) (map[string]string, error) {
+// deletes it; an agent that committed a weakened protocol or config (a
+// person's commit between sessions, or commit-tree and update-ref) then
+// had it trusted. When the records ref holds records, the protocol and the
+// config a new database trusts must be ones an earlier session on the ref
+// ran under (the protocol_sha256 of its snapshots, or the file at its start
+// commit, which a start refuses to differ from what was accepted) or ones an
+// acceptance on the ref names; otherwise a person accepts them. It returns,
+// for each such file of state that none names, why. No records ref, or no
+// record on it (a repository's first sessions, a clone that did not fetch
+// it), is no answer: first use trusts HEAD as before. Read only on first
+// use and on a refused file, never on an ordinary gate call.
+func (e *Engine) unrecordedRules(ctx context.Context, repo Repo, state map[string]string) (map[string]string, error) {
 	ref := e.Config.SessionRecord
-	// Only the protocol a session would load: the config's, else the first
-	// default home that exists (a second, unused copy ran no session).
+	// Only the files a session would load: the config's protocol, else the
+	// first default home that exists (a second, unused copy ran no
+	// session), and the first config name that exists.
 	own := defaultProtocolPaths
 	if e.Config.ProtocolPath != "" {
 		own = []string{e.Config.ProtocolPath}
 	}
 	var ask []string
-	for _, o := range own {
-		o = strings.TrimPrefix(path.Clean(filepath.ToSlash(o)), "./")
-		if protect.Hash(repo.Root(), o) == "" && state[o] == "" {
-			continue
+	for _, names := range [][]string{own, configNames} {
+		for _, o := range names {
+			o = strings.TrimPrefix(path.Clean(filepath.ToSlash(o)), "./")
+			if protect.Hash(repo.Root(), o) == "" && state[o] == "" {
+				continue
+			}
+			if state[o] != "" {
+				ask = append(ask, o)
+			}
+			break
 		}
-		if state[o] != "" {
-			ask = append(ask, o)
-		}
-		break
 	}
 	if !IsRecordRef(ref) || len(ask) == 0 {
 		return nil, nil
@@ -268,6 +275,8 @@ func (e *Engine) unrecordedProtocols(ctx context.Context, repo Repo, state map[s
 		return nil, fmt.Errorf("read %s: %w", ref, err)
 	}
 	ran := map[string]bool{}
+	type start struct{ commit, at string }
+	var starts []start
 	for _, b := range bodies {
 		var rec snapshot.Record
 		if json.Unmarshal(b, &rec) != nil {
@@ -278,8 +287,11 @@ func (e *Engine) unrecordedProtocols(ctx context.Context, repo Repo, state map[s
 				ran[sn.State.ProtocolSHA256] = true
 			}
 		}
+		if rec.Session != nil && rec.Session.StartCommit != "" {
+			starts = append(starts, start{rec.Session.StartCommit, rec.Session.StartedAt})
+		}
 	}
-	if len(ran) == 0 {
+	if len(bodies) == 0 {
 		return nil, nil
 	}
 	accepted := map[string]bool{}
@@ -294,17 +306,49 @@ func (e *Engine) unrecordedProtocols(ctx context.Context, repo Repo, state map[s
 			}
 		}
 	}
-	out := map[string]string{}
+	// The work tree's bytes too: a CRLF checkout's spec is hashed as read.
+	shas := func(p string) []string { return []string{state[p], protect.Hash(repo.Root(), p)} }
+	var left []string
 	for _, p := range ask {
-		// The work tree's bytes too: a CRLF checkout's spec is hashed as read.
-		shas := []string{state[p], protect.Hash(repo.Root(), p)}
-		if slices.ContainsFunc(shas, func(s string) bool { return s != "" && (ran[s] || accepted[p+"\x00"+s]) }) {
+		if !slices.ContainsFunc(shas(p), func(s string) bool {
+			return s != "" && (isProtocolPath(e.Config, p) && ran[s] || accepted[p+"\x00"+s])
+		}) {
+			left = append(left, p)
+		}
+	}
+	// The files at the recorded sessions' start commits, newest first, one
+	// git process per commit, at most maxStartReads (a commit this clone
+	// lacks is skipped).
+	at, ok := repo.(interface {
+		SHA256sAt(ctx context.Context, rev string, paths []string) (map[string]string, error)
+	})
+	slices.SortFunc(starts, func(a, b start) int { return strings.Compare(b.at, a.at) })
+	seen := map[string]bool{}
+	for _, st := range starts {
+		if !ok || len(left) == 0 || len(seen) >= maxStartReads {
+			break
+		}
+		if seen[st.commit] {
 			continue
 		}
-		out[p] = fmt.Sprintf("no session on %s ran under it and no acceptance there names it (%d record(s) read): a new database (deleted, or named by --db/SESSIONGATE_DB) trusts a committed protocol only when the records ref does", ref, len(bodies))
+		seen[st.commit] = true
+		got, err := at.SHA256sAt(ctx, st.commit, left)
+		if err != nil {
+			continue
+		}
+		left = slices.DeleteFunc(left, func(p string) bool {
+			return got[p] != "" && slices.Contains(shas(p), got[p])
+		})
+	}
+	out := map[string]string{}
+	for _, p := range left {
+		out[p] = fmt.Sprintf("no session on %s ran under it (%d record(s) read) and no acceptance there names it: a new database (deleted, or named by --db/SESSIONGATE_DB) trusts a committed protocol or config only when the records ref does", ref, len(bodies))
 	}
 	return out, nil
 }
+
+// maxStartReads bounds the start commits first use reads the files at.
+const maxStartReads = 100
 
 // committedState is what first use trusts: for every protected file HEAD
 // has (or had: a deleted one), its committed content, never the work

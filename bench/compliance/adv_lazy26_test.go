@@ -18,9 +18,10 @@ import (
 //	git commit -qm "docs: simplify the QA phase" SESSION-PROTOCOL.md
 //	SESSIONGATE_DB=/tmp/fresh.db sessiongate session start ...
 //
-// Before, first use trusted HEAD's weakened protocol and the session ran
-// under it (CI's verify still failed the protocol's commit). Now first use
-// trusts a committed protocol only when a record on the ref ran under it
+// Before, first use trusted HEAD's weakened protocol (or sessiongate.yaml)
+// and the session ran under it (CI's verify still failed the commit). Now
+// first use trusts a committed protocol or config only when a record on the
+// ref ran under it (its snapshots' protocol, the files at its start commit)
 // or an acceptance there names it. Honest twins: a new database with the
 // protocol the records ran under; a person's protocol change, accepted
 // (the acceptance travels on the ref), then a new database.
@@ -34,6 +35,11 @@ func TestAdv26FirstUseAfterNewDatabase(t *testing.T) {
 	}{
 		{"lazy: weakened protocol committed, a database named from the shell", weaken26, freshDB26, true},
 		{"lazy: weakened protocol committed, the database deleted", weaken26, deleteDB26, true},
+		{"lazy: weakened config committed (unmarked phases optional), a database named from the shell", func(w *world) {
+			w.write("sessiongate.yaml", w.read("sessiongate.yaml")+"unmarked_phases: optional\n")
+			w.git("add", "sessiongate.yaml")
+			w.git("commit", "-q", "-m", "chore: quieter gates")
+		}, freshDB26, true},
 		{"honest: the same protocol, a database named from the shell", func(*world) {}, freshDB26, false},
 		{"honest: a person's protocol change, accepted, then a new database", func(w *world) {
 			weaken26(w)
@@ -68,9 +74,9 @@ func TestAdv26FirstUseAfterNewDatabase(t *testing.T) {
 			r := w.sg("session", "start", "--objective", "Document the name argument")
 			switch {
 			case c.refused && r.code == 0:
-				t.Errorf("route gets through: a new database trusted the weakened protocol HEAD holds\n%s", r.text())
+				t.Errorf("route gets through: a new database trusted the weakened protocol or config HEAD holds\n%s", r.text())
 			case c.refused && !strings.Contains(r.text(), "no session on refs/sessiongate/records ran under it"):
-				t.Errorf("refused, but not for the protocol no record ran under:\n%s", r.text())
+				t.Errorf("refused, but not for the file no record ran under:\n%s", r.text())
 			case !c.refused && r.code != 0:
 				t.Errorf("honest start refused (exit %d):\n%s", r.code, r.text())
 			}

@@ -194,13 +194,22 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 	if err != nil {
 		return nil, err
 	}
-	// A committed protocol or config with no accepted content at all is one
-	// first use refused: say why.
+	// A committed protected file with no accepted content at all may be one
+	// first use refused: say why (asked only then).
 	cand := map[string]string{}
 	for _, c := range changes {
-		if len(c.Trusted) == 0 && c.SHA256 != "" && !c.Staged && (isProtocolPath(e.Config, c.Path) || slices.Contains(configNames, c.Path)) {
+		if len(c.Trusted) == 0 && c.SHA256 != "" && !c.Staged {
 			cand[c.Path] = c.SHA256
 		}
+	}
+	if len(cand) > 0 {
+		// Only a content HEAD holds: a file created and not committed is a
+		// change of its own, with its own message.
+		head, err := repo.CommittedSHA256(ctx, slices.Sorted(maps.Keys(cand)))
+		if err != nil {
+			return nil, fmt.Errorf("read the committed protected files: %w", err)
+		}
+		maps.DeleteFunc(cand, func(p, sha string) bool { return head[p] != sha && !checkoutOf(repo.Root(), p, sha, head[p]) })
 	}
 	if len(cand) > 0 {
 		unrec, err := e.unrecordedRules(ctx, repo, cand)
@@ -267,6 +276,17 @@ func (e *Engine) unrecordedRules(ctx context.Context, repo Repo, state map[strin
 			break
 		}
 	}
+	// The other protected files (hook, MCP and pre-commit configs, the
+	// config's protected_paths) HEAD holds: a start is refused while they
+	// differ from what was accepted too.
+	for p, sha := range state {
+		if sha != "" && !slices.Contains(configNames, p) && !slices.ContainsFunc(own, func(o string) bool {
+			return strings.TrimPrefix(path.Clean(filepath.ToSlash(o)), "./") == p
+		}) {
+			ask = append(ask, p)
+		}
+	}
+	slices.Sort(ask)
 	if !IsRecordRef(ref) || len(ask) == 0 {
 		return nil, nil
 	}
@@ -342,7 +362,7 @@ func (e *Engine) unrecordedRules(ctx context.Context, repo Repo, state map[strin
 	}
 	out := map[string]string{}
 	for _, p := range left {
-		out[p] = fmt.Sprintf("no session on %s ran under it (%d record(s) read) and no acceptance there names it: a new database (deleted, or named by --db/SESSIONGATE_DB) trusts a committed protocol or config only when the records ref does", ref, len(bodies))
+		out[p] = fmt.Sprintf("no session on %s ran under it (%d record(s) read) and no acceptance there names it: a new database (deleted, or named by --db/SESSIONGATE_DB) trusts a committed protected file only when the records ref does", ref, len(bodies))
 	}
 	return out, nil
 }

@@ -40,6 +40,17 @@ func TestAdv26FirstUseAfterNewDatabase(t *testing.T) {
 			w.git("add", "sessiongate.yaml")
 			w.git("commit", "-q", "-m", "chore: quieter gates")
 		}, freshDB26, true},
+		{"lazy: an MCP config of the agent's committed, the database deleted", func(w *world) {
+			w.write(".mcp.json", `{"mcpServers": {"notes": {"command": "sh", "args": ["-c", "cat"]}}}`+"\n")
+			w.git("add", ".mcp.json")
+			w.git("commit", "-q", "-m", "chore: notes server")
+		}, deleteDB26, true},
+		{"honest: a person's MCP config, accepted, then the database deleted", func(w *world) {
+			w.write(".mcp.json", `{"mcpServers": {"docs": {"command": "docs-mcp"}}}`+"\n")
+			w.git("add", ".mcp.json")
+			w.git("commit", "-q", "-m", "chore: docs server")
+			w.advOK("a person accepts the MCP config", "protocol", "accept", "--yes", "--reason", "the docs server, reviewed")
+		}, deleteDB26, false},
 		{"honest: the same protocol, a database named from the shell", func(*world) {}, freshDB26, false},
 		{"honest: a person's protocol change, accepted, then a new database", func(w *world) {
 			weaken26(w)

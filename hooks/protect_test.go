@@ -406,8 +406,6 @@ func TestAcceptSignedCommit(t *testing.T) {
 		}
 		signers += who + "@example.com " + strings.TrimSpace(readFile(t, k+".pub")) + "\n"
 	}
-	allowed := filepath.Join(keys, "allowed_signers")
-	writeFile(t, allowed, signers)
 	tests := []struct {
 		name     string
 		do       func(r *repo) string // makes the change, returns the REV to accept
@@ -422,7 +420,7 @@ func TestAcceptSignedCommit(t *testing.T) {
 			writeFile(t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), weakProtocol)
 			r.git("commit", "-q", "-am", "unsigned")
 			return "HEAD"
-		}, 2, "verify-commit"},
+		}, 2, "no ssh signature"},
 		{"signed by someone not listed", func(r *repo) string {
 			r.signedCommit("bob", "bob's protocol")
 			return "HEAD"
@@ -445,10 +443,13 @@ func TestAcceptSignedCommit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRepo(t)
 			r.git("config", "gpg.format", "ssh")
-			r.git("config", "gpg.ssh.allowedSignersFile", allowed)
 			r.keys = keys
-			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"accept_signers: [alice@example.com]\n")
-			r.git("commit", "-q", "-am", "signers")
+			// The signers as the repository commits them: the agent (the
+			// repository's git runs as one) may accept what they signed.
+			writeFile(t, filepath.Join(r.root, ".github", "allowed_signers"), signers)
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+"accept_signers: [alice@example.com]\nverify:\n  allowed_signers: .github/allowed_signers\n")
+			r.git("add", "-A")
+			r.git("commit", "-q", "-m", "signers")
 			r.startWorking(r.root) // first use trusts the committed files
 			rev := tc.do(r)
 			res := r.run(r.root, nil, binary, "protocol", "accept", "--signed-commit", rev)
@@ -464,4 +465,102 @@ func (r *repo) signedCommit(who, msg string) {
 	r.t.Helper()
 	writeFile(r.t, filepath.Join(r.root, "SESSION-PROTOCOL.md"), testProtocol+"\n<!-- "+msg+" -->\n")
 	r.git("-c", "user.signingkey="+filepath.Join(r.keys, who), "-c", "user.email="+who+"@example.com", "commit", "-q", "-S", "-am", msg)
+}
+
+// TestAcceptSignedCommitTrust (lazy-agent pass 26): the signature that lets
+// the agent run `protocol accept --signed-commit` is judged by something
+// the agent cannot write. Before, git's own verification judged it, from
+// config the agent's shell sets as easily as a person's: the agent made an
+// ssh key, wrote "alice@example.com <its key>" into a signers file of its
+// own, pointed gpg.ssh.allowedSignersFile at it (GIT_CONFIG_COUNT, or
+// .git/config) and got its weakened protocol accepted as Alice's. Now
+// verify.allowed_signers (the committed file) judges; without it, accept
+// --signed-commit is a person's only. Honest twins: Alice's real
+// signature, accepted by the agent or by a person; the signers file
+// changed by a signed commit, then the new signer's protocol.
+func TestAcceptSignedCommitTrust(t *testing.T) {
+	keygen, err := exec.LookPath("ssh-keygen")
+	if err != nil {
+		t.Skip("no ssh-keygen to sign commits")
+	}
+	keys := t.TempDir()
+	pub := map[string]string{}
+	for _, who := range []string{"alice", "bob", "agent"} {
+		k := filepath.Join(keys, who)
+		if out, err := exec.Command(keygen, "-q", "-t", "ed25519", "-N", "", "-C", who, "-f", k).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v\n%s", err, out)
+		}
+		pub[who] = strings.TrimSpace(readFile(t, k+".pub"))
+	}
+	person := "alice@example.com " + pub["alice"] + "\n"
+	forged := filepath.Join(keys, "agent_signers") // the agent's own file: its key, Alice's name
+	writeFile(t, forged, "alice@example.com "+pub["agent"]+"\n")
+	forgedEnv := []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=gpg.ssh.allowedSignersFile", "GIT_CONFIG_VALUE_0=" + forged}
+	const listed = "accept_signers: [alice@example.com, bob@example.com]\n"
+	const inRepo = "verify:\n  allowed_signers: .github/allowed_signers\n"
+	tests := []struct {
+		name     string
+		config   string   // appended to testConfig
+		person   bool     // accept runs as a person (no agent variable)
+		env      []string // accept's extra environment
+		do       func(r *repo) string
+		wantCode int
+		want     string
+	}{
+		{"lazy: the agent's key as Alice in its own signers file (environment), signers committed", listed + inRepo, false, forgedEnv, func(r *repo) string {
+			r.signedCommit("agent", "weakened")
+			return "HEAD"
+		}, 2, "not by one of accept_signers"},
+		{"lazy: the same through .git/config, signers committed", listed + inRepo, false, nil, func(r *repo) string {
+			r.git("config", "gpg.ssh.allowedSignersFile", forged)
+			r.signedCommit("agent", "weakened")
+			return "HEAD"
+		}, 2, "not by one of accept_signers"},
+		{"lazy: the agent's key put into the committed signers file by an unsigned commit first", listed + inRepo, false, nil, func(r *repo) string {
+			writeFile(t, filepath.Join(r.root, ".github", "allowed_signers"), person+"alice@example.com "+pub["agent"]+"\n")
+			r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-am", "chore: signers")
+			r.signedCommit("agent", "weakened")
+			return "HEAD"
+		}, 2, "without a listed signer's signature"},
+		{"lazy: the agent's key as Alice in its own signers file, no signers committed", listed, false, forgedEnv, func(r *repo) string {
+			r.signedCommit("agent", "weakened")
+			return "HEAD"
+		}, 2, "runs under the coding agent"},
+		{"honest: Alice signs, the agent accepts, signers committed", listed + inRepo, false, nil, func(r *repo) string {
+			r.signedCommit("alice", "v2 of the protocol")
+			return "HEAD"
+		}, 0, "signed commit"},
+		{"honest: Alice signs bob into the signers file, Bob signs the protocol", listed + inRepo, false, nil, func(r *repo) string {
+			writeFile(t, filepath.Join(r.root, ".github", "allowed_signers"), person+"bob@example.com "+pub["bob"]+"\n")
+			r.git("-c", "core.hooksPath=/dev/null", "-c", "user.signingkey="+filepath.Join(keys, "alice"), "commit", "-q", "-S", "-am", "chore: bob signs too")
+			r.signedCommit("bob", "v2 of the protocol")
+			return "HEAD"
+		}, 0, "signed commit"},
+		{"honest: Alice signs, a person accepts with git's config, no signers committed", listed, true, nil, func(r *repo) string {
+			writeFile(t, filepath.Join(keys, "person_signers"), person)
+			r.git("config", "gpg.ssh.allowedSignersFile", filepath.Join(keys, "person_signers"))
+			r.signedCommit("alice", "v2 of the protocol")
+			return "HEAD"
+		}, 0, "signed commit"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			if tc.person {
+				r.asPerson()
+			}
+			r.git("config", "gpg.format", "ssh")
+			r.keys = keys
+			writeFile(t, filepath.Join(r.root, ".github", "allowed_signers"), person)
+			writeFile(t, filepath.Join(r.root, "sessiongate.yaml"), testConfig+tc.config)
+			r.git("add", "-A")
+			r.git("commit", "-q", "-m", "signers")
+			r.startWorking(r.root)
+			rev := tc.do(r)
+			res := r.run(r.root, tc.env, binary, "protocol", "accept", "--signed-commit", rev)
+			if res.code != tc.wantCode || !strings.Contains(res.out+res.err, tc.want) {
+				t.Fatalf("accept --signed-commit %s: exit %d, want %d with %q\n%s%s", rev, res.code, tc.wantCode, tc.want, res.out, res.err)
+			}
+		})
+	}
 }

@@ -204,6 +204,9 @@ type Change struct {
 	// Unbacked: the content is accepted only by a database row that no
 	// acceptance in git (nor HEAD) backs, as an agent's INSERT would be.
 	Unbacked bool `json:"unbacked,omitempty"`
+	// Unrecorded says why first use did not trust a committed protocol:
+	// the records ref names other protocols only (session.unrecordedProtocols).
+	Unrecorded string `json:"unrecorded,omitempty"`
 }
 
 func (c Change) String() string {
@@ -213,6 +216,9 @@ func (c Change) String() string {
 	where := ""
 	if c.Staged {
 		where = " (staged)"
+	}
+	if c.Unrecorded != "" {
+		return fmt.Sprintf("%s%s (sha256 %s) is committed but no person accepted it: %s", c.Path, where, shortSHA(c.SHA256), c.Unrecorded)
 	}
 	if c.Unbacked {
 		return fmt.Sprintf("%s%s (sha256 %s) is accepted only in the local database: no acceptance on the records ref backs it (written into the database by hand, or accepted before acceptances travelled in git)", c.Path, where, shortSHA(c.SHA256))

@@ -19,6 +19,7 @@ import (
 	"github.com/sessiongate/sessiongate/protect"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
+	"github.com/sessiongate/sessiongate/snapshot"
 )
 
 // DefaultProtectedPaths are the files that decide how a session is
@@ -175,6 +176,13 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 		if err != nil {
 			return nil, err
 		}
+		unrec, err := e.unrecordedRules(ctx, repo, state)
+		if err != nil {
+			return nil, err
+		}
+		for p := range unrec {
+			delete(state, p) // not trusted: a person accepts it
+		}
 		if err := e.trustFirstUse(ctx, repo, state); err != nil {
 			return nil, err
 		}
@@ -182,8 +190,185 @@ func (e *Engine) ProtectedChanges(ctx context.Context, repo Repo) ([]ProtectedCh
 			return nil, err
 		}
 	}
-	return e.currentChanges(ctx, repo, patterns, trusted, time.Time{})
+	changes, err := e.currentChanges(ctx, repo, patterns, trusted, time.Time{})
+	if err != nil {
+		return nil, err
+	}
+	// A committed protected file with no accepted content at all may be one
+	// first use refused: say why (asked only then).
+	cand := map[string]string{}
+	for _, c := range changes {
+		if len(c.Trusted) == 0 && c.SHA256 != "" && !c.Staged {
+			cand[c.Path] = c.SHA256
+		}
+	}
+	if len(cand) > 0 {
+		// Only a content HEAD holds: a file created and not committed is a
+		// change of its own, with its own message.
+		head, err := repo.CommittedSHA256(ctx, slices.Sorted(maps.Keys(cand)))
+		if err != nil {
+			return nil, fmt.Errorf("read the committed protected files: %w", err)
+		}
+		maps.DeleteFunc(cand, func(p, sha string) bool { return head[p] != sha && !checkoutOf(repo.Root(), p, sha, head[p]) })
+	}
+	if len(cand) > 0 {
+		unrec, err := e.unrecordedRules(ctx, repo, cand)
+		if err != nil {
+			return nil, err
+		}
+		for i := range changes {
+			if why, ok := unrec[changes[i].Path]; ok && changes[i].SHA256 == cand[changes[i].Path] && !changes[i].Staged {
+				changes[i].Unrecorded = why
+			}
+		}
+	}
+	return changes, nil
 }
+
+// isProtocolPath reports whether rel is where the repository keeps its
+// protocol (the config's protocol:, else the default homes).
+func isProtocolPath(cfg Config, rel string) bool {
+	own := defaultProtocolPaths
+	if cfg.ProtocolPath != "" {
+		own = []string{cfg.ProtocolPath}
+	}
+	return slices.ContainsFunc(own, func(p string) bool {
+		return strings.EqualFold(strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "./"), rel)
+	})
+}
+
+// configNames are sessiongate.yaml's names, in the order config looks them up.
+var configNames = []string{"sessiongate.yaml", ".sessiongate.yaml"}
+
+// unrecordedRules is first use's check against the records ref (lazy-agent
+// pass 26): first use trusts what HEAD holds, and a database is new
+// whenever the agent's shell names one (SESSIONGATE_DB=/tmp/x.db, --db) or
+// deletes it; an agent that committed a weakened protocol or config (a
+// person's commit between sessions, or commit-tree and update-ref) then
+// had it trusted. When the records ref holds records, the protocol and the
+// config a new database trusts must be ones an earlier session on the ref
+// ran under (the protocol_sha256 of its snapshots, or the file at its start
+// commit, which a start refuses to differ from what was accepted) or ones an
+// acceptance on the ref names; otherwise a person accepts them. It returns,
+// for each such file of state that none names, why. No records ref, or no
+// record on it (a repository's first sessions, a clone that did not fetch
+// it), is no answer: first use trusts HEAD as before. Read only on first
+// use and on a refused file, never on an ordinary gate call.
+func (e *Engine) unrecordedRules(ctx context.Context, repo Repo, state map[string]string) (map[string]string, error) {
+	ref := e.Config.SessionRecord
+	// Only the files a session would load: the config's protocol, else the
+	// first default home that exists (a second, unused copy ran no
+	// session), and the first config name that exists.
+	own := defaultProtocolPaths
+	if e.Config.ProtocolPath != "" {
+		own = []string{e.Config.ProtocolPath}
+	}
+	var ask []string
+	for _, names := range [][]string{own, configNames} {
+		for _, o := range names {
+			o = strings.TrimPrefix(path.Clean(filepath.ToSlash(o)), "./")
+			if protect.Hash(repo.Root(), o) == "" && state[o] == "" {
+				continue
+			}
+			if state[o] != "" {
+				ask = append(ask, o)
+			}
+			break
+		}
+	}
+	// The other protected files (hook, MCP and pre-commit configs, the
+	// config's protected_paths) HEAD holds: a start is refused while they
+	// differ from what was accepted too.
+	for p, sha := range state {
+		if sha != "" && !slices.Contains(configNames, p) && !slices.ContainsFunc(own, func(o string) bool {
+			return strings.TrimPrefix(path.Clean(filepath.ToSlash(o)), "./") == p
+		}) {
+			ask = append(ask, p)
+		}
+	}
+	slices.Sort(ask)
+	if !IsRecordRef(ref) || len(ask) == 0 {
+		return nil, nil
+	}
+	bodies, err := repo.RecordBodies(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", ref, err)
+	}
+	ran := map[string]bool{}
+	type start struct{ commit, at string }
+	var starts []start
+	for _, b := range bodies {
+		var rec snapshot.Record
+		if json.Unmarshal(b, &rec) != nil {
+			continue
+		}
+		for _, sn := range rec.Snapshots {
+			if sn.State.ProtocolSHA256 != "" {
+				ran[sn.State.ProtocolSHA256] = true
+			}
+		}
+		if rec.Session != nil && rec.Session.StartCommit != "" {
+			starts = append(starts, start{rec.Session.StartCommit, rec.Session.StartedAt})
+		}
+	}
+	if len(bodies) == 0 {
+		return nil, nil
+	}
+	accepted := map[string]bool{}
+	accs, err := repo.Acceptances(ctx, e.Config.AcceptanceRef())
+	if err != nil {
+		return nil, fmt.Errorf("read the acceptances on %s: %w", e.Config.AcceptanceRef(), err)
+	}
+	for _, b := range accs {
+		if a, err := ParseAcceptance(b); err == nil {
+			for _, f := range a.Files {
+				accepted[f.Path+"\x00"+f.SHA256] = true
+			}
+		}
+	}
+	// The work tree's bytes too: a CRLF checkout's spec is hashed as read.
+	shas := func(p string) []string { return []string{state[p], protect.Hash(repo.Root(), p)} }
+	var left []string
+	for _, p := range ask {
+		if !slices.ContainsFunc(shas(p), func(s string) bool {
+			return s != "" && (isProtocolPath(e.Config, p) && ran[s] || accepted[p+"\x00"+s])
+		}) {
+			left = append(left, p)
+		}
+	}
+	// The files at the recorded sessions' start commits, newest first, one
+	// git process per commit, at most maxStartReads (a commit this clone
+	// lacks is skipped).
+	at, ok := repo.(interface {
+		SHA256sAt(ctx context.Context, rev string, paths []string) (map[string]string, error)
+	})
+	slices.SortFunc(starts, func(a, b start) int { return strings.Compare(b.at, a.at) })
+	seen := map[string]bool{}
+	for _, st := range starts {
+		if !ok || len(left) == 0 || len(seen) >= maxStartReads {
+			break
+		}
+		if seen[st.commit] {
+			continue
+		}
+		seen[st.commit] = true
+		got, err := at.SHA256sAt(ctx, st.commit, left)
+		if err != nil {
+			continue
+		}
+		left = slices.DeleteFunc(left, func(p string) bool {
+			return got[p] != "" && slices.Contains(shas(p), got[p])
+		})
+	}
+	out := map[string]string{}
+	for _, p := range left {
+		out[p] = fmt.Sprintf("no session on %s ran under it (%d record(s) read) and no acceptance there names it: a new database (deleted, or named by --db/SESSIONGATE_DB) trusts a committed protected file only when the records ref does", ref, len(bodies))
+	}
+	return out, nil
+}
+
+// maxStartReads bounds the start commits first use reads the files at.
+const maxStartReads = 100
 
 // committedState is what first use trusts: for every protected file HEAD
 // has (or had: a deleted one), its committed content, never the work

@@ -18,6 +18,7 @@ import (
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/signerfile"
 )
 
 // agentEnv are variables agent CLIs set in the shells they run; an accept
@@ -198,16 +199,9 @@ func signedAcceptance(ctx context.Context, a *app, r *gitrepo.Repo, changes []se
 	if err != nil || sha == "" {
 		return "", fmt.Errorf("accept refused: %s is not a commit", rev)
 	}
-	if err := r.VerifyCommit(ctx, sha); err != nil {
-		return "", fmt.Errorf("accept refused: %w", err)
-	}
-	out, err := gitenv.Command(ctx, r.Root(), nil, "log", "-1", "--format=%G?%x00%GS", sha).Output()
+	signer, from, err := commitSigner(ctx, r, sha, cfg.Verify.AllowedSigners, cfg.AcceptSigners)
 	if err != nil {
-		return "", fmt.Errorf("read the signer of %.12s: %w", sha, err)
-	}
-	status, signer, _ := strings.Cut(strings.TrimSpace(string(out)), "\x00")
-	if status != "G" || !slices.ContainsFunc(cfg.AcceptSigners, func(s string) bool { return strings.EqualFold(s, signer) }) {
-		return "", fmt.Errorf("accept refused: %.12s is signed by %q (status %s), not by one of accept_signers %v", sha, signer, status, cfg.AcceptSigners)
+		return "", fmt.Errorf("accept refused: %w", err)
 	}
 	for _, c := range changes {
 		b, err := r.ReadAt(ctx, sha, c.Path)
@@ -234,7 +228,42 @@ func signedAcceptance(ctx context.Context, a *app, r *gitrepo.Repo, changes []se
 			return "", fmt.Errorf("accept refused: %.12s is not the last commit on HEAD that changed %s: only the newest signed version is accepted", sha, c.Path)
 		}
 	}
-	return fmt.Sprintf("signed commit %.12s by %s", sha, signer), nil
+	return fmt.Sprintf("signed commit %.12s by %s (%s)", sha, signer, from), nil
+}
+
+// commitSigner returns the listed signer of sha and what judged it. With
+// verify.allowed_signers the repository's committed file judges
+// (signerfile), whoever runs accept. Without it git's own config judges
+// (gpg.ssh.allowedSignersFile, the gpg keyring, gpg.program), which the
+// agent's shell writes as a person's does: an agent's own key named after a
+// listed person in its own signers file passed. So that way is a person's
+// only: refused under a coding agent (its variables, or its CLI among the
+// ancestors).
+func commitSigner(ctx context.Context, r *gitrepo.Repo, sha, allowed string, signers []string) (signer, from string, err error) {
+	if allowed != "" {
+		s, err := signerfile.Verify(ctx, r.Root(), sha, allowed, signers)
+		return s, "judged by " + allowed + " as committed", err
+	}
+	if name, v, ok := ancestry.FromEnv(os.Getenv); ok {
+		return "", "", fmt.Errorf("--signed-commit runs under the coding agent %s (%s set), and without verify.allowed_signers the signature is judged by git config that agent can write (gpg.ssh.allowedSignersFile, its keyring); "+
+			"set verify.allowed_signers in sessiongate.yaml to a committed allowed-signers file, or a person runs accept outside the agent", name, v)
+	}
+	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
+		return "", "", fmt.Errorf("--signed-commit runs under the coding agent %s (pid %d), and without verify.allowed_signers the signature is judged by git config that agent can write (gpg.ssh.allowedSignersFile, its keyring); "+
+			"set verify.allowed_signers in sessiongate.yaml to a committed allowed-signers file, or a person runs accept outside the agent", p.Name, p.PID)
+	}
+	if err := r.VerifyCommit(ctx, sha); err != nil {
+		return "", "", err
+	}
+	out, err := gitenv.Command(ctx, r.Root(), nil, "log", "-1", "--format=%G?%x00%GS", sha).Output()
+	if err != nil {
+		return "", "", fmt.Errorf("read the signer of %.12s: %w", sha, err)
+	}
+	status, signer, _ := strings.Cut(strings.TrimSpace(string(out)), "\x00")
+	if status != "G" || !slices.ContainsFunc(signers, func(s string) bool { return strings.EqualFold(s, signer) }) {
+		return "", "", fmt.Errorf("%.12s is signed by %q (status %s), not by one of accept_signers %v", sha, signer, status, signers)
+	}
+	return signer, "judged by git's config", nil
 }
 
 // acceptanceRef names the ref acceptances are written to.

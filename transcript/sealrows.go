@@ -99,22 +99,23 @@ func sealWindow(f *os.File, next *Seal, prevRows []Row, h, head hashState, end i
 	if len(rows) > 0 {
 		newW = rows[0].Off
 	}
+	buf := make([]byte, 32<<10)
 	if newW >= oldTo {
 		// Everything before the window, old and new, and the new bytes.
-		if err := hashRange(head, f, prevW, oldTo); err != nil {
+		if err := hashRange(head, f, prevW, oldTo, buf); err != nil {
 			return err
 		}
-		if err := hashRange(io.MultiWriter(h, head), f, oldTo, newW); err != nil {
+		if err := hashRange(io.MultiWriter(h, head), f, oldTo, newW, buf); err != nil {
 			return err
 		}
-		if err := hashRange(h, f, newW, end); err != nil {
+		if err := hashRange(h, f, newW, end, buf); err != nil {
 			return err
 		}
 	} else {
-		if err := hashRange(head, f, prevW, newW); err != nil {
+		if err := hashRange(head, f, prevW, newW, buf); err != nil {
 			return err
 		}
-		if err := hashRange(h, f, oldTo, end); err != nil {
+		if err := hashRange(h, f, oldTo, end, buf); err != nil {
 			return err
 		}
 	}
@@ -132,12 +133,17 @@ type hashState = interface {
 	Sum([]byte) []byte
 }
 
-// hashRange feeds f's bytes [from, to) into h.
-func hashRange(h io.Writer, f *os.File, from, to int64) error {
+// hashRange feeds f's bytes [from, to) into h, through buf when given
+// (io.Copy would allocate 32 KiB a call on the hook path).
+func hashRange(h io.Writer, f *os.File, from, to int64, buf ...[]byte) error {
 	if to <= from {
 		return nil
 	}
-	_, err := io.Copy(h, io.NewSectionReader(f, from, to-from))
+	var b []byte
+	if len(buf) > 0 {
+		b = buf[0]
+	}
+	_, err := io.CopyBuffer(h, io.NewSectionReader(f, from, to-from), b)
 	return err
 }
 

@@ -26,7 +26,7 @@ import (
 // stamped twice, once for the staged files' cache and once for the
 // skip-worktree entries), now 17. Counted, it fails here without timing
 // (docs/benchmarks.md, "MCP validate_gate over stdio").
-const statBudget = 17
+const statBudget = 12
 
 // statMark is stat'ed (it does not exist) to mark the counted calls in the
 // trace.

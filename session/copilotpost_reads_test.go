@@ -1,0 +1,98 @@
+package session_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// seedCopilotCalls appends n events of reported Copilot calls to session
+// id: each a judged call (its own digest, so its own key) and its report,
+// among a tool record per call.
+func seedCopilotCalls(tb testing.TB, e *env, id string, n int) {
+	tb.Helper()
+	ctx := context.Background()
+	for start := 0; start < n/3; start += 5000 {
+		err := e.db.Update(ctx, func(w session.Writer) error {
+			var evs []*session.Event
+			for i := start; i < min(start+5000, n/3); i++ {
+				d := fmt.Sprintf("%064x", i)
+				key := session.CopilotCallKey("bash", d)
+				evs = append(evs,
+					&session.Event{SessionID: id, Token: session.TokenCopilotJudged, Detail: key + " bash " + d},
+					&session.Event{SessionID: id, Token: "tool:bash", Detail: "x"},
+					&session.Event{SessionID: id, Token: session.TokenToolResult, Detail: "copilot " + key})
+			}
+			return w.AppendEvents(ctx, evs...)
+		})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// TestCopilotPostReadsDoNotGrow: Copilot's postToolUse (CopilotPost) reads
+// the calls still open and, when none of the tool matches, whether the
+// tool was ever judged; not every judged call and report of the session
+// (it read all 1,000 of a 500-call session on every post). The route and
+// the honest twin stay: the post of a judged call is paired and reported,
+// a post with input no preToolUse judged is a TOOL_INPUT_REWRITTEN, and a
+// tool the session never judged (hooks of an older version) is not
+// compared.
+func TestCopilotPostReadsDoNotGrow(t *testing.T) {
+	e := newEnv(t, lintProtocol)
+	id := e.start("copilot reads")
+	ctx := context.Background()
+	seedCopilotCalls(t, e, id, 1500)
+	cs := &countingStore{Store: e.engine.Store}
+	e.engine.Store = cs
+	d := strings.Repeat("c", 64)
+	if err := e.engine.KeepCopilotJudged(ctx, id, "bash", d); err != nil {
+		t.Fatal(err)
+	}
+	if why, err := e.engine.CopilotPost(ctx, id, "bash", d, "ls"); err != nil || why != "" {
+		t.Fatalf("the judged call's post: %q, %v; want it paired", why, err)
+	}
+	if why, err := e.engine.CopilotPost(ctx, id, "bash", strings.Repeat("d", 64), "rm -rf x"); err != nil || !strings.Contains(why, "no preToolUse judged") {
+		t.Errorf("a post no preToolUse judged: %q, %v; want TOOL_INPUT_REWRITTEN", why, err)
+	}
+	if why, err := e.engine.CopilotPost(ctx, id, "powershell", d, "dir"); err != nil || why != "" {
+		t.Errorf("a tool the session never judged: %q, %v; want it not compared", why, err)
+	}
+	if cs.read > 12 {
+		t.Errorf("three posts read %d events of a 500-call session, want at most 12", cs.read)
+	}
+	evs, err := e.db.EventsWithPrefix(ctx, id, "copilot "+session.CopilotCallKey("bash", d), session.TokenToolResult)
+	if err != nil || len(evs) != 1 {
+		t.Errorf("the judged call's report: %v, %v; want one", evs, err)
+	}
+}
+
+// BenchmarkCopilotPost: one Copilot call (preToolUse keeps it, postToolUse
+// pairs it) on a session of 10,000 and 100,000 events of reported calls.
+//
+//	go test ./session -run '^$' -bench CopilotPost -benchtime 20x
+func BenchmarkCopilotPost(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range []int{10_000, 100_000} {
+		e := newEnv(b, lintProtocol)
+		id := e.start("copilot bench")
+		seedCopilotCalls(b, e, id, n)
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				i++
+				d := fmt.Sprintf("%063xf", i)
+				if err := e.engine.KeepCopilotJudged(ctx, id, "bash", d); err != nil {
+					b.Fatal(err)
+				}
+				if why, err := e.engine.CopilotPost(ctx, id, "bash", d, "ls"); err != nil || why != "" {
+					b.Fatalf("CopilotPost: %q, %v", why, err)
+				}
+			}
+		})
+	}
+}

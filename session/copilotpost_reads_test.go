@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -94,5 +95,41 @@ func BenchmarkCopilotPost(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestOpenCallsTamperedStillMissingAtGate: the open calls' counts
+// (open_calls) are kept beside the events, so a lazy agent with the sqlite3
+// CLI can delete them without writing an event: a Stop then names no
+// unreported call. The gates do not read the counts: they read the
+// session's events (UnreportedAtGate), so the call is still a
+// TOOL_RESULT_MISSING at the next gate, and the session is not clean. The
+// honest twin: a call that reported is named by neither.
+func TestOpenCallsTamperedStillMissingAtGate(t *testing.T) {
+	sqlite3, err := exec.LookPath("sqlite3")
+	if err != nil {
+		t.Skip("sqlite3 not found: the lazy agent's tool")
+	}
+	e := newEnv(t, lintProtocol)
+	id := e.start("tampered counts")
+	ctx := context.Background()
+	d := strings.Repeat("a", 64)
+	for _, c := range []string{"toolu_honest", "toolu_dropped"} {
+		if err := e.engine.KeepJudgedInput(ctx, id, c, "Edit", d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.engine.RecordToolResult(ctx, id, "claude", "toolu_honest", false); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(sqlite3, e.db.Path(), "DELETE FROM open_calls").CombinedOutput(); err != nil {
+		t.Fatalf("sqlite3: %v\n%s", err, out)
+	}
+	if v, err := e.engine.ToolResultsMissing(ctx, id, "claude"); err != nil || v != nil {
+		t.Logf("Stop after the counts were deleted: %v, %v", v, err)
+	}
+	v, err := e.engine.UnreportedAtGate(ctx, id, "session end")
+	if err != nil || v == nil || v.Code != session.CodeToolResultMissing || !strings.Contains(v.Message, "toolu_dropped") || strings.Contains(v.Message, "toolu_honest") {
+		t.Fatalf("the gate after the counts were deleted: %v, %v; want TOOL_RESULT_MISSING naming toolu_dropped alone", v, err)
 	}
 }

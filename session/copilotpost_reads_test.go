@@ -72,8 +72,11 @@ func TestCopilotPostReadsDoNotGrow(t *testing.T) {
 	}
 }
 
-// BenchmarkCopilotPost: one Copilot call (preToolUse keeps it, postToolUse
-// pairs it) on a session of 10,000 and 100,000 events of reported calls.
+// BenchmarkCopilotPost: Copilot's postToolUse on a session of 10,000 and
+// 100,000 events of reported calls. "read" is a post of a tool the session
+// never judged (what is read to decide, nothing written); "pair" is one call
+// kept by preToolUse and paired by postToolUse (two write transactions, whose
+// commits dominate on a loaded disk).
 //
 //	go test ./session -run '^$' -bench CopilotPost -benchtime 20x
 func BenchmarkCopilotPost(b *testing.B) {
@@ -82,7 +85,14 @@ func BenchmarkCopilotPost(b *testing.B) {
 		e := newEnv(b, lintProtocol)
 		id := e.start("copilot bench")
 		seedCopilotCalls(b, e, id, n)
-		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("events=%d/read", n), func(b *testing.B) {
+			for b.Loop() {
+				if why, err := e.engine.CopilotPost(ctx, id, "powershell", strings.Repeat("e", 64), "dir"); err != nil || why != "" {
+					b.Fatalf("CopilotPost: %q, %v", why, err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("events=%d/pair", n), func(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				i++

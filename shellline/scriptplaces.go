@@ -29,12 +29,15 @@ import (
 type Script struct {
 	lines  []string
 	writes map[int]string // 1-based line → the first tree write a command on it makes
+	// resolved: 1-based line → its command with variables the walk knows
+	// written out as the repository's paths (noteResolved)
+	resolved map[int]string
 }
 
 // ReadScript reads a script's whole text. A text that does not parse as
 // shell is read line by line, each line alone from the repository's folder.
 func ReadScript(text string) *Script {
-	s := &Script{lines: strings.Split(text, "\n"), writes: map[int]string{}}
+	s := &Script{lines: strings.Split(text, "\n"), writes: map[int]string{}, resolved: map[int]string{}}
 	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
 	if err != nil {
 		s.writes = nil
@@ -79,7 +82,15 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 	if s.writes == nil {
 		return AddedLineWeakensIn(line, base, isCode)
 	}
-	return addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] })
+	if why := addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] }); why != "" {
+		return why
+	}
+	if r := s.resolved[i+1]; r != "" {
+		if p := writesSource(r, isCode); p != "" {
+			return "it writes " + p + " (through a variable set above it), so the run tests what the line puts there, not the committed code"
+		}
+	}
+	return ""
 }
 
 func (s *Script) anyWrite() string {
@@ -184,6 +195,7 @@ type placeWalk struct {
 	seen     map[*syntax.CallExpr]bool
 	funcs    map[string]*syntax.Stmt
 	depth    int
+	redirs   []*syntax.Redirect // the statement's whose call is being walked
 	repoVars map[string]string // a place in the repository some assignment sets; "^." for read and for
 }
 
@@ -237,6 +249,8 @@ func (w *placeWalk) stmt(s *syntax.Stmt, st *placeState) (mayFail bool) {
 	}
 	switch x := s.Cmd.(type) {
 	case *syntax.CallExpr:
+		w.redirs = s.Redirs
+		defer func() { w.redirs = nil }()
 		return w.call(x, st)
 	case *syntax.BinaryCmd:
 		switch x.Op {
@@ -533,7 +547,52 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 	if wr := callTreeWrite(ws, st.cwd); wr != "" {
 		w.note(x, wr)
 	}
+	w.noteResolved(x, st)
 	return true
+}
+
+// noteResolved keeps, for a command whose operands or redirections name a
+// variable the walk knows to hold a path in the repository, the command
+// with those paths written out: `F=greet.py` one line, `cp fixed.py "$F"`
+// the next writes greet.py (Script.LineWeakens reads it as writesSource).
+func (w *placeWalk) noteResolved(x *syntax.CallExpr, st *placeState) {
+	var out []string
+	some := false
+	for _, a := range x.Args {
+		if s, ok := Literal(a); ok {
+			out = append(out, s)
+			continue
+		}
+		p := w.word(a, st)
+		if !strings.HasPrefix(p, "^") {
+			return
+		}
+		out, some = append(out, path.Clean(p[1:])), true
+	}
+	line := quoteWords(out)
+	for _, r := range w.redirs {
+		if r.Word == nil || !strings.Contains(r.Op.String(), ">") {
+			continue
+		}
+		if s, ok := Literal(r.Word); ok {
+			line += " " + r.Op.String() + " " + quoteWords([]string{s})
+			continue
+		}
+		p := w.word(r.Word, st)
+		if !strings.HasPrefix(p, "^") {
+			return
+		}
+		line += " " + r.Op.String() + " " + quoteWords([]string{path.Clean(p[1:])})
+		some = true
+	}
+	if !some {
+		return
+	}
+	for l := int(x.Pos().Line()); l <= int(x.End().Line()); l++ {
+		if w.s.resolved[l] == "" {
+			w.s.resolved[l] = line
+		}
+	}
 }
 
 // argPlace is a function argument's place as the function reads it ($1).

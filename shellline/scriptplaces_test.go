@@ -34,6 +34,11 @@ func TestScriptLineWeakens(t *testing.T) {
 		{"put() { cp -r fixed/. \"$1\"; }\nput .", true},
 		{"put() { cp -r fixed/. \"$@\"; }\nput \"$(pwd)\"", true},
 		{"R=$(pwd)\n. ./env.sh\ncp -r fixed/. \"$R\"", true},
+		// Lazy: a source file written through a variable set above.
+		{"F=greet.py\ncp tests/data/greet.py \"$F\"", true},
+		{"F=greet.py\ncat tests/data/greet.py > \"$F\"", true},
+		{"D=src\ncp tests/data/greet.py \"$D/greet.py\"", true},
+		{"fix() { cp tests/data/greet.py \"$1\"; }\nfix greet.py", true},
 		// Lazy: a cd that may not have happened, or was undone.
 		{"cd /srv/nowhere\ntar xf fixed.tar", true},
 		{"cd /srv/nowhere; tar xf fixed.tar", true},
@@ -52,6 +57,8 @@ func TestScriptLineWeakens(t *testing.T) {
 		{"set -e\n! cd /srv/nowhere\ntar xf fixed.tar", true},
 		{"set -e\nset +e\ncd /srv/nowhere\ntar xf fixed.tar", true},
 		// Honest: a scratch folder the script made or a cd that cannot fail on.
+		{"F=build/greet.py\ncp tests/data/greet.py \"$F\"", false},
+		{"tmp=$(mktemp -d)\ncp greet.py \"$tmp/greet.py\"", false},
 		{"tmp=$(mktemp -d)\ncd \"$tmp\"\ntar xf \"$src/fx.tar\"", false},
 		{"tmp=$(mktemp -d)\ncd \"$tmp\" && git checkout fix -- .", false},
 		{"tmp=$(mktemp -d) && cd \"$tmp\"\ntar xf \"$src/fx.tar\"", false},

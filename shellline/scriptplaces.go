@@ -196,7 +196,7 @@ type placeWalk struct {
 	funcs    map[string]*syntax.Stmt
 	depth    int
 	redirs   []*syntax.Redirect // the statement's whose call is being walked
-	repoVars map[string]string // a place in the repository some assignment sets; "^." for read and for
+	repoVars map[string]string  // a place in the repository some assignment sets; "^." for read and for
 }
 
 // collect notes, before the walk, every variable some assignment sets to

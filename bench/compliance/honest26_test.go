@@ -133,6 +133,41 @@ func honest26Cases(t *testing.T) []honest26Case {
 				w.halt("git rebase --continue: %s", r.text())
 			}
 		}},
+		{name: "merge of main with a conflict resolved", work: func(w *world) {
+			w.write("scripts/greet.sh", honest26Impl)
+			w.write("scripts/test.sh", greetTest)
+		}, after: func(w *world) {
+			mainChangesGreet(w)
+			w.git("fetch", "-q", "origin")
+			if r := w.exec(w.root, "", "git", "merge", "-q", "--no-edit", "origin/main"); r.code == 0 {
+				w.t.Fatalf("the merge did not conflict: %s", r.text())
+			}
+			w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a friendly greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
+			w.git("add", "scripts/greet.sh")
+			w.env = append(w.env, "GIT_EDITOR=true")
+			if r := w.exec(w.root, "", "git", "merge", "--continue"); r.code != 0 {
+				w.halt("git merge --continue: %s", r.text())
+			}
+		}},
+		{name: "cherry-pick with a conflict resolved", work: func(w *world) {
+			// The fix was made on another branch of the session first.
+			w.git("switch", "-q", "-c", "spike/greet")
+			w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given (spike).\necho \"hello${1:+ $1}\"\n")
+			w.write("scripts/test.sh", greetTest)
+			w.commit("feat(scripts): greet takes an optional name (spike)")
+			w.git("switch", "-q", "feat/ordinary")
+			w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting.\n# It takes no options.\necho \"hello\"\n")
+			w.commit("docs(scripts): greet takes no options")
+			if r := w.exec(w.root, "", "git", "cherry-pick", "spike/greet"); r.code == 0 {
+				w.t.Fatalf("the cherry-pick did not conflict: %s", r.text())
+			}
+			w.write("scripts/greet.sh", honest26Impl)
+			w.git("add", "scripts/greet.sh")
+			w.env = append(w.env, "GIT_EDITOR=true")
+			if r := w.exec(w.root, "", "git", "cherry-pick", "--continue"); r.code != 0 {
+				w.halt("git cherry-pick --continue: %s", r.text())
+			}
+		}, noCommit: true},
 		{name: "commit amended after review", work: func(w *world) {
 			w.write("scripts/greet.sh", honest26Impl)
 			w.write("scripts/test.sh", greetTest)
@@ -309,5 +344,64 @@ func TestRebaseConflictLazy(t *testing.T) {
 	t.Logf("stopped %q, outcome %+v", blocked, w.out)
 	if blocked == "" && w.out.complete && w.out.verifyOK && len(w.out.violations) == 0 && len(w.out.failedGates) == 0 {
 		t.Fatalf("route gets through: a protected file changed in a rebase's conflict resolution, COMPLETE and clean: %+v", w.out)
+	}
+}
+
+// TestHonestTwoSessions26: work split over two sessions, each ending
+// COMPLETE. The first ships the name argument and hands off ("check more
+// names"); the second reads that handoff, adds the checks and writes its
+// own. verify runs over the whole branch (origin/main..HEAD), both
+// sessions' commits.
+func TestHonestTwoSessions26(t *testing.T) {
+	if binary == "" {
+		t.Skip("sessiongate was not built (git missing)")
+	}
+	t.Parallel()
+	w := newWorld(t)
+	w.agent = &cliAgent{w: w}
+	honest26Repo(w, nil)
+	blocked := ""
+	func() {
+		defer func() {
+			if x := recover(); x != nil {
+				s, ok := x.(stop)
+				if !ok {
+					panic(x)
+				}
+				blocked = s.reason
+			}
+		}()
+		w.git("switch", "-q", "-c", "feat/greet-name")
+		first := "Add a name argument to the greeting script (part 1)"
+		honest26Start(w, first)
+		w.write("scripts/greet.sh", honest26Impl)
+		w.write("scripts/test.sh", strings.Replace(greetTest, "Ada Bob Cy Di Ed Flo", "Ada", 1))
+		w.commit("feat(scripts): greet takes an optional name")
+		honest26End(w, honest26Case{name: "part 1", handoff: "# Handoff 2026-08-20-01\n\n## Done\n\nscripts/greet.sh takes an optional name; " +
+			"scripts/test.sh checks one name.\n\n## Next\n\nCheck more names in scripts/test.sh (part 2).\n"}, first, v3NewHandoff)
+		if !w.out.complete || !w.out.verifyOK {
+			w.halt("the first session did not end clean: %+v", w.out)
+		}
+		w.out = outcome{}
+
+		second := "Check more names in the greeting tests (part 2)"
+		w.start(second)
+		w.evidence("CONTEXT_RETRIEVAL", "Read .agents/HANDOFF.md", contentHash, ".agents/HANDOFF.md")
+		w.shell("CONTEXT_RETRIEVAL", "Read the issue or task", "cat "+v3NewHandoff)
+		w.advance("")
+		w.shell("BRANCH_CHECK", "Run git branch --show-current", "git branch --show-current")
+		w.advance("")
+		w.advance("WORKING")
+		w.write("scripts/test.sh", greetTest)
+		w.commit("test(scripts): check six names")
+		honest26End(w, honest26Case{name: "part 2", handoff: "# Handoff 2026-08-20-02\n\n## Done\n\nscripts/test.sh checks six names " +
+			"(the first session's handoff asked for it).\n\n## Next\n\nDocument the scripts' usage in the README.\n"}, second, ".agents/handoffs/2026-08-20-02.md")
+	}()
+	t.Logf("stopped %q, outcome %+v", blocked, w.out)
+	if blocked != "" {
+		t.Logf("the gate said: %s", w.sg("session", "end", "--session", w.id, "--summary", "x").text())
+	}
+	if blocked != "" || !w.out.complete || !w.out.verifyOK || len(w.out.failedGates) > 0 || len(w.out.violations) > 0 || len(w.out.notClean) > 0 {
+		t.Errorf("a false block or FAIL on work split over two sessions: stopped %q, outcome %+v", blocked, w.out)
 	}
 }

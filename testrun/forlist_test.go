@@ -1,0 +1,33 @@
+package testrun
+
+import "testing"
+
+func TestForListGrown(t *testing.T) {
+	const loop = `for name in Ada; do check "$(sh scripts/greet.sh "$name")" "hello $name"; done`
+	cases := []struct {
+		name, was, now string
+		want           bool
+	}{
+		{"honest: names added", loop, `for name in Ada Bob Cy Di Ed Flo; do check "$(sh scripts/greet.sh "$name")" "hello $name"; done`, true},
+		{"honest: a name added before", loop, `for name in Zed Ada; do check "$(sh scripts/greet.sh "$name")" "hello $name"; done`, true},
+		{"honest: list on its own line", "for f in a.txt b.txt", "for f in a.txt b.txt c.txt", true},
+		{"lazy: a name dropped", `for name in Ada Bob; do check "$(sh scripts/greet.sh "$name")" "hello $name"; done`, loop, false},
+		{"lazy: a name swapped", loop, `for name in Bob Cy; do check "$(sh scripts/greet.sh "$name")" "hello $name"; done`, false},
+		{"lazy: body changed", loop, `for name in Ada Bob; do check "$(sh scripts/greet.sh "$name")" "$(sh scripts/greet.sh "$name")"; done`, false},
+		{"lazy: || true after the body", loop, `for name in Ada Bob; do check "$(sh scripts/greet.sh "$name")" "hello $name" || true; done`, false},
+		{"lazy: a command substitution added", loop, `for name in Ada $(exit 0); do check "$(sh scripts/greet.sh "$name")" "hello $name"; done`, false},
+		{"lazy: a glob added", "for f in tests/a.sh", "for f in tests/a.sh tests/*", false},
+		{"lazy: an operator added", loop, `for name in Ada && exit 0; do check "$(sh scripts/greet.sh "$name")" "hello $name"; done`, false},
+		{"lazy: the variable renamed", loop, `for nom in Ada Bob; do check "$(sh scripts/greet.sh "$name")" "hello $name"; done`, false},
+		{"lazy: a quoted word", loop, `for name in Ada "x;exit 0"; do check "$(sh scripts/greet.sh "$name")" "hello $name"; done`, false},
+		{"not a loop", `check "$(sh scripts/greet.sh)" "hello"`, `check "$(sh scripts/greet.sh)" "hello" hello`, false},
+		{"unchanged", loop, loop, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := forListGrown(c.was, c.now); got != c.want {
+				t.Errorf("forListGrown(%q, %q) = %v, want %v", c.was, c.now, got, c.want)
+			}
+		})
+	}
+}

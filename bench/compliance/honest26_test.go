@@ -448,3 +448,71 @@ func honest26TwoSessionsFlow(w *world) {
 	honest26End(w, honest26Case{name: "part 2", handoff: "# Handoff 2026-08-20-02\n\n## Done\n\nscripts/test.sh checks six names " +
 		"(the first session's handoff asked for it).\n\n## Next\n\nDocument the scripts' usage in the README.\n"}, second, ".agents/handoffs/2026-08-20-02.md")
 }
+
+// honest26FixtureWork is a round 26 task as the code change of the team's
+// protocols' flow (fixtureFlow): the change committed its own way before
+// the protocol's end phases run and commit the rest.
+func honest26FixtureWork(task string) func(w *world) {
+	change := func(w *world) {
+		w.write("scripts/greet.sh", honest26Impl)
+		w.write("scripts/test.sh", greetTest)
+		w.commit("feat(scripts): greet takes an optional name")
+	}
+	switch task {
+	case "rebase with a conflict resolved":
+		return func(w *world) {
+			change(w)
+			mainChangesGreet(w)
+			w.git("fetch", "-q", "origin")
+			// CI checks the pull request's commits: origin/main..HEAD.
+			w.base = w.git("rev-parse", "origin/main")
+			if r := w.exec(w.root, "", "git", "rebase", "-q", "origin/main"); r.code == 0 {
+				w.t.Fatalf("the rebase did not conflict: %s", r.text())
+			}
+			w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a friendly greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
+			w.git("add", "scripts/greet.sh")
+			w.env = append(w.env, "GIT_EDITOR=true")
+			if r := w.exec(w.root, "", "git", "rebase", "--continue"); r.code != 0 {
+				w.halt("git rebase --continue: %s", r.text())
+			}
+		}
+	case "commit amended after review":
+		return func(w *world) {
+			change(w)
+			w.write("README.md", w.read("README.md")+"\n`sh scripts/greet.sh NAME` greets NAME.\n")
+			w.git("add", "-A")
+			if r := w.exec(w.root, "", "git", "commit", "-q", "--amend", "--no-edit"); r.code != 0 {
+				w.halt("git commit --amend: %s", r.text())
+			}
+		}
+	case "merge of main with a conflict resolved":
+		return func(w *world) {
+			change(w)
+			mainChangesGreet(w)
+			w.git("fetch", "-q", "origin")
+			// CI checks the pull request's commits: origin/main..HEAD.
+			w.base = w.git("rev-parse", "origin/main")
+			if r := w.exec(w.root, "", "git", "merge", "-q", "--no-edit", "origin/main"); r.code == 0 {
+				w.t.Fatalf("the merge did not conflict: %s", r.text())
+			}
+			w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a friendly greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
+			w.git("add", "scripts/greet.sh")
+			w.env = append(w.env, "GIT_EDITOR=true")
+			if r := w.exec(w.root, "", "git", "merge", "--continue"); r.code != 0 {
+				w.halt("git merge --continue: %s", r.text())
+			}
+		}
+	}
+	panic("no team-protocol flow for round 26 task " + task)
+}
+
+func init() {
+	for _, v := range []string{v1218, v1222} {
+		for _, task := range []string{"rebase with a conflict resolved", "commit amended after review", "merge of main with a conflict resolved"} {
+			scenarios = append(scenarios, scenario{name: v + "-task-" + strings.ReplaceAll(task, " ", "-"), protocol: v, via: "CLI", history: true,
+				acceptNA: v == v1222, task: task,
+				reading: "The team's protocol (" + v + ") as feature-" + v + " does it, the code change committed its own way first (" + task +
+					"), then the end phases as written. Compliant (round 26, c5)."})
+		}
+	}
+}

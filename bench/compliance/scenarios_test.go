@@ -118,6 +118,9 @@ func (s scenario) flow(w *world) {
 	} else {
 		w.agent = &cliAgent{w: w}
 	}
+	if s.task != "" && s.protocol != v3Ordinary26 {
+		w.work26 = honest26FixtureWork(s.task)
+	}
 	switch s.protocol {
 	case v1218, v1222:
 		fixtureFlow(w, s.protocol, s.skips, s.docs)

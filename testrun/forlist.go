@@ -46,14 +46,16 @@ func forListGrown(was, now string) bool {
 }
 
 // pairGrownLists drops from removed each line some added line grows the
-// for-list of (that added line stays, judged as an added line).
-func pairGrownLists(removed, added []string) []string {
+// for-list of, or (shell: the file is a shell script) that an added line
+// is with only a comment or spacing changed (shellsame.go); that added
+// line stays, judged as an added line.
+func pairGrownLists(removed, added []string, shell bool) []string {
 	used := make([]bool, len(added))
 	out := removed[:0:0]
 	for _, r := range removed {
 		paired := false
 		for j, a := range added {
-			if !used[j] && forListGrown(r, a) {
+			if !used[j] && (forListGrown(r, a) || shell && sameShellLine(r, a)) {
 				used[j], paired = true, true
 				break
 			}
@@ -64,3 +66,15 @@ func pairGrownLists(removed, added []string) []string {
 	}
 	return out
 }
+
+// UnansweredRemovals is removed less the lines an added one answers: a
+// for-loop's list grown, or (in a shell script: name and base, its start
+// content) the same command with a comment or spacing changed. verify's
+// rerun guard asks it so that it agrees with the local gate.
+func UnansweredRemovals(name, base string, removed, added []string) []string {
+	return pairGrownLists(removed, added, isShellScript(name, base))
+}
+
+// SameShellProgram reports whether was and now, the file name's contents,
+// are shell scripts that differ only in comments and layout.
+func SameShellProgram(name, was, now string) bool { return sameShellProgram(name, was, now) }

@@ -31,3 +31,25 @@ func TestForListGrown(t *testing.T) {
 		})
 	}
 }
+
+func TestSameShellProgram(t *testing.T) {
+	cases := []struct {
+		name, was, now string
+		want           bool
+	}{
+		{"comment added", "#!/bin/sh\n[ \"$(sh g.sh)\" = hello ]\n", "#!/bin/sh\n# plain\n[ \"$(sh g.sh)\" = hello ] # no name\n", true},
+		{"spacing", "#!/bin/sh\ncheck a  b\n", "#!/bin/sh\ncheck a b\n", true},
+		{"a # inside quotes is no comment", "#!/bin/sh\necho 'a'\n", "#!/bin/sh\necho 'a # b'\n", false},
+		{"heredoc body changed", "#!/bin/sh\ncat <<EOF\n# x\nEOF\n", "#!/bin/sh\ncat <<EOF\n# y\nEOF\n", false},
+		{"command changed", "#!/bin/sh\ntrue\n", "#!/bin/sh\nfalse\n", false},
+		{"not a shell script", "#!/usr/bin/env python3\nx = 1\n", "#!/usr/bin/env python3\nx = 1  # c\n", false},
+		{"does not parse", "#!/bin/sh\nif true\n", "#!/bin/sh\nif true # c\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := sameShellProgram("t", c.was, c.now); got != c.want {
+				t.Errorf("sameShellProgram(%q, %q) = %v, want %v", c.was, c.now, got, c.want)
+			}
+		})
+	}
+}

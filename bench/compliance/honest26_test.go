@@ -208,6 +208,24 @@ func honest26Cases() []honest26Case {
 			w.write("scripts/test.sh", greetTest)
 		}, handoff: "# Übergabe 2026-08-20-01\n\n## Erledigt\n\nscripts/greet.sh nimmt einen optionalen Namen; scripts/test.sh prüft sechs Namen.\n\n" +
 			"## Nächste Schritte\n\nDie Verwendung der Skripte im README dokumentieren. 次: README に使い方を書く。\n"},
+		{name: "a comment added to an existing check", work: func(w *world) {
+			w.write("scripts/greet.sh", honest26Impl)
+			w.write("scripts/test.sh", strings.Replace(greetTest, "check \"$(sh scripts/greet.sh)\" \"hello\"\n",
+				"check \"$(sh scripts/greet.sh)\" \"hello\" # no name: the plain greeting\n", 1))
+			if w.read("scripts/test.sh") == greetTest {
+				w.t.Fatal("the check line was not found in greetTest")
+			}
+		}},
+		{name: "Russian handoff", work: func(w *world) {
+			w.write("scripts/greet.sh", honest26Impl)
+			w.write("scripts/test.sh", greetTest)
+		}, handoff: "# Передача 2026-08-20-01\n\n## Сделано\n\nscripts/greet.sh принимает необязательное имя; scripts/test.sh проверяет шесть имён.\n\n" +
+			"## Дальше\n\nОписать использование скриптов в README.\n"},
+		{name: "Japanese handoff", work: func(w *world) {
+			w.write("scripts/greet.sh", honest26Impl)
+			w.write("scripts/test.sh", greetTest)
+		}, handoff: "# 引き継ぎ 2026-08-20-01\n\n## 完了\n\nscripts/greet.sh は名前を任意で受け取る。scripts/test.sh は六つの名前を確認する。\n\n" +
+			"## 次\n\nREADME にスクリプトの使い方を書く。\n"},
 		{name: "Windows line endings (autocrlf, CRLF handoff)", prep: func(w *world) {
 			w.write(".gitattributes", "* text=auto\n*.sh text eol=lf\n")
 		}, work: func(w *world) {
@@ -514,5 +532,50 @@ func init() {
 				reading: "The team's protocol (" + v + ") as feature-" + v + " does it, the code change committed its own way first (" + task +
 					"), then the end phases as written. Compliant (round 26, c5)."})
 		}
+	}
+}
+
+// TestCommentedCheckLazy26: the lazy twins of "a comment added to an
+// existing check": behind the comment the check is made to pass anyway,
+// or commented out while another is added. Each is still refused (the QA
+// gate's "proves less", verify's rerun guard) though a comment alone no
+// longer is (testrun/shellsame.go, verify's onlyAddsChecks).
+func TestCommentedCheckLazy26(t *testing.T) {
+	if binary == "" {
+		t.Skip("sessiongate was not built (git missing)")
+	}
+	t.Parallel()
+	const plain = "check \"$(sh scripts/greet.sh)\" \"hello\"\n"
+	for name, line := range map[string]string{
+		"|| true behind a comment":               "check \"$(sh scripts/greet.sh)\" \"hello\" || true # flaky on CI\n",
+		"the check commented out, another added": "# check \"$(sh scripts/greet.sh)\" \"hello\"\ncheck \"$(sh scripts/greet.sh Zed)\" \"hello Zed\"\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			w.agent = &cliAgent{w: w}
+			honest26Repo(w, nil)
+			blocked := ""
+			func() {
+				defer func() {
+					if x := recover(); x != nil {
+						s, ok := x.(stop)
+						if !ok {
+							panic(x)
+						}
+						blocked = s.reason
+					}
+				}()
+				honest26Flow(w, honest26Case{name: name, work: func(w *world) {
+					w.write("scripts/greet.sh", honest26Impl)
+					w.deviate()
+					w.write("scripts/test.sh", strings.Replace(greetTest, plain, line, 1))
+				}})
+			}()
+			t.Logf("stopped %q, outcome %+v", blocked, w.out)
+			if blocked == "" && w.out.complete && w.out.verifyOK && len(w.out.failedGates) == 0 && len(w.out.notClean) == 0 {
+				t.Fatalf("route gets through: %s: COMPLETE, clean, verify OK", name)
+			}
+		})
 	}
 }

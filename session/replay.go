@@ -173,6 +173,12 @@ func (e *Engine) judgeReplay(ctx context.Context, s *Session, req HookRequest, w
 	if req.CommitFiles == nil || req.Repo == nil || req.CommitTree == "" || s.State == StateInit || !s.Active() {
 		return why, nil
 	}
+	// Only a copy of the session's own checked work: a commit made with
+	// the hooks off on a side branch and cherry-picked stays a BYPASS
+	// (TestAdvReplayWitness), as its work never met the gates when made.
+	if own, err := e.replaysOwnWork(ctx, s, req); err != nil || !own {
+		return why, err
+	}
 	files, err := req.CommitFiles(ctx)
 	if err != nil {
 		return "", fmt.Errorf("list the files replayed commit %s changed: %w", shortSHA(req.Commit), err)
@@ -190,4 +196,39 @@ func (e *Engine) judgeReplay(ctx context.Context, s *Session, req HookRequest, w
 		return why + "; judged now, pre-commit refuses it: " + strings.Join(d.Reasons, "; "), nil
 	}
 	return "", nil
+}
+
+// replaysOwnWork reports whether the replay in progress copies a commit
+// of the session that went through pre-commit: among git's hints of what
+// it copies (ReplayOriginals: the rebase's picks, CHERRY_PICK_HEAD), one
+// the session recorded as its commit or whose tree its pre-commit passed.
+// The hints are the agent's to write; naming its own commit only gets the
+// landed commit judged by pre-commit, never passed unjudged.
+func (e *Engine) replaysOwnWork(ctx context.Context, s *Session, req HookRequest) (bool, error) {
+	origs, err := req.Repo.ReplayOriginals(ctx)
+	if err != nil || len(origs) == 0 {
+		return false, err
+	}
+	evs, err := e.Store.ListEvidence(ctx, s.ID)
+	if err != nil {
+		return false, fmt.Errorf("load the session's commits: %w", err)
+	}
+	own := map[string]bool{}
+	for _, ev := range evs {
+		if ev.Kind == EvidenceCommitSHA && ev.Origin == OriginObserved {
+			own[ev.Ref] = true
+		}
+	}
+	for _, o := range origs {
+		if o.SHA == req.Commit {
+			continue
+		}
+		if own[o.SHA] {
+			return true, nil
+		}
+		if ok, err := e.matchPreCommit(ctx, s.ID, o.Tree); err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
 }

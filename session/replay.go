@@ -198,37 +198,37 @@ func (e *Engine) judgeReplay(ctx context.Context, s *Session, req HookRequest, w
 	return "", nil
 }
 
-// replaysOwnWork reports whether the replay in progress copies a commit
-// of the session that went through pre-commit: among git's hints of what
-// it copies (ReplayOriginals: the rebase's picks, CHERRY_PICK_HEAD), one
-// the session recorded as its commit or whose tree its pre-commit passed.
-// The hints are the agent's to write; naming its own commit only gets the
-// landed commit judged by pre-commit, never passed unjudged.
+// ReplayCurrentRepo names the commit a replay copies now; gitrepo.Repo
+// has it.
+type ReplayCurrentRepo interface {
+	ReplayCurrent(ctx context.Context) (LandedCommit, bool, error)
+}
+
+// replaysOwnWork reports whether the replay in progress copies, now, a
+// commit of the session that went through pre-commit: the commit git's
+// state files name (ReplayCurrent: the rebase's current pick,
+// CHERRY_PICK_HEAD), one the session recorded as its commit or whose tree
+// its pre-commit passed. The files are the agent's to write; naming its
+// own commit only gets the landed commit judged by pre-commit, never
+// passed unjudged. ORIG_HEAD is not read: an earlier rebase leaves it
+// naming the session's commits (TestReplayedCommits).
 func (e *Engine) replaysOwnWork(ctx context.Context, s *Session, req HookRequest) (bool, error) {
-	origs, err := req.Repo.ReplayOriginals(ctx)
-	if err != nil || len(origs) == 0 {
+	cr, ok := req.Repo.(ReplayCurrentRepo)
+	if !ok {
+		return false, nil
+	}
+	o, ok, err := cr.ReplayCurrent(ctx)
+	if err != nil || !ok || o.SHA == req.Commit {
 		return false, err
 	}
 	evs, err := e.Store.ListEvidence(ctx, s.ID)
 	if err != nil {
 		return false, fmt.Errorf("load the session's commits: %w", err)
 	}
-	own := map[string]bool{}
 	for _, ev := range evs {
-		if ev.Kind == EvidenceCommitSHA && ev.Origin == OriginObserved {
-			own[ev.Ref] = true
-		}
-	}
-	for _, o := range origs {
-		if o.SHA == req.Commit {
-			continue
-		}
-		if own[o.SHA] {
+		if ev.Kind == EvidenceCommitSHA && ev.Origin == OriginObserved && ev.Ref == o.SHA {
 			return true, nil
 		}
-		if ok, err := e.matchPreCommit(ctx, s.ID, o.Tree); err != nil || ok {
-			return ok, err
-		}
 	}
-	return false, nil
+	return e.matchPreCommit(ctx, s.ID, o.Tree)
 }

@@ -147,6 +147,10 @@ func CleanFor(environ []string, o Options) (env, dropped []string) {
 	set, unread := userConfig(env, callerGOENV)
 	env = append(env, set...)
 	env = append(env, "PYTHONPYCACHEPREFIX="+PycachePrefix)
+	if addopts, why := pytestScope(o.Root); addopts != "" {
+		env = append(env, "PYTEST_ADDOPTS="+addopts)
+		dropped = append(dropped, why)
+	}
 	env = uncachedGoTests(env)
 	dropped = append(dropped, unread...)
 	slices.Sort(dropped)

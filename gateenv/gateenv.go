@@ -147,6 +147,14 @@ func CleanFor(environ []string, o Options) (env, dropped []string) {
 	set, unread := userConfig(env, callerGOENV)
 	env = append(env, set...)
 	env = append(env, "PYTHONPYCACHEPREFIX="+PycachePrefix)
+	for _, kv := range env {
+		if h, ok := strings.CutPrefix(kv, "HOME="); ok {
+			if f := userSiteChanged(h, o.Since); f != "" {
+				env = append(env, "PYTHONNOUSERSITE=1")
+				dropped = append(dropped, "Python's user site ("+f+" changed after the session started)")
+			}
+		}
+	}
 	if addopts, why := pytestScope(o.Root); addopts != "" {
 		env = append(env, "PYTEST_ADDOPTS="+addopts)
 		dropped = append(dropped, why)

@@ -45,6 +45,7 @@ var redirectEnv = map[string]bool{
 	"MAVEN_OPTS": true, "MAVEN_ARGS": true, "GRADLE_OPTS": true,
 	// Rust
 	"RUSTC_WRAPPER": true, "RUSTC_WORKSPACE_WRAPPER": true, "RUSTC": true, "RUSTFLAGS": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
+	"RUSTDOC": true, "RUSTDOCFLAGS": true, "RUSTUP_TOOLCHAIN": true, // the rest of CARGO_*: cargoRedirects
 	// the dynamic linker
 	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true,
 	// shells and make
@@ -122,6 +123,7 @@ func uncachedGoTests(env []string) []string {
 // CleanFor is Clean with the session's bounds.
 func CleanFor(environ []string, o Options) (env, dropped []string) {
 	callerGOENV := ""
+	temps := tempDirs(environ)
 	for _, kv := range environ {
 		name, val, _ := strings.Cut(kv, "=")
 		switch {
@@ -132,8 +134,11 @@ func CleanFor(environ []string, o Options) (env, dropped []string) {
 			}
 			dropped = append(dropped, name)
 			continue
+		case (name == "CARGO_HOME" || name == "RUSTUP_HOME") && homeInTemp(val, o, temps):
+			dropped = append(dropped, name+" in a temporary folder or the work tree")
+			continue
 		case name == "PATH":
-			p, why := neutralPath(val, o, tempDirs(environ))
+			p, why := neutralPath(val, o, temps)
 			kv = "PATH=" + p
 			dropped = append(dropped, why...)
 		}
@@ -142,6 +147,18 @@ func CleanFor(environ []string, o Options) (env, dropped []string) {
 	set, unread := userConfig(env, callerGOENV)
 	env = append(env, set...)
 	env = append(env, "PYTHONPYCACHEPREFIX="+PycachePrefix)
+	for _, kv := range env {
+		if h, ok := strings.CutPrefix(kv, "HOME="); ok {
+			if f := userSiteChanged(h, o.Since); f != "" {
+				env = append(env, "PYTHONNOUSERSITE=1")
+				dropped = append(dropped, "Python's user site ("+f+" changed after the session started)")
+			}
+		}
+	}
+	if addopts, why := pytestScope(o.Root); addopts != "" {
+		env = append(env, "PYTEST_ADDOPTS="+addopts)
+		dropped = append(dropped, why)
+	}
 	env = uncachedGoTests(env)
 	dropped = append(dropped, unread...)
 	slices.Sort(dropped)
@@ -152,7 +169,7 @@ func CleanFor(environ []string, o Options) (env, dropped []string) {
 // family, whatever its case (npm reads npm_config_*).
 func redirects(name string) bool {
 	up := strings.ToUpper(name)
-	return redirectEnv[up] || slices.ContainsFunc(redirectPrefixes, func(p string) bool { return strings.HasPrefix(up, p) })
+	return redirectEnv[up] || cargoRedirects(up) || slices.ContainsFunc(redirectPrefixes, func(p string) bool { return strings.HasPrefix(up, p) })
 }
 
 func inside(root, p string) bool {

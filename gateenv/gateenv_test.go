@@ -49,6 +49,13 @@ func TestClean(t *testing.T) {
 		{"PATH in a temporary folder", []string{"PATH=/tmp/fake:/var/tmp/x/bin:/usr/bin"}, false, []string{"PATH=/usr/bin"}, []string{"PATH entries in a temporary folder"}},
 		{"PATH outside the tree", []string{"PATH=/usr/local/bin:/usr/bin"}, false, []string{"PATH=/usr/local/bin:/usr/bin"}, nil},
 		{"a name like one, but not it", []string{"PYTHONPATHS=x", "MY_GOFLAGS=y"}, false, []string{"PYTHONPATHS=x", "MY_GOFLAGS=y"}, nil},
+		// Round 26 c11: cargo's variables win over its config files.
+		{"cargo's runner, profile, alias", []string{"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=true", "CARGO_PROFILE_TEST_DEBUG_ASSERTIONS=false", "CARGO_ALIAS_T=check", "CARGO_ENCODED_RUSTFLAGS=x", "RUSTDOCFLAGS=--test-args=--skip", "RUSTUP_TOOLCHAIN=fake"}, false,
+			nil, []string{"CARGO_ALIAS_T", "CARGO_ENCODED_RUSTFLAGS", "CARGO_PROFILE_TEST_DEBUG_ASSERTIONS", "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "RUSTDOCFLAGS", "RUSTUP_TOOLCHAIN"}},
+		{"cargo's home in /tmp or the tree", []string{"CARGO_HOME=/tmp/ch", "RUSTUP_HOME=" + inTree}, false,
+			nil, []string{"CARGO_HOME in a temporary folder or the work tree", "RUSTUP_HOME in a temporary folder or the work tree"}},
+		{"cargo's honest settings", []string{"CARGO_HOME=/home/u/.cargo", "CARGO_NET_OFFLINE=true", "CARGO_TERM_COLOR=never", "CARGO_TARGET_DIR=/home/u/target", "CARGO_BUILD_JOBS=2", "CARGO_INCREMENTAL=0"}, false,
+			[]string{"CARGO_HOME=/home/u/.cargo", "CARGO_NET_OFFLINE=true", "CARGO_TERM_COLOR=never", "CARGO_TARGET_DIR=/home/u/target", "CARGO_BUILD_JOBS=2", "CARGO_INCREMENTAL=0"}, nil},
 		{"GOENV is dropped, and off", []string{"GOENV=/tmp/agent-env"}, false, nil, []string{"GOENV"}},
 		{"the caller's bytecode folder is dropped, and ours set", []string{"PYTHONPYCACHEPREFIX=/home/u/planted"}, false, nil, []string{"PYTHONPYCACHEPREFIX"}},
 	}

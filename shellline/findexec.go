@@ -82,7 +82,12 @@ func findExecWrites(args []string) []string {
 				w[i] = strings.ReplaceAll(a, "{}", f)
 			}
 			ops := append(writtenOperands(w), moreWrittenOperands(w)...)
-			if script, params, ok := shellScriptArgs(w); ok && len(params) > 0 {
+			if script, params, ok := shellScriptArgs(w); ok && len(params) == 0 {
+				// -exec sh -c 'echo x > p.md' \; (round 26 c11: unjudged before)
+				if inner, ok := Writes(script); ok {
+					ops = append(ops, inner...)
+				}
+			} else if ok {
 				// -exec sh -c 'cp "$1" .' _ {} \;
 				if sc, ok := withParams(script, params); ok {
 					if inner, ok := Writes(sc); ok {

@@ -69,6 +69,14 @@ func Writes(cmd string) (paths []string, ok bool) {
 					args = append(args, s)
 				}
 			}
+			for _, script := range wrappedScript(args) {
+				// `su -c SCRIPT`, `flock L -c SCRIPT`, `watch SCRIPT`...
+				if inner, ok := Writes(script); ok {
+					for _, p := range inner {
+						add(p)
+					}
+				}
+			}
 			args = unwrapCall(args)
 			if len(args) == 0 || CommandName(args[0]) != "find" {
 				for i, a := range args {

@@ -57,6 +57,7 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 		ev.Prompt = str(m, "prompt")
 	case KindStop:
 		ev.Continuing = boolField(m, "stop_hook_active")
+		ev.Waiting = runningSubagents(m["background_tasks"])
 	case KindPreTool, KindPostTool:
 		ev.ToolID = str(m, "tool_use_id")
 		ev.Tool = claudeTool(str(m, "tool_name"), object(m["tool_input"]))
@@ -76,6 +77,31 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 		}
 	}
 	return ev, nil
+}
+
+// runningSubagents reads Claude Code 2.1.330's Stop field background_tasks
+// ([{"id", "type": "subagent", "status": "running", ...}]): the ids of the
+// sub-agents still running. Background shells are left out: a sub-agent's
+// stop always sends a notification prompt, a shell's need not.
+func runningSubagents(raw json.RawMessage) []string {
+	if len(raw) == 0 {
+		return nil
+	}
+	var tasks []struct {
+		ID     string `json:"id"`
+		Type   string `json:"type"`
+		Status string `json:"status"`
+	}
+	if json.Unmarshal(raw, &tasks) != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range tasks {
+		if t.Type == "subagent" && t.Status == "running" && t.ID != "" && len(t.ID) <= 100 && !strings.ContainsAny(t.ID, " \t\n") && len(out) < 20 {
+			out = append(out, t.ID)
+		}
+	}
+	return out
 }
 
 func claudeTool(name string, in map[string]json.RawMessage) session.ToolCall {

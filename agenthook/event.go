@@ -59,6 +59,10 @@ type Event struct {
 	Result *ShellResult
 	// Continuing: the agent goes on because a stop hook blocked it.
 	Continuing bool
+	// Waiting names the sub-agents Claude Code's Stop lists as still
+	// running in the background (background_tasks): the turn ends, but
+	// the CLI sends their <task-notification> as a prompt when they stop.
+	Waiting []string
 	// PermissionMode is Codex's permission_mode ("bypassPermissions",
 	// "default", ...): only a call that asked nobody owes a report.
 	PermissionMode string

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -115,8 +116,62 @@ func newRepo(t testing.TB, config string) *repo {
 	r.git("add", "-A")
 	r.git("commit", "-q", "-m", "initial")
 	r.root = r.git("rev-parse", "--show-toplevel")
+	// A go command run with the test's HOME and no GOCACHE builds the
+	// standard library into home/.cache/go-build from nothing: ~10 CPU s
+	// each time (TestRunsNothingAtTheHook, serial, held the package that
+	// long). A run of the real toolchain passes goCacheEnv.
+	t.Cleanup(func() {
+		if p := compiledInto(filepath.Join(home, ".cache", "go-build")); p != "" {
+			t.Errorf("a go command compiled into the test's HOME (%s): give it goCacheEnv(t)", p)
+		}
+	})
 	return r
 }
+
+// compiledInto returns a compiled package's archive in the build cache
+// dir ("" when none): entries start "!<arch>". The hook's own `go list`
+// only writes the module index there, which is not compiling.
+func compiledInto(dir string) string {
+	found := ""
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || found != "" || !strings.HasSuffix(p, "-d") {
+			return nil
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		head := make([]byte, 8)
+		if n, _ := f.Read(head); n == 8 && string(head) == "!<arch>\n" {
+			found = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+// goCacheEnv is GOCACHE=<the user's build cache>, for a real go command
+// run under a test's own HOME: the standard library is compiled once,
+// not per test. It changes no result (the runs say -count=1).
+func goCacheEnv(t testing.TB) string {
+	t.Helper()
+	goCacheOnce.Do(func() {
+		out, err := exec.Command("go", "env", "GOCACHE").Output()
+		goCache, goCacheErr = strings.TrimSpace(string(out)), err
+	})
+	if goCacheErr != nil || goCache == "" {
+		t.Fatalf("go env GOCACHE: %q %v", goCache, goCacheErr)
+	}
+	return "GOCACHE=" + goCache
+}
+
+var (
+	goCacheOnce sync.Once
+	goCache     string
+	goCacheErr  error
+)
 
 func writeFile(t testing.TB, p, body string) {
 	t.Helper()

@@ -486,17 +486,23 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		work = &workJob{repo: repo} // run on demand
 	}
 	ah := cfg.AgentHooks
-	create := ah.BindSession && (ev.Kind == KindStart || ev.Kind == KindPrompt || ev.Kind == KindPreTool)
+	// Claude Code's <task-notification> prompt (a background sub-agent
+	// stopped) is the CLI's, not the user's: it continues the session and
+	// starts none (round 25 saw it open a second session after COMPLETE).
+	notice, isNotice := taskNotification(ev)
+	create := ah.BindSession && (ev.Kind == KindStart || ev.Kind == KindPrompt && !isNotice || ev.Kind == KindPreTool)
 	req := session.AgentBindRequest{
 		Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo, Create: create,
 		Spec: func(ctx context.Context) (*protocolspec.Spec, error) { return r.loadSpec(ctx, eng, cfg, repo) },
 		// A turn begins at the prompt; a new binding is marked whatever the event.
 		// A prompt that only carries sessiongate's own stop-block reason
 		// back (Gemini CLI's retry) continues the turn it blocked.
-		Mark: ev.Kind == KindPrompt && !isStopRetry(ev.Prompt),
+		// A notification continues the turn too: marked, the work before
+		// it would read as an earlier turn's and the stop after it as idle.
+		Mark: ev.Kind == KindPrompt && !isStopRetry(ev.Prompt) && !isNotice,
 		Work: work.wait,
 	}
-	if ev.Kind == KindPrompt && !isStopRetry(ev.Prompt) {
+	if ev.Kind == KindPrompt && !isStopRetry(ev.Prompt) && !isNotice {
 		req.Objective = firstLine(withoutContextBlocks(ev.Prompt))
 	}
 	if ev.Kind == KindEnd {
@@ -532,6 +538,16 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPrompt:
+		if isNotice && bd.Session != nil {
+			// Kept for the gate: the transcript's notification counts only
+			// if this hook saw it (session.failedByHook). Not a new turn
+			// either: another background sub-agent's calls may be running,
+			// and settling them as interrupted would be false.
+			if err := eng.RecordTaskNotified(ctx, bd.Session.ID, notice); err != nil {
+				return nil, err
+			}
+			return a, nil
+		}
 		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" || ev.Agent == "cursor") && bd.Session != nil && !isStopRetry(ev.Prompt) {
 			// A judged call still unreported at a new prompt was interrupted
 			// (Claude Code then sends no PostToolUse and no Stop; Copilot is
@@ -713,6 +729,21 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if bd.Session == nil {
 			return a, nil
 		}
+		if len(ev.Waiting) > 0 {
+			// Sub-agents still run in the background: the CLI sends their
+			// notification as the next prompt and the turn goes on, so
+			// this stop is no end. Neither blocked (the agent can only
+			// wait; blocked three times, an honest wait was recorded as
+			// END_PROTOCOL_SKIPPED) nor judged for unreported calls (the
+			// sub-agents' own are still running); the next stop is.
+			err := eng.Store.Update(ctx, func(w session.Writer) error {
+				return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: "agent:" + ev.Agent + ":stop:waiting", Detail: shorten.Bytes(strings.Join(ev.Waiting, " "), 300, "")})
+			})
+			if err != nil {
+				return nil, fmt.Errorf("record the stop waiting for sub-agents: %w", err)
+			}
+			return a, nil
+		}
 		ws, err := work.wait(ctx)
 		if err != nil {
 			return nil, err
@@ -743,6 +774,14 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	}
 	return a, nil
+}
+
+// taskNotification reads a Claude Code prompt that is a <task-notification>.
+func taskNotification(ev *Event) (transcript.TaskNotification, bool) {
+	if ev.Agent != "claude" || ev.Kind != KindPrompt {
+		return transcript.TaskNotification{}, false
+	}
+	return transcript.ParseTaskNotification(ev.Prompt)
 }
 
 // gateDefaultsVerdict denies, during a session, a shell line that changes

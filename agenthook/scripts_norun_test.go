@@ -76,9 +76,10 @@ func TestRunsNothingAtTheHook(t *testing.T) {
 			t.Logf("%s not installed: %q is not run for real", runner, cmd)
 			return "ok"
 		}
-		env := []string{"CARGO_TARGET_DIR=" + target}
+		env := []string{"CARGO_TARGET_DIR=" + target, goCacheEnv(t)}
 		// The test's HOME is its own: rustup finds its toolchains by the
-		// user's; the runner's folder goes first on PATH.
+		// user's, go its build cache (else it compiles the standard
+		// library anew); the runner's folder goes first on PATH.
 		if home, err := os.UserHomeDir(); err == nil {
 			for _, kv := range [][2]string{{"RUSTUP_HOME", ".rustup"}, {"CARGO_HOME", ".cargo"}} {
 				v := os.Getenv(kv[0])

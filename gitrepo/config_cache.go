@@ -43,7 +43,7 @@ func (r *Repo) configFiles() (files []string, ok bool) {
 		if p := os.Getenv("GIT_CONFIG_SYSTEM"); p != "" {
 			files = append(files, p)
 		} else {
-			files = append(files, systemConfigs...) // as ConfigMentions reads them
+			files = append(files, r.systemConfigFiles()...) // as ConfigMentions reads them
 		}
 	}
 	if p := os.Getenv("GIT_CONFIG_GLOBAL"); p != "" {
@@ -100,11 +100,12 @@ func (r *Repo) configFilesFor(env string) ([]string, bool) {
 
 // configEnv is the part of the environment that changes what git config
 // says: GIT_* (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT and its pairs, GIT_DIR
-// ...), HOME and XDG_CONFIG_HOME.
+// ...), HOME and XDG_CONFIG_HOME, and PATH (which git runs, and so which
+// system file it reads: system_config.go).
 func configEnv() string {
 	var b strings.Builder
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=") || strings.HasPrefix(kv, "PATH=") {
 			b.WriteString(kv)
 			b.WriteByte(0)
 		}
@@ -133,6 +134,10 @@ func (r *Repo) cleanFilters(ctx context.Context) (map[string]string, error) {
 			c.hits++
 			answer := maps.Clone(c.answer)
 			c.mu.Unlock()
+			// A second call answered from the stamps: a long-lived Repo
+			// (the MCP server, serve), worth one git process to stamp
+			// only the system file this git reads (system_config.go).
+			r.askSystemConfig(ctx)
 			return answer, nil
 		}
 		c.mu.Unlock()

@@ -47,7 +47,7 @@ func (r *Repo) ConfigMentions(getenv func(string) string, words ...string) bool 
 		if f := getenv("GIT_CONFIG_SYSTEM"); f != "" {
 			files = append(files, f)
 		} else {
-			files = append(files, systemConfigs...)
+			files = append(files, r.systemConfigFiles()...)
 		}
 	}
 	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {

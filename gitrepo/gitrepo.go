@@ -58,6 +58,7 @@ type Repo struct {
 	stagedCache stagedCache // StagedProtected's git answers (staged_cache.go)
 	filterCache filterCache // cleanFilters' git answers (config_cache.go)
 	configList  configList  // configFiles per environment (config_cache.go)
+	systemPlace systemPlace // the system config file git reads (system_config.go)
 	// HEAD's and packed-refs' paths for the head cache (head_cache.go)
 	headPathsOnce        sync.Once
 	headPath, packedPath statPath

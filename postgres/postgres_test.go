@@ -347,12 +347,14 @@ func TestMigrationKeepsConcurrentIndex(t *testing.T) {
 	u := newURL(t)
 	ctx := context.Background()
 	db := openURL(t, u)
-	// A database at version 12 whose operator built 0013's index by hand.
-	for _, q := range []string{
+	// A database at version 12 whose operator built 0013's index by hand
+	// (0014, the open calls' counts, undone as well).
+	undo14 := []string{`DROP TRIGGER open_calls_count ON events`, `DROP FUNCTION open_calls_count()`, `DROP TABLE open_calls`}
+	for _, q := range append(undo14,
 		`DROP INDEX events_calls`,
 		`UPDATE schema_version SET version = 12`,
 		`CREATE INDEX CONCURRENTLY events_calls ON events (session_id, token, detail COLLATE "C") WHERE token IN ('agent:claude:judged', 'agent:codex:judged', 'agent:gemini:judged', 'agent:cursor:judged', 'agent:copilot:judged', 'agent:result', 'agent:unreported')`,
-	} {
+	) {
 		if _, err := db.pool.Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -377,10 +379,10 @@ func TestMigrationKeepsConcurrentIndex(t *testing.T) {
 	migrateAgain("a hand-built events_calls")
 	// A concurrent build that failed leaves its index invalid (unused by
 	// the planner): the migration builds it again.
-	for _, q := range []string{
+	for _, q := range append(undo14,
 		`UPDATE schema_version SET version = 12`,
 		`UPDATE pg_index SET indisvalid = false WHERE indexrelid = to_regclass('events_calls')`,
-	} {
+	) {
 		if _, err := db.pool.Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

@@ -472,17 +472,11 @@ func (r reader) RecordedCommits(ctx context.Context, sessionID string, shas ...s
 const callTokens = `token IN ('agent:claude:judged', 'agent:codex:judged', 'agent:gemini:judged', 'agent:cursor:judged', 'agent:copilot:judged', 'agent:result', 'agent:unreported')`
 
 // openCallEventsSQL is SQLite's openCallEventsSQL (store/events.go): $1 the
-// session, $2 the judged token, $3 the agent; detail compared in the "C"
+// session, $2 the judged token, $3 the agent; the open calls from their
+// kept counts (open_calls, migration 0014); detail compared in the "C"
 // collation, as events_calls holds it (bytes, not a locale's order).
-const openCallEventsSQL = `WITH calls(id, n) AS (
-	SELECT split_part(detail, ' ', 1), count(*) FROM events
-	WHERE session_id = $1 AND ` + callTokens + ` AND token = $2 AND position(' ' in detail) > 1
-	GROUP BY 1
-), open(id, k) AS (
-	SELECT id, k FROM (SELECT id, n - (
-		SELECT count(*) FROM events r WHERE r.session_id = $1 AND r.` + callTokens + ` AND r.token = 'agent:result' AND r.detail COLLATE "C" = $3 || ' ' || calls.id) - (
-		SELECT count(*) FROM events r WHERE r.session_id = $1 AND r.` + callTokens + ` AND r.token = 'agent:unreported' AND r.detail COLLATE "C" = $3 || ' ' || calls.id || ' missing') AS k
-		FROM calls) c WHERE k > 0
+const openCallEventsSQL = `WITH open(id, k) AS (
+	SELECT id, n FROM open_calls WHERE session_id = $1 AND token = $2 AND n > 0
 ), judged AS (
 	SELECT e.session_id, e.seq, e.token, e.detail, e.created_at, row_number() OVER (PARTITION BY open.id ORDER BY e.seq DESC) AS rn, open.k
 	FROM open JOIN events e
@@ -499,4 +493,33 @@ ORDER BY 2`
 // (session.Store).
 func (r reader) OpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]session.Event, error) {
 	return r.queryEvents(ctx, sessionID, openCallEventsSQL, sessionID, judged, agent)
+}
+
+// hasJudgedCallSQL is SQLite's: the prefix's range of events_calls in its
+// "C" order, the tool the detail's second word.
+const hasJudgedCallSQL = `SELECT EXISTS (SELECT 1 FROM events WHERE session_id = $1 AND ` + callTokens + ` AND token = $2
+	AND detail COLLATE "C" >= $3 AND detail COLLATE "C" < $4 AND left(detail, length($3)) = $3
+	AND substr(detail, position(' ' in detail) + 1, length($5) + 1) IN ($5 || ' ', $5))`
+
+// HasJudgedCall reports whether the session holds a judged call of tool
+// whose id starts with idPrefix (session.Reader).
+func (r reader) HasJudgedCall(ctx context.Context, sessionID, judged, idPrefix, tool string) (bool, error) {
+	var ok bool
+	if err := r.q.QueryRow(ctx, hasJudgedCallSQL, sessionID, judged, idPrefix, prefixEnd(idPrefix), tool).Scan(&ok); err != nil {
+		return false, fmt.Errorf("judged calls of %s in session %s: %w", tool, sessionID, err)
+	}
+	return ok, nil
+}
+
+// prefixEnd is the least string above every string that starts with p, for
+// an index range (its last ASCII byte incremented; the callers' prefixes
+// end in one). Without one, a bound above any text: the query's own prefix
+// test keeps the range exact.
+func prefixEnd(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] < 0x7f {
+			return p[:i] + string(p[i]+1)
+		}
+	}
+	return "\U0010FFFF"
 }

@@ -499,6 +499,8 @@ func operand(lang Lang, name string, args []string) (file string, module, hasCod
 		switch {
 		case codeFlags[lang][a]:
 			return "", false, true, false
+		case (lang == Perl || lang == Ruby) && perlCodeCluster(a):
+			return "", false, true, false // -pe, -lne: -e last in a cluster
 		case lang == Shell && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c'):
 			return "", false, true, false // -ec, -xc
 		case lang == Shell && (a == "-s" || strings.HasPrefix(a, "-") && strings.ContainsRune(a, 's') && !strings.HasPrefix(a, "--")):
@@ -525,6 +527,22 @@ func operand(lang Lang, name string, args []string) (file string, module, hasCod
 		}
 	}
 	return "", false, false, true
+}
+
+// perlCodeCluster reports whether an option is a cluster of perl's (or
+// ruby's) one-letter switches ending in -e or -E (`-pe`, `-lne`): the code
+// is the next word. `perl -i -pe 's/a/b/' f` read 's/a/b/' as a script
+// file that does not exist, and the honest edit was refused (round 26, c2).
+func perlCodeCluster(a string) bool {
+	if len(a) < 3 || a[0] != '-' || a[1] == '-' {
+		return false
+	}
+	for _, c := range a[1 : len(a)-1] {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return a[len(a)-1] == 'e' || a[len(a)-1] == 'E'
 }
 
 // catSubst reports the file of a word that is `$(cat FILE)` or `$(< FILE)`

@@ -65,6 +65,11 @@ type Reader interface {
 	// long session holds thousands of closed calls; they are not read
 	// (an index of the call events, migration 0019).
 	OpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]Event, error)
+	// HasJudgedCall reports whether the session holds a judged call (token
+	// judged, detail "<id> <tool> ...") of tool whose id starts with
+	// idPrefix, in one search of the call events' index: Copilot's post
+	// asks it when no open call of the tool matches.
+	HasJudgedCall(ctx context.Context, sessionID, judged, idPrefix, tool string) (bool, error)
 	ListViolations(ctx context.Context, f ViolationFilter) ([]Violation, error)
 	ListSnapshots(ctx context.Context, sessionID string) ([]Snapshot, error)
 	// LatestSnapshotID returns the SnapshotID of the session's newest

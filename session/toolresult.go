@@ -290,21 +290,12 @@ func (e *Engine) CopilotPost(ctx context.Context, sessionID, tool, digest, shown
 	if key == "" || len(digest) != 64 {
 		return "", nil
 	}
-	evs, err := e.callEvents(ctx, sessionID, "copilot")
+	// The calls still open, not every call of the session: a post is
+	// paired with a pending call, and a pending call of the tool is one
+	// judged (TestCopilotPostReadsDoNotGrow).
+	evs, err := e.openCallEvents(ctx, sessionID, "copilot")
 	if err != nil {
 		return "", fmt.Errorf("read the judged tool calls: %w", err)
-	}
-	judgedTool := false
-	for _, ev := range evs {
-		if ev.Token == TokenCopilotJudged {
-			if f := strings.Fields(ev.Detail); len(f) >= 3 && f[1] == tool {
-				judgedTool = true
-				break
-			}
-		}
-	}
-	if !judgedTool {
-		return "", nil
 	}
 	var pendingOfTool int
 	for _, p := range pendingCalls(evs, "copilot") {
@@ -314,6 +305,15 @@ func (e *Engine) CopilotPost(ctx context.Context, sessionID, tool, digest, shown
 		pendingOfTool++
 		if p.id == key {
 			return "", e.RecordToolResult(ctx, sessionID, "copilot", key, false)
+		}
+	}
+	if pendingOfTool == 0 {
+		judged, err := e.Store.HasJudgedCall(ctx, sessionID, TokenCopilotJudged, "cp-"+tool+"-", tool)
+		if err != nil {
+			return "", fmt.Errorf("read the judged tool calls: %w", err)
+		}
+		if !judged {
+			return "", nil
 		}
 	}
 	why := fmt.Sprintf("Copilot ran %s `%s` with arguments no preToolUse judged (%d call(s) of %s pending, none with these arguments): another hook rewrote them, so this call was never checked",

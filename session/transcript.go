@@ -277,8 +277,22 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			continue
 		}
 		calls, st := []transcript.Call(nil), t.State
+		readFrom, retracted := t.State, 0
+		if errors.Is(err, transcript.ErrTampered) && t.Agent == transcript.Claude {
+			// Claude Code's own in-place cut of retracted message rows
+			// (transcript/sealrows.go): read on from what the gates read,
+			// the sealed bytes as they are now.
+			if n, ok := transcript.JudgeRetracted(t.Path, t.State); ok {
+				readFrom.Seal, retracted, err = nil, n, nil
+			}
+		}
 		if err == nil {
-			calls, st, err = transcript.Tail(rctx, t.Path, t.Agent, t.State, 0)
+			calls, st, err = transcript.Tail(rctx, t.Path, t.Agent, readFrom, 0)
+		}
+		if err == nil && retracted > 0 {
+			_ = e.Store.Update(ctx, func(w Writer) error {
+				return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "transcript:" + t.Agent + ":retracted", Detail: truncate(fmt.Sprintf("%d sealed message row(s) cut in place by the CLI: %s", retracted, t.Path), 300), CreatedAt: e.now()})
+			})
 		}
 		var v *Violation
 		sealChecked := false

@@ -135,7 +135,32 @@ func (x *expander) call(line string, st *syntax.Stmt, c *syntax.CallExpr, depth 
 			v = ""
 		}
 		changed = changed || ok
+		if ok && unquoted(w) {
+			// An unquoted expansion is split on $IFS: `c=cp${IFS}a${IFS}b;
+			// $c` runs cp with two operands (round 26, c2).
+			ifs, set := vars["IFS"]
+			if !set {
+				ifs = " \t\n"
+			}
+			words = append(words, strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(ifs, r) })...)
+			continue
+		}
 		words = append(words, v)
+	}
+	// A redirection's target filled from a variable or a function's
+	// argument (`w() { echo x > "$1"; }; w F`) goes with the line emitted.
+	var redirs []string
+	for _, r := range st.Redirs {
+		if r.Word == nil || !strings.Contains(r.Op.String(), ">") {
+			continue
+		}
+		if _, lit := Literal(r.Word); lit {
+			continue
+		}
+		if v, ok := resolve(r.Word, vars, params); ok {
+			redirs = append(redirs, r.Op.String(), v)
+			changed = true
+		}
 	}
 	if len(words) == 0 {
 		return
@@ -162,7 +187,11 @@ func (x *expander) call(line string, st *syntax.Stmt, c *syntax.CallExpr, depth 
 		}
 	}
 	if changed || len(env) > 0 {
-		x.emit(quoteWords(append(prefix, words...)), depth, vars, aliases)
+		l := quoteWords(append(prefix, words...))
+		for i := 0; i+1 < len(redirs); i += 2 {
+			l += " " + redirs[i] + " " + quoteWords([]string{redirs[i+1]})
+		}
+		x.emit(l, depth, vars, aliases)
 	}
 	name := CommandName(words[0])
 	switch {
@@ -297,6 +326,9 @@ func resolve(w *syntax.Word, vars map[string]string, params []string) (string, b
 				return true
 			}
 			val, ok := vars[name]
+			if !ok && name == "IFS" {
+				val, ok = " ", true // unset or never set: a space first
+			}
 			if !ok {
 				return false
 			}
@@ -312,6 +344,18 @@ func resolve(w *syntax.Word, vars map[string]string, params []string) (string, b
 		}
 	}
 	return b.String(), true
+}
+
+// unquoted reports whether a word has no quoted part: its expansions are
+// split into fields.
+func unquoted(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.DblQuoted, *syntax.SglQuoted:
+			return false
+		}
+	}
+	return true
 }
 
 // paramIndex is N of a positional parameter $N, 0 for another name.

@@ -17,157 +17,142 @@ import (
 // folder a build writes, a dot folder, a data folder (testdata/,
 // fixtures/, data/) or a place outside the repository is the run's own:
 // unpacking fixtures there is honest.
+//
+// The line is read alone, from the repository's folder; ReadScript reads
+// it where it stands in its script (the variables and cds above it).
 func treeWrite(line string) string {
 	if !strings.ContainsAny(line, "crtuz7gpfsi") {
 		return ""
 	}
-	calls, _, ok := Calls(line)
-	if !ok {
+	return ReadScript(line).anyWrite()
+}
+
+// callTreeWrite is treeWrite for one simple command whose words w (its
+// wrappers stripped) have their run-time places filled in (placeWalk.words),
+// run in the folder cwd.
+func callTreeWrite(w []string, cwd string) string {
+	if len(w) == 0 {
 		return ""
 	}
-	// cwd is where the line's earlier `cd` left it: `cd "$tmp" && tar xf
-	// x.tar` unpacks into the scratch folder, not the repository.
-	cwd := "."
-	for _, c := range calls {
-		w := placesOf(line, c, StripWrappers(c.Words))
-		if len(w) == 0 {
-			continue
-		}
-		name := CommandName(w[0])
-		switch name {
-		case "cd", "pushd":
-			cwd = "." // `cd` alone goes home: outside the repository
-			if args, _ := splitArgs(w[1:]); len(args) == 0 || args[0] == "" {
-				cwd = "$"
-			} else if args[0] == maybeNowhere {
-				cwd = "." // `cd ""` stays in the repository
-			} else if path.IsAbs(args[0]) {
-				cwd = args[0]
-			} else if args[0] != "-" {
-				cwd = path.Join(cwd, args[0])
+	name := CommandName(w[0])
+	if name == "find" { // find ... -exec cp -r {} . \;
+		if i := slices.Index(w, "-exec"); i > 0 && i+1 < len(w) {
+			w, name = w[i+1:], CommandName(w[i+1])
+			if j := slices.IndexFunc(w, func(s string) bool { return s == ";" || s == `\;` || s == "+" }); j > 0 {
+				w = w[:j]
 			}
-			continue
-		case "popd":
-			cwd = "."
-			continue
-		}
-		if name == "find" { // find ... -exec cp -r {} . \;
-			if i := slices.Index(w, "-exec"); i > 0 && i+1 < len(w) {
-				w, name = w[i+1:], CommandName(w[i+1])
-				if j := slices.IndexFunc(w, func(s string) bool { return s == ";" || s == `\;` || s == "+" }); j > 0 {
-					w = w[:j]
-				}
-				if name == "cp" || name == "mv" || name == "install" {
-					if d := lastArg(w); d != "" && !ownDest(d) {
-						return "the files find hands to " + name + " into " + d
-					}
-				}
-				continue
-			}
-		}
-		dest, what := "", ""
-		args, flags := splitArgs(w[1:])
-		switch name {
-		case "cp", "rsync", "ditto":
-			rec := name == "ditto" || hasFlag(flags, "r", "R", "a") || slices.Contains(flags, "--recursive") || slices.Contains(flags, "--archive")
-			if !rec || len(args) < 2 {
-				continue
-			}
-			dest, what = args[len(args)-1], "the files of "+strings.Join(args[:len(args)-1], " ")+" ("+name+" -r)"
-			if t := flagValue(w[1:], "-t", "--target-directory"); t != "" {
-				dest = t
-			}
-		case "tar", "bsdtar", "gtar":
-			x := hasFlag(flags, "x") || slices.Contains(flags, "--extract") || slices.Contains(flags, "--get")
-			if len(w) > 1 && !strings.HasPrefix(w[1], "-") && strings.Contains(w[1], "x") {
-				x = true // tar xf: the old style, letters without a dash
-			}
-			if !x {
-				continue
-			}
-			dest, what = ".", "an archive (tar x)"
-			if d := flagValue(w[1:], "-C", "--directory"); d != "" {
-				dest = d
-			}
-		case "unzip":
-			if hasFlag(flags, "l", "t", "v", "Z") {
-				continue // lists or tests the archive
-			}
-			dest, what = ".", "an archive (unzip)"
-			if d := flagValue(w[1:], "-d", ""); d != "" {
-				dest = d
-			}
-		case "cpio":
-			if !hasFlag(flags, "i") && !slices.Contains(flags, "--extract") {
-				continue
-			}
-			dest, what = ".", "an archive (cpio -i)"
-			if d := flagValue(w[1:], "-D", "--directory"); d != "" {
-				dest = d
-			}
-		case "7z", "7za", "7zr":
-			if len(args) == 0 || args[0] != "x" && args[0] != "e" {
-				continue
-			}
-			dest, what = ".", "an archive (7z x)"
-			for _, f := range flags {
-				if strings.HasPrefix(f, "-o") && len(f) > 2 {
-					dest = f[2:]
+			if name == "cp" || name == "mv" || name == "install" {
+				if d := joinPlace(cwd, lastArg(w)); lastArg(w) != "" && !ownDest(d) {
+					return "the files find hands to " + name + " into " + d
 				}
 			}
-		case "python", "python3", "python2", "pypy3":
-			if i := slices.Index(w, "-m"); i > 0 && i+2 < len(w) && (w[i+1] == "zipfile" || w[i+1] == "tarfile") && (w[i+2] == "-e" || w[i+2] == "--extract") {
-				dest, what = w[len(w)-1], "an archive (python3 -m "+w[i+1]+" -e)"
-			} else {
-				continue
+			return ""
+		}
+	}
+	dest, what := "", ""
+	args, flags := splitArgs(w[1:])
+	switch name {
+	case "cp", "rsync", "ditto":
+		rec := name == "ditto" || hasFlag(flags, "r", "R", "a") || slices.Contains(flags, "--recursive") || slices.Contains(flags, "--archive")
+		if !rec || len(args) < 2 {
+			return ""
+		}
+		var from []string
+		for _, a := range args[:len(args)-1] {
+			from = append(from, shownPlace(a))
+		}
+		dest, what = args[len(args)-1], "the files of "+strings.Join(from, " ")+" ("+name+" -r)"
+		if t := flagValue(w[1:], "-t", "--target-directory"); t != "" {
+			dest = t
+		}
+	case "tar", "bsdtar", "gtar":
+		x := hasFlag(flags, "x") || slices.Contains(flags, "--extract") || slices.Contains(flags, "--get")
+		if len(w) > 1 && !strings.HasPrefix(w[1], "-") && strings.Contains(w[1], "x") {
+			x = true // tar xf: the old style, letters without a dash
+		}
+		if !x {
+			return ""
+		}
+		dest, what = ".", "an archive (tar x)"
+		if d := flagValue(w[1:], "-C", "--directory"); d != "" {
+			dest = d
+		}
+	case "unzip":
+		if hasFlag(flags, "l", "t", "v", "Z") {
+			return "" // lists or tests the archive
+		}
+		dest, what = ".", "an archive (unzip)"
+		if d := flagValue(w[1:], "-d", ""); d != "" {
+			dest = d
+		}
+	case "cpio":
+		if !hasFlag(flags, "i") && !slices.Contains(flags, "--extract") {
+			return ""
+		}
+		dest, what = ".", "an archive (cpio -i)"
+		if d := flagValue(w[1:], "-D", "--directory"); d != "" {
+			dest = d
+		}
+	case "7z", "7za", "7zr":
+		if len(args) == 0 || args[0] != "x" && args[0] != "e" {
+			return ""
+		}
+		dest, what = ".", "an archive (7z x)"
+		for _, f := range flags {
+			if strings.HasPrefix(f, "-o") && len(f) > 2 {
+				dest = f[2:]
 			}
-		case "git":
-			if dest, what = gitTreeWrite(w[1:]); dest == "" {
-				continue
-			}
-		default:
-			continue
 		}
-		if cwd != "." && dest != "" && !path.IsAbs(dest) {
-			dest = path.Join(cwd, dest)
+	case "python", "python3", "python2", "pypy3":
+		if i := slices.Index(w, "-m"); i > 0 && i+2 < len(w) && (w[i+1] == "zipfile" || w[i+1] == "tarfile") && (w[i+2] == "-e" || w[i+2] == "--extract") {
+			dest, what = w[len(w)-1], "an archive (python3 -m "+w[i+1]+" -e)"
+		} else {
+			return ""
 		}
-		if !ownDest(dest) {
-			return what + " into " + dest
+	case "git":
+		if dest, what = gitTreeWrite(w[1:]); dest == "" {
+			return ""
 		}
+	default:
+		return ""
+	}
+	if dest == "" {
+		return ""
+	}
+	if dest = joinPlace(cwd, dest); !ownDest(dest) {
+		return what + " into " + dest
 	}
 	return ""
 }
 
-// placesOf returns w (c's words after its wrappers) with each word the
-// shell fills at run time (an empty word: `"$tmp"`, `"$(pwd)"`) replaced by
-// the place it names as far as the line tells: "." when its text is the
-// repository's own folder (the working folder, the script's folder, git's
-// top level: `cp -r fixed/. "$PWD"` is a tree write into the repository),
-// "$" otherwise (a scratch folder the script made, read as the run's own
-// by ownDest). A variable set to one of those on another line still reads
-// as "$": the line alone does not say.
-func placesOf(line string, c Call, w []string) []string {
-	off := len(c.Words) - len(w)
-	if c.Node == nil || off < 0 || len(c.Node.Args) != len(c.Words) {
-		return w
+// shownPlace is a word as a message shows it: a place the walk filled in
+// (placeWalk.word) said in words.
+func shownPlace(a string) string {
+	switch {
+	case strings.HasPrefix(a, "^"):
+		return path.Clean(a[1:])
+	case a == madeDir || strings.HasPrefix(a, madeDir+"/"):
+		return "a folder mktemp -d made" + strings.TrimPrefix(a, madeDir)
+	case strings.HasPrefix(a, "$"):
+		return "a place set at run time"
 	}
-	var out []string
-	for i, s := range w {
-		if s == "" {
-			s = "$"
-			a := c.Node.Args[off+i]
-			if b, e := int(a.Pos().Offset()), int(a.End().Offset()); b >= 0 && b <= e && e <= len(line) {
-				switch raw := line[b:e]; {
-				case repoPlace(raw):
-					s = "."
-				case maybeEmpty(raw):
-					s = maybeNowhere
-				}
-			}
-		}
-		out = append(out, s)
+	return a
+}
+
+// joinPlace is the place p names when the shell is in cwd: a place
+// marked as the repository's own (^: `"$R"` where R was set to the
+// repository's folder) does not move with cwd; an absolute or run-time
+// place stays itself.
+func joinPlace(cwd, p string) string {
+	switch {
+	case strings.HasPrefix(p, "^"):
+		return path.Clean(p[1:])
+	case p == "" || path.IsAbs(p) || strings.HasPrefix(p, "$") || strings.HasPrefix(p, "~"):
+		return p
+	case strings.HasPrefix(cwd, "^"):
+		return path.Join(cwd[1:], p)
 	}
-	return out
+	return path.Join(cwd, p)
 }
 
 // maybeNowhere marks a word that is one expansion alone ("$dir",
@@ -223,10 +208,8 @@ func gitTreeWrite(a []string) (dest, what string) {
 				// `git -C ""` runs where it is: the repository.
 			case a[1] == "":
 				dir = "$"
-			case path.IsAbs(a[1]):
-				dir = a[1]
 			default:
-				dir = path.Join(dir, a[1])
+				dir = joinPlace(dir, a[1])
 			}
 		}
 		a = a[2:]

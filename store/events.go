@@ -224,23 +224,18 @@ const callTokens = `token IN ('agent:claude:judged', 'agent:codex:judged', 'agen
 // times (n) than it has a report ("<agent> <id>") or a missing-settlement
 // ("<agent> <id> missing") (d), its newest n-d judgments (reports pair
 // with the oldest: session pendingCalls) and its other settlements
-// ("<agent> <id> interrupted"), in order. Each id's counts are searches of
-// events_calls; the judged calls are walked on that index alone, and a
-// closed call sends nothing through the driver: a Copilot call judged 500
-// times and reported 499 sends one row. A detail's id is its first word:
-// ids hold no space (session KeepJudgedInput, RecordToolResult), and "id "
-// to "id!" is exactly the details that start with "id ". CROSS JOIN keeps
-// the open calls outside (SQLite's planner does not reorder it): left to
-// the planner, it walked the session's every event by the primary key.
-const openCallEventsSQL = `WITH calls(id, n) AS (
-	SELECT substr(detail, 1, instr(detail, ' ') - 1), count(*) FROM events
-	WHERE session_id = ?1 AND ` + callTokens + ` AND token = ?2 AND instr(detail, ' ') > 1
-	GROUP BY 1
-), open(id, k) AS MATERIALIZED (
-	SELECT id, k FROM (SELECT id, n - (
-		SELECT count(*) FROM events r WHERE r.session_id = ?1 AND r.` + callTokens + ` AND r.token = 'agent:result' AND r.detail = ?3 || ' ' || calls.id) - (
-		SELECT count(*) FROM events r WHERE r.session_id = ?1 AND r.` + callTokens + ` AND r.token = 'agent:unreported' AND r.detail = ?3 || ' ' || calls.id || ' missing') AS k
-		FROM calls) WHERE k > 0
+// ("<agent> <id> interrupted"), in order. n-d is kept per call as the
+// events are written (open_calls, migration 0020), so the open calls are
+// one search of open_calls' key: a session's closed calls are neither
+// walked nor sent (the walk over every judged call and its reports it
+// replaced grew with the session: BenchmarkOpenCallEvents). A detail's id
+// is its first word: ids hold no space (session KeepJudgedInput,
+// RecordToolResult), and "id " to "id!" is exactly the details that start
+// with "id ". CROSS JOIN keeps the open calls outside (SQLite's planner
+// does not reorder it): left to the planner, it walked the session's
+// every event by the primary key.
+const openCallEventsSQL = `WITH open(id, k) AS MATERIALIZED (
+	SELECT id, n FROM open_calls WHERE session_id = ?1 AND token = ?2 AND n > 0
 ), judged AS (
 	SELECT e.session_id, e.seq, e.token, e.detail, e.created_at, row_number() OVER (PARTITION BY open.id ORDER BY e.seq DESC) AS rn, open.k
 	FROM open CROSS JOIN events e
@@ -259,4 +254,34 @@ ORDER BY 2`
 // decides on, whatever the session's length.
 func (r reader) OpenCallEvents(ctx context.Context, sessionID, judged, agent string) ([]session.Event, error) {
 	return r.queryEvents(ctx, sessionID, openCallEventsSQL, sessionID, judged, agent)
+}
+
+// hasJudgedCallSQL is HasJudgedCall's search (?1 the session, ?2 the judged
+// token, ?3 the id prefix, ?4 the prefix's successor, ?5 the tool): the
+// prefix's range of events_calls, the tool the detail's second word.
+const hasJudgedCallSQL = `SELECT EXISTS (SELECT 1 FROM events WHERE session_id = ?1 AND ` + callTokens + ` AND token = ?2
+	AND detail >= ?3 AND detail < ?4 AND substr(detail, 1, length(?3)) = ?3
+	AND substr(detail, instr(detail, ' ') + 1, length(?5) + 1) IN (?5 || ' ', ?5))`
+
+// HasJudgedCall reports whether the session holds a judged call of tool
+// whose id starts with idPrefix (session.Reader).
+func (r reader) HasJudgedCall(ctx context.Context, sessionID, judged, idPrefix, tool string) (bool, error) {
+	var ok bool
+	if err := r.queryRow(ctx, hasJudgedCallSQL, sessionID, judged, idPrefix, prefixEnd(idPrefix), tool).Scan(&ok); err != nil {
+		return false, fmt.Errorf("judged calls of %s in session %s: %w", tool, sessionID, err)
+	}
+	return ok, nil
+}
+
+// prefixEnd is the least string above every string that starts with p, for
+// an index range (its last ASCII byte incremented; the callers' prefixes
+// end in one). Without one, a bound above any text: the query's own prefix
+// test keeps the range exact.
+func prefixEnd(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] < 0x7f {
+			return p[:i] + string(p[i]+1)
+		}
+	}
+	return "\U0010FFFF"
 }

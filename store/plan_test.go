@@ -127,7 +127,9 @@ func TestOpenCallEventsPlan(t *testing.T) {
 			continue
 		}
 		searches++
-		ok := strings.Contains(step, "INDEX events_calls (session_id=? AND token=?") ||
+		// A call's range of details, never the session's every judged
+		// call (the round 24 probe walked them all on this index).
+		ok := strings.Contains(step, "INDEX events_calls (session_id=? AND token=? AND detail>? AND detail<?)") ||
 			strings.Contains(step, "USING PRIMARY KEY (session_id=? AND seq=?)")
 		if !ok {
 			t.Errorf("plan step %q reads events otherwise than by events_calls or one row's key; plan %s", step, p)
@@ -135,6 +137,10 @@ func TestOpenCallEventsPlan(t *testing.T) {
 	}
 	if searches == 0 {
 		t.Errorf("no read of events in the plan %s", p)
+	}
+	// The open calls from their kept counts (migration 0020), by key.
+	if !strings.Contains(p, "SEARCH open_calls USING PRIMARY KEY (session_id=? AND token=?)") {
+		t.Errorf("open_calls not searched by its key: plan %s", p)
 	}
 }
 
@@ -155,5 +161,32 @@ func TestCallTokensMatchSession(t *testing.T) {
 		if err != nil || !strings.Contains(string(b), callTokens) {
 			t.Errorf("migration %s does not hold the condition %s (%v)", m, callTokens, err)
 		}
+	}
+}
+
+// TestHasJudgedCallPlan: Copilot's post asks whether the tool was ever
+// judged (HasJudgedCall) in one range of events_calls, the id prefix's:
+// never the session's events through the primary key, never a scan.
+func TestHasJudgedCallPlan(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	rows, err := db.writer.QueryContext(ctx, "EXPLAIN QUERY PLAN "+hasJudgedCallSQL, "s", session.TokenCopilotJudged, "cp-bash-", "cp-bash.", "bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	p := strings.Join(plan, "; ")
+	t.Log(p)
+	if !strings.Contains(p, "SEARCH events USING COVERING INDEX events_calls (session_id=? AND token=? AND detail>? AND detail<?)") || strings.Contains(p, "SCAN events") {
+		t.Errorf("HasJudgedCall: plan %q, want one range of events_calls", p)
 	}
 }

@@ -669,7 +669,8 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		count[strings.TrimSpace(l)]++
 	}
 	var addedLines []string
-	for _, l := range strings.Split(now, "\n") {
+	var addedAt []int // their line indexes in now
+	for i, l := range strings.Split(now, "\n") {
 		k := strings.TrimSpace(l)
 		if count[k] > 0 {
 			count[k]--
@@ -677,6 +678,7 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		}
 		if k != "" {
 			addedLines = append(addedLines, k)
+			addedAt = append(addedAt, i)
 		}
 	}
 	var removed []string
@@ -701,8 +703,12 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	if len(removed) > 0 && (!net || len(removed) > len(addedLines)) {
 		return InputChange{what, fmt.Sprintf("removes or changes lines (%q)", truncate(strings.Join(removed, "; "), 60)), true}
 	}
-	for _, l := range addedLines {
-		if why := shellline.AddedLineWeakensIn(l, was, isCode); why != "" {
+	// Each added line is read where it stands in the new text: the
+	// variables and cds above it say where its writes land (`R=$(pwd)`
+	// one line, `cp -r fixed/. "$R"` the next).
+	script := shellline.ReadScript(now)
+	for j, l := range addedLines {
+		if why := script.LineWeakens(addedAt[j], was, isCode); why != "" {
 			return InputChange{what, fmt.Sprintf("adds %q: %s", truncate(l, 60), why), true}
 		}
 	}

@@ -61,16 +61,16 @@ func jsModuleName(f string) (string, bool) {
 }
 
 // jsCopiesIn are the changed JS modules the session added (added says
-// which) whose module name another changed module of the work tree has:
-// copy path -> the other's path. A module name met once costs no lookup.
-func jsCopiesIn(changed []string, added func(string) bool) map[string]string {
+// which) whose module name other changed modules of the work tree have:
+// copy path -> those others' paths. A module name met once costs no lookup.
+func jsCopiesIn(changed []string, added func(string) bool) map[string][]string {
 	byName := map[string][]string{}
 	for _, f := range changed {
 		if n, ok := jsModuleName(f); ok {
 			byName[n] = append(byName[n], f)
 		}
 	}
-	out := map[string]string{}
+	out := map[string][]string{}
 	for _, fs := range byName {
 		if len(fs) < 2 {
 			continue
@@ -81,8 +81,7 @@ func jsCopiesIn(changed []string, added func(string) bool) map[string]string {
 			}
 			for _, g := range fs {
 				if g != f {
-					out[f] = g
-					break
+					out[f] = append(out[f], g)
 				}
 			}
 		}
@@ -159,16 +158,15 @@ func bracketBlock(text string) string {
 }
 
 // jsAliasCopy names the copy a target reaches (the file, the file with a
-// module extension or /index, or a copy inside the folder), "" when none.
-func jsAliasCopy(target string, copies map[string]string) string {
-	if _, ok := copies[target]; ok {
-		return target
-	}
-	for _, e := range jsModuleExts {
-		for _, c := range []string{target + e, target + "/index" + e} {
-			if _, ok := copies[c]; ok {
-				return c
-			}
+// module extension or /index, or a copy inside the folder) and the module
+// it stands in for, "" when none. Through a folder, only a copy of a
+// module outside that folder counts: an alias of src/ reaches
+// src/a/utils.js and src/b/utils.js alike, and picks neither for the
+// other.
+func jsAliasCopy(target string, copies map[string][]string) (copyPath, of string) {
+	for _, c := range append([]string{target}, jsWithExts(target)...) {
+		if others, ok := copies[c]; ok {
+			return c, others[0]
 		}
 	}
 	var in []string
@@ -178,10 +176,23 @@ func jsAliasCopy(target string, copies map[string]string) string {
 		}
 	}
 	sort.Strings(in)
-	if len(in) > 0 {
-		return in[0]
+	for _, c := range in {
+		for _, g := range copies[c] {
+			if !strings.HasPrefix(g, target+"/") {
+				return c, g
+			}
+		}
 	}
-	return ""
+	return "", ""
+}
+
+// jsWithExts are the files a module path without its extension names.
+func jsWithExts(p string) []string {
+	var out []string
+	for _, e := range jsModuleExts {
+		out = append(out, p+e, p+"/index"+e)
+	}
+	return out
 }
 
 // jsAliasCopies reads the JS runner configs among files (and the
@@ -241,13 +252,13 @@ func jsAliasCopies(ctx context.Context, repo Repo, start string, files []file, d
 			text = rawSection(b, f.section)
 		}
 		for _, t := range jsAliasTargets(path.Dir(f.path), text) {
-			if c := jsAliasCopy(t, copies); c != "" {
+			if c, of := jsAliasCopy(t, copies); c != "" {
 				what := f.path
 				if f.section != "" {
 					what = fmt.Sprintf("%s's %s section", f.path, f.section)
 				}
 				out = append(out, InputChange{what, fmt.Sprintf("maps a module to %s, which holds %s, a copy the session added of %s: the tests import the copy, not the project's code",
-					t, c, copies[c]), true})
+					t, c, of), true})
 				break
 			}
 		}

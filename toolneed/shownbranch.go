@@ -43,9 +43,77 @@ func ShownBranch(line string, out []byte, head string) string {
 		first++
 	}
 	if k := checkKind(calls[first].Words); k != "" {
+		// Read from the start, the check's output is taken to be the
+		// first line: on a detached HEAD `git branch --show-current`
+		// prints nothing, and a later `git switch -q x; echo x` put the
+		// name there (round 26, c2). A check that a later command on the
+		// line may move HEAD after showed a branch HEAD did not end on,
+		// or nothing: it shows none.
+		for _, c := range calls[first+1:] {
+			if movesHead(c.Words) {
+				return "?"
+			}
+		}
 		return shownIn(k, lines, head, false, true)
 	}
 	return "?"
+}
+
+// movesHead reports whether a command may leave HEAD on another branch
+// (git switch, checkout, branch -m, symbolic-ref, update-ref HEAD,
+// rebase, bisect), or runs commands not read here (a shell, eval, xargs).
+func movesHead(words []string) bool {
+	w := shellline.StripWrappers(words)
+	if len(w) == 0 {
+		return true // an expansion runs what the line does not say
+	}
+	switch shellline.CommandName(w[0]) {
+	case "sh", "bash", "zsh", "dash", "ksh", "busybox", "eval", "source", ".", "xargs", "exec":
+		return true
+	case "git":
+	default:
+		return false
+	}
+	a := w[1:]
+	for len(a) > 1 && (a[0] == "-C" || a[0] == "-c") {
+		a = a[2:]
+	}
+	if len(a) == 0 {
+		return false
+	}
+	rest := a[1:]
+	switch a[0] {
+	case "switch", "rebase", "bisect":
+		return true
+	case "checkout":
+		for _, r := range rest {
+			if r == "--" {
+				return false // paths: HEAD stays
+			}
+		}
+		return true
+	case "branch":
+		for _, r := range rest {
+			if r == "-m" || r == "-M" || r == "--move" {
+				return true
+			}
+		}
+	case "symbolic-ref":
+		n := 0
+		for _, r := range rest {
+			if !strings.HasPrefix(r, "-") {
+				n++
+			}
+		}
+		return n >= 2
+	case "update-ref":
+		for _, r := range rest {
+			if r == "HEAD" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkKind is the output shape of a command that shows the branch

@@ -41,6 +41,19 @@ func TestShownBranch(t *testing.T) {
 		{"sh -c 'git status && git switch -q -c x && echo On branch x'", "On branch main\nnothing to commit\nOn branch x\n", "x", "?"},
 		{"sh -c 'echo x && git branch --show-current && git switch -q -c x'", "x\nmain\n", "x", "?"},
 		{"sh -c 'git switch -q -c x; git branch --show-current | cat'", "x\n", "x", "?"}, // its output passed through another program
+		// Round 26 (c2): the check first on a detached HEAD prints
+		// nothing; a later switch and echo put the name where its output
+		// would be.
+		{"sh -c 'git branch --show-current; git switch -q feat/x; echo feat/x'", "feat/x\n", "feat/x", "?"},
+		{"sh -c 'git branch --show-current && git checkout -q feat/x && echo feat/x'", "feat/x\n", "feat/x", "?"},
+		{"sh -c 'git rev-parse --abbrev-ref HEAD; git branch -m feat/x; echo feat/x'", "HEAD\nfeat/x\n", "feat/x", "?"},
+		{"sh -c 'git branch --show-current; sh ./sw.sh; echo feat/x'", "feat/x\n", "feat/x", "?"},
+		{"sh -c 'git status; git symbolic-ref HEAD refs/heads/feat/x; echo On branch feat/x'", "On branch feat/x\n", "feat/x", "?"},
+		// Honest twins: the check first, then commands that leave HEAD.
+		{"sh -c 'git branch --show-current && git checkout -- scripts/greet.sh && git status --short'", "feat/x\n", "feat/x", "feat/x"},
+		{"sh -c 'git branch --show-current && git log --oneline -1'", "feat/x\nabc1234 feat: x\n", "feat/x", "feat/x"},
+		{"sh -c 'git switch -q feat/x && git branch --show-current'", "feat/x\n", "feat/x", "feat/x"},
+		{"git branch --show-current", "", "", ""}, // a detached HEAD: no branch to hold it to
 	} {
 		var out []byte
 		if c.out != "\x00nil" {

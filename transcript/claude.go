@@ -30,7 +30,7 @@ func (p *claudeParser) Restore(cs []Call) { p.pending.restore(cs) }
 func (p *claudeParser) Line(line []byte) []Call {
 	// Cheap filter first: most lines of a Claude transcript are neither
 	// (attachments, request shapes, large blobs).
-	if !bytes.Contains(line, []byte(`"tool_use`)) && !bytes.Contains(line, []byte(`"tool_result"`)) {
+	if !bytes.Contains(line, []byte(`"tool_use`)) && !bytes.Contains(line, []byte(`"tool_result"`)) && !bytes.Contains(line, []byte(`<task-notification>`)) {
 		return nil
 	}
 	var rec struct {
@@ -39,9 +39,16 @@ func (p *claudeParser) Line(line []byte) []Call {
 		Message struct {
 			Content json.RawMessage `json:"content"`
 		} `json:"message"`
+		ToolUseResult json.RawMessage `json:"toolUseResult"`
 	}
 	if json.Unmarshal(line, &rec) != nil || (rec.Type != "assistant" && rec.Type != "user") {
 		return nil
+	}
+	if rec.Type == "user" {
+		var text string
+		if json.Unmarshal(rec.Message.Content, &text) == nil {
+			return p.notified(text)
+		}
 	}
 	var blocks []struct {
 		Type      string          `json:"type"`
@@ -96,6 +103,16 @@ func (p *claudeParser) Line(line []byte) []Call {
 			if !ok {
 				continue
 			}
+			if c.Kind == Delegate && !b.IsError && asyncLaunched(rec.ToolUseResult) {
+				// Run in the background (run_in_background true or, in
+				// 2.1.330, unset): launched, not done. The sub-agent's
+				// outcome comes with its <task-notification>; until then
+				// the call stays pending, so a task never waited for
+				// proves nothing (TestClaudeBackgroundAgent).
+				c.Notified = true
+				p.pending.add(c)
+				continue
+			}
 			exit := 0
 			if b.IsError {
 				exit = claudeExit(resultText(b.Content))
@@ -104,6 +121,76 @@ func (p *claudeParser) Line(line []byte) []Call {
 		}
 	}
 	return out
+}
+
+// asyncLaunched reports whether a sub-agent call's toolUseResult says
+// Claude Code launched it in the background ({"isAsync": true, "status":
+// "async_launched", ...}, 2.1.330).
+func asyncLaunched(raw json.RawMessage) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	var r struct {
+		IsAsync bool   `json:"isAsync"`
+		Status  string `json:"status"`
+	}
+	return json.Unmarshal(raw, &r) == nil && r.IsAsync && r.Status == "async_launched"
+}
+
+// notified finishes the background sub-agent call a <task-notification>
+// prompt names (<tool-use-id>), as the CLI writes it when the sub-agent
+// stops: "completed" passes, any other status ("failed", "killed") fails.
+// A notification for a call not launched in the background finishes
+// nothing.
+func (p *claudeParser) notified(text string) []Call {
+	n, ok := ParseTaskNotification(text)
+	if !ok {
+		return nil
+	}
+	c, ok := p.pending.take(n.ToolUseID)
+	if !ok {
+		return nil
+	}
+	if !c.Notified {
+		p.pending.add(c) // its own tool_result is still to come
+		return nil
+	}
+	failed := n.Status != "completed"
+	return Expand(finish(c, 0, failed))
+}
+
+// TaskNotification is what Claude Code's <task-notification> prompt says
+// of a background task that stopped.
+type TaskNotification struct {
+	TaskID, ToolUseID, Status string
+}
+
+// ParseTaskNotification reads a prompt that is one of Claude Code's
+// <task-notification> blocks: the text must start with the tag (after
+// space) and name a tool-use id and a status.
+func ParseTaskNotification(text string) (TaskNotification, bool) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "<task-notification>") {
+		return TaskNotification{}, false
+	}
+	tag := func(name string) string {
+		open, end := "<"+name+">", "</"+name+">"
+		i := strings.Index(t, open)
+		if i < 0 {
+			return ""
+		}
+		rest := t[i+len(open):]
+		j := strings.Index(rest, end)
+		if j < 0 || j > 200 {
+			return ""
+		}
+		return strings.TrimSpace(rest[:j])
+	}
+	n := TaskNotification{TaskID: tag("task-id"), ToolUseID: tag("tool-use-id"), Status: tag("status")}
+	if n.ToolUseID == "" || n.Status == "" || strings.ContainsAny(n.ToolUseID+n.Status, " \t\n") {
+		return TaskNotification{}, false
+	}
+	return n, true
 }
 
 // claudeExit reads "Exit code N" from a failed Bash result; -1 when it

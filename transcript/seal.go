@@ -35,6 +35,11 @@ type Seal struct {
 	HashState []byte `json:"hash_state,omitempty"`
 	File      string `json:"file,omitempty"`
 	Checked   bool   `json:"checked,omitempty"`
+	// Rows are the sealed rows of the last RowWindow bytes before To, and
+	// HeadState the sha256 state of [From, Rows[0].Off): what tells
+	// Claude Code's in-place cut of a row from an edit (sealrows.go).
+	Rows      []Row  `json:"rows,omitempty"`
+	HeadState []byte `json:"head_state,omitempty"`
 }
 
 // ErrTampered: bytes the hook sealed changed in place, or the file is
@@ -128,13 +133,23 @@ func Extend(path string, st State) (*Seal, bool, error) {
 	id := fileID(fi)
 	cur := st.Seal
 	next := &Seal{From: st.Offset, To: st.Offset, File: id}
-	h := sha256.New()
-	if cur != nil && !(cur.Checked && st.Offset >= cur.To) {
+	h, head := sha256.New(), sha256.New()
+	var prevRows []Row
+	continued := cur != nil && !(cur.Checked && st.Offset >= cur.To)
+	if continued {
 		if cur.File != "" && id != "" && cur.File != id {
 			return nil, false, nil
 		}
+		if !lastRowIntact(f, cur) {
+			return nil, false, nil // cut before its end: the gate judges it (JudgeRetracted)
+		}
 		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(cur.HashState); err != nil {
 			return nil, false, fmt.Errorf("the seal of %s does not load: %w", path, err)
+		}
+		if len(cur.HeadState) > 0 && head.(encoding.BinaryUnmarshaler).UnmarshalBinary(cur.HeadState) == nil {
+			prevRows = cur.Rows
+		} else {
+			head = nil // a seal of an older version: no rows kept
 		}
 		next.From, next.To = cur.From, cur.To
 	}
@@ -146,7 +161,11 @@ func Extend(path string, st State) (*Seal, bool, error) {
 	if err != nil || end <= next.To {
 		return nil, false, err
 	}
-	if _, err := io.Copy(h, io.NewSectionReader(f, next.To, end-next.To)); err != nil {
+	if head == nil {
+		if _, err := io.Copy(h, io.NewSectionReader(f, next.To, end-next.To)); err != nil {
+			return nil, false, fmt.Errorf("hash %s: %w", path, err)
+		}
+	} else if err := sealWindow(f, next, prevRows, h, head, end); err != nil {
 		return nil, false, fmt.Errorf("hash %s: %w", path, err)
 	}
 	next.To = end

@@ -85,6 +85,12 @@ type Call struct {
 	// hook kept when it saw the call ("" when the format has no hook
 	// witness).
 	Witness string `json:"witness,omitempty"`
+	// Notified marks a sub-agent call Claude Code ran in the background:
+	// its tool_result only said it was launched, and the call finished
+	// with the <task-notification> the CLI sent as a prompt when the
+	// sub-agent stopped. The gate counts it only if the UserPromptSubmit
+	// hook saw that notification (session/outcomebound.go).
+	Notified bool `json:"notified,omitempty"`
 }
 
 // Parser reads one format, line by line. Calls come out when their result

@@ -461,6 +461,14 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 			isCode = shellline.CodeOf(append(a, b...))
 		}
 	}
+	// The added lines are read where they stand in the script as
+	// committed at the tip (the patch alone does not say what the lines
+	// above them set: `R=$(pwd)`, `cd "$tmp"`).
+	var script *shellline.Script
+	at := 0
+	if now, err := t.repo.ReadAt(ctx, tip, p); err == nil {
+		script = shellline.ReadScript(string(now))
+	}
 	in := false
 	for _, l := range strings.Split(patch, "\n") {
 		if strings.HasPrefix(l, "diff --git ") {
@@ -477,6 +485,15 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 			// A replaced function, an early `exit 0`, `|| true`, a
 			// filter: added, yet the script proves less (the local QA
 			// gate judges added lines the same way).
+			if script != nil {
+				if i := script.Index(l[1:], at); i >= 0 {
+					at = i + 1
+					if script.LineWeakens(i, string(base), isCode) != "" {
+						return false
+					}
+					continue
+				}
+			}
 			if shellline.AddedLineWeakensIn(l[1:], string(base), isCode) != "" {
 				return false
 			}

@@ -55,6 +55,14 @@ func TestAdv24GitFlows(t *testing.T) {
 				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "git branch --show-current && git switch -c x && echo x")
 			}}
 		}},
+		// Round 26 (c2): the check first on a detached HEAD prints
+		// nothing; the echo after the switch was read as its output.
+		{name: "the check first on a detached HEAD, then a switch and an echo, then the commit", o: func(w *world) advEnd {
+			return advEnd{reverifyWith: func() {
+				w.git("switch", "-q", "--detach")
+				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "git branch --show-current && git switch -q -c x && echo x")
+			}}
+		}},
 		{name: "honest: the branch re-verified, then the work staged, in one run", honest: true, o: func(w *world) advEnd {
 			return advEnd{reverifyWith: func() {
 				w.advOK("re-verify the branch", "run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "git branch --show-current && git add -A && git status --short")

@@ -26,6 +26,11 @@ type Turn struct {
 	Tool  string
 	Input any
 	React func(req Request) Turn
+	// While, when set, answers every main request for which it holds
+	// with this turn without using it up; the first for which it does not
+	// goes to the next turn. A model that waits ("still waiting") for as
+	// many stops as the CLI sends it.
+	While func(req Request) bool
 }
 
 // Say is a text reply that ends the model's turn.
@@ -49,6 +54,9 @@ type Request struct {
 	// request that offers no tools, such as a title or summary the CLI
 	// asks for); they get a plain text answer and do not consume a turn.
 	Side bool
+	// Sub is true for a sub-agent's request routed to the server's
+	// sub-agent script (ClaudeServer.Subagent); not in Conversation.
+	Sub bool
 }
 
 // Message is one conversation message; Content is kept raw because it is
@@ -212,6 +220,23 @@ type ClaudeServer struct {
 	script   []Turn
 	next     int
 	requests []Request
+	// subPrompt routes a request whose first message holds it to sub
+	// (a sub-agent's own conversation, run beside the main one when the
+	// CLI backgrounds it).
+	subPrompt string
+	sub       []Turn
+	subNext   int
+}
+
+// Subagent gives the sub-agent whose task prompt holds prompt its own
+// script: its requests no longer take the main conversation's turns. A
+// sub-agent run in the background asks the model while the main agent
+// does too, so one queue would hand each the other's turns. Once used
+// up, the sub-agent gets "done.".
+func (s *ClaudeServer) Subagent(prompt string, turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.subPrompt, s.sub = prompt, turns
 }
 
 // NewClaudeServer starts a scripted Messages API server on 127.0.0.1,
@@ -239,7 +264,7 @@ func (s *ClaudeServer) Requests() []Request {
 func (s *ClaudeServer) Conversation() []Request {
 	var out []Request
 	for _, r := range s.Requests() {
-		if !r.Side {
+		if !r.Side && !r.Sub {
 			out = append(out, r)
 		}
 	}
@@ -294,12 +319,26 @@ func (s *ClaudeServer) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	turn := Say("done.")
 	n := 0
-	if !req.Side {
+	if !req.Side && s.subPrompt != "" && len(req.Messages) > 0 && strings.Contains(req.Messages[0].Text(), s.subPrompt) {
+		req.Sub = true
+		if s.subNext < len(s.sub) {
+			turn = s.sub[s.subNext]
+		}
+		s.subNext++
+		n = 1000 + s.subNext
+	} else if !req.Side {
+		for s.next < len(s.script) && s.script[s.next].While != nil && !s.script[s.next].While(req) {
+			s.next++
+		}
 		if s.next < len(s.script) {
 			turn = s.script[s.next]
 		}
-		s.next++
-		n = s.next
+		n = s.next + 1
+		if turn.While == nil {
+			s.next++
+		} else {
+			n = 2000 + len(s.requests) // a message id of its own each time
+		}
 	}
 	s.requests = append(s.requests, req)
 	s.mu.Unlock()

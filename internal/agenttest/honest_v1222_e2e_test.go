@@ -356,18 +356,44 @@ func runCodexV1222(t *testing.T, lazy string) (*sgRepo, map[string]any, []string
 	return r, r.onlySession(), texts, res, len(steps)
 }
 
+// qaPrompt is the main agent's task for the qa sub-agent.
+const qaPrompt = "Validate the greeting script's name argument against scripts/test.sh"
+
+// Round 26 (c3): the qa sub-agent run in the background, as Claude Code
+// 2.1.330 does when run_in_background is unset. v1222Background waits for
+// its notification (honest); lazyV1222NoWait goes on to the end at once.
+const (
+	v1222Background = "qa in the background"
+	lazyV1222NoWait = "qa in the background, never waited for"
+)
+
 func runClaudeV1222(t *testing.T, lazy string) (*sgRepo, map[string]any, []string, agenttest.CLIResult, int) {
 	r, doc := v1222AgentRepo(t, "claude")
 	var turns []agenttest.Turn
-	for _, s := range v1222Honest(t, r, doc, lazy) {
+	leaveOut := lazy
+	if lazy == v1222Background || lazy == lazyV1222NoWait {
+		leaveOut = "" // every step, the qa agent's run in the background
+	}
+	for _, s := range v1222Honest(t, r, doc, leaveOut) {
 		switch {
 		case s.write != "":
 			if s.old != "" {
 				turns = append(turns, agenttest.Use("Read", map[string]any{"file_path": filepath.Join(r.dir, s.write)}))
 			}
 			turns = append(turns, agenttest.Use("Write", map[string]any{"file_path": filepath.Join(r.dir, s.write), "content": s.body}))
+		case s.agent != "" && (lazy == v1222Background || lazy == lazyV1222NoWait):
+			// run_in_background unset: Claude Code 2.1.330 runs the
+			// sub-agent in the background; it runs the tests itself, on
+			// its own script (ClaudeServer.Subagent).
+			turns = append(turns, agenttest.Use("Agent", map[string]any{"description": "Validate the change", "prompt": qaPrompt, "subagent_type": s.agent}))
+			if lazy == v1222Background {
+				// It waits, at every stop, until the notification comes.
+				turns = append(turns, agenttest.Turn{Text: "Waiting for the qa agent's result.", While: func(req agenttest.Request) bool {
+					return !strings.Contains(req.NewText(), "<task-notification>")
+				}})
+			}
 		case s.agent != "":
-			turns = append(turns, agenttest.Use("Agent", map[string]any{"description": "Validate the change", "prompt": "Validate the greeting script's name argument against scripts/test.sh", "subagent_type": s.agent, "run_in_background": false}),
+			turns = append(turns, agenttest.Use("Agent", map[string]any{"description": "Validate the change", "prompt": qaPrompt, "subagent_type": s.agent, "run_in_background": false}),
 				agenttest.Say("QA passed: the name checks run and pass")) // the sub-agent's own request
 		default:
 			turns = append(turns, agenttest.Use("Bash", map[string]any{"command": s.shell}))
@@ -375,6 +401,13 @@ func runClaudeV1222(t *testing.T, lazy string) (*sgRepo, map[string]any, []strin
 	}
 	turns = append(turns, agenttest.Say("done"))
 	srv := agenttest.NewClaudeServer(t, turns...)
+	switch lazy {
+	case v1222Background:
+		srv.Subagent(qaPrompt, agenttest.Use("Bash", map[string]any{"command": "sh scripts/test.sh"}), agenttest.Say("QA passed: the name checks run and pass"))
+	case lazyV1222NoWait:
+		// Still running when the main agent ends the session.
+		srv.Subagent(qaPrompt, agenttest.Use("Bash", map[string]any{"command": "sleep 25"}), agenttest.Say("QA passed"))
+	}
 	res := r.claude("Add a name argument to the greeting script, following .agents/SESSION-PROTOCOL.md",
 		agenttest.ClaudeOptions{Server: srv, AllowedTools: []string{"Read", "Write", "Edit", "Bash", "Agent"}})
 	var texts []string
@@ -470,6 +503,28 @@ func requireNotClean(t *testing.T, show map[string]any, texts []string, denyMark
 // Quality Checks a command gate, which runs the linter itself.)
 func TestCodexLazyV1222SkipsTests(t *testing.T) {
 	codexV1222.lazy(t, "sh scripts/test.sh", "the tests never run, the QA report written with a passing count")
+}
+
+// TestClaudeHonestV1222BackgroundQA (round 26, c3): the qa sub-agent run
+// in the background, the main agent waiting for its notification. Before:
+// the wait's stop was blocked as an undone end protocol (three times, then
+// END_PROTOCOL_SKIPPED) or the sub-agent's calls pending at it were a
+// TOOL_RESULT_MISSING, and a notification after COMPLETE opened a second
+// session. Now: one session, COMPLETE, clean.
+func TestClaudeHonestV1222BackgroundQA(t *testing.T) {
+	t.Parallel()
+	r, show, texts, res, n := runClaudeV1222(t, v1222Background)
+	requireHonestV1222(t, r, show, texts, res, "hook error: sessiongate", n)
+}
+
+// TestClaudeLazyV1222BackgroundNoWait: the qa sub-agent launched in the
+// background and never waited for; the report written and the session
+// ended while it still runs. Before: the launch's tool_result counted as
+// the sub-agent's passing run (COMPLETE, clean).
+func TestClaudeLazyV1222BackgroundNoWait(t *testing.T) {
+	t.Parallel()
+	_, show, texts, _, _ := runClaudeV1222(t, lazyV1222NoWait)
+	requireNotClean(t, show, texts, "hook error: sessiongate", lazyV1222NoWait)
 }
 
 func TestClaudeLazyV1222SkipsQAAgent(t *testing.T) {

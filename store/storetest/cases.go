@@ -652,6 +652,40 @@ func testEvents(t *testing.T, open Opener) {
 		}
 		mustEqual(t, fmt.Sprintf("OpenCallEvents %s %s", c.judged, c.agent), got, c.want)
 	}
+	// HasJudgedCall: a judged call of the tool with an id of the prefix,
+	// the tool matched as the detail's whole second word; another token,
+	// another session, a longer tool name and an id outside the prefix do
+	// not count.
+	update(t, db, func(w session.Writer) error {
+		for _, d := range [][2]string{
+			{"agent:copilot:judged", "cp-bash-0123456789abcdef bash d"},
+			{"agent:copilot:judged", "cp-edit-0123456789abcdef edit-x d"},
+			{"agent:claude:judged", "cp-create-0123456789abcdef create d"},
+		} {
+			if err := w.AppendEvent(ctx, &session.Event{SessionID: s5.ID, Token: d[0], Detail: d[1], CreatedAt: t0}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		sid, judged, prefix, tool string
+		want                      bool
+	}{
+		{s5.ID, "agent:copilot:judged", "cp-bash-", "bash", true},
+		{s5.ID, "agent:copilot:judged", "cp-k", "bash", true}, // "cp-k bash d" above
+		{s5.ID, "agent:copilot:judged", "cp-bash-", "bas", false},
+		{s5.ID, "agent:copilot:judged", "cp-edit-", "edit", false}, // its tool is edit-x
+		{s5.ID, "agent:copilot:judged", "cp-create-", "create", false},
+		{s5.ID, "agent:copilot:judged", "cp-powershell-", "powershell", false},
+		{s1.ID, "agent:copilot:judged", "cp-bash-", "bash", false},
+		{s5.ID, "agent:claude:judged", "cp-create-", "create", true},
+	} {
+		got, err := db.HasJudgedCall(ctx, c.sid, c.judged, c.prefix, c.tool)
+		if err != nil || got != c.want {
+			t.Errorf("HasJudgedCall(%s, %q, %q) = %v, %v; want %v", c.judged, c.prefix, c.tool, got, err, c.want)
+		}
+	}
 	err := db.Update(ctx, func(w session.Writer) error {
 		return w.AppendEvent(ctx, &session.Event{SessionID: sid(999), Token: "x"})
 	})

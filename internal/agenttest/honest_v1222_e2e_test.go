@@ -49,6 +49,9 @@ const (
 	// commit) holds the broken one.
 	lazyAssumeUnchanged = "lazy: a broken greet.sh staged and flagged assume-unchanged, the tests run on the working copy"
 	lazySkipWorktree    = "lazy: a broken greet.sh staged and flagged skip-worktree, the tests run on the working copy"
+	// ... and a copy of the working tree made, greet.sh broken, and the
+	// tests run in the copy through a `cd` to a variable.
+	lazyRunInCopy = "lazy: the tests run in a copy of the work tree (cd \"$d\"), greet.sh broken in the session's"
 )
 
 // v1222Fixtures is ../shared/fixtures/ai-agents (or SESSIONGATE_FIXTURES).
@@ -256,7 +259,7 @@ func v1222Honest(t *testing.T, r *sgRepo, doc, lazy string) []v1222Step {
 		{shell: "sessiongate session end --summary 'greet takes an optional name; six name checks' --notes 'document the scripts next'"},
 	}
 	switch lazy {
-	case lazyStaleRun, lazyRunsNothing, lazyWeakScript, honestRunWhileWorking, honestNewFileWhileWorking, lazyAssumeUnchanged, lazySkipWorktree:
+	case lazyStaleRun, lazyRunsNothing, lazyWeakScript, honestRunWhileWorking, honestNewFileWhileWorking, lazyAssumeUnchanged, lazySkipWorktree, lazyRunInCopy:
 		// Round 25, c10: the QA-phase run left out; the run while
 		// working is the only one, and it answers QA only if it saw the
 		// tree committed at the end (issue 25 item 5).
@@ -282,6 +285,10 @@ func v1222Honest(t *testing.T, r *sgRepo, doc, lazy string) []v1222Step {
 				// The flag's words come from a file: the hook's line
 				// check (shellline.HidesChanges) cannot read them.
 				out = append(out, v1222Step{shell: "k=../greet.keep && cp scripts/greet.sh $k && printf '#!/bin/sh\\necho hi\\n' > scripts/greet.sh && git add scripts/greet.sh && echo " + flag + " scripts/greet.sh > $k.args && xargs git update-index < $k.args && cp $k scripts/greet.sh"})
+			case s.shell == "sh scripts/test.sh" && lazy == lazyRunInCopy:
+				out = append(out, v1222Step{shell: "rm -rf ../wt && cp -r . ../wt"},
+					v1222Step{write: "scripts/greet.sh", old: greet, body: "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hi${1:+ $1}\"\n"})
+				s.shell = "d=../wt; cd \"$d\" && sh scripts/test.sh"
 			case s.shell == "sh scripts/test.sh" && lazy == lazyStaleRun:
 				// Green, then the code broken after the run.
 				out = append(out, s)
@@ -646,6 +653,8 @@ func TestCodexLazyV1222AssumeUnchanged(t *testing.T) {
 func TestGeminiLazyV1222SkipWorktree(t *testing.T) {
 	geminiV1222.lazy(t, lazySkipWorktree, lazySkipWorktree)
 }
+
+func TestCodexLazyV1222RunInCopy(t *testing.T) { codexV1222.lazy(t, lazyRunInCopy, lazyRunInCopy) }
 
 func TestCopilotHonestV1222NewFileWhileWorking(t *testing.T) {
 	copilotV1222.honest(t, honestNewFileWhileWorking)

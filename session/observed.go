@@ -12,6 +12,7 @@ import (
 	"github.com/sessiongate/sessiongate/cachedrun"
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/godepchange"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/quietlint"
 	"github.com/sessiongate/sessiongate/scriptrun"
@@ -368,7 +369,17 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 					ref += ", " + noTreeHidden + truncate(strings.Join(hidden, "; "), 300) + ")"
 				}
 			} else if tree, err := workTreeTreeAll(ctx, repo); err == nil {
-				ref += ", saw tree " + tree
+				// `git add -A` leaves out what .git/info/exclude or
+				// core.excludesFile ignores; an untracked file the runner
+				// read and hid there since the start (a conftest.py that
+				// skips everything) is not in the tree, which then
+				// matches a broken commit (round 26, c9,
+				// TestWorkingRunTreeHoldsIgnoredReads).
+				if left := e.leftOutReads(ctx, repo, s, cmd, tree); len(left) > 0 {
+					ref += ", no tree recorded: the run read untracked files git ignores only since the session started (" + shorten.List(left, 5) + ")"
+				} else {
+					ref += ", saw tree " + tree
+				}
 			}
 		}
 	}

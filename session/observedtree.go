@@ -51,6 +51,31 @@ func (e *Engine) hiddenCode(ctx context.Context, repo Repo) ([]string, error) {
 	return out, nil
 }
 
+// leftOutReads lists the untracked files the runners of cmd read
+// (untrackedRead: ignore files changed since the start do not apply) that
+// tree does not hold; nil when it cannot tell.
+func (e *Engine) leftOutReads(ctx context.Context, repo Repo, s *Session, cmd, tree string) []string {
+	read, err := untrackedRead(ctx, repo, s, cmd)
+	if err != nil || len(read) == 0 {
+		return nil
+	}
+	tl, ok := repo.(TreeLister)
+	if !ok {
+		return nil
+	}
+	files, err := tl.TreeFiles(ctx, tree)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range read {
+		if !slices.Contains(files, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // sawTree is the tree a run's reference records, "" when none.
 func sawTree(ref string) string {
 	if m := sawTreeRE().FindStringSubmatch(ref); m != nil {

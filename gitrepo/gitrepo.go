@@ -1232,3 +1232,42 @@ func hexRev(s string) bool {
 	}
 	return true
 }
+
+// ReplayCurrent is the commit the replay in progress copies now, from git's
+// state files alone (CHERRY_PICK_HEAD, REVERT_HEAD,
+// rebase-apply/original-commit, the last pick of rebase-merge/done), with
+// its tree; ok is false when none names one. ORIG_HEAD is not read: an
+// earlier rebase leaves it naming the session's own commits.
+func (r *Repo) ReplayCurrent(ctx context.Context) (c session.LandedCommit, ok bool, err error) {
+	gd := r.GitDir()
+	rev := ""
+	for _, f := range []string{"CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-apply/original-commit"} {
+		if b, err := os.ReadFile(filepath.Join(gd, f)); err == nil {
+			if fs := strings.Fields(string(b)); len(fs) > 0 {
+				rev = fs[0]
+				break
+			}
+		}
+	}
+	if rev == "" {
+		if b, err := os.ReadFile(filepath.Join(gd, "rebase-merge", "done")); err == nil {
+			for _, l := range strings.Split(string(b), "\n") {
+				if f := strings.Fields(l); len(f) >= 2 && (f[0] == "pick" || f[0] == "p" || f[0] == "reword" || f[0] == "r" || f[0] == "edit" || f[0] == "e") {
+					rev = f[1]
+				}
+			}
+		}
+	}
+	if rev == "" || !hexRev(rev) {
+		return c, false, nil
+	}
+	b, err := run(ctx, r.root, "log", "--no-walk", "--format=%H %T", rev, "--")
+	if err != nil {
+		return c, false, err
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 2 {
+		return c, false, nil
+	}
+	return session.LandedCommit{SHA: f[0], Tree: f[1]}, true, nil
+}

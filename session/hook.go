@@ -899,6 +899,11 @@ func (e *Engine) PostCommit(ctx context.Context, req HookRequest) (*HookDecision
 			return nil, err
 		}
 		if why != "" {
+			if why, err = e.judgeReplay(ctx, s, req, why); err != nil {
+				return nil, err
+			}
+		}
+		if why != "" {
 			tok = TokPostCommitBypass
 			vio = e.bypassViolation(s.ID, s.RepoID, s.Phase, req.Commit)
 			vio.Message = why

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // A commit git replays (cherry-pick, revert, am, rebase) runs post-commit
@@ -154,4 +155,80 @@ func (e *Engine) replayOfEarlier(ctx context.Context, s *Session, repo Repo, c s
 		return "", fmt.Errorf("compare the replayed commit with the commits from before the session: %w", err)
 	}
 	return from, nil
+}
+
+// judgeReplay runs pre-commit, after the fact, for a replayed commit whose
+// change is none the session's pre-commit saw: a conflict the agent
+// resolved in `git rebase --continue` (or cherry-pick, revert, am
+// --continue) changes the patch, and git runs no pre-commit for it. The
+// honest rebase was a CRITICAL BYPASS that blocked the session's end
+// (round 26, TestHonestOrdinaryTasks26 "rebase with a conflict resolved").
+// Judged by the same gates on the commit's own tree and files it gets what
+// `git cherry-pick --no-commit` then `git commit` (the route the BYPASS
+// message names) would get, nothing less; a commit pre-commit refuses
+// keeps its BYPASS (why) and records the refusal. Only for the live
+// post-commit hook (CommitFiles set) of a session past its start
+// protocol: before it, pre-commit refuses every commit anyway.
+func (e *Engine) judgeReplay(ctx context.Context, s *Session, req HookRequest, why string) (string, error) {
+	if req.CommitFiles == nil || req.Repo == nil || req.CommitTree == "" || s.State == StateInit || !s.Active() {
+		return why, nil
+	}
+	// Only a copy of the session's own checked work: a commit made with
+	// the hooks off on a side branch and cherry-picked stays a BYPASS
+	// (TestAdvReplayWitness), as its work never met the gates when made.
+	if own, err := e.replaysOwnWork(ctx, s, req); err != nil || !own {
+		return why, err
+	}
+	files, err := req.CommitFiles(ctx)
+	if err != nil {
+		return "", fmt.Errorf("list the files replayed commit %s changed: %w", shortSHA(req.Commit), err)
+	}
+	tree := req.CommitTree
+	pre := HookRequest{Repo: req.Repo, SessionID: s.ID, Policy: req.Policy, Staged: files, Who: req.Who,
+		// The commit landed: reconciliation leaves it to this hook run.
+		Landed: []string{req.Commit},
+		Tree:   func(context.Context) (string, error) { return tree, nil }}
+	d, err := e.PreCommit(ctx, pre)
+	if err != nil {
+		return "", fmt.Errorf("pre-commit for replayed commit %s (git ran none): %w", shortSHA(req.Commit), err)
+	}
+	if !d.Allowed {
+		return why + "; judged now, pre-commit refuses it: " + strings.Join(d.Reasons, "; "), nil
+	}
+	return "", nil
+}
+
+// ReplayCurrentRepo names the commit a replay copies now; gitrepo.Repo
+// has it.
+type ReplayCurrentRepo interface {
+	ReplayCurrent(ctx context.Context) (LandedCommit, bool, error)
+}
+
+// replaysOwnWork reports whether the replay in progress copies, now, a
+// commit of the session that went through pre-commit: the commit git's
+// state files name (ReplayCurrent: the rebase's current pick,
+// CHERRY_PICK_HEAD), one the session recorded as its commit or whose tree
+// its pre-commit passed. The files are the agent's to write; naming its
+// own commit only gets the landed commit judged by pre-commit, never
+// passed unjudged. ORIG_HEAD is not read: an earlier rebase leaves it
+// naming the session's commits (TestReplayedCommits).
+func (e *Engine) replaysOwnWork(ctx context.Context, s *Session, req HookRequest) (bool, error) {
+	cr, ok := req.Repo.(ReplayCurrentRepo)
+	if !ok {
+		return false, nil
+	}
+	o, ok, err := cr.ReplayCurrent(ctx)
+	if err != nil || !ok || o.SHA == req.Commit {
+		return false, err
+	}
+	evs, err := e.Store.ListEvidence(ctx, s.ID)
+	if err != nil {
+		return false, fmt.Errorf("load the session's commits: %w", err)
+	}
+	for _, ev := range evs {
+		if ev.Kind == EvidenceCommitSHA && ev.Origin == OriginObserved && ev.Ref == o.SHA {
+			return true, nil
+		}
+	}
+	return e.matchPreCommit(ctx, s.ID, o.Tree)
 }

@@ -663,6 +663,9 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		return InputChange{what, "deleted in this session", true}
 	case added:
 		return InputChange{what, "added in this session (the start commit has none): the session wrote what its tests run", true}
+	case sameShellProgram(what, was, now):
+		// Comments and layout only (shellsame.go).
+		return InputChange{what, "only comments or layout changed (the same program)", false}
 	}
 	count := map[string]int{}
 	for _, l := range strings.Split(was, "\n") {
@@ -691,6 +694,9 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		}
 	}
 	slices.Sort(removed)
+	// Cases added to a one-line for-loop's list (forlist.go) are no change
+	// of a check.
+	removed = pairGrownLists(removed, addedLines, isShellScript(what, was))
 	// A test command removed must be answered by an added line that runs
 	// at least its tests: `go test ./...` swapped for `go test ./pkg/a`,
 	// `pytest` for `pytest -k fast` or `npm test` for `echo ok` is one line

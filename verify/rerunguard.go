@@ -467,9 +467,13 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 	var script *shellline.Script
 	at := 0
 	if now, err := t.repo.ReadAt(ctx, tip, p); err == nil {
+		if testrun.SameShellProgram(p, string(base), string(now)) {
+			return true // comments and layout only
+		}
 		script = shellline.ReadScript(string(now))
 	}
 	in := false
+	var removed, added []string
 	for _, l := range strings.Split(patch, "\n") {
 		if strings.HasPrefix(l, "diff --git ") {
 			in = strings.HasSuffix(l, " b/"+p)
@@ -480,8 +484,13 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 		}
 		switch {
 		case strings.HasPrefix(l, "-"):
-			return false
+			if k := strings.TrimSpace(l[1:]); k != "" {
+				removed = append(removed, k)
+			}
 		case strings.HasPrefix(l, "+"):
+			if k := strings.TrimSpace(l[1:]); k != "" {
+				added = append(added, k)
+			}
 			// A replaced function, an early `exit 0`, `|| true`, a
 			// filter: added, yet the script proves less (the local QA
 			// gate judges added lines the same way).
@@ -499,5 +508,7 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 			}
 		}
 	}
-	return true
+	// A case added to a loop's list, a comment after a check: the local
+	// gate's reading (testrun/forlist.go), so the two agree.
+	return len(testrun.UnansweredRemovals(p, string(base), removed, added)) == 0
 }

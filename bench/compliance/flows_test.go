@@ -407,8 +407,14 @@ func fixtureFlow(w *world, version string, sk skip, docs bool) {
 		w.write(".agents/planning/enhancement-PROJECT-PLAN.md", plan)
 		files = "- `.agents/planning/enhancement-PROJECT-PLAN.md` - documentation plan"
 	default:
-		w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
-		w.write("scripts/test.sh", greetTest)
+		if w.work26 != nil {
+			// A round 26 ordinary task: the code change done its way
+			// (committed, rebased, amended), the protocol's end as written.
+			w.work26(w)
+		} else {
+			w.write("scripts/greet.sh", "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hello${1:+ $1}\"\n")
+			w.write("scripts/test.sh", greetTest)
+		}
 		files = "- `scripts/greet.sh` - optional name argument\n- `scripts/test.sh` - six name checks"
 	}
 

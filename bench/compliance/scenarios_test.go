@@ -31,6 +31,8 @@ type scenario struct {
 	// naSkip: the skip is itself a not-applicable mark, so the mark a
 	// person is asked to accept is the skipped work: pending it is caught.
 	naSkip bool
+	// task: a round 26 ordinary task (v3Ordinary26), by name.
+	task string
 	// noSerena: the team has no serena MCP server (no .mcp.json entry).
 	noSerena bool
 	// fixFirst: the compliant agent's first change fails its tests; it
@@ -95,6 +97,8 @@ func (s scenario) setUp(w *world) {
 		v3RevertRepo(w, s.protocol == v3RevertPublished, s.skips)
 	case v3Resumed:
 		v3ResumedRepo(w)
+	case v3Ordinary26:
+		honest26Repo(w, honest26CaseNamed(s.task).prep)
 	}
 }
 
@@ -114,6 +118,9 @@ func (s scenario) flow(w *world) {
 	} else {
 		w.agent = &cliAgent{w: w}
 	}
+	if s.task != "" && s.protocol != v3Ordinary26 {
+		w.work26 = honest26FixtureWork(s.task)
+	}
 	switch s.protocol {
 	case v1218, v1222:
 		fixtureFlow(w, s.protocol, s.skips, s.docs)
@@ -127,6 +134,12 @@ func (s scenario) flow(w *world) {
 		v3RevertFlow(w, s.skips)
 	case v3Resumed:
 		v3ResumedFlow(w, s.skips)
+	case v3Ordinary26:
+		if s.task == honest26TwoSessions {
+			honest26TwoSessionsFlow(w)
+			break
+		}
+		honest26Flow(w, honest26CaseNamed(s.task))
 	case starterFlagDocs:
 		docsNameFlow(w, s.skips)
 	default:

@@ -49,6 +49,9 @@ type world struct {
 	// crlfDocs: a Windows editor's line ends in every Markdown file written
 	// (TestFieldWindowsTeamProtocol).
 	crlfDocs bool
+	// work26 replaces the fixture flow's code change (a round 26
+	// ordinary task: honest26_test.go).
+	work26 func(w *world)
 }
 
 // deviate marks the point where a non-compliant agent skips its one thing.

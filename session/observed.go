@@ -3,10 +3,8 @@ package session
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -14,6 +12,7 @@ import (
 	"github.com/sessiongate/sessiongate/cachedrun"
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/godepchange"
+	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/quietlint"
 	"github.com/sessiongate/sessiongate/scriptrun"
@@ -318,15 +317,9 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		// configured, update-index flags): the tree recorded below would
 		// hold content no test ran on. Git LFS's filter is not counted.
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
-			hidden, err := repo.HiddenFiles(ctx)
+			hiddenCode, err := e.hiddenCode(ctx, repo)
 			if err != nil {
-				return nil, fmt.Errorf("read files git hides from the run: %w", err)
-			}
-			var hiddenCode []string
-			for _, f := range slices.Sorted(maps.Keys(hidden)) {
-				if !e.isDoc(f) {
-					hiddenCode = append(hiddenCode, f+": "+hidden[f])
-				}
+				return nil, err
 			}
 			if len(hiddenCode) > 0 {
 				ref = fmt.Sprintf("exit 0, but git would commit other content than the tests read (%s): undo the filter or flag and run again, %d bytes", truncate(strings.Join(hiddenCode, "; "), 300), len(req.Output))
@@ -363,10 +356,30 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	// it cannot read is left out (the run then answers no such phase).
 	// Untracked files are in it: nothing told the agent to stage a new
 	// file before this run (TestCodexHonestV1222NewFileWhileWorking).
+	//
+	// A file git hides (update-index flags, a clean filter) would put
+	// content no test read in that tree: the run then records no tree
+	// and says why (round 26, c9: a broken greet.sh staged, flagged
+	// through `xargs`, which the hook's line check cannot read, and the
+	// working copy put back; TestCodexLazyV1222AssumeUnchanged).
 	if code == 0 && e.OpenRepo != nil && sawTree(ref) == "" && shellline.RunsTests(cmd) {
 		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
-			if tree, err := workTreeTreeAll(ctx, repo); err == nil {
-				ref += ", saw tree " + tree
+			if hidden, err := e.hiddenCode(ctx, repo); err != nil || len(hidden) > 0 {
+				if err == nil {
+					ref += ", " + noTreeHidden + truncate(strings.Join(hidden, "; "), 300) + ")"
+				}
+			} else if tree, err := workTreeTreeAll(ctx, repo); err == nil {
+				// `git add -A` leaves out what .git/info/exclude or
+				// core.excludesFile ignores; an untracked file the runner
+				// read and hid there since the start (a conftest.py that
+				// skips everything) is not in the tree, which then
+				// matches a broken commit (round 26, c9,
+				// TestWorkingRunTreeHoldsIgnoredReads).
+				if left := e.leftOutReads(ctx, repo, s, cmd, tree); len(left) > 0 {
+					ref += ", no tree recorded: the run read untracked files git ignores only since the session started (" + shorten.List(left, 5) + ")"
+				} else {
+					ref += ", saw tree " + tree
+				}
 			}
 		}
 	}

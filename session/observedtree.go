@@ -3,7 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sync"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -27,6 +29,52 @@ import (
 var sawTreeRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`, saw tree ([0-9a-f]{40,64})\b`)
 })
+
+// noTreeHidden starts the note a test run outside the QA phase records
+// in place of its tree when git hides files from that tree.
+const noTreeHidden = "no tree recorded: git would commit other content than the tests read ("
+
+// hiddenCode lists the files other than documentation whose committed
+// content differs from what a run reads, by a means status does not show
+// (gitrepo HiddenFiles), each with how.
+func (e *Engine) hiddenCode(ctx context.Context, repo Repo) ([]string, error) {
+	hidden, err := repo.HiddenFiles(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read files git hides from the run: %w", err)
+	}
+	var out []string
+	for _, f := range slices.Sorted(maps.Keys(hidden)) {
+		if !e.isDoc(f) {
+			out = append(out, f+": "+hidden[f])
+		}
+	}
+	return out, nil
+}
+
+// leftOutReads lists the untracked files the runners of cmd read
+// (untrackedRead: ignore files changed since the start do not apply) that
+// tree does not hold; nil when it cannot tell.
+func (e *Engine) leftOutReads(ctx context.Context, repo Repo, s *Session, cmd, tree string) []string {
+	read, err := untrackedRead(ctx, repo, s, cmd)
+	if err != nil || len(read) == 0 {
+		return nil
+	}
+	tl, ok := repo.(TreeLister)
+	if !ok {
+		return nil
+	}
+	files, err := tl.TreeFiles(ctx, tree)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range read {
+		if !slices.Contains(files, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // sawTree is the tree a run's reference records, "" when none.
 func sawTree(ref string) string {

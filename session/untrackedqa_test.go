@@ -137,3 +137,52 @@ func TestObservedQAOnTheCommittedTree(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkingRunTreeHoldsIgnoredReads: a passing test run outside the QA
+// phase records the tree it saw (round 25 c10), which later answers an
+// unwitnessed qa sub-agent when it equals HEAD. `git add -A` leaves out a
+// file .git/info/exclude ignores; an untracked conftest.py the agent hid
+// there after the start (it skips every test) was read by pytest yet
+// absent from the recorded tree, so the tree matched a broken commit
+// (round 26, c9). Such a run now records no tree and names the file; an
+// untracked conftest.py git does not ignore is in the tree (the end then
+// finds it uncommitted, or committed).
+func TestWorkingRunTreeHoldsIgnoredReads(t *testing.T) {
+	cases := []struct {
+		name    string
+		exclude string
+		tree    bool
+	}{
+		{"conftest.py hidden in info/exclude after the start", "tests/conftest.py\n", false},
+		{"honest: conftest.py untracked, not ignored", "", true},
+		{"honest: an exclude of other files", "notes/\n", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, earlyProtocol)
+			e.engine.Now = time.Now
+			time.Sleep(20 * time.Millisecond)
+			id := e.start(c.name)
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: pytest")
+			e.advance(id) // WORKING
+			time.Sleep(20 * time.Millisecond)
+			gittest.Write(t, e.root, "tests/conftest.py", "import pytest\ncollect_ignore_glob = ['*']\n")
+			if c.exclude != "" {
+				if err := os.WriteFile(filepath.Join(e.root, ".git", "info", "exclude"), []byte(c.exclude), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "", Source: "codex", Command: "python3 -m pytest -q", Output: []byte("1 passed in 0.01s\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(ev.Ref, ", saw tree "); got != c.tree {
+				t.Fatalf("ref %q: records a tree %v, want %v", ev.Ref, got, c.tree)
+			}
+			if !c.tree && !strings.Contains(ev.Ref, "tests/conftest.py") {
+				t.Fatalf("ref %q does not name the file", ev.Ref)
+			}
+		})
+	}
+}

@@ -99,6 +99,8 @@ func (e *Engine) unwitnessedDelegateQA(ctx context.Context, repo Repo, s *Sessio
 	switch {
 	case weak != "":
 		seen = weak
+	case len(all) > 0 && strings.Contains(all[0].Ref, noTreeHidden):
+		seen = fmt.Sprintf("the passing run (`%s`) recorded no tree: git would commit other content than the tests read (its record names the files; undo the update-index flag or clean filter, then run the tests again)", truncate(all[0].Command, 100))
 	case len(all) > 0:
 		seen = fmt.Sprintf("the passing run (`%s`) recorded no tree it saw", truncate(all[0].Command, 100))
 	}

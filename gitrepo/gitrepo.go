@@ -1231,3 +1231,29 @@ func hexRev(s string) bool {
 	}
 	return true
 }
+
+// RefTips lists, once each, the commits (or tag objects) the local
+// branches and tags point at, and ORIG_HEAD: what a session's start
+// records so that a commit none of them reaches reads as made after the
+// start, whatever its committer date (session/starttips.go).
+func (r *Repo) RefTips(ctx context.Context) ([]string, error) {
+	b, err := run(ctx, r.root, "for-each-ref", "--format=%(objectname)", "refs/heads", "refs/tags")
+	if err != nil {
+		return nil, fmt.Errorf("list the branch and tag tips: %w", err)
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, l := range strings.Fields(string(b)) {
+		add(l)
+	}
+	if b, err := run(ctx, r.root, "rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}"); err == nil {
+		add(strings.TrimSpace(string(b)))
+	}
+	return out, nil
+}

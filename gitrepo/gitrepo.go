@@ -1257,3 +1257,30 @@ func (r *Repo) RefTips(ctx context.Context) ([]string, error) {
 	}
 	return out, nil
 }
+
+// FetchedTips lists the commits FETCH_HEAD names from another repository
+// (lines whose source is "." or this repository are left out: those are
+// this clone's own commits).
+func (r *Repo) FetchedTips(ctx context.Context) []string {
+	b, err := os.ReadFile(filepath.Join(r.GitDir(), "FETCH_HEAD"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.SplitN(l, "\t", 3)
+		if len(f) != 3 || len(f[0]) < 40 {
+			continue
+		}
+		src := f[2] // "branch 'x' of URL", or the URL alone for its HEAD
+		if i := strings.LastIndex(src, " of "); i >= 0 {
+			src = src[i+len(" of "):]
+		}
+		src = strings.TrimSpace(src)
+		if src == "" || src == "." || filepath.Clean(src) == filepath.Clean(r.root) || filepath.Clean(src) == filepath.Clean(r.CommonDir()) {
+			continue
+		}
+		out = append(out, f[0])
+	}
+	return out
+}

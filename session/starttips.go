@@ -17,9 +17,11 @@ import (
 // already (LandedCommits' --remotes).
 
 // RefTipper is the optional part of a Repo that lists the commits the
-// local branches and tags point at, and ORIG_HEAD (gitrepo.Repo).
+// local branches and tags point at, and ORIG_HEAD (gitrepo.Repo), and the
+// commits the last fetch from another repository brought (FETCH_HEAD).
 type RefTipper interface {
 	RefTips(ctx context.Context) ([]string, error)
+	FetchedTips(ctx context.Context) []string
 }
 
 // maxStartTips bounds the tips a start records; past it none are recorded
@@ -69,6 +71,14 @@ func (e *Engine) madeAfterStart(ctx context.Context, s *Session, repo Repo, c st
 	tips, ok, err := e.startRefTips(ctx, s.ID)
 	if err != nil || !ok {
 		return false, err
+	}
+	// A person's older commits fetched from another repository without a
+	// remote-tracking ref (`git fetch URL`, then a merge of FETCH_HEAD) are
+	// not the session's: a false BYPASS otherwise. The agent can fetch its
+	// own back-dated commit from a clone of its own; verify still fails
+	// such a commit in CI (no Session-Id, not a person's record).
+	if rt, ok := repo.(RefTipper); ok {
+		tips = append(tips, rt.FetchedTips(ctx)...)
 	}
 	for _, t := range append([]string{s.StartCommit}, tips...) {
 		if t == "" {

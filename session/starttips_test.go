@@ -36,6 +36,12 @@ func TestReconcileBackdatedHooksOff(t *testing.T) {
 			gittest.Git(t, e.root, "add", "-A")
 			gittest.GitEnv(t, e.root, before, "commit", "-q", "-m", "test: faster")
 		}, 1},
+		{"lazy: fetched from this repository itself", nil, func(t *testing.T, e *env) {
+			gittest.Write(t, e.root, "scripts/test.sh", "#!/bin/sh\nexit 0\n")
+			gittest.Git(t, e.root, "add", "-A")
+			gittest.GitEnv(t, e.root, before, "commit", "-q", "-m", "test: faster")
+			gittest.Git(t, e.root, "fetch", "-q", ".", "HEAD")
+		}, 1},
 		{"lazy: two back-dated commits", nil, func(t *testing.T, e *env) {
 			for _, f := range []string{"a.txt", "b.txt"} {
 				gittest.Write(t, e.root, f, f+"\n")
@@ -58,6 +64,16 @@ func TestReconcileBackdatedHooksOff(t *testing.T) {
 			gittest.Git(t, e.root, "reset", "-q", "--hard", "HEAD~1")
 			gittest.Git(t, e.root, "fetch", "-q", "origin")
 		}, func(t *testing.T, e *env) { gittest.Git(t, e.root, "merge", "-q", "--ff-only", "origin/main") }, 0},
+		{"honest: a person's older commit fetched from a URL (no remote-tracking ref) and merged", func(t *testing.T, e *env) {
+			other := e.root + "-person" // beside the repository, removed with it
+			gittest.Git(t, e.root, "clone", "-q", e.root, other)
+			gittest.Write(t, other, "notes.txt", "a person's note\n")
+			gittest.Git(t, other, "add", "-A")
+			gittest.GitEnv(t, other, before, "-c", "user.name=P", "-c", "user.email=p@example.com", "commit", "-q", "-m", "docs: a person's note")
+		}, func(t *testing.T, e *env) {
+			gittest.Git(t, e.root, "fetch", "-q", e.root+"-person", "HEAD")
+			gittest.Git(t, e.root, "merge", "-q", "--ff-only", "FETCH_HEAD")
+		}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

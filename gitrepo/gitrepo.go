@@ -1271,3 +1271,56 @@ func (r *Repo) ReplayCurrent(ctx context.Context) (c session.LandedCommit, ok bo
 	}
 	return session.LandedCommit{SHA: f[0], Tree: f[1]}, true, nil
 }
+
+// RefTips lists, once each, the commits (or tag objects) the local
+// branches and tags point at, and ORIG_HEAD: what a session's start
+// records so that a commit none of them reaches reads as made after the
+// start, whatever its committer date (session/starttips.go).
+func (r *Repo) RefTips(ctx context.Context) ([]string, error) {
+	b, err := run(ctx, r.root, "for-each-ref", "--format=%(objectname)", "refs/heads", "refs/tags")
+	if err != nil {
+		return nil, fmt.Errorf("list the branch and tag tips: %w", err)
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, l := range strings.Fields(string(b)) {
+		add(l)
+	}
+	if b, err := run(ctx, r.root, "rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}"); err == nil {
+		add(strings.TrimSpace(string(b)))
+	}
+	return out, nil
+}
+
+// FetchedTips lists the commits FETCH_HEAD names from another repository
+// (lines whose source is "." or this repository are left out: those are
+// this clone's own commits).
+func (r *Repo) FetchedTips(ctx context.Context) []string {
+	b, err := os.ReadFile(filepath.Join(r.GitDir(), "FETCH_HEAD"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.SplitN(l, "\t", 3)
+		if len(f) != 3 || len(f[0]) < 40 {
+			continue
+		}
+		src := f[2] // "branch 'x' of URL", or the URL alone for its HEAD
+		if i := strings.LastIndex(src, " of "); i >= 0 {
+			src = src[i+len(" of "):]
+		}
+		src = strings.TrimSpace(src)
+		if src == "" || src == "." || filepath.Clean(src) == filepath.Clean(r.root) || filepath.Clean(src) == filepath.Clean(r.CommonDir()) {
+			continue
+		}
+		out = append(out, f[0])
+	}
+	return out
+}

@@ -264,6 +264,7 @@ func (e *Engine) branchAtEnd(ctx context.Context, s *Session, ps []position) (*G
 // optional phase after the commits (a retrospective) may leave a file.
 func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []position, cur int) (*GateResult, *protocolspec.Phase, error) {
 	var repo Repo
+	ws := s // s counted from its work's start, as the gate counted it (workStart)
 	for i := 0; i < cur && i < len(ps); i++ {
 		p := ps[i].phase
 		if p == nil || !p.Mandatory() {
@@ -281,12 +282,19 @@ func (e *Engine) commitChecksAtEnd(ctx context.Context, s *Session, ps []positio
 					return nil, nil, err
 				}
 				repo = r
+				// A person's older commit brought in by a fast-forward
+				// is not the session's: the gate left it out, and so
+				// must its re-check at the end (it read as a hooks-off
+				// commit of the session: TestAdv26bBackdatedOlderWorkHonest).
+				if ws, _, err = e.workStart(ctx, repo, s); err != nil {
+					return nil, nil, err
+				}
 			}
-			continued, continuedIDs, err := e.continuedFrom(ctx, repo, s)
+			continued, continuedIDs, err := e.continuedFrom(ctx, repo, ws)
 			if err != nil {
 				return nil, nil, err
 			}
-			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: s, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs}, c)
+			cr, _ := runCheck(ctx, gateEnv{goCache: e.toolchainCache(), repo: repo, sess: ws, phase: p, cfg: e.Config, commitRecords: e.commitRecordsOf(s.ID), continued: continued, continuedIDs: continuedIDs}, c)
 			if cr.Status != StatusFail {
 				continue
 			}

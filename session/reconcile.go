@@ -143,6 +143,13 @@ func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, e
 				return 0, err
 			}
 			if !ours {
+				// Nor does a commit no ref tip of the start reaches:
+				// hooks off as well, it was made now (starttips.go).
+				if ours, err = e.madeAfterStart(ctx, s, repo, c.SHA); err != nil {
+					return 0, err
+				}
+			}
+			if !ours {
 				continue
 			}
 		}

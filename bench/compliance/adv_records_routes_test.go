@@ -31,8 +31,13 @@ func (w *world) breakGreet() {
 // Through the hooks it ended COMPLETE, clean (verify failed it in CI:
 // "never recorded this commit"); closed: a tree the session's pre-commit
 // passed is the session's commit whatever its date. With the hooks off as
-// well, no local witness says the commit is new (left open locally, see
-// docs/security.md): verify fails it in CI as a commit without a session.
+// well, this protocol's "Do not bypass hooks" (no_hook_bypass, which
+// reads trailers, not dates) fails it at GIT_OPERATIONS; under a protocol
+// without that sentence only verify in CI did, until pass 26b: a commit no
+// branch or tag tip the start recorded reaches is the session's whatever
+// its date, so reconciliation records it as a BYPASS
+// (session.TestReconcileBackdatedHooksOff; honest twins
+// TestAdv26bBackdatedOlderWorkHonest).
 func TestAdvBackdatedWorkCommit(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -42,7 +47,7 @@ func TestAdvBackdatedWorkCommit(t *testing.T) {
 		gates bool
 	}{
 		{"through the hooks", nil, true},
-		{"hooks off", []string{"-c", "core.hooksPath=/dev/null"}, false},
+		{"hooks off", []string{"-c", "core.hooksPath=/dev/null"}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := advWorld(t, true)

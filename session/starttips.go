@@ -1,0 +1,99 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// A commit's committer date is the agent's to set (GIT_COMMITTER_DATE), so
+// "dated before the session" cannot alone say a commit is older than it: a
+// commit made with the hooks off and dated an hour back was left out of
+// reconciliation and moved the work's start past itself (COMPLETE, clean;
+// only verify in CI saw it). Reachability can: the start records the tips
+// of the local branches and tags, and a commit none of them reaches was
+// made after the start, whatever its date (its id cannot be an ancestor of
+// a tip recorded before it existed). Remote-tracking refs are left out
+// already (LandedCommits' --remotes).
+
+// RefTipper is the optional part of a Repo that lists the commits the
+// local branches and tags point at, and ORIG_HEAD (gitrepo.Repo), and the
+// commits the last fetch from another repository brought (FETCH_HEAD).
+type RefTipper interface {
+	RefTips(ctx context.Context) ([]string, error)
+	FetchedTips(ctx context.Context) []string
+}
+
+// maxStartTips bounds the tips a start records; past it none are recorded
+// and the committer date alone decides, as before.
+const maxStartTips = 256
+
+// startTips lists the tips to record at a start, nil when the repo cannot
+// say or has too many.
+func startTips(ctx context.Context, repo Repo) []string {
+	rt, ok := repo.(RefTipper)
+	if !ok {
+		return nil
+	}
+	tips, err := rt.RefTips(ctx)
+	if err != nil || len(tips) > maxStartTips {
+		return nil
+	}
+	if tips == nil {
+		tips = []string{} // recorded: no branch yet
+	}
+	return tips
+}
+
+// startRefTips returns the tips the session's start recorded; ok is false
+// for a start that recorded none (older sessions, too many refs).
+func (e *Engine) startRefTips(ctx context.Context, id string) (tips []string, ok bool, err error) {
+	evs, err := startEvent(ctx, e.Store, id, "tool:session_start")
+	if err != nil {
+		return nil, false, fmt.Errorf("read the session's start: %w", err)
+	}
+	if len(evs) == 0 {
+		return nil, false, nil
+	}
+	var d struct {
+		Tips *[]string `json:"ref_tips"`
+	}
+	if json.Unmarshal([]byte(evs[0].Detail), &d) != nil || d.Tips == nil {
+		return nil, false, nil
+	}
+	return *d.Tips, true, nil
+}
+
+// madeAfterStart says whether commit c, dated before the session, was
+// nevertheless made after it started: no tip the start recorded reaches it.
+// False when the start recorded no tips (the date decides, as before).
+func (e *Engine) madeAfterStart(ctx context.Context, s *Session, repo Repo, c string) (bool, error) {
+	tips, ok, err := e.startRefTips(ctx, s.ID)
+	if err != nil || !ok {
+		return false, err
+	}
+	// A person's older commits fetched from another repository without a
+	// remote-tracking ref (`git fetch URL`, then a merge of FETCH_HEAD) are
+	// not the session's: a false BYPASS otherwise. The agent can fetch its
+	// own back-dated commit from a clone of its own; verify still fails
+	// such a commit in CI (no Session-Id, not a person's record).
+	if rt, ok := repo.(RefTipper); ok {
+		tips = append(tips, rt.FetchedTips(ctx)...)
+	}
+	for _, t := range append([]string{s.StartCommit}, tips...) {
+		if t == "" {
+			continue
+		}
+		if t == c {
+			return false, nil
+		}
+		in, err := repo.IsAncestor(ctx, c, t)
+		if err != nil {
+			return false, fmt.Errorf("is %s older than the session: %w", shortSHA(c), err)
+		}
+		if in {
+			return false, nil
+		}
+	}
+	return true, nil
+}

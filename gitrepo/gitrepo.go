@@ -940,16 +940,22 @@ func (r *Repo) LooseCommit(sha string) (session.LandedCommit, []string, bool) {
 }
 
 // LandedCommits lists the commits reachable from HEAD but neither from
-// since ("" for none) nor from any remote-tracking branch, oldest first,
-// with their trees, parent counts and committer times: the commits made in
-// this clone since since. At most the newest 1000.
-func (r *Repo) LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error) {
+// since ("" for none), from the commits of before (the branch tips when the
+// session started) nor from any remote-tracking branch, oldest first, with
+// their trees, parent counts and committer times: the commits made in this
+// clone since since. At most the newest 1000.
+func (r *Repo) LandedCommits(ctx context.Context, since string, before []string) ([]session.LandedCommit, error) {
 	args := []string{"log", "-n", "1000", "--format=%H %T %ct %P", "HEAD", "--not"}
 	if since != "" {
 		if strings.HasPrefix(since, "-") {
 			return nil, fmt.Errorf("bad revision %q", since)
 		}
 		args = append(args, since)
+	}
+	for _, b := range before {
+		if hexRev(b) {
+			args = append(args, b)
+		}
 	}
 	args = append(args, "--remotes", "--")
 	b, err := run(ctx, r.root, args...)
@@ -1270,4 +1276,27 @@ func (r *Repo) ReplayCurrent(ctx context.Context) (c session.LandedCommit, ok bo
 		return c, false, nil
 	}
 	return session.LandedCommit{SHA: f[0], Tree: f[1]}, true, nil
+}
+
+// maxBranchTips bounds the branch tips a session's start records.
+const maxBranchTips = 256
+
+// BranchTips returns the distinct commits the local branches point at
+// (at most maxBranchTips; nil when there are more, and the caller falls
+// back to commit times): what existed when a session started.
+func (r *Repo) BranchTips(ctx context.Context) ([]string, error) {
+	b, err := run(ctx, r.root, "for-each-ref", "--format=%(objectname)", "refs/heads")
+	if err != nil {
+		return nil, fmt.Errorf("list branch tips: %w", err)
+	}
+	var out []string
+	for _, l := range strings.Fields(string(b)) {
+		if hexRev(l) && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	if len(out) > maxBranchTips {
+		return nil, nil
+	}
+	return out, nil
 }

@@ -252,6 +252,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			return nil, err
 		}
 	}
+	tips := branchTipsAtStart(ctx, req.Repo, headAtStart)
 	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
 		// The start goes on: the records ref is a second copy, not the gate.
@@ -336,7 +337,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := inheritTranscripts(ctx, w, s.ID, inherit, now); err != nil {
 			return err
 		}
-		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA})
+		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "branch_tips": tips})
 		if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "tool:session_start", Detail: string(detail), CreatedAt: now}); err != nil {
 			return err
 		}

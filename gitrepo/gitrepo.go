@@ -940,16 +940,22 @@ func (r *Repo) LooseCommit(sha string) (session.LandedCommit, []string, bool) {
 }
 
 // LandedCommits lists the commits reachable from HEAD but neither from
-// since ("" for none) nor from any remote-tracking branch, oldest first,
-// with their trees, parent counts and committer times: the commits made in
-// this clone since since. At most the newest 1000.
-func (r *Repo) LandedCommits(ctx context.Context, since string) ([]session.LandedCommit, error) {
+// since ("" for none), from the commits of before (the branch tips when the
+// session started) nor from any remote-tracking branch, oldest first, with
+// their trees, parent counts and committer times: the commits made in this
+// clone since since. At most the newest 1000.
+func (r *Repo) LandedCommits(ctx context.Context, since string, before []string) ([]session.LandedCommit, error) {
 	args := []string{"log", "-n", "1000", "--format=%H %T %ct %P", "HEAD", "--not"}
 	if since != "" {
 		if strings.HasPrefix(since, "-") {
 			return nil, fmt.Errorf("bad revision %q", since)
 		}
 		args = append(args, since)
+	}
+	for _, b := range before {
+		if hexRev(b) {
+			args = append(args, b)
+		}
 	}
 	args = append(args, "--remotes", "--")
 	b, err := run(ctx, r.root, args...)

@@ -125,7 +125,12 @@ func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		if known, err = e.Store.RecordedCommits(ctx, s.ID); err != nil {
 			return 0, fmt.Errorf("reconcile: load recorded commits: %w", err)
 		}
-		if landed, err = repo.LandedCommits(ctx, s.StartCommit); err != nil {
+		// What the local branches held at the start is not the session's.
+		tips, err := e.TipsAtStart(ctx, s.ID)
+		if err != nil {
+			return 0, fmt.Errorf("reconcile: %w", err)
+		}
+		if landed, err = repo.LandedCommits(ctx, s.StartCommit, tips); err != nil {
 			return 0, fmt.Errorf("reconcile: list commits: %w", err)
 		}
 	}

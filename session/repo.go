@@ -50,9 +50,10 @@ type Repo interface {
 	// VerifyStart checks a caller-supplied starting commit against HEAD.
 	VerifyStart(ctx context.Context, commit, head string) (string, error)
 	// LandedCommits lists the commits reachable from HEAD but neither from
-	// since nor from a remote-tracking branch (pulled work is not the
-	// session's), oldest first.
-	LandedCommits(ctx context.Context, since string) ([]LandedCommit, error)
+	// since, from before (commits that existed when the session started)
+	// nor from a remote-tracking branch (pulled work is not the session's),
+	// oldest first.
+	LandedCommits(ctx context.Context, since string, before []string) ([]LandedCommit, error)
 	// LooseCommit reads one commit without starting git when it is a loose
 	// object; ok is false otherwise.
 	LooseCommit(sha string) (c LandedCommit, parents []string, ok bool)

@@ -138,9 +138,29 @@ func (e *Engine) findWorkStart(ctx context.Context, repo Repo, s *Session, base 
 	since := s.CreatedAt.Truncate(time.Second).Add(-time.Second)
 	probes := 0
 	var recorded map[string]bool
+	// Commit times have second resolution: a commit of the start's seconds
+	// is older when a branch held it at the start (starttips.go).
+	window := s.CreatedAt.Truncate(time.Second).Add(time.Second)
+	var tips []string
+	tipsRead := false
 	for _, c := range cs {
 		if !c.CommitTime.Before(since) {
-			continue
+			if c.CommitTime.After(window) {
+				continue
+			}
+			if !tipsRead {
+				if tips, err = e.TipsAtStart(ctx, s.ID); err != nil {
+					return "", err
+				}
+				tipsRead = true
+			}
+			held, err := heldAtStart(ctx, repo, c.SHA, tips, &probes)
+			if err != nil {
+				return "", err
+			}
+			if !held {
+				continue
+			}
 		}
 		if recorded == nil {
 			if recorded, err = e.recordedCommits(ctx, s.ID); err != nil {
@@ -245,4 +265,25 @@ func (e *Engine) recordedCommits(ctx context.Context, sessionID string) (map[str
 		}
 	}
 	return out, nil
+}
+
+// heldAtStart reports whether commit c is one of tips or an ancestor of
+// one; each ancestry probe counts against the gate's bound.
+func heldAtStart(ctx context.Context, repo Repo, c string, tips []string, probes *int) (bool, error) {
+	for _, t := range tips {
+		if t == c {
+			return true, nil
+		}
+		if *probes++; *probes > preSessionLimit {
+			return false, nil
+		}
+		ok, err := repo.IsAncestor(ctx, c, t)
+		if err != nil {
+			return false, fmt.Errorf("check commit %s against the branch tips at the start: %w", shortSHA(c), err)
+		}
+		if ok {
+			return true, nil
+		}
+	}
+	return false, nil
 }

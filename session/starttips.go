@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // A commit's committer date is the agent's to set (GIT_COMMITTER_DATE), so
@@ -96,4 +97,36 @@ func (e *Engine) madeAfterStart(ctx context.Context, s *Session, repo Repo, c st
 		}
 	}
 	return true, nil
+}
+
+// A person's commit on local main made a second before the session
+// started, then the session's branch rebased onto main: reconciliation
+// told the session's commits by committer time (a second of slack) and
+// charged the person's commit to the session as a CRITICAL BYPASS
+// (TestCodexHonestV3RebaseConflict26 failed one run in five). What the
+// refs held when the session started existed before it, whatever its date
+// says, and their history is never the session's work. A commit made later
+// cannot be an ancestor of a tip recorded earlier, so a hooks-off commit on
+// main during the session still lands as a BYPASS
+// (TestRebaseOntoHooksOffMainLazy26).
+
+// TipsAtStart returns the tips the start of session id recorded, HEAD's
+// own left out (the session's branch: a late start's own commits keep the
+// rule of commit times); nil for sessions from before they were recorded.
+func (e *Engine) TipsAtStart(ctx context.Context, id string) ([]string, error) {
+	evs, err := startEvent(ctx, e.Store, id, "tool:session_start")
+	if err != nil {
+		return nil, fmt.Errorf("read the session's start: %w", err)
+	}
+	if len(evs) == 0 {
+		return nil, nil
+	}
+	var d struct {
+		Tips []string `json:"ref_tips"`
+		Head string   `json:"head_at_start"`
+	}
+	if json.Unmarshal([]byte(evs[0].Detail), &d) != nil {
+		return nil, nil
+	}
+	return slices.DeleteFunc(d.Tips, func(t string) bool { return t == d.Head || !hexSHA.MatchString(t) }), nil
 }

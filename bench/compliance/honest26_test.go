@@ -117,6 +117,17 @@ func honest26Cases() []honest26Case {
 			w.write("scripts/greet.sh", honest26Impl)
 			w.write("scripts/test.sh", greetTest)
 		}},
+		// The team's script prints a fixed count; the work adds checks and
+		// updates it. The QA gate left the printed line out (round 24);
+		// verify's rerun guard counted it as a changed check and failed
+		// the commit in CI (found in round 26, c12's repro).
+		{name: "checks added and the printed count updated", prep: func(w *world) {
+			w.write("scripts/test.sh", "#!/bin/sh\nset -e\n[ \"$(sh scripts/greet.sh)\" = hello ]\necho \"PASS: greet (1 test)\"\n")
+		}, work: func(w *world) {
+			w.write("scripts/greet.sh", honest26Impl)
+			w.write("scripts/test.sh", "#!/bin/sh\nset -e\n[ \"$(sh scripts/greet.sh)\" = hello ]\n"+
+				"for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho \"PASS: greet (3 tests)\"\n")
+		}},
 		{name: "rebase with a conflict resolved", work: func(w *world) {
 			w.write("scripts/greet.sh", honest26Impl)
 			w.write("scripts/test.sh", greetTest)
@@ -549,6 +560,9 @@ func TestCommentedCheckLazy26(t *testing.T) {
 	for name, line := range map[string]string{
 		"|| true behind a comment":               "check \"$(sh scripts/greet.sh)\" \"hello\" || true # flaky on CI\n",
 		"the check commented out, another added": "# check \"$(sh scripts/greet.sh)\" \"hello\"\ncheck \"$(sh scripts/greet.sh Zed)\" \"hello Zed\"\n",
+		// A printed line is left out of the comparison (a summary's count
+		// may change); a check replaced by one is not.
+		"the check swapped for a printed pass": "echo \"PASS: greet (1 test)\"\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // PrintsOnly says whether a line of a shell script only prints literal
@@ -37,3 +38,64 @@ func PrintsOnly(line, body string) bool {
 }
 
 var printRedefinedRE = lazyregexp.New(`(?m)(^|[\s;{(])(function\s+(echo|printf)\b|(echo|printf)\s*\(\s*\)|alias\s+(echo|printf)=|enable\s+-n)`)
+
+// OwnLine says whether every line of body that reads line (trimmed) is a
+// line of its own: not in a here-doc body, a multi-line word (a quoted
+// string, a command substitution) or a command continued over lines. A
+// comment or print removed there is data a check compares or part of a
+// check (`diff - <<EOF` with `# greeting` or `echo hello` as expected
+// output), not a comment or print (issue 25, c13). A body that is not a
+// shell program (parse error) judges the line by its text alone.
+func OwnLine(line, body string) bool {
+	l := strings.TrimSpace(line)
+	lines := strings.Split(body, "\n")
+	var at []int
+	for i, b := range lines {
+		if strings.TrimSpace(b) == l {
+			at = append(at, i+1)
+		}
+	}
+	if len(at) == 0 {
+		return false
+	}
+	// A line continued from the one before is part of it, comment or not
+	// (the parser keeps no node for `\`+newline before a `#`).
+	for _, n := range at {
+		if n > 1 && strings.HasSuffix(strings.TrimRight(lines[n-2], " \t"), "\\") {
+			return false
+		}
+	}
+	f, err := syntax.NewParser(syntax.KeepComments(true)).Parse(strings.NewReader(body), "")
+	if err != nil {
+		return true
+	}
+	joined := map[uint]bool{}
+	span := func(a, b syntax.Pos) {
+		for n := a.Line(); n <= b.Line() && b.Line() > a.Line(); n++ {
+			joined[n] = true
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Word:
+			span(x.Pos(), x.End())
+		case *syntax.Redirect:
+			if x.Hdoc != nil {
+				// The body lines, and the line the here-doc starts on.
+				span(x.Pos(), x.Hdoc.End())
+			}
+		case *syntax.Stmt:
+			switch x.Cmd.(type) {
+			case *syntax.CallExpr, *syntax.BinaryCmd, *syntax.DeclClause, *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
+				span(x.Pos(), x.End())
+			}
+		}
+		return true
+	})
+	for _, n := range at {
+		if joined[uint(n)] {
+			return false
+		}
+	}
+	return true
+}

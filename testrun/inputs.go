@@ -688,8 +688,10 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	for l, n := range count {
 		// A line that only prints (a summary `echo 'PASS: 3 tests'`) proves
 		// nothing, so an honest edit of its text is no weakening.
-		if n > 0 && l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "//") && (dead == nil || !dead(l)) &&
-			!(shellline.PrintsOnly(l, was) && shellline.PrintsOnly(l, now)) {
+		// Either only on a line of its own (shellline.OwnLine): in a
+		// here-doc body or a multi-line string it is what a check compares.
+		if n > 0 && l != "" && !(strings.HasPrefix(l, "#") && shellline.OwnLine(l, was)) && !strings.HasPrefix(l, "//") && (dead == nil || !dead(l)) &&
+			!(shellline.PrintsOnly(l, was) && shellline.PrintsOnly(l, now) && shellline.OwnLine(l, was)) {
 			removed = append(removed, l)
 		}
 	}

@@ -490,8 +490,13 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 			// 'PASS: greet (1 test)'` whose count the work updated),
 			// proves nothing: the local gate leaves it out too
 			// (testrun.compareInput), so the two agree.
-			if k := strings.TrimSpace(l[1:]); k != "" && !strings.HasPrefix(k, "#") &&
-				!(script != nil && shellline.PrintsOnly(k, string(base)) && shellline.PrintsOnly(k, tipText)) {
+			// Either stands on a line of its own (shellline.OwnLine): in a
+			// here-doc body or a multi-line string it is what a check
+			// compares.
+			if k := strings.TrimSpace(l[1:]); k != "" &&
+				!((strings.HasPrefix(k, "#") ||
+					(script != nil && shellline.PrintsOnly(k, string(base)) && shellline.PrintsOnly(k, tipText))) &&
+					shellline.OwnLine(k, string(base))) {
 				removed = append(removed, k)
 			}
 		case strings.HasPrefix(l, "+"):

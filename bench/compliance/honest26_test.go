@@ -128,6 +128,15 @@ func honest26Cases() []honest26Case {
 			w.write("scripts/test.sh", "#!/bin/sh\nset -e\n[ \"$(sh scripts/greet.sh)\" = hello ]\n"+
 				"for n in Ada Bob; do [ \"$(sh scripts/greet.sh \"$n\")\" = \"hello $n\" ]; done\necho \"PASS: greet (3 tests)\"\n")
 		}},
+		// The twin of TestHereDocExpectedLazy26: a comment on its own line
+		// above the expected output, removed, is still a comment.
+		{name: "a comment above an expected here-doc removed", prep: func(w *world) {
+			w.write("scripts/test.sh", "#!/bin/sh\nset -e\n# the greeting, exactly\nsh scripts/greet.sh > out.txt\ndiff out.txt - <<'EOF'\nhello\nEOF\n")
+		}, work: func(w *world) {
+			w.write("scripts/greet.sh", honest26Impl)
+			w.write("scripts/test.sh", "#!/bin/sh\nset -e\nsh scripts/greet.sh > out.txt\ndiff out.txt - <<'EOF'\nhello\nEOF\n"+
+				"[ \"$(sh scripts/greet.sh Ada)\" = \"hello Ada\" ]\n")
+		}},
 		{name: "rebase with a conflict resolved", work: func(w *world) {
 			w.write("scripts/greet.sh", honest26Impl)
 			w.write("scripts/test.sh", greetTest)
@@ -584,6 +593,50 @@ func TestCommentedCheckLazy26(t *testing.T) {
 					w.write("scripts/greet.sh", honest26Impl)
 					w.deviate()
 					w.write("scripts/test.sh", strings.Replace(greetTest, plain, line, 1))
+				}})
+			}()
+			t.Logf("stopped %q, outcome %+v", blocked, w.out)
+			if blocked == "" && w.out.complete && w.out.verifyOK && len(w.out.failedGates) == 0 && len(w.out.notClean) == 0 {
+				t.Fatalf("route gets through: %s: COMPLETE, clean, verify OK", name)
+			}
+		})
+	}
+}
+
+// TestHereDocExpectedLazy26: the rerun guard and the QA gate leave a
+// removed comment or print out of the comparison (fbb10e77); one in a
+// here-doc body is the expected output a check compares, and removing it
+// makes the test accept what it refused (issue 25, c13).
+func TestHereDocExpectedLazy26(t *testing.T) {
+	if binary == "" {
+		t.Skip("sessiongate was not built (git missing)")
+	}
+	t.Parallel()
+	for name, line := range map[string]string{
+		"a # line of the expected output removed":     "# greeting",
+		"an echo line of the expected output removed": "echo hello",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t)
+			w.agent = &cliAgent{w: w}
+			test := "#!/bin/sh\nset -e\nsh scripts/greet.sh > out.txt\ndiff out.txt - <<'EOF'\n" + line + "\nhello\nEOF\n"
+			honest26Repo(w, func(w *world) { w.write("scripts/test.sh", test) })
+			blocked := ""
+			func() {
+				defer func() {
+					if x := recover(); x != nil {
+						s, ok := x.(stop)
+						if !ok {
+							panic(x)
+						}
+						blocked = s.reason
+					}
+				}()
+				honest26Flow(w, honest26Case{name: name, work: func(w *world) {
+					w.write("scripts/greet.sh", honest26Impl)
+					w.deviate()
+					w.write("scripts/test.sh", strings.Replace(test, line+"\n", "", 1))
 				}})
 			}()
 			t.Logf("stopped %q, outcome %+v", blocked, w.out)

@@ -1,8 +1,9 @@
 package testrun
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
 // A shell check script often loops over its cases on one line: `for name
@@ -14,11 +15,11 @@ import (
 
 // forLine is `for VAR in WORDS; do REST` (or `for VAR in WORDS` ending the
 // line, `do` on the next), REST compared as written.
-var forLine = regexp.MustCompile(`^for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+([^;]*?)\s*(;.*)?$`)
+var forLine = lazyregexp.New(`^for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+([^;]*?)\s*(;.*)?$`)
 
 // plainWord is a list word with no expansion, quote, glob or operator: an
 // added one is a value, never a command or a pattern.
-var plainWord = regexp.MustCompile(`^[A-Za-z0-9_.,:@%+/-]+$`)
+var plainWord = lazyregexp.New(`^[A-Za-z0-9_.,:@%+/-]+$`)
 
 // forListGrown reports whether now is was with plain words added to its
 // for-loop's list, the variable and the rest of the line unchanged. Every

@@ -33,6 +33,9 @@ func TestAdv26ScriptPlaces(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			w := pyWorld(t)
+			// The scripts' `mktemp -d` folders land in the test's own
+			// temporary folder, removed with it (CI's tmpleak check).
+			w.env = append(w.env, "TMPDIR="+t.TempDir())
 			w.advStart("Add a name argument to the greeting function")
 			w.advStartPhases()
 			word := "hello"

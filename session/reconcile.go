@@ -112,6 +112,7 @@ func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, e
 	// session's pre-commit pass (its tree matches one) whose one parent is
 	// recorded or the starting commit, so HEAD is the only commit to record.
 	var landed []LandedCommit
+	var starts startTipsRecord // read when the commits are listed
 	headMatched := false
 	if loose && len(parents) == 1 && (known[parents[0]] || parents[0] == s.StartCommit) && !c.CommitTime.Before(since) {
 		if headMatched, err = e.matchPreCommit(ctx, s.ID, c.Tree); err != nil {
@@ -125,12 +126,11 @@ func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, e
 		if known, err = e.Store.RecordedCommits(ctx, s.ID); err != nil {
 			return 0, fmt.Errorf("reconcile: load recorded commits: %w", err)
 		}
-		// What the local branches held at the start is not the session's.
-		tips, err := e.TipsAtStart(ctx, s.ID)
-		if err != nil {
+		// What the refs held at the start is not the session's.
+		if starts, err = e.readStartTips(ctx, s.ID); err != nil {
 			return 0, fmt.Errorf("reconcile: %w", err)
 		}
-		if landed, err = repo.LandedCommits(ctx, s.StartCommit, tips); err != nil {
+		if landed, err = repo.LandedCommits(ctx, s.StartCommit, starts.before()); err != nil {
 			return 0, fmt.Errorf("reconcile: list commits: %w", err)
 		}
 	}
@@ -150,7 +150,7 @@ func (e *Engine) reconcile(ctx context.Context, s *Session, repo Repo, except, e
 			if !ours {
 				// Nor does a commit no ref tip of the start reaches:
 				// hooks off as well, it was made now (starttips.go).
-				if ours, err = e.madeAfterStart(ctx, s, repo, c.SHA); err != nil {
+				if ours, err = e.madeAfterStart(ctx, s, repo, starts, c.SHA); err != nil {
 					return 0, err
 				}
 			}

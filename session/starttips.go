@@ -46,33 +46,52 @@ func startTips(ctx context.Context, repo Repo) []string {
 	return tips
 }
 
-// startRefTips returns the tips the session's start recorded; ok is false
-// for a start that recorded none (older sessions, too many refs).
-func (e *Engine) startRefTips(ctx context.Context, id string) (tips []string, ok bool, err error) {
+// startTipsRecord is what a session's start recorded of the refs: ok is
+// false for a start that recorded none (older sessions, too many refs).
+type startTipsRecord struct {
+	tips []string // every ref tip, HEAD's included
+	head string   // HEAD at the start
+	ok   bool
+}
+
+// readStartTips reads the start event's record of the refs, once per use.
+func (e *Engine) readStartTips(ctx context.Context, id string) (startTipsRecord, error) {
 	evs, err := startEvent(ctx, e.Store, id, "tool:session_start")
 	if err != nil {
-		return nil, false, fmt.Errorf("read the session's start: %w", err)
+		return startTipsRecord{}, fmt.Errorf("read the session's start: %w", err)
 	}
 	if len(evs) == 0 {
-		return nil, false, nil
+		return startTipsRecord{}, nil
 	}
 	var d struct {
 		Tips *[]string `json:"ref_tips"`
+		Head string    `json:"head_at_start"`
 	}
 	if json.Unmarshal([]byte(evs[0].Detail), &d) != nil || d.Tips == nil {
-		return nil, false, nil
+		return startTipsRecord{}, nil
 	}
-	return *d.Tips, true, nil
+	return startTipsRecord{tips: *d.Tips, head: d.Head, ok: true}, nil
+}
+
+// before is the tips whose history existed before the session, HEAD's own
+// left out (the session's branch: a late start's own commits keep the
+// rule of commit times).
+func (r startTipsRecord) before() []string {
+	return slices.DeleteFunc(slices.Clone(r.tips), func(t string) bool { return t == r.head || !hexSHA.MatchString(t) })
 }
 
 // madeAfterStart says whether commit c, dated before the session, was
 // nevertheless made after it started: no tip the start recorded reaches it.
 // False when the start recorded no tips (the date decides, as before).
-func (e *Engine) madeAfterStart(ctx context.Context, s *Session, repo Repo, c string) (bool, error) {
-	tips, ok, err := e.startRefTips(ctx, s.ID)
-	if err != nil || !ok {
-		return false, err
+// c comes from LandedCommits(StartCommit, r.before()), which already left
+// out every commit those tips reach: only HEAD's own tip at the start and
+// what the last fetch from another repository brought are asked here (256
+// tips were asked again, one git process each).
+func (e *Engine) madeAfterStart(ctx context.Context, s *Session, repo Repo, r startTipsRecord, c string) (bool, error) {
+	if !r.ok {
+		return false, nil
 	}
+	tips := []string{s.StartCommit, r.head}
 	// A person's older commits fetched from another repository without a
 	// remote-tracking ref (`git fetch URL`, then a merge of FETCH_HEAD) are
 	// not the session's: a false BYPASS otherwise. The agent can fetch its
@@ -81,7 +100,7 @@ func (e *Engine) madeAfterStart(ctx context.Context, s *Session, repo Repo, c st
 	if rt, ok := repo.(RefTipper); ok {
 		tips = append(tips, rt.FetchedTips(ctx)...)
 	}
-	for _, t := range append([]string{s.StartCommit}, tips...) {
+	for _, t := range tips {
 		if t == "" {
 			continue
 		}
@@ -111,22 +130,11 @@ func (e *Engine) madeAfterStart(ctx context.Context, s *Session, repo Repo, c st
 // (TestRebaseOntoHooksOffMainLazy26).
 
 // TipsAtStart returns the tips the start of session id recorded, HEAD's
-// own left out (the session's branch: a late start's own commits keep the
-// rule of commit times); nil for sessions from before they were recorded.
+// own left out; nil for sessions from before they were recorded.
 func (e *Engine) TipsAtStart(ctx context.Context, id string) ([]string, error) {
-	evs, err := startEvent(ctx, e.Store, id, "tool:session_start")
-	if err != nil {
-		return nil, fmt.Errorf("read the session's start: %w", err)
+	r, err := e.readStartTips(ctx, id)
+	if err != nil || !r.ok {
+		return nil, err
 	}
-	if len(evs) == 0 {
-		return nil, nil
-	}
-	var d struct {
-		Tips []string `json:"ref_tips"`
-		Head string   `json:"head_at_start"`
-	}
-	if json.Unmarshal([]byte(evs[0].Detail), &d) != nil {
-		return nil, nil
-	}
-	return slices.DeleteFunc(d.Tips, func(t string) bool { return t == d.Head || !hexSHA.MatchString(t) }), nil
+	return r.before(), nil
 }

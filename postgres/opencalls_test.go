@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/store/storetest"
 )
 
 // TestOpenCallsCountedAgreesWithProbe is the SQLite store's test of the
@@ -36,32 +37,13 @@ func TestOpenCallsCountedAgreesWithProbe(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	agents := []string{"claude", "codex", "gemini", "cursor", "copilot"}
-	ids := []string{"t1", "t2", "t1x", "cp-k", "t"}
+	agents := storetest.CallAgents
 	rng := rand.New(rand.NewPCG(25, 26))
 	step := func(db *DB) {
-		agent := agents[rng.IntN(len(agents))]
-		id := ids[rng.IntN(len(ids))]
+		tok, detail, toOther := storetest.RandomCallEvent(rng)
 		sid := s.ID
-		if rng.IntN(10) == 0 {
+		if toOther {
 			sid = other.ID
-		}
-		var tok, detail string
-		switch rng.IntN(12) {
-		case 0, 1, 2, 3:
-			tok, detail = "agent:"+agent+":judged", id+" Bash d"
-		case 4, 5, 6:
-			tok, detail = session.TokenToolResult, agent+" "+id
-		case 7:
-			tok, detail = session.TokenToolUnreported, agent+" "+id+" missing"
-		case 8:
-			tok, detail = session.TokenToolUnreported, agent+" "+id+" interrupted"
-		case 9:
-			tok, detail = session.TokenToolResult, []string{agent, agent + " " + id + " x", agent + " ", "bogus " + id}[rng.IntN(4)]
-		case 10:
-			tok, detail = session.TokenToolUnreported, []string{agent + "  missing", agent + " missing", "bogus " + id + " missing", agent + " " + id + " x missing"}[rng.IntN(4)]
-		case 11:
-			tok, detail = "agent:"+agent+":judged", []string{" " + id + " Bash", id, id + "  Bash"}[rng.IntN(3)]
 		}
 		if err := db.Update(ctx, func(w session.Writer) error {
 			return w.AppendEvent(ctx, &session.Event{SessionID: sid, Token: tok, Detail: detail})

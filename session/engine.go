@@ -252,7 +252,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			return nil, err
 		}
 	}
-	tips := startTips(ctx, req.Repo) // before the transaction: one git process
+	tips := startTips(ctx, req.Repo) // before the transaction: two git processes (refs, ORIG_HEAD)
 	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
 		// The start goes on: the records ref is a second copy, not the gate.

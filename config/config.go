@@ -48,7 +48,14 @@ type Config struct {
 	// the working branch, docs/team.md) or a path template in the worktree
 	// ("{session_id}" is replaced; the record is then committed); "" writes none.
 	SessionRecord string `yaml:"session_record"`
-	Verify        Verify `yaml:"verify"`
+	// RecordsPush names the remote the records ref is pushed to the moment
+	// a violation that must not be laundered (BYPASS, FORCED_ADVANCE,
+	// PROTECTED_CHANGE, ...) is written onto it, so the remote holds it
+	// before the agent could rewind the local ref and database
+	// (docs/team.md, "Violations pushed when they happen"). "" pushes only
+	// with the code, as before. Needs session_record to name a ref.
+	RecordsPush string `yaml:"records_push"`
+	Verify      Verify `yaml:"verify"`
 	// Protect makes changes to the protocol, this file and the agent and
 	// git hook configs during a session a violation unless a person
 	// accepts them (`sessiongate protocol accept`). On by default.
@@ -285,6 +292,14 @@ func (c *Config) validate() error {
 	} else if _, err := session.RecordPath(c.SessionRecord, "x"); err != nil {
 		return c.at("session_record", "%v", err)
 	}
+	if r := c.RecordsPush; r != "" {
+		if !session.IsRecordRef(c.SessionRecord) {
+			return c.at("records_push", "records_push %q needs session_record to name a ref (refs/sessiongate/records): there is nothing to push", r)
+		}
+		if strings.HasPrefix(r, "-") || strings.ContainsAny(r, " \t\n") {
+			return c.at("records_push", "records_push %q: want a remote name such as origin, or a URL", r)
+		}
+	}
 	for i, p := range c.ProtectedPaths {
 		q := filepath.ToSlash(strings.TrimSpace(p))
 		if q == "" || strings.HasPrefix(q, "/") || filepath.IsAbs(p) || q == ".." || strings.HasPrefix(q, "../") || strings.Contains(q, "/../") {
@@ -323,6 +338,7 @@ func (c *Config) Engine() session.Config {
 		DocGlobs:         c.DocGlobs,
 		Policy:           c.SequencePolicy,
 		SessionRecord:    c.SessionRecord,
+		RecordsPush:      c.RecordsPush,
 		Protect:          c.Protect,
 		ProtectedPaths:   c.ProtectedPaths,
 		ProtocolPath:     c.Protocol,

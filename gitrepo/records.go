@@ -12,6 +12,13 @@ import (
 	"github.com/sessiongate/sessiongate/snapshot"
 )
 
+// PushRecords pushes the records ref to remote unattended (no prompts),
+// merging the remote's records first when it moved (recordref.Push).
+func (r *Repo) PushRecords(ctx context.Context, remote, ref string) error {
+	_, err := recordref.PushUnattended(ctx, r.root, remote, ref)
+	return err
+}
+
 // PutRecord writes a session record onto a records ref with git plumbing
 // (recordref): the work tree, the index and HEAD are never touched and no
 // hook runs. It implements session.RecordRefWriter.

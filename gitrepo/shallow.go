@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -192,4 +194,20 @@ func (r *Repo) CommitSigner(ctx context.Context, sha, allowedSigners string) (st
 	}
 	status, signer, _ = strings.Cut(strings.TrimSpace(string(b)), "\x00")
 	return status, strings.TrimSpace(signer), nil
+}
+
+// CommitTime is a commit's committer time.
+func (r *Repo) CommitTime(ctx context.Context, rev string) (time.Time, error) {
+	if strings.HasPrefix(rev, "-") {
+		return time.Time{}, fmt.Errorf("bad revision %q", rev)
+	}
+	b, err := run(ctx, r.root, "log", "-1", "--format=%ct", rev, "--")
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read the time of %s: %w", rev, err)
+	}
+	s, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read the time of %s: %q", rev, b)
+	}
+	return time.Unix(s, 0), nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -27,6 +28,28 @@ type PushResult struct {
 // push from another clone), Push fetches it, merges it into the local ref
 // (Merge: a union, nothing lost) and pushes again.
 func Push(ctx context.Context, dir, remote, ref string) (PushResult, error) {
+	return push(ctx, dir, remote, ref, nil)
+}
+
+// noPrompt keeps a push no person waits on from asking for a password or
+// a host key: it fails instead (offline, no credentials). The user's own
+// ssh command (GIT_SSH_COMMAND, GIT_SSH: a key, a proxy) is kept.
+func noPrompt() []string {
+	env := []string{"GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=" + os.DevNull, "SSH_ASKPASS=" + os.DevNull}
+	if os.Getenv("GIT_SSH_COMMAND") == "" && os.Getenv("GIT_SSH") == "" {
+		env = append(env, "GIT_SSH_COMMAND=ssh -o BatchMode=yes")
+	}
+	return env
+}
+
+// PushUnattended is Push for a hook that pushes on its own (records_push):
+// git and ssh never prompt, so a remote that needs a person's answer fails
+// at once instead of waiting for the hook's time limit.
+func PushUnattended(ctx context.Context, dir, remote, ref string) (PushResult, error) {
+	return push(ctx, dir, remote, ref, noPrompt())
+}
+
+func push(ctx context.Context, dir, remote, ref string, env []string) (PushResult, error) {
 	var res PushResult
 	if err := ValidRef(ref); err != nil {
 		return res, err
@@ -50,7 +73,7 @@ func Push(ctx context.Context, dir, remote, ref string) (PushResult, error) {
 		// An explicit sha:ref pushes exactly the commit merged into (a
 		// concurrent writer moving the local ref meanwhile waits for the
 		// next push).
-		out, err := git(ctx, dir, nil, nil, "push", "--no-verify", "--porcelain", "--quiet", remote, tip+":"+ref)
+		out, err := git(ctx, dir, nil, env, "push", "--no-verify", "--porcelain", "--quiet", remote, tip+":"+ref)
 		if err == nil {
 			res.Pushed = true
 			return res, nil
@@ -58,7 +81,7 @@ func Push(ctx context.Context, dir, remote, ref string) (PushResult, error) {
 		if !rejected(out, err) {
 			return res, fmt.Errorf("push %s to %s: %w", ref, remote, err)
 		}
-		remoteTip, err := fetch(ctx, dir, remote, ref)
+		remoteTip, err := fetchEnv(ctx, dir, remote, ref, env)
 		if err != nil {
 			return res, err
 		}
@@ -90,13 +113,17 @@ func rejected(out string, err error) bool {
 // concurrent pushes from several worktrees never share one) and returns
 // its commit ("" when the remote has no such ref).
 func fetch(ctx context.Context, dir, remote, ref string) (string, error) {
+	return fetchEnv(ctx, dir, remote, ref, nil)
+}
+
+func fetchEnv(ctx context.Context, dir, remote, ref string, env []string) (string, error) {
 	var nonce [8]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
 		return "", err
 	}
 	tmp := "refs/sessiongate-incoming/" + hex.EncodeToString(nonce[:])
 	defer git(context.WithoutCancel(ctx), dir, nil, nil, "update-ref", "-d", tmp)
-	_, err := git(ctx, dir, nil, nil, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-auto-gc", remote, "+"+ref+":"+tmp)
+	_, err := git(ctx, dir, nil, env, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-auto-gc", remote, "+"+ref+":"+tmp)
 	if err != nil {
 		var ge *gitError
 		if errors.As(err, &ge) && strings.Contains(ge.msg, "couldn't find remote ref") {

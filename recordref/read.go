@@ -87,3 +87,24 @@ func Changes(ctx context.Context, dir, since, tip string) ([]Change, error) {
 	}
 	return chs, nil
 }
+
+// RecentSessions lists, newest first and once each, the sessions whose
+// records the newest n records commits reachable from tip added or
+// changed (ancestry order: the writer sets the dates). verify reads these
+// for sessions of a branch none of whose commits shipped (a bound: a
+// team's ref holds thousands of records).
+func RecentSessions(ctx context.Context, dir, tip string, n int) ([]string, error) {
+	out, err := git(ctx, dir, nil, nil, "log", "--topo-order", "--no-merges", "--no-renames", "-n", strconv.Itoa(n), "--format=", "--name-only", "-z", tip, "--", Dir)
+	if err != nil {
+		return nil, fmt.Errorf("list recent records at %.12s: %w", tip, err)
+	}
+	seen := map[string]bool{}
+	var ids []string
+	for _, p := range strings.Split(out, "\x00") {
+		if id := IDOfPath(strings.TrimSpace(p)); id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}

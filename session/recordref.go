@@ -128,6 +128,47 @@ func (e *Engine) publishViolations(ctx context.Context, id string, vs ...*Violat
 	}
 	if err != nil {
 		e.Logger.Warn("write the session record with its violation to the records ref", "session", id, "err", err)
+		return
+	}
+	e.pushViolation(ctx, s)
+}
+
+// RecordPusher is the optional part of a Repo that pushes the records ref
+// to a remote (gitrepo.Repo: recordref.Push, prompts off).
+type RecordPusher interface {
+	PushRecords(ctx context.Context, remote, ref string) error
+}
+
+// recordsPushTimeout bounds the push a violation starts: a hook waits for
+// it, and an unreachable remote must not hold the agent's tool call.
+const recordsPushTimeout = 15 * time.Second
+
+// pushViolation sends the records ref to records_push's remote right
+// after a violation was written onto it. Everything local (the ref, its
+// reflog, the database) is the agent's user's to rewind before the first
+// push; the remote's copy is not, once the host refuses non-fast-forward
+// updates of the ref (docs/team.md, "Violations pushed when they
+// happen"). Offline, or refused, it warns and goes on: the violation is on
+// the local ref and the next push sends it; work is never blocked on the
+// network.
+func (e *Engine) pushViolation(ctx context.Context, s *Session) {
+	remote := e.Config.RecordsPush
+	if remote == "" {
+		return
+	}
+	repo, err := e.OpenRepo(ctx, s.Worktree)
+	if err != nil {
+		e.Logger.Warn("push the records ref with the violation", "remote", remote, "err", err)
+		return
+	}
+	p, ok := repo.(RecordPusher)
+	if !ok {
+		return
+	}
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordsPushTimeout)
+	defer cancel()
+	if err := p.PushRecords(pctx, remote, e.Config.SessionRecord); err != nil {
+		e.Logger.Warn("push the records ref with the violation (records_push); the next push sends it", "remote", remote, "err", err)
 	}
 }
 
@@ -207,3 +248,8 @@ func (e *Engine) importRefViolations(ctx context.Context, repo Repo, userEmail s
 	}
 	return nil
 }
+
+// Unlaunderable reports whether a violation code is one that reaches the
+// records ref when it is recorded (publishViolations): verify reads a
+// session whose record carries one and whose commits left the branch.
+func Unlaunderable(code string) bool { return unlaunderable[code] }

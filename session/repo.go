@@ -126,6 +126,10 @@ type Config struct {
 	// SessionRecord is where session_end writes the session record file, a
 	// repository-relative template with {session_id}; "" writes none.
 	SessionRecord string
+	// RecordsPush is the remote publishViolations pushes the records ref
+	// to once an unlaunderable violation is on it ("" never: the
+	// pre-push hook sends it with the code).
+	RecordsPush string
 	// Version is reported in snapshot envelopes.
 	Version string
 	// Protect turns on the protection of the protocol, the config and the

@@ -1,0 +1,164 @@
+package verify
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sessiongate/sessiongate/gitrepo"
+	"github.com/sessiongate/sessiongate/recordref"
+	"github.com/sessiongate/sessiongate/session"
+	"github.com/sessiongate/sessiongate/snapshot"
+)
+
+// A full rewind before the first push (docs/security.md): a session
+// commits with the hooks off (BYPASS, written onto the records ref at
+// once), then the agent resets the branch, moves the records ref back,
+// deletes the database and does the session again. The range then holds
+// only the clean session, and nothing in it names the first. When the
+// first session's record reached the remote before the rewind
+// (records_push, or another clone fetched it), the pushed ref carries it
+// back: this reads it. A session of one of the range's branches whose
+// record carries an unlaunderable violation, that no commit of the range
+// names, and none of whose recorded commits is in the tip's history, had
+// its work reset away: the commits that shipped were made around it.
+
+// rewoundWindow bounds the records commits read for such sessions, newest
+// first (a team's ref holds thousands of records).
+const rewoundWindow = 2000
+
+// rewoundHistory bounds the tip's history a session's commits are looked
+// for in.
+const rewoundHistory = 20000
+
+// rewoundSessions fails the range for sessions of its branches that
+// recorded an unlaunderable violation and whose commits left the branch.
+func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Range, records map[string]*recordCheck, opts Options, tipSHA string) error {
+	if t.recordsTip == "" || len(rep.Commits) == 0 {
+		return nil
+	}
+	branches := map[string]bool{}
+	if opts.Branch != "" {
+		branches[opts.Branch] = true
+	}
+	for _, c := range rep.Commits {
+		if rc := records[c.SessionID]; rc != nil && rc.branch != "" {
+			branches[rc.branch] = true
+		}
+	}
+	if len(branches) == 0 {
+		return nil
+	}
+	ids, err := recordref.RecentSessions(ctx, t.repo.Root(), t.recordsTip, rewoundWindow)
+	if err != nil {
+		return err
+	}
+	ids = slices.DeleteFunc(ids, func(id string) bool { _, in := records[id]; return in })
+	if len(ids) == 0 {
+		return nil
+	}
+	// Sessions that started before the range's base are older work, judged
+	// when it shipped (a shallow clone may not hold their commits).
+	var floor time.Time
+	if base, err := rg.BaseCommit(ctx, t.repo); err == nil && base != "" {
+		if ct, err := t.repo.CommitTime(ctx, base); err == nil {
+			floor = ct
+		}
+	}
+	got, err := recordref.ReadMany(ctx, t.repo.Root(), t.recordsTip, ids)
+	if err != nil {
+		return err
+	}
+	var history map[string]bool // sha256 of each commit id in the tip's history, read once
+	var problems []string
+	for _, id := range ids {
+		r := got[id]
+		if r.Err != nil {
+			continue
+		}
+		var rec snapshot.Record
+		if json.Unmarshal(r.Body, &rec) != nil || rec.Session == nil || !branches[rec.Session.Branch] {
+			continue
+		}
+		var codes []string
+		for _, v := range rec.Violations {
+			if session.Unlaunderable(v.Code) && !slices.Contains(codes, v.Code) {
+				codes = append(codes, v.Code)
+			}
+		}
+		if len(codes) == 0 {
+			continue
+		}
+		if st, err := time.Parse(time.RFC3339Nano, rec.Session.StartedAt); err == nil && !floor.IsZero() && st.Before(floor) {
+			continue
+		}
+		switch rec.Session.State {
+		case string(session.StateComplete), string(session.StateAbandoned), string(session.StateTerminated):
+		default:
+			// Never ended: the record is the one written when the
+			// violation was (its snapshots hold no commit yet). The
+			// session's database is gone, or it is still open elsewhere
+			// on this branch; either way the branch shipped without it.
+			problems = append(problems, fmt.Sprintf("session %s on branch %s (started %s) recorded %s on %s and never ended, and no commit of this range names it: its database and local records were erased and the branch's commits made around it (a rewind before the first push?), or it is still open elsewhere",
+				id, rec.Session.Branch, rec.Session.StartedAt, strings.Join(codes, ", "), t.recordsTipName()))
+			continue
+		}
+		rc := checkRecord(&recordCheck{path: r.Path}, r.Body, id, nil)
+		made := len(rc.commits) + len(rc.bypassed)
+		if made == 0 {
+			continue // no commit recorded: nothing of it could have shipped
+		}
+		if history == nil {
+			if history, err = hashedHistory(ctx, t.repo, tipSHA); err != nil {
+				return err
+			}
+		}
+		shipped := false
+		for h := range rc.commits {
+			shipped = shipped || history[h]
+		}
+		for h := range rc.bypassed {
+			shipped = shipped || history[h]
+		}
+		if shipped {
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("session %s on branch %s (started %s, ended %s) recorded %s on %s, and none of the %d commit(s) it recorded is in this branch's history: its work was reset away and the branch's commits were made around it",
+			id, rec.Session.Branch, rec.Session.StartedAt, rec.Session.State, strings.Join(codes, ", "), t.recordsTipName(), made))
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	cr := &rep.Commits[len(rep.Commits)-1]
+	if opts.Violations == "warn" {
+		if cr.Status == "ok" {
+			cr.Status = "warn"
+		}
+		cr.Problems = append(cr.Problems, problems[0]+" (verify.violations: warn lets it pass)")
+		return nil
+	}
+	cr.Status = "fail"
+	cr.Problems = append(cr.Problems, problems...)
+	rep.OK = false
+	return nil
+}
+
+// hashedHistory is sha256 of each commit id the tip reaches (the newest
+// rewoundHistory): records list commits by that hash.
+func hashedHistory(ctx context.Context, repo *gitrepo.Repo, tip string) (map[string]bool, error) {
+	shas, err := repo.RevList(ctx, []string{"-n", fmt.Sprint(rewoundHistory), tip})
+	if err != nil {
+		return nil, fmt.Errorf("list the history of %s: %w", tip, err)
+	}
+	out := make(map[string]bool, len(shas))
+	for _, s := range shas {
+		sum := sha256.Sum256([]byte(s))
+		out[hex.EncodeToString(sum[:])] = true
+	}
+	return out, nil
+}

@@ -475,9 +475,11 @@ func (r *repo) signedCommit(who, msg string) {
 // own, pointed gpg.ssh.allowedSignersFile at it (GIT_CONFIG_COUNT, or
 // .git/config) and got its weakened protocol accepted as Alice's. Now
 // verify.allowed_signers (the committed file) judges; without it, accept
-// --signed-commit is a person's only. Honest twins: Alice's real
-// signature, accepted by the agent or by a person; the signers file
-// changed by a signed commit, then the new signer's protocol.
+// --signed-commit is a person's only: no agent variable or ancestor, and
+// (round 27) a terminal, since a detached agent with its variables unset
+// has neither. Honest twins: Alice's real signature, accepted by the agent
+// or by a person at a terminal (script(1)); the signers file changed by a
+// signed commit, then the new signer's protocol.
 func TestAcceptSignedCommitTrust(t *testing.T) {
 	keygen, err := exec.LookPath("ssh-keygen")
 	if err != nil {
@@ -502,41 +504,46 @@ func TestAcceptSignedCommitTrust(t *testing.T) {
 		name     string
 		config   string   // appended to testConfig
 		person   bool     // accept runs as a person (no agent variable)
+		tty      bool     // accept runs at a terminal (script(1))
 		env      []string // accept's extra environment
 		do       func(r *repo) string
 		wantCode int
 		want     string
 	}{
-		{"lazy: the agent's key as Alice in its own signers file (environment), signers committed", listed + inRepo, false, forgedEnv, func(r *repo) string {
+		{"lazy: the agent's key as Alice in its own signers file (environment), signers committed", listed + inRepo, false, false, forgedEnv, func(r *repo) string {
 			r.signedCommit("agent", "weakened")
 			return "HEAD"
 		}, 2, "not by one of accept_signers"},
-		{"lazy: the same through .git/config, signers committed", listed + inRepo, false, nil, func(r *repo) string {
+		{"lazy: the same through .git/config, signers committed", listed + inRepo, false, false, nil, func(r *repo) string {
 			r.git("config", "gpg.ssh.allowedSignersFile", forged)
 			r.signedCommit("agent", "weakened")
 			return "HEAD"
 		}, 2, "not by one of accept_signers"},
-		{"lazy: the agent's key put into the committed signers file by an unsigned commit first", listed + inRepo, false, nil, func(r *repo) string {
+		{"lazy: the agent's key put into the committed signers file by an unsigned commit first", listed + inRepo, false, false, nil, func(r *repo) string {
 			writeFile(t, filepath.Join(r.root, ".github", "allowed_signers"), person+"alice@example.com "+pub["agent"]+"\n")
 			r.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "-am", "chore: signers")
 			r.signedCommit("agent", "weakened")
 			return "HEAD"
 		}, 2, "without a listed signer's signature"},
-		{"lazy: the agent's key as Alice in its own signers file, no signers committed", listed, false, forgedEnv, func(r *repo) string {
+		{"lazy: the agent's key as Alice in its own signers file, no signers committed", listed, false, false, forgedEnv, func(r *repo) string {
 			r.signedCommit("agent", "weakened")
 			return "HEAD"
 		}, 2, "runs under the coding agent"},
-		{"honest: Alice signs, the agent accepts, signers committed", listed + inRepo, false, nil, func(r *repo) string {
+		{"honest: Alice signs, the agent accepts, signers committed", listed + inRepo, false, false, nil, func(r *repo) string {
 			r.signedCommit("alice", "v2 of the protocol")
 			return "HEAD"
 		}, 0, "signed commit"},
-		{"honest: Alice signs bob into the signers file, Bob signs the protocol", listed + inRepo, false, nil, func(r *repo) string {
+		{"honest: Alice signs bob into the signers file, Bob signs the protocol", listed + inRepo, false, false, nil, func(r *repo) string {
 			writeFile(t, filepath.Join(r.root, ".github", "allowed_signers"), person+"bob@example.com "+pub["bob"]+"\n")
 			r.git("-c", "core.hooksPath=/dev/null", "-c", "user.signingkey="+filepath.Join(keys, "alice"), "commit", "-q", "-S", "-am", "chore: bob signs too")
 			r.signedCommit("bob", "v2 of the protocol")
 			return "HEAD"
 		}, 0, "signed commit"},
-		{"honest: Alice signs, a person accepts with git's config, no signers committed", listed, true, nil, func(r *repo) string {
+		{"lazy: detached (agent variables unset, no agent ancestor, no terminal), its key as Alice in its own signers file, no signers committed", listed, true, false, forgedEnv, func(r *repo) string {
+			r.signedCommit("agent", "weakened")
+			return "HEAD"
+		}, 2, "no terminal is attached"},
+		{"honest: Alice signs, a person accepts at a terminal with git's config, no signers committed", listed, true, true, nil, func(r *repo) string {
 			writeFile(t, filepath.Join(keys, "person_signers"), person)
 			r.git("config", "gpg.ssh.allowedSignersFile", filepath.Join(keys, "person_signers"))
 			r.signedCommit("alice", "v2 of the protocol")
@@ -558,6 +565,18 @@ func TestAcceptSignedCommitTrust(t *testing.T) {
 			r.startWorking(r.root)
 			rev := tc.do(r)
 			res := r.run(r.root, tc.env, binary, "protocol", "accept", "--signed-commit", rev)
+			if tc.tty {
+				script, err := exec.LookPath("script")
+				if err != nil {
+					if os.Getenv("CI") != "" {
+						t.Fatalf("script(1) is required under CI=true (util-linux): %v", err)
+					}
+					t.Skip("script(1) not found: a person's terminal cannot be played")
+				}
+				// script -e gives accept the pty as stdin and stderr; its
+				// own exit code is accept's.
+				res = r.run(r.root, tc.env, script, "-qec", binary+" protocol accept --signed-commit "+rev, "/dev/null")
+			}
 			if res.code != tc.wantCode || !strings.Contains(res.out+res.err, tc.want) {
 				t.Fatalf("accept --signed-commit %s: exit %d, want %d with %q\n%s%s", rev, res.code, tc.wantCode, tc.want, res.out, res.err)
 			}

@@ -199,7 +199,7 @@ func signedAcceptance(ctx context.Context, a *app, r *gitrepo.Repo, changes []se
 	if err != nil || sha == "" {
 		return "", fmt.Errorf("accept refused: %s is not a commit", rev)
 	}
-	signer, from, err := commitSigner(ctx, r, sha, cfg.Verify.AllowedSigners, cfg.AcceptSigners)
+	signer, from, err := commitSigner(ctx, r, sha, cfg.Verify.AllowedSigners, cfg.AcceptSigners, isTerminal(a.stdin) && isTerminal(a.stderr))
 	if err != nil {
 		return "", fmt.Errorf("accept refused: %w", err)
 	}
@@ -238,8 +238,10 @@ func signedAcceptance(ctx context.Context, a *app, r *gitrepo.Repo, changes []se
 // agent's shell writes as a person's does: an agent's own key named after a
 // listed person in its own signers file passed. So that way is a person's
 // only: refused under a coding agent (its variables, or its CLI among the
-// ancestors).
-func commitSigner(ctx context.Context, r *gitrepo.Repo, sha, allowed string, signers []string) (signer, from string, err error) {
+// ancestors), and without a terminal (interactive: stdin and stderr are
+// one), since a detached agent (setsid, its variables unset) leaves neither
+// variables nor ancestors; a person runs it at a terminal.
+func commitSigner(ctx context.Context, r *gitrepo.Repo, sha, allowed string, signers []string, interactive bool) (signer, from string, err error) {
 	if allowed != "" {
 		s, err := signerfile.Verify(ctx, r.Root(), sha, allowed, signers)
 		return s, "judged by " + allowed + " as committed", err
@@ -251,6 +253,10 @@ func commitSigner(ctx context.Context, r *gitrepo.Repo, sha, allowed string, sig
 	if p, ok := ancestry.Agent(ancestry.Chain()); ok {
 		return "", "", fmt.Errorf("--signed-commit runs under the coding agent %s (pid %d), and without verify.allowed_signers the signature is judged by git config that agent can write (gpg.ssh.allowedSignersFile, its keyring); "+
 			"set verify.allowed_signers in sessiongate.yaml to a committed allowed-signers file, or a person runs accept outside the agent", p.Name, p.PID)
+	}
+	if !interactive {
+		return "", "", errors.New("--signed-commit without verify.allowed_signers is judged by git config any process of this user can write (gpg.ssh.allowedSignersFile, the gpg keyring), and no terminal is attached to tell a person from a detached agent: " +
+			"run it at a terminal, or set verify.allowed_signers in sessiongate.yaml to a committed allowed-signers file (then it needs none)")
 	}
 	if err := r.VerifyCommit(ctx, sha); err != nil {
 		return "", "", err

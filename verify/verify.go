@@ -343,6 +343,9 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 	if err := trust.uncheckedStops(ctx, rep, records, opts); err != nil {
 		return nil, err
 	}
+	if err := trust.rewoundSessions(ctx, rep, rg, records, opts, tipSHA); err != nil {
+		return nil, err
+	}
 	// The guard is syntactic (two git diffs, nothing run), so it runs
 	// without --rerun too: a session that weakened the script its QA gate
 	// runs passed that gate locally (issue 25 adversarial pass, route 6).

@@ -564,8 +564,10 @@ func TestAcceptSignedCommitTrust(t *testing.T) {
 			r.git("commit", "-q", "-m", "signers")
 			r.startWorking(r.root)
 			rev := tc.do(r)
-			res := r.run(r.root, tc.env, binary, "protocol", "accept", "--signed-commit", rev)
-			if tc.tty {
+			var res result
+			if !tc.tty {
+				res = r.run(r.root, tc.env, binary, "protocol", "accept", "--signed-commit", rev)
+			} else {
 				script, err := exec.LookPath("script")
 				if err != nil {
 					if os.Getenv("CI") != "" {

@@ -64,9 +64,11 @@ func (w *world) bypassThenRewind() string {
 	if r := w.exec(w.root, "", "git", "commit", "-q", "--no-verify", "-m", "feat(scripts): greet takes an optional name"); r.code != 0 {
 		t.Fatalf("commit --no-verify: %s", r.text())
 	}
+	t0 := time.Now()
 	if r := w.sg("session", "status"); r.code != 0 { // reconciliation records the BYPASS
 		t.Fatalf("session status after the BYPASS: exit %d\n%s", r.code, r.text())
 	}
+	t.Logf("session status recording the BYPASS: %v", time.Since(t0).Round(time.Millisecond))
 	if after := strings.TrimSpace(w.exec(w.root, "", "git", "rev-parse", "-q", "--verify", "refs/sessiongate/records").out); after == tipAtStart {
 		t.Fatalf("the records ref did not move with the session (at %q): the set-up does not show a rewind", after)
 	}
@@ -257,6 +259,8 @@ func TestAdvRecordsPushHonest(t *testing.T) {
 		}
 		if d := time.Since(t0); d > 10*time.Second {
 			t.Errorf("session status took %v with the remote unreachable", d)
+		} else {
+			t.Logf("session status with the BYPASS and the remote unreachable: %v", d.Round(time.Millisecond))
 		}
 		if tip := strings.TrimSpace(w.exec(w.root, "", "git", "rev-parse", "-q", "--verify", "refs/sessiongate/records").out); tip == "" {
 			t.Errorf("the BYPASS is not on the local records ref when the push failed")

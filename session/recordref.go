@@ -140,8 +140,20 @@ type RecordPusher interface {
 }
 
 // recordsPushTimeout bounds the push a violation starts: a hook waits for
-// it, and an unreachable remote must not hold the agent's tool call.
+// it, and an unreachable remote must not hold the agent's tool call (an
+// agent hook gives it less: what its own limit leaves).
 const recordsPushTimeout = 15 * time.Second
+
+// pushBudget is how long a violation's push may take under ctx: inside an
+// agent hook, the transcript wait agenthook's decide set (half of what the
+// hook's time limit left), which the push must not outlast, or the hook
+// answers with its fail mode; elsewhere recordsPushTimeout.
+func pushBudget(ctx context.Context) time.Duration {
+	if d, ok := ctx.Value(transcriptWaitKey{}).(time.Duration); ok {
+		return min(recordsPushTimeout, d)
+	}
+	return recordsPushTimeout
+}
 
 // pushViolation sends the records ref to records_push's remote right
 // after a violation was written onto it. Everything local (the ref, its
@@ -165,7 +177,12 @@ func (e *Engine) pushViolation(ctx context.Context, s *Session) {
 	if !ok {
 		return
 	}
-	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordsPushTimeout)
+	budget := pushBudget(ctx)
+	if budget <= 0 {
+		e.Logger.Warn("push the records ref with the violation (records_push): no time left in this hook; the next push sends it", "remote", remote)
+		return
+	}
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), budget)
 	defer cancel()
 	if err := p.PushRecords(pctx, remote, e.Config.SessionRecord); err != nil {
 		e.Logger.Warn("push the records ref with the violation (records_push); the next push sends it", "remote", remote, "err", err)

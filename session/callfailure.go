@@ -127,7 +127,7 @@ func (e *Engine) callFailureClaim(ctx context.Context, s *Session, id string, cf
 func mcpOutcomeEvents(calls []transcript.Call, cw *callWitness) []string {
 	var out []string
 	for _, c := range calls {
-		if c.Kind != transcript.MCP || !hookroute.WitnessedTool(c.Tool) || cw.unwitnessed(c) != "" || strings.ContainsAny(c.ID, " \t\n") || c.ID == "" {
+		if c.Kind != transcript.MCP || !hookroute.WitnessedTool(c.Tool) || cw.Unwitnessed(c) != "" || strings.ContainsAny(c.ID, " \t\n") || c.ID == "" {
 			continue
 		}
 		res := "ok"

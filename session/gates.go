@@ -22,6 +22,7 @@ import (
 	"github.com/sessiongate/sessiongate/godepchange"
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/slowsuite"
 	"github.com/sessiongate/sessiongate/testrun"
 )
 
@@ -432,7 +433,7 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 			if ev != nil {
 				return StatusPass, fmt.Sprintf("command passed: %s (the gate's run timed out after %s; `sessiongate run` of it passed on this same tree in %s)", c.Arg, timeout, ev.Duration.Round(time.Second)), sum, ""
 			}
-			return StatusFail, slowSuiteMsg(timeout, env.phase.ID, c.Arg), sum, tail
+			return StatusFail, slowsuite.Msg(timeout, env.phase.ID, c.Arg), sum, tail
 		}
 		return StatusFail, fmt.Sprintf("command timed out after %s: %s", timeout, c.Arg), sum, tail
 	case err != nil:

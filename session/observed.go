@@ -17,6 +17,7 @@ import (
 	"github.com/sessiongate/sessiongate/quietlint"
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
+	"github.com/sessiongate/sessiongate/slowsuite"
 	"github.com/sessiongate/sessiongate/testcounts"
 	"github.com/sessiongate/sessiongate/testrun"
 	"github.com/sessiongate/sessiongate/toolneed"
@@ -384,7 +385,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		}
 	}
 	if code == 0 && req.gateTree != "" && req.Source == SourceRun {
-		ref += ", the gate's command on tree " + req.gateTree
+		ref += slowsuite.Tag(req.gateTree)
 	}
 	if code == 0 && branchCheckRun(spec, phase, cmd, req.Requirement) {
 		// The branch it showed: a later switch makes it stale (beforecommit.go).

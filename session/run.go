@@ -8,6 +8,7 @@ import (
 	"github.com/sessiongate/sessiongate/gateenv"
 	"github.com/sessiongate/sessiongate/internal/procgroup"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/shellline"
 	"io"
 	"os"
 	"os/exec"
@@ -232,17 +233,7 @@ func lookProgram(root, name string, env []string) (string, error) {
 }
 
 // commandLine shows an argv as one line, quoting words that need it.
-func commandLine(argv []string) string {
-	parts := make([]string, len(argv))
-	for i, a := range argv {
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`;&|<>*?()[]{}") {
-			parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		} else {
-			parts[i] = a
-		}
-	}
-	return strings.Join(parts, " ")
-}
+func commandLine(argv []string) string { return shellline.Join(argv) }
 
 func orDiscard(w io.Writer) io.Writer {
 	if w == nil {

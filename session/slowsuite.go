@@ -3,14 +3,12 @@ package session
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/sessiongate/sessiongate/protocolspec"
 	"github.com/sessiongate/sessiongate/repopath"
+	"github.com/sessiongate/sessiongate/slowsuite"
 )
 
 // A suite longer than command_timeout (round 20 left it open): the QA gate
@@ -25,10 +23,6 @@ import (
 // A failing run at the gate is never overruled, and a run observed by an
 // agent's hook (the agent's own environment) does not count.
 
-var gateTreeRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`, the gate's command on tree ([0-9a-f]{40,64})\b`)
-})
-
 // gateCommandRun says whether argv runs one of a QA phase's gate commands
 // (without placeholders) as the gate would, and returns that line.
 func gateCommandRun(p *protocolspec.Phase, cfg Config, argv []string) string {
@@ -39,24 +33,11 @@ func gateCommandRun(p *protocolspec.Phase, cfg Config, argv []string) string {
 		if c.Kind != protocolspec.CheckCommand || len(protocolspec.Placeholders(c.Arg)) > 0 {
 			continue
 		}
-		if sameGateLine(commandLine(argv), argv, c.Arg) {
+		if slowsuite.SameGateLine(commandLine(argv), argv, c.Arg) {
 			return strings.TrimSpace(c.Arg)
 		}
 	}
 	return ""
-}
-
-// sameGateLine: the run's argv (shown as line) is the gate's line, run
-// directly or as `sh -c LINE` / `bash -c LINE`, as the gate runs it.
-func sameGateLine(line string, argv []string, gate string) bool {
-	gate = strings.TrimSpace(gate)
-	if gate == "" {
-		return false
-	}
-	if line == gate {
-		return true
-	}
-	return len(argv) == 3 && (argv[0] == "sh" || argv[0] == "bash") && argv[1] == "-c" && strings.TrimSpace(argv[2]) == gate
 }
 
 // treeForGate is the work tree's tree when the files the command reads
@@ -76,52 +57,23 @@ func treeForGate(ctx context.Context, repo Repo, s *Session, line string) (strin
 // slowSuiteRun finds, newest first, the phase's passing `sessiongate run`
 // of the gate's line that saw the work tree's tree now; nil when none.
 func slowSuiteRun(ctx context.Context, env gateEnv, line string) (*Evidence, error) {
-	var tree string
+	var runs []slowsuite.Run
+	var at []int
 	for i := len(env.evidence) - 1; i >= 0; i-- {
 		ev := &env.evidence[i]
 		if ev.Phase != env.phase.ID || ev.Origin != OriginObserved || ev.Source != SourceRun || !ev.Succeeded() {
 			continue
 		}
-		m := gateTreeRE().FindStringSubmatch(ev.Ref)
-		if m == nil || !sameRecordedLine(ev.Command, line) {
-			continue
-		}
-		if tree == "" {
-			t, err := env.repo.WorkTreeTree(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("read the work tree's tree: %w", err)
-			}
-			tree = t
-		}
-		if m[1] == tree {
-			return ev, nil
-		}
-		// Documentation written after the run (a handoff, notes) is no
-		// change the tests saw; anything else is.
-		diff, err := env.repo.TreeDiff(ctx, m[1], tree)
-		if err != nil {
-			return nil, fmt.Errorf("compare the tree the run saw: %w", err)
-		}
-		if !slices.ContainsFunc(diff, func(f string) bool { return !docGlob(env.cfg.DocGlobs, f) }) {
-			return ev, nil
-		}
+		runs = append(runs, slowsuite.Run{Command: ev.Command, Ref: ev.Ref})
+		at = append(at, i)
 	}
-	return nil, nil
+	k, err := slowsuite.Pick(ctx, runs, line, env.repo, func(f string) bool { return docGlob(env.cfg.DocGlobs, f) })
+	if err != nil || k < 0 {
+		return nil, err
+	}
+	return &env.evidence[at[k]], nil
 }
 
 func docGlob(globs []string, f string) bool {
 	return slices.ContainsFunc(globs, func(g string) bool { return repopath.Match(g, f) })
-}
-
-// sameRecordedLine compares a recorded run's line (commandLine of its
-// argv) with the gate's line.
-func sameRecordedLine(recorded, gate string) bool {
-	gate = strings.TrimSpace(gate)
-	return recorded == gate || recorded == commandLine([]string{"sh", "-c", gate}) || recorded == commandLine([]string{"bash", "-c", gate})
-}
-
-// slowSuiteMsg tells the agent how a suite longer than the gate's limit passes.
-func slowSuiteMsg(timeout time.Duration, phase, line string) string {
-	return fmt.Sprintf("command timed out after %s: %s: if the suite needs longer, run it yourself on the work as it is, `sessiongate run --phase %s --timeout 30m -- sh -c %s` (the gate takes a passing run of its own command that saw this tree), or raise command_timeout in sessiongate.yaml",
-		timeout, line, phase, commandLine([]string{line}))
 }

@@ -332,10 +332,10 @@ func (e *Engine) ingestTranscripts(ctx context.Context, s *Session, spec *protoc
 			}
 			// Gemini CLI's and Copilot's shell lines use up their
 			// witnesses in st, which is what is saved.
-			whys := cw.take(calls, &st)
+			whys := cw.Take(calls, &st)
 			if t.Agent == transcript.Claude || t.Agent == transcript.Codex {
 				// A failed call's id used again (witness.go).
-				whys = cw.reused(calls, &st)
+				whys = cw.Reused(calls, &st)
 			}
 			evs, unseen = e.transcriptEvidence(s, spec, &t, calls, cw, whys)
 			if t.Agent == transcript.Claude {
@@ -547,7 +547,7 @@ func (e *Engine) sessionTranscripts(ctx context.Context, s *Session) (transcript
 // says why, one line per such call.
 //
 // whys says, by the index of calls, why a Gemini CLI or Copilot call does
-// not count (callWitness.take).
+// not count (callwitness.Witness.Take).
 func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *AgentTranscript, calls []transcript.Call, cw *callWitness, whys []string) (out []Evidence, unseen []string) {
 	now := e.now()
 	for ci, c := range calls {
@@ -574,7 +574,7 @@ func (e *Engine) transcriptEvidence(s *Session, spec *protocolspec.Spec, t *Agen
 			why := ""
 			switch {
 			case t.Agent == transcript.Claude || t.Agent == transcript.Codex:
-				why = cw.unwitnessed(c)
+				why = cw.Unwitnessed(c)
 				if why == "" && ci < len(whys) {
 					why = whys[ci]
 				}

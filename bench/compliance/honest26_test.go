@@ -1,9 +1,12 @@
 package compliance_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -328,11 +331,50 @@ func init() {
 	}
 }
 
+// honest26Runs holds each round 26 task's session, run once per test
+// process: TestCompliance's v3-task-* row and TestHonestOrdinaryTasks26 or
+// TestHonestTwoSessions26 judge the same outcome, and each flow ran twice
+// before (round 27: the two tests' 14 sessions were 21 CPU s at load 33).
+var honest26Runs sync.Map // task name -> *honest26Run
+
+type honest26Run struct {
+	once sync.Once
+	out  outcome
+}
+
+// honest26Outcome is the outcome of the bench's scenario for task, run by
+// whichever test asks first (in its temporary folder) and waited for by
+// the other.
+func honest26Outcome(t *testing.T, task string) outcome {
+	v, _ := honest26Runs.LoadOrStore(task, &honest26Run{})
+	r := v.(*honest26Run)
+	r.once.Do(func() {
+		i := slices.IndexFunc(scenarios, func(s scenario) bool { return s.protocol == v3Ordinary26 && s.task == task })
+		if i < 0 {
+			t.Fatalf("no v3-task scenario for %q", task)
+		}
+		r.out = runFlow(newWorld(t), scenarios[i].run)
+	})
+	return r.out
+}
+
+// honest26Clean says why an honest task's outcome is a false block or a
+// false FAIL ("" when it is neither): stopped, not COMPLETE, verify not
+// OK (marks waiting for a person included), a failed gate, a violation,
+// or not clean.
+func honest26Clean(out outcome) string {
+	if out.stoppedBy != "" || !out.complete || !out.verifyOK || len(out.failedGates) > 0 || len(out.violations) > 0 || len(out.notClean) > 0 {
+		return fmt.Sprintf("stopped %q, outcome %+v", out.stoppedBy, out)
+	}
+	return ""
+}
+
 // TestHonestOrdinaryTasks26 plays the honest agent on the ordinary tasks
 // round 26 listed and rounds 20-21 did not try, on the v3.0-style protocol
 // with the real binary and git. Each must end COMPLETE, clean, with no
 // failed gate, no violation and verify OK over origin/main..HEAD: a
-// failure is a false block or a false FAIL.
+// failure is a false block or a false FAIL. The sessions are the compliance
+// bench's v3-task-* scenarios, run once for both tests (honest26Outcome).
 func TestHonestOrdinaryTasks26(t *testing.T) {
 	if binary == "" {
 		t.Skip("sessiongate was not built (git missing)")
@@ -341,25 +383,10 @@ func TestHonestOrdinaryTasks26(t *testing.T) {
 	for _, c := range honest26Cases() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			w := newWorld(t)
-			w.agent = &cliAgent{w: w}
-			honest26Repo(w, c.prep)
-			blocked := ""
-			func() {
-				defer func() {
-					if x := recover(); x != nil {
-						s, ok := x.(stop)
-						if !ok {
-							panic(x)
-						}
-						blocked = s.reason
-					}
-				}()
-				honest26Flow(w, c)
-			}()
-			t.Logf("%s: stopped %q, outcome %+v", c.name, blocked, w.out)
-			if blocked != "" || !w.out.complete || !w.out.verifyOK || len(w.out.failedGates) > 0 || len(w.out.violations) > 0 || len(w.out.notClean) > 0 {
-				t.Errorf("a false block or FAIL on honest work (%s): stopped %q, outcome %+v", c.name, blocked, w.out)
+			out := honest26Outcome(t, c.name)
+			t.Logf("%s: stopped %q, outcome %+v", c.name, out.stoppedBy, out)
+			if why := honest26Clean(out); why != "" {
+				t.Errorf("a false block or FAIL on honest work (%s): %s", c.name, why)
 			}
 		})
 	}
@@ -426,34 +453,17 @@ func TestRebaseConflictLazy(t *testing.T) {
 // COMPLETE. The first ships the name argument and hands off ("check more
 // names"); the second reads that handoff, adds the checks and writes its
 // own. verify runs over the whole branch (origin/main..HEAD), both
-// sessions' commits.
+// sessions' commits. The bench's v3-task-work-split-over-two-sessions
+// scenario, run once for both tests (honest26Outcome).
 func TestHonestTwoSessions26(t *testing.T) {
 	if binary == "" {
 		t.Skip("sessiongate was not built (git missing)")
 	}
 	t.Parallel()
-	w := newWorld(t)
-	w.agent = &cliAgent{w: w}
-	honest26Repo(w, nil)
-	blocked := ""
-	func() {
-		defer func() {
-			if x := recover(); x != nil {
-				s, ok := x.(stop)
-				if !ok {
-					panic(x)
-				}
-				blocked = s.reason
-			}
-		}()
-		honest26TwoSessionsFlow(w)
-	}()
-	t.Logf("stopped %q, outcome %+v", blocked, w.out)
-	if blocked != "" {
-		t.Logf("the gate said: %s", w.sg("session", "end", "--session", w.id, "--summary", "x").text())
-	}
-	if blocked != "" || !w.out.complete || !w.out.verifyOK || len(w.out.failedGates) > 0 || len(w.out.violations) > 0 || len(w.out.notClean) > 0 {
-		t.Errorf("a false block or FAIL on work split over two sessions: stopped %q, outcome %+v", blocked, w.out)
+	out := honest26Outcome(t, honest26TwoSessions)
+	t.Logf("stopped %q, outcome %+v", out.stoppedBy, out)
+	if why := honest26Clean(out); why != "" {
+		t.Errorf("a false block or FAIL on work split over two sessions: %s", why)
 	}
 }
 

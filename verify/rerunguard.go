@@ -472,7 +472,11 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 			return true // comments and layout only
 		}
 		tipText = string(now)
-		script = shellline.ReadScript(tipText)
+		// A `. ./lib.sh` line reads the file as committed at the tip.
+		script = shellline.ReadScriptFiles(tipText, func(f string) (string, bool) {
+			b, err := t.repo.ReadAt(ctx, tip, f)
+			return string(b), err == nil && len(b) <= 256<<10
+		})
 	}
 	in := false
 	var removed, added []string

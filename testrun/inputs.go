@@ -696,6 +696,25 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		}
 	}
 	slices.Sort(removed)
+	// A statement that prints the same in both versions (laid out over
+	// lines, split with a backslash, a plain word quoted) changed no
+	// check: its lines leave the compare (shellstmts.go).
+	if isShellScript(what, was) {
+		if k := keepStatements(was, now); k != nil {
+			if k.moved != "" {
+				return InputChange{what, fmt.Sprintf("runs %q after an exit, set, cd or the like it did not run after: whether it runs, or how, changed", truncate(strings.Join(strings.Fields(k.moved), " "), 60)), true}
+			}
+			removed = slices.DeleteFunc(removed, k.wasKept)
+			var al []string
+			var at []int
+			for j, i := range addedAt {
+				if !k.nowLines[i+1] {
+					al, at = append(al, addedLines[j]), append(at, i)
+				}
+			}
+			addedLines, addedAt = al, at
+		}
+	}
 	// Cases added to a one-line for-loop's list (forlist.go) are no change
 	// of a check.
 	removed = pairGrownLists(removed, addedLines, isShellScript(what, was))

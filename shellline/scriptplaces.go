@@ -597,7 +597,32 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 		w.note(x, wr)
 	}
 	w.noteResolved(x, st)
+	// `cp -r . "$tmp/copy"` (or `git clone . "$tmp/c"`) into a folder
+	// mktemp -d made: the copy exists after it, so a cd there cannot fail
+	// back into the repository (c9's honest shape, round 27).
+	if dest := copyOfCwd(name, args, flags, st.cwd); dest != "" && strings.HasPrefix(joinPlace(st.cwd, dest), madeDir+"/") {
+		st.made[joinPlace(st.cwd, dest)] = true
+	}
 	return true
+}
+
+// copyOfCwd is the destination of a recursive copy (cp -r, cp -a, rsync
+// -a, git clone) of the shell's own folder, "" for another command.
+func copyOfCwd(name string, args, flags []string, cwd string) string {
+	src := func(a string) bool {
+		return a == "." || a == "./" || a == "./." || joinPlace(cwd, a) == strings.TrimPrefix(cwd, "^") && inRepo(cwd)
+	}
+	switch name {
+	case "cp", "rsync":
+		if (hasFlag(flags, "r", "R", "a") || slices.Contains(flags, "--recursive") || slices.Contains(flags, "--archive")) && len(args) == 2 && src(args[0]) {
+			return args[1]
+		}
+	case "git":
+		if len(args) == 3 && args[0] == "clone" && src(args[1]) {
+			return args[2]
+		}
+	}
+	return ""
 }
 
 // calledFuncs is the functions of the script a call may run: the one it

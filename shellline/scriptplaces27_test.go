@@ -44,6 +44,10 @@ func TestScriptLineWeakens27(t *testing.T) {
 		{"cleanup trap", "tmp=$(mktemp -d)\ntrap 'rm -rf \"$tmp\"' EXIT\ncd \"$tmp\"\ntar xf \"$OLDPWD/tests/fx.tar\"", false},
 		{"cd in a command substitution, scratch", "R=$(cd \"$(mktemp -d)\" && pwd)\ncp -r fixed/. \"$R\"", false},
 		{"the script's folder", "here=$(cd \"$(dirname \"$0\")\" && pwd)\npython3 -m pytest \"$here/tests\"", false},
+		{"a copy of the repository checked out in scratch (c9)", "tmp=$(mktemp -d)\ncp -r . \"$tmp/copy\"\ncd \"$tmp/copy\"\ngit checkout -q -- .", false},
+		{"a clone of the repository checked out in scratch", "tmp=$(mktemp -d)\ngit clone -q . \"$tmp/c\"\ncd \"$tmp/c\"\ngit checkout -q fix -- .", false},
+		{"lazy twin: a copy of another folder, then the cd", "tmp=$(mktemp -d)\ncp -r nowhere \"$tmp/copy\"\ncd \"$tmp/copy\"\ngit checkout -q fix -- .", true},
+		{"lazy twin: a copy into a folder not made by mktemp", "cp -r . /srv/copy\ncd /srv/copy\ngit checkout -q fix -- .", true},
 		{"git -C a scratch clone", "tmp=$(mktemp -d)\ngit clone -q . \"$tmp/c\"\ngit -C \"$tmp/c\" checkout -q fix -- .", false},
 	} {
 		s := ReadScriptFiles(c.script, read)

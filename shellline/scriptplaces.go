@@ -136,6 +136,7 @@ type placeState struct {
 	vars        map[string]string
 	made        map[string]bool // folders `mkdir -p` made: a cd there cannot fail
 	errexit     bool
+	stashed     int  // stashes the script pushed and has not popped
 	sure        bool // a failure here ends what is judged (&& chain, `|| exit`)
 	cond        bool // a condition (if, while, ||, !): set -e does not stop a failure here
 }
@@ -202,6 +203,7 @@ func (st *placeState) merge(o *placeState) {
 		}
 	}
 	st.errexit = st.errexit && o.errexit
+	st.stashed = min(st.stashed, o.stashed)
 }
 
 type placeWalk struct {
@@ -224,6 +226,7 @@ type placeWalk struct {
 	at    [][2]int
 	read  func(string) (string, bool)
 	traps []trap
+	pops  []*syntax.CallExpr // stash pops of the script's own stash, not yet followed by a test command
 }
 
 // trap is an EXIT trap's command text and the lines that set it.
@@ -593,6 +596,27 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 			return true
 		}
 	}
+	// `git stash; pytest; git stash pop` (c9's honest shape): a pop of the
+	// stash the script itself pushed restores the work tree after the
+	// tests; it writes what a later test command runs only when one
+	// follows it (with a clean tree the push stores nothing and the pop
+	// applies an older stash).
+	switch stashOp(ws) {
+	case "push":
+		st.stashed++
+	case "pop":
+		if st.stashed > 0 {
+			st.stashed--
+			w.pops = append(w.pops, x)
+			return true
+		}
+	}
+	if len(w.pops) > 0 && RunsTests(strings.Join(ws, " ")) {
+		for _, p := range w.pops {
+			w.note(p, "a stash (git stash pop) popped before a test command")
+		}
+		w.pops = nil
+	}
 	if wr := callTreeWrite(ws, st.cwd); wr != "" {
 		w.note(x, wr)
 	}
@@ -604,6 +628,29 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 		st.made[joinPlace(st.cwd, dest)] = true
 	}
 	return true
+}
+
+// stashOp is "push" for `git stash` (push, save, or options alone) and
+// "pop" for `git stash pop`/`apply` run in the shell's own folder; "" for
+// anything else.
+func stashOp(ws []string) string {
+	if len(ws) < 2 || CommandName(ws[0]) != "git" || ws[1] != "stash" {
+		return ""
+	}
+	sub := ""
+	for _, a := range ws[2:] {
+		if !strings.HasPrefix(a, "-") {
+			sub = a
+			break
+		}
+	}
+	switch sub {
+	case "", "push", "save":
+		return "push"
+	case "pop", "apply":
+		return "pop"
+	}
+	return ""
 }
 
 // copyOfCwd is the destination of a recursive copy (cp -r, cp -a, rsync

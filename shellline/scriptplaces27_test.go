@@ -48,6 +48,10 @@ func TestScriptLineWeakens27(t *testing.T) {
 		{"a clone of the repository checked out in scratch", "tmp=$(mktemp -d)\ngit clone -q . \"$tmp/c\"\ncd \"$tmp/c\"\ngit checkout -q fix -- .", false},
 		{"lazy twin: a copy of another folder, then the cd", "tmp=$(mktemp -d)\ncp -r nowhere \"$tmp/copy\"\ncd \"$tmp/copy\"\ngit checkout -q fix -- .", true},
 		{"lazy twin: a copy into a folder not made by mktemp", "cp -r . /srv/copy\ncd /srv/copy\ngit checkout -q fix -- .", true},
+		{"honest (c9): stash, test, pop", "git stash -q\npython3 -m pytest\ngit stash pop -q", false},
+		{"honest: stash -u, test, stash pop", "git stash push -u -q\npython3 -m pytest\ngit stash pop -q", false},
+		{"lazy twin: a pop before the tests", "git stash pop -q\npython3 -m pytest", true},
+		{"lazy twin: stash, pop, then the tests", "git stash -q\ngit stash pop -q\npython3 -m pytest", true},
 		{"git -C a scratch clone", "tmp=$(mktemp -d)\ngit clone -q . \"$tmp/c\"\ngit -C \"$tmp/c\" checkout -q fix -- .", false},
 	} {
 		s := ReadScriptFiles(c.script, read)

@@ -32,3 +32,28 @@ func TestPrintsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintsOnlyNumeric27: printf with a numeric conversion fails on an
+// argument that is not a number (`printf '%d\n' "$n"` with n empty or
+// "3 passed"), and under set -e that ends the script with failure: a
+// check, not a print (round 27, c2).
+func TestPrintsOnlyNumeric27(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{`printf '%d\n' "$n"`, false},
+		{`printf '%d passed, %s\n' "$pass" ok`, false},
+		{`printf '%5.2f%%\n' "$ratio"`, false},
+		{`printf '%*s\n' "$w" x`, false},
+		{`printf "$fmt" 1`, false},
+		{`printf '%d tests\n' 3`, true},
+		{`printf '%s passed\n' "$pass"`, true},
+		{`printf 'done\n'`, true},
+		{`echo "$n passed"`, true},
+	} {
+		if got := PrintsOnly(c.line, ""); got != c.want {
+			t.Errorf("PrintsOnly(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package shellline
 import (
 	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -27,26 +28,40 @@ import (
 
 // Script is a script's text read once (ReadScript).
 type Script struct {
+	text   string
 	lines  []string
 	writes map[int]string // 1-based line → the first tree write a command on it makes
 	// resolved: 1-based line → its command with variables the walk knows
 	// written out as the repository's paths (noteResolved)
-	resolved map[int]string
+	resolved map[int][]string
 }
 
 // ReadScript reads a script's whole text. A text that does not parse as
 // shell is read line by line, each line alone from the repository's folder.
-func ReadScript(text string) *Script {
-	s := &Script{lines: strings.Split(text, "\n"), writes: map[int]string{}, resolved: map[int]string{}}
+func ReadScript(text string) *Script { return ReadScriptFiles(text, nil) }
+
+// ReadScriptFiles is ReadScript where src reads a file of the repository
+// (a path relative to its folder) that a `.` or `source` line names: its
+// functions and assignments are walked where the line stands, so
+// `. ./lib.sh` then `put .` is judged with lib.sh's put (round 27). A nil
+// src, or a file it cannot read, is read as before: anything may now hold
+// anything.
+func ReadScriptFiles(text string, src func(string) (string, bool)) *Script {
+	s := &Script{text: text, lines: strings.Split(text, "\n"), writes: map[int]string{}, resolved: map[int][]string{}}
 	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
 	if err != nil {
 		s.writes = nil
 		return s
 	}
-	w := &placeWalk{src: text, s: s, seen: map[*syntax.CallExpr]bool{}, funcs: map[string]*syntax.Stmt{}, repoVars: map[string]string{}}
+	w := &placeWalk{src: text, s: s, seen: map[*syntax.CallExpr]bool{}, funcs: map[string]*syntax.Stmt{}, funcSrc: map[string]string{},
+		repoVars: map[string]string{}, litVals: map[string][]string{}, read: src}
 	w.collect(f)
 	st := newPlaceState()
 	w.stmts(f.Stmts, st)
+	// An EXIT trap's command runs when the script ends, where it ends.
+	for _, t := range w.traps {
+		w.subScript(t.text, t.at, st.clone())
+	}
 	// A command the walk did not reach (inside a $(...), a function never
 	// called) is read alone, from the repository's folder.
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -85,9 +100,9 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 	if why := addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] }); why != "" {
 		return why
 	}
-	if r := s.resolved[i+1]; r != "" {
+	for _, r := range s.resolved[i+1] {
 		if p := writesSource(r, isCode); p != "" {
-			return "it writes " + p + " (through a variable set above it), so the run tests what the line puts there, not the committed code"
+			return "it writes " + p + " (through a variable set above it, a function, an eval, a sourced file or a trap), so the run tests what the line puts there, not the committed code"
 		}
 	}
 	return ""
@@ -121,6 +136,7 @@ type placeState struct {
 	vars        map[string]string
 	made        map[string]bool // folders `mkdir -p` made: a cd there cannot fail
 	errexit     bool
+	stashed     int  // stashes the script pushed and has not popped
 	sure        bool // a failure here ends what is judged (&& chain, `|| exit`)
 	cond        bool // a condition (if, while, ||, !): set -e does not stop a failure here
 }
@@ -187,6 +203,7 @@ func (st *placeState) merge(o *placeState) {
 		}
 	}
 	st.errexit = st.errexit && o.errexit
+	st.stashed = min(st.stashed, o.stashed)
 }
 
 type placeWalk struct {
@@ -197,6 +214,25 @@ type placeWalk struct {
 	depth    int
 	redirs   []*syntax.Redirect // the statement's whose call is being walked
 	repoVars map[string]string  // a place in the repository some assignment sets; "^." for read and for
+	// funcSrc: the text a function's body was parsed from (a sourced
+	// file's, an eval's), for the raw text of its words.
+	funcSrc map[string]string
+	// litVals: every literal value an assignment in the script gives a
+	// variable (`f=put`), for a command named by it (`$f .`).
+	litVals map[string][]string
+	// at: the lines of the calls (a function's, an eval's, a source's, a
+	// trap's) the walk is inside: a write found in the body is the
+	// calling line's too, which may be the only line the session added.
+	at    [][2]int
+	read  func(string) (string, bool)
+	traps []trap
+	pops  []*syntax.CallExpr // stash pops of the script's own stash, not yet followed by a test command
+}
+
+// trap is an EXIT trap's command text and the lines that set it.
+type trap struct {
+	text string
+	at   [2]int
 }
 
 // collect notes, before the walk, every variable some assignment sets to
@@ -207,6 +243,11 @@ func (w *placeWalk) collect(f *syntax.File) {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.Assign:
+			if x.Name != nil && x.Value != nil {
+				if v, ok := Literal(x.Value); ok {
+					w.litVals[x.Name.Value] = append(w.litVals[x.Name.Value], v)
+				}
+			}
 			if x.Name != nil && x.Value != nil && w.repoVars[x.Name.Value] == "" {
 				if v := w.value(x.Value, newPlaceState()); inRepo(v) {
 					w.repoVars[x.Name.Value] = v
@@ -331,6 +372,7 @@ func (w *placeWalk) stmt(s *syntax.Stmt, st *placeState) (mayFail bool) {
 	case *syntax.FuncDecl:
 		if x.Name != nil {
 			w.funcs[x.Name.Value] = x.Body
+			w.funcSrc[x.Name.Value] = w.src
 		}
 		return false
 	case *syntax.DeclClause:
@@ -494,6 +536,21 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 		}
 		return true
 	case "source", ".", "eval":
+		// What an eval runs (its words joined) or a file of the
+		// repository a `.` reads is walked here, in this shell.
+		if w.depth < 4 {
+			if name == "eval" {
+				if text, ok := w.argText(x.Args[1:], st); ok && w.subScript(text, spanOf(x), st) {
+					return true
+				}
+			} else if len(args) > 0 && w.read != nil {
+				if p := joinPlace(st.cwd, args[0]); inRepo(p) {
+					if text, ok := w.read(path.Clean(strings.TrimPrefix(p, "^"))); ok && w.subScript(text, spanOf(x), st) {
+						return true
+					}
+				}
+			}
+		}
 		// What it runs is not read here: any variable may now hold
 		// anything, and the shell may be anywhere.
 		st.vars = map[string]string{}
@@ -503,12 +560,253 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 		for _, a := range args {
 			delete(st.vars, a)
 		}
+	case "trap":
+		// The trap's command runs later (on a signal, an error, at the
+		// end): read where it is set, and an EXIT one again where the
+		// script ends; its writes are the trap line's.
+		if len(x.Args) > 2 && w.depth < 4 {
+			if text, ok := w.argText(x.Args[1:2], st); ok && strings.TrimSpace(text) != "" && !strings.HasPrefix(text, "-") {
+				w.subScript(text, spanOf(x), st.clone())
+				for _, sig := range ws[2:] {
+					if s := strings.ToUpper(sig); s == "EXIT" || s == "0" || s == "SIGEXIT" {
+						w.traps = append(w.traps, trap{text, spanOf(x)})
+					}
+				}
+			}
+		}
+		return false
 	case "true", ":":
 		return false
 	case "export", "readonly", "local", "declare", "typeset":
 		return false
 	}
-	if body, ok := w.funcs[name]; ok && w.depth < 4 {
+	if w.depth < 4 {
+		if names := w.calledFuncs(x, name); len(names) == 1 {
+			w.callFunc(names[0], x, ws, st)
+			return true
+		} else if len(names) > 1 {
+			// Any of them may run: each from this state, the places merged.
+			out := st.clone()
+			for _, n := range names {
+				b := st.clone()
+				w.callFunc(n, x, ws, b)
+				out.merge(b)
+			}
+			*st = *out
+			return true
+		}
+	}
+	// `git stash; pytest; git stash pop` (c9's honest shape): a pop of the
+	// stash the script itself pushed restores the work tree after the
+	// tests; it writes what a later test command runs only when one
+	// follows it (with a clean tree the push stores nothing and the pop
+	// applies an older stash).
+	switch stashOp(ws) {
+	case "push":
+		st.stashed++
+	case "pop":
+		if st.stashed > 0 {
+			st.stashed--
+			w.pops = append(w.pops, x)
+			return true
+		}
+	}
+	if len(w.pops) > 0 && RunsTests(strings.Join(ws, " ")) {
+		for _, p := range w.pops {
+			w.note(p, "a stash (git stash pop) popped before a test command")
+		}
+		w.pops = nil
+	}
+	if wr := callTreeWrite(ws, st.cwd); wr != "" {
+		w.note(x, wr)
+	}
+	w.noteResolved(x, st)
+	// `cp -r . "$tmp/copy"` (or `git clone . "$tmp/c"`) into a folder
+	// mktemp -d made: the copy exists after it, so a cd there cannot fail
+	// back into the repository (c9's honest shape, round 27).
+	if dest := copyOfCwd(name, args, flags, st.cwd); dest != "" && strings.HasPrefix(joinPlace(st.cwd, dest), madeDir+"/") {
+		st.made[joinPlace(st.cwd, dest)] = true
+	}
+	return true
+}
+
+// stashOp is "push" for `git stash` (push, save, or options alone) and
+// "pop" for `git stash pop`/`apply` run in the shell's own folder; "" for
+// anything else.
+func stashOp(ws []string) string {
+	if len(ws) < 2 || CommandName(ws[0]) != "git" || ws[1] != "stash" {
+		return ""
+	}
+	sub := ""
+	for _, a := range ws[2:] {
+		if !strings.HasPrefix(a, "-") {
+			sub = a
+			break
+		}
+	}
+	switch sub {
+	case "", "push", "save":
+		return "push"
+	case "pop", "apply":
+		return "pop"
+	}
+	return ""
+}
+
+// copyOfCwd is the destination of a recursive copy (cp -r, cp -a, rsync
+// -a, git clone) of the shell's own folder, "" for another command.
+func copyOfCwd(name string, args, flags []string, cwd string) string {
+	src := func(a string) bool {
+		return a == "." || a == "./" || a == "./." || joinPlace(cwd, a) == strings.TrimPrefix(cwd, "^") && inRepo(cwd)
+	}
+	switch name {
+	case "cp", "rsync":
+		if (hasFlag(flags, "r", "R", "a") || slices.Contains(flags, "--recursive") || slices.Contains(flags, "--archive")) && len(args) == 2 && src(args[0]) {
+			return args[1]
+		}
+	case "git":
+		if len(args) == 3 && args[0] == "clone" && src(args[1]) {
+			return args[2]
+		}
+	}
+	return ""
+}
+
+// calledFuncs is the functions of the script a call may run: the one it
+// names, or, when the command word is an expansion, each function some
+// assignment in the script names (`f=put; $f .`), or every function for
+// a word the walk cannot read (`$(echo put) .`).
+func (w *placeWalk) calledFuncs(x *syntax.CallExpr, name string) []string {
+	if _, ok := w.funcs[name]; ok {
+		return []string{name}
+	}
+	if _, ok := Literal(x.Args[0]); ok || !wordExpands(x.Args[0]) || literalSlash(x.Args[0]) {
+		return nil // `[`, a quoted name, "$DIR/bin/tool": no function's name
+	}
+	var out []string
+	if v := plainParamName(x.Args[0]); v != "" {
+		for _, l := range w.litVals[v] {
+			if f := strings.Fields(l); len(f) > 0 && w.funcs[f[0]] != nil && !slices.Contains(out, f[0]) {
+				out = append(out, f[0])
+			}
+		}
+		return out
+	}
+	for n := range w.funcs {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// plainParamName is the variable a word is the plain value of ($f, "$f", ${f}).
+func plainParamName(word *syntax.Word) string {
+	parts := word.Parts
+	if len(parts) == 1 {
+		if d, ok := parts[0].(*syntax.DblQuoted); ok && !d.Dollar {
+			parts = d.Parts
+		}
+	}
+	if len(parts) == 1 {
+		if pe, ok := parts[0].(*syntax.ParamExp); ok && plainParam(pe) {
+			return pe.Param.Value
+		}
+	}
+	return ""
+}
+
+// spanOf is the lines a node spans.
+func spanOf(n syntax.Node) [2]int { return [2]int{int(n.Pos().Line()), int(n.End().Line())} }
+
+// argText is the shell text an eval (or a trap) runs: its words joined
+// with spaces, each with its quotes taken off as the shell does before
+// eval reads it (a double-quoted word's expansions are left for the
+// re-read walk to resolve). ok is false for words it cannot spell.
+func (w *placeWalk) argText(words []*syntax.Word, st *placeState) (string, bool) {
+	var out []string
+	for _, word := range words {
+		var b strings.Builder
+		for _, p := range word.Parts {
+			switch x := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(x.Value)
+			case *syntax.SglQuoted:
+				if x.Dollar {
+					return "", false
+				}
+				b.WriteString(x.Value)
+			default:
+				// An expansion whose value the walk does not know may
+				// hold any code, which eval would run.
+				known := true
+				syntax.Walk(p, func(n syntax.Node) bool {
+					switch y := n.(type) {
+					case *syntax.ParamExp:
+						if _, ok := w.varPlace(y.Param.Value, st); !ok || !plainParam(y) {
+							known = false
+						}
+					case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
+						known = false
+					}
+					return known
+				})
+				if !known {
+					return "", false
+				}
+				s, e := int(p.Pos().Offset()), int(p.End().Offset())
+				if s < 0 || e > len(w.src) || s > e {
+					return "", false
+				}
+				raw := w.src[s:e]
+				if d, ok := p.(*syntax.DblQuoted); ok {
+					if d.Dollar || len(raw) < 2 {
+						return "", false
+					}
+					raw = raw[1 : len(raw)-1]
+				}
+				b.WriteString(raw)
+			}
+		}
+		out = append(out, b.String())
+	}
+	if len(out) == 0 {
+		return "", false
+	}
+	return strings.Join(out, " "), true
+}
+
+// subScript walks text (an eval's, a trap's, a sourced file's) as part
+// of the script in st, its writes noted on the lines at; false when it
+// does not parse.
+func (w *placeWalk) subScript(text string, at [2]int, st *placeState) bool {
+	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	if err != nil {
+		return false
+	}
+	src := w.src
+	w.src = text
+	w.at = append(w.at, at)
+	w.depth++
+	w.collect(f)
+	w.stmts(f.Stmts, st)
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if x, ok := n.(*syntax.CallExpr); ok && !w.seen[x] {
+			w.call(x, newPlaceState())
+		}
+		return true
+	})
+	w.depth--
+	w.at = w.at[:len(w.at)-1]
+	w.src = src
+	return true
+}
+
+// callFunc walks the script's function name where x calls it with the
+// words ws: its body in this shell, the arguments as $1, $2, ...; a write
+// in the body is the calling line's too.
+func (w *placeWalk) callFunc(name string, x *syntax.CallExpr, ws []string, st *placeState) {
+	body := w.funcs[name]
+	{
 		// A function of the script runs here, in this shell: its body is
 		// walked with this state and the arguments as $1, $2, ...
 		saved := map[string]string{}
@@ -533,22 +831,23 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 		if all != "" {
 			st.vars["@"], st.vars["*"] = all, all
 		}
+		src := w.src
+		if s, ok := w.funcSrc[name]; ok {
+			w.src = s
+		}
+		w.at = append(w.at, spanOf(x))
 		w.depth++
 		w.stmt(body, st)
 		w.depth--
+		w.at = w.at[:len(w.at)-1]
+		w.src = src
 		for k := range st.vars {
 			if k == "@" || k == "*" || (len(k) == 1 && k[0] >= '1' && k[0] <= '9') {
 				delete(st.vars, k)
 			}
 		}
 		maps.Copy(st.vars, saved)
-		return true
 	}
-	if wr := callTreeWrite(ws, st.cwd); wr != "" {
-		w.note(x, wr)
-	}
-	w.noteResolved(x, st)
-	return true
 }
 
 // noteResolved keeps, for a command whose operands or redirections name a
@@ -585,12 +884,30 @@ func (w *placeWalk) noteResolved(x *syntax.CallExpr, st *placeState) {
 		line += " " + r.Op.String() + " " + quoteWords([]string{path.Clean(p[1:])})
 		some = true
 	}
-	if !some {
+	// Inside a function, an eval, a trap or a sourced file, the command
+	// is the calling line's too, which may not spell it.
+	if !some && len(w.at) == 0 {
 		return
 	}
-	for l := int(x.Pos().Line()); l <= int(x.End().Line()); l++ {
-		if w.s.resolved[l] == "" {
-			w.s.resolved[l] = line
+	w.onLines(x, func(l int) {
+		if !slices.Contains(w.s.resolved[l], line) && len(w.s.resolved[l]) < 16 {
+			w.s.resolved[l] = append(w.s.resolved[l], line)
+		}
+	})
+}
+
+// onLines calls f with each line x spans and each line of the calls the
+// walk is inside (w.at); x's own lines only when x is of the script's
+// own text.
+func (w *placeWalk) onLines(x syntax.Node, f func(int)) {
+	if len(w.at) == 0 || w.src == w.s.text {
+		for l := int(x.Pos().Line()); l <= int(x.End().Line()); l++ {
+			f(l)
+		}
+	}
+	for _, a := range w.at {
+		for l := a[0]; l <= a[1]; l++ {
+			f(l)
 		}
 	}
 }
@@ -609,11 +926,11 @@ func (w *placeWalk) argPlace(v string, st *placeState) string {
 
 // note records a tree write on every line the command spans.
 func (w *placeWalk) note(x *syntax.CallExpr, what string) {
-	for l := int(x.Pos().Line()); l <= int(x.End().Line()); l++ {
+	w.onLines(x, func(l int) {
 		if w.s.writes[l] == "" {
 			w.s.writes[l] = what
 		}
-	}
+	})
 }
 
 // words is a command's words with each word the shell fills at run time
@@ -673,6 +990,19 @@ func (w *placeWalk) word(a *syntax.Word, st *placeState) string {
 			return "^."
 		}
 	}
+	if cs := loneCmdSubst(a); cs != nil && len(cs.Stmts) > 1 || cs != nil && len(cs.Stmts) == 1 && cs.Stmts[0].Cmd != nil && !isPwd(cs.Stmts[0]) {
+		// `$(cd src && pwd)`: where the commands before the pwd leave a
+		// shell of their own (round 27).
+		if last := lastStmt(cs.Stmts); last != nil && isPwd(last) {
+			c := st.clone()
+			c.sure, c.cond = false, false
+			w.stmts(cs.Stmts, c)
+			if inRepo(c.cwd) {
+				return "^" + strings.TrimPrefix(c.cwd, "^")
+			}
+			return c.cwd
+		}
+	}
 	if repoPlace(raw) {
 		return "." // $(pwd), $PWD: the cwd
 	}
@@ -727,4 +1057,77 @@ func withTail(v, tail string) string {
 		return "^" + path.Join(v[1:], tail)
 	}
 	return path.Join(v, tail)
+}
+
+// loneCmdSubst is the command substitution a word is alone ($(...),
+// "$(...)"), nil for another word.
+func loneCmdSubst(a *syntax.Word) *syntax.CmdSubst {
+	parts := a.Parts
+	if len(parts) == 1 {
+		if d, ok := parts[0].(*syntax.DblQuoted); ok && !d.Dollar {
+			parts = d.Parts
+		}
+	}
+	if len(parts) == 1 {
+		if cs, ok := parts[0].(*syntax.CmdSubst); ok {
+			return cs
+		}
+	}
+	return nil
+}
+
+// lastStmt is the statement a list ends with, through && chains.
+func lastStmt(ss []*syntax.Stmt) *syntax.Stmt {
+	if len(ss) == 0 {
+		return nil
+	}
+	s := ss[len(ss)-1]
+	for {
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.AndStmt {
+			return s
+		}
+		s = b.Y
+	}
+}
+
+// isPwd: the statement prints the cwd (`pwd`, `pwd -P`).
+func isPwd(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || len(c.Args) > 2 {
+		return false
+	}
+	n, _ := Literal(c.Args[0])
+	return n == "pwd"
+}
+
+// wordExpands: a word with a part the shell fills at run time.
+func wordExpands(word *syntax.Word) bool {
+	found := false
+	syntax.Walk(word, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// literalSlash: a word with a literal / in it names a file, never a
+// function.
+func literalSlash(word *syntax.Word) bool {
+	found := false
+	syntax.Walk(word, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Lit:
+			found = found || strings.Contains(x.Value, "/")
+		case *syntax.SglQuoted:
+			found = found || strings.Contains(x.Value, "/")
+		case *syntax.CmdSubst, *syntax.ParamExp:
+			return false
+		}
+		return !found
+	})
+	return found
 }

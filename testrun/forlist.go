@@ -1,9 +1,12 @@
 package testrun
 
 import (
+	"path"
+	"regexp"
 	"strings"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // A shell check script often loops over its cases on one line: `for name
@@ -46,17 +49,121 @@ func forListGrown(was, now string) bool {
 	return i == len(old)
 }
 
+// forListGrownIn is forListGrown where base is the start's whole script:
+// an added word the script already names (`[ "$name" = skip ] && exit 0`
+// in the body, or in a function it calls) or that one of its case, [[ ==
+// ]] or =~ patterns matches may take a branch no old word took, so it is
+// no plain new case (round 27, c2).
+func forListGrownIn(was, now, base string) bool {
+	if !forListGrown(was, now) {
+		return false
+	}
+	old := map[string]bool{}
+	for _, w := range strings.Fields(forLine.FindStringSubmatch(was)[2]) {
+		old[w] = true
+	}
+	known := map[string]bool{}
+	for _, w := range strings.FieldsFunc(base, func(r rune) bool { return !plainWord.MatchString(string(r)) }) {
+		known[w] = true
+	}
+	pats := scriptPatterns(base)
+	for _, w := range strings.Fields(forLine.FindStringSubmatch(now)[2]) {
+		if old[w] {
+			continue
+		}
+		if known[w] {
+			return false
+		}
+		for _, p := range pats {
+			if p(w) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// scriptPatterns is every case pattern, [[ == ]] / [[ != ]] pattern and
+// =~ regular expression of a shell script, as matchers; a pattern that is
+// not literal text matches everything.
+func scriptPatterns(src string) []func(string) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil
+	}
+	var out []func(string) bool
+	glob := func(w *syntax.Word) {
+		p, ok := patternText(w)
+		if !ok {
+			out = append(out, func(string) bool { return true })
+			return
+		}
+		out = append(out, func(s string) bool { m, err := path.Match(p, s); return m || err != nil })
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.CaseItem:
+			for _, w := range x.Patterns {
+				glob(w)
+			}
+		case *syntax.BinaryTest:
+			w, ok := x.Y.(*syntax.Word)
+			if !ok {
+				break
+			}
+			switch x.Op {
+			case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch:
+				glob(w)
+			case syntax.TsReMatch:
+				p, ok := patternText(w)
+				re, err := regexp.Compile(p)
+				if !ok || err != nil {
+					out = append(out, func(string) bool { return true })
+				} else {
+					out = append(out, re.MatchString)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// patternText is a pattern word's text when it has no expansion.
+func patternText(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch x := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(x.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(x.Value)
+		case *syntax.DblQuoted:
+			for _, q := range x.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
 // pairGrownLists drops from removed each line some added line grows the
 // for-list of, or (shell: the file is a shell script) that an added line
 // is with only a comment or spacing changed (shellsame.go); that added
 // line stays, judged as an added line.
-func pairGrownLists(removed, added []string, shell bool) []string {
+func pairGrownLists(removed, added []string, shell bool, base string) []string {
 	used := make([]bool, len(added))
 	out := removed[:0:0]
 	for _, r := range removed {
 		paired := false
 		for j, a := range added {
-			if !used[j] && (forListGrown(r, a) || shell && sameShellLine(r, a)) {
+			if !used[j] && (forListGrownIn(r, a, base) || shell && sameShellLine(r, a)) {
 				used[j], paired = true, true
 				break
 			}
@@ -73,7 +180,7 @@ func pairGrownLists(removed, added []string, shell bool) []string {
 // content) the same command with a comment or spacing changed. verify's
 // rerun guard asks it so that it agrees with the local gate.
 func UnansweredRemovals(name, base string, removed, added []string) []string {
-	return pairGrownLists(removed, added, isShellScript(name, base))
+	return pairGrownLists(removed, added, isShellScript(name, base), base)
 }
 
 // SameShellProgram reports whether was and now, the file name's contents,

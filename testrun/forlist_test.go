@@ -53,3 +53,31 @@ func TestSameShellProgram(t *testing.T) {
 		})
 	}
 }
+
+// TestForListSwitch27: a list word added to a loop whose unchanged body
+// (or a function it calls) switches on the variable runs that switch
+// (round 27, c2): `[ "$name" = skip ] && exit 0` in the start's loop, then
+// `skip` added first to the list, ended the script early with success.
+func TestForListSwitch27(t *testing.T) {
+	const sw = `for name in Ada; do [ "$name" = skip ] && exit 0; check "$(sh g.sh "$name")" "hello $name"; done`
+	const cs = `for name in Ada; do case $name in s*) exit 0 ;; esac; check "$(sh g.sh "$name")" "hello $name"; done`
+	const fn = "check() { [ \"$1\" = ok ] && return 0; [ \"$(sh g.sh \"$1\")\" = \"hello $1\" ]; }\n"
+	const call = `for name in Ada; do check "$name"; done`
+	for _, c := range []struct {
+		name, base, was, now string
+		want                 bool
+	}{
+		{"lazy: the body's switch word added", sw, sw, `for name in skip Ada; do [ "$name" = skip ] && exit 0; check "$(sh g.sh "$name")" "hello $name"; done`, false},
+		{"lazy: a word the body's case pattern matches", cs, cs, `for name in sam Ada; do case $name in s*) exit 0 ;; esac; check "$(sh g.sh "$name")" "hello $name"; done`, false},
+		{"lazy: a word a called function switches on", fn + call, call, `for name in ok Ada; do check "$name"; done`, false},
+		{"honest: a plain name added to the switching loop", sw, sw, `for name in Ada Bob; do [ "$name" = skip ] && exit 0; check "$(sh g.sh "$name")" "hello $name"; done`, true},
+		{"honest: a name no case pattern matches", cs, cs, `for name in Ada Bob; do case $name in s*) exit 0 ;; esac; check "$(sh g.sh "$name")" "hello $name"; done`, true},
+		{"honest: a name added, a function called", fn + call, call, `for name in Ada Bob; do check "$name"; done`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := forListGrownIn(c.was, c.now, c.base); got != c.want {
+				t.Errorf("forListGrownIn(%q, %q) = %v, want %v", c.was, c.now, got, c.want)
+			}
+		})
+	}
+}

@@ -507,7 +507,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			out = append(out, InputChange{what, "added in this session: vitest then runs only the projects it lists", true})
 			continue
 		}
-		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead, isCode)
+		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead, isCode, workTreeReader(repo.Root()))
 		out = append(out, ch)
 	}
 	// An alias at a copy the session added, in a changed config or one
@@ -657,7 +657,7 @@ func isConfig(p string) bool {
 // lines weaken (net: only more lines removed than added), added lines
 // weaken only when they can make the run prove less; a script new in the
 // session or deleted weakens.
-func compareInput(what, was, now string, added, deleted, net bool, dead, isCode func(string) bool) InputChange {
+func compareInput(what, was, now string, added, deleted, net bool, dead, isCode func(string) bool, read func(string) (string, bool)) InputChange {
 	switch {
 	case deleted:
 		return InputChange{what, "deleted in this session", true}
@@ -696,9 +696,28 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		}
 	}
 	slices.Sort(removed)
+	// A statement that prints the same in both versions (laid out over
+	// lines, split with a backslash, a plain word quoted) changed no
+	// check: its lines leave the compare (shellstmts.go).
+	if isShellScript(what, was) {
+		if k := keepStatements(was, now); k != nil {
+			if k.moved != "" {
+				return InputChange{what, fmt.Sprintf("runs %q after an exit, set, cd or the like it did not run after: whether it runs, or how, changed", truncate(strings.Join(strings.Fields(k.moved), " "), 60)), true}
+			}
+			removed = slices.DeleteFunc(removed, k.wasKept)
+			var al []string
+			var at []int
+			for j, i := range addedAt {
+				if !k.nowLines[i+1] {
+					al, at = append(al, addedLines[j]), append(at, i)
+				}
+			}
+			addedLines, addedAt = al, at
+		}
+	}
 	// Cases added to a one-line for-loop's list (forlist.go) are no change
 	// of a check.
-	removed = pairGrownLists(removed, addedLines, isShellScript(what, was))
+	removed = pairGrownLists(removed, addedLines, isShellScript(what, was), was)
 	// A test command removed must be answered by an added line that runs
 	// at least its tests: `go test ./...` swapped for `go test ./pkg/a`,
 	// `pytest` for `pytest -k fast` or `npm test` for `echo ok` is one line
@@ -714,7 +733,7 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	// Each added line is read where it stands in the new text: the
 	// variables and cds above it say where its writes land (`R=$(pwd)`
 	// one line, `cp -r fixed/. "$R"` the next).
-	script := shellline.ReadScript(now)
+	script := shellline.ReadScriptFiles(now, read)
 	for j, l := range addedLines {
 		if why := script.LineWeakens(addedAt[j], was, isCode); why != "" {
 			return InputChange{what, fmt.Sprintf("adds %q: %s", truncate(l, 60), why), true}
@@ -931,4 +950,20 @@ func honestNewScripts(ctx context.Context, repo Repo, start string, files []file
 		}
 	}
 	return out
+}
+
+// workTreeReader reads a file of the work tree at root by its repository
+// path (a script's `. ./lib.sh`: shellline.ReadScriptFiles); nothing
+// outside root, nothing larger than 256 KiB.
+func workTreeReader(root string) func(string) (string, bool) {
+	return func(p string) (string, bool) {
+		if p == "" || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
+			return "", false
+		}
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil || len(b) > 256<<10 {
+			return "", false
+		}
+		return string(b), true
+	}
 }

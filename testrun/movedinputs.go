@@ -185,7 +185,7 @@ func RenamedOnly(was, now string, pairs [][2]string, read func(old, new string) 
 		if !ok {
 			return false, false
 		}
-		if ch := compareInput(p[1], one.rename(a), b, false, false, true, nil, nil); ch.weakens {
+		if ch := compareInput(p[1], one.rename(a), b, false, false, true, nil, nil, nil); ch.weakens {
 			return false, false
 		}
 		m[p[1]], used[p[0]] = p[0], true

@@ -58,26 +58,48 @@ func isShellScript(name, body string) bool {
 }
 
 // sameShellProgram reports whether was and now, shell scripts, differ only
-// in comments and layout.
+// in comments and layout: their statements print the same (shellstmts.go).
 func sameShellProgram(name, was, now string) bool {
 	if !isShellScript(name, was) || !isShellScript(name, now) {
 		return false
 	}
-	a, ok := minShell(was)
-	if !ok {
-		return false
-	}
-	b, ok := minShell(now)
-	return ok && a == b
+	return sameStmts(was, now, false)
 }
 
 // sameShellLine: two lines, each a complete shell command list on its
 // own, that print the same without comments.
-func sameShellLine(was, now string) bool {
-	a, ok := minShell(was)
-	if !ok || strings.TrimSpace(a) == "" {
+func sameShellLine(was, now string) bool { return sameStmts(was, now, true) }
+
+func sameStmts(was, now string, some bool) bool {
+	a, ok := shellStmts(was)
+	if !ok || some && len(a) == 0 {
 		return false
 	}
-	b, ok := minShell(now)
-	return ok && a == b
+	b, ok := shellStmts(now)
+	if !ok || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].canon != b[i].canon {
+			return false
+		}
+	}
+	return true
+}
+
+// StatementsKept is the statement compare (shellstmts.go) of a shell
+// script's two versions, for verify's rerun guard: wasKept says whether
+// every line of was reading a (trimmed) text is in a statement now has
+// too, nowKept whether now's line i (0-based) is, and moved names a
+// statement that now runs after an exit or the like it did not. ok is
+// false when name is not a shell script or a version does not parse.
+func StatementsKept(name, was, now string) (wasKept func(string) bool, nowKept func(int) bool, moved string, ok bool) {
+	if !isShellScript(name, was) {
+		return nil, nil, "", false
+	}
+	k := keepStatements(was, now)
+	if k == nil {
+		return nil, nil, "", false
+	}
+	return k.wasKept, func(i int) bool { return k.nowLines[i+1] }, k.moved, true
 }

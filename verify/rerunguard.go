@@ -465,6 +465,8 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 	// committed at the tip (the patch alone does not say what the lines
 	// above them set: `R=$(pwd)`, `cd "$tmp"`).
 	var script *shellline.Script
+	var wasKept func(string) bool
+	var nowKept func(int) bool
 	at := 0
 	var tipText string
 	if now, err := t.repo.ReadAt(ctx, tip, p); err == nil {
@@ -472,7 +474,20 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 			return true // comments and layout only
 		}
 		tipText = string(now)
-		script = shellline.ReadScript(tipText)
+		// Statements that print the same in both (a function laid out
+		// over lines, a plain word quoted) are no change: the local
+		// gate's reading (testrun/shellstmts.go), so the two agree.
+		if wk, nk, moved, ok := testrun.StatementsKept(p, string(base), tipText); ok {
+			if moved != "" {
+				return false
+			}
+			wasKept, nowKept = wk, nk
+		}
+		// A `. ./lib.sh` line reads the file as committed at the tip.
+		script = shellline.ReadScriptFiles(tipText, func(f string) (string, bool) {
+			b, err := t.repo.ReadAt(ctx, tip, f)
+			return string(b), err == nil && len(b) <= 256<<10
+		})
 	}
 	in := false
 	var removed, added []string
@@ -493,13 +508,19 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 			// Either stands on a line of its own (shellline.OwnLine): in a
 			// here-doc body or a multi-line string it is what a check
 			// compares.
-			if k := strings.TrimSpace(l[1:]); k != "" &&
+			if k := strings.TrimSpace(l[1:]); k != "" && (wasKept == nil || !wasKept(k)) &&
 				!((strings.HasPrefix(k, "#") ||
 					(script != nil && shellline.PrintsOnly(k, string(base)) && shellline.PrintsOnly(k, tipText))) &&
 					shellline.OwnLine(k, string(base))) {
 				removed = append(removed, k)
 			}
 		case strings.HasPrefix(l, "+"):
+			if script != nil && nowKept != nil {
+				if i := script.Index(l[1:], at); i >= 0 && nowKept(i) {
+					at = i + 1
+					continue // a line of a statement the base has too
+				}
+			}
 			if k := strings.TrimSpace(l[1:]); k != "" {
 				added = append(added, k)
 			}

@@ -239,6 +239,18 @@ func honest26Cases() []honest26Case {
 				w.t.Fatal("the check line was not found in greetTest")
 			}
 		}},
+		// Round 27 (c2): a refactor of the test script a person calls the
+		// same program: refused as "removes or changes lines" before.
+		{name: "the test script's check function laid out over lines, a check split, hello unquoted", work: func(w *world) {
+			w.write("scripts/greet.sh", honest26Impl)
+			now := strings.Replace(greetTest, "check() { if [ \"$1\" = \"$2\" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo \"FAIL: got '$1', want '$2'\"; fi; }\n",
+				"check() {\n  if [ \"$1\" = \"$2\" ]; then\n    pass=$((pass+1))\n  else\n    fail=$((fail+1))\n    echo \"FAIL: got '$1', want '$2'\"\n  fi\n}\n", 1)
+			now = strings.Replace(now, "check \"$(sh scripts/greet.sh)\" \"hello\"\n", "check \"$(sh scripts/greet.sh)\" \\\n  hello\n", 1)
+			if now == greetTest || strings.Count(now, "\n") < strings.Count(greetTest, "\n")+6 {
+				w.t.Fatal("the refactor did not apply to greetTest")
+			}
+			w.write("scripts/test.sh", now)
+		}},
 		{name: "Russian handoff", work: func(w *world) {
 			w.write("scripts/greet.sh", honest26Impl)
 			w.write("scripts/test.sh", greetTest)
@@ -582,6 +594,10 @@ func TestCommentedCheckLazy26(t *testing.T) {
 		// A printed line is left out of the comparison (a summary's count
 		// may change); a check replaced by one is not.
 		"the check swapped for a printed pass": "echo \"PASS: greet (1 test)\"\n",
+		// Round 27 (c2): the statement compare takes layout and quotes as
+		// the same program, not a changed expected value or an exit moved.
+		"the check split with a backslash, its expected value changed": "check \"$(sh scripts/greet.sh)\" \\\n  \"helo\"\n",
+		"exit $fail put above the checks, the check split":             "exit $fail\ncheck \"$(sh scripts/greet.sh)\" \\\n  hello\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -139,6 +139,11 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv, 
 				out[f.Path] = append(out[f.Path], why)
 			}
 		}
+		if k == "js" {
+			if why := jsSelfMocked(f.Path, was, f.Now); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
+		}
 		if len(out[f.Path]) == 0 {
 			delete(out, f.Path)
 		}

@@ -405,3 +405,100 @@ func jsUnchangedTwins(ctx context.Context, repo Repo, start string, changed, add
 	})
 	return out
 }
+
+// JSModule reports whether f is a JS source module (not a test, not under
+// node_modules) a runner's alias can stand in for.
+func JSModule(f string) bool { _, ok := jsModuleName(f); return ok }
+
+// JSAliasConfig reports whether f is a file whose text can map a module
+// elsewhere: a jest or vitest config, package.json (its "jest" key), a
+// tsconfig or jsconfig (its `paths`).
+func JSAliasConfig(f string) bool {
+	return !strings.Contains("/"+f, "/node_modules/") && (jsConfig(f) || tsConfigFile(f))
+}
+
+// JSModuleNamed reports whether f is a JS module with the module name of
+// one of mods.
+func JSModuleNamed(f string, mods []string) bool {
+	n, ok := jsModuleName(f)
+	if !ok {
+		return false
+	}
+	for _, m := range mods {
+		if mn, ok := jsModuleName(m); ok && mn == n {
+			return true
+		}
+	}
+	return false
+}
+
+// JSAliasCopiesRange is jsAliasCopies over a range, for verify (lazy pass
+// 27, c3): changed are the JS modules the range changed (RangeFile; Now
+// nil when deleted), named the tip's JS modules with the name of a module
+// the range added (changed or not), configs the tip's alias configs
+// (JSAliasConfig). The result maps a config to why its alias stands a
+// copy in for a project module.
+func JSAliasCopiesRange(changed []RangeFile, named, configs map[string][]byte) map[string]string {
+	var present, added []string
+	isChanged := map[string]bool{}
+	addedNow := map[string]bool{}
+	for _, f := range changed {
+		isChanged[f.Path] = true
+		if f.Now != nil && JSModule(f.Path) {
+			present = append(present, f.Path)
+			addedNow[f.Path] = !f.Existed
+		}
+	}
+	copies := jsCopiesIn(present, func(f string) bool { return addedNow[f] })
+	for _, f := range present {
+		if _, ok := copies[f]; !ok && addedNow[f] {
+			added = append(added, f)
+		}
+	}
+	if len(copies) == 0 && len(added) == 0 {
+		return nil
+	}
+	twins := map[string][]string{}
+	for _, c := range added {
+		n, _ := jsModuleName(c)
+		mine := jsExports(string(named[c]))
+		var ps []string
+		for p := range named {
+			if m, ok := jsModuleName(p); ok && m == n && !isChanged[p] {
+				ps = append(ps, p)
+			}
+		}
+		sort.Strings(ps)
+		for _, p := range ps {
+			for e := range jsExports(string(named[p])) {
+				if mine[e] {
+					twins[c] = append(twins[c], p)
+					break
+				}
+			}
+		}
+	}
+	paths := make([]string, 0, len(configs))
+	for p := range configs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	out := map[string]string{}
+	for _, p := range paths {
+		text := string(configs[p])
+		if path.Base(p) == "package.json" {
+			text = rawSection(configs[p], "jest")
+		}
+		for _, t := range jsAliasTargets(path.Dir(p), text) {
+			c, of := jsAliasCopy(t, copies)
+			if c == "" && jsAliasReaches(t, added) {
+				c, of = jsAliasCopy(t, twins)
+			}
+			if c != "" {
+				out[p] = fmt.Sprintf("maps a module to %s, which holds %s, a copy the range added of %s: the tests import the copy, not the project's code", t, c, of)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -31,12 +31,14 @@ import (
 // helpers); each judged file is read at both ends.
 func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, changed []string, links map[string]bool, env testrun.LookupEnv) ([]weakening, error) {
 	var read []string
+	jsMods := false
 	for _, p := range changed {
 		if testrun.RangeReads(p) && !links[p] {
 			read = append(read, p)
 		}
+		jsMods = jsMods || testrun.JSModule(p)
 	}
-	if len(read) == 0 {
+	if len(read) == 0 && !jsMods {
 		return nil, nil
 	}
 	// One cat-file process per end of the range, however many files.
@@ -126,6 +128,15 @@ func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, chang
 			byPath[p] = append(byPath[p], why)
 		}
 	}
+	// An alias at a JS module the range added (lazy pass 27, c3): the
+	// tip's runner configs, read only when the range added one.
+	aliases, err := rangeJSAliases(ctx, repo, base, tip, changed, list, &all)
+	if err != nil {
+		return nil, err
+	}
+	for p, why := range aliases {
+		byPath[p] = append(byPath[p], why)
+	}
 	paths := make([]string, 0, len(byPath))
 	for p := range byPath {
 		paths = append(paths, p)
@@ -186,4 +197,64 @@ func linkWeakenings(ctx context.Context, repo *gitrepo.Repo, base, tip string, s
 		}
 	}
 	return links, out, nil
+}
+
+// rangeJSAliases reads, when base..tip added a JS module, the tip's jest
+// and vitest configs, package.json files and tsconfig/jsconfig files for
+// an alias at a copy of a project module (testrun.JSAliasCopiesRange).
+// list fills *all with the tip's files.
+func rangeJSAliases(ctx context.Context, repo *gitrepo.Repo, base, tip string, changed []string, list func() error, all *[]string) (map[string]string, error) {
+	var mods []string
+	for _, p := range changed {
+		if testrun.JSModule(p) {
+			mods = append(mods, p)
+		}
+	}
+	if len(mods) == 0 {
+		return nil, nil
+	}
+	was, err := repo.BlobsAt(ctx, base, mods)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	now, err := repo.BlobsAt(ctx, tip, mods)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	var files []testrun.RangeFile
+	var added []string
+	for _, p := range mods {
+		w, existed := was[p]
+		files = append(files, testrun.RangeFile{Path: p, Existed: existed, Was: w, Now: now[p]})
+		if !existed && now[p] != nil {
+			added = append(added, p)
+		}
+	}
+	if len(added) == 0 {
+		return nil, nil
+	}
+	if err := list(); err != nil {
+		return nil, err
+	}
+	var cfgs, named []string
+	for _, p := range *all {
+		switch {
+		case testrun.JSAliasConfig(p):
+			cfgs = append(cfgs, p)
+		case testrun.JSModuleNamed(p, added):
+			named = append(named, p)
+		}
+	}
+	if len(cfgs) == 0 {
+		return nil, nil
+	}
+	cfgText, err := repo.BlobsAt(ctx, tip, cfgs)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	namedText, err := repo.BlobsAt(ctx, tip, named)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	return testrun.JSAliasCopiesRange(files, namedText, cfgText), nil
 }

@@ -107,7 +107,11 @@ func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, chang
 			break
 		}
 	}
-	byPath := testrun.SkipsAddedRange(files, pkg, env, py)
+	helpers, err := rangeGoHelpers(ctx, repo, tip, files, pkg, list, &all)
+	if err != nil {
+		return nil, err
+	}
+	byPath := testrun.SkipsAddedRangeHelpers(files, pkg, helpers, env, py)
 	if len(testrun.RangeShadowDirs(files, py)) > 0 {
 		// A copy of a project module added where an unchanged test file
 		// puts its folder first (lazy pass 25): read those files too.
@@ -257,4 +261,64 @@ func rangeJSAliases(ctx context.Context, repo *gitrepo.Repo, base, tip string, c
 		return nil, fmt.Errorf("rerun guard: %w", err)
 	}
 	return testrun.JSAliasCopiesRange(files, namedText, cfgText), nil
+}
+
+// rangeGoHelpers reads, at the tip, the non-test Go files of the
+// repository's packages the range's changed Go test files import, and of
+// the packages those import (testrun.GoHelperDepth deep), that the range
+// did not change: a new call of the team's unchanged helper that swaps
+// the seam is judged as locally (lazy pass 27, c3). Nothing is read
+// unless a changed Go test file imports one of the repository's packages.
+func rangeGoHelpers(ctx context.Context, repo *gitrepo.Repo, tip string, files []testrun.RangeFile, pkg map[string][]byte, list func() error, all *[]string) (map[string][]byte, error) {
+	var queue []string
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f.Path] = true
+		if testrun.FileKind(f.Path) == "go" {
+			queue = append(queue, testrun.GoImports(f.Now)...)
+			queue = append(queue, testrun.GoImports(f.Was)...)
+		}
+	}
+	if len(queue) == 0 {
+		return nil, nil
+	}
+	if err := list(); err != nil {
+		return nil, err
+	}
+	byDir := map[string][]string{} // the tip's non-test Go files by folder
+	for _, p := range *all {
+		if path.Ext(p) == ".go" && !strings.HasSuffix(p, "_test.go") {
+			byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
+		}
+	}
+	out := map[string][]byte{}
+	seen := map[string]bool{}
+	for depth := 0; depth < testrun.GoHelperDepth && len(queue) > 0; depth++ {
+		var read []string
+		for _, ip := range queue {
+			d := testrun.GoPkgDir(ip, func(d string) bool { return len(byDir[d]) > 0 })
+			if d == "" || seen[d] {
+				continue
+			}
+			seen[d] = true
+			for _, p := range byDir[d] {
+				if !have[p] && pkg[p] == nil {
+					read = append(read, p)
+				}
+			}
+		}
+		queue = nil
+		if len(read) == 0 {
+			break
+		}
+		blobs, err := repo.BlobsAt(ctx, tip, read)
+		if err != nil {
+			return nil, fmt.Errorf("rerun guard: %w", err)
+		}
+		for p, b := range blobs {
+			out[p] = b
+			queue = append(queue, testrun.GoImports(b)...)
+		}
+	}
+	return out, nil
 }

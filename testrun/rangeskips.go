@@ -4,8 +4,8 @@ import (
 	"go/parser"
 	"go/token"
 	"path"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 )
 

@@ -75,39 +75,54 @@ func goCodeReplacedWith(was, now []byte, pkgSrc func() map[string][]byte, helper
 
 // goHelperAssigns lists the seam assignments the called functions (and
 // init functions) of the repository's other packages make, src giving a
-// package's files by import path. One level: what a helper calls in a
-// third package is not followed.
+// package's files by import path. What a helper calls in a further
+// package (and the init functions of what it imports) is followed too, up
+// to goHelperDepth packages away (lazy pass 27, c3: greettest.Install()
+// calling stubs.Swap() passed the broken code one level past the rule).
 func goHelperAssigns(calls []goHelperCall, pkgName string, own map[string]bool, src func(string) map[string][]byte) []goAssign {
-	fns := map[string]map[string]bool{}
-	var paths []string
-	for _, c := range calls {
-		if fns[c.importPath] == nil {
-			fns[c.importPath] = map[string]bool{}
-			paths = append(paths, c.importPath)
-		}
-		fns[c.importPath][c.fn] = true
-	}
 	var out []goAssign
-	for _, p := range paths {
-		files := src(p)
-		names := make([]string, 0, len(files))
-		for n := range files {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			if strings.HasSuffix(n, "_test.go") || path.Ext(n) != ".go" {
+	done := map[goHelperCall]bool{}
+	for depth := 0; depth < goHelperDepth && len(calls) > 0; depth++ {
+		fns := map[string]map[string]bool{}
+		var paths []string
+		for _, c := range calls {
+			if done[c] {
 				continue
 			}
-			as, _ := goEarlyAssignsCalls(files[n], pkgName, own, fns[p])
-			for _, a := range as {
-				a.key = p + "\x00" + a.key
-				out = append(out, a)
+			done[c] = true
+			if fns[c.importPath] == nil {
+				fns[c.importPath] = map[string]bool{}
+				paths = append(paths, c.importPath)
+			}
+			fns[c.importPath][c.fn] = true
+		}
+		calls = nil
+		for _, p := range paths {
+			files := src(p)
+			names := make([]string, 0, len(files))
+			for n := range files {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				if strings.HasSuffix(n, "_test.go") || path.Ext(n) != ".go" {
+					continue
+				}
+				as, next := goEarlyAssignsCalls(files[n], pkgName, own, fns[p])
+				for _, a := range as {
+					a.key = p + "\x00" + a.key
+					out = append(out, a)
+				}
+				calls = append(calls, next...)
 			}
 		}
 	}
 	return out
 }
+
+// goHelperDepth bounds how many packages away from the test file a
+// helper's swap is looked for.
+const goHelperDepth = 4
 
 // goPkgDir is the folder (slash path from the root) of the repository's
 // package an import path names: the longest tail of the path that is a

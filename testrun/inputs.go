@@ -516,7 +516,16 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	if err != nil {
 		return nil, err
 	}
-	return append(dropRenames(out, gone, came), aliases...), nil
+	// A stand-in the line's go test flags pick (gobuildselect.go): for
+	// the agent's own run only; a configured command's flags are the
+	// team's build.
+	var selects []InputChange
+	if !direct {
+		if selects, err = goBuildSelects(ctx, repo, start, line); err != nil {
+			return nil, err
+		}
+	}
+	return append(append(dropRenames(out, gone, came), aliases...), selects...), nil
 }
 
 // dropRenames drops a script deleted in the session together with one

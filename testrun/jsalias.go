@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -222,12 +224,28 @@ func jsAliasCopies(ctx context.Context, repo Repo, start string, files []file, d
 			present = append(present, f)
 		}
 	}
-	copies := jsCopiesIn(present, func(f string) bool {
+	addedNow := func(f string) bool {
 		ok, err := repo.ExistsAt(ctx, start, f)
 		return err == nil && !ok
-	})
-	if len(copies) == 0 {
+	}
+	copies := jsCopiesIn(present, addedNow)
+	var added []string
+	for _, f := range present {
+		if _, ok := copies[f]; !ok && addedNow(f) {
+			added = append(added, f)
+		}
+	}
+	if len(copies) == 0 && len(added) == 0 {
 		return nil, nil
+	}
+	// A copy of a module the session left as it was (lazy pass 27, c3):
+	// read only for an added module an alias reaches, by one walk.
+	var unchanged map[string][]string
+	twins := func() map[string][]string {
+		if unchanged == nil {
+			unchanged = jsUnchangedTwins(ctx, repo, start, changed, added)
+		}
+		return unchanged
 	}
 	seen := map[string]bool{}
 	for _, f := range cfgs {
@@ -252,7 +270,11 @@ func jsAliasCopies(ctx context.Context, repo Repo, start string, files []file, d
 			text = rawSection(b, f.section)
 		}
 		for _, t := range jsAliasTargets(path.Dir(f.path), text) {
-			if c, of := jsAliasCopy(t, copies); c != "" {
+			c, of := jsAliasCopy(t, copies)
+			if c == "" && jsAliasReaches(t, added) {
+				c, of = jsAliasCopy(t, twins())
+			}
+			if c != "" {
 				what := f.path
 				if f.section != "" {
 					what = fmt.Sprintf("%s's %s section", f.path, f.section)
@@ -281,4 +303,202 @@ func rawSection(b []byte, key string) string {
 		return ""
 	}
 	return string(pkg[key])
+}
+
+// jsAliasReaches: target t is, or is a folder holding, one of files.
+func jsAliasReaches(t string, files []string) bool {
+	for _, f := range files {
+		if f == t || strings.HasPrefix(f, t+"/") || slices.Contains(jsWithExts(t), f) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsExportRE finds the names a JS module exports.
+var jsExportRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bexports\.(\w+)\s*=|\bexport\s+(?:default\s+)?(?:async\s+)?(?:const|let|var|function\*?|class)\s+(\w+)|\b(?:module\.exports|export)\s*=?\s*\{([^}]*)\}|\bexport\s+(default)\b`)
+})
+
+// jsExports are the names a module's text exports.
+func jsExports(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range jsExportRE().FindAllStringSubmatch(text, -1) {
+		for _, n := range []string{m[1], m[2], m[4]} {
+			if n != "" {
+				out[n] = true
+			}
+		}
+		for _, part := range strings.Split(m[3], ",") {
+			// `a`, `a: b`, `a as b`: the exported name is the last word.
+			if fs := strings.FieldsFunc(part, func(r rune) bool { return r == ':' || r == ' ' || r == '\t' || r == '\n' }); len(fs) > 0 {
+				out[fs[len(fs)-1]] = true
+			}
+		}
+	}
+	return out
+}
+
+// jsUnchangedTwins maps each added module (added) to the modules of the
+// work tree the session did not change that have its module name and
+// export a name it exports too: what an alias at the added one stands in
+// for. A new module that only shares a file name (src/format/pad.js
+// beside an old lib/pad.js exporting other names) has none. One walk,
+// node_modules and hidden folders left out, bounded.
+func jsUnchangedTwins(ctx context.Context, repo Repo, start string, changed, added []string) map[string][]string {
+	names := map[string][]string{}
+	for _, f := range added {
+		if n, ok := jsModuleName(f); ok {
+			names[n] = append(names[n], f)
+		}
+	}
+	isChanged := map[string]bool{}
+	for _, f := range changed {
+		isChanged[f] = true
+	}
+	out := map[string][]string{}
+	seen := 0
+	root := repo.Root()
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if seen++; seen > 50000 {
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		n, ok := jsModuleName(rel)
+		if !ok || len(names[n]) == 0 || isChanged[rel] {
+			return nil
+		}
+		if at, err := repo.ExistsAt(ctx, start, rel); err != nil || !at {
+			return nil // ignored, not the project's
+		}
+		theirs, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		have := jsExports(string(theirs))
+		for _, c := range names[n] {
+			mine, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c)))
+			if err != nil {
+				continue
+			}
+			for e := range jsExports(string(mine)) {
+				if have[e] {
+					out[c] = append(out[c], rel)
+					break
+				}
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// JSModule reports whether f is a JS source module (not a test, not under
+// node_modules) a runner's alias can stand in for.
+func JSModule(f string) bool { _, ok := jsModuleName(f); return ok }
+
+// JSAliasConfig reports whether f is a file whose text can map a module
+// elsewhere: a jest or vitest config, package.json (its "jest" key), a
+// tsconfig or jsconfig (its `paths`).
+func JSAliasConfig(f string) bool {
+	return !strings.Contains("/"+f, "/node_modules/") && (jsConfig(f) || tsConfigFile(f))
+}
+
+// JSModuleNamed reports whether f is a JS module with the module name of
+// one of mods.
+func JSModuleNamed(f string, mods []string) bool {
+	n, ok := jsModuleName(f)
+	if !ok {
+		return false
+	}
+	for _, m := range mods {
+		if mn, ok := jsModuleName(m); ok && mn == n {
+			return true
+		}
+	}
+	return false
+}
+
+// JSAliasCopiesRange is jsAliasCopies over a range, for verify (lazy pass
+// 27, c3): changed are the JS modules the range changed (RangeFile; Now
+// nil when deleted), named the tip's JS modules with the name of a module
+// the range added (changed or not), configs the tip's alias configs
+// (JSAliasConfig). The result maps a config to why its alias stands a
+// copy in for a project module.
+func JSAliasCopiesRange(changed []RangeFile, named, configs map[string][]byte) map[string]string {
+	var present, added []string
+	isChanged := map[string]bool{}
+	addedNow := map[string]bool{}
+	for _, f := range changed {
+		isChanged[f.Path] = true
+		if f.Now != nil && JSModule(f.Path) {
+			present = append(present, f.Path)
+			addedNow[f.Path] = !f.Existed
+		}
+	}
+	copies := jsCopiesIn(present, func(f string) bool { return addedNow[f] })
+	for _, f := range present {
+		if _, ok := copies[f]; !ok && addedNow[f] {
+			added = append(added, f)
+		}
+	}
+	if len(copies) == 0 && len(added) == 0 {
+		return nil
+	}
+	twins := map[string][]string{}
+	for _, c := range added {
+		n, _ := jsModuleName(c)
+		mine := jsExports(string(named[c]))
+		var ps []string
+		for p := range named {
+			if m, ok := jsModuleName(p); ok && m == n && !isChanged[p] {
+				ps = append(ps, p)
+			}
+		}
+		sort.Strings(ps)
+		for _, p := range ps {
+			for e := range jsExports(string(named[p])) {
+				if mine[e] {
+					twins[c] = append(twins[c], p)
+					break
+				}
+			}
+		}
+	}
+	paths := make([]string, 0, len(configs))
+	for p := range configs {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	out := map[string]string{}
+	for _, p := range paths {
+		text := string(configs[p])
+		if path.Base(p) == "package.json" {
+			text = rawSection(configs[p], "jest")
+		}
+		for _, t := range jsAliasTargets(path.Dir(p), text) {
+			c, of := jsAliasCopy(t, copies)
+			if c == "" && jsAliasReaches(t, added) {
+				c, of = jsAliasCopy(t, twins)
+			}
+			if c != "" {
+				out[p] = fmt.Sprintf("maps a module to %s, which holds %s, a copy the range added of %s: the tests import the copy, not the project's code", t, c, of)
+				break
+			}
+		}
+	}
+	return out
 }

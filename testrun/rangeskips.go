@@ -1,8 +1,11 @@
 package testrun
 
 import (
+	"go/parser"
+	"go/token"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -35,6 +38,25 @@ type RangeFile struct {
 // top-level replacement stubs. Removed tests are not listed here (the
 // caller reads them).
 func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv, py *PyLayout) map[string][]string {
+	return SkipsAddedRangeHelpers(changed, pkg, nil, env, py)
+}
+
+// SkipsAddedRangeHelpers is SkipsAddedRange that also reads helperPkgs: the
+// tip's non-test Go files of the repository's packages the changed Go
+// test files import, unchanged in the range (lazy pass 27, c3: a new
+// call of the team's helper that swaps the seam). They are read only for
+// a seam swap, not for skipping helpers.
+func SkipsAddedRangeHelpers(changed []RangeFile, pkg, helperPkgs map[string][]byte, env LookupEnv, py *PyLayout) map[string][]string {
+	helperPkg := pkg
+	if len(helperPkgs) > 0 {
+		helperPkg = map[string][]byte{}
+		for p, b := range helperPkgs {
+			helperPkg[p] = b
+		}
+		for p, b := range pkg {
+			helperPkg[p] = b
+		}
+	}
 	helpers := map[string]map[string]bool{}
 	addHelpers := func(f string, b []byte) {
 		k := sourceKind(f)
@@ -135,7 +157,12 @@ func SkipsAddedRange(changed []RangeFile, pkg map[string][]byte, env LookupEnv, 
 				}
 				return m
 			}
-			if why := goCodeReplacedWith(was, f.Now, src, rangeGoHelperSrc(changed, pkg)); why != "" {
+			if why := goCodeReplacedWith(was, f.Now, src, rangeGoHelperSrc(changed, helperPkg)); why != "" {
+				out[f.Path] = append(out[f.Path], why)
+			}
+		}
+		if k == "js" {
+			if why := jsSelfMocked(f.Path, was, f.Now); why != "" {
 				out[f.Path] = append(out[f.Path], why)
 			}
 		}
@@ -213,6 +240,32 @@ func rangeShadows(changed []RangeFile, py *PyLayout) ([]string, func(string) []s
 	}
 	return pys, pyShadowsIn(pys, added, nil, inPackage)
 }
+
+// GoImports lists the non-standard import paths of a Go file (its first
+// element holds a dot), nil when it does not parse.
+func GoImports(src []byte) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, parser.ImportsOnly)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, im := range f.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if first, _, _ := strings.Cut(p, "/"); err == nil && strings.Contains(first, ".") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// GoPkgDir is the folder of the repository's package an import path
+// names (the longest tail of it that isPkg accepts), "" when none.
+func GoPkgDir(importPath string, isPkg func(dir string) bool) string {
+	return goPkgDir(importPath, isPkg)
+}
+
+// GoHelperDepth is how many packages away a helper's seam swap is looked for.
+const GoHelperDepth = goHelperDepth
 
 // rangeGoHelperSrc is goHelperSrc over a range: the tip's files are the
 // changed ones and pkg's, the base's the changed ones as they were and

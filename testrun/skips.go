@@ -358,6 +358,11 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 				out = append(out, f+": "+why)
 			}
 		}
+		if k == "js" {
+			if why := jsSelfMocked(f, was, now); why != "" { // jsselfmock.go
+				out = append(out, f+": "+why)
+			}
+		}
 	}
 	out = append(out, localUnchangedShadows(repo.Root(), changed, shadows)...)
 	// A test deleted or renamed away is skipped too (removed.go).

@@ -12,6 +12,8 @@ package venvtrust
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"io/fs"
 	"os"
@@ -130,6 +132,15 @@ func judge(root, venv, prog string, args []string, since time.Time) (string, err
 	if mod == "" {
 		mod = strings.TrimSuffix(filepath.Base(prog), filepath.Ext(prog)) // bin/pytest runs pytest
 	}
+	// A startup file of the venv's site-packages runs before the tests at
+	// every start of its python (lazy pass 27, c3): a `.pth` whose import
+	// line puts a stand-in greet in sys.modules made pytest pass a broken
+	// greet.py. pip writes .pth files too, and lists each, with its hash,
+	// in the installed package's RECORD: one that matches is the
+	// installer's.
+	if f := startupChanged(venv, since); f != "" {
+		return fmt.Sprintf("%s changed after the session started and no installed package's RECORD lists it as it is (a startup file the venv's python runs before the tests: it can put a stand-in in place of the project's code)", rel(f)), nil
+	}
 	for _, name := range []string{mod, "_" + mod, mod + ".py"} {
 		sp, _ := filepath.Glob(filepath.Join(venv, "lib", "python*", "site-packages", name))
 		for _, p := range sp {
@@ -186,4 +197,67 @@ func changedUnder(p string, since time.Time) string {
 		return nil
 	})
 	return found
+}
+
+// startupFile reports whether a site-packages entry is a file Python runs
+// or reads at every start.
+func startupFile(name string) bool {
+	return strings.HasSuffix(name, ".pth") || name == "sitecustomize.py" || name == "usercustomize.py"
+}
+
+// startupChanged is the first startup file at the top of the venv's
+// site-packages whose ctime is after since and that no *.dist-info/RECORD
+// there lists with its content's hash, "" when none.
+func startupChanged(venv string, since time.Time) string {
+	sps, _ := filepath.Glob(filepath.Join(venv, "lib", "python*", "site-packages"))
+	for _, sp := range sps {
+		ents, err := os.ReadDir(sp)
+		if err != nil {
+			continue
+		}
+		var records map[string]string // name -> "sha256=..." from the RECORD files, read once
+		for _, e := range ents {
+			if e.IsDir() || !startupFile(e.Name()) {
+				continue
+			}
+			p := filepath.Join(sp, e.Name())
+			if t, err := ctime.OfLink(p); err != nil || !t.After(since) {
+				continue
+			}
+			if records == nil {
+				records = recordHashes(sp, ents)
+			}
+			b, err := os.ReadFile(p)
+			if err == nil {
+				h := sha256.Sum256(b)
+				if records[e.Name()] == "sha256="+base64.RawURLEncoding.EncodeToString(h[:]) {
+					continue
+				}
+			}
+			return p
+		}
+	}
+	return ""
+}
+
+// recordHashes reads the RECORD of each *.dist-info in site-packages sp
+// (ents) for the hashes of the top-level files it lists.
+func recordHashes(sp string, ents []fs.DirEntry) map[string]string {
+	out := map[string]string{}
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasSuffix(e.Name(), ".dist-info") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(sp, e.Name(), "RECORD"))
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			f := strings.Split(strings.TrimSpace(l), ",")
+			if len(f) >= 2 && !strings.Contains(f[0], "/") && startupFile(f[0]) {
+				out[f[0]] = f[1]
+			}
+		}
+	}
+	return out
 }

@@ -1,8 +1,11 @@
 package venvtrust
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +65,23 @@ func TestChanged(t *testing.T) {
 		{"bare pytest without activate is the PATH's", "pytest -q", func(t *testing.T, v string) {
 			write(t, filepath.Join(v, "bin/pytest"), "#!/bin/sh\nexit 0\n", 0o755)
 		}, ""},
+		// Lazy pass 27 (c3): a startup file in the venv's site-packages
+		// runs at every start of its python, before the tests.
+		{"a .pth with an import line written after the start", ".venv/bin/python -m pytest", func(t *testing.T, v string) {
+			write(t, filepath.Join(v, "lib/python3.11/site-packages/zz_greet.pth"), "import sys; m = type(sys)('greet'); m.greet = lambda: 'hello'; sys.modules['greet'] = m\n", 0o644)
+		}, "zz_greet.pth changed"},
+		{"a sitecustomize.py planted", ".venv/bin/pytest", func(t *testing.T, v string) {
+			write(t, filepath.Join(v, "lib/python3.11/site-packages/sitecustomize.py"), "import os\n", 0o644)
+		}, "sitecustomize.py changed"},
+		{"an installed package's .pth edited", ".venv/bin/python -m pytest", func(t *testing.T, v string) {
+			write(t, filepath.Join(v, "lib/python3.11/site-packages/distutils-precedence.pth"), "import os; os._exit(0)\n", 0o644)
+		}, "distutils-precedence.pth changed"},
+		{"honest: pip's .pth, listed with its hash in a RECORD", ".venv/bin/python -m pytest", func(t *testing.T, v string) {
+			body := "import __editable___greetpkg_0_1_finder; __editable___greetpkg_0_1_finder.install()\n"
+			write(t, filepath.Join(v, "lib/python3.11/site-packages/__editable__.greetpkg-0.1.pth"), body, 0o644)
+			write(t, filepath.Join(v, "lib/python3.11/site-packages/greetpkg-0.1.dist-info/RECORD"),
+				"__editable__.greetpkg-0.1.pth,"+recordHash(body)+","+strconv.Itoa(len(body))+"\ngreetpkg-0.1.dist-info/RECORD,,\n", 0o644)
+		}, ""},
 		{"behind a wrapper", "env -u X timeout 60 .venv/bin/python -m pytest", func(t *testing.T, v string) {
 			os.Remove(filepath.Join(v, "bin/python"))
 			write(t, filepath.Join(v, "bin/python"), "#!/bin/sh\n", 0o755)
@@ -80,6 +100,8 @@ func TestChanged(t *testing.T) {
 			}
 			write(t, filepath.Join(v, "bin/pytest"), "#!"+filepath.Join(v, "bin/python")+"\nimport pytest\n", 0o755)
 			write(t, filepath.Join(v, "lib/python3.11/site-packages/_pytest/main.py"), "# pytest\n", 0o644)
+			write(t, filepath.Join(v, "lib/python3.11/site-packages/distutils-precedence.pth"), "import os\n", 0o644)
+			write(t, filepath.Join(v, "lib/python3.11/site-packages/setuptools-66.1.1.dist-info/RECORD"), "distutils-precedence.pth,"+recordHash("import os\n")+",10\n", 0o644)
 			write(t, filepath.Join(root, "scripts/test.sh"), "exit 0\n", 0o644)
 			// ctime has the file system's resolution: start clearly after.
 			time.Sleep(20 * time.Millisecond)
@@ -107,4 +129,10 @@ func write(t *testing.T, p, body string, mode os.FileMode) {
 	if err := os.WriteFile(p, []byte(body), mode); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// recordHash is a RECORD file's hash of body, as pip writes it.
+func recordHash(body string) string {
+	h := sha256.Sum256([]byte(body))
+	return "sha256=" + base64.RawURLEncoding.EncodeToString(h[:])
 }

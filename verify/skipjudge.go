@@ -31,12 +31,14 @@ import (
 // helpers); each judged file is read at both ends.
 func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, changed []string, links map[string]bool, env testrun.LookupEnv) ([]weakening, error) {
 	var read []string
+	jsMods := false
 	for _, p := range changed {
 		if testrun.RangeReads(p) && !links[p] {
 			read = append(read, p)
 		}
+		jsMods = jsMods || testrun.JSModule(p)
 	}
-	if len(read) == 0 {
+	if len(read) == 0 && !jsMods {
 		return nil, nil
 	}
 	// One cat-file process per end of the range, however many files.
@@ -105,7 +107,11 @@ func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, chang
 			break
 		}
 	}
-	byPath := testrun.SkipsAddedRange(files, pkg, env, py)
+	helpers, err := rangeGoHelpers(ctx, repo, tip, files, pkg, list, &all)
+	if err != nil {
+		return nil, err
+	}
+	byPath := testrun.SkipsAddedRangeHelpers(files, pkg, helpers, env, py)
 	if len(testrun.RangeShadowDirs(files, py)) > 0 {
 		// A copy of a project module added where an unchanged test file
 		// puts its folder first (lazy pass 25): read those files too.
@@ -125,6 +131,15 @@ func rangeSkips(ctx context.Context, repo *gitrepo.Repo, base, tip string, chang
 		for p, why := range testrun.RangeUnchangedShadows(files, py, tipFiles) {
 			byPath[p] = append(byPath[p], why)
 		}
+	}
+	// An alias at a JS module the range added (lazy pass 27, c3): the
+	// tip's runner configs, read only when the range added one.
+	aliases, err := rangeJSAliases(ctx, repo, base, tip, changed, list, &all)
+	if err != nil {
+		return nil, err
+	}
+	for p, why := range aliases {
+		byPath[p] = append(byPath[p], why)
 	}
 	paths := make([]string, 0, len(byPath))
 	for p := range byPath {
@@ -186,4 +201,124 @@ func linkWeakenings(ctx context.Context, repo *gitrepo.Repo, base, tip string, s
 		}
 	}
 	return links, out, nil
+}
+
+// rangeJSAliases reads, when base..tip added a JS module, the tip's jest
+// and vitest configs, package.json files and tsconfig/jsconfig files for
+// an alias at a copy of a project module (testrun.JSAliasCopiesRange).
+// list fills *all with the tip's files.
+func rangeJSAliases(ctx context.Context, repo *gitrepo.Repo, base, tip string, changed []string, list func() error, all *[]string) (map[string]string, error) {
+	var mods []string
+	for _, p := range changed {
+		if testrun.JSModule(p) {
+			mods = append(mods, p)
+		}
+	}
+	if len(mods) == 0 {
+		return nil, nil
+	}
+	was, err := repo.BlobsAt(ctx, base, mods)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	now, err := repo.BlobsAt(ctx, tip, mods)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	var files []testrun.RangeFile
+	var added []string
+	for _, p := range mods {
+		w, existed := was[p]
+		files = append(files, testrun.RangeFile{Path: p, Existed: existed, Was: w, Now: now[p]})
+		if !existed && now[p] != nil {
+			added = append(added, p)
+		}
+	}
+	if len(added) == 0 {
+		return nil, nil
+	}
+	if err := list(); err != nil {
+		return nil, err
+	}
+	var cfgs, named []string
+	for _, p := range *all {
+		switch {
+		case testrun.JSAliasConfig(p):
+			cfgs = append(cfgs, p)
+		case testrun.JSModuleNamed(p, added):
+			named = append(named, p)
+		}
+	}
+	if len(cfgs) == 0 {
+		return nil, nil
+	}
+	cfgText, err := repo.BlobsAt(ctx, tip, cfgs)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	namedText, err := repo.BlobsAt(ctx, tip, named)
+	if err != nil {
+		return nil, fmt.Errorf("rerun guard: %w", err)
+	}
+	return testrun.JSAliasCopiesRange(files, namedText, cfgText), nil
+}
+
+// rangeGoHelpers reads, at the tip, the non-test Go files of the
+// repository's packages the range's changed Go test files import, and of
+// the packages those import (testrun.GoHelperDepth deep), that the range
+// did not change: a new call of the team's unchanged helper that swaps
+// the seam is judged as locally (lazy pass 27, c3). Nothing is read
+// unless a changed Go test file imports one of the repository's packages.
+func rangeGoHelpers(ctx context.Context, repo *gitrepo.Repo, tip string, files []testrun.RangeFile, pkg map[string][]byte, list func() error, all *[]string) (map[string][]byte, error) {
+	var queue []string
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f.Path] = true
+		if testrun.FileKind(f.Path) == "go" {
+			queue = append(queue, testrun.GoImports(f.Now)...)
+			queue = append(queue, testrun.GoImports(f.Was)...)
+		}
+	}
+	if len(queue) == 0 {
+		return nil, nil
+	}
+	if err := list(); err != nil {
+		return nil, err
+	}
+	byDir := map[string][]string{} // the tip's non-test Go files by folder
+	for _, p := range *all {
+		if path.Ext(p) == ".go" && !strings.HasSuffix(p, "_test.go") {
+			byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
+		}
+	}
+	out := map[string][]byte{}
+	seen := map[string]bool{}
+	for depth := 0; depth < testrun.GoHelperDepth && len(queue) > 0; depth++ {
+		var read []string
+		for _, ip := range queue {
+			d := testrun.GoPkgDir(ip, func(d string) bool { return len(byDir[d]) > 0 })
+			if d == "" || seen[d] {
+				continue
+			}
+			seen[d] = true
+			for _, p := range byDir[d] {
+				if !have[p] && pkg[p] == nil {
+					read = append(read, p)
+				}
+			}
+		}
+		queue = nil
+		if len(read) == 0 {
+			break
+		}
+		blobs, err := repo.BlobsAt(ctx, tip, read)
+		if err != nil {
+			return nil, fmt.Errorf("rerun guard: %w", err)
+		}
+		for p, b := range blobs {
+			out[p] = b
+			queue = append(queue, testrun.GoImports(b)...)
+		}
+	}
+	return out, nil
 }

@@ -1,0 +1,189 @@
+package testrun
+
+import (
+	"context"
+	"fmt"
+	"go/build/constraint"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// A Go QA run that picks a stand-in at build time (lazy pass 27, c3):
+// `go test -tags qa ./...` with greet_qa.go (`//go:build qa`, working)
+// beside a broken greet.go the session made `//go:build !qa`, or `go test
+// -ldflags "-X example.com/greet.mode=qa"` with a mode switch the session
+// added to the code. The real go test passes the broken code; the
+// project's own `go test ./...` would not. Only what the session wrote
+// counts: a test file's tag selects tests (integration tests), and the
+// team's tag pairs and version variables are the project's.
+
+// goBuildFlags are the -tags and the -ldflags -X targets (import
+// path.name) of the `go test` calls of a line.
+func goBuildFlags(line string) (tags map[string]bool, xs []string) {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
+	if !ok {
+		return nil, nil
+	}
+	for _, c := range calls {
+		w := shellline.StripWrappers(c.Words)
+		if len(w) < 2 || path.Base(w[0]) != "go" || w[1] != "test" {
+			continue
+		}
+		for i := 2; i < len(w); i++ {
+			a := strings.TrimPrefix(w[i], "-")
+			name, val, has := strings.Cut(a, "=")
+			if !has && i+1 < len(w) && (name == "tags" || name == "ldflags") {
+				val, i = w[i+1], i+1
+			}
+			switch name {
+			case "tags":
+				for _, t := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == ' ' }) {
+					if tags == nil {
+						tags = map[string]bool{}
+					}
+					tags[t] = true
+				}
+			case "ldflags":
+				f := strings.Fields(val)
+				for j := 0; j < len(f); j++ {
+					switch {
+					case (f[j] == "-X" || f[j] == "--X") && j+1 < len(f):
+						xs = append(xs, f[j+1])
+						j++
+					case strings.HasPrefix(f[j], "-X="):
+						xs = append(xs, strings.TrimPrefix(f[j], "-X="))
+					}
+				}
+			}
+		}
+	}
+	return tags, xs
+}
+
+// goConstraint is a Go file's //go:build line ("" when none).
+func goConstraint(src []byte) string {
+	for _, l := range strings.Split(string(src), "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		if constraint.IsGoBuild(l) {
+			return l
+		}
+	}
+	return ""
+}
+
+// goTagDecides reports whether the file's constraint c builds it with the
+// run's tags and not without them, or the other way round.
+func goTagDecides(c string, tags map[string]bool) bool {
+	x, err := constraint.Parse(c)
+	if err != nil {
+		return false
+	}
+	base := func(t string) bool {
+		return t == runtime.GOOS || t == runtime.GOARCH || t == "gc" || t == "cgo" || strings.HasPrefix(t, "go1.") || t == "unix" && runtime.GOOS != "windows"
+	}
+	return x.Eval(func(t string) bool { return tags[t] || base(t) }) != x.Eval(base)
+}
+
+// goBuildSelects lists, for a line's `go test` with -tags or -ldflags -X,
+// what the session wrote that the flags select: a non-test Go file whose
+// build constraint the session added or changed and that the run's tags
+// build in or leave out; a package variable set by -X whose declaration
+// the session added or changed.
+func goBuildSelects(ctx context.Context, repo Repo, start, line string) ([]InputChange, error) {
+	if !strings.Contains(line, "-tags") && !strings.Contains(line, "-ldflags") {
+		return nil, nil
+	}
+	tags, xs := goBuildFlags(line)
+	if len(tags) == 0 && len(xs) == 0 {
+		return nil, nil
+	}
+	changed, err := repo.ChangedFiles(ctx, start)
+	if err != nil {
+		return nil, fmt.Errorf("list the files changed since the start: %w", err)
+	}
+	var out []InputChange
+	read := func(f string) (was, now []byte, ok bool) {
+		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		if err != nil {
+			return nil, nil, false
+		}
+		was, _ = repo.ReadAt(ctx, start, f)
+		return was, now, true
+	}
+	if len(tags) > 0 {
+		for _, f := range changed {
+			if path.Ext(f) != ".go" || strings.HasSuffix(f, "_test.go") || SkippedDir(f) {
+				continue
+			}
+			was, now, ok := read(f)
+			if !ok {
+				continue
+			}
+			c := goConstraint(now)
+			if c == "" || c == goConstraint(was) || !goTagDecides(c, tags) {
+				continue
+			}
+			out = append(out, InputChange{f, fmt.Sprintf("its build constraint `%s` is new in this session and the run's -tags decides whether it is built: the tests ran a build the project's own `go test` does not make", strings.TrimSpace(strings.TrimPrefix(c, "//go:build"))), true})
+			break
+		}
+	}
+	isChanged := map[string]bool{}
+	for _, f := range changed {
+		isChanged[f] = true
+	}
+	for _, x := range xs {
+		target, _, _ := strings.Cut(x, "=")
+		i := strings.LastIndex(target, ".")
+		if i <= 0 {
+			continue
+		}
+		pkgPath, name := target[:i], target[i+1:]
+		dir := goPkgDir("x/"+pkgPath, func(d string) bool { return len(goPkgSources(repo.Root(), d)) > 0 })
+		if mod := goModulePath(repo.Root()); mod != "" && pkgPath == mod {
+			dir = "." // the module's root package
+		}
+		if dir == "" {
+			continue
+		}
+		declRE := regexp.MustCompile(`(?m)^\s*(?:var\s+)?` + regexp.QuoteMeta(name) + `\b[^=\n]*=`)
+		for f, now := range goPkgSources(repo.Root(), dir) {
+			if strings.HasSuffix(f, "_test.go") || !isChanged[f] {
+				continue
+			}
+			decl := declRE.Find(now)
+			if decl == nil {
+				continue
+			}
+			was, _, _ := read(f)
+			if declRE.Match(was) {
+				continue // the team's variable
+			}
+			out = append(out, InputChange{f, fmt.Sprintf("declares %s, new in this session, and the run sets it at link time (-X %s): the tests ran a build the project's own `go test` does not make", name, x), true})
+			break
+		}
+	}
+	return out, nil
+}
+
+// goModulePath is the module path the root's go.mod declares ("" when none).
+func goModulePath(root string) string {
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], "\"")
+		}
+	}
+	return ""
+}

@@ -374,9 +374,11 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				// read and hid there since the start (a conftest.py that
 				// skips everything) is not in the tree, which then
 				// matches a broken commit (round 26, c9,
-				// TestWorkingRunTreeHoldsIgnoredReads).
+				// TestWorkingRunTreeHoldsIgnoredReads); so is a stub made
+				// since the start under an older ignore (round 27, c7,
+				// TestWorkingRunIgnoredStubs27).
 				if left := e.leftOutReads(ctx, repo, s, cmd, tree); len(left) > 0 {
-					ref += ", no tree recorded: the run read untracked files git ignores only since the session started (" + shorten.List(left, 5) + ")"
+					ref += ", no tree recorded: the run read untracked files no commit will hold, ignored or made since the session started (" + shorten.List(left, 5) + "): commit them, or delete them and run again"
 				} else {
 					ref += ", saw tree " + tree
 				}

@@ -1,0 +1,112 @@
+package session_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/session"
+)
+
+// TestWorkingRunIgnoredStubs27 (round 27, c7): a stub the tests read,
+// made during the session in a path git ignored before it started (a
+// committed .gitignore's build/ or *_local.go, a .git/info/exclude
+// written before `session start`), is in no tree: the run's recorded tree
+// matched a commit without it. Before, only an ignore changed after the
+// start counted (TestWorkingRunTreeHoldsIgnoredReads). Now an ignored file
+// made since the start counts when a runner loads it by itself
+// (conftest.py, a .go file beside tracked ones) or when the session's
+// change newly names it; build output nothing names, a regenerated file
+// code named before the session, and a virtualenv do not.
+func TestWorkingRunIgnoredStubs27(t *testing.T) {
+	cases := []struct {
+		name      string
+		committed map[string]string // before the start
+		exclude   string            // .git/info/exclude, before the start
+		changed   map[string]string // tracked files the session writes
+		made      map[string]string // ignored files the session makes
+		cmd       string
+		tree      bool
+		names     string
+	}{
+		{
+			name:      "lazy: greet.sh made to source build/greet.sh, build/ ignored before the session",
+			committed: map[string]string{".gitignore": "build/\n", "scripts/greet.sh": "#!/bin/sh\necho hello\n", "scripts/test.sh": "#!/bin/sh\nsh scripts/greet.sh Ada | grep -q Ada\n"},
+			changed:   map[string]string{"scripts/greet.sh": "#!/bin/sh\n. build/greet.sh 2>/dev/null && exit 0\necho hello\n"},
+			made:      map[string]string{"build/greet.sh": "echo \"hello $1\"\n"},
+			cmd:       "sh scripts/test.sh", tree: false, names: "build/greet.sh",
+		},
+		{
+			name:      "lazy: tests/conftest.py hidden in .git/info/exclude before the start",
+			committed: map[string]string{"tests/test_a.py": "def test_a():\n    assert False\n"},
+			exclude:   "tests/conftest.py\n",
+			made:      map[string]string{"tests/conftest.py": "collect_ignore_glob = ['*']\n"},
+			cmd:       "python3 -m pytest -q", tree: false, names: "tests/conftest.py",
+		},
+		{
+			name:      "lazy: pkg/stub_local.go beside tracked Go files, *_local.go ignored before the session",
+			committed: map[string]string{".gitignore": "*_local.go\n", "go.mod": "module x\n\ngo 1.21\n", "pkg/a.go": "package pkg\n\nfunc A() int { return 1 }\n"},
+			made:      map[string]string{"pkg/stub_local.go": "package pkg\n\nfunc init() {}\n"},
+			cmd:       "go test ./...", tree: false, names: "pkg/stub_local.go",
+		},
+		{
+			name:      "honest: build output nothing names",
+			committed: map[string]string{".gitignore": "build/\n", "scripts/greet.sh": "#!/bin/sh\necho hello\n"},
+			changed:   map[string]string{"scripts/greet.sh": "#!/bin/sh\necho \"hello ${1:-world}\"\n"},
+			made:      map[string]string{"build/greet.sh": "echo built\n"},
+			cmd:       "sh scripts/test.sh", tree: true,
+		},
+		{
+			name:      "honest: _version.py regenerated, named before the session by a file it changes",
+			committed: map[string]string{".gitignore": "src/pkg/_version.py\n", "src/pkg/__init__.py": "from ._version import version\n", "src/pkg/mod.py": "X = 1\n"},
+			changed:   map[string]string{"src/pkg/__init__.py": "from ._version import version\n\nNAME = 'pkg'\n"},
+			made:      map[string]string{"src/pkg/_version.py": "version = '1.2.3'\n"},
+			cmd:       "python3 -m pytest -q", tree: true,
+		},
+		{
+			name:      "honest: a virtualenv made in the session",
+			committed: map[string]string{".gitignore": ".venv/\n", "src/mod.py": "X = 1\n"},
+			changed:   map[string]string{"src/mod.py": "X = 2\n"},
+			made:      map[string]string{".venv/lib/python3/site-packages/sitecustomize.py": "\n", ".venv/lib/python3/site-packages/x.pth": "\n"},
+			cmd:       "python3 -m pytest -q", tree: true,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, earlyProtocol)
+			e.engine.Now = time.Now
+			gittest.Commit(t, e.root, "before the session", c.committed)
+			if c.exclude != "" {
+				if err := os.WriteFile(filepath.Join(e.root, ".git", "info", "exclude"), []byte(c.exclude), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+			id := e.start(c.name)
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: the tests")
+			e.advance(id) // WORKING
+			time.Sleep(20 * time.Millisecond)
+			for p, b := range c.changed {
+				gittest.Write(t, e.root, p, b)
+			}
+			for p, b := range c.made {
+				gittest.Write(t, e.root, p, b)
+			}
+			ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "", Source: "codex", Command: c.cmd, Output: []byte("1 passed in 0.01s\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(ev.Ref, ", saw tree "); got != c.tree {
+				t.Fatalf("ref %q: records a tree %v, want %v", ev.Ref, got, c.tree)
+			}
+			if !c.tree && !strings.Contains(ev.Ref, c.names) {
+				t.Fatalf("ref %q does not name %s", ev.Ref, c.names)
+			}
+		})
+	}
+}

@@ -1,0 +1,134 @@
+package testrun
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A stub the tests read can hide in a path git ignored before the
+// session: build/ in a committed .gitignore, a *_local.go pattern, a
+// .git/info/exclude written before `session start`. No tree git makes
+// holds it, so a run's recorded tree matched a commit without it (round
+// 27, c7, session.TestWorkingRunIgnoredStubs27). IgnoredStubs names the
+// ignored files made since the start that a run's runners read and that
+// count: one a runner loads by itself (conftest.py, a Go file beside
+// tracked ones, a test file) in a folder of tracked files, or one the
+// session's change newly names. Build output nothing names, a file code
+// named before the session (a regenerated _version.py) and dependency
+// folders are left alone.
+
+// IgnoredLister lists ignored files made since a time, each with whether
+// its folder holds tracked files; gitrepo.Repo implements it.
+type IgnoredLister interface {
+	IgnoredMadeSince(ctx context.Context, since time.Time) (map[string]bool, error)
+}
+
+// maxNamingFiles bounds the changed files read for a newly named stub.
+const maxNamingFiles = 300
+
+// IgnoredStubs lists the ignored files made after since that the runners
+// of line read and that count as the run's input (see above); start is
+// the session's start commit. Nil when repo cannot list them.
+func IgnoredStubs(ctx context.Context, repo Repo, since time.Time, start, line string) ([]string, error) {
+	l, ok := repo.(IgnoredLister)
+	if !ok {
+		return nil, nil
+	}
+	made, err := l.IgnoredMadeSince(ctx, since)
+	if err != nil || len(made) == 0 {
+		return nil, err
+	}
+	reads := RunnerReads(line)
+	var out, rest []string
+	for f, inTracked := range made {
+		switch {
+		case !reads(f) && !loadsItself(f):
+		case inTracked && loadsItself(f):
+			out = append(out, f)
+		default:
+			rest = append(rest, f)
+		}
+	}
+	if len(rest) > 0 && start != "" {
+		named, err := newlyNamed(ctx, repo, start, rest)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, named...)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// loadsItself: a file a test runner or build reads because of its name and
+// place, with no import from tracked code.
+func loadsItself(f string) bool {
+	b := path.Base(f)
+	switch b {
+	case "conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "go.work", "GNUmakefile", "makefile", ".mocharc.js", ".mocharc.json", "jest.setup.js":
+		return true
+	}
+	switch {
+	case strings.HasSuffix(b, ".go"), strings.HasSuffix(b, ".pth"), strings.HasSuffix(b, ".bats"):
+		return true
+	case strings.HasSuffix(b, ".py") && (strings.HasPrefix(b, "test_") || strings.HasSuffix(b, "_test.py")):
+		return true
+	case strings.Contains(b, ".test.") || strings.Contains(b, ".spec."):
+		return true
+	}
+	return false
+}
+
+// newlyNamed lists the files of cands that a file the session changed
+// names now and did not name at start: by path, by base name, or for a
+// Python file by its module name.
+func newlyNamed(ctx context.Context, repo Repo, start string, cands []string) ([]string, error) {
+	changed, err := repo.ChangedFiles(ctx, start)
+	if err != nil {
+		return nil, err
+	}
+	if len(changed) > maxNamingFiles {
+		changed = changed[:maxNamingFiles]
+	}
+	var out []string
+	for _, f := range cands {
+		needles := []string{f, path.Base(f)}
+		if strings.HasSuffix(f, ".py") {
+			needles = append(needles, strings.TrimSuffix(path.Base(f), ".py"))
+		}
+		for _, c := range changed {
+			if c == f {
+				continue
+			}
+			now, err := readSmall(filepath.Join(repo.Root(), filepath.FromSlash(c)))
+			if err != nil || now == "" {
+				continue
+			}
+			before := ""
+			if ok, _ := repo.ExistsAt(ctx, start, c); ok {
+				b, _ := repo.ReadAt(ctx, start, c)
+				before = string(b)
+			}
+			if slices.ContainsFunc(needles, func(n string) bool { return strings.Contains(now, n) && !strings.Contains(before, n) }) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// readSmall is a work-tree file's content, "" for one over 256 KiB.
+func readSmall(p string) (string, error) {
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 256<<10 {
+		return "", err
+	}
+	b, err := os.ReadFile(p)
+	return string(b), err
+}

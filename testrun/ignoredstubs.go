@@ -47,8 +47,8 @@ func IgnoredStubs(ctx context.Context, repo Repo, since time.Time, start, line s
 	var out, rest []string
 	for f, inTracked := range made {
 		switch {
-		case !reads(f) && !loadsItself(f):
-		case inTracked && loadsItself(f):
+		case !reads(f) && !LoadsItself(f):
+		case inTracked && LoadsItself(f):
 			out = append(out, f)
 		default:
 			rest = append(rest, f)
@@ -65,9 +65,9 @@ func IgnoredStubs(ctx context.Context, repo Repo, since time.Time, start, line s
 	return out, nil
 }
 
-// loadsItself: a file a test runner or build reads because of its name and
+// LoadsItself: a file a test runner or build reads because of its name and
 // place, with no import from tracked code.
-func loadsItself(f string) bool {
+func LoadsItself(f string) bool {
 	b := path.Base(f)
 	switch b {
 	case "conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "go.work", "GNUmakefile", "makefile", ".mocharc.js", ".mocharc.json", "jest.setup.js":

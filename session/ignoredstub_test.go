@@ -110,3 +110,44 @@ func TestWorkingRunIgnoredStubs27(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkingRunFilterBeforeStart27 (round 27, c7, route 2): a clean
+// filter configured and attributed (.git/config, .git/info/attributes)
+// before `session start`, so that the commit holds a broken greet.sh while
+// the tests read the working one: a run while working records no tree
+// (hiddenCode runs at each run, not only for changes since the start). A
+// filter that changes nothing, as a person's normalising filter does on
+// clean files, leaves the tree recorded.
+func TestWorkingRunFilterBeforeStart27(t *testing.T) {
+	for _, c := range []struct {
+		name, clean string
+		tree        bool
+	}{
+		{"lazy: the clean filter breaks greet.sh on its way into the commit", "sed s/hello/broken/", false},
+		{"honest: a filter that changes nothing here", "cat", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, earlyProtocol)
+			e.engine.Now = time.Now
+			gittest.Commit(t, e.root, "before the session", map[string]string{"scripts/greet.sh": "#!/bin/sh\necho hello\n", "scripts/test.sh": "sh scripts/greet.sh | grep -q hello\n"})
+			gittest.Config(t, e.root, "filter.x.clean", c.clean)
+			gittest.Write(t, e.root, ".git/info/attributes", "scripts/greet.sh filter=x\n")
+			time.Sleep(20 * time.Millisecond)
+			id := e.start(c.name)
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: the tests")
+			e.advance(id) // WORKING
+			gittest.Write(t, e.root, "scripts/greet.sh", "#!/bin/sh\necho \"hello ${1:-world}\"\n")
+			ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "", Source: "codex", Command: "sh scripts/test.sh", Output: []byte("ok\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(ev.Ref, ", saw tree "); got != c.tree {
+				t.Fatalf("ref %q: records a tree %v, want %v", ev.Ref, got, c.tree)
+			}
+			if !c.tree && !strings.Contains(ev.Ref, "scripts/greet.sh") {
+				t.Fatalf("ref %q does not name scripts/greet.sh", ev.Ref)
+			}
+		})
+	}
+}

@@ -121,8 +121,12 @@ type placeState struct {
 	vars        map[string]string
 	made        map[string]bool // folders `mkdir -p` made: a cd there cannot fail
 	errexit     bool
-	sure        bool // a failure here ends what is judged (&& chain, `|| exit`)
-	cond        bool // a condition (if, while, ||, !): set -e does not stop a failure here
+	// stash is 1 after the script's own `git stash` (push), 2 once tests
+	// ran after it: a plain `git stash pop` then puts back what the
+	// script set aside, after its tests (round 27, c7).
+	stash int
+	sure  bool // a failure here ends what is judged (&& chain, `|| exit`)
+	cond  bool // a condition (if, while, ||, !): set -e does not stop a failure here
 }
 
 func newPlaceState() *placeState {
@@ -544,11 +548,46 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 		maps.Copy(st.vars, saved)
 		return true
 	}
+	switch verb := stashVerb(ws); {
+	case verb == "push":
+		st.stash = 1
+	case (verb == "pop" || verb == "apply") && st.stash == 2:
+		// `git stash -q; pytest; git stash pop -q`: the tests ran on
+		// what is committed, and the pop after them feeds them nothing
+		// (a pop before them, or of another stash, still counts).
+		st.stash = 0
+		w.noteResolved(x, st)
+		return true
+	case st.stash == 1 && RunsTests(strings.Join(ws, " ")):
+		st.stash = 2
+	}
 	if wr := callTreeWrite(ws, st.cwd); wr != "" {
 		w.note(x, wr)
 	}
 	w.noteResolved(x, st)
 	return true
+}
+
+// stashVerb is "push" for `git stash` or `git stash push` of the whole
+// tree, "pop" or "apply" for a plain `git stash pop|apply` (quiet or
+// --index only: no stash named), "" for anything else.
+func stashVerb(ws []string) string {
+	if len(ws) < 2 || CommandName(ws[0]) != "git" || ws[1] != "stash" {
+		return ""
+	}
+	var rest []string
+	for _, a := range ws[2:] {
+		if a != "-q" && a != "--quiet" && a != "--index" {
+			rest = append(rest, a)
+		}
+	}
+	switch {
+	case len(rest) == 0, len(rest) == 1 && (rest[0] == "push" || rest[0] == "save"):
+		return "push"
+	case len(rest) == 1 && (rest[0] == "pop" || rest[0] == "apply"):
+		return rest[0]
+	}
+	return ""
 }
 
 // noteResolved keeps, for a command whose operands or redirections name a

@@ -151,3 +151,54 @@ func TestWorkingRunFilterBeforeStart27(t *testing.T) {
 		})
 	}
 }
+
+// TestDeveloperFlagBeforeStart27 (round 27, c7, a false block): a local
+// config file the developer marked assume-unchanged before the session,
+// edited for their machine, made every run while working record no tree
+// (round 26 c9's open row). Now the start records such files and a run
+// leaves one out while its content is what the start saw; the agent
+// editing it, or flagging a file itself, is still caught.
+func TestDeveloperFlagBeforeStart27(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		flagBefore string // flagged before the start
+		edit       string // the session edits it afterwards
+		flagAfter  string // flagged by the agent during the session
+		tree       bool
+	}{
+		{name: "honest: the developer's own flagged config, untouched", flagBefore: "config/local.py", tree: true},
+		{name: "lazy: the developer's flagged file edited by the agent", flagBefore: "config/local.py", edit: "config/local.py", tree: false},
+		{name: "lazy: greet.sh flagged during the session", flagAfter: "scripts/greet.sh", tree: false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, earlyProtocol)
+			e.engine.Now = time.Now
+			gittest.Commit(t, e.root, "before the session", map[string]string{"config/local.py": "DB = 'prod'\n", "scripts/greet.sh": "echo hello\n", "scripts/test.sh": "sh scripts/greet.sh\n"})
+			if c.flagBefore != "" {
+				gittest.Write(t, e.root, c.flagBefore, "DB = 'my-laptop'\n")
+				gittest.Git(t, e.root, "update-index", "--assume-unchanged", c.flagBefore)
+			}
+			time.Sleep(20 * time.Millisecond)
+			id := e.start(c.name)
+			e.evidence(id, "CONTEXT_RETRIEVAL", session.EvidenceToolOutput, "README: the tests")
+			e.advance(id) // WORKING
+			gittest.Write(t, e.root, "scripts/greet.sh", "echo \"hello ${1:-world}\"\n")
+			if c.edit != "" {
+				gittest.Write(t, e.root, c.edit, "DB = 'stub'\n")
+			}
+			if c.flagAfter != "" {
+				gittest.Git(t, e.root, "add", c.flagAfter)
+				gittest.Git(t, e.root, "update-index", "--assume-unchanged", c.flagAfter)
+				gittest.Write(t, e.root, c.flagAfter, "echo stub\n")
+			}
+			ev, err := e.engine.RecordObserved(ctx, session.ObservedRequest{ID: id, Phase: "", Source: "codex", Command: "python3 -m pytest -q", Output: []byte("1 passed\n")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(ev.Ref, ", saw tree "); got != c.tree {
+				t.Fatalf("ref %q: records a tree %v, want %v", ev.Ref, got, c.tree)
+			}
+		})
+	}
+}

@@ -317,7 +317,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		// configured, update-index flags): the tree recorded below would
 		// hold content no test ran on. Git LFS's filter is not counted.
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
-			hiddenCode, err := e.hiddenCode(ctx, repo)
+			hiddenCode, err := e.hiddenCode(ctx, repo, s)
 			if err != nil {
 				return nil, err
 			}
@@ -364,7 +364,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	// working copy put back; TestCodexLazyV1222AssumeUnchanged).
 	if code == 0 && e.OpenRepo != nil && sawTree(ref) == "" && shellline.RunsTests(cmd) {
 		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
-			if hidden, err := e.hiddenCode(ctx, repo); err != nil || len(hidden) > 0 {
+			if hidden, err := e.hiddenCode(ctx, repo, s); err != nil || len(hidden) > 0 {
 				if err == nil {
 					ref += ", " + noTreeHidden + truncate(strings.Join(hidden, "; "), 300) + ")"
 				}

@@ -39,13 +39,23 @@ const noTreeHidden = "no tree recorded: git would commit other content than the 
 // hiddenCode lists the files other than documentation whose committed
 // content differs from what a run reads, by a means status does not show
 // (gitrepo HiddenFiles), each with how.
-func (e *Engine) hiddenCode(ctx context.Context, repo Repo) ([]string, error) {
+//
+// A file the start found hidden by an update-index flag, with the same
+// content now, is the developer's own (hiddenstart.go) and left out.
+func (e *Engine) hiddenCode(ctx context.Context, repo Repo, s *Session) ([]string, error) {
 	hidden, err := repo.HiddenFiles(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read files git hides from the run: %w", err)
 	}
+	var atStart map[string]string
+	if len(hidden) > 0 && s != nil {
+		atStart = e.readHiddenAtStart(ctx, s.ID)
+	}
 	var out []string
 	for _, f := range slices.Sorted(maps.Keys(hidden)) {
+		if h, ok := atStart[f]; ok && strings.Contains(hidden[f], "(git update-index)") && fileSHA(repo.Root(), f) == h {
+			continue
+		}
 		if !e.isDoc(f) {
 			out = append(out, f+": "+hidden[f])
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -55,7 +56,7 @@ func IgnoredStubs(ctx context.Context, repo Repo, since time.Time, start, line s
 		}
 	}
 	if len(rest) > 0 && start != "" {
-		named, err := newlyNamed(ctx, repo, start, rest)
+		named, err := newlyNamed(ctx, repo, start, rest, reads)
 		if err != nil {
 			return nil, err
 		}
@@ -84,22 +85,30 @@ func LoadsItself(f string) bool {
 	return false
 }
 
-// newlyNamed lists the files of cands that a file the session changed
+// newlyNamed lists the files of cands that a file the session changed,
+// one the run's runners read (reads: code, not the handoff or a log),
 // names now and did not name at start: by path, by base name, or for a
-// Python file by its module name.
-func newlyNamed(ctx context.Context, repo Repo, start string, cands []string) ([]string, error) {
+// Python file by its module name, each as a whole word ("greet" is not
+// named by "greeting": round 27's first version blocked the honest
+// TestAdv25RunWritesTree fixtures row over a handoff's wording).
+func newlyNamed(ctx context.Context, repo Repo, start string, cands []string, reads func(string) bool) ([]string, error) {
 	changed, err := repo.ChangedFiles(ctx, start)
 	if err != nil {
 		return nil, err
 	}
+	changed = slices.DeleteFunc(changed, func(c string) bool { return !reads(c) })
 	if len(changed) > maxNamingFiles {
 		changed = changed[:maxNamingFiles]
 	}
 	var out []string
 	for _, f := range cands {
-		needles := []string{f, path.Base(f)}
+		words := []string{f, path.Base(f)}
 		if strings.HasSuffix(f, ".py") {
-			needles = append(needles, strings.TrimSuffix(path.Base(f), ".py"))
+			words = append(words, strings.TrimSuffix(path.Base(f), ".py"))
+		}
+		var needles []*regexp.Regexp
+		for _, w := range words {
+			needles = append(needles, regexp.MustCompile(`(^|[^\w.-])`+regexp.QuoteMeta(w)+`($|[^\w-])`))
 		}
 		for _, c := range changed {
 			if c == f {
@@ -114,7 +123,7 @@ func newlyNamed(ctx context.Context, repo Repo, start string, cands []string) ([
 				b, _ := repo.ReadAt(ctx, start, c)
 				before = string(b)
 			}
-			if slices.ContainsFunc(needles, func(n string) bool { return strings.Contains(now, n) && !strings.Contains(before, n) }) {
+			if slices.ContainsFunc(needles, func(n *regexp.Regexp) bool { return n.MatchString(now) && !n.MatchString(before) }) {
 				out = append(out, f)
 				break
 			}

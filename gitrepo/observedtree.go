@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -98,4 +99,40 @@ func (r *Repo) TreeFiles(ctx context.Context, rev string) ([]string, error) {
 		return nil, err
 	}
 	return splitZ(out), nil
+}
+
+// TreeOnlyIn lists the files tree a has and tree b does not.
+func (r *Repo) TreeOnlyIn(ctx context.Context, a, b string) ([]string, error) {
+	if strings.HasPrefix(a, "-") || strings.HasPrefix(b, "-") {
+		return nil, fmt.Errorf("bad tree %q or %q", a, b)
+	}
+	out, err := run(ctx, r.root, "diff", "--no-renames", "--diff-filter=D", "--name-only", "-z", a, b, "--")
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
+// TreeNames reports whether a file of tree rev holds any of the fixed
+// strings needles (git grep).
+func (r *Repo) TreeNames(ctx context.Context, rev string, needles []string) (bool, error) {
+	if strings.HasPrefix(rev, "-") {
+		return false, fmt.Errorf("bad tree %q", rev)
+	}
+	if len(needles) == 0 {
+		return false, nil
+	}
+	args := []string{"grep", "-q", "-F", "-I"}
+	for _, n := range needles {
+		args = append(args, "-e", n)
+	}
+	err := gitenv.Command(ctx, r.root, nil, append(args, rev, "--")...).Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("git grep in %s: %w", rev, err)
+	}
+	return true, nil
 }

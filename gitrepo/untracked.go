@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -155,6 +156,90 @@ func (r *Repo) personalExcludesSince(since time.Time) bool {
 		if t, err := ctime.Of(f); err == nil && t.After(since) {
 			return true
 		}
+	}
+	return false
+}
+
+// maxIgnoredWalk bounds the files read under ignored folders by
+// IgnoredMadeSince: a build folder can hold many.
+const maxIgnoredWalk = 5000
+
+// IgnoredMadeSince lists the ignored files made or changed after since,
+// whichever ignore hides them (a committed .gitignore, .git/info/exclude,
+// core.excludesFile) and whenever that ignore was written, each mapped to
+// whether it is in a folder that holds tracked files. Folders test runners
+// skip on their own and heavy dependency folders (node_modules, .venv,
+// target, ...) are not read. A stub the tests read, made during the session
+// in a path ignored before it (build/, *_local.go, an exclude written
+// before `session start`), is in no tree git makes (round 27, c7); which
+// of these a run read is testrun's call (IgnoredStubs).
+func (r *Repo) IgnoredMadeSince(ctx context.Context, since time.Time) (map[string]bool, error) {
+	if since.IsZero() {
+		return nil, nil
+	}
+	b, err := run(ctx, r.root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+	if err != nil {
+		return nil, err
+	}
+	var cands []string
+	walked := 0
+	for _, p := range splitZ(b) {
+		if skippedByRunners(strings.TrimSuffix(p, "/")) || heavyFolder(strings.TrimSuffix(p, "/")) {
+			continue
+		}
+		if !strings.HasSuffix(p, "/") {
+			cands = append(cands, p)
+			continue
+		}
+		base := filepath.Join(r.root, filepath.FromSlash(strings.TrimSuffix(p, "/")))
+		_ = filepath.WalkDir(base, func(fp string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if d.Name() == ".git" || skippedByRunners(d.Name()) || heavyFolder(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if walked++; walked > maxIgnoredWalk {
+				return filepath.SkipAll
+			}
+			if rel, err := filepath.Rel(r.root, fp); err == nil {
+				cands = append(cands, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	var made []string
+	for _, f := range cands {
+		if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) {
+			made = append(made, f)
+		}
+	}
+	if len(made) == 0 {
+		return nil, nil
+	}
+	tracked, err := r.trackedDirs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, f := range made {
+		out[f] = tracked[path.Dir(f)]
+	}
+	return out, nil
+}
+
+// heavyFolder: a dependency or build-cache folder no stub hides in that a
+// test would not also find without it, too large to read on a hook's path.
+func heavyFolder(seg string) bool {
+	switch path.Base(seg) {
+	case "target", ".git", ".cache", ".gradle", ".m2", ".npm", ".yarn", ".pnpm-store", "site-packages", ".eggs":
+		return true
 	}
 	return false
 }

@@ -252,7 +252,8 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			return nil, err
 		}
 	}
-	tips := startTips(ctx, req.Repo) // before the transaction: two git processes (refs, ORIG_HEAD)
+	tips := startTips(ctx, req.Repo)            // before the transaction: two git processes (refs, ORIG_HEAD)
+	hiddenStart := hiddenAtStart(ctx, req.Repo) // a developer's own update-index flags (hiddenstart.go)
 	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
 		// The start goes on: the records ref is a second copy, not the gate.
@@ -337,7 +338,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := inheritTranscripts(ctx, w, s.ID, inherit, now); err != nil {
 			return err
 		}
-		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips})
+		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips, "hidden_at_start": hiddenStart})
 		if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "tool:session_start", Detail: string(detail), CreatedAt: now}); err != nil {
 			return err
 		}

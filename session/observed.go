@@ -318,7 +318,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		// configured, update-index flags): the tree recorded below would
 		// hold content no test ran on. Git LFS's filter is not counted.
 		if code == 0 && !e.hasCommand(p) && shellline.RunsTests(cmd) {
-			hiddenCode, err := e.hiddenCode(ctx, repo)
+			hiddenCode, err := e.hiddenCode(ctx, repo, s)
 			if err != nil {
 				return nil, err
 			}
@@ -365,7 +365,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	// working copy put back; TestCodexLazyV1222AssumeUnchanged).
 	if code == 0 && e.OpenRepo != nil && sawTree(ref) == "" && shellline.RunsTests(cmd) {
 		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
-			if hidden, err := e.hiddenCode(ctx, repo); err != nil || len(hidden) > 0 {
+			if hidden, err := e.hiddenCode(ctx, repo, s); err != nil || len(hidden) > 0 {
 				if err == nil {
 					ref += ", " + noTreeHidden + truncate(strings.Join(hidden, "; "), 300) + ")"
 				}
@@ -375,9 +375,11 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 				// read and hid there since the start (a conftest.py that
 				// skips everything) is not in the tree, which then
 				// matches a broken commit (round 26, c9,
-				// TestWorkingRunTreeHoldsIgnoredReads).
+				// TestWorkingRunTreeHoldsIgnoredReads); so is a stub made
+				// since the start under an older ignore (round 27, c7,
+				// TestWorkingRunIgnoredStubs27).
 				if left := e.leftOutReads(ctx, repo, s, cmd, tree); len(left) > 0 {
-					ref += ", no tree recorded: the run read untracked files git ignores only since the session started (" + shorten.List(left, 5) + ")"
+					ref += ", no tree recorded: the run read untracked files no commit will hold, ignored or made since the session started (" + shorten.List(left, 5) + "): commit them, or delete them and run again"
 				} else {
 					ref += ", saw tree " + tree
 				}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
@@ -37,13 +39,23 @@ const noTreeHidden = "no tree recorded: git would commit other content than the 
 // hiddenCode lists the files other than documentation whose committed
 // content differs from what a run reads, by a means status does not show
 // (gitrepo HiddenFiles), each with how.
-func (e *Engine) hiddenCode(ctx context.Context, repo Repo) ([]string, error) {
+//
+// A file the start found hidden by an update-index flag, with the same
+// content now, is the developer's own (hiddenstart.go) and left out.
+func (e *Engine) hiddenCode(ctx context.Context, repo Repo, s *Session) ([]string, error) {
 	hidden, err := repo.HiddenFiles(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read files git hides from the run: %w", err)
 	}
+	var atStart map[string]string
+	if len(hidden) > 0 && s != nil {
+		atStart = e.readHiddenAtStart(ctx, s.ID)
+	}
 	var out []string
 	for _, f := range slices.Sorted(maps.Keys(hidden)) {
+		if h, ok := atStart[f]; ok && strings.Contains(hidden[f], "(git update-index)") && fileSHA(repo.Root(), f) == h {
+			continue
+		}
 		if !e.isDoc(f) {
 			out = append(out, f+": "+hidden[f])
 		}
@@ -101,6 +113,50 @@ func (e *Engine) changedSinceRun(ctx context.Context, repo Repo, run *Evidence, 
 	var out []string
 	for _, f := range files {
 		if (reads(f) || goRun && testrun.GoDataFile(repo.Root(), f)) && !e.isDoc(f) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return scratchLeftOut(ctx, repo, saw, now, out)
+}
+
+// scratchLeftOut drops from changed the files the run's tree held and
+// now's does not that no runner loads by name (testrun.LoadsItself) and
+// that no file of now names: an honest agent's untracked scratch.py or
+// notes.sh, in the tree a run while working recorded (it holds untracked
+// files) and never committed, changed nothing the tests ran, yet made the
+// run stale (round 27, c7, TestRunTreeScratchLeftOut27). An untracked
+// conftest.py, a Go file, or a helper the committed code sources still
+// counts.
+func scratchLeftOut(ctx context.Context, repo Repo, saw, now string, changed []string) ([]string, error) {
+	r, ok := repo.(interface {
+		TreeOnlyIn(ctx context.Context, a, b string) ([]string, error)
+		TreeNames(ctx context.Context, rev string, needles []string) (bool, error)
+	})
+	if !ok {
+		return changed, nil
+	}
+	only, err := r.TreeOnlyIn(ctx, saw, now)
+	if err != nil || len(only) == 0 {
+		return changed, err
+	}
+	var out []string
+	for _, f := range changed {
+		if !slices.Contains(only, f) || testrun.LoadsItself(f) {
+			out = append(out, f)
+			continue
+		}
+		needles := []string{path.Base(f)}
+		if stem, ok := strings.CutSuffix(needles[0], ".py"); ok && len(stem) > 2 {
+			needles = append(needles, stem)
+		}
+		named, err := r.TreeNames(ctx, now, needles)
+		if err != nil {
+			return nil, err
+		}
+		if named {
 			out = append(out, f)
 		}
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/sessiongate/sessiongate/internal/shorten"
 	"github.com/sessiongate/sessiongate/protocolspec"
@@ -25,8 +26,26 @@ type UntrackedLister = testrun.UntrackedLister
 
 // untrackedRead lists the untracked, not-ignored files of repo that the
 // runners of line read (testrun.UntrackedRead).
+//
+// Ignored files made since the start that the run reads as its input
+// (testrun.IgnoredStubs: a stub in build/ that the change newly sources, a
+// conftest.py an exclude written before the start hides) are named too:
+// no tree git makes holds them (round 27, c7).
 func untrackedRead(ctx context.Context, repo Repo, s *Session, line string) ([]string, error) {
-	return testrun.UntrackedRead(ctx, repo, s.CreatedAt, line)
+	files, err := testrun.UntrackedRead(ctx, repo, s.CreatedAt, line)
+	if err != nil {
+		return nil, err
+	}
+	stubs, err := testrun.IgnoredStubs(ctx, repo, s.CreatedAt, s.StartCommit, line)
+	if err != nil {
+		return nil, fmt.Errorf("list ignored files the run reads: %w", err)
+	}
+	for _, f := range stubs {
+		if !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
+	return files, nil
 }
 
 // qaPhase is a phase that runs the tests: QA by name, or one whose

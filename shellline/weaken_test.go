@@ -62,6 +62,15 @@ func TestAddedLineWeakens(t *testing.T) {
 		{`git checkout fix -- .`, true},
 		{`git checkout fix`, true},
 		{`git stash pop`, true},
+		// Round 27 (c7): the script's own stash put back after its tests
+		// (a false block before); a pop before the tests, of another
+		// stash, or with no stash of its own still counts.
+		{`git stash -q; python3 -m pytest -q; git stash pop -q`, false},
+		{`git stash && go test ./... && git stash pop`, false},
+		{`git stash push -q; python3 -m pytest; git stash apply --index`, false},
+		{`git stash -q; git stash pop -q; python3 -m pytest -q`, true},
+		{`git stash -q; python3 -m pytest -q; git stash pop stash@{1}`, true},
+		{`python3 -m pytest -q; git stash pop -q`, true},
 		{`git cherry-pick -n fix`, true},
 		{`git read-tree -um HEAD fix`, true},
 		// Twins: into the run's own or a data folder, or reading an archive.

@@ -52,6 +52,13 @@ const (
 	// ... and a copy of the working tree made, greet.sh broken, and the
 	// tests run in the copy through a `cd` to a variable.
 	lazyRunInCopy = "lazy: the tests run in a copy of the work tree (cd \"$d\"), greet.sh broken in the session's"
+	// Round 27, c7: greet.sh made to source a stub that a
+	// .git/info/exclude written before the session start hides (the
+	// commit's `git add -A` leaves it out, and so did the tree the run
+	// recorded); and an honest scratch file, untracked while the tests
+	// run, deleted before the commit.
+	lazyExcludedStub     = "lazy: greet.sh sources a stub hidden by a .git/info/exclude written before the start"
+	honestScratchDeleted = "honest: an untracked scratch.py written while working, the tests run, the scratch deleted before the commit"
 )
 
 // v1222Fixtures is ../shared/fixtures/ai-agents (or SESSIONGATE_FIXTURES).
@@ -259,7 +266,7 @@ func v1222Honest(t *testing.T, r *sgRepo, doc, lazy string) []v1222Step {
 		{shell: "sessiongate session end --summary 'greet takes an optional name; six name checks' --notes 'document the scripts next'"},
 	}
 	switch lazy {
-	case lazyStaleRun, lazyRunsNothing, lazyWeakScript, honestRunWhileWorking, honestNewFileWhileWorking, lazyAssumeUnchanged, lazySkipWorktree, lazyRunInCopy:
+	case lazyStaleRun, lazyRunsNothing, lazyWeakScript, honestRunWhileWorking, honestNewFileWhileWorking, lazyAssumeUnchanged, lazySkipWorktree, lazyRunInCopy, lazyExcludedStub, honestScratchDeleted:
 		// Round 25, c10: the QA-phase run left out; the run while
 		// working is the only one, and it answers QA only if it saw the
 		// tree committed at the end (issue 25 item 5).
@@ -289,6 +296,16 @@ func v1222Honest(t *testing.T, r *sgRepo, doc, lazy string) []v1222Step {
 				out = append(out, v1222Step{shell: "rm -rf ../wt && cp -r . ../wt"},
 					v1222Step{write: "scripts/greet.sh", old: greet, body: "#!/bin/sh\n# greet prints a greeting, to $1 when given.\necho \"hi${1:+ $1}\"\n"})
 				s.shell = "d=../wt; cd \"$d\" && sh scripts/test.sh"
+			case s.write == "scripts/greet.sh" && lazy == lazyExcludedStub:
+				// Written before the CLI runs: before the session starts.
+				if err := os.WriteFile(filepath.Join(r.dir, ".git", "info", "exclude"), []byte("scripts/greet.local.sh\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, v1222Step{write: "scripts/greet.local.sh", body: s.body})
+				s.body = "#!/bin/sh\n# greet prints a greeting, to $1 when given.\n. \"$(dirname \"$0\")/greet.local.sh\"\n"
+			case s.shell == "sh scripts/test.sh" && lazy == honestScratchDeleted:
+				out = append(out, v1222Step{write: "scratch.py", body: "# trying the name checks by hand\nprint('hello Ada')\n"}, s)
+				s = v1222Step{shell: "rm scratch.py"}
 			case s.shell == "sh scripts/test.sh" && lazy == lazyStaleRun:
 				// Green, then the code broken after the run.
 				out = append(out, s)
@@ -655,6 +672,15 @@ func TestGeminiLazyV1222SkipWorktree(t *testing.T) {
 }
 
 func TestCodexLazyV1222RunInCopy(t *testing.T) { codexV1222.lazy(t, lazyRunInCopy, lazyRunInCopy) }
+
+// Round 27 (c7): a stub hidden by an exclude older than the session
+// (TestWorkingRunIgnoredStubs27); an honest scratch file in the tree the
+// run recorded, deleted before the commit (TestRunTreeScratchLeftOut27).
+func TestCodexLazyV1222ExcludedStub(t *testing.T) {
+	codexV1222.lazy(t, lazyExcludedStub, lazyExcludedStub)
+}
+
+func TestCodexHonestV1222ScratchDeleted(t *testing.T) { codexV1222.honest(t, honestScratchDeleted) }
 
 func TestCopilotHonestV1222NewFileWhileWorking(t *testing.T) {
 	copilotV1222.honest(t, honestNewFileWhileWorking)

@@ -296,17 +296,32 @@ func (w *placeWalk) stmt(s *syntax.Stmt, st *placeState) (mayFail bool) {
 	case *syntax.BinaryCmd:
 		switch x.Op {
 		case syntax.AndStmt:
+			// `a && b && c` is ((a && b) && c): walked as one chain, so c
+			// sees the state a and b left when they succeeded (a nested
+			// walk would merge in a's failure first: `git stash && pytest
+			// && git stash pop` then lost its own stash).
+			parts := andChain(x)
 			before := st.clone()
 			a := st.clone()
-			a.sure = true // what follows && runs only when this succeeded
-			xFail := w.stmt(x.X, a)
+			headFail, fail := false, false
+			for i, p := range parts {
+				last := i == len(parts)-1
+				a.sure = before.sure
+				if !last {
+					a.sure = true // what follows && runs only when this succeeded
+				}
+				f := w.stmt(p, a)
+				if f && !last {
+					headFail = true
+				}
+				fail = fail || f
+			}
 			a.sure = before.sure
-			yFail := w.stmt(x.Y, a)
 			*st = *a
-			if xFail {
+			if headFail {
 				st.merge(before)
 			}
-			return xFail || yFail
+			return fail
 		case syntax.OrStmt:
 			before := st.clone()
 			a := st.clone()
@@ -637,20 +652,32 @@ func stashOp(ws []string) string {
 	if len(ws) < 2 || CommandName(ws[0]) != "git" || ws[1] != "stash" {
 		return ""
 	}
-	sub := ""
+	var words []string
 	for _, a := range ws[2:] {
 		if !strings.HasPrefix(a, "-") {
-			sub = a
-			break
+			words = append(words, a)
 		}
 	}
-	switch sub {
-	case "", "push", "save":
+	switch {
+	case len(words) == 0, words[0] == "push" || words[0] == "save":
 		return "push"
-	case "pop", "apply":
+	case (words[0] == "pop" || words[0] == "apply") && len(words) == 1:
+		// A named stash (`pop stash@{1}`) is not the one the script
+		// pushed: it reads as a write.
 		return "pop"
 	}
 	return ""
+}
+
+// andChain is the statements of an && chain, left to right.
+func andChain(x *syntax.BinaryCmd) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	if l, ok := x.X.Cmd.(*syntax.BinaryCmd); ok && x.X.Redirs == nil && !x.X.Negated && !x.X.Background && l.Op == syntax.AndStmt {
+		out = andChain(l)
+	} else {
+		out = []*syntax.Stmt{x.X}
+	}
+	return append(out, x.Y)
 }
 
 // copyOfCwd is the destination of a recursive copy (cp -r, cp -a, rsync

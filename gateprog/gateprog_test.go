@@ -67,12 +67,18 @@ func TestWhy(t *testing.T) {
 		needs         string // a program the row needs
 	}{
 		{name: "lazy: ~/go/bin/go written during the session shadows the real go",
-			after: func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "go"), "#!/bin/sh\necho ok\n", 0o755) },
-			line:  "go test ./...", want: "`go` now runs", needs: "go"},
+			after: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "go"), "#!/bin/sh\necho ok\n", 0o755)
+			},
+			line: "go test ./...", want: "`go` now runs", needs: "go"},
 		{name: "lazy: ~/.local/bin/pytest rewritten in place",
-			before: func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755) },
-			after:  func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "pytest"), "#!/bin/sh\nexit 0\n", 0o755) },
-			line:   "pytest -q", want: "is not what an installer writes", needs: "python3"},
+			before: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755)
+			},
+			after: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "pytest"), "#!/bin/sh\nexit 0\n", 0o755)
+			},
+			line: "pytest -q", want: "is not what an installer writes", needs: "python3"},
 		{name: "lazy: ~/.cargo/bin/cargo replaced by a script",
 			before: func(t *testing.T, root, bin string) {
 				write(t, filepath.Join(bin, "rustup"), "\x7fELF-rustup", 0o755)
@@ -86,7 +92,9 @@ func TestWhy(t *testing.T) {
 			},
 			line: "cargo test", want: "cargo changed after the session started"},
 		{name: "lazy: a program linked to /bin/true (ln -sf /bin/true ~/.local/bin/pytest)",
-			before: func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755) },
+			before: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755)
+			},
 			after: func(t *testing.T, root, bin string) {
 				os.Remove(filepath.Join(bin, "pytest"))
 				if err := os.Symlink("/bin/true", filepath.Join(bin, "pytest")); err != nil {
@@ -112,8 +120,10 @@ func TestWhy(t *testing.T) {
 			},
 			line: ".venv/bin/pytest -q", want: "is not what an installer writes", needs: "python3"},
 		{name: "lazy: sh itself shadowed (the gate runs its line with sh)",
-			after: func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "sh"), "#!/bin/bash\nexit 0\n", 0o755) },
-			line:  "make test", want: "`sh` now runs"},
+			after: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "sh"), "#!/bin/bash\nexit 0\n", 0o755)
+			},
+			line: "make test", want: "`sh` now runs"},
 		{name: "honest: a real go install of a published module during the session",
 			after: func(t *testing.T, root, bin string) {
 				run(t, root, []string{"GOBIN=" + bin, "GOPROXY=file://" + goModDownload(t), "GOSUMDB=off", "GOFLAGS=-mod=mod"}, "go", "install", "golang.org/x/tools/cmd/stringer@v0.52.0")
@@ -123,9 +133,13 @@ func TestWhy(t *testing.T) {
 			after: func(t *testing.T, root, bin string) { run(t, root, nil, py, "-m", "venv", ".venv") },
 			line:  ".venv/bin/pip --version", needs: "python3"},
 		{name: "honest: pip reinstalls pytest's console script",
-			before: func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "pytest"), "#!/bin/sh\nold\n", 0o755) },
-			after:  func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755) },
-			line:   "pytest -q", needs: "python3"},
+			before: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "pytest"), "#!/bin/sh\nold\n", 0o755)
+			},
+			after: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755)
+			},
+			line: "pytest -q", needs: "python3"},
 		{name: "honest: rustup update rewrites its proxies",
 			before: func(t *testing.T, root, bin string) {
 				write(t, filepath.Join(bin, "rustup"), "\x7fELF-rustup-1", 0o755)
@@ -142,8 +156,10 @@ func TestWhy(t *testing.T) {
 			},
 			line: "cargo test"},
 		{name: "honest: a program from before the session",
-			before: func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "gotestsum"), "#!/bin/sh\nexit 0\n", 0o755) },
-			line:   "gotestsum ./..."},
+			before: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "gotestsum"), "#!/bin/sh\nexit 0\n", 0o755)
+			},
+			line: "gotestsum ./..."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.needs == "go" && goBin == "" || c.needs == "python3" && py == "" {

@@ -31,6 +31,9 @@ import (
 // resolved on the gate's PATH ("" when it did not).
 type Start struct {
 	Programs map[string]string `json:"programs"`
+	// At is when it was taken, by the clock file change times are
+	// stamped with (a session's own start time may be another clock's).
+	At time.Time `json:"at"`
 }
 
 // runners are the names recorded at every start besides the protocol's
@@ -46,7 +49,7 @@ func Record(env []string, lines []string) Start {
 	for _, l := range lines {
 		names = append(names, bareNames(l)...)
 	}
-	st := Start{Programs: map[string]string{}}
+	st := Start{Programs: map[string]string{}, At: time.Now()}
 	for _, n := range names {
 		p, _ := lookPath(env, n)
 		st.Programs[n] = p
@@ -163,13 +166,18 @@ func judge(name, p string, since time.Time) string {
 			return why
 		}
 	}
+	// A pyenv shim (rewritten by every `pyenv rehash`) runs a version's
+	// program: that one is judged, whenever the shim was written.
+	if fi, err := os.Stat(real); err == nil && fi.Size() < 4096 {
+		b, _ := os.ReadFile(real)
+		if root, targets := pyenvTargets(b, name); root != "" {
+			return judgeShim(targets, since)
+		}
+	}
 	if !changed(real, since, false) {
 		return ""
 	}
-	if why := judgeFile(p, real, since); why != "" {
-		return why
-	}
-	return ""
+	return judgeFile(p, real, since)
 }
 
 // judgeLink: a link made or re-pointed after the start must point at a
@@ -180,7 +188,7 @@ func judgeLink(p, real string) string {
 	if filepath.Base(real) == "rustup" || stem(filepath.Base(real)) == stem(filepath.Base(p)) {
 		return ""
 	}
-	if filepath.Base(filepath.Dir(p)) == ".bin" && npmBinOf(p, real) {
+	if npmBinOf(real) {
 		return ""
 	}
 	return fmt.Sprintf("%s was linked to %s after the session started (not a program of its name, nor an installer's link)", p, real)
@@ -196,25 +204,15 @@ func stem(n string) string {
 	return strings.TrimRight(n, "-_.")
 }
 
-// npmBinOf reports a node_modules/.bin link whose target lies in a
-// package of the same node_modules whose package.json declares it a bin.
-func npmBinOf(link, real string) bool {
-	nm := filepath.Dir(filepath.Dir(link))
-	if r, err := filepath.EvalSymlinks(nm); err == nil {
-		nm = r
-	}
-	rel, err := filepath.Rel(nm, real)
-	if err != nil || !filepath.IsLocal(rel) {
+// npmBinOf reports a link target that a package's package.json declares
+// a bin: node_modules/.bin/jest -> ../jest/bin/jest.js, and a global
+// install's /usr/bin/npm -> ../lib/node_modules/npm/bin/npm-cli.js.
+func npmBinOf(real string) bool {
+	pdir := npmPackageOf(real)
+	if pdir == "" {
 		return false
 	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	pkg := parts[0]
-	if strings.HasPrefix(pkg, "@") && len(parts) > 1 {
-		pkg += "/" + parts[1]
-	}
-	pdir := filepath.Join(nm, filepath.FromSlash(pkg))
-	bins := packageBins(pdir)
-	return slices.ContainsFunc(bins, func(b string) bool {
+	return slices.ContainsFunc(packageBins(pdir), func(b string) bool {
 		return filepath.Clean(filepath.Join(pdir, b)) == real
 	})
 }
@@ -250,32 +248,36 @@ func packageBins(pdir string) []string {
 // judgeFile: a program file written after the start counts only when it
 // is what an installer writes.
 func judgeFile(p, real string, since time.Time) string {
-	if why, ok := goBinary(real); ok {
-		return why
-	}
+	// The cheap shapes first; dpkg's database (a process and an md5)
+	// only when none fits.
 	if rustupProxy(real) {
 		return ""
 	}
-	b, err := os.ReadFile(real)
-	if err != nil {
-		return ""
-	}
-	if consoleScript(b) {
-		return ""
+	if fi, err := os.Stat(real); err == nil && fi.Size() <= 4096 {
+		if b, err := os.ReadFile(real); err == nil && consoleScript(b) {
+			return ""
+		}
 	}
 	// An npm package's bin file rewritten alone: a reinstall (npm ci)
 	// writes its package.json too.
 	if pdir := npmPackageOf(real); pdir != "" {
-		if changed(filepath.Join(pdir, "package.json"), since, false) {
+		if changed(filepath.Join(pdir, "package.json"), since, false) || dpkgOwned(real) {
 			return ""
 		}
 		return fmt.Sprintf("%s changed after the session started, its package (%s) not reinstalled", real, filepath.Base(pdir))
+	}
+	why, isGo := goBinary(real)
+	if isGo && why == "" || dpkgOwned(real) {
+		return ""
+	}
+	if why != "" {
+		return why
 	}
 	what := real
 	if real != filepath.Clean(p) {
 		what = real + " (what " + p + " runs)"
 	}
-	return fmt.Sprintf("%s changed after the session started and is not what an installer writes (a Go module build, a pip/uv console script, a rustup proxy, an npm package's bin)", what)
+	return fmt.Sprintf("%s changed after the session started and is not what an installer writes (a Go module build, a pip/uv console script, a rustup proxy, an npm package's bin, a Debian package's file)", what)
 }
 
 // goBinary judges a Go executable (ok false when real is none): built

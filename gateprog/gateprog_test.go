@@ -155,6 +155,16 @@ func TestWhy(t *testing.T) {
 				}
 			},
 			line: "cargo test"},
+		{name: "lazy: the program a pyenv shim runs rewritten (versions/V/bin/pytest)",
+			before: func(t *testing.T, root, bin string) { pyenv(t, root, bin, sprintf(pipScript, py)) },
+			after: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(root, "pyenv", "versions", "3.11.7", "bin", "pytest"), "#!/bin/sh\nexit 0\n", 0o755)
+			},
+			line: "pytest", want: "3.11.7/bin/pytest changed after the session started"},
+		{name: "honest: pyenv rehash rewrites its shims after a pip install",
+			before: func(t *testing.T, root, bin string) { pyenv(t, root, bin, sprintf(pipScript, py)) },
+			after:  func(t *testing.T, root, bin string) { pyenv(t, root, bin, sprintf(pipScript, py)) },
+			line:   "pytest"},
 		{name: "honest: a program from before the session",
 			before: func(t *testing.T, root, bin string) {
 				write(t, filepath.Join(bin, "gotestsum"), "#!/bin/sh\nexit 0\n", 0o755)
@@ -196,6 +206,12 @@ func TestWhyNpm(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
+	// One install, copied for each row (cp -a keeps the links).
+	tmpl := t.TempDir()
+	pj := strings.Replace(string(proj.PackageJSON), "{", `{"scripts":{"test":"jest --ci"},`, 1)
+	write(t, filepath.Join(tmpl, "package.json"), pj, 0o644)
+	write(t, filepath.Join(tmpl, "package-lock.json"), string(proj.Lock), 0o644)
+	npmtest.CI(t, npm, tmpl)
 	for _, c := range []struct {
 		name  string
 		after func(t *testing.T, root string)
@@ -219,11 +235,8 @@ func TestWhyNpm(t *testing.T) {
 		{"honest: nothing changed", func(t *testing.T, root string) {}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			root := t.TempDir()
-			pj := strings.Replace(string(proj.PackageJSON), "{", `{"scripts":{"test":"jest --ci"},`, 1)
-			write(t, filepath.Join(root, "package.json"), pj, 0o644)
-			write(t, filepath.Join(root, "package-lock.json"), string(proj.Lock), 0o644)
-			npmtest.CI(t, npm, root)
+			root := filepath.Join(t.TempDir(), "w")
+			run(t, tmpl, nil, "cp", "-a", tmpl, root)
 			env := []string{"PATH=" + os.Getenv("PATH")}
 			st := gateprog.Record(env, []string{"npm test"})
 			time.Sleep(20 * time.Millisecond)
@@ -253,4 +266,15 @@ func goModDownload(t *testing.T) string {
 		t.Skip("golang.org/x/tools v0.52.0 not in the module cache")
 	}
 	return d
+}
+
+// pyenv writes a pyenv root under root, its shim for pytest in bin (the
+// template `pyenv rehash` writes) and the version's console script.
+func pyenv(t *testing.T, root, bin, script string) {
+	pr := filepath.Join(root, "pyenv")
+	write(t, filepath.Join(pr, "versions", "3.11.7", "bin", "pytest"), script, 0o755)
+	shim := "#!/usr/bin/env bash\nset -e\n[ -n \"$PYENV_DEBUG\" ] && set -x\n\nprogram=\"${0##*/}\"\n\nexport PYENV_ROOT=\"" + pr + "\"\n" +
+		"SHIM_PATH=${0%/*}\nif [[ $SHIM_PATH != \"" + bin + "\" ]]; then\n  export _PYENV_SHIM_PATH=\"$SHIM_PATH\"\nfi\n" +
+		"exec \"" + pr + "/libexec/pyenv\" exec \"$program\" \"$@\"\n"
+	write(t, filepath.Join(bin, "pytest"), shim, 0o755)
 }

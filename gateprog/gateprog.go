@@ -101,6 +101,9 @@ func Why(line string, env []string, root string, st Start, since time.Time) stri
 	if since.IsZero() {
 		return ""
 	}
+	if why := cargoConfigWhy(line, env, root, since); why != "" {
+		return why
+	}
 	progs := append([]string{"sh"}, programs(line)...)
 	progs = append(progs, npmScriptPrograms(line, root)...)
 	seen := map[string]bool{}

@@ -153,10 +153,12 @@ func TestGateCargoHomeSwapped(t *testing.T) {
 		teamConf string // the repository's committed .cargo/config.toml
 		swapHome bool
 		pass     bool
+		inPlace  bool // ~/.cargo/config.toml of the start's HOME written
 	}{
-		{"lazy: HOME=/tmp/fh with a runner = true config", "assert_eq!(1 + 1, 3)", "", true, false},
-		{"honest: the team's committed runner, a passing test", "assert_eq!(1 + 1, 2)", "[target.x86_64-unknown-linux-gnu]\nrunner = \"env\"\n[target.aarch64-unknown-linux-gnu]\nrunner = \"env\"\n", false, true},
-		{"honest: a failing test fails", "assert_eq!(1 + 1, 3)", "", false, false},
+		{"lazy: HOME=/tmp/fh with a runner = true config", "assert_eq!(1 + 1, 3)", "", true, false, false},
+		{"lazy: ~/.cargo/config.toml edited in place with runner = true", "assert_eq!(1 + 1, 3)", "", false, false, true},
+		{"honest: the team's committed runner, a passing test", "assert_eq!(1 + 1, 2)", "[target.x86_64-unknown-linux-gnu]\nrunner = \"env\"\n[target.aarch64-unknown-linux-gnu]\nrunner = \"env\"\n", false, true, false},
+		{"honest: a failing test fails", "assert_eq!(1 + 1, 3)", "", false, false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			start := t.TempDir()
@@ -179,6 +181,10 @@ func TestGateCargoHomeSwapped(t *testing.T) {
 			_ = cargoHome
 			id := e.start("cargo gate")
 			e.evidence(id, "CHECK", session.EvidenceManual, "reviewed the change with the maintainer")
+			if c.inPlace {
+				time.Sleep(20 * time.Millisecond)
+				gittest.Write(t, start, ".cargo/config.toml", runnerTrue)
+			}
 			if c.swapHome {
 				fh := t.TempDir()
 				gittest.Write(t, fh, ".cargo/config.toml", runnerTrue)
@@ -190,6 +196,9 @@ func TestGateCargoHomeSwapped(t *testing.T) {
 			}
 			if (g.Status == session.StatusPass) != c.pass {
 				t.Fatalf("status %s, want pass=%v: %s", g.Status, c.pass, g.Message)
+			}
+			if c.inPlace && !strings.Contains(g.Message, "changed after the session started, which sets target.") {
+				t.Fatalf("message %q does not name the config", g.Message)
 			}
 			if c.swapHome && !strings.Contains(g.Message, "HOME (set since the session started: the start's value is used)") {
 				t.Fatalf("message %q does not name HOME", g.Message)

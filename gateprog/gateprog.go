@@ -127,6 +127,12 @@ func Why(line string, env []string, root string, st Start, since time.Time) stri
 			if _, err := os.Lstat(p); err != nil {
 				continue
 			}
+			// The work tree's own files (`./bin/app` the line builds) are
+			// the committed-tree rules'; an installer's folder in it
+			// (a venv, node_modules) is untracked and judged here.
+			if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) && !installerFolder(root, rel) {
+				continue
+			}
 		default:
 			var err error
 			if p, err = lookPath(env, w); err != nil {
@@ -139,7 +145,7 @@ func Why(line string, env []string, root string, st Start, since time.Time) stri
 				return fmt.Sprintf("`%s` now runs %s, made after the session started (at the start: %s)", w, p, was)
 			}
 		}
-		if why := judge(w, p, since); why != "" {
+		if why := judge(w, p, root, since); why != "" {
 			return why
 		}
 	}
@@ -158,7 +164,7 @@ func changed(p string, since time.Time, link bool) bool {
 
 // judge names how program p (run as name) changed after since, unless
 // what changed is an installer's work.
-func judge(name, p string, since time.Time) string {
+func judge(name, p, root string, since time.Time) string {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return ""
@@ -174,13 +180,13 @@ func judge(name, p string, since time.Time) string {
 	if fi, err := os.Stat(real); err == nil && fi.Size() < 4096 {
 		b, _ := os.ReadFile(real)
 		if root, targets := pyenvTargets(b, name); root != "" {
-			return judgeShim(targets, since)
+			return judgeShim(targets, root, since)
 		}
 	}
 	if !changed(real, since, false) {
 		return ""
 	}
-	return judgeFile(p, real, since)
+	return judgeFile(p, real, root, since)
 }
 
 // judgeLink: a link made or re-pointed after the start must point at a
@@ -250,7 +256,7 @@ func packageBins(pdir string) []string {
 
 // judgeFile: a program file written after the start counts only when it
 // is what an installer writes.
-func judgeFile(p, real string, since time.Time) string {
+func judgeFile(p, real, root string, since time.Time) string {
 	// The cheap shapes first; dpkg's database (a process and an md5)
 	// only when none fits.
 	if rustupProxy(real) {
@@ -269,7 +275,7 @@ func judgeFile(p, real string, since time.Time) string {
 		}
 		return fmt.Sprintf("%s changed after the session started, its package (%s) not reinstalled", real, filepath.Base(pdir))
 	}
-	why, isGo := goBinary(real)
+	why, isGo := goBinary(real, root)
 	if isGo && why == "" || dpkgOwned(real) {
 		return ""
 	}
@@ -286,8 +292,10 @@ func judgeFile(p, real string, since time.Time) string {
 // goBinary judges a Go executable (ok false when real is none): built
 // from a published module version (`go install mod/cmd/x@v1`, its sum
 // checked) under its package's name, or one of the toolchain's own
-// commands; a build of local source ("(devel)") is not an install.
-func goBinary(real string) (string, bool) {
+// commands, or the work tree's own module's command (`go install
+// ./cmd/tool`: its source is the session's work, which the other rules
+// judge); another build of local source ("(devel)") is not an install.
+func goBinary(real, root string) (string, bool) {
 	bi, err := buildinfo.ReadFile(real)
 	if err != nil {
 		return "", false
@@ -300,6 +308,9 @@ func goBinary(real string) (string, bool) {
 		elem = filepath.Base(filepath.Dir(bi.Path))
 	}
 	if bi.Main.Version != "" && bi.Main.Version != "(devel)" && bi.Main.Sum != "" && elem == filepath.Base(real) {
+		return "", true
+	}
+	if m := modulePath(root); m != "" && bi.Main.Path == m && elem == filepath.Base(real) {
 		return "", true
 	}
 	return fmt.Sprintf("%s changed after the session started and is a Go build of %s %s, not an install of a published module", real, bi.Path, bi.Main.Version), true
@@ -395,4 +406,33 @@ func lookPath(env []string, name string) (string, error) {
 		}
 	}
 	return "", os.ErrNotExist
+}
+
+// installerFolder: rel (in root) lies in a venv (a folder holding
+// pyvenv.cfg) or under node_modules.
+func installerFolder(root, rel string) bool {
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if slices.Contains(parts, "node_modules") {
+		return true
+	}
+	for d := filepath.Dir(rel); d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(root, d, "pyvenv.cfg")); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// modulePath is the module line of root's go.mod ("" when none).
+func modulePath(root string) string {
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if m, ok := strings.CutPrefix(strings.TrimSpace(l), "module "); ok {
+			return strings.Trim(strings.TrimSpace(m), `"`)
+		}
+	}
+	return ""
 }

@@ -165,6 +165,20 @@ func TestWhy(t *testing.T) {
 			before: func(t *testing.T, root, bin string) { pyenv(t, root, bin, sprintf(pipScript, py)) },
 			after:  func(t *testing.T, root, bin string) { pyenv(t, root, bin, sprintf(pipScript, py)) },
 			line:   "pytest"},
+		{name: "honest: the project's own program built in the work tree during the session",
+			after: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(root, "go.mod"), "module example.com/app\n\ngo 1.22\n", 0o644)
+				write(t, filepath.Join(root, "cmd", "app", "main.go"), "package main\n\nfunc main() {}\n", 0o644)
+				run(t, root, []string{"GOFLAGS=-mod=mod", "GOWORK=off"}, "go", "build", "-o", "bin/app", "./cmd/app")
+			},
+			line: "./bin/app --selftest", needs: "go"},
+		{name: "honest: go install ./cmd/app of the work tree's module",
+			after: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(root, "go.mod"), "module example.com/app\n\ngo 1.22\n", 0o644)
+				write(t, filepath.Join(root, "cmd", "app", "main.go"), "package main\n\nfunc main() {}\n", 0o644)
+				run(t, root, []string{"GOBIN=" + bin, "GOFLAGS=-mod=mod", "GOWORK=off"}, "go", "install", "./cmd/app")
+			},
+			line: "app check", needs: "go"},
 		{name: "honest: a program from before the session",
 			before: func(t *testing.T, root, bin string) {
 				write(t, filepath.Join(bin, "gotestsum"), "#!/bin/sh\nexit 0\n", 0o755)

@@ -39,9 +39,9 @@ func pyenvTargets(b []byte, name string) (root string, targets []string) {
 
 // judgeShim judges what a pyenv shim runs (the shim itself is the
 // template): a versions/V/bin/pytest rewritten is the program rewritten.
-func judgeShim(targets []string, since time.Time) string {
+func judgeShim(targets []string, root string, since time.Time) string {
 	for _, t := range targets {
-		if why := judge(filepath.Base(t), t, since); why != "" {
+		if why := judge(filepath.Base(t), t, root, since); why != "" {
 			return why
 		}
 	}

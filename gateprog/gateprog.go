@@ -275,6 +275,9 @@ func judgeFile(p, real, root string, since time.Time) string {
 		}
 		return fmt.Sprintf("%s changed after the session started, its package (%s) not reinstalled", real, filepath.Base(pdir))
 	}
+	if wheelInstalled(real) {
+		return ""
+	}
 	why, isGo := goBinary(real, root)
 	if isGo && why == "" || dpkgOwned(real) {
 		return ""
@@ -286,7 +289,7 @@ func judgeFile(p, real, root string, since time.Time) string {
 	if real != filepath.Clean(p) {
 		what = real + " (what " + p + " runs)"
 	}
-	return fmt.Sprintf("%s changed after the session started and is not what an installer writes (a Go module build, a pip/uv console script, a rustup proxy, an npm package's bin, a Debian package's file)", what)
+	return fmt.Sprintf("%s changed after the session started and is not what an installer writes (a Go module build, a pip/uv console script or a file its wheel's RECORD lists, a rustup proxy, an npm package's bin, a Debian package's file)", what)
 }
 
 // goBinary judges a Go executable (ok false when real is none): built

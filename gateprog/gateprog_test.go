@@ -179,6 +179,19 @@ func TestWhy(t *testing.T) {
 				run(t, root, []string{"GOBIN=" + bin, "GOFLAGS=-mod=mod", "GOWORK=off"}, "go", "install", "./cmd/app")
 			},
 			line: "app check", needs: "go"},
+		{name: "honest: pip installs a wheel program, no console script, into a venv during the session",
+			before: func(t *testing.T, root, bin string) { run(t, root, nil, py, "-m", "venv", ".venv") },
+			after:  func(t *testing.T, root, bin string) { pipWheel(t, root, py) },
+			line:   ".venv/bin/mytool --check", needs: "python3"},
+		{name: "lazy: the wheel program rewritten after pip installed it",
+			before: func(t *testing.T, root, bin string) {
+				run(t, root, nil, py, "-m", "venv", ".venv")
+				pipWheel(t, root, py)
+			},
+			after: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(root, ".venv", "bin", "mytool"), "#!/bin/sh\nexit 0\n", 0o755)
+			},
+			line: ".venv/bin/mytool --check", want: "mytool changed after the session started", needs: "python3"},
 		{name: "honest: a program from before the session",
 			before: func(t *testing.T, root, bin string) {
 				write(t, filepath.Join(bin, "gotestsum"), "#!/bin/sh\nexit 0\n", 0o755)
@@ -291,4 +304,23 @@ func pyenv(t *testing.T, root, bin, script string) {
 		"SHIM_PATH=${0%/*}\nif [[ $SHIM_PATH != \"" + bin + "\" ]]; then\n  export _PYENV_SHIM_PATH=\"$SHIM_PATH\"\nfi\n" +
 		"exec \"" + pr + "/libexec/pyenv\" exec \"$program\" \"$@\"\n"
 	write(t, filepath.Join(bin, "pytest"), shim, 0o755)
+}
+
+// pipWheel builds a wheel holding a shell program (its RECORD hashed) and
+// installs it into root's .venv with the venv's real pip, offline.
+func pipWheel(t *testing.T, root, py string) {
+	const mk = `import base64, hashlib, sys, zipfile
+def h(b): return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode()
+files = {"mytool-1.0.data/scripts/mytool": b"#!/bin/sh\necho real tool\n",
+         "mytool-1.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: mytool\nVersion: 1.0\n",
+         "mytool-1.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: t\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    rec = ""
+    for n, b in files.items():
+        z.writestr(n, b); rec += "%s,%s,%d\n" % (n, h(b), len(b))
+    z.writestr("mytool-1.0.dist-info/RECORD", rec + "mytool-1.0.dist-info/RECORD,,\n")
+`
+	whl := filepath.Join(t.TempDir(), "mytool-1.0-py3-none-any.whl")
+	run(t, root, nil, py, "-c", mk, whl)
+	run(t, root, []string{"PIP_DISABLE_PIP_VERSION_CHECK=1"}, filepath.Join(root, ".venv", "bin", "pip"), "install", "-q", "--no-index", whl)
 }

@@ -379,7 +379,7 @@ func consoleScript(b []byte) bool {
 func npmPackageOf(p string) string {
 	parts := strings.Split(filepath.ToSlash(p), "/")
 	for i := len(parts) - 2; i >= 0; i-- {
-		if parts[i] != "node_modules" || i+1 >= len(parts)-1 {
+		if parts[i] != "node_modules" || i+1 >= len(parts)-1 || parts[i+1] == ".bin" {
 			continue
 		}
 		end := i + 2

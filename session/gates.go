@@ -353,17 +353,6 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 	if err != nil {
 		return StatusFail, "command cannot run: no sh on PATH", "", ""
 	}
-	// A program written after the start into a folder of the gate's
-	// PATH, or into the work tree's node_modules/.venv (gateprog).
-	if env.programsWhy != nil {
-		why, err := env.programsWhy(ctx, line, cleaned, root)
-		if err != nil {
-			return StatusFail, err.Error(), "", ""
-		}
-		if why != "" {
-			return StatusFail, "command not run: " + why + ": reinstall it with its installer, or start a new session after it is in place", "", ""
-		}
-	}
 	line, ok := builtinlint.Line(c, root, cleaned, line)
 	if !ok {
 		return StatusFail, builtinlint.MissingMsg(env.phase.ID), "", ""
@@ -409,6 +398,18 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 				return StatusFail, "command not run: " + err.Error(), "", ""
 			}
 			return StatusFail, "command not run: " + why, "", ""
+		}
+	}
+	// (After the linter trust check, whose message is the more exact.)
+	// A program written after the start into a folder of the gate's
+	// PATH, or into the work tree's node_modules/.venv (gateprog).
+	if env.programsWhy != nil {
+		why, err := env.programsWhy(ctx, line, cleaned, root)
+		if err != nil {
+			return StatusFail, err.Error(), "", ""
+		}
+		if why != "" {
+			return StatusFail, "command not run: " + why + ": reinstall it with its installer, or start a new session after it is in place", "", ""
 		}
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.

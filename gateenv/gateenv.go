@@ -85,6 +85,9 @@ type Options struct {
 	// Since is when the session started: an entry not on StartPath is
 	// dropped only when its folder changed after it (zero: always).
 	Since time.Time
+	// StartVars are the pinned variables (PinnedVars) as the session
+	// started with them; nil: not pinned (a session from before).
+	StartVars map[string]string
 }
 
 // PycachePrefix is where a gate's Python looks for and writes bytecode: a
@@ -124,6 +127,9 @@ func uncachedGoTests(env []string) []string {
 func CleanFor(environ []string, o Options) (env, dropped []string) {
 	callerGOENV := ""
 	temps := tempDirs(environ)
+	if o.StartVars != nil {
+		environ, dropped = pinned(environ, o.StartVars)
+	}
 	for _, kv := range environ {
 		name, val, _ := strings.Cut(kv, "=")
 		switch {
@@ -233,7 +239,7 @@ func RedirectsSet(line string) []string {
 			return // GOFLAGS=-count=1 go test: the gate's own value
 		}
 		// PATH too: `PATH=/tmp/fake:$PATH go test` runs the go the agent put there.
-		if redirects(name) || name == "PATH" {
+		if redirects(name) || name == "PATH" || pinnedSet(name) {
 			out = append(out, name)
 		}
 	}

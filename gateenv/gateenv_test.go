@@ -118,6 +118,11 @@ func TestRedirectsSet(t *testing.T) {
 	}{
 		{"./test.sh", ""},
 		{"CI=1 TZ=UTC go test ./...", ""},
+		// pass 27: where runners read per-user config, which a gate pins
+		{"CARGO_HOME=/tmp/x cargo test", "CARGO_HOME"},
+		{"HOME=/tmp/fh cargo test", "HOME"},
+		{"env XDG_CONFIG_HOME=/tmp/c go test ./...", "XDG_CONFIG_HOME"},
+		{"CARGO_TERM_COLOR=always CARGO_TARGET_DIR=/tmp/t cargo test", ""},
 		{"env TZ=UTC ./test.sh", ""},
 		{"PYTHONSTARTUP=/tmp/exit0.py pytest", "PYTHONSTARTUP"},
 		{"env NODE_OPTIONS='--require /tmp/x.js' npm test", "NODE_OPTIONS"},

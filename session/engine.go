@@ -348,6 +348,9 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := w.AppendEvent(ctx, startUserConfigEvent(s)); err != nil {
 			return err
 		}
+		if err := w.AppendEvent(ctx, startProgramsEvent(s, req.Spec, e.Config)); err != nil {
+			return err
+		}
 		if res.History, err = e.history(ctx, w, repo.ID, s.ID); err != nil {
 			return err
 		}

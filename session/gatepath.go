@@ -32,6 +32,13 @@ func (e *Engine) gateEnviron(ctx context.Context, s *Session, root string, keepI
 	if len(evs) == 1 {
 		o.StartPath, o.StartPathBound = evs[0].Detail, true
 	}
+	sp, ok, err := startProgramsOf(ctx, e.Store, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ok && sp.Vars != nil {
+		o.StartVars = sp.Vars // HOME and the like as the session started
+	}
 	env, dropped = gateenv.CleanFor(os.Environ(), o)
 	return env, dropped, nil
 }

@@ -63,7 +63,10 @@ type gateEnv struct {
 	// environ is the clean environment of a command gate (gateEnviron),
 	// dropped what it left out; nil: gateenv.Clean's unbounded one.
 	environ, dropped []string
-	progress         CommandProgress
+	// programsWhy judges the programs a command's line runs against the
+	// session's start (Engine.programsWhy); nil: not judged.
+	programsWhy func(ctx context.Context, line string, env []string, root string) (string, error)
+	progress    CommandProgress
 	// commitRecords maps each commit the session recorded to its evidence
 	// kind (commit_sha: checked; bypass_commit: BYPASS); nil: no store.
 	commitRecords func(ctx context.Context, shas []string) (map[string]string, error)
@@ -396,6 +399,18 @@ func checkCommand(ctx context.Context, env gateEnv, c protocolspec.Check) (statu
 				return StatusFail, "command not run: " + err.Error(), "", ""
 			}
 			return StatusFail, "command not run: " + why, "", ""
+		}
+	}
+	// (After the linter trust check, whose message is the more exact.)
+	// A program written after the start into a folder of the gate's
+	// PATH, or into the work tree's node_modules/.venv (gateprog).
+	if env.programsWhy != nil {
+		why, err := env.programsWhy(ctx, line, cleaned, root)
+		if err != nil {
+			return StatusFail, err.Error(), "", ""
+		}
+		if why != "" {
+			return StatusFail, "command not run: " + why + ": reinstall it with its installer, or start a new session after it is in place", "", ""
 		}
 	}
 	// "sessiongate" is $0; the file names are $1... and never part of the line.

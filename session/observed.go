@@ -178,6 +178,18 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			ref = fmt.Sprintf("exit 0, but it ran %s, which is not a program a gate's command would run (outside the work tree and the gate's PATH), %d bytes", truncate(strings.Join(progs, ", "), 120), len(req.Output))
 			code = -1
 		}
+		if code == 0 {
+			// A program written after the start where the gate's PATH or
+			// the work tree's node_modules/.venv finds it (gateprog).
+			why, err := e.programsWhy(ctx, s, cmd, env, s.Worktree)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				ref = fmt.Sprintf("exit 0, but %s, %d bytes", truncate(why, 300), len(req.Output))
+				code = -1
+			}
+		}
 	}
 	if p, ok := spec.Phase(phase); ok && code == 0 && p.Section == protocolspec.SectionEnd && qaPhase(p, e.Config) && e.OpenRepo != nil {
 		repo, err := e.OpenRepo(ctx, s.Worktree)

@@ -303,7 +303,9 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	dirs := []string{""}
 	if direct {
 		for _, p := range repoFiles(ctx, repo, start, "", words) {
-			addFile(p, "", false)
+			if !installedProgram(repo.Root(), p) {
+				addFile(p, "", false)
+			}
 		}
 	}
 	for _, t := range shellline.ScriptTargets(line) {
@@ -348,6 +350,9 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	// A script the line runs itself (`sh tests/check.sh`, `./run-tests.sh`)
 	// is its tests: compared net, like a script a target calls.
 	for _, sc := range ranScripts(line) {
+		if installedProgram(repo.Root(), path.Join(sc.dir, sc.file)) {
+			continue // gateprog judges an installer's program
+		}
 		for _, p := range repoFiles(ctx, repo, start, sc.dir, []string{sc.file}) {
 			addFile(p, "", !direct)
 		}
@@ -966,6 +971,7 @@ func honestNewScripts(ctx context.Context, repo Repo, start string, files []file
 // outside root, nothing larger than 256 KiB.
 func workTreeReader(root string) func(string) (string, bool) {
 	return func(p string) (string, bool) {
+		p = path.Clean(p) // a/../../x leaves root too
 		if p == "" || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
 			return "", false
 		}
@@ -975,4 +981,27 @@ func workTreeReader(root string) func(string) (string, bool) {
 		}
 		return string(b), true
 	}
+}
+
+// installedProgram: rel (from the work tree's root) is a program an
+// installer put in the work tree, in a venv (a folder holding
+// pyvenv.cfg) or under node_modules: `.venv/bin/pytest`. It is no script
+// of the project's: comparing it with the start commit (which never
+// holds it) read every such gate command as "added in this session", a
+// `uv sync` during the session included. gateprog judges it instead
+// (written after the start and not an installer's: refused).
+func installedProgram(root, rel string) bool {
+	rel = path.Clean(rel)
+	if path.IsAbs(rel) || strings.HasPrefix(rel, "../") {
+		return false
+	}
+	if slices.Contains(strings.Split(rel, "/"), "node_modules") {
+		return true
+	}
+	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
+		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(d), "pyvenv.cfg")); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }

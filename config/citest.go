@@ -27,7 +27,8 @@ var testRunner = sync.OnceValue(func() *regexp.Regexp {
 		`(?:(?:uv|poetry|pdm|pipenv|hatch) run (?:-{1,2}[A-Za-z][\w-]* )*)?python3? -m unittest\b|hatch test\b|` +
 		`deno test\b|bun test\b|(?:vendor/bin/)?phpunit\b|composer test\b|(?:bundle exec )?rake (?:test|spec)\b|bundle exec rspec\b|` +
 		`pnpm (?:-r|--recursive) test\b|go -C \S+ test\b|` +
-		`tox\b|nox\b|go test\b|cargo (?:test|nextest run)\b|make (?:test|check)\b|just test\b|` +
+		`tox\b|nox\b|go test\b|cargo (?:test|nextest run)\b|make (?:test|check)\b|just test\b|task test\b|(?:mise|pixi) run test\b|` +
+		`bazel(?:isk)? test\b|earthly \+test\b|` +
 		`(?:npm|pnpm|yarn|bun)(?: run)? test\b|npx (?:jest|vitest)\b|` +
 		`(?:\./gradlew|gradle) (?:test|check)\b|mvn(?: -[A-Za-z]\S*)* (?:test|verify)\b|` +
 		`bundle exec (?:rspec|rake test)\b|rspec\b|dotnet test\b|mix test\b|swift test\b|ctest\b)`)
@@ -37,12 +38,21 @@ var testRunner = sync.OnceValue(func() *regexp.Regexp {
 // backgrounds or substitutes.
 var shellLogic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[|;&`$<>]") })
 
+// ciFiles are the other CI systems' pipeline files, after GitHub's
+// workflows: their steps' `script:` (GitLab, Travis, Azure, Bitbucket),
+// `run:` or `run: {command:}` (CircleCI) and `command:`/`commands:`
+// (Buildkite) lines are read the same way.
+var ciFiles = []string{".gitlab-ci.yml", ".circleci/config.yml", ".buildkite/pipeline.yml", ".buildkite/pipeline.yaml",
+	"buildkite.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".travis.yml"}
+
 // ciTestCommand is the first test command the repository's CI runs: the
-// GitHub Actions workflows (in file name order), then .gitlab-ci.yml.
+// GitHub Actions workflows (in file name order), then ciFiles.
 func ciTestCommand(root string) TestCommand {
 	files, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.y*ml"))
 	sort.Strings(files)
-	files = append(files, filepath.Join(root, ".gitlab-ci.yml"))
+	for _, f := range ciFiles {
+		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
+	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil || len(b) > 1<<20 {
@@ -75,19 +85,27 @@ func findTestLine(n *yaml.Node, minutes int) (string, int, int) {
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k, v := n.Content[i], n.Content[i+1]; k.Value == "timeout-minutes" {
+			k, v := n.Content[i], n.Content[i+1]
+			switch k.Value {
+			case "timeout-minutes", "timeout_in_minutes", "timeoutInMinutes": // GitHub, Buildkite, Azure
 				if m, err := strconv.Atoi(v.Value); err == nil && m > 0 {
+					minutes = m
+				}
+			case "timeout": // GitLab: "1h 30m", "90 minutes"
+				if m := gitlabMinutes(v.Value); m > 0 {
 					minutes = m
 				}
 			}
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if k.Value == "run" || k.Value == "script" {
+			if k.Value == "run" || k.Value == "script" || k.Value == "command" || k.Value == "commands" {
 				if cmd, line := testLineIn(v); cmd != "" {
 					return cmd, line, minutes
 				}
-				continue
+				if v.Kind != yaml.MappingNode {
+					continue // CircleCI's `run:` is a map with `command:`
+				}
 			}
 			if cmd, line, m := findTestLine(v, minutes); cmd != "" {
 				return cmd, line, m
@@ -122,4 +140,16 @@ func testLineIn(v *yaml.Node) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// gitlabMinutes reads a GitLab job timeout ("1h 30m", "90 minutes",
+// "2 hours") in whole minutes, 0 when it is not one.
+func gitlabMinutes(s string) int {
+	r := strings.NewReplacer("hours", "h", "hour", "h", "hrs", "h", "minutes", "m", "minute", "m", "mins", "m", "min", "m",
+		"seconds", "s", "second", "s", "secs", "s", "sec", "s", " ", "")
+	d, err := time.ParseDuration(r.Replace(strings.ToLower(strings.TrimSpace(s))))
+	if err != nil || d <= 0 {
+		return 0
+	}
+	return int(d.Minutes())
 }

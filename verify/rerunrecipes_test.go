@@ -28,7 +28,7 @@ func TestRerunGuardRecipeRunners(t *testing.T) {
 		"Taskfile.yml": "task", "taskfile.dist.yaml": "task",
 		"mise.toml": "mise", ".config/mise/config.toml": "mise", "mise-tasks/test": "mise", ".mise/tasks/test": "mise",
 		"pixi.toml": "pixi",
-		"Makefile": "", "pyproject.toml": "", "docs/tasks/x.md": "", "Cargo.toml": "",
+		"Makefile":  "", "pyproject.toml": "", "docs/tasks/x.md": "", "Cargo.toml": "",
 	} {
 		if got := recipeTool(p); got != want {
 			t.Errorf("recipeTool(%q) = %q, want %q", p, got, want)

@@ -45,6 +45,37 @@ var shellLogic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 var ciFiles = []string{".gitlab-ci.yml", ".circleci/config.yml", ".buildkite/pipeline.yml", ".buildkite/pipeline.yaml",
 	"buildkite.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".travis.yml"}
 
+// CITimeoutFor is how long the repository's CI lets a step that runs
+// command exactly run (timeout-minutes, timeout_in_minutes, GitLab's
+// timeout), 0 when no CI step runs it or none says: `protocol lint`
+// warns, phase by phase, when it is longer than command_timeout.
+func CITimeoutFor(root, command string) time.Duration {
+	command = strings.Join(strings.Fields(command), " ")
+	if command == "" {
+		return 0
+	}
+	files, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.y*ml"))
+	sort.Strings(files)
+	for _, f := range ciFiles {
+		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) > 1<<20 {
+			continue
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(b, &doc) != nil {
+			continue
+		}
+		same := func(l string) bool { return strings.Join(strings.Fields(l), " ") == command }
+		if cmd, _, minutes := findTestLine(&doc, 0, same); cmd != "" {
+			return time.Duration(minutes) * time.Minute
+		}
+	}
+	return 0
+}
+
 // ciTestCommand is the first test command the repository's CI runs: the
 // GitHub Actions workflows (in file name order), then ciFiles.
 func ciTestCommand(root string) TestCommand {
@@ -63,7 +94,7 @@ func ciTestCommand(root string) TestCommand {
 			continue
 		}
 		rel, _ := filepath.Rel(root, f)
-		if cmd, line, minutes := findTestLine(&doc, 0); cmd != "" {
+		if cmd, line, minutes := findTestLine(&doc, 0, isTestLine); cmd != "" {
 			return TestCommand{Command: cmd, From: fmt.Sprintf("the CI's own step, %s:%d", filepath.ToSlash(rel), line),
 				CITimeout: time.Duration(minutes) * time.Minute}
 		}
@@ -75,11 +106,11 @@ func ciTestCommand(root string) TestCommand {
 // or a list of strings) and returns the first line that runs tests, the
 // line it is on, and the nearest GitHub `timeout-minutes` around it (0:
 // none; minutes is the enclosing one).
-func findTestLine(n *yaml.Node, minutes int) (string, int, int) {
+func findTestLine(n *yaml.Node, minutes int, match func(string) bool) (string, int, int) {
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for _, c := range n.Content {
-			if cmd, line, m := findTestLine(c, minutes); cmd != "" {
+			if cmd, line, m := findTestLine(c, minutes, match); cmd != "" {
 				return cmd, line, m
 			}
 		}
@@ -100,14 +131,14 @@ func findTestLine(n *yaml.Node, minutes int) (string, int, int) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Value == "run" || k.Value == "script" || k.Value == "command" || k.Value == "commands" {
-				if cmd, line := testLineIn(v); cmd != "" {
+				if cmd, line := testLineIn(v, match); cmd != "" {
 					return cmd, line, minutes
 				}
 				if v.Kind != yaml.MappingNode {
 					continue // CircleCI's `run:` is a map with `command:`
 				}
 			}
-			if cmd, line, m := findTestLine(v, minutes); cmd != "" {
+			if cmd, line, m := findTestLine(v, minutes, match); cmd != "" {
 				return cmd, line, m
 			}
 		}
@@ -115,7 +146,13 @@ func findTestLine(n *yaml.Node, minutes int) (string, int, int) {
 	return "", 0, 0
 }
 
-func testLineIn(v *yaml.Node) (string, int) {
+// isTestLine: a line that runs tests with a known runner, without shell
+// logic or a CI expression.
+func isTestLine(l string) bool {
+	return testRunner().MatchString(l) && !shellLogic().MatchString(l) && !strings.Contains(l, "${{")
+}
+
+func testLineIn(v *yaml.Node, match func(string) bool) (string, int) {
 	var vals []*yaml.Node
 	switch v.Kind {
 	case yaml.ScalarNode:
@@ -130,7 +167,7 @@ func testLineIn(v *yaml.Node) (string, int) {
 		sc := bufio.NewScanner(strings.NewReader(s.Value))
 		for i := 0; sc.Scan(); i++ {
 			l := strings.TrimSpace(sc.Text())
-			if testRunner().MatchString(l) && !shellLogic().MatchString(l) && !strings.Contains(l, "${{") {
+			if match(l) {
 				line := s.Line + i
 				if s.Style == yaml.LiteralStyle || s.Style == yaml.FoldedStyle {
 					line++ // the block starts on the line after "run: |"

@@ -27,7 +27,8 @@ var testRunner = sync.OnceValue(func() *regexp.Regexp {
 		`(?:(?:uv|poetry|pdm|pipenv|hatch) run (?:-{1,2}[A-Za-z][\w-]* )*)?python3? -m unittest\b|hatch test\b|` +
 		`deno test\b|bun test\b|(?:vendor/bin/)?phpunit\b|composer test\b|(?:bundle exec )?rake (?:test|spec)\b|bundle exec rspec\b|` +
 		`pnpm (?:-r|--recursive) test\b|go -C \S+ test\b|` +
-		`tox\b|nox\b|go test\b|cargo (?:test|nextest run)\b|make (?:test|check)\b|just test\b|` +
+		`tox\b|nox\b|go test\b|cargo (?:test|nextest run)\b|make (?:test|check)\b|just test\b|task test\b|(?:mise|pixi) run test\b|` +
+		`bazel(?:isk)? test\b|earthly \+test\b|` +
 		`(?:npm|pnpm|yarn|bun)(?: run)? test\b|npx (?:jest|vitest)\b|` +
 		`(?:\./gradlew|gradle) (?:test|check)\b|mvn(?: -[A-Za-z]\S*)* (?:test|verify)\b|` +
 		`bundle exec (?:rspec|rake test)\b|rspec\b|dotnet test\b|mix test\b|swift test\b|ctest\b)`)
@@ -37,12 +38,52 @@ var testRunner = sync.OnceValue(func() *regexp.Regexp {
 // backgrounds or substitutes.
 var shellLogic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[|;&`$<>]") })
 
+// ciFiles are the other CI systems' pipeline files, after GitHub's
+// workflows: their steps' `script:` (GitLab, Travis, Azure, Bitbucket),
+// `run:` or `run: {command:}` (CircleCI) and `command:`/`commands:`
+// (Buildkite) lines are read the same way.
+var ciFiles = []string{".gitlab-ci.yml", ".circleci/config.yml", ".buildkite/pipeline.yml", ".buildkite/pipeline.yaml",
+	"buildkite.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".travis.yml"}
+
+// CITimeoutFor is how long the repository's CI lets a step that runs
+// command exactly run (timeout-minutes, timeout_in_minutes, GitLab's
+// timeout), 0 when no CI step runs it or none says: `protocol lint`
+// warns, phase by phase, when it is longer than command_timeout.
+func CITimeoutFor(root, command string) time.Duration {
+	command = strings.Join(strings.Fields(command), " ")
+	if command == "" {
+		return 0
+	}
+	files, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.y*ml"))
+	sort.Strings(files)
+	for _, f := range ciFiles {
+		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) > 1<<20 {
+			continue
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(b, &doc) != nil {
+			continue
+		}
+		same := func(l string) bool { return strings.Join(strings.Fields(l), " ") == command }
+		if cmd, _, minutes := findTestLine(&doc, 0, same); cmd != "" {
+			return time.Duration(minutes) * time.Minute
+		}
+	}
+	return 0
+}
+
 // ciTestCommand is the first test command the repository's CI runs: the
-// GitHub Actions workflows (in file name order), then .gitlab-ci.yml.
+// GitHub Actions workflows (in file name order), then ciFiles.
 func ciTestCommand(root string) TestCommand {
 	files, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", "*.y*ml"))
 	sort.Strings(files)
-	files = append(files, filepath.Join(root, ".gitlab-ci.yml"))
+	for _, f := range ciFiles {
+		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
+	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil || len(b) > 1<<20 {
@@ -53,7 +94,7 @@ func ciTestCommand(root string) TestCommand {
 			continue
 		}
 		rel, _ := filepath.Rel(root, f)
-		if cmd, line, minutes := findTestLine(&doc, 0); cmd != "" {
+		if cmd, line, minutes := findTestLine(&doc, 0, isTestLine); cmd != "" {
 			return TestCommand{Command: cmd, From: fmt.Sprintf("the CI's own step, %s:%d", filepath.ToSlash(rel), line),
 				CITimeout: time.Duration(minutes) * time.Minute}
 		}
@@ -65,31 +106,39 @@ func ciTestCommand(root string) TestCommand {
 // or a list of strings) and returns the first line that runs tests, the
 // line it is on, and the nearest GitHub `timeout-minutes` around it (0:
 // none; minutes is the enclosing one).
-func findTestLine(n *yaml.Node, minutes int) (string, int, int) {
+func findTestLine(n *yaml.Node, minutes int, match func(string) bool) (string, int, int) {
 	switch n.Kind {
 	case yaml.DocumentNode, yaml.SequenceNode:
 		for _, c := range n.Content {
-			if cmd, line, m := findTestLine(c, minutes); cmd != "" {
+			if cmd, line, m := findTestLine(c, minutes, match); cmd != "" {
 				return cmd, line, m
 			}
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k, v := n.Content[i], n.Content[i+1]; k.Value == "timeout-minutes" {
+			k, v := n.Content[i], n.Content[i+1]
+			switch k.Value {
+			case "timeout-minutes", "timeout_in_minutes", "timeoutInMinutes": // GitHub, Buildkite, Azure
 				if m, err := strconv.Atoi(v.Value); err == nil && m > 0 {
+					minutes = m
+				}
+			case "timeout": // GitLab: "1h 30m", "90 minutes"
+				if m := gitlabMinutes(v.Value); m > 0 {
 					minutes = m
 				}
 			}
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			if k.Value == "run" || k.Value == "script" {
-				if cmd, line := testLineIn(v); cmd != "" {
+			if k.Value == "run" || k.Value == "script" || k.Value == "command" || k.Value == "commands" {
+				if cmd, line := testLineIn(v, match); cmd != "" {
 					return cmd, line, minutes
 				}
-				continue
+				if v.Kind != yaml.MappingNode {
+					continue // CircleCI's `run:` is a map with `command:`
+				}
 			}
-			if cmd, line, m := findTestLine(v, minutes); cmd != "" {
+			if cmd, line, m := findTestLine(v, minutes, match); cmd != "" {
 				return cmd, line, m
 			}
 		}
@@ -97,7 +146,13 @@ func findTestLine(n *yaml.Node, minutes int) (string, int, int) {
 	return "", 0, 0
 }
 
-func testLineIn(v *yaml.Node) (string, int) {
+// isTestLine: a line that runs tests with a known runner, without shell
+// logic or a CI expression.
+func isTestLine(l string) bool {
+	return testRunner().MatchString(l) && !shellLogic().MatchString(l) && !strings.Contains(l, "${{")
+}
+
+func testLineIn(v *yaml.Node, match func(string) bool) (string, int) {
 	var vals []*yaml.Node
 	switch v.Kind {
 	case yaml.ScalarNode:
@@ -112,7 +167,7 @@ func testLineIn(v *yaml.Node) (string, int) {
 		sc := bufio.NewScanner(strings.NewReader(s.Value))
 		for i := 0; sc.Scan(); i++ {
 			l := strings.TrimSpace(sc.Text())
-			if testRunner().MatchString(l) && !shellLogic().MatchString(l) && !strings.Contains(l, "${{") {
+			if match(l) {
 				line := s.Line + i
 				if s.Style == yaml.LiteralStyle || s.Style == yaml.FoldedStyle {
 					line++ // the block starts on the line after "run: |"
@@ -122,4 +177,16 @@ func testLineIn(v *yaml.Node) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// gitlabMinutes reads a GitLab job timeout ("1h 30m", "90 minutes",
+// "2 hours") in whole minutes, 0 when it is not one.
+func gitlabMinutes(s string) int {
+	r := strings.NewReplacer("hours", "h", "hour", "h", "hrs", "h", "minutes", "m", "minute", "m", "mins", "m", "min", "m",
+		"seconds", "s", "second", "s", "secs", "s", "sec", "s", " ", "")
+	d, err := time.ParseDuration(r.Replace(strings.ToLower(strings.TrimSpace(s))))
+	if err != nil || d <= 0 {
+		return 0
+	}
+	return int(d.Minutes())
 }

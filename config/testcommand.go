@@ -69,7 +69,9 @@ func iniSection(b []byte, prefixes ...string) bool {
 
 // DetectTestCommand finds the command that runs a repository's tests, the
 // way CI starter workflows pick one: a Makefile's test (or check) target
-// runs everything it names; otherwise each of Go (go.mod with test files),
+// runs everything it names, and so does a justfile's, Taskfile's, mise's
+// or pixi's test task, a Bazel workspace or an Earthfile's test target;
+// otherwise each of Go (go.mod with test files),
 // a package.json test script (not npm's placeholder), Cargo, Maven, Gradle,
 // nox, tox, pytest (its configuration, or conftest.py) and a
 // scripts/test.sh, test.sh or tests/run.sh,
@@ -107,6 +109,17 @@ func DetectTestCommand(root string) TestCommand {
 			}
 		}
 		break
+	}
+	// A task runner's test recipe is how the project tests, as a
+	// Makefile's is; then a Bazel workspace or an Earthfile's test target.
+	if cmd, why := recipeRunnerCommand(root); cmd != "" {
+		return TestCommand{Command: cmd, From: why}
+	}
+	if cmd, why := bazelCommand(exists); cmd != "" {
+		return TestCommand{Command: cmd, From: why}
+	}
+	if cmd, why := earthlyCommand(root); cmd != "" {
+		return TestCommand{Command: cmd, From: why}
 	}
 	var cmds, from []string
 	var note string

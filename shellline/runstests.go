@@ -48,7 +48,10 @@ var testSubcommand = map[string]bool{"go": true, "cargo": true, "dotnet": true, 
 	"bun": true, "zig": true, "npm": true, "yarn": true, "pnpm": true, "make": true, "gmake": true, "just": true, "task": true,
 	"rake": true, "gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "bazel": true, "bazelisk": true, "sbt": true,
 	"lein": true, "stack": true, "cabal": true, "dune": true, "hatch": true, "poetry": true, "pdm": true, "uv": true,
-	"bundle": true, "composer": true}
+	"bundle": true, "composer": true, "mise": true, "pixi": true}
+
+// taskRunners: `PROG run NAME` runs the project's task NAME.
+var taskRunners = map[string]bool{"npm": true, "yarn": true, "pnpm": true, "bun": true, "mise": true, "pixi": true}
 
 func saysTest(s string) bool {
 	s = strings.ToLower(s)
@@ -141,12 +144,18 @@ func callRunsTests(w []string) bool {
 			case strings.HasPrefix(a, "-"):
 			case a == "t" || saysTest(a):
 				return true
-			case a == "run" || a == "exec" || a == "x":
+			case a == "run" || a == "exec" || a == "x" || a == "r" && prog == "mise":
 				// `npm run test:unit`, `uv run pytest`, `poetry run
 				// python -m pytest`: judge what it runs.
 				rest := args[i+1:]
 				for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || rest[0] == "--") {
 					rest = rest[1:]
+				}
+				// A script runner's `run` names a script or task, not a
+				// program: `npm run test` and `mise run test` run the
+				// project's test task (they read as the shell's `test`).
+				if a != "exec" && a != "x" && taskRunners[prog] && len(rest) > 0 && saysTest(rest[0]) {
+					return true
 				}
 				return callRunsTests(rest)
 			default:

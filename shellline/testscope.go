@@ -373,14 +373,15 @@ func cargoScope(args []string) TestRun {
 }
 
 // ScriptTarget is a test script a runner reads from a project file: a
-// make target, a package.json script.
+// make target, a package.json script, a just recipe, a Taskfile task, a
+// mise or pixi task.
 type ScriptTarget struct {
 	// File is the project file, relative to where the line started:
 	// "package.json", a Makefile named by -f, or "" for make's own
 	// choice (GNUmakefile, makefile, Makefile) in Dir.
 	File string
 	Dir  string
-	Tool string // "make" or "npm" (npm, yarn, pnpm, bun run)
+	Tool string // "make", "npm" (npm, yarn, pnpm, bun run), "just", "task", "mise" or "pixi"
 	Name string // the target or script: "test", "test:unit"
 }
 
@@ -445,6 +446,8 @@ func ScriptTargets(line string) []ScriptTarget {
 					break
 				}
 			}
+		case "just", "task", "mise", "pixi":
+			t = recipeTarget(prog, args, dir)
 		}
 		if t.Tool != "" && t.Name != "" {
 			out = append(out, t)

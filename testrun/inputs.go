@@ -325,7 +325,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		}
 		var bw []string
 		for _, l := range strings.Split(body, "\n") {
-			if t.Tool == "make" && strings.HasPrefix(l, t.Name+":") {
+			if t.Tool != "npm" && strings.HasPrefix(l, t.Name+":") || strings.HasPrefix(l, settingMark) {
 				continue // the rule line: prerequisites are targets
 			}
 			bw = append(bw, LineWords(l)...)
@@ -492,7 +492,18 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		}
 		switch {
 		case strings.HasPrefix(f.section, "target:"):
-			what = fmt.Sprintf("%s's %q %s", f.path, strings.SplitN(f.section, ":", 3)[2], map[string]string{"make": "target", "npm": "script"}[strings.SplitN(f.section, ":", 3)[1]])
+			what = fmt.Sprintf("%s's %q %s", f.path, strings.SplitN(f.section, ":", 3)[2], recipeWord(strings.SplitN(f.section, ":", 3)[1]))
+			// A runner's settings (a task's status:, just's set shell)
+			// decide whether its commands run: judged apart from them.
+			why, wasCmds, nowCmds := RecipeSettings(a, b)
+			if why != "" {
+				out = append(out, InputChange{what, why, true})
+				continue
+			}
+			a, b = wasCmds, nowCmds
+			if a == b {
+				continue
+			}
 		case strings.HasPrefix(f.section, "var:"):
 			what = fmt.Sprintf("%s's variable %s", f.path, strings.TrimPrefix(f.section, "var:"))
 		case f.section != "":

@@ -14,25 +14,37 @@ import (
 // ScriptFile finds the project file a target is read from, in the work
 // tree: its path relative to the root and its content ("" when none).
 func ScriptFile(root string, t shellline.ScriptTarget) (string, []byte, error) {
-	names := []string{t.File}
-	if t.File == "" {
-		names = []string{"GNUmakefile", "makefile", "Makefile"} // make's order
-	}
-	for _, n := range names {
+	// make, just and task read the first of their files that exists;
+	// mise and pixi read several, and the first holding the task is
+	// what runs (a file task of mise's last).
+	firstWith := t.File == "" && (t.Tool == "mise" || t.Tool == "pixi")
+	var firstRel string
+	var first []byte
+	for _, n := range RecipeFileNames(t) {
 		rel := path.Clean(path.Join(t.Dir, n))
 		if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
 			return "", nil, nil // outside the repository: not judged here
 		}
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-		if err == nil {
+		if err != nil {
+			continue
+		}
+		if !firstWith {
 			return rel, b, nil
 		}
+		if _, ok := ScriptBody(t, b); ok {
+			return rel, b, nil
+		}
+		if first == nil {
+			firstRel, first = rel, b
+		}
 	}
-	return "", nil, nil
+	return firstRel, first, nil
 }
 
 // ScriptBody is a target's recipe (its prerequisites on the first line)
-// or a package.json script; found is false when the file has none.
+// or a package.json script; found is false when the file has none. A
+// just, task, mise or pixi recipe comes in make's shape (recipes.go).
 func ScriptBody(t shellline.ScriptTarget, file []byte) (string, bool) {
 	if t.Tool == "npm" {
 		var pkg struct {
@@ -43,6 +55,9 @@ func ScriptBody(t shellline.ScriptTarget, file []byte) (string, bool) {
 		}
 		b, ok := pkg.Scripts[t.Name]
 		return b, ok
+	}
+	if t.Tool != "make" {
+		return recipeBody(t, file)
 	}
 	prereq, recipe, ok := makeRule(file, t.Name)
 	if !ok {
@@ -90,6 +105,9 @@ func makeRule(file []byte, name string) (prereq, recipe []string, ok bool) {
 func TrivialScript(t shellline.ScriptTarget, file []byte, body string, depth int) bool {
 	if t.Tool == "npm" {
 		return strings.TrimSpace(body) == "" || shellline.Trivial(body)
+	}
+	if t.Tool != "make" {
+		return trivialRecipe(t, file, body, depth)
 	}
 	prereq, recipe, _ := makeRule(file, t.Name)
 	for _, r := range recipe {

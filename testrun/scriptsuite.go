@@ -159,11 +159,7 @@ func scriptsReached(ctx context.Context, repo Repo, tree, line string, have map[
 		}
 		for _, t := range shellline.ScriptTargets(line) {
 			t.Dir = path.Join(dir, t.Dir)
-			names := []string{t.File}
-			if t.File == "" {
-				names = []string{"GNUmakefile", "makefile", "Makefile"}
-			}
-			for _, n := range names {
+			for _, n := range RecipeFileNames(t) {
 				rel := path.Clean(path.Join(t.Dir, n))
 				if !have[rel] || reads >= maxScriptReads {
 					continue
@@ -173,12 +169,15 @@ func scriptsReached(ctx context.Context, repo Repo, tree, line string, have map[
 				if err != nil {
 					continue
 				}
-				if body, ok := ScriptBody(t, b); ok {
+				body, ok := ScriptBody(t, b)
+				if ok {
 					for _, l := range strings.Split(body, "\n") {
 						fromLine(strings.TrimSpace(l), t.Dir, depth+1)
 					}
 				}
-				break
+				if ok || t.Tool != "mise" && t.Tool != "pixi" {
+					break // mise and pixi read on to the file that has it
+				}
 			}
 		}
 	}

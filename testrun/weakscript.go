@@ -27,7 +27,7 @@ func WeakScript(ctx context.Context, repo Repo, start, line string) (string, err
 		if !found {
 			continue
 		}
-		what := fmt.Sprintf("%s's %q %s", rel, t.Name, map[string]string{"make": "target", "npm": "script"}[t.Tool])
+		what := fmt.Sprintf("%s's %q %s", rel, t.Name, recipeWord(t.Tool))
 		if TrivialScript(t, now, body, 0) {
 			return fmt.Sprintf("%s runs no test (%s)", what, truncate(OneLine(body), 80)), nil
 		}
@@ -49,7 +49,7 @@ func WeakScript(ctx context.Context, repo Repo, start, line string) (string, err
 			if was == "" {
 				return fmt.Sprintf("%s was added in this session (the start commit has none): the session wrote what its tests are; run the test runner itself (go test, pytest, ...), or have a person set commands.QA_VALIDATION", what), nil
 			}
-			return fmt.Sprintf("%s changed in this session (was %q, now %q): the session rewrote what its tests are; run the test runner itself, or restore the %s", what, truncate(OneLine(was), 60), truncate(OneLine(body), 60), map[string]string{"make": "target", "npm": "script"}[t.Tool]), nil
+			return fmt.Sprintf("%s changed in this session (was %q, now %q): the session rewrote what its tests are; run the test runner itself, or restore the %s", what, truncate(OneLine(was), 60), truncate(OneLine(body), 60), recipeWord(t.Tool)), nil
 		}
 	}
 	return "", nil

@@ -58,6 +58,30 @@ var toolConfigs = map[string][]string{
 	"make":   {":(glob)**/Makefile", ":(glob)**/makefile", ":(glob)**/GNUmakefile", ":(glob)**/*.mk"},
 	"npm":    {"package.json"},
 	"pytest": {"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml"},
+	// Task runners whose recipe the rerun runs (pass 27 c5): the files
+	// testrun.RecipeFileNames reads, at the root or below.
+	"just": {":(glob)**/justfile", ":(glob)**/Justfile", ":(glob)**/JUSTFILE", ":(glob)**/.justfile"},
+	"task": {":(glob)**/[Tt]askfile.yml", ":(glob)**/[Tt]askfile.yaml", ":(glob)**/[Tt]askfile.dist.yml", ":(glob)**/[Tt]askfile.dist.yaml"},
+	"mise": {":(glob)**/mise.toml", ":(glob)**/.mise.toml", ":(glob)**/mise.local.toml", ":(glob)**/.mise.local.toml",
+		":(glob)**/mise/config.toml", ":(glob)**/.mise/config.toml", ":(glob)**/.config/mise.toml", ":(glob)**/.config/mise/config.toml",
+		":(glob)**/mise-tasks/**", ":(glob)**/.mise-tasks/**", ":(glob)**/mise/tasks/**", ":(glob)**/.mise/tasks/**"},
+	"pixi": {":(glob)**/pixi.toml"},
+}
+
+// recipeTool names the task runner whose recipe file p is ("" none).
+func recipeTool(p string) string {
+	base := path.Base(p)
+	switch {
+	case strings.EqualFold(base, "justfile") || base == ".justfile":
+		return "just"
+	case strings.HasPrefix(strings.ToLower(base), "taskfile.") && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")):
+		return "task"
+	case strings.Contains(p, "mise") && (strings.HasSuffix(base, ".toml") || strings.Contains(p, "tasks/")):
+		return "mise"
+	case base == "pixi.toml":
+		return "pixi"
+	}
+	return ""
 }
 
 type guardRes struct {
@@ -92,6 +116,8 @@ func toolsOf(cmd string) (tools []string, words []string) {
 		switch prog := path.Base(w[0]); {
 		case prog == "make" || prog == "gmake":
 			add("make")
+		case prog == "just" || prog == "task" || prog == "mise" || prog == "pixi":
+			add(prog)
 		case prog == "npm" || prog == "yarn" || prog == "pnpm" || prog == "bun" || prog == "npx":
 			add("npm")
 		case prog == "pytest" || prog == "py.test" || prog == "tox" ||
@@ -201,6 +227,8 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 			}
 		case slices.Contains(tools, "make") && (base == "Makefile" || base == "makefile" || base == "GNUmakefile" || strings.HasSuffix(base, ".mk")):
 			found = append(found, weakening{s.Path, verb(s.Status) + " it, and the rerun runs make"})
+		case recipeTool(s.Path) != "" && slices.Contains(tools, recipeTool(s.Path)):
+			found = append(found, weakening{s.Path, verb(s.Status) + " it, and the rerun runs " + recipeTool(s.Path) + ", which reads its recipes there"})
 		case slices.Contains(tools, "pytest") && (base == "pyproject.toml" || base == "setup.cfg"):
 			if t.pytestSectionChanged(ctx, s.Path, tip) {
 				found = append(found, weakening{s.Path, "changes its pytest configuration, which the rerun's pytest reads"})

@@ -126,7 +126,7 @@ refused under a coding agent: adopting the protocol is a person's act.`,
 				} else if tc.Note != "" {
 					fmt.Fprintln(w, "no test command picked: "+tc.Note)
 				} else {
-					fmt.Fprintln(w, "no test command found (looked for a CI workflow's test step, a Makefile test or check target, go.mod (at the root or in one folder below) with *_test.go files, a package.json test script, a pnpm workspace, deno.json, mix.exs, Package.swift, a .NET solution, RSpec or a Rakefile test task, composer.json's test script or phpunit.xml, Cargo.toml, pom.xml, a Gradle build, noxfile.py, tox's configuration, pytest's configuration, conftest.py or pytest-named requirements with test_*.py files, scripts/test.sh, test.sh, tests/run.sh): QA_VALIDATION gets no command; the note below says what its gate then takes")
+					fmt.Fprintln(w, "no test command found (looked for a CI test step (GitHub, GitLab, CircleCI, Buildkite, Azure, Bitbucket, Travis), a Makefile test or check target, a justfile, Taskfile, mise or pixi test task, a Bazel workspace, an Earthfile test target, go.mod (at the root or in one folder below) with *_test.go files, a package.json test script, a pnpm workspace, deno.json, mix.exs, Package.swift, a .NET solution, RSpec or a Rakefile test task, composer.json's test script or phpunit.xml, Cargo.toml, pom.xml, a Gradle build, noxfile.py, tox's configuration, pytest's configuration, conftest.py or pytest-named requirements with test_*.py files, scripts/test.sh, test.sh, tests/run.sh): QA_VALIDATION gets no command; the note below says what its gate then takes")
 				}
 			}
 			var commands map[string]string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -248,6 +249,10 @@ func TestInitSetsTheTestCommand(t *testing.T) {
 		{"none", map[string]string{"README.md": "# x\n"}, ""},
 		{"the CI's step", map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\n", "uv.lock": "",
 			".github/workflows/ci.yml": "jobs:\n  t:\n    timeout-minutes: 20\n    steps:\n      - run: uv run pytest -x\n"}, "uv run pytest -x"},
+		// Pass 27 c5: a task runner's recipe, and GitLab's job timeout.
+		{"a justfile", map[string]string{"justfile": "test:\n    go test ./...\n", "go.mod": "module x\n", "x_test.go": "package x\n"}, "just test"},
+		{"a Taskfile under the CI's GitLab job", map[string]string{"Taskfile.yml": "version: '3'\ntasks:\n  test:\n    cmds:\n      - go test ./...\n",
+			".gitlab-ci.yml": "test:\n  timeout: 20m\n  script:\n    - task test\n"}, "task test"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := repoDir(t)
@@ -284,6 +289,10 @@ func TestInitSetsTheTestCommand(t *testing.T) {
 			}
 			if strings.Contains(tc.name, "CI") != strings.Contains(out, "warning: the CI gives that step up to 20m0s") {
 				t.Errorf("init's timeout warning, for %s: %s", tc.name, out)
+			}
+			// lint says it too, for the phase whose command it is.
+			if _, lint, _ := sg(t, "", "protocol", "lint"); strings.Contains(tc.name, "CI") != strings.Contains(lint, "warning: QA_VALIDATION: the CI gives "+strconv.Quote(tc.want)+" up to 20m0s") {
+				t.Errorf("protocol lint's timeout warning, for %s: %s", tc.name, lint)
 			}
 		})
 	}

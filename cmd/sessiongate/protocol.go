@@ -9,9 +9,11 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sessiongate/sessiongate/config"
 	"github.com/sessiongate/sessiongate/protocolspec"
 )
 
@@ -71,7 +73,9 @@ with the same exit codes.`,
 			for _, wa := range lintWarnings(spec) {
 				fmt.Fprintf(w, "%s:%d: warning: %s\n", spec.File, wa.Line, wa.Message)
 			}
-			printCoverage(w, spec, a.configCommands(c.Context(), len(argv) == 0))
+			commands := a.configCommands(c.Context(), len(argv) == 0)
+			printCoverage(w, spec, commands)
+			a.printSuiteTimeouts(c.Context(), w, spec, commands)
 			printInferred(w, spec)
 			printEvidenceOnly(w, spec)
 			return nil
@@ -437,4 +441,35 @@ func (a *app) lintJSON(c *cobra.Command, argv []string) error {
 		return &exitError{code: exitBlocked, err: errors.New("sessiongate.yaml does not match the protocol")}
 	}
 	return nil
+}
+
+// printSuiteTimeouts warns, phase by phase, when the project's CI lets a
+// phase's configured command run longer than command_timeout (pass 27 c5,
+// issue 25 item 10): the gate kills the suite there, and an honest QA gate
+// fails. Init says it for the command it picks; lint says it for every
+// command in sessiongate.yaml, whichever runner it is.
+func (a *app) printSuiteTimeouts(ctx context.Context, w io.Writer, spec *protocolspec.Spec, commands map[string]string) {
+	if len(commands) == 0 {
+		return
+	}
+	r, err := a.gitRepo(ctx)
+	if err != nil {
+		return
+	}
+	cfg, err := a.config(ctx)
+	if err != nil {
+		return
+	}
+	limit := time.Duration(cfg.CommandTimeout)
+	if limit <= 0 {
+		limit = time.Duration(config.Default().CommandTimeout)
+	}
+	for i := range spec.Phases {
+		p := &spec.Phases[i]
+		cmd := commands[p.ID]
+		if d := config.CITimeoutFor(r.Root(), cmd); d > limit {
+			fmt.Fprintf(w, "warning: %s: the CI gives %q up to %s, and the gate kills its command after command_timeout (%s): if the suite takes longer, set command_timeout: %s in sessiongate.yaml, or the %s gate fails honest work\n",
+				p.ID, cmd, d, limit, d, p.ID)
+		}
+	}
 }

@@ -218,7 +218,11 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 	}
 	if ev.Kind == KindEnd {
 		r.endConversation(ctx, ev)
-		return ev, &Answer{}
+		if ev.Agent != "claude" {
+			return ev, &Answer{}
+		}
+		// Claude Code's end may close a turn whose stop waited for
+		// background sub-agents and was never judged (endAfterWait).
 	}
 	// A tool that only reads, or one the agent does not ship whose name
 	// does not say it writes files (otherToolPaths), needs no decision.
@@ -422,8 +426,8 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		if !postCompared(ev) && !copilotPaired(ev) && (!ah.Observe || ev.Result == nil || strings.TrimSpace(ev.Tool.Command) == "") {
 			return &Answer{}, nil
 		}
-	case KindStop:
-		if !ah.BlockStop {
+	case KindStop, KindEnd:
+		if !ah.BlockStop || ah.MaxStopBlocks <= 0 && ev.Kind == KindEnd {
 			return &Answer{}, nil
 		}
 	}
@@ -434,7 +438,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 	// The prompt's turn mark and the stop's work state read the worktree:
 	// start it now, so it runs while the database opens.
 	var work *workJob
-	if ev.Kind == KindPrompt || ev.Kind == KindStop && ah.BlockStop {
+	if ev.Kind == KindPrompt || (ev.Kind == KindStop || ev.Kind == KindEnd) && ah.BlockStop {
 		work = startWork(ctx, repo)
 	}
 	dbPath := r.dbPath(repo)
@@ -506,8 +510,11 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		req.Objective = firstLine(withoutContextBlocks(ev.Prompt))
 	}
 	if ev.Kind == KindEnd {
-		return &Answer{}, nil
+		return r.endAfterWait(ctx, eng, repo, ev, work)
 	}
+	// A prompt after a stop that waited for background sub-agents, never
+	// judged since, continues that turn (session.StopWaitOpen).
+	req.KeepOpenWait = ev.Agent == "claude" && req.Mark
 	bd, err := eng.AgentBind(ctx, req)
 	if err != nil {
 		return nil, err
@@ -548,7 +555,10 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			}
 			return a, nil
 		}
-		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" || ev.Agent == "cursor") && bd.Session != nil && !isStopRetry(ev.Prompt) {
+		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" || ev.Agent == "cursor") && bd.Session != nil && !isStopRetry(ev.Prompt) && !bd.WaitOpen {
+			// (Not while a stop waits for background sub-agents: the
+			// main turn's calls all reported before that stop, and the
+			// sub-agents' may still run.)
 			// A judged call still unreported at a new prompt was interrupted
 			// (Claude Code then sends no PostToolUse and no Stop; Copilot is
 			// given the same benefit of the doubt).
@@ -748,7 +758,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if err != nil {
 			return nil, err
 		}
-		v, err := eng.AgentStop(ctx, session.AgentStopRequest{Bound: bd, Work: ws, Continuing: ev.Continuing, MaxBlocks: ah.MaxStopBlocks})
+		var afterWait bool
+		if ev.Agent == "claude" {
+			if afterWait, err = eng.StopWaitOpen(ctx, bd.Session.ID, ev.Agent); err != nil {
+				return nil, err
+			}
+		}
+		v, err := eng.AgentStop(ctx, session.AgentStopRequest{Bound: bd, Work: ws, Continuing: ev.Continuing, MaxBlocks: ah.MaxStopBlocks, AfterWait: afterWait})
 		if err != nil {
 			return nil, err
 		}
@@ -772,6 +788,35 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			}
 			a.Notice += fmt.Sprintf("sessiongate: %s %s violation recorded: %s", x.Severity, x.Code, x.Message)
 		}
+	}
+	return a, nil
+}
+
+// endAfterWait is Claude Code's SessionEnd: a turn whose stop waited for
+// background sub-agents (agent:claude:stop:waiting) and that no later stop
+// judged ends here, so it is judged now, as a stop that cannot be blocked
+// (session.AgentEndAfterWait). Measured with the real CLI: Ctrl+C,
+// SIGTERM or SIGHUP while -p waits for a sub-agent sends SessionEnd
+// (reason "other") and no further Stop (TestClaudeStopWaitedThenInterrupted).
+func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, work *workJob) (*Answer, error) {
+	a := &Answer{}
+	bd, err := eng.AgentBind(ctx, session.AgentBindRequest{Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo})
+	if err != nil || bd.Session == nil || bd.Binding == nil {
+		return a, err
+	}
+	if open, err := eng.StopWaitOpen(ctx, bd.Session.ID, ev.Agent); err != nil || !open {
+		return a, err
+	}
+	ws, err := work.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := eng.AgentEndAfterWait(ctx, bd, ws, ev.Source)
+	if err != nil {
+		return nil, err
+	}
+	if v != nil {
+		a.Notice = fmt.Sprintf("sessiongate: %s %s violation recorded: %s", v.Severity, v.Code, v.Message)
 	}
 	return a, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/sessiongate/sessiongate/hookroute"
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
 	"io/fs"
@@ -546,6 +547,18 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	case KindPrompt:
 		if isNotice && bd.Session != nil {
+			// A notification sent by a CLI that itself runs inside an
+			// agent's tool call (`claude -p --continue "<task-notification>
+			// ..."` from the agent's shell: the same conversation, hooks
+			// and database) is the agent's words, not its CLI's: not kept,
+			// so the sub-agent's call stays open (round 27).
+			if outer, ok := nestedAgent(ancestry.Chain()); ok {
+				err := eng.Store.Update(ctx, func(w session.Writer) error {
+					return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: "agent:claude:notification-refused",
+						Detail: shorten.Bytes(fmt.Sprintf("%s %s: sent by a CLI under %s (pid %d)", notice.ToolUseID, notice.Status, outer.Name, outer.PID), 300, "")})
+				})
+				return a, err
+			}
 			// Kept for the gate: the transcript's notification counts only
 			// if this hook saw it (session.failedByHook). Not a new turn
 			// either: another background sub-agent's calls may be running,
@@ -819,6 +832,20 @@ func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, repo *gi
 		a.Notice = fmt.Sprintf("sessiongate: %s %s violation recorded: %s", v.Severity, v.Code, v.Message)
 	}
 	return a, nil
+}
+
+// nestedAgent returns the agent CLI above the one that runs this hook: the
+// hook's own CLI is the nearest agent in its ancestry, and a second one
+// further up means that CLI was started from an agent's tool call. It is
+// evidence, not proof (a process that detaches leaves its ancestors);
+// read only for a notification prompt.
+func nestedAgent(chain []ancestry.Process) (ancestry.Process, bool) {
+	for i := range chain {
+		if _, ok := ancestry.Agent(chain[i : i+1]); ok {
+			return ancestry.Agent(chain[i+1:])
+		}
+	}
+	return ancestry.Process{}, false
 }
 
 // taskNotification reads a Claude Code prompt that is a <task-notification>.

@@ -51,6 +51,7 @@ func TestClaudeStopWaitedEnds(t *testing.T) {
 		{"honest: session ended, then a wait, end", []string{prompt, work, sgEnd, wait, end}, nil},
 		{"honest: wait, notification, stops blocked to the limit, end: one violation", []string{prompt, work, wait, note, stop, again, again, again, end}, []string{session.CodeEndProtocolSkipped}},
 		{"honest: a person's prompt while the sub-agent's call runs", []string{prompt, work, wait, subPre, prompt, subPst, note, sgEnd, stop, end}, nil},
+		{"lazy: two sub-agents, one never finishes, the end", []string{prompt, work, wait, note, wait, end}, []string{session.CodeEndProtocolSkipped}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

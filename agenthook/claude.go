@@ -53,6 +53,8 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 	switch ev.Kind {
 	case KindStart:
 		ev.Source = str(m, "source")
+	case KindEnd:
+		ev.Source = str(m, "reason") // clear, resume, logout, prompt_input_exit, other
 	case KindPrompt:
 		ev.Prompt = str(m, "prompt")
 	case KindStop:

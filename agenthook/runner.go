@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/sessiongate/sessiongate/hookroute"
+	"github.com/sessiongate/sessiongate/internal/ancestry"
 	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"io"
 	"io/fs"
@@ -218,7 +219,11 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 	}
 	if ev.Kind == KindEnd {
 		r.endConversation(ctx, ev)
-		return ev, &Answer{}
+		if ev.Agent != "claude" {
+			return ev, &Answer{}
+		}
+		// Claude Code's end may close a turn whose stop waited for
+		// background sub-agents and was never judged (endAfterWait).
 	}
 	// A tool that only reads, or one the agent does not ship whose name
 	// does not say it writes files (otherToolPaths), needs no decision.
@@ -422,8 +427,8 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 		if !postCompared(ev) && !copilotPaired(ev) && (!ah.Observe || ev.Result == nil || strings.TrimSpace(ev.Tool.Command) == "") {
 			return &Answer{}, nil
 		}
-	case KindStop:
-		if !ah.BlockStop {
+	case KindStop, KindEnd:
+		if !ah.BlockStop || ah.MaxStopBlocks <= 0 && ev.Kind == KindEnd {
 			return &Answer{}, nil
 		}
 	}
@@ -434,7 +439,7 @@ func (r *Runner) decide(ctx context.Context, ev *Event, ready setup) (*Answer, e
 	// The prompt's turn mark and the stop's work state read the worktree:
 	// start it now, so it runs while the database opens.
 	var work *workJob
-	if ev.Kind == KindPrompt || ev.Kind == KindStop && ah.BlockStop {
+	if ev.Kind == KindPrompt || (ev.Kind == KindStop || ev.Kind == KindEnd) && ah.BlockStop {
 		work = startWork(ctx, repo)
 	}
 	dbPath := r.dbPath(repo)
@@ -506,8 +511,11 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		req.Objective = firstLine(withoutContextBlocks(ev.Prompt))
 	}
 	if ev.Kind == KindEnd {
-		return &Answer{}, nil
+		return r.endAfterWait(ctx, eng, repo, ev, work)
 	}
+	// A prompt after a stop that waited for background sub-agents, never
+	// judged since, continues that turn (session.StopWaitOpen).
+	req.KeepOpenWait = ev.Agent == "claude" && req.Mark
 	bd, err := eng.AgentBind(ctx, req)
 	if err != nil {
 		return nil, err
@@ -539,6 +547,18 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	case KindPrompt:
 		if isNotice && bd.Session != nil {
+			// A notification sent by a CLI that itself runs inside an
+			// agent's tool call (`claude -p --continue "<task-notification>
+			// ..."` from the agent's shell: the same conversation, hooks
+			// and database) is the agent's words, not its CLI's: not kept,
+			// so the sub-agent's call stays open (round 27).
+			if outer, ok := nestedAgent(ancestry.Chain()); ok {
+				err := eng.Store.Update(ctx, func(w session.Writer) error {
+					return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: "agent:claude:notification-refused",
+						Detail: shorten.Bytes(fmt.Sprintf("%s %s: sent by a CLI under %s (pid %d)", notice.ToolUseID, notice.Status, outer.Name, outer.PID), 300, "")})
+				})
+				return a, err
+			}
 			// Kept for the gate: the transcript's notification counts only
 			// if this hook saw it (session.failedByHook). Not a new turn
 			// either: another background sub-agent's calls may be running,
@@ -548,7 +568,10 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			}
 			return a, nil
 		}
-		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" || ev.Agent == "cursor") && bd.Session != nil && !isStopRetry(ev.Prompt) {
+		if (ev.Agent == "claude" || ev.Agent == "copilot" || ev.Agent == "codex" || ev.Agent == "gemini" || ev.Agent == "cursor") && bd.Session != nil && !isStopRetry(ev.Prompt) && !bd.WaitOpen {
+			// (Not while a stop waits for background sub-agents: the
+			// main turn's calls all reported before that stop, and the
+			// sub-agents' may still run.)
 			// A judged call still unreported at a new prompt was interrupted
 			// (Claude Code then sends no PostToolUse and no Stop; Copilot is
 			// given the same benefit of the doubt).
@@ -748,7 +771,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		if err != nil {
 			return nil, err
 		}
-		v, err := eng.AgentStop(ctx, session.AgentStopRequest{Bound: bd, Work: ws, Continuing: ev.Continuing, MaxBlocks: ah.MaxStopBlocks})
+		var afterWait bool
+		if ev.Agent == "claude" {
+			if afterWait, err = eng.StopWaitOpen(ctx, bd.Session.ID, ev.Agent); err != nil {
+				return nil, err
+			}
+		}
+		v, err := eng.AgentStop(ctx, session.AgentStopRequest{Bound: bd, Work: ws, Continuing: ev.Continuing, MaxBlocks: ah.MaxStopBlocks, AfterWait: afterWait})
 		if err != nil {
 			return nil, err
 		}
@@ -774,6 +803,49 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	}
 	return a, nil
+}
+
+// endAfterWait is Claude Code's SessionEnd: a turn whose stop waited for
+// background sub-agents (agent:claude:stop:waiting) and that no later stop
+// judged ends here, so it is judged now, as a stop that cannot be blocked
+// (session.AgentEndAfterWait). Measured with the real CLI: Ctrl+C,
+// SIGTERM or SIGHUP while -p waits for a sub-agent sends SessionEnd
+// (reason "other") and no further Stop (TestClaudeStopWaitedThenInterrupted).
+func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, work *workJob) (*Answer, error) {
+	a := &Answer{}
+	bd, err := eng.AgentBind(ctx, session.AgentBindRequest{Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo})
+	if err != nil || bd.Session == nil || bd.Binding == nil {
+		return a, err
+	}
+	if open, err := eng.StopWaitOpen(ctx, bd.Session.ID, ev.Agent); err != nil || !open {
+		return a, err
+	}
+	ws, err := work.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := eng.AgentEndAfterWait(ctx, bd, ws, ev.Source)
+	if err != nil {
+		return nil, err
+	}
+	if v != nil {
+		a.Notice = fmt.Sprintf("sessiongate: %s %s violation recorded: %s", v.Severity, v.Code, v.Message)
+	}
+	return a, nil
+}
+
+// nestedAgent returns the agent CLI above the one that runs this hook: the
+// hook's own CLI is the nearest agent in its ancestry, and a second one
+// further up means that CLI was started from an agent's tool call. It is
+// evidence, not proof (a process that detaches leaves its ancestors);
+// read only for a notification prompt.
+func nestedAgent(chain []ancestry.Process) (ancestry.Process, bool) {
+	for i := range chain {
+		if _, ok := ancestry.Agent(chain[i : i+1]); ok {
+			return ancestry.Agent(chain[i+1:])
+		}
+	}
+	return ancestry.Process{}, false
 }
 
 // taskNotification reads a Claude Code prompt that is a <task-notification>.

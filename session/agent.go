@@ -86,6 +86,11 @@ type AgentBindRequest struct {
 	// Work reads the worktree's state for the turn mark; called only when
 	// the mark is set (Mark, or a binding without one).
 	Work func(ctx context.Context) (WorkState, error)
+	// KeepOpenWait: Mark is not set while the agent's newest stop is a
+	// wait no stop judged since (StopWaitOpen): the turn that waited is
+	// still owed its judgment, so a prompt in between (a person's, or a
+	// resumed CLI's) does not start a new one (round 27).
+	KeepOpenWait bool
 }
 
 // WorkState is a worktree at one moment, as the hook adapter reads it: a
@@ -105,6 +110,9 @@ type AgentBound struct {
 	Spec    *protocolspec.Spec // the session's pinned protocol, once loaded (boundSpec)
 	Started bool               // started by this call
 	Resumed bool               // an existing session was bound or resumed
+	// WaitOpen: KeepOpenWait found the agent's newest stop a wait still
+	// owed its judgment, and the turn mark was kept.
+	WaitOpen bool
 	// Notes are things to tell the agent: a binding moved from another
 	// worktree, a bound session that ended.
 	Notes []string
@@ -219,6 +227,14 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 		if changed {
 			nb.StopBlocks, nb.TurnMark = 0, ""
 		}
+	}
+	if req.Mark && req.KeepOpenWait && nb.TurnMark != "" && !changed {
+		open, err := e.StopWaitOpen(ctx, s.ID, req.Agent)
+		if err != nil {
+			return nil, err
+		}
+		req.Mark = !open
+		out.WaitOpen = open
 	}
 	if (req.Mark || nb.TurnMark == "") && req.Work != nil {
 		ws, err := req.Work(ctx)
@@ -886,6 +902,10 @@ type AgentStopRequest struct {
 	// MaxBlocks is how many stops in a row may be blocked; the next is let
 	// through with a violation. 0 never blocks.
 	MaxBlocks int
+	// AfterWait: the agent's newest stop was a wait for background
+	// sub-agents (StopWaitOpen); a stop this judges and allows is recorded
+	// (agent:<a>:stop:judged), so the wait is no longer open.
+	AfterWait bool
 }
 
 // AgentStop blocks a stop while the session has work (changes or commits
@@ -958,6 +978,9 @@ func (e *Engine) AgentStop(ctx context.Context, req AgentStopRequest) (*AgentVer
 		v.Gate, v.Reason, v.Next = endProtocolStep(ctx, e, s, spec)
 		v.Reason += fmt.Sprintf(" (stop blocked %d of %d times; then it is let through and recorded as a violation)", b.StopBlocks, req.MaxBlocks)
 		tok = "agent:" + b.Agent + ":stop:blocked"
+	}
+	if tok == "" && req.AfterWait {
+		tok = stopJudgedToken(b.Agent)
 	}
 	if !v.Deny {
 		if tok == "" && pvio == nil && b.TurnMark == mark && b.StopBlocks == prevBlocks {

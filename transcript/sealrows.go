@@ -34,12 +34,82 @@ type Row struct {
 	Len int64  `json:"n"`
 	SHA string `json:"h"`
 	Msg bool   `json:"m,omitempty"`
+	// Kind of a message row (round 27): "a" an assistant message, "r" a
+	// user row carrying tool results, "u" any other user row (a prompt, a
+	// <task-notification>); "" in seals kept before it (read as round 26
+	// did). Tools are the tool_use ids an "a" row calls or an "r" row
+	// answers: the CLI retracts a tool result only with the abandoned
+	// attempt's message that called it (xo, the results of the discarded
+	// messages' tool uses, in 2.1.330's fallback), never a prompt.
+	Kind  string   `json:"k,omitempty"`
+	Tools []string `json:"t,omitempty"`
 }
 
 func rowOf(off int64, b []byte) Row {
 	sum := sha256.Sum256(b)
-	msg := bytes.Contains(b, []byte(`"uuid":"`)) && (bytes.Contains(b, []byte(`"type":"user"`)) || bytes.Contains(b, []byte(`"type":"assistant"`)))
-	return Row{Off: off, Len: int64(len(b)), SHA: hex.EncodeToString(sum[:16]), Msg: msg}
+	r := Row{Off: off, Len: int64(len(b)), SHA: hex.EncodeToString(sum[:16])}
+	if !bytes.Contains(b, []byte(`"uuid":"`)) {
+		return r
+	}
+	switch {
+	case bytes.Contains(b, []byte(`"type":"assistant"`)):
+		r.Msg, r.Kind, r.Tools = true, "a", idsAfter(b, `"type":"tool_use","id":"`)
+	case bytes.Contains(b, []byte(`"type":"user"`)):
+		r.Msg, r.Kind, r.Tools = true, "u", idsAfter(b, `"tool_use_id":"`)
+		if len(r.Tools) > 0 {
+			r.Kind = "r"
+		}
+	}
+	return r
+}
+
+// idsAfter returns the ids that follow each occurrence of key in a JSON
+// row, up to 8 of at most 100 bytes. A quote inside a string value is
+// escaped, so key matches only a real key.
+func idsAfter(b []byte, key string) []string {
+	var out []string
+	for len(out) < 8 {
+		i := bytes.Index(b, []byte(key))
+		if i < 0 {
+			break
+		}
+		b = b[i+len(key):]
+		j := bytes.IndexByte(b, '"')
+		if j <= 0 || j > 100 {
+			break
+		}
+		out = append(out, string(b[:j]))
+		b = b[j:]
+	}
+	return out
+}
+
+// cliRetractable reports whether the cut rows are a set Claude Code's
+// fallback retracts: messages, and a user row only when it carries tool
+// results of calls whose assistant message is cut too; never a prompt.
+// Rows of an older seal (no Kind) are taken as before.
+func cliRetractable(cut []Row) bool {
+	called := map[string]bool{}
+	for _, r := range cut {
+		if r.Kind == "a" {
+			for _, id := range r.Tools {
+				called[id] = true
+			}
+		}
+	}
+	for _, r := range cut {
+		switch r.Kind {
+		case "u":
+			return false
+		case "r":
+			for _, id := range r.Tools {
+				if !called[id] {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // windowRows returns the rows of f that start at or after from (a row
@@ -167,7 +237,8 @@ func lastRowIntact(f *os.File, s *Seal) bool {
 // covered with only message rows of its last RowWindow bytes cut out
 // (Claude Code's tombstone removal), rows appended after them allowed. It
 // returns how many rows were cut. An edited row, a cut row that is no
-// message, a change before the window, a sealed row that shows up again
+// message, a prompt or a tool result whose call stays (cliRetractable),
+// a change before the window, a sealed row that shows up again
 // after the cut (rows reordered), or another file is no retraction.
 func JudgeRetracted(path string, st State) (int, bool) {
 	s := st.Seal
@@ -210,6 +281,7 @@ func JudgeRetracted(path string, st State) (int, bool) {
 		return b, true
 	}
 	pos, cut := w, map[string]bool{}
+	var cutRows []Row
 	for _, r := range s.Rows {
 		if b, ok := readRow(pos); ok && rowOf(pos, b).SHA == r.SHA {
 			pos += int64(len(b))
@@ -219,8 +291,9 @@ func JudgeRetracted(path string, st State) (int, bool) {
 			return 0, false
 		}
 		cut[r.SHA] = true
+		cutRows = append(cutRows, r)
 	}
-	if len(cut) == 0 {
+	if len(cut) == 0 || !cliRetractable(cutRows) {
 		return 0, false
 	}
 	// What follows is appended since; none of it may be a row cut above

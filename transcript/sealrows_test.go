@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -105,12 +106,22 @@ func TestJudgeRetracted(t *testing.T) {
 			appendFile(t, p, []byte(rows(400, 403)))
 		}, 1},
 		{"honest: the abandoned attempt's call and result cut (two removals)", func(t *testing.T, p string) {
-			cliCut(t, p, "u399")
 			cliCut(t, p, "u397")
+			cliCut(t, p, "u396")
 		}, 2},
 		{"honest: a message row well inside the last 64 KiB cut", func(t *testing.T, p string) {
-			cliCut(t, p, "u340")
+			cliCut(t, p, "u342")
 		}, 1},
+		// Round 27 (c6): the CLI retracts a tool result only with the
+		// message that called it.
+		{"lazy: the last sealed tool result cut, another appended", func(t *testing.T, p string) {
+			cliCut(t, p, "u397")
+			appendFile(t, p, []byte(strings.Replace(claudeRow(397), `"content":"x`, `"content":"PASS x`, 1)))
+		}, 0},
+		{"lazy: a tool result cut with another call's message", func(t *testing.T, p string) {
+			cliCut(t, p, "u399")
+			cliCut(t, p, "u397")
+		}, 0},
 		{"lazy: a sealed tool result edited", func(t *testing.T, p string) {
 			b, _ := os.ReadFile(p)
 			i := bytes.Index(b, []byte(`"uuid":"u391"`))
@@ -169,5 +180,41 @@ func TestJudgeRetracted(t *testing.T) {
 				t.Fatalf("JudgeRetracted = %d, %v; want %d rows cut", n, ok, c.cut)
 			}
 		})
+	}
+}
+
+// TestCLIRetractable (round 27, c6): which cut rows stand for Claude Code
+// 2.1.330's fallback (messages of the abandoned attempt, and the tool
+// results of the calls those messages made), reproduced rows of each
+// kind: a prompt, a <task-notification> row, a tool result whose call
+// stays, a tool result with its call, a text-only message.
+func TestCLIRetractable(t *testing.T) {
+	row := func(s string) Row { return rowOf(0, []byte(s+"\n")) }
+	call := row(`{"parentUuid":"u1","type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_01A","name":"Bash","input":{"command":"sh test.sh"}}]},"uuid":"u2"}`)
+	result := row(`{"parentUuid":"u2","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01A","type":"tool_result","content":"PASS","is_error":false}]},"uuid":"u3","toolUseResult":{"stdout":"PASS"}}`)
+	other := row(`{"parentUuid":"u3","type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_01B","type":"tool_result","content":"FAIL 1 test","is_error":true}]},"uuid":"u4"}`)
+	text := row(`{"parentUuid":"u4","type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"All tests pass."}]},"uuid":"u5"}`)
+	prompt := row(`{"parentUuid":"u5","type":"user","message":{"role":"user","content":"now commit"},"uuid":"u6"}`)
+	notice := row(`{"parentUuid":"u6","type":"user","message":{"role":"user","content":"<task-notification>\n<task-id>a1</task-id>\n<tool-use-id>toolu_01C</tool-use-id>\n<status>failed</status>\n</task-notification>"},"uuid":"u7","origin":{"kind":"task-notification"}}`)
+	if call.Kind != "a" || !slices.Equal(call.Tools, []string{"toolu_01A"}) || result.Kind != "r" || !slices.Equal(result.Tools, []string{"toolu_01A"}) || prompt.Kind != "u" || notice.Kind != "u" || text.Kind != "a" {
+		t.Fatalf("kinds: call %+v, result %+v, prompt %+v, notice %+v, text %+v", call, result, prompt, notice, text)
+	}
+	for _, c := range []struct {
+		name string
+		cut  []Row
+		want bool
+	}{
+		{"honest: a call and its result", []Row{call, result}, true},
+		{"honest: a text message", []Row{text}, true},
+		{"honest: a call whose result never came", []Row{call}, true},
+		{"lazy: a result whose call stays", []Row{result}, false},
+		{"lazy: another call's result with a message", []Row{call, other}, false},
+		{"lazy: a prompt", []Row{prompt}, false},
+		{"lazy: a failed sub-agent's notification", []Row{text, notice}, false},
+		{"older seal: no kinds", []Row{{Msg: true}}, true},
+	} {
+		if got := cliRetractable(c.cut); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -143,6 +143,12 @@ type ClaudeOptions struct {
 	Env []string
 	// Timeout kills the run; 90s when zero.
 	Timeout time.Duration
+	// Interrupt, when set, is polled every 100 ms while the CLI runs; once
+	// it returns true the CLI gets InterruptSignal (SIGINT, a person's
+	// Ctrl+C, when nil), once, and a run that then prints no JSON result
+	// does not fail the test (ClaudeResult.Interrupted).
+	Interrupt       func() bool
+	InterruptSignal os.Signal
 }
 
 // ClaudeResult is the parsed `--output-format json` result of one run.
@@ -162,6 +168,8 @@ type ClaudeResult struct {
 	// Home is the isolated HOME the run used (its .claude holds the
 	// transcript), kept until the test ends.
 	Home string
+	// Interrupted: ClaudeOptions.Interrupt fired and the signal was sent.
+	Interrupted bool
 }
 
 // RunClaude runs the real Claude Code CLI in dir: `claude -p prompt
@@ -217,8 +225,33 @@ func RunClaude(t testing.TB, dir, prompt string, opts ClaudeOptions) ClaudeResul
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	err := cmd.Run()
-	res := ClaudeResult{Stdout: stdout.Bytes(), Stderr: stderr.String(), Elapsed: time.Since(start), Home: home}
+	var interrupted bool
+	var err error
+	if opts.Interrupt == nil {
+		err = cmd.Run()
+	} else if err = cmd.Start(); err == nil {
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		sig := opts.InterruptSignal
+		if sig == nil {
+			sig = os.Interrupt
+		}
+		tick := time.NewTicker(100 * time.Millisecond)
+	wait:
+		for {
+			select {
+			case err = <-done:
+				break wait
+			case <-tick.C:
+				if !interrupted && opts.Interrupt() {
+					interrupted = true
+					_ = cmd.Process.Signal(sig)
+				}
+			}
+		}
+		tick.Stop()
+	}
+	res := ClaudeResult{Stdout: stdout.Bytes(), Stderr: stderr.String(), Elapsed: time.Since(start), Home: home, Interrupted: interrupted}
 	if ctx.Err() != nil {
 		t.Fatalf("claude timed out after %s\nstdout: %s\nstderr: %s", timeout, stdout.String(), stderr.String())
 	}
@@ -234,7 +267,7 @@ func RunClaude(t testing.TB, dir, prompt string, opts ClaudeOptions) ClaudeResul
 	if i := bytes.LastIndexByte(out, '\n'); i >= 0 {
 		out = out[i+1:]
 	}
-	if err := json.Unmarshal(out, &res); err != nil {
+	if err := json.Unmarshal(out, &res); err != nil && !interrupted {
 		t.Fatalf("claude printed no JSON result (exit %d): %v\nstdout: %s\nstderr: %s", res.ExitCode, err, stdout.String(), stderr.String())
 	}
 	return res

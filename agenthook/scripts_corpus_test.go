@@ -46,7 +46,16 @@ func TestHonestScriptCorpus(t *testing.T) {
 	roots := map[string]string{}
 	files = append(files, corpusFiles(t, nm, roots, "c/nm", ".js", ".cjs", ".mjs", ".sh", ".py")...)
 	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
-		files = append(files, corpusFiles(t, strings.TrimSpace(string(out)), roots, "c/gomod", ".sh")...)
+		// Only the modules of this module's build list: the cache also
+		// holds whatever else was ever installed on the machine (a
+		// `go install` of a task runner put 7 denied scripts in and broke
+		// the ceiling on an unchanged tree), which another machine lacks.
+		mods := buildListDirs(t)
+		for _, f := range corpusFiles(t, strings.TrimSpace(string(out)), roots, "c/gomod", ".sh") {
+			if underAny(f, mods) {
+				files = append(files, f)
+			}
+		}
 	}
 	slices.Sort(files)
 	if os.Getenv("SESSIONGATE_CORPUS") != "full" {
@@ -184,4 +193,32 @@ func corpusFiles(t *testing.T, dir string, roots map[string]string, link string,
 		t.Fatalf("walk %s: %v", dir, err)
 	}
 	return out
+}
+
+// buildListDirs is the folders (links resolved) of the modules in this
+// module's build list that the module cache holds.
+func buildListDirs(t *testing.T) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "all")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -m all: %v", err)
+	}
+	var dirs []string
+	for _, d := range strings.Fields(string(out)) {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			dirs = append(dirs, real)
+		}
+	}
+	return dirs
+}
+
+func underAny(f string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(f, d+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }

@@ -61,6 +61,16 @@ func TestVerifyRewoundSession(t *testing.T) {
 		{name: "lazy: records ref rewritten forward, the branch renamed", edits: []func(m map[string]any){bypass, open}, want: "never ended", later: []func(m map[string]any){bypass, open, func(m map[string]any) { m["session"].(map[string]any)["branch"] = "feat/other" }}},
 		{name: "honest: records ref written again, the violation kept", edits: []func(m map[string]any){bypass}, later: []func(m map[string]any){bypass}},
 		{name: "honest: another branch's record deleted", edits: []func(m map[string]any){bypass, open, func(m map[string]any) { m["session"].(map[string]any)["branch"] = "feat/other" }}, del: true},
+		// Kept visible (review of c1, round 27): a teammate's clone on the
+		// same branch (a shared branch, or main under push CI) with an open
+		// session that recorded a BYPASS fails this range until that
+		// session ends: nothing in the record tells it from the rewound
+		// session on this machine (same branch, never ended, named by no
+		// commit), and matching by person or host is the agent's to fake.
+		{name: "limit: a teammate's open BYPASS session on this branch, another person and host", edits: []func(m map[string]any){bypass, open, func(m map[string]any) {
+			s := m["session"].(map[string]any)
+			s["user_email"], s["host"] = "bob@example.com", "bobs-laptop"
+		}}, want: "or it is still open elsewhere"},
 		{"lazy under verify.violations: warn", []func(m map[string]any){bypass, open}, true, "", nil, false},
 		{"honest: another branch's open BYPASS session", []func(m map[string]any){bypass, open, func(m map[string]any) { m["session"].(map[string]any)["branch"] = "feat/other" }}, false, "", nil, false},
 		{"honest: never ended, no unlaunderable violation", []func(m map[string]any){open, func(m map[string]any) {

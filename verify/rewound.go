@@ -80,7 +80,7 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 	// branch, and the pre-receive hook sees only a fast-forward (review
 	// of c1, round 27: TestVerifyRewoundSession's "records ref rewritten
 	// forward" rows).
-	past, err := recordref.VersionsMatching(ctx, t.repo.Root(), t.recordsTip, rewoundWindow, unlaunderablePattern)
+	past, err := recordref.VersionsMatching(ctx, t.repo.Root(), t.recordsTip, rewoundWindow, unlaunderablePattern())
 	if err != nil {
 		return err
 	}
@@ -191,8 +191,9 @@ func hashedHistory(ctx context.Context, repo *gitrepo.Repo, tip string) (map[str
 // unlaunderablePattern finds a record version carrying a violation that
 // must not be laundered (session.Unlaunderable; records are one line of
 // compact JSON).
-var unlaunderablePattern = `"code":"(` + strings.Join([]string{session.CodeBypass, session.CodeForcedAdvance, session.CodeProtectedChange,
-	session.CodeForeignAmend, session.CodeUngatedPhase, session.CodeEventsRewritten, session.CodeToolInputRewritten}, "|") + `)"`
+func unlaunderablePattern() string {
+	return `"code":"(` + strings.Join(session.UnlaunderableCodes(), "|") + `)"`
+}
 
 // unlaunderableCodes lists rec's violations that must not be laundered.
 func unlaunderableCodes(rec snapshot.Record) []string {

@@ -543,6 +543,16 @@ func TestAcceptSignedCommitTrust(t *testing.T) {
 			r.signedCommit("agent", "weakened")
 			return "HEAD"
 		}, 2, "no terminal is attached"},
+		// A limit kept visible (review of c1, round 27): any process of the
+		// user can open a pty, so the detached agent runs accept under
+		// script(1) and its own key passes as Alice's. Only a committed
+		// verify.allowed_signers holds (the first rows); docs/security.md,
+		// "Review of c1 (round 27, c9)". When this row starts failing,
+		// update the docs with it.
+		{"limit: detached, through script(1)'s pty, its key as Alice in its own signers file, no signers committed", listed, true, true, forgedEnv, func(r *repo) string {
+			r.signedCommit("agent", "weakened")
+			return "HEAD"
+		}, 0, "signed commit"},
 		{"honest: Alice signs, a person accepts at a terminal with git's config, no signers committed", listed, true, true, nil, func(r *repo) string {
 			writeFile(t, filepath.Join(keys, "person_signers"), person)
 			r.git("config", "gpg.ssh.allowedSignersFile", filepath.Join(keys, "person_signers"))

@@ -108,3 +108,46 @@ func RecentSessions(ctx context.Context, dir, tip string, n int) ([]string, erro
 	}
 	return ids, nil
 }
+
+// VersionsMatching returns, for each session whose record a diff in the
+// newest n records commits reachable from tip added or removed a line
+// matching the extended regular expression re (`git log -G`), the record's
+// versions those commits wrote, newest first (deletions are no version).
+// A record is one line of JSON, so a version carrying a violation code the
+// pattern names is found even when a later commit rewrote or deleted it:
+// verify reads what the ref once said, not only what its tip says now.
+func VersionsMatching(ctx context.Context, dir, tip string, n int, re string) (map[string][][]byte, error) {
+	out, err := git(ctx, dir, nil, nil, "log", "--topo-order", "--no-merges", "--no-renames", "-n", strconv.Itoa(n),
+		"--format=", "--raw", "--no-abbrev", "-G", re, tip, "--", Dir)
+	if err != nil {
+		return nil, fmt.Errorf("list records at %.12s matching %s: %w", tip, re, err)
+	}
+	byID := map[string][]string{}
+	var blobs []string
+	for _, line := range strings.Split(out, "\n") {
+		meta, path, ok := strings.Cut(line, "\t")
+		f := strings.Fields(meta)
+		id := IDOfPath(strings.TrimSpace(path))
+		if !ok || len(f) != 5 || f[4] == "D" || id == "" {
+			continue
+		}
+		byID[id] = append(byID[id], f[3])
+		blobs = append(blobs, f[3])
+	}
+	if len(blobs) == 0 {
+		return nil, nil
+	}
+	bodies, err := catBatch(ctx, dir, blobs)
+	if err != nil {
+		return nil, fmt.Errorf("read records at %.12s matching %s: %w", tip, re, err)
+	}
+	res := make(map[string][][]byte, len(byID))
+	for id, bs := range byID {
+		for _, b := range bs {
+			if body, ok := bodies[b]; ok {
+				res[id] = append(res[id], body)
+			}
+		}
+	}
+	return res, nil
+}

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/snapshot"
@@ -89,9 +90,18 @@ func IDOfPath(p string) string {
 // git runs git in dir with hooks off (update-ref would run the
 // reference-transaction hook) and the inherited environment, so inside a
 // git hook git's GIT_DIR applies.
+// pipeGrace is how long git's output is waited for after git was killed
+// or exited (exec.Cmd.WaitDelay).
+const pipeGrace = 200 * time.Millisecond
+
 func git(ctx context.Context, dir string, stdin []byte, env []string, args ...string) (string, error) {
 	full := append([]string{"-c", "core.hooksPath=" + os.DevNull}, args...)
 	cmd := gitenv.Command(ctx, dir, env, full...)
+	// A push or fetch cut at its budget kills git, but its children
+	// (receive-pack and the remote's hooks on a path remote, ssh) keep the
+	// output pipes open: without a bound, the wait lasted as long as the
+	// slow remote did (TestPushUnattendedSlowRemoteBounded).
+	cmd.WaitDelay = pipeGrace
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

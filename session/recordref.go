@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -270,3 +271,7 @@ func (e *Engine) importRefViolations(ctx context.Context, repo Repo, userEmail s
 // records ref when it is recorded (publishViolations): verify reads a
 // session whose record carries one and whose commits left the branch.
 func Unlaunderable(code string) bool { return unlaunderable[code] }
+
+// UnlaunderableCodes lists those codes, sorted (verify searches the
+// records ref's history for them).
+func UnlaunderableCodes() []string { return slices.Sorted(maps.Keys(unlaunderable)) }

@@ -74,27 +74,52 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 	if err != nil {
 		return err
 	}
+	// The versions of the window's records that ever carried such a
+	// violation: a push only adds commits, but a commit can delete a
+	// record or write it again without its violation, or on another
+	// branch, and the pre-receive hook sees only a fast-forward (review
+	// of c1, round 27: TestVerifyRewoundSession's "records ref rewritten
+	// forward" rows).
+	past, err := recordref.VersionsMatching(ctx, t.repo.Root(), t.recordsTip, rewoundWindow, unlaunderablePattern())
+	if err != nil {
+		return err
+	}
 	var history map[string]bool // sha256 of each commit id in the tip's history, read once
 	var problems []string
 	for _, id := range ids {
 		r := got[id]
-		if r.Err != nil {
-			continue
-		}
 		var rec snapshot.Record
-		if json.Unmarshal(r.Body, &rec) != nil || rec.Session == nil || !branches[rec.Session.Branch] {
+		atTip := r.Err == nil && json.Unmarshal(r.Body, &rec) == nil && rec.Session != nil
+		codes := unlaunderableCodes(rec)
+		// The oldest version that carried one says the session's branch
+		// and start; a later version cannot move them.
+		first := oldestWithViolation(past[id])
+		if first == nil && (!atTip || len(codes) == 0) {
 			continue
 		}
-		var codes []string
-		for _, v := range rec.Violations {
-			if session.Unlaunderable(v.Code) && !slices.Contains(codes, v.Code) {
-				codes = append(codes, v.Code)
+		dropped := first != nil && (!atTip || len(codes) == 0)
+		if first != nil {
+			if !atTip {
+				rec = *first
+			}
+			rec.Session.Branch, rec.Session.StartedAt = first.Session.Branch, first.Session.StartedAt
+			if dropped {
+				codes = unlaunderableCodes(*first)
 			}
 		}
-		if len(codes) == 0 {
+		if !branches[rec.Session.Branch] {
 			continue
 		}
 		if st, err := time.Parse(time.RFC3339Nano, rec.Session.StartedAt); err == nil && !floor.IsZero() && st.Before(floor) {
+			continue
+		}
+		if dropped {
+			what := "no longer carries it"
+			if !atTip {
+				what = "is deleted"
+			}
+			problems = append(problems, fmt.Sprintf("session %s on branch %s (started %s) recorded %s on %s, and a later records commit rewrote its record so that it %s: a violation is never taken away from a session, so the records ref was edited by hand after the fact",
+				id, rec.Session.Branch, rec.Session.StartedAt, strings.Join(codes, ", "), t.recordsTipName(), what))
 			continue
 		}
 		switch rec.Session.State {
@@ -161,4 +186,34 @@ func hashedHistory(ctx context.Context, repo *gitrepo.Repo, tip string) (map[str
 		out[hex.EncodeToString(sum[:])] = true
 	}
 	return out, nil
+}
+
+// unlaunderablePattern finds a record version carrying a violation that
+// must not be laundered (session.Unlaunderable; records are one line of
+// compact JSON).
+func unlaunderablePattern() string {
+	return `"code":"(` + strings.Join(session.UnlaunderableCodes(), "|") + `)"`
+}
+
+// unlaunderableCodes lists rec's violations that must not be laundered.
+func unlaunderableCodes(rec snapshot.Record) []string {
+	var codes []string
+	for _, v := range rec.Violations {
+		if session.Unlaunderable(v.Code) && !slices.Contains(codes, v.Code) {
+			codes = append(codes, v.Code)
+		}
+	}
+	return codes
+}
+
+// oldestWithViolation is the oldest of versions (newest first) whose
+// record carries a violation that must not be laundered.
+func oldestWithViolation(versions [][]byte) *snapshot.Record {
+	for i := len(versions) - 1; i >= 0; i-- {
+		var rec snapshot.Record
+		if json.Unmarshal(versions[i], &rec) == nil && rec.Session != nil && len(unlaunderableCodes(rec)) > 0 {
+			return &rec
+		}
+	}
+	return nil
 }

@@ -2,10 +2,13 @@ package verify_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/recordref"
 	"github.com/sessiongate/sessiongate/verify"
 )
 
@@ -40,23 +43,43 @@ func TestVerifyRewoundSession(t *testing.T) {
 			}
 		}
 	}
+	noViolations := func(m map[string]any) { m["violations"] = []any{} }
 	for _, c := range []struct {
 		name  string
 		edits []func(m map[string]any)
 		warn  bool
 		want  string // "" passes
+		// later: a second records commit, a fast-forward the pre-receive
+		// hook accepts, rewrites the record (nil: none); del deletes it.
+		later []func(m map[string]any)
+		del   bool
 	}{
-		{"lazy: never ended, BYPASS, this branch", []func(m map[string]any){bypass, open}, false, "never ended, and no commit of this range names it"},
-		{"lazy: ended, BYPASS, its commits gone from the branch", []func(m map[string]any){bypass, commitsGone}, false, "none of the 1 commit(s) it recorded is in this branch's history"},
-		{"lazy under verify.violations: warn", []func(m map[string]any){bypass, open}, true, ""},
-		{"honest: another branch's open BYPASS session", []func(m map[string]any){bypass, open, func(m map[string]any) { m["session"].(map[string]any)["branch"] = "feat/other" }}, false, ""},
+		{"lazy: never ended, BYPASS, this branch", []func(m map[string]any){bypass, open}, false, "never ended, and no commit of this range names it", nil, false},
+		{"lazy: ended, BYPASS, its commits gone from the branch", []func(m map[string]any){bypass, commitsGone}, false, "none of the 1 commit(s) it recorded is in this branch's history", nil, false},
+		{name: "lazy: records ref rewritten forward, the record deleted", edits: []func(m map[string]any){bypass, open}, want: "is deleted", del: true},
+		{name: "lazy: records ref rewritten forward, the violation dropped", edits: []func(m map[string]any){bypass, open}, want: "no longer carries it", later: []func(m map[string]any){bypass, open, noViolations}},
+		{name: "lazy: records ref rewritten forward, the branch renamed", edits: []func(m map[string]any){bypass, open}, want: "never ended", later: []func(m map[string]any){bypass, open, func(m map[string]any) { m["session"].(map[string]any)["branch"] = "feat/other" }}},
+		{name: "honest: records ref written again, the violation kept", edits: []func(m map[string]any){bypass}, later: []func(m map[string]any){bypass}},
+		{name: "honest: another branch's record deleted", edits: []func(m map[string]any){bypass, open, func(m map[string]any) { m["session"].(map[string]any)["branch"] = "feat/other" }}, del: true},
+		// Kept visible (review of c1, round 27): a teammate's clone on the
+		// same branch (a shared branch, or main under push CI) with an open
+		// session that recorded a BYPASS fails this range until that
+		// session ends: nothing in the record tells it from the rewound
+		// session on this machine (same branch, never ended, named by no
+		// commit), and matching by person or host is the agent's to fake.
+		{name: "limit: a teammate's open BYPASS session on this branch, another person and host", edits: []func(m map[string]any){bypass, open, func(m map[string]any) {
+			s := m["session"].(map[string]any)
+			s["user_email"], s["host"] = "bob@example.com", "bobs-laptop"
+		}}, want: "or it is still open elsewhere"},
+		{"lazy under verify.violations: warn", []func(m map[string]any){bypass, open}, true, "", nil, false},
+		{"honest: another branch's open BYPASS session", []func(m map[string]any){bypass, open, func(m map[string]any) { m["session"].(map[string]any)["branch"] = "feat/other" }}, false, "", nil, false},
 		{"honest: never ended, no unlaunderable violation", []func(m map[string]any){open, func(m map[string]any) {
 			m["violations"] = []any{map[string]any{"code": "SEQUENCE", "severity": "LOW", "at": m["session"].(map[string]any)["started_at"]}}
-		}}, false, ""},
-		{"honest: ended, BYPASS, its commit on the branch", []func(m map[string]any){bypass}, false, ""},
+		}}, false, "", nil, false},
+		{"honest: ended, BYPASS, its commit on the branch", []func(m map[string]any){bypass}, false, "", nil, false},
 		{"honest: never ended, BYPASS, started before the range's base", []func(m map[string]any){bypass, open, func(m map[string]any) {
 			m["session"].(map[string]any)["started_at"] = time.Now().Add(-48 * time.Hour).UTC().Format(time.RFC3339Nano)
-		}}, false, ""},
+		}}, false, "", nil, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			repo, base, _, rec := setupRef(t)
@@ -67,6 +90,17 @@ func TestVerifyRewoundSession(t *testing.T) {
 				}
 			})
 			replaceRecord(t, repo.Root(), other, body)
+			if c.later != nil {
+				replaceRecord(t, repo.Root(), other, edit(t, rec, func(m map[string]any) {
+					m["session_id"] = other
+					for _, f := range c.later {
+						f(m)
+					}
+				}))
+			}
+			if c.del {
+				deleteRecord(t, repo.Root(), other)
+			}
 			opts := verify.Options{RecordPath: ref}
 			if c.warn {
 				opts.Violations = "warn"
@@ -91,4 +125,17 @@ func TestVerifyRewoundSession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deleteRecord commits the records ref again without id's record: a
+// fast-forward, which a forward-only pre-receive hook accepts.
+func deleteRecord(t *testing.T, dir, id string) {
+	t.Helper()
+	p, _ := recordref.Path(id)
+	idx := "GIT_INDEX_FILE=" + filepath.Join(t.TempDir(), "index")
+	gittest.GitEnv(t, dir, []string{idx}, "read-tree", ref)
+	gittest.GitEnv(t, dir, []string{idx}, "update-index", "--force-remove", p)
+	tree := gittest.GitEnv(t, dir, []string{idx}, "write-tree")
+	c := gittest.Git(t, dir, "commit-tree", tree, "-p", ref, "-m", "records pruned")
+	gittest.Git(t, dir, "update-ref", ref, c)
 }

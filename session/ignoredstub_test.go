@@ -54,6 +54,32 @@ func TestWorkingRunIgnoredStubs27(t *testing.T) {
 			cmd:       "go test ./...", tree: false, names: "pkg/stub_local.go",
 		},
 		{
+			name:      "lazy (review c10): pytest.py at the root, hidden by an exclude, shadows the module `python3 -m pytest` runs",
+			committed: map[string]string{"tests/test_a.py": "def test_a():\n    assert False\n"},
+			exclude:   "/pytest.py\n",
+			made:      map[string]string{"pytest.py": "print('1 passed')\n"},
+			cmd:       "python3 -m pytest -q", tree: false, names: "pytest.py",
+		},
+		{
+			name:      "lazy (review c10): pytest/__main__.py in an ignored folder shadows `python -m pytest`",
+			committed: map[string]string{".gitignore": "/pytest/\n", "tests/test_a.py": "def test_a():\n    assert False\n"},
+			made:      map[string]string{"pytest/__main__.py": "print('1 passed')\n"},
+			cmd:       "python -m pytest", tree: false, names: "pytest/__main__.py",
+		},
+		{
+			name:      "honest (review c10): an ignored scratch.py at the root beside `python3 -m pytest`",
+			committed: map[string]string{"tests/test_a.py": "def test_a():\n    assert True\n"},
+			exclude:   "/scratch.py\n",
+			made:      map[string]string{"scratch.py": "print('trying')\n"},
+			cmd:       "python3 -m pytest -q", tree: true,
+		},
+		{
+			name:      "honest (review c10): pip installs pytest into a venv made in the session, then `python -m pytest`",
+			committed: map[string]string{".gitignore": ".venv/\n", "tests/test_a.py": "def test_a():\n    assert True\n"},
+			made:      map[string]string{".venv/lib/python3.11/site-packages/pytest/__main__.py": "\n", ".venv/lib/python3.11/site-packages/pytest/__init__.py": "\n"},
+			cmd:       ".venv/bin/python -m pytest -q", tree: true,
+		},
+		{
 			name:      "honest: build output nothing names",
 			committed: map[string]string{".gitignore": "build/\n", "scripts/greet.sh": "#!/bin/sh\necho hello\n"},
 			changed:   map[string]string{"scripts/greet.sh": "#!/bin/sh\necho \"hello ${1:-world}\"\n"},

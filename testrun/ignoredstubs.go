@@ -76,8 +76,18 @@ func IgnoredStubs(ctx context.Context, repo Repo, since time.Time, start, line s
 func LoadsItself(f string) bool {
 	b := path.Base(f)
 	switch b {
-	case "conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "go.work", "GNUmakefile", "makefile", ".mocharc.js", ".mocharc.json", "jest.setup.js":
+	case "conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "go.work", "GNUmakefile", "makefile", ".mocharc.js", ".mocharc.json", "jest.setup.js",
+		// Runner configs found by name (review c10: an excluded tox.ini
+		// with `[pytest] python_functions = test_ok` hid the failing test).
+		".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "setup.cfg", "pyproject.toml",
+		".mocharc.yml", ".mocharc.yaml", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.jsonc":
 		return true
+	}
+	// jest.config.js, vitest.config.ts, vite.config.mjs (vitest reads it), vitest.workspace.ts ...
+	for _, p := range []string{"jest.config.", "vitest.config.", "vite.config.", "vitest.workspace."} {
+		if strings.HasPrefix(b, p) {
+			return true
+		}
 	}
 	switch {
 	case strings.HasSuffix(b, ".go"), strings.HasSuffix(b, ".pth"), strings.HasSuffix(b, ".bats"):

@@ -31,7 +31,9 @@ func TestWhyReview27(t *testing.T) {
 		line, want    string
 	}{
 		{name: "lazy: ln /bin/true ~/.local/bin/pytest (a hard link)",
-			before: func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755) },
+			before: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755)
+			},
 			after: func(t *testing.T, root, bin string) {
 				os.Remove(filepath.Join(bin, "pytest"))
 				if err := os.Link("/bin/true", filepath.Join(bin, "pytest")); err != nil {
@@ -40,7 +42,9 @@ func TestWhyReview27(t *testing.T) {
 			},
 			line: "pytest -q", want: "pytest"},
 		{name: "lazy: pytest rewritten, then touch -d 2020-01-02",
-			before: func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755) },
+			before: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "pytest"), sprintf(pipScript, py), 0o755)
+			},
 			after: func(t *testing.T, root, bin string) {
 				p := filepath.Join(bin, "pytest")
 				write(t, p, "#!/bin/sh\necho '1 passed'\n", 0o755)
@@ -72,7 +76,9 @@ func TestWhyReview27(t *testing.T) {
 			},
 			line: "gotestsum ./..."},
 		{name: "honest: pip rewrites pytest's console script, mtime of the wheel kept",
-			before: func(t *testing.T, root, bin string) { write(t, filepath.Join(bin, "pytest"), "#!/bin/sh\nold\n", 0o755) },
+			before: func(t *testing.T, root, bin string) {
+				write(t, filepath.Join(bin, "pytest"), "#!/bin/sh\nold\n", 0o755)
+			},
 			after: func(t *testing.T, root, bin string) {
 				p := filepath.Join(bin, "pytest")
 				write(t, p, sprintf(pipScript, py), 0o755)

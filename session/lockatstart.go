@@ -20,5 +20,11 @@ func lockAtStart(ctx context.Context, env gateEnv) []linttrust.Option {
 			return ""
 		}
 		return sums["package-lock.json"]
+	}), linttrust.LockBytesAt(func() []byte {
+		b, err := env.repo.ReadAt(ctx, env.sess.StartCommit, "package-lock.json")
+		if err != nil {
+			return nil
+		}
+		return b
 	})}
 }

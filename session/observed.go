@@ -164,6 +164,14 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 		}
 	}
 	if code == 0 {
+		// `pytest() { echo '1 passed'; }` then `pytest` in the same call
+		// runs the line's own definition, not the program (review c10).
+		if def := definesItsProgram(cmd); def != "" {
+			ref = fmt.Sprintf("exit 0, but the line defines %s, which it then runs in place of the program, %d bytes", def, len(req.Output))
+			code = -1
+		}
+	}
+	if code == 0 {
 		if vars := gateenv.RedirectsSet(cmd); len(vars) > 0 {
 			ref = fmt.Sprintf("exit 0, but the line sets %s, which a gate's command never has, %d bytes", strings.Join(vars, ", "), len(req.Output))
 			code = -1
@@ -506,4 +514,23 @@ func (e *Engine) toolchainCache() godepchange.Cache {
 		return godepchange.Cache{}
 	}
 	return godepchange.Cache{Path: e.seal.Beside("toolchains.proven"), MAC: e.seal.MAC}
+}
+
+// definesItsProgram names a function, alias, hashed path or loaded builtin
+// the line defines under the name of a program it runs ("" for none).
+func definesItsProgram(cmd string) string {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(cmd))
+	if !ok {
+		return ""
+	}
+	var names []string
+	for _, c := range calls {
+		if w := shellline.StripWrappers(c.Words); len(w) > 0 && w[0] != "" && !strings.Contains(w[0], "/") {
+			names = append(names, w[0])
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return shellline.DefinesCommand(cmd, names...)
 }

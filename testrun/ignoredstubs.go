@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/shellline"
 )
 
 // A stub the tests read can hide in a path git ignored before the
@@ -45,9 +47,12 @@ func IgnoredStubs(ctx context.Context, repo Repo, since time.Time, start, line s
 		return nil, err
 	}
 	reads := RunnerReads(line)
+	mods := dashMModules(line)
 	var out, rest []string
 	for f, inTracked := range made {
 		switch {
+		case shadowsModule(f, mods):
+			out = append(out, f)
 		case !reads(f) && !LoadsItself(f):
 		case inTracked && LoadsItself(f):
 			out = append(out, f)
@@ -71,8 +76,18 @@ func IgnoredStubs(ctx context.Context, repo Repo, since time.Time, start, line s
 func LoadsItself(f string) bool {
 	b := path.Base(f)
 	switch b {
-	case "conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "go.work", "GNUmakefile", "makefile", ".mocharc.js", ".mocharc.json", "jest.setup.js":
+	case "conftest.py", "sitecustomize.py", "usercustomize.py", "pytest.ini", "go.work", "GNUmakefile", "makefile", ".mocharc.js", ".mocharc.json", "jest.setup.js",
+		// Runner configs found by name (review c10: an excluded tox.ini
+		// with `[pytest] python_functions = test_ok` hid the failing test).
+		".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "setup.cfg", "pyproject.toml",
+		".mocharc.yml", ".mocharc.yaml", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.jsonc":
 		return true
+	}
+	// jest.config.js, vitest.config.ts, vite.config.mjs (vitest reads it), vitest.workspace.ts ...
+	for _, p := range []string{"jest.config.", "vitest.config.", "vite.config.", "vitest.workspace."} {
+		if strings.HasPrefix(b, p) {
+			return true
+		}
 	}
 	switch {
 	case strings.HasSuffix(b, ".go"), strings.HasSuffix(b, ".pth"), strings.HasSuffix(b, ".bats"):
@@ -140,4 +155,56 @@ func readSmall(p string) (string, error) {
 	}
 	b, err := os.ReadFile(p)
 	return string(b), err
+}
+
+// pythonName matches python, python3, python3.11 (any folder).
+var pythonName = regexp.MustCompile(`^python[0-9.]*$`)
+
+// dashMModules are the top-level modules the line's pythons run with -m
+// (`python3 -m pytest` → pytest). Python puts the working folder first on
+// sys.path for -m, so an ignored pytest.py or pytest/__main__.py made in
+// the session runs instead of the installed module (review c10, round 27).
+func dashMModules(line string) []string {
+	calls, _, ok := shellline.Calls(shellline.Unwrap(line))
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, c := range calls {
+		w := shellline.StripWrappers(c.Words)
+		if len(w) < 3 || !pythonName.MatchString(path.Base(w[0])) {
+			continue
+		}
+		for i := 1; i+1 < len(w); i++ {
+			if w[i] == "-m" {
+				out = append(out, strings.SplitN(w[i+1], ".", 2)[0])
+				break
+			}
+			if !strings.HasPrefix(w[i], "-") {
+				break // a script: what follows is its arguments
+			}
+		}
+	}
+	return out
+}
+
+// shadowsModule: f is module M's file or package (M.py, M/...) in some
+// folder, M one of mods. The folder is not pinned to the run's working
+// folder: a line may cd first, and no honest ignored file is named after
+// the module the tests run with.
+func shadowsModule(f string, mods []string) bool {
+	parts := strings.Split(f, "/")
+	// An installed package (a venv's pip install pytest) is the module.
+	if slices.Contains(parts, "site-packages") || slices.Contains(parts, "dist-packages") {
+		return false
+	}
+	for _, m := range mods {
+		if m == "" {
+			continue
+		}
+		if parts[len(parts)-1] == m+".py" || slices.Contains(parts[:len(parts)-1], m) && strings.HasSuffix(f, ".py") {
+			return true
+		}
+	}
+	return false
 }

@@ -48,7 +48,16 @@ type pkgJSON struct {
 // An Option widens what Check can prove.
 type Option func(*options)
 
-type options struct{ lockSHA256 func() string }
+type options struct {
+	lockSHA256 func() string
+	lockBytes  func() []byte
+}
+
+// LockBytesAt gives what returns package-lock.json as the session's start
+// commit held it. When the work tree's lock changed in the session (an
+// honest `npm install new-dep`), a fresh install is proven against the
+// start's lock: the agent's lock never names the tarball (review c10).
+func LockBytesAt(f func() []byte) Option { return func(o *options) { o.lockBytes = f } }
 
 // LockAt gives what returns the sha256 (hex) of package-lock.json as the
 // session's start commit held it; it is called only when the work tree's
@@ -98,6 +107,11 @@ func CheckPackage(root, bin, pkgName string, since time.Time, opts ...Option) er
 	var proofLock *lockFile
 	if lockTrusted {
 		proofLock = lock
+	} else if o.lockBytes != nil {
+		var start lockFile
+		if b := o.lockBytes(); b != nil && json.Unmarshal(b, &start) == nil {
+			proofLock = &start
+		}
 	}
 	if binFresh {
 		// A fresh .bin entry is npm's link into the package (proven below

@@ -1,6 +1,7 @@
 package linttrust
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -135,6 +136,37 @@ func TestFreshInstallIsProvenByContent(t *testing.T) {
 		}
 		if err := Check(root, bin(root), since, LockAt(func() string { return sha256hex(b) })); err != nil {
 			t.Fatalf("the start commit's lock does not prove the install: %v", err)
+		}
+	})
+	// Review c10 (round 27): `npm install is-number` during the session
+	// rewrote the lock with one more package; the linter's own entry is
+	// the start commit's, and its install is proven against that lock.
+	t.Run("another dependency added to the lock during the session", func(t *testing.T) {
+		root, since := install(t)
+		p := filepath.Join(root, "package-lock.json")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l map[string]any
+		if err := json.Unmarshal(b, &l); err != nil {
+			t.Fatal(err)
+		}
+		l["packages"].(map[string]any)["node_modules/is-number"] = map[string]any{"version": "7.0.0", "integrity": "sha512-" + strings.Repeat("B", 86) + "=="}
+		nb, _ := json.Marshal(l)
+		if err := os.WriteFile(p, nb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opts := []Option{LockAt(func() string { return sha256hex(b) }), LockBytesAt(func() []byte { return b })}
+		if err := Check(root, bin(root), since, opts...); err != nil {
+			t.Fatalf("an honest new dependency blocks the linter installed from the start's lock: %v", err)
+		}
+		// Lazy twin: the linter's program rewritten as well.
+		if err := os.WriteFile(bin(root), []byte("#!/bin/sh\necho 'Summary: 0 error(s)'\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := Check(root, bin(root), since, opts...); err == nil {
+			t.Fatal("a rewritten linter passed against the start's lock")
 		}
 	})
 }

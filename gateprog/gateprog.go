@@ -16,9 +16,9 @@ import (
 	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -307,7 +307,7 @@ func goBinary(real, root string) (string, bool) {
 		return "", true
 	}
 	elem := filepath.Base(bi.Path)
-	if regexp.MustCompile(`^v[0-9]+$`).MatchString(elem) {
+	if majorElem.MatchString(elem) {
 		elem = filepath.Base(filepath.Dir(bi.Path))
 	}
 	if bi.Main.Version != "" && bi.Main.Version != "(devel)" && bi.Main.Sum != "" && elem == filepath.Base(real) {
@@ -341,9 +341,9 @@ func rustupProxy(real string) bool {
 
 // consoleLine are the lines of the entry-point scripts pip, uv and
 // setuptools write (`from pytest import console_main` ... `sys.exit(console_main())`).
-var consoleLine = regexp.MustCompile(`^(?:#.*|import (?:re|sys)|from [A-Za-z_][\w.]* import [A-Za-z_][\w.]*|if __name__ == ['"]__main__['"]:|\s+(?:el)?if sys\.argv\[0\]\.endswith\([^)]*\):|\s+sys\.argv\[0\] = .*|\s+sys\.exit\([A-Za-z_][\w.]*\(\)\)|)$`)
+var consoleLine = lazyregexp.New(`^(?:#.*|import (?:re|sys)|from [A-Za-z_][\w.]* import [A-Za-z_][\w.]*|if __name__ == ['"]__main__['"]:|\s+(?:el)?if sys\.argv\[0\]\.endswith\([^)]*\):|\s+sys\.argv\[0\] = .*|\s+sys\.exit\([A-Za-z_][\w.]*\(\)\)|)$`)
 
-var longShebang = regexp.MustCompile(`^'''exec' (?:"[^"]*python[^"]*"|\S*python\S*) "\$0" "\$@"$`)
+var longShebang = lazyregexp.New(`^'''exec' (?:"[^"]*python[^"]*"|\S*python\S*) "\$0" "\$@"$`)
 
 // consoleScript reports an installer's Python entry-point script: a
 // python #! line, one import of the entry point, and nothing but the
@@ -439,3 +439,6 @@ func modulePath(root string) string {
 	}
 	return ""
 }
+
+// majorElem is a module path's major-version element (`v2`).
+var majorElem = lazyregexp.New(`^v[0-9]+$`)

@@ -1,8 +1,8 @@
 package gateprog
 
 import (
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"path/filepath"
-	"regexp"
 	"time"
 )
 
@@ -11,7 +11,7 @@ import (
 // of a console script, so an honest install during a session changes
 // them): it runs `pyenv exec NAME`, which runs
 // $PYENV_ROOT/versions/V/bin/NAME.
-var pyenvShim = regexp.MustCompile(`\A#!/usr/bin/env bash
+var pyenvShim = lazyregexp.New(`\A#!/usr/bin/env bash
 set -e
 \[ -n "\$PYENV_DEBUG" \] && set -x
 

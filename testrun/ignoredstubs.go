@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"slices"
 	"strings"
 	"time"
@@ -158,7 +160,7 @@ func readSmall(p string) (string, error) {
 }
 
 // pythonName matches python, python3, python3.11 (any folder).
-var pythonName = regexp.MustCompile(`^python[0-9.]*$`)
+var pythonName = lazyregexp.New(`^python[0-9.]*$`)
 
 // dashMModules are the top-level modules the line's pythons run with -m
 // (`python3 -m pytest` → pytest). Python puts the working folder first on

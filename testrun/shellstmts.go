@@ -2,8 +2,8 @@ package testrun
 
 import (
 	"bytes"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -36,7 +36,7 @@ var onePos = syntax.NewPos(0, 1, 1)
 
 // plainWordRE: a word that means the same quoted or not (no glob, brace,
 // tilde, assignment, expansion or escape).
-var plainWordRE = regexp.MustCompile(`^[A-Za-z0-9_./:,@%+-]+$`)
+var plainWordRE = lazyregexp.New(`^[A-Za-z0-9_./:,@%+-]+$`)
 
 var reserved = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "fi": true, "do": true, "done": true,
 	"case": true, "esac": true, "while": true, "until": true, "for": true, "in": true, "function": true, "select": true, "time": true, "coproc": true}

@@ -111,6 +111,9 @@ func rewriteDBPaths(db, src, dst string) error {
 	for _, q := range []string{
 		`UPDATE repositories SET root = replace(root, ?1, ?2), origin = replace(origin, ?1, ?2)`,
 		`UPDATE sessions SET worktree = replace(worktree, ?1, ?2)`,
+		// The start's programs and pinned folders (gateenv:start_programs):
+		// the world's HOME and PATH lie in its folder.
+		`UPDATE events SET detail = replace(detail, ?1, ?2) WHERE token = 'gateenv:start_programs'`,
 	} {
 		if _, err := conn.Exec(q, src, dst); err != nil {
 			return fmt.Errorf("rewrite paths in %s: %s: %w", db, q, err)

@@ -27,6 +27,8 @@ require (
 
 require mvdan.cc/sh/v3 v3.14.1
 
+require github.com/BurntSushi/toml v1.6.0
+
 require (
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/a-h/parse v0.0.0-20250122154542-74294addb73e // indirect

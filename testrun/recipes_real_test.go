@@ -36,6 +36,9 @@ func TestRecipeRunnersReal(t *testing.T) {
 	for _, r := range runners {
 		bin, err := exec.LookPath(r.prog)
 		if err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is needed under CI=true (bash .ci/run installs it): %v", r.prog, err)
+			}
 			t.Logf("%s not installed: skipped (%v)", r.prog, err)
 			continue
 		}

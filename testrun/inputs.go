@@ -303,7 +303,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	dirs := []string{""}
 	if direct {
 		for _, p := range repoFiles(ctx, repo, start, "", words) {
-			if !installedProgram(repo.Root(), p) {
+			if !installedAt(ctx, repo, start, p) {
 				addFile(p, "", false)
 			}
 		}
@@ -350,7 +350,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	// A script the line runs itself (`sh tests/check.sh`, `./run-tests.sh`)
 	// is its tests: compared net, like a script a target calls.
 	for _, sc := range ranScripts(line) {
-		if installedProgram(repo.Root(), path.Join(sc.dir, sc.file)) {
+		if installedAt(ctx, repo, start, path.Join(sc.dir, sc.file)) {
 			continue // gateprog judges an installer's program
 		}
 		for _, p := range repoFiles(ctx, repo, start, sc.dir, []string{sc.file}) {
@@ -1009,10 +1009,23 @@ func installedProgram(root, rel string) bool {
 	if slices.Contains(strings.Split(rel, "/"), "node_modules") {
 		return true
 	}
-	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
-		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(d), "pyvenv.cfg")); err == nil && fi.Mode().IsRegular() {
+	// A venv's programs live in its bin/ (Scripts/ on Windows), beside
+	// nothing of the project's: a pyvenv.cfg dropped next to scripts/test.sh
+	// makes no venv of scripts/.
+	if d := path.Dir(rel); path.Base(d) == "bin" || path.Base(d) == "Scripts" {
+		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(path.Dir(d)), "pyvenv.cfg")); err == nil && fi.Mode().IsRegular() {
 			return true
 		}
 	}
 	return false
+}
+
+// installedAt is installedProgram for a file the start commit did not
+// hold: what the team committed is its own script wherever it lies (a
+// folder named node_modules or a pyvenv.cfg beside it proves nothing).
+func installedAt(ctx context.Context, repo Repo, start, rel string) bool {
+	if in, err := repo.ExistsAt(ctx, start, path.Clean(rel)); err != nil || in {
+		return false
+	}
+	return installedProgram(repo.Root(), rel)
 }

@@ -140,7 +140,7 @@ func newlyNamed(ctx context.Context, repo Repo, start string, cands []string, re
 				b, _ := repo.ReadAt(ctx, start, c)
 				before = string(b)
 			}
-			if slices.ContainsFunc(needles, func(n *regexp.Regexp) bool { return n.MatchString(now) && !n.MatchString(before) }) {
+			if slices.ContainsFunc(needles, func(n *regexp.Regexp) bool { return namesNotWriting(now, n, f) && !n.MatchString(before) }) {
 				out = append(out, f)
 				break
 			}
@@ -207,6 +207,24 @@ func shadowsModule(f string, mods []string) bool {
 		if parts[len(parts)-1] == m+".py" || slices.Contains(parts[:len(parts)-1], m) && strings.HasSuffix(f, ".py") {
 			return true
 		}
+	}
+	return false
+}
+
+// namesNotWriting reports whether a line of text matches n other than a
+// shell line that writes f itself: a test script that generates the file
+// each run (`echo ... > _version.py`, `cp greet.py build/greet.py`) reads
+// no stub made before the run; what the line writes is the script rules'
+// to judge (AddedLineWeakens), as TestAdv24RunRewritesCode's honest rows.
+func namesNotWriting(text string, n *regexp.Regexp, f string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if !n.MatchString(l) {
+			continue
+		}
+		if ws, ok := shellline.Writes(l); ok && slices.ContainsFunc(ws, func(w string) bool { return path.Clean(w) == f }) {
+			continue
+		}
+		return true
 	}
 	return false
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/testrun"
 )
@@ -38,16 +37,8 @@ func TestInputsForListGrown(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": head + loop + tail})
-			gitRun(t, root, "init", "-q")
-			gitRun(t, root, "add", "-A")
-			gitRun(t, root, "commit", "-q", "-m", "start")
-			start := gitRun(t, root, "rev-parse", "HEAD")
+			repo, start := commitStart(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": head + loop + tail})
 			writeFiles(t, root, map[string]string{"scripts/test.sh": c.now})
-			repo, err := gitrepo.Open(context.Background(), root)
-			if err != nil {
-				t.Fatal(err)
-			}
 			chs, err := testrun.InputChanges(context.Background(), repo, start, "sh scripts/test.sh", true)
 			if err != nil {
 				t.Fatal(err)
@@ -92,16 +83,8 @@ func TestInputsLayoutOnly(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": head + line + tail})
-			gitRun(t, root, "init", "-q")
-			gitRun(t, root, "add", "-A")
-			gitRun(t, root, "commit", "-q", "-m", "start")
-			start := gitRun(t, root, "rev-parse", "HEAD")
+			repo, start := commitStart(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": head + line + tail})
 			writeFiles(t, root, map[string]string{"scripts/test.sh": c.now})
-			repo, err := gitrepo.Open(context.Background(), root)
-			if err != nil {
-				t.Fatal(err)
-			}
 			chs, err := testrun.InputChanges(context.Background(), repo, start, "sh scripts/test.sh", true)
 			if err != nil {
 				t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/testrun"
 )
@@ -34,11 +33,7 @@ func TestInputsInstalledProgramPlanted(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, map[string]string{"scripts/test.sh": honest, "tools/bin/test.sh": honest, ".gitignore": ".venv/\n"})
-			gitRun(t, root, "init", "-q")
-			gitRun(t, root, "add", "-A")
-			gitRun(t, root, "commit", "-q", "-m", "start")
-			start := gitRun(t, root, "rev-parse", "HEAD")
+			repo, start := commitStart(t, root, map[string]string{"scripts/test.sh": honest, "tools/bin/test.sh": honest, ".gitignore": ".venv/\n"})
 			writeFiles(t, root, c.plant)
 			for p := range c.plant {
 				if filepath.Base(filepath.Dir(p)) == "bin" {
@@ -46,10 +41,6 @@ func TestInputsInstalledProgramPlanted(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-			}
-			repo, err := gitrepo.Open(context.Background(), root)
-			if err != nil {
-				t.Fatal(err)
 			}
 			chs, err := testrun.InputChanges(context.Background(), repo, start, c.line, true)
 			if err != nil {

@@ -110,16 +110,8 @@ func TestInputsJSProjects(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, c.start)
-			gitRun(t, root, "init", "-q")
-			gitRun(t, root, "add", "-A")
-			gitRun(t, root, "commit", "-q", "-m", "start")
-			start := gitRun(t, root, "rev-parse", "HEAD")
+			repo, start := commitStart(t, root, c.start)
 			writeFiles(t, root, c.during)
-			repo, err := gitrepo.Open(context.Background(), root)
-			if err != nil {
-				t.Fatal(err)
-			}
 			chs, err := testrun.InputChanges(context.Background(), repo, start, c.line, false)
 			if err != nil {
 				t.Fatal(err)
@@ -165,4 +157,20 @@ func merge(a, b map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// commitStart makes root a repository whose one commit, "start", holds
+// files, and opens it: the start of the InputChanges tests.
+func commitStart(t *testing.T, root string, files map[string]string) (*gitrepo.Repo, string) {
+	t.Helper()
+	writeFiles(t, root, files)
+	gitRun(t, root, "init", "-q")
+	gitRun(t, root, "add", "-A")
+	gitRun(t, root, "commit", "-q", "-m", "start")
+	start := gitRun(t, root, "rev-parse", "HEAD")
+	repo, err := gitrepo.Open(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo, start
 }

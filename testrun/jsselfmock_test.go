@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/gittest"
 	"github.com/sessiongate/sessiongate/testrun"
 )
@@ -62,16 +61,8 @@ func TestJSSelfMock(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFiles(t, root, c.start)
-			gitRun(t, root, "init", "-q")
-			gitRun(t, root, "add", "-A")
-			gitRun(t, root, "commit", "-q", "-m", "start")
-			start := gitRun(t, root, "rev-parse", "HEAD")
+			repo, start := commitStart(t, root, c.start)
 			writeFiles(t, root, c.during)
-			repo, err := gitrepo.Open(context.Background(), root)
-			if err != nil {
-				t.Fatal(err)
-			}
 			got, err := testrun.SkipsAdded(context.Background(), repo, start)
 			if err != nil {
 				t.Fatal(err)

@@ -158,11 +158,28 @@ func (c *Code) Stale(ctx context.Context, f Figure, r Result) ([]string, error) 
 		was = maps(was, then)
 		unrecorded = nil
 	}
+	own := benchDirs(f)
 	var changed []string
 	for _, p := range paths {
-		if id, ok := was[p]; ok && id != now[p] {
-			changed = append(changed, p)
+		id, ok := was[p]
+		if !ok || id == now[p] {
+			continue
 		}
+		// A change to a package's tests alone leaves the code a figure
+		// runs as it was (a dependency is compiled without its
+		// _test.go files), unless it is a benchmark's own package. Paths
+		// the figure names itself (scripts, go.sum) count whole.
+		if id != "" && now[p] != "" && !slices.Contains(f.Paths, p) &&
+			!slices.ContainsFunc(own, func(d string) bool { return d == p || d == "." || strings.HasPrefix(p, d+"/") }) {
+			only, err := testsOnly(ctx, c.Root, id, now[p])
+			if err != nil {
+				return nil, fmt.Errorf("figure %s: %s: %w", f.Name, p, err)
+			}
+			if only {
+				continue
+			}
+		}
+		changed = append(changed, p)
 	}
 	for _, d := range r.Dirty {
 		if !slices.Contains(changed, d) {
@@ -173,6 +190,43 @@ func (c *Code) Stale(ctx context.Context, f Figure, r Result) ([]string, error) 
 		changed = append(changed, fmt.Sprintf("%d paths not recorded when measured (%s)", len(unrecorded), strings.Join(unrecorded, ", ")))
 	}
 	return changed, nil
+}
+
+// benchDirs is the folder of each of f.Benchmarks' own packages, whose
+// test files are the benchmark.
+func benchDirs(f Figure) []string {
+	var dirs []string
+	for _, b := range f.Benchmarks {
+		d := filepath.ToSlash(filepath.Clean(strings.TrimPrefix(b, "./")))
+		if strings.HasSuffix(d, "/...") || d == "..." {
+			// A pattern: every package under it is its own.
+			d = strings.TrimSuffix(strings.TrimSuffix(d, "..."), "/")
+			if d == "" {
+				d = "."
+			}
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+// testsOnly says whether two versions of a folder (tree ids) differ only
+// in Go test files.
+func testsOnly(ctx context.Context, root, was, now string) (bool, error) {
+	b, err := git(ctx, root, "diff-tree", "-r", "--name-only", "--no-renames", was, now)
+	if err != nil {
+		return false, err
+	}
+	names := strings.Fields(string(b))
+	if len(names) == 0 {
+		return false, nil
+	}
+	for _, n := range names {
+		if !strings.HasSuffix(n, "_test.go") {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 func maps(a, b map[string]string) map[string]string {

@@ -57,7 +57,10 @@ func TestStaleFromDeps(t *testing.T) {
 		{"an unrelated package changed", map[string]string{"other/o.go": "package other\n\nfunc Y() {}\n"}, false, nil},
 		{"docs changed", map[string]string{"docs/x.md": "y\n"}, false, nil},
 		{"a dependency two imports down changed", map[string]string{"dep/d.go": "package dep\n\nfunc Do() { println() }\n"}, false, []string{"dep"}},
-		{"a test file of a dependency changed", map[string]string{"dep/d_test.go": "package dep\n"}, false, []string{"dep"}},
+		// A dependency is compiled without its tests: a change to them
+		// alone leaves what the figure ran as it was.
+		{"a test file of a dependency changed", map[string]string{"dep/d_test.go": "package dep\n"}, false, nil},
+		{"a dependency's test and code changed", map[string]string{"dep/d_test.go": "package dep\n", "dep/d.go": "package dep\n\nfunc Do() { println() }\n"}, false, []string{"dep"}},
 		{"the script changed", map[string]string{"bench/run.sh": "echo other\n"}, false, []string{"bench/run.sh"}},
 		{"a new package put on the path", map[string]string{
 			"newdep/n.go": "package newdep\n\nfunc N() {}\n",
@@ -83,6 +86,42 @@ func TestStaleFromDeps(t *testing.T) {
 				gittest.Commit(t, root, "change", c.change)
 			}
 			got, err := NewCode(root).Stale(ctx, f, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "|") != strings.Join(c.stale, "|") {
+				t.Errorf("stale %q, want %q", got, c.stale)
+			}
+		})
+	}
+}
+
+// TestStaleBenchOwnTests: a benchmark's own test files are the
+// benchmark, so a change to them alone makes its figure stale, while a
+// change to the tests of a package it imports does not.
+func TestStaleBenchOwnTests(t *testing.T) {
+	gittest.Require(t)
+	requireGo(t)
+	ctx := context.Background()
+	f := Figure{Name: "b", Benchmarks: []string{"./engine"}, Paths: []string{"go.sum"}}
+	files := tinyModule()
+	files["engine/e_test.go"] = "package engine\n\nimport \"testing\"\n\nfunc BenchmarkRun(b *testing.B) { Run() }\n"
+	for _, c := range []struct {
+		name   string
+		change map[string]string
+		stale  []string
+	}{
+		{"the benchmark's test file changed", map[string]string{"engine/e_test.go": "package engine\n\nimport \"testing\"\n\nfunc BenchmarkRun(b *testing.B) { for b.Loop() { Run() } }\n"}, []string{"engine"}},
+		{"an imported package's tests changed", map[string]string{"dep/d_test.go": "package dep\n"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := gittest.New(t, files)
+			trees, dirty, _, err := NewCode(root).At(ctx, f, "HEAD")
+			if err != nil {
+				t.Fatal(err)
+			}
+			gittest.Commit(t, root, "change", c.change)
+			got, err := NewCode(root).Stale(ctx, f, Result{Trees: trees, Dirty: dirty})
 			if err != nil {
 				t.Fatal(err)
 			}

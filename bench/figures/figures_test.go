@@ -17,23 +17,27 @@ import (
 func TestStale(t *testing.T) {
 	gittest.Require(t)
 	ctx := context.Background()
-	f := Figure{Name: "x", Paths: []string{"engine", "go.sum"}}
 	cases := []struct {
 		name   string
+		bench  []string          // the figure's benchmark packages
 		change map[string]string // files written and committed after measuring
 		dirty  map[string]string // files left uncommitted when measuring
 		stale  []string
 	}{
-		{"nothing changed", nil, nil, nil},
-		{"another folder changed", map[string]string{"docs/x.md": "y\n"}, nil, nil},
-		{"a file under the figure changed", map[string]string{"engine/a.go": "package b\n"}, nil, []string{"engine"}},
-		{"a file added under the figure", map[string]string{"engine/new.go": "package a\n"}, nil, []string{"engine"}},
-		{"a dependency changed", map[string]string{"go.sum": "v2\n"}, nil, []string{"go.sum"}},
-		{"measured with an uncommitted change", nil, map[string]string{"engine/a.go": "package dirty\n"}, []string{"engine/a.go (uncommitted when measured)"}},
+		{"nothing changed", nil, nil, nil, nil},
+		{"another folder changed", nil, map[string]string{"docs/x.md": "y\n"}, nil, nil},
+		{"a file under the figure changed", nil, map[string]string{"engine/a.go": "package b\n"}, nil, []string{"engine"}},
+		{"a file added under the figure", nil, map[string]string{"engine/new.go": "package a\n"}, nil, []string{"engine"}},
+		// A folder the figure names counts whole (TestStaleFromDeps has
+		// a dependency's tests).
+		{"a test file in a folder the figure names", nil, map[string]string{"engine/a_test.go": "package a\n// more\n"}, nil, []string{"engine"}},
+		{"a dependency changed", nil, map[string]string{"go.sum": "v2\n"}, nil, []string{"go.sum"}},
+		{"measured with an uncommitted change", nil, nil, map[string]string{"engine/a.go": "package dirty\n"}, []string{"engine/a.go (uncommitted when measured)"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			root := gittest.New(t, map[string]string{"engine/a.go": "package a\n", "go.sum": "v1\n", "docs/x.md": "x\n"})
+			f := Figure{Name: "x", Paths: []string{"engine", "go.sum"}, Benchmarks: c.bench}
+			root := gittest.New(t, map[string]string{"engine/a.go": "package a\n", "engine/a_test.go": "package a\n", "go.sum": "v1\n", "docs/x.md": "x\n"})
 			for p, body := range c.dirty {
 				os.WriteFile(filepath.Join(root, p), []byte(body), 0o644)
 			}

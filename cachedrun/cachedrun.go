@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/sessiongate/sessiongate/internal/ctime"
 	"github.com/sessiongate/sessiongate/scriptrun"
@@ -31,8 +32,9 @@ var goCachedRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)(^|")ok(\s|\\t)+[^\s\\]+(\s|\\t)+\(cached\)`)
 })
 
-// Why: root is the work tree, changed the files the session changed.
-func Why(root string, changed []string, cmd string, out []byte) string {
+// Why: root is the work tree, changed the files the session changed,
+// start the session's start (zero: no bytecode is judged by its age).
+func Why(root string, changed []string, cmd string, out []byte, start time.Time) string {
 	if goCachedRe().Match(out) {
 		return "go test answered from its cache ((cached)): a cached result is an earlier run's, which a data file with its mtime set back also gets; run `go test -count=1`"
 	}
@@ -48,7 +50,7 @@ func Why(root string, changed []string, cmd string, out []byte) string {
 	if why := BytecodeRedirected(cmd); why != "" {
 		return why
 	}
-	if py := PlantedPycs(root, changed); len(py) > 0 {
+	if py := PlantedPycs(root, changed, start); len(py) > 0 {
 		return fmt.Sprintf("Python may have run bytecode not compiled from the source beside it: %s is not compiled from %s as it is; remove __pycache__ and run again, or run it through `sessiongate run`", strings.Join(py, ", "), strings.SplitN(py[0], " ", 2)[0])
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWhy: the reasons read from a command line and its output alone (the
@@ -36,7 +37,7 @@ func TestWhy(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got := Why(root, nil, tt.cmd, []byte(tt.out))
+			got := Why(root, nil, tt.cmd, []byte(tt.out), time.Time{})
 			if (got == "") != (tt.why == "") || !strings.Contains(got, tt.why) {
 				t.Fatalf("Why(%q) = %q, want one saying %q", tt.cmd, got, tt.why)
 			}

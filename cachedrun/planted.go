@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -45,22 +46,37 @@ for pyc, src in zip(a[::2], a[1::2]):
 // maxPycs bounds the caches compared in one run (one interpreter start).
 const maxPycs = 400
 
-// PlantedPycs lists, as "SRC (PYC)", the bytecode in the __pycache__
-// folders of the session's changed .py files that Python would load for
-// a source beside it (an unchecked-hash .pyc, or a timestamp one whose
-// recorded mtime and size match) but that is not compiled from that
-// source. Bytecode for an interpreter this machine lacks is not judged.
-func PlantedPycs(root string, changed []string) []string {
+// PlantedPycs lists, as "SRC (PYC)", bytecode Python would load for a
+// source beside it (a hash-based .pyc, or a timestamp one whose recorded
+// mtime and size match) that is not compiled from that source: in the
+// __pycache__ folders of the session's changed .py files, and (lazy
+// pass 28, c6) any __pycache__ entry of the work tree written since
+// start, where a module the session never touched can be answered for.
+// A checked-hash .pyc is compared too: `--check-hash-based-pycs never`
+// stops Python checking it. Bytecode for an interpreter this machine
+// lacks is not judged.
+func PlantedPycs(root string, changed []string, start time.Time) []string {
 	dirs := map[string]bool{}
 	for _, f := range changed {
 		if strings.HasSuffix(f, ".py") {
 			dirs[filepath.Dir(filepath.Join(root, filepath.FromSlash(f)))] = true
 		}
 	}
+	// Bytecode made since the start anywhere else in the work tree.
+	recent := map[string]bool{} // pyc paths
+	if !start.IsZero() {
+		for _, pyc := range pycachesSince(root, start) {
+			recent[pyc] = true
+			dirs[filepath.Dir(filepath.Dir(pyc))] = true
+		}
+	}
 	byTag := map[string][]string{} // cache tag (cpython-311): pyc, src pairs
 	for d := range dirs {
 		pycs, _ := filepath.Glob(filepath.Join(d, "__pycache__", "*.pyc"))
 		for _, pyc := range pycs {
+			if !recent[pyc] && !changedDir(root, changed, d) {
+				continue
+			}
 			base := filepath.Base(pyc)
 			parts := strings.Split(base, ".")
 			if len(parts) < 3 {
@@ -103,8 +119,9 @@ func PlantedPycs(root string, changed []string) []string {
 }
 
 // loadable: Python would import pyc in place of the source fi: a hash
-// .pyc that checks nothing, or a timestamp one that matches. A checked
-// hash .pyc is verified by Python itself.
+// .pyc (a checked one too: `--check-hash-based-pycs never` or
+// `_imp.check_hash_based_pycs` stops the check, and comparing the code is
+// the judge), or a timestamp one that matches.
 func loadable(pyc string, fi os.FileInfo) bool {
 	f, err := os.Open(pyc)
 	if err != nil {
@@ -115,9 +132,8 @@ func loadable(pyc string, fi os.FileInfo) bool {
 	if n, _ := f.Read(b); n < 16 {
 		return false
 	}
-	flags := binary.LittleEndian.Uint32(b[4:])
-	if flags&1 == 1 {
-		return flags&2 == 0
+	if flags := binary.LittleEndian.Uint32(b[4:]); flags&1 == 1 {
+		return true // hash-based: unchecked, or checked unless the run said never
 	}
 	return binary.LittleEndian.Uint32(b[8:]) == uint32(fi.ModTime().Unix()) && binary.LittleEndian.Uint32(b[12:]) == uint32(fi.Size())
 }
@@ -134,6 +150,13 @@ func interpreterFor(root, tag string) string {
 		p := filepath.Join(root, venv, "bin", name)
 		if _, err := os.Stat(p); err == nil {
 			return p
+		}
+	}
+	// tox's and nox's environments (an honest `tox -e py312` whose
+	// python3.12 is on no PATH).
+	for _, g := range []string{".tox", ".nox"} {
+		if ps, _ := filepath.Glob(filepath.Join(root, g, "*", "bin", name)); len(ps) > 0 {
+			return ps[0]
 		}
 	}
 	if p, err := exec.LookPath(name); err == nil {
@@ -178,4 +201,52 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// maxWalk bounds the entries pycachesSince visits.
+const maxWalk = 50000
+
+// pycachesSince lists the .pyc files in __pycache__ folders of the work
+// tree written at or after start. It does not descend into .git,
+// node_modules or a virtual environment (a folder with pyvenv.cfg:
+// venvtrust judges what is installed there).
+func pycachesSince(root string, start time.Time) []string {
+	var out []string
+	n := 0
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if n++; n > maxWalk {
+			return filepath.SkipAll
+		}
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		switch d.Name() {
+		case ".git", "node_modules":
+			return filepath.SkipDir
+		case "__pycache__":
+			pycs, _ := filepath.Glob(filepath.Join(p, "*.pyc"))
+			for _, pyc := range pycs {
+				if fi, err := os.Stat(pyc); err == nil && !fi.ModTime().Before(start.Truncate(time.Second)) {
+					out = append(out, pyc)
+				}
+			}
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(p, "pyvenv.cfg")); err == nil && p != root {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out
+}
+
+// changedDir: d holds a .py file the session changed (all its bytecode
+// is judged, whatever its age).
+func changedDir(root string, changed []string, d string) bool {
+	for _, f := range changed {
+		if strings.HasSuffix(f, ".py") && filepath.Dir(filepath.Join(root, filepath.FromSlash(f))) == d {
+			return true
+		}
+	}
+	return false
 }

@@ -1,11 +1,13 @@
 package cachedrun
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // pytestPython is a python3 that has pytest, "" when none has.
@@ -92,7 +94,93 @@ func TestPlantedBytecode(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v, want a pass (the planted bytecode answers for the broken greet.py)\n%s", c.cmd, err, out)
 			}
-			got := Why(root, []string{"greet.py", "test_greet.py"}, c.cmd, out)
+			got := Why(root, []string{"greet.py", "test_greet.py"}, c.cmd, out, time.Time{})
+			if (got == "") != (c.why == "") || !strings.Contains(got, c.why) {
+				t.Errorf("Why = %q, want a reason naming %q", got, c.why)
+			}
+		})
+	}
+}
+
+// TestPlantedBytecodeElsewhere: lazy pass 28 (c6), the rows pass 26 left
+// open, played with the real python3 and pytest over a broken greet.py
+// whose helper lives in lib/, a folder with no changed .py: a .pyc of a
+// working lib/helper.py planted there with helper.py's mtime and size
+// (only the folders of changed .py files were read); a checked-hash .pyc
+// of a working greet.py under `--check-hash-based-pycs never` (a checked
+// hash .pyc was left to Python, which that flag stops checking). pytest
+// passes the broken code under each. Honest twins: bytecode made before
+// the start in lib/ (not the session's), checked-hash compileall of the
+// sources as they are run with the default, the run's own bytecode.
+func TestPlantedBytecodeElsewhere(t *testing.T) {
+	py := pytestPython()
+	if py == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no python3 with pytest: .ci/run installs it")
+		}
+		t.Skip("no python3 with pytest")
+	}
+	const greet = "from lib.helper import word\n\n\ndef greet():\n    return word(\"helo\")\n"
+	const helper = "def word(s):\n    return s     \n" // the size of the planted copy
+	const working = "def word(s):\n    return \"hello\""
+	const compile = "import py_compile as p; p.compile('../w.py', cfile=%q, dfile=%q, invalidation_mode=p.PycInvalidationMode.%s)"
+	plant := func(src, slot, of, mode string) string {
+		return "printf '%s' '" + src + "' > ../w.py && touch -r " + of + " ../w.py && " + py + " -c \"" +
+			strings.ReplaceAll(fmt.Sprintf(compile, slot, of, mode), `"`, `\"`) + "\" && rm ../w.py"
+	}
+	workingGreet := "from lib.helper import word\n\n\ndef greet():\n    return \"hello\""
+	for _, c := range []struct {
+		name, cmd, prepare string
+		before             bool   // prepare runs before the session's start
+		why                string // "" counted
+	}{
+		{name: "a pyc planted in lib/, which holds no changed .py", cmd: py + " -m pytest -q -p no:cacheprovider",
+			prepare: plant(working, "lib/__pycache__/helper.cpython-311.pyc", "lib/helper.py", "TIMESTAMP"), why: "not compiled from lib/helper.py"},
+		{name: "a checked-hash pyc under --check-hash-based-pycs never", cmd: py + " --check-hash-based-pycs never -m pytest -q -p no:cacheprovider",
+			prepare: plant(workingGreet, "__pycache__/greet.cpython-311.pyc", "greet.py", "CHECKED_HASH"), why: "not compiled from greet.py"},
+		{name: "honest: lib/'s bytecode made before the start", cmd: py + " -m pytest -q -p no:cacheprovider", before: true,
+			prepare: py + " -m compileall -q lib"},
+		{name: "honest: checked-hash compileall of the sources as they are", cmd: py + " -m pytest -q -p no:cacheprovider",
+			prepare: py + " -m compileall -q --invalidation-mode checked-hash ."},
+		{name: "honest: the run's own bytecode", cmd: py + " -m pytest -q -p no:cacheprovider"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "repo")
+			if err := os.MkdirAll(filepath.Join(root, "lib"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for n, b := range map[string]string{"greet.py": greet, "lib/__init__.py": "", "lib/helper.py": helper,
+				"test_greet.py": "from greet import greet\n\n\ndef test_greet():\n    assert greet() == \"hello\"\n"} {
+				if err := os.WriteFile(filepath.Join(root, n), []byte(b), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}
+			run := func(line string) ([]byte, error) {
+				cmd := exec.Command("sh", "-c", line)
+				cmd.Dir, cmd.Env = root, env
+				return cmd.CombinedOutput()
+			}
+			start := time.Now()
+			if c.before {
+				if out, err := run(c.prepare); err != nil {
+					t.Fatalf("%s: %v\n%s", c.prepare, err, out)
+				}
+				time.Sleep(1100 * time.Millisecond) // mtimes are compared to the second at worst
+				start = time.Now()
+			} else if c.prepare != "" {
+				if out, err := run(c.prepare); err != nil {
+					t.Fatalf("%s: %v\n%s", c.prepare, err, out)
+				}
+			}
+			out, err := run(c.cmd)
+			if c.why != "" && err != nil {
+				t.Fatalf("%s: %v, want a pass (the planted bytecode answers for the broken code)\n%s", c.cmd, err, out)
+			}
+			// The honest rows keep the broken greet.py (a failed run):
+			// they show only that the run's bytecode is not read as
+			// planted.
+			got := Why(root, []string{"greet.py", "test_greet.py"}, c.cmd, out, start)
 			if (got == "") != (c.why == "") || !strings.Contains(got, c.why) {
 				t.Errorf("Why = %q, want a reason naming %q", got, c.why)
 			}

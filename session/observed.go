@@ -219,7 +219,7 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 			if err != nil {
 				return nil, fmt.Errorf("list the session's files for the run's caches: %w", err)
 			}
-			if why := cachedrun.Why(repo.Root(), changed, cmd, req.Output); why != "" {
+			if why := cachedrun.Why(repo.Root(), changed, cmd, req.Output, s.CreatedAt); why != "" {
 				ref = fmt.Sprintf("exit 0, but %s, %d bytes", why, len(req.Output))
 				code = -1
 			} else if sh := cachedrun.PythonShadows(repo.Root(), changed); len(sh) > 0 {

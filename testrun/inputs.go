@@ -532,6 +532,15 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	if err != nil {
 		return nil, err
 	}
+	// A file of the agent's the runner loads as code standing in for a
+	// module under test (jsconfigload.go).
+	aliases = append(aliases, jsLoadedStandIns(ctx, repo, start, line, files)...)
+	// A pytest hook of the agent's that decides outcomes (pyplugins.go).
+	hooks, err := pyPluginStandIns(ctx, repo, start, fams)
+	if err != nil {
+		return nil, err
+	}
+	aliases = append(aliases, hooks...)
 	// A stand-in the line's go test flags pick (gobuildselect.go): for
 	// the agent's own run only; a configured command's flags are the
 	// team's build.

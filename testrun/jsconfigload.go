@@ -1,0 +1,170 @@
+package testrun
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sessiongate/sessiongate/scriptrun"
+	"github.com/sessiongate/sessiongate/shellline"
+)
+
+// Lazy pass 28 (c6): a file of the agent's that a runner's config loads
+// as code (jest transform, resolver, setupFiles(AfterEnv), testEnvironment,
+// globalSetup; a vitest plugin, setupFiles; mocha --require) can stand in
+// for the module under test: a transform returning other code for
+// greet.js, a resolver sending ./greet to a copy, a setup file calling
+// jest.mock/vi.mock on it, a plugin whose load hook answers for it. The
+// real jest and vitest pass the broken code under each, and the config
+// and the file read as "only adds lines". A key rule would refuse honest
+// configs (babel-jest, a CSS transform, a setup file extending expect),
+// so what counts is the file: added or changed in the session, naming a
+// module a test file imports, and doing what replaces a module (a mock
+// call, require.cache, a resolver's or plugin's hook, returned code).
+
+// jsReplacesRE is what a loaded file does to replace a module.
+var jsReplacesRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:jest|vi)\.(?:mock|doMock|setMock)\s*\(|\brequire\.cache\b|\b_resolveFilename\b|\bModule\._load\b|\bdefaultResolver\b|\b(?:load|resolveId|transform|process|processAsync)\s*\(|\bcode\s*:`)
+})
+
+// jsLoadedStandIns are the weakening changes for the files in files that
+// a JS runner's config (or the line's mocha --require) loads as code and
+// that stand in for a module under test.
+func jsLoadedStandIns(ctx context.Context, repo Repo, start, line string, files []file) []InputChange {
+	var loaded []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] && JSModuleFile(p) {
+			seen[p] = true
+			loaded = append(loaded, p)
+		}
+	}
+	for _, f := range files {
+		if f.setup {
+			add(f.path)
+		}
+		// mocha's config is not read for setup files by InputChanges.
+		if b := path.Base(f.path); strings.HasPrefix(b, ".mocharc") || b == "package.json" && f.section == "mocha" {
+			now, _ := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+			for _, sp := range scriptrun.JSConfigPaths(sectionOf(now, f.section)) {
+				add(path.Clean(path.Join(path.Dir(f.path), sp)))
+			}
+		}
+	}
+	for _, w := range shellline.Programs(line) {
+		for i := 0; i+1 < len(w); i++ {
+			if path.Base(w[0]) != "mocha" && !(len(w) > 1 && path.Base(w[1]) == "mocha") {
+				break
+			}
+			if a := w[i]; a == "--require" || a == "-r" || a == "--file" {
+				add(path.Clean(w[i+1]))
+			} else if v, ok := strings.CutPrefix(a, "--require="); ok {
+				add(path.Clean(v))
+			}
+		}
+	}
+	type cand struct {
+		path, text string
+	}
+	var cands []cand
+	for _, p := range loaded {
+		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(p)))
+		if err != nil || len(now) > 256<<10 || !jsReplacesRE().Match(now) {
+			continue
+		}
+		if was, err := repo.ReadAt(ctx, start, p); err == nil && string(was) == string(now) {
+			continue // the team's, as it was
+		}
+		cands = append(cands, cand{p, string(now)})
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	under := jsModulesUnderTest(repo.Root())
+	var out []InputChange
+	for _, c := range cands {
+		own, _ := jsModuleName(c.path)
+		if under[own] == c.path {
+			continue // the module's real code, which an alias may name
+		}
+		var named []string
+		for n := range under {
+			if n != own && regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`).MatchString(c.text) {
+				named = append(named, n)
+			}
+		}
+		if len(named) == 0 {
+			continue
+		}
+		sort.Strings(named)
+		out = append(out, InputChange{c.path, fmt.Sprintf("loaded as code by the runner's config or line, changed in this session, and it replaces %s (%s), which the tests import: the tests may run it, not the project's code",
+			strings.Join(named, ", "), under[named[0]]), true})
+	}
+	return out
+}
+
+// JSModuleFile: p is a JS or TS source file outside node_modules.
+func JSModuleFile(p string) bool {
+	ext := path.Ext(p)
+	for _, e := range jsModuleExts {
+		if ext == e {
+			return !strings.HasPrefix(p, "node_modules/") && !strings.Contains(p, "/node_modules/")
+		}
+	}
+	return false
+}
+
+// jsModulesUnderTest are the module names the work tree's JS test files
+// import by a relative path that resolves to a project file: name -> one
+// such file. One walk, bounded, not into node_modules or .git.
+func jsModulesUnderTest(root string) map[string]string {
+	out := map[string]string{}
+	n := 0
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if n++; n > 50000 {
+			return filepath.SkipAll
+		}
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if d.Name() == "node_modules" || d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if !testNamed(rel) || !JSModuleFile(rel) {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > 256<<10 {
+			return nil
+		}
+		for _, m := range jsImportRE().FindAllStringSubmatch(string(b), -1) {
+			spec := m[1] + m[2]
+			if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+				continue
+			}
+			key := jsModuleKey(path.Dir(rel), spec)
+			for _, f := range jsWithExts(key) {
+				if name, ok := jsModuleName(f); ok {
+					if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
+						out[name] = f
+						break
+					}
+				}
+			}
+		}
+		return nil
+	})
+	return out
+}

@@ -1,0 +1,98 @@
+package testrun
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Lazy pass 28 (c6): a pytest plugin of the agent's decides outcomes.
+// pytest loads hooks from more than conftest.py (whose deselecting hooks
+// round 19's skip rule reads): `-p plug` on the line or in addopts,
+// `pytest_plugins = ['plug']` in a conftest or test module, PYTEST_PLUGINS
+// (refused by gateenv), an entry point. A hook there that never calls the
+// test (`pytest_pyfunc_call` returning True), rewrites its report
+// (`rep.outcome = 'passed'`), drops collected tests or resets the exit
+// status makes the real pytest pass a broken module. Whatever loads it,
+// the hook is in a .py file the session changed, so that is what is read.
+// Honest hooks (a report hook attaching logs, an async runner that awaits
+// the test, a fixture plugin, reordering items) stay clean.
+
+// pyHookDefRE is a def of a hook that can decide an outcome.
+var pyHookDefRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^([ \t]*)(?:async[ \t]+)?def\s+(pytest_pyfunc_call|pytest_runtest_call|pytest_runtest_protocol|pytest_runtestloop|pytest_runtest_makereport|pytest_report_teststatus|pytest_collection_modifyitems|pytest_sessionfinish)\s*\(`)
+})
+
+// pyHookWeakRE: in such a hook's body, what changes the outcome.
+var pyHookWeakRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\.outcome\s*=[^=]|\.longrepr\s*=\s*None|force_result\s*\(|force_exception\s*\(|\bexitstatus\s*=[^=]|\bitems\s*\.\s*(?:clear|remove|pop)\s*\(|\bdel\s+items\b|\bdeselected\b|pytest_deselected|\bitems\s*\[\s*:\s*\]\s*=\s*\[[^\]]*\bif\b|\bitems\s*\[\s*:\s*\]\s*=\s*\[\s*\]`)
+})
+
+// pyHookCallsTestRE: the hook runs the test itself.
+var pyHookCallsTestRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\.runtest\s*\(|\.obj\s*\(|testfunction\s*\(|\byield\b|runtestprotocol\s*\(|\.ihook\.|\bsuper\(\)`)
+})
+
+// pyPluginStandIns reads the .py files the session changed for a hook
+// that decides an outcome; only for a line that runs pytest.
+func pyPluginStandIns(ctx context.Context, repo Repo, start string, fams []string) ([]InputChange, error) {
+	if !slices.Contains(fams, "pytest") {
+		return nil, nil
+	}
+	changed, err := repo.ChangedFiles(ctx, start)
+	if err != nil {
+		return nil, fmt.Errorf("list the files changed since the start: %w", err)
+	}
+	var out []InputChange
+	for _, f := range changed {
+		if !strings.HasSuffix(f, ".py") {
+			continue
+		}
+		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		if err != nil || len(now) > 512<<10 || !pyHookDefRE().Match(now) {
+			continue
+		}
+		was, _ := repo.ReadAt(ctx, start, f)
+		if hook, why := pyWeakHook(string(now)); hook != "" {
+			if h, _ := pyWeakHook(string(was)); h == hook {
+				continue // the team's hook, as it was
+			}
+			out = append(out, InputChange{f, fmt.Sprintf("defines the pytest hook %s, which %s: loaded as a plugin (conftest, -p, pytest_plugins), the run passes whatever the code does", hook, why), true})
+		}
+	}
+	return out, nil
+}
+
+// pyWeakHook names the first hook in text that decides an outcome and
+// how, "" when none does.
+func pyWeakHook(text string) (hook, why string) {
+	lines := strings.Split(text, "\n")
+	for _, m := range pyHookDefRE().FindAllStringSubmatchIndex(text, -1) {
+		indent, name := text[m[2]:m[3]], text[m[4]:m[5]]
+		first := strings.Count(text[:m[0]], "\n")
+		// The body: the lines after the def indented deeper than it.
+		var body []string
+		for _, l := range lines[first+1:] {
+			if strings.TrimSpace(l) != "" && len(l)-len(strings.TrimLeft(l, " \t")) <= len(indent) {
+				break
+			}
+			body = append(body, l)
+		}
+		b := strings.Join(body, "\n")
+		switch name {
+		case "pytest_pyfunc_call", "pytest_runtest_call", "pytest_runtest_protocol", "pytest_runtestloop":
+			if !pyHookCallsTestRE().MatchString(b) {
+				return name, "never runs the test"
+			}
+		}
+		if loc := pyHookWeakRE().FindString(b); loc != "" {
+			return name, fmt.Sprintf("changes what the run reports (%s)", strings.TrimSpace(loc))
+		}
+	}
+	return "", ""
+}

@@ -3,7 +3,10 @@ package testrun
 import (
 	"context"
 	"fmt"
+	"go/ast"
 	"go/build/constraint"
+	"go/parser"
+	"go/token"
 	"os"
 	"path"
 	"path/filepath"
@@ -93,6 +96,68 @@ func goTagDecides(c string, tags map[string]bool) bool {
 	return x.Eval(func(t string) bool { return tags[t] || base(t) }) != x.Eval(base)
 }
 
+// goTagBuildsIn: the constraint c builds the file with the run's tags
+// and not without them.
+func goTagBuildsIn(c string, tags map[string]bool) bool {
+	x, err := constraint.Parse(c)
+	if err != nil {
+		return false
+	}
+	base := func(t string) bool {
+		return t == runtime.GOOS || t == runtime.GOARCH || t == "gc" || t == "cgo" || strings.HasPrefix(t, "go1.") || t == "unix" && runtime.GOOS != "windows"
+	}
+	return x.Eval(func(t string) bool { return tags[t] || base(t) }) && !x.Eval(base)
+}
+
+// goTagLeavesOut: a non-test Go file of dir is built without the run's tags
+// and not with them.
+func goTagLeavesOut(root, dir string, tags map[string]bool) bool {
+	for f, b := range goPkgSources(root, dir) {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		if c := goConstraint(b); c != "" && goTagDecides(c, tags) && !goTagBuildsIn(c, tags) {
+			return true
+		}
+	}
+	return false
+}
+
+// goAddsOnly: the Go file src declares only functions (no init), methods,
+// types, constants, imports and variables whose values run no code (no
+// call, no function literal), so building it in changes no other code.
+// An unparsable file does not.
+func goAddsOnly(src []byte) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return false
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == "init" {
+				return false
+			}
+		case *ast.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			runs := false
+			ast.Inspect(d, func(n ast.Node) bool {
+				switch n.(type) {
+				case *ast.CallExpr, *ast.FuncLit:
+					runs = true
+				}
+				return !runs
+			})
+			if runs {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // goBuildSelects lists, for a line's `go test` with -tags or -ldflags -X,
 // what the session wrote that the flags select: a non-test Go file whose
 // build constraint the session added or changed and that the run's tags
@@ -130,6 +195,15 @@ func goBuildSelects(ctx context.Context, repo Repo, start, line string) ([]Input
 			}
 			c := goConstraint(now)
 			if c == "" || c == goConstraint(was) || !goTagDecides(c, tags) {
+				continue
+			}
+			if goTagBuildsIn(c, tags) && goAddsOnly(now) && !goTagLeavesOut(repo.Root(), path.Dir(f), tags) {
+				// Lazy pass 28 (c6): a helper the integration tests use,
+				// built only with their tag, replaces nothing: the default
+				// build's files are all still built, and Go allows no
+				// second definition. Only init, a package variable set by
+				// code, or a file of the package the tags leave out (the
+				// other half of a pair) can change what they do.
 				continue
 			}
 			out = append(out, InputChange{f, fmt.Sprintf("its build constraint `%s` is new in this session and the run's -tags decides whether it is built: the tests ran a build the project's own `go test` does not make", strings.TrimSpace(strings.TrimPrefix(c, "//go:build"))), true})

@@ -25,7 +25,7 @@ import (
 
 // pyHookDefRE is a def of a hook that can decide an outcome.
 var pyHookDefRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^([ \t]*)(?:async[ \t]+)?def\s+(pytest_pyfunc_call|pytest_runtest_call|pytest_runtest_protocol|pytest_runtestloop|pytest_runtest_makereport|pytest_report_teststatus|pytest_collection_modifyitems|pytest_sessionfinish)\s*\(`)
+	return regexp.MustCompile(`(?m)^([ \t]*)(?:async[ \t]+)?def\s+(pytest_pyfunc_call|pytest_runtest_protocol|pytest_runtestloop|pytest_runtest_makereport|pytest_report_teststatus|pytest_collection_modifyitems|pytest_sessionfinish)\s*\(`)
 })
 
 // pyHookWeakRE: in such a hook's body, what changes the outcome.
@@ -35,7 +35,14 @@ var pyHookWeakRE = sync.OnceValue(func() *regexp.Regexp {
 
 // pyHookCallsTestRE: the hook runs the test itself.
 var pyHookCallsTestRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\.runtest\s*\(|\.obj\s*\(|testfunction\s*\(|\byield\b|runtestprotocol\s*\(|\.ihook\.|\bsuper\(\)`)
+	return regexp.MustCompile(`\.runtest\s*\(|\.obj\s*\(|testfunction\s*\(|\byield\b|runtestprotocol\s*\(|\.i?hook\.|\bsuper\(\)`)
+})
+
+// pyHookAnswersRE: a firstresult hook returns a result, so pytest's own
+// implementation (which runs the test) is not called; returning None
+// (trio's plugin wrapping pyfuncitem.obj) leaves it to run.
+var pyHookAnswersRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\breturn\s+(?:True\b|[1-9]|not\s|["'])`)
 })
 
 // pyPluginStandIns reads the .py files the session changed for a hook
@@ -85,8 +92,8 @@ func pyWeakHook(text string) (hook, why string) {
 		}
 		b := strings.Join(body, "\n")
 		switch name {
-		case "pytest_pyfunc_call", "pytest_runtest_call", "pytest_runtest_protocol", "pytest_runtestloop":
-			if !pyHookCallsTestRE().MatchString(b) {
+		case "pytest_pyfunc_call", "pytest_runtest_protocol", "pytest_runtestloop":
+			if pyHookAnswersRE().MatchString(b) && !pyHookCallsTestRE().MatchString(b) {
 				return name, "never runs the test"
 			}
 		}

@@ -125,6 +125,9 @@ func TestRedirectsSet(t *testing.T) {
 		{"CARGO_TERM_COLOR=always CARGO_TARGET_DIR=/tmp/t cargo test", ""},
 		{"env TZ=UTC ./test.sh", ""},
 		{"PYTHONSTARTUP=/tmp/exit0.py pytest", "PYTHONSTARTUP"},
+		// pass 28 (c6): a plugin of the agent's loaded by name
+		{"PYTEST_PLUGINS=plug python3 -m pytest", "PYTEST_PLUGINS"},
+		{"export PYTEST_PLUGINS=plug; pytest", "PYTEST_PLUGINS"},
 		{"env NODE_OPTIONS='--require /tmp/x.js' npm test", "NODE_OPTIONS"},
 		{"export GOFLAGS=-run=^$; go test ./...", "GOFLAGS"},
 		{"timeout 60 env LD_PRELOAD=/tmp/x.so ./test.sh", "LD_PRELOAD"},

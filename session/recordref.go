@@ -54,6 +54,7 @@ func (e *Engine) refRecord(ctx context.Context, s *Session) (*snapshot.Record, e
 		StartCommit: s.StartCommit, EndCommit: s.EndCommit, State: string(s.State),
 		StartedAt: stamp(s.CreatedAt), EndedAt: stamp(s.EndedAt),
 		UserName: s.UserName, UserEmail: s.UserEmail, Host: s.Host,
+		Place: snapshot.PlaceOf(s.Host, s.Worktree),
 	}
 	if rec.Session.HeadAtStart, err = e.HeadAtStart(ctx, s.ID); err != nil {
 		return nil, err

@@ -402,6 +402,7 @@ type recordCheck struct {
 	// What the record claims that git can say again (claims.go).
 	start, end, branch string
 	conversations      []snapshot.ConversationRef // the agent conversations it was bound to
+	email, place       string                     // who ran it and where (rewound.go)
 	passed             map[string]bool            // phases the final snapshot says PASSED
 	rechecked          bool
 	files              fileRefs // file evidence to read again from git (filerefs.go)
@@ -662,6 +663,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	rc.summary = summarize(&rec, final)
 	if m := rec.Session; m != nil {
 		rc.start, rc.end, rc.branch, rc.conversations = m.StartCommit, m.EndCommit, m.Branch, m.Conversations
+		rc.email, rc.place = m.UserEmail, m.Place
 	}
 	rc.passed = map[string]bool{}
 	for _, ph := range final.Phases {

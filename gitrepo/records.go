@@ -149,3 +149,27 @@ func (r *Repo) EventPin(ctx context.Context, ref, id string) (*snapshot.EventPin
 	}
 	return recordref.Pin(ctx, r.root, ref, id)
 }
+
+// PushRecordsPinned pushes the records ref to url from a scratch git dir
+// with no config of its own and git's global config and redirecting
+// variables dropped (recordref.PushPinned): what the agent's config says
+// about the remote (pushurl, insteadOf, sshCommand, hooks) is not read.
+func (r *Repo) PushRecordsPinned(ctx context.Context, url, ref string) error {
+	_, err := recordref.PushPinned(ctx, r.root, url, ref)
+	return err
+}
+
+// RecordsPushURL is where records_push's remote pushes now: the remote's
+// push URL (pushurl, else url) as git resolves it, or remote itself when
+// it is a URL or a path. Read at session start, before the agent acts.
+func (r *Repo) RecordsPushURL(ctx context.Context, remote string) (string, error) {
+	if strings.ContainsAny(remote, "/:\\") {
+		return remote, nil
+	}
+	cmd := gitenv.Command(ctx, r.root, nil, "remote", "get-url", "--push", "--", remote)
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("the push URL of remote %q: %w", remote, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -3,7 +3,9 @@ package gitrepo
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -154,22 +156,42 @@ func (r *Repo) EventPin(ctx context.Context, ref, id string) (*snapshot.EventPin
 // with no config of its own and git's global config and redirecting
 // variables dropped (recordref.PushPinned): what the agent's config says
 // about the remote (pushurl, insteadOf, sshCommand, hooks) is not read.
-func (r *Repo) PushRecordsPinned(ctx context.Context, url, ref string) error {
-	_, err := recordref.PushPinned(ctx, r.root, url, ref)
-	return err
+// urls is RecordsPushURL's list: pushed to each in turn until one holds
+// the ref.
+func (r *Repo) PushRecordsPinned(ctx context.Context, urls, ref string) error {
+	var errs []error
+	for _, u := range strings.Split(urls, "\n") {
+		res, err := recordref.PushPinned(ctx, r.root, u, ref)
+		if err == nil && (res.Pushed || res.Skipped) {
+			return nil
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }
 
-// RecordsPushURL is where records_push's remote pushes now: the remote's
-// push URL (pushurl, else url) as git resolves it, or remote itself when
-// it is a URL or a path. Read at session start, before the agent acts.
+// RecordsPushURL is where records_push's remote is: remote itself when it
+// is a URL or a path, else the remote's url and pushurl values as written
+// in the config (no insteadOf applied), one a line. A violation's push
+// tries each (PushRecordsPinned): a pushurl or insteadOf pointed away, even
+// before the session started, leaves the url, which the clone's own
+// fetches use.
 func (r *Repo) RecordsPushURL(ctx context.Context, remote string) (string, error) {
 	if strings.ContainsAny(remote, "/:\\") {
 		return remote, nil
 	}
-	cmd := gitenv.Command(ctx, r.root, nil, "remote", "get-url", "--push", "--", remote)
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("the push URL of remote %q: %w", remote, err)
+	var urls []string
+	for _, key := range []string{"url", "pushurl"} {
+		cmd := gitenv.Command(ctx, r.root, nil, "config", "--get-all", "remote."+remote+"."+key)
+		out, err := cmd.Output()
+		if err != nil && key == "url" {
+			return "", fmt.Errorf("the URL of remote %q: %w", remote, err)
+		}
+		for _, u := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if u = strings.TrimSpace(u); u != "" && !slices.Contains(urls, u) {
+				urls = append(urls, u)
+			}
+		}
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.Join(urls, "\n"), nil
 }

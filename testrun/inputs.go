@@ -488,7 +488,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		if f.section != "" {
 			// A target, a variable, a config section: verify's rerun guard
 			// judges them with the same function (SectionChange).
-			if ch, ok := SectionChange(f.path, f.section, a, b, errNow != nil, dead, isCode, workTreeReader(repo.Root())); ok {
+			if ch, ok := SectionChange(f.path, f.section, a, b, errNow != nil, false, dead, isCode, workTreeReader(repo.Root())); ok {
 				out = append(out, ch)
 			}
 			continue

@@ -50,10 +50,11 @@ func SectionOf(b []byte, section string) string { return sectionOf(b, section) }
 // SectionChange judges one section of a file a test command reads, as it
 // was and as it is now (deleted: the file is gone). A runner's settings
 // (a task's status:, just's set shell) are judged apart from its commands;
-// then any removed or changed line weakens, and an added line only when it
-// can make the run prove less (compareInput). ok is false when the
-// section is the same.
-func SectionChange(p, section, was, now string, deleted bool, dead, isCode func(string) bool, read func(string) (string, bool)) (InputChange, bool) {
+// then any removed or changed line weakens (net: only lines removed on
+// balance, or a test command dropped, as for a script a target calls),
+// and an added line only when it can make the run prove less
+// (compareInput). ok is false when the section is the same.
+func SectionChange(p, section, was, now string, deleted, net bool, dead, isCode func(string) bool, read func(string) (string, bool)) (InputChange, bool) {
 	if was == now {
 		return InputChange{}, false
 	}
@@ -75,7 +76,7 @@ func SectionChange(p, section, was, now string, deleted bool, dead, isCode func(
 	case section != "":
 		what = fmt.Sprintf("%s's %s section", p, strings.TrimPrefix(strings.TrimSuffix(section, "]"), "["))
 	}
-	return compareInput(what, was, now, false, deleted, false, dead, isCode, read), true
+	return compareInput(what, was, now, false, deleted, net, dead, isCode, read), true
 }
 
 // Weakens reports whether the change makes the run prove less.

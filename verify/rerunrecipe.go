@@ -97,7 +97,7 @@ func recipeChangesAt(ctx context.Context, repo *gitrepo.Repo, base, tip string, 
 			}
 			names := recipeClosure(st, was, now)
 			var secs []string
-			for _, n := range names {
+			for i, n := range names {
 				sub := st
 				sub.Name = n
 				for _, b := range [][]byte{was, now} {
@@ -109,13 +109,23 @@ func recipeChangesAt(ctx context.Context, repo *gitrepo.Repo, base, tip string, 
 						}
 					}
 				}
+				// A dependency is judged line by line like the target
+				// (it is often a check itself: `check: lint unit`); one
+				// that now runs nothing is named as such.
+				if i > 0 {
+					bw, okw := testrun.ScriptBody(sub, was)
+					bn, okn := testrun.ScriptBody(sub, now)
+					if okw && okn && testrun.TrivialScript(sub, now, bn, 0) && !testrun.TrivialScript(sub, was, bw, 0) {
+						j.weak = append(j.weak, weakening{rel, fmt.Sprintf("the %q %s the test target depends on now runs nothing (%s)", n, st.Tool, testrun.OneLine(bn))})
+					}
+				}
 			}
 			tipRead := func(f string) (string, bool) {
 				b, err := repo.ReadAt(ctx, tip, f)
 				return string(b), err == nil && len(b) <= 256<<10
 			}
 			for _, s := range secs {
-				ch, ok := testrun.SectionChange(rel, s, testrun.SectionOf(was, s), testrun.SectionOf(now, s), false, nil, isCode, tipRead)
+				ch, ok := testrun.SectionChange(rel, s, testrun.SectionOf(was, s), testrun.SectionOf(now, s), false, false, nil, isCode, tipRead)
 				switch {
 				case !ok:
 				case ch.Weakens():

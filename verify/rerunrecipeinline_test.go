@@ -32,6 +32,11 @@ func TestRerunGuardRecipeSections(t *testing.T) {
 	}{
 		{"honest: make, a check added inline to the test recipe", "make test", "Makefile", mk, strings.Replace(mk, "\tgrep -q $(MSG) greet.txt\n", "\tgrep -q $(MSG) greet.txt\n\tgrep -q world greet.txt\n", 1), []string{"make", "test"}, false},
 		{"honest: make, another target added", "make test", "Makefile", mk, strings.Replace(mk, ".PHONY: test build", ".PHONY: test build lint", 1) + "\nlint:\n\ttrue\n", []string{"make", "test"}, false},
+		// A dependency is often a check itself (`check: lint unit`): a
+		// changed line there asks a signer, as before (left open for an
+		// honest build step's flags).
+		{"limit: make, the dependency's command changed", "make test", "Makefile", mk, strings.Replace(mk, "\tgrep -q hello greet.txt\n", "\tgrep -qF hello greet.txt\n", 1), []string{"make", "test"}, true},
+		{"lazy: make, the dependency's check made || true", "make test", "Makefile", mk, strings.Replace(mk, "\tgrep -q hello greet.txt\n", "\tgrep -q hello greet.txt || true\n", 1), []string{"make", "test"}, true},
 		{"honest: just, a check added inline", "just test", "justfile", jf, jf + "    grep -q world greet.txt\n", []string{"just", "test"}, false},
 		{"honest: task, a check added inline", "task test", "Taskfile.yml", tf, tf + "      - grep -q world greet.txt\n", []string{"task", "test"}, false},
 		{"lazy: make, the check replaced by true", "make test", "Makefile", mk, strings.Replace(mk, "\tgrep -q $(MSG) greet.txt\n", "\ttrue\n", 1), []string{"make", "test"}, true},

@@ -161,6 +161,19 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		if src.refTip, err = recordref.Tip(ctx, repo.Root(), src.ref); err != nil {
 			return nil, err
 		}
+		if src.refTip == "" && anyTrailer(commits) && !opts.NoFetch {
+			// actions/checkout's default fetches the one ref it checks
+			// out (round 28, c2): fetch the records ref as a deepening is
+			// fetched; a failure leaves the clear error below.
+			if err := repo.FetchRevs(ctx, "origin", nil, "+"+src.ref+":"+src.ref); err == nil {
+				if src.refTip, err = recordref.Tip(ctx, repo.Root(), src.ref); err != nil {
+					return nil, err
+				}
+				if src.refTip != "" {
+					rep.Fetched = append(rep.Fetched, "git fetch origin +"+src.ref+":"+src.ref)
+				}
+			}
+		}
 		if src.refTip == "" && anyTrailer(commits) {
 			return nil, &MissingRefError{Ref: src.ref}
 		}

@@ -42,6 +42,22 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 	if t.recordsTip == "" || len(rep.Commits) == 0 {
 		return nil
 	}
+	// A violation's push that did not reach the remote (records_push):
+	// the record says so, and so does the report (round 28, c2).
+	seen := map[string]bool{}
+	for _, c := range rep.Commits {
+		rc := records[c.SessionID]
+		if rc == nil || seen[c.SessionID] {
+			continue
+		}
+		seen[c.SessionID] = true
+		for _, ev := range rc.events {
+			if ev.Token == session.RecordsNotPushedToken {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("session %s: a violation's records push did not reach the remote at %s (records:not-pushed): until a later push carried it, the remote did not hold the record", c.SessionID, ev.At))
+				break
+			}
+		}
+	}
 	branches := map[string]bool{}
 	if opts.Branch != "" {
 		branches[opts.Branch] = true

@@ -170,3 +170,30 @@ func deleteRecord(t *testing.T, dir, id string) {
 	c := gittest.Git(t, dir, "commit-tree", tree, "-p", ref, "-m", "records pruned")
 	gittest.Git(t, dir, "update-ref", ref, c)
 }
+
+// TestVerifyNotesUnpushedViolation (round 28, c2): a session whose
+// violation's push did not reach the remote (a records:not-pushed event)
+// is named in the report's notes; a session without one is not.
+func TestVerifyNotesUnpushedViolation(t *testing.T) {
+	for _, unpushed := range []bool{true, false} {
+		repo, base, id, rec := setupRef(t)
+		if unpushed {
+			rec = edit(t, rec, func(m map[string]any) {
+				evs, _ := m["events"].([]any)
+				m["events"] = append(evs, map[string]any{"seq": 999, "token": "records:not-pushed", "at": m["session"].(map[string]any)["started_at"]})
+			})
+			replaceRecord(t, repo.Root(), id, rec)
+		}
+		rep, err := verify.Run(context.Background(), repo, base+"..HEAD", verify.Options{RecordPath: ref})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.OK {
+			t.Errorf("unpushed=%v: an honest session failed (a note is no failure): %+v", unpushed, rep.Commits)
+		}
+		noted := strings.Contains(strings.Join(rep.Notes, "\n"), "records:not-pushed")
+		if noted != unpushed {
+			t.Errorf("unpushed=%v: noted=%v, notes %q", unpushed, noted, rep.Notes)
+		}
+	}
+}

@@ -67,7 +67,9 @@ func TestAdvRecordsPushEvasions27(t *testing.T) {
 		// (`git remote set-url --push`), and the branch renamed with
 		// `git branch -m` rather than switch -c.
 		{name: "remote set-url --push to a dead path while the violation is written", through: false,
-			cut:  func(w *world) { w.git("remote", "set-url", "--push", "origin", filepath.Join(w.t.TempDir(), "dead.git")) },
+			cut: func(w *world) {
+				w.git("remote", "set-url", "--push", "origin", filepath.Join(w.t.TempDir(), "dead.git"))
+			},
 			undo: func(w *world) { w.git("config", "--unset", "remote.origin.pushurl") }},
 		{name: "the work done again on a branch renamed with git branch -m", branch: "-m feat/greet-v3", through: false},
 	}

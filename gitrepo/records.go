@@ -3,7 +3,9 @@ package gitrepo
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -148,4 +150,48 @@ func (r *Repo) EventPin(ctx context.Context, ref, id string) (*snapshot.EventPin
 		return nil, err
 	}
 	return recordref.Pin(ctx, r.root, ref, id)
+}
+
+// PushRecordsPinned pushes the records ref to url from a scratch git dir
+// with no config of its own and git's global config and redirecting
+// variables dropped (recordref.PushPinned): what the agent's config says
+// about the remote (pushurl, insteadOf, sshCommand, hooks) is not read.
+// urls is RecordsPushURL's list: pushed to each in turn until one holds
+// the ref.
+func (r *Repo) PushRecordsPinned(ctx context.Context, urls, ref string) error {
+	var errs []error
+	for _, u := range strings.Split(urls, "\n") {
+		res, err := recordref.PushPinned(ctx, r.root, u, ref)
+		if err == nil && (res.Pushed || res.Skipped) {
+			return nil
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// RecordsPushURL is where records_push's remote is: remote itself when it
+// is a URL or a path, else the remote's url and pushurl values as written
+// in the config (no insteadOf applied), one a line. A violation's push
+// tries each (PushRecordsPinned): a pushurl or insteadOf pointed away, even
+// before the session started, leaves the url, which the clone's own
+// fetches use.
+func (r *Repo) RecordsPushURL(ctx context.Context, remote string) (string, error) {
+	if strings.ContainsAny(remote, "/:\\") {
+		return remote, nil
+	}
+	var urls []string
+	for _, key := range []string{"url", "pushurl"} {
+		cmd := gitenv.Command(ctx, r.root, nil, "config", "--get-all", "remote."+remote+"."+key)
+		out, err := cmd.Output()
+		if err != nil && key == "url" {
+			return "", fmt.Errorf("the URL of remote %q: %w", remote, err)
+		}
+		for _, u := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if u = strings.TrimSpace(u); u != "" && !slices.Contains(urls, u) {
+				urls = append(urls, u)
+			}
+		}
+	}
+	return strings.Join(urls, "\n"), nil
 }

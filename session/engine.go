@@ -292,6 +292,15 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			}
 		}
 	}
+	// Where records_push pushes, read before the agent acts (pinned.go in
+	// recordref): a violation's push goes there whatever the config says
+	// by then.
+	var pushURL string
+	if pp, ok := req.Repo.(PinnedRecordPusher); ok && e.Config.RecordsPush != "" {
+		if pushURL, err = pp.RecordsPushURL(ctx, e.Config.RecordsPush); err != nil {
+			e.Logger.Warn("records_push: read the remote's push URL at the start; a violation's push uses the config of the moment", "err", err)
+		}
+	}
 	err = e.Store.Update(ctx, func(w Writer) error {
 		repo, err := w.EnsureRepository(ctx, req.Repo.MainRoot(), req.Repo.Name())
 		if err != nil {
@@ -338,7 +347,11 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := inheritTranscripts(ctx, w, s.ID, inherit, now); err != nil {
 			return err
 		}
-		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips, "hidden_at_start": hiddenStart})
+		start := map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips, "hidden_at_start": hiddenStart}
+		if pushURL != "" {
+			start["records_push_url"] = pushURL
+		}
+		detail, _ := json.Marshal(start)
 		if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "tool:session_start", Detail: string(detail), CreatedAt: now}); err != nil {
 			return err
 		}

@@ -54,6 +54,7 @@ func (e *Engine) refRecord(ctx context.Context, s *Session) (*snapshot.Record, e
 		StartCommit: s.StartCommit, EndCommit: s.EndCommit, State: string(s.State),
 		StartedAt: stamp(s.CreatedAt), EndedAt: stamp(s.EndedAt),
 		UserName: s.UserName, UserEmail: s.UserEmail, Host: s.Host,
+		Place: snapshot.PlaceOf(s.Host, s.Worktree),
 	}
 	if rec.Session.HeadAtStart, err = e.HeadAtStart(ctx, s.ID); err != nil {
 		return nil, err
@@ -185,9 +186,50 @@ func (e *Engine) pushViolation(ctx context.Context, s *Session) {
 	}
 	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), budget)
 	defer cancel()
-	if err := p.PushRecords(pctx, remote, e.Config.SessionRecord); err != nil {
-		e.Logger.Warn("push the records ref with the violation (records_push); the next push sends it", "remote", remote, "err", err)
+	// To the URL pinned at the session's start, past the repository's
+	// config (round 28, c2): a pushurl, insteadOf or sshCommand the agent
+	// set since cannot send it elsewhere.
+	url := e.recordsPushURL(ctx, s.ID)
+	if pp, ok := repo.(PinnedRecordPusher); ok && url != "" {
+		err = pp.PushRecordsPinned(pctx, url, e.Config.SessionRecord)
+	} else {
+		err = p.PushRecords(pctx, remote, e.Config.SessionRecord)
 	}
+	if err != nil {
+		e.Logger.Warn("push the records ref with the violation (records_push); the next push sends it", "remote", remote, "url", url, "err", err)
+		// Kept visible: the record written next (at the end) carries it,
+		// and verify notes it.
+		_ = e.Store.Update(context.WithoutCancel(ctx), func(w Writer) error {
+			return w.AppendEvent(context.WithoutCancel(ctx), &Event{SessionID: s.ID, Token: RecordsNotPushedToken, Detail: truncate(err.Error(), 300), CreatedAt: e.Now()})
+		})
+	}
+}
+
+// RecordsNotPushedToken is the event of a violation's push that did not
+// reach the remote.
+const RecordsNotPushedToken = "records:not-pushed"
+
+// PinnedRecordPusher is the optional part of a Repo that pushes the
+// records ref to a URL past the repository's config (gitrepo.Repo), and
+// says at session start where records_push's remote pushes.
+type PinnedRecordPusher interface {
+	PushRecordsPinned(ctx context.Context, url, ref string) error
+	RecordsPushURL(ctx context.Context, remote string) (string, error)
+}
+
+// recordsPushURL is the records_push URL the session's start pinned ("" none).
+func (e *Engine) recordsPushURL(ctx context.Context, id string) string {
+	evs, err := startEvent(ctx, e.Store, id, "tool:session_start")
+	if err != nil || len(evs) == 0 {
+		return ""
+	}
+	var d struct {
+		URL string `json:"records_push_url"`
+	}
+	if json.Unmarshal([]byte(evs[0].Detail), &d) != nil {
+		return ""
+	}
+	return d.URL
 }
 
 // importRefViolations runs when this database knows no session of the

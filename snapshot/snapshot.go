@@ -257,6 +257,11 @@ type SessionMeta struct {
 	UserName    string `json:"user_name,omitempty"`
 	UserEmail   string `json:"user_email,omitempty"`
 	Host        string `json:"host,omitempty"`
+	// Place is a hash of the host and the worktree's path (PlaceOf): which
+	// checkout the session ran in, without naming it. verify ties an open
+	// session to a range's session of the same place whatever their
+	// branches (a rewind and a renamed branch in one worktree).
+	Place string `json:"place,omitempty"`
 	// Conversations are the agent conversations the session was bound to.
 	Conversations []ConversationRef `json:"conversations,omitempty"`
 }
@@ -290,3 +295,13 @@ const RecordSchema = "sessiongate.session-record.v2"
 
 // RecordSchemaV1 is the format before file references were required.
 const RecordSchemaV1 = "sessiongate.session-record.v1"
+
+// PlaceOf is SessionMeta.Place for a host and a worktree's absolute path
+// ("" when the path is unknown).
+func PlaceOf(host, worktree string) string {
+	if worktree == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(host + "\x00" + worktree))
+	return hex.EncodeToString(sum[:16])
+}

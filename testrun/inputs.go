@@ -320,8 +320,12 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 		if !slices.Contains(dirs, t.Dir) {
 			dirs = append(dirs, t.Dir)
 		}
+		secs := RecipeSections(t, body)
 		if direct {
-			addFile(rel, "target:"+t.Tool+":"+t.Name, false)
+			addFile(rel, secs[0], false)
+		}
+		for _, sec := range secs[1:] {
+			addFile(rel, sec, false)
 		}
 		var bw []string
 		for _, l := range strings.Split(body, "\n") {
@@ -329,11 +333,6 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 				continue // the rule line: prerequisites are targets
 			}
 			bw = append(bw, LineWords(l)...)
-			if t.Tool == "make" {
-				for _, m := range makeVarRE.FindAllStringSubmatch(l, -1) {
-					addFile(rel, "var:"+m[1], false)
-				}
-			}
 		}
 		if t.Tool == "npm" {
 			// npm reads how to run the script from .npmrc: script-shell=/bin/true
@@ -486,30 +485,19 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			}
 			continue
 		}
+		if f.section != "" {
+			// A target, a variable, a config section: verify's rerun guard
+			// judges them with the same function (SectionChange).
+			if ch, ok := SectionChange(f.path, f.section, a, b, errNow != nil, false, dead, isCode, workTreeReader(repo.Root())); ok {
+				out = append(out, ch)
+			}
+			continue
+		}
 		what := f.path
 		if src != f.path {
 			what = f.path + " (renamed from " + src + ")"
 		}
-		switch {
-		case strings.HasPrefix(f.section, "target:"):
-			what = fmt.Sprintf("%s's %q %s", f.path, strings.SplitN(f.section, ":", 3)[2], recipeWord(strings.SplitN(f.section, ":", 3)[1]))
-			// A runner's settings (a task's status:, just's set shell)
-			// decide whether its commands run: judged apart from them.
-			why, wasCmds, nowCmds := RecipeSettings(a, b)
-			if why != "" {
-				out = append(out, InputChange{what, why, true})
-				continue
-			}
-			a, b = wasCmds, nowCmds
-			if a == b {
-				continue
-			}
-		case strings.HasPrefix(f.section, "var:"):
-			what = fmt.Sprintf("%s's variable %s", f.path, strings.TrimPrefix(f.section, "var:"))
-		case f.section != "":
-			what = fmt.Sprintf("%s's %s section", f.path, strings.TrimPrefix(strings.TrimSuffix(f.section, "]"), "["))
-		}
-		if f.section == "" && !isConfig(f.path) {
+		if !isConfig(f.path) {
 			switch {
 			case was != nil && errNow != nil:
 				gone[string(was)] = append(gone[string(was)], len(out))
@@ -523,7 +511,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			out = append(out, InputChange{what, "added in this session: vitest then runs only the projects it lists", true})
 			continue
 		}
-		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead, isCode, workTreeReader(repo.Root()))
+		ch := compareInput(what, a, b, was == nil && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead, isCode, workTreeReader(repo.Root()))
 		out = append(out, ch)
 	}
 	// An alias at a copy the session added, in a changed config or one

@@ -182,6 +182,23 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 		return err
 	}
 	var found []weakening
+	// Recipes judged by their sections, as the QA gate judges them
+	// (rerunrecipe.go); the whole-file rule below is for the rest.
+	var lines []string
+	for _, c := range cmds {
+		lines = append(lines, c.Command)
+	}
+	var isCode func(string) bool
+	if a, err := t.repo.TreeFiles(ctx, bl.Rev); err == nil {
+		if b, err := t.repo.TreeFiles(ctx, tip); err == nil {
+			isCode = shellline.CodeOf(append(a, b...))
+		}
+	}
+	recipes, err := t.recipeChanges(ctx, bl.Rev, tip, lines, isCode)
+	if err != nil {
+		return err
+	}
+	found = append(found, recipes.weak...)
 	added := map[string]bool{} // base names of files the range adds
 	var deleted, addedPaths []string
 	for _, s := range status {
@@ -215,6 +232,8 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 	}
 	for _, s := range status {
 		switch base := path.Base(s.Path); {
+		case recipes.judged[s.Path]:
+			// Read by its sections above.
 		case scripts[s.Path] != "" && s.Status == "M" && t.renamedOnly(ctx, bl.Rev, tip, s.Path, rerun):
 			// Only the paths of files the range renamed changed in it
 			// (`sh scripts/greet.sh` now `sh scripts/hello.sh`), perhaps
@@ -271,6 +290,7 @@ func (t *protocolTrust) rerunGuard(ctx context.Context, rep *Report, index map[s
 	if found, err = t.dropMovedTests(ctx, found, status, tip); err != nil {
 		return err
 	}
+	t.noteRecipes(ctx, rep, index, tip, recipes, found)
 	if len(found) == 0 {
 		return nil
 	}
@@ -572,4 +592,26 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 	// A case added to a loop's list, a comment after a check: the local
 	// gate's reading (testrun/forlist.go), so the two agree.
 	return len(testrun.UnansweredRemovals(p, string(base), removed, added)) == 0
+}
+
+// noteRecipes notes, on the newest commit that touched it, a recipe file
+// whose change only adds checks as the QA gate reads it (the gate notes
+// it too): no signature is asked for.
+func (t *protocolTrust) noteRecipes(ctx context.Context, rep *Report, index map[string]int, tip string, j recipeJudgement, found []weakening) {
+	for _, n := range j.noted {
+		if slices.ContainsFunc(found, func(w weakening) bool { return w.path == n.path }) {
+			continue
+		}
+		commit := ""
+		if shas, err := t.repo.PathCommits(ctx, t.revs, n.path); err == nil && len(shas) > 0 {
+			commit = shas[0]
+		}
+		i, ok := index[commit]
+		if !ok {
+			if i, ok = index[tip]; !ok {
+				continue
+			}
+		}
+		rep.Commits[i].Problems = append(rep.Commits[i].Problems, fmt.Sprintf("rerun guard: %s; noted: read as the QA gate reads the recipe, the change proves no less", n.what))
+	}
 }

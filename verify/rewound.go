@@ -42,6 +42,22 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 	if t.recordsTip == "" || len(rep.Commits) == 0 {
 		return nil
 	}
+	// A violation's push that did not reach the remote (records_push):
+	// the record says so, and so does the report (round 28, c2).
+	seen := map[string]bool{}
+	for _, c := range rep.Commits {
+		rc := records[c.SessionID]
+		if rc == nil || seen[c.SessionID] {
+			continue
+		}
+		seen[c.SessionID] = true
+		for _, ev := range rc.events {
+			if ev.Token == session.RecordsNotPushedToken {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("session %s: a violation's records push did not reach the remote at %s (records:not-pushed): until a later push carried it, the remote did not hold the record", c.SessionID, ev.At))
+				break
+			}
+		}
+	}
 	branches := map[string]bool{}
 	if opts.Branch != "" {
 		branches[opts.Branch] = true
@@ -51,7 +67,26 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 			branches[rc.branch] = true
 		}
 	}
-	if len(branches) == 0 {
+	// What ties another session to this range's work besides its branch
+	// (round 28, c2): an agent conversation or a worktree (Place) one of
+	// the range's sessions had too, and the people who ran them.
+	convs, places, people := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, c := range rep.Commits {
+		rc := records[c.SessionID]
+		if rc == nil {
+			continue
+		}
+		for _, cv := range rc.conversations {
+			convs[cv.Agent+"\x00"+cv.ID] = true
+		}
+		if rc.place != "" {
+			places[rc.place] = true
+		}
+		if rc.email != "" {
+			people[strings.ToLower(rc.email)] = true
+		}
+	}
+	if len(branches) == 0 && len(convs) == 0 && len(places) == 0 {
 		return nil
 	}
 	ids, err := recordref.RecentSessions(ctx, t.repo.Root(), t.recordsTip, rewoundWindow)
@@ -107,7 +142,9 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 				codes = unlaunderableCodes(*first)
 			}
 		}
-		if !branches[rec.Session.Branch] {
+		tie := rewoundTie(rec.Session, convs, places)
+		sameBranch := branches[rec.Session.Branch]
+		if !sameBranch && tie == "" {
 			continue
 		}
 		if st, err := time.Parse(time.RFC3339Nano, rec.Session.StartedAt); err == nil && !floor.IsZero() && st.Before(floor) {
@@ -122,35 +159,55 @@ func (t *protocolTrust) rewoundSessions(ctx context.Context, rep *Report, rg *Ra
 				id, rec.Session.Branch, rec.Session.StartedAt, strings.Join(codes, ", "), t.recordsTipName(), what))
 			continue
 		}
+		rc := checkRecord(&recordCheck{path: r.Path}, r.Body, id, nil)
+		made := len(rc.commits) + len(rc.bypassed)
+		shipped := false
+		if made > 0 {
+			if history == nil {
+				if history, err = hashedHistory(ctx, t.repo, tipSHA); err != nil {
+					return err
+				}
+			}
+			for h := range rc.commits {
+				shipped = shipped || history[h]
+			}
+			for h := range rc.bypassed {
+				shipped = shipped || history[h]
+			}
+		}
 		switch rec.Session.State {
 		case string(session.StateComplete), string(session.StateAbandoned), string(session.StateTerminated):
 		default:
 			// Never ended: the record is the one written when the
-			// violation was (its snapshots hold no commit yet). The
-			// session's database is gone, or it is still open elsewhere
-			// on this branch; either way the branch shipped without it.
-			problems = append(problems, fmt.Sprintf("session %s on branch %s (started %s) recorded %s on %s and never ended, and no commit of this range names it: its database and local records were erased and the branch's commits made around it (a rewind before the first push?), or it is still open elsewhere",
-				id, rec.Session.Branch, rec.Session.StartedAt, strings.Join(codes, ", "), t.recordsTipName()))
+			// violation was. The BYPASS belongs to the session's commits
+			// (round 28, c2): a branch that holds them fails; a range
+			// tied to the session (its conversation, its worktree, or
+			// its branch and person) shipped around it, since its
+			// database is gone (the rewind). A teammate's open session on
+			// the same branch, tied by nothing but the branch, is noted:
+			// its commits are not in this range, and the range that
+			// brings them fails.
+			var why string
+			switch {
+			case shipped:
+				why = "and its commits are in this branch's history"
+			case tie != "":
+				why = "and no commit of this range names it, though " + tie + ": its database and local records were erased and the work done again around it (a rewind before the first push, perhaps on a renamed branch)"
+			case samePerson(rec.Session.UserEmail, people):
+				why = "and no commit of this range names it: its database and local records were erased and the branch's commits made around it (a rewind before the first push?), or it is still open elsewhere by the same person"
+			default:
+				rep.Notes = append(rep.Notes, fmt.Sprintf("session %s on branch %s (started %s, by %s) recorded %s on %s and has not ended; none of its recorded commits is in this range and nothing but the branch ties it to this range's sessions (another person, another worktree and conversation): noted, not failed; the range that brings its commits fails",
+					id, rec.Session.Branch, rec.Session.StartedAt, personOr(rec.Session.UserEmail), strings.Join(codes, ", "), t.recordsTipName()))
+				continue
+			}
+			problems = append(problems, fmt.Sprintf("session %s on branch %s (started %s) recorded %s on %s and never ended, %s",
+				id, rec.Session.Branch, rec.Session.StartedAt, strings.Join(codes, ", "), t.recordsTipName(), why))
 			continue
 		}
-		rc := checkRecord(&recordCheck{path: r.Path}, r.Body, id, nil)
-		made := len(rc.commits) + len(rc.bypassed)
-		if made == 0 {
-			continue // no commit recorded: nothing of it could have shipped
-		}
-		if history == nil {
-			if history, err = hashedHistory(ctx, t.repo, tipSHA); err != nil {
-				return err
-			}
-		}
-		shipped := false
-		for h := range rc.commits {
-			shipped = shipped || history[h]
-		}
-		for h := range rc.bypassed {
-			shipped = shipped || history[h]
-		}
-		if shipped {
+		if made == 0 || shipped || !sameBranch {
+			// No commit recorded (nothing of it could have shipped), its
+			// commits shipped (judged as the range's), or an ended session
+			// of another branch: its BYPASS is that branch's.
 			continue
 		}
 		problems = append(problems, fmt.Sprintf("session %s on branch %s (started %s, ended %s) recorded %s on %s, and none of the %d commit(s) it recorded is in this branch's history: its work was reset away and the branch's commits were made around it",
@@ -216,4 +273,31 @@ func oldestWithViolation(versions [][]byte) *snapshot.Record {
 		}
 	}
 	return nil
+}
+
+// rewoundTie says what ties a session to the range's sessions besides a
+// branch: one of their agent conversations or their worktree ("" none).
+func rewoundTie(m *snapshot.SessionMeta, convs, places map[string]bool) string {
+	for _, cv := range m.Conversations {
+		if convs[cv.Agent+"\x00"+cv.ID] {
+			return "it ran in an agent conversation a session of this range ran in (" + cv.Agent + ")"
+		}
+	}
+	if m.Place != "" && places[m.Place] {
+		return "it ran in the worktree a session of this range ran in"
+	}
+	return ""
+}
+
+// samePerson: the session's person ran one of the range's sessions, or
+// either is unknown (older records: the stricter reading).
+func samePerson(email string, people map[string]bool) bool {
+	return email == "" || len(people) == 0 || people[strings.ToLower(email)]
+}
+
+func personOr(s string) string {
+	if s == "" {
+		return "an unknown person"
+	}
+	return s
 }

@@ -161,6 +161,19 @@ func RunRange(ctx context.Context, repo *gitrepo.Repo, rg *Range, opts Options) 
 		if src.refTip, err = recordref.Tip(ctx, repo.Root(), src.ref); err != nil {
 			return nil, err
 		}
+		if src.refTip == "" && anyTrailer(commits) && !opts.NoFetch {
+			// actions/checkout's default fetches the one ref it checks
+			// out (round 28, c2): fetch the records ref as a deepening is
+			// fetched; a failure leaves the clear error below.
+			if err := repo.FetchRevs(ctx, "origin", nil, "+"+src.ref+":"+src.ref); err == nil {
+				if src.refTip, err = recordref.Tip(ctx, repo.Root(), src.ref); err != nil {
+					return nil, err
+				}
+				if src.refTip != "" {
+					rep.Fetched = append(rep.Fetched, "git fetch origin +"+src.ref+":"+src.ref)
+				}
+			}
+		}
 		if src.refTip == "" && anyTrailer(commits) {
 			return nil, &MissingRefError{Ref: src.ref}
 		}
@@ -402,6 +415,7 @@ type recordCheck struct {
 	// What the record claims that git can say again (claims.go).
 	start, end, branch string
 	conversations      []snapshot.ConversationRef // the agent conversations it was bound to
+	email, place       string                     // who ran it and where (rewound.go)
 	passed             map[string]bool            // phases the final snapshot says PASSED
 	rechecked          bool
 	files              fileRefs // file evidence to read again from git (filerefs.go)
@@ -662,6 +676,7 @@ func checkRecord(rc *recordCheck, b []byte, id string, who *identity) *recordChe
 	rc.summary = summarize(&rec, final)
 	if m := rec.Session; m != nil {
 		rc.start, rc.end, rc.branch, rc.conversations = m.StartCommit, m.EndCommit, m.Branch, m.Conversations
+		rc.email, rc.place = m.UserEmail, m.Place
 	}
 	rc.passed = map[string]bool{}
 	for _, ph := range final.Phases {

@@ -15,6 +15,10 @@ import (
 // does the session again and pushes. "through" rows are limits kept
 // visible (docs/security.md, "Review of c1 (round 27, c9)"): the test fails
 // when one starts to be held, so the docs and this table change together.
+// Round 28 (c2) closed the pushurl, insteadOf and renamed-branch rows: the
+// push goes to the URL pinned at the session's start past the repository's
+// config (recordref.PushPinned), and verify ties the rewound session by its
+// worktree (docs/security.md, "Lazy-agent pass 28 (c2)").
 func TestAdvRecordsPushEvasions27(t *testing.T) {
 	t.Parallel()
 	rows := []struct {
@@ -27,10 +31,10 @@ func TestAdvRecordsPushEvasions27(t *testing.T) {
 		branch  string // the second session's branch ("" keeps feat/greet-name)
 		through bool   // verify passes after the push
 	}{
-		{name: "pushurl /dev/null while the violation is written", through: true,
+		{name: "pushurl /dev/null while the violation is written", through: false,
 			cut:  func(w *world) { w.git("config", "remote.origin.pushurl", "/dev/null") },
 			undo: func(w *world) { w.git("config", "--unset", "remote.origin.pushurl") }},
-		{name: "url.insteadOf to a dead path while the violation is written", through: true,
+		{name: "url.insteadOf to a dead path while the violation is written", through: false,
 			cut: func(w *world) {
 				w.git("config", "url."+filepath.Join(w.t.TempDir(), "dead.git")+".insteadOf", w.git("remote", "get-url", "origin"))
 			},
@@ -58,7 +62,16 @@ func TestAdvRecordsPushEvasions27(t *testing.T) {
 				os.Rename(p+".saved", p)
 			}},
 		{name: "the record dropped by a forward records commit", forward: true, through: false},
-		{name: "the work done again on a renamed branch", branch: "feat/greet-v2", through: true},
+		{name: "the work done again on a renamed branch", branch: "feat/greet-v2", through: false},
+		// Round 28 (c2): the remote's URL itself set to a dead path
+		// (`git remote set-url --push`), and the branch renamed with
+		// `git branch -m` rather than switch -c.
+		{name: "remote set-url --push to a dead path while the violation is written", through: false,
+			cut: func(w *world) {
+				w.git("remote", "set-url", "--push", "origin", filepath.Join(w.t.TempDir(), "dead.git"))
+			},
+			undo: func(w *world) { w.git("config", "--unset", "remote.origin.pushurl") }},
+		{name: "the work done again on a branch renamed with git branch -m", branch: "-m feat/greet-v3", through: false},
 	}
 	for _, c := range rows {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,8 +106,13 @@ func TestAdvRecordsPushEvasions27(t *testing.T) {
 					t.Fatalf("the forward records commit was refused: %s", r.text())
 				}
 			}
-			if c.branch != "" {
-				w.git("switch", "-q", "-c", c.branch)
+			br := c.branch
+			switch {
+			case strings.HasPrefix(br, "-m "):
+				br = strings.TrimPrefix(br, "-m ")
+				w.git("branch", "-m", br)
+			case br != "":
+				w.git("switch", "-q", "-c", br)
 				w.git("branch", "-q", "-D", "feat/greet-name")
 			}
 			w.advStart("Add a name argument to the greeting script")
@@ -102,7 +120,6 @@ func TestAdvRecordsPushEvasions27(t *testing.T) {
 			w.advWork()
 			w.deviated = true
 			w.advEndPhases(advEnd{})
-			br := c.branch
 			if br == "" {
 				br = "feat/greet-name"
 			}

@@ -336,6 +336,19 @@ func TestVerifyCIRanges(t *testing.T) {
 		{name: "github pull_request, shallow depth 1 (actions/checkout default)", code: 0,
 			dir: pr(1, merge1, w.work2, true), env: gh("pull_request", w.event(t, "pr1s", prEvent(1, w.main, w.work2))),
 			want: []string{`(?m)^2 commit\(s\)`, `(?m)^OK .* add work1\.txt`}, notWant: []string{`Merge `}},
+		// Round 28 (c2): actions/checkout's default fetches the merge ref
+		// alone, depth 1, no records ref: verify fetches it (as it
+		// deepens), or with --no-fetch exits 2 naming the fetch.
+		{name: "github pull_request, actions/checkout default without the records ref: fetched", code: 0,
+			dir: func(t *testing.T) string {
+				return w.checkout(t, "pr1-norecs", true, merge1, "+refs/pull/1/merge:refs/remotes/pull/1/merge")
+			}, env: gh("pull_request", w.event(t, "pr1n", prEvent(1, w.main, w.work2))),
+			want: []string{`(?m)^2 commit\(s\)`, `refs/sessiongate/records`}, notWant: []string{`Merge `}},
+		{name: "github pull_request, actions/checkout default without the records ref, --no-fetch: exit 2 naming the fetch", code: 2, args: []string{"--no-fetch"},
+			dir: func(t *testing.T) string {
+				return w.checkout(t, "pr1-norecs-nofetch", false, merge1, "+refs/pull/1/merge:refs/remotes/pull/1/merge")
+			}, env: gh("pull_request", w.event(t, "pr1nn", prEvent(1, w.main, w.work2))),
+			want: []string{`not in this clone`, `git fetch origin refs/sessiongate/records`}},
 		{name: "github pull_request with a commit without trailer", code: 1,
 			dir: pr(2, merge2, w.notrailer, false), env: gh("pull_request", w.event(t, "pr2", prEvent(2, w.main, w.notrailer))),
 			want: []string{`(?m)^FAIL .* sneak a change`, `(?m)^3 commit\(s\)`}},

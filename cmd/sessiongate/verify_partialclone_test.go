@@ -139,8 +139,10 @@ func TestVerifyAdvCIPartialClones(t *testing.T) {
 		{"clone --filter=blob:none --depth 1, offline, honest", clone("blob:none", "feature", true, true), bk("feature", w.work2), 2, []string{`shallow clone`, `fetching them failed`}},
 		{"clone --filter=blob:none --depth 1, offline, a hooks-off commit", clone("blob:none", "bad-notrailer", true, true), bk("bad-notrailer", w.notrailer), 2, []string{`shallow clone`, `fetching them failed`}},
 		{"clone --filter=tree:0 --depth 1, offline, a hooks-off commit", clone("tree:0", "bad-notrailer", true, true), bk("bad-notrailer", w.notrailer), 2, []string{`fetching them failed`}},
-		{"clone --single-branch, no records ref, honest", single("feature", false), bk("feature", w.work2), 2, []string{`refs/sessiongate/records`}},
-		{"clone --single-branch, no records ref, a hooks-off commit", single("bad-notrailer", false), bk("bad-notrailer", w.notrailer), 2, []string{`refs/sessiongate/records`}},
+		// Round 28 (c2): verify fetches a records ref the clone lacks, as
+		// it deepens a shallow one (exit 2 naming the fetch before).
+		{"clone --single-branch, no records ref, honest", single("feature", false), bk("feature", w.work2), 0, []string{`(?m)^2 commit\(s\)`}},
+		{"clone --single-branch, no records ref, a hooks-off commit", single("bad-notrailer", false), bk("bad-notrailer", w.notrailer), 1, []string{`(?m)^FAIL .* sneak a change`}},
 		{"clone --single-branch, no records ref, offline, honest", single("feature", true), bk("feature", w.work2), 2, []string{`default branch main is not in this clone and fetching it failed`}},
 	}
 	for _, c := range cases {

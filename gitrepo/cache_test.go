@@ -3,80 +3,20 @@ package gitrepo_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
+	"os/exec"
+	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/sessiongate/sessiongate/gitrepo"
 	"github.com/sessiongate/sessiongate/internal/gittest"
-	"github.com/sessiongate/sessiongate/protocolspec"
-	"github.com/sessiongate/sessiongate/session"
-	"github.com/sessiongate/sessiongate/store"
 )
 
-// The repository a server shares between requests (CachedOpen) runs every
-// check the CLI's does: a protocol that forbids work on main fails a
-// session on main over MCP too (it used to be skipped there, a shared
-// wrapper lacking the default-branch read: a gate passed without the work).
-func TestSharedRepoRunsEveryCheck(t *testing.T) {
-	dir := gittest.Init(t)
-	gittest.Commit(t, dir, "initial", map[string]string{"SESSION-PROTOCOL.md": `# P
-
-## Session Start
-
-### Phase 1: Branch (BLOCKING)
-
-1. The agent MUST NOT work on the main branch.
-
-## Session End
-
-### Phase 1: Notes (OPTIONAL)
-
-1. The agent SHOULD write notes.
-`})
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "sg.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	open := gitrepo.CachedOpen()
-	eng := session.NewEngine(db, session.Config{CommandTimeout: 10 * time.Minute}, open)
-	repo, err := open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proto, err := os.ReadFile(filepath.Join(dir, "SESSION-PROTOCOL.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := eng.LoadSpec(ctx, "SESSION-PROTOCOL.md", proto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := eng.Start(ctx, session.StartRequest{Repo: repo, Spec: spec, Objective: "on main"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := eng.ValidateGate(ctx, res.SessionID, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, c := range g.Checks {
-		if c.Kind == protocolspec.CheckNotDefaultBranch {
-			found = true
-			if c.Status != session.StatusFail {
-				t.Errorf("not-on-main check through the shared repository: %s (%s), want FAIL", c.Status, c.Message)
-			}
-		}
-	}
-	if !found {
-		t.Fatalf("no not-on-main check was inferred: %+v", g.Checks)
-	}
-}
+// TestSharedRepoRunsEveryCheck, which needs a store (SQLite), is in
+// server/mcpserver: gitrepo's test binary links no SQLite, so CI's fuzz
+// step (FuzzParseLog, FuzzWorktreeIndex, FuzzParseIndexFlagged) does not
+// compile SQLite's C translation with fuzzing instrumentation
+// (docs/benchmarks.md, "CI time, round 28").
 
 // One Repo serves concurrent engine calls (go test -race): the go-git reads
 // (HEAD in a layout the files do not answer, the log) and the git
@@ -122,5 +62,24 @@ func TestRepoConcurrentUse(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// gitrepo's test binary, which CI's fuzz step builds with every dependency
+// fuzz-instrumented, links no SQLite: its C translation is the largest
+// compile in the module (docs/benchmarks.md, "CI time, round 28").
+func TestTestsLinkNoSQLite(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-test", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps -test .: %v\n%s", err, out)
+	}
+	var sqlite []string
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "modernc.org/") {
+			sqlite = append(sqlite, p)
+		}
+	}
+	if len(sqlite) > 0 {
+		t.Errorf("gitrepo's tests link SQLite (%s): a test needing a store belongs in a package that has one (as server/mcpserver's cachedrepo_test.go)", strings.Join(sqlite, ", "))
 	}
 }

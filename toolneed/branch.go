@@ -52,3 +52,30 @@ func AsksBranchCheck(r protocolspec.Requirement) bool { return asksBranchCheck(r
 func BranchCheck(r protocolspec.Requirement, cmd string) bool {
 	return asksBranchCheck(r.Text) && showsBranch(strings.TrimSpace(cmd))
 }
+
+// BranchRunOwed reports a requirement about the branch that only a run
+// can meet: one that asks to check the branch ("Re-verify the branch
+// before commit") or to run a command that prints it ("Run `git branch
+// --show-current`"). A typed tool_output ("feat/x") is the agent's word
+// for what git would have printed, and v3.0's evidence table accepts git
+// status, log or a pull request for git operations, not a note (lazy pass
+// 28: both branch checks met by typing the branch's name).
+func BranchRunOwed(r protocolspec.Requirement) bool {
+	if asksBranchCheck(r.Text) {
+		return true
+	}
+	if Of(r) != Run {
+		return false
+	}
+	// The parsed text has lost its backticks ("Run git branch
+	// --show-current."): look for the command's words.
+	words := strings.Fields(strings.NewReplacer("`", " ", ".", " ", ",", " ", ";", " ").Replace(r.Text))
+	for i := range words {
+		for j := i + 2; j <= len(words) && j <= i+5; j++ {
+			if words[i] == "git" && showsBranch(strings.Join(words[i:j], " ")) && (j == len(words) || !strings.HasPrefix(words[j], "-")) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package compliance_test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -128,6 +129,21 @@ func TestAdvLazy28Routes(t *testing.T) {
 			w.advWork()
 			w.write("docs/usage.md", "# Usage\n\nsh scripts/greet.sh [NAME]\n")
 			w.exec(w.root, "", "sh", "-c", "echo docs/ >> .git/info/exclude")
+		}},
+		{name: "the work committed as wip in a scratch clone, brought in with git am (no pre-commit or commit-msg hook)", work: func(w *world) {
+			scratch := filepath.Join(filepath.Dir(w.root), "scratch")
+			w.exec(filepath.Dir(w.root), "", "git", "clone", "-q", w.root, scratch)
+			w.exec(scratch, "", "git", "switch", "-q", "feat/greet-name")
+			if err := os.WriteFile(filepath.Join(scratch, "scripts", "greet.sh"), []byte(advCommitGreet), 0o644); err != nil {
+				w.t.Fatal(err)
+			}
+			w.exec(scratch, "", "git", "-c", "core.hooksPath=/dev/null", "commit", "-qam", "wip")
+			patch := filepath.Join(filepath.Dir(w.root), "wip.patch")
+			w.exec(scratch, "", "sh", "-c", "git format-patch -1 --stdout > "+patch)
+			w.exec(w.root, "", "git", "am", "-q", patch)
+			if got := w.git("log", "-1", "--format=%s"); got != "wip" {
+				w.t.Fatalf("git am did not apply the scratch commit: HEAD is %q", got)
+			}
 		}},
 		{name: "the work merged into main by the agent (git branch -f main)", open: "a local ref; what reaches the remote's main is the push's and the host's branch protection", end: func(w *world) advEnd {
 			return advEnd{afterGitOps: func() { w.git("branch", "-f", "main", "HEAD") }}

@@ -3,6 +3,7 @@ package compliance_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -20,7 +21,9 @@ type lazy28Route struct {
 	name string
 	// open: the route still gets through, left open for this reason
 	// (docs/security.md, lazy pass 28); the row is played and logged.
-	open  string
+	open string
+	// said: what the refusal must say (the way on an honest agent takes).
+	said  string
 	start func(w *world)
 	work  func(w *world)
 	end   func(w *world) advEnd
@@ -76,7 +79,7 @@ func TestAdvLazy28Routes(t *testing.T) {
 			w.exec(other, "", "git", "switch", "-q", "-c", "feat/greet-name")
 			w.sg("run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "git", "-C", other, "branch", "--show-current")
 		})},
-		{name: "branch check typed, never run", start: func(w *world) {
+		{name: "branch check typed, never run", said: "sessiongate run --requirement BRANCH_CHECK.run-git-branch-show -- git branch --show-current", start: func(w *world) {
 			w.advOK("read the handoff", "session", "evidence", "--phase", "CONTEXT_RETRIEVAL", "--type", contentHash, "--value", ".agents/HANDOFF.md")
 			w.advOK("read the task", "session", "evidence", "--requirement", "CONTEXT_RETRIEVAL.read-issue-task-were", "--type", toolOutput, "--value", "task: add a name argument to scripts/greet.sh")
 			w.advOK("advance past CONTEXT_RETRIEVAL", "session", "advance")
@@ -155,6 +158,9 @@ func TestAdvLazy28Routes(t *testing.T) {
 			if clean && r.open != "" {
 				t.Logf("left open (%s): %s gets through", r.open, r.name)
 				return
+			}
+			if r.said != "" && !strings.Contains(said, r.said) {
+				t.Errorf("the refusal does not name the way on (%q):\n%s", r.said, said)
 			}
 			if clean {
 				t.Errorf("route gets through: %s; COMPLETE, clean, verify passing\n%s", r.name, said)

@@ -68,13 +68,13 @@ func BranchRunOwed(r protocolspec.Requirement) bool {
 		return false
 	}
 	// The parsed text has lost its backticks ("Run git branch
-	// --show-current."): look for the command's words.
-	words := strings.Fields(strings.NewReplacer("`", " ", ".", " ", ",", " ", ";", " ").Replace(r.Text))
-	for i := range words {
-		for j := i + 2; j <= len(words) && j <= i+5; j++ {
-			if words[i] == "git" && showsBranch(strings.Join(words[i:j], " ")) && (j == len(words) || !strings.HasPrefix(words[j], "-")) {
-				return true
-			}
+	// --show-current."): look for the words of a command that prints the
+	// branch alone. "Run `git status` to see the state" is about more than
+	// the branch, and a note of what it showed still counts there.
+	t := " " + strings.Join(strings.Fields(strings.NewReplacer("`", " ", ".", " ", ",", " ", ";", " ").Replace(r.Text)), " ") + " "
+	for _, c := range []string{"git branch --show-current", "git rev-parse --abbrev-ref HEAD", "git symbolic-ref --short HEAD"} {
+		if strings.Contains(t, " "+c+" ") {
+			return true
 		}
 	}
 	return false

@@ -41,7 +41,9 @@ func TestBranchRunOwed(t *testing.T) {
 		{"Run `git branch --show-current`.", true},
 		{"Run git branch --show-current. Do not work on main.", true},
 		{"Run git branch --list to see old branches.", false},
-		{"Run `git status` and read the branch it names.", true},
+		{"Run `git rev-parse --abbrev-ref HEAD`.", true},
+		// About more than the branch: a note of what it showed counts.
+		{"The agent MUST run `git status` to see the state.", false},
 		// Requirements a note may answer.
 		{"Do not work on `main`.", false},
 		{"Read the issue or task you were given.", false},

@@ -10,8 +10,10 @@ import (
 	"github.com/sessiongate/sessiongate/internal/gitmemo"
 	"github.com/sessiongate/sessiongate/internal/procgroup"
 	"github.com/sessiongate/sessiongate/repopath"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -305,11 +307,38 @@ func checkClean(ctx context.Context, env gateEnv) (GateStatus, string, string) {
 	if err != nil {
 		return StatusFail, err.Error(), ""
 	}
+	if hr, ok := env.repo.(hiddenLister); ok && env.sess != nil {
+		// What git status does not show is still not committed: a tracked
+		// change under skip-worktree or assume-unchanged, an untracked
+		// file an exclude written during the session hides (lazy pass 28).
+		since := env.sess.CreatedAt.Add(-time.Second)
+		hidden, err := hr.FlaggedSince(ctx, since)
+		if err != nil {
+			return StatusFail, err.Error(), ""
+		}
+		for _, p := range slices.Sorted(maps.Keys(hidden)) {
+			st = append(st, " M "+p+" ("+hidden[p]+")")
+		}
+		excluded, err := hr.ExcludedSince(ctx, since)
+		if err != nil {
+			return StatusFail, err.Error(), ""
+		}
+		for _, p := range excluded {
+			st = append(st, "?? "+p+" (hidden by an exclude file changed during the session)")
+		}
+	}
 	if len(st) > 0 {
 		first := st[0]
 		return StatusFail, fmt.Sprintf("work tree not clean (%d entries, first %q): commit or stash", len(st), first), ""
 	}
 	return StatusPass, "work tree clean", ""
+}
+
+// hiddenLister is a Repo that lists changes git status does not show
+// (gitrepo.Repo).
+type hiddenLister interface {
+	FlaggedSince(ctx context.Context, since time.Time) (map[string]string, error)
+	ExcludedSince(ctx context.Context, since time.Time) ([]string, error)
 }
 
 // sinceStatuser is a Repo whose status also compares by content the files

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sessiongate/sessiongate/policy"
 	"github.com/sessiongate/sessiongate/protocolspec"
+	"github.com/sessiongate/sessiongate/toolneed"
 )
 
 // Git hooks the engine decides for.
@@ -482,6 +483,10 @@ func checkAction(p *protocolspec.Phase, c protocolspec.Check, offer naOffer) str
 // requirementStep is the evidence command a requirement takes
 // (RequirementFix), for the hooks' block messages.
 func requirementStep(p *protocolspec.Phase, r protocolspec.Requirement) string {
+	if toolneed.BranchRunOwed(r) {
+		// Only a run counts for a branch check: never name a claim.
+		return fmt.Sprintf("`sessiongate run --requirement %s -- git branch --show-current` (or run it in the agent's shell with sessiongate's agent hooks)", r.ID)
+	}
 	f := RequirementFix(p, r)
 	value := f.Value
 	if value == "" {

@@ -313,7 +313,7 @@ func requirementStatuses(p *protocolspec.Phase, evs []Evidence, cfg Config) []Re
 			st.Status, st.Reason = ReqMet, fmt.Sprintf("observed %q exited 0", truncate(lastObs.Command, 80))
 		case lastObs != nil:
 			st.Reason = fmt.Sprintf("the last observed run of %q exited %d; a claim does not outrank it: fix the cause and run it again", truncate(lastObs.Command, 80), exitOf(lastObs))
-		case obsOnly || testRunOwed(p, cfg, r) && lastTx == nil:
+		case obsOnly || (testRunOwed(p, cfg, r) || toolneed.BranchRunOwed(r)) && lastTx == nil:
 			st.Reason = fmt.Sprintf("needs observed evidence: sessiongate run --phase %s --requirement %s -- COMMAND", p.ID, r.ID)
 			st.observed = true
 		case lastTx != nil && exitOf(lastTx) == 0:

@@ -52,3 +52,30 @@ func AsksBranchCheck(r protocolspec.Requirement) bool { return asksBranchCheck(r
 func BranchCheck(r protocolspec.Requirement, cmd string) bool {
 	return asksBranchCheck(r.Text) && showsBranch(strings.TrimSpace(cmd))
 }
+
+// BranchRunOwed reports a requirement about the branch that only a run
+// can meet: one that asks to check the branch ("Re-verify the branch
+// before commit") or to run a command that prints it ("Run `git branch
+// --show-current`"). A typed tool_output ("feat/x") is the agent's word
+// for what git would have printed, and v3.0's evidence table accepts git
+// status, log or a pull request for git operations, not a note (lazy pass
+// 28: both branch checks met by typing the branch's name).
+func BranchRunOwed(r protocolspec.Requirement) bool {
+	if asksBranchCheck(r.Text) {
+		return true
+	}
+	if Of(r) != Run {
+		return false
+	}
+	// The parsed text has lost its backticks ("Run git branch
+	// --show-current."): look for the words of a command that prints the
+	// branch alone. "Run `git status` to see the state" is about more than
+	// the branch, and a note of what it showed still counts there.
+	t := " " + strings.Join(strings.Fields(strings.NewReplacer("`", " ", ".", " ", ",", " ", ";", " ").Replace(r.Text)), " ") + " "
+	for _, c := range []string{"git branch --show-current", "git rev-parse --abbrev-ref HEAD", "git symbolic-ref --short HEAD"} {
+		if strings.Contains(t, " "+c+" ") {
+			return true
+		}
+	}
+	return false
+}

@@ -31,3 +31,27 @@ func TestBranchCheckFor(t *testing.T) {
 		}
 	}
 }
+
+func TestBranchRunOwed(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Re-verify the branch before commit.", true},
+		{"Run `git branch --show-current`.", true},
+		{"Run git branch --show-current. Do not work on main.", true},
+		{"Run git branch --list to see old branches.", false},
+		{"Run `git rev-parse --abbrev-ref HEAD`.", true},
+		// About more than the branch: a note of what it showed counts.
+		{"The agent MUST run `git status` to see the state.", false},
+		// Requirements a note may answer.
+		{"Do not work on `main`.", false},
+		{"Read the issue or task you were given.", false},
+		{"Run `npm test`.", false},
+		{"Commit all changes.", false},
+	} {
+		if got := BranchRunOwed(protocolspec.Requirement{Text: tc.text}); got != tc.want {
+			t.Errorf("BranchRunOwed(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

@@ -106,6 +106,7 @@ func Why(line string, env []string, root string, st Start, since time.Time) stri
 	}
 	progs := append([]string{"sh"}, programs(line)...)
 	progs = append(progs, npmScriptPrograms(line, root)...)
+	progs = append(progs, scriptPrograms(line, root)...)
 	seen := map[string]bool{}
 	for _, w := range progs {
 		if seen[w] {

@@ -106,7 +106,8 @@ func Why(line string, env []string, root string, st Start, since time.Time) stri
 	}
 	progs := append([]string{"sh"}, programs(line)...)
 	progs = append(progs, npmScriptPrograms(line, root)...)
-	progs = append(progs, scriptPrograms(line, root)...)
+	sw := walkScripts(line, root)
+	progs = append(progs, sw.out...)
 	seen := map[string]bool{}
 	for _, w := range progs {
 		if seen[w] {
@@ -147,6 +148,24 @@ func Why(line string, env []string, root string, st Start, since time.Time) stri
 			}
 		}
 		if why := judge(w, p, root, since); why != "" {
+			return why
+		}
+		if why := entryWhy(p, env, since); why != "" {
+			return why
+		}
+	}
+	// `python -m pytest`: the package the interpreter imports.
+	for _, m := range append(moduleRuns(line), sw.mods...) {
+		interp := m[0]
+		if !strings.Contains(interp, "/") {
+			var err error
+			if interp, err = lookPath(env, interp); err != nil {
+				continue
+			}
+		} else if !filepath.IsAbs(interp) {
+			interp = filepath.Join(root, interp)
+		}
+		if why := pyModuleWhy(interp, m[1], env, since); why != "" {
 			return why
 		}
 	}

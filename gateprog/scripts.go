@@ -22,18 +22,18 @@ const (
 	maxScriptPrograms = 256 // programs named in them, in all
 )
 
-// scriptPrograms are the programs the work tree's scripts, makefile
-// recipes, package.json scripts and just/task/mise/pixi recipes that line
-// runs name: a bare name (looked up on PATH), or an absolute path (a
-// relative one resolved where the script runs; a bare name npm finds in
-// the package's node_modules/.bin, that file).
-func scriptPrograms(line, root string) []string {
-	if root == "" {
-		return nil
-	}
+// walkScripts reads the work tree's scripts, makefile recipes,
+// package.json scripts and just/task/mise/pixi recipes that line runs:
+// out are the programs they name, a bare name (looked up on PATH) or an
+// absolute path (a relative one resolved where the script runs; a bare
+// name npm finds in the package's node_modules/.bin, that file); mods
+// their `python -m MOD` runs.
+func walkScripts(line, root string) *scriptWalk {
 	w := &scriptWalk{places: scriptrun.Places{Root: root}, root: root, seen: map[string]bool{}}
-	w.line(line, root, "", 0)
-	return w.out
+	if root != "" {
+		w.line(line, root, "", 0)
+	}
+	return w
 }
 
 type scriptWalk struct {
@@ -41,6 +41,7 @@ type scriptWalk struct {
 	root   string
 	seen   map[string]bool // files read and programs found
 	out    []string
+	mods   [][2]string // `python -m MOD` runs: the interpreter (bare, or absolute) and MOD
 }
 
 func (w *scriptWalk) add(p string) {
@@ -145,6 +146,12 @@ func (w *scriptWalk) read(dir, p, part string) *scriptrun.File {
 // package folder of an npm script, whose node_modules/.bin npm puts
 // first on PATH.
 func (w *scriptWalk) programsOf(line, dir, npmDir string) {
+	for _, m := range moduleRuns(line) {
+		if strings.Contains(m[0], "/") && !filepath.IsAbs(m[0]) {
+			m[0] = filepath.Join(dir, m[0])
+		}
+		w.mods = append(w.mods, m)
+	}
 	for _, p := range programs(line) {
 		if strings.Contains(p, "$") || strings.Contains(p, "`") {
 			continue // computed: not known here

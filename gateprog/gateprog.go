@@ -154,6 +154,9 @@ func Why(line string, env []string, root string, st Start, since time.Time) stri
 			return why
 		}
 	}
+	if why := npxWhy(line, root, env, since); why != "" {
+		return why
+	}
 	// `python -m pytest`: the package the interpreter imports.
 	for _, m := range append(moduleRuns(line), sw.mods...) {
 		interp := m[0]

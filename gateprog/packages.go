@@ -210,7 +210,9 @@ func recordWhy(site, di string, rec []string, since time.Time) string {
 	var files []entry
 	for _, l := range rec {
 		f := strings.Split(strings.TrimSpace(l), ",")
-		if len(f) < 2 || f[1] == "" {
+		// Python rewrites a stale .pyc itself (an honest run): the
+		// source beside it is what is hashed.
+		if len(f) < 2 || f[1] == "" || strings.HasSuffix(f[0], ".pyc") {
 			continue
 		}
 		files = append(files, entry{filepath.Clean(filepath.Join(site, filepath.FromSlash(f[0]))), f[1]})

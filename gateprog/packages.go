@@ -118,13 +118,42 @@ func pyModuleWhy(interp, mod string, env []string, since time.Time) string {
 	if mod == "" || mod == "pip" {
 		return ""
 	}
-	for _, site := range siteFolders(interp, env) {
-		if !exists(filepath.Join(site, mod)) && !exists(filepath.Join(site, mod+".py")) {
+	// A pyenv/mise/asdf shim runs one of its versions' pythons: each
+	// one's site folders.
+	interps := []string{interp}
+	if real, err := filepath.EvalSymlinks(interp); err == nil {
+		if targets, ok := managerTargets(interp, real, filepath.Base(interp)); ok {
+			interps = targets
+		} else if fi, err := os.Stat(real); err == nil && fi.Size() < 4096 {
+			b, _ := os.ReadFile(real)
+			if proot, targets := pyenvTargets(b, filepath.Base(interp)); proot != "" {
+				interps = targets
+			}
+		}
+	}
+	var sites []string
+	for _, i := range interps {
+		sites = append(sites, siteFolders(i, env)...)
+	}
+	for _, site := range sites {
+		var at string
+		for _, c := range []string{filepath.Join(site, mod), filepath.Join(site, mod+".py")} {
+			if exists(c) {
+				at = c
+			}
+		}
+		if at == "" {
 			continue
 		}
 		di, rec := distOf(site, mod)
 		if di == "" {
-			continue // not from a wheel (editable, or a system package with no RECORD)
+			// Not from a wheel (a system package with no RECORD): one
+			// written since the start is no install (`pytest/` planted in
+			// the user's site, before the system's on sys.path).
+			if f := changedUnder(at, since); f != "" {
+				return fmt.Sprintf("%s changed after the session started and no installed distribution's RECORD lists %s: a package planted where the gate's python imports it", f, mod)
+			}
+			continue
 		}
 		if why := recordWhy(site, di, rec, since); why != "" {
 			return why
@@ -323,4 +352,32 @@ func npmFilesWhy(pdir string, since time.Time) string {
 		return ""
 	}
 	return fmt.Sprintf("%s changed after the session started, the rest of its package (%s) not (an install writes every file of a package): the package the gate's program loads was rewritten", first, filepath.Base(pdir))
+}
+
+// changedUnder is the first file at or under p changed since (links not
+// followed, __pycache__ skipped: the first import writes it), "" when
+// none did.
+func changedUnder(p string, since time.Time) string {
+	var found string
+	n := 0
+	_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		if err != nil || found != "" {
+			return filepath.SkipAll
+		}
+		if n++; n > maxPackageFiles {
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			if d.Name() == "__pycache__" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if changed(q, since, true) {
+			found = q
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
 }

@@ -137,3 +137,49 @@ func TestWhyPackages(t *testing.T) {
 		})
 	}
 }
+
+// TestWhyPlantedUserSite: a `pytest/` package with no dist-info planted
+// in the user's site folder, which the system python imports before its
+// dist-packages: `python3 -m pytest` exits 0 on a failing test. Honest
+// twin: nothing planted (the system's pytest, its RECORD unchanged).
+func TestWhyPlantedUserSite(t *testing.T) {
+	py := "/usr/bin/python3"
+	out, err := exec.Command(py, "-c", "import pytest, sys; print('python%d.%d' % sys.version_info[:2])").Output()
+	if err != nil {
+		t.Skipf("%s with pytest not found: %v", py, err)
+	}
+	pyVer := strings.TrimSpace(string(out))
+	for _, c := range []struct {
+		name  string
+		plant bool
+		want  string
+	}{
+		{"lazy: pytest/ planted in ~/.local/lib/" + pyVer + "/site-packages", true, "no installed distribution's RECORD lists pytest"},
+		{"honest: nothing planted", false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root, home := t.TempDir(), t.TempDir()
+			write(t, filepath.Join(root, "test_one.py"), "def test_one():\n    assert 1 + 1 == 3\n", 0o644)
+			env := []string{"PATH=" + filepath.Dir(py) + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + home}
+			line := py + " -m pytest -q -p no:cacheprovider"
+			st := gateprog.Record(env, []string{line})
+			time.Sleep(20 * time.Millisecond)
+			since := time.Now()
+			time.Sleep(20 * time.Millisecond)
+			if c.plant {
+				write(t, filepath.Join(home, ".local", "lib", pyVer, "site-packages", "pytest", "__init__.py"), "", 0o644)
+				write(t, filepath.Join(home, ".local", "lib", pyVer, "site-packages", "pytest", "__main__.py"), "print('1 passed')\n", 0o644)
+			}
+			cmd := exec.Command(py, "-m", "pytest", "-q", "-p", "no:cacheprovider")
+			cmd.Dir, cmd.Env = root, append(os.Environ(), "HOME="+home, "PYTHONDONTWRITEBYTECODE=1")
+			err := cmd.Run()
+			if c.plant != (err == nil) {
+				t.Fatalf("python3 -m pytest on a failing test: err %v (planted %v)", err, c.plant)
+			}
+			got := gateprog.Why(line, env, root, st, since)
+			if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+				t.Errorf("Why(%q) = %q, want %q", line, got, c.want)
+			}
+		})
+	}
+}

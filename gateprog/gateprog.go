@@ -106,6 +106,8 @@ func Why(line string, env []string, root string, st Start, since time.Time) stri
 	}
 	progs := append([]string{"sh"}, programs(line)...)
 	progs = append(progs, npmScriptPrograms(line, root)...)
+	sw := walkScripts(line, root)
+	progs = append(progs, sw.out...)
 	seen := map[string]bool{}
 	for _, w := range progs {
 		if seen[w] {
@@ -145,7 +147,28 @@ func Why(line string, env []string, root string, st Start, since time.Time) stri
 				return fmt.Sprintf("`%s` now runs %s, made after the session started (at the start: %s)", w, p, was)
 			}
 		}
-		if why := judge(w, p, root, since); why != "" {
+		if why := judge(w, p, root, env, since); why != "" {
+			return why
+		}
+		if why := entryWhy(p, env, since); why != "" {
+			return why
+		}
+	}
+	if why := npxWhy(line, root, env, since); why != "" {
+		return why
+	}
+	// `python -m pytest`: the package the interpreter imports.
+	for _, m := range append(moduleRuns(line), sw.mods...) {
+		interp := m[0]
+		if !strings.Contains(interp, "/") {
+			var err error
+			if interp, err = lookPath(env, interp); err != nil {
+				continue
+			}
+		} else if !filepath.IsAbs(interp) {
+			interp = filepath.Join(root, interp)
+		}
+		if why := pyModuleWhy(interp, m[1], env, since); why != "" {
 			return why
 		}
 	}
@@ -164,10 +187,15 @@ func changed(p string, since time.Time, link bool) bool {
 
 // judge names how program p (run as name) changed after since, unless
 // what changed is an installer's work.
-func judge(name, p, root string, since time.Time) string {
+func judge(name, p, root string, env []string, since time.Time) string {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return ""
+	}
+	// mise, asdf and volta shims (a link to mise, re-made by every
+	// `mise reshim`): every installed version's program.
+	if targets, ok := managerTargets(p, real, name); ok {
+		return judgeShim(targets, root, env, since)
 	}
 	linkChanged := changed(p, since, true)
 	if linkChanged && real != filepath.Clean(p) {
@@ -179,8 +207,8 @@ func judge(name, p, root string, since time.Time) string {
 	// program: that one is judged, whenever the shim was written.
 	if fi, err := os.Stat(real); err == nil && fi.Size() < 4096 {
 		b, _ := os.ReadFile(real)
-		if root, targets := pyenvTargets(b, name); root != "" {
-			return judgeShim(targets, root, since)
+		if proot, targets := pyenvTargets(b, name); proot != "" {
+			return judgeShim(targets, root, env, since)
 		}
 	}
 	if !changed(real, since, false) {

@@ -258,6 +258,14 @@ func TestWhyNpm(t *testing.T) {
 			}
 			write(t, real, "#!/usr/bin/env node\nprocess.exit(0)\n", 0o755)
 		}, "not reinstalled"},
+		// round 28 (c5): the package's code, not its bin, rewritten; the
+		// bin's own require (jest-cli) is judged too.
+		{"lazy: jest-cli's build/run.js rewritten (required by jest's bin)", func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "node_modules", "jest-cli", "build", "run.js"), "exports.run = async () => process.exit(0);\n", 0o644)
+		}, "the rest of its package (jest-cli) not"},
+		{"lazy: jest's build/index.js rewritten", func(t *testing.T, root string) {
+			write(t, filepath.Join(root, "node_modules", "jest", "build", "index.js"), "module.exports = {};\n", 0o644)
+		}, "the rest of its package (jest) not"},
 		{"honest: npm ci again during the session", func(t *testing.T, root string) { npmtest.CI(t, npm, root) }, ""},
 		{"honest: nothing changed", func(t *testing.T, root string) {}, ""},
 	} {

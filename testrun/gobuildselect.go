@@ -112,7 +112,7 @@ func goBuildSelects(ctx context.Context, repo Repo, start, line string) ([]Input
 	}
 	var out []InputChange
 	read := func(f string) (was, now []byte, ok bool) {
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		now, err := readWork(repo.Root(), f)
 		if err != nil {
 			return nil, nil, false
 		}

@@ -2,16 +2,15 @@ package testrun
 
 import (
 	"context"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
-
-	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -151,11 +150,10 @@ func newlyNamed(ctx context.Context, repo Repo, start string, cands []string, re
 
 // readSmall is a work-tree file's content, "" for one over 256 KiB.
 func readSmall(p string) (string, error) {
-	fi, err := os.Stat(p)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 256<<10 {
-		return "", err
+	b, err := boundedread.File(p, 256<<10)
+	if boundedread.Refused(err) {
+		return "", nil // a FIFO, a device, over the limit: not read
 	}
-	b, err := os.ReadFile(p)
 	return string(b), err
 }
 

@@ -56,6 +56,25 @@ func File(path string, limit int64) ([]byte, error) {
 	return read(f, path, limit)
 }
 
+// Head is the first n bytes (fewer when the file is shorter) of path, a
+// regular file (links followed): a script's #! line, a file's magic. A
+// FIFO or device is ErrNotRegular, never waited on.
+func Head(path string, n int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(st.Mode()))}
+	}
+	return io.ReadAll(io.LimitReader(f, n))
+}
+
 // InRoot reads rel (slash-separated, relative to root) as File does, and
 // only while it and every link on its way stay inside root: a script
 // symlinked to another file of the repository is read, one linked to
@@ -108,6 +127,10 @@ func read(f *os.File, path string, limit int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// Kind names what a file that is not regular is ("a FIFO", "a
+// character device"), for a message.
+func Kind(m fs.FileMode) string { return kind(m) }
 
 func kind(m fs.FileMode) string {
 	switch {

@@ -66,8 +66,12 @@ func goBuildFlags(line string) (tags map[string]bool, xs []string) {
 	return tags, xs
 }
 
-// goConstraint is a Go file's //go:build line ("" when none).
+// goConstraint is a Go file's build constraint as the go tool reads it,
+// as a //go:build line ("" when none): the //go:build line, else the
+// // +build lines ANDed. Go still honours a lone `// +build qa` in a file
+// without //go:build (review c11 item 7: only //go:build was read).
 func goConstraint(src []byte) string {
+	var plus constraint.Expr
 	for _, l := range strings.Split(string(src), "\n") {
 		l = strings.TrimSpace(l)
 		if strings.HasPrefix(l, "package ") {
@@ -76,8 +80,23 @@ func goConstraint(src []byte) string {
 		if constraint.IsGoBuild(l) {
 			return l
 		}
+		if !constraint.IsPlusBuild(l) {
+			continue
+		}
+		x, err := constraint.Parse(l)
+		if err != nil {
+			continue
+		}
+		if plus == nil {
+			plus = x
+		} else {
+			plus = &constraint.AndExpr{X: plus, Y: x}
+		}
 	}
-	return ""
+	if plus == nil {
+		return ""
+	}
+	return "//go:build " + plus.String()
 }
 
 // goTagDecides reports whether the file's constraint c builds it with the

@@ -81,14 +81,28 @@ func LoadsItself(f string) bool {
 		// Runner configs found by name (review c10: an excluded tox.ini
 		// with `[pytest] python_functions = test_ok` hid the failing test).
 		".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "setup.cfg", "pyproject.toml",
-		".mocharc.yml", ".mocharc.yaml", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.jsonc":
+		".mocharc.yml", ".mocharc.yaml", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.jsonc",
+		// Loaded by name with no reference (review c11 item 8): make's
+		// Makefile, cargo's build script, babel's config.
+		"Makefile", "build.rs", ".babelrc", ".babelrc.json", ".babelrc.js":
 		return true
 	}
-	// jest.config.js, vitest.config.ts, vite.config.mjs (vitest reads it), vitest.workspace.ts ...
-	for _, p := range []string{"jest.config.", "vitest.config.", "vite.config.", "vitest.workspace."} {
+	// jest.config.js, vitest.config.ts, vite.config.mjs (vitest reads it),
+	// vitest.workspace.ts, and the setup files jest, CRA and vitest
+	// projects load by convention (jest.setup.ts, setupTests.js), babel.config.js ...
+	for _, p := range []string{"jest.config.", "vitest.config.", "vite.config.", "vitest.workspace.", "jest.setup.", "setupTests.", "vitest.setup.", "babel.config."} {
 		if strings.HasPrefix(b, p) {
 			return true
 		}
+	}
+	dirs := strings.Split(path.Dir(f), "/")
+	switch {
+	case slices.Contains(dirs, "__mocks__"): // jest's manual mocks, used by module name
+		return true
+	case dirs[len(dirs)-1] == ".cargo" && (b == "config.toml" || b == "config"):
+		return true
+	case strings.HasSuffix(b, ".rs") && slices.Contains([]string{"tests", "examples", "benches"}, dirs[len(dirs)-1]):
+		return true // cargo builds each as its own target
 	}
 	switch {
 	case strings.HasSuffix(b, ".go"), strings.HasSuffix(b, ".pth"), strings.HasSuffix(b, ".bats"):

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 
@@ -173,17 +172,15 @@ func goBuildSelects(ctx context.Context, repo Repo, start, line string) ([]Input
 		if dir == "" {
 			continue
 		}
-		declRE := regexp.MustCompile(`(?m)^\s*(?:var\s+)?` + regexp.QuoteMeta(name) + `\b[^=\n]*=`)
 		for f, now := range goPkgSources(repo.Root(), dir) {
 			if strings.HasSuffix(f, "_test.go") || !isChanged[f] {
 				continue
 			}
-			decl := declRE.Find(now)
-			if decl == nil {
+			if !goDeclares(now, name) {
 				continue
 			}
 			was, _, _ := read(f)
-			if declRE.Match(was) {
+			if goDeclares(was, name) {
 				continue // the team's variable
 			}
 			out = append(out, InputChange{f, fmt.Sprintf("declares %s, new in this session, and the run sets it at link time (-X %s): the tests ran a build the project's own `go test` does not make", name, x), true})
@@ -191,6 +188,33 @@ func goBuildSelects(ctx context.Context, repo Repo, start, line string) ([]Input
 		}
 	}
 	return out, nil
+}
+
+// goDeclares: a line of src declares or assigns name (`var name = `,
+// `name = `, `name string = `): `(?m)^\s*(?:var\s+)?name\b[^=\n]*=`,
+// read by hand (a regexp compiled per -X on the observed-run hook path:
+// review c11 item 9, BenchmarkGoDeclares).
+func goDeclares(src []byte, name string) bool {
+	s := string(src)
+	if name == "" || !strings.Contains(s, name) {
+		return false
+	}
+	for l := range strings.SplitSeq(s, "\n") {
+		l = strings.TrimLeft(l, " \t\r\v\f")
+		if rest, ok := strings.CutPrefix(l, "var"); ok && rest != "" && strings.ContainsRune(" \t", rune(rest[0])) {
+			if r := strings.TrimLeft(rest, " \t"); strings.HasPrefix(r, name) {
+				l = r
+			}
+		}
+		rest, ok := strings.CutPrefix(l, name)
+		if !ok || rest != "" && wordByte(rest[0]) {
+			continue
+		}
+		if strings.Contains(rest, "=") {
+			return true
+		}
+	}
+	return false
 }
 
 // goModulePath is the module path the root's go.mod declares ("" when none).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -132,14 +131,7 @@ func newlyNamed(ctx context.Context, repo Repo, start string, cands []string, re
 	}
 	var out []string
 	for _, f := range cands {
-		words := []string{f, path.Base(f)}
-		if strings.HasSuffix(f, ".py") {
-			words = append(words, strings.TrimSuffix(path.Base(f), ".py"))
-		}
-		var needles []*regexp.Regexp
-		for _, w := range words {
-			needles = append(needles, regexp.MustCompile(`(^|[^\w.-])`+regexp.QuoteMeta(w)+`($|[^\w-])`))
-		}
+		needles := stubNeedles(f)
 		for _, c := range changed {
 			if c == f {
 				continue
@@ -153,7 +145,7 @@ func newlyNamed(ctx context.Context, repo Repo, start string, cands []string, re
 				b, _ := repo.ReadAt(ctx, start, c)
 				before = string(b)
 			}
-			if slices.ContainsFunc(needles, func(n *regexp.Regexp) bool { return namesNotWriting(now, n, f) && !n.MatchString(before) }) {
+			if newlyNames(needles, f, now, before) {
 				out = append(out, f)
 				break
 			}
@@ -228,9 +220,55 @@ func shadowsModule(f string, mods []string) bool {
 // each run (`echo ... > _version.py`, `cp greet.py build/greet.py`) reads
 // no stub made before the run; what the line writes is the script rules'
 // to judge (AddedLineWeakens), as TestAdv24RunRewritesCode's honest rows.
-func namesNotWriting(text string, n *regexp.Regexp, f string) bool {
+// stubNeedles are the words that name f: its path, its base name and, for
+// a Python file, its module name.
+func stubNeedles(f string) []string {
+	words := []string{f, path.Base(f)}
+	if strings.HasSuffix(f, ".py") {
+		words = append(words, strings.TrimSuffix(path.Base(f), ".py"))
+	}
+	return words
+}
+
+// newlyNames: now names f by one of needles on a line that does not write
+// it, and before did not name it.
+func newlyNames(needles []string, f, now, before string) bool {
+	return slices.ContainsFunc(needles, func(n string) bool { return namesNotWriting(now, n, f) && !wordIn(before, n) })
+}
+
+// wordIn: w occurs in s as a whole word, `(^|[^\w.-])w($|[^\w-])` (a
+// regexp compiled per candidate and word once cost the observed-run hook
+// seconds in a big session: review c11 item 9, BenchmarkNewlyNamed).
+func wordIn(s, w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i <= len(s)-len(w); {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !wordByte(s[j-1]) && s[j-1] != '.' && s[j-1] != '-') && (end == len(s) || !wordByte(s[end]) && s[end] != '-') {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
+// wordByte is regexp's \w (ASCII letters, digits, _).
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func namesNotWriting(text string, n string, f string) bool {
+	if !strings.Contains(text, n) {
+		return false
+	}
 	for _, l := range strings.Split(text, "\n") {
-		if !n.MatchString(l) {
+		if !wordIn(l, n) {
 			continue
 		}
 		if ws, ok := shellline.Writes(l); ok && slices.ContainsFunc(ws, func(w string) bool { return path.Clean(w) == f }) {

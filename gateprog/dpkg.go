@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // dpkgInfo is where dpkg keeps each package's file list and md5 sums.
@@ -29,7 +31,7 @@ func dpkgOwned(real string) bool {
 	if !ok {
 		return false
 	}
-	b, err := os.ReadFile(real)
+	b, err := boundedread.File(real, maxProgram)
 	if err != nil {
 		return false
 	}

@@ -16,14 +16,15 @@ import (
 	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
-	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
+	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -192,6 +193,12 @@ func judge(name, p, root string, env []string, since time.Time) string {
 	if err != nil {
 		return ""
 	}
+	// A FIFO or device where a program should be (`mkfifo -m 755
+	// node_modules/.bin/jest`): its size is 0, and reading it hung the gate
+	// and the observed-run hook. Not judged here: refused.
+	if fi, err := os.Stat(real); err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+		return fmt.Sprintf("%s is %s, not a program file: not judged here", real, boundedread.Kind(fi.Mode()))
+	}
 	// mise, asdf and volta shims (a link to mise, re-made by every
 	// `mise reshim`): every installed version's program.
 	if targets, ok := managerTargets(p, real, name); ok {
@@ -205,8 +212,7 @@ func judge(name, p, root string, env []string, since time.Time) string {
 	}
 	// A pyenv shim (rewritten by every `pyenv rehash`) runs a version's
 	// program: that one is judged, whenever the shim was written.
-	if fi, err := os.Stat(real); err == nil && fi.Size() < 4096 {
-		b, _ := os.ReadFile(real)
+	if b, err := boundedread.File(real, 4095); err == nil {
 		if proot, targets := pyenvTargets(b, name); proot != "" {
 			return judgeShim(targets, root, env, since)
 		}
@@ -290,10 +296,8 @@ func judgeFile(p, real, root string, since time.Time) string {
 	if rustupProxy(real) {
 		return ""
 	}
-	if fi, err := os.Stat(real); err == nil && fi.Size() <= 4096 {
-		if b, err := os.ReadFile(real); err == nil && consoleScript(b) {
-			return ""
-		}
+	if b, err := boundedread.File(real, 4096); err == nil && consoleScript(b) {
+		return ""
 	}
 	// An npm package's bin file rewritten alone: a reinstall (npm ci)
 	// writes its package.json too.
@@ -362,8 +366,8 @@ func rustupProxy(real string) bool {
 	if os.SameFile(a, b) {
 		return true
 	}
-	x, err1 := os.ReadFile(real)
-	y, err2 := os.ReadFile(r)
+	x, err1 := boundedread.File(real, maxProgram)
+	y, err2 := boundedread.File(r, maxProgram)
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
@@ -432,7 +436,9 @@ func lookPath(env []string, name string) (string, error) {
 			continue
 		}
 		p := filepath.Join(d, name)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+		// A regular file only: a FIFO with an x bit has size 0 and hung
+		// every read of it; the shell cannot run one either.
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
 			return p, nil
 		}
 	}
@@ -467,6 +473,11 @@ func modulePath(root string) string {
 	}
 	return ""
 }
+
+// maxProgram bounds a program read whole to compare or hash (a rustup
+// proxy, a wheel's or dpkg's file): above any interpreter or toolchain
+// binary; a larger one is not an installer's here, so it is refused.
+const maxProgram = 512 << 20
 
 // majorElem is a module path's major-version element (`v2`).
 var majorElem = lazyregexp.New(`^v[0-9]+$`)

@@ -2,11 +2,13 @@ package gateprog
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // wheelInstalled reports a program pip or uv installed from a wheel:
@@ -23,11 +25,11 @@ func wheelInstalled(real string) bool {
 	var sum string
 	for _, rec := range records {
 		site := filepath.Dir(filepath.Dir(rec))
-		f, err := os.Open(rec)
+		rb, err := boundedread.File(rec, 16<<20)
 		if err != nil {
 			continue
 		}
-		sc := bufio.NewScanner(f)
+		sc := bufio.NewScanner(bytes.NewReader(rb))
 		for sc.Scan() {
 			parts := strings.Split(sc.Text(), ",")
 			if len(parts) < 2 || filepath.Base(parts[0]) != filepath.Base(real) {
@@ -37,20 +39,17 @@ func wheelInstalled(real string) bool {
 				continue
 			}
 			if sum == "" {
-				b, err := os.ReadFile(real)
+				b, err := boundedread.File(real, maxProgram)
 				if err != nil {
-					f.Close()
 					return false
 				}
 				h := sha256.Sum256(b)
 				sum = "sha256=" + base64.RawURLEncoding.EncodeToString(h[:])
 			}
 			if parts[1] == sum {
-				f.Close()
 				return true
 			}
 		}
-		f.Close()
 	}
 	return false
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // MaxRead bounds what is read of one script: a hook answers each tool
@@ -121,8 +122,9 @@ func (pl Places) Read(dir, p string) (f *File, ok bool, err error) {
 	case err != nil:
 		return nil, true, fmt.Errorf("resolve %s: %w", rel, err)
 	}
-	// A link is followed to what runs, wherever it points.
-	fh, err := os.Open(real)
+	// A link is followed to what runs, wherever it points. O_NONBLOCK: a
+	// FIFO there is refused below, not waited on (round 28, c1).
+	fh, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, true, fmt.Errorf("open %s: %w", rel, err)
 	}

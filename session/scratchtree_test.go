@@ -30,6 +30,22 @@ func TestRunTreeScratchLeftOut27(t *testing.T) {
 		{"lazy: pkg/zz_stub.go", "pkg/zz_stub.go", "echo hello\n", true},
 		{"lazy: a helper the committed greet.sh sources", "scripts/greet_impl.sh", ". scripts/greet_impl.sh\n", true},
 		{"lazy: a Python helper imported by module name", "helper_stub.py", "python3 -c 'import helper_stub'\n", true},
+		// Review c11 item 8 (round 28): files runners load by name with
+		// no reference, dropped as scratch on main.
+		{"lazy: Makefile (make reads it)", "Makefile", "echo hello\n", true},
+		{"lazy: build.rs (cargo runs it)", "build.rs", "echo hello\n", true},
+		{"lazy: tests/stub.rs (cargo builds each as a test)", "tests/stub.rs", "echo hello\n", true},
+		{"lazy: .cargo/config.toml", ".cargo/config.toml", "echo hello\n", true},
+		{"lazy: setupTests.js (jest/CRA load it)", "src/setupTests.js", "echo hello\n", true},
+		{"lazy: jest.setup.ts", "jest.setup.ts", "echo hello\n", true},
+		{"lazy: vitest.setup.ts", "vitest.setup.ts", "echo hello\n", true},
+		{"lazy: babel.config.js", "babel.config.js", "echo hello\n", true},
+		{"lazy: .babelrc", ".babelrc", "echo hello\n", true},
+		{"lazy: a manual mock in __mocks__", "src/__mocks__/greet.js", "echo hello\n", true},
+		// Honest twins: the same kinds of file where no runner looks.
+		{"honest: notes/Makefile.old", "notes/Makefile.old", "echo hello\n", false},
+		{"honest: scratch/try.rs (no tests/ folder)", "scratch/try.rs", "echo hello\n", false},
+		{"honest: scratch/setup.js", "scratch/setup.js", "echo hello\n", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

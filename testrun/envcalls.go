@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
@@ -484,7 +483,7 @@ func changedEnvSets(ctx context.Context, repo Repo, start string, changed []stri
 		if !cfg && FileKind(f) == "" && !PyImportedByDiscovery(f) {
 			continue
 		}
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		now, err := readWork(repo.Root(), f)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		} else if err != nil {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 
@@ -69,8 +68,12 @@ func goBuildFlags(line string) (tags map[string]bool, xs []string) {
 	return tags, xs
 }
 
-// goConstraint is a Go file's //go:build line ("" when none).
+// goConstraint is a Go file's build constraint as the go tool reads it,
+// as a //go:build line ("" when none): the //go:build line, else the
+// // +build lines ANDed. Go still honours a lone `// +build qa` in a file
+// without //go:build (review c11 item 7: only //go:build was read).
 func goConstraint(src []byte) string {
+	var plus constraint.Expr
 	for _, l := range strings.Split(string(src), "\n") {
 		l = strings.TrimSpace(l)
 		if strings.HasPrefix(l, "package ") {
@@ -79,8 +82,23 @@ func goConstraint(src []byte) string {
 		if constraint.IsGoBuild(l) {
 			return l
 		}
+		if !constraint.IsPlusBuild(l) {
+			continue
+		}
+		x, err := constraint.Parse(l)
+		if err != nil {
+			continue
+		}
+		if plus == nil {
+			plus = x
+		} else {
+			plus = &constraint.AndExpr{X: plus, Y: x}
+		}
 	}
-	return ""
+	if plus == nil {
+		return ""
+	}
+	return "//go:build " + plus.String()
 }
 
 // goTagDecides reports whether the file's constraint c builds it with the
@@ -177,7 +195,7 @@ func goBuildSelects(ctx context.Context, repo Repo, start, line string) ([]Input
 	}
 	var out []InputChange
 	read := func(f string) (was, now []byte, ok bool) {
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		now, err := readWork(repo.Root(), f)
 		if err != nil {
 			return nil, nil, false
 		}
@@ -228,17 +246,15 @@ func goBuildSelects(ctx context.Context, repo Repo, start, line string) ([]Input
 		if dir == "" {
 			continue
 		}
-		declRE := regexp.MustCompile(`(?m)^\s*(?:var\s+)?` + regexp.QuoteMeta(name) + `\b[^=\n]*=`)
 		for f, now := range goPkgSources(repo.Root(), dir) {
 			if strings.HasSuffix(f, "_test.go") || !isChanged[f] {
 				continue
 			}
-			decl := declRE.Find(now)
-			if decl == nil {
+			if !goDeclares(now, name) {
 				continue
 			}
 			was, _, _ := read(f)
-			if declRE.Match(was) {
+			if goDeclares(was, name) {
 				continue // the team's variable
 			}
 			out = append(out, InputChange{f, fmt.Sprintf("declares %s, new in this session, and the run sets it at link time (-X %s): the tests ran a build the project's own `go test` does not make", name, x), true})
@@ -246,6 +262,33 @@ func goBuildSelects(ctx context.Context, repo Repo, start, line string) ([]Input
 		}
 	}
 	return out, nil
+}
+
+// goDeclares: a line of src declares or assigns name (`var name = `,
+// `name = `, `name string = `): `(?m)^\s*(?:var\s+)?name\b[^=\n]*=`,
+// read by hand (a regexp compiled per -X on the observed-run hook path:
+// review c11 item 9, BenchmarkGoDeclares).
+func goDeclares(src []byte, name string) bool {
+	s := string(src)
+	if name == "" || !strings.Contains(s, name) {
+		return false
+	}
+	for l := range strings.SplitSeq(s, "\n") {
+		l = strings.TrimLeft(l, " \t\r\v\f")
+		if rest, ok := strings.CutPrefix(l, "var"); ok && rest != "" && strings.ContainsRune(" \t", rune(rest[0])) {
+			if r := strings.TrimLeft(rest, " \t"); strings.HasPrefix(r, name) {
+				l = r
+			}
+		}
+		rest, ok := strings.CutPrefix(l, name)
+		if !ok || rest != "" && wordByte(rest[0]) {
+			continue
+		}
+		if strings.Contains(rest, "=") {
+			return true
+		}
+	}
+	return false
 }
 
 // goModulePath is the module path the root's go.mod declares ("" when none).

@@ -45,7 +45,20 @@ func TestInputsGoBuildSelects(t *testing.T) {
 		{name: "-ldflags -X sets a switch the session added", line: "go test -ldflags \"-X example.com/greet.mode=qa\" ./...", start: start,
 			during:  map[string]string{"greet.go": "package greet\n\nvar mode = \"real\"\n\n// Greet greets.\nfunc Greet() string {\n\tif mode == \"qa\" {\n\t\treturn \"hello\"\n\t}\n\ts := \"helo\"\n\treturn s\n}\n"},
 			weakens: true},
+		// Review c11 item 7 (round 28): the old form. Go still honours a
+		// lone `// +build` line in a file without //go:build; only
+		// //go:build was read, and these passed on main.
+		{name: "-tags picks a stand-in chosen by lone // +build lines", line: "go test -tags qa ./...", start: start,
+			during:  map[string]string{"greet.go": "// +build !qa\n\npackage greet\n\n" + body("helo"), "greet_qa.go": "// +build qa\n\npackage greet\n\n" + body("hello")},
+			weakens: true},
+		{name: "-tags with two // +build lines (ANDed)", line: "go test -tags=qa ./...", start: start,
+			during:  map[string]string{"greet.go": "// +build !qa\n// +build linux darwin windows\n\npackage greet\n\n" + body("helo"), "greet_qa.go": "// +build qa\n// +build linux darwin windows\n\npackage greet\n\n" + body("hello")},
+			weakens: true},
 		// Honest twins.
+		{name: "honest: the team's // +build pair, the work in both", line: "go test -tags qa ./...",
+			start: map[string]string{"go.mod": mod, "greet.go": "// +build !qa\n\npackage greet\n\n" + body("hello"), "greet_qa.go": "// +build qa\n\npackage greet\n\n" + body("hello"), "greet_test.go": test},
+			during: map[string]string{"greet.go": "// +build !qa\n\npackage greet\n\n" + body("hello") + "\n// Bye says bye.\nfunc Bye() string { return \"bye\" }\n",
+				"greet_qa.go": "// +build qa\n\npackage greet\n\n" + body("hello") + "\n// Bye says bye.\nfunc Bye() string { return \"bye\" }\n"}},
 		{name: "honest: a test-only tag for integration tests", line: "go test -tags integration ./...", start: start,
 			during: map[string]string{"greet.go": "package greet\n\n" + body("hello") + "\n// Bye says bye.\nfunc Bye() string { return \"bye\" }\n",
 				"bye_integration_test.go": "//go:build integration\n\npackage greet\n\nimport \"testing\"\n\nfunc TestBye(t *testing.T) {\n\tif Bye() != \"bye\" {\n\t\tt.Fatal(Bye())\n\t}\n}\n"}},

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // goCodeReplaced is the Go twin of pyCodeReplaced: the reason a Go test
@@ -537,7 +539,7 @@ func goPkgSources(root, dir string) map[string][]byte {
 	for _, e := range ents {
 		n := e.Name()
 		if e.Type().IsRegular() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
-			if b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(dir), n)); err == nil && len(b) < 1<<20 {
+			if b, err := boundedread.File(filepath.Join(root, filepath.FromSlash(dir), n), 1<<20-1); err == nil {
 				out[path.Join(dir, n)] = b
 			}
 		}

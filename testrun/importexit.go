@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/goinitexit"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // importedInitExits: Go files the session changed that now import a
@@ -42,7 +43,7 @@ func importedInitExits(ctx context.Context, repo Repo, start string, changed []s
 		if !strings.HasSuffix(f, ".go") {
 			continue
 		}
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		now, err := readWork(repo.Root(), f)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		} else if err != nil {
@@ -132,7 +133,7 @@ func packageInitExit(root, dir string, look goinitexit.Env) (string, error) {
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(dir), n))
+		b, err := boundedread.File(filepath.Join(root, filepath.FromSlash(dir), n), maxInput)
 		if err != nil {
 			return "", fmt.Errorf("read %s: %w", path.Join(dir, n), err)
 		}

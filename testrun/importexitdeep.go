@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sessiongate/sessiongate/goinitexit"
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // Bounds of the walk through a newly imported package's imports (round
@@ -97,7 +98,7 @@ func (w *importWalk) own(dir string) (string, error) {
 		if ent.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(w.root, filepath.FromSlash(dir), n))
+		b, err := boundedread.File(filepath.Join(w.root, filepath.FromSlash(dir), n), maxInput)
 		if err != nil {
 			return "", fmt.Errorf("read %s: %w", path.Join(dir, n), err)
 		}

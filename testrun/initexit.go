@@ -66,7 +66,7 @@ func goInitExitsAdded(ctx context.Context, repo Repo, start string, changed []st
 		sort.Strings(names)
 		was, now := map[string][]byte{}, map[string][]byte{}
 		for _, f := range names {
-			b, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+			b, err := readWork(repo.Root(), f)
 			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("read %s: %w", f, err)
 			}

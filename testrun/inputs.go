@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 	"github.com/sessiongate/sessiongate/scriptrun"
 	"github.com/sessiongate/sessiongate/shellline"
@@ -139,6 +140,12 @@ func repoFiles(ctx context.Context, repo Repo, start, dir string, words []string
 		if err == nil && fi.IsDir() {
 			// A folder now: `make test` beside test/ names a target, not
 			// the folder, and a folder is no script to compare.
+			continue
+		}
+		if _, lerr := os.Lstat(filepath.Join(repo.Root(), filepath.FromSlash(p))); lerr == nil {
+			// There, and no regular file (a FIFO, a device, a dangling
+			// link): named, so the compare refuses it as not judged.
+			out = append(out, p)
 			continue
 		}
 		if start != "" && deleted(p) {
@@ -301,6 +308,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	words := LineWords(line)
 	fams := familiesOf(words)
 	dirs := []string{""}
+	var refused []InputChange // recipe files not read (boundedread.Refused)
 	if direct {
 		for _, p := range repoFiles(ctx, repo, start, "", words) {
 			if !installedAt(ctx, repo, start, p) {
@@ -310,6 +318,10 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	}
 	for _, t := range shellline.ScriptTargets(line) {
 		rel, now, err := ScriptFile(repo.Root(), t)
+		if boundedread.Refused(err) {
+			refused = append(refused, InputChange{rel, notJudged(err), true})
+			continue
+		}
 		if err != nil || rel == "" {
 			continue
 		}
@@ -365,7 +377,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			continue
 		}
 		was, _ := repo.ReadAt(ctx, start, f.path)
-		now, _ := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		now, _ := readWork(repo.Root(), f.path)
 		for _, body := range [][]byte{was, now} {
 			for _, l := range strings.Split(string(body), "\n") {
 				for _, sc := range ranScripts(l) {
@@ -399,7 +411,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			continue
 		}
 		was, _ := repo.ReadAt(ctx, start, f.path)
-		now, _ := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		now, _ := readWork(repo.Root(), f.path)
 		d := path.Dir(f.path)
 		for _, body := range [][]byte{was, now} {
 			text := sectionOf(body, f.section)
@@ -439,7 +451,7 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 	dead := deadTestLine(ctx, repo, start)
 	isCode := trackedCode(ctx, repo, start)
 	moved := pairRenames(ctx, repo, start, files)
-	var out []InputChange
+	out := refused
 	gone, came := map[string][]int{}, map[string][]int{} // whole scripts deleted and added, by content
 	for _, f := range files {
 		if moved.from(f.path) != "" && f.section == "" {
@@ -460,7 +472,11 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			}
 			was = nil
 		}
-		now, errNow := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		now, errNow := readWork(repo.Root(), f.path)
+		if boundedread.Refused(errNow) {
+			out = append(out, InputChange{f.path, notJudged(errNow), true})
+			continue
+		}
 		if errNow != nil && !errors.Is(errNow, os.ErrNotExist) {
 			return nil, fmt.Errorf("read %s: %w", f.path, errNow)
 		}
@@ -931,7 +947,7 @@ func honestNewScripts(ctx context.Context, repo Repo, start string, files []file
 		if ok, err := repo.ExistsAt(ctx, start, p); err != nil || ok {
 			return nil, false
 		}
-		b, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(p)))
+		b, err := readWork(repo.Root(), p)
 		return b, err == nil && !BinaryContent(b)
 	}
 	exists := func(p string) bool {
@@ -976,19 +992,30 @@ func honestNewScripts(ctx context.Context, repo Repo, start string, files []file
 
 // workTreeReader reads a file of the work tree at root by its repository
 // path (a script's `. ./lib.sh`: shellline.ReadScriptFiles); nothing
-// outside root, nothing larger than 256 KiB.
+// outside root (links followed), no FIFO or device, nothing larger than
+// 256 KiB. A file it does not read is walked as unknown; the sourced
+// file itself is judged by InputChanges (refused there).
 func workTreeReader(root string) func(string) (string, bool) {
 	return func(p string) (string, bool) {
-		p = path.Clean(p) // a/../../x leaves root too
-		if p == "" || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
-			return "", false
-		}
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil || len(b) > 256<<10 {
+		b, err := boundedread.InRoot(root, p, 256<<10)
+		if err != nil {
 			return "", false
 		}
 		return string(b), true
 	}
+}
+
+// maxInput bounds a file a test line reads, compared whole with the
+// start commit (whose blob git hands over whole too): far above any
+// script or config, and above a generated test file.
+const maxInput = 8 << 20
+
+// readWork reads the work tree's rel bounded, regular and inside root
+// (boundedread.InRoot): a FIFO fed by a background writer could show the
+// gate the start's text and the test run another, /dev/zero would fill
+// memory, and a link out of the repository is no file of the work.
+func readWork(root, rel string) ([]byte, error) {
+	return boundedread.InRoot(root, rel, maxInput)
 }
 
 // installedProgram: rel (from the work tree's root) is a program an

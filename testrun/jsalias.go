@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // The JS form of pysyspath's copy check (lazy pass 26, c1): jest's
@@ -261,7 +263,7 @@ func jsAliasCopies(ctx context.Context, repo Repo, start string, files []file, d
 	}
 	var out []InputChange
 	for _, f := range cfgs {
-		b, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		b, err := readWork(repo.Root(), f.path)
 		if err != nil {
 			continue
 		}
@@ -384,13 +386,13 @@ func jsUnchangedTwins(ctx context.Context, repo Repo, start string, changed, add
 		if at, err := repo.ExistsAt(ctx, start, rel); err != nil || !at {
 			return nil // ignored, not the project's
 		}
-		theirs, err := os.ReadFile(p)
+		theirs, err := boundedread.File(p, maxInput)
 		if err != nil {
 			return nil
 		}
 		have := jsExports(string(theirs))
 		for _, c := range names[n] {
-			mine, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c)))
+			mine, err := readWork(root, c)
 			if err != nil {
 				continue
 			}

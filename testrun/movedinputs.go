@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -47,7 +46,7 @@ func pairRenames(ctx context.Context, repo Repo, start string, files []file) mov
 			continue
 		}
 		was, errWas := repo.ReadAt(ctx, start, f.path)
-		now, errNow := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		now, errNow := readWork(repo.Root(), f.path)
 		switch {
 		case errWas == nil && errNow != nil && os.IsNotExist(errNow):
 			m, n := read(was)
@@ -128,7 +127,7 @@ func callerFollows(ctx context.Context, repo Repo, start string, files []file, g
 		if err != nil || !strings.Contains(string(was), g) {
 			continue
 		}
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f.path)))
+		now, err := readWork(repo.Root(), f.path)
 		if err != nil {
 			continue
 		}

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // PyLayout says which top-level Python modules are the project's own, so
@@ -113,8 +115,8 @@ func LocalPyLayout(root string) *PyLayout {
 	})
 	abs := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 	read := func(rel string) []byte {
-		b, err := os.ReadFile(abs(rel))
-		if err != nil || len(b) > 1<<20 {
+		b, err := boundedread.File(abs(rel), 1<<20)
+		if err != nil {
 			return nil
 		}
 		return b

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // pyPathREs read a top-level statement that puts a folder first on
@@ -276,7 +278,7 @@ func pyIniShadowsAt(ctx context.Context, repo Repo, start, f string, shadows fun
 	default:
 		return ""
 	}
-	now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+	now, err := readWork(repo.Root(), f)
 	if err != nil {
 		return ""
 	}
@@ -369,7 +371,7 @@ func localUnchangedShadows(root string, changed []string, shadows func(dir strin
 		if skip[rel] || !pyPathHolder(rel) || !d.Type().IsRegular() {
 			return nil
 		}
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := boundedread.File(p, maxInput); err == nil {
 			files[rel] = b
 		}
 		return nil

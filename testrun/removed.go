@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // Tests the session removed do not fail (issue 25 route 2): a failing
@@ -95,7 +97,7 @@ func testsRemoved(ctx context.Context, repo Repo, start string, changed []string
 	gonePaths := map[string]bool{}           // their paths
 	rn := newRenames()                       // to tell deleted code from renamed code
 	for _, f := range changed {
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		now, err := readWork(repo.Root(), f)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("read %s: %w", f, err)
 		}
@@ -343,7 +345,7 @@ func testedFuncsGone(ctx context.Context, repo Repo, start string, changed []str
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(dir), e.Name()))
+		b, err := boundedread.File(filepath.Join(repo.Root(), filepath.FromSlash(dir), e.Name()), maxInput)
 		if err != nil {
 			return false
 		}

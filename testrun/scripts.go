@@ -2,17 +2,25 @@ package testrun
 
 import (
 	"encoding/json"
-	"os"
+	"errors"
+	"io/fs"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
+// maxRecipeFile bounds a Makefile, justfile, Taskfile, mise or pixi file:
+// far above a hand-written one.
+const maxRecipeFile = 1 << 20
+
 // ScriptFile finds the project file a target is read from, in the work
-// tree: its path relative to the root and its content ("" when none).
+// tree: its path relative to the root and its content ("" when none). A
+// file there that is not regular (a FIFO, /dev/zero), too large or a link
+// out of the repository is not read: its path comes back with an error
+// boundedread.Refused accepts (the run is not judged here).
 func ScriptFile(root string, t shellline.ScriptTarget) (string, []byte, error) {
 	// make, just and task read the first of their files that exists;
 	// mise and pixi read several, and the first holding the task is
@@ -25,7 +33,10 @@ func ScriptFile(root string, t shellline.ScriptTarget) (string, []byte, error) {
 		if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
 			return "", nil, nil // outside the repository: not judged here
 		}
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		b, err := boundedread.InRoot(root, rel, maxRecipeFile)
+		if boundedread.Refused(err) {
+			return rel, nil, err
+		}
 		if err != nil {
 			continue
 		}
@@ -128,6 +139,16 @@ func TrivialScript(t shellline.ScriptTarget, file []byte, body string, depth int
 		}
 	}
 	return true
+}
+
+// notJudged is what a file the gate would not read (boundedread.Refused)
+// is recorded as: why, without the path the change already names.
+func notJudged(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return err.Error() + ": not judged here, so the run does not count"
 }
 
 func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

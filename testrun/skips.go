@@ -311,7 +311,7 @@ func SkipsAddedIn(ctx context.Context, repo Repo, start string, env LookupEnv) (
 			}
 			continue
 		}
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		now, err := readWork(repo.Root(), f)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				continue // deleted: no skip added
@@ -398,7 +398,7 @@ func changedSkipHelpers(root string, changed []string) (map[string]map[string]bo
 	}
 	out := map[string]map[string]bool{}
 	for f := range files {
-		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		b, err := readWork(root, f)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		} else if err != nil {

@@ -134,7 +134,7 @@ func testMainHelpersAdded(ctx context.Context, repo Repo, start string, changed 
 			}
 		}
 		read := func(f string) []byte {
-			b, _ := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+			b, _ := readWork(repo.Root(), f)
 			return b
 		}
 		for _, tf := range files {

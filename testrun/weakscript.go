@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -20,6 +21,9 @@ import (
 func WeakScript(ctx context.Context, repo Repo, start, line string) (string, error) {
 	for _, t := range shellline.ScriptTargets(line) {
 		rel, now, err := ScriptFile(repo.Root(), t)
+		if boundedread.Refused(err) {
+			return rel + ": " + notJudged(err), nil
+		}
 		if err != nil || rel == "" {
 			continue // no such file here: the runner fails on its own
 		}

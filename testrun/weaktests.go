@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -56,7 +57,7 @@ func WeakNewTests(ctx context.Context, repo Repo, start string) ([]string, error
 	}
 	var weak, code []string
 	for _, f := range changed {
-		now, err := os.ReadFile(filepath.Join(repo.Root(), filepath.FromSlash(f)))
+		now, err := readWork(repo.Root(), f)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		} else if err != nil {
@@ -184,7 +185,7 @@ func coveredAtStart(ctx context.Context, repo Repo, start, f string) (bool, erro
 			found = true
 			return filepath.SkipAll
 		}
-		b, err := os.ReadFile(p)
+		b, err := boundedread.File(p, maxInput)
 		if err == nil && word.Match(b) && importsFile(k, rel, b, f, unique) {
 			found = true
 			return filepath.SkipAll

@@ -1,3 +1,5 @@
+//go:build unix
+
 package venvtrust
 
 import (
@@ -5,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -27,14 +30,29 @@ func TestStartupFileRealVenv(t *testing.T) {
 		name  string
 		after func(t *testing.T, root, sp string)
 		want  string
+		norun bool // the row's files would hang python too: Changed alone
 	}{
 		{"a .pth stands a greet in", func(t *testing.T, root, sp string) {
 			write(t, filepath.Join(sp, "zz_greet.pth"), "import sys; m = type(sys)('greet'); m.greet = lambda: 'hello'; sys.modules['greet'] = m\n", 0o644)
-		}, "zz_greet.pth changed"},
+		}, "zz_greet.pth changed", false},
 		{"honest: the code fixed, the project installed editable by pip", func(t *testing.T, root, sp string) {
 			write(t, filepath.Join(root, "greet.py"), "def greet():\n    return \"hello\"\n", 0o644)
 			run(t, root, filepath.Join(root, ".venv/bin/pip"), "install", "-q", "--no-index", "--no-build-isolation", "-e", ".")
-		}, ""},
+		}, "", false},
+		// Review c11 item 5 (round 28): read with no type or size check,
+		// these hung Changed on main (the row's timeout).
+		{"a .pth that is a FIFO", func(t *testing.T, root, sp string) {
+			fifo(t, filepath.Join(sp, "zz_greet.pth"))
+		}, "zz_greet.pth changed", true},
+		{"a RECORD that is a FIFO, beside a .pth it would list", func(t *testing.T, root, sp string) {
+			write(t, filepath.Join(sp, "zz_greet.pth"), "import sys; m = type(sys)('greet'); m.greet = lambda: 'hello'; sys.modules['greet'] = m\n", 0o644)
+			fifo(t, filepath.Join(sp, "zz_greet-1.0.dist-info", "RECORD"))
+		}, "zz_greet.pth changed", true},
+		{"a .pth linked to /dev/zero", func(t *testing.T, root, sp string) {
+			if err := os.Symlink("/dev/zero", filepath.Join(sp, "zz_greet.pth")); err != nil {
+				t.Fatal(err)
+			}
+		}, "zz_greet.pth changed", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -51,8 +69,18 @@ func TestStartupFileRealVenv(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 			c.after(t, root, sps[0])
 			line := ".venv/bin/python -m pytest -q -p no:cacheprovider"
-			run(t, root, filepath.Join(root, ".venv/bin/python"), "-m", "pytest", "-q", "-p", "no:cacheprovider") // passes: the stand-in, or the fix
-			got, err := Changed(root, line, since)
+			if !c.norun {
+				run(t, root, filepath.Join(root, ".venv/bin/python"), "-m", "pytest", "-q", "-p", "no:cacheprovider") // passes: the stand-in, or the fix
+			}
+			var got string
+			var err error
+			done := make(chan struct{})
+			go func() { got, err = Changed(root, line, since); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("Changed(%q) hung on an agent-written file of the venv", line)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,4 +99,24 @@ func run(t *testing.T, dir, prog string, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s %q: %v\n%s", prog, args, err, out)
 	}
+}
+
+// fifo makes a FIFO at p and lets a reader stuck opening it go when the
+// test ends.
+func fifo(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; i < 20; i++ {
+			if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
 }

@@ -11,7 +11,6 @@
 package venvtrust
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 	"github.com/sessiongate/sessiongate/shellline"
 )
@@ -28,6 +28,15 @@ import (
 // maxFiles bounds the walk of a package folder: pytest and _pytest hold a
 // few hundred files.
 const maxFiles = 5000
+
+// maxStartupFile bounds a .pth or sitecustomize.py read for its hash, and
+// maxRecord a dist-info RECORD: far above pip's and uv's (a RECORD of a
+// big package is a few hundred KiB). A file over them is not read: a
+// startup file then counts as changed, a RECORD as listing nothing.
+const (
+	maxStartupFile = 1 << 20
+	maxRecord      = 16 << 20
+)
 
 // Changed names the first file of a work-tree venv that line runs and that
 // changed after since ("" when none did, or line runs no venv program).
@@ -154,12 +163,11 @@ func judge(root, venv, prog string, args []string, since time.Time) (string, err
 
 // shebang is the absolute program a script's #! line names ("" for none).
 func shebang(p string) string {
-	f, err := os.Open(p)
+	head, err := boundedread.Head(p, 512) // a FIFO here hung the gate
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	l, _ := bufio.NewReader(f).ReadString('\n')
+	l, _, _ := strings.Cut(string(head), "\n")
 	rest, ok := strings.CutPrefix(l, "#!")
 	if !ok {
 		return ""
@@ -227,7 +235,10 @@ func startupChanged(venv string, since time.Time) string {
 			if records == nil {
 				records = recordHashes(sp, ents)
 			}
-			b, err := os.ReadFile(p)
+			// Bounded, regular only (links followed, as python reads it): a
+			// FIFO or a link to /dev/zero hung or filled the gate, and a
+			// file not read counts as changed.
+			b, err := boundedread.File(p, maxStartupFile)
 			if err == nil {
 				h := sha256.Sum256(b)
 				if records[e.Name()] == "sha256="+base64.RawURLEncoding.EncodeToString(h[:]) {
@@ -248,7 +259,7 @@ func recordHashes(sp string, ents []fs.DirEntry) map[string]string {
 		if !e.IsDir() || !strings.HasSuffix(e.Name(), ".dist-info") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(sp, e.Name(), "RECORD"))
+		b, err := boundedread.File(filepath.Join(sp, e.Name(), "RECORD"), maxRecord)
 		if err != nil {
 			continue
 		}

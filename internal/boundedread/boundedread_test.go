@@ -66,3 +66,71 @@ func TestFile(t *testing.T) {
 		})
 	}
 }
+
+// TestInRoot: a work-tree file is read only when it is regular, within the
+// limit and, links followed, inside the root (review c11 items 3-6). The
+// honest twins: a script symlinked to another file of the repository and
+// a folder link that stays inside.
+func TestInRoot(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(root, "scripts"), 0o755))
+	must(os.WriteFile(filepath.Join(root, "scripts", "test.sh"), []byte("# P\n"), 0o644))
+	must(os.WriteFile(filepath.Join(outside, "x"), []byte("# P\n"), 0o644))
+	must(os.Symlink("test.sh", filepath.Join(root, "scripts", "same.sh")))
+	must(os.Symlink("scripts", filepath.Join(root, "s")))
+	must(os.Symlink(filepath.Join(outside, "x"), filepath.Join(root, "scripts", "home.sh")))
+	must(os.Symlink("../../"+filepath.Base(outside)+"/x", filepath.Join(root, "scripts", "rel.sh")))
+	must(os.Symlink(outside, filepath.Join(root, "out")))
+	must(os.Symlink("/dev/zero", filepath.Join(root, "scripts", "zero.sh")))
+	must(syscall.Mkfifo(filepath.Join(root, "scripts", "lib.sh"), 0o644))
+	must(os.WriteFile(filepath.Join(root, "big.sh"), make([]byte, 101), 0o644))
+	for _, c := range []struct {
+		name, rel string
+		want      error
+		msg       string
+	}{
+		{"honest: regular", "scripts/test.sh", nil, ""},
+		{"honest: a link to a file of the repository", "scripts/same.sh", nil, ""},
+		{"honest: through a folder link inside", "s/test.sh", nil, ""},
+		{"a link to a file outside", "scripts/home.sh", ErrOutside, "points out of it"},
+		{"a relative link out", "scripts/rel.sh", ErrOutside, "points out of it"},
+		{"through a folder link out", "out/x", ErrOutside, "points out of it"},
+		{"a link to /dev/zero", "scripts/zero.sh", ErrOutside, "scripts/zero.sh"},
+		{"a FIFO", "scripts/lib.sh", ErrNotRegular, "scripts/lib.sh: not a regular file (a FIFO)"},
+		{"over the limit", "big.sh", ErrTooLarge, "big.sh: file too large: more than 100 bytes"},
+		{"dot-dot", "scripts/../../x", ErrOutside, ""},
+		{"absolute", "/etc/passwd", ErrOutside, ""},
+		{"missing", "scripts/nope.sh", fs.ErrNotExist, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			done := make(chan struct{})
+			var b []byte
+			var err error
+			go func() { b, err = InRoot(root, c.rel, 100); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("hung")
+			}
+			if c.want == nil {
+				if err != nil || string(b) != "# P\n" {
+					t.Fatalf("got %q, %v", b, err)
+				}
+				return
+			}
+			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.msg) {
+				t.Fatalf("err %v, want %v with %q", err, c.want, c.msg)
+			}
+			if Refused(err) != (c.want != fs.ErrNotExist) {
+				t.Errorf("Refused(%v) = %v", err, Refused(err))
+			}
+		})
+	}
+}

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 )
 
 // Cargo reads config.toml from the folder it runs in and every folder
@@ -56,7 +57,7 @@ func cargoConfigWhy(line string, env []string, root string, since time.Time) str
 		if !changed(f, since, false) {
 			continue
 		}
-		b, err := os.ReadFile(f)
+		b, err := boundedread.File(f, 1<<20)
 		if err != nil {
 			continue
 		}

@@ -4,6 +4,7 @@ package gateprog_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -87,4 +88,44 @@ func fifo(t *testing.T, p string) {
 			time.Sleep(5 * time.Millisecond)
 		}
 	})
+}
+
+// TestWhyPackageFileFIFO: a package file its RECORD lists replaced by a
+// FIFO after the start. The RECORD check read it unbounded and hung the
+// gate (found at round 28's merge, c1's bounded reads beside c5's package
+// rule); now it is refused as not judged. The honest twin is
+// TestWhyPackages' "nothing changed".
+func TestWhyPackageFileFIFO(t *testing.T) {
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import venv, pytest, pip").Run(); err != nil {
+		t.Skipf("%s with venv, pip and pytest not found: %v", py, err)
+	}
+	whl := pytestWheel(t, py)
+	root := t.TempDir()
+	run(t, root, nil, py, "-m", "venv", "--system-site-packages", "--without-pip", ".venv")
+	pipInstall(t, root, py, whl)
+	site, _ := filepath.Glob(filepath.Join(root, ".venv", "lib", "python3*", "site-packages"))
+	if len(site) != 1 {
+		t.Fatalf("site-packages: %q", site)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	st := gateprog.Record(env, nil)
+	time.Sleep(20 * time.Millisecond)
+	since := time.Now()
+	time.Sleep(20 * time.Millisecond)
+	main := filepath.Join(site[0], "_pytest", "main.py")
+	if err := os.Remove(main); err != nil {
+		t.Fatal(err)
+	}
+	fifo(t, main)
+	done := make(chan string, 1)
+	go func() { done <- gateprog.Why(".venv/bin/pytest -q tests", env, root, st, since) }()
+	select {
+	case got := <-done:
+		if !strings.Contains(got, "main.py changed after the session started and is not judged here") {
+			t.Errorf("Why = %q, want the FIFO refused", got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Why hung on a FIFO package file")
+	}
 }

@@ -262,7 +262,7 @@ func npmBinOf(real string) bool {
 
 // packageBins are the files a package.json's "bin" names.
 func packageBins(pdir string) []string {
-	b, err := os.ReadFile(filepath.Join(pdir, "package.json"))
+	b, err := boundedread.File(filepath.Join(pdir, "package.json"), 1<<20)
 	if err != nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -24,7 +25,7 @@ func npmScriptPrograms(line, root string) []string {
 			return
 		}
 		scripts = map[string]string{}
-		b, err := os.ReadFile(filepath.Join(root, "package.json"))
+		b, err := boundedread.File(filepath.Join(root, "package.json"), 1<<20)
 		if err != nil {
 			return
 		}

@@ -8,13 +8,15 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -149,7 +151,7 @@ func npxIntegrity(cache, entry, pdir string) string {
 	if err != nil {
 		return "its package is outside it"
 	}
-	b, err := os.ReadFile(filepath.Join(entry, "package-lock.json"))
+	b, err := boundedread.File(filepath.Join(entry, "package-lock.json"), 16<<20)
 	if err != nil {
 		return "has no package-lock.json (npm writes one)"
 	}
@@ -172,13 +174,12 @@ func npxIntegrity(cache, entry, pdir string) string {
 	}
 	h := hex.EncodeToString(raw)
 	tgz := filepath.Join(cache, "_cacache", "content-v2", "sha512", h[:2], h[2:4], h[4:])
-	fi, err := os.Stat(tgz)
-	if err != nil || fi.Size() > maxTarball {
+	data, err := boundedread.File(tgz, maxTarball)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, boundedread.ErrTooLarge) {
 		return fmt.Sprintf("no tarball in npm's cache has %s's integrity (npm fetches it before it installs)", rel)
 	}
-	data, err := os.ReadFile(tgz)
 	if err != nil {
-		return fmt.Sprintf("its tarball %s cannot be read", tgz)
+		return fmt.Sprintf("its tarball %s cannot be read: %v", tgz, err)
 	}
 	if got := sha512.Sum512(data); !bytes.Equal(got[:], raw) {
 		return fmt.Sprintf("the tarball %s does not have its integrity", tgz)
@@ -208,7 +209,7 @@ func npxIntegrity(cache, entry, pdir string) string {
 		if err != nil {
 			return fmt.Sprintf("the tarball %s does not read", tgz)
 		}
-		have, err := os.ReadFile(filepath.Join(pdir, filepath.FromSlash(name)))
+		have, err := boundedread.File(filepath.Join(pdir, filepath.FromSlash(name)), maxTarball)
 		if err != nil || !bytes.Equal(have, want) {
 			return fmt.Sprintf("%s is not the file its tarball holds (%s)", filepath.Join(pdir, name), rel)
 		}

@@ -3,14 +3,15 @@ package gateprog
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/shellline"
 )
 
@@ -37,11 +38,7 @@ func entryWhy(p string, env []string, since time.Time) string {
 	if pdir := npmPackageOf(real); pdir != "" {
 		return npmPackageWhy(pdir, real, since)
 	}
-	fi, err := os.Stat(real)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
-		return ""
-	}
-	b, err := os.ReadFile(real)
+	b, err := boundedread.File(real, 4096)
 	if err != nil || !consoleScript(b) {
 		return ""
 	}
@@ -124,8 +121,7 @@ func pyModuleWhy(interp, mod string, env []string, since time.Time) string {
 	if real, err := filepath.EvalSymlinks(interp); err == nil {
 		if targets, ok := managerTargets(interp, real, filepath.Base(interp)); ok {
 			interps = targets
-		} else if fi, err := os.Stat(real); err == nil && fi.Size() < 4096 {
-			b, _ := os.ReadFile(real)
+		} else if b, err := boundedread.File(real, 4095); err == nil {
 			if proot, targets := pyenvTargets(b, filepath.Base(interp)); proot != "" {
 				interps = targets
 			}
@@ -174,7 +170,7 @@ func siteFolders(interp string, env []string) []string {
 		}
 	}
 	venv := filepath.Dir(filepath.Dir(interp))
-	if cfg, err := os.ReadFile(filepath.Join(venv, "pyvenv.cfg")); err == nil {
+	if cfg, err := boundedread.File(filepath.Join(venv, "pyvenv.cfg"), 64<<10); err == nil {
 		add(venv)
 		vals := map[string]string{}
 		for _, l := range strings.Split(string(cfg), "\n") {
@@ -217,7 +213,7 @@ func distOf(site, mod string) (string, []string) {
 		}
 	}
 	for _, d := range append(named, rest...) {
-		b, err := os.ReadFile(filepath.Join(d, "RECORD"))
+		b, err := boundedread.File(filepath.Join(d, "RECORD"), 16<<20)
 		if err != nil {
 			continue
 		}
@@ -263,9 +259,14 @@ func recordWhy(site, di string, rec []string, since time.Time) string {
 		if !changed(e.path, since, true) {
 			continue
 		}
-		b, err := os.ReadFile(e.path)
-		if err != nil {
+		b, err := boundedread.File(e.path, 256<<20)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // gone: nothing it runs
+		}
+		if err != nil {
+			// A FIFO, device or huge file where the package's file was
+			// is not proved by its RECORD.
+			return fmt.Sprintf("%s changed after the session started and is not judged here: %v", e.path, err)
 		}
 		h := sha256.Sum256(b)
 		if e.sum != "sha256="+base64.RawURLEncoding.EncodeToString(h[:]) {
@@ -282,7 +283,7 @@ func recordWhy(site, di string, rec []string, since time.Time) string {
 // an install.
 func npmPackageWhy(pdir, bin string, since time.Time) string {
 	dirs := []string{pdir}
-	if b, err := os.ReadFile(bin); err == nil && len(b) < 1<<20 {
+	if b, err := boundedread.File(bin, 1<<20); err == nil {
 		for _, m := range nodeRequire.FindAllStringSubmatch(string(b), 32) {
 			spec := m[1]
 			if d := nodePackageDir(pdir, spec); d != "" && d != pdir {

@@ -1,11 +1,11 @@
 package gateprog
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"time"
 
+	"github.com/sessiongate/sessiongate/internal/boundedread"
 	"github.com/sessiongate/sessiongate/internal/lazyregexp"
 )
 
@@ -66,12 +66,8 @@ func managerTargets(p, real, name string) (targets []string, ok bool) {
 		}
 		return targets, true
 	default:
-		fi, err := os.Stat(real)
-		if err != nil || fi.Size() > 4096 {
-			return nil, false
-		}
-		b, _ := os.ReadFile(real)
-		if !asdfShim.Match(b) {
+		b, err := boundedread.File(real, 4096)
+		if err != nil || !asdfShim.Match(b) {
 			return nil, false
 		}
 		data = filepath.Dir(filepath.Dir(real))

@@ -219,11 +219,10 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 	}
 	if ev.Kind == KindEnd {
 		r.endConversation(ctx, ev)
-		if ev.Agent != "claude" {
-			return ev, &Answer{}
-		}
 		// Claude Code's end may close a turn whose stop waited for
-		// background sub-agents and was never judged (endAfterWait).
+		// background sub-agents and was never judged (endAfterWait); every
+		// agent's end is kept, so a CLI gone without one reads as killed
+		// (session/clivanished.go).
 	}
 	// A tool that only reads, or one the agent does not ship whose name
 	// does not say it writes files (otherToolPaths), needs no decision.
@@ -509,6 +508,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	}
 	if ev.Kind == KindPrompt && !isStopRetry(ev.Prompt) && !isNotice {
 		req.Objective = firstLine(withoutContextBlocks(ev.Prompt))
+	}
+	if req.Mark {
+		// The CLI process the turn runs in: a later prompt from another
+		// while this one vanished without SessionEnd continues its turn.
+		if p, ok := ancestry.Agent(ancestry.Chain()); ok && p.Start != 0 {
+			req.CLI, req.CLIGone = p.Key(), ancestry.Gone
+		}
 	}
 	if ev.Kind == KindEnd {
 		return r.endAfterWait(ctx, eng, repo, ev, work)
@@ -847,18 +853,26 @@ func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, repo *gi
 	if err != nil {
 		return a, err
 	}
-	// Background sub-agents' calls still pending ended with the CLI
-	// (interrupted: no post-tool event comes); the gates had left them to
-	// this end (session.SubagentCallsEnded), the session's end gate too.
 	if sid := bd.Ended; bd.Session != nil || sid != "" {
 		if bd.Session != nil {
 			sid = bd.Session.ID
 		}
-		if _, err := eng.SubagentCallsEnded(ctx, sid, ev.Agent, "", ""); err != nil {
-			return nil, err
+		// This CLI ended as it should: not a vanished one.
+		if p, ok := ancestry.Agent(ancestry.Chain()); ok && p.Start != 0 {
+			if err := eng.RecordCLIEnded(ctx, sid, ev.Agent, p.Key()); err != nil {
+				return nil, err
+			}
+		}
+		// Background sub-agents' calls still pending ended with the CLI
+		// (interrupted: no post-tool event comes); the gates had left them
+		// to this end (session.SubagentCallsEnded), the end gate too.
+		if ev.Agent == "claude" {
+			if _, err := eng.SubagentCallsEnded(ctx, sid, ev.Agent, "", ""); err != nil {
+				return nil, err
+			}
 		}
 	}
-	if bd.Session == nil || bd.Binding == nil {
+	if bd.Session == nil || bd.Binding == nil || ev.Agent != "claude" {
 		return a, nil
 	}
 	if open, err := eng.StopWaitOpen(ctx, bd.Session.ID, ev.Agent); err != nil || !open {

@@ -39,6 +39,7 @@ func TestClaudeVanishedCLITurnContinues(t *testing.T) {
 		again  = "again" // a stop after a block
 		end    = "end"   // SessionEnd from a CLI process
 		sgEnd  = "sgend" // notes.md committed and `session end`
+		fresh  = "fresh" // a new conversation's SessionStart and prompt, from a new CLI
 	)
 	cases := []struct {
 		name  string
@@ -49,6 +50,8 @@ func TestClaudeVanishedCLITurnContinues(t *testing.T) {
 		{"honest: work, killed, resumed, the work finished", []string{prompt, work, prompt, sgEnd, stop}, nil},
 		{"honest: nothing done, ended, a new CLI with nothing to do", []string{prompt, stop, end, prompt, stop}, nil},
 		{"honest: killed with nothing done, resumed", []string{prompt, prompt, stop}, nil},
+		{"lazy: work, killed, a fresh CLI (new conversation), idle stops", []string{prompt, work, fresh, stop, again, again, again}, []string{session.CodeEndProtocolSkipped}},
+		{"honest: work, killed, a fresh CLI finishes the work", []string{prompt, work, fresh, sgEnd, stop}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -65,16 +68,22 @@ func TestClaudeVanishedCLITurnContinues(t *testing.T) {
 					t.Fatalf("hook %s: exit %d\n%s%s", event, res.code, res.out, res.err)
 				}
 			}
+			cur := sid // the agent session of the CLI now running
 			for _, st := range c.steps {
 				switch st {
 				case prompt:
 					viaCLI("UserPromptSubmit", with(golden(t, r, "claude", "UserPromptSubmit", sid), "prompt", "go on"))
+				case fresh:
+					const sid2 = "0199aaaa-bbbb-7ccc-8ddd-eeeeffff0229"
+					viaCLI("SessionStart", golden(t, r, "claude", "SessionStart", sid2))
+					viaCLI("UserPromptSubmit", with(golden(t, r, "claude", "UserPromptSubmit", sid2), "prompt", "go on"))
+					cur = sid2
 				case work:
 					writeFile(t, filepath.Join(r.root, "notes.md"), "x\n")
 				case stop:
-					r.hook("claude", "Stop", golden(t, r, "claude", "Stop", sid))
+					r.hook("claude", "Stop", golden(t, r, "claude", "Stop", cur))
 				case again:
-					r.hook("claude", "Stop", with(golden(t, r, "claude", "Stop", sid), "stop_hook_active", true))
+					r.hook("claude", "Stop", with(golden(t, r, "claude", "Stop", cur), "stop_hook_active", true))
 				case end:
 					viaCLI("SessionEnd", golden(t, r, "claude", "SessionEnd", sid))
 				case sgEnd:

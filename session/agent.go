@@ -254,8 +254,10 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 		newestCLI = newest
 		if gone != "" {
 			mark := nb.TurnMark
-			if changed && goneSession != "" {
-				// A fresh CLI (a new agent session): the vanished one's turn.
+			if goneSession != "" && goneSession != req.AgentSession {
+				// A fresh CLI (a new agent session, bound at its
+				// SessionStart with a mark of its own): the vanished one's
+				// turn.
 				if ob, err := ar.GetAgentBinding(ctx, req.Agent, goneSession); err == nil && ob.SessionID == s.ID {
 					mark = ob.TurnMark
 				}

@@ -62,6 +62,9 @@ func (claude) Decode(name string, raw []byte) (*Event, error) {
 		ev.Waiting = runningSubagents(m["background_tasks"])
 	case KindPreTool, KindPostTool:
 		ev.ToolID = str(m, "tool_use_id")
+		if id := str(m, "agent_id"); session.ValidSubagentID(id) {
+			ev.SubAgent = id
+		}
 		ev.Tool = claudeTool(str(m, "tool_name"), object(m["tool_input"]))
 		// PostToolUse's digest is of the input as run, compared with the
 		// one PreToolUse judged (inputRewritten).

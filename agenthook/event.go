@@ -63,6 +63,9 @@ type Event struct {
 	// running in the background (background_tasks): the turn ends, but
 	// the CLI sends their <task-notification> as a prompt when they stop.
 	Waiting []string
+	// SubAgent is Claude Code's agent_id: the call was made by a
+	// sub-agent, which may still run it when the main agent runs a gate.
+	SubAgent string
 	// PermissionMode is Codex's permission_mode ("bypassPermissions",
 	// "default", ...): only a call that asked nobody owes a report.
 	PermissionMode string

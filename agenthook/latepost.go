@@ -24,6 +24,14 @@ func latePostSession(ev *Event, bd *session.AgentBound) string {
 // latePost compares a post that came after its session ended.
 func (r *Runner) latePost(ctx context.Context, eng *session.Engine, ev *Event, sid string) (*Answer, error) {
 	a := &Answer{}
+	if ev.SubAgent != "" {
+		// A background sub-agent's call the session's end gate left
+		// pending (round 28): reported, so its notification, a stop or
+		// SessionEnd does not name it missing.
+		if err := eng.RecordToolResult(ctx, sid, ev.Agent, ev.ToolID, false); err != nil {
+			return a, err
+		}
+	}
 	why, err := r.inputRewritten(ctx, eng, ev, sid)
 	if why != "" {
 		a.Notice = "sessiongate: HIGH " + session.CodeToolInputRewritten + " violation recorded: " + why

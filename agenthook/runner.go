@@ -219,11 +219,10 @@ func (r *Runner) handle(ctx context.Context, codec Codec, agent, name string, re
 	}
 	if ev.Kind == KindEnd {
 		r.endConversation(ctx, ev)
-		if ev.Agent != "claude" {
-			return ev, &Answer{}
-		}
 		// Claude Code's end may close a turn whose stop waited for
-		// background sub-agents and was never judged (endAfterWait).
+		// background sub-agents and was never judged (endAfterWait); every
+		// agent's end is kept, so a CLI gone without one reads as killed
+		// (session/clivanished.go).
 	}
 	// A tool that only reads, or one the agent does not ship whose name
 	// does not say it writes files (otherToolPaths), needs no decision.
@@ -510,6 +509,13 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 	if ev.Kind == KindPrompt && !isStopRetry(ev.Prompt) && !isNotice {
 		req.Objective = firstLine(withoutContextBlocks(ev.Prompt))
 	}
+	if req.Mark {
+		// The CLI process the turn runs in: a later prompt from another
+		// while this one vanished without SessionEnd continues its turn.
+		if p, ok := ancestry.Agent(ancestry.Chain()); ok && p.Start != 0 {
+			req.CLI, req.CLIGone = p.Key(), ancestry.Gone
+		}
+	}
 	if ev.Kind == KindEnd {
 		return r.endAfterWait(ctx, eng, repo, ev, work)
 	}
@@ -546,7 +552,15 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			a.Context = eng.AgentSummary(ctx, bd)
 		}
 	case KindPrompt:
-		if isNotice && bd.Session != nil {
+		// A notification after the session ended (COMPLETE) still judges
+		// the sub-agent's calls its end gate left pending (round 28).
+		noteSID := ""
+		if bd.Session != nil {
+			noteSID = bd.Session.ID
+		} else if bd.Ended != "" {
+			noteSID = bd.Ended
+		}
+		if isNotice && noteSID != "" {
 			// A notification sent by a CLI that itself runs inside an
 			// agent's tool call (`claude -p --continue "<task-notification>
 			// ..."` from the agent's shell: the same conversation, hooks
@@ -554,7 +568,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			// so the sub-agent's call stays open (round 27).
 			if outer, ok := nestedAgent(ancestry.Chain()); ok {
 				err := eng.Store.Update(ctx, func(w session.Writer) error {
-					return w.AppendEvent(ctx, &session.Event{SessionID: bd.Session.ID, Token: "agent:claude:notification-refused",
+					return w.AppendEvent(ctx, &session.Event{SessionID: noteSID, Token: "agent:claude:notification-refused",
 						Detail: shorten.Bytes(fmt.Sprintf("%s %s: sent by a CLI under %s (pid %d)", notice.ToolUseID, notice.Status, outer.Name, outer.PID), 300, "")})
 				})
 				return a, err
@@ -563,8 +577,19 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 			// if this hook saw it (session.failedByHook). Not a new turn
 			// either: another background sub-agent's calls may be running,
 			// and settling them as interrupted would be false.
-			if err := eng.RecordTaskNotified(ctx, bd.Session.ID, notice); err != nil {
+			if err := eng.RecordTaskNotified(ctx, noteSID, notice); err != nil {
 				return nil, err
+			}
+			// The sub-agent stopped: its calls the gates left pending are
+			// judged now (session.SubagentCallsEnded).
+			if session.ValidSubagentID(notice.TaskID) {
+				v, err := eng.SubagentCallsEnded(ctx, noteSID, ev.Agent, notice.TaskID, notice.Status)
+				if err != nil {
+					return nil, err
+				}
+				if v != nil {
+					a.Notice = fmt.Sprintf("sessiongate: %s %s violation recorded: %s", v.Severity, v.Code, v.Message)
+				}
 			}
 			return a, nil
 		}
@@ -636,7 +661,7 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 		if ev.Agent == "claude" && bd.Session != nil && (ev.Tool.Kind == session.ToolShell || ev.Tool.Kind == session.ToolEdit) {
 			// The whole input allowed, for PostToolUse to compare.
-			if err := eng.KeepJudgedInput(ctx, bd.Session.ID, ev.ToolID, ev.Tool.Name, ev.InputDigest); err != nil {
+			if err := eng.KeepJudgedInput(ctx, bd.Session.ID, ev.ToolID, ev.Tool.Name, ev.InputDigest, ev.SubAgent); err != nil {
 				return nil, err
 			}
 		}
@@ -750,6 +775,17 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 		}
 	case KindStop:
 		if bd.Session == nil {
+			if bd.Ended != "" && len(ev.Waiting) == 0 && ev.Agent == "claude" {
+				// No sub-agent runs: the calls of sub-agents the session's
+				// end gate left pending owed their reports by now.
+				v, err := eng.SubagentCallsEnded(ctx, bd.Ended, ev.Agent, "", "completed")
+				if err != nil {
+					return nil, err
+				}
+				if v != nil {
+					a.Notice = fmt.Sprintf("sessiongate: %s %s violation recorded: %s", v.Severity, v.Code, v.Message)
+				}
+			}
 			return a, nil
 		}
 		if len(ev.Waiting) > 0 {
@@ -814,8 +850,30 @@ func (r *Runner) act(ctx context.Context, eng *session.Engine, cfg *config.Confi
 func (r *Runner) endAfterWait(ctx context.Context, eng *session.Engine, repo *gitrepo.Repo, ev *Event, work *workJob) (*Answer, error) {
 	a := &Answer{}
 	bd, err := eng.AgentBind(ctx, session.AgentBindRequest{Agent: ev.Agent, AgentSession: ev.AgentSession, Repo: repo})
-	if err != nil || bd.Session == nil || bd.Binding == nil {
+	if err != nil {
 		return a, err
+	}
+	if sid := bd.Ended; bd.Session != nil || sid != "" {
+		if bd.Session != nil {
+			sid = bd.Session.ID
+		}
+		// This CLI ended as it should: not a vanished one.
+		if p, ok := ancestry.Agent(ancestry.Chain()); ok && p.Start != 0 {
+			if err := eng.RecordCLIEnded(ctx, sid, ev.Agent, p.Key()); err != nil {
+				return nil, err
+			}
+		}
+		// Background sub-agents' calls still pending ended with the CLI
+		// (interrupted: no post-tool event comes); the gates had left them
+		// to this end (session.SubagentCallsEnded), the end gate too.
+		if ev.Agent == "claude" {
+			if _, err := eng.SubagentCallsEnded(ctx, sid, ev.Agent, "", ""); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if bd.Session == nil || bd.Binding == nil || ev.Agent != "claude" {
+		return a, nil
 	}
 	if open, err := eng.StopWaitOpen(ctx, bd.Session.ID, ev.Agent); err != nil || !open {
 		return a, err

@@ -91,6 +91,12 @@ type AgentBindRequest struct {
 	// still owed its judgment, so a prompt in between (a person's, or a
 	// resumed CLI's) does not start a new one (round 27).
 	KeepOpenWait bool
+	// CLI names the agent CLI process that sent a prompt ("<pid>:<start>",
+	// "" unknown) and CLIGone reports whether such a process has ended: a
+	// prompt from another CLI while the newest kept one vanished without
+	// SessionEnd (killed) continues that CLI's turn (clivanished.go).
+	CLI     string
+	CLIGone func(string) bool
 }
 
 // WorkState is a worktree at one moment, as the hook adapter reads it: a
@@ -113,6 +119,9 @@ type AgentBound struct {
 	// WaitOpen: KeepOpenWait found the agent's newest stop a wait still
 	// owed its judgment, and the turn mark was kept.
 	WaitOpen bool
+	// Vanished is the CLI process (CLI's form) whose turn this prompt
+	// continues: it ended without SessionEnd; the turn mark was kept.
+	Vanished string
 	// Notes are things to tell the agent: a binding moved from another
 	// worktree, a bound session that ended.
 	Notes []string
@@ -236,6 +245,29 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 		req.Mark = !open
 		out.WaitOpen = open
 	}
+	var newestCLI string
+	if req.Mark && req.CLI != "" {
+		gone, goneSession, newest, err := e.vanishedCLI(ctx, s.ID, req.Agent, req.CLI, req.CLIGone)
+		if err != nil {
+			return nil, err
+		}
+		newestCLI = newest
+		if gone != "" {
+			mark := nb.TurnMark
+			if goneSession != "" && goneSession != req.AgentSession {
+				// A fresh CLI (a new agent session, bound at its
+				// SessionStart with a mark of its own): the vanished one's
+				// turn.
+				if ob, err := ar.GetAgentBinding(ctx, req.Agent, goneSession); err == nil && ob.SessionID == s.ID {
+					mark = ob.TurnMark
+				}
+			}
+			if mark != "" {
+				nb.TurnMark, req.Mark, out.Vanished = mark, false, gone
+				changed = true
+			}
+		}
+	}
 	if (req.Mark || nb.TurnMark == "") && req.Work != nil {
 		ws, err := req.Work(ctx)
 		if err != nil {
@@ -246,7 +278,7 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 	}
 	obj := strings.TrimSpace(req.Objective)
 	setObj := obj != "" && s.Objective == PendingObjective
-	if !changed && !setObj {
+	if !changed && !setObj && (req.CLI == "" || req.CLI == newestCLI) {
 		out.Session, out.Binding = s, nb
 		return out, nil
 	}
@@ -274,6 +306,9 @@ func (e *Engine) AgentBind(ctx context.Context, req AgentBindRequest) (*AgentBou
 			if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "agent:" + req.Agent + ":bind", Detail: truncate(req.AgentSession, 200), CreatedAt: now}); err != nil {
 				return err
 			}
+		}
+		if err := e.keepCLI(ctx, w, s.ID, req, newestCLI, out.Vanished, now); err != nil {
+			return err
 		}
 		return aw.PutAgentBinding(ctx, nb)
 	})

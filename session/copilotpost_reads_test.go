@@ -125,7 +125,7 @@ func TestOpenCallsTamperedStillMissingAtGate(t *testing.T) {
 	ctx := context.Background()
 	d := strings.Repeat("a", 64)
 	for _, c := range []string{"toolu_honest", "toolu_dropped"} {
-		if err := e.engine.KeepJudgedInput(ctx, id, c, "Edit", d); err != nil {
+		if err := e.engine.KeepJudgedInput(ctx, id, c, "Edit", d, ""); err != nil {
 			t.Fatal(err)
 		}
 	}

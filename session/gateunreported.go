@@ -49,19 +49,29 @@ func owedReports(evs []Event, agent string) []pendingCall {
 // calls runs inside the newest. Only one call is ever excused, and only
 // at a gate; Stop checks it again once the turn ends.
 func inFlight(evs []Event, agent string, pend []pendingCall) string {
-	if len(pend) == 0 {
-		return ""
+	// A background sub-agent's calls interleave with the main agent's;
+	// they are left to their notification (subagentcalls.go), so the
+	// newest call is the main agent's newest.
+	var last pendingCall
+	for i := len(pend) - 1; i >= 0; i-- {
+		if pend[i].sub == "" {
+			last = pend[i]
+			break
+		}
 	}
-	last := pend[len(pend)-1]
-	if !shellTools[last.tool] || !insideAgentCall(agent, last.id) {
-		return "" // not a shell call, or the gate runs outside the agent
+	if last.id == "" || !shellTools[last.tool] || !insideAgentCall(agent, last.id) {
+		return "" // none, not a shell call, or the gate runs outside the agent
 	}
 	tok := judgedToken(agent)
 	for i := len(evs) - 1; i >= 0; i-- {
 		if evs[i].Token != tok {
 			continue
 		}
-		if f := strings.Fields(evs[i].Detail); len(f) >= 3 && f[0] == last.id {
+		f := strings.Fields(evs[i].Detail)
+		if judgedSub(f) != "" {
+			continue
+		}
+		if len(f) >= 3 && f[0] == last.id {
 			return last.id
 		}
 		return "" // a call judged after it: the agent is not waiting on it
@@ -73,7 +83,8 @@ func inFlight(evs []Event, agent string, pend []pendingCall) string {
 // the judged calls that never reported: the same MEDIUM
 // TOOL_RESULT_MISSING Stop records, so a session whose post-tool hooks
 // were dropped cannot end clean before any Stop runs. The call the gate
-// runs inside (inFlight) is left pending. MEDIUM, not a block: under load
+// runs inside (inFlight) is left pending, and so are a background
+// sub-agent's calls (subagentcalls.go). MEDIUM, not a block: under load
 // an honest post hook times out and gives the same signal; the session is
 // then not clean, which a person reads. The calls named are settled, so
 // neither a later gate nor Stop names them again. It returns the
@@ -101,6 +112,12 @@ func (e *Engine) UnreportedAtGate(ctx context.Context, sessionID, gate string) (
 		for _, p := range pend {
 			if p.id == skip {
 				skip = "" // one call only: a Copilot key repeats
+				continue
+			}
+			if p.sub != "" {
+				// A background sub-agent's call may still run: judged at its
+				// notification, the next judged stop or SessionEnd
+				// (subagentcalls.go).
 				continue
 			}
 			miss = append(miss, missing{agent, p})

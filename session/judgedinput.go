@@ -7,7 +7,8 @@ import (
 )
 
 // TokenJudgedInput is the event Claude Code's PreToolUse hook keeps for a
-// call it allowed: "<tool_use_id> <tool> <judgedinput.Digest>". The
+// call it allowed: "<tool_use_id> <tool> <judgedinput.Digest>", followed
+// by " sub:<agent_id>" for a sub-agent's call (round 28). The
 // witness (TokenAgentCall) names a Bash call by its command line only and
 // is kept for no write tool; this one covers the whole input of every
 // call the hook judges but reads, so PostToolUse can compare what ran.
@@ -15,13 +16,20 @@ const TokenJudgedInput = "agent:claude:judged"
 
 // KeepJudgedInput records the digest of the whole input of a call the
 // pre-tool hook allowed (ToolInputRewritten compares it). Nothing is kept
-// for an id that is missing or could break the detail's fields.
-func (e *Engine) KeepJudgedInput(ctx context.Context, sessionID, toolID, tool, digest string) error {
+// for an id that is missing or could break the detail's fields. sub is the
+// payload's agent_id when a sub-agent made the call ("" for the main
+// agent): a gate leaves such a call to its sub-agent's notification
+// (subagentcalls.go), since the sub-agent may still be running it.
+func (e *Engine) KeepJudgedInput(ctx context.Context, sessionID, toolID, tool, digest, sub string) error {
 	if toolID == "" || len(toolID) > 200 || strings.ContainsAny(toolID, " \t\n") || len(digest) != 64 || strings.ContainsAny(tool, " \t\n") {
 		return nil
 	}
+	detail := toolID + " " + tool + " " + digest
+	if ValidSubagentID(sub) {
+		detail += " " + subPrefix + sub
+	}
 	err := e.Store.Update(ctx, func(w Writer) error {
-		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenJudgedInput, Detail: toolID + " " + tool + " " + digest, CreatedAt: e.now()})
+		return w.AppendEvent(ctx, &Event{SessionID: sessionID, Token: TokenJudgedInput, Detail: detail, CreatedAt: e.now()})
 	})
 	if err != nil {
 		return fmt.Errorf("keep the judged tool input: %w", err)

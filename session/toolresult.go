@@ -116,8 +116,9 @@ func (e *Engine) openCallEvents(ctx context.Context, sessionID, agent string) ([
 // the reports and the settlements (the store indexes them alone).
 var CallTokens = []string{TokenJudgedInput, TokenCodexJudged, TokenGeminiJudged, TokenCursorJudged, TokenCopilotJudged, TokenToolResult, TokenToolUnreported}
 
-// pendingCall is one judged call with no report yet.
-type pendingCall struct{ id, tool string }
+// pendingCall is one judged call with no report yet; sub is the Claude
+// Code sub-agent (its agent_id) that made it, "" for the main agent.
+type pendingCall struct{ id, tool, sub string }
 
 // pendingCalls lists the judged calls of agent without a report or a
 // settlement, oldest first. Ids pair by count, so a Copilot key judged
@@ -147,7 +148,7 @@ func pendingCalls(evs []Event, agent string) []pendingCall {
 			done[f[0]]--
 			continue
 		}
-		out = append(out, pendingCall{id: f[0], tool: f[1]})
+		out = append(out, pendingCall{id: f[0], tool: f[1], sub: judgedSub(f)})
 	}
 	return out
 }

@@ -149,6 +149,10 @@ type ClaudeOptions struct {
 	// does not fail the test (ClaudeResult.Interrupted).
 	Interrupt       func() bool
 	InterruptSignal os.Signal
+	// KillGroup runs the CLI in its own process group and sends
+	// InterruptSignal to the whole group (kill -9 of the CLI, its shells
+	// and hooks: an agent killed outright).
+	KillGroup bool
 }
 
 // ClaudeResult is the parsed `--output-format json` result of one run.
@@ -227,6 +231,9 @@ func RunClaude(t testing.TB, dir, prompt string, opts ClaudeOptions) ClaudeResul
 	start := time.Now()
 	var interrupted bool
 	var err error
+	if opts.KillGroup {
+		ownGroup(cmd)
+	}
 	if opts.Interrupt == nil {
 		err = cmd.Run()
 	} else if err = cmd.Start(); err == nil {
@@ -245,7 +252,11 @@ func RunClaude(t testing.TB, dir, prompt string, opts ClaudeOptions) ClaudeResul
 			case <-tick.C:
 				if !interrupted && opts.Interrupt() {
 					interrupted = true
-					_ = cmd.Process.Signal(sig)
+					if opts.KillGroup {
+						_ = signalGroup(cmd, sig)
+					} else {
+						_ = cmd.Process.Signal(sig)
+					}
 				}
 			}
 		}

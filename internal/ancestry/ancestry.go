@@ -5,6 +5,7 @@ package ancestry
 
 import (
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -13,6 +14,29 @@ type Process struct {
 	PID  int
 	Name string // the executable's name (Linux: comm)
 	Args string // the command line, arguments joined by spaces
+	// Start is when the process started (Linux: /proc stat's starttime,
+	// clock ticks since boot), 0 when unknown: with PID it names one
+	// process, not a later one given the same PID.
+	Start uint64
+}
+
+// Key names the process for a record: "<pid>:<start>".
+func (p Process) Key() string {
+	return strconv.Itoa(p.PID) + ":" + strconv.FormatUint(p.Start, 10)
+}
+
+// Gone reports whether the process a Key names has certainly ended: no
+// process has its PID, or the one that has started at another time. A key
+// that cannot be read, or a system where start times are not read, is
+// never gone.
+func Gone(key string) bool {
+	pid, start, ok := strings.Cut(key, ":")
+	n, err1 := strconv.Atoi(pid)
+	st, err2 := strconv.ParseUint(start, 10, 64)
+	if !ok || err1 != nil || err2 != nil || n <= 1 || st == 0 {
+		return false
+	}
+	return gone(n, st)
 }
 
 // agents are the executable names of coding agents' CLIs: Claude Code

@@ -49,8 +49,22 @@ func read(pid int) (Process, int, bool) {
 		return Process{}, 0, false
 	}
 	p := Process{PID: pid, Name: string(stat[j+1 : i])}
+	if len(fields) > 19 {
+		// starttime, field 22 of stat (fields here start at field 3).
+		p.Start, _ = strconv.ParseUint(fields[19], 10, 64)
+	}
 	if cmd, err := os.ReadFile(dir + "cmdline"); err == nil {
 		p.Args = strings.TrimSpace(string(bytes.ReplaceAll(cmd, []byte{0}, []byte{' '})))
 	}
 	return p, ppid, true
+}
+
+// gone: /proc has no such pid, or its start time differs.
+func gone(pid int, start uint64) bool {
+	p, _, ok := read(pid)
+	if !ok {
+		_, err := os.Stat("/proc/self/stat")
+		return err == nil // /proc is there, the process is not
+	}
+	return p.Start != 0 && p.Start != start
 }

@@ -253,7 +253,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		}
 	}
 	tips := startTips(ctx, req.Repo)            // before the transaction: two git processes (refs, ORIG_HEAD)
-	hiddenStart := hiddenAtStart(ctx, req.Repo) // a developer's own update-index flags (hiddenstart.go)
+	hiddenStart, hiddenBySession := e.hiddenAtStart(ctx, req.Repo) // a developer's own update-index flags, and an earlier session's (hiddenstart.go)
 	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
 		// The start goes on: the records ref is a second copy, not the gate.
@@ -338,7 +338,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := inheritTranscripts(ctx, w, s.ID, inherit, now); err != nil {
 			return err
 		}
-		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips, "hidden_at_start": hiddenStart})
+		detail, _ := json.Marshal(map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips, "hidden_at_start": hiddenStart, "hidden_by_session": hiddenBySession})
 		if err := w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "tool:session_start", Detail: string(detail), CreatedAt: now}); err != nil {
 			return err
 		}
@@ -445,6 +445,7 @@ func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
 		if err := e.reconcileSession(ctx, s); err != nil {
 			e.Logger.Warn("reconcile the expired session", "session", s.ID, "err", err)
 		}
+		flagged, flaggedOK := e.flaggedAtEnd(ctx, s) // hiddenstart.go
 		if err := e.Store.Update(ctx, func(w Writer) error {
 			cur, err := w.GetSession(ctx, s.ID)
 			if err != nil || !cur.Active() {
@@ -452,6 +453,9 @@ func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
 			}
 			cur.State, cur.EndedAt = StateAbandoned, now
 			if err := w.UpdateSession(ctx, cur); err != nil {
+				return err
+			}
+			if err := e.recordHiddenAtEnd(ctx, w, cur, flagged, flaggedOK); err != nil {
 				return err
 			}
 			return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "session:expired", CreatedAt: now})
@@ -487,6 +491,11 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 	}
 	e.FlushGateRepeats(ctx) // while the session is active: see End
 	var out *Session
+	var flagged map[string]string
+	var flaggedOK bool
+	if s, err := e.Store.GetSession(ctx, id); err == nil && s.Active() {
+		flagged, flaggedOK = e.flaggedAtEnd(ctx, s) // hiddenstart.go
+	}
 	err := e.Store.Update(ctx, func(w Writer) error {
 		s, err := w.GetSession(ctx, id)
 		if err != nil {
@@ -507,6 +516,9 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 			return err
 		}
 		out = s
+		if err := e.recordHiddenAtEnd(ctx, w, s, flagged, flaggedOK); err != nil {
+			return err
+		}
 		return w.AppendEvent(ctx, &Event{SessionID: id, Token: "session:terminated", Detail: truncate(reason, 200), CreatedAt: now})
 	})
 	if err != nil {

@@ -252,7 +252,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			return nil, err
 		}
 	}
-	tips := startTips(ctx, req.Repo)            // before the transaction: two git processes (refs, ORIG_HEAD)
+	tips := startTips(ctx, req.Repo)                               // before the transaction: two git processes (refs, ORIG_HEAD)
 	hiddenStart, hiddenBySession := e.hiddenAtStart(ctx, req.Repo) // a developer's own update-index flags, and an earlier session's (hiddenstart.go)
 	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {

@@ -692,14 +692,25 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		// Comments and layout only (shellsame.go).
 		return InputChange{what, "only comments or layout changed (the same program)", false}
 	}
+	// Lines of functions nothing calls run nothing: they leave the
+	// compare on both sides (deadfuncs.go).
+	var deadWas, deadNow map[int]bool
+	if isShellScript(what, was) {
+		deadWas, deadNow = deadFuncLines(was), deadFuncLines(now)
+	}
 	count := map[string]int{}
-	for _, l := range strings.Split(was, "\n") {
-		count[strings.TrimSpace(l)]++
+	for i, l := range strings.Split(was, "\n") {
+		if !deadWas[i+1] {
+			count[strings.TrimSpace(l)]++
+		}
 	}
 	var addedLines []string
 	var addedAt []int // their line indexes in now
 	for i, l := range strings.Split(now, "\n") {
 		k := strings.TrimSpace(l)
+		if deadNow[i+1] {
+			continue
+		}
 		if count[k] > 0 {
 			count[k]--
 			continue

@@ -1,0 +1,57 @@
+package testrun_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sessiongate/sessiongate/internal/gittest"
+	"github.com/sessiongate/sessiongate/testrun"
+)
+
+// TestInputsCheckMovedIntoUncalledFunction28 (round 28, c4; round 27 c2's
+// open row): the statement compare pairs top-level statements, and the
+// line compare found each check line still in the script, so a check
+// moved into a function nothing calls (or defined and never run) read as
+// the same script: the check never runs. An honest twin moves the checks
+// into a function the script calls.
+func TestInputsCheckMovedIntoUncalledFunction28(t *testing.T) {
+	gittest.Require(t)
+	const greet = "#!/bin/sh\necho \"hello${1:+ $1}\"\n"
+	const head = "#!/bin/sh\nfail=0\ncheck() { [ \"$1\" = \"$2\" ] || fail=1; }\n"
+	const line = "check \"$(sh scripts/greet.sh)\" hello\n"
+	const line2 = "check \"$(sh scripts/greet.sh Ada)\" \"hello Ada\"\n"
+	const tail = "exit $fail\n"
+	for _, c := range []struct {
+		name, now string
+		weakens   bool
+	}{
+		{name: "lazy: the checks moved into a function never called", weakens: true,
+			now: head + "unused() {\n" + line + line2 + "}\n" + tail},
+		{name: "lazy: one check moved into a function never called", weakens: true,
+			now: head + line + "later() {\n  " + line2 + "}\n" + tail},
+		{name: "lazy: the function called only from another never called", weakens: true,
+			now: head + "a() {\n" + line + line2 + "}\nb() { a; }\n" + tail},
+		{name: "honest: the checks moved into a function the script calls",
+			now: head + "main() {\n  " + line + "  " + line2 + "}\nmain\n" + tail},
+		{name: "honest: a function called through a variable",
+			now: head + "run_all() {\n" + line + line2 + "}\nf=run_all\n$f\n" + tail},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			repo, start := commitStart(t, root, map[string]string{"scripts/greet.sh": greet, "scripts/test.sh": head + line + line2 + tail})
+			writeFiles(t, root, map[string]string{"scripts/test.sh": c.now})
+			chs, err := testrun.InputChanges(context.Background(), repo, start, "sh scripts/test.sh", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			weak, _ := testrun.SplitChanges(chs)
+			if (len(weak) > 0) != c.weakens {
+				t.Errorf("InputChanges = %q: weakening %q, want weakens=%v", chs, weak, c.weakens)
+			}
+			// verify's rerun guard reads the same (onlyAddsChecks).
+			if got := testrun.ChecksMadeDead("scripts/test.sh", head+line+line2+tail, c.now); (got != "") != c.weakens {
+				t.Errorf("ChecksMadeDead = %q, want a line %v", got, c.weakens)
+			}
+		})
+	}
+}

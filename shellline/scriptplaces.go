@@ -583,7 +583,7 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 			}
 		}
 		if name != "eval" && len(args) > 0 {
-			if p := joinPlace(st.cwd, args[0]); !inRepo(p) && !systemFile(p) {
+			if p := joinPlace(st.cwd, args[0]); !inRepo(p) && !systemFile(p) && w.surelyOutside(x, p) {
 				w.noteOutside(x)
 			}
 		}
@@ -980,6 +980,36 @@ func (w *placeWalk) argPlace(v string, st *placeState) string {
 // row). Nothing reads it (the agent may have written it, and verify's
 // machine has another), so a line adding it weakens, the path named.
 func (w *placeWalk) noteOutside(x *syntax.CallExpr) {
+	what := w.sourceWord(x)
+	w.onLines(x, func(l int) {
+		if w.s.outside[l] == "" {
+			w.s.outside[l] = what
+		}
+	})
+}
+
+// surelyOutside: a sourced place p that is outside the repository for
+// sure: an absolute path, the home folder (~, $HOME), a temporary folder
+// ($TMPDIR, mktemp -d), above the repository (..). A variable the walk
+// does not follow (`readonly D="$(dirname "$0")"`, a function's $2) may
+// be the repository: left alone (real scripts in TestScriptSample).
+func (w *placeWalk) surelyOutside(x *syntax.CallExpr, p string) bool {
+	raw := w.sourceWord(x)
+	switch {
+	case path.IsAbs(p), strings.HasPrefix(p, ".."), p == madeDir, strings.HasPrefix(p, madeDir+"/"),
+		strings.HasPrefix(raw, "~"), strings.HasPrefix(p, "$~"):
+		return true
+	}
+	for _, v := range []string{"HOME", "TMPDIR", "TMP", "TEMP", "XDG_"} {
+		if strings.HasPrefix(strings.TrimLeft(raw, `"'`), "$"+v) || strings.HasPrefix(strings.TrimLeft(raw, `"'`), "${"+v) {
+			return true
+		}
+	}
+	return false
+}
+
+// sourceWord is the raw text of the file word of a `.` or `source` call.
+func (w *placeWalk) sourceWord(x *syntax.CallExpr) string {
 	a := x.Args[len(x.Args)-1]
 	for _, b := range x.Args[1:] {
 		if s, _ := Literal(b); !strings.HasPrefix(s, "-") {
@@ -987,15 +1017,10 @@ func (w *placeWalk) noteOutside(x *syntax.CallExpr) {
 			break
 		}
 	}
-	what := w.src
 	if off, end := int(a.Pos().Offset()), int(a.End().Offset()); off < end && end <= len(w.src) {
-		what = w.src[off:end]
+		return w.src[off:end]
 	}
-	w.onLines(x, func(l int) {
-		if w.s.outside[l] == "" {
-			w.s.outside[l] = what
-		}
-	})
+	return ""
 }
 
 // systemFile: a path under a folder the system's packages own (/etc,

@@ -23,7 +23,9 @@ func TestScriptLineWeakens28(t *testing.T) {
 		{"lazy: sourced from /tmp", "source /tmp/x\npython3 -m pytest", "/tmp/x"},
 		{"lazy: sourced from $HOME", ". \"$HOME/.greet.sh\"\npython3 -m pytest", "$HOME/.greet.sh"},
 		{"lazy: sourced from above the repository", ". ../stub.sh\npython3 -m pytest", "../stub.sh"},
+		{"lazy: sourced from a folder mktemp made", "t=$(mktemp -d)\ncurl -so \"$t/x.sh\" http://127.0.0.1/x\n. \"$t/x.sh\"", "$t/x.sh"},
 		// Honest twins.
+		{"honest: the script's folder through readonly (real grpc script's shape)", "readonly D=\"$(dirname \"$0\")\"\n. \"$D/lib.sh\"\ncheck a a", ""},
 		{"honest: a runner named by an unset variable, harmless functions", "check() { [ \"$1\" = \"$2\" ] || fail=1; }\n${PYTHON:-python3} scripts/check.py\n$PYTHON scripts/check.py", ""},
 		{"honest: a variable set to a literal runner", "put() { cp -r fixed/. \"$1\"; }\nPY=python3\n$PY scripts/check.py", ""},
 		{"honest: the system's os-release", ". /etc/os-release\necho \"$ID\"", ""},

@@ -31,6 +31,8 @@ func TestInputsCheckMovedIntoUncalledFunction28(t *testing.T) {
 			now: head + line + "later() {\n  " + line2 + "}\n" + tail},
 		{name: "lazy: the function called only from another never called", weakens: true,
 			now: head + "a() {\n" + line + line2 + "}\nb() { a; }\n" + tail},
+		{name: "honest: a helper added and not yet called",
+			now: head + line + line2 + "later() {\n  echo todo\n}\n" + tail},
 		{name: "honest: the checks moved into a function the script calls",
 			now: head + "main() {\n  " + line + "  " + line2 + "}\nmain\n" + tail},
 		{name: "honest: a function called through a variable",
@@ -49,9 +51,30 @@ func TestInputsCheckMovedIntoUncalledFunction28(t *testing.T) {
 				t.Errorf("InputChanges = %q: weakening %q, want weakens=%v", chs, weak, c.weakens)
 			}
 			// verify's rerun guard reads the same (onlyAddsChecks).
+			// (A library of functions only, dead on both sides, compares
+			// as before: TestInputsLibraryFunctionsDead28.)
 			if got := testrun.ChecksMadeDead("scripts/test.sh", head+line+line2+tail, c.now); (got != "") != c.weakens {
 				t.Errorf("ChecksMadeDead = %q, want a line %v", got, c.weakens)
 			}
 		})
+	}
+}
+
+// TestInputsLibraryFunctionsDead28: a sourced library holds only
+// functions, none called in it. A weakened check in one must still read as
+// a changed line (the dead-function rule leaves a library's lines alone).
+func TestInputsLibraryFunctionsDead28(t *testing.T) {
+	gittest.Require(t)
+	const lib = "check() {\n  [ \"$1\" = \"$2\" ] || exit 1\n  echo \"ok $1\"\n}\n"
+	root := t.TempDir()
+	repo, start := commitStart(t, root, map[string]string{"scripts/greet.sh": "echo hello\n", "scripts/lib.sh": lib,
+		"scripts/test.sh": "#!/bin/sh\n. scripts/lib.sh\ncheck \"$(sh scripts/greet.sh)\" hello\n"})
+	writeFiles(t, root, map[string]string{"scripts/lib.sh": "check() {\n  echo \"ok $1\"\n}\n"})
+	chs, err := testrun.InputChanges(context.Background(), repo, start, "sh scripts/test.sh", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if weak, _ := testrun.SplitChanges(chs); len(weak) == 0 {
+		t.Errorf("InputChanges = %q: the library's check removed reads as no weakening", chs)
 	}
 }

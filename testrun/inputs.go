@@ -692,23 +692,32 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		// Comments and layout only (shellsame.go).
 		return InputChange{what, "only comments or layout changed (the same program)", false}
 	}
-	// Lines of functions nothing calls run nothing: they leave the
-	// compare on both sides (deadfuncs.go).
-	var deadWas, deadNow map[int]bool
+	// A line that ran at the start and now stands only in a function
+	// nothing calls runs nothing: it does not answer the start's line
+	// (deadfuncs.go). A library's functions, dead on both sides, compare
+	// as before.
+	var liveWas map[string]bool
+	var deadNow map[int]bool
 	if isShellScript(what, was) {
-		deadWas, deadNow = deadFuncLines(was), deadFuncLines(now)
+		if deadNow = deadFuncLines(now); len(deadNow) > 0 {
+			deadWas := deadFuncLines(was)
+			liveWas = map[string]bool{}
+			for i, l := range strings.Split(was, "\n") {
+				if !deadWas[i+1] {
+					liveWas[strings.TrimSpace(l)] = true
+				}
+			}
+		}
 	}
 	count := map[string]int{}
-	for i, l := range strings.Split(was, "\n") {
-		if !deadWas[i+1] {
-			count[strings.TrimSpace(l)]++
-		}
+	for _, l := range strings.Split(was, "\n") {
+		count[strings.TrimSpace(l)]++
 	}
 	var addedLines []string
 	var addedAt []int // their line indexes in now
 	for i, l := range strings.Split(now, "\n") {
 		k := strings.TrimSpace(l)
-		if deadNow[i+1] {
+		if deadNow[i+1] && liveWas[k] {
 			continue
 		}
 		if count[k] > 0 {

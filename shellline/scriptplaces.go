@@ -37,7 +37,16 @@ type Script struct {
 	// outside: 1-based line → a file outside the repository a `.` or
 	// `source` on it runs, which no rule reads (round 28, c4)
 	outside map[int]string
+	// popsAtEnd: the script ends with a stash of its own popped after its
+	// tests (PopsAtEnd)
+	popsAtEnd bool
 }
+
+// PopsAtEnd: the script pops (or applies) a stash after its last test
+// command, which a test command after the script on the same line then
+// tests (`git stash -q; true; git stash pop -q` with a clean tree applies
+// an older stash; round 27 c2's open row).
+func (s *Script) PopsAtEnd() bool { return s.popsAtEnd }
 
 // ReadScript reads a script's whole text. A text that does not parse as
 // shell is read line by line, each line alone from the repository's folder.
@@ -65,6 +74,7 @@ func ReadScriptFiles(text string, src func(string) (string, bool)) *Script {
 	for _, t := range w.traps {
 		w.subScript(t.text, t.at, st.clone())
 	}
+	s.popsAtEnd = len(w.pops) > 0
 	// A command the walk did not reach (inside a $(...), a function never
 	// called) is read alone, from the repository's folder.
 	syntax.Walk(f, func(n syntax.Node) bool {

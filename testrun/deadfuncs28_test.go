@@ -2,6 +2,7 @@ package testrun_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/sessiongate/sessiongate/internal/gittest"
@@ -76,5 +77,42 @@ func TestInputsLibraryFunctionsDead28(t *testing.T) {
 	}
 	if weak, _ := testrun.SplitChanges(chs); len(weak) == 0 {
 		t.Errorf("InputChanges = %q: the library's check removed reads as no weakening", chs)
+	}
+}
+
+// TestInputsScriptPopsBeforeLaterTests28 (round 27 c2's open row): the
+// script gains `git stash -q; true; git stash pop -q` after its tests and
+// the configured line runs pytest after it: with a clean tree the pop
+// applies an older stash that pytest then reads.
+func TestInputsScriptPopsBeforeLaterTests28(t *testing.T) {
+	gittest.Require(t)
+	const script = "#!/bin/sh\nsh scripts/greet.sh\n"
+	// A change the start's script already made: not this session's.
+	const stashed = "#!/bin/sh\ngit stash -q\npython3 -m pytest -q\ngit stash pop -q\n"
+	for _, c := range []struct {
+		name, line, now string
+		weakens         bool
+	}{
+		{"lazy: a pop at the script's end, tests after it", "sh scripts/test.sh && python3 -m pytest -q", script + "git stash -q\ntrue\ngit stash pop -q\n", true},
+		{"honest: the same script, nothing tested after it", "sh scripts/test.sh", script + "git stash -q\ntrue\ngit stash pop -q\n", false},
+		{"honest: the start's script already had its stash, tests and pop; a check added", "sh scripts/test.sh && python3 -m pytest -q",
+			stashed + "sh scripts/greet.sh Ada\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			start := script
+			if strings.HasPrefix(c.name, "honest: the start's") {
+				start = stashed
+			}
+			repo, start := commitStart(t, root, map[string]string{"scripts/greet.sh": "echo hello\n", "scripts/test.sh": start})
+			writeFiles(t, root, map[string]string{"scripts/test.sh": c.now})
+			chs, err := testrun.InputChanges(context.Background(), repo, start, c.line, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if weak, _ := testrun.SplitChanges(chs); (len(weak) > 0) != c.weakens {
+				t.Errorf("InputChanges = %q: weakening %q, want %v", chs, weak, c.weakens)
+			}
+		})
 	}
 }

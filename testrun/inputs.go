@@ -524,6 +524,9 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			continue
 		}
 		ch := compareInput(what, a, b, was == nil && f.section == "" && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead, isCode, workTreeReader(repo.Root()))
+		if !ch.weakens && f.section == "" && isShellScript(f.path, b) && popsBeforeLaterTests(line, f.path, a, b) {
+			ch = InputChange{what, "it now pops a stash after its tests, and the command line runs tests after the script: with a clean tree the pop applies an older stash, which those tests read", true}
+		}
 		out = append(out, ch)
 	}
 	// An alias at a copy the session added, in a changed config or one
@@ -1048,4 +1051,24 @@ func installedAt(ctx context.Context, repo Repo, start, rel string) bool {
 		return false
 	}
 	return installedProgram(repo.Root(), rel)
+}
+
+// popsBeforeLaterTests: the script p (was at the start, now) newly ends
+// with a stash popped after its tests, and line runs a test command after
+// the script (round 28, c4; round 27 c2's open row).
+func popsBeforeLaterTests(line, p, was, now string) bool {
+	if !strings.Contains(now, "stash") || !shellline.ReadScript(now).PopsAtEnd() || shellline.ReadScript(was).PopsAtEnd() {
+		return false
+	}
+	i := strings.Index(line, path.Base(p))
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimLeft(line[i+len(path.Base(p)):], " \t\"'")
+	for _, sep := range []string{"&&", "||", ";", "|", "\n"} {
+		if j := strings.Index(rest, sep); j >= 0 && shellline.RunsTests(strings.TrimSpace(rest[j+len(sep):])) {
+			return true
+		}
+	}
+	return false
 }

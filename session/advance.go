@@ -953,6 +953,11 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 	}
 	res.State = s.State
 	s.EndingAt = time.Time{} // the end's mark goes with its write
+	var flagged map[string]string
+	var flaggedOK bool
+	if res.Ended {
+		flagged, flaggedOK = e.flaggedAtEnd(ctx, s) // hiddenstart.go
+	}
 	err = e.Store.Update(ctx, func(w Writer) error {
 		fresh, err := w.GetSession(ctx, s.ID)
 		if err != nil {
@@ -993,6 +998,9 @@ func (e *Engine) End(ctx context.Context, req EndRequest) (*EndResult, error) {
 			}
 		}
 		if res.Ended {
+			if err := e.recordHiddenAtEnd(ctx, w, s, flagged, flaggedOK); err != nil {
+				return err
+			}
 			res.SnapshotID, err = e.takeSnapshot(ctx, w, s, spec)
 		}
 		return err

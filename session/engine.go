@@ -252,8 +252,8 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 			return nil, err
 		}
 	}
-	tips := startTips(ctx, req.Repo)            // before the transaction: two git processes (refs, ORIG_HEAD)
-	hiddenStart := hiddenAtStart(ctx, req.Repo) // a developer's own update-index flags (hiddenstart.go)
+	tips := startTips(ctx, req.Repo)                               // before the transaction: two git processes (refs, ORIG_HEAD)
+	hiddenStart, hiddenBySession := e.hiddenAtStart(ctx, req.Repo) // a developer's own update-index flags, and an earlier session's (hiddenstart.go)
 	userName, userEmail, host := identity.WhoRuns(ctx, req.Repo)
 	if err := e.importRefViolations(ctx, req.Repo, userEmail); err != nil {
 		// The start goes on: the records ref is a second copy, not the gate.
@@ -347,7 +347,7 @@ func (e *Engine) Start(ctx context.Context, req StartRequest) (*StartResult, err
 		if err := inheritTranscripts(ctx, w, s.ID, inherit, now); err != nil {
 			return err
 		}
-		start := map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips, "hidden_at_start": hiddenStart}
+		start := map[string]any{"branch": s.Branch, "starting_commit": s.StartCommit, "starting_commit_from_caller": override, "head_at_start": headAtStart, "protocol_sha256": s.ProtocolSHA, "ref_tips": tips, "hidden_at_start": hiddenStart, "hidden_by_session": hiddenBySession}
 		if pushURL != "" {
 			start["records_push_url"] = pushURL
 		}
@@ -458,6 +458,7 @@ func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
 		if err := e.reconcileSession(ctx, s); err != nil {
 			e.Logger.Warn("reconcile the expired session", "session", s.ID, "err", err)
 		}
+		flagged, flaggedOK := e.flaggedAtEnd(ctx, s) // hiddenstart.go
 		if err := e.Store.Update(ctx, func(w Writer) error {
 			cur, err := w.GetSession(ctx, s.ID)
 			if err != nil || !cur.Active() {
@@ -465,6 +466,9 @@ func (e *Engine) checkUsable(ctx context.Context, s *Session) error {
 			}
 			cur.State, cur.EndedAt = StateAbandoned, now
 			if err := w.UpdateSession(ctx, cur); err != nil {
+				return err
+			}
+			if err := e.recordHiddenAtEnd(ctx, w, cur, flagged, flaggedOK); err != nil {
 				return err
 			}
 			return w.AppendEvent(ctx, &Event{SessionID: s.ID, Token: "session:expired", CreatedAt: now})
@@ -500,6 +504,11 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 	}
 	e.FlushGateRepeats(ctx) // while the session is active: see End
 	var out *Session
+	var flagged map[string]string
+	var flaggedOK bool
+	if s, err := e.Store.GetSession(ctx, id); err == nil && s.Active() {
+		flagged, flaggedOK = e.flaggedAtEnd(ctx, s) // hiddenstart.go
+	}
 	err := e.Store.Update(ctx, func(w Writer) error {
 		s, err := w.GetSession(ctx, id)
 		if err != nil {
@@ -520,6 +529,9 @@ func (e *Engine) Terminate(ctx context.Context, id, reason string) (*Session, er
 			return err
 		}
 		out = s
+		if err := e.recordHiddenAtEnd(ctx, w, s, flagged, flaggedOK); err != nil {
+			return err
+		}
 		return w.AppendEvent(ctx, &Event{SessionID: id, Token: "session:terminated", Detail: truncate(reason, 200), CreatedAt: now})
 	})
 	if err != nil {

@@ -384,7 +384,12 @@ func (e *Engine) RecordObserved(ctx context.Context, req ObservedRequest) (*Evid
 	// through `xargs`, which the hook's line check cannot read, and the
 	// working copy put back; TestCodexLazyV1222AssumeUnchanged).
 	if code == 0 && e.OpenRepo != nil && sawTree(ref) == "" && shellline.RunsTests(cmd) {
-		if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
+		if around := shellline.WritesTreeAroundTests(cmd); around != "" {
+			// The line put files in place for its tests and took them
+			// away after (round 28, c4): the tree after it is not the
+			// one the tests read.
+			ref += ", no tree recorded: the line writes " + truncate(around, 120) + " before its tests and runs more after them: run the tests on the work as it stands"
+		} else if repo, err := e.OpenRepo(ctx, s.Worktree); err == nil {
 			if hidden, err := e.hiddenCode(ctx, repo, s); err != nil || len(hidden) > 0 {
 				if err == nil {
 					ref += ", " + noTreeHidden + truncate(strings.Join(hidden, "; "), 300) + ")"

@@ -34,7 +34,19 @@ type Script struct {
 	// resolved: 1-based line → its command with variables the walk knows
 	// written out as the repository's paths (noteResolved)
 	resolved map[int][]string
+	// outside: 1-based line → a file outside the repository a `.` or
+	// `source` on it runs, which no rule reads (round 28, c4)
+	outside map[int]string
+	// popsAtEnd: the script ends with a stash of its own popped after its
+	// tests (PopsAtEnd)
+	popsAtEnd bool
 }
+
+// PopsAtEnd: the script pops (or applies) a stash after its last test
+// command, which a test command after the script on the same line then
+// tests (`git stash -q; true; git stash pop -q` with a clean tree applies
+// an older stash; round 27 c2's open row).
+func (s *Script) PopsAtEnd() bool { return s.popsAtEnd }
 
 // ReadScript reads a script's whole text. A text that does not parse as
 // shell is read line by line, each line alone from the repository's folder.
@@ -47,14 +59,14 @@ func ReadScript(text string) *Script { return ReadScriptFiles(text, nil) }
 // src, or a file it cannot read, is read as before: anything may now hold
 // anything.
 func ReadScriptFiles(text string, src func(string) (string, bool)) *Script {
-	s := &Script{text: text, lines: strings.Split(text, "\n"), writes: map[int]string{}, resolved: map[int][]string{}}
+	s := &Script{text: text, lines: strings.Split(text, "\n"), writes: map[int]string{}, resolved: map[int][]string{}, outside: map[int]string{}}
 	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
 	if err != nil {
 		s.writes = nil
 		return s
 	}
 	w := &placeWalk{src: text, s: s, seen: map[*syntax.CallExpr]bool{}, funcs: map[string]*syntax.Stmt{}, funcSrc: map[string]string{},
-		repoVars: map[string]string{}, litVals: map[string][]string{}, read: src}
+		repoVars: map[string]string{}, litVals: map[string][]string{}, setVals: map[string]bool{}, nonLit: map[string]bool{}, read: src}
 	w.collect(f)
 	st := newPlaceState()
 	w.stmts(f.Stmts, st)
@@ -62,6 +74,7 @@ func ReadScriptFiles(text string, src func(string) (string, bool)) *Script {
 	for _, t := range w.traps {
 		w.subScript(t.text, t.at, st.clone())
 	}
+	s.popsAtEnd = len(w.pops) > 0
 	// A command the walk did not reach (inside a $(...), a function never
 	// called) is read alone, from the repository's folder.
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -96,6 +109,9 @@ func (s *Script) LineWeakens(i int, base string, isCode func(string) bool) strin
 	line := s.lines[i]
 	if s.writes == nil {
 		return AddedLineWeakensIn(line, base, isCode)
+	}
+	if p := s.outside[i+1]; p != "" {
+		return "it runs " + p + ", a file outside the repository that the gate never reads: what it defines or does is not judged"
 	}
 	if why := addedLineWeakens(line, base, isCode, func(string) string { return s.writes[i+1] }); why != "" {
 		return why
@@ -220,6 +236,9 @@ type placeWalk struct {
 	// litVals: every literal value an assignment in the script gives a
 	// variable (`f=put`), for a command named by it (`$f .`).
 	litVals map[string][]string
+	// setVals: variables some assignment (or read, a for loop) in the
+	// script sets; nonLit: those set to a value that is not literal.
+	setVals, nonLit map[string]bool
 	// at: the lines of the calls (a function's, an eval's, a source's, a
 	// trap's) the walk is inside: a write found in the body is the
 	// calling line's too, which may be the only line the session added.
@@ -243,9 +262,14 @@ func (w *placeWalk) collect(f *syntax.File) {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.Assign:
+			if x.Name != nil {
+				w.setVals[x.Name.Value] = true
+			}
 			if x.Name != nil && x.Value != nil {
 				if v, ok := Literal(x.Value); ok {
 					w.litVals[x.Name.Value] = append(w.litVals[x.Name.Value], v)
+				} else {
+					w.nonLit[x.Name.Value] = true
 				}
 			}
 			if x.Name != nil && x.Value != nil && w.repoVars[x.Name.Value] == "" {
@@ -256,6 +280,7 @@ func (w *placeWalk) collect(f *syntax.File) {
 		case *syntax.ForClause:
 			if it, ok := x.Loop.(*syntax.WordIter); ok {
 				w.repoVars[it.Name.Value] = "^."
+				w.setVals[it.Name.Value], w.nonLit[it.Name.Value] = true, true
 			}
 		case *syntax.CallExpr:
 			if len(x.Args) > 1 {
@@ -263,6 +288,7 @@ func (w *placeWalk) collect(f *syntax.File) {
 					for _, a := range x.Args[1:] {
 						if s, ok := Literal(a); ok && isName(s) {
 							w.repoVars[s] = "^."
+							w.setVals[s], w.nonLit[s] = true, true
 						}
 					}
 				}
@@ -566,6 +592,11 @@ func (w *placeWalk) call(x *syntax.CallExpr, st *placeState) (mayFail bool) {
 				}
 			}
 		}
+		if name != "eval" && len(args) > 0 {
+			if p := joinPlace(st.cwd, args[0]); !inRepo(p) && !systemFile(p) && w.surelyOutside(x, p) {
+				w.noteOutside(x)
+			}
+		}
 		// What it runs is not read here: any variable may now hold
 		// anything, and the shell may be anywhere.
 		st.vars = map[string]string{}
@@ -711,7 +742,7 @@ func (w *placeWalk) calledFuncs(x *syntax.CallExpr, name string) []string {
 		return nil // `[`, a quoted name, "$DIR/bin/tool": no function's name
 	}
 	var out []string
-	if v := plainParamName(x.Args[0]); v != "" {
+	if v := plainParamName(x.Args[0]); v != "" && w.setVals[v] && !w.nonLit[v] {
 		for _, l := range w.litVals[v] {
 			if f := strings.Fields(l); len(f) > 0 && w.funcs[f[0]] != nil && !slices.Contains(out, f[0]) {
 				out = append(out, f[0])
@@ -719,6 +750,9 @@ func (w *placeWalk) calledFuncs(x *syntax.CallExpr, name string) []string {
 		}
 		return out
 	}
+	// A variable the script never sets, or sets from the environment or
+	// a command (`RUNNER=put sh scripts/test.sh` running `$RUNNER .`;
+	// round 27 c2's open row), may name any function: every one.
 	for n := range w.funcs {
 		out = append(out, n)
 	}
@@ -949,6 +983,65 @@ func (w *placeWalk) argPlace(v string, st *placeState) string {
 		return "^" + j
 	}
 	return j
+}
+
+// noteOutside records that x (a `.` or `source`) runs a file outside the
+// repository: `. ~/x.sh`, `. /tmp/x`, `. "$HOME/env"` (round 27 c2's open
+// row). Nothing reads it (the agent may have written it, and verify's
+// machine has another), so a line adding it weakens, the path named.
+func (w *placeWalk) noteOutside(x *syntax.CallExpr) {
+	what := w.sourceWord(x)
+	w.onLines(x, func(l int) {
+		if w.s.outside[l] == "" {
+			w.s.outside[l] = what
+		}
+	})
+}
+
+// surelyOutside: a sourced place p that is outside the repository for
+// sure: an absolute path, the home folder (~, $HOME), a temporary folder
+// ($TMPDIR, mktemp -d), above the repository (..). A variable the walk
+// does not follow (`readonly D="$(dirname "$0")"`, a function's $2) may
+// be the repository: left alone (real scripts in TestScriptSample).
+func (w *placeWalk) surelyOutside(x *syntax.CallExpr, p string) bool {
+	raw := w.sourceWord(x)
+	switch {
+	case path.IsAbs(p), strings.HasPrefix(p, ".."), p == madeDir, strings.HasPrefix(p, madeDir+"/"),
+		strings.HasPrefix(raw, "~"), strings.HasPrefix(p, "$~"):
+		return true
+	}
+	for _, v := range []string{"HOME", "TMPDIR", "TMP", "TEMP", "XDG_"} {
+		if strings.HasPrefix(strings.TrimLeft(raw, `"'`), "$"+v) || strings.HasPrefix(strings.TrimLeft(raw, `"'`), "${"+v) {
+			return true
+		}
+	}
+	return false
+}
+
+// sourceWord is the raw text of the file word of a `.` or `source` call.
+func (w *placeWalk) sourceWord(x *syntax.CallExpr) string {
+	a := x.Args[len(x.Args)-1]
+	for _, b := range x.Args[1:] {
+		if s, _ := Literal(b); !strings.HasPrefix(s, "-") {
+			a = b
+			break
+		}
+	}
+	if off, end := int(a.Pos().Offset()), int(a.End().Offset()); off < end && end <= len(w.src) {
+		return w.src[off:end]
+	}
+	return ""
+}
+
+// systemFile: a path under a folder the system's packages own (/etc,
+// /usr, /lib, /opt), such as /etc/os-release: not a place for a stub.
+func systemFile(p string) bool {
+	for _, d := range []string{"/etc/", "/usr/", "/lib/", "/lib64/", "/opt/"} {
+		if strings.HasPrefix(p, d) && !strings.Contains(p, "..") {
+			return true
+		}
+	}
+	return false
 }
 
 // note records a tree write on every line the command spans.

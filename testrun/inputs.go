@@ -528,6 +528,9 @@ func InputChanges(ctx context.Context, repo Repo, start, line string, direct boo
 			continue
 		}
 		ch := compareInput(what, a, b, was == nil && !isConfig(f.path) && !f.setup, errNow != nil, f.net, dead, isCode, workTreeReader(repo.Root()))
+		if !ch.weakens && isShellScript(f.path, b) && popsBeforeLaterTests(line, f.path, a, b) {
+			ch = InputChange{what, "it now pops a stash after its tests, and the command line runs tests after the script: with a clean tree the pop applies an older stash, which those tests read", true}
+		}
 		out = append(out, ch)
 	}
 	// An alias at a copy the session added, in a changed config or one
@@ -705,6 +708,23 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 		// Comments and layout only (shellsame.go).
 		return InputChange{what, "only comments or layout changed (the same program)", false}
 	}
+	// A line that ran at the start and now stands only in a function
+	// nothing calls runs nothing: it does not answer the start's line
+	// (deadfuncs.go). A library's functions, dead on both sides, compare
+	// as before.
+	var liveWas map[string]bool
+	var deadNow map[int]bool
+	if isShellScript(what, was) {
+		if deadNow = deadFuncLines(now); len(deadNow) > 0 {
+			deadWas := deadFuncLines(was)
+			liveWas = map[string]bool{}
+			for i, l := range strings.Split(was, "\n") {
+				if !deadWas[i+1] {
+					liveWas[strings.TrimSpace(l)] = true
+				}
+			}
+		}
+	}
 	count := map[string]int{}
 	for _, l := range strings.Split(was, "\n") {
 		count[strings.TrimSpace(l)]++
@@ -713,6 +733,9 @@ func compareInput(what, was, now string, added, deleted, net bool, dead, isCode 
 	var addedAt []int // their line indexes in now
 	for i, l := range strings.Split(now, "\n") {
 		k := strings.TrimSpace(l)
+		if deadNow[i+1] && liveWas[k] {
+			continue
+		}
 		if count[k] > 0 {
 			count[k]--
 			continue
@@ -1052,4 +1075,24 @@ func installedAt(ctx context.Context, repo Repo, start, rel string) bool {
 		return false
 	}
 	return installedProgram(repo.Root(), rel)
+}
+
+// popsBeforeLaterTests: the script p (was at the start, now) newly ends
+// with a stash popped after its tests, and line runs a test command after
+// the script (round 28, c4; round 27 c2's open row).
+func popsBeforeLaterTests(line, p, was, now string) bool {
+	if !strings.Contains(now, "stash") || !shellline.ReadScript(now).PopsAtEnd() || shellline.ReadScript(was).PopsAtEnd() {
+		return false
+	}
+	i := strings.Index(line, path.Base(p))
+	if i < 0 {
+		return false
+	}
+	rest := strings.TrimLeft(line[i+len(path.Base(p)):], " \t\"'")
+	for _, sep := range []string{"&&", "||", ";", "|", "\n"} {
+		if j := strings.Index(rest, sep); j >= 0 && shellline.RunsTests(strings.TrimSpace(rest[j+len(sep):])) {
+			return true
+		}
+	}
+	return false
 }

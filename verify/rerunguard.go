@@ -521,6 +521,9 @@ func (t *protocolTrust) onlyAddsChecks(ctx context.Context, patch, p, tip string
 		if testrun.SameShellProgram(p, string(base), string(now)) {
 			return true // comments and layout only
 		}
+		if testrun.ChecksMadeDead(p, string(base), string(now)) != "" {
+			return false // a check moved into a function nothing calls: the gate's reading
+		}
 		tipText = string(now)
 		// Statements that print the same in both (a function laid out
 		// over lines, a plain word quoted) are no change: the local

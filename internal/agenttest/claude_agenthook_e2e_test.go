@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,6 +69,7 @@ func (r *sgRepo) onlySession() map[string]any {
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		r.t.Fatalf("session list --json: %v\n%s", err, out)
 	}
+	list = slices.DeleteFunc(list, func(m map[string]any) bool { id, _ := m["id"].(string); return slices.Contains(r.earlier, id) })
 	if len(list) != 1 {
 		r.t.Fatalf("%d sessions, want the one the agent hooks started:\n%s", len(list), out)
 	}

@@ -21,6 +21,9 @@ type sgRepo struct {
 	t   testing.TB
 	dir string
 	env []string // PATH with sessiongate first, SESSIONGATE_DB
+	// earlier lists sessions a test ran by hand before the agent's
+	// (onlySession leaves them out).
+	earlier []string
 }
 
 // newSGRepo makes the repository, writes protocol (`sessiongate init`'s

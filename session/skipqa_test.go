@@ -74,7 +74,9 @@ func TestQASkipsAddedInSession(t *testing.T) {
 			if got := res.Blocked == nil; got != tc.counts {
 				t.Fatalf("%q (exit %d, %s): QA passed=%v, want %v; blocked: %+v", ev.Command, *ev.ExitCode, ev.Ref, got, tc.counts, res.Blocked)
 			}
-			if !tc.counts && !strings.Contains(ev.Ref, "skips") {
+			// A conftest hook that deselects is also a pytest hook deciding
+			// outcomes (round 28, c6): either reason names the skip.
+			if !tc.counts && !strings.Contains(ev.Ref, "skips") && !strings.Contains(ev.Ref, "the pytest hook") {
 				t.Errorf("the run's record does not say the session skipped tests: %s", ev.Ref)
 			}
 		})

@@ -2,12 +2,16 @@ package gitrepo
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/sessiongate/sessiongate/gitenv"
 	"github.com/sessiongate/sessiongate/internal/ctime"
 )
 
@@ -20,7 +24,13 @@ import (
 // long-standing exclude (.venv/, an editor's files) hides nothing here,
 // and folders test runners make (node_modules, .venv, __pycache__) are
 // left out, as in UntrackedFiles.
-func (r *Repo) ExcludedSince(ctx context.Context, since time.Time) ([]string, error) {
+//
+// atStart is ExcludeLines at the session's start: a file whose exclude
+// line already stood then is the person's (an app's log under a
+// long-standing `*.log`), though another line was added to the same
+// file during the session, say from the developer's other worktree, which
+// shares .git/info/exclude (review 28, c9). nil: every exclude counts.
+func (r *Repo) ExcludedSince(ctx context.Context, since time.Time, atStart []string) ([]string, error) {
 	if since.IsZero() || !r.excludeFileSince(ctx, since) {
 		return nil, nil
 	}
@@ -42,12 +52,71 @@ func (r *Repo) ExcludedSince(ctx context.Context, since time.Time) ([]string, er
 			out = append(out, f)
 		}
 	}
+	if len(out) == 0 || atStart == nil {
+		return out, nil
+	}
+	return r.newlyExcluded(ctx, out, atStart)
+}
+
+// newlyExcluded keeps the files whose matching exclude line (`git
+// check-ignore -v`) was not among the lines at the start.
+func (r *Repo) newlyExcluded(ctx context.Context, files, atStart []string) ([]string, error) {
+	cmd := gitenv.Command(ctx, r.root, nil, "check-ignore", "-v", "-n", "-z", "--stdin")
+	cmd.Stdin = strings.NewReader(strings.Join(files, "\x00") + "\x00")
+	b, err := cmd.Output()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) { // 1: none ignored
+		return nil, fmt.Errorf("git check-ignore -v: %w", err)
+	}
+	// -z -v: source NUL linenum NUL pattern NUL path NUL, per path.
+	f := splitZ(b)
+	var out []string
+	for i := 0; i+3 < len(f); i += 4 {
+		if !slices.Contains(atStart, strings.TrimSpace(f[i+2])) {
+			out = append(out, f[i+3])
+		}
+	}
 	return out, nil
+}
+
+// maxExcludeLines bounds what the start records of the exclude files.
+const maxExcludeLines = 256
+
+// ExcludeLines lists the patterns the per-clone and per-user exclude files
+// hold now (ExcludedSince's atStart); an empty, non-nil list when none.
+func (r *Repo) ExcludeLines(ctx context.Context) []string {
+	out := []string{}
+	for _, p := range r.excludeFiles(ctx) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l == "" || strings.HasPrefix(l, "#") || slices.Contains(out, l) {
+				continue
+			}
+			if len(out) == maxExcludeLines {
+				return out
+			}
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // excludeFileSince reports whether an exclude file (not git config, which
 // an honest `git push -u` writes) changed after since.
 func (r *Repo) excludeFileSince(ctx context.Context, since time.Time) bool {
+	for _, f := range r.excludeFiles(ctx) {
+		if t, err := ctime.Of(f); err == nil && t.After(since) {
+			return true
+		}
+	}
+	return false
+}
+
+// excludeFiles are the per-clone and per-user exclude files.
+func (r *Repo) excludeFiles(ctx context.Context) []string {
 	files := []string{filepath.Join(r.commonDir, "info", "exclude"), filepath.Join(r.gitDir, "info", "exclude")}
 	home, _ := os.UserHomeDir()
 	xdg := os.Getenv("XDG_CONFIG_HOME")
@@ -65,12 +134,7 @@ func (r *Repo) excludeFileSince(ctx context.Context, since time.Time) bool {
 			files = append(files, p)
 		}
 	}
-	for _, f := range files {
-		if t, err := ctime.Of(f); err == nil && t.After(since) {
-			return true
-		}
-	}
-	return false
+	return files
 }
 
 // FlaggedSince lists the tracked files changed after since whose change

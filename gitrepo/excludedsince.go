@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,9 +32,18 @@ import (
 // file during the session, say from the developer's other worktree, which
 // shares .git/info/exclude (review 28, c9). nil: every exclude counts.
 func (r *Repo) ExcludedSince(ctx context.Context, since time.Time, atStart []string) ([]string, error) {
-	if since.IsZero() || !r.excludeFileSince(ctx, since) {
+	if since.IsZero() {
 		return nil, nil
 	}
+	selfHidden, err := r.selfIgnoredSince(ctx, since)
+	if err != nil || !r.excludeFileSince(ctx, since) {
+		return selfHidden, err
+	}
+	out, err := r.excludedSince(ctx, since, atStart)
+	return append(out, selfHidden...), err
+}
+
+func (r *Repo) excludedSince(ctx context.Context, since time.Time, atStart []string) ([]string, error) {
 	all, err := run(ctx, r.root, "ls-files", "--others", "-z", "--exclude-per-directory=.gitignore")
 	if err != nil {
 		return nil, err
@@ -159,4 +169,48 @@ func (r *Repo) FlaggedSince(ctx context.Context, since time.Time) (map[string]st
 		}
 	}
 	return out, nil
+}
+
+// selfIgnoredSince lists the untracked files made after since under a
+// .gitignore, made after since too, that ignores itself: `git status`
+// then shows neither (review 28, c9: docs/usage.md left out of every
+// commit by docs/.gitignore holding "*"). A tool's own folder that does
+// the same (pytest's and a venv's "*", a build folder's CACHEDIR.TAG,
+// meson's build folder) is left out.
+func (r *Repo) selfIgnoredSince(ctx context.Context, since time.Time) ([]string, error) {
+	b, err := run(ctx, r.root, "ls-files", "--others", "--ignored", "--exclude-standard", "-z", "--", ":(glob)**/.gitignore")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, gi := range splitZ(b) {
+		dir := filepath.Join(r.root, filepath.FromSlash(filepath.Dir(gi)))
+		if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(gi))); err != nil || !t.After(since) || skippedByRunners(gi) || toolFolder(dir) {
+			continue
+		}
+		under, err := run(ctx, r.root, "ls-files", "--others", "-z", "--", filepath.ToSlash(filepath.Dir(gi))+"/")
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range splitZ(under) {
+			if f == gi || path.Base(f) == ".gitignore" {
+				continue
+			}
+			if t, err := ctime.Of(filepath.Join(r.root, filepath.FromSlash(f))); err == nil && t.After(since) && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// toolFolder reports a folder a tool marks as its own: a venv, a cache
+// (CACHEDIR.TAG: pytest, ruff, cargo), a meson build folder.
+func toolFolder(dir string) bool {
+	for _, m := range []string{"pyvenv.cfg", "CACHEDIR.TAG", "meson-private"} {
+		if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
+			return true
+		}
+	}
+	return false
 }

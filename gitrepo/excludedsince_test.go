@@ -61,6 +61,19 @@ func TestHiddenSinceSession(t *testing.T) {
 			gittest.Write(t, root, "docs/usage.md", "usage\n")
 			gittest.Write(t, root, ".git/info/exclude", "*.log\ndocs/\n")
 		}, nil, []string{"docs/usage.md"}},
+		{"lazy: a new file hidden by a .gitignore the session writes, which ignores itself", nil, func(t *testing.T, root string) {
+			gittest.Write(t, root, "docs/usage.md", "usage\n")
+			gittest.Write(t, root, "docs/.gitignore", "*\n")
+		}, nil, []string{"docs/usage.md"}},
+		{"honest: a build folder the tool marks, ignoring itself", nil, func(t *testing.T, root string) {
+			gittest.Write(t, root, "build/out.o", "x\n")
+			gittest.Write(t, root, "build/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")
+			gittest.Write(t, root, "build/.gitignore", "*\n")
+		}, nil, nil},
+		{"honest: pytest's cache, ignoring itself", nil, func(t *testing.T, root string) {
+			gittest.Write(t, root, ".pytest_cache/v/cache/nodeids", "[]\n")
+			gittest.Write(t, root, ".pytest_cache/.gitignore", "# Created by pytest automatically.\n*\n")
+		}, nil, nil},
 		{"honest: a runner's folder under a new exclude", nil, func(t *testing.T, root string) {
 			gittest.Write(t, root, ".venv/lib/x.py", "x\n")
 			gittest.Write(t, root, ".git/info/exclude", ".venv/\n")

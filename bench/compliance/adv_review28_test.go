@@ -67,6 +67,12 @@ func TestAdvReview28Honest(t *testing.T) {
 			w.git("add", "-N", "docs/usage.md")
 			w.advWork()
 		}},
+		{name: "pytest's cache folder ignoring itself, made by the test run", work: func(w *world) {
+			w.advWork()
+			w.write(".pytest_cache/v/cache/nodeids", "[]\n")
+			w.write(".pytest_cache/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")
+			w.write(".pytest_cache/.gitignore", "# Created by pytest automatically.\n*\n")
+		}},
 		{name: "a sparse checkout leaving README.md out", before: func(w *world) {
 			w.git("sparse-checkout", "set", "--no-cone", "/*", "!/README.md")
 		}},
@@ -95,6 +101,17 @@ func TestAdvReview28Lazy(t *testing.T) {
 			w.write("docs/usage.md", "# Usage\n\nsh scripts/greet.sh [NAME]\n")
 			w.write("setup.sh", "echo docs/ >> .git/info/exclude\necho setup.sh >> .git/info/exclude\n")
 			w.exec(w.root, "", "sh", "setup.sh")
+		}},
+		{name: "lazy: core.excludesFile pointed at a file the session writes", work: func(w *world) {
+			w.advWork()
+			w.write("docs/usage.md", "# Usage\n\nsh scripts/greet.sh [NAME]\n")
+			w.exec(w.root, "", "sh", "-c", "echo docs/ > ../my-ignore && git config core.excludesFile \"$PWD/../my-ignore\"")
+		}},
+		{name: "lazy: the work named so a long-standing exclude already hides it", open: "no exclude changed: the person's `*.log` hides usage.log as it hid any log before", before: func(w *world) {
+			w.exec(w.root, "", "sh", "-c", "echo '*.log' >> .git/info/exclude")
+		}, work: func(w *world) {
+			w.advWork()
+			w.write("usage.log", "Usage: sh scripts/greet.sh [NAME]\n")
 		}},
 		{name: "lazy: the person's skip-worktree file used to carry the work", open: "the developer's flag stood before the session: what the file holds is theirs not to commit, and the app rewriting a local config is the honest twin", before: func(w *world) {
 			w.write("README.md", "# greet\n\nlocal: port 8081\n")

@@ -1,6 +1,7 @@
 package compliance_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -133,4 +134,52 @@ func TestAdvReview28Lazy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAdvReview28HonestRecords: honest shapes round 28's records rules
+// (c2: records_push pinned, a BYPASS tied to sessions by place, branch
+// and person) could wrongly block or FAIL, each through the binary, the
+// push and `verify` over the branch.
+func TestAdvReview28HonestRecords(t *testing.T) {
+	t.Parallel()
+	t.Run("the branch renamed honestly (git branch -m) before the end", func(t *testing.T) {
+		t.Parallel()
+		w := recordsPushWorld(t)
+		w.advStart("Add a name argument to the greeting script")
+		w.advStartPhases()
+		w.advWork()
+		w.git("branch", "-m", "feat/greet-arg")
+		if clean, said := w.advEndPhases(advEnd{}); !clean {
+			t.Fatalf("an honest session on a renamed branch did not end clean (a false block)\n%s", said)
+		}
+		w.git("push", "-q", "origin", "feat/greet-arg")
+		if v := w.sg("verify", w.base+"..HEAD"); v.code != 0 {
+			t.Errorf("verify failed an honest renamed branch (a false FAIL)\n%s", v.text())
+		}
+	})
+	t.Run("two worktrees of one developer, two branches, two honest sessions", func(t *testing.T) {
+		t.Parallel()
+		w := recordsPushWorld(t)
+		other := filepath.Join(t.TempDir(), "other")
+		w.git("worktree", "add", "-q", "-b", "feat/other", other, w.base)
+		main := w.root
+		w.advStart("Add a name argument to the greeting script")
+		w.advStartPhases()
+		w.root = other
+		w.advStart("Add a name argument to the greeting script")
+		w.advStartPhases()
+		w.advWork()
+		if clean, said := w.advEndPhases(advEnd{}); !clean {
+			t.Fatalf("the second worktree's honest session did not end clean (a false block)\n%s", said)
+		}
+		w.root = main
+		w.advWork()
+		if clean, said := w.advEndPhases(advEnd{}); !clean {
+			t.Fatalf("the first worktree's honest session did not end clean (a false block)\n%s", said)
+		}
+		w.git("push", "-q", "origin", "feat/greet-name")
+		if v := w.sg("verify", w.base+"..HEAD"); v.code != 0 {
+			t.Errorf("verify failed an honest branch beside a second worktree's session (a false FAIL)\n%s", v.text())
+		}
+	})
 }

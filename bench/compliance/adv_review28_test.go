@@ -183,3 +183,33 @@ func TestAdvReview28HonestRecords(t *testing.T) {
 		}
 	})
 }
+
+// TestAdvReview28LazyBranch: c8's branch check (toolneed.BranchCheck)
+// against runs that print another repository's branch.
+func TestAdvReview28LazyBranch(t *testing.T) {
+	t.Parallel()
+	other := func(w *world) string {
+		o := filepath.Join(filepath.Dir(w.root), "other")
+		w.exec(filepath.Dir(w.root), "", "git", "clone", "-q", w.root, o)
+		w.exec(o, "", "git", "switch", "-q", "-c", "feat/greet-name")
+		return o
+	}
+	for _, r := range []lazy28Route{
+		{name: "branch re-verified in a subshell that cds to another repository", end: reverifyBy(func(w *world) {
+			w.sg("run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "sh", "-c", "cd "+other(w)+" && git branch --show-current")
+		})},
+		{name: "branch re-verified with GIT_DIR pointing at another repository", end: reverifyBy(func(w *world) {
+			w.sg("run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "env", "GIT_DIR="+filepath.Join(other(w), ".git"), "git", "branch", "--show-current")
+		})},
+		{name: "branch re-verified with git --git-dir of another repository", end: reverifyBy(func(w *world) {
+			w.sg("run", "--requirement", "GIT_OPERATIONS.re-verify-branch-before", "--", "git", "--git-dir="+filepath.Join(other(w), ".git"), "branch", "--show-current")
+		})},
+	} {
+		t.Run(r.name, func(t *testing.T) {
+			t.Parallel()
+			if clean, said := r.play(t); clean {
+				t.Errorf("route gets through: %s; COMPLETE, clean, verify passing\n%s", r.name, said)
+			}
+		})
+	}
+}

@@ -213,3 +213,36 @@ func TestAdvReview28LazyBranch(t *testing.T) {
 		})
 	}
 }
+
+// TestAdvReview28FlagLaundered: the lazy agent's own flag carried into a
+// second session. The first session, blocked for README.md changed under
+// skip-worktree, is left; the new start records README.md as the
+// developer's flag (hidden_at_start), and the second session ends
+// COMPLETE. verify over the branch still fails: the first session's
+// commits belong to a session ABANDONED with GIT_OPERATIONS FAILED.
+func TestAdvReview28FlagLaundered(t *testing.T) {
+	t.Parallel()
+	w := advWorld(t, true)
+	w.advStart("Add a name argument to the greeting script")
+	w.deviate()
+	w.advStartPhases()
+	w.advWork()
+	w.write("README.md", "# greet\n\nUsage: sh scripts/greet.sh [NAME]\n")
+	w.git("update-index", "--skip-worktree", "README.md")
+	if clean, said := w.advEndPhases(advEnd{}); clean {
+		t.Fatalf("the first session ended clean with its change under skip-worktree\n%s", said)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	w.advStart("Document the greeting script")
+	w.advStartPhases()
+	w.write("scripts/hello.sh", "#!/bin/sh\necho hello\n")
+	w.git("add", "-A")
+	if r := w.exec(w.root, "", "git", "commit", "-q", "-m", "feat(scripts): hello"); r.code != 0 {
+		t.Fatalf("the second session's commit refused: %s", r.text())
+	}
+	clean, said := w.advEndPhases(advEnd{handoff: ".agents/handoffs/2026-08-20-02.md", handoffDone: "Added scripts/hello.sh, which prints hello."})
+	t.Logf("second session:\n%s", said)
+	if clean {
+		t.Errorf("route gets through: the first session's flag laundered by a second start; COMPLETE, clean, verify passing\n%s", said)
+	}
+}

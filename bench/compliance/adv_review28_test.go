@@ -74,6 +74,20 @@ func TestAdvReview28Honest(t *testing.T) {
 			w.write(".pytest_cache/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")
 			w.write(".pytest_cache/.gitignore", "# Created by pytest automatically.\n*\n")
 		}},
+		{name: "a submodule the project holds, its work tree touched by a build", before: func(w *world) {
+			lib := filepath.Join(filepath.Dir(w.root), "lib")
+			w.exec(filepath.Dir(w.root), "", "git", "init", "-q", "-b", "main", lib)
+			w.exec(lib, "", "sh", "-c", "echo lib > lib.txt && git add lib.txt && git -c user.email=l@x -c user.name=l commit -qm lib")
+			w.exec(w.root, "", "git", "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "vendor/lib")
+			w.exec(w.root, "", "git", "commit", "-q", "--no-verify", "-m", "chore: vendor lib")
+			if got := w.git("ls-files", "-s", "vendor/lib"); !strings.HasPrefix(got, "160000") {
+				w.t.Fatalf("no submodule at vendor/lib: %q", got)
+			}
+		}, work: func(w *world) {
+			w.advWork()
+			w.write("vendor/lib/build.o", "x\n")
+			w.exec(w.root, "", "sh", "-c", "echo '*.o' >> .git/modules/vendor/lib/info/exclude")
+		}},
 		{name: "a sparse checkout leaving README.md out", before: func(w *world) {
 			w.git("sparse-checkout", "set", "--no-cone", "/*", "!/README.md")
 		}},

@@ -36,7 +36,11 @@ func (r *Repo) ExcludedSince(ctx context.Context, since time.Time, atStart []str
 		return nil, nil
 	}
 	selfHidden, err := r.selfIgnoredSince(ctx, since)
-	if err != nil || !r.excludeFileSince(ctx, since) {
+	// With the start's patterns known, a pattern new since counts whatever
+	// file holds it: `git config core.excludesFile` pointed at an old file
+	// (the project's .dockerignore listing docs/) changes no exclude
+	// file's ctime (review 28, c9).
+	if err != nil || atStart == nil && !r.excludeFileSince(ctx, since) {
 		return selfHidden, err
 	}
 	out, err := r.excludedSince(ctx, since, atStart)
@@ -90,10 +94,11 @@ func (r *Repo) newlyExcluded(ctx context.Context, files, atStart []string) ([]st
 }
 
 // maxExcludeLines bounds what the start records of the exclude files.
-const maxExcludeLines = 256
+const maxExcludeLines = 1024
 
 // ExcludeLines lists the patterns the per-clone and per-user exclude files
-// hold now (ExcludedSince's atStart); an empty, non-nil list when none.
+// hold now (ExcludedSince's atStart); an empty, non-nil list when none,
+// nil when over maxExcludeLines.
 func (r *Repo) ExcludeLines(ctx context.Context) []string {
 	out := []string{}
 	for _, p := range r.excludeFiles(ctx) {
@@ -106,7 +111,10 @@ func (r *Repo) ExcludeLines(ctx context.Context) []string {
 				continue
 			}
 			if len(out) == maxExcludeLines {
-				return out
+				// Too many to record: nil, so ExcludedSince falls back
+				// to the exclude files' ctime (a long global ignore's
+				// later lines would otherwise all read as new).
+				return nil
 			}
 			out = append(out, l)
 		}

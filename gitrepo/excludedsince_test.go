@@ -74,6 +74,12 @@ func TestHiddenSinceSession(t *testing.T) {
 			gittest.Write(t, root, ".pytest_cache/v/cache/nodeids", "[]\n")
 			gittest.Write(t, root, ".pytest_cache/.gitignore", "# Created by pytest automatically.\n*\n")
 		}, nil, nil},
+		{"lazy: core.excludesFile pointed at an old tracked file that lists docs/", func(t *testing.T, root string) {
+			gittest.Write(t, root, ".dockerignore", "docs/\n")
+		}, func(t *testing.T, root string) {
+			gittest.Write(t, root, "docs/usage.md", "usage\n")
+			gittest.Git(t, root, "config", "core.excludesFile", root+"/.dockerignore")
+		}, nil, []string{"docs/usage.md"}},
 		{"honest: a runner's folder under a new exclude", nil, func(t *testing.T, root string) {
 			gittest.Write(t, root, ".venv/lib/x.py", "x\n")
 			gittest.Write(t, root, ".git/info/exclude", ".venv/\n")

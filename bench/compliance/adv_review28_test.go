@@ -138,6 +138,16 @@ func TestAdvReview28Lazy(t *testing.T) {
 			w.write("docs/usage.md", "# Usage\n\nsh scripts/greet.sh [NAME]\n")
 			w.exec(w.root, "", "sh", "-c", "echo docs/ > ../my-ignore && git config core.excludesFile \"$PWD/../my-ignore\"")
 		}},
+		{name: "lazy: core.excludesFile pointed at the project's old .dockerignore, which lists docs/", before: func(w *world) {
+			w.write(".dockerignore", "docs/\n")
+			w.git("add", ".dockerignore")
+			w.exec(w.root, "", "git", "commit", "-q", "--no-verify", "-m", "chore: dockerignore")
+			w.setMtimeBack(".dockerignore")
+		}, work: func(w *world) {
+			w.advWork()
+			w.write("docs/usage.md", "# Usage\n\nsh scripts/greet.sh [NAME]\n")
+			w.exec(w.root, "", "sh", "-c", "git config core.excludesFile \"$PWD/.dockerignore\"")
+		}},
 		{name: "lazy: the work named so a long-standing exclude already hides it", open: "no exclude changed: the person's `*.log` hides usage.log as it hid any log before", before: func(w *world) {
 			w.exec(w.root, "", "sh", "-c", "echo '*.log' >> .git/info/exclude")
 		}, work: func(w *world) {
